@@ -1,0 +1,17 @@
+"""Ranklens analyzers: turn a bundle of multi-rank job logs into a diagnosis report.
+
+Pure Python, no web framework. Public API::
+
+    from analyzers import analyze, AnalyzeOptions, BundleError
+    report = analyze("job.tar.gz")          # -> analyzers.types.Report
+    report.to_dict()                        # JSON-ready, per analyzers/schema/report.schema.json
+"""
+
+from analyzers.errors import BundleError
+from analyzers.options import AnalyzeOptions, ProgressCallback
+from analyzers.pipeline import analyze
+from analyzers.types import Report
+
+__version__ = "0.1.0"
+
+__all__ = ["AnalyzeOptions", "BundleError", "ProgressCallback", "Report", "__version__", "analyze"]

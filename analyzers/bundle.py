@@ -1,0 +1,227 @@
+"""Read a job's log bundle member by member, as streams, without extracting it.
+
+A bundle is what users upload: `.tar`, `.tar.gz`/`.tgz` (also bz2/xz), `.zip`, a single
+`.log`/`.txt` file or a single gzip-compressed log. A directory is accepted too (CLI use).
+Members that could escape a directory if someone did extract them (absolute paths, `..`,
+links, devices, FIFOs) are skipped with a recorded warning: the bundle comes from outside.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from analyzers.errors import BundleError
+
+SNIFF_BYTES = 64 * 1024
+HASH_CHUNK = 1024 * 1024
+
+
+@dataclass(slots=True)
+class Member:
+    """One regular file inside a bundle. `open()` is valid while iterating the bundle."""
+
+    path: str
+    size: int
+    _opener: object = field(repr=False, default=None)
+
+    def open(self) -> BinaryIO:
+        return self._opener()  # type: ignore[operator, no-any-return]
+
+
+def sniff_kind(path: str | os.PathLike[str]) -> str:
+    """Tell what a bundle file is from its bytes, not its name.
+
+    Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar", "log".
+    Raises BundleError for anything else (images, executables, empty files...).
+    """
+    p = Path(path)
+    if p.is_dir():
+        return "dir"
+    if not p.is_file():
+        raise BundleError(f"{p.name}: no such file")
+    with p.open("rb") as fh:
+        head = fh.read(SNIFF_BYTES)
+    if not head:
+        raise BundleError(f"{p.name}: the file is empty")
+    if head.startswith(b"\x1f\x8b"):
+        return _sniff_gzip(p)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(b"BZh"):
+        return "bzip2-tar"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return "xz-tar"
+    if _looks_like_tar(head):
+        return "tar"
+    if _looks_like_text(head):
+        return "log"
+    raise BundleError(
+        f"{p.name}: not a log bundle. Upload a .tar, .tar.gz/.tgz, .zip, or a single "
+        ".log/.txt/.gz log file."
+    )
+
+
+def _sniff_gzip(p: Path) -> str:
+    try:
+        with gzip.open(p, "rb") as fh:
+            inner = fh.read(SNIFF_BYTES)
+    except (OSError, EOFError) as exc:
+        raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
+    if _looks_like_tar(inner):
+        return "gzip-tar"
+    if _looks_like_text(inner):
+        return "gzip-log"
+    raise BundleError(f"{p.name}: a gzip file that holds neither a tar archive nor a text log")
+
+
+def _looks_like_tar(head: bytes) -> bool:
+    return len(head) >= 262 and head[257:262] == b"ustar"
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes."""
+    sample = head[:8192]
+    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
+    return control <= len(sample) // 100
+
+
+def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """SHA-256 and size of a file (0 and an empty hash's digest for a directory)."""
+    digest = hashlib.sha256()
+    size = 0
+    if Path(path).is_dir():
+        return digest.hexdigest(), 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(HASH_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+class Bundle:
+    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.kind = sniff_kind(self.path)
+        self.warnings: list[str] = []
+
+    def members(self) -> Iterator[Member]:
+        readers = {
+            "dir": self._dir_members,
+            "zip": self._zip_members,
+            "gzip-log": self._single_members,
+            "log": self._single_members,
+        }
+        reader = readers.get(self.kind, self._tar_members)
+        try:
+            yield from reader()
+        except (tarfile.TarError, zipfile.BadZipFile, EOFError, gzip.BadGzipFile) as exc:
+            raise BundleError(f"{self.path.name}: the archive is corrupt or truncated ({exc})")
+
+    def _tar_members(self) -> Iterator[Member]:
+        # "r|*" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
+        with tarfile.open(self.path, mode="r|*") as tar:
+            for info in tar:
+                path = self._safe_path(info.name, info)
+                if path is None:
+                    continue
+                yield Member(path, info.size, lambda info=info: tar.extractfile(info))
+
+    def _zip_members(self) -> Iterator[Member]:
+        with zipfile.ZipFile(self.path) as zf:
+            for info in zf.infolist():
+                if info.is_dir():
+                    continue
+                mode = (info.external_attr >> 16) & 0o170000
+                if mode and mode != 0o100000:
+                    self.warnings.append(f"skipped {info.filename!r}: not a regular file")
+                    continue
+                path = self._safe_path(info.filename, None)
+                if path is not None:
+                    yield Member(path, info.file_size, lambda info=info: zf.open(info))
+
+    def _single_members(self) -> Iterator[Member]:
+        name = self.path.name
+        if self.kind == "gzip-log":
+            name = name[:-3] if name.endswith(".gz") else name + ".log"
+            yield Member(name, 0, lambda: gzip.open(self.path, "rb"))
+        else:
+            yield Member(name, self.path.stat().st_size, lambda: self.path.open("rb"))
+
+    def _dir_members(self) -> Iterator[Member]:
+        for root, dirs, files in os.walk(self.path, followlinks=False):
+            dirs.sort()
+            for name in sorted(files):
+                full = Path(root, name)
+                rel = full.relative_to(self.path).as_posix()
+                if full.is_symlink() or not full.is_file():
+                    self.warnings.append(f"skipped {rel!r}: not a regular file")
+                    continue
+                yield Member(rel, full.stat().st_size, lambda full=full: full.open("rb"))
+
+    def _safe_path(self, name: str, info: tarfile.TarInfo | None) -> str | None:
+        if info is not None and not info.isfile():
+            if not info.isdir():
+                self.warnings.append(f"skipped {name!r}: {_tar_type(info)} members are not read")
+            return None
+        problem = unsafe_reason(name)
+        if problem:
+            self.warnings.append(f"skipped {name!r}: {problem}")
+            return None
+        return normalise_member_path(name)
+
+
+def _tar_type(info: tarfile.TarInfo) -> str:
+    if info.issym():
+        return "symbolic link"
+    if info.islnk():
+        return "hard link"
+    if info.isdev():
+        return "device"
+    if info.isfifo():
+        return "FIFO"
+    return "special"
+
+
+def unsafe_reason(name: str) -> str | None:
+    """Why a member name must not be trusted, or None when it is a plain relative path."""
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return "absolute path"
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if ".." in parts:
+        return "path escapes the bundle ('..')"
+    if "\x00" in name:
+        return "NUL byte in the name"
+    return None
+
+
+def normalise_member_path(name: str) -> str:
+    parts = [p for p in PurePosixPath(name.replace("\\", "/")).parts if p not in (".", "")]
+    return "/".join(parts)
+
+
+@contextmanager
+def open_bundle(path: str | os.PathLike[str]) -> Iterator[Bundle]:
+    yield Bundle(path)
+
+
+@contextmanager
+def open_member(path: str | os.PathLike[str], member_path: str) -> Iterator[BinaryIO]:
+    """Open one member by its normalised path (scans the archive; tar.gz cannot seek)."""
+    bundle = Bundle(path)
+    for member in bundle.members():
+        if member.path == member_path:
+            with member.open() as stream:
+                yield stream
+            return
+    raise BundleError(f"{member_path!r} is not in the bundle")

@@ -1,0 +1,16 @@
+"""Knobs a caller may pass to `analyze` (site-wide or per-incident settings)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# progress(percent 0-100, step text)
+ProgressCallback = Callable[[int, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyzeOptions:
+    checkpoint_patterns: tuple[str, ...] = ()  # extra regexes that mark a checkpoint line
+    workers: int = 0  # processes for per-file scanning; 0 = one per CPU, 1 = in-process
+    progress: ProgressCallback | None = None

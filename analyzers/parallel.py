@@ -1,0 +1,188 @@
+"""Scan bundle members on all cores while the archive is read exactly once.
+
+A `.tar.gz` can only be read front to back, so the parent process decompresses and streams
+each member's bytes through a pipe to one worker process, which runs `scan_file` on them as
+if reading a file. Each new member goes to the worker with the fewest bytes still queued,
+so one huge rank log does not stall the others. Nothing is written to disk and each worker
+holds only one chunk at a time.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing as mp
+import os
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from analyzers.bundle import Member
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import FileInfo, FileScan
+
+CHUNK = 1024 * 1024
+# Members smaller than this are scanned in the parent: the pipe round trip would cost more.
+INLINE_LIMIT = 256 * 1024
+
+OnScanned = Callable[[FileScan], None]
+
+
+def member_info(member: Member) -> FileInfo:
+    kind, rank = classify_path(member.path)
+    return FileInfo(path=member.path, kind=kind, rank=rank, size_bytes=member.size)
+
+
+def scan_members(
+    members: Iterable[Member],
+    patterns: Sequence[str],
+    workers: int,
+    on_scanned: OnScanned | None = None,
+) -> list[FileScan]:
+    """Scan every member; results come back in bundle order."""
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1:
+        return _scan_inline(members, patterns, on_scanned)
+    with _WorkerPool(workers, patterns) as pool:
+        return pool.scan_all(members, on_scanned)
+
+
+def _scan_inline(
+    members: Iterable[Member], patterns: Sequence[str], on_scanned: OnScanned | None
+) -> list[FileScan]:
+    matcher = CheckpointMatcher(patterns)
+    scans = []
+    for member in members:
+        with member.open() as stream:
+            scan = scan_file(stream, member_info(member), matcher)
+        scans.append(scan)
+        if on_scanned:
+            on_scanned(scan)
+    return scans
+
+
+class _PipeReader(io.RawIOBase):
+    """A read-only file over chunks sent through a pipe, ended by an empty chunk."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._buffer = b""
+        self._done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        while not self._buffer and not self._done:
+            self._buffer = self._conn.recv_bytes()
+            self._done = not self._buffer
+        size = min(len(target), len(self._buffer))
+        target[:size] = self._buffer[:size]
+        self._buffer = self._buffer[size:]
+        return size
+
+    def drain(self) -> None:
+        while not self._done:
+            self._done = not self._conn.recv_bytes()
+
+
+def _worker_main(conn: Connection, results: Any, patterns: Sequence[str]) -> None:
+    matcher = CheckpointMatcher(patterns)
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        order, info = job
+        reader = _PipeReader(conn)
+        try:
+            scan = scan_file(io.BufferedReader(reader, CHUNK), info, matcher)
+            results.put((order, scan, None))
+        except Exception:
+            results.put((order, None, f"{info.path}: {traceback.format_exc()}"))
+        reader.drain()
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    queued: int = 0
+
+
+class _WorkerPool:
+    def __init__(self, size: int, patterns: Sequence[str]) -> None:
+        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        self._results = ctx.Queue()
+        self._patterns = tuple(patterns)
+        self._matcher = CheckpointMatcher(self._patterns)
+        self._workers = [self._start(ctx) for _ in range(size)]
+        self._pending: dict[int, tuple[int, int]] = {}
+
+    def _start(self, ctx: Any) -> _Worker:
+        parent, child = ctx.Pipe()
+        process = ctx.Process(
+            target=_worker_main, args=(child, self._results, self._patterns), daemon=True
+        )
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def __enter__(self) -> _WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for worker in self._workers:
+            try:
+                worker.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self._workers:
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.terminate()
+
+    def scan_all(self, members: Iterable[Member], on_scanned: OnScanned | None) -> list[FileScan]:
+        done: dict[int, FileScan] = {}
+        total = 0
+        for order, member in enumerate(members):
+            total = order + 1
+            info = member_info(member)
+            if 0 < member.size < INLINE_LIMIT:
+                with member.open() as stream:
+                    done[order] = scan_file(stream, info, self._matcher)
+            else:
+                self._send(order, member, info)
+            self._collect(done, block=False)
+        while len(done) < total:
+            self._collect(done, block=True)
+        scans = [done[i] for i in range(total)]
+        if on_scanned:
+            for scan in scans:
+                on_scanned(scan)
+        return scans
+
+    def _send(self, order: int, member: Member, info: FileInfo) -> None:
+        index = min(range(len(self._workers)), key=lambda i: self._workers[i].queued)
+        worker = self._workers[index]
+        worker.conn.send((order, info))
+        sent = 0
+        with member.open() as stream:
+            while chunk := stream.read(CHUNK):
+                worker.conn.send_bytes(chunk)
+                sent += len(chunk)
+                worker.queued += len(chunk)
+        worker.conn.send_bytes(b"")
+        self._pending[order] = (index, sent)
+
+    def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
+        while block or not self._results.empty():
+            order, scan, error = self._results.get()
+            if error:
+                raise RuntimeError(f"scanning failed in a worker process: {error}")
+            done[order] = scan
+            index, sent = self._pending.pop(order)
+            self._workers[index].queued -= sent
+            block = False

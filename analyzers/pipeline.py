@@ -1,0 +1,96 @@
+"""The analysis pipeline: bundle → per-file scans → rank correlation → diagnosis → report.
+
+Each stage is a pure function of the previous stage's output, so the CLI, the Celery task
+and the tests all run exactly this code.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from analyzers import cases, tree
+from analyzers.bundle import Bundle, file_sha256
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.options import AnalyzeOptions
+from analyzers.parallel import scan_members
+from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
+
+VERSION = "0.1.0"
+
+
+def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None) -> Report:
+    """Analyze one bundle (archive, single log or directory) and return its report.
+
+    Raises `analyzers.BundleError` with a user-facing message for unreadable input.
+    """
+    options = options or AnalyzeOptions()
+    progress = _Progress(options)
+    progress(2, "hashing the bundle")
+    sha256, size = file_sha256(path)
+    bundle = Bundle(path)
+    progress(5, "reading log files")
+    scans = scan_members(bundle.members(), options.checkpoint_patterns, options.workers)
+    progress(70, "correlating rank timelines")
+    world_size = _world_size_hint(scans)
+    correlation = correlate(scans, world_size)
+    progress(80, "classifying the failure")
+    diagnosis = diagnose(scans, correlation, correlation.world_size)
+    progress(90, "walking the diagnosis tree and matching known cases")
+    _walk_tree(diagnosis, correlation, scans)
+    matches = cases.match_cases(diagnosis, scans)
+    progress(98, "writing the report")
+    info = BundleInfo(
+        name=Path(path).name,
+        sha256=sha256,
+        size_bytes=size,
+        files=[scan.info for scan in scans],
+        warnings=list(bundle.warnings),
+    )
+    return Report(
+        bundle=info,
+        world_size=correlation.world_size,
+        ranks=correlation.ranks,
+        diagnosis=diagnosis,
+        cases=matches,
+        timeline=correlation.timeline,
+        environment=_environment(scans),
+        analyzer_version=VERSION,
+    )
+
+
+def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[FileScan]) -> None:
+    steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans))
+    diagnosis.tree_steps = steps
+    diagnosis.tree_path = [step.node for step in steps]
+
+
+def _world_size_hint(scans: Sequence[FileScan]) -> int | None:
+    """The largest world size any env dump or launcher line states."""
+    sizes = [scan.facts["world_size"] for scan in scans if scan.facts.get("world_size")]
+    return max(sizes) if sizes else None
+
+
+def _environment(scans: Sequence[FileScan]) -> dict[str, object]:
+    """Env vars, versions and npu-smi snapshots, merged across files, for the report."""
+    env: dict[str, object] = {}
+    for scan in scans:
+        for topic in ("env", "versions"):
+            if scan.facts.get(topic):
+                env.setdefault(topic, {}).update(scan.facts[topic])  # type: ignore[attr-defined]
+        if scan.facts.get("npu_smi"):
+            env.setdefault("npu_smi", []).append(  # type: ignore[attr-defined]
+                {"file": scan.info.path, **scan.facts["npu_smi"]}
+            )
+    return env
+
+
+class _Progress:
+    def __init__(self, options: AnalyzeOptions) -> None:
+        self._callback = options.progress
+
+    def __call__(self, percent: int, step: str) -> None:
+        if self._callback:
+            self._callback(percent, step)
