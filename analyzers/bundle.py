@@ -126,7 +126,9 @@ class Bundle:
         try:
             yield from reader()
         except (tarfile.TarError, zipfile.BadZipFile, EOFError, gzip.BadGzipFile) as exc:
-            raise BundleError(f"{self.path.name}: the archive is corrupt or truncated ({exc})")
+            raise BundleError(
+                f"{self.path.name}: the archive is corrupt or truncated ({exc})"
+            ) from exc
 
     def _tar_members(self) -> Iterator[Member]:
         # "r|*" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
@@ -154,7 +156,7 @@ class Bundle:
         name = self.path.name
         if self.kind == "gzip-log":
             name = name[:-3] if name.endswith(".gz") else name + ".log"
-            yield Member(name, 0, lambda: gzip.open(self.path, "rb"))
+            yield Member(name, 0, lambda: gzip.open(self.path, "rb"))  # noqa: SIM115
         else:
             yield Member(name, self.path.stat().st_size, lambda: self.path.open("rb"))
 

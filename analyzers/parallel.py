@@ -9,6 +9,7 @@ holds only one chunk at a time.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing as mp
 import os
@@ -135,10 +136,8 @@ class _WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         for worker in self._workers:
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 worker.conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
         for worker in self._workers:
             worker.process.join(timeout=5)
             if worker.process.is_alive():
