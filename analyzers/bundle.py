@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import os
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from analyzers.errors import BundleError
 
@@ -34,7 +36,40 @@ class Member:
     _opener: object = field(repr=False, default=None)
 
     def open(self) -> BinaryIO:
-        return self._opener()  # type: ignore[operator, no-any-return]
+        raw = self._opener()  # type: ignore[operator]
+        return _GuardedStream(raw, self.path)  # type: ignore[return-value]
+
+
+READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, gzip.BadGzipFile)
+
+
+class _GuardedStream(io.RawIOBase):
+    """Turns a truncated or corrupt archive, found mid-read, into a BundleError."""
+
+    def __init__(self, raw: BinaryIO, path: str) -> None:
+        self._raw = raw
+        self._path = path
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        try:
+            data = self._raw.read(len(target))
+        except READ_ERRORS as exc:
+            raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+        target[: len(data)] = data
+        return len(data)
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self._raw.read(size)
+        except READ_ERRORS as exc:
+            raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 def sniff_kind(path: str | os.PathLike[str]) -> str:
@@ -125,7 +160,7 @@ class Bundle:
         reader = readers.get(self.kind, self._tar_members)
         try:
             yield from reader()
-        except (tarfile.TarError, zipfile.BadZipFile, EOFError, gzip.BadGzipFile) as exc:
+        except READ_ERRORS as exc:
             raise BundleError(
                 f"{self.path.name}: the archive is corrupt or truncated ({exc})"
             ) from exc

@@ -1,0 +1,135 @@
+"""The bundle reader streams members and refuses to trust what is inside the archive."""
+
+import gzip
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from analyzers.bundle import Bundle, normalise_member_path, open_member, sniff_kind, unsafe_reason
+from analyzers.errors import BundleError
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+LOG_LINE = b"2026-11-29 07:24:28,507 [rank2] INFO layer 0 passed\n"
+
+
+def _tar(path: Path, members: dict[str, bytes], mode: str = "w:gz") -> Path:
+    with tarfile.open(path, mode) as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def _read_all(path: Path) -> dict[str, bytes]:
+    bundle = Bundle(path)
+    out = {}
+    for member in bundle.members():
+        with member.open() as fh:
+            out[member.path] = fh.read()
+    return out
+
+
+def test_reads_every_member_of_a_real_torchrun_bundle():
+    members = _read_all(CORPUS / "torch" / "killed_rank.tar.gz")
+    assert "job-7d5d4e8f/launcher.log" in members
+    assert any(p.endswith("attempt_0/1/stderr.log") for p in members)
+    assert b"exitcode: -11" in members["job-7d5d4e8f/launcher.log"]
+
+
+@pytest.mark.parametrize("mode", ["w", "w:gz", "w:bz2", "w:xz"])
+def test_reads_tar_in_every_compression(tmp_path, mode):
+    path = _tar(tmp_path / "b.tar", {"job/log_0.log": LOG_LINE}, mode)
+    assert _read_all(path) == {"job/log_0.log": LOG_LINE}
+
+
+def test_reads_zip(tmp_path):
+    path = tmp_path / "b.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("job/log_1.log", LOG_LINE)
+    assert _read_all(path) == {"job/log_1.log": LOG_LINE}
+
+
+def test_reads_single_log_and_single_gzip_log(tmp_path):
+    plain = tmp_path / "worker.log"
+    plain.write_bytes(LOG_LINE)
+    packed = tmp_path / "worker.log.gz"
+    packed.write_bytes(gzip.compress(LOG_LINE))
+    assert _read_all(plain) == {"worker.log": LOG_LINE}
+    assert _read_all(packed) == {"worker.log": LOG_LINE}
+
+
+def test_unsafe_members_are_skipped_with_a_warning(tmp_path):
+    path = tmp_path / "evil.tar"
+    with tarfile.open(path, "w") as tar:
+        for name in ["/etc/passwd", "../escape.log", "job/ok.log"]:
+            info = tarfile.TarInfo(name)
+            info.size = len(LOG_LINE)
+            tar.addfile(info, io.BytesIO(LOG_LINE))
+        link = tarfile.TarInfo("job/link.log")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "/etc/shadow"
+        tar.addfile(link)
+        dev = tarfile.TarInfo("job/null")
+        dev.type = tarfile.CHRTYPE
+        tar.addfile(dev)
+    bundle = Bundle(path)
+    assert [m.path for m in bundle.members()] == ["job/ok.log"]
+    warnings = " ".join(bundle.warnings)
+    assert "absolute path" in warnings
+    assert "'..'" in warnings
+    assert "symbolic link" in warnings
+    assert "device" in warnings
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, "not a log bundle"),
+        (b"\x1f\x8b\x08\x00garbage", "corrupt"),
+    ],
+    ids=["empty", "png", "broken-gzip"],
+)
+def test_non_bundles_are_refused_with_a_clear_message(tmp_path, content, message):
+    path = tmp_path / "upload.bin"
+    path.write_bytes(content)
+    with pytest.raises(BundleError, match=message):
+        sniff_kind(path)
+
+
+def test_truncated_archive_raises_bundle_error(tmp_path):
+    full = _tar(tmp_path / "full.tar.gz", {"job/log_0.log": LOG_LINE * 20000})
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        _read_all(cut)
+
+
+def test_open_member_finds_one_file(tmp_path):
+    path = _tar(tmp_path / "b.tgz", {"a/log_0.log": b"zero\n", "a/log_1.log": b"one\n"})
+    with open_member(path, "a/log_1.log") as fh:
+        assert fh.read() == b"one\n"
+    with pytest.raises(BundleError), open_member(path, "a/log_9.log"):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("job/log_0.log", None),
+        ("./job/log_0.log", None),
+        ("/abs/log", "absolute path"),
+        ("C:\\logs\\x.log", "absolute path"),
+        ("job/../../x", "path escapes the bundle ('..')"),
+    ],
+)
+def test_unsafe_reason(name, reason):
+    assert unsafe_reason(name) == reason
+
+
+def test_member_paths_are_normalised():
+    assert normalise_member_path("./job//rank_3/./log.txt") == "job/rank_3/log.txt"
