@@ -1,0 +1,165 @@
+"""A seekable, compressed copy of each log file, written while it is scanned.
+
+A `.tar.gz` member cannot be read from the middle, yet the log viewer must open line
+1,000,000 of a 2 GB file at once. While the scanner reads a member, `LineStoreWriter`
+cuts the bytes into blocks of whole lines (about 256 KiB each), compresses each block on
+its own and records where every block starts. `LineStoreReader.lines()` then seeks to
+one block and decompresses only it. Files are named by a hash of the member path, so
+any path (even one with odd characters) maps to a safe file name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import os
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+BLOCK_BYTES = 256 * 1024
+COMPRESS_LEVEL = 1  # speed over size: the store is written on the analysis hot path
+
+
+def store_name(member_path: str) -> str:
+    return hashlib.sha1(member_path.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    first_line: int  # 1-based number of the block's first line
+    offset: int
+    length: int
+
+
+class LineStoreWriter:
+    """Feed raw bytes in order with `write`; `close` seals the index."""
+
+    def __init__(self, store_dir: str | os.PathLike[str], member_path: str) -> None:
+        self._dir = Path(store_dir)
+        self._dir.mkdir(parents=True, exist_ok=True)
+        self._name = store_name(member_path)
+        self._member_path = member_path
+        self._data = (self._dir / f"{self._name}.lines").open("wb")
+        self._pending = bytearray()
+        self._blocks: list[Block] = []
+        self._next_line = 1
+        self._offset = 0
+        self._open_line = False  # the last block ended inside a line
+
+    def write(self, chunk: bytes) -> None:
+        self._pending += chunk
+        while len(self._pending) >= BLOCK_BYTES:
+            cut = self._pending.rfind(b"\n", 0, BLOCK_BYTES * 4) + 1
+            if cut <= 0:  # one enormous line: cut it anyway, the viewer marks it
+                cut = BLOCK_BYTES * 4 if len(self._pending) >= BLOCK_BYTES * 4 else 0
+            if cut <= 0:
+                return
+            self._flush(bytes(self._pending[:cut]))
+            del self._pending[:cut]
+
+    def close(self, marks: dict[str, list[int]] | None = None) -> None:
+        if self._pending:
+            self._flush(bytes(self._pending))
+            self._pending.clear()
+        self._data.close()
+        total = self._next_line - 1 + (1 if self._open_line else 0)
+        index = {
+            "path": self._member_path,
+            "lines": total,
+            "blocks": [[b.first_line, b.offset, b.length] for b in self._blocks],
+            "marks": marks or {},
+        }
+        (self._dir / f"{self._name}.json").write_text(json.dumps(index), encoding="utf-8")
+
+    def _flush(self, raw: bytes) -> None:
+        packed = zlib.compress(raw, COMPRESS_LEVEL)
+        self._data.write(packed)
+        self._blocks.append(Block(self._next_line, self._offset, len(packed)))
+        self._offset += len(packed)
+        # A block that ends mid-line leaves that line open: the next block continues it.
+        self._next_line += raw.count(b"\n")
+        self._open_line = not raw.endswith(b"\n")
+
+
+class TeeReader:
+    """Reads from a stream and hands every chunk to a writer as well."""
+
+    def __init__(self, raw: BinaryIO, writer: LineStoreWriter) -> None:
+        self._raw = raw
+        self._writer = writer
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        if data:
+            self._writer.write(data)
+        return data
+
+    def readinto(self, target: Any) -> int:
+        data = self.read(len(target))
+        target[: len(data)] = data
+        return len(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def __enter__(self) -> TeeReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LineStoreReader:
+    """Random access to the lines of one stored file."""
+
+    def __init__(self, store_dir: str | os.PathLike[str], member_path: str) -> None:
+        name = store_name(member_path)
+        self._data_path = Path(store_dir) / f"{name}.lines"
+        index_path = Path(store_dir) / f"{name}.json"
+        if not index_path.exists():
+            raise FileNotFoundError(member_path)
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+        self.path: str = index["path"]
+        self.total_lines: int = index["lines"]
+        self.marks: dict[str, list[int]] = index.get("marks", {})
+        self._blocks = [Block(*b) for b in index["blocks"]]
+        self._starts = [b.first_line for b in self._blocks]
+
+    def lines(self, start: int, count: int) -> list[tuple[int, str]]:
+        """Lines start..start+count-1 (1-based), decoded with replacement."""
+        start = max(1, start)
+        end = min(self.total_lines, start + count - 1)
+        out: list[tuple[int, str]] = []
+        block_no = max(0, bisect.bisect_right(self._starts, start) - 1)
+        with self._data_path.open("rb") as fh:
+            while block_no < len(self._blocks) and self._starts[block_no] <= end:
+                for number, text in self._block_lines(fh, block_no, start, end):
+                    if out and out[-1][0] == number:  # a line continued across blocks
+                        out[-1] = (number, out[-1][1] + text)
+                    else:
+                        out.append((number, text))
+                block_no += 1
+        return out
+
+    def _block_lines(
+        self, fh: BinaryIO, block_no: int, start: int, end: int
+    ) -> Iterable[tuple[int, str]]:
+        block = self._blocks[block_no]
+        fh.seek(block.offset)
+        raw = zlib.decompress(fh.read(block.length))
+        parts = raw.split(b"\n")
+        if raw.endswith(b"\n"):
+            parts.pop()
+        for i, line in enumerate(parts):
+            number = block.first_line + i
+            if number > end:
+                break
+            if number >= start:
+                yield number, line.rstrip(b"\r").decode("utf-8", "replace")
