@@ -137,7 +137,8 @@ class LineStoreReader:
         start = max(1, start)
         end = min(self.total_lines, start + count - 1)
         out: list[tuple[int, str]] = []
-        block_no = max(0, bisect.bisect_right(self._starts, start) - 1)
+        # One block early: the block before may end with the start of line `start`.
+        block_no = max(0, bisect.bisect_left(self._starts, start) - 1)
         with self._data_path.open("rb") as fh:
             while block_no < len(self._blocks) and self._starts[block_no] <= end:
                 for number, text in self._block_lines(fh, block_no, start, end):
