@@ -14,3 +14,5 @@ class AnalyzeOptions:
     checkpoint_patterns: tuple[str, ...] = ()  # extra regexes that mark a checkpoint line
     workers: int = 0  # processes for per-file scanning; 0 = one per CPU, 1 = in-process
     progress: ProgressCallback | None = None
+    # Keep a seekable copy of every file here for the log viewer (None: keep nothing).
+    store_dir: str | None = None

@@ -14,14 +14,15 @@ import io
 import multiprocessing as mp
 import os
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, BinaryIO
 
 from analyzers.bundle import Member
 from analyzers.checkpoints import CheckpointMatcher
 from analyzers.layout import classify_path
+from analyzers.linestore import LineStoreWriter, TeeReader
 from analyzers.scan import scan_file
 from analyzers.types import FileInfo, FileScan
 
@@ -37,28 +38,56 @@ def member_info(member: Member) -> FileInfo:
     return FileInfo(path=member.path, kind=kind, rank=rank, size_bytes=member.size)
 
 
+@dataclass(frozen=True, slots=True)
+class ScanSettings:
+    patterns: tuple[str, ...] = ()
+    store_dir: str | None = None  # where to keep a seekable copy of each file (log viewer)
+
+
 def scan_members(
     members: Iterable[Member],
-    patterns: Sequence[str],
+    settings: ScanSettings,
     workers: int,
     on_scanned: OnScanned | None = None,
 ) -> list[FileScan]:
     """Scan every member; results come back in bundle order."""
     workers = workers or os.cpu_count() or 1
     if workers <= 1:
-        return _scan_inline(members, patterns, on_scanned)
-    with _WorkerPool(workers, patterns) as pool:
+        return _scan_inline(members, settings, on_scanned)
+    with _WorkerPool(workers, settings) as pool:
         return pool.scan_all(members, on_scanned)
 
 
+def scan_one(
+    stream: BinaryIO, info: FileInfo, matcher: CheckpointMatcher, store_dir: str | None
+) -> FileScan:
+    """Scan one stream, teeing its bytes into the line store when one is wanted."""
+    if store_dir is None:
+        return scan_file(stream, info, matcher)
+    writer = LineStoreWriter(store_dir, info.path)
+    tee = TeeReader(stream, writer)
+    scan = scan_file(tee, info, matcher)  # type: ignore[arg-type]
+    while tee.read(CHUNK):  # keep the copy whole even if the scanner stopped early
+        pass
+    writer.close(_marks(scan))
+    return scan
+
+
+def _marks(scan: FileScan) -> dict[str, list[int]]:
+    marks: dict[str, list[int]] = {}
+    for event in scan.events:
+        marks.setdefault(str(event.kind), []).append(event.line)
+    return marks
+
+
 def _scan_inline(
-    members: Iterable[Member], patterns: Sequence[str], on_scanned: OnScanned | None
+    members: Iterable[Member], settings: ScanSettings, on_scanned: OnScanned | None
 ) -> list[FileScan]:
-    matcher = CheckpointMatcher(patterns)
+    matcher = CheckpointMatcher(settings.patterns)
     scans = []
     for member in members:
         with member.open() as stream:
-            scan = scan_file(stream, member_info(member), matcher)
+            scan = scan_one(stream, member_info(member), matcher, settings.store_dir)
         scans.append(scan)
         if on_scanned:
             on_scanned(scan)
@@ -90,8 +119,8 @@ class _PipeReader(io.RawIOBase):
             self._done = not self._conn.recv_bytes()
 
 
-def _worker_main(conn: Connection, results: Any, patterns: Sequence[str]) -> None:
-    matcher = CheckpointMatcher(patterns)
+def _worker_main(conn: Connection, results: Any, settings: ScanSettings) -> None:
+    matcher = CheckpointMatcher(settings.patterns)
     while True:
         job = conn.recv()
         if job is None:
@@ -99,7 +128,8 @@ def _worker_main(conn: Connection, results: Any, patterns: Sequence[str]) -> Non
         order, info = job
         reader = _PipeReader(conn)
         try:
-            scan = scan_file(io.BufferedReader(reader, CHUNK), info, matcher)
+            stream = io.BufferedReader(reader, CHUNK)
+            scan = scan_one(stream, info, matcher, settings.store_dir)
             results.put((order, scan, None))
         except Exception:
             results.put((order, None, f"{info.path}: {traceback.format_exc()}"))
@@ -114,18 +144,18 @@ class _Worker:
 
 
 class _WorkerPool:
-    def __init__(self, size: int, patterns: Sequence[str]) -> None:
+    def __init__(self, size: int, settings: ScanSettings) -> None:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self._results = ctx.Queue()
-        self._patterns = tuple(patterns)
-        self._matcher = CheckpointMatcher(self._patterns)
+        self._settings = settings
+        self._matcher = CheckpointMatcher(settings.patterns)
         self._workers = [self._start(ctx) for _ in range(size)]
         self._pending: dict[int, tuple[int, int]] = {}
 
     def _start(self, ctx: Any) -> _Worker:
         parent, child = ctx.Pipe()
         process = ctx.Process(
-            target=_worker_main, args=(child, self._results, self._patterns), daemon=True
+            target=_worker_main, args=(child, self._results, self._settings), daemon=True
         )
         process.start()
         child.close()
@@ -151,7 +181,7 @@ class _WorkerPool:
             info = member_info(member)
             if 0 < member.size < INLINE_LIMIT:
                 with member.open() as stream:
-                    done[order] = scan_file(stream, info, self._matcher)
+                    done[order] = scan_one(stream, info, self._matcher, self._settings.store_dir)
             else:
                 self._send(order, member, info)
             self._collect(done, block=False)

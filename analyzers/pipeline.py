@@ -15,7 +15,7 @@ from analyzers.bundle import Bundle, file_sha256
 from analyzers.correlate import correlate
 from analyzers.diagnose import diagnose
 from analyzers.options import AnalyzeOptions
-from analyzers.parallel import scan_members
+from analyzers.parallel import ScanSettings, scan_members
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 
 VERSION = "0.1.0"
@@ -32,7 +32,8 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     sha256, size = file_sha256(path)
     bundle = Bundle(path)
     progress(5, "reading log files")
-    scans = scan_members(bundle.members(), options.checkpoint_patterns, options.workers)
+    settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
+    scans = scan_members(bundle.members(), settings, options.workers)
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)
     correlation = correlate(scans, world_size)
