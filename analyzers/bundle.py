@@ -149,6 +149,15 @@ class Bundle:
         self.path = Path(path)
         self.kind = sniff_kind(self.path)
         self.warnings: list[str] = []
+        self._raw: BinaryIO | None = None
+        self._done = 0.0
+
+    def fraction_read(self) -> float:
+        """How far through the bundle file the reader is (0..1), for progress bars."""
+        if self._raw is not None and not self._raw.closed:
+            size = self.path.stat().st_size or 1
+            return min(1.0, self._raw.tell() / size)
+        return self._done
 
     def members(self) -> Iterator[Member]:
         readers = {
@@ -167,7 +176,8 @@ class Bundle:
 
     def _tar_members(self) -> Iterator[Member]:
         # "r|*" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
-        with tarfile.open(self.path, mode="r|*") as tar:
+        with self.path.open("rb") as raw, tarfile.open(fileobj=raw, mode="r|*") as tar:
+            self._raw = raw
             for info in tar:
                 path = self._safe_path(info.name, info)
                 if path is None:
@@ -176,7 +186,9 @@ class Bundle:
 
     def _zip_members(self) -> Iterator[Member]:
         with zipfile.ZipFile(self.path) as zf:
-            for info in zf.infolist():
+            infos = zf.infolist()
+            for number, info in enumerate(infos):
+                self._done = number / max(1, len(infos))
                 if info.is_dir():
                     continue
                 mode = (info.external_attr >> 16) & 0o170000

@@ -136,6 +136,19 @@ def _worker_main(conn: Connection, results: Any, settings: ScanSettings) -> None
         reader.drain()
 
 
+class _Notifying(dict[int, FileScan]):
+    """Calls back as each scan arrives, whichever process finished it."""
+
+    def __init__(self, on_scanned: OnScanned | None) -> None:
+        super().__init__()
+        self._on_scanned = on_scanned
+
+    def __setitem__(self, order: int, scan: FileScan) -> None:
+        super().__setitem__(order, scan)
+        if self._on_scanned:
+            self._on_scanned(scan)
+
+
 @dataclass
 class _Worker:
     process: Any
@@ -174,7 +187,7 @@ class _WorkerPool:
                 worker.process.terminate()
 
     def scan_all(self, members: Iterable[Member], on_scanned: OnScanned | None) -> list[FileScan]:
-        done: dict[int, FileScan] = {}
+        done: dict[int, FileScan] = _Notifying(on_scanned)
         total = 0
         for order, member in enumerate(members):
             total = order + 1
@@ -187,11 +200,7 @@ class _WorkerPool:
             self._collect(done, block=False)
         while len(done) < total:
             self._collect(done, block=True)
-        scans = [done[i] for i in range(total)]
-        if on_scanned:
-            for scan in scans:
-                on_scanned(scan)
-        return scans
+        return [done[i] for i in range(total)]
 
     def _send(self, order: int, member: Member, info: FileInfo) -> None:
         index = min(range(len(self._workers)), key=lambda i: self._workers[i].queued)

@@ -33,7 +33,14 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     bundle = Bundle(path)
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
-    scans = scan_members(bundle.members(), settings, options.workers)
+    scans = scan_members(
+        bundle.members(),
+        settings,
+        options.workers,
+        on_scanned=lambda scan: progress(
+            5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}"
+        ),
+    )
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)
     correlation = correlate(scans, world_size)
