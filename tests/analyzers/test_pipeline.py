@@ -1,0 +1,98 @@
+"""The whole pipeline on real bundles: the report is valid, complete and the same every run."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from analyzers import AnalyzeOptions, BundleError, analyze
+from analyzers.linestore import LineStoreReader
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus"
+TORCH_BUNDLES = sorted((CORPUS / "torch").glob("*.tar.gz"))
+SCHEMA = json.loads((ROOT / "analyzers" / "schema" / "report.schema.json").read_text())
+
+
+@pytest.mark.parametrize("bundle", TORCH_BUNDLES, ids=lambda p: p.name)
+def test_report_is_valid_against_the_schema(bundle):
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    jsonschema.validate(report, SCHEMA)
+    assert len(report["bundle"]["sha256"]) == 64
+    assert report["bundle"]["files"]
+
+
+def test_parallel_and_inline_scans_agree():
+    bundle = CORPUS / "torch" / "divergent_monitored_barrier.tar.gz"
+    inline = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    parallel = analyze(bundle, AnalyzeOptions(workers=2)).to_dict()
+    assert inline == parallel
+
+
+def test_progress_climbs_to_the_end():
+    seen: list[int] = []
+    analyze(
+        CORPUS / "torch" / "healthy.tar.gz", AnalyzeOptions(progress=lambda p, _: seen.append(p))
+    )
+    assert seen == sorted(seen)
+    assert seen[-1] >= 95
+
+
+def test_store_dir_keeps_every_file_line_addressable(tmp_path):
+    report = analyze(
+        CORPUS / "torch" / "crash_one_rank.tar.gz", AnalyzeOptions(store_dir=str(tmp_path))
+    )
+    for info in report.bundle.files:
+        reader = LineStoreReader(tmp_path, info.path)
+        assert reader.total_lines == info.lines
+    first = report.diagnosis.first_error
+    assert first is not None
+    [(number, text)] = LineStoreReader(tmp_path, first.file).lines(first.line, 1)
+    assert number == first.line
+    assert first.text.strip() in text
+
+
+def test_a_directory_of_logs_is_a_bundle():
+    report = analyze(CORPUS / "cases" / "d12")
+    assert {f.path for f in report.bundle.files} >= {"log.txt", "log_part2.txt"}
+
+
+def test_not_a_bundle_raises_bundle_error(tmp_path):
+    junk = tmp_path / "photo.png"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64)
+    with pytest.raises(BundleError, match="not a log bundle"):
+        analyze(junk)
+
+
+def test_cli_prints_json_and_summary():
+    bundle = str(CORPUS / "torch" / "killed_rank.tar.gz")
+    out = subprocess.run(
+        [sys.executable, "-m", "analyzers", bundle, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    jsonschema.validate(json.loads(out), SCHEMA)
+    summary = subprocess.run(
+        [sys.executable, "-m", "analyzers", bundle],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    assert "category" in summary
+    assert "rank" in summary
+
+
+def test_cli_reports_bad_input_with_exit_code_2(tmp_path):
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    result = subprocess.run(
+        [sys.executable, "-m", "analyzers", str(empty)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 2
+    assert "empty" in result.stderr
