@@ -1,0 +1,201 @@
+"""Ranklens settings: one file, driven by environment variables.
+
+Without any variable set, the app runs self-contained: SQLite and a filesystem
+Celery broker under `var/`, so `make run` needs no server. `DATABASE_URL` and
+`REDIS_URL` switch to PostgreSQL and Redis (CI, docker-compose, production).
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+VAR_DIR = Path(env_str("RANKLENS_VAR_DIR", str(BASE_DIR / "var")))
+
+
+def _local_secret_key() -> str:
+    """A key generated once per checkout, so a local run needs no configuration."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = env_str("SECRET_KEY") or _local_secret_key()
+DEBUG = env_bool("DEBUG", default=False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "incidents",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before CSRF: that middleware reads the body, and an oversized upload must be
+    # refused from its Content-Length before a byte of it is received.
+    "incidents.middleware.RejectOversizedUploads",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database --------------------------------------------------------------
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'ranklens.sqlite3'}"),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The web server and the worker are two processes writing one file: wait for
+    # the lock instead of failing. Tests use a file (not :memory:) so that a real
+    # worker subprocess sees the same test database.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-ranklens.sqlite3")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (served by WhiteNoise, also under gunicorn) ---------------
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Serve straight from static/ when collectstatic has not been run (make run).
+WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+# --- Uploads ----------------------------------------------------------------
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
+# Every upload goes to a temporary file (never held in memory). It lives under
+# MEDIA_ROOT so moving it into the content-addressed store is a rename.
+FILE_UPLOAD_HANDLERS = ["incidents.uploads.HashingTemporaryFileUploadHandler"]
+FILE_UPLOAD_TEMP_DIR = str(MEDIA_ROOT / "incoming")
+FILE_UPLOAD_PERMISSIONS = 0o640
+RANKLENS_MAX_UPLOAD_BYTES = env_int("RANKLENS_MAX_UPLOAD_BYTES", 2 * 1024**3)
+
+# --- Analysis -----------------------------------------------------------------
+# Extra regular expressions marking checkpoint lines, for every incident on this
+# site (in addition to the analyzer's built-in `... passed` / `model run success`).
+RANKLENS_CHECKPOINT_PATTERNS = tuple(
+    p for p in env_str("RANKLENS_CHECKPOINT_PATTERNS").split("\n") if p.strip()
+)
+# Processes the analyzer may use inside one task. Celery's prefork children are
+# daemonic and may not fork pools of their own, so the default is in-process.
+RANKLENS_ANALYZER_WORKERS = env_int("RANKLENS_ANALYZER_WORKERS", 1)
+
+# --- Celery -------------------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL")
+CELERY_BROKER_DIR = VAR_DIR / "broker"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    # kombu's filesystem transport: one file per message, polled by the worker.
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
+        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
+        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+    for _folder in ("queue", "processed", "control"):
+        (CELERY_BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+CELERY_TASK_IGNORE_RESULT = True  # state lives on AnalysisRun, not in a result backend
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# A message is acknowledged only after the task finished, and a worker killed mid-task
+# (OOM, deploy) gets its message redelivered, so no run is lost with its worker.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One message at a time: an analysis can take minutes, others should not wait behind it.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = env_int("RANKLENS_TASK_TIME_LIMIT", 60 * 60)
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
+if REDIS_URL:
+    # Redis redelivers an unacknowledged message after visibility_timeout. With
+    # acks_late a running task is unacknowledged, so the timeout must exceed the
+    # hard time limit, or a long analysis would start a second time while the
+    # first is still running.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,1 @@
+"""Incidents: upload a log bundle, analyze it in a Celery worker, show the result."""

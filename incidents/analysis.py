@@ -1,0 +1,115 @@
+"""The body of the analysis task, safe to run twice for the same run.
+
+1. Claim the run with a conditional UPDATE; only the caller that changed the row
+   goes on. A redelivery of the same Celery message (its worker died) may take a
+   run over again, and so may anyone once a claim is older than the time limit.
+2. Run the analyzers outside any transaction: it can take minutes.
+3. Store the report (or a human error message) in one UPDATE that only applies
+   while this claim still holds, so a finished run is never overwritten.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+import analyzers
+from analyzers import AnalyzeOptions, BundleError
+from incidents.models import AnalysisRun, Incident, RunState
+
+log = logging.getLogger(__name__)
+
+PROGRESS_MIN_INTERVAL_S = 0.5
+
+
+def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
+    """Analyze the bundle of run `run_id` and store the outcome on the run."""
+    if not _claim(run_id, delivery_id):
+        log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
+        return
+    run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
+    try:
+        report = _analyze(run)
+    except BundleError as error:
+        _finish(run, state=RunState.FAILED, error=str(error))
+    except Exception as error:
+        message = f"The analysis stopped unexpectedly ({type(error).__name__}: {error})."
+        _finish(run, state=RunState.FAILED, error=message)
+        raise
+    else:
+        _finish(run, state=RunState.DONE, report=report)
+
+
+def _claim(run_id: int, delivery_id: str) -> bool:
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    takeover = Q(state=RunState.RUNNING) & Q(started_at__lt=stale)
+    if delivery_id:
+        takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id)
+    claimed = AnalysisRun.objects.filter(Q(pk=run_id) & (Q(state=RunState.QUEUED) | takeover))
+    updated = claimed.update(
+        state=RunState.RUNNING, claimed_by=delivery_id, started_at=now, progress=0, step="starting"
+    )
+    if updated:
+        _sync_incident_status(run_id, RunState.RUNNING)
+    return updated == 1
+
+
+def _analyze(run: AnalysisRun) -> dict[str, Any]:
+    bundle = run.incident.bundle
+    options = AnalyzeOptions(
+        checkpoint_patterns=tuple(settings.RANKLENS_CHECKPOINT_PATTERNS),
+        workers=settings.RANKLENS_ANALYZER_WORKERS,
+        progress=_progress_reporter(run),
+    )
+    report = analyzers.analyze(str(bundle.path), options=options).to_dict()
+    # The store names files by hash; show people the name they uploaded.
+    report["bundle"]["name"] = bundle.original_name
+    return report
+
+
+def _progress_reporter(run: AnalysisRun) -> Callable[[int, str], None]:
+    """A progress callback that writes at most twice a second."""
+    last = {"at": 0.0, "percent": -1}
+
+    def report(percent: int, step: str) -> None:
+        now = time.monotonic()
+        if percent == last["percent"] or now - last["at"] < PROGRESS_MIN_INTERVAL_S:
+            return
+        last.update(at=now, percent=percent)
+        percent = max(0, min(100, int(percent)))
+        _claimed(run).update(progress=percent, step=str(step)[:200])
+
+    return report
+
+
+def _claimed(run: AnalysisRun):
+    return AnalysisRun.objects.filter(
+        pk=run.pk, state=RunState.RUNNING, claimed_by=run.claimed_by, started_at=run.started_at
+    )
+
+
+def _finish(run: AnalysisRun, *, state: str, report: dict | None = None, error: str = "") -> None:
+    fields = {"state": state, "report": report, "error": error, "step": ""}
+    if state == RunState.DONE:
+        fields["progress"] = 100
+    updated = _claimed(run).update(
+        **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
+    )
+    if updated:
+        _sync_incident_status(run.pk, state)
+
+
+def _sync_incident_status(run_id: int, state: str) -> None:
+    """The incident shows its latest run: copy the state unless a newer run exists."""
+    run = AnalysisRun.objects.only("incident_id").get(pk=run_id)
+    Incident.objects.filter(pk=run.incident_id).exclude(runs__pk__gt=run_id).update(
+        status=state, updated_at=timezone.now()
+    )

@@ -1,0 +1,34 @@
+"""`python manage.py analyze PATH [--json]`: the worker's analysis, in a terminal.
+
+Uses the site's checkpoint patterns, so the output matches what the web app stores.
+"""
+
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from analyzers import AnalyzeOptions, BundleError, analyze
+from analyzers.summary import format_summary
+
+
+class Command(BaseCommand):
+    help = "Analyze a log bundle and print a summary, or the full report with --json."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("path", help=".tar/.tar.gz/.zip bundle or a single log file")
+        parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    def handle(self, *args, path: str, **options) -> None:
+        analyze_options = AnalyzeOptions(
+            checkpoint_patterns=tuple(settings.RANKLENS_CHECKPOINT_PATTERNS),
+            workers=settings.RANKLENS_ANALYZER_WORKERS,
+        )
+        try:
+            report = analyze(path, analyze_options)
+        except BundleError as error:
+            raise CommandError(str(error)) from error
+        if options["json"]:
+            self.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write(format_summary(report), ending="")

@@ -1,0 +1,131 @@
+"""Incidents, their uploaded bundles, analysis runs and API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class RunState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class IncidentQuerySet(models.QuerySet):
+    def newest_first(self) -> IncidentQuerySet:
+        return self.select_related("created_by", "bundle").order_by("-created_at", "-pk")
+
+
+class Incident(models.Model):
+    """One failed job someone uploaded logs for. Shown as INC-<pk>; its URL never changes."""
+
+    title = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=RunState, default=RunState.QUEUED)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="incidents"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = IncidentQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.short_id} {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("incidents:detail", kwargs={"number": self.pk})
+
+    @property
+    def short_id(self) -> str:
+        return f"INC-{self.pk}"
+
+    def latest_run(self) -> AnalysisRun | None:
+        return self.runs.order_by("-pk").first()
+
+
+class Bundle(models.Model):
+    """The uploaded file. Bytes are stored once per SHA-256 (see incidents.blobstore)."""
+
+    incident = models.OneToOneField(Incident, on_delete=models.CASCADE, related_name="bundle")
+    sha256 = models.CharField(max_length=64, db_index=True)
+    original_name = models.CharField(max_length=255)
+    size_bytes = models.BigIntegerField()
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.sha256[:12]})"
+
+    @property
+    def path(self) -> Path:
+        from incidents import blobstore
+
+        return blobstore.path_for(self.sha256)
+
+
+class AnalysisRun(models.Model):
+    """One pass of the analyzers over an incident's bundle. Re-analysis adds a run."""
+
+    incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="runs")
+    state = models.CharField(max_length=10, choices=RunState, default=RunState.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    step = models.CharField(max_length=200, blank=True)
+    # The Celery delivery that claimed the run; a redelivery of the same message may
+    # take the run over again after its worker died.
+    claimed_by = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    analyzer_version = models.CharField(max_length=40, blank=True)
+    report = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} of {self.incident_id}: {self.state}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in (RunState.QUEUED, RunState.RUNNING)
+
+    def status_dict(self, *, with_report: bool) -> dict:
+        """What the API and the page's live status poll answer."""
+        data = {
+            "status": self.state,
+            "progress": self.progress,
+            "step": self.step,
+            "error": self.error or None,
+            "analyzer_version": self.analyzer_version or None,
+            "started_at": self.started_at.isoformat() if self.started_at else None,
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }
+        if with_report:
+            data["report"] = self.report if self.state == RunState.DONE else None
+        return data
+
+
+def token_digest(token: str) -> str:
+    """Tokens are long random strings, so a plain SHA-256 is enough to store them safely."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A bearer token for the HTTP API. Only its digest is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12)  # first characters, to tell tokens apart
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"

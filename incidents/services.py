@@ -1,0 +1,63 @@
+"""Writes: create incidents from uploads, queue analysis runs, issue API tokens."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import PurePath
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+
+from incidents import blobstore
+from incidents.models import AnalysisRun, ApiToken, Bundle, Incident, RunState, token_digest
+from incidents.tasks import analyze_bundle
+
+TOKEN_PREFIX = "rl_"
+
+
+def default_title(file_name: str) -> str:
+    """`job-42.tar.gz` -> `job-42`: the bundle name is the best title we have."""
+    name = PurePath(file_name).name
+    for suffix in (".tar.gz", ".tgz", ".tar", ".zip", ".gz", ".log", ".txt"):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name or "Untitled bundle"
+
+
+def incident_create(
+    *, upload: UploadedFile, title: str = "", created_by: AbstractBaseUser | None
+) -> Incident:
+    """Store the bundle, record the incident and queue its first analysis."""
+    blob = blobstore.store_upload(upload)
+    name = PurePath(upload.name or blob.sha256).name
+    with transaction.atomic():
+        incident = Incident.objects.create(
+            title=(title.strip() or default_title(name))[:200], created_by=created_by
+        )
+        Bundle.objects.create(
+            incident=incident, sha256=blob.sha256, original_name=name, size_bytes=blob.size_bytes
+        )
+        run_queue(incident=incident)
+    return incident
+
+
+def run_queue(*, incident: Incident) -> AnalysisRun:
+    """Add a queued run; the task is sent only once the rows are committed."""
+    with transaction.atomic():
+        run = AnalysisRun.objects.create(incident=incident)
+        Incident.objects.filter(pk=incident.pk).update(status=RunState.QUEUED)
+        transaction.on_commit(lambda: analyze_bundle.delay(run.pk))
+    return run
+
+
+def api_token_issue(*, username: str) -> tuple[str, bool]:
+    """A new token for `username` (created if needed). Returns (token, user_created)."""
+    user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[:10])
+    return token, created
