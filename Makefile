@@ -1,0 +1,29 @@
+# Ranklens: `make run` serves the app with a Celery worker, `make test` runs the suite.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint format
+
+# The virtualenv is (re)installed when missing or when pyproject.toml changed.
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c "import sys; sys.exit(0 if sys.version_info >= (3, 11) else \"Ranklens needs Python 3.11 or newer (set PYTHON=...)\")"
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/python scripts/run.py
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+format: $(VENV)/.installed
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .

@@ -1,0 +1,51 @@
+"""Shared fixtures: people, API tokens, the real corpus, an isolated media root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture
+def corpus() -> Path:
+    """The shared corpus of real logs (../shared/corpus next to the checkout)."""
+    assert CORPUS.is_dir(), f"the shared corpus is missing at {CORPUS}"
+    return CORPUS
+
+
+@pytest.fixture
+def crash_bundle(corpus: Path) -> Path:
+    """A real 4-rank gloo job where rank 3 crashed with a shape mismatch."""
+    return corpus / "torch" / "crash_one_rank.tar.gz"
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path: Path) -> Path:
+    """Each test stores uploads in its own temporary media root."""
+    root = tmp_path / "media"
+    settings.MEDIA_ROOT = root
+    settings.FILE_UPLOAD_TEMP_DIR = str(root / "incoming")
+    return root
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user(username="alice", password="s3cret-pass")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def alice_token(alice) -> str:
+    from incidents.services import api_token_issue
+
+    token, _ = api_token_issue(username=alice.username)
+    return token
