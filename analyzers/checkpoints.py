@@ -1,0 +1,386 @@
+"""Recognise checkpoint lines and name the layer a sub-module checkpoint ran in.
+
+A checkpoint is a progress line a rank prints while a job is bisected, e.g.::
+
+    2026-11-29 07:24:22,190 [rank2] INFO  MoE passed
+    2026-11-29 07:24:22,190 [rank2] INFO layer 0 passed
+    decode step 7 passed
+
+`CheckpointMatcher.match` turns such a line (or its message) into the normalised text
+(`MoE passed`, `layer 0 passed`) that ranks are compared on. The default patterns live in
+`knowledge/checkpoints.yaml`; users add their own regexes per incident or site-wide.
+`LayerTracker` qualifies sub-module lines: real runs print the sub-modules of a layer
+first and `layer N passed` last, so `  norm passed` after `layer 2 passed` is
+`layer 3 / norm passed`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+KNOWLEDGE = Path(__file__).parent / "knowledge" / "checkpoints.yaml"
+ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "custom"})
+_SEPARATORS = re.compile(r"[\s:|-]*")
+_SPACES = re.compile(r"\s+")
+# Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
+_DEFAULT_PREFILTER = rb"(?i:passed|succe(?:ss|eded))"
+_MAX_PREFIXES = 12
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointHit:
+    """What a line is: the normalised text, its role and, for layer lines, the layer."""
+
+    text: str
+    role: str
+    counted: bool = True
+    layer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRule:
+    id: str
+    role: str
+    regex: re.Pattern[str]
+    text: str | None = None
+    counted: bool = True
+    examples: tuple[tuple[str, str], ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    user: bool = False
+
+    def hit(self, message: str) -> CheckpointHit | None:
+        found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
+        if found is None:
+            return None
+        text = _collapse(self._text(found))
+        layer = found.groupdict().get("layer")
+        return CheckpointHit(text, self.role, self.counted, int(layer) if layer else None)
+
+    def _text(self, found: re.Match[str]) -> str:
+        if self.text is not None:
+            return self.text.format(**found.groupdict())
+        if "checkpoint" in self.regex.groupindex:
+            return found.group("checkpoint") or found.group(0)
+        return found.group(0)
+
+
+@dataclass(frozen=True, slots=True)
+class KilledRule:
+    id: str
+    regex: re.Pattern[str]
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The validated content of `knowledge/checkpoints.yaml`."""
+
+    prefix: re.Pattern[str]
+    rules: tuple[CheckpointRule, ...]
+    termination_signals: frozenset[str]
+    killed_lines: tuple[KilledRule, ...]
+
+
+class CheckpointMatcher:
+    """Decides whether a log line is a checkpoint and what its normalised text is."""
+
+    def __init__(self, extra_patterns: Sequence[str] = ()) -> None:
+        self._knowledge = load_knowledge()
+        self._user_patterns = tuple(extra_patterns)
+        user_rules = tuple(_user_rule(i, source) for i, source in enumerate(extra_patterns))
+        # User patterns first: a site that configures its own marker means that marker.
+        self._rules = user_rules + self._knowledge.rules
+
+    def classify(self, message: str) -> CheckpointHit | None:
+        """The hit for a checkpoint or a context line (`prefill start`), else None."""
+        body = _SPACES.sub(" ", strip_prefixes(message, self._knowledge.prefix))
+        if not body:
+            return None
+        for rule in self._rules:
+            hit = rule.hit(body)
+            if hit is not None:
+                return hit
+        return None
+
+    def match(self, message: str) -> str | None:
+        """The normalised checkpoint text, or None when the line is no checkpoint."""
+        hit = self.classify(message)
+        return hit.text if hit is not None and hit.counted else None
+
+    def prefilter_bytes_pattern(self) -> bytes:
+        """A regex source (for re.MULTILINE search in raw bytes) that every checkpoint
+        line matches; lines it misses are never checkpoints."""
+        parts = [_DEFAULT_PREFILTER]
+        parts.extend(_bytes_prefilter(source) for source in self._user_patterns)
+        return b"|".join(parts)
+
+
+class LayerTracker:
+    """Follows one rank's checkpoints in order and qualifies sub-module lines by layer.
+
+    Feed every checkpoint (and context line, if available) of one rank in log order.
+    """
+
+    def __init__(self, matcher: CheckpointMatcher | None = None) -> None:
+        self._matcher = matcher
+        self._next_layer = 0
+
+    def qualify(self, text: str) -> str:
+        hit = self._matcher.classify(text) if self._matcher else classify_text(text)
+        if hit is None:
+            return text
+        if hit.role == "submodule":
+            return f"layer {self._next_layer} / {hit.text}"
+        if hit.role == "layer" and hit.layer is not None:
+            self._next_layer = hit.layer + 1
+        elif hit.role == "layer_start" and hit.layer is not None:
+            self._next_layer = hit.layer
+        elif hit.role in ("phase", "success"):
+            self._next_layer = 0
+        return hit.text
+
+
+def qualified_names(texts: Iterable[str], matcher: CheckpointMatcher | None = None) -> list[str]:
+    """Layer-qualified names for one rank's checkpoint texts, in order."""
+    tracker = LayerTracker(matcher)
+    return [tracker.qualify(text) for text in texts]
+
+
+@cache
+def classify_text(text: str) -> CheckpointHit | None:
+    """Classify a (normalised) checkpoint text with the default patterns; cached because a
+    job repeats the same few texts on every rank."""
+    return _default_matcher().classify(text)
+
+
+def is_success(text: str) -> bool:
+    hit = classify_text(text)
+    return hit is not None and hit.role == "success"
+
+
+def normalise(message: str) -> str:
+    """The default normalised text of a checkpoint message; unknown (user) texts are kept
+    with their whitespace collapsed."""
+    hit = classify_text(message)
+    return hit.text if hit is not None else _collapse(message)
+
+
+def strip_prefixes(message: str, prefix: re.Pattern[str] | None = None) -> str:
+    """The message without log prefixes (time, level, rank tags) and indentation."""
+    prefix = prefix or load_knowledge().prefix
+    body = message.strip()
+    for _ in range(_MAX_PREFIXES):
+        found = prefix.match(body)
+        if found is None or not found.group(0):
+            break
+        body = body[_SEPARATORS.match(body, found.end()).end() :]  # type: ignore[union-attr]
+    return body
+
+
+def is_killed_line(message: str) -> bool:
+    body = strip_prefixes(message)
+    return any(rule.regex.search(body) for rule in load_knowledge().killed_lines)
+
+
+def termination_signals() -> frozenset[str]:
+    return load_knowledge().termination_signals
+
+
+@cache
+def _default_matcher() -> CheckpointMatcher:
+    return CheckpointMatcher()
+
+
+def _collapse(text: str) -> str:
+    return _SPACES.sub(" ", text).strip().rstrip(".!").strip()
+
+
+# --- loading and validating the knowledge file -------------------------------------------
+
+
+@cache
+def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
+    """Read and validate the checkpoint knowledge; a broken file fails loudly at load."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    _require(isinstance(data, dict), path, "top level must be a mapping")
+    prefixes = [_compile(p, path, "prefixes") for p in _entries(data, "prefixes", path)]
+    rules = tuple(_rule(entry, path) for entry in _entries(data, "checkpoints", path))
+    status = data.get("status") or {}
+    killed = tuple(
+        KilledRule(e["id"], _compile(e, path, "killed_lines"), tuple(e.get("examples", ())))
+        for e in status.get("killed_lines", ())
+    )
+    return Knowledge(
+        prefix=re.compile("|".join(f"(?:{p.pattern})" for p in prefixes)),
+        rules=rules,
+        termination_signals=frozenset(status.get("termination_signals", ())),
+        killed_lines=killed,
+    )
+
+
+def _entries(data: Mapping[str, Any], key: str, path: Path) -> list[Mapping[str, Any]]:
+    entries = data.get(key)
+    _require(isinstance(entries, list) and entries, path, f"'{key}' must be a non-empty list")
+    for entry in entries:
+        _require(isinstance(entry, dict) and "id" in entry, path, f"'{key}' entry without id")
+    ids = [entry["id"] for entry in entries]
+    _require(len(ids) == len(set(ids)), path, f"duplicate ids in '{key}'")
+    return entries
+
+
+def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
+    role = entry.get("role")
+    _require(role in ROLES, path, f"checkpoint {entry['id']}: unknown role {role!r}")
+    regex = _compile(entry, path, "checkpoints")
+    text = entry.get("text")
+    if text is not None:
+        unknown = set(re.findall(r"{(\w+)}", text)) - set(regex.groupindex)
+        _require(not unknown, path, f"checkpoint {entry['id']}: text uses unknown {unknown}")
+    return CheckpointRule(
+        id=entry["id"],
+        role=role,
+        regex=regex,
+        text=text,
+        counted=bool(entry.get("counted", True)),
+        examples=tuple((line, expected) for line, expected in entry.get("examples", ())),
+        counterexamples=tuple(entry.get("counterexamples", ())),
+    )
+
+
+def _compile(entry: Mapping[str, Any], path: Path, section: str) -> re.Pattern[str]:
+    try:
+        return re.compile(entry["pattern"])
+    except (KeyError, TypeError, re.error) as error:
+        raise ValueError(f"{path}: {section} entry {entry['id']}: bad pattern: {error}") from None
+
+
+def _require(condition: bool, path: Path, message: str) -> None:
+    if not condition:
+        raise ValueError(f"{path}: {message}")
+
+
+# --- user patterns -------------------------------------------------------------------------
+
+
+def _user_rule(position: int, source: str) -> CheckpointRule:
+    """A user regex as a rule; bad input raises ValueError naming the pattern."""
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"checkpoint pattern {source!r} is empty")
+    try:
+        regex = re.compile(source)
+    except re.error as error:
+        raise ValueError(f"checkpoint pattern {source!r} is not a valid regex: {error}") from None
+    if regex.search(""):
+        raise ValueError(f"checkpoint pattern {source!r} matches an empty line")
+    role = "layer" if "layer" in regex.groupindex else "custom"
+    return CheckpointRule(id=f"user-{position}", role=role, regex=regex, user=True)
+
+
+def _bytes_prefilter(source: str) -> bytes:
+    """The user pattern as a bytes regex that finds at least every line it matches.
+
+    Anchors and word boundaries are dropped (the pattern applies to the message, not the raw
+    line). Whatever matches one character in text (`.`, `\\w`, a class) becomes "one ASCII
+    byte of that kind or one multi-byte UTF-8 character", so counts still line up; a
+    pattern that cannot be translated lets every line through.
+    """
+    flags, body = _leading_flags(source)
+    try:
+        candidate = f"(?{flags}:{''.join(_translate(body))})".encode("ascii")
+        re.compile(candidate)
+    except (re.error, UnicodeEncodeError, ValueError):
+        return b"(?s:.)"
+    return candidate
+
+
+def _leading_flags(source: str) -> tuple[str, str]:
+    """Global flags like `(?i)` may only open a pattern; as a part of an alternation they
+    must become a scoped group. Unicode/ASCII flags mean nothing for bytes."""
+    found = re.match(r"\(\?([aiLmsux]+)\)", source)
+    if found is None:
+        return "", source
+    flags = "".join(flag for flag in found.group(1) if flag in "imsx")
+    return flags, source[found.end() :]
+
+
+_MULTIBYTE = r"[\xc0-\xff][\x80-\xbf]*"
+_ANY_CHAR = rf"(?:[^\n\x80-\xff]|{_MULTIBYTE})"
+_ESCAPES = {
+    "w": rf"(?:\w|{_MULTIBYTE})",
+    "d": rf"(?:\d|{_MULTIBYTE})",
+    "s": rf"(?:\s|{_MULTIBYTE})",
+    "W": rf"(?:[^\w\x80-\xff]|{_MULTIBYTE})",
+    "D": rf"(?:[^\d\x80-\xff]|{_MULTIBYTE})",
+    "S": rf"(?:[^\s\x80-\xff]|{_MULTIBYTE})",
+    "b": "",
+    "B": "",
+    "A": "",
+    "Z": "",
+}
+
+
+def _translate(source: str) -> Iterable[str]:
+    position = 0
+    while position < len(source):
+        char = source[position]
+        if char == "\\":
+            escaped = source[position + 1 : position + 2]
+            yield _escape(escaped)
+            position += 2
+        elif char == "[":
+            end = _class_end(source, position)
+            yield _char_class(source[position : end + 1])
+            position = end + 1
+        else:
+            yield _literal(char)
+            position += 1
+
+
+def _escape(char: str) -> str:
+    if not char:
+        raise ValueError("pattern ends with a backslash")
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    return "\\" + char if char.isascii() else _utf8_group(char)
+
+
+def _literal(char: str) -> str:
+    if char in "^$":
+        return ""
+    if char == ".":
+        return _ANY_CHAR
+    return char if char.isascii() else _utf8_group(char)
+
+
+def _class_end(source: str, start: int) -> int:
+    position = start + 1
+    if source[position : position + 1] == "^":
+        position += 1
+    if source[position : position + 1] == "]":
+        position += 1
+    while position < len(source) and source[position] != "]":
+        position += 2 if source[position] == "\\" else 1
+    if position >= len(source):
+        raise ValueError("unterminated character class")
+    return position
+
+
+def _char_class(text: str) -> str:
+    """A plain ASCII class stays; anything else becomes "any one character"."""
+    body = text[1:-1]
+    if body.isascii() and "\\" not in body and not body.startswith("^"):
+        return text
+    if body.isascii() and "\\" not in body:
+        return f"(?:[^\\n{body[1:]}\\x80-\\xff]|{_MULTIBYTE})"
+    return _ANY_CHAR
+
+
+def _utf8_group(char: str) -> str:
+    return "(?:" + "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8")) + ")"
