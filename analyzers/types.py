@@ -222,3 +222,5 @@ class Correlation:
     missing_ranks: list[int] = field(default_factory=list)
     divergent_ranks: list[int] = field(default_factory=list)
     divergence: str | None = None  # human sentence: where a rank's sequence left the others'
+    # seconds each rank's clock runs ahead of the reference rank's, from shared checkpoints
+    clock_offsets: dict[int, float] = field(default_factory=dict)
