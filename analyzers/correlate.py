@@ -1,0 +1,469 @@
+"""Compare the ranks' checkpoint sequences: who stopped where, who went its own way.
+
+Input is the per-file scans; CHECKPOINT events carry the normalised text in `message`
+(`layer 2 passed`, `attention passed`). A checkpoint's identity is its text plus its
+occurrence index on that rank (the 3rd `norm passed` of rank 0 and the 3rd of rank 5 are
+the same logical point), so ranks are compared without trusting their clocks. Where lines
+carry time, per-rank clock offsets are estimated from the shared checkpoints.
+
+One rank's lines may sit in several files (stdout and stderr, and the launcher's
+`[default3]:` copy of both); they are merged in order and a checkpoint seen in two files
+counts once.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+from analyzers.checkpoints import is_killed_line, is_success, normalise, qualified_names
+from analyzers.checkpoints import termination_signals as _termination_signals
+from analyzers.types import (
+    Checkpoint,
+    Correlation,
+    Event,
+    EventKind,
+    FileKind,
+    FileScan,
+    RankStatus,
+    RankSummary,
+)
+
+Key = tuple[str, int]  # (normalised text, occurrence index on the rank)
+
+# A rank's own log is the better citation than the launcher's copy of the same line.
+_FILE_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.LAUNCHER: 2}
+
+
+@dataclass(slots=True)
+class _RankFiles:
+    """Everything one rank left in the bundle, grouped by file."""
+
+    present: bool = False
+    checkpoints: dict[str, list[Event]] = field(default_factory=dict)
+    errors: dict[str, list[Event]] = field(default_factory=dict)
+    killed_line: bool = False
+    priority: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+
+def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correlation:
+    """Per-rank timelines and statuses plus the job-level comparison of the ranks."""
+    by_rank = _collect(scans)
+    world_size = _world_size(world_size_hint, scans, by_rank)
+    ranks = sorted(set(range(world_size or 0)) | set(by_rank))
+    missing = [r for r in ranks if r not in by_rank or not by_rank[r].present]
+    events = {r: _merged_checkpoints(by_rank[r]) for r in ranks if r not in missing}
+    timeline = {r: _timeline(events.get(r, [])) for r in ranks}
+    present = {r: timeline[r] for r in ranks if r not in missing}
+    exits = _elastic_exits(scans)
+    summaries = [
+        _summary(r, by_rank.get(r), timeline[r], r in missing, exits.get(r)) for r in ranks
+    ]
+    common = last_common(present)
+    ahead, behind = _ahead_behind(present)
+    divergent, sentence = _divergence(present)
+    return Correlation(
+        ranks=summaries,
+        timeline=timeline,
+        world_size=world_size,
+        last_common_checkpoint=common.text if common else None,
+        ahead_ranks=ahead,
+        behind_ranks=behind,
+        missing_ranks=missing,
+        divergent_ranks=divergent,
+        divergence=sentence,
+        clock_offsets=clock_offsets(events),
+    )
+
+
+# --- gathering one rank's lines ------------------------------------------------------------
+
+
+def _collect(scans: Sequence[FileScan]) -> dict[int, _RankFiles]:
+    by_rank: dict[int, _RankFiles] = {}
+    for scan in scans:
+        info = scan.info
+        if info.rank is not None:
+            files = _rank_files(by_rank, info.rank, scan)
+            files.present = files.present or info.lines > 0 or info.size_bytes > 0
+        for event in scan.events:
+            rank = event.rank if event.rank is not None else info.rank
+            if rank is not None:
+                _add_event(_rank_files(by_rank, rank, scan), event)
+    return by_rank
+
+
+def _rank_files(by_rank: dict[int, _RankFiles], rank: int, scan: FileScan) -> _RankFiles:
+    files = by_rank.setdefault(rank, _RankFiles())
+    priority = _FILE_PRIORITY.get(scan.info.kind, 1)
+    files.priority.setdefault(scan.info.path, (priority, scan.info.path))
+    return files
+
+
+def _add_event(files: _RankFiles, event: Event) -> None:
+    files.present = True
+    if event.kind == EventKind.CHECKPOINT:
+        files.checkpoints.setdefault(event.file, []).append(event)
+        return
+    if event.kind == EventKind.ERROR:
+        files.errors.setdefault(event.file, []).append(event)
+    if not files.killed_line and is_killed_line(event.message or event.text):
+        files.killed_line = True
+
+
+@lru_cache(maxsize=65536)
+def checkpoint_text(message: str) -> str:
+    """The comparable text of a checkpoint event's message."""
+    return normalise(message)
+
+
+def _text(event: Event) -> str:
+    return checkpoint_text(event.message or event.text)
+
+
+def _merged_checkpoints(files: _RankFiles) -> list[Event]:
+    """One rank's checkpoints from all its files, each logical checkpoint once.
+
+    The fullest file of the best kind is the base; another file's checkpoint is the same
+    one when its (text, occurrence in that file) matches, else it is inserted after the
+    last checkpoint both files share.
+    """
+    order = sorted(
+        files.checkpoints, key=lambda p: (files.priority[p][0], -len(files.checkpoints[p]), p)
+    )
+    if not order:
+        return []
+    merged = sorted(files.checkpoints[order[0]], key=lambda e: e.line)
+    for path in order[1:]:
+        merged = _merge_two(merged, sorted(files.checkpoints[path], key=lambda e: e.line))
+    return merged
+
+
+def _merge_two(base: list[Event], other: list[Event]) -> list[Event]:
+    """Checkpoints only `other` has go in before the next checkpoint both files share (at
+    the end after the last one); with time on every line, time decides."""
+    base_keys = _keys(base)
+    known = set(base_keys)
+    before: dict[Key, list[Event]] = {}
+    pending: list[Event] = []
+    for key, event in zip(_keys(other), other, strict=True):
+        if key in known:
+            if pending:
+                before[key], pending = pending, []
+        else:
+            pending.append(event)
+    if not before and not pending:
+        return base
+    merged: list[Event] = []
+    for key, event in zip(base_keys, base, strict=True):
+        merged.extend(before.get(key, ()))
+        merged.append(event)
+    merged.extend(pending)
+    if all(e.timestamp for e in merged):
+        merged.sort(key=lambda e: _epoch(e.timestamp))
+    return merged
+
+
+def _keys(events: Iterable[Event]) -> list[Key]:
+    seen: Counter[str] = Counter()
+    keys = []
+    for event in events:
+        text = _text(event)
+        keys.append((text, seen[text]))
+        seen[text] += 1
+    return keys
+
+
+def _timeline(events: list[Event]) -> list[Checkpoint]:
+    texts = [_text(e) for e in events]
+    qualified = qualified_names(texts)
+    return [
+        Checkpoint(
+            text=text,
+            index=index,
+            file=event.file,
+            line=event.line,
+            timestamp=event.timestamp.isoformat() if event.timestamp else None,
+            qualified=name,
+        )
+        for (text, index), event, name in zip(_keys(events), events, qualified, strict=True)
+    ]
+
+
+# --- per-rank status -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Exit:
+    """How the launcher says a rank's process ended."""
+
+    exitcode: int | None
+    signal: int | None
+
+
+def _summary(
+    rank: int,
+    files: _RankFiles | None,
+    timeline: list[Checkpoint],
+    missing: bool,
+    exit_: _Exit | None,
+) -> RankSummary:
+    first = _first_error(files) if files else None
+    last = timeline[-1] if timeline else None
+    return RankSummary(
+        rank=rank,
+        status=_status(files, timeline, missing, exit_, first is not None),
+        last_checkpoint=last.text if last else None,
+        first_error=first.ref() if first else None,
+        checkpoints=len(timeline),
+        last_checkpoint_qualified=last.qualified if last else None,
+        files=sorted(files.priority, key=files.priority.__getitem__) if files else [],
+    )
+
+
+def _status(
+    files: _RankFiles | None,
+    timeline: list[Checkpoint],
+    missing: bool,
+    exit_: _Exit | None,
+    has_error: bool,
+) -> RankStatus:
+    """missing > killed > error > ok > hung: a rank that stopped without an error, a fatal
+    signal or a success line was waiting for something."""
+    if missing or files is None:
+        return RankStatus.MISSING
+    if files.killed_line or (exit_ is not None and _fatal_signal(exit_)):
+        return RankStatus.KILLED
+    if has_error or (exit_ is not None and (exit_.exitcode or 0) > 0):
+        return RankStatus.ERROR
+    if (timeline and is_success(timeline[-1].text)) or (exit_ is not None and exit_.exitcode == 0):
+        return RankStatus.OK
+    return RankStatus.HUNG
+
+
+def _fatal_signal(exit_: _Exit) -> bool:
+    """A signal the process died of by itself (SIGSEGV, SIGKILL from the OOM killer), as
+    opposed to the SIGTERM a launcher sends the survivors."""
+    number = exit_.signal
+    if number is None and exit_.exitcode is not None and exit_.exitcode < 0:
+        number = -exit_.exitcode
+    if number is None:
+        return False
+    return _signal_name(number) not in _termination_signals()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
+def _first_error(files: _RankFiles) -> Event | None:
+    """The earliest error line of the rank: by time when every file's first error has one,
+    else the rank's own log before the launcher's copy."""
+    firsts = [min(events, key=lambda e: e.line) for events in files.errors.values()]
+    if not firsts:
+        return None
+    if all(e.timestamp for e in firsts):
+        return min(firsts, key=lambda e: (_epoch(e.timestamp), files.priority[e.file], e.line))
+    return min(firsts, key=lambda e: (files.priority[e.file], e.line))
+
+
+def _elastic_exits(scans: Sequence[FileScan]) -> dict[int, _Exit]:
+    """Rank -> exit from torchelastic failure reports (facts["elastic_failures"])."""
+    exits: dict[int, _Exit] = {}
+    for scan in scans:
+        for failure in scan.facts.get("elastic_failures") or ():
+            rank = _first_int(failure, ("rank", "global_rank", "local_rank"))
+            if rank is not None:
+                exits[rank] = _merge_exit(exits.get(rank), _exit_of(failure))
+    return exits
+
+
+def _exit_of(failure: Mapping[str, Any]) -> _Exit:
+    code = _first_int(failure, ("exitcode", "exit_code"))
+    raw = failure.get("signal")
+    number = _int(raw)
+    if number is None and isinstance(raw, str) and raw.upper().startswith("SIG"):
+        number = getattr(signal.Signals, raw.upper(), None)
+    return _Exit(code, int(number) if number is not None else None)
+
+
+def _merge_exit(old: _Exit | None, new: _Exit) -> _Exit:
+    """Two reports of one rank (the `failed (exitcode: ...)` line and the summary block)."""
+    if old is None:
+        return new
+    return _Exit(
+        old.exitcode if old.exitcode is not None else new.exitcode,
+        old.signal if old.signal is not None else new.signal,
+    )
+
+
+def _first_int(data: Mapping[str, Any], keys: Iterable[str]) -> int | None:
+    for key in keys:
+        value = _int(data.get(key))
+        if value is not None:
+            return value
+    return None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
+        return int(value)
+    return None
+
+
+def _world_size(
+    hint: int | None, scans: Sequence[FileScan], by_rank: Mapping[int, Any]
+) -> int | None:
+    if hint:
+        return hint
+    stated = [_int(scan.facts.get("world_size")) for scan in scans]
+    stated += [_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
+    sizes = [size for size in stated if size]
+    if sizes:
+        return max(sizes)
+    return max(by_rank) + 1 if by_rank else None
+
+
+# --- job level -----------------------------------------------------------------------------
+
+
+def last_common(timeline: Mapping[int, Sequence[Checkpoint]]) -> Checkpoint | None:
+    """The last checkpoint (by identity) every given rank reached, as the lowest rank
+    logged it; None when some rank logged none or they share nothing."""
+    if not timeline or not all(timeline.values()):
+        return None
+    shortest = min(timeline, key=lambda r: (len(timeline[r]), r))
+    others = [{(c.text, c.index) for c in cps} for r, cps in timeline.items() if r != shortest]
+    for checkpoint in reversed(timeline[shortest]):
+        key = (checkpoint.text, checkpoint.index)
+        if all(key in keys for keys in others):
+            return _as_logged_by(timeline, key, min(timeline))
+    return None
+
+
+def _as_logged_by(timeline: Mapping[int, Sequence[Checkpoint]], key: Key, rank: int) -> Checkpoint:
+    return next(c for c in timeline[rank] if (c.text, c.index) == key)
+
+
+def _ahead_behind(timeline: Mapping[int, Sequence[Checkpoint]]) -> tuple[list[int], list[int]]:
+    """Ranks past and short of the pack, the pack being the most common checkpoint count
+    (the median when every count differs)."""
+    if len(timeline) < 2:
+        return [], []
+    counts = {rank: len(cps) for rank, cps in timeline.items()}
+    ((mode, repeats),) = Counter(counts.values()).most_common(1)
+    pack = mode if repeats > 1 else statistics.median(counts.values())
+    ahead = sorted(r for r, n in counts.items() if n > pack)
+    behind = sorted(r for r, n in counts.items() if n < pack)
+    return ahead, behind
+
+
+def _divergence(timeline: Mapping[int, Sequence[Checkpoint]]) -> tuple[list[int], str | None]:
+    """Ranks whose sequence leaves the majority's: position by position the ranks still on
+    the common path vote; a rank that logged something else there has diverged. Ranks that
+    merely stop earlier or go further have not."""
+    on_path = sorted(timeline)
+    left: dict[int, int] = {}
+    position = 0
+    while True:
+        voters = [r for r in on_path if len(timeline[r]) > position]
+        if len(voters) < 2:
+            break
+        expected = _majority_text(timeline, voters, position)
+        for rank in voters:
+            if timeline[rank][position].text != expected:
+                left[rank] = position
+        on_path = [r for r in on_path if r not in left]
+        position += 1
+    return sorted(left), _divergence_sentence(timeline, left, on_path)
+
+
+def _majority_text(timeline: Mapping[int, Sequence[Checkpoint]], voters: list[int], at: int) -> str:
+    votes = Counter(timeline[r][at].text for r in voters)
+    best = max(votes.values())
+    return next(timeline[r][at].text for r in voters if votes[timeline[r][at].text] == best)
+
+
+def _divergence_sentence(
+    timeline: Mapping[int, Sequence[Checkpoint]], left: Mapping[int, int], on_path: list[int]
+) -> str | None:
+    if not left:
+        return None
+    rank = min(left, key=lambda r: (left[r], r))
+    position = left[rank]
+    own = timeline[rank][position]
+    peers = [r for r in on_path if len(timeline[r]) > position] or [
+        r for r in timeline if r not in left and len(timeline[r]) > position
+    ]
+    where = _after(timeline[rank], position)
+    sentence = f"rank {rank} left the common sequence {where}: it logged '{own.qualified}'"
+    if peers:
+        theirs = timeline[peers[0]][position].qualified
+        sentence += f" where {_ranks_phrase(peers)} logged '{theirs}'"
+    others = sorted(set(left) - {rank})
+    if others:
+        sentence += f"; also diverged: {_ranks_phrase(others)}"
+    return sentence + "."
+
+
+def _after(checkpoints: Sequence[Checkpoint], position: int) -> str:
+    if position == 0:
+        return "at its first checkpoint"
+    return f"after '{checkpoints[position - 1].qualified}' (checkpoint {position})"
+
+
+def _ranks_phrase(ranks: Sequence[int]) -> str:
+    shown = ", ".join(str(r) for r in ranks[:8])
+    more = f" and {len(ranks) - 8} more" if len(ranks) > 8 else ""
+    return f"rank{'s' if len(ranks) > 1 else ''} {shown}{more}"
+
+
+# --- clocks --------------------------------------------------------------------------------
+
+
+def clock_offsets(events: Mapping[int, Sequence[Event]]) -> dict[int, float]:
+    """Seconds each rank's clock runs ahead of the reference rank's (the lowest rank with
+    timed checkpoints): the median difference over the checkpoints both logged. Subtract
+    a rank's offset from its times to put all ranks on one clock."""
+    times = {rank: _timed_keys(evs) for rank, evs in events.items()}
+    times = {rank: keyed for rank, keyed in times.items() if keyed}
+    if not times:
+        return {}
+    reference = min(times)
+    offsets = {reference: 0.0}
+    for rank, keyed in times.items():
+        shared = [keyed[key] - times[reference][key] for key in keyed if key in times[reference]]
+        if rank != reference and shared:
+            offsets[rank] = round(statistics.median(shared), 6)
+    return offsets
+
+
+def _timed_keys(events: Sequence[Event]) -> dict[Key, float]:
+    return {
+        key: _epoch(event.timestamp)
+        for key, event in zip(_keys(events), events, strict=True)
+        if event.timestamp is not None
+    }
+
+
+def _epoch(moment: datetime | None) -> float:
+    """Seconds since the epoch; naive times (most logs) are read as UTC so they compare."""
+    if moment is None:
+        return float("inf")
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()

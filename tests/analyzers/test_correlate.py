@@ -1,0 +1,417 @@
+"""Rank correlation on real multi-rank runs (the torch corpus), on fixture bundles that
+reproduce real failure patterns, and on small hand-built scans for the edge cases."""
+
+from __future__ import annotations
+
+import json
+import re
+import tarfile
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import clock_offsets, correlate, last_common
+from analyzers.layout import classify_path
+from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan, RankStatus
+
+try:
+    from analyzers.scan import scan_file
+except ImportError:  # the scanner lands separately; until then the stand-in below reads lines
+    scan_file = None
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "multirank"
+
+
+# --- reading a bundle directory into scans -------------------------------------------------
+
+_TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}),(\d{3})")
+_LAUNCHER_TAG = re.compile(r"^\[default(\d+)\]:")
+_ERROR = re.compile(r"\[E\d{4} |\bERROR\b|\b[A-Z]\w*(?:Error|Exception): ")
+_ELASTIC_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
+_SUMMARY_FIELD = re.compile(r"^\s+(rank|exitcode)\s+: (-?\d+)")
+
+
+def _scan_tree(root: Path) -> list[FileScan]:
+    matcher = CheckpointMatcher()
+    scans = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        relative = path.relative_to(root).as_posix()
+        kind, rank = classify_path(relative)
+        info = FileInfo(relative, kind, rank, size_bytes=path.stat().st_size)
+        if scan_file is not None:
+            with path.open("rb") as stream:
+                scans.append(scan_file(stream, info, matcher))
+        else:
+            scans.append(_stand_in_scan(path, info, matcher))
+    return scans
+
+
+def _stand_in_scan(path: Path, info: FileInfo, matcher: CheckpointMatcher) -> FileScan:
+    """Line by line: checkpoints, error lines, `[defaultN]:` ranks, env and elastic facts."""
+    scan = FileScan(info)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    info.lines = len(lines)
+    for number, text in enumerate(lines, start=1):
+        event = _stand_in_event(info, number, text, matcher)
+        if event is not None:
+            scan.events.append(event)
+    if info.kind == FileKind.ENV:
+        scan.facts["env"] = dict(line.split("=", 1) for line in lines if "=" in line)
+        scan.facts["world_size"] = int(scan.facts["env"]["WORLD_SIZE"])
+    if info.kind == FileKind.LAUNCHER:
+        scan.facts["elastic_failures"] = _elastic_failures(lines)
+    return scan
+
+
+def _stand_in_event(info: FileInfo, number: int, text: str, matcher: CheckpointMatcher):
+    tag = _LAUNCHER_TAG.match(text)
+    rank = int(tag.group(1)) if tag else info.rank
+    body = text[tag.end() :] if tag else text
+    stamp = _TIME.search(body[:40])
+    moment = datetime.fromisoformat(f"{stamp[1]}.{stamp[2]}") if stamp else None
+    checkpoint = matcher.match(body)
+    if checkpoint is not None:
+        return Event(info.path, number, text, EventKind.CHECKPOINT, checkpoint, rank, moment)
+    if _ERROR.search(body) and (tag or info.kind == FileKind.RANK_LOG):
+        return Event(info.path, number, text, EventKind.ERROR, body, rank, moment)
+    return None
+
+
+def _elastic_failures(lines: list[str]) -> list[dict[str, int]]:
+    failures = []
+    for line in lines:
+        failed = _ELASTIC_FAILED.search(line)
+        if failed:
+            failures.append({"local_rank": int(failed[2]), "exitcode": int(failed[1])})
+        field = _SUMMARY_FIELD.match(line)
+        if field and field[1] == "rank":
+            failures.append({"rank": int(field[2])})
+        elif field:
+            failures[-1]["exitcode"] = int(field[2])
+    return failures
+
+
+def _by_rank(correlation):
+    return {summary.rank: summary for summary in correlation.ranks}
+
+
+# --- the real torch corpus -----------------------------------------------------------------
+
+TORCH_BUNDLES = ["crash_one_rank", "divergent_monitored_barrier", "healthy", "killed_rank"]
+
+
+@pytest.fixture(params=TORCH_BUNDLES)
+def torch_run(request, corpus, tmp_path):
+    """(correlation, truth) for one real torch bundle."""
+    with tarfile.open(corpus / "torch" / f"{request.param}.tar.gz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    truth = json.loads((corpus / "torch" / f"{request.param}.truth.json").read_text())
+    return correlate(_scan_tree(tmp_path), None), truth
+
+
+def test_torch_corpus_per_rank_last_checkpoints(torch_run):
+    correlation, truth = torch_run
+    ranks = _by_rank(correlation)
+    assert correlation.world_size == truth["world_size"]
+    assert {str(r): s.last_checkpoint for r, s in ranks.items()} == truth[
+        "per_rank_last_checkpoint"
+    ]
+    assert {str(r): s.last_checkpoint_qualified for r, s in ranks.items()} == truth[
+        "per_rank_last_checkpoint_qualified"
+    ]
+    assert {str(r): s.checkpoints for r, s in ranks.items()} == truth["per_rank_checkpoint_count"]
+
+
+def test_torch_corpus_last_common_checkpoint(torch_run):
+    correlation, truth = torch_run
+    common = last_common(correlation.timeline)
+    assert correlation.last_common_checkpoint == truth["last_common_checkpoint"]
+    assert common.qualified == truth["last_common_checkpoint_qualified"]
+
+
+def test_torch_corpus_first_error_per_rank(torch_run):
+    correlation, truth = torch_run
+    firsts = {str(r): s.first_error for r, s in _by_rank(correlation).items()}
+    assert {r: e.text if e else None for r, e in firsts.items()} == truth[
+        "per_rank_first_error_line"
+    ]
+    rank = str(truth["first_error_rank"])
+    if truth["first_error_file"] in truth["rank_log_files"].get(rank, []):
+        assert firsts[rank].file == truth["first_error_file"]
+
+
+@pytest.mark.parametrize(
+    ("bundle", "statuses", "ahead"),
+    [
+        ("crash_one_rank", {0: "error", 1: "error", 2: "error", 3: "error"}, []),
+        ("divergent_monitored_barrier", {0: "error", 1: "error", 2: "error", 3: "error"}, [2]),
+        ("healthy", {0: "ok", 1: "ok", 2: "ok", 3: "ok"}, []),
+        # rank 1 died of SIGSEGV; rank 3 was SIGTERMed by torchrun while still waiting
+        ("killed_rank", {0: "error", 1: "killed", 2: "error", 3: "hung"}, []),
+    ],
+)
+def test_torch_corpus_statuses(corpus, tmp_path, bundle, statuses, ahead):
+    with tarfile.open(corpus / "torch" / f"{bundle}.tar.gz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    correlation = correlate(_scan_tree(tmp_path), None)
+    assert {r: str(s.status) for r, s in _by_rank(correlation).items()} == statuses
+    assert correlation.ahead_ranks == ahead
+    assert correlation.missing_ranks == []
+    assert correlation.divergent_ranks == []
+
+
+def test_torch_corpus_launcher_copy_is_not_counted_twice(corpus, tmp_path):
+    with tarfile.open(corpus / "torch" / "killed_rank.tar.gz") as archive:
+        archive.extractall(tmp_path, filter="data")
+    correlation = correlate(_scan_tree(tmp_path), None)
+    rank0 = _by_rank(correlation)[0]
+    assert rank0.checkpoints == 11
+    assert rank0.files[-1].endswith("launcher.log")
+    assert all("attempt_0/0/" in c.file for c in correlation.timeline[0])
+
+
+# --- fixture bundles reproducing real failure patterns ---------------------------------------
+
+
+def _fixture(name: str):
+    return correlate(_scan_tree(FIXTURES / name), None)
+
+
+def test_rank_skipping_a_collective_diverges():
+    correlation = _fixture("skipped_collective")
+    assert correlation.divergent_ranks == [2]
+    assert correlation.divergence == (
+        "rank 2 left the common sequence after 'layer 1 / attention passed' (checkpoint 7): it "
+        "logged 'layer 1 passed' where ranks 0, 1, 3 logged 'layer 1 / MoE passed'."
+    )
+    assert {s.checkpoints for s in correlation.ranks} == {10}
+    assert correlation.last_common_checkpoint == "norm passed"
+    assert last_common(correlation.timeline).qualified == "layer 2 / norm passed"
+    assert _by_rank(correlation)[2].last_checkpoint_qualified == "layer 2 / attention passed"
+
+
+def test_rank_dying_in_weight_loading_while_others_wait():
+    correlation = _fixture("weights_death")
+    ranks = _by_rank(correlation)
+    assert ranks[3].status == RankStatus.ERROR
+    assert (ranks[3].checkpoints, ranks[3].last_checkpoint) == (0, None)
+    assert "FileNotFoundError" in ranks[3].first_error.text
+    assert [ranks[r].last_checkpoint for r in (0, 1, 2)] == ["load weights passed"] * 3
+    assert correlation.behind_ranks == [3]
+    assert correlation.last_common_checkpoint is None
+    assert correlation.clock_offsets == {}
+
+
+def test_killed_rank_from_the_launchers_report():
+    correlation = _fixture("killed_rank")
+    ranks = _by_rank(correlation)
+    assert {r: str(s.status) for r, s in ranks.items()} == {
+        0: "error",
+        1: "error",
+        2: "killed",
+        3: "hung",
+    }
+    assert ranks[2].first_error is None
+    assert {s.checkpoints for s in correlation.ranks} == {20}
+    assert correlation.last_common_checkpoint == "decode step 1 passed"
+    assert (correlation.ahead_ranks, correlation.behind_ranks) == ([], [])
+
+
+def test_hang_without_any_error():
+    correlation = _fixture("hang_no_error")
+    ranks = _by_rank(correlation)
+    assert {s.status for s in correlation.ranks} == {RankStatus.HUNG}
+    assert all(s.first_error is None for s in correlation.ranks)
+    assert correlation.behind_ranks == [1]
+    assert ranks[1].last_checkpoint == "layer 2 passed"
+    assert ranks[0].last_checkpoint_qualified == "layer 3 / norm passed"
+    assert correlation.last_common_checkpoint == "layer 2 passed"
+    assert correlation.divergent_ranks == []
+
+
+def test_untimed_print_logs_merge_stdout_stderr_and_launcher_copy():
+    correlation = _fixture("untimed_torchrun")
+    ranks = _by_rank(correlation)
+    assert {s.checkpoints for s in correlation.ranks} == {19}
+    assert all(c.timestamp is None for cps in correlation.timeline.values() for c in cps)
+    assert correlation.clock_offsets == {}
+    assert ranks[1].first_error.text.startswith("[rank1]: RuntimeError: probability tensor")
+    assert ranks[1].first_error.file.endswith("attempt_0/1/stderr.log")
+    assert {str(s.status) for s in correlation.ranks} == {"error"}
+    assert correlation.last_common_checkpoint == "decode step 0 passed"
+
+
+def test_skewed_clocks_are_measured_from_shared_checkpoints():
+    correlation = _fixture("skewed_clocks")
+    offsets = correlation.clock_offsets
+    assert sorted(offsets) == [0, 1, 2, 3]
+    assert offsets[0] == 0.0
+    assert abs(offsets[1]) < 0.01
+    assert offsets[2] == pytest.approx(2.75, abs=0.01)
+    assert offsets[3] == pytest.approx(2.75, abs=0.01)
+    assert {s.status for s in correlation.ranks} == {RankStatus.OK}
+    assert correlation.last_common_checkpoint == "model run success"
+
+
+# --- hand-built scans: edge cases --------------------------------------------------------------
+
+T0 = datetime(2026, 11, 30, 8, 0, 0)
+
+
+def _log(path, rank, texts, *, start=T0, kind=FileKind.RANK_LOG, errors=(), timed=True):
+    """A scan of one rank log: checkpoint texts in order, then error lines."""
+    events = [
+        Event(
+            path,
+            n,
+            text,
+            EventKind.CHECKPOINT,
+            text,
+            rank,
+            start + timedelta(seconds=n) if timed else None,
+        )
+        for n, text in enumerate(texts, start=1)
+    ]
+    events += [
+        Event(path, len(texts) + n, text, EventKind.ERROR, text, rank)
+        for n, text in enumerate(errors, start=1)
+    ]
+    info = FileInfo(path, kind, rank if kind == FileKind.RANK_LOG else None, lines=len(events) + 3)
+    return FileScan(info, events)
+
+
+PREFILL = [
+    "load weights passed",
+    "norm passed",
+    "attention passed",
+    "layer 0 passed",
+    "prefill passed",
+]
+
+
+def test_rank_without_any_file_is_missing():
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(3)]
+    correlation = correlate(scans, 4)
+    assert correlation.missing_ranks == [3]
+    assert _by_rank(correlation)[3].status == RankStatus.MISSING
+    assert correlation.last_common_checkpoint == "prefill passed"
+    assert correlation.behind_ranks == []
+
+
+def test_rank_with_an_empty_file_is_missing():
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(2)]
+    scans.append(FileScan(FileInfo("log_2.log", FileKind.RANK_LOG, 2, lines=0, size_bytes=0)))
+    assert correlate(scans, None).missing_ranks == [2]
+
+
+@pytest.mark.parametrize(
+    ("hint", "facts", "expected"),
+    [
+        (8, {}, 8),
+        (None, {"world_size": 16}, 16),
+        (None, {"env": {"WORLD_SIZE": "4"}}, 4),
+        (None, {}, 2),
+    ],
+)
+def test_world_size_from_hint_env_or_highest_rank(hint, facts, expected):
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(2)]
+    scans.append(FileScan(FileInfo("env.txt", FileKind.ENV, None, lines=1), facts=facts))
+    assert correlate(scans, hint).world_size == expected
+
+
+def test_decode_while_others_prefill_is_a_divergence():
+    others = [*PREFILL[:3], "layer 0 passed"]
+    scans = [_log(f"log_{r}.log", r, others) for r in (0, 1, 3)]
+    scans.append(_log("log_2.log", 2, [*PREFILL[:1], "decode step 0 passed"]))
+    correlation = correlate(scans, None)
+    assert correlation.divergent_ranks == [2]
+    assert (
+        "it logged 'decode step 0 passed' where ranks 0, 1, 3 logged 'layer 0 / norm passed'"
+        in (correlation.divergence)
+    )
+
+
+def test_stopping_early_or_going_further_is_no_divergence():
+    scans = [
+        _log("log_0.log", 0, PREFILL),
+        _log("log_1.log", 1, PREFILL[:2]),
+        _log("log_2.log", 2, PREFILL),
+    ]
+    scans.append(_log("log_3.log", 3, [*PREFILL, "decode step 0 passed"]))
+    correlation = correlate(scans, None)
+    assert correlation.divergent_ranks == []
+    assert correlation.divergence is None
+    assert (correlation.ahead_ranks, correlation.behind_ranks) == ([3], [1])
+
+
+def test_same_checkpoint_in_stdout_and_stderr_counts_once():
+    scans = [_log("0/stdout.log", 0, PREFILL), _log("0/stderr.log", 0, PREFILL[:3])]
+    correlation = correlate(scans, None)
+    assert _by_rank(correlation)[0].checkpoints == len(PREFILL)
+
+
+def test_checkpoints_split_over_two_files_are_merged_in_time_order():
+    stdout = _log("0/stdout.log", 0, ["load weights passed", "layer 0 passed"])
+    stderr = _log("0/stderr.log", 0, ["load weights passed", "norm passed"])
+    stdout.events[1].timestamp = T0 + timedelta(seconds=9)
+    timeline = correlate([stdout, stderr], None).timeline[0]
+    assert [c.text for c in timeline] == ["load weights passed", "norm passed", "layer 0 passed"]
+    assert [c.index for c in timeline] == [0, 0, 0]
+
+
+def test_untimed_checkpoints_split_over_two_files_follow_their_shared_anchor():
+    stdout = _log("0/stdout.log", 0, ["load weights passed", "layer 0 passed"], timed=False)
+    stderr = _log(
+        "0/stderr.log", 0, ["load weights passed", "norm passed", "MoE passed"], timed=False
+    )
+    timeline = correlate([stdout, stderr], None).timeline[0]
+    assert [c.text for c in timeline][:2] == ["load weights passed", "norm passed"]
+    assert sorted(c.text for c in timeline[2:]) == ["MoE passed", "layer 0 passed"]
+
+
+def test_status_killed_by_a_killed_line_and_not_by_sigterm():
+    scans = [
+        _log(
+            "log_0.log", 0, PREFILL[:2], errors=["/bin/bash: line 1: 4711 Killed  python infer.py"]
+        ),
+        _log("log_1.log", 1, PREFILL[:2]),
+        FileScan(
+            FileInfo("launcher.log", FileKind.LAUNCHER, None, lines=20),
+            facts={"elastic_failures": [{"rank": 1, "exitcode": -15, "signal": "SIGTERM"}]},
+        ),
+    ]
+    ranks = _by_rank(correlate(scans, None))
+    assert (ranks[0].status, ranks[1].status) == (RankStatus.KILLED, RankStatus.HUNG)
+
+
+def test_status_error_from_a_positive_exit_code_without_an_error_line():
+    scans = [_log("log_0.log", 0, PREFILL), _log("log_1.log", 1, PREFILL)]
+    scans.append(
+        FileScan(
+            FileInfo("launcher.log", FileKind.LAUNCHER, None, lines=3),
+            facts={"elastic_failures": [{"local_rank": 1, "exitcode": "1"}]},
+        )
+    )
+    assert _by_rank(correlate(scans, None))[1].status == RankStatus.ERROR
+
+
+def test_first_error_prefers_time_then_the_ranks_own_file():
+    own = _log("attempt_0/0/stderr.log", 0, [], errors=["RuntimeError: boom"])
+    copy = _log(
+        "launcher.log", 0, [], kind=FileKind.LAUNCHER, errors=["[default0]:RuntimeError: boom"]
+    )
+    assert _by_rank(correlate([copy, own], None))[0].first_error.file == "attempt_0/0/stderr.log"
+
+
+def test_last_common_is_none_when_ranks_share_nothing():
+    scans = [_log("log_0.log", 0, ["a passed"]), _log("log_1.log", 1, ["b passed"])]
+    assert correlate(scans, None).last_common_checkpoint is None
+
+
+def test_clock_offsets_use_the_median_so_one_late_line_does_not_count():
+    ref = _log("log_0.log", 0, PREFILL).events
+    late = _log("log_1.log", 1, PREFILL, start=T0 + timedelta(seconds=5)).events
+    late[2].timestamp += timedelta(seconds=40)  # one line printed long after the collective
+    assert clock_offsets({0: ref, 1: late}) == {0: 0.0, 1: 5.0}
