@@ -127,7 +127,8 @@ USE_TZ = True
 
 # --- Static files (served by WhiteNoise, also under gunicorn) ---------------
 STATIC_URL = "/static/"
-STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
+# Set for collectstatic (docker image); locally WhiteNoise serves from static/ directly.
+STATIC_ROOT = env_str("STATIC_ROOT") or None
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Serve straight from static/ when collectstatic has not been run (make run).
 WHITENOISE_USE_FINDERS = True
@@ -142,6 +143,7 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 # MEDIA_ROOT so moving it into the content-addressed store is a rename.
 FILE_UPLOAD_HANDLERS = ["incidents.uploads.HashingTemporaryFileUploadHandler"]
 FILE_UPLOAD_TEMP_DIR = str(MEDIA_ROOT / "incoming")
+os.makedirs(FILE_UPLOAD_TEMP_DIR, exist_ok=True)
 FILE_UPLOAD_PERMISSIONS = 0o640
 RANKLENS_MAX_UPLOAD_BYTES = env_int("RANKLENS_MAX_UPLOAD_BYTES", 2 * 1024**3)
 

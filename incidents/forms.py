@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
@@ -28,10 +30,13 @@ class BundleUploadForm(forms.Form):
         upload = self.cleaned_data["bundle"]
         if upload.size > settings.RANKLENS_MAX_UPLOAD_BYTES:
             raise forms.ValidationError(too_large_message(upload.size), code=TOO_LARGE)
+        temporary = Path(upload.temporary_file_path())
         try:
-            sniff_kind(upload.temporary_file_path())
+            sniff_kind(temporary)
         except BundleError as error:
-            raise forms.ValidationError(str(error), code="not_a_bundle") from error
+            # The analyzer names the file it read; people know it by the name they sent.
+            message = str(error).replace(temporary.name, Path(upload.name).name, 1)
+            raise forms.ValidationError(message, code="not_a_bundle") from error
         return upload
 
     def is_too_large(self) -> bool:

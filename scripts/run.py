@@ -75,8 +75,12 @@ def main() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    manage("migrate", "--noinput")
-    manage("ensure_admin")
+    try:
+        manage("migrate", "--noinput")
+        manage("ensure_admin")
+    except subprocess.CalledProcessError as error:
+        print(f"ranklens: {' '.join(error.cmd[1:])} failed; see above.", file=sys.stderr)
+        return 1
     children = start_children(host, port)
     try:
         if not wait_for_port(host, int(port), children):

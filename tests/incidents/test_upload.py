@@ -84,7 +84,7 @@ def test_upload_rejects_non_archive_and_stores_nothing(alice_client, media_root)
     response = alice_client.post(UPLOAD_URL, {"bundle": picture})
 
     assert response.status_code == 400
-    assert "not a log bundle" in response.content.decode()
+    assert "screenshot.png: not a log bundle" in response.content.decode()
     assert not Incident.objects.exists()
     assert stored_blobs(media_root) == []
     assert list((media_root / "incoming").glob("*")) == []

@@ -1,0 +1,62 @@
+"""The rank filter people type for big jobs: `0-7,12` means ranks 0 to 7 and rank 12."""
+
+from __future__ import annotations
+
+import re
+
+# A filter may name at most this many ranks: far above any real job, low enough that a
+# typo such as `0-99999999` cannot make the server build a huge set.
+MAX_RANKS = 65_536
+
+_PART = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+
+
+class RankFilterError(ValueError):
+    """The filter text is malformed; str(error) tells the user what to fix."""
+
+
+def parse_rank_filter(text: str | None) -> frozenset[int] | None:
+    """Parse `0-7,12` into {0..7, 12}. Blank text means no filter (None)."""
+    if text is None or not text.strip():
+        return None
+    ranks: set[int] = set()
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            raise RankFilterError(f"empty item in rank filter {text.strip()!r}; write e.g. 0-7,12")
+        ranks.update(_parse_part(part))
+        if len(ranks) > MAX_RANKS:
+            raise RankFilterError(f"rank filter names more than {MAX_RANKS} ranks")
+    return frozenset(ranks)
+
+
+def _parse_part(part: str) -> range:
+    match = _PART.match(part)
+    if match is None:
+        raise RankFilterError(
+            f"{part!r} is not a rank or a range of ranks; write e.g. 3 or 0-7 (ranks are ≥ 0)"
+        )
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.group(2) is not None else low
+    if high < low:
+        raise RankFilterError(f"range {part!r} runs backwards; write {high}-{low}")
+    if high - low >= MAX_RANKS:
+        raise RankFilterError(f"range {part!r} names more than {MAX_RANKS} ranks")
+    return range(low, high + 1)
+
+
+def format_rank_filter(ranks: frozenset[int] | set[int] | None) -> str:
+    """The shortest filter text for a set of ranks (the inverse of `parse_rank_filter`)."""
+    if not ranks:
+        return ""
+    parts: list[str] = []
+    ordered = sorted(ranks)
+    start = prev = ordered[0]
+    for rank in [*ordered[1:], None]:
+        if rank is not None and rank == prev + 1:
+            prev = rank
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if rank is not None:
+            start = prev = rank
+    return ",".join(parts)
