@@ -1,0 +1,65 @@
+"""What the per-format modules share: a line header pattern and the parsed line.
+
+A header module lists `HEADERS`: regexes anchored at the start of a line (after wrapper
+prefixes are gone) with optional named groups `level`, `ts`, `pid`, `rank`. The text after
+the match is the line's message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from analyzers.formats.timestamps import PartialTime
+
+LEVELS = {
+    "I": "INFO",
+    "INFO": "INFO",
+    "W": "WARNING",
+    "WARN": "WARNING",
+    "WARNING": "WARNING",
+    "E": "ERROR",
+    "ERROR": "ERROR",
+    "ERR": "ERROR",
+    "F": "CRITICAL",
+    "FATAL": "CRITICAL",
+    "CRITICAL": "CRITICAL",
+    "D": "DEBUG",
+    "DEBUG": "DEBUG",
+    "TRACE": "DEBUG",
+    "EVENT": "EVENT",
+}
+QUIET_LEVELS = frozenset({"INFO", "DEBUG"})
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    source: str
+    pattern: re.Pattern[str]
+
+
+def header(source: str, regex: str) -> Header:
+    return Header(source, re.compile(regex))
+
+
+def normal_level(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    return LEVELS.get(raw.upper())
+
+
+@dataclass(slots=True)
+class ParsedLine:
+    """One line split into its wrappers, header fields and message."""
+
+    text: str
+    message: str
+    source: str | None = None
+    level: str | None = None
+    rank: int | None = None
+    local_rank: int | None = None
+    pid: int | None = None
+    time: datetime | PartialTime | None = None
+    stream_key: str = ""  # which interleaved writer the line came from ([default3], Ray tag)
+    tags: dict[str, str] = field(default_factory=dict)

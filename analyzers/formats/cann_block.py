@@ -1,0 +1,95 @@
+"""The multi-line part of CANN error-manager output inside an exception text.
+
+    AclNN_Parameter_Error(EZ1001):                      <- headline whose text follows
+    Tensor scale not implemented for DT_FLOAT16,        <- continuation (one event, joined)
+    should be in dtype support list
+    EZ9999: Inner Error!
+    EZ9999[PID: 412] 2026-04-19-16:49:58.410.132 (EZ9999):  get unsupported atten_mask shape, ...
+            TraceBack (most recent call last):           <- CANN's own call trace, one event per line
+           fail to analyze context info.[FUNC:GetShapeAttrsInfo][FILE:...][LINE:199]
+            Device[1] lost heartbeat.[FUNC:SyncTask][FILE:direct_hwts_engine.cc][LINE:877]
+
+Trace lines are read even when they carry no keyword (`Device[1] lost heartbeat.`), since the
+prefilter alone would miss them; each becomes an ERROR event with source "cann".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.sink import Sink
+from analyzers.formats.torch_npu import CANN, is_open_headline
+from analyzers.types import EventKind
+
+_TRACE_HEADER = re.compile(r"\s*TraceBack \(most recent call last\):\s*$")
+_BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:")
+_MAX_CONTINUATION = 6
+_MAX_TRACE = 60
+
+
+@dataclass(slots=True)
+class _Headline:
+    lineno: int
+    line: ParsedLine
+    parts: list[tuple[int, ParsedLine]] = field(default_factory=list)
+
+
+class CannBlockTracker:
+    def __init__(self) -> None:
+        self._headlines: dict[str, _Headline] = {}
+        self._traces: dict[str, int] = {}  # writer -> line where its CANN trace started
+
+    def wants_more(self) -> bool:
+        return bool(self._headlines or self._traces)
+
+    def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        key, message = line.stream_key, line.message
+        if key in self._headlines and self._continue_headline(lineno, line, sink):
+            return True
+        if _TRACE_HEADER.match(message):
+            self._traces[key] = lineno
+            return True
+        if key in self._traces:
+            return self._in_trace(lineno, line, sink)
+        if is_open_headline(message):
+            self._headlines[key] = _Headline(lineno, line)
+            return True
+        return False
+
+    def _continue_headline(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        head = self._headlines[line.stream_key]
+        message = line.message.strip()
+        ended = not message or _BLOCK_END.match(line.message) or line.message[:1].isspace()
+        if not ended:
+            head.parts.append((lineno, line))
+        if ended or len(head.parts) >= _MAX_CONTINUATION:
+            self.close(line.stream_key, sink)
+        return not ended
+
+    def close(self, key: str, sink: Sink) -> None:
+        head = self._headlines.pop(key, None)
+        if head is None:
+            return
+        if not head.parts:
+            sink.emit(head.lineno, head.line, EventKind.ERROR, source=CANN)
+            return
+        first_no, first = head.parts[0]
+        joined = " ".join(part.message.strip() for _, part in head.parts)
+        message = f"{head.line.message.strip()} {joined}"
+        sink.emit(first_no, first, EventKind.ERROR, source=CANN, message=message)
+
+    def close_all(self, sink: Sink) -> None:
+        for key in list(self._headlines):
+            self.close(key, sink)
+        self._traces.clear()
+
+    def _in_trace(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        key, message = line.stream_key, line.message
+        started = self._traces[key]
+        if not message.strip() or not message[:1].isspace() or lineno - started > _MAX_TRACE:
+            del self._traces[key]
+            return False
+        sink.emit(lineno, line, EventKind.ERROR, source=CANN, message=message.strip())
+        return True

@@ -1,0 +1,78 @@
+"""Error codes inside a message, normalised so rules and the code table can look them up.
+
+- CANN error-manager codes: `EZ9999`, `EE1002`, `EI0006`, `EL0001`, `EH9999`, `E89999`, ...
+- torch_npu PTA codes: `ERR00100`
+- ACL / runtime numbers: `error code is 507014`, `runtime result = 507015`, `result = 500001`,
+  `errno:561103`, `retCode=0x25` / `retCode=0x00c29be` (hex kept as written, lower case)
+- HCCL return codes (small numbers after an HCCL call, `ret[9]`, `hcclRet -> 19`) become the
+  names of hccl_types.h, e.g. `HCCL_E_TIMEOUT`, because a bare `9` means nothing on its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CANN = re.compile(r"(?<![A-Za-z0-9])E[0-9A-Z]\d{4}(?![0-9])")
+_PTA = re.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
+_NUMERIC = re.compile(
+    r"(?:error code(?: is|:| =)|runtime result =|\bresult =|\berrno[:=]|\bret(?:urn)? ?code[=:])"
+    r"\s*(-?\d+|0x[0-9a-fA-F]+)",
+    re.IGNORECASE,
+)
+_HEX_RET = re.compile(r"\b(?:retCode|InnerCode|errNo)[=\[](0x[0-9a-fA-F]+)")
+_HCCL_RET = re.compile(
+    r"(?:\bret\[|hcclRet -> ?|HCCL function error: .*error code is |"
+    r"function error: [Hh]ccl\w*, error code is )(\d+)"
+)
+
+HCCL_RETURN_CODES = [
+    "HCCL_SUCCESS",
+    "HCCL_E_PARA",
+    "HCCL_E_PTR",
+    "HCCL_E_MEMORY",
+    "HCCL_E_INTERNAL",
+    "HCCL_E_NOT_SUPPORT",
+    "HCCL_E_NOT_FOUND",
+    "HCCL_E_UNAVAIL",
+    "HCCL_E_SYSCALL",
+    "HCCL_E_TIMEOUT",
+    "HCCL_E_OPEN_FILE_FAILURE",
+    "HCCL_E_TCP_CONNECT",
+    "HCCL_E_ROCE_CONNECT",
+    "HCCL_E_TCP_TRANSFER",
+    "HCCL_E_ROCE_TRANSFER",
+    "HCCL_E_RUNTIME",
+    "HCCL_E_DRV",
+    "HCCL_E_PROFILING",
+    "HCCL_E_CCE",
+    "HCCL_E_NETWORK",
+    "HCCL_E_AGAIN",
+    "HCCL_E_REMOTE",
+    "HCCL_E_SUSPENDING",
+    "HCCL_E_OPRETRY_FAIL",
+    "HCCL_E_OOM",
+]
+_ACL_MIN = 100000  # ACL/runtime codes are six digits; smaller numbers are another family
+
+
+def extract_codes(message: str, hccl: bool = False) -> tuple[str, ...]:
+    """Codes in order of appearance, without repeats (`hccl`: the line came from HCCL)."""
+    found: list[str] = []
+    found += _CANN.findall(message)
+    found += _PTA.findall(message)
+    for value in _NUMERIC.findall(message):
+        if value.lower().startswith("0x"):
+            found.append(value.lower())
+        elif value.lstrip("-").isdigit() and abs(int(value)) >= _ACL_MIN:
+            found.append(str(abs(int(value))))
+    found += [value.lower() for value in _HEX_RET.findall(message)]
+    if hccl or "hccl" in message.lower():
+        found += [_hccl_name(value) for value in _HCCL_RET.findall(message)]
+    return tuple(dict.fromkeys(code for code in found if code))
+
+
+def _hccl_name(value: str) -> str:
+    number = int(value)
+    if 0 < number < len(HCCL_RETURN_CODES):
+        return HCCL_RETURN_CODES[number]
+    return ""

@@ -1,0 +1,193 @@
+"""torch elastic (torchrun) failure reports: the agent's per-child line and the summary.
+
+    E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python
+
+    torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+    ============================================================
+    /root/train.py FAILED
+    ------------------------------------------------------------
+    Failures:
+    [1]:
+      time      : 2026-09-07_13:02:58
+      host      : localhost
+      rank      : 3 (local_rank: 3)
+      exitcode  : -9 (pid: 20890)
+      error_file: <N/A>
+      traceback : Signal 9 (SIGKILL) received by PID 20890
+    ------------------------------------------------------------
+    Root Cause (first observed failure):
+    [0]:
+      ...
+
+Both fill facts["elastic_failures"] with {rank, local_rank, exitcode, signal, pid, time,
+root_cause}. "Root Cause" only means the first child to exit, not the fault; ranks killed
+afterwards show -9/-15. Each summary record also becomes an ERROR event on its exitcode line
+with a one-line message (`rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV`).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.sink import Sink
+from analyzers.formats.timestamps import parse_time
+from analyzers.types import EventKind
+
+SOURCE = "elastic"
+
+_AGENT_LINE = re.compile(
+    r"failed \(exitcode: (?P<exitcode>-?\d+)\) local_rank: (?P<local_rank>\d+) \(pid: (?P<pid>\d+)\)"
+)
+_FIELD = re.compile(r"\s*(?P<key>time|host|rank|exitcode|error_file|traceback)\s*: ?(?P<value>.*)$")
+_RECORD = re.compile(r"\s*\[\d+\]:\s*$")
+_RANKS = re.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
+_EXIT = re.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
+_MAX_LINES = 400
+
+
+def signal_name(exitcode: int | None) -> str | None:
+    """torch elastic reports death by signal N as exitcode -N."""
+    if exitcode is None or exitcode >= 0:
+        return None
+    try:
+        return signal.Signals(-exitcode).name
+    except ValueError:
+        return f"SIG{-exitcode}"
+
+
+@dataclass(slots=True)
+class _Summary:
+    start: int
+    root_cause: bool = False
+    record: dict[str, Any] | None = None
+    record_line: int | None = None
+    fields_seen: list[str] = field(default_factory=list)
+
+
+class ElasticTracker:
+    def __init__(self) -> None:
+        self._summary: _Summary | None = None
+        self._failures: list[dict[str, Any]] = []
+
+    def wants_more(self) -> bool:
+        return self._summary is not None
+
+    def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        message = line.message
+        if "ChildFailedError" in message and self._summary is None:
+            self._summary = _Summary(lineno)
+            return False  # the exception line itself is the traceback parser's
+        if self._summary is not None:
+            return self._in_summary(lineno, line, sink)
+        found = _AGENT_LINE.search(message)
+        if not found:
+            return False
+        record = _agent_record(found, line)
+        self._add(record, sink)
+        sink.emit(lineno, line, EventKind.ERROR, rank=record["local_rank"])
+        return True
+
+    def _in_summary(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        summary = self._summary
+        assert summary is not None
+        text = line.message.strip()
+        if text.startswith("Root Cause"):
+            self._close_record(sink)
+            summary.root_cause = True
+        elif _RECORD.match(line.message):
+            self._close_record(sink)
+            summary.record = {"root_cause": summary.root_cause}
+        elif summary.record is not None and (found := _FIELD.match(line.message)):
+            self._field(summary, lineno, line, found.group("key"), found.group("value"))
+        elif text.startswith("====") and lineno > summary.start + 2:
+            self._close_record(sink)
+            self._summary = None
+        if self._summary is not None and lineno - summary.start > _MAX_LINES:
+            self._summary = None
+        return True
+
+    def _field(
+        self, summary: _Summary, lineno: int, line: ParsedLine, key: str, value: str
+    ) -> None:
+        record = summary.record
+        assert record is not None
+        if key == "time":
+            stamp = parse_time(value)
+            if isinstance(stamp, datetime):
+                record["time"], record["_stamp"] = stamp.isoformat(), stamp
+            else:
+                record["time"] = value.strip()
+        elif key == "rank" and (found := _RANKS.match(value)):
+            record["rank"] = int(found.group(1))
+            if found.group(2) is not None:
+                record["local_rank"] = int(found.group(2))
+        elif key == "exitcode" and (found := _EXIT.match(value)):
+            record["exitcode"] = int(found.group(1))
+            record["signal"] = signal_name(record["exitcode"])
+            if found.group(2):
+                record["pid"] = int(found.group(2))
+            summary.record_line = lineno
+            record["_line"] = (lineno, line)
+
+    def _close_record(self, sink: Sink) -> None:
+        summary = self._summary
+        if summary is None or summary.record is None:
+            return
+        record, summary.record = summary.record, None
+        where = record.pop("_line", None)
+        stamp = record.pop("_stamp", None)
+        if "exitcode" not in record:
+            return
+        self._add(record, sink)
+        if where is not None:
+            lineno, line = where
+            message = _describe(record)
+            event = sink.emit(
+                lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=record["rank"]
+            )
+            event.timestamp = event.timestamp or stamp
+
+    def _add(self, record: dict[str, Any], sink: Sink) -> None:
+        for key in ("rank", "local_rank", "exitcode", "signal", "pid", "time"):
+            record.setdefault(key, None)
+        record.setdefault("root_cause", False)
+        same = next((r for r in self._failures if r["pid"] and r["pid"] == record["pid"]), None)
+        if same is not None:
+            merged = {k: (v if v is not None else same.get(k)) for k, v in record.items()}
+            merged["root_cause"] = bool(same["root_cause"] or record["root_cause"])
+            same.update(merged)
+            return
+        self._failures.append(record)
+        sink.add_fact("elastic_failures", record)
+
+
+def _agent_record(found: re.Match[str], line: ParsedLine) -> dict[str, Any]:
+    exitcode = int(found.group("exitcode"))
+    return {
+        "rank": None,
+        "local_rank": int(found.group("local_rank")),
+        "exitcode": exitcode,
+        "signal": signal_name(exitcode),
+        "pid": int(found.group("pid")),
+        "time": line.time.isoformat() if isinstance(line.time, datetime) else None,
+        "root_cause": False,
+    }
+
+
+def _describe(record: dict[str, Any]) -> str:
+    parts = [f"ChildFailedError: rank {record['rank']}"]
+    if record.get("local_rank") is not None:
+        parts.append(f"(local_rank: {record['local_rank']})")
+    parts.append(f"exitcode: {record['exitcode']}")
+    if record.get("pid") is not None:
+        parts.append(f"(pid: {record['pid']})")
+    if record.get("signal"):
+        parts.append(f"signal: {record['signal']}")
+    if record.get("root_cause"):
+        parts.append("[root cause: first observed failure]")
+    return " ".join(parts)

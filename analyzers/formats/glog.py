@@ -1,0 +1,28 @@
+"""glog-style lines from C++ (torch c10d, torch elastic, Ray): a level letter and MMDD.
+
+    [rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] [Rank 1] Watchdog caught collective operation timeout: ...
+    E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python
+    W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM
+    [2025-11-24 22:27:20,620 E 7435 7435] logging.cc:361: ...            (Ray's C++ core)
+
+No year: the scanner borrows it from the file.
+"""
+
+from __future__ import annotations
+
+from analyzers.formats.base import header
+
+NAME = "glog"
+
+HEADERS = (
+    header(
+        NAME,
+        r"\[?(?P<level>[IWEF])(?P<ts>\d{3,4} \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
+        r"[^\]\s]+:\d+\]\s?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+) (?P<level>[IWEF]) (?P<pid>\d+) \d+\] "
+        r"(?:[\w.]+:\d+:\s*)?",
+    ),
+)

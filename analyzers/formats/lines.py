@@ -1,0 +1,75 @@
+"""Split one log line into wrappers, header (level, time, pid, rank) and message.
+
+Formats nest: `(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [multiproc_executor.py:294] [ERROR]
+2027-01-13-23:45:56 (PID:88362, Device:1, RankID:-1) ERR00100 PTA call acl api failed.` is a
+vLLM header around a torch_npu PTA line, so wrappers and headers are peeled in rounds; the
+innermost level, source and time win because they are the most specific.
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats import glog, plog, pylogging, torch_npu
+from analyzers.formats.base import Header, ParsedLine, normal_level
+from analyzers.formats.timestamps import parse_time
+from analyzers.formats.wrappers import strip_wrappers
+
+HEADERS: tuple[Header, ...] = (
+    *plog.HEADERS,
+    *torch_npu.HEADERS,
+    *glog.HEADERS,
+    *pylogging.HEADERS,
+)
+_ROUNDS = 3
+_RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
+
+
+def parse_line(text: str) -> ParsedLine:
+    line = ParsedLine(text=text, message=text.rstrip())
+    for _ in range(_ROUNDS):
+        strip_wrappers(line)
+        if not _take_header(line):
+            break
+    if line.time is None and line.source == torch_npu.CANN:
+        line.time = parse_time(line.message)
+    if line.rank is None:
+        found = _RANK_IN_TEXT.search(line.message)
+        if found:
+            line.rank = int(found.group(1))
+    return line
+
+
+def _take_header(line: ParsedLine) -> bool:
+    """Apply the first header that matches; False when none does or it consumed nothing."""
+    for head in HEADERS:
+        found = head.pattern.match(line.message)
+        if found:
+            _apply(line, head.source, found)
+            line.message = line.message[found.end() :]
+            return found.end() > 0
+    return False
+
+
+def _apply(line: ParsedLine, source: str, found: re.Match[str]) -> None:
+    fields = found.groupdict()
+    line.source = source
+    level = normal_level(fields.get("level"))
+    if level:
+        line.level = level
+    if fields.get("ts"):
+        line.time = parse_time(_glog_ts(source, fields["ts"], fields.get("level")))
+    if fields.get("pid") and int(fields["pid"]) > 0:
+        line.pid = int(fields["pid"])
+    rank = fields.get("rank")
+    if rank is not None and int(rank) >= 0:
+        line.rank = int(rank)
+    if fields.get("module"):
+        line.tags["module"] = fields["module"]
+
+
+def _glog_ts(source: str, ts: str, level: str | None) -> str:
+    """glog times only parse with their level letter in front (`E1129 07:25:37.49`)."""
+    if source == glog.NAME and ts[0].isdigit() and " " in ts and "-" not in ts:
+        return f"{level or 'I'}{ts}"
+    return ts

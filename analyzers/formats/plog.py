@@ -1,0 +1,28 @@
+"""CANN host logs (plog), device logs and the same lines printed to the console.
+
+`[Level] Module(PID,PName):yyyy-mm-dd-hh:mm:ss.fff.zzz [file:line]tid message`, e.g.
+
+    [ERROR] RUNTIME(987,):2027-04-02-19:29:32.538.614 [stars_engine.cc:7900]326 ProcLogicCqReport:Task run failed, ...
+    [ERROR] HCCL(4644660,python3):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] [4644660][HcclSocket][Listen] ...
+    [ERROR] APP(2014231,):2027-01-13-06:28:48.993.467 2014231 MakeSureQueueEmpty:NPUQueue.cpp:539: ...
+    [ERROR] TSCH(-1,null):2023-06-10-13:16:11.401.438 11 (dieid:0,cpuid:0) hwts_plat.c:1931 int_process_hwts_timeout_exception: ...
+
+Levels: ERROR, WARNING, INFO, DEBUG, EVENT (and TRACE in HCCL). The module name is kept in
+`tags["module"]`.
+"""
+
+from __future__ import annotations
+
+from analyzers.formats.base import header
+
+NAME = "plog"
+
+HEADERS = (
+    header(
+        NAME,
+        r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] "
+        r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+),[^)]*\):"
+        r"(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
+        r"(?:\[[^\]\s]+:\d+\])?(?:\[tid:\d+\])?(?:\d+ )?\s*",
+    ),
+)

@@ -1,0 +1,41 @@
+"""Python `logging` lines as the common frameworks format them.
+
+2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed                       (plain logging)
+[2026-05-31 14:31:51,231] [INFO] [comm.py:698:init_distributed] cdb=None  (deepspeed)
+2025-01-28 18:45:18,768 - lmdeploy - ERROR - model_agent.py:735 - Rank[2] failed.
+2026-02-26 19:18:17.731 | ERROR    | app.server:run:42 - ...            (loguru)
+(Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] ...  (vLLM v1)
+(VllmWorkerProcess pid=3802570) ERROR 07-19 22:15:30 multiproc_worker_utils.py:725] ...  (vLLM v0)
+[227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception ...
+INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
+time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
+"""
+
+from __future__ import annotations
+
+from analyzers.formats.base import header
+
+NAME = "logging"
+VLLM = "vllm"
+
+_LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
+
+HEADERS = (
+    header(
+        VLLM,
+        _LEVEL + r" (?P<ts>\d\d-\d\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) "
+        r"(?:\[[\w./-]+:\d+\]|[\w./-]+:\d+\])\s?",
+    ),
+    header(
+        NAME,
+        r"\[?(?P<ts>" + _DATE + r")\]?\s+(?:\[rank(?P<rank>\d+)\]\s+)?(?:-\s+[\w.]+\s+-\s+)?"
+        r"(?:\|\s+)?\[?" + _LEVEL + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)",
+    ),
+    header(
+        NAME,
+        r"\[(?P<pid>\d+)\] \[(?P<ts>" + _DATE + r")\] [\w.]+: \[" + _LEVEL + r"\] (?:\[\d+\] )?",
+    ),
+    header(NAME, _LEVEL + r":[\w.]+:"),
+    header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
+)

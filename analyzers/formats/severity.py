@@ -1,0 +1,81 @@
+"""Decide whether a parsed line is an error, a warning or noise, and load the prefilter.
+
+The words live in `knowledge/prefilter.yaml`. A line's own level wins (plog `[ERROR]`,
+logging `ERROR`, glog `E1129`); INFO/DEBUG lines are noise whatever they say, since big logs
+print "retry failed" style chatter at INFO. Lines without a level are judged by their words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from analyzers.formats.base import QUIET_LEVELS, ParsedLine
+from analyzers.types import EventKind
+
+PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
+ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
+# Python source shown in a traceback (a logger may print it at ERROR level line by line):
+# frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
+_PYTHON_SOURCE = re.compile(
+    r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
+    r"""|import|from|del|not|lambda)\b|[~^]+\s*$"""
+    r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
+    r"""|[A-Za-z_][\w.]*\()"""
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    keywords: tuple[bytes, ...]
+    patterns: tuple[re.Pattern[bytes], ...]
+    error_words: re.Pattern[str]
+    warning_words: re.Pattern[str]
+    benign: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def load_prefilter() -> Prefilter:
+    data = yaml.safe_load(PREFILTER_FILE.read_text(encoding="utf-8"))
+    keywords = tuple(str(word).lower().encode() for word in data["keywords"])
+    if any(not word for word in keywords):
+        raise ValueError(f"{PREFILTER_FILE.name}: empty keyword")
+    return Prefilter(
+        keywords=keywords,
+        patterns=tuple(re.compile(str(p).encode()) for p in data.get("patterns", ())),
+        error_words=re.compile(_squash(data["error_words"]), re.IGNORECASE),
+        warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
+        benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
+    )
+
+
+def _squash(words: str) -> str:
+    return "".join(str(words).split("\n")).replace(" |", "|").strip()
+
+
+def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
+    """ERROR, WARNING or None (noise) for one parsed line."""
+    if not line.message.strip() or _is_python_source(line.message):
+        return None
+    if line.level in ERROR_LEVELS:
+        return EventKind.ERROR
+    if line.level == "WARNING":
+        return EventKind.WARNING
+    if line.level in QUIET_LEVELS:
+        return None
+    words = prefilter.benign.sub(" ", line.message)
+    if line.source == "cann" or prefilter.error_words.search(words):
+        return EventKind.ERROR
+    if prefilter.warning_words.search(words):
+        return EventKind.WARNING
+    return None
+
+
+def _is_python_source(message: str) -> bool:
+    if message.lstrip().startswith('File "'):
+        return True
+    return message[:1].isspace() and "[FUNC:" not in message and bool(_PYTHON_SOURCE.match(message))

@@ -1,0 +1,119 @@
+"""Read the time of a log line, whatever the format, as a naive local `datetime`.
+
+Formats (all local wall clock, no zone):
+
+- CANN plog / error manager: `2027-04-02-19:29:32.538.614` (ms.us), PTA `2025-05-16-20:08:19`
+- Python logging `2026-11-29 07:24:28,507`, loguru `2026-02-26 19:18:17.731`,
+  watchdog query `[2027-10-14 15:24:01:938]`, ISO `2024-07-19T10:17:55+08:00` (zone dropped)
+- torch elastic summary `2026-09-07_13:02:58`
+- glog `E1129 07:24:27.616993348` / `[E324 13:00:25.428029551` (MMDD, no year)
+- vLLM `04-02 19:33:00` (MM-DD, no year)
+
+Formats without a year give a `PartialTime`; the scanner fills the year in from other lines
+of the same file (or its name) once it knows one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+_FULL = re.compile(
+    r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[-_ T](\d\d):(\d\d):(\d\d)"
+    r"(?:[.,:](\d{1,9}))?(?:\.(\d{3}))?(?!\d)"
+)
+_GLOG = re.compile(r"(?<![\w])[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_MONTH_DAY = re.compile(r"(?<![\d-])(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
+_ANY_YEAR = re.compile(rb"(?<!\d)(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
+
+
+@dataclass(frozen=True, slots=True)
+class PartialTime:
+    """A time whose line did not say the year."""
+
+    month: int
+    day: int
+    hour: int
+    minute: int
+    second: int
+    microsecond: int = 0
+
+    def with_year(self, year: int) -> datetime | None:
+        try:
+            return datetime(
+                year, self.month, self.day, self.hour, self.minute, self.second, self.microsecond
+            )
+        except ValueError:
+            return None
+
+
+def parse_time(text: str) -> datetime | PartialTime | None:
+    """The first timestamp in `text` (full dates win over year-less ones)."""
+    found = _FULL.search(text)
+    if found:
+        return _full(found)
+    found = _GLOG.search(text)
+    if found:
+        return _glog(found)
+    found = _MONTH_DAY.search(text)
+    if found:
+        month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 6))
+        return _partial(month, day, hour, minute, second, found.group(6))
+    return None
+
+
+def _full(found: re.Match[str]) -> datetime | None:
+    year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    fraction, micro = found.group(7), found.group(8)
+    if micro is not None and fraction is not None and len(fraction) == 3:
+        microsecond = int(fraction) * 1000 + int(micro)  # CANN ms.us
+    else:
+        microsecond = _micro(fraction)
+    try:
+        return datetime(year, month, day, hour, minute, second, microsecond)
+    except ValueError:
+        return None
+
+
+def _glog(found: re.Match[str]) -> PartialTime | None:
+    month_day = found.group(1)
+    month, day = int(month_day[:-2]), int(month_day[-2:])
+    hour, minute, second = (int(found.group(i)) for i in range(2, 5))
+    return _partial(month, day, hour, minute, second, found.group(5))
+
+
+def _partial(
+    month: int, day: int, hour: int, minute: int, second: int, fraction: str | None
+) -> PartialTime | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60 and second < 61):
+        return None
+    return PartialTime(month, day, hour, minute, min(second, 59), _micro(fraction))
+
+
+def _micro(fraction: str | None) -> int:
+    if not fraction:
+        return 0
+    return int(fraction[:6].ljust(6, "0"))
+
+
+def year_from_name(name: str) -> int | None:
+    """`plog-1382_20250805194601414.log` -> 2025."""
+    for found in _YEAR_IN_NAME.finditer(name):
+        year, month, day = int(found.group(1)), int(found.group(2)), int(found.group(3))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            return year
+    return None
+
+
+def year_in_bytes(block: bytes) -> int | None:
+    """The year of the first full date in a block of raw log text."""
+    found = _ANY_YEAR.search(block)
+    return int(found.group(1)) if found else None
+
+
+def resolve(value: datetime | PartialTime | None, year: int | None) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    return value.with_year(year) if year else None

@@ -1,0 +1,61 @@
+"""torch_npu's own lines: the PTA summary, the CANN error-manager block, NPU warnings.
+
+    [ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100 PTA call acl api failed
+    EZ9999: Inner Error!
+    EZ9999: [PID: 3011590] 2026-06-29-01:37:06.028.225 The error from device(chipId:7, dieId:0), ...
+    EE9999[PID: 227098] 2027-02-24-11:22:22.239.370 (EE9999):  rtEventQueryStatus execution failed, ...
+    [PID: 5601631] 2026-09-15-07:30:08.505.285 Invalid_Argument(EE1001): The argument is invalid. ...
+    EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:605]
+    [W NPUStream.cpp:788] Warning: NPU warning, error code is 107020[Error]: .
+
+The error-manager headline is usually nearer the root cause than the RuntimeError that
+carries it; a named headline with nothing after its colon continues on the next lines
+(`AclNN_Parameter_Error(EZ1001):` / `Tensor scale not implemented for DT_FLOAT16,`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats.base import header
+
+NAME = "torch_npu"
+CANN = "cann"
+
+HEADERS = (
+    header(
+        NAME,
+        r"\[(?P<level>ERROR|WARN|WARNING|INFO)\] (?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d) "
+        r"\(PID:(?P<pid>\d+), Device:-?\d+, RankID:(?P<rank>-?\d+)\) ",
+    ),
+    # error-manager lines keep their code, PID and time in the message (zero-width match)
+    header(CANN, r"(?=E[0-9A-Z]\d{4}(?::|\s|\[PID))"),
+    header(CANN, r"(?=\[PID: ?\d+\] \d{4}-)"),
+    header(CANN, r"(?=[A-Z][\w/]*\(E[0-9A-Z]\d{4}\):)"),
+    header(NAME, r"\[?(?P<level>[IWEF]) [\w.]+:\d+\] "),
+)
+
+# `[PID: 959] 2026-08-06-05:15:23.957.311 Device_Absent/Abnormal(EL0001): Device not found`
+_HEADLINE_FIELDS = re.compile(
+    r"\[PID: ?(?P<pid>\d+)\] (?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
+    r"(?:\((?P<code>E[0-9A-Z]\d{4})\):\s*)?"
+)
+_NAMED_HEADLINE = re.compile(r"[A-Z][\w/]*\((?P<code>E[0-9A-Z]\d{4})\):\s*(?P<rest>.*)$")
+_OPEN_ENDED = re.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
+
+
+def headline_fields(message: str) -> tuple[int | None, str]:
+    """PID of an error-manager headline and its text after the PID/time/code fields."""
+    found = _HEADLINE_FIELDS.match(message)
+    if not found:
+        return None, message
+    return int(found.group("pid")), message[found.end() :]
+
+
+def is_open_headline(message: str) -> bool:
+    """`AclNN_Parameter_Error(EZ1001):` with its text on the following lines."""
+    return bool(_OPEN_ENDED.search(message))
+
+
+def is_cann_headline(message: str) -> bool:
+    return bool(_NAMED_HEADLINE.search(message)) or message.startswith("[PID:")

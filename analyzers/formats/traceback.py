@@ -1,0 +1,137 @@
+"""Python tracebacks, including chained ones and excerpts that start mid-traceback.
+
+    Traceback (most recent call last):
+      File "/workspace/vllm/vllm/distributed/device_communicators/shm_broadcast.py", line 375, in acquire_read
+        raise TimeoutError
+    TimeoutError
+
+    The above exception was the direct cause of the following exception:
+
+    Traceback (most recent call last):
+      ...
+    RuntimeError: ...
+
+Each exception line becomes an ERROR event (source "traceback"); its innermost frame becomes
+a WARNING event (source "traceback_frame") because a bare `TimeoutError` says little without
+the place that raised it. Python prints a chain oldest first, so the first exception of a
+chain is the original cause: facts["tracebacks"] records, per exception, `chained` (raised
+while handling or because of an earlier one) and `root_line` (the chain's first exception).
+Interleaved writers (torchrun `[defaultN]:`, Ray tags) are tracked separately.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.sink import Sink
+from analyzers.types import EventKind
+
+SOURCE = "traceback"
+FRAME_SOURCE = "traceback_frame"
+
+_HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
+_FRAME = re.compile(r'\s*File "[^"]+", line \d+')
+_CHAIN = re.compile(
+    r"\s*(?:During handling of the above exception, another exception occurred"
+    r"|The above exception was the direct cause of the following exception):\s*$"
+)
+_EXCEPTION = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?:\s(?P<text>.*))?)?\s*$")
+_EXCEPTION_NAME = re.compile(
+    r"(?:Error|Exception|Interrupt|Exit|Warning|Failure|Fault|Unsupported|StopIteration)$"
+)
+_MAX_OPEN_LINES = 400  # a traceback that never ends is given up
+
+
+@dataclass(slots=True)
+class _Open:
+    start: int
+    frame: tuple[int, ParsedLine] | None = None
+    root_line: int | None = None  # set when this traceback continues a chain
+
+
+class TracebackTracker:
+    def __init__(self) -> None:
+        self._open: dict[str, _Open] = {}
+        self._chain_root: dict[str, int] = {}  # writer -> root exception line of its chain
+        self._last_root: dict[str, int] = {}
+
+    def wants_more(self) -> bool:
+        return bool(self._open)
+
+    def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        """True when the line belongs to a traceback (the caller then emits nothing else)."""
+        key, message = line.stream_key, line.message
+        state = self._open.get(key)
+        if _HEADER.match(message):
+            self._open[key] = _Open(lineno, root_line=self._chain_root.pop(key, None))
+            return True
+        if state is not None:
+            return self._inside(lineno, line, state, sink)
+        if _CHAIN.match(message) and key in self._last_root:
+            self._chain_root[key] = self._last_root[key]
+            return True
+        found = _EXCEPTION.match(message)
+        if found and _EXCEPTION_NAME.search(found.group("type")):
+            frame = _frame_before(lineno, sink)
+            self._exception(
+                lineno, line, _Open(lineno, frame, self._chain_root.pop(key, None)), sink
+            )
+            return True
+        return False
+
+    def _inside(self, lineno: int, line: ParsedLine, state: _Open, sink: Sink) -> bool:
+        message = line.message
+        if _FRAME.match(message):
+            state.frame = (lineno, line)
+            return True
+        if not message.strip() or message[0].isspace():
+            return True  # source line, ^^^^ markers, blank separator
+        if _EXCEPTION.match(message):
+            self._exception(lineno, line, state, sink)
+            return True
+        if lineno - state.start > _MAX_OPEN_LINES:
+            self._open.pop(line.stream_key, None)
+        return False
+
+    def _exception(self, lineno: int, line: ParsedLine, state: _Open, sink: Sink) -> None:
+        key = line.stream_key
+        self._open.pop(key, None)
+        root = state.root_line if state.root_line is not None else lineno
+        self._last_root[key] = root
+        event = sink.emit(
+            lineno, line, EventKind.ERROR, source=SOURCE, message=line.message.strip()
+        )
+        if state.frame is not None:
+            frame_no, frame = state.frame
+            sink.emit(
+                frame_no,
+                frame,
+                EventKind.WARNING,
+                source=FRAME_SOURCE,
+                message=frame.message.strip(),
+            )
+        found = _EXCEPTION.match(line.message)
+        sink.add_fact(
+            "tracebacks",
+            {
+                "line": lineno,
+                "type": found.group("type") if found else line.message.strip(),
+                "frame_line": state.frame[0] if state.frame else None,
+                "chained": state.root_line is not None,
+                "root_line": root,
+                "rank": event.rank,
+            },
+        )
+
+
+def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
+    """The nearest `File "...", line N` above an exception seen without its header."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    for number, text in reversed(sink.lookback(lineno, 6)):
+        parsed = parse_line(text)
+        if _FRAME.match(parsed.message):
+            return number, parsed
+    return None

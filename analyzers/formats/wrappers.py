@@ -1,0 +1,61 @@
+"""Prefixes that launchers and tools put in front of a process's own lines.
+
+Seen in real reports (outermost first; they nest):
+
+- grep over a plog directory: `/root/ascend/log/debug/plog/plog-7905_2024.log:[ERROR] RUNTIME(...)`
+- docker compose: `mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | ...`
+- pdsh / deepspeed multi-node: `worker-1: ...`
+- Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`
+- torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats.base import ParsedLine
+
+_GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?=\[)")
+_COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
+_PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
+_PROCESS_TAG = re.compile(r"\(([A-Za-z_][\w.:-]*) pid=(\d+)(?:, ip=[^)]*)?\)\s?")
+_TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
+_REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
+_MAX_WRAPPERS = 6
+
+
+def strip_wrappers(line: ParsedLine) -> None:
+    """Peel wrappers off `line.message`, recording rank, pid and the writer's key."""
+    for _ in range(_MAX_WRAPPERS):
+        if not _peel_one(line):
+            break
+    if line.message.endswith("cluster]"):
+        line.message = _REPEATED.sub("", line.message)
+
+
+def _peel_one(line: ParsedLine) -> bool:
+    text = line.message
+    found = _TORCHRUN.match(text)
+    if found:
+        number = int(found.group(2))
+        if found.group(1) == "rank":
+            line.rank = number
+        else:
+            line.local_rank = number
+        line.stream_key += found.group(0).rstrip()
+        line.message = text[found.end() :]
+        return True
+    found = _PROCESS_TAG.match(text)
+    if found:
+        line.pid = int(found.group(2))
+        line.tags["process"] = found.group(1)
+        line.stream_key += f"({found.group(1)} {found.group(2)})"
+        line.message = text[found.end() :]
+        return True
+    for pattern in (_GREP_FILE, _COMPOSE, _PDSH):
+        found = pattern.match(text)
+        if found:
+            line.stream_key += found.group(0).strip()
+            line.message = text[found.end() :]
+            return True
+    return False

@@ -1,0 +1,237 @@
+"""One pass over one bundle member: error/warning candidates, checkpoints and file facts.
+
+Big logs are mostly INFO and progress noise, so the scanner never parses every line in
+Python. It reads ~1 MiB blocks of whole lines; per block it counts lines with
+`bytes.count`, lower-cases the block once and finds the prefilter keywords
+(`knowledge/prefilter.yaml`) and the checkpoint matcher's literals with `bytes.find`.
+Only lines with a hit are decoded (`textio.clean_line`) and parsed (`formats.lines`).
+Multi-line parsers (Python tracebacks, CANN blocks, torch elastic summaries) may ask for the
+lines that follow a hit; those are then read one by one until the structure ends.
+
+Small structured files (npu-smi output, env dumps, version files) are read line by line in
+full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.versions`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from typing import Any, BinaryIO, Protocol
+
+from analyzers.formats import structured
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.blockfilter import BlockFilter
+from analyzers.formats.cann_block import CannBlockTracker
+from analyzers.formats.codes import extract_codes
+from analyzers.formats.elastic import ElasticTracker
+from analyzers.formats.hints import HeadHints
+from analyzers.formats.lines import parse_line
+from analyzers.formats.severity import classify, load_prefilter
+from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
+from analyzers.formats.traceback import TracebackTracker
+from analyzers.textio import clean_line, iter_blocks
+from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
+
+STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
+HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
+LOOKBACK_LINES = 8
+MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
+
+
+class CheckpointMatcher(Protocol):
+    def match(self, message: str) -> str | None: ...
+
+    def prefilter_bytes_pattern(self) -> bytes: ...
+
+
+def scan_file(
+    stream: BinaryIO, info: FileInfo, checkpoints: CheckpointMatcher | None = None
+) -> FileScan:
+    """Scan one member stream; sets `info.lines` and returns its events and facts."""
+    return _FileScanner(info, checkpoints).run(stream)
+
+
+class _FileScanner:
+    """Holds one file's scan state; also the `Sink` the multi-line parsers report to."""
+
+    def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
+        self.info = info
+        self.checkpoints = checkpoints
+        self.prefilter = load_prefilter()
+        self.filter = BlockFilter.build(self.prefilter, checkpoints)
+        self.events: list[Event] = []
+        self.facts: dict[str, Any] = {}
+        self.traceback = TracebackTracker()
+        self.cann = CannBlockTracker()
+        self.elastic = ElasticTracker()
+        # elastic first: it must see the ChildFailedError line that also ends a traceback
+        self.trackers = (self.elastic, self.cann, self.traceback)
+        self.partial: list[tuple[Event, PartialTime]] = []
+        self.hints = HeadHints(year_from_name(info.path))
+        self.structured = info.kind in STRUCTURED_KINDS
+        self.kept_lines: list[str] = []
+        self.block = b""
+        self.block_first_line = 1
+        self.previous_tail: list[tuple[int, bytes]] = []
+        self.ranks_seen: Counter[int] = Counter()
+
+    def run(self, stream: BinaryIO) -> FileScan:
+        lines = 0
+        for index, block in enumerate(iter_blocks(stream)):
+            if index < HEAD_BLOCKS:
+                self.hints.read(block)
+            self.block, self.block_first_line = block, lines + 1
+            self._scan_block(block, lines + 1)
+            lines += block.count(b"\n")
+            self._keep_tail(block, lines)
+        self.info.lines = lines
+        self._finish()
+        return FileScan(info=self.info, events=self.events, facts=self.facts)
+
+    # --- the block loop ----------------------------------------------------------------
+
+    def _scan_block(self, block: bytes, first_line: int) -> None:
+        hits, checkpoint_hits = self.filter.candidates(block)
+        if not (hits or checkpoint_hits or self.structured or self._following()):
+            return
+        self._walk(block, first_line, sorted(hits | checkpoint_hits), hits, checkpoint_hits)
+
+    def _walk(
+        self,
+        block: bytes,
+        line_no: int,
+        starts: list[int],
+        hits: set[int],
+        checkpoint_hits: set[int],
+    ) -> None:
+        """Visit candidate lines in order, and every line while a parser follows a block
+        (every line of a structured file)."""
+        pos, index, size = 0, 0, len(block)
+        while pos < size:
+            if not (self.structured or self._following()):
+                while index < len(starts) and starts[index] < pos:
+                    index += 1
+                if index == len(starts):
+                    return
+                line_no += block.count(b"\n", pos, starts[index])
+                pos = starts[index]
+            end = block.find(b"\n", pos)
+            self._line(line_no, block[pos:end], pos in hits, pos in checkpoint_hits)
+            pos, line_no = end + 1, line_no + 1
+
+    def _following(self) -> bool:
+        return any(tracker.wants_more() for tracker in self.trackers)
+
+    def _line(self, line_no: int, raw: bytes, hit: bool, is_checkpoint: bool) -> None:
+        text = clean_line(raw)
+        if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
+            self.kept_lines.append(text)
+        line = parse_line(text)
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
+        if is_checkpoint and self._checkpoint(line_no, line):
+            return
+        for tracker in self.trackers:
+            if tracker.feed(line_no, line, self):
+                return
+        if hit:
+            kind = classify(line, self.prefilter)
+            if kind is not None:
+                self.emit(line_no, line, kind)
+
+    def _checkpoint(self, line_no: int, line: ParsedLine) -> bool:
+        assert self.checkpoints is not None
+        text = self.checkpoints.match(line.message)
+        if text is None:
+            return False
+        self.emit(line_no, line, EventKind.CHECKPOINT, message=text, source="checkpoint")
+        return True
+
+    # --- the Sink interface --------------------------------------------------------------
+
+    def emit(
+        self,
+        lineno: int,
+        line: ParsedLine,
+        kind: EventKind,
+        *,
+        source: str | None = None,
+        message: str | None = None,
+        rank: int | None = None,
+    ) -> Event:
+        message = line.message.strip() if message is None else message
+        if rank is None:
+            rank = line.rank if line.rank is not None else self.info.rank
+        event = Event(
+            file=self.info.path,
+            line=lineno,
+            text=line.text,
+            kind=kind,
+            message=message,
+            rank=rank,
+            timestamp=line.time if isinstance(line.time, datetime) else None,
+            level=line.level,
+            source=source or line.source,
+            codes=() if kind == EventKind.CHECKPOINT else _codes(message, line),
+            pid=line.pid,
+        )
+        if isinstance(line.time, datetime):
+            self.hints.saw_year(line.time.year)
+        elif isinstance(line.time, PartialTime):
+            self.partial.append((event, line.time))
+        if line.rank is not None:
+            self.ranks_seen[line.rank] += 1
+        self.events.append(event)
+        return event
+
+    def add_fact(self, topic: str, value: Any) -> None:
+        self.facts.setdefault(topic, []).append(value)
+
+    def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
+        end = self._offset_of(lineno)
+        while end > 0 and len(found) < count:
+            start = self.block.rfind(b"\n", 0, end - 1) + 1
+            found.append((lineno - len(found) - 1, clean_line(self.block[start : end - 1])))
+            end = start
+        if len(found) < count and lineno - len(found) == self.block_first_line:
+            first = self.block_first_line - 1
+            tail = [(n, clean_line(raw)) for n, raw in self.previous_tail if n <= first]
+            found.extend(reversed(tail[-(count - len(found)) :]))
+        return list(reversed(found))
+
+    def _offset_of(self, lineno: int) -> int:
+        """Byte offset of the start of `lineno` in the current block (0 if before it)."""
+        offset = 0
+        for _ in range(lineno - self.block_first_line):
+            offset = self.block.find(b"\n", offset) + 1
+            if offset == 0:
+                return 0
+        return offset
+
+    def _keep_tail(self, block: bytes, last_line: int) -> None:
+        """Remember the block's last lines so lookback works across a block boundary."""
+        tail: list[tuple[int, bytes]] = []
+        end = len(block) - 1
+        while end > 0 and len(tail) < LOOKBACK_LINES:
+            start = block.rfind(b"\n", 0, end) + 1
+            tail.append((last_line - len(tail), block[start:end]))
+            end = start - 1
+        self.previous_tail = list(reversed(tail))
+
+    # --- end of file ---------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        self.cann.close_all(self)
+        year = self.hints.year
+        for event, partial in self.partial:
+            event.timestamp = resolve(partial, year)
+        self.events.sort(key=lambda event: event.line)
+        self.hints.store(self.facts, self.info.rank, self.ranks_seen)
+        if self.structured:
+            self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
+            self.kept_lines = []
+
+
+def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:
+    return extract_codes(message, hccl=line.tags.get("module") == "HCCL")

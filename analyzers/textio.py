@@ -1,0 +1,76 @@
+"""Turn raw log bytes into blocks of whole lines and into clean, bounded text.
+
+Logs from real jobs carry Latin-1 or broken UTF-8, NUL padding from crashed writers, CR
+progress bars, ANSI colours and lines of megabytes (a JSON-escaped error body on one line).
+None of that may crash a parser or blow up memory, so:
+
+- `iter_blocks` reads a stream in ~1 MiB blocks that always end at a line end; a line longer
+  than `LONG_LINE_BYTES` is cut there, the rest of it is skipped and `CUT_MARKER` appended;
+- `clean_line` decodes with replacement, drops NUL/CR/ANSI escapes and cuts the text to
+  `MAX_LINE_CHARS` with a marker.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import BinaryIO
+
+BLOCK_SIZE = 1024 * 1024
+LONG_LINE_BYTES = 1024 * 1024  # a physical line longer than this is cut while reading
+MAX_LINE_CHARS = 8192  # text kept per line in events
+CUT_MARKER = " [...cut]"
+_CUT_MARKER_BYTES = CUT_MARKER.encode()
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+
+
+def iter_blocks(stream: BinaryIO, block_size: int = BLOCK_SIZE) -> Iterator[bytes]:
+    """Yield blocks of complete lines, each ending with b"\\n" (one is added at EOF).
+
+    Memory stays bounded by about two blocks whatever the line lengths.
+    """
+    carry = b""
+    skipping = False  # inside the tail of an over-long line that was already cut
+    while chunk := stream.read(block_size):
+        if skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            skipping = False
+            chunk = chunk[end + 1 :]
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n")
+        if cut >= 0:
+            carry = data[cut + 1 :]
+            yield data[: cut + 1]
+        else:
+            carry = data
+        if len(carry) > LONG_LINE_BYTES:
+            yield carry[:LONG_LINE_BYTES] + _CUT_MARKER_BYTES + b"\n"
+            carry, skipping = b"", True
+    if carry:
+        yield carry + b"\n"
+
+
+def clean_line(raw: bytes) -> str:
+    """Decode one physical line (without its newline) into display-safe text."""
+    cut = len(raw) > MAX_LINE_CHARS * 4
+    if cut:
+        raw = raw[: MAX_LINE_CHARS * 4]
+    text = raw.decode("utf-8", "replace")
+    return clean_text(text, cut)
+
+
+def clean_text(text: str, cut: bool = False) -> str:
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if "\r" in text:
+        text = text.rstrip("\r").replace("\r", " ")
+    if len(text) > MAX_LINE_CHARS:
+        text, cut = text[:MAX_LINE_CHARS], True
+    if cut and not text.endswith(CUT_MARKER):
+        text += CUT_MARKER
+    return text
