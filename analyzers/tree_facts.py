@@ -134,7 +134,7 @@ def facts_from(
         first_error=diagnosis.first_error,
         lines=lines,
         codes=frozenset(_codes(diagnosis, scans)),
-        operators=_operators(lines),
+        operators=operators_in(lines),
         world_size=correlation.world_size,
         culprit_ranks=tuple(diagnosis.culprit_ranks),
         exits=tuple(_exits(scans)),
@@ -177,7 +177,7 @@ def _codes(diagnosis: Diagnosis, scans: Sequence[FileScan]) -> set[str]:
     return codes
 
 
-def _operators(lines: Iterable[FactLine]) -> dict[str, ErrorRef]:
+def operators_in(lines: Iterable[FactLine]) -> dict[str, ErrorRef]:
     found: dict[str, ErrorRef] = {}
     for line in lines:
         for name in find_operators(line.text):
