@@ -1,0 +1,223 @@
+"""Find the first causal error across all files and ranks, and the ranks that caused it.
+
+A failed job prints a cascade: one root error, then peers time out or lose the connection,
+a later synchronize reports the device error, the launcher summarises, Python re-raises.
+The first causal error is the earliest line of the highest tier present (see
+`analyzers.classify`), after timeouts that another rank's own failure explains have been
+demoted. "Earliest" is by line within one file (one writer's order is the truth even when
+its C++ and Python clocks disagree) and by time across files, after the per-rank clock
+offsets from the correlation; files without times come after timed ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC
+
+from analyzers.classify import (
+    TIER_CASCADE,
+    TIER_CAUSE,
+    TIER_GENERIC,
+    TIER_SYMPTOM,
+    TIER_UNKNOWN,
+    TIER_WRAPPED_CAUSE,
+    TIER_WRAPPER,
+    Classified,
+)
+from analyzers.types import Correlation, FileKind, FileScan, RankStatus
+
+MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
+OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)
+WAITING_TIERS = (TIER_SYMPTOM, TIER_WRAPPER)
+CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
+NEAR_LINES = 30  # lines of one block around the first error that support it
+MAX_SUPPORTING = 8
+MAX_CASCADES = 8
+_KIND_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.PLOG: 1, FileKind.DEVICE_LOG: 1}
+
+
+@dataclass(slots=True)
+class CausalChain:
+    """The first causal error, the lines that back it, and the ones it explains."""
+
+    first: Classified | None
+    top: list[Classified] = field(default_factory=list)  # every line at the first's tier
+    supporting: list[Classified] = field(default_factory=list)
+    cascades: list[Classified] = field(default_factory=list)
+    culprit_ranks: list[int] = field(default_factory=list)
+
+
+def find_first_error(
+    items: Sequence[Classified],
+    correlation: Correlation | None = None,
+    scans: Sequence[FileScan] = (),
+) -> CausalChain:
+    """The causal chain of the bundle's classified error/warning events."""
+    offsets = correlation.clock_offsets if correlation else {}
+    errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
+    demote_explained_waits(errors, offsets)
+    ordered = causal_order(errors, offsets)
+    if not ordered:
+        return CausalChain(first=None)
+    best_tier = max(item.tier for item in ordered)
+    top = [item for item in ordered if item.tier == best_tier]
+    chain = CausalChain(first=top[0], top=top)
+    chain.supporting = _supporting(chain.first, top, ordered)
+    chain.cascades = _cascades(ordered, chain)
+    chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
+    return chain
+
+
+# --- demotion ------------------------------------------------------------------------------
+
+
+def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
+    """A timeout or wrapper on one rank is a cascade when another rank failed on its own
+    first (or at an unknown time): the waiting rank was waiting for that one."""
+    owners = [item for item in items if item.tier in OWN_FAILURE_TIERS]
+    for item in items:
+        if item.tier in WAITING_TIERS and any(_explains(o, item, offsets) for o in owners):
+            item.tier, item.demoted = TIER_CASCADE, True
+
+
+def _explains(owner: Classified, waiter: Classified, offsets: Mapping[int, float]) -> bool:
+    if owner.rank is None or waiter.rank is None or owner.rank == waiter.rank:
+        return False
+    owner_time, waiter_time = epoch(owner, offsets), epoch(waiter, offsets)
+    if owner_time is None or waiter_time is None:
+        return True
+    return owner_time <= waiter_time + CLOCK_TOLERANCE_S
+
+
+# --- ordering ------------------------------------------------------------------------------
+
+
+def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:
+    """Seconds on the reference rank's clock, or None for a line without time."""
+    moment = item.event.timestamp
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    offset = offsets.get(item.rank, 0.0) if item.rank is not None else 0.0
+    return moment.timestamp() - offset
+
+
+def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> list[Classified]:
+    """Events ordered file by file (by each file's earliest top-tier line), lines in order."""
+    if not items:
+        return []
+    best_tier = max(item.tier for item in items)
+    file_keys = {}
+    for item in sorted(items, key=lambda i: i.event.line):
+        if item.tier == best_tier:
+            file_keys.setdefault(item.order, _file_key(item, offsets))
+    last = (2, 0.0, 0, 0, 0)
+    return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
+
+
+def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, float, int, int, int]:
+    seconds = epoch(item, offsets)
+    weight = item.best.weight if item.best else 0
+    untimed = 1 if seconds is None else 0
+    return (untimed, seconds or 0.0, -weight, _KIND_PRIORITY.get(item.kind, 2), item.order)
+
+
+# --- supporting lines and cascades ---------------------------------------------------------
+
+
+def _supporting(
+    first: Classified, top: Sequence[Classified], ordered: Sequence[Classified]
+) -> list[Classified]:
+    """Lines of the same block that wrap or detail the first error, then the same failure
+    on other ranks."""
+    near = [
+        item
+        for item in ordered
+        if item is not first
+        and item.order == first.order
+        and abs(item.event.line - first.event.line) <= NEAR_LINES
+        and item.tier >= TIER_WRAPPER
+        and item.best is not None
+    ]
+    elsewhere = [
+        item
+        for item in top
+        if item is not first and item.order != first.order and item.category == first.category
+    ]
+    return _one_per_text(near + elsewhere)[:MAX_SUPPORTING]
+
+
+def _cascades(ordered: Sequence[Classified], chain: CausalChain) -> list[Classified]:
+    """The first consequence line per file (demoted timeouts first), for citing."""
+    taken = {id(item) for item in [chain.first, *chain.supporting]}
+    pool = [
+        item
+        for item in ordered
+        if id(item) not in taken and item.best is not None and item.tier <= TIER_CASCADE
+    ]
+    pool.sort(key=lambda item: (not item.demoted, -item.tier))
+    seen: set[int] = set()
+    picked = []
+    for item in pool:
+        if item.order not in seen:
+            seen.add(item.order)
+            picked.append(item)
+    return picked[:MAX_CASCADES]
+
+
+def _one_per_text(items: Iterable[Classified]) -> list[Classified]:
+    seen: set[str] = set()
+    kept = []
+    for item in items:
+        text = item.event.message or item.event.text
+        if text not in seen:
+            seen.add(text)
+            kept.append(item)
+    return kept
+
+
+# --- culprits ------------------------------------------------------------------------------
+
+
+def culprit_ranks(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> list[int]:
+    """Ranks whose own behaviour started the failure, not the peers that waited on them."""
+    first = chain.first
+    if first is None:
+        return []
+    named = next((m.culprits for m in first.matches if m.culprits), ())
+    if named:
+        return _global_ranks(named, first, scans)
+    if first.tier in OWN_FAILURE_TIERS:
+        own = {i.rank for i in chain.top if i.rank is not None and i.category == first.category}
+        if own:
+            return sorted(own)
+    return _singled_out(correlation)
+
+
+def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
+    """Ranks a line names; a launcher names local ranks, mapped through its failure report."""
+    if not any(m.signature.culprit == "local_rank" for m in first.matches):
+        return sorted(set(named))
+    records = [r for scan in scans for r in scan.facts.get("elastic_failures") or ()]
+    ranks = set()
+    for local in named:
+        known = {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
+        ranks.add(known.pop() if len(known) == 1 else local)
+    return sorted(ranks)
+
+
+def _singled_out(correlation: Correlation | None) -> list[int]:
+    """When the first error is a wait, blame the ranks the comparison singles out: killed
+    or missing ranks, then ranks that left the common path, then ranks left behind."""
+    if correlation is None:
+        return []
+    dead = [r.rank for r in correlation.ranks if r.status in (RankStatus.KILLED,)]
+    for ranks in (dead, correlation.missing_ranks, correlation.divergent_ranks):
+        if ranks and len(ranks) < len(correlation.ranks):
+            return sorted(ranks)
+    behind = correlation.behind_ranks
+    return sorted(behind) if behind and len(behind) < len(correlation.ranks) else []

@@ -1,0 +1,205 @@
+"""Match error and warning events against the signatures: what each line says, and how
+much it explains.
+
+Every event gets its matches (best first) and a *tier*, the rank of its role in a cascade:
+a root failure outranks a timeout that another rank's failure may explain, which outranks
+a line that only wraps a better one, an unknown exception, a consequence, a bare tail::
+
+    EZ9999: [PID: 8308179] ... there is an exception of fftsplus aivector error ...  -> cause
+    RuntimeError: ... AclrtSynchronizeDeviceWithTimeout, error code is 507015        -> wrapper
+    [ERROR] 2026-10-22-12:47:24 (PID:8308179, ...) ERR00100 PTA call acl api failed  -> cascade
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from analyzers.rules import CodeInfo, Knowledge, Signature, normalise_code
+from analyzers.types import Event, EventKind, FileKind, FileScan
+
+TIER_CAUSE = 6.0
+TIER_WRAPPED_CAUSE = 5.5  # a wrapper whose code is itself a root failure (507014, 561002)
+TIER_SYMPTOM = 5.0
+TIER_WRAPPER = 4.5
+TIER_UNKNOWN = 4.0  # an exception no signature knows: still someone's own failure
+TIER_CASCADE = 3.0
+TIER_GENERIC = 2.0
+TIER_NOISE = 1.0
+WARNING_PENALTY = 1.5
+
+ROLE_TIERS = {
+    "cause": TIER_CAUSE,
+    "symptom": TIER_SYMPTOM,
+    "wrapper": TIER_WRAPPER,
+    "cascade": TIER_CASCADE,
+    "generic": TIER_GENERIC,
+}
+FRAME_SOURCE = "traceback_frame"
+
+# Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
+_CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
+_EXCEPTION_LINE = re.compile(
+    r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
+    r"(?::\s*\S|:?\s*$)"
+)
+_OPERATOR = re.compile(r"\b(aclnn[A-Z]\w+|Hccl[A-Z]\w+|npu_\w+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One signature matched on one line, with what the line's codes add to it."""
+
+    signature: Signature
+    category: str
+    subsystem: str
+    role: str
+    weight: int
+    codes: tuple[CodeInfo, ...] = ()
+    culprits: tuple[int, ...] = ()
+    operator: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.signature.id
+
+
+@dataclass(slots=True)
+class Classified:
+    """An event with its matches; `order` is its file's position in the bundle, `rank` the
+    event's rank or else its file's, `kind` the file's kind."""
+
+    event: Event
+    order: int
+    matches: tuple[Match, ...]
+    tier: float
+    rank: int | None = None
+    kind: FileKind = FileKind.OTHER
+    demoted: bool = False
+
+    @property
+    def best(self) -> Match | None:
+        return self.matches[0] if self.matches else None
+
+    @property
+    def category(self) -> str | None:
+        return self.best.category if self.best else None
+
+    @property
+    def codes(self) -> tuple[CodeInfo, ...]:
+        return tuple(info for match in self.matches for info in match.codes)
+
+    @property
+    def operator(self) -> str | None:
+        found = next((m.operator for m in self.matches if m.operator), None)
+        return found or _operator_in(self.event.message or self.event.text)
+
+
+def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Classified]:
+    """Every error and warning event of the bundle, classified, in bundle order."""
+    items = []
+    for order, scan in enumerate(scans):
+        for event in scan.events:
+            if event.kind in (EventKind.ERROR, EventKind.WARNING):
+                item = classify_event(event, order, knowledge)
+                item.rank = event.rank if event.rank is not None else scan.info.rank
+                item.kind = scan.info.kind
+                items.append(item)
+    return items
+
+
+def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified:
+    message = event.message or event.text
+    matches = () if _CODE_LINE.match(message) else match_line(message, event.codes, knowledge)
+    return Classified(event, order, matches, _tier(event, matches, message), rank=event.rank)
+
+
+def match_line(message: str, event_codes: Iterable[str], knowledge: Knowledge) -> tuple[Match, ...]:
+    """All signatures that match `message`, the most specific first."""
+    found = []
+    for signature in knowledge.signatures:
+        hit = signature.search(message)
+        if hit:
+            found.append(_match(signature, hit, tuple(event_codes), knowledge))
+    return tuple(sorted(found, key=lambda m: -m.weight))
+
+
+def _match(
+    signature: Signature, hit: re.Match[str], event_codes: tuple[str, ...], knowledge: Knowledge
+) -> Match:
+    groups = _groups(hit)
+    own = _lookup(groups.get("code"), signature.code_table, knowledge)
+    others = tuple(info for info in _event_codes(event_codes, knowledge) if info != own)
+    decisive = own or next((info for info in others if info.category), None)
+    category, subsystem = signature.category, signature.subsystem
+    if signature.category_from_code and decisive and decisive.category:
+        category, subsystem = decisive.category, decisive.subsystem or subsystem
+    role = signature.role
+    if signature.role_from_code and decisive and decisive.role:
+        role = decisive.role
+    return Match(
+        signature=signature,
+        category=category,
+        subsystem=subsystem,
+        role=role,
+        weight=signature.weight,
+        codes=((own,) if own else ()) + others,
+        culprits=_culprits(groups.get(signature.culprit or "")),
+        operator=groups.get("op") or groups.get("call"),
+    )
+
+
+def _groups(hit: re.Match[str]) -> dict[str, str]:
+    """Named groups with alias suffixes dropped (`code2` -> `code`), first value wins."""
+    groups: dict[str, str] = {}
+    for name, value in hit.groupdict().items():
+        if value is not None:
+            groups.setdefault(re.sub(r"\d+$", "", name), value)
+    return groups
+
+
+def _lookup(raw: str | None, table: str | None, knowledge: Knowledge) -> CodeInfo | None:
+    if not raw:
+        return None
+    code = normalise_code(raw)
+    return knowledge.codes.lookup(code, table) or knowledge.codes.lookup(code)
+
+
+def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, ...]:
+    infos = (knowledge.codes.lookup_label(normalise_code(code)) for code in codes)
+    return tuple(dict.fromkeys(info for info in infos if info is not None))
+
+
+def _culprits(raw: str | None) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", raw)) if raw else ()
+
+
+def _operator_in(message: str) -> str | None:
+    found = _OPERATOR.search(message)
+    return found.group(1) if found else None
+
+
+def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
+    if not matches:
+        return _unmatched_tier(event, message)
+    best = matches[0]
+    tier = ROLE_TIERS[best.role]
+    if best.role == "wrapper" and _wraps_cause(matches):
+        tier = TIER_WRAPPED_CAUSE
+    if event.kind == EventKind.WARNING and event.source != FRAME_SOURCE:
+        tier -= WARNING_PENALTY
+    return tier
+
+
+def _wraps_cause(matches: Sequence[Match]) -> bool:
+    """A wrapper that carries a code which is itself a root failure."""
+    return any(info.role == "cause" for match in matches for info in match.codes[:1])
+
+
+def _unmatched_tier(event: Event, message: str) -> float:
+    if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
+        return TIER_NOISE
+    if _EXCEPTION_LINE.search(message):
+        return TIER_UNKNOWN
+    return TIER_NOISE

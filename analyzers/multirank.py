@@ -1,0 +1,182 @@
+"""Rules that read the ranks side by side rather than one line at a time.
+
+They decide the job when no line explains it (all ranks finished, ranks stalled, ranks
+missing, ranks that went different ways) and correct a line-level verdict when the rank
+pattern says more than the line: high ranks dying while loading weights as the low ranks
+wait, a timeout on ranks whose checkpoint sequences diverged, only consequence lines left
+by ranks whose peers died silently. Each rule returns a `Verdict` or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyzers.causal import CausalChain
+from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.tree_facts import npu_state
+from analyzers.types import Correlation, EventKind, FileScan, RankStatus
+
+LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
+LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
+_STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A job-level decision: label, how sure, whom it blames and why (one clause)."""
+
+    rule: str
+    category: str
+    subsystem: str
+    confidence: float
+    culprits: tuple[int, ...]
+    reason: str
+
+
+# --- no error line at all ------------------------------------------------------------------
+
+
+def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
+    """Decide a job none of whose lines is an error."""
+    for rule in (_healthy, _diverged, _missing, _stalled):
+        verdict = rule(correlation, scans)
+        if verdict:
+            return verdict
+    return Verdict("multirank.nothing", "other", "none", 0.1, (), "no error line and no rank logs")
+
+
+def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    ranks = correlation.ranks
+    if not ranks or any(r.status != RankStatus.OK for r in ranks):
+        return None
+    checkpoint = correlation.last_common_checkpoint
+    reason = f"every rank reached '{checkpoint}'" if checkpoint else "every rank finished"
+    return Verdict("multirank.healthy", "healthy", "none", 0.9, (), reason)
+
+
+def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    if not correlation.divergent_ranks:
+        return None
+    reason = correlation.divergence or "ranks reached different checkpoints"
+    ranks = tuple(correlation.divergent_ranks)
+    return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
+
+
+def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    missing = correlation.missing_ranks
+    present = [r.rank for r in correlation.ranks if r.rank not in missing]
+    if not missing or not present:
+        return None
+    ranks = tuple(missing)
+    if min(missing) > max(present) and _waiting_on_load(correlation, present):
+        reason = f"ranks {_list(ranks)} left no log while the others waited in weight loading"
+        return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
+    reason = f"ranks {_list(ranks)} left no log while the others ran"
+    return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
+
+
+def _stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    stalled = [r.rank for r in correlation.ranks if r.status in _STALLED]
+    if not stalled:
+        return None
+    behind = [r for r in correlation.behind_ranks if r in stalled]
+    npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
+    waiting = bool(npu and npu.aicore_idle)
+    subsystem = "communication" if waiting or not behind else "framework"
+    ranks = tuple(behind or stalled)
+    where = correlation.last_common_checkpoint
+    reason = f"ranks {_list(ranks)} stopped making progress" + (
+        f" after '{where}'" if where else ""
+    )
+    if waiting:
+        reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
+    return Verdict("multirank.hang", "hang", subsystem, 0.55, ranks, reason)
+
+
+def _waiting_on_load(correlation: Correlation, ranks: Sequence[int]) -> bool:
+    lasts = [r.last_checkpoint for r in correlation.ranks if r.rank in ranks]
+    return bool(lasts) and all(text and LOAD_PHASE.search(text) for text in lasts)
+
+
+# --- corrections to a line-level verdict ---------------------------------------------------
+
+
+def correct(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A better job-level verdict than the first error's own label, if the ranks show one."""
+    for rule in (_weight_load, _diverged_wait, _silent_deaths):
+        verdict = rule(chain, category, correlation, scans)
+        if verdict:
+            return verdict
+    return None
+
+
+def _weight_load(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """Ranks that die while loading weights and leave the others waiting: an index or
+    generic error there is a weight-loading failure."""
+    first = chain.first
+    if first is None or category not in ("other", "shape_mismatch") or not chain.culprit_ranks:
+        return None
+    in_loader = _frame_near(first, scans, LOAD_FRAME)
+    others = [r.rank for r in correlation.ranks if r.rank not in chain.culprit_ranks]
+    if not (in_loader or (others and _waiting_on_load(correlation, others))):
+        return None
+    ranks = tuple(chain.culprit_ranks)
+    reason = f"ranks {_list(ranks)} failed while loading weights"
+    return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
+
+
+def _diverged_wait(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A timeout while the ranks' checkpoint sequences diverged: a collective mismatch."""
+    first = chain.first
+    if first is None or first.tier not in (TIER_SYMPTOM, TIER_WRAPPER, TIER_CASCADE):
+        return None
+    if not correlation.divergent_ranks or (category == "hccl" and chain.culprit_ranks):
+        return None
+    ranks = tuple(correlation.divergent_ranks)
+    reason = correlation.divergence or f"ranks {_list(ranks)} took another path"
+    return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
+
+
+def _silent_deaths(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """Only consequence lines (peers lost the connection) while some ranks stopped without
+    any error of their own: those ranks died."""
+    first = chain.first
+    if first is None or first.tier > TIER_CASCADE or chain.culprit_ranks:
+        return None
+    failed = {item.rank for item in chain.top + chain.cascades if item.rank is not None}
+    silent = tuple(
+        r.rank for r in correlation.ranks if r.status in _STALLED and r.rank not in failed
+    )
+    if not silent or not failed:
+        return None
+    reason = f"ranks {_list(silent)} stopped without an error while their peers lost them"
+    return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+
+
+def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Pattern[str]) -> bool:
+    """Whether the traceback frames just above the first error mention `pattern`."""
+    scan = scans[first.order] if first.order < len(scans) else None
+    if scan is None:
+        return False
+    line = first.event.line
+    return any(
+        event.line < line
+        and line - event.line <= 60
+        and event.kind == EventKind.WARNING
+        and pattern.search(event.message or event.text)
+        for event in scan.events
+    )
+
+
+def _list(ranks: Sequence[int]) -> str:
+    return ", ".join(str(r) for r in ranks)

@@ -1,0 +1,104 @@
+"""Write the diagnosis' root-cause sentence from the evidence: which rank, which operator,
+which code and what the code means, what the other ranks did.
+
+    AI Core / vector core exception on the device in aclnnRmsNorm (code 507015: An AI Core
+    kernel raised an exception while running (aicore exception)), rank 2, at log_2.log:41:
+    "there is an exception of fftsplus aivector error, core id is 32". Ranks 0, 1, 3
+    failed afterwards as a consequence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyzers.causal import CausalChain
+from analyzers.rules import CodeInfo
+
+MAX_QUOTE = 200
+_CANN_TAIL = re.compile(r"\[FUNC:.*$")
+_CANN_HEAD = re.compile(
+    r"^(?:E[A-Z0-9]\d{4}(?::\s*|\s+)?)?(?:\[PID: ?\d+\]\s*)?(?:\d{4}-\d\d-\d\d-[\d:.]+\s*)?"
+    r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
+)
+_CODE_ORDER = {"acl": 0, "cann": 1, "hccl": 2, "pta": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """What the sentence is built from (all optional except the title)."""
+
+    title: str
+    culprits: Sequence[int] = ()
+    rank: int | None = None
+    operator: str | None = None
+    code: CodeInfo | None = None
+    where: str | None = None
+    quote: str | None = None
+    followers: Sequence[int] = ()
+    verdict_reason: str | None = None
+    checkpoint: str | None = None
+
+
+def root_cause(story: Story) -> str:
+    """One to three sentences, most specific first."""
+    sentences = [_main_sentence(story)]
+    if story.verdict_reason:
+        sentences.append(_capitalise(story.verdict_reason) + ".")
+    if story.followers:
+        sentences.append(
+            f"{_capitalise(_ranks(story.followers))} failed afterwards as a consequence."
+        )
+    if story.checkpoint:
+        sentences.append(f"Last checkpoint every rank reached: '{story.checkpoint}'.")
+    return " ".join(sentences)
+
+
+def _main_sentence(story: Story) -> str:
+    parts = [story.title]
+    if story.operator:
+        parts.append(f" in {story.operator}")
+    if story.code:
+        parts.append(f" (code {story.code.label}: {story.code.meaning.rstrip('.')})")
+    who = story.culprits or ([story.rank] if story.rank is not None else [])
+    if who:
+        parts.append(f", {_ranks(who)}")
+    if story.where:
+        parts.append(f", at {story.where}")
+    if story.quote:
+        parts.append(f': "{story.quote}"')
+    return "".join(parts) + "."
+
+
+def quote(message: str) -> str:
+    """The informative part of a log message, without CANN's location tails, shortened."""
+    text = _CANN_TAIL.sub("", message).strip()
+    text = _CANN_HEAD.sub("", text).strip() or message.strip()
+    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3].rstrip() + "..."
+
+
+def main_code(codes: Sequence[CodeInfo]) -> CodeInfo | None:
+    """The code that says most: a runtime/aclnn code before an error-manager code before
+    HCCL's and torch_npu's summaries; one with a label before one without."""
+    ranked = sorted(codes, key=lambda c: (c.category is None, _CODE_ORDER.get(c.table, 9)))
+    return ranked[0] if ranked else None
+
+
+def followers(chain: CausalChain, culprits: Sequence[int]) -> list[int]:
+    """Ranks whose lines are consequences of the first error."""
+    first_rank = chain.first.rank if chain.first else None
+    ranks = {item.rank for item in chain.cascades if item.rank is not None}
+    return sorted(ranks - set(culprits) - {first_rank})
+
+
+def _ranks(ranks: Sequence[int]) -> str:
+    ranks = sorted(set(ranks))
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    shown = ", ".join(str(r) for r in ranks[:8])
+    return f"ranks {shown}" + (f" and {len(ranks) - 8} more" if len(ranks) > 8 else "")
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]
