@@ -22,7 +22,7 @@ from django.utils import timezone
 
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
-from incidents.models import AnalysisRun, Incident, RunState
+from incidents.models import AnalysisRun, RunState
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
         return
     run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
+    run.show_on_incident(RunState.RUNNING)
     try:
         report = _analyze(run)
     except BundleError as error:
@@ -57,8 +58,6 @@ def _claim(run_id: int, delivery_id: str) -> bool:
     updated = claimed.update(
         state=RunState.RUNNING, claimed_by=delivery_id, started_at=now, progress=0, step="starting"
     )
-    if updated:
-        _sync_incident_status(run_id, RunState.RUNNING)
     return updated == 1
 
 
@@ -104,12 +103,4 @@ def _finish(run: AnalysisRun, *, state: str, report: dict | None = None, error: 
         **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
     )
     if updated:
-        _sync_incident_status(run.pk, state)
-
-
-def _sync_incident_status(run_id: int, state: str) -> None:
-    """The incident shows its latest run: copy the state unless a newer run exists."""
-    run = AnalysisRun.objects.only("incident_id").get(pk=run_id)
-    Incident.objects.filter(pk=run.incident_id).exclude(runs__pk__gt=run_id).update(
-        status=state, updated_at=timezone.now()
-    )
+        run.show_on_incident(state)

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 
 class RunState(models.TextChoices):
@@ -94,6 +95,12 @@ class AnalysisRun(models.Model):
     @property
     def is_active(self) -> bool:
         return self.state in (RunState.QUEUED, RunState.RUNNING)
+
+    def show_on_incident(self, state: str) -> None:
+        """The incident shows its latest run: copy `state` unless a newer run exists."""
+        Incident.objects.filter(pk=self.incident_id).exclude(runs__pk__gt=self.pk).update(
+            status=state, updated_at=timezone.now()
+        )
 
     def status_dict(self, *, with_report: bool) -> dict:
         """What the API and the page's live status poll answer."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from pathlib import PurePath
 
@@ -9,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from kombu.exceptions import OperationalError
 
 from incidents import blobstore
 from incidents.models import AnalysisRun, ApiToken, Bundle, Incident, RunState, token_digest
@@ -16,13 +18,15 @@ from incidents.tasks import analyze_bundle
 
 TOKEN_PREFIX = "rl_"
 
+log = logging.getLogger(__name__)
+
 
 def default_title(file_name: str) -> str:
     """`job-42.tar.gz` -> `job-42`: the bundle name is the best title we have."""
     name = PurePath(file_name).name
     for suffix in (".tar.gz", ".tgz", ".tar", ".zip", ".gz", ".log", ".txt"):
-        if name.lower().endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)]
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] or name
     return name or "Untitled bundle"
 
 
@@ -47,9 +51,22 @@ def run_queue(*, incident: Incident) -> AnalysisRun:
     """Add a queued run; the task is sent only once the rows are committed."""
     with transaction.atomic():
         run = AnalysisRun.objects.create(incident=incident)
-        Incident.objects.filter(pk=incident.pk).update(status=RunState.QUEUED)
-        transaction.on_commit(lambda: analyze_bundle.delay(run.pk))
+        run.show_on_incident(RunState.QUEUED)
+        transaction.on_commit(lambda: _enqueue(run))
     return run
+
+
+def _enqueue(run: AnalysisRun) -> None:
+    """Send the task; if the broker is down, say so on the run instead of a 500."""
+    try:
+        analyze_bundle.delay(run.pk)
+    except OperationalError as error:
+        log.error("could not queue run %s: %s", run.pk, error)
+        message = "The task queue could not be reached, so the analysis did not start. "
+        AnalysisRun.objects.filter(pk=run.pk, state=RunState.QUEUED).update(
+            state=RunState.FAILED, error=message + "Try “Analyze again” later."
+        )
+        run.show_on_incident(RunState.FAILED)
 
 
 def api_token_issue(*, username: str) -> tuple[str, bool]:
