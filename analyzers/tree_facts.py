@@ -208,15 +208,27 @@ def _last_checkpoints(correlation: Correlation, culprits: Sequence[int]) -> list
 
 
 def _exits(scans: Sequence[FileScan]) -> Iterable[ExitFact]:
+    """Exit codes from torch elastic records, cited by the event on their exitcode line."""
     for scan in scans:
         for item in scan.facts.get("elastic_failures") or ():
             code = _int(item.get("exitcode"))
             if code is None:
                 continue
-            line = _int(item.get("line"))
-            text = str(item.get("text") or f"exitcode: {code}")
-            ref = ErrorRef(scan.info.path, line, text, _int(item.get("rank"))) if line else None
-            yield ExitFact(code, _int(item.get("rank")), ref)
+            rank = _int(item.get("rank"))
+            rank = rank if rank is not None else _int(item.get("local_rank"))
+            yield ExitFact(code, rank, _exit_ref(scan, code, item))
+
+
+def _exit_ref(scan: FileScan, code: int, item: Mapping[str, Any]) -> ErrorRef | None:
+    if (line := _int(item.get("line"))) is not None:
+        return ErrorRef(scan.info.path, line, str(item.get("text") or ""), _int(item.get("rank")))
+    wanted = re.compile(rf"exit ?code:? *{code}\b")
+    pid = str(item.get("pid") or "")
+    for event in scan.events:
+        text = event.message or event.text
+        if event.kind == EventKind.ERROR and wanted.search(text) and (not pid or pid in text):
+            return event.ref()
+    return None
 
 
 def _add_oom_facts(facts: TreeFacts) -> None:
@@ -265,9 +277,8 @@ def npu_state(scans: Sequence[FileScan], world_size: int | None) -> NpuState | N
     last = snapshots[-1]
     used = [_hbm(d) for d in last.get("devices") or ()]
     used = [u for u in used if u is not None]
-    processes = last.get("processes")
     state = NpuState(refs=tuple(_npu_refs(scans)))
-    state.processes = len(processes) if isinstance(processes, list) else None
+    state.processes = _process_count(last)
     state.hbm_low = max(used) <= HBM_LOW_MB if used else None
     state.hbm_uneven = _uneven(used)
     state.aicore_idle = _aicore_idle(last, state.processes)
@@ -275,6 +286,14 @@ def npu_state(scans: Sequence[FileScan], world_size: int | None) -> NpuState | N
     if state.processes is not None and world_size:
         state.leftover_processes = state.processes > world_size
     return state
+
+
+def _process_count(snapshot: Mapping[str, Any]) -> int | None:
+    """Processes listed; None when the snapshot had no process table at all."""
+    processes = snapshot.get("processes") or []
+    if processes or snapshot.get("no_process_npus"):
+        return len(processes)
+    return None
 
 
 def _hbm(device: Mapping[str, Any]) -> float | None:

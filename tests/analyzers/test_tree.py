@@ -980,18 +980,12 @@ def test_facts_put_the_culprit_ranks_checkpoint_first():
     assert got.summary()["last_checkpoint"] == "layer 3 / attention passed"
 
 
-def test_facts_read_torch_elastic_exit_codes():
-    failures = [
-        {
-            "rank": 1,
-            "exitcode": -11,
-            "line": 230,
-            "text": "failed (exitcode: -11) local_rank: 1 (pid: 26691)",
-        }
-    ]
-    launcher = scan("launcher.log", FileKind.LAUNCHER, elastic_failures=failures)
+def test_facts_read_torch_elastic_exit_codes_and_cite_the_exitcode_line():
+    record = {"rank": 1, "local_rank": 1, "exitcode": -11, "signal": "SIGSEGV", "pid": 26691}
+    line = error("rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV", 231)
+    launcher = scan("launcher.log", FileKind.LAUNCHER, None, [line], elastic_failures=[record])
     got = facts_from(Diagnosis(category="device_fault"), Correlation([], {}, 4), [launcher])
-    assert [(e.exitcode, e.rank, e.ref.line) for e in got.exits] == [(-11, 1, 230)]
+    assert [(e.exitcode, e.rank, e.ref.line) for e in got.exits] == [(-11, 1, 231)]
 
 
 def test_facts_parse_the_oom_message_numbers():
@@ -1012,13 +1006,15 @@ def npu_smi(
             "npu": i,
             "name": name,
             "health": "OK",
-            "aicore": aicore,
+            "aicore_pct": aicore,
             "hbm_used_mb": u,
             "hbm_total_mb": 65536,
         }
         for i, u in enumerate(used)
     ]
-    data = {"devices": devices}
+    data = {"devices": devices, "processes": [], "no_process_npus": []}
+    if processes == 0:
+        data["no_process_npus"] = list(range(len(used)))
     if processes is not None:
         data["processes"] = [
             {"npu": i, "pid": 1000 + i, "name": "python", "memory_mb": 3000}
@@ -1051,6 +1047,16 @@ def test_facts_from_two_npu_smi_snapshots_show_the_trend():
     loading = facts_from(Diagnosis(category="hang"), Correlation([], {}, 4), [first, grown])
     assert (still.npu.hbm_flat, still.npu.hbm_growing) == (True, False)
     assert (loading.npu.hbm_flat, loading.npu.hbm_growing) == (False, True)
+
+
+def test_npu_smi_without_a_process_table_leaves_the_process_count_unknown():
+    snap = scan("npu_smi.txt", FileKind.NPU_SMI, npu_smi=npu_smi([3000] * 2))
+    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [snap])
+    assert got.npu.processes is None
+    empty = scan("npu_smi.txt", FileKind.NPU_SMI, npu_smi=npu_smi([3000] * 2, processes=0))
+    assert (
+        facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [empty]).npu.processes == 0
+    )
 
 
 def test_facts_without_npu_smi_leave_device_state_unknown():
