@@ -229,6 +229,7 @@ def normalize_operator(name: str) -> str:
 
 SIGNATURE_IN_CAUSE = 3.0
 SIGNATURE_ELSEWHERE = 1.5
+SIGNATURE_EXTRA = 0.5
 SIGNATURE_CAP = 6.0
 RARE_CODE = 2.0
 COMMON_CODE = 0.75
@@ -315,13 +316,14 @@ def _points(
 
 
 def _signature_points(case: Case, text: IncidentText) -> float:
-    points = 0.0
-    for pattern in case.patterns:
-        if pattern.search(text.cause):
-            points += SIGNATURE_IN_CAUSE
-        elif pattern.search(text.other):
-            points += SIGNATURE_ELSEWHERE
-    return min(points, SIGNATURE_CAP)
+    """Most for a hit in the cause, less for one elsewhere, a little per further signature
+    (several signatures of one case often match the same line)."""
+    in_cause = sum(1 for p in case.patterns if p.search(text.cause))
+    elsewhere = sum(1 for p in case.patterns if not p.search(text.cause) and p.search(text.other))
+    if not in_cause + elsewhere:
+        return 0.0
+    points = (SIGNATURE_IN_CAUSE if in_cause else 0.0) + (SIGNATURE_ELSEWHERE if elsewhere else 0.0)
+    return min(points + SIGNATURE_EXTRA * (in_cause + elsewhere - 1), SIGNATURE_CAP)
 
 
 def _code_points(case: Case, text: IncidentText, rare: frozenset[str]) -> float:
