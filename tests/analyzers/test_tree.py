@@ -1089,3 +1089,60 @@ def test_timestamps_survive_into_checkpoint_evidence():
         Diagnosis(category="aicore_timeout", first_error=ref(RT.format(507014))), correlation, []
     )
     assert got.last_checkpoints[0].ref.timestamp == stamp
+
+
+# ------------------------------------------------------------- the pipeline on the corpus
+
+CORPUS = TREE_FILE.parents[3] / "shared" / "corpus"
+
+# For each corpus bundle: known cases any of which is a right answer among the top three.
+RELEVANT_CASES = {
+    "d01": {"hccl-socket-timeout-peer-stuck"},
+    "d02": {"hccl-watchdog-exec-timeout"},
+    "d03": {"hccl-buffsize-too-small"},
+    "d04": {"aicore-exception-out-of-bounds", "aicore-timeout-async-report"},
+    "d05": {"aicore-timeout-async-report"},
+    "d06": {"cann-init-env-failed"},
+    "d07": {"missing-runtime-library"},
+    "d08": {"fia-tnd-seq-lengths-last-element"},
+    "d09": {"aclnn-unsupported-dtype"},
+    "d10": {"oom-memory-outside-allocator"},
+    "d11": {"stream-sync-timeout"},
+    "d12": {"weight-missing-key"},
+    "d13": {"device-lost-heartbeat"},
+    "d14": {"backend-nccl-on-npu"},
+    "d15": {"engine-worker-stall", "hang-communication-wait"},
+    "d16": {"fa-atten-mask-shape"},
+    "d17": {"shape-per-rank-dim-mismatch"},
+    "crash_one_rank": {"shape-matmul-operands"},
+    "divergent_monitored_barrier": {"hccl-branch-divergence"},
+    "killed_rank": {"rank-segfault"},
+    "healthy": set(),
+}
+
+
+def corpus_bundles() -> list[tuple[str, object, dict]]:
+    cases = [(d.name, d, d / "truth.json") for d in sorted((CORPUS / "cases").glob("d*"))]
+    torch = [
+        (b.name.removesuffix(".tar.gz"), b, b.with_name(b.name.replace(".tar.gz", ".truth.json")))
+        for b in sorted((CORPUS / "torch").glob("*.tar.gz"))
+    ]
+    return [(name, path, json.loads(truth.read_text())) for name, path, truth in cases + torch]
+
+
+@pytest.mark.parametrize(
+    ("name", "bundle", "truth"), corpus_bundles(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_corpus_report_walks_to_the_right_category_and_case(name, bundle, truth):
+    from analyzers import AnalyzeOptions, analyze
+
+    report = analyze(bundle, AnalyzeOptions(workers=1))
+    diagnosis = report.diagnosis
+    assert diagnosis.tree_path == [s.node for s in diagnosis.tree_steps]
+    assert diagnosis.tree_path[0] == "start"
+    allowed = {truth["category"], *truth.get("category_also", [])}
+    assert path_category(diagnosis.tree_path) in allowed
+    top3 = {match.id for match in report.cases[:3]}
+    assert top3 & RELEVANT_CASES[name] or not RELEVANT_CASES[name]
+    if truth["category"] == "healthy":
+        assert report.cases == []
