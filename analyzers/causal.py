@@ -45,6 +45,7 @@ class CausalChain:
     top: list[Classified] = field(default_factory=list)  # every line at the first's tier
     supporting: list[Classified] = field(default_factory=list)
     cascades: list[Classified] = field(default_factory=list)
+    nearby: list[Classified] = field(default_factory=list)  # the first error's block
     culprit_ranks: list[int] = field(default_factory=list)
 
 
@@ -63,7 +64,8 @@ def find_first_error(
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
     chain = CausalChain(first=top[0], top=top)
-    chain.supporting = _supporting(chain.first, top, ordered)
+    chain.nearby = [item for item in ordered if _near(item, chain.first)]
+    chain.supporting = _supporting(chain.first, top, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
     return chain
@@ -127,19 +129,19 @@ def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, floa
 # --- supporting lines and cascades ---------------------------------------------------------
 
 
+def _near(item: Classified, first: Classified) -> bool:
+    return item.order == first.order and abs(item.event.line - first.event.line) <= NEAR_LINES
+
+
 def _supporting(
-    first: Classified, top: Sequence[Classified], ordered: Sequence[Classified]
+    first: Classified, top: Sequence[Classified], nearby: Sequence[Classified]
 ) -> list[Classified]:
     """Lines of the same block that wrap or detail the first error, then the same failure
     on other ranks."""
     near = [
         item
-        for item in ordered
-        if item is not first
-        and item.order == first.order
-        and abs(item.event.line - first.event.line) <= NEAR_LINES
-        and item.tier >= TIER_WRAPPER
-        and item.best is not None
+        for item in nearby
+        if item is not first and item.tier >= TIER_WRAPPER and item.best is not None
     ]
     elsewhere = [
         item
@@ -193,9 +195,8 @@ def culprit_ranks(
         return _global_ranks(named, first, scans)
     if first.tier in OWN_FAILURE_TIERS:
         own = {i.rank for i in chain.top if i.rank is not None and i.category == first.category}
-        if own:
-            return sorted(own)
-    return _singled_out(correlation)
+        return sorted(own)
+    return _singled_out(correlation, stated_world_size(scans) is not None)
 
 
 def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
@@ -210,13 +211,25 @@ def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileS
     return sorted(ranks)
 
 
-def _singled_out(correlation: Correlation | None) -> list[int]:
+def stated_world_size(scans: Sequence[FileScan]) -> int | None:
+    """The world size a launcher line or env dump states (not one guessed from ranks seen)."""
+    for scan in scans:
+        stated = scan.facts.get("world_size") or (scan.facts.get("env") or {}).get("WORLD_SIZE")
+        if str(stated or "").strip().isdigit():
+            return int(stated)
+    return None
+
+
+def _singled_out(correlation: Correlation | None, size_stated: bool) -> list[int]:
     """When the first error is a wait, blame the ranks the comparison singles out: killed
-    or missing ranks, then ranks that left the common path, then ranks left behind."""
+    or missing ranks (only when the world size is stated, else an excerpt of one rank
+    would blame all the others), then ranks that left the common path, then ranks left
+    behind."""
     if correlation is None:
         return []
-    dead = [r.rank for r in correlation.ranks if r.status in (RankStatus.KILLED,)]
-    for ranks in (dead, correlation.missing_ranks, correlation.divergent_ranks):
+    dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
+    missing = correlation.missing_ranks if size_stated else []
+    for ranks in (dead, missing, correlation.divergent_ranks):
         if ranks and len(ranks) < len(correlation.ranks):
             return sorted(ranks)
     behind = correlation.behind_ranks

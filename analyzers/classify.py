@@ -44,7 +44,7 @@ _EXCEPTION_LINE = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
     r"(?::\s*\S|:?\s*$)"
 )
-_OPERATOR = re.compile(r"\b(aclnn[A-Z]\w+|Hccl[A-Z]\w+|npu_\w+)")
+_OPERATOR = re.compile(r"(?<![\w/.])(aclnn[A-Z]\w+|Hccl[A-Z][a-z]\w*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ def _match(
         weight=signature.weight,
         codes=((own,) if own else ()) + others,
         culprits=_culprits(groups.get(signature.culprit or "")),
-        operator=groups.get("op") or groups.get("call"),
+        operator=groups.get("op"),
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from analyzers import multirank
 from analyzers.advise import Situation, next_actions
-from analyzers.causal import NEAR_LINES, CausalChain, find_first_error
+from analyzers.causal import CausalChain, find_first_error
 from analyzers.classify import (
     TIER_CASCADE,
     TIER_CAUSE,
@@ -95,7 +95,7 @@ def _from_first_error(
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
     )
-    story = _story(chain, verdict, culprits, codes, correlation)
+    story = _story(chain, verdict, culprits, codes, correlation, category)
     diagnosis.root_cause = root_cause(story)
     diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
     _fingerprint(diagnosis, chain)
@@ -148,12 +148,7 @@ def _unknown_codes(chain: CausalChain, known: Sequence[CodeInfo]) -> list[str]:
 def _cited_and_near(chain: CausalChain) -> list[Classified]:
     first = chain.first
     assert first is not None
-    near = [
-        item
-        for item in chain.top + chain.supporting + chain.cascades
-        if item.order == first.order and abs(item.event.line - first.event.line) <= NEAR_LINES
-    ]
-    return [first, *near, *chain.supporting, *chain.cascades]
+    return [first, *chain.nearby, *chain.supporting, *chain.cascades]
 
 
 def _evidence(chain: CausalChain) -> list[Evidence]:
@@ -172,7 +167,7 @@ def _cite(item: Classified, role: str) -> Evidence:
         role=role,
         rule=best.id if best else None,
         category=best.category if best else None,
-        codes=[info.label for info in item.codes] or list(item.event.codes),
+        codes=list(dict.fromkeys([info.label for info in item.codes] or item.event.codes)),
     )
 
 
@@ -182,6 +177,7 @@ def _story(
     culprits: Sequence[int],
     codes: Sequence[CodeInfo],
     correlation: Correlation,
+    category: str,
 ) -> Story:
     first = chain.first
     assert first is not None
@@ -191,7 +187,7 @@ def _story(
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
-        code=main_code(list(first.codes) or list(codes)),
+        code=main_code(codes, category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
@@ -203,8 +199,7 @@ def _story(
 def _operator(chain: CausalChain) -> str | None:
     first = chain.first
     assert first is not None
-    near = [i for i in chain.cascades if i.order == first.order]
-    for item in [first, *chain.supporting, *near]:
+    for item in [first, *chain.supporting, *chain.nearby]:
         if item.operator:
             return item.operator
     return None

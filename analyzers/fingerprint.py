@@ -15,6 +15,7 @@ error codes (which masking would otherwise erase: 507014 and 507015 are differen
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Sequence
 
 from drain3 import TemplateMiner
@@ -32,6 +33,8 @@ MASKS = (
     (r"(?:(?<=rank)|(?<=Rank)|(?<=RANK)|(?<=TP)|(?<=DP)|(?<=EP)|(?<=PP))\d+\b", "NUM"),
     (r"(?<![A-Za-z0-9_.])[-+]?\d+(?:\.\d+)?(?![A-Za-z0-9_])", "NUM"),
 )
+# Drain3 announces every miner it starts at INFO; one per incident is noise in the CLI.
+logging.getLogger("drain3.template_miner").setLevel(logging.WARNING)
 MAX_LINES = 4
 MAX_CHARS = 600  # long device dumps add nothing to the identity of the failure
 

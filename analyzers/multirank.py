@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzers.causal import CausalChain
+from analyzers.causal import CausalChain, stated_world_size
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.narrate import ranks_phrase
 from analyzers.tree_facts import npu_state
 from analyzers.types import Correlation, EventKind, FileScan, RankStatus
 
@@ -65,15 +66,15 @@ def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | 
 
 
 def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
-    missing = correlation.missing_ranks
+    missing = correlation.missing_ranks if stated_world_size(scans) else []
     present = [r.rank for r in correlation.ranks if r.rank not in missing]
     if not missing or not present:
         return None
     ranks = tuple(missing)
     if min(missing) > max(present) and _waiting_on_load(correlation, present):
-        reason = f"ranks {_list(ranks)} left no log while the others waited in weight loading"
+        reason = f"{ranks_phrase(ranks)} left no log while the others waited in weight loading"
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
-    reason = f"ranks {_list(ranks)} left no log while the others ran"
+    reason = f"{ranks_phrase(ranks)} left no log while the others ran"
     return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
 
 
@@ -86,13 +87,22 @@ def _stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     waiting = bool(npu and npu.aicore_idle)
     subsystem = "communication" if waiting or not behind else "framework"
     ranks = tuple(behind or stalled)
-    where = correlation.last_common_checkpoint
-    reason = f"ranks {_list(ranks)} stopped making progress" + (
-        f" after '{where}'" if where else ""
-    )
+    reason = f"{ranks_phrase(ranks)} stopped making progress{_where(correlation, ranks)}"
     if waiting:
         reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
     return Verdict("multirank.hang", "hang", subsystem, 0.55, ranks, reason)
+
+
+def _where(correlation: Correlation, ranks: Sequence[int]) -> str:
+    """` after 'X' while ranks 0, 1 reached 'Y'` from the ranks' last checkpoints."""
+    last = {r.rank: r.last_checkpoint_qualified or r.last_checkpoint for r in correlation.ranks}
+    own = {last.get(r) for r in ranks} - {None}
+    text = f" after '{own.pop()}'" if len(own) == 1 else ""
+    ahead = [r for r in last if r not in ranks and last[r]]
+    reached = {last[r] for r in ahead}
+    if ahead and len(reached) == 1:
+        text += f" while {ranks_phrase(ahead)} reached '{reached.pop()}'"
+    return text
 
 
 def _waiting_on_load(correlation: Correlation, ranks: Sequence[int]) -> bool:
@@ -127,7 +137,7 @@ def _weight_load(
     if not (in_loader or (others and _waiting_on_load(correlation, others))):
         return None
     ranks = tuple(chain.culprit_ranks)
-    reason = f"ranks {_list(ranks)} failed while loading weights"
+    reason = f"{ranks_phrase(ranks)} failed while loading weights"
     return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
 
 
@@ -141,7 +151,7 @@ def _diverged_wait(
     if not correlation.divergent_ranks or (category == "hccl" and chain.culprit_ranks):
         return None
     ranks = tuple(correlation.divergent_ranks)
-    reason = correlation.divergence or f"ranks {_list(ranks)} took another path"
+    reason = correlation.divergence or f"{ranks_phrase(ranks)} took another path"
     return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
 
 
@@ -159,7 +169,7 @@ def _silent_deaths(
     )
     if not silent or not failed:
         return None
-    reason = f"ranks {_list(silent)} stopped without an error while their peers lost them"
+    reason = f"{ranks_phrase(silent)} stopped without an error while their peers lost them"
     return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
 
 
@@ -176,7 +186,3 @@ def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Patter
         and pattern.search(event.message or event.text)
         for event in scan.events
     )
-
-
-def _list(ranks: Sequence[int]) -> str:
-    return ", ".join(str(r) for r in ranks)

@@ -48,7 +48,7 @@ def root_cause(story: Story) -> str:
         sentences.append(_capitalise(story.verdict_reason) + ".")
     if story.followers:
         sentences.append(
-            f"{_capitalise(_ranks(story.followers))} failed afterwards as a consequence."
+            f"{_capitalise(ranks_phrase(story.followers))} failed afterwards as a consequence."
         )
     if story.checkpoint:
         sentences.append(f"Last checkpoint every rank reached: '{story.checkpoint}'.")
@@ -63,7 +63,7 @@ def _main_sentence(story: Story) -> str:
         parts.append(f" (code {story.code.label}: {story.code.meaning.rstrip('.')})")
     who = story.culprits or ([story.rank] if story.rank is not None else [])
     if who:
-        parts.append(f", {_ranks(who)}")
+        parts.append(f", {ranks_phrase(who)}")
     if story.where:
         parts.append(f", at {story.where}")
     if story.quote:
@@ -78,10 +78,13 @@ def quote(message: str) -> str:
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3].rstrip() + "..."
 
 
-def main_code(codes: Sequence[CodeInfo]) -> CodeInfo | None:
-    """The code that says most: a runtime/aclnn code before an error-manager code before
-    HCCL's and torch_npu's summaries; one with a label before one without."""
-    ranked = sorted(codes, key=lambda c: (c.category is None, _CODE_ORDER.get(c.table, 9)))
+def main_code(codes: Sequence[CodeInfo], category: str | None = None) -> CodeInfo | None:
+    """The code that says most about `category`: one pointing at that label first, then
+    a runtime/aclnn code before an error-manager code before HCCL's and torch_npu's."""
+    ranked = sorted(
+        codes,
+        key=lambda c: (c.category != category, c.category is None, _CODE_ORDER.get(c.table, 9)),
+    )
     return ranked[0] if ranked else None
 
 
@@ -92,7 +95,7 @@ def followers(chain: CausalChain, culprits: Sequence[int]) -> list[int]:
     return sorted(ranks - set(culprits) - {first_rank})
 
 
-def _ranks(ranks: Sequence[int]) -> str:
+def ranks_phrase(ranks: Sequence[int]) -> str:
     ranks = sorted(set(ranks))
     if len(ranks) == 1:
         return f"rank {ranks[0]}"

@@ -1,0 +1,189 @@
+"""Measure the analyzer on the development corpus: category and first-error accuracy.
+
+Every `cases/dNN/` folder (its logs, packed as a bundle without `truth.json`) and every
+`torch/*.tar.gz` bundle goes through the full pipeline (`analyzers.analyze`); the report is
+compared with the truth file next to it:
+
+- category: right when equal to `category` or listed in `category_also`;
+- first error: right when `diagnosis.first_error.text` contains `first_error_contains` or
+  one of `first_error_also`; when the truth has no first error (a healthy run) or marks it
+  optional, reporting none is right too;
+- culprits (torch bundles): right when `culprit_ranks` equals the truth's.
+
+    python -m analyzers.eval [--corpus DIR] [--verbose]
+
+The corpus defaults to `../shared/corpus` next to the checkout (RANKLENS_CORPUS overrides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzers import AnalyzeOptions, analyze
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CATEGORY_TARGET = 0.95
+FIRST_ERROR_TARGET = 0.90
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    name: str
+    bundle: Path  # a directory of logs or an archive
+    truth: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    name: str
+    category: str
+    expected: str
+    category_ok: bool
+    first_error: str | None
+    first_error_ok: bool
+    culprits: tuple[int, ...]
+    culprits_ok: bool | None  # None when the truth names no culprits
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def category_accuracy(self) -> float:
+        return _share(o.category_ok for o in self.outcomes)
+
+    @property
+    def first_error_accuracy(self) -> float:
+        return _share(o.first_error_ok for o in self.outcomes)
+
+    @property
+    def culprit_accuracy(self) -> float | None:
+        judged = [o.culprits_ok for o in self.outcomes if o.culprits_ok is not None]
+        return _share(judged) if judged else None
+
+    def meets_targets(self) -> bool:
+        return (
+            self.category_accuracy >= CATEGORY_TARGET
+            and self.first_error_accuracy >= FIRST_ERROR_TARGET
+        )
+
+
+def _share(flags: Any) -> float:
+    flags = list(flags)
+    return sum(map(bool, flags)) / len(flags) if flags else 0.0
+
+
+def corpus_root() -> Path:
+    return Path(os.environ.get("RANKLENS_CORPUS", DEFAULT_CORPUS))
+
+
+def samples(root: Path) -> list[Sample]:
+    """Every case folder and torch bundle of the corpus, by name."""
+    found = [
+        Sample(case.name, case, _read_json(case / "truth.json"))
+        for case in sorted((root / "cases").glob("*"))
+        if (case / "truth.json").is_file()
+    ]
+    found += [
+        Sample(archive.name.removesuffix(".tar.gz"), archive, _read_json(truth))
+        for archive in sorted((root / "torch").glob("*.tar.gz"))
+        if (truth := archive.with_name(archive.name.replace(".tar.gz", ".truth.json"))).is_file()
+    ]
+    return found
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@contextmanager
+def as_bundle(sample: Sample) -> Iterator[Path]:
+    """An archive of the sample's logs: case folders are packed without their truth file,
+    so the analyzer never reads the answer."""
+    if sample.bundle.is_file():
+        yield sample.bundle
+        return
+    with tempfile.TemporaryDirectory(prefix="ranklens-eval-") as tmp:
+        archive = Path(tmp) / f"{sample.name}.tar.gz"
+        with tarfile.open(archive, "w:gz") as tar:
+            for log in sorted(sample.bundle.iterdir()):
+                if log.is_file() and log.name != "truth.json":
+                    tar.add(log, arcname=f"{sample.name}/{log.name}")
+        yield archive
+
+
+def judge(sample: Sample, report: dict[str, Any]) -> Outcome:
+    truth, diagnosis = sample.truth, report["diagnosis"]
+    first = diagnosis.get("first_error") or None
+    first_text = first["text"] if first else None
+    expected_culprits = truth.get("culprit_ranks")
+    culprits = tuple(diagnosis.get("culprit_ranks") or ())
+    return Outcome(
+        name=sample.name,
+        category=diagnosis["category"],
+        expected=truth["category"],
+        category_ok=diagnosis["category"] in [truth["category"], *truth.get("category_also", [])],
+        first_error=first_text,
+        first_error_ok=_first_error_ok(truth, first_text),
+        culprits=culprits,
+        culprits_ok=None if expected_culprits is None else list(culprits) == expected_culprits,
+    )
+
+
+def _first_error_ok(truth: dict[str, Any], text: str | None) -> bool:
+    wanted = [truth.get("first_error_contains"), *truth.get("first_error_also", [])]
+    wanted = [w for w in wanted if w]
+    if text is None:
+        return not wanted or bool(truth.get("first_error_optional"))
+    return any(w in text for w in wanted)
+
+
+def evaluate(root: Path | None = None) -> Score:
+    """Run every sample through the pipeline (in-process scanning) and judge it."""
+    outcomes = []
+    for sample in samples(root or corpus_root()):
+        with as_bundle(sample) as bundle:
+            report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+        outcomes.append(judge(sample, report))
+    return Score(tuple(outcomes))
+
+
+def render(score: Score, verbose: bool = False) -> str:
+    lines = []
+    for o in score.outcomes:
+        marks = ("ok " if o.category_ok else "BAD") + (" ok " if o.first_error_ok else " BAD")
+        line = f"{o.name:32} {marks}  {o.category:15} (want {o.expected})"
+        if verbose or not (o.category_ok and o.first_error_ok):
+            line += f"\n{'':37}first error: {o.first_error!r}"
+        lines.append(line)
+    lines.append(f"category accuracy:    {score.category_accuracy:.0%} (target ≥95%)")
+    lines.append(f"first-error accuracy: {score.first_error_accuracy:.0%} (target ≥90%)")
+    if score.culprit_accuracy is not None:
+        lines.append(f"culprit accuracy:     {score.culprit_accuracy:.0%} (torch bundles)")
+    lines.append(f"samples: {len(score.outcomes)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=None, help="corpus directory")
+    parser.add_argument("--verbose", action="store_true", help="show every first error")
+    args = parser.parse_args(argv)
+    score = evaluate(args.corpus)
+    print(render(score, args.verbose))
+    return 0 if score.meets_targets() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Whole-job diagnoses from multi-rank logs written the way real runs write them.
+
+Each scenario is a set of files (rank logs, launcher log, env dump) scanned by the real
+scanner and correlated by the real correlation; the test checks what an engineer reads
+first: the label, the first error, the culprit ranks, the root cause and the advice.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+import pytest
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+STEPS = ["prefill start: 8 tokens"] + [
+    line
+    for layer in range(3)
+    for line in (" norm passed", " attention passed", " MoE passed", f"layer {layer} passed")
+]
+LOADING = [
+    "init process group: backend=hccl rank={rank} world_size=4 master=10.0.0.1:29500",
+    "building decoder: layers=3 hidden=4096 experts=8 vocab=131125 tp=4",
+    "weights loaded: embed rows [{start}, {end})",
+    "load weights passed",
+    "waiting for all ranks to finish loading weights",
+]
+
+
+def stamped(rank: int, lines: list[str], start_s: int = 0, level: str = "INFO") -> str:
+    """Python-logging lines as the torch bundles print them."""
+    out = []
+    for n, line in enumerate(lines):
+        seconds = start_s + n
+        stamp = f"2026-11-29 07:{24 + seconds // 60:02d}:{seconds % 60:02d},{100 + n:03d}"
+        out.append(f"{stamp} [rank{rank}] {level} {line}")
+    return "\n".join(out) + "\n"
+
+
+def loading(rank: int) -> list[str]:
+    start = rank * 32782
+    return [line.format(rank=rank, start=start, end=start + 32782) for line in LOADING]
+
+
+def run(files: Mapping[str, str]) -> Diagnosis:
+    matcher = CheckpointMatcher(())
+    scans = []
+    for path, text in files.items():
+        kind, rank = classify_path(path)
+        info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+        scans.append(scan_file(io.BytesIO(text.encode()), info, matcher))
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+ENV = "WORLD_SIZE=4\nMASTER_ADDR=10.0.0.1\nMASTER_PORT=29500\n"
+
+
+def test_all_ranks_finishing_is_healthy() -> None:
+    files = {
+        f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS, "model run success"]) for r in range(4)
+    }
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert (diagnosis.category, diagnosis.subsystem) == ("healthy", "none")
+    assert diagnosis.first_error is None
+    assert diagnosis.culprit_ranks == []
+    assert diagnosis.confidence >= 0.8
+
+
+def test_rank_that_stops_without_error_is_a_hang_with_that_rank_to_blame() -> None:
+    files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS]) for r in range(3)}
+    files["job/log_3.log"] = stamped(3, [*loading(3), *STEPS[:6]])
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.first_error is None
+    assert diagnosis.root_cause.startswith("Rank 3 stopped making progress after")
+    assert "while ranks 0, 1, 2 reached 'layer 2 passed'" in diagnosis.root_cause
+    assert any("npu-smi" in action for action in diagnosis.next_actions)
+
+
+def test_high_ranks_failing_the_tp_split_while_low_ranks_wait_is_weight_load() -> None:
+    waiting = {f"job/log_{r}.log": stamped(r, loading(r)) for r in (0, 1)}
+    failing = {
+        f"job/log_{r}.log": stamped(r, loading(r)[:2])
+        + f"[rank{r}]: Traceback (most recent call last):\n"
+        + f'[rank{r}]:   File "/srv/infer/weights.py", line 88, in load_weights\n'
+        + f"[rank{r}]:     shard = full.narrow(0, start, length)\n"
+        + f"[rank{r}]: RuntimeError: start ({r * 35328}) + length (35328) exceeds dimension "
+        + "size (131125).\n"
+        for r in (2, 3)
+    }
+    diagnosis = run({"job/env.txt": ENV, **waiting, **failing})
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.culprit_ranks == [2, 3]
+    assert diagnosis.first_error is not None
+    assert "exceeds dimension size (131125)" in diagnosis.first_error.text
+    assert any("TP size" in action for action in diagnosis.next_actions)
+
+
+def test_high_ranks_missing_while_low_ranks_wait_in_loading_is_weight_load() -> None:
+    waiting = {f"job/log_{r}.log": stamped(r, loading(r)) for r in (0, 1)}
+    diagnosis = run({"job/env.txt": ENV, **waiting})
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_peer_timeouts_after_one_rank_ran_out_of_memory_are_cascades() -> None:
+    oom = (
+        "[rank1]: RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 1; 60.96 GiB "
+        "total capacity; 58.10 GiB already allocated; 58.10 GiB current active; 1.20 GiB free; "
+        "58.90 GiB reserved in total by PyTorch)\n"
+    )
+    files = {}
+    for r in range(4):
+        text = stamped(r, [*loading(r), *STEPS[:5]])
+        if r == 1:
+            text += oom
+        else:
+            text += (
+                f"[rank{r}]:[E1129 07:55:01.428029551 ProcessGroupHCCL.cpp:660] [Rank {r}] "
+                "Watchdog caught collective operation timeout: WorkHCCL(SeqNum=42, "
+                "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800101 milliseconds before "
+                "timing out.\n"
+            )
+        files[f"job/log_{r}.log"] = text
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert diagnosis.category == "oom"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 1
+    cascades = [e for e in diagnosis.evidence if e.role == "cascade"]
+    assert {e.ref.rank for e in cascades} == {0, 2, 3}
+    assert "Ranks 0, 2, 3 failed afterwards" in diagnosis.root_cause
+
+
+def test_timeouts_on_ranks_whose_checkpoints_diverged_blame_the_divergent_rank() -> None:
+    files = {}
+    for r in range(4):
+        steps = list(STEPS[:6])
+        if r == 2:  # rank 2 took the decode branch: MoE ran where the others ran attention
+            steps[2] = " MoE passed"
+        text = stamped(r, [*loading(r), *steps]) + (
+            f"[rank{r}]:[E1129 07:55:01.428029551 ProcessGroupHCCL.cpp:660] [Rank {r}] "
+            "Watchdog caught collective operation timeout: WorkHCCL(SeqNum=42, "
+            "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800101 milliseconds before "
+            "timing out.\n"
+        )
+        files[f"job/log_{r}.log"] = text
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert (diagnosis.category, diagnosis.subsystem) == ("hccl", "communication")
+    assert diagnosis.culprit_ranks == [2]
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+def test_ranks_that_vanish_while_peers_lose_the_connection_died() -> None:
+    closed = (
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
+        "by peer [127.0.0.1]:29398. This is typically caused by a remote worker crashing."
+    )
+    files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in (1, 3)}
+    for r in (0, 2):
+        files[f"job/log_{r}.log"] = stamped(r, [*loading(r), *STEPS[:6]]) + f"[rank{r}]: {closed}\n"
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [1, 3]
+    assert diagnosis.confidence < 0.5
+
+
+def test_unknown_exception_is_other_with_low_confidence() -> None:
+    text = stamped(0, loading(0)) + "ValueError: tokenizer returned an empty prompt\n"
+    diagnosis = run({"job/log_0.log": text})
+    assert diagnosis.category == "other"
+    assert diagnosis.confidence <= 0.3
+    assert diagnosis.first_error is not None
+    assert "empty prompt" in diagnosis.first_error.text
+
+
+AICORE_BLOCK = """\
+Traceback (most recent call last):
+  File "/srv/infer/run.py", line 453, in <module>
+    torch.npu.synchronize()
+RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:488 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507014
+[ERROR] 2026-11-29-07:30:01 (PID:4242, Device:0, RankID:0) ERR00100 PTA call acl api failed
+[Error]: The aicore execution times out.
+        Rectify the fault based on the error information in the ascend log.
+EE9999: Inner Error!
+EE9999[PID: 4242] 2026-11-29-07:30:01.100.200 (EE9999):  rtStreamSynchronizeWithTimeout execution failed, reason=aicore timeout[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]
+        TraceBack (most recent call last):
+RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is aclnnMoeDistributeDispatchV2.
+"""
+
+
+def test_aicore_timeout_names_the_operator_code_meaning_and_suggests_blocking_launch() -> None:
+    diagnosis = run({"job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK})
+    assert (diagnosis.category, diagnosis.subsystem) == ("aicore_timeout", "operator")
+    assert "reason=aicore timeout" in diagnosis.first_error.text
+    assert "aclnnMoeDistributeDispatchV2" in diagnosis.root_cause
+    assert "507014" in diagnosis.root_cause
+    assert "did not finish" in diagnosis.root_cause
+    assert {"507014", "EE9999", "ERR00100"} <= set(diagnosis.error_codes)
+    assert any("ASCEND_LAUNCH_BLOCKING=1" in action for action in diagnosis.next_actions)
+    assert next(e.role for e in diagnosis.evidence) == "cause"
+
+
+def test_log_switch_already_set_in_the_env_dump_is_not_suggested_again() -> None:
+    env = "ASCEND_LAUNCH_BLOCKING=1\nWORLD_SIZE=1\n"
+    diagnosis = run({"job/env.txt": env, "job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK})
+    assert diagnosis.category == "aicore_timeout"
+    assert not any("ASCEND_LAUNCH_BLOCKING=1" in action for action in diagnosis.next_actions)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "other_numbers"),
+    [("aicore", {"4242": "977", "07:30:01": "11:02:44", "aclnnMoe": "aclnnMoe"})],
+)
+def test_same_failure_with_other_numbers_gets_the_same_fingerprint(
+    scenario: str, other_numbers: dict[str, str]
+) -> None:
+    again = AICORE_BLOCK
+    for old, new in other_numbers.items():
+        again = again.replace(old, new)
+    first = run({"a/log_0.log": AICORE_BLOCK})
+    second = run({"b/log_0.log": again})
+    assert first.fingerprint == second.fingerprint
+    assert "<NUM>" in (first.fingerprint_template or "")
