@@ -16,9 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from analyzers.cases import KNOWLEDGE, STRATEGIES, load_cases, taxonomy
+from analyzers.cases import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
 from analyzers.tree_facts import TreeFacts
 from analyzers.tree_predicates import TreeError, check_predicate
 
@@ -82,7 +80,7 @@ def load_tree(path: Path | None = None) -> Tree:
     """The validated tree (the default file is read once per process)."""
     if path is None:
         return _default_tree()
-    return parse_tree(yaml.safe_load(Path(path).read_text(encoding="utf-8")), source=str(path))
+    return parse_tree(read_yaml(Path(path)), source=str(path))
 
 
 @lru_cache(maxsize=1)

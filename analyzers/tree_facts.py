@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzers.cases import find_operators
+from analyzers.cases import find_operators, template
 from analyzers.types import Correlation, Diagnosis, ErrorRef, EventKind, FileScan
 
 MAX_LINES = 4000
@@ -148,7 +148,8 @@ def facts_from(
 
 
 def _error_lines(diagnosis: Diagnosis, scans: Sequence[FileScan]) -> tuple[FactLine, ...]:
-    """First error, then the diagnosis' evidence, then every error event; no repeats."""
+    """First error, then the diagnosis' evidence, then every error event; one line per
+    template (the same message with other numbers on other ranks is cited once)."""
     refs: list[FactLine] = []
     if diagnosis.first_error:
         refs.append(FactLine(diagnosis.first_error, diagnosis.first_error.text))
@@ -157,13 +158,10 @@ def _error_lines(diagnosis: Diagnosis, scans: Sequence[FileScan]) -> tuple[FactL
         for event in scan.events:
             if event.kind == EventKind.ERROR:
                 refs.append(FactLine(event.ref(), event.message or event.text))
-    seen: set[tuple[str, int, str]] = set()
-    unique = []
+    first: dict[str, FactLine] = {}
     for fact in refs:
-        key = (fact.ref.file, fact.ref.line, fact.text)
-        if key not in seen:
-            seen.add(key)
-            unique.append(fact)
+        first.setdefault(template(fact.text), fact)
+    unique = list(first.values())
     return tuple(unique[:MAX_LINES])
 
 
