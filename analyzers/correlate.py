@@ -19,7 +19,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -40,6 +40,13 @@ Key = tuple[str, int]  # (normalised text, occurrence index on the rank)
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
 _FILE_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.LAUNCHER: 2}
+# In a launcher log, lines the agent writes itself (glog lines, the ChildFailedError summary)
+# report on a rank; its exit is read from facts["elastic_failures"], and these lines are
+# neither the rank's output nor its first error. Copies of a rank's output carry a tag.
+_LAUNCHER_SOURCES = frozenset({"elastic", "glog"})
+_RANK_OUTPUT_TAG = re.compile(
+    r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: )"
+)
 
 
 @dataclass(slots=True)
@@ -59,8 +66,8 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
     world_size = _world_size(world_size_hint, scans, by_rank)
     ranks = sorted(set(range(world_size or 0)) | set(by_rank))
     missing = [r for r in ranks if r not in by_rank or not by_rank[r].present]
-    events = {r: _merged_checkpoints(by_rank[r]) for r in ranks if r not in missing}
-    timeline = {r: _timeline(events.get(r, [])) for r in ranks}
+    tracks = {r: _timeline(_merged_checkpoints(by_rank[r])) for r in ranks if r not in missing}
+    timeline = {r: tracks[r][0] if r in tracks else [] for r in ranks}
     present = {r: timeline[r] for r in ranks if r not in missing}
     exits = _elastic_exits(scans)
     summaries = [
@@ -79,7 +86,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         missing_ranks=missing,
         divergent_ranks=divergent,
         divergence=sentence,
-        clock_offsets=clock_offsets(events),
+        clock_offsets=_offsets({r: timed for r, (_, timed) in tracks.items()}),
     )
 
 
@@ -93,11 +100,24 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, _RankFiles]:
         if info.rank is not None:
             files = _rank_files(by_rank, info.rank, scan)
             files.present = files.present or info.lines > 0 or info.size_bytes > 0
+        this_scan: dict[int, _RankFiles] = {}
         for event in scan.events:
             rank = event.rank if event.rank is not None else info.rank
-            if rank is not None:
-                _add_event(_rank_files(by_rank, rank, scan), event)
+            if rank is None or _launcher_says(event, info.kind):
+                continue
+            files = this_scan.get(rank) or this_scan.setdefault(
+                rank, _rank_files(by_rank, rank, scan)
+            )
+            _add_event(files, event)
     return by_rank
+
+
+def _launcher_says(event: Event, kind: FileKind) -> bool:
+    return (
+        kind == FileKind.LAUNCHER
+        and event.source in _LAUNCHER_SOURCES
+        and not _RANK_OUTPUT_TAG.match(event.text)
+    )
 
 
 def _rank_files(by_rank: dict[int, _RankFiles], rank: int, scan: FileScan) -> _RankFiles:
@@ -181,20 +201,26 @@ def _keys(events: Iterable[Event]) -> list[Key]:
     return keys
 
 
-def _timeline(events: list[Event]) -> list[Checkpoint]:
+def _timeline(events: list[Event]) -> tuple[list[Checkpoint], dict[Key, float]]:
+    """The rank's checkpoints, and the time of each one that carries a time.
+
+    Runs once per checkpoint of the job (a million for 512 ranks), hence the plain loop.
+    """
     texts = [_text(e) for e in events]
-    qualified = qualified_names(texts)
-    return [
-        Checkpoint(
-            text=text,
-            index=index,
-            file=event.file,
-            line=event.line,
-            timestamp=event.timestamp.isoformat() if event.timestamp else None,
-            qualified=name,
-        )
-        for (text, index), event, name in zip(_keys(events), events, qualified, strict=True)
-    ]
+    checkpoints = []
+    timed: dict[Key, float] = {}
+    seen: dict[str, int] = {}
+    for event, text, name in zip(events, texts, qualified_names(texts), strict=True):
+        index = seen.get(text, 0)
+        seen[text] = index + 1
+        stamp = event.timestamp
+        iso = None
+        if stamp is not None:
+            timed[(text, index)] = _epoch(stamp)
+            iso = stamp.isoformat()
+        # Checkpoint(text, index, file, line, timestamp, qualified)
+        checkpoints.append(Checkpoint(text, index, event.file, event.line, iso, name))
+    return checkpoints, timed
 
 
 # --- per-rank status -----------------------------------------------------------------------
@@ -439,25 +465,21 @@ def clock_offsets(events: Mapping[int, Sequence[Event]]) -> dict[int, float]:
     """Seconds each rank's clock runs ahead of the reference rank's (the lowest rank with
     timed checkpoints): the median difference over the checkpoints both logged. Subtract
     a rank's offset from its times to put all ranks on one clock."""
-    times = {rank: _timed_keys(evs) for rank, evs in events.items()}
+    return _offsets({rank: _timeline(list(evs))[1] for rank, evs in events.items()})
+
+
+def _offsets(times: Mapping[int, Mapping[Key, float]]) -> dict[int, float]:
     times = {rank: keyed for rank, keyed in times.items() if keyed}
     if not times:
         return {}
     reference = min(times)
+    base = times[reference]
     offsets = {reference: 0.0}
     for rank, keyed in times.items():
-        shared = [keyed[key] - times[reference][key] for key in keyed if key in times[reference]]
+        shared = [moment - base[key] for key, moment in keyed.items() if key in base]
         if rank != reference and shared:
             offsets[rank] = round(statistics.median(shared), 6)
     return offsets
-
-
-def _timed_keys(events: Sequence[Event]) -> dict[Key, float]:
-    return {
-        key: _epoch(event.timestamp)
-        for key, event in zip(_keys(events), events, strict=True)
-        if event.timestamp is not None
-    }
 
 
 def _epoch(moment: datetime | None) -> float:
@@ -465,5 +487,8 @@ def _epoch(moment: datetime | None) -> float:
     if moment is None:
         return float("inf")
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
+        return (moment - _NAIVE_EPOCH).total_seconds()
     return moment.timestamp()
+
+
+_NAIVE_EPOCH = datetime(1970, 1, 1)
