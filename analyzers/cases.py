@@ -1,197 +1,54 @@
-"""The library of known failures and how an incident is matched against it.
-
-Cases are data: `analyzers/knowledge/cases/<topic>.yaml`, each file a `cases:` list. A case
-names the signatures (regexes over error messages such as
-``EZ9999 ... HCCL_BUFFSIZE is too SMALL, maxBs = 914``), codes and operators that identify
-it, its category from the taxonomy, and the root cause, fix and checks a user needs.
+"""Matching an incident against the library of known failures (`analyzers.case_library`).
 
 Matching is deterministic: every case scores points for signatures found in the first
 causal error (more) or any other error line (less), for shared error codes (rare codes
 count more than ones found in many cases), for shared operators, for the same category,
-and for being linked from the diagnosis-tree nodes the incident walked through.
+and for being linked from the diagnosis-tree nodes the incident walked through; a case
+for other hardware than the incident's counts half. Scores are scaled to 0..1.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
+from analyzers.case_library import (
+    CASES_DIR,
+    HARDWARE,
+    KNOWLEDGE,
+    STRATEGIES,
+    Case,
+    CaseError,
+    load_cases,
+    parse_cases,
+    read_yaml,
+    taxonomy,
+)
 from analyzers.types import CaseMatch, Diagnosis, EventKind, FileScan
 
-KNOWLEDGE = Path(__file__).parent / "knowledge"
-CASES_DIR = KNOWLEDGE / "cases"
-SCHEMA = Path(__file__).parent / "schema" / "report.schema.json"
-
-HARDWARE = frozenset({"A2", "A3", "310P", "any"})
-STRATEGIES = frozenset(
-    {
-        "operator_fallback",
-        "parameter_fix",
-        "path_unification",
-        "config_downgrade",
-        "environment_fix",
-        "collect_more",
-    }
-)
-SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
-
-_REQUIRED_TEXT = ("id", "title", "category", "root_cause", "fix")
-_LISTS = (
-    "symptoms",
-    "signatures",
-    "codes",
-    "operators",
-    "hardware",
-    "verify",
-    "references",
-    "tags",
-    "strategy",
-)
-
-
-class CaseError(ValueError):
-    """The case library's data is malformed; the message names the file and the case."""
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    id: str
-    title: str
-    category: str
-    root_cause: str
-    fix: str
-    symptoms: tuple[str, ...] = ()
-    signatures: tuple[str, ...] = ()
-    codes: tuple[str, ...] = ()
-    operators: tuple[str, ...] = ()
-    hardware: tuple[str, ...] = ("any",)
-    verify: tuple[str, ...] = ()
-    references: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    strategy: tuple[str, ...] = ()
-    source: str = ""
-    patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the web app (seeding the Case table, the API)."""
-        values = ((f.name, getattr(self, f.name)) for f in fields(self) if f.name != "patterns")
-        return {name: list(v) if isinstance(v, tuple) else v for name, v in values}
-
-
-# ----------------------------------------------------------------------------- loading
-
-
-@lru_cache(maxsize=1)
-def taxonomy() -> frozenset[str]:
-    """The category labels, read from the report schema so there is one list."""
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    return frozenset(schema["properties"]["diagnosis"]["properties"]["category"]["enum"])
-
-
-def load_cases(directory: Path | None = None) -> tuple[Case, ...]:
-    """All cases, validated; the default library is read once per process."""
-    if directory is None:
-        return _default_cases()
-    return _load_dir(Path(directory))
-
-
-@lru_cache(maxsize=1)
-def _default_cases() -> tuple[Case, ...]:
-    return _load_dir(CASES_DIR)
-
-
-def _load_dir(directory: Path) -> tuple[Case, ...]:
-    files = sorted(directory.glob("*.yaml"))
-    if not files:
-        raise CaseError(f"{directory}: no case files (*.yaml)")
-    cases: list[Case] = []
-    for path in files:
-        data = read_yaml(path)
-        cases.extend(parse_cases(data, source=path.name))
-    _check_unique(cases)
-    return tuple(cases)
-
-
-def read_yaml(path: Path) -> Any:
-    """Parse a knowledge file, with libyaml's C parser when it is installed (10x faster)."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-
-
-def parse_cases(data: Any, source: str = "<string>") -> list[Case]:
-    """Validate one file's data (`{"cases": [...]}`) and build its cases."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("cases"), list):
-        raise CaseError(f"{source}: expected a mapping with a 'cases' list")
-    cases = [_parse_case(raw, source, i) for i, raw in enumerate(data["cases"])]
-    _check_unique(cases)
-    return cases
-
-
-def _parse_case(raw: Any, source: str, index: int) -> Case:
-    where = f"{source}: case #{index + 1}"
-    if not isinstance(raw, Mapping):
-        raise CaseError(f"{where}: expected a mapping")
-    where = f"{source}: case {raw.get('id', '#' + str(index + 1))!r}"
-    unknown = set(raw) - set(_REQUIRED_TEXT) - set(_LISTS)
-    if unknown:
-        raise CaseError(f"{where}: unknown field(s) {sorted(unknown)}")
-    values: dict[str, Any] = {name: _text(raw, name, where) for name in _REQUIRED_TEXT}
-    values.update({name: _strings(raw, name, where) for name in _LISTS if name in raw})
-    _check_values(values, where)
-    return Case(**values, source=source, patterns=_compile(values.get("signatures", ()), where))
-
-
-def _text(raw: Mapping[str, Any], name: str, where: str) -> str:
-    value = raw.get(name)
-    if not isinstance(value, str) or not value.strip():
-        raise CaseError(f"{where}: '{name}' must be a non-empty string")
-    return value.strip()
-
-
-def _strings(raw: Mapping[str, Any], name: str, where: str) -> tuple[str, ...]:
-    value = raw[name]
-    if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-        raise CaseError(f"{where}: '{name}' must be a list of strings")
-    return tuple(str(v) for v in value)
-
-
-def _check_values(values: Mapping[str, Any], where: str) -> None:
-    if not SLUG.match(values["id"]):
-        raise CaseError(f"{where}: id must be a lowercase slug (letters, digits, '-')")
-    if values["category"] not in taxonomy():
-        raise CaseError(f"{where}: category {values['category']!r} is not in the taxonomy")
-    bad_hw = set(values.get("hardware", ())) - HARDWARE
-    if bad_hw:
-        raise CaseError(f"{where}: hardware {sorted(bad_hw)} not in {sorted(HARDWARE)}")
-    bad_strategy = set(values.get("strategy", ())) - STRATEGIES
-    if bad_strategy:
-        raise CaseError(f"{where}: strategy {sorted(bad_strategy)} not in {sorted(STRATEGIES)}")
-
-
-def _compile(signatures: Iterable[str], where: str) -> tuple[re.Pattern[str], ...]:
-    try:
-        return tuple(re.compile(s, re.IGNORECASE) for s in signatures)
-    except re.error as error:
-        raise CaseError(f"{where}: bad signature regex: {error}") from error
-
-
-def _check_unique(cases: Sequence[Case]) -> None:
-    seen: dict[str, str] = {}
-    for case in cases:
-        if case.id in seen:
-            raise CaseError(
-                f"{case.source}: duplicate case id {case.id!r} (also in {seen[case.id]})"
-            )
-        seen[case.id] = case.source
+__all__ = [
+    "CASES_DIR",
+    "HARDWARE",
+    "KNOWLEDGE",
+    "STRATEGIES",
+    "Case",
+    "CaseError",
+    "CaseMatch",
+    "find_operators",
+    "hardware_of",
+    "incident_text",
+    "load_cases",
+    "match_cases",
+    "normalize_operator",
+    "parse_cases",
+    "read_yaml",
+    "taxonomy",
+    "template",
+]
 
 
 # --------------------------------------------------------------------------- operators
@@ -231,6 +88,31 @@ def normalize_operator(name: str) -> str:
     return key.replace("_", "").lower()
 
 
+# ---------------------------------------------------------------------------- hardware
+
+# Chip names as npu-smi prints them (or SOC_VERSION-like settings) -> hardware generation.
+HARDWARE_NAMES = (
+    (re.compile(r"310P", re.IGNORECASE), "310P"),
+    (re.compile(r"910_?93", re.IGNORECASE), "A3"),
+    (re.compile(r"910_?B", re.IGNORECASE), "A2"),
+)
+
+
+def hardware_of(scans: Sequence[FileScan]) -> str | None:
+    """A2, A3 or 310P from npu-smi device names or a chip/SOC setting; None if unknown."""
+    for scan in scans:
+        devices = (scan.facts.get("npu_smi") or {}).get("devices") or ()
+        names = [str(d.get("name") or "") for d in devices]
+        for topic in ("env", "versions"):
+            settings = scan.facts.get(topic) or {}
+            names += [str(v) for k, v in settings.items() if re.search("soc|chip", str(k), re.I)]
+        for name in names:
+            for pattern, generation in HARDWARE_NAMES:
+                if pattern.search(name):
+                    return generation
+    return None
+
+
 # ---------------------------------------------------------------------------- matching
 
 SIGNATURE_IN_CAUSE = 3.0
@@ -244,6 +126,7 @@ OPERATOR_HIT = 2.5
 SAME_CATEGORY = 2.0
 TREE_LEAF_LINK = 2.0
 TREE_PATH_LINK = 0.5
+OTHER_HARDWARE = 0.5
 FULL_SCORE = 12.0
 MAX_LINES = 4000
 
@@ -275,7 +158,11 @@ def match_cases(
     links = _path_links(diagnosis.tree_path, tree_links)
     text = incident_text(diagnosis, scans)
     rare = _rare_codes(library)
-    scored = [(_points(c, text, diagnosis.category, rare, links), c) for c in library]
+    hardware = hardware_of(scans)
+    scored = [
+        (_points(c, text, diagnosis.category, rare, links) * _hardware_fit(c, hardware), c)
+        for c in library
+    ]
     ranked = sorted(((p, c) for p, c in scored if p > 0), key=lambda pc: (-pc[0], pc[1].id))
     return [
         CaseMatch(c.id, c.title, round(min(p, FULL_SCORE) / FULL_SCORE, 3))
@@ -291,7 +178,9 @@ def incident_text(diagnosis: Diagnosis, scans: Sequence[FileScan]) -> IncidentTe
     for event in _error_events(scans):
         other.append(event.message or event.text)
         codes.update(event.codes)
-    cause_lines, other_lines = _unique(cause), _unique(other)[:MAX_LINES]
+    cause_lines = _unique(cause)
+    seen = {template(line) for line in cause_lines}
+    other_lines = [line for line in _unique(other) if template(line) not in seen][:MAX_LINES]
     operators = {
         normalize_operator(op) for line in cause_lines + other_lines for op in find_operators(line)
     }
@@ -332,6 +221,13 @@ def _points(
     if evidence == 0 and link < TREE_LEAF_LINK:
         return 0.0
     return evidence + link + (SAME_CATEGORY if case.category == category else 0.0)
+
+
+def _hardware_fit(case: Case, hardware: str | None) -> float:
+    """Halve a case that names other hardware than the incident's (when that is known)."""
+    if hardware is None or "any" in case.hardware or hardware in case.hardware:
+        return 1.0
+    return OTHER_HARDWARE
 
 
 def _signature_points(case: Case, text: IncidentText) -> float:

@@ -4,14 +4,10 @@ correlation and the per-file scans.
 Facts that were not observed stay `None` (unknown), never `False`: a bundle without an
 `npu-smi` snapshot says nothing about HBM, and the tree keeps such nodes open.
 
-Scan facts read here (all optional; any of the spellings listed is accepted):
-  "npu_smi": {"devices": [{"npu", "name", "health", "aicore"|"aicore_pct",
-              "hbm_used_mb"|"hbm_used", "hbm_total_mb"|"hbm_total"}],
-              "processes": [{"npu", "pid", "name", "memory_mb", "cpu_percent"?}],
-              "line"?: int}  -- one snapshot per scanned file, ordered by file path
-  "host": {"cpu_percent": {pid: percent}}      -- from a top/ps dump
-  "elastic_failures": [{"rank", "exitcode", "line"?, "text"?}]
-  "versions": {"chip"|"soc_version"|...: "Ascend910B3"}
+Scan facts read here: "npu_smi" and "host" (see `analyzers.npu_state`),
+"elastic_failures" = [{"rank", "local_rank", "exitcode", "signal", "pid", ...}] (torch
+elastic; cited by the ERROR event on the record's exitcode line), and npu-smi device names
+or chip settings for the hardware generation (`analyzers.cases.hardware_of`).
 """
 
 from __future__ import annotations
@@ -21,23 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzers.cases import find_operators, template
+from analyzers.cases import find_operators, hardware_of, template
+from analyzers.npu_state import NpuState, cpu_busy, npu_state
 from analyzers.types import Correlation, Diagnosis, ErrorRef, EventKind, FileScan
 
 MAX_LINES = 4000
-HBM_LOW_MB = 4608  # a process that holds only the runtime context (~3 GB) has no weights yet
-HBM_UNEVEN_RATIO = 0.5  # least-used card below half the most-used one
-HBM_UNEVEN_MIN_MB = 4096
-HBM_FLAT_TOLERANCE = 0.02
-CPU_BUSY_PERCENT = 80.0
-CPU_IDLE_PERCENT = 10.0
-
-# Chip names as npu-smi and version files print them -> hardware generation.
-HARDWARE_NAMES = (
-    (re.compile(r"310P", re.I), "310P"),
-    (re.compile(r"910_?93|A3\b", re.I), "A3"),
-    (re.compile(r"910B|910_?B|A2\b", re.I), "A2"),
-)
 
 # torch_npu's OOM text: "... (NPU 6; 60.97 GiB total capacity; 10.24 GiB already allocated;
 # ... 19.79 MiB free; 10.65 GiB reserved in total by PyTorch)"
@@ -54,20 +38,6 @@ class FactLine:
 
     ref: ErrorRef
     text: str
-
-
-@dataclass(slots=True)
-class NpuState:
-    """What `npu-smi` snapshots say about the job's devices (None = not observable)."""
-
-    processes: int | None = None
-    hbm_uneven: bool | None = None
-    hbm_flat: bool | None = None
-    hbm_growing: bool | None = None
-    hbm_low: bool | None = None
-    aicore_idle: bool | None = None
-    leftover_processes: bool | None = None
-    refs: tuple[ErrorRef, ...] = ()
 
 
 @dataclass(slots=True)
@@ -139,8 +109,8 @@ def facts_from(
         culprit_ranks=tuple(diagnosis.culprit_ranks),
         exits=tuple(_exits(scans)),
         npu=npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size),
-        cpu_busy=_cpu_busy(scans),
-        hardware=_hardware(scans),
+        cpu_busy=cpu_busy(scans),
+        hardware=hardware_of(scans),
     )
     _add_rank_facts(facts, correlation)
     _add_oom_facts(facts)
@@ -251,110 +221,3 @@ def _int(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-
-
-def _num(item: Mapping[str, Any], *keys: str) -> float | None:
-    for key in keys:
-        value = item.get(key)
-        if value is not None:
-            try:
-                return float(value)
-            except (TypeError, ValueError):
-                return None
-    return None
-
-
-# ------------------------------------------------------------------------------ npu-smi
-
-
-def npu_state(scans: Sequence[FileScan], world_size: int | None) -> NpuState | None:
-    """Summarise npu-smi snapshots (oldest first by path); None when there are none."""
-    if not scans:
-        return None
-    snapshots = [s.facts["npu_smi"] for s in sorted(scans, key=lambda s: s.info.path)]
-    last = snapshots[-1]
-    used = [_hbm(d) for d in last.get("devices") or ()]
-    used = [u for u in used if u is not None]
-    state = NpuState(refs=tuple(_npu_refs(scans)))
-    state.processes = _process_count(last)
-    state.hbm_low = max(used) <= HBM_LOW_MB if used else None
-    state.hbm_uneven = _uneven(used)
-    state.aicore_idle = _aicore_idle(last, state.processes)
-    state.hbm_flat, state.hbm_growing = _hbm_trend(snapshots)
-    if state.processes is not None and world_size:
-        state.leftover_processes = state.processes > world_size
-    return state
-
-
-def _process_count(snapshot: Mapping[str, Any]) -> int | None:
-    """Processes listed; None when the snapshot had no process table at all."""
-    processes = snapshot.get("processes") or []
-    if processes or snapshot.get("no_process_npus"):
-        return len(processes)
-    return None
-
-
-def _hbm(device: Mapping[str, Any]) -> float | None:
-    return _num(device, "hbm_used_mb", "hbm_used", "hbm_usage_mb", "memory_used_mb")
-
-
-def _uneven(used: Sequence[float]) -> bool | None:
-    if len(used) < 2:
-        return None
-    return max(used) >= HBM_UNEVEN_MIN_MB and min(used) < HBM_UNEVEN_RATIO * max(used)
-
-
-def _aicore_idle(snapshot: Mapping[str, Any], processes: int | None) -> bool | None:
-    loads = [
-        _num(d, "aicore", "aicore_pct", "aicore_percent") for d in snapshot.get("devices") or ()
-    ]
-    loads = [x for x in loads if x is not None]
-    if not loads or not processes:
-        return None
-    return all(x == 0 for x in loads)
-
-
-def _hbm_trend(snapshots: Sequence[Mapping[str, Any]]) -> tuple[bool | None, bool | None]:
-    """(flat, growing) over the snapshots; unknown with fewer than two."""
-    totals = [
-        sum(u for d in s.get("devices") or () if (u := _hbm(d)) is not None) for s in snapshots
-    ]
-    totals = [t for t in totals if t > 0]
-    if len(totals) < 2:
-        return None, None
-    change = (totals[-1] - totals[0]) / max(totals[0], 1.0)
-    return abs(change) <= HBM_FLAT_TOLERANCE, change > HBM_FLAT_TOLERANCE
-
-
-def _npu_refs(scans: Sequence[FileScan]) -> Iterable[ErrorRef]:
-    for scan in scans:
-        line = _int(scan.facts["npu_smi"].get("line")) or 1
-        yield ErrorRef(scan.info.path, line, "npu-smi info")
-
-
-def _cpu_busy(scans: Sequence[FileScan]) -> bool | None:
-    loads: list[float] = []
-    for scan in scans:
-        host = scan.facts.get("host") or {}
-        loads.extend(float(v) for v in (host.get("cpu_percent") or {}).values())
-        for proc in (scan.facts.get("npu_smi") or {}).get("processes") or ():
-            if (cpu := _num(proc, "cpu_percent", "cpu")) is not None:
-                loads.append(cpu)
-    if not loads:
-        return None
-    if all(x >= CPU_BUSY_PERCENT for x in loads):
-        return True
-    return False if all(x <= CPU_IDLE_PERCENT for x in loads) else None
-
-
-def _hardware(scans: Sequence[FileScan]) -> str | None:
-    for scan in scans:
-        names = [
-            str(d.get("name", "")) for d in (scan.facts.get("npu_smi") or {}).get("devices") or ()
-        ]
-        names += [str(v) for v in (scan.facts.get("versions") or {}).values()]
-        for name in names:
-            for pattern, generation in HARDWARE_NAMES:
-                if pattern.search(name):
-                    return generation
-    return None

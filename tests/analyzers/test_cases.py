@@ -11,11 +11,14 @@ from analyzers.cases import (
     Case,
     CaseError,
     find_operators,
+    hardware_of,
+    incident_text,
     load_cases,
     match_cases,
     normalize_operator,
     parse_cases,
     taxonomy,
+    template,
 )
 from analyzers.types import (
     Diagnosis,
@@ -512,3 +515,57 @@ def test_tree_links_can_be_given_explicitly():
     diagnosis.tree_path = ["root", "leaf"]
     matches = match_cases(diagnosis, scans, cases=library, tree_links={"leaf": ("y-case",)})
     assert [m.id for m in matches] == ["y-case"]
+
+
+# --------------------------------------------------------------------- hardware, repeats
+
+
+def smi_scan(name: str) -> FileScan:
+    device = {"npu": 0, "name": name, "health": "OK", "aicore_pct": 0.0, "hbm_used_mb": 3100}
+    return FileScan(
+        FileInfo("npu_smi.txt", FileKind.NPU_SMI, None), [], {"npu_smi": {"devices": [device]}}
+    )
+
+
+@pytest.mark.parametrize(
+    ("scan", "generation"),
+    [
+        (smi_scan("910B3"), "A2"),
+        (smi_scan("310P3"), "310P"),
+        (
+            FileScan(
+                FileInfo("env.txt", FileKind.ENV, None),
+                [],
+                {"env": {"SOC_VERSION": "Ascend910_9391"}},
+            ),
+            "A3",
+        ),
+        (smi_scan("Ascend910"), None),  # the plain name does not tell A3 from older parts
+    ],
+)
+def test_hardware_of(scan, generation):
+    assert hardware_of([scan]) == generation
+
+
+def test_case_for_other_hardware_counts_half():
+    line = "the current working operator name is aclnnMoeDistributeDispatchV2"
+    diagnosis, scans = incident("aicore_timeout", line, codes=("507014",))
+    a2 = {m.id: m.score for m in match_cases(diagnosis, [*scans, smi_scan("910B4")])}
+    a3_env = {"env": {"SOC_VERSION": "Ascend910_9392"}}
+    a3_scan = FileScan(FileInfo("env.txt", FileKind.ENV, None), [], a3_env)
+    a3 = {m.id: m.score for m in match_cases(diagnosis, [*scans, a3_scan])}
+    case = "mc2-dispatch-experts-per-rank-a2"
+    assert a3[case] == pytest.approx(a2[case] / 2, abs=0.01)
+
+
+def test_repeated_cascade_lines_count_once():
+    rank_lines = [
+        f"[rank{r}]:[E0302 10:11:{r:02d}.42] [Rank {r}] Watchdog caught collective operation "
+        f"timeout: WorkHCCL(SeqNum={900 + r}, OpType=ALLREDUCE, Timeout(ms)=1800000)"
+        for r in range(64)
+    ]
+    diagnosis, scans = incident("hccl", *rank_lines)
+    text = incident_text(diagnosis, scans)
+    assert text.cause == rank_lines[0]
+    assert text.other == ""
+    assert template(rank_lines[5]) == template(rank_lines[6])
