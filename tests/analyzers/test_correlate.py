@@ -24,9 +24,9 @@ SCANNER_TIMEOUT_SETTING = pytest.mark.xfail(
 )
 
 
-def _scan_tree(root: Path) -> list[FileScan]:
+def _scan_tree(root: Path, patterns: tuple[str, ...] = ()) -> list[FileScan]:
     """Scan every file below root the way the pipeline does."""
-    matcher = CheckpointMatcher()
+    matcher = CheckpointMatcher(patterns)
     scans = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         relative = path.relative_to(root).as_posix()
@@ -215,6 +215,14 @@ def test_skewed_clocks_are_measured_from_shared_checkpoints():
     assert offsets[3] == pytest.approx(2.75, abs=0.01)
     assert {s.status for s in correlation.ranks} == {RankStatus.OK}
     assert correlation.last_common_checkpoint == "model run success"
+
+
+def test_user_pattern_adds_checkpoints_through_the_scanner():
+    plain = correlate(_scan_tree(FIXTURES / "skewed_clocks"), None)
+    custom = correlate(_scan_tree(FIXTURES / "skewed_clocks", (r"generated tokens",)), None)
+    assert {s.checkpoints for s in plain.ranks} == {22}
+    assert {s.checkpoints for s in custom.ranks} == {23}
+    assert [c.text for c in custom.timeline[3][-2:]] == ["generated tokens", "model run success"]
 
 
 # --- hand-built scans: edge cases --------------------------------------------------------------
