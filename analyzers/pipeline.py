@@ -12,7 +12,7 @@ from pathlib import Path
 
 from analyzers import cases, tree
 from analyzers.bundle import Bundle, file_sha256
-from analyzers.correlate import correlate
+from analyzers.correlate import correlate, last_common
 from analyzers.diagnose import diagnose
 from analyzers.options import AnalyzeOptions
 from analyzers.parallel import ScanSettings, scan_members
@@ -65,8 +65,22 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         cases=matches,
         timeline=correlation.timeline,
         environment=_environment(scans),
+        correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
     )
+
+
+def _correlation_facts(correlation: Correlation) -> dict[str, object]:
+    common = last_common(correlation.timeline)
+    return {
+        "last_common_checkpoint_qualified": common.qualified if common else None,
+        "ahead_ranks": correlation.ahead_ranks,
+        "behind_ranks": correlation.behind_ranks,
+        "missing_ranks": correlation.missing_ranks,
+        "divergent_ranks": correlation.divergent_ranks,
+        "divergence": correlation.divergence,
+        "clock_offsets": {str(rank): off for rank, off in correlation.clock_offsets.items()},
+    }
 
 
 def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[FileScan]) -> None:

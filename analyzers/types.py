@@ -173,6 +173,8 @@ class Report:
     cases: list[CaseMatch] = field(default_factory=list)
     timeline: dict[int, list[Checkpoint]] = field(default_factory=dict)
     environment: dict[str, Any] = field(default_factory=dict)
+    # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
+    correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
     schema_version: int = 1
 
