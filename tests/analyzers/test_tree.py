@@ -467,6 +467,16 @@ WALKS = [
     ),
     # -- memory
     (
+        "host oom killer",
+        facts(
+            "oom",
+            "Mar 15 03:40:50 node01 kernel: [16794.247724] Out of memory: Kill process 6033 "
+            "(python3) score 367 or sacrifice child",
+        ),
+        [*EXPLICIT, "oom", "oom_host_killer"],
+        False,
+    ),
+    (
         "oom outside allocator",
         facts("oom", OOM_OUTSIDE, oom_outside_allocator=True, oom_fragmented=False),
         [*EXPLICIT, "oom", "oom_outside_allocator"],
