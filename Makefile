@@ -27,3 +27,7 @@ test: lint
 format: $(VENV)/.installed
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Category and first-error accuracy of the analyzer on ../shared/corpus (targets 95% / 90%).
+eval: $(VENV)/.installed
+	$(BIN)/python -m analyzers.eval
