@@ -102,7 +102,7 @@ def hardware_of(scans: Sequence[FileScan]) -> str | None:
     """A2, A3 or 310P from npu-smi device names or a chip/SOC setting; None if unknown."""
     for scan in scans:
         devices = (scan.facts.get("npu_smi") or {}).get("devices") or ()
-        names = [str(d.get("name") or "") for d in devices]
+        names = [str(d.get("name") or "") for d in devices if isinstance(d, Mapping)]
         for topic in ("env", "versions"):
             settings = scan.facts.get(topic) or {}
             names += [str(v) for k, v in settings.items() if re.search("soc|chip", str(k), re.I)]

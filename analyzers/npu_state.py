@@ -105,8 +105,8 @@ def _npu_refs(scans: Sequence[FileScan]) -> Iterable[ErrorRef]:
 def cpu_busy(scans: Sequence[FileScan]) -> bool | None:
     loads: list[float] = []
     for scan in scans:
-        host = scan.facts.get("host") or {}
-        loads.extend(float(v) for v in (host.get("cpu_percent") or {}).values())
+        per_pid = (scan.facts.get("host") or {}).get("cpu_percent") or {}
+        loads.extend(x for x in map(_float, per_pid.values()) if x is not None)
         for proc in (scan.facts.get("npu_smi") or {}).get("processes") or ():
             if (cpu := _num(proc, "cpu_percent", "cpu")) is not None:
                 loads.append(cpu)
@@ -117,6 +117,13 @@ def cpu_busy(scans: Sequence[FileScan]) -> bool | None:
     return False if all(x <= CPU_IDLE_PERCENT for x in loads) else None
 
 
+def _float(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def as_int(value: Any) -> int | None:
     try:
         return int(value)
@@ -125,11 +132,8 @@ def as_int(value: Any) -> int | None:
 
 
 def _num(item: Mapping[str, Any], *keys: str) -> float | None:
-    for key in keys:
-        value = item.get(key)
-        if value is not None:
-            try:
-                return float(value)
-            except (TypeError, ValueError):
-                return None
-    return None
+    """The first of `keys` present in `item`, as a number (None if absent or not a number)."""
+    if not isinstance(item, Mapping):
+        return None
+    value = next((item[k] for k in keys if item.get(k) is not None), None)
+    return _float(value)

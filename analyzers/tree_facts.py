@@ -179,7 +179,7 @@ def _exits(scans: Sequence[FileScan]) -> Iterable[ExitFact]:
     """Exit codes from torch elastic records, cited by the event on their exitcode line."""
     for scan in scans:
         for item in scan.facts.get("elastic_failures") or ():
-            code = _int(item.get("exitcode"))
+            code = _int(item.get("exitcode")) if isinstance(item, Mapping) else None
             if code is None:
                 continue
             rank = _int(item.get("rank"))

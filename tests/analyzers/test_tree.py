@@ -1156,3 +1156,17 @@ def test_corpus_report_walks_to_the_right_category_and_case(name, bundle, truth)
     assert top3 & RELEVANT_CASES[name] or not RELEVANT_CASES[name]
     if truth["category"] == "healthy":
         assert report.cases == []
+
+
+def test_odd_fact_values_are_ignored_not_fatal():
+    odd = scan(
+        "junk.txt",
+        FileKind.OTHER,
+        elastic_failures=["not a record", {"exitcode": "n/a"}],
+        npu_smi={"devices": [{"hbm_used_mb": "?", "aicore_pct": None}, "row"], "processes": []},
+        host={"cpu_percent": {"12": "high"}},
+    )
+    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [odd])
+    assert got.exits == ()
+    assert got.cpu_busy is None
+    assert got.npu.hbm_uneven is None
