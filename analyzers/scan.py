@@ -20,8 +20,9 @@ from typing import Any, BinaryIO, Protocol
 
 from analyzers.formats import structured
 from analyzers.formats.base import ParsedLine
-from analyzers.formats.blockfilter import BlockFilter
+from analyzers.formats.blockfilter import BlockFilter, plog_candidates
 from analyzers.formats.cann_block import CannBlockTracker
+from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.hints import HeadHints
@@ -33,6 +34,9 @@ from analyzers.textio import clean_line, iter_blocks
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
 
 STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
+# Checkpoints are the job's own prints: never in CANN plog/device/HCCL logs.
+CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER})
+CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
 HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
 LOOKBACK_LINES = 8
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
@@ -67,21 +71,28 @@ class _FileScanner:
         # elastic first: it must see the ChildFailedError line that also ends a traceback
         self.trackers = (self.elastic, self.cann, self.traceback)
         self.partial: list[tuple[Event, PartialTime]] = []
-        self.hints = HeadHints(year_from_name(info.path))
+        self.hints = HeadHints(year_from_name(info.path), want_rank=info.rank is None)
         self.structured = info.kind in STRUCTURED_KINDS
         self.kept_lines: list[str] = []
         self.block = b""
         self.block_first_line = 1
         self.previous_tail: list[tuple[int, bytes]] = []
         self.ranks_seen: Counter[int] = Counter()
+        self.checkpoint_lines = self._checkpoint_lines()
+
+    def _checkpoint_lines(self) -> CheckpointLines | None:
+        if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
+            return None
+        found = CheckpointLines(
+            self.filter.checkpoint_literals, self.filter.checkpoint_regex, self._checkpoint
+        )
+        return found if found.enabled else None
 
     def run(self, stream: BinaryIO) -> FileScan:
         lines = 0
         for index, block in enumerate(iter_blocks(stream)):
-            if index < HEAD_BLOCKS:
-                self.hints.read(block)
             self.block, self.block_first_line = block, lines + 1
-            self._scan_block(block, lines + 1)
+            self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
             lines += block.count(b"\n")
             self._keep_tail(block, lines)
         self.info.lines = lines
@@ -90,22 +101,22 @@ class _FileScanner:
 
     # --- the block loop ----------------------------------------------------------------
 
-    def _scan_block(self, block: bytes, first_line: int) -> None:
-        hits, checkpoint_hits = self.filter.candidates(block)
-        if not (hits or checkpoint_hits or self.structured or self._following()):
-            return
-        self._walk(block, first_line, sorted(hits | checkpoint_hits), hits, checkpoint_hits)
+    def _scan_block(self, block: bytes, first_line: int, head: bool) -> None:
+        following = self._following()
+        hits = plog_candidates(block) if self.info.kind in CANN_KINDS and not head else None
+        if hits is None:
+            low = block.lower()
+            if head:
+                self.hints.read(block, low)
+            if self.checkpoint_lines is not None:
+                self.checkpoint_lines.scan(block, low, first_line)
+            hits = self.filter.candidates(low)
+        if hits or following or self.structured:
+            self._walk(block, first_line, sorted(hits), hits)
 
-    def _walk(
-        self,
-        block: bytes,
-        line_no: int,
-        starts: list[int],
-        hits: set[int],
-        checkpoint_hits: set[int],
-    ) -> None:
-        """Visit candidate lines in order, and every line while a parser follows a block
-        (every line of a structured file)."""
+    def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
+        """Visit the candidate lines in order, and every line while a parser follows a
+        multi-line block (every line of a structured file)."""
         pos, index, size = 0, 0, len(block)
         while pos < size:
             if not (self.structured or self._following()):
@@ -116,21 +127,23 @@ class _FileScanner:
                 line_no += block.count(b"\n", pos, starts[index])
                 pos = starts[index]
             end = block.find(b"\n", pos)
-            self._line(line_no, block[pos:end], pos in hits, pos in checkpoint_hits)
+            self._line(line_no, block[pos:end], pos in hits)
             pos, line_no = end + 1, line_no + 1
 
     def _following(self) -> bool:
         return any(tracker.wants_more() for tracker in self.trackers)
 
-    def _line(self, line_no: int, raw: bytes, hit: bool, is_checkpoint: bool) -> None:
+    def _parse(self, raw: bytes) -> ParsedLine:
         text = clean_line(raw)
         if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
             self.kept_lines.append(text)
         line = parse_line(text)
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
-        if is_checkpoint and self._checkpoint(line_no, line):
-            return
+        return line
+
+    def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        line = self._parse(raw)
         for tracker in self.trackers:
             if tracker.feed(line_no, line, self):
                 return
@@ -139,13 +152,16 @@ class _FileScanner:
             if kind is not None:
                 self.emit(line_no, line, kind)
 
-    def _checkpoint(self, line_no: int, line: ParsedLine) -> bool:
+    def _checkpoint(self, line_no: int, raw: bytes, emit: bool) -> tuple[str | None, str]:
+        """Full parse of one checkpoint candidate (the slow path of `CheckpointLines`)."""
         assert self.checkpoints is not None
+        line = parse_line(clean_line(raw))
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
         text = self.checkpoints.match(line.message)
-        if text is None:
-            return False
-        self.emit(line_no, line, EventKind.CHECKPOINT, message=text, source="checkpoint")
-        return True
+        if text is not None and emit:
+            self.emit(line_no, line, EventKind.CHECKPOINT, message=text, source="checkpoint")
+        return text, line.message
 
     # --- the Sink interface --------------------------------------------------------------
 
@@ -223,6 +239,8 @@ class _FileScanner:
 
     def _finish(self) -> None:
         self.cann.close_all(self)
+        if self.checkpoint_lines is not None:
+            self.facts.update(self.checkpoint_lines.finish())
         year = self.hints.year
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)

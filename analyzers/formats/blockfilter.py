@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - older/newer Pythons
     sre_parse = None
 
 _MIN_LITERAL = 3
+_ENOUGH = 5
 
 
 class _HasPrefilter(Protocol):
@@ -49,27 +50,49 @@ class BlockFilter:
                 regex = re.compile(source, re.MULTILINE)
         return cls(prefilter.keywords, prefilter.patterns, literals, regex)
 
-    def candidates(self, block: bytes) -> tuple[set[int], set[int]]:
-        """Start offsets of lines with an error keyword, and of possible checkpoint lines."""
-        low = block.lower()
+    def candidates(self, low: bytes) -> set[int]:
+        """Start offsets of the lines of a lower-cased block that hold an error keyword."""
         hits: set[int] = set()
         for word in self.keywords:
             _find_all(low, word, hits)
         for pattern in self.patterns:
             _search_all(low, pattern, hits)
-        checkpoint_hits: set[int] = set()
-        for word in self.checkpoint_literals:
-            _find_all(low, word, checkpoint_hits)
-        if self.checkpoint_regex is not None:
-            _search_all(block, self.checkpoint_regex, checkpoint_hits)
-        return hits, checkpoint_hits
+        return hits
 
 
-def _find_all(low: bytes, word: bytes, starts: set[int]) -> None:
+_QUIET_LEVELS = (b"[INFO] ", b"[DEBUG] ", b"[TRACE] ")
+_LOUD_LEVELS = (b"[ERROR] ", b"[WARNING] ", b"[EVENT] ", b"[WARN] ", b"[CRITICAL] ")
+
+
+def plog_candidates(block: bytes) -> set[int] | None:
+    """Candidate lines of a block made only of CANN log lines (`[LEVEL] MODULE(...`).
+
+    Such a line's level is its first word, so the loud ones (ERROR, WARNING, EVENT) are found
+    by their start alone and INFO/DEBUG chatter costs one `bytes.count` per level instead of
+    a keyword search. Returns None when some line of the block has another shape (then the
+    keyword search must run)."""
+    lines = block.count(b"\n")
+    seen, starts = 0, set()
+    for level in _QUIET_LEVELS + _LOUD_LEVELS:
+        if seen >= lines:
+            break
+        marker = b"\n" + level
+        number = block.count(marker) + block.startswith(level)
+        seen += number
+        if number and level in _LOUD_LEVELS:
+            _find_all(block, marker, starts, offset=1)
+            if block.startswith(level):
+                starts.add(0)
+    return starts if seen >= lines else None
+
+
+def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = None) -> None:
+    """Add the start of every line holding `word`; `offset`: the word's distance from the
+    line start is known (a word that begins with the newline)."""
     at = low.find(word)
     while at >= 0:
-        starts.add(low.rfind(b"\n", 0, at) + 1)
-        end = low.find(b"\n", at)
+        starts.add(at + offset if offset is not None else low.rfind(b"\n", 0, at) + 1)
+        end = low.find(b"\n", at + 1)
         if end < 0:
             return
         at = low.find(word, end)
@@ -111,6 +134,8 @@ def _prefixes(items: list[Any]) -> list[bytes] | None:
         if name == "LITERAL":
             head.append(value)
             continue
+        if len(head) >= _ENOUGH:  # `succe(?:ss|eded)` -> b"succe": fewer words to look for
+            return [bytes(head)]
         if name == "SUBPATTERN":
             inner = _prefixes(list(value[-1]))
         elif name == "BRANCH":

@@ -17,14 +17,22 @@ from typing import Any
 
 from analyzers.formats.timestamps import year_in_bytes
 
-_WORLD = re.compile(rb"(?:\bworld_size|\bWORLD_SIZE)[\"']?\s*[:=]\s*(\d{1,6})\b")
-_NPROC = re.compile(rb"\bnproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
-_NODES = re.compile(rb"(?:\bnnodes|--nnodes)[\"']?\s*[:= ]\s*(\d{1,5})\b")
-_RANK = re.compile(rb"\[rank(\d{1,6})\]|\brank=(\d{1,6})\b|\bRANK=(\d{1,6})\b|RankID:(\d{1,6})\b")
+# All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
+_WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
+_NPROC = re.compile(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
+_NODES = re.compile(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
+_RANKS = (
+    re.compile(rb"\[rank(\d{1,6})\]"),
+    re.compile(rb"rank=(\d{1,6})\b"),
+    re.compile(rb"rankid:(\d{1,6})\b"),
+)
+_RANK_SAMPLES = 200
+_LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
 
 
 class HeadHints:
-    def __init__(self, year_from_name: int | None) -> None:
+    def __init__(self, year_from_name: int | None, want_rank: bool = True) -> None:
+        self.want_rank = want_rank
         self._year_from_name = year_from_name
         self._year_in_text: int | None = None
         self._year_of_events: int | None = None
@@ -41,14 +49,17 @@ class HeadHints:
         if self._year_of_events is None:
             self._year_of_events = year
 
-    def read(self, block: bytes) -> None:
+    def read(self, block: bytes, low: bytes) -> None:
         if self._year_in_text is None:
             self._year_in_text = year_in_bytes(block)
-        self.world_sizes += [int(v) for v in _WORLD.findall(block) if int(v) > 0]
-        self.per_node += [int(v) for v in _NPROC.findall(block) if int(v) > 0]
-        self.nodes += [int(v) for v in _NODES.findall(block) if int(v) > 0]
-        for groups in _RANK.findall(block):
-            self.ranks[int(next(v for v in groups if v))] += 1
+        self.world_sizes += [int(v) for v in _WORLD.findall(low) if int(v) > 0]
+        self.per_node += [int(v) for v in _NPROC.findall(low) if int(v) > 0]
+        self.nodes += [int(v) for v in _NODES.findall(low) if int(v) > 0]
+        if self.want_rank:
+            for pattern in _RANKS:
+                for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
+                    if not _LOCAL.search(low, max(0, found.start() - 6), found.start()):
+                        self.ranks[int(found.group(1))] += 1
 
     def store(
         self, facts: dict[str, Any], path_rank: int | None, event_ranks: Counter[int]
