@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import io
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -75,6 +78,33 @@ def test_upload_accepts_a_single_log_file(alice_client, corpus):
 
     assert response.status_code == 302
     assert Incident.objects.get().bundle.original_name == "log.txt"
+
+
+def repack(source: Path, target: Path) -> Path:
+    """The same real logs as `source`, packed the way `target`'s name says."""
+    with tarfile.open(source) as tar:
+        members = [(m.name, tar.extractfile(m).read()) for m in tar.getmembers() if m.isfile()]
+    if target.suffix == ".zip":
+        with zipfile.ZipFile(target, "w") as archive:
+            for name, data in members:
+                archive.writestr(name, data)
+    elif target.name.endswith((".tar", ".tgz")):
+        with tarfile.open(target, "w:gz" if target.suffix == ".tgz" else "w") as archive:
+            for name, data in members:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+    else:  # a single rank log, gzip-compressed
+        target.write_bytes(gzip.compress(dict(members)["job-f0dddebb/log_3.log"]))
+    return target
+
+
+@pytest.mark.parametrize("name", ["job.tar", "job.tgz", "job.zip", "log_3.log.gz"])
+def test_upload_accepts_each_bundle_format(alice_client, crash_bundle, tmp_path, name):
+    response = post_bundle(alice_client, repack(crash_bundle, tmp_path / name))
+
+    assert response.status_code == 302
+    assert Incident.objects.get().bundle.original_name == name
 
 
 def test_upload_rejects_non_archive_and_stores_nothing(alice_client, media_root):
