@@ -28,6 +28,7 @@ TIER_CASCADE = 3.0
 TIER_GENERIC = 2.0
 TIER_NOISE = 1.0
 WARNING_PENALTY = 1.5
+RECOVERED_PENALTY = 1.5
 
 ROLE_TIERS = {
     "cause": TIER_CAUSE,
@@ -77,6 +78,7 @@ class Classified:
     rank: int | None = None
     kind: FileKind = FileKind.OTHER
     demoted: bool = False
+    recovered: bool = False  # the rank logged progress after it
 
     @property
     def best(self) -> Match | None:
@@ -100,13 +102,36 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
     """Every error and warning event of the bundle, classified, in bundle order."""
     items = []
     for order, scan in enumerate(scans):
+        progress = _last_progress(scan)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
+                _mark_recovered(item, progress)
                 items.append(item)
     return items
+
+
+def _last_progress(scan: FileScan) -> dict[int | None, int]:
+    """Line of the last checkpoint per rank in one file (None: any rank)."""
+    last: dict[int | None, int] = {}
+    for event in scan.events:
+        if event.kind == EventKind.CHECKPOINT:
+            rank = event.rank if event.rank is not None else scan.info.rank
+            for key in {rank, None}:
+                last[key] = max(last.get(key, 0), event.line)
+    return last
+
+
+def _mark_recovered(item: Classified, progress: dict[int | None, int]) -> None:
+    """An error after which the same rank kept logging progress did not stop it: it counts
+    like a warning. A launcher's file mixes ranks, so there only the same rank counts."""
+    if item.rank is None and item.kind == FileKind.LAUNCHER:
+        return
+    if progress.get(item.rank, 0) > item.event.line and item.tier > TIER_NOISE:
+        item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)
+        item.recovered = True
 
 
 def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified:

@@ -140,6 +140,23 @@ def test_peer_timeouts_after_one_rank_ran_out_of_memory_are_cascades() -> None:
     assert "Ranks 0, 2, 3 failed afterwards" in diagnosis.root_cause
 
 
+def test_error_a_rank_survived_does_not_outrank_the_one_that_stopped_the_job() -> None:
+    survived = "ImportError: cannot import name 'fused_rope' from 'vllm_ascend.ops'"
+    fatal = (
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 1; 60.96 GiB total "
+        "capacity; 58.10 GiB already allocated; 1.20 GiB free; 58.90 GiB reserved in total)"
+    )
+    files = {
+        "job/log_0.log": stamped(
+            0, [*loading(0)[:2], f"ERROR {survived}", *loading(0)[2:]]
+        ).replace("INFO ERROR", "ERROR"),
+        "job/log_1.log": stamped(1, loading(1)) + f"[rank1]: {fatal}\n",
+    }
+    diagnosis = run(files)
+    assert diagnosis.category == "oom"
+    assert diagnosis.culprit_ranks == [1]
+
+
 def test_timeouts_on_ranks_whose_checkpoints_diverged_blame_the_divergent_rank() -> None:
     files = {}
     for r in range(4):
