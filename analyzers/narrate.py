@@ -2,7 +2,7 @@
 which code and what the code means, what the other ranks did.
 
     AI Core / vector core exception on the device in aclnnRmsNorm (code 507015: An AI Core
-    kernel raised an exception while running (aicore exception)), rank 2, at log_2.log:41:
+    kernel raised an exception while running (aicore exception)) on rank 2 at log_2.log:41:
     "there is an exception of fftsplus aivector error, core id is 32". Ranks 0, 1, 3
     failed afterwards as a consequence.
 """
@@ -42,8 +42,11 @@ class Story:
 
 
 def root_cause(story: Story) -> str:
-    """One to three sentences, most specific first."""
+    """One to four sentences, most specific first."""
     sentences = [_main_sentence(story)]
+    blamed = sorted(set(story.culprits))
+    if blamed and blamed != [story.rank]:
+        sentences.append(f"{_capitalise(ranks_phrase(blamed))} started it.")
     if story.verdict_reason:
         sentences.append(_capitalise(story.verdict_reason) + ".")
     if story.followers:
@@ -61,11 +64,11 @@ def _main_sentence(story: Story) -> str:
         parts.append(f" in {story.operator}")
     if story.code:
         parts.append(f" (code {story.code.label}: {story.code.meaning.rstrip('.')})")
-    who = story.culprits or ([story.rank] if story.rank is not None else [])
-    if who:
-        parts.append(f", {ranks_phrase(who)}")
+    if story.rank is not None:
+        own = not story.culprits or story.rank in story.culprits
+        parts.append(f" {'on' if own else 'reported by'} rank {story.rank}")
     if story.where:
-        parts.append(f", at {story.where}")
+        parts.append(f" at {story.where}")
     if story.quote:
         parts.append(f': "{story.quote}"')
     return "".join(parts) + "."
