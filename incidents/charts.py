@@ -181,14 +181,14 @@ def _pick(
 ) -> dict[int, Sequence[int]]:
     """Point indices to send per rank: all of them, or bin extremes past the budget."""
     total = sum(len(span) for span in spans.values())
-    culprits = {lane.rank for lane in lanes if lane.culprit}
-    culprit_total = sum(len(span) for rank, span in spans.items() if rank in culprits)
-    cap = max(MIN_PER_LANE, budget // max(1, len(spans)))
+    culprits = {lane.rank for lane in lanes if lane.culprit and lane.rank in spans}
+    culprit_total = sum(len(spans[rank]) for rank in culprits)
+    whole = culprits if culprit_total * CULPRIT_SHARE <= budget else set()
+    others = len(spans) - len(whole)
+    cap = max(MIN_PER_LANE, (budget - culprit_total * bool(whole)) // max(1, others))
     picked: dict[int, Sequence[int]] = {}
     for rank, span in spans.items():
-        keep_all = total <= budget or len(span) <= cap
-        keep_all |= rank in culprits and culprit_total * CULPRIT_SHARE <= budget
-        if keep_all:
+        if total <= budget or rank in whole or len(span) <= cap:
             chosen: Sequence[int] = range(span.start, span.stop)
         else:
             chosen = bin_extremes(span.keys, span.start, span.stop, low, high, cap // 2)

@@ -42,7 +42,7 @@ class LanePoints:
     t: array  # skew-corrected seconds since the job's first timed checkpoint; NaN if untimed
     file: array  # index into PreparedTimeline.files
     line: array
-    by_time: array = field(default_factory=lambda: array("l"))  # point indices, by t
+    by_time: array = field(default_factory=lambda: array("q"))  # point indices, by t
     t_sorted: array = field(default_factory=lambda: array("d"))  # t in by_time order
 
     def __len__(self) -> int:
@@ -283,12 +283,12 @@ def _lane_points(
     lane = LanePoints(
         x=array("d", [xs[i] for i in order]),
         t=array("d", [times[i] for i in order]),
-        file=array("l", [rows.files[i] for i in order]),
-        line=array("l", [rows.lines[i] for i in order]),
+        file=array("q", [rows.files[i] for i in order]),
+        line=array("q", [rows.lines[i] for i in order]),
     )
     timed = [i for i, t in enumerate(lane.t) if t == t]  # NaN != NaN: drop untimed points
     timed.sort(key=lane.t.__getitem__)
-    lane.by_time = array("l", timed)
+    lane.by_time = array("q", timed)
     lane.t_sorted = array("d", [lane.t[i] for i in timed])
     return lane
 

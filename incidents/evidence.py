@@ -1,0 +1,59 @@
+"""Evidence links: stable URLs of one line of one bundle file, and where those lines come from.
+
+A link names the incident, the file's path inside the bundle and the line:
+`/incidents/INC-7/files/job/log_3.log?line=48#L48`. The bundle of an incident never
+changes, so neither do its line numbers: a link pasted into a ticket keeps working
+after the incident is analyzed again.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from analyzers.linestore import LineStoreReader
+from incidents.logview import (
+    BundleSource,
+    FileNotInBundle,
+    LineSource,
+    StoreSource,
+    marks_from_report,
+)
+from incidents.models import AnalysisRun, Incident, RunState
+from incidents.runstore import store_dir_for
+
+RUNS_SEARCHED = 5  # newest finished runs whose line store may hold the file
+
+
+def file_url(number: int, path: str, line: int | None = None) -> str:
+    """The viewer URL of a bundle file (percent-encoded by `reverse`), at a line."""
+    url = reverse("incidents:file", kwargs={"number": number, "path": path})
+    if line:
+        url += f"?line={int(line)}#L{int(line)}"
+    return url
+
+
+def open_log_source(incident: Incident, member: str) -> LineSource:
+    """The fastest source of the member's lines: a run's line store, else the bundle."""
+    runs = list(
+        AnalysisRun.objects.filter(incident=incident, state=RunState.DONE)
+        .order_by("-pk")
+        .values_list("pk", flat=True)[:RUNS_SEARCHED]
+    )
+    if not runs:
+        raise FileNotInBundle("this incident has no finished analysis yet")
+    for run_id in runs:
+        try:
+            reader = LineStoreReader(store_dir_for(run_id), member)
+        except (FileNotFoundError, ValueError, KeyError):
+            continue
+        if reader.path == member:
+            return StoreSource(reader)
+    return _bundle_source(incident, runs[0], member)
+
+
+def _bundle_source(incident: Incident, run_id: int, member: str) -> BundleSource:
+    report = AnalysisRun.objects.values_list("report", flat=True).get(pk=run_id) or {}
+    paths = {f.get("path") for f in (report.get("bundle") or {}).get("files") or []}
+    if member not in paths:
+        raise FileNotInBundle(f"{member!r} is not a file of this bundle")
+    return BundleSource(str(incident.bundle.path), member, marks_from_report(report, member))

@@ -1,0 +1,288 @@
+// Incident page: the rank-by-rank checkpoint timeline (Plotly, WebGL traces).
+// The server sends columnar, downsampled data (incidents/charts.py); zooming asks it for
+// the detailed points of the visible window. Clicking a marker opens its log line.
+(function () {
+  "use strict";
+  const configNode = document.getElementById("timeline-config");
+  const plot = document.getElementById("timeline-plot");
+  if (!configNode || !plot) return;
+  if (!window.Plotly) {
+    plot.textContent = "The chart library did not load; the rank table below holds the same facts.";
+    return;
+  }
+  const config = JSON.parse(configNode.textContent);
+  const statusLine = document.getElementById("timeline-status");
+  const errorLine = document.getElementById("timeline-error");
+  const filterForm = document.getElementById("timeline-filter");
+  const filterInput = document.getElementById("timeline-ranks");
+  const axisInputs = document.querySelectorAll("input[name=timeline-axis]");
+  const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
+    lane: "#c7ced6", common: "#1f7a3f" };
+  const ZOOM_DELAY_MS = 250;
+  const state = { axis: "logical", ranks: "", window: null, seq: 0, renders: 0, zoomTimer: null };
+  const rowsOfTrace = [];  // per trace: which payload row each point is, for clicks
+
+  function query() {
+    const params = new URLSearchParams({ axis: state.axis });
+    if (config.run) params.set("run", config.run);
+    if (state.ranks) params.set("ranks", state.ranks);
+    if (state.window) {
+      params.set("x0", String(state.window[0]));
+      params.set("x1", String(state.window[1]));
+    }
+    return config.dataUrl + "?" + params.toString();
+  }
+
+  function load() {
+    const seq = ++state.seq;
+    const started = performance.now();
+    fetch(query(), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+      })
+      .then(function (result) {
+        if (seq !== state.seq) return;  // a newer request is on its way
+        if (!result.ok) throw new Error(result.body.error || "the timeline could not be loaded");
+        showError("");
+        draw(result.body, performance.now() - started);
+      })
+      .catch(function (error) { if (seq === state.seq) showError(error.message); });
+  }
+
+  function showError(message) {
+    errorLine.textContent = message;
+    errorLine.hidden = !message;
+  }
+
+  // --- turning the payload into traces --------------------------------------------------
+
+  function labelMap(payload) {
+    const map = new Map();
+    payload.labels.pos.forEach(function (pos, i) { map.set(pos, escapeHtml(payload.labels.text[i])); });
+    return map;
+  }
+
+  function clockText(payload, seconds, lane) {
+    if (seconds === null || seconds === undefined) return "no time in the log";
+    const shown = "t = " + seconds.toFixed(3) + " s";
+    if (payload.t0 === null) return shown;
+    const own = new Date((payload.t0 + seconds + payload.lanes.offset[lane]) * 1000);
+    return shown + " (" + own.toISOString().replace("T", " ").replace("Z", "") + " on its clock)";
+  }
+
+  function pointTraces(payload, labels, files) {
+    const pts = payload.points;
+    const lanes = payload.lanes;
+    const groups = { point: emptyGroup(), culprit: emptyGroup() };
+    for (let i = 0; i < pts.y.length; i++) {
+      const y = pts.y[i];
+      const x = payload.axis === "logical" ? pts.pos[i] : pts.t[i];
+      const group = lanes.culprit[y] ? groups.culprit : groups.point;
+      group.x.push(x);
+      group.y.push(y);
+      group.rows.push(i);
+      group.text.push("rank " + lanes.rank[y] + " · " + (labels.get(pts.pos[i]) || "checkpoint") +
+        "<br>" + files[pts.file[i]] + ":" + pts.line[i] + "<br>" + clockText(payload, pts.t[i], y));
+    }
+    return [
+      markerTrace(groups.point, "checkpoints", { color: COLORS.point, size: 6 }, "point"),
+      markerTrace(groups.culprit, "checkpoints of culprit ranks", { color: COLORS.culprit, size: 6 }, "point"),
+    ];
+  }
+
+  function emptyGroup() { return { x: [], y: [], text: [], rows: [] }; }
+
+  function markerTrace(group, name, marker, kind) {
+    rowsOfTrace.push({ kind: kind, rows: group.rows });
+    return { type: "scattergl", mode: "markers", name: name, x: group.x, y: group.y, text: group.text,
+      hovertemplate: "%{text}<extra></extra>", marker: marker };
+  }
+
+  function errorTraces(payload, labels, files) {
+    const errs = payload.errors;
+    const lanes = payload.lanes;
+    const groups = { first: emptyGroup(), causal: emptyGroup() };
+    for (let i = 0; i < errs.y.length; i++) {
+      const group = errs.causal[i] ? groups.causal : groups.first;
+      const after = labels.get(Math.floor(errs.pos[i]));
+      group.x.push(errs.x[i]);
+      group.y.push(errs.y[i]);
+      group.rows.push(i);
+      group.text.push((errs.causal[i] ? "<b>first causal error</b>" : "first error") + " · rank " +
+        lanes.rank[errs.y[i]] + "<br>" + escapeHtml(errs.text[i]) + "<br>" + files[errs.file[i]] + ":" +
+        errs.line[i] + (after ? "<br>after " + after : "") + "<br>" + clockText(payload, errs.t[i], errs.y[i]));
+    }
+    return [
+      markerTrace(groups.first, "first error of a rank",
+        { color: COLORS.error, size: 11, symbol: "x" }, "error"),
+      markerTrace(groups.causal, "first causal error",
+        { color: COLORS.causal, size: 18, symbol: "star", line: { color: "#fff", width: 1 } }, "error"),
+    ];
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  function laneTrace(payload) {
+    const lanes = payload.lanes;
+    const x = [];
+    const y = [];
+    for (let i = 0; i < lanes.rank.length; i++) {
+      if (lanes.first[i] === null) continue;
+      x.push(lanes.first[i], lanes.last[i], null);
+      y.push(i, i, null);
+    }
+    rowsOfTrace.push(null);
+    return { type: "scattergl", mode: "lines", name: "rank progress", x: x, y: y, hoverinfo: "skip",
+      line: { color: COLORS.lane, width: 2 }, showlegend: false };
+  }
+
+  // --- layout -------------------------------------------------------------------------------
+
+  function laneShapes(payload) {
+    const lanes = payload.lanes;
+    const shapes = [];
+    for (let i = 0; i < lanes.rank.length; i++) {
+      const fill = lanes.culprit[i] ? "rgba(217,115,13,0.14)" : lanes.missing[i] ? "rgba(102,112,124,0.16)" : null;
+      if (fill) {
+        shapes.push({ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: i - 0.5, y1: i + 0.5,
+          fillcolor: fill, line: { width: 0 }, layer: "below" });
+      }
+    }
+    const common = payload.last_common;
+    if (common && common.x !== null) {
+      shapes.push({ type: "line", xref: "x", yref: "paper", x0: common.x, x1: common.x, y0: 0, y1: 1,
+        line: { color: COLORS.common, dash: "dash", width: 2 } });
+    }
+    return shapes;
+  }
+
+  function laneTicks(payload) {
+    const lanes = payload.lanes;
+    const step = Math.max(1, Math.ceil(lanes.rank.length / 48));
+    const vals = [];
+    const text = [];
+    for (let i = 0; i < lanes.rank.length; i++) {
+      const marked = lanes.culprit[i] || lanes.missing[i];
+      if (i % step !== 0 && !marked) continue;
+      vals.push(i);
+      text.push("rank " + lanes.rank[i] + (lanes.culprit[i] ? " ⚠ culprit" : "") +
+        (lanes.missing[i] ? " (missing)" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
+    }
+    return { tickvals: vals, ticktext: text };
+  }
+
+  function layout(payload) {
+    const count = payload.lanes.rank.length;
+    const common = payload.last_common;
+    const xTitle = payload.axis === "logical" ? "checkpoint order (all ranks merged)"
+      : "seconds since the first checkpoint (clock skew between ranks corrected)";
+    const xaxis = { title: { text: xTitle }, zeroline: false, uirevision: state.axis + "|" + state.ranks };
+    if (state.window) xaxis.range = state.window.slice();
+    return {
+      height: Math.max(260, Math.min(900, 110 + count * 24)),
+      margin: { l: 150, r: 20, t: 30, b: 50 },
+      xaxis: xaxis,
+      yaxis: Object.assign({ range: [count - 0.5, -0.5], zeroline: false, showgrid: false, fixedrange: count < 24 },
+        laneTicks(payload)),
+      shapes: laneShapes(payload),
+      annotations: common && common.x !== null ? [{ x: common.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom",
+        text: "last common: " + escapeHtml(common.label), showarrow: false, font: { color: COLORS.common, size: 11 } }] : [],
+      hovermode: "closest",
+      dragmode: "zoom",
+      showlegend: false,
+      uirevision: state.axis + "|" + state.ranks,
+    };
+  }
+
+  function describe(payload, fetchMs) {
+    const parts = [payload.lanes.rank.length + " rank lane" + (payload.lanes.rank.length === 1 ? "" : "s")];
+    parts.push(payload.downsampled
+      ? "showing " + payload.shown.toLocaleString() + " of " + payload.in_window.toLocaleString() +
+        " checkpoints (aggregated: zoom in or filter ranks for every point)"
+      : payload.shown.toLocaleString() + " checkpoint" + (payload.shown === 1 ? "" : "s"));
+    if (payload.axis === "time" && payload.untimed_errors) {
+      parts.push(payload.untimed_errors + " error(s) without a time are not shown on this axis");
+    }
+    if (payload.unplaced_causal) parts.push("the first causal error is in no rank's lane (" +
+      payload.unplaced_causal.file + ":" + payload.unplaced_causal.line + ")");
+    parts.push("data " + Math.round(fetchMs) + " ms");
+    return parts.join(" · ");
+  }
+
+  function draw(payload, fetchMs) {
+    const labels = labelMap(payload);
+    const files = payload.files.map(escapeHtml);
+    rowsOfTrace.length = 0;
+    const traces = [laneTrace(payload)].concat(pointTraces(payload, labels, files),
+      errorTraces(payload, labels, files));
+    axisInputs.forEach(function (input) {
+      if (input.value === "time") input.disabled = !payload.has_time;
+    });
+    const started = performance.now();
+    Plotly.react(plot, traces, layout(payload), { displaylogo: false, responsive: true,
+      modeBarButtonsToRemove: ["select2d", "lasso2d"] }).then(function () {
+      plot.timelinePayload = payload;
+      plot.dataset.renderMs = String(Math.round(performance.now() - started));
+      plot.dataset.lanes = String(payload.lanes.rank.length);
+      plot.dataset.ready = String(++state.renders);
+      statusLine.textContent = describe(payload, fetchMs) + " · drawn in " + plot.dataset.renderMs + " ms";
+      bindPlotEvents();
+    });
+  }
+
+  // --- interaction ----------------------------------------------------------------------------
+
+  let bound = false;
+  function bindPlotEvents() {
+    if (bound) return;
+    bound = true;
+    plot.on("plotly_click", openClickedLine);
+    plot.on("plotly_relayout", onRelayout);
+  }
+
+  function openClickedLine(event) {
+    const point = event.points && event.points[0];
+    const payload = plot.timelinePayload;
+    const trace = point && rowsOfTrace[point.curveNumber];
+    if (!trace || !payload) return;
+    const row = trace.rows[point.pointIndex];
+    const source = trace.kind === "error" ? payload.errors : payload.points;
+    const line = source.line[row];
+    window.location.assign(payload.file_urls[source.file[row]] + "?line=" + line + "#L" + line);
+  }
+
+  function onRelayout(event) {
+    let next = state.window;
+    if (event["xaxis.autorange"]) next = null;
+    else if ("xaxis.range[0]" in event) next = [event["xaxis.range[0]"], event["xaxis.range[1]"]];
+    else if (event["xaxis.range"]) next = event["xaxis.range"].slice();
+    else return;
+    if (JSON.stringify(next) === JSON.stringify(state.window)) return;
+    state.window = next;
+    window.clearTimeout(state.zoomTimer);
+    state.zoomTimer = window.setTimeout(load, ZOOM_DELAY_MS);
+  }
+
+  axisInputs.forEach(function (input) {
+    input.addEventListener("change", function () {
+      if (!input.checked) return;
+      state.axis = input.value;
+      state.window = null;
+      load();
+    });
+  });
+
+  filterForm.addEventListener("submit", function (event) {
+    event.preventDefault();
+    state.ranks = filterInput.value.trim();
+    state.window = null;
+    load();
+  });
+
+  plot.textContent = "";
+  load();
+})();
