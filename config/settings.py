@@ -130,6 +130,12 @@ STATIC_URL = "/static/"
 # Set for collectstatic (docker image); locally WhiteNoise serves from static/ directly.
 STATIC_ROOT = env_str("STATIC_ROOT") or None
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # static/vendor/plotly.min.js from the installed plotly package (no CDN; issue 4).
+    "incidents.staticfinders.PlotlyFinder",
+]
 # Serve straight from static/ when collectstatic has not been run (make run).
 WHITENOISE_USE_FINDERS = True
 STORAGES = {

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
+from incidents import runstore
 from incidents.models import AnalysisRun, RunState
 
 log = logging.getLogger(__name__)
@@ -67,10 +68,12 @@ def _analyze(run: AnalysisRun) -> dict[str, Any]:
         checkpoint_patterns=tuple(settings.RANKLENS_CHECKPOINT_PATTERNS),
         workers=settings.RANKLENS_ANALYZER_WORKERS,
         progress=_progress_reporter(run),
+        store_dir=str(runstore.store_dir_for(run.pk)),  # issue 4: log viewer's line index
     )
     report = analyzers.analyze(str(bundle.path), options=options).to_dict()
     # The store names files by hash; show people the name they uploaded.
     report["bundle"]["name"] = bundle.original_name
+    runstore.save_timeline_for_report(report, runstore.store_dir_for(run.pk))  # issue 4
     return report
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from incidents import api, views
+from incidents import api, views, views_files, views_timeline
 
 app_name = "incidents"
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("INC-<int:number>/", views.incident_detail, name="detail"),
     path("INC-<int:number>/status/", views.incident_status, name="status"),
     path("INC-<int:number>/reanalyze/", views.incident_reanalyze, name="reanalyze"),
+    # Timeline data and the evidence log viewer (issue 4).
+    path("INC-<int:number>/timeline.json", views_timeline.incident_timeline, name="timeline"),
+    path("INC-<int:number>/files/<path:path>", views_files.incident_file, name="file"),
 ]
 
 api_patterns = (
