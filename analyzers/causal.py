@@ -65,7 +65,7 @@ def find_first_error(
     top = [item for item in ordered if item.tier == best_tier]
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
-    chain.supporting = _supporting(chain.first, top, chain.nearby)
+    chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
     return chain
@@ -134,10 +134,10 @@ def _near(item: Classified, first: Classified) -> bool:
 
 
 def _supporting(
-    first: Classified, top: Sequence[Classified], nearby: Sequence[Classified]
+    first: Classified, ordered: Sequence[Classified], nearby: Sequence[Classified]
 ) -> list[Classified]:
-    """Lines of the same block that wrap or detail the first error, then the same failure
-    on other ranks."""
+    """Lines of the same block that wrap or detail the first error, then lines of other
+    files that report the same failure (other ranks, the Python side of a plog error)."""
     near = [
         item
         for item in nearby
@@ -145,8 +145,11 @@ def _supporting(
     ]
     elsewhere = [
         item
-        for item in top
-        if item is not first and item.order != first.order and item.category == first.category
+        for item in ordered
+        if item is not first
+        and item.order != first.order
+        and item.tier >= TIER_WRAPPER
+        and item.category == first.category
     ]
     return _one_per_text(near + elsewhere)[:MAX_SUPPORTING]
 
@@ -194,9 +197,19 @@ def culprit_ranks(
     if named:
         return _global_ranks(named, first, scans)
     if first.tier in OWN_FAILURE_TIERS:
-        own = {i.rank for i in chain.top if i.rank is not None and i.category == first.category}
-        return sorted(own)
+        return _own_ranks(chain)
     return _singled_out(correlation, stated_world_size(scans) is not None)
+
+
+def _own_ranks(chain: CausalChain) -> list[int]:
+    """Ranks that hit the first error's failure themselves; when the first error's file has
+    no rank (a plog), the ranks whose own lines report the same failure."""
+    first = chain.first
+    assert first is not None
+    same = [i for i in chain.top if i.rank is not None and i.category == first.category]
+    if not same and first.rank is None:
+        same = [i for i in chain.supporting if i.rank is not None and not i.demoted]
+    return sorted({i.rank for i in same if i.rank is not None})
 
 
 def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:

@@ -45,7 +45,10 @@ _EXCEPTION_LINE = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
     r"(?::\s*\S|:?\s*$)"
 )
-_OPERATOR = re.compile(r"(?<![\w/.])(aclnn[A-Z]\w+|Hccl[A-Z][a-z]\w*)")
+_OPERATOR = re.compile(
+    r"(?<![\w/.])(aclnn[A-Z]\w+|Hccl(?:All[Rr]educe|All[Gg]ather\w*|ReduceScatter\w*|"
+    r"Broadcast|All[Tt]o[Aa]ll\w*|Reduce|Send|Recv|Barrier|BatchSendRecv)\b)"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,9 +83,11 @@ def quote(message: str) -> str:
 
 def main_code(codes: Sequence[CodeInfo], category: str | None = None) -> CodeInfo | None:
     """The code that says most about `category`: one pointing at that label first, then
-    a runtime/aclnn code before an error-manager code before HCCL's and torch_npu's."""
+    a runtime/aclnn code before an error-manager code before HCCL's; summary codes that
+    point at no label (ERR00100) say nothing worth a sentence."""
+    labelled = [c for c in codes if c.category or c.table in ("acl", "cann")]
     ranked = sorted(
-        codes,
+        labelled,
         key=lambda c: (c.category != category, c.category is None, _CODE_ORDER.get(c.table, 9)),
     )
     return ranked[0] if ranked else None

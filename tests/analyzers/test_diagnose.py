@@ -247,3 +247,64 @@ def test_same_failure_with_other_numbers_gets_the_same_fingerprint(
     second = run({"b/log_0.log": again})
     assert first.fingerprint == second.fingerprint
     assert "<NUM>" in (first.fingerprint_template or "")
+
+
+PLOG_KERNEL = (
+    "[ERROR] RUNTIME(555,python):2026-11-29-07:30:00.901.200 [device_error_proc.cc:1187]555 "
+    "ProcessCoreErrorInfo:aicore kernel execute failed, device_id=1, stream_id=2, "
+    "report_stream_id=2, task_id=79, flip_num=0, fault kernel_name=MoeDistributeDispatchV2_99_mix"
+    "_aiv, program id=12, hash=998877\n"
+)
+
+
+def test_device_error_in_a_plog_is_tied_to_the_rank_that_reported_it() -> None:
+    rank1 = stamped(1, loading(1)) + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/infer/run.py", line 12, in <module>\n'
+        "    torch.npu.synchronize()\n"
+        "RuntimeError: ACL stream synchronize failed, error code:507014\n"
+        "[ERROR] 2026-11-29-07:30:01 (PID:555, Device:1, RankID:1) ERR00100 PTA call acl api "
+        "failed\n"
+    )
+    rank0 = stamped(0, loading(0)) + (
+        "[rank0]:[E1129 08:00:05.123456789 ProcessGroupHCCL.cpp:1500] [Rank 0] Watchdog caught "
+        "collective operation timeout: WorkHCCL(SeqNum=88, OpType=ALLTOALL, Timeout(ms)=1800000) "
+        "ran for 1800042 milliseconds before timing out.\n"
+    )
+    diagnosis = run(
+        {
+            "job/env.txt": "WORLD_SIZE=2\n",
+            "job/log_0.log": rank0,
+            "job/log_1.log": rank1,
+            "job/plog/plog-555_20261129073000000.log": PLOG_KERNEL,
+        }
+    )
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error.file.endswith("plog-555_20261129073000000.log")
+    assert diagnosis.culprit_ranks == [1]
+    assert "MoeDistributeDispatchV2" in diagnosis.root_cause
+    assert "code 507014" in diagnosis.root_cause
+    assert "Rank 0 failed afterwards" in diagnosis.root_cause
+
+
+NPU_SMI = """\
+| npu-smi 24.1.rc3                 Version: 24.1.rc3                                             |
+| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
+| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |
+| 0     910B3               | OK            | 94.6        49                0    / 0             |
+| 0                         | 0000:C1:00.0  | 0           0    / 0          35913/ 65536         |
+| 1     910B3               | OK            | 95.1        48                0    / 0             |
+| 0                         | 0000:C2:00.0  | 0           0    / 0          35911/ 65536         |
+| NPU     Chip              | Process id    | Process name             | Process memory(MB)      |
+| 0       0                 | 1111          | python3                  | 32000                   |
+| 1       0                 | 1112          | python3                  | 32000                   |
+"""
+
+
+def test_stalled_ranks_with_idle_npus_wait_on_communication() -> None:
+    two_ranks = [line.replace("world_size=4", "world_size=2") for line in LOADING]
+    files = {f"job/log_{r}.log": stamped(r, [*two_ranks, *STEPS[:3]]) for r in range(2)}
+    diagnosis = run({"job/npu_smi_info.txt": NPU_SMI, **files})
+    assert (diagnosis.category, diagnosis.subsystem) == ("hang", "communication")
+    assert diagnosis.culprit_ranks == [0, 1]
+    assert "0% AICore" in diagnosis.root_cause
