@@ -145,11 +145,12 @@ def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified
 
 def match_line(message: str, event_codes: Iterable[str], knowledge: Knowledge) -> tuple[Match, ...]:
     """All signatures that match `message`, the most specific first."""
+    codes = tuple(event_codes)
     found = []
-    for signature in knowledge.signatures:
+    for signature in knowledge.index.candidates(message):
         hit = signature.search(message)
         if hit:
-            found.append(_match(signature, hit, tuple(event_codes), knowledge))
+            found.append(_match(signature, hit, codes, knowledge))
     return tuple(sorted(found, key=lambda m: -m.weight))
 
 

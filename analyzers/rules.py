@@ -140,11 +140,34 @@ class ActionBook:
     codes: Mapping[str, tuple[Action, ...]]
 
 
+class SignatureIndex:
+    """Which signatures can match a line, from one pass of substring tests over the line.
+
+    Every keyword is tested once per line (lower-cased, so the result is a superset for
+    case-sensitive signatures, whose own `search` then decides).
+    """
+
+    def __init__(self, signatures: tuple[Signature, ...]) -> None:
+        self._signatures = signatures
+        by_needle: dict[str, list[int]] = {}
+        for position, signature in enumerate(signatures):
+            for keyword in signature.keywords:
+                by_needle.setdefault(keyword.lower(), []).append(position)
+        self._needles = tuple(by_needle)
+        self._by_needle = by_needle
+
+    def candidates(self, message: str) -> list[Signature]:
+        low = message.lower()
+        hits = {p for needle in self._needles if needle in low for p in self._by_needle[needle]}
+        return [self._signatures[p] for p in sorted(hits)]
+
+
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     signatures: tuple[Signature, ...]
     codes: CodeTable
     actions: ActionBook
+    index: SignatureIndex
 
     def signature(self, signature_id: str) -> Signature:
         return next(sig for sig in self.signatures if sig.id == signature_id)
@@ -181,10 +204,12 @@ def normalise_code(raw: str) -> str:
 @cache
 def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     """Read, check and compile the three knowledge files (once per process)."""
+    signatures = load_signatures(directory / "signatures.yaml")
     return Knowledge(
-        signatures=load_signatures(directory / "signatures.yaml"),
+        signatures=signatures,
         codes=load_codes(directory / "error_codes.yaml"),
         actions=load_actions(directory / "actions.yaml"),
+        index=SignatureIndex(signatures),
     )
 
 
