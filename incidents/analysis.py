@@ -78,14 +78,19 @@ def _analyze(run: AnalysisRun) -> dict[str, Any]:
 
 
 def _progress_reporter(run: AnalysisRun) -> Callable[[int, str], None]:
-    """A progress callback that writes at most twice a second."""
-    last = {"at": 0.0, "percent": -1}
+    """A progress callback that writes each new phase at once, and within one phase
+    (e.g. "read <file>" per member) at most twice a second.
+
+    Dropping a phase change would leave the page showing a stale step for as long as
+    the next phase runs, which on a big file is minutes.
+    """
+    last = {"at": 0.0, "phase": None}
 
     def report(percent: int, step: str) -> None:
-        now = time.monotonic()
-        if percent == last["percent"] or now - last["at"] < PROGRESS_MIN_INTERVAL_S:
+        now, phase = time.monotonic(), str(step).split(" ", 1)[0]
+        if phase == last["phase"] and now - last["at"] < PROGRESS_MIN_INTERVAL_S:
             return
-        last.update(at=now, percent=percent)
+        last.update(at=now, phase=phase)
         percent = max(0, min(100, int(percent)))
         _claimed(run).update(progress=percent, step=str(step)[:200])
 

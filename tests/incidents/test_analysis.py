@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 import analyzers
-from incidents import services
+from incidents import analysis, services
 from incidents.analysis import analyze_run
 from incidents.models import AnalysisRun, RunState
 from incidents.tasks import analyze_bundle
@@ -159,3 +159,19 @@ def test_reanalysis_adds_a_run_and_the_incident_follows_the_latest(queued_run):
     analyze_run(run_id=newer.pk)
     incident.refresh_from_db()
     assert incident.status == RunState.DONE
+
+
+def test_progress_writes_each_new_phase_at_once_and_throttles_within_one(queued_run):
+    analysis._claim(queued_run.pk, "delivery-1")
+    run = AnalysisRun.objects.get(pk=queued_run.pk)
+    report = analysis._progress_reporter(run)
+
+    report(2, "hashing the bundle")
+    report(5, "reading log files")
+    after_phase_change = AnalysisRun.objects.get(pk=run.pk)
+    report(6, "reading more")
+    report(7, "reading even more")
+    within_phase = AnalysisRun.objects.get(pk=run.pk)
+
+    assert (after_phase_change.progress, after_phase_change.step) == (5, "reading log files")
+    assert (within_phase.progress, within_phase.step) == (5, "reading log files")
