@@ -47,6 +47,7 @@ class CausalChain:
     cascades: list[Classified] = field(default_factory=list)
     nearby: list[Classified] = field(default_factory=list)  # the first error's block
     culprit_ranks: list[int] = field(default_factory=list)
+    consequence_ranks: list[int] = field(default_factory=list)  # ranks with only cascades
 
 
 def find_first_error(
@@ -68,6 +69,7 @@ def find_first_error(
     chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
+    chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
 
 
@@ -170,6 +172,15 @@ def _cascades(ordered: Sequence[Classified], chain: CausalChain) -> list[Classif
             seen.add(item.order)
             picked.append(item)
     return picked[:MAX_CASCADES]
+
+
+def _consequence_ranks(ordered: Sequence[Classified], chain: CausalChain) -> list[int]:
+    """Ranks whose error lines are all consequences (not the culprits, not the reporter)."""
+    own = {i.rank for i in ordered if i.tier > TIER_CASCADE}
+    later = {i.rank for i in ordered if i.tier <= TIER_CASCADE and i.best is not None}
+    first_rank = chain.first.rank if chain.first else None
+    ranks = later - own - set(chain.culprit_ranks) - {first_rank, None}
+    return sorted(r for r in ranks if r is not None)
 
 
 def _one_per_text(items: Iterable[Classified]) -> list[Classified]:

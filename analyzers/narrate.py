@@ -95,9 +95,7 @@ def main_code(codes: Sequence[CodeInfo], category: str | None = None) -> CodeInf
 
 def followers(chain: CausalChain, culprits: Sequence[int]) -> list[int]:
     """Ranks whose lines are consequences of the first error."""
-    first_rank = chain.first.rank if chain.first else None
-    ranks = {item.rank for item in chain.cascades if item.rank is not None}
-    return sorted(ranks - set(culprits) - {first_rank})
+    return [rank for rank in chain.consequence_ranks if rank not in culprits]
 
 
 def ranks_phrase(ranks: Sequence[int]) -> str:
