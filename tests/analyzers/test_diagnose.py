@@ -308,3 +308,113 @@ def test_stalled_ranks_with_idle_npus_wait_on_communication() -> None:
     assert (diagnosis.category, diagnosis.subsystem) == ("hang", "communication")
     assert diagnosis.culprit_ranks == [0, 1]
     assert "0% AICore" in diagnosis.root_cause
+
+
+# Excerpts as users paste them into issues: one file, other wording and wrappers than the
+# corpus, the same failure kinds. (first error substring, category)
+EXCERPTS = [
+    pytest.param(
+        "RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:197 OPS function "
+        "error: HcclAllreduce, error code is 9\n"
+        "[ERROR] 2025-11-13-17:19:44 (PID:364941, Device:0, RankID:0) ERR01100 OPS call acl api "
+        "failed.\n"
+        "EI0002: [PID: 364941] 2025-11-13-17:19:44.070.578 The wait execution of the Notify "
+        "register times out. Reason: The Notify register has not received the Notify record from "
+        "remote rank: [unknown].\n",
+        "The wait execution of the Notify register times out",
+        "hccl",
+        id="hccl-notify-wait",
+    ),
+    pytest.param(
+        "RuntimeError: Sync:torch_npu/csrc/framework/OpCommand.cpp:289 NPU error, error code is "
+        "107020\n"
+        "EE9999: Inner Error!\n"
+        "EE9999  rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason]\n",
+        "reason=[task timeout]",
+        "stream_sync",
+        id="stream-task-timeout",
+    ),
+    pytest.param(
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 77] 2026-02-02-02:02:02.020.202 Kernel task happen error, retCode=0x25, "
+        "[aicore timeout].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1776]\n"
+        "        TraceBack (most recent call last):\n"
+        "        rtStreamSynchronizeWithTimeout execution failed, reason=aicore timeout\n",
+        "Kernel task happen error, retCode=0x25",
+        "aicore_timeout",
+        id="aicore-kernel-task",
+    ),
+    pytest.param(
+        "[PID: 12] 2026-03-03-03:03:03.030.303 Memory_Allocation_Failure(EL0004): Failed to "
+        "allocate memory.\n"
+        "        Possible Cause: Available memory is insufficient.\n",
+        "Memory_Allocation_Failure(EL0004)",
+        "oom",
+        id="oom-el0004",
+    ),
+    pytest.param(
+        "EJ0001: [PID: 4] 2026-04-04-04:04:04.040.404 Failed to initialize the HCCP process. "
+        "Reason: Maybe the last training process is running.\n",
+        "Failed to initialize the HCCP process",
+        "hccl",
+        id="hccp-start",
+    ),
+    pytest.param(
+        "(Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] "
+        "RuntimeError: start (105984) + length (35328) exceeds dimension size (131125).\n",
+        "exceeds dimension size (131125)",
+        "weight_load",
+        id="vllm-tp-split",
+    ),
+    pytest.param(
+        "worker-1: [rank9]: RuntimeError: NPU out of memory. Tried to allocate 4.00 GiB (NPU 1; "
+        "29.50 GiB total capacity; 25.01 GiB already allocated; 25.01 GiB current active; 3.10 "
+        "GiB free; 25.80 GiB reserved in total by PyTorch)\n",
+        "NPU out of memory. Tried to allocate 4.00 GiB",
+        "oom",
+        id="deepspeed-oom",
+    ),
+    pytest.param(
+        "2026-05-05 08:00:00,000 [rank2] INFO prefill start: 8 tokens\n"
+        "Fatal Python error: Segmentation fault\n\n"
+        "Current thread 0x00007f2a1c3ff700 (most recent call first):\n"
+        '  File "/srv/model.py", line 44 in forward\n',
+        "Fatal Python error: Segmentation fault",
+        "device_fault",
+        id="segfault",
+    ),
+    pytest.param(
+        "EZ1001: [PID: 3] 2026-06-06-06:06:06.060.606 moeExpertNum / (epWorldSize - "
+        "sharedExpertRankNum) should be less than or equal to 24, but got 32.\n"
+        "RuntimeError: npu_moe_distribute_dispatch_v2:build/CMakeFiles/torch_npu.dir/"
+        "compiler_depend.ts:651 NPU function error: call aclnnMoeDistributeDispatchV2 failed, "
+        "error code is 161002\n",
+        "should be less than or equal to 24",
+        "op_constraint",
+        id="mc2-experts-per-rank",
+    ),
+    pytest.param(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/vllm_ascend/attention.py", line 88, in __init__\n'
+        "    self.scale = config.rope_scaling['factor']\n"
+        "AttributeError: 'DeepseekV3Config' object has no attribute 'rope_scaling'\n",
+        "has no attribute 'rope_scaling'",
+        "config",
+        id="config-field",
+    ),
+    pytest.param(
+        "[ERROR] DRV(1234,python):2026-07-07-07:07:07.070.707 [ascend_hal.c:88] Firmware version "
+        "incompatible (600001), driver 24.1.rc3 needs firmware 7.5\n",
+        "Firmware version incompatible",
+        "driver_env",
+        id="firmware",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
+def test_pasted_excerpt_gets_its_label_and_first_error(text: str, first: str, category: str):
+    diagnosis = run({"issue/log.txt": text})
+    assert diagnosis.category == category, diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert first in diagnosis.first_error.text
