@@ -42,6 +42,7 @@ TIER_TRUST = {
     TIER_GENERIC: 0.25,
 }
 MAX_CONFIDENCE = 0.97
+CODE_BACKED_WEIGHT = 0.85
 OTHER_CONFIDENCE = 0.25
 
 
@@ -110,11 +111,11 @@ def _confidence(chain: CausalChain, category: str, verdict: Verdict | None) -> f
     if verdict:
         return verdict.confidence
     weight = first.best.weight / 100 if first.best else 0.3
+    if any(info.category == category for info in first.codes):
+        weight = max(weight, CODE_BACKED_WEIGHT)  # a code that names the label is evidence
     score = weight * TIER_TRUST.get(first.tier, 0.3)
     agreeing = [s for s in chain.supporting if s.category == category]
     score += 0.05 * min(len(agreeing), 2)
-    if any(info.category == category for info in first.codes):
-        score += 0.05
     if category == "other":
         score = min(score, OTHER_CONFIDENCE)
     return round(min(score, MAX_CONFIDENCE), 2)
