@@ -30,7 +30,7 @@ from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
-from analyzers.textio import clean_line, iter_blocks
+from analyzers.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
 
 STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
@@ -57,6 +57,8 @@ def scan_file(
 
 class _FileScanner:
     """Holds one file's scan state; also the `Sink` the multi-line parsers report to."""
+
+    block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
 
     def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
         self.info = info
@@ -90,7 +92,7 @@ class _FileScanner:
 
     def run(self, stream: BinaryIO) -> FileScan:
         lines = 0
-        for index, block in enumerate(iter_blocks(stream)):
+        for index, block in enumerate(iter_blocks(stream, self.block_size)):
             self.block, self.block_first_line = block, lines + 1
             self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
             lines += block.count(b"\n")

@@ -25,8 +25,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-HEAD = 64
-TAIL = 256
+HEAD = 32
+TAIL = 128
 _UNSURE = "\x00unsure"  # a remainder whose lines must be parsed one by one
 
 # (line number, raw line bytes, emit as event?) -> normalised text or None
@@ -57,36 +57,40 @@ class CheckpointLines:
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
         if not self._maybe_in(block, low):
             return
-        lines = block.split(b"\n")
-        indexes = self._candidates(lines, low)
-        if not indexes:
-            return
         self._last = (block, low, first_line)
-        start = 0
-        while start < len(indexes) and self._head.total() < HEAD:
-            index = indexes[start]
-            self._one(first_line + index, lines[index], head=True)
-            start += 1
-        if start < len(indexes):
-            self._count(lines, indexes[start:], first_line)
+        skip_to = 0
+        if self._head.total() < HEAD or self._width is None:
+            skip_to = self._head_lines(block, low, first_line)
+        if self._regex is not None:
+            self._count_regex(block, first_line, skip_to)
+        else:
+            self._count(block, low, first_line, skip_to)
 
     def _maybe_in(self, block: bytes, low: bytes) -> bool:
         if self._regex is not None:
             return self._regex.search(block) is not None
         return any(word in low for word in self._literals)
 
-    def _candidates(self, lines: list[bytes], low: bytes) -> list[int]:
+    def _starts(self, block: bytes, low: bytes) -> list[int]:
+        """Start offsets of the candidate lines of a block, in order."""
+        found: set[int] = set()
         if self._regex is not None:
-            return [i for i, line in enumerate(lines) if self._regex.search(line)]
-        low_lines = low.split(b"\n")
-        first, *others = self._literals
-        if not others:
-            return [i for i, line in enumerate(low_lines) if first in line]
-        if len(others) == 1:
-            second = others[0]
-            return [i for i, line in enumerate(low_lines) if first in line or second in line]
-        words = self._literals
-        return [i for i, line in enumerate(low_lines) if any(word in line for word in words)]
+            _regex_starts(block, self._regex, found)
+        for word in self._literals:
+            _word_starts(low, word, found)
+        return sorted(found)
+
+    def _head_lines(self, block: bytes, low: bytes, first_line: int) -> int:
+        """Parse candidates in full until the head is complete; returns where that stopped."""
+        line_no, pos = first_line, 0
+        for start in self._starts(block, low):
+            if self._head.total() >= HEAD and self._width is not None:
+                return start
+            line_no += block.count(b"\n", pos, start)
+            end = block.find(b"\n", start)
+            self._one(line_no, block[start:end], head=self._head.total() < HEAD)
+            pos = start
+        return len(block)
 
     def _one(self, lineno: int, raw: bytes, head: bool) -> str | None:
         text, message = self._slow(lineno, raw, head)
@@ -108,24 +112,55 @@ class CheckpointLines:
                 width -= 1
             self._width = width
 
-    def _count(self, lines: list[bytes], indexes: list[int], first_line: int) -> None:
+    def _count(self, block: bytes, low: bytes, first_line: int, skip_to: int) -> None:
+        """Count the candidates from `skip_to` on by the text after the learned width."""
         width = self._width
-        if width is None:
-            for index in indexes:
-                self._one(first_line + index, lines[index], head=False)
+        if width is None or skip_to >= len(block):
             return
-        keys = [lines[index][width:].strip() for index in indexes]
-        for key, number in Counter(keys).items():
-            if key not in self._keys:
-                at = indexes[keys.index(key)]
-                self._check(key, lines[at], first_line + at)
-            text = self._keys[key]
-            if text == _UNSURE:
-                for index, other in zip(indexes, keys, strict=True):
-                    if other == key:
-                        self._one(first_line + index, lines[index], head=False)
-            elif text is not None:
-                self.counts[text] += number
+        found: dict[bytes, int] = {}
+        example: dict[bytes, int] = {}
+        seen: set[int] | None = set() if len(self._literals) > 1 else None
+        find, rfind = low.find, low.rfind
+        for word in self._literals:
+            at = find(word, skip_to)
+            while at >= 0:
+                start = rfind(b"\n", 0, at) + 1
+                end = find(b"\n", at)
+                if seen is None or start not in seen:
+                    if seen is not None:
+                        seen.add(start)
+                    key = block[start + width : end].strip()
+                    found[key] = found.get(key, 0) + 1
+                    example.setdefault(key, start)
+                at = find(word, end)
+        for key, number in found.items():
+            self._add(key, number, block, example[key], first_line, width)
+
+    def _add(
+        self, key: bytes, number: int, block: bytes, start: int, first_line: int, width: int
+    ) -> None:
+        if key not in self._keys:
+            end = block.find(b"\n", start)
+            self._check(key, block[start:end], first_line + block.count(b"\n", 0, start))
+        text = self._keys[key]
+        if text == _UNSURE:
+            self._recount(key, block, first_line, width)
+        elif text is not None:
+            self.counts[text] += number
+
+    def _recount(self, key: bytes, block: bytes, first_line: int, width: int) -> None:
+        """Parse one by one the lines whose cut remainder could not be trusted."""
+        for start in self._starts(block, block.lower()):
+            end = block.find(b"\n", start)
+            if block[start + width : end].strip() == key:
+                self._one(first_line + block.count(b"\n", 0, start), block[start:end], head=False)
+
+    def _count_regex(self, block: bytes, first_line: int, skip_to: int) -> None:
+        """A user pattern without literals: parse every line it finds."""
+        for start in self._starts(block, b""):
+            if start >= skip_to:
+                end = block.find(b"\n", start)
+                self._one(first_line + block.count(b"\n", 0, start), block[start:end], head=False)
 
     def _check(self, key: bytes, raw: bytes, lineno: int) -> None:
         """Remember a remainder's text, if one full parse confirms the cut was right."""
@@ -160,12 +195,33 @@ class CheckpointLines:
         if self._last is None:
             return []
         block, low, first_line = self._last
-        lines = block.split(b"\n")
+        starts = self._starts(block, low)
+        lines_before = block.count(b"\n", 0, starts[-1]) if starts else 0
         picked: list[tuple[int, bytes]] = []
-        for index in reversed(self._candidates(lines, low)):
-            lineno = first_line + index
+        for position in range(len(starts) - 1, -1, -1):
+            start = starts[position]
+            if position < len(starts) - 1:
+                lines_before -= block.count(b"\n", start, starts[position + 1])
+            lineno = first_line + lines_before
             if lineno <= self._head_last_line or len(picked) >= TAIL:
                 break
-            if self._known_text(lines[index]) is not None:
-                picked.append((lineno, lines[index]))
+            raw = block[start : block.find(b"\n", start)]
+            if self._known_text(raw) is not None:
+                picked.append((lineno, raw))
         return picked[::-1]
+
+
+def _word_starts(low: bytes, word: bytes, found: set[int]) -> None:
+    at = low.find(word)
+    while at >= 0:
+        found.add(low.rfind(b"\n", 0, at) + 1)
+        end = low.find(b"\n", at)
+        at = low.find(word, end) if end >= 0 else -1
+
+
+def _regex_starts(block: bytes, pattern: re.Pattern[bytes], found: set[int]) -> None:
+    match = pattern.search(block)
+    while match is not None:
+        found.add(block.rfind(b"\n", 0, match.start()) + 1)
+        end = block.find(b"\n", match.start())
+        match = pattern.search(block, end) if end >= 0 else None

@@ -31,8 +31,9 @@ def parse_line(text: str) -> ParsedLine:
         strip_wrappers(line)
         if not _take_header(line):
             break
-    if line.time is None and line.source == torch_npu.CANN:
-        line.time = parse_time(line.message)
+    if line.source == torch_npu.CANN:
+        line.time = line.time or parse_time(line.message)
+        line.pid = line.pid or torch_npu.headline_pid(line.message)
     if line.rank is None:
         found = _RANK_IN_TEXT.search(line.message)
         if found:
@@ -40,11 +41,20 @@ def parse_line(text: str) -> ParsedLine:
     return line
 
 
+_order = list(range(len(HEADERS)))  # most recently matched header first: files repeat one
+
+
 def _take_header(line: ParsedLine) -> bool:
-    """Apply the first header that matches; False when none does or it consumed nothing."""
-    for head in HEADERS:
+    """Apply the first header that matches; False when none does or it consumed nothing.
+
+    Headers never overlap in what they match, so trying the last winner first only saves time.
+    """
+    for position, index in enumerate(_order):
+        head = HEADERS[index]
         found = head.pattern.match(line.message)
         if found:
+            if position:
+                _order.insert(0, _order.pop(position))
             _apply(line, head.source, found)
             line.message = line.message[found.end() :]
             return found.end() > 0

@@ -35,27 +35,16 @@ HEADERS = (
     header(NAME, r"\[?(?P<level>[IWEF]) [\w.]+:\d+\] "),
 )
 
-# `[PID: 959] 2026-08-06-05:15:23.957.311 Device_Absent/Abnormal(EL0001): Device not found`
-_HEADLINE_FIELDS = re.compile(
-    r"\[PID: ?(?P<pid>\d+)\] (?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
-    r"(?:\((?P<code>E[0-9A-Z]\d{4})\):\s*)?"
-)
-_NAMED_HEADLINE = re.compile(r"[A-Z][\w/]*\((?P<code>E[0-9A-Z]\d{4})\):\s*(?P<rest>.*)$")
+_PID = re.compile(r"\[PID: ?(\d+)\]")
 _OPEN_ENDED = re.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
 
 
-def headline_fields(message: str) -> tuple[int | None, str]:
-    """PID of an error-manager headline and its text after the PID/time/code fields."""
-    found = _HEADLINE_FIELDS.match(message)
-    if not found:
-        return None, message
-    return int(found.group("pid")), message[found.end() :]
+def headline_pid(message: str) -> int | None:
+    """The `[PID: 959]` of an error-manager headline."""
+    found = _PID.search(message)
+    return int(found.group(1)) if found else None
 
 
 def is_open_headline(message: str) -> bool:
     """`AclNN_Parameter_Error(EZ1001):` with its text on the following lines."""
     return bool(_OPEN_ENDED.search(message))
-
-
-def is_cann_headline(message: str) -> bool:
-    return bool(_NAMED_HEADLINE.search(message)) or message.startswith("[PID:")

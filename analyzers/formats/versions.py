@@ -4,6 +4,7 @@
     cat /usr/local/Ascend/driver/version.info      then   Version=23.0.7
     cat /usr/local/Ascend/ascend-toolkit/latest/aarch64-linux/ascend_toolkit_install.info
     version=7.0.T10
+    Software Version               : 23.0.5     (npu-smi board info: the driver)
     Python 3.8.18 (default, Sep 11 2023, 13:19:25)
     CANN version: 8.0.RC2
 
@@ -45,10 +46,11 @@ _PIP = re.compile(
     re.IGNORECASE,
 )
 _NAMED = re.compile(
-    r"\b(?P<name>CANN|python|driver|firmware|npu-smi)(?: version)?\s*[:= ]\s*v?"
+    r"\b(?P<name>CANN|python|driver|firmware|npu-smi|software)(?: version)?\s*[:= ]\s*v?"
     r"(?P<version>\d+\.\d[\w.\-]*)",
     re.IGNORECASE,
 )
+_ALIASES = {"software": "driver"}  # `npu-smi info -t board`: "Software Version : 23.0.5"
 _INFO_VERSION = re.compile(r"^\s*(?:Version|version|package_version)=(\S+)")
 _INFO_CONTEXT = (
     ("driver/version.info", "driver"),
@@ -83,4 +85,5 @@ def _context(text: str) -> str | None:
 
 
 def _key(name: str) -> str:
-    return name.lower().replace("-", "_")
+    name = name.lower().replace("-", "_")
+    return _ALIASES.get(name, name)

@@ -1,0 +1,195 @@
+"""Benchmark: full analysis vs `zcat | grep -E '<signature alternation>'` on one bundle.
+
+    python bench/run.py                 # 64 ranks, ~700 MB uncompressed, then 4x that
+    python bench/run.py --quick         # ~70 MB only (a smoke run)
+    python bench/run.py --scale 2 --no-big
+
+Prints, per bundle size: the grep baseline time, the analysis time, their ratio and the
+analysis's peak RSS (parent and worker processes summed, sampled from /proc every 20 ms).
+Targets (issue 3): ratio <= 2, peak RSS <= 300 MB, RSS flat as the bundle grows.
+Bundles are cached in --dir (default $TMPDIR/ranklens-bench) so a rerun only times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synth import write_bundle  # noqa: E402
+
+GENERATOR_VERSION = 2  # bump when synth.py changes what it writes
+ERE_SPECIAL = re.compile(r"([\\.\[\]()*+?{}|^$])")
+
+
+@dataclass
+class Timing:
+    seconds: float
+    peak_rss_mb: float = 0.0
+    output: str = ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    scales = [args.scale] if args.no_big else [args.scale, args.scale * 4]
+    if args.quick:
+        scales = [0.1]
+    alternation = signature_alternation()
+    print(f"grep alternation: {alternation.count('|') + 1} signature keywords", flush=True)
+    rows = []
+    for scale in scales:
+        bundle = _bundle(Path(args.dir), args.ranks, scale)
+        size = _uncompressed_size(bundle)
+        grep = time_grep(bundle, alternation)
+        analysis = time_analysis(bundle, args.workers)
+        rows.append((scale, size, bundle.stat().st_size, grep, analysis))
+        _print_row(*rows[-1])
+    _print_summary(rows)
+    return 0
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="1.0 = ~700 MB uncompressed")
+    parser.add_argument("--ranks", type=int, default=64)
+    parser.add_argument("--quick", action="store_true", help="one ~70 MB bundle only")
+    parser.add_argument("--no-big", action="store_true", help="skip the 4x bundle")
+    parser.add_argument("--workers", type=int, default=0, help="passed to the analyzer CLI")
+    parser.add_argument(
+        "--dir", default=os.path.join(tempfile.gettempdir(), "ranklens-bench"), help="cache"
+    )
+    return parser.parse_args(argv)
+
+
+def signature_alternation() -> str:
+    """The signatures' literal keywords as one ERE alternation (what an engineer would grep)."""
+    try:
+        from analyzers.rules import load_knowledge
+
+        words = sorted({word for sig in load_knowledge().signatures for word in sig.keywords})
+    except Exception as error:  # the knowledge may be mid-edit by another change
+        print(f"(signatures unavailable: {error}; using the scanner's prefilter words)")
+        from analyzers.formats.severity import load_prefilter
+
+        words = sorted(word.decode() for word in load_prefilter().keywords)
+    return "|".join(ERE_SPECIAL.sub(r"\\\1", word) for word in words)
+
+
+def _bundle(directory: Path, ranks: int, scale: float) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"bundle-v{GENERATOR_VERSION}-r{ranks}-s{scale:g}.tar.gz"
+    if not path.exists():
+        print(f"writing {path.name} ...", flush=True)
+        started = time.perf_counter()
+        partial = path.with_suffix(".part")
+        write_bundle(partial, ranks=ranks, scale=scale)
+        partial.rename(path)
+        print(f"  written in {time.perf_counter() - started:.0f} s", flush=True)
+    return path
+
+
+def _uncompressed_size(bundle: Path) -> int:
+    result = subprocess.run(
+        f"zcat {bundle} | wc -c", shell=True, capture_output=True, text=True, check=True
+    )
+    return int(result.stdout.strip())
+
+
+def time_grep(bundle: Path, alternation: str) -> Timing:
+    command = ["sh", "-c", 'zcat "$0" | grep -E -c -e "$1"', str(bundle), alternation]
+    env = {**os.environ, "LC_ALL": "C"}
+    started = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    return Timing(time.perf_counter() - started, output=result.stdout.strip())
+
+
+def time_analysis(bundle: Path, workers: int) -> Timing:
+    command = [sys.executable, "-m", "analyzers", str(bundle), "--json"]
+    if workers:
+        command += ["--workers", str(workers)]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    sampler = _RssSampler(process.pid)
+    sampler.start()
+    _, stderr = process.communicate()
+    seconds = time.perf_counter() - started
+    sampler.stop()
+    if process.returncode:
+        raise SystemExit(f"analysis failed ({process.returncode}): {stderr[-2000:]}")
+    return Timing(seconds, sampler.peak_mb)
+
+
+class _RssSampler(threading.Thread):
+    """Peak of the summed RSS of a process and all its descendants, from /proc."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid = pid
+        self.peak_mb = 0.0
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        while not self._done.wait(0.02):
+            self.peak_mb = max(self.peak_mb, _tree_rss_kb(self.pid) / 1024)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
+
+
+def _tree_rss_kb(root: int) -> int:
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        parents[int(entry)] = int(fields.get("PPid", "0").strip())
+        rss[int(entry)] = int(fields.get("VmRSS", "0 kB").split()[0])
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        tree.update(children)
+        frontier += children
+    return sum(rss.get(pid, 0) for pid in tree)
+
+
+def _print_row(scale: float, size: int, packed: int, grep: Timing, analysis: Timing) -> None:
+    ratio = analysis.seconds / grep.seconds if grep.seconds else float("inf")
+    print(
+        f"scale {scale:g}: {size / 1e6:.0f} MB uncompressed ({packed / 1e6:.0f} MB .tar.gz)\n"
+        f"  zcat | grep -E  {grep.seconds:7.2f} s   ({grep.output} matching lines)\n"
+        f"  analysis        {analysis.seconds:7.2f} s   ratio {ratio:.2f} (target <= 2)\n"
+        f"  peak RSS        {analysis.peak_rss_mb:7.0f} MB (target <= 300)",
+        flush=True,
+    )
+
+
+def _print_summary(rows: list[tuple[float, int, int, Timing, Timing]]) -> None:
+    if len(rows) < 2:
+        return
+    first, last = rows[0][4], rows[-1][4]
+    growth = last.peak_rss_mb / first.peak_rss_mb if first.peak_rss_mb else float("nan")
+    print(f"RSS growth {rows[0][0]:g}x -> {rows[-1][0]:g}x bundle: {growth:.2f}x (flat is ~1)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""CANN error-manager blocks: continued headlines and the device's own call trace."""
+
+import io
+
+from analyzers.scan import scan_file
+from analyzers.types import EventKind, FileInfo, FileKind
+
+
+def scan(text: str):
+    return scan_file(io.BytesIO(text.encode()), FileInfo("worker.log", FileKind.RANK_LOG, 3))
+
+
+def test_an_open_headline_takes_its_text_from_the_next_lines():
+    text = (
+        "aclnnQuantMatmulWeightNz failed, error code is 161002\n"
+        "AclNN_Parameter_Error(EZ1001):\n"
+        "Tensor scale not implemented for DT_FLOAT16,\n"
+        "should be in dtype support list\n"
+        "[DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT].\n"
+    )
+    events = scan(text).events
+    assert [(e.line, e.codes) for e in events] == [(1, ("161002",)), (3, ("EZ1001",))]
+    assert events[1].text == "Tensor scale not implemented for DT_FLOAT16,"
+    assert events[1].message == (
+        "AclNN_Parameter_Error(EZ1001): Tensor scale not implemented for DT_FLOAT16, "
+        "should be in dtype support list [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT]."
+    )
+
+
+def test_trace_lines_without_keywords_are_still_read():
+    text = (
+        "[PID: 959] 2026-08-06-05:15:23.957.311 Device_Absent/Abnormal(EL0001): Device not found or invalid.\n"
+        "        Possible Cause: Device does not exist or is abnormal.\n"
+        "        Solution: Check the error messages in the log.\n"
+        "        TraceBack (most recent call last):\n"
+        "        Device[1] lost heartbeat.[FUNC:SyncTask][FILE:direct_hwts_engine.cc][LINE:915]\n"
+        "        wait for compute device to finish failed, runtime result = 507010.[FUNC:ReportCallError]"
+        "[FILE:log_inner.cpp][LINE:572]\n"
+        "\n"
+        "a normal line afterwards\n"
+    )
+    events = scan(text).events
+    assert [(e.line, e.kind, e.source) for e in events] == [
+        (1, EventKind.ERROR, "cann"),
+        (5, EventKind.ERROR, "cann"),
+        (6, EventKind.ERROR, "cann"),
+    ]
+    assert events[0].codes == ("EL0001",)
+    assert events[2].codes == ("507010",)
+    assert events[0].pid == 959
+    assert events[0].timestamp.isoformat() == "2026-08-06T05:15:23.957311"
+
+
+def test_headline_pid_time_and_code_are_read():
+    text = "EE9999[PID: 227098] 2027-02-24-11:22:22.239.370 (EE9999):  rtEventQueryStatus execution failed, reason=aicore timeout[FUNC:FuncErrorReason]\n"
+    [event] = scan(text).events
+    assert event.codes == ("EE9999",)
+    assert event.timestamp.isoformat() == "2027-02-24T11:22:22.239370"
+    assert event.rank == 3

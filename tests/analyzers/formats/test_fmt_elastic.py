@@ -1,0 +1,75 @@
+"""torch elastic: the agent's per-child line and the ChildFailedError summary become facts."""
+
+import io
+
+from analyzers.scan import scan_file
+from analyzers.types import EventKind, FileInfo, FileKind
+
+LAUNCHER = """\
+W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM
+E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 383, in launch_agent
+    raise ChildFailedError(
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+===========================================================
+/home/user/llm-infer/infer.py FAILED
+-----------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-11-29_07:25:37
+  host      : localhost
+  rank      : 0 (local_rank: 0)
+  exitcode  : -15 (pid: 26690)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 26690
+-----------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-29_07:25:37
+  host      : localhost
+  rank      : 1 (local_rank: 1)
+  exitcode  : -11 (pid: 26691)  (SIGSEGV)
+  error_file: <N/A>
+  traceback : Signal 11 (SIGSEGV) received by PID 26691
+===========================================================
+"""
+
+
+def scan(text: str):
+    return scan_file(io.BytesIO(text.encode()), FileInfo("launcher.log", FileKind.LAUNCHER, None))
+
+
+def test_failures_are_merged_per_child_and_marked_root_cause():
+    failures = scan(LAUNCHER).facts["elastic_failures"]
+    assert failures == [
+        {"rank": 1, "local_rank": 1, "exitcode": -11, "signal": "SIGSEGV", "pid": 26691,
+         "time": "2026-11-29T07:25:37", "root_cause": True},
+        {"rank": 0, "local_rank": 0, "exitcode": -15, "signal": "SIGTERM", "pid": 26690,
+         "time": "2026-11-29T07:25:37", "root_cause": False},
+    ]
+
+
+def test_events_name_the_rank_and_signal():
+    events = [e for e in scan(LAUNCHER).events if e.kind == EventKind.ERROR]
+    agent = events[0]
+    assert (agent.line, agent.rank, agent.message) == (
+        2, 1, "failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python"
+    )
+    assert agent.timestamp.isoformat() == "2026-11-29T07:25:37.499000"
+    summary = [(e.line, e.rank, e.message) for e in events if e.source == "elastic"]
+    assert summary == [
+        (15, 0, "ChildFailedError: rank 0 (local_rank: 0) exitcode: -15 (pid: 26690) signal: SIGTERM"),
+        (24, 1, "ChildFailedError: rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV "
+                "[root cause: first observed failure]"),
+    ]
+
+
+def test_summary_field_lines_are_not_events_of_their_own():
+    lines = {e.line for e in scan(LAUNCHER).events}
+    assert not lines & {8, 10, 16, 17, 19, 25, 26}
+
+
+def test_sigterm_notice_is_a_warning():
+    [warning] = [e for e in scan(LAUNCHER).events if e.kind == EventKind.WARNING and e.line == 1]
+    assert warning.message == "Sending process 26690 closing signal SIGTERM"

@@ -1,0 +1,118 @@
+"""Wrappers and headers peel off every real line shape; the message is what rules match."""
+
+from datetime import datetime
+
+import pytest
+
+from analyzers.formats.lines import parse_line
+from analyzers.formats.timestamps import PartialTime
+
+# (id, line, source, level, rank, pid, message starts with)
+CASES = [
+    ("plog-runtime",
+     "[ERROR] RUNTIME(987,):2027-04-02-19:29:32.538.614 [stars_engine.cc:7900]326 ProcLogicCqReport:Task run failed, device_id=3",
+     "plog", "ERROR", None, 987, "ProcLogicCqReport:Task run failed"),
+    ("plog-hccl",
+     "[ERROR] HCCL(4644660,python3):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] [4644660][HcclSocket][Listen] socket type[1]",
+     "plog", "ERROR", None, 4644660, "[4644660][HcclSocket][Listen]"),
+    ("plog-app-no-file",
+     '[ERROR] APP(2014231,):2027-01-13-06:28:48.993.467 2014231 MakeSureQueueEmpty:NPUQueue.cpp:539: "[PTA]:"Inner error',
+     "plog", "ERROR", None, 2014231, "MakeSureQueueEmpty:"),
+    ("plog-grep-prefix",
+     "/root/ascend/log/debug/plog/plog-790506_20241022175135120.log:[ERROR] RUNTIME(205664,python):2025-06-11-21:53:16.188.200 [runtime.cc:5860]790506 PrimaryContextRetain:report error module_type=0",
+     "plog", "ERROR", None, 205664, "PrimaryContextRetain:"),
+    ("device-event",
+     "[EVENT] KERNEL(6843,sklogd):2023-06-10-13:16:14.096.793 [klogd.c:253][251681.794072] [ascend] [ERROR] [tsdrv] receive ts exception msg",
+     "plog", "EVENT", None, 6843, "[251681.794072] [ascend] [ERROR]"),
+    ("pta-in-rank-prefix",
+     "[rank1]: [ERROR] 2026-02-20-04:04:28 (PID:2531699, Device:1, RankID:1) ERR01100 OPS call acl api failed.",
+     "torch_npu", "ERROR", 1, 2531699, "ERR01100 OPS call acl api failed."),
+    ("cann-headline",
+     "[rank1]: EI0006: [PID: 2531699] 2026-02-20-04:04:28.999.536 Getting socket times out. Reason: Remote Rank did not send the data in time.",
+     "cann", None, 1, 2531699, "EI0006: [PID: 2531699]"),
+    ("cann-named",
+     "[PID: 959] 2026-08-06-05:15:23.957.311 Device_Absent/Abnormal(EL0001): Device not found or invalid.",
+     "cann", None, None, 959, "[PID: 959]"),
+    ("cann-in-ray-tag",
+     "(EngineCore_DP0 pid=57621) EZ9999[PID: 57621] 2026-07-10-14:37:28.138.485 (EZ9999):  HCCL_BUFFSIZE is too SMALL, maxBs = 914",
+     "cann", None, None, 57621, "EZ9999[PID: 57621]"),
+    ("glog-watchdog",
+     "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=503)",
+     "glog", "ERROR", 1, None, "[Rank 1] Watchdog caught"),
+    ("glog-elastic",
+     "E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python",
+     "glog", "ERROR", None, 26576, "failed (exitcode: -11)"),
+    ("npu-warning",
+     "[W NPUStream.cpp:788] Warning: NPU warning, error code is 107020[Error]: .",
+     "torch_npu", "WARNING", None, None, "Warning: NPU warning"),
+    ("torchrun-logging",
+     "[default0]:2026-11-29 07:25:37,254 [rank0] ERROR model run failed: Connection closed by peer",
+     "logging", "ERROR", 0, None, "model run failed:"),
+    ("torchrun-traceback",
+     "[default2]:[rank2]: RuntimeError: [../gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:42639.",
+     None, None, 2, None, "RuntimeError: [../gloo"),
+    ("vllm-v1",
+     "(Worker_DP0_TP8_EP8 pid=394) ERROR 2026-11-01 17:32:37.778 [multiproc_executor.py:366] KeyError: 'model.layers.1.mlp.experts.weight'",
+     "vllm", "ERROR", None, 394, "KeyError: 'model.layers.1"),
+    ("vllm-v0",
+     "(VllmWorkerProcess pid=16293) ERROR 03-02 17:07:09 multiproc_worker_utils.py:708] RuntimeError: NPU out of memory.",
+     "vllm", "ERROR", None, 16293, "RuntimeError: NPU out of memory."),
+    ("vllm-around-pta",
+     "(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [multiproc_executor.py:294] [ERROR] 2027-01-13-23:45:56 (PID:88362, Device:1, RankID:-1) ERR00100 PTA call acl api failed.",
+     "torch_npu", "ERROR", None, 88362, "ERR00100 PTA call acl api failed."),
+    ("ray-around-glog",
+     "(vLLMHttpServer pid=8919413) [rank0]:[E126 03:28:29.988683190 compiler_depend.ts:334] boom",
+     "glog", "ERROR", 0, 8919413, "boom"),
+    ("deepspeed",
+     "[2026-05-31 14:31:51,231] [INFO] [comm.py:698:init_distributed] cdb=None",
+     "logging", "INFO", None, None, "[comm.py:698:init_distributed] cdb=None"),
+    ("pdsh-worker", "worker-1: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("lmdeploy",
+     "2025-01-28 18:45:18,768 - lmdeploy - ERROR - model_agent.py:735 - Rank[2] failed.",
+     "logging", "ERROR", 2, None, "model_agent.py:735 - Rank[2] failed."),
+    ("docker-compose-loguru",
+     "mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | app:run:42 - boom",
+     "logging", "ERROR", None, None, "app:run:42 - boom"),
+    ("watchdog-query",
+     "[227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception when finishedNPUExecutionInternal",
+     "logging", "ERROR", None, 227098, "Find exception"),
+    ("ray-cpp",
+     "(WorkerDict pid=7435, ip=172.16.22.183) [2025-11-24 22:27:20,620 E 7435 7435] logging.cc:361: @ ... and at least 178 more frames",
+     "glog", "ERROR", None, 7435, "@ ... and at least"),
+    ("basic-config", "INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963", "logging", "INFO", None, None, "# GPU blocks"),
+    ("logrus", 'time="2024-07-19T10:29:54+08:00" level=info msg="[sidecar] SIGTERM signal is received"',
+     "logging", "INFO", None, None, 'msg="[sidecar] SIGTERM'),
+    ("plain", "Segmentation fault (core dumped)", None, None, None, None, "Segmentation fault (core dumped)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "source", "level", "rank", "pid", "message"), CASES, ids=[c[0] for c in CASES]
+)
+def test_parse_line(name, text, source, level, rank, pid, message):
+    line = parse_line(text)
+    assert (line.source, line.level, line.rank, line.pid) == (source, level, rank, pid)
+    assert line.message.startswith(message)
+    assert line.text == text
+
+
+def test_pta_rank_minus_one_is_no_rank():
+    line = parse_line("[ERROR] 2026-07-10-14:37:28 (PID:57621, Device:0, RankID:-1) ERR00100 PTA call acl api failed.")
+    assert line.rank is None
+
+
+def test_torchrun_local_rank_and_writer_key():
+    line = parse_line("[default3]:2026-11-29 07:25:36,861 [rank3] INFO init process group")
+    assert (line.local_rank, line.rank) == (3, 3)
+    assert line.stream_key == "[default3]:"
+    assert line.time == datetime(2026, 11, 29, 7, 25, 36, 861000)
+
+
+def test_glog_time_has_no_year():
+    line = parse_line("W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM")
+    assert line.time == PartialTime(11, 29, 7, 25, 37, 303000)
+
+
+def test_ray_repeat_marker_is_dropped():
+    line = parse_line("(NPURayWorkerWrapper pid=66420) RuntimeError: boom [repeated 6x across cluster]")
+    assert line.message == "RuntimeError: boom"

@@ -1,0 +1,91 @@
+"""Python tracebacks: the exception line, its raise site and chains, however they are wrapped."""
+
+import io
+
+from analyzers.scan import scan_file
+from analyzers.types import EventKind, FileInfo, FileKind
+
+
+def scan(text: str, rank: int | None = None):
+    return scan_file(io.BytesIO(text.encode()), FileInfo("log_0.log", FileKind.RANK_LOG, rank))
+
+
+def errors(result):
+    return [(e.line, e.source, e.message) for e in result.events if e.kind == EventKind.ERROR]
+
+
+CHAINED = """\
+Traceback (most recent call last):
+  File "/usr/lib/python3.10/ctypes/__init__.py", line 619, in __init__
+    self._handle = _dlopen(self._name, mode)
+OSError: libatb.so: cannot open shared object file: No such file or directory
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/root/venv/lib/python3.10/site-packages/torch_npu/op_plugin/atb/_atb_ops.py", line 66, in <module>
+    torch.ops.load_library(atb_so_path)
+  File "/root/venv/lib/python3.10/site-packages/torch/_ops.py", line 7593, in load_library
+    raise OSError(f"Could not load this library: {path}") from e
+OSError: Could not load this library: /usr/local/Ascend/nnal/atb/lib/libatb.so
+"""
+
+
+def test_chained_tracebacks_point_at_the_first_exception():
+    result = scan(CHAINED)
+    assert errors(result) == [
+        (4, "traceback", "OSError: libatb.so: cannot open shared object file: No such file or directory"),
+        (13, "traceback", "OSError: Could not load this library: /usr/local/Ascend/nnal/atb/lib/libatb.so"),
+    ]
+    first, second = result.facts["tracebacks"]
+    assert (first["chained"], first["root_line"]) == (False, 4)
+    assert (second["chained"], second["root_line"]) == (True, 4)
+    assert (first["frame_line"], second["frame_line"]) == (2, 11)
+
+
+def test_the_raise_site_of_a_bare_exception_is_a_warning_event():
+    text = (
+        "(EngineCore_DP0 pid=91310) ERROR 10-10 09:15:47 [core.py:815]     return next(self.gen)\n"
+        '(EngineCore_DP0 pid=91310) ERROR 10-10 09:15:47 [core.py:815]   File "/workspace/vllm/vllm/'
+        'distributed/device_communicators/shm_broadcast.py", line 375, in acquire_read\n'
+        "(EngineCore_DP0 pid=91310) ERROR 10-10 09:15:47 [core.py:815]     raise TimeoutError\n"
+        "(EngineCore_DP0 pid=91310) ERROR 10-10 09:15:47 [core.py:815] TimeoutError\n"
+    )
+    events = [(e.line, e.kind, e.source) for e in scan(text).events]
+    assert events == [(2, EventKind.WARNING, "traceback_frame"), (4, EventKind.ERROR, "traceback")]
+
+
+def test_source_lines_of_a_logged_traceback_are_not_errors():
+    text = (
+        "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169] Traceback (most recent call last):\n"
+        '(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169]   File "/w/x.py", line 568, in loop\n'
+        "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169]     output = func(*args, **kwargs)\n"
+        "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169]              ^^^^^^^^^^^^^\n"
+        "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169] RuntimeError: The size of "
+        "tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0\n"
+    )
+    assert [line for line, _, _ in errors(scan(text))] == [5]
+
+
+def test_interleaved_ranks_keep_their_own_tracebacks():
+    text = (
+        "[default0]:Traceback (most recent call last):\n"
+        "[default1]:Traceback (most recent call last):\n"
+        '[default0]:  File "/app/infer.py", line 313, in run_model\n'
+        '[default1]:  File "/app/infer.py", line 286, in forward\n'
+        "[default1]:KeyboardInterrupt\n"
+        "[default0]:RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)\n"
+    )
+    result = scan(text)
+    assert [(e.line, e.rank) for e in result.events if e.source == "traceback"] == [(5, 1), (6, 0)]
+    assert [t["frame_line"] for t in result.facts["tracebacks"]] == [4, 3]
+
+
+def test_an_excerpt_that_starts_mid_traceback_still_gives_the_exception():
+    text = (
+        '    raise RuntimeError("Distributed package doesn\'t have NCCL built in")\n'
+        "RuntimeError: Distributed package doesn't have NCCL built in\n"
+    )
+    assert errors(scan(text)) == [
+        (2, "traceback", "RuntimeError: Distributed package doesn't have NCCL built in")
+    ]
