@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.rules import CodeInfo, Knowledge, Signature, normalise_code
+from analyzers.errorcodes import CodeInfo, normalise_code
+from analyzers.rules import Knowledge, Signature
 from analyzers.types import Event, EventKind, FileKind, FileScan
 
 TIER_CAUSE = 6.0

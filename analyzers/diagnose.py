@@ -25,10 +25,11 @@ from analyzers.classify import (
     Classified,
     classify_scans,
 )
+from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.fingerprint import fingerprint
 from analyzers.multirank import Verdict
 from analyzers.narrate import Story, followers, main_code, quote, root_cause
-from analyzers.rules import CodeInfo, Knowledge, load_knowledge, normalise_code
+from analyzers.rules import Knowledge, load_knowledge
 from analyzers.types import Correlation, Diagnosis, Evidence, FileScan, RankStatus
 
 # How far a line's tier lets the rules trust it, before the signature's own weight.

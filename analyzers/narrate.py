@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzers.causal import CausalChain
-from analyzers.rules import CodeInfo
+from analyzers.errorcodes import CodeInfo
 
 MAX_QUOTE = 200
 _CANN_TAIL = re.compile(r"\[FUNC:.*$")

@@ -14,47 +14,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-import yaml
+from analyzers.errorcodes import (
+    CODE_TABLES,
+    CodeTable,
+    load_codes,
+)
+from analyzers.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
+from analyzers.yamlcheck import (
+    Entry,
+    KnowledgeError,
+    compile_regex,
+    read_yaml,
+    reject_duplicates,
+)
 
 KNOWLEDGE_DIR = Path(__file__).parent / "knowledge"
-
-ANY_SUBSYSTEM = (
-    "none",
-    "operator",
-    "communication",
-    "memory",
-    "framework",
-    "stream",
-    "device",
-    "environment",
-)
-TAXONOMY: dict[str, tuple[str, ...]] = {
-    "healthy": ("none",),
-    "aicore_timeout": ("operator",),
-    "hccl": ("communication",),
-    "oom": ("memory",),
-    "shape_mismatch": ("framework",),
-    "op_constraint": ("operator",),
-    "operator": ("operator",),
-    "weight_load": ("framework",),
-    "config": ("framework",),
-    "stream_sync": ("stream",),
-    "device_fault": ("device",),
-    "driver_env": ("environment",),
-    "hang": ("communication", "framework"),
-    "other": ANY_SUBSYSTEM,
-}
-ROLES = ("cause", "symptom", "wrapper", "cascade", "generic")
-CODE_TABLES = ("acl", "hccl", "cann", "pta")
-
-
-class KnowledgeError(ValueError):
-    """A knowledge file is malformed; the message names the file, entry and field."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,45 +60,6 @@ class Signature:
         if not any(needle in haystack for needle in self.needles):
             return None
         return self.regex.search(message)
-
-
-@dataclass(frozen=True, slots=True)
-class CodeInfo:
-    code: str
-    table: str
-    meaning: str
-    cause: str
-    name: str | None = None
-    category: str | None = None
-    subsystem: str | None = None
-    role: str | None = None
-
-    @property
-    def label(self) -> str:
-        """How the code is shown: HCCL return codes by name, the rest as printed."""
-        return self.name if self.table == "hccl" and self.name else self.code
-
-
-@dataclass(frozen=True, slots=True)
-class CodeTable:
-    tables: Mapping[str, Mapping[str, CodeInfo]]
-    families: Mapping[str, CodeInfo]
-
-    def lookup(self, code: str, table: str | None = None) -> CodeInfo | None:
-        """Meaning of `code`; without a table, guess it from the code's shape."""
-        table = table or guess_table(code)
-        if table is None:
-            return None
-        found = self.tables.get(table, {}).get(code)
-        if found is None and table == "cann":
-            found = self.families.get(code[:2])
-        return found
-
-    def lookup_label(self, label: str) -> CodeInfo | None:
-        """Like `lookup`, also accepting HCCL return codes by name (`HCCL_E_TIMEOUT`)."""
-        if label.startswith("HCCL_"):
-            return next((i for i in self.tables["hccl"].values() if i.name == label), None)
-        return self.lookup(label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +108,6 @@ class Knowledge:
     actions: ActionBook
     index: SignatureIndex
 
-    def signature(self, signature_id: str) -> Signature:
-        return next(sig for sig in self.signatures if sig.id == signature_id)
-
     def keywords(self) -> tuple[str, ...]:
         """Every keyword once, for prefilters and the benchmark's grep alternation."""
         seen: dict[str, None] = {}
@@ -182,23 +118,6 @@ class Knowledge:
     def grep_alternation(self) -> str:
         """An extended-regex (`grep -E`) alternation of the keywords."""
         return "|".join(re.sub(r"([.[\]()*+?{}|^$\\])", r"\\\1", k) for k in self.keywords())
-
-
-_CODE_SHAPES = (
-    ("pta", re.compile(r"ERR\d{5}")),
-    ("cann", re.compile(r"E[A-Z0-9]\d{4}")),
-    ("acl", re.compile(r"\d{6}")),
-)
-
-
-def guess_table(code: str) -> str | None:
-    return next((name for name, shape in _CODE_SHAPES if shape.fullmatch(code)), None)
-
-
-def normalise_code(raw: str) -> str:
-    """One spelling per code: upper-case letters, lower-case hex, no padding."""
-    code = raw.strip().strip("[]().,:;")
-    return code.lower() if code.lower().startswith("0x") else code.upper()
 
 
 @cache
@@ -213,80 +132,27 @@ def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     )
 
 
-def _read_yaml(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise KnowledgeError(f"{path.name}: cannot read: {error}") from error
-
-
-class _Entry:
-    """Typed access to one YAML mapping, with errors that say where the problem is."""
-
-    def __init__(self, data: Any, where: str) -> None:
-        if not isinstance(data, dict):
-            raise KnowledgeError(f"{where}: expected a mapping, got {type(data).__name__}")
-        self.data, self.where = data, where
-
-    def fail(self, message: str) -> KnowledgeError:
-        return KnowledgeError(f"{self.where}: {message}")
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        if key not in self.data or self.data[key] is None:
-            if default is ...:
-                raise self.fail(f"missing field '{key}'")
-            return default
-        value = self.data[key]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(f"field '{key}' must be {_kind_name(kind)}, got {value!r}")
-        return value
-
-    def choice(self, key: str, options: tuple[str, ...] | Mapping[str, Any], default: Any = ...):
-        value = self.get(key, str, default)
-        if value is not None and value is not default and value not in options:
-            raise self.fail(f"field '{key}' is {value!r}; expected one of {', '.join(options)}")
-        return value
-
-    def strings(self, key: str, *, required: bool = True) -> tuple[str, ...]:
-        values = self.get(key, list, ... if required else [])
-        if required and not values:
-            raise self.fail(f"field '{key}' must list at least one entry")
-        if not all(isinstance(v, str) and v for v in values):
-            raise self.fail(f"field '{key}' must list non-empty strings")
-        return tuple(values)
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(k.__name__ for k in kinds)
-
-
-def _compile(pattern: str, flags: int, entry: _Entry, key: str) -> re.Pattern[str]:
-    try:
-        return re.compile(pattern, flags)
-    except re.error as error:
-        raise entry.fail(f"field '{key}' is not a valid regex: {error}") from error
-
-
 # ---------------------------------------------------------------- signatures
 
 
 def load_signatures(path: Path) -> tuple[Signature, ...]:
-    data = _Entry(_read_yaml(path), path.name)
+    data = Entry(read_yaml(path), path.name)
     raw = data.get("signatures", list)
     signatures = tuple(
-        _signature(_Entry(item, f"{path.name}: signature #{n + 1}")) for n, item in enumerate(raw)
+        _signature(Entry(item, f"{path.name}: signature #{n + 1}")) for n, item in enumerate(raw)
     )
-    _reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
+    reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
     return signatures
 
 
-def _signature(entry: _Entry) -> Signature:
+def _signature(entry: Entry) -> Signature:
     sig_id = entry.get("id", str)
     entry.where = f"{entry.where.split(': ')[0]}: signature '{sig_id}'"
     category = entry.choice("category", TAXONOMY)
     ignore_case = entry.get("ignore_case", bool, False)
-    regex = _compile(entry.get("regex", str), re.IGNORECASE if ignore_case else 0, entry, "regex")
+    regex = compile_regex(
+        entry.get("regex", str), re.IGNORECASE if ignore_case else 0, entry, "regex"
+    )
     keywords = entry.strings("keywords")
     signature = Signature(
         id=sig_id,
@@ -310,7 +176,7 @@ def _signature(entry: _Entry) -> Signature:
     return signature
 
 
-def _subsystem(entry: _Entry, category: str) -> str:
+def _subsystem(entry: Entry, category: str) -> str:
     subsystem = entry.choice("subsystem", ANY_SUBSYSTEM)
     if subsystem not in TAXONOMY[category]:
         allowed = ", ".join(TAXONOMY[category])
@@ -318,14 +184,14 @@ def _subsystem(entry: _Entry, category: str) -> str:
     return subsystem
 
 
-def _weight(entry: _Entry) -> int:
+def _weight(entry: Entry) -> int:
     weight = entry.get("weight", int)
     if not 1 <= weight <= 100:
         raise entry.fail(f"field 'weight' must be within 1-100, got {weight}")
     return weight
 
 
-def _check_signature_links(sig: Signature, entry: _Entry) -> None:
+def _check_signature_links(sig: Signature, entry: Entry) -> None:
     groups = {re.sub(r"\d+$", "", name) for name in sig.regex.groupindex}
     if sig.culprit and sig.culprit not in groups:
         raise entry.fail(f"culprit group '{sig.culprit}' is not a named group of the regex")
@@ -333,70 +199,13 @@ def _check_signature_links(sig: Signature, entry: _Entry) -> None:
         raise entry.fail("category_from_code/role_from_code need a code_table")
 
 
-def _reject_duplicates(ids: list[str], where: str, what: str) -> None:
-    seen: set[str] = set()
-    for item in ids:
-        if item in seen:
-            raise KnowledgeError(f"{where}: duplicate {what} '{item}'")
-        seen.add(item)
-
-
-# ---------------------------------------------------------------- error codes
-
-
-def load_codes(path: Path) -> CodeTable:
-    data = _Entry(_read_yaml(path), path.name)
-    tables = {
-        table: _code_entries(_Entry(data.get(table, dict), f"{path.name}: {table}"), table)
-        for table in CODE_TABLES
-    }
-    families = _code_entries(_Entry(data.get("families", dict), f"{path.name}: families"), "cann")
-    tables["cann"] = {
-        code: _inherit(info, families.get(code[:2])) for code, info in tables["cann"].items()
-    }
-    return CodeTable(tables=tables, families=families)
-
-
-def _inherit(info: CodeInfo, family: CodeInfo | None) -> CodeInfo:
-    """A listed code without its own label takes its family's (EZ9999 -> operator)."""
-    if family is None or info.category:
-        return info
-    return replace(
-        info, category=family.category, subsystem=family.subsystem, role=info.role or family.role
-    )
-
-
-def _code_entries(table: _Entry, name: str) -> dict[str, CodeInfo]:
-    return {
-        str(code): _code_info(_Entry(item, f"{table.where}: '{code}'"), str(code), name)
-        for code, item in table.data.items()
-    }
-
-
-def _code_info(entry: _Entry, code: str, table: str) -> CodeInfo:
-    category = entry.choice("category", TAXONOMY, None)
-    subsystem = entry.choice("subsystem", ANY_SUBSYSTEM, None)
-    if category and not subsystem:
-        subsystem = TAXONOMY[category][0]
-    return CodeInfo(
-        code=code,
-        table=table,
-        meaning=entry.get("meaning", str),
-        cause=entry.get("cause", str),
-        name=entry.get("name", str, None),
-        category=category,
-        subsystem=subsystem,
-        role=entry.choice("role", ROLES, None),
-    )
-
-
 # ---------------------------------------------------------------- actions
 
 
 def load_actions(path: Path) -> ActionBook:
-    data = _Entry(_read_yaml(path), path.name)
+    data = Entry(read_yaml(path), path.name)
     sections = {
-        key: _action_section(_Entry(data.get(key, dict), f"{path.name}: {key}"))
+        key: _action_section(Entry(data.get(key, dict), f"{path.name}: {key}"))
         for key in ("categories", "signatures", "codes")
     }
     unknown = set(sections["categories"]) - set(TAXONOMY)
@@ -405,19 +214,19 @@ def load_actions(path: Path) -> ActionBook:
     return ActionBook(**sections)
 
 
-def _action_section(section: _Entry) -> dict[str, tuple[Action, ...]]:
+def _action_section(section: Entry) -> dict[str, tuple[Action, ...]]:
     result = {}
     for key, items in section.data.items():
         where = f"{section.where}: '{key}'"
         if not isinstance(items, list) or not items:
             raise KnowledgeError(f"{where}: expected a non-empty list of actions")
-        actions = tuple(_action(_Entry(item, f"{where} #{n + 1}")) for n, item in enumerate(items))
-        _reject_duplicates([a.id for a in actions], where, "action id")
+        actions = tuple(_action(Entry(item, f"{where} #{n + 1}")) for n, item in enumerate(items))
+        reject_duplicates([a.id for a in actions], where, "action id")
         result[str(key)] = actions
     return result
 
 
-def _action(entry: _Entry) -> Action:
+def _action(entry: Entry) -> Action:
     when_text = entry.get("when_text", str, None)
     unless_env = entry.get("unless_env", dict, {})
     return Action(
@@ -425,6 +234,8 @@ def _action(entry: _Entry) -> Action:
         text=" ".join(entry.get("text", str).split()),
         unless_env={str(k): str(v) for k, v in unless_env.items()},
         unless_file_kind=entry.get("unless_file_kind", str, None),
-        when_text=_compile(when_text, re.IGNORECASE, entry, "when_text") if when_text else None,
+        when_text=compile_regex(when_text, re.IGNORECASE, entry, "when_text")
+        if when_text
+        else None,
         multi_rank_only=entry.get("multi_rank_only", bool, False),
     )

@@ -9,17 +9,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from analyzers.errorcodes import guess_table, load_codes, normalise_code
 from analyzers.rules import (
     KNOWLEDGE_DIR,
-    TAXONOMY,
-    KnowledgeError,
-    guess_table,
     load_actions,
-    load_codes,
     load_knowledge,
     load_signatures,
-    normalise_code,
 )
+from analyzers.taxonomy import TAXONOMY
+from analyzers.yamlcheck import KnowledgeError
 
 KNOWLEDGE = load_knowledge()
 EXAMPLES = [

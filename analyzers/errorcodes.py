@@ -1,0 +1,120 @@
+"""The error-code table: what the numbers and codes torch_npu, CANN and HCCL print mean.
+
+`knowledge/error_codes.yaml` holds four tables (acl numbers such as 507014, HCCL return
+codes 0-24, CANN error-manager codes such as EI0006, torch_npu summary codes such as
+ERR00100) and a family fallback for CANN codes by prefix (EZ -> operator layer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from analyzers.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
+from analyzers.yamlcheck import Entry, read_yaml
+
+CODE_TABLES = ("acl", "hccl", "cann", "pta")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    code: str
+    table: str
+    meaning: str
+    cause: str
+    name: str | None = None
+    category: str | None = None
+    subsystem: str | None = None
+    role: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How the code is shown: HCCL return codes by name, the rest as printed."""
+        return self.name if self.table == "hccl" and self.name else self.code
+
+
+@dataclass(frozen=True, slots=True)
+class CodeTable:
+    tables: Mapping[str, Mapping[str, CodeInfo]]
+    families: Mapping[str, CodeInfo]
+
+    def lookup(self, code: str, table: str | None = None) -> CodeInfo | None:
+        """Meaning of `code`; without a table, guess it from the code's shape."""
+        table = table or guess_table(code)
+        if table is None:
+            return None
+        found = self.tables.get(table, {}).get(code)
+        if found is None and table == "cann":
+            found = self.families.get(code[:2])
+        return found
+
+    def lookup_label(self, label: str) -> CodeInfo | None:
+        """Like `lookup`, also accepting HCCL return codes by name (`HCCL_E_TIMEOUT`)."""
+        if label.startswith("HCCL_"):
+            return next((i for i in self.tables["hccl"].values() if i.name == label), None)
+        return self.lookup(label)
+
+
+_CODE_SHAPES = (
+    ("pta", re.compile(r"ERR\d{5}")),
+    ("cann", re.compile(r"E[A-Z0-9]\d{4}")),
+    ("acl", re.compile(r"\d{6}")),
+)
+
+
+def guess_table(code: str) -> str | None:
+    return next((name for name, shape in _CODE_SHAPES if shape.fullmatch(code)), None)
+
+
+def normalise_code(raw: str) -> str:
+    """One spelling per code: upper-case letters, lower-case hex, no padding."""
+    code = raw.strip().strip("[]().,:;")
+    return code.lower() if code.lower().startswith("0x") else code.upper()
+
+
+def load_codes(path: Path) -> CodeTable:
+    data = Entry(read_yaml(path), path.name)
+    tables = {
+        table: _code_entries(Entry(data.get(table, dict), f"{path.name}: {table}"), table)
+        for table in CODE_TABLES
+    }
+    families = _code_entries(Entry(data.get("families", dict), f"{path.name}: families"), "cann")
+    tables["cann"] = {
+        code: _inherit(info, families.get(code[:2])) for code, info in tables["cann"].items()
+    }
+    return CodeTable(tables=tables, families=families)
+
+
+def _inherit(info: CodeInfo, family: CodeInfo | None) -> CodeInfo:
+    """A listed code without its own label takes its family's (EZ9999 -> operator)."""
+    if family is None or info.category:
+        return info
+    return replace(
+        info, category=family.category, subsystem=family.subsystem, role=info.role or family.role
+    )
+
+
+def _code_entries(table: Entry, name: str) -> dict[str, CodeInfo]:
+    return {
+        str(code): _code_info(Entry(item, f"{table.where}: '{code}'"), str(code), name)
+        for code, item in table.data.items()
+    }
+
+
+def _code_info(entry: Entry, code: str, table: str) -> CodeInfo:
+    category = entry.choice("category", TAXONOMY, None)
+    subsystem = entry.choice("subsystem", ANY_SUBSYSTEM, None)
+    if category and not subsystem:
+        subsystem = TAXONOMY[category][0]
+    return CodeInfo(
+        code=code,
+        table=table,
+        meaning=entry.get("meaning", str),
+        cause=entry.get("cause", str),
+        name=entry.get("name", str, None),
+        category=category,
+        subsystem=subsystem,
+        role=entry.choice("role", ROLES, None),
+    )

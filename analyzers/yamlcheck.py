@@ -1,0 +1,79 @@
+"""Checked reading of the YAML knowledge files: every complaint names the file, the entry
+and the field, e.g. `signatures.yaml: signature 'oom.x': field 'weight' must be within 1-100`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class KnowledgeError(ValueError):
+    """A knowledge file is malformed; the message names the file, entry and field."""
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise KnowledgeError(f"{path.name}: cannot read: {error}") from error
+
+
+class Entry:
+    """Typed access to one YAML mapping, with errors that say where the problem is."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise KnowledgeError(f"{where}: expected a mapping, got {type(data).__name__}")
+        self.data, self.where = data, where
+
+    def fail(self, message: str) -> KnowledgeError:
+        return KnowledgeError(f"{self.where}: {message}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.data or self.data[key] is None:
+            if default is ...:
+                raise self.fail(f"missing field '{key}'")
+            return default
+        value = self.data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(f"field '{key}' must be {_kind_name(kind)}, got {value!r}")
+        return value
+
+    def choice(self, key: str, options: tuple[str, ...] | Mapping[str, Any], default: Any = ...):
+        value = self.get(key, str, default)
+        if value is not None and value is not default and value not in options:
+            raise self.fail(f"field '{key}' is {value!r}; expected one of {', '.join(options)}")
+        return value
+
+    def strings(self, key: str, *, required: bool = True) -> tuple[str, ...]:
+        values = self.get(key, list, ... if required else [])
+        if required and not values:
+            raise self.fail(f"field '{key}' must list at least one entry")
+        if not all(isinstance(v, str) and v for v in values):
+            raise self.fail(f"field '{key}' must list non-empty strings")
+        return tuple(values)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(k.__name__ for k in kinds)
+
+
+def compile_regex(pattern: str, flags: int, entry: Entry, key: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, flags)
+    except re.error as error:
+        raise entry.fail(f"field '{key}' is not a valid regex: {error}") from error
+
+
+def reject_duplicates(ids: list[str], where: str, what: str) -> None:
+    seen: set[str] = set()
+    for item in ids:
+        if item in seen:
+            raise KnowledgeError(f"{where}: duplicate {what} '{item}'")
+        seen.add(item)
