@@ -1,0 +1,91 @@
+"""The cheap block prefilter and the error/warning/noise decision it feeds."""
+
+import pytest
+
+from analyzers.formats.blockfilter import BlockFilter, literal_prefixes, plog_candidates
+from analyzers.formats.lines import parse_line
+from analyzers.formats.severity import classify, load_prefilter
+from analyzers.types import EventKind
+
+PREFILTER = load_prefilter()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "[ERROR] RUNTIME(987,):2027-04-02-19:29:32.538.614 [stars_engine.cc:7900]326 Task run failed",
+            EventKind.ERROR,
+        ),
+        (
+            "[WARNING] DRV(8579,python):2021-02-09-17:47:54.812.725 [dev_mon_api.c:2976] get dieid not supported",
+            EventKind.WARNING,
+        ),
+        (
+            "[INFO] HCCL(989,python):2024-08-01-15:02:25.699.358 [heartbeat.cc:536][3851] rank status[LOST] failed",
+            None,
+        ),
+        ("2026-11-29 07:25:37,093 [rank0] INFO retry failed once", None),
+        (
+            "(EngineCore_DP0 pid=1) ERROR 10-10 09:15:47 [core.py:815]     return next(self.gen)",
+            None,
+        ),
+        (
+            '(EngineCore_DP0 pid=1) ERROR 10-10 09:15:47 [core.py:815]   File "/w/x.py", line 3, in f',
+            None,
+        ),
+        (
+            "(EngineCore_DP0 pid=1) ERROR 10-10 09:15:47 [core.py:815] EngineCore encountered a fatal error.",
+            EventKind.ERROR,
+        ),
+        ("        Rectify the fault based on the error information in the ascend log.", None),
+        ("        Possible Cause: 1. The timeout interval may be improperly set.", None),
+        ("export HCCL_EXEC_TIMEOUT=1800", None),
+        ("init process group: backend=gloo rank=1 world_size=4 timeout=10s", None),
+        ("Python 3.8.18 (default, Sep 11 2023, 13:19:25)", None),
+        (
+            "        rtDeviceSynchronizeWithTimeout execution failed, reason=lost heartbeat[FUNC:FuncErrorReason]",
+            EventKind.ERROR,
+        ),
+        ("EZ9999: Inner Error!", EventKind.ERROR),
+        (
+            "Watchdog caught collective operation timeout: WorkHCCL(SeqNum=630, Timeout(ms)=7865663)",
+            EventKind.ERROR,
+        ),
+        ("UserWarning: TypedStorage is deprecated.", EventKind.WARNING),
+    ],
+)
+def test_classify(line, expected):
+    assert classify(parse_line(line), PREFILTER) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (rb"(?i:passed|succe(?:ss|eded))", [b"passed", b"succe"]),
+        (rb"(?i:layer \d+ done)", [b"layer "]),
+        (rb"step (?:\w)+ ok|epoch \d+", [b"step ", b"epoch "]),
+        (rb"\d+ passed", None),
+        (rb"ab|cd", None),
+        (rb"(?s:.)", None),
+    ],
+)
+def test_literal_prefixes_of_checkpoint_patterns(source, expected):
+    assert literal_prefixes(source) == expected
+
+
+def test_block_candidates_are_line_starts():
+    block = b"ok line\nRuntimeError: boom\nnoise\nrank 3 timed out waiting\nSIGSEGV here\n"
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.lower())
+    starts = [block.index(b"RuntimeError"), block.index(b"rank 3"), block.index(b"SIGSEGV")]
+    assert sorted(hits) == starts
+
+
+def test_plog_blocks_are_read_by_level_alone():
+    block = (
+        b"[INFO] RUNTIME(1,python):2026-03-12-07:49:36.326.808 [a.cc:1]1 launch failed? no, INFO\n"
+        b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.809 [b.c:2]1 info type not supported\n"
+        b"[ERROR] HCCL(1,python):2026-03-12-07:49:36.326.810 [c.cc:3][1]socket timeout\n"
+    )
+    assert plog_candidates(block) == {block.index(b"[WARNING]"), block.index(b"[ERROR]")}
+    assert plog_candidates(block + b"<exception_print>notify wait timeout\n") is None

@@ -1,0 +1,194 @@
+"""scan_file on whole files: real corpus logs, robustness, block boundaries, checkpoints."""
+
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from analyzers import scan as scan_module
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.formats import checkpoint_lines
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import EventKind, FileInfo, FileKind
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CASES = sorted((CORPUS / "cases").glob("d*")) if CORPUS.exists() else []
+TORCH = sorted((CORPUS / "torch").glob("*.tar.gz")) if CORPUS.exists() else []
+MATCHER = CheckpointMatcher()
+
+
+def scan_text(text: str | bytes, kind=FileKind.RANK_LOG, rank=None, path="log_0.log"):
+    data = text.encode() if isinstance(text, str) else text
+    return scan_file(io.BytesIO(data), FileInfo(path, kind, rank), MATCHER)
+
+
+def problems(result):
+    return [e for e in result.events if e.kind != EventKind.CHECKPOINT]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_every_case_yields_its_first_causal_error_line(case):
+    truth = json.loads((case / "truth.json").read_text())
+    events = []
+    for path in sorted(case.glob("log*.txt")):
+        kind, rank = classify_path(path.name)
+        with path.open("rb") as stream:
+            events += problems(scan_file(stream, FileInfo(path.name, kind, rank), MATCHER))
+    for wanted in [truth["first_error_contains"], *truth.get("first_error_also", [])]:
+        assert any(wanted in event.text for event in events), wanted
+
+
+@pytest.mark.parametrize("bundle", TORCH, ids=lambda p: p.name)
+def test_torch_runs_yield_their_first_error_and_every_checkpoint(bundle):
+    truth = json.loads(bundle.with_name(bundle.name.replace(".tar.gz", ".truth.json")).read_text())
+    events, counts = [], {}
+    with tarfile.open(bundle) as tar:
+        for member in tar.getmembers():
+            if not member.isfile():
+                continue
+            kind, rank = classify_path(member.name)
+            result = scan_file(tar.extractfile(member), FileInfo(member.name, kind, rank), MATCHER)
+            events += result.events
+            if kind == FileKind.RANK_LOG and rank is not None:
+                counts[rank] = sum(result.facts.get("checkpoint_counts", {}).values())
+    for candidate in truth["first_error_candidates"]:
+        assert any(candidate["line"] == e.text for e in events if e.kind != EventKind.CHECKPOINT)
+    if truth.get("log_style") != "std":
+        assert counts == {int(r): n for r, n in truth["per_rank_checkpoint_count"].items()}
+
+
+def test_info_noise_is_not_an_event():
+    text = (
+        "[default0]:2026-11-29 07:25:37,093 [rank0] INFO load weights passed\n"
+        "[default0]:2026-11-29 07:25:37,093 [rank0] INFO retry failed once, trying again\n"
+        "[INFO] HCCL(989,python):2024-08-01-15:02:25.699.358 [heartbeat.cc:536][3851] status[LOST] timeout\n"
+        "init process group: backend=gloo rank=1 world_size=4 timeout=10s\n"
+    )
+    assert problems(scan_text(text)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Segmentation fault (core dumped)",
+        "Aborted (core dumped)",
+        "Killed",
+        "terminate called after throwing an instance of 'std::runtime_error'",
+        "Fatal Python error: Segmentation fault",
+        "[E1129 07:24:27.616993348 ProcessGroupGloo.cpp:2901] [Rank 0]: Rank 2 failed to pass monitoredBarrier in 5000 ms",
+        "RuntimeError: NPU out of memory. Tried to allocate 30.00 MiB (NPU 3; 60.96 GiB total capacity)",
+        "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/8 clients joined.",
+        "EZ9999[PID: 412] 2026-04-19-16:49:58.410.132 (EZ9999):  get unsupported atten_mask shape, the shape is [16, 1, 1, 9170].",
+        "hccl fftsplus task timeout occurred during task execution, stream_id:7, sq_id:7, task_id:6029",
+        "W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM",
+        "Process exited with code 137",
+    ],
+)
+def test_failure_lines_become_events(line):
+    [event] = problems(scan_text(line + "\n"))
+    assert event.message.endswith(line.split("] ")[-1][-20:])
+
+
+def test_line_numbers_count_physical_lines_and_the_last_unterminated_one():
+    result = scan_text("one\ntwo\nthree RuntimeError: boom")
+    assert result.info.lines == 3
+    assert [e.line for e in problems(result)] == [3]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"RuntimeError: caf\xe9 broke\n", "RuntimeError: caf\ufffd broke"),
+        (b"\x00\x00RuntimeError: after NULs\x00\n", "RuntimeError: after NULs"),
+        (b"\x1b[31mRuntimeError: coloured\x1b[0m\r\n", "RuntimeError: coloured"),
+    ],
+    ids=["latin1", "nul", "ansi-crlf"],
+)
+def test_dirty_bytes_never_crash_and_come_out_clean(raw, message):
+    [event] = problems(scan_text(raw))
+    assert event.message == message
+
+
+def test_a_10_mb_line_is_cut_and_the_lines_after_it_still_count():
+    data = b"RuntimeError: " + b"x" * 10_000_000 + b"\nsecond line\nValueError: third\n"
+    result = scan_text(data)
+    assert result.info.lines == 3
+    first, third = problems(result)
+    assert first.text.endswith("[...cut]") and len(first.text) < 10_000
+    assert (third.line, third.message) == (3, "ValueError: third")
+
+
+def test_empty_file():
+    result = scan_text(b"")
+    assert (result.info.lines, result.events, result.facts) == (0, [], {})
+
+
+def test_structures_across_a_block_boundary(monkeypatch):
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", 64)
+    text = (
+        "some noise line to push the traceback over a block edge\n"
+        "Traceback (most recent call last):\n"
+        '  File "/app/train.py", line 10, in <module>\n'
+        "    main()\n"
+        "KeyboardInterrupt\n"
+        "AclNN_Parameter_Error(EZ1001):\n"
+        "Tensor scale not implemented for DT_FLOAT16,\n"
+    )
+    result = scan_text(text)
+    assert [(e.line, e.source) for e in result.events] == [
+        (3, "traceback_frame"),
+        (5, "traceback"),
+        (7, "cann"),
+    ]
+
+
+def test_year_less_times_take_the_year_of_the_file():
+    text = (
+        "2026-11-29 07:25:36,861 [rank3] INFO init process group\n"
+        "[rank3]:[E1129 07:24:27.616993348 ProcessGroupGloo.cpp:2901] [Rank 3]: Rank 2 failed to pass monitoredBarrier\n"
+    )
+    [event] = problems(scan_text(text, rank=3))
+    assert event.timestamp.isoformat() == "2026-11-29T07:24:27.616993"
+
+
+def test_world_size_and_rank_hint_from_content():
+    text = "[default0]:2026-11-29 07:25:36,861 [rank5] INFO init process group: backend=gloo rank=5 world_size=16\n"
+    facts = scan_text(text, path="worker.log").facts
+    assert (facts["world_size"], facts["rank_hint"]) == (16, 5)
+    assert "rank_hint" not in scan_text(text, rank=5, path="log_5.log").facts
+
+
+def test_a_checkpoint_heavy_log_keeps_head_and_tail_events_and_counts_the_rest():
+    lines = []
+    for step in range(400):
+        for layer in range(4):
+            lines.append(
+                f"2026-11-29 07:25:{step % 60:02d},{layer:03d} [rank2] INFO  attention passed"
+            )
+            lines.append(
+                f"2026-11-29 07:25:{step % 60:02d},{layer:03d} [rank2] INFO layer {layer} passed"
+            )
+        lines.append(f"2026-11-29 07:25:{step % 60:02d},999 [rank2] INFO step {step} loss=2.0")
+    result = scan_text("\n".join(lines) + "\n", rank=2)
+    counts = result.facts["checkpoint_counts"]
+    assert counts["attention passed"] == 1600
+    assert counts["layer 3 passed"] == 400
+    cps = [e for e in result.events if e.kind == EventKind.CHECKPOINT]
+    assert len(cps) == checkpoint_lines.HEAD + checkpoint_lines.TAIL
+    assert cps[-1].line == len(lines) - 1 and cps[-1].message == "layer 3 passed"
+    skipped = result.facts["checkpoints_skipped"]
+    assert sum(skipped.values()) == 3200 - len(cps)
+    assert all(e.rank == 2 and e.timestamp is not None for e in cps)
+
+
+def test_checkpoint_lines_with_varying_prefixes_are_still_counted():
+    text = "".join(
+        f"[default{r}]:2026-11-29 07:25:37,{r:03d} [rank{r}] INFO layer {i} passed\n"
+        for i in range(60)
+        for r in (3, 12)
+    )
+    result = scan_text(text, kind=FileKind.LAUNCHER, path="launcher.log")
+    assert sum(result.facts["checkpoint_counts"].values()) == 120
