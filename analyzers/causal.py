@@ -66,6 +66,8 @@ def find_first_error(
     top = [item for item in ordered if item.tier == best_tier]
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
+    if chain.first.rank is None:
+        chain.first.rank = _block_rank(chain.nearby)
     chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
@@ -129,6 +131,13 @@ def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, floa
 
 
 # --- supporting lines and cascades ---------------------------------------------------------
+
+
+def _block_rank(block: Sequence[Classified]) -> int | None:
+    """The rank of an error block whose headline has none (a CANN line inside a rank's
+    exception text): the one rank the block's other lines name, if they agree."""
+    ranks = {item.rank for item in block if item.rank is not None}
+    return ranks.pop() if len(ranks) == 1 else None
 
 
 def _near(item: Classified, first: Classified) -> bool:

@@ -195,3 +195,24 @@ def test_consequences_are_cited_one_per_file() -> None:
     chain = find_first_error(items)
     assert chain.culprit_ranks == [3]
     assert [(c.rank, c.event.line) for c in chain.cascades] == [(0, 40), (1, 40)]
+
+
+def test_error_block_without_a_rank_takes_the_rank_its_other_lines_name() -> None:
+    headline = item(
+        "EE1002: 2024-12-11-13:03:41.366.560 Stream synchronize timeout. rtDeviceSynchronize "
+        "execute failed, reason=[stream sync timeout]",
+        rank=None,
+        order=0,
+        line=5,
+    )
+    summary = item(
+        "[ERROR] 2024-12-11-13:03:41 (PID:6226122, Device:2, RankID:2) ERR00100 PTA call acl api "
+        "failed",
+        rank=2,
+        order=0,
+        line=2,
+    )
+    chain = find_first_error([summary, headline])
+    assert chain.first is headline
+    assert headline.rank == 2
+    assert chain.consequence_ranks == []
