@@ -136,3 +136,10 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
+
+
+# Issue 5: the case library and diagnosis-tree triage live in their own modules.
+from incidents.case_models import Case, CaseIncident, CaseKey, SearchTerm, TermVariant  # noqa: E402
+from incidents.tree_models import TreeMark  # noqa: E402
+
+__all__ = ["Case", "CaseIncident", "CaseKey", "SearchTerm", "TermVariant", "TreeMark"]

@@ -1,0 +1,72 @@
+"""Reads for the incident page: its best case matches and similar past incidents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import OuterRef, Subquery
+
+from incidents.case_models import Case, CaseIncident
+from incidents.models import AnalysisRun, Incident, RunState
+
+SIMILAR_LIMIT = 10
+MATCHES_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CaseMatchView:
+    id: str
+    title: str
+    score: float | None
+    case: Case | None  # None when the library has not been loaded with this case
+
+
+def case_matches(report: dict[str, Any] | None) -> list[CaseMatchView]:
+    """The report's matched cases, best first, with their library rows."""
+    matches = [m for m in (report or {}).get("cases") or [] if m.get("id")][:MATCHES_SHOWN]
+    found = Case.objects.in_bulk([m["id"] for m in matches], field_name="slug")
+    return [
+        CaseMatchView(m["id"], m.get("title") or m["id"], m.get("score"), found.get(m["id"]))
+        for m in matches
+    ]
+
+
+def fingerprint_of(report: dict[str, Any] | None) -> str:
+    return str(((report or {}).get("diagnosis") or {}).get("fingerprint") or "")
+
+
+def similar_incidents(incident: Incident, fingerprint: str, limit: int = SIMILAR_LIMIT):
+    """Other incidents whose latest finished analysis has the same fingerprint, newest first."""
+    if not fingerprint:
+        return Incident.objects.none()
+    latest = (
+        AnalysisRun.objects.filter(incident=OuterRef("pk"), state=RunState.DONE)
+        .order_by("-pk")
+        .values("report__diagnosis__fingerprint")[:1]
+    )
+    candidates = AnalysisRun.objects.filter(
+        state=RunState.DONE, report__diagnosis__fingerprint=fingerprint
+    ).values("incident_id")
+    return (
+        Incident.objects.filter(pk__in=candidates)
+        .exclude(pk=incident.pk)
+        .annotate(latest_fingerprint=Subquery(latest))
+        .filter(latest_fingerprint=fingerprint)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+def promoted_case(incident: Incident) -> Case | None:
+    return Case.objects.filter(
+        incident_links__incident=incident, incident_links__source=CaseIncident.Source.PROMOTED
+    ).first()
+
+
+def linked_incidents(case: Case):
+    """The incidents a case explains, newest first, with how each was linked."""
+    return (
+        CaseIncident.objects.filter(case=case)
+        .select_related("incident")
+        .order_by("-incident__created_at", "-incident__pk")
+    )

@@ -1,0 +1,26 @@
+"""`python manage.py load_knowledge`: seed the case library from analyzers/knowledge/cases.
+
+Safe to run on every start: unchanged cases are left alone, changed ones updated, cases the
+files dropped are removed; cases promoted from incidents are never touched.
+"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from analyzers.cases import CaseError
+from incidents.case_services import cases_load_knowledge
+
+
+class Command(BaseCommand):
+    help = "Create or update the seeded cases of the library from the knowledge files."
+
+    def handle(self, *args, **options) -> None:
+        try:
+            result = cases_load_knowledge()
+        except CaseError as error:
+            raise CommandError(f"The knowledge files are invalid: {error}") from error
+        self.stdout.write(
+            f"Case library: {len(result.created)} created, {len(result.updated)} updated, "
+            f"{result.unchanged} unchanged, {len(result.removed)} removed."
+        )
+        for slug in result.skipped:
+            self.stderr.write(f"Skipped {slug}: a case promoted from an incident uses that id.")

@@ -1,0 +1,199 @@
+"""Full-text search over the case library, on PostgreSQL or SQLite.
+
+PostgreSQL: a stored `tsvector` per case (GIN-indexed), written here when a case is saved or
+bulk-loaded (no trigger), queried with `websearch_to_tsquery` and ranked by `ts_rank`.
+SQLite: an FTS5 table `incidents_case_fts` (rowid = case id) ranked by `bm25`.
+Both index the same documents (incidents.search_text) and order results the same way:
+cases whose code or operator equals a query token first, then by text relevance.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db import OperationalError, connection
+from django.db.models import F, QuerySet, Value
+from django.db.models.functions import Coalesce
+
+from incidents import typos
+from incidents.case_models import Case, CaseKey
+from incidents.search_text import Document, Query, case_document, fts5_keys
+
+log = logging.getLogger(__name__)
+
+FTS_TABLE = "incidents_case_fts"
+BATCH = 500
+LIST_FIELDS = (
+    "symptoms",
+    "signatures",
+    "codes",
+    "operators",
+    "hardware",
+    "verify",
+    "references",
+    "tags",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One page of matching case ids, best first, and how many match in all."""
+
+    ids: list[int]
+    key_hits: frozenset[int]
+    total: int
+
+
+def is_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def document_of(case: Case) -> Document:
+    values = {name: list(getattr(case, name) or ()) for name in LIST_FIELDS}
+    values.update(
+        title=case.title, root_cause=case.root_cause, fix=case.fix, category=case.category
+    )
+    return case_document(values)
+
+
+def index_cases(cases: Sequence[Case]) -> None:
+    """Bring the search index, the filter keys and the vocabulary up to date for `cases`."""
+    cases = [c for c in cases if c.pk is not None]
+    for start in range(0, len(cases), BATCH):
+        batch = cases[start : start + BATCH]
+        docs = [(case.pk, document_of(case)) for case in batch]
+        if is_postgres():
+            _write_postgres(docs)
+        elif connection.vendor == "sqlite":
+            _write_sqlite(docs)
+        _write_keys(batch)
+        typos.add_words(Counter(word for _, doc in docs for word in doc.words))
+
+
+def remove_cases(ids: Sequence[int]) -> None:
+    """Forget deleted cases (the PostgreSQL vector and the keys go with their row)."""
+    if connection.vendor == "sqlite" and ids:
+        with connection.cursor() as cursor:
+            marks = ", ".join(["%s"] * len(ids))
+            cursor.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid IN ({marks})", list(ids))
+
+
+_PG_VECTOR = (
+    "setweight(to_tsvector('english', v.title), 'A') || "
+    "setweight(to_tsvector('english', v.body), 'B') || "
+    "setweight(to_tsvector('english', v.detail), 'C') || "
+    "setweight(to_tsvector('simple', v.keys), 'A')"
+)
+
+
+def _write_postgres(docs: Sequence[tuple[int, Document]]) -> None:
+    rows = ", ".join(["(%s::bigint, %s, %s, %s, %s)"] * len(docs))
+    params = [x for pk, d in docs for x in (pk, d.title, d.body, d.detail, d.keys)]
+    sql = (
+        f"UPDATE incidents_case AS c SET search_vector = {_PG_VECTOR} "
+        f"FROM (VALUES {rows}) AS v(id, title, body, detail, keys) WHERE c.id = v.id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _write_sqlite(docs: Sequence[tuple[int, Document]]) -> None:
+    remove_cases([pk for pk, _ in docs])
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {FTS_TABLE} (rowid, title, body, detail, keys) VALUES (%s, %s, %s, %s, %s)",
+            [(pk, d.title, d.body, d.detail, d.keys) for pk, d in docs],
+        )
+
+
+def _write_keys(cases: Sequence[Case]) -> None:
+    CaseKey.objects.filter(case__in=[c.pk for c in cases]).delete()
+    keys = [
+        CaseKey(case_id=case.pk, kind=kind, value=str(value).strip().lower()[:200])
+        for case in cases
+        for kind, values in (
+            (CaseKey.Kind.CODE, case.codes),
+            (CaseKey.Kind.OPERATOR, case.operators),
+            (CaseKey.Kind.HARDWARE, case.hardware),
+        )
+        for value in dict.fromkeys(values or ())
+        if str(value).strip()
+    ]
+    CaseKey.objects.bulk_create(keys, batch_size=BATCH)
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def ranked(
+    query: Query, base: QuerySet[Case], *, filtered: bool, limit: int, offset: int
+) -> Ranked:
+    """The page [offset, offset+limit) of cases in `base` matching `query`, best first."""
+    if query.empty:
+        return Ranked([], frozenset(), 0)
+    if is_postgres():
+        return _ranked_postgres(query, base, limit, offset)
+    return _ranked_sqlite(query, base, filtered, limit, offset)
+
+
+def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int) -> Ranked:
+    text = query.websearch()
+    text_q = SearchQuery(text, search_type="websearch", config="english") if text else None
+    key_q = SearchQuery(" | ".join(query.keys), search_type="raw", config="simple")
+    full = text_q | key_q if text_q is not None else key_q
+    matched = base.filter(search_vector=full)
+    rows = list(
+        matched.annotate(
+            rank=SearchRank(F("search_vector"), full),
+            key_rank=Coalesce(SearchRank(F("search_vector"), key_q), Value(0.0)),
+        )
+        .order_by("-key_rank", "-rank", "pk")
+        .values_list("pk", "key_rank")[offset : offset + limit]
+    )
+    total = len(rows) + offset if len(rows) < limit else matched.count()
+    return Ranked([pk for pk, _ in rows], frozenset(pk for pk, k in rows if k > 0), total)
+
+
+_SQLITE_WEIGHTS = "10.0, 4.0, 1.0, 10.0"  # title, body, detail, keys
+_SQLITE_MATCH = (
+    f"SELECT rowid AS id, bm25({FTS_TABLE}, {_SQLITE_WEIGHTS}) AS score "
+    f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
+)
+
+
+def _ranked_sqlite(
+    query: Query, base: QuerySet[Case], filtered: bool, limit: int, offset: int
+) -> Ranked:
+    text, keys = query.fts5(), fts5_keys(query.keys) if query.keys else ""
+    match = " OR ".join(f"({part})" for part in (text, keys) if part)
+    ctes, params = f"m AS MATERIALIZED ({_SQLITE_MATCH})", [match]
+    key_score, join = "0", ""
+    if keys:
+        ctes += f", k AS MATERIALIZED ({_SQLITE_MATCH})"
+        params.append(keys)
+        key_score, join = "k.score", "LEFT JOIN k ON k.id = m.id"
+    where = ""
+    if filtered:
+        base_sql, base_params = base.order_by().values("pk").query.sql_with_params()
+        where = f"WHERE m.id IN ({base_sql})"
+        params.extend(base_params)
+    sql = (
+        f"WITH {ctes} SELECT m.id, {key_score} AS kscore, COUNT(*) OVER () FROM m {join} {where} "
+        "ORDER BY COALESCE(kscore, 0) ASC, m.score ASC, m.id LIMIT %s OFFSET %s"
+    )
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, limit, offset])
+            rows = cursor.fetchall()
+    except OperationalError as error:  # an expression FTS5 cannot parse
+        log.warning("case search %r failed: %s", match, error)
+        return Ranked([], frozenset(), 0)
+    total = rows[0][2] if rows else 0
+    return Ranked([r[0] for r in rows], frozenset(r[0] for r in rows if r[1]), total)

@@ -1,0 +1,134 @@
+"""Typo tolerance: replace a query word the library never uses by the closest word it does.
+
+Candidates come from the vocabulary table (`SearchTerm`): on PostgreSQL with pg_trgm, by
+trigram similarity over a GIN index; elsewhere from a deletion index (`TermVariant`: each
+word with one letter dropped), where two words a letter or two apart share an entry. Every
+candidate is then checked with a real edit distance, so both paths answer alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from django.contrib.postgres.search import TrigramSimilarity
+from django.db import connection
+
+from incidents.case_models import SearchTerm, TermVariant
+
+MIN_LENGTH = 5  # shorter words have too many neighbours to guess from
+TRIGRAM_THRESHOLD = "0.2"
+CANDIDATES = 30
+CHUNK = 500
+
+
+def max_distance(word: str) -> int:
+    return 1 if len(word) < 8 else 2
+
+
+@cache
+def _has_trigram(database: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")
+        return cursor.fetchone() is not None
+
+
+def uses_trigram() -> bool:
+    """True on PostgreSQL when the pg_trgm extension is installed in this database."""
+    return connection.vendor == "postgresql" and _has_trigram(connection.settings_dict["NAME"])
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def deletions(word: str) -> set[str]:
+    """`word` with each one of its letters left out."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def add_words(counts: Counter[str]) -> None:
+    """Add words to the vocabulary (with how many cases used them when first seen)."""
+    words = sorted(counts)
+    for start in range(0, len(words), CHUNK):
+        chunk = words[start : start + CHUNK]
+        known = set(SearchTerm.objects.filter(term__in=chunk).values_list("term", flat=True))
+        new = [w for w in chunk if w not in known]
+        SearchTerm.objects.bulk_create(
+            [SearchTerm(term=w, df=counts[w]) for w in new], ignore_conflicts=True
+        )
+        if new and not uses_trigram():
+            _add_variants(new)
+
+
+def _add_variants(words: Iterable[str]) -> None:
+    rows = [
+        TermVariant(variant=variant, term=word)
+        for word in words
+        if len(word) >= MIN_LENGTH - 1
+        for variant in {word, *deletions(word)}
+    ]
+    TermVariant.objects.bulk_create(rows, batch_size=CHUNK, ignore_conflicts=True)
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def corrections(words: Sequence[str]) -> dict[str, str]:
+    """{misspelled word: vocabulary word} for the words the library does not know."""
+    words = [w.lower() for w in words if len(w) >= MIN_LENGTH]
+    if not words:
+        return {}
+    known = set(SearchTerm.objects.filter(term__in=words).values_list("term", flat=True))
+    found = {}
+    for word in dict.fromkeys(w for w in words if w not in known):
+        best = closest(word, candidates(word))
+        if best:
+            found[word] = best
+    return found
+
+
+def candidates(word: str) -> list[tuple[str, int]]:
+    """(term, df) pairs that may be within a small edit distance of `word`."""
+    if uses_trigram():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT set_config('pg_trgm.similarity_threshold', %s, false)",
+                [TRIGRAM_THRESHOLD],
+            )
+        rows = (
+            SearchTerm.objects.filter(term__trigram_similar=word)
+            .annotate(similarity=TrigramSimilarity("term", word))
+            .order_by("-similarity", "term")
+            .values_list("term", "df")[:CANDIDATES]
+        )
+        return list(rows)
+    variants = {word, *deletions(word)}
+    terms = set(TermVariant.objects.filter(variant__in=variants).values_list("term", flat=True))
+    return list(SearchTerm.objects.filter(term__in=terms).values_list("term", "df"))
+
+
+def closest(word: str, found: Iterable[tuple[str, int]]) -> str | None:
+    """The nearest candidate within the allowed distance; ties go to the commoner word."""
+    limit = max_distance(word)
+    scored = [(edit_distance(word, term, limit), -df, term) for term, df in found]
+    scored = [s for s in scored if 0 < s[0] <= limit]
+    return min(scored)[2] if scored else None
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance counting a swap of neighbours as one edit; `limit + 1` if over."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2, previous = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = ca != cb
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return min(previous[-1], limit + 1)
