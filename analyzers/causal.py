@@ -256,14 +256,15 @@ def stated_world_size(scans: Sequence[FileScan]) -> int | None:
 def _singled_out(correlation: Correlation | None, size_stated: bool) -> list[int]:
     """When the first error is a wait, blame the ranks the comparison singles out: killed
     or missing ranks (only when the world size is stated, else an excerpt of one rank
-    would blame all the others), then ranks that left the common path, then ranks left
-    behind."""
+    would blame all the others), then ranks that left the common path, then the few
+    ranks ahead of or behind the pack (one skipped a collective, or never reached it)."""
     if correlation is None:
         return []
     dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
     missing = correlation.missing_ranks if size_stated else []
-    for ranks in (dead, missing, correlation.divergent_ranks):
+    outliers = sorted(set(correlation.ahead_ranks) | set(correlation.behind_ranks))
+    few = len(outliers) * 2 < len(correlation.ranks)
+    for ranks in (dead, missing, correlation.divergent_ranks, outliers if few else []):
         if ranks and len(ranks) < len(correlation.ranks):
             return sorted(ranks)
-    behind = correlation.behind_ranks
-    return sorted(behind) if behind and len(behind) < len(correlation.ranks) else []
+    return []

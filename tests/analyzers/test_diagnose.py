@@ -176,6 +176,29 @@ def test_timeouts_on_ranks_whose_checkpoints_diverged_blame_the_divergent_rank()
     assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
 
 
+def test_rank_that_skipped_a_collective_is_blamed_for_the_peers_timeouts() -> None:
+    timed_out = (
+        "ERROR model run failed: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+        "Timed out waiting 10000ms for recv operation to complete"
+    )
+    closed = (
+        "ERROR model run failed: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection "
+        "closed by peer [127.0.0.1]:1946. This is typically caused by a remote worker crashing."
+    )
+    files = {}
+    for r in range(4):
+        ahead = r == 2  # rank 2 skipped the attention all_reduce and ran on into the MoE
+        steps = [*loading(r), *STEPS[: 7 if ahead else 6]]
+        text = stamped(r, steps)
+        last = "2026-11-29 07:24:40,900" if ahead else "2026-11-29 07:24:39,500"
+        text += f"{last} [rank{r}] {closed if ahead else timed_out}\n"
+        files[f"job/log_{r}.log"] = text
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert (diagnosis.category, diagnosis.subsystem) == ("hccl", "communication")
+    assert diagnosis.culprit_ranks == [2]
+    assert "Timed out waiting 10000ms" in diagnosis.first_error.text
+
+
 def test_ranks_that_vanish_while_peers_lose_the_connection_died() -> None:
     closed = (
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
