@@ -30,7 +30,7 @@ from analyzers.fingerprint import fingerprint
 from analyzers.multirank import Verdict
 from analyzers.narrate import Story, followers, main_code, quote, root_cause
 from analyzers.rules import Knowledge, load_knowledge
-from analyzers.types import Correlation, Diagnosis, Evidence, FileScan, RankStatus
+from analyzers.types import Correlation, Diagnosis, Evidence, FileScan
 
 # How far a line's tier lets the rules trust it, before the signature's own weight.
 TIER_TRUST = {
@@ -61,10 +61,12 @@ def diagnose(
 
 
 def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
-    """Every rank logged success and no line says more than an unknown exception."""
+    """Every rank logged success, and the first error is an unknown exception or one its
+    rank carried on after."""
     ranks = correlation.ranks
-    done = bool(ranks) and all(r.status == RankStatus.OK for r in ranks)
-    return done and chain.first is not None and chain.first.tier <= TIER_UNKNOWN
+    done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
+    first = chain.first
+    return done and first is not None and (first.tier <= TIER_UNKNOWN or first.recovered)
 
 
 # --- with a first error --------------------------------------------------------------------
@@ -282,7 +284,7 @@ def _from_ranks(
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
         root_cause=_capitalised(verdict.reason) + ".",
-        evidence=_evidence(chain) if chain.first else [],
+        evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
     )
     situation = Situation(
         category=verdict.category,

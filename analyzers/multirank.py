@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzers.causal import CausalChain, stated_world_size
+from analyzers.checkpoints import is_success
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.narrate import ranks_phrase
 from analyzers.tree_facts import npu_state
-from analyzers.types import Correlation, EventKind, FileScan, RankStatus
+from analyzers.types import Correlation, EventKind, FileScan, RankStatus, RankSummary
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
 LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
@@ -48,9 +49,16 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
     return Verdict("multirank.nothing", "other", "none", 0.1, (), "no error line and no rank logs")
 
 
+def finished(rank: RankSummary) -> bool:
+    """The rank finished: its status says so, or its last checkpoint is its success line
+    (a rank that logged and survived an error still counts as finished)."""
+    last = rank.last_checkpoint
+    return rank.status == RankStatus.OK or bool(last and is_success(last))
+
+
 def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     ranks = correlation.ranks
-    if not ranks or any(r.status != RankStatus.OK for r in ranks):
+    if not ranks or not all(finished(r) for r in ranks):
         return None
     checkpoint = correlation.last_common_checkpoint
     reason = f"every rank reached '{checkpoint}'" if checkpoint else "every rank finished"

@@ -73,6 +73,19 @@ def test_all_ranks_finishing_is_healthy() -> None:
     assert diagnosis.confidence >= 0.8
 
 
+def test_error_every_rank_carried_on_after_leaves_the_run_healthy() -> None:
+    caught = "ERROR ImportError: cannot import name 'fused_rope' from 'vllm_ascend.ops'"
+    files = {
+        f"job/log_{r}.log": stamped(r, [*loading(r), caught, *STEPS, "model run success"]).replace(
+            "INFO ERROR", "ERROR"
+        )
+        for r in range(4)
+    }
+    diagnosis = run({"job/env.txt": ENV, **files})
+    assert diagnosis.category == "healthy"
+    assert diagnosis.culprit_ranks == []
+
+
 def test_rank_that_stops_without_error_is_a_hang_with_that_rank_to_blame() -> None:
     files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS]) for r in range(3)}
     files["job/log_3.log"] = stamped(3, [*loading(3), *STEPS[:6]])
