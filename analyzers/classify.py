@@ -106,15 +106,27 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
     """Every error and warning event of the bundle, classified, in bundle order."""
     items = []
     for order, scan in enumerate(scans):
-        progress = _last_progress(scan)
+        progress, reraised = _last_progress(scan), _reraised_lines(scan)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
+                if item.tier == TIER_UNKNOWN and event.line in reraised:
+                    item.tier = TIER_CASCADE  # raised while handling an earlier exception
                 _mark_recovered(item, progress)
                 items.append(item)
     return items
+
+
+def _reraised_lines(scan: FileScan) -> set[int]:
+    """Lines of exceptions Python raised during or because of an earlier one (the chain's
+    first exception is the original)."""
+    return {
+        record["line"]
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("chained") and record.get("line") != record.get("root_line")
+    }
 
 
 def _last_progress(scan: FileScan) -> dict[int | None, int]:

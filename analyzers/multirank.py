@@ -10,7 +10,7 @@ by ranks whose peers died silently. Each rule returns a `Verdict` or None.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.causal import CausalChain, stated_world_size
@@ -42,7 +42,7 @@ class Verdict:
 
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
     """Decide a job none of whose lines is an error."""
-    for rule in (_healthy, _diverged, _missing, _stalled):
+    for rule in (_healthy, _diverged, _missing, _npu_processes_gone, _stalled):
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
@@ -84,6 +84,32 @@ def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
     reason = f"{ranks_phrase(ranks)} left no log while the others ran"
     return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
+
+
+def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """npu-smi lists processes on some NPUs and none on others: the ranks of the empty NPUs
+    died; when those are the high ones, typically while loading weights (one process per
+    NPU, rank = NPU index on a single node)."""
+    snapshots = sorted((s for s in scans if s.facts.get("npu_smi")), key=lambda s: s.info.path)
+    if not snapshots:
+        return None
+    table = snapshots[-1].facts["npu_smi"]
+    devices = {d.get("npu") for d in table.get("devices") or ()} - {None}
+    busy = {p.get("npu") for p in table.get("processes") or ()} - {None}
+    idle = tuple(sorted(devices - busy))
+    if not busy or not idle:
+        return None
+    ranks = idle if stated_world_size(scans) in (None, len(devices)) else ()
+    where = f"npu-smi shows processes on NPUs {_ids(busy)} but none on NPUs {_ids(idle)}"
+    if min(idle) > max(busy):
+        reason = f"{where}: the high ranks died, typically while loading weights"
+        return Verdict("multirank.weight_load", "weight_load", "framework", 0.5, ranks, reason)
+    reason = f"{where}: the ranks on the empty NPUs died"
+    return Verdict("multirank.crashed", "device_fault", "device", 0.45, ranks, reason)
+
+
+def _ids(numbers: Iterable[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))
 
 
 def _stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
@@ -172,8 +198,9 @@ def _silent_deaths(
     if first is None or first.tier > TIER_CASCADE or chain.culprit_ranks:
         return None
     failed = {item.rank for item in chain.top + chain.cascades if item.rank is not None}
+    stalled = _STALLED if stated_world_size(scans) else (RankStatus.HUNG, RankStatus.KILLED)
     silent = tuple(
-        r.rank for r in correlation.ranks if r.status in _STALLED and r.rank not in failed
+        r.rank for r in correlation.ranks if r.status in stalled and r.rank not in failed
     )
     if not silent or not failed:
         return None

@@ -454,3 +454,35 @@ def test_pasted_excerpt_gets_its_label_and_first_error(text: str, first: str, ca
     assert diagnosis.category == category, diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert first in diagnosis.first_error.text
+
+
+def test_python_reraise_is_not_the_first_error_of_its_chain() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/infer/store.py", line 40, in fetch\n'
+        "    data = sock.recv(4096)\n"
+        "ConnectionResetError: [Errno 104] Connection reset by peer\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/infer/run.py", line 12, in <module>\n'
+        "    weights = fetch_weights()\n"
+        "RuntimeError: failed to fetch the shard list from the coordinator\n"
+    )
+    diagnosis = run({"job/log_1.log": text})
+    assert "Connection reset by peer" in diagnosis.first_error.text
+    assert diagnosis.category == "hccl"
+
+
+def test_npus_left_without_processes_are_the_ranks_that_died_in_loading() -> None:
+    table = NPU_SMI.replace(
+        "| 1       0                 | 1112          | python3                  | 32000      "
+        "             |\n",
+        "| No running processes found in NPU 1                                              "
+        "              |\n",
+    )
+    diagnosis = run({"job/npu_smi_info.txt": table, "job/log_0.log": stamped(0, loading(0)[1:])})
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.culprit_ranks == [1]
+    assert "none on NPUs 1" in diagnosis.root_cause
