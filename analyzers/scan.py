@@ -20,7 +20,13 @@ from typing import Any, BinaryIO, Protocol
 
 from analyzers.formats import structured
 from analyzers.formats.base import ParsedLine
-from analyzers.formats.blockfilter import BlockFilter, plog_candidates
+from analyzers.formats.blockfilter import (
+    FOLD,
+    BlockFilter,
+    learn_shape,
+    plog_candidates,
+    shaped_candidates,
+)
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.codes import extract_codes
@@ -39,6 +45,7 @@ CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTH
 CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
 HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
 LOOKBACK_LINES = 8
+SHAPE_PROBE_LINES = 50
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
 
 
@@ -81,6 +88,7 @@ class _FileScanner:
         self.previous_tail: list[tuple[int, bytes]] = []
         self.ranks_seen: Counter[int] = Counter()
         self.checkpoint_lines = self._checkpoint_lines()
+        self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
         if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
@@ -105,16 +113,31 @@ class _FileScanner:
 
     def _scan_block(self, block: bytes, first_line: int, head: bool) -> None:
         following = self._following()
-        hits = plog_candidates(block) if self.info.kind in CANN_KINDS and not head else None
+        hits = plog_candidates(block) if self.info.kind in CANN_KINDS else None
         if hits is None:
-            low = block.lower()
+            folded = block.translate(FOLD)
             if head:
-                self.hints.read(block, low)
+                self.hints.read(block, block.lower())
+                self.shape = self.shape or self._learn_shape(block)
             if self.checkpoint_lines is not None:
-                self.checkpoint_lines.scan(block, low, first_line)
-            hits = self.filter.candidates(low)
+                self.checkpoint_lines.scan(block, folded, first_line)
+            if self.shape is not None and not following:
+                hits = shaped_candidates(folded, self.shape)
+            if hits is None:
+                hits = self.filter.candidates(folded)
         if hits or following or self.structured:
             self._walk(block, first_line, sorted(hits), hits)
+
+    def _learn_shape(self, block: bytes) -> bytes | None:
+        """The logging prefix of the file, from one of its first lines that parses as an INFO
+        line of a logging format (only rank logs: CANN logs have their own fast path)."""
+        if self.info.kind not in CHECKPOINT_KINDS:
+            return None
+        for raw in block.split(b"\n", SHAPE_PROBE_LINES)[:SHAPE_PROBE_LINES]:
+            shape = learn_shape(raw)
+            if shape is not None and parse_line(clean_line(raw)).level == "INFO":
+                return shape
+        return None
 
     def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
         """Visit the candidate lines in order, and every line while a parser follows a

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -36,8 +37,14 @@ ERE_SPECIAL = re.compile(r"([\\.\[\]()*+?{}|^$])")
 @dataclass
 class Timing:
     seconds: float
+    cpu_seconds: float = 0.0  # user + sys of the command's processes: robust to a busy machine
     peak_rss_mb: float = 0.0
     output: str = ""
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,16 +116,17 @@ def _uncompressed_size(bundle: Path) -> int:
 def time_grep(bundle: Path, alternation: str) -> Timing:
     command = ["sh", "-c", 'zcat "$0" | grep -E -c -e "$1"', str(bundle), alternation]
     env = {**os.environ, "LC_ALL": "C"}
-    started = time.perf_counter()
+    cpu, started = _children_cpu(), time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    return Timing(time.perf_counter() - started, output=result.stdout.strip())
+    seconds = time.perf_counter() - started
+    return Timing(seconds, _children_cpu() - cpu, output=result.stdout.strip())
 
 
 def time_analysis(bundle: Path, workers: int) -> Timing:
     command = [sys.executable, "-m", "analyzers", str(bundle), "--json"]
     if workers:
         command += ["--workers", str(workers)]
-    started = time.perf_counter()
+    cpu, started = _children_cpu(), time.perf_counter()
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -129,7 +137,7 @@ def time_analysis(bundle: Path, workers: int) -> Timing:
     sampler.stop()
     if process.returncode:
         raise SystemExit(f"analysis failed ({process.returncode}): {stderr[-2000:]}")
-    return Timing(seconds, sampler.peak_mb)
+    return Timing(seconds, _children_cpu() - cpu, sampler.peak_mb)
 
 
 class _RssSampler(threading.Thread):
@@ -175,9 +183,12 @@ def _tree_rss_kb(root: int) -> int:
 def _print_row(scale: float, size: int, packed: int, grep: Timing, analysis: Timing) -> None:
     ratio = analysis.seconds / grep.seconds if grep.seconds else float("inf")
     print(
-        f"scale {scale:g}: {size / 1e6:.0f} MB uncompressed ({packed / 1e6:.0f} MB .tar.gz)\n"
-        f"  zcat | grep -E  {grep.seconds:7.2f} s   ({grep.output} matching lines)\n"
-        f"  analysis        {analysis.seconds:7.2f} s   ratio {ratio:.2f} (target <= 2)\n"
+        f"scale {scale:g}: {size / 1e6:.0f} MB uncompressed ({packed / 1e6:.0f} MB .tar.gz), "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n"
+        f"  zcat | grep -E  {grep.seconds:7.2f} s wall {grep.cpu_seconds:7.2f} s CPU"
+        f"   ({grep.output} matching lines)\n"
+        f"  analysis        {analysis.seconds:7.2f} s wall {analysis.cpu_seconds:7.2f} s CPU"
+        f"   ratio {ratio:.2f} (target <= 2)\n"
         f"  peak RSS        {analysis.peak_rss_mb:7.0f} MB (target <= 300)",
         flush=True,
     )

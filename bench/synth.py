@@ -140,23 +140,47 @@ def _plog_tails(rank: int, pid: int, rng: random.Random) -> list[tuple[str, str]
     for _ in range(4096):
         roll = rng.random()
         if roll < 0.55:
-            tails.append((f"[INFO] RUNTIME({pid},python):", (
-                f" [stream.cc:{rng.randint(100, 999)}]{pid} ReportTask: launch kernel success, "
-                f"device_id={device}, stream_id={rng.randint(1, 60)}, task_id="
-                f"{rng.randint(1, 65535)}, sqe_type=0(ffts)")))
+            tails.append(
+                (
+                    f"[INFO] RUNTIME({pid},python):",
+                    (
+                        f" [stream.cc:{rng.randint(100, 999)}]{pid} ReportTask: launch kernel success, "
+                        f"device_id={device}, stream_id={rng.randint(1, 60)}, task_id="
+                        f"{rng.randint(1, 65535)}, sqe_type=0(ffts)"
+                    ),
+                )
+            )
         elif roll < 0.9:
-            tails.append((f"[INFO] HCCL({pid},python):", (
-                f" [hcom.cc:{rng.randint(100, 999)}][{pid}]Entry-HcomAllReduce:tag[HcomAllReduce_"
-                f"{rng.getrandbits(60)}_0], count[{rng.randint(1, 1 << 24)}], dataType[bfloat16], "
-                f"op[sum], group[hccl_world_group], take time [{rng.randint(20, 9000)}]us")))
+            tails.append(
+                (
+                    f"[INFO] HCCL({pid},python):",
+                    (
+                        f" [hcom.cc:{rng.randint(100, 999)}][{pid}]Entry-HcomAllReduce:tag[HcomAllReduce_"
+                        f"{rng.getrandbits(60)}_0], count[{rng.randint(1, 1 << 24)}], dataType[bfloat16], "
+                        f"op[sum], group[hccl_world_group], take time [{rng.randint(20, 9000)}]us"
+                    ),
+                )
+            )
         elif roll < 0.997:
-            tails.append((f"[INFO] GE({pid},python):", (
-                f" [graph_manager.cc:{rng.randint(100, 999)}]{pid} RunGraph: graph_id="
-                f"{rng.randint(1, 40)}, session_id=0, run ok")))
+            tails.append(
+                (
+                    f"[INFO] GE({pid},python):",
+                    (
+                        f" [graph_manager.cc:{rng.randint(100, 999)}]{pid} RunGraph: graph_id="
+                        f"{rng.randint(1, 40)}, session_id=0, run ok"
+                    ),
+                )
+            )
         else:
-            tails.append((f"[WARNING] DRV({pid},python):", (
-                f" [ascend_hal.c:{rng.randint(100, 999)}]{pid} halGetDeviceInfo: device {device} "
-                "info type 9 not supported, use default")))
+            tails.append(
+                (
+                    f"[WARNING] DRV({pid},python):",
+                    (
+                        f" [ascend_hal.c:{rng.randint(100, 999)}]{pid} halGetDeviceInfo: device {device} "
+                        "info type 9 not supported, use default"
+                    ),
+                )
+            )
     return tails
 
 

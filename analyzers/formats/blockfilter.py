@@ -22,6 +22,9 @@ try:  # the parser behind `re`; only used to read literals, with a safe fallback
 except ImportError:  # pragma: no cover - older/newer Pythons
     sre_parse = None
 
+# Lower-cases and turns every digit into "0" in one pass: keyword search needs the case folded,
+# the line-shape counts below need times and numbers folded.
+FOLD = bytes.maketrans(bytes(range(65, 91)) + b"123456789", bytes(range(97, 123)) + b"0" * 9)
 _MIN_LITERAL = 3
 _ENOUGH = 5
 
@@ -48,10 +51,12 @@ class BlockFilter:
                 literals = tuple(sorted({word.lower() for word in found}))
             else:
                 regex = re.compile(source, re.MULTILINE)
-        return cls(prefilter.keywords, prefilter.patterns, literals, regex)
+        keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
+        literals = tuple(word.translate(FOLD) for word in literals)
+        return cls(keywords, prefilter.patterns, literals, regex)
 
     def candidates(self, low: bytes) -> set[int]:
-        """Start offsets of the lines of a lower-cased block that hold an error keyword."""
+        """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword."""
         hits: set[int] = set()
         for word in self.keywords:
             _find_all(low, word, hits)
@@ -82,6 +87,43 @@ def plog_candidates(block: bytes) -> set[int] | None:
         if number and level in _LOUD_LEVELS:
             _find_all(block, marker, starts, offset=1)
             if block.startswith(level):
+                starts.add(0)
+    return starts if seen >= lines else None
+
+
+_QUIET_WORDS = (b"info ", b"debug ")
+_LOUD_WORDS = (b"warning ", b"error ", b"warn ", b"critical ", b"fatal ")
+
+
+def learn_shape(raw: bytes) -> bytes | None:
+    """The folded prefix before the level word of a logging line, e.g.
+    `[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed` ->
+    b"[default0]:0000-00-00 00:00:00,000 [rank0] "."""
+    folded = raw.translate(FOLD)
+    at = folded.find(b" info ")
+    return folded[: at + 1] if 0 < at < 160 else None
+
+
+def shaped_candidates(folded: bytes, shape: bytes) -> set[int] | None:
+    """Candidate lines of a block whose every line is a logging line of one shape.
+
+    With times and numbers folded, lines printed by one logger share a prefix, so a count per
+    level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
+    candidates and INFO chatter costs nothing. Returns None when some line has another shape
+    (a traceback, a plain print): then the keyword search must run.
+    """
+    lines = folded.count(b"\n")
+    seen, starts = 0, set()
+    for word in _QUIET_WORDS + _LOUD_WORDS:
+        if seen >= lines:
+            break
+        marker = b"\n" + shape + word
+        first = folded.startswith(shape + word)
+        number = folded.count(marker) + first
+        seen += number
+        if number and word in _LOUD_WORDS:
+            _find_all(folded, marker, starts, offset=1)
+            if first:
                 starts.add(0)
     return starts if seen >= lines else None
 

@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from analyzers.formats.blockfilter import FOLD
+
 HEAD = 32
 TAIL = 128
 _UNSURE = "\x00unsure"  # a remainder whose lines must be parsed one by one
@@ -119,20 +121,22 @@ class CheckpointLines:
             return
         found: dict[bytes, int] = {}
         example: dict[bytes, int] = {}
-        seen: set[int] | None = set() if len(self._literals) > 1 else None
         find, rfind = low.find, low.rfind
-        for word in self._literals:
+        for position, word in enumerate(self._literals):
+            earlier = self._literals[:position]  # a line with two literals counts once
             at = find(word, skip_to)
             while at >= 0:
                 start = rfind(b"\n", 0, at) + 1
                 end = find(b"\n", at)
-                if seen is None or start not in seen:
-                    if seen is not None:
-                        seen.add(start)
-                    key = block[start + width : end].strip()
-                    found[key] = found.get(key, 0) + 1
-                    example.setdefault(key, start)
                 at = find(word, end)
+                if earlier and any(other in low[start:end] for other in earlier):
+                    continue
+                key = block[start + width : end].strip()
+                number = found.get(key)
+                if number is None:
+                    found[key], example[key] = 1, start
+                else:
+                    found[key] = number + 1
         for key, number in found.items():
             self._add(key, number, block, example[key], first_line, width)
 
@@ -150,7 +154,7 @@ class CheckpointLines:
 
     def _recount(self, key: bytes, block: bytes, first_line: int, width: int) -> None:
         """Parse one by one the lines whose cut remainder could not be trusted."""
-        for start in self._starts(block, block.lower()):
+        for start in self._starts(block, block.translate(FOLD)):
             end = block.find(b"\n", start)
             if block[start + width : end].strip() == key:
                 self._one(first_line + block.count(b"\n", 0, start), block[start:end], head=False)
