@@ -31,3 +31,9 @@ format: $(VENV)/.installed
 # Category and first-error accuracy of the analyzer on ../shared/corpus (targets 95% / 90%).
 eval: $(VENV)/.installed
 	$(BIN)/python -m analyzers.eval
+
+# Speed and memory: full analysis vs `zcat | grep -E <signatures>` on a synthetic 64-rank
+# bundle of ~700 MB and one 4x larger (bundles cached in $TMPDIR/ranklens-bench).
+# BENCH_ARGS=--quick for a ~70 MB smoke run; see bench/run.py --help.
+bench: $(VENV)/.installed
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
