@@ -35,5 +35,7 @@ eval: $(VENV)/.installed
 # Speed and memory: full analysis vs `zcat | grep -E <signatures>` on a synthetic 64-rank
 # bundle of ~700 MB and one 4x larger (bundles cached in $TMPDIR/ranklens-bench).
 # BENCH_ARGS=--quick for a ~70 MB smoke run; see bench/run.py --help.
+# bench/ is also a directory: without .PHONY make would call the target up to date.
+.PHONY: bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
