@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
+from analyzers.tree import TreeNode, load_tree
 from incidents.case_models import Case, CaseIncident
 from incidents.models import AnalysisRun, Incident, RunState
 
@@ -70,3 +71,9 @@ def linked_incidents(case: Case):
         .select_related("incident")
         .order_by("-incident__created_at", "-incident__pk")
     )
+
+
+def tree_nodes_linking(slug: str) -> list[TreeNode]:
+    """The diagnosis-tree nodes that point at a case, in tree order."""
+    tree = load_tree()
+    return [node for node in tree.nodes.values() if slug in node.cases]

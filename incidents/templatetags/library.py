@@ -1,0 +1,41 @@
+"""Template helpers for the incident page's library sections (issue 5).
+
+{% load library %}
+{% incident_library incident report as lib %}  matches, similar incidents, promotion
+{% incident_tree incident report as tree %}     the diagnosis tree with this incident's path
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from incidents import case_selectors
+from incidents.case_services import promotable_report
+from incidents.tree_view import TreeView, build_tree_view, marks_for
+
+register = template.Library()
+
+
+@register.simple_tag
+def incident_library(incident: Any, report: dict[str, Any] | None) -> dict[str, Any]:
+    fingerprint = case_selectors.fingerprint_of(report)
+    return {
+        "matches": case_selectors.case_matches(report),
+        "fingerprint": fingerprint,
+        "similar": list(case_selectors.similar_incidents(incident, fingerprint)),
+        "promoted": case_selectors.promoted_case(incident),
+        "can_promote": promotable_report(incident) is not None,
+    }
+
+
+@register.simple_tag
+def incident_tree(incident: Any, report: dict[str, Any] | None) -> TreeView:
+    return build_tree_view(report, marks_for(incident.pk) if incident is not None else {})
+
+
+@register.filter
+def percent(score: float | None) -> str:
+    """A match score 0..1 as a whole percentage."""
+    return "" if score is None else f"{round(float(score) * 100)}%"
