@@ -53,6 +53,7 @@ class Outcome:
     first_error_ok: bool
     culprits: tuple[int, ...]
     culprits_ok: bool | None  # None when the truth names no culprits
+    location_ok: bool | None = None  # file:line equal to a truth candidate's, when given
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,11 @@ class Score:
     @property
     def culprit_accuracy(self) -> float | None:
         judged = [o.culprits_ok for o in self.outcomes if o.culprits_ok is not None]
+        return _share(judged) if judged else None
+
+    @property
+    def location_accuracy(self) -> float | None:
+        judged = [o.location_ok for o in self.outcomes if o.location_ok is not None]
         return _share(judged) if judged else None
 
     def meets_targets(self) -> bool:
@@ -138,6 +144,19 @@ def judge(sample: Sample, report: dict[str, Any]) -> Outcome:
         first_error_ok=_first_error_ok(truth, first_text),
         culprits=culprits,
         culprits_ok=None if expected_culprits is None else list(culprits) == expected_culprits,
+        location_ok=_location_ok(truth, first),
+    )
+
+
+def _location_ok(truth: dict[str, Any], first: dict[str, Any] | None) -> bool | None:
+    """Whether the cited file:line is one of the truth's candidates (torch bundles list them)."""
+    candidates = truth.get("first_error_candidates")
+    if not candidates:
+        return None
+    if first is None:
+        return False
+    return any(
+        first["file"] == c.get("file") and first["line"] == c.get("line_no") for c in candidates
     )
 
 
@@ -171,6 +190,8 @@ def render(score: Score, verbose: bool = False) -> str:
     lines.append(f"first-error accuracy: {score.first_error_accuracy:.0%} (target ≥90%)")
     if score.culprit_accuracy is not None:
         lines.append(f"culprit accuracy:     {score.culprit_accuracy:.0%} (torch bundles)")
+    if score.location_accuracy is not None:
+        lines.append(f"first-error file:line {score.location_accuracy:.0%} (torch bundles)")
     lines.append(f"samples: {len(score.outcomes)}")
     return "\n".join(lines)
 

@@ -31,5 +31,10 @@ def test_culprit_ranks_of_the_multi_rank_runs_are_right(score: Score) -> None:
     assert not wrong, render(score)
 
 
+def test_first_errors_of_the_multi_rank_runs_cite_the_right_file_and_line(score: Score) -> None:
+    wrong = [o for o in score.outcomes if o.location_ok is False]
+    assert not wrong, render(score)
+
+
 def test_every_sample_was_scored(score: Score) -> None:
     assert len(score.outcomes) >= 21
