@@ -81,16 +81,28 @@ def find_first_error(
 def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
     """A timeout or wrapper on one rank is a cascade when another rank failed on its own
     first (or at an unknown time): the waiting rank was waiting for that one."""
-    owners = [item for item in items if item.tier in OWN_FAILURE_TIERS]
+    earliest = _earliest_own_failure(items, offsets)
     for item in items:
-        if item.tier in WAITING_TIERS and any(_explains(o, item, offsets) for o in owners):
-            item.tier, item.demoted = TIER_CASCADE, True
+        if item.tier in WAITING_TIERS and item.rank is not None:
+            moment = epoch(item, offsets)
+            if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
+                item.tier, item.demoted = TIER_CASCADE, True
 
 
-def _explains(owner: Classified, waiter: Classified, offsets: Mapping[int, float]) -> bool:
-    if owner.rank is None or waiter.rank is None or owner.rank == waiter.rank:
-        return False
-    owner_time, waiter_time = epoch(owner, offsets), epoch(waiter, offsets)
+def _earliest_own_failure(
+    items: Sequence[Classified], offsets: Mapping[int, float]
+) -> dict[int, float | None]:
+    """Per rank, the time of its earliest own failure (None: one without time)."""
+    earliest: dict[int, float | None] = {}
+    for item in items:
+        if item.tier in OWN_FAILURE_TIERS and item.rank is not None:
+            moment = epoch(item, offsets)
+            known = earliest.get(item.rank, float("inf"))
+            earliest[item.rank] = None if moment is None or known is None else min(known, moment)
+    return earliest
+
+
+def _explains(owner_time: float | None, waiter_time: float | None) -> bool:
     if owner_time is None or waiter_time is None:
         return True
     return owner_time <= waiter_time + CLOCK_TOLERANCE_S
