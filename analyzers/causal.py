@@ -230,7 +230,8 @@ def culprit_ranks(
         return _global_ranks(named, first, scans)
     if first.tier in OWN_FAILURE_TIERS:
         return _own_ranks(chain)
-    return _singled_out(correlation, stated_world_size(scans) is not None)
+    singled = _singled_out(correlation, stated_world_size(scans) is not None)
+    return singled or _first_to_exit(scans)
 
 
 def _own_ranks(chain: CausalChain) -> list[int]:
@@ -280,3 +281,15 @@ def _singled_out(correlation: Correlation | None, size_stated: bool) -> list[int
         if ranks and len(ranks) < len(correlation.ranks):
             return sorted(ranks)
     return []
+
+
+def _first_to_exit(scans: Sequence[FileScan]) -> list[int]:
+    """Last resort: the rank torch elastic calls "Root Cause". It is only the first child
+    to exit, so it counts only when nothing else points anywhere."""
+    ranks = {
+        record.get("rank")
+        for scan in scans
+        for record in scan.facts.get("elastic_failures") or ()
+        if record.get("root_cause")
+    } - {None}
+    return sorted(ranks) if len(ranks) == 1 else []

@@ -216,3 +216,20 @@ def test_error_block_without_a_rank_takes_the_rank_its_other_lines_name() -> Non
     assert chain.first is headline
     assert headline.rank == 2
     assert chain.consequence_ranks == []
+
+
+def test_elastic_root_cause_is_only_a_last_resort_for_the_culprit() -> None:
+    summary = item(
+        "E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed "
+        "(exitcode: 1) local_rank: 3 (pid: 26691) of binary: /opt/venv/bin/python",
+        rank=None,
+        order=0,
+        kind=FileKind.LAUNCHER,
+    )
+    report = FileScan(
+        FileInfo("job/launcher.log", FileKind.LAUNCHER, None),
+        facts={"elastic_failures": [{"rank": 3, "exitcode": 1, "root_cause": True}]},
+    )
+    assert find_first_error([summary], None, [report]).culprit_ranks == [3]
+    statuses = {0: RankStatus.ERROR, 1: RankStatus.KILLED, 2: RankStatus.ERROR, 3: RankStatus.ERROR}
+    assert find_first_error([summary], correlation(statuses), [report]).culprit_ranks == [1]
