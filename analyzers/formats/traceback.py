@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
-from analyzers.types import EventKind
+from analyzers.types import Event, EventKind
 
 SOURCE = "traceback"
 FRAME_SOURCE = "traceback_frame"
@@ -42,6 +42,7 @@ _EXCEPTION_NAME = re.compile(
     r"(?:Error|Exception|Interrupt|Exit|Warning|Failure|Fault|Unsupported|StopIteration)$"
 )
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
+_MAX_MORE = 12  # continuation lines joined into one exception message
 
 
 @dataclass(slots=True)
@@ -51,18 +52,31 @@ class _Open:
     root_line: int | None = None  # set when this traceback continues a chain
 
 
+@dataclass(slots=True)
+class _Message:
+    """An exception whose text goes on over the next lines (`Error(s) in loading state_dict
+    for Model:` / `\tMissing key(s) in state_dict: ...`)."""
+
+    event: Event
+    line: ParsedLine
+    count: int = 0
+
+
 class TracebackTracker:
     def __init__(self) -> None:
         self._open: dict[str, _Open] = {}
+        self._continued: dict[str, _Message] = {}
         self._chain_root: dict[str, int] = {}  # writer -> root exception line of its chain
         self._last_root: dict[str, int] = {}
 
     def wants_more(self) -> bool:
-        return bool(self._open)
+        return bool(self._open or self._continued)
 
     def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         """True when the line belongs to a traceback (the caller then emits nothing else)."""
         key, message = line.stream_key, line.message
+        if key in self._continued and self._continues(line):
+            return True
         state = self._open.get(key)
         if _HEADER.match(message):
             self._open[key] = _Open(lineno, root_line=self._chain_root.pop(key, None))
@@ -103,6 +117,7 @@ class TracebackTracker:
         event = sink.emit(
             lineno, line, EventKind.ERROR, source=SOURCE, message=line.message.strip()
         )
+        self._continued[key] = _Message(event, line)
         if state.frame is not None:
             frame_no, frame = state.frame
             sink.emit(
@@ -124,6 +139,20 @@ class TracebackTracker:
                 "rank": event.rank,
             },
         )
+
+    def _continues(self, line: ParsedLine) -> bool:
+        """Append a continuation line to the exception's message; False ends the message."""
+        state = self._continued[line.stream_key]
+        message = line.message
+        same_writer = (line.source, line.level) == (state.line.source, state.line.level)
+        opened = state.event.message.endswith(":") or message[:1] in ("\t", " ")
+        ordinary = not (_HEADER.match(message) or _CHAIN.match(message) or _FRAME.match(message))
+        if same_writer and opened and message.strip() and ordinary and state.count < _MAX_MORE:
+            state.event.message += " " + message.strip()
+            state.count += 1
+            return True
+        del self._continued[line.stream_key]
+        return False
 
 
 def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:

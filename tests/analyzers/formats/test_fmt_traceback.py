@@ -34,8 +34,16 @@ OSError: Could not load this library: /usr/local/Ascend/nnal/atb/lib/libatb.so
 def test_chained_tracebacks_point_at_the_first_exception():
     result = scan(CHAINED)
     assert errors(result) == [
-        (4, "traceback", "OSError: libatb.so: cannot open shared object file: No such file or directory"),
-        (13, "traceback", "OSError: Could not load this library: /usr/local/Ascend/nnal/atb/lib/libatb.so"),
+        (
+            4,
+            "traceback",
+            "OSError: libatb.so: cannot open shared object file: No such file or directory",
+        ),
+        (
+            13,
+            "traceback",
+            "OSError: Could not load this library: /usr/local/Ascend/nnal/atb/lib/libatb.so",
+        ),
     ]
     first, second = result.facts["tracebacks"]
     assert (first["chained"], first["root_line"]) == (False, 4)
@@ -89,3 +97,28 @@ def test_an_excerpt_that_starts_mid_traceback_still_gives_the_exception():
     assert errors(scan(text)) == [
         (2, "traceback", "RuntimeError: Distributed package doesn't have NCCL built in")
     ]
+
+
+def test_a_multi_line_exception_message_is_joined():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/load.py", line 40, in load\n'
+        "    model.load_state_dict(state)\n"
+        "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM:\n"
+        '\tMissing key(s) in state_dict: "model.layers.0.self_attn.q_proj.weight".\n'
+        "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([151936, 4096])\n"
+        "2026-11-29 07:25:37,254 [rank0] INFO next record\n"
+    )
+    [event] = [e for e in scan(text).events if e.source == "traceback"]
+    assert event.line == 4
+    assert event.message == (
+        "RuntimeError: Error(s) in loading state_dict for Qwen2ForCausalLM: "
+        'Missing key(s) in state_dict: "model.layers.0.self_attn.q_proj.weight". '
+        "size mismatch for lm_head.weight: copying a param with shape torch.Size([151936, 4096])"
+    )
+
+
+def test_an_ordinary_line_after_an_exception_is_not_joined():
+    text = "ValueError: bad value\nEpoch 3 starting\n"
+    [event] = scan(text).events
+    assert event.message == "ValueError: bad value"
