@@ -11,6 +11,9 @@ from typing import Any
 
 import yaml
 
+# libyaml's loader parses the rule files about ten times faster when it is installed.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class KnowledgeError(ValueError):
     """A knowledge file is malformed; the message names the file, entry and field."""
@@ -18,7 +21,7 @@ class KnowledgeError(ValueError):
 
 def read_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, yaml.YAMLError) as error:
         raise KnowledgeError(f"{path.name}: cannot read: {error}") from error
 
