@@ -22,7 +22,7 @@ from django.utils import timezone
 
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
-from incidents import runstore
+from incidents import case_services, runstore  # case_services: issue 5
 from incidents.models import AnalysisRun, RunState
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         raise
     else:
         _finish(run, state=RunState.DONE, report=report)
+        case_services.incident_cases_sync(run_id=run.pk)  # issue 5: link the matched cases
 
 
 def _claim(run_id: int, delivery_id: str) -> bool:

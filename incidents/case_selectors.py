@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
+from django.db.models.fields.json import KT
 
 from analyzers.tree import TreeNode, load_tree
 from incidents.case_models import Case, CaseIncident
@@ -44,7 +45,7 @@ def similar_incidents(incident: Incident, fingerprint: str, limit: int = SIMILAR
     latest = (
         AnalysisRun.objects.filter(incident=OuterRef("pk"), state=RunState.DONE)
         .order_by("-pk")
-        .values("report__diagnosis__fingerprint")[:1]
+        .values(fingerprint=KT("report__diagnosis__fingerprint"))[:1]
     )
     candidates = AnalysisRun.objects.filter(
         state=RunState.DONE, report__diagnosis__fingerprint=fingerprint

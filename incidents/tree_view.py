@@ -151,7 +151,9 @@ def _case_links(tree: Tree) -> dict[str, CaseLink]:
     slugs = {c for node in tree.nodes.values() for c in node.cases}
     titles = dict(Case.objects.filter(slug__in=slugs).values_list("slug", "title"))
     return {
-        slug: CaseLink(slug, titles.get(slug, slug), reverse("library:case", args=[slug]))
+        slug: CaseLink(slug, titles[slug], reverse("library:case", args=[slug]))
+        if slug in titles
+        else CaseLink(slug, slug, "")  # the library was not loaded with it (yet)
         for slug in sorted(slugs)
     }
 

@@ -78,6 +78,7 @@ def main() -> int:
     try:
         manage("migrate", "--noinput")
         manage("ensure_admin")
+        manage("load_knowledge")  # issue 5: seed the case library (idempotent)
     except subprocess.CalledProcessError as error:
         print(f"ranklens: {' '.join(error.cmd[1:])} failed; see above.", file=sys.stderr)
         return 1
