@@ -102,8 +102,9 @@ class _FileScanner:
         lines = 0
         for index, block in enumerate(iter_blocks(stream, self.block_size)):
             self.block, self.block_first_line = block, lines + 1
-            self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
-            lines += block.count(b"\n")
+            count = block.count(b"\n")
+            self._scan_block(block, lines + 1, index < HEAD_BLOCKS, count)
+            lines += count
             self._keep_tail(block, lines)
         self.info.lines = lines
         self._finish()
@@ -111,9 +112,9 @@ class _FileScanner:
 
     # --- the block loop ----------------------------------------------------------------
 
-    def _scan_block(self, block: bytes, first_line: int, head: bool) -> None:
+    def _scan_block(self, block: bytes, first_line: int, head: bool, lines: int) -> None:
         following = self._following()
-        hits = plog_candidates(block) if self.info.kind in CANN_KINDS else None
+        hits = plog_candidates(block, lines) if self.info.kind in CANN_KINDS else None
         if hits is None:
             folded = block.translate(FOLD)
             if head:
@@ -122,7 +123,7 @@ class _FileScanner:
             if self.checkpoint_lines is not None:
                 self.checkpoint_lines.scan(block, folded, first_line)
             if self.shape is not None and not following:
-                hits = shaped_candidates(folded, self.shape)
+                hits = shaped_candidates(folded, self.shape, lines)
             if hits is None:
                 hits = self.filter.candidates(folded)
         if hits or following or self.structured:

@@ -69,14 +69,13 @@ _QUIET_LEVELS = (b"[INFO] ", b"[DEBUG] ", b"[TRACE] ")
 _LOUD_LEVELS = (b"[ERROR] ", b"[WARNING] ", b"[EVENT] ", b"[WARN] ", b"[CRITICAL] ")
 
 
-def plog_candidates(block: bytes) -> set[int] | None:
+def plog_candidates(block: bytes, lines: int) -> set[int] | None:
     """Candidate lines of a block made only of CANN log lines (`[LEVEL] MODULE(...`).
 
     Such a line's level is its first word, so the loud ones (ERROR, WARNING, EVENT) are found
     by their start alone and INFO/DEBUG chatter costs one `bytes.count` per level instead of
     a keyword search. Returns None when some line of the block has another shape (then the
-    keyword search must run)."""
-    lines = block.count(b"\n")
+    keyword search must run). `lines`: the block's line count."""
     seen, starts = 0, set()
     for level in _QUIET_LEVELS + _LOUD_LEVELS:
         if seen >= lines:
@@ -104,7 +103,7 @@ def learn_shape(raw: bytes) -> bytes | None:
     return folded[: at + 1] if 0 < at < 160 else None
 
 
-def shaped_candidates(folded: bytes, shape: bytes) -> set[int] | None:
+def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | None:
     """Candidate lines of a block whose every line is a logging line of one shape.
 
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
@@ -112,7 +111,6 @@ def shaped_candidates(folded: bytes, shape: bytes) -> set[int] | None:
     candidates and INFO chatter costs nothing. Returns None when some line has another shape
     (a traceback, a plain print): then the keyword search must run.
     """
-    lines = folded.count(b"\n")
     seen, starts = 0, set()
     for word in _QUIET_WORDS + _LOUD_WORDS:
         if seen >= lines:

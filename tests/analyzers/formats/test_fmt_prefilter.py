@@ -2,7 +2,14 @@
 
 import pytest
 
-from analyzers.formats.blockfilter import BlockFilter, literal_prefixes, plog_candidates
+from analyzers.formats.blockfilter import (
+    FOLD,
+    BlockFilter,
+    learn_shape,
+    literal_prefixes,
+    plog_candidates,
+    shaped_candidates,
+)
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.types import EventKind
@@ -87,5 +94,22 @@ def test_plog_blocks_are_read_by_level_alone():
         b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.809 [b.c:2]1 info type not supported\n"
         b"[ERROR] HCCL(1,python):2026-03-12-07:49:36.326.810 [c.cc:3][1]socket timeout\n"
     )
-    assert plog_candidates(block) == {block.index(b"[WARNING]"), block.index(b"[ERROR]")}
-    assert plog_candidates(block + b"<exception_print>notify wait timeout\n") is None
+    assert plog_candidates(block, 3) == {block.index(b"[WARNING]"), block.index(b"[ERROR]")}
+    assert plog_candidates(block + b"<exception_print>notify wait timeout\n", 4) is None
+
+
+def test_logging_blocks_of_one_shape_are_read_by_level_alone():
+    first = b"[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed"
+    shape = learn_shape(first)
+    assert shape == b"[default0]:0000-00-00 00:00:00,000 [rank0] "
+    block = (
+        first + b"\n"
+        b"[default3]:2026-11-29 07:25:37,299 [rank3] WARNING grad norm is large\n"
+        b"[default3]:2026-11-29 07:25:38,001 [rank3] INFO step 12 loss=2.1 (no error here)\n"
+    )
+    folded = block.translate(FOLD)
+    assert shaped_candidates(folded, shape, 3) == {
+        block.index(b"[default3]:2026-11-29 07:25:37,299")
+    }
+    traceback = block + b"Traceback (most recent call last):\n"
+    assert shaped_candidates(traceback.translate(FOLD), shape, 4) is None
