@@ -39,3 +39,8 @@ eval: $(VENV)/.installed
 .PHONY: bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Timeline server time, payload size and Chromium render time for 8/64/512 ranks (issue 4).
+.PHONY: bench-timeline
+bench-timeline: $(VENV)/.installed
+	$(BIN)/python bench/timeline_bench.py --browser
