@@ -40,7 +40,10 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
     try:
         report = _analyze(run)
     except BundleError as error:
-        _finish(run, state=RunState.FAILED, error=str(error))
+        # The store names the file by its hash; people know it by the name they uploaded.
+        bundle = run.incident.bundle
+        message = str(error).replace(bundle.sha256, bundle.original_name)
+        _finish(run, state=RunState.FAILED, error=message)
     except Exception as error:
         message = f"The analysis stopped unexpectedly ({type(error).__name__}: {error})."
         _finish(run, state=RunState.FAILED, error=message)
