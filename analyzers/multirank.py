@@ -197,7 +197,7 @@ def _silent_deaths(
     first = chain.first
     if first is None or first.tier > TIER_CASCADE or chain.culprit_ranks:
         return None
-    failed = {item.rank for item in chain.top + chain.cascades if item.rank is not None}
+    failed = {first.rank, *chain.consequence_ranks, *(i.rank for i in chain.top)} - {None}
     stalled = _STALLED if stated_world_size(scans) else (RankStatus.HUNG, RankStatus.KILLED)
     silent = tuple(
         r.rank for r in correlation.ranks if r.status in stalled and r.rank not in failed
