@@ -124,6 +124,8 @@ class _FileScanner:
                 self.checkpoint_lines.scan(block, folded, first_line)
             if self.shape is not None and not following:
                 hits = shaped_candidates(folded, self.shape, lines)
+                if hits is not None:
+                    hits |= self.filter.notable_candidates(folded)
             if hits is None:
                 hits = self.filter.candidates(folded)
         if hits or following or self.structured:

@@ -39,6 +39,7 @@ class BlockFilter:
     patterns: tuple[re.Pattern[bytes], ...]
     checkpoint_literals: tuple[bytes, ...] = ()
     checkpoint_regex: re.Pattern[bytes] | None = None
+    notable: tuple[bytes, ...] = ()
 
     @classmethod
     def build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
@@ -53,7 +54,8 @@ class BlockFilter:
                 regex = re.compile(source, re.MULTILINE)
         keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
         literals = tuple(word.translate(FOLD) for word in literals)
-        return cls(keywords, prefilter.patterns, literals, regex)
+        notable = tuple(word.translate(FOLD) for word in prefilter.notable_info)
+        return cls(keywords, prefilter.patterns, literals, regex, notable)
 
     def candidates(self, low: bytes) -> set[int]:
         """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword."""
@@ -62,6 +64,13 @@ class BlockFilter:
             _find_all(low, word, hits)
         for pattern in self.patterns:
             _search_all(low, pattern, hits)
+        return hits | self.notable_candidates(low)
+
+    def notable_candidates(self, low: bytes) -> set[int]:
+        """Lines with a phrase that matters even at INFO level (searched on every path)."""
+        hits: set[int] = set()
+        for word in self.notable:
+            _find_all(low, word, hits)
         return hits
 
 

@@ -126,6 +126,8 @@ class ElasticTracker:
             record["rank"] = int(found.group(1))
             if found.group(2) is not None:
                 record["local_rank"] = int(found.group(2))
+        elif key == "traceback" and "To enable traceback" not in value:
+            record["_traceback"] = value.strip()
         elif key == "exitcode" and (found := _EXIT.match(value)):
             record["exitcode"] = int(found.group(1))
             record["signal"] = signal_name(record["exitcode"])
@@ -141,12 +143,13 @@ class ElasticTracker:
         record, summary.record = summary.record, None
         where = record.pop("_line", None)
         stamp = record.pop("_stamp", None)
+        detail = record.pop("_traceback", None)
         if "exitcode" not in record:
             return
         self._add(record, sink)
         if where is not None:
             lineno, line = where
-            message = _describe(record)
+            message = _describe(record) + (f" traceback: {detail}" if detail else "")
             event = sink.emit(
                 lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=record["rank"]
             )

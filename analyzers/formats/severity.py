@@ -19,6 +19,7 @@ from analyzers.types import EventKind
 
 PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Python source shown in a traceback (a logger may print it at ERROR level line by line):
 # frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
 _PYTHON_SOURCE = re.compile(
@@ -36,11 +37,12 @@ class Prefilter:
     error_words: re.Pattern[str]
     warning_words: re.Pattern[str]
     benign: re.Pattern[str]
+    notable_info: tuple[bytes, ...] = ()
 
 
 @lru_cache(maxsize=1)
 def load_prefilter() -> Prefilter:
-    data = yaml.safe_load(PREFILTER_FILE.read_text(encoding="utf-8"))
+    data = yaml.load(PREFILTER_FILE.read_text(encoding="utf-8"), Loader=_LOADER)
     keywords = tuple(str(word).lower().encode() for word in data["keywords"])
     if any(not word for word in keywords):
         raise ValueError(f"{PREFILTER_FILE.name}: empty keyword")
@@ -50,6 +52,7 @@ def load_prefilter() -> Prefilter:
         error_words=re.compile(_squash(data["error_words"]), re.IGNORECASE),
         warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
         benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
+        notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
     )
 
 
@@ -66,7 +69,9 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     if line.level == "WARNING":
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:
-        return None
+        lowered = line.message.lower().encode("utf-8", "replace")
+        notable = any(phrase in lowered for phrase in prefilter.notable_info)
+        return EventKind.WARNING if notable else None
     words = prefilter.benign.sub(" ", line.message)
     if line.source == "cann" or prefilter.error_words.search(words):
         return EventKind.ERROR

@@ -194,3 +194,21 @@ def test_checkpoint_lines_with_varying_prefixes_are_still_counted():
     )
     result = scan_text(text, kind=FileKind.LAUNCHER, path="launcher.log")
     assert sum(result.facts["checkpoint_counts"].values()) == 120
+
+
+def test_a_notable_info_line_is_a_warning():
+    text = (
+        "(EngineCore_DP0 pid=1) INFO 10-10 09:14:47 [shm_broadcast.py:466] No available shared "
+        "memory broadcast block found in 60 second. This typically happens when some processes "
+        "are hanging.\n"
+    )
+    [event] = problems(scan_text(text))
+    assert event.kind == EventKind.WARNING
+
+
+def test_a_code_led_cann_line_without_keywords_is_an_error():
+    text = (
+        "EZ1001: topK must be less than or equal to expertNum, but topK is 8 and expertNum is 4\n"
+    )
+    [event] = problems(scan_text(text))
+    assert (event.kind, event.codes) == (EventKind.ERROR, ("EZ1001",))

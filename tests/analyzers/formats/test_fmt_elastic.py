@@ -43,10 +43,24 @@ def scan(text: str):
 def test_failures_are_merged_per_child_and_marked_root_cause():
     failures = scan(LAUNCHER).facts["elastic_failures"]
     assert failures == [
-        {"rank": 1, "local_rank": 1, "exitcode": -11, "signal": "SIGSEGV", "pid": 26691,
-         "time": "2026-11-29T07:25:37", "root_cause": True},
-        {"rank": 0, "local_rank": 0, "exitcode": -15, "signal": "SIGTERM", "pid": 26690,
-         "time": "2026-11-29T07:25:37", "root_cause": False},
+        {
+            "rank": 1,
+            "local_rank": 1,
+            "exitcode": -11,
+            "signal": "SIGSEGV",
+            "pid": 26691,
+            "time": "2026-11-29T07:25:37",
+            "root_cause": True,
+        },
+        {
+            "rank": 0,
+            "local_rank": 0,
+            "exitcode": -15,
+            "signal": "SIGTERM",
+            "pid": 26690,
+            "time": "2026-11-29T07:25:37",
+            "root_cause": False,
+        },
     ]
 
 
@@ -54,14 +68,25 @@ def test_events_name_the_rank_and_signal():
     events = [e for e in scan(LAUNCHER).events if e.kind == EventKind.ERROR]
     agent = events[0]
     assert (agent.line, agent.rank, agent.message) == (
-        2, 1, "failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python"
+        2,
+        1,
+        "failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python",
     )
     assert agent.timestamp.isoformat() == "2026-11-29T07:25:37.499000"
     summary = [(e.line, e.rank, e.message) for e in events if e.source == "elastic"]
     assert summary == [
-        (15, 0, "ChildFailedError: rank 0 (local_rank: 0) exitcode: -15 (pid: 26690) signal: SIGTERM"),
-        (24, 1, "ChildFailedError: rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV "
-                "[root cause: first observed failure]"),
+        (
+            15,
+            0,
+            "ChildFailedError: rank 0 (local_rank: 0) exitcode: -15 (pid: 26690) signal: SIGTERM"
+            " traceback: Signal 15 (SIGTERM) received by PID 26690",
+        ),
+        (
+            24,
+            1,
+            "ChildFailedError: rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV"
+            " [root cause: first observed failure] traceback: Signal 11 (SIGSEGV) received by PID 26691",
+        ),
     ]
 
 
