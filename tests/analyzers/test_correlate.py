@@ -19,9 +19,6 @@ from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan, Rank
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "multirank"
 # The scanner reads "timeout=10s" in a plain-print init line as an error (its error words
 # include "timeout"); until it stops doing so, the first error of such ranks is that line.
-SCANNER_TIMEOUT_SETTING = pytest.mark.xfail(
-    strict=True, reason="scanner flags 'init process group: ... timeout=10s' as an error"
-)
 
 
 def _scan_tree(root: Path, patterns: tuple[str, ...] = ()) -> list[FileScan]:
@@ -82,7 +79,7 @@ def test_torch_corpus_last_common_checkpoint(torch_run):
 @pytest.mark.parametrize(
     "bundle",
     [
-        pytest.param("crash_one_rank", marks=SCANNER_TIMEOUT_SETTING),
+        "crash_one_rank",
         "divergent_monitored_barrier",
         "healthy",
         "killed_rank",
@@ -160,7 +157,6 @@ def test_rank_dying_in_weight_loading_while_others_wait():
     assert correlation.clock_offsets == {}
 
 
-@SCANNER_TIMEOUT_SETTING
 def test_first_error_of_the_rank_that_failed_to_load_weights():
     ranks = _by_rank(_fixture("weights_death"))
     assert ranks[3].first_error.text.startswith("[rank3]: FileNotFoundError: [Errno 2]")
