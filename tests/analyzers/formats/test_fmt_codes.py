@@ -5,16 +5,36 @@ import pytest
 from analyzers.formats.codes import extract_codes
 
 CASES = [
-    ("cann-headline", "EZ9999: [PID: 3011590] 2026-06-29-01:37:06.028.225 The error from device", ("EZ9999",)),
+    (
+        "cann-headline",
+        "EZ9999: [PID: 3011590] 2026-06-29-01:37:06.028.225 The error from device",
+        ("EZ9999",),
+    ),
     ("named-headline", "Device_Absent/Abnormal(EL0001): Device not found or invalid.", ("EL0001",)),
-    ("pta", "[ERROR] 2025-05-16-20:08:19 (PID:1, Device:2, RankID:2) ERR00100 PTA call acl api failed", ("ERR00100",)),
-    ("acl", "NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015", ("507015",)),
-    ("runtime-result", "query event recorded status failed, runtime result = 507014[FUNC:ReportCallError]", ("507014",)),
+    (
+        "pta",
+        "[ERROR] 2025-05-16-20:08:19 (PID:1, Device:2, RankID:2) ERR00100 PTA call acl api failed",
+        ("ERR00100",),
+    ),
+    (
+        "acl",
+        "NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
+        ("507015",),
+    ),
+    (
+        "runtime-result",
+        "query event recorded status failed, runtime result = 507014[FUNC:ReportCallError]",
+        ("507014",),
+    ),
     ("result", "build op model failed, result = 500001[FUNC:ReportInnerError]", ("500001",)),
     ("errno", "launch failed for FlashAttentionScore, errno:561103.", ("561103",)),
     ("retcode-hex", "Kernel task happen error, retCode=0x25, [aicore timeout].", ("0x25",)),
     ("hccl-ops", "OPS function error: HcclAllreduce, error code is 6", ("HCCL_E_NOT_FOUND",)),
-    ("hccl-init", "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4", ("HCCL_E_INTERNAL",)),
+    (
+        "hccl-init",
+        "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4",
+        ("HCCL_E_INTERNAL",),
+    ),
     ("glog-is-no-code", "E1129 07:25:37.499000 26576 api.py:1002] failed (exitcode: -11)", ()),
     ("small-number-no-hccl", "worker exited, error code is 1", ()),
 ]

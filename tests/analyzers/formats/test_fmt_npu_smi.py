@@ -53,10 +53,30 @@ def test_910b_devices_and_processes():
     table = npu_smi.parse(B910.splitlines())
     assert table["version"] == "24.1.rc3"
     assert table["devices"] == [
-        {"npu": 0, "name": "910B3", "health": "OK", "power_w": 94.6, "temp_c": 49.0, "chip": 0,
-         "bus_id": "0000:C1:00.0", "aicore_pct": 0.0, "hbm_used_mb": 61313, "hbm_total_mb": 65536},
-        {"npu": 1, "name": "910B3", "health": "Warning", "power_w": 92.1, "temp_c": 47.0, "chip": 0,
-         "bus_id": "0000:01:00.0", "aicore_pct": 37.0, "hbm_used_mb": 3404, "hbm_total_mb": 65536},
+        {
+            "npu": 0,
+            "name": "910B3",
+            "health": "OK",
+            "power_w": 94.6,
+            "temp_c": 49.0,
+            "chip": 0,
+            "bus_id": "0000:C1:00.0",
+            "aicore_pct": 0.0,
+            "hbm_used_mb": 61313,
+            "hbm_total_mb": 65536,
+        },
+        {
+            "npu": 1,
+            "name": "910B3",
+            "health": "Warning",
+            "power_w": 92.1,
+            "temp_c": 47.0,
+            "chip": 0,
+            "bus_id": "0000:01:00.0",
+            "aicore_pct": 37.0,
+            "hbm_used_mb": 3404,
+            "hbm_total_mb": 65536,
+        },
     ]
     assert table["processes"] == [
         {"npu": 0, "chip": 0, "pid": 2919830, "name": "python3.10", "memory_mb": 57356}
@@ -74,7 +94,9 @@ def test_910b_devices_and_processes():
 )
 def test_other_layouts(text, expected):
     devices = npu_smi.parse(text.splitlines())["devices"]
-    found = [(d["npu"], d["chip"], d["power_w"], d["hbm_used_mb"], d["hbm_total_mb"]) for d in devices]
+    found = [
+        (d["npu"], d["chip"], d["power_w"], d["hbm_used_mb"], d["hbm_total_mb"]) for d in devices
+    ]
     assert found == expected
 
 
@@ -91,11 +113,20 @@ CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "ascend-fd"
 @pytest.mark.parametrize(
     ("member", "expected"),
     [
-        ("st_module_testcase/kg_parse/npu_info_before.txt",
-         {"health_checks": ["OK"], "driver": "23.0.5", "firmware": "7.1.0.7.220"}),
-        ("st_testcase/modelarts-job-testdt/ascend/environment_check/worker-0/npu_info_before.txt",
-         {"driver": "23.0.7", "firmware": "7.1.0.11.220", "cann": "7.0.T10",
-          "torch": "1.11.0", "torch_npu": "2.1.0.post8.dev20241009"}),
+        (
+            "st_module_testcase/kg_parse/npu_info_before.txt",
+            {"health_checks": ["OK"], "driver": "23.0.5", "firmware": "7.1.0.7.220"},
+        ),
+        (
+            "st_testcase/modelarts-job-testdt/ascend/environment_check/worker-0/npu_info_before.txt",
+            {
+                "driver": "23.0.7",
+                "firmware": "7.1.0.11.220",
+                "cann": "7.0.T10",
+                "torch": "1.11.0",
+                "torch_npu": "2.1.0.post8.dev20241009",
+            },
+        ),
     ],
     ids=["health-and-board", "version-info-files"],
 )
@@ -106,5 +137,7 @@ def test_collected_environment_checks(member, expected):
     with path.open("rb") as stream:
         facts = scan_file(stream, FileInfo(member, FileKind.NPU_SMI, None)).facts
     for key, value in expected.items():
-        found = facts.get("npu_smi", {}).get(key) if key == "health_checks" else facts["versions"][key]
+        found = (
+            facts.get("npu_smi", {}).get(key) if key == "health_checks" else facts["versions"][key]
+        )
         assert found == value

@@ -7,27 +7,55 @@ import pytest
 from analyzers.formats.timestamps import PartialTime, parse_time, resolve, year_from_name
 
 CASES = [
-    ("plog", "[ERROR] RUNTIME(987,):2027-04-02-19:29:32.538.614 [stars_engine.cc:7900]326",
-     datetime(2027, 4, 2, 19, 29, 32, 538614)),
-    ("pta", "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100",
-     datetime(2025, 5, 16, 20, 8, 19)),
-    ("error-manager", "EE9999[PID: 270] 2027-04-02-19:33:00.762.511 (EE9999): x",
-     datetime(2027, 4, 2, 19, 33, 0, 762511)),
-    ("python-logging", "2026-11-29 07:24:28,507 [rank2] ERROR model run failed",
-     datetime(2026, 11, 29, 7, 24, 28, 507000)),
-    ("loguru", "2026-02-26 19:18:17.731 | ERROR    | app:run:42 - boom",
-     datetime(2026, 2, 26, 19, 18, 17, 731000)),
-    ("watchdog-query", "[227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR]",
-     datetime(2027, 10, 14, 15, 24, 1, 938000)),
+    (
+        "plog",
+        "[ERROR] RUNTIME(987,):2027-04-02-19:29:32.538.614 [stars_engine.cc:7900]326",
+        datetime(2027, 4, 2, 19, 29, 32, 538614),
+    ),
+    (
+        "pta",
+        "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100",
+        datetime(2025, 5, 16, 20, 8, 19),
+    ),
+    (
+        "error-manager",
+        "EE9999[PID: 270] 2027-04-02-19:33:00.762.511 (EE9999): x",
+        datetime(2027, 4, 2, 19, 33, 0, 762511),
+    ),
+    (
+        "python-logging",
+        "2026-11-29 07:24:28,507 [rank2] ERROR model run failed",
+        datetime(2026, 11, 29, 7, 24, 28, 507000),
+    ),
+    (
+        "loguru",
+        "2026-02-26 19:18:17.731 | ERROR    | app:run:42 - boom",
+        datetime(2026, 2, 26, 19, 18, 17, 731000),
+    ),
+    (
+        "watchdog-query",
+        "[227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR]",
+        datetime(2027, 10, 14, 15, 24, 1, 938000),
+    ),
     ("elastic", "  time      : 2026-09-07_13:02:58", datetime(2026, 9, 7, 13, 2, 58)),
     ("iso-zone", 'time="2024-07-19T10:17:55+08:00" level=info', datetime(2024, 7, 19, 10, 17, 55)),
 ]
 PARTIAL = [
-    ("glog", "E1129 07:24:27.616993348 26576 api.py:1002] failed", PartialTime(11, 29, 7, 24, 27, 616993)),
-    ("glog-bracket", "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] x",
-     PartialTime(3, 24, 13, 0, 25, 428029)),
-    ("vllm", "(Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] x",
-     PartialTime(4, 2, 19, 33, 0)),
+    (
+        "glog",
+        "E1129 07:24:27.616993348 26576 api.py:1002] failed",
+        PartialTime(11, 29, 7, 24, 27, 616993),
+    ),
+    (
+        "glog-bracket",
+        "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] x",
+        PartialTime(3, 24, 13, 0, 25, 428029),
+    ),
+    (
+        "vllm",
+        "(Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] x",
+        PartialTime(4, 2, 19, 33, 0),
+    ),
 ]
 
 
@@ -40,8 +68,15 @@ def test_full_dates(name, line, expected):
 def test_year_less_times_borrow_a_year(name, line, expected):
     partial = parse_time(line)
     assert partial == expected
-    assert resolve(partial, 2026) == datetime(2026, expected.month, expected.day, expected.hour,
-                                              expected.minute, expected.second, expected.microsecond)
+    assert resolve(partial, 2026) == datetime(
+        2026,
+        expected.month,
+        expected.day,
+        expected.hour,
+        expected.minute,
+        expected.second,
+        expected.microsecond,
+    )
     assert resolve(partial, None) is None
 
 
