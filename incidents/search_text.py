@@ -23,7 +23,7 @@ _CJK_RUN = re.compile(f"[{CJK}]+")
 _SEGMENT = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
 _HAS_TEXT = re.compile(f"[0-9A-Za-z{CJK}]")
 _REGEX_SYNTAX = re.compile(r"\\[dswbDSWB]|[\\^$.|?*+()\[\]{}]")
-_VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]*[a-z0-9]")
+_VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+[a-z0-9]")
 # Plain words, and identifiers with underscores (operator names); not codes like `ez9999`.
 _CORRECTABLE = re.compile(r"^(?:[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 MAX_TERM = 100
@@ -221,12 +221,12 @@ def _phrase_terms(text: str, negated: bool) -> Iterator[Term]:
 def _websearch_term(term: Term) -> str:
     text = term.indexed_text().replace('"', " ")
     if term.phrase or term.cjk:
-        text = f'"{cjk_spaced(text).strip()}"'
+        text = '"' + " ".join(cjk_spaced(text).split()) + '"'
     return f"-{text}" if term.negated else text
 
 
 def _fts5_quote(text: str) -> str:
-    return '"' + cjk_spaced(text).strip().replace('"', '""') + '"'
+    return '"' + " ".join(cjk_spaced(text).split()).replace('"', '""') + '"'
 
 
 def _fts5_group(group: Sequence[Term]) -> str:
