@@ -18,13 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from incidents.rankfilter import parse_rank_filter
-from incidents.timeline_prepare import (
-    ErrorMark,
-    Lane,
-    LanePoints,
-    PreparedTimeline,
-    prepare_timeline,
-)
+from incidents.timeline_prepare import prepare_timeline
+from incidents.timeline_types import ErrorMark, Lane, LanePoints, PreparedTimeline
 
 __all__ = [
     "AXES",

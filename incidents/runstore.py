@@ -22,14 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
-from incidents.timeline_prepare import (
-    CommonLine,
-    ErrorMark,
-    Lane,
-    LanePoints,
-    PreparedTimeline,
-    prepare_timeline,
-)
+from incidents.timeline_prepare import prepare_timeline
+from incidents.timeline_types import CommonLine, ErrorMark, Lane, LanePoints, PreparedTimeline
 
 log = logging.getLogger(__name__)
 

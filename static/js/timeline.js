@@ -84,6 +84,19 @@
     return shown + " (" + own.toISOString().replace("T", " ").replace("Z", "") + " on its clock)";
   }
 
+  // Marker sizes follow the lane height, so 512 lanes stay lanes instead of one blur.
+  function sizes(payload) {
+    const count = Math.max(1, payload.lanes.rank.length);
+    const lanePx = (plotHeight(count) - 90) / count;
+    const clamp = function (v, lo, hi) { return Math.max(lo, Math.min(hi, v)); };
+    return { point: clamp(lanePx * 0.7, 2, 6), error: clamp(lanePx * 1.3, 5, 11),
+      lane: clamp(lanePx * 0.35, 1, 2), opacity: payload.downsampled ? 0.7 : 1 };
+  }
+
+  function plotHeight(count) {
+    return Math.max(300, Math.min(900, 130 + count * 24));
+  }
+
   function pointTraces(payload, labels, files) {
     const pts = payload.points;
     const lanes = payload.lanes;
@@ -99,8 +112,10 @@
         "<br>" + files[pts.file[i]] + ":" + pts.line[i] + "<br>" + clockText(payload, pts.t[i], y));
     }
     return [
-      markerTrace(groups.point, "checkpoints", { color: COLORS.point, size: 6 }, "point"),
-      markerTrace(groups.culprit, "checkpoints of culprit ranks", { color: COLORS.culprit, size: 6 }, "point"),
+      markerTrace(groups.point, "checkpoints",
+        { color: COLORS.point, size: sizes(payload).point, opacity: sizes(payload).opacity }, "point"),
+      markerTrace(groups.culprit, "checkpoints of culprit ranks",
+        { color: COLORS.culprit, size: sizes(payload).point }, "point"),
     ];
   }
 
@@ -128,7 +143,7 @@
     }
     return [
       markerTrace(groups.first, "first error of a rank",
-        { color: COLORS.error, size: 11, symbol: "x" }, "error"),
+        { color: COLORS.error, size: sizes(payload).error, symbol: "x" }, "error"),
       markerTrace(groups.causal, "first causal error",
         { color: COLORS.causal, size: 18, symbol: "star", line: { color: "#fff", width: 1 } }, "error"),
     ];
@@ -151,7 +166,7 @@
     }
     rowsOfTrace.push(null);
     return { type: "scattergl", mode: "lines", name: "rank progress", x: x, y: y, hoverinfo: "skip",
-      line: { color: COLORS.lane, width: 2 }, showlegend: false };
+      line: { color: COLORS.lane, width: sizes(payload).lane }, showlegend: false };
   }
 
   // --- layout -------------------------------------------------------------------------------
@@ -174,14 +189,23 @@
     return shapes;
   }
 
+  // Every lane is named while they fit; in big jobs every step-th one, plus every
+  // culprit or missing lane, with plain ticks too close to those left out.
   function laneTicks(payload) {
     const lanes = payload.lanes;
-    const step = Math.max(1, Math.ceil(lanes.rank.length / 48));
+    const count = lanes.rank.length;
+    const step = Math.max(1, Math.ceil(count / 48));
+    const gap = Math.max(step / 2 + 0.5, 16 / ((plotHeight(count) - 90) / Math.max(1, count)));
+    const marked = [];
+    for (let i = 0; i < count; i++) if (lanes.culprit[i] || lanes.missing[i]) marked.push(i);
+    const nearMarked = function (i) {
+      return marked.some(function (m) { return m !== i && Math.abs(m - i) < gap; });
+    };
     const vals = [];
     const text = [];
     for (let i = 0; i < lanes.rank.length; i++) {
-      const marked = lanes.culprit[i] || lanes.missing[i];
-      if (i % step !== 0 && !marked) continue;
+      const isMarked = lanes.culprit[i] || lanes.missing[i];
+      if (!isMarked && (i % step !== 0 || nearMarked(i))) continue;
       vals.push(i);
       text.push("rank " + lanes.rank[i] + (lanes.culprit[i] ? " ⚠ culprit" : "") +
         (lanes.missing[i] ? " (missing)" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
@@ -207,7 +231,7 @@
     const xaxis = Object.assign({ title: { text: xTitle }, zeroline: false }, checkpointTicks(payload));
     if (state.window) xaxis.range = state.window.slice();
     return {
-      height: Math.max(300, Math.min(900, 130 + count * 24)),
+      height: plotHeight(count),
       margin: { l: 150, r: 20, t: 36, b: 50 },
       xaxis: xaxis,
       yaxis: Object.assign({ range: [count - 0.5, -0.5], zeroline: false, showgrid: false, fixedrange: count < 24 },
