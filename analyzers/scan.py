@@ -47,6 +47,11 @@ HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
 LOOKBACK_LINES = 8
 SHAPE_PROBE_LINES = 50
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
+# An error storm (the same failure printed a million times) must not grow memory: past these
+# counts per file, events are only counted (facts["events_dropped"]). The earliest are kept:
+# they are the ones a first-error search needs.
+MAX_EVENTS = {EventKind.ERROR: 2000, EventKind.WARNING: 500}
+MAX_FACT_ITEMS = 1000
 
 
 class CheckpointMatcher(Protocol):
@@ -87,6 +92,7 @@ class _FileScanner:
         self.block_first_line = 1
         self.previous_tail: list[tuple[int, bytes]] = []
         self.ranks_seen: Counter[int] = Counter()
+        self.kept: Counter[EventKind] = Counter()
         self.checkpoint_lines = self._checkpoint_lines()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
 
@@ -225,11 +231,18 @@ class _FileScanner:
             self.partial.append((event, line.time))
         if line.rank is not None:
             self.ranks_seen[line.rank] += 1
-        self.events.append(event)
+        self.kept[kind] += 1
+        if self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind]):
+            self.events.append(event)
+        else:
+            dropped = self.facts.setdefault("events_dropped", {})
+            dropped[str(kind)] = dropped.get(str(kind), 0) + 1
         return event
 
     def add_fact(self, topic: str, value: Any) -> None:
-        self.facts.setdefault(topic, []).append(value)
+        items = self.facts.setdefault(topic, [])
+        if len(items) < MAX_FACT_ITEMS:
+            items.append(value)
 
     def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
         found: list[tuple[int, str]] = []

@@ -212,3 +212,14 @@ def test_a_code_led_cann_line_without_keywords_is_an_error():
     )
     [event] = problems(scan_text(text))
     assert (event.kind, event.codes) == (EventKind.ERROR, ("EZ1001",))
+
+
+def test_an_error_storm_keeps_the_earliest_events_and_counts_the_rest():
+    storm = "".join(
+        f"[ERROR] HCCL(42,python):2025-02-20-16:29:43.{i % 1000:03d}.398 [p2p_mgmt.cc:297][42]connected p2p timeout {i}\n"
+        for i in range(2500)
+    )
+    result = scan_text(storm, kind=FileKind.PLOG, path="plog/plog-42_20250220162700000.log")
+    assert len(result.events) == scan_module.MAX_EVENTS[EventKind.ERROR]
+    assert result.events[0].line == 1
+    assert result.facts["events_dropped"] == {"error": 500}
