@@ -49,11 +49,11 @@ def _take_header(line: ParsedLine) -> bool:
 
     Headers never overlap in what they match, so trying the last winner first only saves time.
     """
-    for position, index in enumerate(_order):
+    for position, index in enumerate(tuple(_order)):  # a snapshot: other threads may reorder
         head = HEADERS[index]
         found = head.pattern.match(line.message)
         if found:
-            if position:
+            if position and _order[position] == index:
                 _order.insert(0, _order.pop(position))
             _apply(line, head.source, found)
             line.message = line.message[found.end() :]
