@@ -15,7 +15,7 @@ import os
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -25,6 +25,7 @@ from analyzers.errors import BundleError
 
 SNIFF_BYTES = 64 * 1024
 HASH_CHUNK = 1024 * 1024
+PROGRESS_EVERY = 8 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -34,10 +35,11 @@ class Member:
     path: str
     size: int
     _opener: object = field(repr=False, default=None)
+    _on_read: Callable[[int], None] | None = field(repr=False, default=None)
 
     def open(self) -> BinaryIO:
         raw = self._opener()  # type: ignore[operator]
-        return _GuardedStream(raw, self.path)  # type: ignore[return-value]
+        return _GuardedStream(raw, self.path, self._on_read)  # type: ignore[return-value]
 
 
 READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, gzip.BadGzipFile)
@@ -46,9 +48,10 @@ READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, gzip.
 class _GuardedStream(io.RawIOBase):
     """Turns a truncated or corrupt archive, found mid-read, into a BundleError."""
 
-    def __init__(self, raw: BinaryIO, path: str) -> None:
+    def __init__(self, raw: BinaryIO, path: str, on_read: Callable[[int], None] | None) -> None:
         self._raw = raw
         self._path = path
+        self._on_read = on_read
 
     def readable(self) -> bool:
         return True
@@ -145,12 +148,25 @@ def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
 class Bundle:
     """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        on_progress: Callable[[float], None] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.kind = sniff_kind(self.path)
         self.warnings: list[str] = []
         self._raw: BinaryIO | None = None
         self._done = 0.0
+        self._on_progress = on_progress
+        self._unreported = 0
+
+    def _count_read(self, size: int) -> None:
+        """Report progress every few MB so a single huge log still moves the bar."""
+        self._unreported += size
+        if self._on_progress and self._unreported >= PROGRESS_EVERY:
+            self._unreported = 0
+            self._on_progress(self.fraction_read())
 
     def fraction_read(self) -> float:
         """How far through the bundle file the reader is (0..1), for progress bars."""
@@ -182,7 +198,7 @@ class Bundle:
                 path = self._safe_path(info.name, info)
                 if path is None:
                     continue
-                yield Member(path, info.size, lambda info=info: tar.extractfile(info))
+                yield self._member(path, info.size, lambda info=info: tar.extractfile(info))
 
     def _zip_members(self) -> Iterator[Member]:
         with zipfile.ZipFile(self.path) as zf:
@@ -197,15 +213,21 @@ class Bundle:
                     continue
                 path = self._safe_path(info.filename, None)
                 if path is not None:
-                    yield Member(path, info.file_size, lambda info=info: zf.open(info))
+                    yield self._member(path, info.file_size, lambda info=info: zf.open(info))
 
     def _single_members(self) -> Iterator[Member]:
         name = self.path.name
-        if self.kind == "gzip-log":
-            name = name[:-3] if name.endswith(".gz") else name + ".log"
-            yield Member(name, 0, lambda: gzip.open(self.path, "rb"))  # noqa: SIM115
-        else:
-            yield Member(name, self.path.stat().st_size, lambda: self.path.open("rb"))
+        size = self.path.stat().st_size
+        with self.path.open("rb") as raw:
+            self._raw = raw
+            if self.kind == "gzip-log":
+                name = name[:-3] if name.endswith(".gz") else name + ".log"
+                yield self._member(name, 0, lambda: gzip.GzipFile(fileobj=raw, mode="rb"))
+            else:
+                yield self._member(name, size, lambda: _Unclosing(raw))
+
+    def _member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
+        return Member(path, size, opener, self._count_read)
 
     def _dir_members(self) -> Iterator[Member]:
         for root, dirs, files in os.walk(self.path, followlinks=False):
@@ -216,7 +238,7 @@ class Bundle:
                 if full.is_symlink() or not full.is_file():
                     self.warnings.append(f"skipped {rel!r}: not a regular file")
                     continue
-                yield Member(rel, full.stat().st_size, lambda full=full: full.open("rb"))
+                yield self._member(rel, full.stat().st_size, lambda full=full: full.open("rb"))
 
     def _safe_path(self, name: str, info: tarfile.TarInfo | None) -> str | None:
         if info is not None and not info.isfile():
@@ -228,6 +250,24 @@ class Bundle:
             self.warnings.append(f"skipped {name!r}: {problem}")
             return None
         return normalise_member_path(name)
+
+
+class _Unclosing(io.RawIOBase):
+    """The bundle's own file handle, lent to one reader without letting it close it."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        return self._raw.read(size)
+
+    def readinto(self, target: Any) -> int:
+        data = self._raw.read(len(target))
+        target[: len(data)] = data
+        return len(data)
 
 
 def _tar_type(info: tarfile.TarInfo) -> str:

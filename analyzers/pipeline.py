@@ -30,7 +30,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     progress = _Progress(options)
     progress(2, "hashing the bundle")
     sha256, size = file_sha256(path)
-    bundle = Bundle(path)
+    bundle = Bundle(path, on_progress=lambda done: progress(5 + int(60 * done), "reading logs"))
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
     scans = scan_members(

@@ -133,3 +133,17 @@ def test_unsafe_reason(name, reason):
 
 def test_member_paths_are_normalised():
     assert normalise_member_path("./job//rank_3/./log.txt") == "job/rank_3/log.txt"
+
+
+def test_reading_one_big_log_reports_progress_along_the_way(tmp_path):
+    path = tmp_path / "rank0.log"
+    path.write_bytes(LOG_LINE * 400_000)  # about 21 MB
+    seen: list[float] = []
+    bundle = Bundle(path, on_progress=seen.append)
+    for member in bundle.members():
+        with member.open() as fh:
+            while fh.read(1024 * 1024):
+                pass
+    assert len(seen) >= 2
+    assert seen == sorted(seen)
+    assert 0 < seen[0] < seen[-1] <= 1
