@@ -57,18 +57,18 @@ class _GuardedStream(io.RawIOBase):
         return True
 
     def readinto(self, target: Any) -> int:
-        try:
-            data = self._raw.read(len(target))
-        except READ_ERRORS as exc:
-            raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+        data = self.read(len(target))
         target[: len(data)] = data
         return len(data)
 
     def read(self, size: int = -1) -> bytes:
         try:
-            return self._raw.read(size)
+            data = self._raw.read(size)
         except READ_ERRORS as exc:
             raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+        if self._on_read and data:
+            self._on_read(len(data))
+        return data
 
     def close(self) -> None:
         self._raw.close()
