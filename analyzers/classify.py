@@ -173,7 +173,7 @@ def _match(
     groups = _groups(hit)
     own = _lookup(groups.get("code"), signature.code_table, knowledge)
     others = tuple(info for info in _event_codes(event_codes, knowledge) if info != own)
-    decisive = own or next((info for info in others if info.category), None)
+    decisive = _decisive(own, others)
     category, subsystem = signature.category, signature.subsystem
     if signature.category_from_code and decisive and decisive.category:
         category, subsystem = decisive.category, decisive.subsystem or subsystem
@@ -190,6 +190,19 @@ def _match(
         culprits=_culprits(groups.get(signature.culprit or "")),
         operator=groups.get("op"),
     )
+
+
+def _decisive(own: CodeInfo | None, others: tuple[CodeInfo, ...]) -> CodeInfo | None:
+    """The code that labels the line. A CANN error-manager code names the layer that
+    reported (`AclNN_Runtime_Error(EZ9903): ... failed: 507014`, `EH9999 ... runtime result =
+    507014`); a runtime number that is a root failure of its own says what happened."""
+    if own is None or own.table == "cann":
+        root = next(
+            (i for i in others if i.table == "acl" and i.category and i.role == "cause"), None
+        )
+        if root is not None:
+            return root
+    return own or next((info for info in others if info.category), None)
 
 
 def _groups(hit: re.Match[str]) -> dict[str, str]:

@@ -5,7 +5,10 @@ Seen in real reports (outermost first; they nest):
 - grep over a plog directory: `/root/ascend/log/debug/plog/plog-7905_2024.log:[ERROR] RUNTIME(...)`
 - docker compose: `mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | ...`
 - pdsh / deepspeed multi-node: `worker-1: ...`
-- Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`
+- Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`,
+  `(VllmWorker rank=2 pid=15632) ...`, Ray's own `(raylet) ...` / `(raylet, ip=1.2.3.4) ...`; pasted
+  logs sometimes split a name (`(EngineCore _DP3 pid=274)`)
+- colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 """
 
@@ -18,7 +21,11 @@ from analyzers.formats.base import ParsedLine
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?=\[)")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
-_PROCESS_TAG = re.compile(r"\(([A-Za-z_][\w.:-]*) pid=(\d+)(?:, ip=[^)]*)?\)\s?")
+_PROCESS_TAG = re.compile(
+    r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=\d+)? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
+)
+_RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
+_ORPHAN_SGR = re.compile(r"\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
 _MAX_WRAPPERS = 6
@@ -52,7 +59,7 @@ def _peel_one(line: ParsedLine) -> bool:
         line.stream_key += f"({found.group(1)} {found.group(2)})"
         line.message = text[found.end() :]
         return True
-    for pattern in (_GREP_FILE, _COMPOSE, _PDSH):
+    for pattern in (_ORPHAN_SGR, _RAY_DAEMON, _GREP_FILE, _COMPOSE, _PDSH):
         found = pattern.match(text)
         if found:
             line.stream_key += found.group(0).strip()

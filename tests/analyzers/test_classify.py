@@ -129,6 +129,13 @@ CASES = [
      "other", TIER_GENERIC),
     ("KeyError: 'model.layers.1.mlp.experts.weight'", "wl.missing_weight_key", "weight_load",
      TIER_CAUSE),
+    # a runtime number that is a root failure labels the line, not the error-manager code
+    ("[PID: 4021] 2026-03-01-08:12:40.118.204 AclNN_Runtime_Error(EZ9903): "
+     "rtKernelLaunchWithHandleV2 failed: 507015", "tail.cann_block_line", "aicore_timeout",
+     TIER_CAUSE),
+    ("EH9999[PID: 77] 2026-02-11-09:40:02.551.310 (EH9999):  wait for compute device to finish "
+     "failed, runtime result = 507034.[FUNC:ReportCallError]", "stream.runtime_result",
+     "aicore_timeout", TIER_CAUSE),
 ]  # fmt: skip
 
 

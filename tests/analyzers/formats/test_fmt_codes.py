@@ -35,6 +35,23 @@ CASES = [
         "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 4",
         ("HCCL_E_INTERNAL",),
     ),
+    (
+        "helper-library-acl-error",
+        "acl Error, code: 207001 at /build/vllm-ascend/csrc/camem_allocator.cpp:71",
+        ("207001",),
+    ),
+    (
+        "workspace-status",
+        "RuntimeError: aclnnGroupNormSiluGetWorkspaceSize failed with aclnnStatus=161002.",
+        ("161002",),
+    ),
+    (
+        "runtime-call-in-op",
+        "[PID: 4021] 2026-03-01-08:12:40.118.204 AclNN_Runtime_Error(EZ9903): rtKernelLaunchWithHandleV2 failed: 507015",
+        ("EZ9903", "507015"),
+    ),
+    ("not-a-runtime-call", "download failed: 404040 bytes left", ()),
+    ("colon-after-is", "OSError: (External) ACL error, the error code is : 500002.", ("500002",)),
     ("glog-is-no-code", "E1129 07:25:37.499000 26576 api.py:1002] failed (exitcode: -11)", ()),
     ("small-number-no-hccl", "worker exited, error code is 1", ()),
 ]
