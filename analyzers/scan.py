@@ -31,6 +31,7 @@ from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.elastic import ElasticTracker
+from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
@@ -177,7 +178,14 @@ class _FileScanner:
         return line
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
-        line = self._parse(raw)
+        pieces = [raw] if self.structured else split_escaped(raw)
+        outer = self._parse(pieces[0])
+        self._piece(line_no, outer, hit)
+        for piece in pieces[1:]:
+            self._piece(line_no, inherit_writer(self._parse(piece), outer), hit)
+
+    def _piece(self, line_no: int, line: ParsedLine, hit: bool) -> None:
+        """One line for the parsers: a physical line, or an escaped line folded into one."""
         for tracker in self.trackers:
             if tracker.feed(line_no, line, self):
                 return

@@ -92,10 +92,12 @@ CASES = [
     (
         "[PID: 7] 2026-03-01-10:11:12.131.415 Invalid_Argument(EE1001): The argument is invalid."
         "Reason: stream handle is null",
-        "op.parameter_error_headline",
+        "op.parameter_error_message",
         "operator",
-        TIER_WRAPPED_CAUSE,
+        TIER_CAUSE,
     ),
+    ("AclNN_Parameter_Error(EZ1001):", "op.parameter_error_headline", "operator",
+     TIER_WRAPPED_CAUSE),
     (
         "EI0002: [PID: 364941] 2025-11-13-17:19:44.070.578 The wait execution of the Notify "
         "register times out. Reason: The Notify register has not received the Notify record",

@@ -223,3 +223,24 @@ def test_an_error_storm_keeps_the_earliest_events_and_counts_the_rest():
     assert len(result.events) == scan_module.MAX_EVENTS[EventKind.ERROR]
     assert result.events[0].line == 1
     assert result.facts["events_dropped"] == {"error": 500}
+
+
+def test_an_error_block_folded_into_one_json_line_is_read_line_by_line():
+    body = (
+        "(APIServer pid=4410) ERROR 03-12 07:51:09 [serving.py:201] Internal server error: "
+        '{"object":"error","message":"index_put:build/CMakeFiles/torch_npu.dir/compiler_depend.ts'
+        ":51 NPU function error: call aclnnIndexPutImpl failed, error code is 161002\\n[ERROR] "
+        "2026-03-12-07:51:09 (PID:4410, Device:3, RankID:-1) ERR00100 PTA call acl api failed."
+        "\\n[PID: 4410] 2026-03-12-07:51:09.604.117 AclNN_Parameter_Error(EZ1001): The dtype of "
+        'indices must be int64 or bool.\\n","type":"BadRequestError","code":400}\n'
+    )
+    events = problems(scan_text(body))
+    assert [event.line for event in events] == [1, 1, 1]
+    assert [event.pid for event in events] == [4410] * 3
+    assert events[2].codes == ("EZ1001",)
+    assert events[2].message.endswith("The dtype of indices must be int64 or bool.")
+
+
+def test_a_structured_file_keeps_its_lines_whole():
+    result = scan_text("ASCEND_OPP_PATH=/opt\\nfake\n", kind=FileKind.ENV, path="env.txt")
+    assert result.facts.get("env", {}).get("ASCEND_OPP_PATH") == "/opt\\nfake"

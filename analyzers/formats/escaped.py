@@ -1,0 +1,54 @@
+"""Error blocks folded into one physical line with escaped newlines.
+
+Servers that report a worker's failure in a JSON body or a Python repr put the whole torch_npu
+exception on one line, its lines joined by a literal backslash-n:
+
+    AssertionError: {"object":"error","message":"Internal server error: copy_d2d:...:88 NPU
+    function error: call aclnnInplaceCopy failed, error code is 161002\\n[ERROR] 2026-01-04-
+    09:20:11 (PID:812, Device:0, RankID:-1) ERR00100 PTA call acl api failed.\\n[PID: 812]
+    2026-01-04-09:20:11.204.913 AclNN_Parameter_Error(EZ1001): The input tensor ...\\n", ...}
+
+(SGLang and vLLM HTTP error bodies, `RuntimeError('...\\n...')` reprs in vLLM's engine log,
+docker compose lines). Each escaped line is a line of its own for the parsers; it keeps the
+writer (rank, pid, prefix key) of the physical line it came in.
+"""
+
+from __future__ import annotations
+
+from analyzers.formats.base import ParsedLine
+
+ESCAPED_NEWLINE = b"\\n"
+MAX_PIECES = 400  # a megabyte-long body is cut here; its head holds the error
+_CLOSERS = (b'",', b'"}', b"')", b"',")
+
+
+def split_escaped(raw: bytes) -> list[bytes]:
+    """The physical line's escaped lines (the line itself when it has none); empty pieces
+    and JSON quoting are dropped."""
+    if ESCAPED_NEWLINE not in raw:
+        return [raw]
+    head, *rest = raw.split(ESCAPED_NEWLINE, MAX_PIECES)
+    return [head, *(_unquote(piece) for piece in rest[: MAX_PIECES - 1] if _is_line(piece))]
+
+
+def _is_line(piece: bytes) -> bool:
+    """Not empty, and not the rest of the enclosing JSON object or repr (`","code":500}`)."""
+    return bool(piece.strip()) and not piece.startswith(_CLOSERS)
+
+
+def _unquote(piece: bytes) -> bytes:
+    return piece.replace(b'\\"', b'"').replace(b"\\t", b"    ")
+
+
+def inherit_writer(piece: ParsedLine, outer: ParsedLine) -> ParsedLine:
+    """An escaped line was written by the process whose line carries it."""
+    if piece.rank is None:
+        piece.rank = outer.rank
+    if piece.local_rank is None:
+        piece.local_rank = outer.local_rank
+    if piece.pid is None:
+        piece.pid = outer.pid
+    piece.stream_key = outer.stream_key + piece.stream_key
+    for name, value in outer.tags.items():
+        piece.tags.setdefault(name, value)
+    return piece

@@ -1,0 +1,50 @@
+"""Error blocks folded into one line with escaped newlines come apart into their lines."""
+
+import pytest
+
+from analyzers.formats.escaped import inherit_writer, split_escaped
+from analyzers.formats.lines import parse_line
+
+CASES = [
+    ("plain-line", b"RuntimeError: NPU out of memory.", [b"RuntimeError: NPU out of memory."]),
+    (
+        "json-body",
+        b'{"message":"call aclnnAdd failed, error code is 161002\\n[ERROR] 2026-05-02-10:11:12 '
+        b'(PID:91, Device:0, RankID:-1) ERR00100 PTA call acl api failed.\\n","code":500}',
+        [
+            b'{"message":"call aclnnAdd failed, error code is 161002',
+            b"[ERROR] 2026-05-02-10:11:12 (PID:91, Device:0, RankID:-1) ERR00100 PTA call acl api failed.",
+        ],
+    ),
+    (
+        "python-repr",
+        b"ERROR 04-10 11:26:01 engine.py:140] RuntimeError('The Inner error is reported as above."
+        b"\\nSince the operator is called asynchronously, the stacktrace may be inaccurate.\\n')",
+        [
+            b"ERROR 04-10 11:26:01 engine.py:140] RuntimeError('The Inner error is reported as above.",
+            b"Since the operator is called asynchronously, the stacktrace may be inaccurate.",
+        ],
+    ),
+    (
+        "quotes-and-tabs",
+        b'detail:\\n\\tFile \\"/opt/app/main.py\\", line 3\\n',
+        [b"detail:", b'    File "/opt/app/main.py", line 3'],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "raw", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_split_escaped(name, raw, expected):
+    assert split_escaped(raw) == expected
+
+
+def test_a_huge_body_is_cut_to_a_bounded_number_of_lines():
+    pieces = split_escaped(b"head" + b"\\nline" * 5000)
+    assert len(pieces) < 500
+
+
+def test_an_escaped_line_keeps_the_writer_of_its_carrier():
+    outer = parse_line("[default3]:(Worker_TP3 pid=5120) ERROR 01-02 03:04:05 [core.py:9] boom")
+    piece = inherit_writer(parse_line("EZ9999: Inner Error!"), outer)
+    assert (piece.local_rank, piece.pid, piece.tags["process"]) == (3, 5120, "Worker_TP3")
+    assert piece.stream_key == outer.stream_key
