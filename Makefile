@@ -44,3 +44,8 @@ bench: $(VENV)/.installed
 .PHONY: bench-timeline
 bench-timeline: $(VENV)/.installed
 	$(BIN)/python bench/timeline_bench.py --browser
+
+# Case-library search over 100,000 synthetic cases (issue 5; target < 100 ms per query).
+# SQLite under var/bench/ by default; set DATABASE_URL to a PostgreSQL database of its own.
+bench-search: $(VENV)/.installed
+	$(BIN)/python bench/search_bench.py

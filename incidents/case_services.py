@@ -14,9 +14,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from analyzers import cases as knowledge
+from incidents import search
 from incidents.case_models import Case, CaseIncident, CaseSource
 from incidents.models import AnalysisRun, Incident, RunState
 
@@ -59,26 +61,37 @@ def cases_load_knowledge(library: Sequence[knowledge.Case] | None = None) -> Loa
     library = knowledge.load_cases() if library is None else library
     result = LoadResult()
     existing = {c.slug: c for c in Case.objects.all()}
+    new, changed = [], []
     for entry in library:
-        current = existing.get(entry.id)
-        values = _seed_values(entry)
+        current, values = existing.get(entry.id), _seed_values(entry)
         if current is None:
-            Case(slug=entry.id, source=CaseSource.SEEDED, **values).save()
-            result.created.append(entry.id)
+            new.append(Case(slug=entry.id, source=CaseSource.SEEDED, **values))
         elif not current.is_seeded:
             result.skipped.append(entry.id)
         elif any(getattr(current, k) != v for k, v in values.items()):
-            for name, value in values.items():
-                setattr(current, name, value)
-            current.save()
-            result.updated.append(entry.id)
+            changed.append(_updated(current, values))
         else:
             result.unchanged += 1
-    listed = {entry.id for entry in library}
-    stale = Case.objects.seeded().exclude(slug__in=listed)
-    result.removed = sorted(stale.values_list("slug", flat=True))
-    stale.delete()
+    Case.objects.bulk_create(new)
+    Case.objects.bulk_update(changed, [*SEEDED_FIELDS, "knowledge_file", "updated_at"])
+    search.index_cases(new + changed)
+    result.created, result.updated = [c.slug for c in new], [c.slug for c in changed]
+    result.removed = _remove_stale({entry.id for entry in library})
     return result
+
+
+def _updated(case: Case, values: dict[str, Any]) -> Case:
+    for name, value in values.items():
+        setattr(case, name, value)
+    case.updated_at = timezone.now()
+    return case
+
+
+def _remove_stale(listed: set[str]) -> list[str]:
+    stale = Case.objects.seeded().exclude(slug__in=listed)
+    removed = sorted(stale.values_list("slug", flat=True))
+    stale.delete()
+    return removed
 
 
 # --------------------------------------------------------------------- incident links

@@ -63,12 +63,16 @@ def add_words(counts: Counter[str]) -> None:
 
 def _add_variants(words: Iterable[str]) -> None:
     rows = [
-        TermVariant(variant=variant, term=word)
+        (variant, word)
         for word in words
         if len(word) >= MIN_LENGTH - 1
-        for variant in {word, *deletions(word)}
+        for variant in sorted({word, *deletions(word)})
     ]
-    TermVariant.objects.bulk_create(rows, batch_size=CHUNK, ignore_conflicts=True)
+    table = TermVariant._meta.db_table
+    with connection.cursor() as cursor:  # plain SQL: this runs for 100,000s of rows
+        cursor.executemany(
+            f"INSERT INTO {table} (variant, term) VALUES (%s, %s) ON CONFLICT DO NOTHING", rows
+        )
 
 
 # ------------------------------------------------------------------------------ reading
