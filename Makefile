@@ -47,5 +47,6 @@ bench-timeline: $(VENV)/.installed
 
 # Case-library search over 100,000 synthetic cases (issue 5; target < 100 ms per query).
 # SQLite under var/bench/ by default; set DATABASE_URL to a PostgreSQL database of its own.
+.PHONY: bench-search
 bench-search: $(VENV)/.installed
 	$(BIN)/python bench/search_bench.py
