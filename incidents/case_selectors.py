@@ -9,7 +9,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.fields.json import KT
 
 from analyzers.tree import TreeNode, load_tree
-from incidents.case_models import Case, CaseIncident
+from incidents.case_models import Case, CaseIncident, CaseSource
 from incidents.models import AnalysisRun, Incident, RunState
 
 SIMILAR_LIMIT = 10
@@ -24,14 +24,23 @@ class CaseMatchView:
     case: Case | None  # None when the library has not been loaded with this case
 
 
-def case_matches(report: dict[str, Any] | None) -> list[CaseMatchView]:
-    """The report's matched cases, best first, with their library rows."""
-    matches = [m for m in (report or {}).get("cases") or [] if m.get("id")][:MATCHES_SHOWN]
+def case_matches(report: dict[str, Any] | None, incident: Incident) -> list[CaseMatchView]:
+    """The best matching cases, best first: the analyzer's matches of the seeded library and
+    the promoted cases matched when the run finished, each with its library row."""
+    matches = [m for m in (report or {}).get("cases") or [] if m.get("id")]
     found = Case.objects.in_bulk([m["id"] for m in matches], field_name="slug")
-    return [
+    views = [
         CaseMatchView(m["id"], m.get("title") or m["id"], m.get("score"), found.get(m["id"]))
         for m in matches
     ]
+    promoted = CaseIncident.objects.filter(
+        incident=incident,
+        source=CaseIncident.Source.MATCHED,
+        case__source=CaseSource.PROMOTED,
+    ).select_related("case")
+    views += [CaseMatchView(p.case.slug, p.case.title, p.score, p.case) for p in promoted]
+    views.sort(key=lambda v: -(v.score or 0.0))
+    return views[:MATCHES_SHOWN]
 
 
 def fingerprint_of(report: dict[str, Any] | None) -> str:

@@ -21,6 +21,7 @@ from analyzers import cases as knowledge
 from incidents import search
 from incidents.case_models import Case, CaseIncident, CaseSource
 from incidents.models import AnalysisRun, Incident, RunState
+from incidents.promoted_matching import promoted_matches
 
 SEEDED_FIELDS = (
     "title",
@@ -98,7 +99,8 @@ def _remove_stale(listed: set[str]) -> list[str]:
 
 
 def incident_cases_sync(*, run_id: int) -> None:
-    """Link the incident of a finished run to the cases its report matched (with scores).
+    """Link the incident of a finished run to the cases it matches (with scores): the
+    seeded cases the analyzer matched and the promoted cases whose signatures fit.
 
     Called when a run finishes; links from an older run's matches are replaced, links made
     by promotion are kept."""
@@ -106,6 +108,12 @@ def incident_cases_sync(*, run_id: int) -> None:
     if run is None or not isinstance(run.report, dict):
         return
     scores = {m.get("id"): m.get("score") for m in run.report.get("cases") or [] if m.get("id")}
+    promoted_here = set(
+        CaseIncident.objects.filter(
+            incident_id=run.incident_id, source=CaseIncident.Source.PROMOTED
+        ).values_list("case_id", flat=True)
+    )
+    scores |= promoted_matches(run.report, exclude=promoted_here)
     cases = {c.slug: c for c in Case.objects.filter(slug__in=list(scores))}
     with transaction.atomic():
         matched = CaseIncident.objects.filter(

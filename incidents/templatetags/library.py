@@ -22,7 +22,7 @@ register = template.Library()
 def incident_library(incident: Any, report: dict[str, Any] | None) -> dict[str, Any]:
     fingerprint = case_selectors.fingerprint_of(report)
     return {
-        "matches": case_selectors.case_matches(report),
+        "matches": case_selectors.case_matches(report, incident),
         "fingerprint": fingerprint,
         "similar": list(case_selectors.similar_incidents(incident, fingerprint)),
         "promoted": case_selectors.promoted_case(incident),

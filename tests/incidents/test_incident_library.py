@@ -188,3 +188,41 @@ def test_library_case_page_shows_a_promoted_case_is_editable(alice_client):
     html = alice_client.get(case.get_absolute_url()).content.decode()
 
     assert f'href="/library/{case.slug}/edit/"' in html
+
+
+def test_a_promoted_case_matches_a_later_incident_with_the_same_error(alice_client, alice):
+    first = make_incident(shape_report(), alice, title="first")
+    case = case_promote(incident=first, user=alice)
+    later_report = shape_report(fingerprint="e" * 40)
+    later_report["diagnosis"]["first_error"]["text"] = (
+        "[rank1]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x16 and 32x32)"
+    )
+    later = make_incident(later_report, alice, title="later")
+
+    incident_cases_sync(run_id=later.latest_run().pk)
+
+    link = CaseIncident.objects.get(incident=later)
+    assert (link.case, link.source, link.score) == (case, "matched", 0.7)
+    html = alice_client.get(later.get_absolute_url()).content.decode()
+    assert f'href="{case.get_absolute_url()}"' in html[html.index('id="cases"') :]
+
+
+def test_a_promoted_case_does_not_match_an_unrelated_incident(alice):
+    case_promote(incident=make_incident(shape_report(), alice), user=alice)
+    other_report = shape_report()
+    other_report["diagnosis"]["first_error"]["text"] = "HCCL_BUFFSIZE is too small"
+    other_report["diagnosis"]["evidence"] = []
+    other = make_incident(other_report, alice)
+
+    incident_cases_sync(run_id=other.latest_run().pk)
+
+    assert not CaseIncident.objects.filter(incident=other).exists()
+
+
+def test_reanalysis_keeps_the_incidents_own_promoted_case_as_promoted(alice):
+    incident = make_incident(shape_report(), alice)
+    case = case_promote(incident=incident, user=alice)
+
+    incident_cases_sync(run_id=incident.latest_run().pk)
+
+    assert CaseIncident.objects.get(incident=incident, case=case).source == "promoted"
