@@ -54,6 +54,7 @@ class _RankFiles:
     """Everything one rank left in the bundle, grouped by file."""
 
     present: bool = False
+    skipped: int = 0  # checkpoint lines counted in bulk, not kept as events (fullest file)
     checkpoints: dict[str, list[Event]] = field(default_factory=dict)
     errors: dict[str, list[Event]] = field(default_factory=dict)
     killed_line: bool = False
@@ -74,7 +75,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         _summary(r, by_rank.get(r), timeline[r], r in missing, exits.get(r)) for r in ranks
     ]
     common = last_common(present)
-    ahead, behind = _ahead_behind(present)
+    ahead, behind = _ahead_behind({s.rank: s.checkpoints for s in summaries if s.rank in present})
     divergent, sentence = _divergence(present)
     return Correlation(
         ranks=summaries,
@@ -97,6 +98,7 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, _RankFiles]:
     by_rank: dict[int, _RankFiles] = {}
     for scan in scans:
         info = scan.info
+        skipped = _number_skipped_occurrences(scan)
         if info.rank is not None:
             files = _rank_files(by_rank, info.rank, scan)
             files.present = files.present or info.lines > 0 or info.size_bytes > 0
@@ -109,7 +111,28 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, _RankFiles]:
                 rank, _rank_files(by_rank, rank, scan)
             )
             _add_event(files, event)
+            files.skipped = max(files.skipped, skipped)
     return by_rank
+
+
+def _number_skipped_occurrences(scan: FileScan) -> int:
+    """Give the tail checkpoints of a file whose middle was only counted their true index."""
+    skipped: dict[str, int] = scan.facts.get("checkpoints_skipped") or {}
+    if not skipped:
+        return 0
+    tail_from = scan.facts.get("checkpoint_tail_from") or 0
+    seen: Counter[str] = Counter()
+    jumped: set[str] = set()
+    for event in sorted(scan.events, key=lambda e: e.line):
+        if event.kind != EventKind.CHECKPOINT:
+            continue
+        text = _text(event)
+        if event.line >= tail_from and text not in jumped:
+            seen[text] += skipped.get(text, 0)
+            jumped.add(text)
+        event.occurrence = seen[text]
+        seen[text] += 1
+    return sum(skipped.values())
 
 
 def _launcher_says(event: Event, kind: FileKind) -> bool:
@@ -196,8 +219,9 @@ def _keys(events: Iterable[Event]) -> list[Key]:
     keys = []
     for event in events:
         text = _text(event)
-        keys.append((text, seen[text]))
-        seen[text] += 1
+        index = seen[text] if event.occurrence is None else max(seen[text], event.occurrence)
+        keys.append((text, index))
+        seen[text] = index + 1
     return keys
 
 
@@ -212,6 +236,8 @@ def _timeline(events: list[Event]) -> tuple[list[Checkpoint], dict[Key, float]]:
     seen: dict[str, int] = {}
     for event, text, name in zip(events, texts, qualified_names(texts), strict=True):
         index = seen.get(text, 0)
+        if event.occurrence is not None:
+            index = max(index, event.occurrence)
         seen[text] = index + 1
         stamp = event.timestamp
         iso = None
@@ -248,7 +274,7 @@ def _summary(
         status=_status(files, timeline, missing, exit_, first is not None),
         last_checkpoint=last.text if last else None,
         first_error=first.ref() if first else None,
-        checkpoints=len(timeline),
+        checkpoints=len(timeline) + (files.skipped if files else 0),
         last_checkpoint_qualified=last.qualified if last else None,
         files=sorted(files.priority, key=files.priority.__getitem__) if files else [],
     )
@@ -385,12 +411,11 @@ def _as_logged_by(timeline: Mapping[int, Sequence[Checkpoint]], key: Key, rank: 
     return next(c for c in timeline[rank] if (c.text, c.index) == key)
 
 
-def _ahead_behind(timeline: Mapping[int, Sequence[Checkpoint]]) -> tuple[list[int], list[int]]:
+def _ahead_behind(counts: Mapping[int, int]) -> tuple[list[int], list[int]]:
     """Ranks past and short of the pack, the pack being the most common checkpoint count
     (the median when every count differs)."""
-    if len(timeline) < 2:
+    if len(counts) < 2:
         return [], []
-    counts = {rank: len(cps) for rank, cps in timeline.items()}
     ((mode, repeats),) = Counter(counts.values()).most_common(1)
     pack = mode if repeats > 1 else statistics.median(counts.values())
     ahead = sorted(r for r, n in counts.items() if n > pack)

@@ -57,6 +57,9 @@ class Event:
     source: str | None = None  # format that produced it: "plog", "torch_npu", "traceback", ...
     codes: tuple[str, ...] = ()
     pid: int | None = None
+    # For checkpoints: the occurrence index of this text in its file, set when the scanner
+    # counted some checkpoint lines in bulk without making events of them.
+    occurrence: int | None = None
 
     def ref(self) -> ErrorRef:
         return ErrorRef(

@@ -7,9 +7,10 @@ than the whole rest of the scan, and keeping each as an Event would not fit in m
 - every checkpoint line is counted per normalised text (facts["checkpoint_counts"]);
 - the first `HEAD` and the last `TAIL` checkpoint lines of the file become CHECKPOINT events
   (line, time, rank) the usual way;
-- the lines between them are not events; facts["checkpoints_skipped"] counts them per text,
-  so the occurrence index of a tail event with text T is (head events with T) +
-  skipped[T] + (earlier tail events with T).
+- the lines between them are not events; facts["checkpoints_skipped"] counts them per text
+  and facts["checkpoint_tail_from"] is the first tail line, so the occurrence index of a
+  tail event with text T is (head events with T) + skipped[T] + (earlier tail events with T)
+  (`analyzers.correlate` numbers them so).
 
 Bulk counting: checkpoints come from the same print call, so their prefix (time, rank tag,
 level) has the same width. The width is learned from the first checkpoint parsed in full;
@@ -27,8 +28,10 @@ from typing import Any
 
 from analyzers.formats.blockfilter import FOLD
 
-HEAD = 32
-TAIL = 128
+# Enough for a typical bisection run (layers x modules x steps) to keep every checkpoint;
+# beyond that, the middle of a file is counted, not kept.
+HEAD = 2048
+TAIL = 256
 _UNSURE = "\x00unsure"  # a remainder whose lines must be parsed one by one
 
 # (line number, raw line bytes, emit as event?) -> normalised text or None
@@ -175,16 +178,19 @@ class CheckpointLines:
     def finish(self) -> dict[str, Any]:
         """Emit the tail events and return the count facts."""
         tail: Counter[str] = Counter()
+        tail_from = None
         for lineno, raw in self._tail():
             text, _ = self._slow(lineno, raw, True)
             if text is not None:
                 tail[text] += 1
+                tail_from = tail_from or lineno
         facts: dict[str, Any] = {}
         if self.counts:
             facts["checkpoint_counts"] = dict(self.counts)
         skipped = self.counts - self._head - tail
         if skipped:
             facts["checkpoints_skipped"] = dict(skipped)
+            facts["checkpoint_tail_from"] = tail_from
         return facts
 
     def _known_text(self, raw: bytes) -> str | None:

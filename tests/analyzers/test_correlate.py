@@ -381,3 +381,31 @@ def test_clock_offsets_use_the_median_so_one_late_line_does_not_count():
     late = _log("log_1.log", 1, PREFILL, start=T0 + timedelta(seconds=5)).events
     late[2].timestamp += timedelta(seconds=40)  # one line printed long after the collective
     assert clock_offsets({0: ref, 1: late}) == {0: 0.0, 1: 5.0}
+
+
+def _long_bisection_log(path: Path, rank: int, steps: int) -> None:
+    """A decode loop printing a checkpoint per layer per step, like a long bisection run."""
+    lines = [f"[rank{rank}] init process group: backend=hccl world_size=2\n"]
+    for step in range(steps):
+        lines += [f"layer {layer} passed\n" for layer in range(4)]
+        lines.append(f"decode step {step} passed\n")
+    path.write_text("".join(lines))
+
+
+def test_a_long_run_counted_in_bulk_keeps_true_counts_and_indices(tmp_path):
+    _long_bisection_log(tmp_path / "log_0.log", 0, steps=1000)
+    _long_bisection_log(tmp_path / "log_1.log", 1, steps=998)
+    by_rank = _by_rank(correlate(_scan_tree(tmp_path), None))
+    assert by_rank[0].checkpoints == 5000
+    assert by_rank[1].checkpoints == 4990
+    assert by_rank[0].last_checkpoint == "decode step 999 passed"
+    assert by_rank[1].last_checkpoint == "decode step 997 passed"
+
+
+def test_a_long_run_compares_ranks_at_the_same_occurrence(tmp_path):
+    _long_bisection_log(tmp_path / "log_0.log", 0, steps=1000)
+    _long_bisection_log(tmp_path / "log_1.log", 1, steps=998)
+    correlation = correlate(_scan_tree(tmp_path), None)
+    common = last_common({r: correlation.timeline[r] for r in (0, 1)})
+    assert (common.text, common.index) == ("decode step 997 passed", 0)
+    assert correlation.behind_ranks == [1]
