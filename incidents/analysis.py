@@ -77,7 +77,9 @@ def _analyze(run: AnalysisRun) -> dict[str, Any]:
     report = analyzers.analyze(str(bundle.path), options=options).to_dict()
     # The store names files by hash; show people the name they uploaded.
     report["bundle"]["name"] = bundle.original_name
-    runstore.save_timeline_for_report(report, runstore.store_dir_for(run.pk))  # issue 4
+    store = runstore.store_dir_for(run.pk)
+    runstore.save_timeline_for_report(report, store)  # issue 4
+    runstore.split_off_timeline(report, store)  # keep the stored report small
     return report
 
 

@@ -9,6 +9,7 @@ A run's directory never moves: evidence links and timeline URLs stay valid.
 
 from __future__ import annotations
 
+import gzip
 import json
 import logging
 import os
@@ -28,6 +29,7 @@ from incidents.timeline_types import CommonLine, ErrorMark, Lane, LanePoints, Pr
 log = logging.getLogger(__name__)
 
 TIMELINE_FILE = "timeline-v1.bin"
+RAW_TIMELINE_FILE = "timeline-raw.json.gz"
 MEMORY_SLOTS = 4  # prepared timelines kept in this process (a big job's is ~40 MB)
 _MAGIC = b"RLTIMELINE1\n"
 _HEADER = struct.Struct("<Q")
@@ -173,8 +175,35 @@ def prepared_timeline(run: Any) -> PreparedTimeline:
 
 
 def _report_of(run: Any) -> Mapping[str, Any]:
-    """Callers load runs with the report deferred: it is read here, only when needed."""
-    return run.report or {}
+    """Callers load runs with the report deferred: it is read here, only when needed.
+    The stored report lacks the per-rank checkpoint lists; they live in the run's store."""
+    report = dict(run.report or {})
+    if "timeline" not in report:
+        report["timeline"] = load_raw_timeline(store_dir_for(run.pk))
+    return report
+
+
+def split_off_timeline(report: dict[str, Any], store_dir: Path) -> None:
+    """Move the per-rank checkpoint lists out of the report into the run's store.
+
+    A 512-rank bisection run has a million checkpoints: kept in the report, every page
+    view and API call would decode ~200 MB of JSON. The prepared timeline serves the page;
+    this raw copy lets it be rebuilt.
+    """
+    timeline = report.pop("timeline", None) or {}
+    store_dir.mkdir(parents=True, exist_ok=True)
+    part = store_dir / f"{RAW_TIMELINE_FILE}.part-{os.getpid()}"
+    with gzip.open(part, "wt", encoding="utf-8", compresslevel=3) as fh:
+        json.dump(timeline, fh, separators=(",", ":"))
+    os.replace(part, store_dir / RAW_TIMELINE_FILE)
+
+
+def load_raw_timeline(store_dir: Path) -> dict[str, Any]:
+    try:
+        with gzip.open(store_dir / RAW_TIMELINE_FILE, "rt", encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return {}
 
 
 def _save_quietly(timeline: PreparedTimeline, path: Path) -> None:

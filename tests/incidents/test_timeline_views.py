@@ -135,7 +135,9 @@ def test_a_damaged_prepared_file_is_rebuilt_from_the_report(alice_client, analys
     path.write_bytes(b"\x00garbage")
     runstore.memory.clear()
     assert alice_client.get(timeline_url(analysed)).json()["lanes"]["rank"] == [0, 1, 2, 3]
-    assert runstore.load_timeline(path).lanes[3].culprit
+    rebuilt = runstore.load_timeline(path)
+    assert rebuilt.lanes[3].culprit
+    assert len(rebuilt.points[0]) == 6  # checkpoints come back from the run's raw copy
 
 
 def test_prepared_timeline_survives_the_round_trip_through_its_file(tmp_path):
@@ -164,3 +166,10 @@ def test_plotly_is_served_from_the_installed_package(client):
     response = client.get("/static/vendor/plotly.min.js")
     assert response.status_code == 200
     assert b"plotly" in b"".join(response.streaming_content)[:2000].lower()
+
+
+def test_stored_report_leaves_the_checkpoint_lists_in_the_run_store(analysed):
+    run = analysed.latest_run()
+    assert "timeline" not in run.report
+    raw = runstore.load_raw_timeline(runstore.store_dir_for(run.pk))
+    assert set(raw) == {"0", "1", "2", "3"}
