@@ -27,6 +27,7 @@ from analyzers.classify import (
 )
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.fingerprint import fingerprint
+from analyzers.labels import first_error_label
 from analyzers.multirank import Verdict
 from analyzers.narrate import Story, followers, main_code, quote, root_cause
 from analyzers.rules import Knowledge, load_knowledge
@@ -81,9 +82,7 @@ def _from_first_error(
 ) -> Diagnosis:
     first = chain.first
     assert first is not None
-    best = first.best
-    category = best.category if best else "other"
-    subsystem = best.subsystem if best else "none"
+    category, subsystem = first_error_label(chain)
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:

@@ -42,7 +42,7 @@ class Verdict:
 
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
     """Decide a job none of whose lines is an error."""
-    for rule in (_healthy, _diverged, _missing, _npu_processes_gone, _stalled):
+    for rule in (_healthy, _diverged, _missing, _npu_processes_gone, _stalled, _npus_idle):
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
@@ -125,6 +125,16 @@ def _stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     if waiting:
         reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
     return Verdict("multirank.hang", "hang", subsystem, 0.55, ranks, reason)
+
+
+def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """No error and no rank that stopped, but npu-smi shows every NPU holding its memory at
+    0% AICore: the job is alive and computes nothing (a service that stopped answering)."""
+    npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
+    if npu is None or not npu.aicore_idle or npu.hbm_low is not False:
+        return None
+    reason = "npu-smi shows every NPU holding its memory at 0% AICore with no error logged"
+    return Verdict("multirank.idle", "hang", "communication", 0.4, (), reason)
 
 
 def _where(correlation: Correlation, ranks: Sequence[int]) -> str:

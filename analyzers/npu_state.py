@@ -75,13 +75,21 @@ def _uneven(used: Sequence[float]) -> bool | None:
 
 
 def _aicore_idle(snapshot: Mapping[str, Any], processes: int | None) -> bool | None:
-    loads = [
-        _num(d, "aicore", "aicore_pct", "aicore_percent") for d in snapshot.get("devices") or ()
-    ]
+    """Whether the job's NPUs compute nothing. Without a process table, NPUs that all hold
+    more than a bare runtime context still show that a job sits on them."""
+    devices = snapshot.get("devices") or ()
+    loads = [_num(d, "aicore", "aicore_pct", "aicore_percent") for d in devices]
     loads = [x for x in loads if x is not None]
-    if not loads or not processes:
+    if not loads or processes == 0:
+        return None
+    if processes is None and not _all_occupied(devices):
         return None
     return all(x == 0 for x in loads)
+
+
+def _all_occupied(devices: Iterable[Mapping[str, Any]]) -> bool:
+    used = [_hbm(d) for d in devices]
+    return bool(used) and all(u is not None and u > HBM_LOW_MB for u in used)
 
 
 def _hbm_trend(snapshots: Sequence[Mapping[str, Any]]) -> tuple[bool | None, bool | None]:

@@ -7,6 +7,7 @@
 (Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] ...  (vLLM v1)
 (VllmWorkerProcess pid=3802570) ERROR 07-19 22:15:30 multiproc_worker_utils.py:725] ...  (vLLM v0)
 [227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception ...
+[2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] ...     (MindIE / ATB C++)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
 """
@@ -19,6 +20,7 @@ NAME = "logging"
 VLLM = "vllm"
 
 _LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 
 HEADERS = (
@@ -35,6 +37,11 @@ HEADERS = (
     header(
         NAME,
         r"\[(?P<pid>\d+)\] \[(?P<ts>" + _DATE + r")\] [\w.]+: \[" + _LEVEL + r"\] (?:\[\d+\] )?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>" + _DATE + r")\] \[" + _ANY_CASE_LEVEL + r"\] \[(?P<pid>\d+)\] "
+        r"(?:\[[\w./-]+:\d+\] )?",
     ),
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),

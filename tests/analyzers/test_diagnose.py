@@ -323,10 +323,14 @@ def test_device_error_in_a_plog_is_tied_to_the_rank_that_reported_it() -> None:
     assert "Rank 0 failed afterwards" in diagnosis.root_cause
 
 
-NPU_SMI = """\
+NPU_SMI_HEAD = """\
 | npu-smi 24.1.rc3                 Version: 24.1.rc3                                             |
 | NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
 | Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |
+"""
+NPU_SMI = (
+    NPU_SMI_HEAD
+    + """\
 | 0     910B3               | OK            | 94.6        49                0    / 0             |
 | 0                         | 0000:C1:00.0  | 0           0    / 0          35913/ 65536         |
 | 1     910B3               | OK            | 95.1        48                0    / 0             |
@@ -335,6 +339,7 @@ NPU_SMI = """\
 | 0       0                 | 1111          | python3                  | 32000                   |
 | 1       0                 | 1112          | python3                  | 32000                   |
 """
+)
 
 
 def test_stalled_ranks_with_idle_npus_wait_on_communication() -> None:
@@ -445,6 +450,114 @@ EXCERPTS = [
         "driver_env",
         id="firmware",
     ),
+    pytest.param(
+        "(EngineCore_DP0 pid=4410) (RayWorkerWrapper pid=4502) [PID: 4502] 2026-02-11-"
+        "08:31:09.412.006 AclNN_Runtime_Error(EZ9903): rtKernelLaunchWithHandleV2 failed: 507015\n"
+        "(EngineCore_DP0 pid=4410) (RayWorkerWrapper pid=4502)         TraceBack (most recent "
+        "call last):\n",
+        "rtKernelLaunchWithHandleV2 failed: 507015",
+        "aicore_timeout",
+        id="aclnn-runtime-error-carrying-507015",
+    ),
+    pytest.param(
+        '[2026-03-12 07:51:09] ERROR: request failed: {"message":"index_put:build/CMakeFiles/'
+        "torch_npu.dir/compiler_depend.ts:51 NPU function error: call aclnnIndexPutImpl failed, "
+        "error code is 161002\\n[PID: 4410] 2026-03-12-07:51:09.604.117 AclNN_Parameter_Error"
+        '(EZ1001): The dtype of indices must be int64 or bool.\\n","code":400}\nKilled\n',
+        "The dtype of indices must be int64 or bool.",
+        "operator",
+        id="json-escaped-error-body",
+    ),
+    pytest.param(
+        "acl Error, code: 207001 at /opt/build/vllm-ascend/csrc/camem_allocator.cpp:71\n",
+        "acl Error, code: 207001",
+        "oom",
+        id="helper-library-alloc-failed",
+    ),
+    pytest.param(
+        "RuntimeError: aclnnGroupNormSiluGetWorkspaceSize failed with aclnnStatus=561002.\n",
+        "aclnnStatus=561002",
+        "operator",
+        id="workspace-status",
+    ),
+    pytest.param(
+        "root@node-7:/workspace# npu-smi info\n"
+        "DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)\n"
+        "dcmi model initialized failed, because the device is used. ret is -8020\n",
+        "dcmi model initialized failed",
+        "driver_env",
+        id="dcmi-device-used",
+    ),
+    pytest.param(
+        "EH9999: [PID: 2207] 2025-06-02-10:14:51.330.118 [Init][PlatformInfo]init runtime "
+        "platform info failed, SocVersion = Ascend910B4[FUNC:ReportInnerError]\n"
+        "       GEInitialize failed.[FUNC:GEInitialize][FILE:ge_api.cc][LINE:337]\n",
+        "init runtime platform info failed",
+        "driver_env",
+        id="platform-info",
+    ),
+    pytest.param(
+        "[rank3]: RuntimeError: aclnnMoeInitRoutingV3 or aclnnMoeInitRoutingV3GetWorkspaceSize "
+        "not in libopapi.so, or libopapi.sonot found.\n",
+        "not in libopapi.so",
+        "config",
+        id="op-missing-from-cann",
+    ),
+    pytest.param(
+        "terminate called after throwing an instance of 'gloo::IoException'\n"
+        "  what():  [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect "
+        "[10.1.2.3]:29511: Connection refused\n"
+        "Aborted (core dumped)\n",
+        "Connection refused",
+        "hccl",
+        id="gloo-connect-refused",
+    ),
+    pytest.param(
+        "[rank2]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:"
+        "102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+        "&(comm->hcclComm_)), error code is 7\n"
+        "[rank2]: EE9999: [PID: 6610] 2026-01-15-10:20:30.405.506 get error: phyid:2 "
+        "realDeviceId:2 is err:0x7010003[FUNC:GetDeviceIndexByPhyId][FILE:api_error.cc]\n",
+        "realDeviceId:2 is err",
+        "hccl",
+        id="generic-cann-line-labelled-by-its-block",
+    ),
+    pytest.param(
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+        "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+        "Worker exit detail: Worker unexpectedly exits with a connection error code 2. There are "
+        "some potential root causes. (1) The process is killed by SIGKILL by OOM killer\n",
+        "The actor died unexpectedly",
+        "device_fault",
+        id="ray-actor-died",
+    ),
+    pytest.param(
+        "[2026-01-09 11:40:02.31193] [error] [5130] [hccl_runner.cpp:132] AllReduceHcclRunner:0 "
+        "HcclCommInitRootInfo fail, error:4, rank:2, rankSize:8\n"
+        "[2026-01-09 11:40:02.31201] [error] [5130] [comm_pool.h:43] CommPool commCreateFunc "
+        "fail\n",
+        "HcclCommInitRootInfo fail",
+        "hccl",
+        id="mindie-comm-init",
+    ),
+    pytest.param(
+        "EE9999 The error from device(chipId:5, dieId:0), serial number is 2, event wait timeout "
+        "occurred during task execution, stream_id:31, sq_id:31, task_id:1204, event_id=18, "
+        "timeout=1980.[FUNC:ProcessStarsWaitTimeoutErrorInfo]\n",
+        "event wait timeout occurred",
+        "stream_sync",
+        id="event-wait-timeout-headline",
+    ),
+    pytest.param(
+        "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:156 NPU "
+        "function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, "
+        "precision_mode), error code is 500001\n"
+        "[ERROR] 2026-02-02-09:10:11 (PID:77, Device:0, RankID:-1) ERR00100 PTA call acl api "
+        "failed\n",
+        "error code is 500001",
+        "driver_env",
+        id="acl-compile-options",
+    ),
 ]
 
 
@@ -473,6 +586,19 @@ def test_python_reraise_is_not_the_first_error_of_its_chain() -> None:
     diagnosis = run({"job/log_1.log": text})
     assert "Connection reset by peer" in diagnosis.first_error.text
     assert diagnosis.category == "hccl"
+
+
+def test_npus_holding_memory_at_zero_aicore_without_any_error_are_a_hang() -> None:
+    rows = "".join(
+        f"| {n}     910B3               | OK            | 92.{n}        41                0    / 0 "
+        "            |\n"
+        f"| 0                         | 0000:C{n}:00.0  | 0           0    / 0          60312/ 65536 "
+        "        |\n"
+        for n in range(4)
+    )
+    diagnosis = run({"job/npu_smi_info.txt": NPU_SMI_HEAD + rows})
+    assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
+    assert "0% AICore" in diagnosis.root_cause
 
 
 def test_npus_left_without_processes_are_the_ranks_that_died_in_loading() -> None:

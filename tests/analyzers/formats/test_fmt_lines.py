@@ -281,6 +281,15 @@ CASES = [
         " (function npuSynchronizeUsedDevices)",
     ),
     (
+        "mindie-cpp",
+        "[2026-01-09 11:40:02.31193] [error] [5130] [hccl_runner.cpp:132] AllReduceHcclRunner:0 HcclCommInitRootInfo fail, error:4",
+        "logging",
+        "ERROR",
+        None,
+        5130,
+        "AllReduceHcclRunner:0 HcclCommInitRootInfo fail",
+    ),
+    (
         "plain",
         "Segmentation fault (core dumped)",
         None,
