@@ -39,6 +39,7 @@ ROLE_TIERS = {
     "generic": TIER_GENERIC,
 }
 FRAME_SOURCE = "traceback_frame"
+CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host and device logs
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
@@ -253,8 +254,12 @@ def _wraps_cause(matches: Sequence[Match]) -> bool:
 
 
 def _unmatched_tier(event: Event, message: str) -> float:
+    """An exception no signature knows is someone's own failure; a CANN log line its writer
+    marked ERROR is at least a bare failure, worth citing when nothing says more."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
+    if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
+        return TIER_GENERIC
     return TIER_NOISE

@@ -131,6 +131,12 @@ CASES = [
      "other", TIER_GENERIC),
     ("KeyError: 'model.layers.1.mlp.experts.weight'", "wl.missing_weight_key", "weight_load",
      TIER_CAUSE),
+    ("KeyError: 'layers.7.mlp.down_proj.deq_scale'", "wl.missing_weight_key", "weight_load",
+     TIER_CAUSE),
+    ("RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+     "hccl.nccl_error", "hccl", TIER_SYMPTOM),
+    ("[ERROR] HCCL(7311,python3):2026-03-02-10:15:40.221.908 [hccl_communicator_host.cc:6296] "
+     "[7402][AllocComResource]call trace: hcclRet -> 9", "hccl.call_trace", "hccl", TIER_SYMPTOM),
     # a runtime number that is a root failure labels the line, not the error-manager code
     ("[PID: 4021] 2026-03-01-08:12:40.118.204 AclNN_Runtime_Error(EZ9903): "
      "rtKernelLaunchWithHandleV2 failed: 507015", "tail.cann_block_line", "aicore_timeout",
@@ -192,6 +198,12 @@ def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -
     )
     assert (unknown.tier, unknown.category) == (TIER_UNKNOWN, None)
     assert noise.tier == TIER_NOISE
+
+
+def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
+    text = "[66120][Ring][Prepare]unexpected state 3 for link 7"
+    plog = Event("plog/plog-1.log", 4, text, EventKind.ERROR, text, source="plog", level="ERROR")
+    assert classify_event(plog, 0, KNOWLEDGE).tier == TIER_GENERIC
 
 
 def test_warning_counts_less_than_the_same_text_as_an_error() -> None:

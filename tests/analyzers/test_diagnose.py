@@ -558,6 +558,23 @@ EXCERPTS = [
         "driver_env",
         id="acl-compile-options",
     ),
+    pytest.param(
+        "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 2/4 "
+        "clients joined.\n",
+        "waiting for clients",
+        "hccl",
+        id="store-clients-missing",
+    ),
+    pytest.param(
+        "[ERROR] HCCL(7311,python3):2026-03-02-10:15:40.221.908 [hccl_communicator_host.cc:6296]"
+        " [7402][AllocComResource]call trace: hcclRet -> 9\n"
+        "[ERROR] OP(7311,):2026-03-02-10:15:40.222.017 [indv_mc2_aicpu.cpp:40][NNOP]"
+        "[NnopbaseGetHcomResource][7402] errno[561000] OpName:[MoeDistributeCombineV2_0] Check "
+        "resource failed\n",
+        "hcclRet -> 9",
+        "hccl",
+        id="mc2-resource-call-trace",
+    ),
 ]
 
 
