@@ -152,8 +152,18 @@ def load_cases(corpus: Corpus, count: int, reload: bool) -> float:
             Case.objects.bulk_create(batch)
             search.index_cases(batch)
         print(f"\rloaded {start + len(batch)} / {count}", end="", flush=True, file=sys.stderr)
-    print()
+    print(file=sys.stderr)
+    _analyze_tables()
     return time.perf_counter() - started
+
+
+def _analyze_tables() -> None:
+    """Fresh planner statistics after a bulk load (autovacuum would get there later)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def drop_cases() -> None:

@@ -8,7 +8,6 @@ live only here. Saving a case keeps its search index entry current (see incident
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.postgres.lookups import TrigramSimilar
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models.signals import post_delete
@@ -124,10 +123,7 @@ class CaseKey(models.Model):
 
 
 class TermField(models.CharField):
-    """A vocabulary word; on PostgreSQL it supports `__trigram_similar` (pg_trgm)."""
-
-
-TermField.register_lookup(TrigramSimilar)
+    """A vocabulary word (pg_trgm-indexed on PostgreSQL; see incidents.typos)."""
 
 
 class SearchTerm(models.Model):

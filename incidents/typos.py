@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from django.contrib.postgres.search import TrigramSimilarity
 from django.db import connection
 
 from incidents.case_models import SearchTerm, TermVariant
@@ -95,21 +94,25 @@ def corrections(words: Sequence[str]) -> dict[str, str]:
 def candidates(word: str) -> list[tuple[str, int]]:
     """(term, df) pairs that may be within a small edit distance of `word`."""
     if uses_trigram():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT set_config('pg_trgm.similarity_threshold', %s, false)",
-                [TRIGRAM_THRESHOLD],
-            )
-        rows = (
-            SearchTerm.objects.filter(term__trigram_similar=word)
-            .annotate(similarity=TrigramSimilarity("term", word))
-            .order_by("-similarity", "term")
-            .values_list("term", "df")[:CANDIDATES]
-        )
-        return list(rows)
+        return _trigram_candidates(word)
     variants = {word, *deletions(word)}
     terms = set(TermVariant.objects.filter(variant__in=variants).values_list("term", flat=True))
     return list(SearchTerm.objects.filter(term__in=terms).values_list("term", "df"))
+
+
+def _trigram_candidates(word: str) -> list[tuple[str, int]]:
+    """Similar words by pg_trgm, through the GIN index on lower(term) (see migration 0002)."""
+    table = SearchTerm._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('pg_trgm.similarity_threshold', %s, false)", [TRIGRAM_THRESHOLD]
+        )
+        cursor.execute(
+            f"SELECT term, df FROM {table} WHERE lower(term) %% %s "
+            "ORDER BY similarity(lower(term), %s) DESC, term LIMIT %s",
+            [word, word, CANDIDATES],
+        )
+        return [(term, df) for term, df in cursor.fetchall()]
 
 
 def closest(word: str, found: Iterable[tuple[str, int]]) -> str | None:
