@@ -8,7 +8,9 @@ Seen in real reports (outermost first; they nest):
 - Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`,
   `(VllmWorker rank=2 pid=15632) ...`, Ray's own `(raylet) ...` / `(raylet, ip=1.2.3.4) ...`; pasted
   logs sometimes split a name (`(EngineCore _DP3 pid=274)`)
-- colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`
+- colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`,
+  or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
+- a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 """
 
@@ -25,7 +27,8 @@ _PROCESS_TAG = re.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=\d+)? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
-_ORPHAN_SGR = re.compile(r"\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
+_ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
+_QUOTE = re.compile(r">[ \t]?(?=\S)")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
 _MAX_WRAPPERS = 6
@@ -59,7 +62,7 @@ def _peel_one(line: ParsedLine) -> bool:
         line.stream_key += f"({found.group(1)} {found.group(2)})"
         line.message = text[found.end() :]
         return True
-    for pattern in (_ORPHAN_SGR, _RAY_DAEMON, _GREP_FILE, _COMPOSE, _PDSH):
+    for pattern in (_ORPHAN_SGR, _QUOTE, _RAY_DAEMON, _GREP_FILE, _COMPOSE, _PDSH):
         found = pattern.match(text)
         if found:
             line.stream_key += found.group(0).strip()
