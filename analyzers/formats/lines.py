@@ -34,6 +34,8 @@ def parse_line(text: str) -> ParsedLine:
     if line.source == torch_npu.CANN:
         line.time = line.time or parse_time(line.message)
         line.pid = line.pid or torch_npu.headline_pid(line.message)
+    if line.time is None and "collector_time" in line.tags:
+        line.time = parse_time(line.tags["collector_time"])
     if line.rank is None:
         found = _RANK_IN_TEXT.search(line.message)
         if found:

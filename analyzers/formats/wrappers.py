@@ -2,7 +2,10 @@
 
 Seen in real reports (outermost first; they nest):
 
+- a log collector's own time (`kubectl logs --timestamps`, Loki/Fluentd exports):
+  `2025-07-03T14:20:51.565839352Z (Worker pid=9) ERROR ...` - kept in `tags["collector_time"]`
 - grep over a plog directory: `/root/ascend/log/debug/plog/plog-7905_2024.log:[ERROR] RUNTIME(...)`
+  (with `grep -n` also the line number: `plog-7905_2024.log:118:[ERROR] ...`)
 - docker compose: `mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | ...`
 - pdsh / deepspeed multi-node: `worker-1: ...`
 - Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`,
@@ -20,7 +23,8 @@ import re
 
 from analyzers.formats.base import ParsedLine
 
-_GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?=\[)")
+_GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
+_COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
 _PROCESS_TAG = re.compile(
@@ -45,6 +49,11 @@ def strip_wrappers(line: ParsedLine) -> None:
 
 def _peel_one(line: ParsedLine) -> bool:
     text = line.message
+    found = _COLLECTOR_TIME.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(0).strip())
+        line.message = text[found.end() :]
+        return True
     found = _TORCHRUN.match(text)
     if found:
         number = int(found.group(2))

@@ -263,6 +263,24 @@ CASES = [
         "No available shared memory",
     ),
     (
+        "collector-timestamp",
+        "2026-02-14T06:31:09.104527311Z (Worker_TP2 pid=4410) ERROR 02-14 06:31:09 [multiproc_executor.py:671] RuntimeError: boom",
+        "vllm",
+        "ERROR",
+        None,
+        4410,
+        "RuntimeError: boom",
+    ),
+    (
+        "grep-n-over-plogs",
+        "/root/ascend/log/debug/plog/plog-7311_20260302101500123.log:118:[ERROR] RUNTIME(7311,python):2026-03-02-10:15:40.221.908 [runtime.cc:5860]7402 boom",
+        "plog",
+        "ERROR",
+        None,
+        7311,
+        "boom",
+    ),
+    (
         "caret-notation-colour-codes",
         "^[[1;36m(VllmWorker TP4 pid=36115)^[[0;0m ERROR 09-10 10:35:53 [multiproc_executor.py:596] RuntimeError: boom",
         "vllm",
@@ -348,6 +366,16 @@ def test_glog_time_has_no_year():
         "W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM"
     )
     assert line.time == PartialTime(11, 29, 7, 25, 37, 303000)
+
+
+def test_a_collector_time_is_the_time_of_a_line_that_has_none_of_its_own():
+    line = parse_line("2026-02-14T06:31:09.104527311Z Traceback (most recent call last):")
+    assert (line.time.hour, line.time.minute, line.message) == (
+        6,
+        31,
+        "Traceback (most recent call last):",
+    )
+    assert line.stream_key == ""
 
 
 def test_ray_repeat_marker_is_dropped():
