@@ -71,6 +71,7 @@ def case_list(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {
             "count": result.total,
+            "count_is_capped": result.capped,
             "page": result.page,
             "per_page": result.per_page,
             "has_next": result.has_next,

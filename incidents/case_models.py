@@ -138,7 +138,7 @@ class SearchTerm(models.Model):
 
 class TermVariant(models.Model):
     """A vocabulary word with one letter deleted, pointing at the word (a deletion index:
-    two words within a small edit distance share a variant). Used where pg_trgm is not."""
+    two words within a small edit distance share a variant)."""
 
     variant = models.CharField(max_length=100, db_index=True)
     term = models.CharField(max_length=100)

@@ -72,6 +72,11 @@ class SearchPage:
     corrections: dict[str, str] = field(default_factory=dict)
 
     @property
+    def capped(self) -> bool:
+        """The total stopped counting at search.COUNT_CAP ("10000+ cases")."""
+        return self.total >= search.COUNT_CAP
+
+    @property
     def has_next(self) -> bool:
         return self.page * self.per_page < self.total
 

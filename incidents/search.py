@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 FTS_TABLE = "incidents_case_fts"
 BATCH = 500
+COUNT_CAP = 10_000
 LIST_FIELDS = (
     "symptoms",
     "signatures",
@@ -157,8 +158,14 @@ def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int
         .order_by("-key_rank", "-rank", "pk")
         .values_list("pk", "key_rank")[offset : offset + limit]
     )
-    total = len(rows) + offset if len(rows) < limit else matched.count()
+    total = len(rows) + offset if len(rows) < limit else _count(matched)
     return Ranked([pk for pk, _ in rows], frozenset(pk for pk, k in rows if k > 0), total)
+
+
+def _count(matched: QuerySet[Case]) -> int:
+    """How many match, counted up to COUNT_CAP: counting every case that contains a common
+    word costs as much as ranking them, and "10000+" says enough."""
+    return matched.order_by()[:COUNT_CAP].count()
 
 
 _SQLITE_WEIGHTS = "10.0, 4.0, 1.0, 10.0"  # title, body, detail, keys
@@ -195,5 +202,5 @@ def _ranked_sqlite(
     except OperationalError as error:  # an expression FTS5 cannot parse
         log.warning("case search %r failed: %s", match, error)
         return Ranked([], frozenset(), 0)
-    total = rows[0][2] if rows else 0
+    total = min(rows[0][2], COUNT_CAP) if rows else 0
     return Ranked([r[0] for r in rows], frozenset(r[0] for r in rows if r[1]), total)

@@ -1,9 +1,11 @@
 """Typo tolerance: replace a query word the library never uses by the closest word it does.
 
-Candidates come from the vocabulary table (`SearchTerm`): on PostgreSQL with pg_trgm, by
-trigram similarity over a GIN index; elsewhere from a deletion index (`TermVariant`: each
-word with one letter dropped), where two words a letter or two apart share an entry. Every
-candidate is then checked with a real edit distance, so both paths answer alike.
+Candidates come from the vocabulary (`SearchTerm`) through a deletion index (`TermVariant`:
+each word with one letter dropped), where two words a letter or two apart share an entry;
+that takes a few btree lookups on any database. On PostgreSQL with pg_trgm, a word the
+deletion index finds nothing for is also looked up by trigram similarity (two letters
+changed far apart, which share no deletion). Every candidate is then checked with a real
+edit distance, so both paths answer alike.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def add_words(counts: Counter[str]) -> None:
         SearchTerm.objects.bulk_create(
             [SearchTerm(term=w, df=counts[w]) for w in new], ignore_conflicts=True
         )
-        if new and not uses_trigram():
+        if new:
             _add_variants(new)
 
 
@@ -92,12 +94,14 @@ def corrections(words: Sequence[str]) -> dict[str, str]:
 
 
 def candidates(word: str) -> list[tuple[str, int]]:
-    """(term, df) pairs that may be within a small edit distance of `word`."""
-    if uses_trigram():
-        return _trigram_candidates(word)
+    """(term, df) pairs that may be within a small edit distance of `word`: from the
+    deletion index (a few btree lookups), else from pg_trgm where it is installed."""
     variants = {word, *deletions(word)}
     terms = set(TermVariant.objects.filter(variant__in=variants).values_list("term", flat=True))
-    return list(SearchTerm.objects.filter(term__in=terms).values_list("term", "df"))
+    found = list(SearchTerm.objects.filter(term__in=terms).values_list("term", "df"))
+    if closest(word, found) is None and uses_trigram():
+        found += _trigram_candidates(word)
+    return found
 
 
 def _trigram_candidates(word: str) -> list[tuple[str, int]]:
