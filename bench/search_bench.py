@@ -168,11 +168,13 @@ def _analyze_tables() -> None:
 
 def drop_cases() -> None:
     """Remove the synthetic cases (their index entries and keys go with them)."""
+    from incidents import search
     from incidents.case_models import Case
 
     ids = list(Case.objects.filter(slug__startswith=SLUG_PREFIX).values_list("pk", flat=True))
     for start in range(0, len(ids), BATCH):
         Case.objects.filter(pk__in=ids[start : start + BATCH]).delete()
+    search.rebuild_index()  # forget the synthetic words (the other cases are few)
 
 
 # ----------------------------------------------------------------------------- queries

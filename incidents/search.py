@@ -78,6 +78,17 @@ def index_cases(cases: Sequence[Case]) -> None:
         typos.add_words(Counter(word for _, doc in docs for word in doc.words))
 
 
+def rebuild_index() -> int:
+    """Index every case again from scratch, vocabulary included; returns how many."""
+    typos.clear_vocabulary()
+    count = 0
+    for start in range(0, Case.objects.count(), BATCH):
+        batch = list(Case.objects.order_by("pk")[start : start + BATCH])
+        index_cases(batch)
+        count += len(batch)
+    return count
+
+
 def remove_cases(ids: Sequence[int]) -> None:
     """Forget deleted cases (the PostgreSQL vector and the keys go with their row)."""
     if connection.vendor == "sqlite" and ids:

@@ -62,6 +62,11 @@ def add_words(counts: Counter[str]) -> None:
             _add_variants(new)
 
 
+def clear_vocabulary() -> None:
+    TermVariant.objects.all().delete()
+    SearchTerm.objects.all().delete()
+
+
 def _add_variants(words: Iterable[str]) -> None:
     rows = [
         (variant, word)

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from analyzers.cases import load_cases, parse_cases
-from incidents.case_models import Case, CaseSource
+from incidents.case_models import Case, CaseSource, SearchTerm
 from incidents.case_services import cases_load_knowledge
 from incidents.library import case_search
 from tests.incidents.library_helpers import make_case
@@ -102,3 +102,14 @@ def test_seeded_codes_are_searchable_after_load():
     load()
 
     assert case_search(text="561002").hits[0].case.slug == "hccl-buffsize-too-small"
+
+
+def test_reindex_rebuilds_the_vocabulary_for_typo_correction():
+    load()
+    SearchTerm.objects.all().delete()
+
+    out = io.StringIO()
+    call_command("load_knowledge", "--reindex", stdout=out)
+
+    assert f"rebuilt for {Case.objects.count()} cases" in out.getvalue()
+    assert case_search(text="fragmentaton").hits[0].case.slug == "oom-fragmentation"

@@ -7,13 +7,21 @@ files dropped are removed; cases promoted from incidents are never touched.
 from django.core.management.base import BaseCommand, CommandError
 
 from analyzers.cases import CaseError
+from incidents import search
 from incidents.case_services import cases_load_knowledge
 
 
 class Command(BaseCommand):
     help = "Create or update the seeded cases of the library from the knowledge files."
 
-    def handle(self, *args, **options) -> None:
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--reindex",
+            action="store_true",
+            help="Also rebuild the search index and typo vocabulary of every case.",
+        )
+
+    def handle(self, *args, reindex: bool = False, **options) -> None:
         try:
             result = cases_load_knowledge()
         except CaseError as error:
@@ -22,5 +30,7 @@ class Command(BaseCommand):
             f"Case library: {len(result.created)} created, {len(result.updated)} updated, "
             f"{result.unchanged} unchanged, {len(result.removed)} removed."
         )
+        if reindex:
+            self.stdout.write(f"Search index rebuilt for {search.rebuild_index()} cases.")
         for slug in result.skipped:
             self.stderr.write(f"Skipped {slug}: a case promoted from an incident uses that id.")
