@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import OperationalError, connection
-from django.db.models import F, QuerySet, Value
+from django.db.models import Count, F, QuerySet, Value, Window
 from django.db.models.functions import Coalesce
 
 from incidents import typos
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 FTS_TABLE = "incidents_case_fts"
 BATCH = 500
-COUNT_CAP = 10_000
+COUNT_CAP = 10_000  # totals above are shown as "10000+"
 LIST_FIELDS = (
     "symptoms",
     "signatures",
@@ -160,23 +160,18 @@ def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int
     text_q = SearchQuery(text, search_type="websearch", config="english") if text else None
     key_q = SearchQuery(" | ".join(query.keys), search_type="raw", config="simple")
     full = text_q | key_q if text_q is not None else key_q
-    matched = base.filter(search_vector=full)
     rows = list(
-        matched.annotate(
+        base.filter(search_vector=full)
+        .annotate(
             rank=SearchRank(F("search_vector"), full),
             key_rank=Coalesce(SearchRank(F("search_vector"), key_q), Value(0.0)),
+            total=Window(Count("*")),  # counted in the same pass as the ranking
         )
         .order_by("-key_rank", "-rank", "pk")
-        .values_list("pk", "key_rank")[offset : offset + limit]
+        .values_list("pk", "key_rank", "total")[offset : offset + limit]
     )
-    total = len(rows) + offset if len(rows) < limit else _count(matched)
-    return Ranked([pk for pk, _ in rows], frozenset(pk for pk, k in rows if k > 0), total)
-
-
-def _count(matched: QuerySet[Case]) -> int:
-    """How many match, counted up to COUNT_CAP: counting every case that contains a common
-    word costs as much as ranking them, and "10000+" says enough."""
-    return matched.order_by()[:COUNT_CAP].count()
+    total = min(rows[0][2], COUNT_CAP) if rows else 0
+    return Ranked([r[0] for r in rows], frozenset(r[0] for r in rows if r[1] > 0), total)
 
 
 _SQLITE_WEIGHTS = "10.0, 4.0, 1.0, 10.0"  # title, body, detail, keys
