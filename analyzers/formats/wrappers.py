@@ -34,6 +34,10 @@ _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=\S)")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
+# Prefixes that can only start with one character are tried only there (every parsed line
+# goes through this loop).
+_BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}
+_ANY_START = (_GREP_FILE, _COMPOSE, _PDSH)
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
 _MAX_WRAPPERS = 6
 
@@ -49,10 +53,8 @@ def strip_wrappers(line: ParsedLine) -> None:
 
 def _peel_one(line: ParsedLine) -> bool:
     text = line.message
-    found = _COLLECTOR_TIME.match(text)
-    if found:
-        line.tags.setdefault("collector_time", found.group(0).strip())
-        line.message = text[found.end() :]
+    first = text[:1]
+    if first.isdigit() and _peel_collector_time(line, text):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -71,10 +73,18 @@ def _peel_one(line: ParsedLine) -> bool:
         line.stream_key += f"({found.group(1)} {found.group(2)})"
         line.message = text[found.end() :]
         return True
-    for pattern in (_ORPHAN_SGR, _QUOTE, _RAY_DAEMON, _GREP_FILE, _COMPOSE, _PDSH):
+    for pattern in _BY_FIRST_CHAR.get(first, ()) + _ANY_START:
         found = pattern.match(text)
         if found:
             line.stream_key += found.group(0).strip()
             line.message = text[found.end() :]
             return True
     return False
+
+
+def _peel_collector_time(line: ParsedLine, text: str) -> bool:
+    found = _COLLECTOR_TIME.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(0).strip())
+        line.message = text[found.end() :]
+    return found is not None
