@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any, BinaryIO, Protocol
 
 from analyzers.formats import structured
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
@@ -181,6 +181,8 @@ class _FileScanner:
         pieces = [raw] if self.structured else split_escaped(raw)
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
+        if outer.level in QUIET_LEVELS:
+            return  # an INFO line quoting text (a logged prompt) says nothing about failures
         for piece in pieces[1:]:
             self._piece(line_no, inherit_writer(self._parse(piece), outer), hit)
 

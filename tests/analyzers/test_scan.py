@@ -244,3 +244,12 @@ def test_an_error_block_folded_into_one_json_line_is_read_line_by_line():
 def test_a_structured_file_keeps_its_lines_whole():
     result = scan_text("ASCEND_OPP_PATH=/opt\\nfake\n", kind=FileKind.ENV, path="env.txt")
     assert result.facts.get("env", {}).get("ASCEND_OPP_PATH") == "/opt\\nfake"
+
+
+def test_an_info_line_quoting_text_with_escaped_newlines_stays_one_quiet_line():
+    text = (
+        "INFO 05-02 10:11:12 [logger.py:41] Received request chatcmpl-7f: prompt: '<|user|>\\n"
+        "why did the upload fail?\\nError: connection refused\\n<|assistant|>\\n', params: "
+        "SamplingParams(n=1)\n"
+    )
+    assert problems(scan_text(text)) == []
