@@ -158,7 +158,7 @@ def ranked(
 def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int) -> Ranked:
     text = query.websearch()
     text_q = SearchQuery(text, search_type="websearch", config="english") if text else None
-    key_q = SearchQuery(" | ".join(query.keys), search_type="raw", config="simple")
+    key_q = SearchQuery(" | ".join(query.key_lexemes), search_type="raw", config="simple")
     full = text_q | key_q if text_q is not None else key_q
     rows = list(
         base.filter(search_vector=full)
@@ -184,22 +184,24 @@ _SQLITE_MATCH = (
 def _ranked_sqlite(
     query: Query, base: QuerySet[Case], filtered: bool, limit: int, offset: int
 ) -> Ranked:
-    text, keys = query.fts5(), fts5_keys(query.keys) if query.keys else ""
+    """Text matches ranked by bm25 (title > body > detail), after the cases with the most
+    codes or operators equal to query tokens (counted from the CaseKey table)."""
+    text, keys = query.fts5(), fts5_keys(query.key_lexemes) if query.keys else ""
     match = " OR ".join(f"({part})" for part in (text, keys) if part)
-    ctes, params = f"m AS MATERIALIZED ({_SQLITE_MATCH})", [match]
-    key_score, join = "0", ""
-    if keys:
-        ctes += f", k AS MATERIALIZED ({_SQLITE_MATCH})"
-        params.append(keys)
-        key_score, join = "k.score", "LEFT JOIN k ON k.id = m.id"
+    marks = ", ".join(["%s"] * len(query.keys)) or "NULL"
+    params: list = [match, *query.keys]
     where = ""
     if filtered:
         base_sql, base_params = base.order_by().values("pk").query.sql_with_params()
         where = f"WHERE m.id IN ({base_sql})"
         params.extend(base_params)
     sql = (
-        f"WITH {ctes} SELECT m.id, {key_score} AS kscore, COUNT(*) OVER () FROM m {join} {where} "
-        "ORDER BY COALESCE(kscore, 0) ASC, m.score ASC, m.id LIMIT %s OFFSET %s"
+        f"WITH m AS MATERIALIZED ({_SQLITE_MATCH}), "
+        "k AS MATERIALIZED (SELECT case_id AS id, COUNT(*) AS hits FROM incidents_casekey "
+        f"WHERE kind IN ('code', 'operator') AND value IN ({marks}) GROUP BY case_id) "
+        "SELECT m.id, COALESCE(k.hits, 0) AS hits, COUNT(*) OVER () "
+        f"FROM m LEFT JOIN k ON k.id = m.id {where} "
+        "ORDER BY hits DESC, m.score ASC, m.id LIMIT %s OFFSET %s"
     )
     try:
         with connection.cursor() as cursor:

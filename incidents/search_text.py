@@ -133,8 +133,12 @@ class Query:
     """A parsed query: OR of groups, each group an AND of terms (websearch semantics)."""
 
     groups: tuple[tuple[Term, ...], ...] = ()
-    keys: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()  # query tokens that may be codes or operators, lowercased
     corrections: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def key_lexemes(self) -> list[str]:
+        return [key_lexeme(k) for k in self.keys]
 
     @property
     def terms(self) -> list[Term]:
@@ -156,7 +160,7 @@ class Query:
             tuple(replace(t, text=corrections.get(t.text.lower(), t.text)) for t in group)
             for group in self.groups
         )
-        keys = tuple(dict.fromkeys([*self.keys, *map(key_lexeme, corrections.values())]))
+        keys = tuple(dict.fromkeys([*self.keys, *(v.lower() for v in corrections.values())]))
         return Query(groups=groups, keys=keys, corrections=dict(corrections))
 
     def websearch(self) -> str:
@@ -192,7 +196,7 @@ def parse_query(text: str) -> Query:
         terms = list(_word_terms(word, negated))
         groups[-1].extend(terms)
         if terms and not negated:
-            keys.append(key_lexeme(_strip_punctuation(word)))
+            keys.append(_strip_punctuation(word).lower())
     clean = tuple(tuple(g) for g in groups if g)
     return Query(groups=clean, keys=tuple(dict.fromkeys(keys)))
 

@@ -37,6 +37,27 @@ def test_code_query_marks_the_exact_hit(library):
     assert [h.exact for h in hits[:2]] == [True, False]
 
 
+def test_exact_hits_are_ordered_by_their_text_relevance(library):
+    make_case(
+        slug="other-with-code",
+        title="Unrelated widget fault",
+        category="other",
+        codes=["507014"],
+        root_cause="r",
+        fix="f",
+    )
+    make_case(
+        slug="timeout-with-code",
+        title="Scheduler timeout reports 507014",
+        category="aicore_timeout",
+        codes=["507014"],
+        root_cause="r",
+        fix="f",
+    )
+
+    assert slugs("507014 scheduler timeout")[0] == "timeout-with-code"
+
+
 def test_operator_query_ranks_the_exact_operator_above_its_prefix(library):
     assert slugs("npu_moe_distribute_dispatch_v2")[0] == "mc2-dispatch-experts-per-rank"
     assert slugs("npu_moe_distribute_dispatch")[0] == "moe-dispatch-v1-tiling"
