@@ -36,3 +36,6 @@ class AnalysisRunAdmin(admin.ModelAdmin):
 class ApiTokenAdmin(admin.ModelAdmin):
     list_display = ("prefix", "user", "created_at", "last_used_at")
     readonly_fields = ("digest", "prefix", "created_at", "last_used_at")
+
+
+from incidents import admin_library  # noqa: E402, F401  issue 5: case library, tree triage

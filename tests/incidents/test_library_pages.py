@@ -158,3 +158,13 @@ def test_seeded_cases_are_not_edited_on_the_web(alice_client):
     case.refresh_from_db()
     assert response.status_code == 302
     assert case.title == "AI Core execution timed out on one rank"
+
+
+def test_admin_lists_cases_and_tree_marks(admin_client):
+    make_library()
+
+    cases = admin_client.get("/admin/incidents/case/")
+    marks = admin_client.get("/admin/incidents/treemark/")
+
+    assert cases.status_code == marks.status_code == 200
+    assert "aicore-timeout" in cases.content.decode()
