@@ -168,3 +168,12 @@ def test_admin_lists_cases_and_tree_marks(admin_client):
 
     assert cases.status_code == marks.status_code == 200
     assert "aicore-timeout" in cases.content.decode()
+
+
+def test_search_page_links_the_next_page_keeping_the_query(alice_client):
+    for n in range(21):
+        make_case(slug=f"t-{n}", title=f"timeout {n}", category="hccl", root_cause="r", fix="f")
+
+    html = alice_client.get("/library/", {"q": "timeout", "category": "hccl"}).content.decode()
+
+    assert 'href="?q=timeout&amp;category=hccl&amp;page=2"' in html
