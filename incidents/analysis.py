@@ -17,7 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 import analyzers
@@ -30,10 +30,14 @@ log = logging.getLogger(__name__)
 PROGRESS_MIN_INTERVAL_S = 0.5
 
 
+MAX_ATTEMPTS = 3
+
+
 def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
     """Analyze the bundle of run `run_id` and store the outcome on the run."""
     if not _claim(run_id, delivery_id):
         log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
+        _give_up_if_exhausted(run_id)
         return
     run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
     run.show_on_incident(RunState.RUNNING)
@@ -59,11 +63,34 @@ def _claim(run_id: int, delivery_id: str) -> bool:
     takeover = Q(state=RunState.RUNNING) & Q(started_at__lt=stale)
     if delivery_id:
         takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id)
-    claimed = AnalysisRun.objects.filter(Q(pk=run_id) & (Q(state=RunState.QUEUED) | takeover))
-    updated = claimed.update(
-        state=RunState.RUNNING, claimed_by=delivery_id, started_at=now, progress=0, step="starting"
+    claimable = Q(pk=run_id, attempts__lt=MAX_ATTEMPTS) & (Q(state=RunState.QUEUED) | takeover)
+    updated = AnalysisRun.objects.filter(claimable).update(
+        state=RunState.RUNNING,
+        claimed_by=delivery_id,
+        started_at=now,
+        progress=0,
+        step="starting",
+        attempts=F("attempts") + 1,
     )
     return updated == 1
+
+
+def _give_up_if_exhausted(run_id: int) -> None:
+    """A run whose worker died on every attempt fails with a reason instead of looping."""
+    updated = AnalysisRun.objects.filter(
+        pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
+    ).update(
+        state=RunState.FAILED,
+        finished_at=timezone.now(),
+        step="",
+        error=(
+            f"The analysis was interrupted {MAX_ATTEMPTS} times: its worker process died "
+            "(out of memory or over the time limit). Try a smaller bundle or raise "
+            "RANKLENS_TASK_TIME_LIMIT."
+        ),
+    )
+    if updated:
+        AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
 
 
 def _analyze(run: AnalysisRun) -> dict[str, Any]:

@@ -79,6 +79,9 @@ class AnalysisRun(models.Model):
     # The Celery delivery that claimed the run; a redelivery of the same message may
     # take the run over again after its worker died.
     claimed_by = models.CharField(max_length=64, blank=True)
+    # How many times a worker started this run; a run that keeps killing its worker
+    # (out of memory, hard time limit) is given up instead of being redelivered forever.
+    attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

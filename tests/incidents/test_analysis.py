@@ -84,6 +84,30 @@ def test_redelivered_message_takes_over_its_own_running_run(queued_run):
     assert queued_run.state == RunState.DONE
 
 
+def test_a_run_whose_worker_keeps_dying_is_given_up_with_a_reason(queued_run):
+    # Two earlier deliveries claimed the run and their worker was killed each time.
+    AnalysisRun.objects.filter(pk=queued_run.pk).update(
+        state=RunState.RUNNING,
+        claimed_by="delivery-7",
+        started_at=timezone.now(),
+        attempts=analysis.MAX_ATTEMPTS,
+    )
+
+    analyze_run(run_id=queued_run.pk, delivery_id="delivery-7")
+
+    queued_run.refresh_from_db()
+    assert queued_run.state == RunState.FAILED
+    assert "interrupted 3 times" in queued_run.error
+    assert queued_run.incident.status == RunState.FAILED
+
+
+def test_each_claim_counts_an_attempt(queued_run):
+    analyze_run(run_id=queued_run.pk, delivery_id="delivery-1")
+
+    queued_run.refresh_from_db()
+    assert queued_run.attempts == 1
+
+
 def test_other_delivery_leaves_a_fresh_running_run_alone(queued_run):
     AnalysisRun.objects.filter(pk=queued_run.pk).update(
         state=RunState.RUNNING, claimed_by="delivery-7", started_at=timezone.now()
