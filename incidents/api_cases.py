@@ -2,54 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from incidents import case_selectors
-from incidents.case_models import Case
+from incidents.case_models import CASE_TEXT_FIELDS, Case
 from incidents.library import MAX_PER_PAGE, PER_PAGE, CaseFilters, case_search, hit_dict
-from incidents.tokens import user_for_request
+from incidents.tokens import login_or_token
 from incidents.views_library import page_number
 
-CASE_FIELDS = (
-    "title",
-    "category",
-    "symptoms",
-    "signatures",
-    "codes",
-    "operators",
-    "hardware",
-    "root_cause",
-    "fix",
-    "verify",
-    "references",
-    "tags",
-    "source",
-)
-
-
-def login_or_token(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A logged-in browser session or `Authorization: Bearer <token>`; else 401."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            user = user_for_request(request)
-            if user is None:
-                response = JsonResponse(
-                    {"error": "Authentication required: log in or send a bearer token."},
-                    status=401,
-                )
-                response["WWW-Authenticate"] = 'Bearer realm="ranklens"'
-                return response
-            request.user = user
-        return view(request, *args, **kwargs)
-
-    return wrapped
+CASE_FIELDS = (*CASE_TEXT_FIELDS, "source")
 
 
 def _per_page(request: HttpRequest) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from analyzers.tree import TreeNode
-from incidents.case_models import HARDWARE_CHOICES, Case
+from incidents.case_models import CASE_TEXT_FIELDS, HARDWARE_CHOICES, Case
 from incidents.tree_models import TreeMark
 
 
@@ -48,20 +48,7 @@ class CaseForm(forms.ModelForm):
 
     class Meta:
         model = Case
-        fields = [
-            "title",
-            "category",
-            "symptoms",
-            "signatures",
-            "codes",
-            "operators",
-            "hardware",
-            "root_cause",
-            "fix",
-            "verify",
-            "references",
-            "tags",
-        ]
+        fields = list(CASE_TEXT_FIELDS)
         widgets = {
             "root_cause": forms.Textarea(attrs={"rows": 4}),
             "fix": forms.Textarea(attrs={"rows": 4}),

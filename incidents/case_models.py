@@ -31,6 +31,23 @@ class CaseQuerySet(models.QuerySet):
         return self.filter(source=CaseSource.SEEDED)
 
 
+# The fields a person reads and edits; the form, the API and the YAML loader share them.
+CASE_TEXT_FIELDS = (
+    "title",
+    "category",
+    "symptoms",
+    "signatures",
+    "codes",
+    "operators",
+    "hardware",
+    "root_cause",
+    "fix",
+    "verify",
+    "references",
+    "tags",
+)
+
+
 class Case(models.Model):
     """One known failure: how it shows, why it happens, how to fix and verify it."""
 

@@ -19,25 +19,11 @@ from django.utils.text import slugify
 
 from analyzers import cases as knowledge
 from incidents import search
-from incidents.case_models import Case, CaseIncident, CaseSource
+from incidents.case_models import CASE_TEXT_FIELDS, Case, CaseIncident, CaseSource
 from incidents.models import AnalysisRun, Incident, RunState
 from incidents.promoted_matching import promoted_matches
 
-SEEDED_FIELDS = (
-    "title",
-    "category",
-    "symptoms",
-    "signatures",
-    "codes",
-    "operators",
-    "hardware",
-    "root_cause",
-    "fix",
-    "verify",
-    "references",
-    "tags",
-    "strategy",
-)
+SEEDED_FIELDS = (*CASE_TEXT_FIELDS, "strategy")
 
 
 @dataclass

@@ -25,6 +25,12 @@ def user_for_request(request: HttpRequest) -> AbstractBaseUser | None:
     return api_token.user
 
 
+def _unauthorized(message: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="ranklens"'
+    return response
+
+
 def token_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Answer 401 unless the request carries a valid token; the body is not read before."""
 
@@ -32,13 +38,23 @@ def token_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         user = user_for_request(request)
         if user is None:
-            response = JsonResponse(
-                {"error": "Authentication required: send 'Authorization: Bearer <token>'."},
-                status=401,
-            )
-            response["WWW-Authenticate"] = 'Bearer realm="ranklens"'
-            return response
+            return _unauthorized("Authentication required: send 'Authorization: Bearer <token>'.")
         request.user = user
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def login_or_token(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A logged-in browser session or `Authorization: Bearer <token>`; else 401."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            user = user_for_request(request)
+            if user is None:
+                return _unauthorized("Authentication required: log in or send a bearer token.")
+            request.user = user
         return view(request, *args, **kwargs)
 
     return wrapped
