@@ -39,13 +39,14 @@ ROLE_TIERS = {
     "generic": TIER_GENERIC,
 }
 FRAME_SOURCE = "traceback_frame"
+TRACEBACK_SOURCE = "traceback"  # the exception line that ends a Python traceback
 CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host and device logs
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
 _EXCEPTION_LINE = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
-    r"(?::\s*\S|:?\s*$)"
+    r"(?:_\w+)?(?::\s*\S|:?\s*$)"
 )
 _OPERATOR = re.compile(
     r"(?<![\w/.])(aclnn[A-Z]\w+|Hccl(?:All[Rr]educe|All[Gg]ather\w*|ReduceScatter\w*|"
@@ -254,11 +255,12 @@ def _wraps_cause(matches: Sequence[Match]) -> bool:
 
 
 def _unmatched_tier(event: Event, message: str) -> float:
-    """An exception no signature knows is someone's own failure; a CANN log line its writer
-    marked ERROR is at least a bare failure, worth citing when nothing says more."""
+    """An exception no signature knows (the line that ends a traceback, whatever its class is
+    called) is someone's own failure; a CANN log line its writer marked ERROR is at least a
+    bare failure, worth citing when nothing says more."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
-    if _EXCEPTION_LINE.search(message):
+    if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
         return TIER_GENERIC

@@ -290,6 +290,7 @@ class _FileScanner:
 
     def _finish(self) -> None:
         self.cann.close_all(self)
+        self.elastic.close_all(self)
         if self.checkpoint_lines is not None:
             self.facts.update(self.checkpoint_lines.finish())
         year = self.hints.year

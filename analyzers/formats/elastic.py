@@ -44,6 +44,12 @@ _AGENT_LINE = re.compile(
     r"failed \(exitcode: (?P<exitcode>-?\d+)\) local_rank: (?P<local_rank>\d+) \(pid: (?P<pid>\d+)\)"
 )
 _FIELD = re.compile(r"\s*(?P<key>time|host|rank|exitcode|error_file|traceback)\s*: ?(?P<value>.*)$")
+# A paste that lost its line breaks glues the fields of a record into one line:
+# `rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>`.
+_GLUED = re.compile(
+    r"(?<!\w)(?P<key>time|host|local[_ ]rank|rank|exitcode|error[_ ]file|traceback)"
+    r"(?:\s*: ?|(?=\d))"
+)
 _RECORD = re.compile(r"\s*\[\d+\]:\s*$")
 _RANKS = re.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
 _EXIT = re.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
@@ -92,6 +98,13 @@ class ElasticTracker:
         sink.emit(lineno, line, EventKind.ERROR, rank=record["local_rank"])
         return True
 
+    def close_all(self, sink: Sink) -> None:
+        """End of file: a summary cut short (a paste that stops after its last field) still
+        reports the record it was reading."""
+        if self._summary is not None:
+            self._close_record(sink)
+            self._summary = None
+
     def _in_summary(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         summary = self._summary
         assert summary is not None
@@ -104,6 +117,9 @@ class ElasticTracker:
             summary.record = {"root_cause": summary.root_cause}
         elif summary.record is not None and (found := _FIELD.match(line.message)):
             self._field(summary, lineno, line, found.group("key"), found.group("value"))
+        elif summary.record is not None:
+            for key, value in _glued_fields(line.message):
+                self._field(summary, lineno, line, key, value)
         elif text.startswith("====") and lineno > summary.start + 2:
             self._close_record(sink)
             self._summary = None
@@ -167,6 +183,15 @@ class ElasticTracker:
             return
         self._failures.append(record)
         sink.add_fact("elastic_failures", record)
+
+
+def _glued_fields(message: str) -> list[tuple[str, str]]:
+    """The fields of a record glued into one line, when there are at least two of them."""
+    keys = list(_GLUED.finditer(message))
+    if len(keys) < 2:
+        return []
+    ends = [k.start() for k in keys[1:]] + [len(message)]
+    return [(k.group("key"), message[k.end() : end]) for k, end in zip(keys, ends, strict=True)]
 
 
 def _agent_record(found: re.Match[str], line: ParsedLine) -> dict[str, Any]:

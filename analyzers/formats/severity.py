@@ -26,7 +26,7 @@ _PYTHON_SOURCE = re.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
     r"""|import|from|del|not|lambda)\b|[~^]+\s*$"""
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
-    r"""|[A-Za-z_][\w.]*\((?!\)\s*:))"""  # a call, but not C++'s `what():  message`
+    r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s))"""  # a call, not `what():` nor English `key(s) in`
 )
 
 

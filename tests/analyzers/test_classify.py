@@ -200,6 +200,14 @@ def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -
     assert noise.tier == TIER_NOISE
 
 
+def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_class_name() -> None:
+    text = "pkg.detector.DeviceLibError_NotFound: Library Not Found"
+    ends = Event("log.txt", 9, text, EventKind.ERROR, text, source="traceback")
+    glued = classify_event(event("ProbeError_Timeout: no answer from device 3"), 0, KNOWLEDGE)
+    assert classify_event(ends, 0, KNOWLEDGE).tier == TIER_UNKNOWN
+    assert glued.tier == TIER_UNKNOWN
+
+
 def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
     text = "[66120][Ring][Prepare]unexpected state 3 for link 7"
     plog = Event("plog/plog-1.log", 4, text, EventKind.ERROR, text, source="plog", level="ERROR")

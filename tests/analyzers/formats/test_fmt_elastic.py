@@ -98,3 +98,35 @@ def test_summary_field_lines_are_not_events_of_their_own():
 def test_sigterm_notice_is_a_warning():
     [warning] = [e for e in scan(LAUNCHER).events if e.kind == EventKind.WARNING and e.line == 1]
     assert warning.message == "Sending process 26690 closing signal SIGTERM"
+
+
+# A summary pasted without its line breaks and cut off after its last field.
+GLUED_AND_CUT = """\
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+train/finetune.py FAILED
+Failures:
+<NO OTHER FAILURES>
+Root Cause (first observed failure) :
+[0]:
+time
+2026-03-02 11:04:17
+rank5 (local rank: 5)exitcode: -9 (pid: 48120)error file: <N/A>
+traceback : signal 9 (SIGKILL) received by PID 48120
+"""
+
+
+def test_glued_fields_of_a_summary_cut_off_at_the_end_still_make_a_record():
+    failures = scan(GLUED_AND_CUT).facts["elastic_failures"]
+    assert [(f["rank"], f["exitcode"], f["signal"], f["pid"]) for f in failures] == [
+        (5, -9, "SIGKILL", 48120)
+    ]
+    errors = [e for e in scan(GLUED_AND_CUT).events if e.source == "elastic"]
+    assert errors[0].message.startswith("ChildFailedError: rank 5 exitcode: -9 (pid: 48120)")
+
+
+def test_a_line_with_one_field_word_is_not_read_as_glued_fields():
+    text = GLUED_AND_CUT.replace(
+        "rank5 (local rank: 5)exitcode: -9 (pid: 48120)error file: <N/A>",
+        "the agent saw exitcode: -9 for this child",
+    )
+    assert "elastic_failures" not in scan(text).facts

@@ -60,6 +60,13 @@ PREFILTER = load_prefilter()
             EventKind.ERROR,
         ),
         ("UserWarning: TypedStorage is deprecated.", EventKind.WARNING),
+        ("        Error(s) in loading state_dict for TinyNet:", EventKind.ERROR),
+        (
+            "\tsize mismatch for head.weight: copying a param with shape torch.Size([8, 4]) "
+            "from checkpoint, the shape in current model is torch.Size([6, 4]).",
+            EventKind.ERROR,
+        ),
+        ("    model.load_state_dict(ckpt)", None),
     ],
 )
 def test_classify(line, expected):
