@@ -88,6 +88,9 @@ class Knowledge:
     killed_lines: tuple[KilledRule, ...]
 
 
+MEMO_LIMIT = 50_000  # distinct messages remembered per matcher (bounded memory)
+
+
 class CheckpointMatcher:
     """Decides whether a log line is a checkpoint and what its normalised text is."""
 
@@ -97,9 +100,21 @@ class CheckpointMatcher:
         user_rules = tuple(_user_rule(i, source) for i, source in enumerate(extra_patterns))
         # User patterns first: a site that configures its own marker means that marker.
         self._rules = user_rules + self._knowledge.rules
+        # Checkpoint messages repeat endlessly ("layer 3 passed"): remember the answers.
+        self._seen: dict[str, CheckpointHit | None] = {}
 
     def classify(self, message: str) -> CheckpointHit | None:
         """The hit for a checkpoint or a context line (`prefill start`), else None."""
+        try:
+            return self._seen[message]
+        except KeyError:
+            pass
+        hit = self._classify(message)
+        if len(self._seen) < MEMO_LIMIT:
+            self._seen[message] = hit
+        return hit
+
+    def _classify(self, message: str) -> CheckpointHit | None:
         body = _SPACES.sub(" ", strip_prefixes(message, self._knowledge.prefix))
         if not body:
             return None

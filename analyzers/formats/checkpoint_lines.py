@@ -28,10 +28,11 @@ from typing import Any
 
 from analyzers.formats.blockfilter import FOLD
 
-# Enough for a typical bisection run (layers x modules x steps) to keep every checkpoint;
-# beyond that, the middle of a file is counted, not kept.
-HEAD = 2048
-TAIL = 256
+# A file with up to HEAD + TAIL checkpoints keeps every one as an event (a bisection run of
+# tens of layers and a few decode steps); beyond that the middle is counted, not kept. Each
+# kept line costs a full parse (~50 us), so HEAD bounds the per-file cost of a huge log.
+HEAD = 512
+TAIL = 512
 _UNSURE = "\x00unsure"  # a remainder whose lines must be parsed one by one
 
 # (line number, raw line bytes, emit as event?) -> normalised text or None
