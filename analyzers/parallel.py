@@ -9,10 +9,11 @@ holds only one chunk at a time.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import multiprocessing as mp
 import os
+import queue
+import threading
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from analyzers.scan import scan_file
 from analyzers.types import FileInfo, FileScan
 
 CHUNK = 1024 * 1024
+BUFFER_CHUNKS = 32  # per worker: how far (in MiB) the parent may read ahead of it
 # Members smaller than this are scanned in the parent: the pipe round trip would cost more.
 INLINE_LIMIT = 256 * 1024
 
@@ -149,11 +151,45 @@ class _Notifying(dict[int, FileScan]):
             self._on_scanned(scan)
 
 
-@dataclass
 class _Worker:
-    process: Any
-    conn: Connection
-    queued: int = 0
+    """One scanner process, fed by a thread so the parent never waits on a busy worker.
+
+    The parent decompresses the archive once, in order; if it wrote each member straight
+    into a pipe, it would stall whenever the receiving worker was busy while the other one
+    idled. Each worker has a bounded outbox instead (BUFFER_CHUNKS MiB at most), emptied
+    into its pipe by a sender thread.
+    """
+
+    def __init__(self, process: Any, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+        self.queued = 0  # bytes handed to this worker and not yet scanned
+        self._outbox: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=BUFFER_CHUNKS)
+        self._sender = threading.Thread(target=self._send_loop, daemon=True)
+        self._sender.start()
+
+    def put_job(self, job: Any) -> None:
+        self._outbox.put(("job", job))
+
+    def put_bytes(self, chunk: bytes) -> None:
+        self._outbox.put(("bytes", chunk))
+
+    def close(self) -> None:
+        self._outbox.put(("job", None))
+        self._sender.join(timeout=30)
+
+    def _send_loop(self) -> None:
+        while True:
+            what, item = self._outbox.get()
+            try:
+                if what == "bytes":
+                    self.conn.send_bytes(item)
+                else:
+                    self.conn.send(item)
+            except (BrokenPipeError, OSError):
+                return  # the worker died; the parent notices the missing result
+            if what == "job" and item is None:
+                return
 
 
 class _WorkerPool:
@@ -179,8 +215,7 @@ class _WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         for worker in self._workers:
-            with contextlib.suppress(BrokenPipeError, OSError):
-                worker.conn.send(None)
+            worker.close()
         for worker in self._workers:
             worker.process.join(timeout=5)
             if worker.process.is_alive():
@@ -205,14 +240,14 @@ class _WorkerPool:
     def _send(self, order: int, member: Member, info: FileInfo) -> None:
         index = min(range(len(self._workers)), key=lambda i: self._workers[i].queued)
         worker = self._workers[index]
-        worker.conn.send((order, info))
+        worker.put_job((order, info))
         sent = 0
         with member.open() as stream:
             while chunk := stream.read(CHUNK):
-                worker.conn.send_bytes(chunk)
+                worker.put_bytes(chunk)
                 sent += len(chunk)
                 worker.queued += len(chunk)
-        worker.conn.send_bytes(b"")
+        worker.put_bytes(b"")
         self._pending[order] = (index, sent)
 
     def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
