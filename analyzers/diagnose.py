@@ -82,7 +82,7 @@ def _from_first_error(
 ) -> Diagnosis:
     first = chain.first
     assert first is not None
-    category, subsystem = first_error_label(chain)
+    category, subsystem = first_error_label(chain, scans)
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:

@@ -2,14 +2,15 @@
 
 `knowledge/error_codes.yaml` holds four tables (acl numbers such as 507014, HCCL return
 codes 0-24, CANN error-manager codes such as EI0006, torch_npu summary codes such as
-ERR00100) and a family fallback for CANN codes by prefix (EZ -> operator layer).
+ERR00100), a family fallback for CANN codes by prefix (EZ -> operator layer) and one for
+runtime numbers by their first four digits (2070xx -> device memory allocation).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from analyzers.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
@@ -39,6 +40,7 @@ class CodeInfo:
 class CodeTable:
     tables: Mapping[str, Mapping[str, CodeInfo]]
     families: Mapping[str, CodeInfo]
+    acl_families: Mapping[str, CodeInfo] = field(default_factory=dict)
 
     def lookup(self, code: str, table: str | None = None) -> CodeInfo | None:
         """Meaning of `code`; without a table, guess it from the code's shape."""
@@ -48,6 +50,8 @@ class CodeTable:
         found = self.tables.get(table, {}).get(code)
         if found is None and table == "cann":
             found = self.families.get(code[:2])
+        if found is None and table == "acl" and code[:4] in self.acl_families:
+            found = replace(self.acl_families[code[:4]], code=code)
         return found
 
     def lookup_label(self, label: str) -> CodeInfo | None:
@@ -81,10 +85,13 @@ def load_codes(path: Path) -> CodeTable:
         for table in CODE_TABLES
     }
     families = _code_entries(Entry(data.get("families", dict), f"{path.name}: families"), "cann")
+    acl_families = _code_entries(
+        Entry(data.get("acl_families", dict, {}), f"{path.name}: acl_families"), "acl"
+    )
     tables["cann"] = {
         code: _inherit(info, families.get(code[:2])) for code, info in tables["cann"].items()
     }
-    return CodeTable(tables=tables, families=families)
+    return CodeTable(tables=tables, families=families, acl_families=acl_families)
 
 
 def _inherit(info: CodeInfo, family: CodeInfo | None) -> CodeInfo:

@@ -4,18 +4,23 @@ A CANN error-manager line with a generic code (`EE9999 ... get error: phyid:0 ..
 err:0x7010003`) can be the earliest cause of a block while the line that says which
 layer failed is the wrapper right above it (`HCCL function error: hcclCommInitRootInfoConfig
 ..., error code is 15`). The block's own lines then label the failure: the most telling
-line of the same block that carries a category.
+line of the same block that carries a category. When no line of the block carries one,
+the weak hints of `analyzers.fallback` (exception class, codes, keywords) may still agree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from analyzers import fallback
 from analyzers.causal import CausalChain
 from analyzers.classify import TIER_WRAPPER
+from analyzers.types import FileScan
 
 UNLABELLED = "other"
 
 
-def first_error_label(chain: CausalChain) -> tuple[str, str]:
+def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]:
     """(category, subsystem) for the chain's first error."""
     first = chain.first
     best = first.best if first else None
@@ -30,7 +35,7 @@ def first_error_label(chain: CausalChain) -> tuple[str, str]:
         and item.best.category != UNLABELLED
     ]
     if not block:
-        return UNLABELLED, best.subsystem if best else "none"
+        return fallback.guess(chain, scans) or (UNLABELLED, best.subsystem if best else "none")
     telling = max(block, key=lambda item: (item.tier, item.best.weight if item.best else 0))
     assert telling.best is not None
     return telling.best.category, telling.best.subsystem

@@ -18,11 +18,19 @@ from analyzers.checkpoints import is_success
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.narrate import ranks_phrase
 from analyzers.tree_facts import npu_state
-from analyzers.types import Correlation, EventKind, FileScan, RankStatus, RankSummary
+from analyzers.types import (
+    Correlation,
+    EventKind,
+    FileKind,
+    FileScan,
+    RankStatus,
+    RankSummary,
+)
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
 LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
 _STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
+_JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +50,17 @@ class Verdict:
 
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
     """Decide a job none of whose lines is an error."""
-    for rule in (_healthy, _diverged, _missing, _npu_processes_gone, _stalled, _npus_idle):
+    rules = (
+        _healthy,
+        _diverged,
+        _missing,
+        _npu_processes_gone,
+        _stalled,
+        _npus_idle,
+        _finished_log,
+        _quiet_end,
+    )
+    for rule in rules:
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
@@ -135,6 +153,30 @@ def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict |
         return None
     reason = "npu-smi shows every NPU holding its memory at 0% AICore with no error logged"
     return Verdict("multirank.idle", "hang", "communication", 0.4, (), reason)
+
+
+def _finished_log(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """No rank to compare, no error, and the job's log printed its success line."""
+    if correlation.ranks or not any(_succeeded(scan) for scan in scans):
+        return None
+    return Verdict("multirank.healthy", "healthy", "none", 0.6, (), "the job logged its success")
+
+
+def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """The job's own log ends with neither an error nor a success line: it stopped making
+    progress (nobody uploads the logs of a job that worked)."""
+    logs = [s for s in scans if s.info.kind in _JOB_LOGS and s.info.lines]
+    if not logs or any(_succeeded(scan) for scan in scans):
+        return None
+    reason = "the job's log ends without an error or a success line"
+    return Verdict("multirank.quiet_end", "hang", "framework", 0.3, (), reason)
+
+
+def _succeeded(scan: FileScan) -> bool:
+    return any(
+        event.kind == EventKind.CHECKPOINT and is_success(event.message or event.text)
+        for event in scan.events
+    )
 
 
 def _where(correlation: Correlation, ranks: Sequence[int]) -> str:

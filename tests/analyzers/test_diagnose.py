@@ -235,6 +235,21 @@ def test_unknown_exception_is_other_with_low_confidence() -> None:
     assert "empty prompt" in diagnosis.first_error.text
 
 
+def test_a_log_that_just_stops_without_error_or_success_is_a_hang() -> None:
+    text = (
+        "INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
+        "INFO 03-14 09:12:11 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
+    )
+    diagnosis = run({"serve/engine.log": text})
+    assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
+    assert diagnosis.confidence <= 0.3
+
+
+def test_a_log_that_ends_with_its_success_line_is_not_a_hang() -> None:
+    text = "INFO 03-14 09:12:01 run.py:88] decode step 7 passed\nmodel run success\n"
+    assert run({"serve/engine.log": text}).category == "healthy"
+
+
 AICORE_BLOCK = """\
 Traceback (most recent call last):
   File "/srv/infer/run.py", line 453, in <module>

@@ -70,6 +70,9 @@ def test_actions_refer_to_known_signatures_and_codes() -> None:
         ("EI0099", "cann", "hccl"),  # not listed: the EI family
         ("ERR02200", "pta", "hccl"),
         ("9", "hccl", "hccl"),
+        ("207004", "acl", "driver_env"),
+        ("207009", "acl", "oom"),  # not listed: the 2070 family (device resources)
+        ("561044", "acl", "operator"),  # not listed: the 5610 family (aclnn inner errors)
     ],
 )
 def test_code_table_lookup(code: str, table: str, category: str) -> None:
@@ -77,6 +80,13 @@ def test_code_table_lookup(code: str, table: str, category: str) -> None:
     assert info is not None
     assert info.category == category
     assert info.meaning
+
+
+def test_a_number_found_by_its_family_keeps_its_own_code() -> None:
+    info = KNOWLEDGE.codes.lookup("207009")
+    assert info is not None
+    assert (info.code, info.table) == ("207009", "acl")
+    assert KNOWLEDGE.codes.lookup("107999") is None  # the 1070 family has no default
 
 
 def test_hccl_codes_are_found_by_their_header_names() -> None:
