@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.errorcodes import CodeInfo, normalise_code
+from analyzers.hints import vote
 from analyzers.rules import Knowledge, Signature
 from analyzers.types import Event, EventKind, FileKind, FileScan
 
@@ -44,6 +45,8 @@ CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
+# A CANN log header names the writer (`[ERROR] HCCL(1,python):`), not what failed.
+_WRITER = re.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
 _EXCEPTION_LINE = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
     r"(?:_\w+)?(?::\s*\S|:?\s*$)"
@@ -257,11 +260,14 @@ def _wraps_cause(matches: Sequence[Match]) -> bool:
 def _unmatched_tier(event: Event, message: str) -> float:
     """An exception no signature knows (the line that ends a traceback, whatever its class is
     called) is someone's own failure; a CANN log line its writer marked ERROR is at least a
-    bare failure, worth citing when nothing says more."""
+    bare failure, worth citing when nothing says more, and so is an error line in unknown
+    wording whose words agree on a failure kind (`analyzers.hints`)."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
         return TIER_GENERIC
+    if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
+        return TIER_GENERIC  # unknown wording, but its words name a failure kind
     return TIER_NOISE

@@ -163,10 +163,10 @@ def _finished_log(correlation: Correlation, scans: Sequence[FileScan]) -> Verdic
 
 
 def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
-    """The job's own log ends with neither an error nor a success line: it stopped making
-    progress (nobody uploads the logs of a job that worked)."""
+    """The job's own log ends with neither a success line nor any line that reads like an
+    error: it stopped making progress (nobody uploads the logs of a job that worked)."""
     logs = [s for s in scans if s.info.kind in _JOB_LOGS and s.info.lines]
-    if not logs or any(_succeeded(scan) for scan in scans):
+    if not logs or any(_succeeded(scan) or _complained(scan) for scan in scans):
         return None
     reason = "the job's log ends without an error or a success line"
     return Verdict("multirank.quiet_end", "hang", "framework", 0.3, (), reason)
@@ -177,6 +177,11 @@ def _succeeded(scan: FileScan) -> bool:
         event.kind == EventKind.CHECKPOINT and is_success(event.message or event.text)
         for event in scan.events
     )
+
+
+def _complained(scan: FileScan) -> bool:
+    """Some line reads like an error, even if none could be cited: not a quiet end."""
+    return any(event.kind == EventKind.ERROR for event in scan.events)
 
 
 def _where(correlation: Correlation, ranks: Sequence[int]) -> str:

@@ -208,6 +208,21 @@ def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_clas
     assert glued.tier == TIER_UNKNOWN
 
 
+@pytest.mark.parametrize(
+    ("text", "tier"),
+    [
+        ("node3:811:902 [1] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'", 2.0),
+        ("Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
+        (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
+        ('    raise RuntimeError("NCCL communicator was aborted")', 1.0),  # quoted source
+    ],
+)
+def test_unknown_error_wording_is_citable_when_its_words_name_a_failure_kind(
+    text: str, tier: float
+) -> None:
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == tier
+
+
 def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
     text = "[66120][Ring][Prepare]unexpected state 3 for link 7"
     plog = Event("plog/plog-1.log", 4, text, EventKind.ERROR, text, source="plog", level="ERROR")

@@ -245,6 +245,11 @@ def test_a_log_that_just_stops_without_error_or_success_is_a_hang() -> None:
     assert diagnosis.confidence <= 0.3
 
 
+def test_a_log_whose_error_lines_cannot_be_cited_did_not_end_quietly() -> None:
+    text = "INFO 03-14 09:12:01 run.py:88] step 7\nthe loader failed on shard 3 of 9\n"
+    assert run({"serve/engine.log": text}).category == "other"
+
+
 def test_a_log_that_ends_with_its_success_line_is_not_a_hang() -> None:
     text = "INFO 03-14 09:12:01 run.py:88] decode step 7 passed\nmodel run success\n"
     assert run({"serve/engine.log": text}).category == "healthy"

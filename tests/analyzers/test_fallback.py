@@ -6,8 +6,8 @@ import pytest
 
 from analyzers.causal import find_first_error
 from analyzers.classify import classify_event
-from analyzers.fallback import load_hints, vote
 from analyzers.formats.codes import extract_codes
+from analyzers.hints import load_hints, vote
 from analyzers.labels import first_error_label
 from analyzers.rules import load_knowledge
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan

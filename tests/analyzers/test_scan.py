@@ -85,6 +85,8 @@ def test_info_noise_is_not_an_event():
         "hccl fftsplus task timeout occurred during task execution, stream_id:7, sq_id:7, task_id:6029",
         "W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM",
         "Process exited with code 137",
+        "...CUDA out of memory. Tried to allocate 12.50 GiB. GPU 0 has a total capacity of 23.6 GiB",
+        "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([4, 8]) from checkpoint",
     ],
 )
 def test_failure_lines_become_events(line):
