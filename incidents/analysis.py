@@ -96,7 +96,7 @@ def _give_up_if_exhausted(run_id: int) -> None:
 def _analyze(run: AnalysisRun) -> dict[str, Any]:
     bundle = run.incident.bundle
     options = AnalyzeOptions(
-        checkpoint_patterns=tuple(settings.RANKLENS_CHECKPOINT_PATTERNS),
+        checkpoint_patterns=(*settings.RANKLENS_CHECKPOINT_PATTERNS, *run.checkpoint_patterns),
         workers=settings.RANKLENS_ANALYZER_WORKERS,
         progress=_progress_reporter(run),
         store_dir=str(runstore.store_dir_for(run.pk)),  # issue 4: log viewer's line index

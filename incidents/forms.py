@@ -1,4 +1,4 @@
-"""Validation of an uploaded bundle, shared by the web page and the API."""
+"""Forms: the uploaded bundle (web page and API) and the options of a re-analysis."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.template.defaultfilters import filesizeformat
 
 from analyzers import BundleError
 from analyzers.bundle import sniff_kind
+from analyzers.checkpoints import CheckpointMatcher
 
 TOO_LARGE = "too_large"
 
@@ -44,3 +45,24 @@ class BundleUploadForm(forms.Form):
 
     def first_error(self) -> str:
         return next(iter(self.errors.values()))[0]
+
+
+class ReanalyzeForm(forms.Form):
+    """Extra checkpoint patterns for one re-analysis, one regular expression per line."""
+
+    checkpoint_patterns = forms.CharField(
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": r"e.g. ^step (?P<checkpoint>\d+) ok$"}
+        ),
+        help_text="One regular expression per line; a named group 'checkpoint' picks the text.",
+    )
+
+    def clean_checkpoint_patterns(self) -> list[str]:
+        lines = self.cleaned_data["checkpoint_patterns"].splitlines()
+        patterns = [line.strip() for line in lines if line.strip()]
+        try:
+            CheckpointMatcher(patterns)  # the analyzer's own check: bad regexes named
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+        return patterns

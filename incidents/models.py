@@ -82,6 +82,8 @@ class AnalysisRun(models.Model):
     # How many times a worker started this run; a run that keeps killing its worker
     # (out of memory, hard time limit) is given up instead of being redelivered forever.
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Extra checkpoint regexes for this run only (site-wide ones live in settings).
+    checkpoint_patterns = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -47,10 +47,12 @@ def incident_create(
     return incident
 
 
-def run_queue(*, incident: Incident) -> AnalysisRun:
+def run_queue(*, incident: Incident, checkpoint_patterns: list[str] | None = None) -> AnalysisRun:
     """Add a queued run; the task is sent only once the rows are committed."""
     with transaction.atomic():
-        run = AnalysisRun.objects.create(incident=incident)
+        run = AnalysisRun.objects.create(
+            incident=incident, checkpoint_patterns=list(checkpoint_patterns or [])
+        )
         run.show_on_incident(RunState.QUEUED)
         transaction.on_commit(lambda: _enqueue(run))
     return run

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -10,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents import services
-from incidents.forms import BundleUploadForm
+from incidents.forms import BundleUploadForm, ReanalyzeForm
 from incidents.models import Incident
 
 PAGE_SIZE = 50
@@ -74,7 +75,9 @@ def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     incident = _get_incident(number)
     run = incident.latest_run()
     report = run.report if run and run.report else None
-    context = {"incident": incident, "run": run, "report": report}
+    patterns = "\n".join(run.checkpoint_patterns) if run else ""
+    form = ReanalyzeForm(initial={"checkpoint_patterns": patterns})
+    context = {"incident": incident, "run": run, "report": report, "reanalyze_form": form}
     return render(request, "incidents/detail.html", context)
 
 
@@ -91,5 +94,12 @@ def incident_status(request: HttpRequest, number: int) -> JsonResponse:
 @require_POST
 def incident_reanalyze(request: HttpRequest, number: int) -> HttpResponse:
     incident = _get_incident(number)
-    services.run_queue(incident=incident)
+    form = ReanalyzeForm(request.POST)
+    if not form.is_valid():
+        # Nothing is queued; the current run and its report stay as they are.
+        messages.error(request, " ".join(form.errors["checkpoint_patterns"]))
+        return redirect(incident)
+    services.run_queue(
+        incident=incident, checkpoint_patterns=form.cleaned_data["checkpoint_patterns"]
+    )
     return redirect(incident)

@@ -162,6 +162,34 @@ def test_reanalyze_creates_a_new_run_and_page_shows_the_latest(alice_client, ana
     assert page.context["report"] is None
 
 
+def test_reanalyze_with_a_checkpoint_pattern_uses_it_for_that_run(alice_client, analyzed):
+    pattern = r"^(?P<checkpoint>prefill start)"
+
+    alice_client.post(f"/incidents/INC-{analyzed.pk}/reanalyze/", {"checkpoint_patterns": pattern})
+
+    latest = analyzed.latest_run()
+    assert latest.checkpoint_patterns == [pattern]
+    analyze_run(run_id=latest.pk)
+    latest.refresh_from_db()
+    rank0 = next(r for r in latest.report["ranks"] if r["rank"] == 0)
+    assert rank0["checkpoints"] == 7  # the six default checkpoints plus "prefill start"
+    page = alice_client.get(analyzed.get_absolute_url())
+    assert page.context["reanalyze_form"].initial == {"checkpoint_patterns": pattern}
+
+
+def test_reanalyze_with_a_broken_pattern_queues_nothing_and_says_why(alice_client, analyzed):
+    response = alice_client.post(
+        f"/incidents/INC-{analyzed.pk}/reanalyze/",
+        {"checkpoint_patterns": r"layer (\d+"},
+        follow=True,
+    )
+
+    assert analyzed.runs.count() == 1
+    assert analyzed.latest_run().state == RunState.DONE
+    assert "flash-error" in response.content.decode()
+    assert "layer (" in response.content.decode()
+
+
 def test_reanalyze_needs_post(alice_client, analyzed):
     response = alice_client.get(f"/incidents/INC-{analyzed.pk}/reanalyze/")
 
