@@ -34,6 +34,7 @@ from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.lines import parse_line
+from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
@@ -296,11 +297,21 @@ class _FileScanner:
         year = self.hints.year
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
+        self._refusal_at_end()
         self.events.sort(key=lambda event: event.line)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
         if self.structured:
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
+
+    def _refusal_at_end(self) -> None:
+        """A job log with no error line that ends on a plain-words refusal (`formats.refusal`)."""
+        if self.kept[EventKind.ERROR] or self.info.kind not in CHECKPOINT_KINDS:
+            return
+        parsed = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+        found = last_refusal([(n, line.message) for n, line in parsed], self.prefilter)
+        if found is not None:
+            self.emit(found[0], dict(parsed)[found[0]], EventKind.ERROR)
 
 
 def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:

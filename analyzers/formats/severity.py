@@ -38,6 +38,7 @@ class Prefilter:
     warning_words: re.Pattern[str]
     benign: re.Pattern[str]
     notable_info: tuple[bytes, ...] = ()
+    refusal_words: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -53,6 +54,9 @@ def load_prefilter() -> Prefilter:
         warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
         benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
         notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
+        refusal_words=re.compile(_squash(data["refusal_words"]), re.IGNORECASE)
+        if data.get("refusal_words")
+        else None,
     )
 
 

@@ -1,0 +1,26 @@
+"""A log that holds no error line at all may still end on a plain-words refusal.
+
+Config checks in model code often print (or raise through a wrapper that prints only the
+message) a sentence with no error word: "`rope_scaling` must be a dictionary with two fields,
+..., got {...}". The scanner's prefilter never looks at such a line, so the job would read as
+a quiet hang. After the scan, only for a file that produced no error event, its last few lines
+are tested against `refusal_words` (knowledge/prefilter.yaml); the last one that matches is
+the job's error. This costs nothing per line of a big log: it looks at a handful of lines once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.formats.severity import Prefilter
+
+
+def last_refusal(tail: Sequence[tuple[int, str]], prefilter: Prefilter) -> tuple[int, str] | None:
+    """The last (line number, message) of `tail` that reads as a refusal, if any."""
+    pattern = prefilter.refusal_words
+    if pattern is None:
+        return None
+    for lineno, message in reversed(tail):
+        if message.strip() and not prefilter.benign.search(message) and pattern.search(message):
+            return lineno, message
+    return None

@@ -1,0 +1,76 @@
+"""A job log with no error line that ends on a refusal worded without any error word."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.formats.refusal import last_refusal
+from analyzers.formats.severity import load_prefilter
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, EventKind, FileInfo
+
+BARE_ROPE = (
+    "`rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
+    "got {'factor': 32.0, 'beta_fast': 32, 'rope_type': 'yarn'}"
+)
+
+
+def diagnose_text(path: str, text: str) -> Diagnosis:
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+@pytest.mark.parametrize(
+    ("message", "refused"),
+    [
+        (BARE_ROPE, True),
+        ("tensor_parallel_size should be a divisor of num_attention_heads (28), got 8", True),
+        ("quantization method 'awq_marlin' is not supported on this platform", True),
+        ("expected one of ['bfloat16', 'float16'] for dtype, got 'float32'", True),
+        ("INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s", False),
+        ("loading shard 3 of 9", False),
+        ("", False),
+    ],
+)
+def test_refusal_words_pick_plain_worded_refusals_only(message: str, refused: bool) -> None:
+    found = last_refusal([(12, message)], load_prefilter())
+    assert (found == (12, message)) is refused
+
+
+def test_the_last_refusal_of_the_tail_is_the_one_cited() -> None:
+    tail = [(1, "fields must be set before start"), (2, BARE_ROPE), (3, "bye")]
+    assert last_refusal(tail, load_prefilter()) == (2, BARE_ROPE)
+
+
+def test_a_bare_config_refusal_that_ends_a_log_is_a_config_error_not_a_hang() -> None:
+    diagnosis = diagnose_text("comfy/console.log", BARE_ROPE + "\n")
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "must be a dictionary" in diagnosis.first_error.text
+
+
+def test_a_log_with_an_error_line_gets_no_extra_event_from_its_tail() -> None:
+    text = "ValueError: tokenizer returned an empty prompt\nretry should be disabled\n"
+    kind, rank = classify_path("serve/engine.log")
+    info = FileInfo(path="serve/engine.log", kind=kind, rank=rank, size_bytes=len(text))
+    scan = scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))
+    errors = [e.line for e in scan.events if e.kind == EventKind.ERROR]
+    assert errors == [1]
+
+
+def test_a_log_that_stops_mid_progress_still_reads_as_a_hang() -> None:
+    text = (
+        "INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
+        "INFO 03-14 09:12:11 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
+    )
+    diagnosis = diagnose_text("serve/engine.log", text)
+    assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
