@@ -13,6 +13,8 @@ Seen in real reports (outermost first; they nest):
   logs sometimes split a name (`(EngineCore _DP3 pid=274)`)
 - colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`,
   or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
+- `grep -n` over one file, or line numbers pasted with a log: `118:[rank3]: Traceback ...`
+  (only digits and a colon not followed by another digit, so `12:30:01` stays a time)
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 """
@@ -25,6 +27,7 @@ from analyzers.formats.base import ParsedLine
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
+_GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
 _PROCESS_TAG = re.compile(
@@ -54,7 +57,7 @@ def strip_wrappers(line: ParsedLine) -> None:
 def _peel_one(line: ParsedLine) -> bool:
     text = line.message
     first = text[:1]
-    if first.isdigit() and _peel_collector_time(line, text):
+    if first.isdigit() and (_peel_collector_time(line, text) or _peel_line_number(line, text)):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -80,6 +83,13 @@ def _peel_one(line: ParsedLine) -> bool:
             line.message = text[found.end() :]
             return True
     return False
+
+
+def _peel_line_number(line: ParsedLine, text: str) -> bool:
+    found = _GREP_LINE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _peel_collector_time(line: ParsedLine, text: str) -> bool:

@@ -181,6 +181,8 @@ CASES = [
         "[comm.py:698:init_distributed] cdb=None",
     ),
     ("pdsh-worker", "worker-1: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("grep-n-rank", "118:[rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
+    ("grep-n-source", "2:    raise RuntimeError('x')", None, None, None, None, "    raise"),
     (
         "lmdeploy",
         "2025-01-28 18:45:18,768 - lmdeploy - ERROR - model_agent.py:735 - Rank[2] failed.",
@@ -376,6 +378,11 @@ def test_a_collector_time_is_the_time_of_a_line_that_has_none_of_its_own():
         "Traceback (most recent call last):",
     )
     assert line.stream_key == ""
+
+
+def test_a_clock_time_at_the_start_is_not_taken_for_a_grep_line_number():
+    line = parse_line("12:30:01 worker stalled")
+    assert line.message.startswith("12:30:01")
 
 
 def test_ray_repeat_marker_is_dropped():
