@@ -3,7 +3,9 @@
 Each `<topic>.yaml` holds a `cases:` list. A case names the signatures (regexes over error
 messages such as ``HCCL_BUFFSIZE is too SMALL, maxBs = 914``), codes and operators that
 identify it, its category from the taxonomy, and the root cause, fix and checks a user
-needs. Loading rejects malformed data with a message naming the file and the case.
+needs. `terms_zh` lists the short Chinese terms an engineer would type to find the case
+(显存不足, 通信超时): the case text is English, so without them a Chinese search finds nothing.
+Loading rejects malformed data with a message naming the file and the case.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ STRATEGIES = frozenset(
     }
 )
 SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+MAX_TERM_ZH = 20
 
 _REQUIRED_TEXT = ("id", "title", "category", "root_cause", "fix")
 _LISTS = (
@@ -46,6 +50,7 @@ _LISTS = (
     "references",
     "tags",
     "strategy",
+    "terms_zh",
 )
 
 
@@ -69,6 +74,7 @@ class Case:
     references: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     strategy: tuple[str, ...] = ()
+    terms_zh: tuple[str, ...] = ()
     source: str = ""
     patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
 
@@ -166,6 +172,19 @@ def _check_values(values: Mapping[str, Any], where: str) -> None:
     bad_strategy = set(values.get("strategy", ())) - STRATEGIES
     if bad_strategy:
         raise CaseError(f"{where}: strategy {sorted(bad_strategy)} not in {sorted(STRATEGIES)}")
+    _check_terms_zh(values.get("terms_zh", ()), where)
+
+
+def _check_terms_zh(terms: Sequence[str], where: str) -> None:
+    """Search terms, not prose: short, each with Chinese in it, none twice."""
+    for term in terms:
+        if not CJK_CHAR.search(term) or term != term.strip() or len(term) > MAX_TERM_ZH:
+            raise CaseError(
+                f"{where}: terms_zh {term!r} must be a short term (at most {MAX_TERM_ZH}"
+                " characters, no surrounding spaces) containing Chinese"
+            )
+    if len(set(terms)) != len(terms):
+        raise CaseError(f"{where}: terms_zh lists a term twice")
 
 
 def _compile(signatures: Iterable[str], where: str) -> tuple[re.Pattern[str], ...]:

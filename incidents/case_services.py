@@ -36,8 +36,11 @@ class LoadResult:
 
 
 def _seed_values(case: knowledge.Case) -> dict[str, Any]:
+    """The case's row; its Chinese search terms join the tags, which both search backends
+    index, so a Chinese query finds the English case."""
     data = case.to_dict()
     values = {name: data[name] for name in SEEDED_FIELDS}
+    values["tags"] = list(dict.fromkeys([*case.tags, *case.terms_zh]))
     values["knowledge_file"] = case.source
     return values
 
