@@ -1,0 +1,70 @@
+"""Lines that restate a failure reported just before them are not its first cause.
+
+torch_npu follows the line carrying an ACL code with a one-line plain-language summary, and a
+launcher reports a rank that aborted itself (SIGABRT, exit code -6) after the rank's own log
+said why. Each scenario is a real-looking log scanned and diagnosed end to end.
+"""
+
+from __future__ import annotations
+
+import io
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+SET_DEVICE = """\
+Traceback (most recent call last):
+  File "/srv/serve/worker.py", line 41, in init_device
+    torch.npu.set_device(local_rank)
+RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+[ERROR] 2026-03-02-10:14:07 (PID:9120, Device:-1, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: Failed to start the device.
+        Rectify the fault based on the error information in the ascend log.
+"""
+
+WATCHDOG_THEN_ABORT = """\
+  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2050, in all_reduce
+    work = group.allreduce([tensor], opts)
+RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=881, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800412 milliseconds before timing out.
+WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 5120 closing signal SIGTERM
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 1 (pid: 5121) of binary: /opt/conda/bin/python
+"""
+
+
+def diagnose_text(path: str, text: str) -> Diagnosis:
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def test_the_code_line_not_its_plain_language_summary_is_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/worker.log", SET_DEVICE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "error code is 507033" in diagnosis.first_error.text
+
+
+def test_a_summary_without_its_code_line_is_still_cited() -> None:
+    diagnosis = diagnose_text("serve/worker.log", "[Error]: Failed to start the device.\n")
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to start the device" in diagnosis.first_error.text
+
+
+def test_a_rank_that_aborted_after_a_collective_timeout_is_a_communication_failure() -> None:
+    diagnosis = diagnose_text("train/launcher.log", WATCHDOG_THEN_ABORT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+def test_a_rank_killed_by_a_segfault_stays_a_device_fault() -> None:
+    text = WATCHDOG_THEN_ABORT.replace("exitcode: -6", "exitcode: -11").split("\n")
+    diagnosis = diagnose_text("train/launcher.log", "\n".join(text[-2:]))
+    assert diagnosis.category == "device_fault"
