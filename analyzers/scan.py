@@ -29,6 +29,7 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
+from analyzers.formats.checkpoint_shape import CheckpointShape
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
@@ -96,6 +97,7 @@ class _FileScanner:
         self.ranks_seen: Counter[int] = Counter()
         self.kept: Counter[EventKind] = Counter()
         self.checkpoint_lines = self._checkpoint_lines()
+        self.checkpoint_shape = CheckpointShape()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
@@ -200,7 +202,7 @@ class _FileScanner:
     def _checkpoint(self, line_no: int, raw: bytes, emit: bool) -> tuple[str | None, str]:
         """Full parse of one checkpoint candidate (the slow path of `CheckpointLines`)."""
         assert self.checkpoints is not None
-        line = parse_line(clean_line(raw))
+        line = self.checkpoint_shape.parse(clean_line(raw))
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
         text = self.checkpoints.match(line.message)
@@ -306,12 +308,11 @@ class _FileScanner:
 
     def _refusal_at_end(self) -> None:
         """A job log with no error line that ends on a plain-words refusal (`formats.refusal`)."""
-        if self.kept[EventKind.ERROR] or self.info.kind not in CHECKPOINT_KINDS:
-            return
-        parsed = [(n, self._parse(raw)) for n, raw in self.previous_tail]
-        found = last_refusal([(n, line.message) for n, line in parsed], self.prefilter)
-        if found is not None:
-            self.emit(found[0], dict(parsed)[found[0]], EventKind.ERROR)
+        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
+            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            found = last_refusal(tail, self.prefilter)
+            if found is not None:
+                self.emit(*found, EventKind.ERROR)
 
 
 def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:

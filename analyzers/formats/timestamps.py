@@ -64,6 +64,15 @@ def parse_time(text: str) -> datetime | PartialTime | None:
     return None
 
 
+def time_span(text: str) -> tuple[int, int] | None:
+    """Where `parse_time` would read its timestamp in `text`."""
+    for pattern in (_FULL, _GLOG, _MONTH_DAY):
+        found = pattern.search(text)
+        if found:
+            return found.span()
+    return None
+
+
 def _full(found: re.Match[str]) -> datetime | None:
     year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
     fraction, micro = found.group(7), found.group(8)
