@@ -12,15 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from analyzers.formats.base import ParsedLine
 from analyzers.formats.severity import Prefilter
 
 
-def last_refusal(tail: Sequence[tuple[int, str]], prefilter: Prefilter) -> tuple[int, str] | None:
-    """The last (line number, message) of `tail` that reads as a refusal, if any."""
+def last_refusal(
+    tail: Sequence[tuple[int, ParsedLine]], prefilter: Prefilter
+) -> tuple[int, ParsedLine] | None:
+    """The last (line number, line) of `tail` that reads as a refusal, if any. A line with a
+    level of its own (an INFO progress line) or a warning word is never one."""
     pattern = prefilter.refusal_words
     if pattern is None:
         return None
-    for lineno, message in reversed(tail):
-        if message.strip() and not prefilter.benign.search(message) and pattern.search(message):
-            return lineno, message
+    for lineno, line in reversed(tail):
+        text = line.message
+        if line.level or not text.strip() or prefilter.warning_words.search(text):
+            continue
+        if not prefilter.benign.search(text) and pattern.search(text):
+            return lineno, line
     return None

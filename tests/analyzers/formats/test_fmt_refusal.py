@@ -9,6 +9,7 @@ import pytest
 from analyzers.checkpoints import CheckpointMatcher
 from analyzers.correlate import correlate
 from analyzers.diagnose import diagnose
+from analyzers.formats.lines import parse_line
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import load_prefilter
 from analyzers.layout import classify_path
@@ -37,18 +38,21 @@ def diagnose_text(path: str, text: str) -> Diagnosis:
         ("quantization method 'awq_marlin' is not supported on this platform", True),
         ("expected one of ['bfloat16', 'float16'] for dtype, got 'float32'", True),
         ("INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s", False),
+        ("INFO 03-14 09:12:01 config.py:88] max_num_seqs should be raised for throughput", False),
+        ("UserWarning: the input array should be writable, got a read-only view", False),
         ("loading shard 3 of 9", False),
         ("", False),
     ],
 )
 def test_refusal_words_pick_plain_worded_refusals_only(message: str, refused: bool) -> None:
-    found = last_refusal([(12, message)], load_prefilter())
-    assert (found == (12, message)) is refused
+    line = parse_line(message)
+    assert (last_refusal([(12, line)], load_prefilter()) == (12, line)) is refused
 
 
 def test_the_last_refusal_of_the_tail_is_the_one_cited() -> None:
-    tail = [(1, "fields must be set before start"), (2, BARE_ROPE), (3, "bye")]
-    assert last_refusal(tail, load_prefilter()) == (2, BARE_ROPE)
+    texts = ["fields must be set before start", BARE_ROPE, "bye"]
+    tail = [(n, parse_line(text)) for n, text in enumerate(texts, 1)]
+    assert last_refusal(tail, load_prefilter()) == tail[1]
 
 
 def test_a_bare_config_refusal_that_ends_a_log_is_a_config_error_not_a_hang() -> None:
