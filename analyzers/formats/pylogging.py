@@ -8,6 +8,7 @@
 (VllmWorkerProcess pid=3802570) ERROR 07-19 22:15:30 multiproc_worker_utils.py:725] ...  (vLLM v0)
 [227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception ...
 [2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] ...     (MindIE / ATB C++)
+[2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] ...              (spdlog: logger name)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
 """
@@ -41,6 +42,11 @@ HEADERS = (
     header(
         NAME,
         r"\[(?P<ts>" + _DATE + r")\] \[" + _ANY_CASE_LEVEL + r"\] \[(?P<pid>\d+)\] "
+        r"(?:\[[\w./-]+:\d+\] )?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>" + _DATE + r")\] \[[A-Za-z_][\w.-]*\] \[" + _ANY_CASE_LEVEL + r"\] "
         r"(?:\[[\w./-]+:\d+\] )?",
     ),
     header(NAME, _LEVEL + r":[\w.]+:"),

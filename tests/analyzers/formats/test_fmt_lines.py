@@ -181,6 +181,15 @@ CASES = [
         "[comm.py:698:init_distributed] cdb=None",
     ),
     ("pdsh-worker", "worker-1: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    (
+        "spdlog-named-logger",
+        "[2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] execute node[0] fail, error code: 3",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "execute node[0] fail",
+    ),
     ("grep-n-rank", "118:[rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
     ("grep-n-source", "2:    raise RuntimeError('x')", None, None, None, None, "    raise"),
     (
