@@ -23,7 +23,7 @@ from django.utils import timezone
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
 from incidents import case_services, runstore  # case_services: issue 5
-from incidents.models import AnalysisRun, RunState
+from incidents.models import AnalysisRun, RunState, fingerprint_of
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +140,7 @@ def _finish(run: AnalysisRun, *, state: str, report: dict | None = None, error: 
     fields = {"state": state, "report": report, "error": error, "step": ""}
     if state == RunState.DONE:
         fields["progress"] = 100
+        fields["fingerprint"] = fingerprint_of(report)
     updated = _claimed(run).update(
         **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
     )

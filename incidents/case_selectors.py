@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
-from django.db.models.fields.json import KT
 
 from analyzers.tree import TreeNode, load_tree
 from incidents.case_models import Case, CaseIncident, CaseSource
@@ -43,10 +42,6 @@ def case_matches(report: dict[str, Any] | None, incident: Incident) -> list[Case
     return views[:MATCHES_SHOWN]
 
 
-def fingerprint_of(report: dict[str, Any] | None) -> str:
-    return str(((report or {}).get("diagnosis") or {}).get("fingerprint") or "")
-
-
 def similar_incidents(incident: Incident, fingerprint: str, limit: int = SIMILAR_LIMIT):
     """Other incidents whose latest finished analysis has the same fingerprint, newest first."""
     if not fingerprint:
@@ -54,11 +49,11 @@ def similar_incidents(incident: Incident, fingerprint: str, limit: int = SIMILAR
     latest = (
         AnalysisRun.objects.filter(incident=OuterRef("pk"), state=RunState.DONE)
         .order_by("-pk")
-        .values(fingerprint=KT("report__diagnosis__fingerprint"))[:1]
+        .values("fingerprint")[:1]
     )
-    candidates = AnalysisRun.objects.filter(
-        state=RunState.DONE, report__diagnosis__fingerprint=fingerprint
-    ).values("incident_id")
+    candidates = AnalysisRun.objects.filter(state=RunState.DONE, fingerprint=fingerprint).values(
+        "incident_id"
+    )
     return (
         Incident.objects.filter(pk__in=candidates)
         .exclude(pk=incident.pk)

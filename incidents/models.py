@@ -84,6 +84,8 @@ class AnalysisRun(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     # Extra checkpoint regexes for this run only (site-wide ones live in settings).
     checkpoint_patterns = models.JSONField(default=list, blank=True)
+    # The report's diagnosis fingerprint, copied out so repeats are found by an index.
+    fingerprint = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -96,6 +98,10 @@ class AnalysisRun(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.pk} of {self.incident_id}: {self.state}"
+
+    def save(self, *args, **kwargs) -> None:
+        self.fingerprint = fingerprint_of(self.report) if self.state == RunState.DONE else ""
+        super().save(*args, **kwargs)
 
     @property
     def is_active(self) -> bool:
@@ -121,6 +127,11 @@ class AnalysisRun(models.Model):
         if with_report:
             data["report"] = self.report if self.state == RunState.DONE else None
         return data
+
+
+def fingerprint_of(report: dict | None) -> str:
+    """The diagnosis fingerprint a report carries ('' when none)."""
+    return str(((report or {}).get("diagnosis") or {}).get("fingerprint") or "")[:64]
 
 
 def token_digest(token: str) -> str:

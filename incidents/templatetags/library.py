@@ -13,6 +13,7 @@ from django import template
 
 from incidents import case_selectors
 from incidents.case_services import promotable_report
+from incidents.models import fingerprint_of
 from incidents.tree_view import TreeView, build_tree_view, marks_for
 
 register = template.Library()
@@ -20,7 +21,7 @@ register = template.Library()
 
 @register.simple_tag
 def incident_library(incident: Any, report: dict[str, Any] | None) -> dict[str, Any]:
-    fingerprint = case_selectors.fingerprint_of(report)
+    fingerprint = fingerprint_of(report)
     return {
         "matches": case_selectors.case_matches(report, incident),
         "fingerprint": fingerprint,
