@@ -33,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        json.dump(report.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
+        # Indented for a person at a terminal; compact for a pipe. `dumps` then one write:
+        # `json.dump` to a stream runs the pure-Python encoder, many times slower.
+        indent = 2 if sys.stdout.isatty() else None
+        sys.stdout.write(json.dumps(report.to_dict(), indent=indent, ensure_ascii=False))
         sys.stdout.write("\n")
     else:
         sys.stdout.write(format_summary(report))

@@ -6,7 +6,7 @@ Everything the web app stores comes from `Report.to_dict()`, whose shape follows
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -182,12 +182,15 @@ class Report:
     schema_version: int = 1
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["timeline"] = {str(rank): cps for rank, cps in data["timeline"].items()}
-        return _jsonable(data)
+        return _jsonable(self)  # type: ignore[no-any-return]
 
 
 def _jsonable(value: Any) -> Any:
+    """Plain JSON values; unlike `dataclasses.asdict` it copies nothing twice (a big job's
+    report holds a hundred thousand checkpoints)."""
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: _jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -229,3 +232,12 @@ class Correlation:
     divergence: str | None = None  # human sentence: where a rank's sequence left the others'
     # seconds each rank's clock runs ahead of the reference rank's, from shared checkpoints
     clock_offsets: dict[int, float] = field(default_factory=dict)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    if cls not in _FIELD_NAMES:
+        _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls)) if is_dataclass(cls) else None
+    return _FIELD_NAMES[cls]
