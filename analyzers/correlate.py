@@ -14,17 +14,14 @@ counts once.
 from __future__ import annotations
 
 import re
-import signal
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from analyzers.checkpoints import is_killed_line, is_success, normalise, qualified_names
-from analyzers.checkpoints import termination_signals as _termination_signals
+from analyzers.checkpoints import is_killed_line, normalise, qualified_names
+from analyzers.rank_status import RankFiles, as_int, elastic_exits, epoch, rank_summary
 from analyzers.types import (
     Checkpoint,
     Correlation,
@@ -32,8 +29,6 @@ from analyzers.types import (
     EventKind,
     FileKind,
     FileScan,
-    RankStatus,
-    RankSummary,
 )
 
 Key = tuple[str, int]  # (normalised text, occurrence index on the rank)
@@ -49,18 +44,6 @@ _RANK_OUTPUT_TAG = re.compile(
 )
 
 
-@dataclass(slots=True)
-class _RankFiles:
-    """Everything one rank left in the bundle, grouped by file."""
-
-    present: bool = False
-    skipped: int = 0  # checkpoint lines counted in bulk, not kept as events (fullest file)
-    checkpoints: dict[str, list[Event]] = field(default_factory=dict)
-    errors: dict[str, list[Event]] = field(default_factory=dict)
-    killed_line: bool = False
-    priority: dict[str, tuple[int, str]] = field(default_factory=dict)
-
-
 def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correlation:
     """Per-rank timelines and statuses plus the job-level comparison of the ranks."""
     by_rank = _collect(scans)
@@ -70,9 +53,9 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
     tracks = {r: _timeline(_merged_checkpoints(by_rank[r])) for r in ranks if r not in missing}
     timeline = {r: tracks[r][0] if r in tracks else [] for r in ranks}
     present = {r: timeline[r] for r in ranks if r not in missing}
-    exits = _elastic_exits(scans)
+    exits = elastic_exits(scans)
     summaries = [
-        _summary(r, by_rank.get(r), timeline[r], r in missing, exits.get(r)) for r in ranks
+        rank_summary(r, by_rank.get(r), timeline[r], r in missing, exits.get(r)) for r in ranks
     ]
     common = last_common(present)
     ahead, behind = _ahead_behind({s.rank: s.checkpoints for s in summaries if s.rank in present})
@@ -94,15 +77,15 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
 # --- gathering one rank's lines ------------------------------------------------------------
 
 
-def _collect(scans: Sequence[FileScan]) -> dict[int, _RankFiles]:
-    by_rank: dict[int, _RankFiles] = {}
+def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
+    by_rank: dict[int, RankFiles] = {}
     for scan in scans:
         info = scan.info
         skipped = _number_skipped_occurrences(scan)
         if info.rank is not None:
             files = _rank_files(by_rank, info.rank, scan)
             files.present = files.present or info.lines > 0 or info.size_bytes > 0
-        this_scan: dict[int, _RankFiles] = {}
+        this_scan: dict[int, RankFiles] = {}
         for event in scan.events:
             rank = event.rank if event.rank is not None else info.rank
             if rank is None or _launcher_says(event, info.kind):
@@ -143,14 +126,14 @@ def _launcher_says(event: Event, kind: FileKind) -> bool:
     )
 
 
-def _rank_files(by_rank: dict[int, _RankFiles], rank: int, scan: FileScan) -> _RankFiles:
-    files = by_rank.setdefault(rank, _RankFiles())
+def _rank_files(by_rank: dict[int, RankFiles], rank: int, scan: FileScan) -> RankFiles:
+    files = by_rank.setdefault(rank, RankFiles())
     priority = _FILE_PRIORITY.get(scan.info.kind, 1)
     files.priority.setdefault(scan.info.path, (priority, scan.info.path))
     return files
 
 
-def _add_event(files: _RankFiles, event: Event) -> None:
+def _add_event(files: RankFiles, event: Event) -> None:
     files.present = True
     if event.kind == EventKind.CHECKPOINT:
         files.checkpoints.setdefault(event.file, []).append(event)
@@ -171,7 +154,7 @@ def _text(event: Event) -> str:
     return checkpoint_text(event.message or event.text)
 
 
-def _merged_checkpoints(files: _RankFiles) -> list[Event]:
+def _merged_checkpoints(files: RankFiles) -> list[Event]:
     """One rank's checkpoints from all its files, each logical checkpoint once.
 
     The fullest file of the best kind is the base; another file's checkpoint is the same
@@ -210,7 +193,7 @@ def _merge_two(base: list[Event], other: list[Event]) -> list[Event]:
         merged.append(event)
     merged.extend(pending)
     if all(e.timestamp for e in merged):
-        merged.sort(key=lambda e: _epoch(e.timestamp))
+        merged.sort(key=lambda e: epoch(e.timestamp))
     return merged
 
 
@@ -242,139 +225,11 @@ def _timeline(events: list[Event]) -> tuple[list[Checkpoint], dict[Key, float]]:
         stamp = event.timestamp
         iso = None
         if stamp is not None:
-            timed[(text, index)] = _epoch(stamp)
+            timed[(text, index)] = epoch(stamp)
             iso = stamp.isoformat()
         # Checkpoint(text, index, file, line, timestamp, qualified)
         checkpoints.append(Checkpoint(text, index, event.file, event.line, iso, name))
     return checkpoints, timed
-
-
-# --- per-rank status -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Exit:
-    """How the launcher says a rank's process ended."""
-
-    exitcode: int | None
-    signal: int | None
-
-
-def _summary(
-    rank: int,
-    files: _RankFiles | None,
-    timeline: list[Checkpoint],
-    missing: bool,
-    exit_: _Exit | None,
-) -> RankSummary:
-    first = _first_error(files) if files else None
-    last = timeline[-1] if timeline else None
-    return RankSummary(
-        rank=rank,
-        status=_status(files, timeline, missing, exit_, first is not None),
-        last_checkpoint=last.text if last else None,
-        first_error=first.ref() if first else None,
-        checkpoints=len(timeline) + (files.skipped if files else 0),
-        last_checkpoint_qualified=last.qualified if last else None,
-        files=sorted(files.priority, key=files.priority.__getitem__) if files else [],
-    )
-
-
-def _status(
-    files: _RankFiles | None,
-    timeline: list[Checkpoint],
-    missing: bool,
-    exit_: _Exit | None,
-    has_error: bool,
-) -> RankStatus:
-    """missing > killed > error > ok > hung: a rank that stopped without an error, a fatal
-    signal or a success line was waiting for something."""
-    if missing or files is None:
-        return RankStatus.MISSING
-    if files.killed_line or (exit_ is not None and _fatal_signal(exit_)):
-        return RankStatus.KILLED
-    if has_error or (exit_ is not None and (exit_.exitcode or 0) > 0):
-        return RankStatus.ERROR
-    if (timeline and is_success(timeline[-1].text)) or (exit_ is not None and exit_.exitcode == 0):
-        return RankStatus.OK
-    return RankStatus.HUNG
-
-
-def _fatal_signal(exit_: _Exit) -> bool:
-    """A signal the process died of by itself (SIGSEGV, SIGKILL from the OOM killer), as
-    opposed to the SIGTERM a launcher sends the survivors."""
-    number = exit_.signal
-    if number is None and exit_.exitcode is not None and exit_.exitcode < 0:
-        number = -exit_.exitcode
-    if number is None:
-        return False
-    return _signal_name(number) not in _termination_signals()
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
-
-
-def _first_error(files: _RankFiles) -> Event | None:
-    """The earliest error line of the rank: by time when every file's first error has one,
-    else the rank's own log before the launcher's copy."""
-    firsts = [min(events, key=lambda e: e.line) for events in files.errors.values()]
-    if not firsts:
-        return None
-    if all(e.timestamp for e in firsts):
-        return min(firsts, key=lambda e: (_epoch(e.timestamp), files.priority[e.file], e.line))
-    return min(firsts, key=lambda e: (files.priority[e.file], e.line))
-
-
-def _elastic_exits(scans: Sequence[FileScan]) -> dict[int, _Exit]:
-    """Rank -> exit from torchelastic failure reports (facts["elastic_failures"])."""
-    exits: dict[int, _Exit] = {}
-    for scan in scans:
-        for failure in scan.facts.get("elastic_failures") or ():
-            rank = _first_int(failure, ("rank", "global_rank", "local_rank"))
-            if rank is not None:
-                exits[rank] = _merge_exit(exits.get(rank), _exit_of(failure))
-    return exits
-
-
-def _exit_of(failure: Mapping[str, Any]) -> _Exit:
-    code = _first_int(failure, ("exitcode", "exit_code"))
-    raw = failure.get("signal")
-    number = _int(raw)
-    if number is None and isinstance(raw, str) and raw.upper().startswith("SIG"):
-        number = getattr(signal.Signals, raw.upper(), None)
-    return _Exit(code, int(number) if number is not None else None)
-
-
-def _merge_exit(old: _Exit | None, new: _Exit) -> _Exit:
-    """Two reports of one rank (the `failed (exitcode: ...)` line and the summary block)."""
-    if old is None:
-        return new
-    return _Exit(
-        old.exitcode if old.exitcode is not None else new.exitcode,
-        old.signal if old.signal is not None else new.signal,
-    )
-
-
-def _first_int(data: Mapping[str, Any], keys: Iterable[str]) -> int | None:
-    for key in keys:
-        value = _int(data.get(key))
-        if value is not None:
-            return value
-    return None
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
-        return int(value)
-    return None
 
 
 def _world_size(
@@ -382,8 +237,8 @@ def _world_size(
 ) -> int | None:
     if hint:
         return hint
-    stated = [_int(scan.facts.get("world_size")) for scan in scans]
-    stated += [_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
+    stated = [as_int(scan.facts.get("world_size")) for scan in scans]
+    stated += [as_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
     sizes = [size for size in stated if size]
     if sizes:
         return max(sizes)
@@ -505,15 +360,3 @@ def _offsets(times: Mapping[int, Mapping[Key, float]]) -> dict[int, float]:
         if rank != reference and shared:
             offsets[rank] = round(statistics.median(shared), 6)
     return offsets
-
-
-def _epoch(moment: datetime | None) -> float:
-    """Seconds since the epoch; naive times (most logs) are read as UTC so they compare."""
-    if moment is None:
-        return float("inf")
-    if moment.tzinfo is None:
-        return (moment - _NAIVE_EPOCH).total_seconds()
-    return moment.timestamp()
-
-
-_NAIVE_EPOCH = datetime(1970, 1, 1)
