@@ -9,6 +9,7 @@ holds only one chunk at a time.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing as mp
 import os
@@ -28,6 +29,7 @@ from analyzers.scan import scan_file
 from analyzers.types import FileInfo, FileScan
 
 CHUNK = 1024 * 1024
+POLL_S = 1.0  # how often a waiting parent checks that its workers are alive
 BUFFER_CHUNKS = 32  # per worker: how far (in MiB) the parent may read ahead of it
 # Members smaller than this are scanned in the parent: the pipe round trip would cost more.
 INLINE_LIMIT = 256 * 1024
@@ -169,13 +171,29 @@ class _Worker:
         self._sender.start()
 
     def put_job(self, job: Any) -> None:
-        self._outbox.put(("job", job))
+        self._put(("job", job))
 
     def put_bytes(self, chunk: bytes) -> None:
-        self._outbox.put(("bytes", chunk))
+        self._put(("bytes", chunk))
+
+    def raise_if_dead(self) -> None:
+        if not self.process.is_alive():
+            raise RuntimeError(
+                f"a log scanner process died (exit code {self.process.exitcode}): "
+                "it was killed, perhaps by the out-of-memory killer"
+            )
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        while True:
+            try:
+                self._outbox.put(item, timeout=POLL_S)
+                return
+            except queue.Full:
+                self.raise_if_dead()
 
     def close(self) -> None:
-        self._outbox.put(("job", None))
+        with contextlib.suppress(queue.Full):  # a dead worker's outbox may stay full
+            self._outbox.put(("job", None), timeout=POLL_S)
         self._sender.join(timeout=30)
 
     def _send_loop(self) -> None:
@@ -237,6 +255,11 @@ class _WorkerPool:
             self._collect(done, block=True)
         return [done[i] for i in range(total)]
 
+    def _check_alive(self) -> None:
+        """A worker killed mid-file (OOM killer, SIGKILL) sends no result: fail, don't hang."""
+        for worker in self._workers:
+            worker.raise_if_dead()
+
     def _send(self, order: int, member: Member, info: FileInfo) -> None:
         index = min(range(len(self._workers)), key=lambda i: self._workers[i].queued)
         worker = self._workers[index]
@@ -252,7 +275,11 @@ class _WorkerPool:
 
     def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
         while block or not self._results.empty():
-            order, scan, error = self._results.get()
+            try:
+                order, scan, error = self._results.get(timeout=POLL_S)
+            except queue.Empty:
+                self._check_alive()
+                continue
             if error:
                 raise RuntimeError(f"scanning failed in a worker process: {error}")
             done[order] = scan

@@ -1,0 +1,44 @@
+"""Scanning on several processes: same answers as one process, and no hang when one dies."""
+
+import io
+import os
+import tarfile
+
+import pytest
+
+from analyzers import parallel
+from analyzers.bundle import Bundle
+from analyzers.parallel import ScanSettings, scan_members
+
+LINE = b"2026-11-29 07:24:28,507 [rank%d] INFO layer %d passed\n"
+
+
+def _bundle(tmp_path, ranks: int = 4, lines: int = 20_000):
+    path = tmp_path / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for rank in range(ranks):
+            data = b"".join(LINE % (rank, n % 8) for n in range(lines))  # > 256 KiB each
+            info = tarfile.TarInfo(f"job/log_{rank}.log")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_workers_return_the_scans_in_bundle_order(tmp_path):
+    path = _bundle(tmp_path)
+    scans = scan_members(Bundle(path).members(), ScanSettings(), workers=2)
+    assert [s.info.path for s in scans] == [f"job/log_{r}.log" for r in range(4)]
+    assert [s.info.lines for s in scans] == [20_000] * 4
+
+
+def test_a_worker_that_dies_fails_the_scan_instead_of_hanging(tmp_path, monkeypatch):
+    real_scan_one = parallel.scan_one
+
+    def dies_on_rank_2(stream, info, matcher, store_dir):
+        if info.path.endswith("log_2.log"):
+            os._exit(9)  # what the out-of-memory killer leaves behind: no result, no error
+        return real_scan_one(stream, info, matcher, store_dir)
+
+    monkeypatch.setattr(parallel, "scan_one", dies_on_rank_2)
+    with pytest.raises(RuntimeError, match="scanner process died"):
+        scan_members(Bundle(_bundle(tmp_path)).members(), ScanSettings(), workers=2)
