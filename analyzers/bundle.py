@@ -159,6 +159,7 @@ class Bundle:
         self.kind = sniff_kind(self.path)
         self.warnings: list[str] = []
         self._raw: BinaryIO | None = None
+        self._digest: tuple[str, int] | None = None
         self._done = 0.0
         self._on_progress = on_progress
         self._unreported = 0
@@ -195,10 +196,9 @@ class Bundle:
     def _tar_members(self) -> Iterator[Member]:
         # "r|*" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
         with (
-            self.path.open("rb") as raw,
+            self._open_hashing() as raw,
             tarfile.open(fileobj=raw, mode="r|*", bufsize=TAR_BUFFER) as tar,
         ):
-            self._raw = raw
             for info in tar:
                 path = self._safe_path(info.name, info)
                 if path is None:
@@ -223,13 +223,26 @@ class Bundle:
     def _single_members(self) -> Iterator[Member]:
         name = self.path.name
         size = self.path.stat().st_size
-        with self.path.open("rb") as raw:
-            self._raw = raw
+        with self._open_hashing() as raw:
             if self.kind == "gzip-log":
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
                 yield self._member(name, 0, lambda: gzip.GzipFile(fileobj=raw, mode="rb"))
             else:
                 yield self._member(name, size, lambda: _Unclosing(raw))
+
+    @contextmanager
+    def _open_hashing(self) -> Iterator[_HashingReader]:
+        """The bundle file, hashed as it is read: no second pass over a multi-GB upload."""
+        with self.path.open("rb") as fh:
+            raw = _HashingReader(fh)
+            self._raw = raw  # type: ignore[assignment]
+            yield raw
+            raw.read_rest()  # tar padding after the end marker still counts
+            self._digest = (raw.digest.hexdigest(), raw.size)
+
+    def sha256(self) -> tuple[str, int]:
+        """SHA-256 and size of the bundle file; free once `members()` has been read through."""
+        return self._digest or file_sha256(self.path)
 
     def _member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
         return Member(path, size, opener, self._count_read)
@@ -255,6 +268,36 @@ class Bundle:
             self.warnings.append(f"skipped {name!r}: {problem}")
             return None
         return normalise_member_path(name)
+
+
+class _HashingReader(io.RawIOBase):
+    """Passes reads through and feeds every byte read to a SHA-256."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        self.digest.update(data)
+        self.size += len(data)
+        return data
+
+    def readinto(self, target: Any) -> int:
+        data = self.read(len(target))
+        target[: len(data)] = data
+        return len(data)
+
+    def tell(self) -> int:
+        return self.size
+
+    def read_rest(self) -> None:
+        while self.read(HASH_CHUNK):
+            pass
 
 
 class _Unclosing(io.RawIOBase):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analyzers import cases, tree
-from analyzers.bundle import Bundle, file_sha256
+from analyzers.bundle import Bundle
 from analyzers.correlate import correlate, last_common
 from analyzers.diagnose import diagnose
 from analyzers.options import AnalyzeOptions
@@ -28,8 +28,6 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     """
     options = options or AnalyzeOptions()
     progress = _Progress(options)
-    progress(2, "hashing the bundle")
-    sha256, size = file_sha256(path)
     bundle = Bundle(path, on_progress=lambda done: progress(5 + int(60 * done), "reading logs"))
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
@@ -41,6 +39,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
             5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}"
         ),
     )
+    sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)
     correlation = correlate(scans, world_size)

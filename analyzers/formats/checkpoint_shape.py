@@ -40,7 +40,8 @@ class _Shape:
         return self.mask(text[: self.width]) == self.masked
 
     def reuse(self, text: str) -> ParsedLine:
-        time = parse_time(text[: self.width]) if self.template.time is not None else None
+        start, end = self.time_at
+        time = parse_time(text[start:end]) if self.template.time is not None else None
         return replace(self.template, text=text, message=text[self.width :], time=time)
 
 

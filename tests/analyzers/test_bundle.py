@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from analyzers.bundle import Bundle, normalise_member_path, open_member, sniff_kind, unsafe_reason
+from analyzers.bundle import (
+    Bundle,
+    file_sha256,
+    normalise_member_path,
+    open_member,
+    sniff_kind,
+    unsafe_reason,
+)
 from analyzers.errors import BundleError
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -147,3 +154,20 @@ def test_reading_one_big_log_reports_progress_along_the_way(tmp_path):
     assert len(seen) >= 2
     assert seen == sorted(seen)
     assert 0 < seen[0] < seen[-1] <= 1
+
+
+@pytest.mark.parametrize("kind", ["tar.gz", "tar", "log", "log.gz", "zip"])
+def test_the_bundle_hash_is_the_file_hash_whatever_the_kind(tmp_path, kind):
+    data = LOG_LINE * 1000
+    path = tmp_path / f"bundle.{kind}"
+    if kind.startswith("tar"):
+        _tar(path, {"job/log_0.log": data}, "w:gz" if kind == "tar.gz" else "w")
+    elif kind == "zip":
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("job/log_0.log", data)
+    else:
+        path.write_bytes(gzip.compress(data) if kind == "log.gz" else data)
+    bundle = Bundle(path)
+    _ = [m.path for m in bundle.members()]  # read through, as the pipeline does
+
+    assert bundle.sha256() == file_sha256(path)
