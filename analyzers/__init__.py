@@ -9,9 +9,8 @@ Pure Python, no web framework. Public API::
 
 from analyzers.errors import BundleError
 from analyzers.options import AnalyzeOptions, ProgressCallback
+from analyzers.pipeline import VERSION as __version__
 from analyzers.pipeline import analyze
 from analyzers.types import Report
-
-__version__ = "0.1.0"
 
 __all__ = ["AnalyzeOptions", "BundleError", "ProgressCallback", "Report", "__version__", "analyze"]

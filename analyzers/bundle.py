@@ -348,11 +348,6 @@ def normalise_member_path(name: str) -> str:
 
 
 @contextmanager
-def open_bundle(path: str | os.PathLike[str]) -> Iterator[Bundle]:
-    yield Bundle(path)
-
-
-@contextmanager
 def open_member(path: str | os.PathLike[str], member_path: str) -> Iterator[BinaryIO]:
     """Open one member by its normalised path (scans the archive; tar.gz cannot seek)."""
     bundle = Bundle(path)

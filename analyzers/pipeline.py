@@ -18,7 +18,7 @@ from analyzers.options import AnalyzeOptions
 from analyzers.parallel import ScanSettings, scan_members
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 
-VERSION = "0.1.0"
+VERSION = "0.1.0"  # stored on every run; bump when reports change meaning
 
 
 def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None) -> Report:
