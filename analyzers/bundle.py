@@ -14,7 +14,6 @@ import io
 import os
 import tarfile
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
 from analyzers.errors import BundleError
+from analyzers.inflate import INFLATE_ERRORS, gunzip_stream
 
 SNIFF_BYTES = 64 * 1024
 HASH_CHUNK = 1024 * 1024
@@ -44,7 +44,7 @@ class Member:
         return _GuardedStream(raw, self.path, self._on_read)  # type: ignore[return-value]
 
 
-READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, EOFError, zlib.error, gzip.BadGzipFile)
+READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, *INFLATE_ERRORS)
 
 
 class _GuardedStream(io.RawIOBase):
@@ -194,10 +194,11 @@ class Bundle:
             ) from exc
 
     def _tar_members(self) -> Iterator[Member]:
-        # "r|*" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
+        # "r|" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
+        # Gzip is inflated here (see analyzers.inflate), bz2/xz by tarfile itself.
         with (
             self._open_hashing() as raw,
-            tarfile.open(fileobj=raw, mode="r|*", bufsize=TAR_BUFFER) as tar,
+            _tar_stream(raw, self.kind) as tar,
         ):
             for info in tar:
                 path = self._safe_path(info.name, info)
@@ -226,7 +227,7 @@ class Bundle:
         with self._open_hashing() as raw:
             if self.kind == "gzip-log":
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
-                yield self._member(name, 0, lambda: gzip.GzipFile(fileobj=raw, mode="rb"))
+                yield self._member(name, 0, lambda: gunzip_stream(raw))
             else:
                 yield self._member(name, size, lambda: _Unclosing(raw))
 
@@ -268,6 +269,19 @@ class Bundle:
             self.warnings.append(f"skipped {name!r}: {problem}")
             return None
         return normalise_member_path(name)
+
+
+@contextmanager
+def _tar_stream(raw: BinaryIO, kind: str) -> Iterator[tarfile.TarFile]:
+    if kind != "gzip-tar":
+        with tarfile.open(fileobj=raw, mode="r|*", bufsize=TAR_BUFFER) as tar:
+            yield tar
+        return
+    with (
+        gunzip_stream(raw) as plain,
+        tarfile.open(fileobj=plain, mode="r|", bufsize=TAR_BUFFER) as tar,
+    ):
+        yield tar
 
 
 class _HashingReader(io.RawIOBase):

@@ -171,3 +171,23 @@ def test_the_bundle_hash_is_the_file_hash_whatever_the_kind(tmp_path, kind):
     _ = [m.path for m in bundle.members()]  # read through, as the pipeline does
 
     assert bundle.sha256() == file_sha256(path)
+
+
+def test_corrupt_deflate_data_raises_bundle_error(tmp_path):
+    full = _tar(tmp_path / "full.tar.gz", {"job/log_0.log": LOG_LINE * 20000}).read_bytes()
+    broken = tmp_path / "broken.tar.gz"
+    middle = len(full) // 2
+    broken.write_bytes(full[:middle] + b"\xff" * 64 + full[middle + 64 :])
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        _read_all(broken)
+
+
+@pytest.mark.parametrize("fmt", [tarfile.GNU_FORMAT, tarfile.PAX_FORMAT])
+def test_long_member_names_survive_streaming(tmp_path, fmt):
+    deep = "job/" + "/".join(f"node-{i}-with-a-long-folder-name" for i in range(6)) + "/log_7.log"
+    path = tmp_path / "deep.tar.gz"
+    with tarfile.open(path, "w:gz", format=fmt) as tar:
+        info = tarfile.TarInfo(deep)
+        info.size = len(LOG_LINE)
+        tar.addfile(info, io.BytesIO(LOG_LINE))
+    assert _read_all(path) == {deep: LOG_LINE}
