@@ -1,0 +1,91 @@
+"""Start-up failures pasted as short excerpts: the machine or the packages do not fit the job.
+
+Each excerpt is written in the shape the serving and training stacks print (Ray / vLLM worker
+prefixes, CANN error-manager blocks, a plain `[ERROR]` tag after progress dots) with values of
+our own; the test checks the label and the line an engineer should read first.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
+
+EXCERPTS = [
+    pytest.param(
+        RAY + "        halGetDeviceInfo get device type version failed , ret:4"
+        "[FUNC:Init][FILE:config_manager.cpp][LINE:61]\n"
+        + RAY
+        + "        The argument is invalid.Reason: Set visible device failed, invalid device=3, "
+        "input visible devices:2,3\n"
+        + RAY
+        + "        rtSetDevice execute failed, reason=[device id error][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:53]\n"
+        + RAY
+        + "        open device 3 failed, runtime result = 107001.[FUNC:ReportCallError]"
+        "[FILE:log_inner.cpp][LINE:161]\n",
+        "Set visible device failed, invalid device=3",
+        "driver_env",
+        id="device-outside-visible-set",
+    ),
+    pytest.param(
+        "RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n"
+        "[ERROR] 2026-02-17-14:03:52 (PID:40711, Device:3, RankID:3) ERR02200 DIST call hccl api "
+        "failed.\n"
+        "EC0010: Failed to import Python module [ModuleNotFoundError: No module named "
+        "'tbe.common.context.op_info'.].\n"
+        "        Solution: Check that all required components are properly installed.\n"
+        "        TraceBack (most recent call last):\n"
+        "        [GraphOpt][InitializeInner][InitTbeFunc] Failed to init tbe.[FUNC:InitializeInner]"
+        "[FILE:tbe_op_store_adapter.cc][LINE:1623]\n",
+        "Failed to import Python module",
+        "driver_env",
+        id="cann-python-package-missing",
+    ),
+    pytest.param(
+        "INFO 11-02 16:40:07 [model_runner_v1.py:2114] Loading model weights took 6.1172 GB\n"
+        "....[ERROR] the socversion Ascend910B2 of bin package does not match the current device "
+        "socverison Ascend310P3. Rebuild the package for this device.\n"
+        "....\n",
+        "socversion Ascend910B2 of bin package does not match",
+        "config",
+        id="package-built-for-another-chip",
+    ),
+]
+
+
+def run(text: str) -> Diagnosis:
+    kind, rank = classify_path("issue/log.txt")
+    info = FileInfo(path="issue/log.txt", kind=kind, rank=rank, size_bytes=len(text))
+    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+@pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
+def test_setup_failure_gets_its_label_and_first_error(text: str, first: str, category: str):
+    diagnosis = run(text)
+    assert diagnosis.category == category, diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert first in diagnosis.first_error.text
+
+
+def test_a_missing_application_module_stays_a_version_question() -> None:
+    """Only the toolkit's own Python packages point at the machine set-up; a framework module
+    that cannot be imported still reads as packages that do not fit together."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 12, in <module>\n'
+        "    from vllm_ascend.ops import rotary\n"
+        "ModuleNotFoundError: No module named 'vllm_ascend.ops'\n"
+    )
+    assert run(text).category == "config"
