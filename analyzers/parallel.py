@@ -26,6 +26,7 @@ from analyzers.bundle import Member
 from analyzers.checkpoints import CheckpointMatcher
 from analyzers.layout import classify_path
 from analyzers.linestore import LineStoreWriter, TeeReader
+from analyzers.memtune import reuse_freed_buffers
 from analyzers.scan import scan_file
 from analyzers.types import FileInfo, FileScan
 
@@ -57,6 +58,7 @@ def scan_members(
 ) -> list[FileScan]:
     """Scan every member; results come back in bundle order."""
     workers = workers or os.cpu_count() or 1
+    reuse_freed_buffers()  # forked scanners inherit the setting
     if workers <= 1:
         return _scan_inline(members, settings, on_scanned)
     with _WorkerPool(workers, settings) as pool:
