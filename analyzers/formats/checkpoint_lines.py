@@ -21,9 +21,10 @@ check fails those lines are parsed one by one.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from analyzers.formats.blockfilter import FOLD
@@ -79,17 +80,28 @@ class CheckpointLines:
 
     def _starts(self, block: bytes, low: bytes) -> list[int]:
         """Start offsets of the candidate lines of a block, in order."""
-        found: set[int] = set()
+        return list(self._iter_starts(block, low))
+
+    def _iter_starts(self, block: bytes, low: bytes) -> Iterator[int]:
+        """The same, found lazily: the head and the tail need a few hundred, not all."""
         if self._regex is not None:
+            found: set[int] = set()
             _regex_starts(block, self._regex, found)
-        for word in self._literals:
-            _word_starts(low, word, found)
-        return sorted(found)
+            yield from sorted(found)
+            return
+        yield from _unique(heapq.merge(*(_word_starts(low, word) for word in self._literals)))
+
+    def _iter_starts_backwards(self, block: bytes, low: bytes) -> Iterator[int]:
+        if self._regex is not None:
+            yield from reversed(self._starts(block, low))
+            return
+        words = (_word_starts_backwards(low, word) for word in self._literals)
+        yield from _unique(heapq.merge(*words, reverse=True))
 
     def _head_lines(self, block: bytes, low: bytes, first_line: int) -> int:
         """Parse candidates in full until the head is complete; returns where that stopped."""
         line_no, pos = first_line, 0
-        for start in self._starts(block, low):
+        for start in self._iter_starts(block, low):
             if self._head.total() >= HEAD and self._width is not None:
                 return start
             line_no += block.count(b"\n", pos, start)
@@ -206,14 +218,14 @@ class CheckpointLines:
         if self._last is None:
             return []
         block, low, first_line = self._last
-        starts = self._starts(block, low)
-        lines_before = block.count(b"\n", 0, starts[-1]) if starts else 0
         picked: list[tuple[int, bytes]] = []
-        for position in range(len(starts) - 1, -1, -1):
-            start = starts[position]
-            if position < len(starts) - 1:
-                lines_before -= block.count(b"\n", start, starts[position + 1])
-            lineno = first_line + lines_before
+        later, lineno = None, 0
+        for start in self._iter_starts_backwards(block, low):
+            if later is None:
+                lineno = first_line + block.count(b"\n", 0, start)
+            else:
+                lineno -= block.count(b"\n", start, later)
+            later = start
             if lineno <= self._head_last_line or len(picked) >= TAIL:
                 break
             raw = block[start : block.find(b"\n", start)]
@@ -222,12 +234,31 @@ class CheckpointLines:
         return picked[::-1]
 
 
-def _word_starts(low: bytes, word: bytes, found: set[int]) -> None:
+def _unique(starts: Iterator[int]) -> Iterator[int]:
+    """Drop repeats from an ordered stream (a line holding two literals comes twice)."""
+    last = None
+    for start in starts:
+        if start != last:
+            yield start
+            last = start
+
+
+def _word_starts(low: bytes, word: bytes) -> Iterator[int]:
+    """Starts of the lines holding `word`, first to last."""
     at = low.find(word)
     while at >= 0:
-        found.add(low.rfind(b"\n", 0, at) + 1)
+        yield low.rfind(b"\n", 0, at) + 1
         end = low.find(b"\n", at)
         at = low.find(word, end) if end >= 0 else -1
+
+
+def _word_starts_backwards(low: bytes, word: bytes) -> Iterator[int]:
+    """Starts of the lines holding `word`, last to first."""
+    at = low.rfind(word)
+    while at >= 0:
+        start = low.rfind(b"\n", 0, at) + 1
+        yield start
+        at = low.rfind(word, 0, start) if start > 0 else -1
 
 
 def _regex_starts(block: bytes, pattern: re.Pattern[bytes], found: set[int]) -> None:
