@@ -8,9 +8,11 @@ links, devices, FIFOs) are skipped with a recorded warning: the bundle comes fro
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import hashlib
 import io
+import lzma
 import os
 import tarfile
 import zipfile
@@ -22,6 +24,7 @@ from typing import Any, BinaryIO
 
 from analyzers.errors import BundleError
 from analyzers.inflate import INFLATE_ERRORS, gunzip_stream
+from analyzers.tarstream import TarStream
 
 SNIFF_BYTES = 64 * 1024
 HASH_CHUNK = 1024 * 1024
@@ -194,17 +197,19 @@ class Bundle:
             ) from exc
 
     def _tar_members(self) -> Iterator[Member]:
-        # "r|" streams: no seeking, so a multi-GB .tar.gz is read once, front to back.
-        # Gzip is inflated here (see analyzers.inflate), bz2/xz by tarfile itself.
-        with (
-            self._open_hashing() as raw,
-            _tar_stream(raw, self.kind) as tar,
-        ):
-            for info in tar:
-                path = self._safe_path(info.name, info)
-                if path is None:
+        # Streamed: no seeking, so a multi-GB .tar.gz is read once, front to back.
+        with self._open_hashing() as raw, _decompressed(raw, self.kind) as plain:
+            entries = TarStream(plain)
+            for entry in entries:
+                if not entry.is_file():
+                    if not entry.is_dir():
+                        self.warnings.append(
+                            f"skipped {entry.name!r}: {entry.kind_name()} members are not read"
+                        )
                     continue
-                yield self._member(path, info.size, lambda info=info: tar.extractfile(info))
+                path = self._safe_path(entry.name)
+                if path is not None:
+                    yield self._member(path, entry.size, entries.open)
 
     def _zip_members(self) -> Iterator[Member]:
         with zipfile.ZipFile(self.path) as zf:
@@ -217,7 +222,7 @@ class Bundle:
                 if mode and mode != 0o100000:
                     self.warnings.append(f"skipped {info.filename!r}: not a regular file")
                     continue
-                path = self._safe_path(info.filename, None)
+                path = self._safe_path(info.filename)
                 if path is not None:
                     yield self._member(path, info.file_size, lambda info=info: zf.open(info))
 
@@ -259,11 +264,7 @@ class Bundle:
                     continue
                 yield self._member(rel, full.stat().st_size, lambda full=full: full.open("rb"))
 
-    def _safe_path(self, name: str, info: tarfile.TarInfo | None) -> str | None:
-        if info is not None and not info.isfile():
-            if not info.isdir():
-                self.warnings.append(f"skipped {name!r}: {_tar_type(info)} members are not read")
-            return None
+    def _safe_path(self, name: str) -> str | None:
         problem = unsafe_reason(name)
         if problem:
             self.warnings.append(f"skipped {name!r}: {problem}")
@@ -272,16 +273,35 @@ class Bundle:
 
 
 @contextmanager
-def _tar_stream(raw: BinaryIO, kind: str) -> Iterator[tarfile.TarFile]:
-    if kind != "gzip-tar":
-        with tarfile.open(fileobj=raw, mode="r|*", bufsize=TAR_BUFFER) as tar:
-            yield tar
-        return
-    with (
-        gunzip_stream(raw) as plain,
-        tarfile.open(fileobj=plain, mode="r|", bufsize=TAR_BUFFER) as tar,
-    ):
-        yield tar
+def _decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
+    """The tar bytes of a (compressed) tar bundle, decompressed as they are read."""
+    if kind == "gzip-tar":
+        with gunzip_stream(raw) as plain:
+            yield plain
+    elif kind == "bzip2-tar":
+        with bz2.BZ2File(raw) as plain:
+            yield _Decompressing(plain)  # type: ignore[misc]
+    elif kind == "xz-tar":
+        with lzma.LZMAFile(raw) as plain:
+            yield _Decompressing(plain)  # type: ignore[misc]
+    else:
+        yield raw
+
+
+class _Decompressing(io.RawIOBase):
+    """bz2 says "corrupt" with a bare OSError: name it, like any other damaged archive."""
+
+    def __init__(self, plain: BinaryIO) -> None:
+        self._plain = plain
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self._plain.read(size)
+        except (OSError, lzma.LZMAError) as exc:
+            raise tarfile.ReadError(f"invalid compressed data: {exc}") from exc
 
 
 class _HashingReader(io.RawIOBase):
@@ -330,18 +350,6 @@ class _Unclosing(io.RawIOBase):
         data = self._raw.read(len(target))
         target[: len(data)] = data
         return len(data)
-
-
-def _tar_type(info: tarfile.TarInfo) -> str:
-    if info.issym():
-        return "symbolic link"
-    if info.islnk():
-        return "hard link"
-    if info.isdev():
-        return "device"
-    if info.isfifo():
-        return "FIFO"
-    return "special"
 
 
 def unsafe_reason(name: str) -> str | None:

@@ -191,3 +191,32 @@ def test_long_member_names_survive_streaming(tmp_path, fmt):
         info.size = len(LOG_LINE)
         tar.addfile(info, io.BytesIO(LOG_LINE))
     assert _read_all(path) == {deep: LOG_LINE}
+
+
+@pytest.mark.parametrize("mode", ["w:gz", "w:bz2", "w:xz"])
+def test_damaged_compressed_data_raises_bundle_error(tmp_path, mode):
+    noisy = bytes(range(256)) * 4000  # incompressible enough that the damage lands in data
+    full = _tar(tmp_path / "full.tar", {"job/log_0.log": noisy}, mode).read_bytes()
+    middle = len(full) // 2
+    damaged = tmp_path / "damaged.tar"
+    damaged.write_bytes(full[:middle] + bytes(b ^ 0xFF for b in full[middle : middle + 256]))
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        _read_all(damaged)
+
+
+def test_links_and_devices_in_a_tar_are_skipped_with_their_kind_named(tmp_path):
+    path = tmp_path / "links.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        link = tarfile.TarInfo("job/latest.log")
+        link.type, link.linkname = tarfile.SYMTYPE, "log_0.log"
+        tar.addfile(link)
+        fifo = tarfile.TarInfo("job/pipe")
+        fifo.type = tarfile.FIFOTYPE
+        tar.addfile(fifo)
+        info = tarfile.TarInfo("job/log_0.log")
+        info.size = len(LOG_LINE)
+        tar.addfile(info, io.BytesIO(LOG_LINE))
+    bundle = Bundle(path)
+    assert [m.path for m in bundle.members()] == ["job/log_0.log"]
+    assert any("symbolic link" in w for w in bundle.warnings)
+    assert any("FIFO" in w for w in bundle.warnings)
