@@ -1,0 +1,95 @@
+"""Stalls and device-side logs: a watchdog that stops making progress, the device task
+scheduler's AI Core timeout, driver-module errors with nothing else around them.
+
+The excerpts follow the real shapes (torch `[rankN]:[Emmdd ...]` prefixes, CANN
+`[LEVEL] MODULE(pid,name):timestamp` lines of a device log and a host plog) with values and
+wording of our own; each test checks the label and the line to read first.
+"""
+
+from __future__ import annotations
+
+import io
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+
+def run(files: dict[str, str]) -> Diagnosis:
+    """Scan every file of a small bundle and diagnose it as the pipeline does."""
+    scans = []
+    for path, text in files.items():
+        kind, rank = classify_path(path)
+        info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+        scans.append(scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(())))
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def stuck_line(rank: int, stamp: str, secs: int) -> str:
+    return (
+        f"[rank{rank}]:[E1103 {stamp} ProcessGroupNCCL.cpp:1748] [PG ID 0 PG GUID 0(default_pg) "
+        f"Rank {rank}] ProcessGroupNCCL's watchdog got stuck for {secs} seconds without making "
+        "progress in monitoring enqueued collectives. Please attempt to debug the hang.\n"
+    )
+
+
+def test_a_stuck_watchdog_on_two_ranks_reads_as_a_hang() -> None:
+    """No collective failed: the watchdog itself stopped, so the job stalled (not a crash)."""
+    diagnosis = run(
+        {
+            "job/rank0.log": "step 41 loss 2.113\n" + stuck_line(0, "21:07:15.402118771", 600),
+            "job/rank1.log": "step 41 loss 2.087\n" + stuck_line(1, "21:07:15.402907112", 600),
+        }
+    )
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "watchdog got stuck for 600 seconds" in diagnosis.first_error.text
+
+
+def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
+    text = (
+        "[rank2]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 2] Heartbeat monitor timed out! "
+        "Process will be terminated after dumping debug info. workMetaList_.size()=7\n"
+        "[rank2]:[E ProcessGroupNCCL.cpp:1153] [PG 0 Rank 2] ProcessGroupNCCL preparing to dump "
+        "debug info.\n"
+    )
+    diagnosis = run({"job/train.log": text})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Heartbeat monitor timed out" in diagnosis.first_error.text
+
+
+def test_task_scheduler_timeout_in_the_device_log_is_an_aicore_timeout() -> None:
+    device = (
+        "[INFO] TSCH(-1,null):2022-08-17-03:12:40.118.204 19 (cpuid:0) ai_core_dispatcher.c:530 "
+        "dispatch slot_id=2 task_id=33\n"
+        "[ERROR] TSCH(-1,null):2022-08-17-03:13:48.771.530 19 (cpuid:0) ai_core_dispatcher.c:1009 "
+        "bs_done_exception_proc_timeout: slot_id=2,TS_ctrl=0x4,exception_core_list=0x0,"
+        "current core usage=0x1,AI_CORES_COUNT=4, fault_task=33\n"
+    )
+    plog = (
+        "[EVENT] RUNTIME(9120,infer_demo):2022-08-17-03:12:40.116.772 [logger.cc:1014]9123 "
+        "TaskLaunched:device_id=0, stream_id=7, sq_id=7, task_id=33, kernel_name=net/Resize_tvmbin, "
+        "task_type=AiCoreKernel, task_launched_num=5\n"
+    )
+    diagnosis = run({"job/device-0/device-0.log": device, "job/plog/plog-9120.log": plog})
+    assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "bs_done_exception_proc_timeout" in diagnosis.first_error.text
+
+
+def test_driver_module_errors_alone_point_at_the_machine() -> None:
+    """Only the driver (DRV, tsdrv) complains: the installed driver does not fit the stack."""
+    line = (
+        "[ERROR] DRV(5310,aicpu_scheduler):2026-01-04-09:40:12.{ms} [trs_sqcq.c:1071][tsdrv] "
+        "[trsSqCqQueryUio 1071] Invalid para. (devId=1; tsId=0; type=0; sqId=3)\n"
+    )
+    text = "".join(line.format(ms=ms) for ms in ("310.118", "310.142", "310.167"))
+    diagnosis = run({"node/device-1/aicpu.log": text})
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "310.118" in diagnosis.first_error.text
