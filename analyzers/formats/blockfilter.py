@@ -76,6 +76,10 @@ class BlockFilter:
 
 _QUIET_LEVELS = (b"[INFO] ", b"[DEBUG] ", b"[TRACE] ")
 _LOUD_LEVELS = (b"[ERROR] ", b"[WARNING] ", b"[EVENT] ", b"[WARN] ", b"[CRITICAL] ")
+# Most common first: each level costs a pass over the block, and the search stops once every
+# line is accounted for (a plog is mostly INFO with some WARNING/ERROR).
+_PLOG_LEVELS = (b"[INFO] ", b"[WARNING] ", b"[ERROR] ", b"[DEBUG] ", b"[EVENT] ", b"[TRACE] ")
+_PLOG_LEVELS += tuple(level for level in _LOUD_LEVELS if level not in _PLOG_LEVELS)
 
 
 def plog_candidates(block: bytes, lines: int) -> set[int] | None:
@@ -86,7 +90,7 @@ def plog_candidates(block: bytes, lines: int) -> set[int] | None:
     a keyword search. Returns None when some line of the block has another shape (then the
     keyword search must run). `lines`: the block's line count."""
     seen, starts = 0, set()
-    for level in _QUIET_LEVELS + _LOUD_LEVELS:
+    for level in _PLOG_LEVELS:
         if seen >= lines:
             break
         marker = b"\n" + level
