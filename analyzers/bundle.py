@@ -8,11 +8,8 @@ links, devices, FIFOs) are skipped with a recorded warning: the bundle comes fro
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import hashlib
 import io
-import lzma
 import os
 import tarfile
 import zipfile
@@ -24,13 +21,11 @@ from typing import Any, BinaryIO
 
 from analyzers.errors import BundleError
 from analyzers.inflate import INFLATE_ERRORS, gunzip_stream
+from analyzers.sniff import sniff_kind
+from analyzers.streams import HASH_CHUNK, HashingReader, Unclosing, decompressed
 from analyzers.tarstream import TarStream
 
-SNIFF_BYTES = 64 * 1024
-HASH_CHUNK = 1024 * 1024
 PROGRESS_EVERY = 8 * 1024 * 1024
-# tarfile streams in 10 KiB reads by default; 1 MiB reads decompress as fast as zcat.
-TAR_BUFFER = 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -78,63 +73,6 @@ class _GuardedStream(io.RawIOBase):
     def close(self) -> None:
         self._raw.close()
         super().close()
-
-
-def sniff_kind(path: str | os.PathLike[str]) -> str:
-    """Tell what a bundle file is from its bytes, not its name.
-
-    Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar", "log".
-    Raises BundleError for anything else (images, executables, empty files...).
-    """
-    p = Path(path)
-    if p.is_dir():
-        return "dir"
-    if not p.is_file():
-        raise BundleError(f"{p.name}: no such file")
-    with p.open("rb") as fh:
-        head = fh.read(SNIFF_BYTES)
-    if not head:
-        raise BundleError(f"{p.name}: the file is empty")
-    if head.startswith(b"\x1f\x8b"):
-        return _sniff_gzip(p)
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return "zip"
-    if head.startswith(b"BZh"):
-        return "bzip2-tar"
-    if head.startswith(b"\xfd7zXZ\x00"):
-        return "xz-tar"
-    if _looks_like_tar(head):
-        return "tar"
-    if _looks_like_text(head):
-        return "log"
-    raise BundleError(
-        f"{p.name}: not a log bundle. Upload a .tar, .tar.gz/.tgz, .zip, or a single "
-        ".log/.txt/.gz log file."
-    )
-
-
-def _sniff_gzip(p: Path) -> str:
-    try:
-        with gzip.open(p, "rb") as fh:
-            inner = fh.read(SNIFF_BYTES)
-    except (OSError, EOFError) as exc:
-        raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
-    if _looks_like_tar(inner):
-        return "gzip-tar"
-    if _looks_like_text(inner):
-        return "gzip-log"
-    raise BundleError(f"{p.name}: a gzip file that holds neither a tar archive nor a text log")
-
-
-def _looks_like_tar(head: bytes) -> bool:
-    return len(head) >= 262 and head[257:262] == b"ustar"
-
-
-def _looks_like_text(head: bytes) -> bool:
-    """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes."""
-    sample = head[:8192]
-    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
-    return control <= len(sample) // 100
 
 
 def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
@@ -198,7 +136,7 @@ class Bundle:
 
     def _tar_members(self) -> Iterator[Member]:
         # Streamed: no seeking, so a multi-GB .tar.gz is read once, front to back.
-        with self._open_hashing() as raw, _decompressed(raw, self.kind) as plain:
+        with self._open_hashing() as raw, decompressed(raw, self.kind) as plain:
             entries = TarStream(plain)
             for entry in entries:
                 if not entry.is_file():
@@ -234,13 +172,13 @@ class Bundle:
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
                 yield self._member(name, 0, lambda: gunzip_stream(raw))
             else:
-                yield self._member(name, size, lambda: _Unclosing(raw))
+                yield self._member(name, size, lambda: Unclosing(raw))
 
     @contextmanager
-    def _open_hashing(self) -> Iterator[_HashingReader]:
+    def _open_hashing(self) -> Iterator[HashingReader]:
         """The bundle file, hashed as it is read: no second pass over a multi-GB upload."""
         with self.path.open("rb") as fh:
-            raw = _HashingReader(fh)
+            raw = HashingReader(fh)
             self._raw = raw  # type: ignore[assignment]
             yield raw
             raw.read_rest()  # tar padding after the end marker still counts
@@ -270,86 +208,6 @@ class Bundle:
             self.warnings.append(f"skipped {name!r}: {problem}")
             return None
         return normalise_member_path(name)
-
-
-@contextmanager
-def _decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
-    """The tar bytes of a (compressed) tar bundle, decompressed as they are read."""
-    if kind == "gzip-tar":
-        with gunzip_stream(raw) as plain:
-            yield plain
-    elif kind == "bzip2-tar":
-        with bz2.BZ2File(raw) as plain:
-            yield _Decompressing(plain)  # type: ignore[misc]
-    elif kind == "xz-tar":
-        with lzma.LZMAFile(raw) as plain:
-            yield _Decompressing(plain)  # type: ignore[misc]
-    else:
-        yield raw
-
-
-class _Decompressing(io.RawIOBase):
-    """bz2 says "corrupt" with a bare OSError: name it, like any other damaged archive."""
-
-    def __init__(self, plain: BinaryIO) -> None:
-        self._plain = plain
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        try:
-            return self._plain.read(size)
-        except (OSError, lzma.LZMAError) as exc:
-            raise tarfile.ReadError(f"invalid compressed data: {exc}") from exc
-
-
-class _HashingReader(io.RawIOBase):
-    """Passes reads through and feeds every byte read to a SHA-256."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        self._raw = raw
-        self.digest = hashlib.sha256()
-        self.size = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._raw.read(size)
-        self.digest.update(data)
-        self.size += len(data)
-        return data
-
-    def readinto(self, target: Any) -> int:
-        data = self.read(len(target))
-        target[: len(data)] = data
-        return len(data)
-
-    def tell(self) -> int:
-        return self.size
-
-    def read_rest(self) -> None:
-        while self.read(HASH_CHUNK):
-            pass
-
-
-class _Unclosing(io.RawIOBase):
-    """The bundle's own file handle, lent to one reader without letting it close it."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        self._raw = raw
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        return self._raw.read(size)
-
-    def readinto(self, target: Any) -> int:
-        data = self._raw.read(len(target))
-        target[: len(data)] = data
-        return len(data)
 
 
 def unsafe_reason(name: str) -> str | None:
