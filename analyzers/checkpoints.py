@@ -25,6 +25,8 @@ from typing import Any
 
 import yaml
 
+from analyzers.checkpoint_bytes import bytes_prefilter
+
 KNOWLEDGE = Path(__file__).parent / "knowledge" / "checkpoints.yaml"
 ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "custom"})
 _SEPARATORS = re.compile(r"[\s:|-]*")
@@ -133,7 +135,7 @@ class CheckpointMatcher:
         """A regex source (for re.MULTILINE search in raw bytes) that every checkpoint
         line matches; lines it misses are never checkpoints."""
         parts = [_DEFAULT_PREFILTER]
-        parts.extend(_bytes_prefilter(source) for source in self._user_patterns)
+        parts.extend(bytes_prefilter(source) for source in self._user_patterns)
         return b"|".join(parts)
 
 
@@ -296,106 +298,3 @@ def _user_rule(position: int, source: str) -> CheckpointRule:
         raise ValueError(f"checkpoint pattern {source!r} matches an empty line")
     role = "layer" if "layer" in regex.groupindex else "custom"
     return CheckpointRule(id=f"user-{position}", role=role, regex=regex, user=True)
-
-
-def _bytes_prefilter(source: str) -> bytes:
-    """The user pattern as a bytes regex that finds at least every line it matches.
-
-    Anchors and word boundaries are dropped (the pattern applies to the message, not the raw
-    line). Whatever matches one character in text (`.`, `\\w`, a class) becomes "one ASCII
-    byte of that kind or one multi-byte UTF-8 character", so counts still line up; a
-    pattern that cannot be translated lets every line through.
-    """
-    flags, body = _leading_flags(source)
-    try:
-        candidate = f"(?{flags}:{''.join(_translate(body))})".encode("ascii")
-        re.compile(candidate)
-    except (re.error, UnicodeEncodeError, ValueError):
-        return b"(?s:.)"
-    return candidate
-
-
-def _leading_flags(source: str) -> tuple[str, str]:
-    """Global flags like `(?i)` may only open a pattern; as a part of an alternation they
-    must become a scoped group. Unicode/ASCII flags mean nothing for bytes."""
-    found = re.match(r"\(\?([aiLmsux]+)\)", source)
-    if found is None:
-        return "", source
-    flags = "".join(flag for flag in found.group(1) if flag in "imsx")
-    return flags, source[found.end() :]
-
-
-_MULTIBYTE = r"[\xc0-\xff][\x80-\xbf]*"
-_ANY_CHAR = rf"(?:[^\n\x80-\xff]|{_MULTIBYTE})"
-_ESCAPES = {
-    "w": rf"(?:\w|{_MULTIBYTE})",
-    "d": rf"(?:\d|{_MULTIBYTE})",
-    "s": rf"(?:\s|{_MULTIBYTE})",
-    "W": rf"(?:[^\w\x80-\xff]|{_MULTIBYTE})",
-    "D": rf"(?:[^\d\x80-\xff]|{_MULTIBYTE})",
-    "S": rf"(?:[^\s\x80-\xff]|{_MULTIBYTE})",
-    "b": "",
-    "B": "",
-    "A": "",
-    "Z": "",
-}
-
-
-def _translate(source: str) -> Iterable[str]:
-    position = 0
-    while position < len(source):
-        char = source[position]
-        if char == "\\":
-            escaped = source[position + 1 : position + 2]
-            yield _escape(escaped)
-            position += 2
-        elif char == "[":
-            end = _class_end(source, position)
-            yield _char_class(source[position : end + 1])
-            position = end + 1
-        else:
-            yield _literal(char)
-            position += 1
-
-
-def _escape(char: str) -> str:
-    if not char:
-        raise ValueError("pattern ends with a backslash")
-    if char in _ESCAPES:
-        return _ESCAPES[char]
-    return "\\" + char if char.isascii() else _utf8_group(char)
-
-
-def _literal(char: str) -> str:
-    if char in "^$":
-        return ""
-    if char == ".":
-        return _ANY_CHAR
-    return char if char.isascii() else _utf8_group(char)
-
-
-def _class_end(source: str, start: int) -> int:
-    position = start + 1
-    if source[position : position + 1] == "^":
-        position += 1
-    if source[position : position + 1] == "]":
-        position += 1
-    while position < len(source) and source[position] != "]":
-        position += 2 if source[position] == "\\" else 1
-    if position >= len(source):
-        raise ValueError("unterminated character class")
-    return position
-
-
-def _char_class(text: str) -> str:
-    """A plain ASCII class stays; anything else becomes "any one character"."""
-    body = text[1:-1]
-    if body.isascii() and "\\" not in body and not body.startswith("^"):
-        return text
-    if body.isascii() and "\\" not in body:
-        return f"(?:[^\\n{body[1:]}\\x80-\\xff]|{_MULTIBYTE})"
-    return _ANY_CHAR
-
-
-def _utf8_group(char: str) -> str:
-    return "(?:" + "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8")) + ")"
