@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
+from analyzers.compression import INFLATE_ERRORS, gunzip_stream
 from analyzers.errors import BundleError
-from analyzers.inflate import INFLATE_ERRORS, gunzip_stream
 from analyzers.sniff import sniff_kind
 from analyzers.streams import HASH_CHUNK, HashingReader, Unclosing, decompressed
 from analyzers.tarstream import TarStream

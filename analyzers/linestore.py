@@ -14,14 +14,14 @@ import bisect
 import hashlib
 import json
 import os
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from analyzers.compression import compress_block, decompress_block
+
 BLOCK_BYTES = 256 * 1024
-COMPRESS_LEVEL = 1  # speed over size: the store is written on the analysis hot path
 
 
 def store_name(member_path: str) -> str:
@@ -76,7 +76,7 @@ class LineStoreWriter:
         (self._dir / f"{self._name}.json").write_text(json.dumps(index), encoding="utf-8")
 
     def _flush(self, raw: bytes) -> None:
-        packed = zlib.compress(raw, COMPRESS_LEVEL)
+        packed = compress_block(raw)  # fast: the store is written on the analysis hot path
         self._data.write(packed)
         self._blocks.append(Block(self._next_line, self._offset, len(packed)))
         self._offset += len(packed)
@@ -154,7 +154,7 @@ class LineStoreReader:
     ) -> Iterable[tuple[int, str]]:
         block = self._blocks[block_no]
         fh.seek(block.offset)
-        raw = zlib.decompress(fh.read(block.length))
+        raw = decompress_block(fh.read(block.length))
         parts = raw.split(b"\n")
         if raw.endswith(b"\n"):
             parts.pop()

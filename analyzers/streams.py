@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
-from analyzers.inflate import gunzip_stream
+from analyzers.compression import gunzip_stream
 
 HASH_CHUNK = 1024 * 1024
 

@@ -3,6 +3,7 @@
     python bench/run.py                 # 64 ranks, ~700 MB uncompressed, then 4x that
     python bench/run.py --quick         # ~70 MB only (a smoke run)
     python bench/run.py --scale 2 --no-big
+    python bench/run.py --with-store    # also: analysis + the log viewer's line store
 
 Prints, per bundle size: the grep baseline time, the analysis time, their ratio and the
 analysis's peak RSS (parent and worker processes summed, sampled from /proc every 20 ms).
@@ -62,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         analysis = time_analysis(bundle, args.workers)
         rows.append((scale, size, bundle.stat().st_size, grep, analysis))
         _print_row(*rows[-1])
+        if args.with_store:
+            stored = time_analysis(bundle, args.workers, with_store=True)
+            _print_store_row(grep, stored)
     _print_summary(rows)
     return 0
 
@@ -73,6 +77,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="one ~70 MB bundle only")
     parser.add_argument("--no-big", action="store_true", help="skip the 4x bundle")
     parser.add_argument("--workers", type=int, default=0, help="passed to the analyzer CLI")
+    parser.add_argument(
+        "--with-store",
+        action="store_true",
+        help="also time the analysis plus the log viewer's line store (what the worker does)",
+    )
     parser.add_argument(
         "--dir", default=os.path.join(tempfile.gettempdir(), "ranklens-bench"), help="cache"
     )
@@ -122,8 +131,10 @@ def time_grep(bundle: Path, alternation: str) -> Timing:
     return Timing(seconds, _children_cpu() - cpu, output=result.stdout.strip())
 
 
-def time_analysis(bundle: Path, workers: int) -> Timing:
+def time_analysis(bundle: Path, workers: int, *, with_store: bool = False) -> Timing:
     command = [sys.executable, "-m", "analyzers", str(bundle), "--json"]
+    if with_store:
+        command = [sys.executable, str(ROOT / "bench" / "with_store.py"), str(bundle)]
     if workers:
         command += ["--workers", str(workers)]
     cpu, started = _children_cpu(), time.perf_counter()
@@ -190,6 +201,15 @@ def _print_row(scale: float, size: int, packed: int, grep: Timing, analysis: Tim
         f"  analysis        {analysis.seconds:7.2f} s wall {analysis.cpu_seconds:7.2f} s CPU"
         f"   ratio {ratio:.2f} (target <= 2)\n"
         f"  peak RSS        {analysis.peak_rss_mb:7.0f} MB (target <= 300)",
+        flush=True,
+    )
+
+
+def _print_store_row(grep: Timing, stored: Timing) -> None:
+    ratio = stored.seconds / grep.seconds if grep.seconds else float("inf")
+    print(
+        f"  + line store    {stored.seconds:7.2f} s wall {stored.cpu_seconds:7.2f} s CPU"
+        f"   ratio {ratio:.2f} (the worker's job; no target)  peak RSS {stored.peak_rss_mb:.0f} MB",
         flush=True,
     )
 

@@ -13,6 +13,7 @@ can only save time, never change a result.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.lines import parse_line
@@ -30,6 +31,7 @@ class _Shape:
     masked: str
     template: ParsedLine
     checks_left: int = CHECKS
+    iso_time: bool = False  # the time reads with `datetime.fromisoformat` (C, ~10x faster)
 
     def mask(self, prefix: str) -> str:
         """Only the timestamp's digits may differ: rank and pid digits must match exactly."""
@@ -41,8 +43,28 @@ class _Shape:
 
     def reuse(self, text: str) -> ParsedLine:
         start, end = self.time_at
-        time = parse_time(text[start:end]) if self.template.time is not None else None
-        return replace(self.template, text=text, message=text[self.width :], time=time)
+        time = self._time(text[start:end]) if self.template.time is not None else None
+        t = self.template  # a constructor call: `dataclasses.replace` costs 3x more
+        return ParsedLine(
+            text=text,
+            message=text[self.width :],
+            source=t.source,
+            level=t.level,
+            rank=t.rank,
+            local_rank=t.local_rank,
+            pid=t.pid,
+            time=time,
+            stream_key=t.stream_key,
+            tags=t.tags,
+        )
+
+    def _time(self, stamp: str) -> object:
+        if self.iso_time:
+            try:
+                return datetime.fromisoformat(stamp)
+            except ValueError:
+                pass
+        return parse_time(stamp)
 
 
 class CheckpointShape:
@@ -73,8 +95,17 @@ class CheckpointShape:
             time_at = time_span(prefix) or (0, 0)
             shape = _Shape(width, time_at, "", replace(line, tags=dict(line.tags)))
             shape.masked = shape.mask(prefix)
+            shape.iso_time = _reads_as_iso(prefix[time_at[0] : time_at[1]], line.time)
             self._shapes.append(shape)
         return line
+
+
+def _reads_as_iso(stamp: str, expected: object) -> bool:
+    """Whether the C parser gives what `parse_time` gave (no zone, same fraction)."""
+    try:
+        return expected is not None and datetime.fromisoformat(stamp) == expected
+    except ValueError:
+        return False
 
 
 def _same(quick: ParsedLine, full: ParsedLine) -> bool:

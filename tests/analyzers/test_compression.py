@@ -1,11 +1,11 @@
-"""Gzip bundles inflate through ISA-L when installed; the result is byte for byte zlib's."""
+"""Deflate through ISA-L when installed; the bytes are byte for byte what zlib would read."""
 
 import gzip
 import io
 
 import pytest
 
-from analyzers.inflate import INFLATE_ERRORS, gunzip_stream, inflater_name
+from analyzers.compression import INFLATE_ERRORS, gunzip_stream, inflater_name
 
 
 def test_the_fast_inflater_is_installed():
@@ -24,3 +24,13 @@ def test_a_cut_stream_raises_one_of_the_known_errors():
     packed = gzip.compress(b"x" * 100000)
     with pytest.raises(INFLATE_ERRORS), gunzip_stream(io.BytesIO(packed[:50])) as stream:
         stream.read()
+
+
+def test_a_block_written_by_one_library_reads_with_the_other():
+    import zlib
+
+    from analyzers.compression import compress_block, decompress_block
+
+    lines = b"[INFO] RUNTIME(40020,python):2026-11-29-07:24:00.021.518 launch kernel ok\n" * 900
+    assert zlib.decompress(compress_block(lines)) == lines
+    assert decompress_block(zlib.compress(lines, 6)) == lines
