@@ -67,6 +67,13 @@ PREFILTER = load_prefilter()
             EventKind.ERROR,
         ),
         ("    model.load_state_dict(ckpt)", None),
+        (
+            "npu_alloc: [ERROR] [40211] Cached block reuse failed, releasing the cache and "
+            "allocating again. This error log can be ignored.",
+            None,
+        ),
+        ("loader: checksum fetch failed; the message can be safely ignored on retry", None),
+        ("loader: checksum fetch failed, giving up after 3 attempts", EventKind.ERROR),
     ],
 )
 def test_classify(line, expected):

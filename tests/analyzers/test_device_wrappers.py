@@ -1,0 +1,92 @@
+"""Pasted NPU failures whose first lines only wrap the cause: the device task that timed out
+under a synchronize, and a bare `The argument is invalid.` headline above its TraceBack.
+
+Fixtures are written here in the shapes vLLM workers and torch_npu print (worker prefix,
+PTA summary, CANN error-manager block); the values are made up.
+"""
+
+from __future__ import annotations
+
+import io
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+WORKER = "(VllmWorker TP3 pid=4417) ERROR 03-02 17:40:51 [multiproc_executor.py:611] "
+
+
+def run(path: str, text: str) -> Diagnosis:
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def worker_log(lines: list[str]) -> str:
+    return "".join(f"{WORKER}{line}\n" for line in lines)
+
+
+def test_fftsplus_task_timeout_under_a_sync_is_the_device_task_not_a_collective() -> None:
+    text = worker_log(
+        [
+            "RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU "
+            "function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), "
+            "error code is 507048",
+            "[ERROR] 2026-03-02-17:40:51 (PID:4417, Device:3, RankID:-1) ERR00100 PTA call acl "
+            "api failed",
+            "[Error]: The execution of the internal task times out. ",
+            "EH9999: Inner Error!",
+            "        rtStreamSynchronizeWithTimeout execute failed, reason=[fftsplus timeout]"
+            "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]",
+            "EH9999: [PID: 4417] 2026-03-02-17:40:51.208.931 synchronize stream failed, runtime "
+            "result = 507048[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]",
+            "        TraceBack (most recent call last):",
+        ]
+    )
+    diagnosis = run("serve/worker.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "reason=[fftsplus timeout]" in diagnosis.first_error.text
+
+
+def test_collective_notify_timeout_still_reads_as_hccl_next_to_507048() -> None:
+    text = worker_log(
+        [
+            "RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:"
+            "479 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048",
+            "EI0002: [PID: 4417] 2026-03-02-17:40:51.208.931 The wait execution of the Notify "
+            "register times out. Reason: The Notify register has not received the Notify record "
+            "from remote rank: [unknown]. base information: [streamID:[3], taskID[902], "
+            "tag[AllReduce_group_name_12]]",
+        ]
+    )
+    diagnosis = run("serve/worker.log", text)
+    assert diagnosis.category == "hccl"
+
+
+def test_bare_invalid_argument_headline_yields_to_the_call_that_failed() -> None:
+    text = worker_log(
+        [
+            "RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/"
+            "compiler_depend.ts:246 NPU function error: aclrtPointerGetAttributes, error code is "
+            "107000",
+            "[ERROR] 2026-03-02-17:40:51 (PID:4417, Device:3, RankID:-1) ERR00100 PTA call acl "
+            "api failed",
+            "[Error]: Parameter verification failed.",
+            "[PID: 4417] 2026-03-02-17:40:51.208.931 Invalid_Argument(EL0003): The argument is "
+            "invalid.",
+            "        Solution: Try again with a valid argument.",
+            "        TraceBack (most recent call last):",
+            "        rtsPointerGetAttributes execution failed, reason=driver error:invalid value"
+            "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]",
+        ]
+    )
+    diagnosis = run("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "The argument is invalid." not in diagnosis.first_error.text
+    assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text
