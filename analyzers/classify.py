@@ -140,8 +140,10 @@ def _last_progress(scan: FileScan) -> dict[int | None, int]:
     for event in scan.events:
         if event.kind == EventKind.CHECKPOINT:
             rank = event.rank if event.rank is not None else scan.info.rank
-            for key in {rank, None}:
-                last[key] = max(last.get(key, 0), event.line)
+            if event.line > last.get(rank, 0):
+                last[rank] = event.line
+    if last:
+        last[None] = max(last.values())
     return last
 
 

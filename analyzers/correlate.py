@@ -95,6 +95,7 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
                 rank, _rank_files(by_rank, rank, scan)
             )
             _add_event(files, event)
+        for files in this_scan.values():
             files.skipped = max(files.skipped, skipped)
     return by_rank
 

@@ -188,8 +188,11 @@ class Report:
 def _jsonable(value: Any) -> Any:
     """Plain JSON values; unlike `dataclasses.asdict` it copies nothing twice (a big job's
     report holds a hundred thousand checkpoints)."""
-    names = _field_names(type(value))
+    cls = type(value)
+    names = _field_names(cls)
     if names is not None:
+        if cls is Checkpoint:  # scalars only, and most of a big report: no recursion
+            return {name: getattr(value, name) for name in names}
         return {name: _jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
