@@ -40,7 +40,7 @@ def gunzip_stream(raw: BinaryIO) -> BinaryIO:
     return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
 
 
-def compress_block(data: bytes) -> bytes:
+def compress_block(data: bytes | memoryview) -> bytes:
     """One zlib stream at the fastest level that still compresses logs well (~5x)."""
     return _zlib.compress(data, 1)
 

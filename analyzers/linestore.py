@@ -21,7 +21,8 @@ from typing import Any, BinaryIO
 
 from analyzers.compression import compress_block, decompress_block
 
-BLOCK_BYTES = 256 * 1024
+BLOCK_BYTES = 256 * 1024  # a block ends at the first line end after this many bytes
+MAX_BLOCK_BYTES = 4 * BLOCK_BYTES  # ...or here, inside an enormous line
 
 
 def store_name(member_path: str) -> str:
@@ -44,27 +45,29 @@ class LineStoreWriter:
         self._name = store_name(member_path)
         self._member_path = member_path
         self._data = (self._dir / f"{self._name}.lines").open("wb")
-        self._pending = bytearray()
+        self._pending = b""  # the start of a block not yet complete
         self._blocks: list[Block] = []
         self._next_line = 1
         self._offset = 0
         self._open_line = False  # the last block ended inside a line
 
     def write(self, chunk: bytes) -> None:
-        self._pending += chunk
-        while len(self._pending) >= BLOCK_BYTES:
-            cut = self._pending.rfind(b"\n", 0, BLOCK_BYTES * 4) + 1
+        data = self._pending + chunk if self._pending else chunk
+        start = 0
+        while len(data) - start >= BLOCK_BYTES:
+            cut = data.find(b"\n", start + BLOCK_BYTES - 1, start + MAX_BLOCK_BYTES) + 1
             if cut <= 0:  # one enormous line: cut it anyway, the viewer marks it
-                cut = BLOCK_BYTES * 4 if len(self._pending) >= BLOCK_BYTES * 4 else 0
-            if cut <= 0:
-                return
-            self._flush(bytes(self._pending[:cut]))
-            del self._pending[:cut]
+                if len(data) - start < MAX_BLOCK_BYTES:
+                    break
+                cut = start + MAX_BLOCK_BYTES
+            self._flush(data, start, cut)
+            start = cut
+        self._pending = data[start:]
 
     def close(self, marks: dict[str, list[int]] | None = None) -> None:
         if self._pending:
-            self._flush(bytes(self._pending))
-            self._pending.clear()
+            self._flush(self._pending, 0, len(self._pending))
+            self._pending = b""
         self._data.close()
         total = self._next_line - 1 + (1 if self._open_line else 0)
         index = {
@@ -75,14 +78,15 @@ class LineStoreWriter:
         }
         (self._dir / f"{self._name}.json").write_text(json.dumps(index), encoding="utf-8")
 
-    def _flush(self, raw: bytes) -> None:
-        packed = compress_block(raw)  # fast: the store is written on the analysis hot path
+    def _flush(self, data: bytes, start: int, end: int) -> None:
+        """Compress data[start:end] as one block (a view: no copy of the slice)."""
+        packed = compress_block(memoryview(data)[start:end])  # the analysis hot path
         self._data.write(packed)
         self._blocks.append(Block(self._next_line, self._offset, len(packed)))
         self._offset += len(packed)
         # A block that ends mid-line leaves that line open: the next block continues it.
-        self._next_line += raw.count(b"\n")
-        self._open_line = not raw.endswith(b"\n")
+        self._next_line += data.count(b"\n", start, end)
+        self._open_line = data[end - 1] != 0x0A
 
 
 class TeeReader:
