@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 from analyzers.bundle import Member
 from analyzers.checkpoints import CheckpointMatcher
 from analyzers.layout import classify_path
+from analyzers.lifetime import children_allowed, tie_to_parent
 from analyzers.linestore import LineStoreWriter, TeeReader
 from analyzers.memtune import reuse_freed_buffers
 from analyzers.scan import scan_file
@@ -126,7 +127,9 @@ class _PipeReader(io.RawIOBase):
             self._done = not self._conn.recv_bytes()
 
 
-def _worker_main(conn: Connection, results: Any, settings: ScanSettings) -> None:
+def _worker_main(conn: Connection, results: Any, settings: ScanSettings, parent_pid: int) -> None:
+    tie_to_parent(parent_pid)  # never outlive a parent killed at a time limit
+    results.cancel_join_thread()  # exiting must not wait for a parent that stopped reading
     matcher = CheckpointMatcher(settings.patterns)
     while True:
         job = conn.recv()
@@ -232,17 +235,20 @@ class _WorkerPool:
     def _start(self, ctx: Any) -> _Worker:
         child, parent = ctx.Pipe(duplex=False)  # one way: the parent only sends
         _widen(parent)
-        process = ctx.Process(
-            target=_worker_main, args=(child, self._results, self._settings), daemon=True
-        )
-        process.start()
+        args = (child, self._results, self._settings, os.getpid())
+        process = ctx.Process(target=_worker_main, args=args, daemon=True)
+        with children_allowed():  # e.g. in a Celery pool child: see analyzers/lifetime.py
+            process.start()
         child.close()
         return _Worker(process, parent)
 
     def __enter__(self) -> _WorkerPool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is not None:  # failed or interrupted (a soft time limit): stop them now
+            for worker in self._workers:
+                worker.process.terminate()
         for worker in self._workers:
             worker.close()
         for worker in self._workers:

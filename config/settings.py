@@ -159,9 +159,11 @@ RANKLENS_MAX_UPLOAD_BYTES = env_int("RANKLENS_MAX_UPLOAD_BYTES", 2 * 1024**3)
 RANKLENS_CHECKPOINT_PATTERNS = tuple(
     p for p in env_str("RANKLENS_CHECKPOINT_PATTERNS").split("\n") if p.strip()
 )
-# Processes the analyzer may use inside one task. Celery's prefork children are
-# daemonic and may not fork pools of their own, so the default is in-process.
-RANKLENS_ANALYZER_WORKERS = env_int("RANKLENS_ANALYZER_WORKERS", 1)
+# Scanner processes one analysis may use; 0 = one per CPU, 1 = in-process. Celery's
+# prefork children may start them: they die with the child, even when it is killed at
+# the hard time limit (analyzers/lifetime.py). With the worker's --concurrency 2 on a
+# 2-CPU machine a lone analysis gets both CPUs; two at once share them.
+RANKLENS_ANALYZER_WORKERS = env_int("RANKLENS_ANALYZER_WORKERS", 0)
 
 # --- Celery -------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
