@@ -58,12 +58,19 @@ def scan_members(
     on_scanned: OnScanned | None = None,
 ) -> list[FileScan]:
     """Scan every member; results come back in bundle order."""
-    workers = workers or os.cpu_count() or 1
+    workers = workers or usable_cpus()
     reuse_freed_buffers()  # forked scanners inherit the setting
     if workers <= 1:
         return _scan_inline(members, settings, on_scanned)
     with _WorkerPool(workers, settings) as pool:
         return pool.scan_all(members, on_scanned)
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on: a container's cpuset, not the host's count."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def scan_one(

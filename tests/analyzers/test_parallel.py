@@ -42,3 +42,11 @@ def test_a_worker_that_dies_fails_the_scan_instead_of_hanging(tmp_path, monkeypa
     monkeypatch.setattr(parallel, "scan_one", dies_on_rank_2)
     with pytest.raises(RuntimeError, match="scanner process died"):
         scan_members(Bundle(_bundle(tmp_path)).members(), ScanSettings(), workers=2)
+
+
+def test_the_default_worker_count_follows_the_cpus_this_process_may_use():
+    import os
+
+    from analyzers.parallel import usable_cpus
+
+    assert 1 <= usable_cpus() <= (os.cpu_count() or 1)
