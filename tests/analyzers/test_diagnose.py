@@ -579,6 +579,16 @@ EXCERPTS = [
         id="acl-compile-options",
     ),
     pytest.param(
+        "(allocate:torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:1412 NPU error, error code is "
+        "107002\n"
+        "[Error]: The context is empty.\n"
+        "EE1001: The argument is invalid.Reason: rtGetDevMsg execute failed, reason=[context "
+        "pointer null]\n",
+        "error code is 107002",
+        "config",
+        id="context-null-107002",
+    ),
+    pytest.param(
         "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 2/4 "
         "clients joined.\n",
         "waiting for clients",
