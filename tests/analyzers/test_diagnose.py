@@ -579,6 +579,26 @@ EXCERPTS = [
         id="acl-compile-options",
     ),
     pytest.param(
+        "(allocate:torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:1412 NPU error, error code is "
+        "107002\n"
+        "[Error]: The context is empty.\n"
+        "EE1001: The argument is invalid.Reason: rtGetDevMsg execute failed, reason=[context "
+        "pointer null]\n",
+        "error code is 107002",
+        "config",
+        id="context-null-107002",
+    ),
+    pytest.param(
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/opt/job/train.py", line 88, in <module>\n'
+        "[rank1]:     loss.backward()\n"
+        "[rank1]: RuntimeError: Function MmBackward0 returned an invalid gradient at index 1 - "
+        "got [0] but expected shape compatible with [1024, 256]\n",
+        "returned an invalid gradient at index 1",
+        "shape_mismatch",
+        id="autograd-invalid-gradient",
+    ),
+    pytest.param(
         "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 2/4 "
         "clients joined.\n",
         "waiting for clients",
