@@ -97,3 +97,70 @@ def test_yielding_only_looks_inside_the_block() -> None:
     assert not reason.demoted
     yield_to_block_details(items, TIER_CASCADE)  # idempotent: still too far apart
     assert reason.tier == TIER_CAUSE
+
+
+def test_op_compile_code_under_a_re_report_is_the_first_error() -> None:
+    prefix = "[rank1]: "
+    lines = [
+        "RuntimeError: The Inner error is reported as above. The process exits for this inner "
+        "error, and the current working operator name is Identity.",
+        "[ERROR] 2026-02-03-04:05:06 (PID:7102, Device:1, RankID:-1) ERR00100 PTA call acl api "
+        "failed.",
+        "E90003: [PID: 7102] 2026-02-03-04:05:06.070.809 Compile operator failed, cause: "
+        "Template constraint, detailed information: bfloat16 of tbe.dsl.vconv is not supported.",
+        "        TraceBack (most recent call last):",
+        "        Failed to compile Op [trans_Cast_3,]. (oppath: [Compile /opt/cann/opp/cast.py",
+    ]
+    diagnosis = run("train/rank1.log", "".join(f"{prefix}{line}\n" for line in lines))
+    assert diagnosis.category == "operator"
+    assert "Compile operator failed, cause: Template constraint" in first_text(diagnosis)
+
+
+def test_ge_python_helper_failure_is_an_environment_problem() -> None:
+    worker = "ERROR 05-06 07:08:09 [engine.py:411] "
+    lines = [
+        "InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:230 OPS function error: "
+        "Gather, error code is 500002",
+        "[ERROR] 2026-05-06-07:08:09 (PID:2201, Device:0, RankID:-1) ERR01100 OPS call acl api "
+        "failed",
+        "[Error]: A GE error occurs in the system.",
+        "E40024: 2026-05-06-07:07:58.004.120 Failed call Python Func/Meathod [fetch_kernel_hash],"
+        " Reason[SystemError: unsupported interpreter feature",
+    ]
+    diagnosis = run("serve.log", "".join(f"{worker}{line}\n" for line in lines))
+    assert diagnosis.category == "driver_env"
+    assert "E40024" in first_text(diagnosis)
+
+
+def test_a_launcher_that_rejects_flags_is_a_config_problem() -> None:
+    text = (
+        '[rank0]:   File "/opt/tool/args.py", line 52, in parse\n'
+        "[rank0]:     raise ValueError(f'remaining_argv: {rest}')\n"
+        "[rank0]: ValueError: remaining_argv: ['--fused_norm', '--fused_rope']\n"
+    )
+    diagnosis = run("train.log", text)
+    assert diagnosis.category == "config"
+    assert "remaining_argv" in first_text(diagnosis)
+
+
+def test_a_container_whose_npu_hook_failed_is_an_environment_problem() -> None:
+    text = (
+        "$ docker compose up -d\n"
+        "Error response from daemon: failed to create task for container: failed to create "
+        "shim task: OCI runtime create failed: runc create failed: unable to start container "
+        "process: error during container init: error running prestart hook #0: exit status 1, "
+        "stdout: , stderr: mount /usr/local/Ascend/driver/lib64 failed: unknown\n"
+    )
+    diagnosis = run("compose.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "prestart hook" in first_text(diagnosis)
+
+
+def test_a_pod_the_device_plugin_could_not_serve_is_an_environment_problem() -> None:
+    text = (
+        "Warning  UnexpectedAdmissionError  9s  kubelet  Allocate failed due to rpc error: "
+        "code = Unknown desc = device share tool missing on node npu-07, which is unexpected\n"
+    )
+    diagnosis = run("describe-pod.txt", text)
+    assert diagnosis.category == "driver_env"
+    assert "Allocate failed due to" in first_text(diagnosis)
