@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from analyzers.block_context import yield_to_block_details
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.hints import vote
 from analyzers.rules import Knowledge, Signature
@@ -112,6 +113,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
     items = []
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        first = len(items)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
@@ -121,6 +123,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
                 _mark_recovered(item, progress)
                 items.append(item)
+        yield_to_block_details(items[first:], TIER_CASCADE)
     return items
 
 

@@ -50,6 +50,7 @@ class Signature:
     role_from_code: bool = False
     code_table: str | None = None
     culprit: str | None = None
+    yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
@@ -142,6 +143,11 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
         _signature(Entry(item, f"{path.name}: signature #{n + 1}")) for n, item in enumerate(raw)
     )
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
+    known = {sig.id for sig in signatures}
+    for sig in signatures:
+        unknown = sorted(set(sig.yields_to) - known)
+        if unknown:
+            raise KnowledgeError(f"{path.name}: signature '{sig.id}': yields_to names {unknown}")
     return signatures
 
 
@@ -169,6 +175,7 @@ def _signature(entry: Entry) -> Signature:
         role_from_code=entry.get("role_from_code", bool, False),
         code_table=entry.choice("code_table", CODE_TABLES, None),
         culprit=entry.get("culprit", str, None),
+        yields_to=entry.strings("yields_to", required=False),
         examples=entry.strings("examples"),
         counterexamples=entry.strings("counterexamples"),
     )
