@@ -101,3 +101,22 @@ def test_chip_not_recognised_in_glog_lines_with_the_year_is_environment() -> Non
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "Failed to recognize Ascend chip" in diagnosis.first_error.text
+
+
+def test_graph_engine_allocation_failure_under_an_operator_is_oom() -> None:
+    prefix = "ERROR 05-12 10:04:31 [runner.py:88] "
+    text = "".join(
+        f"{prefix}{line}\n"
+        for line in (
+            "        Call rtMalloc fail, purpose: feature map, type = 2, size:2147483648, "
+            "device_id:1[FUNC:Alloc][FILE:device_allocator.cc][LINE:72]",
+            "        [Exec][Op]Execute op failed. op type = MatMul, ge result = 4294967295"
+            "[FUNC:ReportCallError][FILE:acl_op_executor_log_inner.cpp][LINE:124]",
+            "RuntimeError: The Inner error is reported as above. The process exits for this "
+            "inner error, and the current working operator name is MatMul.",
+        )
+    )
+    diagnosis = run({"worker.log": text})
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "Call rtMalloc fail" in diagnosis.first_error.text
