@@ -2,10 +2,11 @@
 
     [rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] [Rank 1] Watchdog caught collective operation timeout: ...
     E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python
+    E20260311 09:15:02.330100 281470001112222 Dvpp.cpp:120] ...    (glog >= 0.7 writes the year; MindX SDK)
     W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM
     [2025-11-24 22:27:20,620 E 7435 7435] logging.cc:361: ...            (Ray's C++ core)
 
-No year: the scanner borrows it from the file.
+Older glog writes no year: the scanner borrows it from the file.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ NAME = "glog"
 HEADERS = (
     header(
         NAME,
-        r"\[?(?P<level>[IWEF])(?P<ts>\d{3,4} \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
+        r"\[?(?P<level>[IWEF])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
         r"[^\]\s]+:\d+\]\s?",
     ),
     header(

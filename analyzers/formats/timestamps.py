@@ -6,7 +6,8 @@ Formats (all local wall clock, no zone):
 - Python logging `2026-11-29 07:24:28,507`, loguru `2026-02-26 19:18:17.731`,
   watchdog query `[2027-10-14 15:24:01:938]`, ISO `2024-07-19T10:17:55+08:00` (zone dropped)
 - torch elastic summary `2026-09-07_13:02:58`
-- glog `E1129 07:24:27.616993348` / `[E324 13:00:25.428029551` (MMDD, no year)
+- glog `E1129 07:24:27.616993348` / `[E324 13:00:25.428029551` (MMDD, no year); newer glog
+  `E20260311 09:15:02.330100` (YYYYMMDD)
 - vLLM `04-02 19:33:00` (MM-DD, no year)
 
 Formats without a year give a `PartialTime`; the scanner fills the year in from other lines
@@ -24,6 +25,9 @@ _FULL = re.compile(
     r"(?:[.,:](\d{1,9}))?(?:\.(\d{3}))?(?!\d)"
 )
 _GLOG = re.compile(r"(?<![\w])[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_GLOG_YEAR = re.compile(
+    r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
 _MONTH_DAY = re.compile(r"(?<![\d-])(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
 _ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
@@ -54,6 +58,9 @@ def parse_time(text: str) -> datetime | PartialTime | None:
     found = _FULL.search(text)
     if found:
         return _full(found)
+    found = _GLOG_YEAR.search(text)
+    if found:
+        return _glog_year(found)
     found = _GLOG.search(text)
     if found:
         return _glog(found)
@@ -66,7 +73,7 @@ def parse_time(text: str) -> datetime | PartialTime | None:
 
 def time_span(text: str) -> tuple[int, int] | None:
     """Where `parse_time` would read its timestamp in `text`."""
-    for pattern in (_FULL, _GLOG, _MONTH_DAY):
+    for pattern in (_FULL, _GLOG_YEAR, _GLOG, _MONTH_DAY):
         found = pattern.search(text)
         if found:
             return found.span()
@@ -82,6 +89,14 @@ def _full(found: re.Match[str]) -> datetime | None:
         microsecond = _micro(fraction)
     try:
         return datetime(year, month, day, hour, minute, second, microsecond)
+    except ValueError:
+        return None
+
+
+def _glog_year(found: re.Match[str]) -> datetime | None:
+    year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    try:
+        return datetime(year, month, day, hour, minute, second, _micro(found.group(7)))
     except ValueError:
         return None
 

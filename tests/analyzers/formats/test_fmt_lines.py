@@ -109,6 +109,15 @@ CASES = [
         "failed (exitcode: -11)",
     ),
     (
+        "glog-with-year",
+        "E20260311 09:15:02.330100 281470001112222 Dvpp.cpp:120] decode failed (Code = -1)",
+        "glog",
+        "ERROR",
+        None,
+        281470001112222,
+        "decode failed",
+    ),
+    (
         "npu-warning",
         "[W NPUStream.cpp:788] Warning: NPU warning, error code is 107020[Error]: .",
         "torch_npu",

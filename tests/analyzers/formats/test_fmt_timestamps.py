@@ -39,6 +39,11 @@ CASES = [
     ),
     ("elastic", "  time      : 2026-09-07_13:02:58", datetime(2026, 9, 7, 13, 2, 58)),
     ("iso-zone", 'time="2024-07-19T10:17:55+08:00" level=info', datetime(2024, 7, 19, 10, 17, 55)),
+    (
+        "glog-with-year",
+        "E20260311 09:15:02.330100 281470001112222 Dvpp.cpp:120] decode failed",
+        datetime(2026, 3, 11, 9, 15, 2, 330100),
+    ),
 ]
 PARTIAL = [
     (
