@@ -10,29 +10,11 @@ error-manager blocks, docker and kubelet messages); ids, times and paths are mad
 
 from __future__ import annotations
 
-import io
-
 from analyzers.block_context import yield_to_block_details
-from analyzers.checkpoints import CheckpointMatcher
 from analyzers.classify import TIER_CASCADE, TIER_CAUSE, classify_scans
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
 from analyzers.rules import load_knowledge
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo, FileScan
-
-
-def scan(path: str, text: str) -> FileScan:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    return scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))
-
-
-def run(path: str, text: str) -> Diagnosis:
-    scans = [scan(path, text)]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+from analyzers.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text, scan_text
 
 
 def first_text(diagnosis: Diagnosis) -> str:
@@ -56,7 +38,7 @@ num:2, timeout:1836.[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_
 
 
 def test_fftsplus_reason_inside_an_hccl_block_is_the_collective_task() -> None:
-    diagnosis = run("serve/engine.log", HCCL_BLOCK)
+    diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
     assert diagnosis.category == "hccl"
     assert "wait execution of the Notify register times out" in first_text(diagnosis)
 
@@ -67,7 +49,7 @@ def test_a_lone_fftsplus_reason_still_reads_as_a_device_task() -> None:
         "        rtStreamSynchronize execute failed, reason=[fftsplus timeout]"
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
     )
-    diagnosis = run("serve/engine.log", text)
+    diagnosis = diagnose_text("serve/engine.log", text)
     assert diagnosis.category == "aicore_timeout"
     assert "reason=[fftsplus timeout]" in first_text(diagnosis)
 
@@ -78,7 +60,7 @@ def test_a_device_headline_wrapped_above_its_hccl_detail_yields_to_it() -> None:
         "hccl fftsplus task timeout occurred during task execution,\n"
         "stream_id:3, sq_id:3, task_id:118, stuck notify num:1, timeout=1836s.\n"
     )
-    diagnosis = run("report.log", text)
+    diagnosis = diagnose_text("report.log", text)
     assert diagnosis.category == "hccl"
     assert "hccl fftsplus task timeout occurred" in first_text(diagnosis)
 
@@ -91,7 +73,7 @@ def test_yielding_only_looks_inside_the_block() -> None:
         "hccl fftsplus task timeout occurred during task execution, stream_id:2, sq_id:2, "
         "task_id:9, stuck notify num:1, timeout:1836.\n"
     )
-    items = classify_scans([scan("engine.log", text)], load_knowledge())
+    items = classify_scans([scan_text("engine.log", text)], load_knowledge())
     reason = next(i for i in items if "reason=[fftsplus timeout]" in i.event.text)
     assert reason.tier == TIER_CAUSE
     assert not reason.demoted
@@ -111,7 +93,7 @@ def test_op_compile_code_under_a_re_report_is_the_first_error() -> None:
         "        TraceBack (most recent call last):",
         "        Failed to compile Op [trans_Cast_3,]. (oppath: [Compile /opt/cann/opp/cast.py",
     ]
-    diagnosis = run("train/rank1.log", "".join(f"{prefix}{line}\n" for line in lines))
+    diagnosis = diagnose_text("train/rank1.log", "".join(f"{prefix}{line}\n" for line in lines))
     assert diagnosis.category == "operator"
     assert "Compile operator failed, cause: Template constraint" in first_text(diagnosis)
 
@@ -127,7 +109,7 @@ def test_ge_python_helper_failure_is_an_environment_problem() -> None:
         "E40024: 2026-05-06-07:07:58.004.120 Failed call Python Func/Meathod [fetch_kernel_hash],"
         " Reason[SystemError: unsupported interpreter feature",
     ]
-    diagnosis = run("serve.log", "".join(f"{worker}{line}\n" for line in lines))
+    diagnosis = diagnose_text("serve.log", "".join(f"{worker}{line}\n" for line in lines))
     assert diagnosis.category == "driver_env"
     assert "E40024" in first_text(diagnosis)
 
@@ -138,7 +120,7 @@ def test_a_launcher_that_rejects_flags_is_a_config_problem() -> None:
         "[rank0]:     raise ValueError(f'remaining_argv: {rest}')\n"
         "[rank0]: ValueError: remaining_argv: ['--fused_norm', '--fused_rope']\n"
     )
-    diagnosis = run("train.log", text)
+    diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "config"
     assert "remaining_argv" in first_text(diagnosis)
 
@@ -151,7 +133,7 @@ def test_a_container_whose_npu_hook_failed_is_an_environment_problem() -> None:
         "process: error during container init: error running prestart hook #0: exit status 1, "
         "stdout: , stderr: mount /usr/local/Ascend/driver/lib64 failed: unknown\n"
     )
-    diagnosis = run("compose.log", text)
+    diagnosis = diagnose_text("compose.log", text)
     assert diagnosis.category == "driver_env"
     assert "prestart hook" in first_text(diagnosis)
 
@@ -161,6 +143,6 @@ def test_a_pod_the_device_plugin_could_not_serve_is_an_environment_problem() -> 
         "Warning  UnexpectedAdmissionError  9s  kubelet  Allocate failed due to rpc error: "
         "code = Unknown desc = device share tool missing on node npu-07, which is unexpected\n"
     )
-    diagnosis = run("describe-pod.txt", text)
+    diagnosis = diagnose_text("describe-pod.txt", text)
     assert diagnosis.category == "driver_env"
     assert "Allocate failed due to" in first_text(diagnosis)

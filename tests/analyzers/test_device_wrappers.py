@@ -7,24 +7,9 @@ PTA summary, CANN error-manager block); the values are made up.
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 WORKER = "(VllmWorker TP3 pid=4417) ERROR 03-02 17:40:51 [multiproc_executor.py:611] "
-
-
-def run(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 def worker_log(lines: list[str]) -> str:
@@ -48,7 +33,7 @@ def test_fftsplus_task_timeout_under_a_sync_is_the_device_task_not_a_collective(
             "        TraceBack (most recent call last):",
         ]
     )
-    diagnosis = run("serve/worker.log", text)
+    diagnosis = diagnose_text("serve/worker.log", text)
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "reason=[fftsplus timeout]" in diagnosis.first_error.text
@@ -65,7 +50,7 @@ def test_collective_notify_timeout_still_reads_as_hccl_next_to_507048() -> None:
             "tag[AllReduce_group_name_12]]",
         ]
     )
-    diagnosis = run("serve/worker.log", text)
+    diagnosis = diagnose_text("serve/worker.log", text)
     assert diagnosis.category == "hccl"
 
 
@@ -86,7 +71,7 @@ def test_bare_invalid_argument_headline_yields_to_the_call_that_failed() -> None
             "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]",
         ]
     )
-    diagnosis = run("serve/worker.log", text)
+    diagnosis = diagnose_text("serve/worker.log", text)
     assert diagnosis.first_error is not None
     assert "The argument is invalid." not in diagnosis.first_error.text
     assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text

@@ -7,17 +7,9 @@ first: the label, the first error, the culprit ranks, the root cause and the adv
 
 from __future__ import annotations
 
-import io
-from collections.abc import Mapping
-
 import pytest
 
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_files
 
 STEPS = ["prefill start: 8 tokens"] + [
     line
@@ -48,17 +40,6 @@ def loading(rank: int) -> list[str]:
     return [line.format(rank=rank, start=start, end=start + 32782) for line in LOADING]
 
 
-def run(files: Mapping[str, str]) -> Diagnosis:
-    matcher = CheckpointMatcher(())
-    scans = []
-    for path, text in files.items():
-        kind, rank = classify_path(path)
-        info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-        scans.append(scan_file(io.BytesIO(text.encode()), info, matcher))
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
-
-
 ENV = "WORLD_SIZE=4\nMASTER_ADDR=10.0.0.1\nMASTER_PORT=29500\n"
 
 
@@ -66,7 +47,7 @@ def test_all_ranks_finishing_is_healthy() -> None:
     files = {
         f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS, "model run success"]) for r in range(4)
     }
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert (diagnosis.category, diagnosis.subsystem) == ("healthy", "none")
     assert diagnosis.first_error is None
     assert diagnosis.culprit_ranks == []
@@ -81,7 +62,7 @@ def test_error_every_rank_carried_on_after_leaves_the_run_healthy() -> None:
         )
         for r in range(4)
     }
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert diagnosis.category == "healthy"
     assert diagnosis.culprit_ranks == []
 
@@ -89,7 +70,7 @@ def test_error_every_rank_carried_on_after_leaves_the_run_healthy() -> None:
 def test_rank_that_stops_without_error_is_a_hang_with_that_rank_to_blame() -> None:
     files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS]) for r in range(3)}
     files["job/log_3.log"] = stamped(3, [*loading(3), *STEPS[:6]])
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [3]
     assert diagnosis.first_error is None
@@ -109,7 +90,7 @@ def test_high_ranks_failing_the_tp_split_while_low_ranks_wait_is_weight_load() -
         + "size (131125).\n"
         for r in (2, 3)
     }
-    diagnosis = run({"job/env.txt": ENV, **waiting, **failing})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **waiting, **failing})
     assert diagnosis.category == "weight_load"
     assert diagnosis.culprit_ranks == [2, 3]
     assert diagnosis.first_error is not None
@@ -119,7 +100,7 @@ def test_high_ranks_failing_the_tp_split_while_low_ranks_wait_is_weight_load() -
 
 def test_high_ranks_missing_while_low_ranks_wait_in_loading_is_weight_load() -> None:
     waiting = {f"job/log_{r}.log": stamped(r, loading(r)) for r in (0, 1)}
-    diagnosis = run({"job/env.txt": ENV, **waiting})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **waiting})
     assert diagnosis.category == "weight_load"
     assert diagnosis.culprit_ranks == [2, 3]
 
@@ -143,7 +124,7 @@ def test_peer_timeouts_after_one_rank_ran_out_of_memory_are_cascades() -> None:
                 "timing out.\n"
             )
         files[f"job/log_{r}.log"] = text
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert diagnosis.category == "oom"
     assert diagnosis.culprit_ranks == [1]
     assert diagnosis.first_error is not None
@@ -165,7 +146,7 @@ def test_error_a_rank_survived_does_not_outrank_the_one_that_stopped_the_job() -
         ).replace("INFO ERROR", "ERROR"),
         "job/log_1.log": stamped(1, loading(1)) + f"[rank1]: {fatal}\n",
     }
-    diagnosis = run(files)
+    diagnosis = diagnose_files(files)
     assert diagnosis.category == "oom"
     assert diagnosis.culprit_ranks == [1]
 
@@ -183,7 +164,7 @@ def test_timeouts_on_ranks_whose_checkpoints_diverged_blame_the_divergent_rank()
             "timing out.\n"
         )
         files[f"job/log_{r}.log"] = text
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert (diagnosis.category, diagnosis.subsystem) == ("hccl", "communication")
     assert diagnosis.culprit_ranks == [2]
     assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
@@ -206,7 +187,7 @@ def test_rank_that_skipped_a_collective_is_blamed_for_the_peers_timeouts() -> No
         last = "2026-11-29 07:24:40,900" if ahead else "2026-11-29 07:24:39,500"
         text += f"{last} [rank{r}] {closed if ahead else timed_out}\n"
         files[f"job/log_{r}.log"] = text
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert (diagnosis.category, diagnosis.subsystem) == ("hccl", "communication")
     assert diagnosis.culprit_ranks == [2]
     assert "Timed out waiting 10000ms" in diagnosis.first_error.text
@@ -220,7 +201,7 @@ def test_ranks_that_vanish_while_peers_lose_the_connection_died() -> None:
     files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in (1, 3)}
     for r in (0, 2):
         files[f"job/log_{r}.log"] = stamped(r, [*loading(r), *STEPS[:6]]) + f"[rank{r}]: {closed}\n"
-    diagnosis = run({"job/env.txt": ENV, **files})
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [1, 3]
     assert diagnosis.confidence < 0.5
@@ -228,7 +209,7 @@ def test_ranks_that_vanish_while_peers_lose_the_connection_died() -> None:
 
 def test_unknown_exception_is_other_with_low_confidence() -> None:
     text = stamped(0, loading(0)) + "ValueError: tokenizer returned an empty prompt\n"
-    diagnosis = run({"job/log_0.log": text})
+    diagnosis = diagnose_files({"job/log_0.log": text})
     assert diagnosis.category == "other"
     assert diagnosis.confidence <= 0.3
     assert diagnosis.first_error is not None
@@ -240,19 +221,19 @@ def test_a_log_that_just_stops_without_error_or_success_is_a_hang() -> None:
         "INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
         "INFO 03-14 09:12:11 engine.py:210] Avg prompt throughput: 0.0 tokens/s, Running: 4 reqs\n"
     )
-    diagnosis = run({"serve/engine.log": text})
+    diagnosis = diagnose_files({"serve/engine.log": text})
     assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
     assert diagnosis.confidence <= 0.3
 
 
 def test_a_log_whose_error_lines_cannot_be_cited_did_not_end_quietly() -> None:
     text = "INFO 03-14 09:12:01 run.py:88] step 7\nthe loader failed on shard 3 of 9\n"
-    assert run({"serve/engine.log": text}).category == "other"
+    assert diagnose_files({"serve/engine.log": text}).category == "other"
 
 
 def test_a_log_that_ends_with_its_success_line_is_not_a_hang() -> None:
     text = "INFO 03-14 09:12:01 run.py:88] decode step 7 passed\nmodel run success\n"
-    assert run({"serve/engine.log": text}).category == "healthy"
+    assert diagnose_files({"serve/engine.log": text}).category == "healthy"
 
 
 AICORE_BLOCK = """\
@@ -271,7 +252,7 @@ RuntimeError: The Inner error is reported as above. The process exits for this i
 
 
 def test_aicore_timeout_names_the_operator_code_meaning_and_suggests_blocking_launch() -> None:
-    diagnosis = run({"job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK})
+    diagnosis = diagnose_files({"job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK})
     assert (diagnosis.category, diagnosis.subsystem) == ("aicore_timeout", "operator")
     assert "reason=aicore timeout" in diagnosis.first_error.text
     assert "aclnnMoeDistributeDispatchV2" in diagnosis.root_cause
@@ -284,7 +265,9 @@ def test_aicore_timeout_names_the_operator_code_meaning_and_suggests_blocking_la
 
 def test_log_switch_already_set_in_the_env_dump_is_not_suggested_again() -> None:
     env = "ASCEND_LAUNCH_BLOCKING=1\nWORLD_SIZE=1\n"
-    diagnosis = run({"job/env.txt": env, "job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK})
+    diagnosis = diagnose_files(
+        {"job/env.txt": env, "job/log_0.log": stamped(0, loading(0)) + AICORE_BLOCK}
+    )
     assert diagnosis.category == "aicore_timeout"
     assert not any("ASCEND_LAUNCH_BLOCKING=1" in action for action in diagnosis.next_actions)
 
@@ -299,8 +282,8 @@ def test_same_failure_with_other_numbers_gets_the_same_fingerprint(
     again = AICORE_BLOCK
     for old, new in other_numbers.items():
         again = again.replace(old, new)
-    first = run({"a/log_0.log": AICORE_BLOCK})
-    second = run({"b/log_0.log": again})
+    first = diagnose_files({"a/log_0.log": AICORE_BLOCK})
+    second = diagnose_files({"b/log_0.log": again})
     assert first.fingerprint == second.fingerprint
     assert "<NUM>" in (first.fingerprint_template or "")
 
@@ -327,7 +310,7 @@ def test_device_error_in_a_plog_is_tied_to_the_rank_that_reported_it() -> None:
         "collective operation timeout: WorkHCCL(SeqNum=88, OpType=ALLTOALL, Timeout(ms)=1800000) "
         "ran for 1800042 milliseconds before timing out.\n"
     )
-    diagnosis = run(
+    diagnosis = diagnose_files(
         {
             "job/env.txt": "WORLD_SIZE=2\n",
             "job/log_0.log": rank0,
@@ -365,7 +348,7 @@ NPU_SMI = (
 def test_stalled_ranks_with_idle_npus_wait_on_communication() -> None:
     two_ranks = [line.replace("world_size=4", "world_size=2") for line in LOADING]
     files = {f"job/log_{r}.log": stamped(r, [*two_ranks, *STEPS[:3]]) for r in range(2)}
-    diagnosis = run({"job/npu_smi_info.txt": NPU_SMI, **files})
+    diagnosis = diagnose_files({"job/npu_smi_info.txt": NPU_SMI, **files})
     assert (diagnosis.category, diagnosis.subsystem) == ("hang", "communication")
     assert diagnosis.culprit_ranks == [0, 1]
     assert "0% AICore" in diagnosis.root_cause
@@ -620,7 +603,7 @@ EXCERPTS = [
 
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_pasted_excerpt_gets_its_label_and_first_error(text: str, first: str, category: str):
-    diagnosis = run({"issue/log.txt": text})
+    diagnosis = diagnose_files({"issue/log.txt": text})
     assert diagnosis.category == category, diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert first in diagnosis.first_error.text
@@ -640,7 +623,7 @@ def test_python_reraise_is_not_the_first_error_of_its_chain() -> None:
         "    weights = fetch_weights()\n"
         "RuntimeError: failed to fetch the shard list from the coordinator\n"
     )
-    diagnosis = run({"job/log_1.log": text})
+    diagnosis = diagnose_files({"job/log_1.log": text})
     assert "Connection reset by peer" in diagnosis.first_error.text
     assert diagnosis.category == "hccl"
 
@@ -653,7 +636,7 @@ def test_npus_holding_memory_at_zero_aicore_without_any_error_are_a_hang() -> No
         "        |\n"
         for n in range(4)
     )
-    diagnosis = run({"job/npu_smi_info.txt": NPU_SMI_HEAD + rows})
+    diagnosis = diagnose_files({"job/npu_smi_info.txt": NPU_SMI_HEAD + rows})
     assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
     assert "0% AICore" in diagnosis.root_cause
 
@@ -665,7 +648,9 @@ def test_npus_left_without_processes_are_the_ranks_that_died_in_loading() -> Non
         "| No running processes found in NPU 1                                              "
         "              |\n",
     )
-    diagnosis = run({"job/npu_smi_info.txt": table, "job/log_0.log": stamped(0, loading(0)[1:])})
+    diagnosis = diagnose_files(
+        {"job/npu_smi_info.txt": table, "job/log_0.log": stamped(0, loading(0)[1:])}
+    )
     assert diagnosis.category == "weight_load"
     assert diagnosis.culprit_ranks == [1]
     assert "none on NPUs 1" in diagnosis.root_cause

@@ -8,24 +8,7 @@ error-manager block, PTA APP line, glog with the year); hosts, ids and times are
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
-
-
-def run(files: dict[str, str]) -> Diagnosis:
-    scans = []
-    for path, text in files.items():
-        kind, rank = classify_path(path)
-        info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-        scans.append(scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(())))
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+from tests.analyzers.excerpts import diagnose_files
 
 
 def test_roce_error_cqe_on_screen_and_in_plog_is_an_hccl_link_failure() -> None:
@@ -42,7 +25,7 @@ def test_roce_error_cqe_on_screen_and_in_plog_is_an_hccl_link_failure() -> None:
         for i in range(3)
     )
     for files in ({"screen.log": screen}, {"plog/plog-70211_1.log": plog}):
-        diagnosis = run(files)
+        diagnosis = diagnose_files(files)
         assert diagnosis.category == "hccl"
         assert diagnosis.first_error is not None
         assert "CQE" in diagnosis.first_error.text or "cqe" in diagnosis.first_error.text
@@ -56,7 +39,7 @@ def test_inner_error_naming_a_collective_operator_is_hccl_not_operator() -> None
         'HcclReduceScatter""\n'
         for i in range(3)
     )
-    diagnosis = run({"node1/plog.log": text})
+    diagnosis = diagnose_files({"node1/plog.log": text})
     assert diagnosis.category == "hccl"
 
 
@@ -65,7 +48,7 @@ def test_inner_error_naming_a_compute_operator_stays_operator() -> None:
         "RuntimeError: The Inner error is reported as above. The process exits for this inner "
         "error, and the current working operator name is aclnnSoftmax.\n"
     )
-    assert run({"serve.log": text}).category != "hccl"
+    assert diagnose_files({"serve.log": text}).category != "hccl"
 
 
 def test_offline_model_built_for_another_soc_is_a_config_mismatch() -> None:
@@ -80,7 +63,7 @@ def test_offline_model_built_for_another_soc_is_a_config_mismatch() -> None:
         "        rtModelCheckCompatibility execute failed, reason=[soc version error]"
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
     )
-    diagnosis = run({"infer.log": text})
+    diagnosis = diagnose_files({"infer.log": text})
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "ModelCheckCompatibility failed" in diagnosis.first_error.text
@@ -97,7 +80,7 @@ def test_chip_not_recognised_in_glog_lines_with_the_year_is_environment() -> Non
         '  File "/srv/app/run.py", line 9, in <module>\n'
         "RuntimeError: [-1][ACL: general failure]\n"
     )
-    diagnosis = run({"app.log": text})
+    diagnosis = diagnose_files({"app.log": text})
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "Failed to recognize Ascend chip" in diagnosis.first_error.text
@@ -116,7 +99,7 @@ def test_graph_engine_allocation_failure_under_an_operator_is_oom() -> None:
             "inner error, and the current working operator name is MatMul.",
         )
     )
-    diagnosis = run({"worker.log": text})
+    diagnosis = diagnose_files({"worker.log": text})
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "Call rtMalloc fail" in diagnosis.first_error.text

@@ -7,16 +7,9 @@ our own; the test checks the label and the line an engineer should read first.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
 
@@ -63,17 +56,9 @@ EXCERPTS = [
 ]
 
 
-def run(text: str) -> Diagnosis:
-    kind, rank = classify_path("issue/log.txt")
-    info = FileInfo(path="issue/log.txt", kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
-
-
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_setup_failure_gets_its_label_and_first_error(text: str, first: str, category: str):
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/log.txt", text)
     assert diagnosis.category == category, diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert first in diagnosis.first_error.text
@@ -88,4 +73,4 @@ def test_a_missing_application_module_stays_a_version_question() -> None:
         "    from vllm_ascend.ops import rotary\n"
         "ModuleNotFoundError: No module named 'vllm_ascend.ops'\n"
     )
-    assert run(text).category == "config"
+    assert diagnose_text("issue/log.txt", text).category == "config"

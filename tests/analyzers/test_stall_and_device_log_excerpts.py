@@ -8,25 +8,7 @@ wording of our own; each test checks the label and the line to read first.
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
-
-
-def run(files: dict[str, str]) -> Diagnosis:
-    """Scan every file of a small bundle and diagnose it as the pipeline does."""
-    scans = []
-    for path, text in files.items():
-        kind, rank = classify_path(path)
-        info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-        scans.append(scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(())))
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+from tests.analyzers.excerpts import diagnose_files
 
 
 def stuck_line(rank: int, stamp: str, secs: int) -> str:
@@ -39,7 +21,7 @@ def stuck_line(rank: int, stamp: str, secs: int) -> str:
 
 def test_a_stuck_watchdog_on_two_ranks_reads_as_a_hang() -> None:
     """No collective failed: the watchdog itself stopped, so the job stalled (not a crash)."""
-    diagnosis = run(
+    diagnosis = diagnose_files(
         {
             "job/rank0.log": "step 41 loss 2.113\n" + stuck_line(0, "21:07:15.402118771", 600),
             "job/rank1.log": "step 41 loss 2.087\n" + stuck_line(1, "21:07:15.402907112", 600),
@@ -57,7 +39,7 @@ def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
         "[rank2]:[E ProcessGroupNCCL.cpp:1153] [PG 0 Rank 2] ProcessGroupNCCL preparing to dump "
         "debug info.\n"
     )
-    diagnosis = run({"job/train.log": text})
+    diagnosis = diagnose_files({"job/train.log": text})
     assert diagnosis.category == "hang", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "Heartbeat monitor timed out" in diagnosis.first_error.text
@@ -76,7 +58,9 @@ def test_task_scheduler_timeout_in_the_device_log_is_an_aicore_timeout() -> None
         "TaskLaunched:device_id=0, stream_id=7, sq_id=7, task_id=33, kernel_name=net/Resize_tvmbin, "
         "task_type=AiCoreKernel, task_launched_num=5\n"
     )
-    diagnosis = run({"job/device-0/device-0.log": device, "job/plog/plog-9120.log": plog})
+    diagnosis = diagnose_files(
+        {"job/device-0/device-0.log": device, "job/plog/plog-9120.log": plog}
+    )
     assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "bs_done_exception_proc_timeout" in diagnosis.first_error.text
@@ -89,7 +73,7 @@ def test_driver_module_errors_alone_point_at_the_machine() -> None:
         "[trsSqCqQueryUio 1071] Invalid para. (devId=1; tsId=0; type=0; sqId=3)\n"
     )
     text = "".join(line.format(ms=ms) for ms in ("310.118", "310.142", "310.167"))
-    diagnosis = run({"node/device-1/aicpu.log": text})
+    diagnosis = diagnose_files({"node/device-1/aicpu.log": text})
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "310.118" in diagnosis.first_error.text

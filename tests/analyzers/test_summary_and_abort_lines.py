@@ -7,14 +7,7 @@ said why. Each scenario is a real-looking log scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 SET_DEVICE = """\
 Traceback (most recent call last):
@@ -33,14 +26,6 @@ RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for fail
 WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 5120 closing signal SIGTERM
 ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 1 (pid: 5121) of binary: /opt/conda/bin/python
 """
-
-
-def diagnose_text(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 def test_the_code_line_not_its_plain_language_summary_is_the_first_error() -> None:

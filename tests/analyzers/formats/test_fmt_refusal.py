@@ -7,27 +7,18 @@ import io
 import pytest
 
 from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
 from analyzers.formats.lines import parse_line
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import load_prefilter
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, EventKind, FileInfo
+from analyzers.types import EventKind, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 BARE_ROPE = (
     "`rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
     "got {'factor': 32.0, 'beta_fast': 32, 'rope_type': 'yarn'}"
 )
-
-
-def diagnose_text(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,36 @@
+"""Diagnose a few short log files the way the pipeline does, for tests written as excerpts.
+
+Most knowledge tests hold a handful of lines in a real format and check the label and the
+line to read first; they need the scan → correlate → diagnose chain without an archive.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo, FileScan
+
+
+def scan_text(path: str, text: str, matcher: CheckpointMatcher | None = None) -> FileScan:
+    """One file, classified by its path as in a bundle."""
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    return scan_file(io.BytesIO(text.encode()), info, matcher or CheckpointMatcher(()))
+
+
+def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
+    """Several files of one small bundle, diagnosed together."""
+    matcher = CheckpointMatcher(())
+    scans = [scan_text(path, text, matcher) for path, text in files.items()]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def diagnose_text(path: str, text: str) -> Diagnosis:
+    return diagnose_files({path: text})
