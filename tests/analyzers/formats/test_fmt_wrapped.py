@@ -247,3 +247,23 @@ def test_neighbourhood_widths_are_only_measured_around_visited_lines(monkeypatch
     diagnosis = run(text)
     assert diagnosis.category == "hang"
     assert len(set(measured)) <= 6
+
+
+@pytest.mark.parametrize("size", [200, 700, 4096])
+def test_line_numbers_stay_physical_when_blocks_cut_a_wrapped_line(monkeypatch, size):
+    """A logical line is joined inside one block only: a piece that starts a block stands
+    alone (a 1 MiB block rarely cuts a pasted excerpt), and the counting never slips."""
+    from analyzers import scan as scan_module
+
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", size)
+    tail = "[rank5]:[E1107 02:30:00.000000001 Utils.hpp:110] RuntimeError: rank 5 lost its peer\n"
+    text = cut(WATCHDOG, 120) + tail
+    result = scan(text)
+    assert result.info.lines == len(text.splitlines())
+    last = max(result.events, key=lambda e: e.line)
+    assert (last.line, last.text) == (len(text.splitlines()), tail.strip())
+    lines = {e.line for e in result.events}
+    if size > len(text):
+        assert lines <= {*first_lines(WATCHDOG, 120), last.line}
+    else:
+        assert 1 in lines or 2 in lines
