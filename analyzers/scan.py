@@ -39,6 +39,7 @@ from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
+from analyzers.formats.wrapped import WrapJoiner
 from analyzers.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
 
@@ -90,6 +91,7 @@ class _FileScanner:
         self.partial: list[tuple[Event, PartialTime]] = []
         self.hints = HeadHints(year_from_name(info.path), want_rank=info.rank is None)
         self.structured = info.kind in STRUCTURED_KINDS
+        self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
         self.block = b""
         self.block_first_line = 1
@@ -154,7 +156,8 @@ class _FileScanner:
 
     def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
         """Visit the candidate lines in order, and every line while a parser follows a
-        multi-line block (every line of a structured file)."""
+        multi-line block (every line of a structured file); a line a terminal cut is visited
+        whole, under the number of its first piece (`formats.wrapped`)."""
         pos, index, size = 0, 0, len(block)
         while pos < size:
             if not (self.structured or self._following()):
@@ -165,8 +168,10 @@ class _FileScanner:
                 line_no += block.count(b"\n", pos, starts[index])
                 pos = starts[index]
             end = block.find(b"\n", pos)
-            self._line(line_no, block[pos:end], pos in hits)
-            pos, line_no = end + 1, line_no + 1
+            first, last, pieces, raw = self.wrapped.logical(block, pos, end)
+            hit = any(piece in hits for piece in pieces)
+            self._line(line_no - block.count(b"\n", first, pos), raw, hit)
+            pos, line_no = last + 1, line_no + block.count(b"\n", pos, last) + 1
 
     def _following(self) -> bool:
         return any(tracker.wants_more() for tracker in self.trackers)

@@ -1,0 +1,195 @@
+"""Log lines that a terminal broke into pieces before they were pasted into a report.
+
+A log copied out of a terminal window (into an issue, a forum post, a chat) often has every
+long line cut at the window's width: each piece but the last is exactly that many columns,
+and the pieces after the first carry no log prefix:
+
+    [rank2]:[E1105 08:01:12.000000001 ProcessGroupNCCL.cpp:1700] [PG ID 0 PG GUID 0(defau
+    lt_pg) Rank 2] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making p
+    rogress ...
+
+Read piece by piece, the headline loses its cause and a piece can be classified on its own.
+`WrapJoiner.logical` gives the scanner the whole logical line around a physical one; the
+logical line keeps the number of its first physical line (the log viewer links file:line).
+
+A line joins the one before it only when all of these hold (so ordinary logs, whose lines
+simply vary in length, are left alone):
+
+- the line before is as long as the longest line around it (the window width), more lines
+  around have exactly that length than a little less (prose wrapped at words by an editor
+  fills the columns just under its limit), it is not padded with blanks (a terminal pads the
+  last piece) and is not a ruler of one repeated character;
+- around it at least one other line of that same width, with other words, is followed by a
+  continuation too (the width recurs) - or, for a lone cut, the width is a usual terminal
+  width and the cut falls inside a word (a letter or digit, then a lower-case letter or digit);
+- the line itself has no log prefix (`formats.lines` finds no wrapper or header), does not
+  start another structure (a traceback frame, `Traceback (...)`, a CANN code, a time, an
+  indented line, a table row) and does not begin like the line before it (repeated records
+  of one width, e.g. Megatron's iteration lines, are not pieces of each other).
+
+Only lines the scanner visits (candidates and the lines a multi-line parser follows) are
+looked at; the width of a neighbourhood is measured once per ~8 KiB of a block, lazily, with
+`bytes.split`/`len` in C. A logical line that crosses a block boundary stays cut there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats.blockfilter import FOLD
+from analyzers.formats.lines import parse_line
+from analyzers.textio import clean_line
+
+MIN_WIDTH = 60  # narrower "windows" are too likely to be plain short lines
+SPAN = 8192  # bytes per neighbourhood bucket; a neighbourhood is three buckets
+MAX_PIECES = 64  # pieces joined into one logical line (bounds the text of one event)
+COMMON_WIDTHS = frozenset({80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250})
+_HEAD = 12  # folded bytes compared to tell repeated records from pieces
+_PROBES = 8  # width-long lines tried per bucket when looking for a second cut
+NEAR = 8  # columns under the width that word-wrapped prose fills
+_STARTS = re.compile(
+    rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message
+    rb"|[|+]"  # a row or border of a table (npu-smi, elastic summaries)
+    rb"|File \"|Traceback \(most recent|frame #\d+:|Exception raised from "
+    rb"|During handling of the above|The above exception"
+    rb"|\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\]"
+    rb"|E[0-9A-Z]\d{4}\b"
+    rb"|\[(?:default|rank)\d+\]:"
+    rb"|\[?\d{4}-\d\d-\d\d[ T-]\d\d:\d\d"
+    rb"|\[?[IWEF]\d{4} \d\d:\d\d"
+    rb"|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)(?::|\s*$)"
+)
+
+
+class WrapJoiner:
+    """Joins cut pieces inside one block; caches the block's neighbourhood widths."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._block = b""
+        self._buckets: dict[int, tuple[int, list[int]]] = {}
+        self._widths: dict[int, tuple[int, bool] | None] = {}
+
+    def logical(self, block: bytes, pos: int, end: int) -> tuple[int, int, list[int], bytes]:
+        """The logical line holding the physical line `block[pos:end]` (`end`: its newline).
+
+        Returns (offset of its first piece, offset of its last piece's newline, offsets of all
+        its pieces, the joined bytes)."""
+        if not self.enabled:
+            return pos, end, [pos], block[pos:end]
+        if block is not self._block:
+            self._block, self._buckets, self._widths = block, {}, {}
+        starts = [pos]
+        while len(starts) < MAX_PIECES and starts[0] > 0:
+            before = block.rfind(b"\n", 0, starts[0] - 1) + 1
+            if not self._joins(before, starts[0] - 1):
+                break
+            starts.insert(0, before)
+        while len(starts) < MAX_PIECES and end + 1 < len(block):
+            if not self._joins(starts[-1], end):
+                break
+            starts.append(end + 1)
+            end = block.find(b"\n", end + 1)
+        if len(starts) == 1:
+            return pos, end, starts, block[pos:end]
+        ends = [*(start - 1 for start in starts[1:]), end]
+        raw = b"".join(block[a:b].rstrip(b"\r") for a, b in zip(starts, ends, strict=True))
+        return starts[0], end, starts, raw.rstrip(b" ")  # a terminal's padding of the last piece
+
+    def _joins(self, start: int, end: int) -> bool:
+        """Whether the line after `block[start:end]` (`end`: its newline) continues it."""
+        if end - start < MIN_WIDTH:
+            return False
+        found = self._width(start // SPAN)
+        if found is None or found[0] != end - start:
+            return False
+        block = self._block
+        line = block[start:end]
+        after = block[end + 1 : block.find(b"\n", end + 1)]
+        if not continues(line, after):
+            return False
+        return found[1] or (found[0] in COMMON_WIDTHS and _inside_word(line, after))
+
+    def _width(self, bucket: int) -> tuple[int, bool] | None:
+        """(window width, whether cuts at it recur) around a bucket; None: no window there.
+
+        A window is the longest line length around, when more lines have exactly it than
+        are a little shorter: a terminal cuts every longer line at that width, while an
+        editor that wraps prose at words leaves many lines just under it."""
+        if bucket not in self._widths:
+            buckets = [self._bucket(index) for index in (bucket - 1, bucket, bucket + 1)]
+            top = max((max(lengths, default=0) for _, lengths in buckets), default=0)
+            probes = [at for first, lengths in buckets for at in _offsets(lengths, top, first)]
+            near = sum(top - NEAR <= length < top for _, lengths in buckets for length in lengths)
+            wide = top >= MIN_WIDTH and sum(lengths.count(top) for _, lengths in buckets) > near
+            self._widths[bucket] = (top, self._recurs(top, probes)) if wide else None
+        return self._widths[bucket]
+
+    def _recurs(self, width: int, probes: list[int]) -> bool:
+        """At least two different lines of `width` are followed by a continuation (a line
+        printed again with other numbers is one line: repeats of a long record prove no cut)."""
+        block, cuts = self._block, set()
+        for start in probes:
+            end = start + width
+            if end + 1 < len(block):
+                line = block[start:end]
+                if continues(line, block[end + 1 : block.find(b"\n", end + 1)]):
+                    cuts.add(line.translate(FOLD))
+            if len(cuts) >= 2:
+                return True
+        return False
+
+    def _bucket(self, index: int) -> tuple[int, list[int]]:
+        """Offset of the first line starting in bucket `index` and the lengths of the lines
+        starting there."""
+        block, low = self._block, index * SPAN
+        if index < 0 or low >= len(block):
+            return 0, []
+        if index not in self._buckets:
+            first = block.find(b"\n", low - 1) + 1 if low else 0
+            high = low + SPAN
+            stop = block.find(b"\n", high - 1) + 1 if high < len(block) else len(block)
+            lengths = list(map(len, block[first:stop].split(b"\n")[:-1]))
+            self._buckets[index] = first, lengths
+        return self._buckets[index]
+
+
+def _offsets(lengths: list[int], width: int, first: int) -> list[int]:
+    """Where up to `_PROBES` lines of `width` start (`first`: where the first line starts)."""
+    offsets: list[int] = []
+    at = -1
+    while len(offsets) < _PROBES:
+        try:
+            at = lengths.index(width, at + 1)
+        except ValueError:
+            break
+        offsets.append(first + sum(lengths[:at]) + at)
+    return offsets
+
+
+def continues(line: bytes, after: bytes) -> bool:
+    """Whether `after` can be the next piece of `line` by its content alone (no widths)."""
+    line, after = line.rstrip(b"\r"), after.rstrip(b"\r")
+    if not after.strip() or line.endswith((b"  ", b"|")) or _ruler(line):
+        return False
+    if _STARTS.match(after) or line[:_HEAD].translate(FOLD) == after[:_HEAD].translate(FOLD):
+        return False
+    return not _has_prefix(after)
+
+
+def _has_prefix(raw: bytes) -> bool:
+    """A wrapper or header that `formats.lines` recognises starts the line."""
+    text = clean_line(raw)
+    parsed = parse_line(text)
+    return parsed.source is not None or bool(parsed.stream_key) or parsed.message != text.rstrip()
+
+
+def _ruler(line: bytes) -> bool:
+    body = line.strip()
+    return not body.strip(body[:1])
+
+
+def _inside_word(line: bytes, after: bytes) -> bool:
+    """A cut no line end would make: `...found 1` / `2 of them`, `...the progr` / `ess`."""
+    first = after[:1]
+    return line[-1:].isalnum() and (first.islower() or first.isdigit())

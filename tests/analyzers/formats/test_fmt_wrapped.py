@@ -1,0 +1,269 @@
+"""Lines a terminal cut at its width before the log was pasted: joined for classification and
+the first error, cited at the line where they start; ordinary logs are never joined.
+
+The excerpts follow real shapes (torch `[rankN]:[Emmdd ...]` watchdog lines, torch_npu's
+exception text with its CANN error-manager block, torchrun `[defaultN]:` tracebacks, CANN
+plog lines) with values and wording of our own; `cut` breaks them as a terminal does.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+
+import pytest
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.formats import wrapped
+from analyzers.formats.wrapped import WrapJoiner
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.textio import iter_blocks
+from analyzers.types import Diagnosis, EventKind, FileInfo
+
+WATCHDOG = [
+    "[rank5]:[E1107 02:14:09.512301844 ProcessGroupNCCL.cpp:1748] [PG ID 0 PG GUID 0(default_pg)"
+    " Rank 5] ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in"
+    " monitoring enqueued collectives. A blocked device call in some other thread may be the"
+    " reason. To wait longer raise TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC; to switch the monitor off"
+    " set TORCH_NCCL_ENABLE_MONITORING=0. Otherwise look for the rank that stopped.",
+    "[rank5]:[E1107 02:14:09.512450117 ProcessGroupNCCL.cpp:1536] [PG ID 0 PG GUID 0(default_pg)"
+    " Rank 5] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1",
+    "[rank5]:[F1107 02:22:09.513001733 ProcessGroupNCCL.cpp:1557] [PG ID 0 PG GUID 0(default_pg)"
+    " Rank 5] [PG ID 0 PG GUID 0(default_pg) Rank 5] Terminating the process after attempting"
+    " to dump debug info, due to ProcessGroupNCCL watchdog hang.",
+]
+CANN = [
+    "Traceback (most recent call last):",
+    '  File "/home/work/llm/train.py", line 214, in <module>',
+    "    trainer.step(batch)",
+    '  File "/home/work/llm/engine.py", line 93, in step',
+    "    torch.npu.synchronize()",
+    "RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467"
+    " NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507014",
+    "[ERROR] 2026-05-11-08:42:17 (PID:30412, Device:2, RankID:2) ERR00100 PTA call acl api failed",
+    "[Error]: The aicore execution times out.",
+    "        Rectify the fault based on the error information in the ascend log.",
+    "EZ9999: Inner Error!",
+    "EZ9999[PID: 30412] 2026-05-11-08:42:17.604.219 (EZ9999):  The error from device(chipId:2,"
+    " dieId:0), serial number is 41, an aicore timeout occurred on task 77 of stream 5, core"
+    " id is 12, error code = 0x800000.[FUNC:ProcessStarsCoreErrorInfo]"
+    "[FILE:device_error_core_proc.cc][LINE:336]",
+    "        TraceBack (most recent call last):",
+    "        rtStreamSynchronizeWithTimeout execute failed, reason=[aicore timeout]"
+    "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]",
+]
+SHAPE = [
+    "[default0]:/opt/venv/lib/python3.10/site-packages/torch_npu/contrib/transfer_to_npu.py:301:"
+    " ImportWarning: the jit compiler is switched off on this device by default for now",
+    "[default0]:Traceback (most recent call last):",
+    '[default0]:  File "/opt/proj/run_sft.py", line 57, in <module>',
+    "[default0]:    main()",
+    '[default0]:  File "/opt/proj/run_sft.py", line 49, in main',
+    "[default0]:    logits = model(**inputs)",
+    "[default0]:RuntimeError: The size of tensor a (4096) must match the size of tensor b (2048)"
+    " at non-singleton dimension 2",
+]
+
+
+def cut(lines: list[str], width: int, pad: bool = False) -> str:
+    """The lines as a terminal `width` columns wide shows them (`pad`: blanks fill the rest of
+    each last piece, as some terminals copy them)."""
+    out = []
+    for line in lines:
+        pieces = [line[at : at + width] for at in range(0, len(line), width)] or [""]
+        if pad:
+            pieces[-1] = pieces[-1].ljust(width)
+        out += pieces
+    return "\n".join(out) + "\n"
+
+
+def scan(text: str, path: str = "train.log"):
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    return scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))
+
+
+def run(text: str, path: str = "train.log") -> Diagnosis:
+    scans = [scan(text, path)]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def joined(text: str) -> list[tuple[int, int]]:
+    """(first line, piece count) of every logical line of more than one piece, visiting every
+    line as the scanner would if each were a candidate."""
+    found, line_no = [], 1
+    for block in iter_blocks(io.BytesIO(text.encode()), 1 << 20):
+        joiner, pos = WrapJoiner(), 0
+        while pos < len(block):
+            first, last, pieces, _ = joiner.logical(block, pos, block.find(b"\n", pos))
+            if len(pieces) > 1:
+                found.append((line_no - block.count(b"\n", first, pos), len(pieces)))
+            line_no += block.count(b"\n", pos, last) + 1
+            pos = last + 1
+    return found
+
+
+def first_lines(lines: list[str], width: int) -> list[int]:
+    """The physical line where each logical line starts once cut at `width`."""
+    starts, number = [], 1
+    for line in lines:
+        starts.append(number)
+        number += max(1, -(-len(line) // width))
+    return starts
+
+
+@pytest.mark.parametrize("pad", [False, True], ids=["bare", "padded"])
+def test_a_watchdog_line_cut_at_120_columns_reads_as_a_hang_cited_at_its_first_piece(pad):
+    text = cut(WATCHDOG, 120, pad)
+    diagnosis = run(text)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
+    assert "watchdog got stuck for 600 seconds" in diagnosis.first_error.text
+    assert "Otherwise look for the rank that stopped." in diagnosis.first_error.text
+    assert joined(text) == [(1, 4), (5, 2), (7, 2)]
+
+
+def test_every_event_of_a_cut_log_sits_on_a_first_piece_and_no_piece_is_classified_alone():
+    text = cut(WATCHDOG, 120)
+    events = [e for e in scan(text).events if e.kind != EventKind.CHECKPOINT]
+    assert events
+    assert {e.line for e in events} <= set(first_lines(WATCHDOG, 120))
+    assert all(e.text.startswith("[rank5]:") for e in events)
+
+
+def test_a_cann_inner_error_cut_at_80_columns_keeps_its_whole_message_and_its_label():
+    whole, text = run(cut(CANN, 1000)), cut(CANN, 80)
+    diagnosis = run(text)
+    assert whole.category == diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert whole.first_error is not None
+    assert diagnosis.first_error.text == whole.first_error.text
+    starts = dict(zip(first_lines(CANN, 1000), first_lines(CANN, 80), strict=True))
+    assert diagnosis.first_error.line == starts[whole.first_error.line]
+    messages = [e.message for e in scan(text).events]
+    assert any("core id is 12, error code = 0x800000" in m for m in messages)
+    assert any("reason=[aicore timeout]" in m for m in messages)
+
+
+def test_a_wrapped_python_exception_message_is_one_exception_at_its_first_piece():
+    text = cut(SHAPE, 100)
+    diagnosis = run(text)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == first_lines(SHAPE, 100)[-1]
+    assert diagnosis.first_error.text.endswith("at non-singleton dimension 2")
+    assert "size of tensor a (4096)" in diagnosis.first_error.text
+
+
+def test_a_lone_cut_inside_a_word_at_a_usual_terminal_width_is_joined():
+    line = (
+        "ValueError: expected the batch to hold 16 sequences of 4096 tokens each, found 12 of them"
+    )
+    text = "".join(f"step {n} ok\n" for n in range(3)) + cut([line], 80)
+    assert text.splitlines()[3].endswith("found 1")  # the cut falls inside a number
+    assert joined(text) == [(4, 2)]
+    assert joined(text.replace("found 1\n", "found \n1")) == []  # a blank: maybe a natural end
+
+
+def test_a_traceback_whose_frames_tie_for_the_longest_line_is_not_joined():
+    frame = '  File "/opt/proj/pkg/module_{:02d}.py", line 1{:02d}, in forward'
+    lines = ["Traceback (most recent call last):"]
+    for n in range(6):
+        lines += [frame.format(n, n), f"    return self.layer_{n}(x)"]
+    lines += ["ValueError: bad value in layer five", "[ERROR] 2026-05-11-08:42:17 done"]
+    assert len({len(line) for line in lines if "File" in line}) == 1
+    assert joined("\n".join(lines) + "\n") == []
+
+
+def test_a_plog_with_lines_of_one_width_is_not_joined():
+    plog = (
+        "[ERROR] HCCL(4121,python):2026-05-11-08:42:{:02d}.{:03d}.000 [transport.cc:311][4133]"
+        " connect to peer rank {} timed out after 120 s, check the network between the nodes\n"
+    )
+    text = "".join(plog.format(n, n, n % 8) for n in range(20))
+    assert len({len(line) for line in text.splitlines()}) == 1
+    assert joined(text) == []
+    assert joined(text.replace("[ERROR] HCCL", "HCCL", 1)) == []
+
+
+def test_an_ordinary_rank_log_with_varied_lines_is_not_joined():
+    lines = []
+    for step in range(40):
+        lines.append(
+            f"2026-05-11 08:{step:02d}:01,112 - INFO - step {step} loss {3 - step / 20:.3f}"
+        )
+        lines.append(f"saving shard {step} of the optimizer state to /data/ckpt/run7/part{step}")
+        if step % 10 == 3:  # the same long warning printed again, then a plain print
+            lines.append(
+                "W0511 08:03:11.000 1212 warnings.py:99] the dataloader is slower than the"
+                " device, consider more workers or pinned memory for the host side buffers"
+            )
+            lines.append("collecting garbage before the next epoch")
+    assert joined("\n".join(lines) + "\n") == []
+
+
+def test_repeated_records_of_one_width_are_not_pieces_of_each_other():
+    record = (
+        " iteration {:8d}/  250000 | consumed samples: {:12d} | elapsed time per iteration (ms):"
+        " {:8.1f} | learning rate: 9.150E-06 | global batch size:  1024 | lm loss: 2.1"
+    )
+    text = "".join(record.format(n, n * 1024, 80000 + n) + "\n" for n in range(120, 130))
+    assert len({len(line) for line in text.splitlines()}) == 1
+    assert joined(text) == []
+
+
+PROSE = (
+    "Rank three stopped answering after the second checkpoint was written, and the other ranks"
+    " waited in the next all-reduce until the collective timeout fired. The node had lost one of"
+    " its links a few minutes earlier; the switch log shows the port going down and coming back"
+    " twice. We restarted the job from the last checkpoint with the faulty node drained and it"
+    " ran through the night without trouble, so the code itself is probably fine. "
+) * 2
+
+
+@pytest.mark.parametrize("width", range(64, 101, 4))
+def test_prose_wrapped_at_words_by_an_editor_is_not_joined(width):
+    text = "\n".join(textwrap.wrap(PROSE, width)) + "\n"
+    assert joined(text) == []
+
+
+def test_neighbourhood_widths_are_only_measured_around_visited_lines(monkeypatch):
+    measured = []
+    real = WrapJoiner._bucket
+
+    def counting(self, index):
+        measured.append(index)
+        return real(self, index)
+
+    monkeypatch.setattr(WrapJoiner, "_bucket", counting)
+    info = "2026-05-11 08:40:01,112 - INFO - step {} loss 2.310 throughput 812.4 samples/s\n"
+    text = "".join(info.format(n) for n in range(60_000)) + cut(WATCHDOG, 120)
+    assert len(text) > 40 * wrapped.SPAN * 3
+    diagnosis = run(text)
+    assert diagnosis.category == "hang"
+    assert len(set(measured)) <= 6
+
+
+@pytest.mark.parametrize("size", [200, 700, 4096])
+def test_line_numbers_stay_physical_when_blocks_cut_a_wrapped_line(monkeypatch, size):
+    """A logical line is joined inside one block only: a piece that starts a block stands
+    alone (a 1 MiB block rarely cuts a pasted excerpt), and the counting never slips."""
+    from analyzers import scan as scan_module
+
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", size)
+    tail = "[rank5]:[E1107 02:30:00.000000001 Utils.hpp:110] RuntimeError: rank 5 lost its peer\n"
+    text = cut(WATCHDOG, 120) + tail
+    result = scan(text)
+    assert result.info.lines == len(text.splitlines())
+    last = max(result.events, key=lambda e: e.line)
+    assert (last.line, last.text) == (len(text.splitlines()), tail.strip())
+    lines = {e.line for e in result.events}
+    if size > len(text):
+        assert lines <= {*first_lines(WATCHDOG, 120), last.line}
+    else:
+        assert 1 in lines or 2 in lines
