@@ -44,6 +44,17 @@ def test_the_traceback_frame_above_an_unknown_exception_tells_the_phase() -> Non
     assert label(found) == ("weight_load", "framework")
 
 
+def test_a_bare_assert_under_a_per_parameter_loader_frame_is_weight_loading() -> None:
+    """vLLM/SGLang parameter classes name their loaders load_<kind>_weight; a bare
+    AssertionError raised there is a checkpoint tensor that does not fit the parameter."""
+    frame = 'File "/opt/app/runtime/models/parameter.py", line 214, in load_row_parallel_weight'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("AssertionError", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("weight_load", "framework")
+
+
 def test_a_known_code_family_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207009", EventKind.ERROR, None)
