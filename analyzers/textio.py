@@ -23,6 +23,11 @@ CUT_MARKER = " [...cut]"
 _CUT_MARKER_BYTES = CUT_MARKER.encode()
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+# Colour codes whose escape byte was lost when a terminal log was copied into an issue or a
+# ticket ("[0;36m(EngineCore_DP0 pid=224)[0;0m ERROR ..."). They are only removed from a line
+# that also carries a reset code, so a bracketed "[5m" in ordinary text stays.
+_ORPHAN_SGR = re.compile(r"\[(?:\d{1,3};)*\d{1,3}m")
+_ORPHAN_RESETS = ("[0m", "[0;0m", "[00m")
 
 
 def iter_blocks(stream: BinaryIO, block_size: int = BLOCK_SIZE) -> Iterator[bytes]:
@@ -65,6 +70,8 @@ def clean_line(raw: bytes) -> str:
 def clean_text(text: str, cut: bool = False) -> str:
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if any(reset in text for reset in _ORPHAN_RESETS):
+        text = _ORPHAN_SGR.sub("", text)
     if "\x00" in text:
         text = text.replace("\x00", "")
     if "\r" in text:
