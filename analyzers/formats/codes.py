@@ -6,7 +6,8 @@
   `errno:561103`, `retCode=0x25` / `retCode=0x00c29be` (hex kept as written, lower case);
   helper libraries print `acl Error, code: 207001` and `...GetWorkspaceSize failed with
   aclnnStatus=561002`, runtime calls inside an aclnn op `rtKernelLaunchWithHandleV2 failed:
-  507014`, Paddle's plugin `ACL error, the error code is : 500002`
+  507014`, Paddle's plugin `ACL error, the error code is : 500002` and its runtime checks
+  `Call aclrtSynchronizeStream(...) failed : 507015 at file ...`
 - HCCL return codes (small numbers after an HCCL call, `ret[9]`, `hcclRet -> 19`) become the
   names of hccl_types.h, e.g. `HCCL_E_TIMEOUT`, because a bare `9` means nothing on its own.
 """
@@ -19,7 +20,8 @@ _CANN = re.compile(r"(?<![A-Za-z0-9])E[0-9A-Z]\d{4}(?![0-9])")
 _PTA = re.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
 _NUMERIC = re.compile(
     r"(?:error code(?: is)?\s*[:=]?|runtime result =|\bresult =|\berrno[:=]|\bret(?:urn)? ?code[=:]"
-    r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:)"
+    r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:"
+    r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:)"
     r"\s*(-?\d+|0x[0-9a-fA-F]+)",
     re.IGNORECASE,
 )
