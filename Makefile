@@ -39,7 +39,7 @@ eval: $(VENV)/.installed
 # bench/ is also a directory: without .PHONY make would call the target up to date.
 .PHONY: bench
 bench: $(VENV)/.installed
-	$(BIN)/python bench/run.py --with-store $(BENCH_ARGS)
+	$(BIN)/python bench/run.py --with-store --repeat 3 $(BENCH_ARGS)
 
 # Timeline server time, payload size and Chromium render time for 8/64/512 ranks (issue 4).
 .PHONY: bench-timeline
