@@ -153,6 +153,8 @@ def _pax_records(body: bytes) -> dict[str, str]:
             raise tarfile.ReadError("malformed pax extended header")
         end = pos + int(body[pos:space])
         key, _, value = body[space + 1 : end - 1].partition(b"=")
+        if key == b"size" and not value.isdigit():
+            raise tarfile.ReadError(f"malformed pax size {value[:20]!r}")
         if key in (b"path", b"size"):
             found[key.decode()] = value.decode("utf-8", "surrogateescape")
         pos = end

@@ -59,3 +59,17 @@ def test_a_damaged_header_is_an_error():
     raw[148:156] = b"9999999\0"  # the checksum field
     with pytest.raises(tarfile.TarError):
         _read(bytes(raw))
+
+
+@pytest.mark.parametrize("size", ["-500", "12ab", "x999"])
+def test_a_pax_size_that_is_no_number_is_a_tar_error(size):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        info = tarfile.TarInfo("a.log")
+        info.size = 3
+        info.pax_headers = {"comment": "x"}
+        tar.addfile(info, io.BytesIO(b"abc"))
+    # same length as the record it replaces, so the record's length field stays right
+    raw = buffer.getvalue().replace(b"comment=x", b"size=" + size.encode())
+    with pytest.raises(tarfile.ReadError, match="malformed pax size"):
+        _read(raw)
