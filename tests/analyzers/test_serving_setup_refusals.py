@@ -102,3 +102,21 @@ def test_a_quoted_config_key_alone_is_not_read_as_a_weight() -> None:
         + '  File "/opt/vllm/vllm/config.py", line 300, in __init__\n'
     )
     assert run(text).category != "weight_load"
+
+
+def test_a_missing_device_context_left_alone_points_at_the_device_set_up() -> None:
+    prefix = "(Worker_TP1 pid=2201) ERROR 04-09 12:00:05 [multiproc_executor.py:500] "
+    text = (
+        prefix + "        The argument is invalid.Reason: rtGetDevMsg execute failed, "
+        "reason=[context pointer null]\n"
+        + prefix
+        + "\n"
+        + "(Worker_TP2 pid=2202) ERROR 04-09 12:00:05 [multiproc_executor.py:500] "
+        "WorkerProc failed to start.\n"
+        + "(Worker_TP2 pid=2202) ERROR 04-09 12:00:05 [multiproc_executor.py:500] "
+        "Traceback (most recent call last):\n"
+    )
+    diagnosis = run(text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "context pointer null" in diagnosis.first_error.text
