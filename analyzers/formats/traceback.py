@@ -50,6 +50,7 @@ class _Open:
     start: int
     frame: tuple[int, ParsedLine] | None = None
     root_line: int | None = None  # set when this traceback continues a chain
+    indent: int = 0  # leading blanks of the header: a quoted traceback is indented as a whole
 
 
 @dataclass(slots=True)
@@ -60,6 +61,7 @@ class _Message:
     event: Event
     line: ParsedLine
     count: int = 0
+    indent: int = 0  # leading blanks of the exception line; continuations are deeper
 
 
 class TracebackTracker:
@@ -79,7 +81,8 @@ class TracebackTracker:
             return True
         state = self._open.get(key)
         if _HEADER.match(message):
-            self._open[key] = _Open(lineno, root_line=self._chain_root.pop(key, None))
+            root = self._chain_root.pop(key, None)
+            self._open[key] = _Open(lineno, root_line=root, indent=_lead(message))
             return True
         if state is not None:
             return self._inside(lineno, line, state, sink)
@@ -100,9 +103,9 @@ class TracebackTracker:
         if _FRAME.match(message):
             state.frame = (lineno, line)
             return True
-        if not message.strip() or message[0].isspace():
+        if not message.strip() or _lead(message) > state.indent:
             return True  # source line, ^^^^ markers, blank separator
-        if _EXCEPTION.match(message):
+        if _EXCEPTION.match(message.lstrip()):
             self._exception(lineno, line, state, sink)
             return True
         if lineno - state.start > _MAX_OPEN_LINES:
@@ -117,7 +120,7 @@ class TracebackTracker:
         event = sink.emit(
             lineno, line, EventKind.ERROR, source=SOURCE, message=line.message.strip()
         )
-        self._continued[key] = _Message(event, line)
+        self._continued[key] = _Message(event, line, indent=_lead(line.message))
         if state.frame is not None:
             frame_no, frame = state.frame
             sink.emit(
@@ -127,7 +130,7 @@ class TracebackTracker:
                 source=FRAME_SOURCE,
                 message=frame.message.strip(),
             )
-        found = _EXCEPTION.match(line.message)
+        found = _EXCEPTION.match(line.message.lstrip())
         sink.add_fact(
             "tracebacks",
             {
@@ -145,7 +148,7 @@ class TracebackTracker:
         state = self._continued[line.stream_key]
         message = line.message
         same_writer = (line.source, line.level) == (state.line.source, state.line.level)
-        opened = state.event.message.endswith(":") or message[:1] in ("\t", " ")
+        opened = state.event.message.endswith(":") or _lead(message) > state.indent
         ordinary = not (_HEADER.match(message) or _CHAIN.match(message) or _FRAME.match(message))
         if same_writer and opened and message.strip() and ordinary and state.count < _MAX_MORE:
             state.event.message += " " + message.strip()
@@ -153,6 +156,11 @@ class TracebackTracker:
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _lead(message: str) -> int:
+    """Leading blanks of a line (a tab counts as one): the traceback's own indentation."""
+    return len(message) - len(message.lstrip(" \t"))
 
 
 def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:

@@ -122,3 +122,24 @@ def test_an_ordinary_line_after_an_exception_is_not_joined():
     text = "ValueError: bad value\nEpoch 3 starting\n"
     [event] = scan(text).events
     assert event.message == "ValueError: bad value"
+
+
+# A traceback quoted as a whole (a test report, an indented paste): every line carries the
+# same extra indent, so the exception line is indented like the header, not deeper.
+QUOTED = """\
+    Traceback (most recent call last):
+      File "/opt/venv/lib/python3.11/site-packages/mylib/check.py", line 88, in compare
+        if torch.all(same):
+    RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:51 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507035
+    [ERROR] 2026-03-02-10:11:12 (PID:41021, Device:3, RankID:-1) ERR00100 PTA call acl api failed
+    EZ9999: Inner Error!
+"""
+
+
+def test_a_uniformly_indented_traceback_still_ends_at_its_exception():
+    result = scan(QUOTED)
+    found = errors(result)
+    assert found[0][:2] == (4, "traceback")
+    assert found[0][2].endswith("error code is 507035")  # the lines after it are not joined
+    assert [line for line, _, _ in found][1:3] == [5, 6]  # and are read as their own events
+    assert result.facts["tracebacks"][0]["frame_line"] == 2
