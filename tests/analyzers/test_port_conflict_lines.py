@@ -1,0 +1,58 @@
+"""Two jobs (or a prefill and a decode instance) on one host fight over the HCCL/HCCP socket
+port. CANN says so as EJ0003 ('Failed to bind the IP port') or as a named EI code whose
+header a terminal may wrap onto its own line, so the code is cut from its message; the words
+'port ... have already been bound' still name the failure. Scanned and diagnosed end to end.
+"""
+
+from __future__ import annotations
+
+import io
+
+from analyzers.checkpoints import CheckpointMatcher
+from analyzers.correlate import correlate
+from analyzers.diagnose import diagnose
+from analyzers.layout import classify_path
+from analyzers.scan import scan_file
+from analyzers.types import Diagnosis, FileInfo
+
+# A KV-transfer client (glog prefix) reports a peer connection failure; the CANN message it
+# embeds is wrapped by the terminal in the middle of the error's name.
+WRAPPED_NAMED_CODE = """\
+I0304 09:12:01.004417 77120 client.cpp:310] Registered buffer on device 3.
+I0304 09:12:01.004902 77120 client.cpp:310] Registered buffer on device 3.
+E0304 09:12:44.518230 77101 transfer_engine.cpp:412] Failed to connect to peer: 10.20.0.9:21001, status: 503900, errmsg: [PID: 76944] 2026-03-04-09:12:44.506.771 Communication_Error_Bi
+nd_IP_Port(EI0020): Failed to enable listening for the NPU network adapter socket. Reason: The IP address 10.20.0.7 and port 16000 have already been bound.
+ Solution: Check whether several processes share one card; if so, give each a port range.
+TraceBack (most recent call last):
+"""
+
+EJ_BIND = """\
+[rank1]: RuntimeError: createHCCLComm:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:1302 HCCL function error: HcclGetRootInfo(&hcclID), error code is 11
+[rank1]: [ERROR] 2026-02-03-08:15:23 (PID:4410, Device:1, RankID:-1) ERR02200 DIST call hccl api failed.
+[rank1]: EJ0003: [PID: 4410] 2026-02-03-08:15:22.410.118 Failed to bind the IP port. Reason: The IP address and port have been bound already.
+[rank1]:         TraceBack (most recent call last):
+"""
+
+
+def diagnose_text(path: str, text: str) -> Diagnosis:
+    kind, rank = classify_path(path)
+    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
+    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
+    correlation = correlate(scans, None)
+    return diagnose(scans, correlation, correlation.world_size)
+
+
+def test_a_wrapped_bind_message_is_a_communication_set_up_failure() -> None:
+    diagnosis = diagnose_text("pd/kv_client.log", WRAPPED_NAMED_CODE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "10.20.0.9:21001" in diagnosis.first_error.text or (
+        "have already been bound" in diagnosis.first_error.text
+    )
+
+
+def test_the_hccp_bind_code_is_the_cause_under_the_root_info_failure() -> None:
+    diagnosis = diagnose_text("job/worker_1.log", EJ_BIND)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed to bind the IP port" in diagnosis.first_error.text
