@@ -40,6 +40,7 @@ from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.wrapped import WrapJoiner
+from analyzers.storm import StormCounter
 from analyzers.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
 
@@ -98,6 +99,7 @@ class _FileScanner:
         self.previous_tail: list[tuple[int, bytes]] = []
         self.ranks_seen: Counter[int] = Counter()
         self.kept: Counter[EventKind] = Counter()
+        self.storm = StormCounter(MAX_EVENTS)
         self.checkpoint_lines = self._checkpoint_lines()
         self.checkpoint_shape = CheckpointShape()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
@@ -186,6 +188,24 @@ class _FileScanner:
         return line
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        watch = not self.structured and not self._following() and self.storm.active(self.kept)
+        if watch and self._counted_as_storm(raw):
+            return
+        before = self.storm.before(self.kept, len(self.events), self.facts) if watch else None
+        self._parse_line(line_no, raw, hit)
+        if before is not None and not self._following():
+            self.storm.learn(raw, before, self.kept, len(self.events), self.facts)
+
+    def _counted_as_storm(self, raw: bytes) -> bool:
+        kind = self.storm.known(raw)
+        if kind is None:
+            return False
+        self.kept[kind] += 1
+        dropped = self.facts.setdefault("events_dropped", {})
+        dropped[str(kind)] = dropped.get(str(kind), 0) + 1
+        return True
+
+    def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
         pieces = [raw] if self.structured else split_escaped(raw)
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
@@ -230,6 +250,8 @@ class _FileScanner:
         message = line.message.strip() if message is None else message
         if rank is None:
             rank = line.rank if line.rank is not None else self.info.rank
+        self.kept[kind] += 1
+        keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
         event = Event(
             file=self.info.path,
             line=lineno,
@@ -240,17 +262,17 @@ class _FileScanner:
             timestamp=line.time if isinstance(line.time, datetime) else None,
             level=line.level,
             source=source or line.source,
-            codes=() if kind == EventKind.CHECKPOINT else _codes(message, line),
+            # an event past the cap is only counted: its codes would be read by no one
+            codes=_codes(message, line) if keep and kind != EventKind.CHECKPOINT else (),
             pid=line.pid,
         )
         if isinstance(line.time, datetime):
             self.hints.saw_year(line.time.year)
-        elif isinstance(line.time, PartialTime):
+        elif isinstance(line.time, PartialTime) and keep:  # a dropped event needs no year
             self.partial.append((event, line.time))
         if line.rank is not None:
             self.ranks_seen[line.rank] += 1
-        self.kept[kind] += 1
-        if self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind]):
+        if keep:
             self.events.append(event)
         else:
             dropped = self.facts.setdefault("events_dropped", {})

@@ -103,6 +103,8 @@ class WrapJoiner:
         found = self._width(start // SPAN)
         if found is None or found[0] != end - start:
             return False
+        if not (found[1] or found[0] in COMMON_WIDTHS):
+            return False  # cheap first: `continues` parses the next line
         block = self._block
         line = block[start:end]
         after = block[end + 1 : block.find(b"\n", end + 1)]
