@@ -28,6 +28,10 @@ _PYTHON_SOURCE = re.compile(
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
     r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s))"""  # a call, not `what():` nor English `key(s) in`
 )
+# A paste whose line breaks were lost runs a frame, its source and the exception together on
+# one line (`File "x.py", line 9, in f  work = g()  RuntimeError: ...`): that line is no
+# longer source, it carries the error.
+_JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,5 +90,5 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
 
 def _is_python_source(message: str) -> bool:
     if message.lstrip().startswith('File "'):
-        return True
+        return not _JOINED_EXCEPTION.search(message)
     return message[:1].isspace() and "[FUNC:" not in message and bool(_PYTHON_SOURCE.match(message))
