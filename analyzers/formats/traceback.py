@@ -103,7 +103,7 @@ class TracebackTracker:
         if _FRAME.match(message):
             state.frame = (lineno, line)
             return True
-        if not message.strip() or _lead(message) > state.indent:
+        if not message.strip() or _is_source(message, state):
             return True  # source line, ^^^^ markers, blank separator
         if _EXCEPTION.match(message.lstrip()):
             self._exception(lineno, line, state, sink)
@@ -156,6 +156,20 @@ class TracebackTracker:
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _is_source(message: str, state: _Open) -> bool:
+    """A line deeper than the header is source code or a ^^^^ marker - unless frames showed
+    their depth and the line is no deeper than them and names an exception: a paste that lost
+    the header's indent (`Traceback` at column 0, frames at 3, ` OSError: ...` at 1) still
+    ends at its exception line, since source lines always sit below their frame."""
+    lead = _lead(message)
+    if lead <= state.indent:
+        return False
+    if state.frame is None or lead > _lead(state.frame[1].message):
+        return True
+    found = _EXCEPTION.match(message.lstrip())
+    return not (found and _EXCEPTION_NAME.search(found.group("type")))
 
 
 def _lead(message: str) -> int:

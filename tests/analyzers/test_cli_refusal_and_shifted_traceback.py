@@ -1,0 +1,65 @@
+"""Two set-up failures that a pasted excerpt shows in an awkward shape.
+
+A launcher's argparse refusal (`<prog>: error: argument ...: invalid choice`) is a config
+failure before any device work; and a traceback whose header lost its indent in the paste
+(header at column 0, frames at 3, exception at 1) must still end at its exception line
+instead of swallowing it as source code.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text, scan_text
+
+CLI_REFUSAL = """\
+usage: vllm serve [model_tag] [options]
+vllm serve: error: argument --quantization/-q: invalid choice: 'npu_w4' (choose from 'awq', 'gptq', 'fp8', 'bitsandbytes', None)
+"""
+
+SHIFTED_TRACEBACK = """\
+Traceback (most recent call last):
+   File "/opt/py/lib/python3.11/site-packages/torch_npu/op_plugin/atb/_atb_ops.py", line 61, in <module>
+     torch.ops.load_library(lib_path)
+   File "/opt/py/lib/python3.11/ctypes/__init__.py", line 379, in __init__
+     self._handle = _dlopen(self._name, mode)
+                    ^^^^^^^^^^^^^^^^^^^^^^^^^
+ OSError: /opt/Ascend/nnal/atb/latest/atb/cxx_abi_1/lib/libatb_adapter.so: undefined symbol: _ZN4Demo3RunEv
+ 
+ The above exception was the direct cause of the following exception:
+ 
+ Traceback (most recent call last):
+   File "/opt/py/lib/python3.11/site-packages/vllm/worker/worker_base.py", line 240, in init_worker
+     self.worker = worker_class(**kwargs)
+                   ^^^^^^^^^^^^^^^^^^^^^^
+"""
+
+
+def test_argparse_refusal_is_a_config_failure():
+    diagnosis = diagnose_text("serve.log", CLI_REFUSAL)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "invalid choice: 'npu_w4'" in diagnosis.first_error.text
+
+
+def test_shifted_traceback_ends_at_its_exception_line():
+    events = scan_text("worker.log", SHIFTED_TRACEBACK).events
+    errors = [e for e in events if e.kind.value == "error"]
+    assert [e.line for e in errors] == [7]
+    assert errors[0].message.startswith("OSError: ")
+
+
+def test_shifted_traceback_reads_as_a_version_mismatch():
+    diagnosis = diagnose_text("worker.log", SHIFTED_TRACEBACK)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "undefined symbol" in diagnosis.first_error.text
+
+
+def test_deeper_source_lines_under_a_frame_stay_source():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/w/run.py", line 9, in main\n'
+        "    raise_if_bad(ValueError)\n"
+        "ValueError: demo value rejected\n"
+    )
+    errors = [e for e in scan_text("run.log", text).events if e.kind.value == "error"]
+    assert [e.line for e in errors] == [4]
