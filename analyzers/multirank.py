@@ -218,18 +218,31 @@ def correct(
 def _weight_load(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
-    """Ranks that die while loading weights and leave the others waiting: an index or
-    generic error there is a weight-loading failure."""
+    """Ranks that die while loading weights and leave the others waiting, or a traceback
+    through a weight loader: an index, size or generic error there is a weight-loading
+    failure."""
     first = chain.first
-    if first is None or category not in ("other", "shape_mismatch") or not chain.culprit_ranks:
+    if first is None or category not in ("other", "shape_mismatch"):
         return None
     in_loader = _frame_near(first, scans, LOAD_FRAME)
+    if not chain.culprit_ranks:
+        # One process's traceback: a shape error raised inside a weight loader is the
+        # checkpoint not fitting the (sharded) parameter, whichever rank printed it.
+        return _loader_only(in_loader)
     others = [r.rank for r in correlation.ranks if r.rank not in chain.culprit_ranks]
     if not (in_loader or (others and _waiting_on_load(correlation, others))):
         return None
     ranks = tuple(chain.culprit_ranks)
     reason = f"{ranks_phrase(ranks)} failed while loading weights"
     return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
+
+
+def _loader_only(in_loader: bool) -> Verdict | None:
+    """Weight loading named by the traceback alone (no rank is known to have died)."""
+    if not in_loader:
+        return None
+    reason = "the error was raised inside a weight loader"
+    return Verdict("multirank.weight_load", "weight_load", "framework", 0.6, (), reason)
 
 
 def _diverged_wait(
