@@ -94,24 +94,30 @@ def lead_restated_runs(items: Sequence[Classified], floor_tier: float) -> None:
 
 
 def _runs(items: Sequence[Classified], rules: RunRules) -> list[list[Classified]]:
-    """Runs of two or more adjacent error lines under one tag."""
+    """Runs of two or more adjacent error lines under one tag; an adjacent line without the
+    tag that names the tagged operator (`call aclnnOpName failed`) restates it too."""
     runs: list[list[Classified]] = []
     current: list[Classified] = []
-    last_tag: str | None = None
+    run_tag: str | None = None
     for item in sorted(items, key=lambda i: i.event.line):
         if item.event.kind != EventKind.ERROR:
             continue
-        tag = rules.tag(item.event.text)
-        joins = current and tag == last_tag and item.event.line - current[-1].event.line <= RUN_GAP
-        if tag is not None and joins:
+        tag = rules.tag(_said(item))
+        adjacent = bool(current) and item.event.line - current[-1].event.line <= RUN_GAP
+        if adjacent and run_tag and (tag == run_tag or (tag is None and _names(item, run_tag))):
             current.append(item)
             continue
         if len(current) > 1:
             runs.append(current)
-        current, last_tag = ([item] if tag is not None else []), tag
+        current, run_tag = ([item] if tag is not None else []), tag
     if len(current) > 1:
         runs.append(current)
     return runs
+
+
+def _names(item: Classified, operator: str) -> bool:
+    """The line names the operator as a word or as its aclnn entry point."""
+    return re.search(rf"(?:\b|aclnn){re.escape(operator)}(?!\w)", _said(item)) is not None
 
 
 def _said(item: Classified) -> str:

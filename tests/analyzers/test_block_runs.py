@@ -86,3 +86,25 @@ def test_a_tag_pattern_without_its_group_is_refused(tmp_path: Path) -> None:
     bad.write_text("tags: ['^\\[ERROR\\]\\[\\w+\\]']\nreason: ['invalid']\n")
     with pytest.raises(KnowledgeError, match="group 'tag'"):
         load_run_rules.__wrapped__(bad)
+
+
+def test_the_wrapper_that_names_the_tagged_operator_restates_the_run() -> None:
+    text = (
+        "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
+        "[ERROR][MoeCombineV3] Attr epWorldSize is invalid, only support 8 to 384, but got 6.\n"
+        "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
+        "RuntimeError: call aclnnMoeCombineV3 failed, error code is 561002\n"
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert first_line(diagnosis) == 1
+    assert diagnosis.category == "operator"
+
+
+def test_a_wrapper_that_names_another_operator_is_not_the_run() -> None:
+    text = (
+        "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
+        "[ERROR][MoeCombineV3] Attr epWorldSize is invalid, only support 8 to 384, but got 6.\n"
+        "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
+        "RuntimeError: call aclnnMoeCombineV3Quant failed, error code is 561002\n"
+    )
+    assert first_line(diagnose_text("serve/worker.log", text)) == 2
