@@ -14,9 +14,7 @@ full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.ver
 
 from __future__ import annotations
 
-from collections import Counter
-from datetime import datetime
-from typing import Any, BinaryIO, Protocol
+from typing import BinaryIO, Protocol
 
 from analyzers.formats import structured
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
@@ -30,7 +28,6 @@ from analyzers.formats.blockfilter import (
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.checkpoint_shape import CheckpointShape
-from analyzers.formats.codes import extract_codes
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.hints import HeadHints
@@ -38,26 +35,21 @@ from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
-from analyzers.formats.timestamps import PartialTime, resolve, year_from_name
+from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.wrapped import WrapJoiner
+from analyzers.scan_sink import MAX_EVENTS, ScanSink
 from analyzers.storm import StormCounter
 from analyzers.textio import BLOCK_SIZE, clean_line, iter_blocks
-from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.types import EventKind, FileInfo, FileKind, FileScan
 
 STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
 # Checkpoints are the job's own prints: never in CANN plog/device/HCCL logs.
 CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER})
 CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
 HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
-LOOKBACK_LINES = 8
 SHAPE_PROBE_LINES = 50
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
-# An error storm (the same failure printed a million times) must not grow memory: past these
-# counts per file, events are only counted (facts["events_dropped"]). The earliest are kept:
-# they are the ones a first-error search needs.
-MAX_EVENTS = {EventKind.ERROR: 2000, EventKind.WARNING: 500}
-MAX_FACT_ITEMS = 1000
 
 
 class CheckpointMatcher(Protocol):
@@ -73,34 +65,25 @@ def scan_file(
     return _FileScanner(info, checkpoints).run(stream)
 
 
-class _FileScanner:
-    """Holds one file's scan state; also the `Sink` the multi-line parsers report to."""
+class _FileScanner(ScanSink):
+    """Holds one file's scan state; as a `ScanSink` it records what the parsers report."""
 
     block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
 
     def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
-        self.info = info
+        super().__init__(info, HeadHints(year_from_name(info.path), want_rank=info.rank is None))
         self.checkpoints = checkpoints
         self.prefilter = load_prefilter()
         self.filter = BlockFilter.build(self.prefilter, checkpoints)
-        self.events: list[Event] = []
-        self.facts: dict[str, Any] = {}
         self.traceback = TracebackTracker()
         self.cann = CannBlockTracker()
         self.elastic = ElasticTracker()
         self.indented = IndentedMessageTracker()
         # elastic first: it must see the ChildFailedError line that also ends a traceback
         self.trackers = (self.elastic, self.cann, self.traceback, self.indented)
-        self.partial: list[tuple[Event, PartialTime]] = []
-        self.hints = HeadHints(year_from_name(info.path), want_rank=info.rank is None)
         self.structured = info.kind in STRUCTURED_KINDS
         self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
-        self.block = b""
-        self.block_first_line = 1
-        self.previous_tail: list[tuple[int, bytes]] = []
-        self.ranks_seen: Counter[int] = Counter()
-        self.kept: Counter[EventKind] = Counter()
         self.storm = StormCounter(MAX_EVENTS)
         self.checkpoint_lines = self._checkpoint_lines()
         self.checkpoint_shape = CheckpointShape()
@@ -121,7 +104,7 @@ class _FileScanner:
             count = block.count(b"\n")
             self._scan_block(block, lines + 1, index < HEAD_BLOCKS, count)
             lines += count
-            self._keep_tail(block, lines)
+            self.keep_tail(block, lines)
         self.info.lines = lines
         self._finish()
         return FileScan(info=self.info, events=self.events, facts=self.facts)
@@ -202,9 +185,7 @@ class _FileScanner:
         kind = self.storm.known(raw)
         if kind is None:
             return False
-        self.kept[kind] += 1
-        dropped = self.facts.setdefault("events_dropped", {})
-        dropped[str(kind)] = dropped.get(str(kind), 0) + 1
+        self.count_dropped(kind)
         return True
 
     def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
@@ -237,87 +218,6 @@ class _FileScanner:
             self.emit(line_no, line, EventKind.CHECKPOINT, message=text, source="checkpoint")
         return text, line.message
 
-    # --- the Sink interface --------------------------------------------------------------
-
-    def emit(
-        self,
-        lineno: int,
-        line: ParsedLine,
-        kind: EventKind,
-        *,
-        source: str | None = None,
-        message: str | None = None,
-        rank: int | None = None,
-    ) -> Event:
-        message = line.message.strip() if message is None else message
-        if rank is None:
-            rank = line.rank if line.rank is not None else self.info.rank
-        self.kept[kind] += 1
-        keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
-        event = Event(
-            file=self.info.path,
-            line=lineno,
-            text=line.text,
-            kind=kind,
-            message=message,
-            rank=rank,
-            timestamp=line.time if isinstance(line.time, datetime) else None,
-            level=line.level,
-            source=source or line.source,
-            # an event past the cap is only counted: its codes would be read by no one
-            codes=_codes(message, line) if keep and kind != EventKind.CHECKPOINT else (),
-            pid=line.pid,
-        )
-        if isinstance(line.time, datetime):
-            self.hints.saw_year(line.time.year)
-        elif isinstance(line.time, PartialTime) and keep:  # a dropped event needs no year
-            self.partial.append((event, line.time))
-        if line.rank is not None:
-            self.ranks_seen[line.rank] += 1
-        if keep:
-            self.events.append(event)
-        else:
-            dropped = self.facts.setdefault("events_dropped", {})
-            dropped[str(kind)] = dropped.get(str(kind), 0) + 1
-        return event
-
-    def add_fact(self, topic: str, value: Any) -> None:
-        items = self.facts.setdefault(topic, [])
-        if len(items) < MAX_FACT_ITEMS:
-            items.append(value)
-
-    def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
-        found: list[tuple[int, str]] = []
-        end = self._offset_of(lineno)
-        while end > 0 and len(found) < count:
-            start = self.block.rfind(b"\n", 0, end - 1) + 1
-            found.append((lineno - len(found) - 1, clean_line(self.block[start : end - 1])))
-            end = start
-        if len(found) < count and lineno - len(found) == self.block_first_line:
-            first = self.block_first_line - 1
-            tail = [(n, clean_line(raw)) for n, raw in self.previous_tail if n <= first]
-            found.extend(reversed(tail[-(count - len(found)) :]))
-        return list(reversed(found))
-
-    def _offset_of(self, lineno: int) -> int:
-        """Byte offset of the start of `lineno` in the current block (0 if before it)."""
-        offset = 0
-        for _ in range(lineno - self.block_first_line):
-            offset = self.block.find(b"\n", offset) + 1
-            if offset == 0:
-                return 0
-        return offset
-
-    def _keep_tail(self, block: bytes, last_line: int) -> None:
-        """Remember the block's last lines so lookback works across a block boundary."""
-        tail: list[tuple[int, bytes]] = []
-        end = len(block) - 1
-        while end > 0 and len(tail) < LOOKBACK_LINES:
-            start = block.rfind(b"\n", 0, end) + 1
-            tail.append((last_line - len(tail), block[start:end]))
-            end = start - 1
-        self.previous_tail = list(reversed(tail))
-
     # --- end of file ---------------------------------------------------------------------
 
     def _finish(self) -> None:
@@ -343,7 +243,3 @@ class _FileScanner:
             found = last_refusal(tail, self.prefilter)
             if found is not None:
                 self.emit(*found, EventKind.ERROR)
-
-
-def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:
-    return extract_codes(message, hccl=line.tags.get("module") == "HCCL")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from analyzers import scan as scan_module
+from analyzers import scan_sink
 from analyzers.types import EventKind
 from tests.analyzers.excerpts import scan_text
 
@@ -58,4 +59,4 @@ def test_tracebacks_in_a_storm_are_still_parsed_as_blocks():
     result = scan_text("job/rank_0/stdout.log", text)
     assert len(result.events) >= CAP
     assert result.facts["tracebacks"][0]["type"] == "RuntimeError"
-    assert len(result.facts["tracebacks"]) == scan_module.MAX_FACT_ITEMS
+    assert len(result.facts["tracebacks"]) == scan_sink.MAX_FACT_ITEMS
