@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
 from analyzers.types import Event, EventKind
 
@@ -90,7 +90,7 @@ class TracebackTracker:
             self._chain_root[key] = self._last_root[key]
             return True
         found = _EXCEPTION.match(message)
-        if found and _EXCEPTION_NAME.search(found.group("type")):
+        if found and _EXCEPTION_NAME.search(found.group("type")) and not _leveled_warning(line):
             frame = _frame_before(lineno, sink)
             self._exception(
                 lineno, line, _Open(lineno, frame, self._chain_root.pop(key, None)), sink
@@ -175,6 +175,13 @@ def _is_source(message: str, state: _Open) -> bool:
 def _lead(message: str) -> int:
     """Leading blanks of a line (a tab counts as one): the traceback's own indentation."""
     return len(message) - len(message.lstrip(" \t"))
+
+
+def _leveled_warning(line: ParsedLine) -> bool:
+    """A line its writer stamped WARNING or quieter (`[W106 ...] Warning: Driver Version ...`,
+    torch's C++ TORCH_WARN) is that writer's own message, not the last line of a Python
+    traceback printed to stderr: outside a traceback it stays a warning for `classify`."""
+    return line.level == "WARNING" or line.level in QUIET_LEVELS
 
 
 def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
