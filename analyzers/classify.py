@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.block_context import yield_to_block_details
+from analyzers.block_context import lead_restated_runs, yield_to_block_details
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.hints import vote
 from analyzers.rules import Knowledge, Signature
@@ -124,6 +124,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
                 _mark_recovered(item, progress)
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
+        lead_restated_runs(items[first:], TIER_GENERIC)
     return items
 
 

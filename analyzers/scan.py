@@ -34,6 +34,7 @@ from analyzers.formats.codes import extract_codes
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.hints import HeadHints
+from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
@@ -87,8 +88,9 @@ class _FileScanner:
         self.traceback = TracebackTracker()
         self.cann = CannBlockTracker()
         self.elastic = ElasticTracker()
+        self.indented = IndentedMessageTracker()
         # elastic first: it must see the ChildFailedError line that also ends a traceback
-        self.trackers = (self.elastic, self.cann, self.traceback)
+        self.trackers = (self.elastic, self.cann, self.traceback, self.indented)
         self.partial: list[tuple[Event, PartialTime]] = []
         self.hints = HeadHints(year_from_name(info.path), want_rank=info.rank is None)
         self.structured = info.kind in STRUCTURED_KINDS
@@ -321,6 +323,7 @@ class _FileScanner:
     def _finish(self) -> None:
         self.cann.close_all(self)
         self.elastic.close_all(self)
+        self.indented.close_all(self)
         if self.checkpoint_lines is not None:
             self.facts.update(self.checkpoint_lines.finish())
         year = self.hints.year

@@ -2,7 +2,8 @@
 
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, with the
 launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:
-`traceback`, `cann_block`, `elastic`. Whole-file parsers for small structured files:
+`traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
+below it). Whole-file parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,
 `severity` (error/warning/noise and the prefilter knowledge), `blockfilter`, `hints`.
 """

@@ -10,7 +10,8 @@
 
 The error-manager headline is usually nearer the root cause than the RuntimeError that
 carries it; a named headline with nothing after its colon continues on the next lines
-(`AclNN_Parameter_Error(EZ1001):` / `Tensor scale not implemented for DT_FLOAT16,`).
+(`AclNN_Parameter_Error(EZ1001):` / `Tensor scale not implemented for DT_FLOAT16,`), and so
+does one whose sentence the writer broke after a comma (`(E89999):  op[Rope],` / `when ...`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ HEADERS = (
 
 _PID = re.compile(r"\[PID: ?(\d+)\]")
 _OPEN_ENDED = re.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
+# a headline the writer broke after a comma: its sentence goes on below (`op[Rope],`)
+_CUT_AFTER_COMMA = re.compile(r"(?:\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}(?::|\[PID)).*,\s*$")
 
 
 def headline_pid(message: str) -> int | None:
@@ -46,5 +49,6 @@ def headline_pid(message: str) -> int | None:
 
 
 def is_open_headline(message: str) -> bool:
-    """`AclNN_Parameter_Error(EZ1001):` with its text on the following lines."""
-    return bool(_OPEN_ENDED.search(message))
+    """`AclNN_Parameter_Error(EZ1001):` with its text on the following lines, or a
+    headline whose sentence stops at a comma and goes on below."""
+    return bool(_OPEN_ENDED.search(message) or _CUT_AFTER_COMMA.search(message))

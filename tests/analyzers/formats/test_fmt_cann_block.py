@@ -57,3 +57,29 @@ def test_headline_pid_time_and_code_are_read():
     assert event.codes == ("EE9999",)
     assert event.timestamp.isoformat() == "2027-02-24T11:22:22.239370"
     assert event.rank == 3
+
+
+def test_a_headline_cut_after_a_comma_is_read_with_its_next_line():
+    text = (
+        "E89999: Inner Error!\n"
+        "E89999[PID: 5120] 2026-03-07-09:12:44.201.377 (E89999):  op[SwiGluQuant],\n"
+        "when group size is odd the quant scale must be per token, got per channel.\n"
+        "[FUNC:CheckScaleMode][FILE:swi_glu_quant_tiling.cpp][LINE:211]\n"
+    )
+    events = scan(text).events
+    assert [e.line for e in events] == [1, 3]
+    assert events[1].text.startswith("when group size is odd")
+    assert events[1].message.startswith("E89999[PID: 5120]")
+    assert "op[SwiGluQuant], when group size is odd" in events[1].message
+    assert events[1].message.endswith("[LINE:211]")
+
+
+def test_a_complete_headline_does_not_take_the_line_below():
+    text = (
+        "E89999[PID: 5120] 2026-03-07-09:12:44.201.377 (E89999):  op[SwiGluQuant], group size 3 is odd.\n"
+        "WARNING: falling back to the unfused path\n"
+    )
+    events = scan(text).events
+    assert events[0].line == 1
+    assert events[0].message.endswith("group size 3 is odd.")
+    assert all(e.line != 1 or "falling back" not in e.message for e in events)

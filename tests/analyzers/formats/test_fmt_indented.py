@@ -1,0 +1,55 @@
+"""Error headlines whose message sits on the indented lines below (CMake's diagnostics).
+
+Fixtures are written in CMake's shape (headline with `at file:line (command):`, message
+indented two blanks, blank line after); paths and wording are made up.
+"""
+
+import io
+
+from analyzers.scan import scan_file
+from analyzers.types import EventKind, FileInfo, FileKind
+from tests.analyzers.excerpts import diagnose_text
+
+
+def scan(text: str):
+    return scan_file(io.BytesIO(text.encode()), FileInfo("build.log", FileKind.RANK_LOG, None))
+
+
+CMAKE_BLOCK = (
+    "-- The CXX compiler identification is GNU 11.4.0\n"
+    "CMake Error at cmake/toolkit.cmake:41 (message):\n"
+    "  ASCEND_HOME_PATH /opt/cann/8.1 does not exist, source the toolkit's\n"
+    "  set_env.sh before configuring\n"
+    "\n"
+    "\n"
+    "-- Configuring incomplete, errors occurred!\n"
+)
+
+
+def test_the_indented_message_is_read_with_its_headline():
+    errors = [e for e in scan(CMAKE_BLOCK).events if e.kind == EventKind.ERROR]
+    assert errors[0].line == 2
+    assert errors[0].text == "CMake Error at cmake/toolkit.cmake:41 (message):"
+    assert errors[0].message == (
+        "CMake Error at cmake/toolkit.cmake:41 (message): ASCEND_HOME_PATH /opt/cann/8.1 "
+        "does not exist, source the toolkit's set_env.sh before configuring"
+    )
+    assert all("Configuring incomplete" not in e.message for e in errors[:1])
+
+
+def test_a_missing_toolkit_at_configure_time_is_the_environment():
+    diagnosis = diagnose_text("build.log", CMAKE_BLOCK)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+
+
+def test_a_headline_that_ends_its_sentence_takes_nothing_below():
+    text = "CMake Error: the build directory is not writable.\n  see the permissions of ./build\n"
+    events = scan(text).events
+    assert events[0].message == "CMake Error: the build directory is not writable."
+
+
+def test_an_info_headline_is_not_made_an_error():
+    text = "[I kernel_cache.py:88] compile errors seen this run:\n    none\n\n"
+    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
