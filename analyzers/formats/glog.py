@@ -5,6 +5,9 @@
     E20260311 09:15:02.330100 281470001112222 Dvpp.cpp:120] ...    (glog >= 0.7 writes the year; MindX SDK)
     W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM
     [2025-11-24 22:27:20,620 E 7435 7435] logging.cc:361: ...            (Ray's C++ core)
+    2024-03-02 10:20:30.123456789 [E:onnxruntime:Default, cann_call.cc:139 CannCall] ...
+    [E:onnxruntime:, sequential_executor.cc:369 Execute] ...   (onnxruntime's logger: level
+                                                               letter, logger id, tag, site)
 
 Older glog writes no year: the scanner borrows it from the file.
 """
@@ -25,5 +28,10 @@ HEADERS = (
         NAME,
         r"\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+) (?P<level>[IWEF]) (?P<pid>\d+) \d+\] "
         r"(?:[\w.]+:\d+:\s*)?",
+    ),
+    header(
+        NAME,
+        r"(?:(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) )?\[(?P<level>[VIWEF]):\w+:[^,\]]*,\s+"
+        r"[^\]\s]+:\d+ [^\]]*\]\s?",
     ),
 )

@@ -1,0 +1,111 @@
+"""CANN failures reported by runtimes that are not torch_npu.
+
+onnxruntime's CANN execution provider prints its own log header (time, level letter, logger,
+source site) and checks each CANN call itself: the call's numeric result and ACL_ERROR_* name
+come first, the graph-node summary after. Small C++ serving engines print a kernel binary the
+runtime refused, or their own "ACL error + code" check. A synchronize issued while ACL graph
+capture is on is refused with its own headline, which beats the runtime-result line below it
+even when the headline's PID field came out garbled (`[PID:  [N]`, as a backend printed it).
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text, scan_text
+
+EP_CALL_THEN_NODE = """\
+2024-06-11 08:15:02.114208337 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500002: ACL_ERROR_GE_FAILURE ; NPU=1 ; hostname=infer-3 ; expr=aclopCompileAndExecute("Pad", in.size(), in.data(), out.size(), out.data(), attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, __null, stream);
+2024-06-11 08:15:02.114290101 [E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while running Pad node. Name:'/stem/Pad' Status Message: CANN error executing aclopCompileAndExecute("Pad", ...)
+Traceback (most recent call last):
+  File "serve.py", line 40, in <module>
+    out = sess.run(None, feed)
+"""
+
+EP_REPEAT_INIT = """\
+2024-06-11 09:00:00.000100200 [E:onnxruntime:Default, provider_bridge_ort.cc:1990 TryGetProviderInfo_CANN] /src/ort/providers/cann/cann_call.cc:143 bool onnxruntime::CannCall(ERRTYPE, const char*, const char*, ERRTYPE, const char*) [with ERRTYPE = int; bool THRW = true]
+/src/ort/providers/cann/cann_call.cc:137 bool onnxruntime::CannCall(ERRTYPE, const char*, const char*, ERRTYPE, const char*) [with ERRTYPE = int; bool THRW = true] CANN failure 100002: ACL_ERROR_REPEAT_INITIALIZE ; NPU=0 ; hostname=pod-5 ; expr=aclInit(nullptr);
+EP Error /src/ort/python/onnxruntime_pybind_state.cc:1180 create CANN ExecutionProvider fail
+"""
+
+NODE_ONLY = """\
+[E:onnxruntime:,  sequential_executor.cc:368 Execute] Non-zero status code returned while running Gemm node. Name:'fc1'  Status Message: CANN errorEE9999: Inner Error!
+"""
+
+REFUSED_KERNEL_BINARY = """\
+[ERROR] [Bisheng] Kernel binary register failure! ret 107000
+[ERROR] [Bisheng] Get kernel functionName rope_kernel, fatbinDataPtr: 0x7f00aa001000 fatbinDataLength: 9216
+[ERROR] [Bisheng] Get kernel function failure! ret 100000
+"""
+
+ENGINE_ACL_CHECK = """\
+[FATAL]  Acl return error engine/kernels/ascend/rope/rope.cc:52, with ERROR 561103
+"""
+
+CAPTURED_SYNC = """\
+CANN error: EE9999: Inner Error!
+EE9999: [PID:  [51234] 2026-02-03-04:05:06.007.008 Not allow to synchronize captured stream stream_id=3.[FUNC:StreamSynchronize][FILE:api_error.cc][LINE:880]
+TraceBack (most recent call last):
+rtStreamSynchronize execute failed, reason=[stream is captured][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+synchronize stream failed, runtime result = 107027[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+FRAMEWORK_ACL_CHECK = """\
+[2026-04-01 10:00:00.000010 +08:00] [KVSTORE] [E] ACL ERROR: api=aclrtMallocHost, code=107002, caller=Alloc,host_buf.cc:61. [100,101] [acl_api.cc:30,Check]
+[2026-04-01 10:00:00.000020 +08:00] [KVSTORE] [W] Pool empty, falling back to plain host memory(65536). [100,101] [pool.cc:40,Take]
+"""
+
+
+def test_onnxruntime_header_gives_level_and_time() -> None:
+    scan = scan_text("serve.log", EP_CALL_THEN_NODE)
+    first = scan.events[0]
+    assert first.level == "ERROR"
+    assert first.timestamp is not None
+    assert first.timestamp.year == 2024
+    assert first.message.startswith("CANN failure 500002")
+
+
+def test_execution_provider_call_is_the_first_error_before_the_node_summary() -> None:
+    diagnosis = diagnose_text("serve.log", EP_CALL_THEN_NODE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "CANN failure 500002" in diagnosis.first_error.text
+
+
+def test_repeated_acl_init_in_the_provider_is_a_config_error() -> None:
+    diagnosis = diagnose_text("serve.log", EP_REPEAT_INIT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "ACL_ERROR_REPEAT_INITIALIZE" in diagnosis.first_error.text
+
+
+def test_node_summary_alone_still_names_an_operator_failure() -> None:
+    diagnosis = diagnose_text("serve.log", NODE_ONLY)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "running Gemm node" in diagnosis.first_error.text
+
+
+def test_refused_kernel_binary_comes_before_the_failing_launch() -> None:
+    diagnosis = diagnose_text("engine.log", REFUSED_KERNEL_BINARY)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Kernel binary register failure! ret 107000" in diagnosis.first_error.text
+
+
+def test_engine_acl_check_is_labelled_by_the_operator_code() -> None:
+    diagnosis = diagnose_text("engine.log", ENGINE_ACL_CHECK)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "with ERROR 561103" in diagnosis.first_error.text
+
+
+def test_captured_stream_headline_beats_the_runtime_result_line() -> None:
+    diagnosis = diagnose_text("server.log", CAPTURED_SYNC)
+    assert diagnosis.first_error is not None
+    assert "Not allow to synchronize captured stream" in diagnosis.first_error.text
+
+
+def test_framework_acl_check_is_read_and_labelled_by_its_code() -> None:
+    diagnosis = diagnose_text("store.log", FRAMEWORK_ACL_CHECK)
+    assert diagnosis.first_error is not None
+    assert "api=aclrtMallocHost, code=107002" in diagnosis.first_error.text
+    assert diagnosis.category == "config"
