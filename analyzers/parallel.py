@@ -11,27 +11,22 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import io
 import multiprocessing as mp
 import os
 import queue
 import threading
-import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import Any, BinaryIO
+from multiprocessing.connection import Connection, wait
+from typing import Any, NoReturn
 
 from analyzers.bundle import Member
 from analyzers.checkpoints import CheckpointMatcher
 from analyzers.layout import classify_path
-from analyzers.lifetime import children_allowed, tie_to_parent
-from analyzers.linestore import LineStoreWriter, TeeReader
+from analyzers.lifetime import children_allowed
 from analyzers.memtune import reuse_freed_buffers
-from analyzers.scan import scan_file
+from analyzers.scanner_process import CHUNK, ScanSettings, scan_one, worker_main
 from analyzers.types import FileInfo, FileScan
 
-CHUNK = 1024 * 1024
 POLL_S = 1.0  # how often a waiting parent checks that its workers are alive
 BUFFER_CHUNKS = 32  # per worker: how far (in MiB) the parent may read ahead of it
 # Members smaller than this are scanned in the parent: the pipe round trip would cost more.
@@ -43,12 +38,6 @@ OnScanned = Callable[[FileScan], None]
 def member_info(member: Member) -> FileInfo:
     kind, rank = classify_path(member.path)
     return FileInfo(path=member.path, kind=kind, rank=rank, size_bytes=member.size)
-
-
-@dataclass(frozen=True, slots=True)
-class ScanSettings:
-    patterns: tuple[str, ...] = ()
-    store_dir: str | None = None  # where to keep a seekable copy of each file (log viewer)
 
 
 def scan_members(
@@ -73,28 +62,6 @@ def usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def scan_one(
-    stream: BinaryIO, info: FileInfo, matcher: CheckpointMatcher, store_dir: str | None
-) -> FileScan:
-    """Scan one stream, teeing its bytes into the line store when one is wanted."""
-    if store_dir is None:
-        return scan_file(stream, info, matcher)
-    writer = LineStoreWriter(store_dir, info.path)
-    tee = TeeReader(stream, writer)
-    scan = scan_file(tee, info, matcher)  # type: ignore[arg-type]
-    while tee.read(CHUNK):  # keep the copy whole even if the scanner stopped early
-        pass
-    writer.close(_marks(scan))
-    return scan
-
-
-def _marks(scan: FileScan) -> dict[str, list[int]]:
-    marks: dict[str, list[int]] = {}
-    for event in scan.events:
-        marks.setdefault(str(event.kind), []).append(event.line)
-    return marks
-
-
 def _scan_inline(
     members: Iterable[Member], settings: ScanSettings, on_scanned: OnScanned | None
 ) -> list[FileScan]:
@@ -107,50 +74,6 @@ def _scan_inline(
         if on_scanned:
             on_scanned(scan)
     return scans
-
-
-class _PipeReader(io.RawIOBase):
-    """A read-only file over chunks sent through a pipe, ended by an empty chunk."""
-
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
-        self._buffer = b""
-        self._done = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, target: Any) -> int:
-        while not self._buffer and not self._done:
-            self._buffer = self._conn.recv_bytes()
-            self._done = not self._buffer
-        size = min(len(target), len(self._buffer))
-        target[:size] = self._buffer[:size]
-        self._buffer = self._buffer[size:]
-        return size
-
-    def drain(self) -> None:
-        while not self._done:
-            self._done = not self._conn.recv_bytes()
-
-
-def _worker_main(conn: Connection, results: Any, settings: ScanSettings, parent_pid: int) -> None:
-    tie_to_parent(parent_pid)  # never outlive a parent killed at a time limit
-    results.cancel_join_thread()  # exiting must not wait for a parent that stopped reading
-    matcher = CheckpointMatcher(settings.patterns)
-    while True:
-        job = conn.recv()
-        if job is None:
-            return
-        order, info = job
-        reader = _PipeReader(conn)
-        try:
-            stream = io.BufferedReader(reader, CHUNK)
-            scan = scan_one(stream, info, matcher, settings.store_dir)
-            results.put((order, scan, None))
-        except Exception:
-            results.put((order, None, f"{info.path}: {traceback.format_exc()}"))
-        reader.drain()
 
 
 class _Notifying(dict[int, FileScan]):
@@ -175,9 +98,10 @@ class _Worker:
     into its pipe by a sender thread.
     """
 
-    def __init__(self, process: Any, conn: Connection) -> None:
+    def __init__(self, process: Any, conn: Connection, results: Connection) -> None:
         self.process = process
         self.conn = conn
+        self.results = results
         self.queued = 0  # bytes handed to this worker and not yet scanned
         self._outbox: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=BUFFER_CHUNKS)
         self._sender = threading.Thread(target=self._send_loop, daemon=True)
@@ -191,10 +115,14 @@ class _Worker:
 
     def raise_if_dead(self) -> None:
         if not self.process.is_alive():
-            raise RuntimeError(
-                f"a log scanner process died (exit code {self.process.exitcode}): "
-                "it was killed, perhaps by the out-of-memory killer"
-            )
+            self.raise_died()
+
+    def raise_died(self) -> NoReturn:
+        self.process.join(timeout=POLL_S)  # for its exit code
+        raise RuntimeError(
+            f"a log scanner process died (exit code {self.process.exitcode}): "
+            "it was killed, perhaps by the out-of-memory killer"
+        )
 
     def _put(self, item: tuple[str, Any]) -> None:
         while True:
@@ -233,21 +161,23 @@ def _widen(conn: Connection) -> None:
 class _WorkerPool:
     def __init__(self, size: int, settings: ScanSettings) -> None:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        self._results = ctx.Queue()
         self._settings = settings
         self._matcher = CheckpointMatcher(settings.patterns)
         self._workers = [self._start(ctx) for _ in range(size)]
         self._pending: dict[int, tuple[int, int]] = {}
 
     def _start(self, ctx: Any) -> _Worker:
-        child, parent = ctx.Pipe(duplex=False)  # one way: the parent only sends
-        _widen(parent)
-        args = (child, self._results, self._settings, os.getpid())
-        process = ctx.Process(target=_worker_main, args=args, daemon=True)
+        jobs_out, jobs_in = ctx.Pipe(duplex=False)  # (reader, writer): the scanner reads
+        results_in, results_out = ctx.Pipe(duplex=False)  # the scanner writes, we read
+        _widen(jobs_in)
+        args = (jobs_out, results_out, self._settings, os.getpid())
+        process = ctx.Process(target=worker_main, args=args, daemon=True)
         with children_allowed():  # e.g. in a Celery pool child: see analyzers/lifetime.py
             process.start()
-        child.close()
-        return _Worker(process, parent)
+        # Only the scanner may hold these ends: its death must read as end-of-file here.
+        jobs_out.close()
+        results_out.close()
+        return _Worker(process, jobs_in, results_in)
 
     def __enter__(self) -> _WorkerPool:
         return self
@@ -298,15 +228,23 @@ class _WorkerPool:
         self._pending[order] = (index, sent)
 
     def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
-        while block or not self._results.empty():
-            try:
-                order, scan, error = self._results.get(timeout=POLL_S)
-            except queue.Empty:
+        """Take the results that are ready; with `block`, wait for at least one."""
+        by_conn = {worker.results: worker for worker in self._workers}
+        while True:
+            ready = wait(list(by_conn), timeout=POLL_S if block else 0)
+            if not ready:
+                if not block:
+                    return
                 self._check_alive()
                 continue
-            if error:
-                raise RuntimeError(f"scanning failed in a worker process: {error}")
-            done[order] = scan
-            index, sent = self._pending.pop(order)
-            self._workers[index].queued -= sent
+            for conn in ready:
+                try:
+                    order, scan, error = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    by_conn[conn].raise_died()  # type: ignore[index]
+                if error:
+                    raise RuntimeError(f"scanning failed in a worker process: {error}")
+                done[order] = scan
+                index, sent = self._pending.pop(order)
+                self._workers[index].queued -= sent
             block = False

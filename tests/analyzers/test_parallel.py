@@ -6,7 +6,7 @@ import tarfile
 
 import pytest
 
-from analyzers import parallel
+from analyzers import scanner_process
 from analyzers.bundle import Bundle
 from analyzers.parallel import ScanSettings, scan_members
 
@@ -32,14 +32,31 @@ def test_workers_return_the_scans_in_bundle_order(tmp_path):
 
 
 def test_a_worker_that_dies_fails_the_scan_instead_of_hanging(tmp_path, monkeypatch):
-    real_scan_one = parallel.scan_one
+    real_scan_one = scanner_process.scan_one
 
     def dies_on_rank_2(stream, info, matcher, store_dir):
         if info.path.endswith("log_2.log"):
             os._exit(9)  # what the out-of-memory killer leaves behind: no result, no error
         return real_scan_one(stream, info, matcher, store_dir)
 
-    monkeypatch.setattr(parallel, "scan_one", dies_on_rank_2)
+    monkeypatch.setattr(scanner_process, "scan_one", dies_on_rank_2)
+    with pytest.raises(RuntimeError, match="scanner process died"):
+        scan_members(Bundle(_bundle(tmp_path)).members(), ScanSettings(), workers=2)
+
+
+@pytest.mark.timeout(60)
+def test_a_worker_killed_while_sending_a_big_result_fails_the_scan(tmp_path, monkeypatch):
+    """The parent must not wait for the rest of a half-written message that never comes."""
+    real_scan_one = scanner_process.scan_one
+
+    def big_then_dies(stream, info, matcher, store_dir):
+        scan = real_scan_one(stream, info, matcher, store_dir)
+        if info.path.endswith(("log_0.log", "log_1.log")):
+            scan.facts["padding"] = "x" * 8_000_000  # far more than a pipe holds
+            return scan
+        os._exit(9)
+
+    monkeypatch.setattr(scanner_process, "scan_one", big_then_dies)
     with pytest.raises(RuntimeError, match="scanner process died"):
         scan_members(Bundle(_bundle(tmp_path)).members(), ScanSettings(), workers=2)
 
