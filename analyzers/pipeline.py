@@ -17,6 +17,7 @@ from analyzers.diagnose import diagnose
 from analyzers.options import AnalyzeOptions
 from analyzers.parallel import ScanSettings, scan_members
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
+from analyzers.worker_ranks import assign_worker_ranks
 
 VERSION = "0.1.0"  # stored on every run; bump when reports change meaning
 
@@ -39,6 +40,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
             5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}"
         ),
     )
+    assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)

@@ -70,6 +70,7 @@ class ScanSink:
             # an event past the cap is only counted: its codes would be read by no one
             codes=_codes(message, line) if keep and kind != EventKind.CHECKPOINT else (),
             pid=line.pid,
+            worker=line.tags.get("worker"),
         )
         if isinstance(line.time, datetime):
             self.hints.saw_year(line.time.year)

@@ -57,6 +57,7 @@ class Event:
     source: str | None = None  # format that produced it: "plog", "torch_npu", "traceback", ...
     codes: tuple[str, ...] = ()
     pid: int | None = None
+    worker: str | None = None  # a serving framework's process tag (formats/worker_tags.py)
     # For checkpoints: the occurrence index of this text in its file, set when the scanner
     # counted some checkpoint lines in bulk without making events of them.
     occurrence: int | None = None

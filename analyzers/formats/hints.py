@@ -6,7 +6,8 @@
 
 The year lets year-less times (glog `E1129 ...`, vLLM `04-02 19:33:00`) be placed; it comes
 from the first full date in the file, any dated event, or the file name. `rank_hint` is
-given only when the path had no rank and the content names exactly one.
+given only when the path had no rank and the content names exactly one. Serving frameworks'
+parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from analyzers.formats.timestamps import year_in_bytes
+from analyzers.formats.worker_tags import TagHints
 
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
 _WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
@@ -40,6 +42,7 @@ class HeadHints:
         self.nodes: list[int] = []
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
+        self.worker_tags = TagHints()
 
     @property
     def year(self) -> int | None:
@@ -55,6 +58,7 @@ class HeadHints:
         self.world_sizes += [int(v) for v in _WORLD.findall(low) if int(v) > 0]
         self.per_node += [int(v) for v in _NPROC.findall(low) if int(v) > 0]
         self.nodes += [int(v) for v in _NODES.findall(low) if int(v) > 0]
+        self.worker_tags.read(block, low)
         if self.want_rank:
             for pattern in _RANKS:
                 for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
@@ -64,6 +68,7 @@ class HeadHints:
     def store(
         self, facts: dict[str, Any], path_rank: int | None, event_ranks: Counter[int]
     ) -> None:
+        self.worker_tags.store(facts)
         sizes = list(self.world_sizes)
         if self.per_node:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))

@@ -13,6 +13,7 @@ import re
 from analyzers.formats import glog, plog, pylogging, torch_npu
 from analyzers.formats.base import Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
+from analyzers.formats.worker_tags import bracket_tag, rank_of
 from analyzers.formats.wrappers import strip_wrappers
 
 HEADERS: tuple[Header, ...] = (
@@ -78,6 +79,10 @@ def _apply(line: ParsedLine, source: str, found: re.Match[str]) -> None:
         line.rank = int(rank)
     if fields.get("module"):
         line.tags["module"] = fields["module"]
+    if fields.get("worker"):
+        line.tags["worker"] = tag = bracket_tag(fields["worker"])
+        if line.rank is None:
+            line.rank = rank_of(tag, None)
 
 
 def _glog_ts(source: str, ts: str, level: str | None) -> str:

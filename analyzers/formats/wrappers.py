@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from analyzers.formats.base import ParsedLine
+from analyzers.formats.worker_tags import process_tag, rank_of
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
@@ -31,7 +32,7 @@ _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
 _PROCESS_TAG = re.compile(
-    r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=\d+)? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
+    r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
@@ -71,10 +72,7 @@ def _peel_one(line: ParsedLine) -> bool:
         return True
     found = _PROCESS_TAG.match(text)
     if found:
-        line.pid = int(found.group(2))
-        line.tags["process"] = found.group(1)
-        line.stream_key += f"({found.group(1)} {found.group(2)})"
-        line.message = text[found.end() :]
+        _take_process(line, found)
         return True
     for pattern in _BY_FIRST_CHAR.get(first, ()) + _ANY_START:
         found = pattern.match(text)
@@ -83,6 +81,21 @@ def _peel_one(line: ParsedLine) -> bool:
             line.message = text[found.end() :]
             return True
     return False
+
+
+def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
+    """A Ray/vLLM process tag: its pid, and the rank its worker indices name alone (the
+    others are settled for the whole bundle by `analyzers.worker_ranks`)."""
+    name, rank, pid = found.groups()
+    line.pid = int(pid)
+    line.tags["process"] = name
+    line.stream_key += f"({name} {pid})"
+    line.message = line.message[found.end() :]
+    tag = process_tag(name, rank)
+    if tag is not None:
+        line.tags["worker"] = tag
+        if line.rank is None:
+            line.rank = rank_of(tag, None)
 
 
 def _peel_line_number(line: ParsedLine, text: str) -> bool:

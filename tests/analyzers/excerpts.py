@@ -15,6 +15,7 @@ from analyzers.diagnose import diagnose
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
 from analyzers.types import Diagnosis, FileInfo, FileScan
+from analyzers.worker_ranks import assign_worker_ranks
 
 
 def scan_text(path: str, text: str, matcher: CheckpointMatcher | None = None) -> FileScan:
@@ -28,6 +29,7 @@ def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
     """Several files of one small bundle, diagnosed together."""
     matcher = CheckpointMatcher(())
     scans = [scan_text(path, text, matcher) for path, text in files.items()]
+    assign_worker_ranks(scans)
     correlation = correlate(scans, None)
     return diagnose(scans, correlation, correlation.world_size)
 

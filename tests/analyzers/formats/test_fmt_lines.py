@@ -149,7 +149,7 @@ CASES = [
         "(Worker_DP0_TP8_EP8 pid=394) ERROR 2026-11-01 17:32:37.778 [multiproc_executor.py:366] KeyError: 'model.layers.1.mlp.experts.weight'",
         "vllm",
         "ERROR",
-        None,
+        8,  # the EP index: vLLM's expert-parallel group spans DP x TP
         394,
         "KeyError: 'model.layers.1",
     ),

@@ -1,0 +1,200 @@
+"""The rank behind a serving framework's per-process line tag.
+
+Multi-process servers tag every line with the process that wrote it:
+
+    (Worker_DP1_TP2_EP6 pid=4417) ERROR 05-14 09:12:40 [multiproc_executor.py:512] ...  (vLLM v1)
+    (VllmWorker rank=3 pid=4417) ...   (VllmWorker TP3 pid=4417) ...   (EngineCore_DP1 pid=88) ...
+    (EngineCore_1 pid=88) (VllmWorker rank=0 pid=4417) ...   (rank 0 of DP group 1's executor)
+    [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...                   (SGLang)
+
+A tag is kept on the parsed line as `tags["worker"]`, e.g. `vllm:DP1_TP2_EP6` (framework,
+then indices) or `vllm:rank=3`. Which index is a rank is data (`knowledge/worker_tags.yaml`);
+`rank_of` applies it. Some tags name their rank alone (an EP index, DP 0's TP index); the
+others need the bundle's parallel layout (`Layout`, from `worker_ranks`): a bare TP index or
+an executor's `rank=3` is a rank only when no DP group other than 0 shows up, and DP > 0
+needs the TP size.
+A wrong rank is worse than none, so anything unclear gives None.
+
+`TagHints` reads file heads for the sizes stated in configuration lines
+(`tensor_parallel_size=8`) and the tags written there, so the layout also knows workers that
+printed no error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
+BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
+_INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
+_BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
+MAX_TAGS = 512  # distinct tags remembered per file
+
+
+@dataclass(frozen=True, slots=True)
+class Framework:
+    name: str
+    process: re.Pattern[str] | None
+    ranked: bool
+    ep_is_rank: bool
+    tp_is_rank: re.Pattern[bytes] | None
+    dp_in_world: bool
+    unsafe: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    frameworks: dict[str, Framework]
+    sizes: dict[str, tuple[re.Pattern[bytes], ...]]
+    in_bytes: tuple[tuple[str, re.Pattern[bytes]], ...]  # process tags searched in file heads
+
+
+@dataclass(slots=True)
+class Layout:
+    """What the whole bundle says about its parallel groups."""
+
+    tp_size: int | None = None
+    dp_above_zero: bool = False  # some DP group other than 0 exists
+    tp_is_rank: frozenset[str] = frozenset()  # frameworks whose TP index is the rank here
+
+
+@lru_cache(maxsize=1)
+def load_rules() -> Rules:
+    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    frameworks = {name: _framework(name, spec) for name, spec in data["frameworks"].items()}
+    sizes = {
+        key: tuple(re.compile(p.encode()) for p in patterns)
+        for key, patterns in data["sizes"].items()
+    }
+    in_bytes = tuple(
+        (
+            f.name,
+            re.compile(rb"\((" + f.process.pattern.encode() + rb")(?: rank=(?P<rank>\d+))? pid=\d"),
+        )
+        for f in frameworks.values()
+        if f.process is not None
+    )
+    return Rules(frameworks, sizes, in_bytes)
+
+
+def _framework(name: str, spec: dict[str, Any]) -> Framework:
+    process = spec.get("process")
+    tp_is_rank = spec.get("tp_is_rank")
+    return Framework(
+        name=name,
+        process=re.compile(process) if process else None,
+        ranked=bool(spec["ranked"]),
+        ep_is_rank=bool(spec.get("ep_is_rank", False)),
+        tp_is_rank=re.compile(tp_is_rank.encode()) if tp_is_rank else None,
+        dp_in_world=bool(spec.get("dp_in_world", False)),
+        unsafe=frozenset(spec.get("unsafe", ())),
+    )
+
+
+def process_tag(name: str, rank: str | None = None) -> str | None:
+    """The worker tag of a `(NAME pid=N)` process name; None for processes no rule knows."""
+    for framework in load_rules().frameworks.values():
+        found = framework.process.fullmatch(name) if framework.process else None
+        if found:
+            if rank is not None:
+                return f"{framework.name}:rank={int(rank)}"
+            groups = found.groupdict()
+            indices = (groups.get("indices") or "").replace(" ", "_").strip("_")
+            if groups.get("dp"):
+                indices = f"DP{groups['dp']}"
+            return f"{framework.name}:{indices}"
+    return None
+
+
+def bracket_tag(indices: str) -> str:
+    """The worker tag of SGLang's ` DP1 TP3` indices inside its time bracket."""
+    return f"{BRACKET_FRAMEWORK}:{'_'.join(indices.split())}"
+
+
+def parse_tag(tag: str) -> tuple[Framework | None, dict[str, int]]:
+    name, _, rest = tag.partition(":")
+    framework = load_rules().frameworks.get(name)
+    if rest.startswith("rank="):
+        return framework, {"rank": int(rest[5:])}
+    return framework, {key: int(value) for key, value in _INDEX.findall(rest)}
+
+
+def rank_of(tag: str, layout: Layout | None) -> int | None:
+    """The global rank a tag names, or None when it is not well defined (see module doc).
+
+    Without a layout only what the tag says alone is used (this runs on every parsed line).
+    """
+    framework, index = parse_tag(tag)
+    if framework is None or not framework.ranked or not index:
+        return None
+    if "rank" in index:  # the rank in its executor, i.e. in one DP group
+        return index["rank"] if layout is not None and not layout.dp_above_zero else None
+    if any(index.get(name, 0) > 0 for name in framework.unsafe):
+        return None
+    if framework.ep_is_rank and "EP" in index and not framework.unsafe & index.keys():
+        return index["EP"]
+    tp, dp = index.get("TP", 0), index.get("DP")
+    if dp == 0 and "TP" in index:
+        return tp
+    if layout is None:
+        return None
+    if dp is None:
+        return tp if "TP" in index and not layout.dp_above_zero else None
+    if framework.name in layout.tp_is_rank:
+        return tp if "TP" in index else None
+    if dp == 0 or not framework.dp_in_world:
+        return tp if dp == 0 else None
+    size = layout.tp_size if "TP" in index else 1  # TP left out: one rank per DP group
+    return dp * size + tp if size else None
+
+
+@dataclass(slots=True)
+class TagHints:
+    """Sizes, DP-attention switches and worker tags found in a file's first blocks."""
+
+    sizes: dict[str, set[int]] = field(default_factory=dict)
+    tp_is_rank: set[str] = field(default_factory=set)
+    tags: set[str] = field(default_factory=set)
+
+    def read(self, block: bytes, low: bytes) -> None:
+        rules = load_rules()
+        for key, patterns in rules.sizes.items():
+            for pattern in patterns:
+                found = {int(v) for v in pattern.findall(low) if 0 < int(v) < 100_000}
+                self.sizes.setdefault(key, set()).update(found)
+        for framework in rules.frameworks.values():
+            if framework.tp_is_rank is not None and framework.tp_is_rank.search(low):
+                self.tp_is_rank.add(framework.name)
+        if len(self.tags) >= MAX_TAGS:
+            return
+        for name, rank in _tags_in(block, rules):
+            tag = process_tag(name, rank)
+            if tag is not None:
+                self.tags.add(tag)
+        self.tags.update(bracket_tag(m.decode()) for m in _BRACKET.findall(block))
+
+    def store(self, facts: dict[str, Any]) -> None:
+        found = {
+            "sizes": {key: sorted(values) for key, values in self.sizes.items() if values},
+            "tp_is_rank": sorted(self.tp_is_rank),
+            "tags": sorted(self.tags)[:MAX_TAGS],
+        }
+        if any(found.values()):
+            facts["worker_tags"] = found
+
+
+def _tags_in(block: bytes, rules: Rules) -> set[tuple[str, str | None]]:
+    if b" pid=" not in block:
+        return set()
+    found: set[tuple[str, str | None]] = set()
+    for _, pattern in rules.in_bytes:
+        for match in pattern.finditer(block):
+            rank = match.group("rank")
+            found.add((match.group(1).decode(), rank.decode() if rank else None))
+    return found
