@@ -7,25 +7,10 @@ start-up summary, a fault handler's banner) with values and wording of our own.
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
 from analyzers.textio import clean_line
-from analyzers.types import Diagnosis, FileInfo
-
-
-def run(text: str) -> Diagnosis:
-    kind, rank = classify_path("issue/serve.log")
-    info = FileInfo(path="issue/serve.log", kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+from tests.analyzers.excerpts import diagnose_text
 
 
 @pytest.mark.parametrize(
@@ -53,7 +38,7 @@ def test_a_colour_prefixed_engine_line_reads_like_a_plain_one() -> None:
         "capacity; 28.90 GiB already allocated; 28.90 GiB current active; 0.31 GiB free; "
         "29.00 GiB reserved in total by PyTorch)\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("(EngineCore_DP0 pid=4410) ERROR")
@@ -71,7 +56,7 @@ def test_a_fault_handler_banner_is_the_crash_and_the_exit_status_confirms_it() -
         "[ERROR] 2026-02-03-11:40:20 (PID:9001, Device:-1, RankID:-1) ERR99999 UNKNOWN "
         "applicaiton exception\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert "Segfault encountered" in diagnosis.first_error.text
@@ -82,7 +67,7 @@ def test_a_core_process_killed_by_a_signal_is_a_crash_not_a_summary() -> None:
         "RuntimeError: Engine core initialization failed. See root cause above. "
         "Failed core proc(s): {'EngineCore_DP0': -9}\n"
     )
-    assert run(text).category == "device_fault"
+    assert diagnose_text("issue/serve.log", text).category == "device_fault"
 
 
 def test_a_framework_refusing_the_chip_is_a_configuration_problem() -> None:
@@ -94,7 +79,7 @@ def test_a_framework_refusing_the_chip_is_a_configuration_problem() -> None:
         + "RuntimeError: Can not support soc_version: 231.\n"
         + "(EngineCore_DP0 pid=702) ERROR 04-09 16:20:33 [core.py:66] EngineCore failed to start.\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "Can not support soc_version: 231." in diagnosis.first_error.text

@@ -6,15 +6,8 @@ decide the label like torch_npu's `error code is N`. Scanned and diagnosed end t
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
 from analyzers.formats.codes import extract_codes
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 PLUGIN_CHECK = """\
 [03/11 09:12:40] det.engine INFO: Epoch: [3] [40/120] learning_rate: 0.000210 loss_box: 2.104 loss_cls: 0.913 loss: 3.017 batch_cost: 0.5121 ips: 15.62 images/s
@@ -22,14 +15,6 @@ PLUGIN_CHECK = """\
 Call aclrtSynchronizeStream(reinterpret_cast<aclrtStream>(stream)) failed : 507015 at file /opt/plugin/backends/npu/runtime/runtime.cc line 377
 E10404: Output indexed [1] requires a 18446744073709551615 buffer, but 4096 (aligned) are allocated.
 """
-
-
-def diagnose_text(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 def test_the_code_of_a_plugin_runtime_check_is_read() -> None:

@@ -6,14 +6,7 @@ header a terminal may wrap onto its own line, so the code is cut from its messag
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 # A KV-transfer client (glog prefix) reports a peer connection failure; the CANN message it
 # embeds is wrapped by the terminal in the middle of the error's name.
@@ -32,14 +25,6 @@ EJ_BIND = """\
 [rank1]: EJ0003: [PID: 4410] 2026-02-03-08:15:22.410.118 Failed to bind the IP port. Reason: The IP address and port have been bound already.
 [rank1]:         TraceBack (most recent call last):
 """
-
-
-def diagnose_text(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 def test_a_wrapped_bind_message_is_a_communication_set_up_failure() -> None:

@@ -9,22 +9,7 @@ own.
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
-
-
-def run(text: str) -> Diagnosis:
-    kind, rank = classify_path("issue/serve.log")
-    info = FileInfo(path="issue/serve.log", kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+from tests.analyzers.excerpts import diagnose_text
 
 
 def test_a_cluster_node_without_npu_resource_is_a_set_up_error() -> None:
@@ -45,7 +30,7 @@ def test_a_cluster_node_without_npu_resource_is_a_set_up_error() -> None:
         + prefix
         + "    raise e\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "has no NPU available" in diagnosis.first_error.text
@@ -62,7 +47,7 @@ def test_graph_capture_out_of_streams_is_a_capture_size_problem() -> None:
         + "NPUGraph has insufficient available streams to capture the configured "
         "number of sizes. Reduce the number of capture sizes.\n" + prefix + "\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "capture" in diagnosis.first_error.text
@@ -85,7 +70,7 @@ def test_a_quoted_weight_name_heading_a_traceback_is_a_missing_weight() -> None:
         + prefix
         + "    self._init_executor()\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "weight_load"
     assert diagnosis.first_error is not None
     assert "'model.layers.3.self_attn.o_proj.weight'" in diagnosis.first_error.text
@@ -101,7 +86,7 @@ def test_a_quoted_config_key_alone_is_not_read_as_a_weight() -> None:
         + prefix
         + '  File "/opt/vllm/vllm/config.py", line 300, in __init__\n'
     )
-    assert run(text).category != "weight_load"
+    assert diagnose_text("issue/serve.log", text).category != "weight_load"
 
 
 def test_a_missing_device_context_left_alone_points_at_the_device_set_up() -> None:
@@ -116,7 +101,7 @@ def test_a_missing_device_context_left_alone_points_at_the_device_set_up() -> No
         + "(Worker_TP2 pid=2202) ERROR 04-09 12:00:05 [multiproc_executor.py:500] "
         "Traceback (most recent call last):\n"
     )
-    diagnosis = run(text)
+    diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "context pointer null" in diagnosis.first_error.text

@@ -7,14 +7,7 @@ else was logged. Scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-import io
-
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo
+from tests.analyzers.excerpts import diagnose_text
 
 HOST = "[job-7f3a-worker-1:02214]"
 
@@ -40,14 +33,6 @@ terminate called after throwing an instance of 'c10::Error'
 """
     + SIGNAL_REPORT
 )
-
-
-def diagnose_text(path: str, text: str) -> Diagnosis:
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    scans = [scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
 
 
 def test_a_signal_report_alone_is_a_crash_and_its_frames_are_not_cited() -> None:

@@ -13,15 +13,11 @@ import textwrap
 
 import pytest
 
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
 from analyzers.formats import wrapped
 from analyzers.formats.wrapped import WrapJoiner
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
 from analyzers.textio import iter_blocks
-from analyzers.types import Diagnosis, EventKind, FileInfo
+from analyzers.types import EventKind
+from tests.analyzers.excerpts import diagnose_text, scan_text
 
 WATCHDOG = [
     "[rank5]:[E1107 02:14:09.512301844 ProcessGroupNCCL.cpp:1748] [PG ID 0 PG GUID 0(default_pg)"
@@ -80,18 +76,6 @@ def cut(lines: list[str], width: int, pad: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def scan(text: str, path: str = "train.log"):
-    kind, rank = classify_path(path)
-    info = FileInfo(path=path, kind=kind, rank=rank, size_bytes=len(text))
-    return scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(()))
-
-
-def run(text: str, path: str = "train.log") -> Diagnosis:
-    scans = [scan(text, path)]
-    correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
-
-
 def joined(text: str) -> list[tuple[int, int]]:
     """(first line, piece count) of every logical line of more than one piece, visiting every
     line as the scanner would if each were a candidate."""
@@ -119,7 +103,7 @@ def first_lines(lines: list[str], width: int) -> list[int]:
 @pytest.mark.parametrize("pad", [False, True], ids=["bare", "padded"])
 def test_a_watchdog_line_cut_at_120_columns_reads_as_a_hang_cited_at_its_first_piece(pad):
     text = cut(WATCHDOG, 120, pad)
-    diagnosis = run(text)
+    diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "hang"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == 1
@@ -130,29 +114,29 @@ def test_a_watchdog_line_cut_at_120_columns_reads_as_a_hang_cited_at_its_first_p
 
 def test_every_event_of_a_cut_log_sits_on_a_first_piece_and_no_piece_is_classified_alone():
     text = cut(WATCHDOG, 120)
-    events = [e for e in scan(text).events if e.kind != EventKind.CHECKPOINT]
+    events = [e for e in scan_text("train.log", text).events if e.kind != EventKind.CHECKPOINT]
     assert events
     assert {e.line for e in events} <= set(first_lines(WATCHDOG, 120))
     assert all(e.text.startswith("[rank5]:") for e in events)
 
 
 def test_a_cann_inner_error_cut_at_80_columns_keeps_its_whole_message_and_its_label():
-    whole, text = run(cut(CANN, 1000)), cut(CANN, 80)
-    diagnosis = run(text)
+    whole, text = diagnose_text("train.log", cut(CANN, 1000)), cut(CANN, 80)
+    diagnosis = diagnose_text("train.log", text)
     assert whole.category == diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert whole.first_error is not None
     assert diagnosis.first_error.text == whole.first_error.text
     starts = dict(zip(first_lines(CANN, 1000), first_lines(CANN, 80), strict=True))
     assert diagnosis.first_error.line == starts[whole.first_error.line]
-    messages = [e.message for e in scan(text).events]
+    messages = [e.message for e in scan_text("train.log", text).events]
     assert any("core id is 12, error code = 0x800000" in m for m in messages)
     assert any("reason=[aicore timeout]" in m for m in messages)
 
 
 def test_a_wrapped_python_exception_message_is_one_exception_at_its_first_piece():
     text = cut(SHAPE, 100)
-    diagnosis = run(text)
+    diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "shape_mismatch"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == first_lines(SHAPE, 100)[-1]
@@ -244,7 +228,7 @@ def test_neighbourhood_widths_are_only_measured_around_visited_lines(monkeypatch
     info = "2026-05-11 08:40:01,112 - INFO - step {} loss 2.310 throughput 812.4 samples/s\n"
     text = "".join(info.format(n) for n in range(60_000)) + cut(WATCHDOG, 120)
     assert len(text) > 40 * wrapped.SPAN * 3
-    diagnosis = run(text)
+    diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "hang"
     assert len(set(measured)) <= 6
 
@@ -258,7 +242,7 @@ def test_line_numbers_stay_physical_when_blocks_cut_a_wrapped_line(monkeypatch, 
     monkeypatch.setattr(scan_module._FileScanner, "block_size", size)
     tail = "[rank5]:[E1107 02:30:00.000000001 Utils.hpp:110] RuntimeError: rank 5 lost its peer\n"
     text = cut(WATCHDOG, 120) + tail
-    result = scan(text)
+    result = scan_text("train.log", text)
     assert result.info.lines == len(text.splitlines())
     last = max(result.events, key=lambda e: e.line)
     assert (last.line, last.text) == (len(text.splitlines()), tail.strip())
