@@ -2,8 +2,10 @@
 
 `knowledge/error_codes.yaml` holds four tables (acl numbers such as 507014, HCCL return
 codes 0-24, CANN error-manager codes such as EI0006, torch_npu summary codes such as
-ERR00100), a family fallback for CANN codes by prefix (EZ -> operator layer) and one for
-runtime numbers by their first four digits (2070xx -> device memory allocation).
+ERR00100), a family fallback for CANN codes by prefix (EZ -> operator layer), one for
+runtime numbers by their first four digits (2070xx -> device memory allocation) and one for
+torch_npu summary codes by their last three digits, the error kind shared by every module
+(ERR00007 PTA / ERR01007 OPS -> feature not supported).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class CodeTable:
     tables: Mapping[str, Mapping[str, CodeInfo]]
     families: Mapping[str, CodeInfo]
     acl_families: Mapping[str, CodeInfo] = field(default_factory=dict)
+    pta_kinds: Mapping[str, CodeInfo] = field(default_factory=dict)
 
     def lookup(self, code: str, table: str | None = None) -> CodeInfo | None:
         """Meaning of `code`; without a table, guess it from the code's shape."""
@@ -52,6 +55,8 @@ class CodeTable:
             found = self.families.get(code[:2])
         if found is None and table == "acl" and code[:4] in self.acl_families:
             found = replace(self.acl_families[code[:4]], code=code)
+        if found is None and table == "pta" and code[-3:] in self.pta_kinds:
+            found = replace(self.pta_kinds[code[-3:]], code=code)
         return found
 
     def lookup_label(self, label: str) -> CodeInfo | None:
@@ -88,10 +93,15 @@ def load_codes(path: Path) -> CodeTable:
     acl_families = _code_entries(
         Entry(data.get("acl_families", dict, {}), f"{path.name}: acl_families"), "acl"
     )
+    pta_kinds = _code_entries(
+        Entry(data.get("pta_kinds", dict, {}), f"{path.name}: pta_kinds"), "pta"
+    )
     tables["cann"] = {
         code: _inherit(info, families.get(code[:2])) for code, info in tables["cann"].items()
     }
-    return CodeTable(tables=tables, families=families, acl_families=acl_families)
+    return CodeTable(
+        tables=tables, families=families, acl_families=acl_families, pta_kinds=pta_kinds
+    )
 
 
 def _inherit(info: CodeInfo, family: CodeInfo | None) -> CodeInfo:
