@@ -1,0 +1,49 @@
+"""Two training-launch shapes met in held-out logs.
+
+The DeepSpeed launcher reports a dead child from its sigkill_handler with the child's command
+list and `exits with return code = -N`: a signal, so the rank was killed or crashed; the
+`--local_rank=K` in the list names it. And torch_npu probes optional CANN functions at start-up,
+warning `[W File.cpp:N] Warning: ...Failed to find function aclrt...` when one is absent: that
+warning must not outrank the device error that follows it.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+DS_LAUNCHER_KILLED = """\
+[2024-06-02 08:14:51,602] [INFO] [launch.py:256:main] process 40211 spawned with command: ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=1', '--zero_stage', '2']
+[2024-06-02 09:02:17,118] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 40210
+[2024-06-02 09:02:17,119] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 40211
+[2024-06-02 09:02:17,240] [ERROR] [launch.py:321:sigkill_handler] ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=1', '--zero_stage', '2'] exits with return code = -9
+"""
+
+DS_LAUNCHER_PLAIN_EXIT = """\
+[2024-06-02 09:02:17,240] [ERROR] [launch.py:321:sigkill_handler] ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=0'] exits with return code = 1
+"""
+
+PROBE_WARNING_THEN_AIV_ERROR = """\
+Train:   0%|          | 0/812 [00:00<?, ?it/s][W AclInterface.cpp:172] Warning: 0Failed to find function aclrtSetOpExecuteTimeOut (function operator())
+[E OpParamMaker.cpp:273] call aclnnIndexPut failed, detail:EZ9999: Inner Error!
+EZ9999  The error from device(chipId:2, dieId:0), serial number is 7, there is an fftsplus aivector error exception, core id is 4, error code = 0, dump info: pc start: 0x12c0aa010000, current: 0x12c0aa0104f0.[FUNC:ProcessStarsCoreErrorInfo][FILE:device_error_proc.cc][LINE:1164]
+"""
+
+
+def test_deepspeed_launcher_signal_is_a_killed_rank_and_names_it():
+    diagnosis = diagnose_text("launcher.log", DS_LAUNCHER_KILLED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exits with return code = -9" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_deepspeed_launcher_plain_exit_code_is_not_a_crash():
+    diagnosis = diagnose_text("launcher.log", DS_LAUNCHER_PLAIN_EXIT)
+    assert diagnosis.category != "device_fault"
+
+
+def test_optional_cann_function_warning_yields_to_the_device_error():
+    diagnosis = diagnose_text("train.log", PROBE_WARNING_THEN_AIV_ERROR)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "fftsplus aivector error" in diagnosis.first_error.text
