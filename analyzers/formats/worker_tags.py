@@ -64,13 +64,25 @@ class Layout:
     tp_is_rank: frozenset[str] = frozenset()  # frameworks whose TP index is the rank here
 
 
+_LITERAL_START = re.compile(r"[\w-]")
+
+
+def _head_pattern(source: str) -> re.Pattern[bytes]:
+    """A size pattern runs over whole 1 MiB file heads: it must start with a literal."""
+    if not _LITERAL_START.match(source):
+        raise ValueError(
+            f"{RULES_FILE.name}: size pattern {source!r} must start with a literal "
+            "(put word-boundary lookbehinds after it)"
+        )
+    return re.compile(source.encode())
+
+
 @lru_cache(maxsize=1)
 def load_rules() -> Rules:
     data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
     frameworks = {name: _framework(name, spec) for name, spec in data["frameworks"].items()}
     sizes = {
-        key: tuple(re.compile(p.encode()) for p in patterns)
-        for key, patterns in data["sizes"].items()
+        key: tuple(_head_pattern(p) for p in patterns) for key, patterns in data["sizes"].items()
     }
     in_bytes = tuple(
         (

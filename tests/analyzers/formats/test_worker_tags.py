@@ -1,0 +1,43 @@
+"""Parallel sizes stated in configuration and command lines, read from file heads."""
+
+import pytest
+
+from analyzers.formats import worker_tags
+from analyzers.formats.worker_tags import TagHints
+
+
+@pytest.mark.parametrize(
+    ("line", "tp", "dp"),
+    [
+        (
+            "INFO 03-02 17:40:51 [arg_utils.py:1203] tensor_parallel_size=8, data_parallel_size=2",
+            {8},
+            {2},
+        ),
+        ('engine config: {"tensor_parallel_size": 4}', {4}, set()),
+        ("vllm serve /models/q3 --tp 16 --dp-size 2", {16}, {2}),
+        ("server_args: tp_size=4, dp_size=1, enable_dp_attention=False", {4}, {1}),
+        # a prefix that is part of another name is no size of ours
+        ("moe_ep_tp_size=3 attn_dp_size=5 mytensor_parallel_size=7", set(), set()),
+        ("cmd--tp 8", set(), set()),  # no space before the flag: not a flag
+    ],
+)
+def test_sizes_read_from_a_head(line, tp, dp):
+    hints = TagHints()
+    text = ("2026-11-29 07:24:00 INFO noise line\n" * 3 + line + "\n").encode()
+    hints.read(text, text.lower())
+    assert hints.sizes.get("tp", set()) == tp
+    assert hints.sizes.get("dp", set()) == dp
+
+
+def test_a_size_pattern_must_start_with_a_literal(monkeypatch, tmp_path):
+    rules = tmp_path / "worker_tags.yaml"
+    text = worker_tags.RULES_FILE.read_text(encoding="utf-8")
+    rules.write_text(text.replace("- 'tp(?<!", "- '(?<![\\\\w-])tp(?<!", 1), encoding="utf-8")
+    monkeypatch.setattr(worker_tags, "RULES_FILE", rules)
+    worker_tags.load_rules.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="must start with a literal"):
+            worker_tags.load_rules()
+    finally:
+        worker_tags.load_rules.cache_clear()
