@@ -173,8 +173,14 @@ class TagHints:
     sizes: dict[str, set[int]] = field(default_factory=dict)
     tp_is_rank: set[str] = field(default_factory=set)
     tags: set[str] = field(default_factory=set)
+    blocks_read: int = 0
 
     def read(self, block: bytes, low: bytes) -> None:
+        """Read one head block; only the first: serving frameworks print their sizes and
+        start their workers within the first MiB, and every further pass costs ~3 ms."""
+        if self.blocks_read:
+            return
+        self.blocks_read += 1
         rules = load_rules()
         for key, patterns in rules.sizes.items():
             for pattern in patterns:
