@@ -228,10 +228,27 @@ def culprit_ranks(
     named = next((m.culprits for m in first.matches if m.culprits), ())
     if named:
         return _global_ranks(named, first, scans)
+    reported = _block_named(chain)
+    if reported:
+        return reported
     if first.tier in OWN_FAILURE_TIERS:
         return _own_ranks(chain)
     singled = _singled_out(correlation, stated_world_size(scans) is not None)
     return singled or _first_to_exit(scans)
+
+
+def _block_named(chain: CausalChain) -> list[int]:
+    """Ranks a report printed right under the first error names (a desync report lists the
+    ranks that fell out of step below the timeout headline of the rank that waited)."""
+    first = chain.first
+    assert first is not None
+    for item in chain.nearby:
+        if item is first or item.tier < first.tier or item.category != first.category:
+            continue
+        named = next((m.culprits for m in item.matches if m.culprits), ())
+        if named and item.event.line > first.event.line:
+            return sorted(set(named))
+    return []
 
 
 def _own_ranks(chain: CausalChain) -> list[int]:

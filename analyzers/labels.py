@@ -6,6 +6,8 @@ layer failed is the wrapper right above it (`HCCL function error: hcclCommInitRo
 ..., error code is 15`). The block's own lines then label the failure: the most telling
 line of the same block that carries a category. When no line of the block carries one,
 the weak hints of `analyzers.fallback` (exception class, codes, keywords) may still agree.
+A signature marked `settled` labels its line `other` on purpose (a failure kind outside the
+taxonomy, such as a non-finite gradient): its words must not be re-read by the hints.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tup
     """(category, subsystem) for the chain's first error."""
     first = chain.first
     best = first.best if first else None
-    if best is not None and best.category != UNLABELLED:
+    if best is not None and (best.category != UNLABELLED or best.signature.settled):
         return best.category, best.subsystem
     block = [
         item

@@ -50,6 +50,7 @@ class Signature:
     role_from_code: bool = False
     code_table: str | None = None
     culprit: str | None = None
+    settled: bool = False  # category `other` is this line's answer, not a missing label
     yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
@@ -175,6 +176,7 @@ def _signature(entry: Entry) -> Signature:
         role_from_code=entry.get("role_from_code", bool, False),
         code_table=entry.choice("code_table", CODE_TABLES, None),
         culprit=entry.get("culprit", str, None),
+        settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
         examples=entry.strings("examples"),
         counterexamples=entry.strings("counterexamples"),

@@ -105,7 +105,7 @@ class TracebackTracker:
             return True
         if not message.strip() or _is_source(message, state):
             return True  # source line, ^^^^ markers, blank separator
-        if _EXCEPTION.match(message.lstrip()):
+        if _ends_traceback(message.lstrip()):
             self._exception(lineno, line, state, sink)
             return True
         if lineno - state.start > _MAX_OPEN_LINES:
@@ -156,6 +156,16 @@ class TracebackTracker:
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _ends_traceback(message: str) -> bool:
+    """An exception line: `Type: text`, or a bare class name. A bare lower-case word is the
+    tail of a frame line a terminal wrapped (`...in finish_grad` / `sync`), not a class."""
+    found = _EXCEPTION.match(message)
+    if not found:
+        return False
+    name = found.group("type").rsplit(".", 1)[-1]
+    return ":" in message or not name[0].islower() or bool(_EXCEPTION_NAME.search(name))
 
 
 def _is_source(message: str, state: _Open) -> bool:
