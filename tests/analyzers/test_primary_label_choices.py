@@ -5,7 +5,9 @@ the corpus labelling rule where it is explicit and otherwise what independently 
 real reports of the same failure kind chose:
 
 - a call the runtime refuses because its stream is being captured into a graph (a plain
-  memcpy, a synchronize) is a stream failure, not a configuration one.
+  memcpy, a synchronize) is a stream failure, not a configuration one;
+- an AI CPU kernel exception (runtime code 0x2a, result 507018) is a device-side kernel
+  failure, labelled like the AI Core / vector core exceptions even though a kernel is named.
 
 Fixtures are written for these tests in the real shapes, with their own values.
 """
@@ -30,6 +32,21 @@ CAPTURED_SYNC_BLOCK = """\
 (Worker_TP1 pid=6021) ERROR 02-11 07:50:12 [multiproc_executor.py:700]         synchronize stream failed, runtime result = 107027[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
 """
 
+AICPU_EXCEPTION_BLOCK = """\
+EZ9999: Inner Error!
+EZ9999  Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:task_info.cc][LINE:1702]
+        TraceBack (most recent call last):
+        AICPU Kernel task happen error, retCode=0x2a.[FUNC:GetError][FILE:stream.cc][LINE:1460]
+        Aicpu kernel execute failed, device_id=3, stream_id=7, task_id=318, errorCode=2a.[FUNC:PrintAicpuErrorInfo][FILE:task_info.cc][LINE:1530]
+        rtStreamSynchronize execute failed, reason=[aicpu exception][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:50]
+        synchronize stream failed, runtime result = 507018[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+AICPU_REASON_ONLY = """\
+[ERROR] RUNTIME(7702,python):2026-03-05-18:02:44.610.220 [error_message_manage.cc:50]7702 FuncErrorReason:rtStreamSynchronize execute failed, reason=[aicpu exception]
+[ERROR] ASCENDCL(7702,python):2026-03-05-18:02:44.610.318 [stream.cpp:131]7702 aclrtSynchronizeStream:synchronize stream failed, runtime result = 507018
+"""
+
 
 def test_a_memcpy_refused_during_graph_capture_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("node0/plog/plog-4410_20260211074103.log", CAPTURED_MEMCPY_PLOG)
@@ -43,3 +60,17 @@ def test_a_synchronize_refused_on_a_captured_stream_is_a_stream_failure() -> Non
     assert diagnosis.category == "stream_sync"
     assert diagnosis.first_error is not None
     assert "Not allow to synchronize captured stream" in diagnosis.first_error.text
+
+
+def test_an_ai_cpu_kernel_exception_is_labelled_like_an_ai_core_one() -> None:
+    diagnosis = diagnose_text("train/infer.log", AICPU_EXCEPTION_BLOCK)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "retCode=0x2a" in diagnosis.first_error.text
+
+
+def test_the_runtime_reason_alone_names_the_ai_cpu_exception() -> None:
+    diagnosis = diagnose_text("node1/plog/plog-7702_20260305180244.log", AICPU_REASON_ONLY)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "aicpu exception" in diagnosis.first_error.text
