@@ -7,7 +7,9 @@ real reports of the same failure kind chose:
 - a call the runtime refuses because its stream is being captured into a graph (a plain
   memcpy, a synchronize) is a stream failure, not a configuration one;
 - an AI CPU kernel exception (runtime code 0x2a, result 507018) is a device-side kernel
-  failure, labelled like the AI Core / vector core exceptions even though a kernel is named.
+  failure, labelled like the AI Core / vector core exceptions even though a kernel is named;
+- an aclnn entry point missing from the operator API library is an operator failure, like a
+  missing kernel binary or registration (the corpus rule), not a configuration one.
 
 Fixtures are written for these tests in the real shapes, with their own values.
 """
@@ -47,6 +49,13 @@ AICPU_REASON_ONLY = """\
 [ERROR] ASCENDCL(7702,python):2026-03-05-18:02:44.610.318 [stream.cpp:131]7702 aclrtSynchronizeStream:synchronize stream failed, runtime result = 507018
 """
 
+OP_LIBRARY_MISS = """\
+(Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815] Traceback (most recent call last):
+(Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815]   File "/opt/serve/ops/sparse_attn.py", line 141, in forward
+(Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815]     out = torch.ops._C_ascend.npu_sparse_gather(q, k, idx)
+(Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815] RuntimeError: aclnnSparseGatherScore or aclnnSparseGatherScoreGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
+"""
+
 
 def test_a_memcpy_refused_during_graph_capture_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("node0/plog/plog-4410_20260211074103.log", CAPTURED_MEMCPY_PLOG)
@@ -74,3 +83,17 @@ def test_the_runtime_reason_alone_names_the_ai_cpu_exception() -> None:
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "aicpu exception" in diagnosis.first_error.text
+
+
+def test_a_captured_stream_refusal_advises_moving_the_call_out_of_capture() -> None:
+    diagnosis = diagnose_text("serve/worker_1.log", CAPTURED_SYNC_BLOCK)
+    assert any("without graph capture" in action for action in diagnosis.next_actions)
+
+
+def test_an_operator_missing_from_the_op_library_is_an_operator_failure() -> None:
+    diagnosis = diagnose_text("serve/worker_2.log", OP_LIBRARY_MISS)
+    assert diagnosis.category == "operator"
+    assert diagnosis.subsystem == "operator"
+    assert diagnosis.first_error is not None
+    assert "not in libopapi.so" in diagnosis.first_error.text
+    assert "aclnnSparseGatherScore" in diagnosis.next_actions[0]
