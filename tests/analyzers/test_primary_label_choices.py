@@ -9,7 +9,9 @@ real reports of the same failure kind chose:
 - an AI CPU kernel exception (runtime code 0x2a, result 507018) is a device-side kernel
   failure, labelled like the AI Core / vector core exceptions even though a kernel is named;
 - an aclnn entry point missing from the operator API library is an operator failure, like a
-  missing kernel binary or registration (the corpus rule), not a configuration one.
+  missing kernel binary or registration (the corpus rule), not a configuration one;
+- a quantized layer refusing the per-rank slice of its weight (tensor-parallel size too large
+  for its group / tile) fails while weights are split per rank: a weight-load failure.
 
 Fixtures are written for these tests in the real shapes, with their own values.
 """
@@ -56,6 +58,12 @@ OP_LIBRARY_MISS = """\
 (Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815] RuntimeError: aclnnSparseGatherScore or aclnnSparseGatherScoreGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
 """
 
+QUANT_SLICE_VLLM = """\
+INFO 03-02 10:11:40 [api_server.py:1024] vLLM API server version 0.8.5
+INFO 03-02 10:11:52 [config.py:700] This model supports multiple tasks. Defaulting to 'generate'.
+(VllmWorker rank=3 pid=9120) ERROR 03-02 10:12:30 [multiproc_executor.py:470] ValueError: Weight output_size_per_partition = 3696 is not divisible by min_thread_n = 64. Consider reducing tensor_parallel_size.
+"""
+
 
 def test_a_memcpy_refused_during_graph_capture_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("node0/plog/plog-4410_20260211074103.log", CAPTURED_MEMCPY_PLOG)
@@ -97,3 +105,11 @@ def test_an_operator_missing_from_the_op_library_is_an_operator_failure() -> Non
     assert diagnosis.first_error is not None
     assert "not in libopapi.so" in diagnosis.first_error.text
     assert "aclnnSparseGatherScore" in diagnosis.next_actions[0]
+
+
+def test_a_quantized_weight_slice_that_does_not_fit_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("serve.log", QUANT_SLICE_VLLM)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "output_size_per_partition = 3696" in diagnosis.first_error.text
+    assert any("quantization group" in action for action in diagnosis.next_actions)
