@@ -13,9 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.causal import CausalChain, stated_world_size
+from analyzers.causal_chain import CausalChain
 from analyzers.checkpoints import is_success
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.culprits import stated_world_size
 from analyzers.narrate import ranks_phrase
 from analyzers.tree_facts import npu_state
 from analyzers.types import (
