@@ -17,8 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from incidents.rankfilter import parse_rank_filter
 from incidents.timeline_prepare import prepare_timeline
+from incidents.timeline_query import (
+    AXES,
+    TimelineQuery,
+    TimelineQueryError,
+    parse_timeline_query,
+)
 from incidents.timeline_types import ErrorMark, Lane, LanePoints, PreparedTimeline
 
 __all__ = [
@@ -31,60 +36,8 @@ __all__ = [
     "timeline_payload",
 ]
 
-AXES = ("logical", "time")
-DEFAULT_BUDGET = 20_000
-MIN_BUDGET = 100
-MAX_BUDGET = 200_000
 MIN_PER_LANE = 4  # a downsampled lane still shows where it starts and ends
 CULPRIT_SHARE = 4  # culprit lanes keep every point while they need < 1/4 of the budget
-
-
-class TimelineQueryError(ValueError):
-    """A malformed timeline request; str(error) is shown to the user."""
-
-
-@dataclass(frozen=True, slots=True)
-class TimelineQuery:
-    axis: str = "logical"
-    window: tuple[float, float] | None = None
-    ranks: frozenset[int] | None = None
-    budget: int = DEFAULT_BUDGET
-
-
-def parse_timeline_query(params: Mapping[str, str]) -> TimelineQuery:
-    """Read `axis`, `x0`/`x1`, `ranks` (e.g. `0-7,12`) and `max_points` from a query."""
-    axis = params.get("axis") or "logical"
-    if axis not in AXES:
-        raise TimelineQueryError(f"axis must be one of {', '.join(AXES)}, not {axis!r}")
-    try:
-        ranks = parse_rank_filter(params.get("ranks"))
-    except ValueError as error:
-        raise TimelineQueryError(str(error)) from error
-    return TimelineQuery(axis, _parse_window(params), ranks, _parse_budget(params))
-
-
-def _parse_window(params: Mapping[str, str]) -> tuple[float, float] | None:
-    x0, x1 = params.get("x0"), params.get("x1")
-    if not x0 and not x1:
-        return None
-    try:
-        low, high = float(x0 or ""), float(x1 or "")
-    except ValueError:
-        raise TimelineQueryError("x0 and x1 must both be numbers") from None
-    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
-        raise TimelineQueryError("the window needs finite numbers with x0 < x1")
-    return low, high
-
-
-def _parse_budget(params: Mapping[str, str]) -> int:
-    raw = params.get("max_points")
-    if not raw:
-        return DEFAULT_BUDGET
-    try:
-        value = int(raw)
-    except ValueError:
-        raise TimelineQueryError("max_points must be a whole number") from None
-    return max(MIN_BUDGET, min(MAX_BUDGET, value))
 
 
 # --- one request's window ----------------------------------------------------------------
