@@ -9,7 +9,6 @@ links, devices, FIFOs) are skipped with a recorded warning: the bundle comes fro
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import tarfile
 import zipfile
@@ -22,7 +21,13 @@ from typing import Any, BinaryIO
 from analyzers.compression import INFLATE_ERRORS, gunzip_stream
 from analyzers.errors import BundleError
 from analyzers.sniff import sniff_kind
-from analyzers.streams import HASH_CHUNK, HashingReader, Unclosing, decompressed
+from analyzers.streams import (
+    HASH_CHUNK,
+    HashingReader,
+    ReadOnlyStream,
+    Unclosing,
+    decompressed,
+)
 from analyzers.tarstream import TarStream
 
 PROGRESS_EVERY = 8 * 1024 * 1024
@@ -45,21 +50,13 @@ class Member:
 READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, *INFLATE_ERRORS)
 
 
-class _GuardedStream(io.RawIOBase):
+class _GuardedStream(ReadOnlyStream):
     """Turns a truncated or corrupt archive, found mid-read, into a BundleError."""
 
     def __init__(self, raw: BinaryIO, path: str, on_read: Callable[[int], None] | None) -> None:
         self._raw = raw
         self._path = path
         self._on_read = on_read
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, target: Any) -> int:
-        data = self.read(len(target))
-        target[: len(data)] = data
-        return len(data)
 
     def read(self, size: int = -1) -> bytes:
         try:

@@ -17,9 +17,10 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from analyzers.compression import compress_block, decompress_block
+from analyzers.streams import ReadOnlyStream
 
 BLOCK_BYTES = 256 * 1024  # a block ends at the first line end after this many bytes
 MAX_BLOCK_BYTES = 4 * BLOCK_BYTES  # ...or here, inside an enormous line
@@ -89,7 +90,7 @@ class LineStoreWriter:
         self._open_line = data[end - 1] != 0x0A
 
 
-class TeeReader:
+class TeeReader(ReadOnlyStream):
     """Reads from a stream and hands every chunk to a writer as well."""
 
     def __init__(self, raw: BinaryIO, writer: LineStoreWriter) -> None:
@@ -102,22 +103,9 @@ class TeeReader:
             self._writer.write(data)
         return data
 
-    def readinto(self, target: Any) -> int:
-        data = self.read(len(target))
-        target[: len(data)] = data
-        return len(data)
-
-    def readable(self) -> bool:
-        return True
-
     def close(self) -> None:
         self._raw.close()
-
-    def __enter__(self) -> TeeReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().close()
 
 
 class LineStoreReader:

@@ -37,14 +37,26 @@ def decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
         yield raw
 
 
-class _Decompressing(io.RawIOBase):
+class ReadOnlyStream(io.RawIOBase):
+    """A readable raw stream defined by its `read(size)` alone: `readinto` follows from it.
+
+    Every wrapper the bundle reader stacks (hashing, decompressing, guarding, teeing) is
+    one of these, so each only says what it does to the bytes in flight."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        data = self.read(len(target))
+        target[: len(data)] = data
+        return len(data)
+
+
+class _Decompressing(ReadOnlyStream):
     """bz2 says "corrupt" with a bare OSError: name it, like any other damaged archive."""
 
     def __init__(self, plain: BinaryIO) -> None:
         self._plain = plain
-
-    def readable(self) -> bool:
-        return True
 
     def read(self, size: int = -1) -> bytes:
         try:
@@ -53,7 +65,7 @@ class _Decompressing(io.RawIOBase):
             raise tarfile.ReadError(f"invalid compressed data: {exc}") from exc
 
 
-class HashingReader(io.RawIOBase):
+class HashingReader(ReadOnlyStream):
     """Passes reads through and feeds every byte read to a SHA-256."""
 
     def __init__(self, raw: BinaryIO) -> None:
@@ -61,19 +73,11 @@ class HashingReader(io.RawIOBase):
         self.digest = hashlib.sha256()
         self.size = 0
 
-    def readable(self) -> bool:
-        return True
-
     def read(self, size: int = -1) -> bytes:
         data = self._raw.read(size)
         self.digest.update(data)
         self.size += len(data)
         return data
-
-    def readinto(self, target: Any) -> int:
-        data = self.read(len(target))
-        target[: len(data)] = data
-        return len(data)
 
     def tell(self) -> int:
         return self.size
@@ -83,19 +87,11 @@ class HashingReader(io.RawIOBase):
             pass
 
 
-class Unclosing(io.RawIOBase):
+class Unclosing(ReadOnlyStream):
     """The bundle's own file handle, lent to one reader without letting it close it."""
 
     def __init__(self, raw: BinaryIO) -> None:
         self._raw = raw
 
-    def readable(self) -> bool:
-        return True
-
     def read(self, size: int = -1) -> bytes:
         return self._raw.read(size)
-
-    def readinto(self, target: Any) -> int:
-        data = self._raw.read(len(target))
-        target[: len(data)] = data
-        return len(data)

@@ -10,11 +10,12 @@ extensions real archives carry: GNU long names and pax records (`path`, `size`).
 
 from __future__ import annotations
 
-import io
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import BinaryIO
+
+from analyzers.streams import ReadOnlyStream
 
 BLOCK = 512
 SKIP_CHUNK = 1024 * 1024
@@ -127,20 +128,12 @@ class TarStream:
 _NO_DATA = (tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.DIRTYPE, tarfile.CHRTYPE, tarfile.BLKTYPE)
 
 
-class _EntryReader(io.RawIOBase):
+class _EntryReader(ReadOnlyStream):
     def __init__(self, stream: TarStream) -> None:
         self._stream = stream
 
-    def readable(self) -> bool:
-        return True
-
     def read(self, size: int = -1) -> bytes:
         return self._stream.read_data(size)
-
-    def readinto(self, target: Any) -> int:
-        data = self._stream.read_data(len(target))
-        target[: len(data)] = data
-        return len(data)
 
 
 def _pax_records(body: bytes) -> dict[str, str]:
