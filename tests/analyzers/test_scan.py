@@ -2,8 +2,8 @@
 
 import io
 import json
-from datetime import UTC, datetime
 import tarfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest

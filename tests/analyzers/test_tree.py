@@ -979,7 +979,11 @@ def test_facts_put_the_culprit_ranks_checkpoint_first():
         2: [cp(2, "attention passed", "layer 3 / attention passed")],
     }
     correlation = Correlation(
-        ranks=[], timeline=Timeline.of(timeline), world_size=4, missing_ranks=[3], divergent_ranks=[2]
+        ranks=[],
+        timeline=Timeline.of(timeline),
+        world_size=4,
+        missing_ranks=[3],
+        divergent_ranks=[2],
     )
     got = facts_from(Diagnosis(category="hccl", culprit_ranks=[2]), correlation, [])
     assert [f.text for f in got.last_checkpoints] == [
@@ -1004,7 +1008,9 @@ def test_facts_parse_the_oom_message_numbers():
     got = facts_from(oom, Correlation([], Timeline(), None), [])
     assert (got.oom_outside_allocator, got.oom_fragmented) == (True, False)
     frag = facts_from(
-        Diagnosis(category="oom", first_error=ref(OOM_FRAGMENTED)), Correlation([], Timeline(), None), []
+        Diagnosis(category="oom", first_error=ref(OOM_FRAGMENTED)),
+        Correlation([], Timeline(), None),
+        [],
     )
     assert (frag.oom_outside_allocator, frag.oom_fragmented) == (False, True)
 
@@ -1066,7 +1072,10 @@ def test_npu_smi_without_a_process_table_leaves_the_process_count_unknown():
     assert got.npu.processes is None
     empty = scan("npu_smi.txt", FileKind.NPU_SMI, npu_smi=npu_smi([3000] * 2, processes=0))
     assert (
-        facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 2), [empty]).npu.processes == 0
+        facts_from(
+            Diagnosis(category="hang"), Correlation([], Timeline(), 2), [empty]
+        ).npu.processes
+        == 0
     )
 
 
