@@ -84,8 +84,9 @@ def _sequence(
     return RankSequence(
         text=array("I", map(table.__getitem__, text)),
         file=array("I", [file_id]) * len(picked),
-        line=array("Q", track.line) if whole else array("Q", (track.line[i] for i in picked)),
-        time=array("d", track.time) if whole else array("d", (track.time[i] for i in picked)),
+        # a whole file's columns are shared with its track, not copied: neither changes now
+        line=track.line if whole else array("Q", (track.line[i] for i in picked)),
+        time=track.time if whole else array("d", (track.time[i] for i in picked)),
     )
 
 

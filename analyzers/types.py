@@ -6,12 +6,14 @@ Everything the web app stores comes from `Report.to_dict()`, whose shape follows
 
 from __future__ import annotations
 
+import json
 import math
 from array import array
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TextIO
 
 
 class FileKind(StrEnum):
@@ -172,14 +174,49 @@ class Timeline:
     def to_json(self) -> dict[str, Any]:
         """Columns, not an object per checkpoint: a big job has millions of them. Times are
         whole microseconds after `t0` (integers encode faster and smaller than floats)."""
-        t0 = min((t for s in self.ranks.values() for t in s.time if t == t), default=None)
+        columns = self.columns()
+        columns["ranks"] = dict(columns["ranks"].items())
+        return columns
+
+    def columns(self) -> dict[str, Any]:
+        """`to_json`, with each rank's columns built only when that rank is read, so a
+        reader going rank by rank never holds every rank's lists at once."""
+        firsts = (_earliest(s.time) for s in self.ranks.values())
+        t0 = min((t for t in firsts if t is not None), default=None)
         return {
             "texts": self.texts,
             "labels": self.labels,
             "files": self.files,
             "t0": t0,
-            "ranks": {str(rank): _sequence_json(seq, t0) for rank, seq in self.ranks.items()},
+            "ranks": LazyRankColumns(self.ranks, t0),
         }
+
+    def write_json(self, out: TextIO) -> None:
+        """Write `to_json()` to a text stream one rank at a time (bounded memory)."""
+        columns = self.columns()
+        ranks = columns.pop("ranks")
+        out.write(json.dumps(columns, ensure_ascii=False)[:-1] + ', "ranks": {')
+        for number, (rank, value) in enumerate(ranks.items()):
+            out.write(("" if number == 0 else ", ") + f'"{rank}": ')
+            out.write(json.dumps(value, separators=(",", ":")))
+        out.write("}}")
+
+
+class LazyRankColumns(Mapping[str, dict[str, Any]]):
+    """Rank (as a string) -> that rank's columns, built on access."""
+
+    def __init__(self, ranks: dict[int, RankSequence], t0: float | None) -> None:
+        self._ranks = ranks
+        self._t0 = t0
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        return _sequence_json(self._ranks[int(key)], self._t0)
+
+    def __iter__(self) -> Iterator[str]:
+        return (str(rank) for rank in self._ranks)
+
+    def __len__(self) -> int:
+        return len(self._ranks)
 
 
 def _id(values: list[str], ids: dict, kind: str, value: str) -> int:
@@ -197,9 +234,20 @@ def _epoch(timestamp: str | None) -> float:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
+def _earliest(times: array) -> float | None:
+    """The earliest time; NaN (untimed) entries are skipped: `min` would misorder them."""
+    if not math.isnan(sum(times)):
+        return min(times) if times else None
+    return min((t for t in times if t == t), default=None)
+
+
 def _sequence_json(seq: RankSequence, t0: float | None) -> dict[str, Any]:
+    times: list[int | None]
     if t0 is None:
-        times: list[int | None] = [None] * len(seq)
+        times = [None] * len(seq)
+    elif not math.isnan(sum(seq.time)):  # all timed: C-level maps, no per-item bytecode
+        shifted = map((0.5 - t0 * 1e6).__add__, map((1e6).__mul__, seq.time))
+        times = list(map(math.floor, shifted))
     else:
         times = [None if t != t else round((t - t0) * 1e6) for t in seq.time]
     return {
@@ -213,6 +261,10 @@ def _sequence_json(seq: RankSequence, t0: float | None) -> dict[str, Any]:
 
 def _runs(values: array) -> list[list[int]]:
     """[[value, count], ...]: a rank's checkpoints nearly all come from one file."""
+    if not values:
+        return []
+    if values.count(values[0]) == len(values):
+        return [[values[0], len(values)]]
     runs: list[list[int]] = []
     for value in values:
         if runs and runs[-1][0] == value:
@@ -308,8 +360,18 @@ class Report:
     analyzer_version: str = ""
     schema_version: int = 2
 
-    def to_dict(self) -> dict[str, Any]:
-        return _jsonable(self)  # type: ignore[no-any-return]
+    def to_dict(self, *, timeline: bool = True) -> dict[str, Any]:
+        """The report as JSON values; `timeline=False` leaves out the per-checkpoint columns
+        (callers that stream them with `Timeline.write_json`)."""
+        names = [n for n in _field_names(Report) or () if timeline or n != "timeline"]
+        return {name: _jsonable(getattr(self, name)) for name in names}
+
+    def write_json(self, out: TextIO, indent: int | None = None) -> None:
+        """The whole report as JSON text, the timeline streamed rank by rank."""
+        head = json.dumps(self.to_dict(timeline=False), indent=indent, ensure_ascii=False)
+        out.write(head[: head.rindex("}")].rstrip() + ', "timeline": ')
+        self.timeline.write_json(out)
+        out.write("}\n")
 
 
 def _jsonable(value: Any) -> Any:

@@ -84,7 +84,7 @@ def _per_rank(timeline: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _columnar(timeline: Mapping[str, Any]) -> bool:
     """Schema 2 reports keep the timeline as columns; schema 1 as a list per rank."""
-    return isinstance(timeline.get("texts"), list) and isinstance(timeline.get("ranks"), dict)
+    return isinstance(timeline.get("texts"), list) and isinstance(timeline.get("ranks"), Mapping)
 
 
 def _all_rank_rows(timeline: Mapping[str, Any], interner: _Interner) -> dict[int, _RankRows]:
@@ -94,9 +94,7 @@ def _all_rank_rows(timeline: Mapping[str, Any], interner: _Interner) -> dict[int
             for rank, columns in timeline["ranks"].items()
             if str(rank).isdigit() and columns.get("text")
         }
-    return {
-        int(k): _rank_rows(v, interner) for k, v in timeline.items() if k.isdigit() and v
-    }
+    return {int(k): _rank_rows(v, interner) for k, v in timeline.items() if k.isdigit() and v}
 
 
 class _Interner:

@@ -86,13 +86,77 @@ class CheckpointLines:
 
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
         """Record the checkpoint lines of one block of whole lines."""
+        words = [w for w in self._literals if w in low] if self._regex is None else []
+        hot = len(words) == 1
         line_no, pos = first_line, 0
         count = block.count
         for start in self._starts(block, low):
+            if start < pos:
+                continue
+            if hot and self._shortcut and self._trusted():
+                self._scan_hot(block, low, words[0], line_no + count(b"\n", pos, start), start)
+                return
             line_no += count(b"\n", pos, start)
             pos = start
             end = block.find(b"\n", start)
             self._line(line_no, block[start:end])
+
+    def _trusted(self) -> bool:
+        """Whether the hot loop may run: a learned layout whose first template is checked."""
+        return bool(self._geometries) and any(
+            not template.checks_left for template in self._geometries[0].templates.values()
+        )
+
+    def _scan_hot(self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int) -> None:
+        """`scan` for the common case, inlined: one literal, lines of a learned template
+        whose remainder and minute are known. This loop runs for every checkpoint of a job
+        (millions), so it avoids calls; any other line takes the general `_line`."""
+        geometry = self._geometries[0]
+        width, templates, remainders = geometry.width, geometry.templates, self._remainders
+        start_t, end_t = geometry.time_at or (0, 0)
+        reader = geometry.reader
+        plain = reader is not None and reader.plain
+        minutes = reader.minutes if plain else {}  # type: ignore[union-attr]
+        cut, comma = (reader.minute_end, reader.comma) if plain else (0, False)  # type: ignore[union-attr]
+        track = self.track
+        add_text, add_line, add_time, add_rank = (
+            track.text.append,
+            track.line.append,
+            track.time.append,
+            track.rank.append,
+        )
+        find, rfind, count = low.find, low.rfind, block.count
+        at = find(word, pos)
+        while at >= 0:
+            start = rfind(b"\n", 0, at) + 1
+            end = find(b"\n", at)
+            at = find(word, end)
+            line_no += count(b"\n", pos, start)
+            pos = start
+            raw = block[start:end]
+            template = templates.get(raw[:start_t] + raw[end_t:width] if plain else raw[:width])
+            text_id = remainders.get(raw[width:].strip()) if template is not None else None
+            if text_id is None or template.checks_left or track.workers or not plain:  # type: ignore[union-attr]
+                self._line(line_no, raw)
+                continue
+            if text_id < 0:
+                continue
+            stamp = raw[start_t:end_t]
+            minute = minutes.get(stamp[:cut])
+            if minute is None or minute[1]:
+                self._line(line_no, raw)
+                continue
+            seconds = stamp[cut:]
+            try:
+                time = minute[0] + float(seconds.replace(b",", b".") if comma else seconds)
+            except ValueError:
+                self._line(line_no, raw)
+                continue
+            rank = template.rank  # type: ignore[union-attr]
+            add_text(text_id)
+            add_line(line_no)
+            add_time(time)
+            add_rank(-1 if rank is None else rank)
 
     def finish(self, year: int | None) -> CheckpointTrack:
         self.track.settle_years(year)

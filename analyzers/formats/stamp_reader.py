@@ -16,6 +16,8 @@ from analyzers.checkpoint_track import epoch, year_less
 from analyzers.formats.timestamps import PartialTime, parse_time
 
 _SECONDS = re.compile(rb":(\d\d)(?:[.,:](\d{1,9})(?:\.(\d{3}))?)?$")
+# Seconds `float` reads as they are (a comma made a point): no more than microseconds.
+_PLAIN_SECONDS = re.compile(rb"\d\d(?:[.,]\d{1,6})?")
 _SEPARATORS = b".,:"
 MINUTES_KEPT = 4096
 
@@ -37,7 +39,11 @@ class StampReader:
         found = _SECONDS.search(example)
         self.width = len(example)
         self.minute_end = found.start() + 1 if found else -1
-        self._minutes: dict[bytes, tuple[float, bool] | None] = {}
+        self.minutes: dict[bytes, tuple[float, bool] | None] = {}
+        seconds = example[self.minute_end :] if found else b""
+        # `plain`: the seconds read with one float() call (callers inline that hot path)
+        self.plain = _PLAIN_SECONDS.fullmatch(seconds) is not None
+        self.comma = b"," in seconds
 
     @property
     def usable(self) -> bool:
@@ -47,7 +53,7 @@ class StampReader:
         cut = self.minute_end
         if len(stamp) != self.width:
             return None
-        minute = self._minutes.get(stamp[:cut], _UNKNOWN)
+        minute = self.minutes.get(stamp[:cut], _UNKNOWN)
         if minute is _UNKNOWN:
             minute = self._learn_minute(stamp)
         if minute is None:
@@ -71,8 +77,8 @@ class StampReader:
             digits = stamp[cut + 3 :].translate(None, _SEPARATORS)
             fraction = int(digits[:6]) / 10 ** min(len(digits), 6) if digits else 0.0
             minute = (round(whole[0] - seconds - fraction, 6), whole[1])
-        if len(self._minutes) < MINUTES_KEPT:
-            self._minutes[stamp[: self.minute_end]] = minute
+        if len(self.minutes) < MINUTES_KEPT:
+            self.minutes[stamp[: self.minute_end]] = minute
         return minute
 
 
