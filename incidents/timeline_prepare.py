@@ -102,12 +102,18 @@ class _Interner:
 
     def __init__(self) -> None:
         self.labels: dict[Identity, str] = {}
+        self._canonical: dict[Identity, Identity] = {}
         self.file_ids: dict[str, int] = {}
         self.files: list[str] = []
 
     def labelled(self, identity: Identity, label: str) -> Identity:
-        if identity not in self.labels:
-            self.labels[identity] = label
+        """The one shared tuple for this identity: ranks repeat the same identities, and a
+        million points must not hold a million equal tuples."""
+        known = self._canonical.get(identity)
+        if known is not None:
+            return known
+        self._canonical[identity] = identity
+        self.labels[identity] = label
         return identity
 
     def identity(self, entry: Mapping[str, Any]) -> Identity:
