@@ -15,7 +15,7 @@ from datetime import datetime
 from analyzers.checkpoint_track import epoch, year_less
 from analyzers.formats.timestamps import PartialTime, parse_time
 
-_SECONDS = re.compile(rb":(\d\d)(?:[.,:](\d{1,9})(?:\.(\d{3}))?)?$")
+_SECONDS = re.compile(rb":(\d\d)(?:[.,](\d{1,9})(?:\.(\d{3}))?|:(\d{3}))?$")
 # Seconds `float` reads as they are (a comma made a point): no more than microseconds.
 _PLAIN_SECONDS = re.compile(rb"\d\d(?:[.,]\d{1,6})?")
 _SEPARATORS = b".,:"
