@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from incidents.api_errors import api_error
 from incidents.forms import too_large_message
 
 # Room for the multipart framing and the other form fields around the file itself;
@@ -36,6 +37,6 @@ def _content_length(request: HttpRequest) -> int:
 def too_large_response(request: HttpRequest, size: int | None = None) -> HttpResponse:
     message = too_large_message(size)
     if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"error": message}, status=413)
+        return api_error(message, 413)
     html = render_to_string("incidents/too_large.html", {"message": message}, request=request)
     return HttpResponse(html, status=413)

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from incidents import services
 from incidents.forms import BundleUploadForm, ReanalyzeForm
-from incidents.models import Incident
+from incidents.models import Activity, Incident
 
 PAGE_SIZE = 50
+ACTIVITY_SHOWN = 50
 
 
 def _get_incident(number: int) -> Incident:
@@ -78,6 +79,7 @@ def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     patterns = "\n".join(run.checkpoint_patterns) if run else ""
     form = ReanalyzeForm(initial={"checkpoint_patterns": patterns})
     context = {"incident": incident, "run": run, "report": report, "reanalyze_form": form}
+    context["activity"] = Activity.objects.about_incident(incident)[:ACTIVITY_SHOWN]
     return render(request, "incidents/detail.html", context)
 
 
@@ -99,7 +101,9 @@ def incident_reanalyze(request: HttpRequest, number: int) -> HttpResponse:
         # Nothing is queued; the current run and its report stay as they are.
         messages.error(request, " ".join(form.errors["checkpoint_patterns"]))
         return redirect(incident)
-    services.run_queue(
-        incident=incident, checkpoint_patterns=form.cleaned_data["checkpoint_patterns"]
+    services.incident_reanalyze(
+        incident=incident,
+        checkpoint_patterns=form.cleaned_data["checkpoint_patterns"],
+        actor=request.user,
     )
     return redirect(incident)
