@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from incidents import views
-from incidents.csp_report import csp_report
+from incidents.content_policy import csp_report
 from incidents.urls import api_patterns
 
 urlpatterns = [

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents import services
+from incidents.content_policy import allow_plotly
 from incidents.forms import BundleUploadForm, ReanalyzeForm
 from incidents.models import Activity, Incident
 
@@ -72,6 +73,7 @@ def _render_upload(request: HttpRequest, form: BundleUploadForm, status: int = 2
 
 @login_required
 @require_GET
+@allow_plotly
 def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     incident = _get_incident(number)
     run = incident.latest_run()
