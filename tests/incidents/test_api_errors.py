@@ -1,0 +1,112 @@
+"""Every error under /api/ answers JSON `{"error": ..., "status": N}`; pages keep HTML."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+def assert_json_error(response, status: int) -> dict:
+    assert response.status_code == status
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["status"] == status
+    assert body["error"]
+    return body
+
+
+def test_unknown_api_path_is_json_404(client):
+    assert_json_error(client.get("/api/nothing-here/"), 404)
+
+
+def test_unknown_incident_is_json_404(client, alice_token):
+    assert_json_error(client.get("/api/incidents/INC-999999/", **bearer(alice_token)), 404)
+
+
+def test_unknown_api_path_is_json_404_also_with_debug_pages(client, settings):
+    settings.DEBUG = True
+
+    assert_json_error(client.get("/api/nothing-here/"), 404)
+
+
+def test_wrong_method_is_json_405_naming_the_allowed_ones(client, alice_token):
+    response = client.delete("/api/incidents/INC-1/", **bearer(alice_token))
+
+    assert_json_error(response, 405)
+    assert response["Allow"] == "GET"
+
+
+def test_missing_token_is_json_401_with_a_challenge(client):
+    response = client.post("/api/incidents/")
+
+    body = assert_json_error(response, 401)
+    assert "Bearer" in body["error"]
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_refused_upload_is_json_400_with_field_errors(client, alice_token):
+    response = client.post("/api/incidents/", {"title": "x"}, **bearer(alice_token))
+
+    body = assert_json_error(response, 400)
+    assert "bundle" in body["errors"]
+
+
+def test_oversized_upload_is_json_413(client, alice_token, settings):
+    settings.RANKLENS_MAX_UPLOAD_BYTES = 10
+
+    response = client.post(
+        "/api/incidents/", b"x" * 100_000, content_type="application/octet-stream",
+        **bearer(alice_token),
+    )  # fmt: skip
+
+    assert_json_error(response, 413)
+
+
+def test_crash_in_an_api_view_is_json_500(alice_token, monkeypatch):
+    def explode(**kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("incidents.api_cases.case_search", explode)
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/api/cases/", **bearer(alice_token))
+
+    body = assert_json_error(response, 500)
+    assert "boom" not in body["error"]
+
+
+def test_refused_csrf_check_on_an_api_path_is_json_403(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    assert_json_error(client.post("/api/cases/"), 403)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["q=%ff%fe", "q=%00", "q=abc%01def", "code=%C3%28"],
+    ids=["latin1", "nul", "control", "broken-utf8"],
+)
+def test_undecodable_or_control_query_bytes_are_json_400(client, alice_token, query):
+    response = client.get("/api/cases/", QUERY_STRING=query, **bearer(alice_token))
+
+    assert_json_error(response, 400)
+
+
+def test_plain_utf8_query_is_still_answered(client, alice_token):
+    response = client.get("/api/cases/", {"q": "显存 HCCL"}, **bearer(alice_token))
+
+    assert response.status_code == 200
+
+
+def test_pages_keep_html_error_pages(alice_client):
+    response = alice_client.get("/incidents/INC-999999/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
