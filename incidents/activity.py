@@ -76,7 +76,8 @@ def change_verb(old: str, new: str) -> str:
 
 
 def as_text(value: Any) -> str:
-    if value is None:
+    """Text as it is; an empty value as ''; a list (a case's codes, symptoms) as JSON."""
+    if value is None or value == [] or value == {}:
         return ""
     if isinstance(value, str):
         return value
