@@ -145,6 +145,7 @@ AXES_FAILURE_LIMIT = env_int("RANKLENS_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("RANKLENS_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # lockouts are still logged as warnings
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 if env_bool("RANKLENS_BEHIND_PROXY", HTTPS):
     # The client is the address the proxy appended last to X-Forwarded-For (entries to its
