@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Outside everything else that may answer an error, so /api/ clients always get JSON.
     "incidents.api_errors.ApiJsonErrors",
+    "incidents.middleware.RefuseBadQueryStrings",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before CSRF: that middleware reads the body, and an oversized upload must be

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from http import HTTPStatus
-from urllib.parse import unquote_to_bytes
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import csrf, defaults
@@ -49,18 +48,14 @@ def default_message(status: int) -> str:
 
 
 class ApiJsonErrors:
-    """Refuse undecodable query strings, and give API errors without a JSON body one."""
+    """Give every API error answer without a JSON body the JSON shape."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not is_api(request):
-            return self.get_response(request)
-        problem = query_string_problem(request.META.get("QUERY_STRING", ""))
-        if problem:
-            return api_error(problem, 400)
-        return as_json_error(self.get_response(request))
+        response = self.get_response(request)
+        return as_json_error(response) if is_api(request) else response
 
 
 def as_json_error(response: HttpResponse) -> HttpResponse:
@@ -73,19 +68,6 @@ def as_json_error(response: HttpResponse) -> HttpResponse:
         if header in response:
             replaced[header] = response[header]
     return replaced
-
-
-def query_string_problem(raw: str) -> str:
-    """Why a query string cannot be used ('' when it can). The WSGI server hands it over
-    as latin-1 text, so the original bytes are recovered before they are decoded."""
-    try:
-        data = unquote_to_bytes(raw.encode("latin-1").replace(b"+", b" "))
-        text = data.decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return "The query string is not valid UTF-8."
-    if any((ord(ch) < 32 and ch not in "\t\n\r") or ch == "\x7f" for ch in text):
-        return "The query string contains NUL or other control characters."
-    return ""
 
 
 # ----------------------------------------------------------- Django's error handlers

@@ -110,3 +110,10 @@ def test_pages_keep_html_error_pages(alice_client):
 
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_nul_in_a_page_query_is_400_not_a_server_error(alice_client):
+    response = alice_client.get("/library/", QUERY_STRING="q=a%00b")
+
+    assert response.status_code == 400
+    assert b"control characters" in response.content
