@@ -41,8 +41,9 @@ def csp_report(request: HttpRequest) -> HttpResponse:
         report = json.loads(request.body).get("csp-report", {})
     except (ValueError, AttributeError):
         return HttpResponse(status=400)
+    # %r: the report comes from anyone, and must not be able to write a log line of its own.
     log.warning(
-        "CSP violation on %s: %s blocked %s",
+        "CSP violation on %r: %r blocked %r",
         str(report.get("document-uri", "?"))[:300],
         str(report.get("violated-directive", "?"))[:100],
         str(report.get("blocked-uri", "?"))[:300],

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from incidents.models import ApiToken
@@ -23,6 +24,7 @@ class TokenForm(forms.Form):
 
 
 @login_required
+@never_cache
 def token_list(request: HttpRequest) -> HttpResponse:
     """GET lists; POST issues a token and shows it in this answer only (not redirected,
     so the secret never passes through the session or a cookie)."""

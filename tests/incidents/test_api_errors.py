@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
+
+from incidents import api_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +19,7 @@ def bearer(token: str) -> dict[str, str]:
 def assert_json_error(response, status: int) -> dict:
     assert response.status_code == status
     assert response["Content-Type"] == "application/json"
-    body = response.json()
+    body = json.loads(response.content)
     assert body["status"] == status
     assert body["error"]
     return body
@@ -117,3 +121,34 @@ def test_nul_in_a_page_query_is_400_not_a_server_error(alice_client):
 
     assert response.status_code == 400
     assert b"control characters" in response.content
+
+
+@pytest.mark.parametrize(
+    ("handler", "status"),
+    [
+        (api_errors.handler400, 400),
+        (api_errors.handler403, 403),
+        (api_errors.handler404, 404),
+        (api_errors.handler500, 500),
+    ],
+    ids=["400", "403", "404", "500"],
+)
+def test_django_error_handlers_answer_json_for_api_and_html_for_pages(handler, status):
+    exception = () if status == 500 else (Exception("x"),)
+    api = handler(RequestFactory().get("/api/cases/"), *exception)
+    page = handler(RequestFactory().get("/library/"), *exception)
+
+    assert_json_error(api, status)
+    assert page.status_code == status
+    assert page["Content-Type"].startswith("text/html")
+
+
+def test_csp_reports_are_logged_and_answered_204(client, caplog):
+    report = {"csp-report": {"document-uri": "https://x/", "violated-directive": "script-src"}}
+
+    response = client.post(
+        "/csp-report/", json.dumps(report), content_type="application/csp-report"
+    )
+
+    assert response.status_code == 204
+    assert "CSP violation on 'https://x/'" in caplog.text
