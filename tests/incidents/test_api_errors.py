@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from incidents import api_errors
@@ -152,3 +153,12 @@ def test_csp_reports_are_logged_and_answered_204(client, caplog):
 
     assert response.status_code == 204
     assert "CSP violation on 'https://x/'" in caplog.text
+
+
+def test_an_html_503_becomes_json_and_keeps_its_retry_after():
+    page = HttpResponse("<h1>busy</h1>", status=503, headers={"Retry-After": "30"})
+
+    response = api_errors.as_json_error(page)
+
+    assert_json_error(response, 503)
+    assert response["Retry-After"] == "30"
