@@ -3,7 +3,6 @@
 Uses the site's checkpoint patterns, so the output matches what the web app stores.
 """
 
-
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
