@@ -49,14 +49,14 @@ CASES = [
     (
         "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:565 NPU "
         "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
-        "aicore.synchronize_with_timeout",
+        "stream.synchronize_call_failed",
         "aicore_timeout",
         TIER_WRAPPED_CAUSE,
     ),
     (
         "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:333 NPU "
         "function error: aclrtSynchronizeDevice, error code is 507046",
-        "op.npu_function_error",
+        "stream.synchronize_call_failed",
         "stream_sync",
         TIER_WRAPPER,
     ),
