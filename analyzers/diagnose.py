@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from analyzers import multirank
 from analyzers.advise import Situation, next_actions
+from analyzers.alternatives import alternatives
 from analyzers.causal import CausalChain, find_first_error
 from analyzers.classify import (
     TIER_CASCADE,
@@ -83,20 +84,23 @@ def _from_first_error(
     first = chain.first
     assert first is not None
     category, subsystem = first_error_label(chain, scans)
+    line_category = category
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
     codes = _evidence_codes(chain, knowledge)
+    confidence = _confidence(chain, category, verdict)
     diagnosis = Diagnosis(
         category=category,
         subsystem=subsystem,
-        confidence=_confidence(chain, category, verdict),
+        confidence=confidence,
         first_error=first.event.ref(),
         error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
+        alternatives=alternatives(chain, category, confidence, line_category),
     )
     story = _story(chain, verdict, culprits, codes, correlation, category)
     diagnosis.root_cause = root_cause(story)
@@ -284,6 +288,7 @@ def _from_ranks(
         last_common_checkpoint=correlation.last_common_checkpoint,
         root_cause=_capitalised(verdict.reason) + ".",
         evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
+        alternatives=alternatives(chain, verdict.category, verdict.confidence),
     )
     situation = Situation(
         category=verdict.category,

@@ -53,6 +53,7 @@ class Signature:
     settled: bool = False  # category `other` is this line's answer, not a missing label
     yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
+    also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
@@ -180,6 +181,7 @@ def _signature(entry: Entry) -> Signature:
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
         guide=_guide(entry),
+        also=_also(entry, category),
         examples=entry.strings("examples"),
         counterexamples=entry.strings("counterexamples"),
     )
@@ -197,6 +199,14 @@ def _guide(entry: Entry) -> str | None:
     if anchor is not None and not _GUIDE_ANCHOR.fullmatch(anchor):
         raise entry.fail(f"field 'guide' must be a heading anchor like 'wrappers', got {anchor!r}")
     return anchor
+
+
+def _also(entry: Entry, category: str) -> tuple[str, ...]:
+    labels = entry.strings("also", required=False)
+    wrong = [label for label in labels if label not in TAXONOMY or label == category]
+    if wrong:
+        raise entry.fail(f"field 'also' must list other taxonomy labels, got {wrong}")
+    return labels
 
 
 def _subsystem(entry: Entry, category: str) -> str:

@@ -259,6 +259,16 @@ class TreeStep:
 
 
 @dataclass(slots=True)
+class Alternative:
+    """Another label the evidence supports: which line or code says so, and how strongly
+    (always below the chosen label's confidence)."""
+
+    category: str
+    evidence: str
+    score: float
+
+
+@dataclass(slots=True)
 class Diagnosis:
     category: str = "other"
     subsystem: str = "none"
@@ -276,6 +286,7 @@ class Diagnosis:
     evidence: list[Evidence] = field(default_factory=list)
     fingerprint: str | None = None
     fingerprint_template: str | None = None
+    alternatives: list[Alternative] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -306,7 +317,7 @@ class Report:
     # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
     correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
-    schema_version: int = 2
+    schema_version: int = 3  # 3: diagnosis.alternatives
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(self)  # type: ignore[no-any-return]
