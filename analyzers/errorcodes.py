@@ -38,6 +38,7 @@ class CodeInfo:
     subsystem: str | None = None
     role: str | None = None
     source: str | None = None  # id of the document the entry was read from
+    inferred: bool = False  # the category comes from a family or range rule, not the entry
 
     @property
     def label(self) -> str:
@@ -59,8 +60,8 @@ class CodeTable:
         if table is None:
             return None
         found = self.tables.get(table, {}).get(code)
-        if found is None and table == "cann":
-            found = self.families.get(code[:2])
+        if found is None and table == "cann" and code[:2] in self.families:
+            found = replace(self.families[code[:2]], code=code, inferred=True)
         if found is None and table == "acl":
             found = self._acl_range(code)
         if found is None and table == "pta" and code[-3:] in self.pta_kinds:
@@ -72,7 +73,7 @@ class CodeTable:
         for length in range(len(code) - 1, 0, -1):
             rule = self.acl_ranges.get(code[:length])
             if rule is not None:
-                return replace(rule, code=code)
+                return replace(rule, code=code, inferred=True)
         return None
 
     def lookup_label(self, label: str) -> CodeInfo | None:
@@ -136,7 +137,11 @@ def _inherit(info: CodeInfo, family: CodeInfo | None) -> CodeInfo:
     if family is None or info.category:
         return info
     return replace(
-        info, category=family.category, subsystem=family.subsystem, role=info.role or family.role
+        info,
+        category=family.category,
+        subsystem=family.subsystem,
+        role=info.role or family.role,
+        inferred=family.category is not None,
     )
 
 
