@@ -25,6 +25,8 @@ MAX_ALTERNATIVES = 2
 BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen
 GUIDE_SHARE = 0.6  # a documented neighbour: most of the chosen label's own support
 LINE_TRUST = 0.8  # another line's label, as much as a symptom's weight is trusted
+LISTED_CODE_SHARE = 0.68  # a code whose own entry names the label (code-backed x LINE_TRUST)
+INFERRED_CODE_SHARE = 0.4
 
 
 def alternatives(
@@ -55,10 +57,9 @@ def _candidates(
     for match in first.matches[1:]:
         yield Alternative(match.category, match.signature.title, match.weight / 100 * LINE_TRUST)
     for info in first.codes:
-        if info.category:
-            yield Alternative(
-                info.category, f"code {info.label}: {info.meaning}", LINE_TRUST * 0.85
-            )
+        if info.category:  # a family or range rule vouches for less than a listed entry
+            share = INFERRED_CODE_SHARE if info.inferred else LISTED_CODE_SHARE
+            yield Alternative(info.category, f"code {info.label}: {info.meaning}", share)
     if first.best is not None:
         for label in first.best.signature.also:
             yield Alternative(label, first.best.signature.title, confidence * GUIDE_SHARE)

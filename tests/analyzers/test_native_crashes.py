@@ -61,8 +61,6 @@ def test_a_native_crash_is_a_crash_with_its_first_error(text: str, label: str, s
 
 
 def test_a_backtrace_parked_in_a_wait_is_not_a_crash() -> None:
-    diagnosis = diagnose_files(
-        {"job/rank0.log": PROGRESS, "job/rank1.log": HALF + PARKED_IN_FUTEX}
-    )
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + PARKED_IN_FUTEX})
     assert diagnosis.category != "device_fault"
     assert diagnosis.first_error is None
