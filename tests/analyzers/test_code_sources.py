@@ -88,3 +88,11 @@ def test_unlisted_numbers_get_only_their_documented_range_rule(code: str, catego
 
 def test_a_number_outside_every_documented_class_is_unknown() -> None:
     assert CODES.lookup("907001") is None
+
+
+@pytest.mark.parametrize(("prefix", "last"), [("EI", 20), ("EL", 15)])
+def test_hccl_and_driver_error_manager_codes_cover_their_documented_lists(prefix, last) -> None:
+    for number in range(1, last + 1):
+        info = CODES.tables["cann"].get(f"{prefix}{number:04d}")
+        assert info is not None, f"{prefix}{number:04d}"
+        assert info.source == "cann_errorcode_doc"
