@@ -189,7 +189,7 @@ def _signature(entry: Entry) -> Signature:
     return signature
 
 
-_GUIDE_ANCHOR = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_GUIDE_ANCHOR = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
 
 
 def _guide(entry: Entry) -> str | None:
