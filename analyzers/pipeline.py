@@ -19,7 +19,7 @@ from analyzers.parallel import ScanSettings, scan_members
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.worker_ranks import assign_worker_ranks
 
-VERSION = "0.2.0"  # stored on every run; bump when reports change meaning
+VERSION = "0.3.0"  # stored on every run; bump when reports change meaning
 
 
 def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None) -> Report:

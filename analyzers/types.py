@@ -311,6 +311,16 @@ class TreeStep:
 
 
 @dataclass(slots=True)
+class Alternative:
+    """Another label the evidence supports: which line or code says so, and how strongly
+    (always below the chosen label's confidence)."""
+
+    category: str
+    evidence: str
+    score: float
+
+
+@dataclass(slots=True)
 class Diagnosis:
     category: str = "other"
     subsystem: str = "none"
@@ -328,6 +338,7 @@ class Diagnosis:
     evidence: list[Evidence] = field(default_factory=list)
     fingerprint: str | None = None
     fingerprint_template: str | None = None
+    alternatives: list[Alternative] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -358,7 +369,7 @@ class Report:
     # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
     correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
-    schema_version: int = 2
+    schema_version: int = 3  # 3: diagnosis.alternatives
 
     def to_dict(self, *, timeline: bool = True) -> dict[str, Any]:
         """The report as JSON values; `timeline=False` leaves out the per-checkpoint columns
