@@ -37,9 +37,9 @@ def reconnect() -> None:
         connection.close()
 
 
-def retrying(write: Callable[[], T], *, what: str, delays: Sequence[float] = RETRY_DELAYS_S) -> T:
+def retrying(write: Callable[[], T], *, what: str) -> T:
     """Call `write` until it gets through a lost connection; the last failure is raised."""
-    for delay in (*delays, None):
+    for delay in (*RETRY_DELAYS_S, None):
         try:
             return write()
         except DISCONNECTED as error:
