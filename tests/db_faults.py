@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import psycopg
 import pytest
+from django.core.files.uploadhandler import FileUploadHandler
 from django.db import connection
 
 TERMINATE_OTHERS = (
@@ -29,3 +30,16 @@ def terminate_connections() -> int:
     }
     with psycopg.connect(**{k: v for k, v in params.items() if v}, autocommit=True) as admin:
         return len(admin.execute(TERMINATE_OTHERS).fetchall())
+
+
+class TerminatingUploadHandler(FileUploadHandler):
+    """Put first in FILE_UPLOAD_HANDLERS: the database drops its connections while the
+    upload's first bytes arrive. The bytes go on to the next handler unchanged."""
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
+        if start == 0:
+            terminate_connections()
+        return raw_data
+
+    def file_complete(self, file_size: int) -> None:
+        return None
