@@ -66,7 +66,10 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         raise
     else:
         if _finish(run, state=RunState.DONE, report=report) == RunState.DONE:
-            case_services.incident_cases_sync(run_id=run.pk)  # issue 5: link the matched cases
+            dbretry.retrying(  # issue 5: link the matched cases (a resync gives the same links)
+                lambda: case_services.incident_cases_sync(run_id=run.pk),
+                what=f"run {run.pk}: linking matched cases",
+            )
 
 
 def _claim(run_id: int, delivery_id: str) -> bool:

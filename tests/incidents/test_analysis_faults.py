@@ -99,9 +99,7 @@ def test_a_data_error_on_any_database_fails_the_run_with_the_reason(claimed_run,
 
 
 @pytest.mark.django_db
-def test_a_progress_write_the_database_refuses_does_not_stop_the_analysis(
-    claimed_run, monkeypatch
-):
+def test_a_progress_write_the_database_refuses_does_not_stop_the_analysis(claimed_run, monkeypatch):
     report = analysis._progress_reporter(claimed_run)
 
     def down(run):

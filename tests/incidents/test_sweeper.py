@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as tz
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -14,7 +13,7 @@ from incidents.analysis import MAX_ATTEMPTS
 from incidents.models import AnalysisRun, RunState
 from incidents.sweeper import Action, Limits, decide
 
-NOW = datetime(2026, 12, 1, 12, 0, tzinfo=tz.utc)
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 LIMITS = Limits(stale=timedelta(seconds=120), queued_grace=timedelta(seconds=60))
 
 
@@ -185,3 +184,24 @@ def test_a_fresh_run_is_not_touched(stored_run):
     stored_run.refresh_from_db()
     assert (sent, stored_run.state) == ([], RunState.RUNNING)
     assert not any(counts.values())
+
+
+def test_every_worker_runs_the_sweeper():
+    from config.celery import app
+    from incidents.sweeper_step import SweeperStep
+
+    assert SweeperStep in app.steps["worker"]
+
+
+def test_a_failing_sweep_pass_is_logged_and_survived(monkeypatch, caplog):
+    from config.celery import app
+    from incidents import sweeper_step
+
+    def database_away(**kwargs):
+        raise ConnectionError("database is starting up")
+
+    monkeypatch.setattr(sweeper, "sweep", database_away)
+
+    sweeper_step.sweep_once(app)
+
+    assert "this pass failed" in caplog.text
