@@ -205,3 +205,17 @@ def test_a_failing_sweep_pass_is_logged_and_survived(monkeypatch, caplog):
     sweeper_step.sweep_once(app)
 
     assert "this pass failed" in caplog.text
+
+
+@pytest.mark.django_db
+def test_two_messages_for_a_requeued_run_start_one_analysis(stored_run):
+    from incidents import analysis
+
+    quiet(stored_run, RunState.RUNNING, seconds=300, attempts=1)
+    sweep([])  # re-queued; its old message may still be redelivered later
+
+    claims = [analysis._claim(stored_run.pk, delivery) for delivery in ("new", "old", "again")]
+
+    stored_run.refresh_from_db()
+    assert claims == [True, False, False]
+    assert (stored_run.claimed_by, stored_run.attempts) == ("new", 2)
