@@ -26,7 +26,7 @@ from django.utils import timezone
 
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
-from incidents import case_services, dbretry, runstore  # case_services: issue 5
+from incidents import case_services, dbretry, runstore
 from incidents.heartbeat import Heartbeat
 from incidents.models import AnalysisRun, RunState, fingerprint_of
 
@@ -66,7 +66,7 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         raise
     else:
         if _finish(run, state=RunState.DONE, report=report) == RunState.DONE:
-            dbretry.retrying(  # issue 5: link the matched cases (a resync gives the same links)
+            dbretry.retrying(  # link the matched cases; a second sync gives the same links
                 lambda: case_services.incident_cases_sync(run_id=run.pk),
                 what=f"run {run.pk}: linking matched cases",
             )

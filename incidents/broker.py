@@ -4,6 +4,11 @@ The sweeper sends a queued run's message again only if the broker lost it; a run
 waits its turn behind long analyses must not collect duplicates. Kombu's Redis transport
 keeps waiting messages in one list per queue and priority, and delivered but unacknowledged
 ones (acks_late: every running task) in the `unacked` hash, all as JSON.
+
+A worker takes a message only when a pool process is free to run it, so a delivered
+message whose run is still queued after the grace period belongs to a worker that died
+before it claimed the run: Redis would hand it out again only after the visibility
+timeout (over an hour). Such stale deliveries do not count as in flight.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import base64
 import binascii
 import json
 import logging
+import time
 from collections.abc import Iterable
 
 from celery import Celery
@@ -21,25 +27,31 @@ log = logging.getLogger(__name__)
 TASK_NAME = "incidents.tasks.analyze_bundle"
 
 
-def runs_in_flight(app: Celery) -> set[int] | None:
-    """Run ids with a message in the broker, or None when that cannot be known."""
+def runs_in_flight(app: Celery, *, delivered_within_s: float) -> set[int] | None:
+    """Run ids with a message waiting in the broker or delivered at most
+    `delivered_within_s` seconds ago; None when that cannot be known."""
     try:
         with app.connection_for_read() as conn:
             if conn.transport.driver_type != "redis":
                 return None
-            return set(_run_ids(_messages(conn.default_channel, app.conf.task_default_queue)))
+            queue = app.conf.task_default_queue
+            messages = _messages(conn.default_channel, queue, delivered_within_s)
+            return set(_run_ids(messages))
     except Exception as error:  # a broker that cannot answer cannot vouch for anything
         log.warning("could not list the broker's messages: %s", error)
         return None
 
 
-def _messages(channel, queue: str) -> Iterable[dict]:
+def _messages(channel, queue: str, delivered_within_s: float) -> Iterable[dict]:
     client = channel.client
     for priority in channel.priority_steps:
         for raw in client.lrange(channel._q_for_pri(queue, priority), 0, -1):
             yield json.loads(raw)
-    for raw in client.hvals(channel.unacked_key):
-        yield json.loads(raw)[0]
+    since = time.time() - delivered_within_s
+    recent = client.zrangebyscore(channel.unacked_index_key, since, "+inf")
+    for raw in client.hmget(channel.unacked_key, recent) if recent else ():
+        if raw is not None:  # acknowledged meanwhile
+            yield json.loads(raw)[0]
 
 
 def _run_ids(messages: Iterable[dict]) -> Iterable[int]:

@@ -4,6 +4,7 @@ Workers already sweep every RANKLENS_SWEEP_SECONDS; this is for a site with no w
 running (a queue being drained elsewhere) or to look at once after an outage.
 """
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from config.celery import app
@@ -17,7 +18,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         counts = sweeper.sweep(
             send=lambda run_id: analyze_bundle.delay(run_id),
-            in_flight=lambda: broker.runs_in_flight(app),
+            in_flight=lambda: broker.runs_in_flight(
+                app, delivered_within_s=settings.RANKLENS_QUEUED_GRACE_SECONDS
+            ),
         )
         for action, count in counts.items():
             if action is not sweeper.Action.LEAVE:
