@@ -1,4 +1,4 @@
-"""Which analysis runs have a message waiting in the broker (Redis only).
+"""Which analysis runs have a message waiting in the broker (Redis or the local folder).
 
 The sweeper sends a queued run's message again only if the broker lost it; a run that
 waits its turn behind long analyses must not collect duplicates. Kombu's Redis transport
@@ -9,6 +9,9 @@ A worker takes a message only when a pool process is free to run it, so a delive
 message whose run is still queued after the grace period belongs to a worker that died
 before it claimed the run: Redis would hand it out again only after the visibility
 timeout (over an hour). Such stale deliveries do not count as in flight.
+
+The filesystem transport (`make run` without REDIS_URL) keeps one JSON file per waiting
+message in its queue folder and forgets a message once a worker has taken it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import logging
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 from celery import Celery
 
@@ -32,11 +36,12 @@ def runs_in_flight(app: Celery, *, delivered_within_s: float) -> set[int] | None
     `delivered_within_s` seconds ago; None when that cannot be known."""
     try:
         with app.connection_for_read() as conn:
-            if conn.transport.driver_type != "redis":
-                return None
             queue = app.conf.task_default_queue
-            messages = _messages(conn.default_channel, queue, delivered_within_s)
-            return set(_run_ids(messages))
+            if conn.transport.driver_type == "redis":
+                return set(_run_ids(_messages(conn.default_channel, queue, delivered_within_s)))
+            if conn.transport.driver_type == "filesystem":
+                return set(_run_ids(_folder_messages(conn.default_channel, queue)))
+            return None
     except Exception as error:  # a broker that cannot answer cannot vouch for anything
         log.warning("could not list the broker's messages: %s", error)
         return None
@@ -52,6 +57,14 @@ def _messages(channel, queue: str, delivered_within_s: float) -> Iterable[dict]:
     for raw in client.hmget(channel.unacked_key, recent) if recent else ():
         if raw is not None:  # acknowledged meanwhile
             yield json.loads(raw)[0]
+
+
+def _folder_messages(channel, queue: str) -> Iterable[dict]:
+    for path in Path(channel.data_folder_in).glob(f"*.{queue}.msg"):
+        try:
+            yield json.loads(path.read_bytes())
+        except (OSError, ValueError):  # taken by a worker while we looked
+            continue
 
 
 def _run_ids(messages: Iterable[dict]) -> Iterable[int]:
