@@ -156,9 +156,9 @@ def _progress_reporter(
         percent = max(0, min(100, int(percent)))
         try:
             written = _claimed(run).update(
-                progress=percent, step=str(step)[:200], heartbeat_at=timezone.now()
+                progress=percent, step=storable(str(step))[:200], heartbeat_at=timezone.now()
             )
-        except DatabaseError as error:
+        except (DatabaseError, ValueError) as error:
             log.warning("run %s: progress not written: %s", run.pk, error)
             dbretry.reconnect()
             return
@@ -203,8 +203,15 @@ def _finish(
     return state
 
 
+def storable(text: str) -> str:
+    """Text any database stores: PostgreSQL refuses NUL, and UTF-8 has no lone surrogates
+    (what a non-UTF-8 file name decodes to). Both are kept visible as escapes."""
+    text = text.replace("\x00", "\\x00")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _write_outcome(run: AnalysisRun, *, state: str, report: dict | None, error: str) -> bool:
-    fields = {"state": state, "report": report, "error": error, "step": ""}
+    fields = {"state": state, "report": report, "error": storable(error), "step": ""}
     if state == RunState.DONE:
         fields["progress"] = 100
         fields["fingerprint"] = fingerprint_of(report)

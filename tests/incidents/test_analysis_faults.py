@@ -191,3 +191,20 @@ def test_the_connection_is_not_swapped_inside_a_transaction(monkeypatch):
     dbretry.reconnect()
 
     assert closed == []
+
+
+@pytest.mark.django_db
+def test_an_error_naming_a_file_with_a_bad_name_is_stored_with_visible_escapes(
+    queued_run, monkeypatch
+):
+    def refuse(path, options):
+        options.progress(10, "read rank-\udce9\x00.log")
+        raise analyzers.BundleError("rank-\udce9\x00.log: not a gzip file")
+
+    monkeypatch.setattr(analyzers, "analyze", refuse)
+
+    analyze_run(run_id=queued_run.pk)
+
+    queued_run.refresh_from_db()
+    assert queued_run.state == RunState.FAILED
+    assert queued_run.error == "rank-\\udce9\\x00.log: not a gzip file"
