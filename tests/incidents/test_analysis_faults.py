@@ -183,14 +183,19 @@ def test_a_last_attempt_gone_silent_is_given_up_by_the_next_message(queued_run, 
     assert "interrupted 3 times" in queued_run.error
 
 
-def test_the_connection_is_not_swapped_inside_a_transaction(monkeypatch):
-    closed = []
-    monkeypatch.setattr(connection, "close", lambda: closed.append(1))
-    monkeypatch.setattr(connection, "in_atomic_block", True)
+@pytest.mark.django_db
+def test_inside_a_transaction_a_lost_connection_is_not_retried(no_backoff):
+    calls = []
 
-    dbretry.reconnect()
+    def write():
+        calls.append(1)
+        raise OperationalError("server closed the connection unexpectedly")
 
-    assert closed == []
+    with pytest.raises(OperationalError):
+        dbretry.retrying(write, what="a write in a transaction")
+
+    assert calls == [1]  # a new connection would silently lose the transaction's work
+    assert connection.in_atomic_block
 
 
 @pytest.mark.django_db
