@@ -15,9 +15,14 @@ from incidents.tasks import analyze_bundle
 def folder_broker(tmp_path) -> Iterator[None]:
     conf = celery_app.conf
     saved = (conf.broker_url, conf.broker_transport_options)
-    folder = tmp_path / "queue"
+    folder, control = tmp_path / "queue", tmp_path / "control"
     folder.mkdir()
-    options = {"data_folder_in": str(folder), "data_folder_out": str(folder)}
+    control.mkdir()
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(control),  # else kombu writes into the working directory
+    }
     conf.broker_url, conf.broker_transport_options = "filesystem://", options
     _forget_connections()
     yield
