@@ -5,10 +5,9 @@ waits its turn behind long analyses must not collect duplicates. Kombu's Redis t
 keeps waiting messages in one list per queue and priority, and delivered but unacknowledged
 ones (acks_late: every running task) in the `unacked` hash, all as JSON.
 
-A worker takes a message only when a pool process is free to run it, so a delivered
-message whose run is still queued after the grace period belongs to a worker that died
-before it claimed the run: Redis would hand it out again only after the visibility
-timeout (over an hour). Such stale deliveries do not count as in flight.
+A delivered message counts however old it is: a worker may hold one for as long as the
+analysis ahead of it runs (it prefetches again after a reconnect to Redis). If that
+worker dies, Redis hands the message out again after the visibility timeout.
 
 The filesystem transport (`make run` without REDIS_URL) keeps one JSON file per waiting
 message in its queue folder and forgets a message once a worker has taken it.
@@ -20,7 +19,6 @@ import base64
 import binascii
 import json
 import logging
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -31,14 +29,14 @@ log = logging.getLogger(__name__)
 TASK_NAME = "incidents.tasks.analyze_bundle"
 
 
-def runs_in_flight(app: Celery, *, delivered_within_s: float) -> set[int] | None:
-    """Run ids with a message waiting in the broker or delivered at most
-    `delivered_within_s` seconds ago; None when that cannot be known."""
+def runs_in_flight(app: Celery) -> set[int] | None:
+    """Run ids with a message waiting in the broker or delivered and not yet
+    acknowledged; None when that cannot be known."""
     try:
         with app.connection_for_read() as conn:
             queue = app.conf.task_default_queue
             if conn.transport.driver_type == "redis":
-                return set(_run_ids(_messages(conn.default_channel, queue, delivered_within_s)))
+                return set(_run_ids(_messages(conn.default_channel, queue)))
             if conn.transport.driver_type == "filesystem":
                 return set(_run_ids(_folder_messages(conn.default_channel, queue)))
             return None
@@ -47,16 +45,13 @@ def runs_in_flight(app: Celery, *, delivered_within_s: float) -> set[int] | None
         return None
 
 
-def _messages(channel, queue: str, delivered_within_s: float) -> Iterable[dict]:
+def _messages(channel, queue: str) -> Iterable[dict]:
     client = channel.client
     for priority in channel.priority_steps:
         for raw in client.lrange(channel._q_for_pri(queue, priority), 0, -1):
             yield json.loads(raw)
-    since = time.time() - delivered_within_s
-    recent = client.zrangebyscore(channel.unacked_index_key, since, "+inf")
-    for raw in client.hmget(channel.unacked_key, recent) if recent else ():
-        if raw is not None:  # acknowledged meanwhile
-            yield json.loads(raw)[0]
+    for raw in client.hvals(channel.unacked_key):
+        yield json.loads(raw)[0]
 
 
 def _folder_messages(channel, queue: str) -> Iterable[dict]:

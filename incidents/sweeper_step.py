@@ -51,7 +51,6 @@ class SweeperStep(bootsteps.StartStopStep):
 
 def sweep_once(app) -> None:
     """One sweep; any failure (the database is away) waits for the next one."""
-    from django.conf import settings
     from django.db import connection
 
     from incidents import broker, sweeper
@@ -60,9 +59,7 @@ def sweep_once(app) -> None:
     try:
         counts = sweeper.sweep(
             send=lambda run_id: analyze_bundle.delay(run_id),
-            in_flight=lambda: broker.runs_in_flight(
-                app, delivered_within_s=settings.RANKLENS_QUEUED_GRACE_SECONDS
-            ),
+            in_flight=lambda: broker.runs_in_flight(app),
         )
         acted = {action.value: n for action, n in counts.items() if n}
         if acted:

@@ -114,7 +114,8 @@ def test_runs_whose_messages_a_redis_restart_lost_are_sent_again_and_finish(
     finished = [wait_until_finished(run, worker.log) for run in runs]
 
     assert [run.state for run in finished] == [RunState.DONE, RunState.DONE]
-    assert [(run.requeues, run.attempts) for run in finished] == [(1, 1), (1, 1)]
+    assert [run.attempts for run in finished] == [1, 1]  # each analyzed once
+    assert all(run.requeues >= 1 for run in finished)
 
 
 def test_a_run_survives_redis_restarting_under_a_busy_worker(
@@ -138,7 +139,8 @@ def test_a_run_survives_redis_restarting_under_a_busy_worker(
     assert wait_until_finished(busy, worker.log).state == RunState.DONE
     waiting = wait_until_finished(waiting, worker.log)
     assert waiting.state == RunState.DONE, waiting.error
-    assert waiting.requeues == 1
+    assert waiting.attempts == 1  # analyzed once, however many messages were sent
+    assert waiting.requeues >= 1
 
 
 def test_a_run_whose_whole_worker_was_killed_is_run_again_by_the_next_worker(

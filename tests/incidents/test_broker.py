@@ -39,8 +39,8 @@ def test_waiting_messages_in_the_folder_name_their_runs(folder_broker):
     analyze_bundle.delay(45)
     analyze_bundle.delay(46)
 
-    assert runs_in_flight(celery_app, delivered_within_s=60) == {45, 46}
+    assert runs_in_flight(celery_app) == {45, 46}
 
 
 def test_an_empty_folder_has_none(folder_broker):
-    assert runs_in_flight(celery_app, delivered_within_s=60) == set()
+    assert runs_in_flight(celery_app) == set()

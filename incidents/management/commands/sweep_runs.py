@@ -4,7 +4,6 @@ Workers already sweep every RANKLENS_SWEEP_SECONDS; this is for a site with no w
 running (a queue being drained elsewhere) or to look at once after an outage.
 """
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from config.celery import app
@@ -18,9 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         counts = sweeper.sweep(
             send=lambda run_id: analyze_bundle.delay(run_id),
-            in_flight=lambda: broker.runs_in_flight(
-                app, delivered_within_s=settings.RANKLENS_QUEUED_GRACE_SECONDS
-            ),
+            in_flight=lambda: broker.runs_in_flight(app),
         )
         for action, count in counts.items():
             if action is not sweeper.Action.LEAVE:
