@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 FAST_LIFECYCLE = {
     "RANKLENS_HEARTBEAT_SECONDS": "1",
-    "RANKLENS_HEARTBEAT_STALE_SECONDS": "4",
+    "RANKLENS_HEARTBEAT_STALE_SECONDS": "6",
     "RANKLENS_QUEUED_GRACE_SECONDS": "2",
     "RANKLENS_SWEEP_SECONDS": "1",
 }
