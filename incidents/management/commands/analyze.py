@@ -3,7 +3,6 @@
 Uses the site's checkpoint patterns, so the output matches what the web app stores.
 """
 
-import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -29,6 +28,6 @@ class Command(BaseCommand):
         except BundleError as error:
             raise CommandError(str(error)) from error
         if options["json"]:
-            self.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+            report.write_json(self.stdout, indent=2)
         else:
             self.stdout.write(format_summary(report), ending="")
