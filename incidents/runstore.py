@@ -13,6 +13,7 @@ import gzip
 import json
 import logging
 import os
+import shutil
 import struct
 import threading
 from array import array
@@ -38,6 +39,11 @@ _HEADER = struct.Struct("<Q")
 
 def store_dir_for(run_id: int) -> Path:
     return Path(settings.MEDIA_ROOT) / "stores" / f"run-{run_id}"
+
+
+def remove_store(run_id: int) -> None:
+    """A failed run's partial files are of no use and may be what filled the disk."""
+    shutil.rmtree(store_dir_for(run_id), ignore_errors=True)
 
 
 # --- the prepared timeline on disk --------------------------------------------------------
