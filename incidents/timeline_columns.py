@@ -1,0 +1,106 @@
+"""The columnar arrays of one timeline response: checkpoints, error markers, stragglers.
+
+One list per field (no object per point) keeps a 20,000-point answer small and quick to
+encode. Files and checkpoint labels are renumbered so a response carries only the ones
+its points use.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from incidents.timeline_stragglers import ratio
+from incidents.timeline_types import ErrorMark, LanePoints, PreparedTimeline
+
+POINT_FIELDS = ("y", "pos", "t", "dt", "file", "line")
+ERROR_FIELDS = ("y", "x", "t", "pos", "file", "line", "text", "causal")
+STRAGGLER_FIELDS = ("y", "pos", "t", "dt", "median", "ratio", "file", "line")
+
+
+def error_x(mark: ErrorMark, axis: str) -> float | None:
+    return mark.x if axis == "logical" else mark.t
+
+
+def num(value: float) -> float | None:
+    """NaN is not JSON: missing times and durations travel as null."""
+    return None if math.isnan(value) else value
+
+
+class PayloadColumns:
+    """Accumulates one response's columns."""
+
+    def __init__(self, timeline: PreparedTimeline, axis: str) -> None:
+        self.timeline = timeline
+        self.axis = axis
+        self.points: dict[str, list[Any]] = {k: [] for k in POINT_FIELDS}
+        self.errors: dict[str, list[Any]] = {k: [] for k in ERROR_FIELDS}
+        self.stragglers: dict[str, list[Any]] = {k: [] for k in STRAGGLER_FIELDS}
+        self.files: dict[int, int] = {}
+        self.labels: dict[int, str] = {}
+        self.untimed_errors = 0
+
+    @property
+    def shown(self) -> int:
+        return len(self.points["y"])
+
+    def file(self, file_id: int) -> int:
+        return self.files.setdefault(file_id, len(self.files))
+
+    def label(self, pos: int) -> None:
+        if pos not in self.labels and 0 <= pos < len(self.timeline.labels):
+            self.labels[pos] = self.timeline.labels[pos]
+
+    def add_points(self, y: int, lane: LanePoints, indices: Sequence[int]) -> None:
+        cols = self.points
+        for i in indices:
+            pos = int(lane.x[i])
+            cols["y"].append(y)
+            cols["pos"].append(pos)
+            cols["t"].append(num(lane.t[i]))
+            cols["dt"].append(num(lane.dt[i]))
+            cols["file"].append(self.file(lane.file[i]))
+            cols["line"].append(lane.line[i])
+            self.label(pos)
+
+    def add_stragglers(self, y: int, lane: LanePoints, indices: Sequence[int]) -> None:
+        """Every straggling point given: the overlay is a list of facts, never sampled."""
+        cols, medians = self.stragglers, self.timeline.step_median
+        for i in indices:
+            pos = int(lane.x[i])
+            step_median = medians[pos] if pos < len(medians) else math.nan
+            cols["y"].append(y)
+            cols["pos"].append(pos)
+            cols["t"].append(num(lane.t[i]))
+            cols["dt"].append(lane.dt[i])
+            cols["median"].append(num(step_median))
+            cols["ratio"].append(ratio(lane.dt[i], step_median))
+            cols["file"].append(self.file(lane.file[i]))
+            cols["line"].append(lane.line[i])
+            self.label(pos)
+
+    def add_error(self, mark: ErrorMark, y: int) -> None:
+        x = error_x(mark, self.axis)
+        if x is None:
+            self.untimed_errors += 1
+            return
+        cols = self.errors
+        for key, value in (("y", y), ("x", x), ("t", mark.t), ("pos", mark.x)):
+            cols[key].append(value)
+        cols["file"].append(self.file(mark.file))
+        cols["line"].append(mark.line)
+        cols["text"].append(mark.text)
+        cols["causal"].append(mark.causal)
+        self.label(max(0, int(mark.x)))
+
+    def as_dict(self, with_stragglers: bool) -> dict[str, Any]:
+        positions = sorted(self.labels)
+        return {
+            "points": self.points,
+            "errors": self.errors,
+            "stragglers": self.stragglers if with_stragglers else None,
+            "untimed_errors": self.untimed_errors,
+            "files": [self.timeline.files[i] for i in self.files],
+            "labels": {"pos": positions, "text": [self.labels[p] for p in positions]},
+        }
