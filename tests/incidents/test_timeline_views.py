@@ -15,7 +15,7 @@ from incidents import runstore, services
 from incidents.analysis import analyze_run
 from incidents.charts import TimelineQuery, prepare_timeline, timeline_payload
 from incidents.models import AnalysisRun, RunState
-from tests.incidents.timeline_reports import crash_report
+from tests.incidents.timeline_reports import crash_report, slowed
 
 pytestmark = pytest.mark.django_db
 
@@ -142,11 +142,13 @@ def test_a_damaged_prepared_file_is_rebuilt_from_the_report(alice_client, analys
 
 def test_prepared_timeline_survives_the_round_trip_through_its_file(tmp_path):
     report = crash_report(ranks=8, culprit=5, skews={1: 3.0, 2: None}, world_size=9)
+    report["timeline"]["3"] = slowed(report["timeline"]["3"], after=4, extra_s=0.5)
     timeline = prepare_timeline(report)
     runstore.save_timeline(timeline, tmp_path / "t.bin")
     loaded = runstore.load_timeline(tmp_path / "t.bin")
+    assert list(loaded.points[3].slow) == list(timeline.points[3].slow) != []
     for axis in ("logical", "time"):
-        query = TimelineQuery(axis=axis, budget=100)
+        query = TimelineQuery(axis=axis, budget=100, stragglers=True)
         assert timeline_payload(loaded, query) == timeline_payload(timeline, query)
 
 
