@@ -28,6 +28,14 @@ def num(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
+def _take(column: Sequence[Any], indices: Sequence[int]) -> list[Any]:
+    return [column[i] for i in indices]
+
+
+def _nulls(values: list[float]) -> list[float | None]:
+    return [None if v != v else v for v in values]  # NaN != NaN
+
+
 class PayloadColumns:
     """Accumulates one response's columns."""
 
@@ -53,16 +61,21 @@ class PayloadColumns:
             self.labels[pos] = self.timeline.labels[pos]
 
     def add_points(self, y: int, lane: LanePoints, indices: Sequence[int]) -> None:
+        """Column by column (one comprehension each): 20,000 points per request."""
         cols = self.points
-        for i in indices:
-            pos = int(lane.x[i])
-            cols["y"].append(y)
-            cols["pos"].append(pos)
-            cols["t"].append(num(lane.t[i]))
-            cols["dt"].append(num(lane.dt[i]))
-            cols["file"].append(self.file(lane.file[i]))
-            cols["line"].append(lane.line[i])
+        positions = [int(p) for p in _take(lane.x, indices)]
+        cols["y"].extend([y] * len(positions))
+        cols["pos"].extend(positions)
+        cols["t"].extend(_nulls(_take(lane.t, indices)))
+        cols["dt"].extend(_nulls(_take(lane.dt, indices)))
+        cols["file"].extend(self._renumbered(_take(lane.file, indices)))
+        cols["line"].extend(_take(lane.line, indices))
+        for pos in set(positions).difference(self.labels):
             self.label(pos)
+
+    def _renumbered(self, file_ids: list[int]) -> list[int]:
+        mapping = {file_id: self.file(file_id) for file_id in set(file_ids)}
+        return [mapping[file_id] for file_id in file_ids]
 
     def add_stragglers(self, y: int, lane: LanePoints, indices: Sequence[int]) -> None:
         """Every straggling point given: the overlay is a list of facts, never sampled."""

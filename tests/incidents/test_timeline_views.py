@@ -14,6 +14,7 @@ from django.utils import timezone
 from incidents import runstore, services
 from incidents.analysis import analyze_run
 from incidents.charts import TimelineQuery, prepare_timeline, timeline_payload
+from incidents.evidence import file_url, file_urls
 from incidents.models import AnalysisRun, RunState
 from tests.incidents.timeline_reports import crash_report, slowed
 
@@ -177,3 +178,17 @@ def test_stored_report_leaves_the_checkpoint_lists_in_the_run_store(analysed):
     assert set(raw["ranks"]) == {"0", "1", "2", "3"}
     counts = {s["rank"]: s["checkpoints"] for s in run.report["ranks"]}
     assert {int(r): len(columns["text"]) for r, columns in raw["ranks"].items()} == counts
+
+
+FILE_PATHS = [
+    "job-f0dddebb/log_3.log",
+    "with space/ünïcode.log",
+    "odd%name#frag?.log",
+    "sub;delims,(1)+$&'!*=.log",
+    "~user/@host:1.log",
+]
+
+
+@pytest.mark.parametrize("path", FILE_PATHS)
+def test_file_urls_of_a_timeline_match_the_viewer_urls_one_by_one(path):
+    assert file_urls(7, [path]) == [file_url(7, path)]
