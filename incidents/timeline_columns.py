@@ -14,6 +14,7 @@ from typing import Any
 from incidents.timeline_stragglers import ratio
 from incidents.timeline_types import ErrorMark, LanePoints, PreparedTimeline
 
+DT_DIGITS = 6
 POINT_FIELDS = ("y", "pos", "t", "dt", "file", "line")
 ERROR_FIELDS = ("y", "x", "t", "pos", "file", "line", "text", "causal")
 STRAGGLER_FIELDS = ("y", "pos", "t", "dt", "median", "ratio", "file", "line")
@@ -34,6 +35,11 @@ def _take(column: Sequence[Any], indices: Sequence[int]) -> list[Any]:
 
 def _nulls(values: list[float]) -> list[float | None]:
     return [None if v != v else v for v in values]  # NaN != NaN
+
+
+def _durations(values: list[float]) -> list[float | None]:
+    """Step times to the microsecond: differences of epoch seconds carry float noise."""
+    return [None if v != v else round(v, DT_DIGITS) for v in values]
 
 
 class PayloadColumns:
@@ -67,7 +73,7 @@ class PayloadColumns:
         cols["y"].extend([y] * len(positions))
         cols["pos"].extend(positions)
         cols["t"].extend(_nulls(_take(lane.t, indices)))
-        cols["dt"].extend(_nulls(_take(lane.dt, indices)))
+        cols["dt"].extend(_durations(_take(lane.dt, indices)))
         cols["file"].extend(self._renumbered(_take(lane.file, indices)))
         cols["line"].extend(_take(lane.line, indices))
         for pos in set(positions).difference(self.labels):
@@ -86,8 +92,8 @@ class PayloadColumns:
             cols["y"].append(y)
             cols["pos"].append(pos)
             cols["t"].append(num(lane.t[i]))
-            cols["dt"].append(lane.dt[i])
-            cols["median"].append(num(step_median))
+            cols["dt"].append(round(lane.dt[i], DT_DIGITS))
+            cols["median"].append(_durations([step_median])[0])
             cols["ratio"].append(ratio(lane.dt[i], step_median))
             cols["file"].append(self.file(lane.file[i]))
             cols["line"].append(lane.line[i])
