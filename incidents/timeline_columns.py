@@ -76,8 +76,12 @@ class PayloadColumns:
         cols["dt"].extend(_durations(_take(lane.dt, indices)))
         cols["file"].extend(self._renumbered(_take(lane.file, indices)))
         cols["line"].extend(_take(lane.line, indices))
+        self._label_all(positions)
+
+    def _label_all(self, positions: list[int]) -> None:
+        labels = self.timeline.labels
         for pos in set(positions).difference(self.labels):
-            self.label(pos)
+            self.labels[pos] = labels[pos]
 
     def _renumbered(self, file_ids: list[int]) -> list[int]:
         mapping = {file_id: self.file(file_id) for file_id in set(file_ids)}
@@ -86,18 +90,18 @@ class PayloadColumns:
     def add_stragglers(self, y: int, lane: LanePoints, indices: Sequence[int]) -> None:
         """Every straggling point given: the overlay is a list of facts, never sampled."""
         cols, medians = self.stragglers, self.timeline.step_median
-        for i in indices:
-            pos = int(lane.x[i])
-            step_median = medians[pos] if pos < len(medians) else math.nan
-            cols["y"].append(y)
-            cols["pos"].append(pos)
-            cols["t"].append(num(lane.t[i]))
-            cols["dt"].append(round(lane.dt[i], DT_DIGITS))
-            cols["median"].append(_durations([step_median])[0])
-            cols["ratio"].append(ratio(lane.dt[i], step_median))
-            cols["file"].append(self.file(lane.file[i]))
-            cols["line"].append(lane.line[i])
-            self.label(pos)
+        positions = [int(p) for p in _take(lane.x, indices)]
+        steps = _take(lane.dt, indices)
+        step_medians = [medians[p] for p in positions]
+        cols["y"].extend([y] * len(positions))
+        cols["pos"].extend(positions)
+        cols["t"].extend(_nulls(_take(lane.t, indices)))
+        cols["dt"].extend(_durations(steps))
+        cols["median"].extend(_durations(step_medians))
+        cols["ratio"].extend(map(ratio, steps, step_medians))
+        cols["file"].extend(self._renumbered(_take(lane.file, indices)))
+        cols["line"].extend(_take(lane.line, indices))
+        self._label_all(positions)
 
     def add_error(self, mark: ErrorMark, y: int) -> None:
         x = error_x(mark, self.axis)

@@ -1,15 +1,15 @@
 // Incident page: the rank-by-rank checkpoint timeline (Plotly, WebGL traces).
 // The server sends columnar, downsampled data (incidents/charts.py); zooming asks it for
 // the detailed points of the visible window. Clicking a marker opens its log line.
-// The view (axis, rank filter, zoom window, straggler overlay) lives in the page's query
-// string with the endpoint's parameter names, e.g. ?axis=time&ranks=0-3,7&x0=120&x1=480
-// &stragglers=1#timeline: it is kept up to date with history.replaceState and read on
-// load, so a pasted URL opens the same view, with that window's points from the server.
+// The view (axis, rank filter, zoom window, straggler overlay) lives in the page URL
+// (static/js/timeline_url.js): a pasted URL opens the same view, with that window's
+// points fetched from the server.
 (function () {
   "use strict";
   const configNode = document.getElementById("timeline-config");
   const plot = document.getElementById("timeline-plot");
-  if (!configNode || !plot) return;
+  const viewUrl = window.RanklensTimelineUrl;
+  if (!configNode || !plot || !viewUrl) return;
   // This script runs before plotly.js (both deferred) so that the data request overlaps
   // the parsing of the 4.8 MB chart library; drawing waits for both.
   const plotlyReady = new Promise(function (resolve, reject) {
@@ -33,8 +33,6 @@
   const stragglerInput = document.getElementById("timeline-stragglers");
   const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
     lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b" };
-  const URL_KEYS = ["axis", "ranks", "x0", "x1", "stragglers"];
-  const SWITCH_ON = ["1", "on", "true", "yes"];
   const MAX_LISTED_STRAGGLERS = 8;
   const ZOOM_DELAY_MS = 250;
   const MAX_NAMED_TICKS = 30;
@@ -54,58 +52,21 @@
     return config.dataUrl + "?" + params.toString();
   }
 
-  // --- the view in the page URL ---------------------------------------------------------------
+  // --- the view in the page URL (static/js/timeline_url.js) ----------------------------------
 
   function readUrlState() {
-    const params = new URLSearchParams(window.location.search);
-    const axis = params.get("axis");
-    if (axis === "logical" || axis === "time") state.axis = axis;
-    state.ranks = (params.get("ranks") || "").trim();
-    const x0 = Number(params.get("x0"));
-    const x1 = Number(params.get("x1"));
-    const hasWindow = params.get("x0") !== null && params.get("x1") !== null;
-    state.window = hasWindow && isFinite(x0) && isFinite(x1) && x1 > x0 ? [x0, x1] : null;
-    state.stragglers = SWITCH_ON.indexOf((params.get("stragglers") || "").toLowerCase()) >= 0;
+    const view = viewUrl.read(window.location.search);
+    state.axis = view.axis;
+    state.ranks = view.ranks;
+    state.window = view.window;
+    state.stragglers = view.stragglers;
     axisInputs.forEach(function (input) { input.checked = input.value === state.axis; });
     filterInput.value = state.ranks;
     if (stragglerInput) stragglerInput.checked = state.stragglers;
   }
 
-  // Other parameters of the page are kept; defaults are left out so URLs stay short.
   function writeUrlState() {
-    const params = new URLSearchParams(window.location.search);
-    URL_KEYS.forEach(function (key) { params.delete(key); });
-    if (state.axis !== "logical") params.set("axis", state.axis);
-    if (state.ranks) params.set("ranks", state.ranks);
-    if (state.window) {
-      params.set("x0", String(state.window[0]));
-      params.set("x1", String(state.window[1]));
-    }
-    if (state.stragglers) params.set("stragglers", "1");
-    const search = readableQuery(params);
-    const hash = search ? "#timeline" : window.location.hash;
-    window.history.replaceState(window.history.state, "",
-      window.location.pathname + (search ? "?" + search : "") + hash);
-  }
-
-  // Commas stay commas (ranks=0-3,7): the URL is meant to be read in a ticket.
-  function readableQuery(params) {
-    const parts = [];
-    params.forEach(function (value, key) {
-      parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(value).replace(/%2C/gi, ","));
-    });
-    return parts.join("&");
-  }
-
-  // A window is rounded to ~5 significant digits of its width, so that the URL is short and
-  // this browser asks the server for exactly the window the pasted URL will ask for.
-  function roundWindow(range) {
-    const low = Number(range[0]);
-    const high = Number(range[1]);
-    if (!isFinite(low) || !isFinite(high) || high <= low) return null;
-    const decimals = Math.max(0, Math.min(9, 4 - Math.floor(Math.log10(high - low))));
-    const factor = Math.pow(10, decimals);
-    return [Math.round(low * factor) / factor, Math.round(high * factor) / factor];
+    viewUrl.write(state);
   }
 
   function load() {
@@ -240,11 +201,12 @@
       group.x.push(payload.axis === "logical" ? marks.pos[i] : marks.t[i]);
       group.y.push(y);
       group.rows.push(i);
+      const median = marks.median[i] === null ? "no median" : "median " + formatDuration(marks.median[i]);
       group.text.push("<b>straggler</b> · rank " + payload.lanes.rank[y] + " · " +
         (labels.get(marks.pos[i]) || "checkpoint") + "<br><b>" + formatDuration(marks.dt[i]) +
-        "</b> since its previous checkpoint" + (marks.ratio[i] !== null ? ": " + marks.ratio[i] + "×" : "") +
-        " the median of this step" + (marks.median[i] !== null ? " (" + formatDuration(marks.median[i]) + ")" : "") +
-        "<br>over " + rule.factor + "× the median of the ranks that logged it<br>" +
+        "</b> since its previous checkpoint" + (marks.ratio[i] !== null ? ", " + marks.ratio[i] + "× " : " (") +
+        "the " + median + " of this step across ranks" + (marks.ratio[i] !== null ? "" : ")") +
+        "<br>(a straggler takes over " + rule.factor + "× the median)<br>" +
         files[marks.file[i]] + ":" + marks.line[i]);
     }
     const size = sizes(payload).error + 3;
@@ -366,7 +328,8 @@
     if (payload.axis === "time" && payload.untimed_errors) {
       parts.push(payload.untimed_errors + " error(s) without a time are not shown on this axis");
     }
-    parts.push(stragglerSummary(payload));
+    const stragglers = stragglerSummary(payload);
+    if (stragglers) parts.push(stragglers);
     if (payload.unplaced_causal) parts.push("the first causal error is in no rank's lane (" +
       payload.unplaced_causal.file + ":" + payload.unplaced_causal.line + ")");
     parts.push("data " + Math.round(fetchMs) + " ms");
@@ -380,7 +343,7 @@
       if (lanes.stragglers[i] > 0) slow.push("rank " + lanes.rank[i] + " (" + lanes.stragglers[i] + ")");
     }
     const rule = "a step over " + payload.straggler_rule.factor + "× the median of that step across ranks";
-    if (!slow.length) return "no stragglers in view (" + rule + ")";
+    if (!slow.length) return payload.stragglers === null ? "" : "no stragglers in view (" + rule + ")";
     if (payload.stragglers === null) {
       return slow.length + " rank" + (slow.length === 1 ? "" : "s") + " straggle in view: switch on “Stragglers”";
     }
@@ -439,8 +402,8 @@
   function onRelayout(event) {
     let next = state.window;
     if (event["xaxis.autorange"]) next = null;
-    else if ("xaxis.range[0]" in event) next = roundWindow([event["xaxis.range[0]"], event["xaxis.range[1]"]]);
-    else if (event["xaxis.range"]) next = roundWindow(event["xaxis.range"]);
+    else if ("xaxis.range[0]" in event) next = viewUrl.roundWindow([event["xaxis.range[0]"], event["xaxis.range[1]"]]);
+    else if (event["xaxis.range"]) next = viewUrl.roundWindow(event["xaxis.range"]);
     else return;
     if (JSON.stringify(next) === JSON.stringify(state.window)) return;
     state.window = next;

@@ -159,6 +159,7 @@ def test_incident_page_carries_the_timeline(alice_client, analysed):
     assert '<script id="timeline-config" type="application/json">' in html
     assert f'"dataUrl": "/incidents/INC-{analysed.pk}/timeline.json"' in html
     assert 'src="/static/vendor/plotly.min.js"' in html
+    assert 'src="/static/js/timeline_url.js"' in html
     assert 'src="/static/js/timeline.js"' in html
 
 
