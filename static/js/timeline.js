@@ -34,6 +34,7 @@
   const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
     lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b" };
   const MAX_LISTED_STRAGGLERS = 8;
+  const MAX_SHADED_STRAGGLER_LANES = 48;  // each shading is an SVG shape: hundreds slow Plotly
   const ZOOM_DELAY_MS = 250;
   const MAX_NAMED_TICKS = 30;
   const state = { axis: "logical", ranks: "", window: null, stragglers: false, seq: 0, renders: 0,
@@ -240,9 +241,11 @@
   function laneShapes(payload) {
     const lanes = payload.lanes;
     const shapes = [];
+    const straggleCount = lanes.rank.filter(function (_, i) { return straggling(payload, i); }).length;
+    const shadeStragglers = straggleCount <= MAX_SHADED_STRAGGLER_LANES;
     for (let i = 0; i < lanes.rank.length; i++) {
       const fill = lanes.culprit[i] ? "rgba(217,115,13,0.14)" : lanes.missing[i] ? "rgba(102,112,124,0.16)"
-        : straggling(payload, i) ? "rgba(194,24,91,0.10)" : null;
+        : shadeStragglers && straggling(payload, i) ? "rgba(194,24,91,0.10)" : null;
       if (fill) {
         shapes.push({ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: i - 0.5, y1: i + 0.5,
           fillcolor: fill, line: { width: 0 }, layer: "below" });
