@@ -30,6 +30,16 @@ def analysed(crash_bundle, alice):
     return incident
 
 
+@pytest.fixture
+def analysed_healthy(corpus, alice):
+    """The real 4-rank healthy job, whose checkpoint lines carry times."""
+    path = corpus / "torch" / "healthy.tar.gz"
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
+    incident = services.incident_create(upload=upload, created_by=alice)
+    analyze_run(run_id=incident.latest_run().pk)
+    return incident
+
+
 def with_report(alice, report: dict):
     """An incident whose finished run carries `report` (no analysis run)."""
     upload = SimpleUploadedFile("job.log", b"layer 0 passed\n")
@@ -193,3 +203,14 @@ FILE_PATHS = [
 @pytest.mark.parametrize("path", FILE_PATHS)
 def test_file_urls_of_a_timeline_match_the_viewer_urls_one_by_one(path):
     assert file_urls(7, [path]) == [file_url(7, path)]
+
+
+def test_timeline_of_a_timed_real_bundle_carries_step_times(alice_client, analysed_healthy):
+    payload = alice_client.get(timeline_url(analysed_healthy, stragglers=1)).json()
+    points = payload["points"]
+    lanes_with_points = len(set(points["y"]))
+    assert lanes_with_points == 4
+    # each rank's first checkpoint has no previous one; every other has its step time
+    assert points["dt"].count(None) == lanes_with_points
+    assert all(dt >= 0 for dt in points["dt"] if dt is not None)
+    assert payload["stragglers"] is not None
