@@ -15,7 +15,8 @@ is cut here, token by token from the start:
   `I1201 10:00:00.123456  1234 file.cc:12]`), a bracketed or parenthesised tag without nesting
   (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`) and a level word (`INFO`, `error`).
   None of them can begin a checkpoint, and the matcher still requires the whole rest to be one;
-- **labels** (one word before `: `, ` | ` or ` - `: a logger name such as `toy_decoder:`) are
+- **labels** (one word before `: `, ` | `, ` - ` or a level word: a logger name such as
+  `toy_decoder:` or the `toy_decoder` of `toy_decoder INFO: ...`) are
   cut only when the label is the file's repeated prefix: the same label, digits masked, led
   at least `MIN_REPEATS` lines of the file. Lines count when this learner was shown them or
   when they are lines of the block the message came from (`context`) that carry the label in
@@ -37,6 +38,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from analyzers.formats.lines import parse_line
 from analyzers.textio import clean_line
 
 MIN_REPEATS = 3
@@ -55,7 +57,10 @@ _LEVEL = (
     r"(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE"
     r"|debug|info|notice|warning|warn|error|critical|fatal|trace)\b"
 )
-_LABEL = r"[A-Za-z_][\w.<>/@:-]{0,79}?(?::(?=\s)|[ \t]+[|-](?=\s)|[ \t]*\|)"
+_LABEL = (
+    r"[A-Za-z_][\w.<>/@:-]{0,79}?\]?"  # `]`: a header may have taken the `[` (`[INFO | name]:`)
+    rf"(?::(?=\s)|[ \t]+[|-](?=\s)|[ \t]*\||(?=[ \t]+(?:{_LEVEL})[:\s]))"
+)
 _SEPARATOR = r"[ \t]*(?:[:|]|-(?=\s))?[ \t]*"
 _TOKEN_SOURCE = (
     rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<level>{_LEVEL})|(?P<label>{_LABEL}))"
@@ -114,9 +119,10 @@ class CheckpointPrefix:
 
 
 def _lines_led_by(context: bytes, label: str, masked: str) -> int:
-    """How many lines of `context` (up to MIN_REPEATS) carry `label` in their leading run of
-    prefix tokens; only the first `_CONTEXT_PROBES` lines holding its text are read."""
-    needle = label.encode("utf-8", "replace")
+    """How many lines of `context` (up to MIN_REPEATS) carry `label` in the leading run of
+    prefix tokens of their message (what `parse_line` leaves, as for the line being learned);
+    only the first `_CONTEXT_PROBES` lines holding its text are parsed."""
+    needle = label.rstrip(" \t:|-]").encode("utf-8", "replace")  # colour codes may follow
     lines, probes = 0, 0
     at = context.find(needle)
     while at >= 0 and lines < MIN_REPEATS and probes < _CONTEXT_PROBES:
@@ -124,18 +130,18 @@ def _lines_led_by(context: bytes, label: str, masked: str) -> int:
         end = context.find(b"\n", at)
         end = len(context) if end < 0 else end
         probes += 1
-        if masked in _leading_labels(clean_line(context[start:end])):
+        if masked in _leading_labels(parse_line(clean_line(context[start:end])).message):
             lines += 1
         at = context.find(needle, end)
     return lines
 
 
-def _leading_labels(text: str) -> list[str]:
-    """The masked labels among the leading prefix tokens of a whole line."""
-    run = _RUN.match(text)
+def _leading_labels(message: str) -> list[str]:
+    """The masked labels among the leading prefix tokens of a message."""
+    run = _RUN.match(message)
     if run is None:
         return []
-    labels = (found.group("label") for found in _tokens(text, run.end()))
+    labels = (found.group("label") for found in _tokens(message, run.end()))
     return [label.translate(_DIGITS) for label in labels if label is not None]
 
 
