@@ -1,7 +1,7 @@
 """JSON-lines logs: one JSON object per line, written by structured loggers.
 
     {"time": "2026-11-29T07:25:43.583", "rank": 3, "level": "INFO", "message": "layer 3 passed"}
-    {"@timestamp": 1796023543.583, "levelname": "ERROR", "global_rank": 1, "msg": "RuntimeError: ..."}
+    {"@timestamp": 1795937143.583, "levelname": "ERROR", "global_rank": 1, "msg": "RuntimeError: ..."}
     {"log": "[rank0]: layer 3 passed\\n", "stream": "stdout", "time": "2026-11-29T07:25:43Z"}
 
 Loggers name the same fields differently (python-json-logger, structlog, loguru's

@@ -170,9 +170,12 @@ def test_checkpoints_behind_each_prefix_style(tmp_path, name):
     last = {r: ranks[r]["last_checkpoint_qualified"] for r in ranks}
     assert last[style.early] == "layer 1 / attention passed"
     assert all(last[r] == "model run success" for r in ranks if r != style.early)
-    assert report["diagnosis"]["last_common_checkpoint"] == "attention passed"
-    common = report["correlation"]["last_common_checkpoint_qualified"]
-    assert common == "layer 1 / attention passed"
+    assert ranks[style.early]["last_checkpoint_occurrence"] == 2
+    diagnosis = report["diagnosis"]
+    assert diagnosis["last_common_checkpoint"] == "attention passed"
+    assert diagnosis["last_common_checkpoint_occurrence"] == 2
+    assert diagnosis["last_common_checkpoint_qualified"] == "layer 1 / attention passed"
+    assert report["correlation"]["divergence"] is None
 
 
 @pytest.mark.parametrize("name", ["json_lines", "json_lines_key_variants"])
