@@ -57,8 +57,10 @@ STYLES = {
         lambda r, t, lv, m: f"[{_ms(t)}] [RANK {r}] [{lv}] toy_decoder: {m}"
     ),
     "deepspeed": Style(
-        lambda r, t, lv, m: f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}] [{lv}] "
-        f"[bisect.py:57:forward] [Rank {r}] {m}"
+        lambda r, t, lv, m: (
+            f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}] [{lv}] "
+            f"[bisect.py:57:forward] [Rank {r}] {m}"
+        )
     ),
     "glog": Style(
         lambda r, t, lv, m: f"{lv[0]}{t:%m%d %H:%M:%S.%f}  {31337 + r} bisect.cc:212] {m}"
@@ -68,16 +70,20 @@ STYLES = {
     ),
     "torchrun_local_rank": Style(lambda r, t, lv, m: f"[default{r}]:{m}"),
     "torchrun_with_logging": Style(
-        lambda r, t, lv, m: f"[default{r}]:{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} "
-        f"toy_decoder {lv}: {m}"
+        lambda r, t, lv, m: (
+            f"[default{r}]:{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} toy_decoder {lv}: {m}"
+        )
     ),
     "vllm_worker": Style(
-        lambda r, t, lv, m: f"(VllmWorker rank={r} pid={2345 + r}) {lv} {t:%m-%d %H:%M:%S} "
-        f"[model_runner.py:88] {m}"
+        lambda r, t, lv, m: (
+            f"(VllmWorker rank={r} pid={2345 + r}) {lv} {t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
+        )
     ),
     "vllm_v1_worker_tp": Style(
-        lambda r, t, lv, m: f"(Worker_DP0_TP{r}_EP{r} pid={270 + r}) {lv} {t:%m-%d %H:%M:%S} "
-        f"[gpu_model_runner.py:2312] {m}"
+        lambda r, t, lv, m: (
+            f"(Worker_DP0_TP{r}_EP{r} pid={270 + r}) {lv} {t:%m-%d %H:%M:%S} "
+            f"[gpu_model_runner.py:2312] {m}"
+        )
     ),
     "sglang_tp": Style(lambda r, t, lv, m: f"[{t:%Y-%m-%d %H:%M:%S} TP{r}] {m}"),
     "megatron_print": Style(lambda r, t, lv, m: f" [{t:%Y-%m-%d %H:%M:%S}] {m}"),
@@ -89,31 +95,36 @@ STYLES = {
     ),
     "loguru": Style(lambda r, t, lv, m: f"{_ms(t)} | {lv:<8} | toy.model:forward:42 - {m}"),
     "lmdeploy": Style(
-        lambda r, t, lv, m: f"{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} - lmdeploy - "
-        f"{lv} - bisect.py:57 - {m}"
+        lambda r, t, lv, m: (
+            f"{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} - lmdeploy - "
+            f"{lv} - bisect.py:57 - {m}"
+        )
     ),
     "json_lines": Style(_json),
     "json_lines_key_variants": Style(_json_variant),
     "cann_time": Style(
-        lambda r, t, lv, m: f"{t:%Y-%m-%d-%H:%M:%S}.{t.microsecond // 1000:03d}.{r:03d} "
-        f"bisect: {m}"
+        lambda r, t, lv, m: f"{t:%Y-%m-%d-%H:%M:%S}.{t.microsecond // 1000:03d}.{r:03d} bisect: {m}"
     ),
     "pta_time": Style(lambda r, t, lv, m: f"[{lv}] {t:%Y-%m-%d-%H:%M:%S} (PID:{9649 + r}) {m}"),
     "elastic_time": Style(lambda r, t, lv, m: f"{t:%Y-%m-%d_%H:%M:%S} bisect - {m}"),
     "watchdog_time": Style(
-        lambda r, t, lv, m: f"[{8000 + r}] [{t:%Y-%m-%d %H:%M:%S}:{t.microsecond // 1000:03d}] "
-        f"bisect: [{lv}] {m}"
+        lambda r, t, lv, m: (
+            f"[{8000 + r}] [{t:%Y-%m-%d %H:%M:%S}:{t.microsecond // 1000:03d}] bisect: [{lv}] {m}"
+        )
     ),
     "iso_zone_time": Style(lambda r, t, lv, m: f"{t:%Y-%m-%dT%H:%M:%S}+08:00 {lv} bisect: {m}"),
     "slash_date": Style(lambda r, t, lv, m: f"{t:%Y/%m/%d %H:%M:%S} [{lv}] bisect: {m}"),
     "time_of_day": Style(lambda r, t, lv, m: f"{t:%H:%M:%S} {lv:<7} bisect | {m}"),
     "ansi_colour": Style(
-        lambda r, t, lv, m: f"\x1b[32m{_ms(t)}\x1b[0m \x1b[1m{lv}\x1b[0m "
-        f"\x1b[36mtoy_decoder\x1b[0m: {m}"
+        lambda r, t, lv, m: (
+            f"\x1b[32m{_ms(t)}\x1b[0m \x1b[1m{lv}\x1b[0m \x1b[36mtoy_decoder\x1b[0m: {m}"
+        )
     ),
     "ansi_vllm_worker": Style(
-        lambda r, t, lv, m: f"\x1b[1;36m(VllmWorker rank={r} pid={900 + r})\x1b[0;0m {lv} "
-        f"{t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
+        lambda r, t, lv, m: (
+            f"\x1b[1;36m(VllmWorker rank={r} pid={900 + r})\x1b[0;0m {lv} "
+            f"{t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
+        )
     ),
     "two_ranks": Style(
         lambda r, t, lv, m: f"[{_ms(t)}] [RANK {r}] [{lv}] toy_decoder: {m}", ranks=2, early=1
@@ -133,7 +144,9 @@ def _messages(early: bool) -> list[tuple[str, str]]:
         for part in SUBMODULES:
             out.append(("INFO", f"  {part} passed"))
             if early and layer == 1 and part == "attention":
-                out.append(("ERROR", "RuntimeError: NPU out of memory. Tried to allocate 30.00 MiB"))
+                out.append(
+                    ("ERROR", "RuntimeError: NPU out of memory. Tried to allocate 30.00 MiB")
+                )
                 return out
         out.append(("INFO", f"layer {layer} passed"))
     out.append(("INFO", "the check that every shard of the weights on this node passed"))
@@ -194,7 +207,7 @@ LABELLED = "[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed"
 
 
 @pytest.mark.parametrize(
-    "message, expected",
+    ("message", "expected"),
     [
         ("[2026-11-29 07:25:43 TP3]   attention passed", "  attention passed"),
         ("[engine.py:12:forward] [Rank 0] layer 2 passed", "layer 2 passed"),

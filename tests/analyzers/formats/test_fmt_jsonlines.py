@@ -72,7 +72,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(
-    "line, message, level, rank, time", [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+    ("line", "message", "level", "rank", "time"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
 def test_json_line_fields(line, message, level, rank, time):
     parsed = parse_line(line)
