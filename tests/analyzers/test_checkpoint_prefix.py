@@ -20,7 +20,7 @@ import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
-from analyzers.checkpoints import CheckpointMatcher
+from analyzers.checkpoints import CheckpointMatcher, load_knowledge
 
 START = datetime(2026, 11, 29, 7, 25, 36, 861000)
 LAYERS = 3
@@ -245,19 +245,13 @@ def test_a_label_counts_only_where_it_leads_the_line():
     assert CheckpointPrefix().strip("toy_decoder: layer 2 passed", block).startswith("toy_")
 
 
-@pytest.mark.parametrize(
-    "message",
-    [
-        "skipping layer 3 because it passed before",
-        "the check that every shard of the weights on this node passed",
-        "Rank 1 successfully reached monitoredBarrier, but received errors while waiting for"
-        " send/recv from rank 0.",
-        "[rank0]:[E1129 07:24:27.616993348 ProcessGroupGloo.cpp:2901] [Rank 0]: Rank 2 failed"
-        " to pass monitoredBarrier in 5000 ms",
-    ],
-)
-def test_sentences_stay_no_checkpoints_after_a_learned_prefix(message):
+COUNTEREXAMPLES = [text for rule in load_knowledge().rules for text in rule.counterexamples]
+
+
+@pytest.mark.parametrize("label", ["bisect:", "toy_decoder |", "[2026-11-29 07:25:43 TP3]"])
+@pytest.mark.parametrize("message", COUNTEREXAMPLES)
+def test_knowledge_counterexamples_stay_no_checkpoints_behind_a_learned_prefix(label, message):
     learner, matcher = CheckpointPrefix(), CheckpointMatcher()
     for _ in range(MIN_REPEATS):
-        learner.strip(f"bisect: {message}")
-    assert matcher.match(learner.strip(f"bisect: {message}")) is None
+        learner.strip(f"{label} {message}")
+    assert matcher.match(learner.strip(f"{label} {message}")) is None
