@@ -8,20 +8,23 @@ complete::
     [2026-11-29 07:25:43 TP3] (rank 3) megatron.bisect -  attention passed
 
 `formats.lines.parse_line` peels the headers it knows; what is still in front of the message
-is cut here, token by token from the start:
+is cut here, token by token from the start. The rule:
 
 - **structural tokens** are cut wherever they lead: a time stamp (dates with `-`, `/` or `_`,
   CANN's `2025-05-16-20:08:19.072.297`, vLLM's `11-29 07:25:43`, a time of day, glog's
-  `I1201 10:00:00.123456  1234 file.cc:12]`), a bracketed or parenthesised tag without nesting
-  (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`) and a level word (`INFO`, `error`).
-  None of them can begin a checkpoint, and the matcher still requires the whole rest to be one;
-- **labels** (one word before `: `, ` | `, ` - ` or a level word: a logger name such as
-  `toy_decoder:` or the `toy_decoder` of `toy_decoder INFO: ...`) are
-  cut only when the label is the file's repeated prefix: the same label, digits masked, led
-  at least `MIN_REPEATS` lines of the file. Lines count when this learner was shown them or
-  when they are lines of the block the message came from (`context`) that carry the label in
-  the same place, so the first checkpoint of a file already counts the lines its logger printed
-  around it. "Note: attention passed" written once keeps its `Note:`.
+  `I1201 10:00:00.123456  1234 file.cc:12]`, syslog's `Nov 29 07:25:43`), a bracketed or
+  parenthesised tag without nesting (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`), a
+  `key=value` field (`rank=0`) and a level word (`INFO`, `error`). None of them can begin a
+  checkpoint, and the matcher still requires the whole rest to be one;
+- **labels** are one word before `: `, ` | `, ` - `, ` >> ` or a level word: a logger name
+  such as `toy_decoder:`, the `toy_decoder` of `toy_decoder INFO: ...`, syslog's
+  `host prog[pid]:`. A label is cut only when it is the file's repeated prefix: the same
+  label, digits masked, led at least `MIN_REPEATS` (3) lines of the file. A line counts when
+  this learner was shown it, or when it is one of the lines of the block the message came from
+  (`context`) that holds the label at the start of its parsed message (at most
+  `_CONTEXT_PROBES` such lines are parsed per label); so the first checkpoint of a file
+  already counts the lines its logger printed around it, while "Note: attention passed"
+  written once keeps its `Note:` and stays no checkpoint.
 
 Cutting stops at the first token that may not be cut. Indentation after the prefix is kept
 (one separating space is dropped): it carries nesting for a reader, while the layer of a
@@ -30,6 +33,8 @@ sub-module is decided by role in `checkpoints.LayerTracker`.
 Cost: one regex match finds the leading run of tokens; its digit-masked text keys the set of
 prefixes already known to be cut whole, so a file whose lines share a prefix shape pays a match,
 a translate and a set lookup per line. Only lines with an unlearned label are tokenised.
+A caller that must also honour patterns spanning the prefix matches the whole message when
+the rest is no checkpoint (`scan._FileScanner._checkpoint_match`).
 """
 
 from __future__ import annotations
@@ -54,22 +59,23 @@ _STAMP = (
     r"|\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d++)?"
     r"|\d\d:\d\d:\d\d(?:[.,]\d++)?"
     r"|[IWEF]\d{3,8} \d\d:\d\d:\d\d\.\d++(?: ++\d++)? ++[^\s\]]++:\d++\]"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"  # syslog
 )
 _TAG = r"\[[^\[\]\n]{1,80}+\]|\([^()\n]{1,80}+\)"
+_FIELD = r"[A-Za-z_][\w.]{0,31}+=[^\s\[\]()=\"']{1,40}+(?=\s)"  # `rank=0`, `pid=1234`
 _LEVEL = (
     r"(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE"
     r"|debug|info|notice|warning|warn|error|critical|fatal|trace)\b"
 )
-# a name, with `:part`s (`toy.model:forward:42`); `]`: a header may have taken the `[`
-# (`[INFO | megatron.core]:`); then its separator, or a level word after it
+# a name, with `:part`s (`toy.model:forward:42`) or `[pid]`; `]`: a header may have taken
+# the `[` (`[INFO | megatron.core]:`); then its separator, or a level word after it
 _LABEL = (
-    r"[A-Za-z_][\w.<>/@-]{0,63}+(?::[\w.<>/@-]{1,63}+)*+\]?"
-    rf"(?::(?=\s)|[ \t]++[|-](?=\s)|[ \t]*+\||(?=[ \t]++(?:{_LEVEL})[:\s]))"
+    r"[\w.-]{1,63}+ [A-Za-z_][\w./-]{0,63}+\[\d{1,9}+\]:(?=\s)"  # syslog `host prog[pid]:`
+    r"|[A-Za-z_<][\w.<>/@-]{0,63}+(?::[\w.<>/@-]{1,63}+)*+(?:\[\d{1,9}+\])?+\]?"
+    rf"(?::(?=\s)|[ \t]++(?:[|-]|>>|->|=>)(?=\s)|[ \t]*+\||(?=[ \t]++(?:{_LEVEL})[:\s]))"
 )
 _SEPARATOR = r"[ \t]*+(?:[:|]|-(?=\s))?+[ \t]*+"
-_TOKEN_SOURCE = (
-    rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<level>{_LEVEL})|(?P<label>{_LABEL}))"
-)
+_TOKEN_SOURCE = rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<level>{_LEVEL})|(?P<field>{_FIELD})|(?P<label>{_LABEL}))"
 _TOKEN = re.compile(_TOKEN_SOURCE)
 _RUN = re.compile(rf"(?:{_TOKEN_SOURCE})+")
 _AFTER = re.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")

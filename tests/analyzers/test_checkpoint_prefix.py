@@ -126,6 +126,13 @@ STYLES = {
             f"{t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
         )
     ),
+    "syslog": Style(lambda r, t, lv, m: f"{t:%b %d %H:%M:%S} node-{r} bisect.sh[{3100 + r}]: {m}"),
+    "hydra": Style(
+        lambda r, t, lv, m: (
+            f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}][toy_decoder][{lv}] - {m}"
+        )
+    ),
+    "key_value_fields": Style(lambda r, t, lv, m: f"{_ms(t)} rank={r} pid={77 + r} {lv} {m}"),
     "two_ranks": Style(
         lambda r, t, lv, m: f"[{_ms(t)}] [RANK {r}] [{lv}] toy_decoder: {m}", ranks=2, early=1
     ),
