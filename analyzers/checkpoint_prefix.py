@@ -75,7 +75,10 @@ _LABEL = (
     rf"(?::(?=\s)|[ \t]++(?:[|-]|>>|->|=>)(?=\s)|[ \t]*+\||(?=[ \t]++(?:{_LEVEL})[:\s]))"
 )
 _SEPARATOR = r"[ \t]*+(?:[:|]|-(?=\s))?+[ \t]*+"
-_TOKEN_SOURCE = rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<level>{_LEVEL})|(?P<field>{_FIELD})|(?P<label>{_LABEL}))"
+_TOKEN_SOURCE = (
+    rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<level>{_LEVEL})"
+    rf"|(?P<field>{_FIELD})|(?P<label>{_LABEL}))"
+)
 _TOKEN = re.compile(_TOKEN_SOURCE)
 _RUN = re.compile(rf"(?:{_TOKEN_SOURCE})+")
 _AFTER = re.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
@@ -133,7 +136,7 @@ def _lines_led_by(context: bytes, label: str, masked: str) -> int:
     """How many lines of `context` (up to MIN_REPEATS) carry `label` in the leading run of
     prefix tokens of their message (what `parse_line` leaves, as for the line being learned);
     only the first `_CONTEXT_PROBES` lines holding its text are parsed."""
-    needle = label.rstrip(" \t:|-]").encode("utf-8", "replace")  # colour codes may follow
+    needle = label.rstrip(" \t:|->=]").encode("utf-8", "replace")  # colour codes may follow
     lines, probes = 0, 0
     at = context.find(needle)
     while at >= 0 and lines < MIN_REPEATS and probes < _CONTEXT_PROBES:
