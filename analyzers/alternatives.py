@@ -8,7 +8,8 @@ not installed"). Candidates, most telling first:
 - the neighbour the labelling guide gives for the rule that decided (`also` on a signature,
   e.g. missing kernel binaries -> operator; docs/labelling.md);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
-- other lines of the same block and other ranks' top lines that carry another label.
+- other lines of the same block and other ranks' top lines that carry another label,
+  including a line that stepped aside for the first error (`yields_to`).
 
 Each score is that evidence's own strength, kept below the chosen label's confidence.
 """
