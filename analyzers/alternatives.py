@@ -8,7 +8,8 @@ not installed"). Candidates, most telling first:
 - the neighbour the labelling guide gives for the rule that decided (`also` on a signature,
   e.g. missing kernel binaries -> operator; docs/labelling.md);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
-- other lines of the same block and other ranks' top lines that carry another label.
+- other lines of the same block and other ranks' top lines that carry another label,
+  including a line that stepped aside for the first error (`yields_to`).
 
 Each score is that evidence's own strength, kept below the chosen label's confidence.
 """
@@ -74,10 +75,26 @@ def _from_line(first: Classified, label: str, confidence: float) -> Alternative:
 def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alternative]:
     for item in items:
         best = item.best
-        if item is first or best is None or item.tier < TIER_WRAPPER:
+        if (
+            item is first
+            or best is None
+            or (item.tier < TIER_WRAPPER and not _yielded(item, first))
+        ):
             continue
         text = item.event.message or item.event.text
         yield Alternative(best.category, _short(text), best.weight / 100 * LINE_TRUST * 0.8)
+
+
+def _yielded(item: Classified, first: Classified) -> bool:
+    """The line stepped aside for the first error (`yields_to`): what it says, less precisely,
+    is still a label a reader could defend (a device start failure under its reason)."""
+    best, chosen = item.best, first.best
+    return (
+        best is not None
+        and chosen is not None
+        and item.demoted
+        and chosen.id in best.signature.yields_to
+    )
 
 
 def _short(text: str, limit: int = 120) -> str:
