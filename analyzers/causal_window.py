@@ -8,7 +8,8 @@ once: two tensor-parallel ranks splitting the same weight wrongly fail 49 ms apa
 
 Both started the job's failure, so both are culprits. A peer that only lost the failed rank
 (connection closed by peer, a collective timeout, a watchdog) reports with a wait or cascade
-line, which never counts here however soon it comes.
+line, which never counts here however soon it comes; an unrelated failure of its own counts
+only inside the window (`CAUSAL_WINDOW_S`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ from analyzers.causal_chain import OWN_FAILURE_TIERS, epoch
 from analyzers.classify import TIER_WRAPPED_CAUSE, Classified
 
 CAUSAL_WINDOW_S = 5.0
-"""Seconds from the first causal error within which another rank's own failure started the
-job's failure with it. Ranks reach the same fault within a fraction of a second of each
-other (they run in lockstep between collectives), and after clock correction their clocks
-and write buffering still disagree by up to about two seconds (`causal.CLOCK_TOLERANCE_S`).
+"""Seconds from the first causal error within which another rank's own failure of any
+known kind started the job's failure with it. Ranks running in lockstep reach a fault
+within a fraction of a second of each other, and after clock correction their clocks and
+write buffering still disagree by up to about two seconds (`causal.CLOCK_TOLERANCE_S`).
 Five seconds covers both and stays well below the collective timeouts (gloo's and HCCL's
-are tens of seconds to minutes) after which ranks that waited start failing in ways of their
-own. Outside the window only a failure of the same kind as the first one is the same fault,
-and then only when its time is unknown (an untimed line cannot be placed)."""
+are tens of seconds to minutes) after which ranks that waited on a dead peer start failing
+in ways of their own. A failure of the same kind as the first one is the same fault on
+that rank whenever it comes (a rank loading its shards at its own pace hits the bad split
+later), so it needs no window."""
 
 
 class Together(NamedTuple):
@@ -71,13 +73,12 @@ def _stamped_before(
 
 
 def _counts(item: Classified, first: Classified, gap: float | None) -> bool:
-    """The same kind of failure as the first error (untimed, or in the window), or any
-    failure a signature knows as a root cause inside the window."""
-    if gap is not None and abs(gap) > CAUSAL_WINDOW_S:
-        return False
+    """The same kind of failure as the first error, or any failure a signature knows as a
+    root cause inside the window."""
     if same_failure(item, first):
         return True
-    return gap is not None and item.tier >= TIER_WRAPPED_CAUSE
+    in_window = gap is not None and abs(gap) <= CAUSAL_WINDOW_S
+    return in_window and item.tier >= TIER_WRAPPED_CAUSE
 
 
 def same_failure(item: Classified, first: Classified) -> bool:
