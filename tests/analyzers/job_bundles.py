@@ -72,8 +72,11 @@ class RankLog:
             for part in (" norm passed", " attention passed", " MoE passed"):
                 self.info(part)
             self.info(f"layer {layer} passed")
-        for part in then:
-            self.info(part)
+        return self.steps(*then)
+
+    def steps(self, *checkpoints: str) -> RankLog:
+        for checkpoint in checkpoints:
+            self.info(checkpoint)
         return self
 
     def fails(self, exception: str, frame: str = "load_weights") -> RankLog:
