@@ -43,14 +43,18 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
 def _blamed(
     correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
 ) -> tuple[list[int], str]:
-    """The ranks behind, else the few ahead, else the stopped ranks when others finished;
-    nobody when every rank stopped at the same place."""
+    """The ranks behind the pack, else the few ahead of it, else the ranks that logged the
+    fewest checkpoints, else the stopped ranks when others finished; nobody when every rank
+    stopped at the same place."""
     everyone = len(correlation.ranks)
     ahead = [r for r in correlation.ahead_ranks if r in stopped]
+    earliest = _fewest_checkpoints(correlation, stopped)
     if behind and len(behind) < everyone:
         return list(behind), _stopped_where(correlation, behind)
     if ahead and len(ahead) * 2 < everyone:
         return ahead, _ran_past(correlation, ahead)
+    if earliest:
+        return earliest, _stopped_where(correlation, earliest)
     if len(stopped) < everyone:
         return list(stopped), _stopped_where(correlation, stopped)
     where = _common_last(correlation, stopped)
@@ -60,6 +64,15 @@ def _blamed(
         "further, so none is singled out"
     )
     return [], reason
+
+
+def _fewest_checkpoints(correlation: Correlation, stopped: Sequence[int]) -> list[int]:
+    """Stopped ranks that logged fewer checkpoints than every other rank with a log (when
+    no count is the pack's, as with half the ranks at one place and half at another)."""
+    present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
+    least = min((r.checkpoints for r in present), default=0)
+    fewest = [r.rank for r in present if r.checkpoints == least and r.rank in stopped]
+    return fewest if 0 < len(fewest) < len(present) else []
 
 
 def _stopped_where(correlation: Correlation, ranks: Sequence[int]) -> str:

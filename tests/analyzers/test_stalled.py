@@ -104,3 +104,16 @@ def test_silent_hang_blames_only_the_ranks_that_stand_out(
     assert diagnosis.culprit_ranks == culprits
     assert diagnosis.culprit_reason == reason
     assert diagnosis.root_cause == reason
+
+
+def test_half_the_ranks_behind_the_other_half_are_the_ones_blamed(tmp_path: Path) -> None:
+    job = [RankLog(rank, 8) for rank in range(8)]
+    for log in job:
+        log.loaded().layers(2, [" norm passed"] + ([" attention passed"] if log.rank > 3 else []))
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [0, 1, 2, 3]
+    assert diagnosis.root_cause == (
+        "Ranks 0, 1, 2, 3 stopped making progress after 'layer 2 / norm passed' while ranks "
+        "4, 5, 6, 7 reached 'layer 2 / attention passed'."
+    )
