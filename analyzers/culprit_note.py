@@ -40,6 +40,7 @@ def verdict_note(verdict: Verdict) -> str | None:
 def culprit_note(reporter: int | None, culprits: Sequence[int], why: str | None) -> str | None:
     """None when the first error's rank is the one culprit (the card says it already)."""
     blamed = sorted(set(culprits))
+    why = why.rstrip(". ") if why else None
     if not blamed:
         return None
     if reporter in blamed:

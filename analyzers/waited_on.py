@@ -7,6 +7,8 @@ a last resort the first process the launcher saw exit. Each answer says why, as 
 about the blamed ranks::
 
     it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
+    it ran on to 'layer 1 / attention passed' while the others stopped at 'layer 1 / norm
+    passed', skipping a collective they waited in
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def apart_why(correlation: Correlation, ranks: Sequence[int]) -> str:
     if ahead:
         text = f"{subject} ran on to '{mine}'" if mine else f"{subject} ran ahead"
         text += f" while the others stopped at '{theirs}'" if theirs else " of the others"
-        return text + f": {it(ranks, 'it', 'they')} skipped a collective the others waited in"
+        return text + ", skipping a collective they waited in"
     text = f"{subject} stopped at '{mine}'" if mine else f"{subject} stopped early"
     return text + (f" while the others went on to '{theirs}'" if theirs else "")
 
