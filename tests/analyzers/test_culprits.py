@@ -96,6 +96,18 @@ def peers_time_out_on_a_rank_that_stopped_early() -> list[RankLog]:
     return job
 
 
+def peers_time_out_on_a_rank_that_skipped_a_collective() -> list[RankLog]:
+    """Rank 2 skips layer 1's attention all_reduce and runs on into the MoE, where it loses
+    its peers; the others time out in the all_reduce it never joined."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"] + ([" attention passed"] if log.rank == 2 else []))
+    for rank, ms in ((0, 10800), (1, 10830), (3, 10850)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    job[2].at(10900).log("ERROR", f"model run failed: {CLOSED}")
+    return job
+
+
 CASES = [
     pytest.param(
         two_tp_ranks_fail_the_weight_split,
@@ -132,6 +144,15 @@ CASES = [
         "Rank 0 reported first; rank 3 caused it: it stopped at 'layer 1 / norm passed' "
         "while the others went on to 'layer 1 / attention passed'.",
         id="timeout-blames-the-rank-that-stopped-early",
+    ),
+    pytest.param(
+        peers_time_out_on_a_rank_that_skipped_a_collective,
+        [2],
+        0,
+        "Rank 0 reported first; rank 2 caused it: it ran on to 'layer 1 / attention passed' "
+        "while the others stopped at 'layer 1 / norm passed', skipping a collective they "
+        "waited in.",
+        id="timeout-blames-the-rank-that-skipped-the-collective",
     ),
 ]
 
