@@ -18,6 +18,7 @@ import pytest
 from analyzers.causal import CLOCK_TOLERANCE_S
 from analyzers.causal_window import CAUSAL_WINDOW_S, gap_phrase
 from analyzers.culprit_note import culprit_note
+from analyzers.summary import format_summary
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
@@ -219,3 +220,12 @@ def test_gap_phrase(gaps: list[float | None], phrase: str) -> None:
 
 def test_the_window_covers_clock_disagreement_but_not_a_collective_timeout() -> None:
     assert CLOCK_TOLERANCE_S < CAUSAL_WINDOW_S < 10.0  # the corpus jobs' gloo timeout
+
+
+def test_terminal_summary_prints_the_note_under_the_culprits(tmp_path: Path) -> None:
+    report = analyze_job(tmp_path, peer_names_the_rank_that_skipped_the_barrier())
+    lines = format_summary(report).splitlines()
+    at = lines.index("culprits    ranks 2")
+    assert (
+        lines[at + 1].strip() == "Rank 0 reported first; rank 2 caused it: rank 0's error names it."
+    )
