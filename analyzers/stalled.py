@@ -57,13 +57,21 @@ def _blamed(
         return earliest, _stopped_where(correlation, earliest)
     if len(stopped) < everyone:
         return list(stopped), _stopped_where(correlation, stopped)
+    return [], _nobody_stands_out(correlation, stopped)
+
+
+def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> str:
+    if not any(r.checkpoints for r in correlation.ranks):
+        return (
+            "every rank stopped making progress; their logs have no checkpoints that tell "
+            "which stopped first, so none is singled out"
+        )
     where = _common_last(correlation, stopped)
     after = f" after '{where}'" if where else ""
-    reason = (
+    return (
         f"every rank stopped making progress{after}; no rank stopped earlier or went "
         "further, so none is singled out"
     )
-    return [], reason
 
 
 def _fewest_checkpoints(correlation: Correlation, stopped: Sequence[int]) -> list[int]:

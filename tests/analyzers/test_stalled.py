@@ -56,6 +56,11 @@ def three_finished_one_did_not() -> list[RankLog]:
     return job
 
 
+def no_checkpoints_at_all() -> list[RankLog]:
+    """Logs that only say what they are doing at start-up give nothing to compare."""
+    return ranks(4)
+
+
 CASES = [
     pytest.param(
         one_rank_stopped_early,
@@ -84,6 +89,13 @@ CASES = [
         "Every rank stopped making progress after 'layer 2 / norm passed'; no rank stopped "
         "earlier or went further, so none is singled out.",
         id="all-stopped-at-one-checkpoint-nobody-singled-out",
+    ),
+    pytest.param(
+        no_checkpoints_at_all,
+        [],
+        "Every rank stopped making progress; their logs have no checkpoints that tell which "
+        "stopped first, so none is singled out.",
+        id="no-checkpoints-nobody-singled-out",
     ),
     pytest.param(
         three_finished_one_did_not,
