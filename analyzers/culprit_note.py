@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from analyzers.causal_chain import CausalChain
 from analyzers.multirank import Verdict
 from analyzers.narrate_ranks import capitalise, ranks_phrase
+from analyzers.stalled import HANG_RULE
 
 
 def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[int]) -> str | None:
@@ -30,9 +31,9 @@ def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[i
 
 
 def verdict_note(verdict: Verdict) -> str | None:
-    """Without an error line, the verdict's reason is why: whom a hang blames, or that it
-    singles nobody out."""
-    if verdict.category in ("healthy", "other") or not verdict.reason:
+    """Without an error line, the verdict's reason is why: whom the ranks blame, or, for a
+    hang of ranks that all stopped together, that nobody stands out."""
+    if not (verdict.culprits or verdict.rule == HANG_RULE) or not verdict.reason:
         return None
     return capitalise(verdict.reason) + "."
 

@@ -23,6 +23,7 @@ from analyzers.types import Correlation, FileScan, RankStatus, RankSummary
 from analyzers.verdict import Verdict
 
 STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
+HANG_RULE = "multirank.hang"
 
 
 def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
@@ -37,15 +38,15 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
     subsystem = "communication" if waiting or not behind else "framework"
     if waiting:
         reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
-    return Verdict("multirank.hang", "hang", subsystem, 0.55, tuple(ranks), reason)
+    return Verdict(HANG_RULE, "hang", subsystem, 0.55, tuple(ranks), reason)
 
 
 def _blamed(
     correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
 ) -> tuple[list[int], str]:
     """The ranks behind the pack, else the few ahead of it, else the ranks that logged the
-    fewest checkpoints, else the stopped ranks when others finished; nobody when every rank
-    stopped at the same place."""
+    fewest checkpoints, else the stopped ranks when others finished (or the job's only
+    rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
     ahead = [r for r in correlation.ahead_ranks if r in stopped]
     earliest = _fewest_checkpoints(correlation, stopped)
@@ -55,7 +56,7 @@ def _blamed(
         return ahead, _ran_past(correlation, ahead)
     if earliest:
         return earliest, _stopped_where(correlation, earliest)
-    if len(stopped) < everyone:
+    if len(stopped) < everyone or everyone == 1:
         return list(stopped), _stopped_where(correlation, stopped)
     return [], _nobody_stands_out(correlation, stopped)
 

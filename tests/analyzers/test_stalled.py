@@ -129,3 +129,10 @@ def test_half_the_ranks_behind_the_other_half_are_the_ones_blamed(tmp_path: Path
         "Ranks 0, 1, 2, 3 stopped making progress after 'layer 2 / norm passed' while ranks "
         "4, 5, 6, 7 reached 'layer 2 / attention passed'."
     )
+
+
+def test_the_only_rank_of_a_job_that_stopped_is_the_one_blamed(tmp_path: Path) -> None:
+    diagnosis = analyze_job(tmp_path, [RankLog(0, 1).loaded()]).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [0]
+    assert diagnosis.root_cause == "Rank 0 stopped making progress after 'load weights passed'."
