@@ -49,7 +49,7 @@ def _blamed(
     rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
     ahead = [r for r in correlation.ahead_ranks if r in stopped]
-    earliest = _fewest_checkpoints(correlation, stopped)
+    earliest = fewest_checkpoints(correlation, stopped)
     if behind and len(behind) < everyone:
         return list(behind), _stopped_where(correlation, behind)
     if ahead and len(ahead) * 2 < everyone:
@@ -75,12 +75,13 @@ def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> str:
     )
 
 
-def _fewest_checkpoints(correlation: Correlation, stopped: Sequence[int]) -> list[int]:
-    """Stopped ranks that logged fewer checkpoints than every other rank with a log (when
-    no count is the pack's, as with half the ranks at one place and half at another)."""
+def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:
+    """Ranks (of `among`) that logged fewer checkpoints than every other rank with a log:
+    who stopped first when no count is the pack's, as with half the ranks at one place and
+    half at another."""
     present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
     least = min((r.checkpoints for r in present), default=0)
-    fewest = [r.rank for r in present if r.checkpoints == least and r.rank in stopped]
+    fewest = [r.rank for r in present if r.checkpoints == least and r.rank in among]
     return fewest if 0 < len(fewest) < len(present) else []
 
 

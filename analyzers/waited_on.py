@@ -2,8 +2,9 @@
 
 The waiting rank's line rarely names whom it waited for, so the rank comparison decides:
 killed or missing ranks, then ranks that left the common checkpoint path, then the few
-ranks ahead of or behind the pack (one skipped a collective, or never reached it), and as
-a last resort the first process the launcher saw exit. Each answer says why, as a clause
+ranks ahead of or behind the pack (one skipped a collective, or never reached it), then
+the ranks with the fewest checkpoints, and as a last resort the first process the launcher
+saw exit. Each answer says why, as a clause
 about the blamed ranks::
 
     it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 
 from analyzers.causal_chain import Blame
 from analyzers.narrate_ranks import it
+from analyzers.stalled import fewest_checkpoints
 from analyzers.types import Correlation, FileScan, RankStatus, RankSummary
 
 
@@ -27,7 +29,7 @@ def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | N
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
-    for choose in (_killed, _missing, _diverged, _apart):
+    for choose in (_killed, _missing, _diverged, _apart, _first_stopped):
         blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
             return blame
@@ -57,6 +59,12 @@ def _apart(correlation: Correlation, size_stated: bool) -> Blame | None:
     if not outliers or len(outliers) * 2 >= len(correlation.ranks):
         return None
     return Blame(outliers, apart_why(correlation, outliers))
+
+
+def _first_stopped(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """With no pack to compare against, the ranks that logged the fewest checkpoints."""
+    ranks = fewest_checkpoints(correlation, [r.rank for r in correlation.ranks])
+    return Blame(ranks, apart_why(correlation, ranks)) if ranks else None
 
 
 def apart_why(correlation: Correlation, ranks: Sequence[int]) -> str:

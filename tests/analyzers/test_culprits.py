@@ -175,6 +175,20 @@ def test_culprits_and_first_error_agree(
     jsonschema.validate(report.to_dict(), SCHEMA)
 
 
+def test_a_timeout_on_half_the_ranks_blames_the_half_that_stopped_first(tmp_path: Path) -> None:
+    job = [RankLog(rank, 8) for rank in range(8)]
+    for log in job:
+        log.loaded().layers(2, [" norm passed"] + ([" attention passed"] if log.rank > 3 else []))
+    for log in job[4:]:
+        log.at(10800 + log.rank).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.culprit_ranks == [0, 1, 2, 3]
+    assert diagnosis.culprit_reason == (
+        "Rank 4 reported first; ranks 0, 1, 2, 3 caused it: they stopped at "
+        "'layer 2 / norm passed' while the others went on to 'layer 2 / attention passed'."
+    )
+
+
 def test_root_cause_names_every_culprit_and_not_the_cascade(tmp_path: Path) -> None:
     diagnosis = analyze_job(tmp_path, two_tp_ranks_fail_the_weight_split()).diagnosis
     assert diagnosis.category == "weight_load"
