@@ -21,11 +21,13 @@ from analyzers.classify import (
     classify_scans,
 )
 from analyzers.confidence import confidence_of
+from analyzers.culprit_note import chain_note, verdict_note
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.fingerprint import fingerprint
 from analyzers.labels import first_error_label
 from analyzers.multirank import Verdict
 from analyzers.narrate import Story, followers, main_code, quote, root_cause
+from analyzers.narrate_ranks import capitalise
 from analyzers.rules import Knowledge, load_knowledge
 from analyzers.types import Correlation, Diagnosis, Evidence, FileScan
 
@@ -77,13 +79,14 @@ def _from_first_error(
         subsystem=subsystem,
         confidence=confidence,
         first_error=first.event.ref(),
+        culprit_reason=chain_note(chain, verdict, culprits),
         error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
         alternatives=alternatives(chain, category, confidence, line_category),
     )
-    story = _story(chain, verdict, culprits, codes, correlation, category)
+    story = _story(chain, verdict, diagnosis, codes, correlation)
     diagnosis.root_cause = root_cause(story)
     diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
     _fingerprint(diagnosis, chain)
@@ -144,25 +147,26 @@ def _cite(item: Classified, role: str) -> Evidence:
 def _story(
     chain: CausalChain,
     verdict: Verdict | None,
-    culprits: Sequence[int],
+    diagnosis: Diagnosis,
     codes: Sequence[CodeInfo],
     correlation: Correlation,
-    category: str,
 ) -> Story:
     first = chain.first
     assert first is not None
     title = first.best.signature.title if first.best else "Unrecognised error"
+    culprits = diagnosis.culprit_ranks
     return Story(
         title=title,
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
-        code=main_code(codes, category),
+        code=main_code(codes, diagnosis.category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
         verdict_reason=verdict.reason if verdict else None,
         checkpoint=correlation.last_common_checkpoint,
+        culprit_note=diagnosis.culprit_reason,
     )
 
 
@@ -249,7 +253,8 @@ def _from_ranks(
         confidence=verdict.confidence,
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
-        root_cause=_capitalised(verdict.reason) + ".",
+        root_cause=capitalise(verdict.reason) + ".",
+        culprit_reason=verdict_note(verdict),
         evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
         alternatives=alternatives(chain, verdict.category, verdict.confidence),
     )
@@ -264,7 +269,3 @@ def _from_ranks(
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -326,6 +326,9 @@ class Diagnosis:
     subsystem: str = "none"
     confidence: float = 0.0
     first_error: ErrorRef | None = None
+    # Why the culprits are these ranks when the first error alone does not say it (reported
+    # on another rank, several ranks failed together, a hang without an error line).
+    culprit_reason: str | None = None
     error_codes: list[str] = field(default_factory=list)
     culprit_ranks: list[int] = field(default_factory=list)
     last_common_checkpoint: str | None = None
