@@ -57,7 +57,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         sha256=sha256,
         size_bytes=size,
         files=[scan.info for scan in scans],
-        warnings=list(bundle.warnings),
+        warnings=list(bundle.warnings) + _unplaced_checkpoints(scans),
     )
     return Report(
         bundle=info,
@@ -98,6 +98,20 @@ def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[F
     steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans))
     diagnosis.tree_steps = steps
     diagnosis.tree_path = [step.node for step in steps]
+
+
+def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[str]:
+    """Files whose checkpoints went past the per-file budget: the report says it was cut."""
+    warnings = []
+    for scan in scans:
+        track = scan.facts.get("checkpoints")
+        if track is not None and track.unplaced:
+            warnings.append(
+                f"{scan.info.path}: {len(track):,} checkpoint lines were placed; about "
+                f"{track.unplaced:,} more candidate lines after them were counted but not read, "
+                "so this rank's last checkpoint and counts stop there"
+            )
+    return warnings
 
 
 def _world_size_hint(scans: Sequence[FileScan]) -> int | None:

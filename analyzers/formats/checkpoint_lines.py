@@ -34,6 +34,9 @@ CHECKS = 4  # uses of a template verified by a full parse before it is trusted
 MAX_GEOMETRIES = 8
 MAX_TEMPLATES = 512  # per geometry: a launcher log interleaves its ranks' prefixes
 MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the text varies)
+# Checkpoints placed per file (~24 bytes each): memory stays bounded on any input. Lines past
+# it are counted (`CheckpointTrack.unplaced`) and the report says the file was cut.
+MAX_PLACED = 4_000_000
 _NOT_A_CHECKPOINT = -1
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
@@ -88,6 +91,9 @@ class CheckpointLines:
 
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
         """Record the checkpoint lines of one block of whole lines."""
+        if len(self.track) >= MAX_PLACED:
+            self.track.unplaced += sum(low.count(word) for word in self._literals)
+            return
         words = [w for w in self._literals if w in low] if self._regex is None else []
         hot = len(words) == 1
         line_no, pos = first_line, 0
