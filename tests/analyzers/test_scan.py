@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from analyzers import scan as scan_module
-from analyzers.formats import checkpoint_lines
 from analyzers.checkpoints import CheckpointMatcher
+from analyzers.formats import checkpoint_lines
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
 from analyzers.types import EventKind, FileInfo, FileKind
