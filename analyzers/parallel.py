@@ -30,7 +30,8 @@ from analyzers.types import FileInfo, FileScan
 POLL_S = 1.0  # how often a waiting parent checks that its workers are alive
 BUFFER_CHUNKS = 32  # per worker: how far (in MiB) the parent may read ahead of it
 # Members smaller than this are scanned in the parent: the pipe round trip would cost more.
-INLINE_LIMIT = 256 * 1024
+# (A 100 KiB log of checkpoint lines takes milliseconds to read: worth a scanner process.)
+INLINE_LIMIT = 32 * 1024
 
 OnScanned = Callable[[FileScan], None]
 
