@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from analyzers.formats.severity import Prefilter
+from analyzers.saferegex import compile_line_filter
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -51,7 +52,7 @@ class BlockFilter:
             if found:
                 literals = tuple(sorted({word.lower() for word in found}))
             else:
-                regex = re.compile(source, re.MULTILINE)
+                regex = compile_line_filter(source)  # holds user regexes: linear time
         keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
         literals = tuple(word.translate(FOLD) for word in literals)
         notable = tuple(word.translate(FOLD) for word in prefilter.notable_info)
