@@ -22,6 +22,7 @@ from typing import Any
 
 from analyzers.checkpoints import is_killed_line, normalise, qualified_names
 from analyzers.divergence import divergence
+from analyzers.limits import plausible_rank
 from analyzers.rank_status import RankFiles, as_int, elastic_exits, epoch, rank_summary
 from analyzers.types import (
     Checkpoint,
@@ -237,14 +238,14 @@ def _timeline(events: list[Event]) -> tuple[list[Checkpoint], dict[Key, float]]:
 def _world_size(
     hint: int | None, scans: Sequence[FileScan], by_rank: Mapping[int, Any]
 ) -> int | None:
-    if hint:
+    if hint and plausible_rank(hint):
         return hint
     stated = [as_int(scan.facts.get("world_size")) for scan in scans]
     stated += [as_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
-    sizes = [size for size in stated if size]
+    sizes = [size for size in stated if size and plausible_rank(size)]
     if sizes:
         return max(sizes)
-    return max(by_rank) + 1 if by_rank else None
+    return plausible_rank(max(by_rank) + 1) if by_rank else None
 
 
 # --- job level -----------------------------------------------------------------------------

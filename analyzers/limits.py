@@ -18,6 +18,9 @@ from dataclasses import dataclass, fields
 
 GiB = 1024**3
 MiB = 1024**2
+# More ranks than any job we know of; a larger "world size" or rank in a log is noise (or
+# hostile), and taken at its word it would make a list of a billion ranks.
+MAX_WORLD_SIZE = 1 << 17
 
 ENV_PREFIX = "RANKLENS_LIMIT_"
 
@@ -49,6 +52,20 @@ def _positive(raw: str, name: str) -> int:
     if not raw.isdigit() or len(raw) > 20 or int(raw) < 1:
         raise ValueError(f"{name} must be a whole number of 1 or more, not {raw[:40]!r}")
     return int(raw)
+
+
+def small_int(text: str | bytes) -> int:
+    """An int read from log text; a run of digits too long for any count reads as 0 (more
+    than 4300 digits would even make `int()` raise)."""
+    return int(text) if len(text) <= 18 else 0
+
+
+def plausible_rank(value: object) -> int | None:
+    """`value` as a rank or world size when it is one a job can have, else None."""
+    text = str(value).strip() if value is not None else ""
+    if not text.isdigit() or len(text) > 7 or int(text) > MAX_WORLD_SIZE:
+        return None
+    return int(text)
 
 
 @dataclass(frozen=True, slots=True)
