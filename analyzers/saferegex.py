@@ -45,9 +45,46 @@ def compile_user_regex(pattern: str, *, ignore_case: bool = False) -> Any:
     options.max_mem = MAX_PROGRAM_BYTES
     options.case_sensitive = not ignore_case
     try:
-        return re2.compile(pattern, options)
+        return re2.compile(unicode_classes(pattern), options)
     except re2.error as error:
-        raise UnsafeRegex(f"{pattern!r}: {_reason(error)}") from None
+        raise UnsafeRegex(f"{pattern!r} {_reason(error)}") from None
+
+
+# Python's \w, \d and \s match any script (`解码` is two word characters); RE2's match ASCII
+# only. Written out as Unicode classes, a pattern means in RE2 what it meant in Python.
+_OUTSIDE = {"w": r"[\p{L}\p{N}_]", "W": r"[^\p{L}\p{N}_]", "d": r"\p{Nd}", "D": r"\P{Nd}"}
+_OUTSIDE["s"] = r"[\s\p{Z}\x0b]"
+_OUTSIDE["Z"] = r"\z"  # end of text: Python spells it \Z, RE2 \z
+_INSIDE = {"w": r"\p{L}\p{N}_", "d": r"\p{Nd}", "s": r"\s\p{Z}\x0b"}
+
+
+def unicode_classes(pattern: str) -> str:
+    """`pattern` with \\w, \\d, \\s (and \\W, \\D outside classes) as Unicode classes."""
+    out, in_class, position = [], False, 0
+    while position < len(pattern):
+        char = pattern[position]
+        if char == "\\" and position + 1 < len(pattern):
+            escaped = pattern[position + 1]
+            table = _INSIDE if in_class else _OUTSIDE
+            out.append(table.get(escaped, char + escaped))
+            position += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+            out.append(char)
+            if pattern[position + 1 : position + 2] == "^":  # `[^]...]`: keep `]` literal
+                out.append("^")
+                position += 1
+            if pattern[position + 1 : position + 2] == "]":
+                out.append("]")
+                position += 1
+        elif char == "]" and in_class:
+            in_class = False
+            out.append(char)
+        else:
+            out.append(char)
+        position += 1
+    return "".join(out)
 
 
 def _reason(error: Exception) -> str:
@@ -56,8 +93,8 @@ def _reason(error: Exception) -> str:
         detail = detail.decode("utf-8", "replace")
     lowered = str(detail).lower()
     if "escape" in lowered or "perl operator" in lowered:
-        return f"{detail}; {_UNSUPPORTED_HINT}"
-    return str(detail) or "not a valid regex"
+        return f"is refused ({detail}): {_UNSUPPORTED_HINT}"
+    return f"is not a valid regex: {detail}"
 
 
 def compile_line_filter(source: bytes) -> Any:
