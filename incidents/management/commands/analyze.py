@@ -26,9 +26,16 @@ class Command(BaseCommand):
         )
         try:
             report = analyze(path, analyze_options)
-        except BundleError as error:
-            raise CommandError(str(error)) from error
+        except (BundleError, ValueError) as error:  # bad input, or a refused site pattern
+            raise CommandError(" ".join(str(error).split())) from error
         if options["json"]:
-            self.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+            self._write_json(report.to_dict())
         else:
             self.stdout.write(format_summary(report), ending="")
+
+    def _write_json(self, report: dict) -> None:
+        """The report, in one write; escaped to ASCII when the terminal cannot take UTF-8."""
+        try:
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
+        except UnicodeEncodeError:
+            self.stdout.write(json.dumps(report, indent=2))
