@@ -33,6 +33,7 @@ from analyzers.streams import (
     ReadOnlyStream,
     Unclosing,
     decompressed,
+    drain,
 )
 
 PROGRESS_EVERY = 8 * 1024 * 1024
@@ -187,6 +188,7 @@ class Bundle:
         with self._open_hashing() as raw, decompressed(raw, self.kind) as plain:
             metered = plain if self.kind == "tar" else Metered(plain, self.budget, raw.tell)
             yield from TarWalker(self).members(metered)
+            drain(metered)
 
     def _zip_members(self) -> Iterator[Member]:
         with zipfile.ZipFile(self.path) as zf:

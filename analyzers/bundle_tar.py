@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from analyzers.budget import Counting, Metered
 from analyzers.sniff import kind_from_head
-from analyzers.streams import decompressed
+from analyzers.streams import decompressed, drain
 from analyzers.tarstream import TarEntry, TarStream
 
 if TYPE_CHECKING:
@@ -80,3 +80,4 @@ class TarWalker:
         with decompressed(packed, kind) as plain:  # type: ignore[arg-type]
             inner = plain if kind == "tar" else Metered(plain, self._budget, lambda: packed.size)
             yield from self.members(inner, path + "/", depth)
+            drain(inner)

@@ -37,7 +37,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     )
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
-    store = StoreBudget(options.store_dir, limits.store_bytes)
+    store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
     scans = scan_members(
         bundle.members(),
         settings,

@@ -54,7 +54,7 @@ def _sniff_gzip(p: Path) -> str:
     try:
         with gzip.open(p, "rb") as fh:
             inner = fh.read(SNIFF_BYTES)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
     if _looks_like_tar(inner):
         return "gzip-tar"

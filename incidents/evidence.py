@@ -8,9 +8,10 @@ after the incident is analyzed again.
 
 from __future__ import annotations
 
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 from analyzers.linestore import LineStoreReader
+from analyzers.safetext import clean_name
 from incidents.logview import (
     BundleSource,
     FileNotInBundle,
@@ -25,8 +26,15 @@ RUNS_SEARCHED = 5  # newest finished runs whose line store may hold the file
 
 
 def file_url(number: int, path: str, line: int | None = None) -> str:
-    """The viewer URL of a bundle file (percent-encoded by `reverse`), at a line."""
-    url = reverse("incidents:file", kwargs={"number": number, "path": path})
+    """The viewer URL of a bundle file (percent-encoded by `reverse`), at a line.
+
+    Reports name files as the analyzer escaped them (no newline, see analyzers/safetext.py);
+    a report written before that may not, and gets its name escaped the same way. A name no
+    URL can carry gets no link rather than breaking the page."""
+    try:
+        url = reverse("incidents:file", kwargs={"number": number, "path": clean_name(path)})
+    except NoReverseMatch:
+        return ""
     if line:
         url += f"?line={int(line)}#L{int(line)}"
     return url

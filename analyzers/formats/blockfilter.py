@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from analyzers.formats.severity import Prefilter
@@ -163,6 +164,7 @@ def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int]) -> No
         found = pattern.search(data, end)
 
 
+@lru_cache(maxsize=64)  # every file's filter asks again for the same checkpoint pattern
 def literal_prefixes(source: bytes) -> list[bytes] | None:
     """Literals that every match of `source` starts with, one per branch, or None.
 
