@@ -17,6 +17,7 @@ from analyzers.bundle import (
     unsafe_reason,
 )
 from analyzers.errors import BundleError
+from tests.analyzers import hostile
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 LOG_LINE = b"2026-11-29 07:24:28,507 [rank2] INFO layer 0 passed\n"
@@ -220,3 +221,29 @@ def test_links_and_devices_in_a_tar_are_skipped_with_their_kind_named(tmp_path):
     assert [m.path for m in bundle.members()] == ["job/log_0.log"]
     assert any("symbolic link" in w for w in bundle.warnings)
     assert any("FIFO" in w for w in bundle.warnings)
+
+
+def test_corruption_deep_in_a_deflate_stream_is_a_bundle_error(tmp_path):
+    bundle = Bundle(hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=300_000))
+
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        for member in bundle.members():
+            with member.open() as stream:
+                while stream.read(1 << 20):
+                    pass
+
+
+def test_a_zip_with_overlapping_entries_is_a_bundle_error(tmp_path):
+    bundle = Bundle(hostile.overlapping_zip(tmp_path / "o.zip"))
+
+    with pytest.raises(BundleError, match="b.log: the archive is corrupt"):
+        for member in bundle.members():
+            member.open().close()
+
+
+def test_member_names_are_escaped_so_they_can_be_stored_and_linked(tmp_path):
+    names = ["two\nlines.log", "bad\udcff.log"]
+
+    bundle = Bundle(hostile.named(tmp_path / "names.tar", names))
+
+    assert [m.path for m in bundle.members()] == ["two\\x0alines.log", "bad\\xff.log"]
