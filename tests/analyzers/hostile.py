@@ -124,4 +124,3 @@ def zip_named_tgz(path: Path) -> Path:
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("rank0.log", ERROR_LOG)
     return write(path, buf.getvalue())
-

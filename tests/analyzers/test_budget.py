@@ -26,7 +26,13 @@ SMALL = Limits(ratio_grace=8 * MiB, members=2_000)
 #  words its message must hold)
 CASES = [
     ("gzip bomb", lambda d: hostile.gzip_bomb(d / "b.tar.gz", 64 * MiB), SMALL, "ratio", "1,000:1"),
-    ("bz2 bomb", lambda d: hostile.bz2_bomb(d / "b.tar.bz2", 64 * MiB), SMALL, "ratio", "limit 1,000:1"),
+    (
+        "bz2 bomb",
+        lambda d: hostile.bz2_bomb(d / "b.tar.bz2", 64 * MiB),
+        SMALL,
+        "ratio",
+        "limit 1,000:1",
+    ),
     ("xz bomb", lambda d: hostile.xz_bomb(d / "b.tar.xz", 64 * MiB), SMALL, "ratio", "ratio"),
     ("zip bomb", lambda d: hostile.zip_bomb(d / "b.zip", 64 * MiB), SMALL, "ratio", "ratio"),
     (

@@ -22,7 +22,11 @@ def _zip() -> bytes:
 @pytest.mark.parametrize(
     ("name", "kind", "warning"),
     [
-        ("job.tar.gz", "zip", "job.tar.gz is named like a gzip-compressed tar archive but is a zip"),
+        (
+            "job.tar.gz",
+            "zip",
+            "job.tar.gz is named like a gzip-compressed tar archive but is a zip",
+        ),
         ("job.zip", "gzip-tar", "job.zip is named like a zip archive but is a gzip-compressed tar"),
         ("job.tgz", "tar", "job.tgz is named like a gzip-compressed tar archive but is a tar"),
         ("rank0.log", "gzip-log", "rank0.log is named like a plain text log but is a gzip"),
