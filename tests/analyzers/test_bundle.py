@@ -223,7 +223,7 @@ def test_links_and_devices_in_a_tar_are_skipped_with_their_kind_named(tmp_path):
     assert any("FIFO" in w for w in bundle.warnings)
 
 
-def _read_all(bundle: Bundle) -> None:
+def _read_every_member(bundle: Bundle) -> None:
     for member in bundle.members():
         with member.open() as stream:
             while stream.read(1 << 20):
@@ -234,14 +234,14 @@ def test_corruption_deep_in_a_deflate_stream_is_a_bundle_error(tmp_path):
     bundle = Bundle(hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=300_000))
 
     with pytest.raises(BundleError, match="corrupt or truncated"):
-        _read_all(bundle)
+        _read_every_member(bundle)
 
 
 def test_a_zip_with_overlapping_entries_is_a_bundle_error(tmp_path):
     bundle = Bundle(hostile.overlapping_zip(tmp_path / "o.zip"))
 
     with pytest.raises(BundleError, match=r"b\.log: the archive is corrupt"):
-        _read_all(bundle)
+        _read_every_member(bundle)
 
 
 def test_member_names_are_escaped_so_they_can_be_stored_and_linked(tmp_path):
