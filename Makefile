@@ -34,12 +34,14 @@ eval: $(VENV)/.installed
 
 # Speed and memory: full analysis vs `zcat | grep -E <signatures>` on a synthetic 64-rank
 # bundle of ~700 MB and one 4x larger (bundles cached in $TMPDIR/ranklens-bench).
-# Also times the analysis plus the log viewer's line store (what the Celery task does).
+# Also times the analysis plus the log viewer's line store (what the Celery task does), then
+# checkpoint-heavy jobs (8 ranks x 50,000 and 1,024 ranks x 2,000 checkpoints).
 # BENCH_ARGS=--quick for a ~70 MB smoke run; see bench/run.py --help.
 # bench/ is also a directory: without .PHONY make would call the target up to date.
 .PHONY: bench
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py --with-store --repeat 3 $(BENCH_ARGS)
+	$(BIN)/python bench/run.py --bisection --repeat 3 $(BENCH_ARGS)
 
 # Timeline server time, payload size and Chromium render time for 8/64/512 ranks (issue 4).
 .PHONY: bench-timeline

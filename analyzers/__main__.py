@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import sys
+from typing import TextIO
 
 from analyzers import AnalyzeOptions, BundleError, Report, analyze
 from analyzers.summary import format_summary
@@ -28,25 +29,39 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         options = AnalyzeOptions(checkpoint_patterns=tuple(args.checkpoint), workers=args.workers)
-        text = _output(analyze(args.bundle, options), as_json=args.json)
+        report = analyze(args.bundle, options)
     except (BundleError, ValueError) as exc:  # bad input or a refused pattern
         return _fail(str(exc), 2)
     except Exception as exc:  # a bug: still one line, so scripts can rely on the contract
         return _fail(f"internal error ({type(exc).__name__}: {exc})", 1)
-    # Bytes, not the locale's encoding: a report in Chinese must not fail under LANG=C.
-    sys.stdout.buffer.write(text.encode("utf-8"))
-    sys.stdout.flush()
+    try:
+        _print(report, as_json=args.json)
+    except Exception as exc:
+        return _fail(f"could not print the report ({type(exc).__name__}: {exc})", 1)
     return 0
 
 
-def _output(report: Report, *, as_json: bool) -> str:
-    """The whole output, built before anything is printed: either all of it or nothing."""
-    if not as_json:
-        return format_summary(report)
-    # Indented for a person at a terminal; compact for a pipe. `dumps`, not `json.dump` to a
-    # stream, which runs the pure-Python encoder, many times slower.
-    indent = 2 if sys.stdout.isatty() else None
-    return json.dumps(report.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+def _print(report: Report, *, as_json: bool) -> None:
+    """UTF-8 whatever the locale: a report in Chinese must not fail under LANG=C."""
+    if not hasattr(sys.stdout, "buffer"):  # a text-only stream (tests, redirect_stdout)
+        _write(report, sys.stdout, as_json=as_json)
+        return
+    sys.stdout.flush()
+    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8")
+    try:
+        _write(report, out, as_json=as_json)
+        out.flush()
+    finally:
+        out.detach()  # sys.stdout still owns the buffer
+
+
+def _write(report: Report, out: TextIO, *, as_json: bool) -> None:
+    if as_json:
+        # Indented for a person at a terminal, compact for a pipe; the timeline's columns
+        # are streamed rank by rank (`json.dump` to a stream would run the slow encoder).
+        report.write_json(out, indent=2 if sys.stdout.isatty() else None)
+    else:
+        out.write(format_summary(report))
 
 
 def _fail(message: str, code: int) -> int:

@@ -45,6 +45,7 @@ class CheckpointHit:
     role: str
     counted: bool = True
     layer: int | None = None
+    step: int | None = None  # a decode step a phase line closes
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +64,10 @@ class CheckpointRule:
         if found is None:
             return None
         text = _collapse(self._text(found))
-        layer = found.groupdict().get("layer")
-        return CheckpointHit(text, self.role, self.counted, int(layer) if layer else None)
+        groups = found.groupdict()
+        return CheckpointHit(
+            text, self.role, self.counted, _number(groups.get("layer")), _number(groups.get("step"))
+        )
 
     def _text(self, found: re.Match[str]) -> str:
         if self.text is not None:
@@ -171,6 +174,62 @@ def qualified_names(texts: Iterable[str], matcher: CheckpointMatcher | None = No
     return [tracker.qualify(text) for text in texts]
 
 
+class SequenceQualifier:
+    """Qualifies whole sequences of interned texts: `decode step 137 / layer 41 / attention
+    passed` for the sub-module line in layer 41 of step 137.
+
+    A layer line closes its layer (sub-modules after `layer 2 passed` are in layer 3) and a
+    `decode step N passed` line closes its step (layers after it are in step N + 1); a
+    phase or success line without a step starts over. Each distinct text is classified
+    once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
+    """
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = texts
+        self._hits: list[CheckpointHit | None] = []
+        self.labels: list[str] = []
+        self._ids: dict[tuple[int | None, int, int], int] = {}
+
+    def qualify(self, text_ids: Iterable[int]) -> list[int]:
+        """Label ids (into `self.labels`) for one rank's text ids, in order."""
+        self._classify_new()
+        hits, ids, label_of = self._hits, self._ids, self._label
+        step: int | None = None
+        layer = 0
+        out = []
+        for text_id in text_ids:
+            hit = hits[text_id]
+            role = hit.role if hit is not None else "custom"
+            if role == "submodule":
+                key = (step, layer, text_id)
+            elif role == "layer":
+                key = (step, -1, text_id)
+                layer = hit.layer + 1 if hit.layer is not None else layer  # type: ignore[union-attr]
+            elif role in ("phase", "success"):
+                key, layer = (None, -1, text_id), 0
+                step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
+            else:
+                key = (None, -1, text_id)
+            found = ids.get(key)
+            out.append(found if found is not None else label_of(key))
+        return out
+
+    def _classify_new(self) -> None:
+        while len(self._hits) < len(self._texts):
+            self._hits.append(classify_text(self._texts[len(self._hits)]))
+
+    def _label(self, key: tuple[int | None, int, int]) -> int:
+        step, layer, text_id = key
+        label = self._texts[text_id]
+        if layer >= 0:
+            label = f"layer {layer} / {label}"
+        if step is not None:
+            label = f"decode step {step} / {label}"
+        self._ids[key] = len(self.labels)
+        self.labels.append(label)
+        return self._ids[key]
+
+
 @cache
 def classify_text(text: str) -> CheckpointHit | None:
     """Classify a (normalised) checkpoint text with the default patterns; cached because a
@@ -214,6 +273,11 @@ def termination_signals() -> frozenset[str]:
 @cache
 def _default_matcher() -> CheckpointMatcher:
     return CheckpointMatcher()
+
+
+def _number(digits: str | None) -> int | None:
+    """A layer or step number; absurd digit strings (a corrupted line) are no number."""
+    return int(digits) if digits and len(digits) <= 9 else None
 
 
 def _collapse(text: str) -> str:

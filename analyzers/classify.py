@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.block_context import lead_restated_runs, yield_to_block_details
+from analyzers.checkpoint_track import NO_RANK, last_line_by_rank, track_of
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.hints import vote
 from analyzers.rules import Knowledge, Signature
@@ -141,11 +142,11 @@ def _reraised_lines(scan: FileScan) -> set[int]:
 def _last_progress(scan: FileScan) -> dict[int | None, int]:
     """Line of the last checkpoint per rank in one file (None: any rank)."""
     last: dict[int | None, int] = {}
-    for event in scan.events:
-        if event.kind == EventKind.CHECKPOINT:
-            rank = event.rank if event.rank is not None else scan.info.rank
-            if event.line > last.get(rank, 0):
-                last[rank] = event.line
+    track = track_of(scan)
+    if track is not None:
+        for rank, line in last_line_by_rank(track).items():
+            owner = rank if rank != NO_RANK else scan.info.rank
+            last[owner] = max(line, last.get(owner, 0))
     if last:
         last[None] = max(last.values())
     return last

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.causal_chain import CausalChain
+from analyzers.checkpoint_track import track_of
 from analyzers.checkpoints import is_success
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.culprits import stated_world_size
@@ -174,10 +175,8 @@ def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict |
 
 
 def _succeeded(scan: FileScan) -> bool:
-    return any(
-        event.kind == EventKind.CHECKPOINT and is_success(event.message or event.text)
-        for event in scan.events
-    )
+    track = track_of(scan)
+    return track is not None and any(is_success(text) for text in track.texts)
 
 
 def _complained(scan: FileScan) -> bool:

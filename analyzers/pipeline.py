@@ -12,7 +12,7 @@ from pathlib import Path
 
 from analyzers import cases, tree
 from analyzers.bundle import Bundle
-from analyzers.correlate import correlate, last_common
+from analyzers.correlate import correlate
 from analyzers.diagnose import diagnose
 from analyzers.limits import Limits
 from analyzers.options import AnalyzeOptions
@@ -21,7 +21,7 @@ from analyzers.store_budget import StoreBudget
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.worker_ranks import assign_worker_ranks
 
-VERSION = "0.1.0"  # stored on every run; bump when reports change meaning
+VERSION = "0.2.0"  # stored on every run; bump when reports change meaning
 
 
 def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None) -> Report:
@@ -54,6 +54,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     correlation = correlate(scans, world_size)
     progress(80, "classifying the failure")
     diagnosis = diagnose(scans, correlation, correlation.world_size)
+    _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
     _walk_tree(diagnosis, correlation, scans)
     matches = cases.match_cases(diagnosis, scans)
@@ -96,15 +97,24 @@ def _bundle_info(
     )
 
 
+def _place_last_common(diagnosis: Diagnosis, correlation: Correlation) -> None:
+    common = correlation.last_common
+    diagnosis.last_common_checkpoint = common.text if common else None
+    diagnosis.last_common_checkpoint_occurrence = common.index + 1 if common else None
+    diagnosis.last_common_checkpoint_qualified = common.qualified if common else None
+
+
 def _correlation_facts(correlation: Correlation) -> dict[str, object]:
-    common = last_common(correlation.timeline)
+    common = correlation.last_common
     return {
+        "checkpoints": correlation.timeline.total(),
         "last_common_checkpoint_qualified": common.qualified if common else None,
         "ahead_ranks": correlation.ahead_ranks,
         "behind_ranks": correlation.behind_ranks,
         "missing_ranks": correlation.missing_ranks,
         "divergent_ranks": correlation.divergent_ranks,
         "divergence": correlation.divergence,
+        "divergence_at": correlation.divergence_at,
         "clock_offsets": {str(rank): off for rank, off in correlation.clock_offsets.items()},
     }
 

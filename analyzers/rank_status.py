@@ -16,7 +16,7 @@ from typing import Any
 
 from analyzers.checkpoints import is_success
 from analyzers.checkpoints import termination_signals as _termination_signals
-from analyzers.types import Checkpoint, Event, FileScan, RankStatus, RankSummary
+from analyzers.types import Checkpoint, Event, FileScan, RankStatus, RankSummary, Timeline
 
 
 @dataclass(slots=True)
@@ -24,8 +24,6 @@ class RankFiles:
     """Everything one rank left in the bundle, grouped by file."""
 
     present: bool = False
-    skipped: int = 0  # checkpoint lines counted in bulk, not kept as events (fullest file)
-    checkpoints: dict[str, list[Event]] = field(default_factory=dict)
     errors: dict[str, list[Event]] = field(default_factory=dict)
     killed_line: bool = False
     priority: dict[str, tuple[int, str]] = field(default_factory=dict)
@@ -45,26 +43,28 @@ class LauncherExit:
 def rank_summary(
     rank: int,
     files: RankFiles | None,
-    timeline: list[Checkpoint],
+    timeline: Timeline,
     missing: bool,
     exit_: LauncherExit | None,
 ) -> RankSummary:
     first = _first_error(files) if files else None
-    last = timeline[-1] if timeline else None
+    seq = timeline.ranks.get(rank)
+    last = timeline.last(rank)
     return RankSummary(
         rank=rank,
-        status=_status(files, timeline, missing, exit_, first is not None),
+        status=_status(files, last, missing, exit_, first is not None),
         last_checkpoint=last.text if last else None,
         first_error=first.ref() if first else None,
-        checkpoints=len(timeline) + (files.skipped if files else 0),
+        checkpoints=len(seq) if seq else 0,
         last_checkpoint_qualified=last.qualified if last else None,
+        last_checkpoint_occurrence=last.index + 1 if last else None,
         files=sorted(files.priority, key=files.priority.__getitem__) if files else [],
     )
 
 
 def _status(
     files: RankFiles | None,
-    timeline: list[Checkpoint],
+    last: Checkpoint | None,
     missing: bool,
     exit_: LauncherExit | None,
     has_error: bool,
@@ -77,7 +77,7 @@ def _status(
         return RankStatus.KILLED
     if has_error or (exit_ is not None and (exit_.exitcode or 0) > 0):
         return RankStatus.ERROR
-    if (timeline and is_success(timeline[-1].text)) or (exit_ is not None and exit_.exitcode == 0):
+    if (last is not None and is_success(last.text)) or (exit_ is not None and exit_.exitcode == 0):
         return RankStatus.OK
     return RankStatus.HUNG
 

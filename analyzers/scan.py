@@ -14,8 +14,10 @@ full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.ver
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import BinaryIO, Protocol
 
+from analyzers.checkpoint_track import NO_RANK, CheckpointTrack
 from analyzers.formats import structured
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.blockfilter import (
@@ -27,7 +29,6 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
-from analyzers.formats.checkpoint_shape import CheckpointShape
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.hints import HeadHints
@@ -86,14 +87,16 @@ class _FileScanner(ScanSink):
         self.kept_lines: list[str] = []
         self.storm = StormCounter(MAX_EVENTS)
         self.checkpoint_lines = self._checkpoint_lines()
-        self.checkpoint_shape = CheckpointShape()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
         if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
             return None
         found = CheckpointLines(
-            self.filter.checkpoint_literals, self.filter.checkpoint_regex, self._checkpoint
+            self.filter.checkpoint_literals,
+            self.filter.checkpoint_regex,
+            self._checkpoint_parse,
+            self.checkpoints.match,
         )
         return found if found.enabled else None
 
@@ -207,16 +210,12 @@ class _FileScanner(ScanSink):
             if kind is not None:
                 self.emit(line_no, line, kind)
 
-    def _checkpoint(self, line_no: int, raw: bytes, emit: bool) -> tuple[str | None, str]:
-        """Full parse of one checkpoint candidate (the slow path of `CheckpointLines`)."""
-        assert self.checkpoints is not None
-        line = self.checkpoint_shape.parse(clean_line(raw))
+    def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
+        """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
+        line = parse_line(clean_line(raw))
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
-        text = self.checkpoints.match(line.message)
-        if text is not None and emit:
-            self.emit(line_no, line, EventKind.CHECKPOINT, message=text, source="checkpoint")
-        return text, line.message
+        return line
 
     # --- end of file ---------------------------------------------------------------------
 
@@ -224,9 +223,9 @@ class _FileScanner(ScanSink):
         self.cann.close_all(self)
         self.elastic.close_all(self)
         self.indented.close_all(self)
-        if self.checkpoint_lines is not None:
-            self.facts.update(self.checkpoint_lines.finish())
         year = self.hints.year
+        if self.checkpoint_lines is not None:
+            self._finish_checkpoints(self.checkpoint_lines.finish(year))
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
         self._refusal_at_end()
@@ -235,6 +234,14 @@ class _FileScanner(ScanSink):
         if self.structured:
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
+
+    def _finish_checkpoints(self, track: CheckpointTrack) -> None:
+        if not len(track):
+            return
+        self.facts["checkpoints"] = track
+        for rank, count in Counter(track.rank).items():
+            if rank != NO_RANK:
+                self.ranks_seen[rank] += count
 
     def _refusal_at_end(self) -> None:
         """A job log with no error line that ends on a plain-words refusal (`formats.refusal`)."""

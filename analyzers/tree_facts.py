@@ -157,19 +157,18 @@ def _add_rank_facts(facts: TreeFacts, correlation: Correlation) -> None:
     facts.missing_ranks = tuple(correlation.missing_ranks)
     facts.diverged_ranks = tuple(correlation.divergent_ranks)
     facts.behind_ranks = tuple(correlation.behind_ranks)
-    facts.checkpoint_count = sum(len(cps) for cps in correlation.timeline.values())
+    facts.checkpoint_count = correlation.timeline.total()
     facts.last_checkpoints = tuple(_last_checkpoints(correlation, facts.culprit_ranks))
 
 
 def _last_checkpoints(correlation: Correlation, culprits: Sequence[int]) -> list[FactLine]:
     """Each rank's last checkpoint, the culprits' (or the laggards') first."""
     first = list(culprits) or list(correlation.behind_ranks)
-    order = first + [r for r in sorted(correlation.timeline) if r not in first]
+    order = first + [r for r in sorted(correlation.timeline.ranks) if r not in first]
     out = []
     for rank in order:
-        cps = correlation.timeline.get(rank) or []
-        if cps:
-            cp = cps[-1]
+        cp = correlation.timeline.last(rank)
+        if cp is not None:
             ref = ErrorRef(cp.file, cp.line, cp.text, rank, cp.timestamp)
             out.append(FactLine(ref, cp.qualified or cp.text))
     return out

@@ -6,10 +6,14 @@ Everything the web app stores comes from `Report.to_dict()`, whose shape follows
 
 from __future__ import annotations
 
+import json
+import math
+from array import array
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TextIO
 
 from analyzers.limits import LimitHit
 from analyzers.safetext import clean_text
@@ -108,13 +112,185 @@ class Checkpoint:
 
 
 @dataclass(slots=True)
+class RankSequence:
+    """Every checkpoint one rank logged, in its order, as parallel compact columns.
+
+    Ids index `Timeline.texts`, `Timeline.labels` and `Timeline.files`; times are epoch
+    seconds (NaN when the line had none).
+    """
+
+    text: array = field(default_factory=lambda: array("I"))
+    label: array = field(default_factory=lambda: array("I"))  # layer-qualified text id
+    file: array = field(default_factory=lambda: array("I"))
+    line: array = field(default_factory=lambda: array("Q"))
+    time: array = field(default_factory=lambda: array("d"))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+
+@dataclass(slots=True)
+class Timeline:
+    """Every rank's checkpoints. Nothing is sampled: facts are computed from all of them."""
+
+    texts: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    ranks: dict[int, RankSequence] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, checkpoints: dict[int, list[Checkpoint]]) -> Timeline:
+        """A timeline from per-rank `Checkpoint` lists (hand-built values, small jobs)."""
+        timeline = cls()
+        ids: dict[tuple[str, str], dict[str, int]] = {}
+        for rank, points in checkpoints.items():
+            seq = timeline.ranks.setdefault(rank, RankSequence())
+            for point in points:
+                seq.text.append(_id(timeline.texts, ids, "text", point.text))
+                seq.label.append(_id(timeline.labels, ids, "label", point.qualified or point.text))
+                seq.file.append(_id(timeline.files, ids, "file", point.file))
+                seq.line.append(point.line)
+                seq.time.append(_epoch(point.timestamp))
+        return timeline
+
+    def total(self) -> int:
+        return sum(len(seq) for seq in self.ranks.values())
+
+    def checkpoint(self, rank: int, index: int) -> Checkpoint:
+        """One entry as a `Checkpoint` (its occurrence index counted on the rank)."""
+        seq = self.ranks[rank]
+        text = seq.text[index]
+        time = seq.time[index]
+        return Checkpoint(
+            text=self.texts[text],
+            index=seq.text[:index].count(text),
+            file=self.files[seq.file[index]],
+            line=seq.line[index],
+            timestamp=None if math.isnan(time) else _iso(time),
+            qualified=self.labels[seq.label[index]] if len(seq.label) > index else None,
+        )
+
+    def last(self, rank: int) -> Checkpoint | None:
+        seq = self.ranks.get(rank)
+        return self.checkpoint(rank, len(seq) - 1) if seq else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Columns, not an object per checkpoint: a big job has millions of them. Times are
+        whole microseconds after `t0` (integers encode faster and smaller than floats)."""
+        columns = self.columns()
+        columns["ranks"] = dict(columns["ranks"].items())
+        return columns
+
+    def columns(self) -> dict[str, Any]:
+        """`to_json`, with each rank's columns built only when that rank is read, so a
+        reader going rank by rank never holds every rank's lists at once."""
+        firsts = (_earliest(s.time) for s in self.ranks.values())
+        t0 = min((t for t in firsts if t is not None), default=None)
+        return {
+            "texts": self.texts,
+            "labels": self.labels,
+            "files": self.files,
+            "t0": t0,
+            "ranks": LazyRankColumns(self.ranks, t0),
+        }
+
+    def write_json(self, out: TextIO) -> None:
+        """Write `to_json()` to a text stream one rank at a time (bounded memory)."""
+        columns = self.columns()
+        ranks = columns.pop("ranks")
+        out.write(json.dumps(columns, ensure_ascii=False)[:-1] + ', "ranks": {')
+        for number, (rank, value) in enumerate(ranks.items()):
+            out.write(("" if number == 0 else ", ") + f'"{rank}": ')
+            out.write(json.dumps(value, separators=(",", ":")))
+        out.write("}}")
+
+
+class LazyRankColumns(Mapping[str, dict[str, Any]]):
+    """Rank (as a string) -> that rank's columns, built on access."""
+
+    def __init__(self, ranks: dict[int, RankSequence], t0: float | None) -> None:
+        self._ranks = ranks
+        self._t0 = t0
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        return _sequence_json(self._ranks[int(key)], self._t0)
+
+    def __iter__(self) -> Iterator[str]:
+        return (str(rank) for rank in self._ranks)
+
+    def __len__(self) -> int:
+        return len(self._ranks)
+
+
+def _id(values: list[str], ids: dict, kind: str, value: str) -> int:
+    table = ids.setdefault(kind, {})
+    if value not in table:
+        table[value] = len(values)
+        values.append(value)
+    return table[value]
+
+
+def _epoch(timestamp: str | None) -> float:
+    if not timestamp:
+        return math.nan
+    moment = datetime.fromisoformat(timestamp)
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
+
+
+def _earliest(times: array) -> float | None:
+    """The earliest time; NaN (untimed) entries are skipped: `min` would misorder them."""
+    if not math.isnan(sum(times)):
+        return min(times) if times else None
+    return min((t for t in times if t == t), default=None)
+
+
+def _sequence_json(seq: RankSequence, t0: float | None) -> dict[str, Any]:
+    times: list[int | None]
+    if t0 is None:
+        times = [None] * len(seq)
+    elif not math.isnan(sum(seq.time)):  # all timed: C-level maps, no per-item bytecode
+        shifted = map((0.5 - t0 * 1e6).__add__, map((1e6).__mul__, seq.time))
+        times = list(map(math.floor, shifted))
+    else:
+        times = [None if t != t else round((t - t0) * 1e6) for t in seq.time]
+    return {
+        "text": seq.text.tolist(),
+        "label": seq.label.tolist(),
+        "file": _runs(seq.file),
+        "line": seq.line.tolist(),
+        "time_us": times,
+    }
+
+
+def _runs(values: array) -> list[list[int]]:
+    """[[value, count], ...]: a rank's checkpoints nearly all come from one file."""
+    if not values:
+        return []
+    if values.count(values[0]) == len(values):
+        return [[values[0], len(values)]]
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and runs[-1][0] == value:
+            runs[-1][1] += 1
+        else:
+            runs.append([value, 1])
+    return runs
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None).isoformat()
+
+
+@dataclass(slots=True)
 class RankSummary:
     rank: int
     status: RankStatus
     last_checkpoint: str | None
     first_error: ErrorRef | None
-    checkpoints: int = 0
+    checkpoints: int = 0  # every checkpoint line of the rank, counted exactly
     last_checkpoint_qualified: str | None = None
+    # 1-based: the last checkpoint is the n-th line with its normalised text on this rank
+    last_checkpoint_occurrence: int | None = None
     files: list[str] = field(default_factory=list)
 
 
@@ -146,6 +322,8 @@ class Diagnosis:
     error_codes: list[str] = field(default_factory=list)
     culprit_ranks: list[int] = field(default_factory=list)
     last_common_checkpoint: str | None = None
+    last_common_checkpoint_occurrence: int | None = None  # 1-based, as on the lowest rank
+    last_common_checkpoint_qualified: str | None = None
     root_cause: str = ""
     next_actions: list[str] = field(default_factory=list)
     tree_path: list[str] = field(default_factory=list)
@@ -181,15 +359,25 @@ class Report:
     ranks: list[RankSummary]
     diagnosis: Diagnosis
     cases: list[CaseMatch] = field(default_factory=list)
-    timeline: dict[int, list[Checkpoint]] = field(default_factory=dict)
+    timeline: Timeline = field(default_factory=Timeline)
     environment: dict[str, Any] = field(default_factory=dict)
     # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
     correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
-    schema_version: int = 1
+    schema_version: int = 2
 
-    def to_dict(self) -> dict[str, Any]:
-        return _jsonable(self)  # type: ignore[no-any-return]
+    def to_dict(self, *, timeline: bool = True) -> dict[str, Any]:
+        """The report as JSON values; `timeline=False` leaves out the per-checkpoint columns
+        (callers that stream them with `Timeline.write_json`)."""
+        names = [n for n in _field_names(Report) or () if timeline or n != "timeline"]
+        return {name: _jsonable(getattr(self, name)) for name in names}
+
+    def write_json(self, out: TextIO, indent: int | None = None) -> None:
+        """The whole report as JSON text, the timeline streamed rank by rank."""
+        head = json.dumps(self.to_dict(timeline=False), indent=indent, ensure_ascii=False)
+        out.write(head[: head.rindex("}")].rstrip() + ', "timeline": ')
+        self.timeline.write_json(out)
+        out.write("}\n")
 
 
 def _jsonable(value: Any) -> Any:
@@ -200,7 +388,9 @@ def _jsonable(value: Any) -> Any:
         return clean_text(value)
     names = _field_names(cls)
     if names is not None:
-        if cls is Checkpoint:  # scalars only, and most of a big report: no recursion
+        if cls is Timeline:
+            return value.to_json()
+        if cls is Checkpoint:  # scalars only: no recursion
             return {name: getattr(value, name) for name in names}
         return {name: _jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):
@@ -234,16 +424,22 @@ class Correlation:
     """Job-level facts from comparing the ranks' checkpoint sequences (`analyzers.correlate`)."""
 
     ranks: list[RankSummary]
-    timeline: dict[int, list[Checkpoint]]
+    timeline: Timeline
     world_size: int | None
-    last_common_checkpoint: str | None = None
+    last_common: Checkpoint | None = None
     ahead_ranks: list[int] = field(default_factory=list)
     behind_ranks: list[int] = field(default_factory=list)
     missing_ranks: list[int] = field(default_factory=list)
     divergent_ranks: list[int] = field(default_factory=list)
     divergence: str | None = None  # human sentence: where a rank's sequence left the others'
+    # where the first divergent rank left: its checkpoint position (0-based) and rank
+    divergence_at: dict[str, Any] | None = None
     # seconds each rank's clock runs ahead of the reference rank's, from shared checkpoints
     clock_offsets: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def last_common_checkpoint(self) -> str | None:
+        return self.last_common.text if self.last_common else None
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}

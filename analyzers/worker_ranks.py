@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from analyzers.checkpoint_track import NO_RANK, CheckpointTrack
 from analyzers.formats.worker_tags import Framework, Layout, parse_tag, rank_of
 from analyzers.types import FileScan
 
@@ -33,7 +34,20 @@ def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
         for event in scan.events:
             if event.rank is None and event.worker is not None:
                 event.rank = rank_of(event.worker, layout)
+        track = scan.facts.get("checkpoints")
+        if isinstance(track, CheckpointTrack) and track.workers:
+            _rank_checkpoints(track, layout)
     return layout
+
+
+def _rank_checkpoints(track: CheckpointTrack, layout: Layout) -> None:
+    """Checkpoint lines carry the same process tags as the events."""
+    ranks = [rank_of(tag, layout) for tag in track.workers]
+    for index, worker in enumerate(track.worker):
+        if worker != NO_RANK and track.rank[index] == NO_RANK:
+            rank = ranks[worker]
+            if rank is not None:
+                track.rank[index] = rank
 
 
 def bundle_layout(scans: Sequence[FileScan], tags: set[str]) -> Layout:
@@ -60,6 +74,9 @@ def _tags(scans: Sequence[FileScan]) -> set[str]:
     for scan in scans:
         tags.update((scan.facts.get("worker_tags") or {}).get("tags") or ())
         tags.update(event.worker for event in scan.events if event.worker is not None)
+        track = scan.facts.get("checkpoints")
+        if isinstance(track, CheckpointTrack):
+            tags.update(track.workers)
     return tags
 
 

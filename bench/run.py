@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     alternation = signature_alternation()
     print(f"grep alternation: {alternation.count('|') + 1} signature keywords", flush=True)
     rows = []
+    if args.bisection:
+        return _bisection_rows(args, alternation)
     for scale in scales:
         bundle = _bundle(Path(args.dir), args.ranks, scale)
         size = _uncompressed_size(bundle)
@@ -72,6 +74,39 @@ def main(argv: list[str] | None = None) -> int:
             _print_store_row(grep, stored)
     _print_summary(rows)
     return 0
+
+
+# (ranks, checkpoints per rank): a long bisection run, and a big job with a short one
+BISECTION_SIZES = ((8, 50_000), (1024, 2_000))
+
+
+def _bisection_rows(args: argparse.Namespace, alternation: str) -> int:
+    """Checkpoint-heavy jobs, two ways: the usual mix (training log with metrics, plog) and
+    logs of checkpoint lines only (the worst case: no cheap lines to dilute them)."""
+    for ranks, checkpoints in BISECTION_SIZES:
+        for mix in ("job", "checkpoints-only"):
+            bundle = _bisection_bundle(Path(args.dir), ranks, checkpoints, mix)
+            size = _uncompressed_size(bundle)
+            pairs = [_timed_pair(bundle, alternation, args.workers) for _ in range(args.repeat)]
+            grep, analysis = _median_pair(pairs)
+            print(f"{ranks} ranks x {checkpoints:,} checkpoints, {mix}:")
+            _print_row(1.0, size, bundle.stat().st_size, grep, analysis)
+    return 0
+
+
+def _bisection_bundle(directory: Path, ranks: int, checkpoints: int, mix: str) -> Path:
+    from bisection import write_bisection_bundle
+
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"bisection-v{GENERATOR_VERSION}-{mix}-r{ranks}-c{checkpoints}.tar.gz"
+    if not path.exists():
+        partial = path.with_suffix(".part")
+        if mix == "job":
+            write_bundle(partial, ranks=ranks, checkpoints=checkpoints)
+        else:
+            write_bisection_bundle(partial, ranks, checkpoints, layers=16, culprit=ranks // 2)
+        partial.rename(path)
+    return path
 
 
 def _timed_pair(bundle: Path, alternation: str, workers: int) -> tuple[Timing, Timing]:
@@ -99,6 +134,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--with-store",
         action="store_true",
         help="also time the analysis plus the log viewer's line store (what the worker does)",
+    )
+    parser.add_argument(
+        "--bisection",
+        action="store_true",
+        help="checkpoint-heavy jobs instead: 8 ranks x 50,000 and 1,024 ranks x 2,000",
     )
     parser.add_argument(
         "--dir", default=os.path.join(tempfile.gettempdir(), "ranklens-bench"), help="cache"

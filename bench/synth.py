@@ -61,12 +61,17 @@ def _cann_time(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d-%H:%M:%S.") + f"{micro // 1000:03d}.{micro % 1000:03d}"
 
 
-def rank_log_lines(rank: int, size: int, rng: random.Random, fails: bool) -> list[str]:
+def rank_log_lines(
+    rank: int, size: int, rng: random.Random, fails: bool, checkpoints: int | None = None
+) -> list[str]:
+    """`size` bytes of training log; with `checkpoints`, as many steps as print that many
+    checkpoint lines (the last step cut short), whatever the size."""
     clock, lines, total, step = _Clock(rng), [], 0, 0
     head = f"[default{rank % 8}]:"
     tag = f" [rank{rank}] INFO "
     tails = [_metric_tail(rng) for _ in range(4096)]
-    while total < size:
+    per_step = LAYERS * (len(SUBMODULES) + 1)
+    while (total < size) if checkpoints is None else (step * per_step < checkpoints):
         step += 1
         start = len(lines)
         for layer in range(LAYERS):
@@ -81,9 +86,21 @@ def rank_log_lines(rank: int, size: int, rng: random.Random, fails: bool) -> lis
                 f"({rng.uniform(10, 99):.2f}) at step {step}, clipping"
             )
         total += sum(len(line) + 1 for line in lines[start:])
+    if checkpoints is not None:
+        _cut_checkpoints(lines, step * per_step - checkpoints)
     ending = _failure_lines if fails else _peer_timeout_lines
     lines += ending(head, rank, clock)
     return lines
+
+
+def _cut_checkpoints(lines: list[str], extra: int) -> None:
+    """Drop the last `extra` checkpoint lines (the rank stopped inside its last step)."""
+    for index in range(len(lines) - 1, -1, -1):
+        if extra <= 0:
+            return
+        if lines[index].endswith(" passed"):
+            del lines[index]
+            extra -= 1
 
 
 def _metric_tail(rng: random.Random) -> str:
@@ -225,8 +242,13 @@ def launcher_lines(world: int, culprit: int) -> list[str]:
     return lines
 
 
-def write_bundle(out: Path, ranks: int = 64, scale: float = 1.0, seed: int = 7) -> int:
-    """Write the bundle to `out` (.tar.gz); returns the uncompressed byte count."""
+def write_bundle(
+    out: Path, ranks: int = 64, scale: float = 1.0, seed: int = 7, checkpoints: int | None = None
+) -> int:
+    """Write the bundle to `out` (.tar.gz); returns the uncompressed byte count.
+
+    With `checkpoints`, every rank prints that many checkpoint lines and its plog keeps the
+    usual size ratio to its training log (`scale` is then ignored)."""
     rng = random.Random(seed)
     culprit = ranks * 3 // 5
     total = 0
@@ -234,14 +256,15 @@ def write_bundle(out: Path, ranks: int = 64, scale: float = 1.0, seed: int = 7) 
         for rank in range(ranks):
             fails = rank == culprit
             node = rank // 8
+            train = rank_log_lines(rank, int(RANK_LOG_BYTES * scale), rng, fails, checkpoints)
+            plog_bytes = int(PLOG_BYTES * scale)
+            if checkpoints is not None:
+                plog_bytes = sum(len(line) + 1 for line in train) * PLOG_BYTES // RANK_LOG_BYTES
             members = (
-                (
-                    f"job/node-{node}/rank_{rank}/train.log",
-                    rank_log_lines(rank, int(RANK_LOG_BYTES * scale), rng, fails),
-                ),
+                (f"job/node-{node}/rank_{rank}/train.log", train),
                 (
                     f"job/node-{node}/plog/plog-{40000 + rank}_20261129072400000.log",
-                    plog_lines(rank, int(PLOG_BYTES * scale), rng, fails),
+                    plog_lines(rank, plog_bytes, rng, fails),
                 ),
             )
             for name, lines in members:

@@ -7,6 +7,7 @@ Celery broker under `var/`, so `make run` needs no server. `DATABASE_URL` and
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -60,11 +61,16 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "incidents",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside everything else that may answer an error, so /api/ clients always get JSON.
+    "incidents.api_errors.ApiJsonErrors",
+    "incidents.middleware.RefuseBadQueryStrings",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before CSRF: that middleware reads the body, and an oversized upload must be
     # refused from its Content-Length before a byte of it is received.
@@ -76,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -95,6 +103,57 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- HTTPS, cookies, CSP, login throttling ----------------------------------
+# RANKLENS_HTTPS=1 says the site is reached over TLS, usually through a proxy that sets
+# X-Forwarded-Proto: it switches on the redirect to https, secure cookies, HSTS and trust
+# in that header. Each can be overridden on its own (e.g. a proxy that redirects itself).
+HTTPS = env_bool("RANKLENS_HTTPS")
+SECURE_SSL_REDIRECT = env_bool("RANKLENS_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env_bool("RANKLENS_SECURE_COOKIES", HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("RANKLENS_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("RANKLENS_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("RANKLENS_HSTS_PRELOAD")
+if not SECURE_HSTS_PRELOAD:
+    # Preloading is a promise about the whole registrable domain made to browser vendors,
+    # which an internal tool's host cannot make alone; opting out is deliberate here.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+if env_bool("RANKLENS_BEHIND_PROXY", HTTPS):
+    # Only safe when a proxy in front sets (or strips) this header on every request.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+CSRF_FAILURE_VIEW = "incidents.api_errors.csrf_failure"
+
+# Everything the pages load comes from this site; no inline script, style or eval.
+# Violations are posted to /csp-report/ and logged, so a broken page shows in the logs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "report-uri": "/csp-report/",
+    },
+}
+
+# Failed logins are counted per username and client address together, so a stranger
+# guessing one account cannot lock its owner out from everywhere.
+AXES_FAILURE_LIMIT = env_int("RANKLENS_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("RANKLENS_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # lockouts are still logged as warnings
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+if env_bool("RANKLENS_BEHIND_PROXY", HTTPS):
+    # The client is the address the proxy appended last to X-Forwarded-For (entries to its
+    # left come from the client and may be forged), not the proxy's own address.
+    AXES_IPWARE_PROXY_ORDER = "right-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
 
 # --- Database --------------------------------------------------------------
 DATABASES = {
@@ -116,6 +175,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out username/address pair is refused before its password is checked.
+    "incidents.auth_backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from incidents import views
+from incidents.content_policy import csp_report
 from incidents.urls import api_patterns
 
 urlpatterns = [
@@ -9,6 +10,14 @@ urlpatterns = [
     path("incidents/", include("incidents.urls")),
     path("library/", include("incidents.urls_library")),  # issue 5: case library
     path("api/", include(api_patterns)),
+    path("account/", include("incidents.urls_account")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("csp-report/", csp_report, name="csp-report"),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/ these answer JSON; elsewhere Django's own pages.
+handler400 = "incidents.api_errors.handler400"
+handler403 = "incidents.api_errors.handler403"
+handler404 = "incidents.api_errors.handler404"
+handler500 = "incidents.api_errors.handler500"

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from incidents.models import AnalysisRun, ApiToken, Bundle, Incident
+from incidents.models import Activity, AnalysisRun, ApiToken, Bundle, Incident
 
 
 class BundleInline(admin.StackedInline):
@@ -34,8 +34,32 @@ class AnalysisRunAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ("prefix", "user", "created_at", "last_used_at")
-    readonly_fields = ("digest", "prefix", "created_at", "last_used_at")
+    """Tokens are issued on /account/tokens/ or with `issue_token`: the secret exists only
+    then, so the admin can look, change the expiry or revoke, but not add one."""
+
+    list_display = ("prefix", "user", "name", "created_at", "expires_at", "revoked_at")
+    readonly_fields = ("user", "digest", "prefix", "created_at", "last_used_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Activity)
+class ActivityAdmin(admin.ModelAdmin):
+    """The log is evidence: readable here, never edited."""
+
+    list_display = ("at", "actor_name", "verb", "target", "field")
+    list_filter = ("verb",)
+    search_fields = ("actor_name", "target", "field", "old", "new")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 from incidents import admin_library  # noqa: E402, F401  issue 5: case library, tree triage

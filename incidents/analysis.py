@@ -101,12 +101,13 @@ def _analyze(run: AnalysisRun) -> dict[str, Any]:
         progress=_progress_reporter(run),
         store_dir=str(runstore.store_dir_for(run.pk)),  # issue 4: log viewer's line index
     )
-    report = analyzers.analyze(str(bundle.path), options=options).to_dict()
+    result = analyzers.analyze(str(bundle.path), options=options)
+    report = result.to_dict(timeline=False)  # the timeline's columns go to the run store
     # The store names files by hash; show people the name they uploaded.
     report["bundle"]["name"] = bundle.original_name
     store = runstore.store_dir_for(run.pk)
-    runstore.save_timeline_for_report(report, store)  # issue 4
-    runstore.split_off_timeline(report, store)  # keep the stored report small
+    runstore.save_timeline_for_report({**report, "timeline": result.timeline.columns()}, store)
+    runstore.write_raw_timeline(result.timeline, store)
     return report
 
 

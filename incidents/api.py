@@ -9,6 +9,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents import services
+from incidents.api_errors import api_error
 from incidents.forms import BundleUploadForm
 from incidents.models import Incident
 from incidents.tokens import token_required
@@ -20,10 +21,8 @@ from incidents.tokens import token_required
 def incident_create(request: HttpRequest) -> JsonResponse:
     form = BundleUploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        return JsonResponse(
-            {"error": form.first_error(), "errors": form.errors.get_json_data()},
-            status=413 if form.is_too_large() else 400,
-        )
+        status = 413 if form.is_too_large() else 400
+        return api_error(form.first_error(), status, errors=form.errors.get_json_data())
     incident = services.incident_create(
         upload=form.cleaned_data["bundle"],
         title=form.cleaned_data["title"],

@@ -14,11 +14,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.forms import ModelForm
 from django.utils import timezone
 from django.utils.text import slugify
 
 from analyzers import cases as knowledge
 from incidents import search
+from incidents.activity import activity_record, activity_record_changes
+from incidents.activity_models import Verb
 from incidents.case_models import CASE_TEXT_FIELDS, Case, CaseIncident, CaseSource
 from incidents.models import AnalysisRun, Incident, RunState
 from incidents.promoted_matching import promoted_matches
@@ -157,6 +160,32 @@ def case_promote(*, incident: Incident, user: AbstractBaseUser | None) -> Case:
         case.save()
         CaseIncident.objects.create(
             case=case, incident=incident, score=1.0, source=CaseIncident.Source.PROMOTED
+        )
+        activity_record(
+            actor=user,
+            verb=Verb.PROMOTED,
+            target=incident.short_id,
+            incident=incident,
+            case=case,
+            field="case",
+            new=case.slug,
+        )
+    return case
+
+
+def case_update(*, form: ModelForm, user: AbstractBaseUser | None) -> Case:
+    """Save a validated edit of a case; each changed field goes to the activity log with
+    its old value, so an edit never loses what the case said before."""
+    case = form.instance
+    before = Case.objects.values(*CASE_TEXT_FIELDS).get(pk=case.pk)
+    with transaction.atomic():
+        case = form.save()
+        activity_record_changes(
+            actor=user,
+            target=f"case {case.slug}",
+            case=case,
+            before=before,
+            after={name: getattr(case, name) for name in CASE_TEXT_FIELDS},
         )
     return case
 

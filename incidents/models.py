@@ -139,23 +139,56 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class ApiTokenQuerySet(models.QuerySet):
+    def usable(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
 class ApiToken(models.Model):
-    """A bearer token for the HTTP API. Only its digest is stored."""
+    """A bearer token for the HTTP API. Only its digest is stored, so a leaked database
+    does not leak working tokens; the prefix tells tokens apart in lists."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     digest = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=12)  # first characters, to tell tokens apart
+    name = models.CharField(max_length=100, blank=True)  # what the owner uses it for
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    # Kept (not deleted) on revocation, so the owner still sees what was revoked and when.
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
 
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def is_usable(self) -> bool:
+        return self.revoked_at is None and not self.is_expired
+
 
 # Issue 5: the case library and diagnosis-tree triage live in their own modules.
+from incidents.activity_models import Activity  # noqa: E402
 from incidents.case_models import Case, CaseIncident, CaseKey, SearchTerm, TermVariant  # noqa: E402
-from incidents.tree_models import TreeMark  # noqa: E402
+from incidents.tree_models import TreeMark, TreeMarkRevision  # noqa: E402
 
-__all__ = ["Case", "CaseIncident", "CaseKey", "SearchTerm", "TermVariant", "TreeMark"]
+__all__ = [
+    "Activity",
+    "Case",
+    "CaseIncident",
+    "CaseKey",
+    "SearchTerm",
+    "TermVariant",
+    "TreeMark",
+    "TreeMarkRevision",
+]

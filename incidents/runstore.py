@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 
+from analyzers.types import Timeline
 from incidents.timeline_prepare import prepare_timeline
 from incidents.timeline_types import CommonLine, ErrorMark, Lane, LanePoints, PreparedTimeline
 
@@ -195,6 +196,16 @@ def split_off_timeline(report: dict[str, Any], store_dir: Path) -> None:
     part = store_dir / f"{RAW_TIMELINE_FILE}.part-{os.getpid()}"
     with gzip.open(part, "wt", encoding="utf-8", compresslevel=3) as fh:
         json.dump(timeline, fh, separators=(",", ":"))
+    os.replace(part, store_dir / RAW_TIMELINE_FILE)
+
+
+def write_raw_timeline(timeline: Timeline, store_dir: Path) -> None:
+    """The run's checkpoint columns, streamed rank by rank into the store (the report in
+    the database stays small; the prepared timeline can be rebuilt from this copy)."""
+    store_dir.mkdir(parents=True, exist_ok=True)
+    part = store_dir / f"{RAW_TIMELINE_FILE}.part-{os.getpid()}"
+    with gzip.open(part, "wt", encoding="utf-8", compresslevel=3) as fh:
+        timeline.write_json(fh)
     os.replace(part, store_dir / RAW_TIMELINE_FILE)
 
 

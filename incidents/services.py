@@ -1,22 +1,23 @@
-"""Writes: create incidents from uploads, queue analysis runs, issue API tokens."""
+"""Writes: create incidents from uploads, queue analysis runs (tokens: token_services)."""
 
 from __future__ import annotations
 
 import logging
-import secrets
 from pathlib import PurePath
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
 from incidents import blobstore
-from incidents.models import AnalysisRun, ApiToken, Bundle, Incident, RunState, token_digest
+from incidents.activity import activity_record
+from incidents.activity_models import Verb
+from incidents.models import AnalysisRun, Bundle, Incident, RunState
 from incidents.tasks import analyze_bundle
+from incidents.token_services import api_token_issue
 
-TOKEN_PREFIX = "rl_"
+__all__ = ["api_token_issue", "incident_create", "incident_reanalyze", "run_queue"]
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,34 @@ def incident_create(
             incident=incident, sha256=blob.sha256, original_name=name, size_bytes=blob.size_bytes
         )
         run_queue(incident=incident)
+        activity_record(
+            actor=created_by,
+            verb=Verb.CREATED,
+            target=incident.short_id,
+            incident=incident,
+            field="title",
+            new=incident.title,
+        )
     return incident
+
+
+def incident_reanalyze(
+    *, incident: Incident, checkpoint_patterns: list[str], actor: AbstractBaseUser | None
+) -> AnalysisRun:
+    """Queue another run, and log who asked for it with which checkpoint patterns."""
+    previous = incident.latest_run()
+    with transaction.atomic():
+        run = run_queue(incident=incident, checkpoint_patterns=checkpoint_patterns)
+        activity_record(
+            actor=actor,
+            verb=Verb.REANALYZED,
+            target=incident.short_id,
+            incident=incident,
+            field="checkpoint_patterns",
+            old="\n".join(previous.checkpoint_patterns) if previous else "",
+            new="\n".join(checkpoint_patterns),
+        )
+    return run
 
 
 def run_queue(*, incident: Incident, checkpoint_patterns: list[str] | None = None) -> AnalysisRun:
@@ -69,14 +97,3 @@ def _enqueue(run: AnalysisRun) -> None:
             state=RunState.FAILED, error=message + "Try “Analyze again” later."
         )
         run.show_on_incident(RunState.FAILED)
-
-
-def api_token_issue(*, username: str) -> tuple[str, bool]:
-    """A new token for `username` (created if needed). Returns (token, user_created)."""
-    user, created = get_user_model().objects.get_or_create(username=username)
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[:10])
-    return token, created

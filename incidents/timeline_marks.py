@@ -102,6 +102,10 @@ def last_common(
     named = diagnosis.get("last_common_checkpoint")
     if not sequences or ("last_common_checkpoint" in diagnosis and not named):
         return None
+    occurrence = diagnosis.get("last_common_checkpoint_occurrence")
+    if isinstance(occurrence, int) and (named, occurrence - 1) in position:
+        pos = position[(named, occurrence - 1)]
+        return CommonLine(timeline.labels[pos], float(pos), _median_time(timeline, pos))
     common = set.intersection(*(set(seq) for seq in sequences))
     labels = timeline.labels
     matching = [i for i in common if named in (i[0], labels[position[i]])] if named else []

@@ -41,7 +41,7 @@ class _RankRows:
 def prepare_timeline(report: Mapping[str, Any]) -> PreparedTimeline:
     """Lanes, merged logical order, corrected clock and error markers of one report."""
     interner = _Interner()
-    rows = {rank: _rank_rows(es, interner) for rank, es in _timeline_entries(report).items()}
+    rows = _all_rank_rows(report.get("timeline") or {}, interner)
     order = merge_sequences(r.identities for r in rows.values())
     position = {identity: pos for pos, identity in enumerate(order)}
     offsets = _clock_offsets(report, rows, position)
@@ -63,7 +63,7 @@ def prepare_timeline(report: Mapping[str, Any]) -> PreparedTimeline:
 def _lanes(report: Mapping[str, Any]) -> list[Lane]:
     """Every rank the report knows of, plus the ranks `world_size` says existed."""
     summaries = {r["rank"]: r for r in report.get("ranks") or [] if r.get("rank") is not None}
-    timeline = report.get("timeline") or {}
+    timeline = _per_rank(report.get("timeline") or {})
     ranks = set(summaries) | {int(k) for k in timeline if k.isdigit()}
     world_size = report.get("world_size")
     if isinstance(world_size, int) and 0 < world_size <= 65_536:
@@ -77,9 +77,24 @@ def _lanes(report: Mapping[str, Any]) -> list[Lane]:
     return lanes
 
 
-def _timeline_entries(report: Mapping[str, Any]) -> dict[int, list[Mapping[str, Any]]]:
-    timeline = report.get("timeline") or {}
-    return {int(k): v for k, v in timeline.items() if k.isdigit() and v}
+def _per_rank(timeline: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Rank -> that rank's checkpoints, in either report layout."""
+    return timeline.get("ranks") or {} if _columnar(timeline) else timeline
+
+
+def _columnar(timeline: Mapping[str, Any]) -> bool:
+    """Schema 2 reports keep the timeline as columns; schema 1 as a list per rank."""
+    return isinstance(timeline.get("texts"), list) and isinstance(timeline.get("ranks"), Mapping)
+
+
+def _all_rank_rows(timeline: Mapping[str, Any], interner: _Interner) -> dict[int, _RankRows]:
+    if _columnar(timeline):
+        return {
+            int(rank): _column_rows(timeline, columns, interner)
+            for rank, columns in timeline["ranks"].items()
+            if str(rank).isdigit() and columns.get("text")
+        }
+    return {int(k): _rank_rows(v, interner) for k, v in timeline.items() if k.isdigit() and v}
 
 
 class _Interner:
@@ -87,8 +102,19 @@ class _Interner:
 
     def __init__(self) -> None:
         self.labels: dict[Identity, str] = {}
+        self._canonical: dict[Identity, Identity] = {}
         self.file_ids: dict[str, int] = {}
         self.files: list[str] = []
+
+    def labelled(self, identity: Identity, label: str) -> Identity:
+        """The one shared tuple for this identity: ranks repeat the same identities, and a
+        million points must not hold a million equal tuples."""
+        known = self._canonical.get(identity)
+        if known is not None:
+            return known
+        self._canonical[identity] = identity
+        self.labels[identity] = label
+        return identity
 
     def identity(self, entry: Mapping[str, Any]) -> Identity:
         identity = (entry.get("text") or "", entry.get("index") or 0)
@@ -118,6 +144,25 @@ def _rank_rows(entries: list[Mapping[str, Any]], interner: _Interner) -> _RankRo
         files=[file(e.get("file") or "") for e in entries],
         lines=[e.get("line") or 0 for e in entries],
     )
+
+
+def _column_rows(
+    timeline: Mapping[str, Any], columns: Mapping[str, Any], interner: _Interner
+) -> _RankRows:
+    """One rank of a columnar timeline: identities counted as (text, occurrence)."""
+    texts, labels, paths = timeline["texts"], timeline["labels"], timeline["files"]
+    seen: dict[int, int] = {}
+    identities = []
+    for text_id, label_id in zip(columns["text"], columns["label"], strict=False):
+        index = seen.get(text_id, 0)
+        seen[text_id] = index + 1
+        identities.append(interner.labelled((texts[text_id], index), labels[label_id]))
+    t0 = timeline.get("t0")
+    epochs = [math.nan if t0 is None or t is None else t0 + t / 1e6 for t in columns["time_us"]]
+    files: list[int] = []
+    for file_id, count in columns["file"]:
+        files.extend([interner.file(paths[file_id])] * count)
+    return _RankRows(identities, epochs, files, list(columns["line"]))
 
 
 # --- clocks ------------------------------------------------------------------------------

@@ -9,24 +9,48 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
+from incidents.api_errors import api_error
 from incidents.models import ApiToken, token_digest
 
 
-def user_for_request(request: HttpRequest) -> AbstractBaseUser | None:
-    """The active user whose token is in `Authorization: Bearer <token>`, if any."""
+def bearer_token(request: HttpRequest) -> str:
+    """The token in `Authorization: Bearer <token>` ('' when there is none)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def token_for_request(request: HttpRequest) -> ApiToken | None:
+    """The stored token the request names, usable or not (expired, revoked)."""
+    token = bearer_token(request)
+    if not token:
         return None
-    found = ApiToken.objects.select_related("user").filter(digest=token_digest(token.strip()))
-    api_token = found.first()
-    if api_token is None or not api_token.user.is_active:
+    found = ApiToken.objects.select_related("user").filter(digest=token_digest(token))
+    return found.first()
+
+
+def user_for_request(request: HttpRequest) -> AbstractBaseUser | None:
+    """The active user whose usable token the request carries, if any."""
+    api_token = token_for_request(request)
+    if api_token is None or not api_token.is_usable or not api_token.user.is_active:
         return None
-    found.update(last_used_at=timezone.now())
+    ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=timezone.now())
     return api_token.user
 
 
+def refusal_reason(request: HttpRequest, default: str) -> str:
+    """Why no user was found: a CI job learns its token expired instead of guessing."""
+    api_token = token_for_request(request)
+    if api_token is None:
+        return default
+    if api_token.revoked_at is not None:
+        return "This API token was revoked; issue a new one."
+    if api_token.is_expired:
+        return f"This API token expired on {api_token.expires_at:%Y-%m-%d}; issue a new one."
+    return default
+
+
 def _unauthorized(message: str) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=401)
+    response = api_error(message, 401)
     response["WWW-Authenticate"] = 'Bearer realm="ranklens"'
     return response
 
@@ -38,7 +62,8 @@ def token_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         user = user_for_request(request)
         if user is None:
-            return _unauthorized("Authentication required: send 'Authorization: Bearer <token>'.")
+            default = "Authentication required: send 'Authorization: Bearer <token>'."
+            return _unauthorized(refusal_reason(request, default))
         request.user = user
         return view(request, *args, **kwargs)
 
@@ -53,7 +78,8 @@ def login_or_token(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         if not request.user.is_authenticated:
             user = user_for_request(request)
             if user is None:
-                return _unauthorized("Authentication required: log in or send a bearer token.")
+                default = "Authentication required: log in or send a bearer token."
+                return _unauthorized(refusal_reason(request, default))
             request.user = user
         return view(request, *args, **kwargs)
 

@@ -32,3 +32,27 @@ class TreeMark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.incident.short_id} {self.node_id}: {self.state}"
+
+
+class TreeMarkRevision(models.Model):
+    """Every save of a node's mark, clearing included: the history behind `TreeMark`, so
+    no note is lost when someone edits or clears it."""
+
+    CLEARED = "cleared"
+
+    incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="tree_history")
+    node_id = models.CharField(max_length=64)
+    state = models.CharField(max_length=10)  # a TreeMark.State, or "cleared"
+    branch = models.CharField(max_length=64, blank=True)
+    note = models.TextField(blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["incident", "node_id"], name="treemarkrev_node")]
+
+    def __str__(self) -> str:
+        return f"{self.incident_id} {self.node_id}: {self.state}"

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from analyzers.tree import Tree, TreeNode, VerificationItem, load_tree
 from incidents.case_models import Case
-from incidents.tree_models import TreeMark
+from incidents.tree_models import TreeMark, TreeMarkRevision
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -43,6 +43,7 @@ class NodeView:
     answer: str | None = None
     evidence: list[dict[str, Any]] = field(default_factory=list)
     mark: TreeMark | None = None
+    history: list[TreeMarkRevision] = field(default_factory=list)
     chosen_by_triage: bool = False
 
     @property
@@ -83,6 +84,7 @@ class _Overlay:
     steps: dict[str, dict[str, Any]]
     answers: dict[str, str]
     marks: Mapping[str, TreeMark]
+    history: Mapping[str, list[TreeMarkRevision]]
     links: dict[str, CaseLink]
     chosen: frozenset[str]
 
@@ -91,8 +93,9 @@ def build_tree_view(
     report: Mapping[str, Any] | None = None,
     marks: Mapping[str, TreeMark] | None = None,
     tree: Tree | None = None,
+    history: Mapping[str, list[TreeMarkRevision]] | None = None,
 ) -> TreeView:
-    """The whole tree, with the report's path and the marks laid over it."""
+    """The whole tree, with the report's path, the marks and their history laid over it."""
     tree = tree or load_tree()
     steps = _steps(report)
     marks = marks or {}
@@ -100,6 +103,7 @@ def build_tree_view(
         steps={s["node"]: s for s in steps},
         answers=_answers_by_node(steps),
         marks=marks,
+        history=history or {},
         links=_case_links(tree),
         chosen=frozenset(m.branch for m in marks.values() if m.state == TreeMark.State.OVERRIDE),
     )
@@ -141,6 +145,7 @@ def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
         answer=step.get("answer") if step else None,
         evidence=list(step.get("evidence") or []) if step else [],
         mark=overlay.marks.get(node_id),
+        history=list(overlay.history.get(node_id, [])),
         chosen_by_triage=node_id in overlay.chosen,
     )
     view.children = [_build(tree, c, depth + 1, overlay) for c in node.children]
@@ -161,3 +166,12 @@ def _case_links(tree: Tree) -> dict[str, CaseLink]:
 def marks_for(incident_id: int) -> dict[str, TreeMark]:
     marks = TreeMark.objects.filter(incident_id=incident_id).select_related("user")
     return {m.node_id: m for m in marks}
+
+
+def history_for(incident_id: int) -> dict[str, list[TreeMarkRevision]]:
+    """Each node's mark revisions, newest first."""
+    history: dict[str, list[TreeMarkRevision]] = {}
+    revisions = TreeMarkRevision.objects.filter(incident_id=incident_id).select_related("user")
+    for revision in revisions:
+        history.setdefault(revision.node_id, []).append(revision)
+    return history

@@ -11,10 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents import services
+from incidents.content_policy import allow_plotly
 from incidents.forms import BundleUploadForm, ReanalyzeForm
-from incidents.models import Incident
+from incidents.models import Activity, Incident
 
 PAGE_SIZE = 50
+ACTIVITY_SHOWN = 50
 
 
 def _get_incident(number: int) -> Incident:
@@ -71,6 +73,7 @@ def _render_upload(request: HttpRequest, form: BundleUploadForm, status: int = 2
 
 @login_required
 @require_GET
+@allow_plotly
 def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     incident = _get_incident(number)
     run = incident.latest_run()
@@ -78,6 +81,7 @@ def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     patterns = "\n".join(run.checkpoint_patterns) if run else ""
     form = ReanalyzeForm(initial={"checkpoint_patterns": patterns})
     context = {"incident": incident, "run": run, "report": report, "reanalyze_form": form}
+    context["activity"] = Activity.objects.about_incident(incident)[:ACTIVITY_SHOWN]
     return render(request, "incidents/detail.html", context)
 
 
@@ -99,7 +103,9 @@ def incident_reanalyze(request: HttpRequest, number: int) -> HttpResponse:
         # Nothing is queued; the current run and its report stay as they are.
         messages.error(request, " ".join(form.errors["checkpoint_patterns"]))
         return redirect(incident)
-    services.run_queue(
-        incident=incident, checkpoint_patterns=form.cleaned_data["checkpoint_patterns"]
+    services.incident_reanalyze(
+        incident=incident,
+        checkpoint_patterns=form.cleaned_data["checkpoint_patterns"],
+        actor=request.user,
     )
     return redirect(incident)

@@ -12,8 +12,9 @@ from incidents import case_selectors, case_services
 from incidents.case_forms import CaseForm
 from incidents.case_models import CATEGORY_CHOICES, HARDWARE_CHOICES, Case
 from incidents.library import CaseFilters, case_search
-from incidents.models import Incident
+from incidents.models import Activity, Incident
 from incidents.tree_view import build_tree_view
+from incidents.views import ACTIVITY_SHOWN
 
 
 def page_number(request: HttpRequest) -> int:
@@ -46,6 +47,7 @@ def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "case": case,
         "links": case_selectors.linked_incidents(case),
         "tree_nodes": case_selectors.tree_nodes_linking(case.slug),
+        "activity": Activity.objects.about_case(case)[:ACTIVITY_SHOWN],
     }
     return render(request, "library/case.html", context)
 
@@ -58,7 +60,7 @@ def case_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(case)
     form = CaseForm(request.POST or None, instance=case)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        case_services.case_update(form=form, user=request.user)
         messages.success(request, "Case saved.")
         return redirect(case)
     return render(request, "library/case_form.html", {"case": case, "form": form})

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from analyzers.tree import load_tree
 from incidents.case_forms import TreeMarkForm
 from incidents.models import Incident
-from incidents.tree_view import build_tree_view, marks_for
+from incidents.tree_view import build_tree_view, history_for, marks_for
 from incidents.triage import tree_mark_save
 
 
@@ -22,7 +22,7 @@ def incident_tree(request: HttpRequest, number: int) -> HttpResponse:
     incident = get_object_or_404(Incident, pk=number)
     run = incident.latest_run()
     report = run.report if run is not None and run.report else None
-    tree = build_tree_view(report, marks_for(incident.pk))
+    tree = build_tree_view(report, marks_for(incident.pk), history=history_for(incident.pk))
     context = {"incident": incident, "report": report, "tree": tree, "anchor": "node-"}
     return render(request, "incidents/tree.html", context)
 

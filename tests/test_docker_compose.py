@@ -1,4 +1,4 @@
-"""docker-compose.yml parses and runs the four services (no Docker engine here)."""
+"""docker-compose.yml parses and runs the services behind a TLS proxy (no Docker engine here)."""
 
 from pathlib import Path
 
@@ -11,10 +11,20 @@ def load_compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_compose_names_postgres_redis_web_and_worker():
+def test_compose_names_postgres_redis_web_worker_and_tls_proxy():
     services = load_compose()["services"]
 
-    assert set(services) == {"postgres", "redis", "web", "worker"}
+    assert set(services) == {"postgres", "redis", "web", "worker", "proxy"}
+
+
+def test_web_is_reached_only_through_the_tls_proxy_with_https_settings_on():
+    services = load_compose()["services"]
+
+    assert "ports" not in services["web"]
+    assert services["proxy"]["ports"] == ["80:80", "443:443"]
+    assert "reverse_proxy web:8000" in (ROOT / "deploy" / "Caddyfile").read_text()
+    for name in ("web", "worker"):
+        assert services[name]["environment"]["RANKLENS_HTTPS"] == "1"
 
 
 def test_web_serves_with_gunicorn_and_worker_runs_celery():

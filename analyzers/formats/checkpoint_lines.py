@@ -1,237 +1,312 @@
-"""Checkpoint lines of one file, counted in bulk so a checkpoint-heavy log stays cheap.
+"""Record every checkpoint line of one file into a `CheckpointTrack`, cheaply.
 
-A bisection run prints a checkpoint per sub-module per layer per step, so a big rank log can
-hold millions of them; parsing each in Python (header regexes, the matcher) would cost more
-than the whole rest of the scan, and keeping each as an Event would not fit in memory. So:
+A bisection run prints a checkpoint per sub-module per layer per step, so a rank log can
+hold millions of them. A full parse (header regexes, the matcher) costs ~20 us a line, more
+than the rest of the scan, so it is done only to learn the file's line layout:
 
-- every checkpoint line is counted per normalised text (facts["checkpoint_counts"]);
-- the first `HEAD` and the last `TAIL` checkpoint lines of the file become CHECKPOINT events
-  (line, time, rank) the usual way;
-- the lines between them are not events; facts["checkpoints_skipped"] counts them per text
-  and facts["checkpoint_tail_from"] is the first tail line, so the occurrence index of a
-  tail event with text T is (head events with T) + skipped[T] + (earlier tail events with T)
-  (`analyzers.correlate` numbers them so).
+- a *geometry* is where the message starts and where the timestamp sits in the raw bytes
+  (`[default3]:2026-11-29 07:24:22,190 [rank3] INFO ` has its message at byte 44 and its
+  time at bytes 11-34); lines from one print call share it;
+- a *template* is the prefix bytes outside the timestamp (the rank tag, pid, level), with
+  what the full parse read from them (rank, worker tag);
+- a *remainder* is the message after the prefix, stripped: its normalised checkpoint text
+  (or "no checkpoint") is decided once.
 
-Bulk counting: checkpoints come from the same print call, so their prefix (time, rank tag,
-level) has the same width. The width is learned from the first checkpoint parsed in full;
-then a block's candidate lines are cut at that width and counted with `Counter`. Each new
-distinct remainder is checked once against a full parse of one line that has it; when the
-check fails those lines are parsed one by one.
+A line whose prefix matches a known template is then read with a few slices and dict
+lookups. The first uses of every template are checked against a full parse; one
+disagreement sends the rest of the file down the full parse, so the shortcut can only
+save time, never change a result.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass, field
 
-from analyzers.formats.blockfilter import FOLD
+from analyzers.checkpoint_track import NAN, CheckpointTrack
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.stamp_reader import StampReader, time_value
+from analyzers.formats.timestamps import time_span
 
-# A file with up to HEAD + TAIL checkpoints keeps every one as an event (a bisection run of
-# tens of layers and a few decode steps); beyond that the middle is counted, not kept. Each
-# kept line costs a full parse (~50 us), so HEAD bounds the per-file cost of a huge log.
-HEAD = 512
-TAIL = 512
-_UNSURE = "\x00unsure"  # a remainder whose lines must be parsed one by one
+CHECKS = 4  # uses of a template verified by a full parse before it is trusted
+MAX_GEOMETRIES = 8
+MAX_TEMPLATES = 512  # per geometry: a launcher log interleaves its ranks' prefixes
+MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the text varies)
+_NOT_A_CHECKPOINT = -1
 
-# (line number, raw line bytes, emit as event?) -> normalised text or None
-SlowPath = Callable[[int, bytes, bool], "tuple[str | None, str]"]
+Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
+Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
+
+
+@dataclass(slots=True)
+class _Template:
+    rank: int | None
+    worker: str | None
+    checks_left: int = CHECKS
+
+
+@dataclass(slots=True)
+class _Geometry:
+    width: int  # message start in the raw line
+    time_at: tuple[int, int] | None  # timestamp bytes, or None for untimed lines
+    reader: StampReader | None
+    templates: dict[bytes, _Template] = field(default_factory=dict)
+
+    def key(self, raw: bytes) -> bytes:
+        if self.time_at is None:
+            return raw[: self.width]
+        start, end = self.time_at
+        return raw[:start] + raw[end : self.width]
 
 
 class CheckpointLines:
+    """Finds a file's checkpoint lines block by block and records each one."""
+
     def __init__(
         self,
         literals: tuple[bytes, ...],
         regex: re.Pattern[bytes] | None,
-        slow: SlowPath,
+        parse: Parse,
+        match: Match,
     ) -> None:
         self._literals = literals
         self._regex = regex
-        self._slow = slow
-        self.counts: Counter[str] = Counter()
-        self._head: Counter[str] = Counter()
-        self._head_last_line = 0
-        self._width: int | None = None
-        self._keys: dict[bytes, str | None] = {}
-        self._last: tuple[bytes, bytes, int] | None = None
+        self._parse = parse
+        self._match = match
+        self.track = CheckpointTrack()
+        self._geometries: list[_Geometry] = []
+        self._remainders: dict[bytes, int] = {}
+        self._shortcut = True
 
     @property
     def enabled(self) -> bool:
         return bool(self._literals) or self._regex is not None
 
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
-        if not self._maybe_in(block, low):
-            return
-        self._last = (block, low, first_line)
-        skip_to = 0
-        if self._head.total() < HEAD or self._width is None:
-            skip_to = self._head_lines(block, low, first_line)
-        if self._regex is not None:
-            self._count_regex(block, first_line, skip_to)
-        else:
-            self._count(block, low, first_line, skip_to)
-
-    def _maybe_in(self, block: bytes, low: bytes) -> bool:
-        if self._regex is not None:
-            return self._regex.search(block) is not None
-        return any(word in low for word in self._literals)
-
-    def _starts(self, block: bytes, low: bytes) -> list[int]:
-        """Start offsets of the candidate lines of a block, in order."""
-        return list(self._iter_starts(block, low))
-
-    def _iter_starts(self, block: bytes, low: bytes) -> Iterator[int]:
-        """The same, found lazily: the head and the tail need a few hundred, not all."""
-        if self._regex is not None:
-            found: set[int] = set()
-            _regex_starts(block, self._regex, found)
-            yield from sorted(found)
-            return
-        yield from _unique(heapq.merge(*(_word_starts(low, word) for word in self._literals)))
-
-    def _iter_starts_backwards(self, block: bytes, low: bytes) -> Iterator[int]:
-        if self._regex is not None:
-            yield from reversed(self._starts(block, low))
-            return
-        words = (_word_starts_backwards(low, word) for word in self._literals)
-        yield from _unique(heapq.merge(*words, reverse=True))
-
-    def _head_lines(self, block: bytes, low: bytes, first_line: int) -> int:
-        """Parse candidates in full until the head is complete; returns where that stopped."""
+        """Record the checkpoint lines of one block of whole lines."""
+        words = [w for w in self._literals if w in low] if self._regex is None else []
+        hot = len(words) == 1
         line_no, pos = first_line, 0
-        for start in self._iter_starts(block, low):
-            if self._head.total() >= HEAD and self._width is not None:
-                return start
-            line_no += block.count(b"\n", pos, start)
-            end = block.find(b"\n", start)
-            self._one(line_no, block[start:end], head=self._head.total() < HEAD)
+        count = block.count
+        for start in self._starts(block, low):
+            if start < pos:
+                continue
+            if hot and self._shortcut and self._trusted():
+                self._scan_hot(block, low, words[0], line_no + count(b"\n", pos, start), start)
+                return
+            line_no += count(b"\n", pos, start)
             pos = start
-        return len(block)
+            end = block.find(b"\n", start)
+            self._line(line_no, block[start:end])
 
-    def _one(self, lineno: int, raw: bytes, head: bool) -> str | None:
-        text, message = self._slow(lineno, raw, head)
+    def _trusted(self) -> bool:
+        """Whether the hot loop may run: a learned layout whose first template is checked."""
+        return bool(self._geometries) and any(
+            not template.checks_left for template in self._geometries[0].templates.values()
+        )
+
+    def _scan_hot(self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int) -> None:
+        """`scan` for the common case, inlined: one literal, lines of a learned template
+        whose remainder and minute are known. This loop runs for every checkpoint of a job
+        (millions), so it avoids calls; any other line takes the general `_line`."""
+        geometry = self._geometries[0]
+        width, templates, remainders = geometry.width, geometry.templates, self._remainders
+        start_t, end_t = geometry.time_at or (0, 0)
+        reader = geometry.reader
+        plain = reader is not None and reader.plain
+        minutes = reader.minutes if plain else {}  # type: ignore[union-attr]
+        cut, comma = (reader.minute_end, reader.comma) if plain else (0, False)  # type: ignore[union-attr]
+        track = self.track
+        add_text, add_line, add_time, add_rank = (
+            track.text.append,
+            track.line.append,
+            track.time.append,
+            track.rank.append,
+        )
+        find, rfind, count = low.find, low.rfind, block.count
+        at = find(word, pos)
+        while at >= 0:
+            start = rfind(b"\n", 0, at) + 1
+            end = find(b"\n", at)
+            at = find(word, end)
+            line_no += count(b"\n", pos, start)
+            pos = start
+            raw = block[start:end]
+            template = templates.get(raw[:start_t] + raw[end_t:width] if plain else raw[:width])
+            text_id = remainders.get(raw[width:].strip()) if template is not None else None
+            if text_id is None or template.checks_left or track.workers or not plain:  # type: ignore[union-attr]
+                self._line(line_no, raw)
+                continue
+            if text_id < 0:
+                continue
+            stamp = raw[start_t:end_t]
+            minute = minutes.get(stamp[:cut])
+            if minute is None or minute[1]:
+                self._line(line_no, raw)
+                continue
+            seconds = stamp[cut:]
+            try:
+                time = minute[0] + float(seconds.replace(b",", b".") if comma else seconds)
+            except ValueError:
+                self._line(line_no, raw)
+                continue
+            rank = template.rank  # type: ignore[union-attr]
+            add_text(text_id)
+            add_line(line_no)
+            add_time(time)
+            add_rank(-1 if rank is None else rank)
+
+    def finish(self, year: int | None) -> CheckpointTrack:
+        self.track.settle_years(year)
+        return self.track
+
+    # --- finding candidate lines -----------------------------------------------------------
+
+    def _starts(self, block: bytes, low: bytes) -> Iterator[int]:
+        if self._regex is not None:
+            return iter(sorted(_regex_starts(block, self._regex)))
+        words = [w for w in self._literals if w in low]
+        if len(words) == 1:
+            return _word_starts(low, words[0])
+        return _unique(heapq.merge(*(_word_starts(low, word) for word in words)))
+
+    # --- one line --------------------------------------------------------------------------
+
+    def _line(self, line_no: int, raw: bytes) -> None:
+        if self._shortcut:
+            for geometry in self._geometries:
+                template = geometry.templates.get(geometry.key(raw))
+                if template is not None:
+                    if template.checks_left:
+                        self._checked(line_no, raw, geometry, template)
+                    else:
+                        self._quick(line_no, raw, geometry, template)
+                    return
+        self._full(line_no, raw, learn=self._shortcut)
+
+    def _quick(self, line_no: int, raw: bytes, geometry: _Geometry, template: _Template) -> None:
+        remainder = raw[geometry.width :].strip()
+        text_id = self._remainders.get(remainder)
+        if text_id is None:
+            text_id = self._remember(remainder)
+        if text_id == _NOT_A_CHECKPOINT:
+            return
+        time, pending = NAN, False
+        if geometry.reader is not None:
+            start, end = geometry.time_at  # type: ignore[misc]
+            value = geometry.reader.read(raw[start:end])
+            if value is not None:
+                time, pending = value
+        self._record(text_id, line_no, time, pending, template.rank, template.worker)
+
+    def _remember(self, remainder: bytes) -> int:
+        text = self._match(remainder.decode("utf-8", "replace"))
+        text_id = _NOT_A_CHECKPOINT if text is None else self.track.text_id(text)
+        if len(self._remainders) < MAX_REMAINDERS:
+            self._remainders[remainder] = text_id
+        return text_id
+
+    def _checked(self, line_no: int, raw: bytes, geometry: _Geometry, template: _Template) -> None:
+        """Read the line both ways; a disagreement turns the shortcut off for the file."""
+        before = len(self.track)
+        self._quick(line_no, raw, geometry, template)
+        quick = self.track.entry(before) if len(self.track) > before else None
+        self.track.truncate(before)
+        full = self._full(line_no, raw, learn=False)
+        template.checks_left -= 1
+        if quick != full:
+            self._shortcut = False
+
+    def _full(self, line_no: int, raw: bytes, *, learn: bool) -> tuple | None:
+        line = self._parse(raw)
+        text = self._match(line.message)
+        if learn:
+            self._learn(raw, line, text)
         if text is None:
             return None
-        self.counts[text] += 1
-        if head:
-            self._head[text] += 1
-            self._head_last_line = lineno
-        if self._width is None:
-            self._learn_width(raw, message)
-        return text
+        value = time_value(line.time)
+        time, pending = value if value is not None else (NAN, False)
+        rank = line.rank if line.rank is not None else line.local_rank
+        worker = line.tags.get("worker")
+        self._record(self.track.text_id(text), line_no, time, pending, rank, worker)
+        return self.track.entry(len(self.track) - 1)
 
-    def _learn_width(self, raw: bytes, message: str) -> None:
-        body, tail = raw.rstrip(), message.strip().encode("utf-8", "replace")
-        if tail and body.endswith(tail):
-            width = len(body) - len(tail)
-            while width > 0 and body[width - 1 : width] in (b" ", b"\t"):
-                width -= 1
-            self._width = width
-
-    def _count(self, block: bytes, low: bytes, first_line: int, skip_to: int) -> None:
-        """Count the candidates from `skip_to` on by the text after the learned width."""
-        width = self._width
-        if width is None or skip_to >= len(block):
-            return
-        found: dict[bytes, int] = {}
-        example: dict[bytes, int] = {}
-        find, rfind = low.find, low.rfind
-        for position, word in enumerate(self._literals):
-            earlier = self._literals[:position]  # a line with two literals counts once
-            at = find(word, skip_to)
-            while at >= 0:
-                start = rfind(b"\n", 0, at) + 1
-                end = find(b"\n", at)
-                at = find(word, end)
-                if earlier and any(other in low[start:end] for other in earlier):
-                    continue
-                key = block[start + width : end].strip()
-                number = found.get(key)
-                if number is None:
-                    found[key], example[key] = 1, start
-                else:
-                    found[key] = number + 1
-        for key, number in found.items():
-            self._add(key, number, block, example[key], first_line, width)
-
-    def _add(
-        self, key: bytes, number: int, block: bytes, start: int, first_line: int, width: int
+    def _record(
+        self,
+        text_id: int,
+        line_no: int,
+        time: float,
+        pending: bool,
+        rank: int | None,
+        worker: str | None,
     ) -> None:
-        if key not in self._keys:
-            end = block.find(b"\n", start)
-            self._check(key, block[start:end], first_line + block.count(b"\n", 0, start))
-        text = self._keys[key]
-        if text == _UNSURE:
-            self._recount(key, block, first_line, width)
-        elif text is not None:
-            self.counts[text] += number
+        if pending:
+            self.track.year_pending.append(len(self.track))
+        self.track.add(text_id, line_no, time, rank, worker)
 
-    def _recount(self, key: bytes, block: bytes, first_line: int, width: int) -> None:
-        """Parse one by one the lines whose cut remainder could not be trusted."""
-        for start in self._starts(block, block.translate(FOLD)):
-            end = block.find(b"\n", start)
-            if block[start + width : end].strip() == key:
-                self._one(first_line + block.count(b"\n", 0, start), block[start:end], head=False)
+    # --- learning the layout ---------------------------------------------------------------
 
-    def _count_regex(self, block: bytes, first_line: int, skip_to: int) -> None:
-        """A user pattern without literals: parse every line it finds."""
-        for start in self._starts(block, b""):
-            if start >= skip_to:
-                end = block.find(b"\n", start)
-                self._one(first_line + block.count(b"\n", 0, start), block[start:end], head=False)
+    def _learn(self, raw: bytes, line: ParsedLine, text: str | None) -> None:
+        width = _message_start(raw, line.message)
+        if width is None:
+            return
+        time_at = _time_bytes(raw, line, width)
+        if time_at is False:
+            return
+        geometry = self._geometry(width, time_at or None, raw)
+        key = geometry.key(raw)
+        if key not in geometry.templates and len(geometry.templates) < MAX_TEMPLATES:
+            rank = line.rank if line.rank is not None else line.local_rank
+            geometry.templates[key] = _Template(rank, line.tags.get("worker"))
+        remainder = raw[width:].strip()
+        if remainder not in self._remainders and len(self._remainders) < MAX_REMAINDERS:
+            self._remainders[remainder] = (
+                _NOT_A_CHECKPOINT if text is None else self.track.text_id(text)
+            )
 
-    def _check(self, key: bytes, raw: bytes, lineno: int) -> None:
-        """Remember a remainder's text, if one full parse confirms the cut was right."""
-        text, message = self._slow(lineno, raw, False)
-        same = message.strip() == key.decode("utf-8", "replace").strip()
-        self._keys[key] = text if same else _UNSURE
+    def _geometry(self, width: int, time_at: tuple[int, int] | None, raw: bytes) -> _Geometry:
+        for geometry in self._geometries:
+            if geometry.width == width and geometry.time_at == time_at:
+                return geometry
+        reader = None
+        if time_at is not None:
+            reader = StampReader(raw[time_at[0] : time_at[1]])
+            reader = reader if reader.usable else None
+        geometry = _Geometry(width, time_at if reader is not None else None, reader)
+        if reader is None and time_at is not None:
+            geometry.templates = {}  # a time it cannot read: never take the shortcut
+            return geometry
+        if len(self._geometries) < MAX_GEOMETRIES:
+            self._geometries.append(geometry)
+        return geometry
 
-    def finish(self) -> dict[str, Any]:
-        """Emit the tail events and return the count facts."""
-        tail: Counter[str] = Counter()
-        tail_from = None
-        for lineno, raw in self._tail():
-            text, _ = self._slow(lineno, raw, True)
-            if text is not None:
-                tail[text] += 1
-                tail_from = tail_from or lineno
-        facts: dict[str, Any] = {}
-        if self.counts:
-            facts["checkpoint_counts"] = dict(self.counts)
-        skipped = self.counts - self._head - tail
-        if skipped:
-            facts["checkpoints_skipped"] = dict(skipped)
-            facts["checkpoint_tail_from"] = tail_from
-        return facts
 
-    def _known_text(self, raw: bytes) -> str | None:
-        """The text bulk counting gave this line, if any (a maybe: the tail parses it)."""
-        if self._width is None:
-            return _UNSURE
-        text = self._keys.get(raw[self._width :].strip(), _UNSURE)
-        return _UNSURE if text is None and raw[self._width :].strip() not in self._keys else text
+def _message_start(raw: bytes, message: str) -> int | None:
+    """Where the parsed message starts in the raw line (its indentation left in)."""
+    body = raw.rstrip()
+    tail = message.strip().encode("utf-8", "replace")
+    if not tail or not body.endswith(tail):
+        return None
+    width = len(body) - len(tail)
+    while width > 0 and body[width - 1 : width] in (b" ", b"\t"):
+        width -= 1
+    return width
 
-    def _tail(self) -> list[tuple[int, bytes]]:
-        """The last checkpoint lines after the head events, in file order."""
-        if self._last is None:
-            return []
-        block, low, first_line = self._last
-        picked: list[tuple[int, bytes]] = []
-        later, lineno = None, 0
-        for start in self._iter_starts_backwards(block, low):
-            if later is None:
-                lineno = first_line + block.count(b"\n", 0, start)
-            else:
-                lineno -= block.count(b"\n", start, later)
-            later = start
-            if lineno <= self._head_last_line or len(picked) >= TAIL:
-                break
-            raw = block[start : block.find(b"\n", start)]
-            if self._known_text(raw) is not None:
-                picked.append((lineno, raw))
-        return picked[::-1]
+
+def _time_bytes(raw: bytes, line: ParsedLine, width: int) -> tuple[int, int] | bool | None:
+    """The timestamp's bytes in the prefix; None when untimed; False when it can't be found
+    (the time came from elsewhere, or escapes moved it)."""
+    prefix = raw[:width].decode("utf-8", "replace")
+    span = time_span(prefix)
+    if line.time is None:
+        return None if span is None else False
+    if span is None:
+        return False
+    stamp = prefix[span[0] : span[1]].encode("utf-8", "replace")
+    start = raw.find(stamp, 0, width)
+    return (start, start + len(stamp)) if start >= 0 else False
 
 
 def _unique(starts: Iterator[int]) -> Iterator[int]:
@@ -245,25 +320,19 @@ def _unique(starts: Iterator[int]) -> Iterator[int]:
 
 def _word_starts(low: bytes, word: bytes) -> Iterator[int]:
     """Starts of the lines holding `word`, first to last."""
-    at = low.find(word)
+    find, rfind = low.find, low.rfind
+    at = find(word)
     while at >= 0:
-        yield low.rfind(b"\n", 0, at) + 1
-        end = low.find(b"\n", at)
-        at = low.find(word, end) if end >= 0 else -1
+        yield rfind(b"\n", 0, at) + 1
+        end = find(b"\n", at)
+        at = find(word, end) if end >= 0 else -1
 
 
-def _word_starts_backwards(low: bytes, word: bytes) -> Iterator[int]:
-    """Starts of the lines holding `word`, last to first."""
-    at = low.rfind(word)
-    while at >= 0:
-        start = low.rfind(b"\n", 0, at) + 1
-        yield start
-        at = low.rfind(word, 0, start) if start > 0 else -1
-
-
-def _regex_starts(block: bytes, pattern: re.Pattern[bytes], found: set[int]) -> None:
+def _regex_starts(block: bytes, pattern: re.Pattern[bytes]) -> set[int]:
+    found: set[int] = set()
     match = pattern.search(block)
     while match is not None:
         found.add(block.rfind(b"\n", 0, match.start()) + 1)
         end = block.find(b"\n", match.start())
         match = pattern.search(block, end) if end >= 0 else None
+    return found

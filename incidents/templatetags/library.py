@@ -14,7 +14,7 @@ from django import template
 from incidents import case_selectors
 from incidents.case_services import promotable_report
 from incidents.models import fingerprint_of
-from incidents.tree_view import TreeView, build_tree_view, marks_for
+from incidents.tree_view import TreeView, build_tree_view, history_for, marks_for
 
 register = template.Library()
 
@@ -33,7 +33,9 @@ def incident_library(incident: Any, report: dict[str, Any] | None) -> dict[str, 
 
 @register.simple_tag
 def incident_tree(incident: Any, report: dict[str, Any] | None) -> TreeView:
-    return build_tree_view(report, marks_for(incident.pk) if incident is not None else {})
+    if incident is None:
+        return build_tree_view(report)
+    return build_tree_view(report, marks_for(incident.pk), history=history_for(incident.pk))
 
 
 @register.filter

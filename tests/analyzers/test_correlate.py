@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import clock_offsets, correlate, last_common
+from analyzers.correlate import correlate
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
 from analyzers.types import Event, EventKind, FileInfo, FileKind, FileScan, RankStatus
@@ -36,6 +36,11 @@ def _scan_tree(root: Path, patterns: tuple[str, ...] = ()) -> list[FileScan]:
 
 def _by_rank(correlation):
     return {summary.rank: summary for summary in correlation.ranks}
+
+
+def _checkpoints(correlation, rank):
+    timeline = correlation.timeline
+    return [timeline.checkpoint(rank, i) for i in range(len(timeline.ranks.get(rank, ())))]
 
 
 # --- the real torch corpus -----------------------------------------------------------------
@@ -71,7 +76,7 @@ def test_torch_corpus_per_rank_last_checkpoints(torch_run):
 
 def test_torch_corpus_last_common_checkpoint(torch_run):
     correlation, truth = torch_run
-    common = last_common(correlation.timeline)
+    common = correlation.last_common
     assert correlation.last_common_checkpoint == truth["last_common_checkpoint"]
     assert common.qualified == truth["last_common_checkpoint_qualified"]
 
@@ -123,7 +128,7 @@ def test_torch_corpus_launcher_copy_is_not_counted_twice(corpus, tmp_path):
     rank0 = _by_rank(correlation)[0]
     assert rank0.checkpoints == 11
     assert rank0.files[-1].endswith("launcher.log")
-    assert all("attempt_0/0/" in c.file for c in correlation.timeline[0])
+    assert all("attempt_0/0/" in c.file for c in _checkpoints(correlation, 0))
 
 
 # --- fixture bundles reproducing real failure patterns ---------------------------------------
@@ -142,7 +147,7 @@ def test_rank_skipping_a_collective_diverges():
     )
     assert {s.checkpoints for s in correlation.ranks} == {10}
     assert correlation.last_common_checkpoint == "norm passed"
-    assert last_common(correlation.timeline).qualified == "layer 2 / norm passed"
+    assert correlation.last_common.qualified == "layer 2 / norm passed"
     assert _by_rank(correlation)[2].last_checkpoint_qualified == "layer 2 / attention passed"
 
 
@@ -193,7 +198,7 @@ def test_untimed_print_logs_merge_stdout_stderr_and_launcher_copy():
     correlation = _fixture("untimed_torchrun")
     ranks = _by_rank(correlation)
     assert {s.checkpoints for s in correlation.ranks} == {19}
-    assert all(c.timestamp is None for cps in correlation.timeline.values() for c in cps)
+    assert all(c.timestamp is None for r in ranks for c in _checkpoints(correlation, r))
     assert correlation.clock_offsets == {}
     assert ranks[1].first_error.text.startswith("[rank1]: RuntimeError: probability tensor")
     assert ranks[1].first_error.file.endswith("attempt_0/1/stderr.log")
@@ -218,7 +223,10 @@ def test_user_pattern_adds_checkpoints_through_the_scanner():
     custom = correlate(_scan_tree(FIXTURES / "skewed_clocks", (r"generated tokens",)), None)
     assert {s.checkpoints for s in plain.ranks} == {22}
     assert {s.checkpoints for s in custom.ranks} == {23}
-    assert [c.text for c in custom.timeline[3][-2:]] == ["generated tokens", "model run success"]
+    assert [c.text for c in _checkpoints(custom, 3)[-2:]] == [
+        "generated tokens",
+        "model run success",
+    ]
 
 
 # --- hand-built scans: edge cases --------------------------------------------------------------
@@ -322,7 +330,7 @@ def test_checkpoints_split_over_two_files_are_merged_in_time_order():
     stdout = _log("0/stdout.log", 0, ["load weights passed", "layer 0 passed"])
     stderr = _log("0/stderr.log", 0, ["load weights passed", "norm passed"])
     stdout.events[1].timestamp = T0 + timedelta(seconds=9)
-    timeline = correlate([stdout, stderr], None).timeline[0]
+    timeline = _checkpoints(correlate([stdout, stderr], None), 0)
     assert [c.text for c in timeline] == ["load weights passed", "norm passed", "layer 0 passed"]
     assert [c.index for c in timeline] == [0, 0, 0]
 
@@ -332,7 +340,7 @@ def test_untimed_checkpoints_split_over_two_files_follow_their_shared_anchor():
     stderr = _log(
         "0/stderr.log", 0, ["load weights passed", "norm passed", "MoE passed"], timed=False
     )
-    timeline = correlate([stdout, stderr], None).timeline[0]
+    timeline = _checkpoints(correlate([stdout, stderr], None), 0)
     assert [c.text for c in timeline][:2] == ["load weights passed", "norm passed"]
     assert sorted(c.text for c in timeline[2:]) == ["MoE passed", "layer 0 passed"]
 
@@ -377,10 +385,10 @@ def test_last_common_is_none_when_ranks_share_nothing():
 
 
 def test_clock_offsets_use_the_median_so_one_late_line_does_not_count():
-    ref = _log("log_0.log", 0, PREFILL).events
-    late = _log("log_1.log", 1, PREFILL, start=T0 + timedelta(seconds=5)).events
-    late[2].timestamp += timedelta(seconds=40)  # one line printed long after the collective
-    assert clock_offsets({0: ref, 1: late}) == {0: 0.0, 1: 5.0}
+    ref = _log("log_0.log", 0, PREFILL)
+    late = _log("log_1.log", 1, PREFILL, start=T0 + timedelta(seconds=5))
+    late.events[2].timestamp += timedelta(seconds=40)  # printed long after the collective
+    assert correlate([ref, late], None).clock_offsets == {0: 0.0, 1: 5.0}
 
 
 def _long_bisection_log(path: Path, rank: int, steps: int) -> None:
@@ -406,6 +414,6 @@ def test_a_long_run_compares_ranks_at_the_same_occurrence(tmp_path):
     _long_bisection_log(tmp_path / "log_0.log", 0, steps=1000)
     _long_bisection_log(tmp_path / "log_1.log", 1, steps=998)
     correlation = correlate(_scan_tree(tmp_path), None)
-    common = last_common({r: correlation.timeline[r] for r in (0, 1)})
+    common = correlation.last_common
     assert (common.text, common.index) == ("decode step 997 passed", 0)
     assert correlation.behind_ranks == [1]

@@ -3,13 +3,13 @@
 import io
 import json
 import tarfile
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from analyzers import scan as scan_module
 from analyzers.checkpoints import CheckpointMatcher
-from analyzers.formats import checkpoint_lines
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
 from analyzers.types import EventKind, FileInfo, FileKind
@@ -53,7 +53,8 @@ def test_torch_runs_yield_their_first_error_and_every_checkpoint(bundle):
             result = scan_file(tar.extractfile(member), FileInfo(member.name, kind, rank), MATCHER)
             events += result.events
             if kind == FileKind.RANK_LOG and rank is not None:
-                counts[rank] = sum(result.facts.get("checkpoint_counts", {}).values())
+                track = result.facts.get("checkpoints")
+                counts[rank] = len(track) if track is not None else 0
     for candidate in truth["first_error_candidates"]:
         assert any(candidate["line"] == e.text for e in events if e.kind != EventKind.CHECKPOINT)
     if truth.get("log_style") != "std":
@@ -164,28 +165,45 @@ def test_world_size_and_rank_hint_from_content():
     assert "rank_hint" not in scan_text(text, rank=5, path="log_5.log").facts
 
 
-def test_a_checkpoint_heavy_log_keeps_head_and_tail_events_and_counts_the_rest():
+def test_a_checkpoint_heavy_log_records_every_checkpoint_with_its_line_and_time():
     lines = []
     for step in range(400):
         for layer in range(4):
-            lines.append(
-                f"2026-11-29 07:25:{step % 60:02d},{layer:03d} [rank2] INFO  attention passed"
-            )
-            lines.append(
-                f"2026-11-29 07:25:{step % 60:02d},{layer:03d} [rank2] INFO layer {layer} passed"
-            )
-        lines.append(f"2026-11-29 07:25:{step % 60:02d},999 [rank2] INFO step {step} loss=2.0")
-    result = scan_text("\n".join(lines) + "\n", rank=2)
-    counts = result.facts["checkpoint_counts"]
-    assert counts["attention passed"] == 1600
-    assert counts["layer 3 passed"] == 400
-    cps = [e for e in result.events if e.kind == EventKind.CHECKPOINT]
-    assert len(cps) == checkpoint_lines.HEAD + checkpoint_lines.TAIL
-    assert cps[-1].line == len(lines) - 1
-    assert cps[-1].message == "layer 3 passed"
-    skipped = result.facts["checkpoints_skipped"]
-    assert sum(skipped.values()) == 3200 - len(cps)
-    assert all(e.rank == 2 and e.timestamp is not None for e in cps)
+            stamp = f"2026-11-29 07:{step // 60:02d}:{step % 60:02d},{layer:03d}"
+            lines.append(f"{stamp} [rank2] INFO  attention passed")
+            lines.append(f"{stamp} [rank2] INFO layer {layer} passed")
+        lines.append(f"2026-11-29 07:00:{step % 60:02d},999 [rank2] INFO step {step} loss=2.0")
+    track = scan_text("\n".join(lines) + "\n", rank=2).facts["checkpoints"]
+    texts = list(track.texts_in_order())
+    assert len(track) == 3200
+    assert texts.count("attention passed") == 1600
+    assert texts.count("layer 3 passed") == 400
+    assert track.entry(1999) == (
+        "layer 3 passed",
+        (1999 // 8) * 9 + 8,
+        datetime(2026, 11, 29, 7, 4, 9, 3000, tzinfo=UTC).timestamp(),
+        2,
+        None,
+    )
+    assert track.entry(len(track) - 1)[1] == len(lines) - 1
+    assert set(track.rank) == {2}
+
+
+def test_quick_reads_agree_with_a_full_parse_on_every_line():
+    lines = [
+        f"[default{r}]:2026-11-29 07:25:{i % 60:02d},{r:03d} [rank{r}] INFO layer {i} passed"
+        for i in range(300)
+        for r in (3, 12)
+    ]
+    quick = scan_text("\n".join(lines) + "\n", kind=FileKind.LAUNCHER, path="launcher.log")
+    track = quick.facts["checkpoints"]
+    slow = [
+        scan_text(line + "\n", kind=FileKind.LAUNCHER, path="l.log").facts["checkpoints"].entry(0)
+        for line in lines
+    ]
+    assert [track.entry(i)[0:1] + track.entry(i)[2:] for i in range(len(track))] == [
+        entry[0:1] + entry[2:] for entry in slow
+    ]
 
 
 def test_checkpoint_lines_with_varying_prefixes_are_still_counted():
@@ -195,7 +213,18 @@ def test_checkpoint_lines_with_varying_prefixes_are_still_counted():
         for r in (3, 12)
     )
     result = scan_text(text, kind=FileKind.LAUNCHER, path="launcher.log")
-    assert sum(result.facts["checkpoint_counts"].values()) == 120
+    track = result.facts["checkpoints"]
+    assert len(track) == 120
+    assert list(track.rank[:4]) == [3, 12, 3, 12]
+
+
+def test_year_less_checkpoint_times_take_the_year_of_the_file():
+    text = (
+        "2026-11-29 07:25:36,000 [rank0] INFO init process group\n"
+        "I1129 07:25:37.500000 4242 model.cc:12] layer 0 passed\n"
+    )
+    track = scan_text(text, rank=0).facts["checkpoints"]
+    assert track.entry(0)[2] == datetime(2026, 11, 29, 7, 25, 37, 500000, tzinfo=UTC).timestamp()
 
 
 def test_a_notable_info_line_is_a_warning():

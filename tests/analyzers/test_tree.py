@@ -37,6 +37,7 @@ from analyzers.types import (
     FileInfo,
     FileKind,
     FileScan,
+    Timeline,
 )
 
 # ------------------------------------------------------------------------------- helpers
@@ -959,7 +960,7 @@ def test_facts_collect_codes_operators_and_lines_from_scans():
         codes=["561002"],
     )
     diagnosis = Diagnosis(category="hccl", first_error=first.ref(), error_codes=["561002"])
-    correlation = Correlation(ranks=[], timeline={}, world_size=None)
+    correlation = Correlation(ranks=[], timeline=Timeline(), world_size=None)
     got = facts_from(diagnosis, correlation, [scan("log_1.log", FileKind.RANK_LOG, 1, [rt, first])])
     assert got.codes == {"561002", "EZ9999"}
     assert list(got.operators) == ["npu_moe_distribute_dispatch_v2", "aclnnMoeDistributeDispatchV3"]
@@ -978,7 +979,11 @@ def test_facts_put_the_culprit_ranks_checkpoint_first():
         2: [cp(2, "attention passed", "layer 3 / attention passed")],
     }
     correlation = Correlation(
-        ranks=[], timeline=timeline, world_size=4, missing_ranks=[3], divergent_ranks=[2]
+        ranks=[],
+        timeline=Timeline.of(timeline),
+        world_size=4,
+        missing_ranks=[3],
+        divergent_ranks=[2],
     )
     got = facts_from(Diagnosis(category="hccl", culprit_ranks=[2]), correlation, [])
     assert [f.text for f in got.last_checkpoints] == [
@@ -994,16 +999,18 @@ def test_facts_read_torch_elastic_exit_codes_and_cite_the_exitcode_line():
     record = {"rank": 1, "local_rank": 1, "exitcode": -11, "signal": "SIGSEGV", "pid": 26691}
     line = error("rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) signal: SIGSEGV", 231)
     launcher = scan("launcher.log", FileKind.LAUNCHER, None, [line], elastic_failures=[record])
-    got = facts_from(Diagnosis(category="device_fault"), Correlation([], {}, 4), [launcher])
+    got = facts_from(Diagnosis(category="device_fault"), Correlation([], Timeline(), 4), [launcher])
     assert [(e.exitcode, e.rank, e.ref.line) for e in got.exits] == [(-11, 1, 231)]
 
 
 def test_facts_parse_the_oom_message_numbers():
     oom = Diagnosis(category="oom", first_error=ref(OOM_OUTSIDE))
-    got = facts_from(oom, Correlation([], {}, None), [])
+    got = facts_from(oom, Correlation([], Timeline(), None), [])
     assert (got.oom_outside_allocator, got.oom_fragmented) == (True, False)
     frag = facts_from(
-        Diagnosis(category="oom", first_error=ref(OOM_FRAGMENTED)), Correlation([], {}, None), []
+        Diagnosis(category="oom", first_error=ref(OOM_FRAGMENTED)),
+        Correlation([], Timeline(), None),
+        [],
     )
     assert (frag.oom_outside_allocator, frag.oom_fragmented) == (False, True)
 
@@ -1039,7 +1046,7 @@ def test_facts_from_one_npu_smi_snapshot():
         FileKind.NPU_SMI,
         npu_smi=npu_smi([30000] * 6 + [3100, 3100], processes=6),
     )
-    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 8), [snap])
+    got = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 8), [snap])
     assert got.npu.processes == 6
     assert got.npu.hbm_uneven is True
     assert got.npu.hbm_flat is None  # one snapshot cannot show a trend
@@ -1053,24 +1060,27 @@ def test_facts_from_two_npu_smi_snapshots_show_the_trend():
     first = scan("npu_smi_1.txt", FileKind.NPU_SMI, npu_smi=npu_smi([20000] * 4, processes=4))
     flat = scan("npu_smi_2.txt", FileKind.NPU_SMI, npu_smi=npu_smi([20050] * 4, processes=4))
     grown = scan("npu_smi_2.txt", FileKind.NPU_SMI, npu_smi=npu_smi([26000] * 4, processes=4))
-    still = facts_from(Diagnosis(category="hang"), Correlation([], {}, 4), [flat, first])
-    loading = facts_from(Diagnosis(category="hang"), Correlation([], {}, 4), [first, grown])
+    still = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 4), [flat, first])
+    loading = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 4), [first, grown])
     assert (still.npu.hbm_flat, still.npu.hbm_growing) == (True, False)
     assert (loading.npu.hbm_flat, loading.npu.hbm_growing) == (False, True)
 
 
 def test_npu_smi_without_a_process_table_leaves_the_process_count_unknown():
     snap = scan("npu_smi.txt", FileKind.NPU_SMI, npu_smi=npu_smi([3000] * 2))
-    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [snap])
+    got = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 2), [snap])
     assert got.npu.processes is None
     empty = scan("npu_smi.txt", FileKind.NPU_SMI, npu_smi=npu_smi([3000] * 2, processes=0))
     assert (
-        facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [empty]).npu.processes == 0
+        facts_from(
+            Diagnosis(category="hang"), Correlation([], Timeline(), 2), [empty]
+        ).npu.processes
+        == 0
     )
 
 
 def test_facts_without_npu_smi_leave_device_state_unknown():
-    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 8), [])
+    got = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 8), [])
     assert got.npu is None
     assert got.cpu_busy is None
     assert got.hardware is None
@@ -1086,7 +1096,7 @@ def test_walk_on_facts_from_a_hung_job_with_a_waiting_npu_state():
             host={"cpu_percent": {"1000": 0.0, "1001": 1.5}},
         ),
     ]
-    steps = walk_tree(facts_from(Diagnosis(category="hang"), Correlation([], {}, 4), snaps))
+    steps = walk_tree(facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 4), snaps))
     assert path(steps) == ["start", "no_explicit_error", "stuck_waiting"]
     assert steps[1].evidence[0].file == "npu_smi_1.txt"
 
@@ -1094,7 +1104,7 @@ def test_walk_on_facts_from_a_hung_job_with_a_waiting_npu_state():
 def test_timestamps_survive_into_checkpoint_evidence():
     stamp = datetime(2026, 3, 2, 10, 11, 12).isoformat()
     cp = Checkpoint(text="prefill passed", index=0, file="log_0.log", line=9, timestamp=stamp)
-    correlation = Correlation([], {0: [cp], 1: [cp]}, 2)
+    correlation = Correlation([], Timeline.of({0: [cp], 1: [cp]}), 2)
     got = facts_from(
         Diagnosis(category="aicore_timeout", first_error=ref(RT.format(507014))), correlation, []
     )
@@ -1166,7 +1176,7 @@ def test_odd_fact_values_are_ignored_not_fatal():
         npu_smi={"devices": [{"hbm_used_mb": "?", "aicore_pct": None}, "row"], "processes": []},
         host={"cpu_percent": {"12": "high"}},
     )
-    got = facts_from(Diagnosis(category="hang"), Correlation([], {}, 2), [odd])
+    got = facts_from(Diagnosis(category="hang"), Correlation([], Timeline(), 2), [odd])
     assert got.exits == ()
     assert got.cpu_busy is None
     assert got.npu.hbm_uneven is None

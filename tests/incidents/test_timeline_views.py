@@ -172,4 +172,6 @@ def test_stored_report_leaves_the_checkpoint_lists_in_the_run_store(analysed):
     run = analysed.latest_run()
     assert "timeline" not in run.report
     raw = runstore.load_raw_timeline(runstore.store_dir_for(run.pk))
-    assert set(raw) == {"0", "1", "2", "3"}
+    assert set(raw["ranks"]) == {"0", "1", "2", "3"}
+    counts = {s["rank"]: s["checkpoints"] for s in run.report["ranks"]}
+    assert {int(r): len(columns["text"]) for r, columns in raw["ranks"].items()} == counts

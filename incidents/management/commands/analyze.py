@@ -3,8 +3,6 @@
 Uses the site's checkpoint patterns, so the output matches what the web app stores.
 """
 
-import json
-
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -29,13 +27,6 @@ class Command(BaseCommand):
         except (BundleError, ValueError) as error:  # bad input, or a refused site pattern
             raise CommandError(" ".join(str(error).split())) from error
         if options["json"]:
-            self._write_json(report.to_dict())
+            report.write_json(self.stdout, indent=2)
         else:
             self.stdout.write(format_summary(report), ending="")
-
-    def _write_json(self, report: dict) -> None:
-        """The report, in one write; escaped to ASCII when the terminal cannot take UTF-8."""
-        try:
-            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
-        except UnicodeEncodeError:
-            self.stdout.write(json.dumps(report, indent=2))
