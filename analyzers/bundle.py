@@ -59,6 +59,7 @@ class Member:
 
 READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, *INFLATE_ERRORS)
 MAX_WARNINGS = 200  # warnings kept word for word; the rest are counted
+ZIP_ENTRIES_PER_MEMBER = 4  # a zip's directory may list this many entries per file read
 
 
 class _GuardedStream(ReadOnlyStream):
@@ -191,6 +192,7 @@ class Bundle:
             drain(metered)
 
     def _zip_members(self) -> Iterator[Member]:
+        self._check_zip_directory()
         with zipfile.ZipFile(self.path) as zf:
             infos = zf.infolist()
             claimed = sum(info.file_size for info in infos)
@@ -206,6 +208,19 @@ class Bundle:
                 if path is not None:
                     opener = partial(self._open_zip_member, zf, info, claimed)
                     yield self.member(path, info.file_size, opener)
+
+    def _check_zip_directory(self) -> None:
+        """`zipfile` holds the whole central directory in memory (~400 bytes an entry):
+        refuse one far beyond the file count limit before it is read."""
+        with self.path.open("rb") as fh:
+            end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
+        entries = end[zipfile._ECD_ENTRIES_TOTAL] if end else 0  # type: ignore[attr-defined]
+        most = ZIP_ENTRIES_PER_MEMBER * self.budget.limits.members
+        if entries > most:
+            raise BundleError(
+                f"{self.path.name}: a zip of {entries:,} entries; at most {most:,} are "
+                f"accepted (RANKLENS_LIMIT_MEMBERS={self.budget.limits.members:,}, 4 entries each)"
+            )
 
     def _open_zip_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
         try:

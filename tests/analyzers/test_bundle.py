@@ -17,6 +17,7 @@ from analyzers.bundle import (
     unsafe_reason,
 )
 from analyzers.errors import BundleError
+from analyzers.limits import Limits
 from tests.analyzers import hostile
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -250,3 +251,13 @@ def test_member_names_are_escaped_so_they_can_be_stored_and_linked(tmp_path):
     bundle = Bundle(hostile.named(tmp_path / "names.tar", names))
 
     assert [m.path for m in bundle.members()] == ["two\\x0alines.log", "bad\\xff.log"]
+
+
+def test_a_zip_listing_far_more_entries_than_are_read_is_refused_before_its_directory(tmp_path):
+    path = tmp_path / "many.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(50):
+            zf.writestr(f"f{i}.log", b"x\n")
+
+    with pytest.raises(BundleError, match="a zip of 50 entries; at most 40"):
+        list(Bundle(path, limits=Limits(members=10)).members())
