@@ -34,7 +34,7 @@ class Limits:
     header_bytes: int = 1 * MiB  # one tar long-name or pax header
     depth: int = 3  # archives inside archives inside the bundle
     store_bytes: int = 16 * GiB  # the log viewer's copy of one run (8 KiB per file counted)
-    store_files: int = 10_000  # files copied for the log viewer (each costs two disk files)
+    store_files: int = 10_000  # files copied for the log viewer (each costs a disk file or two)
     listed_files: int = 10_000  # files named in the report; the rest are counted
 
     @classmethod

@@ -1,7 +1,7 @@
 """How much the log viewer's copy of one run (the line store) may take on disk.
 
 The copy of a multi-GB bundle is a few hundred MB; a bundle of 200,000 tiny files would
-still cost two small files each (1.6 GB of file-system blocks for 2.5 MB of logs). Files are
+still cost a disk file or two each (1.6 GB of file-system blocks for 2.5 MB of logs). Files are
 kept while the run's store is under `Limits.store_bytes`, counting each file's actual size
 plus `FILE_OVERHEAD` for its blocks and index, and up to `Limits.store_files` files (creating
 two files costs more than scanning a small one); later files are scanned but not copied (the
