@@ -119,6 +119,7 @@ class Bundle:
         path: str | os.PathLike[str],
         on_progress: Callable[[float], None] | None = None,
         limits: Limits | None = None,
+        name: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.kind = sniff_kind(self.path)
@@ -130,7 +131,7 @@ class Bundle:
         self._on_progress = on_progress
         self._unreported = 0
         self._unlisted_warnings = 0
-        if mislabel := mislabel_warning(self.path, self.kind):
+        if mislabel := mislabel_warning(name or self.path.name, self.kind):
             self.warn(mislabel)
 
     def warn(self, message: str) -> None:

@@ -20,3 +20,6 @@ class AnalyzeOptions:
     store_dir: str | None = None
     # What one analysis may read and write (None: `Limits.from_env()`, RANKLENS_LIMIT_*).
     limits: Limits | None = None
+    # The name people know the bundle by, when the file is stored under another (a hash):
+    # a name that promises another kind of archive than the bytes hold earns a warning.
+    name: str | None = None

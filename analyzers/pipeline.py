@@ -33,7 +33,10 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     limits = options.limits or Limits.from_env()
     progress = _Progress(options)
     bundle = Bundle(
-        path, on_progress=lambda done: progress(5 + int(60 * done), "reading logs"), limits=limits
+        path,
+        on_progress=lambda done: progress(5 + int(60 * done), "reading logs"),
+        limits=limits,
+        name=options.name,
     )
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)

@@ -117,3 +117,13 @@ def test_a_checkpoint_pattern_that_needs_backtracking_is_refused(alice_client, a
 
     assert incident.runs.count() == 1
     assert "lookaround" in response.content.decode()
+
+
+def test_an_upload_whose_name_promises_another_archive_says_so(alice_client, alice, tmp_path):
+    incident = analyzed_upload(hostile.zip_named_tgz(tmp_path / "job.tar.gz"), alice)
+
+    run = incident.latest_run()
+    assert run.state == RunState.DONE
+    assert run.report["bundle"]["warnings"] == [
+        "job.tar.gz is named like a gzip-compressed tar archive but is a zip archive: read as such"
+    ]
