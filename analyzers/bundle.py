@@ -22,6 +22,7 @@ from typing import Any, BinaryIO
 
 from analyzers.budget import Metered, ReadBudget
 from analyzers.bundle_tar import TarWalker
+from analyzers.bundle_zip import ZipWalker
 from analyzers.compression import INFLATE_ERRORS, gunzip_stream
 from analyzers.errors import BundleError
 from analyzers.limits import LimitHit, Limits
@@ -59,7 +60,6 @@ class Member:
 
 READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, *INFLATE_ERRORS)
 MAX_WARNINGS = 200  # warnings kept word for word; the rest are counted
-ZIP_ENTRIES_PER_MEMBER = 4  # a zip's directory may list this many entries per file read
 
 
 class _GuardedStream(ReadOnlyStream):
@@ -127,7 +127,7 @@ class Bundle:
         self.budget = ReadBudget(limits or Limits.from_env())
         self._raw: BinaryIO | None = None
         self._digest: tuple[str, int] | None = None
-        self._done = 0.0
+        self.done = 0.0  # progress where the file position says nothing (zip entries)
         self._on_progress = on_progress
         self._unreported = 0
         self._unlisted_warnings = 0
@@ -160,7 +160,7 @@ class Bundle:
         if self._raw is not None and not self._raw.closed:
             size = self.path.stat().st_size or 1
             return min(1.0, self._raw.tell() / size)
-        return self._done
+        return self.done
 
     def members(self) -> Iterator[Member]:
         """The members to read, in bundle order; past the file count they are only counted."""
@@ -193,42 +193,7 @@ class Bundle:
             drain(metered)
 
     def _zip_members(self) -> Iterator[Member]:
-        self._check_zip_directory()
-        with zipfile.ZipFile(self.path) as zf:
-            infos = zf.infolist()
-            claimed = sum(info.file_size for info in infos)
-            for number, info in enumerate(infos):
-                self._done = number / max(1, len(infos))
-                if info.is_dir():
-                    continue
-                mode = (info.external_attr >> 16) & 0o170000
-                if mode and mode != 0o100000:
-                    self.warn(f"skipped {info.filename!r}: not a regular file")
-                    continue
-                path = self.safe_path(info.filename)
-                if path is not None:
-                    opener = partial(self._open_zip_member, zf, info, claimed)
-                    yield self.member(path, info.file_size, opener)
-
-    def _check_zip_directory(self) -> None:
-        """`zipfile` holds the whole central directory in memory (~400 bytes an entry):
-        refuse one far beyond the file count limit before it is read."""
-        with self.path.open("rb") as fh:
-            end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
-        entries = end[zipfile._ECD_ENTRIES_TOTAL] if end else 0  # type: ignore[attr-defined]
-        most = ZIP_ENTRIES_PER_MEMBER * self.budget.limits.members
-        if entries > most:
-            raise BundleError(
-                f"{self.path.name}: a zip of {entries:,} entries; at most {most:,} are "
-                f"accepted (RANKLENS_LIMIT_MEMBERS={self.budget.limits.members:,}, 4 entries each)"
-            )
-
-    def _open_zip_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
-        try:
-            stream = zf.open(info)
-        except (NotImplementedError, RuntimeError) as exc:  # unknown method, encrypted
-            raise BundleError(f"{info.filename!r}: this zip member cannot be read ({exc})") from exc
-        return Metered(stream, self.budget, lambda: info.compress_size, claimed)
+        yield from ZipWalker(self).members()
 
     def _single_members(self) -> Iterator[Member]:
         name = clean_name(self.path.name)
