@@ -61,7 +61,9 @@ def open_log_source(incident: Incident, member: str) -> LineSource:
 
 def _bundle_source(incident: Incident, run_id: int, member: str) -> BundleSource:
     report = AnalysisRun.objects.values_list("report", flat=True).get(pk=run_id) or {}
-    paths = {f.get("path") for f in (report.get("bundle") or {}).get("files") or []}
-    if member not in paths:
+    bundle = report.get("bundle") or {}
+    paths = {f.get("path") for f in bundle.get("files") or []}
+    # Past the listing limit a file is read but not named: the bundle itself decides.
+    if member not in paths and not bundle.get("files_not_listed"):
         raise FileNotInBundle(f"{member!r} is not a file of this bundle")
     return BundleSource(str(incident.bundle.path), member, marks_from_report(report, member))

@@ -127,3 +127,18 @@ def test_an_upload_whose_name_promises_another_archive_says_so(alice_client, ali
     assert run.report["bundle"]["warnings"] == [
         "job.tar.gz is named like a gzip-compressed tar archive but is a zip archive: read as such"
     ]
+
+
+def test_a_file_past_the_listing_and_store_limits_still_opens(
+    alice_client, alice, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("RANKLENS_LIMIT_LISTED_FILES", "2")
+    monkeypatch.setenv("RANKLENS_LIMIT_STORE_FILES", "2")
+    bundle = hostile.named(tmp_path / "five.tar", [f"rank{i}.log" for i in range(5)])
+
+    incident = analyzed_upload(bundle, alice)
+    viewer = alice_client.get(file_url(incident.pk, "rank4.log"))
+
+    assert incident.latest_run().report["bundle"]["files_not_listed"] == 3
+    assert viewer.status_code == 200
+    assert "RuntimeError: boom" in viewer.content.decode()
