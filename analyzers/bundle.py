@@ -188,7 +188,7 @@ class Bundle:
     def _tar_members(self) -> Iterator[Member]:
         # Streamed: no seeking, so a multi-GB .tar.gz is read once, front to back.
         with self._open_hashing() as raw, decompressed(raw, self.kind) as plain:
-            metered = plain if self.kind == "tar" else Metered(plain, self.budget, raw.tell)
+            metered = Metered(plain, self.budget, raw.tell)  # a plain tar: ratio 1, size counts
             yield from TarWalker(self).members(metered)
             drain(metered)
 

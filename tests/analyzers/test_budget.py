@@ -158,3 +158,13 @@ def test_peak_memory_of_one_analysis_stays_bounded(tmp_path, build):
 
     peak_kib = int(done.stdout.split()[-1])
     assert peak_kib < 512 * 1024, f"peak RSS {peak_kib // 1024} MiB"
+
+
+def test_an_uncompressed_tar_counts_against_the_total_too(tmp_path):
+    data = hostile.tar_bytes([(f"rank{i}.log", hostile.ERROR_LOG * 20_000) for i in range(4)])
+    bundle = hostile.write(tmp_path / "plain.tar", data)
+
+    report = analyze(bundle, AnalyzeOptions(workers=1, limits=Limits(total_bytes=2 * MiB)))
+
+    assert [hit.limit for hit in report.bundle.limits] == ["total_bytes"]
+    assert len(report.bundle.files) < 4
