@@ -43,7 +43,8 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py --with-store --repeat 3 $(BENCH_ARGS)
 	$(BIN)/python bench/run.py --bisection --repeat 3 $(BENCH_ARGS)
 
-# Timeline server time, payload size and Chromium render time for 8/64/512 ranks (issue 4).
+# Timeline server time, payload size and Chromium render time, 8 ranks x 2,000 checkpoints
+# up to 8 x 50,000 and 1,024 x 2,000 (targets: 300 ms per request, 2 s to draw).
 .PHONY: bench-timeline
 bench-timeline: $(VENV)/.installed
 	$(BIN)/python bench/timeline_bench.py --browser

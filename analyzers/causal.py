@@ -12,9 +12,8 @@ offsets from the correlation; files without times come after timed ones.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC
 
-from analyzers.causal_chain import OWN_FAILURE_TIERS, CausalChain
+from analyzers.causal_chain import OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.classify import (
     TIER_CASCADE,
     TIER_GENERIC,
@@ -22,7 +21,7 @@ from analyzers.classify import (
     TIER_WRAPPER,
     Classified,
 )
-from analyzers.culprits import culprit_ranks
+from analyzers.culprits import blame
 from analyzers.types import Correlation, FileKind, FileScan
 
 MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
@@ -54,7 +53,9 @@ def find_first_error(
         chain.first.rank = _block_rank(chain.nearby)
     chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
-    chain.culprit_ranks = culprit_ranks(chain, correlation, scans)
+    chain.own_failures = [i for i in ordered if i.tier in OWN_FAILURE_TIERS and not i.demoted]
+    blamed = blame(chain, correlation, scans)
+    chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
 
@@ -93,17 +94,6 @@ def _explains(owner_time: float | None, waiter_time: float | None) -> bool:
 
 
 # --- ordering ------------------------------------------------------------------------------
-
-
-def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:
-    """Seconds on the reference rank's clock, or None for a line without time."""
-    moment = item.event.timestamp
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    offset = offsets.get(item.rank, 0.0) if item.rank is not None else 0.0
-    return moment.timestamp() - offset
 
 
 def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> list[Classified]:

@@ -20,6 +20,7 @@ from analyzers.block_context import lead_restated_runs, yield_to_block_details
 from analyzers.checkpoint_track import NO_RANK, last_line_by_rank, track_of
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.hints import vote
+from analyzers.late_blocks import demote_late_blocks
 from analyzers.rules import Knowledge, Signature
 from analyzers.types import Event, EventKind, FileKind, FileScan
 
@@ -126,6 +127,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
         lead_restated_runs(items[first:], TIER_GENERIC)
+        demote_late_blocks(items[first:], TIER_WRAPPER)
     return items
 
 

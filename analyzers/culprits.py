@@ -1,37 +1,47 @@
-"""The ranks that started a failure, once its first causal error is known.
+"""The ranks that started a failure, once its first causal error is known, and why them.
 
-In order of trust: ranks the first error's own line names (a launcher's local ranks mapped
-to global ones), ranks a report right under it names (a desync report), the ranks whose
-own lines hit the same failure, and, when the first error is only a wait, the ranks the
-rank comparison singles out (killed, missing, divergent, the few ahead or behind).
+In order of trust: ranks the first error's own line names (a peer's report, a launcher's
+local ranks mapped to global ones), ranks a report right under it names (a desync report),
+the ranks whose own failure falls in the causal window (`analyzers.causal_window`), and,
+when the first error is only a wait, the ranks the rank comparison singles out (killed,
+missing, divergent, the few ahead or behind; `analyzers.waited_on`).
+
+Each choice comes with a clause saying why, about the culprits (`the first error names
+it`), for the sentence that explains a first error reported on another rank.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from analyzers.causal_chain import OWN_FAILURE_TIERS, CausalChain
+from analyzers.causal_chain import OWN_FAILURE_TIERS, Blame, CausalChain
+from analyzers.causal_window import Together, failed_together, gap_phrase, same_failure
 from analyzers.classify import Classified
-from analyzers.types import Correlation, FileScan, RankStatus
+from analyzers.narrate_ranks import it, ranks_phrase
+from analyzers.types import Correlation, FileScan
+from analyzers.waited_on import first_to_exit, singled_out
+
+NOBODY = Blame([])
 
 
-def culprit_ranks(
-    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
-) -> list[int]:
+def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame:
     """Ranks whose own behaviour started the failure, not the peers that waited on them."""
     first = chain.first
     if first is None:
-        return []
+        return NOBODY
     named = next((m.culprits for m in first.matches if m.culprits), ())
     if named:
-        return _global_ranks(named, first, scans)
+        ranks = _global_ranks(named, first, scans)
+        writer = "the first error" if first.rank is None else f"rank {first.rank}'s error"
+        return Blame(ranks, f"{writer} names {it(ranks)}")
     reported = _block_named(chain)
     if reported:
-        return reported
+        return Blame(reported, f"the report printed under the first error names {it(reported)}")
     if first.tier in OWN_FAILURE_TIERS:
-        return _own_ranks(chain)
-    singled = _singled_out(correlation, stated_world_size(scans) is not None)
-    return singled or _first_to_exit(scans)
+        offsets = correlation.clock_offsets if correlation else {}
+        return _own(chain, offsets)
+    size_stated = stated_world_size(scans) is not None
+    return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
 
 
 def _block_named(chain: CausalChain) -> list[int]:
@@ -48,15 +58,32 @@ def _block_named(chain: CausalChain) -> list[int]:
     return []
 
 
-def _own_ranks(chain: CausalChain) -> list[int]:
-    """Ranks that hit the first error's failure themselves; when the first error's file has
-    no rank (a plog), the ranks whose own lines report the same failure."""
+def _own(chain: CausalChain, offsets: Mapping[int, float]) -> Blame:
+    """Ranks that failed on their own within the causal window of the first error; when
+    the first error's file has no rank (a plog), the ranks whose own lines report it."""
     first = chain.first
     assert first is not None
-    same = [i for i in chain.top if i.rank is not None and i.category == first.category]
-    if not same and first.rank is None:
-        same = [i for i in chain.supporting if i.rank is not None and not i.demoted]
-    return sorted({i.rank for i in same if i.rank is not None})
+    together = failed_together(first, chain.own_failures, offsets)
+    if together:
+        return Blame(sorted(together), _together_why(first, together))
+    if first.rank is None:
+        ranks = sorted({i.rank for i in chain.supporting if i.rank is not None and not i.demoted})
+        return Blame(ranks, f"{it(ranks, 'its', 'their')} own lines report the same failure")
+    return NOBODY
+
+
+def _together_why(first: Classified, together: Mapping[int, Together]) -> str | None:
+    """`rank 3 failed the same way 49 ms later`, or None when the first error's rank is
+    the only one."""
+    others = sorted(r for r in together if r != first.rank)
+    if not others:
+        return None
+    if first.rank is None:
+        return f"{it(others, 'its', 'their')} own lines report the same failure"
+    alike = all(same_failure(together[r].item, first) for r in others)
+    how = "failed the same way" if alike else f"also failed on {it(others, 'its', 'their')} own"
+    when = gap_phrase([together[r].gap for r in others])
+    return " ".join(part for part in (ranks_phrase(others), how, when) if part)
 
 
 def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
@@ -78,32 +105,3 @@ def stated_world_size(scans: Sequence[FileScan]) -> int | None:
         if str(stated or "").strip().isdigit():
             return int(stated)
     return None
-
-
-def _singled_out(correlation: Correlation | None, size_stated: bool) -> list[int]:
-    """When the first error is a wait, blame the ranks the comparison singles out: killed
-    or missing ranks (only when the world size is stated, else an excerpt of one rank
-    would blame all the others), then ranks that left the common path, then the few
-    ranks ahead of or behind the pack (one skipped a collective, or never reached it)."""
-    if correlation is None:
-        return []
-    dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
-    missing = correlation.missing_ranks if size_stated else []
-    outliers = sorted(set(correlation.ahead_ranks) | set(correlation.behind_ranks))
-    few = len(outliers) * 2 < len(correlation.ranks)
-    for ranks in (dead, missing, correlation.divergent_ranks, outliers if few else []):
-        if ranks and len(ranks) < len(correlation.ranks):
-            return sorted(ranks)
-    return []
-
-
-def _first_to_exit(scans: Sequence[FileScan]) -> list[int]:
-    """Last resort: the rank torch elastic calls "Root Cause". It is only the first child
-    to exit, so it counts only when nothing else points anywhere."""
-    ranks = {
-        record.get("rank")
-        for scan in scans
-        for record in scan.facts.get("elastic_failures") or ()
-        if record.get("root_cause")
-    } - {None}
-    return sorted(ranks) if len(ranks) == 1 else []

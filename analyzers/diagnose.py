@@ -13,39 +13,23 @@ from collections.abc import Sequence
 
 from analyzers import multirank
 from analyzers.advise import Situation, next_actions
+from analyzers.alternatives import alternatives
 from analyzers.causal import CausalChain, find_first_error
 from analyzers.classify import (
-    TIER_CASCADE,
-    TIER_CAUSE,
-    TIER_GENERIC,
-    TIER_SYMPTOM,
     TIER_UNKNOWN,
-    TIER_WRAPPED_CAUSE,
-    TIER_WRAPPER,
     Classified,
     classify_scans,
 )
+from analyzers.confidence import confidence_of
+from analyzers.culprit_note import chain_note, verdict_note
 from analyzers.errorcodes import CodeInfo, normalise_code
 from analyzers.fingerprint import fingerprint
 from analyzers.labels import first_error_label
 from analyzers.multirank import Verdict
 from analyzers.narrate import Story, followers, main_code, quote, root_cause
+from analyzers.narrate_ranks import capitalise
 from analyzers.rules import Knowledge, load_knowledge
 from analyzers.types import Correlation, Diagnosis, Evidence, FileScan
-
-# How far a line's tier lets the rules trust it, before the signature's own weight.
-TIER_TRUST = {
-    TIER_CAUSE: 1.0,
-    TIER_WRAPPED_CAUSE: 0.9,
-    TIER_SYMPTOM: 0.8,
-    TIER_WRAPPER: 0.65,
-    TIER_UNKNOWN: 0.3,
-    TIER_CASCADE: 0.4,
-    TIER_GENERIC: 0.25,
-}
-MAX_CONFIDENCE = 0.97
-CODE_BACKED_WEIGHT = 0.85
-OTHER_CONFIDENCE = 0.25
 
 
 def diagnose(
@@ -83,44 +67,30 @@ def _from_first_error(
     first = chain.first
     assert first is not None
     category, subsystem = first_error_label(chain, scans)
+    line_category = category
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
     codes = _evidence_codes(chain, knowledge)
+    confidence = confidence_of(chain, category, verdict)
     diagnosis = Diagnosis(
         category=category,
         subsystem=subsystem,
-        confidence=_confidence(chain, category, verdict),
+        confidence=confidence,
         first_error=first.event.ref(),
+        culprit_reason=chain_note(chain, verdict, culprits),
         error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
+        alternatives=alternatives(chain, category, confidence, line_category),
     )
-    story = _story(chain, verdict, culprits, codes, correlation, category)
+    story = _story(chain, verdict, diagnosis, codes, correlation)
     diagnosis.root_cause = root_cause(story)
     diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
     _fingerprint(diagnosis, chain)
     return diagnosis
-
-
-def _confidence(chain: CausalChain, category: str, verdict: Verdict | None) -> float:
-    """The first error's weight scaled by how much its tier can be trusted, a little more
-    when other lines agree; a rank-pattern verdict brings its own figure."""
-    first = chain.first
-    assert first is not None
-    if verdict:
-        return verdict.confidence
-    weight = first.best.weight / 100 if first.best else 0.3
-    if any(info.category == category for info in first.codes):
-        weight = max(weight, CODE_BACKED_WEIGHT)  # a code that names the label is evidence
-    score = weight * TIER_TRUST.get(first.tier, 0.3)
-    agreeing = [s for s in chain.supporting if s.category == category]
-    score += 0.05 * min(len(agreeing), 2)
-    if category == "other":
-        score = min(score, OTHER_CONFIDENCE)
-    return round(min(score, MAX_CONFIDENCE), 2)
 
 
 def _evidence_codes(chain: CausalChain, knowledge: Knowledge) -> list[CodeInfo]:
@@ -177,25 +147,26 @@ def _cite(item: Classified, role: str) -> Evidence:
 def _story(
     chain: CausalChain,
     verdict: Verdict | None,
-    culprits: Sequence[int],
+    diagnosis: Diagnosis,
     codes: Sequence[CodeInfo],
     correlation: Correlation,
-    category: str,
 ) -> Story:
     first = chain.first
     assert first is not None
     title = first.best.signature.title if first.best else "Unrecognised error"
+    culprits = diagnosis.culprit_ranks
     return Story(
         title=title,
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
-        code=main_code(codes, category),
+        code=main_code(codes, diagnosis.category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
         verdict_reason=verdict.reason if verdict else None,
         checkpoint=correlation.last_common_checkpoint,
+        culprit_note=diagnosis.culprit_reason,
     )
 
 
@@ -282,8 +253,10 @@ def _from_ranks(
         confidence=verdict.confidence,
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
-        root_cause=_capitalised(verdict.reason) + ".",
+        root_cause=capitalise(verdict.reason) + ".",
+        culprit_reason=verdict_note(verdict),
         evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
+        alternatives=alternatives(chain, verdict.category, verdict.confidence),
     )
     situation = Situation(
         category=verdict.category,
@@ -296,7 +269,3 @@ def _from_ranks(
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]

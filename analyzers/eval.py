@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,9 @@ from analyzers import AnalyzeOptions, analyze
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CATEGORY_TARGET = 0.95
 FIRST_ERROR_TARGET = 0.90
+CONFIDENT = 0.8  # answers this sure must be right at least CONFIDENT_TARGET of the time
+CONFIDENT_TARGET = 0.95
+BIN_EDGES = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # reliability table bins, last one closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,8 @@ class Outcome:
     culprits: tuple[int, ...]
     culprits_ok: bool | None  # None when the truth names no culprits
     location_ok: bool | None = None  # file:line equal to a truth candidate's, when given
+    confidence: float = 0.0
+    alternatives: tuple[str, ...] = ()  # the report's other labels, best first
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +84,23 @@ class Score:
         judged = [o.location_ok for o in self.outcomes if o.location_ok is not None]
         return _share(judged) if judged else None
 
+    @property
+    def confident_accuracy(self) -> float | None:
+        """Category accuracy of the answers given with confidence ≥ CONFIDENT (None: none)."""
+        judged = [o.category_ok for o in self.outcomes if o.confidence >= CONFIDENT]
+        return _share(judged) if judged else None
+
+    @property
+    def alternative_accuracy(self) -> float:
+        """Share of cases whose expected label is the answer or one of its alternatives."""
+        return _share(o.category_ok or o.expected in o.alternatives for o in self.outcomes)
+
     def meets_targets(self) -> bool:
+        confident = self.confident_accuracy
         return (
             self.category_accuracy >= CATEGORY_TARGET
             and self.first_error_accuracy >= FIRST_ERROR_TARGET
+            and (confident is None or confident >= CONFIDENT_TARGET)
         )
 
 
@@ -145,6 +164,8 @@ def judge(sample: Sample, report: dict[str, Any]) -> Outcome:
         culprits=culprits,
         culprits_ok=None if expected_culprits is None else list(culprits) == expected_culprits,
         location_ok=_location_ok(truth, first),
+        confidence=float(diagnosis.get("confidence") or 0.0),
+        alternatives=tuple(alt["category"] for alt in diagnosis.get("alternatives") or ()),
     )
 
 
@@ -193,7 +214,26 @@ def render(score: Score, verbose: bool = False) -> str:
     if score.location_accuracy is not None:
         lines.append(f"first-error file:line {score.location_accuracy:.0%} (torch bundles)")
     lines.append(f"samples: {len(score.outcomes)}")
+    lines += reliability_table(score)
     return "\n".join(lines)
+
+
+def reliability_table(score: Score) -> list[str]:
+    """Confidence bins with how many answers fell in each and how many were right: a
+    calibrated analyzer is right about as often as it says it is sure."""
+    lines = ["", "confidence   cases  category right"]
+    for low, high in pairwise(BIN_EDGES):
+        last = high == BIN_EDGES[-1]
+        inside = [
+            o for o in score.outcomes if low <= o.confidence and (o.confidence < high or last)
+        ]
+        right = f"{_share(o.category_ok for o in inside):.0%}" if inside else "-"
+        lines.append(f"{low:.1f}-{high:.1f}{']' if last else ')'}   {len(inside):5}  {right:>14}")
+    confident = score.confident_accuracy
+    shown = "-" if confident is None else f"{confident:.0%}"
+    lines.append(f"at ≥{CONFIDENT:.1f}: {shown} right (target ≥{CONFIDENT_TARGET:.0%})")
+    lines.append(f"label among answer + alternatives: {score.alternative_accuracy:.0%}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

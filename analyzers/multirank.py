@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from analyzers.causal_chain import CausalChain
 from analyzers.checkpoint_track import track_of
 from analyzers.checkpoints import is_success
 from analyzers.classify import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.culprits import stated_world_size
-from analyzers.narrate import ranks_phrase
+from analyzers.narrate_ranks import ranks_phrase
+from analyzers.stalled import STALLED as _STALLED
+from analyzers.stalled import stalled
 from analyzers.tree_facts import npu_state
 from analyzers.types import (
     Correlation,
@@ -28,23 +29,11 @@ from analyzers.types import (
     RankStatus,
     RankSummary,
 )
+from analyzers.verdict import Verdict
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
 LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
-_STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
 _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """A job-level decision: label, how sure, whom it blames and why (one clause)."""
-
-    rule: str
-    category: str
-    subsystem: str
-    confidence: float
-    culprits: tuple[int, ...]
-    reason: str
 
 
 # --- no error line at all ------------------------------------------------------------------
@@ -57,7 +46,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
         _diverged,
         _missing,
         _npu_processes_gone,
-        _stalled,
+        stalled,
         _npus_idle,
         _finished_log,
         _quiet_end,
@@ -132,21 +121,6 @@ def _ids(numbers: Iterable[int]) -> str:
     return ", ".join(str(n) for n in sorted(numbers))
 
 
-def _stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
-    stalled = [r.rank for r in correlation.ranks if r.status in _STALLED]
-    if not stalled:
-        return None
-    behind = [r for r in correlation.behind_ranks if r in stalled]
-    npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
-    waiting = bool(npu and npu.aicore_idle)
-    subsystem = "communication" if waiting or not behind else "framework"
-    ranks = tuple(behind or stalled)
-    reason = f"{ranks_phrase(ranks)} stopped making progress{_where(correlation, ranks)}"
-    if waiting:
-        reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
-    return Verdict("multirank.hang", "hang", subsystem, 0.55, ranks, reason)
-
-
 def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     """No error and no rank that stopped, but npu-smi shows every NPU holding its memory at
     0% AICore: the job is alive and computes nothing (a service that stopped answering)."""
@@ -182,18 +156,6 @@ def _succeeded(scan: FileScan) -> bool:
 def _complained(scan: FileScan) -> bool:
     """Some line reads like an error, even if none could be cited: not a quiet end."""
     return any(event.kind == EventKind.ERROR for event in scan.events)
-
-
-def _where(correlation: Correlation, ranks: Sequence[int]) -> str:
-    """` after 'X' while ranks 0, 1 reached 'Y'` from the ranks' last checkpoints."""
-    last = {r.rank: r.last_checkpoint_qualified or r.last_checkpoint for r in correlation.ranks}
-    own = {last.get(r) for r in ranks} - {None}
-    text = f" after '{own.pop()}'" if len(own) == 1 else ""
-    ahead = [r for r in last if r not in ranks and last[r]]
-    reached = {last[r] for r in ahead}
-    if ahead and len(reached) == 1:
-        text += f" while {ranks_phrase(ahead)} reached '{reached.pop()}'"
-    return text
 
 
 def _waiting_on_load(correlation: Correlation, ranks: Sequence[int]) -> bool:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from analyzers.causal import CausalChain
 from analyzers.errorcodes import CodeInfo
+from analyzers.narrate_ranks import capitalise as _capitalise
+from analyzers.narrate_ranks import ranks_phrase
 
 MAX_QUOTE = 200
 _CANN_TAIL = re.compile(r"\[FUNC:.*$")
@@ -39,15 +41,18 @@ class Story:
     followers: Sequence[int] = ()
     verdict_reason: str | None = None
     checkpoint: str | None = None
+    culprit_note: str | None = None  # see analyzers.culprit_note
 
 
 def root_cause(story: Story) -> str:
     """One to four sentences, most specific first."""
     sentences = [_main_sentence(story)]
     blamed = sorted(set(story.culprits))
-    if blamed and blamed != [story.rank]:
+    if story.culprit_note:
+        sentences.append(story.culprit_note)
+    elif blamed and blamed != [story.rank]:
         sentences.append(f"{_capitalise(ranks_phrase(blamed))} started it.")
-    if story.verdict_reason:
+    if story.verdict_reason and story.verdict_reason not in (story.culprit_note or ""):
         sentences.append(_capitalise(story.verdict_reason) + ".")
     if story.followers:
         sentences.append(
@@ -96,15 +101,3 @@ def main_code(codes: Sequence[CodeInfo], category: str | None = None) -> CodeInf
 def followers(chain: CausalChain, culprits: Sequence[int]) -> list[int]:
     """Ranks whose lines are consequences of the first error."""
     return [rank for rank in chain.consequence_ranks if rank not in culprits]
-
-
-def ranks_phrase(ranks: Sequence[int]) -> str:
-    ranks = sorted(set(ranks))
-    if len(ranks) == 1:
-        return f"rank {ranks[0]}"
-    shown = ", ".join(str(r) for r in ranks[:8])
-    return f"ranks {shown}" + (f" and {len(ranks) - 8} more" if len(ranks) > 8 else "")
-
-
-def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -21,7 +21,7 @@ from analyzers.store_budget import StoreBudget
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.worker_ranks import assign_worker_ranks
 
-VERSION = "0.2.0"  # stored on every run; bump when reports change meaning
+VERSION = "0.3.0"  # stored on every run; bump when reports change meaning
 
 
 def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None) -> Report:

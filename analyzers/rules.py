@@ -52,6 +52,8 @@ class Signature:
     culprit: str | None = None
     settled: bool = False  # category `other` is this line's answer, not a missing label
     yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
+    guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
+    also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
@@ -178,11 +180,33 @@ def _signature(entry: Entry) -> Signature:
         culprit=entry.get("culprit", str, None),
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
+        guide=_guide(entry),
+        also=_also(entry, category),
         examples=entry.strings("examples"),
         counterexamples=entry.strings("counterexamples"),
     )
     _check_signature_links(signature, entry)
     return signature
+
+
+_GUIDE_ANCHOR = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
+
+
+def _guide(entry: Entry) -> str | None:
+    """A precedence rule names the labelling-guide section it implements (a heading slug;
+    tests check the section exists)."""
+    anchor = entry.get("guide", str, None)
+    if anchor is not None and not _GUIDE_ANCHOR.fullmatch(anchor):
+        raise entry.fail(f"field 'guide' must be a heading anchor like 'wrappers', got {anchor!r}")
+    return anchor
+
+
+def _also(entry: Entry, category: str) -> tuple[str, ...]:
+    labels = entry.strings("also", required=False)
+    wrong = [label for label in labels if label not in TAXONOMY or label == category]
+    if wrong:
+        raise entry.fail(f"field 'also' must list other taxonomy labels, got {wrong}")
+    return labels
 
 
 def _subsystem(entry: Entry, category: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import BinaryIO, Protocol
 
+from analyzers.checkpoint_prefix import CheckpointPrefix
 from analyzers.checkpoint_track import NO_RANK, CheckpointTrack
 from analyzers.formats import structured
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
@@ -86,6 +87,7 @@ class _FileScanner(ScanSink):
         self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
         self.storm = StormCounter(MAX_EVENTS)
+        self.checkpoint_prefix = CheckpointPrefix()  # the file's own prefix, learned
         self.checkpoint_lines = self._checkpoint_lines()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
 
@@ -96,7 +98,7 @@ class _FileScanner(ScanSink):
             self.filter.checkpoint_literals,
             self.filter.checkpoint_regex,
             self._checkpoint_parse,
-            self.checkpoints.match,
+            self._checkpoint_match,
         )
         return found if found.enabled else None
 
@@ -216,6 +218,16 @@ class _FileScanner(ScanSink):
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
         return line
+
+    def _checkpoint_match(self, message: str) -> str | None:
+        """The checkpoint text of a message read after the file's learned prefix; a user
+        pattern may span that prefix, so the whole message is tried too."""
+        assert self.checkpoints is not None
+        body = self.checkpoint_prefix.strip(message, self.block)
+        text = self.checkpoints.match(body)
+        if text is None and body is not message:
+            text = self.checkpoints.match(message)
+        return text
 
     # --- end of file ---------------------------------------------------------------------
 

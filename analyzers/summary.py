@@ -17,6 +17,8 @@ def format_summary(report: Report) -> str:
         lines.append(f"            {d.first_error.text.strip()[:300]}")
     if d.culprit_ranks:
         lines.append(f"culprits    ranks {', '.join(map(str, d.culprit_ranks))}")
+    if d.culprit_reason and d.culprit_reason != d.root_cause:
+        lines.append(f"            {d.culprit_reason}")
     if d.root_cause:
         lines.append(f"root cause  {d.root_cause}")
     if d.error_codes:

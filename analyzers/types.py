@@ -314,11 +314,24 @@ class TreeStep:
 
 
 @dataclass(slots=True)
+class Alternative:
+    """Another label the evidence supports: which line or code says so, and how strongly
+    (always below the chosen label's confidence)."""
+
+    category: str
+    evidence: str
+    score: float
+
+
+@dataclass(slots=True)
 class Diagnosis:
     category: str = "other"
     subsystem: str = "none"
     confidence: float = 0.0
     first_error: ErrorRef | None = None
+    # Why the culprits are these ranks when the first error alone does not say it (reported
+    # on another rank, several ranks failed together, a hang without an error line).
+    culprit_reason: str | None = None
     error_codes: list[str] = field(default_factory=list)
     culprit_ranks: list[int] = field(default_factory=list)
     last_common_checkpoint: str | None = None
@@ -331,6 +344,7 @@ class Diagnosis:
     evidence: list[Evidence] = field(default_factory=list)
     fingerprint: str | None = None
     fingerprint_template: str | None = None
+    alternatives: list[Alternative] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -364,7 +378,7 @@ class Report:
     # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
     correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
-    schema_version: int = 2
+    schema_version: int = 3  # 3: diagnosis.alternatives
 
     def to_dict(self, *, timeline: bool = True) -> dict[str, Any]:
         """The report as JSON values; `timeline=False` leaves out the per-checkpoint columns

@@ -3,7 +3,8 @@
 A decoder job printing bisection checkpoints (`  norm passed`, `  attention passed`,
 `  MoE passed`, `layer N passed`) once per layer and decode step, each rank with its
 own clock offset; one culprit rank stops early with a shape error, the others fail
-right after it with gloo "Connection closed by peer", a few ranks log nothing.
+right after it with gloo "Connection closed by peer", a few ranks log nothing, and rank 1
+straggles: every tenth of its steps takes 20 ms more than the others' 2-6 ms.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from typing import Any
 
 SUBMODULES = ("norm passed", "attention passed", "MoE passed")
 START = datetime(2026, 11, 29, 7, 24, 22, tzinfo=UTC)
+SLOW_RANK = 1
+SLOW_EVERY = 10
+SLOW_EXTRA_MS = 20.0
 
 
 def checkpoint_texts(count: int, layers: int = 32) -> list[tuple[str, str]]:
@@ -46,7 +50,8 @@ def synthetic_report(ranks: int, checkpoints: int, seed: int = 7) -> dict[str, A
             continue
         count = stop_at if rank == culprit else checkpoints
         skew = rng.uniform(-2.0, 2.0)
-        timeline[str(rank)] = _rank_timeline(path, texts[:count], skew, rng)
+        extra = SLOW_EXTRA_MS if rank == SLOW_RANK else 0.0
+        timeline[str(rank)] = _rank_timeline(path, texts[:count], skew, rng, extra)
         error = _error(rank, path, count, culprit)
         last = texts[count - 1][0]
         summaries.append(_summary(rank, "error", last, count, error))
@@ -79,12 +84,13 @@ def synthetic_report(ranks: int, checkpoints: int, seed: int = 7) -> dict[str, A
 
 
 def _rank_timeline(
-    path: str, texts: list[tuple[str, str]], skew: float, rng: random.Random
+    path: str, texts: list[tuple[str, str]], skew: float, rng: random.Random, extra_ms: float
 ) -> list[dict[str, Any]]:
     entries, seen = [], {}
     moment = START + timedelta(seconds=skew)
     for line, (text, qualified) in enumerate(texts, start=12):
-        moment += timedelta(milliseconds=rng.uniform(2, 6))
+        slow = extra_ms if line % SLOW_EVERY == 0 else 0.0
+        moment += timedelta(milliseconds=rng.uniform(2, 6) + slow)
         index = seen.get(text, 0)
         seen[text] = index + 1
         entries.append(

@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the session and user (lazy, no query yet), before the views and before CSRF's
+    # process_view reads a page upload: a full disk or a lost database answers 507/503.
+    "incidents.upload_faults.UploadFaults",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
@@ -161,6 +164,10 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database that went away must fail a connection attempt quickly, so the callers
+    # that reconnect and retry (the worker's final write, the sweeper) get their turn.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web server and the worker are two processes writing one file: wait for
     # the lock instead of failing. Tests use a file (not :memory:) so that a real
@@ -266,6 +273,17 @@ if REDIS_URL:
     # first is still running.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Run lifecycle (incidents.heartbeat, incidents.sweeper) ----------------------------
+# A running analysis writes a heartbeat this often, also during one long phase.
+RANKLENS_HEARTBEAT_SECONDS = env_int("RANKLENS_HEARTBEAT_SECONDS", 15)
+# A running run without a heartbeat for this long lost its worker: the sweeper re-queues it.
+RANKLENS_HEARTBEAT_STALE_SECONDS = env_int("RANKLENS_HEARTBEAT_STALE_SECONDS", 120)
+# A queued run whose message is not in the broker after this long (Redis restarted without
+# persistence) is sent again. Where the broker cannot be inspected, age alone decides.
+RANKLENS_QUEUED_GRACE_SECONDS = env_int("RANKLENS_QUEUED_GRACE_SECONDS", 60)
+# How often every worker's sweeper looks for such runs; 0 turns it off in that worker.
+RANKLENS_SWEEP_SECONDS = env_int("RANKLENS_SWEEP_SECONDS", 30)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 LOGGING = {

@@ -4,8 +4,11 @@
    goes on. A redelivery of the same Celery message (its worker died) may take a
    run over again, and so may anyone once a claim is older than the time limit.
 2. Run the analyzers outside any transaction: it can take minutes.
+   While it runs, a heartbeat (incidents.heartbeat) tells the sweeper it is alive.
 3. Store the report (or a human error message) in one UPDATE that only applies
-   while this claim still holds, so a finished run is never overwritten.
+   while this claim still holds, so a finished run is never overwritten. That write
+   survives a database connection lost meanwhile (incidents.dbretry); a report the
+   database refuses fails the run with a reason instead of leaving it running.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 import analyzers
 from analyzers import AnalyzeOptions, BundleError
-from incidents import case_services, runstore  # case_services: issue 5
+from incidents import case_services, dbretry, runstore
+from incidents.heartbeat import Heartbeat
 from incidents.models import AnalysisRun, RunState, fingerprint_of
 
 log = logging.getLogger(__name__)
@@ -33,16 +38,23 @@ PROGRESS_MIN_INTERVAL_S = 0.5
 MAX_ATTEMPTS = 3
 
 
+class ClaimLost(Exception):
+    """The sweeper gave this run to another worker while this one was still at it."""
+
+
 def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
     """Analyze the bundle of run `run_id` and store the outcome on the run."""
     if not _claim(run_id, delivery_id):
         log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
-        _give_up_if_exhausted(run_id)
+        _give_up_if_exhausted(run_id, delivery_id)
         return
     run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
     run.show_on_incident(RunState.RUNNING)
     try:
-        report = _analyze(run)
+        with Heartbeat(_beat(run), interval_s=settings.RANKLENS_HEARTBEAT_SECONDS) as hb:
+            report = _analyze(run, hb)
+    except ClaimLost:
+        log.warning("run %s: taken over by another worker; this attempt stops", run_id)
     except BundleError as error:
         # The store names the file by its hash; people know it by the name they uploaded.
         bundle = run.incident.bundle
@@ -53,8 +65,11 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         _finish(run, state=RunState.FAILED, error=message)
         raise
     else:
-        _finish(run, state=RunState.DONE, report=report)
-        case_services.incident_cases_sync(run_id=run.pk)  # issue 5: link the matched cases
+        if _finish(run, state=RunState.DONE, report=report) == RunState.DONE:
+            dbretry.retrying(  # link the matched cases; a second sync gives the same links
+                lambda: case_services.incident_cases_sync(run_id=run.pk),
+                what=f"run {run.pk}: linking matched cases",
+            )
 
 
 def _claim(run_id: int, delivery_id: str) -> bool:
@@ -68,6 +83,7 @@ def _claim(run_id: int, delivery_id: str) -> bool:
         state=RunState.RUNNING,
         claimed_by=delivery_id,
         started_at=now,
+        heartbeat_at=now,
         progress=0,
         step="starting",
         attempts=F("attempts") + 1,
@@ -75,10 +91,17 @@ def _claim(run_id: int, delivery_id: str) -> bool:
     return updated == 1
 
 
-def _give_up_if_exhausted(run_id: int) -> None:
-    """A run whose worker died on every attempt fails with a reason instead of looping."""
+def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
+    """A run whose worker died on every attempt fails with a reason instead of looping.
+
+    Only a dead attempt counts: the redelivery of its own message (the worker was lost)
+    or a heartbeat gone stale. A duplicate message must not fail a live last attempt.
+    """
+    stale = timezone.now() - timedelta(seconds=settings.RANKLENS_HEARTBEAT_STALE_SECONDS)
+    dead = Q(claimed_by=delivery_id) if delivery_id else Q(pk__in=[])
+    dead |= Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale)
     updated = AnalysisRun.objects.filter(
-        pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
+        dead, pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
     ).update(
         state=RunState.FAILED,
         finished_at=timezone.now(),
@@ -91,14 +114,15 @@ def _give_up_if_exhausted(run_id: int) -> None:
     )
     if updated:
         AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
+        runstore.remove_store(run_id)
 
 
-def _analyze(run: AnalysisRun) -> dict[str, Any]:
+def _analyze(run: AnalysisRun, heartbeat: Heartbeat) -> dict[str, Any]:
     bundle = run.incident.bundle
     options = AnalyzeOptions(
         checkpoint_patterns=(*settings.RANKLENS_CHECKPOINT_PATTERNS, *run.checkpoint_patterns),
         workers=settings.RANKLENS_ANALYZER_WORKERS,
-        progress=_progress_reporter(run),
+        progress=_progress_reporter(run, heartbeat),
         store_dir=str(runstore.store_dir_for(run.pk)),  # issue 4: log viewer's line index
         name=bundle.original_name,  # stored under its hash; its name may be a wrong promise
     )
@@ -112,39 +136,95 @@ def _analyze(run: AnalysisRun) -> dict[str, Any]:
     return report
 
 
-def _progress_reporter(run: AnalysisRun) -> Callable[[int, str], None]:
+def _progress_reporter(
+    run: AnalysisRun, heartbeat: Heartbeat | None = None
+) -> Callable[[int, str], None]:
     """A progress callback that writes each new phase at once, and within one phase
-    (e.g. "read <file>" per member) at most twice a second.
+    (e.g. "read <file>" per member) at most twice a second. Each write is a heartbeat.
 
     Dropping a phase change would leave the page showing a stale step for as long as
-    the next phase runs, which on a big file is minutes.
+    the next phase runs, which on a big file is minutes. A write the database refuses
+    is skipped: progress is cosmetic and must not kill an analysis.
     """
     last = {"at": 0.0, "phase": None}
 
     def report(percent: int, step: str) -> None:
+        if heartbeat is not None and heartbeat.lost.is_set():
+            raise ClaimLost(run.pk)
         now, phase = time.monotonic(), str(step).split(" ", 1)[0]
         if phase == last["phase"] and now - last["at"] < PROGRESS_MIN_INTERVAL_S:
             return
         last.update(at=now, phase=phase)
         percent = max(0, min(100, int(percent)))
-        _claimed(run).update(progress=percent, step=str(step)[:200])
+        try:
+            written = _claimed(run).update(
+                progress=percent, step=storable(str(step))[:200], heartbeat_at=timezone.now()
+            )
+        except (DatabaseError, ValueError) as error:
+            log.warning("run %s: progress not written: %s", run.pk, error)
+            dbretry.reconnect()
+            return
+        if written == 0 and heartbeat is not None:
+            heartbeat.lost.set()
 
     return report
 
 
-def _claimed(run: AnalysisRun):
+def _beat(run: AnalysisRun) -> Callable[[], int]:
+    """One heartbeat: 0 rows touched means this attempt no longer holds the run."""
+    return lambda: _claimed(run).update(heartbeat_at=timezone.now())
+
+
+def _claimed(run: AnalysisRun) -> models.QuerySet[AnalysisRun]:
     return AnalysisRun.objects.filter(
         pk=run.pk, state=RunState.RUNNING, claimed_by=run.claimed_by, started_at=run.started_at
     )
 
 
-def _finish(run: AnalysisRun, *, state: str, report: dict | None = None, error: str = "") -> None:
-    fields = {"state": state, "report": report, "error": error, "step": ""}
+def _finish(
+    run: AnalysisRun, *, state: str, report: dict | None = None, error: str = ""
+) -> str | None:
+    """Store the outcome if this attempt still holds the run; return the state written.
+
+    A report the database refuses (a DataError, e.g. text PostgreSQL cannot store) fails
+    the run with that reason: left as it was, the run would look busy at 98% forever.
+    """
+    try:
+        written = _write_outcome(run, state=state, report=report, error=error)
+    except (DatabaseError, ValueError, TypeError) as refused:
+        if state != RunState.DONE or isinstance(refused, dbretry.DISCONNECTED):
+            raise
+        log.exception("run %s: the database refused the report", run.pk)
+        message = f"The report could not be stored ({type(refused).__name__}: {refused})."
+        state = RunState.FAILED
+        written = _write_outcome(run, state=state, report=None, error=message[:2000])
+    if not written:
+        return None
+    if state == RunState.FAILED:
+        runstore.remove_store(run.pk)
+    return state
+
+
+def storable(text: str) -> str:
+    """Text any database stores: PostgreSQL refuses NUL, and UTF-8 has no lone surrogates
+    (what a non-UTF-8 file name decodes to). Both are kept visible as escapes."""
+    text = text.replace("\x00", "\\x00")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _write_outcome(run: AnalysisRun, *, state: str, report: dict | None, error: str) -> bool:
+    fields = {"state": state, "report": report, "error": storable(error), "step": ""}
     if state == RunState.DONE:
         fields["progress"] = 100
         fields["fingerprint"] = fingerprint_of(report)
-    updated = _claimed(run).update(
-        **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
-    )
-    if updated:
-        run.show_on_incident(state)
+
+    def write() -> bool:
+        with transaction.atomic():
+            updated = _claimed(run).update(
+                **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
+            )
+            if updated:
+                run.show_on_incident(state)
+        return bool(updated)
+
+    return dbretry.retrying(write, what=f"run {run.pk}: storing the outcome")

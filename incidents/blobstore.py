@@ -51,8 +51,12 @@ def _adopt_hashed_file(source: Path, sha256: str, size: int) -> StoredBlob:
         return StoredBlob(sha256, size, target, reused=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(f"{target.name}.part-{secrets.token_hex(4)}")
-    shutil.move(source, part)  # a rename on one filesystem, a copy across two
-    os.replace(part, target)
+    try:
+        shutil.move(source, part)  # a rename on one filesystem, a copy across two
+        os.replace(part, target)
+    except BaseException:
+        part.unlink(missing_ok=True)  # a copy cut short by a full disk
+        raise
     return StoredBlob(sha256, size, target, reused=False)
 
 
@@ -61,10 +65,15 @@ def _copy_hashing(upload: UploadedFile) -> StoredBlob:
     root().mkdir(parents=True, exist_ok=True)
     digest, size = hashlib.sha256(), 0
     with tempfile.NamedTemporaryFile(dir=root(), suffix=".part", delete=False) as part:
-        for chunk in upload.chunks(CHUNK_BYTES):
-            digest.update(chunk)
-            size += len(chunk)
-            part.write(chunk)
+        try:
+            for chunk in upload.chunks(CHUNK_BYTES):
+                digest.update(chunk)
+                size += len(chunk)
+                part.write(chunk)
+            part.flush()
+        except BaseException:
+            os.unlink(part.name)  # a full disk must not keep the partial copy
+            raise
     sha256 = digest.hexdigest()
     target = path_for(sha256)
     if target.exists():
@@ -73,3 +82,10 @@ def _copy_hashing(upload: UploadedFile) -> StoredBlob:
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(part.name, target)
     return StoredBlob(sha256, size, target, reused=False)
+
+
+def discard(blob: StoredBlob) -> None:
+    """Remove a blob this request stored but could not record (its rows were not
+    committed). A blob that was already there belongs to other bundles and stays."""
+    if not blob.reused:
+        blob.path.unlink(missing_ok=True)

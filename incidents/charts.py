@@ -11,12 +11,12 @@ Pure functions: no request, no database.
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from incidents.timeline_columns import PayloadColumns, error_x
 from incidents.timeline_prepare import prepare_timeline
 from incidents.timeline_query import (
     AXES,
@@ -24,7 +24,8 @@ from incidents.timeline_query import (
     TimelineQueryError,
     parse_timeline_query,
 )
-from incidents.timeline_types import ErrorMark, Lane, LanePoints, PreparedTimeline
+from incidents.timeline_stragglers import MIN_EXCESS_S, STRAGGLER_FACTOR, window_stragglers
+from incidents.timeline_types import Lane, LanePoints, PreparedTimeline
 
 __all__ = [
     "AXES",
@@ -64,9 +65,8 @@ def timeline_payload(timeline: PreparedTimeline, query: TimelineQuery) -> dict[s
     low, high = query.window or full
     spans = _spans(timeline, lanes, query.axis, low, high)
     picked = _pick(spans, lanes, query.budget, low, high)
-    out = _Columns(timeline, query.axis)
-    for y, lane in enumerate(lanes):
-        out.add_points(y, spans.get(lane.rank), picked.get(lane.rank, ()))
+    out = PayloadColumns(timeline, query.axis)
+    slow_counts = _add_lanes(out, timeline, lanes, picked, query, (low, high))
     lane_y = {lane.rank: y for y, lane in enumerate(lanes)}
     for mark in timeline.errors:
         if mark.rank in lane_y:
@@ -76,8 +76,9 @@ def timeline_payload(timeline: PreparedTimeline, query: TimelineQuery) -> dict[s
         "axis": query.axis,
         "range": list(full),
         "window": list(query.window) if query.window else None,
-        "lanes": _lane_columns(timeline, lanes, query.axis),
-        **out.as_dict(),
+        "lanes": {**_lane_columns(timeline, lanes, query.axis), "stragglers": slow_counts},
+        **out.as_dict(with_stragglers=query.stragglers),
+        "straggler_rule": {"factor": STRAGGLER_FACTOR, "min_excess_s": MIN_EXCESS_S},
         "last_common": _common_line(timeline, query.axis),
         "unplaced_causal": timeline.unplaced_causal,
         "has_time": timeline.has_time,
@@ -96,15 +97,35 @@ def full_range(timeline: PreparedTimeline, axis: str) -> tuple[float, float]:
         keys = lane.x if axis == "logical" else lane.t_sorted
         if len(keys):
             values += (keys[0], keys[-1])
-    values += [_error_x(mark, axis) for mark in timeline.errors if _error_x(mark, axis) is not None]
+    values += [x for mark in timeline.errors if (x := error_x(mark, axis)) is not None]
     if not values:
         return (0.0, 1.0)
     low, high = min(values), max(values)
     return (low, high) if high > low else (low - 0.5, high + 0.5)
 
 
-def _error_x(mark: ErrorMark, axis: str) -> float | None:
-    return mark.x if axis == "logical" else mark.t
+def _add_lanes(
+    out: PayloadColumns,
+    timeline: PreparedTimeline,
+    lanes: list[Lane],
+    picked: Mapping[int, Sequence[int]],
+    query: TimelineQuery,
+    window: tuple[float, float],
+) -> list[int]:
+    """Each lane's chosen points, and its stragglers in the window (all of them, when
+    asked for); returns how many stragglers each lane has in the window."""
+    counts = []
+    for y, lane in enumerate(lanes):
+        points = timeline.points.get(lane.rank)
+        if points is None:
+            counts.append(0)
+            continue
+        out.add_points(y, points, picked.get(lane.rank, ()))
+        slow = window_stragglers(points, query.axis, *window)
+        counts.append(len(slow))
+        if query.stragglers:
+            out.add_stragglers(y, points, slow)
+    return counts
 
 
 def _spans(
@@ -169,73 +190,6 @@ def bin_extremes(
                 chosen.append(end - 1)
         first = end
     return chosen
-
-
-class _Columns:
-    """Accumulates the payload's columnar arrays; files and labels are renumbered so the
-    payload carries only the ones it uses."""
-
-    def __init__(self, timeline: PreparedTimeline, axis: str) -> None:
-        self.timeline = timeline
-        self.axis = axis
-        self.points: dict[str, list[Any]] = {k: [] for k in ("y", "pos", "t", "file", "line")}
-        self.errors: dict[str, list[Any]] = {
-            k: [] for k in ("y", "x", "t", "pos", "file", "line", "text", "causal")
-        }
-        self.files: dict[int, int] = {}
-        self.labels: dict[int, str] = {}
-        self.untimed_errors = 0
-
-    @property
-    def shown(self) -> int:
-        return len(self.points["y"])
-
-    def file(self, file_id: int) -> int:
-        return self.files.setdefault(file_id, len(self.files))
-
-    def add_points(self, y: int, span: _Span | None, indices: Sequence[int]) -> None:
-        if span is None:
-            return
-        lane, cols, labels = span.lane, self.points, self.timeline.labels
-        for i in indices:
-            pos = int(lane.x[i])
-            cols["y"].append(y)
-            cols["pos"].append(pos)
-            cols["t"].append(_num(lane.t[i]))
-            cols["file"].append(self.file(lane.file[i]))
-            cols["line"].append(lane.line[i])
-            if pos not in self.labels:
-                self.labels[pos] = labels[pos]
-
-    def add_error(self, mark: ErrorMark, y: int) -> None:
-        x = _error_x(mark, self.axis)
-        if x is None:
-            self.untimed_errors += 1
-            return
-        cols = self.errors
-        for key, value in (("y", y), ("x", x), ("t", mark.t), ("pos", mark.x)):
-            cols[key].append(value)
-        cols["file"].append(self.file(mark.file))
-        cols["line"].append(mark.line)
-        cols["text"].append(mark.text)
-        cols["causal"].append(mark.causal)
-        pos = max(0, int(mark.x))
-        if pos < len(self.timeline.labels) and pos not in self.labels:
-            self.labels[pos] = self.timeline.labels[pos]
-
-    def as_dict(self) -> dict[str, Any]:
-        positions = sorted(self.labels)
-        return {
-            "points": self.points,
-            "errors": self.errors,
-            "untimed_errors": self.untimed_errors,
-            "files": [self.timeline.files[i] for i in self.files],
-            "labels": {"pos": positions, "text": [self.labels[p] for p in positions]},
-        }
-
-
-def _num(value: float) -> float | None:
-    return None if math.isnan(value) else value
 
 
 def _lane_columns(timeline: PreparedTimeline, lanes: list[Lane], axis: str) -> dict[str, list]:

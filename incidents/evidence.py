@@ -8,7 +8,11 @@ after the incident is analyzed again.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from urllib.parse import quote
+
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import RFC3986_SUBDELIMS
 
 from analyzers.linestore import LineStoreReader
 from analyzers.safetext import clean_name
@@ -38,6 +42,19 @@ def file_url(number: int, path: str, line: int | None = None) -> str:
     if line:
         url += f"?line={int(line)}#L{int(line)}"
     return url
+
+
+_PATH_SAFE = RFC3986_SUBDELIMS + "/~:@"  # what `reverse` leaves unquoted in a URL path
+
+
+def file_urls(number: int, paths: Iterable[str]) -> list[str]:
+    """`file_url` of many files: one `reverse`, then each path quoted as `reverse` would.
+
+    A 1,024-rank timeline names 1,024 files, and a `reverse` per file cost ~0.1 s per
+    request. A path `reverse` refuses (empty) gets the file list's URL instead of an error.
+    """
+    base = reverse("incidents:file", kwargs={"number": number, "path": "-"}).removesuffix("-")
+    return [base + quote(clean_name(path), safe=_PATH_SAFE) for path in paths]
 
 
 def open_log_source(incident: Incident, member: str) -> LineSource:

@@ -82,6 +82,11 @@ class AnalysisRun(models.Model):
     # How many times a worker started this run; a run that keeps killing its worker
     # (out of memory, hard time limit) is given up instead of being redelivered forever.
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Last sign of life: set when the run is queued or re-sent, and by its worker while it
+    # runs. The sweeper (incidents.sweeper) re-queues a run whose sign of life is too old.
+    heartbeat_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # How many times the sweeper sent the run's message again because the broker lost it.
+    requeues = models.PositiveSmallIntegerField(default=0)
     # Extra checkpoint regexes for this run only (site-wide ones live in settings).
     checkpoint_patterns = models.JSONField(default=list, blank=True)
     # The report's diagnosis fingerprint, copied out so repeats are found by an index.

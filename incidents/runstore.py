@@ -1,7 +1,7 @@
 """Files an analysis run keeps next to its report: MEDIA_ROOT/stores/run-<id>/.
 
 - the analyzers' line store (a seekable copy of every bundle member, for the log viewer);
-- `timeline-v1.bin`: the prepared timeline of the run (`incidents.timeline_prepare`) in a
+- `timeline-v2.bin`: the prepared timeline of the run (`incidents.timeline_prepare`) in a
   compact binary form, so the timeline endpoint never decodes a 100 MB report per request.
 
 A run's directory never moves: evidence links and timeline URLs stay valid.
@@ -13,6 +13,7 @@ import gzip
 import json
 import logging
 import os
+import shutil
 import struct
 import threading
 from array import array
@@ -29,15 +30,20 @@ from incidents.timeline_types import CommonLine, ErrorMark, Lane, LanePoints, Pr
 
 log = logging.getLogger(__name__)
 
-TIMELINE_FILE = "timeline-v1.bin"
+TIMELINE_FILE = "timeline-v2.bin"  # v1 files (no step times) are simply not read
 RAW_TIMELINE_FILE = "timeline-raw.json.gz"
 MEMORY_SLOTS = 4  # prepared timelines kept in this process (a big job's is ~40 MB)
-_MAGIC = b"RLTIMELINE1\n"
+_MAGIC = b"RLTIMELINE2\n"
 _HEADER = struct.Struct("<Q")
 
 
 def store_dir_for(run_id: int) -> Path:
     return Path(settings.MEDIA_ROOT) / "stores" / f"run-{run_id}"
+
+
+def remove_store(run_id: int) -> None:
+    """A failed run's partial files are of no use and may be what filled the disk."""
+    shutil.rmtree(store_dir_for(run_id), ignore_errors=True)
 
 
 # --- the prepared timeline on disk --------------------------------------------------------
@@ -52,9 +58,10 @@ def save_timeline(timeline: PreparedTimeline, path: Path) -> None:
         fh.write(_MAGIC)
         fh.write(_HEADER.pack(len(header)))
         fh.write(header)
+        timeline.step_median.tofile(fh)
         for rank in sorted(timeline.points):
             lane = timeline.points[rank]
-            for column in (lane.x, lane.t, lane.file, lane.line, lane.by_time, lane.t_sorted):
+            for column in _columns(lane):
                 column.tofile(fh)
     os.replace(part, path)
 
@@ -68,7 +75,8 @@ def load_timeline(path: Path) -> PreparedTimeline:
         if size > path.stat().st_size:
             raise ValueError(f"{path} is truncated")
         header = json.loads(fh.read(size))
-        points = {rank: _read_lane(fh, count, timed) for rank, count, timed in header["ranks"]}
+        step_median = _read_column(fh, "d", len(header["labels"]))
+        points = {rank: _read_lane(fh, *sizes) for rank, *sizes in header["ranks"]}
     return PreparedTimeline(
         lanes=[Lane(*lane) for lane in header["lanes"]],
         labels=header["labels"],
@@ -79,6 +87,15 @@ def load_timeline(path: Path) -> PreparedTimeline:
         errors=[ErrorMark(*mark) for mark in header["errors"]],
         last_common=CommonLine(*header["last_common"]) if header["last_common"] else None,
         unplaced_causal=header["unplaced_causal"],
+        step_median=step_median,
+    )
+
+
+def _columns(lane: LanePoints) -> tuple[array, ...]:
+    """A lane's arrays in file order; `_read_lane` reads them back in the same order."""
+    return (
+        *(lane.x, lane.t, lane.file, lane.line, lane.dt),
+        *(lane.by_time, lane.t_sorted, lane.slow, lane.slow_by_time),
     )
 
 
@@ -94,24 +111,29 @@ def _header(timeline: PreparedTimeline) -> dict[str, Any]:
         "last_common": [common.label, common.x, common.t] if common else None,
         "unplaced_causal": timeline.unplaced_causal,
         "ranks": [
-            [rank, len(lane), len(lane.by_time)] for rank, lane in sorted(timeline.points.items())
+            [rank, len(lane), len(lane.by_time), len(lane.slow)]
+            for rank, lane in sorted(timeline.points.items())
         ],
     }
 
 
-def _read_lane(fh: Any, count: int, timed: int) -> LanePoints:
-    def column(typecode: str, size: int) -> array:
-        values = array(typecode)
-        values.fromfile(fh, size)
-        return values
+def _read_column(fh: Any, typecode: str, size: int) -> array:
+    values = array(typecode)
+    values.fromfile(fh, size)
+    return values
 
+
+def _read_lane(fh: Any, count: int, timed: int, slow: int) -> LanePoints:
     return LanePoints(
-        x=column("d", count),
-        t=column("d", count),
-        file=column("q", count),
-        line=column("q", count),
-        by_time=column("q", timed),
-        t_sorted=column("d", timed),
+        x=_read_column(fh, "d", count),
+        t=_read_column(fh, "d", count),
+        file=_read_column(fh, "q", count),
+        line=_read_column(fh, "q", count),
+        dt=_read_column(fh, "d", count),
+        by_time=_read_column(fh, "q", timed),
+        t_sorted=_read_column(fh, "d", timed),
+        slow=_read_column(fh, "q", slow),
+        slow_by_time=_read_column(fh, "q", slow),
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import PurePath
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from kombu.exceptions import OperationalError
 
 from incidents import blobstore
@@ -34,25 +34,36 @@ def default_title(file_name: str) -> str:
 def incident_create(
     *, upload: UploadedFile, title: str = "", created_by: AbstractBaseUser | None
 ) -> Incident:
-    """Store the bundle, record the incident and queue its first analysis."""
+    """Store the bundle, record the incident and queue its first analysis.
+
+    If the rows cannot be committed (the database went away), the bundle this call
+    stored is removed again: no blob is left without a row, and no row without a blob.
+    """
     blob = blobstore.store_upload(upload)
     name = PurePath(upload.name or blob.sha256).name
-    with transaction.atomic():
-        incident = Incident.objects.create(
-            title=(title.strip() or default_title(name))[:200], created_by=created_by
-        )
-        Bundle.objects.create(
-            incident=incident, sha256=blob.sha256, original_name=name, size_bytes=blob.size_bytes
-        )
-        run_queue(incident=incident)
-        activity_record(
-            actor=created_by,
-            verb=Verb.CREATED,
-            target=incident.short_id,
-            incident=incident,
-            field="title",
-            new=incident.title,
-        )
+    try:
+        with transaction.atomic():
+            incident = Incident.objects.create(
+                title=(title.strip() or default_title(name))[:200], created_by=created_by
+            )
+            Bundle.objects.create(
+                incident=incident,
+                sha256=blob.sha256,
+                original_name=name,
+                size_bytes=blob.size_bytes,
+            )
+            run_queue(incident=incident)
+            activity_record(
+                actor=created_by,
+                verb=Verb.CREATED,
+                target=incident.short_id,
+                incident=incident,
+                field="title",
+                new=incident.title,
+            )
+    except DatabaseError:
+        blobstore.discard(blob)
+        raise
     return incident
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from incidents.timeline_marks import last_common, place_errors
 from incidents.timeline_order import estimate_clock_offsets, merge_sequences
+from incidents.timeline_stragglers import mark_stragglers, step_durations
 from incidents.timeline_types import (
     Clock,
     EpochParser,
@@ -54,6 +55,7 @@ def prepare_timeline(report: Mapping[str, Any]) -> PreparedTimeline:
         offsets=offsets,
         t0=clock.t0,
     )
+    timeline.step_median = mark_stragglers(timeline.points, len(order))
     place_errors(timeline, report, interner.file, clock)
     sequences = [r.identities for r in rows.values()]
     timeline.last_common = last_common(report, sequences, position, timeline)
@@ -216,11 +218,13 @@ def _lane_points(
     xs = [position[identity] for identity in rows.identities]
     order = sorted(range(len(xs)), key=xs.__getitem__)
     times = clock.corrected_all(rank, rows.epochs)
+    durations = step_durations(rows.epochs)  # in log order, before sorting by position
     lane = LanePoints(
         x=array("d", [xs[i] for i in order]),
         t=array("d", [times[i] for i in order]),
         file=array("q", [rows.files[i] for i in order]),
         line=array("q", [rows.lines[i] for i in order]),
+        dt=array("d", [durations[i] for i in order]),
     )
     timed = [i for i, t in enumerate(lane.t) if t == t]  # NaN != NaN: drop untimed points
     timed.sort(key=lane.t.__getitem__)

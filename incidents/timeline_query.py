@@ -1,4 +1,8 @@
-"""The query string of a timeline request: axis, zoom window, rank filter and point budget.
+"""The query string of a timeline request: axis, zoom window, rank filter, straggler
+overlay and point budget.
+
+The incident page keeps the same parameters (`axis`, `ranks`, `x0`, `x1`, `stragglers`) in
+its own URL, so a view pasted into a ticket opens the same way.
 
 Bad input (a window with x1 <= x0, an unknown axis, `ranks=7-2`) raises TimelineQueryError,
 whose text the view shows as a 400 answer.
@@ -16,6 +20,8 @@ AXES = ("logical", "time")
 DEFAULT_BUDGET = 20_000
 MIN_BUDGET = 100
 MAX_BUDGET = 200_000
+SWITCH_ON = frozenset({"1", "on", "true", "yes"})
+SWITCH_OFF = frozenset({"", "0", "off", "false", "no"})
 
 
 class TimelineQueryError(ValueError):
@@ -28,10 +34,11 @@ class TimelineQuery:
     window: tuple[float, float] | None = None
     ranks: frozenset[int] | None = None
     budget: int = DEFAULT_BUDGET
+    stragglers: bool = False  # send every straggling point of the window
 
 
 def parse_timeline_query(params: Mapping[str, str]) -> TimelineQuery:
-    """Read `axis`, `x0`/`x1`, `ranks` (e.g. `0-7,12`) and `max_points` from a query."""
+    """Read `axis`, `x0`/`x1`, `ranks` (e.g. `0-7,12`), `stragglers` and `max_points`."""
     axis = params.get("axis") or "logical"
     if axis not in AXES:
         raise TimelineQueryError(f"axis must be one of {', '.join(AXES)}, not {axis!r}")
@@ -39,7 +46,17 @@ def parse_timeline_query(params: Mapping[str, str]) -> TimelineQuery:
         ranks = parse_rank_filter(params.get("ranks"))
     except ValueError as error:
         raise TimelineQueryError(str(error)) from error
-    return TimelineQuery(axis, _parse_window(params), ranks, _parse_budget(params))
+    window, budget = _parse_window(params), _parse_budget(params)
+    return TimelineQuery(axis, window, ranks, budget, _parse_switch(params, "stragglers"))
+
+
+def _parse_switch(params: Mapping[str, str], name: str) -> bool:
+    raw = (params.get(name) or "").strip().lower()
+    if raw in SWITCH_ON:
+        return True
+    if raw in SWITCH_OFF:
+        return False
+    raise TimelineQueryError(f"{name} must be 1 or 0, not {raw!r}")
 
 
 def _parse_window(params: Mapping[str, str]) -> tuple[float, float] | None:

@@ -29,8 +29,11 @@ class LanePoints:
     t: array  # skew-corrected seconds since the job's first timed checkpoint; NaN if untimed
     file: array  # index into PreparedTimeline.files
     line: array
+    dt: array  # seconds since the rank's previous checkpoint in log order; NaN if untimed
     by_time: array = field(default_factory=lambda: array("q"))  # point indices, by t
     t_sorted: array = field(default_factory=lambda: array("d"))  # t in by_time order
+    slow: array = field(default_factory=lambda: array("q"))  # straggling points, by x
+    slow_by_time: array = field(default_factory=lambda: array("q"))  # the same, by t
 
     def __len__(self) -> int:
         return len(self.x)
@@ -65,6 +68,7 @@ class PreparedTimeline:
     errors: list[ErrorMark] = field(default_factory=list)
     last_common: CommonLine | None = None
     unplaced_causal: dict[str, Any] | None = None  # first causal error of no known rank
+    step_median: array = field(default_factory=lambda: array("d"))  # per logical position
 
     @property
     def total_points(self) -> int:

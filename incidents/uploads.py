@@ -2,11 +2,13 @@
 
 Django's TemporaryFileUploadHandler writes each chunk to disk as it arrives; this
 subclass also feeds the chunk to SHA-256, so storing the bundle later is a rename
-instead of a second pass over gigabytes.
+instead of a second pass over gigabytes. If writing fails (a full disk), the partial
+file is removed at once rather than whenever the request object is collected.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 
@@ -22,9 +24,24 @@ class HashingTemporaryFileUploadHandler(TemporaryFileUploadHandler):
 
     def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
         self._digest.update(raw_data)
-        super().receive_data_chunk(raw_data, start)
+        try:
+            super().receive_data_chunk(raw_data, start)
+        except OSError:
+            self._discard()
+            raise
 
     def file_complete(self, file_size: int):
-        uploaded = super().file_complete(file_size)
+        try:
+            uploaded = super().file_complete(file_size)  # flushes the last buffered bytes
+        except OSError:
+            self._discard()
+            raise
         uploaded.sha256 = self._digest.hexdigest()
         return uploaded
+
+    def _discard(self) -> None:
+        """Close and so delete the temporary file; closing flushes, which may fail again."""
+        with contextlib.suppress(OSError):
+            self.file.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.file.temporary_file_path())

@@ -9,7 +9,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from incidents import charts, runstore
-from incidents.evidence import file_url
+from incidents.evidence import file_urls
 from incidents.models import AnalysisRun, Incident, RunState
 
 
@@ -26,7 +26,7 @@ def incident_timeline(request: HttpRequest, number: int) -> JsonResponse:
     if run is None:
         return JsonResponse({"error": "this incident has no finished analysis yet"}, status=404)
     payload = charts.timeline_payload(runstore.prepared_timeline(run), query)
-    payload["file_urls"] = [file_url(number, path) for path in payload["files"]]
+    payload["file_urls"] = file_urls(number, payload["files"])
     payload["run"] = run.pk
     return JsonResponse(payload)
 

@@ -1,6 +1,8 @@
 """`make run`: prepare the database, then run the web server and a Celery worker.
 
-Both run as child processes; Ctrl-C (or either child dying) stops both.
+Both run as child processes; Ctrl-C (or either child dying) stops both. The worker also
+sweeps for runs that lost their message or their worker (incidents/sweeper_step.py), so
+no separate scheduler process is needed.
 Environment: PORT (default 8000), HOST (default 127.0.0.1), WORKER_CONCURRENCY
 (default 2), plus everything config/settings.py reads (DATABASE_URL, REDIS_URL, ...).
 """

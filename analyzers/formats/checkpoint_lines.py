@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from analyzers.checkpoint_track import NAN, CheckpointTrack
+from analyzers.checkpoint_track import NAN, NO_RANK, CheckpointTrack
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.stamp_reader import StampReader, time_value
 from analyzers.formats.timestamps import time_span
@@ -53,6 +53,8 @@ class _Geometry:
     time_at: tuple[int, int] | None  # timestamp bytes, or None for untimed lines
     reader: StampReader | None
     templates: dict[bytes, _Template] = field(default_factory=dict)
+    # whole lines without their timestamp -> (text id or -1, rank or -1), for the hot loop
+    lines: dict[bytes, tuple[int, int]] = field(default_factory=dict)
 
     def key(self, raw: bytes) -> bytes:
         if self.time_at is None:
@@ -108,16 +110,22 @@ class CheckpointLines:
         )
 
     def _scan_hot(self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int) -> None:
-        """`scan` for the common case, inlined: one literal, lines of a learned template
-        whose remainder and minute are known. This loop runs for every checkpoint of a job
-        (millions), so it avoids calls; any other line takes the general `_line`."""
+        """`scan` for the common case, inlined: one literal, lines of a learned layout.
+
+        A line with its timestamp cut out repeats exactly (`[default0]: [rank0] INFO  norm
+        passed`), so one dict lookup gives its text and rank; only the time is read. This
+        loop runs for every checkpoint of a job (millions), so it avoids calls: a line it
+        has not seen yet, or whose minute is new, takes the general `_line`, which teaches
+        it the line once its layout is trusted."""
         geometry = self._geometries[0]
-        width, templates, remainders = geometry.width, geometry.templates, self._remainders
-        start_t, end_t = geometry.time_at or (0, 0)
+        known, start_t, end_t = geometry.lines, *(geometry.time_at or (0, 0))
         reader = geometry.reader
-        plain = reader is not None and reader.plain
-        minutes = reader.minutes if plain else {}  # type: ignore[union-attr]
-        cut, comma = (reader.minute_end, reader.comma) if plain else (0, False)  # type: ignore[union-attr]
+        timed = reader is not None
+        if timed and not reader.plain:  # type: ignore[union-attr]
+            self._scan_general(block, low, line_no, pos)
+            return
+        minutes = reader.minutes if timed else {}  # type: ignore[union-attr]
+        cut, comma = (reader.minute_end, reader.comma) if timed else (0, False)  # type: ignore[union-attr]
         track = self.track
         add_text, add_line, add_time, add_rank = (
             track.text.append,
@@ -126,37 +134,63 @@ class CheckpointLines:
             track.rank.append,
         )
         find, rfind, count = low.find, low.rfind, block.count
-        at = find(word, pos)
+        at, after = find(word, pos), -2  # no previous line yet: count from pos
         while at >= 0:
             start = rfind(b"\n", 0, at) + 1
-            end = find(b"\n", at)
-            at = find(word, end)
-            line_no += count(b"\n", pos, start)
+            line_no += 1 if start == after + 1 else count(b"\n", pos, start)
             pos = start
-            raw = block[start:end]
-            template = templates.get(raw[:start_t] + raw[end_t:width] if plain else raw[:width])
-            text_id = remainders.get(raw[width:].strip()) if template is not None else None
-            if text_id is None or template.checks_left or track.workers or not plain:  # type: ignore[union-attr]
+            after = find(b"\n", at)
+            at = find(word, after)
+            raw = block[start:after]
+            found = known.get(raw[:start_t] + raw[end_t:] if timed else raw)
+            if found is None or track.workers:
                 self._line(line_no, raw)
+                self._teach(geometry, raw)
                 continue
+            text_id, rank = found
             if text_id < 0:
                 continue
-            stamp = raw[start_t:end_t]
-            minute = minutes.get(stamp[:cut])
-            if minute is None or minute[1]:
-                self._line(line_no, raw)
-                continue
-            seconds = stamp[cut:]
-            try:
-                time = minute[0] + float(seconds.replace(b",", b".") if comma else seconds)
-            except ValueError:
-                self._line(line_no, raw)
-                continue
-            rank = template.rank  # type: ignore[union-attr]
+            time = NAN
+            if timed:
+                stamp = raw[start_t:end_t]
+                minute = minutes.get(stamp[:cut])
+                if minute is None or minute[1]:
+                    self._line(line_no, raw)
+                    continue
+                seconds = stamp[cut:]
+                try:
+                    time = minute[0] + float(seconds.replace(b",", b".") if comma else seconds)
+                except ValueError:
+                    self._line(line_no, raw)
+                    continue
             add_text(text_id)
             add_line(line_no)
             add_time(time)
-            add_rank(-1 if rank is None else rank)
+            add_rank(rank)
+
+    def _scan_general(self, block: bytes, low: bytes, line_no: int, pos: int) -> None:
+        count = block.count
+        for start in self._starts(block, low):
+            if start < pos:
+                continue
+            line_no += count(b"\n", pos, start)
+            pos = start
+            self._line(line_no, block[start : block.find(b"\n", start)])
+
+    def _teach(self, geometry: _Geometry, raw: bytes) -> None:
+        """Remember a whole line (its timestamp cut out) once its template is trusted and
+        its message decided, for `_scan_hot`'s single lookup."""
+        if not self._shortcut or len(geometry.lines) >= MAX_REMAINDERS:
+            return
+        template = geometry.templates.get(geometry.key(raw))
+        if template is None or template.checks_left or template.worker is not None:
+            return
+        text_id = self._remainders.get(raw[geometry.width :].strip())
+        if text_id is not None:
+            rank = NO_RANK if template.rank is None else template.rank
+            start, end = geometry.time_at or (0, 0)
+            key = raw[:start] + raw[end:] if geometry.time_at else raw
+            geometry.lines[key] = (text_id, rank)
 
     def finish(self, year: int | None) -> CheckpointTrack:
         self.track.settle_years(year)

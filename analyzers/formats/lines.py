@@ -3,14 +3,15 @@
 Formats nest: `(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [multiproc_executor.py:294] [ERROR]
 2027-01-13-23:45:56 (PID:88362, Device:1, RankID:-1) ERR00100 PTA call acl api failed.` is a
 vLLM header around a torch_npu PTA line, so wrappers and headers are peeled in rounds; the
-innermost level, source and time win because they are the most specific.
+innermost level, source and time win because they are the most specific. A JSON-lines object
+(`formats.jsonlines`) is one such round: its message is peeled further.
 """
 
 from __future__ import annotations
 
 import re
 
-from analyzers.formats import glog, plog, pylogging, torch_npu
+from analyzers.formats import glog, jsonlines, plog, pylogging, torch_npu
 from analyzers.formats.base import Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
@@ -30,6 +31,8 @@ def parse_line(text: str) -> ParsedLine:
     line = ParsedLine(text=text, message=text.rstrip())
     for _ in range(_ROUNDS):
         strip_wrappers(line)
+        if line.message[:1] == "{" and jsonlines.take(line):
+            continue  # the object's message may carry its own prefixes
         if not _take_header(line):
             break
     if line.source == torch_npu.CANN:

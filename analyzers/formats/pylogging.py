@@ -9,6 +9,7 @@
 [227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception ...
 [2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] ...     (MindIE / ATB C++)
 [2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] ...              (spdlog: logger name)
+[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed        (rank-tagged brackets)
 [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...          (SGLang worker indices)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
@@ -50,6 +51,10 @@ HEADERS = (
         NAME,
         r"\[(?P<ts>" + _DATE + r")\] \[[A-Za-z_][\w.-]*\] \[" + _ANY_CASE_LEVEL + r"\] "
         r"(?:\[[\w./-]+:\d+\] )?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>" + _DATE + r")\] \[(?i:rank)[ _]?(?P<rank>\d+)\] \[" + _ANY_CASE_LEVEL + r"\] ",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, _LEVEL + r":[\w.]+:"),

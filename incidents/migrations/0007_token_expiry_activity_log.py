@@ -42,7 +42,7 @@ def start_mark_history(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0005_run_fingerprint'),
+        ('incidents', '0006_run_lifecycle'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

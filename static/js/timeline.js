@@ -1,11 +1,15 @@
 // Incident page: the rank-by-rank checkpoint timeline (Plotly, WebGL traces).
 // The server sends columnar, downsampled data (incidents/charts.py); zooming asks it for
 // the detailed points of the visible window. Clicking a marker opens its log line.
+// The view (axis, rank filter, zoom window, straggler overlay) lives in the page URL
+// (static/js/timeline_url.js): a pasted URL opens the same view, with that window's
+// points fetched from the server.
 (function () {
   "use strict";
   const configNode = document.getElementById("timeline-config");
   const plot = document.getElementById("timeline-plot");
-  if (!configNode || !plot) return;
+  const viewUrl = window.RanklensTimelineUrl;
+  if (!configNode || !plot || !viewUrl) return;
   // This script runs before plotly.js (both deferred) so that the data request overlaps
   // the parsing of the 4.8 MB chart library; drawing waits for both.
   const plotlyReady = new Promise(function (resolve, reject) {
@@ -26,11 +30,15 @@
   const filterForm = document.getElementById("timeline-filter");
   const filterInput = document.getElementById("timeline-ranks");
   const axisInputs = document.querySelectorAll("input[name=timeline-axis]");
+  const stragglerInput = document.getElementById("timeline-stragglers");
   const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
-    lane: "#c7ced6", common: "#1f7a3f" };
+    lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b" };
+  const MAX_LISTED_STRAGGLERS = 8;
+  const MAX_SHADED_STRAGGLER_LANES = 48;  // each shading is an SVG shape: hundreds slow Plotly
   const ZOOM_DELAY_MS = 250;
   const MAX_NAMED_TICKS = 30;
-  const state = { axis: "logical", ranks: "", window: null, seq: 0, renders: 0, zoomTimer: null };
+  const state = { axis: "logical", ranks: "", window: null, stragglers: false, seq: 0, renders: 0,
+    zoomTimer: null };
   const rowsOfTrace = [];  // per trace: which payload row each point is, for clicks
 
   function query() {
@@ -41,7 +49,25 @@
       params.set("x0", String(state.window[0]));
       params.set("x1", String(state.window[1]));
     }
+    if (state.stragglers) params.set("stragglers", "1");
     return config.dataUrl + "?" + params.toString();
+  }
+
+  // --- the view in the page URL (static/js/timeline_url.js) ----------------------------------
+
+  function readUrlState() {
+    const view = viewUrl.read(window.location.search);
+    state.axis = view.axis;
+    state.ranks = view.ranks;
+    state.window = view.window;
+    state.stragglers = view.stragglers;
+    axisInputs.forEach(function (input) { input.checked = input.value === state.axis; });
+    filterInput.value = state.ranks;
+    if (stragglerInput) stragglerInput.checked = state.stragglers;
+  }
+
+  function writeUrlState() {
+    viewUrl.write(state);
   }
 
   function load() {
@@ -84,6 +110,23 @@
     return shown + " (" + own.toISOString().replace("T", " ").replace("Z", "") + " on its clock)";
   }
 
+  // Durations are per rank, from its own consecutive times (computed on the server from
+  // every checkpoint, so a downsampled view shows the same figure as a zoomed one).
+  function stepText(seconds) {
+    if (seconds === null || seconds === undefined) return "no step time (first checkpoint or no time in the log)";
+    return "<b>" + formatDuration(seconds) + "</b> since this rank's previous checkpoint";
+  }
+
+  function formatDuration(seconds) {
+    if (seconds < 0) return "−" + formatDuration(-seconds) + " (its clock went back)";
+    if (seconds < 1) {
+      const ms = seconds * 1000;
+      return ms.toFixed(ms < 10 ? 2 : 1) + " ms";
+    }
+    if (seconds < 60) return seconds.toFixed(3) + " s";
+    return Math.floor(seconds / 60) + " min " + (seconds % 60).toFixed(1) + " s";
+  }
+
   // Marker sizes follow the lane height, so 512 lanes stay lanes instead of one blur.
   function sizes(payload) {
     const count = Math.max(1, payload.lanes.rank.length);
@@ -109,7 +152,8 @@
       group.y.push(y);
       group.rows.push(i);
       group.text.push("rank " + lanes.rank[y] + " · " + (labels.get(pts.pos[i]) || "checkpoint") +
-        "<br>" + files[pts.file[i]] + ":" + pts.line[i] + "<br>" + clockText(payload, pts.t[i], y));
+        "<br>" + files[pts.file[i]] + ":" + pts.line[i] + "<br>" + stepText(pts.dt[i]) +
+        "<br>" + clockText(payload, pts.t[i], y));
     }
     return [
       markerTrace(groups.point, "checkpoints",
@@ -149,6 +193,29 @@
     ];
   }
 
+  function stragglerTraces(payload, labels, files) {
+    const marks = payload.stragglers;
+    const group = emptyGroup();
+    const rule = payload.straggler_rule;
+    for (let i = 0; marks && i < marks.y.length; i++) {
+      const y = marks.y[i];
+      group.x.push(payload.axis === "logical" ? marks.pos[i] : marks.t[i]);
+      group.y.push(y);
+      group.rows.push(i);
+      const median = marks.median[i] === null ? "no median" : "median " + formatDuration(marks.median[i]);
+      group.text.push("<b>straggler</b> · rank " + payload.lanes.rank[y] + " · " +
+        (labels.get(marks.pos[i]) || "checkpoint") + "<br><b>" + formatDuration(marks.dt[i]) +
+        "</b> since its previous checkpoint" + (marks.ratio[i] !== null ? ", " + marks.ratio[i] + "× " : " (") +
+        "the " + median + " of this step across ranks" + (marks.ratio[i] !== null ? "" : ")") +
+        "<br>(a straggler takes over " + rule.factor + "× the median)<br>" +
+        files[marks.file[i]] + ":" + marks.line[i]);
+    }
+    const size = sizes(payload).error + 3;
+    return [markerTrace(group, "stragglers",
+      { color: COLORS.straggler, size: size, symbol: "circle-open", line: { color: COLORS.straggler, width: 2 } },
+      "straggler")];
+  }
+
   function escapeHtml(text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
@@ -174,8 +241,11 @@
   function laneShapes(payload) {
     const lanes = payload.lanes;
     const shapes = [];
+    const straggleCount = lanes.rank.filter(function (_, i) { return straggling(payload, i); }).length;
+    const shadeStragglers = straggleCount <= MAX_SHADED_STRAGGLER_LANES;
     for (let i = 0; i < lanes.rank.length; i++) {
-      const fill = lanes.culprit[i] ? "rgba(217,115,13,0.14)" : lanes.missing[i] ? "rgba(102,112,124,0.16)" : null;
+      const fill = lanes.culprit[i] ? "rgba(217,115,13,0.14)" : lanes.missing[i] ? "rgba(102,112,124,0.16)"
+        : shadeStragglers && straggling(payload, i) ? "rgba(194,24,91,0.10)" : null;
       if (fill) {
         shapes.push({ type: "rect", xref: "paper", yref: "y", x0: 0, x1: 1, y0: i - 0.5, y1: i + 0.5,
           fillcolor: fill, line: { width: 0 }, layer: "below" });
@@ -189,6 +259,11 @@
     return shapes;
   }
 
+  // A lane is marked as straggling only while the overlay is on.
+  function straggling(payload, lane) {
+    return payload.stragglers !== null && payload.lanes.stragglers[lane] > 0;
+  }
+
   // Every lane is named while they fit; in big jobs every step-th one, plus every
   // culprit or missing lane, with plain ticks too close to those left out.
   function laneTicks(payload) {
@@ -197,17 +272,18 @@
     const step = Math.max(1, Math.ceil(count / 48));
     const gap = Math.max(step / 2 + 0.5, 16 / ((plotHeight(count) - 90) / Math.max(1, count)));
     const marked = [];
-    for (let i = 0; i < count; i++) if (lanes.culprit[i] || lanes.missing[i]) marked.push(i);
+    for (let i = 0; i < count; i++) if (lanes.culprit[i] || lanes.missing[i] || straggling(payload, i)) marked.push(i);
     const nearMarked = function (i) {
       return marked.some(function (m) { return m !== i && Math.abs(m - i) < gap; });
     };
     const vals = [];
     const text = [];
     for (let i = 0; i < lanes.rank.length; i++) {
-      const isMarked = lanes.culprit[i] || lanes.missing[i];
+      const isMarked = lanes.culprit[i] || lanes.missing[i] || straggling(payload, i);
       if (!isMarked && (i % step !== 0 || nearMarked(i))) continue;
       vals.push(i);
       text.push("rank " + lanes.rank[i] + (lanes.culprit[i] ? " ⚠ culprit" : "") +
+        (straggling(payload, i) ? " · " + lanes.stragglers[i] + " slow" : "") +
         (lanes.missing[i] ? " (missing)" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
     }
     return { tickvals: vals, ticktext: text };
@@ -255,10 +331,28 @@
     if (payload.axis === "time" && payload.untimed_errors) {
       parts.push(payload.untimed_errors + " error(s) without a time are not shown on this axis");
     }
+    const stragglers = stragglerSummary(payload);
+    if (stragglers) parts.push(stragglers);
     if (payload.unplaced_causal) parts.push("the first causal error is in no rank's lane (" +
       payload.unplaced_causal.file + ":" + payload.unplaced_causal.line + ")");
     parts.push("data " + Math.round(fetchMs) + " ms");
     return parts.join(" · ");
+  }
+
+  function stragglerSummary(payload) {
+    const lanes = payload.lanes;
+    const slow = [];
+    for (let i = 0; i < lanes.rank.length; i++) {
+      if (lanes.stragglers[i] > 0) slow.push("rank " + lanes.rank[i] + " (" + lanes.stragglers[i] + ")");
+    }
+    const rule = "a step over " + payload.straggler_rule.factor + "× the median of that step across ranks";
+    if (!slow.length) return payload.stragglers === null ? "" : "no stragglers in view (" + rule + ")";
+    if (payload.stragglers === null) {
+      return slow.length + " rank" + (slow.length === 1 ? "" : "s") + " straggle in view: switch on “Stragglers”";
+    }
+    const listed = slow.slice(0, MAX_LISTED_STRAGGLERS).join(", ");
+    const more = slow.length > MAX_LISTED_STRAGGLERS ? " and " + (slow.length - MAX_LISTED_STRAGGLERS) + " more" : "";
+    return "stragglers (" + rule + "): " + listed + more;
   }
 
   function draw(payload, fetchMs) {
@@ -267,7 +361,7 @@
     const files = payload.files.map(escapeHtml);
     rowsOfTrace.length = 0;
     const traces = [laneTrace(payload)].concat(pointTraces(payload, labels, files),
-      errorTraces(payload, labels, files));
+      stragglerTraces(payload, labels, files), errorTraces(payload, labels, files));
     axisInputs.forEach(function (input) {
       if (input.value === "time") input.disabled = !payload.has_time;
     });
@@ -303,7 +397,7 @@
     const trace = point && rowsOfTrace[point.curveNumber];
     if (!trace || !payload) return;
     const row = trace.rows[point.pointIndex];
-    const source = trace.kind === "error" ? payload.errors : payload.points;
+    const source = { error: payload.errors, straggler: payload.stragglers, point: payload.points }[trace.kind];
     const line = source.line[row];
     window.location.assign(payload.file_urls[source.file[row]] + "?line=" + line + "#L" + line);
   }
@@ -311,11 +405,12 @@
   function onRelayout(event) {
     let next = state.window;
     if (event["xaxis.autorange"]) next = null;
-    else if ("xaxis.range[0]" in event) next = [event["xaxis.range[0]"], event["xaxis.range[1]"]];
-    else if (event["xaxis.range"]) next = event["xaxis.range"].slice();
+    else if ("xaxis.range[0]" in event) next = viewUrl.roundWindow([event["xaxis.range[0]"], event["xaxis.range[1]"]]);
+    else if (event["xaxis.range"]) next = viewUrl.roundWindow(event["xaxis.range"]);
     else return;
     if (JSON.stringify(next) === JSON.stringify(state.window)) return;
     state.window = next;
+    writeUrlState();
     window.clearTimeout(state.zoomTimer);
     state.zoomTimer = window.setTimeout(load, ZOOM_DELAY_MS);
   }
@@ -325,17 +420,28 @@
       if (!input.checked) return;
       state.axis = input.value;
       state.window = null;
+      writeUrlState();
       load();
     });
   });
 
+  // The zoom window is kept: "these ranks, in this part of the run".
   filterForm.addEventListener("submit", function (event) {
     event.preventDefault();
     state.ranks = filterInput.value.trim();
-    state.window = null;
+    writeUrlState();
     load();
   });
 
+  if (stragglerInput) {
+    stragglerInput.addEventListener("change", function () {
+      state.stragglers = stragglerInput.checked;
+      writeUrlState();
+      load();
+    });
+  }
+
   plotlyReady.then(function () { plot.textContent = ""; }, function (error) { showError(error.message); });
+  readUrlState();
   load();
 })();

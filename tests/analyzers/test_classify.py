@@ -49,14 +49,14 @@ CASES = [
     (
         "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:565 NPU "
         "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
-        "aicore.synchronize_with_timeout",
+        "stream.synchronize_call_failed",
         "aicore_timeout",
         TIER_WRAPPED_CAUSE,
     ),
     (
         "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:333 NPU "
         "function error: aclrtSynchronizeDevice, error code is 507046",
-        "op.npu_function_error",
+        "stream.synchronize_call_failed",
         "stream_sync",
         TIER_WRAPPER,
     ),
@@ -106,11 +106,12 @@ CASES = [
         TIER_SYMPTOM,
     ),
     (
+        # listed in CANN's HCCL error list: an invalid rank table is a root failure, not a wait
         "EI0004: [PID: 10] 2026-01-01-01:01:01.001.001 The ranktable is invalid. Reason: rank 3 "
         "has no device ip",
         "tail.cann_block_line",
         "hccl",
-        TIER_SYMPTOM,
+        TIER_CAUSE,
     ),
     (
         "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100 PTA call acl "

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from analyzers.eval import CATEGORY_TARGET, FIRST_ERROR_TARGET, Score, evaluate, render
+from analyzers.eval import (
+    CATEGORY_TARGET,
+    CONFIDENT_TARGET,
+    FIRST_ERROR_TARGET,
+    Score,
+    evaluate,
+    render,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,3 +45,8 @@ def test_first_errors_of_the_multi_rank_runs_cite_the_right_file_and_line(score:
 
 def test_every_sample_was_scored(score: Score) -> None:
     assert len(score.outcomes) >= 21
+
+
+def test_confident_answers_are_right_as_often_as_promised(score: Score) -> None:
+    confident = score.confident_accuracy
+    assert confident is None or confident >= CONFIDENT_TARGET, render(score)

@@ -71,8 +71,8 @@ def test_actions_refer_to_known_signatures_and_codes() -> None:
         ("ERR02200", "pta", "hccl"),
         ("9", "hccl", "hccl"),
         ("207004", "acl", "driver_env"),
-        ("207009", "acl", "oom"),  # not listed: the 2070 family (device resources)
-        ("561044", "acl", "operator"),  # not listed: the 5610 family (aclnn inner errors)
+        ("207000", "acl", "config"),  # feature not supported, whatever 207001 means
+        ("561044", "acl", "operator"),  # not listed: the documented 561xxx range (aclnn inner)
     ],
 )
 def test_code_table_lookup(code: str, table: str, category: str) -> None:
@@ -82,11 +82,11 @@ def test_code_table_lookup(code: str, table: str, category: str) -> None:
     assert info.meaning
 
 
-def test_a_number_found_by_its_family_keeps_its_own_code() -> None:
-    info = KNOWLEDGE.codes.lookup("207009")
+def test_an_unlisted_number_gets_only_its_documented_class_and_no_label() -> None:
+    info = KNOWLEDGE.codes.lookup("207099")
     assert info is not None
-    assert (info.code, info.table) == ("207009", "acl")
-    assert KNOWLEDGE.codes.lookup("107999") is None  # the 1070 family has no default
+    assert (info.code, info.table, info.category) == ("207099", "acl", None)
+    assert "class 2" in info.meaning
 
 
 def test_hccl_codes_are_found_by_their_header_names() -> None:

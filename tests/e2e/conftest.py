@@ -7,6 +7,8 @@ the media root and the broker URL through its environment.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -21,6 +23,7 @@ import redis
 from django.db import connection
 
 from config.celery import app as celery_app
+from tests.e2e.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +35,17 @@ class Worker:
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="session")
+def big_bundle(tmp_path_factory) -> Path:
+    """An 8-rank bundle of ~90 MB of logs (12 MB .tar.gz): about a second of scanning."""
+    spec = importlib.util.spec_from_file_location("synth", ROOT / "bench" / "synth.py")
+    synth = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(synth)
+    path = tmp_path_factory.mktemp("bundles") / "job-8-ranks.tar.gz"
+    synth.write_bundle(path, ranks=8, scale=1.0)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -47,13 +61,36 @@ def redis_url() -> str:
 @pytest.fixture
 def producer_on_redis(redis_url: str) -> Iterator[str]:
     """Make this process publish to Redis even if settings chose the filesystem broker."""
+    with publishing_to(redis_url):
+        yield redis_url
+
+
+@pytest.fixture
+def own_redis(tmp_path) -> Iterator[RedisServer]:
+    """A redis-server of this test's own, which the test may restart (losing messages)."""
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def producer_on_own_redis(own_redis: RedisServer) -> Iterator[str]:
+    with publishing_to(own_redis.url):
+        yield own_redis.url
+
+
+@contextlib.contextmanager
+def publishing_to(url: str) -> Iterator[None]:
     conf = celery_app.conf
     saved = (conf.broker_url, conf.broker_transport_options)
-    conf.broker_url, conf.broker_transport_options = redis_url, {}
+    conf.broker_url, conf.broker_transport_options = url, {}
     _forget_connections()
-    yield redis_url
-    conf.broker_url, conf.broker_transport_options = saved
-    _forget_connections()
+    try:
+        yield
+    finally:
+        conf.broker_url, conf.broker_transport_options = saved
+        _forget_connections()
 
 
 def _forget_connections() -> None:
@@ -78,32 +115,46 @@ def worker_env() -> dict[str, str]:
     return {}
 
 
+def start_worker(*, broker_url: str, media_root: Path, log_path: Path, env: dict) -> Worker:
+    """A real worker process (--concurrency=1) on the test database; stop it with `stop`."""
+    full_env = os.environ | {
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": broker_url,
+        "MEDIA_ROOT": str(media_root),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    full_env.pop("RANKLENS_ANALYZER_WORKERS", None)  # the tests check the default
+    full_env |= env
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO"]
+    command += ["--concurrency=1", "--without-gossip", "--without-mingle"]
+    command += ["-n", f"e2e-{uuid.uuid4().hex[:8]}@%h"]
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log, stderr=log)
+    return Worker(process, log_path)
+
+
+def stop(worker: Worker) -> None:
+    worker.process.terminate()
+    try:
+        worker.process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        worker.process.kill()
+        worker.process.wait()
+
+
 @pytest.fixture
 def worker(
     transactional_db, producer_on_redis, media_root, tmp_path, worker_env
 ) -> Iterator[Worker]:
     """A real worker process (--concurrency=1) on the test database."""
-    env = os.environ | {
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": producer_on_redis,
-        "MEDIA_ROOT": str(media_root),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    env.pop("RANKLENS_ANALYZER_WORKERS", None)  # the tests check the default
-    env |= worker_env
-    log_path = tmp_path / "worker.log"
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO"]
-    command += ["--concurrency=1", "--without-gossip", "--without-mingle"]
-    command += ["-n", f"e2e-{uuid.uuid4().hex[:8]}@%h"]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
-    yield Worker(process, log_path)
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    started = start_worker(
+        broker_url=producer_on_redis,
+        media_root=media_root,
+        log_path=tmp_path / "worker.log",
+        env=worker_env,
+    )
+    yield started
+    stop(started)
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""In headless Chromium: the incident's timeline shows one lane per rank, and clicking the
-first causal error's marker lands on that line, highlighted, in the log viewer.
+"""In headless Chromium: the incident's timeline shows one lane per rank, clicking the first
+causal error's marker lands on that line, highlighted, in the log viewer, and a view's URL
+(axis, ranks, zoom window, straggler overlay) pasted into another browser shows that view.
 
 The incident is the real 4-rank crash bundle, analysed synchronously by the task body.
 Database work happens before the browser starts: Playwright's sync API runs an event
@@ -13,10 +14,13 @@ from collections.abc import Iterator
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from incidents import blobstore
 from incidents.analysis import analyze_run
-from incidents.models import AnalysisRun, Bundle, Incident
+from incidents.charts import prepare_timeline
+from incidents.models import AnalysisRun, Bundle, Incident, RunState
+from tests.incidents.timeline_reports import straggler_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -107,3 +111,127 @@ def test_click_on_the_causal_error_opens_the_highlighted_log_line(
     assert target.is_visible()
     assert "mat1 and mat2 shapes cannot be multiplied" in target.inner_text()
     assert errors == []
+
+
+# --- a view's URL ---------------------------------------------------------------------------
+
+SLOW_RANK = 5
+SLOW_FROM = 60  # rank 5 takes 250 ms per step from its 60th checkpoint on, the others 50 ms
+PASTED_VIEW = "?ranks=2-5,7&x0=40&x1=120&stragglers=1#timeline"
+
+# What the page drew: lanes, x range, the payload's window, and the straggler overlay.
+DRAWN_VIEW_JS = """
+() => {
+  const gd = document.getElementById("timeline-plot");
+  const p = gd.timelinePayload;
+  const overlay = gd.data.find((trace) => trace.name === "stragglers");
+  return {
+    ranks: p.lanes.rank,
+    range: gd._fullLayout.xaxis.range,
+    window: p.window,
+    downsampled: p.downsampled,
+    positions: p.points.pos,
+    slowRanks: [...new Set(overlay.y.map((y) => p.lanes.rank[y]))],
+    slowPositions: overlay.x,
+  };
+}
+"""
+
+# Pixel position of rank `rank`'s checkpoint at logical position `pos`.
+POINT_JS = """
+([rank, pos]) => {
+  const gd = document.getElementById("timeline-plot");
+  const area = gd.querySelector(".nsewdrag").getBoundingClientRect();
+  const y = gd.timelinePayload.lanes.rank.indexOf(rank);
+  return { x: area.left + gd._fullLayout.xaxis.l2p(pos), y: area.top + gd._fullLayout.yaxis.l2p(y) };
+}
+"""
+
+
+@pytest.fixture
+def slow_rank_incident(transactional_db, alice) -> Incident:
+    """8 ranks × 5,001 checkpoints (more than one overview draws), rank 5 slow from #60."""
+    incident = Incident.objects.create(title="one slow rank", created_by=alice)
+    report = straggler_report(8, SLOW_RANK, layers=1250, after=SLOW_FROM)
+    AnalysisRun.objects.create(
+        incident=incident, state=RunState.DONE, report=report, finished_at=timezone.now()
+    )
+    return incident
+
+
+def logged_in_page(browser, live_server):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "s3cret-pass")
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def wait_for_draw(page, renders: int = 1) -> None:
+    page.wait_for_function(
+        f"Number(document.getElementById('timeline-plot').dataset.ready) >= {renders}",
+        timeout=READY_TIMEOUT_MS,
+    )
+
+
+def hover_text(page, rank: int, pos: int) -> str:
+    point = page.evaluate(POINT_JS, [rank, pos])
+    page.mouse.move(point["x"], point["y"])
+    hover = page.locator("#timeline-plot .hoverlayer .hovertext")
+    hover.first.wait_for(timeout=READY_TIMEOUT_MS)
+    return hover.first.text_content() or ""
+
+
+def test_a_pasted_url_shows_the_same_zoomed_filtered_view(live_server, slow_rank_incident, browser):
+    slow = prepare_timeline(straggler_report(8, SLOW_RANK, layers=1250, after=SLOW_FROM))
+    lane = slow.points[SLOW_RANK]
+    expected_slow = [int(lane.x[i]) for i in lane.slow if 40 <= lane.x[i] <= 120]
+    page = logged_in_page(browser, live_server)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    page.goto(f"{live_server.url}/incidents/INC-{slow_rank_incident.pk}/{PASTED_VIEW}")
+    wait_for_draw(page)
+
+    view = page.evaluate(DRAWN_VIEW_JS)
+    assert view["ranks"] == [2, 3, 4, 5, 7]
+    assert view["range"] == [40, 120]
+    assert view["window"] == [40, 120]
+    assert not view["downsampled"]  # the window's own points, not the overview's sample
+    assert min(view["positions"]) == 40
+    assert max(view["positions"]) == 120
+    assert view["slowRanks"] == [SLOW_RANK]
+    assert view["slowPositions"] == expected_slow
+    ticks = page.locator("#timeline-plot .ytick text").all_text_contents()
+    assert [t.split()[1] for t in ticks] == ["2", "3", "4", "5", "7"]
+    assert f"{len(expected_slow)} slow" in ticks[3]
+    assert page.locator("#timeline-ranks").input_value() == "2-5,7"
+    assert page.locator("#timeline-stragglers").is_checked()
+
+    assert "50.0 ms since this rank's previous checkpoint" in hover_text(page, 2, 80)
+    assert "250.0 ms since" in hover_text(page, SLOW_RANK, 100)
+    assert errors == []
+
+
+def test_the_url_follows_zoom_filter_axis_and_overlay(live_server, slow_rank_incident, browser):
+    page = logged_in_page(browser, live_server)
+    incident_url = f"{live_server.url}/incidents/INC-{slow_rank_incident.pk}/"
+    page.goto(incident_url)
+    wait_for_draw(page)
+    assert page.url == incident_url
+
+    page.fill("#timeline-ranks", "0-3")
+    page.click("#timeline-filter button[type=submit]")
+    wait_for_draw(page, 2)
+    page.evaluate(
+        "() => Plotly.relayout('timeline-plot', {'xaxis.range[0]': 10.123456, 'xaxis.range[1]': 30})"
+    )
+    page.check("#timeline-stragglers")
+    page.wait_for_url(re.compile(r"stragglers=1"))
+    assert page.url == f"{incident_url}?ranks=0-3&x0=10.123&x1=30&stragglers=1#timeline"
+
+    page.check("input[name=timeline-axis][value=time]")
+    page.wait_for_url(re.compile(r"axis=time"))
+    assert page.url == f"{incident_url}?axis=time&ranks=0-3&stragglers=1#timeline"

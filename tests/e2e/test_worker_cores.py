@@ -7,48 +7,25 @@ worker main process -> pool child (runs the task) -> scanner processes.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
-from incidents.models import AnalysisRun, Incident, RunState
-from tests.e2e.worker_helpers import children, is_running, wait_until_finished
+from incidents.models import AnalysisRun, RunState
+from tests.e2e.worker_helpers import children, is_running, upload, wait_until_finished
 
-ROOT = Path(__file__).resolve().parents[2]
 WATCH_TIMEOUT_S = 60
 POLL_S = 0.01
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def big_bundle(tmp_path_factory) -> Path:
-    """An 8-rank bundle of ~90 MB of logs (12 MB .tar.gz): about a second of scanning."""
-    spec = importlib.util.spec_from_file_location("synth", ROOT / "bench" / "synth.py")
-    synth = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(synth)
-    path = tmp_path_factory.mktemp("cores") / "job-8-ranks.tar.gz"
-    synth.write_bundle(path, ranks=8, scale=1.0)
-    return path
-
-
 @pytest.fixture
 def worker_env() -> dict[str, str]:
     # The default (one scanner per CPU) is what is tested; a 1-CPU runner still needs two.
     return {} if (os.cpu_count() or 1) >= 2 else {"RANKLENS_ANALYZER_WORKERS": "2"}
-
-
-def _upload(client, token: str, bundle: Path) -> AnalysisRun:
-    with bundle.open("rb") as fh:
-        created = client.post(
-            "/api/incidents/", {"bundle": fh}, headers={"Authorization": f"Bearer {token}"}
-        )
-    assert created.status_code == 201, created.content
-    return Incident.objects.get().latest_run()
 
 
 def _scanners(worker_pid: int) -> dict[int, list[int]]:
@@ -76,7 +53,7 @@ def _watch_for_scanners(worker, run: AnalysisRun) -> tuple[int, list[int]]:
 def test_an_analysis_in_the_worker_scans_on_several_processes(
     client, alice, alice_token, big_bundle, worker
 ):
-    run = _upload(client, alice_token, big_bundle)
+    run = upload(client, alice_token, big_bundle)
 
     _, scanners = _watch_for_scanners(worker, run)
     run = wait_until_finished(run, worker.log)
@@ -91,7 +68,7 @@ def test_scanners_die_with_a_killed_pool_child_and_the_run_is_retried(
     client, alice, alice_token, big_bundle, worker
 ):
     """SIGKILL is what a pool child gets at the hard time limit (or from the OOM killer)."""
-    run = _upload(client, alice_token, big_bundle)
+    run = upload(client, alice_token, big_bundle)
     pool_child, scanners = _watch_for_scanners(worker, run)
 
     os.kill(pool_child, signal.SIGKILL)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from incidents.models import AnalysisRun, RunState
+from incidents.models import AnalysisRun, Incident, RunState
 
 DONE_TIMEOUT_S = 120
 
@@ -23,6 +23,17 @@ def wait_until_finished(run: AnalysisRun, worker_log: Path) -> AnalysisRun:
     pytest.fail(
         f"run still {run.state} after {DONE_TIMEOUT_S}s; worker log:\n{worker_log.read_text()}"
     )
+
+
+def upload(client, token: str, bundle: Path) -> AnalysisRun:
+    """Upload through the API; the new incident's run (its message is sent on commit)."""
+    with bundle.open("rb") as fh:
+        created = client.post(
+            "/api/incidents/", {"bundle": fh}, headers={"Authorization": f"Bearer {token}"}
+        )
+    assert created.status_code == 201, created.content
+    number = int(created.json()["id"].removeprefix("INC-"))
+    return Incident.objects.get(pk=number).latest_run()
 
 
 def children(pid: int) -> list[int]:

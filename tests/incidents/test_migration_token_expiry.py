@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from incidents.models import token_digest
 
-BEFORE = ("incidents", "0005_run_fingerprint")
+BEFORE = ("incidents", "0006_run_lifecycle")
 AFTER = ("incidents", "0007_token_expiry_activity_log")
 
 

@@ -112,6 +112,35 @@ def test_failed_run_shows_its_error(alice_client, analyzed):
     assert 'data-state="failed"' in html
 
 
+def test_detail_shows_the_alternative_labels_with_their_evidence(alice_client, analyzed):
+    run = analyzed.latest_run()
+    report = copy.deepcopy(run.report)
+    report["diagnosis"]["alternatives"] = [
+        {
+            "category": "driver_env",
+            "evidence": "Operator kernel binaries not installed",
+            "score": 0.5,
+        }
+    ]
+    AnalysisRun.objects.filter(pk=run.pk).update(report=report)
+
+    html = alice_client.get(analyzed.get_absolute_url()).content.decode()
+
+    assert "could also be" in html
+    assert "driver_env</span>: Operator kernel binaries not installed" in html
+
+
+def test_a_report_without_alternatives_shows_none(alice_client, analyzed):
+    run = analyzed.latest_run()
+    report = copy.deepcopy(run.report)
+    report["diagnosis"].pop("alternatives", None)
+    AnalysisRun.objects.filter(pk=run.pk).update(report=report)
+
+    html = alice_client.get(analyzed.get_absolute_url()).content.decode()
+
+    assert "could also be" not in html
+
+
 def test_log_text_is_escaped_everywhere_on_the_page(alice_client, analyzed):
     run = analyzed.latest_run()
     report = poisoned(run.report)
@@ -122,7 +151,7 @@ def test_log_text_is_escaped_everywhere_on_the_page(alice_client, analyzed):
     html = alice_client.get(analyzed.get_absolute_url()).content.decode()
 
     assert "<script>alert" not in html
-    assert html.count("&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;") >= 5
+    assert html.count("&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;") >= 6
 
 
 def poisoned(report: dict) -> dict:
@@ -131,6 +160,7 @@ def poisoned(report: dict) -> dict:
     line = {"file": f"{SCRIPT}.log", "line": 7, "text": f"RuntimeError: {SCRIPT}", "rank": 0}
     report["diagnosis"]["first_error"] = line
     report["diagnosis"]["next_actions"] = [f"Check {SCRIPT}"]
+    report["diagnosis"]["alternatives"] = [{"category": "hang", "evidence": SCRIPT, "score": 0.4}]
     report["ranks"][0]["first_error"] = line
     report["ranks"][0]["last_checkpoint"] = SCRIPT
     report["ranks"][0]["last_checkpoint_qualified"] = None

@@ -14,8 +14,9 @@ from django.utils import timezone
 from incidents import runstore, services
 from incidents.analysis import analyze_run
 from incidents.charts import TimelineQuery, prepare_timeline, timeline_payload
+from incidents.evidence import file_url, file_urls
 from incidents.models import AnalysisRun, RunState
-from tests.incidents.timeline_reports import crash_report
+from tests.incidents.timeline_reports import crash_report, slowed
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +25,16 @@ pytestmark = pytest.mark.django_db
 def analysed(crash_bundle, alice):
     """The real 4-rank crash bundle, analysed: rank 3 hit a shape error at log_3.log:48."""
     upload = SimpleUploadedFile(crash_bundle.name, crash_bundle.read_bytes())
+    incident = services.incident_create(upload=upload, created_by=alice)
+    analyze_run(run_id=incident.latest_run().pk)
+    return incident
+
+
+@pytest.fixture
+def analysed_healthy(corpus, alice):
+    """The real 4-rank healthy job, whose checkpoint lines carry times."""
+    path = corpus / "torch" / "healthy.tar.gz"
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
     incident = services.incident_create(upload=upload, created_by=alice)
     analyze_run(run_id=incident.latest_run().pk)
     return incident
@@ -142,11 +153,13 @@ def test_a_damaged_prepared_file_is_rebuilt_from_the_report(alice_client, analys
 
 def test_prepared_timeline_survives_the_round_trip_through_its_file(tmp_path):
     report = crash_report(ranks=8, culprit=5, skews={1: 3.0, 2: None}, world_size=9)
+    report["timeline"]["3"] = slowed(report["timeline"]["3"], after=4, extra_s=0.5)
     timeline = prepare_timeline(report)
     runstore.save_timeline(timeline, tmp_path / "t.bin")
     loaded = runstore.load_timeline(tmp_path / "t.bin")
+    assert list(loaded.points[3].slow) == list(timeline.points[3].slow) != []
     for axis in ("logical", "time"):
-        query = TimelineQuery(axis=axis, budget=100)
+        query = TimelineQuery(axis=axis, budget=100, stragglers=True)
         assert timeline_payload(loaded, query) == timeline_payload(timeline, query)
 
 
@@ -156,6 +169,7 @@ def test_incident_page_carries_the_timeline(alice_client, analysed):
     assert '<script id="timeline-config" type="application/json">' in html
     assert f'"dataUrl": "/incidents/INC-{analysed.pk}/timeline.json"' in html
     assert 'src="/static/vendor/plotly.min.js"' in html
+    assert 'src="/static/js/timeline_url.js"' in html
     assert 'src="/static/js/timeline.js"' in html
 
 
@@ -175,3 +189,28 @@ def test_stored_report_leaves_the_checkpoint_lists_in_the_run_store(analysed):
     assert set(raw["ranks"]) == {"0", "1", "2", "3"}
     counts = {s["rank"]: s["checkpoints"] for s in run.report["ranks"]}
     assert {int(r): len(columns["text"]) for r, columns in raw["ranks"].items()} == counts
+
+
+FILE_PATHS = [
+    "job-f0dddebb/log_3.log",
+    "with space/ünïcode.log",
+    "odd%name#frag?.log",
+    "sub;delims,(1)+$&'!*=.log",
+    "~user/@host:1.log",
+]
+
+
+@pytest.mark.parametrize("path", FILE_PATHS)
+def test_file_urls_of_a_timeline_match_the_viewer_urls_one_by_one(path):
+    assert file_urls(7, [path]) == [file_url(7, path)]
+
+
+def test_timeline_of_a_timed_real_bundle_carries_step_times(alice_client, analysed_healthy):
+    payload = alice_client.get(timeline_url(analysed_healthy, stragglers=1)).json()
+    points = payload["points"]
+    lanes_with_points = len(set(points["y"]))
+    assert lanes_with_points == 4
+    # each rank's first checkpoint has no previous one; every other has its step time
+    assert points["dt"].count(None) == lanes_with_points
+    assert all(dt >= 0 for dt in points["dt"] if dt is not None)
+    assert payload["stragglers"] is not None

@@ -133,3 +133,25 @@ def _summary(rank: int, status: str, entries: list[dict], error: dict | None) ->
         "first_error": error,
         "files": [log_path(rank)] if entries else [],
     }
+
+
+def slowed(entries: list[dict[str, Any]], *, after: int, extra_s: float) -> list[dict[str, Any]]:
+    """The same entries, with every step from checkpoint `after` on taking `extra_s` longer."""
+    out = []
+    for n, entry in enumerate(entries):
+        delay = max(0, n - after + 1) * extra_s
+        moment = datetime.fromisoformat(entry["timestamp"]) + timedelta(seconds=delay)
+        out.append({**entry, "timestamp": moment.isoformat(timespec="milliseconds")})
+    return out
+
+
+def straggler_report(
+    ranks: int = 8, slow: int = 5, *, layers: int = 3, after: int = 5, extra_s: float = 0.2
+) -> dict[str, Any]:
+    """A crash report (the last rank dies) where rank `slow` takes 0.05 + `extra_s` s per
+    step from its checkpoint `after` on, while every other rank takes 0.05 s."""
+    report = crash_report(ranks, culprit=ranks - 1, layers=layers)
+    report["timeline"][str(slow)] = slowed(
+        report["timeline"][str(slow)], after=after, extra_s=extra_s
+    )
+    return report

@@ -1,0 +1,119 @@
+"""JSON-lines logs: one JSON object per line, written by structured loggers.
+
+    {"time": "2026-11-29T07:25:43.583", "rank": 3, "level": "INFO", "message": "layer 3 passed"}
+    {"@timestamp": 1795937143.583, "levelname": "ERROR", "global_rank": 1, "msg": "RuntimeError: ..."}
+    {"log": "[rank0]: layer 3 passed\\n", "stream": "stdout", "time": "2026-11-29T07:25:43Z"}
+
+Loggers name the same fields differently (python-json-logger, structlog, loguru's
+`serialize`, docker's json-file driver), so each field is the first of its known key names
+that the object holds. The message becomes the line's message and the other parsers read it
+as if it had been printed alone, so an ERROR object's message is an error line like any other
+and a docker `log` value keeps its own prefixes for the next round of `parse_line`.
+
+`parse_line` calls `take` only for text that starts with `{`; every other line pays one
+character comparison.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from analyzers.formats.base import ParsedLine, normal_level
+from analyzers.formats.timestamps import parse_time
+
+NAME = "jsonlines"
+MESSAGE_KEYS = ("message", "msg", "event", "log", "text")
+TIME_KEYS = ("time", "timestamp", "ts", "asctime", "@timestamp", "datetime", "date")
+RANK_KEYS = ("rank", "global_rank", "RANK", "rank_id", "global_rank_id")
+LOCAL_RANK_KEYS = ("local_rank", "LOCAL_RANK")
+LEVEL_KEYS = ("level", "levelname", "severity", "log_level", "loglevel", "lvl")
+PID_KEYS = ("pid", "process")
+# Epoch numbers by size: seconds now are ~1.8e9; milli-, micro- and nanoseconds follow.
+_EPOCH_DIVISORS = ((1e17, 1e9), (1e14, 1e6), (1e11, 1e3), (0.0, 1.0))
+
+
+def take(line: ParsedLine) -> bool:
+    """Read `line.message` as a JSON object with a message; False (line untouched) when it is
+    no such object."""
+    fields = _object(line.message)
+    if fields is None:
+        return False
+    message = _first(fields, MESSAGE_KEYS)
+    if not isinstance(message, str):
+        return False
+    line.source = NAME
+    line.message = message.rstrip("\n")
+    _read_fields(line, fields)
+    return True
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    """The JSON object on the line. A message with escaped newlines reaches the parser cut at
+    the first one (`formats.escaped`), so an object cut inside its last string is closed."""
+    for candidate in (text, text.rstrip() + '"}'):
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _read_fields(line: ParsedLine, fields: dict[str, Any]) -> None:
+    level = _first(fields, LEVEL_KEYS)
+    if isinstance(level, str):
+        line.level = normal_level(level) or line.level
+    line.time = _time(_first(fields, TIME_KEYS)) or line.time
+    rank = _number(_first(fields, RANK_KEYS))
+    if rank is not None:
+        line.rank = rank
+    local_rank = _number(_first(fields, LOCAL_RANK_KEYS))
+    if local_rank is not None:
+        line.local_rank = local_rank
+    pid = _number(_first(fields, PID_KEYS))
+    if pid:
+        line.pid = pid
+
+
+def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        value = fields.get(key)
+        if value is not None:
+            return value
+    return None
+
+
+def _number(value: Any) -> int | None:
+    """A non-negative integer field, also when the logger wrote it as a string."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
+
+
+def _time(value: Any) -> Any:
+    if isinstance(value, str):
+        return _text_time(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        divisor = next(div for bound, div in _EPOCH_DIVISORS if value >= bound)
+        try:
+            return datetime.fromtimestamp(value / divisor, UTC).replace(tzinfo=None)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+def _text_time(value: str) -> Any:
+    """ISO times (most JSON loggers) read in C; anything else by `parse_time`. The zone is
+    dropped as everywhere else: times stay the wall clock the line shows."""
+    if len(value) > 10:
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=None)
+        except ValueError:
+            pass
+    return parse_time(value)

@@ -1,0 +1,50 @@
+"""A synchronize failure that carries only its return code.
+
+docs/labelling.md#code-only-synchronize-failures: the code decides when its own entry names
+a label; otherwise it is a synchronisation failure, never an AI Core timeout guessed from the
+call's name.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+RAISED = (
+    "[rank2]: Traceback (most recent call last):\n"
+    '[rank2]:   File "/srv/train/loop.py", line 88, in step\n'
+    "[rank2]:     torch.npu.synchronize()\n"
+    "[rank2]: RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/"
+    "compiler_depend.ts:467 NPU function error: {call}, error code is {code}\n"
+    "[rank2]: [ERROR] 2026-04-02-08:01:02 (PID:771, Device:2, RankID:2) "
+    "ERR00100 PTA call acl api failed\n"
+)
+
+CASES = [
+    # (call, code, label): codes without a label of their own leave stream_sync
+    ("AclrtSynchronizeDeviceWithTimeout", "507011", "stream_sync"),
+    ("aclrtSynchronizeDevice", "507000", "stream_sync"),
+    ("aclrtSynchronizeStream", "507990", "stream_sync"),  # listed nowhere
+    # counterexamples: the code names what failed
+    ("AclrtSynchronizeDeviceWithTimeout", "507014", "aicore_timeout"),
+    ("aclrtSynchronizeDevice", "507053", "device_fault"),
+    ("AclrtSynchronizeDeviceWithTimeout", "507048", "hccl"),
+]
+
+
+@pytest.mark.parametrize(("call", "code", "label"), CASES, ids=[f"{c[1]}" for c in CASES])
+def test_a_synchronize_with_only_a_code_is_labelled_by_that_code_or_stream_sync(
+    call: str, code: str, label: str
+) -> None:
+    diagnosis = diagnose_text("job/rank2.log", RAISED.format(call=call, code=code))
+    assert diagnosis.category == label
+    assert diagnosis.first_error is not None
+    assert code in diagnosis.first_error.text
+
+
+def test_an_unlabelled_code_keeps_its_doubt_in_the_confidence() -> None:
+    diagnosis = diagnose_text(
+        "job/rank2.log", RAISED.format(call="aclrtSynchronizeDevice", code="507011")
+    )
+    assert diagnosis.confidence < 0.8

@@ -1,0 +1,91 @@
+"""Neighbouring labels decided the same way every time.
+
+docs/labelling.md#config-driver_env-or-weight_load and
+docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+STEPS = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(4))
+
+NOTIFY_TIMEOUT = (
+    "EI0002: [PID: {pid}] 2026-03-01-10:30:04.070.578 The wait execution of the Notify "
+    "register times out. Reason: The Notify register has not received the Notify record "
+    "from remote rank: [unknown].\n"
+)
+
+
+def test_a_stall_that_ends_in_a_notify_timeout_is_hccl_with_hang_as_the_alternative() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/rank0.log": STEPS + NOTIFY_TIMEOUT.format(pid=100),
+            "job/rank1.log": STEPS + NOTIFY_TIMEOUT.format(pid=101),
+        }
+    )
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Notify register times out" in diagnosis.first_error.text
+    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_stall_without_any_error_line_is_a_hang() -> None:
+    diagnosis = diagnose_files({"job/rank0.log": STEPS, "job/rank1.log": STEPS[:80]})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is None
+
+
+def test_a_peer_crash_explains_the_timeouts_of_the_others() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/rank0.log": STEPS + NOTIFY_TIMEOUT.format(pid=100),
+            "job/rank1.log": STEPS[:80]
+            + "2026-03-01 10:00:02 ERROR RuntimeError: NPU out of memory. Tried to allocate "
+            "2.00 GiB (NPU 1; 60.00 GiB total capacity; 58.10 GiB already allocated)\n",
+        }
+    )
+    assert diagnosis.category == "oom"
+    assert diagnosis.culprit_ranks == [1]
+
+
+CASES = [
+    # (name, line, label): the loader's check, the job's settings, the machine
+    (
+        "split while loading",
+        "ValueError: start (4096) + length (1024) exceeds dimension size (4608) for "
+        "model.layers.3.mlp.down_proj.weight",
+        "weight_load",
+    ),
+    (
+        "missing config field",
+        "AttributeError: 'Qwen3Config' object has no attribute 'rope_scaling_type'",
+        "config",
+    ),
+    (
+        "chip lacks feature",
+        "RuntimeError: SetStreamResLimit:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:311 "
+        "NPU function error: aclrtSetStreamResLimit(stream, 0, 4), error code is 207000",
+        "config",
+    ),
+    (
+        "runtime library missing",
+        "ImportError: libascend_hal.so: cannot open shared object file: No such file or directory",
+        "driver_env",
+    ),
+    ("firmware mismatch", "RuntimeError: Firmware version incompatible (600001)", "driver_env"),
+]
+
+
+@pytest.mark.parametrize(("line", "label"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_layer_that_must_change_names_the_label(line: str, label: str) -> None:
+    diagnosis = diagnose_text("job/rank0.log", line + "\n")
+    assert diagnosis.category == label
+
+
+def test_feature_not_supported_is_never_read_as_memory() -> None:
+    diagnosis = diagnose_text("job/rank0.log", CASES[2][1] + "\n")
+    assert diagnosis.category != "oom"
+    assert "oom" not in [alt.category for alt in diagnosis.alternatives]

@@ -1,0 +1,70 @@
+"""An operator whose kernel does not compile because the toolkit lacks a header is an
+installation problem, not an operator failure: the compiler's line is the first error and the
+compile headline (E40021) yields to it. An op that fails to compile for its own reasons stays
+`operator`.
+
+docs/labelling.md#operator-installation-or-platform-limit
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+HEADER_MISSING_IN_OP_COMPILE = """\
+Traceback (most recent call last):
+  File "/opt/py/site-packages/torchair/core/_backend.py", line 120, in compile
+    return super().compile()
+RuntimeError: E40021: [PID: 9120] 2026-10-01-12:00:00.000.001 Failed to compile Op [GroupedMatmul]. (oppath: [Compile /opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/grouped_matmul.py failed with errormsg/stack: File "/opt/cann/python/site-packages/tbe/tikcpp/build_utils.py", line 400, in dump_build_log
+    raise Exception(msg)
+Exception: An error occurred during compile phases of CompileStage.PRECOMPILE, msg is <built-in>:1:10: fatal error: 'kernel_operator_intf.h' file not found
+1 error generated.
+], optype: [GroupedMatmul])
+"""
+
+HEADER_MISSING_IN_EXTENSION_BUILD = """\
+[2/3] c++ -c /work/ext/csrc/fused_rope.cpp -o fused_rope.o -I/opt/cann/include
+FAILED: fused_rope.o
+/work/ext/csrc/fused_rope.cpp:4:10: fatal error: acl/acl_rt.h: No such file or directory
+compilation terminated.
+"""
+
+# Counterexample: the op's own compile check fails; nothing of the toolkit is missing.
+OP_COMPILE_REJECTS_ITSELF = """\
+RuntimeError: E40021: [PID: 9121] 2026-10-01-12:00:01.000.001 Failed to compile Op [ReduceSumD]. (oppath: [Compile /opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/reduce_sum_d.py failed with errormsg/stack: RuntimeError: input dtype int64 is not supported by reduce_sum_d], optype: [ReduceSumD])
+"""
+
+CASES = [
+    # (name, text, label, first error says)
+    (
+        "header missing in op compile",
+        HEADER_MISSING_IN_OP_COMPILE,
+        "driver_env",
+        "kernel_operator_intf.h",
+    ),
+    (
+        "header missing in extension build",
+        HEADER_MISSING_IN_EXTENSION_BUILD,
+        "driver_env",
+        "acl/acl_rt.h",
+    ),
+    (
+        "op compile rejects itself",
+        OP_COMPILE_REJECTS_ITSELF,
+        "operator",
+        "Failed to compile Op [ReduceSumD]",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "says"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_a_missing_toolkit_header_is_the_machine_not_the_op(
+    text: str, label: str, says: str
+) -> None:
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.category == label
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text

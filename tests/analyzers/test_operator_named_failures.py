@@ -1,0 +1,78 @@
+"""An operator's name decides nothing: the label says what failed where the op surfaced.
+
+docs/labelling.md#an-operator-name-decides-nothing and
+docs/labelling.md#operator-installation-or-platform-limit. Each case is a short excerpt in
+the shape torch_npu and CANN print (values are ours); the counterexamples are operators that
+really failed on their inputs or limits.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+NO_KERNEL_BINARY = """\
+[rank0]: RuntimeError: npu_grouped_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 NPU function error: call aclnnGroupedMatmulV4 failed, error code is 561003
+[rank0]: [ERROR] 2026-02-02-03:04:05 (PID:8121, Device:0, RankID:0) ERR01100 OPS call acl api failed
+[rank0]: EZ9999: Inner Error!
+[rank0]: EZ9999: [PID: 8121] 2026-02-02-03:04:05.111.222 Op GroupedMatmul does not has any binary.[FUNC:GetBinFromOpInfo][FILE:op_bin_selector.cc][LINE:310]
+[rank0]:         TraceBack (most recent call last):
+[rank0]:         launch failed for GroupedMatmul, errno:561003.
+"""
+
+CANNOT_FIND_BIN = """\
+[ERROR] OP(4410,python):2026-02-11-07:41:03.512.201 [op_bin.cc:88] Cannot find bin of op MoeGatingTopKSoftmax, integral key 0/1/|float16/ND/float16/ND/
+[ERROR] OP(4410,python):2026-02-11-07:41:03.512.260 [op_exec.cc:140] Kernel Run failed. opType: 31, MoeGatingTopKSoftmax
+"""
+
+CHIP_LACKS_OP = """\
+EZ9999: Inner Error!
+EZ9999: [PID: 5511] 2026-02-02-03:04:05.111.222 socVersion [Ascend310P3] does not support opType [MoeInitRoutingV2].[FUNC:CheckSupport][FILE:op_api_def.cc][LINE:120]
+RuntimeError: npu_moe_init_routing_v2:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:90 NPU function error: call aclnnMoeInitRoutingV2 failed, error code is 561000
+"""
+
+MC2_NO_COMM_RESOURCE = """\
+[ERROR] HCCL(3301,python):2026-03-03-04:05:06.700.100 [hccl_communicator.cc:5000][3301]MoeDistributeDispatch: alloc hccl resource failed, group [ep_group_0], ret[3]
+EZ9999: Inner Error!
+EZ9999: [PID: 3301] 2026-03-03-04:05:06.700.300 Op MoeDistributeDispatch prepare failed, ret 3.[FUNC:Mc2Prepare][FILE:mc2_tiling.cc][LINE:201]
+RuntimeError: npu_moe_distribute_dispatch:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:120 NPU function error: call aclnnMoeDistributeDispatch failed, error code is 561000
+"""
+
+# Counterexamples: the operator itself refused its inputs, or a documented limit was hit.
+OP_REJECTS_INPUT = """\
+RuntimeError: npu_grouped_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 NPU function error: call aclnnGroupedMatmulV4 failed, error code is 161002
+[ERROR] 2026-02-02-03:04:05 (PID:8121, Device:0, RankID:-1) ERR01100 OPS call acl api failed
+[PID: 8121] 2026-02-02-03:04:05.111.222 AclNN_Parameter_Error(EZ1001): The dtype of x is float64, which is not in the supported list [float16, bfloat16].
+"""
+
+TOPK_ABOVE_EXPERTS = """\
+[PID: 2201] 2026-03-01-10:00:01.100.200 AclNN_Parameter_Error(EZ1001): topK 16 must not exceed the expert number 8.
+RuntimeError: npu_moe_gating_top_k:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:120 NPU function error: call aclnnMoeGatingTopK failed, error code is 161002
+"""
+
+CASES = [
+    # (name, text, label, first error says, alternative shown)
+    ("no kernel binary", NO_KERNEL_BINARY, "driver_env", "does not has any binary", "operator"),
+    ("cannot find bin", CANNOT_FIND_BIN, "driver_env", "Cannot find bin of op", "operator"),
+    ("chip lacks op", CHIP_LACKS_OP, "config", "does not support opType", "operator"),
+    ("mc2 comm resource", MC2_NO_COMM_RESOURCE, "hccl", "alloc hccl resource failed", "operator"),
+    ("op rejects input", OP_REJECTS_INPUT, "operator", "not in the supported list", None),
+    ("top-k limit", TOPK_ABOVE_EXPERTS, "op_constraint", "must not exceed the expert", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "says", "alternative"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_the_label_follows_what_failed_not_the_op_name(
+    text: str, label: str, says: str, alternative: str | None
+) -> None:
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.category == label
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text
+    if alternative:
+        assert alternative in [alt.category for alt in diagnosis.alternatives]
