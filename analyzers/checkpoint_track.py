@@ -36,6 +36,7 @@ class CheckpointTrack:
     workers: list[str] = field(default_factory=list)
     worker: array = field(default_factory=lambda: array("i"))  # index into workers, or -1
     year_pending: array = field(default_factory=lambda: array("I"))  # entries without a year
+    unplaced: int = 0  # candidate lines past the per-file budget: counted, not read
     _ids: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -116,7 +117,17 @@ class CheckpointTrack:
         self._ids = {text: i for i, text in enumerate(self.texts)}
 
 
-_STATE = ("texts", "text", "line", "time", "rank", "workers", "worker", "year_pending")
+_STATE = (
+    "texts",
+    "text",
+    "line",
+    "time",
+    "rank",
+    "workers",
+    "worker",
+    "year_pending",
+    "unplaced",
+)
 
 
 def year_less(month: int, day: int, seconds_of_day: float) -> float:

@@ -94,7 +94,7 @@ def _bundle_info(
         sha256=sha256,
         size_bytes=size,
         files=[scan.info for scan in scans[: limits.listed_files]],
-        warnings=bundle.all_warnings(),
+        warnings=bundle.all_warnings() + _unplaced_checkpoints(scans),
         limits=hits,
         files_not_listed=max(0, len(scans) - limits.listed_files),
     )
@@ -126,6 +126,20 @@ def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[F
     steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans))
     diagnosis.tree_steps = steps
     diagnosis.tree_path = [step.node for step in steps]
+
+
+def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[str]:
+    """Files whose checkpoints went past the per-file budget: the report says it was cut."""
+    warnings = []
+    for scan in scans:
+        track = scan.facts.get("checkpoints")
+        if track is not None and track.unplaced:
+            warnings.append(
+                f"{scan.info.path}: {len(track):,} checkpoint lines were placed; about "
+                f"{track.unplaced:,} more candidate lines after them were counted but not read, "
+                "so this rank's last checkpoint and counts stop there"
+            )
+    return warnings
 
 
 def _world_size_hint(scans: Sequence[FileScan]) -> int | None:

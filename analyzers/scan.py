@@ -25,6 +25,8 @@ from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
     learn_shape,
+    loud_shaped_lines,
+    odd_ranges,
     plog_candidates,
     shaped_candidates,
 )
@@ -128,8 +130,10 @@ class _FileScanner(ScanSink):
                 self.checkpoint_lines.scan(block, folded, first_line)
             if self.shape is not None and not following:
                 hits = shaped_candidates(folded, self.shape, lines)
-                if hits is not None:
-                    hits |= self.filter.notable_candidates(folded)
+                if hits is None:  # some lines of another shape: search only around them
+                    hits = loud_shaped_lines(folded, self.shape)
+                    hits |= self.filter.candidates_in(folded, odd_ranges(folded, self.shape))
+                hits |= self.filter.notable_candidates(folded)
             if hits is None:
                 hits = self.filter.candidates(folded)
         if hits or following or self.structured:

@@ -27,7 +27,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="ranklens-store-") as store:
         report = analyze(args.bundle, AnalyzeOptions(workers=args.workers, store_dir=store))
         stored = sum(path.stat().st_size for path in Path(store).iterdir())
-        json.dumps(report.to_dict())  # the task stores the report as JSON too
+        json.dumps(report.to_dict(timeline=False))  # the task stores the report as JSON
+        with Path(store, "timeline.json").open("w") as out:  # and streams the timeline
+            report.timeline.write_json(out)
     print(f"line store {stored / 1e6:.0f} MB", file=sys.stderr)
     return 0
 

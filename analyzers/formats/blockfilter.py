@@ -68,6 +68,13 @@ class BlockFilter:
             _search_all(low, pattern, hits)
         return hits | self.notable_candidates(low)
 
+    def candidates_in(self, low: bytes, ranges: Iterable[tuple[int, int]]) -> set[int]:
+        """`candidates` of the given line-aligned ranges of a folded block only."""
+        hits: set[int] = set()
+        for start, end in ranges:
+            hits.update(start + hit for hit in self.candidates(low[start:end]))
+        return hits
+
     def notable_candidates(self, low: bytes) -> set[int]:
         """Lines with a phrase that matters even at INFO level (searched on every path)."""
         hits: set[int] = set()
@@ -118,6 +125,36 @@ def learn_shape(raw: bytes) -> bytes | None:
     return folded[: at + 1] if 0 < at < 160 else None
 
 
+ODD_RANGE_BYTES = 16 * 1024
+
+
+def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = None) -> list:
+    """Line-aligned ranges of a folded block that hold lines of another shape than the
+    file's logging lines (a traceback, a plain print), found by halving: a range whose
+    lines all have the shape is dropped after a few `bytes.count` calls. The keyword search
+    then runs on these few kilobytes instead of the whole block."""
+    end = len(folded) if end is None else end
+    if start >= end or _shaped_count(folded, shape, start, end) == folded.count(b"\n", start, end):
+        return []
+    if end - start <= ODD_RANGE_BYTES:
+        return [(start, end)]
+    middle = folded.find(b"\n", (start + end) // 2, end - 1) + 1
+    if middle <= start:
+        return [(start, end)]
+    return odd_ranges(folded, shape, start, middle) + odd_ranges(folded, shape, middle, end)
+
+
+def _shaped_count(folded: bytes, shape: bytes, start: int, end: int) -> int:
+    """Lines starting in [start, end) (both line starts) that have the shape and a level."""
+    number = 0
+    for word in _QUIET_WORDS + _LOUD_WORDS:
+        marker = b"\n" + shape + word
+        number += folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
+        if start == 0 and folded.startswith(shape + word):
+            number += 1
+    return number
+
+
 def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | None:
     """Candidate lines of a block whose every line is a logging line of one shape.
 
@@ -139,6 +176,17 @@ def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | Non
             if first:
                 starts.add(0)
     return starts if seen >= lines else None
+
+
+def loud_shaped_lines(folded: bytes, shape: bytes) -> set[int]:
+    """Starts of the WARNING/ERROR-level lines of the file's logging shape."""
+    starts: set[int] = set()
+    for word in _LOUD_WORDS:
+        marker = b"\n" + shape + word
+        _find_all(folded, marker, starts, offset=1)
+        if folded.startswith(shape + word):
+            starts.add(0)
+    return starts
 
 
 def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = None) -> None:

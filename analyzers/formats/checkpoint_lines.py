@@ -34,6 +34,9 @@ CHECKS = 4  # uses of a template verified by a full parse before it is trusted
 MAX_GEOMETRIES = 8
 MAX_TEMPLATES = 512  # per geometry: a launcher log interleaves its ranks' prefixes
 MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the text varies)
+# Checkpoints placed per file (~24 bytes each): memory stays bounded on any input. Lines past
+# it are counted (`CheckpointTrack.unplaced`) and the report says the file was cut.
+MAX_PLACED = 4_000_000
 _NOT_A_CHECKPOINT = -1
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
@@ -88,6 +91,9 @@ class CheckpointLines:
 
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
         """Record the checkpoint lines of one block of whole lines."""
+        if len(self.track) >= MAX_PLACED:
+            self.track.unplaced += sum(low.count(word) for word in self._literals)
+            return
         words = [w for w in self._literals if w in low] if self._regex is None else []
         hot = len(words) == 1
         line_no, pos = first_line, 0
@@ -125,7 +131,9 @@ class CheckpointLines:
             self._scan_general(block, low, line_no, pos)
             return
         minutes = reader.minutes if timed else {}  # type: ignore[union-attr]
-        cut, comma = (reader.minute_end, reader.comma) if timed else (0, False)  # type: ignore[union-attr]
+        cut = start_t + reader.minute_end if timed else 0  # type: ignore[union-attr]
+        comma = timed and reader.comma  # type: ignore[union-attr]
+        seconds_of: dict[bytes, float] = {}  # "22,190" -> 22.19: a few thousand distinct
         track = self.track
         add_text, add_line, add_time, add_rank = (
             track.text.append,
@@ -135,34 +143,41 @@ class CheckpointLines:
         )
         find, rfind, count = low.find, low.rfind, block.count
         at, after = find(word, pos), -2  # no previous line yet: count from pos
+        workers = bool(track.workers)
         while at >= 0:
             start = rfind(b"\n", 0, at) + 1
             line_no += 1 if start == after + 1 else count(b"\n", pos, start)
             pos = start
             after = find(b"\n", at)
             at = find(word, after)
-            raw = block[start:after]
-            found = known.get(raw[:start_t] + raw[end_t:] if timed else raw)
-            if found is None or track.workers:
-                self._line(line_no, raw)
-                self._teach(geometry, raw)
+            if timed:
+                found = known.get(block[start : start + start_t] + block[start + end_t : after])
+            else:
+                found = known.get(block[start:after])
+            if found is None or workers:
+                self._line(line_no, block[start:after])
+                self._teach(geometry, block[start:after])
+                workers = bool(track.workers)
                 continue
             text_id, rank = found
             if text_id < 0:
                 continue
             time = NAN
             if timed:
-                stamp = raw[start_t:end_t]
-                minute = minutes.get(stamp[:cut])
+                minute = minutes.get(block[start + start_t : start + cut])
                 if minute is None or minute[1]:
-                    self._line(line_no, raw)
+                    self._line(line_no, block[start:after])
                     continue
-                seconds = stamp[cut:]
-                try:
-                    time = minute[0] + float(seconds.replace(b",", b".") if comma else seconds)
-                except ValueError:
-                    self._line(line_no, raw)
-                    continue
+                raw_seconds = block[start + cut : start + end_t]
+                seconds = seconds_of.get(raw_seconds)
+                if seconds is None:
+                    try:
+                        seconds = float(raw_seconds.replace(b",", b".") if comma else raw_seconds)
+                    except ValueError:
+                        self._line(line_no, block[start:after])
+                        continue
+                    seconds_of[raw_seconds] = seconds
+                time = minute[0] + seconds
             add_text(text_id)
             add_line(line_no)
             add_time(time)

@@ -10,6 +10,7 @@ import pytest
 
 from analyzers import scan as scan_module
 from analyzers.checkpoints import CheckpointMatcher
+from analyzers.formats import checkpoint_lines
 from analyzers.layout import classify_path
 from analyzers.scan import scan_file
 from analyzers.types import EventKind, FileInfo, FileKind
@@ -284,3 +285,14 @@ def test_an_info_line_quoting_text_with_escaped_newlines_stays_one_quiet_line():
         "SamplingParams(n=1)\n"
     )
     assert problems(scan_text(text)) == []
+
+
+def test_checkpoints_past_the_per_file_budget_are_counted_and_reported(monkeypatch):
+    monkeypatch.setattr(checkpoint_lines, "MAX_PLACED", 1000)
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", 4096)
+    lines = [
+        f"2026-11-29 07:24:{i % 60:02d},000 [rank0] INFO layer {i % 8} passed" for i in range(5000)
+    ]
+    track = scan_text("\n".join(lines) + "\n", rank=0).facts["checkpoints"]
+    assert 1000 <= len(track) < 1100
+    assert len(track) + track.unplaced == 5000
