@@ -9,26 +9,33 @@ links, devices, FIFOs) are skipped with a recorded warning: the bundle comes fro
 from __future__ import annotations
 
 import hashlib
+import lzma
 import os
 import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
+from analyzers.budget import Metered, ReadBudget
+from analyzers.bundle_tar import TarWalker
+from analyzers.bundle_zip import ZipWalker
 from analyzers.compression import INFLATE_ERRORS, gunzip_stream
 from analyzers.errors import BundleError
-from analyzers.sniff import sniff_kind
+from analyzers.limits import LimitHit, Limits
+from analyzers.safetext import clean_name
+from analyzers.sniff import mislabel_warning, sniff_kind
 from analyzers.streams import (
     HASH_CHUNK,
     HashingReader,
     ReadOnlyStream,
     Unclosing,
     decompressed,
+    drain,
 )
-from analyzers.tarstream import TarStream
 
 PROGRESS_EVERY = 8 * 1024 * 1024
 
@@ -41,27 +48,43 @@ class Member:
     size: int
     _opener: object = field(repr=False, default=None)
     _on_read: Callable[[int], None] | None = field(repr=False, default=None)
+    _budget: ReadBudget | None = field(repr=False, default=None)
 
     def open(self) -> BinaryIO:
-        raw = self._opener()  # type: ignore[operator]
-        return _GuardedStream(raw, self.path, self._on_read)  # type: ignore[return-value]
+        try:
+            raw = self._opener()  # type: ignore[operator]
+        except READ_ERRORS as exc:  # a zip checks overlapping entries here
+            raise BundleError(f"{self.path}: the archive is corrupt ({exc})") from exc
+        return _GuardedStream(raw, self.path, self._on_read, self._budget)  # type: ignore[return-value]
 
 
-READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, *INFLATE_ERRORS)
+READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, *INFLATE_ERRORS)
+MAX_WARNINGS = 200  # warnings kept word for word; the rest are counted
 
 
 class _GuardedStream(ReadOnlyStream):
-    """Turns a truncated or corrupt archive, found mid-read, into a BundleError."""
+    """Turns a truncated or corrupt archive, found mid-read, into a BundleError.
 
-    def __init__(self, raw: BinaryIO, path: str, on_read: Callable[[int], None] | None) -> None:
+    When a budget stopped the reading, the cut shows as the end of the file instead."""
+
+    def __init__(
+        self,
+        raw: BinaryIO,
+        path: str,
+        on_read: Callable[[int], None] | None,
+        budget: ReadBudget | None = None,
+    ) -> None:
         self._raw = raw
         self._path = path
         self._on_read = on_read
+        self._budget = budget
 
     def read(self, size: int = -1) -> bytes:
         try:
             data = self._raw.read(size)
         except READ_ERRORS as exc:
+            if self._budget is not None and self._budget.spent:
+                return b""
             raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
         if self._on_read and data:
             self._on_read(len(data))
@@ -86,21 +109,44 @@ def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
 
 
 class Bundle:
-    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`."""
+    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`.
+
+    Reading stays within `limits` (see `analyzers.limits`): what a budget cut is listed by
+    `limit_hits()` once the members have been read through."""
 
     def __init__(
         self,
         path: str | os.PathLike[str],
         on_progress: Callable[[float], None] | None = None,
+        limits: Limits | None = None,
+        name: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.kind = sniff_kind(self.path)
         self.warnings: list[str] = []
+        self.budget = ReadBudget(limits or Limits.from_env())
         self._raw: BinaryIO | None = None
         self._digest: tuple[str, int] | None = None
-        self._done = 0.0
+        self.done = 0.0  # progress where the file position says nothing (zip entries)
         self._on_progress = on_progress
         self._unreported = 0
+        self._unlisted_warnings = 0
+        if mislabel := mislabel_warning(name or self.path.name, self.kind):
+            self.warn(mislabel)
+
+    def warn(self, message: str) -> None:
+        """Keep a warning; past MAX_WARNINGS they are only counted (200,000 symlinks...)."""
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(message)
+        else:
+            self._unlisted_warnings += 1
+
+    def limit_hits(self) -> list[LimitHit]:
+        return self.budget.finish()
+
+    def all_warnings(self) -> list[str]:
+        extra = self._unlisted_warnings
+        return self.warnings + ([f"... and {extra:,} more warnings like these"] if extra else [])
 
     def _count_read(self, size: int) -> None:
         """Report progress every few MB so a single huge log still moves the bar."""
@@ -114,9 +160,15 @@ class Bundle:
         if self._raw is not None and not self._raw.closed:
             size = self.path.stat().st_size or 1
             return min(1.0, self._raw.tell() / size)
-        return self._done
+        return self.done
 
     def members(self) -> Iterator[Member]:
+        """The members to read, in bundle order; past the file count they are only counted."""
+        for member in self._all_members():
+            if self.budget.admit_member():
+                yield member
+
+    def _all_members(self) -> Iterator[Member]:
         readers = {
             "dir": self._dir_members,
             "zip": self._zip_members,
@@ -127,6 +179,8 @@ class Bundle:
         try:
             yield from reader()
         except READ_ERRORS as exc:
+            if self.budget.spent:  # the reader was stopped on purpose: a budget ran out
+                return
             raise BundleError(
                 f"{self.path.name}: the archive is corrupt or truncated ({exc})"
             ) from exc
@@ -134,42 +188,26 @@ class Bundle:
     def _tar_members(self) -> Iterator[Member]:
         # Streamed: no seeking, so a multi-GB .tar.gz is read once, front to back.
         with self._open_hashing() as raw, decompressed(raw, self.kind) as plain:
-            entries = TarStream(plain)
-            for entry in entries:
-                if not entry.is_file():
-                    if not entry.is_dir():
-                        self.warnings.append(
-                            f"skipped {entry.name!r}: {entry.kind_name()} members are not read"
-                        )
-                    continue
-                path = self._safe_path(entry.name)
-                if path is not None:
-                    yield self._member(path, entry.size, entries.open)
+            metered = Metered(plain, self.budget, raw.tell)  # a plain tar: ratio 1, size counts
+            yield from TarWalker(self).members(metered)
+            drain(metered)
 
     def _zip_members(self) -> Iterator[Member]:
-        with zipfile.ZipFile(self.path) as zf:
-            infos = zf.infolist()
-            for number, info in enumerate(infos):
-                self._done = number / max(1, len(infos))
-                if info.is_dir():
-                    continue
-                mode = (info.external_attr >> 16) & 0o170000
-                if mode and mode != 0o100000:
-                    self.warnings.append(f"skipped {info.filename!r}: not a regular file")
-                    continue
-                path = self._safe_path(info.filename)
-                if path is not None:
-                    yield self._member(path, info.file_size, lambda info=info: zf.open(info))
+        yield from ZipWalker(self).members()
 
     def _single_members(self) -> Iterator[Member]:
-        name = self.path.name
+        name = clean_name(self.path.name)
         size = self.path.stat().st_size
         with self._open_hashing() as raw:
             if self.kind == "gzip-log":
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
-                yield self._member(name, 0, lambda: gunzip_stream(raw))
+                yield self.member(
+                    name, 0, lambda: Metered(gunzip_stream(raw), self.budget, raw.tell)
+                )
             else:
-                yield self._member(name, size, lambda: Unclosing(raw))
+                yield self.member(
+                    name, size, lambda: Metered(Unclosing(raw), self.budget, raw.tell)
+                )
 
     @contextmanager
     def _open_hashing(self) -> Iterator[HashingReader]:
@@ -185,26 +223,30 @@ class Bundle:
         """SHA-256 and size of the bundle file; free once `members()` has been read through."""
         return self._digest or file_sha256(self.path)
 
-    def _member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
-        return Member(path, size, opener, self._count_read)
+    def member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
+        return Member(path, size, opener, self._count_read, self.budget)
 
     def _dir_members(self) -> Iterator[Member]:
         for root, dirs, files in os.walk(self.path, followlinks=False):
             dirs.sort()
             for name in sorted(files):
                 full = Path(root, name)
-                rel = full.relative_to(self.path).as_posix()
+                rel = clean_name(full.relative_to(self.path).as_posix())
                 if full.is_symlink() or not full.is_file():
-                    self.warnings.append(f"skipped {rel!r}: not a regular file")
+                    self.warn(f"skipped {rel!r}: not a regular file")
                     continue
-                yield self._member(rel, full.stat().st_size, lambda full=full: full.open("rb"))
+                yield self.member(rel, full.stat().st_size, partial(self._open_file, full))
 
-    def _safe_path(self, name: str) -> str | None:
+    def _open_file(self, full: Path) -> Any:
+        fh = full.open("rb")
+        return Metered(fh, self.budget, fh.tell)
+
+    def safe_path(self, name: str) -> str | None:
         problem = unsafe_reason(name)
         if problem:
-            self.warnings.append(f"skipped {name!r}: {problem}")
+            self.warn(f"skipped {name!r}: {problem}")
             return None
-        return normalise_member_path(name)
+        return clean_name(normalise_member_path(name))
 
 
 def unsafe_reason(name: str) -> str | None:

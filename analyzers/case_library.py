@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from analyzers.saferegex import UnsafeRegex, compile_user_regex
+
 KNOWLEDGE = Path(__file__).parent / "knowledge"
 CASES_DIR = KNOWLEDGE / "cases"
 SCHEMA = Path(__file__).parent / "schema" / "report.schema.json"
@@ -188,9 +190,10 @@ def _check_terms_zh(terms: Sequence[str], where: str) -> None:
 
 
 def _compile(signatures: Iterable[str], where: str) -> tuple[re.Pattern[str], ...]:
+    """Signatures run on every analysis, against log text: linear-time regexes only."""
     try:
-        return tuple(re.compile(s, re.IGNORECASE) for s in signatures)
-    except re.error as error:
+        return tuple(compile_user_regex(s, ignore_case=True) for s in signatures)
+    except UnsafeRegex as error:
         raise CaseError(f"{where}: bad signature regex: {error}") from error
 
 

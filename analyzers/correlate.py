@@ -18,6 +18,7 @@ from typing import Any
 
 from analyzers.checkpoints import SequenceQualifier, is_killed_line
 from analyzers.divergence import divergence
+from analyzers.limits import plausible_rank
 from analyzers.rank_sequences import FILE_PRIORITY, rank_sequences
 from analyzers.rank_status import RankFiles, as_int, elastic_exits, rank_summary
 from analyzers.sequence_facts import clock_offsets, last_common
@@ -156,14 +157,14 @@ def _add_event(files: RankFiles, event: Event) -> None:
 def _world_size(
     hint: int | None, scans: Sequence[FileScan], by_rank: Mapping[int, Any]
 ) -> int | None:
-    if hint:
+    if hint and plausible_rank(hint):
         return hint
     stated = [as_int(scan.facts.get("world_size")) for scan in scans]
     stated += [as_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
-    sizes = [size for size in stated if size]
+    sizes = [size for size in stated if size and plausible_rank(size)]
     if sizes:
         return max(sizes)
-    return max(by_rank) + 1 if by_rank else None
+    return plausible_rank(max(by_rank) + 1) if by_rank else None
 
 
 # --- job level -----------------------------------------------------------------------------

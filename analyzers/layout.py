@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from analyzers.limits import plausible_rank
 from analyzers.types import FileKind
 
 LAYOUT_FILE = Path(__file__).parent / "knowledge" / "layout.yaml"
@@ -65,5 +66,5 @@ def _rank(path: str, layout: Layout) -> int | None:
     for pattern in layout.ranks:
         found = pattern.findall(path)
         if found:
-            return int(found[-1])  # the innermost mention wins: node dirs come first
+            return plausible_rank(found[-1])  # the innermost mention wins: node dirs first
     return None

@@ -10,8 +10,10 @@ any path (even one with odd characters) maps to a safe file name.
 
 from __future__ import annotations
 
+import base64
 import bisect
 import hashlib
+import io
 import json
 import os
 from collections.abc import Iterable
@@ -24,6 +26,7 @@ from analyzers.streams import ReadOnlyStream
 
 BLOCK_BYTES = 256 * 1024  # a block ends at the first line end after this many bytes
 MAX_BLOCK_BYTES = 4 * BLOCK_BYTES  # ...or here, inside an enormous line
+INLINE_BYTES = 16 * 1024  # a file that compresses to this little is kept in its index
 
 
 def store_name(member_path: str) -> str:
@@ -45,7 +48,8 @@ class LineStoreWriter:
         self._dir.mkdir(parents=True, exist_ok=True)
         self._name = store_name(member_path)
         self._member_path = member_path
-        self._data = (self._dir / f"{self._name}.lines").open("wb")
+        self._data: BinaryIO | None = None  # opened at the first full block
+        self._inline: bytes | None = None
         self._pending = b""  # the start of a block not yet complete
         self._blocks: list[Block] = []
         self._next_line = 1
@@ -67,9 +71,10 @@ class LineStoreWriter:
 
     def close(self, marks: dict[str, list[int]] | None = None) -> None:
         if self._pending:
-            self._flush(self._pending, 0, len(self._pending))
+            self._flush(self._pending, 0, len(self._pending), last=True)
             self._pending = b""
-        self._data.close()
+        if self._data is not None:
+            self._data.close()
         total = self._next_line - 1 + (1 if self._open_line else 0)
         index = {
             "path": self._member_path,
@@ -77,12 +82,21 @@ class LineStoreWriter:
             "blocks": [[b.first_line, b.offset, b.length] for b in self._blocks],
             "marks": marks or {},
         }
+        if self._inline is not None:
+            index["inline"] = base64.b64encode(self._inline).decode("ascii")
         (self._dir / f"{self._name}.json").write_text(json.dumps(index), encoding="utf-8")
 
-    def _flush(self, data: bytes, start: int, end: int) -> None:
-        """Compress data[start:end] as one block (a view: no copy of the slice)."""
+    def _flush(self, data: bytes, start: int, end: int, *, last: bool = False) -> None:
+        """Compress data[start:end] as one block (a view: no copy of the slice). A small
+        file's only block goes into its index: one disk file per log instead of two, which
+        is most of the cost of a bundle of many tiny logs."""
         packed = compress_block(memoryview(data)[start:end])  # the analysis hot path
-        self._data.write(packed)
+        if last and not self._blocks and len(packed) <= INLINE_BYTES:
+            self._inline = packed
+        else:
+            if self._data is None:
+                self._data = (self._dir / f"{self._name}.lines").open("wb")
+            self._data.write(packed)
         self._blocks.append(Block(self._next_line, self._offset, len(packed)))
         self._offset += len(packed)
         # A block that ends mid-line leaves that line open: the next block continues it.
@@ -121,6 +135,8 @@ class LineStoreReader:
         self.path: str = index["path"]
         self.total_lines: int = index["lines"]
         self.marks: dict[str, list[int]] = index.get("marks", {})
+        inline = index.get("inline")
+        self._inline = base64.b64decode(inline) if inline is not None else None
         self._blocks = [Block(*b) for b in index["blocks"]]
         self._starts = [b.first_line for b in self._blocks]
 
@@ -131,7 +147,7 @@ class LineStoreReader:
         out: list[tuple[int, str]] = []
         # One block early: the block before may end with the start of line `start`.
         block_no = max(0, bisect.bisect_left(self._starts, start) - 1)
-        with self._data_path.open("rb") as fh:
+        with self._open_data() as fh:
             while block_no < len(self._blocks) and self._starts[block_no] <= end:
                 for number, text in self._block_lines(fh, block_no, start, end):
                     if out and out[-1][0] == number:  # a line continued across blocks
@@ -140,6 +156,11 @@ class LineStoreReader:
                         out.append((number, text))
                 block_no += 1
         return out
+
+    def _open_data(self) -> BinaryIO:
+        if self._inline is not None or not self._blocks:  # small or empty: no data file
+            return io.BytesIO(self._inline or b"")
+        return self._data_path.open("rb")
 
     def _block_lines(
         self, fh: BinaryIO, block_no: int, start: int, end: int

@@ -25,6 +25,7 @@ from analyzers.layout import classify_path
 from analyzers.lifetime import children_allowed
 from analyzers.memtune import reuse_freed_buffers
 from analyzers.scanner_process import CHUNK, ScanSettings, scan_one, worker_main
+from analyzers.store_budget import UNLIMITED, StoreBudget
 from analyzers.types import FileInfo, FileScan
 
 POLL_S = 1.0  # how often a waiting parent checks that its workers are alive
@@ -46,13 +47,16 @@ def scan_members(
     settings: ScanSettings,
     workers: int,
     on_scanned: OnScanned | None = None,
+    store: StoreBudget | None = None,
 ) -> list[FileScan]:
-    """Scan every member; results come back in bundle order."""
+    """Scan every member; results come back in bundle order. `store` decides which files
+    get a copy in the line store (default: all, into `settings.store_dir`)."""
     workers = workers or usable_cpus()
+    store = store or StoreBudget(settings.store_dir, UNLIMITED)
     reuse_freed_buffers()  # forked scanners inherit the setting
     if workers <= 1:
-        return _scan_inline(members, settings, on_scanned)
-    with _WorkerPool(workers, settings) as pool:
+        return _scan_inline(members, settings, on_scanned, store)
+    with _WorkerPool(workers, settings, store) as pool:
         return pool.scan_all(members, on_scanned)
 
 
@@ -64,13 +68,18 @@ def usable_cpus() -> int:
 
 
 def _scan_inline(
-    members: Iterable[Member], settings: ScanSettings, on_scanned: OnScanned | None
+    members: Iterable[Member],
+    settings: ScanSettings,
+    on_scanned: OnScanned | None,
+    store: StoreBudget,
 ) -> list[FileScan]:
     matcher = CheckpointMatcher(settings.patterns)
     scans = []
     for member in members:
+        store_dir = store.dir_for(member.path)
         with member.open() as stream:
-            scan = scan_one(stream, member_info(member), matcher, settings.store_dir)
+            scan = scan_one(stream, member_info(member), matcher, store_dir)
+        store.add(member.path, store_dir)
         scans.append(scan)
         if on_scanned:
             on_scanned(scan)
@@ -160,12 +169,13 @@ def _widen(conn: Connection) -> None:
 
 
 class _WorkerPool:
-    def __init__(self, size: int, settings: ScanSettings) -> None:
+    def __init__(self, size: int, settings: ScanSettings, store: StoreBudget) -> None:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self._settings = settings
+        self._store = store
         self._matcher = CheckpointMatcher(settings.patterns)
         self._workers = [self._start(ctx) for _ in range(size)]
-        self._pending: dict[int, tuple[int, int]] = {}
+        self._pending: dict[int, tuple[int, int, str | None]] = {}
 
     def _start(self, ctx: Any) -> _Worker:
         jobs_out, jobs_in = ctx.Pipe(duplex=False)  # (reader, writer): the scanner reads
@@ -200,11 +210,13 @@ class _WorkerPool:
         for order, member in enumerate(members):
             total = order + 1
             info = member_info(member)
+            store_dir = self._store.dir_for(member.path)
             if 0 < member.size < INLINE_LIMIT:
                 with member.open() as stream:
-                    done[order] = scan_one(stream, info, self._matcher, self._settings.store_dir)
+                    done[order] = scan_one(stream, info, self._matcher, store_dir)
+                self._store.add(member.path, store_dir)
             else:
-                self._send(order, member, info)
+                self._send(order, member, info, store_dir)
             self._collect(done, block=False)
         while len(done) < total:
             self._collect(done, block=True)
@@ -215,10 +227,10 @@ class _WorkerPool:
         for worker in self._workers:
             worker.raise_if_dead()
 
-    def _send(self, order: int, member: Member, info: FileInfo) -> None:
+    def _send(self, order: int, member: Member, info: FileInfo, store_dir: str | None) -> None:
         index = min(range(len(self._workers)), key=lambda i: self._workers[i].queued)
         worker = self._workers[index]
-        worker.put_job((order, info))
+        worker.put_job((order, info, store_dir))
         sent = 0
         with member.open() as stream:
             while chunk := stream.read(CHUNK):
@@ -226,7 +238,7 @@ class _WorkerPool:
                 sent += len(chunk)
                 worker.queued += len(chunk)
         worker.put_bytes(b"")
-        self._pending[order] = (index, sent)
+        self._pending[order] = (index, sent, store_dir)
 
     def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
         """Take the results that are ready; with `block`, wait for at least one."""
@@ -246,6 +258,7 @@ class _WorkerPool:
                 if error:
                     raise RuntimeError(f"scanning failed in a worker process: {error}")
                 done[order] = scan
-                index, sent = self._pending.pop(order)
+                index, sent, store_dir = self._pending.pop(order)
                 self._workers[index].queued -= sent
+                self._store.add(scan.info.path, store_dir)
             block = False

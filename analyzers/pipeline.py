@@ -14,8 +14,10 @@ from analyzers import cases, tree
 from analyzers.bundle import Bundle
 from analyzers.correlate import correlate
 from analyzers.diagnose import diagnose
+from analyzers.limits import Limits
 from analyzers.options import AnalyzeOptions
 from analyzers.parallel import ScanSettings, scan_members
+from analyzers.store_budget import StoreBudget
 from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.worker_ranks import assign_worker_ranks
 
@@ -28,10 +30,17 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     Raises `analyzers.BundleError` with a user-facing message for unreadable input.
     """
     options = options or AnalyzeOptions()
+    limits = options.limits or Limits.from_env()
     progress = _Progress(options)
-    bundle = Bundle(path, on_progress=lambda done: progress(5 + int(60 * done), "reading logs"))
+    bundle = Bundle(
+        path,
+        on_progress=lambda done: progress(5 + int(60 * done), "reading logs"),
+        limits=limits,
+        name=options.name,
+    )
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
+    store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
     scans = scan_members(
         bundle.members(),
         settings,
@@ -39,6 +48,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         on_scanned=lambda scan: progress(
             5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}"
         ),
+        store=store,
     )
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
@@ -52,13 +62,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     _walk_tree(diagnosis, correlation, scans)
     matches = cases.match_cases(diagnosis, scans)
     progress(98, "writing the report")
-    info = BundleInfo(
-        name=Path(path).name,
-        sha256=sha256,
-        size_bytes=size,
-        files=[scan.info for scan in scans],
-        warnings=list(bundle.warnings) + _unplaced_checkpoints(scans),
-    )
+    info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits)
     return Report(
         bundle=info,
         world_size=correlation.world_size,
@@ -69,6 +73,30 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         environment=_environment(scans),
         correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
+    )
+
+
+def _bundle_info(
+    name: str,
+    sha256: str,
+    size: int,
+    scans: Sequence[FileScan],
+    bundle: Bundle,
+    store: StoreBudget,
+    limits: Limits,
+) -> BundleInfo:
+    """The bundle's part of the report; past `limits.listed_files` files are only counted."""
+    hits = bundle.limit_hits()
+    if (store_hit := store.hit()) is not None:
+        hits.append(store_hit)
+    return BundleInfo(
+        name=name,
+        sha256=sha256,
+        size_bytes=size,
+        files=[scan.info for scan in scans[: limits.listed_files]],
+        warnings=bundle.all_warnings() + _unplaced_checkpoints(scans),
+        limits=hits,
+        files_not_listed=max(0, len(scans) - limits.listed_files),
     )
 
 

@@ -61,10 +61,10 @@ def worker_main(
     sender = _ResultSender(results)
     matcher = CheckpointMatcher(settings.patterns)
     while (job := jobs.recv()) is not None:
-        order, info = job
+        order, info, store_dir = job  # store_dir: None once the line store's budget is spent
         reader = PipeReader(jobs)
         try:
-            scan = scan_one(io.BufferedReader(reader, CHUNK), info, matcher, settings.store_dir)
+            scan = scan_one(io.BufferedReader(reader, CHUNK), info, matcher, store_dir)
             sender.put((order, scan, None))
         except Exception:
             sender.put((order, None, f"{info.path}: {traceback.format_exc()}"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from pathlib import Path
 
 from analyzers.errors import BundleError
@@ -53,7 +54,7 @@ def _sniff_gzip(p: Path) -> str:
     try:
         with gzip.open(p, "rb") as fh:
             inner = fh.read(SNIFF_BYTES)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
     if _looks_like_tar(inner):
         return "gzip-tar"
@@ -71,3 +72,54 @@ def _looks_like_text(head: bytes) -> bool:
     sample = head[:8192]
     control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
     return control <= len(sample) // 100
+
+
+# What a bundle's name promises, longest ending first.
+_NAMED_KINDS = (
+    (".tar.gz", ("gzip-tar",), "a gzip-compressed tar archive"),
+    (".tgz", ("gzip-tar",), "a gzip-compressed tar archive"),
+    (".tar.bz2", ("bzip2-tar",), "a bzip2-compressed tar archive"),
+    (".tar.xz", ("xz-tar",), "an xz-compressed tar archive"),
+    (".tar", ("tar",), "a tar archive"),
+    (".zip", ("zip",), "a zip archive"),
+    (".gz", ("gzip-log", "gzip-tar"), "a gzip file"),
+    (".log", ("log",), "a plain text log"),
+    (".txt", ("log",), "a plain text log"),
+)
+KIND_NAMES = {
+    "tar": "a tar archive",
+    "zip": "a zip archive",
+    "gzip-tar": "a gzip-compressed tar archive",
+    "gzip-log": "a gzip-compressed log",
+    "bzip2-tar": "a bzip2-compressed tar archive",
+    "xz-tar": "an xz-compressed tar archive",
+    "log": "a plain text log",
+}
+
+
+def mislabel_warning(path: str | os.PathLike[str], kind: str) -> str | None:
+    """A warning when the file's name promises another kind than its bytes hold."""
+    name = Path(path).name
+    for ending, kinds, promised in _NAMED_KINDS:
+        if name.lower().endswith(ending):
+            if kind in kinds:
+                return None
+            return f"{name} is named like {promised} but is {KIND_NAMES[kind]}: read as such"
+    return None
+
+
+def kind_from_head(head: bytes) -> str | None:
+    """What the first bytes of a member named like an archive hold (None: no archive)."""
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            inner = zlib.decompressobj(31).decompress(head, 1024)
+        except zlib.error:
+            return None
+        return "gzip-tar" if _looks_like_tar(inner) else None
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(b"BZh"):
+        return "bzip2-tar"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return "xz-tar"
+    return "tar" if _looks_like_tar(head) else None

@@ -37,6 +37,13 @@ def decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
         yield raw
 
 
+def drain(stream: BinaryIO) -> None:
+    """Read a decompressed stream to its end: only there does gzip check its CRC, so a
+    damaged archive whose tar part still parsed is caught instead of read as garbage."""
+    while stream.read(HASH_CHUNK):
+        pass
+
+
 class ReadOnlyStream(io.RawIOBase):
     """A readable raw stream defined by its `read(size)` alone: `readinto` follows from it.
 

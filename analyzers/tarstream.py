@@ -11,13 +11,14 @@ extensions real archives carry: GNU long names and pax records (`path`, `size`).
 from __future__ import annotations
 
 import tarfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from analyzers.streams import ReadOnlyStream
 
 BLOCK = 512
+MAX_HEADER = 1024 * 1024  # default cap on one long-name or pax header's body
 SKIP_CHUNK = 1024 * 1024
 _END = b"\0" * BLOCK
 _REGULAR = (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE)
@@ -50,8 +51,15 @@ class TarEntry:
 class TarStream:
     """Iterate the entries of a tar stream; `open()` reads the current entry's data."""
 
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(
+        self,
+        raw: BinaryIO,
+        max_header: int = MAX_HEADER,
+        on_cut: Callable[[str], None] | None = None,
+    ) -> None:
         self._raw = raw
+        self._max_header = max_header  # a long-name or pax body is held in memory: cap it
+        self._on_cut = on_cut
         self._data_left = 0  # unread bytes of the current entry's data
         self._pad_left = 0  # padding after it, up to the next 512-byte block
 
@@ -64,7 +72,10 @@ class TarStream:
                 return
             info = tarfile.TarInfo.frombuf(header, "utf-8", "surrogateescape")
             if info.type in (tarfile.GNUTYPE_LONGNAME, tarfile.XHDTYPE):
-                overrides.update(self._extension(info.type, info.size))
+                if info.size > self._max_header:
+                    self._skip_header(info.size)
+                else:
+                    overrides.update(self._extension(info.type, info.size))
                 continue
             if info.type in (tarfile.GNUTYPE_LONGLINK, tarfile.XGLTYPE):
                 self._start_entry(info.size)  # link targets, global records: nothing for us
@@ -96,6 +107,15 @@ class TarStream:
         if kind == tarfile.GNUTYPE_LONGNAME:
             return {"path": body.rstrip(b"\0").decode("utf-8", "surrogateescape")}
         return _pax_records(body)
+
+    def _skip_header(self, size: int) -> None:
+        """Stream past an oversized header's body; the next entry keeps its own name."""
+        self._start_entry(size)
+        if self._on_cut:
+            self._on_cut(
+                f"skipped a {size:,}-byte tar header (limit {self._max_header:,} bytes); "
+                "the file after it is read under its short name: header size limit"
+            )
 
     def _start_entry(self, size: int) -> None:
         self._data_left = size
@@ -142,11 +162,12 @@ def _pax_records(body: bytes) -> dict[str, str]:
     pos = 0
     while pos < len(body):
         space = body.find(b" ", pos)
-        if space < 0 or not body[pos:space].isdigit() or int(body[pos:space]) <= 0:
+        length = body[pos:space]
+        if space < 0 or not length.isdigit() or len(length) > 20 or int(length) <= 0:
             raise tarfile.ReadError("malformed pax extended header")
-        end = pos + int(body[pos:space])
+        end = pos + int(length)
         key, _, value = body[space + 1 : end - 1].partition(b"=")
-        if key == b"size" and not value.isdigit():
+        if key == b"size" and not (value.isdigit() and len(value) <= 20):
             raise tarfile.ReadError(f"malformed pax size {value[:20]!r}")
         if key in (b"path", b"size"):
             found[key.decode()] = value.decode("utf-8", "surrogateescape")

@@ -28,6 +28,17 @@ _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[
 # that also carries a reset code, so a bracketed "[5m" in ordinary text stays.
 _ORPHAN_SGR = re.compile(r"\[(?:\d{1,3};)*\d{1,3}m")
 _ORPHAN_RESETS = ("[0m", "[0;0m", "[00m")
+# Python refuses to turn more than 4300 digits into an int (a denial-of-service guard), and
+# the parsers read ranks, pids and sizes with int(): a longer run of digits is cut to its
+# first digits and a marker. Only a line longer than that can hold one, so this costs nothing
+# on ordinary lines.
+MAX_DIGITS = 4300  # sys.get_int_max_str_digits() default
+KEPT_DIGITS = 20
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
+def _cut_digits(found: re.Match[str]) -> str:
+    return found.group()[:KEPT_DIGITS] + CUT_MARKER
 
 
 def iter_blocks(stream: BinaryIO, block_size: int = BLOCK_SIZE) -> Iterator[bytes]:
@@ -68,6 +79,8 @@ def clean_line(raw: bytes) -> str:
 
 
 def clean_text(text: str, cut: bool = False) -> str:
+    if len(text) > MAX_DIGITS and _LONG_DIGITS.search(text):
+        text = _LONG_DIGITS.sub(_cut_digits, text)
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if any(reset in text for reset in _ORPHAN_RESETS):

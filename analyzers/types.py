@@ -15,6 +15,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, TextIO
 
+from analyzers.limits import LimitHit
+from analyzers.safetext import clean_text
+
 
 class FileKind(StrEnum):
     RANK_LOG = "rank_log"
@@ -358,6 +361,9 @@ class BundleInfo:
     size_bytes: int
     files: list[FileInfo] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Budgets that cut the reading (`analyzers.limits`): each says what was not read.
+    limits: list[LimitHit] = field(default_factory=list)
+    files_not_listed: int = 0  # files read but left out of `files` (see Limits.listed_files)
 
 
 @dataclass(slots=True)
@@ -392,6 +398,8 @@ def _jsonable(value: Any) -> Any:
     """Plain JSON values; unlike `dataclasses.asdict` it copies nothing twice (a big job's
     report holds a hundred thousand checkpoints)."""
     cls = type(value)
+    if cls is str:  # the report is stored as jsonb: no NUL, no lone surrogate
+        return clean_text(value)
     names = _field_names(cls)
     if names is not None:
         if cls is Timeline:
@@ -400,7 +408,7 @@ def _jsonable(value: Any) -> Any:
             return {name: getattr(value, name) for name in names}
         return {name: _jsonable(getattr(value, name)) for name in names}
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {clean_text(str(k)): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, StrEnum):

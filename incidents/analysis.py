@@ -124,6 +124,7 @@ def _analyze(run: AnalysisRun, heartbeat: Heartbeat) -> dict[str, Any]:
         workers=settings.RANKLENS_ANALYZER_WORKERS,
         progress=_progress_reporter(run, heartbeat),
         store_dir=str(runstore.store_dir_for(run.pk)),  # issue 4: log viewer's line index
+        name=bundle.original_name,  # stored under its hash; its name may be a wrong promise
     )
     result = analyzers.analyze(str(bundle.path), options=options)
     report = result.to_dict(timeline=False)  # the timeline's columns go to the run store

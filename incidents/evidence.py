@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import quote
 
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.http import RFC3986_SUBDELIMS
 
 from analyzers.linestore import LineStoreReader
+from analyzers.safetext import clean_name
 from incidents.logview import (
     BundleSource,
     FileNotInBundle,
@@ -29,8 +30,15 @@ RUNS_SEARCHED = 5  # newest finished runs whose line store may hold the file
 
 
 def file_url(number: int, path: str, line: int | None = None) -> str:
-    """The viewer URL of a bundle file (percent-encoded by `reverse`), at a line."""
-    url = reverse("incidents:file", kwargs={"number": number, "path": path})
+    """The viewer URL of a bundle file (percent-encoded by `reverse`), at a line.
+
+    Reports name files as the analyzer escaped them (no newline, see analyzers/safetext.py);
+    a report written before that may not, and gets its name escaped the same way. A name no
+    URL can carry gets no link rather than breaking the page."""
+    try:
+        url = reverse("incidents:file", kwargs={"number": number, "path": clean_name(path)})
+    except NoReverseMatch:
+        return ""
     if line:
         url += f"?line={int(line)}#L{int(line)}"
     return url
@@ -46,7 +54,7 @@ def file_urls(number: int, paths: Iterable[str]) -> list[str]:
     request. A path `reverse` refuses (empty) gets the file list's URL instead of an error.
     """
     base = reverse("incidents:file", kwargs={"number": number, "path": "-"}).removesuffix("-")
-    return [base + quote(path, safe=_PATH_SAFE) for path in paths]
+    return [base + quote(clean_name(path), safe=_PATH_SAFE) for path in paths]
 
 
 def open_log_source(incident: Incident, member: str) -> LineSource:
@@ -70,7 +78,9 @@ def open_log_source(incident: Incident, member: str) -> LineSource:
 
 def _bundle_source(incident: Incident, run_id: int, member: str) -> BundleSource:
     report = AnalysisRun.objects.values_list("report", flat=True).get(pk=run_id) or {}
-    paths = {f.get("path") for f in (report.get("bundle") or {}).get("files") or []}
-    if member not in paths:
+    bundle = report.get("bundle") or {}
+    paths = {f.get("path") for f in bundle.get("files") or []}
+    # Past the listing limit a file is read but not named: the bundle itself decides.
+    if member not in paths and not bundle.get("files_not_listed"):
         raise FileNotInBundle(f"{member!r} is not a file of this bundle")
     return BundleSource(str(incident.bundle.path), member, marks_from_report(report, member))

@@ -9,9 +9,9 @@ hit a case does not match at all.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from analyzers.saferegex import UnsafeRegex, compile_user_regex
 from incidents.case_models import Case, CaseSource
 
 IN_CAUSE = 0.5
@@ -58,11 +58,11 @@ def promoted_matches(report: dict[str, Any], exclude: set[int] = frozenset()) ->
     return found
 
 
-def _patterns(signatures: list[str]) -> list[re.Pattern[str]]:
+def _patterns(signatures: list[str]) -> list[Any]:
     patterns = []
     for signature in signatures or []:
         try:
-            patterns.append(re.compile(signature, re.IGNORECASE))
-        except re.error:
-            continue  # the edit form refuses bad regexes; older rows are skipped
+            patterns.append(compile_user_regex(signature, ignore_case=True))
+        except UnsafeRegex:
+            continue  # the edit form refuses these; older rows (backtracking ones too) skipped
     return patterns

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from analyzers.formats.severity import Prefilter
+from analyzers.saferegex import compile_line_filter
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -51,7 +53,7 @@ class BlockFilter:
             if found:
                 literals = tuple(sorted({word.lower() for word in found}))
             else:
-                regex = re.compile(source, re.MULTILINE)
+                regex = compile_line_filter(source)  # holds user regexes: linear time
         keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
         literals = tuple(word.translate(FOLD) for word in literals)
         notable = tuple(word.translate(FOLD) for word in prefilter.notable_info)
@@ -210,6 +212,7 @@ def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int]) -> No
         found = pattern.search(data, end)
 
 
+@lru_cache(maxsize=64)  # every file's filter asks again for the same checkpoint pattern
 def literal_prefixes(source: bytes) -> list[bytes] | None:
     """Literals that every match of `source` starts with, one per branch, or None.
 

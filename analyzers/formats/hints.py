@@ -18,6 +18,7 @@ from typing import Any
 
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
+from analyzers.limits import small_int
 
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
 _WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
@@ -55,15 +56,15 @@ class HeadHints:
     def read(self, block: bytes, low: bytes) -> None:
         if self._year_in_text is None:
             self._year_in_text = year_in_bytes(block)
-        self.world_sizes += [int(v) for v in _WORLD.findall(low) if int(v) > 0]
-        self.per_node += [int(v) for v in _NPROC.findall(low) if int(v) > 0]
-        self.nodes += [int(v) for v in _NODES.findall(low) if int(v) > 0]
+        self.world_sizes += [small_int(v) for v in _WORLD.findall(low) if small_int(v) > 0]
+        self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
+        self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
         if self.want_rank:
             for pattern in _RANKS:
                 for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
                     if not _LOCAL.search(low, max(0, found.start() - 6), found.start()):
-                        self.ranks[int(found.group(1))] += 1
+                        self.ranks[small_int(found.group(1))] += 1
 
     def store(
         self, facts: dict[str, Any], path_rank: int | None, event_ranks: Counter[int]

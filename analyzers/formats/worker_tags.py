@@ -30,6 +30,8 @@ from typing import Any
 
 import yaml
 
+from analyzers.limits import small_int
+
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
@@ -115,7 +117,7 @@ def process_tag(name: str, rank: str | None = None) -> str | None:
         found = framework.process.fullmatch(name) if framework.process else None
         if found:
             if rank is not None:
-                return f"{framework.name}:rank={int(rank)}"
+                return f"{framework.name}:rank={small_int(rank)}"
             groups = found.groupdict()
             indices = (groups.get("indices") or "").replace(" ", "_").strip("_")
             if groups.get("dp"):
@@ -133,8 +135,8 @@ def parse_tag(tag: str) -> tuple[Framework | None, dict[str, int]]:
     name, _, rest = tag.partition(":")
     framework = load_rules().frameworks.get(name)
     if rest.startswith("rank="):
-        return framework, {"rank": int(rest[5:])}
-    return framework, {key: int(value) for key, value in _INDEX.findall(rest)}
+        return framework, {"rank": small_int(rest[5:])}
+    return framework, {key: small_int(value) for key, value in _INDEX.findall(rest)}
 
 
 def rank_of(tag: str, layout: Layout | None) -> int | None:
@@ -184,7 +186,7 @@ class TagHints:
         rules = load_rules()
         for key, patterns in rules.sizes.items():
             for pattern in patterns:
-                found = {int(v) for v in pattern.findall(low) if 0 < int(v) < 100_000}
+                found = {small_int(v) for v in pattern.findall(low) if 0 < small_int(v) < 100_000}
                 self.sizes.setdefault(key, set()).update(found)
         for framework in rules.frameworks.values():
             if framework.tp_is_rank is not None and framework.tp_is_rank.search(low):

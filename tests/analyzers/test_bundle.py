@@ -17,6 +17,8 @@ from analyzers.bundle import (
     unsafe_reason,
 )
 from analyzers.errors import BundleError
+from analyzers.limits import Limits
+from tests.analyzers import hostile
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 LOG_LINE = b"2026-11-29 07:24:28,507 [rank2] INFO layer 0 passed\n"
@@ -220,3 +222,42 @@ def test_links_and_devices_in_a_tar_are_skipped_with_their_kind_named(tmp_path):
     assert [m.path for m in bundle.members()] == ["job/log_0.log"]
     assert any("symbolic link" in w for w in bundle.warnings)
     assert any("FIFO" in w for w in bundle.warnings)
+
+
+def _read_every_member(bundle: Bundle) -> None:
+    for member in bundle.members():
+        with member.open() as stream:
+            while stream.read(1 << 20):
+                pass
+
+
+def test_corruption_deep_in_a_deflate_stream_is_a_bundle_error(tmp_path):
+    bundle = Bundle(hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=300_000))
+
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        _read_every_member(bundle)
+
+
+def test_a_zip_with_overlapping_entries_is_a_bundle_error(tmp_path):
+    bundle = Bundle(hostile.overlapping_zip(tmp_path / "o.zip"))
+
+    with pytest.raises(BundleError, match=r"b\.log: the archive is corrupt"):
+        _read_every_member(bundle)
+
+
+def test_member_names_are_escaped_so_they_can_be_stored_and_linked(tmp_path):
+    names = ["two\nlines.log", "bad\udcff.log"]
+
+    bundle = Bundle(hostile.named(tmp_path / "names.tar", names))
+
+    assert [m.path for m in bundle.members()] == ["two\\x0alines.log", "bad\\xff.log"]
+
+
+def test_a_zip_listing_far_more_entries_than_are_read_is_refused_before_its_directory(tmp_path):
+    path = tmp_path / "many.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for i in range(50):
+            zf.writestr(f"f{i}.log", b"x\n")
+
+    with pytest.raises(BundleError, match="a zip of 50 entries; at most 40"):
+        list(Bundle(path, limits=Limits(members=10)).members())

@@ -49,3 +49,17 @@ def test_one_huge_line_keeps_later_line_numbers(tmp_path, monkeypatch):
     assert reader.total_lines == 3
     assert reader.lines(3, 1) == [(3, "third")]
     assert reader.lines(2, 1) == [(2, "x" * 1000)]
+
+
+@pytest.mark.parametrize(
+    ("data", "lines"),
+    [(b"first\nsecond\n", [(1, "first"), (2, "second")]), (b"", [])],
+    ids=["small file", "empty file"],
+)
+def test_a_small_file_is_kept_in_its_index_alone(tmp_path, data, lines):
+    writer = LineStoreWriter(tmp_path, "tiny.log")
+    writer.write(data)
+    writer.close()
+
+    assert [p.suffix for p in tmp_path.iterdir()] == [".json"]
+    assert LineStoreReader(tmp_path, "tiny.log").lines(1, 10) == lines

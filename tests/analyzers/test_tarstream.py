@@ -73,3 +73,17 @@ def test_a_pax_size_that_is_no_number_is_a_tar_error(size):
     raw = buffer.getvalue().replace(b"comment=x", b"size=" + size.encode())
     with pytest.raises(tarfile.ReadError, match="malformed pax size"):
         _read(raw)
+
+
+def test_a_header_over_the_cap_is_skipped_and_reported(tmp_path):
+    from tests.analyzers import hostile
+
+    data = hostile.tar_bytes([("a" * 4096, b"log\n"), ("b.log", b"b\n")])
+    cuts: list[str] = []
+
+    entries = TarStream(io.BytesIO(data), max_header=1024, on_cut=cuts.append)
+    names = [entry.name for entry in entries]
+
+    assert names[1] == "b.log"
+    assert len(names[0]) == 100  # the ustar name field: the pax path was not read
+    assert "header size limit" in cuts[0]

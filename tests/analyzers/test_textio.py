@@ -58,3 +58,12 @@ def test_an_over_long_line_is_cut_with_a_marker():
     text = clean_line(b"a" * (MAX_LINE_CHARS * 10))
     assert text.endswith(CUT_MARKER)
     assert len(text) == MAX_LINE_CHARS + len(CUT_MARKER)
+
+
+def test_a_digit_run_longer_than_int_takes_is_cut():
+    line = b"[rank" + b"9" * 5000 + b"]: RuntimeError: boom"
+
+    text = clean_line(line)
+
+    assert text.startswith("[rank" + "9" * 20 + CUT_MARKER + "]: RuntimeError")
+    int(text[5:25])  # what a parser will take from it

@@ -88,3 +88,25 @@ def test_ensure_admin_creates_the_admin_once_and_shows_the_password_once(client)
     assert "admin" in second
     assert client.login(username="admin", password=password)
     assert get_user_model().objects.filter(is_superuser=True).count() == 1
+
+
+def test_analyze_json_of_odd_member_names_is_json(tmp_path):
+    from tests.analyzers import hostile
+
+    bundle = hostile.named(tmp_path / "names.tar", ["bad\udcff.log", "two\nlines.log"])
+
+    out, _ = run("analyze", str(bundle), "--json")
+
+    report = json.loads(out)
+    jsonschema.validate(report, SCHEMA)
+    assert [f["path"] for f in report["bundle"]["files"]] == ["bad\\xff.log", "two\\x0alines.log"]
+
+
+def test_analyze_refuses_a_corrupt_archive_with_one_line(tmp_path):
+    from tests.analyzers import hostile
+
+    bundle = hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=300_000)
+
+    with pytest.raises(CommandError, match="corrupt or truncated") as error:
+        run("analyze", str(bundle), "--json")
+    assert "\n" not in str(error.value)

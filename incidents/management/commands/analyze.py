@@ -24,8 +24,8 @@ class Command(BaseCommand):
         )
         try:
             report = analyze(path, analyze_options)
-        except BundleError as error:
-            raise CommandError(str(error)) from error
+        except (BundleError, ValueError) as error:  # bad input, or a refused site pattern
+            raise CommandError(" ".join(str(error).split())) from error
         if options["json"]:
             report.write_json(self.stdout, indent=2)
         else:
