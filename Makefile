@@ -20,6 +20,7 @@ run: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest
@@ -49,7 +50,7 @@ bench: $(VENV)/.installed
 bench-timeline: $(VENV)/.installed
 	$(BIN)/python bench/timeline_bench.py --browser
 
-# Case-library search over 100,000 synthetic cases (issue 5; target < 100 ms per query).
+# Case-library search over 100,000 synthetic cases (target < 100 ms per query).
 # SQLite under var/bench/ by default; set DATABASE_URL to a PostgreSQL database of its own.
 .PHONY: bench-search
 bench-search: $(VENV)/.installed

@@ -3,14 +3,14 @@
 Pure Python, no web framework. Public API::
 
     from analyzers import analyze, AnalyzeOptions, BundleError
-    report = analyze("job.tar.gz")          # -> analyzers.types.Report
+    report = analyze("job.tar.gz")          # -> analyzers.core.types.Report
     report.to_dict()                        # JSON-ready, per analyzers/schema/report.schema.json
 """
 
-from analyzers.errors import BundleError
-from analyzers.options import AnalyzeOptions, ProgressCallback
+from analyzers.core.errors import BundleError
+from analyzers.core.options import AnalyzeOptions, ProgressCallback
+from analyzers.core.types import Report
 from analyzers.pipeline import VERSION as __version__
 from analyzers.pipeline import analyze
-from analyzers.types import Report
 
 __all__ = ["AnalyzeOptions", "BundleError", "ProgressCallback", "Report", "__version__", "analyze"]

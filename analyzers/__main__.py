@@ -8,7 +8,7 @@ import sys
 from typing import TextIO
 
 from analyzers import AnalyzeOptions, BundleError, Report, analyze
-from analyzers.summary import format_summary
+from analyzers.report.summary import format_summary
 
 
 def main(argv: list[str] | None = None) -> int:

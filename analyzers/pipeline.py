@@ -10,16 +10,17 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from analyzers import cases, tree
-from analyzers.bundle import Bundle
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.limits import Limits
-from analyzers.options import AnalyzeOptions
-from analyzers.parallel import ScanSettings, scan_members
-from analyzers.store_budget import StoreBudget
-from analyzers.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
-from analyzers.worker_ranks import assign_worker_ranks
+from analyzers.core.limits import Limits
+from analyzers.core.options import AnalyzeOptions
+from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
+from analyzers.ingest.bundle import Bundle
+from analyzers.library import matching as cases
+from analyzers.report.diagnose import diagnose
+from analyzers.scan.parallel import ScanSettings, scan_members
+from analyzers.scan.store_budget import StoreBudget
+from analyzers.timeline.correlate import correlate
+from analyzers.timeline.worker_ranks import assign_worker_ranks
+from analyzers.tree import walk as tree
 
 VERSION = "0.3.0"  # stored on every run; bump when reports change meaning
 
@@ -60,7 +61,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
     _walk_tree(diagnosis, correlation, scans)
-    matches = cases.match_cases(diagnosis, scans)
+    matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links())
     progress(98, "writing the report")
     info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits)
     return Report(

@@ -8,7 +8,7 @@
 
 Prints, per bundle size: the grep baseline time, the analysis time, their ratio and the
 analysis's peak RSS (parent and worker processes summed, sampled from /proc every 20 ms).
-Targets (issue 3): ratio <= 2, peak RSS <= 300 MB, RSS flat as the bundle grows.
+Targets: ratio <= 2, peak RSS <= 300 MB, RSS flat as the bundle grows.
 Bundles are cached in --dir (default $TMPDIR/ranklens-bench) so a rerun only times.
 """
 
@@ -149,7 +149,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 def signature_alternation() -> str:
     """The signatures' literal keywords as one ERE alternation (what an engineer would grep)."""
     try:
-        from analyzers.rules import load_knowledge
+        from analyzers.classify.rules import load_knowledge
 
         words = sorted({word for sig in load_knowledge().signatures for word in sig.keywords})
     except Exception as error:  # the knowledge may be mid-edit by another change

@@ -6,7 +6,7 @@
     python bench/search_bench.py --cases 20000 --repeat 20 --reload
 
 Loads the synthetic cases once (slugs `bench-…`; reused on the next run unless --reload;
---drop removes them afterwards), then times `incidents.library.case_search` - the whole
+--drop removes them afterwards), then times `incidents.library.query.case_search` - the whole
 service: typo check, ranking, fetching the page of 20 and highlighting - for code,
 operator, English, Chinese and typo queries, and prints median and p95 per kind.
 The text is drawn from the seeded library's words and the reference material's Chinese,
@@ -59,8 +59,8 @@ class Corpus:
     """Word pools and a deterministic generator of case field values."""
 
     def __init__(self, seed: int) -> None:
-        from analyzers.cases import load_cases
-        from incidents.search_text import vocabulary_words
+        from analyzers.library.matching import load_cases
+        from incidents.library.search_text import vocabulary_words
 
         self.rng = random.Random(seed)
         library = load_cases()
@@ -137,8 +137,8 @@ def _chinese_words(rng: random.Random) -> list[str]:
 def load_cases(corpus: Corpus, count: int, reload: bool) -> float:
     from django.db import transaction
 
-    from incidents import search
-    from incidents.case_models import Case
+    from incidents.library import search
+    from incidents.library.models import Case
 
     existing = Case.objects.filter(slug__startswith=SLUG_PREFIX)
     if existing.count() == count and not reload:
@@ -170,8 +170,8 @@ def _analyze_tables() -> None:
 
 def drop_cases() -> None:
     """Remove the synthetic cases (their index entries and keys go with them)."""
-    from incidents import search
-    from incidents.case_models import Case
+    from incidents.library import search
+    from incidents.library.models import Case
 
     ids = list(Case.objects.filter(slug__startswith=SLUG_PREFIX).values_list("pk", flat=True))
     for start in range(0, len(ids), BATCH):
@@ -184,7 +184,7 @@ def drop_cases() -> None:
 
 def sample_queries(corpus: Corpus, repeat: int) -> dict[str, list[str]]:
     """Query strings per kind, drawn from what the synthetic library contains."""
-    from incidents.case_models import Case, CaseKey
+    from incidents.library.models import Case, CaseKey
 
     rng = random.Random(7)
     codes = _present(CaseKey.Kind.CODE, repeat)
@@ -205,7 +205,7 @@ def sample_queries(corpus: Corpus, repeat: int) -> dict[str, list[str]]:
 
 
 def _present(kind: str, count: int) -> list[str]:
-    from incidents.case_models import CaseKey
+    from incidents.library.models import CaseKey
 
     values = CaseKey.objects.filter(kind=kind, case__slug__startswith=SLUG_PREFIX)
     return list(values.order_by("?").values_list("value", flat=True)[:count])
@@ -241,7 +241,7 @@ def main() -> int:
     setup_django(args.database_url)
     from django.db import connection
 
-    from incidents.library import case_search
+    from incidents.library.query import case_search
 
     corpus = Corpus(seed=1)
     load_s = load_cases(corpus, args.cases, args.reload)

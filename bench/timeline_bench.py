@@ -43,9 +43,9 @@ from django.contrib.staticfiles import finders  # noqa: E402
 from django.template.loader import render_to_string  # noqa: E402
 from timeline_synthetic import synthetic_report  # noqa: E402
 
-from incidents import runstore  # noqa: E402
-from incidents.charts import TimelineQuery, full_range, prepare_timeline, timeline_payload  # noqa: E402
-from incidents.evidence import file_urls  # noqa: E402
+from incidents.evidence.links import file_urls  # noqa: E402
+from incidents.runs import runstore  # noqa: E402
+from incidents.timeline.charts import TimelineQuery, full_range, prepare_timeline, timeline_payload  # noqa: E402
 
 SIZES = ((8, 2_000), (64, 2_000), (512, 2_000), (8, 50_000), (1_024, 2_000))
 CHROMIUM = "/usr/bin/chromium"

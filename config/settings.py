@@ -68,7 +68,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Outside everything else that may answer an error, so /api/ clients always get JSON.
-    "incidents.api_errors.ApiJsonErrors",
+    "incidents.api.errors.ApiJsonErrors",
     "incidents.middleware.RefuseBadQueryStrings",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -81,7 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After the session and user (lazy, no query yet), before the views and before CSRF's
     # process_view reads a page upload: a full disk or a lost database answers 507/503.
-    "incidents.upload_faults.UploadFaults",
+    "incidents.runs.upload_faults.UploadFaults",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
@@ -125,7 +125,7 @@ if env_bool("RANKLENS_BEHIND_PROXY", HTTPS):
     # Only safe when a proxy in front sets (or strips) this header on every request.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
-CSRF_FAILURE_VIEW = "incidents.api_errors.csrf_failure"
+CSRF_FAILURE_VIEW = "incidents.api.errors.csrf_failure"
 
 # Everything the pages load comes from this site; no inline script, style or eval.
 # Violations are posted to /csp-report/ and logged, so a broken page shows in the logs.
@@ -184,7 +184,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     # First, so a locked-out username/address pair is refused before its password is checked.
-    "incidents.auth_backends.LoginThrottleBackend",
+    "incidents.accounts.auth_backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "/accounts/login/"
@@ -204,7 +204,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    # static/vendor/plotly.min.js from the installed plotly package (no CDN; issue 4).
+    # static/vendor/plotly.min.js from the installed plotly package (no CDN: the site loads nothing from elsewhere).
     "incidents.staticfinders.PlotlyFinder",
 ]
 # Serve straight from static/ when collectstatic has not been run (make run).
@@ -218,7 +218,7 @@ STORAGES = {
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 # Every upload goes to a temporary file (never held in memory). It lives under
 # MEDIA_ROOT so moving it into the content-addressed store is a rename.
-FILE_UPLOAD_HANDLERS = ["incidents.uploads.HashingTemporaryFileUploadHandler"]
+FILE_UPLOAD_HANDLERS = ["incidents.runs.uploads.HashingTemporaryFileUploadHandler"]
 FILE_UPLOAD_TEMP_DIR = str(MEDIA_ROOT / "incoming")
 os.makedirs(FILE_UPLOAD_TEMP_DIR, exist_ok=True)
 FILE_UPLOAD_PERMISSIONS = 0o640
@@ -232,7 +232,7 @@ RANKLENS_CHECKPOINT_PATTERNS = tuple(
 )
 # Scanner processes one analysis may use; 0 = one per CPU, 1 = in-process. Celery's
 # prefork children may start them: they die with the child, even when it is killed at
-# the hard time limit (analyzers/lifetime.py). With the worker's --concurrency 2 on a
+# the hard time limit (analyzers/scan/lifetime.py). With the worker's --concurrency 2 on a
 # 2-CPU machine a lone analysis gets both CPUs; two at once share them.
 RANKLENS_ANALYZER_WORKERS = env_int("RANKLENS_ANALYZER_WORKERS", 0)
 
@@ -274,7 +274,7 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
-# --- Run lifecycle (incidents.heartbeat, incidents.sweeper) ----------------------------
+# --- Run lifecycle (incidents.runs.heartbeat, incidents.runs.sweeper) ----------------------------
 # A running analysis writes a heartbeat this often, also during one long phase.
 RANKLENS_HEARTBEAT_SECONDS = env_int("RANKLENS_HEARTBEAT_SECONDS", 15)
 # A running run without a heartbeat for this long lost its worker: the sweeper re-queues it.

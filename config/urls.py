@@ -1,23 +1,23 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from incidents import views
 from incidents.content_policy import csp_report
+from incidents.runs import views
 from incidents.urls import api_patterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("incidents/", include("incidents.urls")),
-    path("library/", include("incidents.urls_library")),  # issue 5: case library
+    path("library/", include("incidents.library.urls")),
     path("api/", include(api_patterns)),
-    path("account/", include("incidents.urls_account")),
+    path("account/", include("incidents.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("csp-report/", csp_report, name="csp-report"),
     path("admin/", admin.site.urls),
 ]
 
 # Under /api/ these answer JSON; elsewhere Django's own pages.
-handler400 = "incidents.api_errors.handler400"
-handler403 = "incidents.api_errors.handler403"
-handler404 = "incidents.api_errors.handler404"
-handler500 = "incidents.api_errors.handler500"
+handler400 = "incidents.api.errors.handler400"
+handler403 = "incidents.api.errors.handler403"
+handler404 = "incidents.api.errors.handler404"
+handler500 = "incidents.api.errors.handler500"

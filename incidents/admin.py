@@ -62,4 +62,4 @@ class ActivityAdmin(admin.ModelAdmin):
         return False
 
 
-from incidents import admin_library  # noqa: E402, F401  issue 5: case library, tree triage
+from incidents.library import admin as admin_library  # noqa: E402, F401  registers the library's admin pages

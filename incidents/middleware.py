@@ -10,8 +10,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
 
-from incidents.api_errors import api_error, is_api
-from incidents.forms import too_large_message
+from incidents.api.errors import api_error, is_api
+from incidents.runs.forms import too_large_message
 
 # Room for the multipart framing and the other form fields around the file itself;
 # a file just over the cap that fits in this slack is refused by the form instead.

@@ -1,7 +1,7 @@
 """`make run`: prepare the database, then run the web server and a Celery worker.
 
 Both run as child processes; Ctrl-C (or either child dying) stops both. The worker also
-sweeps for runs that lost their message or their worker (incidents/sweeper_step.py), so
+sweeps for runs that lost their message or their worker (incidents/runs/sweeper_step.py), so
 no separate scheduler process is needed.
 Environment: PORT (default 8000), HOST (default 127.0.0.1), WORKER_CONCURRENCY
 (default 2), plus everything config/settings.py reads (DATABASE_URL, REDIS_URL, ...).
@@ -80,7 +80,7 @@ def main() -> int:
     try:
         manage("migrate", "--noinput")
         manage("ensure_admin")
-        manage("load_knowledge")  # issue 5: seed the case library (idempotent)
+        manage("load_knowledge")  # seed the case library (idempotent)
     except subprocess.CalledProcessError as error:
         print(f"ranklens: {' '.join(error.cmd[1:])} failed; see above.", file=sys.stderr)
         return 1

@@ -45,7 +45,7 @@ def alice_client(client, alice):
 
 @pytest.fixture
 def alice_token(alice) -> str:
-    from incidents.services import api_token_issue
+    from incidents.runs.services import api_token_issue
 
     token, _ = api_token_issue(username=alice.username)
     return token

@@ -1,4 +1,4 @@
-"""One module per log format; `analyzers.scan` drives them.
+"""One module per log format; `analyzers.scan.member` drives them.
 
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, with the
 launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:

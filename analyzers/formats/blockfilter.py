@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
+from analyzers.core.saferegex import compile_line_filter
 from analyzers.formats.severity import Prefilter
-from analyzers.saferegex import compile_line_filter
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
     from re import _parser as sre_parse  # type: ignore[attr-defined]

@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzers.core.types import EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
 from analyzers.formats.torch_npu import CANN, is_open_headline
-from analyzers.types import EventKind
 
 _TRACE_HEADER = re.compile(r"\s*TraceBack \(most recent call last\):\s*$")
 _BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:")

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from analyzers.checkpoint_track import NAN, NO_RANK, CheckpointTrack
+from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.stamp_reader import StampReader, time_value
 from analyzers.formats.timestamps import time_span

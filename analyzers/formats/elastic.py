@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from analyzers.core.types import EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
 from analyzers.formats.timestamps import parse_time
-from analyzers.types import EventKind
 
 SOURCE = "elastic"
 

@@ -16,9 +16,9 @@ import re
 from collections import Counter
 from typing import Any
 
+from analyzers.core.limits import small_int
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
-from analyzers.limits import small_int
 
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
 _WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzers.core.types import EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
-from analyzers.types import EventKind
 
 _HEADLINE = re.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
 _MAX_LINES = 8

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from analyzers.core.types import EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
-from analyzers.types import EventKind
 
 PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})

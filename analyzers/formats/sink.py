@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import ParsedLine
-from analyzers.types import Event, EventKind
 
 
 class Sink(Protocol):

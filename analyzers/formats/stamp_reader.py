@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from analyzers.checkpoint_track import epoch, year_less
+from analyzers.checkpoints.track import epoch, year_less
 from analyzers.formats.timestamps import PartialTime, parse_time
 
 _SECONDS = re.compile(rb":(\d\d)(?:[.,](\d{1,9})(?:\.(\d{3}))?|:(\d{3}))?$")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from analyzers.core.types import FileKind
 from analyzers.formats import env, npu_smi, versions
-from analyzers.types import FileKind
 
 
 def parse(kind: FileKind, lines: list[str], path: str = "") -> dict[str, Any]:

@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
-from analyzers.types import Event, EventKind
 
 SOURCE = "traceback"
 FRAME_SOURCE = "traceback_frame"

@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from analyzers.limits import small_int
+from analyzers.core.limits import small_int
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)

@@ -38,7 +38,7 @@ import re
 
 from analyzers.formats.blockfilter import FOLD
 from analyzers.formats.lines import parse_line
-from analyzers.textio import clean_line
+from analyzers.ingest.textio import clean_line
 
 MIN_WIDTH = 60  # narrower "windows" are too likely to be plain short lines
 SPAN = 8192  # bytes per neighbourhood bucket; a neighbourhood is three buckets

@@ -85,7 +85,7 @@ def _peel_one(line: ParsedLine) -> bool:
 
 def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
     """A Ray/vLLM process tag: its pid, and the rank its worker indices name alone (the
-    others are settled for the whole bundle by `analyzers.worker_ranks`)."""
+    others are settled for the whole bundle by `analyzers.timeline.worker_ranks`)."""
     name, rank, pid = found.groups()
     line.pid = int(pid)
     line.tags["process"] = name

@@ -2,13 +2,13 @@
 
 import django.contrib.postgres.search
 import django.db.models.deletion
-import incidents.case_models
+import incidents.library.models
 from django.conf import settings
 from django.db import DatabaseError, migrations, models, transaction
 
 
 
-# Full-text index per database (see incidents/search.py): a GIN index over the stored
+# Full-text index per database (see incidents/library/search.py): a GIN index over the stored
 # tsvector and pg_trgm for typo tolerance on PostgreSQL; an FTS5 table on SQLite.
 FTS5_TABLE = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS incidents_case_fts USING fts5("
@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
             name='SearchTerm',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('term', incidents.case_models.TermField(max_length=100, unique=True)),
+                ('term', incidents.library.models.TermField(max_length=100, unique=True)),
                 ('df', models.PositiveIntegerField(default=1)),
             ],
         ),

@@ -13,7 +13,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from incidents.evidence import file_url
+from incidents.evidence.links import file_url
 
 register = template.Library()
 

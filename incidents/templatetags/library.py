@@ -1,4 +1,4 @@
-"""Template helpers for the incident page's library sections (issue 5).
+"""Template helpers for the incident page's library sections.
 
 {% load library %}
 {% incident_library incident report as lib %}  matches, similar incidents, promotion
@@ -11,10 +11,10 @@ from typing import Any
 
 from django import template
 
-from incidents import case_selectors
-from incidents.case_services import promotable_report
+from incidents.library import selectors as case_selectors
+from incidents.library.services import promotable_report
 from incidents.models import fingerprint_of
-from incidents.tree_view import TreeView, build_tree_view, history_for, marks_for
+from incidents.tree.drawing import TreeView, build_tree_view, history_for, marks_for
 
 register = template.Library()
 

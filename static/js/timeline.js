@@ -1,5 +1,5 @@
 // Incident page: the rank-by-rank checkpoint timeline (Plotly, WebGL traces).
-// The server sends columnar, downsampled data (incidents/charts.py); zooming asks it for
+// The server sends columnar, downsampled data (incidents/timeline/charts.py); zooming asks it for
 // the detailed points of the visible window. Clicking a marker opens its log line.
 // The view (axis, rank filter, zoom window, straggler overlay) lives in the page URL
 // (static/js/timeline_url.js): a pasted URL opens the same view, with that window's

@@ -9,13 +9,13 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
-from analyzers.checkpoints import CheckpointMatcher
-from analyzers.correlate import correlate
-from analyzers.diagnose import diagnose
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import Diagnosis, FileInfo, FileScan
-from analyzers.worker_ranks import assign_worker_ranks
+from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.types import Diagnosis, FileInfo, FileScan
+from analyzers.ingest.layout import classify_path
+from analyzers.report.diagnose import diagnose
+from analyzers.scan.member import scan_file
+from analyzers.timeline.correlate import correlate
+from analyzers.timeline.worker_ranks import assign_worker_ranks
 
 
 def scan_text(path: str, text: str, matcher: CheckpointMatcher | None = None) -> FileScan:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzers.rules import load_knowledge
+from analyzers.classify.rules import load_knowledge
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "labelling.md"
 KNOWLEDGE = load_knowledge()
@@ -38,7 +38,7 @@ def test_a_rule_names_an_existing_guide_section(signature) -> None:
 
 def test_every_anchor_cited_by_a_test_exists() -> None:
     cited = set()
-    for path in TESTS.glob("test_*.py"):
+    for path in TESTS.rglob("test_*.py"):
         text = path.read_text(encoding="utf-8")
         cited |= set(re.findall(r"labelling\.md#([a-z0-9_-]+)", text))
         for line in re.findall(r"labelling\.md#[^\n]*", text):

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from analyzers import AnalyzeOptions, BundleError, analyze
-from analyzers.linestore import LineStoreReader
+from analyzers.scan.linestore import LineStoreReader
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"

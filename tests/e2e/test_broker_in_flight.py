@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.celery import app as celery_app
-from incidents.broker import runs_in_flight
-from incidents.tasks import analyze_bundle
+from incidents.runs.broker import runs_in_flight
+from incidents.runs.tasks import analyze_bundle
 
 pytestmark = pytest.mark.redis
 

@@ -16,10 +16,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from incidents import blobstore
-from incidents.analysis import analyze_run
-from incidents.charts import prepare_timeline
 from incidents.models import AnalysisRun, Bundle, Incident, RunState
+from incidents.runs import blobstore
+from incidents.runs.analysis import analyze_run
+from incidents.timeline.charts import prepare_timeline
 from tests.incidents.timeline_reports import straggler_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

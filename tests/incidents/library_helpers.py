@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from incidents.case_models import Case, CaseSource
+from incidents.library.models import Case, CaseSource
 from incidents.models import AnalysisRun, Bundle, Incident, RunState
 
 LIBRARY: list[dict[str, Any]] = [

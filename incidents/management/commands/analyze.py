@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from analyzers import AnalyzeOptions, BundleError, analyze
-from analyzers.summary import format_summary
+from analyzers.report.summary import format_summary
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ API token for that user."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from incidents.token_services import DEFAULT_EXPIRY_DAYS, TokenError, api_token_issue
+from incidents.accounts.token_services import DEFAULT_EXPIRY_DAYS, TokenError, api_token_issue
 
 
 class Command(BaseCommand):

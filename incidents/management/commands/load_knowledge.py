@@ -6,9 +6,9 @@ files dropped are removed; cases promoted from incidents are never touched.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analyzers.cases import CaseError
-from incidents import search
-from incidents.case_services import cases_load_knowledge
+from analyzers.library.matching import CaseError
+from incidents.library import search
+from incidents.library.services import cases_load_knowledge
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from incidents.token_services import TokenError, api_token_find, api_token_revoke
+from incidents.accounts.token_services import TokenError, api_token_find, api_token_revoke
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ running (a queue being drained elsewhere) or to look at once after an outage.
 from django.core.management.base import BaseCommand
 
 from config.celery import app
-from incidents import broker, sweeper
-from incidents.tasks import analyze_bundle
+from incidents.runs import broker, sweeper
+from incidents.runs.tasks import analyze_bundle
 
 
 class Command(BaseCommand):

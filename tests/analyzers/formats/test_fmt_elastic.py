@@ -2,8 +2,8 @@
 
 import io
 
-from analyzers.scan import scan_file
-from analyzers.types import EventKind, FileInfo, FileKind
+from analyzers.core.types import EventKind, FileInfo, FileKind
+from analyzers.scan.member import scan_file
 
 LAUNCHER = """\
 W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM

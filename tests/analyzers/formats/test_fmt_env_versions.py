@@ -4,9 +4,9 @@ import io
 
 import pytest
 
+from analyzers.core.types import FileInfo, FileKind
 from analyzers.formats import env, versions
-from analyzers.scan import scan_file
-from analyzers.types import FileInfo, FileKind
+from analyzers.scan.member import scan_file
 
 ENV = """\
 WORLD_SIZE=16

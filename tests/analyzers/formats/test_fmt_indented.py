@@ -6,8 +6,8 @@ indented two blanks, blank line after); paths and wording are made up.
 
 import io
 
-from analyzers.scan import scan_file
-from analyzers.types import EventKind, FileInfo, FileKind
+from analyzers.core.types import EventKind, FileInfo, FileKind
+from analyzers.scan.member import scan_file
 from tests.analyzers.excerpts import diagnose_text
 
 

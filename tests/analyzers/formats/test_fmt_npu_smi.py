@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from analyzers.core.types import FileInfo, FileKind
 from analyzers.formats import npu_smi
-from analyzers.scan import scan_file
-from analyzers.types import FileInfo, FileKind
+from analyzers.scan.member import scan_file
 
 SEP = "+---------------------------+---------------+----------------------------------------------------+"
 B910 = f"""\

@@ -2,6 +2,7 @@
 
 import pytest
 
+from analyzers.core.types import EventKind
 from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
@@ -12,7 +13,6 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
-from analyzers.types import EventKind
 
 PREFILTER = load_prefilter()
 

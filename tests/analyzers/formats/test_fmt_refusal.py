@@ -6,13 +6,13 @@ import io
 
 import pytest
 
-from analyzers.checkpoints import CheckpointMatcher
+from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.types import EventKind, FileInfo
 from analyzers.formats.lines import parse_line
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import load_prefilter
-from analyzers.layout import classify_path
-from analyzers.scan import scan_file
-from analyzers.types import EventKind, FileInfo
+from analyzers.ingest.layout import classify_path
+from analyzers.scan.member import scan_file
 from tests.analyzers.excerpts import diagnose_text
 
 BARE_ROPE = (

@@ -2,8 +2,8 @@
 
 import io
 
-from analyzers.scan import scan_file
-from analyzers.types import EventKind, FileInfo, FileKind
+from analyzers.core.types import EventKind, FileInfo, FileKind
+from analyzers.scan.member import scan_file
 
 
 def scan(text: str, rank: int | None = None):

@@ -13,10 +13,10 @@ import textwrap
 
 import pytest
 
+from analyzers.core.types import EventKind
 from analyzers.formats import wrapped
 from analyzers.formats.wrapped import WrapJoiner
-from analyzers.textio import iter_blocks
-from analyzers.types import EventKind
+from analyzers.ingest.textio import iter_blocks
 from tests.analyzers.excerpts import diagnose_text, scan_text
 
 WATCHDOG = [
@@ -237,7 +237,7 @@ def test_neighbourhood_widths_are_only_measured_around_visited_lines(monkeypatch
 def test_line_numbers_stay_physical_when_blocks_cut_a_wrapped_line(monkeypatch, size):
     """A logical line is joined inside one block only: a piece that starts a block stands
     alone (a 1 MiB block rarely cuts a pasted excerpt), and the counting never slips."""
-    from analyzers import scan as scan_module
+    from analyzers.scan import member as scan_module
 
     monkeypatch.setattr(scan_module._FileScanner, "block_size", size)
     tail = "[rank5]:[E1107 02:30:00.000000001 Utils.hpp:110] RuntimeError: rank 5 lost its peer\n"

@@ -1,0 +1,102 @@
+"""Other labels the evidence supports, so a report shows its doubt instead of hiding it.
+
+A diagnosis names one label; where a careful reader could defend another, the report lists
+up to two under `diagnosis.alternatives` ("could also be driver_env: Operator kernel binaries
+not installed"). Candidates, most telling first:
+
+- the first error's other matches and its codes that name another label;
+- the neighbour the labelling guide gives for the rule that decided (`also` on a signature,
+  e.g. missing kernel binaries -> operator; docs/labelling.md);
+- the label of the first error's own line when a rank-pattern verdict overrode it;
+- other lines of the same block and other ranks' top lines that carry another label,
+  including a line that stepped aside for the first error (`yields_to`).
+
+Each score is that evidence's own strength, kept below the chosen label's confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from analyzers.causal.chain import CausalChain
+from analyzers.classify.events import TIER_WRAPPER, Classified
+from analyzers.core.types import Alternative
+
+MAX_ALTERNATIVES = 2
+BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen
+GUIDE_SHARE = 0.6  # a documented neighbour: most of the chosen label's own support
+LINE_TRUST = 0.8  # another line's label, as much as a symptom's weight is trusted
+LISTED_CODE_SHARE = 0.68  # a code whose own entry names the label (code-backed x LINE_TRUST)
+INFERRED_CODE_SHARE = 0.4
+
+
+def alternatives(
+    chain: CausalChain, category: str, confidence: float, line_category: str | None = None
+) -> list[Alternative]:
+    """Up to two (label, evidence, score) other than `category`, best first."""
+    ceiling = max(round(confidence - BELOW_CHOSEN, 2), 0.0)
+    picked: dict[str, Alternative] = {}
+    for candidate in _candidates(chain, confidence, line_category):
+        if candidate.category in (category, "other", "healthy"):
+            continue
+        candidate.score = round(min(candidate.score, ceiling), 2)
+        known = picked.get(candidate.category)
+        if known is None or candidate.score > known.score:
+            picked[candidate.category] = candidate  # the strongest evidence per label
+    ranked = sorted(picked.values(), key=lambda alt: -alt.score)
+    return [alt for alt in ranked if alt.score > 0][:MAX_ALTERNATIVES]
+
+
+def _candidates(
+    chain: CausalChain, confidence: float, line_category: str | None
+) -> Iterator[Alternative]:
+    first = chain.first
+    if first is None:
+        return
+    if line_category:
+        yield _from_line(first, line_category, confidence)
+    for match in first.matches[1:]:
+        yield Alternative(match.category, match.signature.title, match.weight / 100 * LINE_TRUST)
+    for info in first.codes:
+        if info.category:  # a family or range rule vouches for less than a listed entry
+            share = INFERRED_CODE_SHARE if info.inferred else LISTED_CODE_SHARE
+            yield Alternative(info.category, f"code {info.label}: {info.meaning}", share)
+    if first.best is not None:
+        for label in first.best.signature.also:
+            yield Alternative(label, first.best.signature.title, confidence * GUIDE_SHARE)
+    yield from _other_lines([*chain.nearby, *chain.top, *chain.supporting], first)
+
+
+def _from_line(first: Classified, label: str, confidence: float) -> Alternative:
+    title = first.best.signature.title if first.best else "the first error's own line"
+    return Alternative(label, title, confidence * GUIDE_SHARE)
+
+
+def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alternative]:
+    for item in items:
+        best = item.best
+        if (
+            item is first
+            or best is None
+            or (item.tier < TIER_WRAPPER and not _yielded(item, first))
+        ):
+            continue
+        text = item.event.message or item.event.text
+        yield Alternative(best.category, _short(text), best.weight / 100 * LINE_TRUST * 0.8)
+
+
+def _yielded(item: Classified, first: Classified) -> bool:
+    """The line stepped aside for the first error (`yields_to`): what it says, less precisely,
+    is still a label a reader could defend (a device start failure under its reason)."""
+    best, chosen = item.best, first.best
+    return (
+        best is not None
+        and chosen is not None
+        and item.demoted
+        and chosen.id in best.signature.yields_to
+    )
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

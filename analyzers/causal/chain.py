@@ -1,0 +1,50 @@
+"""The causal chain of a failure: what `analyzers.causal.first_error` finds and `analyzers.causal.culprits` reads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC
+
+from analyzers.classify.events import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE, Classified
+
+# Tiers of lines that report a failure of their own writer (not a wait on someone else).
+OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class Blame:
+    """Culprit ranks and a clause about them saying why (`the first error names it`); the
+    clause is None when the first error's own rank is the only culprit and says it all."""
+
+    ranks: list[int]
+    why: str | None = None
+
+
+@dataclass(slots=True)
+class CausalChain:
+    """The first causal error, the lines that back it, and the ones it explains."""
+
+    first: Classified | None
+    top: list[Classified] = field(default_factory=list)  # every line at the first's tier
+    supporting: list[Classified] = field(default_factory=list)
+    cascades: list[Classified] = field(default_factory=list)
+    nearby: list[Classified] = field(default_factory=list)  # the first error's block
+    culprit_ranks: list[int] = field(default_factory=list)
+    # Why those ranks, as a clause (`the first error names it`); None when the first error's
+    # own rank is the only culprit and says it all.
+    culprit_why: str | None = None
+    # Every rank-tied line that reports its writer's own failure, in causal order.
+    own_failures: list[Classified] = field(default_factory=list)
+    consequence_ranks: list[int] = field(default_factory=list)  # ranks with only cascades
+
+
+def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:
+    """Seconds on the reference rank's clock, or None for a line without time."""
+    moment = item.event.timestamp
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    offset = offsets.get(item.rank, 0.0) if item.rank is not None else 0.0
+    return moment.timestamp() - offset

@@ -1,0 +1,107 @@
+"""The ranks that started a failure, once its first causal error is known, and why them.
+
+In order of trust: ranks the first error's own line names (a peer's report, a launcher's
+local ranks mapped to global ones), ranks a report right under it names (a desync report),
+the ranks whose own failure falls in the causal window (`analyzers.causal.window`), and,
+when the first error is only a wait, the ranks the rank comparison singles out (killed,
+missing, divergent, the few ahead or behind; `analyzers.causal.waited_on`).
+
+Each choice comes with a clause saying why, about the culprits (`the first error names
+it`), for the sentence that explains a first error reported on another rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
+from analyzers.causal.narrate_ranks import it, ranks_phrase
+from analyzers.causal.waited_on import first_to_exit, singled_out
+from analyzers.causal.window import Together, failed_together, gap_phrase, same_failure
+from analyzers.classify.events import Classified
+from analyzers.core.types import Correlation, FileScan
+
+NOBODY = Blame([])
+
+
+def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame:
+    """Ranks whose own behaviour started the failure, not the peers that waited on them."""
+    first = chain.first
+    if first is None:
+        return NOBODY
+    named = next((m.culprits for m in first.matches if m.culprits), ())
+    if named:
+        ranks = _global_ranks(named, first, scans)
+        writer = "the first error" if first.rank is None else f"rank {first.rank}'s error"
+        return Blame(ranks, f"{writer} names {it(ranks)}")
+    reported = _block_named(chain)
+    if reported:
+        return Blame(reported, f"the report printed under the first error names {it(reported)}")
+    if first.tier in OWN_FAILURE_TIERS:
+        offsets = correlation.clock_offsets if correlation else {}
+        return _own(chain, offsets)
+    size_stated = stated_world_size(scans) is not None
+    return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
+
+
+def _block_named(chain: CausalChain) -> list[int]:
+    """Ranks a report printed right under the first error names (a desync report lists the
+    ranks that fell out of step below the timeout headline of the rank that waited)."""
+    first = chain.first
+    assert first is not None
+    for item in chain.nearby:
+        if item is first or item.tier < first.tier or item.category != first.category:
+            continue
+        named = next((m.culprits for m in item.matches if m.culprits), ())
+        if named and item.event.line > first.event.line:
+            return sorted(set(named))
+    return []
+
+
+def _own(chain: CausalChain, offsets: Mapping[int, float]) -> Blame:
+    """Ranks that failed on their own within the causal window of the first error; when
+    the first error's file has no rank (a plog), the ranks whose own lines report it."""
+    first = chain.first
+    assert first is not None
+    together = failed_together(first, chain.own_failures, offsets)
+    if together:
+        return Blame(sorted(together), _together_why(first, together))
+    if first.rank is None:
+        ranks = sorted({i.rank for i in chain.supporting if i.rank is not None and not i.demoted})
+        return Blame(ranks, f"{it(ranks, 'its', 'their')} own lines report the same failure")
+    return NOBODY
+
+
+def _together_why(first: Classified, together: Mapping[int, Together]) -> str | None:
+    """`rank 3 failed the same way 49 ms later`, or None when the first error's rank is
+    the only one."""
+    others = sorted(r for r in together if r != first.rank)
+    if not others:
+        return None
+    if first.rank is None:
+        return f"{it(others, 'its', 'their')} own lines report the same failure"
+    alike = all(same_failure(together[r].item, first) for r in others)
+    how = "failed the same way" if alike else f"also failed on {it(others, 'its', 'their')} own"
+    when = gap_phrase([together[r].gap for r in others])
+    return " ".join(part for part in (ranks_phrase(others), how, when) if part)
+
+
+def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
+    """Ranks a line names; a launcher names local ranks, mapped through its failure report."""
+    if not any(m.signature.culprit == "local_rank" for m in first.matches):
+        return sorted(set(named))
+    records = [r for scan in scans for r in scan.facts.get("elastic_failures") or ()]
+    ranks = set()
+    for local in named:
+        known = {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
+        ranks.add(known.pop() if len(known) == 1 else local)
+    return sorted(ranks)
+
+
+def stated_world_size(scans: Sequence[FileScan]) -> int | None:
+    """The world size a launcher line or env dump states (not one guessed from ranks seen)."""
+    for scan in scans:
+        stated = scan.facts.get("world_size") or (scan.facts.get("env") or {}).get("WORLD_SIZE")
+        if str(stated or "").strip().isdigit():
+            return int(stated)
+    return None

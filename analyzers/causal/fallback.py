@@ -1,0 +1,54 @@
+"""A label for a first error that no signature knows, from the hints of its block.
+
+The first error's own words count twice; the other error lines of its block, the innermost
+traceback frame above it and the codes they print count once (`analyzers.classify.hints` holds the
+vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
+nor its block carries one from a signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from analyzers.causal.first_error import CausalChain
+from analyzers.classify.errorcodes import normalise_code
+from analyzers.classify.events import FRAME_SOURCE, Classified
+from analyzers.classify.hints import vote
+from analyzers.classify.rules import load_knowledge
+from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.core.types import EventKind, FileScan
+
+FRAME_WINDOW = 60  # lines above the first error searched for its traceback frame
+
+
+def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str] | None:
+    """(category, subsystem) the hints agree on for the chain's first error, or None."""
+    first = chain.first
+    if first is None:
+        return None
+    own = first.event.message or first.event.text
+    others = [item.event.message or item.event.text for item in chain.nearby if item is not first]
+    codes = _code_categories([first, *chain.nearby])
+    category = vote(own, [*others, *_frames_above(first, scans)], codes)
+    return (category, TAXONOMY[category][0]) if category else None
+
+
+def _code_categories(items: Iterable[Classified]) -> list[str | None]:
+    """The table category of every code the lines print, once per code."""
+    table = load_knowledge().codes
+    raw = dict.fromkeys(normalise_code(code) for item in items for code in item.event.codes)
+    return [info.category for code in raw if (info := table.lookup_label(code))]
+
+
+def _frames_above(first: Classified, scans: Sequence[FileScan]) -> list[str]:
+    """The traceback frame the scanner kept just above the first error (where it was)."""
+    if first.order >= len(scans):
+        return []
+    line = first.event.line
+    return [
+        event.message or event.text
+        for event in scans[first.order].events
+        if event.kind == EventKind.WARNING
+        and event.source == FRAME_SOURCE
+        and 0 < line - event.line <= FRAME_WINDOW
+    ]

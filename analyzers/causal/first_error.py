@@ -1,0 +1,189 @@
+"""Find the first causal error across all files and ranks, and the ranks that caused it.
+
+A failed job prints a cascade: one root error, then peers time out or lose the connection,
+a later synchronize reports the device error, the launcher summarises, Python re-raises.
+The first causal error is the earliest line of the highest tier present (see
+`analyzers.classify.events`), after timeouts that another rank's own failure explains have been
+demoted. "Earliest" is by line within one file (one writer's order is the truth even when
+its C++ and Python clocks disagree) and by time across files, after the per-rank clock
+offsets from the correlation; files without times come after timed ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from analyzers.causal.chain import OWN_FAILURE_TIERS, CausalChain, epoch
+from analyzers.causal.culprits import blame
+from analyzers.classify.events import (
+    TIER_CASCADE,
+    TIER_GENERIC,
+    TIER_SYMPTOM,
+    TIER_WRAPPER,
+    Classified,
+)
+from analyzers.core.types import Correlation, FileKind, FileScan
+
+MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
+WAITING_TIERS = (TIER_SYMPTOM, TIER_WRAPPER)
+CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
+NEAR_LINES = 30  # lines of one block around the first error that support it
+MAX_SUPPORTING = 8
+MAX_CASCADES = 8
+_KIND_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.PLOG: 1, FileKind.DEVICE_LOG: 1}
+
+
+def find_first_error(
+    items: Sequence[Classified],
+    correlation: Correlation | None = None,
+    scans: Sequence[FileScan] = (),
+) -> CausalChain:
+    """The causal chain of the bundle's classified error/warning events."""
+    offsets = correlation.clock_offsets if correlation else {}
+    errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
+    demote_explained_waits(errors, offsets)
+    ordered = causal_order(errors, offsets)
+    if not ordered:
+        return CausalChain(first=None)
+    best_tier = max(item.tier for item in ordered)
+    top = [item for item in ordered if item.tier == best_tier]
+    chain = CausalChain(first=top[0], top=top)
+    chain.nearby = [item for item in ordered if _near(item, chain.first)]
+    if chain.first.rank is None:
+        chain.first.rank = _block_rank(chain.nearby)
+    chain.supporting = _supporting(chain.first, ordered, chain.nearby)
+    chain.cascades = _cascades(ordered, chain)
+    chain.own_failures = [i for i in ordered if i.tier in OWN_FAILURE_TIERS and not i.demoted]
+    blamed = blame(chain, correlation, scans)
+    chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
+    chain.consequence_ranks = _consequence_ranks(ordered, chain)
+    return chain
+
+
+# --- demotion ------------------------------------------------------------------------------
+
+
+def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
+    """A timeout or wrapper on one rank is a cascade when another rank failed on its own
+    first (or at an unknown time): the waiting rank was waiting for that one."""
+    earliest = _earliest_own_failure(items, offsets)
+    for item in items:
+        if item.tier in WAITING_TIERS and item.rank is not None:
+            moment = epoch(item, offsets)
+            if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
+                item.tier, item.demoted = TIER_CASCADE, True
+
+
+def _earliest_own_failure(
+    items: Sequence[Classified], offsets: Mapping[int, float]
+) -> dict[int, float | None]:
+    """Per rank, the time of its earliest own failure (None: one without time)."""
+    earliest: dict[int, float | None] = {}
+    for item in items:
+        if item.tier in OWN_FAILURE_TIERS and item.rank is not None:
+            moment = epoch(item, offsets)
+            known = earliest.get(item.rank, float("inf"))
+            earliest[item.rank] = None if moment is None or known is None else min(known, moment)
+    return earliest
+
+
+def _explains(owner_time: float | None, waiter_time: float | None) -> bool:
+    if owner_time is None or waiter_time is None:
+        return True
+    return owner_time <= waiter_time + CLOCK_TOLERANCE_S
+
+
+# --- ordering ------------------------------------------------------------------------------
+
+
+def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> list[Classified]:
+    """Events ordered file by file (by each file's earliest top-tier line), lines in order."""
+    if not items:
+        return []
+    best_tier = max(item.tier for item in items)
+    file_keys = {}
+    for item in sorted(items, key=lambda i: i.event.line):
+        if item.tier == best_tier:
+            file_keys.setdefault(item.order, _file_key(item, offsets))
+    last = (2, 0.0, 0, 0, 0)
+    return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
+
+
+def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, float, int, int, int]:
+    seconds = epoch(item, offsets)
+    weight = item.best.weight if item.best else 0
+    untimed = 1 if seconds is None else 0
+    return (untimed, seconds or 0.0, -weight, _KIND_PRIORITY.get(item.kind, 2), item.order)
+
+
+# --- supporting lines and cascades ---------------------------------------------------------
+
+
+def _block_rank(block: Sequence[Classified]) -> int | None:
+    """The rank of an error block whose headline has none (a CANN line inside a rank's
+    exception text): the one rank the block's other lines name, if they agree."""
+    ranks = {item.rank for item in block if item.rank is not None}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
+def _near(item: Classified, first: Classified) -> bool:
+    return item.order == first.order and abs(item.event.line - first.event.line) <= NEAR_LINES
+
+
+def _supporting(
+    first: Classified, ordered: Sequence[Classified], nearby: Sequence[Classified]
+) -> list[Classified]:
+    """Lines of the same block that wrap or detail the first error, then lines of other
+    files that report the same failure (other ranks, the Python side of a plog error)."""
+    near = [
+        item
+        for item in nearby
+        if item is not first and item.tier >= TIER_WRAPPER and item.best is not None
+    ]
+    elsewhere = [
+        item
+        for item in ordered
+        if item is not first
+        and item.order != first.order
+        and item.tier >= TIER_WRAPPER
+        and item.category == first.category
+    ]
+    return _one_per_text(near + elsewhere)[:MAX_SUPPORTING]
+
+
+def _cascades(ordered: Sequence[Classified], chain: CausalChain) -> list[Classified]:
+    """The first consequence line per file (demoted timeouts first), for citing."""
+    taken = {id(item) for item in [chain.first, *chain.supporting]}
+    pool = [
+        item
+        for item in ordered
+        if id(item) not in taken and item.best is not None and item.tier <= TIER_CASCADE
+    ]
+    pool.sort(key=lambda item: (not item.demoted, -item.tier))
+    seen: set[int] = set()
+    picked = []
+    for item in pool:
+        if item.order not in seen:
+            seen.add(item.order)
+            picked.append(item)
+    return picked[:MAX_CASCADES]
+
+
+def _consequence_ranks(ordered: Sequence[Classified], chain: CausalChain) -> list[int]:
+    """Ranks whose error lines are all consequences (not the culprits, not the reporter)."""
+    own = {i.rank for i in ordered if i.tier > TIER_CASCADE}
+    later = {i.rank for i in ordered if i.tier <= TIER_CASCADE and i.best is not None}
+    first_rank = chain.first.rank if chain.first else None
+    ranks = later - own - set(chain.culprit_ranks) - {first_rank, None}
+    return sorted(r for r in ranks if r is not None)
+
+
+def _one_per_text(items: Iterable[Classified]) -> list[Classified]:
+    seen: set[str] = set()
+    kept = []
+    for item in items:
+        text = item.event.message or item.event.text
+        if text not in seen:
+            seen.add(text)
+            kept.append(item)
+    return kept

@@ -1,0 +1,118 @@
+"""Whom a hang with no error line blames: the ranks that stopped earliest, or the few that
+ran past the others, never every rank.
+
+Ranks of one job advance together from collective to collective, so when they all stop,
+the ones left behind are what the others wait for; a lone rank ahead of a pack that stopped
+at one checkpoint went past a collective the others are still in. When every rank stopped
+at the same checkpoint the logs single nobody out, and the verdict says so instead of
+blaming them all::
+
+    rank 3 stopped making progress after 'layer 1 / MoE passed' while ranks 0, 1, 2 reached
+    'layer 2 / MoE passed'
+    every rank stopped making progress after 'layer 2 / MoE passed'; no rank stopped earlier
+    or went further, so none is singled out
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.causal.narrate_ranks import it, ranks_phrase
+from analyzers.causal.verdict import Verdict
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
+from analyzers.tree.facts import npu_state
+
+STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
+HANG_RULE = "multirank.hang"
+
+
+def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """A hang verdict when some rank stopped without error, success or fatal signal."""
+    stopped = [r.rank for r in correlation.ranks if r.status in STALLED]
+    if not stopped:
+        return None
+    behind = [r for r in correlation.behind_ranks if r in stopped]
+    ranks, reason = _blamed(correlation, stopped, behind)
+    npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
+    waiting = bool(npu and npu.aicore_idle)
+    subsystem = "communication" if waiting or not behind else "framework"
+    if waiting:
+        reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
+    return Verdict(HANG_RULE, "hang", subsystem, 0.55, tuple(ranks), reason)
+
+
+def _blamed(
+    correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
+) -> tuple[list[int], str]:
+    """The ranks behind the pack, else the few ahead of it, else the ranks that logged the
+    fewest checkpoints, else the stopped ranks when others finished (or the job's only
+    rank); nobody when every rank stopped at the same place."""
+    everyone = len(correlation.ranks)
+    ahead = [r for r in correlation.ahead_ranks if r in stopped]
+    earliest = fewest_checkpoints(correlation, stopped)
+    if behind and len(behind) < everyone:
+        return list(behind), _stopped_where(correlation, behind)
+    if ahead and len(ahead) * 2 < everyone:
+        return ahead, _ran_past(correlation, ahead)
+    if earliest:
+        return earliest, _stopped_where(correlation, earliest)
+    if len(stopped) < everyone or everyone == 1:
+        return list(stopped), _stopped_where(correlation, stopped)
+    return [], _nobody_stands_out(correlation, stopped)
+
+
+def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> str:
+    if not any(r.checkpoints for r in correlation.ranks):
+        return (
+            "every rank stopped making progress; their logs have no checkpoints that tell "
+            "which stopped first, so none is singled out"
+        )
+    where = _common_last(correlation, stopped)
+    after = f" after '{where}'" if where else ""
+    return (
+        f"every rank stopped making progress{after}; no rank stopped earlier or went "
+        "further, so none is singled out"
+    )
+
+
+def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:
+    """Ranks (of `among`) that logged fewer checkpoints than every other rank with a log:
+    who stopped first when no count is the pack's, as with half the ranks at one place and
+    half at another."""
+    present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
+    least = min((r.checkpoints for r in present), default=0)
+    fewest = [r.rank for r in present if r.checkpoints == least and r.rank in among]
+    return fewest if 0 < len(fewest) < len(present) else []
+
+
+def _stopped_where(correlation: Correlation, ranks: Sequence[int]) -> str:
+    """`rank 3 stopped making progress after 'X' while ranks 0, 1 reached 'Y'`."""
+    text = f"{ranks_phrase(ranks)} stopped making progress"
+    own = _common_last(correlation, ranks)
+    if own:
+        text += f" after '{own}'"
+    others = [r.rank for r in correlation.ranks if r.rank not in ranks and _last(r)]
+    reached = {_last(r) for r in correlation.ranks if r.rank in others}
+    if others and len(reached) == 1:
+        text += f" while {ranks_phrase(others)} reached '{reached.pop()}'"
+    return text
+
+
+def _ran_past(correlation: Correlation, ranks: Sequence[int]) -> str:
+    """`rank 2 ran on to 'X' while ranks 0, 1, 3 stopped at 'Y': ...`."""
+    own = _common_last(correlation, ranks)
+    others = [r.rank for r in correlation.ranks if r.rank not in ranks]
+    theirs = _common_last(correlation, others)
+    text = f"{ranks_phrase(ranks)} ran on" + (f" to '{own}'" if own else "")
+    if theirs:
+        text += f" while {ranks_phrase(others)} stopped at '{theirs}'"
+    return text + f": {it(ranks, 'it', 'they')} went past a collective the others wait in"
+
+
+def _common_last(correlation: Correlation, ranks: Sequence[int]) -> str | None:
+    lasts = {_last(r) for r in correlation.ranks if r.rank in ranks}
+    return lasts.pop() if len(lasts) == 1 and None not in lasts else None
+
+
+def _last(rank: RankSummary) -> str | None:
+    return rank.last_checkpoint_qualified or rank.last_checkpoint

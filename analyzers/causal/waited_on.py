@@ -1,0 +1,105 @@
+"""When the first error is only a wait (a timeout, a lost peer), the ranks waited on.
+
+The waiting rank's line rarely names whom it waited for, so the rank comparison decides:
+killed or missing ranks, then ranks that left the common checkpoint path, then the few
+ranks ahead of or behind the pack (one skipped a collective, or never reached it), then
+the ranks with the fewest checkpoints, and as a last resort the first process the launcher
+saw exit. Each answer says why, as a clause
+about the blamed ranks::
+
+    it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
+    it ran on to 'layer 1 / attention passed' while the others stopped at 'layer 1 / norm
+    passed', skipping a collective they waited in
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.causal.chain import Blame
+from analyzers.causal.narrate_ranks import it
+from analyzers.causal.stalled import fewest_checkpoints
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
+
+
+def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | None:
+    """Killed or missing ranks (missing only when the world size is stated, else an
+    excerpt of one rank would blame all the others), then ranks that left the common
+    path, then the few ranks ahead of or behind the pack."""
+    if correlation is None:
+        return None
+    everyone = len(correlation.ranks)
+    for choose in (_killed, _missing, _diverged, _apart, _first_stopped):
+        blame = choose(correlation, size_stated)
+        if blame and len(blame.ranks) < everyone:
+            return blame
+    return None
+
+
+def _killed(correlation: Correlation, size_stated: bool) -> Blame | None:
+    dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
+    return Blame(dead, f"{it(dead, 'it was', 'they were')} killed") if dead else None
+
+
+def _missing(correlation: Correlation, size_stated: bool) -> Blame | None:
+    missing = correlation.missing_ranks if size_stated else []
+    return Blame(missing, f"{it(missing, 'it', 'they')} left no log") if missing else None
+
+
+def _diverged(correlation: Correlation, size_stated: bool) -> Blame | None:
+    ranks = correlation.divergent_ranks
+    if not ranks:
+        return None
+    return Blame(ranks, correlation.divergence or "its checkpoints left the others' sequence")
+
+
+def _apart(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """The few ranks ahead of or behind the pack; many outliers single nobody out."""
+    outliers = sorted(set(correlation.ahead_ranks) | set(correlation.behind_ranks))
+    if not outliers or len(outliers) * 2 >= len(correlation.ranks):
+        return None
+    return Blame(outliers, apart_why(correlation, outliers))
+
+
+def _first_stopped(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """With no pack to compare against, the ranks that logged the fewest checkpoints."""
+    ranks = fewest_checkpoints(correlation, [r.rank for r in correlation.ranks])
+    return Blame(ranks, apart_why(correlation, ranks)) if ranks else None
+
+
+def apart_why(correlation: Correlation, ranks: Sequence[int]) -> str:
+    """Where the blamed ranks stopped and where the others got to, when each side agrees."""
+    mine = _last_of(correlation.ranks, ranks, inside=True)
+    theirs = _last_of(correlation.ranks, ranks, inside=False)
+    ahead = all(r in correlation.ahead_ranks for r in ranks)
+    subject = it(ranks, "it", "they")
+    if ahead:
+        text = f"{subject} ran on to '{mine}'" if mine else f"{subject} ran ahead"
+        text += f" while the others stopped at '{theirs}'" if theirs else " of the others"
+        return text + ", skipping a collective they waited in"
+    text = f"{subject} stopped at '{mine}'" if mine else f"{subject} stopped early"
+    return text + (f" while the others went on to '{theirs}'" if theirs else "")
+
+
+def _last_of(ranks: Sequence[RankSummary], chosen: Sequence[int], inside: bool) -> str | None:
+    """The last checkpoint the chosen ranks (or the others) share, if they agree on one."""
+    lasts = {
+        r.last_checkpoint_qualified or r.last_checkpoint
+        for r in ranks
+        if (r.rank in chosen) == inside and r.status != RankStatus.MISSING
+    }
+    return lasts.pop() if len(lasts) == 1 and None not in lasts else None
+
+
+def first_to_exit(scans: Sequence[FileScan]) -> Blame | None:
+    """Last resort: the rank torch elastic calls "Root Cause". It is only the first child
+    to exit, so it counts only when nothing else points anywhere."""
+    ranks = {
+        record.get("rank")
+        for scan in scans
+        for record in scan.facts.get("elastic_failures") or ()
+        if record.get("root_cause")
+    } - {None}
+    if len(ranks) != 1:
+        return None
+    return Blame(sorted(ranks), "the launcher saw its process exit first")

@@ -1,0 +1,365 @@
+"""Recognise checkpoint lines and name the layer a sub-module checkpoint ran in.
+
+A checkpoint is a progress line a rank prints while a job is bisected, e.g.::
+
+    2026-11-29 07:24:22,190 [rank2] INFO  MoE passed
+    2026-11-29 07:24:22,190 [rank2] INFO layer 0 passed
+    decode step 7 passed
+
+`CheckpointMatcher.match` turns such a line (or its message) into the normalised text
+(`MoE passed`, `layer 0 passed`) that ranks are compared on. The default patterns live in
+`knowledge/checkpoints.yaml`; users add their own regexes per incident or site-wide.
+`LayerTracker` qualifies sub-module lines: real runs print the sub-modules of a layer
+first and `layer N passed` last, so `  norm passed` after `layer 2 passed` is
+`layer 3 / norm passed`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from analyzers.checkpoints.byte_patterns import bytes_prefilter
+from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
+
+KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
+ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "custom"})
+_SEPARATORS = re.compile(r"[\s:|-]*")
+_SPACES = re.compile(r"\s+")
+# Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
+_DEFAULT_PREFILTER = rb"(?i:passed|succe(?:ss|eded))"
+_MAX_PREFIXES = 12
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointHit:
+    """What a line is: the normalised text, its role and, for layer lines, the layer."""
+
+    text: str
+    role: str
+    counted: bool = True
+    layer: int | None = None
+    step: int | None = None  # a decode step a phase line closes
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRule:
+    id: str
+    role: str
+    regex: re.Pattern[str]
+    text: str | None = None
+    counted: bool = True
+    examples: tuple[tuple[str, str], ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    user: bool = False
+
+    def hit(self, message: str) -> CheckpointHit | None:
+        found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
+        if found is None:
+            return None
+        text = _collapse(self._text(found))
+        groups = found.groupdict()
+        return CheckpointHit(
+            text, self.role, self.counted, _number(groups.get("layer")), _number(groups.get("step"))
+        )
+
+    def _text(self, found: re.Match[str]) -> str:
+        if self.text is not None:
+            return self.text.format(**found.groupdict())
+        if "checkpoint" in self.regex.groupindex:
+            return found.group("checkpoint") or found.group(0)
+        return found.group(0)
+
+
+@dataclass(frozen=True, slots=True)
+class KilledRule:
+    id: str
+    regex: re.Pattern[str]
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The validated content of `knowledge/checkpoints.yaml`."""
+
+    prefix: re.Pattern[str]
+    rules: tuple[CheckpointRule, ...]
+    termination_signals: frozenset[str]
+    killed_lines: tuple[KilledRule, ...]
+
+
+MEMO_LIMIT = 50_000  # distinct messages remembered per matcher (bounded memory)
+
+
+class CheckpointMatcher:
+    """Decides whether a log line is a checkpoint and what its normalised text is."""
+
+    def __init__(self, extra_patterns: Sequence[str] = ()) -> None:
+        self._knowledge = load_knowledge()
+        self._user_patterns = tuple(extra_patterns)
+        user_rules = tuple(_user_rule(i, source) for i, source in enumerate(extra_patterns))
+        # User patterns first: a site that configures its own marker means that marker.
+        self._rules = user_rules + self._knowledge.rules
+        # Checkpoint messages repeat endlessly ("layer 3 passed"): remember the answers.
+        self._seen: dict[str, CheckpointHit | None] = {}
+
+    def classify(self, message: str) -> CheckpointHit | None:
+        """The hit for a checkpoint or a context line (`prefill start`), else None."""
+        try:
+            return self._seen[message]
+        except KeyError:
+            pass
+        hit = self._classify(message)
+        if len(self._seen) < MEMO_LIMIT:
+            self._seen[message] = hit
+        return hit
+
+    def _classify(self, message: str) -> CheckpointHit | None:
+        body = _SPACES.sub(" ", strip_prefixes(message, self._knowledge.prefix))
+        if not body:
+            return None
+        for rule in self._rules:
+            hit = rule.hit(body)
+            if hit is not None:
+                return hit
+        return None
+
+    def match(self, message: str) -> str | None:
+        """The normalised checkpoint text, or None when the line is no checkpoint."""
+        hit = self.classify(message)
+        return hit.text if hit is not None and hit.counted else None
+
+    def prefilter_bytes_pattern(self) -> bytes:
+        """A regex source (for re.MULTILINE search in raw bytes) that every checkpoint
+        line matches; lines it misses are never checkpoints."""
+        parts = [_DEFAULT_PREFILTER]
+        parts.extend(bytes_prefilter(source) for source in self._user_patterns)
+        return b"|".join(parts)
+
+
+class LayerTracker:
+    """Follows one rank's checkpoints in order and qualifies sub-module lines by layer.
+
+    Feed every checkpoint (and context line, if available) of one rank in log order.
+    """
+
+    def __init__(self, matcher: CheckpointMatcher | None = None) -> None:
+        self._matcher = matcher
+        self._next_layer = 0
+
+    def qualify(self, text: str) -> str:
+        hit = self._matcher.classify(text) if self._matcher else classify_text(text)
+        if hit is None:
+            return text
+        if hit.role == "submodule":
+            return f"layer {self._next_layer} / {hit.text}"
+        if hit.role == "layer" and hit.layer is not None:
+            self._next_layer = hit.layer + 1
+        elif hit.role == "layer_start" and hit.layer is not None:
+            self._next_layer = hit.layer
+        elif hit.role in ("phase", "success"):
+            self._next_layer = 0
+        return hit.text
+
+
+def qualified_names(texts: Iterable[str], matcher: CheckpointMatcher | None = None) -> list[str]:
+    """Layer-qualified names for one rank's checkpoint texts, in order."""
+    tracker = LayerTracker(matcher)
+    return [tracker.qualify(text) for text in texts]
+
+
+class SequenceQualifier:
+    """Qualifies whole sequences of interned texts: `decode step 137 / layer 41 / attention
+    passed` for the sub-module line in layer 41 of step 137.
+
+    A layer line closes its layer (sub-modules after `layer 2 passed` are in layer 3) and a
+    `decode step N passed` line closes its step (layers after it are in step N + 1); a
+    phase or success line without a step starts over. Each distinct text is classified
+    once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
+    """
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = texts
+        self._hits: list[CheckpointHit | None] = []
+        self.labels: list[str] = []
+        self._ids: dict[tuple[int | None, int, int], int] = {}
+
+    def qualify(self, text_ids: Iterable[int]) -> list[int]:
+        """Label ids (into `self.labels`) for one rank's text ids, in order."""
+        self._classify_new()
+        hits, ids, label_of = self._hits, self._ids, self._label
+        step: int | None = None
+        layer = 0
+        out = []
+        for text_id in text_ids:
+            hit = hits[text_id]
+            role = hit.role if hit is not None else "custom"
+            if role == "submodule":
+                key = (step, layer, text_id)
+            elif role == "layer":
+                key = (step, -1, text_id)
+                layer = hit.layer + 1 if hit.layer is not None else layer  # type: ignore[union-attr]
+            elif role in ("phase", "success"):
+                key, layer = (None, -1, text_id), 0
+                step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
+            else:
+                key = (None, -1, text_id)
+            found = ids.get(key)
+            out.append(found if found is not None else label_of(key))
+        return out
+
+    def _classify_new(self) -> None:
+        while len(self._hits) < len(self._texts):
+            self._hits.append(classify_text(self._texts[len(self._hits)]))
+
+    def _label(self, key: tuple[int | None, int, int]) -> int:
+        step, layer, text_id = key
+        label = self._texts[text_id]
+        if layer >= 0:
+            label = f"layer {layer} / {label}"
+        if step is not None:
+            label = f"decode step {step} / {label}"
+        self._ids[key] = len(self.labels)
+        self.labels.append(label)
+        return self._ids[key]
+
+
+@cache
+def classify_text(text: str) -> CheckpointHit | None:
+    """Classify a (normalised) checkpoint text with the default patterns; cached because a
+    job repeats the same few texts on every rank."""
+    return _default_matcher().classify(text)
+
+
+def is_success(text: str) -> bool:
+    hit = classify_text(text)
+    return hit is not None and hit.role == "success"
+
+
+def normalise(message: str) -> str:
+    """The default normalised text of a checkpoint message; unknown (user) texts are kept
+    with their whitespace collapsed."""
+    hit = classify_text(message)
+    return hit.text if hit is not None else _collapse(message)
+
+
+def strip_prefixes(message: str, prefix: re.Pattern[str] | None = None) -> str:
+    """The message without log prefixes (time, level, rank tags) and indentation."""
+    prefix = prefix or load_knowledge().prefix
+    body = message.strip()
+    for _ in range(_MAX_PREFIXES):
+        found = prefix.match(body)
+        if found is None or not found.group(0):
+            break
+        body = body[_SEPARATORS.match(body, found.end()).end() :]  # type: ignore[union-attr]
+    return body
+
+
+def is_killed_line(message: str) -> bool:
+    body = strip_prefixes(message)
+    return any(rule.regex.search(body) for rule in load_knowledge().killed_lines)
+
+
+def termination_signals() -> frozenset[str]:
+    return load_knowledge().termination_signals
+
+
+@cache
+def _default_matcher() -> CheckpointMatcher:
+    return CheckpointMatcher()
+
+
+def _number(digits: str | None) -> int | None:
+    """A layer or step number; absurd digit strings (a corrupted line) are no number."""
+    return int(digits) if digits and len(digits) <= 9 else None
+
+
+def _collapse(text: str) -> str:
+    return _SPACES.sub(" ", text).strip().rstrip(".!").strip()
+
+
+# --- loading and validating the knowledge file -------------------------------------------
+
+
+@cache
+def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
+    """Read and validate the checkpoint knowledge; a broken file fails loudly at load."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    _require(isinstance(data, dict), path, "top level must be a mapping")
+    prefixes = [_compile(p, path, "prefixes") for p in _entries(data, "prefixes", path)]
+    rules = tuple(_rule(entry, path) for entry in _entries(data, "checkpoints", path))
+    status = data.get("status") or {}
+    killed = tuple(
+        KilledRule(e["id"], _compile(e, path, "killed_lines"), tuple(e.get("examples", ())))
+        for e in status.get("killed_lines", ())
+    )
+    return Knowledge(
+        prefix=re.compile("|".join(f"(?:{p.pattern})" for p in prefixes)),
+        rules=rules,
+        termination_signals=frozenset(status.get("termination_signals", ())),
+        killed_lines=killed,
+    )
+
+
+def _entries(data: Mapping[str, Any], key: str, path: Path) -> list[Mapping[str, Any]]:
+    entries = data.get(key)
+    _require(isinstance(entries, list) and entries, path, f"'{key}' must be a non-empty list")
+    for entry in entries:
+        _require(isinstance(entry, dict) and "id" in entry, path, f"'{key}' entry without id")
+    ids = [entry["id"] for entry in entries]
+    _require(len(ids) == len(set(ids)), path, f"duplicate ids in '{key}'")
+    return entries
+
+
+def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
+    role = entry.get("role")
+    _require(role in ROLES, path, f"checkpoint {entry['id']}: unknown role {role!r}")
+    regex = _compile(entry, path, "checkpoints")
+    text = entry.get("text")
+    if text is not None:
+        unknown = set(re.findall(r"{(\w+)}", text)) - set(regex.groupindex)
+        _require(not unknown, path, f"checkpoint {entry['id']}: text uses unknown {unknown}")
+    return CheckpointRule(
+        id=entry["id"],
+        role=role,
+        regex=regex,
+        text=text,
+        counted=bool(entry.get("counted", True)),
+        examples=tuple((line, expected) for line, expected in entry.get("examples", ())),
+        counterexamples=tuple(entry.get("counterexamples", ())),
+    )
+
+
+def _compile(entry: Mapping[str, Any], path: Path, section: str) -> re.Pattern[str]:
+    try:
+        return re.compile(entry["pattern"])
+    except (KeyError, TypeError, re.error) as error:
+        raise ValueError(f"{path}: {section} entry {entry['id']}: bad pattern: {error}") from None
+
+
+def _require(condition: bool, path: Path, message: str) -> None:
+    if not condition:
+        raise ValueError(f"{path}: {message}")
+
+
+# --- user patterns -------------------------------------------------------------------------
+
+
+def _user_rule(position: int, source: str) -> CheckpointRule:
+    """A user regex as a rule; bad input raises ValueError naming the pattern."""
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"checkpoint pattern {source!r} is empty")
+    try:  # linear time: anyone who can re-analyze an incident writes these
+        regex = compile_user_regex(source)
+    except UnsafeRegex as error:
+        raise ValueError(f"checkpoint pattern {error}") from None
+    if regex.search(""):
+        raise ValueError(f"checkpoint pattern {source!r} matches an empty line")
+    role = "layer" if "layer" in regex.groupindex else "custom"
+    return CheckpointRule(id=f"user-{position}", role=role, regex=regex, user=True)

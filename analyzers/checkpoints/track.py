@@ -1,0 +1,195 @@
+"""Every checkpoint line of one file, kept column by column so millions of them fit.
+
+A bisection run prints a checkpoint per sub-module per layer per decode step: a real rank
+log holds tens of thousands, a big job millions. An object per line would not fit in the
+memory budget, so the scanner records each line as one entry in typed arrays (about 24
+bytes a line) with its normalised text interned. Nothing is sampled: the comparison of the
+ranks (`analyzers.timeline.correlate`) reads every entry.
+
+Times are epoch seconds on the log's own (naive, read as UTC) clock, NaN when the line has
+none. A time without a year (glog `I1129 ...`, vLLM `11-29 ...`) is kept as seconds within
+its year plus `year_pending`, and `settle_years` places it once the file's year is known.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from analyzers.core.types import Event, EventKind, FileScan
+
+NAN = float("nan")
+NO_RANK = -1
+
+
+@dataclass(slots=True)
+class CheckpointTrack:
+    texts: list[str] = field(default_factory=list)  # normalised texts, by local id
+    text: array = field(default_factory=lambda: array("I"))  # text id of each checkpoint
+    line: array = field(default_factory=lambda: array("Q"))  # 1-based line number
+    time: array = field(default_factory=lambda: array("d"))  # epoch seconds or NaN
+    rank: array = field(default_factory=lambda: array("i"))  # rank the line names, or -1
+    # Serving-framework process tags whose rank only the whole bundle can tell.
+    workers: list[str] = field(default_factory=list)
+    worker: array = field(default_factory=lambda: array("i"))  # index into workers, or -1
+    year_pending: array = field(default_factory=lambda: array("I"))  # entries without a year
+    unplaced: int = 0  # candidate lines past the per-file budget: counted, not read
+    _ids: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def text_id(self, text: str) -> int:
+        found = self._ids.get(text)
+        if found is None:
+            found = self._ids[text] = len(self.texts)
+            self.texts.append(text)
+        return found
+
+    def add(
+        self, text_id: int, line: int, time: float, rank: int | None, worker: str | None = None
+    ) -> None:
+        self.text.append(text_id)
+        self.line.append(line)
+        self.time.append(time)
+        self.rank.append(NO_RANK if rank is None else rank)
+        if worker is not None or self.workers:
+            self._add_worker(worker)
+
+    def _add_worker(self, worker: str | None) -> None:
+        if not self.workers:  # the first tag: earlier entries had none
+            self.worker.extend([NO_RANK] * (len(self.text) - 1))
+        if worker is None:
+            self.worker.append(NO_RANK)
+            return
+        if worker not in self.workers:
+            self.workers.append(worker)
+        self.worker.append(self.workers.index(worker))
+
+    def entry(self, index: int) -> tuple[str, int, float | None, int, str | None]:
+        """One checkpoint as plain values (time rounded to the microsecond), to compare."""
+        time = self.time[index]
+        worker = self.worker[index] if self.workers else NO_RANK
+        return (
+            self.texts[self.text[index]],
+            self.line[index],
+            None if math.isnan(time) else round(time, 6),
+            self.rank[index],
+            self.workers[worker] if worker != NO_RANK else None,
+        )
+
+    def truncate(self, size: int) -> None:
+        """Drop the entries from `size` on."""
+        for column in (self.text, self.line, self.time, self.rank):
+            del column[size:]
+        if self.workers:
+            del self.worker[size:]
+        while self.year_pending and self.year_pending[-1] >= size:
+            self.year_pending.pop()
+
+    def texts_in_order(self) -> Iterator[str]:
+        texts = self.texts
+        return (texts[i] for i in self.text)
+
+    def ranks(self) -> set[int]:
+        return set(self.rank) - {NO_RANK}
+
+    def settle_years(self, year: int | None) -> None:
+        """Place the year-less times in `year` (or drop them when no year is known)."""
+        days: dict[int, float] = {}
+        for index in self.year_pending:
+            day, seconds = divmod(self.time[index], 86400.0)
+            base = days.get(int(day))
+            if base is None and year is not None:
+                base = days[int(day)] = _day_start(year, int(day))
+            self.time[index] = NAN if base is None or math.isnan(base) else base + seconds
+        self.year_pending = array("I")
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in _STATE}
+
+    def __setstate__(self, state: dict) -> None:
+        for name in _STATE:
+            setattr(self, name, state[name])
+        self._ids = {text: i for i, text in enumerate(self.texts)}
+
+
+_STATE = (
+    "texts",
+    "text",
+    "line",
+    "time",
+    "rank",
+    "workers",
+    "worker",
+    "year_pending",
+    "unplaced",
+)
+
+
+def year_less(month: int, day: int, seconds_of_day: float) -> float:
+    """A time without a year, kept until `settle_years` knows it: whole days on a grid of
+    31-day months (so no calendar is needed yet) plus the seconds of that day."""
+    return ((month - 1) * 31 + day - 1) * 86400.0 + seconds_of_day
+
+
+def _day_start(year: int, grid_day: int) -> float:
+    month, day = divmod(grid_day, 31)
+    try:
+        return datetime(year, month + 1, day + 1, tzinfo=UTC).timestamp()
+    except ValueError:  # 30 February: a misread, not a time
+        return NAN
+
+
+def epoch(moment: datetime) -> float:
+    """Naive times (most logs) are read as UTC so that ranks compare."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def is_timed(value: float) -> bool:
+    return not math.isnan(value)
+
+
+def from_entries(
+    entries: Iterable[tuple[str, int, float, int | None, str | None]],
+) -> CheckpointTrack:
+    """A track from (text, line, time, rank, worker) tuples: for callers holding events."""
+    track = CheckpointTrack()
+    for text, line, time, rank, worker in entries:
+        track.add(track.text_id(text), line, time, rank, worker)
+    return track
+
+
+def track_of(scan: FileScan) -> CheckpointTrack | None:
+    """The scan's checkpoint track; scans assembled from events (tests, other producers)
+    get one built from their CHECKPOINT events."""
+    track = scan.facts.get("checkpoints")
+    if isinstance(track, CheckpointTrack):
+        return track
+    events = [e for e in scan.events if e.kind == EventKind.CHECKPOINT]
+    if not events:
+        return None
+    return from_entries(_entry(e) for e in sorted(events, key=lambda e: e.line))
+
+
+def _entry(event: Event) -> tuple[str, int, float, int | None, str | None]:
+    time = epoch(event.timestamp) if event.timestamp is not None else NAN
+    return (event.message or event.text).strip(), event.line, time, event.rank, event.worker
+
+
+def last_line_by_rank(track: CheckpointTrack) -> dict[int, int]:
+    """The line of each rank's last checkpoint in the file (NO_RANK: lines naming none)."""
+    last: dict[int, int] = {}
+    remaining = len(set(track.rank))
+    for index in range(len(track) - 1, -1, -1):
+        rank = track.rank[index]
+        if rank not in last:
+            last[rank] = track.line[index]
+            if len(last) == remaining:
+                break
+    return last

@@ -1,0 +1,126 @@
+"""Lines that only make sense next to their neighbours.
+
+Some lines name a failure kind on their own but, inside a block, merely restate a
+neighbour: the runtime's ``reason=[fftsplus timeout]`` after an HCCL block that says its
+FFTS+ collective task timed out is that collective, not a kernel; a bare
+``The error from device(chipId:..)`` headline whose detail was wrapped onto the next line
+is whatever that detail says. A signature lists such neighbours under ``yields_to``; when
+one of them is in the same file within a few lines, the line becomes a cascade of it.
+
+The other way round, an operator that rejects a call logs a run of error lines under its
+own tag, the failed check first (with its reason), then each caller's "step failed"
+(`knowledge/blocks.yaml`). The run's first line that states a reason is its cause, so it
+takes the run's best tier and, being first, is read before the lines that restate it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from analyzers.core.types import EventKind
+from analyzers.core.yamlcheck import Entry, compile_regex, read_yaml
+
+if TYPE_CHECKING:
+    from analyzers.classify.matches import Classified
+
+BLOCK_LINES = 12  # a CANN block with its TraceBack lines rarely spans more
+RUN_GAP = 1  # lines of one run follow each other
+
+
+@dataclass(frozen=True, slots=True)
+class RunRules:
+    tags: tuple[re.Pattern[str], ...]
+    reason: tuple[re.Pattern[str], ...]
+    examples: tuple[str, ...] = ()
+    counterexamples: tuple[str, ...] = ()
+
+    def tag(self, text: str) -> str | None:
+        """The writer tag of a line (`[ERROR][OpName]` -> OpName), or None."""
+        for pattern in self.tags:
+            found = pattern.search(text)
+            if found:
+                return found.group("tag")
+        return None
+
+    def states_reason(self, text: str) -> bool:
+        return any(pattern.search(text) for pattern in self.reason)
+
+
+@cache
+def load_run_rules(
+    path: Path = Path(__file__).parents[1] / "knowledge" / "blocks.yaml",
+) -> RunRules:
+    entry = Entry(read_yaml(path), path.name)
+
+    def patterns(key: str, flags: int) -> tuple[re.Pattern[str], ...]:
+        return tuple(compile_regex(text, flags, entry, key) for text in entry.strings(key))
+
+    tags = patterns("tags", 0)
+    for pattern in tags:
+        if "tag" not in pattern.groupindex:
+            raise entry.fail(f"tags: {pattern.pattern!r} has no group 'tag'")
+    return RunRules(
+        tags=tags,
+        reason=patterns("reason", re.IGNORECASE),
+        examples=entry.strings("examples", required=False),
+        counterexamples=entry.strings("counterexamples", required=False),
+    )
+
+
+def yield_to_block_details(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, in one file's items, each line whose signature yields to a nearby one."""
+    by_id: dict[str, list[int]] = {}
+    for item in items:
+        if item.best is not None:
+            by_id.setdefault(item.best.id, []).append(item.event.line)
+    for item in items:
+        targets = item.best.signature.yields_to if item.best is not None else ()
+        lines = (line for target in targets for line in by_id.get(target, ()))
+        if any(abs(line - item.event.line) <= BLOCK_LINES for line in lines):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+def lead_restated_runs(items: Sequence[Classified], floor_tier: float) -> None:
+    """In one file's items, give each tagged run's first reason-stating line the run's best
+    tier (at least `floor_tier`, so that it can be read as an error at all)."""
+    rules = load_run_rules()
+    for run in _runs(items, rules):
+        lead = next((i for i in run if rules.states_reason(_said(i))), None)
+        if lead is not None:
+            lead.tier = max(lead.tier, floor_tier, *(item.tier for item in run))
+
+
+def _runs(items: Sequence[Classified], rules: RunRules) -> list[list[Classified]]:
+    """Runs of two or more adjacent error lines under one tag; an adjacent line without the
+    tag that names the tagged operator (`call aclnnOpName failed`) restates it too."""
+    runs: list[list[Classified]] = []
+    current: list[Classified] = []
+    run_tag: str | None = None
+    for item in sorted(items, key=lambda i: i.event.line):
+        if item.event.kind != EventKind.ERROR:
+            continue
+        tag = rules.tag(_said(item))
+        adjacent = bool(current) and item.event.line - current[-1].event.line <= RUN_GAP
+        if adjacent and run_tag and (tag == run_tag or (tag is None and _names(item, run_tag))):
+            current.append(item)
+            continue
+        if len(current) > 1:
+            runs.append(current)
+        current, run_tag = ([item] if tag is not None else []), tag
+    if len(current) > 1:
+        runs.append(current)
+    return runs
+
+
+def _names(item: Classified, operator: str) -> bool:
+    """The line names the operator as a word or as its aclnn entry point."""
+    return re.search(rf"(?:\b|aclnn){re.escape(operator)}(?!\w)", _said(item)) is not None
+
+
+def _said(item: Classified) -> str:
+    return item.event.message or item.event.text

@@ -1,0 +1,223 @@
+"""Match error and warning events against the signatures: what each line says, and how
+much it explains.
+
+Every event gets its matches (best first) and a *tier*, the rank of its role in a cascade:
+a root failure outranks a timeout that another rank's failure may explain, which outranks
+a line that only wraps a better one, an unknown exception, a consequence, a bare tail::
+
+    EZ9999: [PID: 8308179] ... there is an exception of fftsplus aivector error ...  -> cause
+    RuntimeError: ... AclrtSynchronizeDeviceWithTimeout, error code is 507015        -> wrapper
+    [ERROR] 2026-10-22-12:47:24 (PID:8308179, ...) ERR00100 PTA call acl api failed  -> cascade
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
+from analyzers.classify.block_context import lead_restated_runs, yield_to_block_details
+from analyzers.classify.errorcodes import CodeInfo, normalise_code
+from analyzers.classify.hints import vote
+from analyzers.classify.late_blocks import demote_late_blocks
+from analyzers.classify.matches import Classified, Match
+from analyzers.classify.rules import Knowledge, Signature
+from analyzers.core.types import Event, EventKind, FileKind, FileScan
+
+TIER_CAUSE = 6.0
+TIER_WRAPPED_CAUSE = 5.5  # a wrapper whose code is itself a root failure (507014, 561002)
+TIER_SYMPTOM = 5.0
+TIER_WRAPPER = 4.5
+TIER_UNKNOWN = 4.0  # an exception no signature knows: still someone's own failure
+TIER_CASCADE = 3.0
+TIER_GENERIC = 2.0
+TIER_NOISE = 1.0
+WARNING_PENALTY = 1.5
+RECOVERED_PENALTY = 1.5
+
+ROLE_TIERS = {
+    "cause": TIER_CAUSE,
+    "symptom": TIER_SYMPTOM,
+    "wrapper": TIER_WRAPPER,
+    "cascade": TIER_CASCADE,
+    "generic": TIER_GENERIC,
+}
+FRAME_SOURCE = "traceback_frame"
+TRACEBACK_SOURCE = "traceback"  # the exception line that ends a Python traceback
+CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host and device logs
+
+# Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
+_CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
+# A CANN log header names the writer (`[ERROR] HCCL(1,python):`), not what failed.
+_WRITER = re.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
+_EXCEPTION_LINE = re.compile(
+    r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
+    r"(?:_\w+)?(?::\s*\S|:?\s*$)"
+)
+
+
+def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Classified]:
+    """Every error and warning event of the bundle, classified, in bundle order."""
+    items = []
+    for order, scan in enumerate(scans):
+        progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        first = len(items)
+        for event in scan.events:
+            if event.kind in (EventKind.ERROR, EventKind.WARNING):
+                item = classify_event(event, order, knowledge)
+                item.rank = event.rank if event.rank is not None else scan.info.rank
+                item.kind = scan.info.kind
+                if item.tier == TIER_UNKNOWN and event.line in reraised:
+                    item.tier = TIER_CASCADE  # raised while handling an earlier exception
+                _mark_recovered(item, progress)
+                items.append(item)
+        yield_to_block_details(items[first:], TIER_CASCADE)
+        lead_restated_runs(items[first:], TIER_GENERIC)
+        demote_late_blocks(items[first:], TIER_WRAPPER)
+    return items
+
+
+def _reraised_lines(scan: FileScan) -> set[int]:
+    """Lines of exceptions Python raised during or because of an earlier one (the chain's
+    first exception is the original)."""
+    return {
+        record["line"]
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("chained") and record.get("line") != record.get("root_line")
+    }
+
+
+def _last_progress(scan: FileScan) -> dict[int | None, int]:
+    """Line of the last checkpoint per rank in one file (None: any rank)."""
+    last: dict[int | None, int] = {}
+    track = track_of(scan)
+    if track is not None:
+        for rank, line in last_line_by_rank(track).items():
+            owner = rank if rank != NO_RANK else scan.info.rank
+            last[owner] = max(line, last.get(owner, 0))
+    if last:
+        last[None] = max(last.values())
+    return last
+
+
+def _mark_recovered(item: Classified, progress: dict[int | None, int]) -> None:
+    """An error after which the same rank kept logging progress did not stop it: it counts
+    like a warning. A launcher's file mixes ranks, so there only the same rank counts."""
+    if item.rank is None and item.kind == FileKind.LAUNCHER:
+        return
+    if progress.get(item.rank, 0) > item.event.line and item.tier > TIER_NOISE:
+        item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)
+        item.recovered = True
+
+
+def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified:
+    message = event.message or event.text
+    matches = () if _CODE_LINE.match(message) else match_line(message, event.codes, knowledge)
+    return Classified(event, order, matches, _tier(event, matches, message), rank=event.rank)
+
+
+def match_line(message: str, event_codes: Iterable[str], knowledge: Knowledge) -> tuple[Match, ...]:
+    """All signatures that match `message`, the most specific first."""
+    codes = tuple(event_codes)
+    found = []
+    for signature in knowledge.index.candidates(message):
+        hit = signature.search(message)
+        if hit:
+            found.append(_match(signature, hit, codes, knowledge))
+    return tuple(sorted(found, key=lambda m: -m.weight))
+
+
+def _match(
+    signature: Signature, hit: re.Match[str], event_codes: tuple[str, ...], knowledge: Knowledge
+) -> Match:
+    groups = _groups(hit)
+    own = _lookup(groups.get("code"), signature.code_table, knowledge)
+    others = tuple(info for info in _event_codes(event_codes, knowledge) if info != own)
+    decisive = _decisive(own, others)
+    category, subsystem = signature.category, signature.subsystem
+    if signature.category_from_code and decisive and decisive.category:
+        category, subsystem = decisive.category, decisive.subsystem or subsystem
+    role = signature.role
+    if signature.role_from_code and decisive and decisive.role:
+        role = decisive.role
+    return Match(
+        signature=signature,
+        category=category,
+        subsystem=subsystem,
+        role=role,
+        weight=signature.weight,
+        codes=((own,) if own else ()) + others,
+        culprits=_culprits(groups.get(signature.culprit or "")),
+        operator=groups.get("op"),
+    )
+
+
+def _decisive(own: CodeInfo | None, others: tuple[CodeInfo, ...]) -> CodeInfo | None:
+    """The code that labels the line. A CANN error-manager code names the layer that
+    reported (`AclNN_Runtime_Error(EZ9903): ... failed: 507014`, `EH9999 ... runtime result =
+    507014`); a runtime number that is a root failure of its own says what happened."""
+    if own is None or own.table == "cann":
+        root = next(
+            (i for i in others if i.table == "acl" and i.category and i.role == "cause"), None
+        )
+        if root is not None:
+            return root
+    return own or next((info for info in others if info.category), None)
+
+
+def _groups(hit: re.Match[str]) -> dict[str, str]:
+    """Named groups with alias suffixes dropped (`code2` -> `code`), first value wins."""
+    groups: dict[str, str] = {}
+    for name, value in hit.groupdict().items():
+        if value is not None:
+            groups.setdefault(re.sub(r"\d+$", "", name), value)
+    return groups
+
+
+def _lookup(raw: str | None, table: str | None, knowledge: Knowledge) -> CodeInfo | None:
+    if not raw:
+        return None
+    code = normalise_code(raw)
+    return knowledge.codes.lookup(code, table) or knowledge.codes.lookup(code)
+
+
+def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, ...]:
+    infos = (knowledge.codes.lookup_label(normalise_code(code)) for code in codes)
+    return tuple(dict.fromkeys(info for info in infos if info is not None))
+
+
+def _culprits(raw: str | None) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", raw)) if raw else ()
+
+
+def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
+    if not matches:
+        return _unmatched_tier(event, message)
+    best = matches[0]
+    tier = ROLE_TIERS[best.role]
+    if best.role == "wrapper" and _wraps_cause(matches):
+        tier = TIER_WRAPPED_CAUSE
+    if event.kind == EventKind.WARNING and event.source != FRAME_SOURCE:
+        tier -= WARNING_PENALTY
+    return tier
+
+
+def _wraps_cause(matches: Sequence[Match]) -> bool:
+    """A wrapper that carries a code which is itself a root failure."""
+    return any(info.role == "cause" for match in matches for info in match.codes[:1])
+
+
+def _unmatched_tier(event: Event, message: str) -> float:
+    """An exception no signature knows (the line that ends a traceback, whatever its class is
+    called) is someone's own failure; a CANN log line its writer marked ERROR is at least a
+    bare failure, worth citing when nothing says more, and so is an error line in unknown
+    wording whose words agree on a failure kind (`analyzers.classify.hints`)."""
+    if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
+        return TIER_NOISE
+    if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
+        return TIER_UNKNOWN
+    if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
+        return TIER_GENERIC
+    if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
+        return TIER_GENERIC  # unknown wording, but its words name a failure kind
+    return TIER_NOISE

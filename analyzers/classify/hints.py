@@ -1,0 +1,112 @@
+"""Weak hints that name a failure kind when no signature knows the line's wording.
+
+Signatures name failures by their exact wording; a new framework, version or paste style
+words the same failure differently. The hints of `knowledge/fallback.yaml` vote instead: the
+exception's class (`DistStoreError` -> hccl, `ModuleNotFoundError` -> driver_env), the
+categories of the codes around the line (an `EI` code -> hccl, 207001 -> oom) and weighted
+keywords (`state_dict`, `not enough memory`, `undefined symbol`). A category must reach the
+minimum score and beat every other one, so a bare `RuntimeError` with nothing telling gets
+no label. Used on the few error candidates only, never per log line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from analyzers.classify.rules import KNOWLEDGE_DIR
+from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.core.yamlcheck import Entry, KnowledgeError, compile_regex, read_yaml
+
+OWN_LINE_FACTOR = 2  # the line's own words count twice, the lines around it once
+_NOT_VOTED = frozenset({"healthy", "hang", "other", "op_constraint"})
+_EXCEPTION = re.compile(
+    r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)"
+    r"(?::|\s*$)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    min_score: int
+    code_weight: int
+    exception_types: dict[str, tuple[str, int]]
+    keywords: tuple[tuple[str, re.Pattern[str], int], ...]
+    examples: tuple[tuple[str, str], ...] = ()
+
+
+@cache
+def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
+    data = Entry(read_yaml(path), path.name)
+    types = Entry(data.get("exception_types", dict), f"{path.name}: exception_types")
+    return Hints(
+        min_score=data.get("min_score", int),
+        code_weight=data.get("code_weight", int),
+        exception_types={
+            str(name): _type_hint(Entry(item, f"{types.where}: '{name}'"))
+            for name, item in types.data.items()
+        },
+        keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords")),
+        examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
+    )
+
+
+def _type_hint(entry: Entry) -> tuple[str, int]:
+    return _votable(entry, entry.get("category", str)), entry.get("weight", int)
+
+
+def _keywords(section: Entry) -> tuple[tuple[str, re.Pattern[str], int], ...]:
+    found = []
+    for category, rows in section.data.items():
+        _votable(section, str(category))
+        for row in rows if isinstance(rows, list) else [None]:
+            if not (isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)):
+                raise section.fail(f"'{category}': each row must be [regex, weight]")
+            pattern = compile_regex(str(row[0]), re.IGNORECASE, section, str(category))
+            found.append((str(category), pattern, row[1]))
+    return tuple(found)
+
+
+def _example(item: object, where: str) -> tuple[str, str]:
+    entry = Entry(item, f"{where}: examples")
+    return entry.get("text", str), entry.choice("category", TAXONOMY)
+
+
+def _votable(entry: Entry, category: str) -> str:
+    if category not in TAXONOMY or category in _NOT_VOTED:
+        raise KnowledgeError(f"{entry.where}: '{category}' is not a category hints can vote for")
+    return category
+
+
+# --- the vote ------------------------------------------------------------------------------
+
+
+def vote(own: str, context: Iterable[str] = (), codes: Iterable[str | None] = ()) -> str | None:
+    """The winning category of one first-error line, the lines around it and its codes."""
+    hints = load_hints()
+    scores: Counter[str] = Counter()
+    scores.update(_words(own, hints, OWN_LINE_FACTOR))
+    for line in context:
+        scores.update(_words(line, hints, 1))
+    found = _EXCEPTION.search(own)
+    if found and found.group("type") in hints.exception_types:
+        category, weight = hints.exception_types[found.group("type")]
+        scores[category] += weight
+    for category in codes:
+        if category and category not in _NOT_VOTED:
+            scores[category] += hints.code_weight
+    ranked = [*scores.most_common(2), ("", 0), ("", 0)]
+    (best, top), (_, second) = ranked[0], ranked[1]
+    return best if top >= hints.min_score and top > second else None
+
+
+def _words(line: str, hints: Hints, factor: int) -> Counter[str]:
+    scores: Counter[str] = Counter()
+    for category, pattern, weight in hints.keywords:
+        if pattern.search(line):
+            scores[category] += weight * factor
+    return scores

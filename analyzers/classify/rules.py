@@ -1,0 +1,274 @@
+"""Load the knowledge files once, check them, and compile their regexes.
+
+The failure knowledge is data (`knowledge/signatures.yaml`, `error_codes.yaml`,
+`actions.yaml`), so a wrong field must fail loudly at start with the file, the entry and
+the field in the message, never silently mislabel a job later. A signature line reads::
+
+    - id: oom.device_out_of_memory
+      category: oom
+      role: cause
+      regex: '(?:NPU|CUDA) out of memory\\.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from analyzers.classify.errorcodes import (
+    CODE_TABLES,
+    CodeTable,
+    load_codes,
+)
+from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
+from analyzers.core.yamlcheck import (
+    Entry,
+    KnowledgeError,
+    compile_regex,
+    read_yaml,
+    reject_duplicates,
+)
+
+KNOWLEDGE_DIR = Path(__file__).parents[1] / "knowledge"
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    id: str
+    title: str
+    category: str
+    subsystem: str
+    role: str
+    weight: int
+    keywords: tuple[str, ...]
+    regex: re.Pattern[str]
+    ignore_case: bool = False
+    category_from_code: bool = False
+    role_from_code: bool = False
+    code_table: str | None = None
+    culprit: str | None = None
+    settled: bool = False  # category `other` is this line's answer, not a missing label
+    yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
+    guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
+    also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
+    examples: tuple[str, ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
+
+    def search(self, message: str) -> re.Match[str] | None:
+        """The regex match, after the cheap keyword test says it can match at all."""
+        haystack = message.lower() if self.ignore_case else message
+        if not any(needle in haystack for needle in self.needles):
+            return None
+        return self.regex.search(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    text: str
+    unless_env: Mapping[str, str]
+    unless_file_kind: str | None = None
+    when_text: re.Pattern[str] | None = None
+    multi_rank_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ActionBook:
+    categories: Mapping[str, tuple[Action, ...]]
+    signatures: Mapping[str, tuple[Action, ...]]
+    codes: Mapping[str, tuple[Action, ...]]
+
+
+class SignatureIndex:
+    """Which signatures can match a line, from one pass of substring tests over the line.
+
+    Every keyword is tested once per line (lower-cased, so the result is a superset for
+    case-sensitive signatures, whose own `search` then decides).
+    """
+
+    def __init__(self, signatures: tuple[Signature, ...]) -> None:
+        self._signatures = signatures
+        by_needle: dict[str, list[int]] = {}
+        for position, signature in enumerate(signatures):
+            for keyword in signature.keywords:
+                by_needle.setdefault(keyword.lower(), []).append(position)
+        self._needles = tuple(by_needle)
+        self._by_needle = by_needle
+
+    def candidates(self, message: str) -> list[Signature]:
+        low = message.lower()
+        hits = {p for needle in self._needles if needle in low for p in self._by_needle[needle]}
+        return [self._signatures[p] for p in sorted(hits)]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    signatures: tuple[Signature, ...]
+    codes: CodeTable
+    actions: ActionBook
+    index: SignatureIndex
+
+    def keywords(self) -> tuple[str, ...]:
+        """Every keyword once, for prefilters and the benchmark's grep alternation."""
+        seen: dict[str, None] = {}
+        for sig in self.signatures:
+            seen.update(dict.fromkeys(sig.keywords))
+        return tuple(seen)
+
+    def grep_alternation(self) -> str:
+        """An extended-regex (`grep -E`) alternation of the keywords."""
+        return "|".join(re.sub(r"([.[\]()*+?{}|^$\\])", r"\\\1", k) for k in self.keywords())
+
+
+@cache
+def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
+    """Read, check and compile the three knowledge files (once per process)."""
+    signatures = load_signatures(directory / "signatures.yaml")
+    return Knowledge(
+        signatures=signatures,
+        codes=load_codes(directory / "error_codes.yaml"),
+        actions=load_actions(directory / "actions.yaml"),
+        index=SignatureIndex(signatures),
+    )
+
+
+# ---------------------------------------------------------------- signatures
+
+
+def load_signatures(path: Path) -> tuple[Signature, ...]:
+    data = Entry(read_yaml(path), path.name)
+    raw = data.get("signatures", list)
+    signatures = tuple(
+        _signature(Entry(item, f"{path.name}: signature #{n + 1}")) for n, item in enumerate(raw)
+    )
+    reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
+    known = {sig.id for sig in signatures}
+    for sig in signatures:
+        unknown = sorted(set(sig.yields_to) - known)
+        if unknown:
+            raise KnowledgeError(f"{path.name}: signature '{sig.id}': yields_to names {unknown}")
+    return signatures
+
+
+def _signature(entry: Entry) -> Signature:
+    sig_id = entry.get("id", str)
+    entry.where = f"{entry.where.split(': ')[0]}: signature '{sig_id}'"
+    category = entry.choice("category", TAXONOMY)
+    ignore_case = entry.get("ignore_case", bool, False)
+    regex = compile_regex(
+        entry.get("regex", str), re.IGNORECASE if ignore_case else 0, entry, "regex"
+    )
+    keywords = entry.strings("keywords")
+    signature = Signature(
+        id=sig_id,
+        title=entry.get("title", str),
+        category=category,
+        subsystem=_subsystem(entry, category),
+        role=entry.choice("role", ROLES),
+        weight=_weight(entry),
+        keywords=keywords,
+        needles=tuple(k.lower() for k in keywords) if ignore_case else keywords,
+        regex=regex,
+        ignore_case=ignore_case,
+        category_from_code=entry.get("category_from_code", bool, False),
+        role_from_code=entry.get("role_from_code", bool, False),
+        code_table=entry.choice("code_table", CODE_TABLES, None),
+        culprit=entry.get("culprit", str, None),
+        settled=entry.get("settled", bool, False),
+        yields_to=entry.strings("yields_to", required=False),
+        guide=_guide(entry),
+        also=_also(entry, category),
+        examples=entry.strings("examples"),
+        counterexamples=entry.strings("counterexamples"),
+    )
+    _check_signature_links(signature, entry)
+    return signature
+
+
+_GUIDE_ANCHOR = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
+
+
+def _guide(entry: Entry) -> str | None:
+    """A precedence rule names the labelling-guide section it implements (a heading slug;
+    tests check the section exists)."""
+    anchor = entry.get("guide", str, None)
+    if anchor is not None and not _GUIDE_ANCHOR.fullmatch(anchor):
+        raise entry.fail(f"field 'guide' must be a heading anchor like 'wrappers', got {anchor!r}")
+    return anchor
+
+
+def _also(entry: Entry, category: str) -> tuple[str, ...]:
+    labels = entry.strings("also", required=False)
+    wrong = [label for label in labels if label not in TAXONOMY or label == category]
+    if wrong:
+        raise entry.fail(f"field 'also' must list other taxonomy labels, got {wrong}")
+    return labels
+
+
+def _subsystem(entry: Entry, category: str) -> str:
+    subsystem = entry.choice("subsystem", ANY_SUBSYSTEM)
+    if subsystem not in TAXONOMY[category]:
+        allowed = ", ".join(TAXONOMY[category])
+        raise entry.fail(f"subsystem '{subsystem}' does not fit category '{category}' ({allowed})")
+    return subsystem
+
+
+def _weight(entry: Entry) -> int:
+    weight = entry.get("weight", int)
+    if not 1 <= weight <= 100:
+        raise entry.fail(f"field 'weight' must be within 1-100, got {weight}")
+    return weight
+
+
+def _check_signature_links(sig: Signature, entry: Entry) -> None:
+    groups = {re.sub(r"\d+$", "", name) for name in sig.regex.groupindex}
+    if sig.culprit and sig.culprit not in groups:
+        raise entry.fail(f"culprit group '{sig.culprit}' is not a named group of the regex")
+    if (sig.category_from_code or sig.role_from_code) and not sig.code_table:
+        raise entry.fail("category_from_code/role_from_code need a code_table")
+
+
+# ---------------------------------------------------------------- actions
+
+
+def load_actions(path: Path) -> ActionBook:
+    data = Entry(read_yaml(path), path.name)
+    sections = {
+        key: _action_section(Entry(data.get(key, dict), f"{path.name}: {key}"))
+        for key in ("categories", "signatures", "codes")
+    }
+    unknown = set(sections["categories"]) - set(TAXONOMY)
+    if unknown:
+        raise KnowledgeError(f"{path.name}: categories: unknown category {sorted(unknown)}")
+    return ActionBook(**sections)
+
+
+def _action_section(section: Entry) -> dict[str, tuple[Action, ...]]:
+    result = {}
+    for key, items in section.data.items():
+        where = f"{section.where}: '{key}'"
+        if not isinstance(items, list) or not items:
+            raise KnowledgeError(f"{where}: expected a non-empty list of actions")
+        actions = tuple(_action(Entry(item, f"{where} #{n + 1}")) for n, item in enumerate(items))
+        reject_duplicates([a.id for a in actions], where, "action id")
+        result[str(key)] = actions
+    return result
+
+
+def _action(entry: Entry) -> Action:
+    when_text = entry.get("when_text", str, None)
+    unless_env = entry.get("unless_env", dict, {})
+    return Action(
+        id=entry.get("id", str),
+        text=" ".join(entry.get("text", str).split()),
+        unless_env={str(k): str(v) for k, v in unless_env.items()},
+        unless_file_kind=entry.get("unless_file_kind", str, None),
+        when_text=compile_regex(when_text, re.IGNORECASE, entry, "when_text")
+        if when_text
+        else None,
+        multi_rank_only=entry.get("multi_rank_only", bool, False),
+    )

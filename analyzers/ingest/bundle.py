@@ -1,0 +1,278 @@
+"""Read a job's log bundle member by member, as streams, without extracting it.
+
+A bundle is what users upload: `.tar`, `.tar.gz`/`.tgz` (also bz2/xz), `.zip`, a single
+`.log`/`.txt` file or a single gzip-compressed log. A directory is accepted too (CLI use).
+Members that could escape a directory if someone did extract them (absolute paths, `..`,
+links, devices, FIFOs) are skipped with a recorded warning: the bundle comes from outside.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import lzma
+import os
+import tarfile
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO
+
+from analyzers.core.errors import BundleError
+from analyzers.core.limits import LimitHit, Limits
+from analyzers.core.safetext import clean_name
+from analyzers.ingest.budget import Metered, ReadBudget
+from analyzers.ingest.bundle_tar import TarWalker
+from analyzers.ingest.bundle_zip import ZipWalker
+from analyzers.ingest.compression import INFLATE_ERRORS, gunzip_stream
+from analyzers.ingest.sniff import mislabel_warning, sniff_kind
+from analyzers.ingest.streams import (
+    HASH_CHUNK,
+    HashingReader,
+    ReadOnlyStream,
+    Unclosing,
+    decompressed,
+    drain,
+)
+
+PROGRESS_EVERY = 8 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class Member:
+    """One regular file inside a bundle. `open()` is valid while iterating the bundle."""
+
+    path: str
+    size: int
+    _opener: object = field(repr=False, default=None)
+    _on_read: Callable[[int], None] | None = field(repr=False, default=None)
+    _budget: ReadBudget | None = field(repr=False, default=None)
+
+    def open(self) -> BinaryIO:
+        try:
+            raw = self._opener()  # type: ignore[operator]
+        except READ_ERRORS as exc:  # a zip checks overlapping entries here
+            raise BundleError(f"{self.path}: the archive is corrupt ({exc})") from exc
+        return _GuardedStream(raw, self.path, self._on_read, self._budget)  # type: ignore[return-value]
+
+
+READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, *INFLATE_ERRORS)
+MAX_WARNINGS = 200  # warnings kept word for word; the rest are counted
+
+
+class _GuardedStream(ReadOnlyStream):
+    """Turns a truncated or corrupt archive, found mid-read, into a BundleError.
+
+    When a budget stopped the reading, the cut shows as the end of the file instead."""
+
+    def __init__(
+        self,
+        raw: BinaryIO,
+        path: str,
+        on_read: Callable[[int], None] | None,
+        budget: ReadBudget | None = None,
+    ) -> None:
+        self._raw = raw
+        self._path = path
+        self._on_read = on_read
+        self._budget = budget
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self._raw.read(size)
+        except READ_ERRORS as exc:
+            if self._budget is not None and self._budget.spent:
+                return b""
+            raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+        if self._on_read and data:
+            self._on_read(len(data))
+        return data
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
+    """SHA-256 and size of a file (0 and an empty hash's digest for a directory)."""
+    digest = hashlib.sha256()
+    size = 0
+    if Path(path).is_dir():
+        return digest.hexdigest(), 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(HASH_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+class Bundle:
+    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`.
+
+    Reading stays within `limits` (see `analyzers.core.limits`): what a budget cut is listed by
+    `limit_hits()` once the members have been read through."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        on_progress: Callable[[float], None] | None = None,
+        limits: Limits | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.kind = sniff_kind(self.path)
+        self.warnings: list[str] = []
+        self.budget = ReadBudget(limits or Limits.from_env())
+        self._raw: BinaryIO | None = None
+        self._digest: tuple[str, int] | None = None
+        self.done = 0.0  # progress where the file position says nothing (zip entries)
+        self._on_progress = on_progress
+        self._unreported = 0
+        self._unlisted_warnings = 0
+        if mislabel := mislabel_warning(name or self.path.name, self.kind):
+            self.warn(mislabel)
+
+    def warn(self, message: str) -> None:
+        """Keep a warning; past MAX_WARNINGS they are only counted (200,000 symlinks...)."""
+        if len(self.warnings) < MAX_WARNINGS:
+            self.warnings.append(message)
+        else:
+            self._unlisted_warnings += 1
+
+    def limit_hits(self) -> list[LimitHit]:
+        return self.budget.finish()
+
+    def all_warnings(self) -> list[str]:
+        extra = self._unlisted_warnings
+        return self.warnings + ([f"... and {extra:,} more warnings like these"] if extra else [])
+
+    def _count_read(self, size: int) -> None:
+        """Report progress every few MB so a single huge log still moves the bar."""
+        self._unreported += size
+        if self._on_progress and self._unreported >= PROGRESS_EVERY:
+            self._unreported = 0
+            self._on_progress(self.fraction_read())
+
+    def fraction_read(self) -> float:
+        """How far through the bundle file the reader is (0..1), for progress bars."""
+        if self._raw is not None and not self._raw.closed:
+            size = self.path.stat().st_size or 1
+            return min(1.0, self._raw.tell() / size)
+        return self.done
+
+    def members(self) -> Iterator[Member]:
+        """The members to read, in bundle order; past the file count they are only counted."""
+        for member in self._all_members():
+            if self.budget.admit_member():
+                yield member
+
+    def _all_members(self) -> Iterator[Member]:
+        readers = {
+            "dir": self._dir_members,
+            "zip": self._zip_members,
+            "gzip-log": self._single_members,
+            "log": self._single_members,
+        }
+        reader = readers.get(self.kind, self._tar_members)
+        try:
+            yield from reader()
+        except READ_ERRORS as exc:
+            if self.budget.spent:  # the reader was stopped on purpose: a budget ran out
+                return
+            raise BundleError(
+                f"{self.path.name}: the archive is corrupt or truncated ({exc})"
+            ) from exc
+
+    def _tar_members(self) -> Iterator[Member]:
+        # Streamed: no seeking, so a multi-GB .tar.gz is read once, front to back.
+        with self._open_hashing() as raw, decompressed(raw, self.kind) as plain:
+            metered = Metered(plain, self.budget, raw.tell)  # a plain tar: ratio 1, size counts
+            yield from TarWalker(self).members(metered)
+            drain(metered)
+
+    def _zip_members(self) -> Iterator[Member]:
+        yield from ZipWalker(self).members()
+
+    def _single_members(self) -> Iterator[Member]:
+        name = clean_name(self.path.name)
+        size = self.path.stat().st_size
+        with self._open_hashing() as raw:
+            if self.kind == "gzip-log":
+                name = name[:-3] if name.endswith(".gz") else name + ".log"
+                yield self.member(
+                    name, 0, lambda: Metered(gunzip_stream(raw), self.budget, raw.tell)
+                )
+            else:
+                yield self.member(
+                    name, size, lambda: Metered(Unclosing(raw), self.budget, raw.tell)
+                )
+
+    @contextmanager
+    def _open_hashing(self) -> Iterator[HashingReader]:
+        """The bundle file, hashed as it is read: no second pass over a multi-GB upload."""
+        with self.path.open("rb") as fh:
+            raw = HashingReader(fh)
+            self._raw = raw  # type: ignore[assignment]
+            yield raw
+            raw.read_rest()  # tar padding after the end marker still counts
+            self._digest = (raw.digest.hexdigest(), raw.size)
+
+    def sha256(self) -> tuple[str, int]:
+        """SHA-256 and size of the bundle file; free once `members()` has been read through."""
+        return self._digest or file_sha256(self.path)
+
+    def member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
+        return Member(path, size, opener, self._count_read, self.budget)
+
+    def _dir_members(self) -> Iterator[Member]:
+        for root, dirs, files in os.walk(self.path, followlinks=False):
+            dirs.sort()
+            for name in sorted(files):
+                full = Path(root, name)
+                rel = clean_name(full.relative_to(self.path).as_posix())
+                if full.is_symlink() or not full.is_file():
+                    self.warn(f"skipped {rel!r}: not a regular file")
+                    continue
+                yield self.member(rel, full.stat().st_size, partial(self._open_file, full))
+
+    def _open_file(self, full: Path) -> Any:
+        fh = full.open("rb")
+        return Metered(fh, self.budget, fh.tell)
+
+    def safe_path(self, name: str) -> str | None:
+        problem = unsafe_reason(name)
+        if problem:
+            self.warn(f"skipped {name!r}: {problem}")
+            return None
+        return clean_name(normalise_member_path(name))
+
+
+def unsafe_reason(name: str) -> str | None:
+    """Why a member name must not be trusted, or None when it is a plain relative path."""
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return "absolute path"
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if ".." in parts:
+        return "path escapes the bundle ('..')"
+    if "\x00" in name:
+        return "NUL byte in the name"
+    return None
+
+
+def normalise_member_path(name: str) -> str:
+    parts = [p for p in PurePosixPath(name.replace("\\", "/")).parts if p not in (".", "")]
+    return "/".join(parts)
+
+
+@contextmanager
+def open_member(path: str | os.PathLike[str], member_path: str) -> Iterator[BinaryIO]:
+    """Open one member by its normalised path (scans the archive; tar.gz cannot seek)."""
+    bundle = Bundle(path)
+    for member in bundle.members():
+        if member.path == member_path:
+            with member.open() as stream:
+                yield stream
+            return
+    raise BundleError(f"{member_path!r} is not in the bundle")

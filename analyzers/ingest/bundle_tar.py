@@ -1,0 +1,83 @@
+"""The files of a tar bundle, with the tar archives inside it opened in place.
+
+Jobs often ship one archive per node inside the uploaded one (`node3.tar.gz`); its files are
+read as `node3.tar.gz/rank24.log`, streamed like the rest (no extraction, no seeking). An
+archive nested deeper than `Limits.depth` is not opened (twenty levels of `.tar.gz` is a
+bomb, not a job). A zip inside a tar cannot be read without seeking: it is named in a
+warning and skipped.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, BinaryIO
+
+from analyzers.ingest.budget import Counting, Metered
+from analyzers.ingest.sniff import kind_from_head
+from analyzers.ingest.streams import decompressed, drain
+from analyzers.ingest.tarstream import TarEntry, TarStream
+
+if TYPE_CHECKING:
+    from analyzers.ingest.bundle import Bundle, Member
+
+# Name endings that make a member worth a look inside (its first bytes decide).
+ARCHIVE_ENDINGS = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".zip")
+PEEK = 64 * 1024
+_TAR_KINDS = ("tar", "gzip-tar", "bzip2-tar", "xz-tar")
+
+
+class TarWalker:
+    """Walks one tar stream (and the tars inside it) on behalf of a `Bundle`."""
+
+    def __init__(self, bundle: Bundle) -> None:
+        self._bundle = bundle
+        self._budget = bundle.budget
+
+    def members(self, plain: BinaryIO, prefix: str = "", depth: int = 0) -> Iterator[Member]:
+        """The regular files of the tar stream `plain`, named under `prefix`."""
+        limit = self._budget.limits.header_bytes
+        entries = TarStream(plain, limit, lambda text: self._budget.note("header_bytes", text))
+        for entry in entries:
+            path = self._path_of(entry)
+            if path is None:
+                continue
+            if path.lower().endswith(ARCHIVE_ENDINGS):
+                yield from self._inner(entries, prefix + path, entry.size, depth + 1)
+            else:
+                yield self._bundle.member(prefix + path, entry.size, entries.open)
+
+    def _path_of(self, entry: TarEntry) -> str | None:
+        if not entry.is_file():
+            if not entry.is_dir():
+                self._bundle.warn(
+                    f"skipped {entry.name!r}: {entry.kind_name()} members are not read"
+                )
+            return None
+        return self._bundle.safe_path(entry.name)
+
+    def _inner(self, entries: TarStream, path: str, size: int, depth: int) -> Iterator[Member]:
+        """An archive-named member: opened when it is a tar, else read as a plain file."""
+        head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
+        kind = kind_from_head(head.peek(PEEK))
+        if kind == "zip":
+            self._bundle.warn(f"skipped {path!r}: a zip inside a tar cannot be streamed")
+            return
+        if kind not in _TAR_KINDS:
+            yield self._bundle.member(path, size, lambda: head)
+            return
+        if depth > self._budget.limits.depth:
+            self._budget.note(
+                "depth",
+                f"did not open {path!r} and archives like it: nested more than "
+                f"{self._budget.limits.depth} deep: nesting limit",
+            )
+            return
+        yield from self._open_inner(head, kind, path, depth)
+
+    def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
+        packed = Counting(head)
+        with decompressed(packed, kind) as plain:  # type: ignore[arg-type]
+            inner = plain if kind == "tar" else Metered(plain, self._budget, lambda: packed.size)
+            yield from self.members(inner, path + "/", depth)
+            drain(inner)

@@ -1,0 +1,70 @@
+"""The files of a zip bundle, each inflated as it is read and counted against the budget.
+
+A zip is read through its central directory, which `zipfile` holds in memory whole (about
+400 bytes an entry), so a directory listing far more entries than may be read is refused
+before it is loaded. Each member's inflated bytes are metered on their own: the ratio of a
+zip bomb is visible per entry (`compress_size` against what comes out).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from analyzers.core.errors import BundleError
+from analyzers.ingest.budget import Metered
+
+if TYPE_CHECKING:
+    from analyzers.ingest.bundle import Bundle, Member
+
+ENTRIES_PER_MEMBER = 4  # a zip's directory may list this many entries per file read
+
+
+class ZipWalker:
+    """Walks one zip file on behalf of a `Bundle`."""
+
+    def __init__(self, bundle: Bundle) -> None:
+        self._bundle = bundle
+        self._budget = bundle.budget
+
+    def members(self) -> Iterator[Member]:
+        self._check_directory()
+        with zipfile.ZipFile(self._bundle.path) as zf:
+            infos = zf.infolist()
+            claimed = sum(info.file_size for info in infos)
+            for number, info in enumerate(infos):
+                self._bundle.done = number / max(1, len(infos))
+                path = self._path_of(info)
+                if path is not None:
+                    opener = partial(self._open, zf, info, claimed)
+                    yield self._bundle.member(path, info.file_size, opener)
+
+    def _path_of(self, info: zipfile.ZipInfo) -> str | None:
+        if info.is_dir():
+            return None
+        mode = (info.external_attr >> 16) & 0o170000
+        if mode and mode != 0o100000:
+            self._bundle.warn(f"skipped {info.filename!r}: not a regular file")
+            return None
+        return self._bundle.safe_path(info.filename)
+
+    def _check_directory(self) -> None:
+        with self._bundle.path.open("rb") as fh:
+            end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
+        entries = end[zipfile._ECD_ENTRIES_TOTAL] if end else 0  # type: ignore[attr-defined]
+        members = self._budget.limits.members
+        most = ENTRIES_PER_MEMBER * members
+        if entries > most:
+            raise BundleError(
+                f"{self._bundle.path.name}: a zip of {entries:,} entries; at most {most:,} are "
+                f"accepted (RANKLENS_LIMIT_MEMBERS={members:,}, {ENTRIES_PER_MEMBER} entries each)"
+            )
+
+    def _open(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
+        try:
+            stream = zf.open(info)
+        except (NotImplementedError, RuntimeError) as exc:  # unknown method, encrypted
+            raise BundleError(f"{info.filename!r}: this zip member cannot be read ({exc})") from exc
+        return Metered(stream, self._budget, lambda: info.compress_size, claimed)

@@ -1,0 +1,70 @@
+"""Tell a bundle member's kind and rank from its path alone.
+
+Real collections name things many ways: `log_3.log`, `rank_3/...`, `rank-0.txt`,
+`...-proc-rank-2-device-2.txt`, torchrun's `attempt_0/3/stderr.log`, CANN's
+`plog/plog-12337_20250805194601414.log` and `device-11/device-1382_....log`,
+`environment_check/.../npu_info_after.txt`. The rules are data in
+`knowledge/layout.yaml`: the first kind pattern that matches the path wins; the rank comes
+from the most specific rank pattern found anywhere in the path.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from analyzers.core.limits import plausible_rank
+from analyzers.core.types import FileKind
+
+LAYOUT_FILE = Path(__file__).parents[1] / "knowledge" / "layout.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class KindRule:
+    kind: FileKind
+    pattern: re.Pattern[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    kinds: tuple[KindRule, ...]
+    ranks: tuple[re.Pattern[str], ...]
+    default_log_suffixes: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def load_layout() -> Layout:
+    data = yaml.safe_load(LAYOUT_FILE.read_text(encoding="utf-8"))
+    kinds = tuple(
+        KindRule(FileKind(rule["kind"]), re.compile(rule["path"], re.IGNORECASE))
+        for rule in data["kinds"]
+    )
+    ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
+    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]))
+
+
+def classify_path(path: str) -> tuple[FileKind, int | None]:
+    """Kind and rank of a member path (rank None when the path does not say)."""
+    layout = load_layout()
+    return _kind(path, layout), _rank(path, layout)
+
+
+def _kind(path: str, layout: Layout) -> FileKind:
+    for rule in layout.kinds:
+        if rule.pattern.search(path):
+            return rule.kind
+    if path.lower().endswith(layout.default_log_suffixes):
+        return FileKind.RANK_LOG
+    return FileKind.OTHER
+
+
+def _rank(path: str, layout: Layout) -> int | None:
+    for pattern in layout.ranks:
+        found = pattern.findall(path)
+        if found:
+            return plausible_rank(found[-1])  # the innermost mention wins: node dirs first
+    return None

@@ -1,0 +1,125 @@
+"""Tell what an uploaded file is from its first bytes, not its name.
+
+Users upload whatever their CI produced: a `.tgz` named `.zip`, a single log without an
+extension, a gzipped log, sometimes a screenshot. The kind decides how `Bundle` reads it, and
+anything that is no log bundle is refused here with a message that says what is accepted.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from pathlib import Path
+
+from analyzers.core.errors import BundleError
+
+SNIFF_BYTES = 64 * 1024
+
+
+def sniff_kind(path: str | os.PathLike[str]) -> str:
+    """Tell what a bundle file is from its bytes, not its name.
+
+    Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar", "log".
+    Raises BundleError for anything else (images, executables, empty files...).
+    """
+    p = Path(path)
+    if p.is_dir():
+        return "dir"
+    if not p.is_file():
+        raise BundleError(f"{p.name}: no such file")
+    with p.open("rb") as fh:
+        head = fh.read(SNIFF_BYTES)
+    if not head:
+        raise BundleError(f"{p.name}: the file is empty")
+    if head.startswith(b"\x1f\x8b"):
+        return _sniff_gzip(p)
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(b"BZh"):
+        return "bzip2-tar"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return "xz-tar"
+    if _looks_like_tar(head):
+        return "tar"
+    if _looks_like_text(head):
+        return "log"
+    raise BundleError(
+        f"{p.name}: not a log bundle. Upload a .tar, .tar.gz/.tgz, .zip, or a single "
+        ".log/.txt/.gz log file."
+    )
+
+
+def _sniff_gzip(p: Path) -> str:
+    try:
+        with gzip.open(p, "rb") as fh:
+            inner = fh.read(SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
+    if _looks_like_tar(inner):
+        return "gzip-tar"
+    if _looks_like_text(inner):
+        return "gzip-log"
+    raise BundleError(f"{p.name}: a gzip file that holds neither a tar archive nor a text log")
+
+
+def _looks_like_tar(head: bytes) -> bool:
+    return len(head) >= 262 and head[257:262] == b"ustar"
+
+
+def _looks_like_text(head: bytes) -> bool:
+    """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes."""
+    sample = head[:8192]
+    control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
+    return control <= len(sample) // 100
+
+
+# What a bundle's name promises, longest ending first.
+_NAMED_KINDS = (
+    (".tar.gz", ("gzip-tar",), "a gzip-compressed tar archive"),
+    (".tgz", ("gzip-tar",), "a gzip-compressed tar archive"),
+    (".tar.bz2", ("bzip2-tar",), "a bzip2-compressed tar archive"),
+    (".tar.xz", ("xz-tar",), "an xz-compressed tar archive"),
+    (".tar", ("tar",), "a tar archive"),
+    (".zip", ("zip",), "a zip archive"),
+    (".gz", ("gzip-log", "gzip-tar"), "a gzip file"),
+    (".log", ("log",), "a plain text log"),
+    (".txt", ("log",), "a plain text log"),
+)
+KIND_NAMES = {
+    "tar": "a tar archive",
+    "zip": "a zip archive",
+    "gzip-tar": "a gzip-compressed tar archive",
+    "gzip-log": "a gzip-compressed log",
+    "bzip2-tar": "a bzip2-compressed tar archive",
+    "xz-tar": "an xz-compressed tar archive",
+    "log": "a plain text log",
+}
+
+
+def mislabel_warning(path: str | os.PathLike[str], kind: str) -> str | None:
+    """A warning when the file's name promises another kind than its bytes hold."""
+    name = Path(path).name
+    for ending, kinds, promised in _NAMED_KINDS:
+        if name.lower().endswith(ending):
+            if kind in kinds:
+                return None
+            return f"{name} is named like {promised} but is {KIND_NAMES[kind]}: read as such"
+    return None
+
+
+def kind_from_head(head: bytes) -> str | None:
+    """What the first bytes of a member named like an archive hold (None: no archive)."""
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            inner = zlib.decompressobj(31).decompress(head, 1024)
+        except zlib.error:
+            return None
+        return "gzip-tar" if _looks_like_tar(inner) else None
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return "zip"
+    if head.startswith(b"BZh"):
+        return "bzip2-tar"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return "xz-tar"
+    return "tar" if _looks_like_tar(head) else None

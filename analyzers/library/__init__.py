@@ -1,0 +1,1 @@
+"""The library of known failures: the case data and matching an incident against it."""

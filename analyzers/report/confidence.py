@@ -1,0 +1,66 @@
+"""How sure a diagnosis with a first error is: a number that `make eval` checks against how
+often answers of that confidence are right (answers at 0.8 or more must be right at least 95%
+of the time on every labelled set).
+
+The first error's signature weight, scaled by how far its tier can be trusted, rises a little
+when other lines agree and falls when a line as telling names another label. A code lends its
+weight only when its own table entry names the label: a category read from a code family or a
+documented range (EZxxxx -> operator layer, 561xxx -> aclnn) is too coarse to vouch for it.
+"""
+
+from __future__ import annotations
+
+from analyzers.causal.chain import CausalChain
+from analyzers.classify.events import (
+    TIER_CASCADE,
+    TIER_CAUSE,
+    TIER_GENERIC,
+    TIER_SYMPTOM,
+    TIER_UNKNOWN,
+    TIER_WRAPPED_CAUSE,
+    TIER_WRAPPER,
+)
+from analyzers.report.multirank import Verdict
+
+# How far a line's tier lets the rules trust it, before the signature's own weight.
+TIER_TRUST = {
+    TIER_CAUSE: 1.0,
+    TIER_WRAPPED_CAUSE: 0.9,
+    TIER_SYMPTOM: 0.8,
+    TIER_WRAPPER: 0.65,
+    TIER_UNKNOWN: 0.3,
+    TIER_CASCADE: 0.4,
+    TIER_GENERIC: 0.25,
+}
+MAX_CONFIDENCE = 0.97
+CODE_BACKED_WEIGHT = 0.85
+OTHER_CONFIDENCE = 0.25
+CONTESTED_PENALTY = 0.1  # a line at the first error's tier names another label
+
+
+def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) -> float:
+    """The first error's weight scaled by how much its tier can be trusted, a little more
+    when other lines agree; a rank-pattern verdict brings its own figure."""
+    first = chain.first
+    assert first is not None
+    if verdict:
+        return verdict.confidence
+    weight = first.best.weight / 100 if first.best else 0.3
+    if any(info.category == category and not info.inferred for info in first.codes):
+        weight = max(weight, CODE_BACKED_WEIGHT)  # a listed code that names the label
+    score = weight * TIER_TRUST.get(first.tier, 0.3)
+    agreeing = [s for s in chain.supporting if s.category == category]
+    score += 0.05 * min(len(agreeing), 2)
+    if _contested(chain, category):
+        score -= CONTESTED_PENALTY
+    if category == "other":
+        score = min(score, OTHER_CONFIDENCE)
+    return round(min(score, MAX_CONFIDENCE), 2)
+
+
+def _contested(chain: CausalChain, category: str) -> bool:
+    """Another line as telling as the first error (same tier) names another label."""
+    return any(
+        item.category not in (None, "other", category) and item is not chain.first
+        for item in chain.top
+    )

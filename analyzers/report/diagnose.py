@@ -1,0 +1,271 @@
+"""Turn the scans and the rank correlation into the incident's diagnosis.
+
+Steps: classify every error/warning line against the signatures, find the first causal
+error and the culprit ranks (`analyzers.causal.first_error`), let the rank-pattern rules decide jobs
+without an error line or correct the line's label (`analyzers.report.multirank`), then write the
+root cause, pick next actions, cite the evidence and fingerprint the failure. The
+diagnosis tree (`tree_path`) is walked afterwards by `analyzers.tree.walk`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.causal.alternatives import alternatives
+from analyzers.causal.first_error import CausalChain, find_first_error
+from analyzers.causal.labels import first_error_label
+from analyzers.causal.narrate_ranks import capitalise
+from analyzers.classify.errorcodes import CodeInfo, normalise_code
+from analyzers.classify.events import (
+    TIER_UNKNOWN,
+    Classified,
+    classify_scans,
+)
+from analyzers.classify.rules import Knowledge, load_knowledge
+from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan
+from analyzers.report import multirank
+from analyzers.report.advise import Situation, next_actions
+from analyzers.report.confidence import confidence_of
+from analyzers.report.culprit_note import chain_note, verdict_note
+from analyzers.report.fingerprint import fingerprint
+from analyzers.report.multirank import Verdict
+from analyzers.report.narrate import Story, followers, main_code, quote, root_cause
+
+
+def diagnose(
+    scans: Sequence[FileScan], correlation: Correlation, world_size: int | None
+) -> Diagnosis:
+    """The diagnosis of one bundle (everything but the tree path)."""
+    knowledge = load_knowledge()
+    items = classify_scans(scans, knowledge)
+    chain = find_first_error(items, correlation, scans)
+    if chain.first is None or _finished_anyway(chain, correlation):
+        verdict = multirank.without_errors(correlation, scans)
+        return _from_ranks(verdict, chain, correlation, scans, knowledge)
+    return _from_first_error(chain, correlation, scans, knowledge, world_size)
+
+
+def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
+    """Every rank logged success, and the first error is an unknown exception or one its
+    rank carried on after."""
+    ranks = correlation.ranks
+    done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
+    first = chain.first
+    return done and first is not None and (first.tier <= TIER_UNKNOWN or first.recovered)
+
+
+# --- with a first error --------------------------------------------------------------------
+
+
+def _from_first_error(
+    chain: CausalChain,
+    correlation: Correlation,
+    scans: Sequence[FileScan],
+    knowledge: Knowledge,
+    world_size: int | None,
+) -> Diagnosis:
+    first = chain.first
+    assert first is not None
+    category, subsystem = first_error_label(chain, scans)
+    line_category = category
+    verdict = multirank.correct(chain, category, correlation, scans)
+    culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
+    if verdict:
+        category, subsystem = verdict.category, verdict.subsystem
+    codes = _evidence_codes(chain, knowledge)
+    confidence = confidence_of(chain, category, verdict)
+    diagnosis = Diagnosis(
+        category=category,
+        subsystem=subsystem,
+        confidence=confidence,
+        first_error=first.event.ref(),
+        culprit_reason=chain_note(chain, verdict, culprits),
+        error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
+        culprit_ranks=culprits,
+        last_common_checkpoint=correlation.last_common_checkpoint,
+        evidence=_evidence(chain),
+        alternatives=alternatives(chain, category, confidence, line_category),
+    )
+    story = _story(chain, verdict, diagnosis, codes, correlation)
+    diagnosis.root_cause = root_cause(story)
+    diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
+    _fingerprint(diagnosis, chain)
+    return diagnosis
+
+
+def _evidence_codes(chain: CausalChain, knowledge: Knowledge) -> list[CodeInfo]:
+    """Known codes of the first error's block and the cited lines, first error's first."""
+    seen: dict[str, CodeInfo] = {}
+    for item in _cited_and_near(chain):
+        for info in item.codes:
+            seen.setdefault(info.label, info)
+        for raw in item.event.codes:
+            info = knowledge.codes.lookup_label(normalise_code(raw))
+            if info:
+                seen.setdefault(info.label, info)
+    return list(seen.values())
+
+
+def _unknown_codes(chain: CausalChain, known: Sequence[CodeInfo]) -> list[str]:
+    """Codes printed in the cited lines that the table does not know (kept as printed)."""
+    labels = {info.label for info in known}
+    extra: dict[str, None] = {}
+    for item in _cited_and_near(chain):
+        for raw in item.event.codes:
+            code = normalise_code(raw)
+            if code not in labels:
+                extra.setdefault(code)
+    return list(extra)
+
+
+def _cited_and_near(chain: CausalChain) -> list[Classified]:
+    first = chain.first
+    assert first is not None
+    return [first, *chain.nearby, *chain.supporting, *chain.cascades]
+
+
+def _evidence(chain: CausalChain) -> list[Evidence]:
+    first = chain.first
+    assert first is not None
+    cited = [(first, "cause")]
+    cited += [(item, "supporting") for item in chain.supporting]
+    cited += [(item, "cascade") for item in chain.cascades]
+    return [_cite(item, role) for item, role in cited]
+
+
+def _cite(item: Classified, role: str) -> Evidence:
+    best = item.best
+    return Evidence(
+        ref=item.event.ref(),
+        role=role,
+        rule=best.id if best else None,
+        category=best.category if best else None,
+        codes=list(dict.fromkeys([info.label for info in item.codes] or item.event.codes)),
+    )
+
+
+def _story(
+    chain: CausalChain,
+    verdict: Verdict | None,
+    diagnosis: Diagnosis,
+    codes: Sequence[CodeInfo],
+    correlation: Correlation,
+) -> Story:
+    first = chain.first
+    assert first is not None
+    title = first.best.signature.title if first.best else "Unrecognised error"
+    culprits = diagnosis.culprit_ranks
+    return Story(
+        title=title,
+        culprits=culprits,
+        rank=first.rank,
+        operator=_operator(chain),
+        code=main_code(codes, diagnosis.category),
+        where=f"{first.event.file}:{first.event.line}",
+        quote=quote(first.event.message or first.event.text),
+        followers=followers(chain, culprits),
+        verdict_reason=verdict.reason if verdict else None,
+        checkpoint=correlation.last_common_checkpoint,
+        culprit_note=diagnosis.culprit_reason,
+    )
+
+
+def _operator(chain: CausalChain) -> str | None:
+    first = chain.first
+    assert first is not None
+    for item in [first, *chain.supporting, *chain.nearby]:
+        if item.operator:
+            return item.operator
+    return None
+
+
+def _actions(
+    chain: CausalChain,
+    diagnosis: Diagnosis,
+    codes: Sequence[CodeInfo],
+    scans: Sequence[FileScan],
+    world_size: int | None,
+    knowledge: Knowledge,
+) -> list[str]:
+    first = chain.first
+    assert first is not None
+    signature_ids = [m.id for m in first.matches] + [
+        m.id for item in chain.supporting for m in item.matches[:1]
+    ]
+    situation = Situation(
+        category=diagnosis.category,
+        signature_ids=signature_ids,
+        codes=[info.code for info in codes],
+        first_error_text=first.event.message or first.event.text,
+        env=_env(scans),
+        file_kinds=frozenset(str(scan.info.kind) for scan in scans),
+        multi_rank=(world_size or 0) > 1 or len(diagnosis.culprit_ranks) > 1,
+        values=_values(diagnosis, _operator(chain)),
+    )
+    return next_actions(knowledge.actions, situation)
+
+
+def _values(diagnosis: Diagnosis, operator: str | None) -> dict[str, str]:
+    ranks = ", ".join(str(r) for r in diagnosis.culprit_ranks)
+    values = {"ranks_suffix": f" (rank {ranks})" if ranks else ""}
+    if ranks:
+        values["ranks"] = ranks
+    if operator:
+        values["op"] = operator
+    if diagnosis.error_codes:
+        values["code"] = diagnosis.error_codes[0]
+    if diagnosis.last_common_checkpoint:
+        values["checkpoint"] = diagnosis.last_common_checkpoint
+    return values
+
+
+def _env(scans: Sequence[FileScan]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for scan in scans:
+        env.update({str(k): str(v) for k, v in (scan.facts.get("env") or {}).items()})
+    return env
+
+
+def _fingerprint(diagnosis: Diagnosis, chain: CausalChain) -> None:
+    first = chain.first
+    assert first is not None
+    others = [item.event.message or item.event.text for item in chain.supporting]
+    ids = [m.id for m in first.matches[:1]] + [s.best.id for s in chain.supporting if s.best]
+    codes = [info.label for info in first.codes]
+    diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(
+        diagnosis.category, first.event.message or first.event.text, others, ids, codes
+    )
+
+
+# --- decided by the ranks alone ------------------------------------------------------------
+
+
+def _from_ranks(
+    verdict: Verdict,
+    chain: CausalChain,
+    correlation: Correlation,
+    scans: Sequence[FileScan],
+    knowledge: Knowledge,
+) -> Diagnosis:
+    diagnosis = Diagnosis(
+        category=verdict.category,
+        subsystem=verdict.subsystem,
+        confidence=verdict.confidence,
+        culprit_ranks=list(verdict.culprits),
+        last_common_checkpoint=correlation.last_common_checkpoint,
+        root_cause=capitalise(verdict.reason) + ".",
+        culprit_reason=verdict_note(verdict),
+        evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
+        alternatives=alternatives(chain, verdict.category, verdict.confidence),
+    )
+    situation = Situation(
+        category=verdict.category,
+        env=_env(scans),
+        file_kinds=frozenset(str(scan.info.kind) for scan in scans),
+        multi_rank=(correlation.world_size or 0) > 1,
+        values=_values(diagnosis, None),
+    )
+    diagnosis.next_actions = next_actions(knowledge.actions, situation)
+    key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
+    diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
+    return diagnosis

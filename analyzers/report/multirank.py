@@ -1,0 +1,255 @@
+"""Rules that read the ranks side by side rather than one line at a time.
+
+They decide the job when no line explains it (all ranks finished, ranks stalled, ranks
+missing, ranks that went different ways) and correct a line-level verdict when the rank
+pattern says more than the line: high ranks dying while loading weights as the low ranks
+wait, a timeout on ranks whose checkpoint sequences diverged, only consequence lines left
+by ranks whose peers died silently. Each rule returns a `Verdict` or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from analyzers.causal.chain import CausalChain
+from analyzers.causal.culprits import stated_world_size
+from analyzers.causal.narrate_ranks import ranks_phrase
+from analyzers.causal.stalled import STALLED as _STALLED
+from analyzers.causal.stalled import stalled
+from analyzers.causal.verdict import Verdict
+from analyzers.checkpoints.patterns import is_success
+from analyzers.checkpoints.track import track_of
+from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.core.types import (
+    Correlation,
+    EventKind,
+    FileKind,
+    FileScan,
+    RankStatus,
+    RankSummary,
+)
+from analyzers.tree.facts import npu_state
+
+LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
+LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
+_JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
+
+
+# --- no error line at all ------------------------------------------------------------------
+
+
+def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
+    """Decide a job none of whose lines is an error."""
+    rules = (
+        _healthy,
+        _diverged,
+        _missing,
+        _npu_processes_gone,
+        stalled,
+        _npus_idle,
+        _finished_log,
+        _quiet_end,
+    )
+    for rule in rules:
+        verdict = rule(correlation, scans)
+        if verdict:
+            return verdict
+    return Verdict("multirank.nothing", "other", "none", 0.1, (), "no error line and no rank logs")
+
+
+def finished(rank: RankSummary) -> bool:
+    """The rank finished: its status says so, or its last checkpoint is its success line
+    (a rank that logged and survived an error still counts as finished)."""
+    last = rank.last_checkpoint
+    return rank.status == RankStatus.OK or bool(last and is_success(last))
+
+
+def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    ranks = correlation.ranks
+    if not ranks or not all(finished(r) for r in ranks):
+        return None
+    checkpoint = correlation.last_common_checkpoint
+    reason = f"every rank reached '{checkpoint}'" if checkpoint else "every rank finished"
+    return Verdict("multirank.healthy", "healthy", "none", 0.9, (), reason)
+
+
+def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    if not correlation.divergent_ranks:
+        return None
+    reason = correlation.divergence or "ranks reached different checkpoints"
+    ranks = tuple(correlation.divergent_ranks)
+    return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
+
+
+def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    missing = correlation.missing_ranks if stated_world_size(scans) else []
+    present = [r.rank for r in correlation.ranks if r.rank not in missing]
+    if not missing or not present:
+        return None
+    ranks = tuple(missing)
+    if min(missing) > max(present) and _waiting_on_load(correlation, present):
+        reason = f"{ranks_phrase(ranks)} left no log while the others waited in weight loading"
+        return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
+    reason = f"{ranks_phrase(ranks)} left no log while the others ran"
+    return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
+
+
+def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """npu-smi lists processes on some NPUs and none on others: the ranks of the empty NPUs
+    died; when those are the high ones, typically while loading weights (one process per
+    NPU, rank = NPU index on a single node)."""
+    snapshots = sorted((s for s in scans if s.facts.get("npu_smi")), key=lambda s: s.info.path)
+    if not snapshots:
+        return None
+    table = snapshots[-1].facts["npu_smi"]
+    devices = {d.get("npu") for d in table.get("devices") or ()} - {None}
+    busy = {p.get("npu") for p in table.get("processes") or ()} - {None}
+    idle = tuple(sorted(devices - busy))
+    if not busy or not idle:
+        return None
+    ranks = idle if stated_world_size(scans) in (None, len(devices)) else ()
+    where = f"npu-smi shows processes on NPUs {_ids(busy)} but none on NPUs {_ids(idle)}"
+    if min(idle) > max(busy):
+        reason = f"{where}: the high ranks died, typically while loading weights"
+        return Verdict("multirank.weight_load", "weight_load", "framework", 0.5, ranks, reason)
+    reason = f"{where}: the ranks on the empty NPUs died"
+    return Verdict("multirank.crashed", "device_fault", "device", 0.45, ranks, reason)
+
+
+def _ids(numbers: Iterable[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))
+
+
+def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """No error and no rank that stopped, but npu-smi shows every NPU holding its memory at
+    0% AICore: the job is alive and computes nothing (a service that stopped answering)."""
+    npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
+    if npu is None or not npu.aicore_idle or npu.hbm_low is not False:
+        return None
+    reason = "npu-smi shows every NPU holding its memory at 0% AICore with no error logged"
+    return Verdict("multirank.idle", "hang", "communication", 0.4, (), reason)
+
+
+def _finished_log(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """No rank to compare, no error, and the job's log printed its success line."""
+    if correlation.ranks or not any(_succeeded(scan) for scan in scans):
+        return None
+    return Verdict("multirank.healthy", "healthy", "none", 0.6, (), "the job logged its success")
+
+
+def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """The job's own log ends with neither a success line nor any line that reads like an
+    error: it stopped making progress (nobody uploads the logs of a job that worked)."""
+    logs = [s for s in scans if s.info.kind in _JOB_LOGS and s.info.lines]
+    if not logs or any(_succeeded(scan) or _complained(scan) for scan in scans):
+        return None
+    reason = "the job's log ends without an error or a success line"
+    return Verdict("multirank.quiet_end", "hang", "framework", 0.3, (), reason)
+
+
+def _succeeded(scan: FileScan) -> bool:
+    track = track_of(scan)
+    return track is not None and any(is_success(text) for text in track.texts)
+
+
+def _complained(scan: FileScan) -> bool:
+    """Some line reads like an error, even if none could be cited: not a quiet end."""
+    return any(event.kind == EventKind.ERROR for event in scan.events)
+
+
+def _waiting_on_load(correlation: Correlation, ranks: Sequence[int]) -> bool:
+    lasts = [r.last_checkpoint for r in correlation.ranks if r.rank in ranks]
+    return bool(lasts) and all(text and LOAD_PHASE.search(text) for text in lasts)
+
+
+# --- corrections to a line-level verdict ---------------------------------------------------
+
+
+def correct(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A better job-level verdict than the first error's own label, if the ranks show one."""
+    for rule in (_weight_load, _diverged_wait, _silent_deaths):
+        verdict = rule(chain, category, correlation, scans)
+        if verdict:
+            return verdict
+    return None
+
+
+def _weight_load(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """Ranks that die while loading weights and leave the others waiting, or a traceback
+    through a weight loader: an index, size or generic error there is a weight-loading
+    failure."""
+    first = chain.first
+    if first is None or category not in ("other", "shape_mismatch"):
+        return None
+    in_loader = _frame_near(first, scans, LOAD_FRAME)
+    if not chain.culprit_ranks:
+        # One process's traceback: a shape error raised inside a weight loader is the
+        # checkpoint not fitting the (sharded) parameter, whichever rank printed it.
+        return _loader_only(in_loader)
+    others = [r.rank for r in correlation.ranks if r.rank not in chain.culprit_ranks]
+    if not (in_loader or (others and _waiting_on_load(correlation, others))):
+        return None
+    ranks = tuple(chain.culprit_ranks)
+    reason = f"{ranks_phrase(ranks)} failed while loading weights"
+    return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
+
+
+def _loader_only(in_loader: bool) -> Verdict | None:
+    """Weight loading named by the traceback alone (no rank is known to have died)."""
+    if not in_loader:
+        return None
+    reason = "the error was raised inside a weight loader"
+    return Verdict("multirank.weight_load", "weight_load", "framework", 0.6, (), reason)
+
+
+def _diverged_wait(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A timeout while the ranks' checkpoint sequences diverged: a collective mismatch."""
+    first = chain.first
+    if first is None or first.tier not in (TIER_SYMPTOM, TIER_WRAPPER, TIER_CASCADE):
+        return None
+    if not correlation.divergent_ranks or (category == "hccl" and chain.culprit_ranks):
+        return None
+    ranks = tuple(correlation.divergent_ranks)
+    reason = correlation.divergence or f"{ranks_phrase(ranks)} took another path"
+    return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
+
+
+def _silent_deaths(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """Only consequence lines (peers lost the connection) while some ranks stopped without
+    any error of their own: those ranks died."""
+    first = chain.first
+    if first is None or first.tier > TIER_CASCADE or chain.culprit_ranks:
+        return None
+    failed = {first.rank, *chain.consequence_ranks, *(i.rank for i in chain.top)} - {None}
+    stalled = _STALLED if stated_world_size(scans) else (RankStatus.HUNG, RankStatus.KILLED)
+    silent = tuple(
+        r.rank for r in correlation.ranks if r.status in stalled and r.rank not in failed
+    )
+    if not silent or not failed:
+        return None
+    reason = f"{ranks_phrase(silent)} stopped without an error while their peers lost them"
+    return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+
+
+def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Pattern[str]) -> bool:
+    """Whether the traceback frames just above the first error mention `pattern`."""
+    scan = scans[first.order] if first.order < len(scans) else None
+    if scan is None:
+        return False
+    line = first.event.line
+    return any(
+        event.line < line
+        and line - event.line <= 60
+        and event.kind == EventKind.WARNING
+        and pattern.search(event.message or event.text)
+        for event in scan.events
+    )

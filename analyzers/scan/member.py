@@ -1,0 +1,268 @@
+"""One pass over one bundle member: error/warning candidates, checkpoints and file facts.
+
+Big logs are mostly INFO and progress noise, so the scanner never parses every line in
+Python. It reads ~1 MiB blocks of whole lines; per block it counts lines with
+`bytes.count`, lower-cases the block once and finds the prefilter keywords
+(`knowledge/prefilter.yaml`) and the checkpoint matcher's literals with `bytes.find`.
+Only lines with a hit are decoded (`textio.clean_line`) and parsed (`formats.lines`).
+Multi-line parsers (Python tracebacks, CANN blocks, torch elastic summaries) may ask for the
+lines that follow a hit; those are then read one by one until the structure ends.
+
+Small structured files (npu-smi output, env dumps, version files) are read line by line in
+full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.versions`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import BinaryIO, Protocol
+
+from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
+from analyzers.core.types import EventKind, FileInfo, FileKind, FileScan
+from analyzers.formats import structured
+from analyzers.formats.base import QUIET_LEVELS, ParsedLine
+from analyzers.formats.blockfilter import (
+    FOLD,
+    BlockFilter,
+    learn_shape,
+    loud_shaped_lines,
+    odd_ranges,
+    plog_candidates,
+    shaped_candidates,
+)
+from analyzers.formats.cann_block import CannBlockTracker
+from analyzers.formats.checkpoint_lines import CheckpointLines
+from analyzers.formats.elastic import ElasticTracker
+from analyzers.formats.escaped import inherit_writer, split_escaped
+from analyzers.formats.hints import HeadHints
+from analyzers.formats.indented import IndentedMessageTracker
+from analyzers.formats.lines import parse_line
+from analyzers.formats.refusal import last_refusal
+from analyzers.formats.severity import classify, load_prefilter
+from analyzers.formats.timestamps import resolve, year_from_name
+from analyzers.formats.traceback import TracebackTracker
+from analyzers.formats.wrapped import WrapJoiner
+from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
+from analyzers.scan.checkpoint_prefix import CheckpointPrefix
+from analyzers.scan.sink import MAX_EVENTS, ScanSink
+from analyzers.scan.storm import StormCounter
+
+STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
+# Checkpoints are the job's own prints: never in CANN plog/device/HCCL logs.
+CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER})
+CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
+HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
+SHAPE_PROBE_LINES = 50
+MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
+
+
+class CheckpointMatcher(Protocol):
+    def match(self, message: str) -> str | None: ...
+
+    def prefilter_bytes_pattern(self) -> bytes: ...
+
+
+def scan_file(
+    stream: BinaryIO, info: FileInfo, checkpoints: CheckpointMatcher | None = None
+) -> FileScan:
+    """Scan one member stream; sets `info.lines` and returns its events and facts."""
+    return _FileScanner(info, checkpoints).run(stream)
+
+
+class _FileScanner(ScanSink):
+    """Holds one file's scan state; as a `ScanSink` it records what the parsers report."""
+
+    block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
+
+    def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
+        super().__init__(info, HeadHints(year_from_name(info.path), want_rank=info.rank is None))
+        self.checkpoints = checkpoints
+        self.prefilter = load_prefilter()
+        self.filter = BlockFilter.build(self.prefilter, checkpoints)
+        self.traceback = TracebackTracker()
+        self.cann = CannBlockTracker()
+        self.elastic = ElasticTracker()
+        self.indented = IndentedMessageTracker()
+        # elastic first: it must see the ChildFailedError line that also ends a traceback
+        self.trackers = (self.elastic, self.cann, self.traceback, self.indented)
+        self.structured = info.kind in STRUCTURED_KINDS
+        self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
+        self.kept_lines: list[str] = []
+        self.storm = StormCounter(MAX_EVENTS)
+        self.checkpoint_prefix = CheckpointPrefix()  # the file's own prefix, learned
+        self.checkpoint_lines = self._checkpoint_lines()
+        self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
+
+    def _checkpoint_lines(self) -> CheckpointLines | None:
+        if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
+            return None
+        found = CheckpointLines(
+            self.filter.checkpoint_literals,
+            self.filter.checkpoint_regex,
+            self._checkpoint_parse,
+            self._checkpoint_match,
+        )
+        return found if found.enabled else None
+
+    def run(self, stream: BinaryIO) -> FileScan:
+        lines = 0
+        for index, block in enumerate(iter_blocks(stream, self.block_size)):
+            self.block, self.block_first_line = block, lines + 1
+            count = block.count(b"\n")
+            self._scan_block(block, lines + 1, index < HEAD_BLOCKS, count)
+            lines += count
+            self.keep_tail(block, lines)
+        self.info.lines = lines
+        self._finish()
+        return FileScan(info=self.info, events=self.events, facts=self.facts)
+
+    # --- the block loop ----------------------------------------------------------------
+
+    def _scan_block(self, block: bytes, first_line: int, head: bool, lines: int) -> None:
+        following = self._following()
+        hits = plog_candidates(block, lines) if self.info.kind in CANN_KINDS else None
+        if hits is None:
+            folded = block.translate(FOLD)
+            if head:
+                self.hints.read(block, block.lower())
+                self.shape = self.shape or self._learn_shape(block)
+            if self.checkpoint_lines is not None:
+                self.checkpoint_lines.scan(block, folded, first_line)
+            if self.shape is not None and not following:
+                hits = shaped_candidates(folded, self.shape, lines)
+                if hits is None:  # some lines of another shape: search only around them
+                    hits = loud_shaped_lines(folded, self.shape)
+                    hits |= self.filter.candidates_in(folded, odd_ranges(folded, self.shape))
+                hits |= self.filter.notable_candidates(folded)
+            if hits is None:
+                hits = self.filter.candidates(folded)
+        if hits or following or self.structured:
+            self._walk(block, first_line, sorted(hits), hits)
+
+    def _learn_shape(self, block: bytes) -> bytes | None:
+        """The logging prefix of the file, from one of its first lines that parses as an INFO
+        line of a logging format (only rank logs: CANN logs have their own fast path)."""
+        if self.info.kind not in CHECKPOINT_KINDS:
+            return None
+        for raw in block.split(b"\n", SHAPE_PROBE_LINES)[:SHAPE_PROBE_LINES]:
+            shape = learn_shape(raw)
+            if shape is not None and parse_line(clean_line(raw)).level == "INFO":
+                return shape
+        return None
+
+    def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
+        """Visit the candidate lines in order, and every line while a parser follows a
+        multi-line block (every line of a structured file); a line a terminal cut is visited
+        whole, under the number of its first piece (`formats.wrapped`)."""
+        pos, index, size = 0, 0, len(block)
+        while pos < size:
+            if not (self.structured or self._following()):
+                while index < len(starts) and starts[index] < pos:
+                    index += 1
+                if index == len(starts):
+                    return
+                line_no += block.count(b"\n", pos, starts[index])
+                pos = starts[index]
+            end = block.find(b"\n", pos)
+            first, last, pieces, raw = self.wrapped.logical(block, pos, end)
+            hit = any(piece in hits for piece in pieces)
+            self._line(line_no - block.count(b"\n", first, pos), raw, hit)
+            pos, line_no = last + 1, line_no + block.count(b"\n", pos, last) + 1
+
+    def _following(self) -> bool:
+        return any(tracker.wants_more() for tracker in self.trackers)
+
+    def _parse(self, raw: bytes) -> ParsedLine:
+        text = clean_line(raw)
+        if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
+            self.kept_lines.append(text)
+        line = parse_line(text)
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
+        return line
+
+    def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        watch = not self.structured and not self._following() and self.storm.active(self.kept)
+        if watch and self._counted_as_storm(raw):
+            return
+        before = self.storm.before(self.kept, len(self.events), self.facts) if watch else None
+        self._parse_line(line_no, raw, hit)
+        if before is not None and not self._following():
+            self.storm.learn(raw, before, self.kept, len(self.events), self.facts)
+
+    def _counted_as_storm(self, raw: bytes) -> bool:
+        kind = self.storm.known(raw)
+        if kind is None:
+            return False
+        self.count_dropped(kind)
+        return True
+
+    def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        pieces = [raw] if self.structured else split_escaped(raw)
+        outer = self._parse(pieces[0])
+        self._piece(line_no, outer, hit)
+        if outer.level in QUIET_LEVELS:
+            return  # an INFO line quoting text (a logged prompt) says nothing about failures
+        for piece in pieces[1:]:
+            self._piece(line_no, inherit_writer(self._parse(piece), outer), hit)
+
+    def _piece(self, line_no: int, line: ParsedLine, hit: bool) -> None:
+        """One line for the parsers: a physical line, or an escaped line folded into one."""
+        for tracker in self.trackers:
+            if tracker.feed(line_no, line, self):
+                return
+        if hit:
+            kind = classify(line, self.prefilter)
+            if kind is not None:
+                self.emit(line_no, line, kind)
+
+    def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
+        """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
+        line = parse_line(clean_line(raw))
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
+        return line
+
+    def _checkpoint_match(self, message: str) -> str | None:
+        """The checkpoint text of a message read after the file's learned prefix; a user
+        pattern may span that prefix, so the whole message is tried too."""
+        assert self.checkpoints is not None
+        body = self.checkpoint_prefix.strip(message, self.block)
+        text = self.checkpoints.match(body)
+        if text is None and body is not message:
+            text = self.checkpoints.match(message)
+        return text
+
+    # --- end of file ---------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        self.cann.close_all(self)
+        self.elastic.close_all(self)
+        self.indented.close_all(self)
+        year = self.hints.year
+        if self.checkpoint_lines is not None:
+            self._finish_checkpoints(self.checkpoint_lines.finish(year))
+        for event, partial in self.partial:
+            event.timestamp = resolve(partial, year)
+        self._refusal_at_end()
+        self.events.sort(key=lambda event: event.line)
+        self.hints.store(self.facts, self.info.rank, self.ranks_seen)
+        if self.structured:
+            self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
+            self.kept_lines = []
+
+    def _finish_checkpoints(self, track: CheckpointTrack) -> None:
+        if not len(track):
+            return
+        self.facts["checkpoints"] = track
+        for rank, count in Counter(track.rank).items():
+            if rank != NO_RANK:
+                self.ranks_seen[rank] += count
+
+    def _refusal_at_end(self) -> None:
+        """A job log with no error line that ends on a plain-words refusal (`formats.refusal`)."""
+        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
+            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            found = last_refusal(tail, self.prefilter)
+            if found is not None:
+                self.emit(*found, EventKind.ERROR)

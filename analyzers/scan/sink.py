@@ -1,0 +1,133 @@
+"""Where one file's parsers report what they found: events, facts and earlier lines.
+
+The multi-line parsers (`formats.traceback`, `formats.cann_block`, `formats.elastic`, ...)
+only know this interface: `emit` an event for a line, `add_fact` to a topic, and `lookback`
+for the lines before one (a CANN block names its operator a few lines above its code).
+Caps keep an error storm from growing memory (see MAX_EVENTS).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from analyzers.core.types import Event, EventKind, FileInfo
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.codes import extract_codes
+from analyzers.formats.hints import HeadHints
+from analyzers.formats.timestamps import PartialTime
+from analyzers.ingest.textio import clean_line
+
+LOOKBACK_LINES = 8
+# An error storm (the same failure printed a million times) must not grow memory: past these
+# counts per file, events are only counted (facts["events_dropped"]). The earliest are kept:
+# they are the ones a first-error search needs.
+MAX_EVENTS = {EventKind.ERROR: 2000, EventKind.WARNING: 500}
+MAX_FACT_ITEMS = 1000
+
+
+class ScanSink:
+    def __init__(self, info: FileInfo, hints: HeadHints) -> None:
+        self.info = info
+        self.hints = hints
+        self.events: list[Event] = []
+        self.facts: dict[str, Any] = {}
+        self.partial: list[tuple[Event, PartialTime]] = []  # times waiting for their year
+        self.ranks_seen: Counter[int] = Counter()
+        self.kept: Counter[EventKind] = Counter()  # events emitted per kind, kept or not
+        self.block = b""
+        self.block_first_line = 1
+        self.previous_tail: list[tuple[int, bytes]] = []
+
+    # --- the Sink interface --------------------------------------------------------------
+
+    def emit(
+        self,
+        lineno: int,
+        line: ParsedLine,
+        kind: EventKind,
+        *,
+        source: str | None = None,
+        message: str | None = None,
+        rank: int | None = None,
+    ) -> Event:
+        message = line.message.strip() if message is None else message
+        if rank is None:
+            rank = line.rank if line.rank is not None else self.info.rank
+        self.kept[kind] += 1
+        keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
+        event = Event(
+            file=self.info.path,
+            line=lineno,
+            text=line.text,
+            kind=kind,
+            message=message,
+            rank=rank,
+            timestamp=line.time if isinstance(line.time, datetime) else None,
+            level=line.level,
+            source=source or line.source,
+            # an event past the cap is only counted: its codes would be read by no one
+            codes=_codes(message, line) if keep and kind != EventKind.CHECKPOINT else (),
+            pid=line.pid,
+            worker=line.tags.get("worker"),
+        )
+        if isinstance(line.time, datetime):
+            self.hints.saw_year(line.time.year)
+        elif isinstance(line.time, PartialTime) and keep:  # a dropped event needs no year
+            self.partial.append((event, line.time))
+        if line.rank is not None:
+            self.ranks_seen[line.rank] += 1
+        if keep:
+            self.events.append(event)
+        else:
+            dropped = self.facts.setdefault("events_dropped", {})
+            dropped[str(kind)] = dropped.get(str(kind), 0) + 1
+        return event
+
+    def add_fact(self, topic: str, value: Any) -> None:
+        items = self.facts.setdefault(topic, [])
+        if len(items) < MAX_FACT_ITEMS:
+            items.append(value)
+
+    def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
+        end = self._offset_of(lineno)
+        while end > 0 and len(found) < count:
+            start = self.block.rfind(b"\n", 0, end - 1) + 1
+            found.append((lineno - len(found) - 1, clean_line(self.block[start : end - 1])))
+            end = start
+        if len(found) < count and lineno - len(found) == self.block_first_line:
+            first = self.block_first_line - 1
+            tail = [(n, clean_line(raw)) for n, raw in self.previous_tail if n <= first]
+            found.extend(reversed(tail[-(count - len(found)) :]))
+        return list(reversed(found))
+
+    def _offset_of(self, lineno: int) -> int:
+        """Byte offset of the start of `lineno` in the current block (0 if before it)."""
+        offset = 0
+        for _ in range(lineno - self.block_first_line):
+            offset = self.block.find(b"\n", offset) + 1
+            if offset == 0:
+                return 0
+        return offset
+
+    def keep_tail(self, block: bytes, last_line: int) -> None:
+        """Remember the block's last lines so lookback works across a block boundary."""
+        tail: list[tuple[int, bytes]] = []
+        end = len(block) - 1
+        while end > 0 and len(tail) < LOOKBACK_LINES:
+            start = block.rfind(b"\n", 0, end) + 1
+            tail.append((last_line - len(tail), block[start:end]))
+            end = start - 1
+        self.previous_tail = list(reversed(tail))
+
+    def count_dropped(self, kind: EventKind) -> None:
+        """An event past its cap that was not even built: counted like one that was."""
+        self.kept[kind] += 1
+        dropped = self.facts.setdefault("events_dropped", {})
+        dropped[str(kind)] = dropped.get(str(kind), 0) + 1
+
+
+def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:
+    return extract_codes(message, hccl=line.tags.get("module") == "HCCL")

@@ -1,0 +1,80 @@
+"""Count the lines of an error storm instead of parsing each one again.
+
+A failing job can print the same error a million times (a watchdog in a loop, a retry that
+never succeeds). Past the per-file event caps (`scan.MAX_EVENTS`) such lines are only
+counted, but parsing and classifying each one still cost ~30 us: half a minute per million
+lines. Once a cap is full, a line that differs from an earlier dropped line only in its
+digits (times, sequence numbers, pids) is counted like that line without being parsed.
+
+Only lines whose earlier twin did nothing but add one dropped event are remembered: a line
+that started or continued a multi-line block, added a fact or kept an event is parsed every
+time. Rank numbers stay in the key, so a rank seen only in the storm is still noticed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from analyzers.core.types import EventKind
+
+_FOLD_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_RANK_DIGITS = re.compile(rb"(?i)(?:rank|default)\W{0,3}(\d+)")
+MAX_SHAPES = 10_000  # distinct storm lines remembered per file (bounded memory)
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """What the scanner had before a line was parsed, to tell what the line changed."""
+
+    kept: Counter[EventKind]
+    events: int
+    facts: int
+
+
+class StormCounter:
+    def __init__(self, caps: Mapping[EventKind, int]) -> None:
+        self._caps = caps
+        self._shapes: dict[bytes, EventKind] = {}
+
+    def active(self, kept: Counter[EventKind]) -> bool:
+        return any(kept[kind] >= cap for kind, cap in self._caps.items())
+
+    def known(self, raw: bytes) -> EventKind | None:
+        """The kind an earlier twin of this line was dropped as, if any."""
+        return self._shapes.get(_key(raw)) if self._shapes else None
+
+    def before(self, kept: Counter[EventKind], events: int, facts: Mapping[str, Any]) -> Before:
+        return Before(Counter(kept), events, _fact_items(facts))
+
+    def learn(
+        self,
+        raw: bytes,
+        before: Before,
+        kept: Counter[EventKind],
+        events: int,
+        facts: Mapping[str, Any],
+    ) -> None:
+        """Remember the line if all it did was add one event past its kind's cap."""
+        added = kept - before.kept
+        if len(self._shapes) >= MAX_SHAPES or added.total() != 1 or events != before.events:
+            return
+        (kind,) = added
+        if kind in self._caps and _fact_items(facts) == before.facts:
+            self._shapes[_key(raw)] = kind
+
+
+def _key(raw: bytes) -> bytes:
+    return raw.translate(_FOLD_DIGITS) + b"\x00" + b",".join(_RANK_DIGITS.findall(raw))
+
+
+def _fact_items(facts: Mapping[str, Any]) -> int:
+    """Size of the facts, not counting the dropped-event tally itself."""
+    return sum(
+        len(value) if isinstance(value, list | dict) else 1
+        for topic, value in facts.items()
+        if topic != "events_dropped"
+    )

@@ -1,0 +1,190 @@
+"""Compare the ranks' checkpoint sequences: who stopped where, who went its own way.
+
+Every checkpoint of every rank takes part (`analyzers.timeline.rank_sequences` gathers them from the
+files). A checkpoint's identity is its normalised text plus its occurrence index on that
+rank (the 3rd `norm passed` of rank 0 and the 3rd of rank 5 are the same logical point),
+so ranks are compared without trusting their clocks. Where lines carry time, per-rank
+clock offsets are estimated from the shared checkpoints.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from array import array
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line
+from analyzers.core.limits import plausible_rank
+from analyzers.core.types import (
+    Checkpoint,
+    Correlation,
+    Event,
+    EventKind,
+    FileKind,
+    FileScan,
+    Timeline,
+)
+from analyzers.timeline.divergence import divergence
+from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
+from analyzers.timeline.rank_status import RankFiles, as_int, elastic_exits, rank_summary
+from analyzers.timeline.sequence_facts import clock_offsets, last_common
+
+# In a launcher log, lines the agent writes itself (glog lines, the ChildFailedError summary)
+# report on a rank; its exit is read from facts["elastic_failures"], and these lines are
+# neither the rank's output nor its first error. Copies of a rank's output carry a tag.
+_LAUNCHER_SOURCES = frozenset({"elastic", "glog"})
+_RANK_OUTPUT_TAG = re.compile(
+    r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: )"
+)
+
+
+def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correlation:
+    """Per-rank timelines and statuses plus the job-level comparison of the ranks."""
+    by_rank = _collect(scans)
+    timeline = rank_sequences(scans)
+    for rank in timeline.ranks:
+        by_rank.setdefault(rank, RankFiles()).present = True
+    world_size = _world_size(world_size_hint, scans, by_rank)
+    ranks = sorted(set(range(world_size or 0)) | set(by_rank))
+    missing = [r for r in ranks if r not in by_rank or not by_rank[r].present]
+    timeline.ranks = {r: seq for r, seq in timeline.ranks.items() if r not in missing}
+    qualify(timeline)
+    exits = elastic_exits(scans)
+    summaries = [
+        rank_summary(r, by_rank.get(r), timeline, r in missing, exits.get(r)) for r in ranks
+    ]
+    present = [r for r in ranks if r not in missing]
+    common = last_common(timeline, present)
+    counts = {s.rank: s.checkpoints for s in summaries if s.rank in present}
+    ahead, behind = _ahead_behind(counts)
+    split = divergence(timeline)
+    return Correlation(
+        ranks=summaries,
+        timeline=timeline,
+        world_size=world_size,
+        last_common=timeline.checkpoint(*common) if common else None,
+        ahead_ranks=ahead,
+        behind_ranks=behind,
+        missing_ranks=missing,
+        divergent_ranks=split.ranks,
+        divergence=split.sentence,
+        divergence_at=_divergence_at(timeline, split) if split.rank is not None else None,
+        clock_offsets=clock_offsets(timeline),
+    )
+
+
+def qualify(timeline: Timeline) -> None:
+    """Give every entry its layer-qualified label. Ranks mostly log the same sequence (or a
+    prefix of a longer one), so each distinct sequence is qualified once."""
+    qualifier = SequenceQualifier(timeline.texts)
+    done: list[tuple[bytes, Any]] = []
+    for rank in sorted(timeline.ranks, key=lambda r: -len(timeline.ranks[r])):
+        seq = timeline.ranks[rank]
+        raw = seq.text.tobytes()
+        reuse = next((labels for whole, labels in done if whole.startswith(raw)), None)
+        if reuse is not None:
+            seq.label = reuse[: len(seq)]
+            continue
+        seq.label = array("I", qualifier.qualify(seq.text))
+        if len(done) < 8:
+            done.append((raw, seq.label))
+    timeline.labels = qualifier.labels
+
+
+def _divergence_at(timeline: Timeline, split: Any) -> dict[str, Any]:
+    point: Checkpoint = timeline.checkpoint(split.rank, split.position)
+    return {
+        "rank": split.rank,
+        "position": split.position + 1,
+        "checkpoint": point.text,
+        "qualified": point.qualified,
+        "file": point.file,
+        "line": point.line,
+    }
+
+
+# --- gathering one rank's lines ------------------------------------------------------------
+
+
+def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
+    """Each rank's files and error lines (its checkpoints are in `rank_sequences`)."""
+    by_rank: dict[int, RankFiles] = {}
+    for scan in scans:
+        info = scan.info
+        if info.rank is not None:
+            files = _rank_files(by_rank, info.rank, scan)
+            files.present = files.present or info.lines > 0 or info.size_bytes > 0
+        track = scan.facts.get("checkpoints")
+        for rank in _track_ranks(track, info.rank):
+            _rank_files(by_rank, rank, scan).present = True
+        for event in scan.events:
+            rank = event.rank if event.rank is not None else info.rank
+            if rank is None or _launcher_says(event, info.kind):
+                continue
+            _add_event(_rank_files(by_rank, rank, scan), event)
+    return by_rank
+
+
+def _track_ranks(track: Any, file_rank: int | None) -> set[int]:
+    if track is None or not len(track):
+        return set()
+    ranks = track.ranks()
+    if file_rank is not None and len(ranks) < len(track):
+        ranks.add(file_rank)
+    return ranks
+
+
+def _launcher_says(event: Event, kind: FileKind) -> bool:
+    return (
+        kind == FileKind.LAUNCHER
+        and event.source in _LAUNCHER_SOURCES
+        and not _RANK_OUTPUT_TAG.match(event.text)
+    )
+
+
+def _rank_files(by_rank: dict[int, RankFiles], rank: int, scan: FileScan) -> RankFiles:
+    files = by_rank.setdefault(rank, RankFiles())
+    priority = FILE_PRIORITY.get(scan.info.kind, 1)
+    files.priority.setdefault(scan.info.path, (priority, scan.info.path))
+    return files
+
+
+def _add_event(files: RankFiles, event: Event) -> None:
+    files.present = True
+    if event.kind == EventKind.CHECKPOINT:
+        return
+    if event.kind == EventKind.ERROR:
+        files.errors.setdefault(event.file, []).append(event)
+    if not files.killed_line and is_killed_line(event.message or event.text):
+        files.killed_line = True
+
+
+def _world_size(
+    hint: int | None, scans: Sequence[FileScan], by_rank: Mapping[int, Any]
+) -> int | None:
+    if hint and plausible_rank(hint):
+        return hint
+    stated = [as_int(scan.facts.get("world_size")) for scan in scans]
+    stated += [as_int((scan.facts.get("env") or {}).get("WORLD_SIZE")) for scan in scans]
+    sizes = [size for size in stated if size and plausible_rank(size)]
+    if sizes:
+        return max(sizes)
+    return plausible_rank(max(by_rank) + 1) if by_rank else None
+
+
+# --- job level -----------------------------------------------------------------------------
+
+
+def _ahead_behind(counts: Mapping[int, int]) -> tuple[list[int], list[int]]:
+    """Ranks past and short of the pack, the pack being the most common checkpoint count
+    (the median when every count differs)."""
+    if len(counts) < 2:
+        return [], []
+    ((mode, repeats),) = Counter(counts.values()).most_common(1)
+    pack = mode if repeats > 1 else statistics.median(counts.values())
+    ahead = sorted(r for r, n in counts.items() if n > pack)
+    behind = sorted(r for r, n in counts.items() if n < pack)
+    return ahead, behind

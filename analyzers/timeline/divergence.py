@@ -1,0 +1,134 @@
+"""Which ranks left the sequence of checkpoints the others followed, and a sentence saying so.
+
+A rank that stops early or runs ahead is not divergent: that is progress, judged elsewhere.
+Divergence is a rank logging a different checkpoint at the same position, the sign of ranks
+taking different code paths (a skipped collective, a branch on rank-local data).
+
+The vote is position by position among the ranks still on the common path, over every
+checkpoint. Ranks nearly always agree, so instead of walking positions one by one the
+sequences are compared as bytes: the next position where some voter differs is found by
+binary search over memory comparisons, and only those positions are voted on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from analyzers.core.types import Timeline
+
+ITEM = 4  # bytes per text id in a sequence's buffer (array "I")
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    ranks: list[int]  # every rank that left the common path
+    rank: int | None = None  # the first to leave
+    position: int | None = None  # 0-based index of its first different checkpoint
+    sentence: str | None = None
+
+
+def divergence(timeline: Timeline) -> Divergence:
+    views = {r: memoryview(seq.text.tobytes()) for r, seq in timeline.ranks.items()}
+    left = _vote(views)
+    if not left:
+        return Divergence([])
+    rank = min(left, key=lambda r: (left[r], r))
+    sentence = _sentence(timeline, left, rank)
+    return Divergence(sorted(left), rank, left[rank], sentence)
+
+
+def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
+    """Rank -> position where it left the majority's path."""
+    lengths = {r: len(v) // ITEM for r, v in views.items()}
+    on_path = sorted(views)
+    left: dict[int, int] = {}
+    position = 0
+    while True:
+        voters = [r for r in on_path if lengths[r] > position]
+        if len(voters) < 2:
+            return left
+        ref = max(voters, key=lambda r: (lengths[r], -r))
+        differs = [first_difference(views[r], views[ref], position, lengths[r]) for r in voters]
+        real = [d for r, d in zip(voters, differs, strict=True) if d < lengths[r]]
+        if not real:
+            return left
+        at = min(real)
+        ballot = [r for r in voters if lengths[r] > at]
+        expected = _majority(views, ballot, at)
+        for r in ballot:
+            if _item(views[r], at) != expected:
+                left[r] = at
+        on_path = [r for r in on_path if r not in left]
+        position = at + 1
+
+
+def first_difference(a: memoryview, b: memoryview, start: int, stop: int) -> int:
+    """The first index in [start, stop) where the two sequences differ, else stop."""
+    low, high = start, stop
+    if a[low * ITEM : high * ITEM] == b[low * ITEM : high * ITEM]:
+        return stop
+    while high - low > 1:  # invariant: a difference lies in [low, high)
+        middle = (low + high) // 2
+        if a[low * ITEM : middle * ITEM] == b[low * ITEM : middle * ITEM]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def _item(view: memoryview, index: int) -> bytes:
+    return bytes(view[index * ITEM : (index + 1) * ITEM])
+
+
+def _majority(views: Mapping[int, memoryview], ballot: list[int], at: int) -> bytes:
+    """The most logged text at a position; a tie goes to the lowest rank's text."""
+    texts = {r: _item(views[r], at) for r in ballot}
+    votes = Counter(texts.values())
+    best = max(votes.values())
+    return next(texts[r] for r in ballot if votes[texts[r]] == best)
+
+
+# --- the sentence --------------------------------------------------------------------------
+
+
+def _sentence(timeline: Timeline, left: Mapping[int, int], rank: int) -> str:
+    position = left[rank]
+    own = _label(timeline, rank, position)
+    on_path = [r for r in timeline.ranks if r not in left]
+    longer = [r for r in sorted(on_path) if len(timeline.ranks[r]) > position]
+    peers = longer or [
+        r for r in sorted(timeline.ranks) if r not in left and _reaches(timeline, r, position)
+    ]
+    where = _after(timeline, rank, position)
+    sentence = f"rank {rank} left the common sequence {where}: it logged '{own}'"
+    if peers:
+        sentence += f" where {ranks_phrase(peers)} logged '{_label(timeline, peers[0], position)}'"
+    others = sorted(set(left) - {rank})
+    if others:
+        sentence += f"; also diverged: {ranks_phrase(others)}"
+    return sentence + "."
+
+
+def _reaches(timeline: Timeline, rank: int, position: int) -> bool:
+    return len(timeline.ranks[rank]) > position
+
+
+def _label(timeline: Timeline, rank: int, position: int) -> str:
+    seq = timeline.ranks[rank]
+    if len(seq.label) > position:
+        return timeline.labels[seq.label[position]]
+    return timeline.texts[seq.text[position]]
+
+
+def _after(timeline: Timeline, rank: int, position: int) -> str:
+    if position == 0:
+        return "at its first checkpoint"
+    return f"after '{_label(timeline, rank, position - 1)}' (checkpoint {position})"
+
+
+def ranks_phrase(ranks: Sequence[int]) -> str:
+    shown = ", ".join(str(r) for r in ranks[:8])
+    more = f" and {len(ranks) - 8} more" if len(ranks) > 8 else ""
+    return f"rank{'s' if len(ranks) > 1 else ''} {shown}{more}"

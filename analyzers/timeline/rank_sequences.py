@@ -1,0 +1,152 @@
+"""Gather each rank's checkpoints from the files that hold them into one `RankSequence`.
+
+A rank's lines may sit in several files (its own log, stderr, the launcher's `[default3]:`
+copy); a launcher log holds several ranks. Every checkpoint keeps its place: a rank's
+sequence is built from the fullest file of the best kind, and another file adds only the
+checkpoints that file lacks (a copy adds nothing). Checkpoint identity is the normalised
+text plus its occurrence index on the rank, so "the 3rd `norm passed`" is the same point in
+two files of one rank and on two ranks.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
+from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
+
+# A rank's own log is the better citation than the launcher's copy of the same line.
+FILE_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.LAUNCHER: 2}
+
+
+@dataclass(slots=True)
+class _Part:
+    """The checkpoints of one rank found in one file."""
+
+    priority: int
+    path: str
+    seq: RankSequence
+
+
+def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
+    """Every rank's checkpoints, each once, in its own order (labels are left empty)."""
+    timeline = Timeline()
+    texts: dict[str, int] = {}
+    parts: dict[int, list[_Part]] = {}
+    for scan in scans:
+        track = track_of(scan)
+        if track is None or not len(track):
+            continue
+        table = [_intern(texts, timeline.texts, text) for text in track.texts]
+        file_id = len(timeline.files)
+        timeline.files.append(scan.info.path)
+        priority = FILE_PRIORITY.get(scan.info.kind, 1)
+        for rank, seq in _split_by_rank(track, scan.info.rank, table, file_id):
+            parts.setdefault(rank, []).append(_Part(priority, scan.info.path, seq))
+    for rank in sorted(parts):
+        timeline.ranks[rank] = _merged(parts[rank])
+    return timeline
+
+
+def _intern(ids: dict[str, int], texts: list[str], text: str) -> int:
+    found = ids.get(text)
+    if found is None:
+        found = ids[text] = len(texts)
+        texts.append(text)
+    return found
+
+
+def _split_by_rank(
+    track: CheckpointTrack, file_rank: int | None, table: list[int], file_id: int
+) -> Iterable[tuple[int, RankSequence]]:
+    """A rank log is one rank (the common case, done in bulk); a launcher log is split."""
+    named = set(track.rank)
+    if named <= {NO_RANK, file_rank}:
+        if file_rank is None:
+            return []
+        return [(file_rank, _sequence(track, table, file_id, range(len(track))))]
+    indices: dict[int, list[int]] = {}
+    for index, rank in enumerate(track.rank):
+        owner = file_rank if rank == NO_RANK else rank
+        if owner is not None:
+            indices.setdefault(owner, []).append(index)
+    return [(rank, _sequence(track, table, file_id, picked)) for rank, picked in indices.items()]
+
+
+def _sequence(
+    track: CheckpointTrack, table: list[int], file_id: int, picked: Sequence[int]
+) -> RankSequence:
+    whole = len(picked) == len(track)
+    text = track.text if whole else array("I", (track.text[i] for i in picked))
+    return RankSequence(
+        text=array("I", map(table.__getitem__, text)),
+        file=array("I", [file_id]) * len(picked),
+        # a whole file's columns are shared with its track, not copied: neither changes now
+        line=track.line if whole else array("Q", (track.line[i] for i in picked)),
+        time=track.time if whole else array("d", (track.time[i] for i in picked)),
+    )
+
+
+# --- one rank from several files ----------------------------------------------------------
+
+
+def _merged(parts: list[_Part]) -> RankSequence:
+    parts = sorted(parts, key=lambda p: (p.priority, -len(p.seq), p.path))
+    merged = parts[0].seq
+    for part in parts[1:]:
+        if _adds_something(merged, part.seq):
+            merged = _merge_two(merged, part.seq)
+    return merged
+
+
+def _adds_something(base: RankSequence, other: RankSequence) -> bool:
+    """Whether `other` holds an occurrence `base` lacks (a copy of the same lines does not)."""
+    have = Counter(base.text)
+    return any(count > have[text] for text, count in Counter(other.text).items())
+
+
+Row = tuple[int, int, int, float]  # text, file, line, time
+
+
+def _merge_two(base: RankSequence, other: RankSequence) -> RankSequence:
+    """Checkpoints only `other` has go in before the next checkpoint both share (at the end
+    after the last one); with a time on every line, time decides."""
+    base_rows, other_rows = _rows(base), _rows(other)
+    have = Counter(base.text)
+    before: dict[tuple[int, int], list[Row]] = {}
+    pending: list[Row] = []
+    for key, row in zip(_keys(other.text), other_rows, strict=True):
+        if key[1] < have[key[0]]:
+            if pending:
+                before[key], pending = pending, []
+        else:
+            pending.append(row)
+    rows: list[Row] = []
+    for key, row in zip(_keys(base.text), base_rows, strict=True):
+        rows.extend(before.get(key, ()))
+        rows.append(row)
+    rows.extend(pending)
+    if all(row[3] == row[3] for row in rows):
+        rows.sort(key=lambda row: row[3])
+    return RankSequence(
+        text=array("I", (r[0] for r in rows)),
+        file=array("I", (r[1] for r in rows)),
+        line=array("Q", (r[2] for r in rows)),
+        time=array("d", (r[3] for r in rows)),
+    )
+
+
+def _rows(seq: RankSequence) -> list[Row]:
+    return list(zip(seq.text, seq.file, seq.line, seq.time, strict=True))
+
+
+def _keys(texts: Iterable[int]) -> list[tuple[int, int]]:
+    seen: Counter[int] = Counter()
+    keys = []
+    for text in texts:
+        keys.append((text, seen[text]))
+        seen[text] += 1
+    return keys

@@ -1,0 +1,115 @@
+"""Give ranks to serving-framework events whose process tag needs the whole bundle to read.
+
+A line tagged `(Worker_TP2 pid=9)` is rank 2 only if the job has a single data-parallel group,
+and `(Worker_DP1_TP2 pid=9)` is rank `1 * tp_size + 2` only if the TP size is known. Both are
+facts about the bundle, not the line, so they are settled here, after every file is scanned
+and before ranks are correlated (`formats.worker_tags` has the rules).
+
+The layout is read conservatively, because a wrong rank is worse than none:
+
+- some DP group other than 0 exists if any tag shows one (engine cores `EngineCore_DP1`
+  included) or a configuration line states a data-parallel size above 1;
+- the TP size is the one configuration value stated (`tensor_parallel_size=8`; two different
+  values mean two jobs: unknown); else what EP indices imply (`Worker_DP1_TP2_EP6`: 4); else
+  the highest TP index seen + 1, only when every index from 0 up to it was seen. Any TP index
+  at or above the size found makes it unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
+from analyzers.core.types import FileScan
+from analyzers.formats.worker_tags import Framework, Layout, parse_tag, rank_of
+
+
+def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
+    """Set `event.rank` where only the bundle's layout could tell it; the layout, if any tag."""
+    tags = _tags(scans)
+    if not tags:
+        return None
+    layout = bundle_layout(scans, tags)
+    for scan in scans:
+        for event in scan.events:
+            if event.rank is None and event.worker is not None:
+                event.rank = rank_of(event.worker, layout)
+        track = scan.facts.get("checkpoints")
+        if isinstance(track, CheckpointTrack) and track.workers:
+            _rank_checkpoints(track, layout)
+    return layout
+
+
+def _rank_checkpoints(track: CheckpointTrack, layout: Layout) -> None:
+    """Checkpoint lines carry the same process tags as the events."""
+    ranks = [rank_of(tag, layout) for tag in track.workers]
+    for index, worker in enumerate(track.worker):
+        if worker != NO_RANK and track.rank[index] == NO_RANK:
+            rank = ranks[worker]
+            if rank is not None:
+                track.rank[index] = rank
+
+
+def bundle_layout(scans: Sequence[FileScan], tags: set[str]) -> Layout:
+    sizes: dict[str, set[int]] = {"tp": set(), "dp": set()}
+    tp_is_rank: set[str] = set()
+    for scan in scans:
+        found = scan.facts.get("worker_tags") or {}
+        for key, values in (found.get("sizes") or {}).items():
+            sizes.setdefault(key, set()).update(values)
+        tp_is_rank.update(found.get("tp_is_rank") or ())
+    parsed = [parse_tag(tag) for tag in tags]
+    dp_above_zero = any(index.get("DP", 0) > 0 for _, index in parsed) or any(
+        size > 1 for size in sizes["dp"]
+    )
+    return Layout(
+        tp_size=_tp_size(sizes["tp"], parsed),
+        dp_above_zero=dp_above_zero,
+        tp_is_rank=frozenset(tp_is_rank),
+    )
+
+
+def _tags(scans: Sequence[FileScan]) -> set[str]:
+    tags: set[str] = set()
+    for scan in scans:
+        tags.update((scan.facts.get("worker_tags") or {}).get("tags") or ())
+        tags.update(event.worker for event in scan.events if event.worker is not None)
+        track = scan.facts.get("checkpoints")
+        if isinstance(track, CheckpointTrack):
+            tags.update(track.workers)
+    return tags
+
+
+def _tp_size(
+    stated: set[int], parsed: Iterable[tuple[Framework | None, dict[str, int]]]
+) -> int | None:
+    parsed = list(parsed)
+    seen = {index["TP"] for _, index in parsed if "TP" in index}
+    implied = {
+        _implied_tp_size(index) for framework, index in parsed if _ep_is_rank(framework, index)
+    }
+    implied.discard(None)
+    if stated:
+        size = next(iter(stated)) if len(stated) == 1 else None
+    elif implied:
+        size = next(iter(implied)) if len(implied) == 1 else None
+    elif seen and seen == set(range(max(seen) + 1)) and max(seen) > 0:
+        size = max(seen) + 1
+    else:
+        size = None
+    if size is None or (seen and max(seen) >= size) or (implied and implied != {size}):
+        return None
+    return size
+
+
+def _ep_is_rank(framework: Framework | None, index: dict[str, int]) -> bool:
+    return framework is not None and framework.ep_is_rank and not framework.unsafe & index.keys()
+
+
+def _implied_tp_size(index: dict[str, int]) -> int | None:
+    """`ep = dp * tp_size + tp` solved for tp_size (needs DP > 0 and both other indices)."""
+    dp, tp, ep = index.get("DP", 0), index.get("TP"), index.get("EP")
+    if dp == 0 or tp is None or ep is None or (ep - tp) % dp:
+        return None
+    size = (ep - tp) // dp
+    return size if size > tp else None

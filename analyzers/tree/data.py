@@ -1,0 +1,198 @@
+"""Loading and validating the diagnosis tree (`analyzers/knowledge/tree.yaml`).
+
+Validation happens once at load and fails with a message naming the node: unique slug ids,
+known fields, known predicate keys with the right argument types, valid regexes, label
+placeholders that exist, children that exist and form one tree reachable from the root,
+linked cases that exist in the case library, categories and strategies from their lists.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from analyzers.library.matching import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
+from analyzers.tree.facts import TreeFacts
+from analyzers.tree.predicates import TreeError, check_predicate
+
+TREE_FILE = KNOWLEDGE / "tree.yaml"
+NODE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_TEXTS = ("label", "question", "guidance")
+_LISTS = ("commands", "env", "strategy", "cases", "children")
+_FIELDS = frozenset({"id", "when", "category", *_TEXTS, *_LISTS})
+_LABEL_NAMES = frozenset(TreeFacts().summary())
+
+
+@dataclass(frozen=True, slots=True)
+class TreeNode:
+    id: str
+    label: str  # the answer shown when the walk enters this node; may hold {placeholders}
+    question: str
+    guidance: str
+    when: Any = None  # predicate mapping; None only on the root
+    category: str | None = None
+    commands: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    strategy: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
+    children: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VerificationItem:
+    id: str
+    check: str
+    how: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    root: str
+    nodes: Mapping[str, TreeNode]
+    verification: tuple[VerificationItem, ...] = ()
+
+    def node(self, node_id: str) -> TreeNode:
+        return self.nodes[node_id]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole tree as plain data, for the web UI's diagram and the API."""
+        return {
+            "root": self.root,
+            "nodes": [_node_dict(n) for n in self.nodes.values()],
+            "verification": [
+                {"id": v.id, "check": v.check, "how": v.how} for v in self.verification
+            ],
+        }
+
+
+def _node_dict(node: TreeNode) -> dict[str, Any]:
+    data = {f: getattr(node, f) for f in ("id", "when", "category", *_TEXTS)}
+    data.update({f: list(getattr(node, f)) for f in _LISTS})
+    return data
+
+
+def load_tree(path: Path | None = None) -> Tree:
+    """The validated tree (the default file is read once per process)."""
+    if path is None:
+        return _default_tree()
+    return parse_tree(read_yaml(Path(path)), source=str(path))
+
+
+@lru_cache(maxsize=1)
+def _default_tree() -> Tree:
+    return load_tree(TREE_FILE)
+
+
+def parse_tree(data: Any, source: str = "<string>", case_ids: frozenset[str] | None = None) -> Tree:
+    """Validate the tree's data and build it. `case_ids` defaults to the case library's."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("nodes"), list):
+        raise TreeError(f"{source}: expected a mapping with 'root' and a 'nodes' list")
+    nodes = _parse_nodes(data["nodes"], source)
+    root = data.get("root")
+    if root not in nodes:
+        raise TreeError(f"{source}: root {root!r} is not a node")
+    known_cases = case_ids if case_ids is not None else frozenset(c.id for c in load_cases())
+    for node in nodes.values():
+        _check_node(node, nodes, root, known_cases, f"{source}: node {node.id!r}")
+    _check_shape(nodes, root, source)
+    verification = tuple(_parse_verification(data.get("verification") or [], source))
+    return Tree(root=root, nodes=nodes, verification=verification)
+
+
+def _parse_nodes(raw_nodes: Sequence[Any], source: str) -> dict[str, TreeNode]:
+    nodes: dict[str, TreeNode] = {}
+    for index, raw in enumerate(raw_nodes):
+        node = _parse_node(raw, source, index)
+        if node.id in nodes:
+            raise TreeError(f"{source}: duplicate node id {node.id!r}")
+        nodes[node.id] = node
+    return nodes
+
+
+def _parse_node(raw: Any, source: str, index: int) -> TreeNode:
+    if not isinstance(raw, Mapping):
+        raise TreeError(f"{source}: node #{index + 1}: expected a mapping")
+    node_id = raw.get("id")
+    if not isinstance(node_id, str) or not NODE_ID.match(node_id):
+        raise TreeError(f"{source}: node #{index + 1}: id must be a slug like 'hccl_buffsize'")
+    where = f"{source}: node {node_id!r}"
+    unknown = set(raw) - _FIELDS
+    if unknown:
+        raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
+    texts = {name: _text(raw, name, where) for name in _TEXTS}
+    lists = {name: _strings(raw, name, where) for name in _LISTS}
+    return TreeNode(
+        id=node_id, when=raw.get("when"), category=raw.get("category"), **texts, **lists
+    )
+
+
+def _text(raw: Mapping[str, Any], name: str, where: str) -> str:
+    value = raw.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise TreeError(f"{where}: '{name}' must be a non-empty string")
+    return " ".join(value.split())
+
+
+def _strings(raw: Mapping[str, Any], name: str, where: str) -> tuple[str, ...]:
+    value = raw.get(name, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TreeError(f"{where}: '{name}' must be a list of strings")
+    return tuple(value)
+
+
+def _check_node(
+    node: TreeNode, nodes: Mapping[str, TreeNode], root: str, cases: frozenset[str], where: str
+) -> None:
+    if node.id != root and node.when is None:
+        raise TreeError(f"{where}: missing 'when' predicate")
+    if node.when is not None:
+        check_predicate(node.when, where)
+    missing = [c for c in node.children if c not in nodes]
+    if missing:
+        raise TreeError(f"{where}: unknown child node(s) {missing}")
+    unknown_cases = [c for c in node.cases if c not in cases]
+    if unknown_cases:
+        raise TreeError(f"{where}: unknown case id(s) {unknown_cases}")
+    if node.category is not None and node.category not in taxonomy():
+        raise TreeError(f"{where}: category {node.category!r} is not in the taxonomy")
+    if set(node.strategy) - STRATEGIES:
+        raise TreeError(f"{where}: unknown strategy {sorted(set(node.strategy) - STRATEGIES)}")
+    names = {name for _, name, _, _ in string.Formatter().parse(node.label) if name is not None}
+    if names - _LABEL_NAMES:
+        raise TreeError(f"{where}: unknown label placeholder(s) {sorted(names - _LABEL_NAMES)}")
+
+
+def _check_shape(nodes: Mapping[str, TreeNode], root: str, source: str) -> None:
+    """One parent per node and every node reachable from the root (hence no cycles)."""
+    parents: dict[str, str] = {}
+    for node in nodes.values():
+        for child in node.children:
+            if child in parents or child == root:
+                raise TreeError(f"{source}: node {child!r} has more than one parent")
+            parents[child] = node.id
+    reachable, todo = set(), [root]
+    while todo:
+        current = todo.pop()
+        reachable.add(current)
+        todo.extend(nodes[current].children)
+    unreachable = sorted(set(nodes) - reachable)
+    if unreachable:
+        raise TreeError(f"{source}: node(s) not reachable from the root: {unreachable}")
+
+
+def _parse_verification(raw: Sequence[Any], source: str) -> list[VerificationItem]:
+    items = []
+    for entry in raw:
+        if not isinstance(entry, Mapping) or not entry.get("id") or not entry.get("check"):
+            raise TreeError(f"{source}: each verification item needs 'id' and 'check'")
+        items.append(
+            VerificationItem(str(entry["id"]), str(entry["check"]), str(entry.get("how", "")))
+        )
+    if len({i.id for i in items}) != len(items):
+        raise TreeError(f"{source}: duplicate verification ids")
+    return items

@@ -1,0 +1,1 @@
+"""People and access: API tokens, login throttling and the activity log."""

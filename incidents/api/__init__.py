@@ -1,0 +1,1 @@
+"""The JSON API for CI jobs: incidents, cases, and JSON errors under /api/."""

@@ -1,0 +1,86 @@
+"""Case library pages: search, a case's permalink, editing, promotion, the tree reference."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from incidents.library import selectors as case_selectors
+from incidents.library import services as case_services
+from incidents.library.forms import CaseForm
+from incidents.library.models import CATEGORY_CHOICES, HARDWARE_CHOICES, Case
+from incidents.library.query import CaseFilters, case_search
+from incidents.models import Activity, Incident
+from incidents.runs.views import ACTIVITY_SHOWN
+from incidents.tree.drawing import build_tree_view
+
+
+def page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+@login_required
+@require_GET
+def library_search(request: HttpRequest) -> HttpResponse:
+    filters = CaseFilters.from_params(request.GET)
+    text = request.GET.get("q", "").strip()
+    result = case_search(text=text, filters=filters, page=page_number(request))
+    context = {
+        "result": result,
+        "filters": filters,
+        "categories": CATEGORY_CHOICES,
+        "hardware_choices": HARDWARE_CHOICES,
+    }
+    return render(request, "library/search.html", context)
+
+
+@login_required
+@require_GET
+def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(Case, slug=slug)
+    context = {
+        "case": case,
+        "links": case_selectors.linked_incidents(case),
+        "tree_nodes": case_selectors.tree_nodes_linking(case.slug),
+        "activity": Activity.objects.about_case(case)[:ACTIVITY_SHOWN],
+    }
+    return render(request, "library/case.html", context)
+
+
+@login_required
+def case_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(Case, slug=slug)
+    if case.is_seeded:
+        messages.info(request, "Seeded cases are edited in analyzers/knowledge/cases/.")
+        return redirect(case)
+    form = CaseForm(request.POST or None, instance=case)
+    if request.method == "POST" and form.is_valid():
+        case_services.case_update(form=form, user=request.user)
+        messages.success(request, "Case saved.")
+        return redirect(case)
+    return render(request, "library/case_form.html", {"case": case, "form": form})
+
+
+@login_required
+@require_GET
+def library_tree(request: HttpRequest) -> HttpResponse:
+    context = {"tree": build_tree_view(), "anchor": "node-"}
+    return render(request, "library/tree.html", context)
+
+
+@login_required
+@require_POST
+def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
+    incident = get_object_or_404(Incident, pk=number)
+    try:
+        case = case_services.case_promote(incident=incident, user=request.user)
+    except case_services.NotPromotable as error:
+        messages.error(request, str(error))
+        return redirect(incident)
+    return redirect("library:case-edit", slug=case.slug)

@@ -1,0 +1,231 @@
+"""The body of the analysis task, safe to run twice for the same run.
+
+1. Claim the run with a conditional UPDATE; only the caller that changed the row
+   goes on. A redelivery of the same Celery message (its worker died) may take a
+   run over again, and so may anyone once a claim is older than the time limit.
+2. Run the analyzers outside any transaction: it can take minutes.
+   While it runs, a heartbeat (incidents.runs.heartbeat) tells the sweeper it is alive.
+3. Store the report (or a human error message) in one UPDATE that only applies
+   while this claim still holds, so a finished run is never overwritten. That write
+   survives a database connection lost meanwhile (incidents.runs.dbretry); a report the
+   database refuses fails the run with a reason instead of leaving it running.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, models, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+import analyzers
+from analyzers import AnalyzeOptions, BundleError
+from incidents.library import services as case_services
+from incidents.models import AnalysisRun, RunState, fingerprint_of
+from incidents.runs import dbretry, runstore
+from incidents.runs.heartbeat import Heartbeat
+
+log = logging.getLogger(__name__)
+
+PROGRESS_MIN_INTERVAL_S = 0.5
+
+
+MAX_ATTEMPTS = 3
+
+
+class ClaimLost(Exception):
+    """The sweeper gave this run to another worker while this one was still at it."""
+
+
+def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
+    """Analyze the bundle of run `run_id` and store the outcome on the run."""
+    if not _claim(run_id, delivery_id):
+        log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
+        _give_up_if_exhausted(run_id, delivery_id)
+        return
+    run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
+    run.show_on_incident(RunState.RUNNING)
+    try:
+        with Heartbeat(_beat(run), interval_s=settings.RANKLENS_HEARTBEAT_SECONDS) as hb:
+            report = _analyze(run, hb)
+    except ClaimLost:
+        log.warning("run %s: taken over by another worker; this attempt stops", run_id)
+    except BundleError as error:
+        # The store names the file by its hash; people know it by the name they uploaded.
+        bundle = run.incident.bundle
+        message = str(error).replace(bundle.sha256, bundle.original_name)
+        _finish(run, state=RunState.FAILED, error=message)
+    except Exception as error:
+        message = f"The analysis stopped unexpectedly ({type(error).__name__}: {error})."
+        _finish(run, state=RunState.FAILED, error=message)
+        raise
+    else:
+        if _finish(run, state=RunState.DONE, report=report) == RunState.DONE:
+            dbretry.retrying(  # link the matched cases; a second sync gives the same links
+                lambda: case_services.incident_cases_sync(run_id=run.pk),
+                what=f"run {run.pk}: linking matched cases",
+            )
+
+
+def _claim(run_id: int, delivery_id: str) -> bool:
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    takeover = Q(state=RunState.RUNNING) & Q(started_at__lt=stale)
+    if delivery_id:
+        takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id)
+    claimable = Q(pk=run_id, attempts__lt=MAX_ATTEMPTS) & (Q(state=RunState.QUEUED) | takeover)
+    updated = AnalysisRun.objects.filter(claimable).update(
+        state=RunState.RUNNING,
+        claimed_by=delivery_id,
+        started_at=now,
+        heartbeat_at=now,
+        progress=0,
+        step="starting",
+        attempts=F("attempts") + 1,
+    )
+    return updated == 1
+
+
+def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
+    """A run whose worker died on every attempt fails with a reason instead of looping.
+
+    Only a dead attempt counts: the redelivery of its own message (the worker was lost)
+    or a heartbeat gone stale. A duplicate message must not fail a live last attempt.
+    """
+    stale = timezone.now() - timedelta(seconds=settings.RANKLENS_HEARTBEAT_STALE_SECONDS)
+    dead = Q(claimed_by=delivery_id) if delivery_id else Q(pk__in=[])
+    dead |= Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale)
+    updated = AnalysisRun.objects.filter(
+        dead, pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
+    ).update(
+        state=RunState.FAILED,
+        finished_at=timezone.now(),
+        step="",
+        error=(
+            f"The analysis was interrupted {MAX_ATTEMPTS} times: its worker process died "
+            "(out of memory or over the time limit). Try a smaller bundle or raise "
+            "RANKLENS_TASK_TIME_LIMIT."
+        ),
+    )
+    if updated:
+        AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
+        runstore.remove_store(run_id)
+
+
+def _analyze(run: AnalysisRun, heartbeat: Heartbeat) -> dict[str, Any]:
+    bundle = run.incident.bundle
+    options = AnalyzeOptions(
+        checkpoint_patterns=(*settings.RANKLENS_CHECKPOINT_PATTERNS, *run.checkpoint_patterns),
+        workers=settings.RANKLENS_ANALYZER_WORKERS,
+        progress=_progress_reporter(run, heartbeat),
+        store_dir=str(runstore.store_dir_for(run.pk)),  # the log viewer's line index
+        name=bundle.original_name,  # stored under its hash; its name may be a wrong promise
+    )
+    result = analyzers.analyze(str(bundle.path), options=options)
+    report = result.to_dict(timeline=False)  # the timeline's columns go to the run store
+    # The store names files by hash; show people the name they uploaded.
+    report["bundle"]["name"] = bundle.original_name
+    store = runstore.store_dir_for(run.pk)
+    runstore.save_timeline_for_report({**report, "timeline": result.timeline.columns()}, store)
+    runstore.write_raw_timeline(result.timeline, store)
+    return report
+
+
+def _progress_reporter(
+    run: AnalysisRun, heartbeat: Heartbeat | None = None
+) -> Callable[[int, str], None]:
+    """A progress callback that writes each new phase at once, and within one phase
+    (e.g. "read <file>" per member) at most twice a second. Each write is a heartbeat.
+
+    Dropping a phase change would leave the page showing a stale step for as long as
+    the next phase runs, which on a big file is minutes. A write the database refuses
+    is skipped: progress is cosmetic and must not kill an analysis.
+    """
+    last = {"at": 0.0, "phase": None}
+
+    def report(percent: int, step: str) -> None:
+        if heartbeat is not None and heartbeat.lost.is_set():
+            raise ClaimLost(run.pk)
+        now, phase = time.monotonic(), str(step).split(" ", 1)[0]
+        if phase == last["phase"] and now - last["at"] < PROGRESS_MIN_INTERVAL_S:
+            return
+        last.update(at=now, phase=phase)
+        percent = max(0, min(100, int(percent)))
+        try:
+            written = _claimed(run).update(
+                progress=percent, step=storable(str(step))[:200], heartbeat_at=timezone.now()
+            )
+        except (DatabaseError, ValueError) as error:
+            log.warning("run %s: progress not written: %s", run.pk, error)
+            dbretry.reconnect()
+            return
+        if written == 0 and heartbeat is not None:
+            heartbeat.lost.set()
+
+    return report
+
+
+def _beat(run: AnalysisRun) -> Callable[[], int]:
+    """One heartbeat: 0 rows touched means this attempt no longer holds the run."""
+    return lambda: _claimed(run).update(heartbeat_at=timezone.now())
+
+
+def _claimed(run: AnalysisRun) -> models.QuerySet[AnalysisRun]:
+    return AnalysisRun.objects.filter(
+        pk=run.pk, state=RunState.RUNNING, claimed_by=run.claimed_by, started_at=run.started_at
+    )
+
+
+def _finish(
+    run: AnalysisRun, *, state: str, report: dict | None = None, error: str = ""
+) -> str | None:
+    """Store the outcome if this attempt still holds the run; return the state written.
+
+    A report the database refuses (a DataError, e.g. text PostgreSQL cannot store) fails
+    the run with that reason: left as it was, the run would look busy at 98% forever.
+    """
+    try:
+        written = _write_outcome(run, state=state, report=report, error=error)
+    except (DatabaseError, ValueError, TypeError) as refused:
+        if state != RunState.DONE or isinstance(refused, dbretry.DISCONNECTED):
+            raise
+        log.exception("run %s: the database refused the report", run.pk)
+        message = f"The report could not be stored ({type(refused).__name__}: {refused})."
+        state = RunState.FAILED
+        written = _write_outcome(run, state=state, report=None, error=message[:2000])
+    if not written:
+        return None
+    if state == RunState.FAILED:
+        runstore.remove_store(run.pk)
+    return state
+
+
+def storable(text: str) -> str:
+    """Text any database stores: PostgreSQL refuses NUL, and UTF-8 has no lone surrogates
+    (what a non-UTF-8 file name decodes to). Both are kept visible as escapes."""
+    text = text.replace("\x00", "\\x00")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _write_outcome(run: AnalysisRun, *, state: str, report: dict | None, error: str) -> bool:
+    fields = {"state": state, "report": report, "error": storable(error), "step": ""}
+    if state == RunState.DONE:
+        fields["progress"] = 100
+        fields["fingerprint"] = fingerprint_of(report)
+
+    def write() -> bool:
+        with transaction.atomic():
+            updated = _claimed(run).update(
+                **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
+            )
+            if updated:
+                run.show_on_incident(state)
+        return bool(updated)
+
+    return dbretry.retrying(write, what=f"run {run.pk}: storing the outcome")

@@ -1,0 +1,68 @@
+"""Forms: the uploaded bundle (web page and API) and the options of a re-analysis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
+
+from analyzers import BundleError
+from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.ingest.bundle import sniff_kind
+
+TOO_LARGE = "too_large"
+
+
+def too_large_message(size: int | None = None) -> str:
+    cap = filesizeformat(settings.RANKLENS_MAX_UPLOAD_BYTES)
+    got = f" (this one is {filesizeformat(size)})" if size else ""
+    return f"The bundle is too large{got}: the limit is {cap}."
+
+
+class BundleUploadForm(forms.Form):
+    bundle = forms.FileField(
+        help_text="A .tar, .tar.gz/.tgz or .zip of the job's logs, or a single .log/.txt/.gz file."
+    )
+    title = forms.CharField(max_length=200, required=False)
+
+    def clean_bundle(self):
+        upload = self.cleaned_data["bundle"]
+        if upload.size > settings.RANKLENS_MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(too_large_message(upload.size), code=TOO_LARGE)
+        temporary = Path(upload.temporary_file_path())
+        try:
+            sniff_kind(temporary)
+        except BundleError as error:
+            # The analyzer names the file it read; people know it by the name they sent.
+            message = str(error).replace(temporary.name, Path(upload.name).name, 1)
+            raise forms.ValidationError(message, code="not_a_bundle") from error
+        return upload
+
+    def is_too_large(self) -> bool:
+        return self.has_error("bundle", code=TOO_LARGE)
+
+    def first_error(self) -> str:
+        return next(iter(self.errors.values()))[0]
+
+
+class ReanalyzeForm(forms.Form):
+    """Extra checkpoint patterns for one re-analysis, one regular expression per line."""
+
+    checkpoint_patterns = forms.CharField(
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": r"e.g. ^step (?P<checkpoint>\d+) ok$"}
+        ),
+        help_text="One regular expression per line; a named group 'checkpoint' picks the text.",
+    )
+
+    def clean_checkpoint_patterns(self) -> list[str]:
+        lines = self.cleaned_data["checkpoint_patterns"].splitlines()
+        patterns = [line.strip() for line in lines if line.strip()]
+        try:
+            CheckpointMatcher(patterns)  # the analyzer's own check: bad regexes named
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+        return patterns

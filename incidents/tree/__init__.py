@@ -1,0 +1,1 @@
+"""The diagnosis tree on the pages, and triage marks on its nodes."""

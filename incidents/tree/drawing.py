@@ -1,0 +1,177 @@
+"""The diagnosis tree as the pages draw it: every node, with an incident's path laid over it.
+
+The tree itself comes from `analyzers.tree.walk.load_tree()`; an incident adds the steps its
+analysis took (`diagnosis.tree_steps`: answer and evidence per node) and the triage marks
+people saved (a node checked, or a branch chosen instead of the analyzer's).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from django.urls import reverse
+
+from analyzers.tree.walk import Tree, TreeNode, VerificationItem, load_tree
+from incidents.library.models import Case
+from incidents.tree.models import TreeMark, TreeMarkRevision
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class CaseLink:
+    slug: str
+    title: str
+    url: str
+
+
+@dataclass
+class NodeView:
+    node: TreeNode
+    depth: int
+    label: str
+    when_text: str
+    cases: list[CaseLink]
+    children: list[NodeView] = field(default_factory=list)
+    taken: bool = False
+    open_question: bool = False
+    answer: str | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    mark: TreeMark | None = None
+    history: list[TreeMarkRevision] = field(default_factory=list)
+    chosen_by_triage: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.node.id
+
+    @property
+    def choices(self) -> list[tuple[str, str]]:
+        return [(child.id, child.label) for child in self.children]
+
+
+@dataclass
+class TreeView:
+    root: NodeView
+    verification: Sequence[VerificationItem]
+    path: list[str]
+    open_nodes: list[str]
+    node_count: int
+
+    def nodes(self) -> list[NodeView]:
+        out, todo = [], [self.root]
+        while todo:
+            view = todo.pop()
+            out.append(view)
+            todo.extend(reversed(view.children))
+        return out
+
+
+def plain_label(label: str) -> str:
+    """A label with its placeholders shown as names: `explicit error (‹category›)`."""
+    return _PLACEHOLDER.sub(lambda m: f"‹{m.group(1).replace('_', ' ')}›", label)
+
+
+@dataclass(frozen=True, slots=True)
+class _Overlay:
+    """What an incident lays over the tree: steps, answers, marks, case links."""
+
+    steps: dict[str, dict[str, Any]]
+    answers: dict[str, str]
+    marks: Mapping[str, TreeMark]
+    history: Mapping[str, list[TreeMarkRevision]]
+    links: dict[str, CaseLink]
+    chosen: frozenset[str]
+
+
+def build_tree_view(
+    report: Mapping[str, Any] | None = None,
+    marks: Mapping[str, TreeMark] | None = None,
+    tree: Tree | None = None,
+    history: Mapping[str, list[TreeMarkRevision]] | None = None,
+) -> TreeView:
+    """The whole tree, with the report's path, the marks and their history laid over it."""
+    tree = tree or load_tree()
+    steps = _steps(report)
+    marks = marks or {}
+    overlay = _Overlay(
+        steps={s["node"]: s for s in steps},
+        answers=_answers_by_node(steps),
+        marks=marks,
+        history=history or {},
+        links=_case_links(tree),
+        chosen=frozenset(m.branch for m in marks.values() if m.state == TreeMark.State.OVERRIDE),
+    )
+    root = _build(tree, tree.root, 0, overlay)
+    open_nodes = [s["node"] for s in steps if s.get("answer") is None]
+    return TreeView(
+        root, tree.verification, [s["node"] for s in steps], open_nodes, len(tree.nodes)
+    )
+
+
+def _steps(report: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    diagnosis = (report or {}).get("diagnosis") or {}
+    steps = diagnosis.get("tree_steps")
+    if steps:
+        return [s for s in steps if isinstance(s, dict) and s.get("node")]
+    return [{"node": n, "answer": "", "evidence": []} for n in diagnosis.get("tree_path") or []]
+
+
+def _answers_by_node(steps: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """The label a node was entered with is the answer its parent's step recorded."""
+    labels = {}
+    for parent, child in pairwise(steps):
+        if parent.get("answer"):
+            labels[child["node"]] = parent["answer"]
+    return labels
+
+
+def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
+    node = tree.node(node_id)
+    step = overlay.steps.get(node_id)
+    view = NodeView(
+        node=node,
+        depth=depth,
+        label=overlay.answers.get(node_id) or plain_label(node.label),
+        when_text=json.dumps(node.when, ensure_ascii=False) if node.when is not None else "",
+        cases=[overlay.links[c] for c in node.cases if c in overlay.links],
+        taken=step is not None,
+        open_question=step is not None and step.get("answer") is None,
+        answer=step.get("answer") if step else None,
+        evidence=list(step.get("evidence") or []) if step else [],
+        mark=overlay.marks.get(node_id),
+        history=list(overlay.history.get(node_id, [])),
+        chosen_by_triage=node_id in overlay.chosen,
+    )
+    view.children = [_build(tree, c, depth + 1, overlay) for c in node.children]
+    return view
+
+
+def _case_links(tree: Tree) -> dict[str, CaseLink]:
+    slugs = {c for node in tree.nodes.values() for c in node.cases}
+    titles = dict(Case.objects.filter(slug__in=slugs).values_list("slug", "title"))
+    return {
+        slug: CaseLink(slug, titles[slug], reverse("library:case", args=[slug]))
+        if slug in titles
+        else CaseLink(slug, slug, "")  # the library was not loaded with it (yet)
+        for slug in sorted(slugs)
+    }
+
+
+def marks_for(incident_id: int) -> dict[str, TreeMark]:
+    marks = TreeMark.objects.filter(incident_id=incident_id).select_related("user")
+    return {m.node_id: m for m in marks}
+
+
+def history_for(incident_id: int) -> dict[str, list[TreeMarkRevision]]:
+    """Each node's mark revisions, newest first."""
+    history: dict[str, list[TreeMarkRevision]] = {}
+    revisions = TreeMarkRevision.objects.filter(incident_id=incident_id).select_related("user")
+    for revision in revisions:
+        history.setdefault(revision.node_id, []).append(revision)
+    return history

@@ -1,0 +1,97 @@
+"""A first error no signature knows gets a label only when its weak hints agree."""
+
+from pathlib import Path
+
+import pytest
+
+from analyzers.causal.first_error import find_first_error
+from analyzers.causal.labels import first_error_label
+from analyzers.classify.events import classify_event
+from analyzers.classify.hints import load_hints, vote
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.core.yamlcheck import KnowledgeError
+from analyzers.formats.codes import extract_codes
+
+KNOWLEDGE = load_knowledge()
+HINTS = load_hints()
+
+
+@pytest.mark.parametrize(("text", "category"), HINTS.examples)
+def test_every_example_of_the_hints_file_gets_its_category(text: str, category: str) -> None:
+    assert (vote(text) or "other") == category
+
+
+def events(*lines: tuple[str, EventKind, str | None]) -> list[Event]:
+    return [
+        Event("job/worker.log", n, text, kind, text, source=source, codes=extract_codes(text))
+        for n, (text, kind, source) in enumerate(lines, start=1)
+    ]
+
+
+def label(found: list[Event]) -> tuple[str, str]:
+    scan = FileScan(FileInfo("job/worker.log", FileKind.RANK_LOG, None), found, {})
+    items = [classify_event(e, 0, KNOWLEDGE) for e in found if e.kind == EventKind.ERROR]
+    return first_error_label(find_first_error(items), [scan])
+
+
+def test_the_traceback_frame_above_an_unknown_exception_tells_the_phase() -> None:
+    frame = 'File "/srv/engine/model_loader/weight_loader.py", line 88, in load_weights'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("KeyError: 'blocks.7.ffn.w_scale_inv'", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("weight_load", "framework")
+
+
+def test_a_bare_assert_under_a_per_parameter_loader_frame_is_weight_loading() -> None:
+    """vLLM/SGLang parameter classes name their loaders load_<kind>_weight; a bare
+    AssertionError raised there is a checkpoint tensor that does not fit the parameter."""
+    frame = 'File "/opt/app/runtime/models/parameter.py", line 214, in load_row_parallel_weight'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("AssertionError", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("weight_load", "framework")
+
+
+def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
+    found = events(
+        ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)
+    )
+    assert label(found) == ("oom", "memory")
+
+
+def test_a_code_read_only_by_its_class_digit_labels_nothing() -> None:
+    """207099 is listed nowhere: the documented class rule (2xxxxx, resources or hardware
+    fit) names no failure kind, and its neighbour 207001 (memory) says nothing about it."""
+    found = events(
+        ("RuntimeError: graph launch failed, error code is 207099", EventKind.ERROR, None)
+    )
+    assert label(found)[0] == "other"
+
+
+def test_hints_that_disagree_leave_the_error_unlabelled() -> None:
+    text = "RuntimeError: stream 3 lost its peer"  # stream_sync 2, hccl 2: a tie
+    assert vote(text) is None
+    found = events((text, EventKind.ERROR, None))
+    assert label(found)[0] == "other"
+
+
+def test_a_category_the_hints_cannot_vote_for_is_rejected(tmp_path: Path) -> None:
+    bad = tmp_path / "fallback.yaml"
+    bad.write_text(
+        "min_score: 3\ncode_weight: 3\nexception_types: {}\n"
+        "keywords:\n  hang:\n    - ['stuck', 2]\n"
+    )
+    with pytest.raises(KnowledgeError, match="'hang' is not a category hints can vote for"):
+        load_hints.__wrapped__(bad)
+
+
+def test_a_keyword_row_without_a_weight_is_rejected(tmp_path: Path) -> None:
+    bad = tmp_path / "fallback.yaml"
+    bad.write_text(
+        "min_score: 3\ncode_weight: 3\nexception_types: {}\nkeywords:\n  oom:\n    - 'memory'\n"
+    )
+    with pytest.raises(KnowledgeError, match="each row must be \\[regex, weight\\]"):
+        load_hints.__wrapped__(bad)

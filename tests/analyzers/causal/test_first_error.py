@@ -1,0 +1,235 @@
+"""The first causal error across files and ranks, and the ranks to blame."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from analyzers.causal.first_error import find_first_error
+from analyzers.classify.events import TIER_CASCADE, Classified, classify_event
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import (
+    Correlation,
+    Event,
+    EventKind,
+    FileInfo,
+    FileKind,
+    FileScan,
+    RankStatus,
+    RankSummary,
+)
+from analyzers.formats.codes import extract_codes
+
+KNOWLEDGE = load_knowledge()
+T0 = datetime(2026, 11, 29, 7, 24, 27)
+
+WATCHDOG = (
+    "[Rank {rank}] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=42, "
+    "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800101 milliseconds before timing out."
+)
+OOM = (
+    "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 1; 60.96 GiB total "
+    "capacity; 58.10 GiB already allocated; 1.20 GiB free; 58.90 GiB reserved in total by PyTorch)"
+)
+CLOSED = (
+    "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer "
+    "[127.0.0.1]:1946. This is typically caused by a remote worker crashing."
+)
+
+
+def item(
+    message: str,
+    *,
+    rank: int | None,
+    order: int,
+    line: int = 10,
+    seconds: float | None = None,
+    kind: FileKind = FileKind.RANK_LOG,
+) -> Classified:
+    stamp = T0 + timedelta(seconds=seconds) if seconds is not None else None
+    event = Event(
+        file=f"job/file_{order}.log",
+        line=line,
+        text=message,
+        kind=EventKind.ERROR,
+        message=message,
+        rank=rank,
+        timestamp=stamp,
+        codes=extract_codes(message),
+    )
+    classified = classify_event(event, order, KNOWLEDGE)
+    classified.rank, classified.kind = rank, kind
+    return classified
+
+
+def correlation(statuses: dict[int, RankStatus], offsets: dict[int, float] | None = None):
+    ranks = [RankSummary(r, status, None, None) for r, status in statuses.items()]
+    return Correlation(ranks=ranks, timeline={}, world_size=len(ranks), clock_offsets=offsets or {})
+
+
+def test_peers_timing_out_on_a_rank_that_failed_first_are_cascades() -> None:
+    items = [
+        item(WATCHDOG.format(rank=0), rank=0, order=0, seconds=1800),
+        item(OOM, rank=1, order=1, seconds=0),
+        item(WATCHDOG.format(rank=2), rank=2, order=2, seconds=1800),
+    ]
+    chain = find_first_error(items)
+    assert chain.first is items[1]
+    assert chain.culprit_ranks == [1]
+    assert all(i.demoted and i.tier == TIER_CASCADE for i in (items[0], items[2]))
+    assert [c.rank for c in chain.cascades] == [0, 2]
+
+
+def test_an_exception_after_the_timeout_does_not_explain_it() -> None:
+    timeout = item(WATCHDOG.format(rank=0), rank=0, order=0, seconds=0)
+    later = item("ValueError: communicator was aborted", rank=1, order=1, seconds=30)
+    chain = find_first_error([timeout, later])
+    assert chain.first is timeout
+    assert not timeout.demoted
+
+
+def test_within_one_file_line_order_wins_over_disagreeing_clocks() -> None:
+    cpp = item(
+        "[Rank 0]: Rank 2 failed to pass monitoredBarrier in 5000 ms",
+        rank=0,
+        order=0,
+        line=20,
+        seconds=0.6,
+    )
+    python = item(
+        "model run failed: [Rank 0]: Ranks 2 failed to pass monitoredBarrier in 5000 ms",
+        rank=0,
+        order=0,
+        line=22,
+        seconds=0.3,
+    )
+    chain = find_first_error([python, cpp])
+    assert chain.first is cpp
+    assert chain.culprit_ranks == [2]
+
+
+def test_across_files_the_earliest_on_one_clock_wins() -> None:
+    # rank 1's clock runs 10 s ahead: its 10:00:05 is rank 0's 09:59:55
+    rank0 = item("ValueError: bad batch", rank=0, order=0, seconds=0)
+    rank1 = item("ValueError: bad batch", rank=1, order=1, seconds=5)
+    assert find_first_error([rank0, rank1]).first is rank0
+    offsets = correlation({0: RankStatus.ERROR, 1: RankStatus.ERROR}, {0: 0.0, 1: 10.0})
+    assert find_first_error([rank0, rank1], offsets).first is rank1
+
+
+def test_a_ranks_own_log_is_cited_before_the_launchers_copy() -> None:
+    launcher = item(OOM, rank=1, order=0, seconds=0, kind=FileKind.LAUNCHER)
+    own = item(OOM, rank=1, order=1, seconds=0)
+    chain = find_first_error([launcher, own])
+    assert chain.first is own
+
+
+def test_lines_without_time_come_after_timed_ones_of_the_same_tier() -> None:
+    untimed = item(OOM, rank=3, order=0)
+    timed = item(OOM, rank=1, order=1, seconds=50)
+    assert find_first_error([untimed, timed]).first is timed
+
+
+def test_wrapper_and_summary_lines_support_the_specific_error_of_their_block() -> None:
+    wrapper = item(
+        "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:565 NPU function"
+        " error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
+        rank=0,
+        order=0,
+        line=6,
+    )
+    summary = item(
+        "[ERROR] 2026-10-22-12:47:24 (PID:8308179, Device:0, RankID:-1) ERR00100 PTA call acl api "
+        "failed",
+        rank=0,
+        order=0,
+        line=7,
+    )
+    device = item(
+        "EZ9999: [PID: 8308179] 2026-10-22-12:47:24.466.609 The error from device(chipId:7, "
+        "dieId:0), serial number is 575, there is an exception of fftsplus aivector error",
+        rank=0,
+        order=0,
+        line=11,
+    )
+    chain = find_first_error([wrapper, summary, device])
+    assert chain.first is device
+    assert chain.supporting == [wrapper]
+    assert summary in chain.nearby
+
+
+def test_launcher_line_names_a_local_rank_mapped_through_the_failure_report() -> None:
+    line = (
+        "E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed "
+        "(exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python"
+    )
+    launcher = item(line, rank=None, order=0, kind=FileKind.LAUNCHER)
+    report = FileScan(
+        FileInfo("job/launcher.log", FileKind.LAUNCHER, None),
+        facts={"elastic_failures": [{"rank": 9, "local_rank": 1, "exitcode": -11}]},
+    )
+    chain = find_first_error([launcher], None, [report])
+    assert chain.first is launcher
+    assert chain.culprit_ranks == [9]
+
+
+def test_a_timeout_alone_blames_the_killed_rank() -> None:
+    timeout = item(WATCHDOG.format(rank=0), rank=0, order=0, seconds=0)
+    statuses = {0: RankStatus.ERROR, 1: RankStatus.KILLED, 2: RankStatus.HUNG}
+    chain = find_first_error([timeout], correlation(statuses))
+    assert chain.culprit_ranks == [1]
+
+
+def test_only_noise_means_no_first_error() -> None:
+    noise = item("[ERROR] HCCL(1,python):| dest_ip(rank_id) | Role |", rank=0, order=0)
+    assert find_first_error([noise]).first is None
+
+
+def test_consequences_are_cited_one_per_file() -> None:
+    items = [
+        item("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)", rank=3,
+             order=3),
+        item(CLOSED, rank=0, order=0, line=40),
+        item(CLOSED, rank=0, order=0, line=41),
+        item(CLOSED, rank=1, order=1, line=40),
+    ]  # fmt: skip
+    chain = find_first_error(items)
+    assert chain.culprit_ranks == [3]
+    assert [(c.rank, c.event.line) for c in chain.cascades] == [(0, 40), (1, 40)]
+
+
+def test_error_block_without_a_rank_takes_the_rank_its_other_lines_name() -> None:
+    headline = item(
+        "EE1002: 2024-12-11-13:03:41.366.560 Stream synchronize timeout. rtDeviceSynchronize "
+        "execute failed, reason=[stream sync timeout]",
+        rank=None,
+        order=0,
+        line=5,
+    )
+    summary = item(
+        "[ERROR] 2024-12-11-13:03:41 (PID:6226122, Device:2, RankID:2) ERR00100 PTA call acl api "
+        "failed",
+        rank=2,
+        order=0,
+        line=2,
+    )
+    chain = find_first_error([summary, headline])
+    assert chain.first is headline
+    assert headline.rank == 2
+    assert chain.consequence_ranks == []
+
+
+def test_elastic_root_cause_is_only_a_last_resort_for_the_culprit() -> None:
+    summary = item(
+        "E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed "
+        "(exitcode: 1) local_rank: 3 (pid: 26691) of binary: /opt/venv/bin/python",
+        rank=None,
+        order=0,
+        kind=FileKind.LAUNCHER,
+    )
+    report = FileScan(
+        FileInfo("job/launcher.log", FileKind.LAUNCHER, None),
+        facts={"elastic_failures": [{"rank": 3, "exitcode": 1, "root_cause": True}]},
+    )
+    assert find_first_error([summary], None, [report]).culprit_ranks == [3]
+    statuses = {0: RankStatus.ERROR, 1: RankStatus.KILLED, 2: RankStatus.ERROR, 3: RankStatus.ERROR}
+    assert find_first_error([summary], correlation(statuses), [report]).culprit_ranks == [1]

@@ -1,0 +1,51 @@
+"""A first error whose own line names no failure kind takes its block's label."""
+
+from analyzers.causal.first_error import find_first_error
+from analyzers.causal.labels import first_error_label
+from analyzers.classify.events import classify_event
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import Event, EventKind
+from analyzers.formats.codes import extract_codes
+
+KNOWLEDGE = load_knowledge()
+
+
+def items(*messages: str):
+    events = [
+        Event(
+            file="job/log_0.log",
+            line=n,
+            text=text,
+            kind=EventKind.ERROR,
+            message=text,
+            codes=extract_codes(text),
+        )
+        for n, text in enumerate(messages, start=1)
+    ]
+    return [classify_event(event, 0, KNOWLEDGE) for event in events]
+
+
+def test_a_labelled_first_error_keeps_its_own_label():
+    chain = find_first_error(items("RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"))
+    assert first_error_label(chain) == ("oom", "memory")
+
+
+def test_a_generic_manager_line_takes_the_label_of_the_wrapper_in_its_block():
+    chain = find_first_error(
+        items(
+            "RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 "
+            "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+            "&(comm->hcclComm_)), error code is 7",
+            "EE9999: [PID: 6610] 2026-01-15-10:20:30.405.506 get error: phyid:2 realDeviceId:2 "
+            "is err:0x7010003[FUNC:GetDeviceIndexByPhyId]",
+        )
+    )
+    assert "realDeviceId" in chain.first.event.message
+    assert first_error_label(chain) == ("hccl", "communication")
+
+
+def test_nothing_in_the_block_names_a_kind():
+    chain = find_first_error(
+        items("EE9999: [PID: 1] 2026-01-15-10:20:30.405.506 something went wrong somewhere")
+    )
+    assert first_error_label(chain)[0] == "other"

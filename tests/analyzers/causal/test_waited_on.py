@@ -1,0 +1,123 @@
+"""When the first error is only a wait, the ranks waited on and the reason the card gives.
+
+Each row is a 4-rank job as the rank comparison sees it: per rank a status, a checkpoint
+count and a last checkpoint; then the ranks blamed and why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.causal.waited_on import singled_out
+from analyzers.core.types import Correlation, RankStatus, RankSummary
+
+HUNG, ERROR, KILLED, MISSING = (
+    RankStatus.HUNG,
+    RankStatus.ERROR,
+    RankStatus.KILLED,
+    RankStatus.MISSING,
+)
+NORM = "layer 3 / norm passed"
+ATTENTION = "layer 3 / attention passed"
+
+
+def job(*ranks: tuple[RankStatus, int, str | None], **facts: object) -> Correlation:
+    summaries = [
+        RankSummary(n, status, last and last.split(" / ")[-1], None, count, last)
+        for n, (status, count, last) in enumerate(ranks)
+    ]
+    return Correlation(ranks=summaries, timeline={}, world_size=len(ranks), **facts)
+
+
+CASES = [
+    pytest.param(
+        job((ERROR, 14, NORM), (KILLED, 14, NORM), (ERROR, 14, NORM), (ERROR, 14, NORM)),
+        True,
+        [1],
+        "it was killed",
+        id="killed",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 6, NORM),
+            (ERROR, 6, NORM),
+            (MISSING, 0, None),
+            (MISSING, 0, None),
+            missing_ranks=[2, 3],
+        ),
+        True,
+        [2, 3],
+        "they left no log",
+        id="missing-with-the-world-size-stated",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 6, NORM),
+            (ERROR, 6, NORM),
+            (MISSING, 0, None),
+            (MISSING, 0, None),
+            missing_ranks=[2, 3],
+        ),
+        False,
+        None,
+        None,
+        id="missing-but-the-world-size-is-only-guessed",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 14, NORM),
+            (ERROR, 14, NORM),
+            (ERROR, 14, "layer 3 / MoE passed"),
+            (ERROR, 14, NORM),
+            divergent_ranks=[2],
+            divergence="rank 2 left the common sequence after 'layer 3 / norm passed'",
+        ),
+        True,
+        [2],
+        "rank 2 left the common sequence after 'layer 3 / norm passed'",
+        id="diverged",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 15, ATTENTION),
+            (ERROR, 15, ATTENTION),
+            (ERROR, 15, ATTENTION),
+            (HUNG, 14, NORM),
+            behind_ranks=[3],
+        ),
+        True,
+        [3],
+        f"it stopped at '{NORM}' while the others went on to '{ATTENTION}'",
+        id="one-behind",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 14, NORM),
+            (ERROR, 14, NORM),
+            (ERROR, 15, ATTENTION),
+            (ERROR, 14, NORM),
+            ahead_ranks=[2],
+        ),
+        True,
+        [2],
+        f"it ran on to '{ATTENTION}' while the others stopped at '{NORM}', skipping a "
+        "collective they waited in",
+        id="one-ahead",
+    ),
+    pytest.param(
+        job((ERROR, 14, NORM), (ERROR, 14, NORM), (ERROR, 14, NORM), (ERROR, 14, NORM)),
+        True,
+        None,
+        None,
+        id="all-alike-nobody",
+    ),
+]
+
+
+@pytest.mark.parametrize(("correlation", "size_stated", "ranks", "why"), CASES)
+def test_wait_blames_the_rank_the_comparison_singles_out(
+    correlation: Correlation, size_stated: bool, ranks: list[int] | None, why: str | None
+) -> None:
+    blame = singled_out(correlation, size_stated)
+    got = (blame.ranks, blame.why) if blame else (None, None)
+    assert got == (ranks, why)

@@ -1,0 +1,261 @@
+"""Checkpoint lines: the default patterns (with their own examples), user patterns, the raw
+byte prefilter and the layer qualification of sub-module lines."""
+
+from __future__ import annotations
+
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from analyzers.checkpoints.patterns import (
+    KNOWLEDGE,
+    CheckpointMatcher,
+    is_killed_line,
+    load_knowledge,
+    qualified_names,
+    strip_prefixes,
+)
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "multirank"
+KNOWLEDGE_DATA = load_knowledge()
+
+RULE_EXAMPLES = [
+    pytest.param(rule, line, expected, id=f"{rule.id}:{line[:40]}")
+    for rule in KNOWLEDGE_DATA.rules
+    for line, expected in rule.examples
+]
+RULE_COUNTEREXAMPLES = [
+    pytest.param(line, id=f"{rule.id}:{line[:40]}")
+    for rule in KNOWLEDGE_DATA.rules
+    for line in rule.counterexamples
+]
+
+
+@pytest.mark.parametrize(("rule", "line", "expected"), RULE_EXAMPLES)
+def test_every_knowledge_example_is_recognised_by_its_own_rule(rule, line, expected):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role) == (expected, rule.role)
+    assert CheckpointMatcher().match(line) == (expected if rule.counted else None)
+
+
+@pytest.mark.parametrize("line", RULE_COUNTEREXAMPLES)
+def test_knowledge_counterexamples_are_no_checkpoints(line):
+    assert CheckpointMatcher().match(line) is None
+
+
+def test_every_default_rule_has_examples():
+    assert all(rule.examples for rule in KNOWLEDGE_DATA.rules)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # plain print() logs (torch corpus, crash_one_rank)
+        (" norm passed", "norm passed"),
+        ("layer 0 passed", "layer 0 passed"),
+        ("load weights passed", "load weights passed"),
+        # Python logging with the level padded by the format
+        ("2026-11-29 07:24:22,190 [rank2] INFO  MoE passed", "MoE passed"),
+        ("2026-11-29 07:24:22,190 [rank2] INFO     layer 0 passed", "layer 0 passed"),
+        # torchrun launcher copies
+        ("[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 1 passed", "layer 1 passed"),
+        ("[default0]: attention passed", "attention passed"),
+        # other launchers and loggers
+        ("rank 5: decode step 12 passed", "decode step 12 passed"),
+        ("3: layer 7 passed", "layer 7 passed"),
+        ("[2026-11-29 07:24:22,190] [INFO] [infer.py:88:forward] layer 2 passed", "layer 2 passed"),
+        ("I1129 07:25:37.499000 26576 infer.py:88] prefill passed", "prefill passed"),
+        ("INFO:__main__:model run success", "model run success"),
+        ("2026-11-29 07:23:55,099 | infer | INFO | model run success", "model run success"),
+        # whitespace is collapsed, case of sub-module names kept
+        ("INFO   post   attention  norm passed", "post attention norm passed"),
+        # not checkpoints
+        ("prefill start: 8 tokens", None),
+        ("generated tokens: [87558, 87558, 87558, 87558]", None),
+        ("2026-11-29 07:24:28,507 [rank2] ERROR model run failed: Connection closed", None),
+        ("[rank3]:     x = x + self.attention(h, decode)", None),
+        ("", None),
+        ("   ", None),
+    ],
+)
+def test_match_normalises_checkpoint_lines(line, expected):
+    assert CheckpointMatcher().match(line) == expected
+
+
+def test_strip_prefixes_leaves_the_message():
+    line = "[default1]:2026-11-29 07:25:37,152 [rank1] INFO waiting for all ranks"
+    assert strip_prefixes(line) == "waiting for all ranks"
+
+
+@pytest.mark.parametrize(
+    ("patterns", "line", "expected"),
+    [
+        (
+            (r"step \d+ done",),
+            "2026-11-29 07:24:22,190 [rank2] INFO step 12 done, loss 1.3",
+            "step 12 done",
+        ),
+        ((r"(?P<checkpoint>stage \w+) ok\b",), "stage embed ok (3 ms)", "stage embed"),
+        ((r"第\d+层通过",), "[rank0]: 第3层通过", "第3层通过"),
+        # the user pattern is searched in the message and wins over the defaults
+        ((r"layer \d+",), "layer 3 passed", "layer 3"),
+        # defaults still apply next to user patterns
+        ((r"step \d+ done",), "layer 3 passed", "layer 3 passed"),
+    ],
+)
+def test_user_patterns(patterns, line, expected):
+    assert CheckpointMatcher(patterns).match(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "complaint"),
+    [("layer (\\d+ passed", "not a valid regex"), ("", "empty"), ("x*", "matches an empty line")],
+)
+def test_bad_user_pattern_is_a_clear_value_error(pattern, complaint):
+    with pytest.raises(ValueError, match=complaint) as error:
+        CheckpointMatcher(["step \\d+ done", pattern])
+    assert repr(pattern) in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "line"),
+    [
+        (r"^step \d+ done$", "2026-11-29 07:24:22,190 [rank2] INFO step 12 done"),
+        (r"(?i)\bSTEP\s+\d+\s+DONE\b", "[default0]:step 7 done"),
+        (r"第\d+层通过", "[rank0]: 第3层通过"),
+        (r"第.层通过", "第三层通过"),
+        (r"[^x]阶段 ok", "预填充阶段 ok"),
+        (r"\w+ 完成", "解码 完成"),
+        (r"[一-龥]+完成", "解码完成"),
+        (r"\AStage \d{2} ok\Z", "INFO Stage 12 ok"),
+    ],
+)
+def test_prefilter_finds_every_line_a_user_pattern_matches(pattern, line):
+    matcher = CheckpointMatcher([pattern])
+    assert matcher.match(line) is not None
+    prefilter = re.compile(matcher.prefilter_bytes_pattern(), re.MULTILINE)
+    block = b"unrelated line\n" + line.encode("utf-8") + b"\nanother one\n"
+    assert prefilter.search(block)
+
+
+def test_default_prefilter_skips_ordinary_lines():
+    prefilter = re.compile(CheckpointMatcher().prefilter_bytes_pattern(), re.MULTILINE)
+    assert not prefilter.search(b"prefill start: 8 tokens\nwaiting for all ranks\n")
+    assert prefilter.search(b"x\n  MoE PASSED\n")
+
+
+def _corpus_lines(corpus: Path):
+    for bundle in sorted((corpus / "torch").glob("*.tar.gz")):
+        with tarfile.open(bundle) as archive:
+            for member in archive.getmembers():
+                if member.isfile():
+                    data = archive.extractfile(member).read()  # small corpus files
+                    yield from data.splitlines()
+    for path in sorted(FIXTURES.rglob("*.log")):
+        yield from path.read_bytes().splitlines()
+
+
+def test_prefilter_misses_no_checkpoint_of_the_real_logs(corpus):
+    matcher = CheckpointMatcher([r"generated tokens: \[.*\]"])
+    prefilter = re.compile(matcher.prefilter_bytes_pattern())
+    found = 0
+    for raw in _corpus_lines(corpus):
+        if matcher.match(raw.decode("utf-8", "replace")) is not None:
+            found += 1
+            assert prefilter.search(raw), raw
+    assert found > 500
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (
+            [
+                "load weights passed",
+                "norm passed",
+                "attention passed",
+                "MoE passed",
+                "layer 0 passed",
+                "norm passed",
+            ],
+            [
+                "load weights passed",
+                "layer 0 / norm passed",
+                "layer 0 / attention passed",
+                "layer 0 / MoE passed",
+                "layer 0 passed",
+                "layer 1 / norm passed",
+            ],
+        ),
+        (
+            [
+                "layer 5 passed",
+                "prefill passed",
+                "norm passed",
+                "layer 0 passed",
+                "decode step 0 passed",
+                "norm passed",
+            ],
+            [
+                "layer 5 passed",
+                "prefill passed",
+                "layer 0 / norm passed",
+                "layer 0 passed",
+                "decode step 0 passed",
+                "layer 0 / norm passed",
+            ],
+        ),
+        (["layer 7 start", "attention passed"], ["layer 7 start", "layer 7 / attention passed"]),
+        (["step 3 done", "model run success"], ["step 3 done", "model run success"]),
+    ],
+)
+def test_qualified_names_follow_the_layer_context(texts, expected):
+    assert qualified_names(texts) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [example for rule in KNOWLEDGE_DATA.killed_lines for example in rule.examples],
+)
+def test_killed_line_examples(line):
+    assert is_killed_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Killed 3 stale workers before restart",
+        "exitcode  : -15 (pid: 26690)  (SIGTERM)",
+        "layer 3 passed",
+    ],
+)
+def test_not_killed_lines(line):
+    assert not is_killed_line(line)
+
+
+@pytest.mark.parametrize(
+    ("broken", "complaint"),
+    [
+        ("unknown role", "unknown role"),
+        ("bad regex", "bad pattern"),
+        ("duplicate id", "duplicate ids"),
+        ("text group", "text uses unknown"),
+    ],
+)
+def test_knowledge_file_is_validated_on_load(tmp_path, broken, complaint):
+    text = KNOWLEDGE.read_text(encoding="utf-8")
+    edits = {
+        "unknown role": ("role: submodule", "role: sub-module"),
+        "bad regex": ("pattern: '\\[default\\d+\\]:'", "pattern: '[default'"),
+        "duplicate id": ("id: prefill_passed", "id: layer_passed"),
+        "text group": ("text: 'decode step {step} passed'", "text: 'decode step {n} passed'"),
+    }
+    old, new = edits[broken]
+    assert old in text
+    path = tmp_path / "checkpoints.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(ValueError, match=complaint):
+        load_knowledge(path)

@@ -1,0 +1,148 @@
+"""Failures whose deciding line sits in a neighbour or in a CANN module code the analyzer did
+not read before: the runtime's fftsplus-timeout reason inside an HCCL block, a device
+headline whose detail was wrapped onto the next line, op-compile (E9xxxx / E4xxxx) blocks
+under a torch_npu re-report, a launcher that rejects command-line flags, a container whose
+NPU runtime hook failed and a pod whose device plugin could not allocate NPUs.
+
+The fixtures are written here in the shapes these tools print (worker prefixes, CANN
+error-manager blocks, docker and kubelet messages); ids, times and paths are made up.
+"""
+
+from __future__ import annotations
+
+from analyzers.classify.block_context import yield_to_block_details
+from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, classify_scans
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text, scan_text
+
+
+def first_text(diagnosis: Diagnosis) -> str:
+    assert diagnosis.first_error is not None
+    return diagnosis.first_error.text
+
+
+HCCL_BLOCK = """\
+EI0002: [PID: 50311] 2026-04-11-09:12:40.118.204 The wait execution of the Notify register \
+times out. Reason: The Notify register has not received the Notify record from remote rank: \
+[unknown]. base information: [streamID:[7], taskID[4410], tag[AllGather_10.1.0.7%eth1_6000_0_1]]
+        Possible Cause: 1. An exception occurs during the execution on some NPUs in the cluster.
+        TraceBack (most recent call last):
+        The error from device(chipId:2, dieId:0), serial number is 5, hccl fftsplus task \
+timeout occurred during task execution, stream_id:7, sq_id:7, task_id:4410, stuck notify \
+num:2, timeout:1836.[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc]
+        rtStreamSynchronize execute failed, reason=[fftsplus timeout][FUNC:FuncErrorReason]\
+[FILE:error_message_manage.cc][LINE:53]
+        synchronize stream failed, runtime result = 507048[FUNC:ReportCallError]
+"""
+
+
+def test_fftsplus_reason_inside_an_hccl_block_is_the_collective_task() -> None:
+    diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
+    assert diagnosis.category == "hccl"
+    assert "wait execution of the Notify register times out" in first_text(diagnosis)
+
+
+def test_a_lone_fftsplus_reason_still_reads_as_a_device_task() -> None:
+    text = (
+        "EH9999: Inner Error!\n"
+        "        rtStreamSynchronize execute failed, reason=[fftsplus timeout]"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+    )
+    diagnosis = diagnose_text("serve/engine.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert "reason=[fftsplus timeout]" in first_text(diagnosis)
+
+
+def test_a_device_headline_wrapped_above_its_hccl_detail_yields_to_it() -> None:
+    text = (
+        "The error from device(chipId:4, dieId:0), serial number is 31,\n"
+        "hccl fftsplus task timeout occurred during task execution,\n"
+        "stream_id:3, sq_id:3, task_id:118, stuck notify num:1, timeout=1836s.\n"
+    )
+    diagnosis = diagnose_text("report.log", text)
+    assert diagnosis.category == "hccl"
+    assert "hccl fftsplus task timeout occurred" in first_text(diagnosis)
+
+
+def test_yielding_only_looks_inside_the_block() -> None:
+    far = "\n".join(f"INFO step {n} done" for n in range(40))
+    text = (
+        "        rtStreamSynchronize execute failed, reason=[fftsplus timeout]\n"
+        f"{far}\n"
+        "hccl fftsplus task timeout occurred during task execution, stream_id:2, sq_id:2, "
+        "task_id:9, stuck notify num:1, timeout:1836.\n"
+    )
+    items = classify_scans([scan_text("engine.log", text)], load_knowledge())
+    reason = next(i for i in items if "reason=[fftsplus timeout]" in i.event.text)
+    assert reason.tier == TIER_CAUSE
+    assert not reason.demoted
+    yield_to_block_details(items, TIER_CASCADE)  # idempotent: still too far apart
+    assert reason.tier == TIER_CAUSE
+
+
+def test_op_compile_code_under_a_re_report_is_the_first_error() -> None:
+    prefix = "[rank1]: "
+    lines = [
+        "RuntimeError: The Inner error is reported as above. The process exits for this inner "
+        "error, and the current working operator name is Identity.",
+        "[ERROR] 2026-02-03-04:05:06 (PID:7102, Device:1, RankID:-1) ERR00100 PTA call acl api "
+        "failed.",
+        "E90003: [PID: 7102] 2026-02-03-04:05:06.070.809 Compile operator failed, cause: "
+        "Template constraint, detailed information: bfloat16 of tbe.dsl.vconv is not supported.",
+        "        TraceBack (most recent call last):",
+        "        Failed to compile Op [trans_Cast_3,]. (oppath: [Compile /opt/cann/opp/cast.py",
+    ]
+    diagnosis = diagnose_text("train/rank1.log", "".join(f"{prefix}{line}\n" for line in lines))
+    assert diagnosis.category == "operator"
+    assert "Compile operator failed, cause: Template constraint" in first_text(diagnosis)
+
+
+def test_ge_python_helper_failure_is_an_environment_problem() -> None:
+    worker = "ERROR 05-06 07:08:09 [engine.py:411] "
+    lines = [
+        "InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:230 OPS function error: "
+        "Gather, error code is 500002",
+        "[ERROR] 2026-05-06-07:08:09 (PID:2201, Device:0, RankID:-1) ERR01100 OPS call acl api "
+        "failed",
+        "[Error]: A GE error occurs in the system.",
+        "E40024: 2026-05-06-07:07:58.004.120 Failed call Python Func/Meathod [fetch_kernel_hash],"
+        " Reason[SystemError: unsupported interpreter feature",
+    ]
+    diagnosis = diagnose_text("serve.log", "".join(f"{worker}{line}\n" for line in lines))
+    assert diagnosis.category == "driver_env"
+    assert "E40024" in first_text(diagnosis)
+
+
+def test_a_launcher_that_rejects_flags_is_a_config_problem() -> None:
+    text = (
+        '[rank0]:   File "/opt/tool/args.py", line 52, in parse\n'
+        "[rank0]:     raise ValueError(f'remaining_argv: {rest}')\n"
+        "[rank0]: ValueError: remaining_argv: ['--fused_norm', '--fused_rope']\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert "remaining_argv" in first_text(diagnosis)
+
+
+def test_a_container_whose_npu_hook_failed_is_an_environment_problem() -> None:
+    text = (
+        "$ docker compose up -d\n"
+        "Error response from daemon: failed to create task for container: failed to create "
+        "shim task: OCI runtime create failed: runc create failed: unable to start container "
+        "process: error during container init: error running prestart hook #0: exit status 1, "
+        "stdout: , stderr: mount /usr/local/Ascend/driver/lib64 failed: unknown\n"
+    )
+    diagnosis = diagnose_text("compose.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "prestart hook" in first_text(diagnosis)
+
+
+def test_a_pod_the_device_plugin_could_not_serve_is_an_environment_problem() -> None:
+    text = (
+        "Warning  UnexpectedAdmissionError  9s  kubelet  Allocate failed due to rpc error: "
+        "code = Unknown desc = device share tool missing on node npu-07, which is unexpected\n"
+    )
+    diagnosis = diagnose_text("describe-pod.txt", text)
+    assert diagnosis.category == "driver_env"
+    assert "Allocate failed due to" in first_text(diagnosis)

@@ -1,0 +1,258 @@
+"""What one line says: its best signature, its label and its tier in a cascade."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.classify.events import (
+    TIER_CASCADE,
+    TIER_CAUSE,
+    TIER_GENERIC,
+    TIER_NOISE,
+    TIER_SYMPTOM,
+    TIER_UNKNOWN,
+    TIER_WRAPPED_CAUSE,
+    TIER_WRAPPER,
+    classify_event,
+    classify_scans,
+)
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.formats.codes import extract_codes
+
+KNOWLEDGE = load_knowledge()
+
+
+def event(message: str, kind: EventKind = EventKind.ERROR, source: str | None = None) -> Event:
+    """An event as the scanner makes it: the message after prefixes, the codes in it."""
+    return Event(
+        file="job/log_0.log",
+        line=1,
+        text=message,
+        kind=kind,
+        message=message,
+        source=source,
+        codes=extract_codes(message),
+    )
+
+
+CASES = [
+    # (line, best signature, category, tier)
+    (
+        "EZ9999: [PID: 8308179] 2026-10-22-12:47:24.466.609 The error from device(chipId:7, "
+        "dieId:0), serial number is 575, there is an exception of fftsplus aivector error, "
+        "core id is 32, error code = 0x10ac73",
+        "aicore.fftsplus_exception",
+        "aicore_timeout",
+        TIER_CAUSE,
+    ),
+    (
+        "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:565 NPU "
+        "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015",
+        "stream.synchronize_call_failed",
+        "aicore_timeout",
+        TIER_WRAPPED_CAUSE,
+    ),
+    (
+        "RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:333 NPU "
+        "function error: aclrtSynchronizeDevice, error code is 507046",
+        "stream.synchronize_call_failed",
+        "stream_sync",
+        TIER_WRAPPER,
+    ),
+    (
+        "EE1002: 2024-12-11-13:03:41.366.560 Stream synchronize timeout. rtDeviceSynchronize "
+        "execute failed, reason=[stream sync timeout]",
+        "stream.sync_timeout",
+        "stream_sync",
+        TIER_SYMPTOM,
+    ),
+    (
+        "EH9999[PID: 822] 2026-07-25-03:26:57.356.021 (EH9999):  [Query][Status]query event "
+        "recorded status failed, runtime result = 507014[FUNC:ReportCallError]",
+        "stream.runtime_result",
+        "aicore_timeout",
+        TIER_CAUSE,
+    ),
+    (
+        "RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:495 OPS "
+        "function error: HcclAllreduce, error code is 9",
+        "hccl.function_error",
+        "hccl",
+        TIER_WRAPPER,
+    ),
+    (
+        "RuntimeError: npu_fused_infer_attention_score_out_symint:build/CMakeFiles/torch_npu.dir/"
+        "compiler_depend.ts:929 NPU function error: call aclnnFusedInferAttentionScoreV3 failed, "
+        "error code is 561002",
+        "op.aclnn_call_failed",
+        "operator",
+        TIER_WRAPPED_CAUSE,
+    ),
+    (
+        "[PID: 7] 2026-03-01-10:11:12.131.415 Invalid_Argument(EE1001): The argument is invalid."
+        "Reason: stream handle is null",
+        "op.parameter_error_message",
+        "operator",
+        TIER_CAUSE,
+    ),
+    ("AclNN_Parameter_Error(EZ1001):", "op.parameter_error_headline", "operator",
+     TIER_WRAPPED_CAUSE),
+    (
+        "EI0002: [PID: 364941] 2025-11-13-17:19:44.070.578 The wait execution of the Notify "
+        "register times out. Reason: The Notify register has not received the Notify record",
+        "hccl.notify_wait_timeout",
+        "hccl",
+        TIER_SYMPTOM,
+    ),
+    (
+        # listed in CANN's HCCL error list: an invalid rank table is a root failure, not a wait
+        "EI0004: [PID: 10] 2026-01-01-01:01:01.001.001 The ranktable is invalid. Reason: rank 3 "
+        "has no device ip",
+        "tail.cann_block_line",
+        "hccl",
+        TIER_CAUSE,
+    ),
+    (
+        "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100 PTA call acl "
+        "api failed",
+        "tail.pta_summary",
+        "other",
+        TIER_CASCADE,
+    ),
+    (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:1946. This is typically caused by a remote worker "
+        "crashing.",
+        "hccl.peer_connection_closed",
+        "hccl",
+        TIER_CASCADE,
+    ),
+    ("terminate called after throwing an instance of 'std::runtime_error'", "tail.cpp_terminate",
+     "other", TIER_GENERIC),
+    ("KeyError: 'model.layers.1.mlp.experts.weight'", "wl.missing_weight_key", "weight_load",
+     TIER_CAUSE),
+    ("KeyError: 'layers.7.mlp.down_proj.deq_scale'", "wl.missing_weight_key", "weight_load",
+     TIER_CAUSE),
+    ("RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+     "hccl.nccl_error", "hccl", TIER_SYMPTOM),
+    ("[ERROR] HCCL(7311,python3):2026-03-02-10:15:40.221.908 [hccl_communicator_host.cc:6296] "
+     "[7402][AllocComResource]call trace: hcclRet -> 9", "hccl.call_trace", "hccl", TIER_SYMPTOM),
+    # a runtime number that is a root failure labels the line, not the error-manager code
+    ("[PID: 4021] 2026-03-01-08:12:40.118.204 AclNN_Runtime_Error(EZ9903): "
+     "rtKernelLaunchWithHandleV2 failed: 507015", "tail.cann_block_line", "aicore_timeout",
+     TIER_CAUSE),
+    ("EH9999[PID: 77] 2026-02-11-09:40:02.551.310 (EH9999):  wait for compute device to finish "
+     "failed, runtime result = 507034.[FUNC:ReportCallError]", "stream.runtime_result",
+     "aicore_timeout", TIER_CAUSE),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "signature", "category", "tier"), CASES)
+def test_line_gets_its_signature_label_and_tier(
+    line: str, signature: str, category: str, tier: float
+) -> None:
+    item = classify_event(event(line), 0, KNOWLEDGE)
+    assert item.best is not None
+    assert (item.best.id, item.category, item.tier) == (signature, category, tier)
+
+
+def test_specific_text_beats_the_generic_error_manager_line() -> None:
+    line = (
+        "EZ9999[PID: 57621] 2026-07-10-14:37:28.138.485 (EZ9999):  HCCL_BUFFSIZE is too SMALL, "
+        "maxBs = 914, h = 2048, epWorldSize = 2"
+    )
+    item = classify_event(event(line), 0, KNOWLEDGE)
+    ids = [m.id for m in item.matches]
+    assert ids[0] == "hccl.buffsize_too_small"
+    assert "tail.cann_block_line" in ids
+
+
+def test_monitored_barrier_line_names_the_ranks_that_did_not_arrive() -> None:
+    line = "[Rank 0]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms"
+    item = classify_event(event(line), 0, KNOWLEDGE)
+    assert item.best is not None
+    assert item.best.culprits == (1, 3)
+
+
+def test_operator_comes_from_the_aclnn_call() -> None:
+    line = "aclnnQuantMatmulWeightNz failed, error code is 161002"
+    item = classify_event(event(line), 0, KNOWLEDGE)
+    assert item.operator == "aclnnQuantMatmulWeightNz"
+    assert [info.code for info in item.codes] == ["161002"]
+
+
+def test_quoted_source_line_of_a_traceback_is_not_an_error() -> None:
+    item = classify_event(
+        event('    raise RuntimeError("Distributed package doesn\'t have NCCL built in")'),
+        0,
+        KNOWLEDGE,
+    )
+    assert item.matches == ()
+    assert item.tier == TIER_NOISE
+
+
+def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -> None:
+    unknown = classify_event(event("ValueError: prompt must not be empty"), 0, KNOWLEDGE)
+    noise = classify_event(
+        event("[ERROR] HCCL(1,python):| dest_ip(rank_id) | Role |"), 0, KNOWLEDGE
+    )
+    assert (unknown.tier, unknown.category) == (TIER_UNKNOWN, None)
+    assert noise.tier == TIER_NOISE
+
+
+def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_class_name() -> None:
+    text = "pkg.detector.DeviceLibError_NotFound: Library Not Found"
+    ends = Event("log.txt", 9, text, EventKind.ERROR, text, source="traceback")
+    glued = classify_event(event("ProbeError_Timeout: no answer from device 3"), 0, KNOWLEDGE)
+    assert classify_event(ends, 0, KNOWLEDGE).tier == TIER_UNKNOWN
+    assert glued.tier == TIER_UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("text", "tier"),
+    [
+        ("node3:811:902 [1] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'", 2.0),
+        ("Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
+        (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
+        ('    raise RuntimeError("NCCL communicator was aborted")', 1.0),  # quoted source
+    ],
+)
+def test_unknown_error_wording_is_citable_when_its_words_name_a_failure_kind(
+    text: str, tier: float
+) -> None:
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == tier
+
+
+def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
+    text = "[66120][Ring][Prepare]unexpected state 3 for link 7"
+    plog = Event("plog/plog-1.log", 4, text, EventKind.ERROR, text, source="plog", level="ERROR")
+    assert classify_event(plog, 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+def test_warning_counts_less_than_the_same_text_as_an_error() -> None:
+    line = "No available shared memory broadcast block found in 60 second."
+    warning = classify_event(event(line, EventKind.WARNING), 0, KNOWLEDGE)
+    assert warning.tier == TIER_SYMPTOM - 1.5
+
+
+def test_innermost_traceback_frame_keeps_its_tier() -> None:
+    frame = (
+        '  File "/workspace/vllm/vllm/distributed/device_communicators/shm_broadcast.py", '
+        "line 375, in acquire_read"
+    )
+    item = classify_event(event(frame, EventKind.WARNING, "traceback_frame"), 0, KNOWLEDGE)
+    assert (item.category, item.tier) == ("hang", TIER_SYMPTOM)
+
+
+def test_scans_give_each_event_its_files_rank_and_kind() -> None:
+    info = FileInfo(path="job/log_3.log", kind=FileKind.RANK_LOG, rank=3)
+    error = event("RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)")
+    checkpoint = Event("job/log_3.log", 2, " norm passed", EventKind.CHECKPOINT, "norm passed")
+    items = classify_scans([FileScan(info, [error, checkpoint])], KNOWLEDGE)
+    assert len(items) == 1
+    assert (items[0].rank, items[0].kind, items[0].category) == (
+        3,
+        FileKind.RANK_LOG,
+        "shape_mismatch",
+    )

@@ -1,0 +1,197 @@
+"""The knowledge files load, every signature matches its examples and none of its
+counterexamples, and a malformed file fails with a message that says where."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from analyzers.classify.errorcodes import guess_table, load_codes, normalise_code
+from analyzers.classify.rules import (
+    KNOWLEDGE_DIR,
+    load_actions,
+    load_knowledge,
+    load_signatures,
+)
+from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.core.yamlcheck import KnowledgeError
+
+KNOWLEDGE = load_knowledge()
+EXAMPLES = [
+    pytest.param(sig, line, id=f"{sig.id}#{n}")
+    for sig in KNOWLEDGE.signatures
+    for n, line in enumerate(sig.examples)
+]
+COUNTEREXAMPLES = [
+    pytest.param(sig, line, id=f"{sig.id}#{n}")
+    for sig in KNOWLEDGE.signatures
+    for n, line in enumerate(sig.counterexamples)
+]
+
+
+@pytest.mark.parametrize(("signature", "line"), EXAMPLES)
+def test_signature_matches_its_example(signature, line: str) -> None:
+    assert signature.search(line), f"{signature.id} does not match {line!r}"
+
+
+@pytest.mark.parametrize(("signature", "line"), COUNTEREXAMPLES)
+def test_signature_rejects_its_counterexample(signature, line: str) -> None:
+    assert not signature.search(line), f"{signature.id} wrongly matches {line!r}"
+
+
+def test_every_category_but_healthy_and_hang_has_a_signature() -> None:
+    covered = {sig.category for sig in KNOWLEDGE.signatures}
+    assert set(TAXONOMY) - covered <= {"healthy"}
+
+
+def test_every_category_has_next_actions() -> None:
+    assert set(KNOWLEDGE.actions.categories) == set(TAXONOMY)
+
+
+def test_actions_refer_to_known_signatures_and_codes() -> None:
+    ids = {sig.id for sig in KNOWLEDGE.signatures}
+    assert set(KNOWLEDGE.actions.signatures) <= ids
+    for code in KNOWLEDGE.actions.codes:
+        assert KNOWLEDGE.codes.lookup(code) is not None, code
+
+
+@pytest.mark.parametrize(
+    ("code", "table", "category"),
+    [
+        ("507014", "acl", "aicore_timeout"),
+        ("507046", "acl", "stream_sync"),
+        ("561002", "acl", "operator"),
+        ("EI0006", "cann", "hccl"),
+        ("EZ9999", "cann", "operator"),  # listed without a label: takes the EZ family's
+        ("EL0004", "cann", "oom"),
+        ("EI0099", "cann", "hccl"),  # not listed: the EI family
+        ("ERR02200", "pta", "hccl"),
+        ("9", "hccl", "hccl"),
+        ("207004", "acl", "driver_env"),
+        ("207000", "acl", "config"),  # feature not supported, whatever 207001 means
+        ("561044", "acl", "operator"),  # not listed: the documented 561xxx range (aclnn inner)
+    ],
+)
+def test_code_table_lookup(code: str, table: str, category: str) -> None:
+    info = KNOWLEDGE.codes.lookup(code, table)
+    assert info is not None
+    assert info.category == category
+    assert info.meaning
+
+
+def test_an_unlisted_number_gets_only_its_documented_class_and_no_label() -> None:
+    info = KNOWLEDGE.codes.lookup("207099")
+    assert info is not None
+    assert (info.code, info.table, info.category) == ("207099", "acl", None)
+    assert "class 2" in info.meaning
+
+
+def test_hccl_codes_are_found_by_their_header_names() -> None:
+    info = KNOWLEDGE.codes.lookup_label("HCCL_E_TIMEOUT")
+    assert info is not None
+    assert (info.code, info.label, info.role) == ("9", "HCCL_E_TIMEOUT", "symptom")
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "table"),
+    [("[507014]", "507014", "acl"), ("ez9999", "EZ9999", "cann"), ("ERR00100.", "ERR00100", "pta"),
+     ("0x25", "0x25", None)],
+)  # fmt: skip
+def test_codes_are_normalised_and_their_table_guessed(raw: str, code: str, table: str) -> None:
+    assert normalise_code(raw) == code
+    assert guess_table(code) == table
+
+
+def test_grep_alternation_contains_every_keyword_escaped() -> None:
+    alternation = KNOWLEDGE.grep_alternation()
+    assert r"Kernel Run failed" in alternation
+    assert r"Missing key\(s\) in state_dict" in alternation
+    assert len(alternation.split("|")) >= len(KNOWLEDGE.keywords())
+
+
+# ---------------------------------------------------------------- validation errors
+
+GOOD = {
+    "id": "demo.oom",
+    "title": "Demo",
+    "category": "oom",
+    "subsystem": "memory",
+    "role": "cause",
+    "weight": 50,
+    "keywords": ["out of memory"],
+    "regex": "out of memory",
+    "examples": ["NPU out of memory"],
+    "counterexamples": ["memory ok"],
+}
+
+
+def write_signatures(tmp_path: Path, *entries: dict) -> Path:
+    path = tmp_path / "signatures.yaml"
+    path.write_text(yaml.safe_dump({"signatures": list(entries)}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"category": "cosmic_ray"}, "signature 'demo.oom': field 'category' is 'cosmic_ray'"),
+        ({"subsystem": "stream"}, "subsystem 'stream' does not fit category 'oom'"),
+        ({"role": "victim"}, "field 'role' is 'victim'"),
+        ({"weight": 0}, "field 'weight' must be within 1-100"),
+        ({"weight": "high"}, "field 'weight' must be int"),
+        ({"regex": "out of (memory"}, "field 'regex' is not a valid regex"),
+        ({"examples": []}, "field 'examples' must list at least one entry"),
+        ({"counterexamples": None}, "missing field 'counterexamples'"),
+        ({"keywords": [""]}, "field 'keywords' must list non-empty strings"),
+        ({"culprit": "rank"}, "culprit group 'rank' is not a named group"),
+        ({"category_from_code": True}, "need a code_table"),
+        ({"code_table": "bios"}, "field 'code_table' is 'bios'"),
+    ],
+)
+def test_malformed_signature_is_rejected_with_its_place(
+    tmp_path: Path, change: dict, message: str
+) -> None:
+    path = write_signatures(tmp_path, {**GOOD, **change})
+    with pytest.raises(KnowledgeError, match=re.escape(message)):
+        load_signatures(path)
+
+
+def test_duplicate_signature_ids_are_rejected(tmp_path: Path) -> None:
+    path = write_signatures(tmp_path, GOOD, GOOD)
+    with pytest.raises(KnowledgeError, match=r"duplicate signature id 'demo\.oom'"):
+        load_signatures(path)
+
+
+def test_unreadable_yaml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "signatures.yaml"
+    path.write_text("signatures: [unclosed", encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=r"signatures\.yaml: cannot read"):
+        load_signatures(path)
+
+
+def test_code_with_unknown_category_is_rejected(tmp_path: Path) -> None:
+    data = yaml.safe_load((KNOWLEDGE_DIR / "error_codes.yaml").read_text(encoding="utf-8"))
+    data["acl"]["507014"]["category"] = "slow"
+    path = tmp_path / "error_codes.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=r"acl: '507014': field 'category' is 'slow'"):
+        load_codes(path)
+
+
+def test_action_section_for_unknown_category_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "actions.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "categories": {"gremlins": [{"id": "pray", "text": "Pray."}]},
+                "signatures": {},
+                "codes": {},
+            }
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(KnowledgeError, match=r"unknown category \['gremlins'\]"):
+        load_actions(path)

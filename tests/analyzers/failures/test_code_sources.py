@@ -1,0 +1,98 @@
+"""The code tables say where each code was read, and never guess a code from its neighbours.
+
+docs/labelling.md#codes-are-read-from-documents-not-from-neighbours: a number no document
+lists is unknown except for what a documented range rule says.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.classify.errorcodes import CODE_TABLES
+from analyzers.classify.rules import load_knowledge
+
+KNOWLEDGE = load_knowledge()
+CODES = KNOWLEDGE.codes
+
+
+def all_entries():
+    for table in CODE_TABLES:
+        yield from CODES.tables[table].values()
+    yield from CODES.families.values()
+    yield from CODES.acl_ranges.values()
+    yield from CODES.pta_kinds.values()
+
+
+def test_every_entry_names_a_known_source_document() -> None:
+    for info in all_entries():
+        assert info.source in CODES.sources, (info.table, info.code)
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "source"),
+    [
+        (107000, 107041, "rt_error_codes"),  # runtime parameter errors in the header
+        (207000, 207020, "rt_error_codes"),  # runtime resource errors
+        (507000, 507057, "rt_error_codes"),  # runtime inner errors
+        (507899, 507915, "rt_error_codes"),
+        (100000, 100045, "acl_error_doc"),
+        (200000, 200007, "acl_error_doc"),
+        (500000, 500005, "acl_error_doc"),
+    ],
+)
+def test_acl_tables_cover_the_ranges_their_documents_list(first: int, last: int, source: str):
+    for number in range(first, last + 1):
+        info = CODES.tables["acl"].get(str(number))
+        assert info is not None, number
+        assert info.source == source
+        assert not info.inferred
+
+
+def test_hccl_return_codes_cover_the_header() -> None:
+    assert sorted(map(int, CODES.tables["hccl"])) == list(range(25))
+    assert {info.source for info in CODES.tables["hccl"].values()} == {"hccl_types"}
+
+
+@pytest.mark.parametrize(
+    ("code", "category", "meaning_word"),
+    [
+        ("207000", "config", "not support"),  # its neighbour 207001 is memory; it is not
+        ("207001", "oom", "memory"),
+        ("207018", "oom", "out of memory"),
+        ("507011", None, "model"),  # model execute failed names no label by itself
+        ("561003", "driver_env", "kernel"),  # the aclnn page: op binary package missing
+    ],
+)
+def test_listed_codes_carry_their_own_meaning(code: str, category, meaning_word: str) -> None:
+    info = CODES.lookup(code)
+    assert info is not None
+    assert info.category == category
+    assert meaning_word in (info.meaning + info.cause).lower()
+
+
+@pytest.mark.parametrize(
+    ("code", "category"),
+    [
+        ("207099", None),  # class 2 says "resources or hardware fit": no failure kind
+        ("107999", None),
+        ("507990", None),
+        ("561777", "operator"),  # the aclnn page: 561xxx are the op library's inner errors
+    ],
+)
+def test_unlisted_numbers_get_only_their_documented_range_rule(code: str, category) -> None:
+    info = CODES.lookup(code)
+    assert info is not None
+    assert (info.code, info.category, info.inferred) == (code, category, True)
+    assert info.source in ("acl_error_doc", "aclnn_doc")
+
+
+def test_a_number_outside_every_documented_class_is_unknown() -> None:
+    assert CODES.lookup("907001") is None
+
+
+@pytest.mark.parametrize(("prefix", "last"), [("EI", 20), ("EL", 15)])
+def test_hccl_and_driver_error_manager_codes_cover_their_documented_lists(prefix, last) -> None:
+    for number in range(1, last + 1):
+        info = CODES.tables["cann"].get(f"{prefix}{number:04d}")
+        assert info is not None, f"{prefix}{number:04d}"
+        assert info.source == "cann_errorcode_doc"

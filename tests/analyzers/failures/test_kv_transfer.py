@@ -1,0 +1,63 @@
+"""Prefill/decode disaggregation moves the KV cache between instances with a transfer engine
+that logs glog-style C++ lines (`E20260302 08:00:41.700100 51200 transport.cpp:830] ...`)
+followed by the connector's vLLM lines. When the remote cannot be reached, the connect
+failure is the first error and the job is a communication failure.
+
+In the same logs torch's C++ warnings (`[rank0]:[W302 ...] Warning: ... (function ...)`)
+look like a bare Python exception line `Warning: text`; the writer stamped them W, so they
+stay warnings and never become the first error.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import EventKind
+from tests.analyzers.excerpts import diagnose_text, scan_text
+
+CONNECT_FAILED = """\
+E20260302 08:00:41.700100 51200 ascend_direct_transport.cpp:815] Failed to connect to target: 10.0.3.7:26001, status: 103900
+E20260302 08:00:41.700160 51200 ascend_direct_transport.cpp:577] Failed to connect to segment: 10.0.3.7:16010
+(EngineCore_DP0 pid=7000) ERROR 03-02 08:00:41 [mooncake_connector.py:420] Mooncake transfer failed for request cmpl-0a1b2c3d-0
+(EngineCore_DP0 pid=7000) ERROR 03-02 08:00:41 [mooncake_connector.py:331] Failed to transfer KV cache for request cmpl-0a1b2c3d-0: Mooncake transfer failed, ret: -1
+[rank0]:[W302 08:00:41.402119770 compiler_depend.ts:117] Warning: Driver Version:  is invalid or not supported yet. (function operator())
+"""
+
+CONNECT_TIMEOUT = """\
+E20260302 09:10:00.100200 61300 ascend_direct_transport.cpp:1101] Connect timeout to: 10.0.3.9:30400, consider a longer ASCEND_CONNECT_TIMEOUT.
+I20260302 09:10:00.100300 61300 ascend_direct_transport.cpp:1113] Connected to segment: 10.0.3.9:30400, cost:10002000 us.
+E20260302 09:10:00.100400 61300 ascend_direct_transport.cpp:830] Transfer slice failed with status: 103902
+(Worker_DP1_EP1 pid=6100) ERROR 03-02 09:10:00 [mooncake_hybrid_connector.py:550] Mooncake transfer failed for request chatcmpl-77aa-0
+"""
+
+
+def test_an_unreachable_kv_transfer_peer_is_a_communication_failure() -> None:
+    diagnosis = diagnose_text("decode/serve.log", CONNECT_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed to connect to target: 10.0.3.7:26001" in diagnosis.first_error.text
+
+
+def test_a_kv_transfer_connect_timeout_is_not_read_as_a_config_error() -> None:
+    diagnosis = diagnose_text("decode/serve.log", CONNECT_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Connect timeout to: 10.0.3.9:30400" in diagnosis.first_error.text
+
+
+def test_a_warning_stamped_line_is_not_a_bare_exception_line() -> None:
+    scan = scan_text("decode/serve.log", CONNECT_FAILED)
+    warning = next(e for e in scan.events if "Driver Version" in e.text)
+    assert warning.kind == EventKind.WARNING
+    assert warning.source != "traceback"
+
+
+def test_an_unstamped_warning_exception_is_still_an_error() -> None:
+    """Warnings turned into errors (`-W error`) end a real traceback with no level stamp."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/job/train.py", line 41, in <module>\n'
+        "    scale = torch.tensor(ratio, dtype=torch.float16)\n"
+        "RuntimeWarning: overflow encountered in cast\n"
+    )
+    scan = scan_text("job/train.log", text)
+    errors = [e for e in scan.events if e.kind == EventKind.ERROR]
+    assert [e.message for e in errors] == ["RuntimeWarning: overflow encountered in cast"]

@@ -1,0 +1,67 @@
+"""Tar archives inside the bundle are read in place, down to the nesting limit."""
+
+import gzip
+import io
+import zipfile
+
+from analyzers.core.limits import Limits
+from analyzers.ingest.bundle import Bundle
+from tests.analyzers import hostile
+
+
+def _paths(bundle: Bundle) -> list[str]:
+    return [member.path for member in bundle.members()]
+
+
+def test_files_of_an_inner_archive_are_read_under_its_name(tmp_path):
+    inner = gzip.compress(hostile.tar_bytes([("rank3.log", hostile.ERROR_LOG)]))
+    outer = hostile.tar_bytes([("node1.tar.gz", inner), ("launcher.log", b"ok\n")])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _paths(bundle) == ["node1.tar.gz/rank3.log", "launcher.log"]
+    assert bundle.limit_hits() == []
+
+
+def test_the_inner_files_content_streams_through(tmp_path):
+    inner = hostile.tar_bytes([("rank3.log", hostile.ERROR_LOG)])
+    outer = hostile.tar_bytes([("node1.tar", inner)])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    member = next(bundle.members())  # a member is readable while the iteration is on it
+    with member.open() as stream:
+        assert stream.read() == hostile.ERROR_LOG
+
+
+def test_archives_nested_past_the_limit_are_not_opened(tmp_path):
+    bundle = Bundle(hostile.nested(tmp_path / "n.tar.gz", 20), limits=Limits(depth=3))
+
+    assert _paths(bundle) == []
+    (hit,) = bundle.limit_hits()
+    assert hit.limit == "depth"
+    assert "level19.tar.gz/level18.tar.gz/level17.tar.gz/level16.tar.gz" in hit.message
+
+
+def test_archives_within_the_limit_are_all_opened(tmp_path):
+    bundle = Bundle(hostile.nested(tmp_path / "n.tar.gz", 3), limits=Limits(depth=3))
+
+    assert _paths(bundle) == ["level2.tar.gz/level1.tar.gz/level0.tar.gz/rank0.log"]
+
+
+def test_a_member_named_like_an_archive_that_is_none_is_read_as_a_file(tmp_path):
+    outer = hostile.tar_bytes([("notes.tar.gz", hostile.ERROR_LOG)])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    member = next(bundle.members())  # a member is readable while the iteration is on it
+    with member.open() as stream:
+        assert (member.path, stream.read()) == ("notes.tar.gz", hostile.ERROR_LOG)
+
+
+def test_a_zip_inside_a_tar_is_named_in_a_warning(tmp_path):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("rank0.log", hostile.ERROR_LOG)
+    outer = hostile.tar_bytes([("node0.zip", buf.getvalue())])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _paths(bundle) == []
+    assert bundle.warnings == ["skipped 'node0.zip': a zip inside a tar cannot be streamed"]

@@ -1,0 +1,33 @@
+"""Member paths tell the file kind and the rank, the way real collections name them."""
+
+import pytest
+
+from analyzers.core.types import FileKind
+from analyzers.ingest.layout import classify_path
+
+CASES = [
+    ("job-f0dddebb/log_3.log", FileKind.RANK_LOG, 3),
+    ("job/torchrun_logs/job_x/attempt_0/2/stderr.log", FileKind.RANK_LOG, 2),
+    ("job/launcher.log", FileKind.LAUNCHER, None),
+    ("job/env.txt", FileKind.ENV, None),
+    ("job/versions.txt", FileKind.VERSIONS, None),
+    ("ascend/process_log/rank_76/debug/plog/plog-12337_20250805194601414.log", FileKind.PLOG, 76),
+    (
+        "worker-1/process_log/debug/device-3/device-1365_20250806230906733.log",
+        FileKind.DEVICE_LOG,
+        None,
+    ),
+    ("ascend/environment_check/worker-9/npu_info_after.txt", FileKind.NPU_SMI, None),
+    ("npu-smi-info.txt", FileKind.NPU_SMI, None),
+    ("modelarts-job-testdt-proc-rank-2-device-2.txt", FileKind.RANK_LOG, 2),
+    ("train_call/worker-2/rank-0.txt", FileKind.RANK_LOG, 0),
+    ("d12/log.txt", FileKind.RANK_LOG, None),
+    ("logs/hccl_rank5.log", FileKind.HCCL_LOG, 5),
+    ("pip_freeze.txt", FileKind.VERSIONS, None),
+    ("ascend-kg-parser.json", FileKind.OTHER, None),
+]
+
+
+@pytest.mark.parametrize(("path", "kind", "rank"), CASES, ids=[c[0] for c in CASES])
+def test_classify_path(path, kind, rank):
+    assert classify_path(path) == (kind, rank)

@@ -1,0 +1,67 @@
+"""A bundle is read as what its bytes say; a name that says otherwise earns a warning."""
+
+import gzip
+import io
+import zipfile
+
+import pytest
+
+from analyzers.core.errors import BundleError
+from analyzers.ingest.bundle import Bundle
+from analyzers.ingest.sniff import kind_from_head, mislabel_warning
+from tests.analyzers import hostile
+
+
+def _zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("rank0.log", hostile.ERROR_LOG)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "warning"),
+    [
+        (
+            "job.tar.gz",
+            "zip",
+            "job.tar.gz is named like a gzip-compressed tar archive but is a zip",
+        ),
+        ("job.zip", "gzip-tar", "job.zip is named like a zip archive but is a gzip-compressed tar"),
+        ("job.tgz", "tar", "job.tgz is named like a gzip-compressed tar archive but is a tar"),
+        ("rank0.log", "gzip-log", "rank0.log is named like a plain text log but is a gzip"),
+        ("job.tar.gz", "gzip-tar", None),
+        ("rank0.log.gz", "gzip-log", None),
+        ("upload", "tar", None),  # no promise, nothing to warn about
+    ],
+)
+def test_mislabel_warning(name, kind, warning):
+    found = mislabel_warning(name, kind)
+
+    assert found == warning if warning is None else found.startswith(warning)
+
+
+def test_a_zip_named_tar_gz_is_read_as_a_zip_with_a_warning(tmp_path):
+    bundle = Bundle(hostile.zip_named_tgz(tmp_path / "job.tar.gz"))
+
+    assert [member.path for member in bundle.members()] == ["rank0.log"]
+    assert "but is a zip archive: read as such" in bundle.warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("head", "kind"),
+    [
+        (gzip.compress(hostile.tar_bytes([("a.log", b"x\n")])), "gzip-tar"),
+        (gzip.compress(b"just a log\n"), None),
+        (hostile.tar_bytes([("a.log", b"x\n")]), "tar"),
+        (_zip(), "zip"),
+        (b"plain text", None),
+    ],
+)
+def test_kind_from_head(head, kind):
+    assert kind_from_head(head) == kind
+
+
+def test_a_corrupt_gzip_is_refused_when_sniffed(tmp_path):
+    with pytest.raises(BundleError, match="the gzip data is corrupt"):
+        Bundle(hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=40))

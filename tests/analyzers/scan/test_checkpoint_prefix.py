@@ -1,0 +1,264 @@
+"""Checkpoints behind whatever prefix a tool puts in front of a rank's lines.
+
+One small multi-rank bundle per prefix style: each rank loads weights, runs a few layers
+(sub-modules, then `layer N passed`) and finishes with `model run success`; one rank stops
+early with an error. Every line of a file goes through the same prefix, as a real logger
+writes them, with some chatter and sentences that merely end in "passed".
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from analyzers import AnalyzeOptions, analyze
+from analyzers.checkpoints.patterns import CheckpointMatcher, load_knowledge
+from analyzers.scan.checkpoint_prefix import MIN_REPEATS, CheckpointPrefix
+
+START = datetime(2026, 11, 29, 7, 25, 36, 861000)
+LAYERS = 3
+SUBMODULES = ("norm", "attention", "MoE")
+# (rank, time, level, message) -> the whole line
+Render = Callable[[int, datetime, str, str], str]
+
+
+@dataclass(frozen=True)
+class Style:
+    render: Render
+    ranks: int = 4
+    early: int = 2  # the rank that stops after `layer 1 / attention passed`
+
+
+def _ms(t: datetime) -> str:
+    return t.strftime("%Y-%m-%d %H:%M:%S.") + f"{t.microsecond // 1000:03d}"
+
+
+def _json(r: int, t: datetime, level: str, msg: str) -> str:
+    fields = {"time": t.isoformat(timespec="milliseconds"), "rank": r, "level": level}
+    return json.dumps({**fields, "message": msg})
+
+
+def _json_variant(r: int, t: datetime, level: str, msg: str) -> str:
+    fields = {"@timestamp": t.timestamp(), "levelname": level, "global_rank": str(r)}
+    return json.dumps({**fields, "msg": msg, "logger": "toy_decoder"})
+
+
+STYLES = {
+    "python_logging_default": Style(lambda r, t, lv, m: f"{lv}:root:{m}"),
+    "python_logging_named": Style(lambda r, t, lv, m: f"{lv}:toy_decoder:{m}"),
+    "bracketed_logger_label": Style(
+        lambda r, t, lv, m: f"[{_ms(t)}] [RANK {r}] [{lv}] toy_decoder: {m}"
+    ),
+    "deepspeed": Style(
+        lambda r, t, lv, m: (
+            f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}] [{lv}] "
+            f"[bisect.py:57:forward] [Rank {r}] {m}"
+        )
+    ),
+    "glog": Style(
+        lambda r, t, lv, m: f"{lv[0]}{t:%m%d %H:%M:%S.%f}  {31337 + r} bisect.cc:212] {m}"
+    ),
+    "glog_year_nanoseconds": Style(
+        lambda r, t, lv, m: f"{lv[0]}{t:%Y%m%d %H:%M:%S.%f}123 {4100 + r} hooks.cpp:88] {m}"
+    ),
+    "torchrun_local_rank": Style(lambda r, t, lv, m: f"[default{r}]:{m}"),
+    "torchrun_with_logging": Style(
+        lambda r, t, lv, m: (
+            f"[default{r}]:{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} toy_decoder {lv}: {m}"
+        )
+    ),
+    "vllm_worker": Style(
+        lambda r, t, lv, m: (
+            f"(VllmWorker rank={r} pid={2345 + r}) {lv} {t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
+        )
+    ),
+    "vllm_v1_worker_tp": Style(
+        lambda r, t, lv, m: (
+            f"(Worker_DP0_TP{r}_EP{r} pid={270 + r}) {lv} {t:%m-%d %H:%M:%S} "
+            f"[gpu_model_runner.py:2312] {m}"
+        )
+    ),
+    "sglang_tp": Style(lambda r, t, lv, m: f"[{t:%Y-%m-%d %H:%M:%S} TP{r}] {m}"),
+    "megatron_print": Style(lambda r, t, lv, m: f" [{t:%Y-%m-%d %H:%M:%S}] {m}"),
+    "megatron_logger": Style(
+        lambda r, t, lv, m: f"[{t:%Y-%m-%d %H:%M:%S}] [{lv} | megatron.core.bisect]: {m}"
+    ),
+    "mindspeed_logger_label": Style(
+        lambda r, t, lv, m: f"{_ms(t)} | {lv:<8} | mindspeed_llm.bisect | {m}"
+    ),
+    "loguru": Style(lambda r, t, lv, m: f"{_ms(t)} | {lv:<8} | toy.model:forward:42 - {m}"),
+    "lmdeploy": Style(
+        lambda r, t, lv, m: (
+            f"{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} - lmdeploy - "
+            f"{lv} - bisect.py:57 - {m}"
+        )
+    ),
+    "json_lines": Style(_json),
+    "json_lines_key_variants": Style(_json_variant),
+    "cann_time": Style(
+        lambda r, t, lv, m: f"{t:%Y-%m-%d-%H:%M:%S}.{t.microsecond // 1000:03d}.{r:03d} bisect: {m}"
+    ),
+    "pta_time": Style(lambda r, t, lv, m: f"[{lv}] {t:%Y-%m-%d-%H:%M:%S} (PID:{9649 + r}) {m}"),
+    "elastic_time": Style(lambda r, t, lv, m: f"{t:%Y-%m-%d_%H:%M:%S} bisect - {m}"),
+    "watchdog_time": Style(
+        lambda r, t, lv, m: (
+            f"[{8000 + r}] [{t:%Y-%m-%d %H:%M:%S}:{t.microsecond // 1000:03d}] bisect: [{lv}] {m}"
+        )
+    ),
+    "iso_zone_time": Style(lambda r, t, lv, m: f"{t:%Y-%m-%dT%H:%M:%S}+08:00 {lv} bisect: {m}"),
+    "slash_date": Style(lambda r, t, lv, m: f"{t:%Y/%m/%d %H:%M:%S} [{lv}] bisect: {m}"),
+    "time_of_day": Style(lambda r, t, lv, m: f"{t:%H:%M:%S} {lv:<7} bisect | {m}"),
+    "ansi_colour": Style(
+        lambda r, t, lv, m: (
+            f"\x1b[32m{_ms(t)}\x1b[0m \x1b[1m{lv}\x1b[0m \x1b[36mtoy_decoder\x1b[0m: {m}"
+        )
+    ),
+    "ansi_vllm_worker": Style(
+        lambda r, t, lv, m: (
+            f"\x1b[1;36m(VllmWorker rank={r} pid={900 + r})\x1b[0;0m {lv} "
+            f"{t:%m-%d %H:%M:%S} [model_runner.py:88] {m}"
+        )
+    ),
+    "syslog": Style(lambda r, t, lv, m: f"{t:%b %d %H:%M:%S} node-{r} bisect.sh[{3100 + r}]: {m}"),
+    "hydra": Style(
+        lambda r, t, lv, m: (
+            f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}][toy_decoder][{lv}] - {m}"
+        )
+    ),
+    "key_value_fields": Style(lambda r, t, lv, m: f"{_ms(t)} rank={r} pid={77 + r} {lv} {m}"),
+    "two_ranks": Style(
+        lambda r, t, lv, m: f"[{_ms(t)}] [RANK {r}] [{lv}] toy_decoder: {m}", ranks=2, early=1
+    ),
+}
+
+
+def _messages(early: bool) -> list[tuple[str, str]]:
+    """(level, message) lines of one rank; the early rank dies in layer 1."""
+    out = [
+        ("INFO", "building toy decoder: layers=3 hidden=32 experts=8"),
+        ("INFO", "load weights passed"),
+        ("INFO", "skipping layer 3 because it passed before"),
+        ("INFO", "prefill start: 8 tokens"),
+    ]
+    for layer in range(LAYERS):
+        for part in SUBMODULES:
+            out.append(("INFO", f"  {part} passed"))
+            if early and layer == 1 and part == "attention":
+                out.append(
+                    ("ERROR", "RuntimeError: NPU out of memory. Tried to allocate 30.00 MiB")
+                )
+                return out
+        out.append(("INFO", f"layer {layer} passed"))
+    out.append(("INFO", "the check that every shard of the weights on this node passed"))
+    out.append(("INFO", "model run success"))
+    return out
+
+
+def _bundle(tmp_path: Path, style: Style) -> Path:
+    path = tmp_path / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for rank in range(style.ranks):
+            lines = []
+            for i, (level, message) in enumerate(_messages(rank == style.early)):
+                time = START + timedelta(milliseconds=53 * i + rank)
+                lines.append(style.render(rank, time, level, message))
+            data = ("\n".join(lines) + "\n").encode()
+            member = tarfile.TarInfo(f"job-9/log_{rank}.log")
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    return path
+
+
+FULL = 2 + LAYERS * (len(SUBMODULES) + 1)  # load weights + layers + model run success
+EARLY = 1 + (len(SUBMODULES) + 1) + 2  # load weights, layer 0, norm and attention of layer 1
+
+
+@pytest.mark.parametrize("name", list(STYLES))
+def test_checkpoints_behind_each_prefix_style(tmp_path, name):
+    style = STYLES[name]
+    report = analyze(_bundle(tmp_path, style), AnalyzeOptions(workers=1)).to_dict()
+    ranks = {entry["rank"]: entry for entry in report["ranks"]}
+    expected = {r: EARLY if r == style.early else FULL for r in range(style.ranks)}
+    assert {r: ranks[r]["checkpoints"] for r in ranks} == expected
+    last = {r: ranks[r]["last_checkpoint_qualified"] for r in ranks}
+    assert last[style.early] == "layer 1 / attention passed"
+    assert all(last[r] == "model run success" for r in ranks if r != style.early)
+    assert ranks[style.early]["last_checkpoint_occurrence"] == 2
+    diagnosis = report["diagnosis"]
+    assert diagnosis["last_common_checkpoint"] == "attention passed"
+    assert diagnosis["last_common_checkpoint_occurrence"] == 2
+    assert diagnosis["last_common_checkpoint_qualified"] == "layer 1 / attention passed"
+    assert report["correlation"]["divergence"] is None
+
+
+@pytest.mark.parametrize("name", ["json_lines", "json_lines_key_variants"])
+def test_an_error_in_json_lines_is_the_first_error(tmp_path, name):
+    style = STYLES[name]
+    report = analyze(_bundle(tmp_path, style), AnalyzeOptions(workers=1)).to_dict()
+    first = report["diagnosis"]["first_error"]
+    assert (first["rank"], first["line"]) == (style.early, 11)
+    assert "RuntimeError: NPU out of memory" in first["text"]
+    assert report["diagnosis"]["category"] == "oom"
+
+
+# --- the learner alone -------------------------------------------------------------------
+
+LABELLED = "[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("[2026-11-29 07:25:43 TP3]   attention passed", "  attention passed"),
+        ("[engine.py:12:forward] [Rank 0] layer 2 passed", "layer 2 passed"),
+        ("2025-05-16-20:08:19.072.297 | INFO | decode step 7 passed", "decode step 7 passed"),
+        ("(rank 3) WARNING: prefill passed", "prefill passed"),
+        ("  attention passed", "  attention passed"),
+        ("skipping layer 3 because it passed before", "skipping layer 3 because it passed before"),
+        ("weights loaded: embed rows [0, 32782)", "weights loaded: embed rows [0, 32782)"),
+    ],
+)
+def test_structural_tokens_are_cut_at_once(message, expected):
+    assert CheckpointPrefix().strip(message) == expected
+
+
+def test_a_label_is_cut_once_it_led_enough_lines():
+    learner = CheckpointPrefix()
+    seen = [learner.strip(LABELLED) for _ in range(MIN_REPEATS)]
+    assert seen[: MIN_REPEATS - 1] == ["toy_decoder:  norm passed"] * (MIN_REPEATS - 1)
+    assert seen[-1] == " norm passed"
+
+
+def test_the_block_around_a_line_counts_for_its_label():
+    block = "\n".join([LABELLED.replace("norm passed", "prefill start")] * MIN_REPEATS).encode()
+    assert CheckpointPrefix().strip(LABELLED, block) == " norm passed"
+
+
+def test_a_label_seen_once_is_kept():
+    block = b"INFO rank 0 ready\nNote: attention passed\nINFO: weights loaded\n"
+    message = "Note: attention passed"
+    assert CheckpointPrefix().strip(message, block) is message
+
+
+def test_a_label_counts_only_where_it_leads_the_line():
+    block = b"\n".join([b"toy_decoder is ready", b"using toy_decoder: v2", b"x toy_decoder: y"])
+    assert CheckpointPrefix().strip("toy_decoder: layer 2 passed", block).startswith("toy_")
+
+
+COUNTEREXAMPLES = [text for rule in load_knowledge().rules for text in rule.counterexamples]
+
+
+@pytest.mark.parametrize("label", ["bisect:", "toy_decoder |", "[2026-11-29 07:25:43 TP3]"])
+@pytest.mark.parametrize("message", COUNTEREXAMPLES)
+def test_knowledge_counterexamples_stay_no_checkpoints_behind_a_learned_prefix(label, message):
+    learner, matcher = CheckpointPrefix(), CheckpointMatcher()
+    for _ in range(MIN_REPEATS):
+        learner.strip(f"{label} {message}")
+    assert matcher.match(learner.strip(f"{label} {message}")) is None

@@ -1,0 +1,82 @@
+"""Divergence over whole sequences: the bytes-level vote must decide exactly what a plain
+position-by-position vote decides, on any sequences."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections import Counter
+
+import pytest
+
+from analyzers.core.types import RankSequence, Timeline
+from analyzers.timeline.divergence import divergence, first_difference
+
+
+def _timeline(sequences: dict[int, list[int]]) -> Timeline:
+    texts = [f"part{i} passed" for i in range(10)]
+    ranks = {r: RankSequence(text=array("I", seq)) for r, seq in sequences.items()}
+    return Timeline(texts=texts, labels=[], files=[], ranks=ranks)
+
+
+def _plain_vote(sequences: dict[int, list[int]]) -> dict[int, int]:
+    """The definition: at each position the ranks still on the path vote."""
+    on_path, left, position = sorted(sequences), {}, 0
+    while True:
+        voters = [r for r in on_path if len(sequences[r]) > position]
+        if len(voters) < 2:
+            return left
+        votes = Counter(sequences[r][position] for r in voters)
+        best = max(votes.values())
+        expected = next(
+            sequences[r][position] for r in voters if votes[sequences[r][position]] == best
+        )
+        for r in voters:
+            if sequences[r][position] != expected:
+                left[r] = position
+        on_path = [r for r in on_path if r not in left]
+        position += 1
+
+
+def _random_job(rng: random.Random) -> dict[int, list[int]]:
+    common = [rng.randrange(4) for _ in range(rng.randrange(1, 60))]
+    job = {}
+    for rank in range(rng.randrange(2, 7)):
+        seq = common[: rng.randrange(len(common) + 1)] if rng.random() < 0.3 else list(common)
+        if seq and rng.random() < 0.4:
+            seq[rng.randrange(len(seq))] = rng.randrange(4)
+        job[rank] = seq
+    return job
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_the_fast_vote_agrees_with_the_plain_vote(seed):
+    job = _random_job(random.Random(seed))
+    left = _plain_vote(job)
+    found = divergence(_timeline(job))
+    assert found.ranks == sorted(left)
+    if left:
+        first = min(left, key=lambda r: (left[r], r))
+        assert (found.rank, found.position) == (first, left[first])
+
+
+def test_a_rank_that_stops_early_has_not_diverged():
+    found = divergence(_timeline({0: [1, 2, 3, 4], 1: [1, 2], 2: [1, 2, 3, 4, 5]}))
+    assert (found.ranks, found.sentence) == ([], None)
+
+
+def test_the_sentence_names_the_rank_and_where_it_left():
+    found = divergence(_timeline({0: [0, 1, 2], 1: [0, 1, 2], 2: [0, 2, 2]}))
+    assert found.sentence == (
+        "rank 2 left the common sequence after 'part0 passed' (checkpoint 1): it logged "
+        "'part2 passed' where ranks 0, 1 logged 'part1 passed'."
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [([1, 2, 3], [1, 2, 3], 3), ([1, 2, 3], [1, 9, 3], 1), ([5], [6], 0), ([], [], 0)],
+)
+def test_first_difference_of_two_sequences(a, b, expected):
+    views = [memoryview(array("I", seq).tobytes()) for seq in (a, b)]
+    assert first_difference(*views, 0, len(a)) == expected

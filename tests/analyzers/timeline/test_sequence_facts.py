@@ -1,0 +1,71 @@
+"""Exact facts over whole sequences: the last common checkpoint and the clock offsets."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections import Counter
+
+import pytest
+
+from analyzers.core.types import RankSequence, Timeline
+from analyzers.timeline.sequence_facts import clock_offsets, last_common, occurrence
+
+NAN = float("nan")
+
+
+def _timeline(sequences: dict[int, list[int]], times: dict[int, list[float]] | None = None):
+    times = times or {}
+    ranks = {
+        r: RankSequence(text=array("I", seq), time=array("d", times.get(r, [NAN] * len(seq))))
+        for r, seq in sequences.items()
+    }
+    return Timeline(texts=[f"t{i}" for i in range(8)], labels=[], files=[], ranks=ranks)
+
+
+def _identities(seq: list[int]) -> list[tuple[int, int]]:
+    seen: Counter[int] = Counter()
+    out = []
+    for text in seq:
+        out.append((text, seen[text]))
+        seen[text] += 1
+    return out
+
+
+def _plain_last_common(job: dict[int, list[int]]) -> tuple[int, int] | None:
+    """Last identity of the shortest rank that every rank has, located on the lowest rank."""
+    shortest = min(job, key=lambda r: (len(job[r]), r))
+    others = [set(_identities(job[r])) for r in job if r != shortest]
+    for key in reversed(_identities(job[shortest])):
+        if all(key in keys for keys in others):
+            return min(job), _identities(job[min(job)]).index(key)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_last_common_agrees_with_the_definition(seed):
+    rng = random.Random(seed)
+    base = [rng.randrange(3) for _ in range(rng.randrange(1, 40))]
+    job = {r: base[: rng.randrange(1, len(base) + 1)] for r in range(rng.randrange(1, 6))}
+    if rng.random() < 0.5:
+        victim = rng.choice(list(job))
+        job[victim] = [rng.randrange(3) for _ in job[victim]]
+    assert last_common(_timeline(job), sorted(job)) == _plain_last_common(job)
+
+
+def test_a_rank_without_checkpoints_leaves_no_common_point():
+    assert last_common(_timeline({0: [1, 2], 1: []}), [0, 1]) is None
+
+
+def test_occurrence_is_one_based_on_the_ranks_own_sequence():
+    assert occurrence(array("I", [4, 5, 4, 4]), 3) == 3
+
+
+def test_clock_offsets_pair_checkpoints_past_a_divergence_by_identity():
+    job = {0: [1, 2, 3, 1], 1: [1, 3, 2, 1]}
+    times = {0: [10.0, 11.0, 12.0, 13.0], 1: [12.0, 14.0, 13.0, 15.0]}
+    assert clock_offsets(_timeline(job, times)) == {0: 0.0, 1: 2.0}
+
+
+def test_untimed_ranks_have_no_offset():
+    assert clock_offsets(_timeline({0: [1], 1: [1]})) == {}

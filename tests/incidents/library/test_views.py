@@ -1,0 +1,179 @@
+"""Case library pages: search, case permalink, editing, login."""
+
+from __future__ import annotations
+
+import pytest
+
+from incidents.library.models import CaseIncident, CaseSource
+from tests.incidents.library_helpers import make_case, make_incident, make_library, shape_report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "url", ["/library/", "/library/tree/", "/library/aicore-timeout/", "/library/x/edit/"]
+)
+def test_library_pages_need_login(client, url):
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_search_page_lists_ranked_results(alice_client):
+    make_library()
+
+    response = alice_client.get("/library/", {"q": "507014"})
+
+    hits = response.context["result"].hits
+    assert response.status_code == 200
+    assert hits[0].case.slug == "aicore-timeout"
+    assert 'href="/library/aicore-timeout/"' in response.content.decode()
+
+
+def test_search_page_marks_matched_words(alice_client):
+    make_library()
+
+    html = alice_client.get("/library/", {"q": "fragmentation"}).content.decode()
+
+    assert "<mark>fragmentation</mark>" in html
+
+
+def test_search_page_escapes_case_text_before_marking(alice_client):
+    make_case(
+        slug="script-title",
+        title="<script>alert(1)</script> timeout in dispatch",
+        category="other",
+        root_cause="<b>bold</b> timeout",
+        fix="none",
+    )
+
+    html = alice_client.get("/library/", {"q": "timeout"}).content.decode()
+
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; <mark>timeout</mark>" in html
+    assert "&lt;b&gt;bold&lt;/b&gt; <mark>timeout</mark>" in html
+
+
+def test_search_page_says_which_word_it_corrected(alice_client):
+    make_library()
+
+    html = alice_client.get("/library/", {"q": "fragmentaton"}).content.decode()
+
+    assert "Showing results for" in html
+    assert "<strong>fragmentation</strong>" in html
+
+
+def test_search_page_filters_by_category(alice_client):
+    make_library()
+
+    response = alice_client.get("/library/", {"category": "oom"})
+
+    found = {hit.case.slug for hit in response.context["result"].hits}
+    assert found == {"oom-fragmentation", "hbm-exhausted-zh"}
+
+
+def test_case_permalink_shows_the_case_and_its_incidents(alice_client, alice):
+    case = make_library()["aicore-timeout"]
+    incident = make_incident(shape_report(), alice, title="night run")
+    CaseIncident.objects.create(case=case, incident=incident, score=0.75)
+
+    response = alice_client.get("/library/aicore-timeout/")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert case.get_absolute_url() == "/library/aicore-timeout/"
+    assert "AI Core execution timed out on one rank" in html
+    assert f'href="/incidents/INC-{incident.pk}/"' in html
+    assert "75%" in html
+
+
+def test_unknown_case_is_404(alice_client):
+    assert alice_client.get("/library/no-such-case/").status_code == 404
+
+
+def test_case_page_links_the_tree_nodes_that_point_at_it(alice_client):
+    make_case(
+        slug="hccl-buffsize-too-small",
+        title="HCCL buffer",
+        category="hccl",
+        root_cause="small",
+        fix="raise",
+    )
+
+    html = alice_client.get("/library/hccl-buffsize-too-small/").content.decode()
+
+    assert 'href="/library/tree/#node-hccl_buffsize"' in html
+
+
+def test_promoted_case_edit_form_saves_and_reindexes(alice_client):
+    case = make_case(
+        slug="inc-1-x", title="Old title", category="other", root_cause="r", fix="f",
+        source=CaseSource.PROMOTED,
+    )  # fmt: skip
+    form = {
+        "title": "Projection weight split twice",
+        "category": "shape_mismatch",
+        "symptoms": "mat1 and mat2 shapes cannot be multiplied\n",
+        "signatures": r"mat1 and mat2 shapes cannot be multiplied \(\d+x\d+",
+        "codes": "",
+        "operators": "npu_linear, npu_matmul",
+        "hardware": ["A2"],
+        "root_cause": "The weight was split by TP twice.",
+        "fix": "Split once.",
+        "verify": "",
+        "references": "",
+        "tags": "tp",
+    }
+
+    response = alice_client.post(f"/library/{case.slug}/edit/", form)
+
+    case.refresh_from_db()
+    assert response.status_code == 302
+    assert case.title == "Projection weight split twice"
+    assert case.operators == ["npu_linear", "npu_matmul"]
+    assert alice_client.get("/library/", {"q": "twice"}).context["result"].hits[0].case == case
+
+
+def test_edit_form_rejects_a_bad_signature_regex(alice_client):
+    case = make_case(
+        slug="inc-2-x", title="t", category="other", root_cause="r", fix="f",
+        source=CaseSource.PROMOTED,
+    )  # fmt: skip
+
+    response = alice_client.post(
+        f"/library/{case.slug}/edit/",
+        {"title": "t", "category": "other", "root_cause": "r", "fix": "f", "signatures": "("},
+    )
+
+    assert response.status_code == 200
+    assert "not a valid regex" in response.content.decode()
+
+
+def test_seeded_cases_are_not_edited_on_the_web(alice_client):
+    case = make_library()["aicore-timeout"]
+
+    response = alice_client.post(f"/library/{case.slug}/edit/", {"title": "changed"})
+
+    case.refresh_from_db()
+    assert response.status_code == 302
+    assert case.title == "AI Core execution timed out on one rank"
+
+
+def test_admin_lists_cases_and_tree_marks(admin_client):
+    make_library()
+
+    cases = admin_client.get("/admin/incidents/case/")
+    marks = admin_client.get("/admin/incidents/treemark/")
+
+    assert cases.status_code == marks.status_code == 200
+    assert "aicore-timeout" in cases.content.decode()
+
+
+def test_search_page_links_the_next_page_keeping_the_query(alice_client):
+    for n in range(21):
+        make_case(slug=f"t-{n}", title=f"timeout {n}", category="hccl", root_cause="r", fix="f")
+
+    html = alice_client.get("/library/", {"q": "timeout", "category": "hccl"}).content.decode()
+
+    assert 'href="?q=timeout&amp;category=hccl&amp;page=2"' in html

@@ -1,0 +1,57 @@
+"""The diagnosis card says why the culprit ranks are not the rank of the first error."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from incidents.runs import services
+from incidents.runs.analysis import analyze_run
+from tests.incidents.library_helpers import make_incident, shape_report
+
+pytestmark = pytest.mark.django_db
+
+
+def test_card_explains_a_first_error_reported_by_a_peer(alice_client, alice, corpus: Path):
+    path = corpus / "torch" / "divergent_monitored_barrier.tar.gz"
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
+    incident = services.incident_create(upload=upload, title="", created_by=alice)
+    analyze_run(run_id=incident.latest_run().pk)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    note = "Rank 0 reported first; rank 2 caused it: rank 0&#x27;s error names it."
+    culprits = html.index("<dt>Culprit ranks</dt>")
+    assert html.index(note) > culprits
+    assert html.index("<dt>First error</dt>") > html.index(note)
+    assert "(rank 0)" in html
+
+
+def test_card_says_a_hang_singles_nobody_out(alice_client, alice):
+    report = copy.deepcopy(shape_report())
+    reason = (
+        "Every rank stopped making progress after 'layer 2 / norm passed'; no rank stopped "
+        "earlier or went further, so none is singled out."
+    )
+    report["diagnosis"].update(
+        category="hang", first_error=None, culprit_ranks=[], culprit_reason=reason
+    )
+    incident = make_incident(report, alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    assert "<dt>Culprit ranks</dt>" in html
+    assert "none singled out" in html
+    assert "No error line found." in html
+
+
+def test_card_without_a_reason_shows_the_culprit_ranks_alone(alice_client, alice):
+    incident = make_incident(shape_report(), alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    assert "<dt>Culprit ranks</dt>" in html
+    assert 'class="culprit-reason"' not in html

@@ -1,0 +1,181 @@
+"""Uploading a bundle through the web page."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from incidents.models import AnalysisRun, Bundle, Incident, RunState
+from incidents.runs import blobstore
+
+pytestmark = pytest.mark.django_db
+
+UPLOAD_URL = reverse("incidents:upload")
+PNG_BYTES = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8
+
+
+def stored_blobs(media_root: Path) -> list[Path]:
+    bundles = media_root / "bundles"
+    return sorted(p for p in bundles.rglob("*") if p.is_file()) if bundles.exists() else []
+
+
+def post_bundle(client, path: Path, **fields):
+    with path.open("rb") as fh:
+        return client.post(UPLOAD_URL, {"bundle": fh, **fields})
+
+
+def test_upload_page_offers_drop_zone_and_file_picker(alice_client):
+    response = alice_client.get(UPLOAD_URL)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="dropzone"' in html
+    assert 'type="file"' in html
+    assert "js/incident_upload.js" in html
+    assert "<script>" not in html  # behaviour comes from the static file only
+
+
+def test_upload_creates_incident_and_queues_a_run(alice_client, alice, crash_bundle, media_root):
+    response = post_bundle(alice_client, crash_bundle)
+
+    incident = Incident.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/incidents/INC-{incident.pk}/"
+    assert incident.title == "crash_one_rank"
+    assert incident.created_by == alice
+    assert incident.status == RunState.QUEUED
+    assert AnalysisRun.objects.get().state == RunState.QUEUED
+    bundle = incident.bundle
+    assert bundle.original_name == "crash_one_rank.tar.gz"
+    assert bundle.size_bytes == crash_bundle.stat().st_size
+    assert bundle.path.read_bytes() == crash_bundle.read_bytes()
+    assert bundle.path == media_root / "bundles" / bundle.sha256[:2] / bundle.sha256
+
+
+def test_upload_keeps_the_given_title(alice_client, crash_bundle):
+    post_bundle(alice_client, crash_bundle, title="Nightly 8-rank job died at layer 1")
+
+    assert Incident.objects.get().title == "Nightly 8-rank job died at layer 1"
+
+
+def test_same_bytes_uploaded_twice_are_stored_once(alice_client, crash_bundle, media_root):
+    post_bundle(alice_client, crash_bundle)
+    post_bundle(alice_client, crash_bundle)
+
+    assert Incident.objects.count() == 2
+    assert len({b.sha256 for b in Bundle.objects.all()}) == 1
+    assert stored_blobs(media_root) == [Bundle.objects.first().path]
+
+
+def test_upload_accepts_a_single_log_file(alice_client, corpus):
+    response = post_bundle(alice_client, corpus / "cases" / "d01" / "log.txt")
+
+    assert response.status_code == 302
+    assert Incident.objects.get().bundle.original_name == "log.txt"
+
+
+def repack(source: Path, target: Path) -> Path:
+    """The same real logs as `source`, packed the way `target`'s name says."""
+    with tarfile.open(source) as tar:
+        members = [(m.name, tar.extractfile(m).read()) for m in tar.getmembers() if m.isfile()]
+    if target.suffix == ".zip":
+        with zipfile.ZipFile(target, "w") as archive:
+            for name, data in members:
+                archive.writestr(name, data)
+    elif target.name.endswith((".tar", ".tgz")):
+        with tarfile.open(target, "w:gz" if target.suffix == ".tgz" else "w") as archive:
+            for name, data in members:
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+    else:  # a single rank log, gzip-compressed
+        target.write_bytes(gzip.compress(dict(members)["job-f0dddebb/log_3.log"]))
+    return target
+
+
+@pytest.mark.parametrize("name", ["job.tar", "job.tgz", "job.zip", "log_3.log.gz"])
+def test_upload_accepts_each_bundle_format(alice_client, crash_bundle, tmp_path, name):
+    response = post_bundle(alice_client, repack(crash_bundle, tmp_path / name))
+
+    assert response.status_code == 302
+    assert Incident.objects.get().bundle.original_name == name
+
+
+def test_upload_rejects_non_archive_and_stores_nothing(alice_client, media_root):
+    picture = io.BytesIO(PNG_BYTES)
+    picture.name = "screenshot.png"
+
+    response = alice_client.post(UPLOAD_URL, {"bundle": picture})
+
+    assert response.status_code == 400
+    assert "screenshot.png: not a log bundle" in response.content.decode()
+    assert not Incident.objects.exists()
+    assert stored_blobs(media_root) == []
+    assert list((media_root / "incoming").glob("*")) == []
+
+
+def test_upload_over_the_cap_answers_413(alice_client, settings, crash_bundle, media_root):
+    settings.RANKLENS_MAX_UPLOAD_BYTES = crash_bundle.stat().st_size - 1
+
+    response = post_bundle(alice_client, crash_bundle)
+
+    assert response.status_code == 413
+    assert "too large" in response.content.decode()
+    assert not Incident.objects.exists()
+    assert stored_blobs(media_root) == []
+
+
+def test_request_far_over_the_cap_is_refused_before_reading_the_body(alice_client, settings):
+    settings.RANKLENS_MAX_UPLOAD_BYTES = 1024
+    body = b"x" * (200 * 1024)
+
+    response = alice_client.post(
+        UPLOAD_URL, data=body, content_type="multipart/form-data; boundary=BoUnDaRy"
+    )
+
+    assert response.status_code == 413
+    assert "too large" in response.content.decode()
+
+
+def test_xhr_upload_gets_json_with_the_incident_url(alice_client, crash_bundle):
+    with crash_bundle.open("rb") as fh:
+        response = alice_client.post(
+            UPLOAD_URL, {"bundle": fh}, headers={"Accept": "application/json"}
+        )
+
+    incident = Incident.objects.get()
+    assert response.status_code == 201
+    assert response.json() == {"id": incident.short_id, "url": incident.get_absolute_url()}
+
+
+def test_xhr_upload_of_non_archive_gets_json_error(alice_client):
+    picture = io.BytesIO(PNG_BYTES)
+    picture.name = "screenshot.png"
+
+    response = alice_client.post(
+        UPLOAD_URL, {"bundle": picture}, headers={"Accept": "application/json"}
+    )
+
+    assert response.status_code == 400
+    assert "not a log bundle" in response.json()["error"]
+
+
+def test_upload_needs_login(client, crash_bundle):
+    response = post_bundle(client, crash_bundle)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    assert not Incident.objects.exists()
+
+
+def test_blob_path_is_content_addressed(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    sha = "ab" + "0" * 62
+
+    assert blobstore.path_for(sha) == tmp_path / "bundles" / "ab" / sha
