@@ -10,6 +10,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from analyzers.checkpoints.track import JobBudget
 from analyzers.core.limits import Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
@@ -22,6 +23,8 @@ from analyzers.timeline.correlate import correlate
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 from analyzers.tree import walk as tree
 
+# Checkpoints placed per job (~36 bytes each with their rank sequence): the rest are counted.
+MAX_JOB_CHECKPOINTS = 8_000_000
 VERSION = "0.3.0"  # stored on every run; bump when reports change meaning
 
 
@@ -42,15 +45,13 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     progress(5, "reading log files")
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
     store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
-    scans = scan_members(
-        bundle.members(),
-        settings,
-        options.workers,
-        on_scanned=lambda scan: progress(
-            5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}"
-        ),
-        store=store,
-    )
+    placed = JobBudget(MAX_JOB_CHECKPOINTS)
+
+    def scanned(scan: FileScan) -> None:
+        placed.take(scan)
+        progress(5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}")
+
+    scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")

@@ -90,6 +90,12 @@ class CheckpointTrack:
         while self.year_pending and self.year_pending[-1] >= size:
             self.year_pending.pop()
 
+    def keep_first(self, size: int) -> None:
+        """Keep the first `size` entries; the dropped ones count as unplaced."""
+        if len(self) > size:
+            self.unplaced += len(self) - size
+            self.truncate(size)
+
     def texts_in_order(self) -> Iterator[str]:
         texts = self.texts
         return (texts[i] for i in self.text)
@@ -193,3 +199,18 @@ def last_line_by_rank(track: CheckpointTrack) -> dict[int, int]:
             if len(last) == remaining:
                 break
     return last
+
+
+class JobBudget:
+    """Checkpoints placed across the whole job, so the parent's memory stays bounded however
+    many checkpoint-heavy files a bundle holds: a file arriving past it keeps only what fits
+    (its track says how many were not placed, and the report warns)."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def take(self, scan: FileScan) -> None:
+        track = scan.facts.get("checkpoints")
+        if isinstance(track, CheckpointTrack):
+            track.keep_first(max(self.left, 0))
+            self.left -= len(track)

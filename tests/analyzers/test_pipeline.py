@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from analyzers import AnalyzeOptions, BundleError, analyze
+from analyzers import AnalyzeOptions, BundleError, analyze, pipeline
 from analyzers.scan.linestore import LineStoreReader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,3 +96,15 @@ def test_cli_reports_bad_input_with_exit_code_2(tmp_path):
     )
     assert result.returncode == 2
     assert "empty" in result.stderr
+
+
+def test_checkpoints_past_the_job_budget_are_counted_and_the_report_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "MAX_JOB_CHECKPOINTS", 25)
+    for rank in range(2):
+        lines = [
+            f"2026-11-29 07:24:{i:02d},000 [rank{rank}] INFO layer {i} passed" for i in range(20)
+        ]
+        (tmp_path / f"log_{rank}.log").write_text("\n".join(lines) + "\n")
+    report = pipeline.analyze(tmp_path, AnalyzeOptions(workers=1))
+    assert sum(rank.checkpoints for rank in report.ranks) == 25
+    assert any("counted but not read" in warning for warning in report.bundle.warnings)

@@ -178,8 +178,10 @@ def wait_for_draw(page, renders: int = 1) -> None:
 
 def hover_text(page, rank: int, pos: int) -> str:
     point = page.evaluate(POINT_JS, [rank, pos])
+    page.mouse.move(0, 0)  # leave the previous point, so its label cannot be read again
     page.mouse.move(point["x"], point["y"])
-    hover = page.locator("#timeline-plot .hoverlayer .hovertext")
+    # the label of this rank's point: a stale label of the previous hover may still show
+    hover = page.locator("#timeline-plot .hoverlayer .hovertext", has_text=f"rank {rank} ·")
     hover.first.wait_for(timeout=READY_TIMEOUT_MS)
     return hover.first.text_content() or ""
 
