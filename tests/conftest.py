@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+from tests.corpus_path import CORPUS
 
 
 @pytest.fixture
 def corpus() -> Path:
-    """The shared corpus of real logs (../shared/corpus next to the checkout)."""
+    """The shared corpus of real logs (see `tests.corpus_path`)."""
     assert CORPUS.is_dir(), f"the shared corpus is missing at {CORPUS}"
     return CORPUS
 

@@ -3,8 +3,6 @@ pipeline, scored the way `python -m analyzers.eval` (make eval) prints it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from analyzers.eval import (
@@ -15,11 +13,12 @@ from analyzers.eval import (
     evaluate,
     render,
 )
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 
 @pytest.fixture(scope="module")
 def score() -> Score:
-    corpus = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+    corpus = SHARED_CORPUS
     if not (corpus / "cases").is_dir():
         pytest.fail(f"the shared corpus is missing at {corpus}")
     return evaluate(corpus)

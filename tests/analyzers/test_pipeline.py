@@ -10,9 +10,10 @@ import pytest
 
 from analyzers import AnalyzeOptions, BundleError, analyze, pipeline
 from analyzers.scan.linestore import LineStoreReader
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 TORCH_BUNDLES = sorted((CORPUS / "torch").glob("*.tar.gz"))
 SCHEMA = json.loads((ROOT / "analyzers" / "schema" / "report.schema.json").read_text())
 

@@ -1,13 +1,13 @@
 """`npu-smi info` tables of 910B, A3 (two dies per NPU) and 310P, with the process table."""
 
 import io
-from pathlib import Path
 
 import pytest
 
 from analyzers.core.types import FileInfo, FileKind
 from analyzers.formats import npu_smi
 from analyzers.scan.member import scan_file
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 SEP = "+---------------------------+---------------+----------------------------------------------------+"
 B910 = f"""\
@@ -107,7 +107,7 @@ def test_scanner_puts_the_table_in_facts():
     assert scan.info.lines == B910.count("\n")
 
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "ascend-fd"
+CORPUS = SHARED_CORPUS / "ascend-fd"
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,9 @@ import pytest
 
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.ingest.textio import iter_blocks
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 LOGS = (
     sorted(p for p in CORPUS.glob("cases/*/*") if p.name != "truth.json")
     + sorted(p for p in (CORPUS / "ascend-fd").rglob("*") if p.is_file())

@@ -19,8 +19,9 @@ from analyzers.ingest.bundle import (
     unsafe_reason,
 )
 from tests.analyzers import hostile
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 LOG_LINE = b"2026-11-29 07:24:28,507 [rank2] INFO layer 0 passed\n"
 
 

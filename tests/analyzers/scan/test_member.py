@@ -4,7 +4,6 @@ import io
 import json
 import tarfile
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,9 @@ from analyzers.formats import checkpoint_lines
 from analyzers.ingest.layout import classify_path
 from analyzers.scan import member as scan_module
 from analyzers.scan.member import scan_file
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 CASES = sorted((CORPUS / "cases").glob("d*")) if CORPUS.exists() else []
 TORCH = sorted((CORPUS / "torch").glob("*.tar.gz")) if CORPUS.exists() else []
 MATCHER = CheckpointMatcher()

@@ -39,6 +39,7 @@ from analyzers.tree.walk import (
     path_category,
     walk_tree,
 )
+from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 # ------------------------------------------------------------------------------- helpers
 
@@ -1113,7 +1114,7 @@ def test_timestamps_survive_into_checkpoint_evidence():
 
 # ------------------------------------------------------------- the pipeline on the corpus
 
-CORPUS = TREE_FILE.parents[3] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS
 
 # For each corpus bundle: known cases any of which is a right answer among the top three.
 RELEVANT_CASES = {
