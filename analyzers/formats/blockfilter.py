@@ -161,21 +161,10 @@ def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | Non
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
     level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
     candidates and INFO chatter costs nothing. Returns None when some line has another shape
-    (a traceback, a plain print): then the keyword search must run.
+    (a traceback, a plain print): then those lines need the keyword search (`odd_ranges`).
     """
-    seen, starts = 0, set()
-    for word in _QUIET_WORDS + _LOUD_WORDS:
-        if seen >= lines:
-            break
-        marker = b"\n" + shape + word
-        first = folded.startswith(shape + word)
-        number = folded.count(marker) + first
-        seen += number
-        if number and word in _LOUD_WORDS:
-            _find_all(folded, marker, starts, offset=1)
-            if first:
-                starts.add(0)
-    return starts if seen >= lines else None
+    del lines  # every line is counted by `odd_ranges` itself
+    return None if odd_ranges(folded, shape) else loud_shaped_lines(folded, shape)
 
 
 def loud_shaped_lines(folded: bytes, shape: bytes) -> set[int]:
