@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from analyzers.core.types import Event, EventKind, FileScan
+from analyzers.core.types import Event, EventKind, FileScan, epoch
 
 NAN = float("nan")
 NO_RANK = -1
@@ -148,13 +148,6 @@ def _day_start(year: int, grid_day: int) -> float:
         return datetime(year, month + 1, day + 1, tzinfo=UTC).timestamp()
     except ValueError:  # 30 February: a misread, not a time
         return NAN
-
-
-def epoch(moment: datetime) -> float:
-    """Naive times (most logs) are read as UTC so that ranks compare."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
 
 
 def is_timed(value: float) -> bool:

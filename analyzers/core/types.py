@@ -230,11 +230,15 @@ def _id(values: list[str], ids: dict, kind: str, value: str) -> int:
     return table[value]
 
 
+def epoch(moment: datetime) -> float:
+    """Seconds since the epoch; naive times (most logs) are read as UTC so ranks compare."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
 def _epoch(timestamp: str | None) -> float:
-    if not timestamp:
-        return math.nan
-    moment = datetime.fromisoformat(timestamp)
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
+    return epoch(datetime.fromisoformat(timestamp)) if timestamp else math.nan
 
 
 def _earliest(times: array) -> float | None:

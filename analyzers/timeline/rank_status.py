@@ -17,6 +17,7 @@ from typing import Any
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.patterns import termination_signals as _termination_signals
 from analyzers.core.types import Checkpoint, Event, FileScan, RankStatus, RankSummary, Timeline
+from analyzers.core.types import epoch as epoch_of
 
 
 @dataclass(slots=True)
@@ -160,12 +161,5 @@ def as_int(value: Any) -> int | None:
 
 
 def epoch(moment: datetime | None) -> float:
-    """Seconds since the epoch; naive times (most logs) are read as UTC so they compare."""
-    if moment is None:
-        return float("inf")
-    if moment.tzinfo is None:
-        return (moment - _NAIVE_EPOCH).total_seconds()
-    return moment.timestamp()
-
-
-_NAIVE_EPOCH = datetime(1970, 1, 1)
+    """Seconds since the epoch (`core.types.epoch`); no time sorts last."""
+    return float("inf") if moment is None else epoch_of(moment)
