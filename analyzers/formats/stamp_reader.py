@@ -57,27 +57,28 @@ class StampReader:
         minute = self.minutes.get(stamp[:cut], _UNKNOWN)
         if minute is _UNKNOWN:
             minute = self._learn_minute(stamp)
-        if minute is None:
-            return None
-        try:
-            seconds = int(stamp[cut : cut + 2])
-            digits = stamp[cut + 3 :].translate(None, _SEPARATORS)
-            if digits:
-                seconds += int(digits[:6]) / 10 ** min(len(digits), 6)
-        except ValueError:
+        seconds = self._seconds(stamp)
+        if minute is None or seconds is None:
             return None
         return minute[0] + seconds, minute[1]
+
+    def _seconds(self, stamp: bytes) -> float | None:
+        """Seconds and fraction after the minute (microseconds at most, as `parse_time`)."""
+        cut = self.minute_end
+        try:
+            digits = stamp[cut + 3 :].translate(None, _SEPARATORS)
+            fraction = int(digits[:6]) / 10 ** min(len(digits), 6) if digits else 0.0
+            return int(stamp[cut : cut + 2]) + fraction
+        except ValueError:
+            return None
 
     def _learn_minute(self, stamp: bytes) -> tuple[float, bool] | None:
         """The value of the stamp's minute, from a full parse of the whole stamp."""
         whole = time_value(parse_time(stamp.decode("ascii", "replace")))
+        seconds = self._seconds(stamp)
         minute = None
-        if whole is not None and stamp[self.minute_end : self.minute_end + 2].isdigit():
-            cut = self.minute_end
-            seconds = int(stamp[cut : cut + 2])
-            digits = stamp[cut + 3 :].translate(None, _SEPARATORS)
-            fraction = int(digits[:6]) / 10 ** min(len(digits), 6) if digits else 0.0
-            minute = (round(whole[0] - seconds - fraction, 6), whole[1])
+        if whole is not None and seconds is not None:
+            minute = (round(whole[0] - seconds, 6), whole[1])
         if len(self.minutes) < MINUTES_KEPT:
             self.minutes[stamp[: self.minute_end]] = minute
         return minute
