@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analyzers.checkpoints.track import JobBudget
-from analyzers.core.limits import Limits
+from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.ingest.bundle import Bundle
@@ -89,6 +89,7 @@ def _bundle_info(
 ) -> BundleInfo:
     """The bundle's part of the report; past `limits.listed_files` files are only counted."""
     hits = bundle.limit_hits()
+    cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
     return BundleInfo(
@@ -96,8 +97,8 @@ def _bundle_info(
         sha256=sha256,
         size_bytes=size,
         files=[scan.info for scan in scans[: limits.listed_files]],
-        warnings=bundle.all_warnings() + _unplaced_checkpoints(scans),
-        limits=hits,
+        warnings=bundle.all_warnings() + cut,
+        limits=hits + [LimitHit("checkpoints", message) for message in cut],
         files_not_listed=max(0, len(scans) - limits.listed_files),
     )
 

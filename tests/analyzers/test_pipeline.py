@@ -109,3 +109,4 @@ def test_checkpoints_past_the_job_budget_are_counted_and_the_report_says_so(tmp_
     report = pipeline.analyze(tmp_path, AnalyzeOptions(workers=1))
     assert sum(rank.checkpoints for rank in report.ranks) == 25
     assert any("counted but not read" in warning for warning in report.bundle.warnings)
+    assert [hit.limit for hit in report.bundle.limits] == ["checkpoints"]  # the page's banner
