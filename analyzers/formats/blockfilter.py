@@ -134,7 +134,8 @@ def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = No
     lines all have the shape is dropped after a few `bytes.count` calls. The keyword search
     then runs on these few kilobytes instead of the whole block."""
     end = len(folded) if end is None else end
-    if start >= end or _shaped_count(folded, shape, start, end) == folded.count(b"\n", start, end):
+    lines = folded.count(b"\n", start, end)
+    if start >= end or _shaped_count(folded, shape, start, end, lines) >= lines:
         return []
     if end - start <= ODD_RANGE_BYTES:
         return [(start, end)]
@@ -144,10 +145,13 @@ def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = No
     return odd_ranges(folded, shape, start, middle) + odd_ranges(folded, shape, middle, end)
 
 
-def _shaped_count(folded: bytes, shape: bytes, start: int, end: int) -> int:
-    """Lines starting in [start, end) (both line starts) that have the shape and a level."""
+def _shaped_count(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> int:
+    """Lines starting in [start, end) (both line starts) that have the shape and a level;
+    the count stops once it reaches `lines` (INFO, counted first, is nearly every line)."""
     number = 0
     for word in _QUIET_WORDS + _LOUD_WORDS:
+        if number >= lines:
+            break
         marker = b"\n" + shape + word
         number += folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
         if start == 0 and folded.startswith(shape + word):
@@ -161,10 +165,21 @@ def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | Non
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
     level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
     candidates and INFO chatter costs nothing. Returns None when some line has another shape
-    (a traceback, a plain print): then those lines need the keyword search (`odd_ranges`).
+    (a traceback, a plain print): then `odd_ranges` finds them for the keyword search.
     """
-    del lines  # every line is counted by `odd_ranges` itself
-    return None if odd_ranges(folded, shape) else loud_shaped_lines(folded, shape)
+    seen, starts = 0, set()
+    for word in _QUIET_WORDS + _LOUD_WORDS:
+        if seen >= lines:
+            break
+        marker = b"\n" + shape + word
+        first = folded.startswith(shape + word)
+        number = folded.count(marker) + first
+        seen += number
+        if number and word in _LOUD_WORDS:
+            _find_all(folded, marker, starts, offset=1)
+            if first:
+                starts.add(0)
+    return starts if seen >= lines else None
 
 
 def loud_shaped_lines(folded: bytes, shape: bytes) -> set[int]:

@@ -28,6 +28,7 @@ from analyzers.formats.blockfilter import (
     loud_shaped_lines,
     odd_ranges,
     plog_candidates,
+    shaped_candidates,
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
@@ -128,10 +129,12 @@ class _FileScanner(ScanSink):
             if self.checkpoint_lines is not None:
                 self.checkpoint_lines.scan(block, folded, first_line)
             if self.shape is not None and not following:
-                # lines of another shape (a traceback) get the keyword search; the rest
-                # are candidates only at WARNING/ERROR level
-                hits = loud_shaped_lines(folded, self.shape)
-                hits |= self.filter.candidates_in(folded, odd_ranges(folded, self.shape))
+                # every line of the logger's shape: only its WARNING/ERROR lines count;
+                # otherwise the lines of another shape (a traceback) get the keyword search
+                hits = shaped_candidates(folded, self.shape, lines)
+                if hits is None:
+                    hits = loud_shaped_lines(folded, self.shape)
+                    hits |= self.filter.candidates_in(folded, odd_ranges(folded, self.shape))
                 hits |= self.filter.notable_candidates(folded)
             if hits is None:
                 hits = self.filter.candidates(folded)
