@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("incidents/", include("incidents.urls")),
     path("library/", include("incidents.library.urls")),
+    path("meeting/", include("incidents.meeting.urls")),
     path("api/", include(api_patterns)),
     path("account/", include("incidents.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
