@@ -135,7 +135,8 @@
   if (!plot || !source || !window.Plotly) return;
   const data = JSON.parse(source.textContent);
   const words = document.getElementById("meeting-timeline-words").dataset;
-  const colours = { ok: "#1864ab", error: "#c92a2a", killed: "#c92a2a", hung: "#e67700", missing: "#868e96" };
+  // Culprits stand out; ranks that were only stopped (killed) stay quiet.
+  const colours = { ok: "#1864ab", error: "#c92a2a", killed: "#495057", hung: "#e67700", missing: "#adb5bd" };
   const labels = data.ranks.map(function (rank, i) {
     return words.rank + " " + rank + (data.culprit[i] ? " · " + words.culprit : "");
   });
@@ -152,14 +153,15 @@
       color: data.status.map(function (s, i) {
         return data.culprit[i] ? "#d9480f" : (colours[s] || "#1864ab");
       }),
+      line: { color: "#000", width: data.culprit.map(function (c) { return c ? 3 : 0; }) },
     },
   };
   const layout = {
     height: Math.min(520, 80 + 30 * data.ranks.length),
-    margin: { l: 150, r: 20, t: 10, b: 50 },
+    margin: { l: 20, r: 20, t: 10, b: 50 },
     font: { size: 18, color: "#000" },
     xaxis: { title: { text: words.axis }, rangemode: "tozero", fixedrange: true },
-    yaxis: { autorange: "reversed", fixedrange: true, type: "category" },
+    yaxis: { autorange: "reversed", fixedrange: true, type: "category", automargin: true },
     paper_bgcolor: "#fff",
     plot_bgcolor: "#fff",
     showlegend: false,

@@ -118,3 +118,14 @@ def test_the_compact_timeline_has_its_data_and_the_plotly_bundle(alice_client, a
     assert "confidence 0.93" in page
     # Plotly fills its <style> elements through CSSOM: the page allows their hashes.
     assert "sha256-" in answer["Content-Security-Policy"]
+
+
+def test_a_refused_form_post_shows_why_on_the_same_screen(alice_client, three):
+    here = f"/meeting/?at=INC-{three[1].pk}"
+    answer = alice_client.post(
+        f"/incidents/INC-{three[1].pk}/triage/", {"triage_status": "duplicate", "next": here}
+    )
+    assert answer["Location"] == here
+    page = alice_client.get(here).content.decode()
+    assert "duplicate_of: a duplicate names the incident it duplicates" in page
+    assert "2 of 3" in page
