@@ -269,3 +269,12 @@ def test_search_page_links_the_accuracy_page(alice_client):
     html = alice_client.get("/library/").content.decode()
 
     assert f'href="{reverse("library:accuracy")}"' in html
+
+
+def test_accuracy_page_says_when_older_periods_are_left_out(alice_client, alice):
+    settle(analyzed("oom", 0.9, "old"), alice, "oom", at(1, 5).replace(year=2023))
+    settle(analyzed("oom", 0.9, "new"), alice, "oom", at(3, 1))
+
+    html = alice_client.get("/library/accuracy/").content.decode()
+
+    assert "Only the newest 24 periods are shown." in html
