@@ -278,3 +278,16 @@ def test_accuracy_page_says_when_older_periods_are_left_out(alice_client, alice)
     html = alice_client.get("/library/accuracy/").content.decode()
 
     assert "Only the newest 24 periods are shown." in html
+
+
+def test_a_category_set_in_the_triage_panel_shows_on_the_accuracy_page(alice_client):
+    incident = analyzed("hang", 0.6, "decode stalls after layer 3")
+    alice_client.post(f"/incidents/INC-{incident.pk}/triage/", {"root_cause_category": "hccl"})
+    alice_client.post(f"/incidents/INC-{incident.pk}/triage/", {"root_cause_category": "config"})
+
+    response = alice_client.get("/library/accuracy/", {"category": "config"})
+
+    summary = response.context["summary"]
+    assert (summary.overall.total, summary.verdicts_all) == (1, 2)
+    assert [row.category for row in summary.by_person] == ["config"]
+    assert f'href="/incidents/INC-{incident.pk}/"' in response.content.decode()
