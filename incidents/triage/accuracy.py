@@ -189,13 +189,15 @@ class DisagreementPage:
 
 
 def latest_verdicts() -> QuerySet[RootCauseVerdict]:
-    """Each incident's newest verdict (by time, then by id for two in the same instant)."""
+    """Each incident's newest verdict (by time, then by id for two in the same instant).
+    An incident whose category people have since cleared has no settled answer to count."""
     newest = (
         RootCauseVerdict.objects.filter(incident=OuterRef("incident"))
         .order_by("-at", "-pk")
         .values("pk")[:1]
     )
-    return RootCauseVerdict.objects.filter(pk=Subquery(newest))
+    settled = RootCauseVerdict.objects.exclude(incident__root_cause_category="")
+    return settled.filter(pk=Subquery(newest))
 
 
 def accuracy_summary() -> AccuracySummary:

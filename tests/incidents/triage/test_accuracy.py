@@ -16,6 +16,7 @@ from incidents.triage.accuracy import (
     disagreements,
     latest_verdicts,
 )
+from incidents.triage.services import triage_update
 from tests.incidents.verdict_helpers import analyzed, at, settle
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +61,14 @@ def test_two_verdicts_in_the_same_instant_keep_the_later_one(alice):
     settle(incident, alice, "oom", at(3, 1))
 
     assert [v.person_category for v in latest_verdicts()] == ["oom"]
+
+
+def test_an_incident_whose_category_was_cleared_no_longer_counts(alice):
+    incident = analyzed("oom", 0.9)
+    settle(incident, alice, "oom", at(3, 1))
+    triage_update(incident=incident, actor=alice, changes={"root_cause_category": ""})
+
+    assert list(latest_verdicts()) == []
 
 
 def test_overall_agreement_counts_a_corrected_incident_once(team):
