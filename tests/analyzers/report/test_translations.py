@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from analyzers import analyze
 from analyzers.classify.rules import load_knowledge
+from analyzers.core.options import AnalyzeOptions
 from analyzers.library.data import parse_cases
 from analyzers.report import translations
 from analyzers.report.advise import Situation, next_actions
@@ -72,3 +78,25 @@ def test_a_tree_answer_reads_in_chinese_with_its_values():
     assert tree_answer_zh("healthy", "every rank finished") == "所有 rank 都已完成"
     assert tree_answer_zh("healthy", "something else") is None
     assert tree_answer_zh("no_such_node", "incident") is None
+
+
+@pytest.mark.parametrize(
+    "bundle", ["crash_one_rank", "divergent_monitored_barrier", "healthy", "killed_rank"]
+)
+def test_a_real_report_reads_entirely_in_chinese(corpus: Path, bundle: str):
+    """Every next action and tree answer of a real analysis re-fills into Chinese."""
+    report = analyze(corpus / "torch" / f"{bundle}.tar.gz", AnalyzeOptions(workers=1)).to_dict()
+    diagnosis = report["diagnosis"]
+    steps = diagnosis["tree_steps"]
+
+    actions = [action_zh(sentence) for sentence in diagnosis["next_actions"]]
+    answers = [
+        tree_answer_zh(following["node"], step["answer"])
+        for step, following in zip(steps, [*steps[1:], steps[-1]], strict=True)
+        if step["answer"]
+    ]
+
+    assert diagnosis["next_actions"]
+    assert None not in actions, diagnosis["next_actions"]
+    assert answers
+    assert None not in answers, [s["answer"] for s in steps]
