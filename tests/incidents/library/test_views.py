@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
+from analyzers.library.matching import load_cases
 from incidents.library.models import CaseIncident, CaseSource
-from tests.incidents.library_helpers import make_case, make_incident, make_library, shape_report
+from incidents.library.services import cases_load_knowledge
+from tests.incidents.library_helpers import (
+    make_case,
+    make_incident,
+    make_library,
+    page_in,
+    shape_report,
+)
 from tests.incidents.verdict_helpers import analyzed, at, settle
 
 pytestmark = pytest.mark.django_db
@@ -291,3 +300,43 @@ def test_a_category_set_in_the_triage_panel_shows_on_the_accuracy_page(alice_cli
     assert (summary.overall.total, summary.verdicts_all) == (1, 2)
     assert [row.category for row in summary.by_person] == ["config"]
     assert f'href="/incidents/INC-{incident.pk}/"' in response.content.decode()
+
+
+def test_seeded_case_page_reads_in_the_page_language(alice_client):
+    cases_load_knowledge()
+    case = next(c for c in load_cases() if c.id == "hccl-buffsize-too-small")
+    url = "/library/hccl-buffsize-too-small/"
+
+    chinese = page_in(alice_client, url, "zh-hans")
+    english = page_in(alice_client, url, "en")
+
+    for text in (
+        case.title_zh,
+        case.root_cause_zh,
+        case.fix_zh,
+        *case.symptoms_zh,
+        *case.verify_zh,
+    ):
+        assert escape(text) in chinese
+    assert "集合通信失败" in chinese  # the category's name
+    assert f"<h1>{escape(case.title)}</h1>" in english
+    assert escape(case.root_cause) in english
+    assert escape(case.root_cause_zh) not in english
+
+
+def test_promoted_case_page_keeps_its_own_words_in_chinese(alice_client):
+    make_case(slug="nightly-rank-3", title="Nightly job lost rank 3", root_cause="r", fix="f")
+
+    html = page_in(alice_client, "/library/nightly-rank-3/", "zh-hans")
+
+    assert "<h1>Nightly job lost rank 3</h1>" in html
+
+
+def test_search_finds_a_seeded_case_by_its_chinese_title(alice_client):
+    cases_load_knowledge()
+
+    html = page_in(alice_client, "/library/", "zh-hans", q="变慢但不报错")
+
+    first = html.index('class="case-title"')
+    assert 'href="/library/numa-binding/"' in html[first : first + 200]
+    assert "NUMA 节点上" in html[first : first + 400]
