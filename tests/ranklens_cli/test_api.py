@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ranklens_cli.api import ApiError, Client
-from tests.ranklens_cli.stub_server import Canned, StubServer, stub_server
+from tests.http_stub import Canned, StubServer, stub_server
 
 CREATED = {"id": "INC-7", "url": "u", "status_url": "s"}
 

@@ -6,7 +6,7 @@ import pytest
 
 from ranklens_cli import cli
 from ranklens_cli.api import ApiError
-from tests.ranklens_cli.stub_server import Canned, stub_server
+from tests.http_stub import Canned, stub_server
 
 CREATED = {
     "id": "INC-7",

@@ -14,20 +14,10 @@ import pytest
 
 import analyzers
 from analyzers import BundleError
-from config.celery import app as celery_app
 from incidents.models import Incident, RunState
 from ranklens_cli import cli
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def eager_celery(settings):
-    settings.RANKLENS_ANALYZER_WORKERS = 1  # no scanner processes forked from a test thread
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
 
 
 def upload(live_server, token: str, path, *extra: str) -> int:

@@ -1,7 +1,7 @@
 """A tiny HTTP server in a thread that answers canned responses and records requests.
 
-The client's error paths (refusals, redirects, gateways that are down) are easiest to
-reach against a server that says exactly what a test wants it to say.
+The CI client's error paths (refusals, redirects, gateways that are down) and the webhook's
+retries are easiest to reach against a server that says exactly what a test wants it to say.
 """
 
 from __future__ import annotations
