@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from analyzers.library.category_terms import category_terms
 from incidents.library import typos
 from incidents.library.models import Case, CaseKey
 from incidents.library.search_text import Document, Query, case_document, fts5_keys
@@ -61,7 +62,11 @@ def is_postgres() -> bool:
 def document_of(case: Case) -> Document:
     values = {name: list(getattr(case, name) or ()) for name in LIST_FIELDS}
     values.update(
-        title=case.title, root_cause=case.root_cause, fix=case.fix, category=case.category
+        title=case.title,
+        root_cause=case.root_cause,
+        fix=case.fix,
+        category=case.category,
+        category_terms=category_terms().get(case.category, ()),
     )
     return case_document(values)
 

@@ -62,7 +62,12 @@ def vocabulary_words(text: str) -> set[str]:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """What one case contributes to the index, by weight: title > body > detail."""
+    """What one case contributes to the index, by weight: title > body > detail.
+
+    `title` holds what names the failure: the title, the symptoms (what someone saw and
+    types) and the words people use for its category. `body` holds the matching details
+    (signatures, codes, operators, tags), `detail` the explanation (root cause, fix, ...).
+    """
 
     title: str
     body: str
@@ -77,9 +82,19 @@ def signature_text(signature: str) -> str:
 
 
 def case_document(values: dict) -> Document:
-    """The index document of a case given its field values (lists as lists)."""
-    body_parts = [
+    """The index document of a case given its field values (lists as lists).
+
+    `category_terms` are the search words of the case's category (see
+    analyzers/library/category_terms.py); the category label itself is indexed with them.
+    """
+    category = str(values.get("category", ""))
+    title_parts = [
+        values.get("title", ""),
         *values.get("symptoms", ()),
+        category.replace("_", " "),
+        *values.get("category_terms", ()),
+    ]
+    body_parts = [
         *(signature_text(s) for s in values.get("signatures", ())),
         *values.get("codes", ()),
         *values.get("operators", ()),
@@ -90,13 +105,12 @@ def case_document(values: dict) -> Document:
         values.get("fix", ""),
         *values.get("verify", ()),
         *values.get("references", ()),
-        values.get("category", ""),
         *values.get("hardware", ()),
     ]
     keys = [*values.get("codes", ()), *values.get("operators", ())]
-    raw = " ".join([values.get("title", ""), *body_parts, *detail_parts])
+    raw = " ".join(str(p) for p in [*title_parts, *body_parts, *detail_parts])
     return Document(
-        title=cjk_spaced(values.get("title", "")),
+        title=cjk_spaced(" \n".join(str(p) for p in title_parts)),
         body=cjk_spaced(" \n".join(str(p) for p in body_parts)),
         detail=cjk_spaced(" \n".join(str(p) for p in detail_parts)),
         keys=" ".join(dict.fromkeys(key_lexeme(str(k)) for k in keys if str(k).strip())),
