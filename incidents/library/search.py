@@ -3,7 +3,8 @@
 PostgreSQL: a stored `tsvector` per case (GIN-indexed), written here when a case is saved or
 bulk-loaded (no trigger), queried with `websearch_to_tsquery` and ranked by `ts_rank`.
 SQLite: an FTS5 table `incidents_case_fts` (rowid = case id) ranked by `bm25`.
-Both index the same documents (incidents.library.search_text) and order results the same way:
+Both index the same documents (incidents.library.search_text), drafts left out, and order
+results the same way:
 cases whose code or operator equals a query token first, then by text relevance.
 """
 
@@ -72,8 +73,14 @@ def document_of(case: Case) -> Document:
 
 
 def index_cases(cases: Sequence[Case]) -> None:
-    """Bring the search index, the filter keys and the vocabulary up to date for `cases`."""
+    """Bring the search index, the filter keys and the vocabulary up to date for `cases`.
+
+    Drafts stay out of the index (and their words out of the typo vocabulary) until they
+    are published, so no search finds them, whatever its filters.
+    """
     cases = [c for c in cases if c.pk is not None]
+    _unindex([c.pk for c in cases if c.is_draft])
+    cases = [c for c in cases if not c.is_draft]
     for start in range(0, len(cases), BATCH):
         batch = cases[start : start + BATCH]
         docs = [(case.pk, document_of(case)) for case in batch]
@@ -102,6 +109,15 @@ def remove_cases(ids: Sequence[int]) -> None:
         with connection.cursor() as cursor:
             marks = ", ".join(["%s"] * len(ids))
             cursor.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid IN ({marks})", list(ids))
+
+
+def _unindex(ids: Sequence[int]) -> None:
+    if not ids:
+        return
+    remove_cases(ids)
+    if is_postgres():
+        Case.objects.filter(pk__in=ids).update(search_vector=None)
+    CaseKey.objects.filter(case__in=ids).delete()
 
 
 _PG_VECTOR = (

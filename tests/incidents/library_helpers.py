@@ -154,3 +154,10 @@ def make_incident(report: dict[str, Any] | None, user=None, title: str = "job") 
     incident.status = state
     incident.save(update_fields=["status"])
     return incident
+
+
+def promote_form(client, incident: Incident) -> dict[str, Any]:
+    """The promotion form's fields as the browser sends them back unchanged (GET stores
+    nothing; POST this to save the draft)."""
+    form = client.get(f"/incidents/INC-{incident.pk}/promote/").context["form"]
+    return {bf.name: bf.field.prepare_value(bf.initial) for bf in form}
