@@ -116,6 +116,9 @@ def upload(client: Client, path: Path, args: argparse.Namespace) -> int:
     print(created.get("url", ""), flush=True)
     if not args.wait:
         return EXIT_DONE
+    if not created.get("status_url"):
+        print("ranklens: the server's answer has no status_url to wait on", file=sys.stderr)
+        return EXIT_HTTP_ERROR
     return wait_for_verdict(client, created, timeout_s=args.timeout)
 
 

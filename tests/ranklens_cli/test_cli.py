@@ -118,6 +118,16 @@ def test_a_refused_upload_exits_3_with_the_apis_message(crash_bundle, capsys):
     assert "HTTP 400: This file is not a log bundle." in capsys.readouterr().err
 
 
+def test_an_answer_without_a_status_url_cannot_be_waited_on(crash_bundle, capsys):
+    answer = {"id": "INC-7", "url": CREATED["url"]}
+    with stub_server([Canned.json(201, answer)]) as server:
+        argv = ["upload", str(crash_bundle), "--url", server.url, "--token", "t", "--wait"]
+        code = cli.main(argv)
+
+    assert code == cli.EXIT_HTTP_ERROR
+    assert "no status_url" in capsys.readouterr().err
+
+
 def test_wait_polls_until_done_and_prints_the_verdict(capsys):
     running = {"status": "running", "progress": 40, "step": "read rank2.log"}
     client = FakeClient([{"status": "queued", "progress": 0}, running, running, DONE])
