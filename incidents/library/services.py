@@ -263,6 +263,8 @@ def case_values_from_report(report: dict[str, Any], incident: Incident) -> dict[
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+# Where a root cause starts naming places: ", rank 3", ", at f.log:48", " on rank 3 at ...".
+_WHERE = re.compile(r",\s*(?:rank|ranks|at)\s|\s+on\s+ranks?\s+\d", re.IGNORECASE)
 _RANK_PREFIX = re.compile(r"^\s*\[rank\s*\d+\]:\s*", re.IGNORECASE)
 TITLE_CHARS = 120
 
@@ -270,7 +272,7 @@ TITLE_CHARS = 120
 def title_from_root_cause(root_cause: str) -> str:
     """The root cause's first sentence up to where it starts naming ranks and files."""
     sentence = _SENTENCE_END.split(root_cause.strip(), maxsplit=1)[0]
-    sentence = re.split(r",\s*(?:rank|ranks|at)\s", sentence, maxsplit=1)[0].rstrip(" .,:")
+    sentence = _WHERE.split(sentence, maxsplit=1)[0].rstrip(" .,:")
     if len(sentence) <= TITLE_CHARS:
         return sentence
     return sentence[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"

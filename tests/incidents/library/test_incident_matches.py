@@ -114,6 +114,11 @@ def test_promoted_signature_matches_the_error_with_other_numbers(alice):
             "Matrix shapes cannot be multiplied",
         ),
         ("HCCL buffer too small. Ranks 0-7 failed.", "HCCL buffer too small"),
+        (
+            'Matrix shapes cannot be multiplied on rank 3 at job/log_3.log:48: "RuntimeError: '
+            'mat1 and mat2 shapes cannot be multiplied". Ranks 0, 1, 2 failed afterwards.',
+            "Matrix shapes cannot be multiplied",
+        ),
         ("x" * 300, "x" * 120),
     ],
 )
