@@ -111,7 +111,7 @@ def upload(client: Client, path: Path, args: argparse.Namespace) -> int:
     try:
         created = client.upload(path, title=args.title)
     except ApiError as error:
-        print(f"ranklens: upload refused: {error}", file=sys.stderr)
+        print(f"ranklens: upload failed: {error}", file=sys.stderr)
         return EXIT_HTTP_ERROR
     print(created.get("url", ""), flush=True)
     if not args.wait:
@@ -142,7 +142,7 @@ def wait_for_verdict(
             status = client.status(created["status_url"])
         except ApiError as error:
             if not error.transient:
-                print(f"ranklens: status check refused: {error}", file=sys.stderr)
+                print(f"ranklens: status check failed: {error}", file=sys.stderr)
                 return EXIT_HTTP_ERROR
             print(f"ranklens: {error}; asking again", file=sys.stderr)
         else:

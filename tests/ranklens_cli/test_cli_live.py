@@ -69,7 +69,7 @@ def test_a_wrong_token_exits_3_with_the_apis_message(
     code = upload(live_server, "rl_not-a-real-token", crash_bundle)
 
     assert code == cli.EXIT_HTTP_ERROR
-    assert "upload refused: HTTP 401: " in capsys.readouterr().err
+    assert "upload failed: HTTP 401: " in capsys.readouterr().err
     assert not Incident.objects.exists()
 
 
