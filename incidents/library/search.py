@@ -14,6 +14,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import OperationalError, connection
@@ -125,7 +126,10 @@ _PG_VECTOR = (
     "setweight(to_tsvector('english', v.title), 'A') || "
     "setweight(to_tsvector('english', v.body), 'B') || "
     "setweight(to_tsvector('english', v.detail), 'C') || "
-    "setweight(to_tsvector('simple', v.keys), 'A')"
+    "setweight(to_tsvector('simple', v.keys), 'A') || "
+    # the title again, word for word: English stemming drops "out of" from "out of memory",
+    # so only this part can tell that phrase from a title that merely says "memory"
+    "setweight(to_tsvector('simple', v.title), 'A')"
 )
 
 
@@ -184,14 +188,20 @@ def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int
     text_q = SearchQuery(text, search_type="websearch", config="english") if text else None
     key_q = SearchQuery(" | ".join(query.key_lexemes), search_type="raw", config="simple")
     full = text_q | key_q if text_q is not None else key_q
+    phrase = query.phrase()
+    phrase_rank: Any = Value(0.0)
+    if phrase:
+        phrase_q = SearchQuery(phrase, search_type="phrase", config="simple")
+        phrase_rank = Coalesce(SearchRank(F("search_vector"), phrase_q), Value(0.0))
     rows = list(
         base.filter(search_vector=full)
         .annotate(
             rank=SearchRank(F("search_vector"), full),
             key_rank=Coalesce(SearchRank(F("search_vector"), key_q), Value(0.0)),
+            phrase_rank=phrase_rank,
             total=Window(Count("*")),  # counted in the same pass as the ranking
         )
-        .order_by("-key_rank", "-rank", "pk")
+        .order_by("-key_rank", "-phrase_rank", "-rank", "pk")
         .values_list("pk", "key_rank", "total")[offset : offset + limit]
     )
     total = min(rows[0][2], COUNT_CAP) if rows else 0

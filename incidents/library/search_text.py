@@ -183,6 +183,14 @@ class Query:
         keys = tuple(dict.fromkeys([*self.keys, *(v.lower() for v in corrections.values())]))
         return Query(groups=groups, keys=keys, corrections=dict(corrections))
 
+    def phrase(self) -> str:
+        """The words of a one-group query of several words, in order ('' otherwise): a case
+        whose title holds them as typed ranks above one that only shares a word."""
+        if len(self.groups) != 1:
+            return ""
+        words = [t.text for t in self.groups[0] if not t.negated]
+        return " ".join(words) if len(words) > 1 or " " in "".join(words) else ""
+
     def websearch(self) -> str:
         """The query in PostgreSQL `websearch_to_tsquery` syntax."""
         return " or ".join(

@@ -36,6 +36,14 @@ def test_out_of_memory_puts_the_oom_cases_first(seeded):
     assert all(found.index(Case.objects.get(slug=s)) < memory_access for s in oom)
 
 
+def test_out_of_memory_lists_every_oom_case_before_any_other(seeded):
+    found = ranked("out of memory")
+
+    categories = [c.category for c in found]
+    first_other = next(i for i, category in enumerate(categories) if category != "oom")
+    assert categories[:first_other] == ["oom"] * Case.objects.filter(category="oom").count()
+
+
 def test_a_word_in_the_symptoms_outranks_it_in_the_body(seeded):
     make_case(
         slug="body-mentions-tokenizer",
