@@ -17,17 +17,19 @@ from collections import Counter
 from typing import Any
 
 from analyzers.core.limits import small_int
+from analyzers.formats.literal_gate import gated
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
 
-# All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
-_WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
-_NPROC = re.compile(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
-_NODES = re.compile(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
+# All searched in the lower-cased block; each starts with a literal so `re` can skip ahead,
+# and is skipped outright when the block lacks its literal (`literal_gate`).
+_WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
+_NPROC = gated(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
+_NODES = gated(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _RANKS = (
-    re.compile(rb"\[rank(\d{1,6})\]"),
-    re.compile(rb"rank=(\d{1,6})\b"),
-    re.compile(rb"rankid:(\d{1,6})\b"),
+    gated(rb"\[rank(\d{1,6})\]"),
+    gated(rb"rank=(\d{1,6})\b"),
+    gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
