@@ -135,7 +135,7 @@ def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = No
     then runs on these few kilobytes instead of the whole block."""
     end = len(folded) if end is None else end
     lines = folded.count(b"\n", start, end)
-    if start >= end or _shaped_count(folded, shape, start, end, lines) >= lines:
+    if start >= end or _all_shaped(folded, shape, start, end, lines):
         return []
     if end - start <= ODD_RANGE_BYTES:
         return [(start, end)]
@@ -145,18 +145,25 @@ def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = No
     return odd_ranges(folded, shape, start, middle) + odd_ranges(folded, shape, middle, end)
 
 
-def _shaped_count(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> int:
-    """Lines starting in [start, end) (both line starts) that have the shape and a level;
-    the count stops once it reaches `lines` (INFO, counted first, is nearly every line)."""
+def _all_shaped(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> bool:
+    """Whether every line starting in [start, end) has the shape and a level word. One count
+    of the bare shape settles most ranges that hold an odd line (a range is halved down to
+    the odd lines, so most ranges looked at do); only the others pay a count per level."""
+    if _count_from(folded, b"\n" + shape, shape, start, end) < lines:
+        return False
     number = 0
     for word in _QUIET_WORDS + _LOUD_WORDS:
         if number >= lines:
             break
-        marker = b"\n" + shape + word
-        number += folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
-        if start == 0 and folded.startswith(shape + word):
-            number += 1
-    return number
+        number += _count_from(folded, b"\n" + shape + word, shape + word, start, end)
+    return number >= lines
+
+
+def _count_from(folded: bytes, marker: bytes, head: bytes, start: int, end: int) -> int:
+    """Lines starting in [start, end) (both line starts) that begin with `head`; `marker`
+    is `head` after a newline. A line at the block's start has no newline before it."""
+    number = folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
+    return number + 1 if start == 0 and folded.startswith(head) else number
 
 
 def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | None:
