@@ -128,14 +128,18 @@ def learn_shape(raw: bytes) -> bytes | None:
 ODD_RANGE_BYTES = 16 * 1024
 
 
-def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = None) -> list:
+def odd_ranges(
+    folded: bytes, shape: bytes, start: int = 0, end: int | None = None, *, odd: bool = False
+) -> list:
     """Line-aligned ranges of a folded block that hold lines of another shape than the
     file's logging lines (a traceback, a plain print), found by halving: a range whose
     lines all have the shape is dropped after a few `bytes.count` calls. The keyword search
-    then runs on these few kilobytes instead of the whole block."""
+    then runs on these few kilobytes instead of the whole block. `odd`: the caller already
+    knows the range holds such a line."""
     end = len(folded) if end is None else end
-    lines = folded.count(b"\n", start, end)
-    if start >= end or _shaped_count(folded, shape, start, end, lines) >= lines:
+    if start >= end:
+        return []
+    if not odd and _all_shaped(folded, shape, start, end, folded.count(b"\n", start, end)):
         return []
     if end - start <= ODD_RANGE_BYTES:
         return [(start, end)]
@@ -145,27 +149,36 @@ def odd_ranges(folded: bytes, shape: bytes, start: int = 0, end: int | None = No
     return odd_ranges(folded, shape, start, middle) + odd_ranges(folded, shape, middle, end)
 
 
-def _shaped_count(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> int:
-    """Lines starting in [start, end) (both line starts) that have the shape and a level;
-    the count stops once it reaches `lines` (INFO, counted first, is nearly every line)."""
+def _all_shaped(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> bool:
+    """Whether every line starting in [start, end) has the shape and a level word. One count
+    of the bare shape settles most ranges that hold an odd line (a range is halved down to
+    the odd lines, so most ranges looked at do); only the others pay a count per level."""
+    if _count_from(folded, b"\n" + shape, shape, start, end) < lines:
+        return False
     number = 0
     for word in _QUIET_WORDS + _LOUD_WORDS:
         if number >= lines:
             break
-        marker = b"\n" + shape + word
-        number += folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
-        if start == 0 and folded.startswith(shape + word):
-            number += 1
-    return number
+        number += _count_from(folded, b"\n" + shape + word, shape + word, start, end)
+    return number >= lines
 
 
-def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | None:
-    """Candidate lines of a block whose every line is a logging line of one shape.
+def _count_from(folded: bytes, marker: bytes, head: bytes, start: int, end: int) -> int:
+    """Lines starting in [start, end) (both line starts) that begin with `head`; `marker`
+    is `head` after a newline. A line at the block's start has no newline before it."""
+    number = folded.count(marker, max(start - 1, 0), end + len(marker) - 2)
+    return number + 1 if start == 0 and folded.startswith(head) else number
+
+
+def shaped_scan(folded: bytes, shape: bytes, lines: int) -> tuple[set[int], bool]:
+    """Candidate lines of a block of logging lines of one shape, and whether every line of
+    the block has that shape.
 
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
     level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
-    candidates and INFO chatter costs nothing. Returns None when some line has another shape
-    (a traceback, a plain print): then `odd_ranges` finds them for the keyword search.
+    candidates and INFO chatter costs nothing. When some line has another shape (a traceback,
+    a plain print) every level word has been looked for, so the loud lines are all in the
+    starts; `odd_ranges` then finds the other lines for the keyword search.
     """
     seen, starts = 0, set()
     for word in _QUIET_WORDS + _LOUD_WORDS:
@@ -179,18 +192,7 @@ def shaped_candidates(folded: bytes, shape: bytes, lines: int) -> set[int] | Non
             _find_all(folded, marker, starts, offset=1)
             if first:
                 starts.add(0)
-    return starts if seen >= lines else None
-
-
-def loud_shaped_lines(folded: bytes, shape: bytes) -> set[int]:
-    """Starts of the WARNING/ERROR-level lines of the file's logging shape."""
-    starts: set[int] = set()
-    for word in _LOUD_WORDS:
-        marker = b"\n" + shape + word
-        _find_all(folded, marker, starts, offset=1)
-        if folded.startswith(shape + word):
-            starts.add(0)
-    return starts
+    return starts, seen >= lines
 
 
 def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = None) -> None:

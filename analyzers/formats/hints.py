@@ -17,19 +17,25 @@ from collections import Counter
 from typing import Any
 
 from analyzers.core.limits import small_int
+from analyzers.formats.literal_gate import gated
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
 
-# All searched in the lower-cased block; each starts with a literal so `re` can skip ahead.
-_WORLD = re.compile(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
-_NPROC = re.compile(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
-_NODES = re.compile(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
+# All searched in the lower-cased block; each starts with a literal so `re` can skip ahead,
+# and is skipped outright when the block lacks its literal (`literal_gate`).
+_WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
+_NPROC = gated(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
+_NODES = gated(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _RANKS = (
-    re.compile(rb"\[rank(\d{1,6})\]"),
-    re.compile(rb"rank=(\d{1,6})\b"),
-    re.compile(rb"rankid:(\d{1,6})\b"),
+    gated(rb"\[rank(\d{1,6})\]"),
+    gated(rb"rank=(\d{1,6})\b"),
+    gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
+# How much of a file's head is read for hints. Launchers and serving frameworks state their
+# sizes and ranks in their first lines; reading further only costs regex passes per file,
+# which add up over a thousand rank logs.
+HINT_BYTES = 256 * 1024
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
 
 
@@ -44,6 +50,7 @@ class HeadHints:
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
         self.worker_tags = TagHints()
+        self._left = HINT_BYTES
 
     @property
     def year(self) -> int | None:
@@ -52,6 +59,18 @@ class HeadHints:
     def saw_year(self, year: int) -> None:
         if self._year_of_events is None:
             self._year_of_events = year
+
+    def read_head(self, block: bytes) -> None:
+        """`read` the part of this block within the file's first HINT_BYTES, cut at a line
+        end (a line cut in two could show half a size)."""
+        if self._left <= 0:
+            return
+        if len(block) > self._left:
+            cut = block.rfind(b"\n", 0, self._left) + 1
+            block, self._left = block[: cut or self._left], 0
+        else:
+            self._left -= len(block)
+        self.read(block, block.lower())
 
     def read(self, block: bytes, low: bytes) -> None:
         if self._year_in_text is None:

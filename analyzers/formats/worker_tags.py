@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from analyzers.core.limits import small_int
+from analyzers.formats.literal_gate import GatedPattern, gated
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
@@ -45,7 +46,7 @@ class Framework:
     process: re.Pattern[str] | None
     ranked: bool
     ep_is_rank: bool
-    tp_is_rank: re.Pattern[bytes] | None
+    tp_is_rank: GatedPattern | None
     dp_in_world: bool
     unsafe: frozenset[str]
 
@@ -53,7 +54,7 @@ class Framework:
 @dataclass(frozen=True, slots=True)
 class Rules:
     frameworks: dict[str, Framework]
-    sizes: dict[str, tuple[re.Pattern[bytes], ...]]
+    sizes: dict[str, tuple[GatedPattern, ...]]
     in_bytes: tuple[tuple[str, re.Pattern[bytes]], ...]  # process tags searched in file heads
 
 
@@ -69,14 +70,14 @@ class Layout:
 _LITERAL_START = re.compile(r"[\w-]")
 
 
-def _head_pattern(source: str) -> re.Pattern[bytes]:
+def _head_pattern(source: str) -> GatedPattern:
     """A size pattern runs over whole 1 MiB file heads: it must start with a literal."""
     if not _LITERAL_START.match(source):
         raise ValueError(
             f"{RULES_FILE.name}: size pattern {source!r} must start with a literal "
             "(put word-boundary lookbehinds after it)"
         )
-    return re.compile(source.encode())
+    return gated(source.encode())
 
 
 @lru_cache(maxsize=1)
@@ -105,7 +106,7 @@ def _framework(name: str, spec: dict[str, Any]) -> Framework:
         process=re.compile(process) if process else None,
         ranked=bool(spec["ranked"]),
         ep_is_rank=bool(spec.get("ep_is_rank", False)),
-        tp_is_rank=re.compile(tp_is_rank.encode()) if tp_is_rank else None,
+        tp_is_rank=gated(tp_is_rank.encode()) if tp_is_rank else None,
         dp_in_world=bool(spec.get("dp_in_world", False)),
         unsafe=frozenset(spec.get("unsafe", ())),
     )

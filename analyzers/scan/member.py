@@ -25,10 +25,9 @@ from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
     learn_shape,
-    loud_shaped_lines,
     odd_ranges,
     plog_candidates,
-    shaped_candidates,
+    shaped_scan,
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
@@ -51,7 +50,7 @@ STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS}
 # Checkpoints are the job's own prints: never in CANN plog/device/HCCL logs.
 CHECKPOINT_KINDS = frozenset({FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER})
 CANN_KINDS = frozenset({FileKind.PLOG, FileKind.DEVICE_LOG, FileKind.HCCL_LOG})
-HEAD_BLOCKS = 2  # blocks searched for the year, world size and rank hints
+HEAD_BLOCKS = 2  # blocks the logging shape is learned from; hints read their own head
 SHAPE_PROBE_LINES = 50
 MAX_KEPT_LINES = 50_000  # structured files are small; a huge one is parsed from its head
 
@@ -124,17 +123,17 @@ class _FileScanner(ScanSink):
         if hits is None:
             folded = block.translate(FOLD)
             if head:
-                self.hints.read(block, block.lower())
+                self.hints.read_head(block)
                 self.shape = self.shape or self._learn_shape(block)
             if self.checkpoint_lines is not None:
                 self.checkpoint_lines.scan(block, folded, first_line)
             if self.shape is not None and not following:
                 # every line of the logger's shape: only its WARNING/ERROR lines count;
                 # otherwise the lines of another shape (a traceback) get the keyword search
-                hits = shaped_candidates(folded, self.shape, lines)
-                if hits is None:
-                    hits = loud_shaped_lines(folded, self.shape)
-                    hits |= self.filter.candidates_in(folded, odd_ranges(folded, self.shape))
+                hits, complete = shaped_scan(folded, self.shape, lines)
+                if not complete:
+                    odd = odd_ranges(folded, self.shape, odd=True)
+                    hits |= self.filter.candidates_in(folded, odd)
                 hits |= self.filter.notable_candidates(folded)
             if hits is None:
                 hits = self.filter.candidates(folded)

@@ -9,7 +9,7 @@ from analyzers.formats.blockfilter import (
     learn_shape,
     literal_prefixes,
     plog_candidates,
-    shaped_candidates,
+    shaped_scan,
 )
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
@@ -122,8 +122,8 @@ def test_logging_blocks_of_one_shape_are_read_by_level_alone():
         b"[default3]:2026-11-29 07:25:38,001 [rank3] INFO step 12 loss=2.1 (no error here)\n"
     )
     folded = block.translate(FOLD)
-    assert shaped_candidates(folded, shape, 3) == {
-        block.index(b"[default3]:2026-11-29 07:25:37,299")
-    }
+    warning = block.index(b"[default3]:2026-11-29 07:25:37,299")
+    assert shaped_scan(folded, shape, 3) == ({warning}, True)
+    # A line of another shape: not complete, but the loud lines found are handed back.
     traceback = block + b"Traceback (most recent call last):\n"
-    assert shaped_candidates(traceback.translate(FOLD), shape, 4) is None
+    assert shaped_scan(traceback.translate(FOLD), shape, 4) == ({warning}, False)

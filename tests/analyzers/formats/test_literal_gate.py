@@ -1,0 +1,64 @@
+"""A regex pass is skipped only when its required literal is absent, so results never change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyzers.formats.hints import HeadHints
+from analyzers.formats.literal_gate import gated, required_literal
+
+
+@pytest.mark.parametrize(
+    ("source", "literal"),
+    [
+        (rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b", b"world_size"),
+        (rb"tensor(?<![\w-]tensor)[_-]parallel[_-]size", b"parallel"),
+        (rb"--tp(?<=\s--tp)(?:-size)?[= ](\d+)\b", b"--tp"),
+        (rb"\[rank(\d{1,6})\]", b"[rank"),
+        # nothing mandatory of 3 bytes: alternatives, optional groups, short runs
+        (rb"(?:passed|success)", None),
+        (rb"(?:world_size=)?\d+ ok", b" ok"),  # an optional group is no gate
+        (rb"\[\d{4}-\d\d-\d\d ((?: [A-Z]+\d+)+)\] ", None),
+    ],
+)
+def test_the_gate_is_the_longest_literal_every_match_holds(source, literal):
+    assert required_literal(re.compile(source)) == literal
+
+
+def test_a_case_blind_pattern_has_no_gate():
+    assert required_literal(re.compile(rb"world_size=(\d+)", re.IGNORECASE)) is None
+
+
+SAMPLES = [
+    b"",
+    b"2026-11-29 07:25:36,861 [rank3] info init process group: rank=3 world_size=4\n",
+    b"torchrun --nnodes 2 --nproc_per_node 8 train.py\n",
+    b"world_size is not set; nproc_per_node: 8\n",
+    b"[default0]: [rank0] info layer 3 passed\n" * 50,
+    b"no hints in this line at all\n",
+]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b", rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d+)"],
+)
+@pytest.mark.parametrize("data", SAMPLES)
+def test_gated_scans_find_exactly_what_the_regex_finds(source, data):
+    pattern = gated(source)
+    plain = re.compile(source)
+    assert pattern.findall(data) == plain.findall(data)
+    assert [m.span() for m in pattern.finditer(data)] == [m.span() for m in plain.finditer(data)]
+    assert bool(pattern.search(data)) == bool(plain.search(data))
+
+
+def test_head_hints_still_read_world_size_and_rank():
+    hints = HeadHints(year_from_name=None)
+    block = SAMPLES[1] + SAMPLES[2]
+    hints.read(block, block.lower())
+    assert hints.world_sizes == [4]
+    assert hints.per_node == [8]
+    assert hints.nodes == [2]
+    assert hints.ranks[3] >= 1
