@@ -18,6 +18,7 @@ from incidents.runs.models import (
     token_digest,
 )
 from incidents.tree.models import TreeMark, TreeMarkRevision
+from incidents.triage.models import Comment, RootCauseVerdict, Tag, Ticket
 
 __all__ = [
     "Activity",
@@ -28,11 +29,15 @@ __all__ = [
     "Case",
     "CaseIncident",
     "CaseKey",
+    "Comment",
     "Incident",
     "IncidentQuerySet",
+    "RootCauseVerdict",
     "RunState",
     "SearchTerm",
+    "Tag",
     "TermVariant",
+    "Ticket",
     "TreeMark",
     "TreeMarkRevision",
     "fingerprint_of",

@@ -5,6 +5,7 @@ from incidents.library import views as views_library
 from incidents.runs import views
 from incidents.timeline import views as views_timeline
 from incidents.tree import views as views_tree
+from incidents.triage import views as views_triage
 
 app_name = "incidents"
 
@@ -21,4 +22,7 @@ urlpatterns = [
     path("INC-<int:number>/tree/", views_tree.incident_tree, name="tree"),
     path("INC-<int:number>/tree/<slug:node_id>/mark/", views_tree.tree_mark, name="tree-mark"),
     path("INC-<int:number>/promote/", views_library.incident_promote, name="promote"),
+    # Triage: state, owner, tags, tickets, root cause, decision; comments.
+    path("INC-<int:number>/triage/", views_triage.triage_edit, name="triage"),
+    path("INC-<int:number>/comments/", views_triage.comment_create, name="comment"),
 ]

@@ -24,6 +24,7 @@ class Verb:
     PROMOTED = "promoted"
     ISSUED = "issued"
     REVOKED = "revoked"
+    COMMENTED = "commented"
 
 
 class ActivityQuerySet(models.QuerySet):

@@ -225,6 +225,7 @@ def _write_outcome(run: AnalysisRun, *, state: str, report: dict | None, error: 
                 **fields, finished_at=timezone.now(), analyzer_version=analyzers.__version__
             )
             if updated:
+                run.report = report
                 run.show_on_incident(state)
         return bool(updated)
 

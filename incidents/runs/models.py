@@ -10,6 +10,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from incidents.triage.states import TriageStatus
+
 
 class RunState(models.TextChoices):
     QUEUED = "queued", "Queued"
@@ -33,6 +35,33 @@ class Incident(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    # What the latest finished analysis said, copied out of its report so the list can
+    # filter and sort by it (see incidents.triage.summary).
+    category = models.CharField(max_length=20, blank=True, db_index=True)
+    culprit_ranks = models.JSONField(default=list, blank=True)
+    first_error = models.CharField(max_length=300, blank=True)
+    codes = models.CharField(max_length=500, blank=True)  # " 507014 EZ9999 ": word match
+    file_names = models.TextField(blank=True)  # one bundle member per line, capped
+
+    # What people decided (incidents.triage.services writes these, with activity).
+    triage_status = models.CharField(
+        max_length=20, choices=TriageStatus, default=TriageStatus.NEW, db_index=True
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_incidents",
+    )
+    root_cause = models.TextField(blank=True)  # Markdown
+    # The failure class people settled on; compared with the analyzer's `category`.
+    root_cause_category = models.CharField(max_length=20, blank=True)
+    decision = models.TextField(blank=True)  # Markdown
+    duplicate_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates"
+    )
 
     objects = IncidentQuerySet.as_manager()
 
@@ -113,10 +142,14 @@ class AnalysisRun(models.Model):
         return self.state in (RunState.QUEUED, RunState.RUNNING)
 
     def show_on_incident(self, state: str) -> None:
-        """The incident shows its latest run: copy `state` unless a newer run exists."""
-        Incident.objects.filter(pk=self.incident_id).exclude(runs__pk__gt=self.pk).update(
-            status=state, updated_at=timezone.now()
-        )
+        """The incident shows its latest run: copy `state` unless a newer run exists, and
+        with a finished report, what it concluded."""
+        from incidents.triage.summary import report_summary
+
+        fields: dict = {"status": state, "updated_at": timezone.now()}
+        if state == RunState.DONE and self.report:
+            fields |= report_summary(self.report)
+        Incident.objects.filter(pk=self.incident_id).exclude(runs__pk__gt=self.pk).update(**fields)
 
     def status_dict(self, *, with_report: bool) -> dict:
         """What the API and the page's live status poll answer."""

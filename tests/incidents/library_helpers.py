@@ -150,7 +150,7 @@ def make_incident(report: dict[str, Any] | None, user=None, title: str = "job") 
         incident=incident, sha256="0" * 64, original_name=f"{title}.tar.gz", size_bytes=1
     )
     state = RunState.DONE if report is not None else RunState.QUEUED
-    AnalysisRun.objects.create(incident=incident, state=state, report=report)
-    incident.status = state
-    incident.save(update_fields=["status"])
+    run = AnalysisRun.objects.create(incident=incident, state=state, report=report)
+    run.show_on_incident(state)  # as the worker does: status and the report's summary
+    incident.refresh_from_db()
     return incident

@@ -1,0 +1,74 @@
+"""Page-side triage writes: the incident page's triage panel and the meeting view post
+here. A form post comes back to the page it came from; a script asking for JSON gets the
+incident's row (or the field that was refused) and stays where it is."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from incidents.runs.models import Incident
+from incidents.triage.listing import incident_row
+from incidents.triage.markdown import render_markdown
+from incidents.triage.services import EDITABLE_FIELDS, TriageInvalid, comment_add, triage_update
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _back(request: HttpRequest, incident: Incident) -> HttpResponse:
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return redirect(target if target and safe else incident.get_absolute_url())
+
+
+def _refused(request: HttpRequest, incident: Incident, invalid: TriageInvalid) -> HttpResponse:
+    if _wants_json(request):
+        body = {"error": str(invalid), "status": 400, "field": invalid.field}
+        return JsonResponse(body, status=400)
+    messages.error(request, str(invalid))
+    return _back(request, incident)
+
+
+@login_required
+@require_POST
+def triage_edit(request: HttpRequest, number: int) -> HttpResponse:
+    """Change the fields the form sent (a field left out stays as it is)."""
+    incident = get_object_or_404(Incident, pk=number)
+    changes = {name: request.POST.get(name) for name in EDITABLE_FIELDS if name in request.POST}
+    try:
+        triage_update(incident=incident, actor=request.user, changes=changes)
+    except TriageInvalid as invalid:
+        return _refused(request, incident, invalid)
+    if _wants_json(request):
+        return JsonResponse(incident_row(incident))
+    return _back(request, incident)
+
+
+@login_required
+@require_POST
+def comment_create(request: HttpRequest, number: int) -> HttpResponse:
+    incident = get_object_or_404(Incident, pk=number)
+    try:
+        comment = comment_add(
+            incident=incident, author=request.user, body=request.POST.get("body", "")
+        )
+    except TriageInvalid as invalid:
+        return _refused(request, incident, invalid)
+    if _wants_json(request):
+        data = {
+            "id": comment.pk,
+            "author": comment.author_name,
+            "body": comment.body,
+            "body_html": str(render_markdown(comment.body)),
+            "created_at": comment.created_at.isoformat(),
+        }
+        return JsonResponse(data, status=201)
+    return _back(request, incident)
