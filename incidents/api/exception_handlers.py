@@ -16,16 +16,24 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 from incidents.api.errors import api_error, default_message
+from incidents.triage.listing import FilterInvalid
+from incidents.triage.services import TriageInvalid
 
-# Where ninja says a value came from; not part of the field's name.
-_SOURCES = frozenset({"query", "path", "body", "form", "file", "header", "cookie", "payload"})
+# Where ninja says a value came from (the first part of an error's `loc`).
+_SOURCES = frozenset({"query", "path", "body", "form", "file", "header", "cookie"})
+# The handlers' name for a JSON body parameter, which ninja puts in `loc` after "body".
+BODY_PARAM = "payload"
 _CHOICE_ERRORS = frozenset({"enum", "literal_error"})
 
 
 def field_name(loc: Sequence[Any]) -> str:
-    """`("body", "payload", "tags", 0)` -> `tags.0`: the field as the caller spelled it."""
-    parts = [str(part) for part in loc if part not in _SOURCES]
-    return ".".join(parts) or (str(loc[0]) if loc else "request")
+    """The top-level field as the caller spelled it: `("body", "payload", "tags", 0)` is
+    `tags`, `("query", "page")` is `page`; an error about the whole body is `body`."""
+    parts = list(loc)
+    source = str(parts.pop(0)) if parts and parts[0] in _SOURCES else "request"
+    if source == "body" and parts and parts[0] == BODY_PARAM:
+        parts.pop(0)
+    return str(parts[0]) if parts else source
 
 
 def error_message(error: Mapping[str, Any]) -> str:
@@ -47,6 +55,11 @@ def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse
         return api_error("The request is not valid.", 422)
     first = errors[0]
     return api_error(first["message"], 422, field=first["field"], errors=errors)
+
+
+def field_invalid(request: HttpRequest, exc: FilterInvalid | TriageInvalid) -> HttpResponse:
+    """A value the triage services refused: their message already names the field."""
+    return api_error(str(exc), 422, field=exc.field)
 
 
 def authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
@@ -74,6 +87,8 @@ def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
 def install(api: NinjaAPI) -> None:
     """Replace ninja's default handlers (the most specific class wins)."""
     api.add_exception_handler(ValidationError, validation_error)
+    api.add_exception_handler(FilterInvalid, field_invalid)
+    api.add_exception_handler(TriageInvalid, field_invalid)
     api.add_exception_handler(AuthenticationError, authentication_error)
     api.add_exception_handler(Throttled, throttled)
     api.add_exception_handler(HttpError, http_error)

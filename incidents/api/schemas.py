@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from ninja import Field, Schema
+from pydantic import ConfigDict
+
+from incidents.runs.models import RunState
+from incidents.triage.states import TriageStatus
 
 
 class ApiError(Schema):
@@ -101,3 +105,90 @@ class CaseDetail(Schema):
     tags: list[Any]
     source: str
     incidents: list[LinkedIncident]
+
+
+# ------------------------------------------------------------------ triage
+
+TRIAGE_STATES = [state.value for state in TriageStatus]
+RUN_STATES = [state.value for state in RunState]
+
+
+class TicketLink(Schema):
+    url: str
+    key: str | None = Field(description="`PROJ-123` or `owner/repo#12` when recognised.")
+
+
+class IncidentTriage(Schema):
+    """The columns the incident list shows; the detail answer carries them too."""
+
+    number: int = Field(description="The incident's number, the `n` of `INC-n`.")
+    triage_status: str = Field(
+        description="Where people are with it.", json_schema_extra={"enum": TRIAGE_STATES}
+    )
+    category: str | None = Field(description="The analyzer's failure category.")
+    culprit_ranks: list[int] = Field(description="Ranks the analyzer blames.")
+    first_error: str | None = Field(description="The first causal error line.")
+    owner: str | None = Field(description="User name of whoever took it.")
+    tags: list[str]
+    tickets: list[TicketLink]
+    created_at: str = Field(description="ISO 8601 upload time.")
+    updated_at: str = Field(description="ISO 8601 time of the last change.")
+
+
+class IncidentRow(IncidentTriage):
+    id: str = Field(description="`INC-<n>`.", examples=["INC-7"])
+    title: str
+    status: str = Field(
+        description="Analysis state (never the triage state).",
+        json_schema_extra={"enum": RUN_STATES},
+    )
+    url: str = Field(description="Absolute URL of the incident page.")
+
+
+class IncidentList(Schema):
+    count: int = Field(description="Incidents matching the filters, on all pages.")
+    next: str | None = Field(description="Absolute URL of the next page, same filters.")
+    previous: str | None = Field(description="Absolute URL of the previous page.")
+    results: list[IncidentRow]
+
+
+class IncidentDetail(IncidentStatus, IncidentTriage):
+    root_cause: str = Field(description="What people found, Markdown.")
+    root_cause_category: str = Field(description="The category people settled on ('' unset).")
+    decision: str = Field(description="What was decided, Markdown.")
+    duplicate_of: str | None = Field(description="`INC-<n>` this one duplicates.")
+
+
+class TriageChange(Schema):
+    """Send only the fields to change; `null` or `""` clears owner, duplicate_of and texts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    triage_status: str | None = Field(None, json_schema_extra={"enum": TRIAGE_STATES})
+    owner: str | None = Field(None, description="An active user's name.")
+    tags: list[str] | str | None = Field(
+        None, description="Replaces the tags: a list, or one comma-separated string."
+    )
+    tickets: list[str] | str | None = Field(
+        None, description="Replaces the ticket links: http(s) URLs."
+    )
+    root_cause: str | None = Field(None, description="Markdown.")
+    root_cause_category: str | None = Field(None, description="A failure category.")
+    decision: str | None = Field(None, description="Markdown.")
+    duplicate_of: str | int | None = Field(
+        None, description="`INC-<n>` or `n`; needs triage_status `duplicate`."
+    )
+
+
+class CommentIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    body: str = Field(description="Markdown; raw HTML is not rendered.")
+
+
+class CommentOut(Schema):
+    id: int
+    author: str = Field(description="User name of who wrote it.")
+    body: str = Field(description="As written, Markdown.")
+    body_html: str = Field(description="Rendered and sanitised HTML.")
+    created_at: str = Field(description="ISO 8601.")

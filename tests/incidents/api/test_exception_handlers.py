@@ -20,9 +20,10 @@ def bearer(token: str) -> dict[str, str]:
     ("loc", "name"),
     [
         (("query", "page"), "page"),
-        (("body", "payload", "tags", 0), "tags.0"),
+        (("body", "payload", "tags", "list[str]", 0), "tags"),
+        (("body", "payload", "body"), "body"),
+        (("body", "payload"), "body"),
         (("path", "number"), "number"),
-        (("body",), "body"),
     ],
 )
 def test_field_name_drops_where_the_value_came_from(loc, name):

@@ -3,6 +3,7 @@ that shows it, served from this site only (the CSP allows nothing else)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -36,6 +37,10 @@ def test_schema_is_openapi_3_and_public(schema):
         ("/api/incidents/", "post", "uploadBundle"),
         ("/api/incidents/INC-{number}/", "get", "getIncident"),
         ("/api/incidents/{number}/", "get", "getIncidentByNumber"),
+        ("/api/incidents/", "get", "listIncidents"),
+        ("/api/incidents/INC-{number}/", "patch", "updateIncidentTriage"),
+        ("/api/incidents/INC-{number}/comments/", "get", "listIncidentComments"),
+        ("/api/incidents/INC-{number}/comments/", "post", "addIncidentComment"),
         ("/api/cases/", "get", "searchCases"),
         ("/api/cases/{slug}/", "get", "getCase"),
     ],
@@ -131,3 +136,41 @@ def test_docs_page_is_sent_under_the_strict_policy(client):
 
     assert "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
+
+
+def test_incident_list_documents_every_filter(schema):
+    op = operation(schema, "/api/incidents/", "get")
+
+    params = {param["name"]: param for param in op["parameters"]}
+    assert set(params) == {
+        "category", "triage_status", "status", "owner", "tag", "code", "ticket",
+        "since", "until", "q", "sort", "page", "per_page",
+    }  # fmt: skip
+    assert "investigating" in params["triage_status"]["description"]
+    assert "comma" in params["tag"]["description"]
+    assert all(not param.get("required") for param in params.values())
+
+
+def test_triage_change_documents_its_fields_and_their_choices(schema):
+    op = operation(schema, "/api/incidents/INC-{number}/", "patch")
+
+    ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    body = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    assert set(body["properties"]) == {
+        "triage_status", "owner", "tags", "tickets", "root_cause", "root_cause_category",
+        "decision", "duplicate_of",
+    }  # fmt: skip
+    assert body["additionalProperties"] is False
+    assert "wont_fix" in json.dumps(body["properties"]["triage_status"])
+    assert {"200", "401", "404", "422"} <= set(op["responses"])
+
+
+def test_detail_answer_documents_the_triage_fields(schema):
+    op = operation(schema, "/api/incidents/INC-{number}/", "get")
+
+    ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    detail = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    assert {
+        "status", "report", "triage_status", "owner", "tags", "tickets", "root_cause",
+        "root_cause_category", "decision", "duplicate_of",
+    } <= set(detail["properties"])  # fmt: skip
