@@ -15,6 +15,7 @@ from incidents.library.query import MAX_PER_PAGE, PER_PAGE, CaseFilters, case_se
 router = Router(tags=["cases"], auth=LOGIN_OR_TOKEN)
 
 CASE_FIELDS = (*CASE_TEXT_FIELDS, "source")
+_FILTER_NAMES = ("category", "code", "operator", "hardware")
 
 
 class CaseQuery(Schema):
@@ -56,9 +57,6 @@ def case_list(request: HttpRequest, query: Query[CaseQuery]):
         "corrections": result.corrections,
         "results": [hit_dict(hit) for hit in result.hits],
     }
-
-
-_FILTER_NAMES = ("category", "code", "operator", "hardware")
 
 
 @router.get(
