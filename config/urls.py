@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("incidents/", include("incidents.urls")),
     path("library/", include("incidents.library.urls")),
+    path("meeting/", include("incidents.meeting.urls")),
     path("api/", include("incidents.api.urls")),
     path("account/", include("incidents.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

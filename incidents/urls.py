@@ -25,4 +25,5 @@ urlpatterns = [
     # Triage: state, owner, tags, tickets, root cause, decision; comments.
     path("INC-<int:number>/triage/", views_triage.triage_edit, name="triage"),
     path("INC-<int:number>/comments/", views_triage.comment_create, name="comment"),
+    path("INC-<int:number>/export.md", views_triage.incident_export, name="export"),
 ]

@@ -9,7 +9,9 @@ not installed"). Candidates, most telling first:
   e.g. missing kernel binaries -> operator; docs/labelling.md);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
 - other lines of the same block and other ranks' top lines that carry another label,
-  including a line that stepped aside for the first error (`yields_to`).
+  including a line that stepped aside for the first error (`yields_to`), and the neighbours
+  the guide names for those lines' rules (a synchronize's `reason=[fftsplus timeout]` next
+  to its 507048 line: the device task or a stall).
 
 Each score is that evidence's own strength, kept below the chosen label's confidence.
 """
@@ -82,7 +84,10 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
         ):
             continue
         text = item.event.message or item.event.text
-        yield Alternative(best.category, _short(text), best.weight / 100 * LINE_TRUST * 0.8)
+        score = best.weight / 100 * LINE_TRUST * 0.8
+        yield Alternative(best.category, _short(text), score)
+        for label in best.signature.also:  # the neighbours the guide names for that line's rule
+            yield Alternative(label, best.signature.title, score * GUIDE_SHARE)
 
 
 def _yielded(item: Classified, first: Classified) -> bool:

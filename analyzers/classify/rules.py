@@ -24,6 +24,7 @@ from analyzers.classify.errorcodes import (
     load_codes,
 )
 from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
+from analyzers.core.bilingual import zh_text
 from analyzers.core.yamlcheck import (
     Entry,
     KnowledgeError,
@@ -74,6 +75,7 @@ class Action:
     unless_file_kind: str | None = None
     when_text: re.Pattern[str] | None = None
     multi_rank_only: bool = False
+    text_zh: str | None = None  # the same advice in Chinese, same placeholders
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,9 +264,11 @@ def _action_section(section: Entry) -> dict[str, tuple[Action, ...]]:
 def _action(entry: Entry) -> Action:
     when_text = entry.get("when_text", str, None)
     unless_env = entry.get("unless_env", dict, {})
+    text = " ".join(entry.get("text", str).split())
     return Action(
         id=entry.get("id", str),
-        text=" ".join(entry.get("text", str).split()),
+        text=text,
+        text_zh=zh_text(entry.data, "text", text, entry.where),
         unless_env={str(k): str(v) for k, v in unless_env.items()},
         unless_file_kind=entry.get("unless_file_kind", str, None),
         when_text=compile_regex(when_text, re.IGNORECASE, entry, "when_text")

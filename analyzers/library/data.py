@@ -4,7 +4,8 @@ Each `<topic>.yaml` holds a `cases:` list. A case names the signatures (regexes 
 messages such as ``HCCL_BUFFSIZE is too SMALL, maxBs = 914``), codes and operators that
 identify it, its category from the taxonomy, and the root cause, fix and checks a user
 needs. `terms_zh` lists the short Chinese terms an engineer would type to find the case
-(显存不足, 通信超时): the case text is English, so without them a Chinese search finds nothing.
+(显存不足, 通信超时). The text people read has Chinese siblings (`title_zh`, `symptoms_zh`,
+`root_cause_zh`, `fix_zh`, `verify_zh`; see `analyzers.core.bilingual`) for the web UI.
 Loading rejects malformed data with a message naming the file and the case.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from analyzers.core.bilingual import BilingualError, zh_key, zh_list, zh_text
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
@@ -54,6 +56,10 @@ _LISTS = (
     "strategy",
     "terms_zh",
 )
+# The fields people read, each with a Chinese sibling (`title_zh`, ...).
+TRANSLATED_TEXT = ("title", "root_cause", "fix")
+TRANSLATED_LISTS = ("symptoms", "verify")
+_ZH_FIELDS = tuple(zh_key(name) for name in (*TRANSLATED_TEXT, *TRANSLATED_LISTS))
 
 
 class CaseError(ValueError):
@@ -77,6 +83,11 @@ class Case:
     tags: tuple[str, ...] = ()
     strategy: tuple[str, ...] = ()
     terms_zh: tuple[str, ...] = ()
+    title_zh: str | None = None
+    root_cause_zh: str | None = None
+    fix_zh: str | None = None
+    symptoms_zh: tuple[str, ...] | None = None
+    verify_zh: tuple[str, ...] | None = None
     source: str = ""
     patterns: tuple[re.Pattern[str], ...] = field(default=(), compare=False, repr=False)
 
@@ -84,6 +95,11 @@ class Case:
         """Plain data for the web app (seeding the Case table, the API)."""
         values = ((f.name, getattr(self, f.name)) for f in fields(self) if f.name != "patterns")
         return {name: list(v) if isinstance(v, tuple) else v for name, v in values}
+
+    def chinese(self) -> dict[str, Any]:
+        """The Chinese text present, keyed by the English field names (`title`, ...)."""
+        values = ((n, getattr(self, zh_key(n))) for n in (*TRANSLATED_TEXT, *TRANSLATED_LISTS))
+        return {name: list(v) if isinstance(v, tuple) else v for name, v in values if v}
 
 
 # ----------------------------------------------------------------------------- loading
@@ -140,13 +156,28 @@ def _parse_case(raw: Any, source: str, index: int) -> Case:
     if not isinstance(raw, Mapping):
         raise CaseError(f"{where}: expected a mapping")
     where = f"{source}: case {raw.get('id', '#' + str(index + 1))!r}"
-    unknown = set(raw) - set(_REQUIRED_TEXT) - set(_LISTS)
+    unknown = set(raw) - set(_REQUIRED_TEXT) - set(_LISTS) - set(_ZH_FIELDS)
     if unknown:
         raise CaseError(f"{where}: unknown field(s) {sorted(unknown)}")
     values: dict[str, Any] = {name: _text(raw, name, where) for name in _REQUIRED_TEXT}
     values.update({name: _strings(raw, name, where) for name in _LISTS if name in raw})
     _check_values(values, where)
+    values.update(_chinese(raw, values, where))
     return Case(**values, source=source, patterns=_compile(values.get("signatures", ()), where))
+
+
+def _chinese(raw: Mapping[str, Any], values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The Chinese siblings present, checked against their English fields."""
+    try:
+        found: dict[str, Any] = {
+            zh_key(name): zh_text(raw, name, values[name], where) for name in TRANSLATED_TEXT
+        }
+        found.update(
+            {zh_key(n): zh_list(raw, n, values.get(n, ()), where) for n in TRANSLATED_LISTS}
+        )
+    except BilingualError as error:
+        raise CaseError(str(error)) from error
+    return found
 
 
 def _text(raw: Mapping[str, Any], name: str, where: str) -> str:

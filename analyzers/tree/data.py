@@ -4,6 +4,8 @@ Validation happens once at load and fails with a message naming the node: unique
 known fields, known predicate keys with the right argument types, valid regexes, label
 placeholders that exist, children that exist and form one tree reachable from the root,
 linked cases that exist in the case library, categories and strategies from their lists.
+Each text people read has a Chinese sibling (`label_zh`, `question_zh`, `guidance_zh`,
+`check_zh`, `how_zh`; see `analyzers.core.bilingual`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from analyzers.core.bilingual import BilingualError, zh_key, zh_text
 from analyzers.library.matching import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
 from analyzers.tree.facts import TreeFacts
 from analyzers.tree.predicates import TreeError, check_predicate
@@ -24,7 +27,8 @@ TREE_FILE = KNOWLEDGE / "tree.yaml"
 NODE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TEXTS = ("label", "question", "guidance")
 _LISTS = ("commands", "env", "strategy", "cases", "children")
-_FIELDS = frozenset({"id", "when", "category", *_TEXTS, *_LISTS})
+_FIELDS = frozenset({"id", "when", "category", *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS})
+_VERIFY_TEXTS = ("check", "how")
 _LABEL_NAMES = frozenset(TreeFacts().summary())
 
 
@@ -41,6 +45,9 @@ class TreeNode:
     strategy: tuple[str, ...] = ()
     cases: tuple[str, ...] = ()
     children: tuple[str, ...] = ()
+    label_zh: str | None = None
+    question_zh: str | None = None
+    guidance_zh: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +55,8 @@ class VerificationItem:
     id: str
     check: str
     how: str = ""
+    check_zh: str | None = None
+    how_zh: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +74,15 @@ class Tree:
             "root": self.root,
             "nodes": [_node_dict(n) for n in self.nodes.values()],
             "verification": [
-                {"id": v.id, "check": v.check, "how": v.how} for v in self.verification
+                {f: getattr(v, f) for f in ("id", *_VERIFY_TEXTS, "check_zh", "how_zh")}
+                for v in self.verification
             ],
         }
 
 
 def _node_dict(node: TreeNode) -> dict[str, Any]:
     data = {f: getattr(node, f) for f in ("id", "when", "category", *_TEXTS)}
+    data.update({zh_key(f): getattr(node, zh_key(f)) for f in _TEXTS})
     data.update({f: list(getattr(node, f)) for f in _LISTS})
     return data
 
@@ -126,9 +137,24 @@ def _parse_node(raw: Any, source: str, index: int) -> TreeNode:
         raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
     texts = {name: _text(raw, name, where) for name in _TEXTS}
     lists = {name: _strings(raw, name, where) for name in _LISTS}
+    chinese = _chinese(raw, texts, _TEXTS, where)
     return TreeNode(
-        id=node_id, when=raw.get("when"), category=raw.get("category"), **texts, **lists
+        id=node_id,
+        when=raw.get("when"),
+        category=raw.get("category"),
+        **texts,
+        **lists,
+        **chinese,
     )
+
+
+def _chinese(
+    raw: Mapping[str, Any], english: Mapping[str, str], names: Sequence[str], where: str
+) -> dict[str, str | None]:
+    try:
+        return {zh_key(n): zh_text(raw, n, english[n], where) for n in names}
+    except BilingualError as error:
+        raise TreeError(str(error)) from error
 
 
 def _text(raw: Mapping[str, Any], name: str, where: str) -> str:
@@ -190,9 +216,10 @@ def _parse_verification(raw: Sequence[Any], source: str) -> list[VerificationIte
     for entry in raw:
         if not isinstance(entry, Mapping) or not entry.get("id") or not entry.get("check"):
             raise TreeError(f"{source}: each verification item needs 'id' and 'check'")
-        items.append(
-            VerificationItem(str(entry["id"]), str(entry["check"]), str(entry.get("how", "")))
-        )
+        english = {"check": str(entry["check"]), "how": str(entry.get("how", ""))}
+        where = f"{source}: verification {entry['id']!r}"
+        chinese = _chinese(entry, english, _VERIFY_TEXTS, where)
+        items.append(VerificationItem(str(entry["id"]), **english, **chinese))
     if len({i.id for i in items}) != len(items):
         raise TreeError(f"{source}: duplicate verification ids")
     return items

@@ -72,6 +72,7 @@ def case_detail(request: HttpRequest, slug: str):
     case = get_object_or_404(Case, slug=slug)
     data = {"id": case.slug, "url": request.build_absolute_uri(case.get_absolute_url())}
     data |= {name: getattr(case, name) for name in CASE_FIELDS}
+    data["translations"] = case.translations  # a seeded case's Chinese: {"zh": {...}}
     data["incidents"] = [
         {"id": link.incident.short_id, "score": link.score, "source": link.source}
         for link in case_selectors.linked_incidents(case)

@@ -104,6 +104,9 @@ class CaseDetail(Schema):
     references: list[Any]
     tags: list[Any]
     source: str
+    translations: dict[str, dict[str, Any]] = Field(
+        description='A seeded case\'s text in other languages: `{"zh": {"title": …}}`.'
+    )
     incidents: list[LinkedIncident]
 
 

@@ -63,6 +63,10 @@ class Case(models.Model):
     references = models.JSONField(default=list, blank=True)
     tags = models.JSONField(default=list, blank=True)
     strategy = models.JSONField(default=list, blank=True)
+    # Seeded cases only: the knowledge files' Chinese text by language and field name,
+    # {"zh": {"title": ..., "symptoms": [...], ...}}. Promoted cases keep the one language
+    # they were written in and leave it empty.
+    translations = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=10, choices=CaseSource, default=CaseSource.PROMOTED)
     knowledge_file = models.CharField(max_length=100, blank=True)
     created_by = models.ForeignKey(

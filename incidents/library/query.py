@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString
 
+from incidents import localized
 from incidents.library import search, typos
 from incidents.library.highlight import highlight, snippet
 from incidents.library.models import Case, CaseKey
@@ -110,9 +111,14 @@ def _corrected(query: Query) -> Query:
 
 
 def _hit(case: Case, query: Query, exact: bool) -> CaseHit:
+    """A result highlighted in the page's language (a seeded case's Chinese on a Chinese
+    page, so a case found by its Chinese title shows that title)."""
     words = query.positive_texts()
-    texts = [*case.symptoms, case.root_cause, case.fix, *case.codes, *case.operators]
-    return CaseHit(case, exact, highlight(case.title, words), snippet(texts, words))
+    title, symptoms, root_cause, fix = (
+        localized.text(case, name) for name in ("title", "symptoms", "root_cause", "fix")
+    )
+    texts = [*symptoms, root_cause, fix, *case.codes, *case.operators]
+    return CaseHit(case, exact, highlight(title, words), snippet(texts, words))
 
 
 def hit_dict(hit: CaseHit) -> dict:

@@ -61,7 +61,11 @@ def is_postgres() -> bool:
 def document_of(case: Case) -> Document:
     values = {name: list(getattr(case, name) or ()) for name in LIST_FIELDS}
     values.update(
-        title=case.title, root_cause=case.root_cause, fix=case.fix, category=case.category
+        title=case.title,
+        root_cause=case.root_cause,
+        fix=case.fix,
+        category=case.category,
+        translations=case.translations,
     )
     return case_document(values)
 

@@ -77,7 +77,12 @@ def signature_text(signature: str) -> str:
 
 
 def case_document(values: dict) -> Document:
-    """The index document of a case given its field values (lists as lists)."""
+    """The index document of a case given its field values (lists as lists); a seeded
+    case's Chinese title (`translations`) is indexed beside its English one, so the title
+    a Chinese page shows finds the case. (Its other Chinese text is left out: the curated
+    `terms_zh` already rank Chinese queries, and whole Chinese paragraphs would drown them.)"""
+    zh = (values.get("translations") or {}).get("zh") or {}
+    title = " ".join(t for t in (values.get("title", ""), zh.get("title", "")) if t)
     body_parts = [
         *values.get("symptoms", ()),
         *(signature_text(s) for s in values.get("signatures", ())),
@@ -94,9 +99,9 @@ def case_document(values: dict) -> Document:
         *values.get("hardware", ()),
     ]
     keys = [*values.get("codes", ()), *values.get("operators", ())]
-    raw = " ".join([values.get("title", ""), *body_parts, *detail_parts])
+    raw = " ".join([title, *body_parts, *detail_parts])
     return Document(
-        title=cjk_spaced(values.get("title", "")),
+        title=cjk_spaced(title),
         body=cjk_spaced(" \n".join(str(p) for p in body_parts)),
         detail=cjk_spaced(" \n".join(str(p) for p in detail_parts)),
         keys=" ".join(dict.fromkeys(key_lexeme(str(k)) for k in keys if str(k).strip())),

@@ -40,10 +40,12 @@ class LoadResult:
 
 def _seed_values(case: knowledge.Case) -> dict[str, Any]:
     """The case's row; its Chinese search terms join the tags, which both search backends
-    index, so a Chinese query finds the English case."""
+    index, so a Chinese query finds the English case. Its Chinese text goes to
+    `translations` for the pages (and the search index)."""
     data = case.to_dict()
     values = {name: data[name] for name in SEEDED_FIELDS}
     values["tags"] = list(dict.fromkeys([*case.tags, *case.terms_zh]))
+    values["translations"] = {"zh": case.chinese()} if case.chinese() else {}
     values["knowledge_file"] = case.source
     return values
 
@@ -66,7 +68,9 @@ def cases_load_knowledge(library: Sequence[knowledge.Case] | None = None) -> Loa
         else:
             result.unchanged += 1
     Case.objects.bulk_create(new)
-    Case.objects.bulk_update(changed, [*SEEDED_FIELDS, "knowledge_file", "updated_at"])
+    Case.objects.bulk_update(
+        changed, [*SEEDED_FIELDS, "translations", "knowledge_file", "updated_at"]
+    )
     search.index_cases(new + changed)
     result.created, result.updated = [c.slug for c in new], [c.slug for c in changed]
     result.removed = _remove_stale({entry.id for entry in library})

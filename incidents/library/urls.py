@@ -9,6 +9,7 @@ app_name = "library"
 urlpatterns = [
     path("", views_library.library_search, name="search"),
     path("tree/", views_library.library_tree, name="tree"),
+    path("accuracy/", views_library.library_accuracy, name="accuracy"),
     path("<slug:slug>/", views_library.case_detail, name="case"),
     path("<slug:slug>/edit/", views_library.case_edit, name="case-edit"),
 ]

@@ -10,12 +10,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from incidents.library import selectors as case_selectors
 from incidents.library import services as case_services
+from incidents.library.accuracy_chart import agreement_chart
 from incidents.library.forms import CaseForm
 from incidents.library.models import CATEGORY_CHOICES, HARDWARE_CHOICES, Case
 from incidents.library.query import CaseFilters, case_search
 from incidents.models import Activity, Incident
 from incidents.runs.views import ACTIVITY_SHOWN
 from incidents.tree.drawing import build_tree_view
+from incidents.triage import accuracy
 
 
 def page_number(request: HttpRequest) -> int:
@@ -65,6 +67,29 @@ def case_edit(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, "Case saved.")
         return redirect(case)
     return render(request, "library/case_form.html", {"case": case, "form": form})
+
+
+@login_required
+@require_GET
+def library_accuracy(request: HttpRequest) -> HttpResponse:
+    """Where the analyzer and people agree on the root-cause category, and where not."""
+    status, error = 200, None
+    try:
+        filters = accuracy.AccuracyFilters.from_params(request.GET)
+    except accuracy.AccuracyInvalid as invalid:
+        status, error, filters = 400, invalid, accuracy.AccuracyFilters()
+    over_time = accuracy.agreement_over_time(filters.period)
+    context = {
+        "summary": accuracy.accuracy_summary(),
+        "over_time": over_time,
+        "chart": agreement_chart(over_time.rows),
+        "disagreements": accuracy.disagreements(filters, page=page_number(request)),
+        "filters": filters,
+        "error": error,
+        "categories": CATEGORY_CHOICES,
+        "no_result": accuracy.NO_RESULT,
+    }
+    return render(request, "library/accuracy.html", context, status=status)
 
 
 @login_required

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -14,14 +13,17 @@ from incidents.content_policy import allow_plotly
 from incidents.models import Activity, Incident
 from incidents.runs import services
 from incidents.runs.forms import BundleUploadForm, ReanalyzeForm
+from incidents.triage import list_page
+from incidents.triage.listing import FilterInvalid, IncidentFilters, incident_page
+from incidents.triage.panel import triage_panel
 
-PAGE_SIZE = 50
 ACTIVITY_SHOWN = 50
 
 
 def _get_incident(number: int) -> Incident:
     """Every logged-in user may see every incident: this is a team tool."""
-    return get_object_or_404(Incident.objects.select_related("bundle", "created_by"), pk=number)
+    rows = Incident.objects.select_related("bundle", "created_by", "owner", "duplicate_of")
+    return get_object_or_404(rows, pk=number)
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -36,8 +38,31 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def incident_list(request: HttpRequest) -> HttpResponse:
-    page = Paginator(Incident.objects.newest_first(), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "incidents/list.html", {"page": page})
+    """The filtered list; a filter value it cannot read answers 400 naming the field."""
+    choices = list_page.filter_choices()
+    try:
+        filters = IncidentFilters.from_params(request.GET)
+        page = incident_page(filters, page=request.GET.get("page"))
+    except FilterInvalid as invalid:
+        context = {
+            "invalid": invalid,
+            "filters": IncidentFilters(),
+            "quick_links": list_page.quick_links(IncidentFilters(), request.user),
+            **choices,
+        }
+        return render(request, "incidents/list.html", context, status=400)
+    tidy = list_page.canonical_query(request.GET, filters, page.page)
+    if tidy is not None:
+        return redirect(f"{request.path}?{tidy}" if tidy else request.path)
+    context = {
+        "filters": filters,
+        "page": page,
+        "sorts": list_page.sort_links(filters),
+        "quick_links": list_page.quick_links(filters, request.user),
+        "pager": list_page.pager_links(filters, page),
+        **choices,
+    }
+    return render(request, "incidents/list.html", context)
 
 
 @login_required
@@ -82,6 +107,7 @@ def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     form = ReanalyzeForm(initial={"checkpoint_patterns": patterns})
     context = {"incident": incident, "run": run, "report": report, "reanalyze_form": form}
     context["activity"] = Activity.objects.about_incident(incident)[:ACTIVITY_SHOWN]
+    context |= triage_panel(incident, request.build_absolute_uri)
     return render(request, "incidents/detail.html", context)
 
 

@@ -28,6 +28,7 @@ class CaseLink:
     slug: str
     title: str
     url: str
+    translations: Mapping[str, Any] = field(default_factory=dict)  # as Case.translations
 
 
 @dataclass
@@ -154,13 +155,16 @@ def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
 
 def _case_links(tree: Tree) -> dict[str, CaseLink]:
     slugs = {c for node in tree.nodes.values() for c in node.cases}
-    titles = dict(Case.objects.filter(slug__in=slugs).values_list("slug", "title"))
-    return {
-        slug: CaseLink(slug, titles[slug], reverse("library:case", args=[slug]))
-        if slug in titles
-        else CaseLink(slug, slug, "")  # the library was not loaded with it (yet)
-        for slug in sorted(slugs)
-    }
+    rows = Case.objects.filter(slug__in=slugs).values_list("slug", "title", "translations")
+    found = {slug: (title, translations) for slug, title, translations in rows}
+    return {slug: _case_link(slug, found.get(slug)) for slug in sorted(slugs)}
+
+
+def _case_link(slug: str, row: tuple[str, dict[str, Any]] | None) -> CaseLink:
+    if row is None:
+        return CaseLink(slug, slug, "")  # the library was not loaded with it (yet)
+    title, translations = row
+    return CaseLink(slug, title, reverse("library:case", args=[slug]), translations or {})
 
 
 def marks_for(incident_id: int) -> dict[str, TreeMark]:

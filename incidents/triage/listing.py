@@ -91,8 +91,13 @@ class IncidentFilters:
         return out
 
     def query_string(self, **overrides: Any) -> str:
+        """The filters (and `overrides`, None leaving one out) as a query string; commas
+        stay commas, so a link reads `?triage_status=new,investigating`."""
         params = self.as_params() | {k: str(v) for k, v in overrides.items() if v is not None}
-        return urlencode(params)
+        for name, value in overrides.items():
+            if value is None:
+                params.pop(name, None)
+        return urlencode(params, safe=",")
 
     @property
     def is_filtered(self) -> bool:

@@ -9,9 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from incidents.runs.models import Incident
+from incidents.triage.export_facts import incident_export_text
 from incidents.triage.listing import incident_row
 from incidents.triage.markdown import render_markdown
 from incidents.triage.services import EDITABLE_FIELDS, TriageInvalid, comment_add, triage_update
@@ -72,3 +73,14 @@ def comment_create(request: HttpRequest, number: int) -> HttpResponse:
         }
         return JsonResponse(data, status=201)
     return _back(request, incident)
+
+
+@login_required
+@require_GET
+def incident_export(request: HttpRequest, number: int) -> HttpResponse:
+    """The incident as Markdown for a ticket (what the page's copy button copies)."""
+    incident = get_object_or_404(
+        Incident.objects.select_related("owner", "duplicate_of"), pk=number
+    )
+    text = incident_export_text(incident, request.build_absolute_uri)
+    return HttpResponse(text, content_type="text/markdown; charset=utf-8")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from django.utils import translation
+
 from incidents.library.models import Case, CaseSource
 from incidents.models import AnalysisRun, Bundle, Incident, RunState
 
@@ -154,3 +156,12 @@ def make_incident(report: dict[str, Any] | None, user=None, title: str = "job") 
     run.show_on_incident(state)  # as the worker does: status and the report's summary
     incident.refresh_from_db()
     return incident
+
+
+def page_in(client, url: str, language: str, **params: str) -> str:
+    """The page's HTML with `language` active: asked for in Accept-Language (which the
+    locale middleware reads) and active around the request (for a stack without it)."""
+    with translation.override(language):
+        response = client.get(url, params, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()

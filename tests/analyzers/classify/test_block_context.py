@@ -11,7 +11,7 @@ error-manager blocks, docker and kubelet messages); ids, times and paths are mad
 from __future__ import annotations
 
 from analyzers.classify.block_context import yield_to_block_details
-from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, classify_scans
+from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, classify_scans
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Diagnosis
 from tests.analyzers.excerpts import diagnose_text, scan_text
@@ -43,15 +43,17 @@ def test_fftsplus_reason_inside_an_hccl_block_is_the_collective_task() -> None:
     assert "wait execution of the Notify register times out" in first_text(diagnosis)
 
 
-def test_a_lone_fftsplus_reason_still_reads_as_a_device_task() -> None:
+def test_a_lone_fftsplus_reason_reads_like_its_code_with_the_device_task_as_doubt() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: the reason word is 507048's name."""
     text = (
         "EH9999: Inner Error!\n"
         "        rtStreamSynchronize execute failed, reason=[fftsplus timeout]"
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
     )
     diagnosis = diagnose_text("serve/engine.log", text)
-    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.category == "hccl"
     assert "reason=[fftsplus timeout]" in first_text(diagnosis)
+    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_device_headline_wrapped_above_its_hccl_detail_yields_to_it() -> None:
@@ -75,10 +77,10 @@ def test_yielding_only_looks_inside_the_block() -> None:
     )
     items = classify_scans([scan_text("engine.log", text)], load_knowledge())
     reason = next(i for i in items if "reason=[fftsplus timeout]" in i.event.text)
-    assert reason.tier == TIER_CAUSE
+    assert reason.tier == TIER_SYMPTOM  # a collective's wait, read like its code 507048
     assert not reason.demoted
     yield_to_block_details(items, TIER_CASCADE)  # idempotent: still too far apart
-    assert reason.tier == TIER_CAUSE
+    assert reason.tier == TIER_SYMPTOM
 
 
 def test_op_compile_code_under_a_re_report_is_the_first_error() -> None:

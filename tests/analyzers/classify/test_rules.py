@@ -195,3 +195,29 @@ def test_action_section_for_unknown_category_is_rejected(tmp_path: Path) -> None
     )
     with pytest.raises(KnowledgeError, match=r"unknown category \['gremlins'\]"):
         load_actions(path)
+
+
+def write_actions(tmp_path: Path, action: dict) -> Path:
+    path = tmp_path / "actions.yaml"
+    book = {"categories": {}, "signatures": {"hccl.barrier": [action]}, "codes": {}}
+    path.write_text(yaml.safe_dump(book, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def test_an_action_carries_its_chinese(tmp_path: Path) -> None:
+    action = {
+        "id": "read_rank",
+        "text": "Read rank {ranks}.",
+        "text_zh": "阅读 rank {ranks} 的日志。",
+    }
+
+    book = load_actions(write_actions(tmp_path, action))
+
+    assert book.signatures["hccl.barrier"][0].text_zh == "阅读 rank {ranks} 的日志。"
+
+
+def test_an_action_whose_chinese_drops_a_placeholder_is_rejected(tmp_path: Path) -> None:
+    action = {"id": "read_rank", "text": "Read rank {ranks}.", "text_zh": "阅读出错 rank 的日志。"}
+
+    with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: 'text_zh' must use the same"):
+        load_actions(write_actions(tmp_path, action))

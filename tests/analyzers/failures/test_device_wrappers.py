@@ -1,5 +1,6 @@
-"""Pasted NPU failures whose first lines only wrap the cause: the device task that timed out
-under a synchronize, and a bare `The argument is invalid.` headline above its TraceBack.
+"""Pasted NPU failures whose first lines only wrap the cause: the FFTS+ timeout under a
+synchronize (read like its code), and a bare `The argument is invalid.` headline above its
+TraceBack.
 
 Fixtures are written here in the shapes vLLM workers and torch_npu print (worker prefix,
 PTA summary, CANN error-manager block); the values are made up.
@@ -16,7 +17,10 @@ def worker_log(lines: list[str]) -> str:
     return "".join(f"{WORKER}{line}\n" for line in lines)
 
 
-def test_fftsplus_task_timeout_under_a_sync_is_the_device_task_not_a_collective() -> None:
+def test_fftsplus_reason_under_a_sync_is_read_like_its_code() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: `reason=[fftsplus timeout]` is the
+    runtime's name for 507048, so the synchronize is a collective's wait; the device task
+    stays on offer as an alternative."""
     text = worker_log(
         [
             "RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU "
@@ -34,9 +38,10 @@ def test_fftsplus_task_timeout_under_a_sync_is_the_device_task_not_a_collective(
         ]
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
-    assert "reason=[fftsplus timeout]" in diagnosis.first_error.text
+    assert "507048" in diagnosis.first_error.text
+    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_collective_notify_timeout_still_reads_as_hccl_next_to_507048() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from incidents.library.services import cases_load_knowledge
 from tests.incidents.library_helpers import make_library
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +99,13 @@ def test_api_case_detail(alice_client, library):
     assert data["id"] == "aicore-timeout"
     assert data["root_cause"].startswith("An operator loops")
     assert data["incidents"] == []
+
+
+def test_api_case_detail_carries_a_seeded_case_chinese(alice_client):
+    cases_load_knowledge()
+
+    data = alice_client.get("/api/cases/oom-fragmentation/").json()
+
+    assert data["title"] == "OOM from a fragmented allocator cache"
+    assert data["translations"]["zh"]["title"] == "分配器缓存碎片化导致 OOM"
+    assert len(data["translations"]["zh"]["verify"]) == len(data["verify"])

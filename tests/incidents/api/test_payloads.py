@@ -35,7 +35,7 @@ def test_page_links_keep_filters_and_stop_at_both_ends(triaged):
     assert links_first["previous"] is None
     assert links_first["next"] == (
         "http://testserver/api/incidents/"
-        "?triage_status=new%2Cinvestigating%2Cresolved&page=2&per_page=2"
+        "?triage_status=new,investigating,resolved&page=2&per_page=2"
     )
     assert links_last["next"] is None
     assert links_last["previous"].endswith("page=1&per_page=2")

@@ -69,6 +69,21 @@ def test_load_updates_a_changed_case():
     assert case_search(text="revised").hits[0].case.slug == "npu-widget-fault"
 
 
+def test_load_mirrors_the_chinese_text_and_its_changes():
+    load()
+    case = Case.objects.get(slug="hccl-buffsize-too-small")
+    assert case.translations["zh"]["title"] == "HCCL 缓冲区太小，装不下 MoE dispatch/combine 的数据"
+    assert len(case.translations["zh"]["symptoms"]) == len(case.symptoms)
+
+    cases_load_knowledge(one_case(title_zh="部件故障"))
+    result = cases_load_knowledge(one_case(title_zh="部件故障（修订）"))
+
+    assert result.updated == ["npu-widget-fault"]
+    assert Case.objects.get(slug="npu-widget-fault").translations == {
+        "zh": {"title": "部件故障（修订）"}
+    }
+
+
 def test_load_removes_seeded_cases_the_files_dropped_but_keeps_promoted_ones():
     make_case(slug="old-seeded", title="Old", category="other", root_cause="r", fix="f")
     make_case(

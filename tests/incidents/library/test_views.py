@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
+from django.utils.html import escape
 
+from analyzers.library.matching import load_cases
 from incidents.library.models import CaseIncident, CaseSource
-from tests.incidents.library_helpers import make_case, make_incident, make_library, shape_report
+from incidents.library.services import cases_load_knowledge
+from tests.incidents.library_helpers import (
+    make_case,
+    make_incident,
+    make_library,
+    page_in,
+    shape_report,
+)
+from tests.incidents.verdict_helpers import analyzed, at, settle
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +188,155 @@ def test_search_page_links_the_next_page_keeping_the_query(alice_client):
     html = alice_client.get("/library/", {"q": "timeout", "category": "hccl"}).content.decode()
 
     assert 'href="?q=timeout&amp;category=hccl&amp;page=2"' in html
+
+
+# ------------------------------------------------------------------ analyzer accuracy
+
+
+@pytest.fixture
+def settled(alice):
+    """Three settled incidents: one agreement, one disagreement, one corrected to agree."""
+    made = {
+        "agrees": analyzed("oom", 0.9, "prefill out of memory"),
+        "differs": analyzed("hang", 0.55, "allreduce <b>timeout</b>"),
+        "corrected": analyzed("shape_mismatch", 0.95, "tp8 decode"),
+    }
+    settle(made["agrees"], alice, "oom", at(2, 10))
+    settle(made["differs"], alice, "hccl", at(3, 4))
+    settle(made["corrected"], alice, "weight_load", at(3, 5))
+    settle(made["corrected"], alice, "shape_mismatch", at(3, 6))
+    return made
+
+
+def test_accuracy_page_needs_login(client):
+    response = client.get("/library/accuracy/")
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_accuracy_page_shows_figures_and_links_the_disagreements(alice_client, settled):
+    response = alice_client.get(reverse("library:accuracy"))
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert response.context["summary"].overall.total == 3
+    assert response.context["summary"].overall.agreed == 2
+    assert "only the correction counts" in html
+    differs = settled["differs"]
+    assert f'<a href="/incidents/INC-{differs.pk}/">INC-{differs.pk}</a>' in html
+    assert "allreduce &lt;b&gt;timeout&lt;/b&gt;" in html
+    assert f"/incidents/INC-{settled['corrected'].pk}/" not in html
+    assert 'href="?category=hccl&amp;analyzer=hang#disagreements"' in html
+    assert "<svg" in html
+    assert "2026-03: 1 of 2 agreed (50%)" in html
+
+
+def test_accuracy_page_switches_to_weeks(alice_client, settled):
+    response = alice_client.get("/library/accuracy/", {"period": "week"})
+
+    rows = response.context["over_time"].rows
+    assert response.status_code == 200
+    assert (rows[0].label, rows[-1].label) == ("2026-W07", "2026-W10")
+    assert "2026-W10" in response.content.decode()
+
+
+def test_accuracy_page_filters_disagreements_as_a_permalink(alice_client, settled):
+    kept = alice_client.get("/library/accuracy/", {"category": "hccl", "analyzer": "hang"})
+    none = alice_client.get("/library/accuracy/", {"category": "oom"})
+
+    assert [d.incident_title for d in kept.context["disagreements"].items] == [
+        "allreduce <b>timeout</b>"
+    ]
+    assert none.context["disagreements"].items == []
+    assert "No disagreement matches these filters." in none.content.decode()
+
+
+def test_accuracy_page_refuses_an_unknown_category_naming_it(alice_client, settled):
+    response = alice_client.get("/library/accuracy/", {"analyzer": "gremlins"})
+
+    assert response.status_code == 400
+    assert "analyzer: &#x27;gremlins&#x27; is not one of" in response.content.decode()
+
+
+def test_accuracy_page_without_verdicts_explains_where_they_come_from(alice_client):
+    html = alice_client.get("/library/accuracy/").content.decode()
+
+    assert "No verdicts yet" in html
+    assert "sets the root-cause category of an incident" in html
+    assert "<svg" not in html
+
+
+def test_accuracy_page_has_no_inline_script_or_style(alice_client, settled):
+    html = alice_client.get("/library/accuracy/").content.decode()
+
+    assert "<script" not in html
+    assert "style=" not in html
+
+
+def test_search_page_links_the_accuracy_page(alice_client):
+    html = alice_client.get("/library/").content.decode()
+
+    assert f'href="{reverse("library:accuracy")}"' in html
+
+
+def test_accuracy_page_says_when_older_periods_are_left_out(alice_client, alice):
+    settle(analyzed("oom", 0.9, "old"), alice, "oom", at(1, 5).replace(year=2023))
+    settle(analyzed("oom", 0.9, "new"), alice, "oom", at(3, 1))
+
+    html = alice_client.get("/library/accuracy/").content.decode()
+
+    assert "Only the newest 24 periods are shown." in html
+
+
+def test_a_category_set_in_the_triage_panel_shows_on_the_accuracy_page(alice_client):
+    incident = analyzed("hang", 0.6, "decode stalls after layer 3")
+    alice_client.post(f"/incidents/INC-{incident.pk}/triage/", {"root_cause_category": "hccl"})
+    alice_client.post(f"/incidents/INC-{incident.pk}/triage/", {"root_cause_category": "config"})
+
+    response = alice_client.get("/library/accuracy/", {"category": "config"})
+
+    summary = response.context["summary"]
+    assert (summary.overall.total, summary.verdicts_all) == (1, 2)
+    assert [row.category for row in summary.by_person] == ["config"]
+    assert f'href="/incidents/INC-{incident.pk}/"' in response.content.decode()
+
+
+def test_seeded_case_page_reads_in_the_page_language(alice_client):
+    cases_load_knowledge()
+    case = next(c for c in load_cases() if c.id == "hccl-buffsize-too-small")
+    url = "/library/hccl-buffsize-too-small/"
+
+    chinese = page_in(alice_client, url, "zh-hans")
+    english = page_in(alice_client, url, "en")
+
+    for text in (
+        case.title_zh,
+        case.root_cause_zh,
+        case.fix_zh,
+        *case.symptoms_zh,
+        *case.verify_zh,
+    ):
+        assert escape(text) in chinese
+    assert "集合通信失败" in chinese  # the category's name
+    assert f"<h1>{escape(case.title)}</h1>" in english
+    assert escape(case.root_cause) in english
+    assert escape(case.root_cause_zh) not in english
+
+
+def test_promoted_case_page_keeps_its_own_words_in_chinese(alice_client):
+    make_case(slug="nightly-rank-3", title="Nightly job lost rank 3", root_cause="r", fix="f")
+
+    html = page_in(alice_client, "/library/nightly-rank-3/", "zh-hans")
+
+    assert "<h1>Nightly job lost rank 3</h1>" in html
+
+
+def test_search_finds_a_seeded_case_by_its_chinese_title(alice_client):
+    cases_load_knowledge()
+
+    html = page_in(alice_client, "/library/", "zh-hans", q="变慢但不报错")
+
+    first = html.index('class="case-title"')
+    assert 'href="/library/numa-binding/"' in html[first : first + 200]
+    assert "NUMA 节点上" in html[first : first + 400]

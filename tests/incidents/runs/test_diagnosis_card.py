@@ -1,4 +1,5 @@
-"""The diagnosis card says why the culprit ranks are not the rank of the first error."""
+"""The diagnosis card says why the culprit ranks are not the rank of the first error, and
+reads in the page's language."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils.html import escape
 
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.bilingual import CJK_CHAR as CJK
+from analyzers.report.advise import Situation, next_actions
 from incidents.runs import services
 from incidents.runs.analysis import analyze_run
-from tests.incidents.library_helpers import make_incident, shape_report
+from tests.incidents.library_helpers import make_incident, page_in, shape_report
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +60,36 @@ def test_card_without_a_reason_shows_the_culprit_ranks_alone(alice_client, alice
 
     assert "<dt>Culprit ranks</dt>" in html
     assert 'class="culprit-reason"' not in html
+
+
+def bilingual_report() -> dict:
+    """A shape-mismatch report whose next actions are the shipped ones for its category."""
+    report = copy.deepcopy(shape_report())
+    book = load_knowledge().actions
+    report["diagnosis"]["next_actions"] = next_actions(book, Situation(category="shape_mismatch"))
+    return report
+
+
+def test_card_reads_in_chinese_on_a_chinese_page(alice_client, alice):
+    incident = make_incident(bilingual_report(), alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "zh-hans")
+
+    card = html[html.index('id="diagnosis"') :]
+    assert "张量形状不匹配" in card  # the category's name
+    assert escape("张量维度对不上，常见原因是并行切分") in card  # its description
+    assert escape("检查按并行度切分的维度：切分的权重用 hidden // tp_size") in card
+    assert "Check the dimensions divided by parallelism" not in card
+    assert "Matrix shapes cannot be multiplied, rank 3" in card  # the evidence sentence
+
+
+def test_card_reads_in_english_on_an_english_page(alice_client, alice):
+    incident = make_incident(bilingual_report(), alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "en")
+
+    card = html[html.index('id="diagnosis"') :]
+    assert "Shape mismatch" in card
+    assert "Check the dimensions divided by parallelism" in card
+    assert 'class="root-cause-note"' not in card
+    assert not CJK.search(card)

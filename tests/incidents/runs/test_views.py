@@ -229,3 +229,192 @@ def test_reanalyze_needs_post(alice_client, analyzed):
 
 def test_unknown_incident_is_404(alice_client):
     assert alice_client.get("/incidents/INC-424242/").status_code == 404
+
+
+# --- the incident list: filters, sorting, pages ----------------------------------------------
+
+
+@pytest.fixture
+def triaged(alice, django_user_model):
+    """Three incidents as the list sees them: a shape crash resolved by bob, an HCCL error
+    alice's team investigates (owner bob, tag moe, a Jira ticket), one still queued."""
+    from incidents.triage.services import triage_update
+    from tests.incidents.library_helpers import error_ref, shape_report
+    from tests.incidents.library_helpers import make_incident as incident_with_report
+
+    bob = django_user_model.objects.create_user(username="bob", password="s3cret-pass")
+    hccl = shape_report()
+    hccl["diagnosis"] |= {"category": "hccl", "error_codes": ["EI0006"], "culprit_ranks": [2]}
+    hccl["diagnosis"]["first_error"] = error_ref(
+        line=812,
+        text="[rank2]: RuntimeError: HCCL function error: HcclAllReduce, error code is 7. "
+        "[ERROR] 2026-01-01-00:00:00 (PID:5555, Device:2, RankID:2) ERR02200 DIST call hccl api "
+        "failed.",
+    )
+    made = {
+        "shape": incident_with_report(shape_report(), user=alice, title="shape job"),
+        "hccl": incident_with_report(hccl, user=alice, title="hccl job"),
+        "queued": incident_with_report(None, user=alice, title="queued job"),
+    }
+    triage_update(
+        incident=made["hccl"],
+        actor=alice,
+        changes={
+            "triage_status": "investigating",
+            "owner": "bob",
+            "tags": ["moe"],
+            "tickets": ["https://jira.example.com/browse/NPU-77"],
+        },
+    )
+    triage_update(
+        incident=made["shape"], actor=bob, changes={"triage_status": "resolved", "owner": "alice"}
+    )
+    return made
+
+
+def listed_titles(response) -> list[str]:
+    return [incident.title for incident in response.context["page"].items]
+
+
+@pytest.mark.parametrize(
+    ("query", "titles"),
+    [
+        ("", ["queued job", "hccl job", "shape job"]),
+        ("category=hccl", ["hccl job"]),
+        ("triage_status=new,investigating", ["queued job", "hccl job"]),
+        ("triage_status=resolved", ["shape job"]),
+        ("status=queued", ["queued job"]),
+        ("owner=bob", ["hccl job"]),
+        ("owner=none", ["queued job"]),
+        ("tag=moe", ["hccl job"]),
+        ("code=EI0006", ["hccl job"]),
+        ("ticket=NPU-77", ["hccl job"]),
+        ("q=mat1", ["shape job"]),
+        ("since=2000-01-01&until=2999-12-31", ["queued job", "hccl job", "shape job"]),
+        ("until=2000-01-01", []),
+        ("sort=title", ["hccl job", "queued job", "shape job"]),
+        ("sort=-title", ["shape job", "queued job", "hccl job"]),
+        ("sort=owner&triage_status=investigating,resolved", ["shape job", "hccl job"]),
+    ],
+)
+def test_the_list_filters_and_sorts_by_its_url(alice_client, triaged, query, titles):
+    response = alice_client.get(f"/incidents/?{query}")
+
+    assert response.status_code == 200
+    assert listed_titles(response) == titles
+    html = response.content.decode()
+    assert html.count('class="incident-row"') == len(titles)
+    if titles:
+        assert f"{len(titles)} incident" in html
+
+
+def test_a_row_shows_the_triage_and_analysis_columns(alice_client, triaged):
+    hccl = triaged["hccl"]
+    html = alice_client.get("/incidents/?tag=moe").content.decode()
+
+    row = html[html.index(f'data-id="INC-{hccl.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert ">hccl</a>" in row
+    assert '<td class="mono">2</td>' in row
+    assert "Investigating" in row
+    assert '<a href="/incidents/?owner=bob">bob</a>' in row
+    assert '<a class="tag" href="/incidents/?tag=moe">moe</a>' in row
+    assert 'href="/incidents/?ticket=NPU-77"' in row
+    assert ">NPU-77</a>" in row
+    # the first error is cut in the cell and whole in its tooltip
+    assert 'title="[rank2]: RuntimeError: HCCL function error' in row
+    assert "DIST call hccl api failed." in row.split('title="', 1)[1].split('"', 1)[0]
+    assert "DIST call hccl api failed.</td>" not in row
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("triage_status=closed", "triage_status"),
+        ("status=finished", "status"),
+        ("since=last-week", "since"),
+        ("until=31/12/2026", "until"),
+        ("sort=priority", "sort"),
+        ("page=zero", "page"),
+    ],
+)
+def test_a_bad_filter_is_a_400_page_naming_the_field(alice_client, triaged, query, field):
+    response = alice_client.get(f"/incidents/?{query}")
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert f"The filter “{field}” cannot be used" in html
+    assert 'class="incident-row"' not in html
+    assert 'href="/incidents/">Clear filters</a>' in html
+
+
+def test_an_empty_result_says_so_and_offers_to_clear_the_filters(alice_client, triaged):
+    html = alice_client.get("/incidents/?tag=no-such-tag").content.decode()
+
+    assert "0 incidents" in html
+    assert "No incident matches these filters." in html
+    assert 'href="/incidents/">Clear filters</a>' in html
+
+
+def test_the_filter_bar_submit_lands_on_the_tidy_query_url(alice_client, triaged):
+    form = (
+        "category=&triage_status=new&triage_status=investigating&status=&owner=bob"
+        "&tag=&code=&ticket=&since=&until=&q="
+    )
+    response = alice_client.get(f"/incidents/?{form}")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/incidents/?triage_status=new,investigating&owner=bob"
+    followed = alice_client.get(response["Location"])
+    assert listed_titles(followed) == ["hccl job"]
+
+
+def test_the_filter_bar_shows_the_current_filters(alice_client, triaged):
+    html = alice_client.get("/incidents/?triage_status=new,investigating&owner=bob&q=hccl").content
+    html = html.decode()
+
+    assert 'value="new" checked' in html
+    assert 'value="investigating" checked' in html
+    assert 'value="resolved" checked' not in html
+    assert '<option value="bob" selected>bob</option>' in html
+    assert 'name="q" value="hccl"' in html
+
+
+def test_quick_links_name_the_everyday_views(alice_client, triaged):
+    html = alice_client.get("/incidents/?owner=alice").content.decode()
+
+    assert 'href="/incidents/?triage_status=new">New</a>' in html
+    assert 'href="/incidents/?triage_status=new,investigating">Open</a>' in html
+    assert 'href="/incidents/?owner=alice" class="active" aria-current="page">Mine</a>' in html
+
+
+def test_sortable_headers_keep_the_filters_and_reverse_the_sorted_column(alice_client, triaged):
+    html = alice_client.get("/incidents/?tag=moe&sort=title").content.decode()
+
+    assert 'href="/incidents/?tag=moe&amp;sort=-title"' in html  # title sorted: reverse it
+    assert 'href="/incidents/?tag=moe&amp;sort=category"' in html
+    assert 'href="/incidents/?tag=moe"' in html  # uploaded: back to the default, newest first
+    assert 'aria-sort="ascending"' in html
+
+
+def test_pages_keep_the_filters(alice_client, alice):
+    Incident.objects.bulk_create(
+        [Incident(title=f"nightly {n:02d}", created_by=alice) for n in range(53)]
+        + [Incident(title="other job", created_by=alice, triage_status="resolved")]
+    )
+
+    first = alice_client.get("/incidents/?triage_status=new&sort=title")
+    html = first.content.decode()
+    assert "53 incidents" in html
+    assert len(listed_titles(first)) == 50
+    assert "Page 1 of 2" in html
+    assert 'href="/incidents/?triage_status=new&amp;sort=title&amp;page=2"' in html
+
+    second = alice_client.get("/incidents/?triage_status=new&sort=title&page=2")
+    assert listed_titles(second) == ["nightly 50", "nightly 51", "nightly 52"]
+    assert 'rel="prev" href="/incidents/?triage_status=new&amp;sort=title"' in (
+        second.content.decode()
+    )
+
+    past = alice_client.get("/incidents/?triage_status=new&page=9").content.decode()
+    assert "This page is past the end of the list." in past

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.utils.html import escape
 
 from analyzers.tree.walk import load_tree
 from incidents.runs import services
 from incidents.runs.analysis import analyze_run
 from incidents.tree.models import TreeMark
-from tests.incidents.library_helpers import make_incident, shape_report
+from tests.incidents.library_helpers import make_incident, page_in, shape_report
 
 pytestmark = pytest.mark.django_db
 
@@ -201,3 +202,27 @@ def test_real_bundle_page_shows_path_evidence_and_the_known_case(
     top3 = re.findall(r'<li>\s*<a href="/library/([a-z0-9-]+)/"', cases)[:3]
     assert "shape-matmul-operands" in top3
     assert incident.cases.filter(slug="shape-matmul-operands").exists()
+
+
+def test_tree_pages_read_in_the_page_language(alice_client):
+    chinese = page_in(alice_client, "/library/tree/", "zh-hans")
+    english = page_in(alice_client, "/library/tree/", "en")
+
+    start = load_tree().node("start")
+    assert f'<p class="node-question">{escape(start.question_zh)}</p>' in chinese
+    assert f'<p class="node-guidance">{escape(start.guidance_zh)}</p>' in chinese
+    assert escape(load_tree().verification[0].check_zh) in chinese
+    assert '<span class="node-label">明确报错（‹category›）</span>' in chinese
+    assert f'<p class="node-question">{escape(start.question)}</p>' in english
+    assert escape(start.guidance_zh) not in english
+
+
+def test_incident_tree_answers_read_in_chinese(alice_client, alice):
+    report = shape_report()
+    report["diagnosis"]["tree_steps"][0]["answer"] = "explicit error (shape_mismatch)"
+    incident = make_incident(report, alice)
+
+    html = page_in(alice_client, f"/incidents/INC-{incident.pk}/tree/", "zh-hans")
+
+    assert '<span class="node-label">明确报错（shape_mismatch）</span>' in html
+    assert "<strong>Answer:</strong> 明确报错（shape_mismatch）" in html

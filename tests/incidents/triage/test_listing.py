@@ -136,3 +136,9 @@ def test_a_row_carries_the_triage_and_analysis_columns(incidents):
     assert row["owner"] == "bob"
     assert row["tags"] == ["moe"]
     assert row["tickets"] == [{"url": "https://jira.example.com/browse/NPU-77", "key": "NPU-77"}]
+
+
+def test_a_query_string_keeps_commas_and_leaves_out_a_none_override():
+    filters = IncidentFilters.from_params(QueryDict("triage_status=new,investigating&sort=title"))
+    assert filters.query_string() == "triage_status=new,investigating&sort=title"
+    assert filters.query_string(sort=None, page=3) == "triage_status=new,investigating&page=3"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from incidents.models import Comment
+from incidents.models import AnalysisRun, Comment, RunState
+from incidents.triage.services import triage_update
 from tests.incidents.library_helpers import make_incident, shape_report
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +78,74 @@ def test_triage_needs_a_login(client, incident):
     assert "/login" in answer["Location"]
     incident.refresh_from_db()
     assert incident.triage_status == "new"
+
+
+# --- the ticket export ------------------------------------------------------------------------
+
+
+def export_of(client, incident):
+    return client.get(f"/incidents/INC-{incident.pk}/export.md")
+
+
+def test_the_export_of_a_finished_incident_links_the_exact_log_line(alice_client, incident):
+    triage_update(
+        incident=incident,
+        actor=None,
+        changes={"owner": "alice", "tickets": "https://jira.example.com/browse/NPU-77"},
+    )
+    answer = export_of(alice_client, incident)
+
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/markdown; charset=utf-8"
+    text = answer.content.decode()
+    base = f"http://testserver/incidents/INC-{incident.pk}/"
+    assert text.startswith(f"### INC-{incident.pk}: tp8 decode\n")
+    assert "- **Triage:** New\n" in text
+    assert "- **Verdict:** `shape_mismatch`" in text
+    assert (
+        f"[`job-f0dddebb/log_3.log:48`]({base}files/job-f0dddebb/log_3.log?line=48#L48) (rank 3)"
+        in text
+    )
+    assert "   > `[rank3]: RuntimeError: mat1 and mat2 shapes cannot be multiplied" in text
+    assert "- **Culprit ranks:** 3\n" in text
+    assert "   1. Check the TP split of the projection weights.\n" in text
+    assert "- **Owner:** alice\n" in text
+    assert "- **Tickets:** [NPU-77](https://jira.example.com/browse/NPU-77)\n" in text
+    assert text.endswith(f"- **Incident:** {base}\n")
+    assert "<" not in text
+
+
+def test_the_export_of_a_queued_incident_says_there_is_no_diagnosis_yet(alice_client, alice):
+    queued = make_incident(None, user=alice, title="still waiting")
+    text = export_of(alice_client, queued).content.decode()
+
+    assert "- **Analysis:** queued, no diagnosis yet\n" in text
+    assert "Verdict" not in text
+
+
+def test_the_export_of_a_failed_incident_says_why(alice_client, alice):
+    failed = make_incident(None, user=alice, title="broken upload")
+    failed.runs.update(state=RunState.FAILED, error="job.tar.gz: the gzip data is corrupt")
+    text = export_of(alice_client, failed).content.decode()
+
+    assert "- **Analysis:** failed: `job.tar.gz: the gzip data is corrupt`\n" in text
+    assert "Verdict" not in text
+
+
+def test_the_export_of_a_reanalysis_in_progress_does_not_quote_the_old_report(
+    alice_client, incident
+):
+    AnalysisRun.objects.create(incident=incident, state=RunState.RUNNING)
+    text = export_of(alice_client, incident).content.decode()
+
+    assert "- **Analysis:** running, no diagnosis yet\n" in text
+
+
+def test_the_export_needs_a_login(client, incident):
+    answer = export_of(client, incident)
+    assert answer.status_code == 302
+    assert "/login" in answer["Location"]
+
+
+def test_the_export_of_an_unknown_incident_is_404(alice_client):
+    assert alice_client.get("/incidents/INC-999999/export.md").status_code == 404

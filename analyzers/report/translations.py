@@ -1,0 +1,99 @@
+"""The Chinese of the knowledge text people read, and of the pieces a report carries.
+
+A report stays English (its schema does not change): its next actions and tree answers are
+English templates from `actions.yaml` and `tree.yaml` filled with values from the evidence.
+`action_zh` and `tree_answer_zh` turn such a sentence back into its Chinese template filled
+with the same values, so a page can show old and new reports in Chinese alike.
+
+`missing_translations` lists every entry people read that has no Chinese yet; the test suite
+keeps that list empty for the shipped knowledge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from analyzers.classify.categories import load_categories
+from analyzers.classify.rules import Action, load_knowledge
+from analyzers.core.bilingual import refill, zh_key
+from analyzers.library.data import TRANSLATED_LISTS, TRANSLATED_TEXT, load_cases
+from analyzers.tree.data import load_tree
+
+
+def action_zh(text: str) -> str | None:
+    """The Chinese of a next action as a report carries it, or None when the sentence is
+    not one of the shipped actions (or that action has no Chinese)."""
+    for english, chinese in _action_templates():
+        filled = refill(english, chinese, text)
+        if filled is not None:
+            return filled
+    return None
+
+
+def tree_answer_zh(node_id: str, answer: str) -> str | None:
+    """The Chinese of the label a walk entered `node_id` with (`answer` is the English
+    label filled with the incident's values), or None when it cannot be re-filled."""
+    node = load_tree().nodes.get(node_id)
+    if node is None or node.label_zh is None:
+        return None
+    return refill(node.label, node.label_zh, answer)
+
+
+@cache
+def _action_templates() -> tuple[tuple[str, str], ...]:
+    """(English, Chinese) per distinct action text; placeholder-free texts first, so a
+    literal sentence never matches a looser template by accident."""
+    pairs = {(a.text, a.text_zh) for a in _all_actions() if a.text_zh}
+    return tuple(sorted(pairs, key=lambda pair: ("{" in pair[0], pair[0])))
+
+
+def _all_actions() -> Iterator[Action]:
+    book = load_knowledge().actions
+    for section in (book.signatures, book.codes, book.categories):
+        for actions in section.values():
+            yield from actions
+
+
+def missing_translations() -> list[str]:
+    """Every text people read that lacks its Chinese, as `file: entry: field`."""
+    return [*_missing_categories(), *_missing_cases(), *_missing_tree(), *_missing_actions()]
+
+
+def _missing_categories() -> Iterator[str]:
+    for label, text in load_categories().items():
+        for name in ("name", "description"):
+            if getattr(text, zh_key(name)) is None:
+                yield f"categories.yaml: {label}: {zh_key(name)}"
+
+
+def _missing_cases() -> Iterator[str]:
+    for case in load_cases():
+        for name in TRANSLATED_TEXT:
+            if getattr(case, zh_key(name)) is None:
+                yield f"cases/{case.source}: {case.id}: {zh_key(name)}"
+        for name in TRANSLATED_LISTS:
+            if getattr(case, name) and getattr(case, zh_key(name)) is None:
+                yield f"cases/{case.source}: {case.id}: {zh_key(name)}"
+
+
+def _missing_tree() -> Iterator[str]:
+    tree = load_tree()
+    for node in tree.nodes.values():
+        for name in ("label", "question", "guidance"):
+            if getattr(node, zh_key(name)) is None:
+                yield f"tree.yaml: node {node.id}: {zh_key(name)}"
+    for item in tree.verification:
+        for name in ("check", "how"):
+            if getattr(item, name) and getattr(item, zh_key(name)) is None:
+                yield f"tree.yaml: verification {item.id}: {zh_key(name)}"
+
+
+def _missing_actions() -> Iterator[str]:
+    book = load_knowledge().actions
+    sections = {"signatures": book.signatures, "codes": book.codes, "categories": book.categories}
+    for section, entries in sections.items():
+        for key, actions in entries.items():
+            for action in actions:
+                if action.text_zh is None:
+                    yield f"actions.yaml: {section}: {key}: {action.id}: text_zh"
