@@ -288,6 +288,13 @@ RANKLENS_QUEUED_GRACE_SECONDS = env_int("RANKLENS_QUEUED_GRACE_SECONDS", 60)
 RANKLENS_SWEEP_SECONDS = env_int("RANKLENS_SWEEP_SECONDS", 30)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
+# --- Notifications (incidents.runs.webhook) ---------------------------------------
+# Where a finished run (done or failed) is announced as JSON, Slack-compatible; off if empty.
+RANKLENS_WEBHOOK_URL = env_str("RANKLENS_WEBHOOK_URL")
+# The site's address as people reach it (e.g. https://ranklens.example.com): a worker has no
+# request to build an absolute incident URL from. Without it the message carries the path.
+RANKLENS_BASE_URL = env_str("RANKLENS_BASE_URL").rstrip("/")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -48,3 +48,16 @@ def alice_token(alice) -> str:
 
     token, _ = api_token_issue(username=alice.username)
     return token
+
+
+@pytest.fixture
+def eager_celery(settings):
+    """Tasks run at once in the sending thread, as a worker would run them, and no broker
+    is needed. Scanners stay in-process: no processes forked from a test's threads."""
+    from config.celery import app as celery_app
+
+    settings.RANKLENS_ANALYZER_WORKERS = 1
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved

@@ -22,6 +22,7 @@ class Verb:
     CLEARED = "cleared"
     REANALYZED = "reanalyzed"
     PROMOTED = "promoted"
+    PUBLISHED = "published"
     ISSUED = "issued"
     REVOKED = "revoked"
     COMMENTED = "commented"

@@ -69,7 +69,7 @@ def case_list(request: HttpRequest, query: Query[CaseQuery]):
     response={200: CaseDetail, 401: ApiError, 404: ApiError},
 )
 def case_detail(request: HttpRequest, slug: str):
-    case = get_object_or_404(Case, slug=slug)
+    case = get_object_or_404(Case.objects.published(), slug=slug)
     data = {"id": case.slug, "url": request.build_absolute_uri(case.get_absolute_url())}
     data |= {name: getattr(case, name) for name in CASE_FIELDS}
     data["translations"] = case.translations  # a seeded case's Chinese: {"zh": {...}}

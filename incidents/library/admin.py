@@ -16,8 +16,8 @@ class CaseIncidentInline(admin.TabularInline):
 
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
-    list_display = ("slug", "title", "category", "source", "updated_at")
-    list_filter = ("source", "category")
+    list_display = ("slug", "title", "category", "source", "is_draft", "updated_at")
+    list_filter = ("source", "is_draft", "category")
     search_fields = ("slug", "title")
     readonly_fields = ("created_at", "updated_at", "knowledge_file")
     inlines = (CaseIncidentInline,)

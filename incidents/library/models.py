@@ -28,6 +28,13 @@ class CaseQuerySet(models.QuerySet):
     def seeded(self) -> CaseQuerySet:
         return self.filter(source=CaseSource.SEEDED)
 
+    def published(self) -> CaseQuerySet:
+        """What search, the API and matching see: every case but unpublished drafts."""
+        return self.filter(is_draft=False)
+
+    def drafts(self) -> CaseQuerySet:
+        return self.filter(is_draft=True)
+
 
 # The fields a person reads and edits; the form, the API and the YAML loader share them.
 CASE_TEXT_FIELDS = (
@@ -68,6 +75,9 @@ class Case(models.Model):
     # they were written in and leave it empty.
     translations = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=10, choices=CaseSource, default=CaseSource.PROMOTED)
+    # A case promoted from an incident starts as a draft: shown only on its own page and the
+    # library's draft list, kept out of search, the API and matching until it is published.
+    is_draft = models.BooleanField(default=False, db_index=True)
     knowledge_file = models.CharField(max_length=100, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

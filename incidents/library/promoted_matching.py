@@ -4,7 +4,7 @@ The analyzer matches the seeded library (it reads the YAML files); promoted case
 in the database, so the web app scores them itself when a run finishes, from the report:
 a signature found in the first causal error counts most, one found in other evidence
 less, a shared error code and the same category add to that. Without a signature or code
-hit a case does not match at all.
+hit a case does not match at all. Drafts do not match until they are published.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def promoted_matches(report: dict[str, Any], exclude: set[int] = frozenset()) ->
     """{slug: score} of the promoted cases that match the report well enough."""
     cause, other = report_texts(report)
     found = {}
-    for case in Case.objects.filter(source=CaseSource.PROMOTED).exclude(pk__in=exclude):
+    promoted = Case.objects.published().filter(source=CaseSource.PROMOTED)
+    for case in promoted.exclude(pk__in=exclude):
         score = case_score(case, report, cause, other)
         if score >= MIN_SCORE:
             found[case.slug] = score

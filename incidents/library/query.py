@@ -90,10 +90,11 @@ def case_search(
     *, text: str, filters: CaseFilters = CaseFilters(), page: int = 1, per_page: int = PER_PAGE
 ) -> SearchPage:
     """Cases matching `text` and the filters, best first: exact code/operator hits, then
-    full-text relevance. Without text, the filtered library in title order."""
+    full-text relevance. Without text, the filtered library in title order. Drafts are
+    never listed (see Case.is_draft)."""
     page, per_page = max(1, page), max(1, min(per_page, MAX_PER_PAGE))
     query = _corrected(parse_query(text))
-    base = filters.apply(Case.objects.all())
+    base = filters.apply(Case.objects.published())
     offset = (page - 1) * per_page
     if query.empty:
         cases = list(base.order_by("title", "pk")[offset : offset + per_page])

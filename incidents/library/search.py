@@ -3,7 +3,8 @@
 PostgreSQL: a stored `tsvector` per case (GIN-indexed), written here when a case is saved or
 bulk-loaded (no trigger), queried with `websearch_to_tsquery` and ranked by `ts_rank`.
 SQLite: an FTS5 table `incidents_case_fts` (rowid = case id) ranked by `bm25`.
-Both index the same documents (incidents.library.search_text) and order results the same way:
+Both index the same documents (incidents.library.search_text), drafts left out, and order
+results the same way:
 cases whose code or operator equals a query token first, then by text relevance.
 """
 
@@ -21,6 +22,7 @@ from django.db.models.functions import Coalesce
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from analyzers.library.category_terms import category_terms
 from incidents.library import typos
 from incidents.library.models import Case, CaseKey
 from incidents.library.search_text import Document, Query, case_document, fts5_keys
@@ -66,13 +68,20 @@ def document_of(case: Case) -> Document:
         fix=case.fix,
         category=case.category,
         translations=case.translations,
+        category_terms=category_terms().get(case.category, ()),
     )
     return case_document(values)
 
 
 def index_cases(cases: Sequence[Case]) -> None:
-    """Bring the search index, the filter keys and the vocabulary up to date for `cases`."""
+    """Bring the search index, the filter keys and the vocabulary up to date for `cases`.
+
+    Drafts stay out of the index (and their words out of the typo vocabulary) until they
+    are published, so no search finds them, whatever its filters.
+    """
     cases = [c for c in cases if c.pk is not None]
+    _unindex([c.pk for c in cases if c.is_draft])
+    cases = [c for c in cases if not c.is_draft]
     for start in range(0, len(cases), BATCH):
         batch = cases[start : start + BATCH]
         docs = [(case.pk, document_of(case)) for case in batch]
@@ -101,6 +110,15 @@ def remove_cases(ids: Sequence[int]) -> None:
         with connection.cursor() as cursor:
             marks = ", ".join(["%s"] * len(ids))
             cursor.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid IN ({marks})", list(ids))
+
+
+def _unindex(ids: Sequence[int]) -> None:
+    if not ids:
+        return
+    remove_cases(ids)
+    if is_postgres():
+        Case.objects.filter(pk__in=ids).update(search_vector=None)
+    CaseKey.objects.filter(case__in=ids).delete()
 
 
 _PG_VECTOR = (

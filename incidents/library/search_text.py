@@ -62,7 +62,12 @@ def vocabulary_words(text: str) -> set[str]:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """What one case contributes to the index, by weight: title > body > detail."""
+    """What one case contributes to the index, by weight: title > body > detail.
+
+    `title` holds what names the failure: the title, the symptoms (what someone saw and
+    types) and the words people use for its category. `body` holds the matching details
+    (signatures, codes, operators, tags), `detail` the explanation (root cause, fix, ...).
+    """
 
     title: str
     body: str
@@ -77,14 +82,25 @@ def signature_text(signature: str) -> str:
 
 
 def case_document(values: dict) -> Document:
-    """The index document of a case given its field values (lists as lists); a seeded
-    case's Chinese title (`translations`) is indexed beside its English one, so the title
-    a Chinese page shows finds the case. (Its other Chinese text is left out: the curated
-    `terms_zh` already rank Chinese queries, and whole Chinese paragraphs would drown them.)"""
+    """The index document of a case given its field values (lists as lists).
+
+    `category_terms` are the search words of the case's category (see
+    analyzers/library/category_terms.py); the category label itself is indexed with them.
+    A seeded case's Chinese title (`translations`) is indexed beside its English one, so the
+    title a Chinese page shows finds the case. (Its other Chinese text is left out: the
+    curated `terms_zh` already rank Chinese queries, and whole Chinese paragraphs would
+    drown them.)
+    """
+    category = str(values.get("category", ""))
     zh = (values.get("translations") or {}).get("zh") or {}
-    title = " ".join(t for t in (values.get("title", ""), zh.get("title", "")) if t)
-    body_parts = [
+    title_parts = [
+        values.get("title", ""),
+        zh.get("title", ""),
         *values.get("symptoms", ()),
+        category.replace("_", " "),
+        *values.get("category_terms", ()),
+    ]
+    body_parts = [
         *(signature_text(s) for s in values.get("signatures", ())),
         *values.get("codes", ()),
         *values.get("operators", ()),
@@ -95,13 +111,12 @@ def case_document(values: dict) -> Document:
         values.get("fix", ""),
         *values.get("verify", ()),
         *values.get("references", ()),
-        values.get("category", ""),
         *values.get("hardware", ()),
     ]
     keys = [*values.get("codes", ()), *values.get("operators", ())]
-    raw = " ".join([title, *body_parts, *detail_parts])
+    raw = " ".join(str(p) for p in [*title_parts, *body_parts, *detail_parts] if p)
     return Document(
-        title=cjk_spaced(title),
+        title=cjk_spaced(" \n".join(str(p) for p in title_parts if p)),
         body=cjk_spaced(" \n".join(str(p) for p in body_parts)),
         detail=cjk_spaced(" \n".join(str(p) for p in detail_parts)),
         keys=" ".join(dict.fromkeys(key_lexeme(str(k)) for k in keys if str(k).strip())),

@@ -1,4 +1,5 @@
-"""Reads for the incident page: its best case matches and similar past incidents."""
+"""Reads for the incident page (best case matches, similar incidents) and the library's
+draft list."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def case_matches(report: dict[str, Any] | None, incident: Incident) -> list[Case
         incident=incident,
         source=CaseIncident.Source.MATCHED,
         case__source=CaseSource.PROMOTED,
+        case__is_draft=False,
     ).select_related("case")
     views += [CaseMatchView(p.case.slug, p.case.title, p.score, p.case) for p in promoted]
     views.sort(key=lambda v: -(v.score or 0.0))
@@ -67,6 +69,16 @@ def promoted_case(incident: Incident) -> Case | None:
     return Case.objects.filter(
         incident_links__incident=incident, incident_links__source=CaseIncident.Source.PROMOTED
     ).first()
+
+
+def drafts():
+    """Promoted cases waiting to be published, newest first, with the incident each is from."""
+    return (
+        Case.objects.drafts()
+        .select_related("created_by")
+        .prefetch_related("incident_links__incident")
+        .order_by("-created_at", "-pk")
+    )
 
 
 def linked_incidents(case: Case):

@@ -1,6 +1,7 @@
 """Writes to the case library: seeding from the knowledge files, links, promotion.
 
-`cases_load_knowledge` is idempotent: it creates or updates the seeded cases from
+A promoted case starts as a draft (`case_promote`) and joins search and matching when
+someone publishes it (`case_publish`). `cases_load_knowledge` is idempotent: it creates or updates the seeded cases from
 `analyzers/knowledge/cases/*.yaml`, removes seeded cases the files no longer list, and
 never touches promoted cases.
 """
@@ -110,7 +111,7 @@ def incident_cases_sync(*, run_id: int) -> None:
         ).values_list("case_id", flat=True)
     )
     scores |= promoted_matches(run.report, exclude=promoted_here)
-    cases = {c.slug: c for c in Case.objects.filter(slug__in=list(scores))}
+    cases = {c.slug: c for c in Case.objects.published().filter(slug__in=list(scores))}
     with transaction.atomic():
         matched = CaseIncident.objects.filter(
             incident_id=run.incident_id, source=CaseIncident.Source.MATCHED
@@ -146,8 +147,20 @@ def promotable_report(incident: Incident) -> dict[str, Any] | None:
     return report
 
 
-def case_promote(*, incident: Incident, user: AbstractBaseUser | None) -> Case:
-    """A new case prefilled from the incident's report and linked to it.
+def promotion_values(incident: Incident) -> dict[str, Any]:
+    """The case fields prefilled from the incident's report, for the promotion form."""
+    report = promotable_report(incident)
+    if report is None:
+        raise NotPromotable(f"{incident.short_id} has no root-caused analysis to promote.")
+    values = case_values_from_report(report, incident)
+    return {name: values.get(name, []) for name in CASE_TEXT_FIELDS}
+
+
+def case_promote(
+    *, incident: Incident, user: AbstractBaseUser | None, values: dict[str, Any] | None = None
+) -> Case:
+    """A draft case from the incident, linked to it: `values` as the person saved them in
+    the form (default: prefilled from the report). Publishing it is a separate step.
 
     Promoting the same incident again returns the case it already became."""
     existing = Case.objects.filter(
@@ -155,11 +168,14 @@ def case_promote(*, incident: Incident, user: AbstractBaseUser | None) -> Case:
     ).first()
     if existing is not None:
         return existing
-    report = promotable_report(incident)
-    if report is None:
-        raise NotPromotable(f"{incident.short_id} has no root-caused analysis to promote.")
+    values = promotion_values(incident) if values is None else values
     with transaction.atomic():
-        case = Case(**case_values_from_report(report, incident), created_by=user)
+        case = Case(
+            **{name: values[name] for name in CASE_TEXT_FIELDS if name in values},
+            source=CaseSource.PROMOTED,
+            is_draft=True,
+            created_by=user,
+        )
         case.slug = _unique_slug(f"inc-{incident.pk}-{slugify(case.title)[:60]}".strip("-"))
         case.save()
         CaseIncident.objects.create(
@@ -175,6 +191,35 @@ def case_promote(*, incident: Incident, user: AbstractBaseUser | None) -> Case:
             new=case.slug,
         )
     return case
+
+
+def case_publish(*, case: Case, user: AbstractBaseUser | None) -> bool:
+    """Publish a draft: from now on search, the API and matching see it. False if it was
+    already published (a second click, or someone else was quicker)."""
+    with transaction.atomic():
+        published = Case.objects.filter(pk=case.pk, is_draft=True).update(
+            is_draft=False, updated_at=timezone.now()
+        )
+        if not published:
+            return False
+        case.refresh_from_db()
+        search.index_cases([case])
+        activity_record(
+            actor=user,
+            verb=Verb.PUBLISHED,
+            target=f"case {case.slug}",
+            incident=_promoted_from(case),
+            case=case,
+            field="case",
+            old="draft",
+            new="published",
+        )
+    return True
+
+
+def _promoted_from(case: Case) -> Incident | None:
+    link = case.incident_links.filter(source=CaseIncident.Source.PROMOTED).first()
+    return link.incident if link is not None else None
 
 
 def case_update(*, form: ModelForm, user: AbstractBaseUser | None) -> Case:
@@ -222,6 +267,8 @@ def case_values_from_report(report: dict[str, Any], incident: Incident) -> dict[
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+# Where a root cause starts naming places: ", rank 3", ", at f.log:48", " on rank 3 at ...".
+_WHERE = re.compile(r",\s*(?:rank|ranks|at)\s|\s+on\s+ranks?\s+\d", re.IGNORECASE)
 _RANK_PREFIX = re.compile(r"^\s*\[rank\s*\d+\]:\s*", re.IGNORECASE)
 TITLE_CHARS = 120
 
@@ -229,7 +276,7 @@ TITLE_CHARS = 120
 def title_from_root_cause(root_cause: str) -> str:
     """The root cause's first sentence up to where it starts naming ranks and files."""
     sentence = _SENTENCE_END.split(root_cause.strip(), maxsplit=1)[0]
-    sentence = re.split(r",\s*(?:rank|ranks|at)\s", sentence, maxsplit=1)[0].rstrip(" .,:")
+    sentence = _WHERE.split(sentence, maxsplit=1)[0].rstrip(" .,:")
     if len(sentence) <= TITLE_CHARS:
         return sentence
     return sentence[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"

@@ -1,4 +1,5 @@
-"""Case library pages: search, a case's permalink, editing, promotion, the tree reference."""
+"""Case library pages: search, a case's permalink, editing, promotion to a draft and
+publishing it, the draft list, the tree reference."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from incidents.library import selectors as case_selectors
 from incidents.library import services as case_services
@@ -100,12 +101,42 @@ def library_tree(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
+    """GET: the case form prefilled from the report (nothing is stored). POST: save it as
+    a draft case linked to the incident."""
     incident = get_object_or_404(Incident, pk=number)
+    existing = case_selectors.promoted_case(incident)
+    if existing is not None:
+        messages.info(request, f"{incident.short_id} was already promoted to this case.")
+        return redirect(existing)
     try:
-        case = case_services.case_promote(incident=incident, user=request.user)
+        initial = case_services.promotion_values(incident)
     except case_services.NotPromotable as error:
         messages.error(request, str(error))
         return redirect(incident)
-    return redirect("library:case-edit", slug=case.slug)
+    form = CaseForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        case = case_services.case_promote(
+            incident=incident, user=request.user, values=form.cleaned_data
+        )
+        messages.success(request, "Draft saved. Publish it to add it to search and matching.")
+        return redirect(case)
+    return render(request, "library/promote.html", {"incident": incident, "form": form})
+
+
+@login_required
+@require_POST
+def case_publish(request: HttpRequest, slug: str) -> HttpResponse:
+    case = get_object_or_404(Case, slug=slug)
+    if case_services.case_publish(case=case, user=request.user):
+        messages.success(request, "Case published: search and matching now include it.")
+    else:
+        messages.info(request, "This case was already published.")
+    return redirect(case)
+
+
+@login_required
+@require_GET
+def library_drafts(request: HttpRequest) -> HttpResponse:
+    return render(request, "library/drafts.html", {"drafts": case_selectors.drafts()})

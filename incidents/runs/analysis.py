@@ -28,7 +28,7 @@ import analyzers
 from analyzers import AnalyzeOptions, BundleError
 from incidents.library import services as case_services
 from incidents.models import AnalysisRun, RunState, fingerprint_of
-from incidents.runs import dbretry, runstore
+from incidents.runs import dbretry, runstore, webhook
 from incidents.runs.heartbeat import Heartbeat
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,7 @@ def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
     if updated:
         AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
         runstore.remove_store(run_id)
+        webhook.queue_run_notice(run_id)
 
 
 def _analyze(run: AnalysisRun, heartbeat: Heartbeat) -> dict[str, Any]:
@@ -227,6 +228,7 @@ def _write_outcome(run: AnalysisRun, *, state: str, report: dict | None, error: 
             if updated:
                 run.report = report
                 run.show_on_incident(state)
+                webhook.queue_run_notice(run.pk)
         return bool(updated)
 
     return dbretry.retrying(write, what=f"run {run.pk}: storing the outcome")

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from incidents.models import AnalysisRun, RunState
-from incidents.runs import runstore
+from incidents.runs import runstore, webhook
 from incidents.runs.analysis import MAX_ATTEMPTS
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,7 @@ def _apply(run: AnalysisRun, decision: Decision, *, now: datetime, send) -> bool
         if changed:
             run.show_on_incident(RunState.FAILED)
             runstore.remove_store(run.pk)
+            webhook.queue_run_notice(run.pk)
             log.warning("run %s failed by the sweeper: %s", run.pk, decision.reason)
         return bool(changed)
     fields = {"state": RunState.QUEUED, "heartbeat_at": now}

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from incidents.runs import analysis
+from incidents.runs import analysis, webhook
 
 
 @shared_task(
@@ -15,3 +15,17 @@ from incidents.runs import analysis
 def analyze_bundle(self, run_id: int) -> None:
     """Analyze one run. A redelivered message (its worker died) carries the same id."""
     analysis.analyze_run(run_id=run_id, delivery_id=self.request.id or "")
+
+
+@shared_task(
+    name="incidents.tasks.notify_run_finished",
+    autoretry_for=(webhook.WebhookUnavailable,),
+    retry_backoff=5,  # 5, 10, 20, 40 ... seconds (with jitter), at most 10 minutes apart
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=6,
+    ignore_result=True,
+)
+def notify_run_finished(run_id: int) -> None:
+    """Post the notice of a finished run to the webhook; its failures never touch the run."""
+    webhook.send_run_notice(run_id)

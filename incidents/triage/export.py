@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from incidents.localized import next_action
+
 LOG_LINE_CHARS = 300  # a quoted log line is cut here: the permalink shows the rest
 ACTIONS_SHOWN = 5
 # Escaped text never starts a line here, so only the characters that are markup inside a
@@ -79,7 +81,8 @@ def _analysis_lines(facts: ExportFacts, line_url: LineUrl) -> list[str]:
     )
     if checkpoint:
         lines.append(_bullet(_("Last common checkpoint"), code_span(one_line(str(checkpoint)))))
-    actions = [one_line(str(a)) for a in diagnosis.get("next_actions") or []][:ACTIONS_SHOWN]
+    actions = [one_line(next_action(str(a))) for a in diagnosis.get("next_actions") or []]
+    actions = actions[:ACTIONS_SHOWN]
     if actions:
         lines.append(_bullet(_("Next actions"), ""))
         lines += [f"   {n}. {escape(action)}" for n, action in enumerate(actions, 1)]

@@ -98,6 +98,8 @@ OTHER_PAGES = [
     "/incidents/new/",
     "/library/",
     "/library/tree/",
+    "/library/drafts/",
+    "/incidents/INC-{pk}/promote/",
     "/account/tokens/",
     "/incidents/INC-{pk}/tree/",
     "/incidents/INC-{pk}/files/job-f0dddebb/log_3.log?line=48",

@@ -165,3 +165,10 @@ def page_in(client, url: str, language: str, **params: str) -> str:
         response = client.get(url, params, HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
     return response.content.decode()
+
+
+def promote_form(client, incident: Incident) -> dict[str, Any]:
+    """The promotion form's fields as the browser sends them back unchanged (GET stores
+    nothing; POST this to save the draft)."""
+    form = client.get(f"/incidents/INC-{incident.pk}/promote/").context["form"]
+    return {bf.name: bf.field.prepare_value(bf.initial) for bf in form}

@@ -6,7 +6,7 @@ import pytest
 
 from incidents.library.models import CaseSource
 from incidents.models import Activity, TreeMark, TreeMarkRevision
-from tests.incidents.library_helpers import make_case, make_incident, shape_report
+from tests.incidents.library_helpers import make_case, make_incident, promote_form, shape_report
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +137,9 @@ def test_upload_reanalysis_and_promotion_are_logged(alice_client, alice, crash_b
 def test_promotion_is_logged_on_the_incident_and_the_case(alice_client, alice):
     incident = make_incident(shape_report(), alice)
 
-    alice_client.post(f"/incidents/INC-{incident.pk}/promote/")
+    alice_client.post(
+        f"/incidents/INC-{incident.pk}/promote/", promote_form(alice_client, incident)
+    )
 
     entry = Activity.objects.get(verb="promoted")
     assert (entry.incident, entry.actor, entry.field) == (incident, alice, "case")

@@ -1,4 +1,5 @@
-"""The incident page's library sections: best case matches, similar incidents, promotion."""
+"""The incident page's library sections: best case matches, similar incidents, and how
+promoted cases match later incidents (the promotion pages: test_views.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,13 @@ import re
 
 import pytest
 
-from incidents.library.models import Case, CaseIncident, CaseSource
-from incidents.library.services import case_promote, incident_cases_sync, title_from_root_cause
+from incidents.library.models import CaseIncident, CaseSource
+from incidents.library.services import (
+    case_promote,
+    case_publish,
+    incident_cases_sync,
+    title_from_root_cause,
+)
 from tests.incidents.library_helpers import make_case, make_incident, make_library, shape_report
 
 pytestmark = pytest.mark.django_db
@@ -91,22 +97,6 @@ def test_a_new_run_replaces_matched_links_but_keeps_promoted_ones(alice):
     }
 
 
-def test_promote_creates_a_case_prefilled_from_the_report(alice_client, alice):
-    incident = make_incident(shape_report(), alice)
-
-    response = alice_client.post(f"/incidents/INC-{incident.pk}/promote/")
-
-    case = Case.objects.get()
-    assert response.status_code == 302
-    assert response["Location"] == f"/library/{case.slug}/edit/"
-    assert case.source == CaseSource.PROMOTED
-    assert case.title == "Matrix shapes cannot be multiplied"
-    assert case.category == "shape_mismatch"
-    assert case.created_by == alice
-    assert case.slug.startswith(f"inc-{incident.pk}-matrix-shapes")
-    assert case.incidents.get() == incident
-
-
 def test_promoted_signature_matches_the_error_with_other_numbers(alice):
     incident = make_incident(shape_report(), alice)
 
@@ -114,54 +104,6 @@ def test_promoted_signature_matches_the_error_with_other_numbers(alice):
 
     other = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x8 and 32x32)"
     assert re.search(case.signatures[0], other)
-
-
-def test_promote_twice_opens_the_same_case(alice_client, alice):
-    incident = make_incident(shape_report(), alice)
-
-    first = alice_client.post(f"/incidents/INC-{incident.pk}/promote/")
-    second = alice_client.post(f"/incidents/INC-{incident.pk}/promote/")
-
-    assert first["Location"] == second["Location"]
-    assert Case.objects.count() == 1
-
-
-def test_promote_refuses_an_incident_without_a_root_cause(alice_client, alice):
-    incident = make_incident(None, alice)
-
-    response = alice_client.post(f"/incidents/INC-{incident.pk}/promote/", follow=True)
-
-    assert Case.objects.count() == 0
-    assert "no root-caused analysis" in response.content.decode()
-
-
-def test_promote_needs_login(client, alice):
-    incident = make_incident(shape_report(), alice)
-
-    response = client.post(f"/incidents/INC-{incident.pk}/promote/")
-
-    assert response["Location"].startswith("/accounts/login/")
-    assert Case.objects.count() == 0
-
-
-def test_promote_needs_post(alice_client, alice):
-    incident = make_incident(shape_report(), alice)
-
-    assert alice_client.get(f"/incidents/INC-{incident.pk}/promote/").status_code == 405
-    assert Case.objects.count() == 0
-
-
-def test_incident_page_offers_promotion_only_once(alice_client, alice):
-    incident = make_incident(shape_report(), alice)
-    button = "Promote to case"
-
-    before = alice_client.get(incident.get_absolute_url()).content.decode()
-    alice_client.post(f"/incidents/INC-{incident.pk}/promote/")
-    after = alice_client.get(incident.get_absolute_url()).content.decode()
-
-    assert button in before
-    assert button not in after
-    assert "Promoted to" in after
 
 
 @pytest.mark.parametrize(
@@ -172,6 +114,11 @@ def test_incident_page_offers_promotion_only_once(alice_client, alice):
             "Matrix shapes cannot be multiplied",
         ),
         ("HCCL buffer too small. Ranks 0-7 failed.", "HCCL buffer too small"),
+        (
+            'Matrix shapes cannot be multiplied on rank 3 at job/log_3.log:48: "RuntimeError: '
+            'mat1 and mat2 shapes cannot be multiplied". Ranks 0, 1, 2 failed afterwards.',
+            "Matrix shapes cannot be multiplied",
+        ),
         ("x" * 300, "x" * 120),
     ],
 )
@@ -193,6 +140,7 @@ def test_library_case_page_shows_a_promoted_case_is_editable(alice_client):
 def test_a_promoted_case_matches_a_later_incident_with_the_same_error(alice_client, alice):
     first = make_incident(shape_report(), alice, title="first")
     case = case_promote(incident=first, user=alice)
+    case_publish(case=case, user=alice)
     later_report = shape_report(fingerprint="e" * 40)
     later_report["diagnosis"]["first_error"]["text"] = (
         "[rank1]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x16 and 32x32)"
@@ -208,7 +156,8 @@ def test_a_promoted_case_matches_a_later_incident_with_the_same_error(alice_clie
 
 
 def test_a_promoted_case_does_not_match_an_unrelated_incident(alice):
-    case_promote(incident=make_incident(shape_report(), alice), user=alice)
+    case = case_promote(incident=make_incident(shape_report(), alice), user=alice)
+    case_publish(case=case, user=alice)
     other_report = shape_report()
     other_report["diagnosis"]["first_error"]["text"] = "HCCL_BUFFSIZE is too small"
     other_report["diagnosis"]["evidence"] = []

@@ -92,14 +92,18 @@ def test_document_weights_title_body_and_detail_apart():
             "symptoms": ["OOM at step 3"],
             "signatures": [r"HCCL_BUFFSIZE\s+is too small"],
             "codes": ["507014"],
+            "category": "oom",
+            "category_terms": ["out of memory"],
             "root_cause": "leak",
             "fix": "restart",
         }
     )
 
-    assert doc.title.split() == ["显存", "存不", "不足"]
+    # What names the failure (title, symptoms, category) outweighs how it is matched.
+    assert doc.title == cjk_spaced("显存不足 \nOOM at step 3 \noom \nout of memory")
     assert "HCCL_BUFFSIZE is too small" in doc.body
     assert "507014" in doc.body
+    assert "OOM" not in doc.body
     assert doc.detail.split()[:2] == ["leak", "restart"]
     assert doc.keys == key_lexeme("507014")
 
