@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "axes",
+    # Only for its bundled Swagger UI static files, served locally for /api/docs/.
+    "ninja",
     "incidents",
 ]
 

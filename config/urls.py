@@ -3,14 +3,13 @@ from django.urls import include, path
 
 from incidents.content_policy import csp_report
 from incidents.runs import views
-from incidents.urls import api_patterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("incidents/", include("incidents.urls")),
     path("library/", include("incidents.library.urls")),
     path("meeting/", include("incidents.meeting.urls")),
-    path("api/", include(api_patterns)),
+    path("api/", include("incidents.api.urls")),
     path("account/", include("incidents.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("csp-report/", csp_report, name="csp-report"),

@@ -1,7 +1,5 @@
 from django.urls import path
 
-from incidents.api import cases as api_cases
-from incidents.api import incidents as api
 from incidents.evidence import views as views_files
 from incidents.library import views as views_library
 from incidents.runs import views
@@ -29,14 +27,3 @@ urlpatterns = [
     path("INC-<int:number>/comments/", views_triage.comment_create, name="comment"),
     path("INC-<int:number>/export.md", views_triage.incident_export, name="export"),
 ]
-
-api_patterns = (
-    [
-        path("incidents/", api.incident_create, name="incidents"),
-        path("incidents/INC-<int:number>/", api.incident_status, name="incident"),
-        path("incidents/<int:number>/", api.incident_status, name="incident-by-number"),
-        path("cases/", api_cases.case_list, name="cases"),
-        path("cases/<slug:slug>/", api_cases.case_detail, name="case"),
-    ],
-    "api",
-)

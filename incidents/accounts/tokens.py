@@ -1,15 +1,12 @@
-"""Bearer-token authentication for the HTTP API."""
+"""Bearer-token authentication for the HTTP API: which user a request's token names, and
+why a token was refused (the API's auth classes in `incidents.api.auth` use both)."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 from django.contrib.auth.models import AbstractBaseUser
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest
 from django.utils import timezone
 
-from incidents.api.errors import api_error
 from incidents.models import ApiToken, token_digest
 
 
@@ -47,40 +44,3 @@ def refusal_reason(request: HttpRequest, default: str) -> str:
     if api_token.is_expired:
         return f"This API token expired on {api_token.expires_at:%Y-%m-%d}; issue a new one."
     return default
-
-
-def _unauthorized(message: str) -> JsonResponse:
-    response = api_error(message, 401)
-    response["WWW-Authenticate"] = 'Bearer realm="ranklens"'
-    return response
-
-
-def token_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Answer 401 unless the request carries a valid token; the body is not read before."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        user = user_for_request(request)
-        if user is None:
-            default = "Authentication required: send 'Authorization: Bearer <token>'."
-            return _unauthorized(refusal_reason(request, default))
-        request.user = user
-        return view(request, *args, **kwargs)
-
-    return wrapped
-
-
-def login_or_token(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A logged-in browser session or `Authorization: Bearer <token>`; else 401."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            user = user_for_request(request)
-            if user is None:
-                default = "Authentication required: log in or send a bearer token."
-                return _unauthorized(refusal_reason(request, default))
-            request.user = user
-        return view(request, *args, **kwargs)
-
-    return wrapped

@@ -1,1 +1,2 @@
-"""The JSON API for CI jobs: incidents, cases, and JSON errors under /api/."""
+"""The JSON API for CI jobs and scripts (django-ninja): incidents, triage, cases, and JSON
+errors under /api/; its OpenAPI schema at /api/schema/."""
