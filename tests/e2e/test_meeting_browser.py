@@ -150,16 +150,23 @@ def test_two_people_triage_one_incident_through_the_meeting_view(
 
     # The incident page's activity stream lists both people's changes.
     bob.goto(f"{live_server.url}/incidents/INC-{crash.pk}/")
-    rows = [" ".join(row.split()) for row in bob.locator("#activity tbody tr").all_inner_texts()]
+    entries = bob.locator("#activity tbody tr.activity-entry")
+    rows = [
+        (entry.get_attribute("data-verb"), entry.get_attribute("data-field"), entry.inner_text())
+        for entry in entries.all()
+    ]
 
-    def logged(*words: str) -> bool:
-        return any(all(word in row for word in words) for row in rows)
+    def logged(verb: str, field: str, *words: str) -> bool:
+        return any(
+            (v, f) == (verb, field) and all(word in " ".join(text.split()) for word in words)
+            for v, f, text in rows
+        )
 
-    assert logged("alice", "owner", "bob")
-    assert logged("alice", "triage_status", "new", "investigating")
-    assert logged("alice", "commented", "shape mismatch")
-    assert logged("bob", "commented", "o_proj")
-    assert logged("bob", "triage_status", "investigating", "root_caused")
+    assert logged("set", "owner", "alice", "bob")
+    assert logged("changed", "triage_status", "alice", "New", "Investigating")
+    assert logged("commented", "", "alice", "shape mismatch")
+    assert logged("commented", "", "bob", "o_proj")
+    assert logged("changed", "triage_status", "bob", "Investigating", "Root caused")
 
     for page in (alice, bob):
         assert page.evaluate("window.cspViolations") == []
