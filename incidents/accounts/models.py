@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from incidents.library.models import Case
 from incidents.runs.models import Incident
@@ -26,6 +27,19 @@ class Verb:
     ISSUED = "issued"
     REVOKED = "revoked"
     COMMENTED = "commented"
+
+
+# How the pages name the verbs in the reader's language; a verb missing here shows as stored.
+VERB_LABELS = {
+    Verb.CREATED: _("created"),
+    Verb.SET: _("set"),
+    Verb.CHANGED: _("changed"),
+    Verb.CLEARED: _("cleared"),
+    Verb.REANALYZED: _("reanalyzed"),
+    Verb.PROMOTED: _("promoted"),
+    Verb.ISSUED: _("issued"),
+    Verb.REVOKED: _("revoked"),
+}
 
 
 class ActivityQuerySet(models.QuerySet):
@@ -63,7 +77,8 @@ class Activity(models.Model):
     objects = ActivityQuerySet.as_manager()
 
     class Meta:
-        verbose_name_plural = "activity"
+        verbose_name = _("activity entry")
+        verbose_name_plural = _("activity")
         indexes = [
             models.Index(fields=["incident", "-at"], name="activity_incident_at"),
             models.Index(fields=["case", "-at"], name="activity_case_at"),
