@@ -173,3 +173,12 @@ def test_admin_names_the_models_in_chinese(admin_client):
 
     for name in ("事件", "分析运行", "API 令牌", "案例", "分诊标记", "操作记录"):
         assert name in html, name
+
+
+def test_timeline_data_errors_follow_the_page_language(alice_client, analyzed):
+    url = f"/incidents/INC-{analyzed.pk}/timeline.json?ranks=7-0"
+
+    response = alice_client.get(url, **CHINESE)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "范围 '7-0' 写反了；应写成 0-7"
