@@ -29,19 +29,6 @@ class Verb:
     COMMENTED = "commented"
 
 
-# How the pages name the verbs in the reader's language; a verb missing here shows as stored.
-VERB_LABELS = {
-    Verb.CREATED: _("created"),
-    Verb.SET: _("set"),
-    Verb.CHANGED: _("changed"),
-    Verb.CLEARED: _("cleared"),
-    Verb.REANALYZED: _("reanalyzed"),
-    Verb.PROMOTED: _("promoted"),
-    Verb.ISSUED: _("issued"),
-    Verb.REVOKED: _("revoked"),
-}
-
-
 class ActivityQuerySet(models.QuerySet):
     def newest_first(self) -> ActivityQuerySet:
         return self.select_related("actor", "incident", "case").order_by("-at", "-pk")

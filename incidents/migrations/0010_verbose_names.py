@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0007_token_expiry_activity_log'),
+        ('incidents', '0009_case_translations'),
     ]
 
     operations = [
