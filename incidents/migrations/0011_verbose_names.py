@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('incidents', '0009_case_translations'),
+        ('incidents', '0010_case_draft'),
     ]
 
     operations = [
