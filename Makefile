@@ -36,7 +36,8 @@ format: $(VENV)/.installed
 # tests/test_translations.py fails while a text has no Chinese or a .mo is stale.
 MESSAGES_ARGS := --locale=zh_Hans --add-location=file --no-obsolete \
 	--ignore=analyzers --ignore=tests --ignore=bench --ignore=docs --ignore=deploy \
-	--ignore=scripts --ignore=var --ignore=static/vendor --ignore=build --ignore=dist
+	--ignore=scripts --ignore=var --ignore=static/vendor --ignore=build --ignore=dist \
+	--ignore=ranklens_cli --ignore=*.egg-info
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --domain=django $(MESSAGES_ARGS)
 	$(BIN)/python manage.py makemessages --domain=djangojs $(MESSAGES_ARGS)
