@@ -78,6 +78,10 @@ MIDDLEWARE = [
     # refused from its Content-Length before a byte of it is received.
     "incidents.middleware.RejectOversizedUploads",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page language: the language switch's cookie, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
+    # API answers stay English whatever the browser asks for: clients parse them.
+    "incidents.api.language.ApiInEnglish",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -104,6 +108,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% translate %} and {% blocktranslate %} work in every template without a load.
+            "builtins": ["django.templatetags.i18n"],
         },
     },
 ]
@@ -193,7 +199,11 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
-LANGUAGE_CODE = "en-us"
+# The web UI speaks English and Simplified Chinese (locale/zh_Hans/LC_MESSAGES/*.po, the
+# compiled .mo beside them is committed); the API and the analyzer's report stay English.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

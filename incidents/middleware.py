@@ -9,6 +9,7 @@ from urllib.parse import unquote_to_bytes
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from incidents.api.errors import api_error, is_api
 from incidents.runs.forms import too_large_message
@@ -37,10 +38,15 @@ def _content_length(request: HttpRequest) -> int:
 
 
 def too_large_response(request: HttpRequest, size: int | None = None) -> HttpResponse:
-    message = too_large_message(size)
-    if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
-        return api_error(message, 413)
-    html = render_to_string("incidents/too_large.html", {"message": message}, request=request)
+    if is_api(request):
+        with translation.override(settings.LANGUAGE_CODE):
+            return api_error(too_large_message(size), 413)
+    # This runs before LocaleMiddleware has chosen the page language: choose it here.
+    with translation.override(translation.get_language_from_request(request)):
+        message = too_large_message(size)
+        if "application/json" in request.headers.get("Accept", ""):
+            return api_error(message, 413)
+        html = render_to_string("incidents/too_large.html", {"message": message}, request=request)
     return HttpResponse(html, status=413)
 
 

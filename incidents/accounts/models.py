@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from incidents.library.models import Case
 from incidents.runs.models import Incident
@@ -63,7 +64,8 @@ class Activity(models.Model):
     objects = ActivityQuerySet.as_manager()
 
     class Meta:
-        verbose_name_plural = "activity"
+        verbose_name = _("activity entry")
+        verbose_name_plural = _("activity")
         indexes = [
             models.Index(fields=["incident", "-at"], name="activity_incident_at"),
             models.Index(fields=["case", "-at"], name="activity_case_at"),

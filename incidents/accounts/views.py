@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -17,13 +19,15 @@ from incidents.accounts.token_services import (
 )
 from incidents.models import ApiToken
 
-EXPIRY_CHOICES = [(7, "7 days"), (30, "30 days"), (90, "90 days"), (365, "1 year")]
+EXPIRY_CHOICES = [(7, _("7 days")), (30, _("30 days")), (90, _("90 days")), (365, _("1 year"))]
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=100, required=False, help_text="e.g. nightly CI")
+    name = forms.CharField(
+        label=_("Name"), max_length=100, required=False, help_text=_("e.g. nightly CI")
+    )
     expires_days = forms.TypedChoiceField(
-        choices=EXPIRY_CHOICES, coerce=int, initial=DEFAULT_EXPIRY_DAYS, label="Expires in"
+        choices=EXPIRY_CHOICES, coerce=int, initial=DEFAULT_EXPIRY_DAYS, label=_("Expires in")
     )
 
 
@@ -47,5 +51,5 @@ def token_list(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     if api_token_revoke(token=token, actor=request.user):
-        messages.success(request, f"Revoked token {token.prefix}….")
+        messages.success(request, gettext("Revoked token %(prefix)s….") % {"prefix": token.prefix})
     return redirect("account:tokens")

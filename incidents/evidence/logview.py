@@ -12,6 +12,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
 
+from django.utils.translation import gettext
+
 from analyzers import BundleError
 from analyzers.ingest.bundle import open_member
 from analyzers.scan.linestore import LineStoreReader
@@ -65,9 +67,11 @@ class BundleSource:
     member: str
     marks: dict[str, list[int]]
     total_lines: int | None = None
-    note: str = (
-        "Line index not available for this analysis: the file is read from the bundle, "
-        "which is slow for big files. Analyze again to build the index."
+    note: str = field(
+        default_factory=lambda: gettext(
+            "Line index not available for this analysis: the file is read from the bundle, "
+            "which is slow for big files. Analyze again to build the index."
+        )
     )
 
     def lines(self, start: int, count: int) -> tuple[list[tuple[int, str]], bool]:
@@ -147,7 +151,9 @@ def build_page(source: LineSource, target: int | None, start: int | None) -> Pag
         note = source.note
     except StreamLimitReached as limit:
         numbered, has_more = [], False
-        note = f"Line {limit.args[0]} and later cannot be read without the line index."
+        note = gettext("Line %(line)s and later cannot be read without the line index.") % {
+            "line": limit.args[0]
+        }
     errors = source.marks.get(ERROR_MARK, [])
     prev_error, next_error = error_neighbours(errors, target or first)
     total = source.total_lines

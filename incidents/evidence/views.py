@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from incidents.evidence import links as evidence
@@ -34,5 +35,6 @@ def _positive(raw: str | None, name: str) -> int | None:
     if raw is None or raw == "":
         return None
     if not raw.isdigit() or int(raw) < 1:
-        raise ValueError(f"{name} must be a line number (1 or more), not {raw[:40]!r}")
+        message = gettext("%(name)s must be a line number (1 or more), not %(value)r")
+        raise ValueError(message % {"name": name, "value": raw[:40]})
     return int(raw)

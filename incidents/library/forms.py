@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.tree.walk import TreeNode
@@ -34,22 +36,46 @@ class LinesField(forms.CharField):
 
 
 class CaseForm(forms.ModelForm):
-    symptoms = LinesField(help_text="How the failure shows, one per line.")
-    signatures = LinesField(help_text="Regular expressions over error lines, one per line.")
-    codes = LinesField(commas=True, rows=1, help_text="Error codes, e.g. 507014, EZ9999.")
-    operators = LinesField(commas=True, rows=1, help_text="Operator names, exactly as logged.")
+    symptoms = LinesField(label=_("Symptoms"), help_text=_("How the failure shows, one per line."))
+    signatures = LinesField(
+        label=_("Signatures"), help_text=_("Regular expressions over error lines, one per line.")
+    )
+    codes = LinesField(
+        label=_("Error codes"),
+        commas=True,
+        rows=1,
+        help_text=_("Error codes, e.g. 507014, EZ9999."),
+    )
+    operators = LinesField(
+        label=_("Operators"),
+        commas=True,
+        rows=1,
+        help_text=_("Operator names, exactly as logged."),
+    )
     hardware = forms.MultipleChoiceField(
+        label=_("Hardware"),
         choices=[(h, h) for h in HARDWARE_CHOICES],
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
-    verify = LinesField(help_text="How to check the fix worked, one per line.")
-    references = LinesField(help_text="Issues, documents, incidents, one per line.")
-    tags = LinesField(commas=True, rows=1)
+    verify = LinesField(
+        label=_("Verify"), help_text=_("How to check the fix worked, one per line.")
+    )
+    references = LinesField(
+        label=_("References"), help_text=_("Issues, documents, incidents, one per line.")
+    )
+    tags = LinesField(label=_("Tags"), commas=True, rows=1)
 
     class Meta:
         model = Case
         fields = list(CASE_TEXT_FIELDS)
+        # Labels here rather than verbose names on the model: no migration for a wording.
+        labels = {
+            "title": _("Title"),
+            "category": _("Category"),
+            "root_cause": _("Root cause"),
+            "fix": _("Fix"),
+        }
         widgets = {
             "root_cause": forms.Textarea(attrs={"rows": 4}),
             "fix": forms.Textarea(attrs={"rows": 4}),
@@ -61,7 +87,8 @@ class CaseForm(forms.ModelForm):
             try:  # matched against every later analysis: linear-time regexes only
                 compile_user_regex(signature, ignore_case=True)
             except UnsafeRegex as error:
-                raise forms.ValidationError(f"signature {error}") from error
+                message = gettext("signature %(error)s") % {"error": error}
+                raise forms.ValidationError(message) from error
         return signatures
 
     def clean_hardware(self) -> list[str]:
@@ -72,7 +99,7 @@ class TreeMarkForm(forms.Form):
     """Mark a node checked, choose another branch than the analyzer did, or clear the mark."""
 
     CLEAR = "clear"
-    state = forms.ChoiceField(choices=[*TreeMark.State.choices, (CLEAR, "Clear the mark")])
+    state = forms.ChoiceField(choices=[*TreeMark.State.choices, (CLEAR, _("Clear the mark"))])
     branch = forms.ChoiceField(required=False)
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
@@ -86,7 +113,7 @@ class TreeMarkForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("state") == TreeMark.State.OVERRIDE and not data.get("branch"):
-            raise forms.ValidationError("Choose the branch that applies instead.")
+            raise forms.ValidationError(_("Choose the branch that applies instead."))
         if data.get("state") != TreeMark.State.OVERRIDE:
             data["branch"] = ""
         return data

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from analyzers.library.matching import taxonomy
 from incidents.runs.models import Incident
@@ -20,8 +21,8 @@ HARDWARE_CHOICES = ["A2", "A3", "310P", "any"]
 
 
 class CaseSource(models.TextChoices):
-    SEEDED = "seeded", "Seeded from the knowledge files"
-    PROMOTED = "promoted", "Promoted from an incident"
+    SEEDED = "seeded", _("Seeded from the knowledge files")
+    PROMOTED = "promoted", _("Promoted from an incident")
 
 
 class CaseQuerySet(models.QuerySet):
@@ -92,6 +93,8 @@ class Case(models.Model):
 
     class Meta:
         ordering = ["title", "pk"]
+        verbose_name = _("case")
+        verbose_name_plural = _("cases")
 
     def __str__(self) -> str:
         return self.title
@@ -108,8 +111,8 @@ class CaseIncident(models.Model):
     """An incident a case explains: matched by the analyzer (scored) or promoted from it."""
 
     class Source(models.TextChoices):
-        MATCHED = "matched", "Matched by the analyzer"
-        PROMOTED = "promoted", "Promoted to this case"
+        MATCHED = "matched", _("Matched by the analyzer")
+        PROMOTED = "promoted", _("Promoted to this case")
 
     case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="incident_links")
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="case_links")

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.forms import ModelForm
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from analyzers.library import matching as knowledge
 from incidents.accounts.activity import activity_record, activity_record_changes
@@ -151,7 +152,8 @@ def promotion_values(incident: Incident) -> dict[str, Any]:
     """The case fields prefilled from the incident's report, for the promotion form."""
     report = promotable_report(incident)
     if report is None:
-        raise NotPromotable(f"{incident.short_id} has no root-caused analysis to promote.")
+        message = gettext("%(incident)s has no root-caused analysis to promote.")
+        raise NotPromotable(message % {"incident": incident.short_id})
     values = case_values_from_report(report, incident)
     return {name: values.get(name, []) for name in CASE_TEXT_FIELDS}
 

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from incidents.library import selectors as case_selectors
@@ -60,12 +61,12 @@ def case_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def case_edit(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(Case, slug=slug)
     if case.is_seeded:
-        messages.info(request, "Seeded cases are edited in analyzers/knowledge/cases/.")
+        messages.info(request, gettext("Seeded cases are edited in analyzers/knowledge/cases/."))
         return redirect(case)
     form = CaseForm(request.POST or None, instance=case)
     if request.method == "POST" and form.is_valid():
         case_services.case_update(form=form, user=request.user)
-        messages.success(request, "Case saved.")
+        messages.success(request, gettext("Case saved."))
         return redirect(case)
     return render(request, "library/case_form.html", {"case": case, "form": form})
 
@@ -108,7 +109,8 @@ def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
     incident = get_object_or_404(Incident, pk=number)
     existing = case_selectors.promoted_case(incident)
     if existing is not None:
-        messages.info(request, f"{incident.short_id} was already promoted to this case.")
+        already = gettext("%(incident)s was already promoted to this case.")
+        messages.info(request, already % {"incident": incident.short_id})
         return redirect(existing)
     try:
         initial = case_services.promotion_values(incident)
@@ -120,7 +122,9 @@ def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
         case = case_services.case_promote(
             incident=incident, user=request.user, values=form.cleaned_data
         )
-        messages.success(request, "Draft saved. Publish it to add it to search and matching.")
+        messages.success(
+            request, gettext("Draft saved. Publish it to add it to search and matching.")
+        )
         return redirect(case)
     return render(request, "library/promote.html", {"incident": incident, "form": form})
 
@@ -130,9 +134,9 @@ def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
 def case_publish(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(Case, slug=slug)
     if case_services.case_publish(case=case, user=request.user):
-        messages.success(request, "Case published: search and matching now include it.")
+        messages.success(request, gettext("Case published: search and matching now include it."))
     else:
-        messages.info(request, "This case was already published.")
+        messages.info(request, gettext("This case was already published."))
     return redirect(case)
 
 

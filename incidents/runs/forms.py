@@ -7,6 +7,8 @@ from pathlib import Path
 from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from analyzers import BundleError
 from analyzers.checkpoints.patterns import CheckpointMatcher
@@ -17,15 +19,22 @@ TOO_LARGE = "too_large"
 
 def too_large_message(size: int | None = None) -> str:
     cap = filesizeformat(settings.RANKLENS_MAX_UPLOAD_BYTES)
-    got = f" (this one is {filesizeformat(size)})" if size else ""
-    return f"The bundle is too large{got}: the limit is {cap}."
+    if size:
+        return gettext("The bundle is too large (this one is %(size)s): the limit is %(cap)s.") % {
+            "size": filesizeformat(size),
+            "cap": cap,
+        }
+    return gettext("The bundle is too large: the limit is %(cap)s.") % {"cap": cap}
 
 
 class BundleUploadForm(forms.Form):
     bundle = forms.FileField(
-        help_text="A .tar, .tar.gz/.tgz or .zip of the job's logs, or a single .log/.txt/.gz file."
+        label=_("Bundle"),
+        help_text=_(
+            "A .tar, .tar.gz/.tgz or .zip of the job's logs, or a single .log/.txt/.gz file."
+        ),
     )
-    title = forms.CharField(max_length=200, required=False)
+    title = forms.CharField(label=_("Title"), max_length=200, required=False)
 
     def clean_bundle(self):
         upload = self.cleaned_data["bundle"]
@@ -51,11 +60,12 @@ class ReanalyzeForm(forms.Form):
     """Extra checkpoint patterns for one re-analysis, one regular expression per line."""
 
     checkpoint_patterns = forms.CharField(
+        label=_("Checkpoint patterns"),
         required=False,
         widget=forms.Textarea(
-            attrs={"rows": 2, "placeholder": r"e.g. ^step (?P<checkpoint>\d+) ok$"}
+            attrs={"rows": 2, "placeholder": _(r"e.g. ^step (?P<checkpoint>\d+) ok$")}
         ),
-        help_text="One regular expression per line; a named group 'checkpoint' picks the text.",
+        help_text=_("One regular expression per line; a named group 'checkpoint' picks the text."),
     )
 
     def clean_checkpoint_patterns(self) -> list[str]:

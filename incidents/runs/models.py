@@ -9,15 +9,16 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from incidents.triage.states import TriageStatus
 
 
 class RunState(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class IncidentQuerySet(models.QuerySet):
@@ -64,6 +65,10 @@ class Incident(models.Model):
     )
 
     objects = IncidentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("incident")
+        verbose_name_plural = _("incidents")
 
     def __str__(self) -> str:
         return f"{self.short_id} {self.title}"
@@ -129,6 +134,8 @@ class AnalysisRun(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+        verbose_name = _("analysis run")
+        verbose_name_plural = _("analysis runs")
 
     def __str__(self) -> str:
         return f"run {self.pk} of {self.incident_id}: {self.state}"
@@ -202,6 +209,8 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"

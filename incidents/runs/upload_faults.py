@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from incidents.api.errors import api_error
 
@@ -22,12 +23,15 @@ RETRY_AFTER_S = 30
 
 
 def fault_response(error: BaseException) -> JsonResponse | None:
-    """The JSON answer for an upload that failed because of `error`, if it is a known fault."""
+    """The JSON answer for an upload that failed because of `error`, if it is a known fault.
+    In the page's language for the upload page's script; `/api/` is always English."""
     if isinstance(error, OSError) and error.errno == errno.ENOSPC:
-        message = "The server's disk is full, so the upload was not stored. Try again later."
+        message = gettext(
+            "The server's disk is full, so the upload was not stored. Try again later."
+        )
         return api_error(message, 507, code="disk_full")
     if isinstance(error, OperationalError | InterfaceError):
-        message = "The database is unavailable, so the upload was not stored. Try again."
+        message = gettext("The database is unavailable, so the upload was not stored. Try again.")
         response = api_error(message, 503, code="database_unavailable", retry_after=RETRY_AFTER_S)
         response["Retry-After"] = str(RETRY_AFTER_S)
         return response

@@ -14,6 +14,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from incidents.timeline.rankfilter import parse_rank_filter
 
 AXES = ("logical", "time")
@@ -41,7 +43,8 @@ def parse_timeline_query(params: Mapping[str, str]) -> TimelineQuery:
     """Read `axis`, `x0`/`x1`, `ranks` (e.g. `0-7,12`), `stragglers` and `max_points`."""
     axis = params.get("axis") or "logical"
     if axis not in AXES:
-        raise TimelineQueryError(f"axis must be one of {', '.join(AXES)}, not {axis!r}")
+        message = gettext("axis must be one of %(axes)s, not %(axis)r")
+        raise TimelineQueryError(message % {"axes": ", ".join(AXES), "axis": axis})
     try:
         ranks = parse_rank_filter(params.get("ranks"))
     except ValueError as error:
@@ -56,7 +59,9 @@ def _parse_switch(params: Mapping[str, str], name: str) -> bool:
         return True
     if raw in SWITCH_OFF:
         return False
-    raise TimelineQueryError(f"{name} must be 1 or 0, not {raw!r}")
+    raise TimelineQueryError(
+        gettext("%(name)s must be 1 or 0, not %(raw)r") % {"name": name, "raw": raw}
+    )
 
 
 def _parse_window(params: Mapping[str, str]) -> tuple[float, float] | None:
@@ -66,9 +71,9 @@ def _parse_window(params: Mapping[str, str]) -> tuple[float, float] | None:
     try:
         low, high = float(x0 or ""), float(x1 or "")
     except ValueError:
-        raise TimelineQueryError("x0 and x1 must both be numbers") from None
+        raise TimelineQueryError(gettext("x0 and x1 must both be numbers")) from None
     if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
-        raise TimelineQueryError("the window needs finite numbers with x0 < x1")
+        raise TimelineQueryError(gettext("the window needs finite numbers with x0 < x1"))
     return low, high
 
 
@@ -79,5 +84,5 @@ def _parse_budget(params: Mapping[str, str]) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise TimelineQueryError("max_points must be a whole number") from None
+        raise TimelineQueryError(gettext("max_points must be a whole number")) from None
     return max(MIN_BUDGET, min(MAX_BUDGET, value))

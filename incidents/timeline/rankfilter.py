@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext
+
 # A filter may name at most this many ranks: far above any real job, low enough that a
 # typo such as `0-99999999` cannot make the server build a huge set.
 MAX_RANKS = 65_536
@@ -23,25 +25,30 @@ def parse_rank_filter(text: str | None) -> frozenset[int] | None:
     for raw in text.split(","):
         part = raw.strip()
         if not part:
-            raise RankFilterError(f"empty item in rank filter {text.strip()!r}; write e.g. 0-7,12")
+            message = gettext("empty item in rank filter %(filter)r; write e.g. 0-7,12")
+            raise RankFilterError(message % {"filter": text.strip()})
         ranks.update(_parse_part(part))
         if len(ranks) > MAX_RANKS:
-            raise RankFilterError(f"rank filter names more than {MAX_RANKS} ranks")
+            message = gettext("rank filter names more than %(max)s ranks")
+            raise RankFilterError(message % {"max": MAX_RANKS})
     return frozenset(ranks)
 
 
 def _parse_part(part: str) -> range:
     match = _PART.match(part)
     if match is None:
-        raise RankFilterError(
-            f"{part!r} is not a rank or a range of ranks; write e.g. 3 or 0-7 (ranks are ≥ 0)"
+        message = gettext(
+            "%(part)r is not a rank or a range of ranks; write e.g. 3 or 0-7 (ranks are ≥ 0)"
         )
+        raise RankFilterError(message % {"part": part})
     low = int(match.group(1))
     high = int(match.group(2)) if match.group(2) is not None else low
     if high < low:
-        raise RankFilterError(f"range {part!r} runs backwards; write {high}-{low}")
+        message = gettext("range %(part)r runs backwards; write %(high)s-%(low)s")
+        raise RankFilterError(message % {"part": part, "high": high, "low": low})
     if high - low >= MAX_RANKS:
-        raise RankFilterError(f"range {part!r} names more than {MAX_RANKS} ranks")
+        message = gettext("range %(part)r names more than %(max)s ranks")
+        raise RankFilterError(message % {"part": part, "max": MAX_RANKS})
     return range(low, high + 1)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
@@ -25,7 +26,8 @@ def incident_timeline(request: HttpRequest, number: int) -> JsonResponse:
     except charts.TimelineQueryError as error:
         return JsonResponse({"error": str(error)}, status=400)
     if run is None:
-        return JsonResponse({"error": "this incident has no finished analysis yet"}, status=404)
+        message = gettext("this incident has no finished analysis yet")
+        return JsonResponse({"error": message}, status=404)
     payload = charts.timeline_payload(runstore.prepared_timeline(run), query)
     payload["file_urls"] = file_urls(number, payload["files"])
     payload["run"] = run.pk
@@ -37,6 +39,6 @@ def _finished_run(incident: Incident, raw_id: str | None) -> AnalysisRun | None:
     runs = AnalysisRun.objects.filter(incident=incident, state=RunState.DONE).defer("report")
     if raw_id:
         if not raw_id.isdigit():
-            raise charts.TimelineQueryError("run must be a run number")
+            raise charts.TimelineQueryError(gettext("run must be a run number"))
         return runs.filter(pk=int(raw_id)).first()
     return runs.order_by("-pk").first()

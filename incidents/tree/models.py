@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from incidents.runs.models import Incident
 
@@ -12,8 +13,8 @@ class TreeMark(models.Model):
     """What a person decided at one node of an incident's diagnosis tree (latest wins)."""
 
     class State(models.TextChoices):
-        CHECKED = "checked", "Checked"
-        OVERRIDE = "override", "Branch overridden"
+        CHECKED = "checked", _("Checked")
+        OVERRIDE = "override", _("Branch overridden")
 
     incident = models.ForeignKey(Incident, on_delete=models.CASCADE, related_name="tree_marks")
     node_id = models.CharField(max_length=64)
@@ -29,6 +30,8 @@ class TreeMark(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["incident", "node_id"], name="unique_tree_mark")
         ]
+        verbose_name = _("triage mark")
+        verbose_name_plural = _("triage marks")
 
     def __str__(self) -> str:
         return f"{self.incident.short_id} {self.node_id}: {self.state}"

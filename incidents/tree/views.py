@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from analyzers.tree.walk import load_tree
@@ -37,7 +38,8 @@ def tree_mark(request: HttpRequest, number: int, node_id: str) -> HttpResponse:
     form = TreeMarkForm(request.POST, node=node)
     if form.is_valid():
         tree_mark_save(incident=incident, node_id=node_id, user=request.user, **form.cleaned_data)
-        messages.success(request, f"Saved your triage of “{node.question}”.")
+        saved = gettext("Saved your triage of “%(question)s”.") % {"question": node.question}
+        messages.success(request, saved)
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     return HttpResponseRedirect(_back(request, incident, node_id))

@@ -1,5 +1,6 @@
 // Incident page: while the analysis is queued or running, poll its status and update
 // the progress bar; reload once it has finished so the report renders server-side.
+// Texts come from Django's JavaScript catalog (gettext, loaded by base.html).
 (function () {
   "use strict";
   const panel = document.getElementById("run-status");
@@ -16,10 +17,10 @@
       window.location.reload();
       return;
     }
-    badge.textContent = data.status === "running" ? "Running" : "Queued";
+    badge.textContent = data.status === "running" ? gettext("Running") : gettext("Queued");
     badge.className = "badge badge-" + data.status;
     if (bar) bar.value = data.progress;
-    if (step) step.textContent = data.step || "waiting for a worker";
+    if (step) step.textContent = data.step || gettext("waiting for a worker");
     window.setTimeout(poll, intervalMs);
   }
 

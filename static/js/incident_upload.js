@@ -1,5 +1,6 @@
 // Upload page: drag & drop onto the drop zone, and an XHR upload with a progress bar.
-// Without JavaScript the form still posts normally.
+// Without JavaScript the form still posts normally. Texts come from Django's JavaScript
+// catalog (gettext, interpolate: loaded by base.html).
 (function () {
   "use strict";
   const form = document.getElementById("upload-form");
@@ -17,7 +18,7 @@
   }
 
   function formatBytes(n) {
-    const units = ["bytes", "KB", "MB", "GB"];
+    const units = [gettext("bytes"), "KB", "MB", "GB"];
     let i = 0;
     while (n >= 1024 && i < units.length - 1) { n /= 1024; i += 1; }
     return (i === 0 ? n : n.toFixed(1)) + " " + units[i];
@@ -58,7 +59,8 @@
       if (!e.lengthComputable) return;
       const percent = Math.round((100 * e.loaded) / e.total);
       bar.value = percent;
-      status.textContent = percent < 100 ? "Uploading… " + percent + "%" : "Checking the bundle…";
+      status.textContent = percent < 100 ? gettext("Uploading…") + " " + percent + "%"
+        : gettext("Checking the bundle…");
     });
     xhr.addEventListener("load", function () {
       let body = {};
@@ -66,15 +68,18 @@
       if (xhr.status === 201 && body.url) {
         window.location.assign(body.url);
       } else {
-        fail(body.error || "The upload failed (HTTP " + xhr.status + ").");
+        fail(body.error || interpolate(gettext("The upload failed (HTTP %(status)s)."),
+          { status: xhr.status }, true));
       }
     });
-    xhr.addEventListener("error", function () { fail("The upload was interrupted. Please try again."); });
+    xhr.addEventListener("error", function () {
+      fail(gettext("The upload was interrupted. Please try again."));
+    });
     submit.disabled = true;
     bar.hidden = false;
     bar.value = 0;
     status.className = "muted";
-    status.textContent = "Uploading…";
+    status.textContent = gettext("Uploading…");
     xhr.send(new FormData(form));
   });
 })();

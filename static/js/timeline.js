@@ -3,7 +3,8 @@
 // the detailed points of the visible window. Clicking a marker opens its log line.
 // The view (axis, rank filter, zoom window, straggler overlay) lives in the page URL
 // (static/js/timeline_url.js): a pasted URL opens the same view, with that window's
-// points fetched from the server.
+// points fetched from the server. Texts come from Django's JavaScript catalog (gettext,
+// ngettext, interpolate: /jsi18n/, loaded by base.html before this script).
 (function () {
   "use strict";
   const configNode = document.getElementById("timeline-config");
@@ -15,7 +16,9 @@
   const plotlyReady = new Promise(function (resolve, reject) {
     function check(final) {
       if (window.Plotly) resolve(window.Plotly);
-      else if (final) reject(new Error("The chart library did not load; the rank table below holds the same facts."));
+      else if (final) {
+        reject(new Error(gettext("The chart library did not load; the rank table below holds the same facts.")));
+      }
     }
     if (document.readyState === "complete") {
       check(true);
@@ -78,7 +81,7 @@
         return response.json().then(function (body) { return { ok: response.ok, body: body }; });
       })
       .then(function (result) {
-        if (!result.ok) throw new Error(result.body.error || "the timeline could not be loaded");
+        if (!result.ok) throw new Error(result.body.error || gettext("the timeline could not be loaded"));
         const fetchMs = performance.now() - started;
         return plotlyReady.then(function () {
           if (seq !== state.seq) return;  // a newer request is on its way
@@ -103,22 +106,28 @@
   }
 
   function clockText(payload, seconds, lane) {
-    if (seconds === null || seconds === undefined) return "no time in the log";
+    if (seconds === null || seconds === undefined) return gettext("no time in the log");
     const shown = "t = " + seconds.toFixed(3) + " s";
     if (payload.t0 === null) return shown;
     const own = new Date((payload.t0 + seconds + payload.lanes.offset[lane]) * 1000);
-    return shown + " (" + own.toISOString().replace("T", " ").replace("Z", "") + " on its clock)";
+    return shown + " " + interpolate(gettext("(%(clock)s on its clock)"),
+      { clock: own.toISOString().replace("T", " ").replace("Z", "") }, true);
   }
 
   // Durations are per rank, from its own consecutive times (computed on the server from
   // every checkpoint, so a downsampled view shows the same figure as a zoomed one).
   function stepText(seconds) {
-    if (seconds === null || seconds === undefined) return "no step time (first checkpoint or no time in the log)";
-    return "<b>" + formatDuration(seconds) + "</b> since this rank's previous checkpoint";
+    if (seconds === null || seconds === undefined) {
+      return gettext("no step time (first checkpoint or no time in the log)");
+    }
+    return interpolate(gettext("%(duration)s since this rank's previous checkpoint"),
+      { duration: "<b>" + formatDuration(seconds) + "</b>" }, true);
   }
 
   function formatDuration(seconds) {
-    if (seconds < 0) return "−" + formatDuration(-seconds) + " (its clock went back)";
+    if (seconds < 0) {
+      return interpolate(gettext("−%(duration)s (its clock went back)"), { duration: formatDuration(-seconds) }, true);
+    }
     if (seconds < 1) {
       const ms = seconds * 1000;
       return ms.toFixed(ms < 10 ? 2 : 1) + " ms";
@@ -151,19 +160,23 @@
       group.x.push(x);
       group.y.push(y);
       group.rows.push(i);
-      group.text.push("rank " + lanes.rank[y] + " · " + (labels.get(pts.pos[i]) || "checkpoint") +
+      group.text.push(rankText(lanes.rank[y]) + " · " + (labels.get(pts.pos[i]) || gettext("checkpoint")) +
         "<br>" + files[pts.file[i]] + ":" + pts.line[i] + "<br>" + stepText(pts.dt[i]) +
         "<br>" + clockText(payload, pts.t[i], y));
     }
     return [
-      markerTrace(groups.point, "checkpoints",
+      markerTrace(groups.point, gettext("checkpoints"),
         { color: COLORS.point, size: sizes(payload).point, opacity: sizes(payload).opacity }, "point"),
-      markerTrace(groups.culprit, "checkpoints of culprit ranks",
+      markerTrace(groups.culprit, gettext("checkpoints of culprit ranks"),
         { color: COLORS.culprit, size: sizes(payload).point }, "point"),
     ];
   }
 
   function emptyGroup() { return { x: [], y: [], text: [], rows: [] }; }
+
+  function rankText(rank) {
+    return interpolate(gettext("rank %(rank)s"), { rank: rank }, true);
+  }
 
   function markerTrace(group, name, marker, kind) {
     rowsOfTrace.push({ kind: kind, rows: group.rows });
@@ -181,14 +194,15 @@
       group.x.push(errs.x[i]);
       group.y.push(errs.y[i]);
       group.rows.push(i);
-      group.text.push((errs.causal[i] ? "<b>first causal error</b>" : "first error") + " · rank " +
-        lanes.rank[errs.y[i]] + "<br>" + escapeHtml(errs.text[i]) + "<br>" + files[errs.file[i]] + ":" +
-        errs.line[i] + (after ? "<br>after " + after : "") + "<br>" + clockText(payload, errs.t[i], errs.y[i]));
+      group.text.push((errs.causal[i] ? "<b>" + gettext("first causal error") + "</b>" : gettext("first error")) +
+        " · " + rankText(lanes.rank[errs.y[i]]) + "<br>" + escapeHtml(errs.text[i]) + "<br>" + files[errs.file[i]] +
+        ":" + errs.line[i] + (after ? "<br>" + interpolate(gettext("after %(checkpoint)s"), { checkpoint: after }, true) : "") +
+        "<br>" + clockText(payload, errs.t[i], errs.y[i]));
     }
     return [
-      markerTrace(groups.first, "first error of a rank",
+      markerTrace(groups.first, gettext("first error of a rank"),
         { color: COLORS.error, size: sizes(payload).error, symbol: "x" }, "error"),
-      markerTrace(groups.causal, "first causal error",
+      markerTrace(groups.causal, gettext("first causal error"),
         { color: COLORS.causal, size: 18, symbol: "star", line: { color: "#fff", width: 1 } }, "error"),
     ];
   }
@@ -202,16 +216,19 @@
       group.x.push(payload.axis === "logical" ? marks.pos[i] : marks.t[i]);
       group.y.push(y);
       group.rows.push(i);
-      const median = marks.median[i] === null ? "no median" : "median " + formatDuration(marks.median[i]);
-      group.text.push("<b>straggler</b> · rank " + payload.lanes.rank[y] + " · " +
-        (labels.get(marks.pos[i]) || "checkpoint") + "<br><b>" + formatDuration(marks.dt[i]) +
-        "</b> since its previous checkpoint" + (marks.ratio[i] !== null ? ", " + marks.ratio[i] + "× " : " (") +
-        "the " + median + " of this step across ranks" + (marks.ratio[i] !== null ? "" : ")") +
-        "<br>(a straggler takes over " + rule.factor + "× the median)<br>" +
-        files[marks.file[i]] + ":" + marks.line[i]);
+      const median = marks.median[i] === null ? gettext("no median")
+        : interpolate(gettext("median %(duration)s"), { duration: formatDuration(marks.median[i]) }, true);
+      const step = { duration: "<b>" + formatDuration(marks.dt[i]) + "</b>", ratio: marks.ratio[i], median: median };
+      const slowText = marks.ratio[i] !== null
+        ? gettext("%(duration)s since its previous checkpoint, %(ratio)s× the %(median)s of this step across ranks")
+        : gettext("%(duration)s since its previous checkpoint (the %(median)s of this step across ranks)");
+      group.text.push("<b>" + gettext("straggler") + "</b> · " + rankText(payload.lanes.rank[y]) + " · " +
+        (labels.get(marks.pos[i]) || gettext("checkpoint")) + "<br>" + interpolate(slowText, step, true) +
+        "<br>" + interpolate(gettext("(a straggler takes over %(factor)s× the median)"), { factor: rule.factor }, true) +
+        "<br>" + files[marks.file[i]] + ":" + marks.line[i]);
     }
     const size = sizes(payload).error + 3;
-    return [markerTrace(group, "stragglers",
+    return [markerTrace(group, gettext("stragglers"),
       { color: COLORS.straggler, size: size, symbol: "circle-open", line: { color: COLORS.straggler, width: 2 } },
       "straggler")];
   }
@@ -232,7 +249,7 @@
       y.push(i, i, null);
     }
     rowsOfTrace.push(null);
-    return { type: "scattergl", mode: "lines", name: "rank progress", x: x, y: y, hoverinfo: "skip",
+    return { type: "scattergl", mode: "lines", name: gettext("rank progress"), x: x, y: y, hoverinfo: "skip",
       line: { color: COLORS.lane, width: sizes(payload).lane }, showlegend: false };
   }
 
@@ -282,9 +299,9 @@
       const isMarked = lanes.culprit[i] || lanes.missing[i] || straggling(payload, i);
       if (!isMarked && (i % step !== 0 || nearMarked(i))) continue;
       vals.push(i);
-      text.push("rank " + lanes.rank[i] + (lanes.culprit[i] ? " ⚠ culprit" : "") +
-        (straggling(payload, i) ? " · " + lanes.stragglers[i] + " slow" : "") +
-        (lanes.missing[i] ? " (missing)" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
+      text.push(rankText(lanes.rank[i]) + (lanes.culprit[i] ? " ⚠ " + gettext("culprit") : "") +
+        (straggling(payload, i) ? " · " + interpolate(gettext("%(count)s slow"), { count: lanes.stragglers[i] }, true) : "") +
+        (lanes.missing[i] ? " (" + gettext("missing") + ")" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
     }
     return { tickvals: vals, ticktext: text };
   }
@@ -302,8 +319,8 @@
   function layout(payload) {
     const count = payload.lanes.rank.length;
     const common = payload.last_common;
-    const xTitle = payload.axis === "logical" ? "checkpoint order (all ranks merged)"
-      : "seconds since the first checkpoint (clock skew between ranks corrected)";
+    const xTitle = payload.axis === "logical" ? gettext("checkpoint order (all ranks merged)")
+      : gettext("seconds since the first checkpoint (clock skew between ranks corrected)");
     const xaxis = Object.assign({ title: { text: xTitle }, zeroline: false }, checkpointTicks(payload));
     if (state.window) xaxis.range = state.window.slice();
     return {
@@ -314,7 +331,8 @@
         laneTicks(payload)),
       shapes: laneShapes(payload),
       annotations: common && common.x !== null ? [{ x: common.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom", xanchor: "right",
-        text: "last common: " + escapeHtml(common.label), showarrow: false, font: { color: COLORS.common, size: 11 } }] : [],
+        text: interpolate(gettext("last common: %(checkpoint)s"), { checkpoint: escapeHtml(common.label) }, true),
+        showarrow: false, font: { color: COLORS.common, size: 11 } }] : [],
       hovermode: "closest",
       dragmode: "zoom",
       showlegend: false,
@@ -323,19 +341,25 @@
   }
 
   function describe(payload, fetchMs) {
-    const parts = [payload.lanes.rank.length + " rank lane" + (payload.lanes.rank.length === 1 ? "" : "s")];
+    const lanes = payload.lanes.rank.length;
+    const parts = [interpolate(ngettext("%(count)s rank lane", "%(count)s rank lanes", lanes), { count: lanes }, true)];
     parts.push(payload.downsampled
-      ? "showing " + payload.shown.toLocaleString() + " of " + payload.in_window.toLocaleString() +
-        " checkpoints (aggregated: zoom in or filter ranks for every point)"
-      : payload.shown.toLocaleString() + " checkpoint" + (payload.shown === 1 ? "" : "s"));
+      ? interpolate(gettext("showing %(shown)s of %(total)s checkpoints (aggregated: zoom in or filter ranks for every point)"),
+        { shown: payload.shown.toLocaleString(), total: payload.in_window.toLocaleString() }, true)
+      : interpolate(ngettext("%(count)s checkpoint", "%(count)s checkpoints", payload.shown),
+        { count: payload.shown.toLocaleString() }, true));
     if (payload.axis === "time" && payload.untimed_errors) {
-      parts.push(payload.untimed_errors + " error(s) without a time are not shown on this axis");
+      parts.push(interpolate(ngettext("%(count)s error without a time is not shown on this axis",
+        "%(count)s errors without a time are not shown on this axis", payload.untimed_errors),
+      { count: payload.untimed_errors }, true));
     }
     const stragglers = stragglerSummary(payload);
     if (stragglers) parts.push(stragglers);
-    if (payload.unplaced_causal) parts.push("the first causal error is in no rank's lane (" +
-      payload.unplaced_causal.file + ":" + payload.unplaced_causal.line + ")");
-    parts.push("data " + Math.round(fetchMs) + " ms");
+    if (payload.unplaced_causal) {
+      parts.push(interpolate(gettext("the first causal error is in no rank's lane (%(where)s)"),
+        { where: payload.unplaced_causal.file + ":" + payload.unplaced_causal.line }, true));
+    }
+    parts.push(interpolate(gettext("data %(ms)s ms"), { ms: Math.round(fetchMs) }, true));
     return parts.join(" · ");
   }
 
@@ -343,16 +367,22 @@
     const lanes = payload.lanes;
     const slow = [];
     for (let i = 0; i < lanes.rank.length; i++) {
-      if (lanes.stragglers[i] > 0) slow.push("rank " + lanes.rank[i] + " (" + lanes.stragglers[i] + ")");
+      if (lanes.stragglers[i] > 0) slow.push(rankText(lanes.rank[i]) + " (" + lanes.stragglers[i] + ")");
     }
-    const rule = "a step over " + payload.straggler_rule.factor + "× the median of that step across ranks";
-    if (!slow.length) return payload.stragglers === null ? "" : "no stragglers in view (" + rule + ")";
+    const rule = interpolate(gettext("a step over %(factor)s× the median of that step across ranks"),
+      { factor: payload.straggler_rule.factor }, true);
+    if (!slow.length) {
+      return payload.stragglers === null ? ""
+        : interpolate(gettext("no stragglers in view (%(rule)s)"), { rule: rule }, true);
+    }
     if (payload.stragglers === null) {
-      return slow.length + " rank" + (slow.length === 1 ? "" : "s") + " straggle in view: switch on “Stragglers”";
+      return interpolate(ngettext("%(count)s rank straggles in view: switch on “Stragglers”",
+        "%(count)s ranks straggle in view: switch on “Stragglers”", slow.length), { count: slow.length }, true);
     }
     const listed = slow.slice(0, MAX_LISTED_STRAGGLERS).join(", ");
-    const more = slow.length > MAX_LISTED_STRAGGLERS ? " and " + (slow.length - MAX_LISTED_STRAGGLERS) + " more" : "";
-    return "stragglers (" + rule + "): " + listed + more;
+    const more = slow.length > MAX_LISTED_STRAGGLERS
+      ? " " + interpolate(gettext("and %(count)s more"), { count: slow.length - MAX_LISTED_STRAGGLERS }, true) : "";
+    return interpolate(gettext("stragglers (%(rule)s): %(ranks)s"), { rule: rule, ranks: listed + more }, true);
   }
 
   function draw(payload, fetchMs) {
@@ -376,7 +406,8 @@
       plot.dataset.readyAt = String(Math.round(performance.now()));  // ms since navigation
       plot.dataset.lanes = String(payload.lanes.rank.length);
       plot.dataset.ready = String(++state.renders);
-      statusLine.textContent = describe(payload, fetchMs) + " · drawn in " + plot.dataset.renderMs + " ms";
+      statusLine.textContent = describe(payload, fetchMs) + " · " +
+        interpolate(gettext("drawn in %(ms)s ms"), { ms: plot.dataset.renderMs }, true);
       bindPlotEvents();
     });
   }

@@ -225,4 +225,4 @@ def test_incident_tree_answers_read_in_chinese(alice_client, alice):
     html = page_in(alice_client, f"/incidents/INC-{incident.pk}/tree/", "zh-hans")
 
     assert '<span class="node-label">明确报错（shape_mismatch）</span>' in html
-    assert "<strong>Answer:</strong> 明确报错（shape_mismatch）" in html
+    assert "<strong>回答：</strong> 明确报错（shape_mismatch）" in html
