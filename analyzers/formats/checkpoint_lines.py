@@ -98,7 +98,7 @@ class CheckpointLines:
         hot = len(words) == 1
         line_no, pos = first_line, 0
         count = block.count
-        for start in self._starts(block, low):
+        for start in self._starts(block, low, words):
             if start < pos:
                 continue
             if hot and self._shortcut and self._trusted():
@@ -213,10 +213,12 @@ class CheckpointLines:
 
     # --- finding candidate lines -----------------------------------------------------------
 
-    def _starts(self, block: bytes, low: bytes) -> Iterator[int]:
+    def _starts(self, block: bytes, low: bytes, words: list[bytes] | None = None) -> Iterator[int]:
+        """Candidate line starts; `words`: the literals already known to be in the block."""
         if self._regex is not None:
             return iter(sorted(_regex_starts(block, self._regex)))
-        words = [w for w in self._literals if w in low]
+        if words is None:
+            words = [w for w in self._literals if w in low]
         if len(words) == 1:
             return _word_starts(low, words[0])
         return _unique(heapq.merge(*(_word_starts(low, word) for word in words)))
