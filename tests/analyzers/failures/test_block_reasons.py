@@ -1,0 +1,157 @@
+"""A block's reason line is the first error, not the headline or the callers around it.
+
+Each writer prints its failure as a block: a headline that says a stage or call failed, then
+the line that says why, then callers restating it. The reason line wins whatever the writer:
+an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located diagnostic or
+option refusal under the Triton-Ascend block headlines, an MC2 op's HCCL resource failure
+before its TraceBack callers, a MindIE runner's communicator-pool restatement after the HCCL
+init failure, a driver's refusal inside an exception repr whose newlines are escaped.
+Counterexamples: a headline alone stays the first error; a compiler warning is no reason.
+
+docs/labelling.md#wrappers, docs/labelling.md#config-driver_env-or-weight_load
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+ACLNN_RUNTIME_ERROR_UNDER_WRAPPER = """\
+[rank2]: RuntimeError: InnerRunOpApi:../torch_npu/csrc/framework/OpParamMaker.cpp:287 OPS function error: aclnnChunkGatedDeltaFwd, error code is 561000
+[rank2]: [ERROR] (PID:51200, Device:2, RankID:2) ERR01100 OPS call acl api failed.
+[rank2]: AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed
+
+op[ChunkGatedDeltaFwd], compile info not contain [_pattern][FUNC:ParseAutoTilingRun][FILE:auto_tiling_rt2.cc][LINE:120]
+Op [ChunkGatedDeltaFwd] tiling compile info parse failed
+Kernel GetWorkspace failed. opType: 12
+"""
+
+TRITON_BLOCK_WITHOUT_PREFIX = """\
+  File "/usr/local/python3.11.13/lib/python3.11/site-packages/triton/compiler/compiler.py", line 320, in compile
+    raise MLIRCompilationError(stage_name, error_detail)
+triton.compiler.errors.MLIRCompilationError: 
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+bishengir-compile: for the --target option: Cannot find option named 'Ascend910B2C-3'!
+
+[INFO]: The compiled kernel cache is in /root/.triton/cache/Zq1x
+///------------------[ERROR][Triton][END]------------------
+"""
+
+TRITON_IR_DIAGNOSTICS = """\
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+loc("/tmp/tmp7c1/kernel.ttadapter.mlir":1:1): error: Failed to run BiShengHIR pipeline
+
+loc("/tmp/tmp7c1/kernel.ttadapter.mlir":22:9): error: 'memref.alloc' op Failed to propagate memory scope ub for allocOp
+loc("/tmp/tmp7c1/kernel.ttadapter.mlir":61:13): error: 'arith.select' op Unsupported user for root alloc op.
+///------------------[ERROR][Triton][END]------------------
+"""
+
+MC2_RESOURCE_BEFORE_TRACEBACK_CALLERS = """\
+[rank1]:[E901 10:00:02.100000000 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeCombineV3 failed, error code is 561000
+[ERROR] 2026-09-01-10:00:02 (PID:8100, Device:1, RankID:-1) ERR00100 PTA call acl api failed.
+EZ9999: Inner Error!
+EZ9999[PID: 8100] 2026-09-01-10:00:02.100.200 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 7, comm = 0xfffe00001000.
+        TraceBack (most recent call last):
+       Check NnopbaseGetHcomResource(executor, stream) failed
+       Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
+"""
+
+MINDIE_COMM_POOL_RESTATES_INIT = """\
+[ERROR] HCCL(7001,mindie_llm_backend_connector):2026-05-02-08:00:10.100.200 [op_base.cc:974][7020][Init][CommRootInfoConfig]errNo[0x0000000005000002]HcclCommInitRootInfo failed.
+[2026-05-02 08:00:10.10301] [error] [7015] [hccl_runner.cpp:132] AllGatherHcclRunner:0 HcclCommInitRootInfo fail, error:2, rank:3, rankSize:8
+[2026-05-02 08:00:10.10330] [error] [7015] [comm_pool.h:43] CommPool commCreateFunc fail
+[2026-05-02 08:00:10.10333] [error] [7015] [hccl_runner.cpp:72] AllGatherHcclRunner:0 get hccl comm fail by rank:3
+[2026-05-02 08:00:10.10702] [error] [7041] [runner.cpp:115] AllGatherHcclRunner_1_1:1 Execute Failed. st: 3
+"""
+
+P2P_REFUSED_INSIDE_ESCAPED_REPR = (
+    '[rank9]: \tWhile copying the parameter named "model.layers.3.self_attn.o_proj.weight", '
+    "whose dimensions in the model are torch.Size([4096, 512]) and whose dimensions in the "
+    "checkpoint are torch.Size([4096, 512]), an exception occurred : ('enable_peer_access:"
+    "torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:39 NPU function error: "
+    "aclrtDeviceEnablePeerAccess(dest_dev, enable_flag_value), error code is 507899\\n"
+    "[ERROR] 2026-07-01-09:00:00 (PID:3300, Device:1, RankID:9) ERR00100 PTA call acl api "
+    "failed\\n[Error]: An internal error occurs in the Driver module. \\nEL9999: Inner Error!\\n"
+    "EL9999[PID: 3300] 2026-07-01-09:00:00.001.100 (EL9999):  [drv api] halDeviceEnableP2P "
+    "failed: drv devId=1, phyIdSrc=4, drvRetCode=17![FUNC:EnableP2P][FILE:npu_driver.cc]"
+    "[LINE:4088]\\n        TraceBack (most recent call last):\\n       rtEnableP2P execution "
+    "failed, reason=driver error:internal error[FUNC:FuncErrorReason]',)\n"
+)
+
+# Counterexample: a compile block whose headlines are all that was pasted keeps its headline.
+TRITON_HEADLINE_ONLY = """\
+triton.compiler.errors.MLIRCompilationError: 
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+///------------------[ERROR][Triton][END]------------------
+"""
+
+CASES = [
+    # (name, text, label, first error says)
+    (
+        "aclnn runtime error under the wrapper",
+        ACLNN_RUNTIME_ERROR_UNDER_WRAPPER,
+        "operator",
+        "AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed",
+    ),
+    (
+        "compiler refuses the chip name with no error word",
+        TRITON_BLOCK_WITHOUT_PREFIX,
+        "config",
+        "Cannot find option named 'Ascend910B2C-3'",
+    ),
+    (
+        "first located IR diagnostic under the stage headline",
+        TRITON_IR_DIAGNOSTICS,
+        "operator",
+        "error: Failed to run BiShengHIR pipeline",
+    ),
+    (
+        "MC2 resource failure before its TraceBack callers",
+        MC2_RESOURCE_BEFORE_TRACEBACK_CALLERS,
+        "hccl",
+        "fails to invoke the HcclAllocComResourceByTiling function",
+    ),
+    (
+        "MindIE communicator pool restates the init failure",
+        MINDIE_COMM_POOL_RESTATES_INIT,
+        "hccl",
+        "HcclCommInitRootInfo failed.",
+    ),
+    (
+        "driver refuses peer access inside an escaped repr",
+        P2P_REFUSED_INSIDE_ESCAPED_REPR,
+        "driver_env",
+        "halDeviceEnableP2P failed",
+    ),
+    (
+        "compile headline alone",
+        TRITON_HEADLINE_ONLY,
+        "operator",
+        "MLIRCompilationError",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "says"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_a_blocks_reason_line_is_the_first_error(text: str, label: str, says: str) -> None:
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.category == label
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text
+
+
+def test_a_compiler_warning_is_not_a_reason() -> None:
+    text = TRITON_HEADLINE_ONLY.replace(
+        "[ConvertLinalgRToBinary] encounters error:\n",
+        "[ConvertLinalgRToBinary] encounters error:\n"
+        'loc("/tmp/tmp7c1/kernel.ttadapter.mlir":8:3): warning: value is never used\n',
+    )
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.first_error is not None
+    assert "warning" not in diagnosis.first_error.text
