@@ -90,7 +90,13 @@ def _bisection_rows(args: argparse.Namespace, alternation: str) -> int:
             pairs = [_timed_pair(bundle, alternation, args.workers) for _ in range(args.repeat)]
             grep, analysis = _median_pair(pairs)
             print(f"{ranks} ranks x {checkpoints:,} checkpoints, {mix}:")
-            _print_row(1.0, size, bundle.stat().st_size, grep, analysis)
+            # A log of checkpoint lines alone gives grep nothing to do (it prints no match),
+            # so that ratio shows the per-line cost at its worst; the target is the job mix.
+            target = "target <= 2" if mix == "job" else "worst case, no target"
+            _print_row(1.0, size, bundle.stat().st_size, grep, analysis, target)
+            if len(pairs) > 1:
+                ratios = sorted(a.seconds / g.seconds for g, a in pairs)
+                print(f"  ratio over {len(pairs)} runs: {ratios[0]:.2f} - {ratios[-1]:.2f}")
     return 0
 
 
@@ -249,7 +255,14 @@ def _tree_rss_kb(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
-def _print_row(scale: float, size: int, packed: int, grep: Timing, analysis: Timing) -> None:
+def _print_row(
+    scale: float,
+    size: int,
+    packed: int,
+    grep: Timing,
+    analysis: Timing,
+    target: str = "target <= 2",
+) -> None:
     ratio = analysis.seconds / grep.seconds if grep.seconds else float("inf")
     print(
         f"scale {scale:g}: {size / 1e6:.0f} MB uncompressed ({packed / 1e6:.0f} MB .tar.gz), "
@@ -257,7 +270,7 @@ def _print_row(scale: float, size: int, packed: int, grep: Timing, analysis: Tim
         f"  zcat | grep -E  {grep.seconds:7.2f} s wall {grep.cpu_seconds:7.2f} s CPU"
         f"   ({grep.output} matching lines)\n"
         f"  analysis        {analysis.seconds:7.2f} s wall {analysis.cpu_seconds:7.2f} s CPU"
-        f"   ratio {ratio:.2f} (target <= 2)\n"
+        f"   ratio {ratio:.2f} ({target})\n"
         f"  peak RSS        {analysis.peak_rss_mb:7.0f} MB (target <= 300)",
         flush=True,
     )
