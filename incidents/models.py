@@ -5,7 +5,14 @@ Each capability keeps its models in its own package; they import the run models 
 code keep using `incidents.models.<Name>`."""
 
 from incidents.accounts.models import Activity
-from incidents.library.models import Case, CaseIncident, CaseKey, SearchTerm, TermVariant
+from incidents.library.models import (
+    Case,
+    CaseIncident,
+    CaseKey,
+    SearchIndexFormat,
+    SearchTerm,
+    TermVariant,
+)
 from incidents.runs.models import (
     AnalysisRun,
     ApiToken,
@@ -34,6 +41,7 @@ __all__ = [
     "IncidentQuerySet",
     "RootCauseVerdict",
     "RunState",
+    "SearchIndexFormat",
     "SearchTerm",
     "Tag",
     "TermVariant",

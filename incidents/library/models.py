@@ -176,3 +176,13 @@ class TermVariant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.variant} -> {self.term}"
+
+
+class SearchIndexFormat(models.Model):
+    """Which build of the search document and vector the stored index holds (one row), so
+    a start after an upgrade that changed them rebuilds the index by itself."""
+
+    version = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"search index format {self.version}"

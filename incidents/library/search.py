@@ -25,7 +25,7 @@ from django.dispatch import receiver
 
 from analyzers.library.category_terms import category_terms
 from incidents.library import typos
-from incidents.library.models import Case, CaseKey
+from incidents.library.models import Case, CaseKey, SearchIndexFormat
 from incidents.library.search_text import Document, Query, case_document, fts5_keys
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,11 @@ def index_cases(cases: Sequence[Case]) -> None:
         typos.add_words(Counter(word for _, doc in docs for word in doc.words))
 
 
+# Raise when what a case's index entry holds changes (`case_document`, `_PG_VECTOR`):
+# `load_knowledge` then rebuilds every entry at the next start.
+INDEX_FORMAT = 2
+
+
 def rebuild_index() -> int:
     """Index every case again from scratch, vocabulary included; returns how many."""
     typos.clear_vocabulary()
@@ -102,7 +107,14 @@ def rebuild_index() -> int:
         batch = list(Case.objects.order_by("pk")[start : start + BATCH])
         index_cases(batch)
         count += len(batch)
+    SearchIndexFormat.objects.all().delete()
+    SearchIndexFormat.objects.create(version=INDEX_FORMAT)
     return count
+
+
+def index_is_current() -> bool:
+    """Whether the stored index was built the way this code builds it."""
+    return SearchIndexFormat.objects.filter(version=INDEX_FORMAT).exists()
 
 
 def remove_cases(ids: Sequence[int]) -> None:

@@ -1,7 +1,8 @@
 """`python manage.py load_knowledge`: seed the case library from analyzers/knowledge/cases.
 
 Safe to run on every start: unchanged cases are left alone, changed ones updated, cases the
-files dropped are removed; cases promoted from incidents are never touched.
+files dropped are removed; cases promoted from incidents are never touched. The search
+index is rebuilt when asked, or when it was built by code that built it differently.
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -30,7 +31,7 @@ class Command(BaseCommand):
             f"Case library: {len(result.created)} created, {len(result.updated)} updated, "
             f"{result.unchanged} unchanged, {len(result.removed)} removed."
         )
-        if reindex:
+        if reindex or not search.index_is_current():
             self.stdout.write(f"Search index rebuilt for {search.rebuild_index()} cases.")
         for slug in result.skipped:
             self.stderr.write(f"Skipped {slug}: a case promoted from an incident uses that id.")

@@ -8,8 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from analyzers.library.matching import load_cases, parse_cases
-from incidents.library.models import Case, CaseSource, SearchTerm
+from incidents.library.models import Case, CaseSource, SearchIndexFormat, SearchTerm
 from incidents.library.query import case_search
+from incidents.library.search import INDEX_FORMAT
 from incidents.library.services import cases_load_knowledge
 from tests.incidents.library_helpers import make_case
 
@@ -131,3 +132,19 @@ def test_reindex_rebuilds_the_vocabulary_for_typo_correction():
 
     assert f"rebuilt for {Case.objects.count()} cases" in out.getvalue()
     assert case_search(text="fragmentaton").hits[0].case.slug == "oom-fragmentation"
+
+
+def test_a_start_after_the_index_format_changed_rebuilds_the_index():
+    load()
+    SearchIndexFormat.objects.update(version=INDEX_FORMAT - 1)  # built by older code
+    Case.objects.filter(category="oom").update(search_vector=None)  # what it left behind
+
+    assert "Search index rebuilt" in load()
+    assert SearchIndexFormat.objects.get().version == INDEX_FORMAT
+    assert case_search(text="out of memory").hits[0].case.category == "oom"
+
+
+def test_a_start_with_a_current_index_leaves_it_alone():
+    load()
+
+    assert "Search index rebuilt" not in load()
