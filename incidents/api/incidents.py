@@ -125,7 +125,7 @@ def incident_list(request: HttpRequest, params: Query[IncidentListParams]):
 
 @router.get(
     "/incidents/INC-{int:number}/",
-    auth=TOKEN_ONLY,
+    auth=LOGIN_OR_TOKEN,
     url_name="incident",
     operation_id="getIncident",
     summary="Analysis status, report and triage",
@@ -158,7 +158,7 @@ def incident_update(request: HttpRequest, number: int, payload: TriageChange):
 
 @router.get(
     "/incidents/{int:number}/",
-    auth=TOKEN_ONLY,
+    auth=LOGIN_OR_TOKEN,
     url_name="incident-by-number",
     operation_id="getIncidentByNumber",
     summary="Analysis status, report and triage, by plain number",

@@ -47,6 +47,15 @@ def test_detail_carries_status_report_and_triage_fields(client, triaged, token_h
     assert data["created_at"] == hccl.created_at.isoformat()
 
 
+def test_a_logged_in_browser_reads_the_detail_without_a_token(client, triaged, alice):
+    client.force_login(alice)
+
+    data = client.get(url(triaged["hccl"])).json()
+
+    assert data["triage_status"] == "investigating"
+    assert client.get(f"/api/incidents/{triaged['hccl'].pk}/").status_code == 200
+
+
 def test_detail_of_a_queued_incident_keeps_its_old_fields(client, triaged, token_headers):
     data = client.get(url(triaged["queued"]), headers=token_headers).json()
 
