@@ -37,6 +37,12 @@ def alice(django_user_model):
 
 
 @pytest.fixture
+def bob(django_user_model):
+    """A second person of the team, for triage: owners, verdicts, two people in a meeting."""
+    return django_user_model.objects.create_user(username="bob", password="s3cret-pass")
+
+
+@pytest.fixture
 def alice_client(client, alice):
     client.force_login(alice)
     return client

@@ -235,41 +235,16 @@ def test_unknown_incident_is_404(alice_client):
 
 
 @pytest.fixture
-def triaged(alice, django_user_model):
-    """Three incidents as the list sees them: a shape crash resolved by bob, an HCCL error
-    alice's team investigates (owner bob, tag moe, a Jira ticket), one still queued."""
-    from incidents.triage.services import triage_update
-    from tests.incidents.library_helpers import error_ref, shape_report
-    from tests.incidents.library_helpers import make_incident as incident_with_report
+def triaged(alice, bob):
+    """Three incidents as the list sees them (`make_triaged`), the HCCL one with a first
+    error long enough to be cut, the resolved shape crash owned by alice."""
+    from tests.incidents.triage_helpers import HCCL_ERROR, make_triaged
 
-    bob = django_user_model.objects.create_user(username="bob", password="s3cret-pass")
-    hccl = shape_report()
-    hccl["diagnosis"] |= {"category": "hccl", "error_codes": ["EI0006"], "culprit_ranks": [2]}
-    hccl["diagnosis"]["first_error"] = error_ref(
-        line=812,
-        text="[rank2]: RuntimeError: HCCL function error: HcclAllReduce, error code is 7. "
-        "[ERROR] 2026-01-01-00:00:00 (PID:5555, Device:2, RankID:2) ERR02200 DIST call hccl api "
-        "failed.",
+    long_error = (
+        f"{HCCL_ERROR}. [ERROR] 2026-01-01-00:00:00 (PID:5555, Device:2, RankID:2) ERR02200 "
+        "DIST call hccl api failed."
     )
-    made = {
-        "shape": incident_with_report(shape_report(), user=alice, title="shape job"),
-        "hccl": incident_with_report(hccl, user=alice, title="hccl job"),
-        "queued": incident_with_report(None, user=alice, title="queued job"),
-    }
-    triage_update(
-        incident=made["hccl"],
-        actor=alice,
-        changes={
-            "triage_status": "investigating",
-            "owner": "bob",
-            "tags": ["moe"],
-            "tickets": ["https://jira.example.com/browse/NPU-77"],
-        },
-    )
-    triage_update(
-        incident=made["shape"], actor=bob, changes={"triage_status": "resolved", "owner": "alice"}
-    )
-    return made
+    return make_triaged(alice, bob, hccl_error=long_error, shape_owner="alice")
 
 
 def listed_titles(response) -> list[str]:

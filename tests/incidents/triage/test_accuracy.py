@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user(username="bob", password="s3cret-pass")
-
-
-@pytest.fixture
 def team(alice, bob):
     """Six settled incidents; one was first settled wrongly and then corrected."""
     made = {

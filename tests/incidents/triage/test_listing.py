@@ -16,8 +16,7 @@ from incidents.triage.listing import (
     incident_row,
     incidents_filtered,
 )
-from incidents.triage.services import triage_update
-from tests.incidents.library_helpers import error_ref, make_incident, shape_report
+from tests.incidents.triage_helpers import make_triaged
 
 pytestmark = pytest.mark.django_db
 
@@ -28,32 +27,8 @@ def listed(query: str) -> list[str]:
 
 
 @pytest.fixture
-def incidents(alice, django_user_model):
-    bob = django_user_model.objects.create_user(username="bob", password="s3cret-pass")
-    hccl = shape_report()
-    hccl["diagnosis"] |= {"category": "hccl", "error_codes": ["EI0006"], "culprit_ranks": [2]}
-    hccl["diagnosis"]["first_error"] = error_ref(
-        line=812,
-        text="[rank2]: RuntimeError: HCCL function error: HcclAllReduce, error code is 7",
-    )
-    hccl["bundle"]["files"] = [{"path": "job/plog/plog-4242.log", "kind": "plog", "rank": None}]
-    made = {
-        "shape": make_incident(shape_report(), user=alice, title="shape job"),
-        "hccl": make_incident(hccl, user=alice, title="hccl job"),
-        "queued": make_incident(None, user=alice, title="queued job"),
-    }
-    triage_update(
-        incident=made["hccl"],
-        actor=alice,
-        changes={
-            "triage_status": "investigating",
-            "owner": "bob",
-            "tags": ["moe"],
-            "tickets": ["https://jira.example.com/browse/NPU-77"],
-        },
-    )
-    triage_update(incident=made["shape"], actor=bob, changes={"triage_status": "resolved"})
-    return made
+def incidents(alice, bob):
+    return make_triaged(alice, bob)
 
 
 def test_no_filter_lists_newest_first(incidents):

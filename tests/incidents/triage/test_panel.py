@@ -21,11 +21,6 @@ ROOT_CAUSE = (
 
 
 @pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user(username="bob", password="s3cret-pass")
-
-
-@pytest.fixture
 def incident(alice, bob) -> Incident:
     return make_incident(shape_report(), user=alice, title="tp8 decode")
 

@@ -16,11 +16,6 @@ def incident(alice):
     return make_incident(shape_report(), user=alice, title="tp8 decode")
 
 
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user(username="bob", password="s3cret-pass")
-
-
 def test_a_new_incident_waits_for_triage_without_owner(incident):
     assert incident.triage_status == "new"
     assert incident.owner is None
