@@ -21,6 +21,7 @@ from django.db.models.functions import TruncMonth, TruncWeek
 from analyzers.eval import CONFIDENT
 from analyzers.library.matching import taxonomy
 from incidents.triage.models import RootCauseVerdict
+from incidents.triage.paging import Page
 
 PERIODS = ("month", "week")
 DEFAULT_PERIOD = "month"
@@ -165,24 +166,7 @@ class Disagreement:
         return f"INC-{self.incident_number}"
 
 
-@dataclass(frozen=True)
-class DisagreementPage:
-    items: list[Disagreement]
-    count: int
-    page: int
-    per_page: int
-
-    @property
-    def has_next(self) -> bool:
-        return self.page * self.per_page < self.count
-
-    @property
-    def has_previous(self) -> bool:
-        return self.page > 1
-
-    @property
-    def num_pages(self) -> int:
-        return max(1, -(-self.count // self.per_page))
+DisagreementPage = Page[Disagreement]
 
 
 # ------------------------------------------------------------------ queries

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from django.db.models import Q, QuerySet
 
 from incidents.runs.models import Incident, RunState
+from incidents.triage.paging import Page
 from incidents.triage.states import TriageStatus
 
 PER_PAGE = 50
@@ -127,24 +128,7 @@ def incidents_filtered(filters: IncidentFilters) -> QuerySet[Incident]:
     return rows.order_by(*_ordering(filters.sort))
 
 
-@dataclass(frozen=True)
-class IncidentPage:
-    items: list[Incident]
-    count: int
-    page: int
-    per_page: int
-
-    @property
-    def has_next(self) -> bool:
-        return self.page * self.per_page < self.count
-
-    @property
-    def has_previous(self) -> bool:
-        return self.page > 1
-
-    @property
-    def num_pages(self) -> int:
-        return max(1, -(-self.count // self.per_page))
+IncidentPage = Page[Incident]
 
 
 def incident_page(
