@@ -14,7 +14,7 @@ from incidents.accounts.activity import activity_record
 from incidents.accounts.models import Verb
 from incidents.accounts.token_services import api_token_issue
 from incidents.models import AnalysisRun, Bundle, Incident, RunState
-from incidents.runs import blobstore
+from incidents.runs import blobstore, webhook
 from incidents.runs.tasks import analyze_bundle
 
 __all__ = ["api_token_issue", "incident_create", "incident_reanalyze", "run_queue"]
@@ -108,3 +108,4 @@ def _enqueue(run: AnalysisRun) -> None:
             state=RunState.FAILED, error=message + "Try “Analyze again” later."
         )
         run.show_on_incident(RunState.FAILED)
+        webhook.queue_run_notice(run.pk)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import urllib.error
 import urllib.request
 from typing import Any
@@ -36,13 +37,35 @@ def queue_run_notice(run_id: int) -> None:
         transaction.on_commit(lambda: _send_task(run_id))
 
 
-def _send_task(run_id: int) -> None:
+def _send_task(run_id: int) -> threading.Thread | None:
+    """Queue the notice task; when the broker can't take it, post once from here instead.
+
+    The broker being down is exactly when a run fails before any worker saw it, and that is
+    the notice people most need. The direct post runs on a daemon thread with no retry, so
+    the request that ended the run is not held up by a slow receiver.
+    """
     from incidents.runs.tasks import notify_run_finished  # the tasks module imports this one
 
     try:
         notify_run_finished.delay(run_id)
-    except Exception:  # the broker is down: the run is stored, only its announcement is lost
-        log.exception("run %s: could not queue its webhook notice", run_id)
+        return None
+    except Exception:
+        log.warning("run %s: broker unreachable, posting its webhook notice directly", run_id)
+    run = AnalysisRun.objects.select_related("incident").filter(pk=run_id).first()
+    if run is None:
+        return None
+    thread = threading.Thread(
+        target=_post_once, args=(run_notice(run),), name=f"webhook-run-{run_id}", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _post_once(body: dict[str, Any]) -> None:
+    try:
+        post_notice(settings.RANKLENS_WEBHOOK_URL, body)
+    except WebhookUnavailable as error:
+        log.error("webhook notice for %s lost: %s", body.get("incident"), error)
 
 
 def run_notice(run: AnalysisRun) -> dict[str, Any]:

@@ -198,3 +198,33 @@ def test_a_title_cannot_ping_a_slack_channel():
         "INC-7 &lt;!channel&gt; R&amp;D job: done — hccl (0.86), culprit ranks 2, 5; "
         f"{BASE}/incidents/INC-7/"
     )
+
+
+def test_a_run_that_could_not_be_queued_is_announced_directly(
+    receiver, alice, crash_bundle, monkeypatch, django_capture_on_commit_callbacks
+):
+    """With the broker down neither the analysis nor the notice task can be sent; people
+    still hear that the upload failed, from a one-off post made by the web process."""
+    from kombu.exceptions import OperationalError
+
+    from incidents.runs import webhook
+    from incidents.runs.tasks import analyze_bundle
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(analyze_bundle, "delay", broker_down)
+    monkeypatch.setattr(notify_run_finished, "delay", broker_down)
+    threads = []
+    send = webhook._send_task
+    monkeypatch.setattr(webhook, "_send_task", lambda run_id: threads.append(send(run_id)))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run = queued_run(crash_bundle, alice, "nightly")
+    for thread in threads:
+        thread.join(timeout=10)
+
+    [notice] = posted(receiver)
+    assert notice["status"] == "failed"
+    assert notice["incident"] == f"INC-{run.incident_id}"
+    assert "task queue could not be reached" in notice["error"]
