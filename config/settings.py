@@ -286,6 +286,20 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# The default cache holds short-lived counters (API request budgets). With Redis every web
+# process shares them; without it each process counts for itself.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ranklens",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- Run lifecycle (incidents.runs.heartbeat, incidents.runs.sweeper) ----------------------------
 # A running analysis writes a heartbeat this often, also during one long phase.
 RANKLENS_HEARTBEAT_SECONDS = env_int("RANKLENS_HEARTBEAT_SECONDS", 15)
@@ -297,6 +311,12 @@ RANKLENS_QUEUED_GRACE_SECONDS = env_int("RANKLENS_QUEUED_GRACE_SECONDS", 60)
 # How often every worker's sweeper looks for such runs; 0 turns it off in that worker.
 RANKLENS_SWEEP_SECONDS = env_int("RANKLENS_SWEEP_SECONDS", 30)
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- API request budgets (incidents.api.throttling) ------------------------------------
+# Per caller and window ("N/sec|min|hour|day"); empty switches a budget off. Past it the API
+# answers 429 with Retry-After. Counts live in the default cache (Redis with REDIS_URL).
+RANKLENS_API_RATE = env_str("RANKLENS_API_RATE", "600/min")
+RANKLENS_API_UPLOAD_RATE = env_str("RANKLENS_API_UPLOAD_RATE", "30/min")
 
 # --- Notifications (incidents.runs.webhook) ---------------------------------------
 # Where a finished run (done or failed) is announced as JSON, Slack-compatible; off if empty.

@@ -31,6 +31,14 @@ def media_root(settings, tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def api_budgets_off(settings) -> None:
+    """The API's request budgets are off, so the many calls a test run makes as one user
+    never meet them; tests/incidents/api/test_throttling.py switches them on."""
+    settings.RANKLENS_API_RATE = ""
+    settings.RANKLENS_API_UPLOAD_RATE = ""
+
+
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user(username="alice", password="s3cret-pass")

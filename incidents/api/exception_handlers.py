@@ -8,6 +8,7 @@ Django's handlers (and the upload fault middleware) answer it, as for every othe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -69,7 +70,10 @@ def authentication_error(request: HttpRequest, exc: AuthenticationError) -> Http
 
 
 def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
-    return api_error(default_message(429), 429)
+    response = api_error(default_message(429), 429)
+    if exc.wait is not None:
+        response["Retry-After"] = str(max(1, math.ceil(exc.wait)))
+    return response
 
 
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:

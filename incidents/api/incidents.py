@@ -26,6 +26,7 @@ from incidents.api.schemas import (
     IncidentList,
     TriageChange,
 )
+from incidents.api.throttling import UPLOADS
 from incidents.models import Incident
 from incidents.runs import services
 from incidents.runs.forms import BundleUploadForm
@@ -72,6 +73,7 @@ FIELD_ERRORS = {401: ApiError, 404: ApiError, 422: ApiError}
 @router.post(
     "/incidents/",
     auth=TOKEN_ONLY,
+    throttle=UPLOADS,
     url_name="incidents",
     operation_id="uploadBundle",
     summary="Upload a log bundle",
@@ -83,6 +85,7 @@ FIELD_ERRORS = {401: ApiError, 404: ApiError, 422: ApiError}
         400: ApiError,
         401: ApiError,
         413: ApiError,
+        429: ApiError,
         503: ApiError,
         507: ApiError,
     },

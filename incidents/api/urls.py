@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from incidents.api import cases, exception_handlers, incidents
 from incidents.api.csrf import session_csrf
 from incidents.api.docs import LocalSwagger
+from incidents.api.throttling import EVERY_CALL
 
 DESCRIPTION = """\
 Upload the logs of a failed multi-rank job, poll its analysis, and search the case library.
@@ -22,7 +23,8 @@ with `manage.py issue_token`). Operations that also accept the login session che
 token for changes made with it.
 
 Every error answers JSON `{"error": message, "status": code, ...}`; a bad field value answers
-422 with `field` naming it."""
+422 with `field` naming it. Each caller has a request budget per minute, and uploads a smaller
+one of their own: past it the API answers 429 with `Retry-After` in seconds."""
 
 api = NinjaAPI(
     title="Ranklens API",
@@ -32,6 +34,7 @@ api = NinjaAPI(
     openapi_url="/schema/",
     docs_url="/docs/",
     docs=LocalSwagger(),
+    throttle=EVERY_CALL,
 )
 exception_handlers.install(api)
 api.add_router("", incidents.router)

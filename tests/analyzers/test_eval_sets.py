@@ -47,5 +47,6 @@ def test_several_corpus_options_score_each_directory(tmp_path, capsys) -> None:
     empty_b.mkdir()
     main(["--corpus", str(empty_a), "--corpus", str(empty_b)])
     out = capsys.readouterr().out
-    assert f"== {empty_a}" in out and f"== {empty_b}" in out
+    assert f"== {empty_a}" in out
+    assert f"== {empty_b}" in out
     assert "pooled" in out
