@@ -19,16 +19,20 @@ class ApiError(Exception):
     """The server answered with an error, or could not be reached at all.
 
     `status` is the HTTP status (None when no answer came); `transient` says whether
-    asking again later may work (a gateway error, 503, or a dropped connection).
+    asking again later may work (a gateway error, 503, 429, or a dropped connection);
+    `retry_after` is the server's `Retry-After` in seconds, when it sent one.
     """
 
-    def __init__(self, message: str, *, status: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
     @property
     def transient(self) -> bool:
-        return self.status is None or self.status in (502, 503, 504)
+        return self.status is None or self.status in (429, 502, 503, 504)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -70,7 +74,11 @@ class Client:
             with _opener.open(request, timeout=SOCKET_TIMEOUT_S) as response:
                 return _json_of(response.read(), url)
         except urllib.error.HTTPError as error:
-            raise ApiError(_error_message(error), status=error.code) from None
+            raise ApiError(
+                _error_message(error),
+                status=error.code,
+                retry_after=_seconds(error.headers.get("Retry-After")),
+            ) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise ApiError(f"could not reach {url}: {reason}") from None
@@ -84,6 +92,14 @@ def _json_of(raw: bytes, url: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(f"{url} answered JSON that is not an object")
     return data
+
+
+def _seconds(value: str | None) -> float | None:
+    """`Retry-After` in its delay-seconds form; an HTTP date or garbage reads as absent."""
+    try:
+        return max(0.0, float(value)) if value else None
+    except ValueError:
+        return None
 
 
 def _error_message(error: urllib.error.HTTPError) -> str:

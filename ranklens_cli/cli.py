@@ -22,6 +22,8 @@ EXIT_TIMEOUT = 4
 FINISHED = ("done", "failed")
 POLL_INTERVAL_S = 2.0
 MAX_POLL_INTERVAL_S = 15.0
+UPLOAD_ATTEMPTS = 4  # an upload refused for its rate (429) is sent again, this many times in all
+MAX_RETRY_AFTER_S = 300.0  # a longer Retry-After is not waited for
 
 DESCRIPTION = """\
 Upload a job's log bundle to Ranklens and print the incident URL. With --wait, wait for
@@ -107,12 +109,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return upload(Client(args.url, args.token), args.file, args)
 
 
-def upload(client: Client, path: Path, args: argparse.Namespace) -> int:
-    try:
-        created = client.upload(path, title=args.title)
-    except ApiError as error:
-        print(f"ranklens: upload failed: {error}", file=sys.stderr)
-        return EXIT_HTTP_ERROR
+def upload(
+    client: Client,
+    path: Path,
+    args: argparse.Namespace,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    for attempt in range(1, UPLOAD_ATTEMPTS + 1):
+        try:
+            created = client.upload(path, title=args.title)
+            break
+        except ApiError as error:
+            pause = _rate_pause(error)
+            if pause is None or attempt == UPLOAD_ATTEMPTS:
+                print(f"ranklens: upload failed: {error}", file=sys.stderr)
+                return EXIT_HTTP_ERROR
+            print(f"ranklens: {error}; sending again in {pause:g} s", file=sys.stderr)
+            sleep(pause)
     print(created.get("url", ""), flush=True)
     if not args.wait:
         return EXIT_DONE
@@ -132,8 +145,9 @@ def wait_for_verdict(
 ) -> int:
     """Poll the status URL until the run finishes, the deadline passes or the server errs.
 
-    A gateway error or a dropped connection is asked again (the server may be restarting);
-    any other error ends the wait, since asking again would get the same answer.
+    A gateway error or a dropped connection is asked again (the server may be restarting),
+    and so is a 429, no sooner than its Retry-After; any other error ends the wait, since
+    asking again would get the same answer.
     """
     deadline = clock() + timeout_s
     interval, last_shown = POLL_INTERVAL_S, ""
@@ -145,6 +159,7 @@ def wait_for_verdict(
                 print(f"ranklens: status check failed: {error}", file=sys.stderr)
                 return EXIT_HTTP_ERROR
             print(f"ranklens: {error}; asking again", file=sys.stderr)
+            interval = max(interval, min(error.retry_after or 0.0, MAX_RETRY_AFTER_S))
         else:
             if status.get("status") in FINISHED:
                 print("\n".join(verdict_lines({**created, **status})), flush=True)
@@ -160,6 +175,17 @@ def wait_for_verdict(
             return EXIT_TIMEOUT
         sleep(min(interval, remaining))
         interval = min(interval * 1.5, MAX_POLL_INTERVAL_S)
+
+
+def _rate_pause(error: ApiError) -> float | None:
+    """Seconds to wait before sending a refused upload again; None: don't send it again.
+
+    Only a 429 is worth it: the server read nothing of the body and stored nothing. A 503
+    may mean the upload was stored and only its queueing failed, so it is not repeated.
+    """
+    if error.status != 429:
+        return None
+    return min(error.retry_after if error.retry_after is not None else 5.0, MAX_RETRY_AFTER_S)
 
 
 def _show_progress(status: dict[str, Any], last_shown: str) -> str:

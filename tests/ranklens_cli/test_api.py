@@ -78,3 +78,15 @@ def test_an_unreachable_server_is_a_transient_error(crash_bundle):
 
     assert caught.value.status is None
     assert caught.value.transient
+
+
+@pytest.mark.parametrize(("header", "seconds"), [("30", 30.0), ("soon", None), (None, None)])
+def test_a_rate_refusal_is_transient_and_carries_retry_after(header, seconds):
+    headers = {"Retry-After": header} if header else {}
+    error, _ = error_from(
+        [Canned.json(429, {"error": "Too many requests", "status": 429}, **headers)],
+        lambda server: Client(server.url, "t").status(server.url + "/api/incidents/INC-7/"),
+    )
+
+    assert error.transient
+    assert error.retry_after == seconds

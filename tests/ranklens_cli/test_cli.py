@@ -178,3 +178,57 @@ def test_a_refusal_while_waiting_exits_3(capsys):
 
     assert code == cli.EXIT_HTTP_ERROR
     assert "HTTP 404: No incident INC-7." in capsys.readouterr().err
+
+
+def args_for() -> object:
+    return cli.build_parser().parse_args(["upload", "job.tar.gz", "--url", "u", "--token", "t"])
+
+
+class RefusingClient:
+    """Refuses uploads with the given errors, then accepts."""
+
+    def __init__(self, refusals: list[ApiError]) -> None:
+        self.refusals = refusals
+        self.uploads = 0
+
+    def upload(self, path, *, title: str = "") -> dict:
+        self.uploads += 1
+        if self.refusals:
+            raise self.refusals.pop(0)
+        return CREATED
+
+
+def test_an_upload_over_its_rate_is_sent_again_after_retry_after(tmp_path, capsys):
+    client = RefusingClient([ApiError("HTTP 429: Too many requests", status=429, retry_after=7)])
+    pauses: list[float] = []
+
+    code = cli.upload(client, tmp_path / "job.tar.gz", args_for(), sleep=pauses.append)
+
+    assert (code, client.uploads, pauses) == (0, 2, [7])
+    assert "sending again in 7 s" in capsys.readouterr().err
+
+
+def test_an_upload_refused_for_another_reason_is_not_repeated(tmp_path):
+    client = RefusingClient([ApiError("HTTP 503: queue down", status=503)])
+    pauses: list[float] = []
+
+    code = cli.upload(client, tmp_path / "job.tar.gz", args_for(), sleep=pauses.append)
+
+    assert (code, client.uploads, pauses) == (cli.EXIT_HTTP_ERROR, 1, [])
+
+
+def test_an_upload_refused_for_its_rate_every_time_gives_up(tmp_path):
+    refusals = [ApiError("HTTP 429", status=429, retry_after=1) for _ in range(10)]
+    client = RefusingClient(refusals)
+
+    code = cli.upload(client, tmp_path / "job.tar.gz", args_for(), sleep=lambda s: None)
+
+    assert (code, client.uploads) == (cli.EXIT_HTTP_ERROR, cli.UPLOAD_ATTEMPTS)
+
+
+def test_polling_waits_at_least_the_servers_retry_after():
+    throttled = ApiError("HTTP 429: Too many requests", status=429, retry_after=12)
+    code, clock = wait(FakeClient([throttled, DONE]))
+
+    assert code == 0
+    assert clock.sleeps == [12]
