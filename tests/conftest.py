@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from tests.corpus_path import CORPUS
 
@@ -29,6 +30,14 @@ def media_root(settings, tmp_path: Path) -> Path:
     settings.MEDIA_ROOT = root
     settings.FILE_UPLOAD_TEMP_DIR = str(root / "incoming")
     return root
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in Chinese leaves its language active in the thread; the next test's
+    direct calls (services, analyzers) must start from the default language again."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

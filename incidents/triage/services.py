@@ -11,6 +11,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from analyzers.library.matching import taxonomy
 from incidents.accounts.activity import activity_record, activity_record_changes
@@ -37,14 +39,33 @@ TAG_SHAPE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
 INCIDENT_ID = re.compile(r"^(?:INC-)?(\d+)$", re.IGNORECASE)
 
 
+# What the web pages call each field in a refusal (the API names the field itself).
+FIELD_LABELS = {
+    "triage_status": gettext_lazy("Status"),
+    "owner": gettext_lazy("Owner"),
+    "tags": gettext_lazy("Tags"),
+    "tickets": gettext_lazy("Tickets"),
+    "root_cause": gettext_lazy("Root cause"),
+    "root_cause_category": gettext_lazy("Root cause category"),
+    "decision": gettext_lazy("Decision"),
+    "duplicate_of": gettext_lazy("Duplicate of"),
+    "body": gettext_lazy("Comment"),
+}
+
+
 class TriageInvalid(ValueError):
     """A value people sent that cannot be stored; names the field so forms and the API
-    can point at it."""
+    can point at it. The message is in the request's language (English for the API)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+    def for_people(self) -> str:
+        """`Owner: no active user is called 'x'`, with the field as the page calls it."""
+        label = FIELD_LABELS.get(self.field, self.field)
+        return _("%(field)s: %(message)s") % {"field": label, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -87,7 +108,8 @@ def triage_clean(incident: Incident, changes: Mapping[str, Any]) -> TriageValues
     unknown = sorted(set(changes) - set(EDITABLE_FIELDS))
     if unknown:
         raise TriageInvalid(
-            unknown[0], f"not an editable field (one of {', '.join(EDITABLE_FIELDS)})"
+            unknown[0],
+            _("not an editable field (one of %(fields)s)") % {"fields": ", ".join(EDITABLE_FIELDS)},
         )
     scalars: dict[str, Any] = {}
     for name in ("triage_status", "root_cause", "root_cause_category", "decision"):
@@ -100,7 +122,7 @@ def triage_clean(incident: Incident, changes: Mapping[str, Any]) -> TriageValues
     status = scalars.get("triage_status", incident.triage_status)
     duplicate_of = scalars.get("duplicate_of", incident.duplicate_of)
     if status == TriageStatus.DUPLICATE and duplicate_of is None:
-        raise TriageInvalid("duplicate_of", "a duplicate names the incident it duplicates")
+        raise TriageInvalid("duplicate_of", _("a duplicate names the incident it duplicates"))
     if status != TriageStatus.DUPLICATE and duplicate_of is not None:
         scalars["duplicate_of"] = None  # leaving 'duplicate' drops the link
     tags = _tags_clean(changes["tags"]) if "tags" in changes else None
@@ -125,7 +147,7 @@ def triage_snapshot(incident: Incident) -> dict[str, Any]:
 def comment_add(*, incident: Incident, author: AbstractBaseUser | None, body: str) -> Comment:
     text = _text_clean("body", body)
     if not text.strip():
-        raise TriageInvalid("body", "a comment needs some text")
+        raise TriageInvalid("body", _("a comment needs some text"))
     with transaction.atomic():
         comment = Comment.objects.create(
             incident=incident,
@@ -149,7 +171,9 @@ def comment_add(*, incident: Incident, author: AbstractBaseUser | None, body: st
 def _status_clean(value: Any) -> str:
     if value not in TriageStatus.values:
         raise TriageInvalid(
-            "triage_status", f"{value!r} is not one of {', '.join(TriageStatus.values)}"
+            "triage_status",
+            _("%(value)s is not one of %(choices)s")
+            % {"value": repr(value), "choices": ", ".join(TriageStatus.values)},
         )
     return value
 
@@ -158,9 +182,9 @@ def _text_clean(field: str, value: Any) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise TriageInvalid(field, "must be text")
+        raise TriageInvalid(field, _("must be text"))
     if len(value) > MAX_TEXT:
-        raise TriageInvalid(field, f"is longer than {MAX_TEXT} characters")
+        raise TriageInvalid(field, _("is longer than %(limit)d characters") % {"limit": MAX_TEXT})
     return value.replace("\x00", "")
 
 
@@ -169,7 +193,10 @@ def _category_clean(value: Any) -> str:
         return ""
     if value not in taxonomy():
         labels = ", ".join(sorted(taxonomy()))
-        raise TriageInvalid("root_cause_category", f"{value!r} is not one of {labels}")
+        raise TriageInvalid(
+            "root_cause_category",
+            _("%(value)s is not one of %(choices)s") % {"value": repr(value), "choices": labels},
+        )
     return value
 
 
@@ -185,12 +212,14 @@ def _owner_clean(value: Any) -> AbstractBaseUser | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str):
-        raise TriageInvalid("owner", "must be a user name")
+        raise TriageInvalid("owner", _("must be a user name"))
     user_model = get_user_model()
     try:
         return user_model.objects.get(**{user_model.USERNAME_FIELD: value, "is_active": True})
     except user_model.DoesNotExist:
-        raise TriageInvalid("owner", f"no active user is called {value!r}") from None
+        raise TriageInvalid(
+            "owner", _("no active user is called %(name)s") % {"name": repr(value)}
+        ) from None
 
 
 def _duplicate_clean(incident: Incident, value: Any) -> Incident | None:
@@ -198,13 +227,16 @@ def _duplicate_clean(incident: Incident, value: Any) -> Incident | None:
         return None
     found = INCIDENT_ID.match(str(value).strip())
     if not found:
-        raise TriageInvalid("duplicate_of", f"{value!r} is not an incident id such as INC-7")
+        raise TriageInvalid(
+            "duplicate_of",
+            _("%(value)s is not an incident id such as INC-7") % {"value": repr(value)},
+        )
     number = int(found.group(1))
     if number == incident.pk:
-        raise TriageInvalid("duplicate_of", "an incident cannot duplicate itself")
+        raise TriageInvalid("duplicate_of", _("an incident cannot duplicate itself"))
     original = Incident.objects.filter(pk=number).first()
     if original is None:
-        raise TriageInvalid("duplicate_of", f"INC-{number} does not exist")
+        raise TriageInvalid("duplicate_of", _("INC-%(number)d does not exist") % {"number": number})
     return original
 
 
@@ -215,7 +247,7 @@ def _as_list(field: str, value: Any) -> list[str]:
     if isinstance(value, str):
         value = re.split(r"[,\n]", value)
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TriageInvalid(field, "must be a list of text")
+        raise TriageInvalid(field, _("must be a list of text"))
     return [v.strip() for v in value if v.strip()]
 
 
@@ -225,12 +257,14 @@ def _tags_clean(value: Any) -> list[str]:
         tag = raw.lower().replace(" ", "-")
         if not TAG_SHAPE.match(tag):
             raise TriageInvalid(
-                "tags", f"{raw!r}: a tag is up to 40 letters, digits, '.', '_' or '-'"
+                "tags",
+                _("%(tag)s: a tag is up to 40 letters, digits, '.', '_' or '-'")
+                % {"tag": repr(raw)},
             )
         if tag not in tags:
             tags.append(tag)
     if len(tags) > MAX_TAGS:
-        raise TriageInvalid("tags", f"at most {MAX_TAGS} tags")
+        raise TriageInvalid("tags", _("at most %(limit)d tags") % {"limit": MAX_TAGS})
     return tags
 
 
@@ -244,7 +278,7 @@ def _tickets_clean(value: Any) -> list[str]:
         if url not in urls:
             urls.append(url)
     if len(urls) > MAX_TICKETS:
-        raise TriageInvalid("tickets", f"at most {MAX_TICKETS} tickets")
+        raise TriageInvalid("tickets", _("at most %(limit)d tickets") % {"limit": MAX_TICKETS})
     return urls
 
 

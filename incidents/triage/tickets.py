@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext as _
+
 MAX_URL = 500
 
 # Tracker URL shapes, most specific first: the key is what people quote in chat.
@@ -28,9 +30,9 @@ def ticket_url_clean(value: str) -> str:
     url = value.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise TicketInvalid(f"{value!r} is not an http(s) URL")
+        raise TicketInvalid(_("%(value)s is not an http(s) URL") % {"value": repr(value)})
     if len(url) > MAX_URL:
-        raise TicketInvalid(f"a ticket URL is at most {MAX_URL} characters")
+        raise TicketInvalid(_("a ticket URL is at most %(limit)d characters") % {"limit": MAX_URL})
     return url
 
 

@@ -32,9 +32,9 @@ def _back(request: HttpRequest, incident: Incident) -> HttpResponse:
 
 def _refused(request: HttpRequest, incident: Incident, invalid: TriageInvalid) -> HttpResponse:
     if _wants_json(request):
-        body = {"error": str(invalid), "status": 400, "field": invalid.field}
+        body = {"error": invalid.for_people(), "status": 400, "field": invalid.field}
         return JsonResponse(body, status=400)
-    messages.error(request, str(invalid))
+    messages.error(request, invalid.for_people())
     return _back(request, incident)
 
 

@@ -130,5 +130,5 @@ def test_a_refused_form_post_shows_why_on_the_same_screen(alice_client, three):
     )
     assert answer["Location"] == here
     page = alice_client.get(here).content.decode()
-    assert "duplicate_of: a duplicate names the incident it duplicates" in page
+    assert "Duplicate of: a duplicate names the incident it duplicates" in page
     assert "2 of 3" in page

@@ -95,7 +95,7 @@ def test_a_refused_post_says_which_field_and_keeps_the_incident(alice_client, in
     )
 
     html = answer.content.decode()
-    assert "duplicate_of: a duplicate names the incident it duplicates" in html
+    assert "Duplicate of: a duplicate names the incident it duplicates" in html
     incident.refresh_from_db()
     assert incident.triage_status == "new"
 
@@ -184,3 +184,14 @@ def test_the_copy_button_carries_the_export_text(alice_client, incident):
     textarea = re.search(r'<textarea id="export-text"[^>]*hidden[^>]*>(.*?)</textarea>', html, re.S)
     assert textarea is not None
     assert textarea.group(1).replace("&gt;", ">").replace("&#x27;", "'") == exported
+
+
+def test_a_refusal_speaks_the_pages_language(alice_client, incident):
+    answer = alice_client.post(
+        f"/incidents/INC-{incident.pk}/triage/",
+        {"owner": "nobody-here", "next": incident.get_absolute_url()},
+        headers={"Accept-Language": "zh-CN"},
+        follow=True,
+    )
+
+    assert "负责人：没有名为 &#x27;nobody-here&#x27; 的在用用户" in answer.content.decode()
