@@ -48,3 +48,38 @@ def test_an_unlabelled_code_keeps_its_doubt_in_the_confidence() -> None:
         "job/rank2.log", RAISED.format(call="aclrtSynchronizeDevice", code="507011")
     )
     assert diagnosis.confidence < 0.8
+
+
+# The synchronize warnings of a ZeRO-3 step whose collective never finished: the device's
+# GetError line names the FFTS+ task's kind, the trace under it only the synchronize code.
+WAITED_ON_A_COLLECTIVE = """\
+[W NPUStream.cpp:382] Warning: NPU warning, error code is 107020[Error]: .
+EE9999: Inner Error!
+EE9999  fftsplus task execute failed, dev_id=5, stream_id=7, task_id=2210, context_id=4, thread_id=0, err_type=13[hccl fftsplus timeout][FUNC:GetError][FILE:stream.cc][LINE:1512]
+        TraceBack (most recent call last):
+        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+        wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+ (function npuSynchronizeUsedDevices)
+"""
+
+# The same warning when the device said nothing about which task it waited for.
+WAITED_ON_NOTHING_NAMED = """\
+[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .
+EH9999: Inner Error!
+        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+EH9999  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+        TraceBack (most recent call last):
+ (function npuSynchronizeDevice)
+"""
+
+
+def test_a_device_line_naming_an_hccl_task_labels_the_synchronize_timeout_hccl() -> None:
+    diagnosis = diagnose_text("train/rank5.log", WAITED_ON_A_COLLECTIVE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[hccl fftsplus timeout]" in diagnosis.first_error.text
+
+
+def test_a_synchronize_timeout_that_names_no_task_stays_stream_sync() -> None:
+    diagnosis = diagnose_text("train/rank5.log", WAITED_ON_NOTHING_NAMED)
+    assert diagnosis.category == "stream_sync"
