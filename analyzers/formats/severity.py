@@ -43,6 +43,7 @@ class Prefilter:
     benign: re.Pattern[str]
     notable_info: tuple[bytes, ...] = ()
     refusal_words: re.Pattern[str] | None = None
+    frame_lines: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +62,9 @@ def load_prefilter() -> Prefilter:
         refusal_words=re.compile(_squash(data["refusal_words"]), re.IGNORECASE)
         if data.get("refusal_words")
         else None,
+        frame_lines=re.compile(str(data["frame_lines"]), re.IGNORECASE)
+        if data.get("frame_lines")
+        else None,
     )
 
 
@@ -71,6 +75,8 @@ def _squash(words: str) -> str:
 def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     """ERROR, WARNING or None (noise) for one parsed line."""
     if not line.message.strip() or _is_python_source(line.message):
+        return None
+    if prefilter.frame_lines is not None and prefilter.frame_lines.match(line.message):
         return None
     if line.level in ERROR_LEVELS:
         return EventKind.ERROR

@@ -27,6 +27,13 @@ Op [ChunkGatedDeltaFwd] tiling compile info parse failed
 Kernel GetWorkspace failed. opType: 12
 """
 
+# the error manager's named form pasted without its `[PID: n] time` prefix, no error word in it
+NAMED_REASON_WITHOUT_PID = """\
+RuntimeError: npu_moe_distribute_dispatch_v2: build/CMakeFiles/torch_npu.dir/compiler_depend.ts:88 NPU function error: call aclnnMoeDistributeDispatchV2 failed, error code is 561002
+[ERROR] 2026-07-02-10:11:12 (PID:8812, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
+Invalid_Input(EZ0004): Parameter scales of MoeDistributeDispatchV2 is required, but it is empty.
+"""
+
 TRITON_BLOCK_WITHOUT_PREFIX = """\
   File "/usr/local/python3.11.13/lib/python3.11/site-packages/triton/compiler/compiler.py", line 320, in compile
     raise MLIRCompilationError(stage_name, error_detail)
@@ -98,6 +105,12 @@ CASES = [
         "AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed",
     ),
     (
+        "aclnn input check under the wrapper, pasted without its PID",
+        NAMED_REASON_WITHOUT_PID,
+        "operator",
+        "Invalid_Input(EZ0004): Parameter scales",
+    ),
+    (
         "compiler refuses the chip name with no error word",
         TRITON_BLOCK_WITHOUT_PREFIX,
         "config",
@@ -155,3 +168,8 @@ def test_a_compiler_warning_is_not_a_reason() -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
     assert diagnosis.first_error is not None
     assert "warning" not in diagnosis.first_error.text
+
+
+def test_a_number_in_brackets_before_a_colon_is_not_an_error_manager_line() -> None:
+    diagnosis = diagnose_text("job/rank0.log", "model server (port 8000): ready\n")
+    assert diagnosis.first_error is None

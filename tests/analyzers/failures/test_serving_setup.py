@@ -54,6 +54,32 @@ def test_graph_capture_out_of_streams_is_a_capture_size_problem() -> None:
     assert "shm_broadcast" not in diagnosis.first_error.text
 
 
+CAPTURE_BEGIN_WITHOUT_STREAM_QUEUE = """\
+RuntimeError: Worker failed with error 'NPUModelRunner init failed, error is capture_begin:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:209 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207005
+(EngineCore pid=7310) [ERROR] 2026-08-02-13:05:44 (PID:7322, Device:1, RankID:-1) ERR00100 PTA call acl api failed
+(EngineCore pid=7310) [Error]: Failed to apply for memory.
+(EngineCore pid=7310)         Check the remaining storage space in the hardware environment.
+(EngineCore pid=7310) EE9999: Inner Error!
+(EngineCore pid=7310) EE9999[PID: 7322] 2026-08-02-13:05:44.620.913 (EE9999):  [SqCqManage]Alloc sq cq fail, stream_id=1990, retCode=0x7020023.[FUNC:Setup][FILE:stream.cc][LINE:402]
+"""
+
+
+def test_a_stream_the_device_has_no_queue_for_is_a_settings_problem() -> None:
+    diagnosis = diagnose_text("issue/serve.log", CAPTURE_BEGIN_WITHOUT_STREAM_QUEUE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Alloc sq cq fail" in diagnosis.first_error.text
+    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_resource_failure_code_alone_does_not_say_streams_ran_out() -> None:
+    wrapper_only = CAPTURE_BEGIN_WITHOUT_STREAM_QUEUE.split("(EngineCore pid=7310) EE9999: Inner")[
+        0
+    ]
+    diagnosis = diagnose_text("issue/serve.log", wrapper_only)
+    assert diagnosis.category != "config"
+
+
 def test_a_quoted_weight_name_heading_a_traceback_is_a_missing_weight() -> None:
     prefix = "ERROR 02-17 09:30:41 [engine.py:410] "
     text = (

@@ -74,6 +74,28 @@ PREFILTER = load_prefilter()
         ),
         ("loader: checksum fetch failed; the message can be safely ignored on retry", None),
         ("loader: checksum fetch failed, giving up after 3 attempts", EventKind.ERROR),
+        # a call-stack frame a writer prints at ERROR level names code, not a failure
+        (
+            "[ERROR] HCCL(40512,python3):2026-07-14-09:22:31.410.201 [rank_info_detect_service.cc:88]"
+            "[40733]/lib/aarch64-linux-gnu/libc.so.6(+0x7f2c8) [0xffff9a3cf2c8]",
+            None,
+        ),
+        (
+            "[ERROR] HCCL(40512,python3):2026-07-14-09:22:31.410.412 [rank_info_detect.cc:199]"
+            "[40733]/opt/cann/lib64/libhcomm.so(_ZN4Hccl9SomeClass3RunEv+0x58) [0xffff71b20a58]",
+            None,
+        ),
+        # the frame's owner saying what failed stays an error
+        (
+            "[ERROR] HCCL(40512,python3):2026-07-14-09:22:31.410.207 [rank_info_detect_service.cc:88]"
+            "[40733][RankInfoDetectService::GetConnections] server get socket fail",
+            EventKind.ERROR,
+        ),
+        # the named error-manager form pasted without its [PID: n] prefix is an error line
+        (
+            "Invalid_Input(EZ0004): Parameter scales of MoeDispatch is required, but it is empty.",
+            EventKind.ERROR,
+        ),
     ],
 )
 def test_classify(line, expected):
