@@ -51,3 +51,12 @@ def test_a_python_package_missing_a_symbol_stays_a_package_set_mismatch():
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "libtorch_npu.so: undefined symbol" in diagnosis.first_error.text
+
+
+def test_a_framework_custom_op_package_inside_the_toolkit_tree_is_still_the_package_set():
+    text = (
+        "OSError: /usr/local/Ascend/ascend-toolkit/latest/opp/vendors/serve_ops/op_api/lib/"
+        "libcust_opapi.so: undefined symbol: aclnnMoeGatingSortGetWorkspaceSize\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
