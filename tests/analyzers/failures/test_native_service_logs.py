@@ -2,8 +2,9 @@
 ATB (the fused-operator library under MindIE, xLLM and lmdeploy's dicp backend) checks an
 operation's input tensors on the host and logs the refusal, and MindIE's server logs that its
 endpoint could not open the address it was configured with. Neither carries an error code a
-caller would print; the header's level and the wording say what failed. Excerpts are in those
-formats with values of our own; each is scanned and diagnosed end to end.
+caller would print; the header's level and the wording say what failed. C++ engines that check
+an HCCL status with glog's CHECK_EQ print the HCCL return code left of `vs.`. Excerpts are in
+those formats with values of our own; each is scanned and diagnosed end to end.
 """
 
 from __future__ import annotations
@@ -77,3 +78,30 @@ def test_a_device_id_the_visible_set_does_not_hold_is_the_jobs_setting() -> None
     assert diagnosis.first_error is not None
     assert "invalid device=2" in diagnosis.first_error.text
     assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+GLOG_HCCL_CHECK = """\
+I20260105 10:11:12.120001 2210 worker_server.cpp:72] Create worker server with device: 3
+F20260105 10:11:12.131415 2201 comm_setup.cpp:58] Check failed: ret == HCCL_SUCCESS (7 vs. 0) HcclCommInitRootInfo failed.
+*** Check failure stack trace: ***
+    @           0x6c1a2f  google::LogMessage::SendToLog()
+    @           0x6be392  google::LogMessage::Flush()
+"""
+
+GLOG_ACL_CHECK = """\
+F20260105 10:11:12.131415 2201 worker.cpp:91] Check failed: status == ACL_SUCCESS (507899 vs. 0) aclrtSetDevice failed.
+*** Check failure stack trace: ***
+"""
+
+
+def test_a_glog_check_on_an_hccl_status_reads_the_hccl_return_code() -> None:
+    diagnosis = diagnose_text("logs/node_0.log", GLOG_HCCL_CHECK)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HCCL_SUCCESS (7 vs. 0)" in diagnosis.first_error.text
+    assert "HCCL_E_UNAVAIL" in diagnosis.error_codes
+
+
+def test_a_glog_check_on_another_status_is_not_read_as_hccl() -> None:
+    diagnosis = diagnose_text("logs/node_0.log", GLOG_ACL_CHECK)
+    assert diagnosis.category != "hccl"
