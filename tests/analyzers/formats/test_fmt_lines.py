@@ -210,6 +210,16 @@ CASES = [
         "[MIE04E02041C] [endpoint] Failed to listen",
     ),
     (
+        "mindie-python-runner",
+        "[2026-04-01 08:09:11,204] [31] [281473302216800] [llmmodels] [ERROR] "
+        "[model_runner.py-132] : weights of layer 3 are missing",
+        "logging",
+        "ERROR",
+        None,
+        31,
+        "weights of layer 3",
+    ),
+    (
         "mindie-operation-record-has-no-level",
         "[2026-04-01 08:09:10.112+08:00] [31] [host] [system] [server] [Start mindie server] [fail]",
         None,
