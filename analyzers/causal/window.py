@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, epoch
 from analyzers.classify.events import TIER_WRAPPED_CAUSE, Classified
+from analyzers.core.phrases import Said, say
 
 CAUSAL_WINDOW_S = 5.0
 """Seconds from the first causal error within which another rank's own failure of any
@@ -89,15 +90,21 @@ def same_failure(item: Classified, first: Classified) -> bool:
 
 def gap_phrase(gaps: Sequence[float | None]) -> str:
     """`49 ms later`, `1.2 s earlier`, `within 120 ms`, or '' when no time is known."""
+    said = gap_said(gaps)
+    return said.en if said else ""
+
+
+def gap_said(gaps: Sequence[float | None]) -> Said | None:
+    """The gap phrase in both languages, or None when no time is known."""
     known = [g for g in gaps if g is not None]
     if not known or len(known) < len(gaps):
-        return ""
+        return None
     if len(known) > 1:
-        return f"within {_duration(max(abs(g) for g in known))}"
+        return say("gap.within", duration=_duration(max(abs(g) for g in known)))
     gap = known[0]
     if abs(gap) < 0.0005:
-        return "at the same moment"
-    return f"{_duration(abs(gap))} {'later' if gap > 0 else 'earlier'}"
+        return say("gap.same_moment")
+    return say("gap.later" if gap > 0 else "gap.earlier", duration=_duration(abs(gap)))
 
 
 def _duration(seconds: float) -> str:

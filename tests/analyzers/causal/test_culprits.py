@@ -17,6 +17,7 @@ import pytest
 
 from analyzers.causal.first_error import CLOCK_TOLERANCE_S
 from analyzers.causal.window import CAUSAL_WINDOW_S, gap_phrase
+from analyzers.core.phrases import plain
 from analyzers.report.culprit_note import culprit_note
 from analyzers.report.summary import format_summary
 from tests.analyzers.job_bundles import (
@@ -214,7 +215,8 @@ def test_root_cause_names_every_culprit_and_not_the_cascade(tmp_path: Path) -> N
 def test_culprit_note(
     reporter: int | None, culprits: list[int], why: str | None, note: str | None
 ) -> None:
-    assert culprit_note(reporter, culprits, why) == note
+    said = culprit_note(reporter, culprits, plain(why) if why else None)
+    assert (said.en if said else None) == note
 
 
 @pytest.mark.parametrize(
