@@ -88,14 +88,9 @@ def same_failure(item: Classified, first: Classified) -> bool:
     return item.category == first.category and strong
 
 
-def gap_phrase(gaps: Sequence[float | None]) -> str:
-    """`49 ms later`, `1.2 s earlier`, `within 120 ms`, or '' when no time is known."""
-    said = gap_said(gaps)
-    return said.en if said else ""
-
-
 def gap_said(gaps: Sequence[float | None]) -> Said | None:
-    """The gap phrase in both languages, or None when no time is known."""
+    """`49 ms later`, `1.2 s earlier`, `within 120 ms` (and in Chinese), or None when no
+    time is known."""
     known = [g for g in gaps if g is not None]
     if not known or len(known) < len(gaps):
         return None

@@ -124,7 +124,7 @@ def test_ranks_that_failed_together_start_it_in_both_languages():
     assert (
         diagnosis.culprit_reason == "Rank 3 failed the same way 49 ms later; ranks 2, 3 started it."
     )
-    assert diagnosis.culprit_reason_zh == "rank 3 晚 49 ms 以相同方式失败；起因在 rank 2、3。"
+    assert diagnosis.culprit_reason_zh == "rank 3 以相同方式失败（晚 49 ms）；起因在 rank 2、3。"
     assert diagnosis.root_cause_zh.startswith(
         "张量并行的权重切分越界，发生在 rank 2，位置 job/log_2.log:"
     )
