@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame
 from analyzers.causal.stalled import fewest_checkpoints
-from analyzers.core.phrases import Said, plain, say, several
+from analyzers.core.phrases import Said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 
 
@@ -93,7 +93,9 @@ def apart_why(correlation: Correlation, ranks: Sequence[int]) -> Said:
         text = say("apart.stopped_at", subject=subject, checkpoint=mine)
     else:
         text = say("apart.stopped_early", subject=subject)
-    return text + (say("apart.others_went_on", checkpoint=theirs) if theirs else plain(""))
+    if theirs:
+        text += say("apart.others_went_on", checkpoint=theirs)
+    return text
 
 
 def _last_of(ranks: Sequence[RankSummary], chosen: Sequence[int], inside: bool) -> str | None:
