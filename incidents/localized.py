@@ -3,9 +3,12 @@ Chinese (zh-hans) and the knowledge has it, English otherwise.
 
 The analyzer's knowledge keeps each text's Chinese beside it (`title_zh`, `question_zh`,
 ...; see analyzers.core.bilingual); seeded cases keep theirs in `Case.translations`.
-Reports stay English, so next actions and tree answers are re-filled into their Chinese
-templates (analyzers.report.translations). Anything without Chinese falls back to the
-English, so a promoted case or a new entry still shows.
+A report's root-cause sentence and culprit note carry their Chinese twin
+(`diagnosis.root_cause_zh`, `culprit_reason_zh`, written at analysis time), read with
+`text(diagnosis, "root_cause")`; its next actions and tree answers stay English and are
+re-filled into their Chinese templates (analyzers.report.translations). Anything without
+Chinese falls back to the English, so an older report, a promoted case or a new entry
+still shows.
 """
 
 from __future__ import annotations

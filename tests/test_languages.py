@@ -179,3 +179,13 @@ def test_timeline_data_errors_follow_the_page_language(alice_client, analyzed):
 
     assert response.status_code == 400
     assert response.json()["error"] == "范围 '7-0' 写反了；应写成 0-7"
+
+
+def test_the_root_cause_sentence_follows_the_page_language(alice_client, analyzed):
+    page = f"/incidents/INC-{analyzed.pk}/"
+    chinese = alice_client.get(page, **CHINESE).content.decode()
+    english = alice_client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert "矩阵形状无法相乘，发生在 rank 3" in chinese
+    assert "Matrix shapes cannot be multiplied on rank 3" not in chinese
+    assert "Matrix shapes cannot be multiplied on rank 3" in english

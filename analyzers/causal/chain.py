@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 
 from analyzers.classify.events import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE, Classified
+from analyzers.core.phrases import Said
 
 # Tiers of lines that report a failure of their own writer (not a wait on someone else).
 OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)
@@ -15,10 +16,11 @@ OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)
 @dataclass(frozen=True, slots=True)
 class Blame:
     """Culprit ranks and a clause about them saying why (`the first error names it`); the
-    clause is None when the first error's own rank is the only culprit and says it all."""
+    clause is None when the first error's own rank is the only culprit and says it all. The
+    clause is said in English and Chinese (the diagnosis' sentences are built from it)."""
 
     ranks: list[int]
-    why: str | None = None
+    why: Said | None = None
 
 
 @dataclass(slots=True)
@@ -33,7 +35,7 @@ class CausalChain:
     culprit_ranks: list[int] = field(default_factory=list)
     # Why those ranks, as a clause (`the first error names it`); None when the first error's
     # own rank is the only culprit and says it all.
-    culprit_why: str | None = None
+    culprit_why: Said | None = None
     # Every rank-tied line that reports its writer's own failure, in causal order.
     own_failures: list[Classified] = field(default_factory=list)
     consequence_ranks: list[int] = field(default_factory=list)  # ranks with only cascades

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
-from analyzers.causal.narrate_ranks import it, ranks_phrase
 from analyzers.causal.waited_on import first_to_exit, singled_out
-from analyzers.causal.window import Together, failed_together, gap_phrase, same_failure
+from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.classify.events import Classified
+from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan
 
 NOBODY = Blame([])
@@ -32,11 +32,13 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     named = next((m.culprits for m in first.matches if m.culprits), ())
     if named:
         ranks = _global_ranks(named, first, scans)
-        writer = "the first error" if first.rank is None else f"rank {first.rank}'s error"
-        return Blame(ranks, f"{writer} names {it(ranks)}")
+        many = several(ranks)
+        if first.rank is None:
+            return Blame(ranks, say("blame.first_error_names", many=many))
+        return Blame(ranks, say("blame.rank_error_names", rank=first.rank, many=many))
     reported = _block_named(chain)
     if reported:
-        return Blame(reported, f"the report printed under the first error names {it(reported)}")
+        return Blame(reported, say("blame.report_names", many=several(reported)))
     if first.tier in OWN_FAILURE_TIERS:
         offsets = correlation.clock_offsets if correlation else {}
         return _own(chain, offsets)
@@ -68,22 +70,24 @@ def _own(chain: CausalChain, offsets: Mapping[int, float]) -> Blame:
         return Blame(sorted(together), _together_why(first, together))
     if first.rank is None:
         ranks = sorted({i.rank for i in chain.supporting if i.rank is not None and not i.demoted})
-        return Blame(ranks, f"{it(ranks, 'its', 'their')} own lines report the same failure")
+        return Blame(ranks, say("blame.own_lines", many=several(ranks)))
     return NOBODY
 
 
-def _together_why(first: Classified, together: Mapping[int, Together]) -> str | None:
+def _together_why(first: Classified, together: Mapping[int, Together]) -> Said | None:
     """`rank 3 failed the same way 49 ms later`, or None when the first error's rank is
     the only one."""
     others = sorted(r for r in together if r != first.rank)
     if not others:
         return None
     if first.rank is None:
-        return f"{it(others, 'its', 'their')} own lines report the same failure"
+        return say("blame.own_lines", many=several(others))
     alike = all(same_failure(together[r].item, first) for r in others)
-    how = "failed the same way" if alike else f"also failed on {it(others, 'its', 'their')} own"
-    when = gap_phrase([together[r].gap for r in others])
-    return " ".join(part for part in (ranks_phrase(others), how, when) if part)
+    how = "together.alike" if alike else "together.own"
+    when = gap_said([together[r].gap for r in others])
+    if when is None:
+        return say(how, ranks=ranks_said(others), many=several(others))
+    return say(how + "_when", ranks=ranks_said(others), when=when, many=several(others))
 
 
 def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:

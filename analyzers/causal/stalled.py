@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.causal.narrate_ranks import it, ranks_phrase
 from analyzers.causal.verdict import Verdict
+from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 from analyzers.tree.facts import npu_state
 
@@ -37,13 +37,13 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
     waiting = bool(npu and npu.aicore_idle)
     subsystem = "communication" if waiting or not behind else "framework"
     if waiting:
-        reason += "; npu-smi shows the processes idle (0% AICore), waiting on communication"
+        reason += say("stalled.npu_idle")
     return Verdict(HANG_RULE, "hang", subsystem, 0.55, tuple(ranks), reason)
 
 
 def _blamed(
     correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
-) -> tuple[list[int], str]:
+) -> tuple[list[int], Said]:
     """The ranks behind the pack, else the few ahead of it, else the ranks that logged the
     fewest checkpoints, else the stopped ranks when others finished (or the job's only
     rank); nobody when every rank stopped at the same place."""
@@ -61,18 +61,11 @@ def _blamed(
     return [], _nobody_stands_out(correlation, stopped)
 
 
-def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> str:
+def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> Said:
     if not any(r.checkpoints for r in correlation.ranks):
-        return (
-            "every rank stopped making progress; their logs have no checkpoints that tell "
-            "which stopped first, so none is singled out"
-        )
+        return say("stalled.nobody_unknown")
     where = _common_last(correlation, stopped)
-    after = f" after '{where}'" if where else ""
-    return (
-        f"every rank stopped making progress{after}; no rank stopped earlier or went "
-        "further, so none is singled out"
-    )
+    return say("stalled.nobody_after", checkpoint=where) if where else say("stalled.nobody")
 
 
 def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:
@@ -85,28 +78,33 @@ def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[i
     return fewest if 0 < len(fewest) < len(present) else []
 
 
-def _stopped_where(correlation: Correlation, ranks: Sequence[int]) -> str:
+def _stopped_where(correlation: Correlation, ranks: Sequence[int]) -> Said:
     """`rank 3 stopped making progress after 'X' while ranks 0, 1 reached 'Y'`."""
-    text = f"{ranks_phrase(ranks)} stopped making progress"
     own = _common_last(correlation, ranks)
     if own:
-        text += f" after '{own}'"
+        text = say("stalled.stopped_after", ranks=ranks_said(ranks), checkpoint=own)
+    else:
+        text = say("stalled.stopped", ranks=ranks_said(ranks))
     others = [r.rank for r in correlation.ranks if r.rank not in ranks and _last(r)]
     reached = {_last(r) for r in correlation.ranks if r.rank in others}
     if others and len(reached) == 1:
-        text += f" while {ranks_phrase(others)} reached '{reached.pop()}'"
+        checkpoint = str(reached.pop())
+        text += say("stalled.others_reached", ranks=ranks_said(others), checkpoint=checkpoint)
     return text
 
 
-def _ran_past(correlation: Correlation, ranks: Sequence[int]) -> str:
+def _ran_past(correlation: Correlation, ranks: Sequence[int]) -> Said:
     """`rank 2 ran on to 'X' while ranks 0, 1, 3 stopped at 'Y': ...`."""
     own = _common_last(correlation, ranks)
     others = [r.rank for r in correlation.ranks if r.rank not in ranks]
     theirs = _common_last(correlation, others)
-    text = f"{ranks_phrase(ranks)} ran on" + (f" to '{own}'" if own else "")
+    if own:
+        text = say("stalled.ran_on_to", ranks=ranks_said(ranks), checkpoint=own)
+    else:
+        text = say("stalled.ran_on", ranks=ranks_said(ranks))
     if theirs:
-        text += f" while {ranks_phrase(others)} stopped at '{theirs}'"
-    return text + f": {it(ranks, 'it', 'they')} went past a collective the others wait in"
+        text += say("stalled.others_stopped", ranks=ranks_said(others), checkpoint=theirs)
+    return text + say("stalled.went_past", many=several(ranks))
 
 
 def _common_last(correlation: Correlation, ranks: Sequence[int]) -> str | None:

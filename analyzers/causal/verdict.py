@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzers.core.phrases import Said
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """A job-level decision: label, how sure, whom it blames and why (one clause)."""
+    """A job-level decision: label, how sure, whom it blames and why (one clause, in
+    English and Chinese)."""
 
     rule: str
     category: str
     subsystem: str
     confidence: float
     culprits: tuple[int, ...]
-    reason: str
+    reason: Said

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame
-from analyzers.causal.narrate_ranks import it
 from analyzers.causal.stalled import fewest_checkpoints
+from analyzers.core.phrases import Said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 
 
@@ -38,19 +38,25 @@ def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | N
 
 def _killed(correlation: Correlation, size_stated: bool) -> Blame | None:
     dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
-    return Blame(dead, f"{it(dead, 'it was', 'they were')} killed") if dead else None
+    return Blame(dead, say("waited.killed", many=several(dead))) if dead else None
 
 
 def _missing(correlation: Correlation, size_stated: bool) -> Blame | None:
     missing = correlation.missing_ranks if size_stated else []
-    return Blame(missing, f"{it(missing, 'it', 'they')} left no log") if missing else None
+    return Blame(missing, say("waited.no_log", many=several(missing))) if missing else None
 
 
 def _diverged(correlation: Correlation, size_stated: bool) -> Blame | None:
     ranks = correlation.divergent_ranks
     if not ranks:
         return None
-    return Blame(ranks, correlation.divergence or "its checkpoints left the others' sequence")
+    return Blame(ranks, divergence_said(correlation) or say("waited.diverged"))
+
+
+def divergence_said(correlation: Correlation) -> Said | None:
+    """Where a rank left the common path, as the timeline said it in both languages."""
+    english = correlation.divergence
+    return Said(english, correlation.divergence_zh or english) if english else None
 
 
 def _apart(correlation: Correlation, size_stated: bool) -> Blame | None:
@@ -67,18 +73,29 @@ def _first_stopped(correlation: Correlation, size_stated: bool) -> Blame | None:
     return Blame(ranks, apart_why(correlation, ranks)) if ranks else None
 
 
-def apart_why(correlation: Correlation, ranks: Sequence[int]) -> str:
+def apart_why(correlation: Correlation, ranks: Sequence[int]) -> Said:
     """Where the blamed ranks stopped and where the others got to, when each side agrees."""
     mine = _last_of(correlation.ranks, ranks, inside=True)
     theirs = _last_of(correlation.ranks, ranks, inside=False)
     ahead = all(r in correlation.ahead_ranks for r in ranks)
-    subject = it(ranks, "it", "they")
+    subject = say("apart.subject", many=several(ranks))
     if ahead:
-        text = f"{subject} ran on to '{mine}'" if mine else f"{subject} ran ahead"
-        text += f" while the others stopped at '{theirs}'" if theirs else " of the others"
-        return text + ", skipping a collective they waited in"
-    text = f"{subject} stopped at '{mine}'" if mine else f"{subject} stopped early"
-    return text + (f" while the others went on to '{theirs}'" if theirs else "")
+        if mine:
+            text = say("apart.ran_on", subject=subject, checkpoint=mine)
+        else:
+            text = say("apart.ran_ahead", subject=subject)
+        if theirs:
+            text += say("apart.others_stopped", checkpoint=theirs)
+        else:
+            text += say("apart.of_others")
+        return text + say("apart.skipping")
+    if mine:
+        text = say("apart.stopped_at", subject=subject, checkpoint=mine)
+    else:
+        text = say("apart.stopped_early", subject=subject)
+    if theirs:
+        text += say("apart.others_went_on", checkpoint=theirs)
+    return text
 
 
 def _last_of(ranks: Sequence[RankSummary], chosen: Sequence[int], inside: bool) -> str | None:
@@ -102,4 +119,4 @@ def first_to_exit(scans: Sequence[FileScan]) -> Blame | None:
     } - {None}
     if len(ranks) != 1:
         return None
-    return Blame(sorted(ranks), "the launcher saw its process exit first")
+    return Blame(sorted(ranks), say("waited.exit_first"))

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, epoch
 from analyzers.classify.events import TIER_WRAPPED_CAUSE, Classified
+from analyzers.core.phrases import Said, say
 
 CAUSAL_WINDOW_S = 5.0
 """Seconds from the first causal error within which another rank's own failure of any
@@ -87,17 +88,18 @@ def same_failure(item: Classified, first: Classified) -> bool:
     return item.category == first.category and strong
 
 
-def gap_phrase(gaps: Sequence[float | None]) -> str:
-    """`49 ms later`, `1.2 s earlier`, `within 120 ms`, or '' when no time is known."""
+def gap_said(gaps: Sequence[float | None]) -> Said | None:
+    """`49 ms later`, `1.2 s earlier`, `within 120 ms` (and in Chinese), or None when no
+    time is known."""
     known = [g for g in gaps if g is not None]
     if not known or len(known) < len(gaps):
-        return ""
+        return None
     if len(known) > 1:
-        return f"within {_duration(max(abs(g) for g in known))}"
+        return say("gap.within", duration=_duration(max(abs(g) for g in known)))
     gap = known[0]
     if abs(gap) < 0.0005:
-        return "at the same moment"
-    return f"{_duration(abs(gap))} {'later' if gap > 0 else 'earlier'}"
+        return say("gap.same_moment")
+    return say("gap.later" if gap > 0 else "gap.earlier", duration=_duration(abs(gap)))
 
 
 def _duration(seconds: float) -> str:

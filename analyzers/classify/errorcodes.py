@@ -39,6 +39,7 @@ class CodeInfo:
     role: str | None = None
     source: str | None = None  # id of the document the entry was read from
     inferred: bool = False  # the category comes from a family or range rule, not the entry
+    meaning_zh: str | None = None  # from knowledge/zh/code_meanings.yaml
 
     @property
     def label(self) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from analyzers.classify.chinese import with_meanings, with_titles
 from analyzers.classify.errorcodes import (
     CODE_TABLES,
     CodeTable,
@@ -58,6 +59,7 @@ class Signature:
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
+    title_zh: str | None = None  # from knowledge/zh/signature_titles.yaml
 
     def search(self, message: str) -> re.Match[str] | None:
         """The regex match, after the cheap keyword test says it can match at all."""
@@ -129,10 +131,10 @@ class Knowledge:
 @cache
 def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     """Read, check and compile the three knowledge files (once per process)."""
-    signatures = load_signatures(directory / "signatures.yaml")
+    signatures = with_titles(load_signatures(directory / "signatures.yaml"), directory / "zh")
     return Knowledge(
         signatures=signatures,
-        codes=load_codes(directory / "error_codes.yaml"),
+        codes=with_meanings(load_codes(directory / "error_codes.yaml"), directory / "zh"),
         actions=load_actions(directory / "actions.yaml"),
         index=SignatureIndex(signatures),
     )

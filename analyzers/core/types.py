@@ -342,6 +342,10 @@ class Diagnosis:
     last_common_checkpoint_occurrence: int | None = None  # 1-based, as on the lowest rank
     last_common_checkpoint_qualified: str | None = None
     root_cause: str = ""
+    # The root cause and the culprit note in Chinese, built beside the English from the
+    # same evidence (analyzers.core.phrases); None when there is no English to twin.
+    root_cause_zh: str | None = None
+    culprit_reason_zh: str | None = None
     next_actions: list[str] = field(default_factory=list)
     tree_path: list[str] = field(default_factory=list)
     tree_steps: list[TreeStep] = field(default_factory=list)
@@ -450,6 +454,7 @@ class Correlation:
     missing_ranks: list[int] = field(default_factory=list)
     divergent_ranks: list[int] = field(default_factory=list)
     divergence: str | None = None  # human sentence: where a rank's sequence left the others'
+    divergence_zh: str | None = None  # the same sentence in Chinese (not in the report)
     # where the first divergent rank left: its checkpoint position (0-based) and rank
     divergence_at: dict[str, Any] | None = None
     # seconds each rank's clock runs ahead of the reference rank's, from shared checkpoints

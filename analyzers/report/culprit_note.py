@@ -7,6 +7,8 @@ or when several ranks fail together, and the card then says so::
 
     Rank 0 reported first; rank 2 caused it: the first error names it.
     Rank 3 failed the same way 49 ms later; ranks 2, 3 started it.
+
+The note is said in English and Chinese at once (`analyzers.core.phrases`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.narrate_ranks import capitalise, ranks_phrase
 from analyzers.causal.stalled import HANG_RULE
+from analyzers.core.phrases import Said, ranks_said, say, sentence, strip_stop
 from analyzers.report.multirank import Verdict
 
 
-def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[int]) -> str | None:
+def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[int]) -> Said | None:
     """The note for a diagnosis with a first error; a rank-pattern verdict that chose other
     culprits than the chain explains them with its own reason."""
     first = chain.first
@@ -30,26 +32,25 @@ def chain_note(chain: CausalChain, verdict: Verdict | None, culprits: Sequence[i
     return culprit_note(reporter, culprits, why)
 
 
-def verdict_note(verdict: Verdict) -> str | None:
+def verdict_note(verdict: Verdict) -> Said | None:
     """Without an error line, the verdict's reason is why: whom the ranks blame, or, for a
     hang of ranks that all stopped together, that nobody stands out."""
-    if not (verdict.culprits or verdict.rule == HANG_RULE) or not verdict.reason:
+    if not (verdict.culprits or verdict.rule == HANG_RULE) or not verdict.reason.en:
         return None
-    return capitalise(verdict.reason) + "."
+    return sentence(verdict.reason)
 
 
-def culprit_note(reporter: int | None, culprits: Sequence[int], why: str | None) -> str | None:
+def culprit_note(reporter: int | None, culprits: Sequence[int], why: Said | None) -> Said | None:
     """None when the first error's rank is the one culprit (the card says it already)."""
     blamed = sorted(set(culprits))
-    why = why.rstrip(". ") if why else None
+    why = strip_stop(why) if why else None
     if not blamed:
         return None
     if reporter in blamed:
         if why is None or blamed == [reporter]:
             return None
-        return f"{capitalise(why)}; {ranks_phrase(blamed)} started it."
-    who = (
-        f"Rank {reporter} reported first" if reporter is not None else "The first error has no rank"
-    )
-    because = f": {why}" if why else ""
-    return f"{who}; {ranks_phrase(blamed)} caused it{because}."
+        return sentence(say("note.why_started", why=why, ranks=ranks_said(blamed)))
+    who = say("note.reported_first", rank=reporter) if reporter is not None else say("note.no_rank")
+    if why and why.en:
+        return sentence(say("note.caused_because", who=who, ranks=ranks_said(blamed), why=why))
+    return sentence(say("note.caused", who=who, ranks=ranks_said(blamed)))

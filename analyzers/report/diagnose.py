@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.first_error import CausalChain, find_first_error
 from analyzers.causal.labels import first_error_label
-from analyzers.causal.narrate_ranks import capitalise
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
     TIER_UNKNOWN,
@@ -22,6 +21,7 @@ from analyzers.classify.events import (
     classify_scans,
 )
 from analyzers.classify.rules import Knowledge, load_knowledge
+from analyzers.core.phrases import Said, sentence
 from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan
 from analyzers.report import multirank
 from analyzers.report.advise import Situation, next_actions
@@ -29,7 +29,7 @@ from analyzers.report.confidence import confidence_of
 from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
 from analyzers.report.multirank import Verdict
-from analyzers.report.narrate import Story, followers, main_code, quote, root_cause
+from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
 
 
 def diagnose(
@@ -74,20 +74,22 @@ def _from_first_error(
         category, subsystem = verdict.category, verdict.subsystem
     codes = _evidence_codes(chain, knowledge)
     confidence = confidence_of(chain, category, verdict)
+    note = chain_note(chain, verdict, culprits)
     diagnosis = Diagnosis(
         category=category,
         subsystem=subsystem,
         confidence=confidence,
         first_error=first.event.ref(),
-        culprit_reason=chain_note(chain, verdict, culprits),
         error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
         alternatives=alternatives(chain, category, confidence, line_category),
     )
-    story = _story(chain, verdict, diagnosis, codes, correlation)
-    diagnosis.root_cause = root_cause(story)
+    _say_culprit_note(diagnosis, note)
+    story = _story(chain, verdict, diagnosis, codes, correlation, note)
+    said = root_cause(story)
+    diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
     diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
     _fingerprint(diagnosis, chain)
     return diagnosis
@@ -150,13 +152,13 @@ def _story(
     diagnosis: Diagnosis,
     codes: Sequence[CodeInfo],
     correlation: Correlation,
+    note: Said | None,
 ) -> Story:
     first = chain.first
     assert first is not None
-    title = first.best.signature.title if first.best else "Unrecognised error"
     culprits = diagnosis.culprit_ranks
     return Story(
-        title=title,
+        title=title(first.best.signature if first.best else None),
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
@@ -166,8 +168,13 @@ def _story(
         followers=followers(chain, culprits),
         verdict_reason=verdict.reason if verdict else None,
         checkpoint=correlation.last_common_checkpoint,
-        culprit_note=diagnosis.culprit_reason,
+        culprit_note=note,
     )
+
+
+def _say_culprit_note(diagnosis: Diagnosis, note: Said | None) -> None:
+    diagnosis.culprit_reason = note.en if note else None
+    diagnosis.culprit_reason_zh = note.zh if note else None
 
 
 def _operator(chain: CausalChain) -> str | None:
@@ -253,11 +260,12 @@ def _from_ranks(
         confidence=verdict.confidence,
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
-        root_cause=capitalise(verdict.reason) + ".",
-        culprit_reason=verdict_note(verdict),
         evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
         alternatives=alternatives(chain, verdict.category, verdict.confidence),
     )
+    said = sentence(verdict.reason)
+    diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
+    _say_culprit_note(diagnosis, verdict_note(verdict))
     situation = Situation(
         category=verdict.category,
         env=_env(scans),

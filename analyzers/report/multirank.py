@@ -14,13 +14,14 @@ from collections.abc import Iterable, Sequence
 
 from analyzers.causal.chain import CausalChain
 from analyzers.causal.culprits import stated_world_size
-from analyzers.causal.narrate_ranks import ranks_phrase
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
+from analyzers.causal.waited_on import divergence_said
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.core.phrases import ranks_said, say
 from analyzers.core.types import (
     Correlation,
     EventKind,
@@ -55,7 +56,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
-    return Verdict("multirank.nothing", "other", "none", 0.1, (), "no error line and no rank logs")
+    return Verdict("multirank.nothing", "other", "none", 0.1, (), say("verdict.nothing"))
 
 
 def finished(rank: RankSummary) -> bool:
@@ -70,14 +71,17 @@ def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     if not ranks or not all(finished(r) for r in ranks):
         return None
     checkpoint = correlation.last_common_checkpoint
-    reason = f"every rank reached '{checkpoint}'" if checkpoint else "every rank finished"
+    if checkpoint:
+        reason = say("verdict.healthy_at", checkpoint=checkpoint)
+    else:
+        reason = say("verdict.healthy")
     return Verdict("multirank.healthy", "healthy", "none", 0.9, (), reason)
 
 
 def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     if not correlation.divergent_ranks:
         return None
-    reason = correlation.divergence or "ranks reached different checkpoints"
+    reason = divergence_said(correlation) or say("verdict.diverged")
     ranks = tuple(correlation.divergent_ranks)
     return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
 
@@ -89,9 +93,9 @@ def _missing(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
         return None
     ranks = tuple(missing)
     if min(missing) > max(present) and _waiting_on_load(correlation, present):
-        reason = f"{ranks_phrase(ranks)} left no log while the others waited in weight loading"
+        reason = say("verdict.no_log_loading", ranks=ranks_said(ranks))
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.55, ranks, reason)
-    reason = f"{ranks_phrase(ranks)} left no log while the others ran"
+    reason = say("verdict.no_log", ranks=ranks_said(ranks))
     return Verdict("multirank.missing", "device_fault", "device", 0.4, ranks, reason)
 
 
@@ -109,11 +113,11 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
     if not busy or not idle:
         return None
     ranks = idle if stated_world_size(scans) in (None, len(devices)) else ()
-    where = f"npu-smi shows processes on NPUs {_ids(busy)} but none on NPUs {_ids(idle)}"
+    where = say("verdict.npu_processes", busy=_ids(busy), idle=_ids(idle))
     if min(idle) > max(busy):
-        reason = f"{where}: the high ranks died, typically while loading weights"
+        reason = say("verdict.high_ranks_died", where=where)
         return Verdict("multirank.weight_load", "weight_load", "framework", 0.5, ranks, reason)
-    reason = f"{where}: the ranks on the empty NPUs died"
+    reason = say("verdict.empty_npus_died", where=where)
     return Verdict("multirank.crashed", "device_fault", "device", 0.45, ranks, reason)
 
 
@@ -127,7 +131,7 @@ def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict |
     npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
     if npu is None or not npu.aicore_idle or npu.hbm_low is not False:
         return None
-    reason = "npu-smi shows every NPU holding its memory at 0% AICore with no error logged"
+    reason = say("verdict.npus_idle")
     return Verdict("multirank.idle", "hang", "communication", 0.4, (), reason)
 
 
@@ -135,7 +139,8 @@ def _finished_log(correlation: Correlation, scans: Sequence[FileScan]) -> Verdic
     """No rank to compare, no error, and the job's log printed its success line."""
     if correlation.ranks or not any(_succeeded(scan) for scan in scans):
         return None
-    return Verdict("multirank.healthy", "healthy", "none", 0.6, (), "the job logged its success")
+    reason = say("verdict.logged_success")
+    return Verdict("multirank.healthy", "healthy", "none", 0.6, (), reason)
 
 
 def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
@@ -144,7 +149,7 @@ def _quiet_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict |
     logs = [s for s in scans if s.info.kind in _JOB_LOGS and s.info.lines]
     if not logs or any(_succeeded(scan) or _complained(scan) for scan in scans):
         return None
-    reason = "the job's log ends without an error or a success line"
+    reason = say("verdict.quiet_end")
     return Verdict("multirank.quiet_end", "hang", "framework", 0.3, (), reason)
 
 
@@ -195,7 +200,7 @@ def _weight_load(
     if not (in_loader or (others and _waiting_on_load(correlation, others))):
         return None
     ranks = tuple(chain.culprit_ranks)
-    reason = f"{ranks_phrase(ranks)} failed while loading weights"
+    reason = say("verdict.failed_loading", ranks=ranks_said(ranks))
     return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
 
 
@@ -203,7 +208,7 @@ def _loader_only(in_loader: bool) -> Verdict | None:
     """Weight loading named by the traceback alone (no rank is known to have died)."""
     if not in_loader:
         return None
-    reason = "the error was raised inside a weight loader"
+    reason = say("verdict.in_loader")
     return Verdict("multirank.weight_load", "weight_load", "framework", 0.6, (), reason)
 
 
@@ -217,7 +222,7 @@ def _diverged_wait(
     if not correlation.divergent_ranks or (category == "hccl" and chain.culprit_ranks):
         return None
     ranks = tuple(correlation.divergent_ranks)
-    reason = correlation.divergence or f"{ranks_phrase(ranks)} took another path"
+    reason = divergence_said(correlation) or say("verdict.other_path", ranks=ranks_said(ranks))
     return Verdict("multirank.diverged", "hccl", "communication", 0.6, ranks, reason)
 
 
@@ -236,7 +241,7 @@ def _silent_deaths(
     )
     if not silent or not failed:
         return None
-    reason = f"{ranks_phrase(silent)} stopped without an error while their peers lost them"
+    reason = say("verdict.silent_death", ranks=ranks_said(silent))
     return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
 
 

@@ -1,5 +1,8 @@
 """Write the diagnosis' root-cause sentence from the evidence: which rank, which operator,
-which code and what the code means, what the other ranks did.
+which code and what the code means, what the other ranks did. The sentence is written in
+English and Chinese at once: the fixed words come from the phrasebook
+(`analyzers.core.phrases`), titles and code meanings from the knowledge's Chinese twins,
+and log text is quoted as printed in both.
 
     AI Core / vector core exception on the device in aclnnRmsNorm (code 507015: An AI Core
     kernel raised an exception while running (aicore exception)) on rank 2 at log_2.log:41:
@@ -14,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzers.causal.first_error import CausalChain
-from analyzers.causal.narrate_ranks import capitalise as _capitalise
-from analyzers.causal.narrate_ranks import ranks_phrase
 from analyzers.classify.errorcodes import CodeInfo
+from analyzers.classify.rules import Signature
+from analyzers.core.phrases import Said, ranks_said, say, sentence
+from analyzers.core.phrases import sentences as join_sentences
 
 MAX_QUOTE = 200
 _CANN_TAIL = re.compile(r"\[FUNC:.*$")
@@ -31,7 +35,7 @@ _CODE_ORDER = {"acl": 0, "cann": 1, "hccl": 2, "pta": 3}
 class Story:
     """What the sentence is built from (all optional except the title)."""
 
-    title: str
+    title: Said
     culprits: Sequence[int] = ()
     rank: int | None = None
     operator: str | None = None
@@ -39,44 +43,57 @@ class Story:
     where: str | None = None
     quote: str | None = None
     followers: Sequence[int] = ()
-    verdict_reason: str | None = None
+    verdict_reason: Said | None = None
     checkpoint: str | None = None
-    culprit_note: str | None = None  # see analyzers.report.culprit_note
+    culprit_note: Said | None = None  # see analyzers.report.culprit_note
 
 
-def root_cause(story: Story) -> str:
-    """One to four sentences, most specific first."""
+def root_cause(story: Story) -> Said:
+    """One to four sentences, most specific first, in English and Chinese."""
     sentences = [_main_sentence(story)]
     blamed = sorted(set(story.culprits))
     if story.culprit_note:
         sentences.append(story.culprit_note)
     elif blamed and blamed != [story.rank]:
-        sentences.append(f"{_capitalise(ranks_phrase(blamed))} started it.")
-    if story.verdict_reason and story.verdict_reason not in (story.culprit_note or ""):
-        sentences.append(_capitalise(story.verdict_reason) + ".")
+        sentences.append(sentence(say("narrate.started", ranks=ranks_said(blamed))))
+    note = story.culprit_note.en if story.culprit_note else ""
+    if story.verdict_reason and story.verdict_reason.en not in note:
+        sentences.append(sentence(story.verdict_reason))
     if story.followers:
-        sentences.append(
-            f"{_capitalise(ranks_phrase(story.followers))} failed afterwards as a consequence."
-        )
+        followers = ranks_said(story.followers)
+        sentences.append(sentence(say("narrate.followers", ranks=followers)))
     if story.checkpoint:
-        sentences.append(f"Last checkpoint every rank reached: '{story.checkpoint}'.")
-    return " ".join(sentences)
+        sentences.append(sentence(say("narrate.checkpoint", checkpoint=story.checkpoint)))
+    return join_sentences(sentences)
 
 
-def _main_sentence(story: Story) -> str:
-    parts = [story.title]
+def _main_sentence(story: Story) -> Said:
+    text = story.title
     if story.operator:
-        parts.append(f" in {story.operator}")
+        text += say("narrate.operator", operator=story.operator)
     if story.code:
-        parts.append(f" (code {story.code.label}: {story.code.meaning.rstrip('.')})")
+        text += say("narrate.code", code=story.code.label, meaning=code_meaning(story.code))
     if story.rank is not None:
         own = not story.culprits or story.rank in story.culprits
-        parts.append(f" {'on' if own else 'reported by'} rank {story.rank}")
+        text += say("narrate.on_rank" if own else "narrate.reported_by", rank=story.rank)
     if story.where:
-        parts.append(f" at {story.where}")
+        text += say("narrate.where", where=story.where)
     if story.quote:
-        parts.append(f': "{story.quote}"')
-    return "".join(parts) + "."
+        text += say("narrate.quote", quote=story.quote)
+    return text + say("narrate.stop")
+
+
+def title(signature: Signature | None) -> Said:
+    """A signature's title in both languages (its English where it has no Chinese yet)."""
+    if signature is None:
+        return say("narrate.unrecognised")
+    return Said(signature.title, signature.title_zh or signature.title)
+
+
+def code_meaning(info: CodeInfo) -> Said:
+    """What a code means, without a closing full stop, in both languages."""
+    english = info.meaning.rstrip(".")
+    return Said(english, (info.meaning_zh or "").rstrip("。") or english)
 
 
 def quote(message: str) -> str:

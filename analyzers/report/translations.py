@@ -5,6 +5,10 @@ English templates from `actions.yaml` and `tree.yaml` filled with values from th
 `action_zh` and `tree_answer_zh` turn such a sentence back into its Chinese template filled
 with the same values, so a page can show old and new reports in Chinese alike.
 
+The root-cause sentence is different: it is built in both languages at analysis time
+(`analyzers.core.phrases`), from signature titles and code meanings whose Chinese lives in
+`knowledge/zh/` (`analyzers.classify.chinese`).
+
 `missing_translations` lists every entry people read that has no Chinese yet; the test suite
 keeps that list empty for the shipped knowledge.
 """
@@ -15,6 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from analyzers.classify.categories import load_categories
+from analyzers.classify.chinese import MEANINGS, TITLES, code_sections
 from analyzers.classify.rules import Action, load_knowledge
 from analyzers.core.bilingual import refill, zh_key
 from analyzers.library.data import TRANSLATED_LISTS, TRANSLATED_TEXT, load_cases
@@ -57,7 +62,27 @@ def _all_actions() -> Iterator[Action]:
 
 def missing_translations() -> list[str]:
     """Every text people read that lacks its Chinese, as `file: entry: field`."""
-    return [*_missing_categories(), *_missing_cases(), *_missing_tree(), *_missing_actions()]
+    return [
+        *_missing_categories(),
+        *_missing_cases(),
+        *_missing_tree(),
+        *_missing_actions(),
+        *_missing_titles(),
+        *_missing_meanings(),
+    ]
+
+
+def _missing_titles() -> Iterator[str]:
+    for signature in load_knowledge().signatures:
+        if signature.title_zh is None:
+            yield f"zh/{TITLES}: {signature.id} (signatures.yaml: '{signature.title}')"
+
+
+def _missing_meanings() -> Iterator[str]:
+    for section, codes in code_sections(load_knowledge().codes).items():
+        for code, info in codes.items():
+            if info.meaning_zh is None:
+                yield f"zh/{MEANINGS}: {section}: {code} (error_codes.yaml: '{info.meaning}')"
 
 
 def _missing_categories() -> Iterator[str]:

@@ -71,6 +71,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         missing_ranks=missing,
         divergent_ranks=split.ranks,
         divergence=split.sentence,
+        divergence_zh=split.sentence_zh,
         divergence_at=_divergence_at(timeline, split) if split.rank is not None else None,
         clock_offsets=clock_offsets(timeline),
     )

@@ -13,9 +13,10 @@ binary search over memory comparisons, and only those positions are voted on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from analyzers.core.phrases import Said, ranks_said, say
 from analyzers.core.types import Timeline
 
 ITEM = 4  # bytes per text id in a sequence's buffer (array "I")
@@ -27,6 +28,7 @@ class Divergence:
     rank: int | None = None  # the first to leave
     position: int | None = None  # 0-based index of its first different checkpoint
     sentence: str | None = None
+    sentence_zh: str | None = None  # the same sentence in Chinese
 
 
 def divergence(timeline: Timeline) -> Divergence:
@@ -36,7 +38,7 @@ def divergence(timeline: Timeline) -> Divergence:
         return Divergence([])
     rank = min(left, key=lambda r: (left[r], r))
     sentence = _sentence(timeline, left, rank)
-    return Divergence(sorted(left), rank, left[rank], sentence)
+    return Divergence(sorted(left), rank, left[rank], sentence.en, sentence.zh)
 
 
 def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
@@ -93,7 +95,7 @@ def _majority(views: Mapping[int, memoryview], ballot: list[int], at: int) -> by
 # --- the sentence --------------------------------------------------------------------------
 
 
-def _sentence(timeline: Timeline, left: Mapping[int, int], rank: int) -> str:
+def _sentence(timeline: Timeline, left: Mapping[int, int], rank: int) -> Said:
     position = left[rank]
     own = _label(timeline, rank, position)
     on_path = [r for r in timeline.ranks if r not in left]
@@ -102,13 +104,14 @@ def _sentence(timeline: Timeline, left: Mapping[int, int], rank: int) -> str:
         r for r in sorted(timeline.ranks) if r not in left and _reaches(timeline, r, position)
     ]
     where = _after(timeline, rank, position)
-    sentence = f"rank {rank} left the common sequence {where}: it logged '{own}'"
+    sentence = say("diverged.left", rank=rank, where=where, own=own)
     if peers:
-        sentence += f" where {ranks_phrase(peers)} logged '{_label(timeline, peers[0], position)}'"
+        theirs = _label(timeline, peers[0], position)
+        sentence += say("diverged.peers", ranks=ranks_said(peers), checkpoint=theirs)
     others = sorted(set(left) - {rank})
     if others:
-        sentence += f"; also diverged: {ranks_phrase(others)}"
-    return sentence + "."
+        sentence += say("diverged.also", ranks=ranks_said(others))
+    return sentence + say("diverged.stop")
 
 
 def _reaches(timeline: Timeline, rank: int, position: int) -> bool:
@@ -122,13 +125,7 @@ def _label(timeline: Timeline, rank: int, position: int) -> str:
     return timeline.texts[seq.text[position]]
 
 
-def _after(timeline: Timeline, rank: int, position: int) -> str:
+def _after(timeline: Timeline, rank: int, position: int) -> Said:
     if position == 0:
-        return "at its first checkpoint"
-    return f"after '{_label(timeline, rank, position - 1)}' (checkpoint {position})"
-
-
-def ranks_phrase(ranks: Sequence[int]) -> str:
-    shown = ", ".join(str(r) for r in ranks[:8])
-    more = f" and {len(ranks) - 8} more" if len(ranks) > 8 else ""
-    return f"rank{'s' if len(ranks) > 1 else ''} {shown}{more}"
+        return say("diverged.at_first")
+    return say("diverged.after", checkpoint=_label(timeline, rank, position - 1), position=position)

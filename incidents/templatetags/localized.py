@@ -2,6 +2,7 @@
 
 {% load localized %}
 {{ case|localized:"title" }}            a case, tree node or verification item's field
+{{ diagnosis|localized:"root_cause" }}  a report's sentence (`root_cause_zh` when it has one)
 {{ diagnosis.category|category_name }}  "Collective communication failure" / "集合通信失败"
 {{ label|category_note }}               the label's one-sentence description, on Chinese pages
 {{ action|next_action }}                a report's next action
@@ -32,8 +33,8 @@ def category_name(label: str) -> str:
 
 @register.filter
 def category_note(label: str) -> str:
-    """The label's description in Chinese on a Chinese page (it introduces the English
-    root-cause sentence, which quotes the logs); nothing on an English page."""
+    """The label's description in Chinese on a Chinese page (it introduces the root-cause
+    sentence, which quotes the logs as printed); nothing on an English page."""
     return lang.category_description(label) if lang.is_chinese() else ""
 
 

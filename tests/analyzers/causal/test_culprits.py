@@ -16,7 +16,8 @@ import jsonschema
 import pytest
 
 from analyzers.causal.first_error import CLOCK_TOLERANCE_S
-from analyzers.causal.window import CAUSAL_WINDOW_S, gap_phrase
+from analyzers.causal.window import CAUSAL_WINDOW_S, gap_said
+from analyzers.core.phrases import plain
 from analyzers.report.culprit_note import culprit_note
 from analyzers.report.summary import format_summary
 from tests.analyzers.job_bundles import (
@@ -214,22 +215,25 @@ def test_root_cause_names_every_culprit_and_not_the_cascade(tmp_path: Path) -> N
 def test_culprit_note(
     reporter: int | None, culprits: list[int], why: str | None, note: str | None
 ) -> None:
-    assert culprit_note(reporter, culprits, why) == note
+    said = culprit_note(reporter, culprits, plain(why) if why else None)
+    assert (said.en if said else None) == note
 
 
 @pytest.mark.parametrize(
-    ("gaps", "phrase"),
+    ("gaps", "phrase", "chinese"),
     [
-        ([0.049], "49 ms later"),
-        ([-0.3], "300 ms earlier"),
-        ([9.0], "9.0 s later"),
-        ([0.02, -0.12], "within 120 ms"),
-        ([0.02, None], ""),
-        ([0.0], "at the same moment"),
+        ([0.049], "49 ms later", "晚 49 ms"),
+        ([-0.3], "300 ms earlier", "早 300 ms"),
+        ([9.0], "9.0 s later", "晚 9.0 s"),
+        ([0.02, -0.12], "within 120 ms", "前后相差不超过 120 ms"),
+        ([0.02, None], None, None),
+        ([0.0], "at the same moment", "同一时刻"),
     ],
 )
-def test_gap_phrase(gaps: list[float | None], phrase: str) -> None:
-    assert gap_phrase(gaps) == phrase
+def test_gap_in_words(gaps: list[float | None], phrase: str | None, chinese: str | None) -> None:
+    said = gap_said(gaps)
+    got = (said.en, said.zh) if said else (None, None)
+    assert got == (phrase, chinese)
 
 
 def test_the_window_covers_clock_disagreement_but_not_a_collective_timeout() -> None:

@@ -119,5 +119,5 @@ def test_wait_blames_the_rank_the_comparison_singles_out(
     correlation: Correlation, size_stated: bool, ranks: list[int] | None, why: str | None
 ) -> None:
     blame = singled_out(correlation, size_stated)
-    got = (blame.ranks, blame.why) if blame else (None, None)
+    got = (blame.ranks, blame.why.en if blame.why else None) if blame else (None, None)
     assert got == (ranks, why)

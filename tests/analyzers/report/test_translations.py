@@ -17,7 +17,8 @@ from analyzers.report.translations import action_zh, missing_translations, tree_
 
 def test_every_shipped_knowledge_entry_has_its_chinese():
     """Categories, case titles/symptoms/root causes/fixes/verify steps, tree labels,
-    questions, guidance and checklist, and every next action."""
+    questions, guidance and checklist, every next action, and every signature title and
+    code meaning (knowledge/zh/) a root-cause sentence is made of."""
     missing = missing_translations()
 
     assert missing == [], "knowledge without Chinese:\n" + "\n".join(missing)

@@ -93,3 +93,54 @@ def test_card_reads_in_english_on_an_english_page(alice_client, alice):
     assert "Check the dimensions divided by parallelism" in card
     assert 'class="root-cause-note"' not in card
     assert not CJK.search(card)
+
+
+def analyzed_barrier_incident(alice, corpus: Path):
+    """The real monitored-barrier job: rank 0 reports, rank 2 caused it."""
+    path = corpus / "torch" / "divergent_monitored_barrier.tar.gz"
+    upload = SimpleUploadedFile(path.name, path.read_bytes())
+    incident = services.incident_create(upload=upload, title="", created_by=alice)
+    analyze_run(run_id=incident.latest_run().pk)
+    return incident
+
+
+def test_root_cause_and_culprit_note_read_in_chinese_on_a_chinese_page(
+    alice_client, alice, corpus: Path
+):
+    incident = analyzed_barrier_incident(alice, corpus)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "zh-hans")
+
+    card = html[html.index('id="diagnosis"') :]
+    note = "rank 0 最先报错；起因在 rank 2：rank 0 的报错点名了该 rank。"
+    assert f'<p class="culprit-reason">{note}</p>' in card
+    assert "有 rank 未能到达 monitored barrier，由 rank 0 上报" in card  # the root cause
+    assert escape("“[Rank 0]: Rank 2 failed to pass monitoredBarrier in 5000 ms”") in card
+    assert "rank 1、3 随后受其影响而失败。" in card
+    assert "reported first" not in card
+    assert "failed afterwards as a consequence" not in card
+
+
+def test_the_same_report_reads_in_english_on_an_english_page(alice_client, alice, corpus: Path):
+    incident = analyzed_barrier_incident(alice, corpus)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "en")
+
+    card = html[html.index('id="diagnosis"') :]
+    assert "Rank 0 reported first; rank 2 caused it" in card
+    assert "Ranks 1, 3 failed afterwards as a consequence." in card
+    assert not CJK.search(card)
+
+
+def test_a_report_written_before_the_chinese_sentence_falls_back_to_english(alice_client, alice):
+    report = copy.deepcopy(shape_report())
+    report["diagnosis"]["culprit_reason"] = "Rank 3 failed the same way; ranks 2, 3 started it."
+    assert "root_cause_zh" not in report["diagnosis"]
+    incident = make_incident(report, alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "zh-hans")
+
+    card = html[html.index('id="diagnosis"') :]
+    assert "张量形状不匹配" in card  # the page itself is Chinese
+    assert "Matrix shapes cannot be multiplied, rank 3" in card
+    assert "Rank 3 failed the same way; ranks 2, 3 started it." in card
