@@ -19,10 +19,14 @@ Each score is that evidence's own strength, kept below the chosen label's confid
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from analyzers.causal.chain import CausalChain
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.types import Alternative
+
+if TYPE_CHECKING:
+    from analyzers.classify.rules import Signature
 
 MAX_ALTERNATIVES = 2
 BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen
@@ -58,20 +62,33 @@ def _candidates(
     if line_category:
         yield _from_line(first, line_category, confidence)
     for match in first.matches[1:]:
-        yield Alternative(match.category, match.signature.title, match.weight / 100 * LINE_TRUST)
+        yield _by_rule(match.category, match.signature, match.weight / 100 * LINE_TRUST)
     for info in first.codes:
         if info.category:  # a family or range rule vouches for less than a listed entry
             share = INFERRED_CODE_SHARE if info.inferred else LISTED_CODE_SHARE
-            yield Alternative(info.category, f"code {info.label}: {info.meaning}", share)
+            yield Alternative(
+                info.category,
+                f"code {info.label}: {info.meaning}",
+                share,
+                f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
+            )
     if first.best is not None:
         for label in first.best.signature.also:
-            yield Alternative(label, first.best.signature.title, confidence * GUIDE_SHARE)
+            yield _by_rule(label, first.best.signature, confidence * GUIDE_SHARE)
     yield from _other_lines([*chain.nearby, *chain.top, *chain.supporting], first)
 
 
+def _by_rule(label: str, signature: Signature, score: float) -> Alternative:
+    """A label supported by a rule: its title is the evidence, in both languages."""
+    return Alternative(label, signature.title, score, signature.title_zh)
+
+
 def _from_line(first: Classified, label: str, confidence: float) -> Alternative:
-    title = first.best.signature.title if first.best else "the first error's own line"
-    return Alternative(label, title, confidence * GUIDE_SHARE)
+    if first.best is not None:
+        return _by_rule(label, first.best.signature, confidence * GUIDE_SHARE)
+    return Alternative(
+        label, "the first error's own line", confidence * GUIDE_SHARE, "首个错误所在的行"
+    )
 
 
 def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alternative]:
@@ -85,9 +102,9 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
             continue
         text = item.event.message or item.event.text
         score = best.weight / 100 * LINE_TRUST * 0.8
-        yield Alternative(best.category, _short(text), score)
+        yield Alternative(best.category, _short(text), score, _short(text))
         for label in best.signature.also:  # the neighbours the guide names for that line's rule
-            yield Alternative(label, best.signature.title, score * GUIDE_SHARE)
+            yield _by_rule(label, best.signature, score * GUIDE_SHARE)
 
 
 def _yielded(item: Classified, first: Classified) -> bool:

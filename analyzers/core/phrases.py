@@ -87,7 +87,8 @@ def sentence(clause: Said) -> Said:
     """A clause as a sentence: capitalised with a full stop in English, with `。` in
     Chinese (a clause that already ends with one gets no second)."""
     zh = clause.zh if clause.zh.endswith("。") else clause.zh + "。"
-    return Said(capitalise(clause.en) + ".", zh)
+    en = capitalise(clause.en)
+    return Said(en if en.endswith((".", "!", "?")) else en + ".", zh)
 
 
 def sentences(parts: Sequence[Said]) -> Said:

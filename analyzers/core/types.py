@@ -325,6 +325,7 @@ class Alternative:
     category: str
     evidence: str
     score: float
+    evidence_zh: str | None = None  # the same evidence for Chinese pages (log text as logged)
 
 
 @dataclass(slots=True)

@@ -23,6 +23,14 @@ def test_the_guide_neighbour_of_the_deciding_rule_is_shown_with_its_evidence() -
     assert 0 < operator.score < diagnosis.confidence
 
 
+def test_an_alternatives_evidence_has_its_chinese_twin() -> None:
+    """A rule's title and a code's meaning have Chinese; a quoted log line stays as logged."""
+    diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
+    assert all(alt.evidence_zh for alt in diagnosis.alternatives)
+    operator = next(alt for alt in diagnosis.alternatives if alt.category == "operator")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in operator.evidence_zh)
+
+
 @pytest.mark.parametrize(
     "text", [case[1] for case in OPERATOR_CASES], ids=[case[0] for case in OPERATOR_CASES]
 )

@@ -144,3 +144,23 @@ def test_a_report_written_before_the_chinese_sentence_falls_back_to_english(alic
     assert "张量形状不匹配" in card  # the page itself is Chinese
     assert "Matrix shapes cannot be multiplied, rank 3" in card
     assert "Rank 3 failed the same way; ranks 2, 3 started it." in card
+
+
+def test_alternatives_read_in_chinese_on_a_chinese_page(alice_client, alice):
+    report = bilingual_report()
+    report["diagnosis"]["alternatives"] = [
+        {
+            "category": "weight_load",
+            "evidence": "Weight split does not fit the parallel size",
+            "evidence_zh": "权重切分与并行规模不符",
+            "score": 0.42,
+        }
+    ]
+    incident = make_incident(report, alice)
+
+    chinese = page_in(alice_client, incident.get_absolute_url(), "zh-hans")
+    english = page_in(alice_client, incident.get_absolute_url(), "en")
+
+    assert "权重切分与并行规模不符" in chinese
+    assert "Weight split does not fit the parallel size" not in chinese
+    assert "Weight split does not fit the parallel size" in english
