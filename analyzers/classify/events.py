@@ -45,6 +45,10 @@ ROLE_TIERS = {
 FRAME_SOURCE = "traceback_frame"
 TRACEBACK_SOURCE = "traceback"  # the exception line that ends a Python traceback
 CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host and device logs
+# Bracketed or dashed logger headers with a level field (Python logging, spdlog, the MindIE and
+# ATB C++ logs): `[2026-02-11 09:33:14.208715] [error] [513224] [tensor_check.cpp:28] ...`
+STRUCTURED_LOG_SOURCE = "logging"
+_LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
@@ -209,14 +213,18 @@ def _wraps_cause(matches: Sequence[Match]) -> bool:
 
 def _unmatched_tier(event: Event, message: str) -> float:
     """An exception no signature knows (the line that ends a traceback, whatever its class is
-    called) is someone's own failure; a CANN log line its writer marked ERROR is at least a
-    bare failure, worth citing when nothing says more, and so is an error line in unknown
+    called) is someone's own failure; a line its writer marked ERROR in a level field (a CANN
+    log, or a C++ service's or Python logger's header) is at least a bare failure, worth citing
+    when nothing says more: native services such as MindIE and ATB log their refusals that way
+    with no error word a reader of free text would notice. So is an error line in unknown
     wording whose words agree on a failure kind (`analyzers.classify.hints`)."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
+        return TIER_GENERIC
+    if event.source == STRUCTURED_LOG_SOURCE and event.level in _LOUD_LEVELS:
         return TIER_GENERIC
     if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind

@@ -9,6 +9,10 @@
 [227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] [164517] Find exception ...
 [2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] ...     (MindIE / ATB C++)
 [2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] ...              (spdlog: logger name)
+[2026-01-08 10:27:45.319+08:00] [52] [611] [server] [ERROR] [http_server.cpp:163] : ...
+                                          (MindIE service: zoned time, pid, thread, module)
+[2025-11-18 09:33:11,638] [42] [281471064600800] [llmmodels] [INFO] [model_runner.py-108] : ...
+                                          (MindIE's Python model runner, same fields)
 [2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed        (rank-tagged brackets)
 [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...          (SGLang worker indices)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
@@ -26,6 +30,7 @@ SGLANG = "sglang"
 _LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
+_ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
 
 HEADERS = (
     header(
@@ -55,6 +60,11 @@ HEADERS = (
     header(
         NAME,
         r"\[(?P<ts>" + _DATE + r")\] \[(?i:rank)[ _]?(?P<rank>\d+)\] \[" + _ANY_CASE_LEVEL + r"\] ",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>" + _ZONED_DATE + r")\] \[(?P<pid>\d+)\] \[\d+\] \[[A-Za-z_][\w.-]*\] "
+        r"\[" + _ANY_CASE_LEVEL + r"\] (?:\[[\w./-]+?[:-]\d+\] )?(?::\s+)?",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, _LEVEL + r":[\w.]+:"),

@@ -116,3 +116,20 @@ def test_other_pages_break_no_rule_of_the_policy(live_server, crash_incident, br
         seen[path] = page.evaluate("window.cspViolations")
 
     assert seen == {path: [] for path in OTHER_PAGES}
+
+
+def test_the_timeline_controls_break_no_rule_of_the_policy(live_server, crash_incident, browser):
+    """Redraws after a control changes (the straggler overlay, the clock axis) keep to the
+    policy too: Plotly restyles what it drew, it must not add inline style attributes."""
+    page = _logged_in_page(browser, live_server, crash_incident)
+    plot = page.locator("#timeline-plot:not([data-ready='0'])")
+    plot.wait_for(timeout=READY_TIMEOUT_MS)
+
+    page.check("#timeline-stragglers")
+    page.wait_for_function(
+        "document.querySelector('#timeline-plot').dataset.ready !== '0'", timeout=READY_TIMEOUT_MS
+    )
+    page.wait_for_timeout(500)
+
+    assert "stragglers=1" in page.url
+    assert page.evaluate("window.cspViolations") == []

@@ -230,6 +230,24 @@ def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
     assert classify_event(plog, 0, KNOWLEDGE).tier == TIER_GENERIC
 
 
+def test_a_service_log_line_its_writer_marked_error_is_a_bare_failure_even_unknown() -> None:
+    """Native services (ATB, MindIE) log refusals in a bracketed header with a level field;
+    the level says it failed even when the words name no failure kind."""
+    text = "Rope bucket 6 is not ready for slot 3"
+    line = Event("atb/atb_1.log", 2, text, EventKind.ERROR, text, source="logging", level="ERROR")
+    assert classify_event(line, 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+def test_the_same_unknown_words_without_an_error_level_stay_noise() -> None:
+    text = "Rope bucket 6 is not ready for slot 3"
+    untagged = Event("atb/atb_1.log", 2, text, EventKind.ERROR, text)
+    quiet = Event(
+        "atb/atb_1.log", 2, text, EventKind.WARNING, text, source="logging", level="WARNING"
+    )
+    assert classify_event(untagged, 0, KNOWLEDGE).tier == TIER_NOISE
+    assert classify_event(quiet, 0, KNOWLEDGE).tier == TIER_NOISE
+
+
 def test_warning_counts_less_than_the_same_text_as_an_error() -> None:
     line = "No available shared memory broadcast block found in 60 second."
     warning = classify_event(event(line, EventKind.WARNING), 0, KNOWLEDGE)

@@ -34,6 +34,21 @@ DRIVER_REFUSED = """\
         rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:60]
 """
 
+# torch_npu's form: the wrapper and its summary, then an error-manager block whose headline
+# only restates its code's generic text; the driver's refusal sits in the TraceBack.
+DRIVER_REFUSED_UNDER_HEADLINE = """\
+RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:150 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+[ERROR] 2026-11-02-12:30:05 (PID:60218, Device:-1, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: Failed to start the device.
+        Rectify the fault based on the error information in the ascend log.
+EL0003: [PID: 60218] 2026-11-02-12:30:01.118.402 The argument is invalid.
+        Solution: Try again with a valid argument.
+        TraceBack (most recent call last):
+        Failed to open device, retCode=0x7020014, deviceId=1.[FUNC:InitRawDriver][FILE:raw_device.cc][LINE:130]
+        Failed to init RawDriver, device_id=1, retCode=0x7020014[FUNC:Init][FILE:raw_device.cc][LINE:330]
+        Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3600]
+"""
+
 NO_DEVICE_MEMORY = """\
 [ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-19/kernels/sub/main.cpp:64)
 [ERROR] RecentErrMsg: [PID: 7781] 2026-11-02-10:00:00.000.200 Memory_Allocation_Failure(EL0004): Failed to allocate memory.
@@ -63,6 +78,13 @@ CASES = [
     # (name, text, label, first error says, an alternative the report must keep or None)
     ("task daemon refused", DAEMON_REFUSED, "driver_env", "TsdOpen failed", None),
     ("driver refused", DRIVER_REFUSED, "driver_env", "halDeviceOpen failed", None),
+    (
+        "driver refused under a generic headline",
+        DRIVER_REFUSED_UNDER_HEADLINE,
+        "driver_env",
+        "Failed to open device, retCode=0x7020014",
+        None,
+    ),
     (
         "no device memory",
         NO_DEVICE_MEMORY,

@@ -68,3 +68,37 @@ def test_a_missing_toolkit_header_is_the_machine_not_the_op(
     assert diagnosis.category == label
     assert diagnosis.first_error is not None
     assert says in diagnosis.first_error.text
+
+
+# A single-op build on first use: the kernel compiler crashes, then the graph engine's build
+# headlines restate that the op did not build.
+COMPILER_CRASH_THEN_BUILD_HEADLINES = """\
+[Stage-1] INFO 02-11 08:14:02 [worker.py:181] warming up the denoiser
+.run stack spill compile error:  PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace, preprocessed source, and associated run script.
+Stack dump:
+0.      Program arguments: ccec -c -O2 /tmp/tmp5d1q/my_kernel_core.cce --cce-aicore-arch=dav-c220-vec --cce-aicore-only -o /srv/kernel_meta/te_mul_31c0.o
+[Stage-1] ERROR 02-11 08:15:40 [worker.py:230] Compile op[trans_Mul_7,] failed
+[Stage-1] ERROR 02-11 08:15:40 [worker.py:230]         [Build][Op]Fail to build op model[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:146]
+[Stage-1] ERROR 02-11 08:15:40 [worker.py:230]         build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:146]
+"""
+
+# Counterexample: only the build headlines were pasted; they are the first error themselves.
+BUILD_HEADLINES_ONLY = """\
+[Stage-1] ERROR 02-11 08:15:40 [worker.py:230] Compile op[trans_Mul_7,] failed
+[Stage-1] ERROR 02-11 08:15:40 [worker.py:230]         build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:146]
+"""
+
+
+def test_a_kernel_compiler_crash_is_the_first_error_of_an_op_build() -> None:
+    diagnosis = diagnose_text("stage1.log", COMPILER_CRASH_THEN_BUILD_HEADLINES)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "PLEASE submit a bug report" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_build_headlines_alone_name_the_op_that_did_not_build() -> None:
+    diagnosis = diagnose_text("stage1.log", BUILD_HEADLINES_ONLY)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Compile op[trans_Mul_7,] failed" in diagnosis.first_error.text

@@ -27,7 +27,7 @@ EXCERPTS = [
         + "        open device 3 failed, runtime result = 107001.[FUNC:ReportCallError]"
         "[FILE:log_inner.cpp][LINE:161]\n",
         "Set visible device failed, invalid device=3",
-        "driver_env",
+        "config",
         id="device-outside-visible-set",
     ),
     pytest.param(

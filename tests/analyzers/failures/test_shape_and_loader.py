@@ -4,6 +4,10 @@ A reshape error keeps its meaning when a chat tool or a bug form turned the quot
 typographic and the spaces into tabs. A size mismatch raised by a weight loader (a plugin's
 or the model's own) is a checkpoint that does not fit its sharded parameter, not a forward
 pass going wrong; the same mismatch in a forward stays a shape mismatch.
+
+A `KeyError` naming a parameter is a checkpoint key the loader did not find; one naming an
+attention layer module is the runner's layer registry lacking a layer this stage did not build
+(docs/labelling.md#config-driver_env-or-weight_load).
 """
 
 from __future__ import annotations
@@ -20,6 +24,22 @@ LOADER_COPY = """\
 (Worker pid=311) (Worker_TP1 pid=311) ERROR 05-11 09:12:40 [multiproc_executor.py:812]     target.copy_(loaded_weight)
 (Worker pid=311) (Worker_TP1 pid=311) ERROR 05-11 09:12:40 [multiproc_executor.py:812] RuntimeError: The size of tensor a (1536) must match the size of tensor b (3072) at non-singleton dimension 0
 (Worker pid=310) (Worker_TP0 pid=310) INFO 05-11 09:12:40 [multiproc_executor.py:760] Parent process exited, terminating worker
+"""
+
+REGISTRY_LOOKUP = """\
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099] EngineCore failed to start.
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099] Traceback (most recent call last):
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099]   File "/opt/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2702, in initialize_kv_cache
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099]     self.initialize_attn_backend(kv_cache_config)
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099]   File "/opt/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 3210, in initialize_attn_backend
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099]     attn_backends = get_attn_backends_for_group(kv_cache_group_spec)
+(EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099] KeyError: 'model.layers.16.self_attn.attn'
+"""
+
+LOADER_KEY = """\
+(Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772]   File "/opt/vllm/vllm/model_executor/models/qwen3.py", line 512, in load_weights
+(Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772]     param = params_dict[name]
+(Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772] KeyError: 'model.layers.16.self_attn.attn.k_scale'
 """
 
 FORWARD_MISMATCH = """\
@@ -47,3 +67,18 @@ def test_size_mismatch_raised_in_a_weight_loader_is_weight_load() -> None:
 def test_same_mismatch_in_a_forward_stays_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", FORWARD_MISMATCH)
     assert diagnosis.category == "shape_mismatch"
+
+
+def test_a_key_naming_an_attention_layer_module_is_the_runner_registry() -> None:
+    diagnosis = diagnose_text("engine.log", REGISTRY_LOOKUP)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "self_attn.attn'" in diagnosis.first_error.text
+    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_key_naming_a_parameter_under_that_layer_stays_a_missing_checkpoint_key() -> None:
+    diagnosis = diagnose_text("worker.log", LOADER_KEY)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "attn.k_scale" in diagnosis.first_error.text

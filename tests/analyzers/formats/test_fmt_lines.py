@@ -199,6 +199,35 @@ CASES = [
         None,
         "execute node[0] fail",
     ),
+    (
+        "mindie-service-zoned-time",
+        "[2026-04-01 08:09:10.111+08:00] [31] [402] [server] [ERROR] [http_server.cpp:163] : "
+        "[MIE04E02041C] [endpoint] Failed to listen 10.1.2.3:1025",
+        "logging",
+        "ERROR",
+        None,
+        31,
+        "[MIE04E02041C] [endpoint] Failed to listen",
+    ),
+    (
+        "mindie-python-runner",
+        "[2026-04-01 08:09:11,204] [31] [281473302216800] [llmmodels] [ERROR] "
+        "[model_runner.py-132] : weights of layer 3 are missing",
+        "logging",
+        "ERROR",
+        None,
+        31,
+        "weights of layer 3",
+    ),
+    (
+        "mindie-operation-record-has-no-level",
+        "[2026-04-01 08:09:10.112+08:00] [31] [host] [system] [server] [Start mindie server] [fail]",
+        None,
+        None,
+        None,
+        None,
+        "[2026-04-01 08:09:10.112+08:00] [31] [host]",
+    ),
     ("grep-n-rank", "118:[rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
     ("grep-n-source", "2:    raise RuntimeError('x')", None, None, None, None, "    raise"),
     (

@@ -1,0 +1,62 @@
+"""A shared library that loads but lacks a symbol, read by whose library it is.
+
+docs/labelling.md#config-driver_env-or-weight_load: a library of the CANN installation itself
+(toolkit tree, operator package, driver lib64) missing a symbol means the host mixes releases
+(`driver_env`); a Python package's extension missing one means the installed packages do not
+fit together (`config`). Each names the other as its alternative.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+TOOLKIT_PLOG = (
+    "[ERROR] GE(70215,main):2026-01-09-17:20:44.508.331 [host_cpu_engine.cc:288]70390 LoadLib: "
+    "ErrorNo: 1343225860(Internal errors) [INIT][DEFAULT][Invoke][DlOpen] failed. path = "
+    "/usr/local/Ascend/ascend-toolkit/8.0.RC3/opp/built-in/op_impl/host_cpu/libops_host_cpu.so, "
+    "error = /usr/local/Ascend/ascend-toolkit/8.0.RC3/opp/built-in/op_impl/host_cpu/"
+    "libops_host_cpu.so: undefined symbol: _ZN2ge16ReportInnerErrorEPKc\n"
+    "[EVENT] TDT(70215,main):2026-01-09-17:20:44.510.902 [process_mode_manager.cpp:103]"
+    "[OpenProcess][tid:70390] [ProcessModeManager] enter into open process deviceId[0] "
+    "rankSize[0]\n"
+)
+
+PACKAGE_IMPORT = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/jobs/train.py", line 4, in <module>\n'
+    "    import torch_npu\n"
+    '  File "/opt/py310/lib/python3.10/site-packages/torch_npu/__init__.py", line 18, in '
+    "<module>\n"
+    "    import torch_npu.npu\n"
+    "ImportError: /opt/py310/lib/python3.10/site-packages/torch_npu/lib/libtorch_npu.so: "
+    "undefined symbol: _ZN3c104impl21ExcludeDispatchKeyGuardC1ENS_14DispatchKeySetE\n"
+)
+
+
+def test_a_toolkit_library_missing_a_toolkit_symbol_is_the_host_installation():
+    diagnosis = diagnose_files(
+        {
+            "plog/plog-70215_20260109172044101.log": TOOLKIT_PLOG,
+            "app.log": "aclrtSetDevice: open device 0 failed, runtime result = 507033\n",
+        }
+    )
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "libops_host_cpu.so: undefined symbol" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_python_package_missing_a_symbol_stays_a_package_set_mismatch():
+    diagnosis = diagnose_text("worker.log", PACKAGE_IMPORT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "libtorch_npu.so: undefined symbol" in diagnosis.first_error.text
+
+
+def test_a_framework_custom_op_package_inside_the_toolkit_tree_is_still_the_package_set():
+    text = (
+        "OSError: /usr/local/Ascend/ascend-toolkit/latest/opp/vendors/serve_ops/op_api/lib/"
+        "libcust_opapi.so: undefined symbol: aclnnMoeGatingSortGetWorkspaceSize\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
