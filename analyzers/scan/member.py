@@ -33,6 +33,7 @@ from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
+from analyzers.formats.flattened import split_flattened
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
@@ -200,6 +201,8 @@ class _FileScanner(ScanSink):
 
     def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
         pieces = [raw] if self.structured else split_escaped(raw)
+        if len(pieces) == 1 and not self.structured:
+            pieces = split_flattened(raw)
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:

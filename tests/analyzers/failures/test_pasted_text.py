@@ -83,3 +83,24 @@ def test_a_framework_refusing_the_chip_is_a_configuration_problem() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "Can not support soc_version: 231." in diagnosis.first_error.text
+
+
+# docs/labelling.md#wrappers: a block whose line breaks were lost in pasting is read line by
+# line, so the device's reason is the first error rather than the whole pasted line.
+FLATTENED_AICPU_FAILURE = (
+    'Traceback (most recent call last): File "/srv/job/train.py", line 52, in <module> main() '
+    'File "/opt/py/lib/python3.9/site-packages/torch/nn/init.py", line 155, in uniform_ return '
+    "tensor.uniform_(a, b) RuntimeError: Run:/opt/build/torch_npu/csrc/framework/"
+    "OpParamMaker.cpp:131 NPU error,NPU error code is:100000 EZ9999: Inner Error, Please "
+    "contact support engineer! EZ9999 Kernel task happen error, retCode=0x2a, [aicpu "
+    "exception].[FUNC:PreCheckTaskErr][FILE:task.cc][LINE:1071] TraceBack (most recent call "
+    "last): Aicpu kernel execute failed, device_id=1, stream_id=2, task_id=7."
+    "[FUNC:PrintAicpuErrorInfo][FILE:task.cc][LINE:780]\n"
+)
+
+
+def test_a_block_pasted_without_its_line_breaks_cites_the_device_reason() -> None:
+    diagnosis = diagnose_text("issue.txt", FLATTENED_AICPU_FAILURE)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("EZ9999 Kernel task happen error")

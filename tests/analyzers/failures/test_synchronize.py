@@ -83,3 +83,38 @@ def test_a_device_line_naming_an_hccl_task_labels_the_synchronize_timeout_hccl()
 def test_a_synchronize_timeout_that_names_no_task_stays_stream_sync() -> None:
     diagnosis = diagnose_text("train/rank5.log", WAITED_ON_NOTHING_NAMED)
     assert diagnosis.category == "stream_sync"
+
+
+# docs/labelling.md#event-waits-that-run-out: a stream synchronize that fails because an
+# event wait on the device ran out. The device's headline names the wait, not a core.
+EVENT_WAIT_RAN_OUT = """\
+[ERROR] DEVICE(40512,ffff7c10e010,python):2026-05-11-03:14:27.551.090 [ascend_stream_manager.cc:241] SyncStream] Call runtime aclrtSynchronizeStreamWithTimeout error.
+EE9999: Inner Error!
+EE9999 The error from device(chipId:6, dieId:0), serial number is 4, event wait timeout occurred during task execution, stream_id:57, sq_id:57, task_id:3120, event_id=12, timeout=1990.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1314]
+        TraceBack (most recent call last):
+        Task execute failed, device_id=6, stream_id=57, task_id=3120, flip_num=0, task_type=3(EVENT_WAIT).[FUNC:GetError][FILE:stream.cc][LINE:1483]
+        synchronize stream failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+# The same headline when the device did report a kernel of its own failing.
+KERNEL_FAILED_ON_DEVICE = """\
+EZ9999: Inner Error!
+EZ9999: [PID: 40512] 2026-05-11-03:14:27.551.090 The error from device(chipId:6, dieId:0), serial number is 4, there is an exception of aicore error, core id is 11, error code = 0x800000
+        TraceBack (most recent call last):
+        rtStreamSynchronize execute failed, reason=[aicore exception][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+"""
+
+
+def test_an_event_wait_that_ran_out_is_stream_sync_with_a_stall_as_its_neighbours() -> None:
+    diagnosis = diagnose_text("train/rank6.log", EVENT_WAIT_RAN_OUT)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "event wait timeout occurred" in diagnosis.first_error.text
+    neighbours = {alt.category for alt in diagnosis.alternatives}
+    assert neighbours == {"hang", "hccl"}
+
+
+def test_a_device_headline_that_names_a_core_exception_stays_an_aicore_failure() -> None:
+    diagnosis = diagnose_text("train/rank6.log", KERNEL_FAILED_ON_DEVICE)
+    assert diagnosis.category == "aicore_timeout"
+    assert "hang" not in {alt.category for alt in diagnosis.alternatives}

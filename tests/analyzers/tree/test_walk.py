@@ -759,6 +759,27 @@ WALKS = [
         False,
     ),
     (
+        "operator package check",
+        facts(
+            "driver_env",
+            "E30006: 2026-04-21-16:05:44.301.772 Failed to verify the OPP",
+            "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:152 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+            codes={"E30006", "507033"},
+        ),
+        [*EXPLICIT, "driver_env", "env_init_failed"],
+        False,
+    ),
+    (
+        "device start without a reason",
+        facts(
+            "driver_env",
+            "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:152 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033",
+            codes={"507033"},
+        ),
+        [*EXPLICIT, "driver_env", "env_device_visibility"],
+        False,
+    ),
+    (
         "library",
         facts(
             "driver_env",

@@ -1,0 +1,45 @@
+"""torch_npu cannot set the operator compiler's options when it starts a device.
+
+docs/labelling.md#the-operator-compilers-environment-does-not-start: 500001 from the compile
+options means the compiler's Python side did not start. Missing toolkit dependencies are the
+usual reason (driver_env); a package at a version the toolkit does not take fails the same way,
+so config is shown next to it. Fixtures are written in the torch_npu format with our own values.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+COMPILE_OPTIONS_REFUSED = """\
+>>> torch.npu.set_device(0)
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+  File "/opt/venv/lib/python3.10/site-packages/torch_npu/npu/utils.py", line 64, in set_device
+    torch_npu._C._npu_setDevice(device_id)
+RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001
+[ERROR] 2026-06-03-09:12:44 (PID:30177, Device:0, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: The internal ACL of the system is incorrect.
+        Rectify the fault based on the error information in the ascend log.
+"""
+
+# The device management library refusing in a container is the machine alone.
+DCMI_REFUSED = """\
+root@node-3:/workspace# npu-smi info
+DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)
+dcmi module initialize failed. ret is -8005
+"""
+
+
+def test_refused_compile_options_are_the_machine_with_the_package_set_as_neighbour() -> None:
+    diagnosis = diagnose_text("session.txt", COMPILE_OPTIONS_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "error code is 500001" in diagnosis.first_error.text
+    config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
+    assert 0 < config.score < diagnosis.confidence
+
+
+def test_a_device_library_refusal_has_no_package_set_neighbour() -> None:
+    diagnosis = diagnose_text("npu_smi.txt", DCMI_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert "config" not in {alt.category for alt in diagnosis.alternatives}

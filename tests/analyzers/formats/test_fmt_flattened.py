@@ -1,0 +1,49 @@
+"""A traceback and CANN block pasted with its line breaks lost comes apart where lines began."""
+
+import pytest
+
+from analyzers.formats.flattened import split_flattened
+
+FLATTENED = (
+    b'Traceback (most recent call last): File "/srv/job/train.py", line 52, in <module> '
+    b'main() File "/srv/job/train.py", line 47, in main model.init_weights() File '
+    b'"/opt/py/lib/python3.9/site-packages/torch/nn/init.py", line 155, in uniform_ return '
+    b"tensor.uniform_(a, b) RuntimeError: Run:/opt/build/torch_npu/csrc/framework/"
+    b"OpParamMaker.cpp:131 NPU error,NPU error code is:100000 EZ9999: Inner Error, Please "
+    b"contact support engineer! EZ9999 Kernel task happen error, retCode=0x2a, [aicpu "
+    b"exception].[FUNC:PreCheckTaskErr][FILE:task.cc][LINE:1071] TraceBack (most recent call "
+    b"last): Aicpu kernel execute failed, device_id=1, stream_id=2, task_id=7."
+    b"[FUNC:PrintAicpuErrorInfo][FILE:task.cc][LINE:780]"
+)
+
+
+def test_a_flattened_block_is_cut_where_its_lines_began() -> None:
+    pieces = split_flattened(FLATTENED)
+    assert pieces[0] == b"Traceback (most recent call last):"
+    assert b'File "/srv/job/train.py", line 47, in main model.init_weights()' in pieces
+    assert b"EZ9999: Inner Error, Please contact support engineer!" in pieces
+    reason = next(p for p in pieces if b"aicpu exception" in p)
+    assert reason.startswith(b"EZ9999 Kernel task happen error")
+    assert reason.endswith(b"[LINE:1071]")
+    assert pieces[-1].startswith(b"Aicpu kernel execute failed")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # one long message that quotes a code after a colon: a single line
+        b"RuntimeError: call aclnnCast failed, detail:EZ1001: [PID: 901] 2026-04-02-11:12:13.141."
+        b"516 self not implemented for DT_BFLOAT16, should be in dtype support list "
+        + b"[DT_FLOAT16,DT_FLOAT,DT_DOUBLE,DT_INT8,DT_UINT8,DT_INT16,DT_INT32,DT_INT64] "
+        * 4,
+        # a long frame line of a real traceback: one frame, nothing else
+        b'  File "/opt/venv/lib/python3.10/site-packages/'
+        + b"very_long_package/" * 20
+        + b'module.py", line 12, in forward',
+        # short, even with several starts
+        b"RuntimeError: x EZ9999 y TraceBack (most recent call last): z",
+    ],
+    ids=["quoted-code", "single-frame", "short"],
+)
+def test_a_line_that_is_one_message_stays_whole(raw: bytes) -> None:
+    assert split_flattened(raw) == [raw]
