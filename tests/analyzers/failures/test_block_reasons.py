@@ -5,8 +5,10 @@ the line that says why, then callers restating it. The reason line wins whatever
 an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located diagnostic or
 option refusal under the Triton-Ascend block headlines, an MC2 op's HCCL resource failure
 before its TraceBack callers, a MindIE runner's communicator-pool restatement after the HCCL
-init failure, a driver's refusal inside an exception repr whose newlines are escaped.
-Counterexamples: a headline alone stays the first error; a compiler warning is no reason.
+init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
+the runtime's refusal of the peer-access query asked before it).
+Counterexamples: a headline alone stays the first error; a compiler warning is no reason; an
+ordinary copy's rejected argument inside the same repr is no device-pair refusal.
 
 docs/labelling.md#wrappers, docs/labelling.md#config-driver_env-or-weight_load
 """
@@ -88,6 +90,24 @@ P2P_REFUSED_INSIDE_ESCAPED_REPR = (
     "failed, reason=driver error:internal error[FUNC:FuncErrorReason]',)\n"
 )
 
+PEER_QUERY_REFUSED_INSIDE_ESCAPED_REPR = (
+    '\tWhile copying the parameter named "base_model.model.model.layers.11.mlp.down_proj.lora_A.'
+    'default.weight", whose dimensions in the model are torch.Size([16, 11008]) and whose '
+    "dimensions in the checkpoint are torch.Size([16, 11008]), an exception occurred : "
+    "('get_p2p_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:80 NPU error, error code "
+    "is 107000\\n[ERROR] 2026-02-14-17:20:31 (PID:6120, Device:1, RankID:-1) ERR00100 PTA call "
+    "acl api failed\\n[Error]: Parameter verification failed.\\nEE1001: The argument is invalid."
+    "Reason: rtDeviceCanAccessPeer execute failed, reason=[invalid value]\\n        TraceBack "
+    "(most recent call last):\\n        call rtDeviceCanAccessPeer failed, deviceId = 1, "
+    "peerPhyId = 6, runtime result = 107000[FUNC:ReportCallError]\\n',).\n"
+)
+
+# Counterexample: the same loader repr around a parameter rejection of an ordinary copy is
+# not a device-pair refusal.
+COPY_ARGUMENT_REJECTED_INSIDE_ESCAPED_REPR = PEER_QUERY_REFUSED_INSIDE_ESCAPED_REPR.replace(
+    "get_p2p_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:80", "copy_:CopyKernel.cpp:96"
+).replace("rtDeviceCanAccessPeer", "rtMemcpyAsync")
+
 # Counterexample: a compile block whose headlines are all that was pasted keeps its headline.
 TRITON_HEADLINE_ONLY = """\
 triton.compiler.errors.MLIRCompilationError: 
@@ -141,6 +161,12 @@ CASES = [
         "halDeviceEnableP2P failed",
     ),
     (
+        "runtime refuses a peer-access query inside an escaped repr",
+        PEER_QUERY_REFUSED_INSIDE_ESCAPED_REPR,
+        "driver_env",
+        "rtDeviceCanAccessPeer execute failed",
+    ),
+    (
         "compile headline alone",
         TRITON_HEADLINE_ONLY,
         "operator",
@@ -173,3 +199,8 @@ def test_a_compiler_warning_is_not_a_reason() -> None:
 def test_a_number_in_brackets_before_a_colon_is_not_an_error_manager_line() -> None:
     diagnosis = diagnose_text("job/rank0.log", "model server (port 8000): ready\n")
     assert diagnosis.first_error is None
+
+
+def test_an_ordinary_copy_rejected_inside_a_loader_repr_is_not_a_device_pair_refusal() -> None:
+    diagnosis = diagnose_text("job/rank0.log", COPY_ARGUMENT_REJECTED_INSIDE_ESCAPED_REPR)
+    assert diagnosis.category != "driver_env"
