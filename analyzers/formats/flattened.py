@@ -51,8 +51,9 @@ def split_flattened(raw: bytes) -> list[bytes]:
     cuts = {match.start() for match in starts}
     cuts |= {match.end() for match in _AFTER.finditer(raw)}
     cuts = sorted(cut for cut in cuts if 0 < cut < len(raw))
+    # Past MAX_PIECES cuts the rest stays one piece: bounded work, and no byte is dropped.
     pieces, begin = [], 0
-    for cut in [*cuts, len(raw)][:MAX_PIECES]:
+    for cut in [*cuts[: MAX_PIECES - 1], len(raw)]:
         piece = raw[begin:cut].strip()
         if piece:
             pieces.append(piece)

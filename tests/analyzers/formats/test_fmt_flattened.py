@@ -47,3 +47,14 @@ def test_a_flattened_block_is_cut_where_its_lines_began() -> None:
 )
 def test_a_line_that_is_one_message_stays_whole(raw: bytes) -> None:
     assert split_flattened(raw) == [raw]
+
+
+def test_a_paste_with_more_pieces_than_the_limit_keeps_every_byte() -> None:
+    from analyzers.formats import flattened
+
+    raw = FLATTENED * (flattened.MAX_PIECES // 5)
+    pieces = split_flattened(raw)
+
+    assert len(pieces) <= flattened.MAX_PIECES
+    assert len(pieces[-1]) > 10 * len(FLATTENED)  # the rest, uncut
+    assert b"".join(b"".join(p.split()) for p in pieces) == b"".join(raw.split())
