@@ -41,7 +41,12 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return Blame(reported, say("blame.report_names", many=several(reported)))
     if first.tier in OWN_FAILURE_TIERS:
         offsets = correlation.clock_offsets if correlation else {}
-        return _own(chain, offsets)
+        own = _own(chain, offsets)
+        if own.ranks or first.rank is not None:
+            return own
+        # A death reported by no rank's own log (a shell's job notice, a kernel line) names
+        # no one: the rank comparison finds the rank that went quiet while its peers failed.
+        return singled_out(correlation, stated_world_size(scans) is not None) or NOBODY
     size_stated = stated_world_size(scans) is not None
     return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
 

@@ -2,9 +2,9 @@
 
 The waiting rank's line rarely names whom it waited for, so the rank comparison decides:
 killed or missing ranks, then ranks that left the common checkpoint path, then the few
-ranks ahead of or behind the pack (one skipped a collective, or never reached it), then
-the ranks with the fewest checkpoints, and as a last resort the first process the launcher
-saw exit. Each answer says why, as a clause
+ranks ahead of or behind the pack (one skipped a collective, or never reached it), then the
+few that went quiet at the same place while every other rank failed, then the ranks with
+the fewest checkpoints, and as a last resort the first process the launcher saw exit. Each answer says why, as a clause
 about the blamed ranks::
 
     it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
@@ -29,7 +29,7 @@ def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | N
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
-    for choose in (_killed, _missing, _diverged, _apart, _first_stopped):
+    for choose in (_killed, _missing, _diverged, _apart, _silent, _first_stopped):
         blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
             return blame
@@ -44,6 +44,25 @@ def _killed(correlation: Correlation, size_stated: bool) -> Blame | None:
 def _missing(correlation: Correlation, size_stated: bool) -> Blame | None:
     missing = correlation.missing_ranks if size_stated else []
     return Blame(missing, say("waited.no_log", many=several(missing))) if missing else None
+
+
+def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """The few ranks that stopped with no error of their own while every other rank failed:
+    the others lost them (a closed connection, a timeout), and they never said why - a
+    process killed from outside, or one stuck where its peers could not follow."""
+    quiet = [r.rank for r in correlation.ranks if r.status == RankStatus.HUNG]
+    loud = [r for r in correlation.ranks if r.status not in (RankStatus.HUNG, RankStatus.MISSING)]
+    if not quiet or not loud or any(r.status == RankStatus.OK for r in loud):
+        return None
+    if len(quiet) * 2 >= len(correlation.ranks):
+        return None
+    why = f"{it(quiet, 'it', 'they')} stopped without an error while the others failed"
+    return Blame(quiet, why + _where(correlation, quiet))
+
+
+def _where(correlation: Correlation, ranks: Sequence[int]) -> str:
+    mine = _last_of(correlation.ranks, ranks, inside=True)
+    return f", last at '{mine}'" if mine else ""
 
 
 def _diverged(correlation: Correlation, size_stated: bool) -> Blame | None:

@@ -44,6 +44,7 @@ class Prefilter:
     notable_info: tuple[bytes, ...] = ()
     refusal_words: re.Pattern[str] | None = None
     frame_lines: re.Pattern[str] | None = None
+    warning_lines: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -65,6 +66,7 @@ def load_prefilter() -> Prefilter:
         frame_lines=re.compile(str(data["frame_lines"]), re.IGNORECASE)
         if data.get("frame_lines")
         else None,
+        warning_lines=re.compile(str(data["warning_lines"])) if data.get("warning_lines") else None,
     )
 
 
@@ -80,6 +82,8 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return None
     if line.level in ERROR_LEVELS:
         return EventKind.ERROR
+    if prefilter.warning_lines is not None and prefilter.warning_lines.match(line.message):
+        return EventKind.WARNING
     if line.level == "WARNING":
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:

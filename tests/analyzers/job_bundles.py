@@ -106,10 +106,17 @@ def ranks(world_size: int) -> list[RankLog]:
     return [RankLog(rank, world_size) for rank in range(world_size)]
 
 
-def bundle(directory: Path, logs: Iterable[RankLog], world_size: int) -> Path:
-    """A .tar.gz like the corpus ones: one top folder, per-rank logs and an env dump."""
+def bundle(
+    directory: Path,
+    logs: Iterable[RankLog],
+    world_size: int,
+    extra: Mapping[str, str] | None = None,
+) -> Path:
+    """A .tar.gz like the corpus ones: one top folder, per-rank logs, an env dump and any
+    other files the job left (a launch script's output)."""
     files = {f"{PREFIX}/log_{log.rank}.log": log.text() for log in logs}
     files[f"{PREFIX}/env.txt"] = ENV.format(size=world_size)
+    files.update({f"{PREFIX}/{name}": text for name, text in (extra or {}).items()})
     path = directory / "job.tar.gz"
     with tarfile.open(path, "w:gz") as tar:
         for name, text in files.items():
@@ -120,7 +127,11 @@ def bundle(directory: Path, logs: Iterable[RankLog], world_size: int) -> Path:
     return path
 
 
-def analyze_job(directory: Path, logs: Mapping[int, RankLog] | Iterable[RankLog]) -> Report:
+def analyze_job(
+    directory: Path,
+    logs: Mapping[int, RankLog] | Iterable[RankLog],
+    extra: Mapping[str, str] | None = None,
+) -> Report:
     """The full pipeline over the bundle of these rank logs, in one process."""
     logs = list(logs.values()) if isinstance(logs, Mapping) else list(logs)
-    return analyze(bundle(directory, logs, len(logs)), AnalyzeOptions(workers=1))
+    return analyze(bundle(directory, logs, len(logs), extra), AnalyzeOptions(workers=1))

@@ -247,3 +247,35 @@ def test_terminal_summary_prints_the_note_under_the_culprits(tmp_path: Path) -> 
     assert (
         lines[at + 1].strip() == "Rank 0 reported first; rank 2 caused it: rank 0's error names it."
     )
+
+
+def a_rank_killed_under_a_launch_script(notice: str) -> tuple[list[RankLog], dict[str, str]]:
+    """Rank 1 dies inside layer 2's MoE without a word; its peers lose the connection and
+    the launch script's `wait` prints the shell's notice of how the job ended."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(2, [" norm passed", " attention passed"])
+    for rank, ms in ((0, 3100), (2, 3080), (3, 3120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {CLOSED}")
+    return job, {"run.out": notice + "\n"}
+
+
+def test_a_shell_kill_notice_blames_the_rank_that_went_quiet(tmp_path: Path) -> None:
+    job, extra = a_rank_killed_under_a_launch_script(
+        "/srv/jobs/start.sh: line 14: 40117 Killed                  python -u infer.py "
+        '--rank $i --world $N "$@" > logs/log_$i.log 2>&1'
+    )
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.file.endswith("run.out")
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_shell_notice_of_a_stopped_job_is_not_the_cause(tmp_path: Path) -> None:
+    job, extra = a_rank_killed_under_a_launch_script(
+        "/srv/jobs/start.sh: line 14: 40117 Terminated              python -u infer.py --rank $i"
+    )
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert not diagnosis.first_error.file.endswith("run.out")

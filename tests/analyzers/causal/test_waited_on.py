@@ -111,6 +111,32 @@ CASES = [
         None,
         id="all-alike-nobody",
     ),
+    pytest.param(
+        job((ERROR, 14, NORM), (HUNG, 14, NORM), (ERROR, 14, NORM), (ERROR, 14, NORM)),
+        True,
+        [1],
+        f"it stopped without an error while the others failed, last at '{NORM}'",
+        id="one-quiet-among-failed-peers",
+    ),
+    pytest.param(
+        job((ERROR, 14, NORM), (HUNG, 14, NORM), (HUNG, 14, NORM), (ERROR, 14, NORM)),
+        True,
+        None,
+        None,
+        id="half-quiet-singles-nobody-out",
+    ),
+    pytest.param(
+        job(
+            (RankStatus.OK, 14, NORM),
+            (HUNG, 14, NORM),
+            (ERROR, 14, NORM),
+            (ERROR, 14, NORM),
+        ),
+        True,
+        None,
+        None,
+        id="quiet-next-to-a-finished-rank-is-not-singled-out",
+    ),
 ]
 
 

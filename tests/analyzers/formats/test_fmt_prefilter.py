@@ -60,6 +60,22 @@ PREFILTER = load_prefilter()
             EventKind.ERROR,
         ),
         ("UserWarning: TypedStorage is deprecated.", EventKind.WARNING),
+        # the warnings module's own line is a warning whatever its text says
+        (
+            "/srv/env/lib/python3.11/site-packages/torch/_subclasses/functional_tensor.py:402: "
+            "UserWarning: Failed to initialize NumPy: No module named 'numpy'",
+            EventKind.WARNING,
+        ),
+        (
+            "/srv/app/loader.py:88: RuntimeWarning: overflow encountered, load failed for shard 3",
+            EventKind.WARNING,
+        ),
+        # a traceback's exception line naming a file is still an error
+        ("/srv/app/loader.py:88: failed to open shard 3", EventKind.ERROR),
+        (
+            "2026-11-29 07:25:37,093 [rank0] ERROR loader.py:88: UserWarning: load failed",
+            EventKind.ERROR,
+        ),
         ("        Error(s) in loading state_dict for TinyNet:", EventKind.ERROR),
         (
             "\tsize mismatch for head.weight: copying a param with shape torch.Size([8, 4]) "
