@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
-from analyzers.classify.events import Classified
+from analyzers.classify.events import TIER_CAUSE, Classified
+from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan
 
@@ -29,9 +30,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     first = chain.first
     if first is None:
         return NOBODY
-    named = next((m.culprits for m in first.matches if m.culprits), ())
+    named = next((m.culprits for m in first.matches if _names(m, first)), ())
     if named:
-        ranks = _global_ranks(named, first, scans)
+        ranks = global_ranks(named, first, scans)
         many = several(ranks)
         if first.rank is None:
             return Blame(ranks, say("blame.first_error_names", many=many))
@@ -49,6 +50,14 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return singled_out(correlation, stated_world_size(scans) is not None) or NOBODY
     size_stated = stated_world_size(scans) is not None
     return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
+
+
+def _names(match: Match, item: Classified) -> bool:
+    """A line reporting how a rank ended names it only when it stands for the rank's own
+    failure; as a summary of an error logged elsewhere it says nothing about who started."""
+    if not match.culprits:
+        return False
+    return not match.signature.cause_if_silent or item.tier >= TIER_CAUSE
 
 
 def _block_named(chain: CausalChain) -> list[int]:
@@ -95,7 +104,7 @@ def _together_why(first: Classified, together: Mapping[int, Together]) -> Said |
     return say(how + "_when", ranks=ranks_said(others), when=when, many=several(others))
 
 
-def _global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
+def global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
     """Ranks a line names; a launcher names local ranks, mapped through its failure report."""
     if not any(m.signature.culprit == "local_rank" for m in first.matches):
         return sorted(set(named))

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, CausalChain, epoch
-from analyzers.causal.culprits import blame
+from analyzers.causal.culprits import blame, global_ranks
 from analyzers.classify.events import (
     TIER_CASCADE,
+    TIER_CAUSE,
     TIER_GENERIC,
     TIER_SYMPTOM,
     TIER_WRAPPER,
@@ -41,6 +42,7 @@ def find_first_error(
     """The causal chain of the bundle's classified error/warning events."""
     offsets = correlation.clock_offsets if correlation else {}
     errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
+    promote_silent_ends(errors, correlation, scans)
     demote_explained_waits(errors, offsets)
     ordered = causal_order(errors, offsets)
     if not ordered:
@@ -58,6 +60,26 @@ def find_first_error(
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
+
+
+# --- promotion and demotion ----------------------------------------------------------------
+
+
+def promote_silent_ends(
+    items: Sequence[Classified], correlation: Correlation | None, scans: Sequence[FileScan] = ()
+) -> None:
+    """A launcher's report of how a rank ended is that rank's own failure when the rank
+    logged no error line itself: nothing else says what happened to it."""
+    if correlation is None:
+        return
+    summaries = {summary.rank: summary for summary in correlation.ranks}
+    for item in items:
+        best = item.best
+        if best is None or not best.signature.cause_if_silent or not best.culprits:
+            continue
+        named = [summaries.get(rank) for rank in global_ranks(best.culprits, item, scans)]
+        if all(s is not None and s.first_error is None and s.files for s in named):
+            item.tier = max(item.tier, TIER_CAUSE)
 
 
 # --- demotion ------------------------------------------------------------------------------

@@ -54,6 +54,9 @@ class Signature:
     culprit: str | None = None
     settled: bool = False  # category `other` is this line's answer, not a missing label
     yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
+    # the line reports a rank's end: it is that rank's own failure when the rank it names
+    # logged no error line itself (else it only summarises the rank's error)
+    cause_if_silent: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -184,6 +187,7 @@ def _signature(entry: Entry) -> Signature:
         culprit=entry.get("culprit", str, None),
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
+        cause_if_silent=entry.get("cause_if_silent", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

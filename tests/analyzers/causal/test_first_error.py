@@ -233,3 +233,45 @@ def test_elastic_root_cause_is_only_a_last_resort_for_the_culprit() -> None:
     assert find_first_error([summary], None, [report]).culprit_ranks == [3]
     statuses = {0: RankStatus.ERROR, 1: RankStatus.KILLED, 2: RankStatus.ERROR, 3: RankStatus.ERROR}
     assert find_first_error([summary], correlation(statuses), [report]).culprit_ranks == [1]
+
+
+def _ranks_losing_rank_3(rank3_error: str | None) -> tuple[list, dict[str, str]]:
+    """Rank 3 ends inside layer 1 (with or without a word of its own); its peers lose the
+    connection; torchrun's launcher log reports rank 3's exit status."""
+    from tests.analyzers.job_bundles import CLOSED, ranks
+
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    for rank, ms in ((0, 2100), (1, 2080), (2, 2120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {CLOSED}")
+    if rank3_error:
+        job[3].at(2050).fails(rank3_error, frame="forward")
+    launcher = (
+        "W1129 07:24:24.020000 5120 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        "Sending process 5131 closing signal SIGTERM\n"
+        "E1129 07:24:24.222000 5120 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        "failed (exitcode: 3) local_rank: 3 (pid: 5134) of binary: /srv/env/bin/python3\n"
+    )
+    return job, {"launcher.log": launcher}
+
+
+def test_a_rank_that_exits_without_a_word_is_named_by_the_launcher(tmp_path) -> None:
+    from tests.analyzers.job_bundles import analyze_job
+
+    job, extra = _ranks_losing_rank_3(None)
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_the_launcher_exit_line_only_summarises_a_rank_that_said_why(tmp_path) -> None:
+    from tests.analyzers.job_bundles import analyze_job
+
+    job, extra = _ranks_losing_rank_3("ValueError: top_k (9) is larger than the expert count (8)")
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "top_k (9) is larger" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
