@@ -56,13 +56,9 @@ def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
         return None
     if len(quiet) * 2 >= len(correlation.ranks):
         return None
-    why = f"{it(quiet, 'it', 'they')} stopped without an error while the others failed"
-    return Blame(quiet, why + _where(correlation, quiet))
-
-
-def _where(correlation: Correlation, ranks: Sequence[int]) -> str:
-    mine = _last_of(correlation.ranks, ranks, inside=True)
-    return f", last at '{mine}'" if mine else ""
+    why = say("waited.quiet", subject=say("apart.subject", many=several(quiet)))
+    mine = _last_of(correlation.ranks, quiet, inside=True)
+    return Blame(quiet, why + say("waited.quiet_at", checkpoint=mine) if mine else why)
 
 
 def _diverged(correlation: Correlation, size_stated: bool) -> Blame | None:
