@@ -51,6 +51,14 @@ TOPK_ABOVE_EXPERTS = """\
 RuntimeError: npu_moe_gating_top_k:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:120 NPU function error: call aclnnMoeGatingTopK failed, error code is 161002
 """
 
+# A custom operator package's host code refusing one attribute's value, printed bare with no
+# code; the two lines after it restate the refusal.
+ATTR_VALUE_REFUSED = """\
+[ERROR][MoeDistributeCombineV2] Attr commAlg is invalid, current only support fullmesh_v1 and fullmesh_v2, but got commAlg = ring.
+[ERROR][MoeDistributeCombineV2] Get special expert, commAlg attr and set tiling data failed.
+[ERROR][MoeDistributeCombineV2] Get attr and set tiling data failed.
+"""
+
 CASES = [
     # (name, text, label, first error says, alternative shown)
     ("no kernel binary", NO_KERNEL_BINARY, "driver_env", "does not has any binary", "operator"),
@@ -59,6 +67,13 @@ CASES = [
     ("mc2 comm resource", MC2_NO_COMM_RESOURCE, "hccl", "alloc hccl resource failed", "operator"),
     ("op rejects input", OP_REJECTS_INPUT, "operator", "not in the supported list", None),
     ("top-k limit", TOPK_ABOVE_EXPERTS, "op_constraint", "must not exceed the expert", None),
+    (
+        "attr value refused",
+        ATTR_VALUE_REFUSED,
+        "operator",
+        "Attr commAlg is invalid",
+        "op_constraint",
+    ),
 ]
 
 
@@ -76,3 +91,15 @@ def test_the_label_follows_what_failed_not_the_op_name(
     assert says in diagnosis.first_error.text
     if alternative:
         assert alternative in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_an_attribute_refusal_is_read_as_the_operators_own_check() -> None:
+    diagnosis = diagnose_text("job/server.log", ATTR_VALUE_REFUSED)
+    assert diagnosis.confidence >= 0.8
+    assert "refused an attribute value" in diagnosis.root_cause
+
+
+def test_the_restating_lines_alone_name_no_attribute_refusal() -> None:
+    restatements = "".join(ATTR_VALUE_REFUSED.splitlines(keepends=True)[1:])
+    diagnosis = diagnose_text("job/server.log", restatements)
+    assert "refused an attribute value" not in diagnosis.root_cause
