@@ -2,7 +2,8 @@
 reason, then each caller's "step failed". The run's first reason-stating line is read first.
 
 Fixtures are written here in the `[ERROR][OpName] message` shape operator host code prints;
-operator names, attributes and values are made up.
+operator names, attributes and values are made up. Their reason lines are ones no signature
+reads (a dimension check), so what is tested is the run, not a signature of the lead line.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def test_counterexamples_only_say_that_a_step_failed(text: str) -> None:
 
 def test_the_rejected_attribute_comes_before_the_callers_failures() -> None:
     text = (
-        "[ERROR][MoeCombineV3] Attr tpWorldSize is invalid, only support 1 and 2, but got 4.\n"
+        "[ERROR][MoeCombineV3] The dim of expandX should be 2, but got 3.\n"
         "[ERROR][MoeCombineV3] Check attrs and build tiling context failed.\n"
         "[ERROR][MoeCombineV3] Tiling4MoeCombineV3 failed.\n"
     )
@@ -47,7 +48,7 @@ def test_the_rejected_attribute_comes_before_the_callers_failures() -> None:
 
 def test_a_run_lead_takes_the_tier_of_a_labelled_restatement() -> None:
     text = (
-        "[ERROR][GroupedMatmulAdd] Attr splitItem is invalid, only support 0 and 3, but got 2.\n"
+        "[ERROR][GroupedMatmulAdd] The dim of x should be 2, but got 3.\n"
         "[ERROR][GroupedMatmulAdd] call aclnnGroupedMatmulAdd failed, error code is 561002\n"
     )
     diagnosis = diagnose_text("job/train.log", text)
@@ -57,7 +58,7 @@ def test_a_run_lead_takes_the_tier_of_a_labelled_restatement() -> None:
 
 def test_lines_under_another_tag_are_not_the_same_run() -> None:
     text = (
-        "[ERROR][GroupedMatmulAdd] Attr splitItem is invalid, only support 0 and 3, but got 2.\n"
+        "[ERROR][GroupedMatmulAdd] The dim of x should be 2, but got 3.\n"
         "[ERROR][Launcher] call aclnnGroupedMatmulAdd failed, error code is 561002\n"
     )
     assert first_line(diagnose_text("job/train.log", text)) == 2
@@ -65,7 +66,7 @@ def test_lines_under_another_tag_are_not_the_same_run() -> None:
 
 def test_a_same_tag_line_further_down_is_another_block() -> None:
     text = (
-        "[ERROR][GroupedMatmulAdd] Attr splitItem is invalid, only support 0 and 3, but got 2.\n"
+        "[ERROR][GroupedMatmulAdd] The dim of x should be 2, but got 3.\n"
         "step 10 loss 2.31\n"
         "step 11 loss 2.29\n"
         "[ERROR][GroupedMatmulAdd] call aclnnGroupedMatmulAdd failed, error code is 561002\n"
@@ -91,7 +92,7 @@ def test_a_tag_pattern_without_its_group_is_refused(tmp_path: Path) -> None:
 def test_the_wrapper_that_names_the_tagged_operator_restates_the_run() -> None:
     text = (
         "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
-        "[ERROR][MoeCombineV3] Attr epWorldSize is invalid, only support 8 to 384, but got 6.\n"
+        "[ERROR][MoeCombineV3] The dim of expandX should be 2, but got 3.\n"
         "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
         "RuntimeError: call aclnnMoeCombineV3 failed, error code is 561002\n"
     )
@@ -103,7 +104,7 @@ def test_the_wrapper_that_names_the_tagged_operator_restates_the_run() -> None:
 def test_a_wrapper_that_names_another_operator_is_not_the_run() -> None:
     text = (
         "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
-        "[ERROR][MoeCombineV3] Attr epWorldSize is invalid, only support 8 to 384, but got 6.\n"
+        "[ERROR][MoeCombineV3] The dim of expandX should be 2, but got 3.\n"
         "(Worker_TP1 pid=733) ERROR 03-04 11:20:05 [multiproc_executor.py:671] "
         "RuntimeError: call aclnnMoeCombineV3Quant failed, error code is 561002\n"
     )

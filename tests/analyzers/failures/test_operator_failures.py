@@ -103,3 +103,13 @@ def test_the_restating_lines_alone_name_no_attribute_refusal() -> None:
     restatements = "".join(ATTR_VALUE_REFUSED.splitlines(keepends=True)[1:])
     diagnosis = diagnose_text("job/server.log", restatements)
     assert "refused an attribute value" not in diagnosis.root_cause
+
+
+def test_an_attribute_refusal_outranks_a_later_wrapper_of_another_writer() -> None:
+    text = (
+        "[ERROR][GroupedMatmulAdd] Attr splitItem is invalid, only support 0 and 3, but got 2.\n"
+        "[ERROR][Launcher] call aclnnGroupedMatmulAdd failed, error code is 561002\n"
+    )
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
