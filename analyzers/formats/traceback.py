@@ -17,6 +17,11 @@ the place that raised it. Python prints a chain oldest first, so the first excep
 chain is the original cause: facts["tracebacks"] records, per exception, `chained` (raised
 while handling or because of an earlier one) and `root_line` (the chain's first exception).
 Interleaved writers (torchrun `[defaultN]:`, Ray tags) are tracked separately.
+
+An exception's message may go on over deeper-indented lines, which are joined to it; a line
+that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag is not part of it
+even when indented (a pasted excerpt can put a device block line right under a torch_npu
+`RuntimeError`), so it stays its own line and is read, and cited, for what it says.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ _EXCEPTION = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?:\s(?P<
 _EXCEPTION_NAME = re.compile(
     r"(?:Error|Exception|Interrupt|Exit|Warning|Failure|Fault|Unsupported|StopIteration)$"
 )
+# the CANN error manager's trace line (`... [FUNC:X][FILE:y.cc][LINE:12]`): its own writer's
+# line, never the text of a Python exception printed above it
+_CANN_TRACE = re.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
 
@@ -149,7 +157,12 @@ class TracebackTracker:
         message = line.message
         same_writer = (line.source, line.level) == (state.line.source, state.line.level)
         opened = state.event.message.endswith(":") or _lead(message) > state.indent
-        ordinary = not (_HEADER.match(message) or _CHAIN.match(message) or _FRAME.match(message))
+        ordinary = not (
+            _HEADER.match(message)
+            or _CHAIN.match(message)
+            or _FRAME.match(message)
+            or _CANN_TRACE.search(message)
+        )
         if same_writer and opened and message.strip() and ordinary and state.count < _MAX_MORE:
             state.event.message += " " + message.strip()
             state.count += 1

@@ -143,7 +143,7 @@ CASES = [
      "rtKernelLaunchWithHandleV2 failed: 507015", "tail.cann_block_line", "aicore_timeout",
      TIER_CAUSE),
     ("EH9999[PID: 77] 2026-02-11-09:40:02.551.310 (EH9999):  wait for compute device to finish "
-     "failed, runtime result = 507034.[FUNC:ReportCallError]", "stream.runtime_result",
+     "failed, runtime result = 507034.[FUNC:ReportCallError]", "stream.sync_wait_result",
      "aicore_timeout", TIER_CAUSE),
 ]  # fmt: skip
 

@@ -7,6 +7,9 @@
   `aclrtXxx failed: <code>` with no CANN block: the code says what happened.
 - A CANN block that opens with the `[AIC_INFO]` argument dump: the dump is not the message,
   the faulting-kernel line below it is.
+- The exception-stream block printed after the error manager's TraceBack (310P serving
+  logs): the synchronize wait's `runtime result = N` line above it only restates the
+  device's record, which is the first error; without such a record the wait's code decides.
 Fixtures are written for these tests in the real shapes, with their own values.
 """
 
@@ -35,6 +38,23 @@ HWTS_SDMA = """\
 (EngineCore_DP0 pid=902)   Message info[0]:RTS_HWTS: hwts sdma error, slot_id=6, stream_id=2
 (EngineCore_DP0 pid=902)     Other info[0]:time=2025-12-01-10:02:44.120.300, function=int_process_hwts_sdma_error, line=1381, error code=0x20b
 (EngineCore_DP0 pid=902) RuntimeError: The Inner error is reported as above.
+"""
+
+SYNC_WAIT_THEN_HWTS = """\
+(EngineCore_DP0 pid=733)         rtDeviceSynchronizeWithTimeout execute failed, reason=[sdma copy error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+(EngineCore_DP0 pid=733)         wait for compute device to finish failed, runtime result = 507013.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+(EngineCore_DP0 pid=733) 
+(EngineCore_DP0 pid=733) DEVICE[0] PID[733]: 
+(EngineCore_DP0 pid=733) EXCEPTION STREAM:
+(EngineCore_DP0 pid=733)   Exception info:TGID=40218, model id=65535, stream id=1, stream phase=3
+(EngineCore_DP0 pid=733)   Message info[0]:RTS_HWTS: hwts sdma error, slot_id=4, stream_id=1
+(EngineCore_DP0 pid=733)     Other info[0]:time=2025-10-02-07:12:30.551.019, function=int_process_hwts_sdma_error, line=1381, error code=0x20b
+"""
+
+SYNC_WAIT_ALONE = """\
+(EngineCore_DP0 pid=733) EH9999: Inner Error!
+(EngineCore_DP0 pid=733)         rtDeviceSynchronizeWithTimeout execute failed, reason=[sdma copy error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+(EngineCore_DP0 pid=733)         wait for compute device to finish failed, runtime result = 507013.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
 """
 
 HARNESS_AICPU = """\
@@ -66,6 +86,20 @@ def test_a_dma_error_in_the_exception_stream_is_a_device_fault() -> None:
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert "hwts sdma error" in diagnosis.first_error.text
+
+
+def test_a_wait_code_yields_to_the_device_record_printed_after_it() -> None:
+    diagnosis = diagnose_text("serve/engine.log", SYNC_WAIT_THEN_HWTS)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "RTS_HWTS: hwts sdma error" in diagnosis.first_error.text
+
+
+def test_a_wait_code_with_no_device_record_is_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/engine.log", SYNC_WAIT_ALONE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "runtime result = 507013" in diagnosis.first_error.text
 
 
 def test_a_harness_acl_check_is_labelled_by_its_code() -> None:

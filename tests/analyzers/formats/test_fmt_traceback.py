@@ -124,6 +124,28 @@ def test_an_ordinary_line_after_an_exception_is_not_joined():
     assert event.message == "ValueError: bad value"
 
 
+def test_an_indented_cann_trace_line_after_an_exception_is_not_joined():
+    text = (
+        "[rank0]: RuntimeError: copy_d2d:torch_npu/csrc/aten/common/CopyKernel.cpp:274 NPU function "
+        "error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507001\n"
+        "[rank0]:         The error from device(chipId:1, dieId:0), serial number is 3. there is a "
+        "sdma error, sdma channel is 5, irqStatus=0x220000, cqeStatus=0x3 "
+        "[FUNC:ProcessStarsSdmaErrorInfo][FILE:device_error_proc.cc][LINE:1498]\n"
+    )
+    events = scan(text).events
+    assert events[0].message.endswith("error code is 507001")
+    assert any(e.line == 2 and "there is a sdma error" in e.message for e in events)
+
+
+def test_an_indented_line_without_a_cann_trace_tag_is_still_joined():
+    text = (
+        "RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:\n"
+        "\tsize mismatch for lm_head.weight: copying a param with shape torch.Size([32000, 4096])\n"
+    )
+    [event] = scan(text).events
+    assert event.message.endswith("copying a param with shape torch.Size([32000, 4096])")
+
+
 # A traceback quoted as a whole (a test report, an indented paste): every line carries the
 # same extra indent, so the exception line is indented like the header, not deeper.
 QUOTED = """\
