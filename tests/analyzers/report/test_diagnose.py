@@ -685,4 +685,4 @@ def test_job_stopped_by_its_scheduler_while_ranks_kept_pace_is_the_stop_itself()
     assert diagnosis.category == "other"
     assert diagnosis.culprit_ranks == []
     assert diagnosis.first_error is not None
-    assert "got signal: 15" in diagnosis.first_error.text
+    assert "Received 15 death signal" in diagnosis.first_error.text
