@@ -202,7 +202,9 @@ def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
     if best.role == "wrapper" and _wraps_cause(matches):
         tier = TIER_WRAPPED_CAUSE
     if event.kind == EventKind.WARNING and event.source != FRAME_SOURCE:
-        tier -= WARNING_PENALTY
+        # a launcher logs the signal that stopped it at warning level; it is still the
+        # earliest record of the stop
+        tier -= 0 if best.signature.outside_stop else WARNING_PENALTY
     return tier
 
 

@@ -57,6 +57,9 @@ class Signature:
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
+    # the line records the job being stopped from outside (a scheduler's time limit, an
+    # operator): it explains why the job ended, not why its ranks had stopped advancing
+    outside_stop: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -188,6 +191,7 @@ def _signature(entry: Entry) -> Signature:
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
+        outside_stop=entry.get("outside_stop", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

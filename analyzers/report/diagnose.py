@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.first_error import CausalChain, find_first_error
 from analyzers.causal.labels import first_error_label
+from analyzers.causal.stalled import stalled
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
     TIER_UNKNOWN,
@@ -42,6 +43,9 @@ def diagnose(
     if chain.first is None or _finished_anyway(chain, correlation):
         verdict = multirank.without_errors(correlation, scans)
         return _from_ranks(verdict, chain, correlation, scans, knowledge)
+    stall = _stalled_before_stop(chain, correlation, scans)
+    if stall:
+        return _from_ranks(stall, chain, correlation, scans, knowledge)
     return _from_first_error(chain, correlation, scans, knowledge, world_size)
 
 
@@ -52,6 +56,22 @@ def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
     done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
     first = chain.first
     return done and first is not None and (first.tier <= TIER_UNKNOWN or first.recovered)
+
+
+def _stalled_before_stop(
+    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """The hang verdict when the only error says the job was stopped from outside (a
+    scheduler's time limit) and the ranks' checkpoints single out who stalled: the stop ended
+    a job that had already stopped advancing, so it is not the cause."""
+    first = chain.first
+    best = first.best if first else None
+    if best is None or not best.signature.outside_stop:
+        return None
+    if any(item.best is None or not item.best.signature.outside_stop for item in chain.top):
+        return None
+    verdict = stalled(correlation, scans)
+    return verdict if verdict and verdict.culprits else None
 
 
 # --- with a first error --------------------------------------------------------------------

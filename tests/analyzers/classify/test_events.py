@@ -254,6 +254,24 @@ def test_warning_counts_less_than_the_same_text_as_an_error() -> None:
     assert warning.tier == TIER_SYMPTOM - 1.5
 
 
+def test_launcher_warning_that_records_an_outside_stop_keeps_its_tier() -> None:
+    line = (
+        "W0412 22:10:05.118000 7731 torch/distributed/elastic/agent/server/api.py:753] "
+        "Received 15 death signal, shutting down workers"
+    )
+    stop = classify_event(event(line, EventKind.WARNING), 0, KNOWLEDGE)
+    assert (stop.category, stop.tier) == ("other", TIER_GENERIC)
+
+
+def test_launcher_warning_that_it_stops_the_workers_stays_below_an_error() -> None:
+    line = (
+        "W0412 22:10:05.120000 7731 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        "Sending process 7740 closing signal SIGTERM"
+    )
+    closing = classify_event(event(line, EventKind.WARNING), 0, KNOWLEDGE)
+    assert closing.tier < TIER_GENERIC
+
+
 def test_innermost_traceback_frame_keeps_its_tier() -> None:
     frame = (
         '  File "/workspace/vllm/vllm/distributed/device_communicators/shm_broadcast.py", '

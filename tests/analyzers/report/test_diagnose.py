@@ -655,3 +655,34 @@ def test_npus_left_without_processes_are_the_ranks_that_died_in_loading() -> Non
     assert diagnosis.category == "weight_load"
     assert diagnosis.culprit_ranks == [1]
     assert "none on NPUs 1" in diagnosis.root_cause
+
+
+AGENT_STOPPED = """\
+W1129 07:25:02.410000 5150 torch/distributed/elastic/agent/server/api.py:753] Received 15 death signal, shutting down workers
+W1129 07:25:02.411000 5150 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 5161 closing signal SIGTERM
+W1129 07:25:02.412000 5150 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 5162 closing signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+  File "/srv/venv/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/api.py", line 87, in _terminate_process_handler
+    raise SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)
+torch.distributed.elastic.multiprocessing.api.SignalException: Process 5150 got signal: 15
+"""
+
+
+def test_job_stopped_by_its_scheduler_after_one_rank_ran_ahead_is_that_ranks_hang() -> None:
+    files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(4)}
+    files["job/log_1.log"] = stamped(1, [*loading(1), *STEPS[:7]])
+    diagnosis = diagnose_files({"job/env.txt": ENV, "job/launcher.log": AGENT_STOPPED, **files})
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.first_error is None
+
+
+def test_job_stopped_by_its_scheduler_while_ranks_kept_pace_is_the_stop_itself() -> None:
+    files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(4)}
+    diagnosis = diagnose_files({"job/env.txt": ENV, "job/launcher.log": AGENT_STOPPED, **files})
+    assert diagnosis.category == "other"
+    assert diagnosis.culprit_ranks == []
+    assert diagnosis.first_error is not None
+    assert "Received 15 death signal" in diagnosis.first_error.text

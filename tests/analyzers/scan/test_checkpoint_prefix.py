@@ -112,6 +112,11 @@ STYLES = {
             f"[{8000 + r}] [{t:%Y-%m-%d %H:%M:%S}:{t.microsecond // 1000:03d}] bisect: [{lv}] {m}"
         )
     ),
+    "level_first_iso_rank_tag": Style(
+        lambda r, t, lv, m: (
+            f"{lv:<5} {t:%Y-%m-%dT%H:%M:%S}.{t.microsecond // 1000:03d}Z r{r} serve.worker | {m}"
+        )
+    ),
     "iso_zone_time": Style(lambda r, t, lv, m: f"{t:%Y-%m-%dT%H:%M:%S}+08:00 {lv} bisect: {m}"),
     "slash_date": Style(lambda r, t, lv, m: f"{t:%Y/%m/%d %H:%M:%S} [{lv}] bisect: {m}"),
     "time_of_day": Style(lambda r, t, lv, m: f"{t:%H:%M:%S} {lv:<7} bisect | {m}"),
@@ -220,6 +225,9 @@ LABELLED = "[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed"
         ("[engine.py:12:forward] [Rank 0] layer 2 passed", "layer 2 passed"),
         ("2025-05-16-20:08:19.072.297 | INFO | decode step 7 passed", "decode step 7 passed"),
         ("(rank 3) WARNING: prefill passed", "prefill passed"),
+        ("WARNING 2026-11-29T07:25:43.583Z rank3 layer 2 passed", "layer 2 passed"),
+        ("rank 3 layer 2 passed", "rank 3 layer 2 passed"),
+        ("rerun3 layer 2 passed", "rerun3 layer 2 passed"),
         ("  attention passed", "  attention passed"),
         ("skipping layer 3 because it passed before", "skipping layer 3 because it passed before"),
         ("weights loaded: embed rows [0, 32782)", "weights loaded: embed rows [0, 32782)"),
