@@ -4,8 +4,8 @@ The waiting rank's line rarely names whom it waited for, so the rank comparison 
 killed or missing ranks, then ranks that left the common checkpoint path, then the few
 ranks ahead of or behind the pack (one skipped a collective, or never reached it), then the
 few that went quiet at the same place while every other rank failed, then the ranks with
-the fewest checkpoints, and as a last resort the first process the launcher saw exit. Each answer says why, as a clause
-about the blamed ranks::
+the fewest checkpoints, and as a last resort the first process the launcher saw exit. Each
+answer says why, as a clause about the blamed ranks::
 
     it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
     it ran on to 'layer 1 / attention passed' while the others stopped at 'layer 1 / norm

@@ -60,14 +60,15 @@ def load_prefilter() -> Prefilter:
         warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
         benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
         notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
-        refusal_words=re.compile(_squash(data["refusal_words"]), re.IGNORECASE)
-        if data.get("refusal_words")
-        else None,
-        frame_lines=re.compile(str(data["frame_lines"]), re.IGNORECASE)
-        if data.get("frame_lines")
-        else None,
-        warning_lines=re.compile(str(data["warning_lines"])) if data.get("warning_lines") else None,
+        refusal_words=_optional(_squash(data.get("refusal_words") or ""), re.IGNORECASE),
+        frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
+        warning_lines=_optional(str(data.get("warning_lines") or "")),
     )
+
+
+def _optional(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
+    """A pattern the file may leave out (None: the check is skipped)."""
+    return re.compile(pattern, flags) if pattern else None
 
 
 def _squash(words: str) -> str:
