@@ -212,6 +212,8 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
     from analyzers.formats.lines import parse_line  # local: lines imports the header modules
 
     for number, text in reversed(sink.lookback(lineno, 6)):
+        if 'File "' not in text:  # a full parse costs more than the test; most lines fail it
+            continue
         parsed = parse_line(text)
         if _FRAME.match(parsed.message):
             return number, parsed

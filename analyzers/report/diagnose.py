@@ -182,7 +182,7 @@ def _story(
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
-        code=main_code(codes, diagnosis.category),
+        code=main_code(_own_codes(chain, codes), diagnosis.category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
@@ -190,6 +190,20 @@ def _story(
         checkpoint=correlation.last_common_checkpoint,
         culprit_note=note,
     )
+
+
+def _own_codes(chain: CausalChain, codes: Sequence[CodeInfo]) -> list[CodeInfo]:
+    """The codes the root-cause sentence may explain: those printed by the first error and
+    its block when they print any (a code from another file's line would be read as this
+    failure's meaning), else every code of the cited lines."""
+    printed: set[str] = set()
+    for item in [chain.first, *chain.nearby]:
+        assert item is not None
+        printed |= {normalise_code(raw) for raw in item.event.codes}
+        printed |= {info.label for info in item.codes}
+    if not printed:
+        return list(codes)
+    return [info for info in codes if info.label in printed or info.code in printed]
 
 
 def _say_culprit_note(diagnosis: Diagnosis, note: Said | None) -> None:

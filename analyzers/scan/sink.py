@@ -39,6 +39,8 @@ class ScanSink:
         self.block = b""
         self.block_first_line = 1
         self.previous_tail: list[tuple[int, bytes]] = []
+        self._cursor_block = b""  # the block `_cursor` walked: (line number, its offset)
+        self._cursor = (1, 0)
 
     # --- the Sink interface --------------------------------------------------------------
 
@@ -104,12 +106,22 @@ class ScanSink:
         return list(reversed(found))
 
     def _offset_of(self, lineno: int) -> int:
-        """Byte offset of the start of `lineno` in the current block (0 if before it)."""
-        offset = 0
-        for _ in range(lineno - self.block_first_line):
-            offset = self.block.find(b"\n", offset) + 1
+        """Byte offset of the start of `lineno` in the current block (0 if before it).
+
+        Lines are asked for in increasing order within a block, so the walk resumes from
+        the last answer: a block of thousands of exception lines costs one pass, not one
+        pass per line."""
+        block = self.block
+        line, offset = self._cursor
+        if self._cursor_block is not block or lineno < line:
+            self._cursor_block, line, offset = block, self.block_first_line, 0
+        while line < lineno:
+            offset = block.find(b"\n", offset) + 1
             if offset == 0:
+                self._cursor = (self.block_first_line, 0)
                 return 0
+            line += 1
+        self._cursor = (line, offset)
         return offset
 
     def keep_tail(self, block: bytes, last_line: int) -> None:

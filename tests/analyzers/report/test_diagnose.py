@@ -263,6 +263,30 @@ def test_aicore_timeout_names_the_operator_code_meaning_and_suggests_blocking_la
     assert next(e.role for e in diagnosis.evidence) == "cause"
 
 
+SDMA_PLOG = (
+    "[ERROR] RUNTIME(20431,python3):2026-11-29-07:30:01.100.200 [task.cc:1582]20431 "
+    "PrintErrorInfo:E30008Memory async copy failed, device_id=0, stream_id=3, task_id=2, "
+    "flip_num=0, copy_type=10, memcpy_type=0, copy_data_type=0, length=4096.\n"
+)
+
+
+def test_the_root_cause_explains_no_code_the_first_error_did_not_print() -> None:
+    """A later line in another file prints a known code; the first error prints its own
+    (unknown) one, so the sentence must not lend it the other line's meaning. The
+    AI Core block above is the counterexample: there the code sits in the first error's
+    own block and is named."""
+    later = (
+        "[ERROR] 2026-11-29-07:30:05 (PID:20431, Device:0, RankID:0) ERR01002 OPS invalid type\n"
+    )
+    diagnosis = diagnose_files(
+        {"job/plog/plog-20431_20261129073000000.log": SDMA_PLOG, "job/log_0.log": later}
+    )
+    assert "E30008" in diagnosis.first_error.text
+    assert "ERR01002" in diagnosis.error_codes
+    assert "ERR01002" not in diagnosis.root_cause
+    assert "invalid type" not in diagnosis.root_cause
+
+
 def test_log_switch_already_set_in_the_env_dump_is_not_suggested_again() -> None:
     env = "ASCEND_LAUNCH_BLOCKING=1\nWORLD_SIZE=1\n"
     diagnosis = diagnose_files(

@@ -1,0 +1,42 @@
+"""`ScanSink.lookback`: the lines above one line of the current block, and across the
+boundary with the block before it, whatever order the parsers ask in."""
+
+from __future__ import annotations
+
+from analyzers.core.types import FileInfo, FileKind
+from analyzers.formats.hints import HeadHints
+from analyzers.scan.sink import ScanSink
+
+
+def _sink_on(block: bytes, first_line: int) -> ScanSink:
+    sink = ScanSink(FileInfo("job/log_0.log", FileKind.RANK_LOG, 0), HeadHints(None))
+    sink.block, sink.block_first_line = block, first_line
+    return sink
+
+
+BLOCK = b"".join(f"line {n}\n".encode() for n in range(10, 20))  # lines 10..19
+
+
+def test_lookback_gives_the_lines_just_above_in_file_order() -> None:
+    sink = _sink_on(BLOCK, 10)
+    assert sink.lookback(14, 3) == [(11, "line 11"), (12, "line 12"), (13, "line 13")]
+
+
+def test_lookback_answers_the_same_when_asked_out_of_order() -> None:
+    sink = _sink_on(BLOCK, 10)
+    later, earlier, again = sink.lookback(18, 2), sink.lookback(12, 2), sink.lookback(18, 2)
+    assert later == again == [(16, "line 16"), (17, "line 17")]
+    assert earlier == [(10, "line 10"), (11, "line 11")]
+
+
+def test_a_new_block_is_read_from_its_own_start() -> None:
+    sink = _sink_on(BLOCK, 10)
+    sink.lookback(19, 1)
+    sink.keep_tail(BLOCK, 19)
+    sink.block, sink.block_first_line = b"line 20\nline 21\nline 22\n", 20
+    assert sink.lookback(22, 4) == [
+        (18, "line 18"),
+        (19, "line 19"),
+        (20, "line 20"),
+        (21, "line 21"),
+    ]
