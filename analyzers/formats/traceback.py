@@ -22,6 +22,11 @@ An exception's message may go on over deeper-indented lines, which are joined to
 that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag is not part of it
 even when indented (a pasted excerpt can put a device block line right under a torch_npu
 `RuntimeError`), so it stays its own line and is read, and cited, for what it says.
+
+A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
+as the frame's source line just above it. Its message is read with that statement
+(`AssertionError (assert isinstance(device, torch.device))`), so the knowledge can tell a type
+check from a shape comparison; any other bare exception keeps its one word.
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ _EXCEPTION_NAME = re.compile(
 # the CANN error manager's trace line (`... [FUNC:X][FILE:y.cc][LINE:12]`): its own writer's
 # line, never the text of a Python exception printed above it
 _CANN_TRACE = re.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
+_BARE_ASSERTION = re.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
+_ASSERT_STATEMENT = re.compile(r"\s+(?P<statement>assert\b.*?)\s*$")
+_CARETS = re.compile(r"\s*[\^~]+\s*$")
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
 
@@ -125,9 +133,12 @@ class TracebackTracker:
         self._open.pop(key, None)
         root = state.root_line if state.root_line is not None else lineno
         self._last_root[key] = root
-        event = sink.emit(
-            lineno, line, EventKind.ERROR, source=SOURCE, message=line.message.strip()
-        )
+        message = line.message.strip()
+        if _BARE_ASSERTION.match(message):
+            statement = _failed_assertion(lineno, sink)
+            if statement is not None:
+                message = f"{message} ({statement})"
+        event = sink.emit(lineno, line, EventKind.ERROR, source=SOURCE, message=message)
         self._continued[key] = _Message(event, line, indent=_lead(line.message))
         if state.frame is not None:
             frame_no, frame = state.frame
@@ -217,4 +228,17 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
         parsed = parse_line(text)
         if _FRAME.match(parsed.message):
             return number, parsed
+    return None
+
+
+def _failed_assertion(lineno: int, sink: Sink) -> str | None:
+    """The `assert` statement printed right above a bare AssertionError (carets skipped)."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    for _, text in reversed(sink.lookback(lineno, 3)):
+        message = parse_line(text).message
+        if _CARETS.fullmatch(message):
+            continue
+        found = _ASSERT_STATEMENT.fullmatch(message)
+        return found.group("statement") if found else None
     return None

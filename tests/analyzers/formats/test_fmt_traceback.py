@@ -165,3 +165,44 @@ def test_a_uniformly_indented_traceback_still_ends_at_its_exception():
     assert found[0][2].endswith("error code is 507035")  # the lines after it are not joined
     assert [line for line, _, _ in found][1:3] == [5, 6]  # and are read as their own events
     assert result.facts["tracebacks"][0]["frame_line"] == 2
+
+
+def test_a_bare_assertion_error_is_read_with_the_statement_that_failed():
+    """docs/labelling.md#config-driver_env-or-weight_load: a bare assertion says nothing by
+    itself; the `assert` line above it (carets skipped, writer prefix removed) is what failed."""
+    prefix = "(Worker_TP1 pid=7140) ERROR 05-11 10:42:19 [multiproc_executor.py:611] "
+    text = (
+        prefix
+        + '  File "/opt/venv/lib/python3.11/site-packages/plugin/comm.py", line 71, in __init__\n'
+        + prefix
+        + "    assert isinstance(device, torch.device)\n"
+        + prefix
+        + "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        + prefix
+        + "AssertionError\n"
+    )
+    assert errors(scan(text)) == [
+        (4, "traceback", "AssertionError (assert isinstance(device, torch.device))")
+    ]
+
+
+def test_an_assertion_with_its_own_message_or_another_bare_exception_is_left_as_printed():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train/model.py", line 40, in load\n'
+        '    assert a.shape == b.shape, f"{a.shape} != {b.shape}"\n'
+        "AssertionError: torch.Size([8]) != torch.Size([4])\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train/loop.py", line 9, in step\n'
+        "    raise AssertionError\n"
+        "AssertionError\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train/queue.py", line 12, in get\n'
+        "    assert not self.closed\n"
+        "TimeoutError\n"
+    )
+    assert [message for _, _, message in errors(scan(text))] == [
+        "AssertionError: torch.Size([8]) != torch.Size([4])",
+        "AssertionError",
+        "TimeoutError",
+    ]

@@ -1,0 +1,79 @@
+"""A process that cannot write because its file system is full.
+
+docs/labelling.md#config-driver_env-or-weight_load: `[Errno 28] No space left on device` is the
+host or container running short of disk or of /dev/shm, so the machine's set-up, and it is the
+first error ahead of the start-up failures the writer's component prints after it. Fixtures
+follow the CANN plog-style line, the Python exception and the torch data-loader shapes, with
+values of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+# The operator compiler's repository manager cannot dump its cache while CANN initialises;
+# the knowledge base and the TBE start-up then fail in turn.
+COMPILER_CACHE_DISK_FULL = """\
+[TRACE] GE(30412,python):2026-03-09-10:02:11.120.004 [status:INIT] [ge_api.cc:144]30412 GEInitializeImpl:GEInitialize start
+[ERROR] TBE(30412,python):2026-03-09-10:02:13.774.901 [repository_manager_log.py:30][log] [multiprocess_util.py:168][repository_manager] msg_mgr_dump raise error[[Errno 28] No space left on device]
+[ERROR] TUNE(30412,python):2026-03-09-10:02:13.775.230 [py_interface.cpp:224][CANNKB][Tid:30412]"Failed to call cann_kb_init."
+[ERROR] TEFUSION(30412,python):2026-03-09-10:02:13.775.611 [fusion_manager.cc:646]30412 InitCannKB call CannKbInit failed. res = [6]. init params: [Ascend910B3, 24, ].
+[ERROR] TEFUSION(30412,python):2026-03-09-10:02:13.775.902 [fusion_api.cc:84]30412 TbeInitialize failed to initialize tbe.
+"""
+
+# A training rank that fills the checkpoint volume while saving.
+CHECKPOINT_DISK_FULL = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/opt/train/pretrain.py", line 412, in save_checkpoint
+[rank3]:     torch.save(state_dict, path)
+[rank3]:   File "/usr/local/lib/python3.10/site-packages/torch/serialization.py", line 628, in save
+[rank3]:     with _open_zipfile_writer(f) as opened_zipfile:
+[rank3]: OSError: [Errno 28] No space left on device: '/mnt/ckpt/iter_0004000/mp_rank_03/model_optim_rng.pt'
+"""
+
+# A data-loader worker whose shared-memory segment does not fit in a container's /dev/shm.
+SHARED_MEMORY_FULL = """\
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/site-packages/torch/multiprocessing/reductions.py", line 617, in reduce_storage
+    fd, size = storage._share_fd_cpu_()
+RuntimeError: unable to write to file </torch_5512_1834207720_7>: No space left on device (28)
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        pytest.param(COMPILER_CACHE_DISK_FULL, "No space left on device", id="compiler-cache"),
+        pytest.param(CHECKPOINT_DISK_FULL, "No space left on device", id="checkpoint-save"),
+        pytest.param(SHARED_MEMORY_FULL, "No space left on device (28)", id="shared-memory"),
+    ],
+)
+def test_a_full_file_system_is_the_machine(text: str, first: str) -> None:
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert first in diagnosis.first_error.text
+
+
+def test_the_compile_cache_failure_comes_before_the_init_failures_it_causes() -> None:
+    diagnosis = diagnose_text("issue/log.txt", COMPILER_CACHE_DISK_FULL)
+    assert diagnosis.first_error is not None
+    assert "TbeInitialize" not in diagnosis.first_error.text
+    assert "CannKbInit" not in diagnosis.first_error.text
+
+
+def test_host_memory_exhaustion_is_not_a_full_disk() -> None:
+    """An allocator's refusal is memory, whatever else the log says about the disk."""
+    text = (
+        "[INFO] disk check: 812 GiB of space left on /data\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train/data.py", line 88, in __iter__\n'
+        "    batch = np.concatenate(chunks)\n"
+        "OSError: [Errno 12] Cannot allocate memory\n"
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Cannot allocate memory" in diagnosis.first_error.text
