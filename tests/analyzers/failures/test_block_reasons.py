@@ -6,9 +6,14 @@ an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located 
 option refusal under the Triton-Ascend block headlines, an MC2 op's HCCL resource failure
 before its TraceBack callers, a MindIE runner's communicator-pool restatement after the HCCL
 init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
-the runtime's refusal of the peer-access query asked before it).
+the runtime's refusal of the peer-access query asked before it), the error manager's line
+under an HCCL call's return code (ranks that never reached the root, a socket that timed
+out) even when the code alone reads as a root failure, and an aclnn op's tiling failure under
+a wrapper whose detail is only the bare `EZ9999: Inner Error!` headline.
 Counterexamples: a headline alone stays the first error; a compiler warning is no reason; an
-ordinary copy's rejected argument inside the same repr is no device-pair refusal.
+ordinary copy's rejected argument inside the same repr is no device-pair refusal; an HCCL
+call's code with no error-manager line, or an aclnn wrapper with no op line under it, stays
+the first error; a tiling failure that restates an earlier tiling check leaves the check first.
 
 docs/labelling.md#wrappers, docs/labelling.md#config-driver_env-or-weight_load
 """
@@ -116,8 +121,69 @@ triton.compiler.errors.MLIRCompilationError:
 ///------------------[ERROR][Triton][END]------------------
 """
 
+# Communicator setup fails with HCCL_E_PARA (a code that alone reads as a root failure); the
+# error manager's line under it says the root never heard from half of the ranks.
+HCCL_SETUP_CODE_EXPLAINED_BY_ROOT_WAIT = """\
+  File "/srv/engine/moe/dispatch.py", line 88, in __init__
+    self.group_name = backend.get_hccl_comm_name(local_rank)
+RuntimeError: create_config:../torch_npu/csrc/distributed/HCCLUtils.cpp:140 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1
+[ERROR] 2026-05-04-09:10:11 (PID:4410, Device:5, RankID:-1) ERR02200 DIST call hccl api failed.
+[PID: 4410] 2026-05-04-09:10:11.120.330 Communication_Error_Ranktable_Detect(EI0015): Failed to collect cluster information of the communicator based on rootInfo detection. Reason: No rank in the communicator can connect to the root node within the timeout period. List of unconnected ranks: "[4,5,6,7,]".
+"""
+
+# Counterexample: the same call's code with nothing printed under it is all there is.
+HCCL_SETUP_CODE_ALONE = HCCL_SETUP_CODE_EXPLAINED_BY_ROOT_WAIT.split("[PID: 4410]")[0]
+
+# A serving worker's logger prefix on every line; the wrapper's detail is the bare headline.
+TILING_FAILURE_UNDER_BARE_WRAPPER = """\
+(Worker_TP2 pid=912) ERROR 03-09 08:01:02 [multiproc_executor.py:700] RuntimeError: call aclnnRmsNormQuant failed, detail:EZ9999: Inner Error!
+(Worker_TP2 pid=912) ERROR 03-09 08:01:02 [multiproc_executor.py:700] EZ9999[PID: 912] 2026-03-09-08:01:02.411.502 AclNN_Inner_Error(EZ9999):  RmsNormQuant do tiling failed, ret is -1.
+(Worker_TP2 pid=912) ERROR 03-09 08:01:02 [multiproc_executor.py:700]         TraceBack (most recent call last):
+(Worker_TP2 pid=912) ERROR 03-09 08:01:02 [multiproc_executor.py:700]        Check NnopbaseExecutorDoTiling(executor) failed
+"""
+
+# Counterexample: the wrapper alone.
+BARE_WRAPPER_ALONE = TILING_FAILURE_UNDER_BARE_WRAPPER.splitlines(keepends=True)[0]
+
+# Counterexample: the tiling failure restates a check that said why a line earlier.
+TILING_FAILURE_AFTER_ITS_CHECK = """\
+RuntimeError: call aclnnRmsNormQuant failed, detail:EZ9999: Inner Error!
+E89999[PID: 912] 2026-03-09-08:01:02.411.500 (E89999):  gamma's last dim 4096 must equal x's last dim 5120.[FUNC:CheckShape][FILE:rms_norm_quant_tiling.cpp][LINE:77]
+EZ9999[PID: 912] 2026-03-09-08:01:02.411.502 AclNN_Inner_Error(EZ9999):  RmsNormQuant do tiling failed, ret is -1.
+"""
+
 CASES = [
     # (name, text, label, first error says)
+    (
+        "HCCL call's code explained by the root's wait for the ranks",
+        HCCL_SETUP_CODE_EXPLAINED_BY_ROOT_WAIT,
+        "hccl",
+        "Failed to collect cluster information of the communicator",
+    ),
+    (
+        "HCCL call's code alone",
+        HCCL_SETUP_CODE_ALONE,
+        "hccl",
+        "hcclCommInitRootInfoConfig",
+    ),
+    (
+        "op tiling failure under a bare aclnn wrapper",
+        TILING_FAILURE_UNDER_BARE_WRAPPER,
+        "operator",
+        "RmsNormQuant do tiling failed",
+    ),
+    (
+        "bare aclnn wrapper alone",
+        BARE_WRAPPER_ALONE,
+        "operator",
+        "call aclnnRmsNormQuant failed",
+    ),
+    (
+        "tiling check before the tiling failure that restates it",
+        TILING_FAILURE_AFTER_ITS_CHECK,
+        "operator",
+        "gamma's last dim 4096 must equal",
+    ),
     (
         "aclnn runtime error under the wrapper",
         ACLNN_RUNTIME_ERROR_UNDER_WRAPPER,

@@ -1,0 +1,57 @@
+"""A kernel's own assertion, dumped from the device, is read before the core failure it causes.
+
+An Ascend C kernel that checks its inputs on the device prints the failed condition through
+the kernel dump (`DumpHead: ...` then `[ASSERT] <file>:<line>: Assertion `<cond>' <text>`),
+with no error word, and the core then stops: the runtime reports the vector / AI Core
+exception. The assertion says why, so it is the first error; the label stays the device's,
+as for every core exception, with the op's inputs and a device-side assert as alternatives.
+Counterexamples: the word ASSERT without a located condition is no assertion; a CUDA-style
+kernel assertion keeps its own label; the core exception alone is still the first error.
+
+docs/labelling.md#an-operator-name-decides-nothing
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+ASSERT_THEN_CORE_EXCEPTION = """\
+DumpHead: AIV-3, CoreType=AIV, block dim=8, total_block_num=8, block_remain_len=640, block_initial_space=1024, rsv=0, magic=5aa5bccd
+[ASSERT] [CANN_VERSION : 8.5.0][TimeStamp : 20260301] /opt/ops/ascendc/topk_router/topk_router.h:118: Assertion `k <= expertNum' k 12 is larger than the expert count 8.
+[rank3]:[W301 10:20:31.004511220 CopyKernelOpApi.cpp:58] Warning: EZ9999: Inner Error!
+EZ9999[PID: 7720] 2026-03-01-10:20:31.004.400 (EZ9999):  The error from device(chipId:3, dieId:0), serial number is 2, there is an exception of aivec error, core id is 11, error code = 0, dump info: pc start: 0x12c0a0010000, current: 0x12c0a0010480
+"""
+
+CORE_EXCEPTION_ALONE = ASSERT_THEN_CORE_EXCEPTION.split("\n", 2)[2]
+
+ASSERT_WORD_ONLY = """\
+[ASSERT] checks are compiled into this build (ASCENDC_DUMP=1)
+"""
+
+CUDA_STYLE_ASSERT = """\
+/src/aten/native/cuda/ScatterGather.cu:365: scatter_gather_elementwise_kernel: block: [4,0,0], thread: [12,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && "index out of bounds"` failed.
+"""
+
+
+def test_a_kernel_assertion_is_the_first_error_of_the_core_exception() -> None:
+    diagnosis = diagnose_text("serve/worker3.log", ASSERT_THEN_CORE_EXCEPTION)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "Assertion `k <= expertNum'" in diagnosis.first_error.text
+    assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_core_exception_alone_is_still_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/worker3.log", CORE_EXCEPTION_ALONE)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "there is an exception of aivec error" in diagnosis.first_error.text
+
+
+def test_the_word_assert_without_a_located_condition_is_no_error() -> None:
+    assert diagnose_text("serve/worker3.log", ASSERT_WORD_ONLY).first_error is None
+
+
+def test_a_cuda_style_kernel_assertion_keeps_its_own_label() -> None:
+    diagnosis = diagnose_text("train/rank0.log", CUDA_STYLE_ASSERT)
+    assert diagnosis.category == "device_fault"
