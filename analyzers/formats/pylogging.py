@@ -17,6 +17,9 @@
 [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...          (SGLang worker indices)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
+2025-09-22 20:20:40.102319 error 12789 pid[12789] [BM devmm_ioctl.cpp:122] ...
+                                          (MemFabric, under KV transfer engines: time, level,
+                                           thread, pid, module and source file)
 """
 
 from __future__ import annotations
@@ -65,6 +68,11 @@ HEADERS = (
         NAME,
         r"\[(?P<ts>" + _ZONED_DATE + r")\] \[(?P<pid>\d+)\] \[\d+\] \[[A-Za-z_][\w.-]*\] "
         r"\[" + _ANY_CASE_LEVEL + r"\] (?:\[[\w./-]+?[:-]\d+\] )?(?::\s+)?",
+    ),
+    header(
+        NAME,
+        r"(?P<ts>" + _DATE + r") " + _ANY_CASE_LEVEL + r" \d+ pid\[(?P<pid>\d+)\] "
+        r"(?:\[[A-Z][A-Z_]* [\w./-]+:\d+\] )?",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, _LEVEL + r":[\w.]+:"),

@@ -270,3 +270,47 @@ def test_a_number_in_brackets_before_a_colon_is_not_an_error_manager_line() -> N
 def test_an_ordinary_copy_rejected_inside_a_loader_repr_is_not_a_device_pair_refusal() -> None:
     diagnosis = diagnose_text("job/rank0.log", COPY_ARGUMENT_REJECTED_INSIDE_ESCAPED_REPR)
     assert diagnosis.category != "driver_env"
+
+
+# torch_npu glues the error manager's bare headline to the call: the detail says nothing
+INNER_ERROR_CALL_OVER_TILING = """\
+(Worker_TP2 pid=4410) ERROR 03-04 05:06:07 [multiproc_executor.py:962] RuntimeError: call aclnnRmsNormQuant failed, detail:EZ9999: Inner Error!
+(Worker_TP2 pid=4410) ERROR 03-04 05:06:07 [multiproc_executor.py:962] EZ9999[PID: 4410] 2026-03-04-05:06:07.118.400 AclNN_Inner_Error(EZ9999):  RmsNormQuant do tiling failed, ret is -1.
+(Worker_TP2 pid=4410) ERROR 03-04 05:06:07 [multiproc_executor.py:962]         TraceBack (most recent call last):
+(Worker_TP2 pid=4410) ERROR 03-04 05:06:07 [multiproc_executor.py:962]        Check NnopbaseExecutorDoTiling(executor) failed
+"""
+
+# the same call whose detail states its own reason keeps its place before the TraceBack
+REASONED_CALL_OVER_TILING = """\
+RuntimeError: call aclnnAdd failed, detail:EZ1001: [PID: 812] 2026-03-04-05:06:07.118.400 the dtype of self is not supported
+        TraceBack (most recent call last):
+        Add do tiling failed, ret is -1.
+"""
+
+INNER_ERROR_CALL_ALONE = """\
+[rank0]: RuntimeError: call aclnnGroupedMatmul failed, detail:EZ9999: Inner Error!
+[rank0]: [ERROR] 2026-03-04-05:06:07 (PID:812, Device:0, RankID:0) ERR00100 PTA call acl api failed.
+"""
+
+
+def test_a_call_whose_detail_is_only_the_inner_error_headline_yields_to_the_block() -> None:
+    """docs/labelling.md#wrappers"""
+    diagnosis = diagnose_text("worker.log", INNER_ERROR_CALL_OVER_TILING)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "RmsNormQuant do tiling failed" in diagnosis.first_error.text
+
+
+def test_a_call_that_states_its_reason_is_not_demoted_by_the_traceback() -> None:
+    """docs/labelling.md#wrappers"""
+    diagnosis = diagnose_text("train.log", REASONED_CALL_OVER_TILING)
+    assert diagnosis.first_error is not None
+    assert "the dtype of self is not supported" in diagnosis.first_error.text
+
+
+def test_an_inner_error_call_with_no_block_under_it_stays_the_first_error() -> None:
+    """docs/labelling.md#wrappers"""
+    diagnosis = diagnose_text("train.log", INNER_ERROR_CALL_ALONE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "call aclnnGroupedMatmul failed" in diagnosis.first_error.text

@@ -61,3 +61,55 @@ def test_an_unstamped_warning_exception_is_still_an_error() -> None:
     scan = scan_text("job/train.log", text)
     errors = [e for e in scan.events if e.kind == EventKind.ERROR]
     assert [e.message for e in errors] == ["RuntimeWarning: overflow encountered in cast"]
+
+
+# SGLang's Ascend transfer backend prints one line when its engine does not start
+ENGINE_START_FAILED = """\
+[2026-03-02 08:00:40] Load weight end. elapsed=0.41 s, type=Qwen2ForCausalLM, avail mem=28.10 GB, mem usage=0.98 GB.
+[2026-03-02 08:00:41] Memory pool end. avail mem=6.12 GB
+RuntimeError: Ascend Transfer Engine initialization failed.
+"""
+
+# the memory fabric under it logs its own layout; the driver's refusal comes first
+ENGINE_START_DRIVER_REFUSED = """\
+2026-03-02 08:00:41.200110 error 7311 pid[7311] [BM devmm_ioctl.cpp:122] svm advise failed:-1 : 3 : No such process
+2026-03-02 08:00:41.200140 error 7311 pid[7311] [BM devmm_svm_gva.cpp:586] Alloc gva local mem error. (ret=-1 size=0x2000000advise=0x2100008e)
+2026-03-02 08:00:41.200150 error 7311 pid[7311] [BM hybm_entry.cpp:284] HalGvaAlloc hybm meta memory failed: -1, un-reserve memory 0
+2026-03-02 08:00:41.200160 error 7311 pid[7311] [SMEM smem_trans.cpp:44] hybm core init failed: -3
+2026-03-02 08:00:41.200170 error 7311 pid[7311] [ADAPTER pytransfer.cpp:49] Failed to init smem_trans, ret=-3
+[2026-03-02 08:00:41] Ascend Transfer Engine initialization failed.
+"""
+
+# the fabric's info lines in a run that failed for another reason say nothing of the failure
+ENGINE_STARTED_THEN_OOM = """\
+2026-03-02 08:00:41.200110 info 7311 pid[7311] [SMEM smem_trans.cpp:60] smem_trans init success
+[2026-03-02 08:00:41] Ascend Transfer Engine initialized.
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated; 58.10 GiB current active; 0.90 GiB free; 58.20 GiB reserved in total by PyTorch)
+"""
+
+
+def test_a_transfer_engine_that_does_not_start_is_read_as_its_settings() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", ENGINE_START_FAILED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Ascend Transfer Engine initialization failed" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_the_drivers_memory_refusal_before_the_engine_headline_decides() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", ENGINE_START_DRIVER_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "svm advise failed" in diagnosis.first_error.text
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_started_engines_log_lines_are_not_errors() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", ENGINE_STARTED_THEN_OOM)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text

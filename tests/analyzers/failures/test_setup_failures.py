@@ -74,3 +74,36 @@ def test_a_missing_application_module_stays_a_version_question() -> None:
         "ModuleNotFoundError: No module named 'vllm_ascend.ops'\n"
     )
     assert diagnose_text("issue/log.txt", text).category == "config"
+
+
+# torch refuses to infer a custom op's schema while the framework is being imported
+CUSTOM_OP_SCHEMA = """\
+(EngineCore_DP0 pid=4410) ERROR 02-03 04:05:06 [core.py:489]   File "/usr/local/lib/python3.11/site-packages/vllm/model_executor/layers/fused_moe/fused_moe.py", line 14, in <module>
+(EngineCore_DP0 pid=4410) ERROR 02-03 04:05:06 [core.py:489]     from vllm.model_executor.layers.quantization.utils.fp8_utils import per_token_group_quant_fp8
+(EngineCore_DP0 pid=4410) ERROR 02-03 04:05:06 [core.py:489] ValueError: infer_schema(func): Parameter block_size has unsupported type list[int].
+"""
+
+# a serving option the attention backend refuses is not a version question
+BLOCK_SIZE_REFUSED = """\
+Traceback (most recent call last):
+  File "/srv/app/serve.py", line 40, in <module>
+    engine = build_engine(args)
+RuntimeError: Unsupported block size: 256
+"""
+
+
+def test_torch_refusing_a_custom_ops_annotation_is_a_version_mismatch() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("issue/log.txt", CUSTOM_OP_SCHEMA)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "infer_schema(func): Parameter block_size" in diagnosis.first_error.text
+    assert diagnosis.root_cause.startswith("torch cannot register the framework's custom op")
+
+
+def test_an_unsupported_option_value_is_not_read_as_a_schema_refusal() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("issue/log.txt", BLOCK_SIZE_REFUSED)
+    assert diagnosis.first_error is not None
+    assert "Unsupported block size" in diagnosis.first_error.text
+    assert "custom op" not in diagnosis.root_cause

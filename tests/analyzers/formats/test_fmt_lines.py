@@ -383,6 +383,25 @@ CASES = [
         None,
         "Segmentation fault (core dumped)",
     ),
+    (
+        "memfabric-level-thread-pid",
+        "2026-03-02 08:00:41.200110 error 7311 pid[7311] [BM devmm_ioctl.cpp:122] svm advise failed:-1 : 3 : No such process",
+        "logging",
+        "ERROR",
+        None,
+        7311,
+        "svm advise failed",
+    ),
+    (
+        # a time and a lower-case word with no thread and pid fields is free text
+        "time-then-word-is-no-level",
+        "2026-03-02 08:00:41.200110 error happened while loading",
+        None,
+        None,
+        None,
+        None,
+        "2026-03-02 08:00:41.200110 error happened",
+    ),
 ]
 
 
