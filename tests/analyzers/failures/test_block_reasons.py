@@ -8,12 +8,15 @@ before its TraceBack callers, a MindIE runner's communicator-pool restatement af
 init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
 the runtime's refusal of the peer-access query asked before it), the error manager's line
 under an HCCL call's return code (ranks that never reached the root, a socket that timed
-out) even when the code alone reads as a root failure, and an aclnn op's tiling failure under
-a wrapper whose detail is only the bare `EZ9999: Inner Error!` headline.
+out) even when the code alone reads as a root failure, an aclnn op's tiling failure under
+a wrapper whose detail is only the bare `EZ9999: Inner Error!` headline, and the check in the
+TraceBack of an error-manager "failed to execute tiling function" headline (an MC2 op's HCCL
+window, named by a per-group buffer variable, too small for the batch).
 Counterexamples: a headline alone stays the first error; a compiler warning is no reason; an
 ordinary copy's rejected argument inside the same repr is no device-pair refusal; an HCCL
 call's code with no error-manager line, or an aclnn wrapper with no op line under it, stays
-the first error; a tiling failure that restates an earlier tiling check leaves the check first.
+the first error; a tiling failure that restates an earlier tiling check leaves the check first;
+a tiling-function headline with no check under it stays the first error, the operator's.
 
 docs/labelling.md#wrappers, docs/labelling.md#config-driver_env-or-weight_load
 """
@@ -39,6 +42,22 @@ NAMED_REASON_WITHOUT_PID = """\
 RuntimeError: npu_moe_distribute_dispatch_v2: build/CMakeFiles/torch_npu.dir/compiler_depend.ts:88 NPU function error: call aclnnMoeDistributeDispatchV2 failed, error code is 561002
 [ERROR] 2026-07-02-10:11:12 (PID:8812, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
 Invalid_Input(EZ0004): Parameter scales of MoeDistributeDispatchV2 is required, but it is empty.
+"""
+
+# an MC2 combine's window check under the error manager's tiling-function headline; the
+# variable it names is the EP group's own buffer setting
+TILING_HEADLINE_OVER_WINDOW_CHECK = """\
+[ERROR] 2026-04-02-08:12:40 (PID:3310, Device:5, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 3310] 2026-04-02-08:12:40.551.102 Execution_Error(EZ1008): Failed to execute operator MoeDistributeCombineV2_88. Reason: Failed to execute tiling function.
+        Solution: 1.If the tiling function does not exist, check whether the tiling function is registered successfully. 2.If the tiling function fails to be executed, check the implementation logic of the tiling function.
+TraceBack (most recent call last):
+        HCCL_BUFFSIZE_EP is too SMALL, maxBs = 128, h = 7168, HCCL_BUFFSIZE=300MB.[FUNC:CheckActualWinSize][FILE:moe_distribute_combine_v2_tiling.cpp][LINE:104]
+        Tiling check actual window size failed.[FUNC:CheckWinSize][FILE:moe_distribute_combine_v2_tiling.cpp][LINE:165]
+"""
+
+TILING_HEADLINE_ALONE = """\
+[ERROR] 2026-04-02-08:12:40 (PID:3310, Device:5, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 3310] 2026-04-02-08:12:40.551.102 Execution_Error(EZ1008): Failed to execute operator GroupedMatmul_7. Reason: Failed to execute tiling function.
 """
 
 TRITON_BLOCK_WITHOUT_PREFIX = """\
@@ -231,6 +250,18 @@ CASES = [
         PEER_QUERY_REFUSED_INSIDE_ESCAPED_REPR,
         "driver_env",
         "rtDeviceCanAccessPeer execute failed",
+    ),
+    (
+        "window check under a tiling-function headline",
+        TILING_HEADLINE_OVER_WINDOW_CHECK,
+        "hccl",
+        "HCCL_BUFFSIZE_EP is too SMALL",
+    ),
+    (
+        "tiling-function headline alone",
+        TILING_HEADLINE_ALONE,
+        "operator",
+        "Failed to execute operator GroupedMatmul_7",
     ),
     (
         "compile headline alone",

@@ -1,7 +1,9 @@
 """Prefill/decode disaggregation moves the KV cache between instances with a transfer engine
 that logs glog-style C++ lines (`E20260302 08:00:41.700100 51200 transport.cpp:830] ...`)
 followed by the connector's vLLM lines. When the remote cannot be reached, the connect
-failure is the first error and the job is a communication failure.
+failure is the first error and the job is a communication failure. So is a channel whose
+transfer buffer HCCL refuses to register (the engine start-up failure after it is a
+consequence); a buffer registered with another transport is not HCCL's failure.
 
 In the same logs torch's C++ warnings (`[rank0]:[W302 ...] Warning: ... (function ...)`)
 look like a bare Python exception line `Warning: text`; the writer stamped them W, so they
@@ -113,3 +115,23 @@ def test_a_started_engines_log_lines_are_not_errors() -> None:
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+REGISTER_REFUSED = """\
+(Worker_TP1 pid=8120) ERROR 04-01 10:00:01 [multiproc_executor.py:671]     handle = agent.register_mem(ptr, size)
+(Worker_TP1 pid=8120) ERROR 04-01 10:00:01 [multiproc_executor.py:671] RuntimeError: Failed to register memory | HCCL Error Code: 7
+(EngineCore_DP0 pid=8001) ERROR 04-01 10:00:02 [core.py:58] EngineCore failed to start.
+"""
+
+
+def test_hccl_refusing_a_transfer_buffer_is_a_communication_failure() -> None:
+    diagnosis = diagnose_text("job/worker_1.log", REGISTER_REFUSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed to register memory | HCCL Error Code: 7" in diagnosis.first_error.text
+
+
+def test_a_buffer_refused_by_another_transport_is_not_hccl() -> None:
+    text = REGISTER_REFUSED.replace("HCCL Error Code: 7", "UCX error: no such device")
+    diagnosis = diagnose_text("job/worker_1.log", text)
+    assert diagnosis.category != "hccl"

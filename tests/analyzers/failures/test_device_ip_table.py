@@ -1,0 +1,58 @@
+"""A container without the host's NIC address table (`/etc/hccn.conf`) is a machine set-up error.
+
+Multi-server HCCL and the KV-transfer engines of PD-disaggregated serving read each NPU's own
+NIC address from that file. HCCL's rank-table check and a transfer engine each say, in their
+own format, that it is missing; the label is the machine's, with the collective layer and the
+launch setting as the alternatives. Counterexamples: a plog line that read the address
+successfully, and an HCCL failure that names no address table, keep their own reading.
+
+docs/labelling.md#config-driver_env-or-weight_load
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+RANKTABLE_CHECK_IN_PLOG = """\
+[INFO] HCCL(40120,python):2026-04-11-02:10:33.100.200 [hccl_communicator.cc:210] [Init] comm group_name_7 ranks[16]
+[ERROR] HCCL(40120,python):2026-04-11-02:10:33.100.512 [topoinfo_ranktableParser.cc:410] [RanktablCheck] 'device ip' is not set correctly, must be set when multi Server or HCCL_INTRA_ROCE_ENABLE enabled
+"""
+
+TRANSFER_ENGINE_WITHOUT_TABLE = """\
+I0411 02:10:30.000100 40120 transfer_engine.cpp:44] Transfer Engine starting. Server: 10.0.3.7:16001:npu_2
+E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf failed, errno 2
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (RANKTABLE_CHECK_IN_PLOG, "'device ip' is not set correctly"),
+        (TRANSFER_ENGINE_WITHOUT_TABLE, "open /etc/hccn.conf failed"),
+    ],
+    ids=["hccl rank-table check", "transfer engine cannot open the table"],
+)
+def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> None:
+    diagnosis = diagnose_text("job/plog-40120.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text
+    assert {"hccl", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_address_read_from_the_table_is_no_error() -> None:
+    text = (
+        "[INFO] HCCL(40120,python):2026-04-11-02:10:33.100.200 [ranktable.cc:88] "
+        "device ip of rank 3 is 10.0.3.7, read from hccn.conf\n"
+    )
+    assert diagnose_text("job/plog-40120.log", text).first_error is None
+
+
+def test_an_hccl_failure_naming_no_address_table_keeps_its_label() -> None:
+    text = (
+        "[ERROR] HCCL(40120,python):2026-04-11-02:10:33.100.512 [hccl_socket.cc:120] "
+        "Getting socket times out. Reason: Remote Rank did not send the data in time.\n"
+    )
+    assert diagnose_text("job/plog-40120.log", text).category != "driver_env"
