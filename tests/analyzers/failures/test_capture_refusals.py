@@ -1,0 +1,45 @@
+"""Calls refused while a graph is being captured, in torch_npu's own wording.
+
+Besides the runtime's refusals (`the current capture mode does not support this operation`),
+torch_npu refuses features it cannot record into a graph with a sentence of its own: `Not
+support Generator while in capture mode during NPU graph capture`. Both are the stream's
+state refusing a call: `stream_sync`, with `config` (eager mode, capture sizes, a sampler
+option) as the alternative. Counterexample: a sampler that merely says it does not support a
+generator, outside any capture, is not a refusal. Fixtures are written here in the real
+shapes with their own values.
+
+docs/labelling.md#calls-refused-during-graph-capture
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+CAPTURE_REFUSED = """\
+[2026-05-11 10:02:13 TP0] Capture npu graph begin. This can take up to several minutes. avail mem=41.20 GB
+Traceback (most recent call last):
+  File "/opt/serve/srt/model_executor/npu_graph_runner.py", line 212, in capture_one_batch_size
+    out = run_once()
+  File "/opt/serve/srt/layers/sampler.py", line 88, in forward
+    torch.multinomial(probs, num_samples=1, generator=self.generator)
+RuntimeError: Not support Generator while in capture mode during NPU graph capture. If you need this call to be captured, please file an issue. Current npuStreamCaptureStatus: npuStreamCaptureStatusActive
+"""
+
+NOT_A_CAPTURE = """\
+[2026-05-11 10:02:13 TP0] Sampler warning: Generator is not supported by this sampler; falling back to the default one
+[2026-05-11 10:02:14 TP0] ERROR  RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.70 GiB already allocated; 58.70 GiB current active; 0.31 GiB free; 59.02 GiB reserved in total by PyTorch)
+"""
+
+
+def test_a_feature_torch_npu_cannot_capture_is_a_stream_state_refusal() -> None:
+    diagnosis = diagnose_text("serve/tp0.log", CAPTURE_REFUSED)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "Not support Generator while in capture mode" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_sampler_that_lacks_generator_support_outside_a_capture_is_not_a_refusal() -> None:
+    diagnosis = diagnose_text("serve/tp0.log", NOT_A_CAPTURE)
+    assert diagnosis.category == "oom"
+    assert "NPU out of memory" in diagnosis.first_error.text
