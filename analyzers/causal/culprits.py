@@ -105,15 +105,26 @@ def _together_why(first: Classified, together: Mapping[int, Together]) -> Said |
 
 
 def global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
-    """Ranks a line names; a launcher names local ranks, mapped through its failure report."""
+    """Ranks a line names; a launcher names local ranks, mapped through its failure report.
+    Each node's agent numbers its children from 0, so its own report maps them first; the
+    other launchers' reports only when its own says nothing about that local rank."""
     if not any(m.signature.culprit == "local_rank" for m in first.matches):
         return sorted(set(named))
-    records = [r for scan in scans for r in scan.facts.get("elastic_failures") or ()]
+    own = [r for scan in scans if scan.info.path == first.event.file for r in _failures(scan)]
+    records = [r for scan in scans for r in _failures(scan)]
     ranks = set()
     for local in named:
-        known = {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
+        known = _global_of(local, own) or _global_of(local, records)
         ranks.add(known.pop() if len(known) == 1 else local)
     return sorted(ranks)
+
+
+def _failures(scan: FileScan) -> Sequence[Mapping[str, object]]:
+    return scan.facts.get("elastic_failures") or ()
+
+
+def _global_of(local: int, records: Sequence[Mapping[str, object]]) -> set[object]:
+    return {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
 
 
 def stated_world_size(scans: Sequence[FileScan]) -> int | None:
