@@ -47,9 +47,34 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
             return own
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
-        return singled_out(correlation, stated_world_size(scans) is not None) or NOBODY
-    size_stated = stated_world_size(scans) is not None
+        return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
+    size_stated = _size_stated(scans, correlation)
     return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
+
+
+def _size_stated(scans: Sequence[FileScan], correlation: Correlation | None) -> bool:
+    """Whether the world size that makes ranks missing is one the job was started with.
+    When the environment the job ran in counts fewer processes than the ranks say the world
+    has, and the ranks absent are exactly those past that count, they were never started:
+    a world size set too large, not ranks that died before writing a line."""
+    if stated_world_size(scans) is None:
+        return False
+    launched = _launched(scans)
+    if correlation is None or launched is None or not correlation.missing_ranks:
+        return True
+    return not (
+        launched < (correlation.world_size or 0) and min(correlation.missing_ranks) >= launched
+    )
+
+
+def _launched(scans: Sequence[FileScan]) -> int | None:
+    """The process count an environment dump states (`WORLD_SIZE=4`), when dumps agree."""
+    counts = {
+        str((scan.facts.get("env") or {}).get("WORLD_SIZE") or "").strip() for scan in scans
+    } - {""}
+    if len(counts) != 1 or not (only := counts.pop()).isdigit():
+        return None
+    return int(only)
 
 
 def _names(match: Match, item: Classified) -> bool:
