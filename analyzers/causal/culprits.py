@@ -53,18 +53,23 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
 
 
 def _size_stated(scans: Sequence[FileScan], correlation: Correlation | None) -> bool:
-    """Whether the world size that makes ranks missing is one the job was started with.
-    When the environment the job ran in counts fewer processes than the ranks say the world
-    has, and the ranks absent are exactly those past that count, they were never started:
-    a world size set too large, not ranks that died before writing a line."""
+    """Whether the world size that makes ranks missing is one the job was started with
+    (ranks it never started are not missing: `never_started`)."""
     if stated_world_size(scans) is None:
         return False
+    return not never_started(scans, correlation)
+
+
+def never_started(scans: Sequence[FileScan], correlation: Correlation | None) -> list[int]:
+    """The absent ranks, when the environment the job ran in counts fewer processes than the
+    ranks say the world has and the ranks absent are exactly those past that count: a world
+    size set too large, not ranks that died before writing a line."""
     launched = _launched(scans)
     if correlation is None or launched is None or not correlation.missing_ranks:
-        return True
-    return not (
-        launched < (correlation.world_size or 0) and min(correlation.missing_ranks) >= launched
-    )
+        return []
+    if launched < (correlation.world_size or 0) and min(correlation.missing_ranks) >= launched:
+        return list(correlation.missing_ranks)
+    return []
 
 
 def _launched(scans: Sequence[FileScan]) -> int | None:

@@ -29,6 +29,7 @@ from tests.analyzers.job_bundles import (
     analyze_job,
     bundle,
     ranks,
+    store_never_fills,
 )
 
 SCHEMA = json.loads(
@@ -360,27 +361,11 @@ def test_one_agents_launcher_maps_local_ranks_through_any_report(tmp_path: Path)
     assert report.diagnosis.culprit_ranks == [1]
 
 
-def _store_never_fills(world_size: int, started: int) -> list[RankLog]:
-    """`started` processes told that the world has `world_size` ranks: rank 0's store waits
-    for clients that never come, the others wait for the store's barrier."""
-    logs = [RankLog(rank, world_size) for rank in range(started)]
-    logs[0].raw(
-        "torch.distributed.DistStoreError: Timed out after 11 seconds waiting for clients. "
-        f"{started}/{world_size} clients joined."
-    )
-    for log in logs[1:]:
-        log.raw(
-            "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: "
-            "/default_pg/0//cpu//0/0"
-        )
-    return logs
-
-
 def test_ranks_past_the_started_processes_are_not_blamed(tmp_path: Path) -> None:
     """Labelling guide, "A world size larger than the job started": four processes started
     (the env dump says WORLD_SIZE=4) with world_size=5 in their own lines; rank 4 never
     existed, so nobody is blamed for its absence."""
-    report = analyze_job(tmp_path, _store_never_fills(5, 4))
+    report = analyze_job(tmp_path, store_never_fills(5, 4))
     assert report.world_size == 5
     assert report.diagnosis.culprit_ranks == []
 
@@ -388,6 +373,6 @@ def test_ranks_past_the_started_processes_are_not_blamed(tmp_path: Path) -> None
 def test_a_rank_the_job_started_and_never_heard_from_is_still_blamed(tmp_path: Path) -> None:
     """Counterexample: the environment counts five processes, so rank 4 was started and is
     the one the store waited for."""
-    path = bundle(tmp_path, _store_never_fills(5, 4), 5)
+    path = bundle(tmp_path, store_never_fills(5, 4), 5)
     report = analyze(path, AnalyzeOptions(workers=1))
     assert report.diagnosis.culprit_ranks == [4]
