@@ -19,6 +19,7 @@ from analyzers.library import matching as cases
 from analyzers.report.diagnose import diagnose
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.store_budget import StoreBudget
+from analyzers.timeline.agent_ranks import place_agent_ranks
 from analyzers.timeline.correlate import correlate
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 from analyzers.tree import walk as tree
@@ -53,6 +54,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
 
     scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
+    place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)

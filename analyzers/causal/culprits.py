@@ -47,9 +47,39 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
             return own
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
-        return singled_out(correlation, stated_world_size(scans) is not None) or NOBODY
-    size_stated = stated_world_size(scans) is not None
+        return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
+    size_stated = _size_stated(scans, correlation)
     return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
+
+
+def _size_stated(scans: Sequence[FileScan], correlation: Correlation | None) -> bool:
+    """Whether the world size that makes ranks missing is one the job was started with
+    (ranks it never started are not missing: `never_started`)."""
+    if stated_world_size(scans) is None:
+        return False
+    return not never_started(scans, correlation)
+
+
+def never_started(scans: Sequence[FileScan], correlation: Correlation | None) -> list[int]:
+    """The absent ranks, when the environment the job ran in counts fewer processes than the
+    ranks say the world has and the ranks absent are exactly those past that count: a world
+    size set too large, not ranks that died before writing a line."""
+    launched = _launched(scans)
+    if correlation is None or launched is None or not correlation.missing_ranks:
+        return []
+    if launched < (correlation.world_size or 0) and min(correlation.missing_ranks) >= launched:
+        return list(correlation.missing_ranks)
+    return []
+
+
+def _launched(scans: Sequence[FileScan]) -> int | None:
+    """The process count an environment dump states (`WORLD_SIZE=4`), when dumps agree."""
+    counts = {
+        str((scan.facts.get("env") or {}).get("WORLD_SIZE") or "").strip() for scan in scans
+    } - {""}
+    if len(counts) != 1 or not (only := counts.pop()).isdigit():
+        return None
+    return int(only)
 
 
 def _names(match: Match, item: Classified) -> bool:
@@ -105,15 +135,26 @@ def _together_why(first: Classified, together: Mapping[int, Together]) -> Said |
 
 
 def global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileScan]) -> list[int]:
-    """Ranks a line names; a launcher names local ranks, mapped through its failure report."""
+    """Ranks a line names; a launcher names local ranks, mapped through its failure report.
+    Each node's agent numbers its children from 0, so its own report maps them first; the
+    other launchers' reports only when its own says nothing about that local rank."""
     if not any(m.signature.culprit == "local_rank" for m in first.matches):
         return sorted(set(named))
-    records = [r for scan in scans for r in scan.facts.get("elastic_failures") or ()]
+    own = [r for scan in scans if scan.info.path == first.event.file for r in _failures(scan)]
+    records = [r for scan in scans for r in _failures(scan)]
     ranks = set()
     for local in named:
-        known = {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
+        known = _global_of(local, own) or _global_of(local, records)
         ranks.add(known.pop() if len(known) == 1 else local)
     return sorted(ranks)
+
+
+def _failures(scan: FileScan) -> Sequence[Mapping[str, object]]:
+    return scan.facts.get("elastic_failures") or ()
+
+
+def _global_of(local: int, records: Sequence[Mapping[str, object]]) -> set[object]:
+    return {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
 
 
 def stated_world_size(scans: Sequence[FileScan]) -> int | None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from analyzers.core.types import EventKind
+from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
 from analyzers.formats.timestamps import parse_time
@@ -79,6 +79,9 @@ class ElasticTracker:
     def __init__(self) -> None:
         self._summary: _Summary | None = None
         self._failures: list[dict[str, Any]] = []
+        # The agent's line names a local rank; its summary record of the same pid the global
+        # one, which on a second node differs (each agent numbers its children from 0).
+        self._agent_events: dict[int, Event] = {}
 
     def wants_more(self) -> bool:
         return self._summary is not None
@@ -95,7 +98,9 @@ class ElasticTracker:
             return False
         record = _agent_record(found, line)
         self._add(record, sink)
-        sink.emit(lineno, line, EventKind.ERROR, rank=record["local_rank"])
+        event = sink.emit(lineno, line, EventKind.ERROR, rank=record["local_rank"])
+        if record["pid"] is not None:
+            self._agent_events[record["pid"]] = event
         return True
 
     def close_all(self, sink: Sink) -> None:
@@ -180,6 +185,9 @@ class ElasticTracker:
             merged = {k: (v if v is not None else same.get(k)) for k, v in record.items()}
             merged["root_cause"] = bool(same["root_cause"] or record["root_cause"])
             same.update(merged)
+            agent_event = self._agent_events.get(same["pid"])
+            if agent_event is not None and same["rank"] is not None:
+                agent_event.rank = same["rank"]
             return
         self._failures.append(record)
         sink.add_fact("elastic_failures", record)

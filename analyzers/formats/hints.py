@@ -6,7 +6,8 @@
 
 The year lets year-less times (glog `E1129 ...`, vLLM `04-02 19:33:00`) be placed; it comes
 from the first full date in the file, any dated event, or the file name. `rank_hint` is
-given only when the path had no rank and the content names exactly one. Serving frameworks'
+given only when the path had no rank and the content names exactly one; `named_rank` is the
+same for a file whose directory numbers ranks per launcher agent (a local rank). Serving frameworks'
 parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 """
 
@@ -94,7 +95,9 @@ class HeadHints:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))
         if sizes:
             facts["world_size"] = max(sizes)
-        if path_rank is None:
-            ranks = self.ranks + event_ranks
-            if len(ranks) == 1:
-                facts["rank_hint"] = next(iter(ranks))
+        if not self.want_rank:
+            return
+        ranks = self.ranks + event_ranks
+        if len(ranks) == 1:
+            # with a path rank, only a directory numbered per agent asked: `named_rank`
+            facts["rank_hint" if path_rank is None else "named_rank"] = next(iter(ranks))

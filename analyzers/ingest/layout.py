@@ -34,6 +34,7 @@ class Layout:
     kinds: tuple[KindRule, ...]
     ranks: tuple[re.Pattern[str], ...]
     default_log_suffixes: tuple[str, ...]
+    local_rank_dirs: tuple[re.Pattern[str], ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -44,13 +45,26 @@ def load_layout() -> Layout:
         for rule in data["kinds"]
     )
     ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
-    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]))
+    local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
+    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]), local)
 
 
 def classify_path(path: str) -> tuple[FileKind, int | None]:
     """Kind and rank of a member path (rank None when the path does not say)."""
     layout = load_layout()
     return _kind(path, layout), _rank(path, layout)
+
+
+def agent_local_rank(path: str) -> tuple[str, int] | None:
+    """The launcher agent's log tree and the local rank when the path numbers ranks per
+    agent (torchrun's `attempt_0/<local rank>/`): on a second node that number is not the
+    global rank, and only the bundle as a whole can tell the offset."""
+    for pattern in load_layout().local_rank_dirs:
+        found = pattern.search(path)
+        if found:
+            local = plausible_rank(found.group("local"))
+            return (found.group("agent"), local) if local is not None else None
+    return None
 
 
 def _kind(path: str, layout: Layout) -> FileKind:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.culprits import stated_world_size
+from analyzers.causal.culprits import never_started, stated_world_size
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
@@ -175,7 +175,7 @@ def correct(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
     """A better job-level verdict than the first error's own label, if the ranks show one."""
-    for rule in (_weight_load, _diverged_wait, _silent_deaths):
+    for rule in (_weight_load, _diverged_wait, _silent_deaths, _world_too_large):
         verdict = rule(chain, category, correlation, scans)
         if verdict:
             return verdict
@@ -243,6 +243,28 @@ def _silent_deaths(
         return None
     reason = say("verdict.silent_death", ranks=ranks_said(silent))
     return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+
+
+def _world_too_large(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A wait for ranks the job never started (labelling guide, "A world size larger than the
+    job started"): the collective layer only reports the wait; the world size is the fault."""
+    first = chain.first
+    if first is None or category != "hccl" or chain.culprit_ranks:
+        return None
+    if first.tier not in (TIER_SYMPTOM, TIER_WRAPPER, TIER_CASCADE):
+        return None
+    absent = never_started(scans, correlation)
+    if not absent:
+        return None
+    reason = say(
+        "verdict.world_too_large",
+        world=correlation.world_size,
+        started=min(absent),
+        ranks=ranks_said(tuple(absent)),
+    )
+    return Verdict("multirank.world_too_large", "config", "framework", 0.6, (), reason)
 
 
 def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Pattern[str]) -> bool:

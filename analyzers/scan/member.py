@@ -42,6 +42,7 @@ from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.wrapped import WrapJoiner
+from analyzers.ingest.layout import agent_local_rank
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.sink import MAX_EVENTS, ScanSink
@@ -75,7 +76,9 @@ class _FileScanner(ScanSink):
     block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
 
     def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
-        super().__init__(info, HeadHints(year_from_name(info.path), want_rank=info.rank is None))
+        # A per-agent directory number is a local rank: what the file itself says decides.
+        want_rank = info.rank is None or agent_local_rank(info.path) is not None
+        super().__init__(info, HeadHints(year_from_name(info.path), want_rank=want_rank))
         self.checkpoints = checkpoints
         self.prefilter = load_prefilter()
         self.filter = BlockFilter.build(self.prefilter, checkpoints)

@@ -102,6 +102,22 @@ class RankLog:
         return "\n".join(self.lines) + "\n"
 
 
+def store_never_fills(world_size: int, started: int) -> list[RankLog]:
+    """`started` processes told that the world has `world_size` ranks: rank 0's store waits
+    for clients that never come, the others wait for the store's barrier."""
+    logs = [RankLog(rank, world_size) for rank in range(started)]
+    logs[0].raw(
+        "torch.distributed.DistStoreError: Timed out after 11 seconds waiting for clients. "
+        f"{started}/{world_size} clients joined."
+    )
+    for log in logs[1:]:
+        log.raw(
+            "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: "
+            "/default_pg/0//cpu//0/0"
+        )
+    return logs
+
+
 def ranks(world_size: int) -> list[RankLog]:
     return [RankLog(rank, world_size) for rank in range(world_size)]
 

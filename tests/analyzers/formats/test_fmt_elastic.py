@@ -130,3 +130,45 @@ def test_a_line_with_one_field_word_is_not_read_as_glued_fields():
         "the agent saw exitcode: -9 for this child",
     )
     assert "elastic_failures" not in scan(text).facts
+
+
+# A second node's agent (labelling guide, "A second launcher agent numbers its ranks from 0"):
+# its children are local ranks 0 and 1, global ranks 2 and 3.
+SECOND_AGENT = """\
+W1203 17:02:58.396000 24037 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 24162 closing signal SIGTERM
+E1203 17:02:58.680000 24037 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 1 (pid: 24163) of binary: /opt/venv/bin/python
+Traceback (most recent call last):
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+/home/user/llm-infer/infer.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-12-03_17:02:58
+  host      : localhost
+  rank      : 2 (local_rank: 0)
+  exitcode  : -15 (pid: 24162)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 24162
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-03_17:02:58
+  host      : localhost
+  rank      : 3 (local_rank: 1)
+  exitcode  : 1 (pid: 24163) 
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+
+def test_the_agent_line_takes_the_global_rank_of_its_summary_record():
+    [agent] = [e for e in scan(SECOND_AGENT).events if e.line == 2]
+    assert agent.rank == 3
+
+
+def test_an_agent_line_without_its_summary_keeps_the_local_rank():
+    line = SECOND_AGENT.splitlines()[1] + "\n"
+    [agent] = scan(line).events
+    assert agent.rank == 1

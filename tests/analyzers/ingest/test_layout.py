@@ -3,7 +3,7 @@
 import pytest
 
 from analyzers.core.types import FileKind
-from analyzers.ingest.layout import classify_path
+from analyzers.ingest.layout import agent_local_rank, classify_path
 
 CASES = [
     ("job-f0dddebb/log_3.log", FileKind.RANK_LOG, 3),
@@ -31,3 +31,22 @@ CASES = [
 @pytest.mark.parametrize(("path", "kind", "rank"), CASES, ids=[c[0] for c in CASES])
 def test_classify_path(path, kind, rank):
     assert classify_path(path) == (kind, rank)
+
+
+# Which paths number ranks per launcher agent (labelling guide, "A second launcher agent
+# numbers its ranks from 0"): torchrun's --log-dir tree does, a rank's own log name does not.
+AGENT_CASES = [
+    (
+        "job/node1/torchrun_logs/job-7e21_k2x9/attempt_0/2/stderr.log",
+        ("job/node1/torchrun_logs/job-7e21_k2x9/", 2),
+    ),
+    ("attempt_1/0/stdout.log", ("", 0)),
+    ("job/log_3.log", None),
+    ("job/rank_3/attempt.log", None),
+    ("job/node1/launcher.log", None),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), AGENT_CASES, ids=[c[0] for c in AGENT_CASES])
+def test_agent_local_rank(path, expected):
+    assert agent_local_rank(path) == expected

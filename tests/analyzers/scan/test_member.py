@@ -166,6 +166,18 @@ def test_world_size_and_rank_hint_from_content():
     assert "rank_hint" not in scan_text(text, rank=5, path="log_5.log").facts
 
 
+def test_a_file_numbered_per_agent_keeps_the_rank_it_names():
+    """Labelling guide, "A second launcher agent numbers its ranks from 0": torchrun's
+    attempt_0/<local rank>/ file of a second node says which global rank wrote it."""
+    text = (
+        "init process group: backend=gloo rank=6 world_size=8 master=10.0.0.1:29500 timeout=10s\n"
+    )
+    path = "node0/torchrun_logs/job_a/attempt_0/2/stdout.log"
+    assert scan_text(text, rank=2, path=path).facts["named_rank"] == 6
+    # a rank's own log name is the global rank: nothing is asked of its content
+    assert "named_rank" not in scan_text(text, rank=2, path="log_2.log").facts
+
+
 def test_a_checkpoint_heavy_log_records_every_checkpoint_with_its_line_and_time():
     lines = []
     for step in range(400):

@@ -1,0 +1,114 @@
+"""Turn the local ranks of a second launcher agent's files into global ranks.
+
+torchrun numbers its `--log-dir` tree per agent, so with two nodes both write
+`attempt_0/0/stdout.log`, and both launchers tag copied lines `[default0]:`:
+
+    node0/torchrun_logs/job_a1/attempt_0/2/stderr.log   2026-12-03 16:55:59,023 [rank6] ERROR ...
+    node1/launcher.log                                  [default1]:[rank3]: RuntimeError: ...
+
+Which agent got which global ranks is decided at rendezvous (a c10d rendezvous ignores
+`--node_rank`), so neither the directory nor the node's name can be trusted. What the ranks
+themselves print can: torch's `[rankN]:` prefixes and the rank a job logs at start. One
+agent's ranks are one contiguous block, so one offset per agent tree (and per launcher log)
+maps its local numbers to global ones. The offset is used only when every file of the tree
+that names a rank agrees on it; otherwise the directory numbers stay, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
+
+from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
+from analyzers.core.types import FileKind, FileScan
+from analyzers.ingest.layout import agent_local_rank
+
+# A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
+# `[rank3]:` (global) right after it.
+_LOCAL_TAG = re.compile(r"\s*\[default(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
+
+
+def place_agent_ranks(scans: Sequence[FileScan]) -> None:
+    """Give files and lines of every agent whose ranks do not start at 0 their global ranks."""
+    offsets: dict[str, int] = {}
+    for agent, members in _agent_trees(scans).items():
+        offset = _one_offset(_named(scan, local) for scan, local in members)
+        if offset is None:
+            continue
+        offsets[agent] = offset
+        for scan, local in members:
+            _move_file(scan, local, local + offset)
+    for scan in scans:
+        if scan.info.kind == FileKind.LAUNCHER:
+            offset = _launcher_offset(scan, offsets)
+            if offset:
+                _move_launcher_copies(scan, offset)
+
+
+def _agent_trees(scans: Sequence[FileScan]) -> dict[str, list[tuple[FileScan, int]]]:
+    trees: dict[str, list[tuple[FileScan, int]]] = defaultdict(list)
+    for scan in scans:
+        found = agent_local_rank(scan.info.path)
+        if found is not None and scan.info.rank == found[1]:
+            trees[found[0]].append((scan, found[1]))
+    return trees
+
+
+def _named(scan: FileScan, local: int) -> int | None:
+    named = scan.facts.get("named_rank")
+    return named - local if isinstance(named, int) else None
+
+
+def _one_offset(found: Iterable[int | None]) -> int | None:
+    """The offset every witness agrees on (None: no witness, or two offsets)."""
+    offsets = {offset for offset in found if offset is not None}
+    if len(offsets) != 1:
+        return None
+    (offset,) = offsets
+    return offset if offset > 0 else None
+
+
+def _move_file(scan: FileScan, old: int, new: int) -> None:
+    scan.info.rank = new
+    for event in scan.events:
+        if event.rank == old:
+            event.rank = new
+    track = scan.facts.get("checkpoints")
+    if isinstance(track, CheckpointTrack):
+        _renumber(track, {old: new})
+
+
+def _launcher_offset(scan: FileScan, trees: dict[str, int]) -> int | None:
+    """From the launcher's own lines that carry both tags; else from the agent trees under
+    the launcher log's folder, when they all agree."""
+    pairs = []
+    for event in scan.events:
+        found = _LOCAL_TAG.match(event.text)
+        if found and found.group(2) is not None:
+            pairs.append(int(found.group(2)) - int(found.group(1)))
+    own = _one_offset(pairs)
+    if own is not None or pairs:
+        return own
+    folder = str(PurePosixPath(scan.info.path).parent)
+    folder = "" if folder == "." else folder + "/"
+    return _one_offset(offset for agent, offset in trees.items() if agent.startswith(folder))
+
+
+def _move_launcher_copies(scan: FileScan, offset: int) -> None:
+    """Lines the launcher copied with only the local tag; an agent's global ranks start at
+    `offset`, so a rank below it on a copied line can only be a local one."""
+    for event in scan.events:
+        found = _LOCAL_TAG.match(event.text)
+        if found and found.group(2) is None and event.rank == int(found.group(1)):
+            event.rank += offset
+    track = scan.facts.get("checkpoints")
+    if isinstance(track, CheckpointTrack):
+        _renumber(track, {local: local + offset for local in range(offset)})
+
+
+def _renumber(track: CheckpointTrack, moves: dict[int, int]) -> None:
+    for index, rank in enumerate(track.rank):
+        if rank != NO_RANK and rank in moves:
+            track.rank[index] = moves[rank]

@@ -1,0 +1,147 @@
+"""Two torchrun agents, each numbering its --log-dir tree from 0 (labelling guide, "A second
+launcher agent numbers its ranks from 0").
+
+The bundles below are written for these tests in the shape of real two-node runs (torch 2.13,
+gloo, `--nnodes 2 --rdzv_backend c10d`): per node a `launcher.log` and
+`torchrun_logs/<rdzv id>_<random>/attempt_0/<local rank>/{stdout,stderr}.log`; the ranks log
+with Python logging (`2026-12-03 16:55:59,023 [rank6] ERROR ...`) or plain prints, torch's
+`[rankN]:` copy of the traceback goes to stderr, and `--tee 3` repeats every line in the
+launcher log behind `[default<local rank>]:`. A c10d rendezvous hands out group ranks in its
+own order, so node0's tree may hold global ranks 2 and 3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzers.core.options import AnalyzeOptions
+from analyzers.core.types import Report
+from analyzers.pipeline import analyze
+
+CLOSED = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+    "Connection closed by peer [127.0.0.1]:20692. This is typically caused by a remote worker "
+    "crashing. Check the logs of the remote worker before reporting an error. GLHF!"
+)
+TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
+    " Timed out waiting 10000ms for recv operation to complete"
+)
+CAT = (
+    "RuntimeError: Sizes of tensors must match except in dimension 0. Expected size 8 but got "
+    "size 32 for tensor number 1 in the list."
+)
+STEPS = [
+    "load weights passed",
+    " norm passed",
+    " attention passed",
+    " MoE passed",
+    "layer 0 passed",
+    " norm passed",
+]
+
+
+def _logged(rank: int, messages: list[str], second: int = 58) -> list[str]:
+    return [
+        f"2026-12-03 16:55:{second},{100 + i:03d} [rank{rank}] INFO {m}"
+        for i, m in enumerate(messages)
+    ]
+
+
+def _init(rank: int, world: int) -> str:
+    return f"init process group: backend=gloo rank={rank} world_size={world} master=localhost:33529 timeout=10s"
+
+
+def _traceback(rank: int, error: str) -> list[str]:
+    return [
+        f"[rank{rank}]: Traceback (most recent call last):",
+        f'[rank{rank}]:   File "/home/user/llm-infer/infer.py", line 88, in forward',
+        f"[rank{rank}]:     dist.all_reduce(out)",
+        f"[rank{rank}]: {error}",
+    ]
+
+
+def _write(root: Path, rel: str, lines: list[str]) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _tree(node: str, tag: str) -> str:
+    return f"job-e48c/{node}/torchrun_logs/job-e48c_{tag}/attempt_0"
+
+
+def _run(root: Path) -> Report:
+    return analyze(root, AnalyzeOptions(workers=1))
+
+
+def _files_of(report: Report, rank: int) -> list[str]:
+    return next(r.files for r in report.ranks if r.rank == rank)
+
+
+def _std_rank(root: Path, tree: str, local: int, rank: int, error: str | None) -> None:
+    lines = _logged(rank, [_init(rank, 4), *STEPS])
+    if error is not None:
+        lines += [f"2026-12-03 16:55:59,023 [rank{rank}] ERROR model run failed: {error[14:]}"]
+        lines += _traceback(rank, error)
+    _write(root, f"{tree}/{local}/stderr.log", lines)
+    _write(root, f"{tree}/{local}/stdout.log", [])
+
+
+def test_a_second_agents_tree_is_read_as_the_global_ranks_its_lines_name(tmp_path):
+    """node0's tree holds global ranks 2 and 3: rank 3 fails, and no rank 1 appears twice."""
+    node0, node1 = _tree("node0", "5zh920i6"), _tree("node1", "hu1c3ri")
+    _std_rank(tmp_path, node0, 0, 2, CLOSED)
+    _std_rank(tmp_path, node0, 1, 3, CAT)
+    _std_rank(tmp_path, node1, 0, 0, CLOSED)
+    _std_rank(tmp_path, node1, 1, 1, CLOSED)
+    report = _run(tmp_path)
+    assert report.diagnosis.culprit_ranks == [3]
+    assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
+    assert all(f.startswith(f"{node0}/1/") for f in _files_of(report, 3))
+    assert all(f.startswith(f"{node1}/1/") for f in _files_of(report, 1))
+
+
+def test_a_silent_rank_of_the_second_agent_keeps_its_checkpoints(tmp_path):
+    """Plain prints and --tee: node1's local rank 0 is global rank 2, stuck after `norm
+    passed`; only its start line names it, and its sibling's traceback fixes the offset."""
+    node0, node1 = _tree("node0", "yvgfjudy"), _tree("node1", "_yoxd7ef")
+    launcher = []
+    for local, rank, error in ((0, 0, CLOSED), (1, 1, TIMEOUT), (0, 2, None), (1, 3, TIMEOUT)):
+        tree = node0 if rank < 2 else node1
+        out = [_init(rank, 4), *STEPS]
+        _write(tmp_path, f"{tree}/{local}/stdout.log", out)
+        _write(tmp_path, f"{tree}/{local}/stderr.log", _traceback(rank, error) if error else [])
+        if rank >= 2:
+            launcher += [f"[default{local}]:{line}" for line in out]
+            launcher += [
+                f"[default{local}]:{line}" for line in (_traceback(rank, error) if error else [])
+            ]
+    _write(tmp_path, "job-e48c/node1/launcher.log", launcher)
+    report = _run(tmp_path)
+    stuck = next(r for r in report.ranks if r.rank == 2)
+    assert stuck.checkpoints == len(STEPS)
+    assert f"{node1}/0/stdout.log" in stuck.files
+    assert not any(f.startswith(f"{node1}/") for f in _files_of(report, 0))
+    assert report.diagnosis.culprit_ranks == [2]
+
+
+def test_one_agent_keeps_its_directory_numbers(tmp_path):
+    """Counterexample: a single agent's tree numbers ranks from 0 and they are global."""
+    tree = _tree("node0", "bibleht6")
+    for rank in range(4):
+        _std_rank(tmp_path, tree, rank, rank, CAT if rank == 1 else CLOSED)
+    report = _run(tmp_path)
+    assert report.diagnosis.culprit_ranks == [1]
+    assert all(f.startswith(f"{tree}/1/") for f in _files_of(report, 1))
+
+
+def test_files_that_disagree_on_the_offset_keep_their_directory_numbers(tmp_path):
+    """Counterexample: one file names rank 2 in directory 0, its sibling rank 1 in directory
+    1 (offsets 2 and 0): not one contiguous block, so nothing is moved."""
+    tree = _tree("node1", "q8m3z0aa")
+    _std_rank(tmp_path, tree, 0, 2, CAT)
+    _std_rank(tmp_path, tree, 1, 1, CLOSED)
+    report = _run(tmp_path)
+    assert f"{tree}/0/stderr.log" in _files_of(report, 0)
+    assert f"{tree}/1/stderr.log" in _files_of(report, 1)
