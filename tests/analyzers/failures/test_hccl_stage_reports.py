@@ -1,0 +1,125 @@
+"""HCCL's own reports of why a collective or its communicator failed, in the plog.
+
+Three kinds of line, each a wait that another rank's own failure explains when the bundle
+holds one:
+- communicator set-up through the root's topology exchange: the root gives up after its
+  connect timeout and lists who connected, an agent lists whom it could not reach;
+- a line tagged with HCCL's stage keywords saying an execution-stage task timed out, read
+  like a notify timeout (docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout);
+- the heartbeat report naming a lost peer, which offers a rank that went away as the
+  neighbour (docs/labelling.md#a-peer-that-stopped-answering).
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+ROOT_TOPO_TIMEOUT = """\
+[ERROR] HCCL(7731,python):2026-04-09-03:15:52.410.118 [topoinfo_exchange_server.cc:113] [7790][Get][Connection]topo exchange server get socket timeout! timeout[600 s]
+[ERROR] HCCL(7731,python):2026-04-09-03:15:52.410.190 [topoinfo_exchange_server.cc:240][7790][TopoInfoExchangeServer][DisplayConnectedRank]total connected num is [7],line num is [1]
+[ERROR] HCCL(7731,python):2026-04-09-03:15:52.410.201 [topoinfo_exchange_server.cc:253][7790][TopoInfoExchangeServer][DisplayConnectedRank]connected rankinfo[LINE 0]: [0000000000000000],[0000000000000001],[0000000000000002],[0000000000000004],[0000000000000005],[0000000000000006],[0000000000000007];
+"""
+
+AGENT_TOPO_FAILURE = """\
+[ERROR] HCCL(7736,python):2026-04-09-03:15:52.433.907 [topoinfo_exchange_base.cc:145] [7736][InitGroupStage][RanktableDetect] TopoDetect ERROR occur !!! fault_type[1], fault_info["Failed to connect agent[3,]"]
+[ERROR] HCCL(7736,python):2026-04-09-03:15:52.434.020 [topoinfo_exchange_agent.cc:552] [7736][InitGroupStage][RanktableDetect]rank num[8]is different with rank list size[7] in total topo rank info.
+"""
+
+# The rank the root waited for died while loading its shard, long before the timeout.
+MISSING_RANK_OOM = """\
+Traceback (most recent call last):
+  File "/workspace/train.py", line 212, in <module>
+    model = load_model(args).npu()
+RuntimeError: NPU out of memory. Tried to allocate 3.50 GiB (NPU 3; 60.97 GiB total capacity; 58.02 GiB already allocated; 58.02 GiB current active; 1.21 GiB free; 58.70 GiB reserved in total by PyTorch)
+"""
+
+EXEC_STAGE_TIMEOUT = """\
+[ERROR] HCCL(40021,python):2026-04-11-22:48:03.902.114 [task_exception_handler.cc:27] [40077][TaskExecStage][Timeout][HOST]Task run failed, base information is streamID:[6], taskID[31], tag[AllReduce_10.3.0.8%eth0_60000_0_1775900000]
+"""
+
+INIT_STAGE_TIMEOUT = """\
+[ERROR] HCCL(40021,python):2026-04-11-22:18:03.100.006 [topoinfo_exchange_server.cc:314] [40077][InitGroupStage][RanktableDetect]topo exchange server get socket timeout! timeout[120 s]
+"""
+
+HEARTBEAT_LOST = """\
+[W compiler_depend.ts:487] Warning: NPU warning, error code is 507048[Error]:
+[Error]: The execution of the internal task times out.
+Rectify the fault based on the error information in the ascend log.
+EI0002: [PID: 5120] 2026-03-02-10:41:17.220.315 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [unknown].base information: [streamID:[44], taskID[3], tag[AllReduce_10.9.0.2%eth0_60000_0_1772400000], AlgType(level 0-1-2):[fullmesh-ring-ring].] task information: [
+there are(is) 1 abnormal device(s):
+Cluster Exception Location[IP/ID]:[10.9.0.2/3], Arrival Time:[Mon Mar  2 10:38:09 2026], Discoverer:[10.9.0.2/0], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected
+]
+"""
+
+STUCK_PEER = HEARTBEAT_LOST.replace(
+    "ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected",
+    "ExceptionType:[Stuck Occurred], Possible Reason:1.Host process is stuck, 2.Device task is stuck",
+)
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [a.category for a in diagnosis.alternatives]
+
+
+def test_root_that_gave_up_waiting_for_ranks_is_a_communicator_setup_failure() -> None:
+    diagnosis = diagnose_text("plog/plog-7731_20260409031552410.log", ROOT_TOPO_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "topo exchange server get socket timeout" in diagnosis.first_error.text
+    assert "hccl.topo_exchange_timeout" in _rules(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_agent_that_could_not_reach_ranks_is_the_same_failure() -> None:
+    diagnosis = diagnose_text("plog/plog-7736_20260409031552433.log", AGENT_TOPO_FAILURE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "TopoDetect ERROR occur" in diagnosis.first_error.text
+
+
+def test_the_missing_rank_own_failure_explains_the_root_wait() -> None:
+    diagnosis = diagnose_files(
+        {
+            "plog/plog-7731_20260409031552410.log": ROOT_TOPO_TIMEOUT,
+            "rank_3.log": MISSING_RANK_OOM,
+        }
+    )
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
+
+
+def test_execution_stage_timeout_is_a_collective_wait_with_hang_beside_it() -> None:
+    diagnosis = diagnose_text("plog/plog-40021_20260411224803902.log", EXEC_STAGE_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[TaskExecStage][Timeout]" in diagnosis.first_error.text
+    assert "hccl.exec_stage_timeout" in _rules(diagnosis)
+    assert "hang" in _alternatives(diagnosis)
+
+
+def test_an_init_stage_tag_is_not_read_as_an_execution_timeout() -> None:
+    diagnosis = diagnose_text("plog/plog-40021_20260411221803100.log", INIT_STAGE_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    rules = _rules(diagnosis)
+    assert "hccl.exec_stage_timeout" not in rules
+    assert "hccl.topo_exchange_timeout" in rules
+
+
+def test_lost_heartbeat_offers_a_rank_that_went_away() -> None:
+    diagnosis = diagnose_text("rank_0.log", HEARTBEAT_LOST)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Notify register times out" in diagnosis.first_error.text
+    assert "device_fault" in _alternatives(diagnosis)
+    assert 3 in diagnosis.culprit_ranks
+
+
+def test_a_stuck_peer_is_not_offered_as_a_crash() -> None:
+    diagnosis = diagnose_text("rank_0.log", STUCK_PEER)
+    assert diagnosis.category == "hccl"
+    assert "device_fault" not in _alternatives(diagnosis)
