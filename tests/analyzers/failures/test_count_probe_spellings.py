@@ -1,0 +1,68 @@
+"""One failed device count, written several ways in a CANN log.
+
+A container or host whose driver will not count the NPUs leaves a run of `[ERROR]` lines: a
+component asking for the count, the runtime's call into the driver with the driver's return
+code, the runtime's own return code and its reason line. They are all the same probe, so the
+earliest is the first error; a line that says why the count failed still comes first.
+
+docs/labelling.md#probes-yield-to-their-reason
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+COUNT_REFUSED = """\
+[ERROR] DVPP(77,):2026-04-08-07:01:02.300.100 [PlatformInfo.cpp:37][DVPP] [GetHardwareVersion:37] [T2] get device num fail. ret = 507899
+[ERROR] RUNTIME(77,):2026-04-08-07:01:02.300.700 [driver.cc:64]77 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.
+[ERROR] RUNTIME(77,):2026-04-08-07:01:02.300.750 [api_c_device.cc:28]77 rtGetDeviceCount:ErrCode=507899, desc=[driver error:internal error], InnerCode=0x7020010
+[ERROR] RUNTIME(77,):2026-04-08-07:01:02.300.790 [error_message_manage.cc:53]77 FuncErrorReason:report error module_type=3, module_name=EE8888
+[ERROR] RUNTIME(77,):2026-04-08-07:01:02.300.830 [error_message_manage.cc:53]77 FuncErrorReason:rtGetDeviceCount execute failed, reason=[driver error:internal error]
+"""
+
+# The runtime's spelling without the component's request in front of it.
+RUNTIME_ONLY = """\
+[ERROR] RUNTIME(90,python3):2026-04-08-07:05:00.100.100 [driver.cc:64]90 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.
+[ERROR] RUNTIME(90,python3):2026-04-08-07:05:00.100.200 [api_c_device.cc:28]90 rtGetDeviceCount:ErrCode=507899, desc=[driver error:internal error], InnerCode=0x7020010
+[ERROR] RUNTIME(90,python3):2026-04-08-07:05:00.100.300 [error_message_manage.cc:53]90 FuncErrorReason:rtGetDeviceCount execute failed, reason=[driver error:internal error]
+"""
+
+# Counterexample: the process could not open the device nodes; that is why the count failed.
+REASON_AFTER_PROBE = """\
+[ERROR] RUNTIME(12,python3):2026-04-08-07:09:00.000.100 [driver.cc:64]12 GetDeviceCount:Call drvGetDevNum, drvRetCode=87.
+open /dev/davinci_manager failed: Permission denied
+"""
+
+# Counterexample: a count that worked is logged at INFO with a zero return code.
+COUNT_WORKED = """\
+[INFO] RUNTIME(12,python3):2026-04-08-07:09:00.000.100 [driver.cc:60]12 GetDeviceCount:Call drvGetDevNum, drvRetCode=0, device num=8.
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total capacity; 59.10 GiB already allocated; 59.10 GiB current active; 1.20 GiB free; 59.40 GiB reserved in total by PyTorch)
+"""
+
+
+def test_the_earliest_spelling_of_a_refused_count_is_the_first_error() -> None:
+    diagnosis = diagnose_text("plog/plog-77_20260408070102.log", COUNT_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "get device num fail. ret = 507899" in diagnosis.first_error.text
+
+
+def test_the_runtime_call_into_the_driver_is_the_probe_too() -> None:
+    diagnosis = diagnose_text("plog/plog-90_20260408070500.log", RUNTIME_ONLY)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "drvGetDevNum, drvRetCode=87" in diagnosis.first_error.text
+
+
+def test_a_reason_for_the_refused_count_still_comes_first() -> None:
+    diagnosis = diagnose_text("job/rank0.log", REASON_AFTER_PROBE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Permission denied" in diagnosis.first_error.text
+
+
+def test_a_count_that_worked_is_no_probe_failure() -> None:
+    diagnosis = diagnose_text("job/rank0.log", COUNT_WORKED)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
