@@ -49,8 +49,23 @@ def alternatives(
         known = picked.get(candidate.category)
         if known is None or candidate.score > known.score:
             picked[candidate.category] = candidate  # the strongest evidence per label
-    ranked = sorted(picked.values(), key=lambda alt: -alt.score)
-    return [alt for alt in ranked if alt.score > 0][:MAX_ALTERNATIVES]
+    ranked = [alt for alt in sorted(picked.values(), key=lambda alt: -alt.score) if alt.score > 0]
+    return _keep_guide_neighbour(ranked[:MAX_ALTERNATIVES], ranked, chain)
+
+
+def _keep_guide_neighbour(
+    shown: list[Alternative], ranked: list[Alternative], chain: CausalChain
+) -> list[Alternative]:
+    """The guide names a neighbour for the rule that decided (`also`) because readers who
+    disagree pick it: it keeps a place even when other lines outscore it."""
+    first = chain.first
+    if first is None or first.best is None or len(shown) < MAX_ALTERNATIVES:
+        return shown
+    named = first.best.signature.also
+    if not named or any(alt.category in named for alt in shown):
+        return shown
+    neighbour = next((alt for alt in ranked if alt.category in named), None)
+    return shown if neighbour is None else [shown[0], neighbour]
 
 
 def _candidates(

@@ -49,3 +49,33 @@ def test_a_plain_failure_with_nothing_else_said_has_no_alternative() -> None:
     diagnosis = diagnose_text("job/rank0.log", PLAIN_OOM)
     assert diagnosis.category == "oom"
     assert diagnosis.alternatives == []
+
+
+# A barrier that waited on a collective the device timed out, then the teardown's synchronize
+# blocks: other lines (the device headline, the synchronize's task timeout) outscore the
+# stall the guide names for the deciding rule.
+STALLED_BARRIER = """\
+RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:363 NPU error, error code is 107020
+[ERROR] 2026-04-02-09:14:20 (PID:812, Device:0, RankID:8) ERR00100 PTA call acl api failed.
+EI9999: Inner Error!
+EI9999: 2026-04-02-09:14:20.210.114  The error from device(chipId:0, dieId:0), serial number is 2, hccl fftsplus task timeout occurred during task execution, stream_id:6, sq_id:6, task_id:9, stuck notify num:3, timeout:1836.[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1546]
+        TraceBack (most recent call last):
+EH9999: 2026-04-02-09:14:20.241.530  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+EH9999: Inner Error!
+        rtDeviceSynchronize execute failed, reason=[task timeout][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+"""
+
+
+def test_the_deciding_rules_guide_neighbour_keeps_a_place_when_other_lines_outscore_it() -> None:
+    """docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout"""
+    diagnosis = diagnose_text("job/rank8.log", STALLED_BARRIER)
+    assert diagnosis.category == "hccl"
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert len(labels) == 2
+    assert "hang" in labels
+
+
+def test_a_shown_guide_neighbour_is_not_listed_twice() -> None:
+    diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert labels.count("operator") == 1
