@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from analyzers.core.bilingual import placeholders
+from analyzers.core.bilingual import placeholders, refill
 from analyzers.core.yamlcheck import KnowledgeError, read_yaml
 
 PHRASEBOOK = Path(__file__).parents[1] / "knowledge" / "phrases.yaml"
@@ -99,6 +99,26 @@ def sentences(parts: Sequence[Said]) -> Said:
 def strip_stop(clause: Said) -> Said:
     """A sentence back to a clause (no trailing full stop or space)."""
     return Said(clause.en.rstrip(". "), clause.zh.rstrip("。. "))
+
+
+def refilled(text: str, prefix: str) -> str | None:
+    """The Chinese of `text` when it is the English of a phrasebook entry whose key starts
+    with `prefix`, filled in with values that need no Chinese of their own (names, numbers,
+    an error's own words); None when no such entry made it. For English stored before its
+    Chinese was (a run's failure reason)."""
+    for english, chinese in _flat_phrases(prefix):
+        filled = refill(english, chinese, text)
+        if filled is not None:
+            return filled
+    return None
+
+
+@cache
+def _flat_phrases(prefix: str) -> tuple[tuple[str, str], ...]:
+    """(English, Chinese) of the entries under `prefix`, placeholder-free ones first, so a
+    literal sentence never matches a looser template by accident."""
+    pairs = [(p.text, p.text_zh) for key, p in phrasebook().items() if key.startswith(prefix)]
+    return tuple(sorted(pairs, key=lambda pair: ("{" in pair[0], pair[0])))
 
 
 def capitalise(text: str) -> str:
