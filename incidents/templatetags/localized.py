@@ -3,6 +3,7 @@
 {% load localized %}
 {{ case|localized:"title" }}            a case, tree node or verification item's field
 {{ diagnosis|localized:"root_cause" }}  a report's sentence (`root_cause_zh` when it has one)
+{{ bundle|localized:"warnings" }}       the bundle's warnings (`warnings_zh`), a cut's message
 {{ diagnosis.category|category_name }}  "Collective communication failure" / "集合通信失败"
 {{ label|category_note }}               the label's one-sentence description, on Chinese pages
 {{ action|next_action }}                a report's next action
