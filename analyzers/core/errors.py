@@ -19,6 +19,10 @@ class BundleError(Exception):
         super().__init__(said.en)
         self.zh = said.zh
 
+    def __reduce__(self) -> tuple[type[BundleError], tuple[Said]]:
+        # Raised in a scanner process, it crosses back pickled: keep both languages.
+        return (type(self), (Said(str(self), self.zh),))
+
     @classmethod
     def saying(cls, key: str, **values: str | int) -> BundleError:
         """The error whose message is phrasebook entry `key` filled with `values`."""

@@ -11,6 +11,9 @@ names, checkpoints) goes into both languages as it was printed.
 An entry may have a plural form (`many`, `many_zh`) for clauses whose pronoun follows the
 number of ranks (`names it` / `names them`). The English of every sentence is exactly what
 the report has always carried; the Chinese goes beside it (`root_cause_zh`, ...).
+
+The bundle reader says its notes the same way (skipped members, cut budgets, a bundle it
+cannot read: `bundle.*`, `limit.*`, `error.*`).
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 import gzip
 import io
+import pickle
 import tarfile
 import zipfile
 from pathlib import Path
@@ -157,6 +158,14 @@ def test_a_refusal_stored_in_english_is_re_filled_in_chinese(tmp_path):
 
     assert str(refused.value) == "upload.bin: the file is empty"
     assert refilled(str(refused.value), "error.") == "upload.bin：文件是空的" == refused.value.zh
+
+
+def test_a_refusal_from_a_scanner_process_keeps_both_languages():
+    refusal = BundleError.saying("error.empty", name="rank0.log")
+
+    crossed = pickle.loads(pickle.dumps(refusal))
+
+    assert (str(crossed), crossed.zh) == ("rank0.log: the file is empty", "rank0.log：文件是空的")
 
 
 def test_open_member_finds_one_file(tmp_path):
