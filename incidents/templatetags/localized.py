@@ -8,6 +8,7 @@
 {{ label|category_note }}               the label's one-sentence description, on Chinese pages
 {{ action|next_action }}                a report's next action
 {{ n|node_label }}  {{ n|node_answer }} a drawn tree node's label and answer
+{{ run.step|run_step }}  {{ run.error|run_reason }}  a run's step and failure reason
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from django import template
 
 from incidents import localized as lang
+from incidents.runs import wording
 from incidents.tree.drawing import NodeView
 
 register = template.Library()
@@ -52,3 +54,13 @@ def node_label(view: NodeView) -> str:
 @register.filter
 def node_answer(view: NodeView) -> str | None:
     return lang.node_answer(view)
+
+
+@register.filter
+def run_step(stored: str) -> str:
+    return wording.step_text(stored)
+
+
+@register.filter
+def run_reason(stored: str) -> str:
+    return wording.reason_text(stored)
