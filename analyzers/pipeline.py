@@ -13,6 +13,7 @@ from pathlib import Path
 from analyzers.checkpoints.track import JobBudget
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
+from analyzers.core.phrases import Said, say
 from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
@@ -94,13 +95,15 @@ def _bundle_info(
     cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
+    warnings = bundle.all_warnings() + cut
     return BundleInfo(
         name=name,
         sha256=sha256,
         size_bytes=size,
         files=[scan.info for scan in scans[: limits.listed_files]],
-        warnings=bundle.all_warnings() + cut,
-        limits=hits + [LimitHit("checkpoints", message) for message in cut],
+        warnings=[warning.en for warning in warnings],
+        warnings_zh=[warning.zh for warning in warnings],
+        limits=hits + [LimitHit("checkpoints", message.en, message.zh) for message in cut],
         files_not_listed=max(0, len(scans) - limits.listed_files),
     )
 
@@ -133,16 +136,15 @@ def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[F
     diagnosis.tree_path = [step.node for step in steps]
 
 
-def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[str]:
+def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[Said]:
     """Files whose checkpoints went past the per-file budget: the report says it was cut."""
     warnings = []
     for scan in scans:
         track = scan.facts.get("checkpoints")
         if track is not None and track.unplaced:
+            placed, more = f"{len(track):,}", f"{track.unplaced:,}"
             warnings.append(
-                f"{scan.info.path}: {len(track):,} checkpoint lines were placed; about "
-                f"{track.unplaced:,} more candidate lines after them were counted but not read, "
-                "so this rank's last checkpoint and counts stop there"
+                say("bundle.checkpoints_cut", path=scan.info.path, placed=placed, more=more)
             )
     return warnings
 

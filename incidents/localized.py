@@ -5,7 +5,8 @@ The analyzer's knowledge keeps each text's Chinese beside it (`title_zh`, `quest
 ...; see analyzers.core.bilingual); seeded cases keep theirs in `Case.translations`.
 A report's root-cause sentence and culprit note carry their Chinese twin
 (`diagnosis.root_cause_zh`, `culprit_reason_zh`, written at analysis time), read with
-`text(diagnosis, "root_cause")`; its next actions and tree answers stay English and are
+`text(diagnosis, "root_cause")`, and so do the bundle's warnings and cut budgets
+(`bundle.warnings_zh`, `limits[].message_zh`); its next actions and tree answers stay English and are
 re-filled into their Chinese templates (analyzers.report.translations). Anything without
 Chinese falls back to the English, so an older report, a promoted case or a new entry
 still shows.

@@ -16,6 +16,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+from analyzers.core.phrases import Said, say
+
 GiB = 1024**3
 MiB = 1024**2
 # More ranks than any job we know of; a larger "world size" or rank in a log is noise (or
@@ -71,10 +73,18 @@ def plausible_rank(value: object) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class LimitHit:
-    """One budget that was spent: its name (a `Limits` field) and what was cut."""
+    """One budget that was spent: its name (a `Limits` field) and what was cut, in English
+    (`message`) and Chinese (`message_zh`, None in reports written before it existed)."""
 
     limit: str
     message: str
+    message_zh: str | None = None
+
+    @classmethod
+    def said(cls, limit: str, message: Said) -> LimitHit:
+        """The hit of budget `limit`, its message followed by the variable that sets it."""
+        full = say("limit.env", message=message, env=env_name(limit))
+        return cls(limit, full.en, full.zh)
 
 
 def env_name(limit: str) -> str:

@@ -11,6 +11,9 @@ names, checkpoints) goes into both languages as it was printed.
 An entry may have a plural form (`many`, `many_zh`) for clauses whose pronoun follows the
 number of ranks (`names it` / `names them`). The English of every sentence is exactly what
 the report has always carried; the Chinese goes beside it (`root_cause_zh`, ...).
+
+The bundle reader says its notes the same way (skipped members, cut budgets, a bundle it
+cannot read: `bundle.*`, `limit.*`, `error.*`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from analyzers.core.bilingual import placeholders
+from analyzers.core.bilingual import placeholders, refill
 from analyzers.core.yamlcheck import KnowledgeError, read_yaml
 
 PHRASEBOOK = Path(__file__).parents[1] / "knowledge" / "phrases.yaml"
@@ -99,6 +102,26 @@ def sentences(parts: Sequence[Said]) -> Said:
 def strip_stop(clause: Said) -> Said:
     """A sentence back to a clause (no trailing full stop or space)."""
     return Said(clause.en.rstrip(". "), clause.zh.rstrip("。. "))
+
+
+def refilled(text: str, prefix: str) -> str | None:
+    """The Chinese of `text` when it is the English of a phrasebook entry whose key starts
+    with `prefix`, filled in with values that need no Chinese of their own (names, numbers,
+    an error's own words); None when no such entry made it. For English stored before its
+    Chinese was (a run's failure reason)."""
+    for english, chinese in _flat_phrases(prefix):
+        filled = refill(english, chinese, text)
+        if filled is not None:
+            return filled
+    return None
+
+
+@cache
+def _flat_phrases(prefix: str) -> tuple[tuple[str, str], ...]:
+    """(English, Chinese) of the entries under `prefix`, placeholder-free ones first, so a
+    literal sentence never matches a looser template by accident."""
+    pairs = [(p.text, p.text_zh) for key, p in phrasebook().items() if key.startswith(prefix)]
+    return tuple(sorted(pairs, key=lambda pair: ("{" in pair[0], pair[0])))
 
 
 def capitalise(text: str) -> str:

@@ -370,6 +370,8 @@ class BundleInfo:
     size_bytes: int
     files: list[FileInfo] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The same warnings in Chinese, item for item (absent in reports written before it).
+    warnings_zh: list[str] = field(default_factory=list)
     # Budgets that cut the reading (`analyzers.core.limits`): each says what was not read.
     limits: list[LimitHit] = field(default_factory=list)
     files_not_listed: int = 0  # files read but left out of `files` (see Limits.listed_files)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import BinaryIO
 
-from analyzers.core.limits import LimitHit, Limits, env_name, size_text
+from analyzers.core.limits import LimitHit, Limits, size_text
+from analyzers.core.phrases import Said, say
 from analyzers.ingest.streams import ReadOnlyStream
 
 MAX_READ = 4 * 1024 * 1024
@@ -29,11 +30,11 @@ class ReadBudget:
         self.members_unread = 0
         self._noted: set[str] = set()
 
-    def note(self, limit: str, message: str) -> None:
+    def note(self, limit: str, message: Said) -> None:
         """Record a budget hit once per kind (a bomb would otherwise repeat it per member)."""
         if limit not in self._noted:
             self._noted.add(limit)
-            self.hits.append(LimitHit(limit, f"{message} ({env_name(limit)})"))
+            self.hits.append(LimitHit.said(limit, message))
 
     def admit_member(self) -> bool:
         """True while members may still be read; later ones are only counted."""
@@ -48,9 +49,7 @@ class ReadBudget:
         if self.members_unread and not self.spent:
             total = self.members_read + self.members_unread
             self.note(
-                "members",
-                f"read {self.members_read:,} of {total:,} files; the rest were counted, "
-                "not read: file count limit",
+                "members", say("limit.members", read=f"{self.members_read:,}", total=f"{total:,}")
             )
         return self.hits
 
@@ -64,23 +63,28 @@ class ReadBudget:
         if allowed < size:
             self._spend("total_bytes", self._total_message(claimed))
         elif out > limits.ratio_grace and out > limits.ratio * max(packed, 1):
+            ratio = f"{out // max(packed, 1):,}"
             self._spend(
                 "ratio",
-                f"read {size_text(out)} out of {size_text(packed)} of compressed data"
-                f" ({out // max(packed, 1):,}:1, limit {limits.ratio:,}:1), then stopped:"
-                " compression ratio limit",
+                say(
+                    "limit.ratio",
+                    out=size_text(out),
+                    packed=size_text(packed),
+                    ratio=ratio,
+                    limit=f"{limits.ratio:,}",
+                ),
             )
             allowed = 0
         self.inflated += allowed
         return allowed
 
-    def _total_message(self, claimed: int | None) -> str:
+    def _total_message(self, claimed: int | None) -> Said:
         read = size_text(self.limits.total_bytes)
         if claimed and claimed > self.limits.total_bytes:
-            return f"read {read} of an archive that claims {size_text(claimed)}: size limit"
-        return f"read {read} of an archive that holds more: size limit"
+            return say("limit.total_claimed", read=read, claimed=size_text(claimed))
+        return say("limit.total", read=read)
 
-    def _spend(self, limit: str, message: str) -> None:
+    def _spend(self, limit: str, message: Said) -> None:
         self.spent = True
         self.note(limit, message)
 

@@ -22,6 +22,7 @@ from typing import Any, BinaryIO
 
 from analyzers.core.errors import BundleError
 from analyzers.core.limits import LimitHit, Limits
+from analyzers.core.phrases import Said, say
 from analyzers.core.safetext import clean_name
 from analyzers.ingest.budget import Metered, ReadBudget
 from analyzers.ingest.bundle_tar import TarWalker
@@ -54,7 +55,7 @@ class Member:
         try:
             raw = self._opener()  # type: ignore[operator]
         except READ_ERRORS as exc:  # a zip checks overlapping entries here
-            raise BundleError(f"{self.path}: the archive is corrupt ({exc})") from exc
+            raise BundleError.saying("error.corrupt", name=str(self.path), detail=str(exc)) from exc
         return _GuardedStream(raw, self.path, self._on_read, self._budget)  # type: ignore[return-value]
 
 
@@ -85,7 +86,8 @@ class _GuardedStream(ReadOnlyStream):
         except READ_ERRORS as exc:
             if self._budget is not None and self._budget.spent:
                 return b""
-            raise BundleError(f"{self._path}: the archive is corrupt or truncated ({exc})") from exc
+            detail = str(exc)
+            raise BundleError.saying("error.truncated", name=self._path, detail=detail) from exc
         if self._on_read and data:
             self._on_read(len(data))
         return data
@@ -109,7 +111,8 @@ def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int]:
 
 
 class Bundle:
-    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`.
+    """Iterate the safe regular-file members of a bundle; unsafe ones land in `warnings`
+    (English) and `warnings_zh` (the same warnings in Chinese, item for item).
 
     Reading stays within `limits` (see `analyzers.core.limits`): what a budget cut is listed by
     `limit_hits()` once the members have been read through."""
@@ -124,6 +127,7 @@ class Bundle:
         self.path = Path(path)
         self.kind = sniff_kind(self.path)
         self.warnings: list[str] = []
+        self.warnings_zh: list[str] = []
         self.budget = ReadBudget(limits or Limits.from_env())
         self._raw: BinaryIO | None = None
         self._digest: tuple[str, int] | None = None
@@ -134,19 +138,22 @@ class Bundle:
         if mislabel := mislabel_warning(name or self.path.name, self.kind):
             self.warn(mislabel)
 
-    def warn(self, message: str) -> None:
+    def warn(self, message: Said) -> None:
         """Keep a warning; past MAX_WARNINGS they are only counted (200,000 symlinks...)."""
         if len(self.warnings) < MAX_WARNINGS:
-            self.warnings.append(message)
+            self.warnings.append(message.en)
+            self.warnings_zh.append(message.zh)
         else:
             self._unlisted_warnings += 1
 
     def limit_hits(self) -> list[LimitHit]:
         return self.budget.finish()
 
-    def all_warnings(self) -> list[str]:
+    def all_warnings(self) -> list[Said]:
+        """Every kept warning, then one line counting those past MAX_WARNINGS."""
+        kept = [Said(en, zh) for en, zh in zip(self.warnings, self.warnings_zh, strict=True)]
         extra = self._unlisted_warnings
-        return self.warnings + ([f"... and {extra:,} more warnings like these"] if extra else [])
+        return kept + ([say("bundle.more_warnings", count=f"{extra:,}")] if extra else [])
 
     def _count_read(self, size: int) -> None:
         """Report progress every few MB so a single huge log still moves the bar."""
@@ -181,8 +188,8 @@ class Bundle:
         except READ_ERRORS as exc:
             if self.budget.spent:  # the reader was stopped on purpose: a budget ran out
                 return
-            raise BundleError(
-                f"{self.path.name}: the archive is corrupt or truncated ({exc})"
+            raise BundleError.saying(
+                "error.truncated", name=self.path.name, detail=str(exc)
             ) from exc
 
     def _tar_members(self) -> Iterator[Member]:
@@ -233,7 +240,8 @@ class Bundle:
                 full = Path(root, name)
                 rel = clean_name(full.relative_to(self.path).as_posix())
                 if full.is_symlink() or not full.is_file():
-                    self.warn(f"skipped {rel!r}: not a regular file")
+                    why = say("skip.not_regular")
+                    self.warn(say("bundle.skipped", name=repr(rel), why=why))
                     continue
                 yield self.member(rel, full.stat().st_size, partial(self._open_file, full))
 
@@ -244,20 +252,20 @@ class Bundle:
     def safe_path(self, name: str) -> str | None:
         problem = unsafe_reason(name)
         if problem:
-            self.warn(f"skipped {name!r}: {problem}")
+            self.warn(say("bundle.skipped", name=repr(name), why=problem))
             return None
         return clean_name(normalise_member_path(name))
 
 
-def unsafe_reason(name: str) -> str | None:
+def unsafe_reason(name: str) -> Said | None:
     """Why a member name must not be trusted, or None when it is a plain relative path."""
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
-        return "absolute path"
+        return say("skip.absolute")
     parts = PurePosixPath(name.replace("\\", "/")).parts
     if ".." in parts:
-        return "path escapes the bundle ('..')"
+        return say("skip.escapes")
     if "\x00" in name:
-        return "NUL byte in the name"
+        return say("skip.nul")
     return None
 
 
@@ -275,4 +283,4 @@ def open_member(path: str | os.PathLike[str], member_path: str) -> Iterator[Bina
             with member.open() as stream:
                 yield stream
             return
-    raise BundleError(f"{member_path!r} is not in the bundle")
+    raise BundleError.saying("error.not_in_bundle", name=repr(member_path))

@@ -13,6 +13,7 @@ import io
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
+from analyzers.core.phrases import say
 from analyzers.ingest.budget import Counting, Metered
 from analyzers.ingest.sniff import kind_from_head
 from analyzers.ingest.streams import decompressed, drain
@@ -37,7 +38,7 @@ class TarWalker:
     def members(self, plain: BinaryIO, prefix: str = "", depth: int = 0) -> Iterator[Member]:
         """The regular files of the tar stream `plain`, named under `prefix`."""
         limit = self._budget.limits.header_bytes
-        entries = TarStream(plain, limit, lambda text: self._budget.note("header_bytes", text))
+        entries = TarStream(plain, limit, lambda cut: self._budget.note("header_bytes", cut))
         for entry in entries:
             path = self._path_of(entry)
             if path is None:
@@ -50,9 +51,8 @@ class TarWalker:
     def _path_of(self, entry: TarEntry) -> str | None:
         if not entry.is_file():
             if not entry.is_dir():
-                self._bundle.warn(
-                    f"skipped {entry.name!r}: {entry.kind_name()} members are not read"
-                )
+                why = say("skip.member_kind", kind=entry.kind_name())
+                self._bundle.warn(say("bundle.skipped", name=repr(entry.name), why=why))
             return None
         return self._bundle.safe_path(entry.name)
 
@@ -61,17 +61,15 @@ class TarWalker:
         head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
         kind = kind_from_head(head.peek(PEEK))
         if kind == "zip":
-            self._bundle.warn(f"skipped {path!r}: a zip inside a tar cannot be streamed")
+            why = say("skip.zip_in_tar")
+            self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
             return
         if kind not in _TAR_KINDS:
             yield self._bundle.member(path, size, lambda: head)
             return
         if depth > self._budget.limits.depth:
-            self._budget.note(
-                "depth",
-                f"did not open {path!r} and archives like it: nested more than "
-                f"{self._budget.limits.depth} deep: nesting limit",
-            )
+            depth_limit = self._budget.limits.depth
+            self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
             return
         yield from self._open_inner(head, kind, path, depth)
 

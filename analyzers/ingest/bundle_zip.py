@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from analyzers.core.errors import BundleError
+from analyzers.core.phrases import say
 from analyzers.ingest.budget import Metered
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ class ZipWalker:
             return None
         mode = (info.external_attr >> 16) & 0o170000
         if mode and mode != 0o100000:
-            self._bundle.warn(f"skipped {info.filename!r}: not a regular file")
+            why = say("skip.not_regular")
+            self._bundle.warn(say("bundle.skipped", name=repr(info.filename), why=why))
             return None
         return self._bundle.safe_path(info.filename)
 
@@ -57,14 +59,19 @@ class ZipWalker:
         members = self._budget.limits.members
         most = ENTRIES_PER_MEMBER * members
         if entries > most:
-            raise BundleError(
-                f"{self._bundle.path.name}: a zip of {entries:,} entries; at most {most:,} are "
-                f"accepted (RANKLENS_LIMIT_MEMBERS={members:,}, {ENTRIES_PER_MEMBER} entries each)"
+            raise BundleError.saying(
+                "error.zip_too_many",
+                name=self._bundle.path.name,
+                entries=f"{entries:,}",
+                most=f"{most:,}",
+                members=f"{members:,}",
+                per=ENTRIES_PER_MEMBER,
             )
 
     def _open(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
         try:
             stream = zf.open(info)
         except (NotImplementedError, RuntimeError) as exc:  # unknown method, encrypted
-            raise BundleError(f"{info.filename!r}: this zip member cannot be read ({exc})") from exc
+            name = repr(info.filename)
+            raise BundleError.saying("error.zip_member", name=name, detail=str(exc)) from exc
         return Metered(stream, self._budget, lambda: info.compress_size, claimed)

@@ -13,6 +13,7 @@ import zlib
 from pathlib import Path
 
 from analyzers.core.errors import BundleError
+from analyzers.core.phrases import Said, say
 
 SNIFF_BYTES = 64 * 1024
 
@@ -27,11 +28,11 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
     if p.is_dir():
         return "dir"
     if not p.is_file():
-        raise BundleError(f"{p.name}: no such file")
+        raise BundleError.saying("error.no_such_file", name=p.name)
     with p.open("rb") as fh:
         head = fh.read(SNIFF_BYTES)
     if not head:
-        raise BundleError(f"{p.name}: the file is empty")
+        raise BundleError.saying("error.empty", name=p.name)
     if head.startswith(b"\x1f\x8b"):
         return _sniff_gzip(p)
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
@@ -44,10 +45,7 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
         return "tar"
     if _looks_like_text(head):
         return "log"
-    raise BundleError(
-        f"{p.name}: not a log bundle. Upload a .tar, .tar.gz/.tgz, .zip, or a single "
-        ".log/.txt/.gz log file."
-    )
+    raise BundleError.saying("error.not_a_bundle", name=p.name)
 
 
 def _sniff_gzip(p: Path) -> str:
@@ -55,12 +53,12 @@ def _sniff_gzip(p: Path) -> str:
         with gzip.open(p, "rb") as fh:
             inner = fh.read(SNIFF_BYTES)
     except (OSError, EOFError, zlib.error) as exc:
-        raise BundleError(f"{p.name}: the gzip data is corrupt ({exc})") from exc
+        raise BundleError.saying("error.gzip_corrupt", name=p.name, detail=str(exc)) from exc
     if _looks_like_tar(inner):
         return "gzip-tar"
     if _looks_like_text(inner):
         return "gzip-log"
-    raise BundleError(f"{p.name}: a gzip file that holds neither a tar archive nor a text log")
+    raise BundleError.saying("error.gzip_neither", name=p.name)
 
 
 def _looks_like_tar(head: bytes) -> bool:
@@ -74,38 +72,40 @@ def _looks_like_text(head: bytes) -> bool:
     return control <= len(sample) // 100
 
 
-# What a bundle's name promises, longest ending first.
+# What a bundle's name promises, longest ending first; a kind is named by the phrasebook's
+# `kind.<kind>` entry.
 _NAMED_KINDS = (
-    (".tar.gz", ("gzip-tar",), "a gzip-compressed tar archive"),
-    (".tgz", ("gzip-tar",), "a gzip-compressed tar archive"),
-    (".tar.bz2", ("bzip2-tar",), "a bzip2-compressed tar archive"),
-    (".tar.xz", ("xz-tar",), "an xz-compressed tar archive"),
-    (".tar", ("tar",), "a tar archive"),
-    (".zip", ("zip",), "a zip archive"),
-    (".gz", ("gzip-log", "gzip-tar"), "a gzip file"),
-    (".log", ("log",), "a plain text log"),
-    (".txt", ("log",), "a plain text log"),
+    (".tar.gz", ("gzip-tar",), "gzip-tar"),
+    (".tgz", ("gzip-tar",), "gzip-tar"),
+    (".tar.bz2", ("bzip2-tar",), "bzip2-tar"),
+    (".tar.xz", ("xz-tar",), "xz-tar"),
+    (".tar", ("tar",), "tar"),
+    (".zip", ("zip",), "zip"),
+    (".gz", ("gzip-log", "gzip-tar"), "gzip"),
+    (".log", ("log",), "log"),
+    (".txt", ("log",), "log"),
 )
-KIND_NAMES = {
-    "tar": "a tar archive",
-    "zip": "a zip archive",
-    "gzip-tar": "a gzip-compressed tar archive",
-    "gzip-log": "a gzip-compressed log",
-    "bzip2-tar": "a bzip2-compressed tar archive",
-    "xz-tar": "an xz-compressed tar archive",
-    "log": "a plain text log",
-}
 
 
-def mislabel_warning(path: str | os.PathLike[str], kind: str) -> str | None:
+def mislabel_warning(path: str | os.PathLike[str], kind: str) -> Said | None:
     """A warning when the file's name promises another kind than its bytes hold."""
     name = Path(path).name
     for ending, kinds, promised in _NAMED_KINDS:
         if name.lower().endswith(ending):
             if kind in kinds:
                 return None
-            return f"{name} is named like {promised} but is {KIND_NAMES[kind]}: read as such"
+            return say(
+                "bundle.mislabelled",
+                name=name,
+                promised=say(f"kind.{promised}"),
+                kind=kind_name(kind),
+            )
     return None
+
+
+def kind_name(kind: str) -> Said:
+    """What a sniffed kind is, in words (`gzip-tar`: "a gzip-compressed tar archive")."""
+    return say(f"kind.{kind}")
 
 
 def kind_from_head(head: bytes) -> str | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from analyzers.core.phrases import Said, say
 from analyzers.ingest.streams import ReadOnlyStream
 
 BLOCK = 512
@@ -22,13 +23,13 @@ MAX_HEADER = 1024 * 1024  # default cap on one long-name or pax header's body
 SKIP_CHUNK = 1024 * 1024
 _END = b"\0" * BLOCK
 _REGULAR = (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE)
-_KIND_NAMES = {
-    tarfile.SYMTYPE: "symbolic link",
-    tarfile.LNKTYPE: "hard link",
-    tarfile.CHRTYPE: "device",
-    tarfile.BLKTYPE: "device",
-    tarfile.FIFOTYPE: "FIFO",
-    tarfile.GNUTYPE_SPARSE: "sparse file",
+_KIND_NAMES = {  # phrasebook keys
+    tarfile.SYMTYPE: "member.symlink",
+    tarfile.LNKTYPE: "member.hardlink",
+    tarfile.CHRTYPE: "member.device",
+    tarfile.BLKTYPE: "member.device",
+    tarfile.FIFOTYPE: "member.fifo",
+    tarfile.GNUTYPE_SPARSE: "member.sparse",
 }
 
 
@@ -44,8 +45,8 @@ class TarEntry:
     def is_dir(self) -> bool:
         return self.type == tarfile.DIRTYPE
 
-    def kind_name(self) -> str:
-        return _KIND_NAMES.get(self.type, "special")
+    def kind_name(self) -> Said:
+        return say(_KIND_NAMES.get(self.type, "member.special"))
 
 
 class TarStream:
@@ -55,7 +56,7 @@ class TarStream:
         self,
         raw: BinaryIO,
         max_header: int = MAX_HEADER,
-        on_cut: Callable[[str], None] | None = None,
+        on_cut: Callable[[Said], None] | None = None,
     ) -> None:
         self._raw = raw
         self._max_header = max_header  # a long-name or pax body is held in memory: cap it
@@ -112,10 +113,8 @@ class TarStream:
         """Stream past an oversized header's body; the next entry keeps its own name."""
         self._start_entry(size)
         if self._on_cut:
-            self._on_cut(
-                f"skipped a {size:,}-byte tar header (limit {self._max_header:,} bytes); "
-                "the file after it is read under its short name: header size limit"
-            )
+            limit = f"{self._max_header:,}"
+            self._on_cut(say("limit.header_bytes", size=f"{size:,}", limit=limit))
 
     def _start_entry(self, size: int) -> None:
         self._data_left = size

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analyzers.core.limits import LimitHit, env_name, size_text
+from analyzers.core.limits import LimitHit, size_text
+from analyzers.core.phrases import say
 from analyzers.scan.linestore import store_name
 
 FILE_OVERHEAD = 8 * 1024
@@ -56,9 +57,5 @@ class StoreBudget:
         if not self.not_kept:
             return None
         limit = "store_files" if self.kept >= self.max_files else "store_bytes"
-        return LimitHit(
-            limit,
-            f"the log viewer keeps a copy of the first {self.kept:,} files "
-            f"({size_text(self.used)}); {self.not_kept:,} more open from the bundle, slowly:"
-            f" line store limit ({env_name(limit)})",
-        )
+        kept, used, more = f"{self.kept:,}", size_text(self.used), f"{self.not_kept:,}"
+        return LimitHit.said(limit, say("limit.store", kept=kept, used=used, more=more))

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from incidents.models import Incident
+from incidents.runs import wording
 from incidents.triage.listing import IncidentFilters, IncidentPage, incident_row
 from incidents.triage.markdown import render_markdown
 from incidents.triage.models import Comment
@@ -45,7 +46,7 @@ def incident_detail(request: HttpRequest, incident: Incident) -> dict[str, Any]:
     if run is None:
         data |= {"status": incident.status, "progress": 0, "error": None, "report": None}
     else:
-        data |= run.status_dict(with_report=True)
+        data |= wording.status_texts(run.status_dict(with_report=True))
     row = incident_row(incident)
     for name in ("id", "title", "status", "path"):
         row.pop(name)

@@ -71,9 +71,9 @@ class Case(models.Model):
     references = models.JSONField(default=list, blank=True)
     tags = models.JSONField(default=list, blank=True)
     strategy = models.JSONField(default=list, blank=True)
-    # Seeded cases only: the knowledge files' Chinese text by language and field name,
-    # {"zh": {"title": ..., "symptoms": [...], ...}}. Promoted cases keep the one language
-    # they were written in and leave it empty.
+    # Chinese text by language and field name, {"zh": {"title": ..., "symptoms": [...]}}:
+    # a seeded case's from its knowledge file; a promoted case's from its report, for the
+    # fields saved as the report prefilled them (incidents.library.promoted_chinese).
     translations = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=10, choices=CaseSource, default=CaseSource.PROMOTED)
     # A case promoted from an incident starts as a draft: shown only on its own page and the

@@ -25,6 +25,7 @@ from incidents.accounts.activity import activity_record, activity_record_changes
 from incidents.accounts.models import Verb
 from incidents.library import search
 from incidents.library.models import CASE_TEXT_FIELDS, Case, CaseIncident, CaseSource
+from incidents.library.promoted_chinese import promoted_translations, without_stale_chinese
 from incidents.library.promoted_matching import promoted_matches
 from incidents.models import AnalysisRun, Incident, RunState
 
@@ -162,7 +163,8 @@ def case_promote(
     *, incident: Incident, user: AbstractBaseUser | None, values: dict[str, Any] | None = None
 ) -> Case:
     """A draft case from the incident, linked to it: `values` as the person saved them in
-    the form (default: prefilled from the report). Publishing it is a separate step.
+    the form (default: prefilled from the report), with the report's Chinese for the fields
+    saved as prefilled (incidents.library.promoted_chinese). Publishing it is a separate step.
 
     Promoting the same incident again returns the case it already became."""
     existing = Case.objects.filter(
@@ -174,6 +176,7 @@ def case_promote(
     with transaction.atomic():
         case = Case(
             **{name: values[name] for name in CASE_TEXT_FIELDS if name in values},
+            translations=_promoted_chinese(incident, values),
             source=CaseSource.PROMOTED,
             is_draft=True,
             created_by=user,
@@ -219,6 +222,13 @@ def case_publish(*, case: Case, user: AbstractBaseUser | None) -> bool:
     return True
 
 
+def _promoted_chinese(incident: Incident, values: dict[str, Any]) -> dict[str, Any]:
+    report = promotable_report(incident)
+    if report is None:
+        return {}
+    return promoted_translations(report, case_values_from_report(report, incident), values)
+
+
 def _promoted_from(case: Case) -> Incident | None:
     link = case.incident_links.filter(source=CaseIncident.Source.PROMOTED).first()
     return link.incident if link is not None else None
@@ -226,17 +236,16 @@ def _promoted_from(case: Case) -> Incident | None:
 
 def case_update(*, form: ModelForm, user: AbstractBaseUser | None) -> Case:
     """Save a validated edit of a case; each changed field goes to the activity log with
-    its old value, so an edit never loses what the case said before."""
+    its old value, so an edit never loses what the case said before. A changed field's
+    Chinese, which said what the field used to say, is dropped."""
     case = form.instance
     before = Case.objects.values(*CASE_TEXT_FIELDS).get(pk=case.pk)
+    after = {name: getattr(case, name) for name in CASE_TEXT_FIELDS}  # the form's values
+    case.translations = without_stale_chinese(case.translations, before, after)
     with transaction.atomic():
         case = form.save()
         activity_record_changes(
-            actor=user,
-            target=f"case {case.slug}",
-            case=case,
-            before=before,
-            after={name: getattr(case, name) for name in CASE_TEXT_FIELDS},
+            actor=user, target=f"case {case.slug}", case=case, before=before, after=after
         )
     return case
 

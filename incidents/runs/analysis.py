@@ -28,7 +28,7 @@ import analyzers
 from analyzers import AnalyzeOptions, BundleError
 from incidents.library import services as case_services
 from incidents.models import AnalysisRun, RunState, fingerprint_of
-from incidents.runs import dbretry, runstore, webhook
+from incidents.runs import dbretry, runstore, webhook, wording
 from incidents.runs.heartbeat import Heartbeat
 
 log = logging.getLogger(__name__)
@@ -62,8 +62,8 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
         message = str(error).replace(bundle.sha256, bundle.original_name)
         _finish(run, state=RunState.FAILED, error=message)
     except Exception as error:
-        message = f"The analysis stopped unexpectedly ({type(error).__name__}: {error})."
-        _finish(run, state=RunState.FAILED, error=message)
+        stopped = f"{type(error).__name__}: {error}"
+        _finish(run, state=RunState.FAILED, error=wording.english(wording.STOPPED, error=stopped))
         raise
     else:
         if _finish(run, state=RunState.DONE, report=report) == RunState.DONE:
@@ -86,7 +86,7 @@ def _claim(run_id: int, delivery_id: str) -> bool:
         started_at=now,
         heartbeat_at=now,
         progress=0,
-        step="starting",
+        step=wording.STARTING,
         attempts=F("attempts") + 1,
     )
     return updated == 1
@@ -107,11 +107,7 @@ def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
         state=RunState.FAILED,
         finished_at=timezone.now(),
         step="",
-        error=(
-            f"The analysis was interrupted {MAX_ATTEMPTS} times: its worker process died "
-            "(out of memory or over the time limit). Try a smaller bundle or raise "
-            "RANKLENS_TASK_TIME_LIMIT."
-        ),
+        error=wording.english(wording.WORKER_DIED, times=MAX_ATTEMPTS),
     )
     if updated:
         AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
@@ -197,7 +193,8 @@ def _finish(
         if state != RunState.DONE or isinstance(refused, dbretry.DISCONNECTED):
             raise
         log.exception("run %s: the database refused the report", run.pk)
-        message = f"The report could not be stored ({type(refused).__name__}: {refused})."
+        refusal = f"{type(refused).__name__}: {refused}"
+        message = wording.english(wording.NOT_STORED, error=refusal)
         state = RunState.FAILED
         written = _write_outcome(run, state=state, report=None, error=message[:2000])
     if not written:

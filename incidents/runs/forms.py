@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from analyzers import BundleError
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.ingest.bundle import sniff_kind
+from incidents.runs import wording
 
 TOO_LARGE = "too_large"
 
@@ -46,7 +47,8 @@ class BundleUploadForm(forms.Form):
         except BundleError as error:
             # The analyzer names the file it read; people know it by the name they sent.
             message = str(error).replace(temporary.name, Path(upload.name).name, 1)
-            raise forms.ValidationError(message, code="not_a_bundle") from error
+            shown = wording.reason_text(message)  # in the page's language
+            raise forms.ValidationError(shown, code="not_a_bundle") from error
         return upload
 
     def is_too_large(self) -> bool:

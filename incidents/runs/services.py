@@ -14,7 +14,7 @@ from incidents.accounts.activity import activity_record
 from incidents.accounts.models import Verb
 from incidents.accounts.token_services import api_token_issue
 from incidents.models import AnalysisRun, Bundle, Incident, RunState
-from incidents.runs import blobstore, webhook
+from incidents.runs import blobstore, webhook, wording
 from incidents.runs.tasks import analyze_bundle
 
 __all__ = ["api_token_issue", "incident_create", "incident_reanalyze", "run_queue"]
@@ -103,9 +103,8 @@ def _enqueue(run: AnalysisRun) -> None:
         analyze_bundle.delay(run.pk)
     except OperationalError as error:
         log.error("could not queue run %s: %s", run.pk, error)
-        message = "The task queue could not be reached, so the analysis did not start. "
         AnalysisRun.objects.filter(pk=run.pk, state=RunState.QUEUED).update(
-            state=RunState.FAILED, error=message + "Try “Analyze again” later."
+            state=RunState.FAILED, error=wording.english(wording.QUEUE_UNREACHABLE)
         )
         run.show_on_incident(RunState.FAILED)
         webhook.queue_run_notice(run.pk)

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from incidents.models import AnalysisRun, RunState
-from incidents.runs import runstore, webhook
+from incidents.runs import runstore, webhook, wording
 from incidents.runs.analysis import MAX_ATTEMPTS
 
 log = logging.getLogger(__name__)
@@ -83,11 +83,7 @@ def _decide_queued(
     if in_flight is not None and run.pk in in_flight:
         return Decision(Action.LEAVE)  # waiting its turn behind other analyses
     if run.requeues >= MAX_REQUEUES:
-        return Decision(
-            Action.FAIL,
-            f"The task queue lost this analysis {run.requeues} times, so it never started. "
-            "Check that Redis is up, then use “Analyze again”.",
-        )
+        return Decision(Action.FAIL, wording.english(wording.QUEUE_LOST, times=run.requeues))
     return Decision(Action.RESEND)
 
 
@@ -97,12 +93,8 @@ def _decide_running(run: AnalysisRun, *, now: datetime, limits: Limits) -> Decis
         return Decision(Action.LEAVE)
     if run.attempts >= MAX_ATTEMPTS:
         silent = int((now - last_sign).total_seconds())
-        return Decision(
-            Action.FAIL,
-            f"The analysis was interrupted {run.attempts} times: its worker stopped "
-            f"answering (no heartbeat for {silent} s; killed, out of memory or cut off "
-            "from the database). Try a smaller bundle or “Analyze again” later.",
-        )
+        reason = wording.english(wording.WORKER_SILENT, times=run.attempts, seconds=silent)
+        return Decision(Action.FAIL, reason)
     return Decision(Action.REQUEUE)
 
 
@@ -159,10 +151,10 @@ def _apply(run: AnalysisRun, decision: Decision, *, now: datetime, send) -> bool
     fields = {"state": RunState.QUEUED, "heartbeat_at": now}
     if decision.action is Action.RESEND:
         fields["requeues"] = run.requeues + 1
-        fields["step"] = "queued again (the task queue lost the first message)"
+        fields["step"] = wording.QUEUE_LOST_STEP
     else:
         fields |= {"claimed_by": "", "progress": 0}
-        fields["step"] = "queued again (the previous worker stopped answering)"
+        fields["step"] = wording.WORKER_LOST_STEP
     if not unchanged.update(**fields):
         return False
     if decision.action is Action.REQUEUE:

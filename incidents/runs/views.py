@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from incidents.content_policy import allow_plotly
 from incidents.models import Activity, Incident
-from incidents.runs import services
+from incidents.runs import services, wording
 from incidents.runs.forms import BundleUploadForm, ReanalyzeForm
 from incidents.triage import list_page
 from incidents.triage.listing import FilterInvalid, IncidentFilters, incident_page
@@ -117,7 +117,7 @@ def incident_status(request: HttpRequest, number: int) -> JsonResponse:
     run = _get_incident(number).latest_run()
     if run is None:
         return JsonResponse({"status": None, "progress": 0, "step": "", "error": None})
-    return JsonResponse(run.status_dict(with_report=False))
+    return JsonResponse(wording.status_texts(run.status_dict(with_report=False)))
 
 
 @login_required

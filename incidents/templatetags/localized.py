@@ -3,10 +3,12 @@
 {% load localized %}
 {{ case|localized:"title" }}            a case, tree node or verification item's field
 {{ diagnosis|localized:"root_cause" }}  a report's sentence (`root_cause_zh` when it has one)
+{{ bundle|localized:"warnings" }}       the bundle's warnings (`warnings_zh`), a cut's message
 {{ diagnosis.category|category_name }}  "Collective communication failure" / "集合通信失败"
 {{ label|category_note }}               the label's one-sentence description, on Chinese pages
 {{ action|next_action }}                a report's next action
 {{ n|node_label }}  {{ n|node_answer }} a drawn tree node's label and answer
+{{ run.step|run_step }}  {{ run.error|run_reason }}  a run's step and failure reason
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from django import template
 
 from incidents import localized as lang
+from incidents.runs import wording
 from incidents.tree.drawing import NodeView
 
 register = template.Library()
@@ -51,3 +54,13 @@ def node_label(view: NodeView) -> str:
 @register.filter
 def node_answer(view: NodeView) -> str | None:
     return lang.node_answer(view)
+
+
+@register.filter
+def run_step(stored: str) -> str:
+    return wording.step_text(stored)
+
+
+@register.filter
+def run_reason(stored: str) -> str:
+    return wording.reason_text(stored)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from incidents.evidence.links import file_url
+from incidents.runs import wording
 from incidents.runs.models import Incident, RunState
 from incidents.triage.export import ExportFacts, export_markdown
 
@@ -28,7 +29,7 @@ def export_facts(incident: Incident, absolute: Absolute) -> ExportFacts:
         analysis_status=state,
         owner=incident.owner.get_username() if incident.owner else "",
         tickets=[(t.key, t.url) for t in incident.tickets.all()],
-        analysis_error=run.error if run is not None else "",
+        analysis_error=wording.reason_text(run.error) if run is not None else "",
         diagnosis=(report or {}).get("diagnosis") or None,
         root_cause_category=incident.root_cause_category,
         duplicate_of=(original.short_id, absolute(original.get_absolute_url()))

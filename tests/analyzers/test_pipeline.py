@@ -110,3 +110,5 @@ def test_checkpoints_past_the_job_budget_are_counted_and_the_report_says_so(tmp_
     assert sum(rank.checkpoints for rank in report.ranks) == 25
     assert any("counted but not read" in warning for warning in report.bundle.warnings)
     assert [hit.limit for hit in report.bundle.limits] == ["checkpoints"]  # the page's banner
+    assert len(report.bundle.warnings_zh) == len(report.bundle.warnings)
+    assert "只计数、未读取" in report.bundle.limits[0].message_zh

@@ -13,6 +13,7 @@ from analyzers.core.phrases import (
     phrasebook,
     plain,
     ranks_said,
+    refilled,
     say,
     sentence,
     sentences,
@@ -71,6 +72,21 @@ def test_log_text_is_the_same_in_both_languages():
     quoted = say("narrate.quote", quote=plain("EZ9999: Inner Error!"))
 
     assert quoted == Said(': "EZ9999: Inner Error!"', "：“EZ9999: Inner Error!”")
+
+
+@pytest.mark.parametrize(
+    ("stored", "chinese"),
+    [
+        ("job.zip: the file is empty", "job.zip：文件是空的"),
+        (
+            "job.tgz: the archive is corrupt or truncated (Compressed file ended early)",
+            "job.tgz：归档已损坏或不完整（Compressed file ended early）",
+        ),
+        ("The analysis stopped unexpectedly (MemoryError: ).", None),  # not an error.* phrase
+    ],
+)
+def test_english_stored_earlier_is_re_filled_from_its_phrase(stored, chinese):
+    assert refilled(stored, "error.") == chinese
 
 
 def test_every_shipped_phrase_has_english_and_chinese():

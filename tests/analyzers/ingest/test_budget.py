@@ -81,10 +81,11 @@ CASES = [
 def test_hostile_bundle_is_cut_and_the_report_says_so(tmp_path, build, limits, limit, words):
     report = analyze(build(tmp_path), AnalyzeOptions(workers=1, limits=limits)).to_dict()
 
-    hits = {hit["limit"]: hit["message"] for hit in report["bundle"]["limits"]}
+    hits = {hit["limit"]: hit for hit in report["bundle"]["limits"]}
     assert limit in hits
-    assert words in hits[limit]
-    assert f"RANKLENS_LIMIT_{limit.upper()}" in hits[limit]
+    assert words in hits[limit]["message"]
+    assert f"RANKLENS_LIMIT_{limit.upper()}" in hits[limit]["message"]
+    assert f"（RANKLENS_LIMIT_{limit.upper()}）" in hits[limit]["message_zh"]  # said in Chinese
     jsonschema.validate(report, SCHEMA)
 
 

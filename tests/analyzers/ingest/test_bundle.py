@@ -2,6 +2,7 @@
 
 import gzip
 import io
+import pickle
 import tarfile
 import zipfile
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from analyzers.core.errors import BundleError
 from analyzers.core.limits import Limits
+from analyzers.core.phrases import refilled
 from analyzers.ingest.bundle import (
     Bundle,
     file_sha256,
@@ -93,6 +95,34 @@ def test_unsafe_members_are_skipped_with_a_warning(tmp_path):
     assert "'..'" in warnings
     assert "symbolic link" in warnings
     assert "device" in warnings
+    assert bundle.warnings_zh == [
+        "已跳过 '/etc/passwd'：使用了绝对路径",
+        "已跳过 '../escape.log'：路径跳出了日志包（'..'）",
+        "已跳过 'job/link.log'：符号链接不会被读取",
+        "已跳过 'job/null'：设备文件不会被读取",
+    ]
+
+
+def test_warnings_past_the_kept_number_are_counted_in_both_languages(tmp_path, monkeypatch):
+    monkeypatch.setattr("analyzers.ingest.bundle.MAX_WARNINGS", 1)
+    path = tmp_path / "links.tar"
+    with tarfile.open(path, "w") as tar:
+        for number in range(3):
+            link = tarfile.TarInfo(f"job/link{number}.log")
+            link.type, link.linkname = tarfile.SYMTYPE, "log_0.log"
+            tar.addfile(link)
+    bundle = Bundle(path)
+    list(bundle.members())
+
+    *kept, counted = bundle.all_warnings()
+
+    assert [warning.en for warning in kept] == [
+        "skipped 'job/link0.log': symbolic link members are not read"
+    ]
+    assert (counted.en, counted.zh) == (
+        "... and 2 more warnings like these",
+        "……另有 2 条类似的警告",
+    )
 
 
 @pytest.mark.parametrize(
@@ -115,8 +145,27 @@ def test_truncated_archive_raises_bundle_error(tmp_path):
     full = _tar(tmp_path / "full.tar.gz", {"job/log_0.log": LOG_LINE * 20000})
     cut = tmp_path / "cut.tar.gz"
     cut.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
-    with pytest.raises(BundleError, match="corrupt or truncated"):
+    with pytest.raises(BundleError, match="corrupt or truncated") as refused:
         _read_all(cut)
+    assert "job/log_0.log：归档已损坏或不完整（" in refused.value.zh
+
+
+def test_a_refusal_stored_in_english_is_re_filled_in_chinese(tmp_path):
+    path = tmp_path / "upload.bin"
+    path.write_bytes(b"")
+    with pytest.raises(BundleError) as refused:
+        sniff_kind(path)
+
+    assert str(refused.value) == "upload.bin: the file is empty"
+    assert refilled(str(refused.value), "error.") == "upload.bin：文件是空的" == refused.value.zh
+
+
+def test_a_refusal_from_a_scanner_process_keeps_both_languages():
+    refusal = BundleError.saying("error.empty", name="rank0.log")
+
+    crossed = pickle.loads(pickle.dumps(refusal))
+
+    assert (str(crossed), crossed.zh) == ("rank0.log: the file is empty", "rank0.log：文件是空的")
 
 
 def test_open_member_finds_one_file(tmp_path):
@@ -128,17 +177,19 @@ def test_open_member_finds_one_file(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("name", "reason"),
+    ("name", "english", "chinese"),
     [
-        ("job/log_0.log", None),
-        ("./job/log_0.log", None),
-        ("/abs/log", "absolute path"),
-        ("C:\\logs\\x.log", "absolute path"),
-        ("job/../../x", "path escapes the bundle ('..')"),
+        ("job/log_0.log", None, None),
+        ("./job/log_0.log", None, None),
+        ("/abs/log", "absolute path", "使用了绝对路径"),
+        ("C:\\logs\\x.log", "absolute path", "使用了绝对路径"),
+        ("job/../../x", "path escapes the bundle ('..')", "路径跳出了日志包（'..'）"),
     ],
 )
-def test_unsafe_reason(name, reason):
-    assert unsafe_reason(name) == reason
+def test_unsafe_reason(name, english, chinese):
+    reason = unsafe_reason(name)
+
+    assert (reason.en, reason.zh) == (english, chinese) if reason else english is None
 
 
 def test_member_paths_are_normalised():
@@ -223,6 +274,7 @@ def test_links_and_devices_in_a_tar_are_skipped_with_their_kind_named(tmp_path):
     assert [m.path for m in bundle.members()] == ["job/log_0.log"]
     assert any("symbolic link" in w for w in bundle.warnings)
     assert any("FIFO" in w for w in bundle.warnings)
+    assert "已跳过 'job/pipe'：FIFO（命名管道）不会被读取" in bundle.warnings_zh
 
 
 def _read_every_member(bundle: Bundle) -> None:

@@ -38,7 +38,18 @@ def _zip() -> bytes:
 def test_mislabel_warning(name, kind, warning):
     found = mislabel_warning(name, kind)
 
-    assert found == warning if warning is None else found.startswith(warning)
+    assert found == warning if warning is None else found.en.startswith(warning)
+
+
+def test_a_mislabel_warning_is_said_in_chinese_too():
+    found = mislabel_warning("job.tar.gz", "zip")
+
+    assert found.en == (
+        "job.tar.gz is named like a gzip-compressed tar archive but is a zip archive: read as such"
+    )
+    assert found.zh == (
+        "job.tar.gz 的文件名表明它是“gzip 压缩的 tar 归档”，实际内容却是“zip 归档”：已按实际内容读取"
+    )
 
 
 def test_a_zip_named_tar_gz_is_read_as_a_zip_with_a_warning(tmp_path):

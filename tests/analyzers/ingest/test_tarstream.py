@@ -5,6 +5,7 @@ import tarfile
 
 import pytest
 
+from analyzers.core.phrases import Said
 from analyzers.ingest.tarstream import TarStream
 
 
@@ -79,11 +80,12 @@ def test_a_header_over_the_cap_is_skipped_and_reported(tmp_path):
     from tests.analyzers import hostile
 
     data = hostile.tar_bytes([("a" * 4096, b"log\n"), ("b.log", b"b\n")])
-    cuts: list[str] = []
+    cuts: list[Said] = []
 
     entries = TarStream(io.BytesIO(data), max_header=1024, on_cut=cuts.append)
     names = [entry.name for entry in entries]
 
     assert names[1] == "b.log"
     assert len(names[0]) == 100  # the ustar name field: the pax path was not read
-    assert "header size limit" in cuts[0]
+    assert "header size limit" in cuts[0].en
+    assert "头部大小限制" in cuts[0].zh
