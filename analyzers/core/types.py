@@ -389,7 +389,9 @@ class Report:
     # Job-level timeline facts: ahead/behind/missing/divergent ranks, clock offsets...
     correlation: dict[str, Any] = field(default_factory=dict)
     analyzer_version: str = ""
-    schema_version: int = 3  # 3: diagnosis.alternatives
+    # The given report schema fixes the version at 1 and lets fields be added: later fields
+    # (alternatives, checkpoint counts, Chinese twins) are additions, not a new version.
+    schema_version: int = 1
 
     def to_dict(self, *, timeline: bool = True) -> dict[str, Any]:
         """The report as JSON values; `timeline=False` leaves out the per-checkpoint columns

@@ -36,7 +36,7 @@ def test_analysis_stores_the_report_and_finishes_the_run(queued_run):
     assert queued_run.progress == 100
     assert queued_run.analyzer_version == analyzers.__version__
     assert queued_run.started_at <= queued_run.finished_at
-    assert queued_run.report["schema_version"] == 3
+    assert queued_run.report["schema_version"] == 1
     assert queued_run.report["bundle"]["sha256"] == queued_run.incident.bundle.sha256
     assert queued_run.incident.status == RunState.DONE
 
