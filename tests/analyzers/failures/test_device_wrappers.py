@@ -1,6 +1,6 @@
 """Pasted NPU failures whose first lines only wrap the cause: the FFTS+ timeout under a
-synchronize (read like its code), and a bare `The argument is invalid.` headline above its
-TraceBack.
+synchronize (read like its code), a bare `The argument is invalid.` headline above its
+TraceBack, and a communicating op's aclnn call whose block says HCCL under it timed out.
 
 Fixtures are written here in the shapes vLLM workers and torch_npu print (worker prefix,
 PTA summary, CANN error-manager block); the values are made up.
@@ -80,3 +80,44 @@ def test_bare_invalid_argument_headline_yields_to_the_call_that_failed() -> None
     assert diagnosis.first_error is not None
     assert "The argument is invalid." not in diagnosis.first_error.text
     assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text
+
+
+def dispatch_failure(block_line: str) -> str:
+    return worker_log(
+        [
+            "RuntimeError: npu_moe_distribute_dispatch: build/CMakeFiles/torch_npu.dir/"
+            "compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeDispatchV3 failed, "
+            "error code is 561000",
+            "[ERROR] 2026-03-02-17:40:51 (PID:4417, Device:3, RankID:-1) ERR00100 PTA call acl "
+            "api failed.",
+            block_line,
+            "        Solution: 1. Check the rank service processes with other errors or no errors "
+            "in the cluster.",
+        ]
+    )
+
+
+def test_a_dispatch_call_whose_block_says_hccl_timed_out_is_hccl() -> None:
+    """docs/labelling.md#wrappers: the aclnn call's code is a summary; the error manager's
+    socket timeout printed under it says what failed, and an op that only asked HCCL for its
+    communication is `hccl` (the operator stays on offer)."""
+    text = dispatch_failure(
+        "[PID: 4417] 2026-03-02-17:40:51.208.931 Communication_Error_Get_Socket(EI0006): Getting "
+        "socket times out. Reason: No abnormal periods were discovered."
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "EI0006" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_dispatch_call_whose_block_states_an_op_reason_stays_the_operators() -> None:
+    """Counterexample: the same call with a parameter check under it and no HCCL line is the
+    op's own failure."""
+    text = dispatch_failure(
+        "[PID: 4417] 2026-03-02-17:40:51.208.931 Invalid_Input(EZ0004): Parameter scales of "
+        "MoeDistributeDispatchV3 is required, but it is empty."
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.category == "operator"
