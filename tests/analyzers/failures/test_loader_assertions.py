@@ -1,0 +1,47 @@
+"""A weight loader's bare shape assertion, against a shape assertion in model code.
+
+docs/labelling.md#config-driver_env-or-weight_load: a parallel layer's loader that asserts the
+parameter's shape equals the checkpoint tensor's prints only `AssertionError`; the statement
+above it says the loader compared what it read with what it fills, so the label is
+`weight_load` (`shape_mismatch` offered). The same bare exception under a comparison of two
+activations in a forward pass is not a loader's check. Fixtures are CI-style tracebacks with
+paths and values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+LOADER_CHECK = """\
+[05-06 07:08:09] Streamed 9.4 GiB of checkpoint files to cpu in 1.31s
+Traceback (most recent call last):
+  File "/ci/_work/gen/gen/runtime/loader/sharded_load.py", line 388, in load_full_state_dict
+    weight_loader(temp_param, full_tensor)
+  File "/ci/_work/gen/gen/runtime/layers/linear.py", line 402, in weight_loader_v2
+    param.load_row_parallel_weight(loaded_weight=loaded_weight)
+  File "/ci/_work/gen/gen/runtime/models/parameter.py", line 131, in load_row_parallel_weight
+    assert self.data.shape == loaded_weight.shape
+AssertionError
+"""
+
+FORWARD_CHECK = """\
+Traceback (most recent call last):
+  File "/ci/_work/gen/gen/runtime/models/dit/block.py", line 214, in forward
+    hidden = self.norm(hidden + residual)
+  File "/ci/_work/gen/gen/runtime/models/dit/block.py", line 188, in _check
+    assert hidden.shape == residual.shape
+AssertionError
+"""
+
+
+def test_a_loader_shape_assertion_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("ci/job.log", LOADER_CHECK)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("AssertionError")
+    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_shape_assertion_between_activations_is_not_a_loader_check() -> None:
+    diagnosis = diagnose_text("ci/job.log", FORWARD_CHECK)
+    assert diagnosis.category != "weight_load", diagnosis.root_cause
