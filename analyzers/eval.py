@@ -94,6 +94,17 @@ class Score:
         return _share(judged) if judged else None
 
     @property
+    def primary_accuracy(self) -> float:
+        """Share of cases answered with the truth's own label, not one it also accepts: a
+        stricter reading of the same answers, as the first label is what a reader sees."""
+        return _share(o.category == o.expected for o in self.outcomes)
+
+    @property
+    def confident_primary_accuracy(self) -> float | None:
+        judged = [o.category == o.expected for o in self.outcomes if o.confidence >= CONFIDENT]
+        return _share(judged) if judged else None
+
+    @property
     def alternative_accuracy(self) -> float:
         """Share of cases whose expected label is the answer or one of its alternatives."""
         return _share(o.category_ok or o.expected in o.alternatives for o in self.outcomes)
@@ -240,6 +251,11 @@ def reliability_table(score: Score) -> list[str]:
     shown = "-" if confident is None else f"{confident:.0%}"
     lines.append(f"at ≥{CONFIDENT:.1f}: {shown} right (target ≥{CONFIDENT_TARGET:.0%})")
     lines.append(f"label among answer + alternatives: {score.alternative_accuracy:.0%}")
+    strict = score.confident_primary_accuracy
+    strict_shown = "-" if strict is None else f"{strict:.0%}"
+    lines.append(
+        f"primary label alone: {score.primary_accuracy:.0%} (at ≥{CONFIDENT:.1f}: {strict_shown})"
+    )
     return lines
 
 

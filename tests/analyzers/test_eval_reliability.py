@@ -54,3 +54,30 @@ def test_confident_accuracy_counts_only_answers_at_or_above_the_bar() -> None:
 def test_an_expected_label_among_the_alternatives_counts_for_the_top_two_figure() -> None:
     score = Score((outcome(0.6, False, ("oom",)), outcome(0.6, False, ("hang",))))
     assert score.alternative_accuracy == 0.5
+
+
+def test_an_answer_accepted_only_through_an_also_label_does_not_count_as_primary() -> None:
+    accepted_as_also = Outcome(
+        name="case",
+        category="operator",
+        expected="op_constraint",
+        category_ok=True,  # the truth lists operator under category_also
+        first_error=None,
+        first_error_ok=True,
+        culprits=(),
+        culprits_ok=None,
+        confidence=0.9,
+    )
+    score = Score((accepted_as_also, outcome(0.95, True)))
+    assert score.category_accuracy == 1.0
+    assert score.primary_accuracy == 0.5
+    assert score.confident_primary_accuracy == 0.5
+    assert row(reliability_table(score), "primary label alone:") == [
+        "primary",
+        "label",
+        "alone:",
+        "50%",
+        "(at",
+        "≥0.8:",
+        "50%)",
+    ]
