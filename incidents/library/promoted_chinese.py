@@ -18,8 +18,8 @@ from typing import Any
 
 from analyzers.core.phrases import phrasebook
 from analyzers.report.translations import action_zh
+from incidents.localized import CHINESE  # the key of a case's Chinese in `translations`
 
-CHINESE = "zh"
 TITLE_CHARS = 60  # a Chinese character is about two Latin ones wide
 # The pieces after which a root cause names places: its rank, the reporting rank, file:line
 # and the quoted line (the English title stops there too).
