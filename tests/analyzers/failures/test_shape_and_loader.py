@@ -82,3 +82,36 @@ def test_a_key_naming_a_parameter_under_that_layer_stays_a_missing_checkpoint_ke
     assert diagnosis.category == "weight_load"
     assert diagnosis.first_error is not None
     assert "attn.k_scale" in diagnosis.first_error.text
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: torch's one-line wrapper around a copy
+# of a checkpoint tensor that raised. A device-placement complaint inside it names no cause of
+# its own, so the loader is what failed; an allocator refusal inside it is the memory's.
+COPY_RAISED_DEVICE_PLACEMENT = (
+    '[rank3]: \tWhile copying the parameter named "base_model.model.model.layers.41.self_attn.'
+    'o_proj.lora_B.default.weight", whose dimensions in the model are torch.Size([5120, 16]) and '
+    "whose dimensions in the checkpoint are torch.Size([5120, 16]), an exception occurred : "
+    "('Expected all tensors to be on the same device, but found at least two devices, npu:3 and "
+    "npu:1! (when checking argument for argument src in method wrapper__npu_dtype_cast_)',)\n"
+)
+
+COPY_RAISED_OUT_OF_MEMORY = COPY_RAISED_DEVICE_PLACEMENT.replace(
+    "Expected all tensors to be on the same device, but found at least two devices, npu:3 and "
+    "npu:1! (when checking argument for argument src in method wrapper__npu_dtype_cast_)",
+    "NPU out of memory. Tried to allocate 320.00 MiB (NPU 3; 60.96 GiB total capacity; 60.41 "
+    "GiB already allocated; 60.41 GiB current active; 12.30 MiB free; 60.52 GiB reserved in "
+    "total by PyTorch)",
+)
+
+
+def test_a_parameter_copy_that_raised_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_DEVICE_PLACEMENT)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "While copying the parameter named" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_parameter_copy_out_of_memory_is_read_by_its_inner_error() -> None:
+    diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_OUT_OF_MEMORY)
+    assert diagnosis.category == "oom", diagnosis.root_cause
