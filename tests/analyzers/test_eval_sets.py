@@ -3,7 +3,9 @@ line and reliability table count every case once."""
 
 from __future__ import annotations
 
-from analyzers.eval import Outcome, Score, main, pooled, render_sets
+import tarfile
+
+from analyzers.eval import Outcome, Score, as_bundle, main, pooled, render_sets, samples
 
 
 def outcome(name: str, right: bool, confidence: float = 0.9) -> Outcome:
@@ -50,3 +52,14 @@ def test_several_corpus_options_score_each_directory(tmp_path, capsys) -> None:
     assert f"== {empty_a}" in out
     assert f"== {empty_b}" in out
     assert "pooled" in out
+
+
+def test_case_logs_in_subfolders_are_packed_without_the_truth(tmp_path) -> None:
+    # the held-out layout keeps a case's logs under `logs/`, beside its truth file
+    case = tmp_path / "cases" / "h01"
+    (case / "logs").mkdir(parents=True)
+    (case / "logs" / "console.log").write_text("RuntimeError: boom\n", encoding="utf-8")
+    (case / "truth.json").write_text('{"category": "other"}', encoding="utf-8")
+    (sample,) = samples(tmp_path)
+    with as_bundle(sample) as archive, tarfile.open(archive) as tar:
+        assert tar.getnames() == ["h01/logs/console.log"]
