@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, TextIO
 
 from analyzers.core.limits import LimitHit
+from analyzers.core.rank_json import rank_chunks
 from analyzers.core.safetext import clean_text
 
 
@@ -194,14 +195,22 @@ class Timeline:
             "ranks": LazyRankColumns(self.ranks, t0),
         }
 
-    def write_json(self, out: TextIO) -> None:
-        """Write `to_json()` to a text stream one rank at a time (bounded memory)."""
+    def write_json(self, out: TextIO, *, parallel: bool = True) -> None:
+        """Write `to_json()` to a text stream one rank at a time (bounded memory);
+        `parallel`: a big timeline may be encoded on two cores (`rank_json`)."""
         columns = self.columns()
         ranks = columns.pop("ranks")
         out.write(json.dumps(columns, ensure_ascii=False)[:-1] + ', "ranks": {')
-        for number, (rank, value) in enumerate(ranks.items()):
-            out.write(("" if number == 0 else ", ") + f'"{rank}": ')
-            out.write(json.dumps(value, separators=(",", ":")))
+        keys = list(ranks)
+        first = keys[0] if keys else None
+
+        def encode(key: str) -> str:
+            lead = "" if key == first else ", "
+            return f'{lead}"{key}": ' + json.dumps(ranks[key], separators=(",", ":"))
+
+        sizes = [len(self.ranks[int(key)]) for key in keys]
+        for chunk in rank_chunks(keys, sizes, encode, parallel=parallel):
+            out.write(chunk)
         out.write("}}")
 
 
@@ -399,11 +408,11 @@ class Report:
         names = [n for n in _field_names(Report) or () if timeline or n != "timeline"]
         return {name: _jsonable(getattr(self, name)) for name in names}
 
-    def write_json(self, out: TextIO, indent: int | None = None) -> None:
+    def write_json(self, out: TextIO, indent: int | None = None, *, parallel: bool = True) -> None:
         """The whole report as JSON text, the timeline streamed rank by rank."""
         head = json.dumps(self.to_dict(timeline=False), indent=indent, ensure_ascii=False)
         out.write(head[: head.rindex("}")].rstrip() + ', "timeline": ')
-        self.timeline.write_json(out)
+        self.timeline.write_json(out, parallel=parallel)
         out.write("}\n")
 
 

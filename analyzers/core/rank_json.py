@@ -1,0 +1,111 @@
+"""Encode a big timeline's rank columns as JSON on two cores.
+
+Writing every checkpoint of every rank as JSON is the last serial step of an analysis (about
+a second for a job of a million checkpoints) while the cores that scanned the logs sit idle.
+A forked child encodes the second half of the ranks into a temporary file while this process
+encodes the first half; the file is then copied after it, so the text is the same as a
+serial run's. The child shares this process's memory copy-on-write: nothing is pickled or
+sent. If the child fails in any way (it died, the disk was full) this process encodes that
+half itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+
+PARALLEL_MIN = 400_000  # checkpoints: below this a fork costs more than it saves
+COPY_CHUNK = 1 << 20
+
+
+def rank_chunks(
+    keys: Sequence[str],
+    sizes: Sequence[int],
+    encode: Callable[[str], str],
+    *,
+    parallel: bool = True,
+) -> Iterator[str]:
+    """`encode(key)` for every key, in order. `sizes`: each key's checkpoint count, to split
+    the work evenly (one rank may hold most of a job's checkpoints)."""
+    split = _split(sizes)
+    if not parallel or split is None or not _can_fork():
+        yield from map(encode, keys)
+        return
+    try:
+        handle, path = tempfile.mkstemp(prefix="ranklens-ranks-", suffix=".json")
+    except OSError:  # no writable temporary directory: one core it is
+        yield from map(encode, keys)
+        return
+    child = _fork_encoder(keys[split:], encode, handle)
+    os.close(handle)
+    try:
+        yield from map(encode, keys[:split])
+        done, child = child is not None and _succeeded(child), None
+        yield from _read_back(path) if done else map(encode, keys[split:])
+    finally:
+        if child is not None:  # the reader stopped early: the child's work is not wanted
+            _stop(child)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _split(sizes: Sequence[int]) -> int | None:
+    """The index that halves the checkpoints, or None when one core is enough."""
+    total = sum(sizes)
+    if total < PARALLEL_MIN or len(sizes) < 2:
+        return None
+    running = 0
+    for index, size in enumerate(sizes):
+        running += size
+        if running * 2 >= total:
+            return max(1, min(index + 1, len(sizes) - 1))
+    return None
+
+
+def _can_fork() -> bool:
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+
+
+def _fork_encoder(keys: Sequence[str], encode: Callable[[str], str], handle: int) -> int | None:
+    """Start the child; its pid, or None when it could not be started."""
+    with warnings.catch_warnings():
+        # Python 3.12+ warns about fork() beside threads; the child only encodes and writes.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            pid = os.fork()
+        except OSError:
+            return None
+    if pid == 0:  # the child: never returns, never runs the parent's exit handlers
+        code = 1
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                for key in keys:
+                    out.write(encode(key))
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _succeeded(pid: int) -> bool:
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def _read_back(path: str) -> Iterator[str]:
+    with open(path, encoding="utf-8") as text:
+        while chunk := text.read(COPY_CHUNK):
+            yield chunk
