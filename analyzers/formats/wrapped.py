@@ -100,14 +100,16 @@ class WrapJoiner:
         """Whether the line after `block[start:end]` (`end`: its newline) continues it."""
         if end - start < MIN_WIDTH:
             return False
+        block = self._block
+        after = block[end + 1 : block.find(b"\n", end + 1)]
+        if _STARTS.match(after.rstrip(b"\r")):
+            return False  # the next line opens a record of its own: no widths needed
         found = self._width(start // SPAN)
         if found is None or found[0] != end - start:
             return False
         if not (found[1] or found[0] in COMMON_WIDTHS):
             return False  # cheap first: `continues` parses the next line
-        block = self._block
         line = block[start:end]
-        after = block[end + 1 : block.find(b"\n", end + 1)]
         if not continues(line, after):
             return False
         return found[1] or (found[0] in COMMON_WIDTHS and _inside_word(line, after))
