@@ -149,16 +149,19 @@ def _read_json(path: Path) -> dict[str, Any]:
 @contextmanager
 def as_bundle(sample: Sample) -> Iterator[Path]:
     """An archive of the sample's logs: case folders are packed without their truth file,
-    so the analyzer never reads the answer."""
+    so the analyzer never reads the answer. Logs in subfolders (the held-out layout keeps
+    them under `logs/`, a collected job under per-node trees) keep their relative paths."""
     if sample.bundle.is_file():
         yield sample.bundle
         return
+    truth = sample.bundle / "truth.json"
     with tempfile.TemporaryDirectory(prefix="ranklens-eval-") as tmp:
         archive = Path(tmp) / f"{sample.name}.tar.gz"
         with tarfile.open(archive, "w:gz") as tar:
-            for log in sorted(sample.bundle.iterdir()):
-                if log.is_file() and log.name != "truth.json":
-                    tar.add(log, arcname=f"{sample.name}/{log.name}")
+            for log in sorted(sample.bundle.rglob("*")):
+                if log.is_file() and log != truth:
+                    relative = log.relative_to(sample.bundle).as_posix()
+                    tar.add(log, arcname=f"{sample.name}/{relative}")
         yield archive
 
 

@@ -94,11 +94,16 @@ class ActionBook:
 
 
 class SignatureIndex:
-    """Which signatures can match a line, from one pass of substring tests over the line.
+    """Which signatures can match a line, without testing every keyword against it.
 
-    Every keyword is tested once per line (lower-cased, so the result is a superset for
-    case-sensitive signatures, whose own `search` then decides).
+    Keywords are filed under their first `GRAM` characters; a line's own `GRAM`-grams, as a
+    set, meet those keys in one set intersection, and only the keywords filed there are
+    tested as substrings. The result is the same as testing all of them (lower-cased, so a
+    superset for case-sensitive signatures, whose own `search` then decides), at a cost that
+    grows with the line's length rather than with the number of keywords.
     """
+
+    GRAM = 3
 
     def __init__(self, signatures: tuple[Signature, ...]) -> None:
         self._signatures = signatures
@@ -106,13 +111,23 @@ class SignatureIndex:
         for position, signature in enumerate(signatures):
             for keyword in signature.keywords:
                 by_needle.setdefault(keyword.lower(), []).append(position)
-        self._needles = tuple(by_needle)
+        by_gram: dict[str, list[str]] = {}
+        for needle in by_needle:
+            if len(needle) >= self.GRAM:
+                by_gram.setdefault(needle[: self.GRAM], []).append(needle)
+        self._short = tuple(needle for needle in by_needle if len(needle) < self.GRAM)
+        self._by_gram = by_gram
+        self._grams = frozenset(by_gram)
         self._by_needle = by_needle
 
     def candidates(self, message: str) -> list[Signature]:
         low = message.lower()
-        hits = {p for needle in self._needles if needle in low for p in self._by_needle[needle]}
-        return [self._signatures[p] for p in sorted(hits)]
+        size = self.GRAM
+        grams = {low[at : at + size] for at in range(len(low) - size + 1)}
+        needles = [n for gram in grams & self._grams for n in self._by_gram[gram] if n in low]
+        needles += [needle for needle in self._short if needle in low]
+        hits = {position for needle in needles for position in self._by_needle[needle]}
+        return [self._signatures[position] for position in sorted(hits)]
 
 
 @dataclass(frozen=True, slots=True)

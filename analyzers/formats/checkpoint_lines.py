@@ -37,10 +37,14 @@ MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the te
 # Checkpoints placed per file (~24 bytes each): memory stays bounded on any input. Lines past
 # it are counted (`CheckpointTrack.unplaced`) and the report says the file was cut.
 MAX_PLACED = 4_000_000
+# Timed lines remembered with their minute (a new minute or message teaches one more).
+MAX_SEEN = 65536
+MAX_SECONDS = 120_000  # distinct seconds readings cached (60,000 at millisecond steps)
 _NOT_A_CHECKPOINT = -1
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
+_Seen = tuple[int, int, float]  # text id (or -1), rank (or -1), the minute's epoch seconds
 
 
 @dataclass(slots=True)
@@ -84,6 +88,8 @@ class CheckpointLines:
         self._geometries: list[_Geometry] = []
         self._remainders: dict[bytes, int] = {}
         self._shortcut = True
+        self._seen: dict[bytes, _Seen] = {}  # timed lines without their seconds
+        self._seconds_of: dict[bytes, float] = {}  # "22,190" -> 22.19
 
     @property
     def enabled(self) -> bool:
@@ -116,24 +122,29 @@ class CheckpointLines:
         )
 
     def _scan_hot(self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int) -> None:
-        """`scan` for the common case, inlined: one literal, lines of a learned layout.
-
-        A line with its timestamp cut out repeats exactly (`[default0]: [rank0] INFO  norm
-        passed`), so one dict lookup gives its text and rank; only the time is read. This
-        loop runs for every checkpoint of a job (millions), so it avoids calls: a line it
-        has not seen yet, or whose minute is new, takes the general `_line`, which teaches
-        it the line once its layout is trusted."""
+        """`scan` for the common case: one literal, lines of a learned layout."""
         geometry = self._geometries[0]
-        known, start_t, end_t = geometry.lines, *(geometry.time_at or (0, 0))
         reader = geometry.reader
-        timed = reader is not None
-        if timed and not reader.plain:  # type: ignore[union-attr]
+        if self.track.workers or (reader is not None and not reader.plain):
             self._scan_general(block, low, line_no, pos)
-            return
-        minutes = reader.minutes if timed else {}  # type: ignore[union-attr]
-        cut = start_t + reader.minute_end if timed else 0  # type: ignore[union-attr]
-        comma = timed and reader.comma  # type: ignore[union-attr]
-        seconds_of: dict[bytes, float] = {}  # "22,190" -> 22.19: a few thousand distinct
+        elif reader is None:
+            self._scan_untimed(block, low, word, line_no, pos, geometry)
+        else:
+            self._scan_timed(block, low, word, line_no, pos, geometry)
+
+    def _scan_timed(
+        self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
+    ) -> None:
+        """The hot loop for timed lines, inlined: it runs for every checkpoint of a job.
+
+        A line with its seconds cut out repeats exactly for a minute (`[default0]:2026-11-29
+        07:24 [rank0] INFO  norm passed`), so one dict lookup gives its text, rank and the
+        minute's value; only the seconds are read, and they repeat across lines and files
+        too. A line not seen yet in this minute takes `_stamped`, which teaches it."""
+        start_t, end_t = geometry.time_at  # type: ignore[misc]
+        cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
+        comma = geometry.reader.comma  # type: ignore[union-attr]
+        seen, seconds_of = self._seen, self._seconds_of
         track = self.track
         add_text, add_line, add_time, add_rank = (
             track.text.append,
@@ -143,45 +154,95 @@ class CheckpointLines:
         )
         find, rfind, count = low.find, low.rfind, block.count
         at, after = find(word, pos), -2  # no previous line yet: count from pos
-        workers = bool(track.workers)
         while at >= 0:
             start = rfind(b"\n", 0, at) + 1
             line_no += 1 if start == after + 1 else count(b"\n", pos, start)
             pos = start
             after = find(b"\n", at)
             at = find(word, after)
-            if timed:
-                found = known.get(block[start : start + start_t] + block[start + end_t : after])
-            else:
-                found = known.get(block[start:after])
-            if found is None or workers:
-                self._line(line_no, block[start:after])
-                self._teach(geometry, block[start:after])
-                workers = bool(track.workers)
-                continue
-            text_id, rank = found
+            found = seen.get(block[start : start + cut] + block[start + end_t : after])
+            if found is None:
+                found = self._stamped(geometry, block[start:after], line_no)
+                if found is None:
+                    if track.workers:  # entries now carry a worker column: no shortcut
+                        self._scan_general(block, low, line_no + 1, after + 1)
+                        return
+                    continue
+            text_id, rank, minute = found
             if text_id < 0:
                 continue
-            time = NAN
-            if timed:
-                minute = minutes.get(block[start + start_t : start + cut])
-                if minute is None or minute[1]:
+            raw_seconds = block[start + cut : start + end_t]
+            seconds = seconds_of.get(raw_seconds)
+            if seconds is None:
+                seconds = self._read_seconds(raw_seconds, comma)
+                if seconds is None:
                     self._line(line_no, block[start:after])
                     continue
-                raw_seconds = block[start + cut : start + end_t]
-                seconds = seconds_of.get(raw_seconds)
-                if seconds is None:
-                    try:
-                        seconds = float(raw_seconds.replace(b",", b".") if comma else raw_seconds)
-                    except ValueError:
-                        self._line(line_no, block[start:after])
-                        continue
-                    seconds_of[raw_seconds] = seconds
-                time = minute[0] + seconds
             add_text(text_id)
             add_line(line_no)
-            add_time(time)
+            add_time(minute + seconds)
             add_rank(rank)
+
+    def _stamped(self, geometry: _Geometry, raw: bytes, line_no: int) -> _Seen | None:
+        """A line the timed loop has not seen in this minute: read it in full, or learn
+        its (text, rank, minute value) for the next ones. None: the line was handled."""
+        start_t, end_t = geometry.time_at  # type: ignore[misc]
+        reader = geometry.reader
+        found = geometry.lines.get(raw[:start_t] + raw[end_t:])
+        minute = reader.minutes.get(raw[start_t : start_t + reader.minute_end])  # type: ignore[union-attr]
+        if found is None or (found[0] >= 0 and (minute is None or minute[1])):
+            self._line(line_no, raw)
+            self._teach(geometry, raw)
+            return None
+        seen = (found[0], found[1], minute[0] if minute is not None else NAN)
+        if len(self._seen) < MAX_SEEN:
+            self._seen[raw[: start_t + reader.minute_end] + raw[end_t:]] = seen  # type: ignore[union-attr]
+        return seen
+
+    def _read_seconds(self, raw: bytes, comma: bool) -> float | None:
+        """`SS,mmm` as a float (cached: at most 60,000 such values at millisecond steps)."""
+        try:
+            seconds = float(raw.replace(b",", b".") if comma else raw)
+        except ValueError:
+            return None
+        if len(self._seconds_of) >= MAX_SECONDS:
+            self._seconds_of.clear()
+        self._seconds_of[raw] = seconds
+        return seconds
+
+    def _scan_untimed(
+        self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
+    ) -> None:
+        """The hot loop for lines without a time: a whole line repeats exactly."""
+        known, track = geometry.lines, self.track
+        add_text, add_line, add_time, add_rank = (
+            track.text.append,
+            track.line.append,
+            track.time.append,
+            track.rank.append,
+        )
+        find, rfind, count = low.find, low.rfind, block.count
+        at, after = find(word, pos), -2
+        while at >= 0:
+            start = rfind(b"\n", 0, at) + 1
+            line_no += 1 if start == after + 1 else count(b"\n", pos, start)
+            pos = start
+            after = find(b"\n", at)
+            at = find(word, after)
+            found = known.get(block[start:after])
+            if found is None:
+                self._line(line_no, block[start:after])
+                self._teach(geometry, block[start:after])
+                if track.workers:
+                    self._scan_general(block, low, line_no + 1, after + 1)
+                    return
+                continue
+            text_id, rank = found
+            if text_id >= 0:
+                add_text(text_id)
+                add_line(line_no)
+                add_time(NAN)
+                add_rank(rank)
 
     def _scan_general(self, block: bytes, low: bytes, line_no: int, pos: int) -> None:
         count = block.count

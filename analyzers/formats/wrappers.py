@@ -15,6 +15,9 @@ Seen in real reports (outermost first; they nest):
   or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
 - `grep -n` over one file, or line numbers pasted with a log: `118:[rank3]: Traceback ...`
   (only digits and a colon not followed by another digit, so `12:30:01` stays a time)
+- a viewer's line numbers copied with the text (`cat -n`, an editor's gutter):
+  `  1145\t[rank3]: RuntimeError: ...` - padded digits and a tab; an unpadded `0\t1\t2`
+  is a row of data, not a number in front of a line
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 """
@@ -29,6 +32,7 @@ from analyzers.formats.worker_tags import process_tag, rank_of
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
+_VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
 _PROCESS_TAG = re.compile(
@@ -59,6 +63,8 @@ def _peel_one(line: ParsedLine) -> bool:
     text = line.message
     first = text[:1]
     if first.isdigit() and (_peel_collector_time(line, text) or _peel_line_number(line, text)):
+        return True
+    if first == " " and _peel_viewer_line_number(line, text):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -100,6 +106,15 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
 
 def _peel_line_number(line: ParsedLine, text: str) -> bool:
     found = _GREP_LINE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_viewer_line_number(line: ParsedLine, text: str) -> bool:
+    """A gutter number differs on every line, so unlike a writer's tag it stays out of the
+    stream key: the lines it numbers still belong to one writer."""
+    found = _VIEWER_LINE.match(text)
     if found:
         line.message = text[found.end() :]
     return found is not None

@@ -3,7 +3,9 @@ line and reliability table count every case once."""
 
 from __future__ import annotations
 
-from analyzers.eval import Outcome, Score, main, pooled, render_sets
+import tarfile
+
+from analyzers.eval import Outcome, Sample, Score, as_bundle, main, pooled, render_sets
 
 
 def outcome(name: str, right: bool, confidence: float = 0.9) -> Outcome:
@@ -50,3 +52,19 @@ def test_several_corpus_options_score_each_directory(tmp_path, capsys) -> None:
     assert f"== {empty_a}" in out
     assert f"== {empty_b}" in out
     assert "pooled" in out
+
+
+def test_a_case_packs_logs_in_subfolders_but_never_its_truth(tmp_path) -> None:
+    """Held-out cases keep the posted files under `logs/`; the archive keeps that path and
+    leaves the answer out. A file named like the truth deeper down is a log, not the answer."""
+    case = tmp_path / "cases" / "h01"
+    (case / "logs" / "node1").mkdir(parents=True)
+    (case / "truth.json").write_text('{"category": "hccl"}', encoding="utf-8")
+    (case / "logs" / "train.log").write_text("EI0006 Getting socket times out\n", encoding="utf-8")
+    (case / "logs" / "node1" / "truth.json").write_text("{}", encoding="utf-8")
+    with (
+        as_bundle(Sample("h01", case, {"category": "hccl"})) as archive,
+        tarfile.open(archive) as tar,
+    ):
+        names = sorted(tar.getnames())
+    assert names == ["h01/logs/node1/truth.json", "h01/logs/train.log"]

@@ -221,3 +221,33 @@ def test_an_action_whose_chinese_drops_a_placeholder_is_rejected(tmp_path: Path)
 
     with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: 'text_zh' must use the same"):
         load_actions(write_actions(tmp_path, action))
+
+
+def _every_keyword_tested(knowledge, message: str) -> list[str]:
+    """What the index must return: each signature with a keyword in the lowered line."""
+    low = message.lower()
+    return [s.id for s in knowledge.signatures if any(k.lower() in low for k in s.keywords)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB",
+        "[ERROR] HCCL(1234,python):2026-11-29-07:24:22.190.123 [hccl_communicator.cc:88] EI0006",
+        "E39999: Inner Error! aicore timeout, AclrtSynchronizeDevice failed 507014",
+        '  File "/usr/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1518',
+        "İSTANBUL rank 3 says ok",  # lower() changes the length of some letters
+        "ab",
+        "",
+    ],
+)
+def test_signature_index_finds_what_testing_every_keyword_finds(message: str) -> None:
+    found = [signature.id for signature in KNOWLEDGE.index.candidates(message)]
+    assert found == _every_keyword_tested(KNOWLEDGE, message)
+
+
+def test_signature_index_on_every_example_and_counterexample() -> None:
+    lines = [line for sig in KNOWLEDGE.signatures for line in sig.examples + sig.counterexamples]
+    for line in lines:
+        found = [signature.id for signature in KNOWLEDGE.index.candidates(line)]
+        assert found == _every_keyword_tested(KNOWLEDGE, line), line

@@ -8,6 +8,11 @@ pass going wrong; the same mismatch in a forward stays a shape mismatch.
 A `KeyError` naming a parameter is a checkpoint key the loader did not find; one naming an
 attention layer module is the runner's layer registry lacking a layer this stage did not build
 (docs/labelling.md#config-driver_env-or-weight_load).
+
+The graph engine's shape inference for an op that finds its inputs' dimensions disagree is a
+shape mismatch, printed in the older error-manager form with no error word on its line; an
+InferShape refusal of a dtype pair stays the operator's
+(docs/labelling.md#shape-inference-that-finds-the-inputs-disagree).
 """
 
 from __future__ import annotations
@@ -49,6 +54,43 @@ Traceback (most recent call last):
 RuntimeError: The size of tensor a (1536) must match the size of tensor b (3072) at non-singleton dimension 0
 """
 
+# the older block form: code and two spaces, no PID, and the reason has no error word
+INFER_SHAPE_DIMS = """\
+denoise step 1/30
+EZ9999: Inner Error!
+EZ9999  [InferShape] The k-axis of a(320) and b(1280) tensors must be the same[FUNC:InferShape][FILE:matrix_calculation_ops.cc][LINE:1398]
+        TraceBack (most recent call last):
+        Failed to infer output shape[FUNC:BatchMatMulInferShape][FILE:matrix_calculation_ops.cc][LINE:2451]
+        Call InferShapeAndType for node:BatchMatMulV2(BatchMatMulV2) failed[FUNC:Infer][FILE:infershape_pass.cc][LINE:117]
+        [Build][SingleOpModel]call ge interface generator.BuildSingleOpModel failed. ge result = 1343242270[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:159]
+        build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:143]
+"""
+
+INFER_SHAPE_DTYPE = """\
+EZ9999: Inner Error!
+EZ9999  [InferShape] the dtype of x1 and x2 must be the same[FUNC:InferShape][FILE:elewise_calculation_ops.cc][LINE:95]
+        TraceBack (most recent call last):
+        Call InferShapeAndType for node:Add(Add) failed[FUNC:Infer][FILE:infershape_pass.cc][LINE:117]
+        build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:143]
+"""
+
+
+def test_shape_inference_finding_input_dims_disagree_is_a_shape_mismatch() -> None:
+    # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
+    diagnosis = diagnose_text("unet.log", INFER_SHAPE_DIMS)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "k-axis of a(320) and b(1280)" in diagnosis.first_error.text
+    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_shape_inference_refusing_a_dtype_pair_stays_the_operators() -> None:
+    # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
+    diagnosis = diagnose_text("unet.log", INFER_SHAPE_DTYPE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "the dtype of x1 and x2 must be the same" in diagnosis.first_error.text
+
 
 def test_typographic_quotes_and_tabs_still_read_as_a_reshape_error() -> None:
     diagnosis = diagnose_text("stress.log", TYPOGRAPHIC_VIEW)
@@ -82,3 +124,36 @@ def test_a_key_naming_a_parameter_under_that_layer_stays_a_missing_checkpoint_ke
     assert diagnosis.category == "weight_load"
     assert diagnosis.first_error is not None
     assert "attn.k_scale" in diagnosis.first_error.text
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: torch's one-line wrapper around a copy
+# of a checkpoint tensor that raised. A device-placement complaint inside it names no cause of
+# its own, so the loader is what failed; an allocator refusal inside it is the memory's.
+COPY_RAISED_DEVICE_PLACEMENT = (
+    '[rank3]: \tWhile copying the parameter named "base_model.model.model.layers.41.self_attn.'
+    'o_proj.lora_B.default.weight", whose dimensions in the model are torch.Size([5120, 16]) and '
+    "whose dimensions in the checkpoint are torch.Size([5120, 16]), an exception occurred : "
+    "('Expected all tensors to be on the same device, but found at least two devices, npu:3 and "
+    "npu:1! (when checking argument for argument src in method wrapper__npu_dtype_cast_)',)\n"
+)
+
+COPY_RAISED_OUT_OF_MEMORY = COPY_RAISED_DEVICE_PLACEMENT.replace(
+    "Expected all tensors to be on the same device, but found at least two devices, npu:3 and "
+    "npu:1! (when checking argument for argument src in method wrapper__npu_dtype_cast_)",
+    "NPU out of memory. Tried to allocate 320.00 MiB (NPU 3; 60.96 GiB total capacity; 60.41 "
+    "GiB already allocated; 60.41 GiB current active; 12.30 MiB free; 60.52 GiB reserved in "
+    "total by PyTorch)",
+)
+
+
+def test_a_parameter_copy_that_raised_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_DEVICE_PLACEMENT)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "While copying the parameter named" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_parameter_copy_out_of_memory_is_read_by_its_inner_error() -> None:
+    diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_OUT_OF_MEMORY)
+    assert diagnosis.category == "oom", diagnosis.root_cause

@@ -231,6 +231,26 @@ CASES = [
     ("grep-n-rank", "118:[rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
     ("grep-n-source", "2:    raise RuntimeError('x')", None, None, None, None, "    raise"),
     (
+        "viewer-gutter-rank",
+        "  1145\t[rank3]: RuntimeError: InnerRun failed",
+        None,
+        None,
+        3,
+        None,
+        "RuntimeError: InnerRun",
+    ),
+    (
+        "viewer-gutter-source",
+        "    12\t    raise RuntimeError('x')",
+        None,
+        None,
+        None,
+        None,
+        "    raise",
+    ),
+    ("unpadded-data-row", "0\t1\t2", None, None, None, None, "0\t1\t2"),
+    ("indented-number-no-tab", "    12 ranks joined", None, None, None, None, "    12 ranks"),
+    (
         "lmdeploy",
         "2025-01-28 18:45:18,768 - lmdeploy - ERROR - model_agent.py:735 - Rank[2] failed.",
         "logging",
@@ -456,3 +476,10 @@ def test_ray_repeat_marker_is_dropped():
         "(NPURayWorkerWrapper pid=66420) RuntimeError: boom [repeated 6x across cluster]"
     )
     assert line.message == "RuntimeError: boom"
+
+
+def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
+    """Numbered lines of one pasted traceback stay one writer's stream."""
+    first = parse_line("  1144\t[rank3]:     return F.conv3d(")
+    second = parse_line("  1145\t[rank3]: RuntimeError: x")
+    assert first.stream_key == second.stream_key == "[rank3]:"

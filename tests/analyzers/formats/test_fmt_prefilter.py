@@ -140,6 +140,18 @@ def test_block_candidates_are_line_starts():
     assert sorted(hits) == starts
 
 
+def test_older_error_manager_lines_without_an_error_word_are_candidates():
+    # the code and two spaces, no PID, no colon: the reason itself may hold no error word
+    block = (
+        b"denoise step 1/30\n"
+        b"EZ9999  [InferShape] The k-axis of a(320) and b(1280) tensors must be the same\n"
+        b"| 0     910B3  | OK  | 96.6        32                0    / 0             |\n"
+        b"| step | 12480  | loss 2.13 |\n"
+    )
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert sorted(hits) == [block.index(b"EZ9999")]
+
+
 def test_plog_blocks_are_read_by_level_alone():
     block = (
         b"[INFO] RUNTIME(1,python):2026-03-12-07:49:36.326.808 [a.cc:1]1 launch failed? no, INFO\n"

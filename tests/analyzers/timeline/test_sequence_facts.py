@@ -69,3 +69,15 @@ def test_clock_offsets_pair_checkpoints_past_a_divergence_by_identity():
 
 def test_untimed_ranks_have_no_offset():
     assert clock_offsets(_timeline({0: [1], 1: [1]})) == {}
+
+
+def test_clock_offsets_skip_the_pairs_where_either_line_had_no_time():
+    job = {0: [1, 2, 3, 4], 1: [1, 2, 3, 4]}
+    times = {0: [10.0, NAN, 12.0, 13.0], 1: [13.0, 14.0, NAN, 16.0]}
+    assert clock_offsets(_timeline(job, times)) == {0: 0.0, 1: 3.0}
+
+
+def test_clock_offsets_of_fully_timed_ranks_are_the_median_gap():
+    job = {0: [1, 2, 3, 4, 5], 1: [1, 2, 3, 4, 5]}
+    times = {0: [10.0, 11.0, 12.0, 13.0, 14.0], 1: [10.5, 11.5, 12.25, 13.5, 20.0]}
+    assert clock_offsets(_timeline(job, times)) == {0: 0.0, 1: 0.5}

@@ -1,0 +1,63 @@
+"""The checkpoint hot loop must record exactly what a full parse of every line records."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.types import FileInfo, FileKind
+from analyzers.formats import checkpoint_lines
+from analyzers.scan.member import scan_file
+
+
+def _track(text: str, kind: FileKind = FileKind.RANK_LOG, path: str = "log_3.log"):
+    info = FileInfo(path, kind, 3 if kind == FileKind.RANK_LOG else None)
+    return scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher()).facts["checkpoints"]
+
+
+def _entries(track) -> list[tuple]:
+    return [track.entry(index) for index in range(len(track))]
+
+
+def _bisection_log(prefix: str, minutes: int) -> str:
+    """A rank log over several minutes: checkpoints, metrics lines, and lines that hold
+    the checkpoint word without being checkpoints."""
+    lines = []
+    for minute in range(minutes):
+        for second in range(0, 60, 3):
+            for layer in range(4):
+                stamp = f"2026-11-29 07:{minute:02d}:{second:02d},{layer * 7:03d}"
+                lines.append(f"{prefix}{stamp} [rank3] INFO  attention passed")
+                lines.append(f"{prefix}{stamp} [rank3] INFO layer {layer} passed")
+            stamp = f"2026-11-29 07:{minute:02d}:{second:02d},999"
+            lines.append(f"{prefix}{stamp} [rank3] INFO step {second} loss=2.31 lr=1e-4")
+            lines.append(f"{prefix}{stamp} [rank3] INFO passed to the optimizer: 12 groups")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("prefix", ["", "[default3]:"])
+def test_the_hot_loop_agrees_with_a_full_parse_across_minutes(monkeypatch, prefix):
+    text = _bisection_log(prefix, minutes=40)
+    fast = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)  # never trusted: every line parsed
+    slow = _entries(_track(text))
+    assert len(fast) == 40 * 20 * 8
+    assert fast == slow
+
+
+def test_the_hot_loop_agrees_with_a_full_parse_on_untimed_prints(monkeypatch):
+    text = "".join(f"layer {n % 16} passed\nstep {n} done\n" for n in range(3000))
+    fast = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert fast == _entries(_track(text))
+    assert [entry[1] for entry in fast[:3]] == [1, 3, 5]
+
+
+def test_seconds_readings_are_reused_across_files_without_changing_a_time():
+    first = _track(_bisection_log("", minutes=2))
+    second = _track(_bisection_log("", minutes=2).replace("07:0", "08:0"))
+    assert [entry[2] - 3600 for entry in _entries(second)] == pytest.approx(
+        [entry[2] for entry in _entries(first)], abs=1e-6
+    )
