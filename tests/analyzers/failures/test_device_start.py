@@ -115,29 +115,3 @@ def test_a_device_start_failure_yields_to_the_reason_in_its_block(
     assert says in diagnosis.first_error.text
     if alternative is not None:
         assert alternative in [alt.category for alt in diagnosis.alternatives]
-
-
-SOC_VERSION_REFUSED = """\
-ERROR 05-06 07:08:09 [engine.py:458]         halGetDeviceInfo get device type version failed , ret:87[FUNC:Init][FILE:config_manager.cpp][LINE:61]
-
-ERROR 05-06 07:08:09 [engine.py:458]         [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]
-
-ERROR 05-06 07:08:09 [engine.py:458]         ctx is NULL![FUNC:GetDevErrMsg][FILE:api_impl.cc][LINE:5925]
-"""
-
-
-def test_the_driver_query_under_the_soc_version_step_is_read_first() -> None:
-    """docs/labelling.md#probes-yield-to-their-reason"""
-    diagnosis = diagnose_text("serve/engine.log", SOC_VERSION_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "halGetDeviceInfo get device type version failed" in diagnosis.first_error.text
-
-
-def test_the_soc_version_step_alone_is_still_the_start_failure() -> None:
-    """docs/labelling.md#probes-yield-to-their-reason"""
-    text = "\n".join(SOC_VERSION_REFUSED.splitlines()[2:]) + "\n"
-    diagnosis = diagnose_text("serve/engine.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "init soc version failed" in diagnosis.first_error.text
