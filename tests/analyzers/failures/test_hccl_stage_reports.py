@@ -7,7 +7,11 @@ holds one:
 - a line tagged with HCCL's stage keywords saying an execution-stage task timed out, read
   like a notify timeout (docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout);
 - the heartbeat report naming a lost peer, which offers a rank that went away as the
-  neighbour (docs/labelling.md#a-peer-that-stopped-answering).
+  neighbour (docs/labelling.md#a-peer-that-stopped-answering);
+- the socket manager giving up on a link (the plog form of EI0006), whose restatements
+  (LinksEstablishCompleted, the LINK_ERROR_INFO table, call traces) follow it;
+- the link checker finding that the two ends run different collectives (the plog form of
+  EI0005): ranks out of step, which the taxonomy labels hccl.
 """
 
 from __future__ import annotations
@@ -49,6 +53,19 @@ EI0002: [PID: 5120] 2026-03-02-10:41:17.220.315 The wait execution of the Notify
 there are(is) 1 abnormal device(s):
 Cluster Exception Location[IP/ID]:[10.9.0.2/3], Arrival Time:[Mon Mar  2 10:38:09 2026], Discoverer:[10.9.0.2/0], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected
 ]
+"""
+
+LINK_SETUP_TIMEOUT = """\
+[ERROR] HCCL(60412,python):2026-05-04-09:12:40.118.305 [hccl_socket_manager.cc:816] [60470][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[3] timeout[600 s]
+[ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.020 [hccl_socket_manager.cc:880] [60470][Wait][LinksEstablishCompleted] is failed. ret[9].
+[ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.160 [hccl_socket_manager.cc:642] [60470] _________________________LINK_ERROR_INFO___________________________
+[ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.171 [hccl_socket_manager.cc:599] [60470] | 10.20.0.7(2) | 16666 | 10.20.0.8(3) | 0 | client | time out | DISABLE |
+[ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.188 [transport_manager.cc:962] [60470][SetMachinePara]call trace: hcclRet -> 9
+"""
+
+PARAMETER_CONFLICT = """\
+[ERROR] HCCL(50218,python):2026-06-02-14:30:11.402.716 [rank_consistentcy_checker.cc:429] [50244][InitChannelStage][ParameterConflict]CMD information tag check fail. local[Broadcast_10.6.1.4%eth0_60000_0_1780410000], remote[AllReduce_10.6.1.4%eth0_60000_0_1780410000]
+[ERROR] HCCL(50218,python):2026-06-02-14:30:11.402.740 [rank_consistentcy_checker.cc:439] [50244][InitChannelStage][ParameterConflict]CMD information cmdType check fail. local[4], remote[2]
 """
 
 STUCK_PEER = HEARTBEAT_LOST.replace(
@@ -123,3 +140,34 @@ def test_a_stuck_peer_is_not_offered_as_a_crash() -> None:
     diagnosis = diagnose_text("rank_0.log", STUCK_PEER)
     assert diagnosis.category == "hccl"
     assert "device_fault" not in _alternatives(diagnosis)
+
+
+def test_a_link_that_timed_out_is_read_before_its_restatements() -> None:
+    diagnosis = diagnose_text("plog/plog-60412_20260504091240118.log", LINK_SETUP_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "wait socket establish timeout" in diagnosis.first_error.text
+    assert "hccl.socket_timeout" in _rules(diagnosis)
+
+
+def test_without_the_timeout_line_the_restatement_is_the_first_error() -> None:
+    text = LINK_SETUP_TIMEOUT.split("\n", 1)[1]
+    diagnosis = diagnose_text("plog/plog-60412_20260504091240119.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[LinksEstablishCompleted] is failed" in diagnosis.first_error.text
+    assert "hccl.socket_timeout" not in _rules(diagnosis)
+
+
+def test_ends_of_a_link_running_different_collectives_are_out_of_step() -> None:
+    diagnosis = diagnose_text("plog/plog-50218_20260602143011402.log", PARAMETER_CONFLICT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "CMD information tag check fail" in diagnosis.first_error.text
+    assert "hccl.collective_mismatch" in _rules(diagnosis)
+
+
+def test_a_check_that_passed_is_not_a_mismatch() -> None:
+    text = PARAMETER_CONFLICT.replace("[ERROR]", "[INFO]").replace("check fail", "check pass")
+    diagnosis = diagnose_text("plog/plog-50218_20260602143011403.log", text)
+    assert "hccl.collective_mismatch" not in _rules(diagnosis)

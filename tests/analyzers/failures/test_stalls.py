@@ -32,6 +32,31 @@ def test_a_stuck_watchdog_on_two_ranks_reads_as_a_hang() -> None:
     assert "watchdog got stuck for 600 seconds" in diagnosis.first_error.text
 
 
+def test_a_stuck_watchdog_offers_a_collective_as_the_alternative() -> None:
+    """docs/labelling.md#a-watchdog-that-is-itself-stuck: hang first, hccl beside it."""
+    diagnosis = diagnose_files(
+        {
+            "job/rank1.log": stuck_line(1, "08:15:02.663017420", 480),
+            "job/rank2.log": stuck_line(2, "08:15:02.663094118", 480),
+        }
+    )
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
+    """docs/labelling.md#a-watchdog-that-is-itself-stuck: the collective watchdog's own
+    timeout names the collective, and is hccl with hang as the alternative."""
+    line = (
+        "[rank1]:[E1103 08:15:02.663017420 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=12, OpType=BROADCAST, NumelIn=4, "
+        "NumelOut=4, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.\n"
+    )
+    diagnosis = diagnose_files({"job/rank1.log": "step 3 loss 1.92\n" + line})
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+
+
 def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
     text = (
         "[rank2]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 2] Heartbeat monitor timed out! "
