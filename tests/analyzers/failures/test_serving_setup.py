@@ -131,3 +131,58 @@ def test_a_missing_device_context_left_alone_points_at_the_device_set_up() -> No
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "context pointer null" in diagnosis.first_error.text
+
+
+SHORTAGE_HEADLINE = """\
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632] RuntimeError: capture_begin:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:156 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207005
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632] [ERROR] 2026-03-11-04:05:06 (PID:8120, Device:2, RankID:-1) ERR00100 PTA call acl api failed
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632] [Error]: Failed to apply for memory.
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632] EL0006: [PID: 8120] 2026-03-11-04:05:06.511.042 The resources are insufficient.
+"""
+
+SHORTAGE_TRACEBACK = """\
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632]         [SqCqManage]Alloc sq cq fail, stream_id=2002, retCode=0x7020023.[FUNC:Setup][FILE:stream.cc][LINE:655]
+(EngineCore_0 pid=8120) ERROR 03-11 04:05:06 [core.py:632]         rtStreamBeginCapture execute failed, reason=[driver error:resource alloc fail][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+"""
+
+
+def test_a_resource_shortage_headline_yields_to_the_stream_queue_line() -> None:
+    """docs/labelling.md#device-streams-run-out"""
+    diagnosis = diagnose_text("issue/serve.log", SHORTAGE_HEADLINE + SHORTAGE_TRACEBACK)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Alloc sq cq fail" in diagnosis.first_error.text
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_resource_shortage_headline_alone_stays_the_first_error() -> None:
+    """docs/labelling.md#device-streams-run-out"""
+    diagnosis = diagnose_text("issue/serve.log", SHORTAGE_HEADLINE)
+    assert diagnosis.first_error is not None
+    assert "The resources are insufficient" in diagnosis.first_error.text
+
+
+PLOG_QUEUE_REFUSED = """\
+[ERROR] DRV(5120,):2026-02-03-04:05:06.700.100 [drv_share_log.c:238][ascend][curpid:5120,5120][drv][tsdrv][share_log_read_in_single_module]Alloc chan failed. (devid=1; tsid=0; type=0; cur_sq_num=150; cur_cq_num=150; ret=-28)
+[ERROR] RUNTIME(5120,):2026-02-03-04:05:06.700.190 [npu_driver.cc:1065]5120 NormalSqCqAllocate:[drv api] halSqCqAllocate failed: device_id=1, drvRetCode=14!
+[ERROR] RUNTIME(5120,):2026-02-03-04:05:06.700.230 [stream_sqcq_manage.cc:79]5120 AllocStreamSqCq:[SqCqManage]Alloc sq cq fail, stream_id=1102, retCode=0x7020023.
+[ERROR] RUNTIME(5120,):2026-02-03-04:05:06.700.260 [context.cc:2707]5120 StreamCreate:Setup stream failed, retCode=0x7020023.
+"""
+
+
+def test_the_drivers_own_record_of_the_queue_shortage_is_read_first() -> None:
+    """docs/labelling.md#device-streams-run-out"""
+    diagnosis = diagnose_text("plog/plog-5120_20260203040506.log", PLOG_QUEUE_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Alloc chan failed" in diagnosis.first_error.text
+
+
+def test_a_driver_channel_refusal_of_another_kind_is_not_a_queue_shortage() -> None:
+    """docs/labelling.md#device-streams-run-out"""
+    text = (
+        "[ERROR] DRV(5120,):2026-02-03-04:05:06.700.100 [hdc.c:88][ascend][drv] "
+        "Alloc chan failed. (session=3; ret=-5)\n"
+    )
+    diagnosis = diagnose_text("plog/plog-5120_20260203040506.log", text)
+    assert diagnosis.category != "config"

@@ -1,0 +1,91 @@
+"""An AI CPU exception whose error-manager block recorded a notify wait that ran out.
+
+docs/labelling.md#ai-cpu-exceptions-that-carry-a-notify-wait-timeout: HCCL runs a
+collective's notify waits as AI CPU tasks, so a 507018 reported to the next kernel launch,
+with the EI0002 record of the wait in the same block, is the collective's failure (`hccl`);
+without that record, or when a core is named, the exception keeps `aicore_timeout`.
+
+The fixtures follow the operator log and PTA summary shapes torch_npu prints on A3 serving
+nodes (`[ERROR] OP(pid,):<time> [file:line][NNOP][...]`, the PTA block with the error
+manager's record appended); pids, op ids and times are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+LAUNCH = (
+    "[ERROR] OP(7104,):2026-05-02-10:20:30.418.020 [rts_arg.cpp:871][NNOP][LaunchKernelFromCache]"
+    "[7150] errno[361001] OpName:[aclnnGroupedMatmul_8812_GroupedMatmul] "
+    "aclrtLaunchKernelWithHostArgs failed: 507018\n"
+    "[ERROR] OP(7104,):2026-05-02-10:20:30.418.051 [rts_arg.cpp:952][NNOP][RunFromCache][7150] "
+    "errno[361001] OpName:[aclnnGroupedMatmul_8812_GroupedMatmul] Kernel launch from cache failed.\n"
+    '[ERROR] APP(7104,):2026-05-02-10:20:30.419.377 7150 ExecFuncOpApi:OpParamMaker.cpp:458: "[PTA]:'
+    '"Custom hand error:operator():../third_party/op-plugin/op_plugin/utils/op_api_common.h:192 '
+    "NPU function error: call failed, error code is 507018\n"
+    "[ERROR] 2026-05-02-10:20:30 (PID:7104, Device:5, RankID:-1) ERR00100 PTA call acl api failed\n"
+    "[Error]: The aicpu execution is abnormal. \n"
+    "        Rectify the fault based on the error information in the ascend log.\n"
+)
+
+NOTIFY_RECORD = (
+    "[PID: 7104] 2026-05-02-10:20:30.417.209 Communication_Error_Timeout(EI0002): An timeout "
+    "occurs when the Notify register waits for execution. Waiting peer end: 4294967295\n"
+)
+
+
+def test_an_aicpu_exception_with_a_notify_wait_record_is_the_collective() -> None:
+    diagnosis = diagnose_text("node/p_node.log", LAUNCH + NOTIFY_RECORD)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Communication_Error_Timeout(EI0002)" in diagnosis.first_error.text
+    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_aicpu_exception_alone_stays_a_device_kernel_failure() -> None:
+    diagnosis = diagnose_text("node/p_node.log", LAUNCH)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "507018" in diagnosis.first_error.text
+
+
+def test_a_vector_core_exception_next_to_a_notify_record_keeps_the_core() -> None:
+    text = (
+        "[ERROR] RUNTIME(7104,python3):2026-05-02-10:20:30.416.900 [task_info.cc:1067]7104 "
+        "Kernel task happen error, retCode=0x31, [vector core exception].\n" + NOTIFY_RECORD
+    )
+    diagnosis = diagnose_text("node/p_node.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "vector core exception" in diagnosis.first_error.text
+
+
+def test_the_runtime_reason_for_an_aicpu_exception_is_read_as_a_core_failure() -> None:
+    text = (
+        "EH9999: Inner Error!\n"
+        "        rtDeviceSynchronizeWithTimeout execute failed, reason=[aicpu exception]"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+        "EH9999: [PID: 30411] 2026-02-11-06:16:22.730.302 wait for compute device to finish "
+        "failed, runtime result = 507018.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+    )
+    diagnosis = diagnose_text("node/worker.log", text)
+    assert diagnosis.category == "aicore_timeout"
+
+
+def test_the_runtime_reason_steps_aside_for_a_notify_record_in_its_block() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: the synchronize under the reason
+    steps aside too."""
+    text = (
+        "EI0002: [PID: 30411] 2026-02-11-06:16:21.904.115 The wait execution of the Notify "
+        "register times out. Reason: The Notify register has not received the Notify record "
+        "from remote rank: [unknown].\n"
+        "        TraceBack (most recent call last):\n"
+        "        rtStreamSynchronize execute failed, reason=[aicpu exception]"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+        "        synchronize stream failed, runtime result = 507018"
+        "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+    )
+    diagnosis = diagnose_text("node/worker.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Notify register times out" in diagnosis.first_error.text
