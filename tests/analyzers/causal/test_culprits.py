@@ -466,3 +466,33 @@ def test_a_failure_most_ranks_share_still_blames_them(tmp_path: Path) -> None:
     did are the culprits, as any ranks failing together in the window are."""
     diagnosis = analyze_job(tmp_path, every_rank_refuses_the_layout(3)).diagnosis
     assert diagnosis.culprit_ranks == [0, 1, 2]
+
+
+def test_a_timeout_in_a_receive_blames_the_peer_it_waited_for(tmp_path: Path) -> None:
+    """Labelling guide, "A wait that names its peer": a ring kv exchange in which rank 3
+    never sends to rank 0. Rank 0's last line waits for rank 3; ranks 1-3 pass the exchange
+    and time out in the all_reduce rank 0 never joins; rank 0 times out in its receive."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+        log.info(f"  waiting for kv from rank {(log.rank - 1) % 4}")
+        if log.rank != 0:
+            log.info("  kv exchange passed")
+    for rank, ms in ((0, 10800), (1, 10810), (2, 10830), (3, 10850)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error.rank == 0
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.culprit_reason == (
+        "Rank 0 reported first; rank 3 caused it: rank 0 last logged a wait for it."
+    )
+
+
+def test_a_timeout_without_a_named_wait_blames_the_rank_behind(tmp_path: Path) -> None:
+    """Counterexample: the same stall with no wait lines; rank 0 is behind and blamed."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"] + ([" kv exchange passed"] if log.rank else []))
+    for rank, ms in ((0, 10800), (1, 10810), (2, 10830), (3, 10850)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [0]
