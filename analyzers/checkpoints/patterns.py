@@ -33,7 +33,9 @@ ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "wai
 _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
-_DEFAULT_PREFILTER = rb"(?i:passed|succe(?:ss|eded)|from rank|for rank|on rank)"
+_DEFAULT_PREFILTER = (
+    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank)"
+)
 _MAX_PREFIXES = 12
 
 
