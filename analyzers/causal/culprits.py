@@ -12,6 +12,8 @@ it`), for the sentence that explains a first error reported on another rank.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
@@ -20,7 +22,7 @@ from analyzers.causal.window import Together, failed_together, gap_said, same_fa
 from analyzers.classify.events import TIER_CAUSE, Classified
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan
+from analyzers.core.types import Correlation, FileScan, RankStatus
 
 NOBODY = Blame([])
 
@@ -32,7 +34,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return NOBODY
     named = next((m.culprits for m in first.matches if _names(m, first)), ())
     if named:
-        ranks = global_ranks(named, first, scans)
+        ranks = agreed_on(chain.top, first) or global_ranks(named, first, scans)
         many = several(ranks)
         if first.rank is None:
             return Blame(ranks, say("blame.first_error_names", many=many))
@@ -43,6 +45,8 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if first.tier in OWN_FAILURE_TIERS:
         offsets = correlation.clock_offsets if correlation else {}
         own = _own(chain, offsets)
+        if shared_by_all(chain, own, correlation):
+            return NOBODY
         if own.ranks or first.rank is not None:
             return own
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
@@ -80,6 +84,48 @@ def _launched(scans: Sequence[FileScan]) -> int | None:
     if len(counts) != 1 or not (only := counts.pop()).isdigit():
         return None
     return int(only)
+
+
+def agreed_on(top: Sequence[Classified], first: Classified) -> list[int]:
+    """The rank most writers name, when several ranks' lines of the first error's kind each
+    name another rank (a fingerprint check run on every rank: the odd rank names one peer,
+    every peer names the odd rank). One writer, or a tie, agrees on nothing."""
+    kinds = {m.signature.id for m in first.matches if _names(m, first)}
+    named_by: dict[int, set[int]] = {}
+    for item in top:
+        if item.rank is None:
+            continue
+        for match in item.matches:
+            if match.signature.id in kinds and _names(match, item):
+                named_by.setdefault(item.rank, set()).update(set(match.culprits) - {item.rank})
+    votes = Counter(rank for named in named_by.values() for rank in named)
+    best = votes.most_common(2)
+    if len(named_by) < 2 or not best or best[0][1] < 2:
+        return []
+    if len(best) > 1 and best[1][1] == best[0][1]:
+        return []
+    return [best[0][0]]
+
+
+_RANK_WORDS = re.compile(r"(?i)\[(?:rank\s*|default)\d+\]:?|\brank\s*\d+")
+
+
+def shared_by_all(chain: CausalChain, own: Blame, correlation: Correlation | None) -> bool:
+    """Whether every rank of the job failed on its own with the same line (rank numbers
+    aside): a setting they all read, not one rank, started it, so nobody is singled out."""
+    if correlation is None or len(own.ranks) < 2:
+        return False
+    present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
+    if set(own.ranks) != present:
+        return False
+    first = chain.first
+    assert first is not None
+    firsts: dict[int, Classified] = {}
+    for item in chain.own_failures:
+        if item.rank in present and item.rank not in firsts:
+            firsts[item.rank] = item
+    texts = {_RANK_WORDS.sub("", i.event.message or i.event.text).strip() for i in firsts.values()}
+    return len(firsts) == len(present) and len(texts) == 1
 
 
 def _names(match: Match, item: Classified) -> bool:

@@ -44,10 +44,14 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
 def _blamed(
     correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
 ) -> tuple[list[int], Said]:
-    """The ranks behind the pack, else the few ahead of it, else the ranks that logged the
+    """The peers the stopped ranks' last lines wait for, else the ranks behind the pack,
+    else the few ahead of it, else the ranks that logged the
     fewest checkpoints, else the stopped ranks when others finished (or the job's only
     rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
+    peers = named_peers(correlation)
+    if peers and len(peers) < everyone:
+        return peers, _waits_said(correlation, peers)
     ahead = [r for r in correlation.ahead_ranks if r in stopped]
     earliest = fewest_checkpoints(correlation, stopped)
     if behind and len(behind) < everyone:
@@ -61,11 +65,32 @@ def _blamed(
     return [], _nobody_stands_out(correlation, stopped)
 
 
+def _waits_said(correlation: Correlation, peers: Sequence[int]) -> Said:
+    """`rank 2 stopped making progress waiting for rank 1 after 'X'`."""
+    waiters = sorted(w for w, p in correlation.waiting_on.items() if p in peers)
+    own = _common_last(correlation, waiters)
+    values = {"waiters": ranks_said(waiters), "ranks": ranks_said(peers)}
+    if own:
+        return say("stalled.waits_after", checkpoint=own, **values)
+    return say("stalled.waits", **values)
+
+
 def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> Said:
     if not any(r.checkpoints for r in correlation.ranks):
         return say("stalled.nobody_unknown")
     where = _common_last(correlation, stopped)
     return say("stalled.nobody_after", checkpoint=where) if where else say("stalled.nobody")
+
+
+def named_peers(correlation: Correlation) -> list[int]:
+    """Ranks that stopped ranks' last lines wait for and that are not waiting themselves (in
+    a cycle of waits each rank waits on another, and the lines single nobody out)."""
+    waits = correlation.waiting_on
+    present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
+    stopped = {r.rank for r in correlation.ranks if r.status != RankStatus.OK}
+    return sorted(
+        {p for w, p in waits.items() if w in stopped and p != w and p in present and p not in waits}
+    )
 
 
 def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame
-from analyzers.causal.stalled import fewest_checkpoints
-from analyzers.core.phrases import Said, say, several
+from analyzers.causal.stalled import fewest_checkpoints, named_peers
+from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 
 
@@ -29,7 +29,7 @@ def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | N
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
-    for choose in (_killed, _missing, _diverged, _apart, _silent, _first_stopped):
+    for choose in (_killed, _missing, _waited_for, _diverged, _apart, _silent, _first_stopped):
         blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
             return blame
@@ -44,6 +44,17 @@ def _killed(correlation: Correlation, size_stated: bool) -> Blame | None:
 def _missing(correlation: Correlation, size_stated: bool) -> Blame | None:
     missing = correlation.missing_ranks if size_stated else []
     return Blame(missing, say("waited.no_log", many=several(missing))) if missing else None
+
+
+def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """The peers a rank's last progress line says it waits for (`waiting for kv from rank
+    3`): a point-to-point exchange whose other half was never posted. The waiting rank is
+    the one behind; the rank it names went on."""
+    peers = named_peers(correlation)
+    if not peers:
+        return None
+    waiters = [w for w, p in correlation.waiting_on.items() if p in peers]
+    return Blame(peers, say("waited.named", waiters=ranks_said(waiters), many=several(peers)))
 
 
 def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:

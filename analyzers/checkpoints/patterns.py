@@ -29,11 +29,13 @@ from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
-ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "custom"})
+ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "wait", "custom"})
 _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
-_DEFAULT_PREFILTER = rb"(?i:passed|succe(?:ss|eded))"
+_DEFAULT_PREFILTER = (
+    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank)"
+)
 _MAX_PREFIXES = 12
 
 
@@ -46,6 +48,7 @@ class CheckpointHit:
     counted: bool = True
     layer: int | None = None
     step: int | None = None  # a decode step a phase line closes
+    peer: int | None = None  # the rank a wait line names
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,12 @@ class CheckpointRule:
         text = _collapse(self._text(found))
         groups = found.groupdict()
         return CheckpointHit(
-            text, self.role, self.counted, _number(groups.get("layer")), _number(groups.get("step"))
+            text,
+            self.role,
+            self.counted,
+            _number(groups.get("layer")),
+            _number(groups.get("step")),
+            _number(groups.get("peer")),
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -235,6 +243,12 @@ def classify_text(text: str) -> CheckpointHit | None:
     """Classify a (normalised) checkpoint text with the default patterns; cached because a
     job repeats the same few texts on every rank."""
     return _default_matcher().classify(text)
+
+
+def waited_peer(text: str) -> int | None:
+    """The rank a wait line's normalised text names (`waiting for rank 3`), else None."""
+    hit = classify_text(text)
+    return hit.peer if hit is not None and hit.role == "wait" else None
 
 
 def is_success(text: str) -> bool:

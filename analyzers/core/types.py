@@ -138,6 +138,8 @@ class Timeline:
     labels: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     ranks: dict[int, RankSequence] = field(default_factory=dict)
+    # rank -> the peer its last progress line says it waits for (`waiting for kv from rank 3`)
+    waits: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, checkpoints: dict[int, list[Checkpoint]]) -> Timeline:
@@ -473,6 +475,8 @@ class Correlation:
     divergence_at: dict[str, Any] | None = None
     # seconds each rank's clock runs ahead of the reference rank's, from shared checkpoints
     clock_offsets: dict[int, float] = field(default_factory=dict)
+    # rank -> the peer it was left waiting for, by its own last progress line
+    waiting_on: dict[int, int] = field(default_factory=dict)
 
     @property
     def last_common_checkpoint(self) -> str | None:

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from analyzers.checkpoints.patterns import waited_peer
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 
@@ -40,11 +41,23 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         track = track_of(scan)
         if track is None or not len(track):
             continue
-        table = [_intern(texts, timeline.texts, text) for text in track.texts]
+        peers = _wait_peers(track)
+        # wait lines are dropped below, so their texts never join the timeline's
+        table = [
+            0 if i in peers else _intern(texts, timeline.texts, text)
+            for i, text in enumerate(track.texts)
+        ]
         file_id = len(timeline.files)
         timeline.files.append(scan.info.path)
         priority = FILE_PRIORITY.get(scan.info.kind, 1)
-        for rank, seq in _split_by_rank(track, scan.info.rank, table, file_id):
+        for rank, picked in _split_by_rank(track, scan.info.rank):
+            if peers:
+                picked, pending = _without_waits(track, picked, peers)
+                if pending is not None:
+                    timeline.waits[rank] = pending
+                if not picked:
+                    continue
+            seq = _sequence(track, table, file_id, picked)
             parts.setdefault(rank, []).append(_Part(priority, scan.info.path, seq))
     for rank in sorted(parts):
         timeline.ranks[rank] = _merged(parts[rank])
@@ -60,20 +73,36 @@ def _intern(ids: dict[str, int], texts: list[str], text: str) -> int:
 
 
 def _split_by_rank(
-    track: CheckpointTrack, file_rank: int | None, table: list[int], file_id: int
-) -> Iterable[tuple[int, RankSequence]]:
+    track: CheckpointTrack, file_rank: int | None
+) -> Iterable[tuple[int, Sequence[int]]]:
     """A rank log is one rank (the common case, done in bulk); a launcher log is split."""
     named = set(track.rank)
     if named <= {NO_RANK, file_rank}:
         if file_rank is None:
             return []
-        return [(file_rank, _sequence(track, table, file_id, range(len(track))))]
+        return [(file_rank, range(len(track)))]
     indices: dict[int, list[int]] = {}
     for index, rank in enumerate(track.rank):
         owner = file_rank if rank == NO_RANK else rank
         if owner is not None:
             indices.setdefault(owner, []).append(index)
-    return [(rank, _sequence(track, table, file_id, picked)) for rank, picked in indices.items()]
+    return list(indices.items())
+
+
+def _wait_peers(track: CheckpointTrack) -> dict[int, int]:
+    """Local text id -> the peer it names, for the file's wait lines (`waiting for rank 3`)."""
+    found = {i: waited_peer(text) for i, text in enumerate(track.texts)}
+    return {i: peer for i, peer in found.items() if peer is not None}
+
+
+def _without_waits(
+    track: CheckpointTrack, picked: Sequence[int], peers: dict[int, int]
+) -> tuple[list[int], int | None]:
+    """The rank's checkpoints without its wait lines, and the peer its last progress line
+    waits for when that line is a wait (nothing came after it: the rank is still waiting)."""
+    kept = [i for i in picked if track.text[i] not in peers]
+    pending = peers.get(track.text[picked[-1]]) if len(picked) else None
+    return kept, pending
 
 
 def _sequence(

@@ -376,3 +376,123 @@ def test_a_rank_the_job_started_and_never_heard_from_is_still_blamed(tmp_path: P
     path = bundle(tmp_path, store_never_fills(5, 4), 5)
     report = analyze(path, AnalyzeOptions(workers=1))
     assert report.diagnosis.culprit_ranks == [4]
+
+
+def _fingerprint(seq: int, op: str, shape: str) -> str:
+    return (
+        f"CollectiveFingerPrint(SequenceNumber={seq}, OpType={op}, TensorShape=[{shape}], "
+        "TensorDtypes=Float, TensorDeviceTypes=TensorOptions(dtype=float (default), device=cpu, "
+        "layout=Strided (default), requires_grad=false (default), pinned_memory=false "
+        "(default), memory_format=(nullopt)))"
+    )
+
+
+def every_rank_checks_fingerprints(odd: int, world: int = 4) -> list[RankLog]:
+    """TORCH_DISTRIBUTED_DEBUG=DETAIL: rank `odd` alone calls an extra one-element
+    all_reduce in layer 2; every rank compares fingerprints and raises at once. Each names
+    the first peer that differs from it: the peers name `odd`, `odd` names its first peer."""
+    job = ranks(world)
+    for log in job:
+        log.loaded().layers(2, [" norm passed"])
+        mine = "1" if log.rank == odd else "8, 64"
+        other = 0 if log.rank == odd and odd != 0 else (1 if log.rank == odd else odd)
+        log.raw(f"[rank{log.rank}]: Traceback (most recent call last):")
+        log.raw(
+            f"[rank{log.rank}]: RuntimeError: Detected mismatch between collectives on ranks. "
+            f"Rank {log.rank} is running collective: {_fingerprint(9, 'ALLREDUCE', mine)}, "
+            f"but Rank {other} is running collective: CollectiveFingerPrint(SequenceNumber="
+            "0OpType=GATHER).Collectives differ in the following aspects: \t Sequence number: "
+            "9vs 0  Op type: ALLREDUCEvs GATHER"
+        )
+    return job
+
+
+@pytest.mark.parametrize("odd", [0, 2])
+def test_the_rank_its_peers_name_in_a_fingerprint_mismatch_is_the_culprit(
+    tmp_path: Path, odd: int
+) -> None:
+    """Labelling guide, "Peers that name one rank": rank 0's line comes first; when rank 0
+    is itself the odd rank it names rank 1, yet the three others all name rank 0."""
+    diagnosis = analyze_job(tmp_path, every_rank_checks_fingerprints(odd)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error.rank == 0
+    assert diagnosis.culprit_ranks == [odd]
+
+
+def test_one_fingerprint_report_names_its_peer(tmp_path: Path) -> None:
+    """Counterexample: only rank 1's log holds the report (the others lost their peers),
+    so there is no count to take and the line's own naming stands."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(2, [" norm passed"])
+    job[1].raw(
+        "[rank1]: RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is "
+        f"running collective: {_fingerprint(9, 'ALLREDUCE', '8, 64')}, but Rank 3 is running "
+        f"collective: {_fingerprint(9, 'ALLGATHER', '8, 64')}."
+    )
+    for rank in (0, 2, 3):
+        job[rank].at(900).log("ERROR", f"model run failed: {CLOSED}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error.rank == 1
+    assert diagnosis.culprit_ranks == [3]
+
+
+NOT_DIVISIBLE = "ValueError: num_experts (8) must be divisible by the expert-parallel size (6)"
+
+
+def every_rank_refuses_the_layout(failing: int) -> list[RankLog]:
+    """Ranks 0..failing-1 raise the same layout check at model build (a launch that made a
+    world of six for eight experts); the rest, if any, lose their peers."""
+    job = ranks(4)
+    for log in job:
+        if log.rank < failing:
+            log.at(400 + 7 * log.rank).fails(NOT_DIVISIBLE, frame="build_model")
+        else:
+            log.at(900).log("ERROR", f"model run failed: {CLOSED}")
+    return job
+
+
+def test_a_failure_every_rank_shares_blames_no_rank(tmp_path: Path) -> None:
+    """Labelling guide, "A failure every rank shares": all four ranks refuse the same
+    setting; nobody started it, the setting did."""
+    diagnosis = analyze_job(tmp_path, every_rank_refuses_the_layout(4)).diagnosis
+    assert diagnosis.category == "config"
+    assert "must be divisible by the expert-parallel size" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_failure_most_ranks_share_still_blames_them(tmp_path: Path) -> None:
+    """Counterexample: rank 3 did not fail that way (it lost its peers), so the three that
+    did are the culprits, as any ranks failing together in the window are."""
+    diagnosis = analyze_job(tmp_path, every_rank_refuses_the_layout(3)).diagnosis
+    assert diagnosis.culprit_ranks == [0, 1, 2]
+
+
+def test_a_timeout_in_a_receive_blames_the_peer_it_waited_for(tmp_path: Path) -> None:
+    """Labelling guide, "A wait that names its peer": a ring kv exchange in which rank 3
+    never sends to rank 0. Rank 0's last line waits for rank 3; ranks 1-3 pass the exchange
+    and time out in the all_reduce rank 0 never joins; rank 0 times out in its receive."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+        log.info(f"  waiting for kv from rank {(log.rank - 1) % 4}")
+        if log.rank != 0:
+            log.info("  kv exchange passed")
+    for rank, ms in ((0, 10800), (1, 10810), (2, 10830), (3, 10850)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error.rank == 0
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.culprit_reason == (
+        "Rank 0 reported first; rank 3 caused it: rank 0 last logged a wait for it."
+    )
+
+
+def test_a_timeout_without_a_named_wait_blames_the_rank_behind(tmp_path: Path) -> None:
+    """Counterexample: the same stall with no wait lines; rank 0 is behind and blamed."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"] + ([" kv exchange passed"] if log.rank else []))
+    for rank, ms in ((0, 10800), (1, 10810), (2, 10830), (3, 10850)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [0]

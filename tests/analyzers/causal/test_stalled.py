@@ -136,3 +136,60 @@ def test_the_only_rank_of_a_job_that_stopped_is_the_one_blamed(tmp_path: Path) -
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [0]
     assert diagnosis.root_cause == "Rank 0 stopped making progress after 'load weights passed'."
+
+
+def ring_exchange(skips: int | None, cycle: bool = False) -> list[RankLog]:
+    """A ring kv exchange in layer 2 (send to rank+1, receive from rank-1), each rank saying
+    whom it waits for first. Rank `skips` never posts its send, so its right neighbour is
+    left waiting; the others pass the exchange and block in the attention all_reduce. With
+    `cycle`, ranks 1 and 2 each wait for the other instead (a send/recv order deadlock)."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(2, [" norm passed"])
+        prev = (log.rank - 1) % 4
+        if cycle and log.rank in (1, 2):
+            log.info(f"  waiting for kv from rank {3 - log.rank}")
+            continue
+        log.info(f"  waiting for kv from rank {prev}")
+        if skips is None or prev != skips:
+            log.info("  kv exchange passed")
+    return job
+
+
+def test_a_hang_blames_the_peer_a_stopped_rank_waits_for(tmp_path: Path) -> None:
+    """Labelling guide, "A wait that names its peer": rank 2 stopped at its wait for rank 1,
+    which went on without sending; rank 2 is behind, rank 1 is the culprit. The wait lines
+    are no checkpoints: every rank's last checkpoint is unchanged."""
+    report = analyze_job(tmp_path, ring_exchange(skips=1))
+    diagnosis = report.diagnosis
+    assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.culprit_reason == (
+        "Rank 2 stopped making progress after 'layer 2 / norm passed', waiting for rank 1."
+    )
+    lasts = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
+    assert lasts == {
+        0: "layer 2 / kv exchange passed",
+        1: "layer 2 / kv exchange passed",
+        2: "layer 2 / norm passed",
+        3: "layer 2 / kv exchange passed",
+    }
+
+
+def test_waits_that_form_a_cycle_name_nobody_by_themselves(tmp_path: Path) -> None:
+    """Counterexample: ranks 1 and 2 each wait for the other, so the wait lines single no
+    rank out and the ranks behind the pack are blamed as before."""
+    diagnosis = analyze_job(tmp_path, ring_exchange(skips=None, cycle=True)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [1, 2]
+
+
+def test_a_wait_that_completed_names_nobody(tmp_path: Path) -> None:
+    """Counterexample: every rank's wait was followed by progress; rank 3 stopped in its
+    own compute later, and is the one behind."""
+    job = ring_exchange(skips=None)
+    for log in job:
+        if log.rank != 3:
+            log.info("  attention passed")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.culprit_ranks == [3]
