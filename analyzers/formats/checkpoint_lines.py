@@ -32,6 +32,7 @@ from analyzers.formats.timestamps import time_span
 
 CHECKS = 4  # uses of a template verified by a full parse before it is trusted
 MAX_GEOMETRIES = 8
+GATE = 5  # literals sharing their last bytes are looked for after that ending is found
 MAX_TEMPLATES = 512  # per geometry: a launcher log interleaves its ranks' prefixes
 MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the text varies)
 # Checkpoints placed per file (~24 bytes each): memory stays bounded on any input. Lines past
@@ -81,6 +82,7 @@ class CheckpointLines:
         match: Match,
     ) -> None:
         self._literals = literals
+        self._gates = _suffix_gates(literals)
         self._regex = regex
         self._parse = parse
         self._match = match
@@ -100,7 +102,7 @@ class CheckpointLines:
         if len(self.track) >= MAX_PLACED:
             self.track.unplaced += sum(low.count(word) for word in self._literals)
             return
-        words = [w for w in self._literals if w in low] if self._regex is None else []
+        words = self._present(low) if self._regex is None else []
         hot = len(words) == 1
         line_no, pos = first_line, 0
         count = block.count
@@ -274,12 +276,22 @@ class CheckpointLines:
 
     # --- finding candidate lines -----------------------------------------------------------
 
+    def _present(self, low: bytes) -> list[bytes]:
+        """The literals a folded block holds. A search for an absent literal reads the whole
+        block, so literals that end alike (`waiting for rank`, `from rank`) are looked for
+        only when their shared ending is there."""
+        found = set()
+        for gate, words in self._gates:
+            if gate is None or gate in low:
+                found.update(word for word in words if word in low)
+        return [word for word in self._literals if word in found]
+
     def _starts(self, block: bytes, low: bytes, words: list[bytes] | None = None) -> Iterator[int]:
         """Candidate line starts; `words`: the literals already known to be in the block."""
         if self._regex is not None:
             return iter(sorted(_regex_starts(block, self._regex)))
         if words is None:
-            words = [w for w in self._literals if w in low]
+            words = self._present(low)
         if len(words) == 1:
             return _word_starts(low, words[0])
         return _unique(heapq.merge(*(_word_starts(low, word) for word in words)))
@@ -419,6 +431,14 @@ def _time_bytes(raw: bytes, line: ParsedLine, width: int) -> tuple[int, int] | b
     stamp = prefix[span[0] : span[1]].encode("utf-8", "replace")
     start = raw.find(stamp, 0, width)
     return (start, start + len(stamp)) if start >= 0 else False
+
+
+def _suffix_gates(literals: tuple[bytes, ...]) -> list[tuple[bytes | None, list[bytes]]]:
+    """Literals grouped by their last `GATE` bytes; a group of one needs no gate."""
+    groups: dict[bytes, list[bytes]] = {}
+    for word in literals:
+        groups.setdefault(word[-GATE:] if len(word) > GATE else word, []).append(word)
+    return [(gate if len(words) > 1 else None, words) for gate, words in groups.items()]
 
 
 def _unique(starts: Iterator[int]) -> Iterator[int]:
