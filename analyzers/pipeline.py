@@ -6,11 +6,14 @@ and the tests all run exactly this code.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from analyzers.checkpoints.track import JobBudget
+from analyzers.classify.rules import load_knowledge
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.phrases import Said, say
@@ -48,12 +51,15 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     settings = ScanSettings(tuple(options.checkpoint_patterns), options.store_dir)
     store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
     placed = JobBudget(MAX_JOB_CHECKPOINTS)
+    warm_up = _WarmUp()
 
     def scanned(scan: FileScan) -> None:
+        warm_up.start()  # the scanner processes exist by now: no fork sees the thread
         placed.take(scan)
         progress(5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}")
 
     scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
+    warm_up.join()
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
@@ -167,6 +173,32 @@ def _environment(scans: Sequence[FileScan]) -> dict[str, object]:
                 {"file": scan.info.path, **scan.facts["npu_smi"]}
             )
     return env
+
+
+class _WarmUp:
+    """Reads the knowledge of the last stages (signatures, tree, case library) on a thread
+    while the logs are scanned: the parent process mostly waits on its scanners then, and
+    what comes after the scan runs on one core. A broken file is left for the stage that
+    reads it to report."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._load, name="knowledge", daemon=True)
+            self._thread.start()
+
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
+    @staticmethod
+    def _load() -> None:
+        with contextlib.suppress(Exception):
+            load_knowledge()
+            cases.load_cases()
+            tree.case_links()
 
 
 class _Progress:
