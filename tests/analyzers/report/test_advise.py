@@ -93,3 +93,68 @@ def test_at_most_six_actions() -> None:
         values={"ranks": "1", "ranks_suffix": " (rank 1)", "op": "aclnnAdd"},
     )
     assert len(next_actions(BOOK, situation)) == MAX_ACTIONS
+
+
+NCCL_LINE = (
+    "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+    "ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), "
+    "NCCL version 2.21.5"
+)
+HCCL_LINE = (
+    "EI0006: [PID: 40211] 2026-05-02-11:20:31.402.118 Getting socket times out. Reason: 1. The "
+    "remote does not initiate a connect request."
+)
+
+
+def test_an_nccl_failure_gets_nccl_debugging_instead_of_plog_collection() -> None:
+    actions = next_actions(BOOK, Situation(category="hccl", first_error_text=NCCL_LINE))
+    assert any("NCCL_DEBUG=INFO" in a for a in actions)
+    assert not any("ASCEND_GLOBAL_LOG_LEVEL" in a for a in actions)
+
+
+def test_an_hccl_failure_keeps_plog_collection_and_gets_no_nccl_advice() -> None:
+    actions = next_actions(BOOK, Situation(category="hccl", first_error_text=HCCL_LINE))
+    assert any("ASCEND_GLOBAL_LOG_LEVEL" in a for a in actions)
+    assert not any("NCCL_DEBUG" in a for a in actions)
+
+
+def test_nccl_debugging_is_not_asked_for_when_the_env_dump_shows_it() -> None:
+    situation = Situation(category="hccl", first_error_text=NCCL_LINE, env={"NCCL_DEBUG": "INFO"})
+    assert not any("NCCL_DEBUG=INFO" in a for a in next_actions(BOOK, situation))
+
+
+def test_a_cuda_allocator_failure_names_the_cuda_allocator_setting() -> None:
+    text = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a "
+        "total capacity of 39.38 GiB of which 120.06 MiB is free. Of the allocated memory 30.11 "
+        "GiB is allocated by PyTorch, and 8.02 GiB is reserved by PyTorch but unallocated."
+    )
+    for signatures in (["oom.device_out_of_memory"], []):
+        situation = Situation(category="oom", signature_ids=signatures, first_error_text=text)
+        actions = next_actions(BOOK, situation)
+        assert any("PYTORCH_CUDA_ALLOC_CONF" in a for a in actions)
+        assert not any("PYTORCH_NPU_ALLOC_CONF" in a for a in actions)
+
+
+def test_an_npu_allocator_failure_keeps_the_npu_allocator_setting() -> None:
+    text = "NPU out of memory. Tried to allocate 2 GiB (... 60.10 GiB reserved in total by PyTorch)"
+    for signatures in (["oom.device_out_of_memory"], []):
+        situation = Situation(category="oom", signature_ids=signatures, first_error_text=text)
+        actions = next_actions(BOOK, situation)
+        assert any("PYTORCH_NPU_ALLOC_CONF" in a for a in actions)
+        assert not any("PYTORCH_CUDA_ALLOC_CONF" in a for a in actions)
+
+
+def test_a_cuda_kernel_fault_gets_gpu_checks_and_cuda_launch_blocking() -> None:
+    text = "RuntimeError: CUDA error: an illegal memory access was encountered"
+    actions = next_actions(BOOK, Situation(category="device_fault", first_error_text=text))
+    assert any("nvidia-smi" in a for a in actions)
+    assert any("CUDA_LAUNCH_BLOCKING=1" in a for a in actions)
+    assert not any("npu-smi" in a or "ASCEND_LAUNCH_BLOCKING" in a for a in actions)
+
+
+def test_an_npu_device_fault_keeps_the_npu_checks() -> None:
+    text = "RuntimeError: The Inner error is reported as above. ... error code is 507053"
+    actions = next_actions(BOOK, Situation(category="device_fault", first_error_text=text))
+    assert any("npu-smi" in a for a in actions)
+    assert not any("nvidia-smi" in a or "CUDA_LAUNCH_BLOCKING" in a for a in actions)
