@@ -89,3 +89,57 @@ def test_feature_not_supported_is_never_read_as_memory() -> None:
     diagnosis = diagnose_text("job/rank0.log", CASES[2][1] + "\n")
     assert diagnosis.category != "oom"
     assert "oom" not in [alt.category for alt in diagnosis.alternatives]
+
+
+# docs/labelling.md#operator-installation-or-platform-limit
+DTYPE_REFUSED = (
+    "RuntimeError: call aclnnCast failed, detail:EZ1001: The param dtype not implemented for "
+    "DT_BFLOAT16, should be in dtype support list [DT_FLOAT16,DT_FLOAT,DT_INT32,DT_BOOL,].\n"
+)
+ARGUMENT_REFUSED = (
+    "[PID: 7301] 2026-05-02-11:20:41.318.604 AclNN_Parameter_Error(EZ1001): The dim of input "
+    "x should be 2 or 3, but got 4.\n"
+)
+
+
+def test_an_op_without_a_kernel_for_the_dtype_offers_the_setting_as_the_alternative() -> None:
+    diagnosis = diagnose_text("job/rank0.log", DTYPE_REFUSED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "DT_BFLOAT16" in diagnosis.first_error.text
+    config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
+    assert 0 < config.score < diagnosis.confidence
+
+
+def test_a_host_check_that_names_no_dtype_offers_no_setting() -> None:
+    diagnosis = diagnose_text("job/rank0.log", ARGUMENT_REFUSED)
+    assert diagnosis.category == "operator"
+    assert "config" not in [alt.category for alt in diagnosis.alternatives]
+
+
+# docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
+SHAPES_REFUSED = (
+    "RuntimeError: call aclnnBatchMatMul failed, detail:EZ1001: 2026-02-03-04:05:06.070.809 "
+    "Input tensor's shape[[4,32,128]] should be same with output's shape[[2,32,128]].\n"
+    "        TraceBack (most recent call last):\n"
+    "        Params check failed.\n"
+)
+LENGTHS_REFUSED = (
+    "RuntimeError: call aclnnFusedInferAttentionScore failed, detail:EZ1001: queryT(16) must "
+    "be equal to the last element of actualSequenceLengthQ(12)\n"
+)
+
+
+def test_an_aclnn_check_naming_two_shapes_offers_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("job/rank0.log", SHAPES_REFUSED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "shape[[4,32,128]]" in diagnosis.first_error.text
+    shapes = next(alt for alt in diagnosis.alternatives if alt.category == "shape_mismatch")
+    assert 0 < shapes.score < diagnosis.confidence
+
+
+def test_an_aclnn_check_that_gives_no_shapes_offers_none() -> None:
+    diagnosis = diagnose_text("job/rank0.log", LENGTHS_REFUSED)
+    assert diagnosis.category == "operator"
+    assert "shape_mismatch" not in [alt.category for alt in diagnosis.alternatives]
