@@ -1,4 +1,4 @@
-"""The driver's device-management library (DCMI) that a process cannot load or start.
+"""The driver's device-management library (DCMI) and tools that a container lacks.
 
 npu-smi, device plugins and monitoring agents reach the NPUs through DCMI. When a container
 was started without the driver's management files, the agent logs that DCMI could not be
@@ -40,3 +40,30 @@ def test_an_agent_that_cannot_load_dcmi_is_the_machine() -> None:
 def test_a_working_dcmi_does_not_outrank_the_real_failure() -> None:
     diagnosis = diagnose_text("worker.log", DCMI_WORKED)
     assert diagnosis.category == "oom", diagnosis.root_cause
+
+
+# The driver's command-line tools are mounted from the host too; a shell without them says so
+# with no error word.
+SHELL_WITHOUT_TOOL = """\
+root@7c1e0a9d2b44:/workspace# npu-smi info
+bash: npu-smi: command not found
+"""
+
+# Counterexample: another vendor's tool missing from an NPU container decides nothing.
+SHELL_WITHOUT_OTHER_TOOL = """\
+root@7c1e0a9d2b44:/workspace# nvidia-smi
+bash: nvidia-smi: command not found
+"""
+
+
+def test_a_container_without_the_driver_tools_is_the_machine() -> None:
+    diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_TOOL)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "npu-smi: command not found" in diagnosis.first_error.text
+
+
+def test_another_vendors_tool_missing_is_not_an_error() -> None:
+    diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_OTHER_TOOL)
+    assert diagnosis.first_error is None
+    assert diagnosis.category != "driver_env"
