@@ -66,3 +66,33 @@ def test_a_count_that_worked_is_no_probe_failure() -> None:
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# The runtime's failed fetch of a device's error message runs on the error path of a call that
+# already failed; a helper thread's count probe can be printed after it.
+CONTEXT_FETCH_BEFORE_PROBE = """\
+[ERROR] RUNTIME(3,python3.10):2026-04-08-08:12:30.401.220 [error_message_manage.cc:48]3 FuncErrorReason:report error module_name=EE1001
+[ERROR] RUNTIME(3,python3.10):2026-04-08-08:12:30.401.318 [error_message_manage.cc:48]3 FuncErrorReason:rtGetDevMsg execute failed, reason=[context pointer null]
+[ERROR] IDEDD(3,python3.10):2026-04-08-08:12:30.472.905 [adx_dsmi.cpp:54][tid:142]>>> Get physical device number failed, err: 87
+[ERROR] IDEDD(3,python3.10):2026-04-08-08:12:30.973.311 [adx_dsmi.cpp:54][tid:142]>>> Get physical device number failed, err: 87
+"""
+
+# Counterexample: nothing else was left of the block; the failed fetch is still the first error.
+CONTEXT_FETCH_ALONE = """\
+[ERROR] RUNTIME(3,python3.10):2026-04-08-08:14:02.101.220 [error_message_manage.cc:48]3 FuncErrorReason:report error module_name=EE1001
+[ERROR] RUNTIME(3,python3.10):2026-04-08-08:14:02.101.318 [error_message_manage.cc:48]3 FuncErrorReason:rtGetDevMsg execute failed, reason=[context pointer null]
+"""
+
+
+def test_a_failed_error_message_fetch_yields_to_the_count_probe_printed_after_it() -> None:
+    diagnosis = diagnose_text("plog/plog-3_20260408081230.log", CONTEXT_FETCH_BEFORE_PROBE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Get physical device number failed, err: 87" in diagnosis.first_error.text
+
+
+def test_a_failed_error_message_fetch_alone_is_still_the_first_error() -> None:
+    diagnosis = diagnose_text("plog/plog-3_20260408081402.log", CONTEXT_FETCH_ALONE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "rtGetDevMsg execute failed" in diagnosis.first_error.text

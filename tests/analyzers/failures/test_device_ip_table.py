@@ -56,3 +56,31 @@ def test_an_hccl_failure_naming_no_address_table_keeps_its_label() -> None:
         "Getting socket times out. Reason: Remote Rank did not send the data in time.\n"
     )
     assert diagnose_text("job/plog-40120.log", text).category != "driver_env"
+
+
+# A KV store's transfer engine that found the address neither in the file nor from the tool.
+STORE_ENGINE_WITHOUT_TABLE = """\
+[2026-04-11 02:14:08.512] [info] [kv_store] starting transfer engine, protocol=device_roce
+Traceback (most recent call last):
+  File "/opt/py311/lib/python3.11/site-packages/kv_store/engine.py", line 88, in setup
+    self._engine.initialize(local_host, meta_url, protocol)
+RuntimeError: Failed to get device ip from hccn.conf and hccn_tool
+"""
+
+# Counterexample: the address was read; the engine then could not reach its peer.
+STORE_ENGINE_PEER_DOWN = """\
+[2026-04-11 02:16:40.104] [info] [kv_store] device ip 10.0.3.7 read from hccn.conf
+RuntimeError: Failed to connect to target 10.0.3.9:16001
+"""
+
+
+def test_an_engine_that_cannot_get_the_device_address_from_the_table_is_the_machine() -> None:
+    diagnosis = diagnose_text("store/worker.log", STORE_ENGINE_WITHOUT_TABLE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to get device ip from hccn.conf" in diagnosis.first_error.text
+
+
+def test_an_address_read_from_the_table_does_not_make_a_peer_failure_the_machine() -> None:
+    diagnosis = diagnose_text("store/worker.log", STORE_ENGINE_PEER_DOWN)
+    assert diagnosis.category != "driver_env", diagnosis.root_cause

@@ -60,3 +60,40 @@ def test_a_framework_custom_op_package_inside_the_toolkit_tree_is_still_the_pack
     )
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
+
+
+ADAPTER_LOAD = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/py311/lib/python3.11/site-packages/torch_npu/op_plugin/atb/_atb_ops.py", '
+    "line 66, in <module>\n"
+    "    torch.ops.load_library(atb_so_path)\n"
+    "OSError: /home/ops/Ascend/nnal/atb/latest/atb/cxx_abi_1/lib/libtbe_adapter.so: "
+    "undefined symbol: _ZN3Mki6LoaderC1Ev\n"
+)
+
+
+def test_a_package_extension_missing_a_symbol_names_the_host_as_the_alternative():
+    diagnosis = diagnose_text("worker.log", PACKAGE_IMPORT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_an_nnal_adapter_missing_a_symbol_is_the_package_set_with_the_host_as_alternative():
+    diagnosis = diagnose_text("worker.log", ADAPTER_LOAD)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "libtbe_adapter.so: undefined symbol" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_name_missing_from_a_python_module_does_not_suggest_the_host():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/jobs/serve.py", line 3, in <module>\n'
+        "    from serve_plugin.quant import W8A8Config\n"
+        "ImportError: cannot import name 'W8A8Config' from 'serve_plugin.quant' "
+        "(/opt/py311/lib/python3.11/site-packages/serve_plugin/quant/__init__.py)\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "driver_env" not in [alternative.category for alternative in diagnosis.alternatives]

@@ -1,0 +1,69 @@
+"""The driver's device-management library (DCMI) and tools that a container lacks.
+
+npu-smi, device plugins and monitoring agents reach the NPUs through DCMI. When a container
+was started without the driver's management files, the agent logs that DCMI could not be
+initialised and why (the library was not found): the machine is not set up (`driver_env`),
+the job itself is fine. docs/labelling.md#config-driver_env-or-weight_load
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+AGENT_LOG = """\
+2026-03-04 10:11:12.130518+08:00 - fleet_agent.detector.ascend - ERROR - Failed to initialize DCMI
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.11/dist-packages/fleet_agent/detector/ascend.py", line 51, in is_supported
+    pydcmi.dcmi_init()
+  File "/usr/local/lib/python3.11/dist-packages/fleet_agent/detector/pydcmi/__init__.py", line 702, in dcmi_init
+    _load_library()
+  File "/usr/local/lib/python3.11/dist-packages/fleet_agent/detector/pydcmi/__init__.py", line 695, in _load_library
+    raise DCMIError(DCMI_ERROR_LIBRARY_NOT_FOUND)
+fleet_agent.detector.pydcmi.DCMIError_LibraryNotFound: Library Not Found
+"""
+
+# Counterexample: DCMI came up; the failure is elsewhere and DCMI decides nothing.
+DCMI_WORKED = """\
+2026-03-04 10:15:40.002113+08:00 - fleet_agent.detector.ascend - INFO - DCMI initialized, 8 devices found
+RuntimeError: NPU out of memory. Tried to allocate 4.00 GiB (NPU 2; 60.96 GiB total capacity; 58.20 GiB already allocated; 58.20 GiB current active; 0.90 GiB free; 58.70 GiB reserved in total by PyTorch)
+"""
+
+
+def test_an_agent_that_cannot_load_dcmi_is_the_machine() -> None:
+    diagnosis = diagnose_text("worker.log", AGENT_LOG)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.8
+    assert diagnosis.first_error is not None
+    assert "Failed to initialize DCMI" in diagnosis.first_error.text
+
+
+def test_a_working_dcmi_does_not_outrank_the_real_failure() -> None:
+    diagnosis = diagnose_text("worker.log", DCMI_WORKED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+
+
+# The driver's command-line tools are mounted from the host too; a shell without them says so
+# with no error word.
+SHELL_WITHOUT_TOOL = """\
+root@7c1e0a9d2b44:/workspace# npu-smi info
+bash: npu-smi: command not found
+"""
+
+# Counterexample: another vendor's tool missing from an NPU container decides nothing.
+SHELL_WITHOUT_OTHER_TOOL = """\
+root@7c1e0a9d2b44:/workspace# nvidia-smi
+bash: nvidia-smi: command not found
+"""
+
+
+def test_a_container_without_the_driver_tools_is_the_machine() -> None:
+    diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_TOOL)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "npu-smi: command not found" in diagnosis.first_error.text
+
+
+def test_another_vendors_tool_missing_is_not_an_error() -> None:
+    diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_OTHER_TOOL)
+    assert diagnosis.first_error is None
+    assert diagnosis.category != "driver_env"
