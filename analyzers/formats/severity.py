@@ -45,6 +45,8 @@ class Prefilter:
     refusal_words: re.Pattern[str] | None = None
     frame_lines: re.Pattern[str] | None = None
     warning_lines: re.Pattern[str] | None = None
+    pending_words: re.Pattern[str] | None = None
+    closing_words: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +65,8 @@ def load_prefilter() -> Prefilter:
         refusal_words=_optional(_squash(data.get("refusal_words") or ""), re.IGNORECASE),
         frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
         warning_lines=_optional(str(data.get("warning_lines") or "")),
+        pending_words=_optional(str(data.get("pending_words") or "")),
+        closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
     )
 
 

@@ -43,6 +43,7 @@ _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
     """Decide a job none of whose lines is an error."""
     rules = (
+        _pending_end,
         _healthy,
         _diverged,
         _missing,
@@ -64,6 +65,17 @@ def finished(rank: RankSummary) -> bool:
     (a rank that logged and survived an error still counts as finished)."""
     last = rank.last_checkpoint
     return rank.status == RankStatus.OK or bool(last and is_success(last))
+
+
+def _pending_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """The job's log printed a success line, then announced another step and stopped there
+    (`formats.pending`): the success was one unit of work, not the job's end."""
+    for scan in scans:
+        pending = scan.facts.get("pending_at_end")
+        if pending and scan.info.kind in _JOB_LOGS and _succeeded(scan):
+            reason = say("verdict.pending_end", text=pending["text"], line=pending["line"])
+            return Verdict("multirank.pending_end", "hang", "framework", 0.4, (), reason)
+    return None
 
 
 def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:

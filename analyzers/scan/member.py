@@ -37,6 +37,7 @@ from analyzers.formats.flattened import split_flattened
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
+from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import resolve, year_from_name
@@ -252,6 +253,7 @@ class _FileScanner(ScanSink):
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
         self._refusal_at_end()
+        self._pending_at_end()
         self.events.sort(key=lambda event: event.line)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
         if self.structured:
@@ -273,3 +275,11 @@ class _FileScanner(ScanSink):
             found = last_refusal(tail, self.prefilter)
             if found is not None:
                 self.emit(*found, EventKind.ERROR)
+
+    def _pending_at_end(self) -> None:
+        """A job log with no error line that stops on an announced step (`formats.pending`)."""
+        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
+            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            found = pending_at_end(tail, self.prefilter)
+            if found is not None:
+                self.facts["pending_at_end"] = {"line": found[0], "text": found[1].message.strip()}
