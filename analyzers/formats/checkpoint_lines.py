@@ -42,6 +42,8 @@ MAX_PLACED = 4_000_000
 MAX_SEEN = 65536
 MAX_SECONDS = 120_000  # distinct seconds readings cached (60,000 at millisecond steps)
 _NOT_A_CHECKPOINT = -1
+# Seconds readings by layout (a comma or a point before the fraction): "22,190" -> 22.19.
+_SECONDS: dict[bool, dict[bytes, float]] = {True: {}, False: {}}
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
@@ -91,7 +93,6 @@ class CheckpointLines:
         self._remainders: dict[bytes, int] = {}
         self._shortcut = True
         self._seen: dict[bytes, _Seen] = {}  # timed lines without their seconds
-        self._seconds_of: dict[bytes, float] = {}  # "22,190" -> 22.19
 
     @property
     def enabled(self) -> bool:
@@ -146,7 +147,7 @@ class CheckpointLines:
         start_t, end_t = geometry.time_at  # type: ignore[misc]
         cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
         comma = geometry.reader.comma  # type: ignore[union-attr]
-        seen, seconds_of = self._seen, self._seconds_of
+        seen, seconds_of = self._seen, _SECONDS[comma]
         track = self.track
         add_text, add_line, add_time, add_rank = (
             track.text.append,
@@ -201,15 +202,18 @@ class CheckpointLines:
             self._seen[raw[: start_t + reader.minute_end] + raw[end_t:]] = seen  # type: ignore[union-attr]
         return seen
 
-    def _read_seconds(self, raw: bytes, comma: bool) -> float | None:
-        """`SS,mmm` as a float (cached: at most 60,000 such values at millisecond steps)."""
+    @staticmethod
+    def _read_seconds(raw: bytes, comma: bool) -> float | None:
+        """`SS,mmm` as a float, cached for the whole process: a millisecond clock has
+        60,000 such readings, and every file of a job repeats them."""
         try:
             seconds = float(raw.replace(b",", b".") if comma else raw)
         except ValueError:
             return None
-        if len(self._seconds_of) >= MAX_SECONDS:
-            self._seconds_of.clear()
-        self._seconds_of[raw] = seconds
+        cache = _SECONDS[comma]
+        if len(cache) >= MAX_SECONDS:
+            cache.clear()
+        cache[raw] = seconds
         return seconds
 
     def _scan_untimed(
