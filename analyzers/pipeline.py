@@ -21,6 +21,7 @@ from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, R
 from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
 from analyzers.report.diagnose import diagnose
+from analyzers.report.fingerprint import load_miner
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.store_budget import StoreBudget
 from analyzers.timeline.agent_ranks import place_agent_ranks
@@ -199,6 +200,7 @@ class _WarmUp:
             load_knowledge()
             cases.load_cases()
             tree.case_links()
+            load_miner()
 
 
 class _Progress:

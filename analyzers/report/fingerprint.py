@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from drain3 import TemplateMiner
-from drain3.masking import MaskingInstruction
-from drain3.template_miner_config import TemplateMinerConfig
+if TYPE_CHECKING:
+    from drain3 import TemplateMiner
 
 MASKS = (
     (r"\d{4}-\d\d-\d\d[-_ T]\d\d:\d\d:\d\d(?:[.,:]\d+)*", "TIME"),
@@ -39,7 +39,17 @@ MAX_LINES = 4
 MAX_CHARS = 600  # long device dumps add nothing to the identity of the failure
 
 
+def load_miner() -> None:
+    """Import the template miner now (a tenth of a second): the pipeline does it on a
+    thread while the logs are scanned, not on the path that writes the report."""
+    import drain3.template_miner  # noqa: F401
+
+
 def _miner() -> TemplateMiner:
+    from drain3 import TemplateMiner
+    from drain3.masking import MaskingInstruction
+    from drain3.template_miner_config import TemplateMinerConfig
+
     config = TemplateMinerConfig()
     config.masking_instructions = [MaskingInstruction(pattern, mask) for pattern, mask in MASKS]
     config.drain_sim_th = 0.5
