@@ -19,6 +19,9 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 
 PARALLEL_MIN = 400_000  # checkpoints: below this a fork costs more than it saves
+# Above this the timeline's columns are a few hundred MB: the child's copy-on-write view of
+# them counts again in its resident size, and a job's memory budget is read as the sum.
+PARALLEL_MAX = 2_500_000
 COPY_CHUNK = 1 << 20
 
 
@@ -56,7 +59,7 @@ def rank_chunks(
 def _split(sizes: Sequence[int]) -> int | None:
     """The index that halves the checkpoints, or None when one core is enough."""
     total = sum(sizes)
-    if total < PARALLEL_MIN or len(sizes) < 2:
+    if not PARALLEL_MIN <= total <= PARALLEL_MAX or len(sizes) < 2:
         return None
     running = 0
     for index, size in enumerate(sizes):

@@ -28,6 +28,7 @@ def test_the_work_is_split_by_checkpoints_not_by_ranks():
     assert rank_json._split([300_000, 300_000]) == 1
     assert rank_json._split([100, 100]) is None  # too small to be worth a process
     assert rank_json._split([10**6]) is None  # one rank: nothing to share
+    assert rank_json._split([2 * 10**6] * 2) is None  # the child's view would pass the budget
 
 
 def test_a_child_that_fails_is_replaced_by_encoding_its_half_here(monkeypatch):
