@@ -40,7 +40,7 @@ MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the te
 MAX_PLACED = 4_000_000
 # Timed lines remembered with their minute (a new minute or message teaches one more).
 MAX_SEEN = 65536
-MAX_SECONDS = 120_000  # distinct seconds readings cached (60,000 at millisecond steps)
+MAX_SECONDS = 60_000  # distinct seconds readings cached: every one of a millisecond clock (~5 MB)
 _NOT_A_CHECKPOINT = -1
 # Seconds readings by layout (a comma or a point before the fraction): "22,190" -> 22.19.
 _SECONDS: dict[bool, dict[bytes, float]] = {True: {}, False: {}}
