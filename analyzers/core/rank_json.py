@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 
@@ -23,6 +24,11 @@ PARALLEL_MIN = 400_000  # checkpoints: below this a fork costs more than it save
 # them counts again in its resident size, and a job's memory budget is read as the sum.
 PARALLEL_MAX = 2_500_000
 COPY_CHUNK = 1 << 20
+# The child encodes as much as the parent did: past a few times the parent's own time (and a
+# floor for a busy machine) it is taken to be stuck, stopped, and its half encoded here.
+WAIT_FLOOR_S = 30.0
+WAIT_FACTOR = 4.0
+POLL_S = 0.005
 
 
 def rank_chunks(
@@ -46,8 +52,10 @@ def rank_chunks(
     child = _fork_encoder(keys[split:], encode, handle)
     os.close(handle)
     try:
+        started = time.monotonic()
         yield from map(encode, keys[:split])
-        done, child = child is not None and _succeeded(child), None
+        patience = WAIT_FLOOR_S + WAIT_FACTOR * (time.monotonic() - started)
+        done, child = child is not None and _succeeded(child, patience), None
         yield from _read_back(path) if done else map(encode, keys[split:])
     finally:
         if child is not None:  # the reader stopped early: the child's work is not wanted
@@ -94,12 +102,21 @@ def _fork_encoder(keys: Sequence[str], encode: Callable[[str], str], handle: int
     return pid
 
 
-def _succeeded(pid: int) -> bool:
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
+def _succeeded(pid: int, patience: float) -> bool:
+    """Whether the child finished well within `patience` seconds; one that is still busy by
+    then (stuck on a lock some other thread held at the fork, say) is stopped."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if done:
+            return os.waitstatus_to_exitcode(status) == 0
+        if time.monotonic() > deadline:
+            _stop(pid)
+            return False
+        time.sleep(POLL_S)
 
 
 def _stop(pid: int) -> None:

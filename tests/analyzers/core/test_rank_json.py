@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from array import array
 
 import pytest
@@ -78,3 +79,16 @@ def test_timeline_json_is_the_same_on_one_core_or_two(monkeypatch, tmp_path):
         timeline.write_json(out, parallel=False)
     assert two.read_text() == one.read_text()
     assert '"4": {"text":[0,1,' in two.read_text()
+
+
+def test_a_child_that_never_finishes_is_stopped_and_its_half_encoded_here(monkeypatch):
+    monkeypatch.setattr(rank_json, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(rank_json, "WAIT_FLOOR_S", 0.2)
+    parent = os.getpid()
+
+    def stuck_in_the_child(key: str) -> str:
+        while os.getpid() != parent:  # a lock nobody will release
+            time.sleep(1)
+        return key + ";"
+
+    assert "".join(rank_chunks(["a", "b"], [1, 1], stuck_in_the_child)) == "a;b;"
