@@ -149,12 +149,7 @@ class CheckpointLines:
         comma = geometry.reader.comma  # type: ignore[union-attr]
         seen, seconds_of = self._seen, _SECONDS[comma]
         track = self.track
-        add_text, add_line, add_time, add_rank = (
-            track.text.append,
-            track.line.append,
-            track.time.append,
-            track.rank.append,
-        )
+        add_text, add_line, add_time, add_rank = _appenders(track)
         find, rfind, count = low.find, low.rfind, block.count
         at, after = find(word, pos), -2  # no previous line yet: count from pos
         while at >= 0:
@@ -221,12 +216,7 @@ class CheckpointLines:
     ) -> None:
         """The hot loop for lines without a time: a whole line repeats exactly."""
         known, track = geometry.lines, self.track
-        add_text, add_line, add_time, add_rank = (
-            track.text.append,
-            track.line.append,
-            track.time.append,
-            track.rank.append,
-        )
+        add_text, add_line, add_time, add_rank = _appenders(track)
         find, rfind, count = low.find, low.rfind, block.count
         at, after = find(word, pos), -2
         while at >= 0:
@@ -435,6 +425,11 @@ def _time_bytes(raw: bytes, line: ParsedLine, width: int) -> tuple[int, int] | b
     stamp = prefix[span[0] : span[1]].encode("utf-8", "replace")
     start = raw.find(stamp, 0, width)
     return (start, start + len(stamp)) if start >= 0 else False
+
+
+def _appenders(track: CheckpointTrack) -> tuple[Callable[..., None], ...]:
+    """The columns' `append` methods, bound once for a hot loop."""
+    return track.text.append, track.line.append, track.time.append, track.rank.append
 
 
 def _suffix_gates(literals: tuple[bytes, ...]) -> list[tuple[bytes | None, list[bytes]]]:
