@@ -118,8 +118,6 @@ def shared_by_all(chain: CausalChain, own: Blame, correlation: Correlation | Non
     present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
     if set(own.ranks) != present:
         return False
-    first = chain.first
-    assert first is not None
     firsts: dict[int, Classified] = {}
     for item in chain.own_failures:
         if item.rank in present and item.rank not in firsts:

@@ -67,7 +67,7 @@ def _blamed(
 
 def _waits_said(correlation: Correlation, peers: Sequence[int]) -> Said:
     """`rank 2 stopped making progress waiting for rank 1 after 'X'`."""
-    waiters = sorted(w for w, p in correlation.waiting_on.items() if p in peers)
+    waiters = waiting_for(correlation, peers)
     own = _common_last(correlation, waiters)
     values = {"waiters": ranks_said(waiters), "ranks": ranks_said(peers)}
     if own:
@@ -91,6 +91,11 @@ def named_peers(correlation: Correlation) -> list[int]:
     return sorted(
         {p for w, p in waits.items() if w in stopped and p != w and p in present and p not in waits}
     )
+
+
+def waiting_for(correlation: Correlation, peers: Sequence[int]) -> list[int]:
+    """The ranks whose last progress line waits for one of `peers`."""
+    return sorted(w for w, p in correlation.waiting_on.items() if p in peers)
 
 
 def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:

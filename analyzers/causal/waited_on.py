@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame
-from analyzers.causal.stalled import fewest_checkpoints, named_peers
+from analyzers.causal.stalled import fewest_checkpoints, named_peers, waiting_for
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 
@@ -53,7 +53,7 @@ def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
     peers = named_peers(correlation)
     if not peers:
         return None
-    waiters = [w for w, p in correlation.waiting_on.items() if p in peers]
+    waiters = waiting_for(correlation, peers)
     return Blame(peers, say("waited.named", waiters=ranks_said(waiters), many=several(peers)))
 
 

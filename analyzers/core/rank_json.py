@@ -19,6 +19,8 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 
+from analyzers.core.cpus import usable_cpus
+
 PARALLEL_MIN = 400_000  # checkpoints: below this a fork costs more than it saves
 # Above this the timeline's columns are a few hundred MB: the child's copy-on-write view of
 # them counts again in its resident size, and a job's memory budget is read as the sum.
@@ -78,7 +80,7 @@ def _split(sizes: Sequence[int]) -> int | None:
 
 
 def _can_fork() -> bool:
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+    return hasattr(os, "fork") and usable_cpus() > 1
 
 
 def _fork_encoder(keys: Sequence[str], encode: Callable[[str], str], handle: int) -> int | None:

@@ -20,6 +20,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, NoReturn
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.cpus import usable_cpus
 from analyzers.core.types import FileInfo, FileScan
 from analyzers.ingest.bundle import Member
 from analyzers.ingest.layout import classify_path
@@ -58,13 +59,6 @@ def scan_members(
         return _scan_inline(members, settings, on_scanned, store)
     with _WorkerPool(workers, settings, store) as pool:
         return pool.scan_all(members, on_scanned)
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on: a container's cpuset, not the host's count."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
 
 
 def _scan_inline(
