@@ -9,6 +9,11 @@ counterexample:
   `ModuleNotFoundError: No module named ...`: the packages in the image do not fit the model,
   `config`, and that line, not the wrapper's earlier "initialize error result", is the first
   error. A warning that only quotes the error's repr is no failure;
+- MindIE's LLM manager logging that the installed ATB model library has no such model type
+  (`NotImplementedError: unsupported model type: X` inside its [ERROR] line) reads as a model
+  this release does not offer, `config`, the Transformers and vLLM wordings' reading, and is
+  recognised rather than left to the words of an unread line; an INFO line naming the type is
+  no failure;
 - #an-operator-name-decides-nothing: an NPU op's own binding that refuses its arguments with the
   op's name first (`RuntimeError: npu_x: state must be [...]`) is the op refusing its inputs on
   the host, `operator`; a model's own check that names no op is not read that way.
@@ -31,6 +36,16 @@ Traceback (most recent call last):
 MODULE_REPR_IN_A_WARNING = """\
 WARNING 04-05 10:20:30 [_custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError("No module named 'vllm._C'")
 INFO 04-05 10:20:41 [api_server.py:1800] Started server process [5120]
+"""
+
+MODEL_TYPE_NOT_OFFERED = """\
+[2026-03-04 05:06:07.089] [77] [281470000000077] [llm] [ERROR] [model_deploy_config.cpp:101] Failed to get vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: glm4_moe
+At:
+  /usr/local/Ascend/atb-models/atb_llm/models/__init__.py(71): get_model
+"""
+
+MODEL_TYPE_NAMED = """\
+[2026-03-04 05:06:07.089] [77] [281470000000077] [llm] [INFO] [model_deploy_config.cpp:90] model type: glm4_moe, supported by atb_llm.models
 """
 
 BINDING_REFUSED = """\
@@ -58,6 +73,20 @@ def test_a_missing_module_behind_a_wrappers_exception_tag_is_a_package_mismatch(
 def test_a_warning_quoting_a_module_errors_repr_is_no_failure() -> None:
     diagnosis = diagnose_text("run/server.log", MODULE_REPR_IN_A_WARNING)
     assert diagnosis.category != "config"
+
+
+def test_a_model_type_the_atb_library_lacks_is_a_model_this_release_does_not_offer() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", MODEL_TYPE_NOT_OFFERED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "unsupported model type: glm4_moe" in diagnosis.first_error.text
+    assert not diagnosis.root_cause.startswith("Unrecognised")
+    assert diagnosis.confidence > 0.5
+
+
+def test_an_info_line_naming_the_model_type_is_no_failure() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", MODEL_TYPE_NAMED)
+    assert diagnosis.first_error is None
 
 
 def test_an_op_binding_refusing_its_arguments_is_the_operator() -> None:
