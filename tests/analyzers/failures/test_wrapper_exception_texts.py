@@ -26,22 +26,22 @@ from __future__ import annotations
 from tests.analyzers.excerpts import diagnose_text
 
 MODULE_MISSING_BEHIND_TAG = """\
-[2026-04-05 10:20:30.111+0800] [5122] [281460000000002] [batchscheduler] [ERROR] [model.py:64] : [MIE04E13030A] [Model]\t>>> return initialize error result: {'status': 'error', 'npuBlockNum': '0', 'cpuBlockNum': '0', 'memPoolId': '-1'}
+[2026-04-05 10:20:30.111+0800] [5122] [281460000000002] [batchscheduler] [ERROR] [model.py:70] : [MIE04E13030A] [Model]\t>>> return initialize error result: {'status': 'error', 'npuBlockNum': '0', 'cpuBlockNum': '0', 'memPoolId': '-3'}
 [2026-04-05 10:20:30.111+0800] [5120] [281460000000001] [batchscheduler] [ERROR] [model.py:61] : [Model]\t>>> Exception:No module named 'atb_llm.models.deepseek.flash_causal_deepseek_v3'
 Traceback (most recent call last):
-  File "/opt/venvs/mindie/lib/python3.11/site-packages/model_wrapper/model.py", line 59, in initialize
+  File "/usr/local/lib/python3.11/dist-packages/model_wrapper/model.py", line 55, in initialize
     return self.python_model.initialize(config)
 """
 
 MODULE_REPR_IN_A_WARNING = """\
-WARNING 04-05 10:20:30 [_custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError("No module named 'vllm._C'")
+WARNING 04-05 10:20:30 [_custom_ops.py:33] Failed to import from vllm._moe_C with ModuleNotFoundError("No module named 'vllm._moe_C'")
 INFO 04-05 10:20:41 [api_server.py:1800] Started server process [5120]
 """
 
 MODEL_TYPE_NOT_OFFERED = """\
-[2026-03-04 05:06:07.089] [77] [281470000000077] [llm] [ERROR] [model_deploy_config.cpp:101] Failed to get vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: glm4_moe
+[2026-03-04 05:06:07.089] [77] [281470000000077] [llm] [ERROR] [model_deploy_config.cpp:96] Failed to get vocab size from tokenizer wrapper with exception: NotImplementedError: unsupported model type: glm4_moe
 At:
-  /usr/local/Ascend/atb-models/atb_llm/models/__init__.py(71): get_model
+  /usr/local/Ascend/atb-models/atb_llm/models/__init__.py(58): get_model
 """
 
 MODEL_TYPE_NAMED = """\
