@@ -16,7 +16,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
-from analyzers.classify.block_context import lead_restated_runs, yield_to_block_details
+from analyzers.classify.block_context import (
+    lead_restated_runs,
+    yield_to_block_details,
+    yield_to_same_process,
+)
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.hints import vote
 from analyzers.classify.late_blocks import demote_late_blocks
@@ -78,6 +82,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
         yield_to_block_details(items[first:], TIER_CASCADE)
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
+    yield_to_same_process(items, TIER_CASCADE)
     return items
 
 
