@@ -8,6 +8,10 @@
   `capture_begin` is no error.
 - The graph engine's run of subgraph-compile trace lines: the earliest step that failed is
   the first error, its callers restate it (`operator`).
+- The TBE compiler refusing a dtype at an op's compile (`E90003 ... Template constraint,
+  detailed information: bfloat16 of tbe.dsl.x is not supported`): `operator`, with `config`
+  as the alternative like any dtype refusal; a template constraint that names no dtype
+  offers no such alternative.
 - torch_npu's inductor logging that a generated Triton kernel failed to compile: `operator`.
 - A compiled kernel binary the runtime refuses to register (built for another chip): the
   registration line is the first error, not torch_npu's next ACL call that fails with the
@@ -63,6 +67,17 @@ SUBGRAPH_COMPILE_WITHOUT_ITS_STEP = """\
 ERROR 04-11 08:09:10 [engine.py:412]         [GraphOpt][FusedGraph][RunCompile] Failed to compile graph with compiler Normal mode Op Compiler[FUNC:SubGraphCompile][FILE:fe_graph_optimizer.cc][LINE:1385]
 ERROR 04-11 08:09:10 [engine.py:412]         Exception: An error occurred during compile phases of CompileStage.PRECOMPILE, msg is <built-in>:1:10: fatal error: 'kernel_tiling_runtime.h' file not found
 """
+
+TBE_DTYPE_CONSTRAINT = """\
+[rank0]: RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is Cast.
+[rank0]: [ERROR] 2026-03-05-09:10:11 (PID:7120, Device:0, RankID:-1) ERR00100 PTA call acl api failed.
+[rank0]: E90003: [PID: 7120] 2026-03-05-09:10:11.204.118 Compile operator failed, cause: Template constraint, detailed information: bfloat16 of tbe.dsl.vexp is not supported.
+[rank0]:         TraceBack (most recent call last):
+"""
+
+TBE_SHAPE_CONSTRAINT = TBE_DTYPE_CONSTRAINT.replace(
+    "bfloat16 of tbe.dsl.vexp is not supported", "the rank of tbe.dsl.vexp input is not supported"
+)
 
 INDUCTOR_KERNEL = """\
 loading model...
@@ -130,6 +145,20 @@ def test_a_missing_toolkit_header_outranks_the_subgraph_compile_line() -> None:
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "file not found" in diagnosis.first_error.text
+
+
+def test_a_tbe_dtype_constraint_offers_the_dtype_setting() -> None:
+    diagnosis = diagnose_text("train/rank_0.log", TBE_DTYPE_CONSTRAINT)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "bfloat16 of tbe.dsl.vexp" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_tbe_constraint_without_a_dtype_offers_no_setting() -> None:
+    diagnosis = diagnose_text("train/rank_0.log", TBE_SHAPE_CONSTRAINT)
+    assert diagnosis.category == "operator"
+    assert "config" not in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_an_inductor_triton_kernel_that_does_not_compile_is_the_operators() -> None:
