@@ -18,11 +18,16 @@
   same code; `operator` (the corpus rule for registration failures), with `config` and
   `driver_env` as alternatives.
 
+- A C++ runner's glog line at E level in words no signature knows is still a bare failure
+  worth citing when nothing says more, as a CANN or logger ERROR line is; the same words at
+  I or W level are not.
+
 Fixtures are written here in the real shapes with their own values.
 
 docs/labelling.md#calls-refused-during-graph-capture
 docs/labelling.md#operator-installation-or-platform-limit
 docs/labelling.md#wrappers
+docs/labelling.md#first-causal-error
 """
 
 from __future__ import annotations
@@ -181,3 +186,21 @@ def test_the_compiler_environment_alone_keeps_its_reading() -> None:
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "SetPrecisionMode" in diagnosis.first_error.text
+
+
+RUNNER_GLOG_UNKNOWN = """\
+I20260305 10:11:10.010200 7301 warmup.cpp:88] warming up prefill request: tokens=4096
+E20260305 10:11:10.311700 7301 embedding_stage.cpp:140] token embedding stage run plan fail, status 5
+"""
+
+
+def test_a_glog_error_line_in_unknown_words_is_cited() -> None:
+    diagnosis = diagnose_text("serve/engine.log", RUNNER_GLOG_UNKNOWN)
+    assert diagnosis.first_error is not None
+    assert "run plan fail" in diagnosis.first_error.text
+
+
+def test_the_same_words_at_info_or_warning_level_are_not() -> None:
+    for letter in "IW":
+        quiet = RUNNER_GLOG_UNKNOWN.replace("E20260305", f"{letter}20260305")
+        assert diagnose_text("serve/engine.log", quiet).first_error is None
