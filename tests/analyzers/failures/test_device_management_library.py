@@ -67,3 +67,44 @@ def test_another_vendors_tool_missing_is_not_an_error() -> None:
     diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_OTHER_TOOL)
     assert diagnosis.first_error is None
     assert diagnosis.category != "driver_env"
+
+
+# A script that shells out for the device IPs (a rank-table generator calling hccn_tool) runs
+# /bin/sh, which on Debian-based images is dash and words the missing command its own way; the
+# script's fallback then fails on the empty table it read instead.
+SCRIPT_WITHOUT_TOOL = """\
+collecting device addresses for ranks [0, 1, 2, 3]
+/bin/sh: 1: hccn_tool: not found
+hccn_tool unavailable, reading /etc/hccn.conf
+Traceback (most recent call last):
+  File "tools/make_rank_table.py", line 96, in <module>
+    table = build(devices)
+  File "tools/make_rank_table.py", line 71, in build
+    ip = addresses[str(dev)]
+KeyError: '2'
+"""
+
+# Counterexample: dash missing some other command says nothing about the driver's tools.
+SCRIPT_WITHOUT_OTHER_COMMAND = """\
+collecting device addresses for ranks [0, 1, 2, 3]
+/bin/sh: 1: jq: not found
+Traceback (most recent call last):
+  File "tools/make_rank_table.py", line 71, in build
+    ip = addresses[str(dev)]
+KeyError: '2'
+"""
+
+
+def test_a_script_whose_shell_lacks_the_driver_tool_is_the_machine() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the driver's tools absent."""
+    diagnosis = diagnose_text("ranktable.log", SCRIPT_WITHOUT_TOOL)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "hccn_tool: not found" in diagnosis.first_error.text
+
+
+def test_dash_missing_another_command_is_not_the_driver() -> None:
+    diagnosis = diagnose_text("ranktable.log", SCRIPT_WITHOUT_OTHER_COMMAND)
+    assert diagnosis.category != "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "KeyError" in diagnosis.first_error.text

@@ -57,6 +57,45 @@ def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
     assert "hang" in [alt.category for alt in diagnosis.alternatives]
 
 
+def timeout_line(rank: int, stamp: str, seq: int) -> str:
+    return (
+        f"[rank{rank}]:[E1103 {stamp} ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught "
+        f"collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=_REDUCE_SCATTER_BASE, "
+        "NumelIn=8192, NumelOut=1024, Timeout(ms)=1800000) ran for 1800042 milliseconds before "
+        "timing out.\n"
+    )
+
+
+def test_a_stuck_watchdog_pasted_above_a_collective_timeout_yields_to_it() -> None:
+    """docs/labelling.md#a-watchdog-that-is-itself-stuck: the monitor's lines come first in
+    the paste, but another rank's collective timeout eight minutes earlier is what stalled."""
+    text = (
+        stuck_line(6, "04:22:51.118204551", 480)
+        + timeout_line(3, "04:14:47.020331870", 5521)
+        + stuck_line(4, "04:22:51.118925006", 480)
+    )
+    diagnosis = diagnose_files({"job/train.log": text})
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_stuck_watchdog_far_from_any_collective_timeout_stays_a_hang() -> None:
+    """Counterexample: a timeout line of another block of the file, far below, is not the
+    monitor's neighbour; the stuck watchdog is the first error and the label stays hang."""
+    filler = "".join(f"step {n} loss 1.{n:03d}\n" for n in range(40))
+    text = (
+        stuck_line(6, "04:22:51.118204551", 480)
+        + filler
+        + timeout_line(3, "04:31:02.507115230", 17)
+    )
+    diagnosis = diagnose_files({"job/train.log": text})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "watchdog got stuck" in diagnosis.first_error.text
+
+
 def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
     text = (
         "[rank2]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 2] Heartbeat monitor timed out! "
