@@ -9,7 +9,8 @@ holds one:
 - the heartbeat report naming a lost peer, which offers a rank that went away as the
   neighbour (docs/labelling.md#a-peer-that-stopped-answering);
 - the socket manager giving up on a link (the plog form of EI0006), whose restatements
-  (LinksEstablishCompleted, the LINK_ERROR_INFO table, call traces) follow it;
+  (LinksEstablishCompleted, the LINK_ERROR_INFO table, call traces) follow it, and the socket
+  adapter's receive from a peer that never sent, whose hints and rethrow follow it;
 - the link checker finding that the two ends run different collectives (the plog form of
   EI0005): ranks out of step, which the taxonomy labels hccl.
 """
@@ -61,6 +62,13 @@ LINK_SETUP_TIMEOUT = """\
 [ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.160 [hccl_socket_manager.cc:642] [60470] _________________________LINK_ERROR_INFO___________________________
 [ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.171 [hccl_socket_manager.cc:599] [60470] | 10.20.0.7(2) | 16666 | 10.20.0.8(3) | 0 | client | time out | DISABLE |
 [ERROR] HCCL(60412,python):2026-05-04-09:12:40.119.188 [transport_manager.cc:962] [60470][SetMachinePara]call trace: hcclRet -> 9
+"""
+
+SOCKET_RECV_TIMEOUT = """\
+[ERROR] HCCL(31870,):2026-08-11-14:02:09.551.204 [orion_adapter_hccp.cc:618][31870][Recv][RaSocket]errNo[0x0000000005000013] Wait timeout for sockets recv, data[0x7ffc1a2b3c40], size[16], recvSize[0], fdHandle[0x55d0c0ffee10], ret[128201]
+[ERROR] HCCL(31870,):2026-08-11-14:02:09.551.216 [orion_adapter_hccp.cc:619][31870]Please check the following reasons:
+[ERROR] HCCL(31870,):2026-08-11-14:02:09.551.219 [orion_adapter_hccp.cc:620][31870]1. check the firewall configuration or try to disable the firewall.
+[ERROR] HCCL(31870,):2026-08-11-14:02:09.553.007 [socket_agent.cc:47][31870][RecvMsg]Failed, exception caught:Network api exception: [Recv][RaSocket]errNo[0x0000000005000013] Wait timeout for sockets recv, data[0x7ffc1a2b3c40], size[16], recvSize[0], fdHandle[0x55d0c0ffee10], ret[128201]
 """
 
 PARAMETER_CONFLICT = """\
@@ -157,6 +165,27 @@ def test_without_the_timeout_line_the_restatement_is_the_first_error() -> None:
     assert diagnosis.first_error is not None
     assert "[LinksEstablishCompleted] is failed" in diagnosis.first_error.text
     assert "hccl.socket_timeout" not in _rules(diagnosis)
+
+
+def test_a_socket_receive_that_timed_out_is_a_wait_for_the_peer() -> None:
+    diagnosis = diagnose_text("plog/plog-31870_20260811140009551.log", SOCKET_RECV_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Wait timeout for sockets recv" in diagnosis.first_error.text
+    assert "[RecvMsg]Failed" not in diagnosis.first_error.text
+    assert "hccl.socket_timeout" in _rules(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_peer_own_failure_explains_the_socket_receive_timeout() -> None:
+    """Counterexample: a wait yields to the failure of the rank it waited for."""
+    diagnosis = diagnose_files(
+        {
+            "plog/plog-31870_20260811140009551.log": SOCKET_RECV_TIMEOUT,
+            "rank_3.log": MISSING_RANK_OOM,
+        }
+    )
+    assert diagnosis.category == "oom"
 
 
 def test_ends_of_a_link_running_different_collectives_are_out_of_step() -> None:
