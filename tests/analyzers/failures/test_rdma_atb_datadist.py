@@ -52,6 +52,18 @@ def test_rdma_device_init_failure_comes_before_the_listen_failure() -> None:
     assert "ra hdc message process failed ret(-67) phy_id(5)" in diagnosis.first_error.text
 
 
+def test_a_nic_that_never_started_offers_the_host_as_the_alternative() -> None:
+    """docs/labelling.md#network-links-that-fail-under-a-collective: hccl, driver_env beside."""
+    diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", RDMA_INIT)
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_link_that_timed_out_waiting_offers_no_host_alternative() -> None:
+    """Counterexample: a peer that never came is not the port's state."""
+    diagnosis = diagnose_text("plog/plog-8120_20260211090000.log", SOCKET_CLOSE_AFTER_LINK_TIMEOUT)
+    assert "driver_env" not in [alt.category for alt in diagnosis.alternatives]
+
+
 def test_socket_close_after_a_link_timeout_is_not_an_rdma_init_failure() -> None:
     diagnosis = diagnose_text("plog/plog-8120_20260211090000.log", SOCKET_CLOSE_AFTER_LINK_TIMEOUT)
     assert diagnosis.category == "hccl"
