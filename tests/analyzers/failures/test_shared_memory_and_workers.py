@@ -85,3 +85,27 @@ def test_a_worker_that_exited_is_not_read_as_killed() -> None:
     text = "RuntimeError: DataLoader worker (pid(s) 70114, 70115) exited unexpectedly\n"
     diagnosis = diagnose_text("train.log", text)
     assert "dev.dataloader_worker_killed" not in _rules(diagnosis)
+
+
+IB_REGISTRATION = """\
+gpu-21:7102:7190 [4] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory
+gpu-21:7102:7190 [4] NCCL INFO transport/net_ib.cc:812 -> 2
+[rank4]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank4]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.
+"""
+
+
+def test_the_nic_refusing_to_register_memory_is_the_host_setup() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: the locked-memory limit, not the GPU.
+    diagnosis = diagnose_text("rank4.log", IB_REGISTRATION)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "ibv_reg_mr failed" in diagnosis.first_error.text
+    assert {"oom", "hccl"} & {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_nccl_system_error_without_the_refusal_stays_with_the_collective_layer() -> None:
+    text = "\n".join(IB_REGISTRATION.splitlines()[2:]) + "\n"
+    diagnosis = diagnose_text("rank4.log", text)
+    assert diagnosis.category == "hccl"
+    assert "env.ib_memory_registration" not in _rules(diagnosis)

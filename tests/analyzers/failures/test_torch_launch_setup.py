@@ -3,7 +3,7 @@
 Three classes: the launcher's rendezvous that cannot reach its store (the store's own socket
 timeout, in seconds on older releases, says why; the rendezvous error only wraps it), DDP's
 gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), and NCCL
-refusing two ranks on one GPU (docs/labelling.md#ranks-placed-on-one-gpu). The excerpts follow
+refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). The excerpts follow
 the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
 with values of our own.
 """
@@ -92,7 +92,7 @@ Duplicate GPU detected : rank 5 and rank 1 both on CUDA device 3000
 
 
 def test_two_ranks_on_one_gpu_is_the_launch_not_the_network() -> None:
-    # docs/labelling.md#ranks-placed-on-one-gpu
+    # docs/labelling.md#a-ranks-device-placement
     diagnosis = diagnose_text("worker.log", DUPLICATE_GPU)
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
@@ -101,7 +101,7 @@ def test_two_ranks_on_one_gpu_is_the_launch_not_the_network() -> None:
 
 
 def test_another_invalid_usage_reason_stays_with_the_collective_layer() -> None:
-    # docs/labelling.md#ranks-placed-on-one-gpu: only the placement reason reads as config.
+    # docs/labelling.md#a-ranks-device-placement: only the placement reason reads as config.
     text = DUPLICATE_GPU.replace(
         "Duplicate GPU detected : rank 5 and rank 1 both on CUDA device 3000",
         "Invalid config blocking attribute value -2147483648",
@@ -109,3 +109,34 @@ def test_another_invalid_usage_reason_stays_with_the_collective_layer() -> None:
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "hccl"
     assert "cfg.nccl_duplicate_gpu" not in _rules(diagnosis)
+
+
+def test_a_rank_pointed_at_a_gpu_it_cannot_see_is_the_launch() -> None:
+    # docs/labelling.md#a-ranks-device-placement
+    text = (
+        "[rank9]: Traceback (most recent call last):\n"
+        '[rank9]:   File "/srv/lm/launch.py", line 31, in <module>\n'
+        "[rank9]:     torch.cuda.set_device(local_rank)\n"
+        "[rank9]: RuntimeError: CUDA error: invalid device ordinal\n"
+    )
+    diagnosis = diagnose_text("rank9.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "invalid device ordinal" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_device_that_failed_under_the_job_is_not_a_placement() -> None:
+    # docs/labelling.md#a-ranks-device-placement: only the ordinal check reads as placement.
+    text = "[rank9]: RuntimeError: CUDA error: unspecified launch failure\n"
+    diagnosis = diagnose_text("rank9.log", text)
+    assert diagnosis.category == "device_fault"
+    assert "cfg.rank_device_placement" not in _rules(diagnosis)
+
+
+def test_fsdp_given_another_device_id_than_its_module_is_the_launch() -> None:
+    # docs/labelling.md#a-ranks-device-placement
+    text = "[rank3]: ValueError: Inconsistent compute device and `device_id` on rank 3: cuda:0 vs cuda:3\n"
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "config"
+    assert "cfg.rank_device_placement" in _rules(diagnosis)
