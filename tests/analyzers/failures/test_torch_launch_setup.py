@@ -140,3 +140,22 @@ def test_fsdp_given_another_device_id_than_its_module_is_the_launch() -> None:
     diagnosis = diagnose_text("rank3.log", text)
     assert diagnosis.category == "config"
     assert "cfg.rank_device_placement" in _rules(diagnosis)
+
+
+SRUN_LABELLED = """\
+ 0: [rank0]:[E1105 11:32:44.992801223 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=311, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600051 milliseconds before timing out.
+ 1: [rank1]:[E1105 11:32:44.992801223 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=311, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.
+ 3: [rank3]: Traceback (most recent call last):
+ 3: [rank3]:   File "/srv/train.py", line 88, in <module>
+ 3: [rank3]:     loss = model(batch).loss
+ 3: [rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 39.38 GiB of which 1.10 GiB is free.
+"""
+
+
+def test_srun_task_labels_keep_the_torch_rank_of_each_line() -> None:
+    # The rank that failed on its own explains the others' timeouts, as without the labels.
+    diagnosis = diagnose_text("slurm-4411.out", SRUN_LABELLED)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert 3 in diagnosis.culprit_ranks
