@@ -85,6 +85,31 @@ def yield_to_block_details(items: Sequence[Classified], cascade_tier: float) -> 
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 
+def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, across the whole bundle, each line whose signature yields to a line that names
+    the same process (both regexes capture a `pid` group with the same value): a launcher's
+    report that pid N was killed is the kernel's record of killing pid N, wherever each of the
+    two was pasted. Lines that name no pid, or another one, are left alone."""
+    pids: dict[str, set[str]] = {}
+    for item in items:
+        pid = _pid_named(item)
+        if pid is not None and item.best is not None:
+            pids.setdefault(item.best.id, set()).add(pid)
+    for item in items:
+        targets = item.best.signature.yields_to if item.best is not None else ()
+        pid = _pid_named(item) if targets else None
+        if pid is not None and any(pid in pids.get(target, ()) for target in targets):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+def _pid_named(item: Classified) -> str | None:
+    """The process id the line's best signature captured (`pid` group), if any."""
+    if item.best is None or "pid" not in item.best.signature.regex.groupindex:
+        return None
+    found = item.best.signature.search(item.event.message or item.event.text)
+    return found.group("pid") if found is not None else None
+
+
 def lead_restated_runs(items: Sequence[Classified], floor_tier: float) -> None:
     """In one file's items, give each tagged run's first reason-stating line the run's best
     tier (at least `floor_tier`, so that it can be read as an error at all)."""

@@ -16,7 +16,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
-from analyzers.classify.block_context import lead_restated_runs, yield_to_block_details
+from analyzers.classify.block_context import (
+    lead_restated_runs,
+    yield_to_block_details,
+    yield_to_same_process,
+)
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.hints import vote
 from analyzers.classify.late_blocks import demote_late_blocks
@@ -48,6 +52,10 @@ CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host
 # Bracketed or dashed logger headers with a level field (Python logging, spdlog, the MindIE and
 # ATB C++ logs): `[2026-02-11 09:33:14.208715] [error] [513224] [tensor_check.cpp:28] ...`
 STRUCTURED_LOG_SOURCE = "logging"
+# glog's level letter in front of the time (`E20260821 17:32:26.321024 84730 file.cpp:464] ...`:
+# torch c10d, Ray, C++ serving runners) is a level field as well
+GLOG_SOURCE = "glog"
+_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE})
 _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
@@ -78,6 +86,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
         yield_to_block_details(items[first:], TIER_CASCADE)
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
+    yield_to_same_process(items, TIER_CASCADE)
     return items
 
 
@@ -226,7 +235,7 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_UNKNOWN
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
         return TIER_GENERIC
-    if event.source == STRUCTURED_LOG_SOURCE and event.level in _LOUD_LEVELS:
+    if event.source in _LEVELLED_SOURCES and event.level in _LOUD_LEVELS:
         return TIER_GENERIC
     if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind

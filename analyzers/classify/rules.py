@@ -53,7 +53,9 @@ class Signature:
     code_table: str | None = None
     culprit: str | None = None
     settled: bool = False  # category `other` is this line's answer, not a missing label
-    yields_to: tuple[str, ...] = ()  # ids of block neighbours that say better what failed
+    # ids of block neighbours that say better what failed; across the bundle too when both
+    # lines capture the same `pid` (classify.block_context.yield_to_same_process)
+    yields_to: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False

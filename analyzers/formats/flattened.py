@@ -16,11 +16,21 @@ the PTA summary (`[ERROR] 2026-01-02-03:04:05 (PID:`). A long line showing sever
 three kinds or more and at least one of them an error headline or a code, is cut there and
 each piece read as a line of its own. A log line that only quotes a code or a frame in its
 message stays whole.
+
+A CANN log (plog, device log) pasted the same way is a run of its own line headers, each one
+opening with level, module, pid and a timestamp to the microsecond:
+
+    [ERROR] HCCL(4121,train):2026-05-02-10:12:44.602.318 [socket.cc:816] [4190]... timeout
+    [ERROR] HCCL(4121,train):2026-05-02-10:12:44.603.127 [socket.cc:880] [4190]... ret[9].
+
+on one physical line. Such a header only ever begins a line, so a long line holding two or
+more of them is cut before each one, whatever else it holds.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 MIN_LENGTH = 300  # a short line holds one message even when it quotes a code
 MIN_STARTS = 4  # a headline that quotes a code or a frame is not a flattened block
@@ -34,6 +44,11 @@ _STARTS = {
     "summary": rb"(?<=\s)\[ERROR\] \d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2} \(PID:",
 }
 _MARKS = (b'File "', b"TraceBack", b"(PID:")  # one of them is in every block worth cutting
+# `[LEVEL] MODULE(pid,name):YYYY-MM-DD-hh:mm:ss.mmm.uuu`, the CANN log line header
+_CANN_HEADER = re.compile(
+    rb"(?:(?<=\s)|^)\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] [A-Z][A-Z0-9_]*"
+    rb"\(-?\d+,[^)\n]{0,64}\):\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}\.\d{3}"
+)
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -42,7 +57,13 @@ _STARTS_RE = re.compile(
 
 def split_flattened(raw: bytes) -> list[bytes]:
     """The lines a flattened block held (the line itself when it does not look like one)."""
-    if len(raw) < MIN_LENGTH or not any(mark in raw for mark in _MARKS):
+    if len(raw) < MIN_LENGTH:
+        return [raw]
+    if raw.count(b"):") >= 2:  # cheap gate: every CANN header holds one
+        headers = [match.start() for match in _CANN_HEADER.finditer(raw)]
+        if len(headers) >= 2:
+            return _cut(raw, headers)
+    if not any(mark in raw for mark in _MARKS):
         return [raw]
     starts = list(_STARTS_RE.finditer(raw))
     kinds = {match.lastgroup for match in starts}
@@ -50,6 +71,11 @@ def split_flattened(raw: bytes) -> list[bytes]:
         return [raw]
     cuts = {match.start() for match in starts}
     cuts |= {match.end() for match in _AFTER.finditer(raw)}
+    return _cut(raw, cuts)
+
+
+def _cut(raw: bytes, cuts: Iterable[int]) -> list[bytes]:
+    """The pieces between the cuts, stripped; every byte but the spaces at a cut is kept."""
     cuts = sorted(cut for cut in cuts if 0 < cut < len(raw))
     # Past MAX_PIECES cuts the rest stays one piece: bounded work, and no byte is dropped.
     pieces, begin = [], 0

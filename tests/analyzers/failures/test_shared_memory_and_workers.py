@@ -31,7 +31,7 @@ def test_the_shared_memory_reason_under_an_nccl_error_is_the_machine() -> None:
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "Error while creating shared memory segment" in diagnosis.first_error.text
-    assert "env.shared_memory_short" in _rules(diagnosis)
+    assert "env.nccl_shm_segment_failed" in _rules(diagnosis)
 
 
 def test_another_system_error_reason_stays_with_the_collective_layer() -> None:
@@ -41,7 +41,7 @@ def test_another_system_error_reason_stays_with_the_collective_layer() -> None:
     )
     diagnosis = diagnose_text("rank1.log", text)
     assert diagnosis.category == "hccl"
-    assert "env.shared_memory_short" not in _rules(diagnosis)
+    assert "env.nccl_shm_segment_failed" not in _rules(diagnosis)
 
 
 WORKER_BUS_ERROR = """\
@@ -64,7 +64,7 @@ def test_a_bus_error_blamed_on_shared_memory_is_the_container() -> None:
 def test_a_bare_bus_error_stays_a_crash() -> None:
     diagnosis = diagnose_text("train.log", "Bus error (core dumped)\n")
     assert diagnosis.category == "device_fault"
-    assert "env.shared_memory_short" not in _rules(diagnosis)
+    assert "env.dataloader_shm_bus_error" not in _rules(diagnosis)
 
 
 def test_a_worker_killed_outright_is_a_killed_process_with_oom_beside_it() -> None:

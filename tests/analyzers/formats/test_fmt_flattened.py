@@ -58,3 +58,42 @@ def test_a_paste_with_more_pieces_than_the_limit_keeps_every_byte() -> None:
     assert len(pieces) <= flattened.MAX_PIECES
     assert len(pieces[-1]) > 10 * len(FLATTENED)  # the rest, uncut
     assert b"".join(b"".join(p.split()) for p in pieces) == b"".join(raw.split())
+
+
+# A plog excerpt whose lines were joined by spaces: three CANN headers on one physical line.
+FLATTENED_PLOG = (
+    b"[ERROR] HCCL(7304,train_gpt):2026-04-11-08:15:02.114.230 [hccl_socket_manager.cc:816] "
+    b"[7391][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[3] timeout[120 s] "
+    b"[ERROR] HCCL(7304,train_gpt):2026-04-11-08:15:02.114.902 [hccl_socket_manager.cc:880] "
+    b"[7391][Wait][LinksEstablishCompleted] is failed. ret[9]. "
+    b"[ERROR] RUNTIME(7304,train_gpt):2026-04-11-08:15:02.115.017 [transport_manager.cc:962] "
+    b"[7391][SetMachinePara]call trace: hcclRet -> 9"
+)
+
+
+def test_a_plog_run_pasted_on_one_line_is_cut_before_each_header() -> None:
+    pieces = split_flattened(FLATTENED_PLOG)
+
+    assert len(pieces) == 3
+    assert pieces[0].endswith(b"wait socket establish timeout, role[1] rank[3] timeout[120 s]")
+    assert pieces[1].startswith(b"[ERROR] HCCL(7304,train_gpt):2026-04-11-08:15:02.114.902")
+    assert pieces[2].startswith(b"[ERROR] RUNTIME(7304,")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # one long plog line: a single header, however long the message
+        b"[ERROR] RUNTIME(7304,python):2026-04-11-08:15:02.115.017 [task_info.cc:1678]7391 "
+        b"PrintErrorInfoForDavinciTask:Aicore kernel execute failed, "
+        + b"args 0x124080042000, "
+        * 20,
+        # a message quoting a header-like text without the microsecond timestamp
+        b"[ERROR] APP(7304,python):2026-04-11-08:15:02.115.017 7391 relayed: "
+        + b"[ERROR] HCCL(7304,train_gpt):2026-04-11-08:15:02 "
+        + b"x" * 300,
+    ],
+    ids=["one-long-plog-line", "quoted-header-without-microseconds"],
+)
+def test_a_plog_line_with_one_header_stays_whole(raw: bytes) -> None:
+    assert split_flattened(raw) == [raw]

@@ -1,0 +1,106 @@
+"""Start-up failures where the installed packages, the model and the parallel layout do not fit.
+
+- a tokenizer (or processor) class the checkpoint names but the installed transformers does
+  not ship is a configuration failure, read before the serving wrapper's own lines
+  (docs/labelling.md#config-driver_env-or-weight_load);
+- an op that a package's compiled op library never registered in its torch namespace is an
+  operator registration failure, with the package build as the alternative
+  (docs/labelling.md#operator-installation-or-platform-limit);
+- a bare divisibility assertion keeps `weight_load` but offers `config` and
+  `shape_mismatch` and stays below the confident band, while the same check worded in full
+  stays `config` (docs/labelling.md#a-bare-divisibility-assertion).
+
+Fixtures are written for these tests in the real shapes, with their own values.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text
+
+TOKENIZER_CLASS_UNKNOWN = """\
+(ApiServer_0 pid=5120)   File "/opt/serve/tokenizers/hf.py", line 71, in from_pretrained
+(ApiServer_0 pid=5120)     tokenizer = AutoTokenizer.from_pretrained(
+(ApiServer_0 pid=5120)   File "/opt/py/site-packages/transformers/models/auto/tokenization_auto.py", line 1098, in from_pretrained
+(ApiServer_0 pid=5120)     raise ValueError(
+(ApiServer_0 pid=5120) ValueError: Tokenizer class OrbitFastTokenizer does not exist or is not currently imported.
+"""
+
+TOKENIZER_LOADED_THEN_KEY_MISSING = """\
+INFO 05-02 08:10:11 [tokenizer.py:88] tokenizer class OrbitFastTokenizer loaded from /models/orbit-7b
+(Worker_TP0 pid=811) ERROR 05-02 08:10:40 [multiproc_executor.py:600] KeyError: 'layers.3.mlp.down_proj.weight_scale'
+"""
+
+NAMESPACE_OP_MISSING = """\
+(EngineCore pid=7301)   File "/srv/ext/sampling/topk.py", line 212, in _fused_path
+(EngineCore pid=7301)     return torch.ops._C_orbit.fused_topk_topp(logits, k=k, p=p)
+(EngineCore pid=7301)   File "/opt/py/site-packages/torch/_ops.py", line 1290, in __getattr__
+(EngineCore pid=7301)     raise AttributeError(
+(EngineCore pid=7301) AttributeError: '_OpNamespace' '_C_orbit' object has no attribute 'fused_topk_topp'
+"""
+
+MODULE_ATTRIBUTE_MISSING = """\
+Traceback (most recent call last):
+  File "/srv/ext/attention.py", line 48, in forward
+    out = torch_npu.npu_orbit_attention(q, k, v)
+AttributeError: module 'torch_npu' has no attribute 'npu_orbit_attention'
+"""
+
+BARE_DIVISIBILITY = """\
+  File "/opt/py/site-packages/serve/models/vision.py", line 402, in __init__
+    self.num_heads_per_rank = divide(num_heads, tp_size)
+  File "/opt/py/site-packages/serve/distributed/utils.py", line 19, in ensure_divisibility
+    assert numerator % denominator == 0, "{} is not divisible by {}".format(
+AssertionError: 12 is not divisible by 5
+"""
+
+FULL_WORDING = """\
+ERROR 05-02 09:00:01 [engine.py:410] ValueError: Total number of attention heads (12) must be divisible by tensor parallel size (5).
+"""
+
+
+def _labels(diagnosis: Diagnosis) -> list[str]:
+    return [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_tokenizer_class_the_library_lacks_is_a_configuration_failure() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", TOKENIZER_CLASS_UNKNOWN)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Tokenizer class OrbitFastTokenizer does not exist" in diagnosis.first_error.text
+
+
+def test_a_tokenizer_that_loaded_does_not_decide_a_later_failure() -> None:
+    diagnosis = diagnose_text("serve/worker.log", TOKENIZER_LOADED_THEN_KEY_MISSING)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "weight_scale" in diagnosis.first_error.text
+
+
+def test_an_op_missing_from_its_namespace_is_an_operator_registration_failure() -> None:
+    diagnosis = diagnose_text("serve/engine.log", NAMESPACE_OP_MISSING)
+    assert diagnosis.category == "operator"
+    assert "config" in _labels(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "'_C_orbit' object has no attribute 'fused_topk_topp'" in diagnosis.first_error.text
+
+
+def test_a_module_attribute_missing_is_not_read_as_a_namespace_op() -> None:
+    diagnosis = diagnose_text("train/rank0.log", MODULE_ATTRIBUTE_MISSING)
+    assert diagnosis.category != "operator"
+
+
+def test_a_bare_divisibility_assertion_offers_its_neighbours_below_the_confident_band() -> None:
+    diagnosis = diagnose_text("serve/scheduler.log", BARE_DIVISIBILITY)
+    assert diagnosis.category == "weight_load"
+    assert {"config", "shape_mismatch"} <= set(_labels(diagnosis))
+    assert diagnosis.confidence < 0.8
+    assert diagnosis.first_error is not None
+    assert "12 is not divisible by 5" in diagnosis.first_error.text
+
+
+def test_the_same_check_worded_in_full_stays_a_configuration_failure() -> None:
+    diagnosis = diagnose_text("serve/engine.log", FULL_WORDING)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "must be divisible by tensor parallel size" in diagnosis.first_error.text

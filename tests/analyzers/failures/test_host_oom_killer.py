@@ -1,0 +1,61 @@
+"""A rank the kernel's OOM killer killed.
+
+docs/labelling.md#a-rank-killed-for-host-memory: a launcher's SIGKILL report (`exitcode: -9`,
+`Signal 9 (SIGKILL) received by PID N`) is `device_fault` alone; with the kernel's record of
+killing the same pid for lack of memory in the bundle, the host ran out of memory: `oom`, the
+record first, wherever each was pasted. Fixtures follow the kernel log and torchrun's shapes,
+with pids, sizes and hosts of our own.
+"""
+
+from __future__ import annotations
+
+from analyzers.classify.events import classify_scans
+from analyzers.classify.rules import load_knowledge
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_files, scan_text
+
+KERNEL_LOG = """\
+[Wed May  6 21:14:50 2026] pt_main_thread invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0
+[Wed May  6 21:14:50 2026] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0-1,global_oom,task=pt_main_thread,pid=88231,uid=1000
+[Wed May  6 21:14:50 2026] Out of memory: Killed process 88231 (pt_main_thread) total-vm:502113344kB, anon-rss:471220016kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:923400kB oom_score_adj:0
+"""
+
+
+def launcher(pid: int) -> str:
+    return (
+        "W0506 21:14:51.022000 88190 torch/distributed/elastic/multiprocessing/api.py:897] "
+        "Sending process 88232 closing signal SIGTERM\n"
+        "E0506 21:14:51.604000 88190 torch/distributed/elastic/multiprocessing/api.py:869] "
+        f"failed (exitcode: -9) local_rank: 0 (pid: {pid}) of binary: /opt/env/bin/python\n"
+    )
+
+
+def diagnose(files: dict[str, str]) -> Diagnosis:
+    return diagnose_files(files)
+
+
+def test_a_kill_the_kernel_recorded_for_the_rank_is_host_memory() -> None:
+    diagnosis = diagnose({"node0/launcher.log": launcher(88231), "node0/dmesg.txt": KERNEL_LOG})
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "oom-killer" in diagnosis.first_error.text or "Killed process 88231" in (
+        diagnosis.first_error.text
+    )
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_sigkill_with_no_kernel_record_stays_a_killed_rank() -> None:
+    diagnosis = diagnose({"node0/launcher.log": launcher(88231)})
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "exitcode: -9" in diagnosis.first_error.text
+
+
+def test_a_kernel_record_of_another_process_does_not_silence_the_rank() -> None:
+    """The launcher's line keeps its place among the failures: it is not demoted."""
+    files = {"node0/launcher.log": launcher(77001), "node0/dmesg.txt": KERNEL_LOG}
+    scans = [scan_text(path, text) for path, text in files.items()]
+    items = list(classify_scans(scans, load_knowledge()))
+    signal = [i for i in items if i.best is not None and i.best.id == "dev.launcher_child_signal"]
+    assert signal
+    assert not any(item.demoted for item in signal)

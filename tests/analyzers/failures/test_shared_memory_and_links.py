@@ -1,0 +1,122 @@
+"""Shared memory a process cannot get, and a collective's network link that fails.
+
+docs/labelling.md#config-driver_env-or-weight_load: NCCL refused its `/dev/shm` segment (a
+system call it names, at its WARN level) and a data-loader worker killed by a bus error that
+torch ties to shared memory are the container's `/dev/shm`, `driver_env`, and the first error
+ahead of the `unhandled system error` or the re-raise after them. A bus error that names no
+shared memory stays a native crash.
+
+docs/labelling.md#network-links-that-fail-under-a-collective: NCCL's IB/RoCE transport
+reporting a failed work completion is the collective's network failing, `hccl`, even when the
+log holds nothing else; setup lines of the same transport are not a failure.
+
+Fixtures are written in the shapes of NCCL's debug output and torch's data loader, with hosts,
+pids, sizes and addresses of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# Four ranks in a container whose /dev/shm the job may not write; NCCL then returns a system
+# error to torch, which raises it with an older torch's wording (no colon after "in").
+SHM_SEGMENT_REFUSED = """\
+box4:9120:9301 [2] NCCL INFO Channel 00 : 2[81000] -> 3[c1000] via direct shared memory
+box4:9120:9301 [2] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied
+box4:9120:9301 [2] NCCL INFO include/shm.h:41 -> 2
+box4:9120:9301 [2] include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-7d02a1e9c4b3f815-0-2-3 (size 4460544)
+Traceback (most recent call last):
+  File "train_ddp.py", line 57, in <module>
+    model = DistributedDataParallel(model, device_ids=[local_rank])
+RuntimeError: NCCL error in ProcessGroupNCCL.cpp:514, unhandled system error, NCCL version 2.7.8
+"""
+
+# The same torch error with no NCCL line to explain it.
+BARE_SYSTEM_ERROR = """\
+Traceback (most recent call last):
+  File "train_ddp.py", line 57, in <module>
+    model = DistributedDataParallel(model, device_ids=[local_rank])
+RuntimeError: NCCL error in ProcessGroupNCCL.cpp:514, unhandled system error, NCCL version 2.7.8
+"""
+
+# A segmentation model's loader workers outgrow the container's /dev/shm.
+LOADER_BUS_ERROR = """\
+Epoch [3][120/400]  lr: 9.812e-03, loss: 0.4127
+ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).
+Traceback (most recent call last):
+  File "/usr/lib/python3.9/site-packages/torch/utils/data/dataloader.py", line 1133, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
+  File "/usr/lib/python3.9/site-packages/torch/utils/data/_utils/signal_handling.py", line 66, in handler
+    _error_if_any_worker_fails()
+RuntimeError: DataLoader worker (pid 50213) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.
+"""
+
+# A rank dies of SIGBUS inside NCCL's set-up; nothing names shared memory.
+NCCL_BUS_ERROR = """\
+c7e1:4410:4790 [5] NCCL INFO Connected all trees
+[c7e1:4410 :0:4795] Caught signal 7 (Bus error: nonexistent physical address)
+==== backtrace (tid:   4795) ====
+ 0 0x0000000000043090 killpg()  ???:0
+ 1 0x000000000008170d ncclGroupEnd()  ???:0
+=================================
+"""
+
+# Two nodes over RoCE; rank 6's NIC stops getting acknowledgements from its peer.
+LINK_COMPLETION_ERRORS = """\
+nodeb:6021:6455 [6] NCCL INFO NET/IB : Using [0]mlx5_2:1/RoCE ; OOB bond0:10.31.0.12<0>
+nodeb:6021:6455 [6] transport/net_ib.cc:1450 NCCL WARN NET/IB : Got completion from peer 10.31.0.11<47210> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.31.0.12 remoteGids::ffff:10.31.0.11
+nodeb:6021:6455 [6] NCCL INFO transport/net.cc:1302 -> 6
+nodeb:6021:6455 [6] NCCL INFO proxy.cc:698 -> 6
+nodeb:6021:6455 [6] transport/net_ib.cc:1450 NCCL WARN NET/IB : Got completion from peer 10.31.0.11<47210> with status=12 opcode=32616 len=0 vendor err 129 (Recv) localGid ::ffff:10.31.0.12 remoteGids::ffff:10.31.0.11
+"""
+
+# The same transport setting up, and the log ending there.
+LINK_SETUP_ONLY = """\
+nodeb:6021:6455 [6] NCCL INFO NET/IB : Using [0]mlx5_2:1/RoCE ; OOB bond0:10.31.0.12<0>
+nodeb:6021:6455 [6] NCCL INFO Channel 00/0 : 5[6] -> 6[6] [receive] via NET/IB/0
+nodeb:6021:6455 [6] NCCL INFO Connected all rings
+"""
+
+
+def test_an_nccl_shared_memory_refusal_is_the_machine() -> None:
+    diagnosis = diagnose_text("ddp/rank2.log", SHM_SEGMENT_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Call to shm_open failed" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_unexplained_nccl_system_error_stays_the_collective_layer() -> None:
+    diagnosis = diagnose_text("ddp/rank2.log", BARE_SYSTEM_ERROR)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "unhandled system error" in diagnosis.first_error.text
+
+
+def test_a_loader_bus_error_in_shared_memory_is_the_machine() -> None:
+    diagnosis = diagnose_text("seg/train.log", LOADER_BUS_ERROR)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Unexpected bus error encountered in worker" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_bus_error_that_names_no_shared_memory_stays_a_crash() -> None:
+    diagnosis = diagnose_text("mp/train.log", NCCL_BUS_ERROR)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Caught signal 7" in diagnosis.first_error.text
+
+
+def test_a_failed_link_completion_is_the_collective_network() -> None:
+    diagnosis = diagnose_text("nodeb/worker.log", LINK_COMPLETION_ERRORS)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "opcode=0 len=0" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_link_setup_lines_are_not_a_failure() -> None:
+    diagnosis = diagnose_text("nodeb/worker.log", LINK_SETUP_ONLY)
+    assert diagnosis.category != "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is None
