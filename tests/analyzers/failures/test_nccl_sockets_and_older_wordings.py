@@ -71,3 +71,27 @@ def test_a_store_based_barrier_that_timed_out_is_the_store_wait() -> None:
 def test_waiting_in_the_barrier_is_not_a_timeout() -> None:
     diagnosis = diagnose_text("rank3.log", BARRIER.splitlines()[0] + "\n")
     assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+def test_gloo_told_to_use_an_interface_the_host_lacks_is_the_collective_start() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/cpu_job/main.py", line 30, in <module>\n'
+        '    dist.init_process_group("gloo")\n'
+        "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] "
+        "ifa != nullptr. Unable to find address for: ens5f1\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Unable to find address for: ens5f1" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_nccl_naming_the_interface_it_uses_is_no_failure() -> None:
+    text = (
+        "gpu-3:4410:4410 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens5f1\n"
+        "gpu-3:4410:4410 [0] NCCL INFO Bootstrap : Using ens5f1:10.4.0.3<0>\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
