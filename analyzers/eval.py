@@ -8,7 +8,10 @@ compared with the truth file next to it:
 - first error: right when `diagnosis.first_error.text` contains `first_error_contains` or
   one of `first_error_also`; when the truth has no first error (a healthy run) or marks it
   optional, reporting none is right too;
-- culprits (torch bundles): right when `culprit_ranks` equals the truth's.
+- culprits (torch bundles): right when `culprit_ranks` equals the truth's;
+- checkpoints (torch bundles): right when every rank's last checkpoint (layer-qualified) and
+  the last one all ranks reached equal the truth's `per_rank_last_checkpoint_qualified` and
+  `last_common_checkpoint_qualified`.
 
     python -m analyzers.eval [--corpus DIR ...] [--verbose]
 
@@ -63,6 +66,7 @@ class Outcome:
     location_ok: bool | None = None  # file:line equal to a truth candidate's, when given
     confidence: float = 0.0
     alternatives: tuple[str, ...] = ()  # the report's other labels, best first
+    checkpoints_ok: bool | None = None  # None when the truth records no checkpoints
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,11 @@ class Score:
     @property
     def location_accuracy(self) -> float | None:
         judged = [o.location_ok for o in self.outcomes if o.location_ok is not None]
+        return _share(judged) if judged else None
+
+    @property
+    def checkpoint_accuracy(self) -> float | None:
+        judged = [o.checkpoints_ok for o in self.outcomes if o.checkpoints_ok is not None]
         return _share(judged) if judged else None
 
     @property
@@ -183,7 +192,19 @@ def judge(sample: Sample, report: dict[str, Any]) -> Outcome:
         location_ok=_location_ok(truth, first),
         confidence=float(diagnosis.get("confidence") or 0.0),
         alternatives=tuple(alt["category"] for alt in diagnosis.get("alternatives") or ()),
+        checkpoints_ok=_checkpoints_ok(truth, report),
     )
+
+
+def _checkpoints_ok(truth: dict[str, Any], report: dict[str, Any]) -> bool | None:
+    """Each rank's last checkpoint and the last common one, both layer-qualified."""
+    wanted = truth.get("per_rank_last_checkpoint_qualified")
+    if wanted is None:
+        return None
+    got = {str(r["rank"]): r.get("last_checkpoint_qualified") for r in report.get("ranks") or ()}
+    common = (report.get("correlation") or {}).get("last_common_checkpoint_qualified")
+    ranks_ok = all(got.get(rank) == last for rank, last in wanted.items())
+    return ranks_ok and common == truth.get("last_common_checkpoint_qualified")
 
 
 def _location_ok(truth: dict[str, Any], first: dict[str, Any] | None) -> bool | None:
@@ -234,6 +255,8 @@ def render(score: Score, verbose: bool = False) -> str:
         lines.append(f"culprit accuracy:     {score.culprit_accuracy:.0%} (torch bundles)")
     if score.location_accuracy is not None:
         lines.append(f"first-error file:line {score.location_accuracy:.0%} (torch bundles)")
+    if score.checkpoint_accuracy is not None:
+        lines.append(f"checkpoints:          {score.checkpoint_accuracy:.0%} (torch bundles)")
     lines.append(f"samples: {len(score.outcomes)}")
     lines += reliability_table(score)
     return "\n".join(lines)

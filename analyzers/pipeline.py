@@ -29,7 +29,7 @@ from analyzers.timeline.correlate import correlate
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 from analyzers.tree import walk as tree
 
-# Checkpoints placed per job (~36 bytes each with their rank sequence): the rest are counted.
+# Checkpoints placed per job (~26 bytes each with their rank sequence): the rest are counted.
 MAX_JOB_CHECKPOINTS = 8_000_000
 VERSION = "0.3.0"  # stored on every run; bump when reports change meaning
 

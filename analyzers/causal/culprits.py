@@ -53,7 +53,21 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
         return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
     size_stated = _size_stated(scans, correlation)
-    return singled_out(correlation, size_stated) or first_to_exit(scans) or NOBODY
+    quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
+    found = singled_out(correlation, size_stated, quiet_suspect)
+    return found or _exited_first(first, scans) or NOBODY
+
+
+def _exited_first(first: Classified, scans: Sequence[FileScan]) -> Blame | None:
+    """The launcher's first child to exit, unless it is the rank that reported the wait or the
+    bad message itself: that rank ended because of what a peer did (a size check on data a
+    peer sent aborts the receiver), and its exit says nothing about which peer it was."""
+    exited = first_to_exit(scans)
+    exit_record = any(match.signature.cause_if_silent for match in first.matches)
+    own_report = first.rank is not None and not exit_record
+    if exited is None or (own_report and exited.ranks == [first.rank]):
+        return None
+    return exited
 
 
 def _size_stated(scans: Sequence[FileScan], correlation: Correlation | None) -> bool:

@@ -22,14 +22,21 @@ from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 
 
-def singled_out(correlation: Correlation | None, size_stated: bool) -> Blame | None:
+def singled_out(
+    correlation: Correlation | None, size_stated: bool, quiet_suspect: bool = True
+) -> Blame | None:
     """Killed or missing ranks (missing only when the world size is stated, else an
     excerpt of one rank would blame all the others), then ranks that left the common
-    path, then the few ranks ahead of or behind the pack."""
+    path, then the few ranks ahead of or behind the pack. Ranks that only went quiet are
+    suspects unless the first error says a peer was running when it failed it
+    (`quiet_suspect` false: a message that arrived too long was sent by a live peer)."""
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
-    for choose in (_killed, _missing, _waited_for, _diverged, _apart, _silent, _first_stopped):
+    choosers = (_killed, _missing, _waited_for, _diverged, _apart, _silent, _first_stopped)
+    for choose in choosers:
+        if choose is _silent and not quiet_suspect:
+            continue
         blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
             return blame

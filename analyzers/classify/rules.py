@@ -62,6 +62,9 @@ class Signature:
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
     outside_stop: bool = False
+    # the line reports a message a peer sent that did not fit (checked on arrival): the sender
+    # was running, so a rank that merely went quiet is not singled out by this line
+    peer_sent: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -209,6 +212,7 @@ def _signature(entry: Entry) -> Signature:
         yields_to=entry.strings("yields_to", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
+        peer_sent=entry.get("peer_sent", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

@@ -35,7 +35,7 @@ MAX_GEOMETRIES = 8
 GATE = 5  # literals sharing their last bytes are looked for after that ending is found
 MAX_TEMPLATES = 512  # per geometry: a launcher log interleaves its ranks' prefixes
 MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the text varies)
-# Checkpoints placed per file (~24 bytes each): memory stays bounded on any input. Lines past
+# Checkpoints placed per file (~20 bytes each): memory stays bounded on any input. Lines past
 # it are counted (`CheckpointTrack.unplaced`) and the report says the file was cut.
 MAX_PLACED = 4_000_000
 # Timed lines remembered with their minute (a new minute or message teaches one more).
@@ -103,6 +103,7 @@ class CheckpointLines:
         if len(self.track) >= MAX_PLACED:
             self.track.unplaced += sum(low.count(word) for word in self._literals)
             return
+        self.track.make_room_for_line(first_line + len(block))  # a block has fewer lines
         words = self._present(low) if self._regex is None else []
         hot = len(words) == 1
         line_no, pos = first_line, 0

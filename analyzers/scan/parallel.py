@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import multiprocessing as mp
 import os
 import queue
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any, NoReturn
 
@@ -30,7 +31,9 @@ from analyzers.scan.scanner import CHUNK, ScanSettings, scan_one, worker_main
 from analyzers.scan.store_budget import UNLIMITED, StoreBudget
 
 POLL_S = 1.0  # how often a waiting parent checks that its workers are alive
-BUFFER_CHUNKS = 32  # per worker: how far (in MiB) the parent may read ahead of it
+# Per worker: how far (in MiB) the parent may read ahead of it. A few MiB keep both scanners
+# busy (a member is handed whole to the least-loaded one); each MiB more is parent memory.
+BUFFER_CHUNKS = 8
 # Members smaller than this are scanned in the parent: the pipe round trip would cost more.
 # (A 100 KiB log of checkpoint lines takes milliseconds to read: worth a scanner process.)
 INLINE_LIMIT = 32 * 1024
@@ -155,6 +158,18 @@ class _Worker:
                 return
 
 
+@contextlib.contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """Fork scanners with the parent's objects out of the garbage collector's reach: a
+    scanner's collections would otherwise write to every inherited object's header and turn
+    each shared page into a private copy (tens of MB per scanner)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # the parent collects as before; each scanner keeps its frozen copy
+
+
 def _widen(conn: Connection) -> None:
     """Grow a pipe to hold a whole chunk (Linux): with the default 64 KiB, every MiB sent
     costs 16 wake-ups of the reader."""
@@ -168,7 +183,8 @@ class _WorkerPool:
         self._settings = settings
         self._store = store
         self._matcher = CheckpointMatcher(settings.patterns)
-        self._workers = [self._start(ctx) for _ in range(size)]
+        with _frozen_heap():
+            self._workers = [self._start(ctx) for _ in range(size)]
         self._pending: dict[int, tuple[int, int, str | None]] = {}
 
     def _start(self, ctx: Any) -> _Worker:

@@ -111,4 +111,4 @@ def _move_launcher_copies(scan: FileScan, offset: int) -> None:
 def _renumber(track: CheckpointTrack, moves: dict[int, int]) -> None:
     for index, rank in enumerate(track.rank):
         if rank != NO_RANK and rank in moves:
-            track.rank[index] = moves[rank]
+            track.set_rank(index, moves[rank])

@@ -114,7 +114,7 @@ def _sequence(
         text=array("I", map(table.__getitem__, text)),
         file=array("I", [file_id]) * len(picked),
         # a whole file's columns are shared with its track, not copied: neither changes now
-        line=track.line if whole else array("Q", (track.line[i] for i in picked)),
+        line=track.line if whole else array(track.line.typecode, (track.line[i] for i in picked)),
         time=track.time if whole else array("d", (track.time[i] for i in picked)),
     )
 

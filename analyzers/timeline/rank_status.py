@@ -74,7 +74,7 @@ def _status(
     signal or a success line was waiting for something."""
     if missing or files is None:
         return RankStatus.MISSING
-    if files.killed_line or (exit_ is not None and _fatal_signal(exit_)):
+    if files.killed_line or (exit_ is not None and _fatal_signal(exit_, has_error)):
         return RankStatus.KILLED
     if has_error or (exit_ is not None and (exit_.exitcode or 0) > 0):
         return RankStatus.ERROR
@@ -83,15 +83,20 @@ def _status(
     return RankStatus.HUNG
 
 
-def _fatal_signal(exit_: LauncherExit) -> bool:
+def _fatal_signal(exit_: LauncherExit, has_error: bool = False) -> bool:
     """A signal the process died of by itself (SIGSEGV, SIGKILL from the OOM killer), as
-    opposed to the SIGTERM a launcher sends the survivors."""
+    opposed to the SIGTERM a launcher sends the survivors. SIGABRT after the rank logged an
+    error is how a native exception nobody caught ends the process (`terminate called`): the
+    rank failed on what it logged, it was not killed."""
     number = exit_.signal
     if number is None and exit_.exitcode is not None and exit_.exitcode < 0:
         number = -exit_.exitcode
     if number is None:
         return False
-    return _signal_name(number) not in _termination_signals()
+    name = _signal_name(number)
+    if has_error and name == "SIGABRT":
+        return False
+    return name not in _termination_signals()
 
 
 def _signal_name(number: int) -> str:

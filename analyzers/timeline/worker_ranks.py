@@ -47,7 +47,7 @@ def _rank_checkpoints(track: CheckpointTrack, layout: Layout) -> None:
         if worker != NO_RANK and track.rank[index] == NO_RANK:
             rank = ranks[worker]
             if rank is not None:
-                track.rank[index] = rank
+                track.set_rank(index, rank)
 
 
 def bundle_layout(scans: Sequence[FileScan], tags: set[str]) -> Layout:

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import tarfile
 
-from analyzers.eval import Outcome, Sample, Score, as_bundle, main, pooled, render_sets
+from analyzers.eval import (
+    Outcome,
+    Sample,
+    Score,
+    _checkpoints_ok,
+    as_bundle,
+    main,
+    pooled,
+    render_sets,
+)
 
 
 def outcome(name: str, right: bool, confidence: float = 0.9) -> Outcome:
@@ -68,3 +77,25 @@ def test_a_case_packs_logs_in_subfolders_but_never_its_truth(tmp_path) -> None:
     ):
         names = sorted(tar.getnames())
     assert names == ["h01/logs/node1/truth.json", "h01/logs/train.log"]
+
+
+def _report(lasts: dict[int, str | None], common: str | None) -> dict:
+    ranks = [{"rank": r, "last_checkpoint_qualified": last} for r, last in lasts.items()]
+    return {"ranks": ranks, "correlation": {"last_common_checkpoint_qualified": common}}
+
+
+CHECKPOINT_TRUTH = {
+    "per_rank_last_checkpoint_qualified": {"0": "layer 2 / norm passed", "1": None},
+    "last_common_checkpoint_qualified": None,
+}
+
+
+def test_checkpoints_are_right_when_every_rank_and_the_common_one_match() -> None:
+    report = _report({0: "layer 2 / norm passed", 1: None}, None)
+    assert _checkpoints_ok(CHECKPOINT_TRUTH, report) is True
+
+
+def test_checkpoints_are_wrong_when_one_rank_stops_in_another_layer() -> None:
+    report = _report({0: "layer 1 / norm passed", 1: None}, None)
+    assert _checkpoints_ok(CHECKPOINT_TRUTH, report) is False
+    assert _checkpoints_ok({"category": "hccl"}, report) is None

@@ -496,3 +496,35 @@ def test_a_timeout_without_a_named_wait_blames_the_rank_behind(tmp_path: Path) -
     for rank, ms in ((0, 10800), (1, 10810), (2, 10830), (3, 10850)):
         job[rank].at(ms).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [0]
+
+
+def a_receiver_aborts_while_rank_0_goes_quiet(first_line: str) -> list[RankLog]:
+    """Every rank reaches layer 1's norm; rank 2 fails on `first_line`, ranks 1 and 3 then
+    lose the connection and rank 0 is stopped before it logs a word."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    job[2].at(2050).raw(first_line)
+    for rank, ms in ((1, 2100), (3, 2120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {CLOSED}")
+    return job
+
+
+def test_a_rank_that_went_quiet_is_not_blamed_for_a_message_a_live_peer_sent(
+    tmp_path: Path,
+) -> None:
+    """docs/labelling.md, "A rank that aborts on what a peer sent": the oversized message was
+    sent by a running peer, and the line does not say which; rank 0's silence proves nothing."""
+    line = (
+        "  what():  [enforce fail at /opt/src/gloo/transport/tcp/pair.cc:446] op.preamble.length "
+        "<= op.nbytes. 96 vs 64. Received data size doesn't match expected size."
+    )
+    diagnosis = analyze_job(tmp_path, a_receiver_aborts_while_rank_0_goes_quiet(line)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_rank_that_went_quiet_is_still_the_one_a_timeout_waited_for(tmp_path: Path) -> None:
+    line = f"[rank2]: RuntimeError: {RECV_TIMEOUT}"
+    diagnosis = analyze_job(tmp_path, a_receiver_aborts_while_rank_0_goes_quiet(line)).diagnosis
+    assert diagnosis.culprit_ranks == [0]

@@ -55,6 +55,34 @@ def test_a_bare_assert_under_a_per_parameter_loader_frame_is_weight_loading() ->
     assert label(found) == ("weight_load", "framework")
 
 
+# docs/labelling.md, "Config, driver_env or weight_load": an unknown exception raised while the
+# job reads its own settings is the job's configuration.
+def test_an_unknown_exception_raised_while_the_job_reads_its_settings_is_config() -> None:
+    frame = 'File "/srv/serve/launch.py", line 41, in parse_runtime_config'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        (
+            "ValueError: invalid literal for int() with base 10: 'auto'",
+            EventKind.ERROR,
+            "traceback",
+        ),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_exception_raised_while_reading_a_sample_is_not_config() -> None:
+    frame = 'File "/srv/serve/data.py", line 77, in __getitem__'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        (
+            "ValueError: invalid literal for int() with base 10: 'auto'",
+            EventKind.ERROR,
+            "traceback",
+        ),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)

@@ -235,6 +235,30 @@ def test_elastic_root_cause_is_only_a_last_resort_for_the_culprit() -> None:
     assert find_first_error([summary], correlation(statuses), [report]).culprit_ranks == [1]
 
 
+def _receiver_aborts(root_cause: int) -> list[int]:
+    mismatch = item(
+        "  what():  [enforce fail at /src/gloo/transport/tcp/pair.cc:446] op.preamble.length "
+        "<= op.nbytes. 2048 vs 1024. Received data size doesn't match expected size.",
+        rank=1,
+        order=0,
+    )
+    report = FileScan(
+        FileInfo("job/launcher.log", FileKind.LAUNCHER, None),
+        facts={"elastic_failures": [{"rank": root_cause, "exitcode": -6, "root_cause": True}]},
+    )
+    return find_first_error([mismatch], None, [report]).culprit_ranks
+
+
+# docs/labelling.md, "A rank that aborts on what a peer sent": the launcher's root cause is the first child
+# to exit, no culprit when it is the rank that reported a peer's bad message and died of it.
+def test_the_rank_that_aborts_on_a_peers_message_is_not_blamed_for_exiting_first() -> None:
+    assert _receiver_aborts(root_cause=1) == []
+
+
+def test_another_rank_the_launcher_saw_exit_first_is_still_the_last_resort() -> None:
+    assert _receiver_aborts(root_cause=3) == [3]
+
+
 def _ranks_losing_rank_3(rank3_error: str | None) -> tuple[list, dict[str, str]]:
     """Rank 3 ends inside layer 1 (with or without a word of its own); its peers lose the
     connection; torchrun's launcher log reports rank 3's exit status."""

@@ -46,3 +46,41 @@ def test_last_line_of_each_rank():
     for line, rank in [(1, 0), (2, 1), (3, 0), (4, None)]:
         track.add(0, line, NAN, rank)
     assert last_line_by_rank(track) == {0: 3, 1: 2, -1: 4}
+
+
+def test_the_parent_receives_small_ids_and_ranks_in_a_byte_each():
+    track = CheckpointTrack()
+    for line in range(1, 1001):
+        track.add(track.text_id(f"layer {line % 7} passed"), line, float(line), 5)
+    copy = pickle.loads(pickle.dumps(track))
+    assert (copy.text.itemsize, copy.rank.itemsize) == (1, 1)
+    assert [copy.entry(i) for i in range(1000)] == [track.entry(i) for i in range(1000)]
+
+
+def test_columns_whose_values_need_more_keep_their_width():
+    track = CheckpointTrack()
+    track.add(track.text_id("norm passed"), 1, NAN, 300)  # a rank past a signed byte
+    track.add(track.text_id("norm passed"), 2, NAN, None)
+    for n in range(300):
+        track.text_id(f"step {n} passed")
+    copy = pickle.loads(pickle.dumps(track))
+    assert copy.rank.tolist() == [300, -1]
+    assert copy.text.itemsize == 4  # 301 texts: ids past one byte
+
+
+def test_a_received_track_takes_new_ranks_and_entries():
+    track = CheckpointTrack()
+    track.add(track.text_id("norm passed"), 1, NAN, 0)
+    copy = pickle.loads(pickle.dumps(track))
+    copy.set_rank(0, 4096)  # the layout made a local rank global
+    copy.add(copy.text_id("attention passed"), 2, NAN, 70000)
+    assert copy.rank.tolist() == [4096, 70000]
+    assert copy.entry(1) == ("attention passed", 2, None, 70000, None)
+
+
+def test_line_numbers_past_four_billion_widen_the_line_column():
+    track = CheckpointTrack()
+    track.add(0, 7, NAN, 0)
+    track.add(0, 5_000_000_000, NAN, 0)
+    assert track.line.tolist() == [7, 5_000_000_000]
+    assert len(track.text) == len(track.time) == len(track.rank) == 2

@@ -710,3 +710,48 @@ def test_job_stopped_by_its_scheduler_while_ranks_kept_pace_is_the_stop_itself()
     assert diagnosis.culprit_ranks == []
     assert diagnosis.first_error is not None
     assert "Received 15 death signal" in diagnosis.first_error.text
+
+
+# docs/labelling.md, "A job stopped from outside": an interrupt the agent passes on to its
+# workers. The agent's record comes before the workers' KeyboardInterrupt tracebacks (printed
+# with no time of day in their own stderr files) and is the first error.
+AGENT_INTERRUPTED = """\
+W0305 14:02:11.530000 4410 torch/distributed/elastic/agent/server/api.py:753] Received 2 death signal, shutting down workers
+W0305 14:02:11.531000 4410 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 4421 closing signal SIGINT
+W0305 14:02:11.531000 4410 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 4422 closing signal SIGINT
+Traceback (most recent call last):
+  File "/srv/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+  File "/srv/venv/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/api.py", line 87, in _terminate_process_handler
+    raise SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)
+torch.distributed.elastic.multiprocessing.api.SignalException: Process 4410 got signal: 2
+"""
+
+
+def _interrupted_worker(rank: int) -> str:
+    return (
+        f"[rank{rank}]: Traceback (most recent call last):\n"
+        f'[rank{rank}]:   File "/srv/infer/run.py", line 88, in <module>\n'
+        f"[rank{rank}]:     time.sleep(5)\n"
+        f"[rank{rank}]: KeyboardInterrupt\n"
+    )
+
+
+def test_an_interrupt_the_agent_passed_on_is_first_recorded_by_the_agent() -> None:
+    files = {
+        f"job/attempt_0/{r}/stdout.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(2)
+    }
+    files.update({f"job/attempt_0/{r}/stderr.log": _interrupted_worker(r) for r in range(2)})
+    diagnosis = diagnose_files({"job/launcher.log": AGENT_INTERRUPTED, **files})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Received 2 death signal" in diagnosis.first_error.text
+
+
+def test_a_workers_interrupt_with_no_agent_record_stays_its_own_first_error() -> None:
+    files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(2)}
+    files["job/log_1.log"] += _interrupted_worker(1)
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "KeyboardInterrupt" in diagnosis.first_error.text

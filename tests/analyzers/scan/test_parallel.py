@@ -67,3 +67,21 @@ def test_the_default_worker_count_follows_the_cpus_this_process_may_use():
     from analyzers.scan.parallel import usable_cpus
 
     assert 1 <= usable_cpus() <= (os.cpu_count() or 1)
+
+
+def test_scanners_inherit_a_frozen_heap_and_the_parent_collects_as_before(tmp_path, monkeypatch):
+    """Frozen objects are never visited by a scanner's collector, so the pages it shares
+    with the parent stay shared; the parent itself keeps collecting its garbage."""
+    import gc
+
+    real_scan_one = scanner_process.scan_one
+
+    def reports_frozen(stream, info, matcher, store_dir):
+        scan = real_scan_one(stream, info, matcher, store_dir)
+        scan.facts["frozen_objects"] = gc.get_freeze_count()
+        return scan
+
+    monkeypatch.setattr(scanner_process, "scan_one", reports_frozen)
+    scans = scan_members(Bundle(_bundle(tmp_path)).members(), ScanSettings(), workers=2)
+    assert all(scan.facts["frozen_objects"] > 1000 for scan in scans)
+    assert gc.get_freeze_count() == 0

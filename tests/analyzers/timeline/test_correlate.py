@@ -360,6 +360,30 @@ def test_status_killed_by_a_killed_line_and_not_by_sigterm():
     assert (ranks[0].status, ranks[1].status) == (RankStatus.KILLED, RankStatus.HUNG)
 
 
+def _aborted(errors: list[str]) -> dict[int, RankStatus]:
+    scans = [
+        _log("log_0.log", 0, PREFILL[:2], errors=errors),
+        _log("log_1.log", 1, PREFILL[:2]),
+        FileScan(
+            FileInfo("launcher.log", FileKind.LAUNCHER, None, lines=20),
+            facts={"elastic_failures": [{"rank": 0, "exitcode": -6, "signal": "SIGABRT"}]},
+        ),
+    ]
+    return {r: s.status for r, s in _by_rank(correlate(scans, None)).items()}
+
+
+def test_status_error_when_a_rank_aborts_on_the_native_error_it_logged():
+    """docs/labelling.md, "A rank that aborts on what a peer sent": SIGABRT is how a native
+    exception nobody caught ends the process; the rank failed on what it logged, it was not
+    killed."""
+    logged = ["terminate called after throwing an instance of 'gloo::EnforceNotMet'"]
+    assert _aborted(logged)[0] == RankStatus.ERROR
+
+
+def test_status_killed_when_a_rank_aborts_without_a_word():
+    assert _aborted([])[0] == RankStatus.KILLED
+
+
 def test_status_error_from_a_positive_exit_code_without_an_error_line():
     scans = [_log("log_0.log", 0, PREFILL), _log("log_1.log", 1, PREFILL)]
     scans.append(
