@@ -95,3 +95,27 @@ def test_nccl_naming_the_interface_it_uses_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+
+
+UNHANDLED_CUDA = """\
+[rank4]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2
+[rank4]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank4]: Last error:
+[rank4]: Cuda failure 999 'unknown error'
+"""
+
+
+def test_the_cuda_answer_under_an_unhandled_cuda_error_names_a_failed_device() -> None:
+    diagnosis = diagnose_text("rank4.log", UNHANDLED_CUDA)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Cuda failure 999 'unknown error'" in diagnosis.first_error.text
+
+
+def test_a_cuda_answer_about_the_call_stays_with_the_collective_layer() -> None:
+    text = UNHANDLED_CUDA.replace(
+        "Cuda failure 999 'unknown error'", "Cuda failure 1 'invalid argument'"
+    )
+    diagnosis = diagnose_text("rank4.log", text)
+    assert diagnosis.category != "device_fault"
+    assert "dev.cuda_device_failure" not in _rules(diagnosis)
