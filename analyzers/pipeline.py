@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from analyzers.checkpoints.track import JobBudget
+from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
@@ -163,8 +164,11 @@ def _world_size_hint(scans: Sequence[FileScan]) -> int | None:
 
 
 def _environment(scans: Sequence[FileScan]) -> dict[str, object]:
-    """Env vars, versions and npu-smi snapshots, merged across files, for the report."""
+    """Env vars, versions and npu-smi snapshots, merged across files, and the accelerator
+    stack the bundle shows, for the report."""
     env: dict[str, object] = {}
+    if (stack := accelerator_of(scans)) is not None:
+        env["accelerator"] = stack
     for scan in scans:
         for topic in ("env", "versions"):
             if scan.facts.get(topic):

@@ -28,7 +28,9 @@ KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
 CASES_DIR = KNOWLEDGE / "cases"
 SCHEMA = Path(__file__).parents[1] / "schema" / "report.schema.json"
 
-HARDWARE = frozenset({"A2", "A3", "310P", "any"})
+# Ascend generations, "ascend" (any of them), "cuda" (NVIDIA GPUs) or "any".
+GENERATIONS = ("A2", "A3", "310P")
+HARDWARE = frozenset({*GENERATIONS, "ascend", "cuda", "any"})
 STRATEGIES = frozenset(
     {
         "operator_fallback",
@@ -60,6 +62,16 @@ _LISTS = (
 TRANSLATED_TEXT = ("title", "root_cause", "fix")
 TRANSLATED_LISTS = ("symptoms", "verify")
 _ZH_FIELDS = tuple(zh_key(name) for name in (*TRANSLATED_TEXT, *TRANSLATED_LISTS))
+
+
+def hardware_fits(wanted: str) -> frozenset[str]:
+    """The hardware tags of the cases that fit `wanted` hardware: an A2 job is helped by A2,
+    Ascend-wide and general cases; a CUDA job by CUDA and general ones."""
+    if wanted in GENERATIONS:
+        return frozenset({wanted, "ascend", "any"})
+    if wanted == "ascend":
+        return frozenset({*GENERATIONS, "ascend", "any"})
+    return frozenset({wanted, "any"})
 
 
 class CaseError(ValueError):

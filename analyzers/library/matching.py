@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from analyzers.classify.accelerator import accelerator_of
 from analyzers.core.types import CaseMatch, Diagnosis, EventKind, FileScan
 from analyzers.library.data import (
     CASES_DIR,
@@ -24,6 +25,7 @@ from analyzers.library.data import (
     STRATEGIES,
     Case,
     CaseError,
+    hardware_fits,
     load_cases,
     parse_cases,
     read_yaml,
@@ -158,9 +160,9 @@ def match_cases(
     links = _path_links(diagnosis.tree_path, tree_links)
     text = incident_text(diagnosis, scans)
     rare = _rare_codes(library)
-    hardware = hardware_of(scans)
+    hardware, stack = hardware_of(scans), accelerator_of(scans)
     scored = [
-        (_points(c, text, diagnosis.category, rare, links) * _hardware_fit(c, hardware), c)
+        (_points(c, text, diagnosis.category, rare, links) * _hardware_fit(c, hardware, stack), c)
         for c in library
     ]
     ranked = sorted(((p, c) for p, c in scored if p > 0), key=lambda pc: (-pc[0], pc[1].id))
@@ -223,9 +225,12 @@ def _points(
     return evidence + link + (SAME_CATEGORY if case.category == category else 0.0)
 
 
-def _hardware_fit(case: Case, hardware: str | None) -> float:
-    """Halve a case that names other hardware than the incident's (when that is known)."""
-    if hardware is None or "any" in case.hardware or hardware in case.hardware:
+def _hardware_fit(case: Case, hardware: str | None, stack: str | None) -> float:
+    """Drop a case written for another accelerator stack than the incident's and halve one
+    for another Ascend generation (each only when the bundle tells)."""
+    if stack is not None and not hardware_fits(stack) & set(case.hardware):
+        return 0.0
+    if hardware is None or hardware_fits(hardware) & set(case.hardware):
         return 1.0
     return OTHER_HARDWARE
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString
 
+from analyzers.library.data import hardware_fits
 from incidents import localized
 from incidents.library import search, typos
 from incidents.library.highlight import highlight, snippet
@@ -46,7 +47,7 @@ class CaseFilters:
                 keyed = CaseKey.objects.filter(kind=kind, value=value.lower())
                 cases = cases.filter(pk__in=keyed.values("case_id"))
         if self.hardware:
-            fits = [self.hardware.lower(), "any"]
+            fits = [tag.lower() for tag in hardware_fits(self.hardware)]
             keyed = CaseKey.objects.filter(kind=CaseKey.Kind.HARDWARE, value__in=fits)
             cases = cases.filter(pk__in=keyed.values("case_id"))
         return cases

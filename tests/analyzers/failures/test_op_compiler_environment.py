@@ -22,6 +22,18 @@ RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts
         Rectify the fault based on the error information in the ascend log.
 """
 
+# A serving engine's log of the same refusal, with CANN's error block under it naming the step
+# that failed: the chip's platform info could not be set up.
+COMPILE_OPTIONS_WITH_BLOCK = """\
+ERROR 02-14 08:31:05 [engine.py:311] SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001
+ERROR 02-14 08:31:05 [engine.py:311] [ERROR] 2026-02-14-08:31:05 (PID:4410, Device:0, RankID:-1) ERR00100 PTA call acl api failed
+ERROR 02-14 08:31:05 [engine.py:311] [Error]: The internal ACL of the system is incorrect.
+ERROR 02-14 08:31:05 [engine.py:311] EH9999: Inner Error!
+ERROR 02-14 08:31:05 [engine.py:311] EH9999: [PID: 4410] 2026-02-14-08:31:05.672.019 [Init][PlatformInfo]init runtime platform info failed, SocVersion = Ascend910B3[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]
+ERROR 02-14 08:31:05 [engine.py:311]         TraceBack (most recent call last):
+ERROR 02-14 08:31:05 [engine.py:311]        GELib::InnerInitialize failed.[FUNC:Initialize][FILE:gelib.cc][LINE:184]
+"""
+
 # The device management library refusing in a container is the machine alone.
 DCMI_REFUSED = """\
 root@node-3:/workspace# npu-smi info
@@ -37,6 +49,16 @@ def test_refused_compile_options_are_the_machine_with_the_package_set_as_neighbo
     assert "error code is 500001" in diagnosis.first_error.text
     config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
     assert 0 < config.score < diagnosis.confidence
+
+
+def test_the_block_under_the_compile_options_names_the_step_that_failed() -> None:
+    """docs/labelling.md#the-operator-compilers-environment-does-not-start: the return code is
+    the wrapper; the block line that names the failed start-up step is the first error. The
+    refusal printed alone (above) keeps its own line as the first error."""
+    diagnosis = diagnose_text("serve.log", COMPILE_OPTIONS_WITH_BLOCK)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "init runtime platform info failed" in diagnosis.first_error.text
 
 
 def test_a_device_library_refusal_has_no_package_set_neighbour() -> None:

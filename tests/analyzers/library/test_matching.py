@@ -561,6 +561,35 @@ def test_case_for_other_hardware_counts_half():
     assert a3[case] == pytest.approx(a2[case] / 2, abs=0.01)
 
 
+def test_a_cuda_job_is_not_offered_cases_written_for_ascend():
+    diagnosis, scans = incident(
+        "hccl",
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "unhandled cuda error, NCCL version 2.21.5",
+        "ncclUnhandledCudaError: Call to CUDA function failed.",
+    )
+    assert "backend-nccl-on-npu" not in [m.id for m in match_cases(diagnosis, scans, limit=20)]
+
+
+def test_a_cuda_job_keeps_the_general_cases():
+    diagnosis, scans = incident(
+        "hccl",
+        "[rank3]:[E1203 10:00:01.5 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, Timeout(ms)=600000)",
+        "NCCL WARN Cuda failure 'an illegal memory access was encountered'",
+    )
+    assert "hccl-watchdog-exec-timeout" in [m.id for m in match_cases(diagnosis, scans)]
+
+
+def test_an_ascend_job_asking_for_nccl_still_gets_the_backend_case():
+    diagnosis, scans = incident(
+        "config",
+        "[rank0]: RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!",
+        "[rank0]: [W compiler_depend.ts:133] Warning: torch_npu was imported; device npu:0",
+    )
+    assert "backend-nccl-on-npu" in [m.id for m in match_cases(diagnosis, scans)]
+
+
 def test_repeated_cascade_lines_count_once():
     rank_lines = [
         f"[rank{r}]:[E0302 10:11:{r:02d}.42] [Rank {r}] Watchdog caught collective operation "

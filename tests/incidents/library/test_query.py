@@ -198,3 +198,30 @@ def test_every_case_is_in_the_database_index(library):
         indexed = cursor.fetchone()[0]
 
     assert indexed == len(library)
+
+
+def test_a_generation_filter_keeps_ascend_wide_cases_and_a_cuda_filter_drops_them(library):
+    make_case(
+        slug="hccl-wide",
+        title="HCCL buffer",
+        category="hccl",
+        hardware=["ascend"],
+        root_cause="r",
+        fix="f",
+    )
+    make_case(
+        slug="nccl-shm",
+        title="NCCL shared memory",
+        category="hccl",
+        hardware=["cuda"],
+        root_cause="r",
+        fix="f",
+    )
+
+    on_a2, on_cuda = slugs("", hardware="A2"), slugs("", hardware="cuda")
+
+    assert "hccl-wide" in on_a2
+    assert "nccl-shm" not in on_a2
+    assert "nccl-shm" in on_cuda
+    assert "aicore-timeout" in on_cuda
+    assert not {"hccl-wide", "mc2-dispatch-experts-per-rank"} & set(on_cuda)

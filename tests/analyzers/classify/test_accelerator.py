@@ -1,0 +1,47 @@
+"""Reading the accelerator stack a job ran on from its bundle."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.classify.accelerator import accelerator_of, load_stacks
+from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+
+
+def rank_log(*lines: str, env: dict | None = None) -> FileScan:
+    events = [Event("log_0.log", i + 1, t, EventKind.ERROR, message=t) for i, t in enumerate(lines)]
+    return FileScan(FileInfo("log_0.log", FileKind.RANK_LOG, 0), events, {"env": env or {}})
+
+
+@pytest.mark.parametrize("stack", load_stacks(), ids=lambda s: s.name)
+def test_the_line_patterns_keep_their_examples_and_counterexamples(stack):
+    assert all(stack.lines.search(line) for line in stack.examples)
+    assert not any(stack.lines.search(line) for line in stack.counterexamples)
+
+
+def test_a_cuda_runtime_failure_alone_reads_as_cuda():
+    scan = rank_log("RuntimeError: CUDA error: device-side assert triggered")
+    assert accelerator_of([scan]) == "cuda"
+
+
+def test_any_ascend_evidence_wins_over_cuda_words():
+    """torch_npu patches torch.cuda and serving engines say "cuda graph" on NPUs."""
+    scan = rank_log(
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "[W compiler_depend.ts:51] torch_npu: device npu:3 is busy",
+    )
+    assert accelerator_of([scan]) == "ascend"
+
+
+def test_cann_log_files_and_env_dumps_tell_without_any_error_line():
+    plog = FileScan(FileInfo("plog/plog-1_1.log", FileKind.PLOG, None))
+    env = FileScan(FileInfo("env.txt", FileKind.ENV, None), [], {"env": {"NCCL_DEBUG": "INFO"}})
+    assert accelerator_of([plog]) == "ascend"
+    assert accelerator_of([env]) == "cuda"
+
+
+def test_a_gloo_job_on_cpus_tells_neither():
+    scan = rank_log(
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"
+    )
+    assert accelerator_of([scan]) is None
