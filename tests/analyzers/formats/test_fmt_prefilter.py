@@ -155,7 +155,9 @@ def test_older_error_manager_lines_without_an_error_word_are_candidates():
 def test_a_line_ending_in_the_error_managers_trace_tag_is_an_error_candidate():
     """The error manager writes `[FUNC:..][FILE:..][LINE:n]` only on an error path, so its
     trace line is read whatever its words; the tag's words inside a sentence are not it."""
-    tagged = "op[GroupNormSwish], compile info not contain [_tile][FUNC:Parse][FILE:rt2.cc][LINE:77]"
+    tagged = (
+        "op[GroupNormSwish], compile info not contain [_tile][FUNC:Parse][FILE:rt2.cc][LINE:77]"
+    )
     quoted = "tag format is [FUNC:name][FILE:file][LINE:n] in every trace line, see docs"
     block = f"step 3 done\n{tagged}\n{quoted}\n".encode()
     hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
