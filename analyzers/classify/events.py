@@ -55,7 +55,10 @@ STRUCTURED_LOG_SOURCE = "logging"
 # glog's level letter in front of the time (`E20260821 17:32:26.321024 84730 file.cpp:464] ...`:
 # torch c10d, Ray, C++ serving runners) is a level field as well
 GLOG_SOURCE = "glog"
-_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE})
+# vLLM's own logger puts the level first (`ERROR 03-04 12:00:01 [engine.py:409] ...`, the v0
+# form without brackets, either after a worker tag such as `(VllmWorkerProcess pid=9)`)
+VLLM_SOURCE = "vllm"
+_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE, VLLM_SOURCE})
 _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).

@@ -10,6 +10,15 @@ Build tools (CMake, compilers' notes) print a diagnostic this way; the headline 
 no failure. It becomes one ERROR event at the headline whose message is the headline and
 its indented lines joined. Python tracebacks and CANN blocks have their own trackers, which
 see their lines first.
+
+NCCL's exceptions end the same way with the reason on the next line, not indented:
+
+    ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+    Last error:                                            <- header: says nothing itself
+    Duplicate GPU detected : rank 5 and rank 1 both on ... <- NCCL's last warning, repeated
+
+That line is NCCL's own account of the failure and often holds no error word; it becomes an
+ERROR event of its own, and the bare header none.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
 
 _HEADLINE = re.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
+_LAST_ERROR = "Last error:"
 _MAX_LINES = 8
 
 
@@ -31,6 +41,7 @@ class _Open:
     line: ParsedLine
     indent: int
     parts: list[str] = field(default_factory=list)
+    reason_next: bool = False  # NCCL's `Last error:`: the next line is the message
 
 
 class IndentedMessageTracker:
@@ -43,13 +54,21 @@ class IndentedMessageTracker:
     def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         key, message = line.stream_key, line.message
         head = self._open.get(key)
-        if head is not None:
+        if head is not None and head.reason_next:
+            del self._open[key]
+            if message.strip() and line.level not in QUIET_LEVELS:
+                sink.emit(lineno, line, EventKind.ERROR)
+                return True
+        elif head is not None:
             if message.strip() and _lead(message) > head.indent and len(head.parts) < _MAX_LINES:
                 head.parts.append(message.strip())
                 return True
             self.close(key, sink)
         if line.level in QUIET_LEVELS or line.level == "WARNING":
             return False
+        if message.strip() == _LAST_ERROR:
+            self._open[key] = _Open(lineno, line, _lead(message), reason_next=True)
+            return True
         if _HEADLINE.search(message):
             self._open[key] = _Open(lineno, line, _lead(message))
             return True
@@ -57,7 +76,7 @@ class IndentedMessageTracker:
 
     def close(self, key: str, sink: Sink) -> None:
         head = self._open.pop(key, None)
-        if head is None:
+        if head is None or head.reason_next:
             return
         message = " ".join([head.line.message.strip(), *head.parts])
         sink.emit(head.lineno, head.line, EventKind.ERROR, message=message)

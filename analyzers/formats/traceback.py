@@ -27,6 +27,12 @@ A bare `AssertionError` carries no text: what failed is the `assert` statement P
 as the frame's source line just above it. Its message is read with that statement
 (`AssertionError (assert isinstance(device, torch.device))`), so the knowledge can tell a type
 check from a shape comparison; any other bare exception keeps its one word.
+
+A wrapper that re-raises an exception caught in another process prints its own exception
+first and the caught one's traceback after it, under `Original Traceback (most recent call
+last):` (torch's DataLoader: `ValueError: Caught ValueError in DataLoader worker process 0.`).
+The original is the chain's root there although it comes second: the wrapper's record is
+`chained` with the original as its `root_line`, as a re-raise is.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ SOURCE = "traceback"
 FRAME_SOURCE = "traceback_frame"
 
 _HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
+# the caught exception's traceback that a re-raising wrapper prints under its own exception
+_ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
@@ -67,6 +75,7 @@ class _Open:
     frame: tuple[int, ParsedLine] | None = None
     root_line: int | None = None  # set when this traceback continues a chain
     indent: int = 0  # leading blanks of the header: a quoted traceback is indented as a whole
+    wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
 
 
 @dataclass(slots=True)
@@ -86,6 +95,7 @@ class TracebackTracker:
         self._continued: dict[str, _Message] = {}
         self._chain_root: dict[str, int] = {}  # writer -> root exception line of its chain
         self._last_root: dict[str, int] = {}
+        self._last_exception: dict[str, int] = {}  # writer -> line of its latest exception
 
     def wants_more(self) -> bool:
         return bool(self._open or self._continued)
@@ -102,6 +112,11 @@ class TracebackTracker:
             return True
         if state is not None:
             return self._inside(lineno, line, state, sink)
+        if _ORIGINAL.match(message):
+            wrapper = self._last_exception.get(key)
+            if wrapper is not None and lineno - wrapper <= _MAX_MORE + 1:
+                self._open[key] = _Open(lineno, indent=_lead(message), wrapper=wrapper)
+                return True
         if _CHAIN.match(message) and key in self._last_root:
             self._chain_root[key] = self._last_root[key]
             return True
@@ -133,6 +148,7 @@ class TracebackTracker:
         self._open.pop(key, None)
         root = state.root_line if state.root_line is not None else lineno
         self._last_root[key] = root
+        self._last_exception[key] = lineno
         message = line.message.strip()
         if _BARE_ASSERTION.match(message):
             statement = _failed_assertion(lineno, sink)
@@ -161,6 +177,18 @@ class TracebackTracker:
                 "rank": event.rank,
             },
         )
+        if state.wrapper is not None:  # the wrapper printed above re-raised this exception
+            sink.add_fact(
+                "tracebacks",
+                {
+                    "line": state.wrapper,
+                    "type": "re-raise",
+                    "frame_line": None,
+                    "chained": True,
+                    "root_line": lineno,
+                    "rank": event.rank,
+                },
+            )
 
     def _continues(self, line: ParsedLine) -> bool:
         """Append a continuation line to the exception's message; False ends the message."""

@@ -13,6 +13,8 @@ Seen in real reports (outermost first; they nest):
   logs sometimes split a name (`(EngineCore _DP3 pid=274)`)
 - colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`,
   or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
+- Slurm's `srun --label`: the task number, right-aligned, a colon and one space before each
+  task's line: ` 3: [rank3]: Traceback ...`, `11: ...` (a writer of its own, like pdsh's host)
 - `grep -n` over one file, or line numbers pasted with a log: `118:[rank3]: Traceback ...`
   (only digits and a colon not followed by another digit, so `12:30:01` stays a time)
 - a viewer's line numbers copied with the text (`cat -n`, an editor's gutter):
@@ -32,6 +34,7 @@ from analyzers.formats.worker_tags import process_tag, rank_of
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
+_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
@@ -62,9 +65,13 @@ def strip_wrappers(line: ParsedLine) -> None:
 def _peel_one(line: ParsedLine) -> bool:
     text = line.message
     first = text[:1]
-    if first.isdigit() and (_peel_collector_time(line, text) or _peel_line_number(line, text)):
+    if first.isdigit() and (
+        _peel_collector_time(line, text)
+        or _peel_srun_label(line, text)
+        or _peel_line_number(line, text)
+    ):
         return True
-    if first == " " and _peel_viewer_line_number(line, text):
+    if first == " " and (_peel_viewer_line_number(line, text) or _peel_srun_label(line, text)):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -102,6 +109,16 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
         line.tags["worker"] = tag
         if line.rank is None:
             line.rank = rank_of(tag, None)
+
+
+def _peel_srun_label(line: ParsedLine, text: str) -> bool:
+    """`srun --label` numbers each task's lines; the task is the writer, so its number joins
+    the stream key (it is not taken as a rank: with one launcher per node it names the node)."""
+    found = _SRUN_LABEL.match(text)
+    if found:
+        line.stream_key += f"srun{found.group(0).strip()}"
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _peel_line_number(line: ParsedLine, text: str) -> bool:

@@ -19,6 +19,8 @@ from analyzers.classify.events import (
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.codes import extract_codes
+from analyzers.formats.lines import parse_line
+from analyzers.formats.severity import classify, load_prefilter
 
 KNOWLEDGE = load_knowledge()
 
@@ -241,6 +243,53 @@ def test_a_service_log_line_its_writer_marked_error_is_a_bare_failure_even_unkno
     text = "Rope bucket 6 is not ready for slot 3"
     line = Event("atb/atb_1.log", 2, text, EventKind.ERROR, text, source="logging", level="ERROR")
     assert classify_event(line, 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "ERROR 05-06 10:00:02 [engine.py:409] Slot table for bucket 12 holds stale owner 7",
+        "(VllmWorkerProcess pid=4410) ERROR 05-06 10:00:02 multiproc_worker_utils.py:233] "
+        "Slot table for bucket 12 holds stale owner 7",
+        "CRITICAL 05-06 10:00:02 [launcher.py:99] Slot table for bucket 12 holds stale owner 7",
+    ],
+)
+def test_a_vllm_logger_line_marked_error_is_a_bare_failure_even_unknown(raw: str) -> None:
+    """vLLM's logger writes the level first (labelling.md, "First causal error": a line its
+    writer marked ERROR in a level field counts below every line a signature reads)."""
+    line = _parsed_event(raw)
+    assert line.source == "vllm"
+    assert classify_event(line, 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "WARNING 05-06 10:00:02 [engine.py:409] Slot table for bucket 12 holds stale owner 7",
+        "(VllmWorkerProcess pid=4410) INFO 05-06 10:00:02 multiproc_worker_utils.py:233] "
+        "Slot table for bucket 12 holds stale owner 7",
+    ],
+)
+def test_the_same_vllm_words_at_a_lower_level_stay_noise(raw: str) -> None:
+    line = _parsed_event(raw)
+    assert line.source == "vllm"
+    assert classify_event(line, 0, KNOWLEDGE).tier == TIER_NOISE
+
+
+def _parsed_event(raw: str) -> Event:
+    """An event from one raw line, its header read as the scanner reads it."""
+    parsed = parse_line(raw)
+    kind = classify(parsed, load_prefilter()) or EventKind.WARNING
+    return Event(
+        "logs/engine.log",
+        3,
+        raw,
+        kind,
+        parsed.message,
+        source=parsed.source,
+        level=parsed.level,
+        codes=extract_codes(parsed.message),
+    )
 
 
 def test_the_same_unknown_words_without_an_error_level_stay_noise() -> None:

@@ -16,6 +16,9 @@ Counterexamples: a headline alone stays the first error; a compiler warning is n
 ordinary copy's rejected argument inside the same repr is no device-pair refusal; an HCCL
 call's code with no error-manager line, or an aclnn wrapper with no op line under it, stays
 the first error; a tiling failure that restates an earlier tiling check leaves the check first;
+an aclnn run-time headline (`AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed`) yields to
+the TraceBack line naming the compile-info key the op's tiling could not read, and stays the
+first error when its TraceBack holds only callers;
 a tiling-function headline with no check under it stays the first error, the operator's.
 
 docs/labelling.md#wrappers, docs/labelling.md#config-driver_env-or-weight_load
@@ -35,6 +38,16 @@ ACLNN_RUNTIME_ERROR_UNDER_WRAPPER = """\
 op[ChunkGatedDeltaFwd], compile info not contain [_pattern][FUNC:ParseAutoTilingRun][FILE:auto_tiling_rt2.cc][LINE:120]
 Op [ChunkGatedDeltaFwd] tiling compile info parse failed
 Kernel GetWorkspace failed. opType: 12
+"""
+
+# the same headline whose TraceBack holds only callers' restatements: the headline says most
+ACLNN_RUNTIME_HEADLINE_OVER_CALLERS = """\
+[rank2]: RuntimeError: InnerRunOpApi:../torch_npu/csrc/framework/OpParamMaker.cpp:287 OPS function error: aclnnChunkGatedDeltaFwd, error code is 561000
+[rank2]: [ERROR] (PID:51200, Device:2, RankID:2) ERR01100 OPS call acl api failed.
+[rank2]: AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed
+
+Kernel GetWorkspace failed. opType: 12
+ADD_TO_LAUNCHER_LIST_AICORE failed.
 """
 
 # the error manager's named form pasted without its `[PID: n] time` prefix, no error word in it
@@ -204,8 +217,14 @@ CASES = [
         "gamma's last dim 4096 must equal",
     ),
     (
-        "aclnn runtime error under the wrapper",
+        "compile-info key under an aclnn runtime headline under the wrapper",
         ACLNN_RUNTIME_ERROR_UNDER_WRAPPER,
+        "operator",
+        "compile info not contain [_pattern]",
+    ),
+    (
+        "aclnn runtime headline whose TraceBack names no reason",
+        ACLNN_RUNTIME_HEADLINE_OVER_CALLERS,
         "operator",
         "AclNN_Runtime_Error(EZ9903): InitTilingParseCtx failed",
     ),

@@ -105,3 +105,28 @@ def test_a_glog_check_on_an_hccl_status_reads_the_hccl_return_code() -> None:
 def test_a_glog_check_on_another_status_is_not_read_as_hccl() -> None:
     diagnosis = diagnose_text("logs/node_0.log", GLOG_ACL_CHECK)
     assert diagnosis.category != "hccl"
+
+
+VLLM_ENGINE_REFUSAL = """\
+(VllmWorkerProcess pid=5120) INFO 06-11 08:30:01 multiproc_worker_utils.py:215] Worker ready; processing jobs
+(VllmWorkerProcess pid=5120) ERROR 06-11 08:30:04 multiproc_worker_utils.py:233] Block pool reports slot 41 owned by sequence 9 and sequence 12
+ERROR 06-11 08:30:04 [engine.py:409] Engine step aborted; request queue drained
+"""
+
+VLLM_ENGINE_WARNINGS = """\
+(VllmWorkerProcess pid=5120) INFO 06-11 08:30:01 multiproc_worker_utils.py:215] Worker ready; processing jobs
+WARNING 06-11 08:30:04 [engine.py:409] Block pool reports slot 41 owned by sequence 9 and sequence 12
+"""
+
+
+def test_a_vllm_engine_line_marked_error_is_cited_even_in_unknown_wording() -> None:
+    """vLLM's logger puts the level first, with or without its worker's tag (labelling.md,
+    "First causal error": a line its writer marked ERROR in a level field)."""
+    diagnosis = diagnose_text("logs/engine.log", VLLM_ENGINE_REFUSAL)
+    assert diagnosis.first_error is not None
+    assert "slot 41 owned by sequence 9" in diagnosis.first_error.text
+
+
+def test_the_same_vllm_words_at_warning_level_are_no_first_error() -> None:
+    diagnosis = diagnose_text("logs/engine.log", VLLM_ENGINE_WARNINGS)
+    assert diagnosis.first_error is None

@@ -99,3 +99,36 @@ def test_an_op_binding_refusing_its_arguments_is_the_operator() -> None:
 def test_a_models_own_check_naming_no_op_is_not_the_operator() -> None:
     diagnosis = diagnose_text("run/train.log", MODEL_CHECK_NAMES_NO_OP)
     assert diagnosis.category != "operator"
+
+
+LOADER_WORKER_REWRAPPED = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/train/run.py", line 88, in <module>
+[rank2]:     for batch in loader:
+[rank2]:   File "/opt/py/torch/utils/data/dataloader.py", line 1400, in _process_data
+[rank2]:     data.reraise()
+[rank2]:   File "/opt/py/torch/_utils.py", line 700, in reraise
+[rank2]:     raise exception
+[rank2]: KeyError: Caught KeyError in DataLoader worker process 3.
+[rank2]: Original Traceback (most recent call last):
+[rank2]:   File "/opt/py/torch/utils/data/_utils/worker.py", line 300, in _worker_loop
+[rank2]:     data = fetcher.fetch(index)
+[rank2]:   File "/srv/train/corpus.py", line 51, in __getitem__
+[rank2]:     row = self.index[key]
+[rank2]: KeyError: 'shard-0042/record-17'
+"""
+
+
+def test_a_loader_worker_wrapper_yields_to_the_original_exception_under_it() -> None:
+    """#wrappers: the exception a re-raising wrapper prints under `Original Traceback` is what
+    failed; the wrapper, printed first, only says where it was caught."""
+    diagnosis = diagnose_text("logs/rank_2.log", LOADER_WORKER_REWRAPPED)
+    assert diagnosis.first_error is not None
+    assert "'shard-0042/record-17'" in diagnosis.first_error.text
+
+
+def test_a_loader_worker_wrapper_without_the_original_stays_the_first_error() -> None:
+    cut = LOADER_WORKER_REWRAPPED.split("[rank2]: Original")[0]
+    diagnosis = diagnose_text("logs/rank_2.log", cut)
+    assert diagnosis.first_error is not None
+    assert "Caught KeyError in DataLoader worker process 3" in diagnosis.first_error.text

@@ -53,3 +53,31 @@ def test_a_headline_that_ends_its_sentence_takes_nothing_below():
 def test_an_info_headline_is_not_made_an_error():
     text = "[I kernel_cache.py:88] compile errors seen this run:\n    none\n\n"
     assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+
+
+NCCL_LAST_ERROR = (
+    "[rank2]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/"
+    "c10d/ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL "
+    "developers, NCCL version 2.20.5\n"
+    "[rank2]: ncclInternalError: Internal check failed.\n"
+    "[rank2]: Last error:\n"
+    "[rank2]: Bootstrap : no socket interface found\n"
+)
+
+
+def test_the_line_after_nccls_last_error_header_is_its_reason():
+    errors = [e for e in scan(NCCL_LAST_ERROR).events if e.kind == EventKind.ERROR]
+    assert [e.line for e in errors if "no socket interface" in e.text] == [4]
+    assert not [e for e in errors if e.message.strip() == "Last error:"]
+
+
+def test_the_reason_is_the_first_error_ahead_of_the_exception_that_wraps_it():
+    diagnosis = diagnose_text("rank2.log", NCCL_LAST_ERROR)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "no socket interface found" in diagnosis.first_error.text
+
+
+def test_a_last_error_header_with_nothing_after_it_reads_nothing():
+    text = "[rank2]: Last error:\n\n[I314 09:21:50.101022311 ProcessGroupNCCL.cpp:88] done\n"
+    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]

@@ -229,6 +229,10 @@ CASES = [
         "[2026-04-01 08:09:10.112+08:00] [31] [host]",
     ),
     ("grep-n-rank", "118:[rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
+    # srun --label: the task number, right-aligned, then a colon and one space
+    ("srun-label-rank", " 3: [rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
+    ("srun-label-wide", "13: [rank13]: RuntimeError: x", None, None, 13, None, "RuntimeError: x"),
+    ("grep-n-indented-frame", '7:  File "x.py", line 3', None, None, None, None, '  File "x.py"'),
     ("grep-n-source", "2:    raise RuntimeError('x')", None, None, None, None, "    raise"),
     (
         "viewer-gutter-rank",
@@ -476,6 +480,12 @@ def test_ray_repeat_marker_is_dropped():
         "(NPURayWorkerWrapper pid=66420) RuntimeError: boom [repeated 6x across cluster]"
     )
     assert line.message == "RuntimeError: boom"
+
+
+def test_an_srun_task_label_is_a_writer_of_its_own():
+    first, second = parse_line(" 3: [rank3]: boom"), parse_line(" 4: [rank4]: boom")
+    assert first.stream_key != second.stream_key
+    assert first.message == second.message == "boom"
 
 
 def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():

@@ -152,6 +152,20 @@ def test_older_error_manager_lines_without_an_error_word_are_candidates():
     assert sorted(hits) == [block.index(b"EZ9999")]
 
 
+def test_a_line_ending_in_the_error_managers_trace_tag_is_an_error_candidate():
+    """The error manager writes `[FUNC:..][FILE:..][LINE:n]` only on an error path, so its
+    trace line is read whatever its words; the tag's words inside a sentence are not it."""
+    tagged = (
+        "op[GroupNormSwish], compile info not contain [_tile][FUNC:Parse][FILE:rt2.cc][LINE:77]"
+    )
+    quoted = "tag format is [FUNC:name][FILE:file][LINE:n] in every trace line, see docs"
+    block = f"step 3 done\n{tagged}\n{quoted}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(tagged.encode()) in hits
+    assert classify(parse_line(tagged), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(quoted), PREFILTER) is None
+
+
 def test_plog_blocks_are_read_by_level_alone():
     block = (
         b"[INFO] RUNTIME(1,python):2026-03-12-07:49:36.326.808 [a.cc:1]1 launch failed? no, INFO\n"

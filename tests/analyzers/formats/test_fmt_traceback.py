@@ -206,3 +206,42 @@ def test_an_assertion_with_its_own_message_or_another_bare_exception_is_left_as_
         "AssertionError",
         "TimeoutError",
     ]
+
+
+REWRAPPED = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/train/run.py", line 88, in <module>
+[rank2]:     for batch in loader:
+[rank2]:   File "/opt/py/torch/_utils.py", line 700, in reraise
+[rank2]:     raise exception
+[rank2]: KeyError: Caught KeyError in DataLoader worker process 3.
+[rank2]: Original Traceback (most recent call last):
+[rank2]:   File "/opt/py/torch/utils/data/_utils/worker.py", line 300, in _worker_loop
+[rank2]:     data = fetcher.fetch(index)
+[rank2]:   File "/srv/train/corpus.py", line 51, in __getitem__
+[rank2]:     row = self.index[key]
+[rank2]: KeyError: 'shard-0042/record-17'
+"""
+
+
+def test_a_wrapper_that_reprints_the_original_traceback_is_a_re_raise_of_it():
+    """labelling.md "Wrappers": the exception a re-raising wrapper prints under `Original
+    Traceback` is the chain's root, although it is printed second."""
+    result = scan(REWRAPPED, rank=2)
+    assert [line for line, _, _ in errors(result)] == [6, 12]
+    records = result.facts["tracebacks"]
+    wrapper = [r for r in records if r["line"] == 6 and r["chained"]]
+    assert [(r["root_line"]) for r in wrapper] == [12]
+    original = [r for r in records if r["line"] == 12]
+    assert [(r["chained"], r["root_line"]) for r in original] == [(False, 12)]
+
+
+def test_an_original_traceback_header_far_from_any_exception_chains_nothing():
+    text = (
+        "[rank2]: KeyError: Caught KeyError in DataLoader worker process 3.\n"
+        + "".join(f"[rank2]: step {n} queued\n" for n in range(20))
+        + "\n".join(REWRAPPED.splitlines()[6:])
+        + "\n"
+    )
+    result = scan(text, rank=2)
+    assert not any(r["chained"] for r in result.facts["tracebacks"])

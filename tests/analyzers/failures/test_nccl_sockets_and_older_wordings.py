@@ -1,0 +1,121 @@
+"""NCCL's own socket warnings, and older torch wordings of the collective timeouts.
+
+NCCL logs why it could not reach a peer (`socketStartConnect: Connect to ... failed`) before
+torch raises its generic `unhandled system error`; that warning is the first error. Older
+torch releases print the watchdog's timeout without a sequence number and time out a process
+group's start in a store-based barrier; both are the same collective waits as today's
+wordings (`hccl`, docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout).
+Values of our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+SOCKET_WARNINGS = """\
+gpu-7:5120:5120 [2] NCCL INFO Bootstrap : Using eth0:10.20.0.7<0>
+gpu-7:5120:5188 [2] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.20.0.9<39211> failed : Software caused connection abort
+gpu-7:5120:5188 [2] NCCL INFO misc/socket.cc:564 -> 2
+gpu-7:5120:5188 [2] proxy.cc:1519 NCCL WARN [Proxy Service 2] Failed to execute operation Connect from rank 2, retcode 2
+gpu-7:5120:5177 [2] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer gpu-8<43117>
+"""
+
+
+def test_the_failed_connect_is_the_first_error_of_the_socket_warnings() -> None:
+    diagnosis = diagnose_text("rank2.log", SOCKET_WARNINGS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "socketStartConnect: Connect to 10.20.0.9" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+
+
+def test_nccl_info_lines_alone_are_no_socket_failure() -> None:
+    text = "\n".join(line for line in SOCKET_WARNINGS.splitlines() if "NCCL INFO" in line)
+    diagnosis = diagnose_text("rank2.log", text + "\n")
+    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)
+
+
+def test_an_older_watchdog_timeout_without_a_sequence_number_is_read() -> None:
+    text = (
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  [Rank 2] Watchdog caught collective operation timeout: "
+        "WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1803117 milliseconds before "
+        "timing out.\n"
+    )
+    diagnosis = diagnose_text("rank2.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert "hccl.watchdog_timeout" in _rules(diagnosis)
+
+
+BARRIER = """\
+INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 3, key: store_based_barrier_key:1 (world_size=16, worker_count=12, timeout=0:30:00)
+RuntimeError: Timed out initializing process group in store based barrier on rank: 3, for key: store_based_barrier_key:1 (world_size=16, worker_count=12, timeout=0:30:00)
+"""
+
+
+def test_a_store_based_barrier_that_timed_out_is_the_store_wait() -> None:
+    diagnosis = diagnose_text("rank3.log", BARRIER)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Timed out initializing process group" in diagnosis.first_error.text
+    assert "hccl.store_timeout" in _rules(diagnosis)
+
+
+def test_waiting_in_the_barrier_is_not_a_timeout() -> None:
+    diagnosis = diagnose_text("rank3.log", BARRIER.splitlines()[0] + "\n")
+    assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+def test_gloo_told_to_use_an_interface_the_host_lacks_is_the_collective_start() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/cpu_job/main.py", line 30, in <module>\n'
+        '    dist.init_process_group("gloo")\n'
+        "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] "
+        "ifa != nullptr. Unable to find address for: ens5f1\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Unable to find address for: ens5f1" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_nccl_naming_the_interface_it_uses_is_no_failure() -> None:
+    text = (
+        "gpu-3:4410:4410 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens5f1\n"
+        "gpu-3:4410:4410 [0] NCCL INFO Bootstrap : Using ens5f1:10.4.0.3<0>\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+
+
+UNHANDLED_CUDA = """\
+[rank4]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2
+[rank4]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank4]: Last error:
+[rank4]: Cuda failure 999 'unknown error'
+"""
+
+
+def test_the_cuda_answer_under_an_unhandled_cuda_error_names_a_failed_device() -> None:
+    diagnosis = diagnose_text("rank4.log", UNHANDLED_CUDA)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Cuda failure 999 'unknown error'" in diagnosis.first_error.text
+
+
+def test_a_cuda_answer_about_the_call_stays_with_the_collective_layer() -> None:
+    text = UNHANDLED_CUDA.replace(
+        "Cuda failure 999 'unknown error'", "Cuda failure 1 'invalid argument'"
+    )
+    diagnosis = diagnose_text("rank4.log", text)
+    assert diagnosis.category != "device_fault"
+    assert "dev.cuda_device_failure" not in _rules(diagnosis)

@@ -1,0 +1,161 @@
+"""torch.distributed start-up and DDP step failures on GPU and CPU jobs.
+
+Three classes: the launcher's rendezvous that cannot reach its store (the store's own socket
+timeout, in seconds on older releases, says why; the rendezvous error only wraps it), DDP's
+gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), and NCCL
+refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). The excerpts follow
+the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
+with values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+RENDEZVOUS_UNREACHABLE = """\
+torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=10.8.0.4:29400 pretrain.py
+*****************************************
+[E socket.cpp:812] [c10d] The client socket has timed out after 90s while trying to connect to (10.8.0.4, 29400).
+torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_the_store_socket_timeout_in_seconds_explains_the_rendezvous_error() -> None:
+    diagnosis = diagnose_text("launcher.log", RENDEZVOUS_UNREACHABLE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "client socket has timed out after 90s" in diagnosis.first_error.text
+
+
+def test_a_rendezvous_error_alone_is_still_the_first_error() -> None:
+    text = RENDEZVOUS_UNREACHABLE.splitlines()[-1] + "\n"
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "RendezvousConnectionError" in diagnosis.first_error.text
+    assert "hccl.rendezvous_connection_failed" in _rules(diagnosis)
+
+
+def test_a_socket_that_connected_late_is_not_a_timeout() -> None:
+    text = (
+        "[W socket.cpp:697] [c10d] The client socket has failed to connect to [node-2]:29400 "
+        "(errno: 99 - Cannot assign requested address).\n"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+REDUCER_REFUSED = """\
+[rank3]:   File "/srv/det/train.py", line 204, in step
+[rank3]:     logits = model(images)
+[rank3]: RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss. You can enable unused parameter detection by passing the keyword argument `find_unused_parameters=True` to `torch.nn.parallel.DistributedDataParallel`, and by
+[rank3]: making sure all `forward` function outputs participate in calculating loss.
+[rank3]: Parameters which did not receive grad for rank 3: heads.mask.conv2.bias, heads.mask.conv2.weight
+"""
+
+
+def test_a_reducer_refusal_is_the_ddp_setup_not_the_collective() -> None:
+    # docs/labelling.md#ddps-reducer-refuses-a-step
+    diagnosis = diagnose_text("rank3.log", REDUCER_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Expected to have finished reduction" in diagnosis.first_error.text
+    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+
+
+def test_the_unused_parameter_warning_is_not_a_refusal() -> None:
+    # docs/labelling.md#ddps-reducer-refuses-a-step: the reducer's warning that the option
+    # found nothing to do is advice, and the job's real failure decides.
+    text = (
+        "[W reducer.cpp:1346] Warning: find_unused_parameters=True was specified in DDP "
+        "constructor, but did not find any unused parameters in the forward pass.\n"
+        "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 "
+        "has a total capacity of 39.38 GiB of which 611.00 MiB is free.\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "oom"
+    assert "cfg.ddp_reducer_refused" not in _rules(diagnosis)
+
+
+DUPLICATE_GPU = """\
+  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/utils.py", line 282, in _verify_param_shape_across_processes
+    return dist._verify_params_across_processes(process_group, tensors, logger)
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.19.3
+ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+Last error:
+Duplicate GPU detected : rank 5 and rank 1 both on CUDA device 3000
+"""
+
+
+def test_two_ranks_on_one_gpu_is_the_launch_not_the_network() -> None:
+    # docs/labelling.md#a-ranks-device-placement
+    diagnosis = diagnose_text("worker.log", DUPLICATE_GPU)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Duplicate GPU detected" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_another_invalid_usage_reason_stays_with_the_collective_layer() -> None:
+    # docs/labelling.md#a-ranks-device-placement: only the placement reason reads as config.
+    text = DUPLICATE_GPU.replace(
+        "Duplicate GPU detected : rank 5 and rank 1 both on CUDA device 3000",
+        "Invalid config blocking attribute value -2147483648",
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "hccl"
+    assert "cfg.nccl_duplicate_gpu" not in _rules(diagnosis)
+
+
+def test_a_rank_pointed_at_a_gpu_it_cannot_see_is_the_launch() -> None:
+    # docs/labelling.md#a-ranks-device-placement
+    text = (
+        "[rank9]: Traceback (most recent call last):\n"
+        '[rank9]:   File "/srv/lm/launch.py", line 31, in <module>\n'
+        "[rank9]:     torch.cuda.set_device(local_rank)\n"
+        "[rank9]: RuntimeError: CUDA error: invalid device ordinal\n"
+    )
+    diagnosis = diagnose_text("rank9.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "invalid device ordinal" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_device_that_failed_under_the_job_is_not_a_placement() -> None:
+    # docs/labelling.md#a-ranks-device-placement: only the ordinal check reads as placement.
+    text = "[rank9]: RuntimeError: CUDA error: unspecified launch failure\n"
+    diagnosis = diagnose_text("rank9.log", text)
+    assert diagnosis.category == "device_fault"
+    assert "cfg.rank_device_placement" not in _rules(diagnosis)
+
+
+def test_fsdp_given_another_device_id_than_its_module_is_the_launch() -> None:
+    # docs/labelling.md#a-ranks-device-placement
+    text = "[rank3]: ValueError: Inconsistent compute device and `device_id` on rank 3: cuda:0 vs cuda:3\n"
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "config"
+    assert "cfg.rank_device_placement" in _rules(diagnosis)
+
+
+SRUN_LABELLED = """\
+ 0: [rank0]:[E1105 11:32:44.992801223 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=311, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600051 milliseconds before timing out.
+ 1: [rank1]:[E1105 11:32:44.992801223 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=311, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600043 milliseconds before timing out.
+ 3: [rank3]: Traceback (most recent call last):
+ 3: [rank3]:   File "/srv/train.py", line 88, in <module>
+ 3: [rank3]:     loss = model(batch).loss
+ 3: [rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 39.38 GiB of which 1.10 GiB is free.
+"""
+
+
+def test_srun_task_labels_keep_the_torch_rank_of_each_line() -> None:
+    # The rank that failed on its own explains the others' timeouts, as without the labels.
+    diagnosis = diagnose_text("slurm-4411.out", SRUN_LABELLED)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert 3 in diagnosis.culprit_ranks

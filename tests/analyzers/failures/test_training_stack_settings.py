@@ -1,0 +1,80 @@
+"""Training frameworks refusing their settings, and CUDA refusing peer access under NCCL.
+
+DeepSpeed, Lightning and FSDP check their settings and say which do not fit (the batch
+arithmetic, devices the machine does not have, parameters of mixed dtypes in one flat unit);
+a script that calls a collective before any process group exists was started without its
+launcher. All are `config` (the job's settings, docs/labelling.md#config-driver_env-or-weight_load).
+CUDA refusing peer access between two GPUs, as NCCL reports it, is the host's topology or
+driver, `driver_env`, as for the NPU driver's refusal. Values of our own in real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+DEEPSPEED_BATCH = """\
+[2025-03-02 11:20:31,402] [INFO] [config.py:988:print]   train_batch_size ............. 96
+Traceback (most recent call last):
+  File "/srv/sft/train.py", line 210, in <module>
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, config=ds_config)
+AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 96 != 6 * 2 * 4
+"""
+
+
+def test_deepspeed_batch_arithmetic_that_does_not_add_up_is_config() -> None:
+    diagnosis = diagnose_text("rank0.log", DEEPSPEED_BATCH)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Check batch related parameters" in diagnosis.first_error.text
+    assert "cfg.training_stack_settings" in _rules(diagnosis)
+
+
+def test_the_printed_batch_setting_alone_is_no_failure() -> None:
+    diagnosis = diagnose_text("rank0.log", DEEPSPEED_BATCH.splitlines()[0] + "\n")
+    assert "cfg.training_stack_settings" not in _rules(diagnosis)
+
+
+def test_lightning_asked_for_devices_the_machine_lacks_is_config() -> None:
+    text = (
+        "lightning_fabric.utilities.exceptions.MisconfigurationException: You requested gpu: "
+        "[0, 1, 2] But your machine only has: [0]\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+
+
+def test_fsdp_refusing_mixed_dtypes_in_one_unit_is_config() -> None:
+    text = "[rank3]: ValueError: Must flatten tensors with uniform dtype but got torch.float16 and torch.float32\n"
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "uniform dtype" in diagnosis.first_error.text
+
+
+PEER_ACCESS = """\
+gpu-2:811:870 [3] include/alloc.h:125 NCCL WARN Cuda failure 'peer access is not supported between these two devices'
+[rank3]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5
+[rank3]: ncclUnhandledCudaError: Call to CUDA function failed.
+"""
+
+
+def test_cuda_refusing_peer_access_under_nccl_is_the_host() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: the peer-to-peer refusal row.
+    diagnosis = diagnose_text("rank3.log", PEER_ACCESS)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "peer access is not supported" in diagnosis.first_error.text
+
+
+def test_another_cuda_failure_under_nccl_is_not_a_peer_refusal() -> None:
+    text = PEER_ACCESS.replace(
+        "peer access is not supported between these two devices", "out of memory"
+    )
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "oom"
+    assert "env.peer_access_refused" not in _rules(diagnosis)
