@@ -51,6 +51,7 @@ def test_a_math_library_execution_status_is_the_operator() -> None:
     assert diagnosis.first_error is not None
     assert "CUBLAS_STATUS_EXECUTION_FAILED" in diagnosis.first_error.text
     assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
 
 
 def test_a_cudnn_internal_status_is_the_operator() -> None:
