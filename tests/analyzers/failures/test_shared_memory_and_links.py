@@ -120,3 +120,35 @@ def test_link_setup_lines_are_not_a_failure() -> None:
     diagnosis = diagnose_text("nodeb/worker.log", LINK_SETUP_ONLY)
     assert diagnosis.category != "hccl", diagnosis.root_cause
     assert diagnosis.first_error is None
+
+
+# docs/labelling.md#a-peer-that-stopped-answering: torch's `ncclRemoteError` with NCCL's socket
+# reason under `Last error:`; the reason is the first error and the exception yields to it.
+SOCKET_RESET_UNDER_REMOTE_ERROR = """\
+[rank5]: torch.distributed.DistBackendError: NCCL error in: /src/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5
+[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.
+[rank5]: Last error:
+[rank5]: socketProgressOpt: Call to recv from 10.52.7.33<41877> failed : Connection reset by peer
+"""
+
+# The same exception with no reason under it stays the exception's own line.
+BARE_REMOTE_ERROR = """\
+[rank5]: torch.distributed.DistBackendError: NCCL error in: /src/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5
+[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.
+"""
+
+
+def test_a_socket_reset_under_a_remote_error_is_the_first_error() -> None:
+    diagnosis = diagnose_text("ddp/rank5.log", SOCKET_RESET_UNDER_REMOTE_ERROR)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Call to recv from 10.52.7.33" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_remote_error_without_its_reason_keeps_its_headline() -> None:
+    diagnosis = diagnose_text("ddp/rank5.log", BARE_REMOTE_ERROR)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "remote process exited" in diagnosis.first_error.text
