@@ -26,12 +26,14 @@ from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.types import Alternative
 
 if TYPE_CHECKING:
+    from analyzers.classify.matches import Match
     from analyzers.classify.rules import Signature
 
 MAX_ALTERNATIVES = 2
 BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen
 GUIDE_SHARE = 0.6  # a documented neighbour: most of the chosen label's own support
 LINE_TRUST = 0.8  # another line's label, as much as a symptom's weight is trusted
+LITERAL_SHARE = 0.3  # what a code-labelled line says of itself, below the code's reading
 LISTED_CODE_SHARE = 0.68  # a code whose own entry names the label (code-backed x LINE_TRUST)
 INFERRED_CODE_SHARE = 0.4
 
@@ -90,7 +92,18 @@ def _candidates(
     if first.best is not None:
         for label in first.best.signature.also:
             yield _by_rule(label, first.best.signature, confidence * GUIDE_SHARE)
+        yield from _literal_reading(first.best)
     yield from _other_lines([*chain.nearby, *chain.top, *chain.supporting], first)
+
+
+def _literal_reading(best: Match) -> Iterator[Alternative]:
+    """A rule whose label comes from the code it carries (a synchronize's wait, a runtime
+    call's result) still says what kind of line it is; when the code moved the label away,
+    that literal reading is the neighbour a reader who sets the code aside picks
+    (docs/labelling.md#code-only-synchronize-failures)."""
+    signature = best.signature
+    if signature.category_from_code and best.category != signature.category:
+        yield _by_rule(signature.category, signature, LITERAL_SHARE)
 
 
 def _by_rule(label: str, signature: Signature, score: float) -> Alternative:

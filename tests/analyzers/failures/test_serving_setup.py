@@ -186,3 +186,33 @@ def test_a_driver_channel_refusal_of_another_kind_is_not_a_queue_shortage() -> N
     )
     diagnosis = diagnose_text("plog/plog-5120_20260203040506.log", text)
     assert diagnosis.category != "config"
+
+
+# docs/labelling.md#a-front-end-that-waits-for-its-engines
+FRONT_END_GAVE_UP = """\
+(ApiServer_0 pid=6610)   File "/opt/vllm/vllm/v1/engine/core_client.py", line 512, in __init__
+(ApiServer_0 pid=6610)     raise TimeoutError("Timed out waiting for engines to send"
+(ApiServer_0 pid=6610) TimeoutError: Timed out waiting for engines to sendinitial message on input socket.
+(ApiServer_1 pid=6611) Process ApiServer_1:
+(ApiServer_1 pid=6611) Traceback (most recent call last):
+"""
+
+
+def test_a_front_end_that_gave_up_on_its_engines_is_a_start_up_stall() -> None:
+    diagnosis = diagnose_text("issue/api.log", FRONT_END_GAVE_UP)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting for engines" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_an_engine_error_before_the_wait_is_the_first_error() -> None:
+    engine = (
+        "(EngineCore_DP1 pid=6702) ERROR 05-02 10:00:01 [core.py:700] ValueError: Current node "
+        "has no NPU available. current_node_resource={'CPU': 32.0}. vLLM engine cannot start "
+        "without NPU.\n"
+    )
+    diagnosis = diagnose_text("issue/api.log", engine + FRONT_END_GAVE_UP)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "has no NPU available" in diagnosis.first_error.text

@@ -118,3 +118,42 @@ def test_a_device_headline_that_names_a_core_exception_stays_an_aicore_failure()
     diagnosis = diagnose_text("train/rank6.log", KERNEL_FAILED_ON_DEVICE)
     assert diagnosis.category == "aicore_timeout"
     assert "hang" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def _alternatives(text: str) -> tuple[str, list[str]]:
+    diagnosis = diagnose_text("serve/worker.log", text)
+    return diagnosis.category, [alternative.category for alternative in diagnosis.alternatives]
+
+
+WAIT_UNDER_WORKER = (
+    "(Worker_DP0_TP2_EP2 pid=9120) ERROR 02-11 04:05:06 [multiproc_executor.py:880] "
+    "        TraceBack (most recent call last):\n"
+    "(Worker_DP0_TP2_EP2 pid=9120) ERROR 02-11 04:05:06 [multiproc_executor.py:880] "
+    "       wait event to be complete failed, runtime result = {code}"
+    "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"
+)
+
+
+def test_a_wait_the_code_relabels_keeps_its_literal_reading_as_a_neighbour() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: 507048 makes an event wait a
+    collective's wait; a reader who sets the code aside reads a synchronisation failure."""
+    category, alternatives = _alternatives(WAIT_UNDER_WORKER.format(code="507048"))
+    assert category == "hccl"
+    assert "stream_sync" in alternatives
+
+
+def test_a_wait_whose_code_names_no_label_is_not_offered_twice() -> None:
+    category, alternatives = _alternatives(WAIT_UNDER_WORKER.format(code="507011"))
+    assert category == "stream_sync"
+    assert "stream_sync" not in alternatives
+
+
+def test_a_reason_word_rule_offers_only_the_neighbours_it_names() -> None:
+    reason = (
+        "EE9999[PID: 812] 2026-02-11-04:05:06.123.456 (EE9999):  rtStreamSynchronizeWithTimeout "
+        "execute failed, reason=[fftsplus timeout][FUNC:FuncErrorReason]"
+        "[FILE:error_message_manage.cc][LINE:53]\n"
+    )
+    category, alternatives = _alternatives(reason)
+    assert category == "hccl"
+    assert "stream_sync" not in alternatives
