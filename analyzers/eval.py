@@ -136,6 +136,11 @@ def corpus_root() -> Path:
     return Path(os.environ.get("RANKLENS_CORPUS", DEFAULT_CORPUS))
 
 
+def is_corpus(root: Path) -> bool:
+    """Whether `root` is laid out as a labelled set (it may still hold no case yet)."""
+    return (root / "cases").is_dir() or (root / "torch").is_dir()
+
+
 def samples(root: Path) -> list[Sample]:
     """Every case folder and torch bundle of the corpus, by name."""
     found = [
@@ -319,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="show every first error")
     args = parser.parse_args(argv)
     roots = args.corpus or [corpus_root()]
+    if missing := [root for root in roots if not is_corpus(root)]:
+        parser.error(
+            f"not a labelled set: {', '.join(map(str, missing))} (expected a cases/ folder of "
+            "case folders with truth.json, or a torch/ folder of bundles with .truth.json; "
+            "RANKLENS_CORPUS or --corpus names one)"
+        )
     if len(roots) == 1:
         score = evaluate(roots[0])
         print(render(score, args.verbose))

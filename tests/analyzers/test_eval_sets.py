@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import tarfile
 
+import pytest
+
 from analyzers.eval import (
     Outcome,
     Sample,
@@ -54,13 +56,22 @@ def test_the_summary_shows_every_set_and_the_pool() -> None:
 
 def test_several_corpus_options_score_each_directory(tmp_path, capsys) -> None:
     empty_a, empty_b = tmp_path / "a", tmp_path / "b"
-    empty_a.mkdir()
-    empty_b.mkdir()
+    (empty_a / "cases").mkdir(parents=True)
+    (empty_b / "torch").mkdir(parents=True)
     main(["--corpus", str(empty_a), "--corpus", str(empty_b)])
     out = capsys.readouterr().out
     assert f"== {empty_a}" in out
     assert f"== {empty_b}" in out
     assert "pooled" in out
+
+
+def test_a_folder_that_is_no_labelled_set_is_refused_with_the_layout_it_needs(
+    tmp_path, capsys
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--corpus", str(tmp_path / "nowhere")])
+    assert stopped.value.code == 2
+    assert "not a labelled set" in capsys.readouterr().err
 
 
 def test_a_case_packs_logs_in_subfolders_but_never_its_truth(tmp_path) -> None:
