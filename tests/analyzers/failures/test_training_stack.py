@@ -199,3 +199,41 @@ def test_a_tensor_left_on_the_cpu_of_an_npu_job_is_config() -> None:
 def test_tensors_on_two_npus_stay_the_operator() -> None:
     diagnosis = diagnose_text("job/rank2.log", TWO_NPUS)
     assert diagnosis.category == "operator"
+
+
+# The loss scaler gives up after the gradients overflowed at every scale.
+SCALE_AT_FLOOR = """\
+[2026-02-01 10:11:12,001] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1
+[2026-02-01 10:11:14,220] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/env/lib/python3.10/site-packages/deepspeed/runtime/fp16/loss_scaler.py", line 176, in update_scale
+[rank0]:     raise Exception(
+[rank0]: Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.
+"""
+
+# Counterexample: overflow steps that the scaler absorbed; the run went on and finished.
+SCALE_RECOVERED = """\
+[2026-02-01 10:11:12,001] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768
+{'loss': 1.9021, 'grad_norm': 0.7315, 'learning_rate': 2.1e-05, 'epoch': 2.0}
+{'train_runtime': 812.4, 'train_loss': 1.95, 'epoch': 2.0}
+"""
+
+
+def test_a_loss_scaler_at_its_floor_is_a_numerical_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", SCALE_AT_FLOOR)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "loss scale already at minimum" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.2
+
+
+def test_an_absorbed_overflow_is_no_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", SCALE_RECOVERED)
+    assert diagnosis.first_error is None
+
+
+def test_an_infinite_loss_in_the_metrics_is_the_failure() -> None:
+    text = "{'loss': inf, 'grad_norm': 12.31, 'learning_rate': 1e-05, 'epoch': 0.1}\n"
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
