@@ -77,3 +77,30 @@ def test_host_memory_exhaustion_is_not_a_full_disk() -> None:
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "Cannot allocate memory" in diagnosis.first_error.text
+
+
+# A checkpoint writer whose archive ended short; nothing says why.
+CHECKPOINT_CUT_SHORT = """\
+[rank0]:   File "/usr/local/lib/python3.10/site-packages/torch/serialization.py", line 690, in __exit__
+[rank0]:     self.file_like.write_end_of_file()
+[rank0]: RuntimeError: [enforce fail at inline_container.cc:603] . unexpected pos 5120 vs 4987
+"""
+
+
+def test_a_checkpoint_write_cut_short_is_not_read_as_a_full_disk() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the line names no cause."""
+    diagnosis = diagnose_text("issue/log.txt", CHECKPOINT_CUT_SHORT)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "unexpected pos" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_full_disk_line_beside_a_cut_short_write_decides() -> None:
+    text = CHECKPOINT_CUT_SHORT.replace(
+        "[rank0]: RuntimeError",
+        "[rank0]: OSError: [Errno 28] No space left on device: '/mnt/ckpt/step_9/optim.pt'\n"
+        "[rank0]: RuntimeError",
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause

@@ -4,7 +4,12 @@ The process group's desync report names the rank that fell out of step on the li
 the timeout headline; the CUDA runtime words a crashed device as "unknown error" inside a
 torchrun worker's abort; Megatron names the rank whose gradient norm went non-finite, and
 refuses a resume whose scheduler arguments differ from the checkpoint. A pasted traceback
-whose frame lines a terminal wrapped must still end at its exception line.
+whose frame lines a terminal wrapped must still end at its exception line. A trainer that logs
+its metrics as a dict keeps running after the loss goes non-finite: the first NaN dict is the
+failure (docs/labelling.md#numbers-that-went-non-finite). A trainer's lazy import re-raised as a
+RuntimeError is still the missing module; an ATB setup refusal printed with no operation name
+is still the operator's. A CPU tensor next to an NPU one in torch's device check is a
+framework path that never moved it (docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job).
 """
 
 from __future__ import annotations
@@ -80,3 +85,155 @@ def test_a_scheduler_value_changed_on_resume_is_config() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "do not match" in diagnosis.first_error.text
+
+
+# A transformers-style trainer: the gradient norm turns NaN, then the loss sits at 0.0.
+NAN_METRICS = """\
+{'loss': 2.1104, 'grad_norm': 0.9316, 'learning_rate': 2.84e-05, 'epoch': 1.21}
+{'loss': 2.0871, 'grad_norm': nan, 'learning_rate': 2.83e-05, 'epoch': 1.22}
+{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 2.82e-05, 'epoch': 1.22}
+{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 2.82e-05, 'epoch': 1.23}
+"""
+
+# Counterexample: finite metrics only, and a field that merely has "nan" in its name; the
+# log stops with nothing wrong in it.
+FINITE_METRICS = """\
+{'loss': 2.1104, 'grad_norm': 0.9316, 'learning_rate': 2.84e-05, 'epoch': 1.21}
+{'loss': 2.0871, 'grad_norm': 0.8752, 'nan_batches': 0, 'epoch': 1.22}
+"""
+
+
+def test_a_nan_in_the_trainer_metrics_is_the_failure_not_a_stall() -> None:
+    diagnosis = diagnose_text("job/train.log", NAN_METRICS)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "'loss': 2.0871, 'grad_norm': nan" in diagnosis.first_error.text
+
+
+def test_finite_metrics_are_not_an_error() -> None:
+    diagnosis = diagnose_text("job/train.log", FINITE_METRICS)
+    assert diagnosis.category != "other"
+    assert diagnosis.first_error is None
+
+
+# A trainer's lazy import wrapper keeps only the message of the failed import.
+LAZY_IMPORT = """\
+Traceback (most recent call last):
+  File "/opt/env/lib/python3.10/site-packages/trainkit/import_utils.py", line 151, in _get_module
+    return importlib.import_module("." + module_name, self.__name__)
+  File "<frozen importlib._bootstrap>", line 1030, in _gcd_import
+RuntimeError:No module named 'trainkit_npu.comm.device_groups'
+"""
+
+# Counterexample: the toolkit's own Python package is missing, which is the machine.
+TOOLKIT_MODULE = """\
+Traceback (most recent call last):
+  File "/opt/env/lib/python3.10/site-packages/trainkit/npu.py", line 12, in <module>
+    import te_fusion
+RuntimeError:No module named 'te_fusion'
+"""
+
+
+def test_a_lazy_import_rewrapped_as_runtime_error_is_config() -> None:
+    diagnosis = diagnose_text("job/train.log", LAZY_IMPORT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "trainkit_npu.comm.device_groups" in diagnosis.first_error.text
+
+
+def test_a_missing_toolkit_module_stays_the_machine() -> None:
+    diagnosis = diagnose_text("job/train.log", TOOLKIT_MODULE)
+    assert diagnosis.category == "driver_env"
+
+
+# The op-plugin's ATB setup check printed without the operation's name.
+ATB_BARE_SETUP = """\
+[rank1]:[E0611 07:20:41.118820334 compiler_depend.ts:418] setup failed!
+Exception raised from OperationSetup at build/third_party/op-plugin/op_plugin/CMakeFiles/op_plugin_atb.dir/compiler_depend.ts:127 (most recent call first):
+frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xb8 (0xffff81a2c908 in /opt/env/lib/python3.10/site-packages/torch/lib/libc10.so)
+"""
+
+# Counterexample: a service of the job whose own setup failed is no operator.
+SERVICE_SETUP = """\
+[2026-06-11 07:20:41,118] [ERROR] [reward.py:88] RuntimeError: reward server setup failed! check the port
+"""
+
+
+def test_an_unnamed_atb_setup_refusal_is_the_operator() -> None:
+    diagnosis = diagnose_text("job/rank1.log", ATB_BARE_SETUP)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("setup failed!")
+
+
+def test_a_service_setup_failure_is_not_an_atb_refusal() -> None:
+    diagnosis = diagnose_text("job/rank1.log", SERVICE_SETUP)
+    assert diagnosis.category != "operator"
+
+
+# A DPO step on NPU whose reference model stayed on the CPU.
+NPU_AND_CPU = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/trainkit/trainers/base.py", line 512, in train
+[rank2]:     metrics = self.train_step(batch_iter)
+[rank2]: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:2 and cpu!
+"""
+
+# Counterexample: two accelerators, the op's arguments (the section's first table).
+TWO_NPUS = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/trainkit/trainers/base.py", line 512, in train
+[rank2]:     metrics = self.train_step(batch_iter)
+[rank2]: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, npu:2 and npu:0!
+"""
+
+
+def test_a_tensor_left_on_the_cpu_of_an_npu_job_is_config() -> None:
+    diagnosis = diagnose_text("job/rank2.log", NPU_AND_CPU)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "npu:2 and cpu" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_tensors_on_two_npus_stay_the_operator() -> None:
+    diagnosis = diagnose_text("job/rank2.log", TWO_NPUS)
+    assert diagnosis.category == "operator"
+
+
+# The loss scaler gives up after the gradients overflowed at every scale.
+SCALE_AT_FLOOR = """\
+[2026-02-01 10:11:12,001] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1
+[2026-02-01 10:11:14,220] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/env/lib/python3.10/site-packages/deepspeed/runtime/fp16/loss_scaler.py", line 176, in update_scale
+[rank0]:     raise Exception(
+[rank0]: Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.
+"""
+
+# Counterexample: overflow steps that the scaler absorbed; the run went on and finished.
+SCALE_RECOVERED = """\
+[2026-02-01 10:11:12,001] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768
+{'loss': 1.9021, 'grad_norm': 0.7315, 'learning_rate': 2.1e-05, 'epoch': 2.0}
+{'train_runtime': 812.4, 'train_loss': 1.95, 'epoch': 2.0}
+"""
+
+
+def test_a_loss_scaler_at_its_floor_is_a_numerical_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", SCALE_AT_FLOOR)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "loss scale already at minimum" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.2
+
+
+def test_an_absorbed_overflow_is_no_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", SCALE_RECOVERED)
+    assert diagnosis.first_error is None
+
+
+def test_an_infinite_loss_in_the_metrics_is_the_failure() -> None:
+    text = "{'loss': inf, 'grad_norm': 12.31, 'learning_rate': 1e-05, 'epoch': 0.1}\n"
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
