@@ -23,6 +23,7 @@ from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
 from analyzers.report.diagnose import diagnose
 from analyzers.report.fingerprint import load_miner
+from analyzers.report.not_started import mark_workers_not_started
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.store_budget import StoreBudget
 from analyzers.timeline.agent_ranks import place_agent_ranks
@@ -70,6 +71,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     correlation = correlate(scans, world_size)
     progress(80, "classifying the failure")
     diagnosis = diagnose(scans, correlation, correlation.world_size)
+    mark_workers_not_started(diagnosis, correlation)
     _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
     _walk_tree(diagnosis, correlation, scans)
@@ -131,6 +133,7 @@ def _correlation_facts(correlation: Correlation) -> dict[str, object]:
         "ahead_ranks": correlation.ahead_ranks,
         "behind_ranks": correlation.behind_ranks,
         "missing_ranks": correlation.missing_ranks,
+        "workers_started": correlation.workers_started,
         "divergent_ranks": correlation.divergent_ranks,
         "divergence": correlation.divergence,
         "divergence_at": correlation.divergence_at,

@@ -5,15 +5,19 @@ up to two under `diagnosis.alternatives` ("could also be driver_env: Operator ke
 not installed"). Candidates, most telling first:
 
 - the first error's other matches and its codes that name another label;
-- the neighbour the labelling guide gives for the rule that decided (`also` on a signature,
-  e.g. missing kernel binaries -> operator; docs/labelling.md);
+- the neighbours the labelling guide gives for the rules the first error matched (`also` on
+  a signature, e.g. missing kernel binaries -> operator; docs/labelling.md), the deciding
+  rule's first;
 - the label of the first error's own line when a rank-pattern verdict overrode it;
 - other lines of the same block and other ranks' top lines that carry another label,
   including a line that stepped aside for the first error (`yields_to`), and the neighbours
   the guide names for those lines' rules (a synchronize's `reason=[fftsplus timeout]` next
   to its 507048 line: the device task or a stall).
 
-Each score is that evidence's own strength, kept below the chosen label's confidence.
+Each score is that evidence's own strength, kept below the chosen label's confidence (at
+least half of it, so a doubtful answer still shows where else the doubt points). `other`
+("none of the above") is offered only where the guide names it for a rule or where it is the
+first error's own label: any stray line with no better label would otherwise claim it.
 """
 
 from __future__ import annotations
@@ -42,10 +46,12 @@ def alternatives(
     chain: CausalChain, category: str, confidence: float, line_category: str | None = None
 ) -> list[Alternative]:
     """Up to two (label, evidence, score) other than `category`, best first."""
-    ceiling = max(round(confidence - BELOW_CHOSEN, 2), 0.0)
+    ceiling = max(round(max(confidence - BELOW_CHOSEN, confidence / 2), 2), 0.0)
     picked: dict[str, Alternative] = {}
-    for candidate in _candidates(chain, confidence, line_category):
-        if candidate.category in (category, "other", "healthy"):
+    for candidate, named in _candidates(chain, confidence, line_category):
+        if candidate.category in (category, "healthy"):
+            continue
+        if candidate.category == "other" and not named:
             continue
         candidate.score = round(min(candidate.score, ceiling), 2)
         known = picked.get(candidate.category)
@@ -72,28 +78,35 @@ def _keep_guide_neighbour(
 
 def _candidates(
     chain: CausalChain, confidence: float, line_category: str | None
-) -> Iterator[Alternative]:
+) -> Iterator[tuple[Alternative, bool]]:
+    """Each candidate with whether the guide or the first error's own line names its label
+    (only such a candidate may offer `other`)."""
     first = chain.first
     if first is None:
         return
     if line_category:
-        yield _from_line(first, line_category, confidence)
+        yield _from_line(first, line_category, confidence), True
     for match in first.matches[1:]:
-        yield _by_rule(match.category, match.signature, match.weight / 100 * LINE_TRUST)
+        yield _by_rule(match.category, match.signature, match.weight / 100 * LINE_TRUST), False
     for info in first.codes:
         if info.category:  # a family or range rule vouches for less than a listed entry
             share = INFERRED_CODE_SHARE if info.inferred else LISTED_CODE_SHARE
-            yield Alternative(
+            alt = Alternative(
                 info.category,
                 f"code {info.label}: {info.meaning}",
                 share,
                 f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
             )
+            yield alt, False
+    for match in first.matches:  # the deciding rule's neighbours, then the other matches'
+        share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
+        for label in match.signature.also:
+            yield _by_rule(label, match.signature, confidence * share), True
     if first.best is not None:
-        for label in first.best.signature.also:
-            yield _by_rule(label, first.best.signature, confidence * GUIDE_SHARE)
-        yield from _literal_reading(first.best)
-    yield from _other_lines([*chain.nearby, *chain.top, *chain.supporting], first)
+        for alt in _literal_reading(first.best):
+            yield alt, True
+    for alt in _other_lines([*chain.nearby, *chain.top, *chain.supporting], first):
+        yield alt, False
 
 
 def _literal_reading(best: Match) -> Iterator[Alternative]:

@@ -62,6 +62,9 @@ class Signature:
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
     outside_stop: bool = False
+    # the line records the launcher giving up before it started any worker process (its
+    # rendezvous never completed): when no rank left a line, no rank ran, so none is missing
+    before_workers: bool = False
     # the line reports a message a peer sent that did not fit (checked on arrival): the sender
     # was running, so a rank that merely went quiet is not singled out by this line
     peer_sent: bool = False
@@ -212,6 +215,7 @@ def _signature(entry: Entry) -> Signature:
         yields_to=entry.strings("yields_to", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
+        before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),

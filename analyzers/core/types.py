@@ -477,6 +477,8 @@ class Correlation:
     clock_offsets: dict[int, float] = field(default_factory=dict)
     # rank -> the peer it was left waiting for, by its own last progress line
     waiting_on: dict[int, int] = field(default_factory=dict)
+    # False when the launcher gave up before starting any worker (report/not_started.py)
+    workers_started: bool = True
 
     @property
     def last_common_checkpoint(self) -> str | None:

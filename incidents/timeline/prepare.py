@@ -63,12 +63,14 @@ def prepare_timeline(report: Mapping[str, Any]) -> PreparedTimeline:
 
 
 def _lanes(report: Mapping[str, Any]) -> list[Lane]:
-    """Every rank the report knows of, plus the ranks `world_size` says existed."""
+    """Every rank the report knows of, plus the ranks `world_size` says existed (none when
+    the launcher never started its workers: they did not exist)."""
     summaries = {r["rank"]: r for r in report.get("ranks") or [] if r.get("rank") is not None}
     timeline = _per_rank(report.get("timeline") or {})
     ranks = set(summaries) | {int(k) for k in timeline if k.isdigit()}
     world_size = report.get("world_size")
-    if isinstance(world_size, int) and 0 < world_size <= 65_536:
+    started = (report.get("correlation") or {}).get("workers_started", True)
+    if started and isinstance(world_size, int) and 0 < world_size <= 65_536:
         ranks.update(range(world_size))
     culprits = set((report.get("diagnosis") or {}).get("culprit_ranks") or [])
     lanes = []

@@ -79,3 +79,55 @@ def test_a_shown_guide_neighbour_is_not_listed_twice() -> None:
     diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
     labels = [alt.category for alt in diagnosis.alternatives]
     assert labels.count("operator") == 1
+
+
+# A container's /dev/shm fills up under NCCL's shared-memory transport: the line matches the
+# full-disk rule (guide neighbour `other`: the job itself filled the disk) and NCCL's segment
+# rule (guide neighbour `hccl`: the layer that printed it).
+SHM_FULL = (
+    "gpu-host-3:2210:2291 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : "
+    "No space left on device\n"
+)
+# torchrun's agent relays a Ctrl-C; the guide reads it as `hang` with `other` beside it.
+AGENT_INTERRUPTED = (
+    "W0611 08:41:27.902000 5130 torch/distributed/elastic/agent/server/api.py:753] "
+    "Received 2 death signal, shutting down workers\n"
+)
+
+
+def test_a_guide_neighbour_named_other_reaches_the_report() -> None:
+    """docs/labelling.md#alternatives-and-confidence: `other` named by the guide is shown."""
+    diagnosis = diagnose_text("job/mpirun.log", SHM_FULL)
+    assert diagnosis.category == "driver_env"
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert "other" in labels
+
+
+def test_the_neighbours_of_every_rule_the_first_error_matched_are_offered() -> None:
+    """The deciding rule names `other`, the second rule the line matched names `hccl`."""
+    diagnosis = diagnose_text("job/mpirun.log", SHM_FULL)
+    assert sorted(alt.category for alt in diagnosis.alternatives) == ["hccl", "other"]
+    assert all(alt.score < diagnosis.confidence for alt in diagnosis.alternatives)
+
+
+def test_a_doubtful_answer_still_shows_its_guide_neighbour() -> None:
+    """A low confidence leaves room below it: the neighbour is not scored away to zero."""
+    diagnosis = diagnose_text("job/launcher.log", AGENT_INTERRUPTED)
+    assert diagnosis.category == "hang"
+    other = next(alt for alt in diagnosis.alternatives if alt.category == "other")
+    assert 0 < other.score < diagnosis.confidence
+
+
+INPLACE_MODIFIED = (
+    "RuntimeError: one of the variables needed for gradient computation has been modified by "
+    "an inplace operation: [torch.npu.FloatTensor [4, 4]], which is output 0 of MulBackward0, "
+    "is at version 3; expected version 2 instead.\n"
+)
+
+
+def test_other_is_not_offered_by_a_line_the_guide_names_no_neighbour_for() -> None:
+    """Counterexample: a later line whose own label is `other` (a numerical failure of the
+    model code) is no documented neighbour of a device memory failure."""
+    diagnosis = diagnose_text("job/rank0.log", PLAIN_OOM + INPLACE_MODIFIED)
+    assert diagnosis.category == "oom"
+    assert "other" not in [alt.category for alt in diagnosis.alternatives]

@@ -56,6 +56,34 @@ def test_a_kernel_record_of_another_process_does_not_silence_the_rank() -> None:
     files = {"node0/launcher.log": launcher(77001), "node0/dmesg.txt": KERNEL_LOG}
     scans = [scan_text(path, text) for path, text in files.items()]
     items = list(classify_scans(scans, load_knowledge()))
-    signal = [i for i in items if i.best is not None and i.best.id == "dev.launcher_child_signal"]
+    signal = [i for i in items if i.best is not None and i.best.id == "dev.launcher_child_sigkill"]
     assert signal
     assert not any(item.demoted for item in signal)
+
+
+def test_a_sigkill_with_no_kernel_record_offers_host_memory_as_the_alternative() -> None:
+    """The OOM killer is the usual sender of a SIGKILL: without its record the answer stays
+    `device_fault`, with `oom` beside it."""
+    diagnosis = diagnose({"node0/launcher.log": launcher(52310)})
+    assert diagnosis.category == "device_fault"
+    oom = next(alt for alt in diagnosis.alternatives if alt.category == "oom")
+    assert 0 < oom.score < diagnosis.confidence
+
+
+def test_other_signals_of_a_rank_do_not_offer_host_memory() -> None:
+    """Counterexample: a segfault (-11) is the rank's own crash, not a kill from outside."""
+    text = launcher(52310).replace("exitcode: -9", "exitcode: -11")
+    diagnosis = diagnose({"node0/launcher.log": text})
+    assert diagnosis.category == "device_fault"
+    assert "oom" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_sigkill_record_of_the_launcher_offers_host_memory_too() -> None:
+    diagnosis = diagnose(
+        {
+            "node0/launcher.log": "torch.distributed.elastic.multiprocessing.errors."
+            "ChildFailedError: rank 6 (local_rank: 2) exitcode: -9 (pid: 52310) signal: SIGKILL\n"
+        }
+    )
+    assert diagnosis.category == "device_fault"
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}

@@ -65,3 +65,33 @@ def test_a_device_library_refusal_has_no_package_set_neighbour() -> None:
     diagnosis = diagnose_text("npu_smi.txt", DCMI_REFUSED)
     assert diagnosis.category == "driver_env"
     assert "config" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# The same compile-option call answered with a code that is no start-up failure: 107000 says
+# a runtime call refused its parameters. docs/labelling.md#the-operator-compilers-environment-does-not-start
+COMPILE_OPTION_REFUSED_PARAMETERS = """\
+Traceback (most recent call last):
+  File "/srv/bench/kernels/check_gemm.py", line 52, in <module>
+    out = lhs @ rhs
+RuntimeError: SetPrecisionMode:torch_npu/csrc/framework/LazyInitAclops.cpp:181 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 107000
+[ERROR] 2026-05-19-16:40:02 (PID:30211, Device:1, RankID:-1) ERR00100 PTA call acl api failed
+"""
+
+
+def test_a_compile_option_call_refused_for_its_parameters_is_no_environment_failure() -> None:
+    """Counterexample: the code is read by its own meaning, not as a compiler that could not
+    start."""
+    diagnosis = diagnose_text("bench/run.log", COMPILE_OPTION_REFUSED_PARAMETERS)
+    assert diagnosis.category != "driver_env"
+    assert diagnosis.first_error is not None
+    assert "error code is 107000" in diagnosis.first_error.text
+    assert "107000" in diagnosis.error_codes
+    assert "rejected its parameters" in diagnosis.root_cause
+
+
+def test_a_graph_engine_failure_of_the_compile_option_call_is_the_environment() -> None:
+    """Example: 500002 is a failure inside ACL's graph engine, one of the start-up codes."""
+    text = COMPILE_OPTION_REFUSED_PARAMETERS.replace("is 107000", "is 500002")
+    diagnosis = diagnose_text("bench/run.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "SetPrecisionMode" in (diagnosis.first_error.text if diagnosis.first_error else "")

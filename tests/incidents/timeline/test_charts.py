@@ -115,6 +115,30 @@ def test_one_lane_per_rank_including_ranks_that_logged_nothing():
     assert lanes["first"][2] is None
 
 
+def test_a_launch_that_never_started_its_workers_shows_no_lanes_for_its_world_size():
+    """docs/labelling.md#a-launcher-that-never-started-its-workers"""
+    report = _no_rank_ran(workers_started=False)
+    payload = timeline_payload(prepare_timeline(report), TimelineQuery())
+    assert payload["lanes"]["rank"] == []
+
+
+def test_ranks_that_left_nothing_after_a_start_keep_their_lanes():
+    """Counterexample: the workers were started, so the world size's ranks are lanes."""
+    payload = timeline_payload(
+        prepare_timeline(_no_rank_ran(workers_started=True)), TimelineQuery()
+    )
+    assert payload["lanes"]["rank"] == [0, 1, 2, 3, 4, 5]
+
+
+def _no_rank_ran(*, workers_started: bool) -> dict:
+    report = crash_report(ranks=4, world_size=6)
+    report["ranks"] = []
+    report["timeline"] = {}
+    report["diagnosis"]["culprit_ranks"] = []
+    report["correlation"] = {"workers_started": workers_started}
+    return report
+
+
 def test_errors_sit_after_the_checkpoint_they_followed():
     report = crash_report(layers=2)
     timeline = prepare_timeline(report)
