@@ -58,6 +58,25 @@ OP_LIBRARY_MISS = """\
 (Worker_DP0_TP2_EP2 pid=3318) ERROR 01-20 11:32:07 [multiproc_executor.py:815] RuntimeError: aclnnSparseGatherScore or aclnnSparseGatherScoreGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
 """
 
+GRAPH_CAPTURE_OP_LIBRARY_MISS = """\
+  File "/srv/engine/runtime/npu_graph_runner.py", line 52, in __init__
+    super().__init__(model_runner)
+  File "/srv/engine/runtime/graph_runner.py", line 371, in __init__
+    raise Exception(
+Exception: Capture cuda graph failed: aclnnSparseTopkIndexer or aclnnSparseTopkIndexerGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
+Possible solutions:
+1. set --mem-fraction-static to a smaller value (e.g., 0.8 or 0.7)
+2. disable CUDA graph by --disable-cuda-graph. (Not recommended. Huge performance loss)
+[2026-02-03 08:14:55] Received sigquit from a child process. It usually means the child failed.
+"""
+
+GRAPH_CAPTURE_CODE_ONLY = """\
+  File "/srv/engine/runtime/graph_runner.py", line 371, in __init__
+    raise Exception(
+Exception: Capture cuda graph failed: capture_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:207 NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107036
+[2026-02-03 08:14:55] Received sigquit from a child process. It usually means the child failed.
+"""
+
 QUANT_SLICE_VLLM = """\
 INFO 03-02 10:11:40 [api_server.py:1024] vLLM API server version 0.8.5
 INFO 03-02 10:11:52 [config.py:700] This model supports multiple tasks. Defaulting to 'generate'.
@@ -105,6 +124,27 @@ def test_an_operator_missing_from_the_op_library_is_an_operator_failure() -> Non
     assert diagnosis.first_error is not None
     assert "not in libopapi.so" in diagnosis.first_error.text
     assert "aclnnSparseGatherScore" in diagnosis.next_actions[0]
+
+
+def test_a_missing_op_entry_point_under_a_graph_capture_offers_the_installation_readings() -> None:
+    # docs/labelling.md#operator-installation-or-platform-limit: a missing aclnn entry point
+    # is the operator's, with the op package (driver_env) and the release (config) as the
+    # alternatives, also when a serving framework reports it as a failed graph capture.
+    diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_OP_LIBRARY_MISS)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "aclnnSparseTopkIndexer" in diagnosis.first_error.text
+    offered = [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in offered
+    assert "stream_sync" not in offered
+
+
+def test_a_graph_capture_that_fails_with_a_code_only_offers_no_installation_reading() -> None:
+    # The near miss: the same wrapper around a capture call that returned a code names no
+    # operator library, so neither the op package nor the release is offered.
+    diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_CODE_ONLY)
+    assert diagnosis.category != "operator"
+    assert "driver_env" not in [alt.category for alt in diagnosis.alternatives]
 
 
 def test_a_quantized_weight_slice_that_does_not_fit_is_a_weight_load_failure() -> None:
