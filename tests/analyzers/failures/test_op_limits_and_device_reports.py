@@ -3,8 +3,9 @@
 Each case is a rule of docs/labelling.md, with an example and a counterexample:
 
 - #an-operator-name-decides-nothing: a host check that answers with the head dimensions the op
-  supports, or a fused op that sends its caller to the small operators for an input range, is a
-  limit of the op (`op_constraint`); a check that two inputs agree stays `operator`;
+  supports, or a fused op that sends its caller to the small operators for an input range, or one
+  that names the only variant this platform offers, is a limit of the op (`op_constraint`); a
+  check that two inputs agree, or one that names no supported variant, stays `operator`;
 - #a-device-reported-as-faulted: a runtime line saying a device faulted outranks the AI CPU
   code of the synchronize that noticed it; the code alone keeps its own label.
 
@@ -77,6 +78,26 @@ E89999: Inner Error!
 E89999[PID: 811] 2026-02-03-04:05:06.300.400 (E89999):  op[RotaryPositionEmbedding], input Dtype does not meet the requirements.[FUNC:CheckParam][FILE:rope_rotate_half_tiling.cpp]
 """
 
+QMM_CALL = "RuntimeError: call aclnnWeightQuantBatchMatmulV2 failed, detail:E69999: Inner Error!"
+
+PLATFORM_VARIANT = worker(
+    QMM_CALL,
+    "E69999: [PID: 7301] 2026-02-03-04:05:06.100.200 op[WeightQuantBatchMatmulV2], this platform "
+    "only support output transpose_x1 true and transpose_x2 false, actual [true, true]"
+    "[FUNC:CheckAttrs][FILE:weight_quant_batch_matmul_v2_tiling.cc][LINE:188]",
+    "        TraceBack (most recent call last):",
+    "       op[WeightQuantBatchMatmulV2], fail to analyze context info",
+    "       Tiling failed",
+)
+
+PLATFORM_NO_VARIANT = worker(
+    QMM_CALL,
+    "E69999: [PID: 7301] 2026-02-03-04:05:06.100.200 op[WeightQuantBatchMatmulV2], on this "
+    "platform the antiquant scale dtype is invalid, actual [DT_INT8]"
+    "[FUNC:CheckAttrs][FILE:weight_quant_batch_matmul_v2_tiling.cc][LINE:201]",
+    "       Tiling failed",
+)
+
 DEVICE_REPORTED = """\
 Runner: [aicpu_loader.cpp:187] Runner: aclrtSynchronizeStream failed: 507018
 prepare_kernels: [runner_base.cpp:903] LoadAicpuOp::Runner failed: 507018
@@ -94,6 +115,8 @@ CASES = [
     ("inputs disagree", INPUTS_DISAGREE, "operator", "queryT(12) must be equal"),
     ("fused op range", FUSED_RANGE, "op_constraint", "please do not use RotaryPositionEmbedding"),
     ("fused op dtype", FUSED_DTYPE, "operator", "input Dtype does not meet"),
+    ("platform variant", PLATFORM_VARIANT, "op_constraint", "this platform only support output"),
+    ("platform no variant", PLATFORM_NO_VARIANT, "operator", "antiquant scale dtype is invalid"),
     ("device reported", DEVICE_REPORTED, "device_fault", "device fault reported: device_id=6"),
     ("code only", CODE_ONLY, "aicore_timeout", "aclrtSynchronizeStream failed: 507018"),
 ]
@@ -118,9 +141,11 @@ def test_label_and_first_error_follow_the_guide(text: str, label: str, says: str
     [
         (HEAD_DIM_LIMIT, "operator"),
         (FUSED_RANGE, "operator"),
+        (PLATFORM_VARIANT, "operator"),
+        (PLATFORM_VARIANT, "config"),
         (DEVICE_REPORTED, "aicore_timeout"),
     ],
-    ids=["head dim", "fused range", "device report"],
+    ids=["head dim", "fused range", "platform variant", "platform config", "device report"],
 )
 def test_the_guide_neighbour_is_offered(text: str, neighbour: str) -> None:
     assert neighbour in alternative_labels(diagnose_text("run/worker.log", text))
