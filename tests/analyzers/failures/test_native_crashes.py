@@ -2,7 +2,8 @@
 
 docs/labelling.md#native-only-crashes: the taxonomy labels segfaults `device_fault`; a
 backtrace whose innermost frame is in library code is the crash site even without a signal
-line, while one parked in a wait primitive is a stuck process.
+line, while one parked in a wait primitive, or polling in a communication library's progress
+engine or wait call, is a stuck process.
 """
 
 from __future__ import annotations
@@ -40,12 +41,25 @@ PARKED_IN_FUTEX = """\
 #1  0x0000ffff9b2c2e10 in pthread_cond_wait () from /lib/aarch64-linux-gnu/libc.so.6
 #2  0x0000ffff8a0f1122 in rtStreamSynchronize () from /usr/local/Ascend/ascend-toolkit/latest/lib64/libruntime.so
 """
+# a rank blocked in a broadcast: MPI's progress engine spins until the peer sends
+PARKED_IN_MPI_PROGRESS = """\
+#0  0x00007fd2c1a08123 in MPIDI_CH3I_Progress () from /usr/lib64/mpich/lib/libmpi.so.12
+#1  0x00007fd2c1a0e5a2 in MPIR_Wait_impl () from /usr/lib64/mpich/lib/libmpi.so.12
+#2  0x00007fd2c1a0e9c0 in MPIC_Wait () from /usr/lib64/mpich/lib/libmpi.so.12
+#3  0x00007fd2c1a0f0d4 in MPIR_Bcast_intra_binomial () from /usr/lib64/mpich/lib/libmpi.so.12
+"""
+# the same library, but the innermost frame is its collective's own code: a crash there
+CRASHED_IN_MPI_COLLECTIVE = """\
+#0  0x00007fd2c1a3344e in MPIR_Allreduce_intra_ring () from /usr/lib64/mpich/lib/libmpi.so.12
+#1  0x00007fd2c1a35510 in MPIR_Allreduce_impl () from /usr/lib64/mpich/lib/libmpi.so.12
+"""
 
 CASES = [
     ("backtrace only", BACKTRACE_ONLY, "device_fault", "libruntime.so"),
     ("core file", CORE_FILE, "device_fault", "Program terminated with signal SIGSEGV"),
     ("fault handler", FAULT_HANDLER, "device_fault", "Fatal Python error: Segmentation fault"),
     ("glog signal", GLOG_SIGNAL, "device_fault", "*** SIGSEGV"),
+    ("mpi collective", CRASHED_IN_MPI_COLLECTIVE, "device_fault", "MPIR_Allreduce_intra_ring"),
 ]
 
 
@@ -62,5 +76,13 @@ def test_a_native_crash_is_a_crash_with_its_first_error(text: str, label: str, s
 
 def test_a_backtrace_parked_in_a_wait_is_not_a_crash() -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + PARKED_IN_FUTEX})
+    assert diagnosis.category != "device_fault"
+    assert diagnosis.first_error is None
+
+
+def test_a_backtrace_polling_in_a_progress_engine_is_not_a_crash() -> None:
+    diagnosis = diagnose_files(
+        {"job/rank0.log": PROGRESS, "job/rank1.log": HALF + PARKED_IN_MPI_PROGRESS}
+    )
     assert diagnosis.category != "device_fault"
     assert diagnosis.first_error is None
