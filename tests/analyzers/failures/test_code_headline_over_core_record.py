@@ -1,0 +1,49 @@
+"""A runtime call's error-manager headline that gives only its return code, over the device's
+record of the core that failed.
+
+docs/labelling.md#wrappers: the headline (`EZ9903: ... rtXxx failed, runtime error code:
+507035`) says a call failed and with what code; the device's core record in its TraceBack says
+what failed, so that record is the first error. With no such record the headline stays first.
+
+The fixtures follow torch_npu's PTA block on an A2 serving node; pids, times, addresses and
+the op are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+HEAD = (
+    "[rank2]:[E301 10:11:12.000111222 compiler_depend.ts:429] operator():build/CMakeFiles/"
+    "torch_npu.dir/compiler_depend.ts:32 NPU function error: call aclnnInplaceNormal failed, "
+    "error code is 507035\n"
+    "[ERROR] 2026-03-01-10:11:12 (PID:5150, Device:2, RankID:-1) ERR00100 PTA call acl api failed\n"
+    "[Error]: The vector core execution is abnormal. \n"
+    "        Rectify the fault based on the error information in the ascend log.\n"
+    "EZ9903: [PID: 5150] 2026-03-01-10:11:12.004.321 rtGeneralCtrl failed, runtime error code: "
+    "507035\n"
+    "        Solution: In this scenario, collect the plog when the fault occurs and locate the "
+    "fault based on the plog.\n"
+    "        TraceBack (most recent call last):\n"
+)
+
+RECORD = (
+    "        The error from device(chipId:2, dieId:0), serial number is 9, there is an exception "
+    "of aivec error, core id is 6, error code = 0, dump info: pc start: 0x12c000010000, "
+    "current: 0x12c000010200, vec error info: 0x11, mte error info: 0x22, cube error info: 0, "
+    "para base: 0x12c240000400.[FUNC:ProcessStarsCoreErrorInfo][FILE:device_error_core_proc.cc]"
+    "[LINE:303]\n"
+)
+
+
+def test_the_core_record_under_a_code_headline_is_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/worker_2.log", HEAD + RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "there is an exception of aivec error" in diagnosis.first_error.text
+
+
+def test_a_code_headline_with_no_record_stays_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/worker_2.log", HEAD)
+    assert diagnosis.first_error is not None
+    assert "rtGeneralCtrl failed, runtime error code: 507035" in diagnosis.first_error.text
