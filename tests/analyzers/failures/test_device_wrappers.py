@@ -1,6 +1,8 @@
 """Pasted NPU failures whose first lines only wrap the cause: the FFTS+ timeout under a
 synchronize (read like its code), a bare `The argument is invalid.` headline above its
-TraceBack, and a communicating op's aclnn call whose block says HCCL under it timed out.
+TraceBack, a pinned-memory query of a non-blocking copy that the platform refuses (`config`;
+counterexample: an ordinary host copy's refused arguments), and a communicating op's aclnn
+call whose block says HCCL under it timed out.
 
 Fixtures are written here in the shapes vLLM workers and torch_npu print (worker prefix,
 PTA summary, CANN error-manager block); the values are made up.
@@ -80,6 +82,42 @@ def test_bare_invalid_argument_headline_yields_to_the_call_that_failed() -> None
     assert diagnosis.first_error is not None
     assert "The argument is invalid." not in diagnosis.first_error.text
     assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text
+
+
+# A pinned-memory query refused by a platform whose driver cannot answer it for host memory.
+HOST_POINTER_QUERY_REFUSED = [
+    "RuntimeError: process_non_blocking_copy:build/CMakeFiles/torch_npu.dir/"
+    "compiler_depend.ts:231 NPU function error: aclrtPointerGetAttributes, error code is 107000",
+    "[ERROR] 2026-07-01-08:12:40 (PID:5521, Device:0, RankID:-1) ERR00100 PTA call acl api failed",
+    "[PID: 5521] 2026-07-01-08:12:40.301.118 Invalid_Argument(EL0003): The argument is invalid.",
+    "        TraceBack (most recent call last):",
+    "        rtsPointerGetAttributes execution failed, reason=driver error:invalid value"
+    "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]",
+]
+
+
+def test_a_refused_pinned_memory_query_is_the_platform_path() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the query torch_npu makes before a
+    non-blocking copy, refused for host memory, is a platform the release has no path for."""
+    diagnosis = diagnose_text("serve/worker.log", worker_log(HOST_POINTER_QUERY_REFUSED))
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text
+    assert {"driver_env", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_refused_host_copy_is_not_the_pinned_memory_query() -> None:
+    """Counterexample: an ordinary host copy whose arguments the runtime refuses."""
+    lines = [
+        line.replace("aclrtPointerGetAttributes", "aclrtMemcpyAsync").replace(
+            "rtsPointerGetAttributes", "rtMemcpyAsync"
+        )
+        for line in HOST_POINTER_QUERY_REFUSED
+    ]
+    diagnosis = diagnose_text("serve/worker.log", worker_log(lines))
+    assert diagnosis.category != "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "PointerGetAttributes" not in diagnosis.first_error.text
 
 
 def dispatch_failure(block_line: str) -> str:

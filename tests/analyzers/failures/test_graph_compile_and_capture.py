@@ -8,6 +8,10 @@
   `capture_begin` is no error.
 - The graph engine's run of subgraph-compile trace lines: the earliest step that failed is
   the first error, its callers restate it (`operator`).
+- A single-op build's `Compile op[X] failed` headline, followed by the fusion engine's
+  bookkeeping of the failed compile task (`failed to recompile single op[X]`, `failed when
+  processing the task that had failed to compile`): the headline is the first error.
+  Counterexample: a subgraph step that failed before such a headline stays first.
 - The TBE compiler refusing a dtype at an op's compile (`E90003 ... Template constraint,
   detailed information: bfloat16 of tbe.dsl.x is not supported`): `operator`, with `config`
   as the alternative like any dtype refusal; a template constraint that names no dtype
@@ -71,6 +75,23 @@ ERROR 04-11 08:09:10 [engine.py:412]         subgraph 0 optimize failed[FUNC:Opt
 SUBGRAPH_COMPILE_WITHOUT_ITS_STEP = """\
 ERROR 04-11 08:09:10 [engine.py:412]         [GraphOpt][FusedGraph][RunCompile] Failed to compile graph with compiler Normal mode Op Compiler[FUNC:SubGraphCompile][FILE:fe_graph_optimizer.cc][LINE:1385]
 ERROR 04-11 08:09:10 [engine.py:412]         Exception: An error occurred during compile phases of CompileStage.PRECOMPILE, msg is <built-in>:1:10: fatal error: 'kernel_tiling_runtime.h' file not found
+"""
+
+# A single-op build of a Cast kernel that fails: the headline first, then the fusion engine's
+# bookkeeping of the failed compile task and the build headlines, all retelling it.
+SINGLE_OP_BUILD_RUN = """\
+ERROR 06-02 14:20:31 [runner.py:188]         TraceBack (most recent call last):
+ERROR 06-02 14:20:31 [runner.py:188]         Compile op[trans_Cast_4,] failed, oppath[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/cast.py], optype[Cast], taskID[3]. Please check op's compilation error message.[FUNC:ReportBuildErrMessage][FILE:fusion_manager.cc][LINE:368]
+ERROR 06-02 14:20:31 [runner.py:188]         [SubGraphOpt][Compile][ProcFailedCompTask] Thread[28144] failed to recompile single op[trans_Cast_4][FUNC:ProcessAllFailedCompileTasks][FILE:tbe_op_store_adapter.cc][LINE:1133]
+ERROR 06-02 14:20:31 [runner.py:188]         [SubGraphOpt][Compile][ParalCompOp] Thread[28144] failed when processing the task that had failed to compile.[FUNC:ParallelCompileOp][FILE:tbe_op_store_adapter.cc][LINE:1180]
+ERROR 06-02 14:20:31 [runner.py:188]         build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:146]
+"""
+
+# A subgraph step that fails before a single-op headline keeps its place: it is a step of its
+# own, and the headline after it is a wrapper.
+SUBGRAPH_STEP_BEFORE_SINGLE_OP_HEADLINE = """\
+ERROR 06-02 14:20:31 [runner.py:188]         [SubGraphOpt][ParseJson][PkgTvmJsInfo] Parse blockDim failed, the json file:/var/cache/ops/kernel_meta_7/te_cast_77a1_1.json.[FUNC:PackageTvmJsonInfo][FILE:tbe_json_parse.cc][LINE:953]
+ERROR 06-02 14:20:31 [runner.py:188]         Compile op[trans_Cast_4,] failed, oppath[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/cast.py], optype[Cast], taskID[3]. Please check op's compilation error message.[FUNC:ReportBuildErrMessage][FILE:fusion_manager.cc][LINE:368]
 """
 
 TBE_DTYPE_CONSTRAINT = """\
@@ -140,6 +161,20 @@ def test_info_lines_about_the_capture_are_no_error() -> None:
 
 def test_the_earliest_subgraph_compile_step_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/engine.log", SUBGRAPH_COMPILE_RUN)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Parse blockDim failed" in diagnosis.first_error.text
+
+
+def test_a_single_op_build_headline_is_not_outranked_by_its_task_bookkeeping() -> None:
+    diagnosis = diagnose_text("serve/engine.log", SINGLE_OP_BUILD_RUN)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Compile op[trans_Cast_4,] failed" in diagnosis.first_error.text
+
+
+def test_a_subgraph_step_before_a_single_op_headline_stays_first() -> None:
+    diagnosis = diagnose_text("serve/engine.log", SUBGRAPH_STEP_BEFORE_SINGLE_OP_HEADLINE)
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "Parse blockDim failed" in diagnosis.first_error.text

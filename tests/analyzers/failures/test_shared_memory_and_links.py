@@ -116,6 +116,38 @@ def test_a_failed_link_completion_is_the_collective_network() -> None:
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
+# The NIC's verbs provider reports the error completion itself, before NCCL says anything: a
+# trainer broadcasting weights to two rollout engines over RoCE, and the paste ending there.
+# docs/labelling.md#network-links-that-fail-under-a-collective
+VERBS_PROVIDER_ERROR_COMPLETION = """\
+(PolicyTrainer pid=40218) sync step 3: sending 291 tensors to 2 rollout engines
+(RolloutEngine pid=7715, ip=10.12.0.31) received weight: lm_head.weight, dtype: torch.bfloat16, shape: torch.Size([151936, 3584])
+(RolloutEngine pid=7802, ip=10.12.0.32) mlx5: infer-b02: got completion with error:
+(RolloutEngine pid=7802, ip=10.12.0.32) 00000000 00000000 00000000 00000000
+"""
+
+# The same provider and the verbs library talking without any failure.
+VERBS_PROVIDER_QUIET = """\
+(RolloutEngine pid=7802, ip=10.12.0.32) libibverbs: Warning: couldn't open config directory '/etc/libibverbs.d'.
+(RolloutEngine pid=7802, ip=10.12.0.32) mlx5: infer-b02: completion queue polled, 0 errors
+(RolloutEngine pid=7802, ip=10.12.0.32) received weight: lm_head.weight, dtype: torch.bfloat16, shape: torch.Size([151936, 3584])
+"""
+
+
+def test_a_verbs_provider_error_completion_is_the_collective_network() -> None:
+    diagnosis = diagnose_text("rl/ray_job.log", VERBS_PROVIDER_ERROR_COMPLETION)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "got completion with error" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_quiet_verbs_provider_is_not_a_failure() -> None:
+    diagnosis = diagnose_text("rl/ray_job.log", VERBS_PROVIDER_QUIET)
+    assert diagnosis.category != "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is None
+
+
 def test_link_setup_lines_are_not_a_failure() -> None:
     diagnosis = diagnose_text("nodeb/worker.log", LINK_SETUP_ONLY)
     assert diagnosis.category != "hccl", diagnosis.root_cause
