@@ -40,8 +40,8 @@ GE_PATH_REFUSED = """\
 (RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [SubGraphOpt][PreCompileOp][InitAdapter] InitializeAdapter adapter [tbe_op_adapter] failed! Ret [4294967295][FUNC:InitializeAdapter][FILE:op_store_adapter_manager.cc][LINE:80]
 """
 
-# Counterexample: the same compiler start-up lines without the path refusal keep the
-# graph engine's reading.
+# Without the path refusal the same start-up lines say only that the op compiler did not
+# start: its environment (docs/labelling.md#the-operator-compilers-environment-does-not-start).
 GE_INIT_ALONE = """\
 (RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [GraphOpt][InitializeInner][InitTbeFunc] Failed to init tbe.[FUNC:InitializeTeFusion][FILE:tbe_op_store_adapter.cc][LINE:1930]
 (RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [SubGraphOpt][PreCompileOp][InitAdapter] InitializeAdapter adapter [tbe_op_adapter] failed! Ret [4294967295][FUNC:InitializeAdapter][FILE:op_store_adapter_manager.cc][LINE:80]
@@ -77,8 +77,23 @@ def test_a_graph_engine_option_path_it_cannot_use_is_the_setting() -> None:
     assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
 
 
-def test_compiler_start_up_lines_without_the_refusal_keep_their_reading() -> None:
+# Counterexample: a subgraph whose op failed to compile is the op's build, not the start-up.
+GE_SUBGRAPH_COMPILE = """\
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [GraphOpt][FusedGraph][RunCompile] Failed to compile graph with compiler Normal mode Op Compiler[FUNC:SubGraphCompile][FILE:fe_graph_optimizer.cc][LINE:1390]
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         Call OptimizeFusedGraph failed, ret:-1, engine_name:AIcoreEngine, graph_name:partition0_rank1_sub_graph3[FUNC:OptimizeSubGraph][FILE:graph_optimize.cc][LINE:127]
+"""
+
+
+def test_compiler_start_up_lines_without_the_refusal_are_the_compilers_environment() -> None:
     diagnosis = diagnose_text("job/ray_worker.log", GE_INIT_ALONE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to init tbe" in diagnosis.first_error.text
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_subgraph_that_failed_to_compile_stays_the_operators() -> None:
+    diagnosis = diagnose_text("job/ray_worker.log", GE_SUBGRAPH_COMPILE)
     assert diagnosis.category == "operator"
 
 
