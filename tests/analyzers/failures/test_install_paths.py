@@ -109,3 +109,35 @@ def test_nccls_optional_plugin_probe_is_not_a_missing_library() -> None:
     diagnosis = diagnose_text("job/train.log", NCCL_PLUGIN_PROBE)
     assert diagnosis.category != "driver_env"
     assert diagnosis.first_error is None
+
+
+# An aclnn entry point the installed operator library lacks: the op's reading by the corpus
+# rule, with the toolkit's release and installation beside it.
+# docs/labelling.md#operator-installation-or-platform-limit
+ENTRY_POINT_MISSING = """\
+[rank1]:   File "/srv/serve/layers/attention.py", line 88, in forward
+[rank1]:     out = torch_npu.npu_sparse_paged_attention(q, k_cache, v_cache)
+[rank1]: RuntimeError: aclnnSparsePagedAttention or aclnnSparsePagedAttentionGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
+"""
+
+# Counterexample: a lookup that found the entry point is not a failure.
+ENTRY_POINT_FOUND = """\
+[rank1]: found aclnnSparsePagedAttention in libopapi.so
+[rank1]: step 3 done
+"""
+
+
+def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_band() -> None:
+    diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_MISSING)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "not in libopapi.so" in diagnosis.first_error.text
+    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternatives
+    assert "driver_env" in alternatives
+    assert diagnosis.confidence < 0.8
+
+
+def test_an_entry_point_that_was_found_is_no_error() -> None:
+    diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_FOUND)
+    assert diagnosis.first_error is None
