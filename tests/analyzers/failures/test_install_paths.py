@@ -1,0 +1,143 @@
+"""Start-up failures where the machine or the launch setting, not the job's work, is wrong.
+
+A device plugin that torch cannot load names the plugin, and the dynamic loader's line
+before it names the library that is missing; a graph engine option that points at a
+directory the process cannot use is refused before the op compiler starts, and the
+compiler's start-up failures after it restate the refusal.
+
+docs/labelling.md#config-driver_env-or-weight_load
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# The loader's reason printed bare (no exception class) before torch's autoload failure.
+PLUGIN_LIBRARY_MISSING = """\
+libascend_dmi.so: cannot open shared object file: No such file or directory
+RuntimeError: Failed to load the backend extension: torch_npu. You can disable extension auto-loading with TORCH_DEVICE_BACKEND_AUTOLOAD=0.
+"""
+
+# The autoload failure alone still says the environment lacks a working plugin.
+PLUGIN_ALONE = """\
+Traceback (most recent call last):
+  File "/srv/bench/run.py", line 3, in <module>
+    import torch
+RuntimeError: Failed to load the backend extension: torch_npu. You can disable extension auto-loading with TORCH_DEVICE_BACKEND_AUTOLOAD=0.
+"""
+
+# Counterexample: a loader that found its library prints no error.
+PLUGIN_LOADED = """\
+loading libascend_dmi.so from /usr/local/Ascend/driver/lib64
+loaded the backend extension torch_npu in 0.31 s
+step 1 loss 2.94
+"""
+
+GE_PATH_REFUSED = """\
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620] [PID: 5120] 2026-03-14-08:09:10.200.300 Path [/sbin] for [ge.debugDir] is invalid.Result: access real path failed. Reason: Permission denied
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         TraceBack (most recent call last):
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [GraphOpt][InitializeInner][InitTbeFunc] Failed to init tbe.[FUNC:InitializeTeFusion][FILE:tbe_op_store_adapter.cc][LINE:1930]
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [SubGraphOpt][PreCompileOp][InitAdapter] InitializeAdapter adapter [tbe_op_adapter] failed! Ret [4294967295][FUNC:InitializeAdapter][FILE:op_store_adapter_manager.cc][LINE:80]
+"""
+
+# Without the path refusal the same start-up lines say only that the op compiler did not
+# start: its environment (docs/labelling.md#the-operator-compilers-environment-does-not-start).
+GE_INIT_ALONE = """\
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [GraphOpt][InitializeInner][InitTbeFunc] Failed to init tbe.[FUNC:InitializeTeFusion][FILE:tbe_op_store_adapter.cc][LINE:1930]
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [SubGraphOpt][PreCompileOp][InitAdapter] InitializeAdapter adapter [tbe_op_adapter] failed! Ret [4294967295][FUNC:InitializeAdapter][FILE:op_store_adapter_manager.cc][LINE:80]
+"""
+
+
+def test_the_loaders_bare_line_outranks_the_plugin_autoload_failure() -> None:
+    diagnosis = diagnose_text("job/container.log", PLUGIN_LIBRARY_MISSING)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "libascend_dmi.so: cannot open shared object file" in diagnosis.first_error.text
+
+
+def test_the_plugin_autoload_failure_alone_is_the_environment() -> None:
+    diagnosis = diagnose_text("job/bench.log", PLUGIN_ALONE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to load the backend extension: torch_npu" in diagnosis.first_error.text
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_loader_that_found_its_library_is_not_an_error() -> None:
+    diagnosis = diagnose_text("job/bench.log", PLUGIN_LOADED)
+    assert diagnosis.category != "driver_env"
+    assert diagnosis.first_error is None
+
+
+def test_a_graph_engine_option_path_it_cannot_use_is_the_setting() -> None:
+    diagnosis = diagnose_text("job/ray_worker.log", GE_PATH_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Path [/sbin] for [ge.debugDir] is invalid" in diagnosis.first_error.text
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+# Counterexample: a subgraph whose op failed to compile is the op's build, not the start-up.
+GE_SUBGRAPH_COMPILE = """\
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         [GraphOpt][FusedGraph][RunCompile] Failed to compile graph with compiler Normal mode Op Compiler[FUNC:SubGraphCompile][FILE:fe_graph_optimizer.cc][LINE:1390]
+(RayWorkerWrapper pid=5120) ERROR 03-14 08:09:10 [worker_base.py:620]         Call OptimizeFusedGraph failed, ret:-1, engine_name:AIcoreEngine, graph_name:partition0_rank1_sub_graph3[FUNC:OptimizeSubGraph][FILE:graph_optimize.cc][LINE:127]
+"""
+
+
+def test_compiler_start_up_lines_without_the_refusal_are_the_compilers_environment() -> None:
+    diagnosis = diagnose_text("job/ray_worker.log", GE_INIT_ALONE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to init tbe" in diagnosis.first_error.text
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_subgraph_that_failed_to_compile_stays_the_operators() -> None:
+    diagnosis = diagnose_text("job/ray_worker.log", GE_SUBGRAPH_COMPILE)
+    assert diagnosis.category == "operator"
+
+
+# Counterexample: NCCL's start-up probe for an optional plugin that is not installed.
+NCCL_PLUGIN_PROBE = """\
+node-4:7311:7311 [0] NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory
+node-4:7311:7311 [0] NCCL INFO Using network Socket
+step 1 loss 3.02
+"""
+
+
+def test_nccls_optional_plugin_probe_is_not_a_missing_library() -> None:
+    diagnosis = diagnose_text("job/train.log", NCCL_PLUGIN_PROBE)
+    assert diagnosis.category != "driver_env"
+    assert diagnosis.first_error is None
+
+
+# An aclnn entry point the installed operator library lacks: the op's reading by the corpus
+# rule, with the toolkit's release and installation beside it.
+# docs/labelling.md#operator-installation-or-platform-limit
+ENTRY_POINT_MISSING = """\
+[rank1]:   File "/srv/serve/layers/attention.py", line 88, in forward
+[rank1]:     out = torch_npu.npu_sparse_paged_attention(q, k_cache, v_cache)
+[rank1]: RuntimeError: aclnnSparsePagedAttention or aclnnSparsePagedAttentionGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.
+"""
+
+# Counterexample: a lookup that found the entry point is not a failure.
+ENTRY_POINT_FOUND = """\
+[rank1]: found aclnnSparsePagedAttention in libopapi.so
+[rank1]: step 3 done
+"""
+
+
+def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_band() -> None:
+    diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_MISSING)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "not in libopapi.so" in diagnosis.first_error.text
+    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternatives
+    assert "driver_env" in alternatives
+    assert diagnosis.confidence < 0.8
+
+
+def test_an_entry_point_that_was_found_is_no_error() -> None:
+    diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_FOUND)
+    assert diagnosis.first_error is None
