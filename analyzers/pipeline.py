@@ -17,7 +17,7 @@ from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.phrases import Said, say
+from analyzers.core.phrases import Said, phrasebook, say
 from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
 from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
@@ -184,9 +184,9 @@ def _environment(scans: Sequence[FileScan]) -> dict[str, object]:
 
 
 class _WarmUp:
-    """Reads the knowledge of the last stages (signatures, tree, case library) on a thread
-    while the logs are scanned: the parent process mostly waits on its scanners then, and
-    what comes after the scan runs on one core. A broken file is left for the stage that
+    """Reads the knowledge of the last stages (signatures, tree, case library, the report's
+    phrasebook) on a thread while the logs are scanned: the parent process mostly waits on
+    its scanners then, and what comes after the scan runs on one core. A broken file is left for the stage that
     reads it to report."""
 
     def __init__(self) -> None:
@@ -208,6 +208,7 @@ class _WarmUp:
             cases.load_cases()
             tree.case_links()
             load_miner()
+            phrasebook()
 
 
 class _Progress:
