@@ -11,8 +11,8 @@ overlap, so a bundle is read as CUDA only when nothing in it is Ascend's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -33,6 +33,8 @@ class Stack:
     lines: re.Pattern[str]
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
+    env_renames: Mapping[str, str] = field(default_factory=dict)
+    env_hidden: tuple[str, ...] = ()
 
 
 @cache
@@ -56,11 +58,30 @@ def _stack(name: str, entry: Entry) -> Stack:
         lines=compile_regex(entry.get("lines", str).strip(), 0, entry, "lines"),
         examples=entry.strings("examples", required=False),
         counterexamples=entry.strings("counterexamples", required=False),
+        env_renames={str(k): str(v) for k, v in entry.get("env_renames", dict, {}).items()},
+        env_hidden=entry.strings("env_hidden", required=False),
     )
 
 
+def switches_for(stack: str | None, switches: Sequence[str]) -> list[str]:
+    """The diagnosis tree's environment switches (`NAME` or `NAME=value`, written for Ascend)
+    as a job on `stack` would set them: a CUDA job sees a switch's CUDA twin, and none of the
+    Ascend-only ones."""
+    found = next((s for s in load_stacks() if s.name == stack), None)
+    if found is None or stack == ASCEND:
+        return list(switches)
+    shown = []
+    for switch in switches:
+        name, sep, value = switch.partition("=")
+        if name in found.env_renames:
+            shown.append(found.env_renames[name] + sep + value)
+        elif not (found.env_hidden and name.startswith(found.env_hidden)):
+            shown.append(switch)
+    return shown
+
+
 def accelerator_of(scans: Sequence[FileScan]) -> str | None:
-    """ "ascend", "cuda", or None when the bundle shows neither."""
+    """The stack the bundle shows ("ascend" or "cuda"), or None when it shows neither."""
     seen = {stack.name: _shows(stack, scans) for stack in load_stacks()}
     return next((name for name in STACKS if seen[name]), None)
 
@@ -70,11 +91,7 @@ def _shows(stack: Stack, scans: Sequence[FileScan]) -> bool:
         if scan.info.kind in stack.file_kinds:
             return True
         env = scan.facts.get("env") or {}
-        if (
-            any(str(key).startswith(stack.env_prefixes) for key in env)
-            if stack.env_prefixes
-            else False
-        ):
+        if stack.env_prefixes and any(str(key).startswith(stack.env_prefixes) for key in env):
             return True
         if any(stack.lines.search(text) for text in _loud_lines(scan)):
             return True

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from analyzers.classify.accelerator import switches_for
 from analyzers.tree.walk import Tree, TreeNode, VerificationItem, load_tree
 from incidents.library.models import Case
 from incidents.tree.models import TreeMark, TreeMarkRevision
@@ -46,6 +47,9 @@ class NodeView:
     mark: TreeMark | None = None
     history: list[TreeMarkRevision] = field(default_factory=list)
     chosen_by_triage: bool = False
+    env: list[str] = field(
+        default_factory=list
+    )  # the node's switches, as the job's stack names them
 
     @property
     def id(self) -> str:
@@ -88,6 +92,7 @@ class _Overlay:
     history: Mapping[str, list[TreeMarkRevision]]
     links: dict[str, CaseLink]
     chosen: frozenset[str]
+    stack: str | None = None  # the accelerator the report names (environment.accelerator)
 
 
 def build_tree_view(
@@ -107,6 +112,7 @@ def build_tree_view(
         history=history or {},
         links=_case_links(tree),
         chosen=frozenset(m.branch for m in marks.values() if m.state == TreeMark.State.OVERRIDE),
+        stack=((report or {}).get("environment") or {}).get("accelerator"),
     )
     root = _build(tree, tree.root, 0, overlay)
     open_nodes = [s["node"] for s in steps if s.get("answer") is None]
@@ -148,6 +154,7 @@ def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
         mark=overlay.marks.get(node_id),
         history=list(overlay.history.get(node_id, [])),
         chosen_by_triage=node_id in overlay.chosen,
+        env=switches_for(overlay.stack, node.env),
     )
     view.children = [_build(tree, c, depth + 1, overlay) for c in node.children]
     return view

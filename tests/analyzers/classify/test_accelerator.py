@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.classify.accelerator import accelerator_of, load_stacks
+from analyzers.classify.accelerator import accelerator_of, load_stacks, switches_for
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 
 
@@ -45,3 +45,19 @@ def test_a_gloo_job_on_cpus_tells_neither():
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"
     )
     assert accelerator_of([scan]) is None
+
+
+def test_a_cuda_job_sees_the_cuda_twin_of_a_switch_and_no_ascend_only_ones():
+    written = ["PYTORCH_NPU_ALLOC_CONF=expandable_segments:True", "ASCEND_LAUNCH_BLOCKING=1"]
+    written += ["HCCL_BUFFSIZE=512", "TORCH_DISTRIBUTED_DEBUG=DETAIL"]
+    assert switches_for("cuda", written) == [
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+        "CUDA_LAUNCH_BLOCKING=1",
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL",
+    ]
+
+
+def test_an_ascend_job_or_an_unknown_stack_keeps_the_switches_as_written():
+    written = ["HCCL_CONNECT_TIMEOUT=600", "ASCEND_GLOBAL_LOG_LEVEL=1"]
+    assert switches_for("ascend", written) == written
+    assert switches_for(None, written) == written

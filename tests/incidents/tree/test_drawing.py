@@ -1,0 +1,28 @@
+"""The diagnosis tree drawn for one incident: its switches follow the job's accelerator."""
+
+from __future__ import annotations
+
+import pytest
+
+from incidents.tree.drawing import build_tree_view
+
+pytestmark = pytest.mark.django_db
+
+
+def _env_of(report: dict) -> dict[str, list[str]]:
+    return {view.id: view.env for view in build_tree_view(report).nodes() if view.node.env}
+
+
+def test_a_cuda_incident_is_shown_cuda_switches():
+    shown = _env_of({"environment": {"accelerator": "cuda"}, "diagnosis": {}})
+    every = [switch for switches in shown.values() for switch in switches]
+    assert any(s.startswith("PYTORCH_CUDA_ALLOC_CONF=") for s in every)
+    assert not [s for s in every if s.startswith(("ASCEND_", "HCCL_", "PYTORCH_NPU_"))]
+
+
+def test_an_ascend_incident_and_the_bare_tree_show_the_switches_as_written():
+    ascend = _env_of({"environment": {"accelerator": "ascend"}, "diagnosis": {}})
+    assert ascend == {
+        view.id: list(view.node.env) for view in build_tree_view().nodes() if view.node.env
+    }
+    assert any("PYTORCH_NPU_ALLOC_CONF" in s for switches in ascend.values() for s in switches)
