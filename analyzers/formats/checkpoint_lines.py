@@ -93,6 +93,9 @@ class CheckpointLines:
         self._remainders: dict[bytes, int] = {}
         self._shortcut = True
         self._seen: dict[bytes, _Seen] = {}  # timed lines without their seconds
+        # (line number, offset) of the last line start the last `scan` counted up to: the
+        # scanner counts the block's lines from there instead of from its start.
+        self.counted = (1, 0)
 
     @property
     def enabled(self) -> bool:
@@ -100,6 +103,7 @@ class CheckpointLines:
 
     def scan(self, block: bytes, low: bytes, first_line: int) -> None:
         """Record the checkpoint lines of one block of whole lines."""
+        self.counted = (first_line, 0)
         if len(self.track) >= MAX_PLACED:
             self.track.unplaced += sum(low.count(word) for word in self._literals)
             return
@@ -118,6 +122,7 @@ class CheckpointLines:
             pos = start
             end = block.find(b"\n", start)
             self._line(line_no, block[start:end])
+        self.counted = (line_no, pos)
 
     def _trusted(self) -> bool:
         """Whether the hot loop may run: a learned layout whose first template is checked."""
@@ -181,6 +186,7 @@ class CheckpointLines:
             add_line(line_no)
             add_time(minute + seconds)
             add_rank(rank)
+        self.counted = (line_no, pos)
 
     def _stamped(self, geometry: _Geometry, raw: bytes, line_no: int) -> _Seen | None:
         """A line the timed loop has not seen in this minute: read it in full, or learn
@@ -240,6 +246,7 @@ class CheckpointLines:
                 add_line(line_no)
                 add_time(NAN)
                 add_rank(rank)
+        self.counted = (line_no, pos)
 
     def _scan_general(self, block: bytes, low: bytes, line_no: int, pos: int) -> None:
         count = block.count
@@ -249,6 +256,7 @@ class CheckpointLines:
             line_no += count(b"\n", pos, start)
             pos = start
             self._line(line_no, block[start : block.find(b"\n", start)])
+        self.counted = (line_no, pos)
 
     def _teach(self, geometry: _Geometry, raw: bytes) -> None:
         """Remember a whole line (its timestamp cut out) once its template is trusted and

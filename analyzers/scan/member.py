@@ -112,8 +112,7 @@ class _FileScanner(ScanSink):
         lines = 0
         for index, block in enumerate(iter_blocks(stream, self.block_size)):
             self.block, self.block_first_line = block, lines + 1
-            count = block.count(b"\n")
-            self._scan_block(block, lines + 1, index < HEAD_BLOCKS, count)
+            count = self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
             lines += count
             self.keep_tail(block, lines)
         self.info.lines = lines
@@ -122,16 +121,27 @@ class _FileScanner(ScanSink):
 
     # --- the block loop ----------------------------------------------------------------
 
-    def _scan_block(self, block: bytes, first_line: int, head: bool, lines: int) -> None:
+    def _scan_block(self, block: bytes, first_line: int, head: bool) -> int:
+        """Scan one block and return its line count. The checkpoint pass counts the lines up
+        to the last checkpoint it reads; only the rest is counted here, so a checkpoint-heavy
+        block's newlines are counted once, not twice."""
         following = self._following()
-        hits = plog_candidates(block, lines) if self.info.kind in CANN_KINDS else None
+        lines = -1
+        hits = None
+        if self.info.kind in CANN_KINDS:
+            lines = block.count(b"\n")
+            hits = plog_candidates(block, lines)
         if hits is None:
             folded = block.translate(FOLD)
             if head:
                 self.hints.read_head(block)
                 self.shape = self.shape or self._learn_shape(block)
-            if self.checkpoint_lines is not None:
+            if self.checkpoint_lines is not None:  # never for CANN logs, counted above
                 self.checkpoint_lines.scan(block, folded, first_line)
+                line_no, pos = self.checkpoint_lines.counted
+                lines = line_no - first_line + block.count(b"\n", pos)
+            elif lines < 0:
+                lines = block.count(b"\n")
             if self.shape is not None and not following:
                 # every line of the logger's shape: only its WARNING/ERROR lines count;
                 # otherwise the lines of another shape (a traceback) get the keyword search
@@ -144,6 +154,7 @@ class _FileScanner(ScanSink):
                 hits = self.filter.candidates(folded)
         if hits or following or self.structured:
             self._walk(block, first_line, sorted(hits), hits)
+        return lines
 
     def _learn_shape(self, block: bytes) -> bytes | None:
         """The logging prefix of the file, from one of its first lines that parses as an INFO

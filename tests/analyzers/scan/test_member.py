@@ -308,3 +308,21 @@ def test_checkpoints_past_the_per_file_budget_are_counted_and_reported(monkeypat
     track = scan_text("\n".join(lines) + "\n", rank=0).facts["checkpoints"]
     assert 1000 <= len(track) < 1100
     assert len(track) + track.unplaced == 5000
+
+
+@pytest.mark.parametrize("tail", ["", "[rank0] INFO step 9 loss=1.2\n" * 40])
+def test_blocks_of_checkpoints_and_other_lines_keep_exact_line_numbers(monkeypatch, tail):
+    """The checkpoint pass counts a block's lines up to its last checkpoint and the scanner
+    the rest: both ways must add up to the file's physical lines."""
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", 2048)
+    lines = []
+    for step in range(300):
+        stamp = f"2026-11-29 07:{step // 60:02d}:{step % 60:02d},125"
+        lines.append(f"{stamp} [rank0] INFO layer {step % 4} passed")
+        lines += [f"{stamp} [rank0] INFO step {step} loss=2.{step % 10}"] * (step % 3)
+    text = "\n".join(lines) + "\n" + tail
+    result = scan_text(text, rank=0)
+    track = result.facts["checkpoints"]
+    assert result.info.lines == text.count("\n")
+    expected = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("passed")]
+    assert list(track.line) == expected
