@@ -67,6 +67,27 @@ def test_a_device_headline_wrapped_above_its_hccl_detail_yields_to_it() -> None:
     assert "hccl fftsplus task timeout occurred" in first_text(diagnosis)
 
 
+def test_a_device_headline_wrapped_above_its_dma_detail_yields_to_it() -> None:
+    text = (
+        "EE9999[PID: 5120] The error from device(chipId:2, dieId:0), serial number is 4.\n"
+        "there is a fftsplus sdma error, sdma channel is 1,\n"
+        "sdmaState=0x3, sdmaTslotid=0x2, sdmaCxtid=0x0, sdmaThreadid=0x0,\n"
+    )
+    diagnosis = diagnose_text("device.log", text)
+    assert diagnosis.category == "device_fault"
+    assert "fftsplus sdma error" in first_text(diagnosis)
+
+
+def test_a_device_headline_with_a_core_error_stays_the_cores() -> None:
+    # near miss: the wrapped detail names a core exception, not the DMA engine
+    text = (
+        "EE9999[PID: 5120] The error from device(chipId:2, dieId:0), serial number is 4.\n"
+        "there is an exception of fftsplus aivector error, core id is 7,\n"
+    )
+    diagnosis = diagnose_text("device.log", text)
+    assert diagnosis.category == "aicore_timeout"
+
+
 def test_yielding_only_looks_inside_the_block() -> None:
     far = "\n".join(f"INFO step {n} done" for n in range(40))
     text = (

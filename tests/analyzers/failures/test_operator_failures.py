@@ -113,3 +113,32 @@ def test_an_attribute_refusal_outranks_a_later_wrapper_of_another_writer() -> No
     diagnosis = diagnose_text("job/train.log", text)
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == 1
+
+
+TORCH_NPU_DTYPE_REFUSED = """\
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+RuntimeError: other scalar_type:UInt32is not surpported.
+[ERROR] 2026-04-05-06:07:08 (PID:4242, Device:1, RankID:1) ERR01002 OPS invalid type
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+RuntimeError: mul_out:third_party/op-plugin/op_plugin/ops/opapi/MulKernelNpuOpApi.cpp:40 NPU function error: call aclnnMuls failed, error code is 161002
+[ERROR] 2026-04-05-06:09:10 (PID:4242, Device:1, RankID:1) ERR00100 PTA call acl api failed.
+[PID: 4242] 2026-04-05-06:09:10.200.300 AclNN_Parameter_Error(EZ1001): Tensor self not implemented for DT_UINT32, should be in dtype support list [DT_FLOAT,DT_INT32].
+"""
+
+
+def test_torch_npus_own_dtype_refusal_is_the_first_error() -> None:
+    # torch_npu refuses the scalar type itself (ERR01002 sums it up) before any aclnn call
+    diagnosis = diagnose_text("console.log", TORCH_NPU_DTYPE_REFUSED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "scalar_type:UInt32is not surpported" in diagnosis.first_error.text
+
+
+def test_a_scalar_type_mentioned_without_a_refusal_is_no_error() -> None:
+    # near miss: the same field printed by a conversion that went through
+    diagnosis = diagnose_text(
+        "console.log", "INFO cast to scalar_type:Float32 done, copy is not blocking\n"
+    )
+    assert diagnosis.category != "operator"
