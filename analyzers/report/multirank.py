@@ -33,7 +33,12 @@ from analyzers.core.types import (
 from analyzers.tree.facts import npu_state
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
-LOAD_FRAME = re.compile(r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint")
+# `from_pretrained` is where the hub-style loaders (transformers, the serving engines built on
+# them) read a checkpoint into the model they build; a size error under it is the checkpoint
+# not fitting the parameters, as under a loader's own frames.
+LOAD_FRAME = re.compile(
+    r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint|from_pretrained"
+)
 _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 
 

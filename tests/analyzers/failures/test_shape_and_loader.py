@@ -47,6 +47,17 @@ LOADER_KEY = """\
 (Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772] KeyError: 'model.layers.16.self_attn.attn.k_scale'
 """
 
+PRETRAINED_COPY = """\
+Loading weights from safetensors:   0%|          | 0/12 [00:02<?, ?it/s]
+Process engine_main:
+Traceback (most recent call last):
+  File "/opt/serve/engine/launch.py", line 77, in _run
+    engine = Engine.from_pretrained(
+  File "/opt/serve/engine/core.py", line 301, in from_pretrained
+    return cls(model_path=path,
+RuntimeError: The expanded size of the tensor (16384) must match the existing size (2048) at non-singleton dimension 1.  Target sizes: [56, 16384].  Tensor sizes: [56, 2048]
+"""
+
 FORWARD_MISMATCH = """\
 Traceback (most recent call last):
   File "/srv/app/model/attention.py", line 88, in forward
@@ -157,3 +168,16 @@ def test_a_parameter_copy_that_raised_is_a_weight_load_failure() -> None:
 def test_a_parameter_copy_out_of_memory_is_read_by_its_inner_error() -> None:
     diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_OUT_OF_MEMORY)
     assert diagnosis.category == "oom", diagnosis.root_cause
+
+
+def test_size_error_under_from_pretrained_is_weight_loading() -> None:
+    # a packed checkpoint tensor copied into the unpacked parameter while the engine loads
+    diagnosis = diagnose_text("serve.log", PRETRAINED_COPY)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "expanded size of the tensor (16384)" in diagnosis.first_error.text
+
+
+def test_same_size_error_in_a_forward_after_loading_stays_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("forward.log", FORWARD_MISMATCH.replace("forward", "generate"))
+    assert diagnosis.category == "shape_mismatch"
