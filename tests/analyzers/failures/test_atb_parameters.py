@@ -1,0 +1,37 @@
+"""An ATB operation that refuses a communication parameter at build time.
+
+docs/labelling.md#config-driver_env-or-weight_load: the parallel layout, rank table and
+backend the job chose are what the operation refused, so the label is `config` with `hccl`
+and `operator` offered; a refused tensor stays the operator's. Values are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+COMM_PARAM_REFUSED = """\
+I20260506 07:08:01.100200 7701 hf_model_loader.cpp:65] Loading model weights from /models/demo/model-00004-of-00004.safetensors
+[2026-05-06 07:08:09.101112] [error] [7702] [operation_util.h:156] rankSize [32] is invalid
+E20260506 07:08:09.102001 7702 npu_word_embedding_impl.cpp:96] node.operation is null
+E20260506 07:08:09.203004 7702 npu_decoder_layer_impl.cpp:610] node.operation is null
+"""
+
+TENSOR_REFUSED = """\
+[2026-05-06 07:08:09.101112] [error] [7702] [tensor_check.cpp:28] tensor dimNum 9 is invalid, should >0 && <= MAX_DIM(8)
+E20260506 07:08:09.102001 7702 npu_word_embedding_impl.cpp:96] node.operation is null
+"""
+
+
+def test_a_refused_communication_parameter_is_the_jobs_setting() -> None:
+    diagnosis = diagnose_text("serve/engine.log", COMM_PARAM_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "rankSize [32] is invalid" in diagnosis.first_error.text
+    offered = {alt.category for alt in diagnosis.alternatives}
+    assert {"hccl", "operator"} <= offered
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_refused_tensor_stays_the_operators() -> None:
+    diagnosis = diagnose_text("serve/engine.log", TENSOR_REFUSED)
+    assert diagnosis.category == "operator"
