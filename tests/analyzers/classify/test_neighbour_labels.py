@@ -143,3 +143,29 @@ def test_an_aclnn_check_that_gives_no_shapes_offers_none() -> None:
     diagnosis = diagnose_text("job/rank0.log", LENGTHS_REFUSED)
     assert diagnosis.category == "operator"
     assert "shape_mismatch" not in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_batched_product_whose_operands_disagree_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/rank0.log": STEPS
+            + "[rank0]: RuntimeError: Connection closed by peer [10.0.0.5]:29500\n",
+            "job/rank1.log": STEPS[:80] + '  File "/srv/model/attn.py", line 77, in forward\n'
+            "    scores = torch.bmm(q, k.transpose(1, 2))\n"
+            "[rank1]: RuntimeError: Expected size for first two dimensions of batch2 tensor "
+            "to be: [24, 512] but got: [24, 384].\n",
+        }
+    )
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "first two dimensions of batch2" in diagnosis.first_error.text
+
+
+def test_a_batched_product_on_two_devices_is_not_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text(
+        "job/rank0.log",
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two "
+        "devices, npu:3 and cpu! (when checking argument for argument batch2 in method "
+        "wrapper__bmm)\n",
+    )
+    assert diagnosis.category == "config"
