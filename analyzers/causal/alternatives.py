@@ -23,6 +23,7 @@ first error's own label: any stray line with no better label would otherwise cla
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from analyzers.causal.chain import CausalChain
@@ -98,6 +99,8 @@ def _candidates(
                 f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
             )
             yield alt, False
+            for label in info.also:  # the neighbours the guide names for the code's label
+                yield replace(alt, category=label, score=share * GUIDE_SHARE), True
     for match in first.matches:  # the deciding rule's neighbours, then the other matches'
         share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
         for label in match.signature.also:

@@ -40,6 +40,7 @@ class CodeInfo:
     source: str | None = None  # id of the document the entry was read from
     inferred: bool = False  # the category comes from a family or range rule, not the entry
     meaning_zh: str | None = None  # from knowledge/zh/code_meanings.yaml
+    also: tuple[str, ...] = ()  # neighbours the labelling guide names for this code's label
 
     @property
     def label(self) -> str:
@@ -174,7 +175,19 @@ def _code_info(
         subsystem=subsystem,
         role=entry.choice("role", ROLES, None),
         source=_source(entry, sources, default),
+        also=_code_also(entry, category),
     )
+
+
+def _code_also(entry: Entry, category: str | None) -> tuple[str, ...]:
+    """Labels a reader could defend beside the code's own (a capture-state code's setting)."""
+    labels = entry.strings("also", required=False)
+    wrong = [label for label in labels if label not in TAXONOMY or label == category]
+    if labels and category is None:
+        raise entry.fail("field 'also' needs the entry's own 'category'")
+    if wrong:
+        raise entry.fail(f"field 'also' must list other taxonomy labels, got {wrong}")
+    return tuple(labels)
 
 
 def _source(entry: Entry, sources: Mapping[str, str], default: str | None) -> str:

@@ -181,6 +181,18 @@ def test_code_with_unknown_category_is_rejected(tmp_path: Path) -> None:
         load_codes(path)
 
 
+def test_a_code_names_its_neighbour_labels_and_only_real_other_ones(tmp_path: Path) -> None:
+    codes = load_codes(KNOWLEDGE_DIR / "error_codes.yaml")
+    assert codes.lookup("107027", "acl").also == ("config",)
+    assert codes.lookup("507011", "acl").also == ()
+    data = yaml.safe_load((KNOWLEDGE_DIR / "error_codes.yaml").read_text(encoding="utf-8"))
+    data["acl"]["107027"]["also"] = ["stream_sync"]  # its own label is no neighbour
+    path = tmp_path / "error_codes.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=r"field 'also' must list other taxonomy labels"):
+        load_codes(path)
+
+
 def test_action_section_for_unknown_category_is_rejected(tmp_path: Path) -> None:
     path = tmp_path / "actions.yaml"
     path.write_text(

@@ -43,3 +43,32 @@ def test_a_sampler_that_lacks_generator_support_outside_a_capture_is_not_a_refus
     diagnosis = diagnose_text("serve/tp0.log", NOT_A_CAPTURE)
     assert diagnosis.category == "oom"
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# A capture-state code alone, re-raised by a serving engine: no refusal sentence, only the
+# synchronize's return code. The code's entry names `config` as the neighbour.
+CAPTURE_CODE_ONLY = """\
+  File "/opt/serve/engine/executor.py", line 231, in get_response
+    raise RuntimeError(
+RuntimeError: Worker failed with error 'RunOpApiV2:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:256 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), error code is 107030
+"""
+
+# The same call with a code that names no capture state: a plain synchronisation failure.
+PLAIN_SYNC_CODE = """\
+  File "/opt/serve/engine/executor.py", line 231, in get_response
+    raise RuntimeError(
+RuntimeError: Worker failed with error 'RunOpApiV2:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:256 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), error code is 507011
+"""
+
+
+def test_a_capture_state_code_alone_offers_the_setting_as_the_neighbour() -> None:
+    diagnosis = diagnose_text("serve/engine.log", CAPTURE_CODE_ONLY)
+    assert diagnosis.category == "stream_sync"
+    assert "error code is 107030" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_synchronize_code_that_names_no_capture_state_offers_no_setting() -> None:
+    diagnosis = diagnose_text("serve/engine.log", PLAIN_SYNC_CODE)
+    assert diagnosis.category == "stream_sync"
+    assert "config" not in {alternative.category for alternative in diagnosis.alternatives}

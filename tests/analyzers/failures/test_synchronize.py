@@ -157,3 +157,17 @@ def test_a_reason_word_rule_offers_only_the_neighbours_it_names() -> None:
     category, alternatives = _alternatives(reason)
     assert category == "hccl"
     assert "stream_sync" not in alternatives
+
+
+def test_an_event_synchronize_that_gave_up_with_only_its_code_offers_a_stall() -> None:
+    """107020 is a wait that ran out, read like an event wait
+    (docs/labelling.md#event-waits-that-run-out); 507011 names no wait and offers no stall."""
+    gave_up = RAISED.format(call="aclrtSynchronizeEvent(event_)", code="107020")
+    category, neighbours = _alternatives(gave_up)
+    assert category == "stream_sync"
+    assert "hang" in neighbours
+    failed = RAISED.format(call="aclrtSynchronizeEvent(event_)", code="507011")
+    category, neighbours = _alternatives(failed)
+    assert category == "stream_sync"
+    assert "hang" not in neighbours
+    assert "hccl" not in neighbours
