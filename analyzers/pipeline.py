@@ -75,7 +75,8 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
     _walk_tree(diagnosis, correlation, scans)
-    matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links())
+    stack = accelerator_of(scans)
+    matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links(), stack=stack)
     progress(98, "writing the report")
     info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits)
     return Report(
@@ -85,7 +86,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         diagnosis=diagnosis,
         cases=matches,
         timeline=correlation.timeline,
-        environment=_environment(scans),
+        environment=_environment(scans, stack),
         correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
     )
@@ -166,11 +167,11 @@ def _world_size_hint(scans: Sequence[FileScan]) -> int | None:
     return max(sizes) if sizes else None
 
 
-def _environment(scans: Sequence[FileScan]) -> dict[str, object]:
+def _environment(scans: Sequence[FileScan], stack: str | None) -> dict[str, object]:
     """Env vars, versions and npu-smi snapshots, merged across files, and the accelerator
     stack the bundle shows, for the report."""
     env: dict[str, object] = {}
-    if (stack := accelerator_of(scans)) is not None:
+    if stack is not None:
         env["accelerator"] = stack
     for scan in scans:
         for topic in ("env", "versions"):

@@ -53,6 +53,8 @@ __all__ = [
 ]
 
 
+FROM_SCANS = object()  # `match_cases`: read the accelerator from the scans
+
 # --------------------------------------------------------------------------- operators
 
 # How operator names look in error text: aclnn entry points, torch_npu functions, the
@@ -149,10 +151,13 @@ def match_cases(
     limit: int = 5,
     cases: Sequence[Case] | None = None,
     tree_links: Mapping[str, Sequence[str]] | None = None,
+    stack: object = FROM_SCANS,
 ) -> list[CaseMatch]:
     """The known cases most like this incident, best first (score 0..1, ties by id).
 
     `tree_links` maps tree node ids to their case ids; the pipeline passes the tree's (the tree validates case ids, so it sits above).
+    `stack`: the job's accelerator as the pipeline already read it (`accelerator_of`), so
+    the scans' lines are not searched twice; read from `scans` when not given.
     """
     if diagnosis.category == "healthy":
         return []
@@ -160,9 +165,14 @@ def match_cases(
     links = _path_links(diagnosis.tree_path, tree_links)
     text = incident_text(diagnosis, scans)
     rare = _rare_codes(library)
-    hardware, stack = hardware_of(scans), accelerator_of(scans)
+    hardware = hardware_of(scans)
+    job_stack = stack if stack is None or isinstance(stack, str) else accelerator_of(scans)
     scored = [
-        (_points(c, text, diagnosis.category, rare, links) * _hardware_fit(c, hardware, stack), c)
+        (
+            _points(c, text, diagnosis.category, rare, links)
+            * _hardware_fit(c, hardware, job_stack),
+            c,
+        )
         for c in library
     ]
     ranked = sorted(((p, c) for p, c in scored if p > 0), key=lambda pc: (-pc[0], pc[1].id))
