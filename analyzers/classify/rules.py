@@ -35,6 +35,7 @@ from analyzers.core.yamlcheck import (
 )
 
 KNOWLEDGE_DIR = Path(__file__).parents[1] / "knowledge"
+ACTION_STACKS = ("ascend", "cuda")  # the stacks `classify.accelerator` tells apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class Action:
     when_text: re.Pattern[str] | None = None
     multi_rank_only: bool = False
     text_zh: str | None = None  # the same advice in Chinese, same placeholders
+    stack: str | None = None  # advice for one accelerator stack only ("ascend" or "cuda")
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,4 +312,12 @@ def _action(entry: Entry) -> Action:
         if when_text
         else None,
         multi_rank_only=entry.get("multi_rank_only", bool, False),
+        stack=_action_stack(entry),
     )
+
+
+def _action_stack(entry: Entry) -> str | None:
+    stack = entry.get("stack", str, None)
+    if stack is not None and stack not in ACTION_STACKS:
+        raise entry.fail(f"stack must be one of {list(ACTION_STACKS)}, not {stack!r}")
+    return stack

@@ -3,11 +3,14 @@
 Advice for the matched signature comes first (it knows the most), then advice for the
 codes in the evidence, then the category's general advice. A log switch is only suggested
 when the bundle does not show it already set, and plog collection only when no plog was
-uploaded.
+uploaded. Advice written for one accelerator stack (npu-smi and CANN's switches, or
+nvidia-smi and CUDA's) goes only to jobs on that stack: the one the bundle shows, else the
+one the first error names, else Ascend, the stack most jobs here run on.
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +19,7 @@ from analyzers.classify.rules import Action, ActionBook
 
 MAX_ACTIONS = 6
 _FORMATTER = string.Formatter()
+_CUDA_WORDS = re.compile(r"\b(?:cuda|nccl|nvidia|gpu|cublas|cudnn)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +34,7 @@ class Situation:
     file_kinds: frozenset[str] = frozenset()
     multi_rank: bool = False
     values: Mapping[str, str] = field(default_factory=dict)  # {ranks}, {op}, {code}, ...
+    accelerator: str | None = None  # the stack the bundle shows, when it shows one
 
 
 def next_actions(book: ActionBook, situation: Situation) -> list[str]:
@@ -61,6 +66,8 @@ def _applies(action: Action, situation: Situation) -> bool:
         return False
     if action.when_text and not action.when_text.search(situation.first_error_text):
         return False
+    if action.stack and action.stack != stack_of(situation):
+        return False
     return situation.multi_rank or not action.multi_rank_only
 
 
@@ -70,3 +77,10 @@ def _fill(text: str, values: Mapping[str, str]) -> str | None:
     if any(values.get(name) is None for name in names):
         return None
     return text.format_map(values)
+
+
+def stack_of(situation: Situation) -> str:
+    """The accelerator stack the advice is for."""
+    if situation.accelerator:
+        return situation.accelerator
+    return "cuda" if _CUDA_WORDS.search(situation.first_error_text) else "ascend"

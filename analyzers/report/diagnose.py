@@ -34,19 +34,23 @@ from analyzers.report.narrate import Story, followers, main_code, quote, root_ca
 
 
 def diagnose(
-    scans: Sequence[FileScan], correlation: Correlation, world_size: int | None
+    scans: Sequence[FileScan],
+    correlation: Correlation,
+    world_size: int | None,
+    stack: str | None = None,
 ) -> Diagnosis:
-    """The diagnosis of one bundle (everything but the tree path)."""
+    """The diagnosis of one bundle (everything but the tree path); `stack` is the
+    accelerator the bundle shows, which decides stack-specific advice."""
     knowledge = load_knowledge()
     items = classify_scans(scans, knowledge)
     chain = find_first_error(items, correlation, scans)
     if chain.first is None or _finished_anyway(chain, correlation):
         verdict = multirank.without_errors(correlation, scans)
-        return _from_ranks(verdict, chain, correlation, scans, knowledge)
+        return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
     stall = _stalled_before_stop(chain, correlation, scans)
     if stall:
-        return _from_ranks(stall, chain, correlation, scans, knowledge)
-    return _from_first_error(chain, correlation, scans, knowledge, world_size)
+        return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
+    return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
 
 
 def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
@@ -83,6 +87,7 @@ def _from_first_error(
     scans: Sequence[FileScan],
     knowledge: Knowledge,
     world_size: int | None,
+    stack: str | None,
 ) -> Diagnosis:
     first = chain.first
     assert first is not None
@@ -110,7 +115,7 @@ def _from_first_error(
     story = _story(chain, verdict, diagnosis, codes, correlation, note)
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
-    diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, knowledge)
+    diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, stack, knowledge)
     _fingerprint(diagnosis, chain)
     return diagnosis
 
@@ -226,6 +231,7 @@ def _actions(
     codes: Sequence[CodeInfo],
     scans: Sequence[FileScan],
     world_size: int | None,
+    stack: str | None,
     knowledge: Knowledge,
 ) -> list[str]:
     first = chain.first
@@ -242,6 +248,7 @@ def _actions(
         file_kinds=frozenset(str(scan.info.kind) for scan in scans),
         multi_rank=(world_size or 0) > 1 or len(diagnosis.culprit_ranks) > 1,
         values=_values(diagnosis, _operator(chain)),
+        accelerator=stack,
     )
     return next_actions(knowledge.actions, situation)
 
@@ -287,6 +294,7 @@ def _from_ranks(
     correlation: Correlation,
     scans: Sequence[FileScan],
     knowledge: Knowledge,
+    stack: str | None,
 ) -> Diagnosis:
     diagnosis = Diagnosis(
         category=verdict.category,
@@ -306,6 +314,7 @@ def _from_ranks(
         file_kinds=frozenset(str(scan.info.kind) for scan in scans),
         multi_rank=(correlation.world_size or 0) > 1,
         values=_values(diagnosis, None),
+        accelerator=stack,
     )
     diagnosis.next_actions = next_actions(knowledge.actions, situation)
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from analyzers.classify.accelerator import STACKS
 from analyzers.classify.errorcodes import guess_table, load_codes, normalise_code
 from analyzers.classify.rules import (
+    ACTION_STACKS,
     KNOWLEDGE_DIR,
     load_actions,
     load_knowledge,
@@ -233,6 +235,22 @@ def test_an_action_whose_chinese_drops_a_placeholder_is_rejected(tmp_path: Path)
 
     with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: 'text_zh' must use the same"):
         load_actions(write_actions(tmp_path, action))
+
+
+def test_an_action_for_a_stack_nobody_detects_is_rejected(tmp_path: Path) -> None:
+    action = {
+        "id": "rocm_smi",
+        "text": "Read rocm-smi.",
+        "text_zh": "查看 rocm-smi。",
+        "stack": "rocm",
+    }
+
+    with pytest.raises(KnowledgeError, match=r"'hccl.barrier' #1: stack must be one of"):
+        load_actions(write_actions(tmp_path, action))
+
+
+def test_the_stacks_advice_can_name_are_the_stacks_the_bundle_reader_detects() -> None:
+    assert ACTION_STACKS == STACKS
 
 
 def _every_keyword_tested(knowledge, message: str) -> list[str]:

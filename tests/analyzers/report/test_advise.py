@@ -158,3 +158,83 @@ def test_an_npu_device_fault_keeps_the_npu_checks() -> None:
     actions = next_actions(BOOK, Situation(category="device_fault", first_error_text=text))
     assert any("npu-smi" in a for a in actions)
     assert not any("nvidia-smi" in a or "CUDA_LAUNCH_BLOCKING" in a for a in actions)
+
+
+def test_a_cuda_job_gets_cuda_advice_even_when_its_first_error_names_no_stack() -> None:
+    text = "ValueError: Unsupported head size 72 for the chosen attention backend"
+    on_gpu = next_actions(
+        BOOK, Situation(category="operator", first_error_text=text, accelerator="cuda")
+    )
+    on_npu = next_actions(
+        BOOK, Situation(category="operator", first_error_text=text, accelerator="ascend")
+    )
+    assert any("CUDA_LAUNCH_BLOCKING=1" in a for a in on_gpu)
+    assert not any("ASCEND_" in a or "CANN" in a for a in on_gpu)
+    assert any("ASCEND_LAUNCH_BLOCKING=1" in a for a in on_npu)
+    assert not any("CUDA_LAUNCH_BLOCKING" in a for a in on_npu)
+
+
+def test_the_stack_the_bundle_shows_beats_the_words_of_the_first_error() -> None:
+    # torch_npu's device-mapping shim keeps CUDA's names in some messages
+    text = "RuntimeError: CUDA error: an illegal memory access was encountered"
+    actions = next_actions(
+        BOOK, Situation(category="device_fault", first_error_text=text, accelerator="ascend")
+    )
+    assert any("npu-smi" in a for a in actions)
+    assert not any("nvidia-smi" in a for a in actions)
+
+
+def test_a_hung_cuda_job_is_not_told_to_read_npu_smi() -> None:
+    actions = next_actions(BOOK, Situation(category="hang", accelerator="cuda"))
+    assert any("nvidia-smi" in a for a in actions)
+    assert not any("npu-smi" in a or "NPUs" in a for a in actions)
+
+
+def test_a_job_on_an_unknown_stack_is_advised_as_an_ascend_job() -> None:
+    actions = next_actions(BOOK, Situation(category="driver_env", first_error_text="ImportError"))
+    assert any("set_env.sh" in a for a in actions)
+    assert not any("nvidia-smi" in a for a in actions)
+
+
+def test_stack_advice_is_read_from_actions_yaml_with_its_stack() -> None:
+    versions = {a.id: a.stack for a in BOOK.categories["config"]}
+    assert versions["versions"] == "ascend"
+    assert versions["versions_cuda"] == "cuda"
+    assert versions["config_fields"] is None
+
+
+def test_weight_load_split_advice_only_for_a_split_that_does_not_divide() -> None:
+    split = "RuntimeError: start (105984) + length (35328) exceeds dimension size (131125)."
+    unreadable = (
+        "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge"
+    )
+    about_split = next_actions(BOOK, Situation(category="weight_load", first_error_text=split))
+    about_file = next_actions(
+        BOOK,
+        Situation(
+            category="weight_load",
+            signature_ids=["wl.corrupt_checkpoint"],
+            first_error_text=unreadable,
+        ),
+    )
+    assert any("TP/EP size" in a for a in about_split)
+    assert not any("TP/EP size" in a for a in about_file)
+    assert "checksums" in about_file[0]
+
+
+def test_each_weight_load_failure_kind_gets_its_own_first_advice() -> None:
+    firsts = {
+        signature: next_actions(BOOK, Situation(category="weight_load", signature_ids=[signature]))[
+            0
+        ]
+        for signature in (
+            "wl.quant_scheme_unresolved",
+            "wl.param_size_mismatch",
+            "wl.corrupt_checkpoint",
+            "wl.parameter_copy_failed",
+            "wl.not_divisible",
+        )
+    }
+    assert "quantization scheme" in firsts["wl.quant_scheme_unresolved"]
+    assert "config.json" in firsts["wl.param_size_mismatch"]
+    assert len(set(firsts.values())) == len(firsts)
