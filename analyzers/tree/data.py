@@ -27,9 +27,23 @@ TREE_FILE = KNOWLEDGE / "tree.yaml"
 NODE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TEXTS = ("label", "question", "guidance")
 _LISTS = ("commands", "env", "strategy", "cases", "children")
-_FIELDS = frozenset({"id", "when", "category", *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS})
+_FIELDS = frozenset(
+    {"id", "when", "category", "cuda", *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS}
+)
+_TWIN_FIELDS = frozenset({"guidance", zh_key("guidance"), "commands"})
 _VERIFY_TEXTS = ("check", "how")
 _LABEL_NAMES = frozenset(TreeFacts().summary())
+
+
+@dataclass(frozen=True, slots=True)
+class StackTwin:
+    """What a node tells a job on CUDA where its own guidance is written for Ascend: the
+    checks are the same, the tools and logs are not (nvidia-smi for npu-smi, NCCL's
+    debug lines for CANN's plog)."""
+
+    guidance: str
+    commands: tuple[str, ...] = ()
+    guidance_zh: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +62,11 @@ class TreeNode:
     label_zh: str | None = None
     question_zh: str | None = None
     guidance_zh: str | None = None
+    cuda: StackTwin | None = None
+
+    def for_stack(self, stack: str | None) -> TreeNode | StackTwin:
+        """Where the guidance and commands shown to a job on `stack` come from."""
+        return self.cuda if stack == "cuda" and self.cuda is not None else self
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +103,12 @@ def _node_dict(node: TreeNode) -> dict[str, Any]:
     data = {f: getattr(node, f) for f in ("id", "when", "category", *_TEXTS)}
     data.update({zh_key(f): getattr(node, zh_key(f)) for f in _TEXTS})
     data.update({f: list(getattr(node, f)) for f in _LISTS})
+    twin = node.cuda
+    data["cuda"] = twin and {
+        "guidance": twin.guidance,
+        "guidance_zh": twin.guidance_zh,
+        "commands": list(twin.commands),
+    }
     return data
 
 
@@ -145,6 +170,23 @@ def _parse_node(raw: Any, source: str, index: int) -> TreeNode:
         **texts,
         **lists,
         **chinese,
+        cuda=_twin(raw.get("cuda"), f"{where}: cuda"),
+    )
+
+
+def _twin(raw: Any, where: str) -> StackTwin | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise TreeError(f"{where}: expected a mapping with 'guidance' and 'commands'")
+    unknown = set(raw) - _TWIN_FIELDS
+    if unknown:
+        raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
+    guidance = _text(raw, "guidance", where)
+    return StackTwin(
+        guidance=guidance,
+        commands=_strings(raw, "commands", where),
+        guidance_zh=_chinese(raw, {"guidance": guidance}, ("guidance",), where)["guidance_zh"],
     )
 
 

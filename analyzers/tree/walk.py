@@ -19,11 +19,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.core.types import ErrorRef, TreeStep
-from analyzers.tree.data import Tree, TreeNode, VerificationItem, load_tree, parse_tree
+from analyzers.tree.data import (
+    StackTwin,
+    Tree,
+    TreeNode,
+    VerificationItem,
+    load_tree,
+    parse_tree,
+)
 from analyzers.tree.facts import TreeFacts, facts_from
 from analyzers.tree.predicates import MAX_EVIDENCE, TreeError, Verdict, evaluate
 
 __all__ = [
+    "StackTwin",
     "Tree",
     "TreeError",
     "TreeFacts",

@@ -17,7 +17,7 @@ from typing import Any
 from django.urls import reverse
 
 from analyzers.classify.accelerator import switches_for
-from analyzers.tree.walk import Tree, TreeNode, VerificationItem, load_tree
+from analyzers.tree.walk import StackTwin, Tree, TreeNode, VerificationItem, load_tree
 from incidents.library.models import Case
 from incidents.tree.models import TreeMark, TreeMarkRevision
 
@@ -50,6 +50,12 @@ class NodeView:
     env: list[str] = field(
         default_factory=list
     )  # the node's switches, as the job's stack names them
+    stack: str | None = None  # the accelerator the report names
+
+    @property
+    def texts(self) -> TreeNode | StackTwin:
+        """The guidance and commands written for the job's stack."""
+        return self.node.for_stack(self.stack)
 
     @property
     def id(self) -> str:
@@ -155,6 +161,7 @@ def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
         history=list(overlay.history.get(node_id, [])),
         chosen_by_triage=node_id in overlay.chosen,
         env=switches_for(overlay.stack, node.env),
+        stack=overlay.stack,
     )
     view.children = [_build(tree, c, depth + 1, overlay) for c in node.children]
     return view

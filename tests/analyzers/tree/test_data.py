@@ -62,3 +62,41 @@ def test_the_shipped_tree_is_bilingual():
 
     assert all(n.question_zh and n.guidance_zh and n.label_zh for n in shipped.nodes.values())
     assert all(v.check_zh for v in shipped.verification)
+
+
+CUDA_TWIN = {
+    "guidance": "Collect every rank's log and an nvidia-smi snapshot.",
+    "guidance_zh": "收集每个 rank 的日志和一份 nvidia-smi 快照。",
+    "commands": ["nvidia-smi"],
+}
+
+
+def test_a_node_can_say_something_else_to_a_cuda_job():
+    loaded = parse_tree(tree(cuda=CUDA_TWIN, commands=["npu-smi info"]), case_ids=frozenset())
+    start = loaded.node("start")
+
+    assert start.for_stack("cuda").commands == ("nvidia-smi",)
+    assert start.for_stack("cuda").guidance_zh == "收集每个 rank 的日志和一份 nvidia-smi 快照。"
+    assert start.for_stack("ascend").commands == ("npu-smi info",)
+    assert start.for_stack(None) is start
+    assert loaded.to_dict()["nodes"][0]["cuda"]["commands"] == ["nvidia-smi"]
+
+
+def test_a_node_without_a_cuda_text_shows_its_own_to_a_cuda_job():
+    start = parse_tree(tree(), case_ids=frozenset()).node("start")
+
+    assert start.for_stack("cuda") is start
+
+
+def test_a_cuda_text_with_an_unknown_field_is_refused():
+    with pytest.raises(TreeError, match=r"node 'start': cuda: unknown field\(s\) \['env'\]"):
+        parse_tree(tree(cuda=CUDA_TWIN | {"env": ["NCCL_DEBUG=INFO"]}), case_ids=frozenset())
+
+
+def test_the_shipped_tree_speaks_cuda_where_its_guidance_names_ascend_tools():
+    shipped = load_tree()
+    for node_id in ("start", "no_explicit_error", "driver_env", "device_lost", "config"):
+        twin = shipped.node(node_id).cuda
+        assert twin is not None, node_id
+        assert "npu-smi" not in twin.guidance and "CANN" not in twin.guidance
+        assert twin.guidance_zh

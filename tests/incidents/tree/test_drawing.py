@@ -26,3 +26,19 @@ def test_an_ascend_incident_and_the_bare_tree_show_the_switches_as_written():
         view.id: list(view.node.env) for view in build_tree_view().nodes() if view.node.env
     }
     assert any("PYTORCH_NPU_ALLOC_CONF" in s for switches in ascend.values() for s in switches)
+
+
+def _texts_of(report: dict) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {
+        v.id: (v.texts.guidance, tuple(v.texts.commands)) for v in build_tree_view(report).nodes()
+    }
+
+
+def test_a_cuda_incident_is_told_to_read_nvidia_smi_not_npu_smi():
+    cuda = _texts_of({"environment": {"accelerator": "cuda"}, "diagnosis": {}})
+    ascend = _texts_of({"environment": {"accelerator": "ascend"}, "diagnosis": {}})
+
+    assert "nvidia-smi" in cuda["no_explicit_error"][1]
+    assert "npu-smi" not in cuda["start"][0]
+    assert "npu-smi info" in ascend["start"][1]
+    assert cuda["hang_eager_too"] == ascend["hang_eager_too"]  # no CUDA text: shown as written
