@@ -98,5 +98,6 @@ def test_the_shipped_tree_speaks_cuda_where_its_guidance_names_ascend_tools():
     for node_id in ("start", "no_explicit_error", "driver_env", "device_lost", "config"):
         twin = shipped.node(node_id).cuda
         assert twin is not None, node_id
-        assert "npu-smi" not in twin.guidance and "CANN" not in twin.guidance
+        assert "npu-smi" not in twin.guidance
+        assert "CANN" not in twin.guidance
         assert twin.guidance_zh
