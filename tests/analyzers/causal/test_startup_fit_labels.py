@@ -8,7 +8,10 @@
   (docs/labelling.md#operator-installation-or-platform-limit);
 - a bare divisibility assertion keeps `weight_load` but offers `config` and
   `shape_mismatch` and stays below the confident band, while the same check worded in full
-  stays `config` (docs/labelling.md#a-bare-divisibility-assertion).
+  stays `config` (docs/labelling.md#a-bare-divisibility-assertion);
+- the training launchers' own layout checks (a model dimension that is no multiple of a
+  `*_model_parallel_size`, a world size or global batch that does not split over the
+  parallel layout) are `config` too, while a kernel's "multiple of" tiling check is not.
 
 Fixtures are written for these tests in the real shapes, with their own values.
 """
@@ -59,6 +62,31 @@ ERROR 05-02 09:00:01 [engine.py:410] ValueError: Total number of attention heads
 """
 
 
+KV_GROUPS_OVER_TP = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/work/llm-train/pretrain_gpt.py", line 188, in <module>
+[rank2]:     pretrain(train_valid_test_datasets_provider, model_provider, ModelType.encoder_or_decoder)
+[rank2]:   File "/work/megatron/core/transformer/transformer_config.py", line 611, in __post_init__
+[rank2]:     raise ValueError(
+[rank2]: ValueError: num_query_groups (6) must be a multiple of tensor_model_parallel_size (4).
+"""
+
+WORLD_OVER_TP_PP = """\
+using world size: 48, data-parallel size: 1, tensor-model-parallel size: 8, pipeline-model-parallel size: 5
+Traceback (most recent call last):
+  File "/work/llm-train/megatron/training/arguments.py", line 402, in validate_args
+AssertionError: world size (48) is not divisible by tensor model parallel size (8) times pipeline model parallel size (5)
+"""
+
+BATCH_OVER_DP = """\
+node-1: [rank11]: AssertionError: global batch size (36) is not divisible by micro batch size (2) times data parallel size (8)
+"""
+
+TILING_MULTIPLE = """\
+[rank0]: RuntimeError: call aclnnGroupedMatmul failed, detail:E89999: [PID: 4410] 2026-05-02-09:00:01.000.100 Tiling_Check_Failed(E89999): tokens per group must be a multiple of 16, but got 12
+"""
+
+
 def _labels(diagnosis: Diagnosis) -> list[str]:
     return [alternative.category for alternative in diagnosis.alternatives]
 
@@ -104,3 +132,30 @@ def test_the_same_check_worded_in_full_stays_a_configuration_failure() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "must be divisible by tensor parallel size" in diagnosis.first_error.text
+
+
+def test_a_model_dimension_that_is_no_multiple_of_the_parallel_size_is_a_configuration_failure() -> (
+    None
+):
+    diagnosis = diagnose_text("job/rank2.log", KV_GROUPS_OVER_TP)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "must be a multiple of tensor_model_parallel_size" in diagnosis.first_error.text
+
+
+def test_a_world_size_or_batch_that_does_not_split_over_the_layout_is_a_configuration_failure() -> (
+    None
+):
+    for path, text, words in (
+        ("job/launcher.log", WORLD_OVER_TP_PP, "world size (48) is not divisible"),
+        ("job/node1.log", BATCH_OVER_DP, "global batch size (36) is not divisible"),
+    ):
+        diagnosis = diagnose_text(path, text)
+        assert diagnosis.category == "config", path
+        assert diagnosis.first_error is not None
+        assert words in diagnosis.first_error.text
+
+
+def test_a_kernels_multiple_of_tiling_check_is_no_layout_failure() -> None:
+    diagnosis = diagnose_text("job/rank0.log", TILING_MULTIPLE)
+    assert diagnosis.category != "config"
