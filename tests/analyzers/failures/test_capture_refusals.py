@@ -72,3 +72,32 @@ def test_a_synchronize_code_that_names_no_capture_state_offers_no_setting() -> N
     diagnosis = diagnose_text("serve/engine.log", PLAIN_SYNC_CODE)
     assert diagnosis.category == "stream_sync"
     assert "config" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+# An operator that still runs on the single-op (aclop) path cannot be recorded into a graph;
+# torch_npu refuses it by name and sums the refusal up as a "feature not supported" PTA line.
+# The summary restates the refusal, so the stream's state decides, with the setting as the
+# neighbour. Counterexample: a start-up note that cannot find capture sizes refuses nothing.
+ACLOP_REFUSED = """\
+(EngineCore_DP0 pid=4410) INFO 06-02 09:14:51 [model_runner.py:3020] Capturing ACL graphs (decode, FULL): 0/12
+(EngineCore_DP0 pid=4410) RuntimeError: Cannot run aclop operators during NPU graph capture. Current working aclop is Cast. If you need this call to be captured, please try another setting. Current npuStreamCaptureStatus: npuStreamCaptureStatusActive
+(EngineCore_DP0 pid=4410) [ERROR] 2026-06-02-09:14:51 (PID:4410, Device:3, RankID:-1) ERR00007 PTA feature not supported
+"""
+
+NO_CAPTURE_SIZES = """\
+(EngineCore_DP0 pid=4410) WARNING 06-02 09:14:50 [config.py:611] Cannot find cudagraph_capture_sizes in the config, using the default list
+(EngineCore_DP0 pid=4410) RuntimeError: NPU out of memory. Tried to allocate 1.50 GiB (NPU 3; 60.97 GiB total capacity; 59.10 GiB already allocated; 59.10 GiB current active; 0.40 GiB free; 59.30 GiB reserved in total by PyTorch)
+"""
+
+
+def test_an_operator_torch_npu_cannot_record_is_a_stream_state_refusal() -> None:
+    diagnosis = diagnose_text("serve/engine.log", ACLOP_REFUSED)
+    assert diagnosis.category == "stream_sync"
+    assert "Cannot run aclop operators during NPU graph capture" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_note_that_cannot_find_capture_sizes_is_not_a_refusal() -> None:
+    diagnosis = diagnose_text("serve/engine.log", NO_CAPTURE_SIZES)
+    assert diagnosis.category == "oom"
+    assert "NPU out of memory" in diagnosis.first_error.text
