@@ -1,0 +1,86 @@
+"""Failures of RL post-training jobs run on Ray (trainer actors, rollout engines).
+
+Three classes: Ray's report of a worker process that went away, whose advice lists SIGSEGV
+and the OOM killer as possible senders (docs/labelling.md#a-ray-worker-reported-dead); NCCL
+failing to bring up an IB queue pair to the peer it broadcasts weights to
+(docs/labelling.md#network-links-that-fail-under-a-collective); and torch's deferred CUDA
+start-up refusing a device index beyond the GPUs a Ray actor sees
+(docs/labelling.md#a-ranks-device-placement). The excerpts follow the real shapes (Ray's
+`(Actor pid=N)` prefixes, the raylet's one-line report, NCCL's WARN lines) with values of our
+own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+ACTOR_DIED = """\
+  File "/opt/rl/trainer/fit.py", line 88, in step
+    out = ray.get(refs)
+ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.
+        class_name: create_colocated_worker_cls.<locals>.WorkerDict
+        pid: 40112
+        ip: 10.3.0.7
+The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. Possible causes: the OOM killer, ray stop --force, or a SIGSEGV inside the worker.
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_dead_ray_worker_is_not_read_as_the_segfault_its_advice_names() -> None:
+    diagnosis = diagnose_text("driver.log", ACTOR_DIED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "The actor died unexpectedly" in diagnosis.first_error.text
+    assert "segmentation fault" not in diagnosis.root_cause.lower()
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_real_segfault_line_keeps_its_own_reading() -> None:
+    text = "(WorkerDict pid=40112) Fatal Python error: Segmentation fault\n"
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "device_fault"
+    assert "dev.segfault" in _rules(diagnosis)
+    assert "dev.ray_worker_died" not in _rules(diagnosis)
+
+
+WEIGHT_SYNC_QP = """\
+(RolloutActor pid=3310, ip=10.4.0.12) syncing weight: lm_head.weight, dtype: torch.bfloat16
+(RolloutActor pid=3310, ip=10.4.0.12) trainer-2:3310:3391 [0] misc/ibvwrap.cc:160 NCCL WARN Call to ibv_modify_qp failed with error Connection timed out
+(RolloutActor pid=3310, ip=10.4.0.12) ERROR 02-11 08:30:41 worker_base.py:145] Error executing method update_weight. This might cause deadlock in distributed execution.
+"""
+
+
+def test_a_queue_pair_that_never_came_up_is_the_link_not_the_wrapper() -> None:
+    diagnosis = diagnose_text("rollout.log", WEIGHT_SYNC_QP)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "ibv_modify_qp failed" in diagnosis.first_error.text
+    assert "hccl.nccl_ib_queue_pair_setup" in _rules(diagnosis)
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_memory_registration_refusal_is_not_a_queue_pair_failure() -> None:
+    text = "gpu-12:3301:3390 [5] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
+    diagnosis = diagnose_text("rank5.log", text)
+    assert "hccl.nccl_ib_queue_pair_setup" not in _rules(diagnosis)
+
+
+def test_a_deferred_cuda_index_check_is_the_actor_placement() -> None:
+    text = (
+        "(EngineActor pid=5120) torch.cuda.DeferredCudaCallError: CUDA call failed lazily at "
+        "initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
+        '"../aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch. device=2, num_gpus=1\n'
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.category == "config"
+    assert "cfg.rank_device_placement" in _rules(diagnosis)
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_another_internal_assertion_is_not_a_placement() -> None:
+    text = 'RuntimeError: t.numel() > 0 INTERNAL ASSERT FAILED at "../aten/src/ATen/native/Copy.cpp":12, please report a bug to PyTorch.\n'
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "cfg.rank_device_placement" not in _rules(diagnosis)
