@@ -22,6 +22,11 @@ Seen in real reports (outermost first; they nest):
   is a row of data, not a number in front of a line
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
+- a row of a web log viewer's table copied as text (a cluster console, Grafana, Kibana):
+  empty or marker cells, the record's time in a cell of its own, the record, the row's closing
+  bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
+  like a collector's (such viewers often list the newest record first, so a row's position
+  is not the order in which the records were written)
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 # goes through this loop).
 _BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}
 _ANY_START = (_GREP_FILE, _COMPOSE, _PDSH)
+_TABLE_ROW = re.compile(
+    r"\s*(?:\|\s*)*(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
+    r" +\| (.*?)\s*\|$"
+)
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
 _MAX_WRAPPERS = 6
 
@@ -65,6 +74,8 @@ def strip_wrappers(line: ParsedLine) -> None:
 def _peel_one(line: ParsedLine) -> bool:
     text = line.message
     first = text[:1]
+    if text[-1:] == "|" and _peel_table_row(line, text):
+        return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
         or _peel_srun_label(line, text)
@@ -134,6 +145,17 @@ def _peel_viewer_line_number(line: ParsedLine, text: str) -> bool:
     found = _VIEWER_LINE.match(text)
     if found:
         line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_table_row(line: ParsedLine, text: str) -> bool:
+    """A viewer's table row: only a row whose time cell comes before the record and whose bar
+    closes it, so a loguru line (`<time> | ERROR | ...`, no closing bar) and tables of other
+    data (npu-smi, launcher summaries: no time cell first) keep their own readings."""
+    found = _TABLE_ROW.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(1))
+        line.message = found.group(2)
     return found is not None
 
 

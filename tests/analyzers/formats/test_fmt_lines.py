@@ -493,3 +493,25 @@ def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
     first = parse_line("  1144\t[rank3]:     return F.conv3d(")
     second = parse_line("  1145\t[rank3]: RuntimeError: x")
     assert first.stream_key == second.stream_key == "[rank3]:"
+
+
+def test_a_log_viewer_table_row_gives_its_record_and_the_time_cell():
+    """Rows copied from a console's log table: blank cells, the time cell, the record, the
+    closing bar; the record keeps its own prefixes for the next rounds."""
+    row = parse_line(
+        '  |   | 2026-05-07 09:14:03.218 | [rank6]:   File "/opt/app/train.py", line 12 |  '
+    )
+    assert row.message == '  File "/opt/app/train.py", line 12'
+    assert row.rank == 6
+    assert (row.time.hour, row.time.minute, row.time.second) == (9, 14, 3)
+    first = parse_line("2026-05-07 09:14:03.219 | [rank6]: No module named 'fastkern' |")
+    assert first.message == "No module named 'fastkern'"
+
+
+def test_rows_without_a_time_cell_or_a_closing_bar_are_not_viewer_rows():
+    """An npu-smi row and a loguru line (time, then level, no closing bar) keep their readings."""
+    smi = "| 3     910B3               | OK            | 95.1        41                0    / 0             |"
+    assert parse_line(smi).message == smi
+    loguru = parse_line("2026-05-07 09:14:03.218 | ERROR    | app.main:run:40 - worker died")
+    assert loguru.level == "ERROR"
+    assert loguru.message == "app.main:run:40 - worker died"
