@@ -1,0 +1,66 @@
+"""torch's rendezvous store (c10d TCPStore on MASTER_PORT) that cannot open its port.
+
+The label stays `hccl` like HCCL's own listen failure, but the report names the store and
+the advice names MASTER_PORT, not HCCL's ports.
+"""
+
+from __future__ import annotations
+
+from analyzers.classify.rules import load_knowledge
+from analyzers.report.advise import Situation, next_actions
+from tests.analyzers.excerpts import diagnose_text
+
+BOOK = load_knowledge().actions
+
+STORE_PORT_TAKEN = """\
+[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29611 (errno: 98 - Address already in use).
+[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address.
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29611 (errno: 98 - Address already in use).
+"""
+
+HCCL_LISTEN_FAILED = """\
+[ERROR] HCCL(7001,python3):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] [7001][HcclSocket][Listen] socket type[1], listen on ip[192.0.2.40] and specific port[60010] fail.
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_store_port_taken_names_the_store() -> None:
+    diagnosis = diagnose_text("launcher.log", STORE_PORT_TAKEN)
+    assert diagnosis.category == "hccl"
+    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert "MASTER_PORT" in diagnosis.root_cause
+
+
+def test_hccl_own_listen_failure_keeps_its_reading() -> None:
+    diagnosis = diagnose_text("plog/plog-7001_20260312074936.log", HCCL_LISTEN_FAILED)
+    assert diagnosis.category == "hccl"
+    assert "hccl.rendezvous_store_port_taken" not in _rules(diagnosis)
+    assert "MASTER_PORT" not in diagnosis.root_cause
+
+
+def test_store_advice_replaces_the_hccl_port_advice() -> None:
+    line = "[E socket.cpp:472] [c10d] The server socket has failed to listen on any local network address."
+    advised = next_actions(
+        BOOK,
+        Situation(
+            category="hccl",
+            signature_ids=["hccl.rendezvous_store_port_taken", "hccl.listen_failed"],
+            first_error_text=line,
+        ),
+    )
+    assert "MASTER_PORT" in advised[0]
+    assert not any("The port HCCL wants" in text for text in advised)
+    hccl_line = HCCL_LISTEN_FAILED.strip()
+    hccl_advice = next_actions(
+        BOOK,
+        Situation(
+            category="hccl", signature_ids=["hccl.listen_failed"], first_error_text=hccl_line
+        ),
+    )
+    assert "The port HCCL wants" in hccl_advice[0]
