@@ -8,7 +8,9 @@ shared memory stays a native crash.
 
 docs/labelling.md#network-links-that-fail-under-a-collective: NCCL's IB/RoCE transport
 reporting a failed work completion is the collective's network failing, `hccl`, even when the
-log holds nothing else; setup lines of the same transport are not a failure.
+log holds nothing else; setup lines of the same transport are not a failure. A CUDA call that
+failed inside NCCL (`Cuda failure '<text>'`) is the reason under torch's `unhandled cuda
+error`, the collective layer's unless its text names a failed device.
 
 Fixtures are written in the shapes of NCCL's debug output and torch's data loader, with hosts,
 pids, sizes and addresses of our own.
@@ -184,3 +186,33 @@ def test_a_remote_error_without_its_reason_keeps_its_headline() -> None:
     assert diagnosis.category == "hccl", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "remote process exited" in diagnosis.first_error.text
+
+
+# torch's `unhandled cuda error` with NCCL's failed runtime call under `Last error:`, as a
+# serving framework's worker logger prints it; the call's answer is the first error.
+CUDA_CALL_UNDER_UNHANDLED_ERROR = """\
+(Worker pid=7301) ERROR 05-11 09:02:17 worker.py:88] torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1
+(Worker pid=7301) ERROR 05-11 09:02:17 worker.py:88] ncclUnhandledCudaError: Call to CUDA function failed.
+(Worker pid=7301) ERROR 05-11 09:02:17 worker.py:88] Last error:
+(Worker pid=7301) ERROR 05-11 09:02:17 worker.py:88] Cuda failure 'invalid argument'
+"""
+
+# The same runtime answer naming a device that failed is the device's fault, not NCCL's.
+DEVICE_FAILURE_UNDER_UNHANDLED_ERROR = CUDA_CALL_UNDER_UNHANDLED_ERROR.replace(
+    "'invalid argument'", "'unspecified launch failure'"
+)
+
+
+def test_a_cuda_call_failing_inside_nccl_is_the_first_error() -> None:
+    diagnosis = diagnose_text("serve/worker.log", CUDA_CALL_UNDER_UNHANDLED_ERROR)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Cuda failure 'invalid argument'" in diagnosis.first_error.text
+    assert {"device_fault", "config"} & {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_failed_device_under_nccl_stays_the_device() -> None:
+    diagnosis = diagnose_text("serve/worker.log", DEVICE_FAILURE_UNDER_UNHANDLED_ERROR)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "unspecified launch failure" in diagnosis.first_error.text
