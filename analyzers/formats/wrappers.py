@@ -22,6 +22,9 @@ Seen in real reports (outermost first; they nest):
   is a row of data, not a number in front of a line
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
+- the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
+  /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
+  program and its pid; the year is not written, so the time is not taken
 - a row of a web log viewer's table copied as text (a cluster console, Grafana, Kibana):
   empty or marker cells, the record's time in a cell of its own, the record, the row's closing
   bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
@@ -50,6 +53,10 @@ _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=\S)")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
+_JOURNAL = re.compile(
+    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
+    r" (\S+) ([\w.@/-]+)(?:\[(\d+)\])?: "
+)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}
@@ -98,6 +105,8 @@ def _peel_one(line: ParsedLine) -> bool:
     if found:
         _take_process(line, found)
         return True
+    if first in _MONTH_INITIALS and _peel_journal(line, text):
+        return True
     for pattern in _BY_FIRST_CHAR.get(first, ()) + _ANY_START:
         found = pattern.match(text)
         if found:
@@ -120,6 +129,21 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
         line.tags["worker"] = tag
         if line.rank is None:
             line.rank = rank_of(tag, None)
+
+
+_MONTH_INITIALS = frozenset("JFMASOND")
+
+
+def _peel_journal(line: ParsedLine, text: str) -> bool:
+    """A journal or syslog line: its host and program (with the pid) are the writer."""
+    found = _JOURNAL.match(text)
+    if found:
+        host, program, pid = found.groups()
+        if pid is not None:
+            line.pid = int(pid)
+        line.stream_key += f"{host} {program}[{pid or ''}]"
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _peel_srun_label(line: ParsedLine, text: str) -> bool:

@@ -79,6 +79,8 @@ def clean_line(raw: bytes) -> str:
 
 
 def clean_text(text: str, cut: bool = False) -> str:
+    if text[:1] == "\ufeff":  # a byte-order mark some editors write at a file's start
+        text = text[1:]
     if len(text) > MAX_DIGITS and _LONG_DIGITS.search(text):
         text = _LONG_DIGITS.sub(_cut_digits, text)
     if "\x1b" in text:

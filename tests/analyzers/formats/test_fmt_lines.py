@@ -515,3 +515,22 @@ def test_rows_without_a_time_cell_or_a_closing_bar_are_not_viewer_rows():
     loguru = parse_line("2026-05-07 09:14:03.218 | ERROR    | app.main:run:40 - worker died")
     assert loguru.level == "ERROR"
     assert loguru.message == "app.main:run:40 - worker died"
+
+
+def test_a_journal_line_gives_its_program_pid_and_record():
+    """A job run as a service and read back with journalctl: the host and program are the
+    writer, the record keeps its own prefixes for the next rounds."""
+    line = parse_line("Mar 01 10:00:05 node3 python[4121]: [rank2]: RuntimeError: boom")
+    assert line.pid == 4121
+    assert line.rank == 2
+    assert line.message == "RuntimeError: boom"
+    other = parse_line("Mar 01 10:00:05 node3 python[4122]: [rank2]: RuntimeError: boom")
+    assert line.stream_key != other.stream_key
+
+
+def test_a_month_name_opening_a_message_is_not_a_journal_prefix():
+    text = "May 3 runs failed: see the attached trace"
+    assert parse_line(text).message == text
+    assert (
+        parse_line("Dec 04 09:12:01 starting warm-up").message == "Dec 04 09:12:01 starting warm-up"
+    )

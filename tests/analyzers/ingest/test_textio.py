@@ -53,8 +53,9 @@ def test_a_huge_line_is_cut_and_the_next_line_survives():
         (b"10%\r50%\r100% done", "10% 50% 100% done"),
         (b"latin-1 caf\xe9", "latin-1 caf\ufffd"),
         ("utf-8 \u4e2d\u6587".encode(), "utf-8 \u4e2d\u6587"),
+        (b"\xef\xbb\xbf[PID: 9] EL0001 first line", "[PID: 9] EL0001 first line"),
     ],
-    ids=["plain", "ansi-colour", "ansi-osc", "nul", "crlf", "progress-cr", "latin1", "utf8"],
+    ids=["plain", "ansi-colour", "ansi-osc", "nul", "crlf", "progress-cr", "latin1", "utf8", "bom"],
 )
 def test_clean_line(raw, expected):
     assert clean_line(raw) == expected
