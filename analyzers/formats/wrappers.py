@@ -22,6 +22,8 @@ Seen in real reports (outermost first; they nest):
   is a row of data, not a number in front of a line
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
+- Open MPI's `mpirun --tag-output` (DeepSpeed's and Horovod's MPI launchers):
+  `[1,3]<stderr>:...` - the job number, the rank, the stream
 - the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
   /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
   program and its pid; the year is not written, so the time is not taken
@@ -53,6 +55,7 @@ _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=\S)")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
+_MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 _JOURNAL = re.compile(
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
     r" (\S+) ([\w.@/-]+)(?:\[(\d+)\])?: "
@@ -90,6 +93,8 @@ def _peel_one(line: ParsedLine) -> bool:
     ):
         return True
     if first == " " and (_peel_viewer_line_number(line, text) or _peel_srun_label(line, text)):
+        return True
+    if first == "[" and _peel_mpi_tag(line, text):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -129,6 +134,16 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
         line.tags["worker"] = tag
         if line.rank is None:
             line.rank = rank_of(tag, None)
+
+
+def _peel_mpi_tag(line: ParsedLine, text: str) -> bool:
+    """Open MPI's output tag names the rank (MPI's rank is the job's) and the stream."""
+    found = _MPI_TAG.match(text)
+    if found:
+        line.rank = int(found.group(1))
+        line.stream_key += found.group(0).rstrip()
+        line.message = text[found.end() :]
+    return found is not None
 
 
 _MONTH_INITIALS = frozenset("JFMASOND")

@@ -219,7 +219,7 @@ def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_clas
 @pytest.mark.parametrize(
     ("text", "tier"),
     [
-        ("node3:811:902 [1] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'", 2.0),
+        ("node3:811:902 [1] graph/xml.cc:332 NCCL WARN XML Import Channel : dev 1 not found.", 2.0),
         ("Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
         (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
         ('    raise RuntimeError("NCCL communicator was aborted")', 1.0),  # quoted source

@@ -534,3 +534,14 @@ def test_a_month_name_opening_a_message_is_not_a_journal_prefix():
     assert (
         parse_line("Dec 04 09:12:01 starting warm-up").message == "Dec 04 09:12:01 starting warm-up"
     )
+
+
+def test_an_open_mpi_output_tag_gives_the_rank_and_the_record():
+    line = parse_line("[1,3]<stderr>:RuntimeError: boom")
+    assert line.rank == 3
+    assert line.message == "RuntimeError: boom"
+    assert parse_line("[1,3]<stdout>:x").stream_key != parse_line("[1,3]<stderr>:x").stream_key
+
+
+def test_a_bracketed_pair_of_numbers_without_a_stream_is_not_an_mpi_tag():
+    assert parse_line("[1,3] shards loaded").message == "[1,3] shards loaded"
