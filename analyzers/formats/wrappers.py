@@ -53,7 +53,7 @@ _PROCESS_TAG = re.compile(
 )
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
-_QUOTE = re.compile(r">[ \t]?(?=\S)")
+_QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)")  # keeps the quoted line's own indent
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 _JOURNAL = re.compile(

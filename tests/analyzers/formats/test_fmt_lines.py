@@ -545,3 +545,13 @@ def test_an_open_mpi_output_tag_gives_the_rank_and_the_record():
 
 def test_a_bracketed_pair_of_numbers_without_a_stream_is_not_an_mpi_tag():
     assert parse_line("[1,3] shards loaded").message == "[1,3] shards loaded"
+
+
+def test_a_quoted_traceback_keeps_each_line_s_own_indent():
+    """A Markdown quote around a pasted traceback: the marker goes, the frame's source line
+    stays indented under its frame so it is not read as the exception."""
+    assert parse_line('>   File "/srv/train.py", line 40, in main').message == (
+        '  File "/srv/train.py", line 40, in main'
+    )
+    assert parse_line(">     raise RuntimeError('x')").message == "    raise RuntimeError('x')"
+    assert parse_line(">").message == ">"
