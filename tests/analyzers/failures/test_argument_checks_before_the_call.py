@@ -47,6 +47,18 @@ GLOO_ALLTOALL_SIZES = """\
 [rank2]: ValueError: ProcessGroupGloo::alltoall: invalid tensor size at index 3 (expected (12, 32), got (7, 32))
 """
 
+# NCCL's flat all-gather handed an output that is not world_size times the input.
+NCCL_FLAT_ALLGATHER = """\
+[rank5]:   File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3840, in all_gather_into_tensor
+[rank5]:     work = group._allgather_base(output_tensor, input_tensor, opts)
+[rank5]: ValueError: output tensor size must be equal to world_size times input tensor size
+"""
+
+# The library's older C++ binding, naming the tensor and the shape it wanted.
+KERNEL_BINDING_SHAPE = """\
+RuntimeError: tensor: name = paged_kv_indptr, shape = [65] is_cont = 1, type = int is not as expected: shape = [33], type = Int
+"""
+
 # A peer's message longer than the receiver's buffer: ranks that disagree.
 GLOO_PREAMBLE = """\
 terminate called after throwing an instance of 'gloo::EnforceNotMet'
@@ -135,3 +147,17 @@ def test_an_einops_message_about_the_pattern_itself_is_not_the_headline_rule() -
     """Counterexample: no `Error while processing ... pattern` headline."""
     diagnosis = diagnose_text("train/rank0.log", EINOPS_BAD_PATTERN)
     assert diagnosis.category != "shape_mismatch", diagnosis.root_cause
+
+
+def test_a_flat_all_gather_whose_buffers_do_not_fit_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("rank_5.log", NCCL_FLAT_ALLGATHER)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "world_size times input tensor size" in diagnosis.first_error.text
+    assert "hccl" in alternatives(diagnosis)
+
+
+def test_the_older_binding_of_a_kernel_library_is_read_alike() -> None:
+    diagnosis = diagnose_text("serve/worker_0.log", KERNEL_BINDING_SHAPE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "shape_mismatch" in alternatives(diagnosis)
