@@ -10,6 +10,7 @@ import pytest
 
 from analyzers.classify.errorcodes import CODE_TABLES
 from analyzers.classify.rules import load_knowledge
+from tests.analyzers.excerpts import diagnose_text
 
 KNOWLEDGE = load_knowledge()
 CODES = KNOWLEDGE.codes
@@ -96,3 +97,24 @@ def test_hccl_and_driver_error_manager_codes_cover_their_documented_lists(prefix
         info = CODES.tables["cann"].get(f"{prefix}{number:04d}")
         assert info is not None, f"{prefix}{number:04d}"
         assert info.source == "cann_errorcode_doc"
+
+
+# A runtime block whose value no document we read explains, under no HCCL call.
+PHYID_BLOCK_ALONE = """\
+EE9999: Inner Error!
+EE9999: [PID: 30412] 2026-02-09-14:02:11.507.220 get error: phyid:6 realDeviceId:6 is err:0x7010003[FUNC:GetDeviceIndexByPhyId][FILE:api_error.cc][LINE:1918]
+        TraceBack (most recent call last):
+       rtGetDeviceIndexByPhyId execute failed, reason=[device id error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+"""
+
+
+def test_a_hex_value_no_document_explains_stays_unknown() -> None:
+    """docs/labelling.md#codes-are-read-from-documents-not-from-neighbours: `0x7010003` in a
+    device-id lookup is shown as printed and given no meaning or label."""
+    assert all("0x7010003" not in CODES.tables[table] for table in CODE_TABLES)
+    assert CODES.lookup("0x7010003") is None
+    diagnosis = diagnose_text("worker_6.log", PHYID_BLOCK_ALONE)
+    assert diagnosis.first_error is not None
+    assert "is err:0x7010003" in diagnosis.first_error.text
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.confidence < 0.5

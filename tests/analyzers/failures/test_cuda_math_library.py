@@ -72,3 +72,59 @@ def test_a_success_status_is_no_failure() -> None:
     diagnosis = diagnose_text("serve/worker.log", STATUS_SUCCESS)
     assert diagnosis.category != "operator", diagnosis.root_cause
     assert diagnosis.first_error is None
+
+
+# The library cannot even create its handle: the first GEMM of a run, torch's wording.
+HANDLE_NOT_INITIALIZED = """\
+Traceback (most recent call last):
+  File "eval_lm.py", line 58, in <module>
+    logits = model(input_ids).logits
+  File "/opt/env/lib/python3.10/site-packages/torch/nn/modules/linear.py", line 117, in forward
+    return F.linear(input, self.weight, self.bias)
+RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`
+"""
+
+# cuDNN's twin of it, on a rank's log.
+CUDNN_NOT_INITIALIZED = """\
+[rank1]:   File "/srv/seg/model.py", line 31, in forward
+[rank1]:     x = self.stem(x)
+[rank1]: RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED
+"""
+
+# The device already said it was full before the library gave up.
+OOM_THEN_NOT_INITIALIZED = """\
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 9.06 MiB is free.
+RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`
+"""
+
+
+def test_a_math_library_that_cannot_start_is_memory_with_the_setup_as_neighbour() -> None:
+    """docs/labelling.md#operator-installation-or-platform-limit: creating the handle takes
+    device memory, so `oom`, with a CUDA set-up the library cannot start on beside it."""
+    diagnosis = diagnose_text("eval/rank0.log", HANDLE_NOT_INITIALIZED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "CUBLAS_STATUS_NOT_INITIALIZED" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_cudnn_that_cannot_start_is_read_alike() -> None:
+    diagnosis = diagnose_text("seg/rank1.log", CUDNN_NOT_INITIALIZED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "CUDNN_STATUS_NOT_INITIALIZED" in diagnosis.first_error.text
+
+
+def test_an_out_of_memory_line_before_it_is_the_first_error() -> None:
+    diagnosis = diagnose_text("eval/rank0.log", OOM_THEN_NOT_INITIALIZED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "CUDA out of memory" in diagnosis.first_error.text
+
+
+def test_an_execution_status_is_not_read_as_a_library_that_cannot_start() -> None:
+    """Counterexample: a status from a call that ran stays the operator's."""
+    diagnosis = diagnose_text("serve/worker.log", GEMM_EXECUTION_FAILED)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "oom" not in {alt.category for alt in diagnosis.alternatives}

@@ -87,3 +87,55 @@ def test_a_sigkill_record_of_the_launcher_offers_host_memory_too() -> None:
     )
     assert diagnosis.category == "device_fault"
     assert "oom" in {alt.category for alt in diagnosis.alternatives}
+
+
+# Other launchers' and supervisors' spellings of the same SIGKILL, with values of our own.
+# docs/labelling.md#a-rank-killed-for-host-memory
+SIGKILL_SPELLINGS = {
+    "deepspeed": (
+        "[2026-05-06 21:14:51,240] [ERROR] [launch.py:321:sigkill_handler] "
+        "['/opt/env/bin/python', '-u', 'sft.py', '--local_rank=2'] exits with return code = -9\n"
+    ),
+    "vllm-worker": (
+        "ERROR 05-06 21:14:51 multiproc_worker_utils.py:124] Worker VllmWorkerProcess pid 88231 "
+        "died, exit code: -9\n"
+    ),
+    "vllm-core": (
+        "RuntimeError: Engine core initialization failed. See root cause above. "
+        "Failed core proc(s): {'EngineCore_DP1': -9}\n"
+    ),
+    "sglang-wait-status": (
+        "[2026-05-06 21:14:51] Child process unexpectedly failed with exitcode=9. pid=88231\n"
+    ),
+    "shell-job": (
+        "./serve_all.sh: line 12: 88231 Killed                  python -u serve.py --rank 2\n"
+    ),
+}
+
+
+def test_every_spelling_of_a_sigkill_offers_host_memory() -> None:
+    for name, text in SIGKILL_SPELLINGS.items():
+        diagnosis = diagnose({"node0/launcher.log": text})
+        assert diagnosis.category == "device_fault", (name, diagnosis.root_cause)
+        assert diagnosis.first_error is not None, name
+        assert "oom" in {alt.category for alt in diagnosis.alternatives}, name
+        assert any("OOM killer" in action for action in diagnosis.next_actions), name
+
+
+def test_a_kernel_record_in_the_same_file_outranks_the_supervisors_line() -> None:
+    text = KERNEL_LOG + SIGKILL_SPELLINGS["vllm-worker"]
+    diagnosis = diagnose({"node0/console.log": text})
+    assert diagnosis.category == "oom", diagnosis.root_cause
+
+
+def test_their_other_signals_offer_no_host_memory() -> None:
+    """Counterexample: -11 (a segfault) is the process's own crash."""
+    crashed = {
+        "deepspeed": SIGKILL_SPELLINGS["deepspeed"].replace("= -9", "= -11"),
+        "vllm-worker": SIGKILL_SPELLINGS["vllm-worker"].replace("code: -9", "code: -11"),
+        "shell-job": SIGKILL_SPELLINGS["shell-job"].replace("Killed   ", "Bus error"),
+    }
+    for name, text in crashed.items():
+        diagnosis = diagnose({"node0/launcher.log": text})
+        assert diagnosis.category == "device_fault", (name, diagnosis.root_cause)
+        assert "oom" not in {alt.category for alt in diagnosis.alternatives}, name

@@ -95,3 +95,73 @@ def test_a_graph_engine_failure_of_the_compile_option_call_is_the_environment() 
     diagnosis = diagnose_text("bench/run.log", text)
     assert diagnosis.category == "driver_env"
     assert "SetPrecisionMode" in (diagnosis.first_error.text if diagnosis.first_error else "")
+
+
+# The graph engine's start-up chain alone, under a headline that names nothing: each line says
+# only that GE did not start. docs/labelling.md#the-operator-compilers-environment-does-not-start
+GE_CHAIN_ALONE = """\
+E19999: Inner Error!
+        TraceBack (most recent call last):
+        PluginManager InvokeAll failed.[FUNC:Initialize][FILE:ops_kernel_manager.cc][LINE:96]
+        OpsManager initialize failed.[FUNC:InnerInitialize][FILE:gelib.cc][LINE:251]
+        GELib::InnerInitialize failed.[FUNC:Initialize][FILE:gelib.cc][LINE:180]
+"""
+
+# The same chain in a plog, the graph engine's own lines.
+GE_CHAIN_PLOG = """\
+[ERROR] GE(51820,python3):2026-04-02-07:15:40.201.553 [gelib.cc:238]51820 InnerInitialize: ErrorNo: 1343250441(There is no valid so about OpsKernelInfoStore or GraphOptimizer.) [INIT][OPS_KER][Init][OpsManager]GE ops manager initial failed.
+[ERROR] GE(51820,python3):2026-04-02-07:15:40.214.003 [gelib.cc:166]51820 Initialize: ErrorNo: 1343250441(There is no valid so about OpsKernelInfoStore or GraphOptimizer.) [INIT][OPS_KER][Init][GeLib]GeLib initial failed.
+[ERROR] GE(51820,python3):2026-04-02-07:15:40.214.040 [ge_api.cc:284]51820 GEInitializeImpl: ErrorNo: 1343229953(GEInitialize Failed.) [INIT][OPS_KER][Init][GELib]Failed, error code = 1343250441
+"""
+
+# The chain under the reason that started it: the communication plugin refused an option.
+GE_CHAIN_UNDER_HCCL_REFUSAL = """\
+EI0003: 2026-04-02-07:15:38.118.402 In [HcomInitByFile], value [0] for parameter [rankTablePath] is invalid. Reason: The collective communication operator has an invalid argument. Reason[0]
+        Solution: Try again with a valid argument.
+        TraceBack (most recent call last):
+        PluginManager InvokeAll failed.[FUNC:Initialize][FILE:ops_kernel_manager.cc][LINE:89]
+        OpsManager initialize failed.[FUNC:InnerInitialize][FILE:gelib.cc][LINE:241]
+        GELib::InnerInitialize failed.[FUNC:Initialize][FILE:gelib.cc][LINE:169]
+        GEInitialize failed.[FUNC:GEInitialize][FILE:ge_api.cc][LINE:307]
+"""
+
+# A module the toolkit needs, then the chain.
+GE_CHAIN_UNDER_MISSING_MODULE = """\
+EC0010: Failed to import Python module [ModuleNotFoundError: No module named 'attr'.].
+        Solution: Check that all required components are properly installed.
+        TraceBack (most recent call last):
+        [GraphOpt][InitializeInner][InitTeFusion]: Failed to initialize TeFusion.[FUNC:InitializeInner][FILE:tbe_op_store_adapter.cc][LINE:1783]
+        OpsManager initialize failed.[FUNC:InnerInitialize][FILE:gelib.cc][LINE:249]
+        GELib::InnerInitialize failed.[FUNC:Initialize][FILE:gelib.cc][LINE:177]
+"""
+
+
+def test_the_graph_engine_chain_alone_is_the_environment() -> None:
+    diagnosis = diagnose_text("worker_0.log", GE_CHAIN_ALONE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "OpsManager initialize failed" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_the_graph_engine_chain_in_a_plog_starts_at_its_innermost_line() -> None:
+    diagnosis = diagnose_text("plog/plog-51820_20260402071540.log", GE_CHAIN_PLOG)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "GE ops manager initial failed" in diagnosis.first_error.text
+
+
+def test_a_reason_printed_before_the_chain_decides() -> None:
+    """Counterexample: the chain restates the communication plugin's refusal."""
+    diagnosis = diagnose_text("worker_0.log", GE_CHAIN_UNDER_HCCL_REFUSAL)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "rankTablePath" in diagnosis.first_error.text
+
+
+def test_a_missing_toolkit_module_before_the_chain_is_the_first_error() -> None:
+    diagnosis = diagnose_text("worker_0.log", GE_CHAIN_UNDER_MISSING_MODULE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to import Python module" in diagnosis.first_error.text

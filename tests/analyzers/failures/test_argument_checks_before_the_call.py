@@ -1,0 +1,163 @@
+"""Checks that refuse a call's tensors before anything runs or is sent.
+
+docs/labelling.md#a-kernel-library-that-refuses-a-tensor-it-was-handed: a kernel library that
+names an argument whose shape, dtype or device it does not take is the operator refusing its
+arguments (`operator`); for a shape, the tensor-shape label is the neighbour.
+
+docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: a process group
+that finds the tensors one rank handed a collective disagree with each other is a shape
+mismatch, with the collective layer as the neighbour; a message a peer sent that did not fit
+stays the collective's (`hccl`).
+
+docs/labelling.md#an-einops-pattern-error-without-its-detail: an einops headline pasted
+without its reason is still a shape mismatch, below the confident band, with `other` beside it.
+
+Fixtures follow the shapes of a serving worker's traceback, torch's `[rankN]:` prefixes and
+einops' two-part message, with sizes, paths and patterns of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# A fused MoE call handed an output buffer twice as wide as the hidden size.
+KERNEL_OUTPUT_SHAPE = """\
+[rank0]:   File "/srv/venv/lib/python3.12/site-packages/sglang/srt/layers/moe/cutlass_moe.py", line 212, in apply
+[rank0]:     flashinfer_cutlass_fused_moe(
+[rank0]:   File "/srv/venv/lib/python3.12/site-packages/flashinfer/utils.py", line 490, in check_shape_dtype_device
+[rank0]:     raise ValueError(
+[rank0]: ValueError: Invalid shape of output: expected (256, 4096), got torch.Size([256, 8192])
+"""
+
+# The same check refusing a dtype: no shape neighbour.
+KERNEL_OUTPUT_DTYPE = """\
+ValueError: Invalid dtype of output: expected torch.bfloat16, got torch.float32
+"""
+
+# A model's own check that names no library argument is not this rule.
+MODEL_OWN_CHECK = """\
+ValueError: Invalid shape of the position ids for this request, retrying with padding
+"""
+
+# Ragged all-to-all blocks on a gloo group.
+GLOO_ALLTOALL_SIZES = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/halo/exchange.py", line 61, in exchange
+[rank2]:     dist.all_to_all(recv_blocks, send_blocks, group=cpu_group)
+[rank2]: ValueError: ProcessGroupGloo::alltoall: invalid tensor size at index 3 (expected (12, 32), got (7, 32))
+"""
+
+# NCCL's flat all-gather handed an output that is not world_size times the input.
+NCCL_FLAT_ALLGATHER = """\
+[rank5]:   File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3840, in all_gather_into_tensor
+[rank5]:     work = group._allgather_base(output_tensor, input_tensor, opts)
+[rank5]: ValueError: output tensor size must be equal to world_size times input tensor size
+"""
+
+# The library's older C++ binding, naming the tensor and the shape it wanted.
+KERNEL_BINDING_SHAPE = """\
+RuntimeError: tensor: name = paged_kv_indptr, shape = [65] is_cont = 1, type = int is not as expected: shape = [33], type = Int
+"""
+
+# A peer's message longer than the receiver's buffer: ranks that disagree.
+GLOO_PREAMBLE = """\
+terminate called after throwing an instance of 'gloo::EnforceNotMet'
+  what():  [enforce fail at /opt/src/gloo/transport/tcp/pair.cc:446] op.preamble.length <= op.nbytes. 768 vs 512
+"""
+
+# einops' headline alone, as a user pasted the last line of the traceback.
+EINOPS_HEADLINE = """\
+Traceback (most recent call last):
+  File "/srv/video/blocks.py", line 88, in forward
+    x = rearrange(x, "(b t) c h w -> b c t h w", t=self.frames)
+  File "/opt/env/lib/python3.10/site-packages/einops/einops.py", line 591, in rearrange
+    return reduce(tensor, pattern, reduction="rearrange", **axes_lengths)
+einops.EinopsError:  Error while processing rearrange-reduction pattern "(b t) c h w -> b c t h w".
+"""
+
+# The same message with its reason: the shape words decide, as usual.
+EINOPS_WITH_REASON = EINOPS_HEADLINE + (
+    " Input tensor shape: torch.Size([10, 3, 64, 64]). Additional info: {'t': 4}.\n"
+    " Shape mismatch, can't divide axis of length 10 in chunks of 4\n"
+)
+
+# einops refusing the pattern itself, a different message.
+EINOPS_BAD_PATTERN = """\
+einops.EinopsError: Unknown axis q on the right side of the pattern
+"""
+
+
+def alternatives(diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_kernel_library_refusing_an_output_shape_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve/worker_0.log", KERNEL_OUTPUT_SHAPE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Invalid shape of output" in diagnosis.first_error.text
+    assert "shape_mismatch" in alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_kernel_library_refusing_a_dtype_offers_no_shape_neighbour() -> None:
+    diagnosis = diagnose_text("serve/worker_0.log", KERNEL_OUTPUT_DTYPE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "shape_mismatch" not in alternatives(diagnosis)
+
+
+def test_a_sentence_that_names_no_argument_is_not_a_library_check() -> None:
+    """Counterexample: the words `Invalid shape of` without `<arg>: expected ..., got`."""
+    diagnosis = diagnose_text("serve/worker_0.log", MODEL_OWN_CHECK)
+    assert diagnosis.category != "operator", diagnosis.root_cause
+
+
+def test_a_collective_refusing_ragged_blocks_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("rank_2.log", GLOO_ALLTOALL_SIZES)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "invalid tensor size at index 3" in diagnosis.first_error.text
+    assert "hccl" in alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_message_a_peer_sent_that_did_not_fit_stays_the_collectives() -> None:
+    """Counterexample: ranks that disagree, seen on arrival, are not the local check."""
+    diagnosis = diagnose_text("rank_1.log", GLOO_PREAMBLE)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+
+
+def test_an_einops_headline_alone_is_a_shape_mismatch_below_the_confident_band() -> None:
+    diagnosis = diagnose_text("train/rank0.log", EINOPS_HEADLINE)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "rearrange-reduction pattern" in diagnosis.first_error.text
+    assert "other" in alternatives(diagnosis)
+    assert diagnosis.confidence < 0.7
+
+
+def test_an_einops_headline_with_its_reason_is_more_sure() -> None:
+    headline = diagnose_text("train/rank0.log", EINOPS_HEADLINE)
+    full = diagnose_text("train/rank0.log", EINOPS_WITH_REASON)
+    assert full.category == "shape_mismatch", full.root_cause
+    assert full.confidence > headline.confidence
+
+
+def test_an_einops_message_about_the_pattern_itself_is_not_the_headline_rule() -> None:
+    """Counterexample: no `Error while processing ... pattern` headline."""
+    diagnosis = diagnose_text("train/rank0.log", EINOPS_BAD_PATTERN)
+    assert diagnosis.category != "shape_mismatch", diagnosis.root_cause
+
+
+def test_a_flat_all_gather_whose_buffers_do_not_fit_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("rank_5.log", NCCL_FLAT_ALLGATHER)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "world_size times input tensor size" in diagnosis.first_error.text
+    assert "hccl" in alternatives(diagnosis)
+
+
+def test_the_older_binding_of_a_kernel_library_is_read_alike() -> None:
+    diagnosis = diagnose_text("serve/worker_0.log", KERNEL_BINDING_SHAPE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "shape_mismatch" in alternatives(diagnosis)
