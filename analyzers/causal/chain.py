@@ -39,6 +39,8 @@ class CausalChain:
     # Every rank-tied line that reports its writer's own failure, in causal order.
     own_failures: list[Classified] = field(default_factory=list)
     consequence_ranks: list[int] = field(default_factory=list)  # ranks with only cascades
+    # Per rank, its first line saying a peer's end of a connection went away under it.
+    peer_gone: dict[int, Classified] = field(default_factory=dict)
 
 
 def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:

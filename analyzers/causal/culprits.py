@@ -4,7 +4,9 @@ In order of trust: ranks the first error's own line names (a peer's report, a la
 local ranks mapped to global ones), ranks a report right under it names (a desync report),
 the ranks whose own failure falls in the causal window (`analyzers.causal.window`), and,
 when the first error is only a wait, the ranks the rank comparison singles out (killed,
-missing, divergent, the few ahead or behind; `analyzers.causal.waited_on`).
+missing, divergent, the few ahead or behind; `analyzers.causal.waited_on`), then what the
+waits themselves say (a rank waiting in another collective, a rank that arrived after the
+others gave up; `analyzers.causal.wait_places`).
 
 Each choice comes with a clause saying why, about the culprits (`the first error names
 it`), for the sentence that explains a first error reported on another rank.
@@ -17,6 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
+from analyzers.causal.wait_places import arrived_late, in_other_collective
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.classify.events import TIER_CAUSE, Classified
@@ -55,7 +58,13 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     found = singled_out(correlation, size_stated, quiet_suspect)
-    return found or _exited_first(first, scans) or NOBODY
+    return (
+        found
+        or in_other_collective(chain, scans)
+        or arrived_late(chain, correlation)
+        or _exited_first(first, scans)
+        or NOBODY
+    )
 
 
 def _exited_first(first: Classified, scans: Sequence[FileScan]) -> Blame | None:

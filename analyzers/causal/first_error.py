@@ -56,6 +56,9 @@ def find_first_error(
     chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.own_failures = [i for i in ordered if i.tier in OWN_FAILURE_TIERS and not i.demoted]
+    for item in ordered:
+        if item.rank is not None and any(m.signature.peer_gone for m in item.matches):
+            chain.peer_gone.setdefault(item.rank, item)
     blamed = blame(chain, correlation, scans)
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)

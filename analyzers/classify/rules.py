@@ -69,6 +69,9 @@ class Signature:
     # the line reports a message a peer sent that did not fit (checked on arrival): the sender
     # was running, so a rank that merely went quiet is not singled out by this line
     peer_sent: bool = False
+    # the line says a peer's end of the connection went away under this rank (closed, reset):
+    # the writer was still running and talking to peers that had already left
+    peer_gone: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -219,6 +222,7 @@ def _signature(entry: Entry) -> Signature:
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
+        peer_gone=entry.get("peer_gone", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

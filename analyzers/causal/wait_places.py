@@ -1,0 +1,108 @@
+"""When every rank that failed only waited, what their waits say about who left the step.
+
+A collective timeout reads the same on every rank, and when the ranks' checkpoints agree
+the rank comparison finds no one. Two things still tell the ranks apart:
+
+- where each rank waited: the innermost frame of the traceback under its timeout names the
+  collective it had entered (`in barrier`, `in all_reduce`). Ranks that time out together in
+  different collectives were not at the same program step, and the few in another
+  collective than most are the ones that left it;
+- how each rank's wait ended: ranks that time out give up and exit, so a rank that reached
+  the collective after that finds its peers' connections closed instead of timing out. The
+  few whose only failure is such a lost peer, while the others timed out, arrived late: they
+  were kept elsewhere (a long computation, a stall) while the others waited for them.
+
+Both are read only when the first error is a wait (`analyzers.causal.culprits`), after the
+rank comparison and before the launcher's first exit, which says least.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from analyzers.causal.chain import Blame, CausalChain, epoch
+from analyzers.classify.collective_frames import frame_call
+from analyzers.classify.events import Classified
+from analyzers.core.phrases import say, several
+from analyzers.core.types import Correlation, FileScan, RankStatus
+from analyzers.formats.traceback import FRAME_SOURCE
+
+MIN_WAITERS = 2  # one waiting rank is no pack to compare against
+CLOCK_TOLERANCE_S = 2.0  # as the first-error ordering allows between ranks' clocks
+
+
+def in_other_collective(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:
+    """The few ranks whose wait was in another collective than most ranks' waits."""
+    calls = _calls(chain.top, scans)
+    if len(calls) <= MIN_WAITERS:
+        return None
+    common, count = Counter(calls.values()).most_common(1)[0]
+    odd = sorted(rank for rank, call in calls.items() if call != common)
+    if not odd or count * 2 <= len(calls):
+        return None
+    theirs = ", ".join(sorted({calls[rank] for rank in odd}))
+    return Blame(odd, say("waited.other_collective", call=theirs, common=common, many=several(odd)))
+
+
+def _calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, str]:
+    """Per rank, the collective its first traceback-backed wait was in."""
+    by_path = {scan.info.path: scan for scan in scans}
+    frames: dict[str, dict[int, str]] = {}
+    calls: dict[int, str] = {}
+    for item in items:
+        if item.rank is None or item.rank in calls:
+            continue
+        scan = by_path.get(item.event.file)
+        if scan is None:
+            continue
+        if item.event.file not in frames:
+            frames[item.event.file] = _frames_of(scan)
+        call = frames[item.event.file].get(item.event.line)
+        if call is not None:
+            calls[item.rank] = call
+    return calls
+
+
+def _frames_of(scan: FileScan) -> dict[int, str]:
+    """Exception line -> collective named by its innermost frame, for one file."""
+    lines = {e.line: e.message for e in scan.events if e.source == FRAME_SOURCE}
+    found = {}
+    for record in scan.facts.get("tracebacks") or ():
+        frame = lines.get(record.get("frame_line"))
+        call = frame_call(frame) if frame else None
+        if call is not None:
+            found[record["line"]] = call
+    return found
+
+
+def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame | None:
+    """The few ranks that failed only because their peers were gone, while the others timed
+    out waiting: they reached the collective after the waiters had given up."""
+    if correlation is None:
+        return None
+    waiters = {item.rank for item in chain.top if item.rank is not None}
+    own = {item.rank for item in chain.own_failures if item.rank is not None}
+    failed = {r.rank for r in correlation.ranks if r.status == RankStatus.ERROR}
+    late = sorted(rank for rank in chain.peer_gone if rank in failed and rank not in waiters | own)
+    if len(waiters) < MIN_WAITERS or not late or len(late) >= len(waiters):
+        return None
+    if _lost_before_waits(late, chain, correlation.clock_offsets):
+        return None
+    return Blame(late, say("waited.late", many=several(late)))
+
+
+def _lost_before_waits(
+    late: Sequence[int], chain: CausalChain, offsets: Mapping[int, float]
+) -> bool:
+    """Whether a late rank lost its peer before any waiter gave up: then a peer went away
+    first and the waits are not what closed the connections."""
+    waits = [moment for item in chain.top if (moment := epoch(item, offsets)) is not None]
+    if not waits:
+        return False
+    first_wait = min(waits)
+    for rank in late:
+        moment = epoch(chain.peer_gone[rank], offsets)
+        if moment is not None and moment < first_wait - CLOCK_TOLERANCE_S:
+            return True
+    return False

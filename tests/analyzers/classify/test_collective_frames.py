@@ -1,0 +1,30 @@
+"""The collective a rank waited in, read from the innermost frame of its traceback."""
+
+from __future__ import annotations
+
+from analyzers.classify.collective_frames import check_examples, frame_call, load_frames
+
+
+def test_the_frame_patterns_keep_their_examples_and_counterexamples() -> None:
+    assert load_frames().frames
+    assert check_examples() == []
+
+
+def test_a_frame_in_the_collective_api_names_the_collective() -> None:
+    frame = (
+        'File "/srv/venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 3120, in reduce_scatter_tensor"
+    )
+    assert frame_call(frame) == "reduce_scatter_tensor"
+
+
+def test_point_to_point_calls_and_helpers_name_no_collective() -> None:
+    """Two ranks of one exchange wait in different calls by design; a helper of the module
+    (its argument checks, its group lookup) is no collective either."""
+    base = 'File "/srv/venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py"'
+    assert frame_call(f"{base}, line 2410, in recv") is None
+    assert frame_call(f"{base}, line 1001, in _check_single_tensor") is None
+
+
+def test_a_frame_of_the_job_s_own_code_names_no_collective() -> None:
+    assert frame_call('File "/data/jobs/llm/train.py", line 88, in all_reduce') is None
