@@ -54,12 +54,22 @@ CRASHED_IN_MPI_COLLECTIVE = """\
 #1  0x00007fd2c1a35510 in MPIR_Allreduce_impl () from /usr/lib64/mpich/lib/libmpi.so.12
 """
 
+SHELL_SIGILL = "./start_ranks.sh: line 14: 51207 Illegal instruction     python run.py --rank 1\n"
+
 CASES = [
     ("backtrace only", BACKTRACE_ONLY, "device_fault", "libruntime.so"),
     ("core file", CORE_FILE, "device_fault", "Program terminated with signal SIGSEGV"),
     ("fault handler", FAULT_HANDLER, "device_fault", "Fatal Python error: Segmentation fault"),
     ("glog signal", GLOG_SIGNAL, "device_fault", "*** SIGSEGV"),
     ("mpi collective", CRASHED_IN_MPI_COLLECTIVE, "device_fault", "MPIR_Allreduce_intra_ring"),
+    # a shell's job report with no core dumped: no error word on the line at all
+    ("shell sigill", SHELL_SIGILL, "device_fault", "Illegal instruction"),
+    (
+        "shell sigbus",
+        SHELL_SIGILL.replace("Illegal instruction", "Bus error"),
+        "device_fault",
+        "Bus error",
+    ),
 ]
 
 
