@@ -1,0 +1,96 @@
+"""Kernels built while the job runs: the compiler's own line decides.
+
+docs/labelling.md#operator-installation-or-platform-limit: a CUDA compiler (nvcc, ptxas) that
+does not know the card stops an extension's just-in-time build or a Triton kernel's assembly;
+the toolkit release does not fit the GPU (`config`), and the build tool's and Python's lines
+after it only report the failed build. A kernel that Triton's front end cannot compile and an
+operator whose TBE build fails in the plog are the operator's (`operator`). Values are our own,
+in the tools' real wordings.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+NVCC_TOO_OLD_FOR_CARD = """\
+Emitting ninja build file /home/ops/.cache/torch_extensions/py311_cu118/fused_lamb/build.ninja...
+Building extension module fused_lamb...
+[1/2] /usr/local/cuda/bin/nvcc -gencode=arch=compute_90,code=sm_90 -c /opt/ext/csrc/lamb/fused_lamb.cu -o fused_lamb.cuda.o
+FAILED: fused_lamb.cuda.o
+nvcc fatal   : Unsupported gpu architecture 'compute_90'
+ninja: build stopped: subcommand failed.
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 2100, in _run_ninja_build
+    subprocess.run(
+subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.
+
+The above exception was the direct cause of the following exception:
+
+RuntimeError: Error building extension 'fused_lamb'
+"""
+
+PTXAS_TOO_OLD_FOR_CARD = """\
+torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:
+RuntimeError: Internal Triton PTX codegen error:
+ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'
+"""
+
+# Counterexample: nvcc stops for a file it cannot read; the architecture is not the reason.
+NVCC_MISSING_SOURCE = """\
+[1/2] /usr/local/cuda/bin/nvcc -c /opt/ext/csrc/rope/rope_kernel.cu -o rope_kernel.cuda.o
+nvcc fatal   : Could not open input file /opt/ext/csrc/rope/rope_kernel.cu
+ninja: build stopped: subcommand failed.
+"""
+
+TRITON_FRONT_END_REJECTS_KERNEL = """\
+(EngineCore pid=311) ERROR 04-05 06:07:08 [core.py:900]   File "/opt/venv/lib/python3.12/site-packages/triton/compiler/compiler.py", line 300, in compile
+(EngineCore pid=311) ERROR 04-05 06:07:08 [core.py:900]     module = src.make_ir(target, options, codegen_fns, module_map, context)
+(EngineCore pid=311) ERROR 04-05 06:07:08 [core.py:900] triton.compiler.errors.CompilationError: at 9:16:
+(EngineCore pid=311) ERROR 04-05 06:07:08 [core.py:900]     pid = tl.program_id(0)
+(EngineCore pid=311) ERROR 04-05 06:07:08 [core.py:900]     offs = pid * BLOCK + tl.arange(0, BLOCK)
+"""
+
+TBE_BUILD_FAILS_IN_PLOG = """\
+[ERROR] TEFUSION(7310,python):2026-05-06-07:08:09.100.200 [fusion_op.cc:5504]7388 PrintOp Failed to compile node [name ScatterNd, type ScatterNd]. Detailed compilation info is:
+[ERROR] TEFUSION(7310,python):2026-05-06-07:08:09.100.260 [fusion_op.cc:5857]7388 GetFinishedCompilationTask Index[0]: taskID[12:3], status[1], kernel[te_scatternd_7], File[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/scatter_nd.py], result[single op compile failed. kernel[te_scatternd_7] module[impl.dynamic.scatter_nd] func[scatter_nd]], key[], core type[].
+"""
+
+
+def test_nvcc_that_does_not_know_the_card_is_the_toolkit_release() -> None:
+    diagnosis = diagnose_text("train.log", NVCC_TOO_OLD_FOR_CARD)
+    assert diagnosis.category == "config"
+    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Unsupported gpu architecture 'compute_90'" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_ptxas_that_does_not_know_the_card_is_the_toolkit_release() -> None:
+    diagnosis = diagnose_text("run.log", PTXAS_TOO_OLD_FOR_CARD)
+    assert diagnosis.category == "config"
+    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
+
+
+def test_nvcc_stopping_for_another_reason_is_no_architecture_mismatch() -> None:
+    diagnosis = diagnose_text("build.log", NVCC_MISSING_SOURCE)
+    assert "cfg.cuda_compiler_unknown_arch" not in _rules(diagnosis)
+
+
+def test_a_kernel_tritons_front_end_rejects_is_the_operators() -> None:
+    diagnosis = diagnose_text("engine.log", TRITON_FRONT_END_REJECTS_KERNEL)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "CompilationError: at 9:16" in diagnosis.first_error.text
+
+
+def test_a_tbe_build_that_fails_in_the_plog_is_the_operators() -> None:
+    diagnosis = diagnose_text("plog-7310_20260506070809.log", TBE_BUILD_FAILS_IN_PLOG)
+    assert diagnosis.category == "operator"
+    assert "op.single_op_build_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Failed to compile node [name ScatterNd" in diagnosis.first_error.text
