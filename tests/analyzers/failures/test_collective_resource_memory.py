@@ -1,0 +1,70 @@
+"""Collective libraries that could not get device memory for their own resources.
+
+docs/labelling.md#communication-resources-refused-for-want-of-memory: HCCL and NCCL allocate
+their buffers, queue pairs and notify records outside the framework's allocator. When CANN's
+allocation-failure message gives memory as the reason, or NCCL's WARN line carries the CUDA
+runtime's out-of-memory answer, the label is `oom` (the collective layer, `hccl`, is the
+alternative) and that line is the first error, ahead of the op's headline, the per-peer
+transport lines and torch's restatement. The same message with another reason keeps the
+code's reading. Fixtures follow the real shapes with ranks, sizes and addresses of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+HCCL_QP_BLOCK = """\
+[rank4]:[E302 10:15:07.118204551 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:161 NPU function error: call aclnnMoeDistributeCombineV3 failed, error code is 561000
+[ERROR] 2026-03-02-10:15:07 (PID:4410, Device:4, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 4410] 2026-03-02-10:15:07.004.512 Allocation_Failure(EI0007): Failed to allocate resource[qp] with info [aicpu rank:4,localUserrank:4,localIpAddr: 10.0.3.14,deviceLogicId:4,send_cq_depth:16384]. Reason: Memory resources are exhausted.
+        Possible Cause: Failed to allocate memory or the Notify register due to resource insufficiency.
+        TraceBack (most recent call last):
+        Transport init error. Reason: [Create][DestLink]Create Dest error! creakLink para:rank[4]-localUserrank[4]-localIpAddr[10.0.3.14], dst_rank[12]-remoteUserrank[12]-remote_ip_addr[10.0.3.22]
+"""
+
+HCCL_COUNT_LIMIT_BLOCK = """\
+[PID: 4410] 2026-03-02-10:15:07.004.512 Allocation_Failure(EI0007): Failed to allocate resource[notify] with info [rank:4]. Reason: The number of resources exceeds the upper limit.
+"""
+
+NCCL_TRACEBACK = """\
+  File "torch/distributed/distributed_c10d.py", line 2810, in all_reduce
+    work = group.allreduce([tensor], opts)
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5
+"""
+
+NCCL_DEBUG = """\
+trainer-1:7301:7388 [3] NCCL INFO Channel 02/0 : 3[3] -> 0[0] via P2P/IPC
+trainer-1:7301:7388 [3] include/alloc.h:178 NCCL WARN Cuda failure 2 'out of memory'
+trainer-1:7301:7388 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 2097152 bytes
+trainer-1:7301:7390 [3] proxy.cc:1519 NCCL WARN [Proxy Service 3] Failed to execute operation Setup from rank 3, retcode 1
+"""
+
+NCCL_INVALID_ARGUMENT = """\
+trainer-1:7301:7388 [3] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'
+"""
+
+
+def test_an_hccl_resource_refused_for_memory_is_oom_with_hccl_beside_it() -> None:
+    diagnosis = diagnose_text("serve/worker_4.log", HCCL_QP_BLOCK)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to allocate resource[qp]" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_the_same_message_with_another_reason_keeps_the_code_reading() -> None:
+    diagnosis = diagnose_text("serve/worker_4.log", HCCL_COUNT_LIMIT_BLOCK)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+
+
+def test_nccl_refused_its_buffers_for_memory_before_torch_restated_it() -> None:
+    diagnosis = diagnose_files({"train.log": NCCL_TRACEBACK, "nccl_debug.log": NCCL_DEBUG})
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "out of memory" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_an_nccl_runtime_refusal_for_another_reason_is_not_memory() -> None:
+    diagnosis = diagnose_text("nccl_debug.log", NCCL_INVALID_ARGUMENT)
+    assert diagnosis.category != "oom", diagnosis.root_cause
