@@ -83,6 +83,27 @@ def test_the_same_exception_raised_while_reading_a_sample_is_not_config() -> Non
     assert label(found)[0] == "other"
 
 
+# docs/labelling.md, "A compiler backend that fails inside Triton's own modules": a plain
+# Python error raised in Triton's backend or runtime code under torch.compile is the torch and
+# Triton releases not fitting each other.
+def test_a_plain_error_raised_inside_triton_backend_code_is_config() -> None:
+    frame = 'File "/opt/env/site-packages/triton/backends/driver.py", line 52, in make_attrs'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("TypeError: 'NoneType' object is not subscriptable", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_error_raised_in_the_kernel_authors_own_module_is_not_config() -> None:
+    frame = 'File "/srv/kernels/triton_ops/fused_norm.py", line 52, in make_attrs'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("TypeError: 'NoneType' object is not subscriptable", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)

@@ -101,3 +101,29 @@ def test_a_note_that_cannot_find_capture_sizes_is_not_a_refusal() -> None:
     diagnosis = diagnose_text("serve/engine.log", NO_CAPTURE_SIZES)
     assert diagnosis.category == "oom"
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# CUDA's own sentence for a capture spoiled by an earlier refused call, printed by NCCL because
+# a collective ran inside the capture: the capture's state, not the collective, failed.
+NCCL_CAPTURE_INVALIDATED = """\
+[tp_setup] custom all-reduce ready (world=2, rank=1)
+gpu-node4:7120:7188 [1] misc/strongstream.cc:301 NCCL WARN Cuda failure 'operation failed due to a previous error during capture'
+"""
+
+# NCCL reporting a CUDA failure that has nothing to do with a capture stays a collective's.
+NCCL_PLAIN_CUDA_FAILURE = """\
+[tp_setup] custom all-reduce ready (world=2, rank=1)
+gpu-node4:7120:7188 [1] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'
+"""
+
+
+def test_a_capture_invalidated_by_an_earlier_call_is_a_refusal_even_in_nccl_words() -> None:
+    diagnosis = diagnose_text("serve/tp1.log", NCCL_CAPTURE_INVALIDATED)
+    assert diagnosis.category == "stream_sync"
+    assert "previous error during capture" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_an_nccl_cuda_failure_outside_a_capture_stays_a_collective_failure() -> None:
+    diagnosis = diagnose_text("serve/tp1.log", NCCL_PLAIN_CUDA_FAILURE)
+    assert diagnosis.category == "hccl"
