@@ -12,7 +12,11 @@ holds one:
   (LinksEstablishCompleted, the LINK_ERROR_INFO table, call traces) follow it, and the socket
   adapter's receive from a peer that never sent, whose hints and rethrow follow it;
 - the link checker finding that the two ends run different collectives (the plog form of
-  EI0005): ranks out of step, which the taxonomy labels hccl.
+  EI0005): ranks out of step, which the taxonomy labels hccl;
+- the run log's heartbeat events about one rank (`crimer rank [ip/id] status[...]`): a rank
+  marked STUCK is alive but its collectives stopped, a hang unless the job then ends in a
+  timeout; one marked LOST went away, read as the lost heartbeat above
+  (docs/labelling.md#a-peer-that-stopped-answering).
 """
 
 from __future__ import annotations
@@ -80,6 +84,23 @@ STUCK_PEER = HEARTBEAT_LOST.replace(
     "ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected",
     "ExceptionType:[Stuck Occurred], Possible Reason:1.Host process is stuck, 2.Device task is stuck",
 )
+
+# The run log of rank 2: the runtime keeps recycling its pools every ten minutes, the only
+# other thing it writes after HCCL heard that rank 6 stopped advancing.
+RUN_LOG_STUCK = """\
+[INFO] HCCL(2210,python):2026-04-18-22:40:03.118.090 [heartbeat.cc:951] [2291][TaskExecStage][HeartbeatAbnormal]local rank [10.6.1.3/2]: crimer rank [10.6.1.3/6] status[STUCK] by informer rank [10.6.1.3/6]
+[INFO] RUNTIME(2210,python):2026-04-18-22:49:11.004.512 [context.cc:304] 2295 TryToRecycleProgPool: recycle prog pool
+[INFO] RUNTIME(2210,python):2026-04-18-22:59:11.751.030 [context.cc:304] 2295 TryToRecycleProgPool: recycle prog pool
+"""
+
+# The same rank's error log when the stall later runs into HCCL's execution timeout.
+ENDS_IN_NOTIFY_TIMEOUT = """\
+[ERROR] HCCL(2210,python):2026-04-18-23:10:05.300.771 [task_exception_handler.cc:27] [2291][TaskExecStage][Timeout][HOST]Task run failed, base information is streamID:[6], taskID[31], tag[AllReduce_10.6.1.3%eth0_60000_0_1776550000]
+"""
+
+RUN_LOG_LOST = """\
+[INFO] HCCL(4410,python):2026-03-09-11:02:17.301.552 [heartbeat.cc:951] [4502][TaskExecStage][HeartbeatAbnormal]local rank [10.4.0.7/0]: crimer rank [10.4.0.8/9] status[LOST] by informer rank [10.4.0.8/10]
+"""
 
 
 def _rules(diagnosis) -> set[str]:
@@ -200,3 +221,49 @@ def test_a_check_that_passed_is_not_a_mismatch() -> None:
     text = PARAMETER_CONFLICT.replace("[ERROR]", "[INFO]").replace("check fail", "check pass")
     diagnosis = diagnose_text("plog/plog-50218_20260602143011403.log", text)
     assert "hccl.collective_mismatch" not in _rules(diagnosis)
+
+
+def test_a_rank_heartbeat_marks_stuck_is_a_hang_blamed_on_it() -> None:
+    diagnosis = diagnose_text("plog/plog-2210_20260418224003118.log", RUN_LOG_STUCK)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "status[STUCK]" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [6]
+    assert "hccl" in _alternatives(diagnosis)
+    assert "device_fault" not in _alternatives(diagnosis)
+
+
+def test_the_same_event_pasted_without_its_header_is_still_read() -> None:
+    line = RUN_LOG_STUCK.splitlines()[0]
+    bare = line[line.index("[TaskExecStage]") :] + "\n"
+    diagnosis = diagnose_text("npu_log.txt", bare)
+    assert diagnosis.category == "hang"
+    assert "hang.hccl_heartbeat_stuck" in _rules(diagnosis)
+
+
+def test_a_stuck_rank_that_ends_in_a_timeout_is_read_by_the_timeout() -> None:
+    diagnosis = diagnose_files(
+        {
+            "run/plog/plog-2210_20260418224003118.log": RUN_LOG_STUCK,
+            "debug/plog/plog-2210_20260418231005300.log": ENDS_IN_NOTIFY_TIMEOUT,
+        }
+    )
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[TaskExecStage][Timeout]" in diagnosis.first_error.text
+
+
+def test_a_rank_heartbeat_marks_lost_offers_a_rank_that_went_away() -> None:
+    diagnosis = diagnose_text("plog/plog-4410_20260309110217301.log", RUN_LOG_LOST)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "status[LOST]" in diagnosis.first_error.text
+    assert 9 in diagnosis.culprit_ranks
+    assert "device_fault" in _alternatives(diagnosis)
+
+
+def test_runtime_chatter_without_a_heartbeat_event_is_no_hang() -> None:
+    text = "".join(RUN_LOG_STUCK.splitlines(keepends=True)[1:])
+    diagnosis = diagnose_text("plog/plog-2210_20260418224911004.log", text)
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is None
