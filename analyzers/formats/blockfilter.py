@@ -42,6 +42,7 @@ class BlockFilter:
     checkpoint_literals: tuple[bytes, ...] = ()
     checkpoint_regex: re.Pattern[bytes] | None = None
     notable: tuple[bytes, ...] = ()
+    notable_cann: tuple[bytes, ...] = ()  # searched in CANN logs' raw blocks, as written
 
     @classmethod
     def build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
@@ -57,7 +58,9 @@ class BlockFilter:
         keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
         literals = tuple(word.translate(FOLD) for word in literals)
         notable = tuple(word.translate(FOLD) for word in prefilter.notable_info)
-        return cls(keywords, prefilter.patterns, literals, regex, notable)
+        return cls(
+            keywords, prefilter.patterns, literals, regex, notable, prefilter.notable_in_cann_logs
+        )
 
     def candidates(self, low: bytes) -> set[int]:
         """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword."""
@@ -80,6 +83,14 @@ class BlockFilter:
         hits: set[int] = set()
         for word in self.notable:
             _find_all(low, word, hits)
+        return hits
+
+    def cann_notable_candidates(self, block: bytes) -> set[int]:
+        """The same for a CANN log's block, unfolded: only the phrases CANN itself writes (in
+        lower case) cost a pass over its INFO chatter."""
+        hits: set[int] = set()
+        for word in self.notable_cann:
+            _find_all(block, word, hits)
         return hits
 
 

@@ -42,6 +42,7 @@ class Prefilter:
     warning_words: re.Pattern[str]
     benign: re.Pattern[str]
     notable_info: tuple[bytes, ...] = ()
+    notable_in_cann_logs: tuple[bytes, ...] = ()  # the ones CANN's own logs write at INFO
     refusal_words: re.Pattern[str] | None = None
     frame_lines: re.Pattern[str] | None = None
     warning_lines: re.Pattern[str] | None = None
@@ -62,6 +63,9 @@ def load_prefilter() -> Prefilter:
         warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
         benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
         notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
+        notable_in_cann_logs=tuple(
+            str(p).lower().encode() for p in data.get("notable_in_cann_logs", ())
+        ),
         refusal_words=_optional(_squash(data.get("refusal_words") or ""), re.IGNORECASE),
         frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
         warning_lines=_optional(str(data.get("warning_lines") or "")),

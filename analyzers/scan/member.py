@@ -131,10 +131,8 @@ class _FileScanner(ScanSink):
         if self.info.kind in CANN_KINDS:
             lines = block.count(b"\n")
             hits = plog_candidates(block, lines)
-            if hits is not None:
-                # INFO lines that still matter (HCCL's heartbeat events): CANN writes those
-                # phrases in lower case, so the unfolded block is searched as it is
-                hits |= self.filter.notable_candidates(block)
+            if hits is not None:  # INFO lines that still matter (HCCL's heartbeat events)
+                hits |= self.filter.cann_notable_candidates(block)
         if hits is None:
             folded = block.translate(FOLD)
             if head:

@@ -191,3 +191,18 @@ def test_logging_blocks_of_one_shape_are_read_by_level_alone():
     # A line of another shape: not complete, but the loud lines found are handed back.
     traceback = block + b"Traceback (most recent call last):\n"
     assert shaped_scan(traceback.translate(FOLD), shape, 4) == ({warning}, False)
+
+
+def test_a_cann_log_is_searched_only_for_the_info_phrases_cann_writes() -> None:
+    """A plog's INFO lines are skipped, so its few notable ones are looked for as written;
+    phrases only serving frameworks write (vLLM's) cost no pass over a plog."""
+    block_filter = BlockFilter.build(load_prefilter(), None)
+    plog = (
+        b"[INFO] HCCL(3120,python):2026-05-01-10:00:00.000.001 [heartbeat.cc:88] ok\n"
+        b"[INFO] HCCL(3120,python):2026-05-01-10:00:01.000.001 [heartbeat.cc:91]"
+        b" [HeartbeatAbnormal]local rank [1]: crimer rank [10.0.0.2/5] status[STUCK]\n"
+    )
+    assert block_filter.cann_notable_candidates(plog) == {
+        plog.index(b"[INFO] HCCL(3120,python):2026-05-01-10:00:01")
+    }
+    assert b"no available shared memory broadcast block" not in block_filter.notable_cann
