@@ -46,6 +46,7 @@ class Prefilter:
     refusal_words: re.Pattern[str] | None = None
     frame_lines: re.Pattern[str] | None = None
     warning_lines: re.Pattern[str] | None = None
+    warning_caught_errors: re.Pattern[str] | None = None
     pending_words: re.Pattern[str] | None = None
     closing_words: re.Pattern[str] | None = None
 
@@ -69,6 +70,7 @@ def load_prefilter() -> Prefilter:
         refusal_words=_optional(_squash(data.get("refusal_words") or ""), re.IGNORECASE),
         frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
         warning_lines=_optional(str(data.get("warning_lines") or "")),
+        warning_caught_errors=_optional(str(data.get("warning_caught_errors") or "")),
         pending_words=_optional(str(data.get("pending_words") or "")),
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
     )
@@ -92,7 +94,7 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     if line.level in ERROR_LEVELS:
         return EventKind.ERROR
     if prefilter.warning_lines is not None and prefilter.warning_lines.match(line.message):
-        return EventKind.WARNING
+        return _caught_or_warning(line.message, prefilter)
     if line.level == "WARNING":
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:
@@ -105,6 +107,18 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     if prefilter.warning_words.search(words):
         return EventKind.WARNING
     return None
+
+
+def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
+    """A warning, unless it quotes a failure its writer caught and went on from.
+
+    The writer chose the level, but an allocator failure it swallowed leaves work half done
+    (an entry that points at freed memory), and what fails later is explained by it.
+    """
+    caught = prefilter.warning_caught_errors
+    if caught is not None and caught.search(message):
+        return EventKind.ERROR
+    return EventKind.WARNING
 
 
 def _is_python_source(message: str) -> bool:

@@ -70,6 +70,18 @@ PREFILTER = load_prefilter()
             "/srv/app/loader.py:88: RuntimeWarning: overflow encountered, load failed for shard 3",
             EventKind.WARNING,
         ),
+        # ... unless it quotes an allocator failure its writer caught and went on from
+        (
+            "/srv/env/lib/python3.11/site-packages/torch/distributed/fsdp/_state_dict_utils.py:310: "
+            "UserWarning: Failed to clone() tensor with name layers.3.wq.weight on rank 2. "
+            "Error: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 2; 39.4 GiB total capacity)",
+            EventKind.ERROR,
+        ),
+        (
+            "/srv/app/train.py:41: UserWarning: large batches may run out of memory; "
+            "set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+            EventKind.WARNING,
+        ),
         # a traceback's exception line naming a file is still an error
         ("/srv/app/loader.py:88: failed to open shard 3", EventKind.ERROR),
         (
