@@ -1,0 +1,175 @@
+"""GPU serving engines: CUDA's capture refusals, an engine started with too few ranks, and
+an engine's own all-reduce failing a CUDA call.
+
+- CUDA refuses work during a graph capture in words of its own (work on a stream the capture
+  did not record); NCCL meets the refusal while it enqueues a collective and logs it as a
+  failed CUDA call. The refusal decides: `stream_sync`, with `config` and `hccl` as the
+  alternatives, and the NCCL line is the first error ahead of torch's report that the
+  capture was invalidated. Counterexample: a failed CUDA call in NCCL that is no capture
+  refusal (an invalid argument) stays the collective layer's.
+- torch's report that an earlier error invalidated the capture, alone, is the capture that
+  could not end: `stream_sync`, `config` alternative. Counterexample: a capture end that
+  fails for lack of device memory is `oom`.
+- An engine compiled for a tensor x pipeline layout loaded by fewer MPI processes than it
+  has ranks (the Python runner's world-size assertion, the C++ runtime's `mpiSize == tp *
+  pp`): `config`, with the machine's MPI setup (`driver_env`) as the alternative; mpirun's
+  summary is the tail. Counterexample: the runtime's INFO line with its MPI size is no error.
+- vLLM's / SGLang's own all-reduce whose native check prints `Failed: Cuda error
+  <file>:<line> '<message>'` and ends the worker: `hccl`, first error ahead of the engine's
+  report that the worker died, with `config` and `device_fault` as alternatives.
+  Counterexamples: the same check saying `out of memory` is not the collective layer's, and
+  the check in another kernel's source file is not the all-reduce.
+
+Fixtures are written here in the real shapes with their own values.
+
+docs/labelling.md#calls-refused-during-graph-capture
+docs/labelling.md#an-engine-built-for-more-ranks-than-were-started
+docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+NCCL_MEETS_A_CAPTURE_REFUSAL = """\
+INFO 07-02 11:20:01 model_runner.py:1012] Capturing the model for CUDA graphs.
+(Worker pid=7741) gpu-a-3:7741:7741 [1] enqueue.cc:255 NCCL WARN Cuda failure 'dependency created on uncaptured work in another stream'
+(Worker pid=7741) gpu-a-3:7741:7741 [1] NCCL INFO enqueue.cc:1102 -> 1
+(Worker pid=7741) ERROR 07-02 11:20:03 worker_base.py:145] Error executing method warm_up_model.
+(Worker pid=7741) ERROR 07-02 11:20:03 worker_base.py:145]   File "/opt/env/lib/python3.10/site-packages/torch/cuda/graphs.py", line 88, in capture_end
+(Worker pid=7741) ERROR 07-02 11:20:03 worker_base.py:145]     super().capture_end()
+(Worker pid=7741) ERROR 07-02 11:20:03 worker_base.py:145] RuntimeError: CUDA error: operation failed due to a previous error during capture
+"""
+
+NCCL_PEER_ACCESS_REFUSED = """\
+(Worker pid=7741) gpu-a-3:7741:7790 [1] include/alloc.h:110 NCCL WARN Cuda failure 1 'invalid argument'
+(Worker pid=7741) gpu-a-3:7741:7790 [1] NCCL INFO include/alloc.h:118 -> 1
+(Worker pid=7741) RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)
+"""
+
+CAPTURE_INVALIDATED_ALONE = """\
+(Worker_TP1 pid=9012) ERROR 07-02 11:30:10 [multiproc_executor.py:611] WorkerProc hit an exception.
+(Worker_TP1 pid=9012) ERROR 07-02 11:30:10 [multiproc_executor.py:611]     self.cuda_graph.capture_end()
+(Worker_TP1 pid=9012) ERROR 07-02 11:30:10 [multiproc_executor.py:611] RuntimeError: CUDA error: operation failed due to a previous error during capture
+(Worker_TP1 pid=9012) ERROR 07-02 11:30:10 [multiproc_executor.py:611] For debugging consider passing CUDA_LAUNCH_BLOCKING=1
+"""
+
+CAPTURE_END_OUT_OF_MEMORY = """\
+(Worker_TP0 pid=9011) ERROR 07-02 11:30:10 [multiproc_executor.py:611]     self.cuda_graph.capture_end()
+(Worker_TP0 pid=9011) ERROR 07-02 11:30:10 [multiproc_executor.py:611] RuntimeError: CUDA error: out of memory
+(Worker_TP0 pid=9011) ERROR 07-02 11:30:10 [multiproc_executor.py:611] For debugging consider passing CUDA_LAUNCH_BLOCKING=1
+"""
+
+RUNNER_WORLD_SIZE = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.9.0
+Traceback (most recent call last):
+  File "/work/examples/run.py", line 402, in <module>
+    main(parse_arguments())
+  File "/opt/env/lib/python3.10/site-packages/tensorrt_llm/runtime/model_runner.py", line 96, in read_config
+    assert world_size == tensorrt_llm.mpi_world_size(), \\
+AssertionError: Engine world size (4 * 1) != Runtime world size (1)
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+"""
+
+CPP_RUNTIME_MPI_SIZE = """\
+[TensorRT-LLM][INFO] MPI size: 1, rank: 0
+Traceback (most recent call last):
+  File "/opt/env/lib/python3.10/site-packages/tensorrt_llm/runtime/model_runner_cpp.py", line 188, in from_dir
+    world_config = WorldConfig.mpi(tensor_parallelism=tp_size,
+RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/src/cpp/tensorrt_llm/runtime/worldConfig.cpp:97)
+1       0x7f01a2b3c4d5 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82
+"""
+
+RUNTIME_INFO_ONLY = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.9.0
+[TensorRT-LLM][INFO] MPI size: 2, rank: 0
+[TensorRT-LLM][INFO] Loaded engine size: 6820 MiB
+"""
+
+OWN_ALLREDUCE_FAILS = """\
+Capturing CUDA graphs (FULL): 100%|##########| 4/4 [00:01<00:00, 3.90it/s]
+Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'invalid argument'
+(EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
+(EngineCore pid=4410) INFO 07-02 12:00:01 [multiproc_executor.py:480] [shutdown] Executor: waiting for worker exit count=2
+"""
+
+OWN_ALLREDUCE_OUT_OF_MEMORY = """\
+Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'out of memory'
+(EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
+"""
+
+OTHER_KERNEL_CHECK = """\
+Failed: Cuda error /build/csrc/moe/topk_kernels.cu:88 'invalid argument'
+(EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
+"""
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_capture_refusal_that_nccl_meets_is_the_streams() -> None:
+    diagnosis = diagnose_text("serve/worker.log", NCCL_MEETS_A_CAPTURE_REFUSAL)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "dependency created on uncaptured work" in diagnosis.first_error.text
+    assert {"config", "hccl"} <= _alternatives(diagnosis)
+
+
+def test_a_failed_cuda_call_in_nccl_that_is_no_capture_refusal_stays_the_collectives() -> None:
+    diagnosis = diagnose_text("serve/worker.log", NCCL_PEER_ACCESS_REFUSED)
+    assert diagnosis.category == "hccl"
+
+
+def test_a_capture_invalidated_with_no_reason_before_it_is_the_streams() -> None:
+    diagnosis = diagnose_text("serve/worker_tp1.log", CAPTURE_INVALIDATED_ALONE)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "previous error during capture" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_a_capture_end_out_of_device_memory_is_memory() -> None:
+    diagnosis = diagnose_text("serve/worker_tp0.log", CAPTURE_END_OUT_OF_MEMORY)
+    assert diagnosis.category == "oom"
+
+
+def test_an_engine_run_by_fewer_processes_than_its_ranks_is_the_launch() -> None:
+    diagnosis = diagnose_text("run.log", RUNNER_WORLD_SIZE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Runtime world size (1)" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_cpp_runtimes_mpi_size_assertion_is_the_launch() -> None:
+    diagnosis = diagnose_text("run.log", CPP_RUNTIME_MPI_SIZE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "mpiSize == tp * pp" in diagnosis.first_error.text
+
+
+def test_the_runtimes_mpi_size_info_line_is_no_error() -> None:
+    diagnosis = diagnose_text("run.log", RUNTIME_INFO_ONLY)
+    assert diagnosis.first_error is None
+
+
+def test_an_engines_own_allreduce_failing_a_cuda_call_is_the_collectives() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_FAILS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "custom_all_reduce.cuh:207" in diagnosis.first_error.text
+    assert {"config", "device_fault"} <= _alternatives(diagnosis)
+
+
+def test_the_allreduce_check_out_of_memory_is_not_the_collectives() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_OUT_OF_MEMORY)
+    assert diagnosis.category != "hccl"
+
+
+def test_the_same_check_in_another_kernel_is_not_the_allreduce() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", OTHER_KERNEL_CHECK)
+    assert diagnosis.category != "hccl"
