@@ -104,3 +104,47 @@ def test_a_full_disk_line_beside_a_cut_short_write_decides() -> None:
     )
     diagnosis = diagnose_text("issue/log.txt", text)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
+
+
+# A rank whose checkpoint writer had one of its writes refused while streaming a tensor.
+CHECKPOINT_WRITE_REFUSED = """\
+[2026-05-02 11:40:07] saving checkpoint to /mnt/shared/run7/step_1200
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/usr/local/lib/python3.10/site-packages/torch/serialization.py", line 651, in save
+[rank1]:     _save(obj, opened_zipfile, pickle_module, pickle_protocol)
+[rank1]:   File "/usr/local/lib/python3.10/site-packages/torch/serialization.py", line 883, in _save
+[rank1]:     zip_file.write_record(name, storage, num_bytes)
+[rank1]: RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file data/31: file write failed
+"""
+
+
+def test_a_refused_checkpoint_write_is_a_failed_save_not_a_full_disk() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the writer names no cause either."""
+    diagnosis = diagnose_text("issue/log.txt", CHECKPOINT_WRITE_REFUSED)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "failed writing file data/31" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert "refused" in diagnosis.root_cause
+
+
+def test_a_full_disk_line_beside_a_refused_write_decides() -> None:
+    text = CHECKPOINT_WRITE_REFUSED.replace(
+        "[rank1]: RuntimeError",
+        "[rank1]: OSError: [Errno 28] No space left on device: '/mnt/shared/run7/optim_1.pt'\n"
+        "[rank1]: RuntimeError",
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+
+
+def test_a_checkpoint_reader_failure_is_not_a_refused_write() -> None:
+    """Reading a damaged archive is not the writer's check and keeps its own reading."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/train/resume.py", line 40, in load_state\n'
+        "    state = torch.load(path)\n"
+        "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n"
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert "refused by the file system" not in diagnosis.root_cause
