@@ -1,0 +1,60 @@
+"""A fused attention kernel's supported heads-per-KV ratios, checked by the plugin that picks it.
+
+docs/labelling.md#an-operator-name-decides-nothing: a serving plugin that asserts, while the
+model is built, that the query heads per KV head is one of the values a fused kernel takes
+(and lists them) reports the kernel's limit, `op_constraint`, with `config` (a parallel size or
+the eager path) as the neighbour. The same ratio checked without any supported values named
+is no limit of an op and is not read as one.
+
+Fixtures follow the shape of a vLLM engine-core traceback; values and wording are made up.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text
+
+ENGINE = "ERROR 03-04 05:06:07 [core.py:515] "
+
+
+def engine(*lines: str) -> str:
+    return "".join(f"{ENGINE}{line}\n" for line in lines)
+
+
+HEAD = (
+    "EngineCore failed to start.",
+    "Traceback (most recent call last):",
+    '  File "/srv/serve/plugin/attention/latent_attention.py", line 301, in __init__',
+    "    assert ratio in SUPPORTED_RATIOS, \\",
+)
+
+RATIO_LIMIT = engine(
+    *HEAD,
+    "AssertionError: the number of query heads per KV head must be one of {16, 32, 64} for the "
+    "fused latent attention kernel in graph mode, got 8; use a smaller tensor parallel size or "
+    "eager mode",
+)
+
+RATIO_WITHOUT_VALUES = engine(
+    *HEAD,
+    "AssertionError: query heads per KV head must be a whole number, got 28 heads over 6 KV heads",
+)
+
+
+def alternative_labels(diagnosis: Diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_listed_ratio_limit_is_the_kernels_constraint() -> None:
+    diagnosis = diagnose_text("run/engine.log", RATIO_LIMIT)
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "must be one of {16, 32, 64}" in diagnosis.first_error.text
+    assert "config" in alternative_labels(diagnosis)
+
+
+def test_a_ratio_check_without_supported_values_is_no_op_limit() -> None:
+    diagnosis = diagnose_text("run/engine.log", RATIO_WITHOUT_VALUES)
+    assert diagnosis.category != "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "must be a whole number" in diagnosis.first_error.text
