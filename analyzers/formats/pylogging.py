@@ -16,6 +16,9 @@
 [2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed        (rank-tagged brackets)
 [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...          (SGLang worker indices)
 INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (basicConfig)
+[ERROR] collector.py: results table is empty                               (level in brackets,
+                                          then the module file: operator test and profiling
+                                          tools' own loggers)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
 2025-09-22 20:20:40.102319 error 12789 pid[12789] [BM devmm_ioctl.cpp:122] ...
                                           (MemFabric, under KV transfer engines: time, level,
@@ -76,5 +79,6 @@ HEADERS = (
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, _LEVEL + r":[\w.]+:"),
+    header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
 )

@@ -426,6 +426,26 @@ CASES = [
         None,
         "2026-03-02 08:00:41.200110 error happened",
     ),
+    (
+        # a tool's own logger: the level in brackets, then the Python file that logged it
+        "bracketed-level-then-module-file",
+        "[ERROR] collector.py: results table is empty",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "results table is empty",
+    ),
+    (
+        # the same brackets in front of free text name no file: not a logger header
+        "bracketed-level-then-free-text",
+        "[ERROR] the results table is empty",
+        None,
+        None,
+        None,
+        None,
+        "[ERROR] the results table",
+    ),
 ]
 
 
