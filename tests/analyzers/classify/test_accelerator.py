@@ -40,6 +40,22 @@ def test_cann_log_files_and_env_dumps_tell_without_any_error_line():
     assert accelerator_of([env]) == "cuda"
 
 
+def test_the_nccl_process_groups_watchdog_line_alone_reads_as_cuda():
+    """Only a GPU job runs collectives in torch's NCCL process group; torch_npu's group
+    prints the same watchdog sentence about a WorkHCCL record instead."""
+    gpu = rank_log(
+        "[E ProcessGroupNCCL.cpp:910] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=5, OpType=ALLREDUCE, Timeout(ms)=300000) ran for 300120 milliseconds "
+        "before timing out."
+    )
+    npu = rank_log(
+        "[Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=5, "
+        "OpType=ALLREDUCE, Timeout(ms)=300000) ran for 300120 milliseconds before timing out."
+    )
+    assert accelerator_of([gpu]) == "cuda"
+    assert accelerator_of([npu]) != "cuda"
+
+
 def test_a_gloo_job_on_cpus_tells_neither():
     scan = rank_log(
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"

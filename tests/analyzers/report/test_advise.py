@@ -238,3 +238,21 @@ def test_each_weight_load_failure_kind_gets_its_own_first_advice() -> None:
     assert "quantization scheme" in firsts["wl.quant_scheme_unresolved"]
     assert "config.json" in firsts["wl.param_size_mismatch"]
     assert len(set(firsts.values())) == len(firsts)
+
+
+def test_a_watchdog_timeout_tells_each_stack_its_own_timeout_setting() -> None:
+    """HCCL_EXEC_TIMEOUT means nothing to a GPU job; its twin there is the process group's
+    own timeout."""
+    signature = ["hccl.watchdog_timeout"]
+    on_gpu = " ".join(
+        next_actions(BOOK, Situation(category="hccl", signature_ids=signature, accelerator="cuda"))
+    )
+    on_npu = " ".join(
+        next_actions(
+            BOOK, Situation(category="hccl", signature_ids=signature, accelerator="ascend")
+        )
+    )
+    assert "HCCL_EXEC_TIMEOUT" not in on_gpu
+    assert "init_process_group(timeout=" in on_gpu
+    assert "HCCL_EXEC_TIMEOUT" in on_npu
+    assert "init_process_group(timeout=" not in on_npu
