@@ -1,0 +1,101 @@
+"""NCCL failures whose fix is outside the collective layer, and NCCL's start-up probes.
+
+A CUDA answer inside NCCL is read as the collective layer's failure unless it says more: a
+kernel lookup that finds nothing (`named symbol not found`) is a NCCL build without this
+card's architecture (`config`), and a failure in the NVLink SHARP transport's source is the
+node's NVSwitch fabric (`driver_env`, docs/labelling.md#nvlink-sharp-that-does-not-start).
+A socket NCCL cannot create for want of an address family is the missing interface (`hccl`),
+and NCCL's note that the InfiniBand library is absent is a probe, not the failure. Values of
+our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+SYMBOL_MISSING = """\
+node-7:9120:9120 [2] NCCL INFO cudaDriverVersion 12080
+NCCL version 2.19.3+cuda12.2
+
+node-7:9120:9188 [2] enqueue.cc:61 NCCL WARN Cuda failure 'named symbol not found'
+
+node-7:9120:9188 [2] enqueue.cc:49 NCCL WARN Cuda failure 'named symbol not found'
+node-7:9120:9188 [2] NCCL INFO init.cc:1402 -> 1
+torch.distributed.DistBackendError: NCCL error in: /src/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3
+"""
+
+
+def test_a_kernel_lookup_nccl_cannot_satisfy_is_its_build() -> None:
+    diagnosis = diagnose_text("rank2.log", SYMBOL_MISSING)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "enqueue.cc:61 NCCL WARN Cuda failure 'named symbol not found'" in (
+        diagnosis.first_error.text
+    )
+    assert "cfg.nccl_kernel_symbol_missing" in _rules(diagnosis)
+
+
+def test_another_cuda_answer_inside_nccl_stays_the_collective_layer() -> None:
+    text = SYMBOL_MISSING.replace("named symbol not found", "invalid argument")
+    diagnosis = diagnose_text("rank2.log", text)
+    assert diagnosis.category == "hccl"
+    assert "cfg.nccl_kernel_symbol_missing" not in _rules(diagnosis)
+
+
+NVLS_SETUP = """\
+h100-b2:51020:51020 [0] NCCL INFO NCCL version 2.20.5+cuda12.3
+h100-b2:51020:51088 [3] transport/nvls.cc:212 NCCL WARN Cuda failure 1 'invalid argument'
+h100-b2:51020:51088 [3] NCCL INFO transport/nvls.cc:330 -> 1
+h100-b2:51020:51086 [1] transport/nvls.cc:212 NCCL WARN Cuda failure 1 'invalid argument'
+h100-b2:51020:51086 [1] NCCL INFO init.cc:1290 -> 1
+h100-b2: Test NCCL failure common.cu:1005 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '
+"""
+
+
+def test_nvlink_sharp_that_does_not_start_is_the_node() -> None:
+    diagnosis = diagnose_text("all_reduce_perf.log", NVLS_SETUP)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "transport/nvls.cc:212 NCCL WARN Cuda failure 1" in diagnosis.first_error.text
+    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+
+
+def test_nvlink_sharp_out_of_memory_stays_memory() -> None:
+    text = NVLS_SETUP.replace("Cuda failure 1 'invalid argument'", "Cuda failure 2 'out of memory'")
+    diagnosis = diagnose_text("all_reduce_perf.log", text)
+    assert diagnosis.category == "oom"
+    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+
+
+SOCKET_FAMILY = """\
+nThread 1 nGpus 4 minBytes 8 maxBytes 33554432 step: 2(factor) warmup iters: 5 iters: 20 validation: 1
+box-2:3171:3171 [0] misc/ibvwrap.cu:61 WARN Failed to open libibverbs.so[.1]
+box-2:3171:3171 [0] include/socket.h:302 WARN Socket creation failed : Address family not supported by protocol
+NCCL failure common.cu:790 'unhandled system error'
+"""
+
+
+def test_a_socket_nccl_cannot_create_is_the_missing_interface() -> None:
+    diagnosis = diagnose_text("all_reduce_perf.log", SOCKET_FAMILY)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Socket creation failed : Address family" in diagnosis.first_error.text
+    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
+
+
+def test_a_socket_refused_for_open_files_is_not_the_interface() -> None:
+    text = SOCKET_FAMILY.replace("Address family not supported by protocol", "Too many open files")
+    diagnosis = diagnose_text("all_reduce_perf.log", text)
+    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+
+
+def test_the_infiniband_library_probe_alone_is_no_error() -> None:
+    diagnosis = diagnose_text(
+        "all_reduce_perf.log", "\n".join(SOCKET_FAMILY.splitlines()[:2]) + "\n"
+    )
+    assert diagnosis.first_error is None or "libibverbs" not in diagnosis.first_error.text
