@@ -87,3 +87,20 @@ def test_a_missing_cann_entry_point_is_a_version_fit_problem() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "HcclCommSetMemoryRange" in diagnosis.first_error.text
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: the versions are the answer, the host's
+# toolkit the alternative.
+COMM_INIT_LOOKUP = "RuntimeError: Failed to find function HcclCommInitClusterInfoConfig\n"
+
+
+def test_a_missing_cann_entry_point_offers_the_host_toolkit_as_alternative() -> None:
+    diagnosis = diagnose_text("worker_3.log", COMM_INIT_LOOKUP)
+    assert diagnosis.category == "config"
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_warning_about_an_optional_cann_function_offers_nothing() -> None:
+    text = "[W AclInterface.cpp:95] Warning: 0Failed to find function aclrtGetDeviceInfoEx (function operator())\n"
+    diagnosis = diagnose_text("worker_3.log", text)
+    assert diagnosis.category != "config"
