@@ -9,6 +9,11 @@
     [E:onnxruntime:, sequential_executor.cc:369 Execute] ...   (onnxruntime's logger: level
                                                                letter, logger id, tag, site)
 
+    F0000 00:00:1716973077.466057    9049 pjrt_computation_client.cc:487] Non-OK-status: ...
+                       (abseil's logger before the program set it up, as XLA, TPU runtimes
+                        and gRPC print: month and day are zeros and the time is seconds since
+                        the epoch, which says no wall-clock time of its own)
+
 Older glog writes no year: the scanner borrows it from the file.
 """
 
@@ -19,6 +24,10 @@ from analyzers.formats.base import header
 NAME = "glog"
 
 HEADERS = (
+    header(
+        NAME,
+        r"\[?(?P<level>[IWEF])0000 00:00:\d{9,11}\.\d+\s+(?:(?P<pid>\d+)\s+)?[^\]\s]+:\d+\]\s?",
+    ),
     header(
         NAME,
         r"\[?(?P<level>[IWEF])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"

@@ -18,10 +18,12 @@ chain is the original cause: facts["tracebacks"] records, per exception, `chaine
 while handling or because of an earlier one) and `root_line` (the chain's first exception).
 Interleaved writers (torchrun `[defaultN]:`, Ray tags) are tracked separately.
 
-An exception's message may go on over deeper-indented lines, which are joined to it; a line
-that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag is not part of it
-even when indented (a pasted excerpt can put a device block line right under a torch_npu
-`RuntimeError`), so it stays its own line and is read, and cited, for what it says.
+An exception's message may go on over deeper-indented lines, which are joined to it. When the
+exception's own line stops at `Type:` (torch's pipelining prints `RuntimeError:` and its
+reason on the lines below), the citation carries those lines too, since the line alone names
+no failure. A line that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag
+is not part of it even when indented (a pasted excerpt can put a device block line right under
+a torch_npu `RuntimeError`), so it stays its own line and is read, and cited, for what it says.
 
 A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
 as the frame's source line just above it. Its message is read with that statement
@@ -87,6 +89,7 @@ class _Message:
     line: ParsedLine
     count: int = 0
     indent: int = 0  # leading blanks of the exception line; continuations are deeper
+    bare: bool = False  # the exception's own line ends at `Type:`; its text is all below
 
 
 class TracebackTracker:
@@ -155,7 +158,9 @@ class TracebackTracker:
             if statement is not None:
                 message = f"{message} ({statement})"
         event = sink.emit(lineno, line, EventKind.ERROR, source=SOURCE, message=message)
-        self._continued[key] = _Message(event, line, indent=_lead(line.message))
+        self._continued[key] = _Message(
+            event, line, indent=_lead(line.message), bare=_stops_at_type(message)
+        )
         if state.frame is not None:
             frame_no, frame = state.frame
             sink.emit(
@@ -204,10 +209,19 @@ class TracebackTracker:
         )
         if same_writer and opened and message.strip() and ordinary and state.count < _MAX_MORE:
             state.event.message += " " + message.strip()
+            if state.bare:
+                # the cited line alone would say only `RuntimeError:`; what failed is below
+                state.event.text = f"{state.event.text.rstrip()} {message.strip()}"
             state.count += 1
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _stops_at_type(message: str) -> bool:
+    """`RuntimeError:` with nothing after the colon: the exception's text is on the next lines."""
+    found = _EXCEPTION.match(message)
+    return bool(found) and message.endswith(":") and not (found.group("text") or "").strip()
 
 
 def _ends_traceback(message: str) -> bool:

@@ -27,6 +27,10 @@ Seen in real reports (outermost first; they nest):
 - the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
   /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
   program and its pid; the year is not written, so the time is not taken
+- a progress bar (tqdm) that redraws itself with a carriage return and no newline, so the next
+  line a process writes is glued to its last frame once the log is read as lines:
+  ` 50%|#####     | 1/2 [00:01<00:01,  1.21s/it]F0000 00:00:1716973077.46 ...` - the bar is
+  dropped; only a bar followed directly by more text is one (a bar alone stays a line)
 - a row of a web log viewer's table copied as text (a cluster console, Grafana, Kibana):
   empty or marker cells, the record's time in a cell of its own, the record, the row's closing
   bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
@@ -69,6 +73,10 @@ _TABLE_ROW = re.compile(
     r" +\| (.*?)\s*\|$"
 )
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
+# a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix]
+_PROGRESS = re.compile(
+    r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\](?=\S)"
+)
 _MAX_WRAPPERS = 6
 
 
@@ -85,6 +93,8 @@ def _peel_one(line: ParsedLine) -> bool:
     text = line.message
     first = text[:1]
     if text[-1:] == "|" and _peel_table_row(line, text):
+        return True
+    if "%|" in text[:160] and _peel_progress(line, text):
         return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
@@ -182,6 +192,15 @@ def _peel_viewer_line_number(line: ParsedLine, text: str) -> bool:
     """A gutter number differs on every line, so unlike a writer's tag it stays out of the
     stream key: the lines it numbers still belong to one writer."""
     found = _VIEWER_LINE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_progress(line: ParsedLine, text: str) -> bool:
+    """A progress bar's last frame in front of the line a process wrote after it: the bar
+    says how far a loop got, the text after it is what the process logged next."""
+    found = _PROGRESS.match(text)
     if found:
         line.message = text[found.end() :]
     return found is not None

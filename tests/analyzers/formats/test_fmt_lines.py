@@ -575,3 +575,37 @@ def test_a_quoted_traceback_keeps_each_line_s_own_indent():
     )
     assert parse_line(">     raise RuntimeError('x')").message == "    raise RuntimeError('x')"
     assert parse_line(">").message == ">"
+
+
+def test_a_progress_bar_frame_glued_to_the_next_line_is_dropped():
+    """tqdm redraws with a carriage return; the line written after its last frame follows the
+    frame with no break, and keeps its own header once the frame is peeled."""
+    line = parse_line(
+        "Epoch 2:  40%|████      | 40/100 [01:10<01:45,  0.57it/s, loss=1.9]"
+        "[rank3]:[E1203 10:11:12.000000000 ProcessGroupNCCL.cpp:600] [Rank 3] collective timed out"
+    )
+    assert line.rank == 3
+    assert line.level == "ERROR"
+    assert line.message == "[Rank 3] collective timed out"
+
+
+def test_a_progress_bar_alone_or_a_percent_in_a_table_is_left_as_it_is():
+    alone = " 70%|███████   | 7/10 [00:07<00:03,  1.00it/s]"
+    assert parse_line(alone).message == alone
+    table = "| top-1 95%| top-5 99% | epoch 3 [done]|"
+    assert parse_line(table).message == table
+
+
+def test_abseil_lines_written_before_logging_was_set_up_read_their_level():
+    """Month and day are zeros and the time is epoch seconds: the level letter still counts,
+    and no wall-clock time is made up from it."""
+    line = parse_line(
+        "E0000 00:00:1733000000.250000   8812 tpu_client.cc:210] Device 2 stopped responding"
+    )
+    assert (line.source, line.level, line.pid, line.time) == ("glog", "ERROR", 8812, None)
+    assert line.message == "Device 2 stopped responding"
+
+
+def test_a_line_that_only_starts_with_zeros_is_not_an_abseil_header():
+    text = "E0000 00:00:17 is not a log header] but a note"
+    assert parse_line(text).message == text

@@ -245,3 +245,28 @@ def test_an_original_traceback_header_far_from_any_exception_chains_nothing():
     )
     result = scan(text, rank=2)
     assert not any(r["chained"] for r in result.facts["tracebacks"])
+
+
+def test_an_exception_line_that_stops_at_its_type_is_cited_with_the_lines_below():
+    """The line alone would cite `RuntimeError:`; the reason printed under it is what failed."""
+    text = (
+        "RuntimeError: \n"
+        "        Stage 1 could not run its backward:\n"
+        "        gradient: Tensor(torch.Size([2, 8]))\n"
+        "Epoch 3 starting\n"
+    )
+    [event] = scan(text).events
+    assert event.text == (
+        "RuntimeError: Stage 1 could not run its backward: gradient: Tensor(torch.Size([2, 8]))"
+    )
+    assert event.ref().text == event.text
+
+
+def test_an_exception_line_with_its_own_text_is_cited_as_it_stands():
+    text = (
+        "RuntimeError: Error(s) in loading state_dict for Net:\n"
+        '\tMissing key(s) in state_dict: "fc.weight".\n'
+    )
+    [event] = scan(text).events
+    assert event.text == "RuntimeError: Error(s) in loading state_dict for Net:"
+    assert event.message.endswith('"fc.weight".')
