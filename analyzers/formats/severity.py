@@ -30,8 +30,9 @@ _PYTHON_SOURCE = re.compile(
 )
 # A paste whose line breaks were lost runs a frame, its source and the exception together on
 # one line (`File "x.py", line 9, in f  work = g()  RuntimeError: ...`): that line is no
-# longer source, it carries the error.
-_JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s")
+# longer source, it carries the error. A quoted one-liner (an FAQ entry, an issue title) may
+# also have lost the blank after the colon (`in f: KeyError:'x'`); a quote still opens the text.
+_JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|['\"])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,18 @@ PREFILTER = load_prefilter()
             '(EngineCore_DP0 pid=1) ERROR 10-10 09:15:47 [core.py:815]   File "/w/x.py", line 3, in f',
             None,
         ),
+        # a frame and its exception quoted as one line, the blank after the colon lost too
+        (
+            "File \".../data/sampler.py\", line 40, in pick_extra: KeyError:'lane_mask'",
+            EventKind.ERROR,
+        ),
+        ('File ".../data/sampler.py", line 40, in on_KeyError:', None),
+        # CANN refusing a setting it names, in words with no error word
+        (
+            "Environment variable [HCCL_SOCKET_IFNAME] is invalid. Reason: the list is empty.",
+            EventKind.ERROR,
+        ),
+        ("Environment variable [HCCL_SOCKET_IFNAME] is eth0", None),
         (
             "(EngineCore_DP0 pid=1) ERROR 10-10 09:15:47 [core.py:815] EngineCore encountered a fatal error.",
             EventKind.ERROR,

@@ -1,0 +1,69 @@
+"""Set-up failures of vision training jobs as FAQ pages and issue titles quote them: one line,
+often a frame and its exception run together, sometimes without the blank after the colon.
+What each says must decide the label even with no log around it. Fixtures are written here in
+those shapes with our own values.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def test_a_frame_quoted_with_its_exception_cites_that_line() -> None:
+    # docs/labelling.md#wrappers: a frame and its exception joined on one line carry the error
+    text = "File \".../det/data/pipeline.py\", line 88, in load_extra: KeyError:'lane_mask'\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is not None
+    assert "KeyError:'lane_mask'" in diagnosis.first_error.text
+
+
+def test_a_library_too_big_for_the_static_tls_area_is_the_machine_not_memory() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load (the loader's static TLS area)
+    text = "ImportError: /opt/env/lib/libgomp.so.1: cannot allocate memory in static TLS block\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_host_that_ran_out_of_memory_stays_oom() -> None:
+    diagnosis = diagnose_text("train.log", "OSError: [Errno 12] Cannot allocate memory\n")
+    assert diagnosis.category == "oom"
+
+
+def test_an_op_library_built_without_device_kernels_is_the_machine() -> None:
+    # docs/labelling.md#an-op-library-built-without-its-device-kernels
+    diagnosis = diagnose_text(
+        "train.log", "RuntimeError: roi_pool is not compiled with GPU support\n"
+    )
+    assert diagnosis.category == "driver_env"
+
+
+def test_a_torch_build_without_cuda_stays_the_jobs_choice() -> None:
+    diagnosis = diagnose_text("train.log", "AssertionError: Torch not compiled with CUDA enabled\n")
+    assert diagnosis.category == "config"
+
+
+def test_a_cann_setting_refused_mid_log_is_config() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load (a wrong environment variable)
+    text = (
+        "Environment variable [HCCL_SOCKET_IFNAME] is invalid. Reason: no interface matched.\n"
+        "[INFO] worker 2 leaving\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "HCCL_SOCKET_IFNAME" in diagnosis.first_error.text
+
+
+def test_a_dependency_outside_the_supported_range_is_config() -> None:
+    text = "AssertionError: MMCV==1.4.0 is used but incompatible. Please install mmcv>=2.0.0, <2.2.0.\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+
+
+def test_a_second_backward_through_one_graph_is_the_step_setup() -> None:
+    # docs/labelling.md#a-step-that-runs-backward-twice
+    text = "RuntimeError: Trying to backward through the graph a second time\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
