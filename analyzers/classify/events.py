@@ -65,8 +65,11 @@ _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
 # A CANN log header names the writer (`[ERROR] HCCL(1,python):`), not what failed.
 _WRITER = re.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
+# An exception line quoted into prose where it was pasted (a PR text, a chat) opens with the
+# quote mark or backtick that starts the quotation: `"RuntimeError: ...` at the line's start.
 _EXCEPTION_LINE = re.compile(
-    r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
+    r"(?:^|[\s:\]>)]|(?:^|\s)[\"'`])"
+    r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
     r"(?:_\w+)?(?::\s*\S|:?\s*$)"
 )
 

@@ -219,6 +219,21 @@ def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_clas
 @pytest.mark.parametrize(
     ("text", "tier"),
     [
+        ('  "KeyError: the sampler lost its scheduler state', TIER_UNKNOWN),
+        ("`ValueError: latent frames must be a multiple of 4`", TIER_UNKNOWN),
+        ('    raise ValueError("ValueError: latent frames must be a multiple of 4")', TIER_NOISE),
+        ('logger.error(f"ValueError: {message}")', TIER_NOISE),
+    ],
+)
+def test_an_exception_quoted_into_prose_opens_with_its_quote_mark(text: str, tier: float) -> None:
+    """A log pasted into a description keeps the quote that opens the quotation before the
+    exception's class; inside a sentence or a source line the quote does not make one."""
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == tier
+
+
+@pytest.mark.parametrize(
+    ("text", "tier"),
+    [
         ("node3:811:902 [1] graph/xml.cc:332 NCCL WARN XML Import Channel : dev 1 not found.", 2.0),
         ("Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
         (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
