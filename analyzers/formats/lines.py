@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats import glog, jsonlines, plog, pylogging, torch_npu
+from analyzers.formats import glog, jsonlines, plog, pylogging, syslog, torch_npu
 from analyzers.formats.base import Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
@@ -22,6 +22,7 @@ HEADERS: tuple[Header, ...] = (
     *torch_npu.HEADERS,
     *glog.HEADERS,
     *pylogging.HEADERS,
+    *syslog.HEADERS,
 )
 _ROUNDS = 3
 _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")

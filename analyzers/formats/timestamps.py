@@ -9,6 +9,7 @@ Formats (all local wall clock, no zone):
 - glog `E1129 07:24:27.616993348` / `[E324 13:00:25.428029551` (MMDD, no year); newer glog
   `E20260311 09:15:02.330100` (YYYYMMDD)
 - vLLM `04-02 19:33:00` (MM-DD, no year)
+- syslog, the journal and moreutils `ts`: `Mar  1 10:00:05` (month name, no year)
 
 Formats without a year give a `PartialTime`; the scanner fills the year in from other lines
 of the same file (or its name) once it knows one.
@@ -29,6 +30,10 @@ _GLOG_YEAR = re.compile(
     r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
 _MONTH_DAY = re.compile(r"(?<![\d-])(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_NAMED_MONTH = re.compile(
+    r"(?<!\w)(" + "|".join(_MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
 _ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
 
@@ -68,12 +73,17 @@ def parse_time(text: str) -> datetime | PartialTime | None:
     if found:
         month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 6))
         return _partial(month, day, hour, minute, second, found.group(6))
+    found = _NAMED_MONTH.search(text)
+    if found:
+        month = _MONTH_NAMES.index(found.group(1)) + 1
+        day, hour, minute, second = (int(found.group(i)) for i in range(2, 6))
+        return _partial(month, day, hour, minute, second, found.group(6))
     return None
 
 
 def time_span(text: str) -> tuple[int, int] | None:
     """Where `parse_time` would read its timestamp in `text`."""
-    for pattern in (_FULL, _GLOG_YEAR, _GLOG, _MONTH_DAY):
+    for pattern in (_FULL, _GLOG_YEAR, _GLOG, _MONTH_DAY, _NAMED_MONTH):
         found = pattern.search(text)
         if found:
             return found.span()

@@ -26,7 +26,7 @@ Seen in real reports (outermost first; they nest):
   `[1,3]<stderr>:...` - the job number, the rank, the stream
 - the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
   /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
-  program and its pid; the year is not written, so the time is not taken
+  program and its pid; the time is kept like a collector's (the year comes from the file)
 - a progress bar (tqdm) that redraws itself with a carriage return and no newline, so the next
   line a process writes is glued to its last frame once the log is read as lines:
   ` 50%|#####     | 1/2 [00:01<00:01,  1.21s/it]F0000 00:00:1716973077.46 ...` - the bar is
@@ -62,7 +62,7 @@ _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 _JOURNAL = re.compile(
     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
-    r" (\S+) ([\w.@/-]+)(?:\[(\d+)\])?: "
+    r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: "
 )
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
@@ -164,6 +164,7 @@ def _peel_journal(line: ParsedLine, text: str) -> bool:
     found = _JOURNAL.match(text)
     if found:
         host, program, pid = found.groups()
+        line.tags.setdefault("collector_time", text[: found.start(1) - 1])
         if pid is not None:
             line.pid = int(pid)
         line.stream_key += f"{host} {program}[{pid or ''}]"

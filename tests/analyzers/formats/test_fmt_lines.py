@@ -551,9 +551,19 @@ def test_a_journal_line_gives_its_program_pid_and_record():
 def test_a_month_name_opening_a_message_is_not_a_journal_prefix():
     text = "May 3 runs failed: see the attached trace"
     assert parse_line(text).message == text
-    assert (
-        parse_line("Dec 04 09:12:01 starting warm-up").message == "Dec 04 09:12:01 starting warm-up"
-    )
+    assert parse_line(text).time is None
+
+
+def test_a_line_stamped_by_ts_gives_its_time_and_record():
+    """moreutils `ts` (or a shell loop's `date`) in front of each line: month name, no year."""
+    line = parse_line("Dec  4 09:12:01 RuntimeError: boom")
+    assert line.message == "RuntimeError: boom"
+    assert (line.time.month, line.time.day, line.time.hour) == (12, 4, 9)
+
+
+def test_a_journal_line_keeps_its_time():
+    line = parse_line("Mar 01 10:00:05 node3 python[4121]: RuntimeError: boom")
+    assert (line.time.month, line.time.day, line.time.second) == (3, 1, 5)
 
 
 def test_an_open_mpi_output_tag_gives_the_rank_and_the_record():
@@ -609,3 +619,10 @@ def test_abseil_lines_written_before_logging_was_set_up_read_their_level():
 def test_a_line_that_only_starts_with_zeros_is_not_an_abseil_header():
     text = "E0000 00:00:17 is not a log header] but a note"
     assert parse_line(text).message == text
+
+
+def test_a_ts_stamped_torch_line_is_not_read_as_a_journal_line():
+    """The journal's host is a host name: a rank tag after a bare time is the record's own."""
+    line = parse_line("Mar 01 10:00:02 [rank4]: ValueError: remaining arguments ['--x']")
+    assert line.rank == 4
+    assert line.message == "ValueError: remaining arguments ['--x']"

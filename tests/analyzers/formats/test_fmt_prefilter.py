@@ -124,6 +124,14 @@ PREFILTER = load_prefilter()
             "Invalid_Input(EZ0004): Parameter scales of MoeDispatch is required, but it is empty.",
             EventKind.ERROR,
         ),
+        # the collective fingerprint check's message printed without its exception class
+        (
+            "Detected mismatch between collectives on ranks. Rank 2 is running collective: "
+            "CollectiveFingerPrint(SequenceNumber=41, OpType=BROADCAST), but Rank 0 is running "
+            "collective: CollectiveFingerPrint(SequenceNumber=41, OpType=ALLGATHER).",
+            EventKind.ERROR,
+        ),
+        ("2026-02-01 10:00:00,001 INFO checking for mismatch between collectives on 8 ranks", None),
     ],
 )
 def test_classify(line, expected):

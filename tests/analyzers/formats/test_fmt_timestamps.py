@@ -61,6 +61,8 @@ PARTIAL = [
         "(Worker_DP0_TP5_EP5 pid=270) ERROR 04-02 19:33:00 [multiproc_executor.py:388] x",
         PartialTime(4, 2, 19, 33, 0),
     ),
+    ("syslog", "Mar  1 10:00:05 node3 python[4121]: x", PartialTime(3, 1, 10, 0, 5)),
+    ("ts", "Nov 29 07:24:27.616 RuntimeError: x", PartialTime(11, 29, 7, 24, 27, 616000)),
 ]
 
 
@@ -86,7 +88,8 @@ def test_year_less_times_borrow_a_year(name, line, expected):
 
 
 @pytest.mark.parametrize(
-    "line", ["no time here", "step 12:30 of 40", "version 2026-13-45 nonsense"]
+    "line",
+    ["no time here", "step 12:30 of 40", "version 2026-13-45 nonsense", "May 3 runs at 10:00"],
 )
 def test_lines_without_a_time(line):
     assert parse_time(line) is None
