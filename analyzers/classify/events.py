@@ -27,6 +27,7 @@ from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
+from analyzers.formats.severity import JOINED_RAISE
 
 TIER_CAUSE = 6.0
 TIER_WRAPPED_CAUSE = 5.5  # a wrapper whose code is itself a root failure (507014, 561002)
@@ -234,11 +235,15 @@ def _unmatched_tier(event: Event, message: str) -> float:
     log, or a C++ service's or Python logger's header) is at least a bare failure, worth citing
     when nothing says more: native services such as MindIE and ATB log their refusals that way
     with no error word a reader of free text would notice. So is an error line in unknown
-    wording whose words agree on a failure kind (`analyzers.classify.hints`)."""
+    wording whose words agree on a failure kind (`analyzers.classify.hints`). A frame pasted on
+    one line with its `raise XError("...")`, when the exception line itself was lost, is the
+    only record of the exception: a bare failure, which the exception line outranks."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
+    if message.lstrip().startswith('File "') and JOINED_RAISE.search(message):
+        return TIER_GENERIC  # below the exception line, when the paste kept it
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
         return TIER_GENERIC
     if event.source in _LEVELLED_SOURCES and event.level in _LOUD_LEVELS:

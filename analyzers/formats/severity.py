@@ -33,6 +33,11 @@ _PYTHON_SOURCE = re.compile(
 # longer source, it carries the error. A quoted one-liner (an FAQ entry, an issue title) may
 # also have lost the blank after the colon (`in f: KeyError:'x'`); a quote still opens the text.
 _JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|['\"])")
+# The same paste can end on the frame and its `raise XError("...")` with the exception line
+# itself lost: the raise, joined to its frame, is then the only record of what failed.
+JOINED_RAISE = re.compile(
+    r"\s{2,}raise\s+(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\(\s*[rfbu]?[\"']"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,5 +129,5 @@ def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
 
 def _is_python_source(message: str) -> bool:
     if message.lstrip().startswith('File "'):
-        return not _JOINED_EXCEPTION.search(message)
+        return not (_JOINED_EXCEPTION.search(message) or JOINED_RAISE.search(message))
     return message[:1].isspace() and "[FUNC:" not in message and bool(_PYTHON_SOURCE.match(message))

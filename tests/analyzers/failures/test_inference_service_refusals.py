@@ -1,0 +1,143 @@
+"""Short refusals that LLM serving stacks on Ascend print on their own, outside vLLM.
+
+Each case is a rule of docs/labelling.md, with an example and a counterexample:
+
+- #a-compiler-worker-that-outlives-its-process: the TBE compiler's worker reporting that its
+  main process disappeared is `device_fault` when nothing else is logged, with `oom` offered;
+  the main process's own allocator failure before it stays the first error;
+- #config-driver_env-or-weight_load: a file check refusing a symbolic-link path is `config`,
+  with `weight_load` offered; a log that only follows a link is no failure;
+- #an-operator-name-decides-nothing: a concatenation's per-tensor dimension check naming two
+  tensors by position is the op refusing its inputs, `operator`, with `shape_mismatch`
+  offered; MindIE's restated ATB setup failure reads as the ATB op's refusal;
+- gloo's per-attempt connect log with `SO_ERROR: Connection refused` is the collective
+  layer's (`hccl`); its `connected` line is not;
+- a traceback frame pasted on one line with its `raise XError("...")`, cut from its traceback,
+  is the error when the exception line was lost, and yields to that line when it follows.
+
+Fixtures follow the shapes these stacks print; values are made up.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text
+
+WORKER_ALONE = """\
+[INFO] model runner: loading 61 layers
+[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!
+"""
+
+WORKER_AFTER_OOM = """\
+RuntimeError: NPU out of memory. Tried to allocate 2.50 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated)
+[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!
+"""
+
+SYMLINK_REFUSED = """\
+Traceback (most recent call last):
+  File "/opt/serving/run.py", line 40, in <module>
+    runner.load()
+ValueError: The file path should not be a symbolic link: /models/demo/model-00002-of-00004.safetensors
+"""
+
+SYMLINK_FOLLOWED = """\
+INFO resolved symbolic link /models/demo -> /data/blobs/demo
+INFO model loaded in 41 s
+"""
+
+CAT_DIMS_DISAGREE = """\
+RuntimeError: call aclnnCat failed, detail:EZ1001: [PID: 77] 2026-05-06-07:08:09.101.112 dimnum of tensor 2 is [3], should be equal to tensor 0 [4].
+"""
+
+SETUP_RESTATED = """\
+[2026-05-06 07:08:09.101+0800] [77] [281470000000077] [llm] [ERROR] [model_runner.py:212] : Setup fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1 to find the first error.
+"""
+
+GLOO_REFUSED = """\
+E0506 07:08:09.101112 4410 pair.cc:712] failed to connect, willRetry=0, retry=3, retryLimit=3, rank=2, size=4, local=[10.0.0.7]:40112, remote=[10.0.0.5]:29600, error=SO_ERROR: Connection refused
+"""
+
+GLOO_CONNECTED = """\
+I0506 07:08:09.101112 4410 pair.cc:690] connected, retry=1, rank=2, size=4, remote=[10.0.0.5]:29600
+"""
+
+
+def alternative_labels(diagnosis: Diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_compiler_worker_left_alone_reports_the_process_gone() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", WORKER_ALONE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "main process disappeared" in diagnosis.first_error.text
+    assert "oom" in alternative_labels(diagnosis)
+
+
+def test_the_main_process_own_failure_comes_before_the_worker_echo() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", WORKER_AFTER_OOM)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "out of memory" in diagnosis.first_error.text
+
+
+def test_a_symbolic_link_refused_by_a_file_check_is_the_job_setup() -> None:
+    diagnosis = diagnose_text("run/worker.log", SYMLINK_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "symbolic link" in diagnosis.first_error.text
+    assert "weight_load" in alternative_labels(diagnosis)
+
+
+def test_a_followed_link_is_no_failure() -> None:
+    diagnosis = diagnose_text("run/worker.log", SYMLINK_FOLLOWED)
+    assert diagnosis.first_error is None
+
+
+def test_a_concatenation_dimension_check_is_the_op_refusing_its_inputs() -> None:
+    diagnosis = diagnose_text("run/worker.log", CAT_DIMS_DISAGREE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "dimnum of tensor 2" in diagnosis.first_error.text
+    assert "shape_mismatch" in alternative_labels(diagnosis)
+
+
+def test_a_restated_atb_setup_failure_is_the_op_refusing_its_inputs() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", SETUP_RESTATED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Setup fail" in diagnosis.first_error.text
+
+
+def test_gloo_refused_connect_attempts_are_the_collective_layer() -> None:
+    diagnosis = diagnose_text("run/worker.log", GLOO_REFUSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "SO_ERROR: Connection refused" in diagnosis.first_error.text
+
+
+def test_a_gloo_connected_line_is_no_failure() -> None:
+    diagnosis = diagnose_text("run/worker.log", GLOO_CONNECTED)
+    assert diagnosis.first_error is None
+
+
+RAISE_JOINED_ALONE = """\
+  File "/srv/app/serve.py", line 88, in <module>    raise TypeError("the request's media field takes only text or image parts")
+"""
+
+RAISE_JOINED_THEN_EXCEPTION = RAISE_JOINED_ALONE + (
+    "TypeError: the request's media field takes only text or image parts\n"
+)
+
+
+def test_a_frame_joined_with_its_raise_is_the_error_when_the_exception_line_is_lost() -> None:
+    diagnosis = diagnose_text("run/worker.log", RAISE_JOINED_ALONE)
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is not None
+    assert 'raise TypeError("the request' in diagnosis.first_error.text
+
+
+def test_the_exception_line_after_a_joined_raise_stays_the_error() -> None:
+    diagnosis = diagnose_text("run/worker.log", RAISE_JOINED_THEN_EXCEPTION)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("TypeError: the request")
