@@ -9,6 +9,8 @@ from datetime import UTC
 from analyzers.classify.events import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE, Classified
 from analyzers.core.phrases import Said
 
+CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
+
 # Tiers of lines that report a failure of their own writer (not a wait on someone else).
 OWN_FAILURE_TIERS = (TIER_CAUSE, TIER_WRAPPED_CAUSE, TIER_UNKNOWN)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from analyzers.causal.chain import OWN_FAILURE_TIERS, CausalChain, epoch
+from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
 from analyzers.classify.events import (
     TIER_CASCADE,
@@ -27,7 +27,6 @@ from analyzers.core.types import Correlation, FileKind, FileScan
 
 MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
 WAITING_TIERS = (TIER_SYMPTOM, TIER_WRAPPER)
-CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
 NEAR_LINES = 30  # lines of one block around the first error that support it
 MAX_SUPPORTING = 8
 MAX_CASCADES = 8

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from analyzers.causal.chain import Blame, CausalChain, epoch
+from analyzers.causal.chain import CLOCK_TOLERANCE_S, Blame, CausalChain, epoch
 from analyzers.classify.collective_frames import frame_call
 from analyzers.classify.events import Classified
 from analyzers.core.phrases import say, several
@@ -29,7 +29,6 @@ from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.formats.traceback import FRAME_SOURCE
 
 MIN_WAITERS = 2  # one waiting rank is no pack to compare against
-CLOCK_TOLERANCE_S = 2.0  # as the first-error ordering allows between ranks' clocks
 
 
 def in_other_collective(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:

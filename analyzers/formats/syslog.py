@@ -11,9 +11,9 @@ scanner borrows it from the file, as for glog.
 from __future__ import annotations
 
 from analyzers.formats.base import header
+from analyzers.formats.timestamps import MONTH_NAMES
 
 NAME = "syslog"
-MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-TIME = MONTHS + r" [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+TIME = "(?:" + "|".join(MONTH_NAMES) + r") [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
 
 HEADERS = (header(NAME, r"(?P<ts>" + TIME + r") (?=[ \t]*\S)"),)  # keeps the line's indent

@@ -30,9 +30,9 @@ _GLOG_YEAR = re.compile(
     r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
 _MONTH_DAY = re.compile(r"(?<![\d-])(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
-_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _NAMED_MONTH = re.compile(
-    r"(?<!\w)(" + "|".join(_MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+    r"(?<!\w)(" + "|".join(MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
 _ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
@@ -75,7 +75,7 @@ def parse_time(text: str) -> datetime | PartialTime | None:
         return _partial(month, day, hour, minute, second, found.group(6))
     found = _NAMED_MONTH.search(text)
     if found:
-        month = _MONTH_NAMES.index(found.group(1)) + 1
+        month = MONTH_NAMES.index(found.group(1)) + 1
         day, hour, minute, second = (int(found.group(i)) for i in range(2, 6))
         return _partial(month, day, hour, minute, second, found.group(6))
     return None

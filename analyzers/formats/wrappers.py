@@ -42,7 +42,9 @@ from __future__ import annotations
 
 import re
 
+from analyzers.formats import syslog
 from analyzers.formats.base import ParsedLine
+from analyzers.formats.timestamps import MONTH_NAMES
 from analyzers.formats.worker_tags import process_tag, rank_of
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
@@ -60,10 +62,7 @@ _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)")  # keeps the quoted line's own indent
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
-_JOURNAL = re.compile(
-    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
-    r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: "
-)
+_JOURNAL = re.compile(syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: ")
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}
@@ -156,7 +155,7 @@ def _peel_mpi_tag(line: ParsedLine, text: str) -> bool:
     return found is not None
 
 
-_MONTH_INITIALS = frozenset("JFMASOND")
+_MONTH_INITIALS = frozenset(name[0] for name in MONTH_NAMES)
 
 
 def _peel_journal(line: ParsedLine, text: str) -> bool:
