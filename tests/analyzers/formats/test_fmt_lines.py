@@ -554,13 +554,6 @@ def test_a_month_name_opening_a_message_is_not_a_journal_prefix():
     assert parse_line(text).time is None
 
 
-def test_a_line_stamped_by_ts_gives_its_time_and_record():
-    """moreutils `ts` (or a shell loop's `date`) in front of each line: month name, no year."""
-    line = parse_line("Dec  4 09:12:01 RuntimeError: boom")
-    assert line.message == "RuntimeError: boom"
-    assert (line.time.month, line.time.day, line.time.hour) == (12, 4, 9)
-
-
 def test_a_journal_line_keeps_its_time():
     line = parse_line("Mar 01 10:00:05 node3 python[4121]: RuntimeError: boom")
     assert (line.time.month, line.time.day, line.time.second) == (3, 1, 5)
