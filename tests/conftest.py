@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from tests.corpus_path import CORPUS
+
+# Checked knowledge is cached between runs (`analyzers.core.knowledge_cache`); a test run
+# keeps its own cache instead of the user's.
+os.environ.setdefault("RANKLENS_CACHE_DIR", tempfile.mkdtemp(prefix="ranklens-test-cache-"))
 
 
 @pytest.fixture

@@ -23,10 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
+from analyzers.core.yamlcheck import parse_yaml
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
 ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "wait", "custom"})
@@ -304,7 +303,7 @@ def _collapse(text: str) -> str:
 @cache
 def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
     """Read and validate the checkpoint knowledge; a broken file fails loudly at load."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = parse_yaml(path.read_text(encoding="utf-8"))
     _require(isinstance(data, dict), path, "top level must be a mapping")
     prefixes = [_compile(p, path, "prefixes") for p in _entries(data, "prefixes", path)]
     rules = tuple(_rule(entry, path) for entry in _entries(data, "checkpoints", path))

@@ -26,6 +26,7 @@ from analyzers.classify.errorcodes import (
 )
 from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
 from analyzers.core.bilingual import zh_text
+from analyzers.core.knowledge_cache import cached
 from analyzers.core.yamlcheck import (
     Entry,
     KnowledgeError,
@@ -164,7 +165,14 @@ class Knowledge:
 
 @cache
 def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
-    """Read, check and compile the three knowledge files (once per process)."""
+    """The three knowledge files, read and checked (once per process, and once per content
+    across processes: `core.knowledge_cache`)."""
+    sources = [directory / name for name in ("signatures.yaml", "error_codes.yaml", "actions.yaml")]
+    sources += sorted((directory / "zh").glob("*.yaml"))
+    return cached("knowledge", sources, lambda: _read_knowledge(directory))
+
+
+def _read_knowledge(directory: Path) -> Knowledge:
     signatures = with_titles(load_signatures(directory / "signatures.yaml"), directory / "zh")
     return Knowledge(
         signatures=signatures,

@@ -19,9 +19,14 @@ class KnowledgeError(ValueError):
     """A knowledge file is malformed; the message names the file, entry and field."""
 
 
+def parse_yaml(text: str) -> Any:
+    """Parse YAML text with libyaml's loader when it is installed (same result, ~10x faster)."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 def read_yaml(path: Path) -> Any:
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        return parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
         raise KnowledgeError(f"{path.name}: cannot read: {error}") from error
 

@@ -28,9 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzers.core.limits import small_int
+from analyzers.core.yamlcheck import parse_yaml
 from analyzers.formats.literal_gate import GatedPattern, gated
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
@@ -82,7 +81,7 @@ def _head_pattern(source: str) -> GatedPattern:
 
 @lru_cache(maxsize=1)
 def load_rules() -> Rules:
-    data = yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml(RULES_FILE.read_text(encoding="utf-8"))
     frameworks = {name: _framework(name, spec) for name, spec in data["frameworks"].items()}
     sizes = {
         key: tuple(_head_pattern(p) for p in patterns) for key, patterns in data["sizes"].items()

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import FileKind
+from analyzers.core.yamlcheck import parse_yaml
 
 LAYOUT_FILE = Path(__file__).parents[1] / "knowledge" / "layout.yaml"
 
@@ -39,7 +38,7 @@ class Layout:
 
 @lru_cache(maxsize=1)
 def load_layout() -> Layout:
-    data = yaml.safe_load(LAYOUT_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml(LAYOUT_FILE.read_text(encoding="utf-8"))
     kinds = tuple(
         KindRule(FileKind(rule["kind"]), re.compile(rule["path"], re.IGNORECASE))
         for rule in data["kinds"]

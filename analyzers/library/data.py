@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from analyzers.core.bilingual import BilingualError, zh_key, zh_list, zh_text
+from analyzers.core.knowledge_cache import cached
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
@@ -133,7 +134,7 @@ def load_cases(directory: Path | None = None) -> tuple[Case, ...]:
 
 @lru_cache(maxsize=1)
 def _default_cases() -> tuple[Case, ...]:
-    return _load_dir(CASES_DIR)
+    return cached("cases", sorted(CASES_DIR.glob("*.yaml")), lambda: _load_dir(CASES_DIR))
 
 
 def _load_dir(directory: Path) -> tuple[Case, ...]:

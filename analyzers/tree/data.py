@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzers.core.bilingual import BilingualError, zh_key, zh_text
+from analyzers.core.knowledge_cache import cached
 from analyzers.library.matching import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
 from analyzers.tree.facts import TreeFacts
 from analyzers.tree.predicates import TreeError, check_predicate
@@ -121,7 +122,9 @@ def load_tree(path: Path | None = None) -> Tree:
 
 @lru_cache(maxsize=1)
 def _default_tree() -> Tree:
-    return load_tree(TREE_FILE)
+    # the tree is checked against the case library and the rules: any knowledge file counts
+    sources = sorted(KNOWLEDGE.rglob("*.yaml"))
+    return cached("tree", sources, lambda: load_tree(TREE_FILE))
 
 
 def parse_tree(data: Any, source: str = "<string>", case_ids: frozenset[str] | None = None) -> Tree:

@@ -1,0 +1,141 @@
+"""Checked knowledge, kept between runs so a command-line analysis does not check it again.
+
+Reading the rule files means parsing about a megabyte of YAML, checking every entry and
+compiling hundreds of regexes: a seventh of a second of CPU on every `python -m analyzers`,
+spent again by every worker process, while the files change only with a release or an edit.
+So the checked objects are pickled once per content: the cache key is a hash of every
+knowledge file's bytes and of the analyzer's own code (its files' sizes and times), so an
+edited rule, a new release or another Python is read, checked and compiled afresh, and a
+broken file still fails at load exactly as before.
+
+Regexes are stored as their source and compiled on first use (`LazyPattern`): most of them
+are gated by keywords that a given bundle never contains.
+
+The cache sits in `$RANKLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/ranklens` or
+`~/.cache/ranklens`. It is used only when the directory belongs to this user and nobody else
+may write to it (a pickle runs code when loaded); when it cannot be used or written, the
+knowledge is simply read from its files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+PACKAGE = Path(__file__).resolve().parents[1]
+FORMAT = 1  # bump when what is pickled changes shape without a code file changing
+
+
+class LazyPattern:
+    """A regex that compiles on first use; reads like the `re.Pattern` it stands for."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, string: str, *args: int) -> re.Match[str] | None:
+        return self.compiled().search(string, *args)
+
+    def match(self, string: str, *args: int) -> re.Match[str] | None:
+        return self.compiled().match(string, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled(), name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return LazyPattern, (self.pattern, self.flags)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r}, {self.flags})"
+
+
+def cached(name: str, sources: Iterable[Path], build: Callable[[], T]) -> T:
+    """`build()`'s result, from the cache when `sources` and the code are unchanged."""
+    directory = cache_dir()
+    if directory is None:
+        return build()
+    try:
+        path = directory / f"{name}-{_key(name, sources)}.pickle"
+    except OSError:  # a source is missing or unreadable: reading it says which, and why
+        return build()
+    with contextlib.suppress(Exception), path.open("rb") as stream:
+        return pickle.load(stream)
+    value = build()
+    _store(path, name, value)
+    return value
+
+
+def cache_dir() -> Path | None:
+    """The private cache directory, created if missing; None when it is not safe to use."""
+    configured = os.environ.get("RANKLENS_CACHE_DIR")
+    if configured == "":
+        return None  # set but empty: caching switched off
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    directory = Path(configured) if configured else Path(base) / "ranklens"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = directory.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+        return None
+    if status.st_mode & 0o022:
+        return None
+    return directory
+
+
+def _key(name: str, sources: Iterable[Path]) -> str:
+    digest = hashlib.sha256(f"{name}\0{FORMAT}\0{sys.version}\0{_code_stamp()}".encode())
+    for source in sorted(sources):
+        digest.update(str(source).encode() + b"\0")
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+@cache
+def _code_stamp() -> str:
+    """The analyzer's code as sizes and modification times: a new release or an edited
+    module changes it, so objects pickled by other code are never read back."""
+    stamps = (
+        f"{path.relative_to(PACKAGE)}:{path.stat().st_size}:{path.stat().st_mtime_ns}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+    )
+    return hashlib.sha256("\n".join(stamps).encode()).hexdigest()
+
+
+def _store(path: Path, name: str, value: Any) -> None:
+    """Write atomically, then drop this name's entries for other contents."""
+    pickler_table = {re.Pattern: lambda p: (LazyPattern, (p.pattern, p.flags))}
+    out = None
+    try:
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as out:
+            pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dispatch_table = pickler_table  # type: ignore[assignment]
+            pickler.dump(value)
+        os.replace(out.name, path)
+    except Exception:
+        if out is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(out.name)
+        return
+    for old in path.parent.glob(f"{name}-*.pickle"):
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()

@@ -1,0 +1,99 @@
+"""Checked knowledge kept between runs: read back while its files are unchanged, read
+afresh when one changes, and never taken from a directory someone else could write."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from analyzers.core import knowledge_cache
+from analyzers.core.knowledge_cache import LazyPattern, cached
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(directory))
+    return directory
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    path = tmp_path / "rules.yaml"
+    path.write_text("- id: oom.device\n", encoding="utf-8")
+    return path
+
+
+class Builder:
+    """Counts how often the knowledge had to be read from its files."""
+
+    def __init__(self, value: object) -> None:
+        self.value, self.calls = value, 0
+
+    def __call__(self) -> object:
+        self.calls += 1
+        return self.value
+
+
+def test_unchanged_knowledge_is_read_back_without_reading_its_files(cache_dir, rules) -> None:
+    build = Builder({"ids": ("oom.device",)})
+    assert cached("rules", [rules], build) == {"ids": ("oom.device",)}
+    assert cached("rules", [rules], build) == {"ids": ("oom.device",)}
+    assert build.calls == 1
+    assert len(list(cache_dir.glob("rules-*.pickle"))) == 1
+
+
+def test_an_edited_file_is_read_afresh_and_the_old_entry_dropped(cache_dir, rules) -> None:
+    cached("rules", [rules], Builder("before"))
+    rules.write_text("- id: oom.host\n", encoding="utf-8")
+    build = Builder("after")
+    assert cached("rules", [rules], build) == "after"
+    assert build.calls == 1
+    assert len(list(cache_dir.glob("rules-*.pickle"))) == 1
+
+
+def test_patterns_come_back_compiled_on_first_use(cache_dir, rules) -> None:
+    pattern = re.compile(r"NPU out of memory on device (?P<device>\d+)", re.IGNORECASE)
+    cached("rules", [rules], Builder(pattern))
+    again = cached("rules", [rules], Builder(None))
+    assert isinstance(again, LazyPattern)
+    assert again.pattern == pattern.pattern and again.flags == pattern.flags
+    assert again.search("RuntimeError: npu OUT OF MEMORY on device 3")["device"] == "3"
+    assert "device" in again.groupindex
+    assert again.search("layer 3 passed") is None
+
+
+def test_a_damaged_entry_is_rebuilt(cache_dir, rules) -> None:
+    cached("rules", [rules], Builder("first"))
+    (entry,) = cache_dir.glob("rules-*.pickle")
+    entry.write_bytes(b"not a pickle")
+    assert cached("rules", [rules], Builder("rebuilt")) == "rebuilt"
+
+
+def test_a_missing_source_is_left_to_the_reader_to_report(cache_dir, tmp_path) -> None:
+    def read() -> object:
+        raise FileNotFoundError("signatures.yaml: cannot read")
+
+    with pytest.raises(FileNotFoundError, match="signatures.yaml"):
+        cached("rules", [tmp_path / "signatures.yaml"], read)
+
+
+def test_a_directory_others_may_write_to_is_not_used(cache_dir, rules) -> None:
+    cache_dir.mkdir(mode=0o700)
+    cache_dir.chmod(0o777)
+    build = Builder("fresh")
+    cached("rules", [rules], build)
+    cached("rules", [rules], build)
+    assert build.calls == 2
+    assert not list(cache_dir.glob("*.pickle"))
+
+
+def test_an_empty_setting_switches_the_cache_off(monkeypatch, rules) -> None:
+    monkeypatch.setenv("RANKLENS_CACHE_DIR", "")
+    assert knowledge_cache.cache_dir() is None
+    build = Builder("fresh")
+    cached("rules", [rules], build)
+    cached("rules", [rules], build)
+    assert build.calls == 2
