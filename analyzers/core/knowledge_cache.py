@@ -87,12 +87,12 @@ def cache_dir() -> Path | None:
     configured = os.environ.get("RANKLENS_CACHE_DIR")
     if configured == "":
         return None  # set but empty: caching switched off
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    directory = Path(configured) if configured else Path(base) / "ranklens"
     try:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        directory = Path(configured) if configured else Path(base) / "ranklens"
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         status = directory.stat()
-    except OSError:
+    except (OSError, RuntimeError):  # no home directory for this user, or no room
         return None
     if hasattr(os, "getuid") and status.st_uid != os.getuid():
         return None

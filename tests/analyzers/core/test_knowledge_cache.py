@@ -59,7 +59,8 @@ def test_patterns_come_back_compiled_on_first_use(cache_dir, rules) -> None:
     cached("rules", [rules], Builder(pattern))
     again = cached("rules", [rules], Builder(None))
     assert isinstance(again, LazyPattern)
-    assert again.pattern == pattern.pattern and again.flags == pattern.flags
+    assert again.pattern == pattern.pattern
+    assert again.flags == pattern.flags
     assert again.search("RuntimeError: npu OUT OF MEMORY on device 3")["device"] == "3"
     assert "device" in again.groupindex
     assert again.search("layer 3 passed") is None
@@ -76,7 +77,7 @@ def test_a_missing_source_is_left_to_the_reader_to_report(cache_dir, tmp_path) -
     def read() -> object:
         raise FileNotFoundError("signatures.yaml: cannot read")
 
-    with pytest.raises(FileNotFoundError, match="signatures.yaml"):
+    with pytest.raises(FileNotFoundError, match=r"signatures\.yaml"):
         cached("rules", [tmp_path / "signatures.yaml"], read)
 
 
@@ -97,3 +98,14 @@ def test_an_empty_setting_switches_the_cache_off(monkeypatch, rules) -> None:
     cached("rules", [rules], build)
     cached("rules", [rules], build)
     assert build.calls == 2
+
+
+def test_a_user_without_a_home_directory_reads_the_files(monkeypatch, rules) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("RANKLENS_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert knowledge_cache.cache_dir() is None
+    assert cached("rules", [rules], Builder("fresh")) == "fresh"
