@@ -37,6 +37,7 @@ from analyzers.formats.flattened import split_flattened
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
+from analyzers.formats.paste import PLAIN, learn_paste_layout
 from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
@@ -96,6 +97,7 @@ class _FileScanner(ScanSink):
         self.checkpoint_prefix = CheckpointPrefix()  # the file's own prefix, learned
         self.checkpoint_lines = self._checkpoint_lines()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
+        self.paste = PLAIN  # an indent or double spacing a paste gave every line
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
         if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
@@ -111,6 +113,9 @@ class _FileScanner(ScanSink):
     def run(self, stream: BinaryIO) -> FileScan:
         lines = 0
         for index, block in enumerate(iter_blocks(stream, self.block_size)):
+            if index == 0 and not self.structured:
+                self.paste = learn_paste_layout(block)
+            block = self.paste.dedent(block)
             self.block, self.block_first_line = block, lines + 1
             count = self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
             lines += count
@@ -201,6 +206,8 @@ class _FileScanner(ScanSink):
         return line
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        if self.paste.double_spaced and not raw.strip():
+            return  # the paste's spacing, not a break in what the program wrote
         watch = not self.structured and not self._following() and self.storm.active(self.kept)
         if watch and self._counted_as_storm(raw):
             return

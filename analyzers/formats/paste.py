@@ -1,0 +1,87 @@
+"""A log pasted through a page or an editor that changed every line the same way.
+
+Two such changes break the structure the block parsers follow, while every line keeps its
+words:
+
+- the whole paste indented alike (a Markdown code block written with four spaces, a forum
+  editor's quote, an e-mail reply): a traceback's exception line then sits as deep as the
+  frames' source lines, and a CANN block's headline no longer starts its line;
+
+      ····Traceback (most recent call last):
+      ······File "/workspace/train.py", line 88, in <module>
+      ········loss = model(batch)
+      ····RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB
+
+- every line followed by an empty one (text copied out of a rendered page): a blank line
+  ends a traceback or a device block after its first line.
+
+      Traceback (most recent call last):
+
+        File "/workspace/train.py", line 88, in <module>
+
+      RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB
+
+The file's first lines tell which it is; the indent all of them share is taken off each line
+that has it, and in a double-spaced paste the empty lines are not handed to the block parsers.
+A log written by a program does neither: its first lines are never all indented, and it does
+not follow each line with an empty one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+PROBE_LINES = 200  # first lines of the file the layout is read from
+PROBE_BYTES = 32 * 1024  # ... within its first bytes
+MIN_LINES = 3  # fewer non-empty lines than this say nothing about a layout
+MIN_INDENT = 2  # spaces; a single tab counts too
+
+
+@dataclass(frozen=True, slots=True)
+class PasteLayout:
+    indent: bytes = b""  # shared by every non-empty line of the head
+    double_spaced: bool = False
+
+    def dedent(self, block: bytes) -> bytes:
+        """The block with the shared indent taken off every line that starts with it (line
+        ends stay where they are, so line numbers do not move)."""
+        if not self.indent:
+            return block
+        if block.startswith(self.indent):
+            block = block[len(self.indent) :]
+        return block.replace(b"\n" + self.indent, b"\n")
+
+
+PLAIN = PasteLayout()
+
+
+def learn_paste_layout(head: bytes) -> PasteLayout:
+    """The layout of a file, from its first block."""
+    probe = head[:PROBE_BYTES]
+    lines = probe.split(b"\n", PROBE_LINES)[:PROBE_LINES]
+    if len(probe) < len(head) or len(lines) == PROBE_LINES or not lines[-1]:
+        lines.pop()  # a line the probe cut, or the block's final newline
+    while lines and not lines[-1].strip():
+        lines.pop()
+    filled = [line.rstrip(b"\r") for line in lines if line.strip()]
+    if len(filled) < MIN_LINES:
+        return PLAIN
+    return PasteLayout(indent=_shared_indent(filled), double_spaced=_double_spaced(lines))
+
+
+def _shared_indent(lines: list[bytes]) -> bytes:
+    first = lines[0]
+    indent = first[: len(first) - len(first.lstrip(b" \t"))]
+    for line in lines[1:]:
+        while indent and not line.startswith(indent):
+            indent = indent[:-1]
+        if not indent:
+            return b""
+    return indent if indent == b"\t" or len(indent) >= MIN_INDENT else b""
+
+
+def _double_spaced(lines: list[bytes]) -> bool:
+    """No two non-empty lines next to each other (a paste's own empty lines stay runs)."""
+    filled = [bool(line.strip()) for line in lines]
+    return not any(a and b for a, b in pairwise(filled))

@@ -1,0 +1,105 @@
+"""Logs pasted through a page or an editor that indented or double-spaced every line are
+read like the log the program wrote."""
+
+from __future__ import annotations
+
+from analyzers.formats.paste import PLAIN, PasteLayout, learn_paste_layout
+from tests.analyzers.excerpts import diagnose_text
+
+TRACEBACK = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/workspace/train.py", line 212, in <module>
+[rank3]:     main()
+[rank3]:   File "/workspace/train.py", line 180, in main
+[rank3]:     loss = model(batch).loss
+[rank3]: RuntimeError: NPU out of memory. Tried to allocate 3.50 GiB (NPU 3; 60.96 GiB total capacity; 57.10 GiB already allocated; 57.10 GiB current active; 1.02 GiB free; 58.30 GiB reserved in total by PyTorch)
+"""
+
+DEVICE_BLOCK = """\
+RuntimeError: call aclnnGroupedMatmul failed, detail:EZ1001: [PID: 7311] 2026-05-02-10:41:07.118.204 AclNN_Parameter_Error(EZ1001): Tensor x not implemented for DT_INT8, should be in dtype support list [DT_FLOAT16, DT_BFLOAT16].
+        TraceBack (most recent call last):
+        Check param failed
+        GroupedMatmul check dtype failed
+"""
+
+# A device block whose headline says only what failed; the reason sits on the lines below.
+REASON_BELOW = """\
+aclnnGroupedMatmulV4 failed, error code is 161002
+AclNN_Parameter_Error(EZ1001):
+Tensor weight not implemented for DT_INT8,
+should be in dtype support list
+[DT_FLOAT16, DT_BFLOAT16, DT_FLOAT].
+"""
+
+
+def indented(text: str, indent: str = "    ") -> str:
+    return "".join(indent + line if line.strip() else line for line in text.splitlines(True))
+
+
+def double_spaced(text: str) -> str:
+    return "\n".join(text.splitlines()).replace("\n", "\n\n") + "\n"
+
+
+def test_a_paste_indented_alike_is_read_for_its_indent() -> None:
+    assert learn_paste_layout(indented(TRACEBACK).encode()).indent == b"    "
+    assert learn_paste_layout(indented(TRACEBACK, "\t").encode()).indent == b"\t"
+
+
+def test_a_traceback_at_the_margin_has_no_shared_indent() -> None:
+    frames_only_indented = (
+        'Traceback (most recent call last):\n  File "a.py", line 1\n    x()\nValueError: bad\n'
+    )
+    assert learn_paste_layout(frames_only_indented.encode()) == PLAIN
+
+
+def test_a_log_with_its_own_empty_lines_is_not_double_spaced() -> None:
+    log = "step 1 loss=2.1\n\nstep 2 loss=2.0\nstep 3 loss=1.9\n\n\nstep 4 loss=1.9\n"
+    assert not learn_paste_layout(log.encode()).double_spaced
+    assert learn_paste_layout(double_spaced(TRACEBACK).encode()).double_spaced
+
+
+def test_two_lines_say_nothing_about_a_layout() -> None:
+    assert learn_paste_layout(b"    one line\n    another\n") == PLAIN
+
+
+def test_taking_the_indent_off_keeps_every_line_where_it_was() -> None:
+    block = b"    first\n      second\nthird\n    fourth\n"
+    dedented = PasteLayout(indent=b"    ").dedent(block)
+    assert dedented == b"first\n  second\nthird\nfourth\n"
+    assert dedented.count(b"\n") == block.count(b"\n")
+
+
+def test_an_indented_traceback_is_cited_as_the_job_wrote_it() -> None:
+    plain = diagnose_text("rank_3/train.log", TRACEBACK)
+    pasted = diagnose_text("rank_3/train.log", indented(TRACEBACK))
+    assert pasted.category == plain.category == "oom"
+    assert pasted.first_error.line == plain.first_error.line
+    assert pasted.first_error.text == plain.first_error.text
+
+
+def test_an_indented_device_block_keeps_its_reason_lines() -> None:
+    plain = diagnose_text("worker.log", DEVICE_BLOCK)
+    pasted = diagnose_text("worker.log", indented(DEVICE_BLOCK))
+    assert pasted.category == plain.category == "operator"
+    assert pasted.first_error.text == plain.first_error.text
+
+
+def test_reason_lines_under_a_bare_headline_stay_its_reason_when_indented() -> None:
+    pasted = diagnose_text("worker.log", indented(REASON_BELOW))
+    assert pasted.category == "operator"
+    assert pasted.first_error.text == "Tensor weight not implemented for DT_INT8,"
+
+
+def test_reason_lines_under_a_bare_headline_stay_its_reason_when_double_spaced() -> None:
+    pasted = diagnose_text("worker.log", double_spaced(REASON_BELOW))
+    assert pasted.category == "operator"
+    assert pasted.first_error.text == "Tensor weight not implemented for DT_INT8,"
+    assert pasted.first_error.line == 5
+
+
+def test_a_double_spaced_traceback_keeps_its_frames_under_one_exception() -> None:
+    plain = diagnose_text("rank_3/train.log", TRACEBACK)
+    pasted = diagnose_text("rank_3/train.log", double_spaced(TRACEBACK))
+    assert pasted.category == plain.category == "oom"
+    assert pasted.first_error.text == plain.first_error.text
+    assert pasted.first_error.line == 2 * plain.first_error.line - 1
