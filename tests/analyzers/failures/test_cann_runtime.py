@@ -3,7 +3,8 @@
 onnxruntime's CANN execution provider prints its own log header (time, level letter, logger,
 source site) and checks each CANN call itself: the call's numeric result and ACL_ERROR_* name
 come first, the graph-node summary after. Small C++ serving engines print a kernel binary the
-runtime refused, or their own "ACL error + code" check. A synchronize issued while ACL graph
+runtime refused (in the runtime's words, or as their own register call with its nonzero
+return code), or their own "ACL error + code" check. A synchronize issued while ACL graph
 capture is on is refused with its own headline, which beats the runtime-result line below it
 even when the headline's PID field came out garbled (`[PID:  [N]`, as a backend printed it).
 """
@@ -34,6 +35,21 @@ REFUSED_KERNEL_BINARY = """\
 [ERROR] [Bisheng] Kernel binary register failure! ret 107000
 [ERROR] [Bisheng] Get kernel functionName rope_kernel, fatbinDataPtr: 0x7f00aa001000 fatbinDataLength: 9216
 [ERROR] [Bisheng] Get kernel function failure! ret 100000
+"""
+
+ENGINE_REGISTER_RET = """\
+RegisterNpuBinary aic ret 107000
+RegisterNpuBinary aiv ret 107000
+
+[FATAL]  Acl return error engine/kernels/ascend/paged_attn/paged_attn.cc:88, with ERROR 561103
+
+[FATAL]  Acl return error engine/kernels/ascend/paged_attn/paged_attn.cc:94, with ERROR 161001
+"""
+
+ENGINE_REGISTER_OK = """\
+RegisterNpuBinary aic ret 0
+RegisterNpuBinary aiv ret 0
+[FATAL]  Acl return error engine/kernels/ascend/paged_attn/paged_attn.cc:88, with ERROR 561103
 """
 
 ENGINE_ACL_CHECK = """\
@@ -89,6 +105,21 @@ def test_refused_kernel_binary_comes_before_the_failing_launch() -> None:
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "Kernel binary register failure! ret 107000" in diagnosis.first_error.text
+
+
+def test_an_engines_registration_call_with_a_nonzero_ret_is_the_first_error() -> None:
+    diagnosis = diagnose_text("engine.log", ENGINE_REGISTER_RET)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "RegisterNpuBinary aic ret 107000" in diagnosis.first_error.text
+    assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_registration_that_returned_zero_leaves_the_failing_launch_first() -> None:
+    diagnosis = diagnose_text("engine.log", ENGINE_REGISTER_OK)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "with ERROR 561103" in diagnosis.first_error.text
 
 
 def test_engine_acl_check_is_labelled_by_the_operator_code() -> None:

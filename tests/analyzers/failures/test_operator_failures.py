@@ -51,6 +51,15 @@ TOPK_ABOVE_EXPERTS = """\
 RuntimeError: npu_moe_gating_top_k:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:120 NPU function error: call aclnnMoeGatingTopK failed, error code is 161002
 """
 
+# The op-api library's own plog lines for the same kind of refusal: the op, every input's
+# dtype and format, then the combinations it has kernels for, one line each. The word
+# "weight" in an input's name says nothing about loading weights.
+OP_API_DTYPE_FORMAT = """\
+[ERROR] OP(7702,python3.11):2026-04-05-06:07:08.101.202 [nnopbase_executor.cpp:1006][NNOP][NnopbasePrintSupportInfo][7702] errno[161002] OpName:[WeightQuantBatchMatmulV2_0] Io input dtype or format not support, get io input info is x(DT_FLOAT16, ND) weight(DT_INT4, ND) antiquantScale(DT_FLOAT, ND) y(DT_FLOAT16, ND) but support list is:
+[ERROR] OP(7702,python3.11):2026-04-05-06:07:08.101.260 [nnopbase_executor.cpp:1026][NNOP][NnopbasePrintSupportInfo][7702] errno[161002] OpName:[WeightQuantBatchMatmulV2_0] SupportInfo[0] x(DT_FLOAT16, ND) weight(DT_INT4, ND) antiquantScale(DT_FLOAT16, ND) y(DT_FLOAT16, ND)
+[ERROR] OP(7702,python3.11):2026-04-05-06:07:08.101.281 [nnopbase_executor.cpp:1026][NNOP][NnopbasePrintSupportInfo][7702] errno[161002] OpName:[WeightQuantBatchMatmulV2_0] SupportInfo[1] x(DT_BFLOAT16, ND) weight(DT_INT4, ND) antiquantScale(DT_BFLOAT16, ND) y(DT_BFLOAT16, ND)
+"""
+
 # A custom operator package's host code refusing one attribute's value, printed bare with no
 # code; the two lines after it restate the refusal.
 ATTR_VALUE_REFUSED = """\
@@ -66,6 +75,13 @@ CASES = [
     ("chip lacks op", CHIP_LACKS_OP, "config", "does not support opType", "operator"),
     ("mc2 comm resource", MC2_NO_COMM_RESOURCE, "hccl", "alloc hccl resource failed", "operator"),
     ("op rejects input", OP_REJECTS_INPUT, "operator", "not in the supported list", None),
+    (
+        "op-api dtype/format refusal",
+        OP_API_DTYPE_FORMAT,
+        "operator",
+        "Io input dtype or format not support",
+        "config",
+    ),
     ("top-k limit", TOPK_ABOVE_EXPERTS, "op_constraint", "must not exceed the expert", None),
     (
         "attr value refused",
