@@ -96,3 +96,64 @@ def test_a_backtrace_polling_in_a_progress_engine_is_not_a_crash() -> None:
     )
     assert diagnosis.category != "device_fault"
     assert diagnosis.first_error is None
+
+
+# A thread that ended itself on a failed fatal check: a tracing library's signal handler sits
+# above the abort (frame #0 waits on its lock), and the check that called abort() is below it.
+ABORTED_ON_FATAL_CHECK = """\
+Thread 41 (Thread 0xfffe8a0bce80 (LWP 20731)):
+#0  0x0000ffff8e61cd84 in ?? () from /usr/lib64/libc.so.6
+#1  0x0000ffff8e622944 in pthread_mutex_lock () from /usr/lib64/libc.so.6
+#2  0x0000ffff7e11d744 in ?? () from /usr/local/Ascend/cann/lib64/libascend_trace.so
+#3  <signal handler called>
+#4  0x0000ffff8e621620 in ?? () from /usr/lib64/libc.so.6
+#5  0x0000ffff8e5d9f6c in raise () from /usr/lib64/libc.so.6
+#6  0x0000ffff8e5c703c in abort () from /usr/lib64/libc.so.6
+#7  0x00000000004a16ec in google::LogMessage::Fail() ()
+#8  0x00000000004a251c in google::LogMessageFatal::~LogMessageFatal() ()
+#9  0x0000000000c0a704 in engine::Scheduler::collect_outputs(engine::StepOutput const&) ()
+"""
+# the same end in a glibc that prints source locations and no address for the innermost frame
+ABORTED_ON_ASSERT = """\
+#0  __pthread_kill_implementation (no_tid=0, signo=6, threadid=140221) at ./nptl/pthread_kill.c:44
+#1  __pthread_kill_internal (signo=6, threadid=140221) at ./nptl/pthread_kill.c:78
+#2  __GI___pthread_kill (threadid=140221, signo=signo@entry=6) at ./nptl/pthread_kill.c:89
+#3  0x00007f3b1a04e476 in __GI_raise (sig=sig@entry=6) at ../sysdeps/posix/raise.c:26
+#4  0x00007f3b1a0347f3 in __GI_abort () at ./stdlib/abort.c:79
+#5  0x00007f3b1a03471b in __assert_fail_base () at ./assert/assert.c:92
+#6  0x00007f3b0c2d1f10 in kv::BlockTable::free (this=0x55d1) at kv/block_table.cpp:211
+"""
+# no abort on the way: a fault in library code under a handler keeps the innermost reading
+FAULT_UNDER_HANDLER = """\
+#0  0x0000ffff8e61cd84 in ?? () from /usr/lib64/libc.so.6
+#1  0x0000ffff8e622944 in pthread_mutex_lock () from /usr/lib64/libc.so.6
+#2  0x0000ffff7e11d744 in ?? () from /usr/local/Ascend/cann/lib64/libascend_trace.so
+#3  <signal handler called>
+#4  0x0000ffff7c901a20 in ?? () from /usr/local/Ascend/cann/lib64/libruntime.so
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (ABORTED_ON_FATAL_CHECK, "#6  0x0000ffff8e5c703c in abort ()"),
+        (ABORTED_ON_ASSERT, "__GI_abort ()"),
+    ],
+    ids=["glog fatal under a tracing handler", "assert in a source-located backtrace"],
+)
+def test_a_backtrace_through_abort_is_read_at_the_abort(text: str, says: str) -> None:
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_backtrace_without_abort_keeps_its_innermost_frame() -> None:
+    diagnosis = diagnose_files(
+        {"job/rank0.log": PROGRESS, "job/rank1.log": HALF + FAULT_UNDER_HANDLER}
+    )
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("#0  0x0000ffff8e61cd84")
