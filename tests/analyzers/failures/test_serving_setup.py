@@ -1,5 +1,6 @@
 """Serving set-ups that fail before or while the engine starts: a cluster node without an
-accelerator resource, graph capture running out of streams, and a logger that prints only the
+accelerator resource, graph capture running out of streams (named as queue pairs, or as
+streams by EL0009 and 207008), and a logger that prints only the
 quoted key of a KeyError as the headline of a weight-loading traceback.
 
 The fixtures follow the shapes vLLM-on-Ascend prints (process-name prefixes, the v0 engine's
@@ -216,3 +217,39 @@ def test_an_engine_error_before_the_wait_is_the_first_error() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "has no NPU available" in diagnosis.first_error.text
+
+
+# the shortage named as streams (EL0009, 207008) rather than as queue pairs; our own values
+CAPTURE_BEGIN_NO_STREAM_LEFT = """\
+capture_begin:../torch_npu/csrc/core/npu/NPUGraph.cpp:230 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207008
+[ERROR] 2026-05-06-07:08:09 (PID:31200, Device:2, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: Stream resources are insufficient.
+        Check whether the number of streams meets the requirements by referring to the description of the acl.rt.create_stream interface.
+[PID: 31200] 2026-05-06-07:08:09.441.210 Insufficient_Stream_Resources(EL0009): The stream resources are insufficient.
+        Solution: Close applications not in use.
+        TraceBack (most recent call last):
+        rtStreamBeginCapture execution failed, reason=driver error:no stream resource[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]
+        begin capture stream failed, runtime result = 207008[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]
+"""
+
+
+def test_a_capture_that_finds_no_stream_left_is_a_settings_problem() -> None:
+    diagnosis = diagnose_text("issue/serve.log", CAPTURE_BEGIN_NO_STREAM_LEFT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "EL0009" in diagnosis.first_error.text
+    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert "stream_sync" in alternatives
+    assert "oom" not in alternatives
+
+
+def test_a_driver_refusal_of_another_kind_is_not_a_stream_shortage() -> None:
+    text = (
+        "RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:466 "
+        "NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507033\n"
+        "EE9999: Inner Error!\n"
+        "        rtGetDevMsg execution failed, reason=driver error:no valid device"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]\n"
+    )
+    diagnosis = diagnose_text("issue/serve.log", text)
+    assert diagnosis.category != "config"

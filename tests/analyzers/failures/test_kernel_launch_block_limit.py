@@ -1,0 +1,36 @@
+"""A kernel launch refused for more blocks than one launch may carry.
+
+docs/labelling.md#a-kernel-launch-over-the-block-limit: a launcher line that names a block
+count above 65535 with its launch failure is a documented limit (`op_constraint`, with
+`operator` as the alternative), and that line is the first error; the same failure with a
+count inside the range names no limit and is not read as one.
+
+Fixtures follow the Ascend C launcher's two-line report as kernel DSLs print it; kernel names,
+addresses and counts are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+LAUNCH_OVER_LIMIT = """\
+[INFO] chunk count 1024, heads 32, batch 4
+[ERROR] [AscPlugin] AscendKernelLaunchWithFlagV2 ret 107000
+[ERROR] [AscPlugin] Kernel: [chunk_scan_kernel] Stream: [0x3c21f0a0] BlockDim: [131072] kernel launch failure!
+"""
+
+
+def test_a_launch_over_the_block_limit_is_a_documented_limit() -> None:
+    diagnosis = diagnose_text("run/console.txt", LAUNCH_OVER_LIMIT)
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "BlockDim: [131072]" in diagnosis.first_error.text
+    assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_launch_failure_inside_the_block_range_names_no_limit() -> None:
+    within_range = LAUNCH_OVER_LIMIT.replace("[131072]", "[48]")
+    diagnosis = diagnose_text("run/console.txt", within_range)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "BlockDim: [48] kernel launch failure" in diagnosis.first_error.text
