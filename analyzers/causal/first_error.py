@@ -96,6 +96,38 @@ def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, fl
             moment = epoch(item, offsets)
             if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
                 item.tier, item.demoted = TIER_CASCADE, True
+    demote_waits_after_another_process(items, offsets)
+
+
+def demote_waits_after_another_process(
+    items: Sequence[Classified], offsets: Mapping[int, float]
+) -> None:
+    """The same reading where no rank is known: a serving log tags each worker process's lines
+    `(NAME pid=N)` and leaves its driver's untagged, so two lines of one file with different
+    tags (or one tagged, one not) come from two processes. A wait is a cascade when another
+    process of its file failed on its own clearly before it (beyond the clocks' tolerance:
+    a failure printed with the wait may be its consequence)."""
+    earliest: dict[tuple[int, str | None, int | None], float] = {}
+    for item in items:
+        if item.tier in OWN_FAILURE_TIERS and not item.demoted:
+            moment = epoch(item, offsets)
+            if moment is not None:
+                key = (item.order, item.event.process, item.rank)
+                earliest[key] = min(moment, earliest.get(key, moment))
+    if not earliest:
+        return
+    for item in items:
+        if item.tier not in WAITING_TIERS or item.demoted:
+            continue
+        moment = epoch(item, offsets)
+        if moment is not None and any(
+            order == item.order
+            and process != item.event.process
+            and (rank is None or item.rank is None or rank != item.rank)
+            and when + CLOCK_TOLERANCE_S < moment
+            for (order, process, rank), when in earliest.items()
+        ):
+            item.tier, item.demoted = TIER_CASCADE, True
 
 
 def _earliest_own_failure(

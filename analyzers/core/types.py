@@ -66,6 +66,9 @@ class Event:
     codes: tuple[str, ...] = ()
     pid: int | None = None
     worker: str | None = None  # a serving framework's process tag (formats/worker_tags.py)
+    # The `(NAME pid=N)` tag a Ray or vLLM process put on the line (`NAME pid=N`), kept apart
+    # from `pid`, which a CANN line inside it replaces with the runtime's own PID.
+    process: str | None = None
     # For checkpoints: the occurrence index of this text in its file, set when the scanner
     # counted some checkpoint lines in bulk without making events of them.
     occurrence: int | None = None

@@ -136,6 +136,7 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
     name, rank, pid = found.groups()
     line.pid = int(pid)
     line.tags["process"] = name
+    line.tags["process_pid"] = pid
     line.stream_key += f"({name} {pid})"
     line.message = line.message[found.end() :]
     tag = process_tag(name, rank)

@@ -73,6 +73,7 @@ class ScanSink:
             codes=_codes(message, line) if keep and kind != EventKind.CHECKPOINT else (),
             pid=line.pid,
             worker=line.tags.get("worker"),
+            process=_process_of(line),
         )
         if isinstance(line.time, datetime):
             self.hints.saw_year(line.time.year)
@@ -143,3 +144,9 @@ class ScanSink:
 
 def _codes(message: str, line: ParsedLine) -> tuple[str, ...]:
     return extract_codes(message, hccl=line.tags.get("module") == "HCCL")
+
+
+def _process_of(line: ParsedLine) -> str | None:
+    """The process tag the line carried (`Worker_TP1 pid=88`), or None when it had none."""
+    name, pid = line.tags.get("process"), line.tags.get("process_pid")
+    return f"{name} pid={pid}" if name and pid else None
