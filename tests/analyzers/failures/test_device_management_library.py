@@ -108,3 +108,43 @@ def test_dash_missing_another_command_is_not_the_driver() -> None:
     assert diagnosis.category != "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "KeyError" in diagnosis.first_error.text
+
+
+# A device plugin drives the chips through npu-smi and stops when the driver refuses a
+# setting (here: sharing mode on a chip that still runs a workload); Go's exec error carries
+# the command and the tool's exit status, npu-smi's own prompt and status follow.
+PLUGIN_SETTING_REFUSED = """\
+Matched node settings for gpu-node-07:
+{Name:gpu-node-07 SharedCores:true VDeviceCount:0}
+Failed to start plugin server:
+enable chip sharing: npu-smi set -t device-share -i 2 -c 0 -d 1: exit status 203:
+Sharing one chip between containers carries security risks,
+make sure a single user owns the chip.
+Continue? (Y/N)
+    Status                         : Fail
+"""
+
+# Counterexample: the tool ran and the plugin went on; the pod's own failure decides.
+PLUGIN_SETTING_APPLIED = """\
+enable chip sharing: npu-smi set -t device-share -i 2 -c 0 -d 1: exit status 0
+    Status                         : OK
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 2; 29.50 GiB total capacity; 28.90 GiB already allocated; 28.90 GiB current active; 0.20 GiB free; 29.10 GiB reserved in total by PyTorch)
+"""
+
+
+def test_a_device_setting_the_driver_refuses_is_the_node() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a refused npu-smi command."""
+    diagnosis = diagnose_text("device-plugin.log", PLUGIN_SETTING_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "npu-smi set -t device-share -i 2 -c 0 -d 1: exit status 203" in (
+        diagnosis.first_error.text
+    )
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_device_setting_that_was_applied_is_not_a_failure() -> None:
+    diagnosis = diagnose_text("device-plugin.log", PLUGIN_SETTING_APPLIED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text

@@ -74,6 +74,33 @@ START_FAILURE_THEN_UNRELATED = "\n".join(
     ]
 )
 
+# Starting the runtime is a probe too, and the code it returns can be its reason: 507008 is
+# the runtime's "built for another chip" code (a toolkit older than the card).
+ACL_INIT_WRONG_CHIP = """\
+I1102 08:01:02.300400 901 init.cc:146] Try loading custom device libs from: [/opt/py/site-packages/dev_rt]
+Call aclInit(nullptr) failed : 507008 at file /opt/build/dev_rt/npu/runtime.cc line 388
+"""
+
+# Counterexample: 500000 names no cause of its own, so the probe keeps the machine's reading.
+ACL_INIT_GENERIC_CODE = """\
+[ERROR] aclInit(nullptr) failed: 500000 (/srv/ci/run-21/kernels/abs/main.cpp:40)
+"""
+
+# The host's kernel driver, in dmesg, when a tool asks about a device it has not brought up.
+DRIVER_DEVICE_NOT_UP = """\
+[   48.100200] devdrv_device_driver 0000:3d:00.0: [vascend_drv] [hw_dvt_init_device 970] enter init device
+[   48.100290] vnpu 0000:3d:00.0: MDEV: Registered
+[   50.612008] [ascend] [devdrv] [ERROR] [devdrv_manager_get_devinfo 1050] <npu-smi:8812,8812> device(3) is not initialized
+[   50.620410] [ascend] [dms_module] [ERROR] [dms_hotreset_task_cnt_increase 1115] <npu-smi:8812:8812> Device not exist. (dev_id=5)
+"""
+
+# Counterexample: the driver's informational lines say nothing; the start failure decides.
+DRIVER_CHATTER_THEN_FAILURE = """\
+[ 1930.402100] [ascend] [devmm] [devmm_svm_release_proc 617] <davinci_recycle:5120,5120> Devmm release create work. (hostpid=-1)
+[ 1930.402180] [ascend] [davinci_intf] [drv_davinci_intf_sub_call_release 348] <davinci_recycle:5120> Release module success. (module_name="SVM"; pid=5111)
+[ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-22/kernels/neg/main.cpp:19)
+"""
+
 CASES = [
     # (name, text, label, first error says, an alternative the report must keep or None)
     ("task daemon refused", DAEMON_REFUSED, "driver_env", "TsdOpen failed", None),
@@ -98,6 +125,22 @@ CASES = [
         START_FAILURE_THEN_UNRELATED,
         "driver_env",
         "SetDevice failed",
+        None,
+    ),
+    ("runtime start, code names the chip", ACL_INIT_WRONG_CHIP, "config", "507008", "driver_env"),
+    ("runtime start, generic code", ACL_INIT_GENERIC_CODE, "driver_env", "aclInit", None),
+    (
+        "kernel driver: device not up",
+        DRIVER_DEVICE_NOT_UP,
+        "driver_env",
+        "device(3) is not initialized",
+        "device_fault",
+    ),
+    (
+        "kernel driver chatter, later failure",
+        DRIVER_CHATTER_THEN_FAILURE,
+        "driver_env",
+        "aclrtSetDevice(dev) failed",
         None,
     ),
 ]
