@@ -3,7 +3,8 @@
 - CANN error-manager codes: `EZ9999`, `EE1002`, `EI0006`, `EL0001`, `EH9999`, `E89999`, ...
 - torch_npu PTA codes: `ERR00100`
 - ACL / runtime numbers: `error code is 507014`, `runtime result = 507015`, `result = 500001`,
-  `errno:561103`, `retCode=0x25` / `retCode=0x00c29be` (hex kept as written, lower case);
+  `errno:561103` (the operator library's log: `errno[161002]`), a registration call's
+  `... ret 107000`, `retCode=0x25` / `retCode=0x00c29be` (hex kept as written, lower case);
   helper libraries print `acl Error, code: 207001` and `...GetWorkspaceSize failed with
   aclnnStatus=561002`, runtime calls inside an aclnn op `rtKernelLaunchWithHandleV2 failed:
   507014`, Paddle's plugin `ACL error, the error code is : 500002` and its runtime checks
@@ -19,7 +20,7 @@ import re
 _CANN = re.compile(r"(?<![A-Za-z0-9])E[0-9A-Z]\d{4}(?![0-9])")
 _PTA = re.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
 _NUMERIC = re.compile(
-    r"(?:error code(?: is)?\s*[:=]?|runtime result =|\bresult =|\berrno[:=]|\bret(?:urn)? ?code[=:]"
+    r"(?:error code(?: is)?\s*[:=]?|runtime result =|\bresult =|\berrno[:=[]|\bret(?:urn)? ?code[=:]|\bret (?=\d{6}\b)"
     r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:"
     r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:)"
     r"\s*(-?\d+|0x[0-9a-fA-F]+)",

@@ -28,6 +28,19 @@ CASES = [
     ),
     ("result", "build op model failed, result = 500001[FUNC:ReportInnerError]", ("500001",)),
     ("errno", "launch failed for FlashAttentionScore, errno:561103.", ("561103",)),
+    (
+        "op-library-errno",
+        "[nnopbase_executor.cpp:1006][NNOP][NnopbasePrintSupportInfo][4410] errno[161002] "
+        "OpName:[GroupedMatmul_0] Io input dtype or format not support",
+        ("161002",),
+    ),
+    (
+        "registration-ret",
+        "[E] RegisterAscendBinary aiv ret 107000, kernel add_custom",
+        ("107000",),
+    ),
+    ("registration-ret-success", "[I] RegisterAscendBinary aic ret 0", ()),
+    ("ret-not-six-digits", "step 42 ret 1234567 samples", ()),
     ("retcode-hex", "Kernel task happen error, retCode=0x25, [aicore timeout].", ("0x25",)),
     ("hccl-ops", "OPS function error: HcclAllreduce, error code is 6", ("HCCL_E_NOT_FOUND",)),
     (
