@@ -1,9 +1,11 @@
 """Hugging Face jobs on NPU that stop before the model runs: a package the options ask for is
-missing, or the graph engine cannot build an operator the model calls.
+missing, the graph engine cannot build an operator the model calls, the launcher library refuses
+the distributed backend the job names, or a cast reaches parameters FSDP2 already sharded.
 
 Excerpts are written in the shapes these stacks print (a Python traceback from a model load,
 torch_npu's operator headline with its CANN block) with values of our own. Guide sections:
-docs/labelling.md#config-driver_env-or-weight_load and docs/labelling.md#wrappers.
+docs/labelling.md#config-driver_env-or-weight_load, docs/labelling.md#wrappers and
+docs/labelling.md#dtensor-parameters-under-a-wrapper-that-does-not-know-them.
 """
 
 from __future__ import annotations
@@ -73,3 +75,64 @@ def test_the_graph_engine_block_under_the_headline_decides() -> None:
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "driver_env"
     assert "OPS function error" not in first_text(diagnosis)
+
+
+ARGS_FRAMES = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/jobs/finetune.py", line 40, in <module>\n'
+    "    args = parser.parse_args_into_dataclasses()\n"
+    '  File "/opt/py/site-packages/transformers/training_args.py", line 2210, in _setup_devices\n'
+    "    self.distributed_state = PartialState(**accelerator_state_kwargs)\n"
+    '  File "/opt/py/site-packages/accelerate/state.py", line 190, in __init__\n'
+)
+
+
+def test_a_backend_the_launcher_library_refuses_is_the_jobs_setting() -> None:
+    text = (
+        ARGS_FRAMES + '    raise ValueError(f"Your assigned backend {backend} is not available")\n'
+        "ValueError: Your assigned backend nccl is not available, please use hccl\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert first_text(diagnosis).startswith("ValueError: Your assigned backend nccl")
+
+
+def test_the_refusal_with_its_placeholders_unfilled_reads_the_same() -> None:
+    text = ARGS_FRAMES + (
+        "[rank2]: ValueError: Your assigned backend {original_backend} is not avaliable, please "
+        "use {backend}\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert "Your assigned backend" in first_text(diagnosis)
+
+
+def test_a_line_naming_the_chosen_backend_is_not_a_failure() -> None:
+    text = "INFO accelerate.state: Your assigned backend hccl is available on 8 devices\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is None
+
+
+def test_a_cast_that_reaches_sharded_parameters_is_the_wrappers_order() -> None:
+    text = (
+        "before prepare: memory allocated (GB): 0.00, device memory used/total (GB): 0.41/29.50\n"
+        '  File "/opt/py/site-packages/accelerate/utils/fsdp_utils.py", line 640, in '
+        "fsdp2_prepare_model\n"
+        "    model = model.to(torch.float32)\n"
+        "NotImplementedError: Operator npu.npu_dtype_convert.default does not have a sharding "
+        "strategy registered.\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert "does not have a sharding strategy registered" in first_text(diagnosis)
+
+
+def test_an_op_with_no_kernel_for_the_device_is_not_the_sharding_case() -> None:
+    text = (
+        "NotImplementedError: Could not run 'npu::npu_dtype_convert' with arguments from the "
+        "'CPU' backend.\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "operator"
+    assert "Could not run 'npu::npu_dtype_convert'" in first_text(diagnosis)
