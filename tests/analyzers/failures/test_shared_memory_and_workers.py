@@ -109,3 +109,25 @@ def test_an_nccl_system_error_without_the_refusal_stays_with_the_collective_laye
     diagnosis = diagnose_text("rank4.log", text)
     assert diagnosis.category == "hccl"
     assert "env.ib_memory_registration" not in _rules(diagnosis)
+
+
+IB_REGISTRATION_IOVA = """\
+trn-7:80412:80412 [2] NCCL INFO Assigned NET plugin IB to comm
+[rank6]:   File "/opt/conda/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2634, in _coalescing_manager
+[rank6]:     work = group.reduce_scatter_tensor_coalesced(outputs, inputs, reduce_opts)
+[rank6]: RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)
+
+[2026-02-03 04:11:27] trn-7:80412:80977 [2] misc/ibvwrap.cc:182 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Invalid argument
+trn-7:80412:80977 [2] NCCL INFO transport/net_ib.cc:1880 -> 2
+trn-7:80412:80977 [2] NCCL INFO transport/net.cc:861 -> 2
+"""
+
+
+def test_a_refused_iova2_registration_is_read_like_the_older_call() -> None:
+    # Newer NCCL names `ibv_reg_mr_iova2`; the refusal explains the `unhandled system error`
+    # even when the rank's traceback is pasted above it.
+    diagnosis = diagnose_text("node0.log", IB_REGISTRATION_IOVA)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "ibv_reg_mr_iova2 failed" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
