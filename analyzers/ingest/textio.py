@@ -6,12 +6,14 @@ None of that may crash a parser or blow up memory, so:
 
 - `iter_blocks` reads a stream in ~1 MiB blocks that always end at a line end; a line longer
   than `LONG_LINE_BYTES` is cut there, the rest of it is skipped and `CUT_MARKER` appended;
-- `clean_line` decodes with replacement, drops NUL/CR/ANSI escapes and cuts the text to
+- `clean_line` decodes with replacement, drops NUL/CR/ANSI escapes, turns a web page's HTML
+  entities and non-breaking spaces back into the text they stand for, and cuts the text to
   `MAX_LINE_CHARS` with a marker.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -35,6 +37,10 @@ _ORPHAN_RESETS = ("[0m", "[0;0m", "[00m")
 MAX_DIGITS = 4300  # sys.get_int_max_str_digits() default
 KEPT_DIGITS = 20
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+# A log copied out of a web page's source, or exported by a viewer that writes HTML, arrives
+# with its quotes and angle brackets as entities (`File &quot;train.py&quot;, line 3, in
+# &lt;module&gt;`): the markup's escaping, not the program's text.
+_HTML_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|nbsp|#x?[0-9a-fA-F]{1,6});")
 
 
 def _cut_digits(found: re.Match[str]) -> str:
@@ -91,6 +97,10 @@ def clean_text(text: str, cut: bool = False) -> str:
         text = text.replace("\x00", "")
     if "\r" in text:
         text = text.rstrip("\r").replace("\r", " ")
+    if "&" in text and _HTML_ENTITY.search(text):
+        text = html.unescape(text)
+    if "\xa0" in text:  # a page's non-breaking spaces, kept by a copy from the browser
+        text = text.replace("\xa0", " ")
     if len(text) > MAX_LINE_CHARS:
         text, cut = text[:MAX_LINE_CHARS], True
     if cut and not text.endswith(CUT_MARKER):

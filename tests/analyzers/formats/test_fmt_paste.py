@@ -1,7 +1,10 @@
-"""Logs pasted through a page or an editor that indented or double-spaced every line are
-read like the log the program wrote."""
+"""Logs pasted through a page or an editor that indented or double-spaced every line, or
+copied out of a page's source with its HTML escaping, are read like the log the program
+wrote."""
 
 from __future__ import annotations
+
+import html
 
 from analyzers.formats.paste import PLAIN, PasteLayout, learn_paste_layout
 from tests.analyzers.excerpts import diagnose_text
@@ -29,6 +32,14 @@ AclNN_Parameter_Error(EZ1001):
 Tensor weight not implemented for DT_INT8,
 should be in dtype support list
 [DT_FLOAT16, DT_BFLOAT16, DT_FLOAT].
+"""
+
+# A weight loader's missing key: the quotes around the name are part of what decides it.
+MISSING_KEY = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/workspace/serve/model_loader.py", line 214, in load_weights
+[rank1]:     param = params_dict[name]
+[rank1]: KeyError: 'model.layers.31.mlp.experts.w13_weight_scale'
 """
 
 
@@ -103,3 +114,11 @@ def test_a_double_spaced_traceback_keeps_its_frames_under_one_exception() -> Non
     assert pasted.category == plain.category == "oom"
     assert pasted.first_error.text == plain.first_error.text
     assert pasted.first_error.line == 2 * plain.first_error.line - 1
+
+
+def test_a_log_copied_out_of_a_page_source_reads_as_the_program_wrote_it() -> None:
+    plain = diagnose_text("rank_1/worker.log", MISSING_KEY)
+    pasted = diagnose_text("rank_1/worker.log", html.escape(MISSING_KEY))
+    assert pasted.category == plain.category == "weight_load"
+    assert pasted.first_error.text == plain.first_error.text
+    assert "'model.layers.31.mlp.experts.w13_weight_scale'" in pasted.first_error.text

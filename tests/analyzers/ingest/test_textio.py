@@ -54,8 +54,29 @@ def test_a_huge_line_is_cut_and_the_next_line_survives():
         (b"latin-1 caf\xe9", "latin-1 caf\ufffd"),
         ("utf-8 \u4e2d\u6587".encode(), "utf-8 \u4e2d\u6587"),
         (b"\xef\xbb\xbf[PID: 9] EL0001 first line", "[PID: 9] EL0001 first line"),
+        (
+            b"  File &quot;/workspace/train.py&quot;, line 88, in &lt;module&gt;",
+            '  File "/workspace/train.py", line 88, in <module>',
+        ),
+        (b"KeyError: &#39;model.layers.3.mlp&#x27;", "KeyError: 'model.layers.3.mlp'"),
+        (b"R&D cluster: loss & grad_norm ok", "R&D cluster: loss & grad_norm ok"),
+        ("step\u00a0\u00a0 12 passed".encode(), "step   12 passed"),
     ],
-    ids=["plain", "ansi-colour", "ansi-osc", "nul", "crlf", "progress-cr", "latin1", "utf8", "bom"],
+    ids=[
+        "plain",
+        "ansi-colour",
+        "ansi-osc",
+        "nul",
+        "crlf",
+        "progress-cr",
+        "latin1",
+        "utf8",
+        "bom",
+        "html-entities",
+        "html-numeric-entities",
+        "bare-ampersand",
+        "no-break-space",
+    ],
 )
 def test_clean_line(raw, expected):
     assert clean_line(raw) == expected
