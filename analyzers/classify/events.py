@@ -27,6 +27,7 @@ from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
+from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.severity import JOINED_RAISE
 
 TIER_CAUSE = 6.0
@@ -237,13 +238,16 @@ def _unmatched_tier(event: Event, message: str) -> float:
     with no error word a reader of free text would notice. So is an error line in unknown
     wording whose words agree on a failure kind (`analyzers.classify.hints`). A frame pasted on
     one line with its `raise XError("...")`, when the exception line itself was lost, is the
-    only record of the exception: a bare failure, which the exception line outranks."""
+    only record of the exception: a bare failure, which the exception line outranks. So is the
+    frame a log that ends inside a traceback stops on (`formats.cut_traceback`)."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_UNKNOWN
     if message.lstrip().startswith('File "') and JOINED_RAISE.search(message):
         return TIER_GENERIC  # below the exception line, when the paste kept it
+    if event.source == CUT_TRACEBACK_SOURCE:
+        return TIER_GENERIC  # a traceback cut before its exception: where the job raised
     if event.source == CANN_LOG_SOURCE and event.level == "ERROR":
         return TIER_GENERIC
     if event.source in _LEVELLED_SOURCES and event.level in _LOUD_LEVELS:

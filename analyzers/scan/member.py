@@ -31,6 +31,8 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
+from analyzers.formats.cut_traceback import SOURCE as CUT_SOURCE
+from analyzers.formats.cut_traceback import cut_frame
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.flattened import split_flattened
@@ -273,6 +275,7 @@ class _FileScanner(ScanSink):
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
         self._refusal_at_end()
+        self._traceback_cut_at_end()
         self._pending_at_end()
         self.events.sort(key=lambda event: event.line)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
@@ -295,6 +298,16 @@ class _FileScanner(ScanSink):
             found = last_refusal(tail, self.prefilter)
             if found is not None:
                 self.emit(*found, EventKind.ERROR)
+
+    def _traceback_cut_at_end(self) -> None:
+        """A job log with no error line that ends inside a traceback (`formats.cut_traceback`)."""
+        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
+            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            found = cut_frame(tail)
+            if found is not None:
+                lineno, frame, cited = found
+                event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
+                event.text = cited
 
     def _pending_at_end(self) -> None:
         """A job log with no error line that stops on an announced step (`formats.pending`)."""
