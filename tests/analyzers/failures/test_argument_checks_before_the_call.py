@@ -59,6 +59,18 @@ KERNEL_BINDING_SHAPE = """\
 RuntimeError: tensor: name = paged_kv_indptr, shape = [65] is_cont = 1, type = int is not as expected: shape = [33], type = Int
 """
 
+# all_to_all_single handed split sizes that do not add up to the tensor it sends.
+SPLITS_DO_NOT_ADD_UP = """\
+2026-05-02 11:40:03,104 [rank5] INFO   attention passed
+2026-05-02 11:40:03,512 [rank5] ERROR dispatch failed: Split sizes doesn't match total dim 0 size
+Traceback (most recent call last):
+  File "/srv/moe/dispatch.py", line 74, in dispatch
+    dist.all_to_all_single(recv, tokens, output_split_sizes=None, input_split_sizes=counts)
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4711, in all_to_all_single
+    work = group.alltoall_base(
+RuntimeError: Split sizes doesn't match total dim 0 size
+"""
+
 # A peer's message longer than the receiver's buffer: ranks that disagree.
 GLOO_PREAMBLE = """\
 terminate called after throwing an instance of 'gloo::EnforceNotMet'
@@ -119,6 +131,15 @@ def test_a_collective_refusing_ragged_blocks_is_a_shape_mismatch() -> None:
     assert "invalid tensor size at index 3" in diagnosis.first_error.text
     assert "hccl" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
+
+
+def test_all_to_all_split_sizes_that_do_not_add_up_are_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("log_5.log", SPLITS_DO_NOT_ADD_UP)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Split sizes doesn't match total dim 0 size" in diagnosis.first_error.text
+    assert "hccl" in alternatives(diagnosis)
+    assert "op_constraint" not in [diagnosis.category, *alternatives(diagnosis)]
 
 
 def test_a_message_a_peer_sent_that_did_not_fit_stays_the_collectives() -> None:
