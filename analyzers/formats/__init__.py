@@ -3,7 +3,10 @@
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, with the
 launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
-below it). Whole-file parsers for small structured files:
+below it). What a paste did to every line of a file (a shared indent, double spacing):
+`paste`. A job log with no error line is read at its end: `refusal` (plain-words refusal),
+`pending` (an announced step), `cut_traceback` (frames with no exception line). Whole-file
+parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,
 `severity` (error/warning/noise and the prefilter knowledge), `blockfilter`, `hints`.
 """
