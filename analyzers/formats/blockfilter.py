@@ -136,6 +136,24 @@ def learn_shape(raw: bytes) -> bytes | None:
     return folded[: at + 1] if 0 < at < 160 else None
 
 
+# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
+_RELAYED_AFTER_INFO = re.compile(rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:")
+
+
+def relays_workers(block: bytes, shape: bytes) -> bool:
+    """Whether the file's logger relays its workers' output: INFO records of the learned
+    shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`).
+    Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
+    (`formats.lines` reads such a line by its words)."""
+    folded = block.translate(FOLD)
+    at = folded.find(shape + b"info ")
+    while at >= 0:
+        if _RELAYED_AFTER_INFO.match(folded, at + len(shape)):
+            return True
+        at = folded.find(shape + b"info ", at + 1)
+    return False
+
+
 ODD_RANGE_BYTES = 16 * 1024
 
 

@@ -24,7 +24,10 @@ opening with level, module, pid and a timestamp to the microsecond:
     [ERROR] HCCL(4121,train):2026-05-02-10:12:44.603.127 [socket.cc:880] [4190]... ret[9].
 
 on one physical line. Such a header only ever begins a line, so a long line holding two or
-more of them is cut before each one, whatever else it holds.
+more of them is cut before each one, whatever else it holds. Python logging records pasted
+the same way are read alike: `2025-10-31 03:11:02,474 - Trainer - INFO - ...`, the default
+record time (comma before the milliseconds) followed by ` - `, opens each record, and two or
+more of them on one long line are cut before each one.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ _CANN_HEADER = re.compile(
     rb"(?:(?<=\s)|^)\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] [A-Z][A-Z0-9_]*"
     rb"\(-?\d+,[^)\n]{0,64}\):\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}\.\d{3}"
 )
+# `YYYY-MM-DD hh:mm:ss,mmm - `, the default Python logging record time and separator
+_RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - ")
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -63,6 +68,10 @@ def split_flattened(raw: bytes) -> list[bytes]:
         headers = [match.start() for match in _CANN_HEADER.finditer(raw)]
         if len(headers) >= 2:
             return _cut(raw, headers)
+    if raw.count(b",") >= 2 and raw.count(b" - ") >= 2:  # cheap gate: every record holds both
+        records = [match.start() for match in _RECORD_HEADER.finditer(raw)]
+        if len(records) >= 2:
+            return _cut(raw, records)
     if not any(mark in raw for mark in _MARKS):
         return [raw]
     starts = list(_STARTS_RE.finditer(raw))

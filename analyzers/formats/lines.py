@@ -3,7 +3,8 @@
 Formats nest: `(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [multiproc_executor.py:294] [ERROR]
 2027-01-13-23:45:56 (PID:88362, Device:1, RankID:-1) ERR00100 PTA call acl api failed.` is a
 vLLM header around a torch_npu PTA line, so wrappers and headers are peeled in rounds; the
-innermost level, source and time win because they are the most specific. A JSON-lines object
+innermost level, source and time win because they are the most specific; a quiet level a
+relaying logger stamped on a worker's tagged line (`- INFO - [rank7]: ...`) is dropped. A JSON-lines object
 (`formats.jsonlines`) is one such round: its message is peeled further.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from analyzers.formats import glog, jsonlines, plog, pylogging, syslog, torch_npu
-from analyzers.formats.base import Header, ParsedLine, normal_level
+from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
 from analyzers.formats.wrappers import strip_wrappers
@@ -26,12 +27,21 @@ HEADERS: tuple[Header, ...] = (
 )
 _ROUNDS = 3
 _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
+# A trainer that forwards its workers' output through its own logger writes every worker line
+# as an INFO record (`2025-10-31 03:11:02,474 - Trainer - INFO - [rank7]: RuntimeError: ...`).
+# The torch rank tag inside the record says the rest is the worker's stream: the record's
+# quiet level is the relay's choice, so the worker's line is read by its words like any
+# untagged stream line. A level the worker's own header gives afterwards still wins.
+_RELAYED = re.compile(r"\[(?:rank|default)\d+\]:")
 
 
 def parse_line(text: str) -> ParsedLine:
     line = ParsedLine(text=text, message=text.rstrip())
     for _ in range(_ROUNDS):
+        before = len(line.stream_key)
         strip_wrappers(line)
+        if line.level in QUIET_LEVELS and _RELAYED.match(line.stream_key, before):
+            line.level = None  # the quiet level was the relay's, not the worker's
         if line.message[:1] == "{" and jsonlines.take(line):
             continue  # the object's message may carry its own prefixes
         if not _take_header(line):

@@ -27,6 +27,7 @@ from analyzers.formats.blockfilter import (
     learn_shape,
     odd_ranges,
     plog_candidates,
+    relays_workers,
     shaped_scan,
 )
 from analyzers.formats.cann_block import CannBlockTracker
@@ -173,7 +174,8 @@ class _FileScanner(ScanSink):
         for raw in block.split(b"\n", SHAPE_PROBE_LINES)[:SHAPE_PROBE_LINES]:
             shape = learn_shape(raw)
             if shape is not None and parse_line(clean_line(raw)).level == "INFO":
-                return shape
+                # a logger that relays its workers' lines at INFO has no skippable INFO shape
+                return None if relays_workers(block, shape) else shape
         return None
 
     def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:

@@ -97,3 +97,33 @@ def test_a_plog_run_pasted_on_one_line_is_cut_before_each_header() -> None:
 )
 def test_a_plog_line_with_one_header_stays_whole(raw: bytes) -> None:
     assert split_flattened(raw) == [raw]
+
+
+# Python logging records of a trainer that relays its workers' output, pasted with the line
+# breaks turned into runs of spaces: three records on one physical line.
+FLATTENED_RECORDS = (
+    b"2026-02-03 04:05:06,101 - Tuner - INFO - [rank2]:     raise result"
+    + b" " * 40
+    + b"2026-02-03 04:05:06,102 - Tuner - INFO - [rank2]: torch.distributed.checkpoint.api."
+    b"CheckpointException: CheckpointException ranks:dict_keys([0, 1, 2, 3])"
+    + b" " * 40
+    + b"2026-02-03 04:05:06,102 - Tuner - INFO - [rank2]: Traceback (most recent call last): (RANK 0)"
+)
+
+
+def test_logging_records_pasted_on_one_line_are_cut_before_each_record() -> None:
+    pieces = split_flattened(FLATTENED_RECORDS)
+
+    assert len(pieces) == 3
+    assert pieces[0].endswith(b"raise result")
+    assert pieces[1].startswith(b"2026-02-03 04:05:06,102 - Tuner - INFO - [rank2]: torch.")
+    assert pieces[2].endswith(b"(RANK 0)")
+
+
+def test_a_record_that_quotes_a_time_stays_whole() -> None:
+    # one record whose message mentions another record's time without the ` - ` after it
+    raw = (
+        b"2026-02-03 04:05:06,101 - Tuner - INFO - resuming from the state saved at "
+        b"2026-02-03 03:00:00,000, step 400 - " + b"x" * 300
+    )
+    assert split_flattened(raw) == [raw]

@@ -619,3 +619,17 @@ def test_a_ts_stamped_torch_line_is_not_read_as_a_journal_line():
     line = parse_line("Mar 01 10:00:02 [rank4]: ValueError: remaining arguments ['--x']")
     assert line.rank == 4
     assert line.message == "ValueError: remaining arguments ['--x']"
+
+
+def test_a_worker_line_a_trainer_relays_at_info_is_read_by_its_words():
+    line = parse_line(
+        "2026-02-03 04:05:06,101 - Tuner - INFO - [rank5]: RuntimeError: NPU out of memory."
+    )
+    assert line.rank == 5
+    assert line.level is None  # INFO was the relaying logger's level, not the worker's
+    assert line.message == "RuntimeError: NPU out of memory."
+
+
+def test_an_info_record_without_a_worker_tag_stays_quiet():
+    line = parse_line("2026-02-03 04:05:06,101 - Tuner - INFO - step 40 error rate 0.02")
+    assert line.level == "INFO"

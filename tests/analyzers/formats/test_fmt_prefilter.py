@@ -9,6 +9,7 @@ from analyzers.formats.blockfilter import (
     learn_shape,
     literal_prefixes,
     plog_candidates,
+    relays_workers,
     shaped_scan,
 )
 from analyzers.formats.lines import parse_line
@@ -238,3 +239,23 @@ def test_a_cann_log_is_searched_only_for_the_info_phrases_cann_writes() -> None:
         plog.index(b"[INFO] HCCL(3120,python):2026-05-01-10:00:01")
     }
     assert b"no available shared memory broadcast block" not in block_filter.notable_cann
+
+
+def test_a_logger_that_relays_worker_lines_has_no_skippable_info_shape() -> None:
+    block = (
+        b"2026-02-03 04:05:06,100 - Tuner - INFO - saving step 400\n"
+        b"2026-02-03 04:05:06,101 - Tuner - INFO - [rank12]: RuntimeError: boom\n"
+    )
+    shape = learn_shape(block.split(b"\n")[0])
+    assert shape is not None
+    assert relays_workers(block, shape)
+
+
+def test_info_records_that_only_mention_a_rank_are_chatter() -> None:
+    block = (
+        b"2026-02-03 04:05:06,100 - Tuner - INFO - saving step 400\n"
+        b"2026-02-03 04:05:06,101 - Tuner - INFO - rank 3 wrote shard [rank3] done\n"
+    )
+    shape = learn_shape(block.split(b"\n")[0])
+    assert shape is not None
+    assert not relays_workers(block, shape)
