@@ -52,3 +52,33 @@ def test_an_smmu_fault_alone_is_a_device_fault() -> None:
 def test_a_negative_smmu_answer_is_not_a_fault() -> None:
     diagnosis = diagnose_text("plog/plog-7001.log", TASK + _smmu(0))
     assert diagnosis.first_error is None or "isSmmuFault" not in diagnosis.first_error.text
+
+
+# The trace recorder (ATRACE) writes its own complaints into the same plog when it cannot open
+# its schedule-trace files; they are the tracer's bookkeeping and come before the runtime's
+# report, so they must not take the first error from the fault that follows.
+TRACER_NOISE = (
+    "[ERROR] ATRACE(7001,):2026-04-02-11:22:30.010.020 [trace_recorder.c:397](tid:7088) open file "
+    "failed, file=/home/svc/ascend/atrace/trace_51_7001_20260402102230/schedule_event_7001_"
+    "20260402112229/schedule_tracer_ts_2.txt, strerr=No such file or directory.\n"
+    "[ERROR] ATRACE(7001,):2026-04-02-11:22:30.010.024 [atrace_client_core.c:42](tid:7088) get "
+    "event fd failed, event name=ts_2.\n"
+)
+
+
+def test_tracer_file_complaints_before_an_smmu_fault_are_not_the_first_error() -> None:
+    diagnosis = diagnose_text("plog/plog-7001.log", TRACER_NOISE + _smmu(1))
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "isSmmuFault is 1" in diagnosis.first_error.text
+
+
+def test_grep_prefixed_plog_lines_are_read_like_the_plog() -> None:
+    # A plog quoted through `grep -n` keeps each line's file and line number in front.
+    prefix = "/home/svc/ascend/log/debug/plog/plog-7001_20260402112229.log:{n}:"
+    lines = (TRACER_NOISE + _smmu(1)).splitlines(keepends=True)
+    text = "".join(prefix.format(n=40 + i) + line for i, line in enumerate(lines))
+    diagnosis = diagnose_text("plog_grep.txt", text)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "isSmmuFault is 1" in diagnosis.first_error.text
