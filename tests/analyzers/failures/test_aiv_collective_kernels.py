@@ -1,10 +1,10 @@
 """HCCL collectives that run as vector-core kernels and stop on the device.
 
 docs/labelling.md#an-operator-name-decides-nothing: a device fault whose kernel is one of
-HCCL's own AIV collective kernels is the collective layer's (`hccl`, the device reading
-offered beside it, below the confident band); a fault in any other vector kernel keeps the
-corpus rule's `aicore_timeout`. HCCL's note that several groups run AIV collectives at once
-is its account of such a stall and the first error.
+HCCL's own AIV collective kernels is still a device-side core exception (`aicore_timeout`, the
+corpus rule), with the collective layer offered beside it and below the confident band; a
+fault in any other vector kernel offers no collective. HCCL's note that several groups run AIV
+collectives at once is its account of such a stall, the first error and `hccl`.
 
 Fixtures follow the plog line format; values are made up.
 """
@@ -26,12 +26,12 @@ def kernel_fault(kernel: str, at: str = "10:11:12.001.002") -> str:
     )
 
 
-def test_a_fault_in_an_hccl_aiv_kernel_reads_as_the_collective_layer() -> None:
+def test_a_fault_in_an_hccl_aiv_kernel_offers_the_collective_layer() -> None:
     diagnosis = diagnose_text(PLOG, kernel_fault("aiv_reduce_scatter_float16_t"))
-    assert diagnosis.category == "hccl"
+    assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "kernel_name=aiv_reduce_scatter_float16_t" in diagnosis.first_error.text
-    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
@@ -43,14 +43,16 @@ def test_the_slot_dump_of_a_timed_out_aiv_collective_is_read_too() -> None:
         "kernel_name=aiv_all_reduce_bfloat16_t, kernel_info_ext=none, pc_start=0x12c0aa000100.\n"
     )
     diagnosis = diagnose_text(PLOG, line)
-    assert diagnosis.category == "hccl"
+    assert diagnosis.category == "aicore_timeout"
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.first_error is not None
     assert "aicore task timeout dfx" in diagnosis.first_error.text
 
 
-def test_a_fault_in_a_model_vector_kernel_keeps_the_device_reading() -> None:
+def test_a_fault_in_a_model_vector_kernel_offers_no_collective() -> None:
     diagnosis = diagnose_text(PLOG, kernel_fault("aiv_rms_norm_quant_half"))
     assert diagnosis.category == "aicore_timeout"
+    assert "hccl" not in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_hccl_note_on_groups_sharing_aiv_collectives_is_the_first_error() -> None:
