@@ -135,3 +135,36 @@ def test_a_buffer_refused_by_another_transport_is_not_hccl() -> None:
     text = REGISTER_REFUSED.replace("HCCL Error Code: 7", "UCX error: no such device")
     diagnosis = diagnose_text("job/worker_1.log", text)
     assert diagnosis.category != "hccl"
+
+
+# CANN's llm_datadist behind vLLM's llmdatadist connectors: the engine does not start
+DATADIST_INIT_FAILED = """\
+(VllmWorkerProcess pid=6120) ERROR 05-06 07:08:09 [multiproc_worker_utils.py:238]     handle_llm_status(ret, '[LLMDataDist.init]', f'Failed to initialize llm datadist, options = {options}')
+(VllmWorkerProcess pid=6120) ERROR 05-06 07:08:09 [multiproc_worker_utils.py:238]     raise LLMException(f"{func_name} failed, error code is {code_2_status(status)}, {other_info}.",
+(VllmWorkerProcess pid=6120) ERROR 05-06 07:08:09 [multiproc_worker_utils.py:238] llm_datadist.status.LLMException: [LLMDataDist.init] failed, error code is LLMStatusCode.LLM_FAILED, Failed to initialize llm datadist, options = {'ge.exec.deviceId': '3', 'llm.listenIpInfo': '10.40.0.9:27000', 'llm.Role': 'Decoder'}.
+INFO 05-06 07:08:09 [multiproc_worker_utils.py:124] Killing local vLLM worker processes
+"""
+
+# the same library once started: the link to the peer cluster fails
+DATADIST_LINK_FAILED = """\
+(Worker_DP1_TP2_EP2 pid=7122)     comm_id = self.llm_datadist.link(comm_name, cluster_rank_info,
+(Worker_DP1_TP2_EP2 pid=7122) llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM_LINK_FAILED, {3: 0, 11: 1}.
+"""
+
+
+def test_a_datadist_that_does_not_start_is_read_as_its_settings() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("prefill/serve.log", DATADIST_INIT_FAILED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "[LLMDataDist.init] failed" in diagnosis.first_error.text
+    assert "handle_llm_status" not in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_started_datadist_that_cannot_link_stays_a_communication_failure() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", DATADIST_LINK_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "LLM_LINK_FAILED" in diagnosis.first_error.text

@@ -1,0 +1,114 @@
+"""Multi-node serving on Ray: the cluster the engine runs on, and what Ray prints for a worker.
+
+Two classes. A node that cannot reach the head node's control store (GCS) never joins the
+cluster, and the head waits for a placement group it cannot fill: a wait on the peer, read
+like a rendezvous store that cannot be reached
+(docs/labelling.md#a-rendezvous-host-with-no-address). And Ray's header over a remote call's
+exception (`RayTaskError(KeyError): ray::...`), which names only the inner type: the worker's
+own exception line under it is the first error, the header alone is a first error with no
+class (docs/labelling.md#wrappers). Such pastes often keep vLLM's start-up note that its
+compiled CUDA extensions are absent (`Failed to import from vllm._C with
+ModuleNotFoundError(...)`, expected on an NPU plugin) without its WARNING header; the note is
+no error. The excerpts follow Ray's real shapes with values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+HEAD_NODE = """\
+2026-02-03 04:05:01,100 INFO worker.py:1654 -- Started a local Ray instance.
+No current placement group found. Creating a new placement group.
+The number of required NPUs exceeds the total number of available NPUs in the placement group.
+Waiting for creating a placement group of specs.
+"""
+
+WORKER_NODE = """\
+[2026-02-03 04:05:06,789 W 51 51] gcs_rpc_client.h:151: Failed to connect to GCS at address 10.20.0.4:6380 within 5 seconds.
+[2026-02-03 04:05:36,790 W 51 51] gcs_client.cc:183: Failed to get cluster ID from GCS server: TimedOut: Timed out while waiting for GCS to become available.
+"""
+
+
+def test_a_node_that_cannot_reach_the_head_is_a_communication_failure() -> None:
+    """docs/labelling.md#a-rendezvous-host-with-no-address"""
+    diagnosis = diagnose_files({"head/model.log": HEAD_NODE, "node1/model.log": WORKER_NODE})
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed to connect to GCS at address 10.20.0.4:6380" in diagnosis.first_error.text
+    assert {"config", "hang"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_joining_an_existing_cluster_is_no_error() -> None:
+    """docs/labelling.md#a-rendezvous-host-with-no-address"""
+    text = (
+        "2026-02-03 04:05:06,789 INFO worker.py:1654 -- Connecting to existing Ray cluster at "
+        "address: 10.20.0.4:6380...\n"
+        "2026-02-03 04:05:07,001 INFO worker.py:1832 -- Connected to Ray cluster.\n"
+        "RuntimeError: NPU out of memory. Tried to allocate 4.00 GiB (NPU 2; 60.97 GiB total "
+        "capacity; 57.10 GiB already allocated; 57.10 GiB current active; 1.20 GiB free; "
+        "57.30 GiB reserved in total by PyTorch)\n"
+    )
+    diagnosis = diagnose_text("head/model.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
+
+
+RAY_HEADER_ONLY = """\
+EngineCore failed to start.
+(EngineCore pid=91) ray.exceptions.RayTaskError(KeyError): ray::RayWorkerWrapper.execute_method() (pid=230, ip=10.20.0.5, actor_id=5f4e3d2c1b0a99887766554401000000)
+"""
+
+RAY_HEADER_AND_WORKER_EXCEPTION = """\
+(EngineCore pid=91) ray.exceptions.RayTaskError(RuntimeError): ray::RayWorkerWrapper.execute_method() (pid=230, ip=10.20.0.5, actor_id=5f4e3d2c1b0a99887766554401000000)
+(EngineCore pid=91)   File "/opt/serve/worker.py", line 214, in execute_method
+(EngineCore pid=91)     return run(*args, **kwargs)
+(EngineCore pid=91) RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 1; 60.97 GiB total capacity; 58.40 GiB already allocated; 58.40 GiB current active; 0.60 GiB free; 58.50 GiB reserved in total by PyTorch)
+"""
+
+
+def test_rays_header_alone_is_the_first_error_with_no_class() -> None:
+    """docs/labelling.md#wrappers"""
+    diagnosis = diagnose_text("engine.log", RAY_HEADER_ONLY)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "RayTaskError(KeyError)" in diagnosis.first_error.text
+
+
+def test_the_workers_own_exception_under_rays_header_decides() -> None:
+    """docs/labelling.md#wrappers"""
+    diagnosis = diagnose_text("engine.log", RAY_HEADER_AND_WORKER_EXCEPTION)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
+
+
+def test_an_unknown_worker_exception_under_rays_header_is_still_the_first_error() -> None:
+    """docs/labelling.md#wrappers"""
+    text = RAY_HEADER_ONLY + (
+        '(EngineCore pid=91)   File "/opt/serve/worker.py", line 214, in execute_method\n'
+        "(EngineCore pid=91)     return table[name]\n"
+        "(EngineCore pid=91) LookupError: no handler registered for 'mixer_v3'\n"
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.first_error is not None
+    assert "no handler registered for 'mixer_v3'" in diagnosis.first_error.text
+
+
+def test_vllms_note_on_absent_compiled_extensions_is_no_error() -> None:
+    """docs/labelling.md#wrappers"""
+    text = (
+        "Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\").\n"
+        + RAY_HEADER_ONLY
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.first_error is not None
+    assert "RayTaskError(KeyError)" in diagnosis.first_error.text
+    assert diagnosis.category != "driver_env"
+
+
+def test_a_missing_package_the_job_imports_is_still_an_error() -> None:
+    text = "ModuleNotFoundError: No module named 'vllm_plugin_ext'\n"
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.first_error is not None
+    assert "vllm_plugin_ext" in diagnosis.first_error.text
