@@ -137,21 +137,16 @@ def learn_shape(raw: bytes) -> bytes | None:
 
 
 # a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
-_RELAYED_AFTER_INFO = re.compile(rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:")
+_RELAYED_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:"
 
 
-def relays_workers(block: bytes, shape: bytes) -> bool:
+def relays_workers(folded: bytes, shape: bytes) -> bool:
     """Whether the file's logger relays its workers' output: INFO records of the learned
     shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`).
     Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
-    (`formats.lines` reads such a line by its words)."""
-    folded = block.translate(FOLD)
-    at = folded.find(shape + b"info ")
-    while at >= 0:
-        if _RELAYED_AFTER_INFO.match(folded, at + len(shape)):
-            return True
-        at = folded.find(shape + b"info ", at + 1)
-    return False
+    (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD;
+    one search, led by the shape's own bytes, reads it."""
+    return re.search(re.escape(shape) + _RELAYED_AFTER_INFO, folded) is not None
 
 
 ODD_RANGE_BYTES = 16 * 1024

@@ -145,7 +145,7 @@ class _FileScanner(ScanSink):
             folded = block.translate(FOLD)
             if head:
                 self.hints.read_head(block)
-                self.shape = self.shape or self._learn_shape(block)
+                self.shape = self.shape or self._learn_shape(block, folded)
             if self.checkpoint_lines is not None:  # never for CANN logs, counted above
                 self.checkpoint_lines.scan(block, folded, first_line)
                 line_no, pos = self.checkpoint_lines.counted
@@ -166,7 +166,7 @@ class _FileScanner(ScanSink):
             self._walk(block, first_line, sorted(hits), hits)
         return lines
 
-    def _learn_shape(self, block: bytes) -> bytes | None:
+    def _learn_shape(self, block: bytes, folded: bytes) -> bytes | None:
         """The logging prefix of the file, from one of its first lines that parses as an INFO
         line of a logging format (only rank logs: CANN logs have their own fast path)."""
         if self.info.kind not in CHECKPOINT_KINDS:
@@ -175,7 +175,7 @@ class _FileScanner(ScanSink):
             shape = learn_shape(raw)
             if shape is not None and parse_line(clean_line(raw)).level == "INFO":
                 # a logger that relays its workers' lines at INFO has no skippable INFO shape
-                return None if relays_workers(block, shape) else shape
+                return None if relays_workers(folded, shape) else shape
         return None
 
     def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
