@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parents[1]
+KEPT = 4  # entries kept per name (contents or code versions)
 FORMAT = 1  # bump when what is pickled changes shape without a code file changing
 
 
@@ -121,7 +122,7 @@ def _code_stamp() -> str:
 
 
 def _store(path: Path, name: str, value: Any) -> None:
-    """Write atomically, then drop this name's entries for other contents."""
+    """Write atomically, then drop this name's older entries."""
     pickler_table = {re.Pattern: lambda p: (LazyPattern, (p.pattern, p.flags))}
     out = None
     try:
@@ -135,7 +136,16 @@ def _store(path: Path, name: str, value: Any) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(out.name)
         return
-    for old in path.parent.glob(f"{name}-*.pickle"):
-        if old != path:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    _prune(path.parent, name)
+
+
+def _prune(directory: Path, name: str) -> None:
+    """Keep this name's newest entries: two checkouts or releases used by turns each keep
+    theirs, while edits over time do not pile up."""
+    entries = []
+    for entry in directory.glob(f"{name}-*.pickle"):
+        with contextlib.suppress(OSError):
+            entries.append((entry.stat().st_mtime_ns, entry))
+    for _, old in sorted(entries, reverse=True)[KEPT:]:
+        with contextlib.suppress(OSError):
+            old.unlink()

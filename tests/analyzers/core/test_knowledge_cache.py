@@ -45,13 +45,22 @@ def test_unchanged_knowledge_is_read_back_without_reading_its_files(cache_dir, r
     assert len(list(cache_dir.glob("rules-*.pickle"))) == 1
 
 
-def test_an_edited_file_is_read_afresh_and_the_old_entry_dropped(cache_dir, rules) -> None:
+def test_an_edited_file_is_read_afresh(cache_dir, rules) -> None:
     cached("rules", [rules], Builder("before"))
     rules.write_text("- id: oom.host\n", encoding="utf-8")
     build = Builder("after")
     assert cached("rules", [rules], build) == "after"
     assert build.calls == 1
-    assert len(list(cache_dir.glob("rules-*.pickle"))) == 1
+
+
+def test_only_the_newest_entries_of_a_name_are_kept(cache_dir, rules) -> None:
+    for version in range(knowledge_cache.KEPT + 3):
+        rules.write_text(f"- id: oom.v{version}\n", encoding="utf-8")
+        cached("rules", [rules], Builder(version))
+    assert len(list(cache_dir.glob("rules-*.pickle"))) == knowledge_cache.KEPT
+    build = Builder("again")
+    assert cached("rules", [rules], build) == knowledge_cache.KEPT + 2
+    assert build.calls == 0
 
 
 def test_patterns_come_back_compiled_on_first_use(cache_dir, rules) -> None:
