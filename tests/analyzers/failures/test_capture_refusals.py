@@ -13,7 +13,7 @@ docs/labelling.md#calls-refused-during-graph-capture
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 CAPTURE_REFUSED = """\
 [2026-05-11 10:02:13 TP0] Capture npu graph begin. This can take up to several minutes. avail mem=41.20 GB
@@ -127,3 +127,69 @@ def test_a_capture_invalidated_by_an_earlier_call_is_a_refusal_even_in_nccl_word
 def test_an_nccl_cuda_failure_outside_a_capture_stays_a_collective_failure() -> None:
     diagnosis = diagnose_text("serve/tp1.log", NCCL_PLAIN_CUDA_FAILURE)
     assert diagnosis.category == "hccl"
+
+
+# A paste that kept only CUDA's hint line, naming the capture-family enum, and lost the
+# headline above it. The enum is the refusal; the same hint naming an illegal address is not.
+CAPTURE_HINT_ONLY = """\
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840] Search for `cudaErrorStreamCaptureUnsupported' in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840] CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840] For debugging consider passing CUDA_LAUNCH_BLOCKING=1
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840]
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840] During handling of the above exception, another exception occurred:
+(Worker_TP3 pid=20418) ERROR 03-09 11:12:13 [multiproc_executor.py:840] Traceback (most recent call last):
+"""
+
+ILLEGAL_ADDRESS_HINT_ONLY = CAPTURE_HINT_ONLY.replace(
+    "cudaErrorStreamCaptureUnsupported", "cudaErrorIllegalAddress"
+)
+
+
+def test_a_capture_enum_in_the_hint_line_is_read_as_the_refusal() -> None:
+    diagnosis = diagnose_text("serve/worker_tp3.log", CAPTURE_HINT_ONLY)
+    assert diagnosis.category == "stream_sync"
+    assert "cudaErrorStreamCaptureUnsupported" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_an_illegal_address_enum_in_the_hint_line_is_no_refusal() -> None:
+    diagnosis = diagnose_text("serve/worker_tp3.log", ILLEGAL_ADDRESS_HINT_ONLY)
+    assert diagnosis.category != "stream_sync"
+
+
+# The runtime's plog lines pasted bare, without their `[ERROR] RUNTIME(...)` header, after the
+# serving engine's own report of the synchronize it then saw fail with 507014. The refused
+# call is the first error; the 507014 is its downstream report, not an AI Core timeout.
+ENGINE_SYNC_AFTER_REFUSAL = """\
+RuntimeError: NPUModelRunner init failed, error is ACL stream synchronize failed, error code:507014
+"""
+
+BARE_RUNTIME_REFUSAL = """\
+StreamSynchronize: Not allow to synchronize captured-stream, stream_id=7
+rtStreamSynchronize: ErrCode=107027, desc=[stream is captured]
+"""
+
+
+def test_bare_runtime_refusal_lines_come_before_the_engines_507014() -> None:
+    diagnosis = diagnose_files(
+        {
+            "serve/console.txt": ENGINE_SYNC_AFTER_REFUSAL,
+            "serve/runtime_excerpt.txt": BARE_RUNTIME_REFUSAL,
+        }
+    )
+    assert diagnosis.category == "stream_sync"
+    assert "Not allow to synchronize captured-stream" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_the_engines_507014_alone_stays_an_ai_core_timeout() -> None:
+    diagnosis = diagnose_text("serve/console.txt", ENGINE_SYNC_AFTER_REFUSAL)
+    assert diagnosis.category == "aicore_timeout"
+
+
+def test_a_bare_runtime_errcode_line_is_read_by_its_code() -> None:
+    diagnosis = diagnose_text(
+        "serve/runtime_excerpt.txt", "rtMemcpy: ErrCode=107030, desc=[capture mode]\n"
+    )
+    assert diagnosis.category == "stream_sync"
+    assert "ErrCode=107030" in diagnosis.first_error.text
