@@ -101,9 +101,28 @@ DRIVER_CHATTER_THEN_FAILURE = """\
 [ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-22/kernels/neg/main.cpp:19)
 """
 
+# The block's headline says the device itself stopped answering (its heartbeats are gone); the
+# task daemon's refusal under it is what that looks like from the host, so the device decides.
+DEVICE_UNREACHABLE_AT_START = """\
+[ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-23/kernels/max/main.cpp:88)
+[ERROR] RecentErrMsg: [PID: 30517] 2026-11-02-13:40:21.500.600 Inner_Error_Device_Status_Abnormal(E39009): Failed to connect the device.
+        Possible Cause: 1. Heartbeats are missing on the device. 2. The underlying channel is disconnected.
+        TraceBack (most recent call last):
+        TsdOpen failed. devId=5, tdt error=34[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:2600]
+        Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3500]
+        rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:60]
+"""
+
 CASES = [
     # (name, text, label, first error says, an alternative the report must keep or None)
     ("task daemon refused", DAEMON_REFUSED, "driver_env", "TsdOpen failed", None),
+    (
+        "device unreachable over the daemon's refusal",
+        DEVICE_UNREACHABLE_AT_START,
+        "device_fault",
+        "Failed to connect the device",
+        "driver_env",
+    ),
     ("driver refused", DRIVER_REFUSED, "driver_env", "halDeviceOpen failed", None),
     (
         "driver refused under a generic headline",

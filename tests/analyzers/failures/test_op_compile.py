@@ -102,3 +102,24 @@ def test_build_headlines_alone_name_the_op_that_did_not_build() -> None:
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "Compile op[trans_Mul_7,] failed" in diagnosis.first_error.text
+
+
+# A kernel generated from source by a test harness that does not build: the compiler's error
+# is the first error; make's lines after it only report that the target failed.
+GENERATED_KERNEL_DOES_NOT_BUILD = """\
+/srv/ci/run-31/kernels/reduce/reduce_kernel.cpp:58:5: error: no matching function for call to 'TREDUCE'
+    TREDUCE<ReduceMode::Sum>(v3, v4, v7, v9);
+    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+/srv/ci/run-31/payload/isa/include/common/instr.hpp:120:15: note: candidate function template not viable: requires 3 arguments, but 4 were provided
+1 error generated.
+gmake[2]: *** [CMakeFiles/reduce_kernel.dir/build.make:70: CMakeFiles/reduce_kernel.dir/reduce_kernel.cpp.o] Error 1
+gmake[1]: *** [CMakeFiles/Makefile2:80: CMakeFiles/reduce_kernel.dir/all] Error 2
+gmake: *** [Makefile:90: all] Error 2
+"""
+
+
+def test_a_generated_kernel_that_does_not_build_is_read_from_the_compiler_line() -> None:
+    diagnosis = diagnose_text("build.log", GENERATED_KERNEL_DOES_NOT_BUILD)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "no matching function for call to 'TREDUCE'" in diagnosis.first_error.text
