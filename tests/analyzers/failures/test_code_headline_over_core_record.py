@@ -3,7 +3,9 @@ record of the core that failed.
 
 docs/labelling.md#wrappers: the headline (`EZ9903: ... rtXxx failed, runtime error code:
 507035`) says a call failed and with what code; the device's core record in its TraceBack says
-what failed, so that record is the first error. With no such record the headline stays first.
+what failed, so that record is the first error. So is a runtime call reported with the code it
+returned (`... failed, runtime result = 207000`), whatever that code alone would say. With no
+such record the headline stays first.
 
 The fixtures follow torch_npu's PTA block on an A2 serving node; pids, times, addresses and
 the op are made up.
@@ -47,3 +49,34 @@ def test_a_code_headline_with_no_record_stays_the_first_error() -> None:
     diagnosis = diagnose_text("serve/worker_2.log", HEAD)
     assert diagnosis.first_error is not None
     assert "rtGeneralCtrl failed, runtime error code: 507035" in diagnosis.first_error.text
+
+
+# A runtime call reported with `runtime result = N` whose code alone names another label:
+# 207000 reads "feature not supported" (config) when nothing else is known.
+GRANULARITY = (
+    "[ggml-cann.cpp:65] CANN error: EH9999: Inner Error!\n"
+    "EH9999: 2026-02-01-10:20:30.400.500  Get Allocation Granularity failed, runtime result = "
+    "207000[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+    "        TraceBack (most recent call last):\n"
+)
+
+AIVEC_RECORD = (
+    "        The error from device(chipId:0, dieId:0), serial number is 4, there is an aivec "
+    "error exception, core id is 11, error code = 0, dump info: pc start: 0x1240c0000100, "
+    "current: 0x1240c0000180\n"
+)
+
+
+def test_a_call_after_a_core_stopped_yields_to_the_core_record_whatever_its_code() -> None:
+    diagnosis = diagnose_text("serve/llama-box.log", GRANULARITY + AIVEC_RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "there is an aivec error exception, core id is 11" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_call_alone_is_read_by_its_code() -> None:
+    diagnosis = diagnose_text("serve/llama-box.log", GRANULARITY)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Get Allocation Granularity failed" in diagnosis.first_error.text
