@@ -1,0 +1,63 @@
+"""A checkpoint key the loader cannot find is `weight_load`, with `config` beside it.
+
+docs/labelling.md#config-driver_env-or-weight_load: a missing parameter or scale key is the
+loader's failure, and a release that does not fit the checkpoint (no support for its
+quantisation) fails the same lookup, so `config` is offered as the alternative. A
+hyperparameter's name is a missing config field instead.
+
+Fixtures follow a V0 serving engine's `ERROR <date> engine.py:NNN]` prefix, which prints
+str(KeyError) - only the quoted key - as the traceback's headline; keys, paths and numbers are
+our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# An older plugin asked for a quantised model's dequantisation scale it does not know.
+QUANT_SCALE_KEY_MISSING = """\
+INFO 03-11 08:14:02 model_runner.py:917] Starting to load model /data/models/demo-14b-w8a8...
+Loading safetensors checkpoint shards:   0% Completed | 0/3 [00:00<?, ?it/s]
+ERROR 03-11 08:14:05 engine.py:402] 'model.layers.4.mlp.down_proj.deq_scale'
+ERROR 03-11 08:14:05 engine.py:402] Traceback (most recent call last):
+ERROR 03-11 08:14:05 engine.py:402]   File "/opt/py/lib/python3.10/site-packages/vllm/engine/multiprocessing/engine.py", line 388, in run_mp_engine
+ERROR 03-11 08:14:05 engine.py:402]     engine = MQLLMEngine.from_engine_args(engine_args=engine_args,
+"""
+
+# The same lookup raised with its exception name, for a plain weight.
+WEIGHT_KEY_MISSING = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/llm/loader.py", line 211, in load_weights
+[rank2]:     param = params_dict[name]
+[rank2]: KeyError: 'model.layers.9.self_attn.o_proj.weight'
+"""
+
+# A hyperparameter read from the model's config: the config itself is what lacks it.
+HYPERPARAMETER_KEY_MISSING = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/srv/llm/build.py", line 44, in build
+[rank0]:     theta = cfg["rope_theta"]
+[rank0]: KeyError: 'rope_theta'
+"""
+
+
+def test_a_bare_quantisation_key_is_a_load_failure_with_config_beside_it() -> None:
+    diagnosis = diagnose_text("server.log", QUANT_SCALE_KEY_MISSING)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "'model.layers.4.mlp.down_proj.deq_scale'" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_keyerror_for_a_weight_offers_config_as_well() -> None:
+    diagnosis = diagnose_text("log_2.log", WEIGHT_KEY_MISSING)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'model.layers.9.self_attn.o_proj.weight'" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_hyperparameter_key_stays_a_config_field() -> None:
+    diagnosis = diagnose_text("log_0.log", HYPERPARAMETER_KEY_MISSING)
+    assert diagnosis.category == "config"
+    assert "weight_load" not in {alt.category for alt in diagnosis.alternatives}
