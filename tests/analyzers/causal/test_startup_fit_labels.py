@@ -49,6 +49,14 @@ Traceback (most recent call last):
 AttributeError: module 'torch_npu' has no attribute 'npu_orbit_attention'
 """
 
+# A serving worker re-raises the exception of its model runner's start as a RuntimeError that
+# keeps only the message: the attribute the code expected is missing all the same.
+WRAPPED_ATTRIBUTE_MISSING = """\
+(Worker pid=3120) ERROR 02-11 09:10:11 [multiproc_executor.py:702] RuntimeError: DemoModelRunner init failed, error is DemoModelRunner failed, error is 'ModelInput' object has no attribute 'cpu_view'
+(Worker pid=3120) ERROR 02-11 09:10:11 [multiproc_executor.py:702]
+(EngineCore pid=3100) ERROR 02-11 09:10:11 [core.py:88] EngineCore failed to start.
+"""
+
 BARE_DIVISIBILITY = """\
   File "/opt/py/site-packages/serve/models/vision.py", line 402, in __init__
     self.num_heads_per_rank = divide(num_heads, tp_size)
@@ -116,6 +124,19 @@ def test_an_op_missing_from_its_namespace_is_an_operator_registration_failure() 
 def test_a_module_attribute_missing_is_not_read_as_a_namespace_op() -> None:
     diagnosis = diagnose_text("train/rank0.log", MODULE_ATTRIBUTE_MISSING)
     assert diagnosis.category != "operator"
+
+
+def test_an_attribute_message_kept_by_a_wrapper_reads_as_config() -> None:
+    diagnosis = diagnose_text("serve/worker.log", WRAPPED_ATTRIBUTE_MISSING)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "'ModelInput' object has no attribute 'cpu_view'" in diagnosis.first_error.text
+
+
+def test_a_wrapped_message_about_an_unset_value_is_not_a_version_mismatch() -> None:
+    text = WRAPPED_ATTRIBUTE_MISSING.replace("'ModelInput'", "'NoneType'")
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.category != "config"
 
 
 def test_a_bare_divisibility_assertion_offers_its_neighbours_below_the_confident_band() -> None:

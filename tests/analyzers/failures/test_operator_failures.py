@@ -46,6 +46,15 @@ RuntimeError: npu_grouped_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.
 [PID: 8121] 2026-02-02-03:04:05.111.222 AclNN_Parameter_Error(EZ1001): The dtype of x is float64, which is not in the supported list [float16, bfloat16].
 """
 
+# The aclnn runtime cannot read the kernels package's binary index when it first starts an
+# executor; the op named in the wrapper has not run at all.
+BINARY_INDEX_UNREADABLE = """\
+ERROR 03-09 10:11:12 engine.py:388] call aclnnGeluV2 failed, detail:EZ1001: [PID: 5120] 2026-03-09-10:11:12.131.415 Get path and read binary_info_config.json failed, please check if the opp_kernel package is installed!
+ERROR 03-09 10:11:12 engine.py:388]         TraceBack (most recent call last):
+ERROR 03-09 10:11:12 engine.py:388]         Check NnopbaseCreateExecutorSpace(&executorSpace) failed
+ERROR 03-09 10:11:12 engine.py:388] [ERROR] 2026-03-09-10:11:12 (PID:5120, Device:0, RankID:-1) ERR01100 OPS call acl api failed
+"""
+
 TOPK_ABOVE_EXPERTS = """\
 [PID: 2201] 2026-03-01-10:00:01.100.200 AclNN_Parameter_Error(EZ1001): topK 16 must not exceed the expert number 8.
 RuntimeError: npu_moe_gating_top_k:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:120 NPU function error: call aclnnMoeGatingTopK failed, error code is 161002
@@ -72,6 +81,13 @@ CASES = [
     # (name, text, label, first error says, alternative shown)
     ("no kernel binary", NO_KERNEL_BINARY, "driver_env", "does not has any binary", "operator"),
     ("cannot find bin", CANNOT_FIND_BIN, "driver_env", "Cannot find bin of op", "operator"),
+    (
+        "binary index unreadable",
+        BINARY_INDEX_UNREADABLE,
+        "driver_env",
+        "read binary_info_config.json failed",
+        "operator",
+    ),
     ("chip lacks op", CHIP_LACKS_OP, "config", "does not support opType", "operator"),
     ("mc2 comm resource", MC2_NO_COMM_RESOURCE, "hccl", "alloc hccl resource failed", "operator"),
     ("op rejects input", OP_REJECTS_INPUT, "operator", "not in the supported list", None),
