@@ -148,3 +148,38 @@ def test_a_device_setting_that_was_applied_is_not_a_failure() -> None:
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# A container paste whose only legible failure is the driver-management query; the error
+# after it was cut where the thread store stopped.
+DRIVER_QUERY_ALONE = """\
+$ docker run -e ASCEND_VISIBLE_DEVICES=2,3 --rm -t serving-image:v1.4 check_env
+DrvMngGetConsoleLogLevel failed. (g_conLogLevel=2)
+[EVENT] PROFILING(7,python3.11):2026-03-05-11:22:33.100.200 [msprof_callback_impl.cpp:336] >>> (tid:7) Started to register profiling ctrl callback.
+[INFO] PROFILING(7,python3.11):2026-03-05-11:22:33.100.410 [prof_atls_plugin.cpp:83] >>> (tid:7) RegisterProfileCallback, callback type is 7
+[ERROR] ATRACE(7,python3.11):2026-03-05-11:22:33.118
+"""
+
+# The same query printed before the reason it failed: the reason decides.
+DRIVER_QUERY_WITH_REASON = """\
+root@node-5:/workspace# npu-smi info
+DrvMngGetConsoleLogLevel failed. (g_conLogLevel=2)
+dcmi module initialize failed. ret is -8005
+"""
+
+
+def test_a_driver_query_that_fails_alone_is_the_machine_below_the_confident_band() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the query says the container cannot
+    reach the driver; with nothing else legible it is the answer, but not a confident one."""
+    diagnosis = diagnose_text("console.txt", DRIVER_QUERY_ALONE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "DrvMngGetConsoleLogLevel failed" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_driver_query_yields_to_the_reason_printed_with_it() -> None:
+    diagnosis = diagnose_text("npu_smi.txt", DRIVER_QUERY_WITH_REASON)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "dcmi module initialize failed" in diagnosis.first_error.text

@@ -40,3 +40,36 @@ def test_pythons_own_refusal_of_an_object_use_stays_unlabelled() -> None:
         "worker.log", "TypeError: 'tuple' object does not support item assignment\n"
     )
     assert diagnosis.category == "other"
+
+
+# A TorchScript function whose fused kernel NVRTC compiles at run time; NVRTC cannot open its
+# builtins library because the toolkit's lib64 is not on the loader's path.
+JIT_LIBRARY_UNOPENED = """\
+RuntimeError: The following operation failed in the TorchScript interpreter.
+Traceback of TorchScript (most recent call last):
+RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.12.4.
+  Make sure that libnvrtc-builtins.so.12.4 is installed correctly.
+"""
+
+# The same interpreter headline over a failure of the function's own inputs.
+JIT_SHAPES_REFUSED = """\
+RuntimeError: The following operation failed in the TorchScript interpreter.
+Traceback of TorchScript (most recent call last):
+RuntimeError: The size of tensor a (64) must match the size of tensor b (48) at non-singleton dimension 2
+"""
+
+
+def test_a_jit_compiler_that_cannot_open_its_library_is_the_machine() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the interpreter's headline only
+    says a compiled function failed; NVRTC's own line names the library it could not open."""
+    diagnosis = diagnose_text("console.txt", JIT_LIBRARY_UNOPENED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "failed to open libnvrtc-builtins.so.12.4" in diagnosis.first_error.text
+
+
+def test_the_interpreter_headline_over_a_shape_failure_is_not_the_machine() -> None:
+    diagnosis = diagnose_text("console.txt", JIT_SHAPES_REFUSED)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "must match the size of tensor b" in diagnosis.first_error.text
