@@ -53,3 +53,29 @@ def test_a_rank_killed_by_a_segfault_stays_a_device_fault() -> None:
     text = WATCHDOG_THEN_ABORT.replace("exitcode: -6", "exitcode: -11").split("\n")
     diagnosis = diagnose_text("train/launcher.log", "\n".join(text[-2:]))
     assert diagnosis.category == "device_fault"
+
+
+LAUNCHER_TAIL_ONLY = """\
+frame #4: <unknown function> + 0x94ac3 (0x7f11a2094ac3 in /lib/x86_64-linux-gnu/libc.so.6)
+frame #5: clone + 0x44 (0x7f11a2126a04 in /lib/x86_64-linux-gnu/libc.so.6)
+
+W0312 08:41:07.118000 40211 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending process 40290 closing signal SIGTERM
+W0312 08:41:07.120000 40211 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending process 40291 closing signal SIGTERM
+E0312 08:41:07.402000 40211 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 2 (pid: 40292) of binary: /srv/venv/bin/python3
+"""
+
+
+def test_an_abort_with_only_the_launcher_tail_names_the_watchdog_as_the_alternative() -> None:
+    # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
+    diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exitcode: -6" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_segfault_tail_gets_no_communication_alternative() -> None:
+    # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
+    diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY.replace("-6)", "-11)"))
+    assert diagnosis.category == "device_fault"
+    assert "hccl" not in [alt.category for alt in diagnosis.alternatives]
