@@ -8,7 +8,8 @@ Each case is a rule of docs/labelling.md, with an example and a counterexample:
   graph engine's own InferShape pass lines are not this rule's;
 - #a-device-check-that-fails-while-the-job-runs: torch_npu's memory-error (UCE) check after a
   failed task returning 507899 is the device failing under the running job, `device_fault`
-  with `driver_env` offered; a start-up probe returning the same code keeps `driver_env`.
+  with `driver_env` offered, and so is the caching allocator failing to unmap memory it
+  cached; a start-up probe returning the same code keeps `driver_env`.
 
 Fixtures follow the shapes MindIE, vLLM workers and torch_npu print; values are made up.
 """
@@ -84,3 +85,24 @@ def test_a_start_up_probe_with_the_same_code_keeps_the_machine_reading() -> None
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "aclrtGetDeviceCount" in diagnosis.first_error.text
+
+
+ALLOCATOR_RELEASE_FAILED = "".join(
+    f"{WORKER}{line}\n"
+    for line in (
+        '  File "/usr/local/python3.11/site-packages/torch_npu/npu/memory.py", line 180, in empty_cache',
+        "    torch_npu._C._npu_emptyCache()",
+        "RuntimeError: unmapHandles:../torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:611 NPU function error: "
+        "c10_npu::acl::AclrtUnmapMem((char *)ptr_ + segment_size_ * i, getHcclComm()), error code is 507899",
+        "[ERROR] 2026-05-06-07:08:09 (PID:6120, Device:2, RankID:-1) ERR00100 PTA call acl api failed",
+        "[Error]: An internal error occurs in the Driver module.",
+    )
+)
+
+
+def test_the_allocator_failing_to_release_memory_mid_run_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("run/worker.log", ALLOCATOR_RELEASE_FAILED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "AclrtUnmapMem" in diagnosis.first_error.text
+    assert "driver_env" in alternative_labels(diagnosis)
