@@ -19,11 +19,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzers.core.bilingual import BilingualError, zh_key, zh_list, zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
+from analyzers.core.yamlcheck import parse_yaml
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
 CASES_DIR = KNOWLEDGE / "cases"
@@ -150,9 +149,8 @@ def _load_dir(directory: Path) -> tuple[Case, ...]:
 
 
 def read_yaml(path: Path) -> Any:
-    """Parse a knowledge file, with libyaml's C parser when it is installed (10x faster)."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
+    """Parse a knowledge file (a `yaml.YAMLError` is the caller's to word)."""
+    return parse_yaml(path.read_text(encoding="utf-8"))
 
 
 def parse_cases(data: Any, source: str = "<string>") -> list[Case]:

@@ -276,9 +276,7 @@ class _FileScanner(ScanSink):
             self._finish_checkpoints(self.checkpoint_lines.finish(year))
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
-        self._refusal_at_end()
-        self._traceback_cut_at_end()
-        self._pending_at_end()
+        self._read_quiet_end()
         self.events.sort(key=lambda event: event.line)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
         if self.structured:
@@ -293,28 +291,22 @@ class _FileScanner(ScanSink):
             if rank != NO_RANK:
                 self.ranks_seen[rank] += count
 
-    def _refusal_at_end(self) -> None:
-        """A job log with no error line that ends on a plain-words refusal (`formats.refusal`)."""
-        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
-            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
-            found = last_refusal(tail, self.prefilter)
-            if found is not None:
-                self.emit(*found, EventKind.ERROR)
-
-    def _traceback_cut_at_end(self) -> None:
-        """A job log with no error line that ends inside a traceback (`formats.cut_traceback`)."""
-        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
-            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
-            found = cut_frame(tail)
-            if found is not None:
-                lineno, frame, cited = found
-                event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
-                event.text = cited
-
-    def _pending_at_end(self) -> None:
-        """A job log with no error line that stops on an announced step (`formats.pending`)."""
-        if not self.kept[EventKind.ERROR] and self.info.kind in CHECKPOINT_KINDS:
-            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
-            found = pending_at_end(tail, self.prefilter)
-            if found is not None:
-                self.facts["pending_at_end"] = {"line": found[0], "text": found[1].message.strip()}
+    def _read_quiet_end(self) -> None:
+        """A job log with no error line is read at its end, its tail parsed once for the three
+        readers, each only while no error line is known: a plain-words refusal
+        (`formats.refusal`), a traceback cut before its exception (`formats.cut_traceback`),
+        a step announced and never finished (`formats.pending`)."""
+        if self.kept[EventKind.ERROR] or self.info.kind not in CHECKPOINT_KINDS:
+            return
+        tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+        refusal = last_refusal(tail, self.prefilter)
+        if refusal is not None:
+            self.emit(*refusal, EventKind.ERROR)
+        cut = None if self.kept[EventKind.ERROR] else cut_frame(tail)
+        if cut is not None:
+            lineno, frame, cited = cut
+            event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
+            event.text = cited
+        pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
+        if pending is not None:
+            self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
