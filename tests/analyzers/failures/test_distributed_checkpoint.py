@@ -1,0 +1,80 @@
+"""Failures of torch's distributed checkpoint (DCP) save and load in a job's log.
+
+docs/labelling.md#wrappers: the `CheckpointException ranks:...` headline echoes the per-rank
+exceptions listed under it.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
+
+# A resume whose model has a parameter the saved checkpoint lacks: every rank's load planner
+# refuses, and the coordinator raises one exception listing them.
+MISSING_KEY_LOAD = f"""\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/trainer/resume.py", line 57, in <module>
+[rank1]:     dcp.load(state, checkpoint_id=ckpt_dir)
+[rank1]:   File "{SITE}/state_dict_loader.py", line 181, in load
+[rank1]:     _load_state_dict(
+[rank1]:   File "{SITE}/state_dict_loader.py", line 240, in _load_state_dict
+[rank1]:     central_plan: LoadPlan = distW.reduce_scatter("plan", local_step, global_step)
+[rank1]:   File "{SITE}/utils.py", line 198, in reduce_scatter
+[rank1]:     raise result
+[rank1]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException ranks:dict_keys([0, 1])
+[rank1]: Traceback (most recent call last): (RANK 0)
+[rank1]:   File "{SITE}/utils.py", line 171, in reduce_scatter
+[rank1]:     local_data = map_fun()
+[rank1]:   File "{SITE}/default_planner.py", line 361, in create_default_local_load_plan
+[rank1]:     raise RuntimeError(f"Missing key in checkpoint state_dict: {{fqn}}.")
+[rank1]: RuntimeError: Missing key in checkpoint state_dict: decoder.blocks.0.attn.wo.weight.
+[rank1]: Traceback (most recent call last): (RANK 1)
+[rank1]:   File "{SITE}/utils.py", line 171, in reduce_scatter
+[rank1]:     local_data = map_fun()
+[rank1]: RuntimeError: Missing key in checkpoint state_dict: decoder.blocks.0.attn.wo.weight.
+"""
+
+# The same shape, the checkpoint written with a wider model: the planner compares sizes.
+SIZE_MISMATCH_LOAD = MISSING_KEY_LOAD.replace(
+    "RuntimeError: Missing key in checkpoint state_dict: decoder.blocks.0.attn.wo.weight.",
+    "ValueError: Size mismatch between saved torch.Size([8192, 1024]) and current: "
+    "torch.Size([8192, 2048]) for decoder.embed.weight",
+)
+
+# A rank whose listed exception no signature knows: still the reason, not the headline.
+UNKNOWN_INNER = MISSING_KEY_LOAD.replace(
+    "RuntimeError: Missing key in checkpoint state_dict: decoder.blocks.0.attn.wo.weight.",
+    "OSError: [Errno 116] Stale file handle: '/mnt/shared/ckpt/step_800/__0_0.distcp'",
+)
+
+# A paste that kept only the headline.
+HEADLINE_ONLY = "\n".join(MISSING_KEY_LOAD.splitlines()[:10]) + "\n"
+
+
+def test_a_missing_key_listed_under_the_headline_is_the_first_error() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", MISSING_KEY_LOAD)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Missing key in checkpoint state_dict" in diagnosis.first_error.text
+
+
+def test_a_saved_size_that_differs_from_the_model_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", SIZE_MISMATCH_LOAD)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Size mismatch between saved" in diagnosis.first_error.text
+
+
+def test_an_unknown_exception_under_the_headline_still_comes_before_it() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", UNKNOWN_INNER)
+    assert diagnosis.first_error is not None
+    assert "Stale file handle" in diagnosis.first_error.text
+
+
+def test_the_headline_alone_reads_as_a_failed_load_without_confidence() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", HEADLINE_ONLY)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "CheckpointException ranks:dict_keys([0, 1])" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.5
