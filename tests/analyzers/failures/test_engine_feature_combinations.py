@@ -1,0 +1,69 @@
+"""An engine refusing a combination of its own features.
+
+docs/labelling.md#engine-features-that-do-not-combine: a serving or training engine (or the
+attention backend a device plugin gives it) that raises "<feature> and <feature> are currently
+not supported" or "<feature> is not supported with <feature>" is refusing the job's options:
+`config`, and the refusal is the first error. A warning that switches a feature off and
+carries on is no failure, and an op binding's refusal keeps its operator reading.
+
+Fixtures follow the shapes a trainer driving an offline engine prints (a bare traceback, then
+the rank-prefixed one) with wording and values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+BACKEND_REFUSES_PAIR = """\
+  File "/opt/py3.10/lib/python3.10/site-packages/vllm/attention/layer.py", line 201, in forward
+    return self.impl.forward(self, query, key, value, kv_cache, attn_metadata)
+  File "/opt/py3.10/lib/python3.10/site-packages/demo_npu_plugin/attention.py", line 512, in forward
+    raise RuntimeError(
+RuntimeError: Speculative decoding and chunked prefill are currently not supported.
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/work/rl/train.py", line 12, in <module>
+[rank0]:     main()
+"""
+
+ENGINE_REFUSES_WITH = """\
+(VllmWorkerProcess pid=7311) ERROR 04-02 10:11:12 multiproc_worker_utils.py:242] Traceback (most recent call last):
+(VllmWorkerProcess pid=7311) ERROR 04-02 10:11:12 multiproc_worker_utils.py:242]   File "/opt/serve/engine.py", line 88, in init
+(VllmWorkerProcess pid=7311) ERROR 04-02 10:11:12 multiproc_worker_utils.py:242]     raise NotImplementedError(msg)
+(VllmWorkerProcess pid=7311) ERROR 04-02 10:11:12 multiproc_worker_utils.py:242] NotImplementedError: Multi-step scheduling is not supported with LoRA adapters
+"""
+
+FEATURE_SWITCHED_OFF = """\
+WARNING 04-02 10:11:12 config.py:611] Chunked prefill is not supported with sliding window; turning chunked prefill off.
+INFO 04-02 10:11:20 llm_engine.py:431] init engine took 7.91 seconds
+"""
+
+OP_BINDING_REFUSES = """\
+Traceback (most recent call last):
+  File "/opt/serve/attn.py", line 40, in forward
+    out = torch_npu.npu_demo_attention(q, k, v, layout="BSND")
+RuntimeError: npu_demo_attention: head_dim 80 is not supported with layout BSND
+"""
+
+
+def test_a_backend_refusing_two_features_is_config() -> None:
+    diagnosis = diagnose_text("rank0.log", BACKEND_REFUSES_PAIR)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "are currently not supported" in diagnosis.first_error.text
+
+
+def test_an_engine_refusing_a_feature_with_another_is_config() -> None:
+    diagnosis = diagnose_text("worker.log", ENGINE_REFUSES_WITH)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "is not supported with LoRA" in diagnosis.first_error.text
+
+
+def test_a_warning_that_turns_a_feature_off_is_no_failure() -> None:
+    diagnosis = diagnose_text("serve.log", FEATURE_SWITCHED_OFF)
+    assert diagnosis.category != "config" or diagnosis.first_error is None
+
+
+def test_an_op_binding_refusal_keeps_its_operator_reading() -> None:
+    diagnosis = diagnose_text("attn.log", OP_BINDING_REFUSES)
+    assert diagnosis.category == "operator", diagnosis.root_cause
