@@ -30,6 +30,20 @@ FAILED: fused_rope.o
 compilation terminated.
 """
 
+# The toolkit's kernel headers include a C++ standard header the host's toolchain does not
+# provide; the graph engine's compile headlines after it restate that the op did not build.
+STD_HEADER_MISSING_IN_OP_COMPILE = """\
+In file included from /opt/cann/9.0/x86_64-linux/tikcpp/tikcfw/impl/kernel_log.h:21:
+/opt/cann/9.0/x86_64-linux/tikcpp/tikcfw/impl/kernel_types.h:18:10: fatal error: 'cstddef' file not found
+#include <cstddef>
+         ^~~~~~~~~
+1 error generated.
+
+], optype: [Cast])
+        TraceBack (most recent call last):
+        Compile op[Cast3] failed, oppath[/opt/cann/9.0/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/cast.py], optype[Cast], taskID[7]. Please check op's compilation error message.[FUNC:ReportBuildErrMessage][FILE:fusion_manager.cc][LINE:367]
+"""
+
 # Counterexample: the op's own compile check fails; nothing of the toolkit is missing.
 OP_COMPILE_REJECTS_ITSELF = """\
 RuntimeError: E40021: [PID: 9121] 2026-10-01-12:00:01.000.001 Failed to compile Op [ReduceSumD]. (oppath: [Compile /opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/reduce_sum_d.py failed with errormsg/stack: RuntimeError: input dtype int64 is not supported by reduce_sum_d], optype: [ReduceSumD])
@@ -48,6 +62,12 @@ CASES = [
         HEADER_MISSING_IN_EXTENSION_BUILD,
         "driver_env",
         "acl/acl_rt.h",
+    ),
+    (
+        "standard header missing in op compile",
+        STD_HEADER_MISSING_IN_OP_COMPILE,
+        "driver_env",
+        "'cstddef' file not found",
     ),
     (
         "op compile rejects itself",
