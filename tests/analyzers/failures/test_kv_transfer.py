@@ -13,7 +13,7 @@ stay warnings and never become the first error.
 from __future__ import annotations
 
 from analyzers.core.types import EventKind
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
 
 CONNECT_FAILED = """\
 E20260302 08:00:41.700100 51200 ascend_direct_transport.cpp:815] Failed to connect to target: 10.0.3.7:26001, status: 103900
@@ -168,3 +168,167 @@ def test_a_started_datadist_that_cannot_link_stays_a_communication_failure() -> 
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "LLM_LINK_FAILED" in diagnosis.first_error.text
+
+
+# A transfer engine's own RDMA writes complete in error on the prefill side; the decode side
+# only hears that the transfer failed. docs/labelling.md#network-links-that-fail-under-a-collective
+SLICE_FAILED_PREFILL = """\
+E0305 11:20:41.310200 2210077 worker_pool.cpp:294] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f10aa000800, length: 4096, dest_addr: 0x7e22bc001000, local_nic: mlx5_2, peer_nic: 10.8.1.5:15120@mlx5_2, dest_rkey: 1930112, retry_cnt: 0): local protection error
+E0305 11:20:41.322950 2210077 worker_pool.cpp:294] Worker: Process failed for slice (opcode: 1, source_addr: 0x7f10aa000800, length: 4096, dest_addr: 0x7e22bc001000, local_nic: mlx5_2, peer_nic: 10.8.1.5:15120@mlx5_2, dest_rkey: 1930112, retry_cnt: 1): local protection error
+"""
+
+SLICE_FAILED_DECODE = """\
+[2026-03-05 11:20:41 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='0b1c2d3e' decode_req.req.bootstrap_room=771 with exception KVTransferError(bootstrap_room=771): Failed due to an unknown reason from another rank
+[2026-03-05 11:20:41 TP1] Decode transfer failed for request rank=1 decode_req.req.rid='0b1c2d3e' decode_req.req.bootstrap_room=771 with exception KVTransferError(bootstrap_room=771): Failed due to an unknown reason from another rank
+"""
+
+UCX_COMPLETION_ERROR = """\
+[1772709641.310200] [node-a3:4410 :0]     ib_mlx5_log.c:179  UCX  ERROR Remote access error on mlx5_4:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)
+[1772709641.310200] [node-a3:4410 :0]     ib_mlx5_log.c:179  UCX  ERROR RC QP 0x5c1 wqe[3]: RDMA_READ s-- [rva 0x7f0a10000000 rkey 0x2200a1] [va 0x7f3b20010000 len 8192 lkey 0x2200b7]
+2026-03-05T11:20:41.318Z ERROR engine.start: nixlBackendError('NIXL_ERR_BACKEND')
+"""
+
+UCX_WARNING_THEN_BACKEND_ERROR = """\
+[1772709641.310200] [node-a3:4410 :0]     ucp_context.c:1268 UCX  WARN  transports 'cuda_ipc','cuda_copy' are not available, please use one or more of: posix, self, sysv, tcp
+2026-03-05T11:20:41.318Z ERROR engine.start: nixlBackendError('NIXL_ERR_BACKEND')
+"""
+
+
+def test_a_transfer_engines_failed_rdma_slice_decides_over_the_decode_side() -> None:
+    """docs/labelling.md#network-links-that-fail-under-a-collective"""
+    diagnosis = diagnose_files(
+        {"prefill/serve.log": SLICE_FAILED_PREFILL, "decode/serve.log": SLICE_FAILED_DECODE}
+    )
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Process failed for slice" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_decode_side_alone_is_not_read_as_an_rdma_completion() -> None:
+    diagnosis = diagnose_text("decode/serve.log", SLICE_FAILED_DECODE)
+    assert diagnosis.first_error is not None
+    assert "unknown reason from another rank" in diagnosis.first_error.text
+
+
+def test_a_ucx_completion_error_under_nixl_is_the_first_error() -> None:
+    """docs/labelling.md#network-links-that-fail-under-a-collective"""
+    diagnosis = diagnose_text("decode/worker.log", UCX_COMPLETION_ERROR)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Remote access error on mlx5_4:1/IB" in diagnosis.first_error.text
+
+
+def test_a_ucx_transport_warning_is_not_a_completion_error() -> None:
+    diagnosis = diagnose_text("decode/worker.log", UCX_WARNING_THEN_BACKEND_ERROR)
+    assert diagnosis.first_error is None or "UCX  WARN" not in diagnosis.first_error.text
+    assert diagnosis.category != "hccl"
+
+
+# The store client's transfers give up after their retries, with no reason of their own
+STORE_TRANSFER_FAILED = """\
+E0408 07:12:30.441020   318 client.cpp:444] Transfer failed for task0
+W0408 07:12:30.441031   318 client.cpp:450] Transfer incomplete, retrying... (attempt 3/3)
+E0408 07:12:30.461180   318 client.cpp:460] transfer_incomplete max_attempts=3
+E0408 07:12:30.462001   318 store_py.cpp:367] Get operation failed with error: TRANSFER_FAIL
+"""
+
+
+def test_a_kv_store_transfer_that_gives_up_is_a_communication_failure() -> None:
+    diagnosis = diagnose_text("prefill/serve.log", STORE_TRANSFER_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Transfer failed for task0" in diagnosis.first_error.text
+
+
+def test_a_store_refusal_for_another_reason_is_not_a_transfer_failure() -> None:
+    text = "E0408 07:12:30.462001   318 store_py.cpp:367] Put operation failed with error: OBJECT_ALREADY_EXISTS\n"
+    diagnosis = diagnose_text("prefill/serve.log", text)
+    assert diagnosis.category != "hccl"
+
+
+# The transfer engine's RDMA transport cannot open the only NIC it was given
+NO_USABLE_NIC = """\
+I20260211 08:14:02.305120 77120 transfer_engine.cpp:200] Topology discovery complete. Found 1 HCAs.
+I20260211 08:14:02.310520 77120 rdma_context.cpp:491] Find best gid index: 3 on mlx5_1/
+E20260211 08:14:02.310551 77120 rdma_context.cpp:499] Failed to query GID 3 on mlx5_1/: Invalid argument [22]
+W20260211 08:14:02.310990 77120 rdma_transport.cpp:420] Disable device mlx5_1
+E20260211 08:14:02.311002 77120 rdma_transport.cpp:426] RdmaTransport: No available RNIC
+E20260211 08:14:02.311040 77120 transfer_engine.cpp:234] Failed to install RDMA transport
+E20260211 08:14:02.311290 77120 pybind_client.cpp:123] Failed to create client
+"""
+
+# the NIC opened; the engine's writes to its peer then ran out of retries
+NIC_OPENED_PEER_UNREACHABLE = """\
+I20260211 08:14:02.310520 77120 rdma_context.cpp:491] Find best gid index: 3 on mlx5_1/
+E20260211 08:14:09.771000 77131 worker_pool.cpp:274] Worker: Process failed for slice (opcode: 0, source_addr: 0x7f2200001000, length: 1024, dest_addr: 139977100001, local_nic: mlx5_1, peer_nic: 10.8.1.9:16100@mlx5_1, dest_rkey: 441201, retry_cnt: 0): transport retry counter exceeded
+"""
+
+
+def test_a_transfer_engine_without_a_usable_nic_is_the_hosts_setup() -> None:
+    """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", NO_USABLE_NIC)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to query GID 3 on mlx5_1" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_nic_that_opened_leaves_a_connect_failure_to_the_link() -> None:
+    diagnosis = diagnose_text("decode/serve.log", NIC_OPENED_PEER_UNREACHABLE)
+    assert diagnosis.category == "hccl"
+
+
+# vLLM's NIXL connector created without its library
+NIXL_MISSING = """\
+(EngineCore_DP0 pid=4120) ERROR 02-11 08:14:02 [core.py:712]   File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py", line 430, in __init__
+(EngineCore_DP0 pid=4120) ERROR 02-11 08:14:02 [core.py:712]     raise RuntimeError("NIXL is not available")
+(EngineCore_DP0 pid=4120) ERROR 02-11 08:14:02 [core.py:712] RuntimeError: NIXL is not available
+"""
+
+# the import warning alone, in a run that failed for another reason
+NIXL_WARNING_THEN_OOM = """\
+WARNING 02-11 08:14:02 [nixl_connector.py:61] NIXL is not available
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB of which 1.02 GiB is free.
+"""
+
+
+def test_a_kv_connector_without_its_transfer_library_is_the_environment() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", NIXL_MISSING)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "RuntimeError: NIXL is not available" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_the_nixl_import_warning_is_not_the_failure() -> None:
+    diagnosis = diagnose_text("decode/serve.log", NIXL_WARNING_THEN_OOM)
+    assert diagnosis.category == "oom"
+
+
+# NIXL refuses the telemetry the connector asks for; the connector then fails the transfer
+NIXL_TELEMETRY_REFUSED = """\
+E0603 12:40:05.118240     902 nixl_agent.cpp:1291] getXferTelemetry: cannot return values when telemetry is not enabled.
+(EngineCore pid=902) ERROR 06-03 12:40:05 [base_worker.py:2123] NIXL transfer failure: transfer_exception. Marking blocks as invalid | Context: {'failure_type': 'transfer_exception', 'request_id': 'r-17', 'remote_host': '10.8.1.9', 'remote_port': 20100}
+(EngineCore pid=902) ERROR 06-03 12:40:05 [base_worker.py:2123] Traceback (most recent call last):
+"""
+
+NIXL_TELEMETRY_WARNING_ONLY = """\
+W0603 12:40:05.118240     902 nixl_agent.cpp:215] NIXL telemetry is disabled; ignoring telemetry requested through agent config
+(EngineCore pid=902) ERROR 06-03 12:40:05 [base_worker.py:2123] NIXL transfer failure: transfer_exception. Marking blocks as invalid | Context: {'failure_type': 'transfer_exception', 'request_id': 'r-17'}
+"""
+
+
+def test_a_refused_telemetry_request_is_the_first_error_not_the_connectors_failure() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("decode/serve.log", NIXL_TELEMETRY_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "getXferTelemetry" in diagnosis.first_error.text
+
+
+def test_a_telemetry_warning_is_not_the_refusal() -> None:
+    diagnosis = diagnose_text("decode/serve.log", NIXL_TELEMETRY_WARNING_ONLY)
+    assert diagnosis.category != "config"
