@@ -1,7 +1,9 @@
 """torch.distributed start-up and DDP step failures on GPU and CPU jobs.
 
-Three classes: the launcher's rendezvous that cannot reach its store (the store's own socket
-timeout, in seconds on older releases, says why; the rendezvous error only wraps it), DDP's
+Four classes: the launcher's rendezvous that cannot reach its store (the store's own socket
+timeout, in seconds on older releases and as `connect() timed out` in the oldest, says why; the
+rendezvous error only wraps it), a rendezvous another node's agent closed
+(docs/labelling.md#a-rendezvous-closed-by-another-agent), DDP's
 gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), and NCCL
 refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). The excerpts follow
 the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
@@ -10,7 +12,7 @@ with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 RENDEZVOUS_UNREACHABLE = """\
 torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=10.8.0.4:29400 pretrain.py
@@ -47,6 +49,93 @@ def test_a_socket_that_connected_late_is_not_a_timeout() -> None:
     )
     diagnosis = diagnose_text("launcher.log", text)
     assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+# torch 1.10's agent reports its own failure as one JSON record, the whole call stack escaped
+# on one line: the wrapper's message comes first, the store's connect timeout inside it.
+RENDEZVOUS_REPORT = r"""$ python -m torch.distributed.run --rdzv_backend=c10d --rdzv_endpoint=10.9.2.7:29400 --nnodes=1:2 --nproc_per_node=4 fit.py
+ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{
+  "message": {
+    "message": "RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.",
+    "extraInfo": {
+      "py_callstack": "Traceback (most recent call last):\n  File \"/opt/py38/lib/python3.8/site-packages/torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py\", line 155, in _create_tcp_store\n    store = TCPStore(\nRuntimeError: connect() timed out. Original timeout was 45000 ms.\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File \"/opt/py38/lib/python3.8/site-packages/torch/distributed/run.py\", line 719, in main\n    run(args)\n",
+      "timestamp": "1718092811"
+    }
+  }
+}
+"""
+
+
+def test_the_store_connect_timeout_inside_the_agent_report_is_the_first_error() -> None:
+    # docs/labelling.md#a-rendezvous-host-with-no-address: the oldest wording of the connect
+    # timeout explains the rendezvous error that wraps it, even printed after it
+    diagnosis = diagnose_text("launcher.log", RENDEZVOUS_REPORT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "connect() timed out. Original timeout was 45000 ms" in diagnosis.first_error.text
+    assert "hccl.store_timeout" in _rules(diagnosis)
+
+
+def test_the_agent_report_without_its_inner_reason_keeps_the_wrapper() -> None:
+    # a store that refused the connection says so in other words: no connect timeout is read
+    text = RENDEZVOUS_REPORT.replace(
+        "connect() timed out. Original timeout was 45000 ms.", "Connection refused"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.first_error is not None
+    assert "RendezvousConnectionError" in diagnosis.first_error.text
+    assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+# An agent whose rendezvous another node's agent closed: it only learns the job is over.
+RENDEZVOUS_CLOSED = """\
+I0611 08:14:02.118000 4127 torch/distributed/elastic/agent/server/api.py:677] [default] Rendezvous'ing worker group
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/agent/server/api.py", line 538, in _rendezvous
+    store, group_rank, group_world_size = spec.rdzv_handler.next_rendezvous()
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/dynamic_rendezvous.py", line 1024, in next_rendezvous
+    self._op_executor.run(join_op, deadline)
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/dynamic_rendezvous.py", line 634, in run
+    raise RendezvousClosedError()
+torch.distributed.elastic.rendezvous.api.RendezvousClosedError
+"""
+
+# The node that closed it: its rank failed, the agent ran out of restarts and shut down.
+PEER_NODE_FAILED = """\
+[rank4]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.20 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.02 GiB is free.
+E0611 08:13:58.402000 9311 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 9340) of binary: /opt/venv/bin/python
+I0611 08:13:58.403000 9311 torch/distributed/elastic/agent/server/api.py:889] [default] Worker group FAILED. 0/0 attempts left; will not restart worker group
+"""
+
+
+def test_a_closed_rendezvous_alone_is_read_as_the_launcher_wait() -> None:
+    # docs/labelling.md#a-rendezvous-closed-by-another-agent
+    diagnosis = diagnose_text("node1/agent.log", RENDEZVOUS_CLOSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "RendezvousClosedError" in diagnosis.first_error.text
+    assert "hccl.elastic_rendezvous_closed" in _rules(diagnosis)
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_failure_of_the_node_that_closed_the_rendezvous_comes_first() -> None:
+    diagnosis = diagnose_files(
+        {"node0/agent.log": PEER_NODE_FAILED, "node1/agent.log": RENDEZVOUS_CLOSED}
+    )
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "OutOfMemoryError" in diagnosis.first_error.text
+
+
+def test_a_rendezvous_timeout_is_not_a_closed_rendezvous() -> None:
+    text = RENDEZVOUS_CLOSED.replace("RendezvousClosedError()", "RendezvousTimeoutError()").replace(
+        "api.RendezvousClosedError", "api.RendezvousTimeoutError"
+    )
+    diagnosis = diagnose_text("node1/agent.log", text)
+    assert "hccl.elastic_rendezvous_closed" not in _rules(diagnosis)
+    assert "hccl.elastic_rendezvous_timeout" in _rules(diagnosis)
 
 
 REDUCER_REFUSED = """\
