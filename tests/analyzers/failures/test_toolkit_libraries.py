@@ -97,3 +97,31 @@ def test_a_name_missing_from_a_python_module_does_not_suggest_the_host():
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
     assert "driver_env" not in [alternative.category for alternative in diagnosis.alternatives]
+
+
+# The loader's reason pasted on its own, without the ImportError in front of it: a reporter
+# quoting only the line that matters, or a plugin loader that logs the reason bare.
+BARE_EXTENSION_LINE = (
+    "python check_ops.py\n"
+    "/opt/src/visionops/visionops/_ext.cpython-310-aarch64-linux-gnu.so: undefined symbol: "
+    "_ZN8npu_core9RunConfig4modeE\n"
+)
+
+
+def test_a_bare_loader_line_for_an_extension_is_read_without_its_exception_class():
+    diagnosis = diagnose_text("run.log", BARE_EXTENSION_LINE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "_ext.cpython-310-aarch64-linux-gnu.so: undefined symbol" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_talk_about_undefined_symbols_is_no_loader_refusal():
+    text = (
+        "checking the extension for undefined symbols before packaging\n"
+        "nm -D --undefined-only _ext.so | wc -l\n"
+        "build finished, 42 objects linked\n"
+    )
+    diagnosis = diagnose_text("build.log", text)
+    assert diagnosis.category != "config", diagnosis.root_cause
+    assert diagnosis.first_error is None

@@ -259,3 +259,15 @@ def test_info_records_that_only_mention_a_rank_are_chatter() -> None:
     shape = learn_shape(block.split(b"\n")[0])
     assert shape is not None
     assert not relays_workers(block.translate(FOLD), shape)
+
+
+def test_a_bare_undefined_symbol_line_is_an_error_candidate():
+    """The loader's `<lib>.so: undefined symbol: <name>` carries no error word when it is
+    pasted without the ImportError in front; words about undefined symbols are not it."""
+    bare = "/opt/src/pkg/_ext.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3pkg4initEv"
+    talk = "listing undefined symbols of _ext.so before the wheel is packed"
+    block = f"build ok\n{bare}\n{talk}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(bare.encode()) in hits
+    assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(talk), PREFILTER) is None
