@@ -34,6 +34,7 @@ VLLM = "vllm"
 SGLANG = "sglang"
 
 _LEVEL = r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_TRACING_LEVEL = r"(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 _ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
@@ -81,4 +82,11 @@ HEADERS = (
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
+    # Rust's tracing, once a collector-time wrapper took its RFC 3339 time: the level padded
+    # to five, then the spans entered (`name{field=1}:`) and the module path (`a::b:`)
+    header(
+        NAME,
+        r" ?" + _TRACING_LEVEL + r" (?:[A-Za-z_][\w.-]*(?:\{[^{}]*\})?: )*?"
+        r"[A-Za-z_][\w.-]*(?:::[\w.-]+)*: ",
+    ),
 )
