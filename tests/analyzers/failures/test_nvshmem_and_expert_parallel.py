@@ -86,3 +86,184 @@ def test_a_fingerprint_mismatch_printed_without_its_class_is_read() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Detected mismatch between collectives" in diagnosis.first_error.text
+
+
+# docs/labelling.md#expert-parallel-library-checks-before-the-kernels
+RANK_LAYOUT_REFUSED = """\
+Traceback (most recent call last):
+  File "/opt/ep/tests/test_internode.py", line 241, in test_loop
+    buffer = deep_ep.Buffer(group, int(2e9), int(1e9), low_latency_mode=False)
+  File "/opt/ep/deep_ep/buffer.py", line 88, in __init__
+    self.runtime = deep_ep_cpp.Buffer(self.rank, self.group_size, num_nvl_bytes, num_rdma_bytes, low_latency_mode)
+RuntimeError: Failed: Assertion error /opt/ep/csrc/deep_ep.cpp:47 'num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode'
+"""
+
+NODE_COUNT_REFUSED = """\
+-- Process 2 terminated with the following error:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 90, in _wrap
+    fn(i, *args)
+  File "/opt/ep/deep_ep/buffer.py", line 430, in internode_dispatch
+    recv_src_meta, send_rdma_head, send_nvl_head, event = self.runtime.internode_dispatch(
+RuntimeError: Failed: Assertion error /opt/ep/csrc/kernels/internode.cu:340 'false and "Unsupported RDMA ranks"'
+"""
+
+TOKENS_OVER_BUFFER = """\
+[2026-02-03 08:14:55 DP3 TP3] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/sglang/python/sglang/srt/layers/moe/token_dispatcher/deepep.py", line 512, in _dispatch_core
+    self.buffer.low_latency_dispatch(
+RuntimeError: Failed: Assertion error /build/ep/csrc/deep_ep.cpp:1190 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'
+"""
+
+CHUNKS_OVER_BUFFER = """\
+[tuning] SMs 24, NVL chunk 2, RDMA chunk 16: 31.02 GB/s (RDMA), 60.11 GB/s (NVL)
+torch.multiprocessing.spawn.ProcessRaisedException: 
+
+-- Process 3 terminated with the following error:
+Traceback (most recent call last):
+  File "/opt/ep/deep_ep/buffer.py", line 420, in internode_combine
+    combined_x, combined_topk_weights, event = self.runtime.internode_combine(
+RuntimeError: Failed: Assertion error /opt/ep/csrc/kernels/internode.cu:1688 'num_max_nvl_chunked_recv_tokens / num_rdma_ranks > std::max(num_max_rdma_chunked_send_tokens, num_max_nvl_chunked_send_tokens)'
+"""
+
+TENSOR_CONDITION = """\
+RuntimeError: Failed: Assertion error /opt/ep/csrc/deep_ep.cpp:301 'x.dim() == 2 and x.is_contiguous()'
+"""
+
+
+def test_a_rank_layout_the_ep_library_does_not_build_for_is_its_limit() -> None:
+    for text in (RANK_LAYOUT_REFUSED, NODE_COUNT_REFUSED):
+        diagnosis = diagnose_text("node0.log", text)
+        assert diagnosis.category == "op_constraint"
+        assert diagnosis.first_error is not None
+        assert "Assertion error" in diagnosis.first_error.text
+        assert any(alt.category == "config" for alt in diagnosis.alternatives)
+
+
+def test_a_dispatch_over_the_buffer_it_was_sized_for_is_a_collective_buffer() -> None:
+    for text, words in (
+        (TOKENS_OVER_BUFFER, "num_max_dispatch_tokens_per_rank"),
+        (CHUNKS_OVER_BUFFER, "num_max_nvl_chunked_recv_tokens"),
+    ):
+        diagnosis = diagnose_text("worker.log", text)
+        assert diagnosis.category == "hccl"
+        assert diagnosis.first_error is not None
+        assert words in diagnosis.first_error.text
+        assert any(alt.category == "config" for alt in diagnosis.alternatives)
+
+
+def test_an_assertion_on_the_calls_own_tensor_is_not_read_as_a_limit() -> None:
+    diagnosis = diagnose_text("worker.log", TENSOR_CONDITION)
+    assert diagnosis.category not in ("op_constraint", "hccl")
+
+
+# docs/labelling.md#expert-parallel-kernels-that-time-out
+COUNT_DUMP_ALONE = """\
+[testing] Running with BF16, with top-k (async=False, previous=False) ...Global rank: 5, num_recv_tokens: -1, num_rdma_recv_tokens: -1
+moe_recv_expert_counter[0]: -1
+moe_recv_expert_counter[1]: -1
+Global rank: 7, num_recv_tokens: -1, num_rdma_recv_tokens: -1
+moe_recv_expert_counter[0]: -1
+"""
+
+QUEUE_PAIR_THEN_COUNT_DUMP = """\
+/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:420: non-zero status: 110 ibv_modify_qp failed
+Global rank: 5, num_recv_tokens: -1, num_rdma_recv_tokens: -1
+moe_recv_expert_counter[0]: -1
+"""
+
+RECEIVE_CHECK = """\
+Allocating buffer size: 1830.5 MB ...
+Assertion failed: /opt/ep/csrc/kernels/internode_ll.cu:305, condition: num_recv_tokens != 0
+Assertion failed: /opt/ep/csrc/kernels/internode_ll.cu:305, condition: num_recv_tokens != 0
+"""
+
+FINISHED_COUNTS = """\
+[rank 3] dispatch done, num_recv_tokens: 4096
+[rank 3] Dispatch + combine bandwidth: 41.20 GB/s, avg_t=120.51 us
+"""
+
+
+def test_the_dispatch_count_dump_is_the_host_side_timeout() -> None:
+    diagnosis = diagnose_text("node1.log", COUNT_DUMP_ALONE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Global rank: 5, num_recv_tokens: -1" in diagnosis.first_error.text
+
+
+def test_the_count_dump_yields_to_the_link_that_never_came_up() -> None:
+    diagnosis = diagnose_text("node1.log", QUEUE_PAIR_THEN_COUNT_DUMP)
+    assert diagnosis.first_error is not None
+    assert "ibv_modify_qp failed" in diagnosis.first_error.text
+
+
+def test_a_missing_peer_count_checked_on_the_device_is_the_exchange() -> None:
+    diagnosis = diagnose_text("node0.log", RECEIVE_CHECK)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "num_recv_tokens != 0" in diagnosis.first_error.text
+    assert any(alt.category == "device_fault" for alt in diagnosis.alternatives)
+
+
+def test_counts_printed_after_a_dispatch_that_finished_are_no_error() -> None:
+    diagnosis = diagnose_text("node0.log", FINISHED_COUNTS)
+    assert diagnosis.first_error is None
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective
+BOOTSTRAP_TRUNCATED = """\
+Allocating buffer size: 1830.5 MB ...
+/opt/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 24 bytes instead of 1
+
+/opt/nvshmem_src/src/modules/bootstrap/uid/bootstrap_uid.cpp:499: non-zero status: -3 /opt/nvshmem_src/src/host/topo/topo.cpp:530: non-zero status: -3 allgather of ipc handles failed
+
+/opt/nvshmem_src/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed
+"""
+
+USED_BEFORE_INIT_ALONE = """\
+Allocating buffer size: 1830.5 MB ...
+/opt/nvshmem_src/src/host/team/team.cu:nvshmem_team_split_strided:63: NVSHMEM API called before NVSHMEM initialization has completed
+"""
+
+BOOTSTRAP_NOTICE = """\
+node-3:5120:5230 [2] NCCL INFO Bootstrap : Using eth0:10.1.2.3<0>
+WARNING: log message truncated to 4096 bytes
+"""
+
+
+def test_a_bootstrap_message_of_another_size_is_the_ranks_disagreeing() -> None:
+    diagnosis = diagnose_text("node1.log", BOOTSTRAP_TRUNCATED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Message truncated" in diagnosis.first_error.text
+    assert any(alt.category == "driver_env" for alt in diagnosis.alternatives)
+
+
+def test_nvshmem_used_before_its_start_is_read_when_it_is_all_there_is() -> None:
+    diagnosis = diagnose_text("node1.log", USED_BEFORE_INIT_ALONE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "API called before" in diagnosis.first_error.text
+
+
+def test_a_bootstrap_notice_and_a_truncated_log_message_are_no_error() -> None:
+    diagnosis = diagnose_text("node1.log", BOOTSTRAP_NOTICE)
+    assert diagnosis.category != "hccl"
+
+
+# docs/labelling.md#a-gpu-direct-transport-that-does-not-start
+TOPOLOGY_NOT_READ = """\
+prefill-2 vllm /opt/nvshmem_src/src/host/init/init.cu:1029: non-zero status: 28 nvshmem detect topo failed 
+prefill-2 vllm 
+prefill-2 vllm /opt/nvshmem_src/src/host/init/init.cu:1029: non-zero status: 28 nvshmem detect topo failed 
+prefill-2 vllm (APIServer pid=1) Traceback (most recent call last):
+prefill-2 vllm (APIServer pid=1)   File "/opt/vllm/bin/vllm", line 10, in <module>
+"""
+
+
+def test_nvshmem_that_cannot_read_the_topology_is_the_host() -> None:
+    diagnosis = diagnose_text("prefill.log", TOPOLOGY_NOT_READ)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "detect topo failed" in diagnosis.first_error.text
+    assert any(alt.category == "hccl" for alt in diagnosis.alternatives)

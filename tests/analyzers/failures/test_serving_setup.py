@@ -253,3 +253,28 @@ def test_a_driver_refusal_of_another_kind_is_not_a_stream_shortage() -> None:
     )
     diagnosis = diagnose_text("issue/serve.log", text)
     assert diagnosis.category != "config"
+
+
+# docs/labelling.md#config-driver_env-or-weight_load
+BACKENDS_THAT_DO_NOT_COMBINE = """\
+[2026-04-02 11:20:31 DP2 TP2 EP2] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/sglang/python/sglang/srt/layers/moe/moe_runner/runner.py", line 74, in __init__
+    raise NotImplementedError(
+NotImplementedError: Runner backend MoeRunnerBackend.TRITON_KERNELS requires a fused func for a2a backend mooncake, but none is registered.
+"""
+
+COLLECTIVE_THE_BACKEND_LACKS = """\
+[rank1]: NotImplementedError: backend gloo does not support reduce_scatter
+"""
+
+
+def test_two_backends_the_framework_cannot_pair_are_the_jobs_settings() -> None:
+    diagnosis = diagnose_text("decode_w0.out", BACKENDS_THAT_DO_NOT_COMBINE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "requires a fused func for a2a backend" in diagnosis.first_error.text
+
+
+def test_a_backend_lacking_one_collective_is_not_read_as_a_backend_pair() -> None:
+    diagnosis = diagnose_text("train.log", COLLECTIVE_THE_BACKEND_LACKS)
+    assert all(item.rule != "cfg.backend_combination_unsupported" for item in diagnosis.evidence)
