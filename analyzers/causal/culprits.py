@@ -5,8 +5,9 @@ local ranks mapped to global ones), ranks a report right under it names (a desyn
 the ranks whose own failure falls in the causal window (`analyzers.causal.window`), and,
 when the first error is only a wait, the ranks the rank comparison singles out (killed,
 missing, divergent, the few ahead or behind; `analyzers.causal.waited_on`), then what the
-waits themselves say (a rank waiting in another collective, a rank that arrived after the
-others gave up; `analyzers.causal.wait_places`).
+waits themselves say (a rank that never reached the store its peers waited in, a rank
+waiting in another collective, a rank that arrived after the others gave up;
+`analyzers.causal.wait_places`).
 
 Each choice comes with a clause saying why, about the culprits (`the first error names
 it`), for the sentence that explains a first error reported on another rank.
@@ -19,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
-from analyzers.causal.wait_places import arrived_late, in_other_collective
+from analyzers.causal.wait_places import arrived_late, in_other_collective, unreached_store
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.classify.events import TIER_CAUSE, Classified
@@ -60,6 +61,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     found = singled_out(correlation, size_stated, quiet_suspect)
     return (
         found
+        or unreached_store(chain)
         or in_other_collective(chain, scans)
         or arrived_late(chain, correlation)
         or _exited_first(first, scans)

@@ -10,7 +10,11 @@ the rank comparison finds no one. Two things still tell the ranks apart:
 - how each rank's wait ended: ranks that time out give up and exit, so a rank that reached
   the collective after that finds its peers' connections closed instead of timing out. The
   few whose only failure is such a lost peer, while the others timed out, arrived late: they
-  were kept elsewhere (a long computation, a stall) while the others waited for them.
+  were kept elsewhere (a long computation, a stall) while the others waited for them;
+- whether each rank got through to the rendezvous store at all: ranks that reached it wait
+  there for keys or for clients to join, while a rank given an address or port where no
+  store listens times out connecting. The few that never connected, while the others waited
+  in the store, are the ones the others waited for.
 
 Both are read only when the first error is a wait (`analyzers.causal.culprits`), after the
 rank comparison and before the launcher's first exit, which says least.
@@ -73,6 +77,27 @@ def _frames_of(scan: FileScan) -> dict[int, str]:
         if call is not None:
             found[record["line"]] = call
     return found
+
+
+def unreached_store(chain: CausalChain) -> Blame | None:
+    """The few ranks whose store wait was a connect that never got through, while the other
+    waiting ranks had reached the store and waited there (for keys, for clients to join).
+    When most or all waiting ranks could not connect, the store itself was out of reach (its
+    host down, a wrong address for everyone) and no client is singled out."""
+    unreached: set[int] = set()
+    reached: set[int] = set()
+    for item in chain.top:
+        if item.rank is None:
+            continue
+        if any(match.signature.unreached for match in item.matches):
+            unreached.add(item.rank)
+        else:
+            reached.add(item.rank)
+    reached -= unreached
+    if not unreached or len(unreached) >= len(reached):
+        return None
+    ranks = sorted(unreached)
+    return Blame(ranks, say("waited.unreached", many=several(ranks)))
 
 
 def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame | None:

@@ -73,6 +73,9 @@ class Signature:
     # the line says a peer's end of the connection went away under this rank (closed, reset):
     # the writer was still running and talking to peers that had already left
     peer_gone: bool = False
+    # the line says this rank's client never got through to the rendezvous store (its
+    # connect timed out): peers whose store waits did reach it were waiting for this rank
+    unreached: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -231,6 +234,7 @@ def _signature(entry: Entry) -> Signature:
         before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
+        unreached=entry.get("unreached", bool, False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

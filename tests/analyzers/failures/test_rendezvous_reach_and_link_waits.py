@@ -65,7 +65,7 @@ def test_a_store_connect_that_keeps_timing_out_is_a_store_wait() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "has timed out, will retry" in diagnosis.first_error.text
-    assert "hccl.store_timeout" in _rules(diagnosis)
+    assert "hccl.store_unreachable" in _rules(diagnosis)
 
 
 def test_a_store_not_yet_listening_is_the_normal_start_up_race() -> None:
@@ -75,7 +75,7 @@ def test_a_store_not_yet_listening_is_the_normal_start_up_race() -> None:
         "will retry.\n"
     )
     diagnosis = diagnose_text("engine.log", text)
-    assert "hccl.store_timeout" not in _rules(diagnosis)
+    assert not {"hccl.store_timeout", "hccl.store_unreachable"} & _rules(diagnosis)
 
 
 LINKS_TIMED_OUT_THEN_MC2_RESOURCES = """\

@@ -1,0 +1,69 @@
+"""Culprits read from how each rank's store wait ended (docs/labelling.md, "A rank that never
+reached the store"): a rank whose client could not connect to the rendezvous store, while its
+peers waited inside the store, is the rank they waited for.
+
+The bundles are 4-rank gloo jobs shaped like the torch corpus; the store lines are torch
+2.13's own wordings with values of our own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.analyzers.job_bundles import RankLog, analyze_job, ranks
+
+CLIENTS = (
+    "torch.distributed.DistStoreError: Timed out after 11 seconds waiting for clients. "
+    "{joined}/4 clients joined."
+)
+KEY_WAIT = (
+    "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/0"
+)
+
+
+def cannot_connect(log: RankLog, port: int) -> RankLog:
+    """The client's E-level connect timeout, torch's retry note and the exception."""
+    timed_out = (
+        f"The client socket has timed out after 10000ms while trying to connect to "
+        f"(127.0.0.1, {port})."
+    )
+    log.raw(f"[E1204 10:20:01.763270466 socket.cpp:1028] [c10d] {timed_out}")
+    log.raw(
+        f"[E1204 10:20:04.873928337 TCPStore.cpp:328] [c10d] TCP client failed to "
+        f"connect/validate to host 127.0.0.1:{port} - timed out (try=1, timeout=10000ms): "
+        f"{timed_out}"
+    )
+    log.raw("Traceback (most recent call last):")
+    log.raw('  File "/home/user/llm-infer/infer.py", line 126, in main')
+    log.raw("    dist.init_process_group(")
+    return log.raw(f"torch.distributed.DistNetworkError: {timed_out}")
+
+
+def test_the_rank_that_never_reached_the_store_is_the_one_its_peers_waited_for(
+    tmp_path: Path,
+) -> None:
+    """Rank 3 was given the master port plus one: the store counts 3 of 4 clients, ranks 1
+    and 2 wait for keys, rank 3 times out connecting."""
+    job = ranks(4)
+    job[0].raw(CLIENTS.format(joined=3))
+    job[1].raw(KEY_WAIT)
+    job[2].raw(KEY_WAIT)
+    cannot_connect(job[3], 36950)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "while trying to connect to (127.0.0.1, 36950)" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+    assert "could not reach the rendezvous store" in diagnosis.root_cause
+
+
+def test_a_store_no_client_reaches_singles_out_no_one(tmp_path: Path) -> None:
+    """Ranks 1 to 3 all time out connecting while the store counts only itself: the store
+    was out of reach for everyone, not one rank's address."""
+    job = ranks(4)
+    job[0].raw(CLIENTS.format(joined=1))
+    for log in job[1:]:
+        cannot_connect(log, 36949)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == []
