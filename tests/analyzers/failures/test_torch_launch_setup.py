@@ -73,7 +73,7 @@ def test_the_store_connect_timeout_inside_the_agent_report_is_the_first_error() 
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "connect() timed out. Original timeout was 45000 ms" in diagnosis.first_error.text
-    assert "hccl.store_timeout" in _rules(diagnosis)
+    assert "hccl.store_unreachable" in _rules(diagnosis)
 
 
 def test_the_agent_report_without_its_inner_reason_keeps_the_wrapper() -> None:
