@@ -61,3 +61,29 @@ def test_a_kernel_the_inputs_broke_is_not_a_missing_build() -> None:
     text = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
     diagnosis = diagnose_text("rank0.log", text)
     assert "cfg.cuda_no_kernel_image" not in _rules(diagnosis)
+
+
+def test_nvml_that_cannot_reach_the_gpu_is_the_machine_not_the_collective() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: NCCL names the NVML call that failed
+    # under torch's generic exception; the call is the first error.
+    text = (
+        "[rank3]: torch.distributed.DistBackendError: NCCL error\n"
+        "[rank3]: nvmlDeviceGetHandleByIndex(2) failed: Unknown Error\n"
+    )
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.nvml_unusable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "nvmlDeviceGetHandleByIndex(2) failed" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_nccl_line_that_only_names_the_nvml_device_is_no_failure() -> None:
+    text = (
+        "node-4:9120:9120 [1] NCCL INFO comm 0x55d1c0e2 rank 1 nranks 4 cudaDev 1 nvmlDev 1 "
+        "busId 41000 commId 0x1f3a - Init COMPLETE\n"
+        "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    )
+    diagnosis = diagnose_text("rank1.log", text)
+    assert "env.nvml_unusable" not in _rules(diagnosis)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause

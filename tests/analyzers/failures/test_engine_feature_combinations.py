@@ -67,3 +67,43 @@ def test_a_warning_that_turns_a_feature_off_is_no_failure() -> None:
 def test_an_op_binding_refusal_keeps_its_operator_reading() -> None:
     diagnosis = diagnose_text("attn.log", OP_BINDING_REFUSES)
     assert diagnosis.category == "operator", diagnosis.root_cause
+
+
+# A training engine's own assertion that two of its features cannot run together, in the
+# "<feature> is incompatible with <feature>" wording (gradient accumulation's skipped syncs
+# under a sharded optimizer stage, here), printed first for one rank and then with the
+# other rank's traceback.
+TRAINER_FEATURES_INCOMPATIBLE = """\
+[rank0]: AssertionError: deferred gradient sync is incompatible with sharded gradient buckets of optimizer stage 2
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/ft/train.py", line 311, in <module>
+[rank1]:     main()
+[rank1]:   File "/srv/ft/train.py", line 270, in main
+[rank1]:     engine.train_step(batch)
+[rank1]:   File "/opt/venv/lib/python3.10/site-packages/demo_engine/runtime/engine.py", line 1840, in no_sync
+[rank1]:     assert not self.partitions_gradients(), \\
+[rank1]: AssertionError: deferred gradient sync is incompatible with sharded gradient buckets of optimizer stage 2
+"""
+
+# Counterexample: a model that says an input's shape does not fit uses the same word about
+# tensors, not features; it is not this reading.
+SHAPE_INCOMPATIBLE = """\
+Traceback (most recent call last):
+  File "/srv/ft/model.py", line 88, in forward
+    raise ValueError(f"Input shape {tuple(x.shape)} is incompatible with the expected shape {expected}")
+ValueError: Input shape (4, 128) is incompatible with the expected shape (4, 256)
+"""
+
+
+def test_features_an_engine_calls_incompatible_are_config() -> None:
+    diagnosis = diagnose_text("rank0.log", TRAINER_FEATURES_INCOMPATIBLE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "is incompatible with sharded gradient buckets" in diagnosis.first_error.text
+
+
+def test_a_shape_called_incompatible_is_not_a_feature_pair() -> None:
+    diagnosis = diagnose_text("rank0.log", SHAPE_INCOMPATIBLE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.engine_feature_combination" not in rules
+    assert diagnosis.category != "config", diagnosis.root_cause
