@@ -1,0 +1,54 @@
+"""A native library's assertion that stopped the process, when no rule knows the library.
+
+docs/labelling.md#a-native-assertion-no-rule-knows
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# A rank's log whose process stopped on glibc's assert inside a communication helper.
+GLIBC_ASSERT = """\
+2026-04-11 08:14:02,331 [rank5] INFO step 40 loss 2.118
+2026-04-11 08:14:03,002 [rank5] INFO step 41 loss 2.097
+python3: /build/ringcomm/src/ring_buffer.cpp:212: void RingBuffer::push(size_t): Assertion `used + n <= capacity' failed.
+"""
+
+# A kernel library's own assert macro, printed twice by two threads of the process.
+MACRO_ASSERT = """\
+[W411 08:14:01.000000000 ProcessGroupNCCL.cpp:1031] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is the default now
+Assertion failed: /workspace/fastkernels/csrc/moe_align.cu:118, condition: num_experts % 8 == 0
+Assertion failed: /workspace/fastkernels/csrc/moe_align.cu:118, condition: num_experts % 8 == 0
+"""
+
+# The same words quoted by a script's comment and a Python assertion: no native assert here.
+NOT_NATIVE = """\
+# the Assertion `x > 0' failed message is printed by glibc
+Traceback (most recent call last):
+  File "/srv/run.py", line 9, in <module>
+    assert world == 8, "expected 8 ranks"
+AssertionError: expected 8 ranks
+"""
+
+
+def test_a_glibc_assert_is_the_first_error_of_a_log_with_no_other_failure() -> None:
+    diagnosis = diagnose_text("logs/rank5.log", GLIBC_ASSERT)
+    assert diagnosis.first_error is not None
+    assert "Assertion `used + n <= capacity' failed" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert "device_fault" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_library_assert_macro_is_read_before_the_job_is_called_a_hang() -> None:
+    diagnosis = diagnose_text("logs/rank0.log", MACRO_ASSERT)
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is not None
+    assert "condition: num_experts % 8 == 0" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.5
+
+
+def test_a_python_assertion_is_read_as_its_exception() -> None:
+    diagnosis = diagnose_text("logs/rank0.log", NOT_NATIVE)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("AssertionError: expected 8 ranks")
+    assert "native.assertion_failed" not in {e.rule for e in diagnosis.evidence}
