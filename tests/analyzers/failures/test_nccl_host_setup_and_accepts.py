@@ -6,7 +6,9 @@ the runtime answers `operation not supported` is the host's (`driver_env`), ahea
 docs/labelling.md#a-machine-topology-nccl-cannot-read: NCCL unable to read the machine's
 topology (a sysfs path, a topology file) is `driver_env` and the first error, not a silent end.
 docs/labelling.md#network-links-that-fail-under-a-collective: an accepted connection of
-another type than expected is the ranks disagreeing on the exchange, `hccl`.
+another type than expected is the ranks disagreeing on the exchange, `hccl`; a fatal
+asynchronous event of the NIC (port down, adapter or queue-pair error) is the link failing under
+the collective, `hccl`, and the first error even when nothing follows it.
 Values of our own in the real shapes.
 """
 
@@ -149,3 +151,46 @@ def test_the_accept_path_returning_an_error_code_is_no_type_mismatch() -> None:
     text = "\n".join(line for line in WRONG_TYPE.splitlines() if "NCCL INFO" in line)
     diagnosis = diagnose_text("all_reduce_perf.log", text + "\n")
     assert "hccl.nccl_socket_type_mismatch" not in _rules(diagnosis)
+
+
+PORT_DOWN = """\
+step 4112 | loss 2.0817 | 6120.4 ms
+cn-4:8112:8170 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error
+
+cn-4:8113:8181 [1] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error
+"""
+
+
+def test_a_port_that_went_down_is_the_collective_network_and_the_first_error() -> None:
+    diagnosis = diagnose_text("node4.out", PORT_DOWN)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error" in (
+        diagnosis.first_error.text
+    )
+    assert "hccl.nccl_ib_async_event" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_a_queue_pair_fatal_event_comes_before_the_completions_it_breaks() -> None:
+    text = (
+        "cn-4:8112:8201 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_6:1 async fatal "
+        "event on QP (0x7f20c4a1b0d8): local access violation work queue error\n"
+        "cn-4:8112:8230 [5] transport/net_ib.cc:2451 NCCL WARN NET/IB: Got completion from peer "
+        "10.12.0.9<40117> with status=4 opcode=0 len=0 vendor err 83 (Send) hca mlx5_6\n"
+    )
+    diagnosis = diagnose_text("node4.out", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "async fatal event on QP" in diagnosis.first_error.text
+
+
+def test_an_informational_nic_event_is_no_failure() -> None:
+    text = (
+        "cn-4:8112:8170 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : "
+        "port active\n"
+        "cn-4:8112:8170 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_3:1 Got async "
+        "event : GID table change\n"
+    )
+    diagnosis = diagnose_text("node4.out", text)
+    assert "hccl.nccl_ib_async_event" not in _rules(diagnosis)
