@@ -53,6 +53,11 @@ _HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
+# a frame in Python's own modules (a lib/pythonX.Y directory that is not a package directory,
+# frozen modules) or in code with no file behind it (`<string>`): machinery the job called
+_MACHINERY_FRAME = re.compile(
+    r'\s*File "(?:[^"]*[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|<[^>"]*>")'
+)
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
@@ -135,7 +140,13 @@ class TracebackTracker:
     def _inside(self, lineno: int, line: ParsedLine, state: _Open, sink: Sink) -> bool:
         message = line.message
         if _FRAME.match(message):
-            state.frame = (lineno, line)
+            kept = state.frame
+            if (
+                kept is None
+                or not is_machinery_frame(message)
+                or is_machinery_frame(kept[1].message)
+            ):
+                state.frame = (lineno, line)
             return True
         if not message.strip() or _is_source(message, state):
             return True  # source line, ^^^^ markers, blank separator
@@ -246,6 +257,13 @@ def _is_source(message: str, state: _Open) -> bool:
         return True
     found = _EXCEPTION.match(message.lstrip())
     return not (found and _EXCEPTION_NAME.search(found.group("type")))
+
+
+def is_machinery_frame(message: str) -> bool:
+    """A frame in the standard library or in generated code: where a call ended up, not which
+    layer made it. The frame kept for an exception is the deepest one that is not machinery
+    (`multiprocessing`'s `_recv` says nothing; the compiler worker that read its queue does)."""
+    return _MACHINERY_FRAME.match(message) is not None
 
 
 def _lead(message: str) -> int:

@@ -63,6 +63,38 @@ def test_the_raise_site_of_a_bare_exception_is_a_warning_event():
     assert events == [(2, EventKind.WARNING, "traceback_frame"), (4, EventKind.ERROR, "traceback")]
 
 
+# An unknown exception raised inside Python's own json module, called by the job's loader.
+STDLIB_RAISE = """\
+Traceback (most recent call last):
+  File "/srv/app/weights.py", line 40, in load_checkpoint_index
+    index = json.load(handle)
+  File "/usr/lib/python3.10/json/__init__.py", line 293, in load
+    return loads(fp.read(),
+  File "<string>", line 2, in loads
+  File "/usr/lib/python3.10/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+"""
+
+
+def test_the_frame_kept_for_an_exception_is_the_deepest_outside_the_standard_library():
+    frames = [e for e in scan(STDLIB_RAISE).events if e.source == "traceback_frame"]
+    assert [(e.line, e.message) for e in frames] == [
+        (2, 'File "/srv/app/weights.py", line 40, in load_checkpoint_index')
+    ]
+
+
+def test_a_traceback_only_through_the_standard_library_keeps_its_innermost_frame():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main\n'
+        '  File "/usr/lib/python3.11/socket.py", line 836, in create_connection\n'
+        "ConnectionRefusedError: [Errno 111] Connection refused\n"
+    )
+    frames = [e.line for e in scan(text).events if e.source == "traceback_frame"]
+    assert frames == [3]
+
+
 def test_source_lines_of_a_logged_traceback_are_not_errors():
     text = (
         "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169] Traceback (most recent call last):\n"
