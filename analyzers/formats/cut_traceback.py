@@ -13,12 +13,21 @@ the job's error, cited with its source statement. The standard library's frames 
 A stack printed on purpose while a job hangs is not a cut traceback: faulthandler's dumps
 (`File "x.py", line 12 in wait`, no comma) do not match a traceback frame, and a tail that
 names threads or says `most recent call first` is left alone.
+
+Pastes change the shape, not the frames: a paste can double every line's spacing, and a
+narrow terminal can wrap a long frame after its path (`File "/.../route.py",` then
+`line 268, in task_distribute` on the next line). Blank lines are skipped and a wrapped
+frame is read as one. A frame with no file behind it (`File "<string>", line 2, in get`,
+code a library generated at run time, such as the proxy methods of `multiprocessing`'s
+managers) prints no source statement and is machinery like the standard library's: the
+deepest frame with a file is read, and such a frame only when the tail holds no other.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from analyzers.formats.base import ParsedLine
 
@@ -28,6 +37,11 @@ SOURCE = "traceback_cut"
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line \d+, in \S')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
 _STDLIB = re.compile(r"[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen ")
+# a frame wrapped after its path by the paste: the path line, then `line N, in f` alone
+_WRAPPED_HEAD = re.compile(r'\s*File "[^"]+",\s*$')
+_WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
+# a frame of code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
+_NO_FILE = re.compile(r"^<[^>]*>$")
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 
@@ -35,20 +49,33 @@ _CARETS = re.compile(r"\s*[\^~]+\s*$")
 def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, str] | None:
     """(line number, frame line, frame with its source statement) of the frame to read when
     `tail` ends inside a traceback without its exception line, else None."""
-    lines = list(tail)
-    while lines and not lines[-1][1].message.strip():
-        lines.pop()
+    lines = _unwrapped([item for item in tail if item[1].message.strip()])
     if not lines or any(_STACK_DUMP.search(line.message) for _, line in lines):
         return None
     frames = [i for i, (_, line) in enumerate(lines) if _FRAME.match(line.message)]
     if not frames or not all(_source_of(lines, i) for i in range(frames[0], len(lines))):
         return None
     own = [i for i in frames if not _STDLIB.search(_path(lines[i][1]))]
-    index = (own or frames)[-1]
+    filed = [i for i in own if not _NO_FILE.match(_path(lines[i][1]))]
+    index = (filed or own or frames)[-1]
     lineno, frame = lines[index]
     statement = _statement(lines, index)
     cited = frame.message.strip() + (f" {statement}" if statement else "")
     return lineno, frame, cited
+
+
+def _unwrapped(lines: Sequence[tuple[int, ParsedLine]]) -> list[tuple[int, ParsedLine]]:
+    """The lines with every frame the paste wrapped after its path joined into one line."""
+    joined: list[tuple[int, ParsedLine]] = []
+    for lineno, line in lines:
+        if joined and _WRAPPED_TAIL.match(line.message):
+            head_no, head = joined[-1]
+            if _WRAPPED_HEAD.fullmatch(head.message):
+                message = f"{head.message.rstrip()} {line.message.strip()}"
+                joined[-1] = (head_no, replace(head, message=message))
+                continue
+        joined.append((lineno, line))
+    return joined
 
 
 def _source_of(lines: Sequence[tuple[int, ParsedLine]], index: int) -> bool:

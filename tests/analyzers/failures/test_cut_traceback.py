@@ -1,7 +1,8 @@
 """Logs that end inside a Python traceback, the exception line cut off by the paste.
 
-docs/labelling.md#a-traceback-cut-before-its-exception and
-docs/labelling.md#a-cuda-only-library-loaded-on-an-ascend-job.
+docs/labelling.md#a-traceback-cut-before-its-exception,
+docs/labelling.md#a-cuda-only-library-loaded-on-an-ascend-job and
+docs/labelling.md#a-compiler-worker-that-outlives-its-process.
 """
 
 from __future__ import annotations
@@ -35,6 +36,58 @@ Traceback (most recent call last):
   File "/usr/lib/python3.10/json/__init__.py", line 293, in load
     return loads(fp.read(),
 """
+
+# A call into a manager proxy: the deepest frame is code generated at run time, with no file.
+GENERATED_FRAME_CUT = """\
+Traceback (most recent call last):
+  File "/srv/app/serve.py", line 52, in <module>
+    result = pool.submit_job(spec)
+  File "/srv/app/pool.py", line 77, in submit_job
+    return self._proxy.enqueue(spec)
+  File "<string>", line 2, in enqueue
+"""
+
+# A `python -c` one-liner: the generated frame is the only one, so it is cited.
+ONE_LINER_CUT = """\
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+"""
+
+# The TBE compiler's worker on an 8-NPU training host, pasted double-spaced from a narrow
+# terminal that wrapped the long frames after their paths; the paste stops in the queue read.
+TBE_WORKER_CUT = """\
+Epoch 3/40  iter 120/480  loss 2.4187  lr 4.0e-04 
+
+Traceback (most recent call last): 
+
+  File "/opt/conda/envs/pt21/lib/python3.9/multiprocessing/process.py", line 315, in _bootstrap 
+
+    self.run() 
+
+  File "/opt/conda/envs/pt21/lib/python3.9/multiprocessing/process.py", line 108, in run 
+
+    self._target(*self._args, **self._kwargs) 
+
+  File "/opt/Ascend/ascend-toolkit/8.0.0/python/site-packages/tbe/common/repository_manager/route.py", 
+
+ line 70, in wrapper 
+
+    raise exp 
+
+  File "/opt/Ascend/ascend-toolkit/8.0.0/python/site-packages/tbe/common/repository_manager/route.py", 
+
+ line 268, in task_distribute 
+
+    key, func_name, detail = resource_proxy[TASK_QUEUE].get() 
+
+  File "<string>", line 2, in get 
+
+"""
+
+# The same paste cut one frame higher: the module's `wrapper` frame is no queue read.
+TBE_WRAPPER_CUT = TBE_WORKER_CUT.split(
+    '  File "/opt/Ascend/ascend-toolkit/8.0.0/python/site-packages/tbe/common/repository_manager/route.py", \n\n line 268'
+)[0]
 
 # A hang log that ends on the stack faulthandler printed on request: no traceback was cut.
 HANG_DUMP = """\
@@ -85,3 +138,43 @@ def test_the_loader_frame_above_an_exception_line_leaves_the_exception_first() -
     diagnosis = diagnose_text("megatron/console.log", text)
     assert diagnosis.first_error is not None
     assert "CalledProcessError" in diagnosis.first_error.text
+
+
+def test_a_generated_frame_yields_to_the_deepest_frame_with_a_file() -> None:
+    diagnosis = diagnose_text("job/serve.log", GENERATED_FRAME_CUT)
+    assert diagnosis.first_error is not None
+    assert "pool.py" in diagnosis.first_error.text
+    assert "return self._proxy.enqueue(spec)" in diagnosis.first_error.text
+
+
+def test_a_generated_frame_alone_is_still_cited() -> None:
+    diagnosis = diagnose_text("job/run.log", ONE_LINER_CUT)
+    assert diagnosis.first_error is not None
+    assert 'File "<string>", line 1, in <module>' in diagnosis.first_error.text
+
+
+def test_a_frame_wrapped_after_its_path_is_read_as_one_frame() -> None:
+    wrapped = PLAIN_CUT.replace(
+        '"/srv/app/data/builder.py", line 41', '"/srv/app/data/builder.py",\n line 41'
+    )
+    diagnosis = diagnose_text("job/train.log", wrapped)
+    assert diagnosis.first_error is not None
+    assert "line 41, in build_dataset" in diagnosis.first_error.text
+    assert "records = json.load(handle)" in diagnosis.first_error.text
+
+
+def test_a_compiler_worker_cut_in_its_queue_read_is_the_main_process_gone() -> None:
+    diagnosis = diagnose_text("train_3.log", TBE_WORKER_CUT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.confidence < 0.8
+    assert diagnosis.first_error is not None
+    assert "in task_distribute" in diagnosis.first_error.text
+    assert "resource_proxy[TASK_QUEUE].get()" in diagnosis.first_error.text
+    assert "oom" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_compiler_worker_cut_in_its_wrapper_is_not_read_as_the_queue() -> None:
+    diagnosis = diagnose_text("train_3.log", TBE_WRAPPER_CUT)
+    assert diagnosis.first_error is not None
+    assert "in wrapper" in diagnosis.first_error.text
+    assert diagnosis.category != "device_fault"

@@ -1,0 +1,35 @@
+"""gloo's own timeout on a CPU process group: a collective that waited, with hang beside it.
+
+docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# A rank whose peer never sent its share of an all-reduce within the group's timeout.
+GLOO_RECV_TIMEOUT = """\
+2026-05-02 10:40:11,208 [rank1] INFO layer 3 passed
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/bisect/run.py", line 61, in <module>
+[rank1]:     dist.all_reduce(hidden)
+[rank1]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 10000ms for recv operation to complete
+"""
+
+# Another wait that is not a collective's.
+MODEL_DOWNLOAD = """\
+2026-05-02 10:40:11,208 [rank1] ERROR Timed out waiting for the model to download
+"""
+
+
+def test_a_gloo_recv_timeout_is_the_collective_with_hang_beside_it() -> None:
+    diagnosis = diagnose_text("logs/log_1.log", GLOO_RECV_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "for recv operation to complete" in diagnosis.first_error.text
+    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_wait_for_a_download_is_no_collective_timeout() -> None:
+    diagnosis = diagnose_text("logs/log_1.log", MODEL_DOWNLOAD)
+    assert "hccl.gloo_timeout" not in {e.rule for e in diagnosis.evidence}

@@ -1,0 +1,196 @@
+"""NCCL failing at start because of the host, and a connection of the wrong type.
+
+docs/labelling.md#a-cuda-feature-the-host-does-not-offer-nccl: a CUDA call inside NCCL that
+the runtime answers `operation not supported` is the host's (`driver_env`), ahead of the
+`unhandled cuda error` that wraps it; other runtime answers stay with the generic rule.
+docs/labelling.md#a-machine-topology-nccl-cannot-read: NCCL unable to read the machine's
+topology (a sysfs path, a topology file) is `driver_env` and the first error, not a silent end.
+docs/labelling.md#network-links-that-fail-under-a-collective: an accepted connection of
+another type than expected is the ranks disagreeing on the exchange, `hccl`; a fatal
+asynchronous event of the NIC (port down, adapter or queue-pair error) is the link failing under
+the collective, `hccl`, and the first error even when nothing follows it.
+Values of our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+NOT_SUPPORTED = """\
+[2025-06-02 10:04:11] node-5:7301:7301 [2] init.cc:431 NCCL WARN Cuda failure 'operation not supported'
+node-5:7301:7301 [2] NCCL INFO init.cc:1442 -> 1
+node-5:7301:7301 [2] NCCL INFO init.cc:1840 -> 1
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/app/serve.py", line 61, in <module>
+[rank2]:     dist.barrier()
+[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.5
+[rank2]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank2]: Last error:
+[rank2]: Cuda failure 'operation not supported'
+"""
+
+
+def test_a_cuda_feature_the_host_refuses_is_the_machine_and_the_first_error() -> None:
+    diagnosis = diagnose_text("rank2.log", NOT_SUPPORTED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "init.cc:431 NCCL WARN Cuda failure 'operation not supported'" in (
+        diagnosis.first_error.text
+    )
+    assert "env.nccl_cuda_feature_unsupported" in _rules(diagnosis)
+    assert "hccl.nccl_cuda_call_failed" not in _rules(diagnosis)
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_another_runtime_answer_inside_nccl_stays_the_collective_layer() -> None:
+    text = NOT_SUPPORTED.replace("'operation not supported'", "1 'invalid argument'")
+    diagnosis = diagnose_text("rank2.log", text)
+    assert diagnosis.category == "hccl"
+    assert "env.nccl_cuda_feature_unsupported" not in _rules(diagnosis)
+    assert "hccl.nccl_cuda_call_failed" in _rules(diagnosis)
+
+
+def test_nvlink_sharp_refusing_the_feature_keeps_its_own_rule() -> None:
+    line = (
+        "h200-a:6110:6172 [1] transport/nvls.cc:97 NCCL WARN Cuda failure 801 "
+        "'operation not supported'\n"
+    )
+    diagnosis = diagnose_text("rank1.log", line)
+    assert diagnosis.category == "driver_env"
+    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+
+
+SYSFS_PATH = """\
+vm-11:3310:3310 [0] NCCL INFO Bootstrap : Using [0]ens192:10.30.5.14<0>
+vm-11:3310:3310 [0] NCCL INFO NET/IB : No device found.
+vm-11:3310:3310 [0] NCCL INFO Using network Socket
+NCCL version 2.8.4+cuda11.2
+
+vm-11:3310:3377 [0] graph/xml.cc:332 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:13/../../0000:13:00.0
+vm-11:3310:3377 [0] NCCL INFO graph/xml.cc:648 -> 2
+vm-11:3310:3377 [0] NCCL INFO graph/topo.cc:523 -> 2
+vm-11:3310:3377 [0] NCCL INFO init.cc:581 -> 2
+vm-11:3310:3377 [0] NCCL INFO group.cc:73 -> 2 [Async thread]
+"""
+
+
+def test_a_gpu_path_nccl_cannot_resolve_is_the_machine_not_a_hang() -> None:
+    diagnosis = diagnose_text("train.log", SYSFS_PATH)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Could not find real path of /sys/class/pci_bus/0000:13" in diagnosis.first_error.text
+    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
+
+
+def test_the_topology_failure_outranks_the_exception_that_wraps_it() -> None:
+    text = SYSFS_PATH + (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 40, in <module>\n'
+        "    model = DDP(model, device_ids=[rank])\n"
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, "
+        "unhandled system error, NCCL version 2.8.4\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Could not find real path" in diagnosis.first_error.text
+
+
+def test_a_topology_file_missing_an_attribute_is_the_machine() -> None:
+    text = (
+        "p5-node:4401:4480 [3] graph/xml.h:101 NCCL WARN Attribute vendor of node cpu not found\n"
+        "p5-node:4401:4480 [3] NCCL INFO graph/topo.cc:493 -> 3\n"
+        "p5-node:4401:4480 [3] NCCL INFO graph/topo.cc:623 -> 3\n"
+    )
+    diagnosis = diagnose_text("worker3.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Attribute vendor of node cpu not found" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_nccl_naming_its_topology_file_is_no_failure() -> None:
+    text = (
+        "vm-11:3310:3377 [1] NCCL INFO NCCL_TOPO_FILE set by environment to /opt/topo/node.xml\n"
+        "vm-11:3310:3377 [1] NCCL INFO graph/xml.cc:648 -> 2\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
+
+
+WRONG_TYPE = """\
+node-a:40211:40255 [0] NCCL INFO Channel 01/0 : 9[1] -> 0[0] [receive] via NET/Socket/0
+node-b:61302:61340 [2] NCCL INFO Channel 00/0 : 10[2] -> 11[3] via P2P/IPC/read
+
+node-a:40211:40290 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 3 != 4
+node-a:40211:40290 [0] NCCL INFO misc/socket.cc:561 -> 3
+node-a:40211:40290 [0] NCCL INFO transport/net_socket.cc:378 -> 3
+node-a: Test NCCL failure common.cu:1005 'internal error - please report this issue to the NCCL developers / '
+"""
+
+
+def test_a_connection_of_another_type_is_the_exchange_the_ranks_disagree_on() -> None:
+    diagnosis = diagnose_text("all_reduce_perf.log", WRONG_TYPE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "socketFinalizeAccept: wrong type 3 != 4" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_type_mismatch" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_accept_path_returning_an_error_code_is_no_type_mismatch() -> None:
+    text = "\n".join(line for line in WRONG_TYPE.splitlines() if "NCCL INFO" in line)
+    diagnosis = diagnose_text("all_reduce_perf.log", text + "\n")
+    assert "hccl.nccl_socket_type_mismatch" not in _rules(diagnosis)
+
+
+PORT_DOWN = """\
+step 4112 | loss 2.0817 | 6120.4 ms
+cn-4:8112:8170 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error
+
+cn-4:8113:8181 [1] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error
+"""
+
+
+def test_a_port_that_went_down_is_the_collective_network_and_the_first_error() -> None:
+    diagnosis = diagnose_text("node4.out", PORT_DOWN)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "[0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error" in (
+        diagnosis.first_error.text
+    )
+    assert "hccl.nccl_ib_async_event" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_a_queue_pair_fatal_event_comes_before_the_completions_it_breaks() -> None:
+    text = (
+        "cn-4:8112:8201 [5] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_6:1 async fatal "
+        "event on QP (0x7f20c4a1b0d8): local access violation work queue error\n"
+        "cn-4:8112:8230 [5] transport/net_ib.cc:2451 NCCL WARN NET/IB: Got completion from peer "
+        "10.12.0.9<40117> with status=4 opcode=0 len=0 vendor err 83 (Send) hca mlx5_6\n"
+    )
+    diagnosis = diagnose_text("node4.out", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "async fatal event on QP" in diagnosis.first_error.text
+
+
+def test_an_informational_nic_event_is_no_failure() -> None:
+    text = (
+        "cn-4:8112:8170 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : "
+        "port active\n"
+        "cn-4:8112:8170 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_3:1 Got async "
+        "event : GID table change\n"
+    )
+    diagnosis = diagnose_text("node4.out", text)
+    assert "hccl.nccl_ib_async_event" not in _rules(diagnosis)
