@@ -5,12 +5,15 @@ torch raises its generic `unhandled system error`; that warning is the first err
 torch releases print the watchdog's timeout without a sequence number and time out a process
 group's start in a store-based barrier; both are the same collective waits as today's
 wordings (`hccl`, docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout).
-Values of our own in the real shapes.
+NCCL's retries of a refused connect and the line that gives up on them are the same socket
+connect failure; a log that ends in the retries is `hccl` with `hang` and `config` beside it
+(docs/labelling.md#network-links-that-fail-under-a-collective). Values of our own in the real
+shapes.
 """
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 
 def _rules(diagnosis) -> set[str]:
@@ -119,3 +122,87 @@ def test_a_cuda_answer_about_the_call_stays_with_the_collective_layer() -> None:
     diagnosis = diagnose_text("rank4.log", text)
     assert diagnosis.category != "device_fault"
     assert "dev.cuda_device_failure" not in _rules(diagnosis)
+
+
+# NCCL's counted retries of a refused connect, far above the line that gives up on it (other
+# threads' INFO lines between them), as a two-node launch with the wrong interface prints them.
+_ROUND = (
+    "trn-3:6120:6154 [5] NCCL INFO socketPollConnect: connect returned Connection refused, "
+    "retrying ({n}/34) after sleep for {n}00 msec\n"
+)
+_CHANNELS = "".join(f"trn-3:6120:6120 [5] NCCL INFO Channel {i:02d}/32 : 0 1\n" for i in range(16))
+RETRY_ROUNDS = "".join(_ROUND.format(n=n) for n in range(1, 18)) + _CHANNELS
+RETRY_ROUNDS += "".join(_ROUND.format(n=n) for n in range(18, 35))
+GIVE_UP = (
+    "[2025-08-02 07:14:09] trn-3:6120:6154 [5] misc/socket.cc:544 NCCL WARN socketPollConnect: "
+    "connect returned Connection refused, exceeded error retry count (35)\n"
+    "trn-3:6120:6154 [5] NCCL INFO misc/socket.cc:635 -> 6\n"
+    "trn-3:6120:6154 [5] NCCL INFO bootstrap.cc:605 -> 6\n"
+)
+# The older release logs every round in plain words and the log ends in them.
+OLDER_ROUNDS = """\
+node-b:22817:22817 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to lo
+node-b:22817:22817 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>
+node-b:22817:22886 [0] NCCL INFO Call to connect returned Connection refused, retrying
+node-b:22817:22886 [0] NCCL INFO Call to connect returned Connection refused, retrying
+"""
+
+
+def test_nccls_give_up_on_a_refused_connect_is_the_first_error_over_its_retry_rounds() -> None:
+    diagnosis = diagnose_text("rank5.log", RETRY_ROUNDS + GIVE_UP)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "exceeded error retry count (35)" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+
+
+def test_the_give_up_repeated_under_last_error_is_read_over_torchs_exception() -> None:
+    text = (
+        "[rank5]: torch.distributed.DistBackendError: NCCL error in: "
+        "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, remote process exited or there "
+        "was a network error, NCCL version 2.27.3\n"
+        "[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote "
+        "process exiting prematurely.\n"
+        "[rank5]: Last error:\n"
+        "[rank5]: socketPollConnect: connect to 10.40.3.18<41877> returned Connection refused, "
+        "exceeded error retry count after 35 attempts\n"
+    )
+    diagnosis = diagnose_text("rank5.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "exceeded error retry count after 35 attempts" in diagnosis.first_error.text
+
+
+def test_a_log_that_ends_in_retry_rounds_is_hccl_with_hang_and_config_beside_it() -> None:
+    diagnosis = diagnose_text("rank1.log", OLDER_ROUNDS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Call to connect returned Connection refused, retrying" in diagnosis.first_error.text
+    assert "hccl.nccl_connect_retrying" in _rules(diagnosis)
+    assert {"hang", "config"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_retry_rounds_yield_to_a_ranks_own_failure() -> None:
+    text = (
+        OLDER_ROUNDS
+        + "node-b:22817:22886 [0] NCCL INFO Connected all rings\n"
+        + "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. "
+        "GPU 0 has a total capacity of 79.11 GiB of which 1.40 GiB is free.\n"
+    )
+    diagnosis = diagnose_text("rank1.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "CUDA out of memory" in diagnosis.first_error.text
+
+
+def test_a_connect_that_succeeded_after_retries_leaves_a_healthy_run_healthy() -> None:
+    done = "layer 0 passed\nmodel run success\n"
+    rounds = "".join(_ROUND.format(n=n) for n in range(1, 3))
+    diagnosis = diagnose_files(
+        {
+            "rank0.log": done,
+            "rank1.log": rounds + "trn-3:6120:6154 [5] NCCL INFO Connected all rings\n" + done,
+        }
+    )
+    assert diagnosis.category == "healthy"
