@@ -107,3 +107,38 @@ def test_a_shape_called_incompatible_is_not_a_feature_pair() -> None:
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.engine_feature_combination" not in rules
     assert diagnosis.category != "config", diagnosis.root_cause
+
+
+# ZeRO-3's pre-forward hook meets a parameter that is still partitioned: a reward model the
+# trainer ran outside the engine. Two ranks print the assertion and their frames interleave.
+ZERO3_PARAM_NOT_GATHERED = """\
+[rank1]: AssertionError: {'id': 57, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,), 'ds_shape': (0,), 'requires_grad': False, 'grad_shape': None, 'persist': True, 'active_sub_modules': {9}, 'ds_tensor.shape': torch.Size([0])}
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/parameter_offload.py", line 402, in _pre_forward_module_hook
+[rank0]:     self.pre_sub_module_forward_function(module)
+[rank0]: AssertionError: {'id': 57, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,), 'ds_shape': (0,), 'requires_grad': False, 'grad_shape': None, 'persist': True, 'active_sub_modules': {9}, 'ds_tensor.shape': torch.Size([0])}
+"""
+
+# Counterexample: a scheduler that quotes a state dict of its own in an assertion; no ZeRO-3
+# parameter summary (no id, no numel) and not this reading.
+REQUEST_STATE_ASSERTION = """\
+Traceback (most recent call last):
+  File "/srv/sched/queue.py", line 54, in pop
+    assert state in VALID, f"{state} is not a valid request state"
+AssertionError: {'status': 'NOT_AVAILABLE'} is not a valid request state
+"""
+
+
+def test_a_zero3_parameter_used_before_its_gather_is_config() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_PARAM_NOT_GATHERED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.zero3_param_not_gathered" in rules
+    assert diagnosis.first_error is not None
+    assert "'status': 'NOT_AVAILABLE'" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
+    diagnosis = diagnose_text("sched.log", REQUEST_STATE_ASSERTION)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.zero3_param_not_gathered" not in rules

@@ -1,0 +1,79 @@
+"""A multi-node launcher that cannot reach a node over ssh never started its workers there.
+
+docs/labelling.md#a-launcher-that-cannot-reach-a-node-over-ssh: DeepSpeed's runner checks
+each hostfile host with ssh before it starts, and pdsh (or mpirun's agent) starts the
+workers over ssh; ssh's exit status 255 and its own reason are the machines' ssh set-up
+(`driver_env`), with the hostfile or the launcher mode (`config`) as the alternative. Values
+are our own, in the tools' real wordings.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+# The runner's pre-check of the second hostfile host fails; the runner restates it.
+RUNNER_SSH_CHECK = """\
+[2026-05-02 10:11:10,204] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py", line 455, in main
+    subprocess.check_call(ssh_check_cmd, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL, shell=True)
+  File "/usr/lib/python3.11/subprocess.py", line 413, in check_call
+    raise CalledProcessError(retcode, cmd)
+subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no gpu-b12 hostname' returned non-zero exit status 255.
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/opt/venv/bin/deepspeed", line 6, in <module>
+    main()
+  File "/opt/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py", line 459, in main
+    raise RuntimeError(
+RuntimeError: Using hostfile at /etc/ds/hosts but host=gpu-b12 was not reachable via ssh. If you are running with a single node please remove /etc/ds/hosts or setup passwordless ssh.
+"""
+
+# pdsh refused by one host's sshd while it starts the per-node launchers.
+PDSH_REFUSED = """\
+[2026-05-02 10:11:12,001] [INFO] [runner.py:568:main] cmd = pdsh -S -f 1024 -w gpu-b11,gpu-b12 export PYTHONPATH=/srv/train; cd /srv/train; /opt/venv/bin/python -u -m deepspeed.launcher.launch --world_info=e30= --node_rank=%n --master_addr=10.20.0.11 --master_port=29500 train.py
+gpu-b12: ops@gpu-b12: Permission denied (publickey,password).
+pdsh@gpu-b11: gpu-b12: ssh exited with exit code 255
+"""
+
+# Counterexample: ssh reached the host and the command it ran failed on its own.
+REMOTE_COMMAND_FAILED = """\
+Traceback (most recent call last):
+  File "/srv/tools/probe_nodes.py", line 21, in <module>
+    subprocess.check_call(["ssh gpu-b12 nvidia-smi -L"], shell=True)
+  File "/usr/lib/python3.11/subprocess.py", line 413, in check_call
+    raise CalledProcessError(retcode, cmd)
+subprocess.CalledProcessError: Command '['ssh gpu-b12 nvidia-smi -L']' returned non-zero exit status 9.
+"""
+
+
+def test_the_runners_ssh_check_is_the_machines_set_up() -> None:
+    diagnosis = diagnose_text("launch.log", RUNNER_SSH_CHECK)
+    assert diagnosis.category == "driver_env"
+    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert (
+        "Command 'ssh -o PasswordAuthentication=no gpu-b12 hostname'" in diagnosis.first_error.text
+    )
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_pdsh_refused_by_a_hosts_sshd_is_the_machines_set_up() -> None:
+    diagnosis = diagnose_text("launch.log", PDSH_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "gpu-b12" in diagnosis.first_error.text
+
+
+def test_a_command_that_ssh_ran_and_that_failed_is_not_ssh() -> None:
+    diagnosis = diagnose_text("probe.log", REMOTE_COMMAND_FAILED)
+    assert "env.launcher_ssh_unreachable" not in _rules(diagnosis)
+    assert diagnosis.confidence < 0.5
