@@ -37,9 +37,22 @@ def test_deepspeed_launcher_signal_is_a_killed_rank_and_names_it():
     assert diagnosis.culprit_ranks == [1]
 
 
-def test_deepspeed_launcher_plain_exit_code_is_not_a_crash():
+def test_deepspeed_launcher_plain_exit_code_alone_reads_as_torchruns():
+    # docs/labelling.md#a-rank-that-exits-without-a-word: nothing else says why the rank ended
     diagnosis = diagnose_text("launcher.log", DS_LAUNCHER_PLAIN_EXIT)
-    assert diagnosis.category != "device_fault"
+    assert diagnosis.category == "device_fault"
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence < 0.5
+
+
+def test_deepspeed_launcher_plain_exit_code_is_a_summary_under_the_ranks_own_error():
+    text = (
+        "[rank0]: ValueError: tokenizer has no pad token; set one in the config\n"
+        + DS_LAUNCHER_PLAIN_EXIT
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.first_error is not None
+    assert "tokenizer has no pad token" in diagnosis.first_error.text
 
 
 def test_optional_cann_function_warning_yields_to_the_device_error():
