@@ -61,3 +61,42 @@ def test_a_hyperparameter_key_stays_a_config_field() -> None:
     diagnosis = diagnose_text("log_0.log", HYPERPARAMETER_KEY_MISSING)
     assert diagnosis.category == "config"
     assert "weight_load" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# A V1 serving engine's worker: after every shard is read, the loader finds parameters that
+# received no tensor and refuses to start (docs/labelling.md#config-driver_env-or-weight_load).
+WEIGHTS_NOT_LOADED = """\
+(Worker_TP1 pid=40217) INFO 05-06 10:02:11 [default_loader.py:262] Loading weights took 41.07 seconds
+(Worker_TP1 pid=40217) ERROR 05-06 10:02:12 [multiproc_executor.py:611] WorkerProc failed to start.
+(Worker_TP1 pid=40217) ERROR 05-06 10:02:12 [multiproc_executor.py:611] Traceback (most recent call last):
+(Worker_TP1 pid=40217) ERROR 05-06 10:02:12 [multiproc_executor.py:611]   File "/opt/py/lib/python3.11/site-packages/vllm/model_executor/model_loader/default_loader.py", line 281, in load_weights
+(Worker_TP1 pid=40217) ERROR 05-06 10:02:12 [multiproc_executor.py:611]     raise ValueError("Following weights were not initialized from "
+(Worker_TP1 pid=40217) ERROR 05-06 10:02:12 [multiproc_executor.py:611] ValueError: Following weights were not initialized from checkpoint: {'model.layers.5.mlp.router.weight', 'model.layers.5.mlp.experts.w2_weight'}
+(Worker_TP0 pid=40216) INFO 05-06 10:02:12 [multiproc_executor.py:572] Parent process exited, terminating worker
+"""
+
+# A fine-tuning script building a model with a new head on purpose: transformers warns, and
+# the job then fails for another reason.
+NEW_HEAD_WARNING = """\
+Some weights of DemoForSequenceClassification were not initialized from the model checkpoint at /models/demo-7b and are newly initialized: ['score.weight']
+You should probably TRAIN this model on a down-stream task to be able to use it for predictions and inference.
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/srv/ft/train.py", line 88, in <module>
+[rank0]:     theta = cfg["rope_theta"]
+[rank0]: KeyError: 'rope_theta'
+"""
+
+
+def test_parameters_the_checkpoint_did_not_fill_are_a_load_failure() -> None:
+    diagnosis = diagnose_text("worker.log", WEIGHTS_NOT_LOADED)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "Following weights were not initialized from checkpoint" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_new_head_warning_is_not_a_load_failure() -> None:
+    diagnosis = diagnose_text("log_0.log", NEW_HEAD_WARNING)
+    assert "wl.weights_not_loaded" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert diagnosis.category == "config"
