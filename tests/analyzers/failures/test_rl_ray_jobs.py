@@ -1,7 +1,9 @@
 """Failures of RL post-training jobs run on Ray (trainer actors, rollout engines).
 
-Three classes: Ray's report of a worker process that went away, whose advice lists SIGSEGV
-and the OOM killer as possible senders (docs/labelling.md#a-ray-worker-reported-dead); NCCL
+Four classes: Ray's report of a worker process that went away, whose advice lists SIGSEGV
+and the OOM killer as possible senders (docs/labelling.md#a-ray-worker-reported-dead); Ray's
+memory monitor killing workers when the node's host memory passes its threshold (same
+section); NCCL
 failing to bring up an IB queue pair to the peer it broadcasts weights to
 (docs/labelling.md#network-links-that-fail-under-a-collective); and torch's deferred CUDA
 start-up refusing a device index beyond the GPUs a Ray actor sees
@@ -84,3 +86,60 @@ def test_another_internal_assertion_is_not_a_placement() -> None:
     text = 'RuntimeError: t.numel() > 0 INTERNAL ASSERT FAILED at "../aten/src/ATen/native/Copy.cpp":12, please report a bug to PyTorch.\n'
     diagnosis = diagnose_text("rank0.log", text)
     assert "cfg.rank_device_placement" not in _rules(diagnosis)
+
+
+# The raylet's summary as a terminal shows it: wrapped at the window's width, blank-padded,
+# with Ray's advice on the following lines.
+RAYLET_OOM_SUMMARY = """\
+(raylet) [2026-02-17 04:31:55,902 E 61877 61877] (raylet) node_manager.cc:3277: 4 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at 
+node (ID: 3fd1c08a7b6e, IP: 10.7.5.23) over the last time period. To see more information about the Workers killed on this node, use `ray log
+s raylet.out -ip 10.7.5.23`                                                                                    
+(raylet)                                                                                                       
+(raylet) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory 
+on this node or reducing task parallelism by requesting more CPUs per task. To adjust the kill threshold, set the environment variable `RAY_memory_usage_threshold` when starting Ray. To di
+"""
+
+
+def test_the_memory_monitors_kill_summary_is_the_first_error_not_its_advice() -> None:
+    diagnosis = diagnose_text("trainer.log", RAYLET_OOM_SUMMARY)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "killed due to memory pressure (OOM)" in diagnosis.first_error.text
+    assert "oom.ray_memory_monitor_kill" in _rules(diagnosis)
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_callers_out_of_memory_error_names_the_monitors_kill() -> None:
+    text = (
+        '  File "/opt/rl/trainer/fit.py", line 131, in fit\n'
+        "    batch = ray.get(rollout_refs)\n"
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+        "Memory on the node (IP: 10.7.5.23, ID: 3fd1c08a7b6e) where the task (actor ID: 5be0, "
+        "name=RolloutWorker.generate, pid=70214, memory used=42.80GB) was running was "
+        "241.55GB / 251.90GB (0.958912), which exceeds the memory usage threshold of 0.95. Ray "
+        "killed this worker (ID: 81c4) because it was the most recently scheduled task\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "running low on memory" in diagnosis.first_error.text
+    assert "oom.ray_memory_monitor_kill" in _rules(diagnosis)
+
+
+def test_a_dead_worker_next_to_the_monitors_kill_is_that_kill() -> None:
+    text = ACTOR_DIED + RAYLET_OOM_SUMMARY
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "killed due to memory pressure (OOM)" in diagnosis.first_error.text
+
+
+def test_a_summary_that_counts_no_memory_kill_is_not_one() -> None:
+    text = (
+        "(raylet) [2026-02-17 04:31:55,902 E 61877 61877] (raylet) node_manager.cc:3277: 0 Workers "
+        "(tasks / actors) killed due to memory pressure (OOM), 2 Workers crashed due to other "
+        "reasons at node (ID: 3fd1c08a7b6e, IP: 10.7.5.23) over the last time period.\n"
+    )
+    diagnosis = diagnose_text("trainer.log", text)
+    assert "oom.ray_memory_monitor_kill" not in _rules(diagnosis)
+    assert diagnosis.category != "oom", diagnosis.root_cause
