@@ -165,3 +165,60 @@ def test_a_missing_toolkit_module_before_the_chain_is_the_first_error() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "Failed to import Python module" in diagnosis.first_error.text
+
+
+# The compile-option refusal with the error block that says why the op compiler's Python side
+# did not start: NumPy says the release installed removed an alias the toolkit still uses.
+# docs/labelling.md#the-operator-compilers-environment-does-not-start
+COMPILE_OPTIONS_UNDER_NUMPY_REMOVAL = """\
+2026-01-09 11:20:05.470 | ERROR    | pdf_tool.cli:convert:88 - Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:217 NPU function error: at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001
+[ERROR] 2026-01-09-11:20:05 (PID:412, Device:0, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: The internal ACL of the system is incorrect.
+        Rectify the fault based on the error information in the ascend log.
+EC0010: 2026-01-09-11:20:05.431.908 Failed to import Python module [AttributeError: `np.unicode_` was removed in the NumPy 2.0 release. Use `np.str_` instead..].
+        Solution: Check that all required components are properly installed and the specified Python path matches the Python installation directory. (If the path does not match the directory, run set_env.sh in the installation package.)
+        TraceBack (most recent call last):
+        [GraphOpt][InitializeInner][InitTbeFunc] Failed to init tbe.[FUNC:InitializeInner][FILE:tbe_op_store_adapter.cc][LINE:1702]
+        [SubGraphOpt][PreCompileOp][InitAdapter] InitializeAdapter adapter [tbe_op_adapter] failed! Ret [4294967295][FUNC:InitializeAdapter][FILE:op_store_adapter_manager.cc][LINE:79]
+"""
+
+# A job's own import of a compiled package built against another NumPy major release.
+EXTENSION_UNDER_OTHER_NUMPY = """\
+Traceback (most recent call last):
+  File "/srv/jobs/detect/train.py", line 9, in <module>
+    import geo_ops
+  File "/opt/venv/lib/python3.10/site-packages/geo_ops/__init__.py", line 3, in <module>
+    from ._native import box_iou
+AttributeError: _ARRAY_API not found
+"""
+
+
+def test_numpy_removal_under_the_compiler_start_is_the_package_set() -> None:
+    """Example: the block's reason is NumPy's own word that the release does not fit, so the
+    package set decides over the toolkit reading; the toolkit stays the neighbour."""
+    diagnosis = diagnose_text("convert.log", COMPILE_OPTIONS_UNDER_NUMPY_REMOVAL)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "was removed in the NumPy 2.0 release" in diagnosis.first_error.text
+    driver_env = next(alt for alt in diagnosis.alternatives if alt.category == "driver_env")
+    assert 0 < driver_env.score < diagnosis.confidence
+
+
+def test_an_extension_built_for_another_numpy_is_the_package_set() -> None:
+    diagnosis = diagnose_text("train.log", EXTENSION_UNDER_OTHER_NUMPY)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "_ARRAY_API not found" in diagnosis.first_error.text
+
+
+def test_a_toolkit_module_missing_in_the_same_block_stays_the_environment() -> None:
+    """Counterexample: the same block with a module of the toolkit that cannot be found is
+    the toolkit's installation, not a NumPy release."""
+    text = COMPILE_OPTIONS_UNDER_NUMPY_REMOVAL.replace(
+        "AttributeError: `np.unicode_` was removed in the NumPy 2.0 release. Use `np.str_` instead..",
+        "ModuleNotFoundError: No module named 'tbe.common.repository_manager'.",
+    )
+    diagnosis = diagnose_text("convert.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "No module named 'tbe.common.repository_manager'" in diagnosis.first_error.text
