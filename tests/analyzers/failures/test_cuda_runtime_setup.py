@@ -54,3 +54,62 @@ def test_device_and_start_method_reports_are_no_failure() -> None:
     diagnosis = diagnose_text("bench/rank0.log", text)
     assert diagnosis.first_error is None
     assert diagnosis.category not in {"driver_env", "config"}
+
+
+# Python's multiprocessing refusing to spawn a child while the main module is still being
+# imported: a script that builds a tensor-parallel engine at module level, without the
+# `if __name__ == '__main__':` guard. The refusal prints its message over several indented
+# lines under a bare `RuntimeError:`; the job's script is what has to change (`config`).
+SPAWN_BEFORE_MAIN_GUARD = """\
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 122, in spawn_main
+    exitcode = _main(fd, parent_sentinel)
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 131, in _main
+    prepare(preparation_data)
+  File "/srv/bench/tp_generate.py", line 9, in <module>
+    engine = build_engine(model_dir, tensor_parallel=4)
+  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 140, in _check_not_importing_main
+    raise RuntimeError('''
+RuntimeError: 
+        An attempt has been made to start a new process before the
+        current process has finished its bootstrapping phase.
+
+        This probably means that you are not using fork to start your
+        child processes and you have forgotten to use the proper idiom
+        in the main module:
+
+            if __name__ == '__main__':
+                freeze_support()
+                ...
+"""
+
+# Counterexample: a launcher that reports its workers finishing their own start-up uses the
+# same words without a refusal.
+BOOTSTRAP_PROGRESS = """\
+2026-03-02 10:11:12,004 INFO launcher: worker 0 finished its bootstrapping phase in 1.2 s
+2026-03-02 10:11:12,090 INFO launcher: worker 1 finished its bootstrapping phase in 1.3 s
+2026-03-02 10:14:40,551 INFO model run success
+"""
+
+
+def test_a_child_spawned_before_the_main_guard_is_config() -> None:
+    diagnosis = diagnose_text("bench/rank0.log", SPAWN_BEFORE_MAIN_GUARD)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.spawn_before_main_guard" in rules
+    assert diagnosis.first_error is not None
+    assert "start a new process before the" in diagnosis.first_error.text
+
+
+def test_the_same_one_rank_prefixed_is_config() -> None:
+    text = "".join(f"[rank0]: {line}\n" for line in SPAWN_BEFORE_MAIN_GUARD.splitlines())
+    diagnosis = diagnose_text("bench/rank0.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+
+
+def test_a_worker_finishing_its_start_up_is_no_refusal() -> None:
+    diagnosis = diagnose_text("bench/launcher.log", BOOTSTRAP_PROGRESS)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.spawn_before_main_guard" not in rules
+    assert diagnosis.first_error is None

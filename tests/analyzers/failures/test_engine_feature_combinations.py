@@ -142,3 +142,34 @@ def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
     diagnosis = diagnose_text("sched.log", REQUEST_STATE_ASSERTION)
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.zero3_param_not_gathered" not in rules
+
+
+# vLLM's engine process logs the exception's repr on its first line, and the refusal here
+# names the mode the feature cannot run in ("... is not supported in <mode>").
+ENGINE_REPR_REFUSES_IN_MODE = """\
+INFO 06-11 14:02:08 metrics.py:351] Avg prompt throughput: 0.0 tokens/s, Running: 1 reqs, Pending: 0 reqs
+ERROR 06-11 14:02:09 engine.py:160] AssertionError('Guided decoding is not supported in speculative decoding')
+ERROR 06-11 14:02:09 engine.py:160] Traceback (most recent call last):
+ERROR 06-11 14:02:09 engine.py:160]   File "/opt/serve/engine/mq_engine.py", line 158, in start
+ERROR 06-11 14:02:09 engine.py:160]     self.run_engine_loop()
+"""
+
+# Counterexample: the same words in a warning that turns the feature off and carries on.
+MODE_WARNING_ONLY = """\
+WARNING 06-11 14:02:09 arg_utils.py:930] Prefix caching is not supported in multi-step mode; disabling it.
+INFO 06-11 14:02:20 llm_engine.py:431] init engine took 6.02 seconds
+"""
+
+
+def test_an_engine_repr_refusing_a_mode_is_config() -> None:
+    diagnosis = diagnose_text("serve.log", ENGINE_REPR_REFUSES_IN_MODE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.engine_feature_combination" in rules
+    assert diagnosis.first_error is not None
+    assert "is not supported in speculative decoding" in diagnosis.first_error.text
+
+
+def test_a_warning_naming_an_unsupported_mode_is_no_failure() -> None:
+    diagnosis = diagnose_text("serve.log", MODE_WARNING_ONLY)
+    assert diagnosis.category != "config" or diagnosis.first_error is None
