@@ -19,7 +19,8 @@ an engine's own all-reduce failing a CUDA call.
 - An MPI call between the engine's ranks that its native check reports (`Failed: MPI error
   <file>:<line> '<code>'`, often inside C++'s terminate handler): `hccl`, with the machine's
   MPI setup (`driver_env`) as the alternative. Counterexample: the runtime's INFO line about
-  starting MPI is no error.
+  starting MPI is no error. Its NCCL check (`Failed, NCCL error <file>:<line> '<reason>'`) is
+  an NCCL error like any other: `hccl`, read by the NCCL rule rather than guessed.
 - vLLM's / SGLang's own all-reduce whose native check prints `Failed: Cuda error
   <file>:<line> '<message>'` and ends the worker: `hccl`, first error ahead of the engine's
   report that the worker died, with `config` and `device_fault` as alternatives.
@@ -104,6 +105,16 @@ terminate called after throwing an instance of 'tensorrt_llm::common::TllmExcept
   what():  [TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/cpp/tensorrt_llm/common/mpiUtils.cpp:187 '5' (/src/cpp/tensorrt_llm/common/mpiUtils.cpp:187)
 1       0x7f5e10a2c3b1 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82
 2       0x7f5dc31e7d10 tensorrt_llm::plugins::AllreducePlugin::initialize() + 204
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+"""
+
+ENGINE_NCCL_CHECK_FAILS = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.9.0
+Failed, NCCL error /src/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
+Failed, NCCL error /src/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
 --------------------------------------------------------------------------
 Primary job  terminated normally, but 1 process returned
 a non-zero exit code. Per user-direction, the job has been aborted.
@@ -199,6 +210,14 @@ def test_a_failed_mpi_call_between_engine_ranks_is_the_collectives() -> None:
     assert diagnosis.first_error is not None
     assert "Failed: MPI error" in diagnosis.first_error.text
     assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_engines_nccl_check_is_read_as_an_nccl_error() -> None:
+    diagnosis = diagnose_text("run.log", ENGINE_NCCL_CHECK_FAILS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "Failed, NCCL error" in diagnosis.first_error.text
 
 
 def test_the_runtimes_mpi_start_lines_are_no_error() -> None:
