@@ -1,4 +1,4 @@
-"""Two training-launch shapes met in held-out logs.
+"""Training-launch shapes met in held-out logs.
 
 The DeepSpeed launcher reports a dead child from its sigkill_handler with the child's command
 list and `exits with return code = -N`: a signal, so the rank was killed or crashed; the
@@ -16,6 +16,24 @@ DS_LAUNCHER_KILLED = """\
 [2024-06-02 09:02:17,118] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 40210
 [2024-06-02 09:02:17,119] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 40211
 [2024-06-02 09:02:17,240] [ERROR] [launch.py:321:sigkill_handler] ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=1', '--zero_stage', '2'] exits with return code = -9
+"""
+
+MPIRUN_RANK_KILLED = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.10.0
+[05/04/2024-17:40:12] [TRT-LLM] [I] Load engine takes: 41.2 sec
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+mpirun noticed that process rank 3 with PID 0 on node trt-a7 exited on signal 9 (Killed).
+--------------------------------------------------------------------------
+"""
+
+MPIRUN_RANK_SEGFAULT = """\
+--------------------------------------------------------------------------
+mpirun noticed that process rank 2 with PID 0 on node trt-a7 exited on signal 11 (Segmentation fault).
+--------------------------------------------------------------------------
 """
 
 DS_LAUNCHER_PLAIN_EXIT = """\
@@ -60,3 +78,18 @@ def test_optional_cann_function_warning_yields_to_the_device_error():
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "fftsplus aivector error" in diagnosis.first_error.text
+
+
+def test_mpirun_reporting_a_rank_killed_by_sigkill_is_a_kill_with_memory_beside_it() -> None:
+    diagnosis = diagnose_text("mpirun.log", MPIRUN_RANK_KILLED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exited on signal 9 (Killed)" in diagnosis.first_error.text
+    assert "oom" in {alternative.category for alternative in diagnosis.alternatives}
+    assert 3 in diagnosis.culprit_ranks
+
+
+def test_mpirun_reporting_a_segfaulted_rank_offers_no_memory_reading() -> None:
+    diagnosis = diagnose_text("mpirun.log", MPIRUN_RANK_SEGFAULT)
+    assert diagnosis.category == "device_fault"
+    assert "oom" not in {alternative.category for alternative in diagnosis.alternatives}

@@ -13,7 +13,14 @@ an engine's own all-reduce failing a CUDA call.
 - An engine compiled for a tensor x pipeline layout loaded by fewer MPI processes than it
   has ranks (the Python runner's world-size assertion, the C++ runtime's `mpiSize == tp *
   pp`): `config`, with the machine's MPI setup (`driver_env`) as the alternative; mpirun's
-  summary is the tail. Counterexample: the runtime's INFO line with its MPI size is no error.
+  summary is the tail. The executor's leader-mode check (`MPI worldSize is expected to be
+  equal to tp*pp`) is the same launch. Counterexample: the runtime's INFO line with its MPI
+  size is no error.
+- An MPI call between the engine's ranks that its native check reports (`Failed: MPI error
+  <file>:<line> '<code>'`, often inside C++'s terminate handler): `hccl`, with the machine's
+  MPI setup (`driver_env`) as the alternative. Counterexample: the runtime's INFO line about
+  starting MPI is no error. Its NCCL check (`Failed, NCCL error <file>:<line> '<reason>'`) is
+  an NCCL error like any other: `hccl`, read by the NCCL rule rather than guessed.
 - vLLM's / SGLang's own all-reduce whose native check prints `Failed: Cuda error
   <file>:<line> '<message>'` and ends the worker: `hccl`, first error ahead of the engine's
   report that the worker died, with `config` and `device_fault` as alternatives.
@@ -25,6 +32,7 @@ Fixtures are written here in the real shapes with their own values.
 docs/labelling.md#calls-refused-during-graph-capture
 docs/labelling.md#an-engine-built-for-more-ranks-than-were-started
 docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call
+docs/labelling.md#an-mpi-call-between-an-engines-ranks-that-fails
 """
 
 from __future__ import annotations
@@ -81,6 +89,42 @@ Traceback (most recent call last):
     world_config = WorldConfig.mpi(tensor_parallelism=tp_size,
 RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp (/src/cpp/tensorrt_llm/runtime/worldConfig.cpp:97)
 1       0x7f01a2b3c4d5 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82
+"""
+
+EXECUTOR_LEADER_WORLD_SIZE = """\
+I0412 08:15:02.117301 3310 libtensorrtllm.cc:114] "TRITONBACKEND_ModelInitialize: tensorrt_llm (version 1)"
+[TensorRT-LLM][INFO] Initializing MPI with thread mode 3
+[TensorRT-LLM][ERROR] Assertion failed: With communicationMode kLEADER, MPI worldSize is expected to be equal to tp*pp when participantIds are not specified (/src/cpp/tensorrt_llm/executor/executorImpl.cpp:512)
+E0412 08:15:03.004512 3310 model_lifecycle.cc:654] "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating modelInstanceState"
+"""
+
+ENGINE_MPI_CALL_FAILS = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.12.0
+[TensorRT-LLM][INFO] Initializing MPI with thread mode 3
+terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'
+  what():  [TensorRT-LLM][ERROR] Assertion failed: Failed: MPI error /src/cpp/tensorrt_llm/common/mpiUtils.cpp:187 '5' (/src/cpp/tensorrt_llm/common/mpiUtils.cpp:187)
+1       0x7f5e10a2c3b1 tensorrt_llm::common::throwRuntimeError(char const*, int, std::string const&) + 82
+2       0x7f5dc31e7d10 tensorrt_llm::plugins::AllreducePlugin::initialize() + 204
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+"""
+
+ENGINE_NCCL_CHECK_FAILS = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.9.0
+Failed, NCCL error /src/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
+Failed, NCCL error /src/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
+--------------------------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code. Per user-direction, the job has been aborted.
+--------------------------------------------------------------------------
+"""
+
+MPI_START_INFO_ONLY = """\
+[TensorRT-LLM] TensorRT-LLM version: 0.12.0
+[TensorRT-LLM][INFO] Initializing MPI with thread mode 3
+[TensorRT-LLM][INFO] MPI size: 2, rank: 1
 """
 
 RUNTIME_INFO_ONLY = """\
@@ -150,6 +194,35 @@ def test_the_cpp_runtimes_mpi_size_assertion_is_the_launch() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "mpiSize == tp * pp" in diagnosis.first_error.text
+
+
+def test_the_executors_leader_world_size_check_is_the_launch() -> None:
+    diagnosis = diagnose_text("tritonserver.log", EXECUTOR_LEADER_WORLD_SIZE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "MPI worldSize is expected to be equal to tp*pp" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_a_failed_mpi_call_between_engine_ranks_is_the_collectives() -> None:
+    diagnosis = diagnose_text("run.log", ENGINE_MPI_CALL_FAILS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed: MPI error" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_engines_nccl_check_is_read_as_an_nccl_error() -> None:
+    diagnosis = diagnose_text("run.log", ENGINE_NCCL_CHECK_FAILS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "Failed, NCCL error" in diagnosis.first_error.text
+
+
+def test_the_runtimes_mpi_start_lines_are_no_error() -> None:
+    diagnosis = diagnose_text("run.log", MPI_START_INFO_ONLY)
+    assert diagnosis.first_error is None
 
 
 def test_the_runtimes_mpi_size_info_line_is_no_error() -> None:
