@@ -105,6 +105,30 @@ EZ9999[PID: 8100] 2026-09-01-10:00:02.100.200 AclNN_Inner_Error(EZ9999):  Nnopba
        Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
 """
 
+# The resource step returned 9 (a wait that timed out), which makes it a symptom; the callers
+# traced under it carry no code and must not outrank the socket timeout that opens the block.
+MC2_SOCKET_TIMEOUT_OVER_CALLERS = """\
+[rank3]:[E1102 08:14:20.512000000 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeDispatchV2 failed, error code is 561000
+[ERROR] 2026-11-02-08:14:20 (PID:6620, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
+EZ9999: Inner Error!
+EZ9999[PID: 6620] 2026-11-02-08:14:20.511.870 (EZ9999):  Communication_Error_Get_Socket(EI0006): Getting socket times out. Reason: the peer rank never connected.
+        TraceBack (most recent call last):
+       Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 9, comm = 0xfffd10002000.
+       Check nnopbase::IndvHcclWrapper::GetInstance().HcclAllocComResourceByTiling(commHandle, stream, tilingData, &contextAddr) failed
+       Check NnopbaseGetHcomResource(executor, stream) failed
+       Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
+"""
+
+# With the resource step's own line lost, a caller is the only record of it.
+MC2_CALLERS_ALONE = """\
+[rank3]:[E1102 08:14:20.512000000 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeDispatchV2 failed, error code is 561000
+[ERROR] 2026-11-02-08:14:20 (PID:6620, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
+EZ9999: Inner Error!
+        TraceBack (most recent call last):
+       Check NnopbaseGetHcomResource(executor, stream) failed
+       Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
+"""
+
 MINDIE_COMM_POOL_RESTATES_INIT = """\
 [ERROR] HCCL(7001,mindie_llm_backend_connector):2026-05-02-08:00:10.100.200 [op_base.cc:974][7020][Init][CommRootInfoConfig]errNo[0x0000000005000002]HcclCommInitRootInfo failed.
 [2026-05-02 08:00:10.10301] [error] [7015] [hccl_runner.cpp:132] AllGatherHcclRunner:0 HcclCommInitRootInfo fail, error:2, rank:3, rankSize:8
@@ -251,6 +275,18 @@ CASES = [
         MC2_RESOURCE_BEFORE_TRACEBACK_CALLERS,
         "hccl",
         "fails to invoke the HcclAllocComResourceByTiling function",
+    ),
+    (
+        "MC2 callers under a resource step that timed out yield to the socket timeout",
+        MC2_SOCKET_TIMEOUT_OVER_CALLERS,
+        "hccl",
+        "Getting socket times out",
+    ),
+    (
+        "MC2 caller alone is the only record of the resource failure",
+        MC2_CALLERS_ALONE,
+        "hccl",
+        "Check NnopbaseGetHcomResource(executor, stream) failed",
     ),
     (
         "MindIE communicator pool restates the init failure",
