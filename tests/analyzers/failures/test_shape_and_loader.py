@@ -181,3 +181,57 @@ def test_size_error_under_from_pretrained_is_weight_loading() -> None:
 def test_same_size_error_in_a_forward_after_loading_stays_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("forward.log", FORWARD_MISMATCH.replace("forward", "generate"))
     assert diagnosis.category == "shape_mismatch"
+
+
+# torch's load_state_dict raises every problem under one headline, `Error(s) in loading
+# state_dict for <Model>:`, and the traceback reader joins the indented lines under it into the
+# headline's message. The headline is a wrapper: here the only line under it is a copy whose
+# inner error is the runtime refusing a device-pair query, so the driver's refusal decides
+# (docs/labelling.md#config-driver_env-or-weight_load).
+HEADLINE_OVER_PEER_QUERY_REFUSED = (
+    "[rank6]: Traceback (most recent call last):\n"
+    '[rank6]:   File "/opt/serve/adapters.py", line 57, in attach\n'
+    "[rank6]:     model = PeftModel.from_pretrained(base, adapter_dir)\n"
+    "[rank6]: RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n"
+    '[rank6]: \tWhile copying the parameter named "base_model.model.model.layers.17.mlp.'
+    'gate_proj.lora_B.default.weight", whose dimensions in the model are torch.Size([13824, 32]) '
+    "and whose dimensions in the checkpoint are torch.Size([13824, 32]), an exception occurred : "
+    "('get_p2p_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:80 NPU error, error code "
+    "is 107000\\n[ERROR] 2026-08-03-14:05:09 (PID:9021, Device:6, RankID:6) ERR00100 PTA call "
+    "acl api failed\\n[Error]: Parameter verification failed.\\nEE1001: The argument is invalid."
+    "Reason: rtDeviceCanAccessPeer execute failed, reason=[invalid value]\\n        TraceBack "
+    "(most recent call last):\\n        call rtDeviceCanAccessPeer failed, deviceId = 6, "
+    "peerPhyId = 2, runtime result = 107000[FUNC:ReportCallError]\\n',).\n"
+)
+
+# Counterexamples: under the same headline a missing key is the loader's own cause and stays a
+# confident weight_load; a headline whose details were cut still says that the loader failed.
+HEADLINE_OVER_MISSING_KEY = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/eval/restore.py", line 23, in <module>\n'
+    "    detector.load_state_dict(weights)\n"
+    "RuntimeError: Error(s) in loading state_dict for BoxHead:\n"
+    '\tMissing key(s) in state_dict: "cls_score.bias".\n'
+)
+HEADLINE_ALONE = HEADLINE_OVER_MISSING_KEY.split("\t")[0]
+
+
+def test_a_state_dict_headline_yields_to_the_copy_error_under_it() -> None:
+    diagnosis = diagnose_text("serve/rank6.log", HEADLINE_OVER_PEER_QUERY_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "rtDeviceCanAccessPeer execute failed" in diagnosis.first_error.text
+    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_state_dict_headline_over_a_missing_key_stays_a_confident_weight_load() -> None:
+    diagnosis = diagnose_text("eval/restore.log", HEADLINE_OVER_MISSING_KEY)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.8
+    assert diagnosis.first_error is not None
+    assert "Error(s) in loading state_dict for BoxHead" in diagnosis.first_error.text
+
+
+def test_a_state_dict_headline_alone_is_still_the_loader() -> None:
+    diagnosis = diagnose_text("eval/restore.log", HEADLINE_ALONE)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
