@@ -31,6 +31,40 @@ def test_roce_error_cqe_on_screen_and_in_plog_is_an_hccl_link_failure() -> None:
         assert "CQE" in diagnosis.first_error.text or "cqe" in diagnosis.first_error.text
 
 
+def test_watchdog_carrying_the_named_error_cqe_is_read_as_the_link_failure() -> None:
+    # torch_npu's watchdog quotes the error manager's EI0013 message in its own line, under
+    # the underscore name; the CQE, not the watchdog, is what failed.
+    wrapped = (
+        "[rank5]:[E0607 10:02:11.400100200 compiler_depend.ts:1795] To avoid data "
+        "inconsistency, we are taking the entire process down.\n"
+        "[rank5]:[E0607 10:02:11.400131700 compiler_depend.ts:1693] [Rank 5] HCCL watchdog "
+        "thread terminated with exception: [PID: 88] 2026-06-07-10:02:11.512.007 "
+        "Execution_Error_ROCE_CQE(EI0013): An error CQE occurred during operator execution. "
+        "Local information: server 10.2.0.8, device ID 6, device IP 10.3.0.8. Peer "
+        "information: server 10.2.0.9, device ID 6, device IP 10.3.0.9.\n"
+        "        Possible Cause: 1. The network between two devices is abnormal.\n"
+    )
+    diagnosis = diagnose_files({"serve/engine.log": wrapped})
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Execution_Error_ROCE_CQE(EI0013)" in diagnosis.first_error.text
+    assert "CQE" in diagnosis.root_cause
+    assert diagnosis.confidence >= 0.8
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_watchdog_carrying_a_timeout_is_not_read_as_an_error_cqe() -> None:
+    timeout = (
+        "[rank5]:[E0607 10:02:11.400131700 compiler_depend.ts:1693] [Rank 5] HCCL watchdog "
+        "thread terminated with exception: [Rank 5] Watchdog caught collective operation "
+        "timeout: WorkHCCL(SeqNum=41, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800021 "
+        "milliseconds before timing out.\n"
+    )
+    diagnosis = diagnose_files({"serve/engine.log": timeout})
+    assert diagnosis.category == "hccl"
+    assert "CQE" not in diagnosis.root_cause
+
+
 def test_inner_error_naming_a_collective_operator_is_hccl_not_operator() -> None:
     text = "".join(
         f"[ERROR] APP(5120,):2026-05-01-08:00:0{i}.100.200 [log_inner.cpp:78]5133 "
