@@ -66,12 +66,16 @@ def _keep_guide_neighbour(
     shown: list[Alternative], ranked: list[Alternative], chain: CausalChain
 ) -> list[Alternative]:
     """The guide names a neighbour for the rule that decided (`also`) because readers who
-    disagree pick it: it keeps a place even when other lines outscore it."""
+    disagree pick it: it keeps a place even when other lines outscore it. A code on the
+    first error whose own entry names neighbours speaks for the line more narrowly than the
+    rule does (107020 on a synchronize names a stall or a collective): one of those already
+    shown is such a neighbour, and the rule's does not displace it."""
     first = chain.first
     if first is None or first.best is None or len(shown) < MAX_ALTERNATIVES:
         return shown
     named = first.best.signature.also
-    if not named or any(alt.category in named for alt in shown):
+    code_named = {label for info in first.codes if info.category for label in info.also}
+    if not named or any(alt.category in named or alt.category in code_named for alt in shown):
         return shown
     neighbour = next((alt for alt in ranked if alt.category in named), None)
     return shown if neighbour is None else [shown[0], neighbour]

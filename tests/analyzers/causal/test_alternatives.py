@@ -81,6 +81,31 @@ def test_a_shown_guide_neighbour_is_not_listed_twice() -> None:
     assert labels.count("operator") == 1
 
 
+# A copy stream's synchronize gives up with 107020 and nothing else: the code's entry names a
+# stall and a collective as the neighbours, which the generic synchronize rule's own neighbour
+# (a kernel timeout guessed from the call) does not displace.
+COPY_STREAM_TIMEOUT = (
+    "[rank3]: RuntimeError: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), "
+    "error code is 107020\n"
+)
+# The same call with a code whose entry names no neighbour keeps the rule's neighbour.
+COPY_STREAM_UNLISTED = COPY_STREAM_TIMEOUT.replace("107020", "507011")
+
+
+def test_a_codes_own_neighbours_are_not_displaced_by_the_rules() -> None:
+    """docs/labelling.md#event-waits-that-run-out"""
+    diagnosis = diagnose_text("job/rank3.log", COPY_STREAM_TIMEOUT)
+    assert diagnosis.category == "stream_sync"
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert sorted(labels) == ["hang", "hccl"]
+
+
+def test_without_code_neighbours_the_rules_neighbour_keeps_its_place() -> None:
+    diagnosis = diagnose_text("job/rank3.log", COPY_STREAM_UNLISTED)
+    labels = [alt.category for alt in diagnosis.alternatives]
+    assert "aicore_timeout" in labels
+
+
 # A container's /dev/shm fills up under NCCL's shared-memory transport: the line matches the
 # full-disk rule (guide neighbour `other`: the job itself filled the disk) and NCCL's segment
 # rule (guide neighbour `hccl`: the layer that printed it).

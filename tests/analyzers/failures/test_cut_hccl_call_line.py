@@ -1,0 +1,37 @@
+"""torch_npu's HCCL call failure line cut inside the call's argument list.
+
+A paste (or a narrow terminal) can end the line `HCCL function error: <call>(args...` before
+the closing parenthesis and the return code. The line still names the HCCL call that failed,
+so it is read as the HCCL call wrapper (`hccl`), not as an error no rule knows
+(docs/labelling.md#wrappers).
+"""
+
+from __future__ import annotations
+
+from analyzers.classify.events import match_line
+from analyzers.classify.rules import load_knowledge
+from tests.analyzers.excerpts import diagnose_text
+
+# FSDP's broadcast of module states builds the communicator; the pasted line stops mid-call.
+CUT_INIT_LINE = """\
+  File "/opt/conda/envs/fsdp/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2217, in broadcast
+    work = group.broadcast([tensor], opts)
+RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo
+"""
+
+# The same call quoted as C++ source in a build log: no failure, and no torch_npu wrapper.
+QUOTED_SOURCE = "    HCCL_CHECK_ERROR(HcclCommInitRootInfo(numRanks, &rootInfo\n"
+
+
+def test_a_cut_hccl_call_line_reads_as_the_hccl_call_wrapper() -> None:
+    diagnosis = diagnose_text("fsdp_worker.log", CUT_INIT_LINE)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HCCL function error: HcclCommInitRootInfo(" in diagnosis.first_error.text
+    assert diagnosis.root_cause.startswith("HCCL call failed"), diagnosis.root_cause
+
+
+def test_the_call_quoted_without_the_wrapper_does_not_match() -> None:
+    knowledge = load_knowledge()
+    ids = {m.signature.id for m in match_line(QUOTED_SOURCE.strip(), (), knowledge)}
+    assert "hccl.function_error" not in ids
