@@ -40,6 +40,27 @@ DS_LAUNCHER_PLAIN_EXIT = """\
 [2024-06-02 09:02:17,240] [ERROR] [launch.py:321:sigkill_handler] ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=0'] exits with return code = 1
 """
 
+ELASTIC_REPORT_PLAIN_EXIT = """\
+  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/launcher/api.py", line 263, in launch_agent
+    raise ChildFailedError(
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+/workspace/finetune/run_sft.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2024-03-11_22:41:09
+  host      : npu-node-07
+  rank      : 5 (local_rank: 5)
+  exitcode  : 1 (pid: 48210)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
 PROBE_WARNING_THEN_AIV_ERROR = """\
 Train:   0%|          | 0/812 [00:00<?, ?it/s][W AclInterface.cpp:172] Warning: 0Failed to find function aclrtSetOpExecuteTimeOut (function operator())
 [E OpParamMaker.cpp:273] call aclnnIndexPut failed, detail:EZ9999: Inner Error!
@@ -71,6 +92,26 @@ def test_deepspeed_launcher_plain_exit_code_is_a_summary_under_the_ranks_own_err
     diagnosis = diagnose_text("launcher.log", text)
     assert diagnosis.first_error is not None
     assert "tokenizer has no pad token" in diagnosis.first_error.text
+
+
+def test_elastic_report_of_a_plain_exit_alone_reads_as_the_agents_line():
+    # docs/labelling.md#a-rank-that-exits-without-a-word: the report's record is all there is
+    diagnosis = diagnose_text("launcher.log", ELASTIC_REPORT_PLAIN_EXIT)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exitcode  : 1 (pid: 48210)" in diagnosis.first_error.text
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence < 0.5
+
+
+def test_elastic_report_of_a_plain_exit_is_a_summary_under_the_ranks_own_error():
+    text = (
+        "[rank5]: KeyError: 'input_ids' is missing from the collated batch\n"
+        + ELASTIC_REPORT_PLAIN_EXIT
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'input_ids'" in diagnosis.first_error.text
 
 
 def test_optional_cann_function_warning_yields_to_the_device_error():
