@@ -1,7 +1,7 @@
 """When every rank that failed only waited, what their waits say about who left the step.
 
 A collective timeout reads the same on every rank, and when the ranks' checkpoints agree
-the rank comparison finds no one. Two things still tell the ranks apart:
+the rank comparison finds no one. Three things still tell the ranks apart:
 
 - where each rank waited: the innermost frame of the traceback under its timeout names the
   collective it had entered (`in barrier`, `in all_reduce`). Ranks that time out together in
@@ -16,7 +16,7 @@ the rank comparison finds no one. Two things still tell the ranks apart:
   store listens times out connecting. The few that never connected, while the others waited
   in the store, are the ones the others waited for.
 
-Both are read only when the first error is a wait (`analyzers.causal.culprits`), after the
+All three are read only when the first error is a wait (`analyzers.causal.culprits`), after the
 rank comparison and before the launcher's first exit, which says least.
 """
 
