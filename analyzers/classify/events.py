@@ -28,6 +28,7 @@ from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
+from analyzers.formats.ggml import NAME as GGML_SOURCE
 from analyzers.formats.severity import JOINED_RAISE
 
 TIER_CAUSE = 6.0
@@ -60,7 +61,8 @@ GLOG_SOURCE = "glog"
 # vLLM's own logger puts the level first (`ERROR 03-04 12:00:01 [engine.py:409] ...`, the v0
 # form without brackets, either after a worker tag such as `(VllmWorkerProcess pid=9)`)
 VLLM_SOURCE = "vllm"
-_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE, VLLM_SOURCE})
+# llama.cpp's logger puts a level letter after the time since start (`0.03.271.580 E srv ...`)
+_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE, VLLM_SOURCE, GGML_SOURCE})
 _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats import glog, jsonlines, plog, pylogging, syslog, torch_npu
+from analyzers.formats import ggml, glog, jsonlines, plog, pylogging, syslog, torch_npu
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
@@ -22,6 +22,7 @@ HEADERS: tuple[Header, ...] = (
     *plog.HEADERS,
     *torch_npu.HEADERS,
     *glog.HEADERS,
+    *ggml.HEADERS,
     *pylogging.HEADERS,
     *syslog.HEADERS,
 )

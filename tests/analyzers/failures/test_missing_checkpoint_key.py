@@ -100,3 +100,39 @@ def test_a_new_head_warning_is_not_a_load_failure() -> None:
     diagnosis = diagnose_text("log_0.log", NEW_HEAD_WARNING)
     assert "wl.weights_not_loaded" not in {e.rule for e in diagnosis.evidence if e.rule}
     assert diagnosis.category == "config"
+
+
+# The converse check of a name-driven loader: a checkpoint tensor whose name leads to no module
+# or parameter of the class the engine built (an embedding checkpoint handed to the causal-LM
+# class a platform plugin registered for the architecture).
+NAME_WITHOUT_PARAMETER = """\
+(EngineCore_DP0 pid=5120) INFO 08-14 09:21:40 [default_loader.py:262] Loading weights took 0.84 seconds
+(EngineCore_DP0 pid=5120) ERROR 08-14 09:21:40 [core.py:632] EngineCore failed to start.
+(EngineCore_DP0 pid=5120) ERROR 08-14 09:21:40 [core.py:632] Traceback (most recent call last):
+(EngineCore_DP0 pid=5120) ERROR 08-14 09:21:40 [core.py:632]   File "/opt/py/lib/python3.11/site-packages/vllm/model_executor/models/utils.py", line 270, in _load_module
+(EngineCore_DP0 pid=5120) ERROR 08-14 09:21:40 [core.py:632]     raise ValueError(msg)
+(EngineCore_DP0 pid=5120) ERROR 08-14 09:21:40 [core.py:632] ValueError: There is no module or parameter named 'norm' in DemoPluginForCausalLM
+"""
+
+# The engine's source quoted in a traceback is code, not the refusal.
+NAME_CHECK_SOURCE = """\
+[rank0]:   File "/opt/py/lib/python3.11/site-packages/vllm/model_executor/models/utils.py", line 268, in _load_module
+[rank0]:     msg = (f"There is no module or parameter named '{prefix}' "
+[rank0]: KeyError: 'rope_theta'
+"""
+
+
+def test_a_checkpoint_name_with_no_parameter_is_a_load_failure() -> None:
+    diagnosis = diagnose_text("worker.log", NAME_WITHOUT_PARAMETER)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "There is no module or parameter named 'norm'" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_name_check_in_the_engines_source_is_not_the_refusal() -> None:
+    diagnosis = diagnose_text("log_0.log", NAME_CHECK_SOURCE)
+    assert "wl.checkpoint_name_without_parameter" not in {
+        e.rule for e in diagnosis.evidence if e.rule
+    }
+    assert diagnosis.category == "config"

@@ -145,6 +145,33 @@ CASES = [
         "RuntimeError: [../gloo",
     ),
     (
+        "ggml-elapsed",
+        "0.02.118.406 E srv                load_model: multimodal projector embedding length is not equal to the model",
+        "ggml",
+        "ERROR",
+        None,
+        None,
+        "srv                load_model:",
+    ),
+    (
+        "ggml-bracketed",
+        "[2025-06-02 10:14:09.802114] W srv                load_model: draft model ignored",
+        "ggml",
+        "WARNING",
+        None,
+        None,
+        "srv                load_model:",
+    ),
+    (
+        "version-not-ggml",  # a dotted version then a capital word is no logger header
+        "1.10.100.200 E2E test suite",
+        None,
+        None,
+        None,
+        None,
+        "1.10.100.200 E2E",
+    ),
+    (
         "vllm-v1",
         "(Worker_DP0_TP8_EP8 pid=394) ERROR 2026-11-01 17:32:37.778 [multiproc_executor.py:366] KeyError: 'model.layers.1.mlp.experts.weight'",
         "vllm",
@@ -651,3 +678,9 @@ def test_a_worker_line_a_trainer_relays_at_info_is_read_by_its_words():
 def test_an_info_record_without_a_worker_tag_stays_quiet():
     line = parse_line("2026-02-03 04:05:06,101 - Tuner - INFO - step 40 error rate 0.02")
     assert line.level == "INFO"
+
+
+def test_ggml_elapsed_time_is_no_timestamp_but_its_bracketed_time_is():
+    assert parse_line("0.00.476.376 E CANN error: EE1001: argument invalid").time is None
+    line = parse_line("[2025-06-02 10:14:07.120331] I srv main: loading model")
+    assert line.time == datetime(2025, 6, 2, 10, 14, 7, 120331)
