@@ -21,6 +21,14 @@ frame is read as one. A frame with no file behind it (`File "<string>", line 2, 
 code a library generated at run time, such as the proxy methods of `multiprocessing`'s
 managers) prints no source statement and is machinery like the standard library's: the
 deepest frame with a file is read, and such a frame only when the tail holds no other.
+
+A remote call's failure can head the traceback it quotes: Ray prints an actor whose
+constructor raised as `Exception raised in creation task: The actor died because of an error
+raised in its creation task, ray::X.__init__() (...)`, a failed task or method as
+`RayTaskError(KeyError): ray::X.f() (...)`, then the worker's frames and its exception line.
+Such a header is the only error line of a paste cut inside those frames, and it only echoes
+the exception that was cut off. When every error line of the file is such a header directly
+above the cut frames, the deepest frame is read in the header's place (`headed_by`).
 """
 
 from __future__ import annotations
@@ -44,6 +52,13 @@ _WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
 _NO_FILE = re.compile(r"^<[^>]*>$")
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
+# a header a remote call's failure prints above the worker's own traceback
+_HEADER = re.compile(
+    r"The actor died because of an error raised in its creation task"
+    r"|\bRayTaskError\([A-Za-z_][\w.]*\): ray::"
+)
+# how far above the cut frames a header may sit (the frames between are read once)
+MAX_HEADED_LINES = 400
 
 
 def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, str] | None:
@@ -62,6 +77,31 @@ def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, 
     statement = _statement(lines, index)
     cited = frame.message.strip() + (f" {statement}" if statement else "")
     return lineno, frame, cited
+
+
+def is_header(message: str) -> bool:
+    """The line heads the quoted traceback of a remote call's exception."""
+    return bool(_HEADER.search(message))
+
+
+def first_frame_line(tail: Sequence[tuple[int, ParsedLine]]) -> int | None:
+    """Line number of the first frame of the traceback `tail` ends in (as `cut_frame` reads)."""
+    for lineno, line in tail:
+        if _FRAME.match(line.message) or _WRAPPED_HEAD.fullmatch(line.message):
+            return lineno
+    return None
+
+
+def headed_by(header_line: int, between: Sequence[ParsedLine]) -> bool:
+    """The lines between a header and the cut tail's first frame are all traceback lines:
+    frames, the source lines and markers indented under them, blank lines."""
+    for line in between:
+        message = line.message
+        if message.strip() and not (
+            _FRAME.match(message) or _CARETS.fullmatch(message) or message[:1] in " \t"
+        ):
+            return False
+    return header_line > 0
 
 
 def _unwrapped(lines: Sequence[tuple[int, ParsedLine]]) -> list[tuple[int, ParsedLine]]:

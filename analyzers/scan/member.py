@@ -32,8 +32,14 @@ from analyzers.formats.blockfilter import (
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
+from analyzers.formats.cut_traceback import (
+    MAX_HEADED_LINES,
+    cut_frame,
+    first_frame_line,
+    headed_by,
+    is_header,
+)
 from analyzers.formats.cut_traceback import SOURCE as CUT_SOURCE
-from analyzers.formats.cut_traceback import cut_frame
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.flattened import split_flattened
@@ -283,6 +289,31 @@ class _FileScanner(ScanSink):
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
 
+    def _read_headed_cut(self) -> None:
+        """A file whose only error lines are headers of a remote call's quoted traceback
+        (`formats.cut_traceback.is_header`) that the paste cut before its exception line: the
+        deepest frame is read in the header's place, the header being only its echo."""
+        errors = [event for event in self.events if event.kind == EventKind.ERROR]
+        if len(errors) != self.kept[EventKind.ERROR] or not all(
+            is_header(event.message) for event in errors
+        ):
+            return
+        tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+        cut = cut_frame(tail)
+        start = first_frame_line(tail) if cut is not None else None
+        header = max(event.line for event in errors)
+        if cut is None or start is None or not 0 < start - header <= MAX_HEADED_LINES:
+            return
+        between = self.lookback(start, start - header - 1)
+        if len(between) != start - header - 1 or not headed_by(
+            header, [parse_line(text) for _, text in between]
+        ):
+            return
+        self.events = [event for event in self.events if event not in errors]
+        lineno, frame, cited = cut
+        event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
+        event.text = cited
+
     def _finish_checkpoints(self, track: CheckpointTrack) -> None:
         if not len(track):
             return
@@ -296,7 +327,10 @@ class _FileScanner(ScanSink):
         readers, each only while no error line is known: a plain-words refusal
         (`formats.refusal`), a traceback cut before its exception (`formats.cut_traceback`),
         a step announced and never finished (`formats.pending`)."""
-        if self.kept[EventKind.ERROR] or self.info.kind not in CHECKPOINT_KINDS:
+        if self.info.kind not in CHECKPOINT_KINDS:
+            return
+        if self.kept[EventKind.ERROR]:
+            self._read_headed_cut()
             return
         tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
         refusal = last_refusal(tail, self.prefilter)

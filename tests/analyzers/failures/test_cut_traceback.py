@@ -178,3 +178,75 @@ def test_a_compiler_worker_cut_in_its_wrapper_is_not_read_as_the_queue() -> None
     assert diagnosis.first_error is not None
     assert "in wrapper" in diagnosis.first_error.text
     assert diagnosis.category != "device_fault"
+
+
+# An RL trainer's Ray actor on an NPU host whose constructor asks torch for a CUDA device; the
+# paste keeps Ray's creation-task header and the frames, and stops at the `raise` statement.
+RAY_CREATION_CUT = """\
+(LearnerActor pid=7311) Exception raised in creation task: The actor died because of an error raised in its creation task, ray::LearnerActor.__init__() (pid=7311, ip=10.6.2.9, actor_id=77a0c1d2e3f4a5b6c7d8e9f003000000, repr=<rlkit.actors.LearnerActor object at 0xfffe2b4c1d90>)
+(LearnerActor pid=7311)   File "/srv/rlkit/rlkit/actors.py", line 58, in __init__
+(LearnerActor pid=7311)     self.device = pick_device(cfg)
+(LearnerActor pid=7311)   File "/srv/rlkit/rlkit/devices.py", line 17, in pick_device
+(LearnerActor pid=7311)     index = torch.cuda.current_device()
+(LearnerActor pid=7311)   File "/opt/py311/lib/python3.11/site-packages/torch/cuda/__init__.py", line 878, in current_device
+(LearnerActor pid=7311)     _lazy_init()
+(LearnerActor pid=7311)   File "/opt/py311/lib/python3.11/site-packages/torch/cuda/__init__.py", line 305, in _lazy_init
+(LearnerActor pid=7311)     raise AssertionError("Torch not compiled with CUDA enabled")
+"""
+
+# A remote method's failure re-raised in the driver, the worker's frames cut in a package no
+# signature knows.
+RAY_TASK_CUT = """\
+ray.exceptions.RayTaskError(KeyError): ray::ShardReader.fetch() (pid=902, ip=10.6.2.11, actor_id=0c1d2e3f4a5b6c7d8e9fa0b104000000)
+  File "/srv/rlkit/rlkit/data/shards.py", line 140, in fetch
+    row = self.index[name]
+  File "/srv/rlkit/rlkit/data/index.py", line 33, in __getitem__
+    return self._rows[self._keys[key]]
+"""
+
+
+def test_a_ray_creation_header_over_a_cut_traceback_reads_the_deepest_frame() -> None:
+    diagnosis = diagnose_text("rl/driver.log", RAY_CREATION_CUT)
+    assert diagnosis.first_error is not None
+    assert 'raise AssertionError("Torch not compiled with CUDA enabled")' in (
+        diagnosis.first_error.text
+    )
+    assert diagnosis.category == "config"
+
+
+def test_a_ray_task_header_over_a_cut_traceback_reads_the_deepest_frame() -> None:
+    diagnosis = diagnose_text("rl/driver.log", RAY_TASK_CUT)
+    assert diagnosis.first_error is not None
+    assert "index.py" in diagnosis.first_error.text
+    assert "return self._rows[self._keys[key]]" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+
+
+def test_a_ray_creation_header_alone_is_the_first_error() -> None:
+    header = RAY_CREATION_CUT.splitlines()[0] + "\n"
+    diagnosis = diagnose_text("rl/driver.log", header)
+    assert diagnosis.first_error is not None
+    assert "raised in its creation task" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+
+
+def test_the_exception_line_under_a_ray_header_stays_first() -> None:
+    text = RAY_TASK_CUT + "KeyError: 'shard-0017'\n"
+    diagnosis = diagnose_text("rl/driver.log", text)
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'shard-0017'" in diagnosis.first_error.text
+
+
+def test_a_ray_header_apart_from_the_cut_frames_is_not_their_head() -> None:
+    lines = RAY_TASK_CUT.splitlines(keepends=True)
+    text = lines[0] + "INFO 05-02 10:11:12 reader pool resized to 4\n" + "".join(lines[1:])
+    diagnosis = diagnose_text("rl/driver.log", text)
+    assert diagnosis.first_error is not None
+    assert "RayTaskError(KeyError)" in diagnosis.first_error.text
+
+
+def test_another_error_line_keeps_a_ray_headed_cut_out() -> None:
+    text = "ValueError: rollout batch must be positive, got 0\n" + RAY_TASK_CUT
+    diagnosis = diagnose_text("rl/driver.log", text)
+    assert diagnosis.first_error is not None
+    assert "rollout batch must be positive" in diagnosis.first_error.text

@@ -43,6 +43,20 @@ def test_a_torch_build_without_cuda_stays_the_jobs_choice() -> None:
     assert diagnosis.category == "config"
 
 
+def test_a_torch_build_without_cuda_is_advised_as_a_code_path_not_a_backend() -> None:
+    # docs/labelling.md#an-op-library-built-without-its-device-kernels
+    diagnosis = diagnose_text("train.log", "AssertionError: Torch not compiled with CUDA enabled\n")
+    assert any("torch.npu" in action for action in diagnosis.next_actions)
+    assert not any("hccl backend" in action for action in diagnosis.next_actions)
+
+
+def test_a_missing_distributed_backend_keeps_the_backend_advice() -> None:
+    text = "RuntimeError: Distributed package doesn't have NCCL built in\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert any("hccl backend" in action for action in diagnosis.next_actions)
+
+
 def test_a_cann_setting_refused_mid_log_is_config() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load (a wrong environment variable)
     text = (
