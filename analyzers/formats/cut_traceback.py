@@ -24,11 +24,12 @@ deepest frame with a file is read, and such a frame only when the tail holds no 
 
 A remote call's failure can head the traceback it quotes: Ray prints an actor whose
 constructor raised as `Exception raised in creation task: The actor died because of an error
-raised in its creation task, ray::X.__init__() (...)`, a failed task or method as
-`RayTaskError(KeyError): ray::X.f() (...)`, then the worker's frames and its exception line.
-Such a header is the only error line of a paste cut inside those frames, and it only echoes
-the exception that was cut off. When every error line of the file is such a header directly
-above the cut frames, the deepest frame is read in the header's place (`headed_by`).
+raised in its creation task, ray::X.__init__() (...)`, then the worker's frames and its
+exception line. That header names no exception type, so in a paste cut inside those frames it
+only echoes the exception that was cut off: when every error line of the file is such a header
+directly above the cut frames, the deepest frame is read in its place (`headed_by`). A failed
+task's or method's header (`RayTaskError(OutOfMemoryError): ray::X.f() (...)`) names the
+exception's type, which says what failed more than a frame does, and keeps its own reading.
 """
 
 from __future__ import annotations
@@ -52,11 +53,8 @@ _WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
 _NO_FILE = re.compile(r"^<[^>]*>$")
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
-# a header a remote call's failure prints above the worker's own traceback
-_HEADER = re.compile(
-    r"The actor died because of an error raised in its creation task"
-    r"|\bRayTaskError\([A-Za-z_][\w.]*\): ray::"
-)
+# a header a remote call's failure prints above the worker's own traceback, naming no type
+_HEADER = re.compile(r"The actor died because of an error raised in its creation task")
 # how far above the cut frames a header may sit (the frames between are read once)
 MAX_HEADED_LINES = 400
 

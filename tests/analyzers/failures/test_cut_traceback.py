@@ -214,12 +214,18 @@ def test_a_ray_creation_header_over_a_cut_traceback_reads_the_deepest_frame() ->
     assert diagnosis.category == "config"
 
 
-def test_a_ray_task_header_over_a_cut_traceback_reads_the_deepest_frame() -> None:
+def test_a_ray_task_header_names_the_type_and_stays_over_a_cut_traceback() -> None:
     diagnosis = diagnose_text("rl/driver.log", RAY_TASK_CUT)
     assert diagnosis.first_error is not None
-    assert "index.py" in diagnosis.first_error.text
-    assert "return self._rows[self._keys[key]]" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert "RayTaskError(KeyError)" in diagnosis.first_error.text
+
+
+def test_a_ray_task_header_naming_memory_reads_as_memory_over_a_cut_traceback() -> None:
+    text = RAY_TASK_CUT.replace("RayTaskError(KeyError)", "RayTaskError(OutOfMemoryError)")
+    diagnosis = diagnose_text("rl/driver.log", text)
+    assert diagnosis.first_error is not None
+    assert "RayTaskError(OutOfMemoryError)" in diagnosis.first_error.text
+    assert diagnosis.category == "oom"
 
 
 def test_a_ray_creation_header_alone_is_the_first_error() -> None:
