@@ -20,7 +20,8 @@ Seen in real reports (outermost first; they nest):
 - a viewer's line numbers copied with the text (`cat -n`, an editor's gutter):
   `  1145\t[rank3]: RuntimeError: ...` - padded digits and a tab; an unpadded `0\t1\t2`
   is a row of data, not a number in front of a line
-- a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...`
+- a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...` (a bare
+  `>` is one of its blank lines)
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 - Open MPI's `mpirun --tag-output` (DeepSpeed's and Horovod's MPI launchers):
   `[1,3]<stderr>:...` - the job number, the rank, the stream
@@ -59,7 +60,8 @@ _PROCESS_TAG = re.compile(
 )
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
-_QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)")  # keeps the quoted line's own indent
+# keeps the quoted line's own indent; a bare `>` is a blank line of the quote
+_QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 _JOURNAL = re.compile(syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: ")

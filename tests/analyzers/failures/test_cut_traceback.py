@@ -256,3 +256,10 @@ def test_another_error_line_keeps_a_ray_headed_cut_out() -> None:
     diagnosis = diagnose_text("rl/driver.log", text)
     assert diagnosis.first_error is not None
     assert "rollout batch must be positive" in diagnosis.first_error.text
+
+
+def test_a_double_spaced_cut_traceback_inside_a_markdown_quote_reads_its_deepest_frame() -> None:
+    quoted = "".join(f"> {line}\n>\n" for line in PLAIN_CUT.splitlines())
+    diagnosis = diagnose_text("job/train.log", quoted)
+    assert diagnosis.first_error is not None
+    assert "in build_dataset" in diagnosis.first_error.text

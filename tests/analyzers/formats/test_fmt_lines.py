@@ -622,7 +622,14 @@ def test_a_quoted_traceback_keeps_each_line_s_own_indent():
         '  File "/srv/train.py", line 40, in main'
     )
     assert parse_line(">     raise RuntimeError('x')").message == "    raise RuntimeError('x')"
-    assert parse_line(">").message == ">"
+
+
+def test_a_bare_quote_marker_is_a_blank_line_of_the_quote():
+    """Markdown quotes every line of a paste, the blank ones too: `>` alone is a blank line,
+    so a blank-separated traceback inside a quote keeps its blank separators."""
+    assert parse_line(">").message == ""
+    assert parse_line(">   ").message == ""
+    assert parse_line("> >").message == ""  # a quote inside a quote
 
 
 def test_a_progress_bar_frame_glued_to_the_next_line_is_dropped():
