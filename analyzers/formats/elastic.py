@@ -73,6 +73,7 @@ class _Summary:
     record: dict[str, Any] | None = None
     record_line: int | None = None
     fields_seen: list[str] = field(default_factory=list)
+    lines_read: int = 0  # lines fed since the start (a double-spaced paste's blanks are not)
 
 
 class ElasticTracker:
@@ -114,6 +115,7 @@ class ElasticTracker:
         summary = self._summary
         assert summary is not None
         text = line.message.strip()
+        summary.lines_read += 1
         if text.startswith("Root Cause"):
             self._close_record(sink)
             summary.root_cause = True
@@ -125,7 +127,7 @@ class ElasticTracker:
         elif summary.record is not None:
             for key, value in _glued_fields(line.message):
                 self._field(summary, lineno, line, key, value)
-        elif text.startswith("====") and lineno > summary.start + 2:
+        elif text.startswith("====") and summary.lines_read > 2:
             self._close_record(sink)
             self._summary = None
         if self._summary is not None and lineno - summary.start > _MAX_LINES:

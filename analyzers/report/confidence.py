@@ -55,7 +55,7 @@ def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) ->
         score -= CONTESTED_PENALTY
     if category == "other":
         score = min(score, OTHER_CONFIDENCE)
-    return round(min(score, MAX_CONFIDENCE), 2)
+    return round(max(0.0, min(score, MAX_CONFIDENCE)), 2)  # the report's range is 0..1
 
 
 def _contested(chain: CausalChain, category: str) -> bool:

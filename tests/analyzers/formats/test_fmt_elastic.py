@@ -64,6 +64,13 @@ def test_failures_are_merged_per_child_and_marked_root_cause():
     ]
 
 
+def test_a_double_spaced_paste_of_the_summary_gives_the_same_records():
+    """A page copy puts an empty line after every line: the summary's opening rule then sits
+    four lines below the `raise`, and still opens the summary rather than closing it."""
+    double = "".join(line + "\n\n" for line in LAUNCHER.splitlines())
+    assert scan(double).facts["elastic_failures"] == scan(LAUNCHER).facts["elastic_failures"]
+
+
 def test_events_name_the_rank_and_signal():
     events = [e for e in scan(LAUNCHER).events if e.kind == EventKind.ERROR]
     agent = events[0]
