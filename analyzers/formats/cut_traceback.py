@@ -39,18 +39,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.formats.base import ParsedLine
+from analyzers.formats.traceback import is_generated_path, is_stdlib_path
 
 SOURCE = "traceback_cut"
 
 # a traceback frame as Python prints it (the comma before `in` sets it apart from faulthandler)
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line \d+, in \S')
-# Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
-_STDLIB = re.compile(r"[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen ")
 # a frame wrapped after its path by the paste: the path line, then `line N, in f` alone
 _WRAPPED_HEAD = re.compile(r'\s*File "[^"]+",\s*$')
 _WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
-# a frame of code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
-_NO_FILE = re.compile(r"^<[^>]*>$")
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 # a header a remote call's failure prints above the worker's own traceback, naming no type
@@ -68,8 +65,8 @@ def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, 
     frames = [i for i, (_, line) in enumerate(lines) if _FRAME.match(line.message)]
     if not frames or not all(_source_of(lines, i) for i in range(frames[0], len(lines))):
         return None
-    own = [i for i in frames if not _STDLIB.search(_path(lines[i][1]))]
-    filed = [i for i in own if not _NO_FILE.match(_path(lines[i][1]))]
+    own = [i for i in frames if not is_stdlib_path(_path(lines[i][1]))]
+    filed = [i for i in own if not is_generated_path(_path(lines[i][1]))]
     index = (filed or own or frames)[-1]
     lineno, frame = lines[index]
     statement = _statement(lines, index)
@@ -90,16 +87,16 @@ def first_frame_line(tail: Sequence[tuple[int, ParsedLine]]) -> int | None:
     return None
 
 
-def headed_by(header_line: int, between: Sequence[ParsedLine]) -> bool:
+def headed_by(between: Sequence[ParsedLine]) -> bool:
     """The lines between a header and the cut tail's first frame are all traceback lines:
     frames, the source lines and markers indented under them, blank lines."""
-    for line in between:
-        message = line.message
-        if message.strip() and not (
-            _FRAME.match(message) or _CARETS.fullmatch(message) or message[:1] in " \t"
-        ):
-            return False
-    return header_line > 0
+    return all(
+        not message.strip()
+        or _FRAME.match(message)
+        or _CARETS.fullmatch(message)
+        or message[:1] in " \t"
+        for message in (line.message for line in between)
+    )
 
 
 def _unwrapped(lines: Sequence[tuple[int, ParsedLine]]) -> list[tuple[int, ParsedLine]]:

@@ -53,11 +53,13 @@ _HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
-# a frame in Python's own modules (a lib/pythonX.Y directory that is not a package directory,
-# frozen modules) or in code with no file behind it (`<string>`): machinery the job called
-_MACHINERY_FRAME = re.compile(
-    r'\s*File "(?:[^"]*[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|<[^>"]*>")'
+_FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
+# Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
+_STDLIB_PATH = re.compile(
+    r"[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen "
 )
+# code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
+_GENERATED_PATH = re.compile(r"^<[^>]*>$")
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
@@ -263,7 +265,20 @@ def is_machinery_frame(message: str) -> bool:
     """A frame in the standard library or in generated code: where a call ended up, not which
     layer made it. The frame kept for an exception is the deepest one that is not machinery
     (`multiprocessing`'s `_recv` says nothing; the compiler worker that read its queue does)."""
-    return _MACHINERY_FRAME.match(message) is not None
+    found = _FRAME_PATH.match(message)
+    return found is not None and (
+        is_stdlib_path(found.group("path")) or is_generated_path(found.group("path"))
+    )
+
+
+def is_stdlib_path(path: str) -> bool:
+    """A frame's file in Python's own library: machinery a package called."""
+    return _STDLIB_PATH.search(path) is not None
+
+
+def is_generated_path(path: str) -> bool:
+    """A frame's `file` that is none (`<string>`): code generated at run time, no source."""
+    return _GENERATED_PATH.match(path) is not None
 
 
 def _lead(message: str) -> int:

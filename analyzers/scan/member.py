@@ -306,10 +306,15 @@ class _FileScanner(ScanSink):
             return
         between = self.lookback(start, start - header - 1)
         if len(between) != start - header - 1 or not headed_by(
-            header, [parse_line(text) for _, text in between]
+            [parse_line(text) for _, text in between]
         ):
             return
         self.events = [event for event in self.events if event not in errors]
+        self._emit_cut(cut)
+
+    def _emit_cut(self, cut: tuple[int, ParsedLine, str]) -> None:
+        """The frame a traceback cut before its exception stopped in, cited with its source
+        statement (`formats.cut_traceback.cut_frame`), as the error line the paste lost."""
         lineno, frame, cited = cut
         event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
         event.text = cited
@@ -338,9 +343,7 @@ class _FileScanner(ScanSink):
             self.emit(*refusal, EventKind.ERROR)
         cut = None if self.kept[EventKind.ERROR] else cut_frame(tail)
         if cut is not None:
-            lineno, frame, cited = cut
-            event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
-            event.text = cited
+            self._emit_cut(cut)
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}

@@ -1,4 +1,4 @@
-"""Training-launch shapes met in held-out logs.
+"""Training-launch shapes met in real job logs.
 
 The DeepSpeed launcher reports a dead child from its sigkill_handler with the child's command
 list and `exits with return code = -N`: a signal, so the rank was killed or crashed; the
