@@ -65,9 +65,20 @@ def learn_paste_layout(head: bytes) -> PasteLayout:
     while lines and not lines[-1].strip():
         lines.pop()
     filled = [line.rstrip(b"\r") for line in lines if line.strip()]
-    if len(filled) < MIN_LINES:
+    if not filled:
         return PLAIN
+    if len(filled) < MIN_LINES:
+        return _short_paste(filled, whole=len(head) < PROBE_BYTES)
     return PasteLayout(indent=_shared_indent(filled), double_spaced=_double_spaced(lines))
+
+
+def _short_paste(filled: list[bytes], whole: bool) -> PasteLayout:
+    """A file of one or two lines in all, indented alike, is a snippet pasted into an
+    indented block: a program writes its first line at the margin. Spacing says nothing
+    about so few lines, and a longer file's head must show its layout over more lines."""
+    if not whole:
+        return PLAIN
+    return PasteLayout(indent=_shared_indent(filled))
 
 
 def _shared_indent(lines: list[bytes]) -> bytes:

@@ -69,8 +69,26 @@ def test_a_log_with_its_own_empty_lines_is_not_double_spaced() -> None:
     assert learn_paste_layout(double_spaced(TRACEBACK).encode()).double_spaced
 
 
-def test_two_lines_say_nothing_about_a_layout() -> None:
-    assert learn_paste_layout(b"    one line\n    another\n") == PLAIN
+def test_two_lines_say_nothing_about_spacing() -> None:
+    assert learn_paste_layout(b"one line\n\nanother\n") == PLAIN
+
+
+def test_a_snippet_of_one_or_two_lines_indented_alike_is_read_at_the_margin() -> None:
+    assert learn_paste_layout(b"    one line\n    another\n") == PasteLayout(indent=b"    ")
+    snippet = (
+        'pipe = pipeline("internlm2-chat", backend_config=PytorchEngineConfig(tp=1, '
+        'device_type="ascend")) TypeError: PytorchEngineConfig.__init__() got an unexpected '
+        "keyword argument 'device_type'\n"
+    )
+    diagnosis = diagnose_text("worker.log", indented(snippet))
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "unexpected keyword argument" in diagnosis.first_error.text
+
+
+def test_a_head_of_two_long_lines_says_nothing_about_a_layout() -> None:
+    long_line = b"    " + b"x" * (40 * 1024) + b"\n"
+    assert learn_paste_layout(b"    short\n" + long_line) == PLAIN
 
 
 def test_taking_the_indent_off_keeps_every_line_where_it_was() -> None:
