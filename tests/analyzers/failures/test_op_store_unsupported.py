@@ -1,0 +1,49 @@
+"""The graph engine's EZ3002 headline: no kernel in the op stores for this op or its input.
+
+The headline names the op and the engine in brackets (`Optype [X] of Ops kernel [Y] is
+unsupported`); the reason after it varies with the op store that answered (no such op, or no
+entry for the input's format and dtype). torch_npu prints its inner-error summary first and
+the headline after it, so the headline is the line to read. Fixtures follow the shapes a
+torchrun worker prints; values are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+RANK = "[rank1]: "
+
+
+def rank(*lines: str) -> str:
+    return "".join(f"{RANK}{line}\n" for line in lines)
+
+
+NO_KERNEL_FOR_INPUT = rank(
+    "    return self._op(*args, **(kwargs or {}))",
+    "RuntimeError: The Inner error is reported as above. The process exits for this inner "
+    "error, and the current working operator name is Identity.",
+    "[ERROR] 2026-04-05-06:07:08 (PID:3301, Device:1, RankID:-1) ERR00100 PTA call acl api failed.",
+    "EZ3002: [PID: 3301] 2026-04-05-06:07:08.112.233 Optype [TransData] of Ops kernel "
+    "[AIcoreEngine] is unsupported. Reason: [tbe-custom]:op type TransData is not found in this "
+    "op store.[Dynamic shape check]: The format and dtype is not precisely equivalent to format "
+    "and dtype in op information library",
+)
+
+ENGINE_CHOSEN = rank(
+    "INFO Optype [TransData] of Ops kernel [AIcoreEngine] is selected for node trans_data_4",
+)
+
+
+def test_the_bracketed_headline_is_the_ops_missing_kernel() -> None:
+    diagnosis = diagnose_text("run/worker.log", NO_KERNEL_FOR_INPUT)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Optype [TransData] of Ops kernel [AIcoreEngine] is unsupported" in (
+        diagnosis.first_error.text
+    )
+    assert diagnosis.confidence >= 0.8
+
+
+def test_an_engine_chosen_for_a_node_is_no_error() -> None:
+    diagnosis = diagnose_text("run/worker.log", ENGINE_CHOSEN)
+    assert diagnosis.category != "operator"
