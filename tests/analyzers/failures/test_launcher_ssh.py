@@ -77,3 +77,28 @@ def test_a_command_that_ssh_ran_and_that_failed_is_not_ssh() -> None:
     diagnosis = diagnose_text("probe.log", REMOTE_COMMAND_FAILED)
     assert "env.launcher_ssh_unreachable" not in _rules(diagnosis)
     assert diagnosis.confidence < 0.5
+
+
+# A launcher that opens its ssh sessions through a Python ssh client (paramiko, used by
+# fabric-based launchers) reports the client's own exception, not ssh's exit status.
+PYTHON_SSH_CLIENT_REFUSED = """\
+Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 --master_addr=10.20.0.11 --master_port=29500 pretrain.py on gpu-b12, is localhost: False, exception: No authentication methods available
+"""
+
+PYTHON_SSH_CLIENT_BAD_KEY = """\
+Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 --master_addr=10.20.0.11 --master_port=29500 pretrain.py on gpu-b12, is localhost: False, exception: not a valid RSA private key file
+"""
+
+
+def test_a_python_ssh_client_without_credentials_is_the_machines_set_up() -> None:
+    diagnosis = diagnose_text("launch.log", PYTHON_SSH_CLIENT_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "No authentication methods available" in diagnosis.first_error.text
+
+
+def test_a_key_the_python_ssh_client_cannot_read_is_the_machines_set_up() -> None:
+    diagnosis = diagnose_text("launch.log", PYTHON_SSH_CLIENT_BAD_KEY)
+    assert diagnosis.category == "driver_env"
+    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
