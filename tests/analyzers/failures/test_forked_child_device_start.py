@@ -44,3 +44,18 @@ def test_a_start_method_report_about_forked_workers_is_no_failure() -> None:
     diagnosis = diagnose_text("serve/engine.log", text)
     assert diagnosis.first_error is None
     assert diagnosis.category != "config"
+
+
+def test_a_training_framework_refusing_to_fork_after_the_device_started() -> None:
+    # Lightning's fork-based strategies check before forking and refuse in their own words.
+    text = (
+        "GPU available: True (cuda), used: True\n"
+        "RuntimeError: Lightning can't create new processes if CUDA is already initialized. Did"
+        " you manually call `torch.cuda.*` functions, have moved the model to the device, or"
+        " allocated memory on the GPU any other way? Please remove any such calls, or change the"
+        " selected strategy. You will have to restart the Python kernel.\n"
+    )
+    diagnosis = diagnose_text("notebook/output.txt", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "can't create new processes if CUDA is already initialized" in diagnosis.first_error.text

@@ -156,6 +156,26 @@ def test_a_reducer_refusal_is_the_ddp_setup_not_the_collective() -> None:
     assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
 
 
+LIGHTNING_UNUSED_PARAMETERS = """\
+RuntimeError: It looks like your LightningModule has parameters that were not used in producing the loss returned by training_step. If this is intentional, you must enable the detection of unused parameters in DDP, either by setting the string value `strategy='ddp_find_unused_parameters_true'` or by setting the flag in the strategy with `strategy=DDPStrategy(find_unused_parameters=True)`.
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/mol/fit.py", line 57, in <module>
+[rank1]:     trainer.fit(model, train_loader, val_loader)
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/lightning/pytorch/trainer/trainer.py", line 544, in fit
+[rank1]:     call._call_and_handle_interrupt(
+"""
+
+
+def test_the_training_frameworks_wording_of_unused_parameters_is_the_same_refusal() -> None:
+    # docs/labelling.md#ddps-reducer-refuses-a-step: Lightning checks before DDP's next step
+    # and says it about the module and the loss its training_step returned.
+    diagnosis = diagnose_text("train.log", LIGHTNING_UNUSED_PARAMETERS)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "were not used in producing the loss" in diagnosis.first_error.text
+    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+
+
 def test_the_unused_parameter_warning_is_not_a_refusal() -> None:
     # docs/labelling.md#ddps-reducer-refuses-a-step: the reducer's warning that the option
     # found nothing to do is advice, and the job's real failure decides.

@@ -1,0 +1,41 @@
+"""FSDP finding a wrapped unit in another training state than its hook expects.
+
+docs/labelling.md#fsdp-finds-a-unit-in-the-wrong-training-state: torch prints the stack, then
+the finding with no error word, then the framework's traceback follows. Forward and backward
+did not pair up as FSDP wrapped them (a manual optimisation loop, two forwards per backward):
+`config`, with `other` beside it, and the finding is the first error, not a frame around it.
+
+The fixture is written in the shape of a Lightning FSDP run's stderr, with paths and numbers
+of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+STATE_ASSERTION = """\
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_runtime_utils.py", line 715, in _post_backward_hook
+    _p_assert(
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/utils.py", line 146, in _p_assert
+    traceback.print_stack()
+Expects `BACKWARD_PRE` or `BACKWARD_POST` state but got HandleTrainingState.FORWARD
+Traceback (most recent call last):
+  File "/srv/gen/train.py", line 88, in <module>
+    trainer.fit(model, loader)
+  File "/opt/venv/lib/python3.11/site-packages/lightning/pytorch/trainer/trainer.py", line 579, in _fit_impl
+    self._run(model, ckpt_path=ckpt_path)
+"""
+
+
+def test_the_state_finding_is_the_first_error_and_the_loop_setup_is_the_label() -> None:
+    diagnosis = diagnose_text("stderr.log", STATE_ASSERTION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "but got HandleTrainingState.FORWARD" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_line_that_reports_the_state_a_unit_entered_is_no_failure() -> None:
+    text = "DEBUG fsdp unit 3 entered state HandleTrainingState.BACKWARD_PRE\nepoch 0 done\n"
+    diagnosis = diagnose_text("stderr.log", text)
+    assert diagnosis.first_error is None
