@@ -28,6 +28,15 @@ more of them is cut before each one, whatever else it holds. Python logging reco
 the same way are read alike: `2025-10-31 03:11:02,474 - Trainer - INFO - ...`, the default
 record time (comma before the milliseconds) followed by ` - `, opens each record, and two or
 more of them on one long line are cut before each one.
+
+torchrun's tee puts `[rankN]:` before every line a worker writes, so that prefix too only ever
+begins a line. A paste that lost the breaks keeps the prefixes inline:
+
+    [rank0]: Traceback (most recent call last): [rank0]: File "x.py", line 5, in f [rank0]: g()
+
+A line that opens with a rank prefix and shows the same prefix again after a space is cut
+before each repeat, whatever its length. A doubled prefix (`[rank0]:[rank0]:`, a worker that
+prefixes its own lines) has no space between the two and is not a cut.
 """
 
 from __future__ import annotations
@@ -54,6 +63,8 @@ _CANN_HEADER = re.compile(
 )
 # `YYYY-MM-DD hh:mm:ss,mmm - `, the default Python logging record time and separator
 _RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - ")
+# torchrun's per-line worker prefix, `[rank3]:`, at the start of a line
+_RANK_PREFIX = re.compile(rb"\[rank\d+\]:")
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -62,6 +73,13 @@ _STARTS_RE = re.compile(
 
 def split_flattened(raw: bytes) -> list[bytes]:
     """The lines a flattened block held (the line itself when it does not look like one)."""
+    prefix = _RANK_PREFIX.match(raw)
+    if prefix is not None:
+        repeats = [
+            match.start() for match in re.finditer(rb"(?<=\s)" + re.escape(prefix.group(0)), raw)
+        ]
+        if repeats:
+            return _cut(raw, repeats)
     if len(raw) < MIN_LENGTH:
         return [raw]
     if raw.count(b"):") >= 2:  # cheap gate: every CANN header holds one

@@ -127,3 +127,51 @@ def test_a_record_that_quotes_a_time_stays_whole() -> None:
         b"2026-02-03 03:00:00,000, step 400 - " + b"x" * 300
     )
     assert split_flattened(raw) == [raw]
+
+
+# A torchrun traceback pasted with its breaks lost: each line's `[rank0]:` prefix stays inline.
+FLATTENED_RANK_LINES = (
+    b'[rank0]: Traceback (most recent call last): [rank0]: File "/opt/venv/lib/python3.11/'
+    b'site-packages/torch/distributed/pipelining/stage.py", line 640, in backward_one_chunk '
+    b'[rank0]: grads = self._grads_for(outputs) [rank0]: File "/srv/pp/stage_utils.py", '
+    b"line 31, in _grads_for [rank0]: assert len(outputs) == len(grads) \n"
+    b"[rank0]: AssertionError [rank0]: The above exception was the direct cause of the "
+    b"following exception: \n"
+    b'[rank0]: Traceback (most recent call last): [rank0]: File "/srv/pp/train.py", line 90, '
+    b"in <module> \n"
+)
+
+
+def test_a_rank_prefix_repeated_inside_a_line_is_cut_before_each_repeat() -> None:
+    lines = FLATTENED_RANK_LINES.splitlines()
+    pieces = split_flattened(lines[1])
+
+    assert pieces == [
+        b"[rank0]: AssertionError",
+        b"[rank0]: The above exception was the direct cause of the following exception:",
+    ]
+    assert split_flattened(lines[0])[-1] == b"[rank0]: assert len(outputs) == len(grads)"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # a worker that prefixes its own lines: the doubled prefix has no space in it
+        b"[rank3]:[rank3]:     stage = stage_index_to_stage[stage_index]",
+        # another rank named in the message is not a repeat of this line's prefix
+        b"[rank0]: waiting for [rank1]: still loading shards",
+    ],
+    ids=["doubled-prefix", "other-rank"],
+)
+def test_a_rank_line_without_a_repeat_of_its_prefix_stays_whole(raw: bytes) -> None:
+    assert split_flattened(raw) == [raw]
+
+
+def test_the_bare_assertion_of_a_flattened_rank_traceback_is_the_first_error() -> None:
+    from tests.analyzers.excerpts import diagnose_text
+
+    diagnosis = diagnose_text("stdout.log", FLATTENED_RANK_LINES.decode())
+
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+    assert "AssertionError" in diagnosis.first_error.text

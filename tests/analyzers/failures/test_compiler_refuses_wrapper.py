@@ -1,0 +1,67 @@
+"""torch.compile refusing an FSDP wrapper's settings, and ops that meet plain and sharded tensors.
+
+TorchDynamo traces FSDP1 only with `use_orig_params=True` and only through the parts of the
+wrapper it models, so a compile with flat parameters, or a fullgraph compile that meets the
+wrapper's own attribute writes, stops before any graph runs: the options do not fit, `config`
+with `other` as the alternative (docs/labelling.md#a-compiler-that-refuses-a-sharding-wrapper).
+An op that receives a plain tensor next to DTensors is a tensor left out of the sharding,
+`config` with `operator` as the alternative
+(docs/labelling.md#dtensor-parameters-under-a-wrapper-that-does-not-know-them). Excerpts in
+torchrun's and a trainer's formats, with values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+FLAT_PARAMS = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/lm/train.py", line 140, in <module>
+[rank1]:     trainer.train()
+[rank1]:   File "/opt/venv/lib/python3.10/site-packages/torch/_dynamo/variables/builder.py", line 1207, in wrap_module
+[rank1]:     assert getattr(value, "_fsdp_use_orig_params", False), (
+[rank1]: AssertionError: Dynamo only supports FSDP with use_orig_params=True
+E0302 11:20:05.118000 5120 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 1 (pid: 5142) of binary: /opt/venv/bin/python
+"""
+
+FULLGRAPH_SETATTR = """\
+0: [rank0]:   File "/opt/venv/lib/python3.10/site-packages/torch/_dynamo/variables/nn_module.py", line 838, in call_function
+0: An error occurred: Unsupported – setattr(FSDPManagedNNModuleVariable(FullyShardedDataParallel), _is_root, ...)
+"""
+
+MIXED_TENSORS = """\
+[rank2]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/tensor/_dispatch.py", line 452, in _try_replicate_spec_for_scalar_tensor
+[rank2]:     raise RuntimeError(
+[rank2]: RuntimeError: aten.addmm.default: got mixed torch.Tensor and DTensor, need to convert all torch.Tensor to DTensor before calling distributed operators!
+[rank5]: Traceback (most recent call last):
+[rank5]:   File "/srv/ft/recipe.py", line 77, in <module>
+[rank5]:     loss = step(batch)
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_compiling_fsdp_with_flat_parameters_is_a_setting() -> None:
+    diagnosis = diagnose_text("launcher.log", FLAT_PARAMS)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Dynamo only supports FSDP" in diagnosis.first_error.text
+    assert "cfg.dynamo_refuses_fsdp" in _rules(diagnosis)
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_fullgraph_refusal_of_the_wrapper_is_the_first_error() -> None:
+    diagnosis = diagnose_text("slurm.log", FULLGRAPH_SETATTR)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "FSDPManagedNNModuleVariable" in diagnosis.first_error.text
+
+
+def test_a_plain_tensor_among_dtensors_is_a_tensor_left_out_of_the_sharding() -> None:
+    diagnosis = diagnose_text("stdout.log", MIXED_TENSORS)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "got mixed torch.Tensor and DTensor" in diagnosis.first_error.text
+    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
