@@ -63,8 +63,8 @@ _CANN_HEADER = re.compile(
 )
 # `YYYY-MM-DD hh:mm:ss,mmm - `, the default Python logging record time and separator
 _RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - ")
-# torchrun's per-line worker prefix, `[rank3]:`, at the start of a line
-_RANK_PREFIX = re.compile(rb"\[rank\d+\]:")
+# torchrun's per-line worker prefix, `[rank3]:`, at the start of a line (or of a quoted one)
+_RANK_PREFIX = re.compile(rb"(?:\s*>)?\s*(\[rank\d+\]:)")
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -76,7 +76,7 @@ def split_flattened(raw: bytes) -> list[bytes]:
     prefix = _RANK_PREFIX.match(raw)
     if prefix is not None:
         repeats = [
-            match.start() for match in re.finditer(rb"(?<=\s)" + re.escape(prefix.group(0)), raw)
+            match.start() for match in re.finditer(rb"(?<=\s)" + re.escape(prefix.group(1)), raw)
         ]
         if repeats:
             return _cut(raw, repeats)

@@ -3,6 +3,7 @@
 import pytest
 
 from analyzers.formats.flattened import split_flattened
+from tests.analyzers.excerpts import diagnose_text
 
 FLATTENED = (
     b'Traceback (most recent call last): File "/srv/job/train.py", line 52, in <module> '
@@ -168,10 +169,22 @@ def test_a_rank_line_without_a_repeat_of_its_prefix_stays_whole(raw: bytes) -> N
 
 
 def test_the_bare_assertion_of_a_flattened_rank_traceback_is_the_first_error() -> None:
-    from tests.analyzers.excerpts import diagnose_text
-
     diagnosis = diagnose_text("stdout.log", FLATTENED_RANK_LINES.decode())
 
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == 2
+    assert "AssertionError" in diagnosis.first_error.text
+
+
+def test_a_flattened_rank_traceback_quoted_in_markdown_is_cut_alike() -> None:
+    quoted = "".join(f"> {line}" for line in FLATTENED_RANK_LINES.decode().splitlines(True))
+    pieces = split_flattened(quoted.splitlines()[1].encode())
+    assert (
+        pieces[-1]
+        == b"[rank0]: The above exception was the direct cause of the following exception:"
+    )
+
+    diagnosis = diagnose_text("stdout.log", quoted)
+
+    assert diagnosis.first_error is not None
     assert "AssertionError" in diagnosis.first_error.text
