@@ -206,3 +206,33 @@ def test_a_connect_that_succeeded_after_retries_leaves_a_healthy_run_healthy() -
         }
     )
     assert diagnosis.category == "healthy"
+
+
+SPAWNED_REFUSED_CONNECT = """\
+Use GPU: 0 for training
+
+nd-2:9120:9120 [0] misc/ibvwrap.cu:63 NCCL WARN Failed to open libibverbs.so[.1]
+NCCL version 2.4.8+cuda10.1
+
+nd-2:9121:9188 [1] include/socket.h:390 NCCL WARN Connect to 10.31.0.4<40117> failed : Connection refused
+Traceback (most recent call last):
+  File "train_dist.py", line 301, in <module>
+    main()
+  File "train_dist.py", line 88, in main
+    mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))
+  File "/opt/conda/lib/python3.7/site-packages/torch/multiprocessing/spawn.py", line 118, in join
+    raise Exception(msg)
+Exception:
+
+-- Process 1 terminated with the following error:
+"""
+
+
+def test_an_older_nccls_connect_warning_without_a_function_name_is_the_first_error() -> None:
+    # Releases before 2.7 print the socket connect failure as `NCCL WARN Connect to <addr>
+    # failed : <reason>`; it still explains the bare Exception that mp.spawn raises after it.
+    diagnosis = diagnose_text("train.log", SPAWNED_REFUSED_CONNECT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Connect to 10.31.0.4<40117> failed : Connection refused" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
