@@ -20,9 +20,9 @@ def _rules(diagnosis) -> set[str]:
 TIME_LIMIT = """\
 Epoch 3:  41%|████      | 410/1000 [1:02:11<1:29:30,  9.10s/it, loss=2.31]
 Epoch 3:  41%|████      | 411/1000 [1:02:20<1:29:21,  9.10s/it, loss=2.30]
-slurmstepd: error: *** JOB 4151016 ON gpu-c014 CANCELLED AT 2026-01-25T14:35:32 DUE TO TIME LIMIT ***
+slurmstepd: error: *** JOB 6203117 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
 srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
-slurmstepd: error: *** STEP 4151016.0 ON gpu-c014 CANCELLED AT 2026-01-25T14:35:32 DUE TO TIME LIMIT ***
+slurmstepd: error: *** STEP 6203117.0 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
 """
 
 PREEMPTED = """\
@@ -33,15 +33,15 @@ srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
 
 # Counterexample: the collective had already timed out when the limit ended the job.
 WATCHDOG_THEN_LIMIT = """\
-[rank1]:[E1119 13:21:12.512786305 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800000 milliseconds before timing out.
-slurmstepd: error: *** JOB 4151016 ON gpu-c014 CANCELLED AT 2026-01-25T14:35:32 DUE TO TIME LIMIT ***
+[rank1]:[E0217 09:10:44.207315880 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800000 milliseconds before timing out.
+slurmstepd: error: *** JOB 6203117 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
 """
 
 # Counterexample: srun ends the step itself after a task failed; no reason is recorded.
 TASK_FAILED_THEN_STEP_CANCELLED = """\
 srun: error: gpu-c014: task 4: Exited with exit code 1
-srun: Terminating job step 3495064.0
-slurmstepd: error: *** STEP 3495064.0 ON gpu-c014 CANCELLED AT 2021-10-27T19:35:36 ***
+srun: Terminating job step 6203980.0
+slurmstepd: error: *** STEP 6203980.0 ON gpu-c014 CANCELLED AT 2026-02-18T22:03:51 ***
 """
 
 STEP_REFUSED = """\
@@ -60,7 +60,7 @@ srun: error: Unable to create step for job 88123: Job/step already completing or
 
 
 def test_a_time_limit_that_ends_a_job_still_advancing_is_the_stop_itself() -> None:
-    diagnosis = diagnose_text("slurm-4151016.out", TIME_LIMIT)
+    diagnosis = diagnose_text("slurm-6203117.out", TIME_LIMIT)
     assert diagnosis.category == "other"
     assert diagnosis.first_error is not None
     assert "DUE TO TIME LIMIT" in diagnosis.first_error.text
@@ -76,14 +76,14 @@ def test_a_preemption_record_reads_the_same_way() -> None:
 
 
 def test_an_earlier_collective_timeout_wins_over_the_time_limit() -> None:
-    diagnosis = diagnose_text("slurm-4151016.out", WATCHDOG_THEN_LIMIT)
+    diagnosis = diagnose_text("slurm-6203117.out", WATCHDOG_THEN_LIMIT)
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
 
 
 def test_a_step_cancelled_without_a_reason_is_not_a_stop_from_outside() -> None:
-    diagnosis = diagnose_text("slurm-3495064.out", TASK_FAILED_THEN_STEP_CANCELLED)
+    diagnosis = diagnose_text("slurm-6203980.out", TASK_FAILED_THEN_STEP_CANCELLED)
     assert "ext.scheduler_cancelled" not in _rules(diagnosis)
 
 
