@@ -1,0 +1,106 @@
+"""Lines a batch scheduler writes about a job it stopped or refused.
+
+docs/labelling.md#a-job-stopped-from-outside: Slurm's step daemon records a job ended by its
+time limit or by preemption; like torchelastic's signal record, it is the answer only when
+nothing in the job failed first (`other`, `hang` beside it).
+docs/labelling.md#a-scheduler-that-refuses-the-request: srun or sbatch refusing a request the
+allocation or partition cannot meet is the launch script's request (`config`). Values are our
+own, in Slurm's real wordings.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+TIME_LIMIT = """\
+Epoch 3:  41%|████      | 410/1000 [1:02:11<1:29:30,  9.10s/it, loss=2.31]
+Epoch 3:  41%|████      | 411/1000 [1:02:20<1:29:21,  9.10s/it, loss=2.30]
+slurmstepd: error: *** JOB 6203117 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
+srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+slurmstepd: error: *** STEP 6203117.0 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
+"""
+
+PREEMPTED = """\
+step 1200 loss 1.93
+slurmstepd: error: *** JOB 2207415 ON gpu-c014 CANCELLED AT 2025-06-30T03:12:09 DUE TO PREEMPTION ***
+srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+"""
+
+# Counterexample: the collective had already timed out when the limit ended the job.
+WATCHDOG_THEN_LIMIT = """\
+[rank1]:[E0217 09:10:44.207315880 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800000 milliseconds before timing out.
+slurmstepd: error: *** JOB 6203117 ON gpu-c014 CANCELLED AT 2026-02-17T09:41:05 DUE TO TIME LIMIT ***
+"""
+
+# Counterexample: srun ends the step itself after a task failed; no reason is recorded.
+TASK_FAILED_THEN_STEP_CANCELLED = """\
+srun: error: gpu-c014: task 4: Exited with exit code 1
+srun: Terminating job step 6203980.0
+slurmstepd: error: *** STEP 6203980.0 ON gpu-c014 CANCELLED AT 2026-02-18T22:03:51 ***
+"""
+
+STEP_REFUSED = """\
++ srun --nodes=1 --ntasks=1 -w 'gpu-a01 gpu-a02' ray start --head --block
+srun: error: Unable to create step for job 88123: Requested node configuration is not available
+"""
+
+JOB_REFUSED = """\
+sbatch: error: Batch job submission failed: Requested node configuration is not available
+"""
+
+# Counterexample: a step asked for while the job was already ending.
+STEP_AFTER_END = """\
+srun: error: Unable to create step for job 88123: Job/step already completing or completed
+"""
+
+
+def test_a_time_limit_that_ends_a_job_still_advancing_is_the_stop_itself() -> None:
+    diagnosis = diagnose_text("slurm-6203117.out", TIME_LIMIT)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "DUE TO TIME LIMIT" in diagnosis.first_error.text
+    assert "ext.scheduler_cancelled" in _rules(diagnosis)
+    assert "hang" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_preemption_record_reads_the_same_way() -> None:
+    diagnosis = diagnose_text("slurm-2207415.out", PREEMPTED)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "DUE TO PREEMPTION" in diagnosis.first_error.text
+
+
+def test_an_earlier_collective_timeout_wins_over_the_time_limit() -> None:
+    diagnosis = diagnose_text("slurm-6203117.out", WATCHDOG_THEN_LIMIT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+def test_a_step_cancelled_without_a_reason_is_not_a_stop_from_outside() -> None:
+    diagnosis = diagnose_text("slurm-6203980.out", TASK_FAILED_THEN_STEP_CANCELLED)
+    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
+
+
+def test_a_step_the_allocation_cannot_satisfy_is_the_scripts_request() -> None:
+    diagnosis = diagnose_text("slurm-88123.out", STEP_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Unable to create step for job 88123" in diagnosis.first_error.text
+    assert "cfg.scheduler_request_unsatisfiable" in _rules(diagnosis)
+
+
+def test_a_refused_submission_reads_the_same_way() -> None:
+    diagnosis = diagnose_text("submit.log", JOB_REFUSED)
+    assert diagnosis.category == "config"
+    assert "cfg.scheduler_request_unsatisfiable" in _rules(diagnosis)
+
+
+def test_a_step_asked_for_while_the_job_ends_is_not_a_refused_request() -> None:
+    diagnosis = diagnose_text("slurm-88123.out", STEP_AFTER_END)
+    assert "cfg.scheduler_request_unsatisfiable" not in _rules(diagnosis)
