@@ -299,3 +299,20 @@ def test_the_launcher_exit_line_only_summarises_a_rank_that_said_why(tmp_path) -
     assert diagnosis.first_error is not None
     assert "top_k (9) is larger" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_silent_rank_is_named_by_the_launcher_in_a_combined_torchrun_stdout(tmp_path) -> None:
+    """`torchrun --tee 3` into one file: every rank's lines carry `[defaultN]:` and the
+    agent's own lines follow them in the same file, where its exit line is read as rank 3's."""
+    from analyzers import AnalyzeOptions, analyze
+    from tests.analyzers.job_bundles import bundle
+
+    job, extra = _ranks_losing_rank_3(None)
+    combined = [f"[default{log.rank}]:{line}" for log in job for line in log.lines]
+    combined += extra["launcher.log"].splitlines()
+    path = bundle(tmp_path, [], 4, {"stdout.txt": "\n".join(combined) + "\n"})
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [3]
