@@ -316,3 +316,18 @@ def test_a_silent_rank_is_named_by_the_launcher_in_a_combined_torchrun_stdout(tm
     assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_rank_that_says_why_it_gives_up_is_the_first_error(tmp_path) -> None:
+    """Rank 3 prints its own fatal line and exits without a traceback; no launcher log."""
+    from tests.analyzers.job_bundles import CLOSED, analyze_job, ranks
+
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    job[3].at(2050).log("ERROR", "fatal: kv cache config invalid, aborting")
+    for rank, ms in ((0, 2100), (1, 2080), (2, 2120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {CLOSED}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert "kv cache config invalid, aborting" in diagnosis.first_error.text
