@@ -299,3 +299,35 @@ def test_the_launcher_exit_line_only_summarises_a_rank_that_said_why(tmp_path) -
     assert diagnosis.first_error is not None
     assert "top_k (9) is larger" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_silent_rank_is_named_by_the_launcher_in_a_combined_torchrun_stdout(tmp_path) -> None:
+    """`torchrun --tee 3` into one file: every rank's lines carry `[defaultN]:` and the
+    agent's own lines follow them in the same file, where its exit line is read as rank 3's."""
+    from analyzers import AnalyzeOptions, analyze
+    from tests.analyzers.job_bundles import bundle
+
+    job, extra = _ranks_losing_rank_3(None)
+    combined = [f"[default{log.rank}]:{line}" for log in job for line in log.lines]
+    combined += extra["launcher.log"].splitlines()
+    path = bundle(tmp_path, [], 4, {"stdout.txt": "\n".join(combined) + "\n"})
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_rank_that_says_why_it_gives_up_is_the_first_error(tmp_path) -> None:
+    """Rank 3 prints its own fatal line and exits without a traceback; no launcher log."""
+    from tests.analyzers.job_bundles import CLOSED, analyze_job, ranks
+
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    job[3].at(2050).log("ERROR", "fatal: kv cache config invalid, aborting")
+    for rank, ms in ((0, 2100), (1, 2080), (2, 2120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {CLOSED}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert "kv cache config invalid, aborting" in diagnosis.first_error.text
