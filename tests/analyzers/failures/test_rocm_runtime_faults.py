@@ -1,0 +1,75 @@
+"""Failures that AMD GPUs report in the ROCm runtime's own words.
+
+- The HSA runtime's GPU fault lines (`Memory access fault by GPU node-N ... Reason: ...`,
+  `HW Exception by GPU node-N ... reason :GPU Hang`) carry no error word and come before the
+  abort; every process on the device prints a copy, and peers then lose their connections.
+- HIP's `invalid device function`: the build has no code object for the card, wherever the
+  call that hit it sits (here a collective's broadcast during FSDP set-up).
+- torch's `No HIP GPUs are available`: the process sees no device at all.
+Fixtures are written for these tests in the real shapes, with their own values.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+MEMORY_ACCESS_FAULTS = """\
+(Worker_TP1 pid=4471) INFO 03-02 11:40:07 [gpu_model_runner.py:2214] Model loading took 7.9 GiB
+Memory access fault by GPU node-3 (Agent handle: 0x5b2e9c40) on address 0x7f1c2a400000. Reason: Page not present or supervisor privilege.
+Memory access fault by GPU node-4 (Agent handle: 0x1d7a3310) on address 0x7e88b1200000. Reason: Page not present or supervisor privilege.
+GPU core dump failed
+[rank0]:[W302 11:40:09.118230611 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=41, addr=[c3f0a9]:40122, remote=[c3f0a9]:51377): Connection reset by peer
+Exception raised from recvBytes at /pytorch/torch/csrc/distributed/c10d/Utils.hpp:675 (most recent call first):
+"""
+
+GPU_HANG = """\
+{'loss': 1.0312, 'grad_norm': 0.8127, 'learning_rate': 1.9e-05, 'epoch': 0.41}
+ 12%|█▎        | 88/730 [1:02:11<7:33:40, 42.40s/it]HW Exception by GPU node-4 (Agent handle: 0x55d0c1e2f9b0) reason :GPU Hang
+HW Exception by GPU node-4 (Agent handle: 0x61a7e03c4d20) reason :GPU Hang
+Aborted (core dumped)
+"""
+
+INVALID_DEVICE_FUNCTION = """\
+(WorkerDict pid=4410)   File "/usr/local/lib/python3.12/dist-packages/torch/distributed/utils.py", line 322, in _sync_params_and_buffers
+(WorkerDict pid=4410)     dist._broadcast_coalesced(
+(WorkerDict pid=4410) RuntimeError: HIP error: invalid device function
+(WorkerDict pid=4410) HIP kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+(WorkerDict pid=4410) For debugging consider passing AMD_SERIALIZE_KERNEL=3
+"""
+
+NO_HIP_GPUS = """\
+  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py", line 319, in _lazy_init
+    torch._C._cuda_init()
+RuntimeError: No HIP GPUs are available
+"""
+
+
+def test_first_memory_access_fault_is_the_device_fault() -> None:
+    # Two workers fault on their devices; a third rank's reset connection is the cascade.
+    diagnosis = diagnose_text("serve/vllm_serve.log", MEMORY_ACCESS_FAULTS)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Memory access fault by GPU node-3" in diagnosis.first_error.text
+
+
+def test_gpu_hang_exception_outranks_the_abort() -> None:
+    diagnosis = diagnose_text("train/train.log", GPU_HANG)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HW Exception by GPU node-4 (Agent handle: 0x55d0c1e2f9b0)" in diagnosis.first_error.text
+
+
+def test_invalid_device_function_is_a_build_for_another_gpu() -> None:
+    # The broadcast frame is only where the missing kernel surfaced, not a collective failure.
+    diagnosis = diagnose_text("train/task_runner.log", INVALID_DEVICE_FUNCTION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HIP error: invalid device function" in diagnosis.first_error.text
+    assert {"driver_env", "operator"} & {alt.category for alt in diagnosis.alternatives}
+
+
+def test_no_hip_gpus_is_a_device_the_process_cannot_see() -> None:
+    diagnosis = diagnose_text("train/main.log", NO_HIP_GPUS)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "No HIP GPUs are available" in diagnosis.first_error.text
