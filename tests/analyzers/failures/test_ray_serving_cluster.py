@@ -112,3 +112,20 @@ def test_a_missing_package_the_job_imports_is_still_an_error() -> None:
     diagnosis = diagnose_text("engine.log", text)
     assert diagnosis.first_error is not None
     assert "vllm_plugin_ext" in diagnosis.first_error.text
+
+
+PLACEMENT_GROUP_WAIT = """\
+0: (EngineCore_DP0 pid=7710) INFO 06-02 11:20:16 [ray_utils.py:240] Waiting for creating a placement group of specs for 10 seconds. specs=[{'node:10.30.0.7': 0.001, 'GPU': 1.0}, {'GPU': 1.0}, {'GPU': 1.0}, {'GPU': 1.0}]. Check `ray status` and `ray list nodes` to see if you have enough resources, and make sure the IP addresses used by ray cluster are the same as VLLM_HOST_IP environment variable specified in each node if you are running on a multi-node.
+0: (EngineCore_DP0 pid=7710) INFO 06-02 11:20:36 [ray_utils.py:240] Waiting for creating a placement group of specs for 30 seconds. specs=[{'node:10.30.0.7': 0.001, 'GPU': 1.0}, {'GPU': 1.0}, {'GPU': 1.0}, {'GPU': 1.0}]. Check `ray status` and `ray list nodes` to see if you have enough resources, and make sure the IP addresses used by ray cluster are the same as VLLM_HOST_IP environment variable specified in each node if you are running on a multi-node.
+srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+slurmstepd: error: *** JOB 4401 ON gpu-node-2 CANCELLED AT 2026-06-02T11:20:50 ***
+"""
+
+
+def test_an_engine_that_keeps_waiting_for_its_devices_is_a_hang() -> None:
+    """docs/labelling.md#an-engine-that-waits-for-its-devices"""
+    diagnosis = diagnose_text("slurm-4401.out", PLACEMENT_GROUP_WAIT)
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "placement group of specs for 10 seconds" in diagnosis.first_error.text
+    assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}

@@ -141,3 +141,39 @@ def test_driver_module_errors_alone_point_at_the_machine() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "310.118" in diagnosis.first_error.text
+
+
+ENGINE_WAIT_NEWER_RELEASE = """\
+(EngineCore_DP0 pid=3301) ERROR 02-11 08:15:44 [core.py:902] EngineCore encountered a fatal error.
+(EngineCore_DP0 pid=3301) Traceback (most recent call last):
+(EngineCore_DP0 pid=3301)   File "/opt/venv/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", line 388, in get_response
+(EngineCore_DP0 pid=3301)     status, result = mq.dequeue(timeout=dequeue_timeout)
+(EngineCore_DP0 pid=3301)   File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/device_communicators/shm_broadcast.py", line 741, in dequeue
+(EngineCore_DP0 pid=3301)     with self.acquire_read(timeout, indefinite) as buf:
+(EngineCore_DP0 pid=3301)   File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/device_communicators/shm_broadcast.py", line 660, in acquire_read
+(EngineCore_DP0 pid=3301)     self._spin_condition.wait(timeout_ms=read_timeout.timeout_ms())
+(EngineCore_DP0 pid=3301)   File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/device_communicators/shm_broadcast.py", line 622, in timeout_ms
+(EngineCore_DP0 pid=3301)     raise TimeoutError
+(EngineCore_DP0 pid=3301) TimeoutError
+"""
+
+
+def test_an_engine_that_timed_out_waiting_on_its_workers_is_a_hang() -> None:
+    """docs/labelling.md#an-engine-that-waits-on-its-workers: the newer deadline-helper frame."""
+    diagnosis = diagnose_files({"engine/stdout.log": ENGINE_WAIT_NEWER_RELEASE})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "shm_broadcast.py" in diagnosis.first_error.text
+
+
+def test_a_timeout_raised_elsewhere_is_not_the_engine_wait() -> None:
+    """A TimeoutError out of a socket helper is not the shared-memory wait."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.12/site-packages/urllib3/util/timeout.py", line 140, '
+        "in timeout_ms\n"
+        "    raise TimeoutError\n"
+        "TimeoutError\n"
+    )
+    diagnosis = diagnose_files({"engine/stdout.log": text})
+    assert diagnosis.category != "hang", diagnosis.root_cause
