@@ -23,7 +23,7 @@ from analyzers.classify.events import (
     TIER_WRAPPER,
     Classified,
 )
-from analyzers.core.types import Correlation, ErrorRef, FileKind, FileScan
+from analyzers.core.types import Correlation, FileKind, FileScan, RankSummary
 
 MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
 WAITING_TIERS = (TIER_SYMPTOM, TIER_WRAPPER)
@@ -80,15 +80,20 @@ def promote_silent_ends(
         if best is None or not best.signature.cause_if_silent or not best.culprits:
             continue
         named = [summaries.get(rank) for rank in global_ranks(best.culprits, item, scans)]
-        if all(s is not None and _silent(s.first_error, item) and s.files for s in named):
+        if all(s is not None and _silent(s, item) and s.files for s in named):
             item.tier = max(item.tier, TIER_CAUSE)
 
 
-def _silent(first: ErrorRef | None, report: Classified) -> bool:
+def _silent(summary: RankSummary, report: Classified) -> bool:
     """The rank left no error line of its own: none at all, or only the launcher's report
-    itself (a combined `[defaultN]:` stdout holds the agent's lines beside the ranks', and
-    its exit line is counted as the rank it names)."""
-    return first is None or (first.file, first.line) == (report.event.file, report.event.line)
+    itself while its own progress lines are there (a combined `[defaultN]:` stdout holds the
+    agent's lines beside the ranks', and its exit line is counted as the rank it names). A
+    rank with no line at all but that report was cut out of the paste: it says nothing."""
+    first = summary.first_error
+    if first is None:
+        return True
+    is_report = (first.file, first.line) == (report.event.file, report.event.line)
+    return is_report and summary.checkpoints > 0
 
 
 # --- demotion ------------------------------------------------------------------------------

@@ -331,3 +331,25 @@ def test_a_rank_that_says_why_it_gives_up_is_the_first_error(tmp_path) -> None:
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.first_error is not None
     assert "kv cache config invalid, aborting" in diagnosis.first_error.text
+
+
+def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_traceback() -> None:
+    """Only rank 7's traceback was pasted; the agent then names local rank 1, whose own
+    lines are not there at all. Nothing says that rank ended on its own."""
+    from tests.analyzers.excerpts import diagnose_text
+
+    paste = (
+        '[rank7]:   File "/opt/venv/lib/python3.11/site-packages/torch/nn/parallel/'
+        'distributed.py", line 1127, in _log_and_throw\n'
+        "[rank7]:     raise err_type(err_msg)\n"
+        "[rank7]: ValueError: DistributedDataParallel device_ids and output_device arguments "
+        "only work with single-device/multiple-device GPU modules or CPU modules, but got "
+        "device_ids [7], output_device None, and module parameters {device(type='cpu')}.\n"
+        "W1106 00:20:32.722000 8200 torch/distributed/elastic/multiprocessing/api.py:858] "
+        "Sending process 32426 closing signal SIGTERM\n"
+        "E1106 00:20:32.742000 8200 torch/distributed/elastic/multiprocessing/api.py:833] "
+        "failed (exitcode: 1) local_rank: 1 (pid: 32427) of binary: /opt/venv/bin/python3.11\n"
+    )
+    diagnosis = diagnose_text("train.log", paste)
+    assert diagnosis.first_error is not None
+    assert "ValueError: DistributedDataParallel device_ids" in diagnosis.first_error.text
