@@ -4,7 +4,9 @@ Four classes: the launcher's rendezvous that cannot reach its store (the store's
 timeout, in seconds on older releases and as `connect() timed out` in the oldest, says why; the
 rendezvous error only wraps it), a rendezvous another node's agent closed
 (docs/labelling.md#a-rendezvous-closed-by-another-agent), DDP's
-gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), and NCCL
+gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), DDP's
+constructor finding that the ranks built different models
+(docs/labelling.md#ddp-finds-the-ranks-hold-different-models), and NCCL
 refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). The excerpts follow
 the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
 with values of our own.
@@ -188,6 +190,45 @@ def test_the_unused_parameter_warning_is_not_a_refusal() -> None:
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
     assert "cfg.ddp_reducer_refused" not in _rules(diagnosis)
+
+
+MODELS_DIFFER = """\
+Using native Torch DistributedDataParallel.
+Traceback (most recent call last):
+  File "/work/cls/train.py", line 711, in <module>
+    main()
+  File "/work/cls/train.py", line 402, in main
+    model = NativeDDP(model, device_ids=[device])
+  File "/opt/venv/lib/python3.10/site-packages/torch/nn/parallel/distributed.py", line 795, in __init__
+    _verify_param_shape_across_processes(self.process_group, parameters)
+  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/utils.py", line 265, in _verify_param_shape_across_processes
+    return dist._verify_params_across_processes(process_group, tensors, logger)
+RuntimeError: DDP expects same model across all ranks, but Rank 3 has 96 params, while rank 0 has inconsistent 0 params.
+[ERROR] 2026-02-11-08:14:30 (PID:40112, Device:3, RankID:-1) ERR99999 UNKNOWN application exception
+[2026-02-11 08:14:36,201] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 40109 closing signal SIGTERM
+"""
+
+
+def test_ranks_that_built_different_models_are_a_setup_error() -> None:
+    # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: DDP's constructor compares
+    # the ranks' parameters before any step; the ranks' models, not a collective, differ.
+    diagnosis = diagnose_text("train.log", MODELS_DIFFER)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "DDP expects same model across all ranks" in diagnosis.first_error.text
+    assert "cfg.ddp_models_differ" in _rules(diagnosis)
+
+
+def test_a_checkpoint_that_does_not_fit_the_model_is_not_the_rank_check() -> None:
+    # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: the counterexample.
+    text = (
+        "[rank0]: RuntimeError: Error(s) in loading state_dict for Classifier:\n"
+        "[rank0]: \tsize mismatch for head.weight: copying a param with shape "
+        "torch.Size([10, 512]) from checkpoint, the shape in current model is "
+        "torch.Size([100, 512]).\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "cfg.ddp_models_differ" not in _rules(diagnosis)
 
 
 DUPLICATE_GPU = """\
