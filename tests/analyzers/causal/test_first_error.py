@@ -331,6 +331,7 @@ def test_a_rank_that_says_why_it_gives_up_is_the_first_error(tmp_path) -> None:
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.first_error is not None
     assert "kv cache config invalid, aborting" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
 
 
 def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_traceback() -> None:
