@@ -23,6 +23,9 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 2025-09-22 20:20:40.102319 error 12789 pid[12789] [BM devmm_ioctl.cpp:122] ...
                                           (MemFabric, under KV transfer engines: time, level,
                                            thread, pid, module and source file)
+[12/04 13:24:21.149] I decoder.r05 pid=4126 | layer 0 passed
+                                          (a job's own Formatter: `%m/%d %H:%M:%S` time with
+                                           msecs, level letter, logger name, pid, `|`)
 """
 
 from __future__ import annotations
@@ -77,6 +80,12 @@ HEADERS = (
         NAME,
         r"(?P<ts>" + _DATE + r") " + _ANY_CASE_LEVEL + r" \d+ pid\[(?P<pid>\d+)\] "
         r"(?:\[[A-Z][A-Z_]* [\w./-]+:\d+\] )?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>(?:\d{4}-)?\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)\] "
+        r"(?P<level>[DIWEFC]|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) "
+        r"[A-Za-z_][\w.-]*(?: pid=(?P<pid>\d+))? \| ",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, _LEVEL + r":[\w.]+:"),

@@ -29,7 +29,7 @@ _GLOG = re.compile(r"(?<![\w])[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9})
 _GLOG_YEAR = re.compile(
     r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
-_MONTH_DAY = re.compile(r"(?<![\d-])(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_MONTH_DAY = re.compile(r"(?<![\d/-])(\d\d)[-/](\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _NAMED_MONTH = re.compile(
     r"(?<!\w)(" + "|".join(MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"

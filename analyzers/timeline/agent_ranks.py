@@ -43,8 +43,14 @@ def place_agent_ranks(scans: Sequence[FileScan]) -> None:
     for scan in scans:
         if scan.info.kind == FileKind.LAUNCHER:
             offset = _launcher_offset(scan, offsets)
-            if offset:
-                _move_launcher_copies(scan, offset)
+        elif scan.info.rank is None:
+            # a node's combined `--tee` stdout under any name (`node-1.out`): only its own
+            # doubly tagged lines can say which agent wrote it
+            offset = _one_offset(_tag_offsets(scan))
+        else:
+            continue
+        if offset:
+            _move_launcher_copies(scan, offset)
 
 
 def _agent_trees(scans: Sequence[FileScan]) -> dict[str, list[tuple[FileScan, int]]]:
@@ -83,17 +89,23 @@ def _move_file(scan: FileScan, old: int, new: int) -> None:
 def _launcher_offset(scan: FileScan, trees: dict[str, int]) -> int | None:
     """From the launcher's own lines that carry both tags; else from the agent trees under
     the launcher log's folder, when they all agree."""
-    pairs = []
-    for event in scan.events:
-        found = _LOCAL_TAG.match(event.text)
-        if found and found.group(2) is not None:
-            pairs.append(int(found.group(2)) - int(found.group(1)))
+    pairs = _tag_offsets(scan)
     own = _one_offset(pairs)
     if own is not None or pairs:
         return own
     folder = str(PurePosixPath(scan.info.path).parent)
     folder = "" if folder == "." else folder + "/"
     return _one_offset(offset for agent, offset in trees.items() if agent.startswith(folder))
+
+
+def _tag_offsets(scan: FileScan) -> list[int]:
+    """Global minus local rank on every copied line that carries both tags."""
+    pairs = []
+    for event in scan.events:
+        found = _LOCAL_TAG.match(event.text)
+        if found and found.group(2) is not None:
+            pairs.append(int(found.group(2)) - int(found.group(1)))
+    return pairs
 
 
 def _move_launcher_copies(scan: FileScan, offset: int) -> None:

@@ -482,6 +482,25 @@ CASES = [
         "results table is empty",
     ),
     (
+        # a job's own logging.Formatter: `%m/%d %H:%M:%S.msecs`, level letter, logger, pid, `|`
+        "logging-custom-formatter",
+        "[12/04 13:24:21.149] I decoder.r05 pid=4126 |   norm passed",
+        "logging",
+        "INFO",
+        None,
+        4126,
+        "  norm passed",
+    ),
+    (
+        "logging-custom-formatter-error",
+        "[12/04 13:26:31.235] E decoder.r09 pid=6759 | unhandled exception, rank exiting",
+        "logging",
+        "ERROR",
+        None,
+        6759,
+        "unhandled exception",
+    ),
+    (
         # the same brackets in front of free text name no file: not a logger header
         "bracketed-level-then-free-text",
         "[ERROR] the results table is empty",
@@ -516,6 +535,12 @@ def test_torchrun_local_rank_and_writer_key():
     assert (line.local_rank, line.rank) == (3, 3)
     assert line.stream_key == "[default3]:"
     assert line.time == datetime(2026, 11, 29, 7, 25, 36, 861000)
+
+
+def test_custom_formatter_time_under_a_torchrun_prefix():
+    line = parse_line("[default6]:[12/04 13:27:03.788] I decoder.r14 pid=7586 | prefill start")
+    assert (line.local_rank, line.message) == (6, "prefill start")
+    assert line.time == PartialTime(12, 4, 13, 27, 3, 788000)
 
 
 def test_glog_time_has_no_year():

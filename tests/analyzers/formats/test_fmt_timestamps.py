@@ -63,6 +63,11 @@ PARTIAL = [
     ),
     ("syslog", "Mar  1 10:00:05 node3 python[4121]: x", PartialTime(3, 1, 10, 0, 5)),
     ("ts", "Nov 29 07:24:27.616 RuntimeError: x", PartialTime(11, 29, 7, 24, 27, 616000)),
+    (
+        "logging-datefmt-slash",
+        "[12/04 13:26:31.235] E decoder.r09 pid=6759 | unhandled exception, rank exiting",
+        PartialTime(12, 4, 13, 26, 31, 235000),
+    ),
 ]
 
 
@@ -89,7 +94,13 @@ def test_year_less_times_borrow_a_year(name, line, expected):
 
 @pytest.mark.parametrize(
     "line",
-    ["no time here", "step 12:30 of 40", "version 2026-13-45 nonsense", "May 3 runs at 10:00"],
+    [
+        "no time here",
+        "step 12:30 of 40",
+        "path 2026/12/04 13:24:21 has its year first",
+        "version 2026-13-45 nonsense",
+        "May 3 runs at 10:00",
+    ],
 )
 def test_lines_without_a_time(line):
     assert parse_time(line) is None

@@ -145,3 +145,21 @@ def test_files_that_disagree_on_the_offset_keep_their_directory_numbers(tmp_path
     report = _run(tmp_path)
     assert f"{tree}/0/stderr.log" in _files_of(report, 0)
     assert f"{tree}/1/stderr.log" in _files_of(report, 1)
+
+
+def test_a_second_nodes_combined_stdout_is_read_as_its_global_ranks(tmp_path):
+    """`--tee 3` without --log-dir, each node's stdout saved as `node-<n>.out`: node-1.out
+    tags global ranks 2 and 3 `[default0]:`/`[default1]:`; torch's `[rankN]:` copies of the
+    tracebacks fix the offset, so node1's checkpoints are not merged into ranks 0 and 1."""
+    for node, ranks in (("node-0.out", (0, 1)), ("node-1.out", (2, 3))):
+        lines = []
+        for local, rank in enumerate(ranks):
+            steps = STEPS if rank == 1 else STEPS[:4]
+            lines += [f"[default{local}]:{m}" for m in (_init(rank, 4), *steps)]
+        for local, rank in enumerate(ranks):
+            error = CAT if rank == 1 else CLOSED
+            lines += [f"[default{local}]:{m}" for m in _traceback(rank, error)]
+        _write(tmp_path, f"run_20261204_a2/{node}", lines)
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
+    assert [r.checkpoints for r in report.ranks] == [4, 6, 4, 4]
