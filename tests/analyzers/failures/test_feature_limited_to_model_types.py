@@ -1,0 +1,51 @@
+"""A feature the job switched on that is written for other model types only.
+
+docs/labelling.md#a-feature-written-for-some-model-types-only: an engine mode or feature that
+checks the model's family and raises "<feature> only works with following model types: [...]"
+or "<feature> is only supported for MoE models" is refusing the job's options: `config`, and
+the exception is the first error. A warning that falls back and a kernel's own "only supports"
+list of sizes or dtypes are not this.
+
+Fixtures follow a serving engine's bare exception line and its worker-prefixed traceback, with
+feature names, models and values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+GRAPH_MODE_REFUSES_MODEL = """\
+INFO 07-02 10:11:05 [model_runner.py:1830] Starting to load model /models/demo-moe...
+NotImplementedError: Capture graph mode only works with following model types:['alpha', 'beta'].
+"""
+
+WORKER_REFUSES_DENSE_MODEL = """\
+(VllmWorker rank=2 pid=4411) ERROR 07-02 10:11:12 [multiproc_executor.py:522] Traceback (most recent call last):
+(VllmWorker rank=2 pid=4411) ERROR 07-02 10:11:12 [multiproc_executor.py:522]   File "/opt/serve/eplb.py", line 41, in __init__
+(VllmWorker rank=2 pid=4411) ERROR 07-02 10:11:12 [multiproc_executor.py:522]     raise ValueError(msg)
+(VllmWorker rank=2 pid=4411) ERROR 07-02 10:11:12 [multiproc_executor.py:522] ValueError: Expert load balancing is only supported for MoE models, got DemoForCausalLM
+"""
+
+FALLBACK_WARNING = """\
+WARNING 07-02 10:11:12 [platform.py:180] Capture graph mode only works with following model types: ['alpha']; falling back to eager mode.
+INFO 07-02 10:11:20 [core.py:90] init engine took 7.91 seconds
+"""
+
+
+def test_a_graph_mode_refusing_the_model_type_is_config() -> None:
+    diagnosis = diagnose_text("stdout.log", GRAPH_MODE_REFUSES_MODEL)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "only works with following model types" in diagnosis.first_error.text
+
+
+def test_a_feature_for_moe_models_only_is_config() -> None:
+    diagnosis = diagnose_text("worker.log", WORKER_REFUSES_DENSE_MODEL)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "only supported for MoE models" in diagnosis.first_error.text
+
+
+def test_a_warning_that_falls_back_is_no_failure() -> None:
+    diagnosis = diagnose_text("serve.log", FALLBACK_WARNING)
+    assert diagnosis.category != "config" or diagnosis.first_error is None
