@@ -173,3 +173,34 @@ def test_an_engine_repr_refusing_a_mode_is_config() -> None:
 def test_a_warning_naming_an_unsupported_mode_is_no_failure() -> None:
     diagnosis = diagnose_text("serve.log", MODE_WARNING_ONLY)
     assert diagnosis.category != "config" or diagnosis.first_error is None
+
+
+# A chip family's own code path in the device plugin refusing the run option the job set,
+# naming the chip and the option with its value.
+CHIP_REFUSES_RUN_OPTION = """\
+(EngineCore pid=812) ERROR 03-02 10:11:12 [core.py:866]   File "/opt/serve/npu_plugin/_310p/attention/attention_mask.py", line 93, in get_attention_mask
+(EngineCore pid=812) ERROR 03-02 10:11:12 [core.py:866]     raise NotImplementedError("310P does not support runner_type='pooling'")
+(EngineCore pid=812) ERROR 03-02 10:11:12 [core.py:866] NotImplementedError: 310P does not support runner_type='pooling'
+"""
+
+# Counterexample: a process-group backend lacking a collective names no option and value.
+BACKEND_LACKS_COLLECTIVE = """\
+[rank1]:   File "/opt/py3.10/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 4111, in reduce_scatter_tensor
+[rank1]:     work = group._reduce_scatter_base(output, input, opts)
+[rank1]: NotImplementedError: backend gloo does not support reduce_scatter
+"""
+
+
+def test_a_chip_refusing_the_run_option_is_config() -> None:
+    diagnosis = diagnose_text("serve.log", CHIP_REFUSES_RUN_OPTION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.platform_mode_unsupported" in rules
+    assert diagnosis.first_error is not None
+    assert "does not support runner_type='pooling'" in diagnosis.first_error.text
+
+
+def test_a_backend_lacking_a_collective_is_not_a_platform_option() -> None:
+    diagnosis = diagnose_text("rank1.log", BACKEND_LACKS_COLLECTIVE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.platform_mode_unsupported" not in rules
