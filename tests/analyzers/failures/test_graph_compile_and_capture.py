@@ -6,6 +6,9 @@
   graph settings (`config`) as the alternative. Counterexamples: a capture whose block says
   the device ran out of stream queues keeps `config`, and a runner's INFO line about
   `capture_begin` is no error.
+- The update of a captured graph's tasks before a replay failing with a code that names no
+  label (`AclmdlRICaptureTaskUpdateEnd(stream), error code is 507000`) reads as a capture call
+  that failed: `stream_sync`, the update line first, not the PTA summary printed above it.
 - The graph engine's run of subgraph-compile trace lines: the earliest step that failed is
   the first error, its callers restate it (`operator`).
 - A single-op build's `Compile op[X] failed` headline, followed by the fusion engine's
@@ -58,6 +61,23 @@ RuntimeError: capture_begin:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:21
 [ERROR] 2026-03-05-10:20:30 (PID:7302, Device:1, RankID:-1) ERR00100 PTA call acl api failed
 EE9999: Inner Error!
 EE9999[PID: 7302] 2026-03-05-10:20:30.512.604 (EE9999):  [SqCqManage]Alloc sq cq fail, stream_id=2011, retCode=0x7020023.[FUNC:Setup][FILE:stream.cc][LINE:655]
+"""
+
+GRAPH_TASK_UPDATE_END = """\
+[ERROR] 2026-03-05-10:20:30 (PID:7302, Device:2, RankID:-1) ERR00100 PTA call acl api failed.
+
+    self.graphs[bs].update(
+  File "/opt/venv/lib/python3.11/site-packages/torch_npu/npu/graphs.py", line 243, in update
+    self.graph_dispatch_mode.update_capture_record(cpu_update_input)
+Exception in thread Thread-212 (_update_inputs):
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    graph_task_update_end(self.update_stream)
+  File "/opt/venv/lib/python3.11/site-packages/torch_npu/npu/graphs.py", line 75, in graph_task_update_end
+    _graph_task_update_end(stream)
+RuntimeError: graph_task_update_end:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:61 NPU function error: c10_npu::acl::AclmdlRICaptureTaskUpdateEnd(stream), error code is 507000
+[ERROR] 2026-03-05-10:20:30 (PID:7302, Device:2, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: An internal error occurs in the runtime module on the host.
 """
 
 INFO_ONLY_RUNNER = """\
@@ -152,6 +172,15 @@ def test_a_capture_that_ran_out_of_stream_queues_keeps_its_reason() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "Alloc sq cq fail" in diagnosis.first_error.text
+
+
+def test_a_failed_update_of_a_captured_graphs_tasks_is_the_streams() -> None:
+    diagnosis = diagnose_text("server.log", GRAPH_TASK_UPDATE_END)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert (
+        "AclmdlRICaptureTaskUpdateEnd(stream), error code is 507000" in diagnosis.first_error.text
+    )
 
 
 def test_info_lines_about_the_capture_are_no_error() -> None:
