@@ -259,7 +259,7 @@ def test_another_rank_the_launcher_saw_exit_first_is_still_the_last_resort() -> 
     assert _receiver_aborts(root_cause=3) == [3]
 
 
-def _ranks_losing_rank_3(rank3_error: str | None) -> tuple[list, dict[str, str]]:
+def _ranks_losing_rank_3(rank3_error: str | None, exitcode: int = 3) -> tuple[list, dict[str, str]]:
     """Rank 3 ends inside layer 1 (with or without a word of its own); its peers lose the
     connection; torchrun's launcher log reports rank 3's exit status."""
     from tests.analyzers.job_bundles import CLOSED, ranks
@@ -275,7 +275,7 @@ def _ranks_losing_rank_3(rank3_error: str | None) -> tuple[list, dict[str, str]]
         "W1129 07:24:24.020000 5120 torch/distributed/elastic/multiprocessing/api.py:1028] "
         "Sending process 5131 closing signal SIGTERM\n"
         "E1129 07:24:24.222000 5120 torch/distributed/elastic/multiprocessing/api.py:1002] "
-        "failed (exitcode: 3) local_rank: 3 (pid: 5134) of binary: /srv/env/bin/python3\n"
+        f"failed (exitcode: {exitcode}) local_rank: 3 (pid: 5134) of binary: /srv/env/bin/python3\n"
     )
     return job, {"launcher.log": launcher}
 
@@ -354,3 +354,22 @@ def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_trac
     diagnosis = diagnose_text("train.log", paste)
     assert diagnosis.first_error is not None
     assert "ValueError: DistributedDataParallel device_ids" in diagnosis.first_error.text
+
+
+def test_a_rank_that_aborts_without_a_word_is_named_in_a_combined_torchrun_stdout(
+    tmp_path,
+) -> None:
+    """Rank 3 calls abort() with nothing logged (SIGABRT, exit status -6); the peers' lost
+    connections come after it in the same combined stdout."""
+    from analyzers import AnalyzeOptions, analyze
+    from tests.analyzers.job_bundles import bundle
+
+    job, extra = _ranks_losing_rank_3(None, exitcode=-6)
+    combined = [f"[default{log.rank}]:{line}" for log in job for line in log.lines]
+    combined += extra["launcher.log"].splitlines()
+    path = bundle(tmp_path, [], 4, {"stdout.txt": "\n".join(combined) + "\n"})
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: -6) local_rank: 3" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [3]
