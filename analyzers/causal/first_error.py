@@ -43,6 +43,7 @@ def find_first_error(
     errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
     promote_silent_ends(errors, correlation, scans)
     demote_explained_waits(errors, offsets)
+    demote_cascades_after_stop(errors, offsets)
     ordered = causal_order(errors, offsets)
     if not ordered:
         return CausalChain(first=None)
@@ -109,6 +110,27 @@ def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, fl
             if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
                 item.tier, item.demoted = TIER_CASCADE, True
     demote_waits_after_another_process(items, offsets)
+
+
+def demote_cascades_after_stop(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
+    """A lost peer or a re-raise printed after the job was stopped from outside (the agent's
+    signal record, a scheduler's cancel) is what the stop did to the ranks: an interrupted
+    rank drops its connections and its peers report them closed."""
+    stops = [i for i in items if i.best is not None and i.best.signature.outside_stop]
+    if not stops:
+        return
+    stop = min(stops, key=lambda i: (i.order, i.event.line))
+    for item in items:
+        if item.tier <= TIER_CASCADE and item.tier > stop.tier and _after(item, stop, offsets):
+            item.tier, item.demoted = stop.tier - 0.5, True
+
+
+def _after(item: Classified, stop: Classified, offsets: Mapping[int, float]) -> bool:
+    """Later than the stop by the clock when both lines carry time, else later in its file."""
+    when, stopped = epoch(item, offsets), epoch(stop, offsets)
+    if when is not None and stopped is not None:
+        return when > stopped
+    return item.order == stop.order and item.event.line > stop.event.line
 
 
 def demote_waits_after_another_process(

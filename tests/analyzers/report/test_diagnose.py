@@ -748,6 +748,23 @@ def test_an_interrupt_the_agent_passed_on_is_first_recorded_by_the_agent() -> No
     assert "Received 2 death signal" in diagnosis.first_error.text
 
 
+def test_peers_that_lost_an_interrupted_rank_after_the_stop_are_what_the_stop_did() -> None:
+    """One combined stdout: the agent's record, then rank 1 ends in its KeyboardInterrupt and
+    rank 0 reports the closed connection, with no time of day on either."""
+    closed = (
+        "[default0]:[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/"
+        "transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:5771. This is "
+        "typically caused by a remote worker crashing. Check the logs of the remote worker "
+        "before reporting an error.\n"
+    )
+    worker = "".join(f"[default1]:{line}\n" for line in _interrupted_worker(1).splitlines())
+    stdout = [*AGENT_INTERRUPTED.splitlines(True)[:3], worker, closed]
+    diagnosis = diagnose_files({"job/stdout.txt": "".join(stdout)})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Received 2 death signal" in diagnosis.first_error.text
+
+
 def test_a_workers_interrupt_with_no_agent_record_stays_its_own_first_error() -> None:
     files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(2)}
     files["job/log_1.log"] += _interrupted_worker(1)
