@@ -3,7 +3,9 @@
 Older torch reports CUDA runtime answers as `THCudaCheck FAIL file=... line=N error=30 :
 unknown error` and `cuda runtime error (30) : unknown error at ...`, often at the first call
 that touches the device. They are the same device failures as today's `CUDA error: unknown
-error` (signature dev.cuda_device_failure). Values of our own in the real shapes.
+error` (signature dev.cuda_device_failure), except where the THC state itself was being set
+up (`THCGeneral.c`/`.cpp`): that is the machine not starting CUDA, read by the set-up rule.
+Values of our own in the real shapes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from tests.analyzers.excerpts import diagnose_text
 
 THC_UNKNOWN = """\
-THCudaCheck FAIL file=/pytorch/torch/lib/THC/THCGeneral.c line=70 error=30 : unknown error
+THCudaCheck FAIL file=/pytorch/aten/src/THC/generic/THCTensorCopy.cpp line=20 error=30 : unknown error
 Traceback (most recent call last):
   File "/home/asr/recipes/bin/asr_train.py", line 203, in <module>
     main()
@@ -25,6 +27,17 @@ Traceback (most recent call last):
 def test_a_thc_unknown_error_is_a_device_failure() -> None:
     diagnosis = diagnose_text("train.log", THC_UNKNOWN)
     assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "error=30 : unknown error" in diagnosis.first_error.text
+
+
+def test_the_same_answer_while_the_thc_state_is_set_up_is_the_machines() -> None:
+    set_up = THC_UNKNOWN.replace(
+        "/pytorch/aten/src/THC/generic/THCTensorCopy.cpp line=20",
+        "/pytorch/torch/lib/THC/THCGeneral.c line=70",
+    )
+    diagnosis = diagnose_text("train.log", set_up)
+    assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "error=30 : unknown error" in diagnosis.first_error.text
 
