@@ -188,6 +188,24 @@ def test_a_remote_error_without_its_reason_keeps_its_headline() -> None:
     assert "remote process exited" in diagnosis.first_error.text
 
 
+# Older NCCL releases log the same socket failure without the peer's address, from their
+# socket header, with the watchdog's teardown under it; the WARN is still the first error.
+OLD_SOCKET_RESET_WARN = """\
+a100-2:5120:5188 [0] include/socket.h:421 NCCL WARN Call to recv failed : Connection reset by peer
+a100-2:5120:5188 [0] NCCL INFO transport/net_ib.cc:593 -> 2
+a100-2:5120:5188 [0] NCCL INFO proxy.cc:198 -> 2 [Proxy Thread]
+[E ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. To avoid this inconsistency, we are taking the entire process down.
+"""
+
+
+def test_an_old_socket_reset_warn_is_a_lost_peer() -> None:
+    diagnosis = diagnose_text("node1/stdout.log", OLD_SOCKET_RESET_WARN)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Call to recv failed" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
 # torch's `unhandled cuda error` with NCCL's failed runtime call under `Last error:`, as a
 # serving framework's worker logger prints it; the call's answer is the first error.
 CUDA_CALL_UNDER_UNHANDLED_ERROR = """\

@@ -1,0 +1,41 @@
+"""A process the C library's allocator aborted because its heap was overwritten.
+
+docs/labelling.md#native-only-crashes: glibc prints what its integrity check found
+(`free(): corrupted unsorted chunks`, `double free or corruption (...)`) and aborts; the
+launcher then reports exit code -6. The allocator's line is the first error, the process's
+crash labels it (`device_fault`, `other` beside it), and the launcher's line yields to it.
+
+Fixtures are written in torchrun's and glibc's formats, with hosts and pids of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+HEAP_ABORT_THEN_LAUNCHER = """\
+step 412 loss 2.3180
+free(): corrupted unsorted chunks
+gpu-3:51020:51088 [1] NCCL INFO [Service thread] Connection closed by localRank 0
+W0210 11:02:40.118000 51000 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 51021 closing signal SIGTERM
+E0210 11:02:40.131000 51000 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) local_rank: 0 (pid: 51020) of binary: /usr/bin/python
+"""
+
+OLD_GLIBC_SPELLING = """\
+*** Error in `/usr/bin/python': double free or corruption (!prev): 0x000055d1c0a3b2f0 ***
+Aborted (core dumped)
+"""
+
+
+def test_the_allocators_line_explains_the_abort() -> None:
+    diagnosis = diagnose_text("train/stdout.log", HEAP_ABORT_THEN_LAUNCHER)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "corrupted unsorted chunks" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_older_wrapped_spelling_is_read_alike() -> None:
+    diagnosis = diagnose_text("train/stdout.log", OLD_GLIBC_SPELLING)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "double free or corruption" in diagnosis.first_error.text
