@@ -32,6 +32,12 @@ CUDA_STYLE_ASSERT = """\
 /src/aten/native/cuda/ScatterGather.cu:365: scatter_gather_elementwise_kernel: block: [4,0,0], thread: [12,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && "index out of bounds"` failed.
 """
 
+CUDA_ASSERT_IN_OPERATOR_THEN_WATCHDOG = """\
+/opt/torch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [812,0,0], thread: [64,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.
+/opt/torch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: [812,0,0], thread: [65,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.
+[rank2]:[E301 10:20:31.004511220 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: CUDA error: device-side assert triggered
+"""
+
 
 def test_a_kernel_assertion_is_the_first_error_of_the_core_exception() -> None:
     diagnosis = diagnose_text("serve/worker3.log", ASSERT_THEN_CORE_EXCEPTION)
@@ -55,3 +61,10 @@ def test_the_word_assert_without_a_located_condition_is_no_error() -> None:
 def test_a_cuda_style_kernel_assertion_keeps_its_own_label() -> None:
     diagnosis = diagnose_text("train/rank0.log", CUDA_STYLE_ASSERT)
     assert diagnosis.category == "device_fault"
+
+
+def test_a_cuda_assertion_in_an_operator_kernel_comes_before_the_watchdog() -> None:
+    diagnosis = diagnose_text("train/rank2.log", CUDA_ASSERT_IN_OPERATOR_THEN_WATCHDOG)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "thread: [64,0,0] Assertion" in diagnosis.first_error.text

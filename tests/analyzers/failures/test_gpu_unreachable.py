@@ -1,0 +1,69 @@
+"""A GPU the driver no longer reaches is a device fault, whatever the job printed.
+
+When a board drops off mid-run, `nvidia-smi` cannot get a handle for it (`GPU is lost`, or
+`Unknown Error`) and the kernel log carries the driver's Xid event. Those lines are the
+device's own report: the first error, label `device_fault`. Corrected PCIe errors the kernel
+logs on the same port are recovered warnings, never the first error, and a `PCIe Bus Error`
+is not a process's SIGBUS. Counterexample: a user without permission to query the board.
+
+docs/labelling.md#a-gpu-the-driver-no-longer-reaches
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+SMI_GPU_LOST = """\
+$ nvidia-smi
+Unable to determine the device handle for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU
+"""
+
+SMI_UNKNOWN_AFTER_CORRECTED_AER = """\
+[  +0.000211] pcieport 0000:80:02.0: AER: Corrected error received: 0000:80:02.0
+[  +0.000007] pcieport 0000:80:02.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)
+[  +0.000004] pcieport 0000:80:02.0:   device [8086:2032] error status/mask=00001000/00002000
+[  +0.000003] pcieport 0000:80:02.0:    [12] Timeout
+$ nvidia-smi
+Unable to determine the device handle for GPU0000:81:00.0: Unknown Error
+"""
+
+CORRECTED_AER_ONLY = SMI_UNKNOWN_AFTER_CORRECTED_AER.split("$ nvidia-smi")[0]
+
+KERNEL_XID = """\
+Mar  3 02:14:09 gpu-node7 kernel: [ 9120.553101] NVRM: Xid (PCI:0000:b1:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.
+Mar  3 02:14:09 gpu-node7 kernel: [ 9120.553140] NVRM: GPU 0000:b1:00.0: GPU has fallen off the bus.
+"""
+
+SMI_NO_PERMISSION = """\
+Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient Permissions
+"""
+
+
+def test_a_lost_gpu_in_nvidia_smi_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("nvidia_smi.txt", SMI_GPU_LOST)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "GPU is lost" in diagnosis.first_error.text
+
+
+def test_the_smi_line_outranks_corrected_pcie_errors() -> None:
+    diagnosis = diagnose_text("node/dmesg_and_smi.txt", SMI_UNKNOWN_AFTER_CORRECTED_AER)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Unable to determine the device handle" in diagnosis.first_error.text
+
+
+def test_corrected_pcie_errors_alone_are_no_crash() -> None:
+    assert diagnose_text("dmesg.txt", CORRECTED_AER_ONLY).first_error is None
+
+
+def test_a_driver_xid_in_the_kernel_log_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("kern.log", KERNEL_XID)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Xid (PCI:0000:b1:00): 79" in diagnosis.first_error.text
+
+
+def test_no_permission_to_query_is_no_lost_gpu() -> None:
+    diagnosis = diagnose_text("nvidia_smi.txt", SMI_NO_PERMISSION)
+    assert diagnosis.category != "device_fault"
