@@ -1,0 +1,121 @@
+"""Failures as the runtimes of other accelerators print them.
+
+Intel GPUs (Level Zero, oneCCL), Gaudi HPUs (SynapseAI, the PyTorch bridge), Kunlun XPUs
+(XCCL) and Moore Threads GPUs (the MTGPU kernel driver) word their failures in their own
+formats. docs/labelling.md#collective-libraries-of-other-accelerators and
+#gaudi-graph-compiler-refusals give the labels; device memory that ran out is `oom` whatever
+the library that asked for it. Fixtures follow the real formats with numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+ONECCL_DEVICE_MEMORY = """\
+[rank=5]: step=12 memory peak_mem_gib=3.5, current_mem_gib=3.5
+2025:02:11-08:40:02:( 91822) |CCL_ERROR| worker.cpp:338 ccl_worker_func: worker 0 caught internal exception: oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeCommandQueueExecuteCommandLists, code: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
+terminate called after throwing an instance of 'ccl::v1::exception'
+"""
+
+ONECCL_NO_PROVIDER = """\
+2025:03:02-11:05:17:( 7120) |CCL_WARN| did not find MPI-launcher specific variables, switch to ATL/OFI, to force enable ATL/MPI set CCL_ATL_TRANSPORT=mpi
+2025:03:02-11:05:17:( 7120) |CCL_ERROR| atl_ofi_helper.cpp:867 atl_ofi_get_prov_list: fi_getinfo error: ret -61, providers 0
+2025:03:02-11:05:17:( 7120) |CCL_ERROR| atl_ofi.cpp:243 init: can't find suitable provider
+failed to initialize ATL
+Traceback (most recent call last):
+  File "<frozen runpy>", line 198, in _run_module_as_main
+"""
+
+XCCL_WINDOW = """\
+[XCCL][util.cpp:349] dev 1 addr_window not properly set
+[XCCL][init.cpp:1192] host 10.20.0.7 addr_window check failed
+ValueError: [INVALID PARAMETER]: error code= 1(at .../torch_xmlir/csrc/new_xccl/XCCLUtils.hpp:53)
+RuntimeError: Engine core initialization failed. See root cause above.
+"""
+
+HPU_DEVMEM = """\
+Traceback (most recent call last):
+  File "train.py", line 120, in step
+    loss = model(**batch).loss
+RuntimeError: [Rank:3] FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::1073741824 (1024)MB
+"""
+
+SYNAPSE_NODE = """\
+[rank1]: RuntimeError: synNodeCreateWithId failed for node: batch_gemm with synStatus 26 [Generic failure]. .
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "train.py", line 88, in <module>
+[rank0]:     main()
+"""
+
+SYNAPSE_KERNEL_LOG = """\
+[08:12:40.512301][GC                    ][error][tid:1A2B3] Failed to load tpc kernel for node: TPC12, GUID: cast_f32_to_bf16. Got error: GLUE_FAILED
+[08:12:40.512400][PASS_MANAGER          ][error][tid:1A2B3] Graph optimization failed pass: loadTpcKernels
+[08:12:40.512480][SYN_API       ][error][tid:1A2B3] synGraphCompile: SYN_API_CALL failed status: 26[synFail]. graphHandle 0x55d0c0a01230
+[08:12:40.512511][PT_BRIDGE       ][error][tid:1A2B3] /npu-stack/pytorch-integration/backend/synapse_helpers/graph.cpp: 599Graph compile failed. synStatus=synStatus 26 [Generic failure]. compile
+"""
+
+MTGPU_DMESG = """\
+[31207.118043] MTGPU:(Error): 41230:  PID 2051 experienced error Guilty Lockup (0x1) caller[CheckFWCCB CTX Reset Noticication] [188]
+[31207.120512] MTGPU:(Error): 41230:  PID 9934 experienced error Innocent Lockup (0x2) caller[CheckFWCCB CTX Reset Noticication] [188]
+"""
+
+MUSA_STDOUT = """\
+Traceback (most recent call last):
+  File "train.py", line 71, in <module>
+    loss = criterion(outputs, labels.to(device))
+RuntimeError: MUSA error: unknown error
+"""
+
+
+def test_oneccl_out_of_device_memory_is_oom_with_the_collective_beside_it() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", ONECCL_DEVICE_MEMORY)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_oneccl_transport_without_a_provider_is_the_collective_layer() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", ONECCL_NO_PROVIDER)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "fi_getinfo error: ret -61" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_kunlun_xccl_window_check_is_the_collective_layer_before_the_engine_wrapper() -> None:
+    diagnosis = diagnose_text("logs/worker.log", XCCL_WINDOW)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "addr_window" in diagnosis.first_error.text
+
+
+def test_hpu_device_memory_allocator_failure_is_oom() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", HPU_DEVMEM)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "PT_DEVMEM Allocation failed" in diagnosis.first_error.text
+
+
+def test_gaudi_node_the_graph_compiler_refused_is_an_operator_failure() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", SYNAPSE_NODE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "synNodeCreateWithId failed for node: batch_gemm" in diagnosis.first_error.text
+
+
+def test_gaudi_kernel_that_did_not_load_comes_before_the_compile_failure() -> None:
+    diagnosis = diagnose_text("logs/habana_log.txt", SYNAPSE_KERNEL_LOG)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to load tpc kernel" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_mtgpu_guilty_lockup_is_a_device_fault() -> None:
+    diagnosis = diagnose_files({"logs/dmesg.txt": MTGPU_DMESG, "logs/stdout.log": MUSA_STDOUT})
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert (
+        "Guilty Lockup" in diagnosis.first_error.text or "MUSA error" in diagnosis.first_error.text
+    )
