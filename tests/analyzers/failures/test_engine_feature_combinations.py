@@ -204,3 +204,36 @@ def test_a_backend_lacking_a_collective_is_not_a_platform_option() -> None:
     diagnosis = diagnose_text("rank1.log", BACKEND_LACKS_COLLECTIVE)
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.platform_mode_unsupported" not in rules
+
+
+LOADER_REFUSES_OPTION_UNDER_SHARDED_STAGE = """\
+Traceback (most recent call last):
+  File "/work/sft/models/decoder.py", line 120, in __init__
+    model = AutoModelForCausalLM.from_pretrained(
+  File "/opt/py3.9/site-packages/transformers/models/auto/auto_factory.py", line 558, in from_pretrained
+    return model_class.from_pretrained(
+  File "/opt/py3.9/site-packages/transformers/modeling_utils.py", line 2445, in from_pretrained
+    raise ValueError(
+ValueError: ZeRO stage 3 is not compatible with `offload_buffers=True` or with passing a `max_memory` map.
+"""
+
+SHAPE_NOT_COMPATIBLE = """\
+Traceback (most recent call last):
+  File "/work/train.py", line 50, in step
+    y = head(x)
+ValueError: Input shape (4, 128) is not compatible with the expected shape (4, 256)
+"""
+
+
+def test_a_loader_refusing_an_option_under_a_sharded_stage_is_config() -> None:
+    # The refusal is raised inside from_pretrained, but no weight was read: the two options
+    # of the job do not combine.
+    diagnosis = diagnose_text("stdout.log", LOADER_REFUSES_OPTION_UNDER_SHARDED_STAGE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "is not compatible with `offload_buffers=True`" in diagnosis.first_error.text
+
+
+def test_shapes_that_are_not_compatible_are_not_a_feature_pair() -> None:
+    diagnosis = diagnose_text("stdout.log", SHAPE_NOT_COMPATIBLE)
+    assert diagnosis.category != "config", diagnosis.root_cause
