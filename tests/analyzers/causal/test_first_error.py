@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
+
 from analyzers.causal.first_error import find_first_error
 from analyzers.classify.events import TIER_CASCADE, Classified, classify_event
 from analyzers.classify.rules import load_knowledge
@@ -301,19 +303,24 @@ def test_the_launcher_exit_line_only_summarises_a_rank_that_said_why(tmp_path) -
     assert diagnosis.culprit_ranks == [3]
 
 
-def test_a_silent_rank_is_named_by_the_launcher_in_a_combined_torchrun_stdout(tmp_path) -> None:
+@pytest.mark.parametrize("exitcode", [3, -6], ids=["exit-status", "sigabrt"])
+def test_a_silent_rank_is_named_by_the_launcher_in_a_combined_torchrun_stdout(
+    tmp_path, exitcode: int
+) -> None:
     """`torchrun --tee 3` into one file: every rank's lines carry `[defaultN]:` and the
-    agent's own lines follow them in the same file, where its exit line is read as rank 3's."""
+    agent's own lines follow them in the same file, where its exit line is read as rank 3's.
+    Rank 3 ends with a plain exit status, or calls abort() (SIGABRT, -6), with nothing logged;
+    the peers' lost connections come after it."""
     from analyzers import AnalyzeOptions, analyze
     from tests.analyzers.job_bundles import bundle
 
-    job, extra = _ranks_losing_rank_3(None)
+    job, extra = _ranks_losing_rank_3(None, exitcode=exitcode)
     combined = [f"[default{log.rank}]:{line}" for log in job for line in log.lines]
     combined += extra["launcher.log"].splitlines()
     path = bundle(tmp_path, [], 4, {"stdout.txt": "\n".join(combined) + "\n"})
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.first_error is not None
-    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
+    assert f"failed (exitcode: {exitcode}) local_rank: 3" in diagnosis.first_error.text
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [3]
 
@@ -354,22 +361,3 @@ def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_trac
     diagnosis = diagnose_text("train.log", paste)
     assert diagnosis.first_error is not None
     assert "ValueError: DistributedDataParallel device_ids" in diagnosis.first_error.text
-
-
-def test_a_rank_that_aborts_without_a_word_is_named_in_a_combined_torchrun_stdout(
-    tmp_path,
-) -> None:
-    """Rank 3 calls abort() with nothing logged (SIGABRT, exit status -6); the peers' lost
-    connections come after it in the same combined stdout."""
-    from analyzers import AnalyzeOptions, analyze
-    from tests.analyzers.job_bundles import bundle
-
-    job, extra = _ranks_losing_rank_3(None, exitcode=-6)
-    combined = [f"[default{log.rank}]:{line}" for log in job for line in log.lines]
-    combined += extra["launcher.log"].splitlines()
-    path = bundle(tmp_path, [], 4, {"stdout.txt": "\n".join(combined) + "\n"})
-    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.first_error is not None
-    assert "failed (exitcode: -6) local_rank: 3" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.culprit_ranks == [3]
