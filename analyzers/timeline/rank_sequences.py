@@ -5,7 +5,8 @@ copy); a launcher log holds several ranks. Every checkpoint keeps its place: a r
 sequence is built from the fullest file of the best kind, and another file adds only the
 checkpoints that file lacks (a copy adds nothing). Checkpoint identity is the normalised
 text plus its occurrence index on the rank, so "the 3rd `norm passed`" is the same point in
-two files of one rank and on two ranks.
+two files of one rank and on two ranks. A restarted job's earlier attempts are left out
+(`analyzers.timeline.attempts`): the last attempt is where the ranks stopped.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from analyzers.checkpoints.patterns import waited_peer
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
+from analyzers.timeline.attempts import earlier_attempts
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
 FILE_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.LAUNCHER: 2}
@@ -37,9 +39,10 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
     timeline = Timeline()
     texts: dict[str, int] = {}
     parts: dict[int, list[_Part]] = {}
+    replaced = earlier_attempts(scans)
     for scan in scans:
         track = track_of(scan)
-        if track is None or not len(track):
+        if track is None or not len(track) or scan.info.path in replaced:
             continue
         peers = _wait_peers(track)
         # wait lines are dropped below, so their texts never join the timeline's

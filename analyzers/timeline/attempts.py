@@ -1,0 +1,57 @@
+"""Which files hold a restarted job's earlier attempts.
+
+torchrun with `--max-restarts` starts the whole worker group again after a failure, and its
+`--log-dir` tree keeps one folder per attempt:
+
+    job/torchrun_logs/none_3z76/attempt_0/1/stdout.log    layer 3 passed ... then the error
+    job/torchrun_logs/none_3z76/attempt_1/1/stdout.log    the restarted rank, from the start
+
+Where each rank stopped is a question about the last attempt: that is the run that ended the
+job. An earlier attempt's checkpoints would place the rank where the first run stopped, and
+the restarted run (which may never get that far) would hide behind them. The launcher's own
+log beside the tree copies every attempt's lines under the same `[defaultN]:` tags with
+nothing between them that says which attempt wrote them, so it is left out as well; the last
+attempt's own files hold the same lines. Errors of every attempt stay evidence: the first
+failure is often why the job restarted at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from analyzers.core.types import FileKind, FileScan
+
+# `<agent tree>/attempt_<n>/<local rank>/<file>`
+_ATTEMPT_FILE = re.compile(r"^(?P<agent>(?:.*/)?)attempt_(?P<n>\d+)/\d+/[^/]+$")
+
+
+def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
+    """Paths whose checkpoints belong to an attempt a later one replaced."""
+    attempts: list[tuple[str, str, int]] = []
+    latest: dict[str, int] = {}
+    for scan in scans:
+        found = _ATTEMPT_FILE.match(scan.info.path)
+        if found is not None:
+            agent, number = found.group("agent"), int(found.group("n"))
+            attempts.append((scan.info.path, agent, number))
+            latest[agent] = max(latest.get(agent, number), number)
+    stale = {path for path, agent, number in attempts if number < latest[agent]}
+    restarted = {agent for path, agent, number in attempts if path in stale}
+    if restarted:
+        stale.update(_launcher_copies(scans, restarted))
+    return stale
+
+
+def _launcher_copies(scans: Sequence[FileScan], restarted: set[str]) -> list[str]:
+    """Launcher logs in a folder that holds a restarted agent's tree."""
+    found = []
+    for scan in scans:
+        if scan.info.kind != FileKind.LAUNCHER:
+            continue
+        folder = str(PurePosixPath(scan.info.path).parent)
+        prefix = "" if folder == "." else folder + "/"
+        if any(agent.startswith(prefix) for agent in restarted):
+            found.append(scan.info.path)
+    return found

@@ -1,0 +1,89 @@
+"""A torchrun job restarted with `--max-restarts`: where the ranks stopped is read from the last
+attempt, while every attempt's errors stay evidence.
+
+The bundles are written in the shape of real torch 2.13 runs on gloo: `--log-dir` keeps
+`<rdzv id>_<random>/attempt_<n>/<local rank>/{stdout,stderr}.log`, the ranks print their
+checkpoints, and `--tee 3` repeats every line of every attempt in `launcher.log` behind
+`[default<local rank>]:` with nothing between the attempts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzers.core.options import AnalyzeOptions
+from analyzers.core.types import Report
+from analyzers.pipeline import analyze
+
+FIRST_RUN = ["load weights passed", " norm passed", " attention passed", "layer 0 passed"]
+REFUSED = (
+    "RuntimeError: Gloo connectFullMesh failed with [/__w/pytorch/pytorch/third_party/gloo/gloo/"
+    "transport/tcp/pair.cc:144] no error"
+)
+CORRUPT = "RuntimeError: corrupted batch header (magic 0x0000) in shard 5"
+
+
+def _write(root: Path, rel: str, lines: list[str]) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _traceback(rank: int, error: str) -> list[str]:
+    return [
+        f"[rank{rank}]: Traceback (most recent call last):",
+        f'[rank{rank}]:   File "/srv/infer/run.py", line 71, in main',
+        f"[rank{rank}]:     out = model(batch)",
+        f"[rank{rank}]: {error}",
+    ]
+
+
+def _attempt(root: Path, number: int, outputs: dict[int, tuple[list[str], list[str]]]) -> list[str]:
+    """Write one attempt's tree; return the launcher's copies of its lines."""
+    copies = []
+    for rank, (out, err) in outputs.items():
+        tree = f"job-47d2/torchrun_logs/none_3z76/attempt_{number}/{rank}"
+        _write(root, f"{tree}/stdout.log", out)
+        _write(root, f"{tree}/stderr.log", err)
+        copies += [f"[default{rank}]:{line}" for line in out + err]
+    return copies
+
+
+def _ranks(report: Report) -> dict[int, tuple[str | None, int]]:
+    return {r.rank: (r.last_checkpoint, r.checkpoints) for r in report.ranks}
+
+
+def test_a_restarted_job_is_placed_by_its_last_attempt(tmp_path: Path) -> None:
+    launcher = _attempt(
+        tmp_path,
+        0,
+        {0: (FIRST_RUN, []), 1: (FIRST_RUN, _traceback(1, CORRUPT))},
+    )
+    launcher += [
+        "E1204 13:17:09.517000 24819 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        "failed (exitcode: 1) local_rank: 1 (pid: 24999) of binary: /srv/venv/bin/python3"
+    ]
+    launcher += _attempt(
+        tmp_path,
+        1,
+        {0: (["load weights passed"], _traceback(0, REFUSED)), 1: (["load weights passed"], [])},
+    )
+    _write(tmp_path, "job-47d2/launcher.log", launcher)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report) == {0: ("load weights passed", 1), 1: ("load weights passed", 1)}
+    cited = [e.ref.text for e in report.diagnosis.evidence]
+    assert any("corrupted batch header" in text for text in cited)
+
+
+def test_a_single_attempt_keeps_the_launchers_copies(tmp_path: Path) -> None:
+    """Counterexample: with one attempt the launcher's copy is read as before (it can hold
+    the lines of a rank whose own files were not collected)."""
+    launcher = _attempt(tmp_path, 0, {0: (FIRST_RUN, []), 1: (FIRST_RUN, [])})
+    launcher += ["[default2]:" + line for line in FIRST_RUN[:2]]
+    _write(tmp_path, "job-47d2/launcher.log", launcher)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report)[2] == ("norm passed", 2)
