@@ -65,6 +65,7 @@ _CANN_HEADER = re.compile(
 _RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - ")
 # torchrun's per-line worker prefix, `[rank3]:`, at the start of a line (or of a quoted one)
 _RANK_PREFIX = re.compile(rb"(?:\s*>)?\s*(\[rank\d+\]:)")
+_INLINE_RANK_PREFIX = re.compile(rb"(?<=\s)(\[rank\d+\]:)")
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -75,9 +76,8 @@ def split_flattened(raw: bytes) -> list[bytes]:
     """The lines a flattened block held (the line itself when it does not look like one)."""
     prefix = _RANK_PREFIX.match(raw)
     if prefix is not None:
-        repeats = [
-            match.start() for match in re.finditer(rb"(?<=\s)" + re.escape(prefix.group(1)), raw)
-        ]
+        tag = prefix.group(1)
+        repeats = [m.start(1) for m in _INLINE_RANK_PREFIX.finditer(raw) if m.group(1) == tag]
         if repeats:
             return _cut(raw, repeats)
     if len(raw) < MIN_LENGTH:
