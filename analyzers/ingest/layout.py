@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import FileKind
@@ -64,6 +64,23 @@ def agent_local_rank(path: str) -> tuple[str, int] | None:
             local = plausible_rank(found.group("local"))
             return (found.group("agent"), local) if local is not None else None
     return None
+
+
+def agent_attempt(path: str) -> tuple[str, int] | None:
+    """The launcher agent's log tree and the attempt number when the path keeps one folder
+    per restart of the worker group (torchrun's `attempt_<n>/`)."""
+    for pattern in load_layout().local_rank_dirs:
+        found = pattern.search(path)
+        if found and "attempt" in pattern.groupindex:
+            return found.group("agent"), int(found.group("attempt"))
+    return None
+
+
+def folder_prefix(path: str) -> str:
+    """The member's folder with its trailing slash ("" at the bundle's top), to test which
+    trees lie under it with `startswith`."""
+    folder = str(PurePosixPath(path).parent)
+    return "" if folder == "." else folder + "/"
 
 
 def _kind(path: str, layout: Layout) -> FileKind:

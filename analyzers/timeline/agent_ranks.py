@@ -19,11 +19,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
-from analyzers.ingest.layout import agent_local_rank
+from analyzers.ingest.layout import agent_local_rank, folder_prefix
 
 # A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
 # `[rank3]:` (global) right after it.
@@ -93,8 +92,7 @@ def _launcher_offset(scan: FileScan, trees: dict[str, int]) -> int | None:
     own = _one_offset(pairs)
     if own is not None or pairs:
         return own
-    folder = str(PurePosixPath(scan.info.path).parent)
-    folder = "" if folder == "." else folder + "/"
+    folder = folder_prefix(scan.info.path)
     return _one_offset(offset for agent, offset in trees.items() if agent.startswith(folder))
 
 

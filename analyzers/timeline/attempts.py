@@ -17,14 +17,10 @@ failure is often why the job restarted at all.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from pathlib import PurePosixPath
 
 from analyzers.core.types import FileKind, FileScan
-
-# `<agent tree>/attempt_<n>/<local rank>/<file>`
-_ATTEMPT_FILE = re.compile(r"^(?P<agent>(?:.*/)?)attempt_(?P<n>\d+)/\d+/[^/]+$")
+from analyzers.ingest.layout import agent_attempt, folder_prefix
 
 
 def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
@@ -32,9 +28,9 @@ def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
     attempts: list[tuple[str, str, int]] = []
     latest: dict[str, int] = {}
     for scan in scans:
-        found = _ATTEMPT_FILE.match(scan.info.path)
+        found = agent_attempt(scan.info.path)
         if found is not None:
-            agent, number = found.group("agent"), int(found.group("n"))
+            agent, number = found
             attempts.append((scan.info.path, agent, number))
             latest[agent] = max(latest.get(agent, number), number)
     stale = {path for path, agent, number in attempts if number < latest[agent]}
@@ -46,12 +42,9 @@ def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
 
 def _launcher_copies(scans: Sequence[FileScan], restarted: set[str]) -> list[str]:
     """Launcher logs in a folder that holds a restarted agent's tree."""
-    found = []
-    for scan in scans:
-        if scan.info.kind != FileKind.LAUNCHER:
-            continue
-        folder = str(PurePosixPath(scan.info.path).parent)
-        prefix = "" if folder == "." else folder + "/"
-        if any(agent.startswith(prefix) for agent in restarted):
-            found.append(scan.info.path)
-    return found
+    return [
+        scan.info.path
+        for scan in scans
+        if scan.info.kind == FileKind.LAUNCHER
+        and any(agent.startswith(folder_prefix(scan.info.path)) for agent in restarted)
+    ]

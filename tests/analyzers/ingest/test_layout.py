@@ -3,7 +3,7 @@
 import pytest
 
 from analyzers.core.types import FileKind
-from analyzers.ingest.layout import agent_local_rank, classify_path
+from analyzers.ingest.layout import agent_attempt, agent_local_rank, classify_path
 
 CASES = [
     ("job-f0dddebb/log_3.log", FileKind.RANK_LOG, 3),
@@ -53,3 +53,20 @@ AGENT_CASES = [
 @pytest.mark.parametrize(("path", "expected"), AGENT_CASES, ids=[c[0] for c in AGENT_CASES])
 def test_agent_local_rank(path, expected):
     assert agent_local_rank(path) == expected
+
+
+# Which restart of the worker group a file belongs to (torchrun's `attempt_<n>/`).
+ATTEMPT_CASES = [
+    (
+        "job/node1/torchrun_logs/job-7e21_k2x9/attempt_2/0/stdout.log",
+        ("job/node1/torchrun_logs/job-7e21_k2x9/", 2),
+    ),
+    ("attempt_0/3/stderr.log", ("", 0)),
+    ("job/rank_3/attempt.log", None),
+    ("job/launcher.log", None),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), ATTEMPT_CASES, ids=[c[0] for c in ATTEMPT_CASES])
+def test_agent_attempt(path, expected):
+    assert agent_attempt(path) == expected
