@@ -4,7 +4,8 @@ Each writer prints its failure as a block: a headline that says a stage or call 
 the line that says why, then callers restating it. The reason line wins whatever the writer:
 an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located diagnostic or
 option refusal under the Triton-Ascend block headlines, an MC2 op's HCCL resource failure
-before its TraceBack callers, a MindIE runner's communicator-pool restatement after the HCCL
+before its TraceBack callers (also when HCCL's code makes it a symptom and nothing HCCL logged
+explains it), a MindIE runner's communicator-pool restatement after the HCCL
 init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
 the runtime's refusal of the peer-access query asked before it), the error manager's line
 under an HCCL call's return code (ranks that never reached the root, a socket that timed
@@ -118,6 +119,21 @@ EZ9999[PID: 6620] 2026-11-02-08:14:20.511.870 (EZ9999):  Communication_Error_Get
        Check NnopbaseGetHcomResource(executor, stream) failed
        Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
 """
+
+# HCCL's return code makes the resource step a symptom (4, an internal error; 9, a wait that
+# timed out) and nothing HCCL logged before it is in the paste: the step's line is still what the
+# call's aclnn code sums up, so it is the first error and the label is the communication layer's.
+MC2_SYMPTOM_CODE_RESOURCE_ALONE = """\
+[rank6]:[E315 14:02:11.204000000 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnMoeDistributeCombineV2 failed, error code is 561000
+[ERROR] 2026-03-15-14:02:11 (PID:4410, Device:6, RankID:-1) ERR00100 PTA call acl api failed.
+EZ9999: Inner Error!
+EZ9999[PID: 4410] 2026-03-15-14:02:11.203.512 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = 0xfffe3c0a1000.
+        TraceBack (most recent call last):
+       Check NnopbaseGetHcomResource(executor, stream) failed
+       Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
+"""
+
+MC2_TIMEOUT_CODE_RESOURCE_ALONE = MC2_SYMPTOM_CODE_RESOURCE_ALONE.replace("ret = 4", "ret = 9")
 
 # With the resource step's own line lost, a caller is the only record of it.
 MC2_CALLERS_ALONE = """\
@@ -281,6 +297,18 @@ CASES = [
         MC2_SOCKET_TIMEOUT_OVER_CALLERS,
         "hccl",
         "Getting socket times out",
+    ),
+    (
+        "MC2 resource step with an internal-error code alone under the call",
+        MC2_SYMPTOM_CODE_RESOURCE_ALONE,
+        "hccl",
+        "HcclAllocComResourceByTiling function of the hccl module. ret = 4",
+    ),
+    (
+        "MC2 resource step with a timeout code and no link failure before it",
+        MC2_TIMEOUT_CODE_RESOURCE_ALONE,
+        "hccl",
+        "HcclAllocComResourceByTiling function of the hccl module. ret = 9",
     ),
     (
         "MC2 caller alone is the only record of the resource failure",
