@@ -53,6 +53,18 @@ EXCERPTS = [
         "config",
         id="package-built-for-another-chip",
     ),
+    pytest.param(
+        "2024-03-05 10:11:10,118 [INFO] number of network params, total: 3.512300M\n"
+        "[ERROR] KERNEL(2210,ffff8c2e1010,python):2024-03-05-10:11:12.131.415 "
+        "[mindspore/ccsrc/kernel/oplib/op_info_utils.cc:172] LoadOpInfoJson] Get op info json "
+        "suffix path failed, soc_version: Ascend310B4\n"
+        "[ERROR] KERNEL(2210,ffff8c2e1010,python):2024-03-05-10:11:12.131.520 "
+        "[mindspore/ccsrc/kernel/oplib/op_info_utils.cc:111] GenerateOpInfos] Load op info json "
+        "failed, version: Ascend310B4\n",
+        "Get op info json suffix path failed, soc_version: Ascend310B4",
+        "config",
+        id="framework-op-info-without-this-chip",
+    ),
 ]
 
 
