@@ -7,8 +7,9 @@
 The year lets year-less times (glog `E1129 ...`, vLLM `04-02 19:33:00`) be placed; it comes
 from the first full date in the file, any dated event, or the file name. `rank_hint` is
 given only when the path had no rank and the content names exactly one; `named_rank` is the
-same for a file whose directory numbers ranks per launcher agent (a local rank). Serving frameworks'
-parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
+same for a file whose directory numbers ranks per launcher agent (a local rank);
+`local_named_ranks` maps each `[defaultN]:` tag of a launcher's copied lines to the rank its
+first line stating one names. Serving frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ _RANKS = (
     gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
+# A launcher's copy of a rank's line (`[default1]:`, the local rank) that states the rank's
+# global number, as a job's start line does (`init process group: ... rank=3 world_size=4`,
+# a logging tag `[rank3] INFO`): the first such line per local tag gives that child's rank.
+_LOCAL_STATES_RANK = gated(
+    rb"(?m)^\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
+)
 # How much of a file's head is read for hints. Launchers and serving frameworks state their
 # sizes and ranks in their first lines; reading further only costs regex passes per file,
 # which add up over a thousand rank logs.
@@ -50,6 +57,7 @@ class HeadHints:
         self.nodes: list[int] = []
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
+        self.local_named: dict[int, int] = {}
         self.worker_tags = TagHints()
         self._left = HINT_BYTES
 
@@ -80,6 +88,10 @@ class HeadHints:
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
+        for found in _LOCAL_STATES_RANK.finditer(low):
+            local = small_int(found.group(1))
+            if local not in self.local_named:
+                self.local_named[local] = small_int(found.group(2) or found.group(3))
         if self.want_rank:
             for pattern in _RANKS:
                 for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
@@ -95,6 +107,8 @@ class HeadHints:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))
         if sizes:
             facts["world_size"] = max(sizes)
+        if self.local_named:
+            facts["local_named_ranks"] = dict(self.local_named)
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks

@@ -8,7 +8,8 @@ torchrun numbers its `--log-dir` tree per agent, so with two nodes both write
 
 Which agent got which global ranks is decided at rendezvous (a c10d rendezvous ignores
 `--node_rank`), so neither the directory nor the node's name can be trusted. What the ranks
-themselves print can: torch's `[rankN]:` prefixes and the rank a job logs at start. One
+themselves print can: torch's `[rankN]:` prefixes and the rank a job logs at start (in a
+node's combined `--tee` stdout, the first line under each `[defaultN]:` that states it). One
 agent's ranks are one contiguous block, so one offset per agent tree (and per launcher log)
 maps its local numbers to global ones. The offset is used only when every file of the tree
 that names a rank agrees on it; otherwise the directory numbers stay, as before.
@@ -97,12 +98,17 @@ def _launcher_offset(scan: FileScan, trees: dict[str, int]) -> int | None:
 
 
 def _tag_offsets(scan: FileScan) -> list[int]:
-    """Global minus local rank on every copied line that carries both tags."""
+    """Global minus local rank on every copied line that carries both tags, and on the
+    first copied line of each child that states its rank (a start line's `rank=6`, a
+    logging tag `[rank6]`): a child that only printed progress before it was killed has no
+    doubly tagged line, but logged its rank when it started."""
     pairs = []
     for event in scan.events:
         found = _LOCAL_TAG.match(event.text)
         if found and found.group(2) is not None:
             pairs.append(int(found.group(2)) - int(found.group(1)))
+    stated = scan.facts.get("local_named_ranks") or {}
+    pairs += [int(rank) - int(local) for local, rank in stated.items()]
     return pairs
 
 

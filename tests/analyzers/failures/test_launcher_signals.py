@@ -9,7 +9,7 @@ warning must not outrank the device error that follows it.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 DS_LAUNCHER_KILLED = """\
 [2024-06-02 08:14:51,602] [INFO] [launch.py:256:main] process 40211 spawned with command: ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=1', '--zero_stage', '2']
@@ -133,4 +133,83 @@ def test_mpirun_reporting_a_rank_killed_by_sigkill_is_a_kill_with_memory_beside_
 def test_mpirun_reporting_a_segfaulted_rank_offers_no_memory_reading() -> None:
     diagnosis = diagnose_text("mpirun.log", MPIRUN_RANK_SEGFAULT)
     assert diagnosis.category == "device_fault"
+    assert "oom" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+# torch.multiprocessing.spawn's join, as a job launched with mp.spawn prints it when a child
+# dies: the spawn index it names is the child's local rank.
+SPAWN_HEAD = """\
+W1204 15:25:37.268000 13689 torch/multiprocessing/spawn.py:165] Terminating process 13694 via signal SIGTERM
+W1204 15:25:37.269000 13689 torch/multiprocessing/spawn.py:165] Terminating process 13695 via signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/job/spawn_main.py", line 20, in <module>
+    mp.spawn(worker, args=(world,), nprocs=world, join=True)
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 200, in join
+    raise ProcessExitedException(
+"""
+SPAWN_EXIT_CODE = SPAWN_HEAD + (
+    "torch.multiprocessing.spawn.ProcessExitedException: process 5 terminated with exit code 3\n"
+)
+SPAWN_SIGKILL = SPAWN_HEAD + (
+    "torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with signal SIGKILL\n"
+)
+SPAWN_SIGSEGV = SPAWN_HEAD + (
+    "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV\n"
+)
+
+
+def test_spawn_join_reporting_a_plain_exit_alone_reads_as_torchruns() -> None:
+    # docs/labelling.md#a-rank-that-exits-without-a-word: the child ended and nothing says why
+    diagnosis = diagnose_text("launcher.log", SPAWN_EXIT_CODE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "process 5 terminated with exit code 3" in diagnosis.first_error.text
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence < 0.5
+
+
+def test_spawn_join_plain_exit_names_the_child_whose_own_log_holds_no_error() -> None:
+    progress = (
+        "prefill start: 8 tokens\n norm passed\n attention passed\n MoE passed\nlayer 0 passed\n"
+    )
+    peer = progress + " norm passed\n"
+    diagnosis = diagnose_files(
+        {
+            "job/launcher.log": SPAWN_EXIT_CODE,
+            "job/log_0.log": peer,
+            "job/log_4.log": peer,
+            "job/log_5.log": progress,
+        }
+    )
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "process 5 terminated with exit code 3" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [5]
+
+
+def test_spawn_join_plain_exit_is_a_summary_under_the_ranks_own_error() -> None:
+    text = "[rank5]: ValueError: kv cache blocks must be positive, got 0\n" + SPAWN_EXIT_CODE
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.first_error is not None
+    assert "kv cache blocks must be positive" in diagnosis.first_error.text
+
+
+def test_spawn_join_reporting_a_sigkill_is_a_kill_with_memory_beside_it() -> None:
+    # docs/labelling.md#a-rank-killed-for-host-memory
+    diagnosis = diagnose_text("launcher.log", SPAWN_SIGKILL)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "process 2 terminated with signal SIGKILL" in diagnosis.first_error.text
+    assert "oom" in {alternative.category for alternative in diagnosis.alternatives}
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_spawn_join_reporting_a_segfault_names_the_child_and_offers_no_memory_reading() -> None:
+    diagnosis = diagnose_text("launcher.log", SPAWN_SIGSEGV)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [1]
     assert "oom" not in {alternative.category for alternative in diagnosis.alternatives}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from analyzers.formats.hints import HINT_BYTES, HeadHints
 
 INIT = (
@@ -37,3 +39,25 @@ def test_a_line_across_the_window_edge_is_not_read_in_half():
     padding = b"x" * (HINT_BYTES - len(INIT) // 2 - 1) + b"\n"
     hints.read_head(padding + INIT.replace(b"world_size=16", b"world_size=1600"))
     assert hints.world_sizes == []
+
+
+def test_a_launchers_copied_start_lines_give_each_local_tag_its_rank():
+    block = (
+        b"[default0]:init process group: backend=gloo rank=2 world_size=4 master=localhost:43291\n"
+        b"[default1]:2026-12-04 15:26:38,401 [rank3] INFO building toy decoder: layers=6\n"
+        b"[default0]:[E1204 15:26:45.1 ProcessGroupGloo.cpp:67] failed to connect, rank=7\n"
+        b"[default1]:local_rank=0 group_rank=1 rank=9\n"
+    )
+    hints = HeadHints(year_from_name=None)
+    hints.read_head(block)
+    facts: dict[str, object] = {}
+    hints.store(facts, None, Counter())
+    assert facts["local_named_ranks"] == {0: 2, 1: 3}
+
+
+def test_a_rank_number_only_as_local_rank_names_no_rank_for_the_tag():
+    hints = HeadHints(year_from_name=None)
+    hints.read_head(b"[default0]:starting worker local_rank=0 group_rank=1\n")
+    facts: dict[str, object] = {}
+    hints.store(facts, None, Counter())
+    assert "local_named_ranks" not in facts

@@ -163,3 +163,58 @@ def test_a_second_nodes_combined_stdout_is_read_as_its_global_ranks(tmp_path):
     report = _run(tmp_path)
     assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
     assert [r.checkpoints for r in report.ranks] == [4, 6, 4, 4]
+
+
+SUMMARY = """\
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+=======================================================
+infer.py FAILED
+-------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-12-04_15:26:45
+  host      : localhost
+  rank      : 2 (local_rank: 0)
+  exitcode  : -15 (pid: 15524)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 15524
+-------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-04_15:26:45
+  host      : localhost
+  rank      : 3 (local_rank: 1)
+  exitcode  : -9 (pid: 15526)  (SIGKILL)
+  error_file: <N/A>
+  traceback : Signal 9 (SIGKILL) received by PID 15526
+=======================================================
+"""
+
+
+def test_a_second_nodes_combined_stdout_without_tracebacks_is_read_from_its_start_lines(
+    tmp_path,
+):
+    """The same layout when node1's ranks left no `[rankN]:` line: global rank 3 is killed
+    (SIGKILL) and its agent stops rank 2 with SIGTERM before either logs an error. The rank
+    each child logged at start (`rank=2`, `rank=3` under `[default0]:`/`[default1]:`) fixes
+    the offset, so node1's checkpoints are not merged into ranks 0 and 1."""
+    agent = (
+        "E1204 15:26:45.333000 15507 torch/distributed/elastic/multiprocessing/api.py:1002]"
+        " failed (exitcode: -9) local_rank: 1 (pid: 15526) of binary: /opt/venv/bin/python3"
+    )
+    for node, ranks in (("node-0.out", (0, 1)), ("node-1.out", (2, 3))):
+        lines = []
+        for local, rank in enumerate(ranks):
+            steps = STEPS[:4] if rank == 3 else STEPS[:5]
+            lines += [f"[default{local}]:{m}" for m in (_init(rank, 4), *steps)]
+        if node == "node-0.out":
+            lines += [
+                f"[default{local}]:{m}" for local in (0, 1) for m in _traceback(local, CLOSED)
+            ]
+        else:
+            lines += [agent, *SUMMARY.splitlines()]
+        _write(tmp_path, f"run_20261204_a3/{node}", lines)
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
+    assert [r.checkpoints for r in report.ranks] == [5, 5, 5, 4]
+    assert report.diagnosis.culprit_ranks == [3]
