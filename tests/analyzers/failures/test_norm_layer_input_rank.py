@@ -63,6 +63,7 @@ def test_old_sync_batchnorm_refusing_a_2d_input_is_the_release() -> None:
     assert diagnosis.first_error is not None
     assert "expected at least 3D input (got 2D input)" in diagnosis.first_error.text
     assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert "torch 1.4" in diagnosis.next_actions[0]
 
 
 @pytest.mark.parametrize(
@@ -79,3 +80,4 @@ def test_a_norm_layer_given_another_rank_is_a_shape_mismatch(text: str, line: st
     assert diagnosis.first_error is not None
     assert line in diagnosis.first_error.text
     assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert "normalisation layer" in diagnosis.next_actions[0]
