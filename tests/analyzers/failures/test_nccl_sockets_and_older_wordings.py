@@ -7,7 +7,9 @@ group's start in a store-based barrier; both are the same collective waits as to
 wordings (`hccl`, docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout).
 NCCL's retries of a refused connect and the line that gives up on them are the same socket
 connect failure; a log that ends in the retries is `hccl` with `hang` and `config` beside it
-(docs/labelling.md#network-links-that-fail-under-a-collective). Values of our own in the real
+(docs/labelling.md#network-links-that-fail-under-a-collective). A torch 1.x `unhandled system
+error` raised with no NCCL line before it is advised as a system call to find with
+NCCL_DEBUG=INFO, not as collectives issued in different orders. Values of our own in the real
 shapes.
 """
 
@@ -236,3 +238,25 @@ def test_an_older_nccls_connect_warning_without_a_function_name_is_the_first_err
     assert diagnosis.first_error is not None
     assert "Connect to 10.31.0.4<40117> failed : Connection refused" in diagnosis.first_error.text
     assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+
+
+BARE_SYSTEM_ERROR_AT_DDP_START = """\
+Traceback (most recent call last):
+  File "train.py", line 118, in <module>
+    model = DistributedDataParallel(model, device_ids=[args.local_rank], output_device=args.local_rank)
+  File "/opt/conda/lib/python3.7/site-packages/torch/nn/parallel/distributed.py", line 286, in __init__
+    self.broadcast_bucket_size)
+  File "/opt/conda/lib/python3.7/site-packages/torch/nn/parallel/distributed.py", line 410, in _dist_broadcast_coalesced
+    dist._dist_broadcast_coalesced(self.process_group, tensors, buffer_size, False)
+RuntimeError: NCCL error in: /opt/conda/conda-bld/pytorch_1560000000000/work/torch/lib/c10d/ProcessGroupNCCL.cpp:272, unhandled system error
+"""
+
+
+def test_a_bare_system_error_is_advised_as_a_system_call_to_find() -> None:
+    diagnosis = diagnose_text("node1.log", BARE_SYSTEM_ERROR_AT_DDP_START)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "unhandled system error" in diagnosis.first_error.text
+    assert "system call" in diagnosis.next_actions[0]
+    assert "NCCL_DEBUG=INFO" in diagnosis.next_actions[0]
+    assert sum("NCCL_DEBUG=INFO" in text for text in diagnosis.next_actions) == 1

@@ -1,7 +1,9 @@
 """torch's rendezvous store (c10d TCPStore on MASTER_PORT) that cannot open its port.
 
 The label stays `hccl` like HCCL's own listen failure, but the report names the store and
-the advice names MASTER_PORT, not HCCL's ports.
+the advice names MASTER_PORT, not HCCL's ports. torch 1.x raised the store's bind failure as a
+bare `RuntimeError: Address already in use` under `init_process_group`'s rendezvous frames,
+ahead of `torch.distributed.launch`'s CalledProcessError; it is read the same way.
 """
 
 from __future__ import annotations
@@ -21,6 +23,23 @@ Traceback (most recent call last):
 RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:29611 (errno: 98 - Address already in use).
 """
 
+OLDER_STORE_PORT_TAKEN = """\
+Traceback (most recent call last):
+  File "tools/train.py", line 96, in <module>
+    main()
+  File "tools/train.py", line 58, in main
+    init_dist(args.launcher, **cfg.dist_params)
+  File "/opt/conda/lib/python3.7/site-packages/torch/distributed/distributed_c10d.py", line 406, in init_process_group
+    store, rank, world_size = next(rendezvous(url))
+  File "/opt/conda/lib/python3.7/site-packages/torch/distributed/rendezvous.py", line 143, in _env_rendezvous_handler
+    store = TCPStore(master_addr, master_port, world_size, start_daemon)
+RuntimeError: Address already in use
+Traceback (most recent call last):
+  File "/opt/conda/lib/python3.7/site-packages/torch/distributed/launch.py", line 253, in main
+    cmd=cmd)
+subprocess.CalledProcessError: Command '['/opt/conda/bin/python', '-u', 'tools/train.py', '--local_rank=0', '--launcher', 'pytorch']' returned non-zero exit status 1.
+"""
+
 HCCL_LISTEN_FAILED = """\
 [ERROR] HCCL(7001,python3):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] [7001][HcclSocket][Listen] socket type[1], listen on ip[192.0.2.40] and specific port[60010] fail.
 """
@@ -35,6 +54,17 @@ def test_store_port_taken_names_the_store() -> None:
     assert diagnosis.category == "hccl"
     assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
     assert "MASTER_PORT" in diagnosis.root_cause
+
+
+def test_older_torch_store_port_taken_names_the_store() -> None:
+    diagnosis = diagnose_text("train.log", OLDER_STORE_PORT_TAKEN)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("RuntimeError: Address already in use")
+    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert "MASTER_PORT" in diagnosis.root_cause
+    assert "MASTER_PORT" in diagnosis.next_actions[0]
+    assert not any("The port HCCL wants" in text for text in diagnosis.next_actions)
 
 
 def test_hccl_own_listen_failure_keeps_its_reading() -> None:
