@@ -87,7 +87,8 @@ ACL_INIT_GENERIC_CODE = """\
 """
 
 # The same probe in the other spelling ACL programs use: the bare call name, the code after
-# `error code`, the PTA-style summary of the code on the next line.
+# `error code`, the PTA-style summary of the code on the next line. 107001 alone (no reason line
+# says whose id it was) keeps the machine's reading, with the job's device setting beside it.
 ACL_INIT_BARE_NAME = """\
 aclInit failed, error code 107001
 Invalid device ID
@@ -161,7 +162,7 @@ CASES = [
     ),
     ("runtime start, code names the chip", ACL_INIT_WRONG_CHIP, "config", "507008", "driver_env"),
     ("runtime start, generic code", ACL_INIT_GENERIC_CODE, "driver_env", "aclInit", None),
-    ("runtime start, bare call name", ACL_INIT_BARE_NAME, "driver_env", "aclInit failed", None),
+    ("runtime start, bare call name", ACL_INIT_BARE_NAME, "driver_env", "aclInit failed", "config"),
     (
         "runtime start, bare call name, code names the chip",
         ACL_INIT_BARE_NAME_WRONG_CHIP,
