@@ -86,6 +86,20 @@ ACL_INIT_GENERIC_CODE = """\
 [ERROR] aclInit(nullptr) failed: 500000 (/srv/ci/run-21/kernels/abs/main.cpp:40)
 """
 
+# The same probe in the other spelling ACL programs use: the bare call name, the code after
+# `error code`, the PTA-style summary of the code on the next line. 107001 alone (no reason line
+# says whose id it was) keeps the machine's reading, with the job's device setting beside it.
+ACL_INIT_BARE_NAME = """\
+aclInit failed, error code 107001
+Invalid device ID
+"""
+
+# ... and with a code that names a cause of its own, which still decides the label.
+ACL_INIT_BARE_NAME_WRONG_CHIP = """\
+[INFO] loading model /srv/models/resnet50.om on device 0
+[ERROR] aclInit failed, error code: 507008
+"""
+
 # The host's kernel driver, in dmesg, when a tool asks about a device it has not brought up.
 DRIVER_DEVICE_NOT_UP = """\
 [   48.100200] devdrv_device_driver 0000:3d:00.0: [vascend_drv] [hw_dvt_init_device 970] enter init device
@@ -148,6 +162,14 @@ CASES = [
     ),
     ("runtime start, code names the chip", ACL_INIT_WRONG_CHIP, "config", "507008", "driver_env"),
     ("runtime start, generic code", ACL_INIT_GENERIC_CODE, "driver_env", "aclInit", None),
+    ("runtime start, bare call name", ACL_INIT_BARE_NAME, "driver_env", "aclInit failed", "config"),
+    (
+        "runtime start, bare call name, code names the chip",
+        ACL_INIT_BARE_NAME_WRONG_CHIP,
+        "config",
+        "error code: 507008",
+        "driver_env",
+    ),
     (
         "kernel driver: device not up",
         DRIVER_DEVICE_NOT_UP,

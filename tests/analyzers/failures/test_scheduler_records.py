@@ -4,8 +4,9 @@ docs/labelling.md#a-job-stopped-from-outside: Slurm's step daemon records a job 
 time limit or by preemption; like torchelastic's signal record, it is the answer only when
 nothing in the job failed first (`other`, `hang` beside it).
 docs/labelling.md#a-scheduler-that-refuses-the-request: srun or sbatch refusing a request the
-allocation or partition cannot meet is the launch script's request (`config`). Values are our
-own, in Slurm's real wordings.
+allocation or partition cannot meet is the launch script's request (`config`); so is Volcano's
+NPU plugin refusing the nodes it checked for a task, which leaves the job Pending (`config`,
+`driver_env` beside it). Values are our own, in Slurm's and the plugin's real wordings.
 """
 
 from __future__ import annotations
@@ -51,6 +52,30 @@ srun: error: Unable to create step for job 88123: Requested node configuration i
 
 JOB_REFUSED = """\
 sbatch: error: Batch job submission failed: Requested node configuration is not available
+"""
+
+# A pod of a Volcano job that the NPU plugin's node check refused, as `kubectl describe pod`
+# shows it; the job never started.
+NODE_CHECK_REFUSED = """\
+Events:
+  Type     Reason            Age   From     Message
+  ----     ------            ----  ----     -------
+  Warning  FailedScheduling  38s   volcano  0/1 nodes are unavailable: 1 node check failed. for details,log by search keywords <checkNodeNPUByTask : check Node npu-node-3 label [accelerator-type] Failed, value is module-910b-8> in volcano's log.
+"""
+
+# The scheduler's own record of the same refusal.
+NODE_PREDICATE_RECORD = """\
+I0709 20:11:03.512204       1 npu.go:88] NodePredicate failed for task train/llm-worker-0 err:checkNodeNPUByTask : check Node npu-node-3 label [accelerator-type] Failed, value is module-910b-8
+"""
+
+# Counterexample: a pod the scheduler placed; its events say nothing about the job's failure.
+NODE_CHECK_PASSED = """\
+Events:
+  Type    Reason     Age   From     Message
+  ----    ------     ----  ----     -------
+  Normal  Scheduled  52s   volcano  Successfully assigned train/llm-worker-0 to npu-node-3
+  Normal  Pulled     50s   kubelet  Container image "mindspeed:2.1" already present on machine
+  Normal  Started    49s   kubelet  Started container worker
 """
 
 # Counterexample: a step asked for while the job was already ending.
@@ -104,3 +129,23 @@ def test_a_refused_submission_reads_the_same_way() -> None:
 def test_a_step_asked_for_while_the_job_ends_is_not_a_refused_request() -> None:
     diagnosis = diagnose_text("slurm-88123.out", STEP_AFTER_END)
     assert "cfg.scheduler_request_unsatisfiable" not in _rules(diagnosis)
+
+
+def test_a_pod_the_npu_plugin_refused_every_node_for_is_the_jobs_request() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", NODE_CHECK_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "node check failed" in diagnosis.first_error.text
+    assert "cfg.npu_scheduler_node_check_failed" in _rules(diagnosis)
+    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+
+
+def test_the_schedulers_own_record_of_the_refusal_reads_the_same_way() -> None:
+    diagnosis = diagnose_text("volcano-scheduler.log", NODE_PREDICATE_RECORD)
+    assert diagnosis.category == "config"
+    assert "cfg.npu_scheduler_node_check_failed" in _rules(diagnosis)
+
+
+def test_a_placed_pod_is_no_refusal() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", NODE_CHECK_PASSED)
+    assert "cfg.npu_scheduler_node_check_failed" not in _rules(diagnosis)
