@@ -58,6 +58,24 @@ def test_the_nccl_process_groups_watchdog_line_alone_reads_as_cuda():
     assert accelerator_of([npu]) != "cuda"
 
 
+def test_the_ascend_runtimes_own_device_error_records_alone_read_as_ascend():
+    """A pasted device block often keeps only the runtime's records of the failed core, with
+    no torch_npu wrapper or error-manager code around them."""
+    core_record = rank_log(
+        "       The error from device(chipId:6, dieId:0), serial number is 23, there is an aivec "
+        "error exception, core id is 15, error code = 0x800000, dump info: pc start: 0x1248375879, "
+        "para base: 0x124100433000.[FUNC:ProcessStarsCoreErrorInfo][FILE:device_error_proc.cc][LINE:1434]"
+    )
+    kernel_task = rank_log(
+        "        Kernel task happen error, retCode=0x31, [vector core exception]."
+        "[FUNC:PreCheckTaskErr][FILE:davinic_kernel_task.cc][LINE:1201] ",
+        "        rtKernelLaunchWithHandleV2 failed: 507035 ",
+        "[ERROR] 2026-07-15-09:43:29 (PID:27467, Device:2, RankID:-1) ERR01005 OPS internal error ",
+    )
+    assert accelerator_of([core_record]) == "ascend"
+    assert accelerator_of([kernel_task]) == "ascend"
+
+
 def test_a_gloo_job_on_cpus_tells_neither():
     scan = rank_log(
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"

@@ -601,3 +601,20 @@ def test_repeated_cascade_lines_count_once():
     assert text.cause == rank_lines[0]
     assert text.other == ""
     assert template(rank_lines[5]) == template(rank_lines[6])
+
+
+def test_a_call_refused_during_graph_capture_finds_the_capture_case_first():
+    """The refusal (labelling guide: calls refused during graph capture) is a capture
+    problem, not streams or events that ran out."""
+    diagnosis, scans = incident(
+        "stream_sync",
+        "EE9999[PID: 5120] 2026-07-18-22:14:09.330.127 (EE9999):  rtMemcpy execution failed, "
+        "reason=the current capture mode does not support this operation"
+        "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]",
+        "[ERROR] 2026-07-18-22:14:09 (PID:5120, Device:1, RankID:-1) ERR00100 PTA call acl api failed",
+        "[Error]: Model execution failed.",
+        codes=("EE9999", "ERR00100"),
+        tree_path=("start", "explicit_error", "stream_sync", "stream_capture_refused"),
+    )
+    top = match_cases(diagnosis, scans, tree_links=case_links(), limit=3)
+    assert top[0].id == "capture-refused-call"

@@ -687,6 +687,32 @@ WALKS = [
         False,
     ),
     (
+        # Calls refused during graph capture: the EE9999 block under a serving worker's
+        # "Model execution failed", and the capture-state code of a runtime plog line.
+        "capture refusal",
+        facts(
+            "stream_sync",
+            "EE9999[PID: 5120] 2026-07-18-22:14:09.330.127 (EE9999):  rtMemcpy execution failed, "
+            "reason=the current capture mode does not support this operation"
+            "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]",
+            "[ERROR] 2026-07-18-22:14:09 (PID:5120, Device:1, RankID:-1) ERR00100 PTA call acl api failed",
+            codes={"EE9999", "ERR00100"},
+        ),
+        [*EXPLICIT, "stream_sync", "stream_capture_refused"],
+        False,
+    ),
+    (
+        "capture-state code",
+        facts(
+            "stream_sync",
+            "[ERROR] RUNTIME(4410,python3):2026-07-18-22:14:09.512.212 [api_c.cc:1090]4410 "
+            "rtStreamSynchronize:ErrCode=107027, desc=[stream is captured], InnerCode=0x7030010",
+            codes={"107027"},
+        ),
+        [*EXPLICIT, "stream_sync", "stream_capture_refused"],
+        False,
+    ),
+    (
         "event wait",
         facts(
             "stream_sync",
