@@ -29,10 +29,9 @@ HEADERS: tuple[Header, ...] = (
 _ROUNDS = 3
 _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
 # A job that writes its own rank before each message, as ranks sharing one stdout do
-# (`rank 3:   norm passed`, `[2026-12-04 15:30:16.361] rank 5: model run failed: ...`,
-# the time in brackets when no logging header stands before it). The label stays in the
-# message (a signature may quote it); it only says who wrote the line.
-_RANK_LABEL = re.compile(r"(?:\[[\d:.,/ T-]{8,32}\] ?)?[Rr]ank ?(\d{1,6}):\s")
+# (`rank 3:   norm passed`; with a time in front, `formats.pylogging` reads both). The label
+# stays in the message (a signature may quote it); it only says who wrote the line.
+_RANK_LABEL = re.compile(r"[Rr]ank ?(\d{1,6}):\s")
 # A trainer that forwards its workers' output through its own logger writes every worker line
 # as an INFO record (`2025-10-31 03:11:02,474 - Trainer - INFO - [rank7]: RuntimeError: ...`).
 # The torch rank tag inside the record says the rest is the worker's stream: the record's

@@ -728,6 +728,8 @@ def test_a_rank_label_a_job_writes_before_its_message_names_the_writer():
         "for input of size 256"
     )
     assert stamped.rank == 5
+    assert stamped.time == datetime(2026, 12, 4, 15, 30, 16, 361000)
+    assert stamped.message.startswith("model run failed: shape '[8, 3, 10]'")
 
 
 def test_a_rank_named_inside_a_message_is_no_rank_label():
