@@ -43,6 +43,9 @@ class CausalChain:
     consequence_ranks: list[int] = field(default_factory=list)  # ranks with only cascades
     # Per rank, its first line saying a peer's end of a connection went away under it.
     peer_gone: dict[int, Classified] = field(default_factory=dict)
+    # Waits that stood behind another rank's wait (`Signature.waits_behind`): no longer at
+    # the first's tier, but still where their ranks were waiting.
+    waited_behind: list[Classified] = field(default_factory=list)
 
 
 def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:

@@ -59,6 +59,9 @@ def find_first_error(
     for item in ordered:
         if item.rank is not None and any(m.signature.peer_gone for m in item.matches):
             chain.peer_gone.setdefault(item.rank, item)
+    chain.waited_behind = [
+        item for item in ordered if item.demoted and item.best and item.best.signature.waits_behind
+    ]
     blamed = blame(chain, correlation, scans)
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
@@ -110,6 +113,25 @@ def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, fl
             if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
                 item.tier, item.demoted = TIER_CASCADE, True
     demote_waits_after_another_process(items, offsets)
+    demote_waits_behind_another_rank(items)
+
+
+def demote_waits_behind_another_rank(items: Sequence[Classified]) -> None:
+    """A wait is a cascade when another rank logged the wait it stood behind (a store
+    client's key wait behind the store's count of clients, that count behind a rank that
+    never reached the store): each ends when its own timeout runs out, so their times do not
+    say which waited for which, their words do."""
+    logged: dict[str, set[int]] = {}
+    for item in items:
+        if item.best is not None and item.rank is not None and item.tier in WAITING_TIERS:
+            logged.setdefault(item.best.signature.id, set()).add(item.rank)
+    for item in items:
+        best = item.best
+        if best is None or item.rank is None or item.tier not in WAITING_TIERS:
+            continue
+        behind = best.signature.waits_behind
+        if any(logged.get(sig_id, set()) - {item.rank} for sig_id in behind):
+            item.tier, item.demoted = TIER_CASCADE, True
 
 
 def demote_cascades_after_stop(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:

@@ -86,7 +86,7 @@ def unreached_store(chain: CausalChain) -> Blame | None:
     host down, a wrong address for everyone) and no client is singled out."""
     unreached: set[int] = set()
     reached: set[int] = set()
-    for item in chain.top:
+    for item in [*chain.top, *chain.waited_behind]:
         if item.rank is None:
             continue
         if any(match.signature.unreached for match in item.matches):

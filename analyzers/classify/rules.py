@@ -76,6 +76,9 @@ class Signature:
     # the line says this rank's client never got through to the rendezvous store (its
     # connect timed out): peers whose store waits did reach it were waiting for this rank
     unreached: bool = False
+    # ids of waits this wait stands behind: when another rank logged one of them, that
+    # rank's wait is the one this line waited on, whichever timeout ran out first
+    waits_behind: tuple[str, ...] = ()
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -197,9 +200,11 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
     known = {sig.id for sig in signatures}
     for sig in signatures:
-        unknown = sorted(set(sig.yields_to) - known)
+        unknown = sorted((set(sig.yields_to) | set(sig.waits_behind)) - known)
         if unknown:
-            raise KnowledgeError(f"{path.name}: signature '{sig.id}': yields_to names {unknown}")
+            raise KnowledgeError(
+                f"{path.name}: signature '{sig.id}': yields_to or waits_behind names {unknown}"
+            )
     return signatures
 
 
@@ -235,6 +240,7 @@ def _signature(entry: Entry) -> Signature:
         peer_sent=entry.get("peer_sent", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),
+        waits_behind=entry.strings("waits_behind", required=False),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),

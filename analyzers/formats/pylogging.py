@@ -26,6 +26,9 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [12/04 13:24:21.149] I decoder.r05 pid=4126 | layer 0 passed
                                           (a job's own Formatter: `%m/%d %H:%M:%S` time with
                                            msecs, level letter, logger name, pid, `|`)
+[2026-12-04 15:30:16.361] rank 5: model run failed: ...
+                                          (a job's own print: time in brackets, its rank
+                                           label, no level; ranks sharing one stdout)
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ HEADERS = (
         r"[A-Za-z_][\w.-]*(?: pid=(?P<pid>\d+))? \| ",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
+    header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),

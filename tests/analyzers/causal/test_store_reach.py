@@ -8,8 +8,12 @@ The bundles are 4-rank gloo jobs shaped like the torch corpus; the store lines a
 
 from __future__ import annotations
 
+import io
+import tarfile
 from pathlib import Path
 
+from analyzers import AnalyzeOptions, analyze
+from analyzers.core.types import Report
 from tests.analyzers.job_bundles import RankLog, analyze_job, ranks
 
 CLIENTS = (
@@ -66,4 +70,63 @@ def test_a_store_no_client_reaches_singles_out_no_one(tmp_path: Path) -> None:
         cannot_connect(log, 36949)
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == []
+
+
+def _plain_bundle(directory: Path, files: dict[str, str]) -> Report:
+    """Logs written with print(): no date anywhere, so c10d's `[E1204 ...]` times have no
+    year and no line of the bundle can be placed in time."""
+    path = directory / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"job-54ddb6ad/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return analyze(path, AnalyzeOptions(workers=1))
+
+
+def test_without_times_the_store_s_count_still_stands_behind_the_unreached_rank(
+    tmp_path: Path,
+) -> None:
+    """Six ranks printing plain lines; rank 4 was given another port. Rank 0's file comes
+    first, but its count of clients waited for rank 4: rank 4's connect is the first error."""
+    init = "init process group: backend=gloo rank={rank} world_size=6 master=127.0.0.1:47575"
+    files = {}
+    for rank in range(6):
+        lines = [init.format(rank=rank)]
+        if rank == 0:
+            lines += [
+                "model run failed: Timed out after 11 seconds waiting for clients. 5/6 clients joined.",
+                "torch.distributed.DistStoreError: Timed out after 11 seconds waiting for clients. "
+                "5/6 clients joined.",
+            ]
+        elif rank == 4:
+            lines += cannot_connect(ranks(6)[4], 47582).lines[-5:]
+        else:
+            lines += [f"model run failed: {KEY_WAIT.split(': ', 1)[1]}", KEY_WAIT]
+        files[f"log_{rank}.log"] = "\n".join(lines) + "\n"
+    diagnosis = _plain_bundle(tmp_path, files).diagnosis
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.file.endswith("log_4.log")
+    assert "while trying to connect to (127.0.0.1, 47582)" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [4]
+
+
+def test_a_client_s_key_wait_that_ends_first_stands_behind_the_store_s_count(
+    tmp_path: Path,
+) -> None:
+    """Four processes told the world has five ranks: the clients' 10 s key waits end before
+    the store's 11 s wait for clients, but the count says what they all waited for."""
+    job = ranks(5)[:4]
+    job[0].at(11000).log(
+        "ERROR",
+        "model run failed: Timed out after 11 seconds waiting for clients. 4/5 clients joined.",
+    )
+    for log in job[1:]:
+        log.at(10200).log("ERROR", f"model run failed: {KEY_WAIT.split(': ', 1)[1]}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert "4/5 clients joined" in diagnosis.first_error.text
+    assert diagnosis.category == "config"
     assert diagnosis.culprit_ranks == []

@@ -716,3 +716,25 @@ def test_ggml_elapsed_time_is_no_timestamp_but_its_bracketed_time_is():
     assert parse_line("0.00.476.376 E CANN error: EE1001: argument invalid").time is None
     line = parse_line("[2025-06-02 10:14:07.120331] I srv main: loading model")
     assert line.time == datetime(2025, 6, 2, 10, 14, 7, 120331)
+
+
+def test_a_rank_label_a_job_writes_before_its_message_names_the_writer():
+    """Ranks that share one stdout and write `rank N: ` before each message (lines of a real
+    4-rank gloo run); the label stays in the message, since rules may quote it."""
+    line = parse_line("rank 3:   MoE passed")
+    assert (line.rank, line.message) == (3, "rank 3:   MoE passed")
+    stamped = parse_line(
+        "[2026-12-04 15:30:16.361] rank 5: model run failed: shape '[8, 3, 10]' is invalid "
+        "for input of size 256"
+    )
+    assert stamped.rank == 5
+    assert stamped.time == datetime(2026, 12, 4, 15, 30, 16, 361000)
+    assert stamped.message.startswith("model run failed: shape '[8, 3, 10]'")
+
+
+def test_a_rank_named_inside_a_message_is_no_rank_label():
+    assert (
+        parse_line("Rank 1 successfully reached monitoredBarrier, but received errors").rank is None
+    )
+    assert parse_line("AssertionError: Rank 6: found NaN in local grad norm").rank is None
+    assert parse_line("rank 0:12 tokens left").rank is None
