@@ -12,7 +12,8 @@ not installed"). Candidates, most telling first:
 - other lines of the same block and other ranks' top lines that carry another label,
   including a line that stepped aside for the first error (`yields_to`), and the neighbours
   the guide names for those lines' rules (a synchronize's `reason=[fftsplus timeout]` next
-  to its 507048 line: the device task or a stall).
+  to its 507048 line: the device task or a stall) and for the codes that gave those lines
+  their label (a block whose runtime-result line carries 107003: the stream layer).
 
 Each score is that evidence's own strength, kept below the chosen label's confidence (at
 least half of it, so a doubtful answer still shows where else the doubt points). `other`
@@ -153,6 +154,15 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
         yield Alternative(best.category, _short(text), score, _short(text))
         for label in best.signature.also:  # the neighbours the guide names for that line's rule
             yield _by_rule(label, best.signature, score * GUIDE_SHARE)
+        for info in item.codes:  # and for the code that gave that line its label
+            if info.category == best.category:
+                for label in info.also:
+                    yield Alternative(
+                        label,
+                        f"code {info.label}: {info.meaning}",
+                        score * GUIDE_SHARE,
+                        f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
+                    )
 
 
 def _yielded(item: Classified, first: Classified) -> bool:

@@ -156,3 +156,17 @@ def test_other_is_not_offered_by_a_line_the_guide_names_no_neighbour_for() -> No
     diagnosis = diagnose_text("job/rank0.log", PLAIN_OOM + INPLACE_MODIFIED)
     assert diagnosis.category == "oom"
     assert "other" not in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_the_neighbours_of_the_code_that_labelled_a_block_line_are_offered() -> None:
+    """The first error names no code; the runtime-result line under it carries 107003, whose
+    entry gives the label (config) and names the stream layer as its neighbour."""
+    from tests.analyzers.failures.test_stream_context import STREAM_DESTROYED_FROM_ANOTHER_CONTEXT
+
+    diagnosis = diagnose_text("server.log", STREAM_DESTROYED_FROM_ANOTHER_CONTEXT)
+    assert diagnosis.category == "config"
+    stream = next(alt for alt in diagnosis.alternatives if alt.category == "stream_sync")
+    assert "107003" in stream.evidence
+    assert stream.evidence_zh
+    assert "107003" in stream.evidence_zh
+    assert 0 < stream.score < diagnosis.confidence

@@ -15,6 +15,11 @@
   bookkeeping of the failed compile task (`failed to recompile single op[X]`, `failed when
   processing the task that had failed to compile`): the headline is the first error.
   Counterexample: a subgraph step that failed before such a headline stays first.
+- The same build in a plog, where the TBE fusion compiler reports the node first (`PrintOp
+  Failed to compile node [name X, type Y]`, the task's `result[single op compile failed ...]`)
+  and the graph engine's callers (`[GraphOpt][FusedGraph][RunCompile] Failed to compile graph`)
+  come last: the compiler's node line is the first error, the callers restate it.
+  Counterexample: the callers alone stay the op's failed compile.
 - The TBE compiler refusing a dtype at an op's compile (`E90003 ... Template constraint,
   detailed information: bfloat16 of tbe.dsl.x is not supported`): `operator`, with `config`
   as the alternative like any dtype refusal; a template constraint that names no dtype
@@ -114,6 +119,18 @@ ERROR 06-02 14:20:31 [runner.py:188]         [SubGraphOpt][ParseJson][PkgTvmJsIn
 ERROR 06-02 14:20:31 [runner.py:188]         Compile op[trans_Cast_4,] failed, oppath[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/cast.py], optype[Cast], taskID[3]. Please check op's compilation error message.[FUNC:ReportBuildErrMessage][FILE:fusion_manager.cc][LINE:368]
 """
 
+# A plog's ERROR lines for a single-op build: the fusion compiler's node report and its task
+# result first, the headline, the task bookkeeping, then the graph engine's callers.
+SINGLE_OP_BUILD_IN_PLOG = """\
+[ERROR] TEFUSION(20410,python):2026-04-07-11:12:13.400.100 [fusion_op.cc:5504]20533 PrintOp Failed to compile node [name StridedSlice, type StridedSlice]. Detailed compilation info is:
+[ERROR] TEFUSION(20410,python):2026-04-07-11:12:13.400.180 [fusion_op.cc:5857]20533 GetFinishedCompilationTask Index[0]: taskID[2814:31], status[1], kernel[te_stridedslice_41c2_1], File[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/strided_slice.py], result[single op compile failed. kernel[te_stridedslice_41c2_1] module[impl.dynamic.strided_slice] func[strided_slice]], key[], core type[].
+[ERROR] TEFUSION(20410,python):2026-04-07-11:12:13.400.300 [fusion_op.cc:858]20533 ReportBuildErrMessage Compile op[StridedSlice] failed, oppath[/opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/dynamic/strided_slice.py], optype[StridedSlice], taskID[31]. Please check op's compilation error message.
+[ERROR] FE(20410,python):2026-04-07-11:12:13.406.010 [tbe_op_store_adapter.cc:907]20533 ProcessAllFailedCompileTasks:"[SubGraphOpt][Compile][ProcFailedCompTask] Thread[2814] recompile single op[StridedSlice] failed"
+[ERROR] FE(20410,python):2026-04-07-11:12:13.406.200 [op_compiler.cc:994]20533 CompileOpOnly:"[SubGraphOpt][Compile][CompOpOnly] CompileOp failed."
+[ERROR] FE(20410,python):2026-04-07-11:12:13.406.300 [fe_graph_optimizer.cc:1349]20533 SubGraphCompile:"[GraphOpt][FusedGraph][RunCompile] Failed to compile graph with compiler Normal mode Op Compiler"
+[ERROR] GE(20410,python):2026-04-07-11:12:13.406.400 [graph_optimize.cc:126]20533 OptimizeSubGraph: ErrorNo: 4294967295(failed) Call OptimizeFusedGraph failed, ret:-1, engine_name:AIcoreEngine, graph_name:partition0_rank1_new_sub_graph3
+"""
+
 TBE_DTYPE_CONSTRAINT = """\
 [rank0]: RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is Cast.
 [rank0]: [ERROR] 2026-03-05-09:10:11 (PID:7120, Device:0, RankID:-1) ERR00100 PTA call acl api failed.
@@ -207,6 +224,21 @@ def test_a_subgraph_step_before_a_single_op_headline_stays_first() -> None:
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "Parse blockDim failed" in diagnosis.first_error.text
+
+
+def test_the_fusion_compilers_node_report_in_a_plog_is_the_first_error() -> None:
+    diagnosis = diagnose_text("plog/plog-20410_20260407111000000.log", SINGLE_OP_BUILD_IN_PLOG)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "PrintOp Failed to compile node [name StridedSlice" in diagnosis.first_error.text
+
+
+def test_the_graph_engines_callers_alone_stay_the_ops_failed_compile() -> None:
+    callers = "\n".join(SINGLE_OP_BUILD_IN_PLOG.splitlines()[-2:]) + "\n"
+    diagnosis = diagnose_text("plog/plog-20410_20260407111000000.log", callers)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "[GraphOpt][FusedGraph][RunCompile]" in diagnosis.first_error.text
 
 
 def test_a_missing_toolkit_header_outranks_the_subgraph_compile_line() -> None:

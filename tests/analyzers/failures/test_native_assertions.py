@@ -21,6 +21,21 @@ Assertion failed: /workspace/fastkernels/csrc/moe_align.cu:118, condition: num_e
 Assertion failed: /workspace/fastkernels/csrc/moe_align.cu:118, condition: num_experts % 8 == 0
 """
 
+# A ggml-based server that stops in a check of its CANN backend's op implementation.
+GGML_BACKEND_OP_ASSERT = """\
+llama_context:      CANN0 compute buffer size =   412.00 MiB
+common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)
+/opt/llama.cpp/ggml/src/ggml-cann/aclnn_ops.cpp:2715: GGML_ASSERT(src0->ne[0] % 2 == 0) failed
+Aborted (core dumped)
+"""
+
+# The same macro in the model's context code: no backend op is named.
+GGML_CONTEXT_ASSERT = """\
+llama_context: n_batch       = 512
+/src/llama.cpp/src/llama-context.cpp:1202: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed
+Aborted (core dumped)
+"""
+
 # The same words quoted by a script's comment and a Python assertion: no native assert here.
 NOT_NATIVE = """\
 # the Assertion `x > 0' failed message is printed by glibc
@@ -52,3 +67,20 @@ def test_a_python_assertion_is_read_as_its_exception() -> None:
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("AssertionError: expected 8 ranks")
     assert "native.assertion_failed" not in {e.rule for e in diagnosis.evidence}
+
+
+def test_a_ggml_backend_op_check_is_the_ops_refusal() -> None:
+    diagnosis = diagnose_text("logs/server.log", GGML_BACKEND_OP_ASSERT)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "GGML_ASSERT(src0->ne[0] % 2 == 0) failed" in diagnosis.first_error.text
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_ggml_assert_outside_a_backend_op_is_a_native_assertion() -> None:
+    diagnosis = diagnose_text("logs/server.log", GGML_CONTEXT_ASSERT)
+    assert diagnosis.category != "operator"
+    assert diagnosis.first_error is not None
+    assert "GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed" in diagnosis.first_error.text
+    assert "native.assertion_failed" in {e.rule for e in diagnosis.evidence}

@@ -26,6 +26,20 @@ CANNOT_FIND_BIN = """\
 [ERROR] OP(4410,python):2026-02-11-07:41:03.512.260 [op_exec.cc:140] Kernel Run failed. opType: 31, MoeGatingTopKSoftmax
 """
 
+# A kernel library that calls aclnn directly (a ggml-style backend) and aborts on the
+# workspace query: aclnn found no tiling function for the op, then its executor's callers.
+NO_TILING_FUNCTION = """\
+0.11.204.310 E CANN error: EZ9999: Inner Error!
+EZ9999[PID: 40112] 2026-05-06-07:08:09.100.200 AclNN_Inner_Error(EZ9999):  Do not find tiling func of ApplyRotaryPosEmb!
+        TraceBack (most recent call last):
+       Check NnopbaseExecutorDoTiling(executor) failed
+       Check NnopbaseExecutorMatchCache(executor) failed
+       Check NnopbaseRunForWorkspace(*executor, workspaceSize) failed
+
+0.11.204.322 E   current device: 0, in function rope_forward at /src/backend/cann/ops.cpp:812
+0.11.204.324 E   aclnnApplyRotaryPosEmbGetWorkspaceSize(q.get(), k.get(), cos.get(), sin.get(), 1, &workspaceSize, &executor)
+"""
+
 CHIP_LACKS_OP = """\
 EZ9999: Inner Error!
 EZ9999: [PID: 5511] 2026-02-02-03:04:05.111.222 socVersion [Ascend310P3] does not support opType [MoeInitRoutingV2].[FUNC:CheckSupport][FILE:op_api_def.cc][LINE:120]
@@ -81,6 +95,7 @@ CASES = [
     # (name, text, label, first error says, alternative shown)
     ("no kernel binary", NO_KERNEL_BINARY, "driver_env", "does not has any binary", "operator"),
     ("cannot find bin", CANNOT_FIND_BIN, "driver_env", "Cannot find bin of op", "operator"),
+    ("no tiling function", NO_TILING_FUNCTION, "driver_env", "Do not find tiling func", "operator"),
     (
         "binary index unreadable",
         BINARY_INDEX_UNREADABLE,
