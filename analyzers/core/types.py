@@ -101,6 +101,7 @@ class FileInfo:
     rank: int | None
     lines: int = 0
     size_bytes: int = 0
+    modified: float | None = None  # seconds since the epoch, from the archive or disk
 
 
 @dataclass(slots=True)

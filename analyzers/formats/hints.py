@@ -109,6 +109,8 @@ class HeadHints:
             facts["world_size"] = max(sizes)
         if self.local_named:
             facts["local_named_ranks"] = dict(self.local_named)
+        if self.year is not None:
+            facts["year"] = self.year
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks

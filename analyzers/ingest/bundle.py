@@ -50,6 +50,7 @@ class Member:
     _opener: object = field(repr=False, default=None)
     _on_read: Callable[[int], None] | None = field(repr=False, default=None)
     _budget: ReadBudget | None = field(repr=False, default=None)
+    modified: float | None = None  # the file's modification time, when the bundle kept one
 
     def open(self) -> BinaryIO:
         try:
@@ -204,16 +205,17 @@ class Bundle:
 
     def _single_members(self) -> Iterator[Member]:
         name = clean_name(self.path.name)
-        size = self.path.stat().st_size
+        stat = self.path.stat()
+        size, modified = stat.st_size, stat.st_mtime
         with self._open_hashing() as raw:
             if self.kind == "gzip-log":
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
                 yield self.member(
-                    name, 0, lambda: Metered(gunzip_stream(raw), self.budget, raw.tell)
+                    name, 0, lambda: Metered(gunzip_stream(raw), self.budget, raw.tell), modified
                 )
             else:
                 yield self.member(
-                    name, size, lambda: Metered(Unclosing(raw), self.budget, raw.tell)
+                    name, size, lambda: Metered(Unclosing(raw), self.budget, raw.tell), modified
                 )
 
     @contextmanager
@@ -230,8 +232,10 @@ class Bundle:
         """SHA-256 and size of the bundle file; free once `members()` has been read through."""
         return self._digest or file_sha256(self.path)
 
-    def member(self, path: str, size: int, opener: Callable[[], Any]) -> Member:
-        return Member(path, size, opener, self._count_read, self.budget)
+    def member(
+        self, path: str, size: int, opener: Callable[[], Any], modified: float | None = None
+    ) -> Member:
+        return Member(path, size, opener, self._count_read, self.budget, modified)
 
     def _dir_members(self) -> Iterator[Member]:
         for root, dirs, files in os.walk(self.path, followlinks=False):
@@ -243,7 +247,8 @@ class Bundle:
                     why = say("skip.not_regular")
                     self.warn(say("bundle.skipped", name=repr(rel), why=why))
                     continue
-                yield self.member(rel, full.stat().st_size, partial(self._open_file, full))
+                stat = full.stat()
+                yield self.member(rel, stat.st_size, partial(self._open_file, full), stat.st_mtime)
 
     def _open_file(self, full: Path) -> Any:
         fh = full.open("rb")

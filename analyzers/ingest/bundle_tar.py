@@ -46,7 +46,7 @@ class TarWalker:
             if path.lower().endswith(ARCHIVE_ENDINGS):
                 yield from self._inner(entries, prefix + path, entry.size, depth + 1)
             else:
-                yield self._bundle.member(prefix + path, entry.size, entries.open)
+                yield self._bundle.member(prefix + path, entry.size, entries.open, entry.mtime)
 
     def _path_of(self, entry: TarEntry) -> str | None:
         if not entry.is_file():

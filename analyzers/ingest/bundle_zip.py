@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterator
+from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +41,7 @@ class ZipWalker:
                 path = self._path_of(info)
                 if path is not None:
                     opener = partial(self._open, zf, info, claimed)
-                    yield self._bundle.member(path, info.file_size, opener)
+                    yield self._bundle.member(path, info.file_size, opener, _modified(info))
 
     def _path_of(self, info: zipfile.ZipInfo) -> str | None:
         if info.is_dir():
@@ -75,3 +76,11 @@ class ZipWalker:
             name = repr(info.filename)
             raise BundleError.saying("error.zip_member", name=name, detail=str(exc)) from exc
         return Metered(stream, self._budget, lambda: info.compress_size, claimed)
+
+
+def _modified(info: zipfile.ZipInfo) -> float | None:
+    """The member's time as the zip recorded it (local time, to the two seconds)."""
+    try:
+        return datetime(*info.date_time).timestamp()
+    except (ValueError, OverflowError):
+        return None

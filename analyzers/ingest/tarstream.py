@@ -38,6 +38,7 @@ class TarEntry:
     name: str
     size: int
     type: bytes
+    mtime: float | None = None  # seconds since the epoch, as the archiver recorded it
 
     def is_file(self) -> bool:
         return self.type in _REGULAR
@@ -84,7 +85,7 @@ class TarStream:
             name, size = overrides.get("path", info.name), int(overrides.get("size", info.size))
             overrides = {}
             self._start_entry(size if info.type not in _NO_DATA else 0)
-            yield TarEntry(name, self._data_left, info.type)
+            yield TarEntry(name, self._data_left, info.type, _mtime(overrides, info))
 
     def open(self) -> BinaryIO:
         """The current entry's data, valid until the iteration moves on. Unbuffered: each
@@ -153,6 +154,15 @@ class _EntryReader(ReadOnlyStream):
 
     def read(self, size: int = -1) -> bytes:
         return self._stream.read_data(size)
+
+
+def _mtime(overrides: dict[str, str], info: tarfile.TarInfo) -> float | None:
+    """The entry's modification time (a pax record's wins, as for path and size)."""
+    try:
+        value = float(overrides.get("mtime", info.mtime))
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None
 
 
 def _pax_records(body: bytes) -> dict[str, str]:

@@ -14,6 +14,7 @@ full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.ver
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from typing import BinaryIO, Protocol
 
@@ -53,6 +54,7 @@ from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.wrapped import WrapJoiner
+from analyzers.formats.year_less import YEAR_LESS, YearLess
 from analyzers.ingest.layout import agent_local_rank
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
@@ -278,12 +280,15 @@ class _FileScanner(ScanSink):
         self.elastic.close_all(self)
         self.indented.close_all(self)
         year = self.hints.year
+        pending = self._year_less_checkpoints() if year is None else None
         if self.checkpoint_lines is not None:
             self._finish_checkpoints(self.checkpoint_lines.finish(year))
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
         self._read_quiet_end()
         self.events.sort(key=lambda event: event.line)
+        if year is None and (self.partial or pending):
+            self.facts[YEAR_LESS] = self._year_less(pending)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
         if self.structured:
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
@@ -318,6 +323,21 @@ class _FileScanner(ScanSink):
         lineno, frame, cited = cut
         event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
         event.text = cited
+
+    def _year_less_checkpoints(self) -> tuple[array, array] | None:
+        """The checkpoints whose times wait for a year this file never gave, before the
+        track drops those times: the bundle's other files may know it."""
+        track = self.checkpoint_lines.track if self.checkpoint_lines is not None else None
+        if track is None or not track.year_pending:
+            return None
+        return array("I", track.year_pending), array(
+            "d", (track.time[i] for i in track.year_pending)
+        )
+
+    def _year_less(self, pending: tuple[array, array] | None) -> YearLess:
+        index = {id(event): i for i, event in enumerate(self.events)}
+        events = [(index[id(e)], p) for e, p in self.partial if id(e) in index]
+        return YearLess(events, pending or (array("I"), array("d")))
 
     def _finish_checkpoints(self, track: CheckpointTrack) -> None:
         if not len(track):

@@ -43,7 +43,9 @@ OnScanned = Callable[[FileScan], None]
 
 def member_info(member: Member) -> FileInfo:
     kind, rank = classify_path(member.path)
-    return FileInfo(path=member.path, kind=kind, rank=rank, size_bytes=member.size)
+    return FileInfo(
+        path=member.path, kind=kind, rank=rank, size_bytes=member.size, modified=member.modified
+    )
 
 
 def scan_members(

@@ -14,6 +14,7 @@ from analyzers.core.types import Diagnosis, FileInfo, FileScan
 from analyzers.ingest.layout import classify_path
 from analyzers.report.diagnose import diagnose
 from analyzers.scan.member import scan_file
+from analyzers.timeline.bundle_year import place_year_less_times
 from analyzers.timeline.correlate import correlate
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 
@@ -29,6 +30,7 @@ def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
     """Several files of one small bundle, diagnosed together."""
     matcher = CheckpointMatcher(())
     scans = [scan_text(path, text, matcher) for path, text in files.items()]
+    place_year_less_times(scans)
     assign_worker_ranks(scans)
     correlation = correlate(scans, None)
     return diagnose(scans, correlation, correlation.world_size)

@@ -2,7 +2,9 @@
 
 import gzip
 import io
+import tarfile
 import zipfile
+from datetime import datetime
 
 from analyzers.core.limits import Limits
 from analyzers.ingest.bundle import Bundle
@@ -65,3 +67,26 @@ def test_a_zip_inside_a_tar_is_named_in_a_warning(tmp_path):
 
     assert _paths(bundle) == []
     assert bundle.warnings == ["skipped 'node0.zip': a zip inside a tar cannot be streamed"]
+
+
+def test_a_members_modification_time_comes_with_it(tmp_path):
+    """A file's time as the archiver recorded it: the year of a log that never wrote one."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        info = tarfile.TarInfo("job/log_1.log")
+        info.size, info.mtime = len(hostile.ERROR_LOG), 1796400000  # 2026-12-04
+        tar.addfile(info, io.BytesIO(hostile.ERROR_LOG))
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", buffer.getvalue()), limits=Limits())
+
+    [member] = bundle.members()
+    assert member.modified == 1796400000
+
+
+def test_a_zip_members_recorded_time_comes_with_it(tmp_path):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("log_0.log", date_time=(2026, 12, 4, 15, 27, 30)), b"ok\n")
+    bundle = Bundle(hostile.write(tmp_path / "job.zip", buffer.getvalue()), limits=Limits())
+
+    [member] = bundle.members()
+    assert datetime.fromtimestamp(member.modified).year == 2026
