@@ -7,7 +7,9 @@ rendezvous error only wraps it), a rendezvous another node's agent closed
 gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), DDP's
 constructor finding that the ranks built different models
 (docs/labelling.md#ddp-finds-the-ranks-hold-different-models), and NCCL
-refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). The excerpts follow
+refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). Also the store
+itself: a build without the libuv store a release asks for by default, and the bare store waits
+of the oldest releases. The excerpts follow
 the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
 with values of our own.
 """
@@ -309,3 +311,66 @@ def test_srun_task_labels_keep_the_torch_rank_of_each_line() -> None:
     assert diagnosis.first_error is not None
     assert "CUDA out of memory" in diagnosis.first_error.text
     assert 3 in diagnosis.culprit_ranks
+
+
+# A Windows launch on a torch release that asks for the libuv TCP store by default while its
+# build has none: torchrun's static rendezvous refuses to create the store
+# (docs/labelling.md#config-driver_env-or-weight_load).
+LIBUV_STORE_MISSING = r"""W0611 09:14:02.118000 4412 site-packages\torch\distributed\elastic\multiprocessing\redirects.py:29] NOTE: Redirects are currently not supported in Windows or MacOs.
+Traceback (most recent call last):
+  File "C:\Users\dev\miniconda3\envs\train\Lib\site-packages\torch\distributed\elastic\agent\server\api.py", line 500, in _rendezvous
+    rdzv_info = spec.rdzv_handler.next_rendezvous()
+                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "C:\Users\dev\miniconda3\envs\train\Lib\site-packages\torch\distributed\elastic\rendezvous\static_tcp_rendezvous.py", line 67, in next_rendezvous
+    self._store = TCPStore(  # type: ignore[call-arg]
+                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+RuntimeError: use_libuv was requested but PyTorch was build without libuv support
+"""
+
+
+def test_a_store_that_asks_for_libuv_the_build_lacks_is_a_setting() -> None:
+    diagnosis = diagnose_text("launcher.log", LIBUV_STORE_MISSING)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "use_libuv was requested" in diagnosis.first_error.text
+    assert "cfg.store_libuv_not_built" in _rules(diagnosis)
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_newer_store_error_class_words_the_libuv_refusal_the_same() -> None:
+    text = (
+        "torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built "
+        "without libuv support, run with USE_LIBUV=0 to disable it.\n"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "config"
+    assert "cfg.store_libuv_not_built" in _rules(diagnosis)
+
+
+# Releases before the store had an error class of its own raise its waits bare from the
+# process group's constructor (docs/labelling.md#a-rank-that-never-reached-the-store).
+OLD_STORE_WAIT = """\
+Traceback (most recent call last):
+  File "train_dist.py", line 41, in setup
+    dist.init_process_group(backend="gloo", init_method=args.dist_url, world_size=args.world_size, rank=args.rank)
+  File "/usr/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 455, in init_process_group
+    _default_pg = _new_process_group_helper(
+  File "/usr/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 525, in _new_process_group_helper
+    pg = ProcessGroupGloo(prefix_store, rank, world_size, timeout=timeout)
+RuntimeError: {message}
+"""
+
+
+def test_the_oldest_store_waits_read_as_the_store_timeout() -> None:
+    for message in ("Socket Timeout", "Wait timeout"):
+        diagnosis = diagnose_text("rank0.log", OLD_STORE_WAIT.format(message=message))
+        assert diagnosis.category == "hccl", message
+        assert diagnosis.first_error is not None
+        assert diagnosis.first_error.text == f"RuntimeError: {message}"
+        assert "hccl.store_timeout" in _rules(diagnosis), message
+
+
+def test_an_hccl_socket_wait_is_not_the_old_store_wording() -> None:
+    text = "RuntimeError: Wait timeout for sockets recv, recvSize[0]\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "hccl.store_timeout" not in _rules(diagnosis)
