@@ -76,6 +76,22 @@ def test_the_ascend_runtimes_own_device_error_records_alone_read_as_ascend():
     assert accelerator_of([kernel_task]) == "ascend"
 
 
+def test_an_import_that_misses_a_torch_npu_symbol_reads_as_ascend():
+    """An extension built against another torch_npu release fails to load with an undefined
+    symbol; its mangled name (torch_npu's c10_npu / at_npu namespaces) is the only Ascend
+    word. torch's own missing symbol names no stack."""
+    npu_ext = rank_log(
+        "OSError: /opt/app/vendor/npu/fused_ext.so: undefined symbol: "
+        "_ZN7c10_npu3acl18AclrtGetDeviceInfoEjPv"
+    )
+    torch_ext = rank_log(
+        "OSError: /opt/app/vendor/cpu/fused_ext.so: undefined symbol: "
+        "_ZN5torch8autograd12VariableInfoC1ERKN2at6TensorE"
+    )
+    assert accelerator_of([npu_ext]) == "ascend"
+    assert accelerator_of([torch_ext]) is None
+
+
 def test_a_gloo_job_on_cpus_tells_neither():
     scan = rank_log(
         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"

@@ -103,6 +103,13 @@ RUN_LOG_LOST = """\
 """
 
 
+LONE_SOCKET_TIMEOUT = """\
+[W VariableFallbackKernel.cpp:51] Warning: CAUTION: The operator 'aten::unique_consecutive' is not currently supported on the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)
+EI0006: 2026-05-14-07:21:44.612.087 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
+        Solution: 1. Check the rank service processes with other errors or no errors in the cluster.2. If this error is reported for all NPUs, check whether the time difference between the earliest and latest errors is greater than the connect timeout interval (120s by default)
+"""
+
+
 def _rules(diagnosis) -> set[str]:
     return {e.rule for e in diagnosis.evidence if e.rule}
 
@@ -196,6 +203,16 @@ def test_a_socket_receive_that_timed_out_is_a_wait_for_the_peer() -> None:
     assert "[RecvMsg]Failed" not in diagnosis.first_error.text
     assert "hccl.socket_timeout" in _rules(diagnosis)
     assert diagnosis.confidence >= 0.5
+
+
+def test_a_lone_socket_timeout_offers_a_stall_beside_the_collective() -> None:
+    """EI0006 only ends a wait; with no peer's failure in the log the peer may have stalled
+    without a word (docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout)."""
+    diagnosis = diagnose_text("train.log", LONE_SOCKET_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Getting socket times out" in diagnosis.first_error.text
+    assert "hang" in _alternatives(diagnosis)
 
 
 def test_the_peer_own_failure_explains_the_socket_receive_timeout() -> None:
