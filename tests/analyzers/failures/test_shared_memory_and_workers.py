@@ -9,7 +9,7 @@ block, the data loader's error in the main process) with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 NCCL_SHM = """\
 [rank1]: Traceback (most recent call last):
@@ -131,3 +131,140 @@ def test_a_refused_iova2_registration_is_read_like_the_older_call() -> None:
     assert diagnosis.first_error is not None
     assert "ibv_reg_mr_iova2 failed" in diagnosis.first_error.text
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: older torch names a loader worker's
+# SIGBUS without the shared-memory sentence; it is still the loader's shared memory.
+OLD_WORKER_BUS_ERROR = """\
+  File "/opt/venvs/det/lib/python3.6/multiprocessing/connection.py", line 379, in _recv
+    chunk = read(handle, remaining)
+  File "/opt/venvs/det/lib/python3.6/site-packages/torch/utils/data/dataloader.py", line 227, in handler
+    _error_if_any_worker_fails()
+RuntimeError: DataLoader worker (pid 52117) is killed by signal: Bus error. Details are lost due to multiprocessing. Rerunning with num_workers=0 may give better error trace.
+"""
+
+
+def test_an_older_loader_bus_error_is_the_shared_memory_below_the_confident_band() -> None:
+    diagnosis = diagnose_text("train.log", OLD_WORKER_BUS_ERROR)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "killed by signal: Bus error" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+    assert "dev.segfault" not in _rules(diagnosis)
+
+
+def test_a_worker_that_exited_with_no_reason_is_a_dead_process() -> None:
+    text = (
+        '[rank2]:   File "/srv/vid/train.py", line 90, in <module>\n'
+        "[rank2]:     for batch in loader:\n"
+        "[rank2]: RuntimeError: DataLoader worker (pid(s) 40913) exited unexpectedly\n"
+    )
+    diagnosis = diagnose_text("rank2.log", text)
+    assert diagnosis.category == "device_fault"
+    assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.7
+
+
+def test_an_exit_under_the_loaders_signal_line_restates_it() -> None:
+    text = WORKER_BUS_ERROR + "RuntimeError: DataLoader worker (pid(s) 70113) exited unexpectedly\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "exited unexpectedly" not in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.85  # the restatement does not contest it
+
+
+def test_a_timed_exit_does_not_outrank_the_untimed_crash_that_explains_it() -> None:
+    # The job logs the exception it caught with a timestamp; the worker's own crash line, on
+    # stderr, has none. The crash is the cause, the exit its symptom.
+    diagnosis = diagnose_files(
+        {
+            "attempt_0/3/stdout.log": (
+                "2026-03-02 10:14:07,511 [rank3] INFO step 40 loss 2.113\n"
+                "2026-03-02 10:14:09,730 [rank3] ERROR model run failed: "
+                "DataLoader worker (pid(s) 30512) exited unexpectedly\n"
+            ),
+            "attempt_0/3/stderr.log": (
+                "ERROR: Unexpected segmentation fault encountered in worker.\n"
+                "[rank3]: RuntimeError: DataLoader worker (pid 30512) is killed by signal: "
+                "Segmentation fault. \n"
+            ),
+        }
+    )
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exited unexpectedly" not in diagnosis.first_error.text
+
+
+LOADER_FD_LIMIT = """\
+Traceback (most recent call last):
+  File "/srv/recon/train.py", line 205, in train
+    for batch_idx, sample in enumerate(loader):
+  File "/opt/py/lib/python3.8/site-packages/torch/utils/data/dataloader.py", line 1017, in _try_get_data
+    raise RuntimeError(
+RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase the limit using `ulimit -n` in the shell or change the sharing strategy by calling `torch.multiprocessing.set_sharing_strategy('file_system')` at the beginning of your code
+"""
+
+
+def test_the_loaders_open_file_limit_is_the_hosts_limit() -> None:
+    diagnosis = diagnose_text("train.log", LOADER_FD_LIMIT)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Too many open files" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_stripped_descriptor_is_read_the_same_way_with_less_confidence() -> None:
+    text = (
+        '  File "/opt/py/lib/python3.7/multiprocessing/reduction.py", line 161, in recvfds\n'
+        "    len(ancdata))\n"
+        "RuntimeError: received 0 items of ancdata\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "driver_env"
+    explicit = diagnose_text("train.log", LOADER_FD_LIMIT)
+    assert diagnosis.confidence < explicit.confidence
+
+
+def test_a_shared_memory_object_that_cannot_be_opened_then_errno_24() -> None:
+    text = (
+        '  File "/opt/py/lib/python3.6/dist-packages/torch/multiprocessing/reductions.py", line 243, in reduce_storage\n'
+        "RuntimeError: unable to open shared memory object </torch_8812_55120193> in read-write mode\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.6/socket.py", line 460, in fromfd\n'
+        "    nfd = dup(fd)\n"
+        "OSError: [Errno 24] Too many open files\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "shared memory object" in diagnosis.first_error.text
+
+
+def test_nccls_socket_warning_is_not_the_open_file_rule() -> None:
+    text = "box-2:3171:3171 [0] misc/socket.cc:440 NCCL WARN Call to socket failed : Too many open files\n"
+    diagnosis = diagnose_text("node0.log", text)
+    assert "env.open_file_limit" not in _rules(diagnosis)
+
+
+STREAMING_SHM_TAKEN = """\
+[rank3]:   File "/opt/py/lib/python3.11/multiprocessing/shared_memory.py", line 104, in __init__
+[rank3]:     self._fd = _posixshmem.shm_open(
+[rank3]:                ^^^^^^^^^^^^^^^^^^^^^
+[rank3]: FileExistsError: [Errno 17] File exists: '/000002_locals'
+"""
+
+
+def test_a_shared_memory_name_that_is_taken_is_the_hosts_dev_shm() -> None:
+    diagnosis = diagnose_text("rank3.log", STREAMING_SHM_TAKEN)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "File exists: '/000002_locals'" in diagnosis.first_error.text
+    assert {"config", "other"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_existing_directory_is_not_a_shared_memory_segment() -> None:
+    text = STREAMING_SHM_TAKEN.replace("'/000002_locals'", "'/mnt/out/run3'")
+    diagnosis = diagnose_text("rank3.log", text)
+    assert "env.shm_name_taken" not in _rules(diagnosis)
