@@ -29,6 +29,9 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
+[gpu-node-2:3/8] 2025-06-03 09:13:02,116 (trainer:617) WARNING: The grad norm is nan. ...
+                                          (ESPnet: host, then rank/world size when
+                                           distributed, time, module:line, level)
 """
 
 from __future__ import annotations
@@ -89,6 +92,14 @@ HEADERS = (
         r"\[(?P<ts>(?:\d{4}-)?\d\d[-/]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)\] "
         r"(?P<level>[DIWEFC]|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) "
         r"[A-Za-z_][\w.-]*(?: pid=(?P<pid>\d+))? \| ",
+    ),
+    header(
+        NAME,
+        r"\[[\w.-]+(?::(?P<rank>\d+)/\d+)?\] (?P<ts>"
+        + _DATE
+        + r") \([\w.]+:\d+\) "
+        + _LEVEL
+        + r": ",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),

@@ -501,6 +501,26 @@ CASES = [
         "unhandled exception",
     ),
     (
+        # ESPnet's distributed trainer: host, rank/world size, time, module:line, level
+        "espnet-distributed",
+        "[gpu-node-2:3/8] 2025-06-03 09:13:02,116 (trainer:617) WARNING: The grad norm is nan.",
+        "logging",
+        "WARNING",
+        3,
+        None,
+        "The grad norm is nan.",
+    ),
+    (
+        # the same without a process group: the host alone names no rank
+        "espnet-single",
+        "[gpu-node-2] 2025-06-03 09:13:02,116 (asr_train:24) ERROR: training stopped",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "training stopped",
+    ),
+    (
         # the same brackets in front of free text name no file: not a logger header
         "bracketed-level-then-free-text",
         "[ERROR] the results table is empty",
