@@ -833,6 +833,21 @@ WALKS = [
         False,
     ),
     (
+        "numbers went non-finite",
+        facts("other", "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 1.2e-05, 'epoch': 0.31}"),
+        [*EXPLICIT, "nonfinite_numbers"],
+        False,
+    ),
+    (
+        "a loss scaler that gave up",
+        facts(
+            "other",
+            "Exception: Current loss scale already at minimum - cannot decrease scale anymore.",
+        ),
+        [*EXPLICIT, "nonfinite_numbers"],
+        False,
+    ),
+    (
         "other",
         facts("other", "ZeroDivisionError: division by zero"),
         [*EXPLICIT, "other_error"],
