@@ -3,7 +3,9 @@
 The first error's own words count twice; the other error lines of its block, the innermost
 traceback frame above it and the codes they print count once (`analyzers.classify.hints` holds the
 vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
-nor its block carries one from a signature.
+nor its block carries one from a signature. A block line that another rank wrote (ranks sharing
+one stdout print their own failures next to each other) says nothing about this error and
+does not vote.
 """
 
 from __future__ import annotations
@@ -27,10 +29,17 @@ def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]
     if first is None:
         return None
     own = first.event.message or first.event.text
-    others = [item.event.message or item.event.text for item in chain.nearby if item is not first]
-    codes = _code_categories([first, *chain.nearby])
+    nearby = [item for item in chain.nearby if _same_writer(item, first)]
+    others = [item.event.message or item.event.text for item in nearby if item is not first]
+    codes = _code_categories([first, *nearby])
     category = vote(own, [*others, *_frames_above(first, scans)], codes)
     return (category, TAXONOMY[category][0]) if category else None
+
+
+def _same_writer(item: Classified, first: Classified) -> bool:
+    """False for a line another rank wrote; lines without a rank stay in the vote."""
+    rank, own = item.event.rank, first.event.rank
+    return rank is None or own is None or rank == own
 
 
 def _code_categories(items: Iterable[Classified]) -> list[str | None]:

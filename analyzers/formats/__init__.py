@@ -1,6 +1,7 @@
 """One module per log format; `analyzers.scan.member` drives them.
 
-Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, with the
+Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, `richlog`
+(rich's console handler, whose right-hand path column is dropped from the message), with the
 launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
 below it). What a paste did to every line of a file (a shared indent, double spacing):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats import ggml, glog, jsonlines, plog, pylogging, syslog, torch_npu
+from analyzers.formats import ggml, glog, jsonlines, plog, pylogging, richlog, syslog, torch_npu
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
@@ -24,6 +24,7 @@ HEADERS: tuple[Header, ...] = (
     *glog.HEADERS,
     *ggml.HEADERS,
     *pylogging.HEADERS,
+    *richlog.HEADERS,
     *syslog.HEADERS,
 )
 _ROUNDS = 3
@@ -79,6 +80,8 @@ def _take_header(line: ParsedLine) -> bool:
                 _order.insert(0, _order.pop(position))
             _apply(line, head.source, found)
             line.message = line.message[found.end() :]
+            if head.source == richlog.NAME:
+                line.message = richlog.drop_path_column(line.message)
             return found.end() > 0
     return False
 
@@ -106,6 +109,8 @@ def _apply(line: ParsedLine, source: str, found: re.Match[str]) -> None:
 
 def _glog_ts(source: str, ts: str, level: str | None) -> str:
     """glog times only parse with their level letter in front (`E1129 07:25:37.49`)."""
+    if source == richlog.NAME:
+        return richlog.iso_time(ts)
     if source == glog.NAME and ts[0].isdigit() and " " in ts and "-" not in ts:
         return f"{level or 'I'}{ts}"
     return ts

@@ -72,3 +72,56 @@ def test_literals_that_end_alike_are_looked_for_behind_their_shared_ending():
     block = b"layer 0 passed\nwaiting for rank 3\n"
     assert found._present(block) == [b"passed", b"waiting for rank"]
     assert found._present(b"layer 0 passed\n[rank3] step 1\n") == [b"passed"]
+
+
+RICH_LOG = """\
+[12/04/26 15:45:12] INFO     [rank1] load weights passed                                 infer.py:84
+                    INFO     [rank1] prefill start: 8 tokens                             infer.py:84
+                    INFO     [rank1]   norm passed                                       infer.py:84
+                    INFO     [rank1]   attention passed                                  infer.py:84
+                    INFO     [rank1]   MoE passed                                        infer.py:84
+                    INFO     [rank1] layer 0 passed                                      infer.py:84
+[12/04/26 15:45:13] INFO     [rank1]   norm passed                                       infer.py:84
+                    INFO     [rank1] model run success                                   infer.py:84
+"""
+
+LOGURU_COLOURED = "".join(
+    f"\x1b[32m2026-12-04 15:46:52.7{n:02d}\x1b[0m | \x1b[1mINFO    \x1b[0m | rank1 | "
+    f"\x1b[36m__main__\x1b[0m:\x1b[36m{where}\x1b[0m:\x1b[36m{line}\x1b[0m - \x1b[1m{text}\x1b[0m\n"
+    for n, (where, line, text) in enumerate(
+        [
+            ("main", 220, "load weights passed"),
+            ("main", 228, "prefill start: 8 tokens"),
+            ("forward", 177, "  norm passed"),
+            ("forward", 186, "  attention passed"),
+            ("forward", 198, "  MoE passed"),
+            ("main", 233, "layer 0 passed"),
+            ("forward", 177, "  norm passed"),
+        ]
+    )
+)
+
+
+def test_a_rich_console_log_keeps_every_checkpoint():
+    track = _track(RICH_LOG)
+    assert list(track.texts_in_order()) == [
+        "load weights passed",
+        "norm passed",
+        "attention passed",
+        "MoE passed",
+        "layer 0 passed",
+        "norm passed",
+        "model run success",
+    ]
+
+
+def test_loguru_records_keep_every_checkpoint_behind_their_location():
+    track = _track(LOGURU_COLOURED)
+    assert list(track.texts_in_order()) == [
+        "load weights passed",
+        "norm passed",
+        "attention passed",
+        "MoE passed",
+        "layer 0 passed",
+        "norm passed",
+    ]

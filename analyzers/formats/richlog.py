@@ -1,0 +1,41 @@
+"""rich's logging handler (`rich.logging.RichHandler`) writing a job's console log.
+
+    [12/04/26 15:45:12] INFO     [rank1] init process group: backend=gloo rank=1     infer.py:84
+                                 world_size=4 master=localhost:38455 attempt=0
+                        INFO     [rank1]   norm passed                               infer.py:84
+                        ERROR    model run failed: [enforce fail at alloc_cpu.cpp:127] err   infer.py:85
+
+The time column is `[%x %X]` (month/day/two-digit year in the C locale) and stays blank
+while the second does not change; the level is padded to eight characters; the record's
+source file and line sit right-aligned in a column of their own at the end of a record's
+first line. A long message wraps onto lines whose time and level columns are blank; those
+are read as plain lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats.base import header
+
+NAME = "rich"
+
+HEADERS = (
+    header(
+        NAME,
+        r"(?:\[(?P<ts>\d\d/\d\d/\d\d \d\d:\d\d:\d\d)\] | {20})"
+        r"(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL) {1,5}(?=\S)",
+    ),
+)
+_PATH_COLUMN = re.compile(r"\s+[\w.-]+\.py:\d+$")
+_DATE = re.compile(r"(\d\d)/(\d\d)/(\d\d) ")
+
+
+def drop_path_column(message: str) -> str:
+    """The message without the right-aligned `file.py:line` column."""
+    return _PATH_COLUMN.sub("", message)
+
+
+def iso_time(ts: str) -> str:
+    """`12/04/26 15:45:12` as `2026-12-04 15:45:12`."""
+    return _DATE.sub(lambda m: f"20{m.group(3)}-{m.group(1)}-{m.group(2)} ", ts, count=1)
