@@ -39,6 +39,7 @@ The original is the chain's root there although it comes second: the wrapper's r
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass
 
@@ -239,11 +240,16 @@ def _stops_at_type(message: str) -> bool:
 
 def _ends_traceback(message: str) -> bool:
     """An exception line: `Type: text`, or a bare class name. A bare lower-case word is the
-    tail of a frame line a terminal wrapped (`...in finish_grad` / `sync`), not a class."""
+    tail of a frame line a terminal wrapped (`...in finish_grad` / `sync`), not a class. A
+    Python keyword is never a class: `lambda: run_node(...)` or `else: ...` is a frame's source
+    line in a paste that lost the traceback's indentation (every line at one depth after a
+    `[rank0]: ` prefix), not the exception that ends it."""
     found = _EXCEPTION.match(message)
     if not found:
         return False
     name = found.group("type").rsplit(".", 1)[-1]
+    if keyword.iskeyword(found.group("type").split(".", 1)[0]):
+        return False
     return ":" in message or not name[0].islower() or bool(_EXCEPTION_NAME.search(name))
 
 

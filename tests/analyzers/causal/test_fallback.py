@@ -95,6 +95,16 @@ def test_a_plain_error_raised_inside_triton_backend_code_is_config() -> None:
     assert label(found) == ("config", "framework")
 
 
+def test_a_triton_backend_module_named_by_the_import_machinery_is_config() -> None:
+    # the frames are importlib's own: the failed module is named only in the message
+    frame = 'File "<frozen importlib._bootstrap_external>", line 1355, in _get_parent_path'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("KeyError: 'triton.backends.nvidia.compiler'", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
 def test_the_same_error_raised_in_the_kernel_authors_own_module_is_not_config() -> None:
     frame = 'File "/srv/kernels/triton_ops/fused_norm.py", line 52, in make_attrs'
     found = events(

@@ -107,6 +107,34 @@ def test_source_lines_of_a_logged_traceback_are_not_errors():
     assert [line for line, _, _ in errors(scan(text))] == [5]
 
 
+FLATTENED = """\
+[rank0]: Traceback (most recent call last):
+[rank0]: File "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/utils.py", line 2017, in wrap_fake_exception
+[rank0]: return fn()
+[rank0]: ^^^^
+[rank0]: File "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/utils.py", line 2472, in <lambda>
+[rank0]: lambda: run_node(tx.output, node, args, kwargs, nnmodule)
+[rank0]: ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]: File "/opt/venv/lib/python3.11/site-packages/torch/_decomp/decompositions.py", line 4102, in mv
+[rank0]: else: torch._check(
+[rank0]: torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in method matmul of type object at 0x7f00c0ffee00>(*(FakeTensor(..., size=(2, s1, 64)), FakeTensor(..., size=(0,))), **{}):
+"""
+
+
+def test_a_keyword_led_source_line_of_a_flattened_traceback_is_not_its_exception():
+    # a forum paste lost the traceback's indentation: source lines sit at the frames' depth,
+    # and `lambda: ...` or `else: ...` read like `Type: text` but no class is named by a keyword
+    assert errors(scan(FLATTENED)) == [
+        (
+            10,
+            "traceback",
+            "torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in "
+            "method matmul of type object at 0x7f00c0ffee00>(*(FakeTensor(..., size=(2, s1, 64)), "
+            "FakeTensor(..., size=(0,))), **{}):",
+        )
+    ]
+
+
 def test_interleaved_ranks_keep_their_own_tracebacks():
     text = (
         "[default0]:Traceback (most recent call last):\n"
