@@ -5,11 +5,12 @@
     WORLD_SIZE=16
 
 The year lets year-less times (glog `E1129 ...`, vLLM `04-02 19:33:00`) be placed; it comes
-from the first full date in the file, any dated event, or the file name. `rank_hint` is
-given only when the path had no rank and the content names exactly one; `named_rank` is the
-same for a file whose directory numbers ranks per launcher agent (a local rank);
-`local_named_ranks` maps each `[defaultN]:` tag of a launcher's copied lines to the rank its
-first line stating one names. Serving frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
+from the first full date in the file, any dated event, or the file name (a file with none
+takes the bundle's: `timeline.bundle_year`). `rank_hint` is given only when the path had no
+rank and the content names exactly one; `named_rank` is the same for a file whose directory
+numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
+tag of a launcher's copied lines to the rank its first line stating one names. Serving
+frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 """
 
 from __future__ import annotations
