@@ -20,7 +20,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
-from analyzers.causal.wait_places import arrived_late, in_other_collective, unreached_store
+from analyzers.causal.wait_places import (
+    arrived_late,
+    in_other_collective,
+    keys_waited_for,
+    unreached_store,
+)
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.classify.events import TIER_CAUSE, Classified
@@ -62,6 +67,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     return (
         found
         or unreached_store(chain)
+        or keys_waited_for(chain)
         or in_other_collective(chain, scans)
         or arrived_late(chain, correlation)
         or _exited_first(first, scans)

@@ -52,7 +52,7 @@ def find_first_error(
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
     if chain.first.rank is None:
-        chain.first.rank = _block_rank(chain.nearby)
+        chain.first.rank = _block_rank(chain.nearby, chain.first, offsets)
     chain.supporting = _supporting(chain.first, ordered, chain.nearby)
     chain.cascades = _cascades(ordered, chain)
     chain.own_failures = [i for i in ordered if i.tier in OWN_FAILURE_TIERS and not i.demoted]
@@ -231,11 +231,25 @@ def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, floa
 # --- supporting lines and cascades ---------------------------------------------------------
 
 
-def _block_rank(block: Sequence[Classified]) -> int | None:
+def _block_rank(
+    block: Sequence[Classified], first: Classified, offsets: Mapping[int, float]
+) -> int | None:
     """The rank of an error block whose headline has none (a CANN line inside a rank's
-    exception text): the one rank the block's other lines name, if they agree."""
-    ranks = {item.rank for item in block if item.rank is not None}
+    exception text): the one rank the block's other lines name, if they agree. A line
+    printed seconds apart from the headline is another writer's, not the block's (in a
+    combined stdout, a rank's own error a few lines below a c10d line without a rank)."""
+    at = epoch(first, offsets)
+    ranks = {
+        item.rank
+        for item in block
+        if item.rank is not None and not _apart_in_time(item, at, offsets)
+    }
     return ranks.pop() if len(ranks) == 1 else None
+
+
+def _apart_in_time(item: Classified, at: float | None, offsets: Mapping[int, float]) -> bool:
+    moment = epoch(item, offsets)
+    return at is not None and moment is not None and abs(moment - at) > CLOCK_TOLERANCE_S
 
 
 def _near(item: Classified, first: Classified) -> bool:

@@ -14,7 +14,11 @@ the rank comparison finds no one. Three things still tell the ranks apart:
 - whether each rank got through to the rendezvous store at all: ranks that reached it wait
   there for keys or for clients to join, while a rank given an address or port where no
   store listens times out connecting. The few that never connected, while the others waited
-  in the store, are the ones the others waited for.
+  in the store, are the ones the others waited for. A rank that reached the store names
+  what it waited for: gloo's set-up waits for each peer's address under a key that ends in
+  that peer's rank (`wait timeout after 30000ms, keys: /default_pg/0//cpu//0/3`), so when the
+  waiting ranks agree on the few keys that never came, those ranks are the ones they waited
+  for, even when the connect failures themselves carry no rank.
 
 All three are read only when the first error is a wait (`analyzers.causal.culprits`), after the
 rank comparison and before the launcher's first exit, which says least.
@@ -22,6 +26,7 @@ rank comparison and before the launcher's first exit, which says least.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -98,6 +103,32 @@ def unreached_store(chain: CausalChain) -> Blame | None:
         return None
     ranks = sorted(unreached)
     return Blame(ranks, say("waited.unreached", many=several(ranks)))
+
+
+# gloo's address key for one rank of a group: <group prefix>//cpu//<n>/<rank>
+_PEER_KEY = re.compile(r"\bkeys: .*?//cpu//\d+/(?P<rank>\d+)\b")
+
+
+def keys_waited_for(chain: CausalChain) -> Blame | None:
+    """The ranks whose address keys every rank that waited in the store timed out on, when
+    at least two ranks waited and they name the same few peers, none of which failed or
+    waited itself (the store's own rank counting clients is a waiter, not the one missing)."""
+    named: dict[int, set[int]] = {}
+    waiters: set[int] = set()
+    for item in [*chain.top, *chain.waited_behind]:
+        if item.rank is None:
+            continue
+        waiters.add(item.rank)
+        keys = {int(m["rank"]) for m in _PEER_KEY.finditer(item.event.message or item.event.text)}
+        if keys:
+            named.setdefault(item.rank, set()).update(keys)
+    if len(named) < MIN_WAITERS:
+        return None
+    agreed = set.intersection(*named.values())
+    if not agreed or agreed & waiters or len(agreed) >= len(named):
+        return None
+    ranks = sorted(agreed)
+    return Blame(ranks, say("waited.keys", many=several(ranks)))
 
 
 def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame | None:

@@ -34,7 +34,10 @@ A wrapper that re-raises an exception caught in another process prints its own e
 first and the caught one's traceback after it, under `Original Traceback (most recent call
 last):` (torch's DataLoader: `ValueError: Caught ValueError in DataLoader worker process 0.`).
 The original is the chain's root there although it comes second: the wrapper's record is
-`chained` with the original as its `root_line`, as a re-raise is.
+`chained` with the original as its `root_line`, as a re-raise is. torch.multiprocessing.spawn's
+join does the same for a child that raised: an empty `ProcessRaisedException:`, then
+`-- Process 5 terminated with the following error:` and the child's own traceback. The number
+is the child's spawn index (its local rank), so the child's exception is that rank's.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ FRAME_SOURCE = "traceback_frame"
 _HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
+# torch.multiprocessing.spawn's join, above the traceback of the child that raised
+_SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
 _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
@@ -86,6 +91,7 @@ class _Open:
     root_line: int | None = None  # set when this traceback continues a chain
     indent: int = 0  # leading blanks of the header: a quoted traceback is indented as a whole
     wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
+    child: int | None = None  # the spawned child (its local rank) whose traceback this is
 
 
 @dataclass(slots=True)
@@ -119,7 +125,10 @@ class TracebackTracker:
         state = self._open.get(key)
         if _HEADER.match(message):
             root = self._chain_root.pop(key, None)
-            self._open[key] = _Open(lineno, root_line=root, indent=_lead(message))
+            opened = _Open(lineno, root_line=root, indent=_lead(message))
+            if state is not None and state.child is not None and state.frame is None:
+                opened.wrapper, opened.child = state.wrapper, state.child
+            self._open[key] = opened
             return True
         if state is not None:
             return self._inside(lineno, line, state, sink)
@@ -127,6 +136,14 @@ class TracebackTracker:
             wrapper = self._last_exception.get(key)
             if wrapper is not None and lineno - wrapper <= _MAX_MORE + 1:
                 self._open[key] = _Open(lineno, indent=_lead(message), wrapper=wrapper)
+                return True
+        child = _SPAWN_CHILD.match(message)
+        if child:
+            wrapper = self._last_exception.get(key)
+            if wrapper is not None and lineno - wrapper <= _MAX_MORE + 1:
+                self._open[key] = _Open(
+                    lineno, indent=_lead(message), wrapper=wrapper, child=int(child["index"])
+                )
                 return True
         if _CHAIN.match(message) and key in self._last_root:
             self._chain_root[key] = self._last_root[key]
@@ -171,7 +188,12 @@ class TracebackTracker:
             statement = _failed_assertion(lineno, sink)
             if statement is not None:
                 message = f"{message} ({statement})"
-        event = sink.emit(lineno, line, EventKind.ERROR, source=SOURCE, message=message)
+        if state.child is not None:
+            event = sink.emit(
+                lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=state.child
+            )
+        else:
+            event = sink.emit(lineno, line, EventKind.ERROR, source=SOURCE, message=message)
         self._continued[key] = _Message(
             event, line, indent=_lead(line.message), bare=_stops_at_type(message)
         )

@@ -130,3 +130,69 @@ def test_a_client_s_key_wait_that_ends_first_stands_behind_the_store_s_count(
     assert "4/5 clients joined" in diagnosis.first_error.text
     assert diagnosis.category == "config"
     assert diagnosis.culprit_ranks == []
+
+
+# One combined stdout (no `--tee`): the ranks log through Python logging with `[rankN]`, while
+# c10d's own lines (rank 3's connect to a mistyped MASTER_ADDR) carry no rank at all.
+COMBINED_TYPO = """\
+2026-12-04 15:47:47,813 [rank1] INFO rank 1: connecting to localhost:46807 backend=gloo
+2026-12-04 15:47:47,931 [rank5] INFO rank 5: connecting to localhost:46807 backend=gloo
+2026-12-04 15:47:47,940 [rank0] INFO rank 0: connecting to localhost:46807 backend=gloo
+2026-12-04 15:47:47,952 [rank3] INFO rank 3: connecting to trainer-mastr-0:46807 backend=gloo
+[W1204 15:47:47.828324316 socket.cpp:764] [c10d] The IPv6 network addresses of (trainer-mastr-0, 46807) cannot be retrieved (gai error: -2 - Name or service not known).
+2026-12-04 15:47:47,978 [rank4] INFO rank 4: connecting to localhost:46807 backend=gloo
+2026-12-04 15:47:47,988 [rank2] INFO rank 2: connecting to localhost:46807 backend=gloo
+[E1204 15:48:12.472120447 socket.cpp:1028] [c10d] The client socket has timed out after 30000ms while trying to connect to (trainer-mastr-0, 46807).
+[W1204 15:48:12.476212821 TCPStore.cpp:340] [c10d] TCP client failed to connect/validate to host trainer-mastr-0:46807 - retrying (try=0, timeout=30000ms, delay=17500ms): The client socket has timed out after 30000ms while trying to connect to (trainer-mastr-0, 46807).
+Exception raised from throwTimeoutError at /__w/pytorch/pytorch/torch/csrc/distributed/c10d/socket.cpp:1030 (most recent call first):
+<omitting python frames>
+
+"""
+KEY_WAIT_TRACEBACK = """\
+Traceback (most recent call last):
+  File "/work/job/infer.py", line 256, in <module>
+    main()
+  File "/work/job/infer.py", line 211, in main
+    dist.init_process_group(backend, timeout=timeout)
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper
+    return func(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 97, in wrapper
+    func_return = func(*args, **kwargs)
+                  ^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 1899, in init_process_group
+    default_pg, _ = _new_process_group_helper(
+                    ^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2169, in _new_process_group_helper
+    backend_class = ProcessGroupGloo(
+                    ^^^^^^^^^^^^^^^^^
+torch.distributed.DistStoreError: wait timeout after 30000ms, keys: /default_pg/0//cpu//0/3
+"""
+COMBINED_TYPO += "".join(
+    f"2026-12-04 15:48:18,0{ms} [rank{rank}] ERROR model run failed: wait timeout after "
+    f"30000ms, keys: /default_pg/0//cpu//0/3\n{KEY_WAIT_TRACEBACK}"
+    for rank, ms in ((5, 26), (1, 28), (2, 32), (0, 34), (4, 44))
+)
+
+
+def test_the_peers_key_waits_name_the_rank_whose_unranked_connect_failed(
+    tmp_path: Path,
+) -> None:
+    report = _plain_bundle(tmp_path, {"job.log": COMBINED_TYPO})
+    _rank_three_waited_for(report)
+
+
+def test_a_real_combined_stdout_with_one_mistyped_master_addr_blames_that_rank() -> None:
+    """Six ranks started by torchrun into one stdout, rank 3 with MASTER_ADDR mistyped; the
+    agent's tail (its first failed child is rank 5) follows the waits."""
+    fixture = Path(__file__).parents[2] / "fixtures" / "multirank" / "store_key_typo"
+    _rank_three_waited_for(analyze(fixture, AnalyzeOptions(workers=1)))
+
+
+def _rank_three_waited_for(report: Report) -> None:
+    diagnosis = report.diagnosis
+    assert diagnosis.first_error is not None
+    assert "trainer-mastr-0" in diagnosis.first_error.text
+    # the rank-5 error six seconds later is that rank's own wait, not the c10d line's writer
+    assert diagnosis.first_error.rank is None
+    assert diagnosis.culprit_ranks == [3]

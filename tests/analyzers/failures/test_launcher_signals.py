@@ -213,3 +213,50 @@ def test_spawn_join_reporting_a_segfault_names_the_child_and_offers_no_memory_re
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [1]
     assert "oom" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+SPAWN_RAISED_HEAD = """\
+spawning 8 ranks
+W1204 15:48:34.300000 21373 torch/multiprocessing/spawn.py:165] Terminating process 21586 via signal SIGTERM
+W1204 15:48:34.301000 21373 torch/multiprocessing/spawn.py:165] Terminating process 21587 via signal SIGTERM
+Traceback (most recent call last):
+  File "/work/job/spawn_main.py", line 20, in <module>
+    mp.spawn(worker, args=(world,), nprocs=world, join=True)
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException: 
+
+-- Process 5 terminated with the following error:
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/work/job/infer.py", line 190, in pre_init
+    with open(cfg) as f:
+         ^^^^^^^^^
+"""
+
+
+def test_spawn_join_raised_header_names_the_child_and_yields_to_its_exception() -> None:
+    # docs/labelling.md#a-rank-that-exits-without-a-word: the empty ProcessRaisedException is
+    # the join's summary; the child's own exception ends the block under it
+    text = SPAWN_RAISED_HEAD + "RuntimeError: tokenizer returned an empty batch\n"
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.culprit_ranks == [5]
+    assert diagnosis.first_error is not None
+    assert "ProcessRaisedException" not in diagnosis.first_error.text
+
+
+def test_a_missing_input_file_in_a_spawned_child_is_the_jobs_setting() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load
+    text = SPAWN_RAISED_HEAD + (
+        "FileNotFoundError: [Errno 2] No such file or directory: "
+        "'/models/toy-moe/parallel_config.json'\n"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "No such file or directory" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [5]

@@ -330,3 +330,32 @@ def test_an_exception_line_with_its_own_text_is_cited_as_it_stands():
     [event] = scan(text).events
     assert event.text == "RuntimeError: Error(s) in loading state_dict for Net:"
     assert event.message.endswith('"fc.weight".')
+
+
+SPAWN_RAISED = """\
+Traceback (most recent call last):
+  File "/work/job/spawn_main.py", line 20, in <module>
+    mp.spawn(worker, args=(world,), nprocs=world, join=True)
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException: 
+
+-- Process 5 terminated with the following error:
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/work/job/infer.py", line 190, in pre_init
+    with open(cfg) as f:
+         ^^^^^^^^^
+FileNotFoundError: [Errno 2] No such file or directory: '/models/toy-moe/parallel_config.json'
+"""
+
+
+def test_a_spawned_childs_traceback_under_the_join_is_that_childs_and_the_root():
+    """torch.multiprocessing.spawn prints its empty ProcessRaisedException first and the
+    child's traceback under `-- Process 5 terminated with the following error:`."""
+    result = scan(SPAWN_RAISED)
+    child = [e for e in result.events if e.kind == EventKind.ERROR and e.line == 15]
+    assert [e.rank for e in child] == [5]
+    wrapper = [r for r in result.facts["tracebacks"] if r["line"] == 6 and r["chained"]]
+    assert [r["root_line"] for r in wrapper] == [15]
