@@ -9,6 +9,9 @@ docs/labelling.md#network-links-that-fail-under-a-collective: an accepted connec
 another type than expected is the ranks disagreeing on the exchange, `hccl`; a fatal
 asynchronous event of the NIC (port down, adapter or queue-pair error) is the link failing under
 the collective, `hccl`, and the first error even when nothing follows it.
+docs/labelling.md#config-driver_env-or-weight_load: the NIC refusing to create NCCL's verbs
+objects (a queue pair, a completion queue) is the host's RDMA set-up, `driver_env`, before any
+peer is involved; moving a queue pair to its peer stays the link's failure.
 Values of our own in the real shapes.
 """
 
@@ -194,3 +197,50 @@ def test_an_informational_nic_event_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("node4.out", text)
     assert "hccl.nccl_ib_async_event" not in _rules(diagnosis)
+
+
+QP_CREATE_OLD = """\
+node-a:4410:4502 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.9.0.11<0>
+node-a:4410:4502 [0] NCCL INFO Using network IB
+NCCL version 2.7.8+cuda11.1
+
+node-a:4410:4561 [0] misc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed
+node-a:4410:4561 [0] NCCL INFO transport/net_ib.cc:371 -> 2
+node-a:4410:4561 [0] NCCL INFO transport/net_ib.cc:449 -> 2
+node-a:4410:4561 [0] NCCL INFO init.cc:300 -> 2
+node-a:4410:4561 [0] NCCL INFO group.cc:73 -> 2 [Async thread]
+RuntimeError: NCCL error in: /opt/pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8
+"""
+
+CQ_CREATE = """\
+rdma-2:2210:2301 [0] NCCL INFO NET/IB : Using [0]mlx5_1:1/RoCE ; OOB eth2:10.40.7.2<0>
+rdma-2:2210:2301 [0] NCCL INFO Channel 00 : 1[3000] -> 0[3000] [receive] via NET/IB/0
+
+rdma-2:2210:2301 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed
+"""
+
+
+def test_a_queue_pair_the_nic_will_not_create_is_the_host_setup() -> None:
+    diagnosis = diagnose_text("rank0.log", QP_CREATE_OLD)
+    assert diagnosis.category == "driver_env"
+    assert "env.ib_verbs_object_creation" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Call to ibv_create_qp failed" in diagnosis.first_error.text
+    assert "hccl" in _alternatives(diagnosis)
+
+
+def test_a_completion_queue_refused_alone_is_the_host_setup_and_the_first_error() -> None:
+    diagnosis = diagnose_text("node1.log", CQ_CREATE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Call to ibv_create_cq failed" in diagnosis.first_error.text
+
+
+def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_link() -> None:
+    text = CQ_CREATE.replace(
+        "Call to ibv_create_cq failed",
+        "Call to ibv_modify_qp failed with error Connection timed out",
+    )
+    diagnosis = diagnose_text("node1.log", text)
+    assert diagnosis.category == "hccl"
+    assert "env.ib_verbs_object_creation" not in _rules(diagnosis)

@@ -260,3 +260,28 @@ def test_a_bare_system_error_is_advised_as_a_system_call_to_find() -> None:
     assert "system call" in diagnosis.next_actions[0]
     assert "NCCL_DEBUG=INFO" in diagnosis.next_actions[0]
     assert sum("NCCL_DEBUG=INFO" in text for text in diagnosis.next_actions) == 1
+
+
+OLDEST_CONNECT = """\
+dl-07:4410:4410 [0] INFO NET : Using interface eth1:192.168.30.7<0>
+dl-07:4410:4410 [0] INFO NET/Socket : 1 interfaces found
+NCCL version 2.2.13+cuda9.0
+dl-07:4410:4468 [0] INFO comm 0x7f31c800a3b0 rank 0 nranks 2
+
+dl-07:4410:4467 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out
+dl-07:4410:4467 [0] INFO transport/net_socket.cu:118 -> 2
+dl-07:4410:4467 [0] INFO bootstrap.cu:28 -> 2 [Net]
+
+dl-07:4410:4468 [0] include/socket.h:371 WARN Connection closed by remote peer
+dl-07:4410:4468 [0] INFO bootstrap.cu:259 -> 2
+"""
+
+
+def test_the_oldest_releases_failed_connect_is_the_socket_connect_failure() -> None:
+    # Before 2.3 NCCL wrote the level with no NCCL word and named the system call.
+    diagnosis = diagnose_text("rank0.log", OLDEST_CONNECT)
+    assert diagnosis.category == "hccl"
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Call to connect failed : Connection timed out" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
