@@ -143,3 +143,30 @@ def test_a_generated_kernel_that_does_not_build_is_read_from_the_compiler_line()
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "no matching function for call to 'TREDUCE'" in diagnosis.first_error.text
+
+
+# An offline model build (ATC) stops on an op its compiler rejects: the error manager's
+# headline carries a code of the graph engine's own family (E2xxxx) and names the op and its
+# type; the TraceBack under it lists the graph engine's callers and the same op again for
+# other layers. The headline is the first error.
+ATC_OP_COMPILE_HEADLINE = """\
+ATC start working now, please wait for a moment.
+...
+ATC run failed, Please check the detail log, Try 'atc --help' for more information
+E20001: [PID: 4410] 2026-04-02-09:30:11.512.004 Failed to compile Op [/decoder/blocks.2/attn/Slice_mbatch_3]. (optype: [StridedSliceD])
+        Possible Cause: The operator has an invalid argument.
+        TraceBack (most recent call last):
+        Call OptimizeFusedGraph failed, ret:4294967295, engine_name:AIcoreEngine, graph_name:partition1_rank7_new_sub_graph310[FUNC:OptimizeSubGraph][FILE:graph_optimize.cc][LINE:119]
+        [SubGraphOpt][Pre-Comp]Failed to pre-compile graph [partition1_rank6_new_sub_graph305][FUNC:PreCompileOp][FILE:op_compiler.cc][LINE:802]
+        Failed to compile Op [/decoder/blocks.5/attn/Slice_mbatch_3]. (optype: [StridedSliceD])
+"""
+
+
+def test_an_offline_model_builds_op_compile_headline_is_the_first_error() -> None:
+    diagnosis = diagnose_text("atc/build.log", ATC_OP_COMPILE_HEADLINE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "E20001" in diagnosis.first_error.text
+    assert (
+        "Failed to compile Op [/decoder/blocks.2/attn/Slice_mbatch_3]" in diagnosis.first_error.text
+    )
