@@ -53,6 +53,7 @@ class Prefilter:
     frame_lines: re.Pattern[str] | None = None
     warning_lines: re.Pattern[str] | None = None
     warning_caught_errors: re.Pattern[str] | None = None
+    warning_skipped_collectives: re.Pattern[str] | None = None
     pending_words: re.Pattern[str] | None = None
     closing_words: re.Pattern[str] | None = None
 
@@ -77,6 +78,7 @@ def load_prefilter() -> Prefilter:
         frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
         warning_lines=_optional(str(data.get("warning_lines") or "")),
         warning_caught_errors=_optional(str(data.get("warning_caught_errors") or "")),
+        warning_skipped_collectives=_optional(str(data.get("warning_skipped_collectives") or "")),
         pending_words=_optional(str(data.get("pending_words") or "")),
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
     )
@@ -119,10 +121,14 @@ def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
     """A warning, unless it quotes a failure its writer caught and went on from.
 
     The writer chose the level, but an allocator failure it swallowed leaves work half done
-    (an entry that points at freed memory), and what fails later is explained by it.
+    (an entry that points at freed memory), and what fails later is explained by it; a
+    collective the rank skipped leaves its group's other members waiting in it.
     """
     caught = prefilter.warning_caught_errors
     if caught is not None and caught.search(message):
+        return EventKind.ERROR
+    skipped = prefilter.warning_skipped_collectives
+    if skipped is not None and skipped.search(message):
         return EventKind.ERROR
     return EventKind.WARNING
 

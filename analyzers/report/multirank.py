@@ -33,6 +33,8 @@ from analyzers.core.types import (
 from analyzers.tree.facts import npu_state
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
+# a loading checkpoint that reports the loading over (`load weights passed`, `weights loaded`)
+LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re.I)
 # `from_pretrained` is where the hub-style loaders (transformers, the serving engines built on
 # them) read a checkpoint into the model they build; a size error under it is the checkpoint
 # not fitting the parameters, as under a loader's own frames.
@@ -185,6 +187,14 @@ def _waiting_on_load(correlation: Correlation, ranks: Sequence[int]) -> bool:
     return bool(lasts) and all(text and LOAD_PHASE.search(text) for text in lasts)
 
 
+def _loading_done(correlation: Correlation, ranks: Sequence[int]) -> bool:
+    """Whether every one of `ranks` last said that its weight loading finished."""
+    lasts = [r.last_checkpoint for r in correlation.ranks if r.rank in ranks]
+    return bool(lasts) and all(
+        text and LOAD_PHASE.search(text) and LOAD_DONE.search(text) for text in lasts
+    )
+
+
 # --- corrections to a line-level verdict ---------------------------------------------------
 
 
@@ -214,7 +224,12 @@ def _weight_load(
         # checkpoint not fitting the (sharded) parameter, whichever rank printed it.
         return _loader_only(in_loader)
     others = [r.rank for r in correlation.ranks if r.rank not in chain.culprit_ranks]
-    if not (in_loader or (others and _waiting_on_load(correlation, others))):
+    waiting = others and _waiting_on_load(correlation, others)
+    if waiting and _loading_done(correlation, chain.culprit_ranks):
+        # the failing ranks had said their loading finished: they failed in the next step
+        # (its first collective), where the others then waited, not while loading
+        waiting = False
+    if not (in_loader or waiting):
         return None
     ranks = tuple(chain.culprit_ranks)
     reason = say("verdict.failed_loading", ranks=ranks_said(ranks))

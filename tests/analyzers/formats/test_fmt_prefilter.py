@@ -90,6 +90,17 @@ PREFILTER = load_prefilter()
             "Error: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 2; 39.4 GiB total capacity)",
             EventKind.ERROR,
         ),
+        # ... or says the rank skipped a collective its group's members wait in
+        (
+            "/srv/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py:3222: "
+            "UserWarning: Running all_reduce on global rank 4 which does not belong to the given group.",
+            EventKind.ERROR,
+        ),
+        (
+            "/srv/app/groups.py:12: UserWarning: rank 4 does not belong to the expert group, "
+            "skipping its all_reduce",
+            EventKind.WARNING,
+        ),
         (
             "/srv/app/train.py:41: UserWarning: large batches may run out of memory; "
             "set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
