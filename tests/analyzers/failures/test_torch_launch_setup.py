@@ -221,6 +221,33 @@ def test_ranks_that_built_different_models_are_a_setup_error() -> None:
     assert "cfg.ddp_models_differ" in _rules(diagnosis)
 
 
+def _count_check(rank: int, own: int, other: int, odd: int) -> str:
+    """One rank's refusal in DDP's constructor, as torchrun's `[rankN]:` prefix prints it."""
+    p = f"[rank{rank}]: "
+    return (
+        f"{p}Traceback (most recent call last):\n"
+        f'{p}  File "/work/dp/train.py", line 170, in main\n'
+        f"{p}    model = DDP(model)\n"
+        f'{p}  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/utils.py", line 286, '
+        "in _verify_param_shape_across_processes\n"
+        f"{p}    return dist._verify_params_across_processes(process_group, tensors, logger)\n"
+        f"{p}RuntimeError: DDP expects same model across all ranks, but Rank {rank} has {own} "
+        f"params, while rank {odd} has inconsistent {other} params.\n"
+    )
+
+
+def test_the_rank_the_peers_name_built_the_other_model() -> None:
+    # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: every rank prints the
+    # refusal; the three that built 67 parameters name rank 2, rank 2 names rank 0.
+    files = {
+        f"log_{r}.log": _count_check(r, 83, 67, 0) if r == 2 else _count_check(r, 67, 83, 2)
+        for r in range(4)
+    }
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == [2]
+
+
 def test_a_checkpoint_that_does_not_fit_the_model_is_not_the_rank_check() -> None:
     # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: the counterexample.
     text = (
