@@ -9,7 +9,8 @@ constructor finding that the ranks built different models
 (docs/labelling.md#ddp-finds-the-ranks-hold-different-models), and NCCL
 refusing two ranks on one GPU (docs/labelling.md#a-ranks-device-placement). Also the store
 itself: a build without the libuv store a release asks for by default, and the bare store waits
-of the oldest releases. The excerpts follow
+of the oldest releases, and a resumed optimizer state whose parameter groups do not fit.
+The excerpts follow
 the real shapes (torchrun's stderr, torch's `[rankN]:` prefixes, NCCL's `Last error:` block)
 with values of our own.
 """
@@ -221,6 +222,33 @@ def test_ranks_that_built_different_models_are_a_setup_error() -> None:
     assert "cfg.ddp_models_differ" in _rules(diagnosis)
 
 
+def _count_check(rank: int, own: int, other: int, odd: int) -> str:
+    """One rank's refusal in DDP's constructor, as torchrun's `[rankN]:` prefix prints it."""
+    p = f"[rank{rank}]: "
+    return (
+        f"{p}Traceback (most recent call last):\n"
+        f'{p}  File "/work/dp/train.py", line 170, in main\n'
+        f"{p}    model = DDP(model)\n"
+        f'{p}  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/utils.py", line 286, '
+        "in _verify_param_shape_across_processes\n"
+        f"{p}    return dist._verify_params_across_processes(process_group, tensors, logger)\n"
+        f"{p}RuntimeError: DDP expects same model across all ranks, but Rank {rank} has {own} "
+        f"params, while rank {odd} has inconsistent {other} params.\n"
+    )
+
+
+def test_the_rank_the_peers_name_built_the_other_model() -> None:
+    # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: every rank prints the
+    # refusal; the three that built 67 parameters name rank 2, rank 2 names rank 0.
+    files = {
+        f"log_{r}.log": _count_check(r, 83, 67, 0) if r == 2 else _count_check(r, 67, 83, 2)
+        for r in range(4)
+    }
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == [2]
+
+
 def test_a_checkpoint_that_does_not_fit_the_model_is_not_the_rank_check() -> None:
     # docs/labelling.md#ddp-finds-the-ranks-hold-different-models: the counterexample.
     text = (
@@ -374,3 +402,26 @@ def test_an_hccl_socket_wait_is_not_the_old_store_wording() -> None:
     text = "RuntimeError: Wait timeout for sockets recv, recvSize[0]\n"
     diagnosis = diagnose_text("rank0.log", text)
     assert "hccl.store_timeout" not in _rules(diagnosis)
+
+
+# Resume: the rank's saved optimizer state came from a run with other parameter groups
+# (Python logging to the rank's own file, then torch's traceback on stderr).
+OPTIMIZER_GROUPS = """\
+2026-12-04 16:05:34,817 [rank3] INFO resuming optimizer state from /ckpt/step_4000/optim_rank3.pt
+2026-12-04 16:05:34,861 [rank3] ERROR training failed: loaded state dict has a different number of parameter groups
+Traceback (most recent call last):
+  File "/work/dp/train.py", line 177, in main
+    opt.load_state_dict(torch.load(path))
+  File "/opt/venv/lib/python3.11/site-packages/torch/optim/optimizer.py", line 942, in load_state_dict
+    raise ValueError(
+ValueError: loaded state dict has a different number of parameter groups
+"""
+
+
+def test_a_saved_optimizer_state_with_other_groups_is_the_checkpoint() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: the optimizer refuses the state
+    # before copying it; the loader failed, the job's grouping is the alternative.
+    diagnosis = diagnose_text("log_3.log", OPTIMIZER_GROUPS)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert "wl.optimizer_state_groups" in _rules(diagnosis)
+    assert "config" in {alt.category for alt in diagnosis.alternatives}

@@ -6,7 +6,8 @@ torchrun worker's abort; Megatron names the rank whose gradient norm went non-fi
 refuses a resume whose scheduler arguments differ from the checkpoint. A pasted traceback
 whose frame lines a terminal wrapped must still end at its exception line. A trainer that logs
 its metrics as a dict keeps running after the loss goes non-finite: the first NaN dict is the
-failure (docs/labelling.md#numbers-that-went-non-finite). A trainer's lazy import re-raised as a
+failure (docs/labelling.md#numbers-that-went-non-finite). So is anomaly mode's refusal of a NaN a
+backward function returned. A trainer's lazy import re-raised as a
 RuntimeError is still the missing module; an ATB setup refusal printed with no operation name
 is still the operator's. A CPU tensor next to an NPU one in torch's device check is a
 framework path that never moved it (docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job).
@@ -237,3 +238,31 @@ def test_an_infinite_loss_in_the_metrics_is_the_failure() -> None:
     diagnosis = diagnose_text("job/train.log", text)
     assert diagnosis.category == "other"
     assert diagnosis.first_error is not None
+
+
+# Anomaly mode's warning with the forward traceback, then the refusal in backward
+# (torch 2.13, CPU; the rank's stderr under torchrun).
+ANOMALY_NAN = """\
+/opt/env/lib/python3.11/site-packages/torch/autograd/graph.py:979: UserWarning: Error detected in LogSoftmaxBackward0. Traceback of forward call that caused the error:
+  File "/work/dp/train.py", line 193, in main
+    loss = F.cross_entropy(logits.reshape(-1, VOCAB), ids.reshape(-1))
+ (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:122.)
+  return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass
+[rank5]: Traceback (most recent call last):
+[rank5]:   File "/work/dp/train.py", line 195, in main
+[rank5]:     loss.backward()
+[rank5]:   File "/opt/env/lib/python3.11/site-packages/torch/autograd/graph.py", line 979, in _engine_run_backward
+[rank5]:     return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass
+[rank5]: RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th output.
+"""
+
+
+def test_anomaly_mode_finding_nan_in_backward_is_a_numerical_failure() -> None:
+    # docs/labelling.md#numbers-that-went-non-finite: anomaly mode names the backward
+    # function whose output held the NaN; the numbers, not an operator, failed.
+    diagnosis = diagnose_text("attempt_0/5/stderr.log", ANOMALY_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "returned nan values in its 0th output" in diagnosis.first_error.text
+    assert any(e.rule == "num.anomaly_nan_in_backward" for e in diagnosis.evidence)
+    assert diagnosis.confidence >= 0.2
