@@ -188,12 +188,9 @@ class TracebackTracker:
             statement = _failed_assertion(lineno, sink)
             if statement is not None:
                 message = f"{message} ({statement})"
-        if state.child is not None:
-            event = sink.emit(
-                lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=state.child
-            )
-        else:
-            event = sink.emit(lineno, line, EventKind.ERROR, source=SOURCE, message=message)
+        event = sink.emit(
+            lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=state.child
+        )
         self._continued[key] = _Message(
             event, line, indent=_lead(line.message), bare=_stops_at_type(message)
         )
