@@ -1,0 +1,124 @@
+"""A cloud network plugin that cannot open the fabric on its host, and NCCL's older completion.
+
+docs/labelling.md#a-cloud-network-plugin-that-does-not-start: the step aws-ofi-nccl could not
+take (an address vector, a provider, an endpoint) in NCCL's line format or the plugin's early
+`WARN: Function:` form, libfabric finding no device for the provider, the EFA driver refusing a
+command and NCCL not finding the network NCCL_NET names are the host's set-up, `driver_env`
+with `hccl` and `config` beside it; the plugin's give-up line wraps the step before it.
+docs/labelling.md#network-links-that-fail-under-a-collective: the completion error of older
+NCCL releases, printed without the peer, is the link failing as the newer wording is.
+Values of our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+ADDRESS_VECTOR = """\
+[1,9]<stdout>:ip-10-4-7-21:5120:5866 [1] NCCL INFO Ring 00 : 9[1] -> 10[2] via P2P/IPC
+[1,15]<stdout>:ip-10-4-7-21:5126:5871 [7] NCCL INFO Ring 00 : 15 -> 16 [send] via NET/AWS Libfabric/0
+[1,15]<stdout>:
+[1,15]<stdout>:ip-10-4-7-21:5126:5871 [7] create_nccl_ofi_component:459 NCCL WARN NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid argument
+"""
+
+
+def test_an_address_vector_the_plugin_cannot_open_is_the_host() -> None:
+    diagnosis = diagnose_text("mpirun.log", ADDRESS_VECTOR)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "NET/OFI Couldn't open AV. RC: -22" in diagnosis.first_error.text
+    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
+    assert _alternatives(diagnosis)[:2] == ["hccl", "config"]
+
+
+OLD_FORMAT = """\
+10.2.0.11: INFO: Function: ofi_init Line: 1102: NET/OFI Setting RDMAV_FORK_SAFE environment variable to 1.
+10.2.0.11: WARN: Function: find_ofi_provider Line: 543: NET/OFI Couldn't find any optimal provider
+10.2.0.11: WARN: Function: main Line: 66: NET/OFI OFI NCCL failure: 2
+"""
+
+
+def test_the_plugins_early_format_names_the_missing_provider_first() -> None:
+    diagnosis = diagnose_text("launch.log", OLD_FORMAT)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Couldn't find any optimal provider" in diagnosis.first_error.text
+
+
+PROVIDER_THEN_GIVE_UP = """\
+sm-host-1:402:402 [0] ofi_init:1288 NCCL WARN NET/OFI Only EFA provider is supported
+sm-host-1:402:402 [0] ofi_init:1339 NCCL WARN NET/OFI aws-ofi-nccl initialization failed
+"""
+
+
+def test_the_give_up_line_yields_to_the_step_it_reports() -> None:
+    diagnosis = diagnose_text("algo-1.log", PROVIDER_THEN_GIVE_UP)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Only EFA provider is supported" in diagnosis.first_error.text
+
+
+def test_the_give_up_line_alone_still_says_the_plugin_did_not_start() -> None:
+    text = PROVIDER_THEN_GIVE_UP.splitlines()[1] + "\n"
+    diagnosis = diagnose_text("algo-1.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "env.nccl_net_plugin_gave_up" in _rules(diagnosis)
+
+
+def test_the_efa_drivers_refused_command_is_the_host() -> None:
+    text = "[ 2210.118042] infiniband efa_2: Failed to process command CREATE_CQ (opcode 6) comp_status 1 err -12\n"
+    diagnosis = diagnose_text("dmesg.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
+
+
+def test_a_network_nccl_net_names_that_never_loaded_is_the_host() -> None:
+    text = (
+        "a3u-node-0:88:88 [1] net.cc:579 NCCL WARN Error: network gIB not found.\n"
+        "a3u-node-0:88:88 [1] NCCL INFO init.cc:321 -> 5\n"
+    )
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "network gIB not found" in diagnosis.first_error.text
+
+
+def test_the_plugins_start_up_lines_are_no_failure() -> None:
+    text = (
+        "ip-10-4-7-21:5120:5877 [3] NCCL INFO NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.\n"
+        "ip-10-4-7-21:5120:5877 [3] NCCL INFO NET/OFI Initializing aws-ofi-nccl 1.12.1-aws\n"
+        "ip-10-4-7-21:5120:5877 [3] NCCL INFO NET/OFI Selected Provider is efa (found 4 nics)\n"
+        "libfabric:5120:1747001122::efa:ep_ctrl:efa_rdm_ep_set_shared_memory_permitted():1410"
+        "<warn> FI_OPT_SHARED_MEMORY_PERMITTED set to false\n"
+        "ip-10-4-7-21:5120:5877 [3] NCCL INFO Using network AWS Libfabric\n"
+    )
+    diagnosis = diagnose_text("worker3.log", text)
+    rules = _rules(diagnosis)
+    assert "env.nccl_net_plugin_start_failed" not in rules
+    assert "env.nccl_net_plugin_gave_up" not in rules
+
+
+OLD_COMPLETION = """\
+vm-0:8231:8249 [0] transport/net_ib.cc:774 NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 4096, vendor err 129
+vm-0:8231:8249 [0] NCCL INFO include/net.h:28 -> 2
+vm-0:8231:8249 [0] NCCL INFO transport/net.cc:377 -> 2
+vm-0: Test NCCL failure common.cu:345 'unhandled system error'
+"""
+
+
+def test_a_completion_error_without_the_peer_is_the_link() -> None:
+    diagnosis = diagnose_text("all_reduce_perf.log", OLD_COMPLETION)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Got completion with error 12" in diagnosis.first_error.text
+    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
