@@ -278,3 +278,25 @@ def test_two_backends_the_framework_cannot_pair_are_the_jobs_settings() -> None:
 def test_a_backend_lacking_one_collective_is_not_read_as_a_backend_pair() -> None:
     diagnosis = diagnose_text("train.log", COLLECTIVE_THE_BACKEND_LACKS)
     assert all(item.rule != "cfg.backend_combination_unsupported" for item in diagnosis.evidence)
+
+
+# docs/labelling.md#a-remote-call-that-ran-past-its-deadline
+RPC_DRIVER_GAVE_UP = """\
+INFO driver: rpc up with 4 workers
+Traceback (most recent call last):
+  File "/srv/toy/serve.py", line 252, in rpc_proc
+    f.wait()
+RuntimeError: RPCErr:1:RPC ran for more than set timeout (10000 ms) and will now be marked with an error
+ERROR driver: request 0 failed
+[rank3]:[W1204 16:22:20.163840307 tensorpipe_agent.cpp:723] RPC agent for worker3 encountered \
+error when reading incoming request from driver: eof (this error originated at \
+tensorpipe/transport/shm/connection_impl.cc:259)
+"""
+
+
+def test_an_rpc_call_that_ran_past_its_timeout_is_a_stall() -> None:
+    diagnosis = diagnose_text("serve/driver.log", RPC_DRIVER_GAVE_UP)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "RPC ran for more than set timeout" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
