@@ -80,8 +80,8 @@ class TarWalker:
 
     def _gzipped(self, entries: TarStream, path: str, size: int, depth: int) -> Iterator[Member]:
         """A `.gz` member: collectors compress rank logs one by one (`log_3.log.gz`, a rotated
-        `log_3.log.1.gz`). Read as the file it holds, named without `.gz`, as a single
-        gzipped upload is; a gzipped tar is opened like any inner archive."""
+        `log_3.log.1.gz`). Read as the file it holds under its own name (the layout rules
+        look through the `.gz`); a gzipped tar is opened like any inner archive."""
         head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
         start = head.peek(PEEK)
         if not start.startswith(GZIP_MAGIC):
@@ -94,7 +94,7 @@ class TarWalker:
                 return
             yield from self._open_inner(head, "gzip-tar", path, depth)
             return
-        yield self._bundle.member(path[: -len(GZIP_ENDING)], 0, lambda: gunzip_stream(head))
+        yield self._bundle.member(path, 0, lambda: gunzip_stream(head))
 
     def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         packed = Counting(head)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from analyzers.checkpoints.patterns import waited_peer
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
+from analyzers.ingest.layout import logical_path
 from analyzers.timeline.attempts import earlier_attempts
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
@@ -145,7 +146,7 @@ def _joined_rotations(parts: list[_Part]) -> list[_Part]:
     (every step prints `norm passed` again) without being a copy of them."""
     groups: dict[str, list[tuple[int, _Part]]] = {}
     for part in parts:
-        found = _ROTATED.match(part.path)
+        found = _ROTATED.match(logical_path(part.path))
         base, number = (found["base"], int(found["number"])) if found else (part.path, 0)
         groups.setdefault(base, []).append((number, part))
     joined = []

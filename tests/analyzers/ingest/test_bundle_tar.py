@@ -100,7 +100,7 @@ def test_a_gzipped_rank_log_is_read_as_the_log_it_holds(tmp_path):
 
     member = next(bundle.members())  # a member is readable while the iteration is on it
     with member.open() as stream:
-        assert (member.path, stream.read()) == ("job-874813b2/log_5.log", line)
+        assert (member.path, stream.read()) == ("job-874813b2/log_5.log.gz", line)
 
 
 def test_a_gz_member_that_holds_a_tar_is_opened_as_an_archive(tmp_path):

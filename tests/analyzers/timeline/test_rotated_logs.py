@@ -8,6 +8,7 @@ ranks ran three prefill steps; rank 1 died in the third step's layer 1 after its
 
 from __future__ import annotations
 
+import gzip
 import io
 import tarfile
 from pathlib import Path
@@ -36,7 +37,7 @@ def _steps(rank: int, stop: tuple[int, int] | None) -> list[str]:
     return lines
 
 
-def _bundle(tmp_path: Path) -> Path:
+def _bundle(tmp_path: Path, gzipped: bool = False) -> Path:
     files: dict[str, str] = {}
     for rank, stop in ((0, None), (1, (2, 1))):
         lines = _steps(rank, stop)
@@ -51,6 +52,8 @@ def _bundle(tmp_path: Path) -> Path:
     with tarfile.open(path, "w:gz") as tar:
         for name, text in files.items():
             data = text.encode()
+            if gzipped and name[-1].isdigit():  # logrotate's `compress`: old segments only
+                data, name = gzip.compress(data), name + ".gz"
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
@@ -64,5 +67,14 @@ def test_rotated_segments_of_a_rank_log_are_read_as_one_stream(tmp_path):
     assert ranks[0]["checkpoints"] == 24
     assert ranks[1]["checkpoints"] == 22
     assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+    common = report["correlation"]["last_common_checkpoint_qualified"]
+    assert common == "layer 1 / attention passed"
+
+
+def test_gzipped_rotated_segments_join_the_live_log(tmp_path):
+    report = analyze(_bundle(tmp_path, gzipped=True), AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
     common = report["correlation"]["last_common_checkpoint_qualified"]
     assert common == "layer 1 / attention passed"
