@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from analyzers.core.phrases import say
 from analyzers.ingest.budget import Counting, Metered
+from analyzers.ingest.compression import gunzip_stream
 from analyzers.ingest.sniff import kind_from_head
 from analyzers.ingest.streams import decompressed, drain
 from analyzers.ingest.tarstream import TarEntry, TarStream
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 ARCHIVE_ENDINGS = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".zip")
 PEEK = 64 * 1024
 _TAR_KINDS = ("tar", "gzip-tar", "bzip2-tar", "xz-tar")
+GZIP_ENDING = ".gz"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class TarWalker:
@@ -45,6 +48,8 @@ class TarWalker:
                 continue
             if path.lower().endswith(ARCHIVE_ENDINGS):
                 yield from self._inner(entries, prefix + path, entry.size, depth + 1)
+            elif path.lower().endswith(GZIP_ENDING):
+                yield from self._gzipped(entries, prefix + path, entry.size, depth + 1)
             else:
                 yield self._bundle.member(prefix + path, entry.size, entries.open, entry.mtime)
 
@@ -72,6 +77,24 @@ class TarWalker:
             self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
             return
         yield from self._open_inner(head, kind, path, depth)
+
+    def _gzipped(self, entries: TarStream, path: str, size: int, depth: int) -> Iterator[Member]:
+        """A `.gz` member: collectors compress rank logs one by one (`log_3.log.gz`, a rotated
+        `log_3.log.1.gz`). Read as the file it holds under its own name (the layout rules
+        look through the `.gz`); a gzipped tar is opened like any inner archive."""
+        head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
+        start = head.peek(PEEK)
+        if not start.startswith(GZIP_MAGIC):
+            yield self._bundle.member(path, size, lambda: head)
+            return
+        if kind_from_head(start) == "gzip-tar":
+            if depth > self._budget.limits.depth:
+                depth_limit = self._budget.limits.depth
+                self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
+                return
+            yield from self._open_inner(head, "gzip-tar", path, depth)
+            return
+        yield self._bundle.member(path, 0, lambda: gunzip_stream(head))
 
     def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         packed = Counting(head)

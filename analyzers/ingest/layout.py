@@ -51,7 +51,16 @@ def load_layout() -> Layout:
 def classify_path(path: str) -> tuple[FileKind, int | None]:
     """Kind and rank of a member path (rank None when the path does not say)."""
     layout = load_layout()
+    path = logical_path(path)
     return _kind(path, layout), _rank(path, layout)
+
+
+def logical_path(path: str) -> str:
+    """The path of the file a member holds: `log_3.log.gz` is read as `log_3.log` (the
+    bundle reader inflates single gzipped members), so it is named and ranked like it."""
+    return (
+        path[:-3] if path.lower().endswith(".gz") and not path.lower().endswith(".tar.gz") else path
+    )
 
 
 def agent_local_rank(path: str) -> tuple[str, int] | None:

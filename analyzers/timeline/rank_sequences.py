@@ -11,6 +11,7 @@ two files of one rank and on two ranks. A restarted job's earlier attempts are l
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from analyzers.checkpoints.patterns import waited_peer
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
+from analyzers.ingest.layout import logical_path
 from analyzers.timeline.attempts import earlier_attempts
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
@@ -126,12 +128,45 @@ def _sequence(
 
 
 def _merged(parts: list[_Part]) -> RankSequence:
-    parts = sorted(parts, key=lambda p: (p.priority, -len(p.seq), p.path))
+    parts = sorted(_joined_rotations(parts), key=lambda p: (p.priority, -len(p.seq), p.path))
     merged = parts[0].seq
     for part in parts[1:]:
         if _adds_something(merged, part.seq):
             merged = _merge_two(merged, part.seq)
     return merged
+
+
+_ROTATED = re.compile(r"^(?P<base>.+)\.(?P<number>\d{1,3})$")
+
+
+def _joined_rotations(parts: list[_Part]) -> list[_Part]:
+    """A rotated log (`log_3.log.2`, `log_3.log.1`, `log_3.log`: Python's RotatingFileHandler,
+    logrotate) is one stream cut into files, the highest number the oldest. Its segments are
+    joined in that order first: a later segment repeats the earlier ones' checkpoint texts
+    (every step prints `norm passed` again) without being a copy of them."""
+    groups: dict[str, list[tuple[int, _Part]]] = {}
+    for part in parts:
+        found = _ROTATED.match(logical_path(part.path))
+        base, number = (found["base"], int(found["number"])) if found else (part.path, 0)
+        groups.setdefault(base, []).append((number, part))
+    joined = []
+    for base, members in groups.items():
+        if len(members) < 2 or not any(number for number, _ in members):
+            joined.extend(part for _, part in members)
+            continue
+        members.sort(key=lambda member: -member[0])
+        priority = min(part.priority for _, part in members)  # `.1` is no known log suffix
+        joined.append(_Part(priority, base, _concatenated([part.seq for _, part in members])))
+    return joined
+
+
+def _concatenated(seqs: list[RankSequence]) -> RankSequence:
+    return RankSequence(
+        text=array("I", (t for seq in seqs for t in seq.text)),
+        file=array("I", (f for seq in seqs for f in seq.file)),
+        line=array("Q", (n for seq in seqs for n in seq.line)),
+        time=array("d", (t for seq in seqs for t in seq.time)),
+    )
 
 
 def _adds_something(base: RankSequence, other: RankSequence) -> bool:

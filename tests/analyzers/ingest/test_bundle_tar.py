@@ -90,3 +90,22 @@ def test_a_zip_members_recorded_time_comes_with_it(tmp_path):
 
     [member] = bundle.members()
     assert datetime.fromtimestamp(member.modified).year == 2026
+
+
+def test_a_gzipped_rank_log_is_read_as_the_log_it_holds(tmp_path):
+    # collectors compress each rank's log on its own: `log_5.log.gz` next to `launcher.log`
+    line = b"model run failed: shape '[-1, 3, 11]' is invalid for input of size 256\n"
+    outer = hostile.tar_bytes([("job-874813b2/log_5.log.gz", gzip.compress(line))])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    member = next(bundle.members())  # a member is readable while the iteration is on it
+    with member.open() as stream:
+        assert (member.path, stream.read()) == ("job-874813b2/log_5.log.gz", line)
+
+
+def test_a_gz_member_that_holds_a_tar_is_opened_as_an_archive(tmp_path):
+    inner = gzip.compress(hostile.tar_bytes([("rank3.log", hostile.ERROR_LOG)]))
+    outer = hostile.tar_bytes([("node1.gz", inner)])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _paths(bundle) == ["node1.gz/rank3.log"]

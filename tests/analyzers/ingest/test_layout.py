@@ -70,3 +70,8 @@ ATTEMPT_CASES = [
 @pytest.mark.parametrize(("path", "expected"), ATTEMPT_CASES, ids=[c[0] for c in ATTEMPT_CASES])
 def test_agent_attempt(path, expected):
     assert agent_attempt(path) == expected
+
+
+def test_a_gzipped_rank_log_is_named_and_ranked_like_the_log_it_holds():
+    assert classify_path("job-874813b2/log_5.log.gz") == (FileKind.RANK_LOG, 5)
+    assert classify_path("job-874813b2/log_5.log") == (FileKind.RANK_LOG, 5)

@@ -1,0 +1,80 @@
+"""A rank log cut by rotation (`log_3.log.2`, `log_3.log.1`, `log_3.log`, Python logging's
+RotatingFileHandler) is one stream: every segment repeats the checkpoint texts of the others
+(each step prints `norm passed` again) without being a copy of them.
+
+The bundle is a 2-rank gloo run under mp.spawn (real line shapes, values of our own): both
+ranks ran three prefill steps; rank 1 died in the third step's layer 1 after its attention.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import tarfile
+from pathlib import Path
+
+from analyzers import AnalyzeOptions, analyze
+
+STAMP = "2026-12-04 16:19:{sec:02d},{ms:03d} [rank{rank}] INFO "
+
+
+def _steps(rank: int, stop: tuple[int, int] | None) -> list[str]:
+    lines, tick = [], 0
+    for step in range(3):
+        parts = [("prefill start: 8 tokens")]
+        for layer in range(2):
+            parts += [
+                "  norm passed",
+                "  attention passed",
+                "  MoE passed",
+                f"layer {layer} passed",
+            ]
+        if stop is not None and step == stop[0]:
+            parts = parts[: 1 + 4 * stop[1] + 2]
+        for text in parts:
+            lines.append(STAMP.format(sec=10 + tick // 1000, ms=tick % 1000, rank=rank) + text)
+            tick += 7
+    return lines
+
+
+def _bundle(tmp_path: Path, gzipped: bool = False) -> Path:
+    files: dict[str, str] = {}
+    for rank, stop in ((0, None), (1, (2, 1))):
+        lines = _steps(rank, stop)
+        # rotated at step boundaries: .2 the oldest, the plain name the newest
+        for name, chunk in ((".2", lines[:9]), (".1", lines[9:18]), ("", lines[18:])):
+            files[f"job-d35c8d04/log_{rank}.log{name}"] = "\n".join(chunk) + "\n"
+    files["job-d35c8d04/launcher.log"] = (
+        "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal"
+        " SIGKILL\n"
+    )
+    path = tmp_path / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            if gzipped and name[-1].isdigit():  # logrotate's `compress`: old segments only
+                data, name = gzip.compress(data), name + ".gz"
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_rotated_segments_of_a_rank_log_are_read_as_one_stream(tmp_path):
+    report = analyze(_bundle(tmp_path), AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert ranks[0]["checkpoints"] == 24
+    assert ranks[1]["checkpoints"] == 22
+    assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+    common = report["correlation"]["last_common_checkpoint_qualified"]
+    assert common == "layer 1 / attention passed"
+
+
+def test_gzipped_rotated_segments_join_the_live_log(tmp_path):
+    report = analyze(_bundle(tmp_path, gzipped=True), AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
+    common = report["correlation"]["last_common_checkpoint_qualified"]
+    assert common == "layer 1 / attention passed"
