@@ -11,7 +11,9 @@ A checkpoint is a progress line a rank prints while a job is bisected, e.g.::
 `knowledge/checkpoints.yaml`; users add their own regexes per incident or site-wide.
 `LayerTracker` qualifies sub-module lines: real runs print the sub-modules of a layer
 first and `layer N passed` last, so `  norm passed` after `layer 2 passed` is
-`layer 3 / norm passed`.
+`layer 3 / norm passed`. A job that runs the model again and again (one forward per request
+or step) with no phase line between passes starts over after its last layer, once its layer
+numbers have been seen to come round (`LayerPasses`).
 """
 
 from __future__ import annotations
@@ -150,6 +152,31 @@ class CheckpointMatcher:
         return b"|".join(parts)
 
 
+class LayerPasses:
+    """Which layer the sub-modules after a `layer N passed` line run in.
+
+    Normally N + 1. A rank that loops over the model prints its layers again from the first
+    (the only context line between passes, `prefill start: 8 tokens`, is no checkpoint), so
+    once a layer number has not risen, the pass is known to repeat: after the highest layer
+    seen comes the lowest (layer 0, or a pipeline stage's first layer) again.
+    """
+
+    __slots__ = ("_highest", "_last", "_looping", "_lowest")
+
+    def __init__(self) -> None:
+        self._last: int | None = None
+        self._lowest = self._highest = -1
+        self._looping = False
+
+    def after(self, layer: int) -> int:
+        if self._last is not None and layer <= self._last:
+            self._looping = True
+        self._last = layer
+        self._lowest = layer if self._lowest < 0 else min(self._lowest, layer)
+        self._highest = max(self._highest, layer)
+        return self._lowest if self._looping and layer == self._highest else layer + 1
+
+
 class LayerTracker:
     """Follows one rank's checkpoints in order and qualifies sub-module lines by layer.
 
@@ -159,6 +186,7 @@ class LayerTracker:
     def __init__(self, matcher: CheckpointMatcher | None = None) -> None:
         self._matcher = matcher
         self._next_layer = 0
+        self._passes = LayerPasses()
 
     def qualify(self, text: str) -> str:
         hit = self._matcher.classify(text) if self._matcher else classify_text(text)
@@ -167,7 +195,7 @@ class LayerTracker:
         if hit.role == "submodule":
             return f"layer {self._next_layer} / {hit.text}"
         if hit.role == "layer" and hit.layer is not None:
-            self._next_layer = hit.layer + 1
+            self._next_layer = self._passes.after(hit.layer)
         elif hit.role == "layer_start" and hit.layer is not None:
             self._next_layer = hit.layer
         elif hit.role in ("phase", "success"):
@@ -203,6 +231,7 @@ class SequenceQualifier:
         hits, ids, label_of = self._hits, self._ids, self._label
         step: int | None = None
         layer = 0
+        passes = LayerPasses()
         out = []
         for text_id in text_ids:
             hit = hits[text_id]
@@ -211,7 +240,7 @@ class SequenceQualifier:
                 key = (step, layer, text_id)
             elif role == "layer":
                 key = (step, -1, text_id)
-                layer = hit.layer + 1 if hit.layer is not None else layer  # type: ignore[union-attr]
+                layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role in ("phase", "success"):
                 key, layer = (None, -1, text_id), 0
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]

@@ -169,6 +169,16 @@ def test_prefilter_misses_no_checkpoint_of_the_real_logs(corpus):
     assert found > 500
 
 
+# one pass over a two-layer model, as a bisected rank prints it
+PASS = ["norm passed", "layer 0 passed", "norm passed", "layer 1 passed"]
+QUALIFIED_PASS = [
+    "layer 0 / norm passed",
+    "layer 0 passed",
+    "layer 1 / norm passed",
+    "layer 1 passed",
+]
+
+
 @pytest.mark.parametrize(
     ("texts", "expected"),
     [
@@ -209,6 +219,30 @@ def test_prefilter_misses_no_checkpoint_of_the_real_logs(corpus):
             ],
         ),
         (["layer 7 start", "attention passed"], ["layer 7 start", "layer 7 / attention passed"]),
+        # a rank that runs the model again with no phase line between passes: once the
+        # layers have come round, the last one is followed by the first again
+        (
+            [*PASS, *PASS, "norm passed"],
+            [
+                *QUALIFIED_PASS,
+                "layer 2 / norm passed",
+                "layer 0 passed",
+                "layer 1 / norm passed",
+                "layer 1 passed",
+                "layer 0 / norm passed",
+            ],
+        ),
+        # a pipeline stage that holds layers 4 and 5 starts its passes over at layer 4
+        (
+            ["layer 4 passed", "layer 5 passed", "layer 4 passed", "layer 5 passed", "MoE passed"],
+            [
+                "layer 4 passed",
+                "layer 5 passed",
+                "layer 4 passed",
+                "layer 5 passed",
+                "layer 4 / MoE passed",
+            ],
+        ),
         (["step 3 done", "model run success"], ["step 3 done", "model run success"]),
     ],
 )
