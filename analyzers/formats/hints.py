@@ -59,6 +59,7 @@ class HeadHints:
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
         self.local_named: dict[int, int] = {}
+        self._local_samples_left = _RANK_SAMPLES
         self.worker_tags = TagHints()
         self._left = HINT_BYTES
 
@@ -89,15 +90,23 @@ class HeadHints:
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
-        for found in _LOCAL_STATES_RANK.finditer(low):
-            local = small_int(found.group(1))
-            if local not in self.local_named:
-                self.local_named[local] = small_int(found.group(2) or found.group(3))
+        self._read_local_named(low)
         if self.want_rank:
             for pattern in _RANKS:
                 for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
                     if not _LOCAL.search(low, max(0, found.start() - 6), found.start()):
                         self.ranks[small_int(found.group(1))] += 1
+
+    def _read_local_named(self, low: bytes) -> None:
+        """The rank each `[defaultN]:` child states, from the first copied lines that state
+        one: children log it as they start, and a launcher log that copies a rank tag onto
+        every line would otherwise make each of its lines a match."""
+        found_any = _LOCAL_STATES_RANK.finditer(low)
+        for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
+            self._local_samples_left -= 1
+            local = small_int(found.group(1))
+            if local not in self.local_named:
+                self.local_named[local] = small_int(found.group(2) or found.group(3))
 
     def store(
         self, facts: dict[str, Any], path_rank: int | None, event_ranks: Counter[int]
