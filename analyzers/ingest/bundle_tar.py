@@ -49,7 +49,7 @@ class TarWalker:
             if path.lower().endswith(ARCHIVE_ENDINGS):
                 yield from self._inner(entries, prefix + path, entry.size, depth + 1)
             elif path.lower().endswith(GZIP_ENDING):
-                yield from self._gzipped(entries, prefix + path, entry.size, depth + 1)
+                yield from self._gzipped(entries, prefix + path, entry, depth + 1)
             else:
                 yield self._bundle.member(prefix + path, entry.size, entries.open, entry.mtime)
 
@@ -78,14 +78,16 @@ class TarWalker:
             return
         yield from self._open_inner(head, kind, path, depth)
 
-    def _gzipped(self, entries: TarStream, path: str, size: int, depth: int) -> Iterator[Member]:
+    def _gzipped(
+        self, entries: TarStream, path: str, entry: TarEntry, depth: int
+    ) -> Iterator[Member]:
         """A `.gz` member: collectors compress rank logs one by one (`log_3.log.gz`, a rotated
         `log_3.log.1.gz`). Read as the file it holds under its own name (the layout rules
         look through the `.gz`); a gzipped tar is opened like any inner archive."""
         head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
         start = head.peek(PEEK)
         if not start.startswith(GZIP_MAGIC):
-            yield self._bundle.member(path, size, lambda: head)
+            yield self._bundle.member(path, entry.size, lambda: head, entry.mtime)
             return
         if kind_from_head(start) == "gzip-tar":
             if depth > self._budget.limits.depth:
@@ -94,7 +96,7 @@ class TarWalker:
                 return
             yield from self._open_inner(head, "gzip-tar", path, depth)
             return
-        yield self._bundle.member(path, 0, lambda: gunzip_stream(head))
+        yield self._bundle.member(path, 0, lambda: gunzip_stream(head), entry.mtime)
 
     def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         packed = Counting(head)

@@ -146,8 +146,9 @@ def _joined_rotations(parts: list[_Part]) -> list[_Part]:
     (every step prints `norm passed` again) without being a copy of them."""
     groups: dict[str, list[tuple[int, _Part]]] = {}
     for part in parts:
-        found = _ROTATED.match(logical_path(part.path))
-        base, number = (found["base"], int(found["number"])) if found else (part.path, 0)
+        name = logical_path(part.path)  # `log_3.log.gz` is the live `log_3.log`, gzipped
+        found = _ROTATED.match(name)
+        base, number = (found["base"], int(found["number"])) if found else (name, 0)
         groups.setdefault(base, []).append((number, part))
     joined = []
     for base, members in groups.items():

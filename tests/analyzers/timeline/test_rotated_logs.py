@@ -37,7 +37,7 @@ def _steps(rank: int, stop: tuple[int, int] | None) -> list[str]:
     return lines
 
 
-def _bundle(tmp_path: Path, gzipped: bool = False) -> Path:
+def _bundle(tmp_path: Path, gzipped: bool = False, live_too: bool = False) -> Path:
     files: dict[str, str] = {}
     for rank, stop in ((0, None), (1, (2, 1))):
         lines = _steps(rank, stop)
@@ -52,7 +52,8 @@ def _bundle(tmp_path: Path, gzipped: bool = False) -> Path:
     with tarfile.open(path, "w:gz") as tar:
         for name, text in files.items():
             data = text.encode()
-            if gzipped and name[-1].isdigit():  # logrotate's `compress`: old segments only
+            # logrotate's `compress` gzips the old segments; a collector may gzip every file
+            if gzipped and (name[-1].isdigit() or (live_too and name.endswith(".log"))):
                 data, name = gzip.compress(data), name + ".gz"
             info = tarfile.TarInfo(name)
             info.size = len(data)
@@ -78,3 +79,13 @@ def test_gzipped_rotated_segments_join_the_live_log(tmp_path):
     assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
     common = report["correlation"]["last_common_checkpoint_qualified"]
     assert common == "layer 1 / attention passed"
+
+
+def test_a_rotated_log_gzipped_whole_is_joined_too(tmp_path):
+    """A collector that gzips every file: the live `log_1.log.gz` heads its segments."""
+    bundle = _bundle(tmp_path, gzipped=True, live_too=True)
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
+    assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
