@@ -9,5 +9,6 @@ below it). What a paste did to every line of a file (a shared indent, double spa
 `pending` (an announced step), `cut_traceback` (frames with no exception line). Whole-file
 parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,
-`severity` (error/warning/noise and the prefilter knowledge), `blockfilter`, `hints`.
+`severity` (error/warning/noise and the prefilter knowledge), `blockfilter`, `hints`,
+`year_less` (times whose file never said the year, placed once the bundle is read).
 """
