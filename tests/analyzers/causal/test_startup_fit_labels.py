@@ -11,7 +11,8 @@
   stays `config` (docs/labelling.md#a-bare-divisibility-assertion);
 - the training launchers' own layout checks (a model dimension that is no multiple of a
   `*_model_parallel_size`, a world size or global batch that does not split over the
-  parallel layout) are `config` too, while a kernel's "multiple of" tiling check is not.
+  parallel layout, a parallel size that another grouping of the ranks must divide) are
+  `config` too, while a kernel's "multiple of" tiling check is not.
 
 Fixtures are written for these tests in the real shapes, with their own values.
 """
@@ -175,6 +176,26 @@ def test_a_world_size_or_batch_that_does_not_split_over_the_layout_is_a_configur
         assert diagnosis.category == "config", path
         assert diagnosis.first_error is not None
         assert words in diagnosis.first_error.text
+
+
+# Megatron's parallel-state set-up names the parallel size first and the grouping after it.
+PARALLEL_SIZE_FIRST = """\
+[rank0]:   File "/work/megatron/training/initialize.py", line 352, in _initialize_distributed
+[rank0]:     mpu.initialize_model_parallel(
+[rank0]:   File "/work/megatron/core/parallel_state.py", line 1260, in initialize_model_parallel
+[rank0]:     data_parallel_size % num_distributed_optimizer_instances == 0
+[rank0]: AssertionError: Data parallel size should be divisible by the number of optimizer instances
+"""
+
+
+def test_a_parallel_size_named_before_the_grouping_it_must_divide_is_a_configuration_failure() -> (
+    None
+):
+    diagnosis = diagnose_text("job/rank0.log", PARALLEL_SIZE_FIRST)
+    assert diagnosis.category == "config"
+    assert diagnosis.confidence >= 0.8
+    assert diagnosis.first_error is not None
+    assert "Data parallel size should be divisible by" in diagnosis.first_error.text
 
 
 def test_a_kernels_multiple_of_tiling_check_is_no_layout_failure() -> None:

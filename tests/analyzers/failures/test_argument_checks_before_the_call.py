@@ -182,3 +182,40 @@ def test_the_older_binding_of_a_kernel_library_is_read_alike() -> None:
     diagnosis = diagnose_text("serve/worker_0.log", KERNEL_BINDING_SHAPE)
     assert diagnosis.category == "operator", diagnosis.root_cause
     assert "shape_mismatch" in alternatives(diagnosis)
+
+
+# Transformer Engine's host check, as a Megatron rank raises it: file, line and function first.
+TE_HOST_CHECK = """\
+[rank4]:   File "/usr/local/lib/python3.12/dist-packages/transformer_engine/pytorch/module/linear.py", line 301, in forward
+[rank4]:     out, *_ = general_gemm(
+[rank4]: RuntimeError: /opt/te/transformer_engine/common/gemm/cublaslt_gemm.cu:131 in function CanonicalizeGemmInput: Assertion failed: ret.ldb % 16 == 0. Leading dimension of B must be a multiple of 16.
+"""
+
+# The same check as a CI summary keeps it: the launcher's name and the condition only.
+TE_HOST_CHECK_SUMMARY = """\
+RuntimeError: fused_topk_router_kernel_launcher: Assertion failed: topk <= num_experts.
+Top-k (12) must not exceed the number of experts (8).
+"""
+
+# An exception's own message that starts with the same words names no function.
+EXCEPTION_SAYS_ASSERTION_FAILED = """\
+RuntimeError: Assertion failed: the work queue was empty when the step began
+"""
+
+
+def test_a_kernel_librarys_host_check_naming_its_function_is_the_operator() -> None:
+    for path, text, words in (
+        ("job/rank4.log", TE_HOST_CHECK, "Assertion failed: ret.ldb % 16 == 0"),
+        ("ci/unit.log", TE_HOST_CHECK_SUMMARY, "Assertion failed: topk <= num_experts"),
+    ):
+        diagnosis = diagnose_text(path, text)
+        assert diagnosis.category == "operator", path
+        assert diagnosis.first_error is not None
+        assert words in diagnosis.first_error.text
+        assert "config" in [alt.category for alt in diagnosis.alternatives]
+        assert diagnosis.confidence < 0.8
+
+
+def test_an_exception_that_only_says_assertion_failed_is_not_a_library_check() -> None:
+    diagnosis = diagnose_text("job/rank0.log", EXCEPTION_SAYS_ASSERTION_FAILED)
+    assert "op.kernel_library_host_check" not in {e.rule for e in diagnosis.evidence}
