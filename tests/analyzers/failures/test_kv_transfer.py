@@ -332,3 +332,32 @@ def test_a_refused_telemetry_request_is_the_first_error_not_the_connectors_failu
 def test_a_telemetry_warning_is_not_the_refusal() -> None:
     diagnosis = diagnose_text("decode/serve.log", NIXL_TELEMETRY_WARNING_ONLY)
     assert diagnosis.category != "config"
+
+
+# docs/labelling.md#kv-transfer-engines-that-do-not-start: a decode worker's NIXL connector could
+# not finish its metadata exchange with a remote prefill instance.
+HANDSHAKE_SETUP_FAILED = """\
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: handshake_setup_failed | Context: {'failure_type': 'handshake_setup_failed', 'request_id': None, 'engine_id': 'c7a1e2f0-1b2c-4d5e-8f90-0a1b2c3d4e5f', 'remote_engine_id': 'd1e2f3a4-5b6c-4d7e-8f90-1a2b3c4d5e6f'}
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] Traceback (most recent call last):
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]   File "/opt/venv/lib/python3.12/site-packages/vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py", line 1261, in done_callback
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]     self._remote_agents[eid] = f.result()
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]   File "/usr/lib/python3.12/concurrent/futures/_base.py", line 449, in result
+(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263]     return self.__get_result()
+"""
+
+
+def test_a_failed_nixl_handshake_is_the_link_to_the_remote_instance() -> None:
+    diagnosis = diagnose_text("decode/serve.log", HANDSHAKE_SETUP_FAILED)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "handshake_setup_failed" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_handshake_timing_line_is_not_a_failure() -> None:
+    text = (
+        "(VllmWorker rank=1 pid=98474) DEBUG 07-08 02:13:53 [nixl_connector.py:464] "
+        "NIXL handshake: get metadata took: 0.002419697993900627\n"
+    )
+    diagnosis = diagnose_text("decode/serve.log", text)
+    assert diagnosis.category != "hccl"

@@ -140,6 +140,14 @@ Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'invalid argument'
 (EngineCore pid=4410) INFO 07-02 12:00:01 [multiproc_executor.py:480] [shutdown] Executor: waiting for worker exit count=2
 """
 
+OWN_ALLREDUCE_ILLEGAL_ACCESS = """\
+(Worker_TP0 pid=58215) INFO 07-31 09:09:49 [flashinfer_all_reduce.py:170] Initialized FlashInfer Allreduce norm fusion workspace with backend=mnnvl
+Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'an illegal memory access was encountered'
+Capturing CUDA graphs (mixed prefill-decode, PIECEWISE):  53%|#####     | 27/51 [00:06<00:05,  4.14it/s]
+Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'an illegal memory access was encountered'
+(EngineCore pid=58154) ERROR 07-31 09:09:51 [multiproc_executor.py:284] Worker proc VllmWorker-2 died unexpectedly (exit code: None), shutting down executor.
+"""
+
 OWN_ALLREDUCE_OUT_OF_MEMORY = """\
 Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'out of memory'
 (EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
@@ -236,6 +244,15 @@ def test_an_engines_own_allreduce_failing_a_cuda_call_is_the_collectives() -> No
     assert diagnosis.first_error is not None
     assert "custom_all_reduce.cuh:207" in diagnosis.first_error.text
     assert {"config", "device_fault"} <= _alternatives(diagnosis)
+
+
+def test_an_illegal_access_in_the_engines_own_allreduce_is_the_collectives() -> None:
+    """The all-reduce's own check outranks the plain illegal-memory-access reading."""
+    diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_ILLEGAL_ACCESS)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "custom_all_reduce.cuh:455" in diagnosis.first_error.text
+    assert "device_fault" in _alternatives(diagnosis)
 
 
 def test_the_allreduce_check_out_of_memory_is_not_the_collectives() -> None:

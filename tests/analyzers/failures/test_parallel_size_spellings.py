@@ -1,0 +1,41 @@
+"""A model dimension that the chosen parallel size cannot share out, worded with the engine's
+short setting names (`ep_size=3`, `tp_size (6)`), and a block-quantized weight whose per-rank
+slice does not fit the quantization block (docs/labelling.md#a-bare-divisibility-assertion)."""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+EXPERTS_OVER_EP = """\
+(Worker_DP2_EP2 pid=1216) ERROR 08-15 08:18:38 multiproc_executor.py:912]   File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/models/moe_model.py", line 631, in _init_experts
+(Worker_DP2_EP2 pid=1216) ERROR 08-15 08:18:38 multiproc_executor.py:912]     assert self.n_physical_experts % self.ep_size == 0, (
+(Worker_DP2_EP2 pid=1216) ERROR 08-15 08:18:38 multiproc_executor.py:912] AssertionError: n_physical_experts=256 must be divisible by ep_size=3. Adjust num_redundant_experts.
+(EngineCore_DP2 pid=541) INFO 08-15 08:18:38 multiproc_executor.py:440] [shutdown] Executor: waiting for worker exit count=1
+(Worker_DP1_EP1 pid=1217) ERROR 08-15 08:18:38 multiproc_executor.py:912] WorkerProc failed to start.
+"""
+
+FP8_BLOCK = """\
+(EngineCore_DP0 pid=4410) ERROR 06-08 10:02:11 [core.py:866]   File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/quantization/fp8.py", line 402, in create_weights
+(EngineCore_DP0 pid=4410) ERROR 06-08 10:02:11 [core.py:866]     validate_fp8_block_shape(
+(EngineCore_DP0 pid=4410) ERROR 06-08 10:02:11 [core.py:866] ValueError: The output_size of gate's and up's weight = 96 is not divisible by weight quantization block_n = 128.
+"""
+
+
+def test_experts_that_the_ep_size_cannot_share_are_the_launch_settings() -> None:
+    diagnosis = diagnose_text("serve.log", EXPERTS_OVER_EP)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "must be divisible by ep_size=3" in diagnosis.first_error.text
+
+
+def test_the_vocabulary_check_in_short_spelling_keeps_its_loading_reading() -> None:
+    text = "AssertionError: vocab_size 131125 must be divisible by tp_size 8; pad the vocabulary\n"
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+
+
+def test_a_block_quantized_slice_that_misses_the_block_is_weight_loading() -> None:
+    diagnosis = diagnose_text("serve.log", FP8_BLOCK)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "block_n = 128" in diagnosis.first_error.text
