@@ -49,6 +49,7 @@ def find_first_error(
         return CausalChain(first=None)
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
+    top = own_words_before_report(top, offsets, scans)
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
     if chain.first.rank is None:
@@ -66,6 +67,38 @@ def find_first_error(
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
+
+
+def own_words_before_report(
+    top: Sequence[Classified], offsets: Mapping[int, float], scans: Sequence[FileScan] = ()
+) -> list[Classified]:
+    """A launcher's report of how a rank ended (a line naming the rank it is about) comes
+    after whatever that rank printed as it died: a rank's own line of the same kind (the
+    fault handler's `Fatal Python error: Segmentation fault` in its stderr file) goes first
+    though the report weighs more and its file may carry times where the rank's has none."""
+    first = top[0]
+    if first.best is None or not first.best.culprits or first.rank is None:
+        return list(top)
+    if global_ranks(first.best.culprits, first, scans) != [first.rank]:
+        return list(top)  # a rank's report of another rank (a barrier naming who is missing)
+    reported = epoch(first, offsets)
+    own = [
+        item
+        for item in top
+        if item.order != first.order
+        and item.rank == first.rank
+        and item.category == first.category
+        and not (item.best is not None and item.best.signature.culprit)
+        and not _later(epoch(item, offsets), reported)
+    ]
+    if not own:
+        return list(top)
+    lead = min(own, key=lambda i: (i.order, i.event.line))
+    return [lead, *(item for item in top if item is not lead)]
+
+
+def _later(moment: float | None, reported: float | None) -> bool:
+    return moment is not None and reported is not None and moment > reported + CLOCK_TOLERANCE_S
 
 
 # --- promotion and demotion ----------------------------------------------------------------

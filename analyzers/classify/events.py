@@ -123,10 +123,18 @@ def _last_progress(scan: FileScan) -> dict[int | None, int]:
     return last
 
 
+def _ranks_in(progress: dict[int | None, int]) -> int:
+    return sum(1 for rank in progress if rank is not None)
+
+
 def _mark_recovered(item: Classified, progress: dict[int | None, int]) -> None:
     """An error after which the same rank kept logging progress did not stop it: it counts
-    like a warning. A launcher's file mixes ranks, so there only the same rank counts."""
-    if item.rank is None and item.kind == FileKind.LAUNCHER:
+    like a warning. A launcher's file mixes ranks, so there only the same rank counts; so
+    does any file whose progress lines come from several ranks (one stdout the ranks share):
+    a line no rank is named on may be the writer of a rank that never logged again (the C
+    library's `free(): double free detected` before it aborts the process), and the others'
+    progress says nothing about it."""
+    if item.rank is None and (item.kind == FileKind.LAUNCHER or _ranks_in(progress) > 1):
         return
     if progress.get(item.rank, 0) > item.event.line and item.tier > TIER_NOISE:
         item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)

@@ -20,6 +20,7 @@ from analyzers.core.types import (
     RankSummary,
 )
 from analyzers.formats.codes import extract_codes
+from tests.analyzers.excerpts import diagnose_files
 
 KNOWLEDGE = load_knowledge()
 T0 = datetime(2026, 11, 29, 7, 24, 27)
@@ -361,3 +362,47 @@ def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_trac
     diagnosis = diagnose_text("train.log", paste)
     assert diagnosis.first_error is not None
     assert "ValueError: DistributedDataParallel device_ids" in diagnosis.first_error.text
+
+
+FAULTHANDLER_STDERR = """\
+Fatal Python error: Segmentation fault
+
+Thread 0x00007fce53a956c0 (most recent call first):
+  File "/srv/job/infer.py", line 366 in heartbeat
+  File "/usr/lib/python3.11/threading.py", line 982 in run
+
+Current thread 0x00007fce6e5c0b80 (most recent call first):
+  File "/usr/lib/python3.11/ctypes/__init__.py", line 519 in string_at
+  File "/srv/job/infer.py", line 136 in inject
+"""
+
+TORCHRUN_TAIL = """\
+W1204 16:51:49.553000 6388 torch/distributed/elastic/multiprocessing/api.py:940] Sending process 6641 closing signal SIGTERM
+E1204 16:51:49.554000 6388 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 5 (pid: 6646) of binary: /usr/bin/python3
+"""
+
+
+def test_a_ranks_own_crash_line_goes_before_the_launchers_timed_report_of_it() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/launcher.log": TORCHRUN_TAIL,
+            "job/torchrun_logs/a_1/attempt_0/5/stderr.log": FAULTHANDLER_STDERR,
+            "job/torchrun_logs/a_1/attempt_0/5/stdout.log": " norm passed\n",
+            "job/torchrun_logs/a_1/attempt_0/4/stdout.log": " norm passed\n attention passed\n",
+        }
+    )
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text == "Fatal Python error: Segmentation fault"
+    assert diagnosis.culprit_ranks == [5]
+
+
+def test_the_launchers_report_stays_first_when_the_rank_said_nothing_of_its_crash() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/launcher.log": TORCHRUN_TAIL,
+            "job/torchrun_logs/a_1/attempt_0/5/stdout.log": " norm passed\n",
+            "job/torchrun_logs/a_1/attempt_0/4/stdout.log": " norm passed\n attention passed\n",
+        }
+    )
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: -11) local_rank: 5" in diagnosis.first_error.text

@@ -21,6 +21,7 @@ from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
+from tests.analyzers.excerpts import scan_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -361,3 +362,31 @@ def test_scans_give_each_event_its_files_rank_and_kind() -> None:
         FileKind.RANK_LOG,
         "shape_mismatch",
     )
+
+
+SHARED_STDOUT = """\
+2026-12-04 16:51:47,858 [rank3] INFO  attention passed
+2026-12-04 16:51:47,868 [rank1] INFO  MoE passed
+2026-12-04 16:51:47,868 [rank1] INFO layer 5 passed
+2026-12-04 16:51:47,868 [rank1] INFO prefill start: 8 tokens
+free(): double free detected in tcache 2
+2026-12-04 16:51:47,872 [rank6] INFO  MoE passed
+2026-12-04 16:51:47,873 [rank6] INFO layer 5 passed
+"""
+
+
+def test_an_untagged_error_in_a_stdout_several_ranks_share_is_not_recovered() -> None:
+    # the C library writes to the process's stderr with no rank tag; the next ranks' progress
+    # lines are other processes', not the aborted one going on
+    items = classify_scans([scan_text("job/job.log", SHARED_STDOUT)], KNOWLEDGE)
+    free = next(item for item in items if "double free" in item.event.text)
+    assert (free.rank, free.recovered, free.tier) == (None, False, TIER_CAUSE)
+
+
+def test_an_error_one_ranks_own_log_goes_on_after_is_recovered() -> None:
+    text = "\n".join(
+        line.split("] INFO ", 1)[-1] for line in SHARED_STDOUT.splitlines() if "rank6" not in line
+    )
+    items = classify_scans([scan_text("job/log_3.log", text + "\n layer 0 passed\n")], KNOWLEDGE)
+    free = next(item for item in items if "double free" in item.event.text)
+    assert free.recovered

@@ -79,3 +79,34 @@ def test_a_segfault_tail_gets_no_communication_alternative() -> None:
     diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY.replace("-6)", "-11)"))
     assert diagnosis.category == "device_fault"
     assert "hccl" not in [alt.category for alt in diagnosis.alternatives]
+
+
+SPAWN_ABORT_AFTER_PEER_RESET = """\
+rank 6: layer 0 passed
+rank 7: layer 0 passed
+rank 6:  norm passed
+rank 7:  norm passed
+rank 6:  attention passed
+rank 7:  attention passed
+Fatal Python error: Aborted
+
+rank 7:  MoE passed
+rank 7: layer 1 passed
+rank 7:  norm passed
+rank 7: model run failed: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error [127.0.0.1]:11944: Connection reset by peer. This is typically caused by a remote worker hanging or bugs in the application. Check the logs of the remote worker before reporting an error. GLHF!
+W1204 16:52:40.462000 8498 torch/multiprocessing/spawn.py:165] Terminating process 8514 via signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/job/spawn_main.py", line 20, in <module>
+    mp.spawn(worker, args=(world,), nprocs=world, join=True)
+  File "/usr/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 192, in join
+    raise ProcessExitedException(
+torch.multiprocessing.spawn.ProcessExitedException: process 6 terminated with signal SIGABRT
+"""
+
+
+def test_a_spawned_child_that_aborted_without_a_word_is_the_culprit_not_the_peer() -> None:
+    # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
+    diagnosis = diagnose_text("job/launcher.log", SPAWN_ABORT_AFTER_PEER_RESET)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [6]
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
