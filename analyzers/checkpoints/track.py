@@ -133,6 +133,22 @@ class CheckpointTrack:
     def ranks(self) -> set[int]:
         return set(self.rank) - {NO_RANK}
 
+    def year_less_times(self) -> tuple[array, array]:
+        """The entries waiting for a year and their times on the year-less grid, to keep
+        before `settle_years(None)` drops them (the bundle may know the year)."""
+        pending = self.year_pending
+        return array("I", pending), array("d", (self.time[i] for i in pending))
+
+    def place_year_less(self, kept: tuple[array, array], year: int) -> None:
+        """Put back the year-less times `year_less_times` kept and place them in `year`;
+        entries a job's checkpoint budget cut since then are passed over."""
+        size = len(self)
+        for index, grid in zip(*kept, strict=True):
+            if index < size:
+                self.time[index] = grid
+                self.year_pending.append(index)
+        self.settle_years(year)
+
     def settle_years(self, year: int | None) -> None:
         """Place the year-less times in `year` (or drop them when no year is known)."""
         days: dict[int, float] = {}
@@ -194,6 +210,11 @@ def year_less(month: int, day: int, seconds_of_day: float) -> float:
     """A time without a year, kept until `settle_years` knows it: whole days on a grid of
     31-day months (so no calendar is needed yet) plus the seconds of that day."""
     return ((month - 1) * 31 + day - 1) * 86400.0 + seconds_of_day
+
+
+def grid_month(grid: float) -> int:
+    """The month (1-12) of a time on the `year_less` grid."""
+    return int(grid // 86400.0) // 31 + 1
 
 
 def _day_start(year: int, grid_day: int) -> float:

@@ -13,6 +13,7 @@ from array import array
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from analyzers.checkpoints.track import grid_month
 from analyzers.formats.timestamps import PartialTime
 
 YEAR_LESS = "year_less"  # the facts key
@@ -26,7 +27,7 @@ class YearLess:
 
     def months(self) -> list[int]:
         found = [time.month for _, time in self.events]
-        found += [int(grid // 86400.0) // 31 + 1 for grid in self.checkpoints[1]]
+        found += [grid_month(grid) for grid in self.checkpoints[1]]
         return found
 
 

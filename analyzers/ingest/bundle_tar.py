@@ -47,7 +47,7 @@ class TarWalker:
             if path is None:
                 continue
             if path.lower().endswith(ARCHIVE_ENDINGS):
-                yield from self._inner(entries, prefix + path, entry.size, depth + 1)
+                yield from self._inner(entries, prefix + path, entry, depth + 1)
             elif path.lower().endswith(GZIP_ENDING):
                 yield from self._gzipped(entries, prefix + path, entry, depth + 1)
             else:
@@ -61,7 +61,9 @@ class TarWalker:
             return None
         return self._bundle.safe_path(entry.name)
 
-    def _inner(self, entries: TarStream, path: str, size: int, depth: int) -> Iterator[Member]:
+    def _inner(
+        self, entries: TarStream, path: str, entry: TarEntry, depth: int
+    ) -> Iterator[Member]:
         """An archive-named member: opened when it is a tar, else read as a plain file."""
         head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
         kind = kind_from_head(head.peek(PEEK))
@@ -70,13 +72,9 @@ class TarWalker:
             self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
             return
         if kind not in _TAR_KINDS:
-            yield self._bundle.member(path, size, lambda: head)
+            yield self._bundle.member(path, entry.size, lambda: head, entry.mtime)
             return
-        if depth > self._budget.limits.depth:
-            depth_limit = self._budget.limits.depth
-            self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
-            return
-        yield from self._open_inner(head, kind, path, depth)
+        yield from self._nested(head, kind, path, depth)
 
     def _gzipped(
         self, entries: TarStream, path: str, entry: TarEntry, depth: int
@@ -90,13 +88,17 @@ class TarWalker:
             yield self._bundle.member(path, entry.size, lambda: head, entry.mtime)
             return
         if kind_from_head(start) == "gzip-tar":
-            if depth > self._budget.limits.depth:
-                depth_limit = self._budget.limits.depth
-                self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
-                return
-            yield from self._open_inner(head, "gzip-tar", path, depth)
+            yield from self._nested(head, "gzip-tar", path, depth)
             return
         yield self._bundle.member(path, 0, lambda: gunzip_stream(head), entry.mtime)
+
+    def _nested(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
+        """A tar inside the bundle, opened unless it lies deeper than the limit allows."""
+        if depth > self._budget.limits.depth:
+            depth_limit = self._budget.limits.depth
+            self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
+            return
+        yield from self._open_inner(head, kind, path, depth)
 
     def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         packed = Counting(head)

@@ -330,9 +330,7 @@ class _FileScanner(ScanSink):
         track = self.checkpoint_lines.track if self.checkpoint_lines is not None else None
         if track is None or not track.year_pending:
             return None
-        return array("I", track.year_pending), array(
-            "d", (track.time[i] for i in track.year_pending)
-        )
+        return track.year_less_times()
 
     def _year_less(self, pending: tuple[array, array] | None) -> YearLess:
         index = {id(event): i for i, event in enumerate(self.events)}

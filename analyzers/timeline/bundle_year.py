@@ -31,11 +31,5 @@ def _place(scan: FileScan, pending: YearLess, year: int) -> None:
         if index < len(scan.events):
             scan.events[index].timestamp = time.with_year(year)
     track = scan.facts.get("checkpoints")
-    indices, grid = pending.checkpoints
-    if track is None or not indices:
-        return
-    kept = [(i, t) for i, t in zip(indices, grid, strict=True) if i < len(track)]
-    for index, time in kept:  # a job's checkpoint budget may have cut the track since
-        track.time[index] = time
-    track.year_pending.extend(index for index, _ in kept)
-    track.settle_years(year)
+    if track is not None and len(pending.checkpoints[0]):
+        track.place_year_less(pending.checkpoints, year)

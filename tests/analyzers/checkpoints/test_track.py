@@ -5,7 +5,13 @@ from __future__ import annotations
 import pickle
 from datetime import UTC, datetime
 
-from analyzers.checkpoints.track import NAN, CheckpointTrack, last_line_by_rank, year_less
+from analyzers.checkpoints.track import (
+    NAN,
+    CheckpointTrack,
+    grid_month,
+    last_line_by_rank,
+    year_less,
+)
 
 
 def test_texts_are_interned_and_entries_read_back():
@@ -39,6 +45,26 @@ def test_an_impossible_year_less_date_has_no_time():
     track.add(track.text_id("layer 0 passed"), 1, year_less(2, 29, 0.0), 0)
     track.settle_years(2025)
     assert track.entry(0)[2] is None
+
+
+def test_year_less_times_kept_for_the_bundle_are_placed_later():
+    """A file that never said its year keeps its grid times; the bundle's year places them,
+    passing over entries a job's checkpoint budget cut in between."""
+    track = CheckpointTrack()
+    for line, day in ((1, 3), (2, 4), (3, 5)):
+        track.year_pending.append(len(track))
+        track.add(track.text_id("norm passed"), line, year_less(12, day, 60.0), 0)
+    kept = track.year_less_times()
+    track.settle_years(None)  # the file alone knows no year
+    track.truncate(2)
+
+    track.place_year_less(kept, 2026)
+
+    assert [track.entry(i)[2] for i in range(len(track))] == [
+        datetime(2026, 12, 3, 0, 1, tzinfo=UTC).timestamp(),
+        datetime(2026, 12, 4, 0, 1, tzinfo=UTC).timestamp(),
+    ]
+    assert [grid_month(grid) for grid in kept[1]] == [12, 12, 12]
 
 
 def test_last_line_of_each_rank():
