@@ -54,7 +54,13 @@ _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 _SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
-_PDSH = re.compile(r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}): ")
+# pdsh names the host: a name ending in `-N`, an address, `localhost`, or a host stem with its
+# number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
+# `step12: loss`) is a line of the process's own
+_PDSH = re.compile(
+    r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
+    r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*): "
+)
 _PROCESS_TAG = re.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )

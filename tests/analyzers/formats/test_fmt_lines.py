@@ -217,6 +217,10 @@ CASES = [
         "[comm.py:698:init_distributed] cdb=None",
     ),
     ("pdsh-worker", "worker-1: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("pdsh-node", "node7: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("pdsh-fqdn", "gpu01.cluster.local: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("pdsh-localhost", "localhost: [rank3]: RuntimeError: x", None, None, 3, None, "RuntimeError: x"),
+    ("checkpoint-word-not-host", "layer3: passed", None, None, None, None, "layer3: passed"),
     (
         "spdlog-named-logger",
         "[2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] execute node[0] fail, error code: 3",
