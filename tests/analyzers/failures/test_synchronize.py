@@ -171,3 +171,24 @@ def test_an_event_synchronize_that_gave_up_with_only_its_code_offers_a_stall() -
     assert category == "stream_sync"
     assert "hang" not in neighbours
     assert "hccl" not in neighbours
+
+
+# The error manager's form of the same report: the device's "The error from device" headline
+# whose detail is a collective's FFTS+ task that never finished (its notify waits are stuck),
+# raised to a barrier's synchronize. The headline names a collective's task, not a core.
+COLLECTIVE_TASK_IN_DEVICE_HEADLINE = """\
+node-2: RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:363 NPU error, error code is 107020
+node-2: [ERROR] 2026-03-14-09:21:40 (PID:4410, Device:1, RankID:9) ERR00100 PTA call acl api failed.
+node-2: EI9999: Inner Error!
+node-2: EI9999: 2026-03-14-09:21:40.117.302  The error from device(chipId:1, dieId:0), serial number is 2, hccl fftsplus task timeout occurred during task execution, stream_id:5, sq_id:5, task_id:61, stuck notify num:3, timeout:1836.[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1389]
+node-2:         TraceBack (most recent call last):
+"""
+
+
+def test_a_device_headline_naming_a_collective_task_offers_no_core_failure() -> None:
+    diagnosis = diagnose_text("train/rank9.log", COLLECTIVE_TASK_IN_DEVICE_HEADLINE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "hccl fftsplus task timeout occurred" in diagnosis.first_error.text
+    assert "aicore_timeout" not in {alt.category for alt in diagnosis.alternatives}
+    assert "hang" in {alt.category for alt in diagnosis.alternatives}
