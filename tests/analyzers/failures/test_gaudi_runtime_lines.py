@@ -1,0 +1,95 @@
+"""Gaudi failures worded by the PyTorch bridge and by the collective library (HCL).
+
+docs/labelling.md#gaudi-graph-compiler-refusals reads the bridge's bare compile failure and
+its workspace allocation failure; #collective-libraries-of-other-accelerators reads HCL's
+failed condition checks. Fixtures follow the real formats with numbers and paths of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+BRIDGE_COMPILE_ONLY = """\
+[rank5]:   File "/usr/local/lib/python3.10/dist-packages/torch/_tensor_str.py", line 140, in __init__
+[rank5]:     vals = torch.masked_select(
+[rank5]: RuntimeError: [Rank:5] FATAL ERROR :: MODULE:PT_BRIDGE Exception in Launch thread...
+[rank5]: Check $HABANA_LOGS/ for detailsGraph compile failed. synStatus=synStatus 26 [Generic failure].
+[rank5]: [Rank:5] Habana exception raised from compile at graph.cpp:612
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line 3301, in all_gather_into_tensor
+[rank1]:     work = group._allgather_base(output_tensor, input_tensor, opts)
+[rank1]: RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].
+"""
+
+NODE_THEN_COMPILE = """\
+[rank3]: RuntimeError: synNodeCreateWithId failed for node: batch_gemm with synStatus 26 [Generic failure]. .
+[rank3]: RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure].
+"""
+
+WORKSPACE = """\
+  File "/srv/train/loop.py", line 88, in step
+    loss.backward()
+  File "/usr/local/lib/python3.10/dist-packages/torch/_tensor.py", line 522, in backward
+    torch.autograd.backward(
+RuntimeError: FATAL ERROR :: MODULE:SYNHELPER workspace Allocation of size ::6442450944 failed!
+"""
+
+HCL_BUFFER = """\
+/srv/build/repos/hcl/src/platform/gen2_arch_common/credit_manager.cpp:31(allocNextCredit): The condition [ prevTargetValue != targetValue ] failed. No available intermediate buffer
+HCCL demo error: In function hcclAllReduceWrapper(): hcclAllReduce(sendbuff, recvbuff, recvcount, getDataType(envData), getReductionOp(envData), resources.comm, resources.collectiveStream) failed: A device is busy or an internal check failed
+terminate called without an active exception
+"""
+
+HCL_SERVER_TYPE = """\
+Running HCCL Demo :: A simple program demonstrating HCCL usage from C++
+/opt/src/hcl/src/platform/gaudi_common/hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed. Invalid server type (4[OCP1]) requested to generate controller.
+HCCL demo error: In function initDevice(): synDeviceAcquire(&resources.deviceHandle, nullptr) failed with synapse error: 20
+"""
+
+OTHER_CONDITION = """\
+/opt/src/mylib/src/pool.cpp:44(grow): The condition [ size > 0 ] failed. pool exhausted
+RuntimeError: pool exhausted
+"""
+
+
+def test_bare_graph_compile_failure_is_operator_before_the_bridge_headline() -> None:
+    diagnosis = diagnose_text("logs/train.log", BRIDGE_COMPILE_ONLY)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Graph compile failed" in diagnosis.first_error.text
+    assert diagnosis.first_error.rank == 5
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_node_line_stays_first_before_the_compile_failure() -> None:
+    diagnosis = diagnose_text("logs/train.log", NODE_THEN_COMPILE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "synNodeCreateWithId failed" in diagnosis.first_error.text
+
+
+def test_graph_workspace_allocation_failure_is_oom() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", WORKSPACE)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "workspace Allocation of size" in diagnosis.first_error.text
+
+
+def test_hcl_condition_check_comes_before_the_collective_call_error() -> None:
+    diagnosis = diagnose_text("logs/hccl_demo.log", HCL_BUFFER)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "No available intermediate buffer" in diagnosis.first_error.text
+
+
+def test_hcl_server_type_refusal_is_the_collective_layer_with_the_host_beside_it() -> None:
+    diagnosis = diagnose_text("logs/hccl_demo.log", HCL_SERVER_TYPE)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Invalid server type" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_condition_line_of_another_library_is_not_read_as_hcl() -> None:
+    diagnosis = diagnose_text("logs/app.log", OTHER_CONDITION)
+    assert diagnosis.category != "hccl", diagnosis.root_cause
