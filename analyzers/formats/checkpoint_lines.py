@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
 from analyzers.formats.base import ParsedLine
+from analyzers.formats.glued import split_glued
 from analyzers.formats.stamp_reader import StampReader, time_value
 from analyzers.formats.timestamps import time_span
 
@@ -302,6 +303,11 @@ class CheckpointLines:
     # --- one line --------------------------------------------------------------------------
 
     def _line(self, line_no: int, raw: bytes) -> None:
+        pieces = split_glued(raw)
+        if len(pieces) > 1:  # ranks' lines glued together: each read whole, never learned
+            for piece in pieces:
+                self._full(line_no, piece, learn=False)
+            return
         if self._shortcut:
             for geometry in self._geometries:
                 template = geometry.templates.get(geometry.key(raw))

@@ -44,6 +44,7 @@ from analyzers.formats.cut_traceback import SOURCE as CUT_SOURCE
 from analyzers.formats.elastic import ElasticTracker
 from analyzers.formats.escaped import inherit_writer, split_escaped
 from analyzers.formats.flattened import split_flattened
+from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
@@ -239,6 +240,8 @@ class _FileScanner(ScanSink):
         pieces = [raw] if self.structured else split_escaped(raw)
         if len(pieces) == 1 and not self.structured:
             pieces = split_flattened(raw)
+        if len(pieces) == 1 and not self.structured:
+            pieces = split_glued(raw)
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:

@@ -772,6 +772,14 @@ def test_a_rank_label_a_job_writes_before_its_message_names_the_writer():
     assert stamped.message.startswith("model run failed: shape '[8, 3, 10]'")
 
 
+def test_a_bracketed_rank_label_names_the_writer_too():
+    """`[rank N] ` before each message, as a job writes it into a stdout its ranks share."""
+    line = parse_line("[rank 2]  attention passed")
+    assert (line.rank, line.message) == (2, "[rank 2]  attention passed")
+    assert parse_line("[Rank 5] model run success").rank == 5
+    assert parse_line("[rank 0]nothing after a space").rank is None
+
+
 def test_a_rank_named_inside_a_message_is_no_rank_label():
     assert (
         parse_line("Rank 1 successfully reached monitoredBarrier, but received errors").rank is None

@@ -11,6 +11,8 @@ import io
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from analyzers import AnalyzeOptions, analyze
 
 CLOSED = (
@@ -83,3 +85,60 @@ def test_a_bracketed_time_before_the_rank_label_keeps_the_rank(tmp_path: Path) -
     last = {summary.rank: summary.last_checkpoint_qualified for summary in report.ranks}
     assert last[0] == last[1] == last[3] == "layer 3 / norm passed"
     assert last[2] == "layer 2 passed"
+
+
+def _glued(per_rank: list[list[str]]) -> list[str]:
+    """What `print` under an unbuffered stdout leaves when ranks print at once: each rank's
+    text and its newline are two writes, so a row's texts land on one line and the newlines
+    follow it."""
+    out: list[str] = []
+    for row in range(max(len(lines) for lines in per_rank)):
+        texts = [lines[row] for lines in per_rank if row < len(lines)]
+        out += ["".join(texts), *([""] * (len(texts) - 1))]
+    return out
+
+
+@pytest.mark.parametrize("label", ["rank {rank}: ", "[rank {rank}] "])
+def test_lines_glued_in_a_shared_stdout_keep_each_rank_s_checkpoints(
+    tmp_path: Path, label: str
+) -> None:
+    """Rank 2 of four failed in layer 1 attention and its peers stopped after layer 1 norm
+    too; every rank's checkpoints are in the glued lines, each piece under its own label."""
+    steps = ["prefill start: 8 tokens"]
+    for layer in range(2):
+        steps += [f" {part} passed" for part in ("norm", "attention", "MoE")]
+        steps.append(f"layer {layer} passed")
+    per_rank = [[label.format(rank=rank) + step for step in steps[:6]] for rank in range(4)]
+    lines = _glued(per_rank)
+    lines.append("[rank2]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x32)")
+    lines += [f"[rank{rank}]: RuntimeError: {CLOSED}" for rank in (0, 1, 3)]
+    report = analyze(_combined(tmp_path, lines), AnalyzeOptions(workers=1))
+    last = {summary.rank: summary.last_checkpoint_qualified for summary in report.ranks}
+    assert last == dict.fromkeys(range(4), "layer 1 / norm passed")
+    assert report.diagnosis.last_common_checkpoint_qualified == "layer 1 / norm passed"
+    assert report.diagnosis.culprit_ranks == [2]
+
+
+def test_a_healthy_run_with_glued_bracketed_lines_is_healthy(tmp_path: Path) -> None:
+    """Without the pieces no rank had a checkpoint and a finished run read as a hang."""
+    steps = ["prefill start: 8 tokens", " norm passed", "layer 0 passed", "model run success"]
+    per_rank = [[f"[rank {rank}] {step}" for step in steps] for rank in range(4)]
+    report = analyze(_combined(tmp_path, _glued(per_rank)), AnalyzeOptions(workers=1))
+    assert report.diagnosis.category == "healthy"
+    assert {summary.last_checkpoint_qualified for summary in report.ranks} == {"model run success"}
+
+
+def test_an_error_glued_after_a_peer_s_checkpoint_is_its_own_rank_s(tmp_path: Path) -> None:
+    """The failing rank's own labelled error landed on a peer's line (docs/labelling.md
+    #lines-that-ranks-glued-together): read whole, the line was rank 0's and blamed it."""
+    steps = ["prefill start: 8 tokens", " norm passed", " attention passed"]
+    per_rank = [[f"rank {rank}: {step}" for step in steps] for rank in range(4)]
+    lines = _glued(per_rank)
+    lines.append(
+        "rank 0:  MoE passedrank 2: model run failed: mat1 and mat2 shapes cannot be "
+        "multiplied (8x32 and 8x32)rank 1:  MoE passed"
+    )
+    lines += [f"rank {rank}: model run failed: {CLOSED}" for rank in (0, 1, 3)]
+    report = analyze(_combined(tmp_path, lines), AnalyzeOptions(workers=1))
+    assert report.diagnosis.culprit_ranks == [2]
+    assert "mat1 and mat2 shapes" in report.diagnosis.first_error.text

@@ -1,0 +1,55 @@
+"""Lines of ranks that share one stdout and lose their line breaks to each other.
+
+Ranks started without a launcher that separates their streams (one process per rank writing
+to one file or pipe, torchrun without `--redirects`) write to the same file. A job that
+prints its own rank label before each message (`rank 3: ` or `[rank 3] `) says who wrote
+each line, but `print` under an unbuffered stream writes the text and its newline as two
+writes, and another rank's text can land between them:
+
+    rank 1:  norm passedrank 0:  norm passedrank 2:  norm passed
+    <blank lines: the newlines that came after>
+
+Read whole, that line is one rank's and no checkpoint. A line that opens with such a label
+and shows the same label shape again glued to the text before it (no space between) is cut
+before each repeat, and each piece is read as a line of its own with its own rank. A label
+after a space (`rank 0: waiting for kv from rank 3: ...`) is part of the message and is no
+cut; neither is a label of another shape than the one that opens the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from analyzers.formats.flattened import MAX_PIECES
+
+# `rank 3: `, `rank3: `, `[rank 3] `, `[Rank 3] ` -- the label a job prints before its lines
+_LABEL = rb"\[[Rr]ank ?\d{1,6}\] |[Rr]ank ?\d{1,6}: "
+_OPENING = re.compile(rb"[ \t]*(" + _LABEL + rb")")
+_INNER = re.compile(rb"(?<=\S)(?:" + _LABEL + rb")")
+_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
+
+
+def _shape(label: bytes) -> bytes:
+    return re.sub(rb"0+", b"0", label.translate(_DIGITS))
+
+
+def split_glued(raw: bytes) -> list[bytes]:
+    """The lines glued into `raw` (the line itself when nothing was glued to it)."""
+    opening = _OPENING.match(raw)
+    if opening is None:
+        return [raw]
+    shape = _shape(opening.group(1))
+    cuts = [
+        found.start()
+        for found in _INNER.finditer(raw, opening.end())
+        if _shape(found.group(0)) == shape
+    ]
+    if not cuts:
+        return [raw]
+    pieces, begin = [], 0
+    for cut in [*cuts[: MAX_PIECES - 1], len(raw)]:
+        piece = raw[begin:cut].rstrip()
+        if piece.strip():
+            pieces.append(piece)
+        begin = cut
+    return pieces or [raw]

@@ -1,0 +1,50 @@
+"""Ranks sharing one stdout whose text and newline are two writes: lines glued together are
+cut where the next rank's label begins (line shapes of real 4- to 8-rank gloo runs)."""
+
+import pytest
+
+from analyzers.formats.glued import split_glued
+
+
+@pytest.mark.parametrize(
+    ("raw", "pieces"),
+    [
+        (
+            b"rank 1:  norm passedrank 0:  norm passedrank 2:  norm passed",
+            [b"rank 1:  norm passed", b"rank 0:  norm passed", b"rank 2:  norm passed"],
+        ),
+        (
+            b"rank 2: layer 0 passedrank 0: layer 0 passed",
+            [b"rank 2: layer 0 passed", b"rank 0: layer 0 passed"],
+        ),
+        (
+            b"[rank 2] load weights passed[rank 4] load weights passed",
+            [b"[rank 2] load weights passed", b"[rank 4] load weights passed"],
+        ),
+        (
+            b"rank 0: prefill start: 8 tokensrank 13: prefill start: 8 tokens",
+            [b"rank 0: prefill start: 8 tokens", b"rank 13: prefill start: 8 tokens"],
+        ),
+    ],
+)
+def test_lines_glued_by_ranks_sharing_a_stdout_come_apart(raw: bytes, pieces: list[bytes]) -> None:
+    assert split_glued(raw) == pieces
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # a label after a space is part of the message
+        b"rank 0: waiting for kv from rank 3: 2 blocks left",
+        # a line without the job's label at its start
+        b"model run failed: rank 3: lost",
+        # torch's own tag is another shape: not the label this line opens with
+        b"rank 1:  norm passed[rank2]: Traceback (most recent call last):",
+        # the bracketed label inside a colon-labelled line is another shape too
+        b"rank 1: got[rank 2] nothing",
+        b"[rank0]:[E1204 17:44:49.113037567 ProcessGroupGloo.cpp:67] Gloo connectFullMesh failed",
+        b"",
+    ],
+)
+def test_a_line_with_one_label_stays_whole(raw: bytes) -> None:
+    assert split_glued(raw) == [raw]
