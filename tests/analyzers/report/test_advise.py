@@ -256,3 +256,20 @@ def test_a_watchdog_timeout_tells_each_stack_its_own_timeout_setting() -> None:
     assert "init_process_group(timeout=" in on_gpu
     assert "HCCL_EXEC_TIMEOUT" in on_npu
     assert "init_process_group(timeout=" not in on_npu
+
+
+def test_memory_held_by_another_process_is_looked_up_with_the_stacks_own_tool() -> None:
+    """A CUDA job is sent to nvidia-smi, an NPU job to npu-smi, never the other's tool."""
+    cuda = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 3 has a "
+        "total capacity of 79.33 GiB of which 41.50 MiB is free. Process 51234 has 79.27 GiB "
+        "memory in use. Of the allocated memory 12.40 GiB is allocated by PyTorch."
+    )
+    npu = "NPU out of memory. Tried to allocate 2 GiB (... 60.10 GiB reserved in total by PyTorch)"
+    for text, tool, other in ((cuda, "nvidia-smi", "npu-smi"), (npu, "npu-smi", "nvidia-smi")):
+        situation = Situation(
+            category="oom", signature_ids=["oom.device_out_of_memory"], first_error_text=text
+        )
+        actions = next_actions(BOOK, situation)
+        assert any(tool in a for a in actions)
+        assert not any(other in a for a in actions)
