@@ -4,9 +4,10 @@ A collective timeout reads the same on every rank, and when the ranks' checkpoin
 the rank comparison finds no one. Three things still tell the ranks apart:
 
 - where each rank waited: the innermost frame of the traceback under its timeout names the
-  collective it had entered (`in barrier`, `in all_reduce`). Ranks that time out together in
-  different collectives were not at the same program step, and the few in another
-  collective than most are the ones that left it;
+  collective it had entered (`in barrier`, `in all_reduce`), and where no traceback was
+  printed, the watchdog's timeout line names the work it gave up on (`OpType=BROADCAST`).
+  Ranks that time out together in different collectives were not at the same program step,
+  and the few in another collective than most are the ones that left it;
 - how each rank's wait ended: ranks that time out give up and exit, so a rank that reached
   the collective after that finds its peers' connections closed instead of timing out. The
   few whose only failure is such a lost peer, while the others timed out, arrived late: they
@@ -33,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, Blame, CausalChain, epoch
 from analyzers.classify.collective_frames import frame_call
 from analyzers.classify.events import Classified
+from analyzers.classify.matches import Match
 from analyzers.core.phrases import say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.formats.traceback import FRAME_SOURCE
@@ -54,6 +56,34 @@ def in_other_collective(chain: CausalChain, scans: Sequence[FileScan]) -> Blame 
 
 
 def _calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, str]:
+    """Per rank, the collective it waited in: read from the tracebacks' frames, or, when
+    too few ranks printed one, from the work types their timeout lines name. The two are
+    never mixed: a frame says `all_reduce` where the watchdog says `ALLREDUCE`."""
+    calls = _frame_calls(items, scans)
+    if len(calls) > MIN_WAITERS:
+        return calls
+    works = _work_types(items)
+    return works if len(works) > len(calls) else calls
+
+
+def _work_types(items: Sequence[Classified]) -> dict[int, str]:
+    """Per rank, the work type (`ALLREDUCE`, `_ALLGATHER_BASE`) its first collective timeout
+    names, as the watchdog prints it."""
+    works: dict[int, str] = {}
+    for item in items:
+        if item.rank is None or item.rank in works:
+            continue
+        op = next((m.operator for m in item.matches if _names_work(m)), None)
+        if op is not None:
+            works[item.rank] = op
+    return works
+
+
+def _names_work(match: Match) -> bool:
+    return match.role == "symptom" and match.category == "hccl" and match.operator is not None
+
+
+def _frame_calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, str]:
     """Per rank, the collective its first traceback-backed wait was in."""
     by_path = {scan.info.path: scan for scan in scans}
     frames: dict[str, dict[int, str]] = {}

@@ -107,3 +107,46 @@ def test_half_the_ranks_losing_their_peers_is_no_late_few(tmp_path: Path) -> Non
     for log in job:
         ends_in(log, "all_reduce", CLOSED if log.rank >= 2 else RECV_TIMEOUT)
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def watchdog_times_out(log: RankLog, work: str, seq: int = 5120) -> RankLog:
+    """torch's NCCL watchdog line for a work item that ran out of time, with no traceback:
+    the process is taken down from the watchdog thread."""
+    log.raw(
+        f"[rank{log.rank}]:[E311 04:20:31.5527{log.rank:05d} ProcessGroupNCCL.cpp:616] "
+        f"[Rank {log.rank}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, "
+        f"OpType={work}, NumelIn=2048, NumelOut=2048, Timeout(ms)=600000) ran for 600043 "
+        "milliseconds before timing out."
+    )
+    return log
+
+
+def test_the_work_a_watchdog_gave_up_on_names_the_rank_in_another_collective(
+    tmp_path: Path,
+) -> None:
+    """No traceback, only each rank's watchdog line: ranks 0, 1 and 3 gave up on a broadcast,
+    rank 2 on an all-gather it had gone on to."""
+    job = in_step()
+    for log in job:
+        watchdog_times_out(log, "_ALLGATHER_BASE" if log.rank == 2 else "BROADCAST")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
+    assert "_ALLGATHER_BASE" in (diagnosis.culprit_reason or "")
+    assert "BROADCAST" in (diagnosis.culprit_reason or "")
+
+
+def test_watchdog_lines_naming_one_work_type_single_nobody_out(tmp_path: Path) -> None:
+    """Counterexample: every rank gave up on an all-reduce (one at another sequence number):
+    the work types agree, so they say nothing about who left the step."""
+    job = in_step()
+    for log in job:
+        watchdog_times_out(log, "ALLREDUCE", seq=5121 if log.rank == 1 else 5120)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def test_an_even_split_of_watchdog_work_types_singles_nobody_out(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        watchdog_times_out(log, "BROADCAST" if log.rank < 2 else "ALLREDUCE")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []

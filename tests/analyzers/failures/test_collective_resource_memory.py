@@ -39,6 +39,22 @@ trainer-1:7301:7388 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 2097
 trainer-1:7301:7390 [3] proxy.cc:1519 NCCL WARN [Proxy Service 3] Failed to execute operation Setup from rank 3, retcode 1
 """
 
+NCCL_LAST_ERROR_QUOTED = """\
+  File "deepspeed/comm/torch.py", line 117, in broadcast
+    return torch.distributed.broadcast(tensor=tensor, src=src, group=group, async_op=async_op)
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3
+ncclUnhandledCudaError: Call to CUDA function failed.
+Last error:
+Cuda failure 2 'out of memory'
+"""
+
+NCCL_LAST_ERROR_OTHER = """\
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+ncclUnhandledCudaError: Call to CUDA function failed.
+Last error:
+Cuda failure 1 'invalid argument'
+"""
+
 NCCL_INVALID_ARGUMENT = """\
 trainer-1:7301:7388 [3] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'
 """
@@ -67,4 +83,21 @@ def test_nccl_refused_its_buffers_for_memory_before_torch_restated_it() -> None:
 
 def test_an_nccl_runtime_refusal_for_another_reason_is_not_memory() -> None:
     diagnosis = diagnose_text("nccl_debug.log", NCCL_INVALID_ARGUMENT)
+    assert diagnosis.category != "oom", diagnosis.root_cause
+
+
+def test_nccls_last_error_quoted_by_torch_names_its_buffers_without_nccl_debug() -> None:
+    """No NCCL_DEBUG output: torch's exception quotes NCCL's last error on a line of its
+    own, and that quote is the NCCL buffer refusal, with NCCL's advice."""
+    diagnosis = diagnose_text("train.log", NCCL_LAST_ERROR_QUOTED)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.strip() == "Cuda failure 2 'out of memory'"
+    assert "NCCL could not allocate its device buffers" in diagnosis.root_cause
+    assert any("NCCL_BUFFSIZE" in action for action in diagnosis.next_actions)
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_quoted_last_error_for_another_reason_is_not_memory() -> None:
+    diagnosis = diagnose_text("train.log", NCCL_LAST_ERROR_OTHER)
     assert diagnosis.category != "oom", diagnosis.root_cause

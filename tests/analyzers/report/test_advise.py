@@ -256,3 +256,52 @@ def test_a_watchdog_timeout_tells_each_stack_its_own_timeout_setting() -> None:
     assert "init_process_group(timeout=" in on_gpu
     assert "HCCL_EXEC_TIMEOUT" in on_npu
     assert "init_process_group(timeout=" not in on_npu
+
+
+def test_memory_held_by_another_process_is_looked_up_with_the_stacks_own_tool() -> None:
+    """A CUDA job is sent to nvidia-smi, an NPU job to npu-smi, never the other's tool."""
+    cuda = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 3 has a "
+        "total capacity of 79.33 GiB of which 41.50 MiB is free. Process 51234 has 79.27 GiB "
+        "memory in use. Of the allocated memory 12.40 GiB is allocated by PyTorch."
+    )
+    npu = "NPU out of memory. Tried to allocate 2 GiB (... 60.10 GiB reserved in total by PyTorch)"
+    for text, tool, other in ((cuda, "nvidia-smi", "npu-smi"), (npu, "npu-smi", "nvidia-smi")):
+        situation = Situation(
+            category="oom", signature_ids=["oom.device_out_of_memory"], first_error_text=text
+        )
+        actions = next_actions(BOOK, situation)
+        assert any(tool in a for a in actions)
+        assert not any(other in a for a in actions)
+
+
+def test_a_ddp_reducer_refusal_is_told_how_to_fit_ddp_to_the_model() -> None:
+    """Unused parameters and a parameter ready twice are the same reducer refusing a step,
+    and each gets the switch that fits it, not the other's."""
+    unused = (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before "
+        "starting a new one. This error indicates that your module has parameters that were "
+        "not used in producing loss."
+    )
+    twice = "RuntimeError: Expected to mark a variable ready only once. This error is caused by"
+    for text, wanted, unwanted in (
+        (unused, "find_unused_parameters=True", "use_reentrant"),
+        (twice, "use_reentrant=False", "find_unused_parameters"),
+    ):
+        situation = Situation(
+            category="config", signature_ids=["cfg.ddp_reducer_refused"], first_error_text=text
+        )
+        actions = next_actions(BOOK, situation)
+        assert wanted in actions[0]
+        assert not any(unwanted in a for a in actions)
+
+
+def test_ranks_that_built_different_models_are_told_to_compare_what_each_built() -> None:
+    text = (
+        "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 96 params, "
+        "while rank 0 has inconsistent 0 params."
+    )
+    situation = Situation(
+        category="config", signature_ids=["cfg.ddp_models_differ"], first_error_text=text
+    )
+    assert "parameter count" in next_actions(BOOK, situation)[0]
