@@ -87,3 +87,25 @@ def test_a_single_attempt_keeps_the_launchers_copies(tmp_path: Path) -> None:
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
     assert _ranks(report)[2] == ("norm passed", 2)
+
+
+def test_the_first_attempts_failure_is_the_first_error(tmp_path: Path) -> None:
+    """docs/labelling.md#a-job-its-launcher-restarted: the restarted group dying at start-up
+    (connecting to the failed attempt's addresses) is what the restart made of the failure."""
+    launcher = _attempt(
+        tmp_path,
+        0,
+        {0: (FIRST_RUN, []), 1: (FIRST_RUN, _traceback(1, CORRUPT))},
+    )
+    launcher += _attempt(
+        tmp_path,
+        1,
+        {0: (["load weights passed"], _traceback(0, REFUSED)), 1: (["load weights passed"], [])},
+    )
+    _write(tmp_path, "job-47d2/launcher.log", launcher)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.first_error is not None
+    assert "corrupted batch header" in report.diagnosis.first_error.text
+    assert report.diagnosis.culprit_ranks == [1]
