@@ -73,3 +73,21 @@ def test_a_failure_that_only_passes_through_dtensor_frames_keeps_its_own_reading
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
     assert "cfg.dtensor_placement_refused" not in _rules(diagnosis)
+
+
+def test_a_flatten_of_several_dimensions_one_of_them_sharded_is_the_plan() -> None:
+    # the wording of releases that name the flattened group instead of the sharded dimension
+    text = (
+        DISPATCH_FRAMES.format(r=3)
+        + '[rank3]:   File "/opt/venv/lib/python3.12/site-packages/torch/distributed/tensor/_ops/'
+        '_view_ops.py", line 560, in get_in_dim_to_shard\n'
+        "[rank3]:     raise RuntimeError(\n"
+        "[rank3]: RuntimeError: ('Attempted to flatten multiple dimensions, with dimension 2 being "
+        "sharded. ', 'It cannot be performed without redistribution, which is disallowed by the "
+        "current operator.')\n"
+    )
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "with dimension 2 being sharded" in diagnosis.first_error.text
+    assert "cfg.dtensor_placement_refused" in _rules(diagnosis)

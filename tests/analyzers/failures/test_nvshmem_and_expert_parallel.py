@@ -267,3 +267,35 @@ def test_nvshmem_that_cannot_read_the_topology_is_the_host() -> None:
     assert diagnosis.first_error is not None
     assert "detect topo failed" in diagnosis.first_error.text
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
+
+
+PEER_UNREACHABLE = """\
+2026-03-02 11:20:05.104211873  [s2]: /build/nvshmem/src/host/topo/topo.cpp:472: [GPU 2] Peer GPU 9 is not accessible, exiting ... 
+2026-03-02 11:20:05.104219002  [s2]: /build/nvshmem/src/host/init/init.cu:1038: non-zero status: 3 building transport map failed 
+2026-03-02 11:20:05.104990345  [s2]: 
+2026-03-02 11:20:05.131870114  [s2]: /build/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1120: nvshmem initialization failed, exiting 
+2026-03-02 11:20:05.134507720  [s2]: /build/nvshmem/src/host/util/cs.cpp:21: non-zero status: 16: Device or resource busy, exiting... mutex destroy failed 
+2026-03-02 11:20:05.139112458  [s2]: /build/nvshmem/src/host/topo/topo.cpp:472: [GPU 5] Peer GPU 9 is not accessible, exiting ... 
+2026-03-02 11:20:05.139114931  [s2]: /build/nvshmem/src/host/init/init.cu:1038: non-zero status: 3 building transport map failed 
+"""
+
+
+def test_a_peer_no_transport_reaches_is_the_host() -> None:
+    # docs/labelling.md#a-gpu-direct-transport-that-does-not-start
+    diagnosis = diagnose_text("node0.log", PEER_UNREACHABLE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "[GPU 2] Peer GPU 9 is not accessible" in diagnosis.first_error.text
+    assert {"hccl", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_nvshmem_giving_up_is_read_when_it_is_all_there_is() -> None:
+    text = (
+        "/build/nvshmem/src/host/init/init.cu:1038: non-zero status: 3 building transport map failed \n"
+        "/build/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1120: "
+        "nvshmem initialization failed, exiting \n"
+    )
+    diagnosis = diagnose_text("node0.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "building transport map failed" in diagnosis.first_error.text

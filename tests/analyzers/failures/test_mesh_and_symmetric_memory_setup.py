@@ -1,0 +1,60 @@
+"""A parallel layout that does not fit what the job enabled on it.
+
+Two refusals come before any collective runs. DeviceMesh refuses to hand out "the" process
+group of a mesh with several dimensions to code written for one
+(docs/labelling.md#a-mesh-asked-for-one-group-while-it-has-several-dimensions), and symmetric
+memory refuses a group in which two ranks allocated on one GPU
+(docs/labelling.md#a-ranks-device-placement). Both are `config`; fixtures follow torchrun's
+`[rankN]:` tracebacks with paths and values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+MESH_GROUP_ASKED = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/train/pretrain.py", line 402, in <module>
+[rank1]:     trainer.step(batch)
+[rank1]:   File "/srv/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_param.py", line 701, in all_gather_inputs
+[rank1]:     ) = sharded_local_tensor.fsdp_pre_all_gather(self.mesh_info.mesh)
+[rank1]:   File "/srv/venv/lib/python3.11/site-packages/quantlib/fp8/fsdp_hooks.py", line 97, in fsdp_pre_all_gather
+[rank1]:     group = mesh.get_group()
+[rank1]:   File "/srv/venv/lib/python3.11/site-packages/torch/distributed/device_mesh.py", line 712, in get_group
+[rank1]:     raise RuntimeError(
+[rank1]: RuntimeError: ('Found the DeviceMesh have 2 dimensions', 'Optional kwarg `mesh_dim` needs to be specified when device_mesh.ndim > 1.', 'If you want to get the list of all the ProcessGroups in the DeviceMesh,please use `get_all_groups()` instead.')
+"""
+
+SYMM_MEM_SAME_GPU = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/home/bench/allreduce_bench.py", line 88, in <module>
+[rank2]:     run(args)
+[rank2]:   File "/home/bench/allreduce_bench.py", line 61, in run
+[rank2]:     handle = symm_mem.rendezvous(buf, dist.group.WORLD.group_name)
+[rank2]:   File "/opt/venv/lib/python3.12/site-packages/torch/distributed/_symmetric_memory/__init__.py", line 1702, in rendezvous
+[rank2]:     return _SymmetricMemory.rendezvous(tensor, group_name)
+[rank2]: RuntimeError: CUDASymmetricMemoryAllocator::rendezvous: detected allocations from overlapping devices from different ranks.
+E0305 14:02:11.318000 5120 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: 1) local_rank: 2 (pid: 5133) of binary: /opt/venv/bin/python
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_one_dimensional_group_asked_of_a_two_dimensional_mesh_is_the_layout() -> None:
+    diagnosis = diagnose_text("rank1.log", MESH_GROUP_ASKED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Found the DeviceMesh have 2 dimensions" in diagnosis.first_error.text
+    assert "cfg.device_mesh_dim_unspecified" in _rules(diagnosis)
+    assert any(alt.category == "other" for alt in diagnosis.alternatives)
+
+
+def test_two_ranks_on_one_gpu_at_a_symmetric_memory_rendezvous_is_the_placement() -> None:
+    diagnosis = diagnose_text("launcher.log", SYMM_MEM_SAME_GPU)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "allocations from overlapping devices" in diagnosis.first_error.text
+    assert "cfg.symm_mem_overlapping_devices" in _rules(diagnosis)
+    assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
