@@ -8,7 +8,8 @@ Multi-process servers tag every line with the process that wrote it:
     [2025-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception: ...                   (SGLang)
 
 A tag is kept on the parsed line as `tags["worker"]`, e.g. `vllm:DP1_TP2_EP6` (framework,
-then indices) or `vllm:rank=3`. Which index is a rank is data (`knowledge/worker_tags.yaml`);
+then indices) or `vllm:rank=3`; a tag with no index (`(Worker pid=4417)`,
+`(VllmWorkerProcess pid=4417)`) is told apart by its pid: `vllm:pid=4417`. Which index is a rank is data (`knowledge/worker_tags.yaml`);
 `rank_of` applies it. Some tags name their rank alone (an EP index, DP 0's TP index); the
 others need the bundle's parallel layout (`Layout`, from `worker_ranks`): a bare TP index or
 an executor's `rank=3` is a rank only when no DP group other than 0 shows up, and DP > 0
@@ -17,7 +18,9 @@ A wrong rank is worse than none, so anything unclear gives None.
 
 `TagHints` reads file heads for the sizes stated in configuration lines
 (`tensor_parallel_size=8`) and the tags written there, so the layout also knows workers that
-printed no error.
+printed no error. It also keeps the rank a tagged process states about itself as it starts
+(`(Worker pid=4417) INFO ... world_size=4 rank=2 local_rank=2 ...`, `init rank 2 of 4`, a
+`[rank2]` logging tag): the only way to give a rank to a tag with no index.
 """
 
 from __future__ import annotations
@@ -34,9 +37,15 @@ from analyzers.formats.literal_gate import GatedPattern, gated
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
 _BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
 MAX_TAGS = 512  # distinct tags remembered per file
+# What a process says about its own rank on a line it tagged; `local_rank=`/`group_rank=`
+# are not the rank. Matched from the tag's closing parenthesis to the end of the line.
+_STATES_RANK = re.compile(
+    rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b|\brank (\d{1,6}) of \d{1,6}\b"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +64,7 @@ class Rules:
     frameworks: dict[str, Framework]
     sizes: dict[str, tuple[GatedPattern, ...]]
     in_bytes: tuple[tuple[str, re.Pattern[bytes]], ...]  # process tags searched in file heads
+    stating: re.Pattern[bytes] | None = None  # a tagged line, for the rank it may state
 
 
 @dataclass(slots=True)
@@ -89,12 +99,26 @@ def load_rules() -> Rules:
     in_bytes = tuple(
         (
             f.name,
-            re.compile(rb"\((" + f.process.pattern.encode() + rb")(?: rank=(?P<rank>\d+))? pid=\d"),
+            re.compile(
+                rb"\(("
+                + f.process.pattern.encode()
+                + rb")(?: rank=(?P<rank>\d+))? pid=(?P<pid>\d+)"
+            ),
         )
         for f in frameworks.values()
         if f.process is not None
     )
-    return Rules(frameworks, sizes, in_bytes)
+    names = "|".join(
+        f"(?:{_NAMED_GROUP.sub('(?:', f.process.pattern)})"
+        for f in frameworks.values()
+        if f.process
+    )
+    stating = re.compile(
+        rb"(?m)^(?:\x1b\[[\d;]*m)?\(("
+        + names.encode()
+        + rb")(?: rank=\d+)? pid=(\d+)(?:, ip=[^)\n]*)?\)([^\n]*)"
+    )
+    return Rules(frameworks, sizes, in_bytes, stating)
 
 
 def _framework(name: str, spec: dict[str, Any]) -> Framework:
@@ -111,8 +135,9 @@ def _framework(name: str, spec: dict[str, Any]) -> Framework:
     )
 
 
-def process_tag(name: str, rank: str | None = None) -> str | None:
-    """The worker tag of a `(NAME pid=N)` process name; None for processes no rule knows."""
+def process_tag(name: str, rank: str | None = None, pid: str | None = None) -> str | None:
+    """The worker tag of a `(NAME pid=N)` process name; None for processes no rule knows.
+    A name with no index is told apart by its pid when it is given."""
     for framework in load_rules().frameworks.values():
         found = framework.process.fullmatch(name) if framework.process else None
         if found:
@@ -122,6 +147,8 @@ def process_tag(name: str, rank: str | None = None) -> str | None:
             indices = (groups.get("indices") or "").replace(" ", "_").strip("_")
             if groups.get("dp"):
                 indices = f"DP{groups['dp']}"
+            if not indices and pid is not None:
+                return f"{framework.name}:pid={small_int(pid)}"
             return f"{framework.name}:{indices}"
     return None
 
@@ -136,6 +163,8 @@ def parse_tag(tag: str) -> tuple[Framework | None, dict[str, int]]:
     framework = load_rules().frameworks.get(name)
     if rest.startswith("rank="):
         return framework, {"rank": small_int(rest[5:])}
+    if rest.startswith("pid="):  # no index: only what the process states gives a rank
+        return framework, {}
     return framework, {key: small_int(value) for key, value in _INDEX.findall(rest)}
 
 
@@ -175,6 +204,8 @@ class TagHints:
     sizes: dict[str, set[int]] = field(default_factory=dict)
     tp_is_rank: set[str] = field(default_factory=set)
     tags: set[str] = field(default_factory=set)
+    stated: dict[str, set[int]] = field(default_factory=dict)  # tag -> ranks it stated
+    pids: dict[str, set[int]] = field(default_factory=dict)  # tag -> pids seen with it
     blocks_read: int = 0
 
     def read(self, block: bytes, low: bytes) -> None:
@@ -193,28 +224,51 @@ class TagHints:
                 self.tp_is_rank.add(framework.name)
         if len(self.tags) >= MAX_TAGS:
             return
-        for name, rank in _tags_in(block, rules):
-            tag = process_tag(name, rank)
+        for name, rank, pid in _tags_in(block, rules):
+            tag = process_tag(name, rank, pid)
             if tag is not None:
                 self.tags.add(tag)
+                self.pids.setdefault(tag, set()).add(small_int(pid))
         self.tags.update(bracket_tag(m.decode()) for m in _BRACKET.findall(block))
+        self._read_stated(block, rules)
+
+    def _read_stated(self, block: bytes, rules: Rules) -> None:
+        """The first rank each tagged process states on its own lines (see module doc)."""
+        if rules.stating is None or b" pid=" not in block or b"rank" not in block:
+            return
+        done: set[str] = set()
+        for found in rules.stating.finditer(block):
+            name, pid, rest = found.group(1).decode(), found.group(2).decode(), found.group(3)
+            tag = process_tag(name, None, pid)
+            if tag is None or tag in done:
+                continue
+            said = _STATES_RANK.search(rest)
+            if said:
+                done.add(tag)
+                rank = small_int(next(g for g in said.groups() if g is not None))
+                self.stated.setdefault(tag, set()).add(rank)
+            if len(self.stated) >= MAX_TAGS:
+                return
 
     def store(self, facts: dict[str, Any]) -> None:
         found = {
             "sizes": {key: sorted(values) for key, values in self.sizes.items() if values},
             "tp_is_rank": sorted(self.tp_is_rank),
             "tags": sorted(self.tags)[:MAX_TAGS],
+            "stated": {tag: sorted(ranks) for tag, ranks in self.stated.items()},
+            "pids": {tag: sorted(pids) for tag, pids in self.pids.items()},
         }
         if any(found.values()):
             facts["worker_tags"] = found
 
 
-def _tags_in(block: bytes, rules: Rules) -> set[tuple[str, str | None]]:
+def _tags_in(block: bytes, rules: Rules) -> set[tuple[str, str | None, str]]:
     if b" pid=" not in block:
         return set()
-    found: set[tuple[str, str | None]] = set()
+    found: set[tuple[str, str | None, str]] = set()
     for _, pattern in rules.in_bytes:
         for match in pattern.finditer(block):
             rank = match.group("rank")
-            found.add((match.group(1).decode(), rank.decode() if rank else None))
+            name, pid = match.group(1).decode(), match.group("pid").decode()
+            found.add((name, rank.decode() if rank else None, pid))
     return found

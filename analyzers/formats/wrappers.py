@@ -147,7 +147,7 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
     line.tags["process_pid"] = pid
     line.stream_key += f"({name} {pid})"
     line.message = line.message[found.end() :]
-    tag = process_tag(name, rank)
+    tag = process_tag(name, rank, pid)
     if tag is not None:
         line.tags["worker"] = tag
         if line.rank is None:

@@ -31,6 +31,7 @@ from analyzers.timeline.divergence import divergence
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
 from analyzers.timeline.rank_status import RankFiles, as_int, elastic_exits, rank_summary
 from analyzers.timeline.sequence_facts import clock_offsets, last_common
+from analyzers.timeline.worker_sequences import unranked_workers_common
 
 # In a launcher log, lines the agent writes itself (glog lines, the ChildFailedError summary)
 # report on a rank; its exit is read from facts["elastic_failures"], and these lines are
@@ -58,6 +59,9 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
     ]
     present = [r for r in ranks if r not in missing]
     common = last_common(timeline, present)
+    last = timeline.checkpoint(*common) if common else None
+    if last is None and not timeline.ranks:  # workers whose ranks are unknown
+        last = unranked_workers_common(scans, world_size)
     counts = {s.rank: s.checkpoints for s in summaries if s.rank in present}
     ahead, behind = _ahead_behind(counts)
     split = divergence(timeline)
@@ -65,7 +69,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         ranks=summaries,
         timeline=timeline,
         world_size=world_size,
-        last_common=timeline.checkpoint(*common) if common else None,
+        last_common=last,
         ahead_ranks=ahead,
         behind_ranks=behind,
         missing_ranks=missing,

@@ -13,14 +13,26 @@ The layout is read conservatively, because a wrong rank is worse than none:
   values mean two jobs: unknown); else what EP indices imply (`Worker_DP1_TP2_EP6`: 4); else
   the highest TP index seen + 1, only when every index from 0 up to it was seen. Any TP index
   at or above the size found makes it unknown.
+
+A process that states its own rank as it starts (`(Worker pid=9) ... rank=2 ...`) is given that
+rank, before any index: a tag with no index has no other way to one, and an engine process
+that is not a rank by its name (`EngineCore_DP1`) is one when it says so. A statement is used
+only when it is the tag's one rank and no other tag states the same rank.
+
+The supervisor that started the workers reports on them by pid in its own untagged lines
+(`Worker VllmWorkerProcess pid 40122 died, exit code: -11`). Such an error line is given the
+rank of the worker whose tag carries that pid, when it names exactly one pid and that worker's
+rank is known.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
-from analyzers.core.types import FileScan
+from analyzers.core.types import EventKind, FileScan
 from analyzers.formats.worker_tags import Framework, Layout, parse_tag, rank_of
 
 
@@ -30,19 +42,71 @@ def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
     if not tags:
         return None
     layout = bundle_layout(scans, tags)
+    stated = stated_ranks(scans)
     for scan in scans:
         for event in scan.events:
             if event.rank is None and event.worker is not None:
-                event.rank = rank_of(event.worker, layout)
+                event.rank = _rank(event.worker, layout, stated)
         track = scan.facts.get("checkpoints")
         if isinstance(track, CheckpointTrack) and track.workers:
-            _rank_checkpoints(track, layout)
+            _rank_checkpoints(track, layout, stated)
+    _rank_supervisor_lines(scans, _pid_ranks(scans, layout, stated))
     return layout
 
 
-def _rank_checkpoints(track: CheckpointTrack, layout: Layout) -> None:
+_NAMED_PID = re.compile(r"\bpid[=: ]\s?(\d{1,9})\b")
+
+
+def _pid_ranks(
+    scans: Sequence[FileScan], layout: Layout, stated: dict[str, int]
+) -> dict[int, set[int]]:
+    """The ranks of the workers each pid tagged, from the tags seen in file heads and on events."""
+    ranks: dict[int, set[int]] = {}
+    for scan in scans:
+        for tag, pids in ((scan.facts.get("worker_tags") or {}).get("pids") or {}).items():
+            rank = _rank(tag, layout, stated)
+            if rank is not None:
+                for pid in pids:
+                    ranks.setdefault(pid, set()).add(rank)
+        for event in scan.events:
+            if event.process and event.rank is not None:
+                pid = event.process.rpartition("pid=")[2]
+                if pid.isdigit():
+                    ranks.setdefault(int(pid), set()).add(event.rank)
+    return ranks
+
+
+def _rank_supervisor_lines(scans: Sequence[FileScan], ranks: dict[int, set[int]]) -> None:
+    if not ranks:
+        return
+    for scan in scans:
+        for event in scan.events:
+            if event.kind != EventKind.ERROR or event.rank is not None or event.process:
+                continue
+            pids = {int(found) for found in _NAMED_PID.findall(event.text)}
+            if len(pids) == 1 and len(ranks.get(next(iter(pids)), ())) == 1:
+                (event.rank,) = ranks[next(iter(pids))]
+
+
+def stated_ranks(scans: Sequence[FileScan]) -> dict[str, int]:
+    """Each tag's stated rank, where it stated one rank that no other tag states."""
+    said: dict[str, set[int]] = {}
+    for scan in scans:
+        for tag, ranks in ((scan.facts.get("worker_tags") or {}).get("stated") or {}).items():
+            said.setdefault(tag, set()).update(ranks)
+    single = {tag: next(iter(ranks)) for tag, ranks in said.items() if len(ranks) == 1}
+    claims = Counter(single.values())
+    return {tag: rank for tag, rank in single.items() if claims[rank] == 1}
+
+
+def _rank(tag: str, layout: Layout, stated: dict[str, int]) -> int | None:
+    rank = stated.get(tag)
+    return rank if rank is not None else rank_of(tag, layout)
+
+
+def _rank_checkpoints(track: CheckpointTrack, layout: Layout, stated: dict[str, int]) -> None:
     """Checkpoint lines carry the same process tags as the events."""
-    ranks = [rank_of(tag, layout) for tag in track.workers]
+    ranks = [_rank(tag, layout, stated) for tag in track.workers]
     for index, worker in enumerate(track.worker):
         if worker != NO_RANK and track.rank[index] == NO_RANK:
             rank = ranks[worker]

@@ -184,6 +184,9 @@ def test_rank_of_tag(tag: str, layout: Layout | None, rank: int | None) -> None:
         ("(EngineCore_1 pid=7) (VllmWorker rank=0 pid=51) ERROR boom", "vllm:rank=0", None),
         ("(EngineCore _DP3 pid=7) ERROR 05-14 09:12:40 [core.py:1] boom", "vllm_engine:DP3", None),
         ("(NPURayWorkerWrapper pid=66) RuntimeError: boom", None, None),
+        # no index: told apart by the pid, ranked only by what the process states
+        ("(Worker pid=51) ERROR 05-14 09:12:40 [x.py:1] boom", "vllm:pid=51", None),
+        ("(VllmWorkerProcess pid=51) ERROR 05-14 09:12:40 [x.py:1] boom", "vllm:pid=51", None),
         (
             "[2026-05-14 09:12:40 DP1 TP3 EP3] Scheduler hit an exception:",
             "sglang:DP1_TP3_EP3",
