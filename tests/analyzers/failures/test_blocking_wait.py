@@ -4,6 +4,11 @@ A job run with blocking wait reports an overrun collective from the waiting thre
 WorkNCCL(...) timed out in blocking wait"), not from the watchdog. And a paste whose line
 breaks were lost starts with a traceback frame (`File "...", line N, in f`) yet carries the
 exception further along the same line; such a line is no longer Python source.
+
+docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout: the waiting thread's
+report, like the watchdog's, is a stall ended by a timeout, so `hang` stands beside `hccl`; the
+same holds for the `work.wait()` form of torch releases before 2.0 ("Caught collective operation
+timeout").
 """
 
 from __future__ import annotations
@@ -35,6 +40,30 @@ def test_a_blocking_wait_overrun_is_a_collective_timeout() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "timed out in blocking wait" in diagnosis.first_error.text
+
+
+# torch 1.x raises the overrun from work.wait() in the rank that waited for a broadcast.
+WORK_WAIT_TIMEOUT = """\
+Traceback (most recent call last):
+  File "/srv/det/train_ddp.py", line 57, in setup
+    dist.broadcast(flag, src=0)
+  File "/opt/venv/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 1408, in broadcast
+    work.wait()
+RuntimeError: [Rank 3] Caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=BROADCAST, TensorShape=[1], Timeout(ms)=1800000) ran for 1800044 milliseconds before timing out.
+"""
+
+
+def test_a_blocking_wait_overrun_offers_the_stall_beside_it() -> None:
+    for text in (BLOCKING_WAIT, WORK_WAIT_TIMEOUT):
+        diagnosis = diagnose_text("job/train.log", text)
+        assert diagnosis.category == "hccl", diagnosis.root_cause
+        assert "hang" in {alt.category for alt in diagnosis.alternatives}, text
+
+
+def test_a_work_wait_timeout_is_the_first_error() -> None:
+    diagnosis = diagnose_text("job/train.log", WORK_WAIT_TIMEOUT)
+    assert diagnosis.first_error is not None
+    assert "Caught collective operation timeout" in diagnosis.first_error.text
 
 
 def test_a_frame_line_carrying_a_joined_exception_is_read_as_the_error() -> None:

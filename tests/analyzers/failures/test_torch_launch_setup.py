@@ -280,6 +280,32 @@ def test_two_ranks_on_one_gpu_is_the_launch_not_the_network() -> None:
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
 
 
+# Two processes of an accelerate launch both on one GPU; each rank's DistBackendError names the
+# pair, and the launcher reports whichever process exited first.
+DUPLICATE_GPU_PAIR = """\
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.18.1
+ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+Last error:
+Duplicate GPU detected : rank 2 and rank 3 both on CUDA device 41000
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.18.1
+ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+Last error:
+Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 41000
+[2025-03-02 08:14:51,402] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 7710 closing signal SIGTERM
+[2025-03-02 08:14:51,433] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 7711 closing signal SIGTERM
+[2025-03-02 08:14:51,460] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 7712 closing signal SIGTERM
+[2025-03-02 08:14:51,618] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 3 (pid: 7713) of binary: /opt/venv/bin/python
+"""
+
+
+def test_the_ranks_sharing_a_gpu_are_the_culprits() -> None:
+    # docs/labelling.md#a-ranks-device-placement: the pair NCCL names, not the first to exit.
+    diagnosis = diagnose_text("train.log", DUPLICATE_GPU_PAIR)
+    assert diagnosis.category == "config"
+    assert diagnosis.culprit_ranks == [2, 3]
+    assert diagnose_text("worker.log", DUPLICATE_GPU).culprit_ranks == [1, 5]
+
+
 def test_another_invalid_usage_reason_stays_with_the_collective_layer() -> None:
     # docs/labelling.md#a-ranks-device-placement: only the placement reason reads as config.
     text = DUPLICATE_GPU.replace(
