@@ -113,7 +113,10 @@ def _candidates(
     if first.best is not None:
         for alt in _literal_reading(first.best):
             yield alt, True
-    for alt in _other_lines([*chain.nearby, *chain.top, *chain.supporting], first):
+    # a line that yielded to an earlier one of its file is cited among the cascades, however
+    # far from the first error's block it stands
+    far = [item for item in chain.cascades if _yielded(item, first)]
+    for alt in _other_lines([*chain.nearby, *chain.top, *chain.supporting, *far], first):
         yield alt, False
 
 
@@ -166,14 +169,15 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
 
 
 def _yielded(item: Classified, first: Classified) -> bool:
-    """The line stepped aside for the first error (`yields_to`): what it says, less precisely,
-    is still a label a reader could defend (a device start failure under its reason)."""
+    """The line stepped aside for the first error (`yields_to`, `yields_to_earlier`): what it
+    says, less precisely, is still a label a reader could defend (a device start failure under
+    its reason)."""
     best, chosen = item.best, first.best
     return (
         best is not None
         and chosen is not None
         and item.demoted
-        and chosen.id in best.signature.yields_to
+        and chosen.id in (*best.signature.yields_to, *best.signature.yields_to_earlier)
     )
 
 

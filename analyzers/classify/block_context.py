@@ -6,6 +6,9 @@ FFTS+ collective task timed out is that collective, not a kernel; a bare
 ``The error from device(chipId:..)`` headline whose detail was wrapped onto the next line
 is whatever that detail says. A signature lists such neighbours under ``yields_to``; when
 one of them is in the same file within a few lines, the line becomes a cascade of it.
+A few lines name a consequence of something a process printed at its start, however far
+above (an op namespace left empty because the library that fills it did not load); their
+signatures list that start-up line under ``yields_to_earlier``.
 
 The other way round, an operator that rejects a call logs a run of error lines under its
 own tag, the failed check first (with its reason), then each caller's "step failed"
@@ -82,6 +85,21 @@ def yield_to_block_details(items: Sequence[Classified], cascade_tier: float) -> 
         targets = item.best.signature.yields_to if item.best is not None else ()
         lines = (line for target in targets for line in by_id.get(target, ()))
         if any(abs(line - item.event.line) <= BLOCK_LINES for line in lines):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, in one file's items, each line whose signature yields to a line of the listed
+    signatures printed before it in the file, at any distance."""
+    first_line: dict[str, int] = {}
+    for item in items:
+        if item.best is not None:
+            line = first_line.get(item.best.id)
+            if line is None or item.event.line < line:
+                first_line[item.best.id] = item.event.line
+    for item in items:
+        targets = item.best.signature.yields_to_earlier if item.best is not None else ()
+        if any(first_line.get(target, item.event.line) < item.event.line for target in targets):
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 
