@@ -85,6 +85,22 @@ def yield_to_block_details(items: Sequence[Classified], cascade_tier: float) -> 
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 
+def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, in one file's items, each line whose signature yields to a line printed earlier
+    in the same file, however far above (`yields_to_earlier`): a supervisor's report that a
+    process went away, after that process's own account of why it took itself down. A line
+    printed below the report is not its reason (the process was already gone)."""
+    first_seen: dict[str, int] = {}
+    for item in items:
+        if item.best is not None:
+            line = item.event.line
+            first_seen[item.best.id] = min(line, first_seen.get(item.best.id, line))
+    for item in items:
+        targets = item.best.signature.yields_to_earlier if item.best is not None else ()
+        if any(first_seen.get(target, item.event.line) < item.event.line for target in targets):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
 def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> None:
     """Demote, across the whole bundle, each line whose signature yields to a line that names
     the same process (both regexes capture a `pid` group with the same value): a launcher's

@@ -19,6 +19,7 @@ from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
     lead_restated_runs,
     yield_to_block_details,
+    yield_to_earlier_in_file,
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -94,6 +95,7 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
                 _mark_recovered(item, progress)
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
+        yield_to_earlier_in_file(items[first:], TIER_CASCADE)
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)

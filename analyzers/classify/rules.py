@@ -58,6 +58,9 @@ class Signature:
     # ids of block neighbours that say better what failed; across the bundle too when both
     # lines capture the same `pid` (classify.block_context.yield_to_same_process)
     yields_to: tuple[str, ...] = ()
+    # ids of lines that, printed earlier in the same file at any distance, say why the process
+    # this line reports ended (classify.block_context.yield_to_earlier_in_file)
+    yields_to_earlier: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
@@ -200,10 +203,12 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
     known = {sig.id for sig in signatures}
     for sig in signatures:
-        unknown = sorted((set(sig.yields_to) | set(sig.waits_behind)) - known)
+        named = set(sig.yields_to) | set(sig.yields_to_earlier) | set(sig.waits_behind)
+        unknown = sorted(named - known)
         if unknown:
             raise KnowledgeError(
-                f"{path.name}: signature '{sig.id}': yields_to or waits_behind names {unknown}"
+                f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier or "
+                f"waits_behind names {unknown}"
             )
     return signatures
 
@@ -234,6 +239,7 @@ def _signature(entry: Entry) -> Signature:
         culprit=entry.get("culprit", str, None),
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
+        yields_to_earlier=entry.strings("yields_to_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),
