@@ -171,7 +171,7 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
 def _yielded(item: Classified, first: Classified) -> bool:
     """The line stepped aside for the first error (`yields_to`, `yields_to_earlier`): what it
     says, less precisely, is still a label a reader could defend (a device start failure under
-    its reason)."""
+    its reason, a dead worker after its collective timed out)."""
     best, chosen = item.best, first.best
     return (
         best is not None

@@ -6,9 +6,10 @@ FFTS+ collective task timed out is that collective, not a kernel; a bare
 ``The error from device(chipId:..)`` headline whose detail was wrapped onto the next line
 is whatever that detail says. A signature lists such neighbours under ``yields_to``; when
 one of them is in the same file within a few lines, the line becomes a cascade of it.
-A few lines name a consequence of something a process printed at its start, however far
-above (an op namespace left empty because the library that fills it did not load); their
-signatures list that start-up line under ``yields_to_earlier``.
+A few lines name a consequence of something printed earlier in the file, however far above
+(an op namespace left empty because the library that fills it did not load at start, a
+supervisor's report that a worker died after the worker's own timeout took it down); their
+signatures list that earlier line under ``yields_to_earlier``.
 
 The other way round, an operator that rejects a call logs a run of error lines under its
 own tag, the failed check first (with its reason), then each caller's "step failed"
@@ -89,17 +90,19 @@ def yield_to_block_details(items: Sequence[Classified], cascade_tier: float) -> 
 
 
 def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -> None:
-    """Demote, in one file's items, each line whose signature yields to a line of the listed
-    signatures printed before it in the file, at any distance."""
-    first_line: dict[str, int] = {}
+    """Demote, in one file's items, each line whose signature yields to a line printed earlier
+    in the same file, however far above (`yields_to_earlier`): a supervisor's report that a
+    process went away, after that process's own account of why it took itself down; an op
+    lookup that fails because the library that registers the op did not load at start. A line
+    printed below is not the reason (the process was already gone, the lookup already made)."""
+    first_seen: dict[str, int] = {}
     for item in items:
         if item.best is not None:
-            line = first_line.get(item.best.id)
-            if line is None or item.event.line < line:
-                first_line[item.best.id] = item.event.line
+            line = item.event.line
+            first_seen[item.best.id] = min(line, first_seen.get(item.best.id, line))
     for item in items:
         targets = item.best.signature.yields_to_earlier if item.best is not None else ()
-        if any(first_line.get(target, item.event.line) < item.event.line for target in targets):
+        if any(first_seen.get(target, item.event.line) < item.event.line for target in targets):
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 

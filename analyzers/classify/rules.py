@@ -58,8 +58,8 @@ class Signature:
     # ids of block neighbours that say better what failed; across the bundle too when both
     # lines capture the same `pid` (classify.block_context.yield_to_same_process)
     yields_to: tuple[str, ...] = ()
-    # ids of lines that, printed anywhere earlier in the same file, leave this line nothing of
-    # its own to report (classify.block_context.yield_to_earlier_in_file)
+    # ids of lines that, printed earlier in the same file at any distance, say why this line
+    # has nothing of its own to report (classify.block_context.yield_to_earlier_in_file)
     yields_to_earlier: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)

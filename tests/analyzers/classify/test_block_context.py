@@ -169,3 +169,34 @@ def test_a_pod_the_device_plugin_could_not_serve_is_an_environment_problem() -> 
     diagnosis = diagnose_text("describe-pod.txt", text)
     assert diagnosis.category == "driver_env"
     assert "Allocate failed due to" in first_text(diagnosis)
+
+
+def test_a_line_yields_to_an_earlier_line_of_its_file_however_far_above() -> None:
+    """`yields_to_earlier`: Ray's report of a dead worker, twenty lines below the watchdog's
+    timeout in that worker, is its cascade; the timeout itself is not demoted."""
+    filler = "".join(f"(Worker pid=9) frame #{n}: <unknown function>\n" for n in range(20))
+    text = (
+        "(Worker pid=9) [E1103 08:14:51.207800112 ProcessGroupNCCL.cpp:632] [Rank 2] "
+        "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=8, OpType=BROADCAST, "
+        "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n"
+        + filler
+        + "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+    )
+    items = classify_scans([scan_text("driver.log", text)], load_knowledge())
+    died = next(i for i in items if i.best is not None and i.best.id == "dev.ray_worker_died")
+    timeout = next(i for i in items if i.best is not None and i.best.id == "hccl.watchdog_timeout")
+    assert died.demoted
+    assert died.tier <= TIER_CASCADE
+    assert not timeout.demoted
+
+
+def test_a_line_does_not_yield_to_a_line_printed_below_it() -> None:
+    text = (
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+        "(Worker pid=9) [E1103 08:24:51.207800112 ProcessGroupNCCL.cpp:632] [Rank 2] "
+        "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=8, OpType=BROADCAST, "
+        "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n"
+    )
+    items = classify_scans([scan_text("driver.log", text)], load_knowledge())
+    died = next(i for i in items if i.best is not None and i.best.id == "dev.ray_worker_died")
+    assert not died.demoted

@@ -281,3 +281,20 @@ def test_signature_index_on_every_example_and_counterexample() -> None:
     for line in lines:
         found = [signature.id for signature in KNOWLEDGE.index.candidates(line)]
         assert found == _every_keyword_tested(KNOWLEDGE, line), line
+
+
+@pytest.mark.parametrize("field", ["yields_to", "yields_to_earlier", "waits_behind"])
+def test_a_signature_that_names_an_unknown_neighbour_is_rejected(
+    tmp_path: Path, field: str
+) -> None:
+    path = write_signatures(tmp_path, {**GOOD, field: ["demo.nowhere"]})
+    with pytest.raises(KnowledgeError, match=r"names \['demo\.nowhere'\]"):
+        load_signatures(path)
+
+
+def test_a_signature_reads_the_neighbours_it_yields_to_earlier(tmp_path: Path) -> None:
+    other = {**GOOD, "id": "demo.timeout", "yields_to_earlier": ["demo.oom"]}
+    path = write_signatures(tmp_path, GOOD, other)
+    by_id = {sig.id: sig for sig in load_signatures(path)}
+    assert by_id["demo.timeout"].yields_to_earlier == ("demo.oom",)
+    assert by_id["demo.oom"].yields_to_earlier == ()

@@ -1,0 +1,149 @@
+"""RL post-training on Ray: a worker that Ray reports dead after its own collective watchdog
+took it down, the pieces of Ray's report that a terminal wrap leaves on lines of their own
+(docs/labelling.md#a-ray-worker-reported-dead); a rollout worker whose NCCL library does not
+load (docs/labelling.md#a-collective-library-that-does-not-load); and a trainer that asks the
+Ray cluster for more GPUs than it has
+(docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for).
+
+The excerpts follow the shapes Ray, torch and vLLM print (`(Actor pid=N, ip=...)` prefixes,
+c10d's and the watchdog's lines, a terminal wrapped at a fixed width); the values are ours.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_text
+
+
+def first_text(diagnosis: Diagnosis) -> str:
+    assert diagnosis.first_error is not None
+    return diagnosis.first_error.text
+
+
+def alternatives(diagnosis: Diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+STACK = "".join(
+    f"(PolicyWorker pid=7012, ip=10.4.0.9) frame #{n}: <unknown function> + 0x{n:x}f3 "
+    "(0x7f00aa in /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so)\n"
+    for n in range(16)
+)
+
+WATCHDOG_THEN_DEAD = (
+    "(PolicyWorker pid=7012, ip=10.4.0.9) [rank2]:[E1103 08:14:51.207731094 "
+    "ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation timeout: "
+    "WorkNCCL(SeqNum=88, OpType=BROADCAST, NumelIn=1048576, NumelOut=1048576, "
+    "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n"
+    "(PolicyWorker pid=7012, ip=10.4.0.9) [rank2]:[E1103 08:14:51.207800112 "
+    "ProcessGroupNCCL.cpp:695] [Rank 2] To avoid data inconsistency, we are taking the entire "
+    "process down.\n"
+    + STACK
+    + "(raylet) A worker died or was killed while executing a task by an unexpected system "
+    "error. To troubleshoot the problem, check the logs for the dead worker. Worker PID: 7012 "
+    "Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a "
+    "connection error code 2. End of file.\n"
+    "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+)
+
+
+def test_a_worker_reported_dead_after_its_watchdog_timeout_is_that_timeout() -> None:
+    """The report comes more than a block's distance below the timeout: it still yields."""
+    diagnosis = diagnose_text("driver.log", WATCHDOG_THEN_DEAD)
+    assert diagnosis.category == "hccl"
+    assert "Watchdog caught collective operation timeout" in first_text(diagnosis)
+    assert "device_fault" in alternatives(diagnosis)
+
+
+DEAD_THEN_WATCHDOG = (
+    "(raylet) A worker died or was killed while executing a task by an unexpected system "
+    "error. To troubleshoot the problem, check the logs for the dead worker. Worker PID: 7014 "
+    "Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a "
+    "connection error code 2. End of file.\n"
+    + STACK
+    + "(PolicyWorker pid=7012, ip=10.4.0.9) [rank2]:[E1103 08:24:51.207731094 "
+    "ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation timeout: "
+    "WorkNCCL(SeqNum=88, OpType=BROADCAST, NumelIn=1048576, NumelOut=1048576, "
+    "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n"
+)
+
+
+def test_a_worker_reported_dead_before_any_timeout_keeps_its_own_reading() -> None:
+    diagnosis = diagnose_text("driver.log", DEAD_THEN_WATCHDOG)
+    assert diagnosis.category == "device_fault"
+    assert "A worker died or was killed" in first_text(diagnosis)
+
+
+# The same two lines as a terminal 150 columns wide leaves them: the watchdog's line is cut
+# inside the work's parentheses, Ray's advice runs on over lines of their own.
+WRAPPED = """\
+(TrainerActor pid=4410, ip=10.2.0.7) [E ProcessGroupNCCL.cpp:475] [Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=27
+1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800219 milliseconds before timing out.
+The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection
+ error code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ra
+y stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.
+"""
+
+
+def test_a_wrapped_watchdog_line_and_wrapped_ray_advice_read_as_the_timeout() -> None:
+    diagnosis = diagnose_text("driver.log", WRAPPED)
+    assert diagnosis.category == "hccl"
+    assert "WorkNCCL(SeqNum=27" in first_text(diagnosis)
+
+
+def test_wrapped_ray_advice_alone_is_no_kill_and_no_segfault() -> None:
+    """A paste that starts inside Ray's report keeps only its list of possible reasons:
+    that list names SIGKILL and SIGSEGV as what might have happened, not as what did."""
+    text = WRAPPED.split("\n", 3)[3]
+    assert text.startswith(" error code 2.")
+    diagnosis = diagnose_text("driver.log", text)
+    assert {e.rule for e in diagnosis.evidence}.isdisjoint({"dev.killed", "dev.segfault"})
+    assert "segmentation fault" not in diagnosis.root_cause.lower()
+
+
+NCCL_NOT_LOADED = """\
+INFO:     127.0.0.1:51102 - "POST /init_communicator/ HTTP/1.1" 200 OK
+(VllmWorker rank=1 pid=2231) INFO 05-09 10:02:11 [utils.py:1045] Found nccl from environment variable VLLM_NCCL_SO_PATH=/opt/nccl/build/lib/libnccl.so.2.19.3
+(VllmWorker rank=1 pid=2231) ERROR 05-09 10:02:11 [pynccl_wrapper.py:229] Failed to load NCCL library from /opt/nccl/build/lib/libnccl.so.2.19.3. It is expected if you are not running on NVIDIA/AMD GPUs.Otherwise, the nccl library might not exist, be corrupted or it does not support the current platform
+"""
+
+
+def test_a_nccl_library_that_does_not_load_is_the_machine() -> None:
+    diagnosis = diagnose_text("vllm_serve.log", NCCL_NOT_LOADED)
+    assert diagnosis.category == "driver_env"
+    assert "Failed to load NCCL library from" in first_text(diagnosis)
+    assert alternatives(diagnosis) & {"config", "hccl"}
+
+
+def test_vllm_finding_its_nccl_is_no_failure() -> None:
+    text = NCCL_NOT_LOADED.rsplit("\n", 2)[0] + "\n"
+    assert "Failed to load" not in text
+    diagnosis = diagnose_text("vllm_serve.log", text)
+    assert diagnosis.category != "driver_env"
+
+
+SHORT_OF_GPUS = """\
+Traceback (most recent call last):
+  File "/work/rl/examples/run_grpo.py", line 120, in <module>
+    main()
+  File "/work/rl/rl/distributed/virtual_cluster.py", line 189, in _init_placement_groups
+    raise ValueError(
+ValueError: Not enough GPUs available. Requested 32 GPUs, but only 24 are available in the cluster.
+"""
+
+
+def test_a_job_larger_than_the_ray_cluster_is_its_size_settings() -> None:
+    diagnosis = diagnose_text("driver.log", SHORT_OF_GPUS)
+    assert diagnosis.category == "config"
+    assert "Not enough GPUs available" in first_text(diagnosis)
+    assert "driver_env" in alternatives(diagnosis)
+
+
+def test_a_resource_pool_short_of_gpus_reads_the_same() -> None:
+    text = (
+        "ray.exceptions.RayTaskError(ValueError): ray::TaskRunner.run() (pid=811, ip=10.1.0.3)\n"
+        "ValueError: Total available GPUs 8.0 is less than total desired GPUs 16\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "config"
+    assert "Total available GPUs 8.0" in first_text(diagnosis)
