@@ -28,6 +28,11 @@ _PYTHON_SOURCE = re.compile(
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
     r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s))"""  # a call, not `what():` nor English `key(s) in`
 )
+# IPython and Jupyter print a frame's source with its line numbers, the running line marked by
+# an arrow (`--> 358         raise RuntimeError("...")`), the lines around it indented
+# (`    357     if not is_initialized():`). The arrow line is always source; a context line
+# is when what follows its number reads as Python.
+_NUMBERED_SOURCE = re.compile(r"(?P<arrow>\s*-+>|\s{2,})\s*\d+(?P<code>\s{2,}\S.*)$")
 # A paste whose line breaks were lost runs a frame, its source and the exception together on
 # one line (`File "x.py", line 9, in f  work = g()  RuntimeError: ...`): that line is no
 # longer source, it carries the error. A quoted one-liner (an FAQ entry, an issue title) may
@@ -136,4 +141,7 @@ def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
 def _is_python_source(message: str) -> bool:
     if message.lstrip().startswith('File "'):
         return not (_JOINED_EXCEPTION.search(message) or JOINED_RAISE.search(message))
+    numbered = _NUMBERED_SOURCE.match(message)
+    if numbered is not None:
+        return "-" in numbered.group("arrow") or bool(_PYTHON_SOURCE.match(numbered.group("code")))
     return message[:1].isspace() and "[FUNC:" not in message and bool(_PYTHON_SOURCE.match(message))
