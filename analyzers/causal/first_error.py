@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
+from analyzers.causal.warned_first import warned_before
 from analyzers.classify.events import (
     TIER_CASCADE,
     TIER_CAUSE,
@@ -50,6 +51,9 @@ def find_first_error(
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
     top = own_words_before_report(top, offsets, scans)
+    warned = warned_before(top[0], ordered)
+    if warned is not None:
+        top = [warned, *top]
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
     if chain.first.rank is None:

@@ -79,6 +79,9 @@ class Signature:
     # the line says this rank's client never got through to the rendezvous store (its
     # connect timed out): peers whose store waits did reach it were waiting for this rank
     unreached: bool = False
+    # the rule reads one check at two thresholds: a warning past the first, an exception past
+    # the second; the warning is the earlier record of the same failure (causal.warned_first)
+    warns_first: bool = False
     # ids of waits this wait stands behind: when another rank logged one of them, that
     # rank's wait is the one this line waited on, whichever timeout ran out first
     waits_behind: tuple[str, ...] = ()
@@ -246,6 +249,7 @@ def _signature(entry: Entry) -> Signature:
         peer_sent=entry.get("peer_sent", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),
+        warns_first=entry.get("warns_first", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
         guide=_guide(entry),
         also=_also(entry, category),

@@ -1,0 +1,37 @@
+"""A failure a process warned about before it raised it.
+
+Some programs check a condition at two thresholds: past the first they log a warning and go
+on, past the second they raise (a trainer that warns when its fp16 grad scale gets small and
+stops when it gets smaller). The exception outranks the warning, since warnings weigh less,
+but both are the same rule's reading of one failure and the warning is its earliest record.
+The first error is then that warning, as long as nothing of another rule stands between them.
+Only rules that say their program checks this way (`Signature.warns_first`) are read so: a
+library's warning and its later error can be two different failures that one rule matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.classify.events import Classified
+from analyzers.core.types import EventKind
+
+
+def warned_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
+    """The earliest warning, before `first` in causal order, matched by the same rule."""
+    if first.best is None or first.event.kind != EventKind.ERROR:
+        return None
+    if not first.best.signature.warns_first:
+        return None
+    rule = first.best.signature.id
+    earliest = None
+    for item in ordered:
+        if item is first:
+            break
+        if item.best is None or item.best.signature.id != rule:
+            if item.event.kind == EventKind.ERROR and item.tier >= first.tier:
+                earliest = None  # another failure of at least that weight came in between
+            continue
+        if item.event.kind == EventKind.WARNING and earliest is None:
+            earliest = item
+    return earliest
