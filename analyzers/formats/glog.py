@@ -14,6 +14,12 @@
                         and gRPC print: month and day are zeros and the time is seconds since
                         the epoch, which says no wall-clock time of its own)
 
+    2022-04-11 07:41:22.318761: E tensorflow/compiler/xla/xla_client/xla_util.cc:88] ...
+    2020-05-04 09:05:40.719332: E    1578 tensorflow/compiler/xla/xla_client/xla_util.cc:76] ...
+                       (TensorFlow's own C++ logger, which torch_xla's XRT client used before
+                        abseil's: a full date and time, a colon, the level letter, an optional
+                        thread id, the source place)
+
 Older glog writes no year: the scanner borrows it from the file.
 """
 
@@ -32,6 +38,11 @@ HEADERS = (
         NAME,
         r"\[?(?P<level>[IWEF])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
         r"[^\]\s]+:\d+\]\s?",
+    ),
+    header(
+        NAME,
+        r"(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+): (?P<level>[IWEF])\s+(?:(?P<pid>\d+)\s+)?"
+        r"[^\]\s]+\.(?:cc|cpp|h):\d+\]\s?",
     ),
     header(
         NAME,

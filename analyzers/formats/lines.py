@@ -12,7 +12,18 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats import ggml, glog, jsonlines, plog, pylogging, richlog, syslog, torch_npu
+from analyzers.formats import (
+    ggml,
+    glog,
+    jsonlines,
+    neuron_rt,
+    plog,
+    pylogging,
+    richlog,
+    syslog,
+    torch_npu,
+    ttlog,
+)
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, rank_of
@@ -23,6 +34,8 @@ HEADERS: tuple[Header, ...] = (
     *torch_npu.HEADERS,
     *glog.HEADERS,
     *ggml.HEADERS,
+    *neuron_rt.HEADERS,
+    *ttlog.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,

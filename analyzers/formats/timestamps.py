@@ -10,6 +10,7 @@ Formats (all local wall clock, no zone):
   `E20260311 09:15:02.330100` (YYYYMMDD)
 - vLLM `04-02 19:33:00` (MM-DD, no year)
 - syslog, the journal and moreutils `ts`: `Mar  1 10:00:05` (month name, no year)
+- the AWS Neuron runtime and its collectives: `2024-May-23 11:42:07.244955` (month name)
 
 Formats without a year give a `PartialTime`; the scanner fills the year in from other lines
 of the same file (or its name) once it knows one.
@@ -33,6 +34,11 @@ _MONTH_DAY = re.compile(r"(?<![\d/-])(\d\d)[-/](\d\d) (\d\d):(\d\d):(\d\d)(?:\.(
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _NAMED_MONTH = re.compile(
     r"(?<!\w)(" + "|".join(MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
+_YEAR_NAMED_MONTH = re.compile(
+    r"(?<!\d)(\d{4})-("
+    + "|".join(MONTH_NAMES)
+    + r")-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
 _ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
@@ -66,6 +72,9 @@ def parse_time(text: str) -> datetime | PartialTime | None:
     found = _GLOG_YEAR.search(text)
     if found:
         return _glog_year(found)
+    found = _YEAR_NAMED_MONTH.search(text)
+    if found:
+        return _year_named_month(found)
     found = _GLOG.search(text)
     if found:
         return _glog(found)
@@ -83,7 +92,7 @@ def parse_time(text: str) -> datetime | PartialTime | None:
 
 def time_span(text: str) -> tuple[int, int] | None:
     """Where `parse_time` would read its timestamp in `text`."""
-    for pattern in (_FULL, _GLOG_YEAR, _GLOG, _MONTH_DAY, _NAMED_MONTH):
+    for pattern in (_FULL, _GLOG_YEAR, _YEAR_NAMED_MONTH, _GLOG, _MONTH_DAY, _NAMED_MONTH):
         found = pattern.search(text)
         if found:
             return found.span()
@@ -105,6 +114,15 @@ def _full(found: re.Match[str]) -> datetime | None:
 
 def _glog_year(found: re.Match[str]) -> datetime | None:
     year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    try:
+        return datetime(year, month, day, hour, minute, second, _micro(found.group(7)))
+    except ValueError:
+        return None
+
+
+def _year_named_month(found: re.Match[str]) -> datetime | None:
+    year, month = int(found.group(1)), MONTH_NAMES.index(found.group(2)) + 1
+    day, hour, minute, second = (int(found.group(i)) for i in range(3, 7))
     try:
         return datetime(year, month, day, hour, minute, second, _micro(found.group(7)))
     except ValueError:

@@ -5,7 +5,10 @@ codes in the evidence, then the category's general advice. A log switch is only 
 when the bundle does not show it already set, and plog collection only when no plog was
 uploaded. Advice written for one accelerator stack (npu-smi and CANN's switches, or
 nvidia-smi and CUDA's) goes only to jobs on that stack: the one the bundle shows, else the
-one the first error names, else Ascend, the stack most jobs here run on.
+one the first error names, else Ascend, the stack most jobs here run on. A first error that
+names another accelerator's runtime (torch_xla and TPUs, the Neuron runtime, Tenstorrent's,
+Graphcore's poptorch) gets neither stack's advice, only what is written for its signature and
+for every stack.
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ from analyzers.classify.rules import Action, ActionBook
 MAX_ACTIONS = 6
 _FORMATTER = string.Formatter()
 _CUDA_WORDS = re.compile(r"\b(?:cuda|nccl|nvidia|gpu|cublas|cudnn)\b", re.IGNORECASE)
+# Runtimes of other accelerators, as their lines name them (headers included: the Neuron
+# runtime's component column says TDRV or NRT where the message names nothing).
+_OTHER_ACCELERATOR_WORDS = re.compile(
+    r"\btorch_xla\b|\bXLA\b|/xla/|\bTPU|\bXRT\b|\bPJRT\b|\blibtpu\b"
+    r"|\bNeuron|\bneuronx|\bnrt_\w+|\bNRT\b|\bTDRV\b"
+    r"|\bTenstorrent|\bTT_(?:FATAL|THROW)\b|\btt[-_]metal\b|\bttnn\b"
+    r"|\bIPU|\bpoptorch\b|\bpopart\b|\bPoplar\b|\bCerebras\b"
+)
+OTHER = "other"  # a stack no advice is written for: only stack-free advice applies
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +42,7 @@ class Situation:
     signature_ids: Sequence[str] = ()
     codes: Sequence[str] = ()
     first_error_text: str = ""
+    first_error_line: str = ""  # the same line as written, with its header
     env: Mapping[str, str] = field(default_factory=dict)
     file_kinds: frozenset[str] = frozenset()
     multi_rank: bool = False
@@ -83,4 +96,7 @@ def stack_of(situation: Situation) -> str:
     """The accelerator stack the advice is for."""
     if situation.accelerator:
         return situation.accelerator
-    return "cuda" if _CUDA_WORDS.search(situation.first_error_text) else "ascend"
+    if _CUDA_WORDS.search(situation.first_error_text):
+        return "cuda"
+    said = f"{situation.first_error_text}\n{situation.first_error_line}"
+    return OTHER if _OTHER_ACCELERATOR_WORDS.search(said) else "ascend"

@@ -244,6 +244,7 @@ def _actions(
         signature_ids=signature_ids,
         codes=[info.code for info in codes],
         first_error_text=first.event.message or first.event.text,
+        first_error_line=first.event.text,
         env=_env(scans),
         file_kinds=frozenset(str(scan.info.kind) for scan in scans),
         multi_rank=(world_size or 0) > 1 or len(diagnosis.culprit_ranks) > 1,

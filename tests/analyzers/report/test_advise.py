@@ -305,3 +305,40 @@ def test_ranks_that_built_different_models_are_told_to_compare_what_each_built()
         category="config", signature_ids=["cfg.ddp_models_differ"], first_error_text=text
     )
     assert "parameter count" in next_actions(BOOK, situation)[0]
+
+
+def test_another_accelerators_runtime_gets_no_ascend_or_cuda_advice() -> None:
+    """A first error that names torch_xla, the Neuron runtime, Tenstorrent or poptorch gets
+    its signature's advice and the advice written for every stack, not npu-smi or CUDA's.
+    docs/labelling.md#runtimes-of-other-accelerators"""
+    neuron_line = (
+        "2024-Mar-07 08:01:55.318204 7715:7715 ERROR  TDRV:tdrv_init_mla_phase1"
+        "                    Could not open the nd6"
+    )
+    neuron = next_actions(
+        BOOK,
+        Situation(
+            category="driver_env",
+            signature_ids=["env.neuron_device_not_opened"],
+            first_error_text="Could not open the nd6",
+            first_error_line=neuron_line,
+        ),
+    )
+    assert any("neuron-ls" in a for a in neuron)
+    assert not any("npu-smi" in a or "CANN" in a or "nvidia-smi" in a for a in neuron)
+    xla = next_actions(
+        BOOK,
+        Situation(
+            category="oom",
+            signature_ids=["oom.xla_resource_exhausted"],
+            first_error_text="RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: Error"
+            " allocating device buffer: Attempting to allocate 64.00M. (0x0x0_HBM0) on TPU",
+        ),
+    )
+    assert any("HBM" in a for a in xla)
+    assert not any("PYTORCH_NPU_ALLOC_CONF" in a or "PYTORCH_CUDA_ALLOC_CONF" in a for a in xla)
+
+
+def test_an_unnamed_runtime_still_gets_ascend_advice() -> None:
+    plain = next_actions(BOOK, Situation(category="driver_env", first_error_text="boom"))
+    assert any("npu-smi" in a for a in plain)

@@ -1,0 +1,151 @@
+"""Failures written by the runtimes under PyTorch on accelerators that are neither CUDA nor
+Ascend: XLA on TPU, the Neuron runtime, Tenstorrent's fabric, poptorch.
+docs/labelling.md#runtimes-of-other-accelerators. Fixtures follow the real formats with
+numbers, hosts and paths of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+_E = "2023-02-14 03:12:44.{:06d}: E tensorflow/compiler/xla/xla_client/xla_util.cc:90] "
+XRT_OOM = "\n".join(
+    _E.format(500200 + i) + text
+    for i, text in enumerate(
+        [
+            "",
+            "Status: RESOURCE_EXHAUSTED: From /job:localservice/replica:0/task:0:",
+            "2 root error(s) found.",
+            "  (0) RESOURCE_EXHAUSTED: Attempting to reserve 2.10G at the bottom of memory."
+            " That was not possible. There are 1.90G free, 0B reserved, and 0.88G reservable.",
+            "\t [[{{node XRTExecute}}]]",
+            "0 successful operations.",
+        ]
+    )
+) + (
+    "\nException in device=TPU:2: RESOURCE_EXHAUSTED: From /job:localservice/replica:0/task:0:\n"
+    "2 root error(s) found.\n"
+)
+
+PJRT_OOM = """\
+RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 320.00M. That was not possible. There are 211.70M free.; (0x1x0_HBM0): while running replica 0 and partition 0 of a replicated computation (other replicas may have failed as well).
+##### Command execution on worker 1 failed with exit status 1. Continuing.
+"""
+
+NEURON_START = """\
+2024-Mar-07 08:01:55.301004 7713:7713 ERROR  TDRV:notification_destroy                    Notifications not initialized! 
+2024-Mar-07 08:01:55.302100 7711:7711 ERROR   NRT:nrt_infodump                            Kernel: Linux 6.1.0-1019-aws #19-Ubuntu SMP
+2024-Mar-07 08:01:55.318204 7715:7715 ERROR  TDRV:tdrv_init_mla_phase1                    Could not open the nd6
+
+2024-Mar-07 08:01:55.318233 7715:7715 ERROR  TDRV:notification_destroy                    Notifications not initialized! 
+2024-Mar-07 08:01:55.401120 7715:7715 ERROR   NRT:nrt_init                                Failed to initialize devices, error:1
+2024-Mar-07 08:01:55.402377 7715:7715 ERROR   NRT:nrt_infodump                            Driver version: 2.18.12.0
+"""
+
+NEURON_ALLOC = """\
+ERROR 05-21 10:02:44 engine.py:389]     return torch.ops.neuron._parallel_to_neuron(tensors)
+ERROR 05-21 10:02:44 engine.py:389] RuntimeError: nrt_tensor_allocate status=4 message="Allocation Failure"
+"""
+
+NEURON_TOPOLOGY = """\
+2024-Jul-11 19:30:02.118200   611:804   ERROR   NRT:nrt_load_collectives                    Unsupported topology. Supported number of Neuron Cores is 1, 2, 8, 16 or a multiple of 32.  For other configurations, such as multiples of 2, consider using inf2 instances
+2024-Jul-11 19:30:02.118261   611:804   ERROR   NRT:nrt_load_collectives                    Unsupported topology. Supported number of Neuron Cores is 1, 2, 8, 16 or a multiple of 32.  For other configurations, such as multiples of 2, consider using inf2 instances
+"""
+
+TT_LINKS = """\
+2026-01-09 14:02:10.311 | info     |          Device | Opening user mode device driver (tt_cluster.cpp:189)
+2026-01-09 14:02:11.876 | critical |          Always | Error during physical chip discovery: missing connections in 2D mesh. Please check ethernet connection status (assert.hpp:103)
+"""
+
+TT_FATAL = """\
+E     RuntimeError: TT_FATAL @ /work/tt-metal/tt_metal/fabric/control_plane.cpp:902: connected_eth_cores.size() >= edge.connected_chip_ids.size()
+E     info:
+E     Expected 4 eth links from physical chip 2 to physical chip 6
+"""
+
+REPLICATE = """\
+Exception in device=TPU:1: Cannot replicate if number of devices (1) is different from 8
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.8/dist-packages/torch_xla/core/xla_model.py", line 286, in xla_replication_devices
+    raise RuntimeError(
+RuntimeError: Cannot replicate if number of devices (1) is different from 8
+"""
+
+NO_DEVICE = """\
+RuntimeError: Cannot replicate if number of devices (0) is different from 8
+"""
+
+MESH = """\
+RuntimeError: tensorflow/compiler/xla/xla_client/mesh_service.cc:316 : Check failed: impl_->channel->WaitForConnected( std::chrono::system_clock::now() + std::chrono::seconds(connect_wait_seconds)) 
+*** Begin stack trace ***
+	xla::service::MeshClient::MeshClient(std::string const&)
+*** End stack trace ***
+Failed to connect to client mesh master: tpu-vm-3.c.proj.internal:45123
+"""
+
+HOST_SYNC = """\
+[10:02:41.552] [poptorch::python] [critical] RuntimeError: ERROR in poptorch/python/poptorch.cpp:710: 'std::exception' exception: IPUDevice: still waiting for host sync after: 600 seconds. Use the engine option target.hostSyncTimeout to increase the timeout.
+"""
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_xrt_error_block_reads_the_sized_reservation_first() -> None:
+    diagnosis = diagnose_text("logs/train.log", XRT_OOM)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Attempting to reserve 2.10G" in diagnosis.first_error.text
+
+
+def test_pjrt_device_buffer_is_oom() -> None:
+    diagnosis = diagnose_text("logs/train.log", PJRT_OOM)
+    assert diagnosis.category == "oom"
+    assert "Error allocating device buffer" in diagnosis.first_error.text
+
+
+def test_neuron_device_that_does_not_open_outranks_the_report_and_teardown() -> None:
+    diagnosis = diagnose_text("logs/train.log", NEURON_START)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "Could not open the nd6" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_neuron_status_four_is_oom() -> None:
+    diagnosis = diagnose_text("logs/engine.log", NEURON_ALLOC)
+    assert diagnosis.category == "oom"
+    assert "nrt_tensor_allocate" in diagnosis.first_error.text
+
+
+def test_neuron_collectives_topology_is_a_platform_limit() -> None:
+    diagnosis = diagnose_text("logs/train.log", NEURON_TOPOLOGY)
+    assert diagnosis.category == "config"
+    assert "hccl" in _alternatives(diagnosis)
+
+
+def test_tenstorrent_missing_links_are_the_machines() -> None:
+    for text in (TT_LINKS, TT_FATAL):
+        diagnosis = diagnose_text("logs/server.log", text)
+        assert diagnosis.category == "driver_env", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+
+
+def test_replication_over_more_devices_than_seen() -> None:
+    diagnosis = diagnose_text("logs/train.log", REPLICATE)
+    assert diagnosis.category == "config"
+    assert "driver_env" in _alternatives(diagnosis)
+    assert diagnose_text("logs/train.log", NO_DEVICE).category == "driver_env"
+
+
+def test_mesh_master_out_of_reach_is_a_rendezvous_failure() -> None:
+    diagnosis = diagnose_text("logs/train.log", MESH)
+    assert diagnosis.category == "hccl"
+    assert "WaitForConnected" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_ipu_host_sync_timeout_is_a_synchronisation_failure() -> None:
+    diagnosis = diagnose_text("logs/train.log", HOST_SYNC)
+    assert diagnosis.category == "stream_sync"
+    assert "hang" in _alternatives(diagnosis)
