@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
 from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
+from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import warned_before
 from analyzers.classify.events import (
     TIER_CASCADE,
@@ -282,16 +283,21 @@ def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> l
     if not items:
         return []
     best_tier = max(item.tier for item in items)
+    bounds = untimed_bounds(items, offsets)
     file_keys = {}
     for item in sorted(items, key=lambda i: i.event.line):
         if item.tier == best_tier:
-            file_keys.setdefault(item.order, _file_key(item, offsets))
+            file_keys.setdefault(item.order, _file_key(item, offsets, bounds.get(item.order)))
     last = (2, 0.0, 0, 0, 0)
     return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
 
 
-def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, float, int, int, int]:
+def _file_key(
+    item: Classified, offsets: Mapping[int, float], bound: float | None = None
+) -> tuple[int, float, int, int, int]:
     seconds = epoch(item, offsets)
+    if seconds is None and item.event.timestamp is None:
+        seconds = bound  # an untimed failure that a peer's timed loss places
     weight = item.best.weight if item.best else 0
     untimed = 1 if seconds is None else 0
     return (untimed, seconds or 0.0, -weight, _KIND_PRIORITY.get(item.kind, 2), item.order)
