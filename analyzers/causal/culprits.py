@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
+from analyzers.causal.dumped_stacks import apart_in_dumps
+from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.wait_places import (
     arrived_late,
     in_other_collective,
@@ -63,16 +65,28 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
-    found = singled_out(correlation, size_stated, quiet_suspect)
+    # an interrupt says who was outside the collective; a rank quiet after it was blocked
+    found = interrupted_outside(chain) or singled_out(correlation, size_stated, quiet_suspect)
     return (
         found
         or unreached_store(chain)
         or keys_waited_for(chain)
         or in_other_collective(chain, scans)
+        or _dumped_apart(correlation, scans)
         or arrived_late(chain, correlation)
         or _exited_first(first, scans)
         or NOBODY
     )
+
+
+def _dumped_apart(correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame | None:
+    """The few ranks whose stacks, dumped while the job hung, stand apart from the others'
+    (`causal.dumped_stacks`): a wait or a stop that names no one still has them."""
+    if correlation is None:
+        return None
+    present = [r.rank for r in correlation.ranks if r.status != RankStatus.MISSING]
+    found = apart_in_dumps(scans, present)
+    return Blame(*found) if found else None
 
 
 def _exited_first(first: Classified, scans: Sequence[FileScan]) -> Blame | None:

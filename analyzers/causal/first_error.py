@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
+from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
+from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import warned_before
 from analyzers.classify.events import (
     TIER_CASCADE,
@@ -45,6 +47,7 @@ def find_first_error(
     promote_silent_ends(errors, correlation, scans)
     demote_explained_waits(errors, offsets)
     demote_cascades_after_stop(errors, offsets)
+    demote_lost_peers_of_interrupted(errors)
     ordered = causal_order(errors, offsets)
     if not ordered:
         return CausalChain(first=None)
@@ -179,17 +182,47 @@ def demote_cascades_after_stop(items: Sequence[Classified], offsets: Mapping[int
     if not stops:
         return
     stop = min(stops, key=lambda i: (i.order, i.event.line))
+    copies = _copies_in(items, stop)
     for item in items:
-        if item.tier <= TIER_CASCADE and item.tier > stop.tier and _after(item, stop, offsets):
+        if (
+            item.tier <= TIER_CASCADE
+            and item.tier > stop.tier
+            and _after(item, stop, offsets, copies)
+        ):
             item.tier, item.demoted = stop.tier - 0.5, True
 
 
-def _after(item: Classified, stop: Classified, offsets: Mapping[int, float]) -> bool:
-    """Later than the stop by the clock when both lines carry time, else later in its file."""
+def _copies_in(
+    items: Sequence[Classified], stop: Classified
+) -> dict[tuple[int | None, str], list[int]]:
+    """Lines of the stop's own file by rank and words: a launcher that tees its ranks' output
+    (torchrun's `--tee`, `[default0]:` before each line) holds a copy of every line a rank
+    wrote to its own file, placed among the launcher's own lines in the order they came."""
+    copies: dict[tuple[int | None, str], list[int]] = {}
+    for item in items:
+        if item.order == stop.order and item.rank is not None:
+            copies.setdefault((item.rank, item.event.message), []).append(item.event.line)
+    return copies
+
+
+def _after(
+    item: Classified,
+    stop: Classified,
+    offsets: Mapping[int, float],
+    copies: Mapping[tuple[int | None, str], Sequence[int]] | None = None,
+) -> bool:
+    """Later than the stop by the clock when both lines carry time, else later in its file,
+    else (a line without time in a rank's own file) when the copy of the same line that the
+    stop's file holds comes after the stop."""
     when, stopped = epoch(item, offsets), epoch(stop, offsets)
     if when is not None and stopped is not None:
         return when > stopped
-    return item.order == stop.order and item.event.line > stop.event.line
+    if item.order == stop.order:
+        return item.event.line > stop.event.line
+    if when is not None or item.rank is None or not copies:
+        return False
+    lines = copies.get((item.rank, item.event.message), ())
+    return bool(lines) and min(lines) > stop.event.line
 
 
 def demote_waits_after_another_process(
@@ -250,16 +283,21 @@ def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> l
     if not items:
         return []
     best_tier = max(item.tier for item in items)
+    bounds = untimed_bounds(items, offsets)
     file_keys = {}
     for item in sorted(items, key=lambda i: i.event.line):
         if item.tier == best_tier:
-            file_keys.setdefault(item.order, _file_key(item, offsets))
+            file_keys.setdefault(item.order, _file_key(item, offsets, bounds.get(item.order)))
     last = (2, 0.0, 0, 0, 0)
     return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
 
 
-def _file_key(item: Classified, offsets: Mapping[int, float]) -> tuple[int, float, int, int, int]:
+def _file_key(
+    item: Classified, offsets: Mapping[int, float], bound: float | None = None
+) -> tuple[int, float, int, int, int]:
     seconds = epoch(item, offsets)
+    if seconds is None and item.event.timestamp is None:
+        seconds = bound  # an untimed failure that a peer's timed loss places
     weight = item.best.weight if item.best else 0
     untimed = 1 if seconds is None else 0
     return (untimed, seconds or 0.0, -weight, _KIND_PRIORITY.get(item.kind, 2), item.order)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from analyzers.causal.dumped_stacks import apart_in_dumps
 from analyzers.causal.verdict import Verdict
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
@@ -32,7 +33,7 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
     if not stopped:
         return None
     behind = [r for r in correlation.behind_ranks if r in stopped]
-    ranks, reason = _blamed(correlation, stopped, behind)
+    ranks, reason = _blamed(correlation, stopped, behind, scans)
     npu = npu_state([s for s in scans if s.facts.get("npu_smi")], correlation.world_size)
     waiting = bool(npu and npu.aicore_idle)
     subsystem = "communication" if waiting or not behind else "framework"
@@ -42,12 +43,15 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
 
 
 def _blamed(
-    correlation: Correlation, stopped: Sequence[int], behind: Sequence[int]
+    correlation: Correlation,
+    stopped: Sequence[int],
+    behind: Sequence[int],
+    scans: Sequence[FileScan] = (),
 ) -> tuple[list[int], Said]:
     """The peers the stopped ranks' last lines wait for, else the ranks behind the pack,
-    else the few ahead of it, else the ranks that logged the
-    fewest checkpoints, else the stopped ranks when others finished (or the job's only
-    rank); nobody when every rank stopped at the same place."""
+    else the few ahead of it, else the few whose dumped stacks stand apart, else the ranks
+    that logged the fewest checkpoints, else the stopped ranks when others finished (or the
+    job's only rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
     peers = named_peers(correlation)
     if peers and len(peers) < everyone:
@@ -58,6 +62,9 @@ def _blamed(
         return list(behind), _stopped_where(correlation, behind)
     if ahead and len(ahead) * 2 < everyone:
         return ahead, _ran_past(correlation, ahead)
+    dumped = apart_in_dumps(scans, stopped)
+    if dumped:
+        return dumped
     if earliest:
         return earliest, _stopped_where(correlation, earliest)
     if len(stopped) < everyone or everyone == 1:

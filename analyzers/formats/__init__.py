@@ -4,8 +4,9 @@ Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`,
 (rich's console handler, whose right-hand path column is dropped from the message), with the
 launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
-below it). What a paste did to every line of a file (a shared indent, double spacing):
-`paste`. A job log with no error line is read at its end: `refusal` (plain-words refusal),
+below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
+What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines
+that ranks sharing one stdout glued together: `glued`. A job log with no error line is read at its end: `refusal` (plain-words refusal),
 `pending` (an announced step), `cut_traceback` (frames with no exception line). Whole-file
 parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,

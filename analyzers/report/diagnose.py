@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.first_error import CausalChain, find_first_error
+from analyzers.causal.killed_together import killed_together
 from analyzers.causal.labels import first_error_label
 from analyzers.causal.stalled import stalled
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -47,7 +48,9 @@ def diagnose(
     if chain.first is None or _finished_anyway(chain, correlation):
         verdict = multirank.without_errors(correlation, scans)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
-    stall = _stalled_before_stop(chain, correlation, scans)
+    stall = _stalled_before_stop(chain, correlation, scans) or _stalled_before_kill(
+        correlation, scans
+    )
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
@@ -73,6 +76,15 @@ def _stalled_before_stop(
     if best is None or not best.signature.outside_stop:
         return None
     if any(item.best is None or not item.best.signature.outside_stop for item in chain.top):
+        return None
+    verdict = stalled(correlation, scans)
+    return verdict if verdict and verdict.culprits else None
+
+
+def _stalled_before_kill(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """The hang verdict when every rank was killed at once from outside and the checkpoints
+    single out who stalled (`causal.killed_together`)."""
+    if not killed_together(correlation, scans):
         return None
     verdict = stalled(correlation, scans)
     return verdict if verdict and verdict.culprits else None

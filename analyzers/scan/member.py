@@ -52,6 +52,7 @@ from analyzers.formats.paste import PLAIN, learn_paste_layout
 from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
+from analyzers.formats.stack_dump import StackDumpTracker
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.wrapped import WrapJoiner
@@ -100,8 +101,9 @@ class _FileScanner(ScanSink):
         self.cann = CannBlockTracker()
         self.elastic = ElasticTracker()
         self.indented = IndentedMessageTracker()
+        self.stack_dump = StackDumpTracker(info.rank)
         # elastic first: it must see the ChildFailedError line that also ends a traceback
-        self.trackers = (self.elastic, self.cann, self.traceback, self.indented)
+        self.trackers = (self.elastic, self.cann, self.traceback, self.indented, self.stack_dump)
         self.structured = info.kind in STRUCTURED_KINDS
         self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
@@ -282,6 +284,7 @@ class _FileScanner(ScanSink):
         self.cann.close_all(self)
         self.elastic.close_all(self)
         self.indented.close_all(self)
+        self.stack_dump.finish(self)
         year = self.hints.year
         pending = self._year_less_checkpoints() if year is None else None
         if self.checkpoint_lines is not None:

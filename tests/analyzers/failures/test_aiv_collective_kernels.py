@@ -68,3 +68,14 @@ def test_hccl_note_on_groups_sharing_aiv_collectives_is_the_first_error() -> Non
     assert diagnosis.first_error is not None
     assert "multi groups include aiv alg" in diagnosis.first_error.text
     assert {"hang", "config"} & {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_newer_kernel_report_wording_still_offers_the_collective_layer() -> None:
+    line = kernel_fault("aiv_all_gather_bfloat16_t").replace(
+        "Aicore kernel execute failed", "AI Core kernel execution failed"
+    )
+    diagnosis = diagnose_text(PLOG, line)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "AI Core kernel execution failed" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}

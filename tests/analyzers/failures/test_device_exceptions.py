@@ -6,7 +6,8 @@
 - A C/C++ harness or runtime wrapper that checks each ACL call itself and prints
   `aclrtXxx failed: <code>` with no CANN block: the code says what happened.
 - A CANN block that opens with the `[AIC_INFO]` argument dump: the dump is not the message,
-  the faulting-kernel line below it is.
+  the faulting-kernel line below it is, in the older wording (`Aicore kernel execute failed`)
+  and in CANN 9's (`AI Core kernel execution failed`).
 - The exception-stream block printed after the error manager's TraceBack (310P serving
   logs): the synchronize wait's `runtime result = N` line above it only restates the
   device's record, which is the first error; without such a record the wait's code decides.
@@ -114,3 +115,22 @@ def test_the_argument_dump_headline_yields_to_the_faulting_kernel() -> None:
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "[AIC_INFO]" not in diagnosis.first_error.text
+
+
+# CANN 9 words the faulting-kernel report "AI Core kernel execution failed" and prints it
+# after a run of `[AIC_INFO]` argument-dump lines that carry no failure of their own.
+DFX_INFO_NEWER_WORDING = """\
+[ERROR] RUNTIME(5120,):2026-10-03-08:14:02.510.101 [davinci_kernel_task.cc:1076]5188 GetArgsInfo:[AIC_INFO] args(0 to 4) after execute:0, 0, 0x12c0aa001000, 0, 0x3f.
+[ERROR] RUNTIME(5120,):2026-10-03-08:14:02.510.104 [davinci_kernel_task.cc:1080]5188 GetArgsInfo:tilingKey = 0, print 1 Times totalLen=(8*8), argsSize=64, schemMode=0, blockDim=8
+[ERROR] RUNTIME(5120,):2026-10-03-08:14:02.510.110 [davinci_kernel_task.cc:1180]5188 PrintErrorInfoForDavinciTask:[AIC_INFO] after execute:args print end
+[ERROR] RUNTIME(5120,):2026-10-03-08:14:02.510.190 [davinci_kernel_task.cc:1210]5188 PrintErrorInfoForDavinciTask:[DFX_INFO]AI Core kernel execution failed, device_id=4, stream_id=12, report_stream_id=12, task_id=7731, flip_num=2, fault kernel_name=ScatterUpdate_int32_0, fault kernel info ext=none, program id=14, hash=7654321.
+[ERROR] IDEDD(5120,):2026-10-03-08:14:02.511.003 [exception_dumper.cpp:203][tid:5188] [Dump][Exception] Begin to dump exception. dumpScene=aic_err_brief_dump, deviceId=4, streamId=12, taskId=7731, exceptionType=2(aicore), kernelName=ScatterUpdate_int32_0
+"""
+
+
+def test_the_newer_kernel_report_wording_is_the_first_error() -> None:
+    diagnosis = diagnose_text("plog/plog-5120_20261003081400.log", DFX_INFO_NEWER_WORDING)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "AI Core kernel execution failed" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5

@@ -1,0 +1,87 @@
+"""Whom a hang blames from the stacks its ranks dumped while they hung.
+
+When every rank stopped at the same checkpoint, the checkpoints single nobody out. A job set
+up to show where it hangs (faulthandler's timer or signal dumps, read by
+`formats.stack_dump`) still does: each rank's main thread was somewhere when the dump was
+taken. Ranks of a hang wait in a collective for the one that did not come, so:
+
+- the few whose main thread is outside any collective (a loop of their own, a sleep, a
+  stuck host-side call) while the others wait in one are the ones the others wait for;
+- when every dumped rank is in a collective, the few in another collective than most left
+  the program step the others are in (collectives called in a different order), as for
+  tracebacks under a timeout (`causal.wait_places`).
+
+Only the last main-thread stack of each rank counts (the latest view of where it stood), and
+it takes at least three dumped ranks, most of the ranks that stopped, and a strict minority to
+single anyone out. docs/labelling.md, "Stacks a hung job dumped".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from analyzers.classify.collective_frames import frame_call
+from analyzers.core.phrases import Said, ranks_said, say, several
+from analyzers.core.types import FileScan
+from analyzers.formats.stack_dump import FACT
+
+MIN_DUMPED = 3  # one rank against one is no pack to compare against
+INNERMOST = 3  # frames looked at for the collective call: the API call sits on top
+
+
+def apart_in_dumps(
+    scans: Sequence[FileScan], stopped: Sequence[int]
+) -> tuple[list[int], Said] | None:
+    """The few stopped ranks whose dumped stack stands apart from the others', and why."""
+    where = _last_main_stacks(scans, set(stopped))
+    if len(where) < MIN_DUMPED or len(where) * 2 <= len(stopped):
+        return None
+    calls = {rank: _collective(frames) for rank, frames in where.items()}
+    outside = sorted(rank for rank, call in calls.items() if call is None)
+    inside = {rank: call for rank, call in calls.items() if call is not None}
+    if outside:
+        if len(inside) < 2 or len(outside) * 2 >= len(calls):
+            return None
+        common = Counter(inside.values()).most_common(1)[0][0]
+        frame = _function(where[outside[0]][0])
+        values = {"ranks": ranks_said(outside), "frame": frame, "common": common}
+        return outside, say("dumps.outside", many=several(outside), **values)
+    common, count = Counter(inside.values()).most_common(1)[0]
+    odd = sorted(rank for rank, call in inside.items() if call != common)
+    if not odd or count * 2 <= len(inside):
+        return None
+    theirs = ", ".join(sorted({inside[rank] for rank in odd}))
+    values = {"ranks": ranks_said(odd), "call": theirs, "common": common}
+    return odd, say("dumps.other_collective", many=several(odd), **values)
+
+
+def _last_main_stacks(scans: Sequence[FileScan], ranks: set[int]) -> dict[int, list[str]]:
+    """Per rank, the frames of the last main-thread stack it dumped (file order, then line);
+    a rank whose log holds its stacks twice (its own file and a launcher's copy) reads the
+    same stack from either."""
+    found: dict[int, tuple[str, int, list[str]]] = {}
+    for scan in scans:
+        for stack in scan.facts.get(FACT) or ():
+            rank = stack.get("rank")
+            if rank not in ranks or not stack.get("main") or not stack.get("frames"):
+                continue
+            key = (scan.info.path, int(stack["line"]))
+            kept = found.get(rank)
+            if kept is None or (kept[0] == key[0] and kept[1] < key[1]):
+                found[rank] = (key[0], key[1], list(stack["frames"]))
+    return {rank: frames for rank, (_, _, frames) in found.items()}
+
+
+def _collective(frames: Sequence[str]) -> str | None:
+    """The collective the innermost frames are in, or None when they are in none."""
+    for frame in frames[:INNERMOST]:
+        call = frame_call(frame)
+        if call is not None:
+            return call
+    return None
+
+
+def _function(frame: str) -> str:
+    """`_spin` from `File "x.py", line 83 in _spin`."""
+    return frame.rsplit(" in ", 1)[-1].strip()

@@ -1,0 +1,69 @@
+"""A job interrupted by hand with no launcher to record it (Ctrl-C in the terminal that runs
+one process per rank): every rank gets the interrupt, but not at the same moment.
+
+Python raises `KeyboardInterrupt` only when control comes back to the interpreter. A rank in
+its own code (a sleep, a loop) raises it at once and exits, closing its connections; a rank
+blocked inside a collective raises it only when the collective returns, and the collective
+returns because that first rank's connections closed: its traceback shows the lost peer
+(`Connection closed by peer`), then, during its handling, its own `KeyboardInterrupt`. So when
+every rank that lost a peer was itself interrupted and some rank was interrupted with no lost
+peer, the lost peers are what the interrupt did, not a crash the interrupt came after; and the
+few ranks interrupted outside any collective are the ones the others were waiting for.
+docs/labelling.md, "A job stopped from outside".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from analyzers.causal.chain import Blame, CausalChain
+from analyzers.classify.events import TIER_GENERIC, Classified
+from analyzers.core.phrases import say, several
+
+INTERRUPT = "hang.interrupted"
+_BARE = re.compile(r"^\s*KeyboardInterrupt\b")
+
+
+def _interrupted(items: Sequence[Classified]) -> set[int]:
+    return {
+        item.rank
+        for item in items
+        if item.rank is not None
+        and item.best is not None
+        and item.best.id == INTERRUPT
+        and _BARE.match(item.event.message or "")
+    }
+
+
+def _lost_peer(items: Sequence[Classified]) -> set[int]:
+    return {
+        item.rank
+        for item in items
+        if item.rank is not None and any(m.signature.peer_gone for m in item.matches)
+    }
+
+
+def demote_lost_peers_of_interrupted(items: Sequence[Classified]) -> None:
+    """Lost peers of ranks that were interrupted themselves, when the job has no launcher
+    record of the stop and some rank was interrupted without losing a peer."""
+    if any(item.best is not None and item.best.signature.outside_stop for item in items):
+        return  # the launcher's record is read instead (`demote_cascades_after_stop`)
+    interrupted, lost = _interrupted(items), _lost_peer(items)
+    if not lost or not lost <= interrupted or not interrupted - lost:
+        return
+    for item in items:
+        gone = any(m.signature.peer_gone for m in item.matches)
+        if item.rank in lost and item.tier > TIER_GENERIC and gone:
+            item.tier, item.demoted = TIER_GENERIC - 0.5, True
+
+
+def interrupted_outside(chain: CausalChain) -> Blame | None:
+    """The few interrupted ranks that lost no peer while the others did: they were outside
+    the collective the others were blocked in."""
+    interrupted = _interrupted(chain.top)
+    lost = set(chain.peer_gone) & interrupted
+    outside = sorted(interrupted - lost)
+    if not lost or not outside or len(outside) * 2 >= len(interrupted):
+        return None
+    return Blame(outside, say("blame.interrupted_outside", many=several(outside)))

@@ -1,0 +1,115 @@
+"""Python stacks dumped on purpose while a job runs: faulthandler's timer and signal dumps.
+
+A job that hangs is often set up to show where it hangs: `faulthandler.dump_traceback_later`
+prints every thread's stack after N seconds, `faulthandler.register(SIGUSR1)` (and tools that
+print in its format) on demand::
+
+    Timeout (0:00:05)!
+    Thread 0x00007f69b5468b80 (most recent call first):
+      File ".../torch/distributed/distributed_c10d.py", line 3252 in all_reduce
+      File "/srv/infer.py", line 128 in forward
+    Current thread 0x00007fa1f787fb80 (most recent call first):
+      File "/srv/infer.py", line 83 in _spin
+
+Such a dump is no failure: its `Timeout (0:00:05)!` headline is the dump timer firing, not a
+timeout of the job, and must not make the rank one that failed. It is evidence instead: the
+innermost frames say where the thread stood when the dump was taken. The tracker swallows
+the dump's lines and records one fact per thread stack (`stack_dumps`): the rank that wrote
+it, the line of its thread header, its innermost frames (innermost first) and whether it is
+the main thread's (its outermost frame is the script's `<module>`). A dump that follows a
+fatal error (`Fatal Python error: Segmentation fault`, then `Current thread ...`) is read the
+same way; the error line before it is not part of the dump and keeps its own reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.sink import Sink
+
+FACT = "stack_dumps"
+
+# the timer's headline: `Timeout (0:00:05)!`, hours unpadded, optional fraction of a second
+_TIMER = re.compile(r"\s*Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!\s*$")
+# a thread's header (`Thread 0x...`, `Current thread 0x...`), or `Stack` for one thread only
+_THREAD = re.compile(
+    r"\s*(?:(?:Current thread|Thread) 0x[0-9a-fA-F]+|Stack) \(most recent call first\):\s*$"
+)
+# a frame as faulthandler prints it: no comma before `in`, unlike a traceback's
+_FRAME = re.compile(r'\s+File "[^"]+", line \d+ in \S+\s*$')
+_NO_FRAME = re.compile(r"\s+<no Python frame>\s*$")
+MAX_FRAMES = 12  # the innermost frames kept per stack: enough to see the call it is in
+# the outermost frame of a program's main thread: the script's own top level
+_MAIN = re.compile(r" in <module>\s*$")
+MAX_DUMP_LINES = 2000  # a dump that never ends is given up
+
+
+@dataclass(slots=True)
+class _Stack:
+    line: int
+    rank: int | None
+    frames: list[str] = field(default_factory=list)
+    main: bool = False  # its outermost frame is the script's top level
+
+
+class StackDumpTracker:
+    """Reads faulthandler-style dumps out of a file's lines (see the module docstring)."""
+
+    def __init__(self, file_rank: int | None = None) -> None:
+        self._file_rank = file_rank  # the rank the file's path gives, for lines with no tag
+        self._open: dict[str, _Stack | None] = {}  # writer -> stack being read (None: header)
+        self._lines: dict[str, int] = {}
+
+    def wants_more(self) -> bool:
+        return bool(self._open)
+
+    def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        """True when the line belongs to a dump (the caller then emits nothing for it)."""
+        key, message = line.stream_key, line.message
+        if _TIMER.match(message):
+            self._close(key, sink)
+            self._open[key] = None
+            self._lines[key] = 0
+            return True
+        if _THREAD.match(message):
+            self._close(key, sink)
+            rank = line.rank if line.rank is not None else self._file_rank
+            self._open[key] = _Stack(lineno, rank)
+            self._lines[key] = 0
+            return True
+        if key not in self._open:
+            return False
+        stack = self._open[key]
+        self._lines[key] += 1
+        if stack is not None and (_FRAME.match(message) or _NO_FRAME.match(message)):
+            if _FRAME.match(message) and len(stack.frames) < MAX_FRAMES:
+                stack.frames.append(message.strip())
+            stack.main = bool(_MAIN.search(message))
+            if self._lines[key] > MAX_DUMP_LINES:
+                self._close(key, sink)
+            return True
+        if stack is not None and not message.strip():
+            return True  # the blank line between two threads' stacks
+        self._close(key, sink)
+        return False
+
+    def _close(self, key: str, sink: Sink) -> None:
+        stack = self._open.pop(key, None)
+        self._lines.pop(key, None)
+        if stack is not None and stack.frames:
+            sink.add_fact(
+                FACT,
+                {
+                    "line": stack.line,
+                    "rank": stack.rank,
+                    "frames": stack.frames,
+                    "main": stack.main,
+                },
+            )
+
+    def finish(self, sink: Sink) -> None:
+        """Record the stacks still open when the file ended (the process was killed)."""
+        for key in list(self._open):
+            self._close(key, sink)

@@ -1,0 +1,91 @@
+"""Hangs blamed from the stacks the ranks dumped while they hung (`causal.dumped_stacks`,
+docs/labelling.md, "Stacks a hung job dumped").
+
+The bundles are 4-rank gloo jobs shaped like the torch corpus: every rank reaches the same
+checkpoint, then faulthandler's timer dumps its main thread's stack; nothing else follows
+(the job was killed from outside).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.analyzers.job_bundles import RankLog, analyze_job, ranks
+
+C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
+CALL_LINES = {"all_reduce": 3252, "all_gather": 4287, "barrier": 5356}
+
+
+def dumps(log: RankLog, call: str | None) -> RankLog:
+    """The timer's dump of a main thread inside collective `call`, or in the rank's own
+    loop when `call` is None."""
+    log.raw("Timeout (0:00:05)!")
+    log.raw("Thread 0x00007f421ae0ab80 (most recent call first):")
+    if call is None:
+        log.raw('  File "/home/user/llm-infer/infer.py", line 83 in _poll_cache')
+    else:
+        log.raw(f'  File "{C10D}/distributed_c10d.py", line {CALL_LINES[call]} in {call}')
+        log.raw(f'  File "{C10D}/c10d_logger.py", line 83 in wrapper')
+    log.raw('  File "/home/user/llm-infer/infer.py", line 128 in forward')
+    log.raw('  File "/home/user/llm-infer/infer.py", line 176 in <module>')
+    return log
+
+
+def in_step(world_size: int = 4) -> list[RankLog]:
+    job = ranks(world_size)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    return job
+
+
+def test_the_rank_dumped_outside_any_collective_is_the_one_waited_for(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        dumps(log, None if log.rank == 2 else "all_reduce")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.first_error is None
+    assert "_poll_cache" in (diagnosis.root_cause or "")
+
+
+def test_the_rank_dumped_in_another_collective_left_the_step(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        dumps(log, "all_gather" if log.rank == 3 else "all_reduce")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_every_rank_in_the_same_collective_singles_nobody_out(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        dumps(log, "all_reduce")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == []
+
+
+def test_half_the_ranks_outside_singles_nobody_out(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        dumps(log, None if log.rank in (0, 1) else "all_reduce")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def test_dumps_of_two_ranks_are_no_pack(tmp_path: Path) -> None:
+    job = in_step()
+    dumps(job[0], "all_reduce")
+    dumps(job[1], None)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def test_checkpoints_that_single_a_rank_out_come_first(tmp_path: Path) -> None:
+    """Rank 1 stopped a checkpoint behind; a dump of another rank outside a collective
+    (rank 3 in its own loop, as after a long wait) does not override it."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [] if log.rank == 1 else [" norm passed"])
+        dumps(log, None if log.rank in (1, 3) else "all_reduce")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [1]

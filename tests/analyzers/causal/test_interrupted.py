@@ -1,0 +1,70 @@
+"""Ctrl-C in the terminal of a job run as one process per rank, no launcher to record it
+(`causal.interrupted`, docs/labelling.md, "A job stopped from outside").
+
+The rank that sat in its own code raises `KeyboardInterrupt` at once and exits; the ranks
+blocked in the collective raise it only after the collective failed on the closed connection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.analyzers.job_bundles import CLOSED, RankLog, analyze_job, ranks
+
+C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
+
+
+def interrupted(log: RankLog, in_collective: bool) -> RankLog:
+    tag = f"[rank{log.rank}]: "
+    lines = ["Traceback (most recent call last):"]
+    if in_collective:
+        lines += [
+            f'  File "{C10D}/distributed_c10d.py", line 5356, in barrier',
+            "    work.wait()",
+            f"RuntimeError: {CLOSED}",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "Traceback (most recent call last):",
+            '  File "/home/user/llm-infer/infer.py", line 169, in main',
+            "    dist.barrier()",
+        ]
+    else:
+        lines += ['  File "/home/user/llm-infer/infer.py", line 88, in wait_for_detokenizer']
+        lines += ["    time.sleep(1.0)"]
+    lines.append("KeyboardInterrupt")
+    log.lines += [tag + line for line in lines]
+    return log
+
+
+def finished_layers() -> list[RankLog]:
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(2)
+    return job
+
+
+def test_the_rank_interrupted_outside_the_collective_is_the_one_waited_for(
+    tmp_path: Path,
+) -> None:
+    job = finished_layers()
+    for log in job:
+        interrupted(log, in_collective=log.rank != 3)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_lost_peers_on_every_interrupted_rank_are_not_the_interrupts_doing(
+    tmp_path: Path,
+) -> None:
+    """Every rank lost a peer before its interrupt: some process went away first (rank 3
+    died without a word), so the lost peers keep their reading."""
+    job = finished_layers()
+    for log in job[:3]:
+        interrupted(log, in_collective=True)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" in diagnosis.first_error.text

@@ -1,0 +1,79 @@
+"""Stacks Python's faulthandler dumps while a job hangs (`formats.stack_dump`).
+
+The timer's dump opens with `Timeout (0:00:05)!`, a signal's with the thread header alone;
+neither is an error line, and each thread's frames are kept as the fact `stack_dumps`
+(docs/labelling.md, "Stacks a hung job dumped").
+"""
+
+from __future__ import annotations
+
+import io
+
+from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.types import EventKind, FileInfo, FileKind, FileScan
+from analyzers.formats.stack_dump import FACT
+from analyzers.scan.member import scan_file
+
+C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
+TIMER_DUMP = f"""\
+2026-11-29 07:24:22,245 [rank1] INFO  norm passed
+Timeout (0:00:05)!
+Thread 0x00007f421ae0ab80 (most recent call first):
+  File "{C10D}/distributed_c10d.py", line 3252 in all_reduce
+  File "{C10D}/c10d_logger.py", line 83 in wrapper
+  File "/home/user/llm-infer/infer.py", line 128 in forward
+  File "/home/user/llm-infer/infer.py", line 162 in main
+  File "/home/user/llm-infer/infer.py", line 176 in <module>
+"""
+SIGNAL_DUMP_TEED = """\
+[default2]: attention passed
+[default2]:Current thread 0x00007fa85624bb80 (most recent call first):
+[default0]:Current thread 0x00007f1b69bceb80 (most recent call first):
+[default2]:  File "/home/user/llm-infer/infer.py", line 83 in _spin
+[default0]:  File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4287 in all_gather
+[default2]:  File "/home/user/llm-infer/infer.py", line 176 in <module>
+[default0]:  File "/home/user/llm-infer/infer.py", line 176 in <module>
+[default1]: attention passed
+"""
+CRASH_DUMP = """\
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007f0c1b2fd740 (most recent call first):
+  File "/home/user/llm-infer/infer.py", line 97 in forward
+  File "/home/user/llm-infer/infer.py", line 176 in <module>
+"""
+
+
+def scan(text: str, name: str = "log_1.log", rank: int | None = 1) -> FileScan:
+    kind = FileKind.RANK_LOG if rank is not None else FileKind.LAUNCHER
+    info = FileInfo(path=f"job/{name}", kind=kind, rank=rank)
+    return scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher())
+
+
+def test_a_timer_dump_is_no_error_and_keeps_its_frames() -> None:
+    found = scan(TIMER_DUMP)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    (stack,) = found.facts[FACT]
+    assert stack["rank"] == 1
+    assert stack["main"] is True
+    assert stack["frames"][0].endswith("line 3252 in all_reduce")
+
+
+def test_a_signal_dump_teed_by_the_launcher_is_read_per_rank() -> None:
+    found = scan(SIGNAL_DUMP_TEED, "launcher.log", None)
+    stacks = {stack["rank"]: stack["frames"][0] for stack in found.facts[FACT]}
+    assert stacks[2].endswith("in _spin")
+    assert stacks[0].endswith("in all_gather")
+
+
+def test_the_fatal_error_before_a_crash_dump_stays_an_error() -> None:
+    found = scan(CRASH_DUMP)
+    errors = [e.message for e in found.events if e.kind == EventKind.ERROR]
+    assert errors == ["Fatal Python error: Segmentation fault"]
+    assert found.facts[FACT][0]["frames"][0].endswith("in forward")
+
+
+def test_a_timeout_error_is_no_dump() -> None:
+    found = scan("TimeoutError: Timed out waiting for the model to download (0:00:05)\n")
+    assert [e.kind for e in found.events] == [EventKind.ERROR]
+    assert FACT not in found.facts
