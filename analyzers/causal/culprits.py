@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
 from analyzers.causal.interrupted import interrupted_outside
+from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
     in_other_collective,
@@ -44,6 +45,12 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if first is None:
         return NOBODY
     named = next((m.culprits for m in first.matches if _names(m, first)), ())
+    compared = odd_against_source(chain.top, first, correlation)
+    if compared is not None:
+        if not compared:
+            return NOBODY
+        if compared != list(named):
+            return Blame(compared, say("blame.differ_from_source", many=several(compared)))
     if named:
         ranks = agreed_on(chain.top, first) or global_ranks(named, first, scans)
         many = several(ranks)

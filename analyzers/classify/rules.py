@@ -73,6 +73,10 @@ class Signature:
     # the line reports a message a peer sent that did not fit (checked on arrival): the sender
     # was running, so a rank that merely went quiet is not singled out by this line
     peer_sent: bool = False
+    # the rank the line names is the reference every rank compared itself with (its values
+    # were broadcast): the writers are the ranks that differ from it, so the named rank is the
+    # odd one only when most ranks wrote the line (causal.source_compared)
+    names_source: bool = False
     # the line says a peer's end of the connection went away under this rank (closed, reset):
     # the writer was still running and talking to peers that had already left
     peer_gone: bool = False
@@ -247,6 +251,7 @@ def _signature(entry: Entry) -> Signature:
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
+        names_source=entry.get("names_source", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),
         warns_first=entry.get("warns_first", bool, False),

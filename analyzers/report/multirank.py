@@ -18,6 +18,7 @@ from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
 from analyzers.causal.waited_on import divergence_said
+from analyzers.causal.world_sizes import odd_world_sizes
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
@@ -202,7 +203,8 @@ def correct(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
     """A better job-level verdict than the first error's own label, if the ranks show one."""
-    for rule in (_weight_load, _diverged_wait, _silent_deaths, _world_too_large):
+    rules = (_weight_load, _world_size_disagrees, _diverged_wait, _silent_deaths, _world_too_large)
+    for rule in rules:
         verdict = rule(chain, category, correlation, scans)
         if verdict:
             return verdict
@@ -275,6 +277,21 @@ def _silent_deaths(
         return None
     reason = say("verdict.silent_death", ranks=ranks_said(silent))
     return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+
+
+def _world_size_disagrees(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A wait among ranks whose own start lines give different world sizes (labelling guide,
+    "Ranks started with different world sizes"): the few that differ were started wrong."""
+    if chain.first is None or category != "hccl":
+        return None
+    found = odd_world_sizes(scans)
+    if found is None:
+        return None
+    odd, size, theirs = found
+    reason = say("verdict.world_size_differs", ranks=ranks_said(odd), size=size, theirs=theirs)
+    return Verdict("multirank.world_size_differs", "config", "framework", 0.6, odd, reason)
 
 
 def _world_too_large(
