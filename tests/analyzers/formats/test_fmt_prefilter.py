@@ -126,8 +126,6 @@ PREFILTER = load_prefilter()
         ),
         ("loader: checksum fetch failed; the message can be safely ignored on retry", None),
         ("loader: checksum fetch failed, giving up after 3 attempts", EventKind.ERROR),
-        ("hvd: allgather setup failed: retrying in 5 s (attempt 2 of 4)", None),
-        ("hvd: allgather setup failed after 4 attempts: retrying is pointless", EventKind.ERROR),
         # a call-stack frame a writer prints at ERROR level names code, not a failure
         (
             "[ERROR] HCCL(40512,python3):2026-07-14-09:22:31.410.201 [rank_info_detect_service.cc:88]"
