@@ -124,8 +124,12 @@ def _literal_reading(best: Match) -> Iterator[Alternative]:
     """A rule whose label comes from the code it carries (a synchronize's wait, a runtime
     call's result) still says what kind of line it is; when the code moved the label away,
     that literal reading is the neighbour a reader who sets the code aside picks
-    (docs/labelling.md#code-only-synchronize-failures)."""
+    (docs/labelling.md#code-only-synchronize-failures). A catch-all rule whose own label is
+    `other` (a wrapper or an error-manager line labelled only by its code) names no layer of
+    its own, so it has no literal reading to offer."""
     signature = best.signature
+    if signature.category == "other":
+        return
     if signature.category_from_code and best.category != signature.category:
         yield _by_rule(signature.category, signature, LITERAL_SHARE)
 

@@ -170,3 +170,33 @@ def test_the_neighbours_of_the_code_that_labelled_a_block_line_are_offered() -> 
     assert stream.evidence_zh
     assert "107003" in stream.evidence_zh
     assert 0 < stream.score < diagnosis.confidence
+
+
+# An op compile failure under torch_npu's wrapper: the error-manager line's rule is a
+# catch-all whose label comes only from the code it carries (E40021: the operator).
+OP_COMPILE_FAILED = """\
+[rank1]: RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:210 OPS function error: Conv2D, error code is 500002
+[rank1]: [ERROR] 2026-03-18-04:12:09 (PID:7301, Device:1, RankID:1) ERR01100 OPS call acl api failed
+[rank1]: [Error]: A GE error occurs in the system.
+[rank1]: E40021: [PID: 7301] 2026-03-18-04:12:08.912.440 Failed to compile Op [Conv2D7]. (oppath: [Compile /usr/local/Ascend/ascend-toolkit/latest/opp/built-in/op_impl/ai_core/tbe/impl/conv2d.py failed with errormsg/stack: ...], optype: [Conv2D])
+"""
+# A synchronize whose code moved its label keeps what the line says of itself.
+SYNC_COLLECTIVE_WAIT = (
+    "RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:470 "
+    "NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048\n"
+)
+
+
+def test_a_catch_all_rule_labelled_by_its_code_does_not_offer_other() -> None:
+    """docs/labelling.md#alternatives-and-confidence: a rule whose own label is `other` only
+    because the code decides says nothing of the line; `other` is not its literal reading."""
+    diagnosis = diagnose_text("job/rank1.log", OP_COMPILE_FAILED)
+    assert diagnosis.category == "operator"
+    assert "other" not in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_synchronize_labelled_by_its_code_still_offers_its_literal_reading() -> None:
+    """Counterexample: the synchronize rule's own label (`stream_sync`) names a layer."""
+    diagnosis = diagnose_text("job/rank0.log", SYNC_COLLECTIVE_WAIT)
+    assert diagnosis.category == "hccl"
+    assert "stream_sync" in [alt.category for alt in diagnosis.alternatives]

@@ -126,6 +126,10 @@ PREFILTER = load_prefilter()
         ),
         ("loader: checksum fetch failed; the message can be safely ignored on retry", None),
         ("loader: checksum fetch failed, giving up after 3 attempts", EventKind.ERROR),
+        # a failed attempt the writer retries is chatter; the attempt that gives up is not
+        ("gloo: connectFullMesh failed: retrying in 2 s (attempt 2 of 4)", None),
+        ("[c10d] store lookup failed, will retry with a longer timeout", None),
+        ("gloo: connectFullMesh failed: no more retries left (attempt 4 of 4)", EventKind.ERROR),
         # a call-stack frame a writer prints at ERROR level names code, not a failure
         (
             "[ERROR] HCCL(40512,python3):2026-07-14-09:22:31.410.201 [rank_info_detect_service.cc:88]"
