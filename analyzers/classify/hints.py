@@ -6,7 +6,8 @@ exception's class (`DistStoreError` -> hccl, `ModuleNotFoundError` -> driver_env
 categories of the codes around the line (an `EI` code -> hccl, 207001 -> oom) and weighted
 keywords (`state_dict`, `not enough memory`, `undefined symbol`). A category must reach the
 minimum score and beat every other one, so a bare `RuntimeError` with nothing telling gets
-no label. Used on the few error candidates only, never per log line.
+no label. A line whose own words say it is no failure yet (a call its writer will try again)
+gets no vote at all, whatever library names it carries. Used on the few error candidates only, never per log line.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Hints:
     exception_types: dict[str, tuple[str, int]]
     keywords: tuple[tuple[str, re.Pattern[str], int], ...]
     examples: tuple[tuple[str, str], ...] = ()
+    silent_on: tuple[re.Pattern[str], ...] = ()
 
 
 @cache
@@ -52,6 +54,10 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
         },
         keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords")),
         examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
+        silent_on=tuple(
+            compile_regex(str(row), re.IGNORECASE, data, "silent_on")
+            for row in data.get("silent_on", list, [])
+        ),
     )
 
 
@@ -88,6 +94,8 @@ def _votable(entry: Entry, category: str) -> str:
 def vote(own: str, context: Iterable[str] = (), codes: Iterable[str | None] = ()) -> str | None:
     """The winning category of one first-error line, the lines around it and its codes."""
     hints = load_hints()
+    if any(pattern.search(own) for pattern in hints.silent_on):
+        return None
     scores: Counter[str] = Counter()
     scores.update(_words(own, hints, OWN_LINE_FACTOR))
     for line in context:

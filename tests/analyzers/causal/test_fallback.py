@@ -154,3 +154,15 @@ def test_a_keyword_row_without_a_weight_is_rejected(tmp_path: Path) -> None:
     )
     with pytest.raises(KnowledgeError, match="each row must be \\[regex, weight\\]"):
         load_hints.__wrapped__(bad)
+
+
+def test_a_call_its_writer_will_retry_gets_no_vote_from_the_names_it_carries() -> None:
+    text = "[1,0]<stdout>:ncclAllReduce failed: retrying on the next ring (attempt 2 of 5)"
+    assert vote(text) is None
+    found = events((text, EventKind.ERROR, None))
+    assert label(found)[0] == "other"
+
+
+def test_retries_that_ran_out_keep_the_vote_of_the_failed_call() -> None:
+    text = "ncclAllReduce failed: retrying exhausted after 5 attempts: remote process exited"
+    assert vote(text) == "hccl"
