@@ -4,7 +4,8 @@ docs/labelling.md#a-cuda-feature-the-host-does-not-offer-nccl: a CUDA call insid
 the runtime answers `operation not supported` is the host's (`driver_env`), ahead of the
 `unhandled cuda error` that wraps it; other runtime answers stay with the generic rule.
 docs/labelling.md#a-machine-topology-nccl-cannot-read: NCCL unable to read the machine's
-topology (a sysfs path, a topology file) is `driver_env` and the first error, not a silent end.
+topology (a sysfs path, a topology file, a link its path search finds one way only) is
+`driver_env` and the first error, not a silent end nor the `internal error` torch wraps it in.
 docs/labelling.md#network-links-that-fail-under-a-collective: an accepted connection of
 another type than expected is the ranks disagreeing on the exchange, `hccl`; a fatal
 asynchronous event of the NIC (port down, adapter or queue-pair error) is the link failing under
@@ -119,6 +120,46 @@ def test_a_topology_file_missing_an_attribute_is_the_machine() -> None:
     assert diagnosis.first_error is not None
     assert "Attribute vendor of node cpu not found" in diagnosis.first_error.text
     assert "config" in _alternatives(diagnosis)
+
+
+REVERSE_PATH_UNDER_TORCH = """\
+  File "/srv/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2530, in all_gather_into_tensor
+    work = default_pg._allgather_base(output_tensor, input_tensor)
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, internal error, NCCL version 2.14.3
+ncclInternalError: Internal check failed.
+Last error:
+Failed to find reverse path from remNode 0/a1000 nlinks 3 to node 0/3b000
+WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 7012 closing signal SIGTERM
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 7011) of binary: /srv/venv/bin/python3.10
+"""
+
+
+def test_a_path_nccl_finds_one_way_only_is_the_machine_under_the_torch_headline() -> None:
+    diagnosis = diagnose_text("train.log", REVERSE_PATH_UNDER_TORCH)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to find reverse path from remNode 0/a1000" in diagnosis.first_error.text
+    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
+    assert "hccl" in _alternatives(diagnosis)
+
+
+def test_the_old_reverse_path_wording_in_nccls_own_warn_is_the_machine() -> None:
+    text = (
+        "gpu-07:2210:2290 [2] graph/paths.cc:81 NCCL WARN Failed to find reverse path from "
+        "remNode id 5 type 0 nlinks 2 to node id 2 type 1\n"
+        "gpu-07:2210:2290 [2] NCCL INFO graph/paths.cc:270 -> 3\n"
+        "gpu-07:2210:2290 [2] NCCL INFO init.cc:760 -> 3\n"
+    )
+    diagnosis = diagnose_text("worker2.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to find reverse path" in diagnosis.first_error.text
+
+
+def test_a_reverse_path_outside_nccl_is_not_the_topology() -> None:
+    text = "route planner: failed to find reverse path from node 4 to the depot\n"
+    diagnosis = diagnose_text("planner.log", text)
+    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
 
 
 def test_nccl_naming_its_topology_file_is_no_failure() -> None:
