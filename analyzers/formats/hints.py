@@ -7,7 +7,8 @@
 The year lets year-less times (glog `E1129 ...`, vLLM `04-02 19:33:00`) be placed; it comes
 from the first full date in the file, any dated event, or the file name (a file with none
 takes the bundle's: `timeline.bundle_year`). `rank_hint` is given only when the path had no
-rank and the content names exactly one; `named_rank` is the same for a file whose directory
+rank and the content names exactly one (`rank_hint_line`: the first head line naming it);
+`named_rank` is the same for a file whose directory
 numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
 tag of a launcher's copied lines to the rank its first line stating one names. Serving
 frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
@@ -62,6 +63,8 @@ class HeadHints:
         self._local_samples_left = _RANK_SAMPLES
         self.worker_tags = TagHints()
         self._left = HINT_BYTES
+        self._head_lines = 0  # lines of the head read so far
+        self.first_named: dict[int, int] = {}  # rank -> first head line that names it
 
     @property
     def year(self) -> int | None:
@@ -95,7 +98,11 @@ class HeadHints:
             for pattern in _RANKS:
                 for found, _ in zip(pattern.finditer(low), range(_RANK_SAMPLES), strict=False):
                     if not _LOCAL.search(low, max(0, found.start() - 6), found.start()):
-                        self.ranks[small_int(found.group(1))] += 1
+                        rank = small_int(found.group(1))
+                        self.ranks[rank] += 1
+                        line = self._head_lines + low.count(b"\n", 0, found.start()) + 1
+                        self.first_named[rank] = min(self.first_named.get(rank, line), line)
+        self._head_lines += low.count(b"\n")
 
     def _read_local_named(self, low: bytes) -> None:
         """The rank each `[defaultN]:` child states, from the first copied lines that state
@@ -126,4 +133,7 @@ class HeadHints:
         ranks = self.ranks + event_ranks
         if len(ranks) == 1:
             # with a path rank, only a directory numbered per agent asked: `named_rank`
-            facts["rank_hint" if path_rank is None else "named_rank"] = next(iter(ranks))
+            rank = next(iter(ranks))
+            facts["rank_hint" if path_rank is None else "named_rank"] = rank
+            if rank in self.first_named:
+                facts["rank_hint_line"] = self.first_named[rank]

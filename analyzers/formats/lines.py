@@ -96,6 +96,8 @@ def _take_header(line: ParsedLine) -> bool:
             line.message = line.message[found.end() :]
             if head.source == richlog.NAME:
                 line.message = richlog.drop_path_column(line.message)
+            elif found.group().endswith(pylogging.LOGFMT_OPEN):
+                line.message = pylogging.logfmt_message(line.message)
             return found.end() > 0
     return False
 

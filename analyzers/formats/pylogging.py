@@ -29,6 +29,12 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
+[2026-12-04 18:35:11.370][toymoe][r1][INFO]   norm passed
+                                          (a job's own Formatter: bracketed fields without
+                                           spaces, logger name, its rank `rN`, level)
+ts=2026-12-04T18:34:36.707Z level=info rank=1 msg="  norm passed"
+                                          (logfmt: key=value pairs, the rank among them, the
+                                           message quoted last; `LOGFMT_OPEN` ends the header)
 [gpu-node-2:3/8] 2025-06-03 09:13:02,116 (trainer:617) WARNING: The grad norm is nan. ...
                                           (ESPnet: host, then rank/world size when
                                            distributed, time, module:line, level)
@@ -47,6 +53,8 @@ _TRACING_LEVEL = r"(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 _ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
+_LOGFMT_PAIR = r" (?!msg=|rank=)[\w.]+=(?:\"[^\"]*\"|\S+)"
+LOGFMT_OPEN = 'msg="'
 
 HEADERS = (
     header(
@@ -106,6 +114,18 @@ HEADERS = (
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
+    header(
+        NAME,
+        r"\[(?P<ts>"
+        + _DATE
+        + r")\] ?(?:\[[A-Za-z_][\w.-]*\] ?)?\[(?i:rank|r)[ _]?(?P<rank>\d+)\] ?"
+        r"\[" + _ANY_CASE_LEVEL + r"\] ?",
+    ),
+    header(
+        NAME,
+        r"(?:ts|time)=(?P<ts>[^\"\s]\S*) level=" + _ANY_CASE_LEVEL + r"(?:" + _LOGFMT_PAIR + r")*"
+        r"(?: rank=(?P<rank>\d+))?(?:" + _LOGFMT_PAIR + r")* " + LOGFMT_OPEN,
+    ),
     # Rust's tracing, once a collector-time wrapper took its RFC 3339 time: the level padded
     # to five, then the spans entered (`name{field=1}:`) and the module path (`a::b:`)
     header(
@@ -114,3 +134,20 @@ HEADERS = (
         r"[A-Za-z_][\w.-]*(?:::[\w.-]+)*: ",
     ),
 )
+
+
+def logfmt_message(rest: str) -> str:
+    """The quoted value a logfmt header opened, up to its closing quote (pairs after it are
+    dropped), with its escaped quotes restored. A value cut before its quote is kept whole."""
+    out, i = [], 0
+    while i < len(rest):
+        char = rest[i]
+        if char == "\\" and i + 1 < len(rest) and rest[i + 1] in '"\\':
+            out.append(rest[i + 1])
+            i += 2
+            continue
+        if char == '"':
+            return "".join(out)
+        out.append(char)
+        i += 1
+    return "".join(out).rstrip()

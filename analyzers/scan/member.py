@@ -61,6 +61,7 @@ from analyzers.ingest.layout import agent_local_rank
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.sink import MAX_EVENTS, ScanSink
+from analyzers.scan.stated_rank import stated_rank
 from analyzers.scan.storm import StormCounter
 
 STRUCTURED_KINDS = frozenset({FileKind.NPU_SMI, FileKind.ENV, FileKind.VERSIONS})
@@ -296,6 +297,10 @@ class _FileScanner(ScanSink):
         if year is None and (self.partial or pending):
             self.facts[YEAR_LESS] = self._year_less(pending)
         self.hints.store(self.facts, self.info.rank, self.ranks_seen)
+        if self.info.rank is None and self.info.kind in (FileKind.RANK_LOG, FileKind.OTHER):
+            track = self.facts.get("checkpoints")
+            first = track.line[0] if track is not None and len(track) else None
+            self.info.rank = stated_rank(self.facts, first)
         if self.structured:
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
