@@ -49,6 +49,7 @@ def test_more_processes_than_pipeline_stages_is_the_launch() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "larger than number of stages" in diagnosis.first_error.text
+    assert any("one process per pipeline stage" in action for action in diagnosis.next_actions)
 
 
 def test_a_pipe_used_before_init_rpc_is_a_missing_startup_step() -> None:
@@ -57,6 +58,7 @@ def test_a_pipe_used_before_init_rpc_is_a_missing_startup_step() -> None:
     assert diagnosis.first_error is not None
     assert "Current RPC agent is not set" in diagnosis.first_error.text
     assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert any("init_rpc" in action for action in diagnosis.next_actions)
 
 
 def test_an_activation_that_does_not_split_over_the_group_is_a_shape() -> None:

@@ -77,6 +77,7 @@ def test_a_group_reaching_past_the_world_is_the_launch_layout() -> None:
     assert diagnosis.first_error is not None
     assert "new group's rank should be within" in diagnosis.first_error.text
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert any("parallel layout needs" in action for action in diagnosis.next_actions)
 
 
 def test_a_line_that_reports_membership_is_no_failure() -> None:
