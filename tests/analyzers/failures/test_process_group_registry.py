@@ -84,3 +84,22 @@ def test_a_line_that_reports_membership_is_no_failure() -> None:
     text = "INFO: rank 3 is part of the group [2, 3]\nINFO: the new group's ranks are [0, 1]\n"
     diagnosis = diagnose_text("run.log", text)
     assert diagnosis.first_error is None
+
+
+OWN_NCCL_BINDING = """\
+Traceback (most recent call last):
+  File "/srv/lm/train.py", line 22, in main
+    lib.init_distributed(seed=0)
+  File "/opt/env/lib/python3.9/site-packages/trainlib/nccl/__init__.py", line 80, in commInitRank
+    return Communicator(C.ncclCommInitRank(uid, world_size, rank))
+RuntimeError: NCCL Error: unhandled cuda error
+"""
+
+
+def test_nccls_string_behind_a_librarys_own_prefix_is_the_collective_layer() -> None:
+    # docs/labelling.md#nccl-failures-named-by-the-call
+    diagnosis = diagnose_text("rank3.log", OWN_NCCL_BINDING)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "NCCL Error: unhandled cuda error" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
