@@ -39,3 +39,26 @@ def test_a_line_that_reports_the_state_a_unit_entered_is_no_failure() -> None:
     text = "DEBUG fsdp unit 3 entered state HandleTrainingState.BACKWARD_PRE\nepoch 0 done\n"
     diagnosis = diagnose_text("stderr.log", text)
     assert diagnosis.first_error is None
+
+
+FAIRSCALE_STATE_CHECK = """\
+Asserting FSDP instance is: FullyShardedDataParallel(world_size=2, flatten_parameters=True)
+ERROR: expected to be in states [<TrainingState.BACKWARD_PRE: 3>] but current state is TrainingState.FORWARD
+  File "/opt/env/lib/python3.9/site-packages/fairscale/nn/data_parallel/fully_sharded_data_parallel.py", line 1402, in assert_state
+    traceback.print_stack()
+Traceback (most recent call last):
+  File "/srv/mt/train.py", line 64, in <module>
+    run()
+  File "/opt/env/lib/python3.9/site-packages/fairscale/nn/data_parallel/fully_sharded_data_parallel.py", line 1403, in assert_state
+    raise ValueError(msg)
+ValueError: expected to be in states [<TrainingState.BACKWARD_PRE: 3>] but current state is TrainingState.FORWARD
+"""
+
+
+def test_fairscales_lower_case_wording_is_the_same_state_check() -> None:
+    # docs/labelling.md#fsdp-finds-a-unit-in-the-wrong-training-state
+    diagnosis = diagnose_text("worker.log", FAIRSCALE_STATE_CHECK)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "expected to be in states" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}

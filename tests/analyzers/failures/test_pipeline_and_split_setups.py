@@ -1,0 +1,79 @@
+"""Set-ups of older pipeline and tensor-parallel frameworks that do not fit the launch.
+
+docs/labelling.md#a-pipeline-split-into-fewer-stages-than-ranks: more processes than pipeline
+stages is the launch (`config`).
+docs/labelling.md#a-pipeline-or-remote-reference-before-rpc-started: a pipeline or remote
+reference used before `init_rpc` is a missing start-up step (`config`, `other` beside it),
+although the check asks for a bug report.
+docs/labelling.md#an-activation-split-that-does-not-divide-over-the-group: a tensor-parallel
+layer that cannot split an activation evenly is `shape_mismatch`, `config` beside it.
+
+Fixtures are written in the shape of the frameworks' output, with paths and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+MORE_RANKS_THAN_STAGES = """\
+Traceback (most recent call last):
+  File "/srv/gen/split_unet.py", line 21, in <module>
+    model = prepare_pippy(model, split_points="auto", example_kwargs=inputs)
+  File "/opt/env/lib/python3.10/site-packages/pippy/PipelineStage.py", line 70, in __init__
+    raise RuntimeError(
+RuntimeError: Number of ranks is larger than number of stages, some ranks are unused
+[2025-01-09 08:00:12,004] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 4410) of binary: /opt/env/bin/python
+"""
+
+PIPE_WITHOUT_RPC = """\
+Traceback (most recent call last):
+  File "pipe_demo.py", line 12, in <module>
+    out = model(batch)
+  File "/opt/env/lib/python3.8/site-packages/torch/distributed/pipeline/sync/pipe.py", line 380, in forward
+    return RRef(output)
+RuntimeError: agent INTERNAL ASSERT FAILED at "/opt/src/torch/csrc/distributed/rpc/rpc_agent.cpp":250, please report a bug to PyTorch. Current RPC agent is not set!
+"""
+
+UNEVEN_SPLIT = """\
+Traceback (most recent call last):
+  File "/srv/lm/train.py", line 98, in <module>
+    main()
+  File "/opt/env/lib/python3.8/site-packages/colossalai/nn/layer/parallel_2d/_operation.py", line 640, in split_batch_2d
+    assert input_.size(dim) % tesseract_dim == 0, \\
+AssertionError: The dimension 0 to split, size (6) is not a multiple of world size (4), cannot split tensor evenly
+"""
+
+
+def test_more_processes_than_pipeline_stages_is_the_launch() -> None:
+    diagnosis = diagnose_text("launch.log", MORE_RANKS_THAN_STAGES)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "larger than number of stages" in diagnosis.first_error.text
+    assert any("one process per pipeline stage" in action for action in diagnosis.next_actions)
+
+
+def test_a_pipe_used_before_init_rpc_is_a_missing_startup_step() -> None:
+    diagnosis = diagnose_text("stderr.log", PIPE_WITHOUT_RPC)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Current RPC agent is not set" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert any("init_rpc" in action for action in diagnosis.next_actions)
+
+
+def test_an_activation_that_does_not_split_over_the_group_is_a_shape() -> None:
+    diagnosis = diagnose_text("worker.log", UNEVEN_SPLIT)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "is not a multiple of world size" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_start_up_lines_about_stages_and_splits_are_no_failures() -> None:
+    text = (
+        "INFO pipeline: number of stages 4, number of ranks 4\n"
+        "INFO: the dimension 0 to split has size (8), world size (4)\n"
+        "INFO rpc: current RPC agent is TensorPipeAgent(worker0)\n"
+    )
+    diagnosis = diagnose_text("run.log", text)
+    assert diagnosis.first_error is None
