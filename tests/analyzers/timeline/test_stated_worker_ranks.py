@@ -209,3 +209,21 @@ def test_stated_ranks_behind_a_collector_s_prefix_name_the_culprit(
     last = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
     assert last == {rank: "layer 1 / norm passed" for rank in range(4)}
 
+
+def test_the_drivers_exit_line_relayed_by_a_ray_actor_names_the_workers_rank(
+    tmp_path: Path,
+) -> None:
+    """A Ray actor's tag in front of the driver's line is no worker's: the pid the line's own
+    words name still says whose exit it reports."""
+    lines = ["INFO 12-04 09:14:58 [serve.py:195] starting engine: tensor_parallel_size=4"]
+    for rank, pid in enumerate(_PIDS):
+        lines += _start("Worker", pid, rank, "init")
+    for pid in _PIDS:
+        lines += _layers("Worker", pid, [*_LAYER0, " norm passed", " attention passed"])
+    lines.append(
+        f"ERROR 12-04 09:15:30 [serve.py:222] worker process pid={_PIDS[3]} exited with code -11"
+    )
+    for rank, pid in enumerate(_PIDS[:2]):
+        lines += _raises("Worker", pid, _CLOSED.format(port=5000 + rank))
+    report = _run(tmp_path, _collected(lines, COLLECTORS["ray"]))
+    assert report.diagnosis.culprit_ranks == [3]
