@@ -51,7 +51,10 @@ from analyzers.formats.worker_tags import process_tag, rank_of
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME)
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
-_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S)")
+# the task's line after the label keeps its indent when that indent is whole pairs of spaces
+# (a stack's frames, `  File ...`); `118:  File ...` (grep -n of an indented line, no space of
+# its own after the colon) is a line number
+_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S|(?:  )+\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
 _PDSH = re.compile(outer_prefix.PDSH)

@@ -618,6 +618,18 @@ def test_an_srun_task_label_is_a_writer_of_its_own():
     assert first.message == second.message == "boom"
 
 
+def test_an_srun_labelled_frame_keeps_its_indent_and_its_task():
+    """A task's indented line (a stack's frame) after `0: ` is the task's, like its header;
+    grep -n's number before an indented line (no space of its own after the colon) is not."""
+    header = parse_line("0: Thread 0x00007f62f65e5b80 (most recent call first):")
+    frame = parse_line('0:   File "/srv/decoder.py", line 169 in main')
+    assert frame.stream_key == header.stream_key != ""
+    assert frame.message == '  File "/srv/decoder.py", line 169 in main'
+    grepped = parse_line('118:  File "/srv/decoder.py", line 169, in main')
+    assert grepped.stream_key == ""
+    assert grepped.message == '  File "/srv/decoder.py", line 169, in main'
+
+
 def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
     """Numbered lines of one pasted traceback stay one writer's stream."""
     first = parse_line("  1144\t[rank3]:     return F.conv3d(")
