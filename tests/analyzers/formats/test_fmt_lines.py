@@ -798,3 +798,17 @@ def test_a_rank_named_inside_a_message_is_no_rank_label():
     )
     assert parse_line("AssertionError: Rank 6: found NaN in local grad norm").rank is None
     assert parse_line("rank 0:12 tokens left").rank is None
+
+
+def test_a_collector_s_stamp_is_the_time_only_of_a_line_without_its_own():
+    """The collector's stamp times a line that has none, and says so (another clock than the
+    program's own); a line with its own time keeps that one."""
+    bare = parse_line("2026-12-04T10:01:33.000000009Z [rank1]: KeyboardInterrupt")
+    assert bare.collected
+    assert (bare.time.hour, bare.time.minute, bare.time.second) == (10, 1, 33)
+    own = parse_line(
+        "2026-12-04T10:01:29.000000002Z W1204 18:01:29.391000 11599 "
+        "torch/distributed/elastic/agent/server/api.py:753] Received 2 death signal"
+    )
+    assert not own.collected
+    assert own.time.hour == 18
