@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from analyzers.formats import syslog
 
-COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) "
-JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: "
+# Each of the next three is followed by one space, or by the end of a blank line of the stream
+# (a reader that strips a line's end strips that space with it): `AFTER`.
+AFTER = r"(?: |$)"
+COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
+JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?:"
 # pdsh names the host: a name ending in `-N`, an address, `localhost`, or a host stem with its
 # number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
 # `step12: loss`) is a line of the process's own
 PDSH = (
     r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
-    r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*): "
+    r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*):"
 )
 _COMPOSE = r"[A-Za-z][\w.-]*[ \t]+\|[ \t]"
 _SRUN_LABEL = r" {0,4}\d{1,5}: "
@@ -46,11 +49,11 @@ OUTER: bytes = (
     + "|".join(
         _uncaptured(source)
         for source in (
-            COLLECTOR_TIME,
-            JOURNAL,
+            COLLECTOR_TIME + " ",
+            JOURNAL + " ",
             _COMPOSE,
             _SRUN_LABEL,
-            PDSH,
+            PDSH + " ",
             _MPI_TAG,
             _PROCESS_TAG,
         )

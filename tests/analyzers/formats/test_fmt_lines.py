@@ -812,3 +812,20 @@ def test_a_collector_s_stamp_is_the_time_only_of_a_line_without_its_own():
     )
     assert not own.collected
     assert own.time.hour == 18
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("2026-12-04T10:01:31.000000091Z ", ""),  # kubectl logs --timestamps
+        ("Dec 04 10:01:31 node7 python3[4121]: ", "node7 python3[4121]"),  # the journal
+        ("trainer-1  | ", "trainer-1  |"),  # docker compose
+        ("node7: ", "node7:"),  # pdsh
+    ],
+)
+def test_a_blank_line_behind_a_collector_s_prefix_is_blank(text: str, key: str):
+    """The stream's blank line keeps only the prefix, whose closing space goes with the line's
+    end: it is still a blank line (an exception's text ends there), not the prefix's words."""
+    line = parse_line(text)
+    assert line.message == ""
+    assert line.stream_key == key
