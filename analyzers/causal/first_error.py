@@ -6,7 +6,8 @@ The first causal error is the earliest line of the highest tier present (see
 `analyzers.classify.events`), after timeouts that another rank's own failure explains have been
 demoted. "Earliest" is by line within one file (one writer's order is the truth even when
 its C++ and Python clocks disagree) and by time across files, after the per-rank clock
-offsets from the correlation; files without times come after timed ones.
+offsets from the correlation; files without times come after timed ones (a log collector's
+stamps count as no time where other lines carry the program's own: another clock).
 """
 
 from __future__ import annotations
@@ -211,18 +212,26 @@ def _after(
     offsets: Mapping[int, float],
     copies: Mapping[tuple[int | None, str], Sequence[int]] | None = None,
 ) -> bool:
-    """Later than the stop by the clock when both lines carry time, else later in its file,
-    else (a line without time in a rank's own file) when the copy of the same line that the
-    stop's file holds comes after the stop."""
+    """Later than the stop by the clock when both lines carry time on one clock, else later in
+    its file, else (a line of a rank's own file) when the copy of the same line that the
+    stop's file holds comes after the stop.
+
+    A collector's stamp in front of a line (`kubectl logs --timestamps`, the journal: when it
+    read the line) and a time the program wrote itself are not on one clock: the program's
+    zone and the hosts' offset are not in the lines."""
     when, stopped = epoch(item, offsets), epoch(stop, offsets)
-    if when is not None and stopped is not None:
+    if when is not None and stopped is not None and _one_clock(item, stop):
         return when > stopped
     if item.order == stop.order:
         return item.event.line > stop.event.line
-    if when is not None or item.rank is None or not copies:
+    if (when is not None and stopped is None) or item.rank is None or not copies:
         return False
     lines = copies.get((item.rank, item.event.message), ())
     return bool(lines) and min(lines) > stop.event.line
+
+
+def _one_clock(item: Classified, other: Classified) -> bool:
+    return item.event.collected == other.event.collected
 
 
 def demote_waits_after_another_process(
@@ -279,23 +288,35 @@ def _explains(owner_time: float | None, waiter_time: float | None) -> bool:
 
 
 def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> list[Classified]:
-    """Events ordered file by file (by each file's earliest top-tier line), lines in order."""
+    """Events ordered file by file (by each file's earliest top-tier line), lines in order.
+
+    Where some top-tier line carries a time the program wrote, a line timed only by a log
+    collector's stamp is ordered like an untimed one: the two clocks are not one."""
     if not items:
         return []
     best_tier = max(item.tier for item in items)
     bounds = untimed_bounds(items, offsets)
+    top = [item for item in sorted(items, key=lambda i: i.event.line) if item.tier == best_tier]
+    own_clock = any(item.event.timestamp is not None and not item.event.collected for item in top)
     file_keys = {}
-    for item in sorted(items, key=lambda i: i.event.line):
-        if item.tier == best_tier:
-            file_keys.setdefault(item.order, _file_key(item, offsets, bounds.get(item.order)))
+    for item in top:
+        if item.order not in file_keys:
+            if own_clock and item.event.collected:
+                file_keys[item.order] = _file_key(item, offsets, timed=False)
+            else:
+                file_keys[item.order] = _file_key(item, offsets, bounds.get(item.order))
     last = (2, 0.0, 0, 0, 0)
     return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
 
 
 def _file_key(
-    item: Classified, offsets: Mapping[int, float], bound: float | None = None
+    item: Classified,
+    offsets: Mapping[int, float],
+    bound: float | None = None,
+    *,
+    timed: bool = True,
 ) -> tuple[int, float, int, int, int]:
-    seconds = epoch(item, offsets)
+    seconds = epoch(item, offsets) if timed else None
     if seconds is None and item.event.timestamp is None:
         seconds = bound  # an untimed failure that a peer's timed loss places
     weight = item.best.weight if item.best else 0

@@ -72,6 +72,10 @@ class Event:
     # For checkpoints: the occurrence index of this text in its file, set when the scanner
     # counted some checkpoint lines in bulk without making events of them.
     occurrence: int | None = None
+    # The time is a log collector's stamp put in front of the line (`kubectl logs
+    # --timestamps`, the journal), not one the program wrote: another clock than the
+    # program's own, whose zone and offset the lines do not say.
+    collected: bool = False
 
     def ref(self) -> ErrorRef:
         return ErrorRef(

@@ -61,5 +61,6 @@ class ParsedLine:
     local_rank: int | None = None
     pid: int | None = None
     time: datetime | PartialTime | None = None
+    collected: bool = False  # `time` is a log collector's stamp, not the program's own
     stream_key: str = ""  # which interleaved writer the line came from ([default3], Ray tag)
     tags: dict[str, str] = field(default_factory=dict)

@@ -13,7 +13,10 @@ Read whole, that line is one rank's and no checkpoint. A line that opens with su
 and shows the same label shape again glued to the text before it (no space between) is cut
 before each repeat, and each piece is read as a line of its own with its own rank. A label
 after a space (`rank 0: waiting for kv from rank 3: ...`) is part of the message and is no
-cut; neither is a label of another shape than the one that opens the line.
+cut; neither is a label of another shape than the one that opens the line. A collector's
+prefix in front of the shared stream (`formats.outer_prefix`: a collector's time, a journal,
+`srun --label`, ...) stays in front of the line's first piece and is put back in front of each
+later one: the collector wrote it for the whole physical line.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from __future__ import annotations
 import re
 
 from analyzers.formats.flattened import MAX_PIECES
+from analyzers.formats.outer_prefix import OUTER
 
 # `rank 3: `, `rank3: `, `[rank 3] `, `[Rank 3] ` -- the label a job prints before its lines
 _LABEL = rb"\[[Rr]ank ?\d{1,6}\] |[Rr]ank ?\d{1,6}: "
-_OPENING = re.compile(rb"[ \t]*(" + _LABEL + rb")")
+_OPENING = re.compile(b"(" + OUTER + rb")[ \t]*(" + _LABEL + rb")")
 _INNER = re.compile(rb"(?<=\S)(?:" + _LABEL + rb")")
 _DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
 
@@ -35,10 +39,12 @@ def _shape(label: bytes) -> bytes:
 
 def split_glued(raw: bytes) -> list[bytes]:
     """The lines glued into `raw` (the line itself when nothing was glued to it)."""
+    if raw.count(b"ank") < 2:  # two labels at least, each with `rank`/`Rank`
+        return [raw]
     opening = _OPENING.match(raw)
     if opening is None:
         return [raw]
-    shape = _shape(opening.group(1))
+    outer, shape = opening.group(1), _shape(opening.group(2))
     cuts = [
         found.start()
         for found in _INNER.finditer(raw, opening.end())
@@ -50,6 +56,6 @@ def split_glued(raw: bytes) -> list[bytes]:
     for cut in [*cuts[: MAX_PIECES - 1], len(raw)]:
         piece = raw[begin:cut].rstrip()
         if piece.strip():
-            pieces.append(piece)
+            pieces.append(piece if begin == 0 else outer + piece)
         begin = cut
     return pieces or [raw]

@@ -71,6 +71,7 @@ def parse_line(text: str) -> ParsedLine:
         line.pid = line.pid or torch_npu.headline_pid(line.message)
     if line.time is None and "collector_time" in line.tags:
         line.time = parse_time(line.tags["collector_time"])
+        line.collected = line.time is not None
     if line.rank is None:
         found = _RANK_LABEL.match(line.message) or _RANK_IN_TEXT.search(line.message)
         if found:

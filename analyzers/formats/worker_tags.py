@@ -34,6 +34,7 @@ from typing import Any
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml
 from analyzers.formats.literal_gate import GatedPattern, gated
+from analyzers.formats.outer_prefix import OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
@@ -41,6 +42,7 @@ _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
 _BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
 MAX_TAGS = 512  # distinct tags remembered per file
+_LEAD = re.compile(OUTER + rb"(?:\x1b\[[\d;]*m)?")  # what may come before a line's own tag
 # What a process says about its own rank on a line it tagged; `local_rank=`/`group_rank=`
 # are not the rank. Matched from the tag's closing parenthesis to the end of the line.
 _STATES_RANK = re.compile(
@@ -64,7 +66,8 @@ class Rules:
     frameworks: dict[str, Framework]
     sizes: dict[str, tuple[GatedPattern, ...]]
     in_bytes: tuple[tuple[str, re.Pattern[bytes]], ...]  # process tags searched in file heads
-    stating: re.Pattern[bytes] | None = None  # a tagged line, for the rank it may state
+    # a process tag and the rest of its line, for the rank it may state (`_led_by_prefixes`)
+    stating: re.Pattern[bytes] | None = None
 
 
 @dataclass(slots=True)
@@ -114,9 +117,7 @@ def load_rules() -> Rules:
         if f.process
     )
     stating = re.compile(
-        rb"(?m)^(?:\x1b\[[\d;]*m)?\(("
-        + names.encode()
-        + rb")(?: rank=\d+)? pid=(\d+)(?:, ip=[^)\n]*)?\)([^\n]*)"
+        rb"\((" + names.encode() + rb")(?: rank=\d+)? pid=(\d+)(?:, ip=[^)\n]*)?\)([^\n]*)"
     )
     return Rules(frameworks, sizes, in_bytes, stating)
 
@@ -238,6 +239,8 @@ class TagHints:
             return
         done: set[str] = set()
         for found in rules.stating.finditer(block):
+            if not _led_by_prefixes(block, found.start()):
+                continue
             name, pid, rest = found.group(1).decode(), found.group(2).decode(), found.group(3)
             tag = process_tag(name, None, pid)
             if tag is None or tag in done:
@@ -260,6 +263,14 @@ class TagHints:
         }
         if any(found.values()):
             facts["worker_tags"] = found
+
+
+def _led_by_prefixes(block: bytes, at: int) -> bool:
+    """Whether the tag at `at` opens its line: nothing before it but what a log collector
+    puts in front of every line (`formats.outer_prefix`) and a colour code. A tag inside a
+    message (a driver naming a worker) is not that worker's own line."""
+    start = block.rfind(b"\n", 0, at) + 1
+    return start == at or _LEAD.fullmatch(block, start, at) is not None
 
 
 def _tags_in(block: bytes, rules: Rules) -> set[tuple[str, str | None, str]]:

@@ -43,24 +43,21 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats import syslog
+from analyzers.formats import outer_prefix
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
 from analyzers.formats.worker_tags import process_tag, rank_of
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
-_COLLECTOR_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) ")
+_COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
-_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S)")
+# the task's line after the label keeps its indent when that indent is whole pairs of spaces
+# (a stack's frames, `  File ...`); `118:  File ...` (grep -n of an indented line, no space of
+# its own after the colon) is a line number
+_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S|(?:  )+\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
-_COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|\s")
-# pdsh names the host: a name ending in `-N`, an address, `localhost`, or a host stem with its
-# number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
-# `step12: loss`) is a line of the process's own
-_PDSH = re.compile(
-    r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
-    r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*): "
-)
+_COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
+_PDSH = re.compile(outer_prefix.PDSH + outer_prefix.AFTER)
 _PROCESS_TAG = re.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
@@ -70,7 +67,7 @@ _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
-_JOURNAL = re.compile(syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?: ")
+_JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}

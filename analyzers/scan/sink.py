@@ -74,6 +74,7 @@ class ScanSink:
             pid=line.pid,
             worker=line.tags.get("worker"),
             process=_process_of(line),
+            collected=line.collected,
         )
         if isinstance(line.time, datetime):
             self.hints.saw_year(line.time.year)

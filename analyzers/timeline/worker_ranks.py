@@ -19,10 +19,11 @@ rank, before any index: a tag with no index has no other way to one, and an engi
 that is not a rank by its name (`EngineCore_DP1`) is one when it says so. A statement is used
 only when it is the tag's one rank and no other tag states the same rank.
 
-The supervisor that started the workers reports on them by pid in its own untagged lines
-(`Worker VllmWorkerProcess pid 40122 died, exit code: -11`). Such an error line is given the
-rank of the worker whose tag carries that pid, when it names exactly one pid and that worker's
-rank is known.
+The supervisor that started the workers reports on them by pid in its own lines, untagged or
+behind a tag of a process that is no worker (a Ray actor's, `(RayWorkerWrapper pid=7, ...)`):
+`Worker VllmWorkerProcess pid 40122 died, exit code: -11`. Such an error line is given the
+rank of the worker whose tag carries that pid, when its message (its wrappers peeled) names
+exactly one pid and that worker's rank is known.
 """
 
 from __future__ import annotations
@@ -81,9 +82,9 @@ def _rank_supervisor_lines(scans: Sequence[FileScan], ranks: dict[int, set[int]]
         return
     for scan in scans:
         for event in scan.events:
-            if event.kind != EventKind.ERROR or event.rank is not None or event.process:
+            if event.kind != EventKind.ERROR or event.rank is not None or event.worker:
                 continue
-            pids = {int(found) for found in _NAMED_PID.findall(event.text)}
+            pids = {int(found) for found in _NAMED_PID.findall(event.message or event.text)}
             if len(pids) == 1 and len(ranks.get(next(iter(pids)), ())) == 1:
                 (event.rank,) = ranks[next(iter(pids))]
 

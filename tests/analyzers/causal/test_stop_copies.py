@@ -6,6 +6,8 @@ record stays the first error (docs/labelling.md, "A job stopped from outside").
 
 from __future__ import annotations
 
+import io
+import tarfile
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
@@ -65,3 +67,33 @@ def test_a_lost_peer_whose_copy_precedes_the_stop_came_first(tmp_path: Path) -> 
     diagnosis = analyze(job(tmp_path, False), AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.first_error is not None
     assert "Connection closed by peer" in diagnosis.first_error.text
+
+
+def _through_kubectl(path: Path, tmp_path: Path) -> Path:
+    """The same job read back with `kubectl logs --timestamps`: the collector's UTC stamp of
+    each line in front of it, while the agent's own records keep the host's local time, eight
+    hours ahead (`W1204 18:01:29` is 10:01:29 UTC)."""
+    out = tmp_path / "collected.tar.gz"
+    with tarfile.open(path) as src, tarfile.open(out, "w:gz") as dst:
+        for member in src.getmembers():
+            text = src.extractfile(member).read().decode()  # type: ignore[union-attr]
+            if member.name.endswith(".log"):
+                text = "".join(
+                    f"2026-12-04T10:01:{20 + n // 10:02d}.{n:09d}Z {line}\n"
+                    for n, line in enumerate(text.splitlines())
+                )
+            data = text.encode()
+            member.size = len(data)
+            dst.addfile(member, io.BytesIO(data))
+    return out
+
+
+def test_a_collector_s_stamps_are_not_read_against_the_agent_s_own_clock(tmp_path: Path) -> None:
+    """The ranks' lines carry only the collector's stamps, the agent's stop record its own
+    local time: two clocks, so the copies' order still places the lost peers after the stop."""
+    collected = _through_kubectl(job(tmp_path, True), tmp_path)
+    diagnosis = analyze(collected, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.first_error is not None
+    assert "Received 2 death signal" in diagnosis.first_error.text
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]

@@ -48,3 +48,31 @@ def test_lines_glued_by_ranks_sharing_a_stdout_come_apart(raw: bytes, pieces: li
 )
 def test_a_line_with_one_label_stays_whole(raw: bytes) -> None:
     assert split_glued(raw) == [raw]
+
+
+# What log collectors put in front of every line of the shared stdout (`formats.outer_prefix`)
+COLLECTED = [
+    b"2026-12-04T10:00:07.000000007Z ",  # kubectl logs --timestamps
+    b"2026-12-04T10:00:07.1234567Z ",  # GitHub Actions' raw log
+    b"Dec 04 10:00:07 node7 python3[4121]: ",  # the journal
+    b"trainer-1  | ",  # docker compose
+    b"0: ",  # srun --label
+    b"node7: ",  # pdsh
+]
+
+
+@pytest.mark.parametrize("outer", COLLECTED)
+def test_glued_lines_come_apart_behind_a_collectors_prefix(outer: bytes) -> None:
+    """The collector wrote its prefix for the whole physical line: each piece keeps it."""
+    raw = outer + b"rank 1:  norm passedrank 0:  norm passedrank 2:  norm passed"
+    assert split_glued(raw) == [
+        outer + b"rank 1:  norm passed",
+        outer + b"rank 0:  norm passed",
+        outer + b"rank 2:  norm passed",
+    ]
+
+
+@pytest.mark.parametrize("outer", COLLECTED)
+def test_one_label_behind_a_collectors_prefix_stays_whole(outer: bytes) -> None:
+    raw = outer + b"rank 0: waiting for kv from rank 3: 2 blocks left"
+    assert split_glued(raw) == [raw]

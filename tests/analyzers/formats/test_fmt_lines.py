@@ -656,6 +656,18 @@ def test_an_srun_task_label_is_a_writer_of_its_own():
     assert first.message == second.message == "boom"
 
 
+def test_an_srun_labelled_frame_keeps_its_indent_and_its_task():
+    """A task's indented line (a stack's frame) after `0: ` is the task's, like its header;
+    grep -n's number before an indented line (no space of its own after the colon) is not."""
+    header = parse_line("0: Thread 0x00007f62f65e5b80 (most recent call first):")
+    frame = parse_line('0:   File "/srv/decoder.py", line 169 in main')
+    assert frame.stream_key == header.stream_key != ""
+    assert frame.message == '  File "/srv/decoder.py", line 169 in main'
+    grepped = parse_line('118:  File "/srv/decoder.py", line 169, in main')
+    assert grepped.stream_key == ""
+    assert grepped.message == '  File "/srv/decoder.py", line 169, in main'
+
+
 def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
     """Numbered lines of one pasted traceback stay one writer's stream."""
     first = parse_line("  1144\t[rank3]:     return F.conv3d(")
@@ -824,3 +836,34 @@ def test_a_rank_named_inside_a_message_is_no_rank_label():
     )
     assert parse_line("AssertionError: Rank 6: found NaN in local grad norm").rank is None
     assert parse_line("rank 0:12 tokens left").rank is None
+
+
+def test_a_collector_s_stamp_is_the_time_only_of_a_line_without_its_own():
+    """The collector's stamp times a line that has none, and says so (another clock than the
+    program's own); a line with its own time keeps that one."""
+    bare = parse_line("2026-12-04T10:01:33.000000009Z [rank1]: KeyboardInterrupt")
+    assert bare.collected
+    assert (bare.time.hour, bare.time.minute, bare.time.second) == (10, 1, 33)
+    own = parse_line(
+        "2026-12-04T10:01:29.000000002Z W1204 18:01:29.391000 11599 "
+        "torch/distributed/elastic/agent/server/api.py:753] Received 2 death signal"
+    )
+    assert not own.collected
+    assert own.time.hour == 18
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("2026-12-04T10:01:31.000000091Z ", ""),  # kubectl logs --timestamps
+        ("Dec 04 10:01:31 node7 python3[4121]: ", "node7 python3[4121]"),  # the journal
+        ("trainer-1  | ", "trainer-1  |"),  # docker compose
+        ("node7: ", "node7:"),  # pdsh
+    ],
+)
+def test_a_blank_line_behind_a_collector_s_prefix_is_blank(text: str, key: str):
+    """The stream's blank line keeps only the prefix, whose closing space goes with the line's
+    end: it is still a blank line (an exception's text ends there), not the prefix's words."""
+    line = parse_line(text)
+    assert line.message == ""
+    assert line.stream_key == key

@@ -77,3 +77,14 @@ def test_a_timeout_error_is_no_dump() -> None:
     found = scan("TimeoutError: Timed out waiting for the model to download (0:00:05)\n")
     assert [e.kind for e in found.events] == [EventKind.ERROR]
     assert FACT not in found.facts
+
+
+def test_a_dump_behind_srun_labels_keeps_its_frames() -> None:
+    """`srun --label` puts ` 0: ` before every line, the frames' indent kept after it: the
+    frames are the labelled task's, as its thread header is."""
+    labelled = "".join(f"0: {line}\n" for line in TIMER_DUMP.splitlines())
+    found = scan(labelled)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    (stack,) = found.facts[FACT]
+    assert stack["main"] is True
+    assert stack["frames"][0].endswith("line 3252 in all_reduce")

@@ -142,3 +142,36 @@ def test_an_error_glued_after_a_peer_s_checkpoint_is_its_own_rank_s(tmp_path: Pa
     report = analyze(_combined(tmp_path, lines), AnalyzeOptions(workers=1))
     assert report.diagnosis.culprit_ranks == [2]
     assert "mat1 and mat2 shapes" in report.diagnosis.first_error.text
+
+
+def _collected(lines: list[str], outer: str) -> list[str]:
+    """The job's stdout as a collector hands it over: its prefix in front of every line."""
+    return [outer.format(second=n % 60, n=n) + line for n, line in enumerate(lines)]
+
+
+@pytest.mark.parametrize(
+    "outer",
+    [
+        "2026-12-04T10:00:{second:02d}.{n:09d}Z ",  # kubectl logs --timestamps
+        "Dec 04 10:00:{second:02d} node7 python3[4121]: ",  # journalctl -u
+        "trainer-1  | ",  # docker compose logs
+        "0: ",  # srun --label
+    ],
+)
+def test_glued_lines_behind_a_collector_s_prefix_keep_each_rank_s_checkpoints(
+    tmp_path: Path, outer: str
+) -> None:
+    """The same shared stdout read back through a collector: the pieces of a glued line are
+    still each rank's, and the failing rank is still the culprit."""
+    steps = ["prefill start: 8 tokens"]
+    for layer in range(2):
+        steps += [f" {part} passed" for part in ("norm", "attention", "MoE")]
+        steps.append(f"layer {layer} passed")
+    per_rank = [[f"rank {rank}: {step}" for step in steps[:6]] for rank in range(4)]
+    lines = _glued(per_rank)
+    lines.append("[rank2]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x32)")
+    lines += [f"[rank{rank}]: RuntimeError: {CLOSED}" for rank in (0, 1, 3)]
+    report = analyze(_combined(tmp_path, _collected(lines, outer)), AnalyzeOptions(workers=1))
+    last = {summary.rank: summary.last_checkpoint_qualified for summary in report.ranks}
+    assert last == dict.fromkeys(range(4), "layer 1 / norm passed")
+    assert report.diagnosis.culprit_ranks == [2]

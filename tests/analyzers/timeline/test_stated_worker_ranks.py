@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
 from analyzers.formats.worker_tags import TagHints
@@ -162,3 +164,66 @@ def test_only_the_rank_a_tagged_process_states_about_itself_is_read() -> None:
     hints.read(block, block.lower())
     assert hints.stated == {"vllm:pid=71": {3}}
     assert hints.pids["vllm:pid=72"] == {72}
+
+
+# Prefixes log collectors put before every line of the driver's stdout (`formats.outer_prefix`)
+COLLECTORS = {
+    "kubectl": "2026-12-04T09:15:{second:02d}.{n:09d}Z ",  # kubectl logs --timestamps
+    "journal": "Dec 04 09:15:{second:02d} node7 python3[4121]: ",  # journalctl -u serve
+    "compose": "serve-1  | ",  # docker compose logs
+    "srun": "0: ",  # srun --label
+    "pdsh": "node7: ",
+    "ray": "(RayWorkerWrapper pid=4121, ip=10.0.0.7) ",  # a Ray actor relaying the worker
+}
+
+
+def _collected(lines: list[str], outer: str) -> list[str]:
+    return [outer.format(second=n % 60, n=n) + line for n, line in enumerate(lines)]
+
+
+@pytest.mark.parametrize("outer", COLLECTORS.values(), ids=COLLECTORS.keys())
+def test_a_rank_stated_behind_a_collector_s_prefix_is_read(outer: str) -> None:
+    """`2026-12-04T09:15:01.000000001Z (Worker pid=71) INFO ... init rank 3 of 4`: the
+    statement counts as it does without the collector's prefix."""
+    block = "\n".join(
+        _collected(
+            [
+                _w("Worker", 71, "init rank 3 of 4"),
+                _w("Worker", 72, "world_size=4 rank=1 local_rank=1 backend=gloo"),
+                "INFO 12-04 09:15:00 [serve.py:10] driver: world_size=4 rank=0",  # untagged
+            ],
+            outer,
+        )
+    ).encode()
+    hints = TagHints()
+    hints.read(block, block.lower())
+    assert hints.stated == {"vllm:pid=71": {3}, "vllm:pid=72": {1}}
+
+
+@pytest.mark.parametrize("outer", COLLECTORS.values(), ids=COLLECTORS.keys())
+def test_stated_ranks_behind_a_collector_s_prefix_name_the_culprit(
+    tmp_path: Path, outer: str
+) -> None:
+    report = _run(tmp_path, _collected(_one_shape_error("vllm"), outer))
+    assert report.diagnosis.culprit_ranks == [2]
+    last = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
+    assert last == {rank: "layer 1 / norm passed" for rank in range(4)}
+
+
+def test_the_drivers_exit_line_relayed_by_a_ray_actor_names_the_workers_rank(
+    tmp_path: Path,
+) -> None:
+    """A Ray actor's tag in front of the driver's line is no worker's: the pid the line's own
+    words name still says whose exit it reports."""
+    lines = ["INFO 12-04 09:14:58 [serve.py:195] starting engine: tensor_parallel_size=4"]
+    for rank, pid in enumerate(_PIDS):
+        lines += _start("Worker", pid, rank, "init")
+    for pid in _PIDS:
+        lines += _layers("Worker", pid, [*_LAYER0, " norm passed", " attention passed"])
+    lines.append(
+        f"ERROR 12-04 09:15:30 [serve.py:222] worker process pid={_PIDS[3]} exited with code -11"
+    )
+    for rank, pid in enumerate(_PIDS[:2]):
+        lines += _raises("Worker", pid, _CLOSED.format(port=5000 + rank))
+    report = _run(tmp_path, _collected(lines, COLLECTORS["ray"]))
+    assert report.diagnosis.culprit_ranks == [3]

@@ -1,0 +1,62 @@
+"""The prefixes a log collector puts in front of every line a process wrote, as raw bytes.
+
+`formats.wrappers` peels these off each parsed message (its docstring shows each one as real
+collectors write it). A reader that looks at raw line bytes from the line's start instead (the
+rank a tagged worker states in a file head, the glued lines of ranks sharing one stdout) puts
+`OUTER` in front of its own pattern, so the same lines read the same behind any of them:
+
+- a collector's own time (GitHub Actions, `kubectl logs --timestamps`);
+- the system journal or syslog (`Dec 04 10:00:05 node7 python3[4121]: `);
+- docker compose's service column (`trainer-1  | `);
+- `srun --label`'s task number (` 3: `) and pdsh's host (`node7: `);
+- Open MPI's `--tag-output` (`[1,3]<stderr>:`);
+- a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `).
+
+The sources stay within one line (no `\\s`), so a pattern built on them can run over a whole
+block with `(?m)^`. `OUTER` matches nothing as well, so it never stops a plain line.
+"""
+
+from __future__ import annotations
+
+from analyzers.formats import syslog
+
+# Each of the next three is followed by one space, or by the end of a blank line of the stream
+# (a reader that strips a line's end strips that space with it): `AFTER`.
+AFTER = r"(?: |$)"
+COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
+JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?:"
+# pdsh names the host: a name ending in `-N`, an address, `localhost`, or a host stem with its
+# number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
+# `step12: loss`) is a line of the process's own
+PDSH = (
+    r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
+    r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*):"
+)
+_COMPOSE = r"[A-Za-z][\w.-]*[ \t]+\|[ \t]"
+_SRUN_LABEL = r" {0,4}\d{1,5}: "
+_MPI_TAG = r"\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:"
+_PROCESS_TAG = (
+    r"\([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?(?: rank=\d+)? pid=\d+(?:, ip=[^)\n]*)?\) ?"
+)
+
+
+def _uncaptured(source: str) -> str:
+    return source.replace("(?:", "(").replace("(", "(?:").replace(r"\(?:", r"\(")
+
+
+OUTER: bytes = (
+    "(?:(?:"
+    + "|".join(
+        _uncaptured(source)
+        for source in (
+            COLLECTOR_TIME + " ",
+            JOURNAL + " ",
+            _COMPOSE,
+            _SRUN_LABEL,
+            PDSH + " ",
+            _MPI_TAG,
+            _PROCESS_TAG,
+        )
+    )
+    + "))*"
+).encode()
