@@ -38,6 +38,9 @@ ts=2026-12-04T18:34:36.707Z level=info rank=1 msg="  norm passed"
 [gpu-node-2:3/8] 2025-06-03 09:13:02,116 (trainer:617) WARNING: The grad norm is nan. ...
                                           (ESPnet: host, then rank/world size when
                                            distributed, time, module:line, level)
+submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
+                                          (submitit's own logger in its tasks' log files:
+                                           logger name, level, time in parentheses, ` - `)
 """
 
 from __future__ import annotations
@@ -109,6 +112,7 @@ HEADERS = (
         + _LEVEL
         + r": ",
     ),
+    header(NAME, r"[A-Za-z_][\w.]* " + _LEVEL + r" \((?P<ts>" + _DATE + r")\) - "),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
     header(NAME, _LEVEL + r":[\w.]+:"),

@@ -38,6 +38,10 @@ The original is the chain's root there although it comes second: the wrapper's r
 join does the same for a child that raised: an empty `ProcessRaisedException:`, then
 `-- Process 5 terminated with the following error:` and the child's own traceback. The number
 is the child's spawn index (its local rank), so the child's exception is that rank's.
+A job scheduler's client reports a failed task the same way: submitit's `FailedJobError: Job
+(task=2) failed during processing with trace:`, a dashed rule, then the task's own traceback.
+The task number is the task's global rank, so the traceback under it is that rank's and the
+client's exception only re-raises it.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ _HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 # torch.multiprocessing.spawn's join, above the traceback of the child that raised
 _SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$")
+# a scheduler client's exception that carries a task's traceback below it (submitit)
+_TASK_WRAPPER = re.compile(r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
 _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
@@ -113,6 +119,7 @@ class TracebackTracker:
         self._chain_root: dict[str, int] = {}  # writer -> root exception line of its chain
         self._last_root: dict[str, int] = {}
         self._last_exception: dict[str, int] = {}  # writer -> line of its latest exception
+        self._task_wrapper: dict[str, tuple[int, int]] = {}  # writer -> (wrapper line, task)
 
     def wants_more(self) -> bool:
         return bool(self._open or self._continued)
@@ -128,6 +135,9 @@ class TracebackTracker:
             opened = _Open(lineno, root_line=root, indent=_lead(message))
             if state is not None and state.child is not None and state.frame is None:
                 opened.wrapper, opened.child = state.wrapper, state.child
+            task = self._task_wrapper.pop(key, None)
+            if task is not None and lineno - task[0] <= _MAX_MORE + 1:
+                opened.wrapper, opened.child = task
             self._open[key] = opened
             return True
         if state is not None:
@@ -184,6 +194,9 @@ class TracebackTracker:
         self._last_root[key] = root
         self._last_exception[key] = lineno
         message = line.message.strip()
+        task = _TASK_WRAPPER.search(message)
+        if task:
+            self._task_wrapper[key] = (lineno, int(task["index"]))
         if _BARE_ASSERTION.match(message):
             statement = _failed_assertion(lineno, sink)
             if statement is not None:

@@ -70,6 +70,13 @@ def test_every_default_rule_has_examples():
         ("I1129 07:25:37.499000 26576 infer.py:88] prefill passed", "prefill passed"),
         ("INFO:__main__:model run success", "model run success"),
         ("2026-11-29 07:23:55,099 | infer | INFO | model run success", "model run success"),
+        # the Hugging Face example format (month first, level before the logger's name), as
+        # accelerate-launched scripts log it, bare and behind torchrun's --tee prefix
+        ("12/04/2026 18:58:49 - INFO - toymoe -   norm passed", "norm passed"),
+        ("[default1]:12/04/2026 18:58:49 - INFO - __main__ - layer 2 passed", "layer 2 passed"),
+        ("12/04/2026 18:58:49 - INFO - layer 2 passed", "layer 2 passed"),
+        # a dash inside the message is no logger name
+        ("12/04/2026 18:58:49 - INFO - toymoe - checks - all passed", None),
         # whitespace is collapsed, case of sub-module names kept
         ("INFO   post   attention  norm passed", "post attention norm passed"),
         # not checkpoints

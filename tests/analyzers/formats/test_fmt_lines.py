@@ -579,6 +579,36 @@ CASES = [
         "training stopped",
     ),
     (
+        # submitit's own logger in a task's %j_%t_log.out: name, level, time in parentheses;
+        # an error word inside a path on an INFO line is no error
+        "submitit-info",
+        "submitit INFO (2026-12-04 19:00:48,994) - Loading pickle: /runs/killed_jobs/28281_submitted.pkl",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "Loading pickle: /runs/killed_jobs/",
+    ),
+    (
+        "submitit-error",
+        "submitit ERROR (2026-12-04 19:00:55,884) - Submitted job triggered an exception",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "Submitted job triggered an exception",
+    ),
+    (
+        # a word, a level and a parenthesis in free text are no such header
+        "word-level-parenthesis-free-text",
+        "restart ERROR (see above) - giving up",
+        None,
+        None,
+        None,
+        None,
+        "restart ERROR (see above)",
+    ),
+    (
         # the same brackets in front of free text name no file: not a logger header
         "bracketed-level-then-free-text",
         "[ERROR] the results table is empty",

@@ -359,3 +359,42 @@ def test_a_spawned_childs_traceback_under_the_join_is_that_childs_and_the_root()
     assert [e.rank for e in child] == [5]
     wrapper = [r for r in result.facts["tracebacks"] if r["line"] == 6 and r["chained"]]
     assert [r["root_line"] for r in wrapper] == [15]
+
+
+SUBMITIT_FAILED = """\
+Traceback (most recent call last):
+  File "/work/job/submit.py", line 17, in <module>
+    job.results()
+  File "/opt/venv/lib/python3.11/site-packages/submitit/core/core.py", line 295, in results
+    raise job_exception  # pylint: disable=raising-bad-type
+    ^^^^^^^^^^^^^^^^^^^
+submitit.core.utils.FailedJobError: Job (task=2) failed during processing with trace:
+----------------------
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/submitit/core/submission.py", line 55, in process_job
+    result = delayed.result()
+             ^^^^^^^^^^^^^^^^
+  File "/work/job/decoder.py", line 112, in forward
+    dist.all_reduce(a)
+RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error [127.0.0.1]:57057: Connection reset by peer
+
+----------------------
+You can check full logs with 'job.stderr(2)' and 'job.stdout(2)'or at paths:
+"""
+
+
+def test_a_scheduler_clients_task_traceback_is_that_tasks_and_the_root():
+    """submitit re-raises a failed task's traceback inside its own FailedJobError, after a
+    dashed rule; the task number is the task's global rank."""
+    result = scan(SUBMITIT_FAILED)
+    inner = [e for e in result.events if e.kind == EventKind.ERROR and e.line == 15]
+    assert [e.rank for e in inner] == [2]
+    wrapper = [r for r in result.facts["tracebacks"] if r["line"] == 7 and r["chained"]]
+    assert [r["root_line"] for r in wrapper] == [15]
+
+
+def test_a_traceback_far_below_a_task_wrapper_is_not_that_tasks():
+    text = SUBMITIT_FAILED.replace("----------------------\nTraceback", "\n" * 20 + "Traceback", 1)
+    result = scan(text)
+    inner = [e for e in result.events if e.kind == EventKind.ERROR and "Read error" in e.text]
+    assert [e.rank for e in inner] == [None]
