@@ -37,10 +37,12 @@ QUIET_LEVELS = frozenset({"INFO", "DEBUG"})
 class Header:
     source: str
     pattern: re.Pattern[str]
+    # a writer whose level field is a number of its own: the number -> the level's name
+    levels: tuple[tuple[str, str], ...] = ()
 
 
-def header(source: str, regex: str) -> Header:
-    return Header(source, re.compile(regex))
+def header(source: str, regex: str, levels: tuple[tuple[str, str], ...] = ()) -> Header:
+    return Header(source, re.compile(regex), levels)
 
 
 def normal_level(raw: str | None) -> str | None:

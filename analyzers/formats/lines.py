@@ -15,6 +15,7 @@ import re
 from analyzers.formats import (
     ggml,
     glog,
+    hiplog,
     jsonlines,
     neuron_rt,
     plog,
@@ -36,6 +37,7 @@ HEADERS: tuple[Header, ...] = (
     *ggml.HEADERS,
     *neuron_rt.HEADERS,
     *ttlog.HEADERS,
+    *hiplog.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,
@@ -93,7 +95,7 @@ def _take_header(line: ParsedLine) -> bool:
         if found:
             if position and _order[position] == index:
                 _order.insert(0, _order.pop(position))
-            _apply(line, head.source, found)
+            _apply(line, head, found)
             line.message = line.message[found.end() :]
             if head.source == richlog.NAME:
                 line.message = richlog.drop_path_column(line.message)
@@ -103,10 +105,11 @@ def _take_header(line: ParsedLine) -> bool:
     return False
 
 
-def _apply(line: ParsedLine, source: str, found: re.Match[str]) -> None:
+def _apply(line: ParsedLine, head: Header, found: re.Match[str]) -> None:
     fields = found.groupdict()
-    line.source = source
-    level = normal_level(fields.get("level"))
+    source = line.source = head.source
+    raw_level = fields.get("level")
+    level = dict(head.levels).get(raw_level or "") if head.levels else normal_level(raw_level)
     if level:
         line.level = level
     if fields.get("ts"):

@@ -1,0 +1,120 @@
+"""Failures that the ROCm stack under a PyTorch job reports in its own words.
+
+docs/labelling.md#operator-installation-or-platform-limit: a code object missing for the
+card's ISA (the runtime's own error lines before torch's `invalid device function`) and a
+kernel that asserts another GPU generation are builds or back ends that do not fit the card
+(`config`); a library file the runtime cannot find is the installation (`driver_env`); the
+math libraries' status words in ROCm's spelling read as cuBLAS's do.
+docs/labelling.md#a-warning-that-quotes-a-caught-allocator-failure: a warning written for code
+read from no file (`<stdin>`, `<string>`) is a warning like one from a `.py` file.
+
+Fixtures are written in the shape of the runtime's debug log, vLLM worker lines and a piped
+script's output, with paths and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+MISSING_CODE_OBJECT = """\
+:3:rocdevice.cpp            :468 : 7730012201 us: [pid:9001 tid:0x7f52aa0c1740] Initializing HSA stack.
+:1:hip_fatbin.cpp           :117 : 7730019044 us: [pid:9001 tid:0x7f52aa0c1740] Missing CO for these ISAs - 
+:1:hip_fatbin.cpp           :120 : 7730019050 us: [pid:9001 tid:0x7f52aa0c1740]      amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-
+:3:hip_platform.cpp         :715 : 7730019057 us: [pid:9001 tid:0x7f52aa0c1740] init: Returned hipErrorNoBinaryForGpu : continue parsing remaining modules
+:1:hip_fatbin.cpp           :276 : 7730061300 us: [pid:9001 tid:0x7f52aa0c1740] Cannot find CO in the bundle /opt/venv/lib/libconvops.so for ISA: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-
+Traceback (most recent call last):
+  File "/srv/job/probe.py", line 3, in <module>
+    x = torch.ones(4, device="cuda") * 2
+RuntimeError: HIP error: invalid device function
+HIP kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+For debugging consider passing AMD_SERIALIZE_KERNEL=3
+"""
+
+
+def test_the_runtimes_missing_code_object_line_is_the_first_error() -> None:
+    diagnosis = diagnose_text("probe.log", MISSING_CODE_OBJECT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Missing CO for these ISAs" in diagnosis.first_error.text
+
+
+OTHER_GENERATION = """\
+(Worker_TP2 pid=40412) ERROR 03-09 10:11:12 [multiproc_executor.py:700]   File "/opt/venv/lib/python3.12/site-packages/srvkit/attention/decode.py", line 91, in forward
+(Worker_TP2 pid=40412) ERROR 03-09 10:11:12 [multiproc_executor.py:700]     out = paged_decode(q, kv, meta)
+(Worker_TP2 pid=40412) ERROR 03-09 10:11:12 [multiproc_executor.py:700] AssertionError: paged_decode requires gfx950 (CDNA4), got gfx942
+"""
+
+
+def test_a_kernel_that_asserts_another_gpu_generation_is_the_platform_limit() -> None:
+    diagnosis = diagnose_text("serve.log", OTHER_GENERATION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "requires gfx950" in diagnosis.first_error.text
+    assert "op_constraint" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_fallback_notice_naming_an_architecture_is_no_failure() -> None:
+    text = "WARNING 03-09 10:11:12 [fp8.py:40] fp8 kv cache requires gfx942 or newer; falling back to bf16\n"
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.first_error is None or "requires gfx942" not in diagnosis.first_error.text
+
+
+PIPED_SCRIPT = """\
+<stdin>:5: UserWarning: bgemm_internal_cublaslt error: HIPBLAS_STATUS_INTERNAL_ERROR when calling hipblasLtMatmul with transpose_mat1 n transpose_mat2 n m 256 n 256 k 256. Will attempt to recover by calling cublas instead. (Triggered internally at /src/aten/src/ATen/hip/HIPBlas.cpp:575.)
+Traceback (most recent call last):
+  File "<stdin>", line 5, in <module>
+torch.AcceleratorError: CUDA error: file not found
+"""
+
+
+def test_a_library_file_the_runtime_cannot_find_is_the_installation() -> None:
+    diagnosis = diagnose_text("check.log", PIPED_SCRIPT)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "file not found" in diagnosis.first_error.text
+
+
+def test_a_warning_from_code_read_from_no_file_stays_a_warning() -> None:
+    text = "<string>:1: UserWarning: Failed to initialize the accelerator, falling back to CPU\nrun ok\n"
+    diagnosis = diagnose_text("run.log", text)
+    assert diagnosis.first_error is None
+
+
+def test_rocms_math_library_status_reads_as_the_operator() -> None:
+    text = (
+        "[rank1]: RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling"
+        " `hipblasLtMatmul with transpose_mat1 n transpose_mat2 t m 64 n 8 k 512`\n"
+    )
+    diagnosis = diagnose_text("rank1.log", text)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+
+
+def test_the_advice_names_the_back_end_and_the_installation() -> None:
+    generation = diagnose_text("serve.log", OTHER_GENERATION)
+    assert "another GPU generation" in generation.next_actions[0]
+    missing = diagnose_text("check.log", PIPED_SCRIPT)
+    assert "library file the GPU runtime had to load" in missing.next_actions[0]
+
+
+LAUNCH_REFUSED = """\
+[OPLIB] import [module_attn_fwd] under /opt/oplib/jit/module_attn_fwd.so
+[OPLIB] /opt/oplib/jit/build/module_attn_fwd/blob/attn_fwd_gfx942.cpp:97 fail to call hipModuleLaunchKernel(kernel_func, gdx, gdy, gdz, bdx, 1, 1, 0, s.stream_id_, NULL, reinterpret_cast<void**>(&config)) ---> [HIP error](invalid resource handle)
+"""
+
+
+def test_a_kernel_librarys_refused_launch_is_the_operator() -> None:
+    # docs/labelling.md#a-kernel-librarys-runtime-call-that-fails
+    diagnosis = diagnose_text("test_attn.log", LAUNCH_REFUSED)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "fail to call hipModuleLaunchKernel" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_refused_launch_that_names_a_device_fault_is_not_read_here() -> None:
+    text = LAUNCH_REFUSED.replace(
+        "invalid resource handle", "an illegal memory access was encountered"
+    )
+    diagnosis = diagnose_text("test_attn.log", text)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
