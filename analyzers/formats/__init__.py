@@ -1,12 +1,16 @@
 """One module per log format; `analyzers.scan.member` drives them.
 
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, `richlog`
-(rich's console handler, whose right-hand path column is dropped from the message), with the
-launcher/tool prefixes in `wrappers`, combined by `lines.parse_line`. Multi-line structures:
+(rich's console handler, whose right-hand path column is dropped from the message), and those
+of other accelerators' runtimes: `hiplog` (ROCm's debug levels), `neuron_rt` (AWS Neuron),
+`ttlog` (Tenstorrent), with the launcher/tool prefixes in `wrappers` (their collector prefixes
+as raw bytes in `outer_prefix`, for readers that look at a line before it is parsed),
+combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
 below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
 What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines
-that ranks sharing one stdout glued together: `glued`. A job log with no error line is read at its end: `refusal` (plain-words refusal),
+that ranks sharing one stdout glued together: `glued`. A job log with no error line is read at
+its end: `refusal` (plain-words refusal),
 `pending` (an announced step), `cut_traceback` (frames with no exception line). Whole-file
 parsers for small structured files:
 `npu_smi`, `env`, `versions` (via `structured`). Shared pieces: `timestamps`, `codes`,
