@@ -48,9 +48,7 @@ def diagnose(
     if chain.first is None or _finished_anyway(chain, correlation):
         verdict = multirank.without_errors(correlation, scans)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
-    stall = _stalled_before_stop(chain, correlation, scans) or _stalled_before_kill(
-        correlation, scans
-    )
+    stall = _stalled_before_stop(chain, correlation, scans)
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
@@ -68,26 +66,22 @@ def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
 def _stalled_before_stop(
     chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
-    """The hang verdict when the only error says the job was stopped from outside (a
-    scheduler's time limit) and the ranks' checkpoints single out who stalled: the stop ended
-    a job that had already stopped advancing, so it is not the cause."""
+    """The hang verdict when the job was stopped from outside and the ranks' checkpoints single
+    out who stalled: the stop ended a job that had already stopped advancing, so it is not the
+    cause."""
+    if not (_only_outside_stops(chain) or killed_together(correlation, scans)):
+        return None
+    verdict = stalled(correlation, scans)
+    return verdict if verdict and verdict.culprits else None
+
+
+def _only_outside_stops(chain: CausalChain) -> bool:
+    """The only errors say the job was stopped from outside (a scheduler's time limit)."""
     first = chain.first
     best = first.best if first else None
     if best is None or not best.signature.outside_stop:
-        return None
-    if any(item.best is None or not item.best.signature.outside_stop for item in chain.top):
-        return None
-    verdict = stalled(correlation, scans)
-    return verdict if verdict and verdict.culprits else None
-
-
-def _stalled_before_kill(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
-    """The hang verdict when every rank was killed at once from outside and the checkpoints
-    single out who stalled (`causal.killed_together`)."""
-    if not killed_together(correlation, scans):
-        return None
-    verdict = stalled(correlation, scans)
-    return verdict if verdict and verdict.culprits else None
+        return False
+    return all(item.best is not None and item.best.signature.outside_stop for item in chain.top)
 
 
 # --- with a first error --------------------------------------------------------------------

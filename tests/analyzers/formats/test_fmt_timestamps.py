@@ -109,3 +109,10 @@ def test_lines_without_a_time(line):
 def test_year_from_a_cann_file_name():
     assert year_from_name("worker-0/plog/plog-1382_20250805194601414.log") == 2025
     assert year_from_name("log_3.log") is None
+
+
+def test_a_month_named_date_with_its_year_is_a_full_time():
+    """The Neuron runtime's date (`2023-Aug-03`): the month by name between year and day."""
+    assert parse_time("2023-Aug-03 09:27:51.0418 417205:417641 [31]") == datetime(
+        2023, 8, 3, 9, 27, 51, 41800
+    )

@@ -1,0 +1,39 @@
+"""TensorFlow's C++ logger, read by `formats.glog`: torch_xla's XRT client wrote its errors
+through it (full date, a colon, the level letter, an optional thread id, the source place).
+docs/labelling.md#runtimes-of-other-accelerators
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from analyzers.formats.lines import parse_line
+
+TF_LINE = (
+    "2023-02-14 03:12:44.500231: E tensorflow/compiler/xla/xla_client/xla_util.cc:90]"
+    "   (0) RESOURCE_EXHAUSTED: Attempting to reserve 2.10G at the bottom of memory."
+)
+TF_LINE_WITH_THREAD = (
+    "2020-06-01 11:20:31.101202: E    2291 tensorflow/compiler/xla/xla_client/xla_util.cc:76]"
+    " Status: UNIMPLEMENTED: From /job:tpu_worker/replica:0/task:0:"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "message_start"),
+    [
+        (TF_LINE, "ERROR", "  (0) RESOURCE_EXHAUSTED"),
+        (TF_LINE_WITH_THREAD, "ERROR", "Status: UNIMPLEMENTED"),
+    ],
+)
+def test_the_header_gives_level_and_message(line, level, message_start):
+    parsed = parse_line(line)
+    assert parsed.level == level
+    assert parsed.message.startswith(message_start), parsed.message
+
+
+def test_times_and_pids_are_read():
+    assert parse_line(TF_LINE).time == datetime(2023, 2, 14, 3, 12, 44, 500231)
+    assert parse_line(TF_LINE_WITH_THREAD).pid == 2291
