@@ -79,8 +79,11 @@ _EXCEPTION_LINE = re.compile(
 )
 
 
-def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Classified]:
-    """Every error and warning event of the bundle, classified, in bundle order."""
+def classify_scans(
+    scans: Sequence[FileScan], knowledge: Knowledge, stack: str | None = None
+) -> list[Classified]:
+    """Every error and warning event of the bundle, classified, in bundle order; `stack` is
+    the accelerator the bundle shows, on which some probes' failures are expected."""
     items = []
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
@@ -99,7 +102,19 @@ def classify_scans(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Clas
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)
+    _quiet_expected_probes(items, stack)
     return items
+
+
+def _quiet_expected_probes(items: Sequence[Classified], stack: str | None) -> None:
+    """A failed probe for another vendor's library is noise on a stack that never needed it
+    (serving software looks for NCCL on an NPU too and carries on without it)."""
+    if stack is None:
+        return
+    for item in items:
+        best = item.best
+        if best is not None and stack in best.signature.harmless_on:
+            item.tier = TIER_NOISE
 
 
 def _reraised_lines(scan: FileScan) -> set[int]:

@@ -89,6 +89,9 @@ class Signature:
     # ids of waits this wait stands behind: when another rank logged one of them, that
     # rank's wait is the one this line waited on, whichever timeout ran out first
     waits_behind: tuple[str, ...] = ()
+    # accelerator stacks on which the line is expected and harmless: software that probes for
+    # another vendor's library logs the failed probe loudly and carries on without it
+    harmless_on: tuple[str, ...] = ()
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -256,6 +259,7 @@ def _signature(entry: Entry) -> Signature:
         unreached=entry.get("unreached", bool, False),
         warns_first=entry.get("warns_first", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
+        harmless_on=_harmless_on(entry),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),
@@ -351,6 +355,14 @@ def _action(entry: Entry) -> Action:
         multi_rank_only=entry.get("multi_rank_only", bool, False),
         stack=_action_stack(entry),
     )
+
+
+def _harmless_on(entry: Entry) -> tuple[str, ...]:
+    stacks = entry.strings("harmless_on", required=False)
+    unknown = [stack for stack in stacks if stack not in ACTION_STACKS]
+    if unknown:
+        raise entry.fail(f"harmless_on must name stacks of {list(ACTION_STACKS)}, not {unknown}")
+    return stacks
 
 
 def _action_stack(entry: Entry) -> str | None:

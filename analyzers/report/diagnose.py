@@ -43,7 +43,7 @@ def diagnose(
     """The diagnosis of one bundle (everything but the tree path); `stack` is the
     accelerator the bundle shows, which decides stack-specific advice."""
     knowledge = load_knowledge()
-    items = classify_scans(scans, knowledge)
+    items = classify_scans(scans, knowledge, stack)
     chain = find_first_error(items, correlation, scans)
     if chain.first is None or _finished_anyway(chain, correlation):
         verdict = multirank.without_errors(correlation, scans)

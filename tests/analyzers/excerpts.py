@@ -10,6 +10,7 @@ import io
 from collections.abc import Mapping
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.classify.accelerator import accelerator_of
 from analyzers.core.types import Diagnosis, FileInfo, FileScan
 from analyzers.ingest.layout import classify_path
 from analyzers.report.diagnose import diagnose
@@ -33,7 +34,7 @@ def diagnose_files(files: Mapping[str, str]) -> Diagnosis:
     place_year_less_times(scans)
     assign_worker_ranks(scans)
     correlation = correlate(scans, None)
-    return diagnose(scans, correlation, correlation.world_size)
+    return diagnose(scans, correlation, correlation.world_size, accelerator_of(scans))
 
 
 def diagnose_text(path: str, text: str) -> Diagnosis:

@@ -122,6 +122,27 @@ def test_vllm_finding_its_nccl_is_no_failure() -> None:
     assert diagnosis.category != "driver_env"
 
 
+ASCEND_SERVER_PROBING_NCCL = """\
+INFO 07-14 09:30:02 [importing.py:53] Triton module has been replaced with a placeholder.
+ERROR 07-14 09:30:05 [pynccl_wrapper.py:196] Failed to load NCCL library from libnccl.so.2 .It is expected if you are not running on NVIDIA/AMD GPUs.Otherwise, the nccl library might not exist, be corrupted or it does not support the current platform Linux-5.10.0-aarch64-with-glibc2.35.
+(VllmWorker rank=0 pid=4410) INFO 07-14 09:31:40 [model_runner_v1.py:1840] Loading model weights took 15.2 GB
+(VllmWorker rank=0 pid=4410) ERROR 07-14 09:32:12 [multiproc_executor.py:470] RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total capacity; 57.10 GiB already allocated; 1.80 GiB free)
+"""
+
+
+def test_an_npu_server_logging_its_nccl_probe_reads_past_it() -> None:
+    diagnosis = diagnose_text("vllm_serve.log", ASCEND_SERVER_PROBING_NCCL)
+    assert diagnosis.category == "oom"
+    assert "NPU out of memory" in first_text(diagnosis)
+
+
+def test_the_same_probe_on_a_gpu_server_is_still_the_first_error() -> None:
+    text = ASCEND_SERVER_PROBING_NCCL.replace("NPU out of memory", "CUDA out of memory")
+    text = text.replace("NPU 0;", "GPU 0;").replace("model_runner_v1", "gpu_model_runner")
+    diagnosis = diagnose_text("vllm_serve.log", text)
+    assert "Failed to load NCCL library" in first_text(diagnosis)
+
+
 SHORT_OF_GPUS = """\
 Traceback (most recent call last):
   File "/work/rl/examples/run_grpo.py", line 120, in <module>
