@@ -234,8 +234,18 @@ def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, 
     return tuple(dict.fromkeys(info for info in infos if info is not None))
 
 
+# A launcher names several ranks as a list with ranges (`tasks 0-3,6`).
+_RANK_SPAN = re.compile(r"(\d+)(?:-(\d+))?")
+MAX_SPAN = 4096  # a range wider than any job is no list of ranks
+
+
 def _culprits(raw: str | None) -> tuple[int, ...]:
-    return tuple(int(n) for n in re.findall(r"\d+", raw)) if raw else ()
+    ranks: list[int] = []
+    for low, high in _RANK_SPAN.findall(raw or ""):
+        first = int(low)
+        last = int(high) if high and 0 <= int(high) - first < MAX_SPAN else first
+        ranks.extend(range(first, last + 1))
+    return tuple(dict.fromkeys(ranks))
 
 
 def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:

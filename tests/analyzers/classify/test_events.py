@@ -15,6 +15,7 @@ from analyzers.classify.events import (
     TIER_WRAPPER,
     classify_event,
     classify_scans,
+    match_line,
 )
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
@@ -390,3 +391,15 @@ def test_an_error_one_ranks_own_log_goes_on_after_is_recovered() -> None:
     items = classify_scans([scan_text("job/log_3.log", text + "\n layer 0 passed\n")], KNOWLEDGE)
     free = next(item for item in items if "double free" in item.event.text)
     assert free.recovered
+
+
+def test_a_launcher_line_listing_ranks_with_ranges_names_each_rank() -> None:
+    line = "srun: error: gpu-node-4: tasks 8-11,13: Killed"
+    (match, *_) = match_line(line, (), KNOWLEDGE)
+    assert match.id == "dev.srun_task_sigkill"
+    assert match.culprits == (8, 9, 10, 11, 13)
+
+
+def test_a_range_wider_than_any_job_is_read_as_its_first_number() -> None:
+    (match, *_) = match_line("srun: error: n1: tasks 2-999999: Killed", (), KNOWLEDGE)
+    assert match.culprits == (2,)
