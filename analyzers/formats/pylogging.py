@@ -41,6 +41,15 @@ ts=2026-12-04T18:34:36.707Z level=info rank=1 msg="  norm passed"
 submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
                                           (submitit's own logger in its tasks' log files:
                                            logger name, level, time in parentheses, ` - `)
+[WARNING|trainer.py:1021] 2026-12-04 10:11:12,345 >> ...
+                                          (transformers' own handler: level and source file
+                                           in one bracket, time, ` >> `)
+[INFO|2026-12-04 10:11:12] llamafactory.cli:143 >> ...
+                                          (LLaMA-Factory: level and time in one bracket,
+                                           logger name and line, ` >> `)
+12/04/2026 10:11:12 - ERROR - __main__ - ...
+                                          (the Hugging Face example scripts: month-first
+                                           date, level, logger name, ` - `)
 """
 
 from __future__ import annotations
@@ -113,6 +122,12 @@ HEADERS = (
         + r": ",
     ),
     header(NAME, r"[A-Za-z_][\w.]* " + _LEVEL + r" \((?P<ts>" + _DATE + r")\) - "),
+    header(NAME, r"\[" + _LEVEL + r"\|[\w./-]+:\d+\] (?P<ts>" + _DATE + r") >> "),
+    header(NAME, r"\[" + _LEVEL + r"\|(?P<ts>" + _DATE + r")\] [\w.]+(?::\d+)? >> "),
+    header(
+        NAME,
+        r"(?P<ts>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d(?:[.,]\d+)?) - " + _LEVEL + r" - [\w.]+ - ",
+    ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
     header(NAME, _LEVEL + r":[\w.]+:"),

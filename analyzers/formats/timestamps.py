@@ -9,6 +9,8 @@ Formats (all local wall clock, no zone):
 - glog `E1129 07:24:27.616993348` / `[E324 13:00:25.428029551` (MMDD, no year); newer glog
   `E20260311 09:15:02.330100` (YYYYMMDD)
 - vLLM `04-02 19:33:00` (MM-DD, no year)
+- the Hugging Face example scripts' `%m/%d/%Y %H:%M:%S`: `12/04/2026 10:11:12` (month first; a
+  first field over 12 can only be a day, so such a date is read day first)
 - syslog, the journal and moreutils `ts`: `Mar  1 10:00:05` (month name, no year)
 - the AWS Neuron runtime and its collectives: `2024-May-23 11:42:07.244955` (month name)
 
@@ -29,6 +31,9 @@ _FULL = re.compile(
 _GLOG = re.compile(r"(?<![\w])[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
 _GLOG_YEAR = re.compile(
     r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
+_SLASHED = re.compile(
+    r"(?<![\d/])(\d\d)/(\d\d)/(\d{4}),? (\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?!\d)"
 )
 _MONTH_DAY = re.compile(r"(?<![\d/-])(\d\d)[-/](\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -75,6 +80,9 @@ def parse_time(text: str) -> datetime | PartialTime | None:
     found = _YEAR_NAMED_MONTH.search(text)
     if found:
         return _year_named_month(found)
+    found = _SLASHED.search(text)
+    if found:
+        return _slashed(found)
     found = _GLOG.search(text)
     if found:
         return _glog(found)
@@ -92,7 +100,8 @@ def parse_time(text: str) -> datetime | PartialTime | None:
 
 def time_span(text: str) -> tuple[int, int] | None:
     """Where `parse_time` would read its timestamp in `text`."""
-    for pattern in (_FULL, _GLOG_YEAR, _YEAR_NAMED_MONTH, _GLOG, _MONTH_DAY, _NAMED_MONTH):
+    patterns = (_FULL, _GLOG_YEAR, _YEAR_NAMED_MONTH, _SLASHED, _GLOG, _MONTH_DAY, _NAMED_MONTH)
+    for pattern in patterns:
         found = pattern.search(text)
         if found:
             return found.span()
@@ -123,6 +132,16 @@ def _glog_year(found: re.Match[str]) -> datetime | None:
 def _year_named_month(found: re.Match[str]) -> datetime | None:
     year, month = int(found.group(1)), MONTH_NAMES.index(found.group(2)) + 1
     day, hour, minute, second = (int(found.group(i)) for i in range(3, 7))
+    try:
+        return datetime(year, month, day, hour, minute, second, _micro(found.group(7)))
+    except ValueError:
+        return None
+
+
+def _slashed(found: re.Match[str]) -> datetime | None:
+    month, day, year, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    if month > 12 >= day:
+        month, day = day, month
     try:
         return datetime(year, month, day, hour, minute, second, _micro(found.group(7)))
     except ValueError:

@@ -599,6 +599,36 @@ CASES = [
         "Submitted job triggered an exception",
     ),
     (
+        # transformers' own handler: level and source file share a bracket, ` >> ` ends it
+        "transformers-handler",
+        "[WARNING|trainer.py:1021] 2026-12-04 10:11:12,345 >> The model was loaded in float16",
+        "logging",
+        "WARNING",
+        None,
+        None,
+        "The model was loaded in float16",
+    ),
+    (
+        # LLaMA-Factory: level and time share a bracket, then the logger and its line
+        "llamafactory-logger",
+        "[INFO|2026-12-04 10:11:13] llamafactory.cli:143 >> Initializing 8 distributed tasks at: 127.0.0.1:29500",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "Initializing 8 distributed tasks",
+    ),
+    (
+        # the Hugging Face example scripts: a month-first date, level and logger between dashes
+        "hf-example-script",
+        "12/04/2026 10:11:15 - ERROR - __main__ - Evaluation dataset is empty on this process",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "Evaluation dataset is empty",
+    ),
+    (
         # a word, a level and a parenthesis in free text are no such header
         "word-level-parenthesis-free-text",
         "restart ERROR (see above) - giving up",
@@ -629,6 +659,15 @@ def test_parse_line(name, text, source, level, rank, pid, message):
     assert (line.source, line.level, line.rank, line.pid) == (source, level, rank, pid)
     assert line.message.startswith(message)
     assert line.text == text
+
+
+def test_the_hugging_face_headers_give_their_times():
+    handler = parse_line("[INFO|trainer.py:2134] 2026-12-04 10:11:12,345 >> Running training")
+    assert handler.time == datetime(2026, 12, 4, 10, 11, 12, 345000)
+    factory = parse_line("[INFO|2026-12-04 10:11:13] llamafactory.cli:143 >> Initializing")
+    assert factory.time == datetime(2026, 12, 4, 10, 11, 13)
+    example = parse_line("12/04/2026 10:11:15 - INFO - __main__ - Process rank: 3")
+    assert example.time == datetime(2026, 12, 4, 10, 11, 15)
 
 
 def test_pta_rank_minus_one_is_no_rank():

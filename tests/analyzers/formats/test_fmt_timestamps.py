@@ -38,6 +38,16 @@ CASES = [
         datetime(2027, 10, 14, 15, 24, 1, 938000),
     ),
     ("elastic", "  time      : 2026-09-07_13:02:58", datetime(2026, 9, 7, 13, 2, 58)),
+    (
+        "hf-example-month-first",
+        "03/07/2026 09:15:02 - WARNING - __main__ - Process rank: 1",
+        datetime(2026, 3, 7, 9, 15, 2),
+    ),
+    (
+        "slashed-day-first-when-month-cannot-be",
+        "25/07/2026 09:15:02 - INFO - run - x",
+        datetime(2026, 7, 25, 9, 15, 2),
+    ),
     ("iso-zone", 'time="2024-07-19T10:17:55+08:00" level=info', datetime(2024, 7, 19, 10, 17, 55)),
     (
         "glog-with-year",
