@@ -3,7 +3,8 @@
 Each writer prints its failure as a block: a headline that says a stage or call failed, then
 the line that says why, then callers restating it. The reason line wins whatever the writer:
 an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located diagnostic or
-option refusal under the Triton-Ascend block headlines, an MC2 op's HCCL resource failure
+option refusal under the Triton-Ascend block headlines (the located `Failed to run BiShengHIR
+pipeline` at the module's first line is one of those headlines), an MC2 op's HCCL resource failure
 before its TraceBack callers (also when HCCL's code makes it a symptom and nothing HCCL logged
 explains it), a MindIE runner's communicator-pool restatement after the HCCL
 init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
@@ -281,10 +282,10 @@ CASES = [
         "Cannot find option named 'Ascend910B2C-3'",
     ),
     (
-        "first located IR diagnostic under the stage headline",
+        "first located IR diagnostic that names a reason, under the pipeline's located headline",
         TRITON_IR_DIAGNOSTICS,
         "operator",
-        "error: Failed to run BiShengHIR pipeline",
+        "'memref.alloc' op Failed to propagate memory scope ub for allocOp",
     ),
     (
         "MC2 resource failure before its TraceBack callers",

@@ -1,0 +1,167 @@
+"""Kernels compiled inside a job: the tile's on-chip memory and the toolchain that builds it.
+
+docs/labelling.md#operator-installation-or-platform-limit: a kernel whose tile needs more on-chip
+memory than the card has (Triton's shared-memory check on CUDA and ROCm, the unified-buffer
+overflow Triton-Ascend's compiler reports) is the kernel's configuration for this device,
+`operator`, with `config` and `op_constraint` beside it; an LLVM inside the kernel compiler that
+does not know the card's processor is the compiler release, `config`, and it comes before the
+compile failure it causes. docs/labelling.md#a-kernel-library-that-refuses-a-tensor-it-was-handed:
+a kernel library's dispatcher that finds no kernel for the call refused its inputs, `operator`,
+whatever shapes it prints. docs/labelling.md#an-extension-built-against-headers-that-do-not-fit:
+nvcc refusing the host's C++ compiler stops every extension build on the machine, `driver_env`.
+Values are our own, in the tools' real wordings.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+TRITON_SHARED_MEMORY_IN_TP_WORKER = """\
+(Worker_TP1 pid=5120) ERROR 06-11 09:14:02 [multiproc_executor.py:611] Traceback (most recent call last):
+(Worker_TP1 pid=5120) ERROR 06-11 09:14:02 [multiproc_executor.py:611]   File "/opt/venv/lib/python3.12/site-packages/triton/compiler/compiler.py", line 480, in _init_handles
+(Worker_TP1 pid=5120) ERROR 06-11 09:14:02 [multiproc_executor.py:611]     raise OutOfResources(self.metadata.shared, max_shared, "shared memory")
+(Worker_TP1 pid=5120) ERROR 06-11 09:14:02 [multiproc_executor.py:611] triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 139264, Hardware limit: 101376. Reducing block sizes or `num_stages` may help.
+(Worker_TP1 pid=5120) ERROR 06-11 09:14:03 [multiproc_executor.py:611] RuntimeError: Worker failed with error 'out of resource', please check the stack trace above for the root cause
+"""
+
+# The autotuner's older module name, relayed by a service at INFO before its own error line.
+AUTOTUNER_SHARED_MEMORY_RELAYED_AT_INFO = """\
+[09:14:02] stdout/INFO  triton.runtime.autotuner.OutOfResources: out of resource: shared memory, Required: 81920, Hardware limit: 65536. Reducing block sizes or `num_stages` may help.
+[09:14:05] stdout/ERROR  backend worker exited; stopping the API server
+"""
+
+UB_OVERFLOW_UNDER_LOCATED_PIPELINE_HEADLINE = """\
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] triton.compiler.errors.MLIRCompilationError: 
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] ///------------------[ERROR][Triton][BEG]------------------
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] [ConvertLinalgRToBinary] encounters error:
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] loc("/tmp/tmp4kq1/kernel.ttadapter.mlir":1:1): error: Failed to run BiShengHIR pipeline
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] loc("/tmp/tmp4kq1/kernel.ttadapter.mlir":2:3): error: ub overflow, requires 2230272 bits while 1572864 bits available!
+(Worker_TP2 pid=7702) ERROR 06-11 09:14:02 [multiproc_executor.py:880] ///------------------[ERROR][Triton][END]------------------
+"""
+
+# Counterexample: the located pipeline headline with no reason under it is still the kernel's
+# compile failure.
+LOCATED_PIPELINE_HEADLINE_ALONE = """\
+[ConvertLinalgRToBinary] encounters error:
+loc("/tmp/tmp4kq1/kernel.ttadapter.mlir":1:1): error: Failed to run BiShengHIR HIVM pipeline
+"""
+
+LLVM_UNKNOWN_PROCESSOR_BEFORE_INDUCTOR = """\
+[rank0]: 'sm_121' is not a recognized processor for this target (ignoring processor)
+[rank0]: 'sm_121' is not a recognized processor for this target (ignoring processor)
+[rank0]: E1102 08:30:11.204000 6110 site-packages/torch/_inductor/runtime/triton_heuristics.py:640] Triton compilation failed: triton_red_fused_add_mean_mul_pow_rsqrt_1
+[rank0]: torch._inductor.exc.InductorError: RuntimeError: PTX codegen failed for triton_red_fused_add_mean_mul_pow_rsqrt_1
+"""
+
+# Counterexample: LLVM's note about a feature it does not know is harmless; the compile
+# failure after it keeps the kernel's reading.
+LLVM_UNKNOWN_FEATURE_BEFORE_INDUCTOR = """\
+[rank0]: '+ptx88' is not a recognized feature for this target (ignoring feature)
+[rank0]: E1102 08:30:11.204000 6110 site-packages/torch/_inductor/runtime/triton_heuristics.py:640] Triton compilation failed: triton_red_fused_add_mean_mul_pow_rsqrt_1
+"""
+
+XFORMERS_NO_KERNEL_FOR_CALL = """\
+[rank2]: NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
+[rank2]:      query       : shape=(4, 1030, 16, 80) (torch.bfloat16)
+[rank2]:      key         : shape=(4, 1030, 16, 80) (torch.bfloat16)
+[rank2]:      value       : shape=(4, 1030, 16, 80) (torch.bfloat16)
+[rank2]:      attn_bias   : <class 'torch.Tensor'>
+[rank2]:      p           : 0.1
+[rank2]: `cutlassF-pt` is not supported because:
+[rank2]:     attn_bias.stride(-2) % 8 != 0 (attn_bias.stride() = (16974400, 1060900, 1030, 1))
+"""
+
+NVCC_REFUSES_HOST_GCC_IN_JIT_BUILD = """\
+[rank0]: Building extension module fused_rope...
+[rank0]: [1/3] /usr/local/cuda/bin/nvcc -c /opt/ext/csrc/rope/rope_kernel.cu -o rope_kernel.cuda.o
+[rank0]: FAILED: rope_kernel.cuda.o
+[rank0]: /usr/local/cuda/include/crt/host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 11 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version check.
+[rank0]: ninja: build stopped: subcommand failed.
+[rank0]: RuntimeError: Error building extension 'fused_rope'
+"""
+
+# Counterexample: an error in the extension's own source is the kernel source, not the host.
+EXTENSION_SOURCE_ERROR = """\
+[rank0]: FAILED: rope_kernel.cuda.o
+[rank0]: /opt/ext/csrc/rope/rope_kernel.cu:41:7: error: identifier "half_dim" is undefined
+[rank0]: ninja: build stopped: subcommand failed.
+"""
+
+
+def test_triton_shared_memory_check_in_a_tp_worker_is_the_kernel_for_this_card() -> None:
+    diagnosis = diagnose_text("serve.log", TRITON_SHARED_MEMORY_IN_TP_WORKER)
+    assert diagnosis.category == "operator"
+    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Required: 139264, Hardware limit: 101376" in diagnosis.first_error.text
+    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+
+
+def test_autotuner_shared_memory_check_relayed_at_info_is_still_the_first_error() -> None:
+    diagnosis = diagnose_text("service.log", AUTOTUNER_SHARED_MEMORY_RELAYED_AT_INFO)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "autotuner.OutOfResources: out of resource: shared memory" in diagnosis.first_error.text
+
+
+def test_unified_buffer_overflow_outranks_the_located_pipeline_headline() -> None:
+    diagnosis = diagnose_text("serve.log", UB_OVERFLOW_UNDER_LOCATED_PIPELINE_HEADLINE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "ub overflow, requires 2230272 bits" in diagnosis.first_error.text
+
+
+def test_located_pipeline_headline_alone_stays_the_kernels_compile_failure() -> None:
+    diagnosis = diagnose_text("job/rank0.log", LOCATED_PIPELINE_HEADLINE_ALONE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+
+
+def test_llvm_that_does_not_know_the_card_is_the_compiler_release() -> None:
+    diagnosis = diagnose_text("train.log", LLVM_UNKNOWN_PROCESSOR_BEFORE_INDUCTOR)
+    assert diagnosis.category == "config"
+    assert "cfg.llvm_unknown_processor" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "'sm_121' is not a recognized processor" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_llvm_feature_note_leaves_the_kernel_compile_failure_first() -> None:
+    diagnosis = diagnose_text("train.log", LLVM_UNKNOWN_FEATURE_BEFORE_INDUCTOR)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Triton compilation failed" in diagnosis.first_error.text
+
+
+def test_kernel_dispatcher_with_no_kernel_for_the_call_is_the_operator() -> None:
+    diagnosis = diagnose_text("train.log", XFORMERS_NO_KERNEL_FOR_CALL)
+    assert diagnosis.category == "operator"
+    assert "op.kernel_dispatch_found_none" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert (
+        "No operator found for `memory_efficient_attention_forward`" in diagnosis.first_error.text
+    )
+
+
+def test_nvcc_refusing_the_host_compiler_is_the_machine() -> None:
+    diagnosis = diagnose_text("train.log", NVCC_REFUSES_HOST_GCC_IN_JIT_BUILD)
+    assert diagnosis.category == "driver_env"
+    assert "env.cuda_host_compiler_unsupported" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "unsupported GNU version!" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_an_error_in_the_extensions_own_source_is_not_the_host_compiler() -> None:
+    diagnosis = diagnose_text("train.log", EXTENSION_SOURCE_ERROR)
+    assert diagnosis.category != "driver_env"
+    assert "env.cuda_host_compiler_unsupported" not in _rules(diagnosis)
