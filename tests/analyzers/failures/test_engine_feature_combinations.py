@@ -237,3 +237,37 @@ def test_a_loader_refusing_an_option_under_a_sharded_stage_is_config() -> None:
 def test_shapes_that_are_not_compatible_are_not_a_feature_pair() -> None:
     diagnosis = diagnose_text("stdout.log", SHAPE_NOT_COMPATIBLE)
     assert diagnosis.category != "config", diagnosis.root_cause
+
+
+# A quantized checkpoint format refused under a parallel layout, inside the loader's frames.
+QUANT_FORMAT_WITH_PARALLEL_LAYOUT = """\
+  File "/srv/venv/lib/python3.12/site-packages/vllm/model_executor/model_loader/loader.py", line 1154, in load_model
+    self._load_weights(model_config, model)
+  File "/srv/venv/lib/python3.12/site-packages/vllm/model_executor/model_loader/loader.py", line 1058, in _load_weights
+    raise ValueError(
+ValueError: Prequantized 4-bit checkpoints with tensor parallelism are not supported. Try pipeline parallelism instead.
+"""
+
+# The same phrase naming a shape: no feature pair.
+INPUT_RANK_NOT_SUPPORTED = """\
+Traceback (most recent call last):
+  File "/work/vision/patchify.py", line 40, in forward
+    raise ValueError("Inputs with 5 dimensions are not supported")
+ValueError: Inputs with 5 dimensions are not supported
+"""
+
+
+def test_a_quantized_format_refused_under_a_parallel_layout_is_config() -> None:
+    # Raised inside the loader, but no weight was read: the quantization and the layout do not
+    # combine in this release.
+    diagnosis = diagnose_text("serve/worker_0.log", QUANT_FORMAT_WITH_PARALLEL_LAYOUT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "with tensor parallelism are not supported" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_shape_named_with_the_same_phrase_is_not_a_feature_pair() -> None:
+    # No rule reads it: whatever the fallback guesses from the words stays far below the rule.
+    diagnosis = diagnose_text("stdout.log", INPUT_RANK_NOT_SUPPORTED)
+    assert diagnosis.confidence < 0.3, diagnosis.root_cause
