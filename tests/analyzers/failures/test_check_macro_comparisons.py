@@ -37,3 +37,32 @@ def test_a_comparison_in_prose_is_no_failure() -> None:
     text = "INFO throughput 1.9x higher (410 vs. 215) with the new kernel\n"
     diagnosis = diagnose_text("bench.log", text)
     assert diagnosis.first_error is None
+
+
+# A vendor binding's check of its kernel call's return code, with the op's name after the
+# operands; the engine's start-up wrapper follows it.
+RETURN_CODE_CHECK = """\
+  File "plugin/attention/backend.py", line 512, in forward
+    xpu_ops.paged_decode_attention(
+ValueError: Check 0 == ret failed, left operand=0, paged_decode_attention failed
+RuntimeError: Engine core initialization failed.
+"""
+
+RETURN_CODE_CHECK_WITHOUT_OP = """\
+  File "plugin/attention/backend.py", line 512, in forward
+    xpu_ops.paged_decode_attention(
+ValueError: Check 0 == ret failed, left operand=0
+"""
+
+
+def test_a_binding_return_code_check_naming_its_op_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", RETURN_CODE_CHECK)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "paged_decode_attention failed" in diagnosis.first_error.text
+    assert {"op_constraint", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_return_code_check_that_names_no_op_is_not_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", RETURN_CODE_CHECK_WITHOUT_OP)
+    assert diagnosis.category != "operator", diagnosis.root_cause

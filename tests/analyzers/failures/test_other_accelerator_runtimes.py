@@ -1,8 +1,9 @@
 """Failures as the runtimes of other accelerators print them.
 
 Intel GPUs (Level Zero, oneCCL), Gaudi HPUs (SynapseAI, the PyTorch bridge), Kunlun XPUs
-(XCCL) and Moore Threads GPUs (the MTGPU kernel driver) word their failures in their own
-formats. docs/labelling.md#collective-libraries-of-other-accelerators and
+(XCCL, and the CUDA-compatible runtime under it), MetaX GPUs (the MACA runtime and driver) and
+Moore Threads GPUs (the MTGPU kernel driver) word their failures in their own formats.
+docs/labelling.md#collective-libraries-of-other-accelerators, #runtimes-of-other-accelerators and
 #gaudi-graph-compiler-refusals give the labels; device memory that ran out is `oom` whatever
 the library that asked for it. Fixtures follow the real formats with numbers of our own.
 """
@@ -119,3 +120,74 @@ def test_mtgpu_guilty_lockup_is_a_device_fault() -> None:
     assert (
         "Guilty Lockup" in diagnosis.first_error.text or "MUSA error" in diagnosis.first_error.text
     )
+
+
+# MetaX (MACA): the runtime's trap record of a kernel stopped on the device, then the worker's
+# illegal-address answer; the trap record names no failure word.
+MACA_TRAP = """\
+(Worker_TP0 pid=611) INFO 03-14 02:17:40 [gpu_model_runner.py:2051] Model loading took 30.1 GiB
+[02:17:45.093][MCR][E]mx_device.cpp :10106: trapping: kernelName: rms_norm_kernel ,commandIndex: 88 , trapType: Memory Violation(0x4)
+[02:17:45.101][MCR][E]mc_runtime_api.cpp :215 : 611 : mcStreamSynchronize: Returned mcErrorIllegalAddress
+(Worker_TP0 pid=611) ERROR 03-14 02:17:45 [multiproc_executor.py:671] RuntimeError: CUDA error: an illegal memory access was encountered
+"""
+
+MACA_RUNTIME_INFO_ONLY = """\
+[02:17:40.002][MCR][I]mx_device.cpp :412 : device 3 opened, 64 GiB
+[02:17:40.010][MCR][I]mx_device.cpp :420 : trap handler installed
+"""
+
+# MetaX: the kernel-driver wrapper's ioctl refused, repeated while the runtime retries.
+MXKW_IOCTL = """\
+[02:17:46.110][MXKW][E]queues.c                :925 : [mxkwAllocRingBuff]ioctl alloc ringbuffer failed -1
+[02:18:06.114][MXKW][E]queues.c                :925 : [mxkwAllocRingBuff]ioctl alloc ringbuffer failed -1
+"""
+
+# Kunlun's CUDA-compatible runtime answering with CUDA's illegal-address status; the engine
+# then finds its worker gone.
+XPU_CUDA_COMPAT = """\
+XX: (pid 4120,tid 140311950000000)cuda/src/api/apilaunch.cc:1064:cuapi_xpu_wait cuapi_xpu_wait() failed in cuiInitCheckEx, status= 700
+XX: (pid 4120,tid 140311950000000)cuda/src/api/apimem.cc:302:cuapiMemFree_common cuapiMemFree() failed in cuiInitCheckCtx, Incompatible context or Context error, status= 700
+(EngineCore pid=4051) ERROR 05-02 08:30:12 [multiproc_executor.py:284] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.
+"""
+
+
+def test_maca_kernel_trap_is_a_device_fault_before_the_illegal_address_answers() -> None:
+    diagnosis = diagnose_text("logs/serve.log", MACA_TRAP)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "trapType: Memory Violation" in diagnosis.first_error.text
+    assert "operator" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_maca_runtime_information_lines_are_no_failure() -> None:
+    diagnosis = diagnose_text("logs/serve.log", MACA_RUNTIME_INFO_ONLY)
+    assert diagnosis.first_error is None
+
+
+def test_maca_driver_ioctl_refused_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/check.log", MXKW_IOCTL)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "ioctl alloc ringbuffer failed" in diagnosis.first_error.text
+
+
+def test_kunlun_cuda_compatible_runtime_illegal_address_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("logs/serve.log", XPU_CUDA_COMPAT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "cuapi_xpu_wait() failed" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_kunlun_xccl_line_naming_the_unset_window_is_the_first_error() -> None:
+    """The library says what it found wrong before its `check failed` verdict, in words with
+    no error word; that first line is the first error."""
+    diagnosis = diagnose_text("logs/worker.log", XCCL_WINDOW)
+    assert diagnosis.first_error is not None
+    assert "addr_window not properly set" in diagnosis.first_error.text
+
+
+def test_an_xccl_line_that_reports_a_window_set_is_no_failure() -> None:
+    text = "[XCCL][util.cpp:349] dev 1 addr_window set to 0x7f0000000000\n"
+    diagnosis = diagnose_text("logs/worker.log", text)
+    assert diagnosis.first_error is None
