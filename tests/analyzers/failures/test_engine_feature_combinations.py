@@ -237,3 +237,25 @@ def test_a_loader_refusing_an_option_under_a_sharded_stage_is_config() -> None:
 def test_shapes_that_are_not_compatible_are_not_a_feature_pair() -> None:
     diagnosis = diagnose_text("stdout.log", SHAPE_NOT_COMPATIBLE)
     assert diagnosis.category != "config", diagnosis.root_cause
+
+
+# A checkpoint converter's worker validating the arguments it built for the model, the option
+# named by its command-line flag.
+CONVERTER_REFUSES_FLAG = """\
+using torch.bfloat16 for parameters ...
+Process Process-1:
+Traceback (most recent call last):
+  File "/opt/megatron/tools/checkpoint/saver_demo.py", line 212, in save_checkpoint
+    validate_args(margs)
+  File "/opt/megatron/megatron/training/arguments.py", line 431, in validate_args
+    raise RuntimeError('--overlap-param-gather is not supported in the legacy model path')
+RuntimeError: --overlap-param-gather is not supported in the legacy model path
+"""
+
+
+def test_an_option_refused_by_its_flag_is_config() -> None:
+    diagnosis = diagnose_text("logs/convert.log", CONVERTER_REFUSES_FLAG)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "--overlap-param-gather is not supported" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
