@@ -38,9 +38,13 @@ LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safet
 LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re.I)
 # `from_pretrained` is where the hub-style loaders (transformers, the serving engines built on
 # them) read a checkpoint into the model they build; a size error under it is the checkpoint
-# not fitting the parameters, as under a loader's own frames.
+# not fitting the parameters, as under a loader's own frames. Megatron's checkpoint converter
+# runs a loader and a saver as processes of their own (`tools/checkpoint/loader_<format>.py`,
+# `saver_<format>.py`); the saver cuts every weight it receives into the target's
+# tensor-parallel shards, so a size error in either is the checkpoint not fitting that split.
 LOAD_FRAME = re.compile(
     r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint|from_pretrained"
+    r"|[/\\]checkpoint[/\\](?:saver|loader)_\w+\.py"
 )
 _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 

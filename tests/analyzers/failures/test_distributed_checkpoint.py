@@ -78,3 +78,23 @@ def test_the_headline_alone_reads_as_a_failed_load_without_confidence() -> None:
     assert diagnosis.first_error is not None
     assert "CheckpointException ranks:dict_keys([0, 1])" in diagnosis.first_error.text
     assert diagnosis.confidence < 0.5
+
+
+# The file reader of a sharded checkpoint: the tensor a rank asks for has another size than
+# the shard stored for it (the checkpoint written under another sharding or model).
+READER_SIZE_ASSERTION = f"""\
+  File "{SITE}/state_dict_loader.py", line 226, in read_data
+    all_reads = storage_reader.read_data(final_local_plan, planner)
+  File "{SITE}/filesystem.py", line 665, in read_data
+    target_tensor.size() == tensor.size()
+AssertionError: req MetadataIndex(fqn='decoder.embed.weight', offset=torch.Size([0, 0]), \
+index=0) mismatch sizes torch.Size([2048]) vs torch.Size([2048, 1024])
+"""
+
+
+def test_the_file_readers_size_assertion_is_a_weight_load_failure() -> None:
+    diagnosis = diagnose_text("logs/rank0.log", READER_SIZE_ASSERTION)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "mismatch sizes torch.Size([2048])" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5

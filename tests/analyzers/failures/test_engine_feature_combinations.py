@@ -271,3 +271,25 @@ def test_a_shape_named_with_the_same_phrase_is_not_a_feature_pair() -> None:
     # No rule reads it: whatever the fallback guesses from the words stays far below the rule.
     diagnosis = diagnose_text("stdout.log", INPUT_RANK_NOT_SUPPORTED)
     assert diagnosis.confidence < 0.3, diagnosis.root_cause
+
+
+# A checkpoint converter's worker validating the arguments it built for the model, the option
+# named by its command-line flag.
+CONVERTER_REFUSES_FLAG = """\
+using torch.bfloat16 for parameters ...
+Process Process-1:
+Traceback (most recent call last):
+  File "/opt/megatron/tools/checkpoint/saver_demo.py", line 212, in save_checkpoint
+    validate_args(margs)
+  File "/opt/megatron/megatron/training/arguments.py", line 431, in validate_args
+    raise RuntimeError('--overlap-param-gather is not supported in the legacy model path')
+RuntimeError: --overlap-param-gather is not supported in the legacy model path
+"""
+
+
+def test_an_option_refused_by_its_flag_is_config() -> None:
+    diagnosis = diagnose_text("logs/convert.log", CONVERTER_REFUSES_FLAG)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "--overlap-param-gather is not supported" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5

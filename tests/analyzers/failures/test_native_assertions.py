@@ -97,3 +97,20 @@ def test_a_ggml_assert_outside_a_backend_op_is_a_native_assertion() -> None:
     assert diagnosis.first_error is not None
     assert "GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed" in diagnosis.first_error.text
     assert "native.assertion_failed" in {e.rule for e in diagnosis.evidence}
+
+
+# A training process whose profiler thread threw an exception no one caught: the terminate
+# handler's headline, the exception's own text, the shell's abort notice.
+UNCAUGHT_EXCEPTION = """\
+2026-04-11 08:14:02,331 [rank2] INFO step 40 loss 2.118
+terminate called after throwing an instance of 'std::system_error'
+  what():  Resource temporarily unavailable
+Aborted (core dumped)
+"""
+
+
+def test_an_uncaught_exceptions_text_is_the_error_not_the_terminate_headline() -> None:
+    diagnosis = diagnose_text("logs/rank2.log", UNCAUGHT_EXCEPTION)
+    assert diagnosis.first_error is not None
+    assert "Resource temporarily unavailable" in diagnosis.first_error.text
+    assert diagnosis.category in {"other", "device_fault"}

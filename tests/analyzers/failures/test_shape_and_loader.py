@@ -178,6 +178,32 @@ def test_size_error_under_from_pretrained_is_weight_loading() -> None:
     assert "expanded size of the tensor (16384)" in diagnosis.first_error.text
 
 
+# Megatron's checkpoint converter: the saver process cuts each received weight into the target's
+# tensor-parallel shards, and the size error is raised there.
+CONVERTER_SAVER_SPLIT = """\
+Process Process-1:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/multiprocessing/process.py", line 108, in run
+    self._target(*self._args, **self._kwargs)
+  File "/opt/megatron/tools/checkpoint/saver_demo.py", line 288, in save_checkpoint
+    set_layer_state(models, layer_id, msg)
+RuntimeError: The size of tensor a (12288) must match the size of tensor b (3072) at non-singleton dimension 0
+"""
+
+
+def test_size_error_in_a_checkpoint_converters_saver_is_weight_loading() -> None:
+    diagnosis = diagnose_text("logs/convert.log", CONVERTER_SAVER_SPLIT)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "tensor a (12288)" in diagnosis.first_error.text
+
+
+def test_a_checkpoint_folder_in_a_models_own_path_is_no_converter() -> None:
+    forward = FORWARD_MISMATCH.replace("/srv/app/model/attention.py", "/srv/checkpoint/model.py")
+    diagnosis = diagnose_text("forward.log", forward)
+    assert diagnosis.category == "shape_mismatch"
+
+
 def test_same_size_error_in_a_forward_after_loading_stays_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("forward.log", FORWARD_MISMATCH.replace("forward", "generate"))
     assert diagnosis.category == "shape_mismatch"

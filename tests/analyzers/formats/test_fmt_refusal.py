@@ -13,11 +13,16 @@ from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import load_prefilter
 from analyzers.ingest.layout import classify_path
 from analyzers.scan.member import scan_file
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 BARE_ROPE = (
     "`rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
     "got {'factor': 32.0, 'beta_fast': 32, 'rope_type': 'yarn'}"
+)
+# torch's broadcasting refusal pasted on its own, without the exception name before it
+SIZE_ALONE = (
+    "The size of tensor a (12288) must match the size of tensor b (3072) at non-singleton "
+    "dimension 0"
 )
 
 
@@ -28,6 +33,8 @@ BARE_ROPE = (
         ("tensor_parallel_size should be a divisor of num_attention_heads (28), got 8", True),
         ("quantization method 'awq_marlin' is not supported on this platform", True),
         ("expected one of ['bfloat16', 'float16'] for dtype, got 'float32'", True),
+        (SIZE_ALONE, True),
+        ("checking that the shard sizes match the index", False),
         ("INFO 03-14 09:12:01 engine.py:210] Avg prompt throughput: 0.0 tokens/s", False),
         ("INFO 03-14 09:12:01 config.py:88] max_num_seqs should be raised for throughput", False),
         ("UserWarning: the input array should be writable, got a read-only view", False),
@@ -69,3 +76,18 @@ def test_a_log_that_stops_mid_progress_still_reads_as_a_hang() -> None:
     )
     diagnosis = diagnose_text("serve/engine.log", text)
     assert (diagnosis.category, diagnosis.first_error) == ("hang", None)
+
+
+def test_a_size_refusal_quoted_alone_beside_a_cut_traceback_is_the_error() -> None:
+    """A reporter quoting the error line apart from a log whose traceback the paste cut: the
+    quoted refusal says what failed, the cut frame only where."""
+    cut = (
+        "Process Process-1:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap\n'
+        "    self.run()\n"
+    )
+    diagnosis = diagnose_files({"logs/convert.log": cut, "logs/error.txt": SIZE_ALONE + "\n"})
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "must match the size of tensor b" in diagnosis.first_error.text

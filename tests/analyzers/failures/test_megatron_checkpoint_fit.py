@@ -1,0 +1,108 @@
+"""Megatron checkpoints that do not fit the job reading them.
+
+Megatron's loader compares the arguments a checkpoint was saved with against the job's and
+refuses a different parallel size or model size. Megatron-Core's distributed checkpointing checks, before it reads or writes, that the shards every rank declares cover each
+tensor and sharded object once. Converters and partition changers built on it stop there when
+the layout or the release does not fit the checkpoint. Excerpts are in the shapes those tools
+print (a bare logger line, a logging ERROR line, the exception under torchrun's rank prefix),
+with keys, counts and paths of our own. Guide section:
+docs/labelling.md#a-checkpoint-cut-for-another-number-of-ranks.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+TOOLS = "/opt/nemo/examples/nlp/language_modeling"
+
+# A partition changer that logs the check with no level, then dies in a traceback the paste cut.
+BARE_LOGGER_THEN_CUT = f"""\
+[NeMo I 2026-02-11 08:40:12 change_partitions:318] Writing pp rank 0 tp rank 3 to /ckpt/tp4
+Invalid access pattern for ShardedTensor(key='model.decoder.final_norm.weight'): tensor([[0],
+        [2],
+        [1],
+        [1]], dtype=torch.int32)
+Traceback (most recent call last):
+  File "{TOOLS}/change_partitions.py", line 1290, in <module>
+    main()
+  File "{TOOLS}/change_partitions.py", line 1244, in main
+    offsets = split_partition(
+  File "{TOOLS}/change_partitions.py", line 702, in split_partition
+"""
+
+# An exporter whose logging handler prints the check at ERROR with the objects it found.
+LOGGED_MISSING_OBJECTS = """\
+sharded_state_dict metadata loaded from the checkpoint: None
+ERROR:megatron.core.dist_checkpointing.validation:Invalid access pattern: 24 ShardedObject are \
+missing. Existing shards: ['decoder.layers.mlp.linear_fc1._extra_state/shard_0_48', \
+'decoder.layers.mlp.linear_fc1._extra_state/shard_1_48']
+"""
+
+# The exception itself, raised on a rank of a resumed run.
+RANK_EXCEPTION = """\
+[rank1]:   File "/opt/megatron/core/dist_checkpointing/validation.py", line 510, in _validate
+[rank1]:     raise CheckpointingException(_msg)
+[rank1]: megatron.core.dist_checkpointing.core.CheckpointingException: Invalid access pattern for \
+ShardedTensor(key='decoder.layers.self_attention.linear_qkv.weight', dtype=torch.bfloat16, \
+local_shape=(1536, 4096), global_shape=(32, 6144, 4096))
+"""
+
+PROGRESS_ONLY = """\
+[NeMo I 2026-02-11 08:40:12 change_partitions:318] validating the access pattern of 96 sharded \
+tensors before load
+[NeMo I 2026-02-11 08:40:19 change_partitions:352] Writing pp rank 0 tp rank 3 to /ckpt/tp4
+"""
+
+
+def test_a_bare_logged_sharding_check_is_the_error_not_the_cut_frame() -> None:
+    diagnosis = diagnose_text("logs/change_partitions.log", BARE_LOGGER_THEN_CUT)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Invalid access pattern for ShardedTensor" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_missing_sharded_objects_read_as_a_checkpoint_that_does_not_fit() -> None:
+    diagnosis = diagnose_text("logs/export.log", LOGGED_MISSING_OBJECTS)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "24 ShardedObject are missing" in diagnosis.first_error.text
+
+
+def test_the_checkpointing_exception_on_a_rank_reads_the_same() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", RANK_EXCEPTION)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "CheckpointingException: Invalid access pattern" in diagnosis.first_error.text
+
+
+def test_a_line_about_validating_the_pattern_is_no_failure() -> None:
+    diagnosis = diagnose_text("logs/change_partitions.log", PROGRESS_ONLY)
+    assert diagnosis.first_error is None
+
+
+# A fine-tune started with another tensor-parallel size than the run that saved it.
+ARGS_DIFFER = """\
+  File "/srv/megatron/megatron/training/checkpointing.py", line 61, in _compare
+    assert checkpoint_value == args_value, error_message
+AssertionError: tensor_model_parallel_size value from checkpoint (2) is not equal to the input \
+argument value (8).
+"""
+
+ARGS_FROM_CHECKPOINT = """\
+Overwriting default kv_channels value None with value from checkpoint 128.
+Overwriting default num_query_groups value 1 with value from checkpoint 8.
+"""
+
+
+def test_a_checkpoint_saved_with_another_parallel_size_is_refused_by_the_loader() -> None:
+    diagnosis = diagnose_text("logs/train.log", ARGS_DIFFER)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "value from checkpoint (2) is not equal" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_arguments_read_from_a_checkpoint_are_no_failure() -> None:
+    diagnosis = diagnose_text("logs/convert.log", ARGS_FROM_CHECKPOINT)
+    assert diagnosis.first_error is None
