@@ -24,6 +24,7 @@ from analyzers.formats import (
     syslog,
     torch_npu,
     ttlog,
+    ucxlog,
 )
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
@@ -38,6 +39,7 @@ HEADERS: tuple[Header, ...] = (
     *neuron_rt.HEADERS,
     *ttlog.HEADERS,
     *hiplog.HEADERS,
+    *ucxlog.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,
