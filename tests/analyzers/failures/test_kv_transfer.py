@@ -485,3 +485,21 @@ def test_a_tcp_transport_handed_device_memory_is_a_setting_that_does_not_fit() -
 def test_a_tcp_session_the_peer_closed_is_the_link() -> None:
     diagnosis = diagnose_text("worker/serve.log", TCP_PEER_CLOSED)
     assert diagnosis.category == "hccl"
+
+
+# Ascend's one-sided transfer library under the KV pool: the transport's headline points at the
+# error manager, whose block names the HCCL call that failed
+HCCL_CHANNEL_FAILED = """\
+E0901 04:05:06.700100 20411 transfer_executor_base.cpp:263] Failed to connect to target: 10.0.8.21:20031, status: 503900, errmsg: E19999: Inner Error!
+E19999[PID: 20377] 2026-09-01-04:05:06.698.021 (E19999):  Call llm::HcclAdapter::GetInstance().HcclCommPrepare(comm, &config, timeout) fail, ret: 0x9[FUNC:Initialize][FILE:channel.cc][LINE:80]
+        TraceBack (most recent call last):
+       Call channel->Initialize(use_fabric) fail. Failed to init channel[FUNC:CreateChannel][FILE:channel_manager.cc][LINE:410]
+"""
+
+
+def test_the_hccl_call_named_under_a_transport_headline_is_the_first_error() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start (the block says what failed)"""
+    diagnosis = diagnose_text("decode/serve.log", HCCL_CHANNEL_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HcclCommPrepare(comm, &config, timeout) fail" in diagnosis.first_error.text
