@@ -31,6 +31,7 @@ from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.ggml import NAME as GGML_SOURCE
 from analyzers.formats.severity import JOINED_RAISE
+from analyzers.formats.ucxlog import NAME as UCX_SOURCE
 
 TIER_CAUSE = 6.0
 TIER_WRAPPED_CAUSE = 5.5  # a wrapper whose code is itself a root failure (507014, 561002)
@@ -63,7 +64,11 @@ GLOG_SOURCE = "glog"
 # form without brackets, either after a worker tag such as `(VllmWorkerProcess pid=9)`)
 VLLM_SOURCE = "vllm"
 # llama.cpp's logger puts a level letter after the time since start (`0.03.271.580 E srv ...`)
-_LEVELLED_SOURCES = frozenset({STRUCTURED_LOG_SOURCE, GLOG_SOURCE, VLLM_SOURCE, GGML_SOURCE})
+# and UCX writes its level after its name (`[1754892342.417620] [host:281:0] md.c:1100 UCX  ERROR
+# ...`): a NIC's refusal there is often a bare errno text (`No such device`)
+_LEVELLED_SOURCES = frozenset(
+    {STRUCTURED_LOG_SOURCE, GLOG_SOURCE, VLLM_SOURCE, GGML_SOURCE, UCX_SOURCE}
+)
 _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).

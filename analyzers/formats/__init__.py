@@ -3,8 +3,10 @@
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, `richlog`
 (rich's console handler, whose right-hand path column is dropped from the message), and those
 of other accelerators' runtimes: `hiplog` (ROCm's debug levels), `neuron_rt` (AWS Neuron),
-`ttlog` (Tenstorrent), `macalog` (MetaX's MACA runtime and driver), with the launcher/tool prefixes in `wrappers` (their collector prefixes
-as raw bytes in `outer_prefix`, for readers that look at a line before it is parsed),
+`ttlog` (Tenstorrent), `macalog` (MetaX's MACA runtime and driver), and of the communication
+libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print them), with the
+launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `outer_prefix`,
+for readers that look at a line before it is parsed),
 combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
 below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).

@@ -25,6 +25,7 @@ from analyzers.formats import (
     syslog,
     torch_npu,
     ttlog,
+    ucxlog,
 )
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
@@ -40,6 +41,7 @@ HEADERS: tuple[Header, ...] = (
     *ttlog.HEADERS,
     *hiplog.HEADERS,
     *macalog.HEADERS,
+    *ucxlog.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,

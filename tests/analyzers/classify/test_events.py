@@ -309,6 +309,25 @@ def _parsed_event(raw: str) -> Event:
     )
 
 
+def test_a_ucx_line_marked_error_is_a_bare_failure_even_unknown() -> None:
+    """UCX writes its level after its name; a NIC's refusal there is often only an errno text,
+    which no signature may know, and it still outranks nothing-said."""
+    line = _parsed_event(
+        "[1790001122.334455] [decode-node-4:6021 :0]    ib_mlx5dv_md.c:1100 UCX  ERROR mlx5_3:"
+        " slot 4 state 2: No such device"
+    )
+    assert line.source == "ucx"
+    assert classify_event(line, 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+def test_the_same_ucx_words_at_debug_stay_noise() -> None:
+    line = _parsed_event(
+        "[1790001122.334455] [decode-node-4:6021 :0]    ib_mlx5dv_md.c:1100 UCX  DEBUG mlx5_3:"
+        " slot 4 state 2: No such device"
+    )
+    assert classify_event(line, 0, KNOWLEDGE).tier == TIER_NOISE
+
+
 def test_the_same_unknown_words_without_an_error_level_stay_noise() -> None:
     text = "Rope bucket 6 is not ready for slot 3"
     untagged = Event("atb/atb_1.log", 2, text, EventKind.ERROR, text)

@@ -361,3 +361,145 @@ def test_a_handshake_timing_line_is_not_a_failure() -> None:
     )
     diagnosis = diagnose_text("decode/serve.log", text)
     assert diagnosis.category != "hccl"
+
+
+# A decode instance registering its KV cache with NIXL: UCX cannot register the GPU memory with
+# the NIC, NIXL's agent and the engine report it in their own lines after it
+UCX_REGISTRATION_REFUSED = """\
+(EngineCore pid=63) INFO 07-02 10:41:12 [worker.py:822] Registering KV_Caches. use_mla: False, kv_buffer_device: cuda, use_host_buffer: False
+[1782988872.201004] [decode-w-1:63   :0]           ib_md.c:307  UCX  ERROR ibv_reg_mr(address=0x7f6a10000000, length=67108864, access=0x10000f) failed: Bad address
+[1782988872.201050] [decode-w-1:63   :0]          ucp_mm.c:81   UCX  ERROR failed to register address 0x7f6a10000000 (cuda) length 67108864 on md[5]=mlx5_1: Input/output error (md supports: host|cuda)
+E0702 10:41:12.201061      63 ucx_utils.cpp:577] Failed to ucp_mem_map: Input/output error
+E0702 10:41:12.201133      63 nixl_agent.cpp:506] registerMem: registration failed for the specified or all potential backends
+(EngineCore pid=63) ERROR 07-02 10:41:12 [core.py:1165] EngineCore failed to start.
+"""
+
+# the same start-up on a bonded port: UCX's own queue pair for memory keys does not come up,
+# in a line whose reason is only an errno text
+UCX_UMR_QP_REFUSED = """\
+INFO 07-02 10:41:12 [nixl_connector.py:586] Registering KV_Caches: use_mla: False, num_blocks: 2048
+[1782988872.301004] [prefill-0:90   :0]    ib_mlx5dv_md.c:1100 UCX  ERROR mlx5_bond_0: ibv_modify_qp(UMR QP 0x31f0) failed to modify to RTR: No such device
+ERROR 07-02 10:41:12 [core.py:586] EngineCore failed to start.
+"""
+
+# UCX's logging turned down: NIXL's own summary is all there is
+NIXL_REGISTRATION_ONLY = """\
+E0702 10:41:12.201061      63 ucx_utils.cpp:577] Failed to ucp_mem_map: Input/output error
+E0702 10:41:12.201133      63 nixl_agent.cpp:506] registerMem: registration failed for the specified or all potential backends
+"""
+
+# GPU-initiated channels: the NIC refuses the completion queue; the pool after it fails with an
+# I/O error that NIXL maps to "Out of memory"
+UCX_CQ_REFUSED = """\
+[1784001200.120044] [ci-node-2:88120:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed on mlx5_3, syndrome 0x41b2c9: Remote I/O error
+[1784001200.150901] [ci-node-2:88120:0]           gdaki.c:397  UCX  ERROR   gdaki channel chunk init: create_cq/qp failed (ch=1 ep=0)
+[1784001200.151300] [ci-node-2:88120:0]           mpool.c:246  UCX  ERROR   Failed to allocate memory pool (name=gdaki_channel_pool) chunk: Input/output error
+W0715 02:20:00.151322 88120 ucx_enums.cpp:58] Unexpected UCX error: Out of memory
+E0715 02:20:00.151390 88120 ucx_utils.cpp:537] UCX endpoint create failed: failed to create ep
+"""
+
+# a benchmark rank whose NIXL finds no UCX plugin
+NIXL_PLUGIN_MISSING = """\
+ETCD Runtime: Registered as rank 0 item 1 of 2
+E0501 09:00:01.000120  5120 nixl_agent.cpp:259] getPluginParams: backend 'UCX' not found
+E0501 09:00:01.000985  5120 nixl_agent.cpp:322] createBackend: unsupported backend 'UCX'
+"""
+
+
+def test_ucx_refusing_to_register_gpu_memory_is_the_hosts_setup() -> None:
+    """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
+    diagnosis = diagnose_text("decode/worker.log", UCX_REGISTRATION_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "ibv_reg_mr(address=0x7f6a10000000" in diagnosis.first_error.text
+    assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_ucx_memory_key_queue_pair_that_does_not_come_up_is_the_first_error() -> None:
+    """The engine's start-up failure after it only reports it."""
+    diagnosis = diagnose_text("prefill/worker.log", UCX_UMR_QP_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "ibv_modify_qp(UMR QP 0x31f0)" in diagnosis.first_error.text
+
+
+def test_nixls_registration_summary_alone_still_names_the_host() -> None:
+    diagnosis = diagnose_text("decode/worker.log", NIXL_REGISTRATION_ONLY)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to ucp_mem_map" in diagnosis.first_error.text
+
+
+def test_a_refused_completion_queue_is_not_a_memory_shortage() -> None:
+    diagnosis = diagnose_text("ci/test.log", UCX_CQ_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "mlx5dv_devx_obj_create(CQ) failed on mlx5_3" in diagnosis.first_error.text
+    assert "oom" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_missing_nixl_backend_plugin_is_the_environment() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("bench/rank0.log", NIXL_PLUGIN_MISSING)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "getPluginParams: backend 'UCX' not found" in diagnosis.first_error.text
+
+
+# Mooncake's store over TCP: one thread's retries are printed before another thread's refused
+# connect, which says why the transfers fail
+TCP_CONNECT_REFUSED = """\
+E0601 10:21:04.540010 90244 client.cpp:347] Transfer failed for task0
+W0601 10:21:04.540016 90244 client.cpp:353] Transfer incomplete, retrying... (attempt 3/3)
+E0601 10:21:04.550120 90211 tcp_transport.cpp:393] TcpTransport: ASIO exception: connect: Connection refused
+E0601 10:21:04.550160 90211 client.cpp:347] Transfer failed for task0
+"""
+
+# the TCP transport handed device memory: the writes fail with EFAULT, the peer's reads end
+TCP_DEVICE_BUFFER = """\
+E20260530 22:11:47.305214 1130482 tcp_transport.cpp:175] Session::writeBody failed. Attempt to write data 0x401e52a18000 using buffer 0x401e52a18000. Error: Bad address (value: 14), total_transferred_bytes_: 0, current transferred_bytes: 0
+E20260530 22:11:47.305228 1130479 tcp_transport.cpp:223] Session::readBody failed. Attempt to read data 0xffec91408000 using buffer 0xffec91408000. Error: End of file (value: 2), total_transferred_bytes_: 0, current transferred_bytes: 0
+"""
+
+TCP_PEER_CLOSED = """\
+E20260530 22:11:47.305228 1130479 tcp_transport.cpp:223] Session::readBody failed. Attempt to read data 0xffec91408000 using buffer 0xffec91408000. Error: End of file (value: 2), total_transferred_bytes_: 0, current transferred_bytes: 0
+"""
+
+
+def test_a_refused_tcp_connect_outranks_the_store_retries_printed_before_it() -> None:
+    """docs/labelling.md#network-links-that-fail-under-a-collective"""
+    diagnosis = diagnose_text("prefill/serve.log", TCP_CONNECT_REFUSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "ASIO exception: connect: Connection refused" in diagnosis.first_error.text
+
+
+def test_a_tcp_transport_handed_device_memory_is_a_setting_that_does_not_fit() -> None:
+    diagnosis = diagnose_text("worker/serve.log", TCP_DEVICE_BUFFER)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Session::writeBody failed" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_tcp_session_the_peer_closed_is_the_link() -> None:
+    diagnosis = diagnose_text("worker/serve.log", TCP_PEER_CLOSED)
+    assert diagnosis.category == "hccl"
+
+
+# Ascend's one-sided transfer library under the KV pool: the transport's headline points at the
+# error manager, whose block names the HCCL call that failed
+HCCL_CHANNEL_FAILED = """\
+E0901 04:05:06.700100 20411 transfer_executor_base.cpp:263] Failed to connect to target: 10.0.8.21:20031, status: 503900, errmsg: E19999: Inner Error!
+E19999[PID: 20377] 2026-09-01-04:05:06.698.021 (E19999):  Call llm::HcclAdapter::GetInstance().HcclCommPrepare(comm, &config, timeout) fail, ret: 0x9[FUNC:Initialize][FILE:channel.cc][LINE:80]
+        TraceBack (most recent call last):
+       Call channel->Initialize(use_fabric) fail. Failed to init channel[FUNC:CreateChannel][FILE:channel_manager.cc][LINE:410]
+"""
+
+
+def test_the_hccl_call_named_under_a_transport_headline_is_the_first_error() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start (the block says what failed)"""
+    diagnosis = diagnose_text("decode/serve.log", HCCL_CHANNEL_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HcclCommPrepare(comm, &config, timeout) fail" in diagnosis.first_error.text
