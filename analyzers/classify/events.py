@@ -92,13 +92,16 @@ def classify_scans(
     items = []
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        carriers = _carrier_lines(scan)
         first = len(items)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
-                if item.tier == TIER_UNKNOWN and event.line in reraised:
+                if item.tier == TIER_UNKNOWN and event.line in carriers:
+                    item.tier = TIER_GENERIC  # only carries the exception printed below it
+                elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
                 _mark_recovered(item, progress)
                 items.append(item)
@@ -129,6 +132,19 @@ def _reraised_lines(scan: FileScan) -> set[int]:
         record["line"]
         for record in scan.facts.get("tracebacks") or ()
         if record.get("chained") and record.get("line") != record.get("root_line")
+    }
+
+
+def _carrier_lines(scan: FileScan) -> set[int]:
+    """Lines of wrappers printed above the exception they carry from another process (the
+    spawn join's empty `ProcessRaisedException:`, DataLoader's `Caught ... in DataLoader
+    worker process 0.`): the carried exception is the error, whatever it is. Were the
+    wrapper only a re-raise, a carried exception that is itself a cascade (the child lost a
+    peer) would tie with it, and the wrapper, printed first, would be cited."""
+    return {
+        record["line"]
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("type") == "re-raise" and (record.get("root_line") or 0) > record["line"]
     }
 
 

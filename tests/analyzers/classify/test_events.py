@@ -422,3 +422,53 @@ def test_a_launcher_line_listing_ranks_with_ranges_names_each_rank() -> None:
 def test_a_range_wider_than_any_job_is_read_as_its_first_number() -> None:
     (match, *_) = match_line("srun: error: n1: tasks 2-999999: Killed", (), KNOWLEDGE)
     assert match.culprits == (2,)
+
+
+SPAWN_CHILD_LOST_PEER = """\
+W1204 20:28:19.613000 31770 torch/multiprocessing/spawn.py:165] Terminating process 31804 via signal SIGTERM
+Traceback (most recent call last):
+  File "<string>", line 5, in <module>
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException: 
+
+-- Process 3 terminated with the following error:
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3252, in all_reduce
+    work.wait()
+RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:2461. This is typically caused by a remote worker crashing.
+"""
+
+
+def test_a_spawn_join_carrying_a_childs_lost_peer_ranks_below_that_lost_peer() -> None:
+    # the child's lost peer is a cascade; the empty wrapper printed above it only carries it,
+    # so it must not tie with it and be cited for coming first
+    items = classify_scans([scan_text("job/stdout.log", SPAWN_CHILD_LOST_PEER)], KNOWLEDGE)
+    wrapper = next(i for i in items if "ProcessRaisedException" in i.event.text)
+    child = next(i for i in items if "Connection closed by peer" in i.event.text)
+    assert (child.tier, child.rank) == (TIER_CASCADE, 3)
+    assert wrapper.tier == TIER_GENERIC
+
+
+RERAISED_IN_HANDLER = """\
+Traceback (most recent call last):
+  File "/work/job/infer.py", line 12, in main
+    dist.all_reduce(t)
+RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:2461.
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/work/job/infer.py", line 14, in main
+    raise JobAborted("step failed")
+infer.JobAborted: step failed
+"""
+
+
+def test_an_exception_raised_while_handling_another_stays_a_cascade_not_a_carrier() -> None:
+    # a re-raise printed after its cause is not a carrier: it keeps the cascade tier
+    items = classify_scans([scan_text("job/log_0.log", RERAISED_IN_HANDLER)], KNOWLEDGE)
+    handler = next(i for i in items if "JobAborted" in i.event.text)
+    assert handler.tier == TIER_CASCADE

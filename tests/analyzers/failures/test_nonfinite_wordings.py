@@ -81,3 +81,50 @@ def test_a_loss_scale_below_one_is_the_collapse() -> None:
 def test_routine_loss_scale_halvings_are_no_error() -> None:
     diagnosis = diagnose_text("logs/train.log", SCALE_ROUTINE)
     assert diagnosis.first_error is None
+
+
+# torch's sampler refuses probabilities that went inf/NaN on one rank of a generate loop.
+SAMPLER_REFUSED = """\
+2026-12-04 20:25:10,101 [rank1] INFO decode step 0 passed
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/work/job/infer.py", line 231, in sample
+[rank1]:     return torch.multinomial(probs, 1)[0]
+[rank1]: RuntimeError: probability tensor contains either `inf`, `nan` or element < 0
+"""
+
+# A local gradient-norm check before the gradient all_reduce, asked to raise.
+CLIP_REFUSED = """\
+[rank2]:   File "/work/job/train.py", line 88, in step
+[rank2]:     torch.nn.utils.clip_grad_norm_([w], max_norm=1.0, error_if_nonfinite=True)
+[rank2]: RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`
+"""
+
+# A model's own NaN guard raises Python's floating-point exception.
+OWN_GUARD = """\
+Traceback (most recent call last):
+  File "/work/job/model.py", line 140, in attention
+    raise FloatingPointError(f"non-finite activations in attention output of layer {i}")
+FloatingPointError: non-finite activations in attention output of layer 0: 320 values
+"""
+
+
+def test_a_sampler_refusing_nonfinite_probabilities_is_numbers_on_that_rank() -> None:
+    diagnosis = diagnose_text("job/log_1.log", SAMPLER_REFUSED)
+    assert diagnosis.category == "other"
+    assert any(e.rule == "num.nonfinite_refused_by_check" for e in diagnosis.evidence)
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_gradient_clip_refusing_a_nonfinite_norm_is_numbers_on_that_rank() -> None:
+    diagnosis = diagnose_text("job/log_2.log", CLIP_REFUSED)
+    assert diagnosis.category == "other"
+    assert any(e.rule == "num.nonfinite_refused_by_check" for e in diagnosis.evidence)
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_a_models_own_floating_point_guard_is_numbers() -> None:
+    diagnosis = diagnose_text("job/log_0.log", OWN_GUARD)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("FloatingPointError: non-finite")
+    assert any(e.rule == "num.nonfinite_refused_by_check" for e in diagnosis.evidence)

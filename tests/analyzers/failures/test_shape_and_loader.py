@@ -261,3 +261,23 @@ def test_a_state_dict_headline_over_a_missing_key_stays_a_confident_weight_load(
 def test_a_state_dict_headline_alone_is_still_the_loader() -> None:
     diagnosis = diagnose_text("eval/restore.log", HEADLINE_ALONE)
     assert diagnosis.category == "weight_load", diagnosis.root_cause
+
+
+# One rank's dataset shard came out empty; the reshape with an inferred dimension cannot
+# place zero elements.
+EMPTY_BATCH_VIEW = """\
+2026-12-04 20:16:34,841 [rank3] INFO dataset shard: 0 prompt(s) of 3
+2026-12-04 20:16:34,841 [rank3] INFO prefill start: 0 tokens
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/work/job/infer.py", line 216, in run
+[rank3]:     h = batch.view(len(shard), -1, HIDDEN)
+[rank3]: RuntimeError: cannot reshape tensor of 0 elements into shape [0, -1, 32] because the unspecified dimension size -1 can be any value and is ambiguous
+"""
+
+
+def test_an_empty_tensor_reshaped_with_an_inferred_dimension_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("job/log_3.log", EMPTY_BATCH_VIEW)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "cannot reshape tensor of 0 elements" in diagnosis.first_error.text
+    assert any(e.rule == "shape.invalid_view" for e in diagnosis.evidence)
