@@ -160,22 +160,33 @@ def agreed_on(top: Sequence[Classified], first: Classified) -> list[int]:
 
 
 _RANK_WORDS = re.compile(r"(?i)\[(?:rank\s*|default)\d+\]:?|\brank\s*\d+")
+_NUMBER = re.compile(r"\d+")
 
 
 def shared_by_all(chain: CausalChain, own: Blame, correlation: Correlation | None) -> bool:
     """Whether every rank of the job failed on its own with the same line (rank numbers
-    aside): a setting they all read, not one rank, started it, so nobody is singled out."""
+    aside): a setting they all read, not one rank, started it, so nobody is singled out.
+    A rank's failure may be quoted in another rank's log before its own (torch's distributed
+    checkpoint raises every failed rank's exception on every rank), so the line is looked
+    for among each rank's failures, not only its first."""
     if correlation is None or len(own.ranks) < 2:
         return False
     present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
     if set(own.ranks) != present:
         return False
-    firsts: dict[int, Classified] = {}
+    texts: dict[int, set[str]] = {}
     for item in chain.own_failures:
-        if item.rank in present and item.rank not in firsts:
-            firsts[item.rank] = item
-    texts = {_RANK_WORDS.sub("", i.event.message or i.event.text).strip() for i in firsts.values()}
-    return len(firsts) == len(present) and len(texts) == 1
+        if item.rank in present:
+            texts.setdefault(item.rank, set()).add(
+                _same_but_numbers(item.event.message or item.event.text)
+            )
+    return len(texts) == len(present) and bool(set.intersection(*texts.values()))
+
+
+def _same_but_numbers(text: str) -> str:
+    """A rank's failure text with its rank words and numbers taken out: each rank names its
+    own files and sizes (`__2.metadata`, `[256, 32]`) in the failure they all share."""
+    return _NUMBER.sub("#", _RANK_WORDS.sub("", text)).strip()
 
 
 def _names(match: Match, item: Classified) -> bool:

@@ -79,7 +79,11 @@ class IndentedMessageTracker:
         if head is None or head.reason_next:
             return
         message = " ".join([head.line.message.strip(), *head.parts])
-        sink.emit(head.lineno, head.line, EventKind.ERROR, message=message)
+        event = sink.emit(head.lineno, head.line, EventKind.ERROR, message=message)
+        if head.parts:
+            # the headline ends at its colon and names no failure: the cited line carries the
+            # first indented line, which says what failed
+            event.text = f"{event.text.rstrip()} {head.parts[0]}"
 
     def close_all(self, sink: Sink) -> None:
         for key in list(self._open):

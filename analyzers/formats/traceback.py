@@ -57,7 +57,10 @@ from analyzers.formats.sink import Sink
 SOURCE = "traceback"
 FRAME_SOURCE = "traceback_frame"
 
-_HEADER = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
+# torch's distributed checkpoint quotes each failed rank's traceback inside the one
+# `CheckpointException ranks:dict_keys([...])` every rank raises, its header ending `(RANK n)`:
+# the exception under that header is rank n's, whichever rank's log quotes it
+_HEADER = re.compile(r"\s*Traceback \(most recent call last\):(?:\s*\(RANK (?P<rank>\d+)\))?\s*$")
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 # torch.multiprocessing.spawn's join, above the traceback of the child that raised
@@ -130,9 +133,12 @@ class TracebackTracker:
         if key in self._continued and self._continues(line):
             return True
         state = self._open.get(key)
-        if _HEADER.match(message):
+        header = _HEADER.match(message)
+        if header:
             root = self._chain_root.pop(key, None)
             opened = _Open(lineno, root_line=root, indent=_lead(message))
+            if header["rank"] is not None:
+                opened.child = int(header["rank"])
             if state is not None and state.child is not None and state.frame is None:
                 opened.wrapper, opened.child = state.wrapper, state.child
             task = self._task_wrapper.pop(key, None)
@@ -254,8 +260,12 @@ class TracebackTracker:
             or _CANN_TRACE.search(message)
         )
         if same_writer and opened and message.strip() and ordinary and state.count < _MAX_MORE:
+            # a headline that ends at its colon (`Error(s) in loading state_dict for Model:`)
+            # says only that something failed: its first line below says what, so the cited
+            # line carries it too
+            headline_only = state.count == 0 and state.event.message.endswith(":")
             state.event.message += " " + message.strip()
-            if state.bare:
+            if state.bare or headline_only:
                 # the cited line alone would say only `RuntimeError:`; what failed is below
                 state.event.text = f"{state.event.text.rstrip()} {message.strip()}"
             state.count += 1

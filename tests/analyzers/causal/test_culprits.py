@@ -528,3 +528,65 @@ def test_a_rank_that_went_quiet_is_still_the_one_a_timeout_waited_for(tmp_path: 
     line = f"[rank2]: RuntimeError: {RECV_TIMEOUT}"
     diagnosis = analyze_job(tmp_path, a_receiver_aborts_while_rank_0_goes_quiet(line)).diagnosis
     assert diagnosis.culprit_ranks == [0]
+
+
+DCP_FRAMES = [
+    '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/utils.py", '
+    "line 193, in reduce_scatter",
+    "    local_data = map_fun()",
+]
+
+
+def dcp_load_fails(failed: dict[int, str]) -> list[RankLog]:
+    """Every rank raises torch's distributed checkpoint exception for a load that failed on
+    the ranks in `failed`, each quoting those ranks' tracebacks under `(RANK n)`."""
+    job = ranks(4)
+    listed = ", ".join(map(str, failed))
+    for log in job:
+        log.info("resuming from distributed checkpoint /ckpt/step200")
+        log.log("ERROR", f"model run failed: CheckpointException ranks:dict_keys([{listed}])")
+        for rank, error in failed.items():
+            log.raw(f"Traceback (most recent call last): (RANK {rank})")
+            log.lines += DCP_FRAMES
+            log.raw(error.format(rank=rank))
+    return job
+
+
+def test_a_distributed_checkpoint_failure_quoted_on_every_rank_blames_the_rank_it_names(
+    tmp_path: Path,
+) -> None:
+    """Labelling guide, "A failure every rank shares": rank 1 alone asks for a parameter the
+    checkpoint lacks; every rank's log quotes rank 1's traceback, so rank 1 is the culprit."""
+    job = dcp_load_fails({1: "RuntimeError: Missing key in checkpoint state_dict: model.bq."})
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "weight_load"
+    assert "Missing key in checkpoint state_dict" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_distributed_checkpoint_failure_of_every_rank_blames_no_rank(tmp_path: Path) -> None:
+    """Every rank's metadata read fails, each naming its own `__n.metadata`; every log quotes
+    all four: the failure is the checkpoint's, no rank is singled out."""
+    error = (
+        "AssertionError: metadata is None; global metadata read failed: [Errno 2] No such file "
+        "or directory: '/ckpt/step200/.metadata'; rank local metadata read failed: [Errno 2] "
+        "No such file or directory: '/ckpt/step200/__{rank}.metadata'"
+    )
+    job = dcp_load_fails(dict.fromkeys(range(4), error))
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_failure_every_rank_shares_with_its_own_numbers_blames_no_rank(tmp_path: Path) -> None:
+    """Each rank misses its own shard of a checkpoint directory that holds none (the job
+    points at the wrong one): the same failure with each rank's own file number."""
+    job = ranks(4)
+    for log in job:
+        path = f"/ckpt/run7/model_tp{log.rank:02d}-of-04.pt"
+        log.at(300 + 7 * log.rank).log(
+            "ERROR", f"model run failed: [Errno 2] No such file or directory: '{path}'"
+        )
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.culprit_ranks == []

@@ -29,7 +29,12 @@ CMAKE_BLOCK = (
 def test_the_indented_message_is_read_with_its_headline():
     errors = [e for e in scan(CMAKE_BLOCK).events if e.kind == EventKind.ERROR]
     assert errors[0].line == 2
-    assert errors[0].text == "CMake Error at cmake/toolkit.cmake:41 (message):"
+    # the headline ends at its colon and names no failure: the cited line carries the first
+    # indented line too
+    assert errors[0].text == (
+        "CMake Error at cmake/toolkit.cmake:41 (message): ASCEND_HOME_PATH /opt/cann/8.1 "
+        "does not exist, source the toolkit's"
+    )
     assert errors[0].message == (
         "CMake Error at cmake/toolkit.cmake:41 (message): ASCEND_HOME_PATH /opt/cann/8.1 "
         "does not exist, source the toolkit's set_env.sh before configuring"
@@ -81,3 +86,24 @@ def test_the_reason_is_the_first_error_ahead_of_the_exception_that_wraps_it():
 def test_a_last_error_header_with_nothing_after_it_reads_nothing():
     text = "[rank2]: Last error:\n\n[I314 09:21:50.101022311 ProcessGroupNCCL.cpp:88] done\n"
     assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+
+
+def test_a_logged_loader_headline_is_cited_with_the_reason_below_it():
+    """A job that logs `model run failed: {e}` prints a multi-line exception's text as is: the
+    load_state_dict headline, then its tab-indented problems with no prefix of their own."""
+    text = (
+        "rank 3: model run failed: Error(s) in loading state_dict for ToyDecoder:\n"
+        "\tsize mismatch for layers.0.experts: copying a param with shape torch.Size([3, 32, 32])"
+        " from checkpoint, the shape in current model is torch.Size([2, 32, 32]).\n"
+        "\tsize mismatch for layers.1.experts: copying a param with shape torch.Size([3, 32, 32])"
+        " from checkpoint, the shape in current model is torch.Size([2, 32, 32]).\n"
+        "rank 0: waiting for all ranks to finish loading weights\n"
+    )
+    [error] = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert error.line == 1
+    assert error.text == (
+        "rank 3: model run failed: Error(s) in loading state_dict for ToyDecoder: size mismatch "
+        "for layers.0.experts: copying a param with shape torch.Size([3, 32, 32]) from "
+        "checkpoint, the shape in current model is torch.Size([2, 32, 32])."
+    )
+    assert "layers.1.experts" in error.message

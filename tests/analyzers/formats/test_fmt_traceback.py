@@ -322,14 +322,27 @@ def test_an_exception_line_that_stops_at_its_type_is_cited_with_the_lines_below(
     assert event.ref().text == event.text
 
 
-def test_an_exception_line_with_its_own_text_is_cited_as_it_stands():
+def test_an_exception_headline_that_ends_at_its_colon_is_cited_with_its_first_reason():
+    """`Error(s) in loading state_dict for Net:` says only that loading failed; the first
+    line below says what, so the cited line carries it (the rest stays in the message)."""
     text = (
         "RuntimeError: Error(s) in loading state_dict for Net:\n"
         '\tMissing key(s) in state_dict: "fc.weight".\n'
+        '\tUnexpected key(s) in state_dict: "head.weight".\n'
     )
     [event] = scan(text).events
-    assert event.text == "RuntimeError: Error(s) in loading state_dict for Net:"
-    assert event.message.endswith('"fc.weight".')
+    assert event.text == (
+        "RuntimeError: Error(s) in loading state_dict for Net: Missing key(s) in state_dict: "
+        '"fc.weight".'
+    )
+    assert event.message.endswith('"head.weight".')
+
+
+def test_an_exception_line_with_its_own_text_is_cited_as_it_stands():
+    text = "ValueError: bad value for lr: -1\n    (from config.yaml)\n"
+    [event] = scan(text).events
+    assert event.text == "ValueError: bad value for lr: -1"
+    assert event.message.endswith("(from config.yaml)")
 
 
 SPAWN_RAISED = """\
@@ -398,3 +411,29 @@ def test_a_traceback_far_below_a_task_wrapper_is_not_that_tasks():
     result = scan(text)
     inner = [e for e in result.events if e.kind == EventKind.ERROR and "Read error" in e.text]
     assert [e.rank for e in inner] == [None]
+
+
+DCP_QUOTED = """\
+[rank0]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException ranks:dict_keys([1])
+[rank0]: Traceback (most recent call last): (RANK 1)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/utils.py", line 193, in reduce_scatter
+[rank0]:     local_data = map_fun()
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/default_planner.py", line 495, in create_default_local_load_plan
+[rank0]:     raise RuntimeError(f"Missing key in checkpoint state_dict: {fqn}.")
+[rank0]: RuntimeError: Missing key in checkpoint state_dict: model.layers.0.bq.
+"""
+
+
+def test_a_distributed_checkpoint_quote_of_another_ranks_traceback_is_that_ranks():
+    """torch's distributed checkpoint raises every failed rank's exception on every rank, each
+    under `Traceback (most recent call last): (RANK n)`: the exception below is rank n's."""
+    result = scan(DCP_QUOTED, rank=0)
+    [inner] = [e for e in result.events if e.kind == EventKind.ERROR and "Missing key" in e.text]
+    assert inner.rank == 1
+
+
+def test_a_plain_traceback_header_names_no_rank():
+    text = DCP_QUOTED.replace(" (RANK 1)", "")
+    result = scan(text, rank=0)
+    [inner] = [e for e in result.events if e.kind == EventKind.ERROR and "Missing key" in e.text]
+    assert inner.rank == 0
