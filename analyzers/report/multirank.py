@@ -47,6 +47,14 @@ LOAD_FRAME = re.compile(
     r"|[/\\]checkpoint[/\\](?:saver|loader)_\w+\.py"
 )
 _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
+# A dataset library's split step lists the data files or shards a rank reads and indexes the
+# first of them (to read the features, to open the first tar); a rank handed none, because the
+# files or shards are fewer than the ranks or a pattern matched nothing on that node, raises a
+# bare IndexError there (docs/labelling.md#a-rank-handed-no-data-files).
+DATA_SPLIT_FRAME = re.compile(
+    r"\bin (?:_split_generators|split_by_node|split_by_worker|split_dataset_by_node)\s*$"
+)
+EMPTY_LIST_INDEX = re.compile(r"\bIndexError: list index out of range\b")
 
 
 # --- no error line at all ------------------------------------------------------------------
@@ -207,7 +215,14 @@ def correct(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
     """A better job-level verdict than the first error's own label, if the ranks show one."""
-    rules = (_weight_load, _world_size_disagrees, _diverged_wait, _silent_deaths, _world_too_large)
+    rules = (
+        _weight_load,
+        _empty_data_split,
+        _world_size_disagrees,
+        _diverged_wait,
+        _silent_deaths,
+        _world_too_large,
+    )
     for rule in rules:
         verdict = rule(chain, category, correlation, scans)
         if verdict:
@@ -240,6 +255,23 @@ def _weight_load(
     ranks = tuple(chain.culprit_ranks)
     reason = say("verdict.failed_loading", ranks=ranks_said(ranks))
     return Verdict("multirank.weight_load", "weight_load", "framework", 0.65, ranks, reason)
+
+
+def _empty_data_split(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """An index error raised in a dataset library's split step: the rank was handed no data
+    files or shards, which the data layout and the number of ranks decide (`config`)."""
+    first = chain.first
+    if first is None or category != "other":
+        return None
+    if not EMPTY_LIST_INDEX.search(first.event.message or first.event.text):
+        return None
+    if not _frame_near(first, scans, DATA_SPLIT_FRAME):
+        return None
+    reason = say("verdict.empty_data_split")
+    ranks = tuple(chain.culprit_ranks)
+    return Verdict("multirank.empty_data_split", "config", "framework", 0.45, ranks, reason)
 
 
 def _loader_only(in_loader: bool) -> Verdict | None:

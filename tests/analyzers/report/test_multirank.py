@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.excerpts import diagnose_text
 from tests.analyzers.job_bundles import analyze_job, bundle, ranks, store_never_fills
 
 
@@ -59,3 +60,41 @@ def test_a_rank_still_loading_when_it_fails_is_a_weight_load_failure(tmp_path: P
     diagnosis = analyze_job(tmp_path, logs).diagnosis
     assert diagnosis.category == "weight_load", diagnosis.root_cause
     assert diagnosis.culprit_ranks == [3]
+
+
+# docs/labelling.md#a-rank-handed-no-data-files: a streaming load whose tar shards are fewer
+# than the ranks; the high rank's split step indexes an empty list of files.
+_SITE = "/opt/venv/lib/python3.11/site-packages/datasets"
+EMPTY_SPLIT = f"""\
+[rank6]: Traceback (most recent call last):
+[rank6]:   File "/srv/pretrain/data.py", line 31, in build
+[rank6]:     ds = load_dataset("webdataset", data_files=shards, split="train", streaming=True)
+[rank6]:   File "{_SITE}/builder.py", line 1121, in as_streaming_dataset
+[rank6]:     splits_generators = {{sg.name: sg for sg in self._split_generators(dl_manager)}}
+[rank6]:   File "{_SITE}/packaged_modules/webdataset/webdataset.py", line 82, in _split_generators
+[rank6]:     first = self._first_examples(files[0])
+[rank6]: IndexError: list index out of range
+"""
+
+# Counterexample: the same error raised in the job's own collate function.
+OWN_INDEX = """\
+[rank6]: Traceback (most recent call last):
+[rank6]:   File "/srv/pretrain/train.py", line 140, in <module>
+[rank6]:     batch = collate(samples)
+[rank6]:   File "/srv/pretrain/data.py", line 57, in collate
+[rank6]:     first = samples[0]
+[rank6]: IndexError: list index out of range
+"""
+
+
+def test_an_index_error_in_a_dataset_split_step_is_the_data_layout() -> None:
+    diagnosis = diagnose_text("logs/rank6.log", EMPTY_SPLIT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "IndexError: list index out of range" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.5
+
+
+def test_an_index_error_in_the_jobs_own_code_keeps_its_reading() -> None:
+    diagnosis = diagnose_text("logs/rank6.log", OWN_INDEX)
+    assert diagnosis.category != "config"
