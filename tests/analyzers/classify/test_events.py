@@ -237,7 +237,8 @@ def test_an_exception_quoted_into_prose_opens_with_its_quote_mark(text: str, tie
     ("text", "tier"),
     [
         ("node3:811:902 [1] graph/xml.cc:332 NCCL WARN XML Import Channel : dev 1 not found.", 2.0),
-        ("Test NCCL failure common.cu:1204 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
+        # the collective benchmarks' own `Test NCCL failure ...` line is a known rule now
+        ("perf_check: NCCL call returned 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
         (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
         ('    raise RuntimeError("NCCL communicator was aborted")', 1.0),  # quoted source
     ],
