@@ -61,7 +61,9 @@ def test_attempt_folders_put_the_first_attempts_failure_first():
         f"{tree}/attempt_0/1/stdout.log": _text(RUN[:3]),
         f"{tree}/attempt_0/0/stderr.log": _text([f"[rank0]: {CLOSED}"]),
         f"{tree}/attempt_1/0/stdout.log": _text(RUN[:2]),
-        f"{tree}/attempt_1/1/stdout.log": _text(RUN),
+        f"{tree}/attempt_1/1/stdout.log": _text(
+            [*RUN, f"2026-12-04 20:52:19,100 [rank1] ERROR model run failed: {CLOSED[14:]}"]
+        ),
         f"{tree}/attempt_1/1/stderr.log": _text([f"[rank1]: {CLOSED}"]),
         "job/launcher.log": _text([_report(14, -11, 1), _report(20, -9, 0)]),
     }
