@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
 from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
+from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import warned_before
 from analyzers.classify.events import (
@@ -46,6 +47,7 @@ def find_first_error(
     offsets = correlation.clock_offsets if correlation else {}
     errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
     promote_silent_ends(errors, correlation, scans)
+    demote_later_attempts(errors, scans)
     demote_explained_waits(errors, offsets)
     demote_cascades_after_stop(errors, offsets)
     demote_lost_peers_of_interrupted(errors)

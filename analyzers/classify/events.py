@@ -13,8 +13,10 @@ a line that only wraps a better one, an unknown exception, a consequence, a bare
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
+from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
     lead_restated_runs,
@@ -92,6 +94,8 @@ def classify_scans(
     items = []
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        restarts = restart_lines(scan)
+        by_attempt = _progress_by_attempt(scan, restarts) if restarts else []
         carriers = _carrier_lines(scan)
         first = len(items)
         for event in scan.events:
@@ -103,7 +107,9 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
-                _mark_recovered(item, progress)
+                _mark_recovered(
+                    item, by_attempt[bisect_right(restarts, event.line)] if restarts else progress
+                )
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
@@ -159,6 +165,21 @@ def _last_progress(scan: FileScan) -> dict[int | None, int]:
     if last:
         last[None] = max(last.values())
     return last
+
+
+def _progress_by_attempt(scan: FileScan, restarts: list[int]) -> list[dict[int | None, int]]:
+    """The last progress line per rank of each attempt, in a file several attempts of a
+    restarted job wrote into (`checkpoints.restarts`): a rank that was started again did not
+    recover from its error; only its progress in the same attempt says it carried on."""
+    found: list[dict[int | None, int]] = [{} for _ in range(len(restarts) + 1)]
+    track = track_of(scan)
+    for index in range(len(track) if track is not None else 0):
+        line, rank = track.line[index], track.rank[index]
+        found[bisect_right(restarts, line)][rank if rank != NO_RANK else scan.info.rank] = line
+    for last in found:
+        if last:
+            last[None] = max(last.values())
+    return found
 
 
 def _ranks_in(progress: dict[int | None, int]) -> int:

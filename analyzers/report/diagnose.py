@@ -32,6 +32,7 @@ from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
 from analyzers.report.multirank import Verdict
 from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
+from analyzers.timeline.attempts import Attempts
 
 
 def diagnose(
@@ -45,7 +46,7 @@ def diagnose(
     knowledge = load_knowledge()
     items = classify_scans(scans, knowledge, stack)
     chain = find_first_error(items, correlation, scans)
-    if chain.first is None or _finished_anyway(chain, correlation):
+    if chain.first is None or _finished_anyway(chain, correlation, scans):
         verdict = multirank.without_errors(correlation, scans)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
     stall = _stalled_before_stop(chain, correlation, scans)
@@ -54,13 +55,26 @@ def diagnose(
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
 
 
-def _finished_anyway(chain: CausalChain, correlation: Correlation) -> bool:
-    """Every rank logged success, and the first error is an unknown exception or one its
-    rank carried on after."""
+def _finished_anyway(
+    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan] = ()
+) -> bool:
+    """Every rank logged success, and the first error is an unknown exception, one its
+    rank carried on after, or one of an attempt the launcher replaced by a run that finished
+    (the ranks' checkpoints are read from the last attempt)."""
     ranks = correlation.ranks
     done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
     first = chain.first
-    return done and first is not None and (first.tier <= TIER_UNKNOWN or first.recovered)
+    if not done or first is None:
+        return False
+    return first.tier <= TIER_UNKNOWN or first.recovered or _replaced(first, scans)
+
+
+def _replaced(first: Classified, scans: Sequence[FileScan]) -> bool:
+    attempts = Attempts(scans)
+    if not attempts.restarted:
+        return False
+    number = attempts.of(first.event.file, first.event.line)
+    return number is not None and number < attempts.last
 
 
 def _stalled_before_stop(

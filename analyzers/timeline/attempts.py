@@ -13,12 +13,17 @@ log beside the tree copies every attempt's lines under the same `[defaultN]:` ta
 nothing between them that says which attempt wrote them, so it is left out as well; the last
 attempt's own files hold the same lines. Errors of every attempt stay evidence: the first
 failure is often why the job restarted at all.
+
+A file several attempts wrote into (a launcher's console, a log a retry loop appended to) is
+cut where each later attempt begins (`analyzers.checkpoints.restarts`).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
+from analyzers.checkpoints.restarts import restart_lines
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import agent_attempt, folder_prefix
 
@@ -48,3 +53,34 @@ def _launcher_copies(scans: Sequence[FileScan], restarted: set[str]) -> list[str
         if scan.info.kind == FileKind.LAUNCHER
         and any(agent.startswith(folder_prefix(scan.info.path)) for agent in restarted)
     ]
+
+
+class Attempts:
+    """Which attempt of a restarted job wrote each line of a bundle."""
+
+    def __init__(self, scans: Sequence[FileScan]):
+        self._folder: dict[str, int] = {}
+        self._restarts: dict[str, list[int]] = {}
+        for scan in scans:
+            found = agent_attempt(scan.info.path)
+            if found is not None:
+                self._folder[scan.info.path] = found[1]
+            else:
+                lines = restart_lines(scan)
+                if lines:
+                    self._restarts[scan.info.path] = lines
+        numbers = [*self._folder.values(), *(len(v) for v in self._restarts.values())]
+        self.last = max(numbers, default=0)
+
+    @property
+    def restarted(self) -> bool:
+        return self.last > 0
+
+    def of(self, path: str, line: int) -> int | None:
+        """The attempt that wrote the line, None when its file does not say (a launcher log
+        beside an attempt tree, which copies every attempt's lines)."""
+        if path in self._folder:
+            return self._folder[path]
+        if path in self._restarts:
+            return bisect_right(self._restarts[path], line - 1)
+        return None if self._folder else 0

@@ -6,7 +6,9 @@ sequence is built from the fullest file of the best kind, and another file adds 
 checkpoints that file lacks (a copy adds nothing). Checkpoint identity is the normalised
 text plus its occurrence index on the rank, so "the 3rd `norm passed`" is the same point in
 two files of one rank and on two ranks. A restarted job's earlier attempts are left out
-(`analyzers.timeline.attempts`): the last attempt is where the ranks stopped.
+(`analyzers.timeline.attempts`): the last attempt is where the ranks stopped. In a file that
+several attempts wrote into (a launcher's console, a log appended by a retry loop) only the
+lines after the last restart count.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.checkpoints.patterns import waited_peer
+from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 from analyzers.ingest.layout import logical_path
@@ -46,6 +49,7 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         track = track_of(scan)
         if track is None or not len(track) or scan.info.path in replaced:
             continue
+        restarts = restart_lines(scan)
         peers = _wait_peers(track)
         # wait lines are dropped below, so their texts never join the timeline's
         table = [
@@ -56,6 +60,10 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         timeline.files.append(scan.info.path)
         priority = FILE_PRIORITY.get(scan.info.kind, 1)
         for rank, picked in _split_by_rank(track, scan.info.rank):
+            if restarts:
+                picked = [i for i in picked if track.line[i] >= restarts[-1]]
+                if not picked:
+                    continue
             if peers:
                 picked, pending = _without_waits(track, picked, peers)
                 if pending is not None:

@@ -473,3 +473,13 @@ def test_an_exception_raised_while_handling_another_stays_a_cascade_not_a_carrie
     items = classify_scans([scan_text("job/log_0.log", RERAISED_IN_HANDLER)], KNOWLEDGE)
     handler = next(i for i in items if "JobAborted" in i.event.text)
     assert handler.tier == TIER_CASCADE
+
+
+def test_an_error_followed_by_the_ranks_next_attempt_is_not_recovered() -> None:
+    """A retry loop appended attempt 1 to the rank's log: the rank was started again, it did
+    not carry on after its error (checkpoints.restarts)."""
+    run = ["load weights passed\n", "prefill start: 8 tokens\n", "  norm passed\n"]
+    error = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x8)\n"
+    scan = scan_text("job/log_1.log", "".join([*run, error, *run]))
+    (item,) = [i for i in classify_scans([scan], KNOWLEDGE) if "mat1" in i.event.text]
+    assert (item.recovered, item.tier) == (False, TIER_CAUSE)

@@ -109,3 +109,56 @@ def test_the_first_attempts_failure_is_the_first_error(tmp_path: Path) -> None:
     assert report.diagnosis.first_error is not None
     assert "corrupted batch header" in report.diagnosis.first_error.text
     assert report.diagnosis.culprit_ranks == [1]
+
+
+SHAPE = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x8)"
+WHOLE_RUN = [*FIRST_RUN, " MoE passed", "layer 0 passed", "model run success"]
+AGENT_REPORT = (
+    "E1204 13:17:09.517000 24819 torch/distributed/elastic/multiprocessing/api.py:1002] "
+    "failed (exitcode: 1) local_rank: 1 (pid: 24999) of binary: /srv/venv/bin/python3"
+)
+
+
+def test_a_console_every_attempt_wrote_into_is_read_from_its_last_attempt(tmp_path: Path) -> None:
+    """Without `--log-dir` the workers inherit torchrun's console: attempt 1's lines follow
+    the agent's report of attempt 0's failed child in the same file."""
+    first = [f"[default{r}]:{line}" for r in (0, 1) for line in WHOLE_RUN[:4]]
+    first += [f"[default1]:[rank1]: {SHAPE}", AGENT_REPORT]
+    second = [f"[default{r}]:{line}" for r in (0, 1) for line in FIRST_RUN[:3]]
+    _write(tmp_path, "job-47d2/stdout.log", first + second)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report) == {0: ("attention passed", 3), 1: ("attention passed", 3)}
+    assert report.diagnosis.first_error is not None
+    assert SHAPE in report.diagnosis.first_error.text
+
+
+def test_a_restarted_job_whose_last_attempt_finished_is_healthy(tmp_path: Path) -> None:
+    """docs/labelling.md#a-job-its-launcher-restarted: attempt 0 failed, attempt 1 ran to
+    every rank's success line."""
+    launcher = _attempt(tmp_path, 0, {0: (FIRST_RUN, []), 1: (FIRST_RUN, _traceback(1, SHAPE))})
+    launcher += [AGENT_REPORT]
+    launcher += _attempt(tmp_path, 1, {0: (WHOLE_RUN, []), 1: (WHOLE_RUN, [])})
+    _write(tmp_path, "job-47d2/launcher.log", launcher)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.category == "healthy"
+    assert report.diagnosis.culprit_ranks == []
+
+
+def test_a_restarted_job_whose_last_attempt_failed_again_is_not_healthy(tmp_path: Path) -> None:
+    """Counterexample: attempt 1 stopped before its success line, so attempt 0's failure
+    names the job."""
+    launcher = _attempt(tmp_path, 0, {0: (FIRST_RUN, []), 1: (FIRST_RUN, _traceback(1, SHAPE))})
+    launcher += [AGENT_REPORT]
+    launcher += _attempt(
+        tmp_path, 1, {0: (WHOLE_RUN[:-1], []), 1: (FIRST_RUN, _traceback(1, SHAPE))}
+    )
+    _write(tmp_path, "job-47d2/launcher.log", launcher)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.category == "shape_mismatch"
+    assert report.diagnosis.culprit_ranks == [1]

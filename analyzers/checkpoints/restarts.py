@@ -1,0 +1,85 @@
+"""Where a later attempt of a restarted job begins in a file every attempt wrote into.
+
+Not every restarted job keeps one folder per attempt. Without `--log-dir` the workers write
+into the launcher's own console, and a job script that retries the group itself appends
+each attempt to the same `log_<rank>.log`:
+
+    [default2]:[rank2]: RuntimeError: mat1 and mat2 shapes cannot be multiplied ...
+    E1204 20:52:14.921000 32754 .../api.py:1002] failed (exitcode: 1) local_rank: 2 ...
+    [default2]:... load weights passed        <- the same rank's first checkpoint again
+
+A rank that logged an error and then prints its own first checkpoint again was started
+anew: that is where a later attempt begins in such a file (`restart_lines`). When the
+launcher's report of the failed child stands between the two, the new attempt begins after
+that report. A rank whose first checkpoint repeats before any error (a loop that prints it
+every step) gives no such mark.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from analyzers.checkpoints.track import NO_RANK, track_of
+from analyzers.core.types import EventKind, FileScan
+
+# torchrun's agent reporting a child that failed: the worker group ends there
+_CACHE = "restart_lines"  # FileScan.facts key: the lines, once read (every stage asks)
+_CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
+
+
+def restart_lines(scan: FileScan) -> list[int]:
+    """Lines where a later attempt begins in a file several attempts wrote into (empty when
+    the file holds one run)."""
+    cached = scan.facts.get(_CACHE)
+    if isinstance(cached, list):
+        return cached
+    found = _restarts(scan)
+    scan.facts[_CACHE] = found
+    return found
+
+
+def _restarts(scan: FileScan) -> list[int]:
+    track = track_of(scan)
+    if track is None or not len(track):
+        return []
+    errors = sorted(e.line for e in scan.events if e.kind == EventKind.ERROR)
+    if not errors:
+        return []
+    reports = sorted(
+        e.line
+        for e in scan.events
+        if e.kind == EventKind.ERROR and _CHILD_FAILED.search(e.message or e.text)
+    )
+    first_text: dict[int, int] = {}
+    looping: set[int] = set()
+    seen: set[int] = set()  # ranks that printed progress in the current attempt
+    start, last_seen = 0, 0
+    found: list[int] = []
+    for index in range(len(track)):
+        rank, text, line = track.rank[index], track.text[index], track.line[index]
+        if rank == NO_RANK and scan.info.rank is not None:
+            rank = scan.info.rank
+        if rank not in first_text:
+            first_text[rank] = text
+        elif text == first_text[rank] and rank not in looping:
+            if rank in seen and _error_between(errors, start, line):
+                begin = _after_report(reports, last_seen, line) or line
+                found.append(begin)
+                start, seen = begin, set()
+            elif rank in seen:
+                looping.add(rank)
+        seen.add(rank)
+        last_seen = line
+    return found
+
+
+def _error_between(errors: list[int], start: int, end: int) -> bool:
+    index = bisect_right(errors, start)
+    return index < len(errors) and errors[index] < end
+
+
+def _after_report(reports: list[int], start: int, end: int) -> int | None:
+    """The line after the last launcher report of a failed child between two lines."""
+    inside = [line for line in reports if start < line < end]
+    return inside[-1] + 1 if inside else None

@@ -1,0 +1,52 @@
+"""Where a later attempt of a restarted job begins in a file every attempt wrote into.
+
+Example: torchrun's console without `--log-dir` (the workers inherit it) holds attempt 0's
+error, the agent's report of the failed child, then every rank's first checkpoint again.
+Example: a retry loop appends the new attempt to the same `log_<rank>.log`. Counterexamples:
+a first checkpoint that every request prints again with no error between, and an error the
+rank logged and then carried on after without starting over.
+"""
+
+from __future__ import annotations
+
+from analyzers.checkpoints.restarts import restart_lines
+from tests.analyzers.excerpts import scan_text
+
+RUN = ["load weights passed", "prefill start: 8 tokens", "  norm passed", "  attention passed"]
+REPORT = (
+    "E1204 20:50:10.377000 31016 torch/distributed/elastic/multiprocessing/api.py:1002] "
+    "failed (exitcode: 1) local_rank: 1 (pid: 31037) of binary: /usr/bin/python3"
+)
+SHAPE = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x8)"
+
+
+def _logged(rank: int, lines: list[str]) -> list[str]:
+    return [f"2026-12-04 20:50:08,{600 + i:03d} [rank{rank}] INFO {t}" for i, t in enumerate(lines)]
+
+
+def _console(*attempts: list[str]) -> str:
+    return "".join(line + "\n" for attempt in attempts for line in attempt)
+
+
+def test_a_console_shared_by_two_attempts_is_cut_after_the_agents_report() -> None:
+    first = [*_logged(0, RUN), *_logged(1, RUN[:3]), f"[rank1]: {SHAPE}", REPORT]
+    second = [*_logged(0, RUN), *_logged(1, RUN)]
+    scan = scan_text("job/output.log", _console(first, second))
+    assert restart_lines(scan) == [len(first) + 1]
+
+
+def test_a_log_appended_by_a_retry_loop_is_cut_where_the_rank_starts_over() -> None:
+    text = _console(RUN[:3], ["Traceback (most recent call last):", SHAPE], RUN)
+    scan = scan_text("job/log_1.log", text)
+    assert restart_lines(scan) == [6]
+
+
+def test_a_first_checkpoint_printed_for_every_request_is_no_restart() -> None:
+    requests = ["prefill start: 8 tokens", "  norm passed", "model run success"] * 3
+    text = _console(requests[:3], requests[3:6], [f"ERROR request 7 failed: {SHAPE}"], requests[6:])
+    assert restart_lines(scan_text("job/log_0.log", text)) == []
+
+
+def test_an_error_the_rank_carried_on_after_is_no_restart() -> None:
+    text = _console(RUN[:2], [f"ERROR {SHAPE}"], RUN[2:])
+    assert restart_lines(scan_text("job/log_0.log", text)) == []
