@@ -16,6 +16,7 @@ it`), for the sentence that explains a first error reported on another rank.
 from __future__ import annotations
 
 import re
+import signal
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -31,6 +32,7 @@ from analyzers.causal.wait_places import (
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
+from analyzers.checkpoints.track import NO_RANK
 from analyzers.classify.events import TIER_CAUSE, Classified
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
@@ -52,7 +54,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         if compared != list(named):
             return Blame(compared, say("blame.differ_from_source", many=several(compared)))
     if named:
-        ranks = agreed_on(chain.top, first) or global_ranks(named, first, scans)
+        ranks = agreed_on(chain.top, first) or killed_alongside(
+            global_ranks(named, first, scans), first, scans
+        )
         many = several(ranks)
         if first.rank is None:
             return Blame(ranks, say("blame.first_error_names", many=many))
@@ -70,6 +74,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
         return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
+    stopped_node = _stopped_node(first, correlation, scans)
+    if stopped_node:
+        return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
@@ -249,11 +256,70 @@ def global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileSc
         return sorted(set(named))
     own = [r for scan in scans if scan.info.path == first.event.file for r in _failures(scan)]
     records = [r for scan in scans for r in _failures(scan)]
+    share = _node_share(first, scans)
     ranks = set()
     for local in named:
         known = _global_of(local, own) or _global_of(local, records)
-        ranks.add(known.pop() if len(known) == 1 else local)
+        if len(known) == 1:
+            ranks.add(known.pop())
+        elif not own and local < len(share):
+            ranks.add(share[local])
+        else:
+            ranks.add(local)
     return sorted(ranks)
+
+
+def _stopped_node(
+    first: Classified, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> list[int]:
+    """The ranks an agent stopped from outside was running, when it ran only some of the
+    job's ranks (one node's agent of several, its file holding that node's ranks' progress
+    lines): the stop took them out and their peers lost them. An agent running every rank
+    names nobody this way."""
+    if correlation is None or not any(m.signature.outside_stop for m in first.matches):
+        return []
+    share = _node_share(first, scans)
+    everyone = {r.rank for r in correlation.ranks}
+    if not share or not set(share) < everyone:
+        return []
+    return share
+
+
+def _node_share(first: Classified, scans: Sequence[FileScan]) -> list[int]:
+    """The global ranks whose progress lines fill the first error's file, when they are one
+    unbroken run (`[rank3]` .. `[rank5]`): a launcher that numbers its children from 0 on
+    each node (a spawn per node, `process 1 terminated ...`) then means the run's second
+    rank. A file of ranks 0..n-1 maps each local rank to itself; a broken run maps nothing."""
+    for scan in scans:
+        if scan.info.path != first.event.file:
+            continue
+        track = scan.facts.get("checkpoints")
+        seen = sorted(set(track.rank) - {NO_RANK}) if track is not None else []
+        if seen and seen == list(range(seen[0], seen[0] + len(seen))):
+            return seen
+    return []
+
+
+def killed_alongside(
+    ranks: Sequence[int], first: Classified, scans: Sequence[FileScan]
+) -> list[int]:
+    """A launcher line about one child killed by SIGKILL, with the same agent's report
+    listing more of its children killed by SIGKILL: the kill took them together (a node's
+    processes taken by the host's OOM killer or a reboot), and each is a culprit, not only
+    the one the agent noticed first. Children the agent stopped itself (SIGTERM) or that
+    exited with a status are not added."""
+    if not any(m.signature.culprit == "local_rank" for m in first.matches):
+        return list(ranks)
+    own = [r for scan in scans if scan.info.path == first.event.file for r in _failures(scan)]
+    killed = {r.get("rank") for r in own if _sigkilled(r)} - {None}
+    if not killed or not set(ranks) <= killed:
+        return list(ranks)
+    return sorted({*ranks, *(r for r in killed if isinstance(r, int))})
+
+
+def _sigkilled(record: Mapping[str, object]) -> bool:
+    code = record.get("exitcode")
+    return isinstance(code, int) and code == -signal.SIGKILL
 
 
 def _failures(scan: FileScan) -> Sequence[Mapping[str, object]]:

@@ -49,7 +49,7 @@ def find_first_error(
     promote_silent_ends(errors, correlation, scans)
     demote_later_attempts(errors, scans)
     demote_explained_waits(errors, offsets)
-    demote_cascades_after_stop(errors, offsets)
+    demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors)
     ordered = causal_order(errors, offsets)
     if not ordered:
@@ -177,22 +177,56 @@ def demote_waits_behind_another_rank(items: Sequence[Classified]) -> None:
             item.tier, item.demoted = TIER_CASCADE, True
 
 
-def demote_cascades_after_stop(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
+def demote_cascades_after_stop(
+    items: Sequence[Classified], offsets: Mapping[int, float], scans: Sequence[FileScan] = ()
+) -> None:
     """A lost peer or a re-raise printed after the job was stopped from outside (the agent's
     signal record, a scheduler's cancel) is what the stop did to the ranks: an interrupted
-    rank drops its connections and its peers report them closed."""
+    rank drops its connections and its peers report them closed. On a job of several nodes
+    the stopped agent's node is not the one whose ranks report the loss, and their lines
+    often carry no time: a line with none is after the stop when the lines its file printed
+    before it are already no earlier than the stop, within the clocks' tolerance."""
     stops = [i for i in items if i.best is not None and i.best.signature.outside_stop]
     if not stops:
         return
     stop = min(stops, key=lambda i: (i.order, i.event.line))
     copies = _copies_in(items, stop)
+    stopped = epoch(stop, offsets)
+    floors = _untimed_floors(items, scans) if stopped is not None else {}
     for item in items:
         if (
             item.tier <= TIER_CASCADE
             and item.tier > stop.tier
-            and _after(item, stop, offsets, copies)
+            and (
+                _after(item, stop, offsets, copies)
+                or (
+                    stopped is not None
+                    and item.order != stop.order
+                    and floors.get(id(item), stopped - 2 * CLOCK_TOLERANCE_S)
+                    >= stopped - CLOCK_TOLERANCE_S
+                )
+            )
         ):
             item.tier, item.demoted = stop.tier - 0.5, True
+
+
+def _untimed_floors(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, float]:
+    """{id(item): the latest time its file printed before it}, for lines without a time of
+    their own in files whose progress lines carry one: the line was written after those."""
+    times: dict[int, list[tuple[int, float]]] = {}
+    for order, scan in enumerate(scans):
+        track = scan.facts.get("checkpoints")
+        if track is None:
+            continue
+        times[order] = [(n, t) for n, t in zip(track.line, track.time, strict=True) if t == t]
+    floors: dict[int, float] = {}
+    for item in items:
+        if item.event.timestamp is not None or item.order not in times:
+            continue
+        before = [t for n, t in times[item.order] if n < item.event.line]
+        if before:
+            floors[id(item)] = max(before)
+    return floors
 
 
 def _copies_in(

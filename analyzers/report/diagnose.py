@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
+from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
 from analyzers.causal.first_error import CausalChain, find_first_error
 from analyzers.causal.killed_together import killed_together
 from analyzers.causal.labels import first_error_label
-from analyzers.causal.stalled import stalled
+from analyzers.causal.stalled import STALLED, stalled
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
     TIER_UNKNOWN,
@@ -85,8 +86,28 @@ def _stalled_before_stop(
     cause."""
     if not (_only_outside_stops(chain) or killed_together(correlation, scans)):
         return None
+    if _only_outside_stops(chain) and _cut_off_advancing(chain, correlation):
+        return None
     verdict = stalled(correlation, scans)
     return verdict if verdict and verdict.culprits else None
+
+
+def _cut_off_advancing(chain: CausalChain, correlation: Correlation) -> bool:
+    """The stop came while the ranks that went quiet were still advancing: each printed a
+    progress line within the clocks' tolerance before the stop's record (an agent stopped on
+    one node of several ends its ranks mid-step). They did not stall before it; the stop is
+    what ended them. A rank with no timed progress line says nothing and keeps the reading."""
+    assert chain.first is not None
+    stopped_at = epoch(chain.first, correlation.clock_offsets)
+    quiet = [r.rank for r in correlation.ranks if r.status in STALLED]
+    if stopped_at is None or not quiet:
+        return False
+    for rank in quiet:
+        seq = correlation.timeline.ranks.get(rank)
+        last = seq.time[-1] if seq is not None and len(seq.time) else float("nan")
+        if last != last or not 0 <= stopped_at - last <= CLOCK_TOLERANCE_S:
+            return False
+    return True
 
 
 def _only_outside_stops(chain: CausalChain) -> bool:

@@ -1,0 +1,157 @@
+"""Culprits on jobs of two nodes, each with its own launcher and its own folder: a node's
+launcher numbers its children from 0, a node can lose all its ranks at once, and an agent
+stopped from outside runs only its node's ranks (docs/labelling.md, "A node that drops out").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzers import AnalyzeOptions, analyze
+from analyzers.core.types import Diagnosis
+from tests.analyzers.job_bundles import CLOSED, bundle
+
+PARTS = [" norm passed", " attention passed", " MoE passed", "layer 0 passed", " norm passed"]
+
+
+def progress(rank: int, second: int = 20, tag: str = "") -> list[str]:
+    return [
+        f"{tag}2026-12-04 18:01:{second:02d},{100 + 10 * n + rank:03d} [rank{rank}] INFO {part}"
+        for n, part in enumerate(PARTS)
+    ]
+
+
+def lost_peer(rank: int, tag: str = "") -> list[str]:
+    return [
+        f"{tag}[rank{rank}]: Traceback (most recent call last):",
+        f'{tag}[rank{rank}]:   File "/srv/infer/model.py", line 88, in attention',
+        f"{tag}[rank{rank}]: RuntimeError: {CLOSED}",
+    ]
+
+
+def diagnose(tmp_path: Path, files: dict[str, str]) -> Diagnosis:
+    return analyze(bundle(tmp_path, [], 4, files), AnalyzeOptions(workers=1)).diagnosis
+
+
+# --- a spawn per node: the child's index is its place among the node's ranks -------------
+
+SEGV = (
+    "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV"
+)
+
+
+def spawned(first: int) -> str:
+    """One node's stdout: ranks `first` and `first + 1`, the second of them silent after its
+    last progress line, the other losing it, then the spawn's report of child 1."""
+    lines = progress(first) + progress(first + 1) + lost_peer(first)
+    lines += ["Traceback (most recent call last):", '  File "<string>", line 5, in <module>', SEGV]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_spawn_index_on_the_second_node_is_that_nodes_second_rank(tmp_path: Path) -> None:
+    files = {
+        "node0/stdout.log": "\n".join(progress(0) + progress(1) + lost_peer(0)) + "\n",
+        "node1/stdout.log": spawned(2),
+    }
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.first_error is not None
+    assert "SIGSEGV" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_spawn_index_in_a_file_of_ranks_from_zero_is_the_rank_itself(tmp_path: Path) -> None:
+    files = {"stdout.log": spawned(0)}
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.culprit_ranks == [1]
+
+
+# --- one agent reporting several children killed ------------------------------------------
+
+AGENT = "E1204 18:01:21.500000 7001 torch/distributed/elastic/multiprocessing/api.py:1002]"
+
+
+def report(second_exit: str) -> list[str]:
+    """torchrun's failure summary for a node running ranks 2 and 3."""
+    return [
+        f"{AGENT} failed (exitcode: -9) local_rank: 0 (pid: 7010) of binary: /usr/bin/python3",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "======================================================",
+        "infer.py FAILED",
+        "------------------------------------------------------",
+        "Failures:",
+        "[1]:",
+        "  time      : 2026-12-04_18:01:21",
+        "  host      : node-b",
+        "  rank      : 3 (local_rank: 1)",
+        f"  exitcode  : {second_exit}",
+        "  error_file: <N/A>",
+        "------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-12-04_18:01:21",
+        "  host      : node-b",
+        "  rank      : 2 (local_rank: 0)",
+        "  exitcode  : -9 (pid: 7010)  (SIGKILL)",
+        "  error_file: <N/A>",
+        "  traceback : Signal 9 (SIGKILL) received by PID 7010",
+        "======================================================",
+    ]
+
+
+def killed_node(tmp_path: Path, second_exit: str) -> Diagnosis:
+    teed = [f"[default{r - 2}]:{line}" for r in (2, 3) for line in progress(r)]
+    files = {
+        "node0/launcher.log": "\n".join(progress(0) + progress(1) + lost_peer(0)) + "\n",
+        "node1/launcher.log": "\n".join(teed + report(second_exit)) + "\n",
+    }
+    return diagnose(tmp_path, files)
+
+
+def test_children_one_agent_reports_killed_by_sigkill_are_all_culprits(tmp_path: Path) -> None:
+    diagnosis = killed_node(tmp_path, "-9 (pid: 7011)  (SIGKILL)")
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_a_child_that_exited_with_a_status_is_not_added(tmp_path: Path) -> None:
+    diagnosis = killed_node(tmp_path, "1 (pid: 7011)")
+    assert diagnosis.culprit_ranks == [2]
+
+
+# --- an agent stopped from outside on one node of two -------------------------------------
+
+STOP = (
+    "W1204 18:01:20.190000 7001 torch/distributed/elastic/agent/server/api.py:753] "
+    "Received 15 death signal, shutting down workers"
+)
+
+
+def stopped_node(tmp_path: Path, node1_second: int) -> Diagnosis:
+    """Node 1's agent gets SIGTERM at 18:01:20.19; its ranks' last progress lines are at
+    `node1_second`. Node 0's ranks lose them; their lines about it carry no time."""
+    node0 = [f"[default{r}]:{line}" for r in (0, 1) for line in progress(r)]
+    node0 += [line for r in (0, 1) for line in lost_peer(r, f"[default{r}]:")]
+    node1 = [f"[default{r - 2}]:{line}" for r in (2, 3) for line in progress(r, node1_second)]
+    node1 += [
+        STOP,
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7001 got signal: 15",
+    ]
+    files = {
+        "node0/console.log": "\n".join(node0) + "\n",
+        "node1/console.log": "\n".join(node1) + "\n",
+    }
+    return diagnose(tmp_path, files)
+
+
+def test_an_agent_stopped_mid_step_is_the_first_error_and_names_its_ranks(tmp_path: Path) -> None:
+    diagnosis = stopped_node(tmp_path, 20)
+    assert diagnosis.first_error is not None
+    assert "Received 15 death signal" in diagnosis.first_error.text
+    assert diagnosis.category != "hang"
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_ranks_quiet_long_before_the_stop_are_still_read_as_a_stall(tmp_path: Path) -> None:
+    diagnosis = stopped_node(tmp_path, 1)
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2, 3]
