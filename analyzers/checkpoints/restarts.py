@@ -44,8 +44,8 @@ def _restarts(scan: FileScan) -> list[int]:
     if track is None or not len(track):
         return []
     errors = sorted(e.line for e in scan.events if e.kind == EventKind.ERROR)
-    if not errors:
-        return []
+    if not errors or max(track.line) < errors[0]:
+        return []  # no progress line after an error: nothing started anew
     reports = sorted(
         e.line
         for e in scan.events
