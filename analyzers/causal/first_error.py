@@ -12,6 +12,7 @@ stamps count as no time where other lines carry the program's own: another clock
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
@@ -212,21 +213,35 @@ def demote_cascades_after_stop(
 
 def _untimed_floors(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, float]:
     """{id(item): the latest time its file printed before it}, for lines without a time of
-    their own in files whose progress lines carry one: the line was written after those."""
-    times: dict[int, list[tuple[int, float]]] = {}
-    for order, scan in enumerate(scans):
-        track = scan.facts.get("checkpoints")
-        if track is None:
-            continue
-        times[order] = [(n, t) for n, t in zip(track.line, track.time, strict=True) if t == t]
+    their own in files whose progress lines carry one: the line was written after those.
+    One pass over each such file's progress lines (a running maximum), then a bisection per
+    line, so a long file costs its length once."""
+    wanted = {item.order for item in items if item.event.timestamp is None}
+    peaks_of: dict[int, tuple[list[int], list[float]]] = {}
+    for order in wanted:
+        track = scans[order].facts.get("checkpoints") if order < len(scans) else None
+        if track is not None:
+            peaks_of[order] = _running_peaks(track.line, track.time)
     floors: dict[int, float] = {}
     for item in items:
-        if item.event.timestamp is not None or item.order not in times:
+        if item.event.timestamp is not None or item.order not in peaks_of:
             continue
-        before = [t for n, t in times[item.order] if n < item.event.line]
+        lines, peaks = peaks_of[item.order]
+        before = bisect_left(lines, item.event.line)  # progress lines above this one
         if before:
-            floors[id(item)] = max(before)
+            floors[id(item)] = peaks[before - 1]
     return floors
+
+
+def _running_peaks(lines: Iterable[int], times: Iterable[float]) -> tuple[list[int], list[float]]:
+    """The timed progress lines of a file in order, each with the latest time up to it."""
+    kept, peaks, peak = [], [], float("-inf")
+    for line, time in zip(lines, times, strict=True):
+        if time == time:  # NaN: an untimed progress line
+            peak = time if time > peak else peak
+            kept.append(line)
+            peaks.append(peak)
+    return kept, peaks
 
 
 def _copies_in(
