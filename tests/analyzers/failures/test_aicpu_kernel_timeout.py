@@ -1,0 +1,49 @@
+"""An AI CPU kernel that ran out of time, recorded by the error manager as E30008.
+
+docs/labelling.md#an-ai-cpu-kernel-that-runs-out-of-time: the record at the head of the block
+is the first error, the runtime's `Aicpu kernel execute failed` line under it restates it; the
+label is `aicore_timeout` with `hang` beside it (a data-feeding kernel starved by its host
+pipeline). The excerpt follows the error manager's block shape; ids and times are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+BLOCK = (
+    "Error Message is :\n"
+    "E30008: AI CPU operator execution time out.\n"
+    "        Possible Cause: 1. For the GetNext operator, its preprocessing duration may be too long.\n"
+    "        TraceBack (most recent call last):\n"
+    "        Aicpu kernel execute failed, device_id=2, stream_id=7, task_id=11, "
+    "fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]\n"
+    "        rtStreamSynchronizeWithTimeout execute failed, reason=[aicpu timeout]"
+    "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:49]\n"
+)
+
+
+def test_the_error_manager_record_is_the_first_error() -> None:
+    diagnosis = diagnose_text("job/train.log", BLOCK)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "E30008: AI CPU operator execution time out" in diagnosis.first_error.text
+    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_reason_word_alone_reads_as_the_same_timeout() -> None:
+    text = (
+        "EE9999: [PID: 6210] 2026-08-02-09:14:03.220.118 rtStreamSynchronizeWithTimeout "
+        "execute failed, reason=[aicpu timeout]\n"
+    )
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "aicpu timeout" in diagnosis.first_error.text
+    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_aicpu_exception_is_not_read_as_a_timeout() -> None:
+    text = "rtStreamSynchronize execute failed, reason=[aicpu exception]\n"
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert "hang" not in {alt.category for alt in diagnosis.alternatives}
