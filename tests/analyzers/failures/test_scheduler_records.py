@@ -2,11 +2,13 @@
 
 docs/labelling.md#a-job-stopped-from-outside: Slurm's step daemon records a job ended by its
 time limit or by preemption; like torchelastic's signal record, it is the answer only when
-nothing in the job failed first (`other`, `hang` beside it).
+nothing in the job failed first (`other`, `hang` beside it). Torque/PBS, Moab and LSF record
+the same stops in their own words and read alike.
 docs/labelling.md#a-scheduler-that-refuses-the-request: srun or sbatch refusing a request the
 allocation or partition cannot meet is the launch script's request (`config`); so is Volcano's
 NPU plugin refusing the nodes it checked for a task, which leaves the job Pending (`config`,
-`driver_env` beside it). Values are our own, in Slurm's and the plugin's real wordings.
+`driver_env` beside it); a node refusing the step's credential is the cluster's set-up
+(`driver_env`, `config` beside it). Values are our own, in the schedulers' real wordings.
 """
 
 from __future__ import annotations
@@ -43,6 +45,37 @@ TASK_FAILED_THEN_STEP_CANCELLED = """\
 srun: error: gpu-c014: task 4: Exited with exit code 1
 srun: Terminating job step 6203980.0
 slurmstepd: error: *** STEP 6203980.0 ON gpu-c014 CANCELLED AT 2026-02-18T22:03:51 ***
+"""
+
+TORQUE_WALLTIME = """\
+step 8800 loss 1.21
+=>> PBS: job killed: walltime 7219 exceeded limit 7200
+"""
+
+MOAB_MAIL = """\
+PBS Job Id: 771203.sched-01
+Job Name:   ddp_train
+job deleted
+Job deleted at request of root@sched-01
+MOAB_INFO:  job exceeded wallclock limit
+"""
+
+LSF_RUN_LIMIT = """\
+------------------------------------------------------------
+
+TERM_RUNLIMIT: job killed after reaching LSF run time limit.
+Exited with exit code 140.
+"""
+
+# A node whose slurmd does not accept the step's credential: no task starts.
+CREDENTIAL_REFUSED = """\
+srun: error: Task launch for StepId=88123.0 failed on node gpu-a04: Job credential expired
+srun: launch/slurm: launch_p_step_launch: StepId=88123.0 aborted before step completely launched.
+"""
+
+# Counterexample: the aborted launch line alone names no reason.
+LAUNCH_ABORTED_ONLY = """\
+srun: launch/slurm: launch_p_step_launch: StepId=88123.0 aborted before step completely launched.
 """
 
 STEP_REFUSED = """\
@@ -149,3 +182,30 @@ def test_the_schedulers_own_record_of_the_refusal_reads_the_same_way() -> None:
 def test_a_placed_pod_is_no_refusal() -> None:
     diagnosis = diagnose_text("describe-pod.txt", NODE_CHECK_PASSED)
     assert "cfg.npu_scheduler_node_check_failed" not in _rules(diagnosis)
+
+
+def test_other_schedulers_time_limit_kills_read_as_the_stop() -> None:
+    for name, text, words in (
+        ("job.o7219", TORQUE_WALLTIME, "walltime 7219 exceeded limit 7200"),
+        ("mail.txt", MOAB_MAIL, "job exceeded wallclock limit"),
+        ("lsf.o771", LSF_RUN_LIMIT, "TERM_RUNLIMIT"),
+    ):
+        diagnosis = diagnose_text(name, text)
+        assert diagnosis.category == "other", (name, diagnosis.root_cause)
+        assert diagnosis.first_error is not None, name
+        assert words in diagnosis.first_error.text, name
+        assert "ext.scheduler_cancelled" in _rules(diagnosis), name
+
+
+def test_a_node_refusing_the_step_credential_is_the_clusters_setup() -> None:
+    diagnosis = diagnose_text("slurm-88123.out", CREDENTIAL_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Job credential expired" in diagnosis.first_error.text
+    assert "env.slurm_task_launch_refused" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_an_aborted_launch_with_no_reason_is_no_credential_refusal() -> None:
+    diagnosis = diagnose_text("slurm-88123.out", LAUNCH_ABORTED_ONLY)
+    assert "env.slurm_task_launch_refused" not in _rules(diagnosis)
