@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 from tests.analyzers.failures.test_operator_failures import CASES as OPERATOR_CASES
 
 MISSING_BINARY = OPERATOR_CASES[0][1]
@@ -200,3 +200,37 @@ def test_a_synchronize_labelled_by_its_code_still_offers_its_literal_reading() -
     diagnosis = diagnose_text("job/rank0.log", SYNC_COLLECTIVE_WAIT)
     assert diagnosis.category == "hccl"
     assert "stream_sync" in [alt.category for alt in diagnosis.alternatives]
+
+
+# Four ranks under TORCH_DISTRIBUTED_DEBUG=DETAIL, one log per rank: rank 2's log stops in
+# layer 1 with no error, rank 0's monitored barrier names it, ranks 1 and 3 lose rank 0.
+# Written for this test in the shape c10d prints; the lines between are the ranks' own.
+def _barrier_bundle() -> dict[str, str]:
+    head = (
+        "[2026-03-05 10:01:02,100][infer][rank{r}][INFO] prefill start: 8 tokens\n"
+        "[2026-03-05 10:01:02,110][infer][rank{r}][DEBUG] layer 1 norm: shape=(8, 64) nan=0 inf=0\n"
+        "[2026-03-05 10:01:02,111][infer][rank{r}][INFO]  norm passed\n"
+        "[2026-03-05 10:01:02,130][infer][rank{r}][DEBUG] comm: all_reduce numel=512 errors=0\n"
+        "[2026-03-05 10:01:02,131][infer][rank{r}][INFO]  attention passed\n"
+    )
+    files = {f"job/log_{r}.log": head.format(r=r) for r in range(4)}
+    files["job/log_0.log"] += (
+        "[rank0]:[E305 10:01:12.140000000 ProcessGroupGloo.cpp:2901] [Rank 0]: Rank 2 failed "
+        "to pass monitoredBarrier in 10000 ms\n"
+        "[rank0]: RuntimeError: [Rank 0]: Ranks 2 failed to pass monitoredBarrier in 10000 ms\n"
+    )
+    for r in (1, 3):
+        files[f"job/log_{r}.log"] += (
+            f"[rank{r}]:[E305 10:01:12.150000000 ProcessGroupGloo.cpp:67] Rank {r} successfully "
+            "reached monitoredBarrier, but received errors while waiting for send/recv from "
+            "rank 0. Please check rank 0 logs for faulty rank.\n"
+        )
+    return files
+
+
+def test_a_monitored_barrier_report_offers_a_stuck_and_a_gone_rank_beside_it() -> None:
+    """The barrier names who did not arrive, not why (docs/labelling.md#a-peer-that-stopped-answering)."""
+    diagnosis = diagnose_files(_barrier_bundle())
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
+    assert {"hang", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
