@@ -19,6 +19,19 @@ NCCL's exceptions end the same way with the reason on the next line, not indente
 
 That line is NCCL's own account of the failure and often holds no error word; it becomes an
 ERROR event of its own, and the bare header none.
+
+An error object printed one member a line ends the same way: a notebook front end's copy of a
+failed cell's error (VS Code's Jupyter output) names the exception, then gives its text in the
+next member, and a saved notebook's error output does so as `ename`/`evalue`:
+
+    {
+        "name": "RuntimeError",                            <- header: the exception's class
+        "message": "indices should be either on cpu or on the same device as the indexed
+                    tensor (cuda:0)",                      <- its text, often no error word
+        "stack": "-----...
+
+The message member (unquoted by `formats.jsonlines.take_member`) becomes an ERROR event read as
+the exception line it stands for (`RuntimeError: indices should be ...`), and the name none.
 """
 
 from __future__ import annotations
@@ -27,11 +40,16 @@ import re
 from dataclasses import dataclass, field
 
 from analyzers.core.types import EventKind
+from analyzers.formats import jsonlines
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
 
 _HEADLINE = re.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
 _LAST_ERROR = "Last error:"
+# `"name": "RuntimeError",` / `"ename": "ValueError",`: an exception's class as an object member
+_ERROR_NAME = re.compile(
+    r'\s*"e?name"\s*:\s*"(?P<name>[A-Za-z_][\w.]*(?:Error|Exception))"\s*,?\s*$'
+)
 _MAX_LINES = 8
 
 
@@ -42,6 +60,7 @@ class _Open:
     indent: int
     parts: list[str] = field(default_factory=list)
     reason_next: bool = False  # NCCL's `Last error:`: the next line is the message
+    error_name: str = ""  # an error object's `"name"` member: the next member is its message
 
 
 class IndentedMessageTracker:
@@ -54,7 +73,13 @@ class IndentedMessageTracker:
     def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         key, message = line.stream_key, line.message
         head = self._open.get(key)
-        if head is not None and head.reason_next:
+        if head is not None and head.error_name:
+            del self._open[key]
+            if line.source == jsonlines.NAME:  # the message member, unquoted
+                line.message = f"{head.error_name}: {message}"
+                sink.emit(lineno, line, EventKind.ERROR)
+                return True
+        elif head is not None and head.reason_next:
             del self._open[key]
             if message.strip() and line.level not in QUIET_LEVELS:
                 sink.emit(lineno, line, EventKind.ERROR)
@@ -66,6 +91,10 @@ class IndentedMessageTracker:
             self.close(key, sink)
         if line.level in QUIET_LEVELS or line.level == "WARNING":
             return False
+        named = _ERROR_NAME.match(message)
+        if named is not None:
+            self._open[key] = _Open(lineno, line, _lead(message), error_name=named["name"])
+            return True
         if message.strip() == _LAST_ERROR:
             self._open[key] = _Open(lineno, line, _lead(message), reason_next=True)
             return True
@@ -76,7 +105,7 @@ class IndentedMessageTracker:
 
     def close(self, key: str, sink: Sink) -> None:
         head = self._open.pop(key, None)
-        if head is None or head.reason_next:
+        if head is None or head.reason_next or head.error_name:
             return
         message = " ".join([head.line.message.strip(), *head.parts])
         event = sink.emit(head.lineno, head.line, EventKind.ERROR, message=message)

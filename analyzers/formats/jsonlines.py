@@ -12,11 +12,19 @@ and a docker `log` value keeps its own prefixes for the next round of `parse_lin
 
 `parse_line` calls `take` only for text that starts with `{`; every other line pays one
 character comparison.
+
+An error object printed over several lines, one member a line, is read by its message member
+alone (`take_member`): the error a notebook front end copies out of a failed cell, as VS Code's
+Jupyter output gives it (`"name": "RuntimeError",` then `"message": "indices should be ...",`
+then a `"stack"` string), and the error output of a saved notebook (`"ename"`, `"evalue"`).
+The member's string is the line's message, unquoted, so the error reads as if printed alone;
+the other members (the name, the stack whose lines follow unquoted) are left as they are.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,6 +54,28 @@ def take(line: ParsedLine) -> bool:
     line.source = NAME
     line.message = message.rstrip("\n")
     _read_fields(line, fields)
+    return True
+
+
+# One member of a pretty-printed object on its own line: `"message": "...",` (the comma
+# optional on the last member). Only the keys error outputs use for the error's text.
+_MEMBER = re.compile(r'\s*"(?:message|evalue)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+
+
+def take_member(line: ParsedLine) -> bool:
+    """Read `line.message` as the message member of a multi-line error object; False (line
+    untouched) when it is no such member."""
+    match = _MEMBER.match(line.message)
+    if match is None:
+        return False
+    try:
+        message = json.loads(match.group(1))
+    except ValueError:
+        return False
+    if not isinstance(message, str) or not message.strip():
+        return False
+    line.source = NAME
+    line.message = message.strip()
     return True
 
 

@@ -70,6 +70,8 @@ def parse_line(text: str) -> ParsedLine:
             line.level = None  # the quiet level was the relay's, not the worker's
         if line.message[:1] == "{" and jsonlines.take(line):
             continue  # the object's message may carry its own prefixes
+        if line.message.lstrip()[:1] == '"' and jsonlines.take_member(line):
+            continue
         if not _take_header(line):
             break
     if line.source == torch_npu.CANN:

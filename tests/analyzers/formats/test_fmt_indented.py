@@ -107,3 +107,47 @@ def test_a_logged_loader_headline_is_cited_with_the_reason_below_it():
         "checkpoint, the shape in current model is torch.Size([2, 32, 32])."
     )
     assert "layers.1.experts" in error.message
+
+
+# A notebook front end's copy of a failed cell's error, one member a line (made-up cell)
+NOTEBOOK_ERROR = (
+    "{\n"
+    '\t"name": "RuntimeError",\n'
+    '\t"message": "indices should be either on cpu or on the same device as the indexed tensor (cuda:1)",\n'
+    '\t"stack": "---------------------------------------------------------------------------\n'
+    "RuntimeError                              Traceback (most recent call last)\n"
+    "Cell In[7], line 4\n"
+    "---> 4 logits = model(**batch)\n"
+)
+
+SAVED_NOTEBOOK_ERROR = (
+    '   "ename": "ValueError",\n'
+    '   "evalue": "Attempt to split tensors that exceed maximum supported devices. Current LLAMA_MAX_DEVICES=1",\n'
+    '   "output_type": "error",\n'
+)
+
+
+def test_an_error_objects_message_member_is_its_exception_line():
+    errors = [e for e in scan(NOTEBOOK_ERROR).events if e.kind == EventKind.ERROR]
+    assert errors[0].line == 3
+    assert errors[0].message == (
+        "RuntimeError: indices should be either on cpu or on the same device as the indexed "
+        "tensor (cuda:1)"
+    )
+
+
+def test_a_notebook_error_is_read_by_its_message_member():
+    diagnosis = diagnose_text("job/cell_output.log", NOTEBOOK_ERROR)
+    assert diagnosis.category == "operator"
+    assert "indices should be either on cpu" in diagnosis.first_error.text
+
+
+def test_a_saved_notebooks_ename_and_evalue_read_the_same_way():
+    diagnosis = diagnose_text("job/cell_output.log", SAVED_NOTEBOOK_ERROR)
+    assert diagnosis.category == "config"
+    assert "exceed maximum supported devices" in diagnosis.first_error.text
+
+
+def test_a_name_member_that_names_no_exception_opens_nothing():
+    text = '  "name": "llama-3-8b",\n  "message": "weights loaded in 3.2 s",\n'
+    assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]

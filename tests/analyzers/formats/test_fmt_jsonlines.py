@@ -101,3 +101,30 @@ def test_other_braced_lines_stay_plain_text(line):
 def test_a_json_object_under_a_torchrun_prefix_is_read():
     parsed = parse_line('[default1]:{"level": "INFO", "message": "layer 0 passed"}')
     assert (parsed.message, parsed.level, parsed.local_rank) == ("layer 0 passed", "INFO", 1)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '\t"message": "indices should be either on cpu (cuda:1)",',
+            "indices should be either on cpu (cuda:1)",
+        ),
+        (
+            '    "evalue": "CUDA out of memory. Tried to allocate 2.00 GiB"',
+            "CUDA out of memory. Tried to allocate 2.00 GiB",
+        ),
+        ('"message": "a \\"quoted\\" word",', 'a "quoted" word'),
+    ],
+)
+def test_an_error_objects_message_member_is_read_unquoted(line, message):
+    parsed = parse_line(line)
+    assert (parsed.message, parsed.source) == (message, "jsonlines")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['"name": "RuntimeError",', '"message": "",', '"message": "cut here', "message: plain words"],
+)
+def test_other_member_lines_stay_plain_text(line):
+    assert parse_line(line).source is None
