@@ -77,6 +77,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     stopped_node = _stopped_node(first, correlation, scans)
     if stopped_node:
         return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
+    if any(match.signature.shared_setting for match in first.matches):
+        # every rank read the same setting: a rank is singled out only by a line naming it
+        return unreached_store(chain) or keys_waited_for(chain) or NOBODY
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     # an interrupt says who was outside the collective; a rank quiet after it was blocked

@@ -11,6 +11,7 @@ library's warning and its later error can be two different failures that one rul
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from analyzers.classify.events import Classified
@@ -35,3 +36,30 @@ def warned_before(first: Classified, ordered: Sequence[Classified]) -> Classifie
         if item.event.kind == EventKind.WARNING and earliest is None:
             earliest = item
     return earliest
+
+
+# `(host, port)` as c10d prints an endpoint in its socket messages
+_ENDPOINT = re.compile(r"\(([^\s,()]+), (\d+)\)")
+
+
+def announced_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
+    """The earliest warning, before `first` in causal order, of a rule `first`'s rule lists
+    under `warned_by` that names the same endpoint: a connect to a host whose name did not
+    resolve times out, and the lookup warning printed before it is why. Another endpoint's
+    warning is another story (a harmless lookup of a different host)."""
+    if first.best is None or not first.best.signature.warned_by:
+        return None
+    wanted = _endpoints(first)
+    if not wanted:
+        return None
+    rules = first.best.signature.warned_by
+    for item in ordered:
+        if item is first:
+            return None
+        if item.best is not None and item.best.signature.id in rules and _endpoints(item) & wanted:
+            return item
+    return None
+
+
+def _endpoints(item: Classified) -> set[tuple[str, str]]:
+    return set(_ENDPOINT.findall(item.event.message or item.event.text))

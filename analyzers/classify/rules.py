@@ -73,6 +73,12 @@ class Signature:
     # the line reports a message a peer sent that did not fit (checked on arrival): the sender
     # was running, so a rank that merely went quiet is not singled out by this line
     peer_sent: bool = False
+    # the line reports a setting every rank reads (the store's host name): a rank that only
+    # went quiet is not singled out by it, only a line that names the rank
+    shared_setting: bool = False
+    # ids of warning rules whose earlier line naming the same `(host, port)` says why this
+    # line failed (causal.warned_first.announced_before)
+    warned_by: tuple[str, ...] = ()
     # the rank the line names is the reference every rank compared itself with (its values
     # were broadcast): the writers are the ranks that differ from it, so the named rank is the
     # odd one only when most ranks wrote the line (causal.source_compared)
@@ -213,7 +219,12 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
     known = {sig.id for sig in signatures}
     for sig in signatures:
-        named = set(sig.yields_to) | set(sig.yields_to_earlier) | set(sig.waits_behind)
+        named = (
+            set(sig.yields_to)
+            | set(sig.yields_to_earlier)
+            | set(sig.waits_behind)
+            | set(sig.warned_by)
+        )
         unknown = sorted(named - known)
         if unknown:
             raise KnowledgeError(
@@ -254,6 +265,8 @@ def _signature(entry: Entry) -> Signature:
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
+        shared_setting=entry.get("shared_setting", bool, False),
+        warned_by=entry.strings("warned_by", required=False),
         names_source=entry.get("names_source", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),

@@ -590,3 +590,29 @@ def test_a_failure_every_rank_shares_with_its_own_numbers_blames_no_rank(tmp_pat
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.category == "weight_load"
     assert diagnosis.culprit_ranks == []
+
+
+def _lookup_failed(log: RankLog, host: str) -> RankLog:
+    return log.raw(
+        "[W1204 09:10:01.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of "
+        f"({host}, 36949) cannot be retrieved (gai error: -2 - Name or service not known)."
+    )
+
+
+def test_a_store_host_every_rank_failed_to_resolve_blames_no_rank(tmp_path: Path) -> None:
+    """Every rank was given the same unresolvable MASTER_ADDR; the launcher printed only the
+    first failed rank's exception and stopped the others before they said anything. The
+    others' silence does not single them out: the setting was everyone's."""
+    host = "infer-master-0.infer.svc"
+    job = ranks(4)
+    for log in job:
+        _lookup_failed(log, host)
+    job[1].raw(
+        "torch.distributed.DistNetworkError: The client socket has timed out after 10000ms "
+        f"while trying to connect to ({host}, 36949)."
+    )
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "cannot be retrieved" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == []

@@ -28,3 +28,48 @@ def test_a_failure_of_another_rule_in_between_keeps_its_place() -> None:
     diagnosis = diagnose_text("train.log", OTHER_FAILURE_IN_BETWEEN)
     assert diagnosis.first_error is not None
     assert "Grad scale is small" not in diagnosis.first_error.text
+
+
+# c10d's own lookup warning, then the connect timeout to the same endpoint (values our own):
+# the name never resolved, so the connect had no address to try.
+LOOKUP_THEN_CONNECT = """\
+[W1204 09:10:01.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of (ranker-master-1.ranker.svc, 39110) cannot be retrieved (gai error: -2 - Name or service not known).
+[W1204 09:10:02.400500600 socket.cpp:764] [c10d] The IPv6 network addresses of (ranker-master-1.ranker.svc, 39110) cannot be retrieved (gai error: -2 - Name or service not known).
+[E1204 09:10:11.100200300 socket.cpp:1028] [c10d] The client socket has timed out after 10000ms while trying to connect to (ranker-master-1.ranker.svc, 39110).
+"""
+
+# The lookup that failed is another host's (a metrics sidecar), not the store the connect aimed
+# at: the connect timeout keeps its place.
+LOOKUP_OF_ANOTHER_HOST = """\
+[W1204 09:10:01.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of (metrics-agent.monitoring, 9091) cannot be retrieved (gai error: -2 - Name or service not known).
+[E1204 09:10:11.100200300 socket.cpp:1028] [c10d] The client socket has timed out after 10000ms while trying to connect to (10.4.0.7, 39110).
+"""
+
+# A launcher that retried the lookup until it was stopped left nothing else.
+LOOKUP_ONLY = """\
+[W1204 09:10:01.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of (node-07.cluster.lcoal, 29400) cannot be retrieved (gai error: -2 - Name or service not known).
+[W1204 09:10:04.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of (node-07.cluster.lcoal, 29400) cannot be retrieved (gai error: -2 - Name or service not known).
+[W1204 09:10:11.100200300 socket.cpp:764] [c10d] The IPv6 network addresses of (node-07.cluster.lcoal, 29400) cannot be retrieved (gai error: -2 - Name or service not known).
+"""
+
+
+def test_a_connect_to_a_host_whose_lookup_failed_is_led_by_the_lookup() -> None:
+    diagnosis = diagnose_text("stdout.log", LOOKUP_THEN_CONNECT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "cannot be retrieved" in diagnosis.first_error.text
+    assert diagnosis.first_error.line == 1
+
+
+def test_a_lookup_of_another_endpoint_does_not_lead_the_connect() -> None:
+    diagnosis = diagnose_text("stdout.log", LOOKUP_OF_ANOTHER_HOST)
+    assert diagnosis.first_error is not None
+    assert "client socket has timed out" in diagnosis.first_error.text
+
+
+def test_lookup_warnings_alone_are_the_unresolved_host() -> None:
+    diagnosis = diagnose_text("console.log", LOOKUP_ONLY)
+    assert diagnosis.category == "hccl"
+    assert {alt.category for alt in diagnosis.alternatives} >= {"config"}
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1

@@ -148,3 +148,38 @@ def test_a_checkpoint_reader_failure_is_not_a_refused_write() -> None:
     )
     diagnosis = diagnose_text("issue/log.txt", text)
     assert "refused by the file system" not in diagnosis.root_cause
+
+
+# A rank whose launch set `ulimit -f`: its print past the limit fails with EFBIG (Python
+# ignores SIGXFSZ); the traceback went to the job script's stderr.
+FILE_SIZE_LIMIT_PYTHON = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/srv/infer/run.py", line 88, in dump_hidden
+[rank3]:     print(row, flush=True)
+[rank3]: OSError: [Errno 27] File too large
+"""
+
+# Another program under the same limit is killed by the signal; its shell reports it.
+FILE_SIZE_LIMIT_SHELL = """\
+./launch.sh: line 14: 40211 File size limit exceeded (core dumped) ./bench --out trace.bin
+"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(FILE_SIZE_LIMIT_PYTHON, id="python-efbig"),
+        pytest.param(FILE_SIZE_LIMIT_SHELL, id="shell-sigxfsz"),
+    ],
+)
+def test_a_write_past_the_file_size_limit_is_the_machine(text: str) -> None:
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_size_refusal_of_another_kind_is_not_the_limit() -> None:
+    diagnosis = diagnose_text(
+        "issue/log.txt", "ValueError: file too large to upload in one request, use multipart\n"
+    )
+    assert diagnosis.category != "driver_env"
