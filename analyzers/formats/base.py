@@ -23,6 +23,7 @@ LEVELS = {
     "ERROR": "ERROR",
     "ERR": "ERROR",
     "F": "CRITICAL",
+    "C": "CRITICAL",
     "FATAL": "CRITICAL",
     "CRITICAL": "CRITICAL",
     "D": "DEBUG",

@@ -50,6 +50,10 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
 12/04/2026 10:11:12 - ERROR - __main__ - ...
                                           (the Hugging Face example scripts: month-first
                                            date, level, logger name, ` - `)
+[2026-12-04 19:46:19.112: C smp/torch/worker.py:110] [17] Hit an exception ...
+                                          (SageMaker's distributed libraries: time and a
+                                           level letter, C for critical, with the source
+                                           file in one bracket, then the rank in brackets)
 """
 
 from __future__ import annotations
@@ -127,6 +131,10 @@ HEADERS = (
     header(
         NAME,
         r"(?P<ts>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d(?:[.,]\d+)?) - " + _LEVEL + r" - [\w.]+ - ",
+    ),
+    header(
+        NAME,
+        r"\[(?P<ts>" + _DATE + r"): (?P<level>[DIWEFC]) [\w./-]+\.py:\d+\] (?:\[(?P<rank>\d+)\] )?",
     ),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),

@@ -193,3 +193,24 @@ def test_a_bare_runtime_errcode_line_is_read_by_its_code() -> None:
     )
     assert diagnosis.category == "stream_sync"
     assert "ErrCode=107030" in diagnosis.first_error.text
+
+
+TASK_NOT_CAPTURED = """\
+[rank1]: RuntimeError: graph capture of the decode step failed
+rtEventRecord execution failed, reason=task not supported
+record event failed, runtime result = 507009
+Failed to submit capture task, retCode=0x7100003
+"""
+
+
+def test_a_task_the_capture_could_not_take_offers_the_refusal_beside_its_code() -> None:
+    diagnosis = diagnose_text("rank1.log", TASK_NOT_CAPTURED)
+    assert diagnosis.category == "config"
+    assert "stream_sync" in {alt.category for alt in diagnosis.alternatives}
+    assert "stream.capture_mode_refused" in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_record_task_that_failed_after_a_core_exception_is_no_capture_refusal() -> None:
+    text = TASK_NOT_CAPTURED.replace("submit capture task", "submit record task")
+    diagnosis = diagnose_text("rank1.log", text)
+    assert "stream.capture_mode_refused" not in {e.rule for e in diagnosis.evidence if e.rule}

@@ -936,3 +936,21 @@ def test_a_blank_line_behind_a_collector_s_prefix_is_blank(text: str, key: str):
     line = parse_line(text)
     assert line.message == ""
     assert line.stream_key == key
+
+
+def test_a_sagemaker_library_line_gives_its_level_letter_and_rank():
+    line = parse_line(
+        "[2026-12-04 19:46:19.112: C smp/torch/worker.py:110] [5] Hit an exception for 12/0 "
+        "on thread 1: the step handler gave up"
+    )
+    assert line.level == "CRITICAL"
+    assert line.rank == 5
+    assert line.message.startswith("Hit an exception for 12/0")
+    info = parse_line("[2026-12-04 19:46:18.002: I smp/torch/state.py:88] [5] layer 3 passed")
+    assert info.level == "INFO"
+    assert info.message == "layer 3 passed"
+
+
+def test_a_bracketed_time_with_a_colon_and_no_source_file_is_no_sagemaker_header():
+    line = parse_line("[2026-12-04 19:46:19.112: C] something happened")
+    assert line.level != "CRITICAL"
