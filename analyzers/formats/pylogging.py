@@ -54,6 +54,9 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
                                           (SageMaker's distributed libraries: time and a
                                            level letter, C for critical, with the source
                                            file in one bracket, then the rank in brackets)
+12-04 10:11:12 [lmms_eval/models/llava.py:407] ERROR Error ... in generating
+                                          (lmms-eval's loguru format: month-day time with no
+                                           year, the source file and line in brackets, level)
 """
 
 from __future__ import annotations
@@ -136,6 +139,7 @@ HEADERS = (
         NAME,
         r"\[(?P<ts>" + _DATE + r"): (?P<level>[DIWEFC]) [\w./-]+\.py:\d+\] (?:\[(?P<rank>\d+)\] )?",
     ),
+    header(NAME, r"(?P<ts>\d\d-\d\d \d\d:\d\d:\d\d) \[[\w./-]+\.py:\d+\] " + _LEVEL + r"\s+"),
     header(SGLANG, r"\[(?P<ts>" + _DATE + r")(?P<worker>(?: [A-Z][A-Z_]*\d+)+)\] "),
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
     header(NAME, _LEVEL + r":[\w.]+:"),

@@ -349,6 +349,15 @@ CASES = [
         "model_agent.py:735 - Rank[2] failed.",
     ),
     (
+        "lmms-eval-loguru",
+        "12-04 09:41:09 [lmms_eval/models/qwen_vl.py:212] ERROR Error boom in generating",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "Error boom in generating",
+    ),
+    (
         "docker-compose-loguru",
         "mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | app:run:42 - boom",
         "logging",
