@@ -43,6 +43,10 @@ _JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception
 JOINED_RAISE = re.compile(
     r"\s{2,}raise\s+(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\(\s*[rfbu]?[\"']"
 )
+# The same paste can lose only the break between a frame's source line and the exception under
+# it (`    call(coalesced, *args)  RuntimeError: NCCL error in: ...`): two blanks or more then a
+# class and its colon, which a statement does not hold, so the line carries the error.
+SOURCE_THEN_EXCEPTION = re.compile(r"\S\s{2,}(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,4 +148,9 @@ def _is_python_source(message: str) -> bool:
     numbered = _NUMBERED_SOURCE.match(message)
     if numbered is not None:
         return "-" in numbered.group("arrow") or bool(_PYTHON_SOURCE.match(numbered.group("code")))
-    return message[:1].isspace() and "[FUNC:" not in message and bool(_PYTHON_SOURCE.match(message))
+    return (
+        message[:1].isspace()
+        and "[FUNC:" not in message
+        and bool(_PYTHON_SOURCE.match(message))
+        and not SOURCE_THEN_EXCEPTION.search(message)
+    )

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
+from analyzers.formats.severity import SOURCE_THEN_EXCEPTION
 from analyzers.formats.sink import Sink
 
 SOURCE = "traceback"
@@ -301,7 +302,7 @@ def _is_source(message: str, state: _Open) -> bool:
     the header's indent (`Traceback` at column 0, frames at 3, ` OSError: ...` at 1) still
     ends at its exception line, since source lines always sit below their frame."""
     lead = _lead(message)
-    if lead <= state.indent:
+    if lead <= state.indent or SOURCE_THEN_EXCEPTION.search(message):
         return False
     if state.frame is None or lead > _lead(state.frame[1].message):
         return True

@@ -437,3 +437,34 @@ def test_a_plain_traceback_header_names_no_rank():
     result = scan(text, rank=0)
     [inner] = [e for e in result.events if e.kind == EventKind.ERROR and "Missing key" in e.text]
     assert inner.rank == 0
+
+
+# A paste that lost the break between a frame's source line and the exception under it: two
+# blanks, then the exception. The line carries the error, inside an open traceback or after a
+# frame cut at its start. Values of our own.
+SOURCE_JOINED_TO_EXCEPTION = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.8/site-packages/apex/parallel/distributed.py", line 226, in __init__
+    flat_dist_call(coalesced, dist.broadcast, (0,))  RuntimeError: NCCL error in: /opt/pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:290, unhandled system error
+"""
+
+
+def test_an_exception_joined_to_its_source_line_is_read():
+    found = [(line, message) for line, _, message in errors(scan(SOURCE_JOINED_TO_EXCEPTION))]
+    assert any(line == 3 and "unhandled system error" in message for line, message in found)
+
+
+def test_an_exception_joined_to_a_source_line_under_a_cut_frame_is_read():
+    text = "\n".join(SOURCE_JOINED_TO_EXCEPTION.splitlines()[1:]) + "\n"
+    found = [(line, message) for line, _, message in errors(scan(text))]
+    assert any(line == 2 and "unhandled system error" in message for line, message in found)
+
+
+def test_a_source_line_that_names_an_exception_stays_source():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/train.py", line 40, in step\n'
+        "    raise RuntimeError(f'step failed: {reason}')\n"
+        "RuntimeError: step failed: loss went non-finite\n"
+    )
+    assert [line for line, _, _ in errors(scan(text))] == [4]
