@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
+from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
@@ -94,6 +95,9 @@ def classify_scans(
     items = []
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        # a thread's death is no recovery of a rank that never finished: the progress after it
+        # was the main thread's, which then stopped
+        threads = set() if _finished(scan) else _thread_lines(scan)
         restarts = restart_lines(scan)
         by_attempt = _progress_by_attempt(scan, restarts) if restarts else []
         carriers = _carrier_lines(scan)
@@ -107,9 +111,11 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
-                _mark_recovered(
-                    item, by_attempt[bisect_right(restarts, event.line)] if restarts else progress
-                )
+                if event.line not in threads:
+                    _mark_recovered(
+                        item,
+                        by_attempt[bisect_right(restarts, event.line)] if restarts else progress,
+                    )
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
@@ -139,6 +145,18 @@ def _reraised_lines(scan: FileScan) -> set[int]:
         for record in scan.facts.get("tracebacks") or ()
         if record.get("chained") and record.get("line") != record.get("root_line")
     }
+
+
+def _thread_lines(scan: FileScan) -> set[int]:
+    """Lines of exceptions that ended a thread other than the main one (threading's hook
+    printed them under `Exception in thread X:`)."""
+    return {record["line"] for record in scan.facts.get("tracebacks") or () if record.get("thread")}
+
+
+def _finished(scan: FileScan) -> bool:
+    """The file's ranks logged their run's success line."""
+    track = track_of(scan)
+    return track is not None and any(is_success(text) for text in track.texts)
 
 
 def _carrier_lines(scan: FileScan) -> set[int]:

@@ -42,6 +42,12 @@ A job scheduler's client reports a failed task the same way: submitit's `FailedJ
 (task=2) failed during processing with trace:`, a dashed rule, then the task's own traceback.
 The task number is the task's global rank, so the traceback under it is that rank's and the
 client's exception only re-raises it.
+
+An exception nobody caught in a thread other than the main one is printed by threading's hook
+under a line naming the thread (`Exception in thread prefetch:`, then the traceback). That line
+only carries the exception below it (recorded as a re-raise of it, as the wrappers above), and
+the exception's record says `thread`: it ended that thread, not the process, so the rank's
+later progress lines are its main thread's.
 """
 
 from __future__ import annotations
@@ -68,6 +74,8 @@ _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 _SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$")
 # a scheduler client's exception that carries a task's traceback below it (submitit)
 _TASK_WRAPPER = re.compile(r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:")
+# threading's excepthook, above the traceback of a thread that died of an uncaught exception
+_THREAD = re.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
 _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
@@ -102,6 +110,7 @@ class _Open:
     indent: int = 0  # leading blanks of the header: a quoted traceback is indented as a whole
     wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
     child: int | None = None  # the spawned child (its local rank) whose traceback this is
+    thread: int | None = None  # the `Exception in thread X:` line printed above the header
 
 
 @dataclass(slots=True)
@@ -124,6 +133,7 @@ class TracebackTracker:
         self._last_root: dict[str, int] = {}
         self._last_exception: dict[str, int] = {}  # writer -> line of its latest exception
         self._task_wrapper: dict[str, tuple[int, int]] = {}  # writer -> (wrapper line, task)
+        self._thread: dict[str, int] = {}  # writer -> line of its latest thread-death header
 
     def wants_more(self) -> bool:
         return bool(self._open or self._continued)
@@ -145,8 +155,14 @@ class TracebackTracker:
             task = self._task_wrapper.pop(key, None)
             if task is not None and lineno - task[0] <= _MAX_MORE + 1:
                 opened.wrapper, opened.child = task
+            thread = self._thread.pop(key, None)
+            if thread is not None and lineno - thread == 1:
+                opened.thread = thread
             self._open[key] = opened
             return True
+        if state is None and _THREAD.match(message):
+            self._thread[key] = lineno
+            return False
         if state is not None:
             return self._inside(lineno, line, state, sink)
         if _ORIGINAL.match(message):
@@ -233,8 +249,21 @@ class TracebackTracker:
                 "chained": state.root_line is not None,
                 "root_line": root,
                 "rank": event.rank,
+                "thread": state.thread is not None,
             },
         )
+        if state.thread is not None:  # threading's hook named the thread this exception ended
+            sink.add_fact(
+                "tracebacks",
+                {
+                    "line": state.thread,
+                    "type": "re-raise",
+                    "frame_line": None,
+                    "chained": True,
+                    "root_line": lineno,
+                    "rank": event.rank,
+                },
+            )
         if state.wrapper is not None:  # the wrapper printed above re-raised this exception
             sink.add_fact(
                 "tracebacks",

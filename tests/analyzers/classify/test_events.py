@@ -483,3 +483,37 @@ def test_an_error_followed_by_the_ranks_next_attempt_is_not_recovered() -> None:
     scan = scan_text("job/log_1.log", "".join([*run, error, *run]))
     (item,) = [i for i in classify_scans([scan], KNOWLEDGE) if "mat1" in i.event.text]
     assert (item.recovered, item.tier) == (False, TIER_CAUSE)
+
+
+# A rank's feeding thread dies; its main thread finishes the prompt it holds and then waits
+# forever for the next one (no further line).
+THREAD_DIED_THEN_STOPPED = """\
+prefill start: prompt 0, 8 tokens
+ norm passed
+Exception in thread feeder:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    self.run()
+  File "/srv/infer/feeder.py", line 31, in run
+    batch = rows @ proj
+RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)
+ attention passed
+ MoE passed
+layer 0 passed
+prefill passed
+"""
+
+
+def test_a_thread_that_died_in_a_rank_that_never_finished_is_not_recovered() -> None:
+    items = classify_scans([scan_text("job/log_1.log", THREAD_DIED_THEN_STOPPED)], KNOWLEDGE)
+    died = next(item for item in items if "mat1 and mat2" in item.event.text)
+    assert not died.recovered
+    header = next(item for item in items if "Exception in thread" in item.event.text)
+    assert header.tier < died.tier
+
+
+def test_a_thread_that_died_in_a_rank_that_finished_is_recovered() -> None:
+    text = THREAD_DIED_THEN_STOPPED + "model run success\n"
+    items = classify_scans([scan_text("job/log_1.log", text)], KNOWLEDGE)
+    died = next(item for item in items if "mat1 and mat2" in item.event.text)
+    assert died.recovered

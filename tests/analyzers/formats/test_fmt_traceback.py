@@ -468,3 +468,29 @@ def test_a_source_line_that_names_an_exception_stays_source():
         "RuntimeError: step failed: loss went non-finite\n"
     )
     assert [line for line, _, _ in errors(scan(text))] == [4]
+
+
+# threading's hook prints a thread's uncaught exception under a line naming the thread
+THREAD_DIED = """\
+ MoE passed
+Exception in thread loader-2:
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/threading.py", line 1045, in _bootstrap_inner
+    self.run()
+  File "/srv/infer/prefetch.py", line 40, in fill
+    feats = rows @ self.proj
+RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x16 and 32x32)
+layer 0 passed
+"""
+
+
+def test_a_thread_death_is_recorded_as_the_threads_and_its_header_only_carries_it() -> None:
+    result = scan(THREAD_DIED, rank=1)
+    records = {r["line"]: r for r in result.facts["tracebacks"]}
+    assert records[8]["thread"] is True
+    assert (records[2]["type"], records[2]["root_line"]) == ("re-raise", 8)
+
+
+def test_a_main_thread_traceback_is_no_threads() -> None:
+    result = scan(CHAINED)
+    assert not any(r.get("thread") for r in result.facts["tracebacks"])
