@@ -32,7 +32,7 @@ from analyzers.causal.wait_places import (
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
-from analyzers.checkpoints.track import NO_RANK
+from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
@@ -121,9 +121,23 @@ def _exited_first(first: Classified, scans: Sequence[FileScan]) -> Blame | None:
 def _size_stated(scans: Sequence[FileScan], correlation: Correlation | None) -> bool:
     """Whether the world size that makes ranks missing is one the job was started with
     (ranks it never started are not missing: `never_started`)."""
-    if stated_world_size(scans) is None:
+    if stated_world_size(scans) is None or unranked_progress(scans):
         return False
     return not never_started(scans, correlation)
+
+
+def unranked_progress(scans: Sequence[FileScan]) -> bool:
+    """Whether a file read for no one rank holds progress lines that name no rank: ranks
+    printing into one shared output without their rank (an mp.spawn driver's stdout, plain
+    prints). A rank absent from the per-rank view may have written those lines, so its
+    absence proves nothing."""
+    for scan in scans:
+        if scan.info.rank is not None:
+            continue
+        track = track_of(scan)
+        if track is not None and any(rank == NO_RANK for rank in track.rank):
+            return True
+    return False
 
 
 def never_started(scans: Sequence[FileScan], correlation: Correlation | None) -> list[int]:

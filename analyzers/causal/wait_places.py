@@ -11,7 +11,10 @@ the rank comparison finds no one. Three things still tell the ranks apart:
 - how each rank's wait ended: ranks that time out give up and exit, so a rank that reached
   the collective after that finds its peers' connections closed instead of timing out. The
   few whose only failure is such a lost peer, while the others timed out, arrived late: they
-  were kept elsewhere (a long computation, a stall) while the others waited for them;
+  were kept elsewhere (a long computation, a stall) while the others waited for them.
+  gloo tells a rank of a lost peer only inside a collective, so when some rank printed no
+  line of the failure at all, it is the one that never arrived, and the lost-peer ranks
+  were waiting with a longer timeout;
 - whether each rank got through to the rendezvous store at all: ranks that reached it wait
   there for keys or for clients to join, while a rank given an address or port where no
   store listens times out connecting. The few that never connected, while the others waited
@@ -174,7 +177,29 @@ def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame |
         return None
     if _lost_before_waits(late, chain, correlation.clock_offsets):
         return None
+    silent = _never_arrived(chain, correlation, waiters | own | set(chain.peer_gone))
+    if silent:
+        if len(silent) >= len(waiters):
+            return None
+        return Blame(silent, say("waited.never_arrived", many=several(silent)))
     return Blame(late, say("waited.late", many=several(late)))
+
+
+def _never_arrived(chain: CausalChain, correlation: Correlation, heard: set[int]) -> list[int]:
+    """Ranks with a log of their own that printed no line of the failure at all (neither a
+    wait nor a lost peer nor a failure), while the others timed out or lost their peers:
+    gloo tells a rank that its peer went away only inside a collective, so a rank that lost
+    no peer was still elsewhere when the launcher stopped it, and the ranks that lost their
+    peers were waiting in the collective with a longer timeout, not arriving late."""
+    lined = {item.rank for item in [*chain.top, *chain.cascades, *chain.waited_behind]}
+    return sorted(
+        r.rank
+        for r in correlation.ranks
+        if r.rank not in heard
+        and r.rank not in lined
+        and r.status in (RankStatus.ERROR, RankStatus.HUNG, RankStatus.KILLED)
+        and r.last_checkpoint is not None
+    )
 
 
 def _lost_before_waits(

@@ -616,3 +616,66 @@ def test_a_store_host_every_rank_failed_to_resolve_blames_no_rank(tmp_path: Path
     assert diagnosis.first_error is not None
     assert "cannot be retrieved" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == []
+
+
+def _spawned_stdout(world_size: int, with_rank: bool) -> str:
+    """An mp.spawn driver's one stdout: every rank prints the same checkpoints, with or
+    without its rank, until the all_reduce of layer 1 times out; the driver prints only
+    the first failed child's traceback (process 1)."""
+    out = [
+        f"init process group: backend=gloo rank={rank} world_size={world_size} timeout=8s"
+        for rank in range(world_size)
+    ]
+    for part in ("load weights passed", "prefill start", " norm passed", " attention passed"):
+        for rank in range(world_size):
+            out.append(f"[rank{rank}] {part}" if with_rank else part)
+    out += [
+        "torch.multiprocessing.spawn.ProcessRaisedException: ",
+        "",
+        "-- Process 1 terminated with the following error:",
+        "Traceback (most recent call last):",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py",'
+        " line 3252, in all_reduce",
+        "    work.wait()",
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "unbound_buffer.cc:78] Timed out waiting 8000ms for recv operation to complete",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _one_stdout_bundle(directory: Path, text: str, world_size: int) -> Path:
+    import io
+    import tarfile
+
+    path = directory / "job.tar.gz"
+    files = {"job/stdout.log": text, "job/env.txt": f"WORLD_SIZE={world_size}\n"}
+    with tarfile.open(path, "w:gz") as tar:
+        for name, body in files.items():
+            data = body.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_ranks_printing_without_their_rank_into_one_stdout_are_not_missing(
+    tmp_path: Path,
+) -> None:
+    """Six ranks print plain checkpoints into an mp.spawn driver's stdout; only process 1's
+    traceback names a rank. The other five wrote the unranked lines too: they left a log,
+    so none of them is blamed for leaving none."""
+    path = _one_stdout_bundle(tmp_path, _spawned_stdout(6, with_rank=False), 6)
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_rank_without_its_own_log_among_ranked_logs_is_still_missing(tmp_path: Path) -> None:
+    """Counterexample: per-rank logs whose every checkpoint carries its rank, rank 3's log
+    absent while the others time out: no line is left unattributed, so rank 3 left none."""
+    job = [RankLog(rank, 4) for rank in range(3)]
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+        log.log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+    path = bundle(tmp_path, job, 4)
+    assert analyze(path, AnalyzeOptions(workers=1)).diagnosis.culprit_ranks == [3]

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.wait_places import CLOCK_TOLERANCE_S
-from tests.analyzers.job_bundles import CLOSED, RECV_TIMEOUT, RankLog, analyze_job, ranks
+from tests.analyzers.job_bundles import (
+    CLOSED,
+    RECV_TIMEOUT,
+    RankLog,
+    analyze_job,
+    bundle,
+    ranks,
+)
 
 SEND_TIMEOUT = (
     "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed out "
@@ -107,6 +115,76 @@ def test_half_the_ranks_losing_their_peers_is_no_late_few(tmp_path: Path) -> Non
     for log in job:
         ends_in(log, "all_reduce", CLOSED if log.rank >= 2 else RECV_TIMEOUT)
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def torchrun_stopped(world_size: int, root: int) -> str:
+    """torchrun's failure summary: worker `root` exited with status 1 first, the agent
+    stopped every other worker with SIGTERM."""
+
+    def entry(index: int, rank: int, code: str) -> list[str]:
+        return [
+            f"[{index}]:",
+            "  time      : 2026-11-29_07:24:44",
+            "  host      : localhost",
+            f"  rank      : {rank} (local_rank: {rank})",
+            f"  exitcode  : {code}",
+            "  error_file: <N/A>",
+        ]
+
+    others = [rank for rank in range(world_size) if rank != root]
+    agent = "W1129 07:24:44.105000 2990 torch/distributed/elastic/multiprocessing/api.py:1028]"
+    lines = [f"{agent} Sending process {3000 + rank} closing signal SIGTERM" for rank in others]
+    lines += [
+        "E1129 07:24:44.310000 2990 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        f"failed (exitcode: 1) local_rank: {root} (pid: {3000 + root}) of binary: /usr/bin/python3",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/bin/torchrun", line 8, in <module>',
+        "    sys.exit(main())",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+    ]
+    lines += ["=" * 60, "worker.py FAILED", "-" * 60, "Failures:"]
+    for index, rank in enumerate(others, 1):
+        lines += entry(index, rank, f"-15 (pid: {3000 + rank})  (SIGTERM)")
+        lines.append(f"  traceback : Signal 15 (SIGTERM) received by PID {3000 + rank}")
+    lines += ["-" * 60, "Root Cause (first observed failure):"]
+    lines += entry(0, root, f"1 (pid: {3000 + root})")
+    lines += [
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "=" * 60,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_rank_silent_while_others_timed_out_or_lost_peers_never_arrived(
+    tmp_path: Path,
+) -> None:
+    """Eight ranks with two timeouts: ranks 0, 2, 4, 6 (a short one) time out in the
+    all_reduce, ranks 1, 3, 7 (a long one) were waiting in it and lose them, rank 5 prints
+    nothing before torchrun stops every worker, all in one console
+    (`[defaultN]:` prefixes). gloo reports a lost peer only inside a
+    collective, so the lost peers were waiting there and rank 5, which lost no one, was
+    elsewhere; torchrun's record of the stop is no error of rank 5's own."""
+    job = in_step(8)
+    for log in job:
+        if log.rank != 5:
+            ends_in(log, "all_reduce", RECV_TIMEOUT if log.rank % 2 == 0 else CLOSED)
+    console = "".join(
+        f"[default{log.rank}]:{line}\n" for log in job for line in log.lines
+    ) + torchrun_stopped(8, 1)
+    path = bundle(tmp_path, [], 8, {"console.log": console})
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [5]
+    assert "never reached" in (diagnosis.culprit_reason or "")
+
+
+def test_lost_peers_with_no_silent_rank_still_arrived_late(tmp_path: Path) -> None:
+    """Counterexample: every rank printed its failure (five timeouts, three lost peers);
+    nobody stayed outside, so the few that lost their peers are the late ones."""
+    job = in_step(8)
+    for log in job:
+        ends_in(log, "all_reduce", CLOSED if log.rank in (1, 3, 7) else RECV_TIMEOUT)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [1, 3, 7]
 
 
 def watchdog_times_out(log: RankLog, work: str, seq: int = 5120) -> RankLog:
