@@ -27,6 +27,15 @@ Traceback (most recent call last):
   File "<frozen runpy>", line 198, in _run_module_as_main
 """
 
+PSM3_ASSERTION = """\
+$ CCL_WORKER_COUNT=4 mpirun -np 4 ./allreduce_cpu
+[1712000456.100200300] cn07:rank2.allreduce_cpu: Reading from remote process' memory failed. Disabling CMA support
+cn07:rank2: Assertion failure at psm3/ptl_am/ptl.c:188: nbytes == req->req_data.recv_msglen
+
+===================================================================================
+=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES
+"""
+
 XCCL_WINDOW = """\
 [XCCL][util.cpp:349] dev 1 addr_window not properly set
 [XCCL][init.cpp:1192] host 10.20.0.7 addr_window check failed
@@ -82,6 +91,21 @@ def test_oneccl_transport_without_a_provider_is_the_collective_layer() -> None:
     assert diagnosis.first_error is not None
     assert "fi_getinfo error: ret -61" in diagnosis.first_error.text
     assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_psm_transport_assertion_is_the_collective_layer_before_the_bad_termination() -> None:
+    diagnosis = diagnose_text("logs/mpirun.log", PSM3_ASSERTION)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Assertion failure at psm3/ptl_am/ptl.c" in diagnosis.first_error.text
+    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert "device_fault" in alternatives or "config" in alternatives
+
+
+def test_the_psm_note_that_it_disables_a_feature_is_no_failure() -> None:
+    text = "[1712000456.100200300] cn07:rank2.allreduce_cpu: Reading from remote process' memory failed. Disabling CMA support\n"
+    diagnosis = diagnose_text("logs/mpirun.log", text)
+    assert diagnosis.first_error is None or "CMA" not in diagnosis.first_error.text
 
 
 def test_kunlun_xccl_window_check_is_the_collective_layer_before_the_engine_wrapper() -> None:

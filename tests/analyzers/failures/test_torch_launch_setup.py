@@ -451,3 +451,24 @@ def test_a_saved_optimizer_state_with_other_groups_is_the_checkpoint() -> None:
     assert diagnosis.category == "weight_load", diagnosis.root_cause
     assert "wl.optimizer_state_groups" in _rules(diagnosis)
     assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+MPS_NO_DEFAULT_BACKEND = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/Users/dev/proj/train_mac.py", line 41, in <module>
+[rank1]:     dist.init_process_group(rank=rank, world_size=2)
+[rank1]: ValueError: We detected accelerator mps on your machine. But we don't know which communication backend to use for this accelerator. Please specify the `backend` argument in the `init_process_group` call.
+"""
+
+
+def test_an_accelerator_with_no_default_collective_backend_is_the_setting() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", MPS_NO_DEFAULT_BACKEND)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "We detected accelerator mps" in diagnosis.first_error.text
+
+
+def test_a_line_that_names_the_backend_chosen_for_the_accelerator_is_no_failure() -> None:
+    text = "We detected accelerator mps on your machine; using backend gloo for it\n"
+    diagnosis = diagnose_text("logs/rank1.log", text)
+    assert diagnosis.category != "config", diagnosis.root_cause
