@@ -9,7 +9,9 @@ one of them is in the same file within a few lines, the line becomes a cascade o
 A few lines name a consequence of something printed earlier in the file, however far above
 (an op namespace left empty because the library that fills it did not load at start, a
 supervisor's report that a worker died after the worker's own timeout took it down); their
-signatures list that earlier line under ``yields_to_earlier``.
+signatures list that earlier line under ``yields_to_earlier``. A few name a consequence of a
+line in any file of the bundle (a cluster's device count that comes up short because another
+node never joined); they list it under ``yields_to_bundle``.
 
 The other way round, an operator that rejects a call logs a run of error lines under its
 own tag, the failed check first (with its reason), then each caller's "step failed"
@@ -103,6 +105,17 @@ def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -
     for item in items:
         targets = item.best.signature.yields_to_earlier if item.best is not None else ()
         if any(first_seen.get(target, item.event.line) < item.event.line for target in targets):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+def yield_to_anywhere_in_bundle(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, across the whole bundle, each line whose signature yields to a line found in any
+    file (`yields_to_bundle`): a head node's count of the cluster's devices coming up short,
+    beside another node's record that it never reached the head and so never added its own."""
+    present = {item.best.id for item in items if item.best is not None}
+    for item in items:
+        targets = item.best.signature.yields_to_bundle if item.best is not None else ()
+        if any(target in present for target in targets):
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 

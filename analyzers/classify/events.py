@@ -21,6 +21,7 @@ from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
     lead_restated_runs,
+    yield_to_anywhere_in_bundle,
     yield_to_block_details,
     yield_to_earlier_in_file,
     yield_to_same_process,
@@ -122,6 +123,7 @@ def classify_scans(
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)
+    yield_to_anywhere_in_bundle(items, TIER_CASCADE)
     _quiet_expected_probes(items, stack)
     return items
 

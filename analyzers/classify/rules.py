@@ -61,6 +61,9 @@ class Signature:
     # ids of lines that, printed earlier in the same file at any distance, say why this line
     # has nothing of its own to report (classify.block_context.yield_to_earlier_in_file)
     yields_to_earlier: tuple[str, ...] = ()
+    # ids of lines that, anywhere in the bundle (another node's file too), say why this line
+    # came about (classify.block_context.yield_to_anywhere_in_bundle)
+    yields_to_bundle: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
@@ -222,13 +225,14 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
         named = (
             set(sig.yields_to)
             | set(sig.yields_to_earlier)
+            | set(sig.yields_to_bundle)
             | set(sig.waits_behind)
             | set(sig.warned_by)
         )
         unknown = sorted(named - known)
         if unknown:
             raise KnowledgeError(
-                f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier or "
+                f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle or "
                 f"waits_behind names {unknown}"
             )
     return signatures
@@ -261,6 +265,7 @@ def _signature(entry: Entry) -> Signature:
         settled=entry.get("settled", bool, False),
         yields_to=entry.strings("yields_to", required=False),
         yields_to_earlier=entry.strings("yields_to_earlier", required=False),
+        yields_to_bundle=entry.strings("yields_to_bundle", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),

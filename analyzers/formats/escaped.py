@@ -11,6 +11,17 @@ exception on one line, its lines joined by a literal backslash-n:
 (SGLang and vLLM HTTP error bodies, `RuntimeError('...\\n...')` reprs in vLLM's engine log,
 docker compose lines). Each escaped line is a line of its own for the parsers; it keeps the
 writer (rank, pid, prefix key) of the physical line it came in.
+
+A text escaped twice writes its newlines as `\\\\n`: Ray's event logs (`logs/events/event_GCS.log`)
+hold one JSON object a line whose message was escaped once more before it was written,
+
+    {"label":"RAY_NODE_REMOVED","message":"... This can happen when a \\t(1) raylet crashes
+    unexpectedly (OOM, etc.) \\\\n\\t(2) raylet has lagging heartbeats ...","severity":"ERROR",...}
+
+The split falls on the second backslash, so the piece before it ends in the first, which
+escaped the second; that lone backslash is dropped, or the object cut there could not be
+closed and read (`formats.jsonlines`). A piece ending in an escaped backslash (two of them)
+keeps both.
 """
 
 from __future__ import annotations
@@ -28,7 +39,16 @@ def split_escaped(raw: bytes) -> list[bytes]:
     if ESCAPED_NEWLINE not in raw:
         return [raw]
     head, *rest = raw.split(ESCAPED_NEWLINE, MAX_PIECES)
-    return [head, *(_unquote(piece) for piece in rest[: MAX_PIECES - 1] if _is_line(piece))]
+    pieces = [head, *rest[: MAX_PIECES - 1]]
+    pieces = [_drop_escaping_backslash(p) for p in pieces[:-1]] + pieces[-1:]
+    return [pieces[0], *(_unquote(piece) for piece in pieces[1:] if _is_line(piece))]
+
+
+def _drop_escaping_backslash(piece: bytes) -> bytes:
+    """A piece cut before a twice-escaped newline ends in the backslash that escaped the
+    newline's own backslash (an odd run of them); drop that one."""
+    run = len(piece) - len(piece.rstrip(b"\\"))
+    return piece[:-1] if run % 2 else piece
 
 
 def _is_line(piece: bytes) -> bool:

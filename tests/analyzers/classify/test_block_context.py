@@ -200,3 +200,21 @@ def test_a_line_does_not_yield_to_a_line_printed_below_it() -> None:
     items = classify_scans([scan_text("driver.log", text)], load_knowledge())
     died = next(i for i in items if i.best is not None and i.best.id == "dev.ray_worker_died")
     assert not died.demoted
+
+
+def test_a_line_yields_to_a_line_in_another_file_of_the_bundle() -> None:
+    """docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for: the head's count
+    of the cluster's GPUs comes up short because another node never reached the head."""
+    from tests.analyzers.excerpts import diagnose_files
+
+    head = (
+        "ValueError: The number of required GPUs exceeds the total number of available GPUs in "
+        "the placement group.\n"
+    )
+    node = (
+        "[2026-05-06 07:08:00,010 W 51 51] gcs_rpc_client.h:151: Failed to connect to GCS at "
+        "address 10.3.0.2:6380 within 5 seconds.\n"
+    )
+    assert first_text(diagnose_files({"head/engine.log": head})).startswith("ValueError")
+    both = diagnose_files({"head/engine.log": head, "node1/raylet.out": node})
+    assert "Failed to connect to GCS" in first_text(both)

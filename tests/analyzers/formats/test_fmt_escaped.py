@@ -26,6 +26,20 @@ CASES = [
         ],
     ),
     (
+        "escaped-twice",
+        b'{"label":"RAY_NODE_REMOVED","message":"node gone (1) raylet crashed \\\\n\\t(2) slow '
+        b'network","severity":"ERROR"}',
+        [
+            b'{"label":"RAY_NODE_REMOVED","message":"node gone (1) raylet crashed ',
+            b'    (2) slow network","severity":"ERROR"}',
+        ],
+    ),
+    (
+        "escaped-backslash-then-newline",
+        b"path C:\\\\\\ndone",
+        [b"path C:\\\\", b"done"],
+    ),
+    (
         "quotes-and-tabs",
         b'detail:\\n\\tFile \\"/opt/app/main.py\\", line 3\\n',
         [b"detail:", b'    File "/opt/app/main.py", line 3'],

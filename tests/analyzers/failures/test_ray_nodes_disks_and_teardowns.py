@@ -1,0 +1,130 @@
+"""Ray jobs that end for reasons Ray reports in its own words.
+
+Four classes. A serving engine that asks Ray for a placement group the cluster cannot fill
+says so after its own wait or at once (vLLM's two wordings): the job's sizes do not fit the
+cluster, unless another node's record that it never reached the head is in the bundle
+(docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for). A node whose raylet
+stopped answering is marked dead by the control store, whose event log writes one JSON object
+a line with its newlines escaped twice (docs/labelling.md#a-ray-worker-reported-dead). A Ray
+Tune trial running Lightning's DDP launcher tears itself down when a child rank exits, and
+Ray then reports the trial's worker as dead (docs/labelling.md#a-rank-that-exits-without-a-word).
+And an object store that can neither keep nor spill an object because the node's disk is full
+(docs/labelling.md#config-driver_env-or-weight_load). The excerpts follow the tools' shapes
+with values of our own.
+"""
+
+from __future__ import annotations
+
+from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+
+def first_text(diagnosis: Diagnosis) -> str:
+    assert diagnosis.first_error is not None
+    return diagnosis.first_error.text
+
+
+PLACEMENT_TIMEOUT = (
+    "(EngineCore_DP0 pid=41) ERROR 05-06 07:08:09 [core.py:1100] ValueError: Cannot provide a "
+    "placement group requiring 8.0 GPUs (placement_group_specs=[{'node:10.3.0.2': 0.001, 'GPU': "
+    "1.0}, {'GPU': 1.0}]) within 1800 seconds.\n"
+    "(EngineCore_DP0 pid=41) Traceback (most recent call last):\n"
+)
+
+PLACEMENT_COUNT = (
+    "2026-05-06 07:08:01,100 INFO worker.py:1786 -- Started a local Ray instance.\n"
+    "ValueError: The number of required GPUs exceeds the total number of available GPUs in the "
+    "placement group.\n"
+)
+
+GCS_UNREACHABLE = (
+    "[2026-05-06 07:08:00,010 W 51 51] gcs_rpc_client.h:151: Failed to connect to GCS at address "
+    "10.3.0.2:6380 within 5 seconds.\n"
+)
+
+
+def test_a_placement_group_the_cluster_cannot_fill_is_a_size_that_does_not_fit() -> None:
+    """docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for"""
+    for text in (PLACEMENT_TIMEOUT, PLACEMENT_COUNT):
+        diagnosis = diagnose_text("engine.log", text)
+        assert diagnosis.category == "config"
+        assert "placement group" in first_text(diagnosis)
+        assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_node_that_never_joined_comes_before_the_count_it_left_short() -> None:
+    """Counterexample: the other node's own failure to reach the head is in the bundle."""
+    diagnosis = diagnose_files(
+        {"head/engine.log": PLACEMENT_COUNT, "node1/raylet.out": GCS_UNREACHABLE}
+    )
+    assert diagnosis.category == "hccl"
+    assert "Failed to connect to GCS" in first_text(diagnosis)
+
+
+NODE_REMOVED = (
+    '{"custom_fields":{"ip":"10.3.0.7","node_id":"5d1e"},"event_id":"91ab","host_name":"head-0",'
+    '"label":"RAY_NODE_REMOVED","message":"The node with node id: 5d1e and address: 10.3.0.7 and '
+    "node name: 10.3.0.7 has been marked dead because the detector has missed too many heartbeats "
+    "from it. This can happen when a \\t(1) raylet crashes unexpectedly (OOM, etc.) \\\\n\\t(2) "
+    'raylet has lagging heartbeats due to slow network or busy workload.","pid":"65",'
+    '"severity":"ERROR","source_type":"GCS","timestamp":1780000000}\n'
+)
+
+
+def test_a_node_the_control_store_marked_dead_went_away() -> None:
+    """docs/labelling.md#a-ray-worker-reported-dead"""
+    diagnosis = diagnose_text("events/event_GCS.log", NODE_REMOVED)
+    assert diagnosis.category == "device_fault"
+    assert "missed too many heartbeats" in first_text(diagnosis)
+    assert {"hccl", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_node_event_that_is_no_failure_is_not_read() -> None:
+    """Counterexample: the same event log's record of a node joining."""
+    text = (
+        '{"label":"RAY_NODE_ADDED","message":"Node 5d1e joined the cluster.",'
+        '"severity":"INFO","source_type":"GCS","timestamp":1780000000}\n'
+    )
+    assert diagnose_text("events/event_GCS.log", text).first_error is None
+
+
+TUNE_TRIAL = (
+    "(_train_tune pid=700) Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/4\n"
+    "(_train_tune pid=700) [rank: 2] Child process with PID 731 terminated with code 1. Forcefully "
+    "terminating all other processes to avoid zombies\n"
+    "(raylet) A worker died or was killed while executing a task by an unexpected system error. "
+    "To troubleshoot the problem, check the logs for the dead worker.\n"
+)
+
+
+def test_ray_reports_the_teardown_lightning_began_for_a_child_rank() -> None:
+    """docs/labelling.md#a-rank-that-exits-without-a-word"""
+    diagnosis = diagnose_text("driver.log", TUNE_TRIAL)
+    assert diagnosis.category == "device_fault"
+    assert "Child process with PID 731 terminated with code 1" in first_text(diagnosis)
+
+
+def test_a_dead_worker_with_no_teardown_above_it_keeps_its_own_reading() -> None:
+    """Counterexample: Ray's report alone."""
+    diagnosis = diagnose_text("driver.log", TUNE_TRIAL.splitlines(keepends=True)[2])
+    assert diagnosis.category == "device_fault"
+    assert "A worker died or was killed" in first_text(diagnosis)
+
+
+def test_an_object_store_that_cannot_spill_to_a_full_disk_is_the_host() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    text = (
+        "(raylet) Spilled 6144 MiB, 12 objects, write throughput 1257 MiB/s.\n"
+        "ray.exceptions.OutOfDiskError: Local disk is full\n"
+        "The object cannot be created because the local object store is full and the local "
+        "disk's utilization is over capacity (95% by default).\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "OutOfDiskError" in first_text(diagnosis)
+
+
+def test_spilling_alone_is_no_failure() -> None:
+    """Counterexample: Ray spilling objects to disk is its normal path."""
+    text = "(raylet) Spilled 6144 MiB, 12 objects, write throughput 1257 MiB/s.\n"
+    assert diagnose_text("driver.log", text).first_error is None
