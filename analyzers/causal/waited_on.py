@@ -15,11 +15,13 @@ answer says why, as a clause about the blamed ranks::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from analyzers.causal.chain import Blame
 from analyzers.causal.stalled import fewest_checkpoints, named_peers, waiting_for
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
+from analyzers.timeline.divergence import stage_order
 
 
 def singled_out(
@@ -33,7 +35,16 @@ def singled_out(
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
-    choosers = (_killed, _missing, _waited_for, _diverged, _apart, _silent, _first_stopped)
+    choosers = (
+        _killed,
+        _missing,
+        _waited_for,
+        _diverged,
+        _upstream_stage,
+        _apart,
+        _silent,
+        _first_stopped,
+    )
     for choose in choosers:
         if choose is _silent and not quiet_suspect:
             continue
@@ -62,6 +73,25 @@ def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
         return None
     waiters = waiting_for(correlation, peers)
     return Blame(peers, say("waited.named", waiters=ranks_said(waiters), many=several(peers)))
+
+
+def _upstream_stage(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """Pipeline stages (each rank logs its own layers): the first stage that finished more
+    microbatches than the next stage started. The next stage receives its input from it, so
+    when it started fewer, the missing activations were never sent - the stage behind is the
+    one waiting, not the one that stopped the pipeline. Killed and quiet stages are chosen
+    before this, so a stage that died on its way is not passed over for its upstream."""
+    timeline = correlation.timeline
+    stages = stage_order(timeline) if isinstance(timeline, Timeline) else None
+    if not stages:
+        return None
+    for (rank, _, done), (after, started, _) in pairwise(stages):
+        if started < done:
+            why = say(
+                "waited.upstream_stage", done=done, started=started, ranks=ranks_said([after])
+            )
+            return Blame([rank], why)
+    return None
 
 
 def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:

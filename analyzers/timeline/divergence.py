@@ -8,10 +8,19 @@ The vote is position by position among the ranks still on the common path, over 
 checkpoint. Ranks nearly always agree, so instead of walking positions one by one the
 sequences are compared as bytes: the next position where some voter differs is found by
 binary search over memory comparisons, and only those positions are voted on.
+
+Pipeline stages log different layer numbers by design: stage r holds its own layers and prints
+`layer N passed` only for them (rank 0 layers 0-1, rank 1 layers 2-3). When every rank that
+logs layer lines logs a set of layer numbers no other rank logs, the ranks' layer lines are
+compared by their place in the rank's own set (its first layer, its second), so stages running
+the same schedule agree. Counterexample: tensor-parallel ranks share every layer number, and a
+rank that skipped a layer the others ran still shares the rest, so either keeps its numbers.
 """
 
 from __future__ import annotations
 
+import re
+from array import array
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,8 +40,17 @@ class Divergence:
     sentence_zh: str | None = None  # the same sentence in Chinese
 
 
+_LAYER = re.compile(r"layer (\d+) passed")
+
+
 def divergence(timeline: Timeline) -> Divergence:
-    views = {r: memoryview(seq.text.tobytes()) for r, seq in timeline.ranks.items()}
+    stages = stage_layers(timeline)
+    views = {
+        r: memoryview(
+            _stage_relative(seq.text, stages[r]).tobytes() if stages else seq.text.tobytes()
+        )
+        for r, seq in timeline.ranks.items()
+    }
     left = _vote(views)
     if not left:
         return Divergence([])
@@ -64,6 +82,60 @@ def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
                 left[r] = at
         on_path = [r for r in on_path if r not in left]
         position = at + 1
+
+
+def stage_layers(timeline: Timeline) -> dict[int, dict[int, int]] | None:
+    """Rank -> {layer-line text id: its place among the rank's own layer numbers}, when the
+    ranks hold disjoint sets of layers (pipeline stages); None otherwise."""
+    numbers = {}
+    for tid, text in enumerate(timeline.texts):
+        found = _LAYER.fullmatch(text.strip())
+        if found:
+            numbers[tid] = int(found.group(1))
+    if not numbers:
+        return None
+    held: dict[int, dict[int, int]] = {}
+    for rank, seq in timeline.ranks.items():
+        held[rank] = {tid: numbers[tid] for tid in set(seq.text) if tid in numbers}
+    logging = [r for r in held if held[r]]
+    if len(logging) < 2 or len(logging) != len(held):
+        return None
+    seen: set[int] = set()
+    for rank in logging:
+        own = set(held[rank].values())
+        if own & seen:
+            return None
+        seen |= own
+    return {
+        rank: {tid: place for place, tid in enumerate(sorted(ids, key=ids.__getitem__))}
+        for rank, ids in held.items()
+    }
+
+
+def stage_order(timeline: Timeline) -> list[tuple[int, int, int]] | None:
+    """Pipeline stages in layer order, each as (rank, times it logged its first layer line,
+    times it logged its last one): microbatches started and finished. None when the ranks
+    are not pipeline stages (`stage_layers`)."""
+    stages = stage_layers(timeline)
+    if not stages:
+        return None
+    numbers = {
+        tid: int(_LAYER.fullmatch(timeline.texts[tid].strip()).group(1))  # type: ignore[union-attr]
+        for places in stages.values()
+        for tid in places
+    }
+    out = []
+    for rank, places in stages.items():
+        ordered = sorted(places, key=places.__getitem__)
+        texts = timeline.ranks[rank].text
+        out.append((numbers[ordered[0]], rank, texts.count(ordered[0]), texts.count(ordered[-1])))
+    return [(rank, started, done) for _, rank, started, done in sorted(out)]
+
+
+def _stage_relative(texts: array, places: Mapping[int, int]) -> array:
+    """The rank's text ids with each layer line replaced by a shared id for its place."""
+    top = 1 << 31
+    return array(texts.typecode, (top + places[t] if t in places else t for t in texts))
 
 
 def first_difference(a: memoryview, b: memoryview, start: int, stop: int) -> int:

@@ -147,3 +147,38 @@ def test_wait_blames_the_rank_the_comparison_singles_out(
     blame = singled_out(correlation, size_stated)
     got = (blame.ranks, blame.why.en if blame.why else None) if blame else (None, None)
     assert got == (ranks, why)
+
+
+def _pipeline(done: list[int]) -> Correlation:
+    """Four pipeline stages (rank r holds layers 2r, 2r+1) that each got through `done[r]`
+    microbatches, every one failing with a timeout."""
+    from array import array
+
+    from analyzers.core.types import RankSequence, Timeline
+
+    texts = ["load weights passed"] + [f"layer {n} passed" for n in range(8)]
+    ranks = {}
+    for rank, count in enumerate(done):
+        seq = [0]
+        for _ in range(count):
+            seq += [1 + 2 * rank, 2 + 2 * rank]
+        ranks[rank] = RankSequence(text=array("I", seq))
+    timeline = Timeline(texts=texts, labels=texts, files=[], ranks=ranks)
+    summaries = [
+        RankSummary(r, ERROR, f"layer {2 * r + 1} passed", None, 1 + 2 * n, None)
+        for r, n in enumerate(done)
+    ]
+    return Correlation(ranks=summaries, timeline=timeline, world_size=4)
+
+
+def test_a_pipeline_stage_whose_output_never_arrived_is_blamed_not_the_stages_behind() -> None:
+    blame = singled_out(_pipeline([2, 2, 1, 1]), True)
+    assert blame is not None
+    assert blame.ranks == [1]
+    assert "next pipeline stage, rank 2, started only 1" in blame.why.en
+
+
+def test_pipeline_stages_all_in_step_single_out_no_upstream_stage() -> None:
+    """Counterexample: every stage started as many microbatches as its upstream finished."""
+    blame = singled_out(_pipeline([2, 2, 2, 2]), True)
+    assert blame is None or "pipeline stage" not in blame.why.en

@@ -80,3 +80,50 @@ def test_the_sentence_names_the_rank_and_where_it_left():
 def test_first_difference_of_two_sequences(a, b, expected):
     views = [memoryview(array("I", seq).tobytes()) for seq in (a, b)]
     assert first_difference(*views, 0, len(a)) == expected
+
+
+def _layers(sequences: dict[int, list[str]]) -> Timeline:
+    texts: list[str] = []
+    ranks = {}
+    for rank, seq in sequences.items():
+        ids = array("I")
+        for text in seq:
+            if text not in texts:
+                texts.append(text)
+            ids.append(texts.index(text))
+        ranks[rank] = RankSequence(text=ids)
+    return Timeline(texts=texts, labels=texts, files=[], ranks=ranks)
+
+
+def _stage(first: int, microbatches: int = 2) -> list[str]:
+    """A pipeline stage holding layers `first` and `first + 1`, as our runs print it."""
+    out = ["load weights passed"]
+    for _ in range(microbatches):
+        for layer in (first, first + 1):
+            out += ["norm passed", "attention passed", "MoE passed", f"layer {layer} passed"]
+    return out
+
+
+def test_pipeline_stages_logging_their_own_layers_do_not_diverge() -> None:
+    job = {rank: _stage(2 * rank) for rank in range(4)}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_a_stage_behind_its_peers_is_no_divergence_either() -> None:
+    job = {rank: _stage(2 * rank, 1 if rank >= 2 else 2) for rank in range(4)}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_ranks_sharing_layer_numbers_keep_them() -> None:
+    """Counterexample: tensor-parallel ranks share the layers; one that skipped layer 1 still
+    shares layer 0 with the others, so its layer 2 at layer 1's place is a divergence."""
+    job = {rank: _stage(0) for rank in range(3)}
+    skipped = [
+        "load weights passed",
+        "norm passed",
+        "attention passed",
+        "MoE passed",
+        "layer 0 passed",
+    ]
+    job[3] = [*skipped, "norm passed", "attention passed", "MoE passed", "layer 2 passed"]
+    assert divergence(_layers(job)).ranks == [3]
