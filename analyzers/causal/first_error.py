@@ -21,6 +21,7 @@ from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
 from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import announced_before, warned_before
+from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import (
     TIER_CASCADE,
     TIER_CAUSE,
@@ -219,7 +220,7 @@ def _untimed_floors(items: Sequence[Classified], scans: Sequence[FileScan]) -> d
     wanted = {item.order for item in items if item.event.timestamp is None}
     peaks_of: dict[int, tuple[list[int], list[float]]] = {}
     for order in wanted:
-        track = scans[order].facts.get("checkpoints") if order < len(scans) else None
+        track = track_of(scans[order]) if order < len(scans) else None
         if track is not None:
             peaks_of[order] = _running_peaks(track.line, track.time)
     floors: dict[int, float] = {}

@@ -87,11 +87,36 @@ def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
 def stage_layers(timeline: Timeline) -> dict[int, dict[int, int]] | None:
     """Rank -> {layer-line text id: its place among the rank's own layer numbers}, when the
     ranks hold disjoint sets of layers (pipeline stages); None otherwise."""
+    return _stages(timeline, _layer_numbers(timeline))
+
+
+def stage_order(timeline: Timeline) -> list[tuple[int, int, int]] | None:
+    """Pipeline stages in layer order, each as (rank, times it logged its first layer line,
+    times it logged its last one): microbatches started and finished. None when the ranks
+    are not pipeline stages (`stage_layers`)."""
+    numbers = _layer_numbers(timeline)
+    stages = _stages(timeline, numbers)
+    if not stages:
+        return None
+    out = []
+    for rank, places in stages.items():
+        ordered = sorted(places, key=places.__getitem__)
+        texts = timeline.ranks[rank].text
+        out.append((numbers[ordered[0]], rank, texts.count(ordered[0]), texts.count(ordered[-1])))
+    return [(rank, started, done) for _, rank, started, done in sorted(out)]
+
+
+def _layer_numbers(timeline: Timeline) -> dict[int, int]:
+    """Text id -> layer number, for the `layer N passed` lines of the timeline."""
     numbers = {}
     for tid, text in enumerate(timeline.texts):
         found = _LAYER.fullmatch(text.strip())
         if found:
             numbers[tid] = int(found.group(1))
+    return numbers
+
+
+def _stages(timeline: Timeline, numbers: Mapping[int, int]) -> dict[int, dict[int, int]] | None:
     if not numbers:
         return None
     held: dict[int, dict[int, int]] = {}
@@ -110,26 +135,6 @@ def stage_layers(timeline: Timeline) -> dict[int, dict[int, int]] | None:
         rank: {tid: place for place, tid in enumerate(sorted(ids, key=ids.__getitem__))}
         for rank, ids in held.items()
     }
-
-
-def stage_order(timeline: Timeline) -> list[tuple[int, int, int]] | None:
-    """Pipeline stages in layer order, each as (rank, times it logged its first layer line,
-    times it logged its last one): microbatches started and finished. None when the ranks
-    are not pipeline stages (`stage_layers`)."""
-    stages = stage_layers(timeline)
-    if not stages:
-        return None
-    numbers = {
-        tid: int(_LAYER.fullmatch(timeline.texts[tid].strip()).group(1))  # type: ignore[union-attr]
-        for places in stages.values()
-        for tid in places
-    }
-    out = []
-    for rank, places in stages.items():
-        ordered = sorted(places, key=places.__getitem__)
-        texts = timeline.ranks[rank].text
-        out.append((numbers[ordered[0]], rank, texts.count(ordered[0]), texts.count(ordered[-1])))
-    return [(rank, started, done) for _, rank, started, done in sorted(out)]
 
 
 def _stage_relative(texts: array, places: Mapping[int, int]) -> array:

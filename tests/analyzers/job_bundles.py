@@ -130,14 +130,19 @@ def bundle(
 ) -> Path:
     """A .tar.gz like the corpus ones: one top folder, per-rank logs, an env dump and any
     other files the job left (a launch script's output)."""
-    files = {f"{PREFIX}/log_{log.rank}.log": log.text() for log in logs}
-    files[f"{PREFIX}/env.txt"] = ENV.format(size=world_size)
-    files.update({f"{PREFIX}/{name}": text for name, text in (extra or {}).items()})
-    path = directory / "job.tar.gz"
+    files = {f"log_{log.rank}.log": log.text() for log in logs}
+    files["env.txt"] = ENV.format(size=world_size)
+    files.update(extra or {})
+    return pack(directory / "job.tar.gz", files, PREFIX)
+
+
+def pack(path: Path, files: Mapping[str, str], top: str | None = None) -> Path:
+    """A .tar.gz of `files` (member name -> text), under one top folder when `top` is given,
+    as a collector packs a job's logs."""
     with tarfile.open(path, "w:gz") as tar:
         for name, text in files.items():
             data = text.encode()
-            info = tarfile.TarInfo(name)
+            info = tarfile.TarInfo(f"{top}/{name}" if top else name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return path

@@ -28,6 +28,7 @@ from tests.analyzers.job_bundles import (
     RankLog,
     analyze_job,
     bundle,
+    pack,
     ranks,
     store_never_fills,
 )
@@ -644,18 +645,8 @@ def _spawned_stdout(world_size: int, with_rank: bool) -> str:
 
 
 def _one_stdout_bundle(directory: Path, text: str, world_size: int) -> Path:
-    import io
-    import tarfile
-
-    path = directory / "job.tar.gz"
-    files = {"job/stdout.log": text, "job/env.txt": f"WORLD_SIZE={world_size}\n"}
-    with tarfile.open(path, "w:gz") as tar:
-        for name, body in files.items():
-            data = body.encode()
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
+    files = {"stdout.log": text, "env.txt": f"WORLD_SIZE={world_size}\n"}
+    return pack(directory / "job.tar.gz", files, "job")
 
 
 def test_ranks_printing_without_their_rank_into_one_stdout_are_not_missing(

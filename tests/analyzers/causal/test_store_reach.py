@@ -8,13 +8,11 @@ The bundles are 4-rank gloo jobs shaped like the torch corpus; the store lines a
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.core.types import Report
-from tests.analyzers.job_bundles import RankLog, analyze_job, ranks
+from tests.analyzers.job_bundles import RankLog, analyze_job, pack, ranks
 
 CLIENTS = (
     "torch.distributed.DistStoreError: Timed out after 11 seconds waiting for clients. "
@@ -76,14 +74,7 @@ def test_a_store_no_client_reaches_singles_out_no_one(tmp_path: Path) -> None:
 def _plain_bundle(directory: Path, files: dict[str, str]) -> Report:
     """Logs written with print(): no date anywhere, so c10d's `[E1204 ...]` times have no
     year and no line of the bundle can be placed in time."""
-    path = directory / "job.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"job-54ddb6ad/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return analyze(path, AnalyzeOptions(workers=1))
+    return analyze(pack(directory / "job.tar.gz", files, "job-54ddb6ad"), AnalyzeOptions(workers=1))
 
 
 def test_without_times_the_store_s_count_still_stands_behind_the_unreached_rank(

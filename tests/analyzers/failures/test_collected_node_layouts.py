@@ -12,12 +12,11 @@ docs/labelling.md#a-rank-killed-for-host-memory. Values are our own, in the real
 
 from __future__ import annotations
 
-import io
-import tarfile
 from itertools import zip_longest
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.job_bundles import pack
 
 STEPS = ["prefill start: 8 tokens"] + [
     line
@@ -35,14 +34,7 @@ SHAPE = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)
 
 
 def _pack(directory: Path, files: dict[str, str]) -> Path:
-    path = directory / "collected.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"collected-3fa9c1/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
+    return pack(directory / "collected.tar.gz", files, "collected-3fa9c1")
 
 
 def _node(host: str, name: str, text: str) -> dict[str, str]:
