@@ -192,3 +192,14 @@ def test_a_device_headline_naming_a_collective_task_offers_no_core_failure() -> 
     assert "hccl fftsplus task timeout occurred" in diagnosis.first_error.text
     assert "aicore_timeout" not in {alt.category for alt in diagnosis.alternatives}
     assert "hang" in {alt.category for alt in diagnosis.alternatives}
+
+
+@pytest.mark.parametrize("code", ["507046", "507047"])
+def test_a_synchronize_that_ran_out_of_time_offers_a_stall_beside_it(code: str) -> None:
+    """docs/labelling.md#event-waits-that-run-out: a stream or event synchronize timeout says
+    only that the wait ended; a peer that stalled (`hang`) or a collective that never finished
+    (`hccl`) is what a reader checks next."""
+    text = RAISED.format(call="aclrtSynchronizeStreamWithTimeout", code=code)
+    diagnosis = diagnose_text("job/rank2.log", text)
+    assert diagnosis.category == "stream_sync"
+    assert {"hang", "hccl"} <= {alt.category for alt in diagnosis.alternatives}

@@ -1,0 +1,46 @@
+"""A communicator HCCL could not build, reported without a reason.
+
+docs/labelling.md#a-communicator-that-could-not-be-created: the failure is the collective
+layer's (`hccl`), but what has to change is usually the job's rank layout or the device
+network, so both stand beside it. A reason printed with the failure outranks it. Excerpts in
+the shapes HCCL's plog and a MindIE runner print, values of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+PLOG_HEADLINE = (
+    "[ERROR] HCCL(31877,python3):2026-03-14-02:11:09.512.330 [op_base.cc:974][31901][Init]"
+    "[CommRootInfoConfig]errNo[0x0000000005000004]HcclCommInitRootInfo failed.\n"
+)
+
+RUNNER_RESTATEMENT = (
+    "[2026-03-14 02:11:09.51241] [error] [31877] [hccl_runner.cpp:132] AllGatherHcclRunner:0 "
+    "HcclCommInitRootInfo fail, error:4, rank:5, rankSize:16\n"
+    "[2026-03-14 02:11:09.51250] [error] [31877] [comm_pool.h:43] CommPool commCreateFunc fail\n"
+)
+
+WITH_A_REASON = (
+    "[ERROR] HCCL(31877,python3):2026-03-14-02:10:02.100.211 [topoinfo_exchange_agent.cc:77]"
+    "[31901][Get][Socket]EI0006: Getting socket times out. Reason: the remote rank 0 did not"
+    " answer within 120 s\n" + PLOG_HEADLINE
+)
+
+
+@pytest.mark.parametrize("text", [PLOG_HEADLINE, RUNNER_RESTATEMENT], ids=["plog", "runner"])
+def test_a_communicator_that_was_not_built_points_at_layout_and_network(text: str) -> None:
+    diagnosis = diagnose_text("node1/worker_5.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HcclCommInitRootInfo fail" in diagnosis.first_error.text
+    assert {alt.category for alt in diagnosis.alternatives} == {"config", "driver_env"}
+
+
+def test_the_reason_printed_before_it_is_the_first_error() -> None:
+    diagnosis = diagnose_text("node1/worker_5.log", WITH_A_REASON)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Getting socket times out" in diagnosis.first_error.text
