@@ -260,3 +260,34 @@ def test_a_missing_input_file_in_a_spawned_child_is_the_jobs_setting() -> None:
     assert diagnosis.first_error is not None
     assert "No such file or directory" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [5]
+
+
+PALS_CRASH_THEN_KILLS = """\
+[2026-02-11 14:03:27][INFO][train:212] step=0 building the sharded model on 12 ranks
+x1204c3s5b0n0: rank 6 died from signal 11 and dumped core
+x1204c3s5b0n0: rank 2 died from signal 9
+x1204c3s5b0n0: rank 9 died from signal 9
+"""
+
+
+def test_pals_reporting_a_crashed_rank_names_it_before_the_ranks_it_then_killed() -> None:
+    # docs/labelling.md#a-rank-killed-for-host-memory: HPE Cray's mpiexec names the rank and the
+    # signal with no error word; the crash comes first and the SIGKILLs after it are the teardown
+    diagnosis = diagnose_text("launch.log", PALS_CRASH_THEN_KILLS)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "rank 6 died from signal 11" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [6]
+
+
+def test_pals_reporting_only_a_killed_rank_offers_memory_beside_it() -> None:
+    diagnosis = diagnose_text("launch.log", "x3001c0s7b1n0: rank 14 died from signal 9\n")
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "rank 14 died from signal 9" in diagnosis.first_error.text
+    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_pals_reporting_a_rank_ended_by_sigterm_is_no_crash() -> None:
+    diagnosis = diagnose_text("launch.log", "x3001c0s7b1n0: rank 14 died from signal 15\n")
+    assert diagnosis.category != "device_fault" or diagnosis.first_error is None

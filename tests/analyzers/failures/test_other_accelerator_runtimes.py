@@ -215,3 +215,47 @@ def test_an_xccl_line_that_reports_a_window_set_is_no_failure() -> None:
     text = "[XCCL][util.cpp:349] dev 1 addr_window set to 0x7f0000000000\n"
     diagnosis = diagnose_text("logs/worker.log", text)
     assert diagnosis.first_error is None
+
+
+ONECCL_IPC_EXCEPTION_IN_ENGINE = """\
+(EngineCore pid=812) INFO 03-09 16:20:44 [parallel_state.py:1190] world_size=2 rank=0 local_rank=0 backend=xccl
+  File ".../vllm/v1/executor/abstract.py", line 131, in determine_available_memory
+    return self.collective_rpc("determine_available_memory")
+  File ".../vllm/v1/executor/multiproc_executor.py", line 355, in get_response
+    raise RuntimeError(
+RuntimeError: Worker failed with error 'oneCCL: ze_call.cpp:31 do_call: EXCEPTION: ze error at zeMemOpenIpcHandle, code: ZE_RESULT_ERROR_INVALID_ARGUMENT', please check the stack trace above for the root cause
+"""
+
+ONECCL_TRANSPORT_WAIT = """\
+[2026-01-20 08:41:03][INFO][trainer:318] model sharded over 24 ranks, starting step 0
+RuntimeError: oneCCL: allgatherv_ring.hpp:96 allgatherv_ring_blocking: EXCEPTION: atl_comm->wait(ep_idx, recv_req) fails with status: 2
+"""
+
+ONECCL_ERROR_LINE_THEN_EXCEPTION = """\
+2025:06:14-09:30:12:(40417) |CCL_ERROR| ze_handle_manager.cpp:57 get_ipc_handle: condition fd_is_valid(device_fd) failed
+RuntimeError: oneCCL: ze_handle_manager.cpp:57 get_ipc_handle: EXCEPTION: device_fd is invalid value
+"""
+
+
+def test_a_oneccl_exception_alone_is_the_collective_layer_with_the_host_beside_it() -> None:
+    # docs/labelling.md#collective-libraries-of-other-accelerators: the exception text is the
+    # only record of the library's failure; the engine's wrapper around it is the same line
+    diagnosis = diagnose_text("logs/serve.log", ONECCL_IPC_EXCEPTION_IN_ENGINE)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "zeMemOpenIpcHandle" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_oneccl_transport_wait_that_fails_is_the_collective_layer() -> None:
+    diagnosis = diagnose_text("logs/rank13.log", ONECCL_TRANSPORT_WAIT)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "atl_comm->wait" in diagnosis.first_error.text
+
+
+def test_a_oneccl_error_line_before_its_exception_stays_the_first_error() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", ONECCL_ERROR_LINE_THEN_EXCEPTION)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "|CCL_ERROR|" in diagnosis.first_error.text
