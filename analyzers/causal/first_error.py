@@ -20,7 +20,7 @@ from analyzers.causal.culprits import blame, global_ranks
 from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
 from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
-from analyzers.causal.warned_first import announced_before, warned_before
+from analyzers.causal.warned_first import announced_before, restated_from, warned_before
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import (
     TIER_CASCADE,
@@ -59,7 +59,11 @@ def find_first_error(
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
     top = own_words_before_report(top, offsets, scans)
-    warned = warned_before(top[0], ordered) or announced_before(top[0], ordered)
+    warned = (
+        warned_before(top[0], ordered)
+        or announced_before(top[0], ordered)
+        or restated_from(top[0], ordered)
+    )
     if warned is not None:
         top = [warned, *top]
     chain = CausalChain(first=top[0], top=top)

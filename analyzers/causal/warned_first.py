@@ -38,6 +38,28 @@ def warned_before(first: Classified, ordered: Sequence[Classified]) -> Classifie
     return earliest
 
 
+def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
+    """The earlier warning, of the same rule, that `first` repeats word for word. NCCL logs a
+    refusal as a `NCCL WARN` line where it happens; torch's exception then quotes that warning
+    again under `Last error:`, and that copy is an error line of its own. Both are one record of
+    one failure, so the warning, which came first, leads. Any rule: the test is the text, the
+    whole exception line found inside the warning, not the rule's word for it."""
+    if first.best is None or first.event.kind != EventKind.ERROR:
+        return None
+    said = first.event.message.strip()
+    if len(said) < 12:
+        return None
+    rule = first.best.signature.id
+    for item in ordered:
+        if item is first:
+            return None
+        if item.best is None or item.best.signature.id != rule:
+            continue
+        if item.event.kind == EventKind.WARNING and item.event.message.rstrip().endswith(said):
+            return item
+    return None
+
+
 # `(host, port)` as c10d prints an endpoint in its socket messages
 _ENDPOINT = re.compile(r"\(([^\s,()]+), (\d+)\)")
 

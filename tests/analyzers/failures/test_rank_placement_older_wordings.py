@@ -7,7 +7,9 @@ layer (`cuda runtime error (101) : invalid device ordinal at .../Module.cpp:59`,
 invalid device ordinal`. NCCL's bootstrap root refusing a rank that already checked in, or a
 rank count that disagrees with its own, means two processes were given one rank or the ranks
 were told different world sizes: the launch numbered its processes wrongly, `config` with
-`hccl` beside it. Values of our own in the real shapes.
+`hccl` beside it. A rank refused before the bootstrap because its number is at or past the
+communicator's rank count (`Invalid rank requested : 9/8`) is the same numbering. Values of our
+own in the real shapes.
 """
 
 from __future__ import annotations
@@ -80,3 +82,64 @@ def test_bootstrap_info_lines_alone_are_no_clash() -> None:
     )
     diagnosis = diagnose_text("slurm-7731.out", text)
     assert "cfg.nccl_bootstrap_rank_clash" not in _rules(diagnosis)
+
+
+RANK_PAST_COUNT = """\
+[2026-02-11 06:14:02,118] WORLD_SIZE=8 NODE_RANK=1 MASTER_ADDR=10.7.0.21 MASTER_PORT=29610
+ws-12:20915:20915 [1] NCCL INFO Bootstrap : Using eth0:10.7.0.22<0>
+ws-12:20915:20915 [1] NCCL INFO cudaDriverVersion 12040
+ws-12:20915:20915 [1] init.cc:1711 NCCL WARN Invalid rank requested : 5/4
+ws-12:20915:20915 [1] NCCL INFO init.cc:1854 -> 4
+Traceback (most recent call last):
+  File "/srv/jobs/embed/train.py", line 88, in <module>
+    trainer.fit(model, datamodule=dm)
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4159, in barrier
+    work = group.barrier(opts=opts)
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, invalid argument (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5
+ncclInvalidArgument: Invalid value for an argument.
+Last error:
+Invalid rank requested : 5/4
+"""
+
+
+def test_a_rank_past_the_communicators_count_is_the_launchs_numbering() -> None:
+    diagnosis = diagnose_text("node1.log", RANK_PAST_COUNT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "NCCL WARN Invalid rank requested : 5/4" in diagnosis.first_error.text
+    assert "cfg.nccl_rank_beyond_count" in _rules(diagnosis)
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_init_lines_that_give_a_rank_and_a_count_are_no_refusal() -> None:
+    text = (
+        "ws-12:20915:21002 [1] NCCL INFO ncclCommInitRank comm 0x6a31f0 rank 5 nranks 8 cudaDev 1 "
+        "nvmlDev 1 busId 3d000 commId 0x5e1d2c7a90b3f004 - Init START\n"
+        "ws-12:20915:21002 [1] NCCL INFO comm 0x6a31f0 rank 5 nranks 8 cudaDev 1 busId 3d000 - Init COMPLETE\n"
+    )
+    diagnosis = diagnose_text("node1.log", text)
+    assert "cfg.nccl_rank_beyond_count" not in _rules(diagnosis)
+
+
+def test_the_warning_leads_a_torch_headline_that_does_not_quote_it() -> None:
+    text = (
+        "ws-12:20915:20915 [1] init.cc:1711 NCCL WARN Invalid rank requested : 5/4\n"
+        "ws-12:20915:20915 [1] NCCL INFO init.cc:1854 -> 4\n"
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
+        "invalid argument (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5\n"
+    )
+    diagnosis = diagnose_text("node1.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
+
+
+def test_a_clash_leads_the_unhandled_system_error_of_the_ranks_left_waiting() -> None:
+    text = CHECKED_IN_TWICE + (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+    )
+    diagnosis = diagnose_text("slurm-7731.out", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "has already checked in" in diagnosis.first_error.text
