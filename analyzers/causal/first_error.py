@@ -17,7 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
-from analyzers.causal.interrupted import demote_lost_peers_of_interrupted
+from analyzers.causal.interrupted import (
+    demote_lost_peers_of_interrupted,
+    lead_ranks_interrupted_alone,
+)
 from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import announced_before, restated_from, warned_before
@@ -53,6 +56,7 @@ def find_first_error(
     demote_explained_waits(errors, offsets)
     demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors)
+    lead_ranks_interrupted_alone(errors)
     ordered = causal_order(errors, offsets)
     if not ordered:
         return CausalChain(first=None)

@@ -9,6 +9,11 @@ returns because that first rank's connections closed: its traceback shows the lo
 every rank that lost a peer was itself interrupted and some rank was interrupted with no lost
 peer, the lost peers are what the interrupt did, not a crash the interrupt came after; and the
 few ranks interrupted outside any collective are the ones the others were waiting for.
+
+The interrupt can also reach one process alone (`kill -INT` of its pid, a tool that signals
+one worker): the ranks that lost a peer were then not interrupted at all, and the interrupted
+ranks lost none. Their `KeyboardInterrupt` is what ended them and the peers' lost connections
+follow from it, as does the launcher's report of the child's SIGINT (`exitcode: -2`).
 docs/labelling.md, "A job stopped from outside".
 """
 
@@ -18,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from analyzers.causal.chain import Blame, CausalChain
-from analyzers.classify.events import TIER_GENERIC, Classified
+from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC, Classified
 from analyzers.core.phrases import say, several
 
 INTERRUPT = "hang.interrupted"
@@ -58,10 +63,30 @@ def demote_lost_peers_of_interrupted(items: Sequence[Classified]) -> None:
             item.tier, item.demoted = TIER_GENERIC - 0.5, True
 
 
+def lead_ranks_interrupted_alone(items: Sequence[Classified]) -> None:
+    """Ranks interrupted while every rank that lost a peer was not: the interrupt went to
+    those processes alone, so their own `KeyboardInterrupt` leads the peers' lost connections
+    and the launcher's report of how they ended."""
+    if any(item.best is not None and item.best.signature.outside_stop for item in items):
+        return  # the launcher was interrupted: its record is read instead
+    interrupted, lost = _interrupted(items), _lost_peer(items)
+    if not interrupted or not lost or interrupted & lost:
+        return
+    for item in items:
+        gone = any(m.signature.peer_gone for m in item.matches)
+        if item.rank in interrupted and item.best is not None and item.best.id == INTERRUPT:
+            item.tier = max(item.tier, TIER_CASCADE + 0.5)
+        elif item.rank in lost and gone and TIER_GENERIC < item.tier <= TIER_CASCADE:
+            item.tier, item.demoted = TIER_GENERIC - 0.5, True
+
+
 def interrupted_outside(chain: CausalChain) -> Blame | None:
     """The few interrupted ranks that lost no peer while the others did: they were outside
     the collective the others were blocked in."""
     interrupted = _interrupted(chain.top)
+    alone = sorted(interrupted)
+    if interrupted and chain.peer_gone and not interrupted & set(chain.peer_gone):
+        return Blame(alone, say("blame.interrupted_alone", many=several(alone)))
     lost = set(chain.peer_gone) & interrupted
     outside = sorted(interrupted - lost)
     if not lost or not outside or len(outside) * 2 >= len(interrupted):

@@ -68,3 +68,36 @@ def test_lost_peers_on_every_interrupted_rank_are_not_the_interrupts_doing(
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.first_error is not None
     assert "Connection closed by peer" in diagnosis.first_error.text
+
+
+def alone(tmp_path: Path, extra: dict[str, str] | None = None):
+    """Rank 1 alone gets SIGINT (`kill -INT <pid>`) while it sleeps between two layers; the
+    other ranks, never interrupted, lose it in their next all_reduce."""
+    job = finished_layers()
+    for log in job:
+        if log.rank == 1:
+            interrupted(log, in_collective=False)
+        else:
+            log.at(900).fails(f"RuntimeError: {CLOSED}", frame="forward")
+    return analyze_job(tmp_path, job, extra).diagnosis
+
+
+def test_a_rank_interrupted_alone_leads_the_peers_that_lost_it(tmp_path: Path) -> None:
+    diagnosis = alone(tmp_path)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_the_agents_report_of_the_childs_sigint_is_a_summary_of_it(tmp_path: Path) -> None:
+    launcher = (
+        "E1129 07:24:23.140000 20008 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        "failed (exitcode: -2) local_rank: 1 (pid: 20095) of binary: /opt/venv/bin/python3\n"
+    )
+    diagnosis = alone(tmp_path, {"launcher.log": launcher})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert "device_fault" not in {diagnosis.category}
+    assert diagnosis.culprit_ranks == [1]

@@ -268,3 +268,32 @@ def test_an_existing_directory_is_not_a_shared_memory_segment() -> None:
     text = STREAMING_SHM_TAKEN.replace("'/000002_locals'", "'/mnt/out/run3'")
     diagnosis = diagnose_text("rank3.log", text)
     assert "env.shm_name_taken" not in _rules(diagnosis)
+
+
+# torch's SIGCHLD check names a worker that ended with a status of its own (os._exit in the
+# dataset, a native exit()) by its pid and that status; the rank's peers then lose it.
+WORKER_EXIT_CODE = """\
+[rank0]:   File "/srv/gen/infer.py", line 96, in forward
+[rank0]:     time.sleep(0.03)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/signal_handling.py", line 73, in handler
+[rank0]:     _error_if_any_worker_fails()
+[rank0]: RuntimeError: DataLoader worker (pid 51207) exited unexpectedly with exit code 3. Details are lost due to multiprocessing. Rerunning with num_workers=0 may give better error trace.
+"""
+PEER_LOST_RANK0 = """\
+prefill start: batch 1 (16 tokens)
+ norm passed
+[rank1]:     work.wait()
+[rank1]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:40112. This is typically caused by a remote worker crashing. Check the logs of the remote worker before reporting an error. GLHF! 🏖️
+"""
+
+
+def test_a_worker_that_exited_with_its_own_status_is_a_dead_process_too() -> None:
+    diagnosis = diagnose_files(
+        {"job/log_0.log": WORKER_EXIT_CODE, "job/log_1.log": PEER_LOST_RANK0}
+    )
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exited unexpectedly with exit code 3" in diagnosis.first_error.text
+    assert "dev.dataloader_worker_exited" in _rules(diagnosis)
+    assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.culprit_ranks == [0]
