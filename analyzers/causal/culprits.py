@@ -84,6 +84,12 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     found = interrupted_outside(chain) or singled_out(correlation, size_stated, quiet_suspect)
+    if found is not None and len(found.ranks) > 1:
+        # ranks that stopped together in a sub-group: the one whose wait is in a collective no
+        # other rank was in swapped the program order, its partners only waited for it
+        narrowed = in_other_collective(chain, scans)
+        if narrowed is not None and set(narrowed.ranks) < set(found.ranks):
+            return narrowed
     return (
         found
         or unreached_store(chain)

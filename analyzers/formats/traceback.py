@@ -43,6 +43,11 @@ A job scheduler's client reports a failed task the same way: submitit's `FailedJ
 The task number is the task's global rank, so the traceback under it is that rank's and the
 client's exception only re-raises it.
 
+When the innermost frame is the job's own code called back by a library (a `__getstate__`
+the pickler of an object collective ran, a collate function a DataLoader called), the record
+also keeps, as `caller`, the text of the last installed-package frame above it: the frame the
+library handed control from, which says what the job's code was doing for it.
+
 An exception nobody caught in a thread other than the main one is printed by threading's hook
 under a line naming the thread (`Exception in thread prefetch:`, then the traceback). That line
 only carries the exception below it (recorded as a re-raise of it, as the wrappers above), and
@@ -82,6 +87,8 @@ _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 _STDLIB_PATH = re.compile(
     r"[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen "
 )
+# an installed package's directory
+_PACKAGE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
 _GENERATED_PATH = re.compile(r"^<[^>]*>$")
 _CHAIN = re.compile(
@@ -111,6 +118,8 @@ class _Open:
     wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
     child: int | None = None  # the spawned child (its local rank) whose traceback this is
     thread: int | None = None  # the `Exception in thread X:` line printed above the header
+    package: ParsedLine | None = None  # the latest frame in an installed package so far
+    caller: ParsedLine | None = None  # the package frame that called the kept (user) frame
 
 
 @dataclass(slots=True)
@@ -200,6 +209,9 @@ class TracebackTracker:
                 or is_machinery_frame(kept[1].message)
             ):
                 state.frame = (lineno, line)
+                state.caller = None if is_package_frame(message) else state.package
+            if is_package_frame(message):
+                state.package = line
             return True
         if not message.strip() or _is_source(message, state):
             return True  # source line, ^^^^ markers, blank separator
@@ -250,6 +262,7 @@ class TracebackTracker:
                 "root_line": root,
                 "rank": event.rank,
                 "thread": state.thread is not None,
+                "caller": state.caller.message.strip() if state.caller else None,
             },
         )
         if state.thread is not None:  # threading's hook named the thread this exception ended
@@ -347,6 +360,13 @@ def is_machinery_frame(message: str) -> bool:
     return found is not None and (
         is_stdlib_path(found.group("path")) or is_generated_path(found.group("path"))
     )
+
+
+def is_package_frame(message: str) -> bool:
+    """A frame in an installed package (`site-packages`, `dist-packages`): a library's code,
+    as opposed to the job's own script or the standard library."""
+    found = _FRAME_PATH.match(message)
+    return found is not None and _PACKAGE_PATH.search(found.group("path")) is not None
 
 
 def is_stdlib_path(path: str) -> bool:

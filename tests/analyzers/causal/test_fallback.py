@@ -1,5 +1,6 @@
 """A first error no signature knows gets a label only when its weak hints agree."""
 
+import io
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.core.yamlcheck import KnowledgeError
 from analyzers.formats.codes import extract_codes
+from analyzers.scan.member import scan_file
 
 KNOWLEDGE = load_knowledge()
 HINTS = load_hints()
@@ -154,3 +156,37 @@ def test_a_keyword_row_without_a_weight_is_rejected(tmp_path: Path) -> None:
     )
     with pytest.raises(KnowledgeError, match="each row must be \\[regex, weight\\]"):
         load_hints.__wrapped__(bad)
+
+
+# docs/labelling.md, the object collectives: the job's own __getstate__ that refuses inside
+# broadcast_object_list says nothing about a collective; the library frame that called it does.
+GETSTATE_REFUSED = """\
+model run failed: KV cache handle for layer 0 is pinned to this process and cannot be serialized
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/home/user/serve/infer.py", line 152, in main
+[rank0]:     dist.broadcast_object_list(cfg, src=0)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3405, in _object_to_tensor
+[rank0]:     _pickler(f).dump(obj)
+[rank0]:   File "/home/user/serve/infer.py", line 65, in __getstate__
+[rank0]:     raise RuntimeError(f"KV cache handle for layer {self.layer} is pinned")
+[rank0]: RuntimeError: KV cache handle for layer 0 is pinned to this process and cannot be serialized
+"""
+
+
+def scanned_label(text: str) -> tuple[str, str]:
+    scan = scan_file(io.BytesIO(text.encode()), FileInfo("log_0.log", FileKind.RANK_LOG, 0))
+    items = [classify_event(e, 0, KNOWLEDGE) for e in scan.events if e.kind == EventKind.ERROR]
+    return first_error_label(find_first_error(items), [scan])
+
+
+def test_an_exception_the_pickler_met_in_the_jobs_code_is_the_object_collective() -> None:
+    assert scanned_label(GETSTATE_REFUSED) == ("hccl", "communication")
+
+
+def test_the_same_exception_raised_in_the_jobs_own_code_alone_stays_unlabelled() -> None:
+    own_code = "\n".join(
+        line
+        for line in GETSTATE_REFUSED.splitlines()
+        if "site-packages" not in line and "_pickler" not in line
+    )
+    assert scanned_label(own_code)[0] == "other"

@@ -27,7 +27,7 @@ SEND_TIMEOUT = (
     "waiting 10000ms for send operation to complete"
 )
 C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
-CALL_LINES = {"all_reduce": 3252, "barrier": 5356, "broadcast": 2811}
+CALL_LINES = {"all_reduce": 3252, "all_gather": 4287, "barrier": 5356, "broadcast": 2811}
 
 
 def ends_in(log: RankLog, call: str, error: str) -> RankLog:
@@ -228,3 +228,30 @@ def test_an_even_split_of_watchdog_work_types_singles_nobody_out(tmp_path: Path)
     for log in job:
         watchdog_times_out(log, "BROADCAST" if log.rank < 2 else "ALLREDUCE")
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+def swapped_pair(first_call_of_rank_3: str) -> list[RankLog]:
+    """TP pairs [0, 1] and [2, 3]: the pair [2, 3] stops after layer 1's norm (rank 3 calls
+    its collectives in another order than rank 2), ranks 0 and 1 pass attention and wait for
+    them in the next all_reduce. Everyone times out together."""
+    job = in_step()
+    for log in job[:2]:
+        log.info(" attention passed")
+    for log in job:
+        call = first_call_of_rank_3 if log.rank == 3 else "all_reduce"
+        ends_in(log, call, SEND_TIMEOUT if log.rank == 3 else RECV_TIMEOUT)
+    return job
+
+
+def test_of_a_pair_left_behind_the_rank_in_another_collective_swapped_the_order(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze_job(tmp_path, swapped_pair("all_gather")).diagnosis
+    assert diagnosis.culprit_ranks == [3]
+    assert "all_gather" in (diagnosis.culprit_reason or "")
+
+
+def test_a_pair_left_behind_in_the_same_collective_as_everyone_stays_named(
+    tmp_path: Path,
+) -> None:
+    assert analyze_job(tmp_path, swapped_pair("all_reduce")).diagnosis.culprit_ranks == [2, 3]

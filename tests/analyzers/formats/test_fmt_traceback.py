@@ -494,3 +494,49 @@ def test_a_thread_death_is_recorded_as_the_threads_and_its_header_only_carries_i
 def test_a_main_thread_traceback_is_no_threads() -> None:
     result = scan(CHAINED)
     assert not any(r.get("thread") for r in result.facts["tracebacks"])
+
+
+# A source rank whose settings object refuses to be pickled inside broadcast_object_list: the
+# innermost frame is the job's own __getstate__, the library frame above it the collective's
+# pickling helper. torch's excepthook prints it with the `[rankN]:` prefix.
+PICKLED_BY_LIBRARY = """\
+model run failed: KV cache handle for layer 0 is pinned to this process and cannot be serialized
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/home/user/serve/infer.py", line 177, in <module>
+[rank0]:     main()
+[rank0]:   File "/home/user/serve/infer.py", line 152, in main
+[rank0]:     dist.broadcast_object_list(cfg, src=0)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper
+[rank0]:     return func(*args, **kwargs)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3405, in _object_to_tensor
+[rank0]:     _pickler(f).dump(obj)
+[rank0]:   File "/home/user/serve/infer.py", line 65, in __getstate__
+[rank0]:     raise RuntimeError(f"KV cache handle for layer {self.layer} is pinned")
+[rank0]: RuntimeError: KV cache handle for layer 0 is pinned to this process and cannot be serialized
+"""
+
+
+def test_the_library_frame_that_called_the_jobs_own_failing_code_is_kept_as_its_caller():
+    record = scan(PICKLED_BY_LIBRARY).facts["tracebacks"][0]
+    assert record["line"] == 13
+    assert record["caller"] == (
+        'File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 3405, in _object_to_tensor"
+    )
+
+
+def test_a_traceback_that_stays_in_the_jobs_script_or_ends_in_a_library_has_no_caller():
+    own_code_only = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/serve/infer.py", line 177, in <module>\n'
+        '  File "/home/user/serve/infer.py", line 90, in forward\n'
+        "RuntimeError: KV cache handle for layer 0 is pinned to this process\n"
+    )
+    ends_in_library = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/serve/infer.py", line 90, in forward\n'
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/nn/functional.py", line 2908, in linear\n'
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)\n"
+    )
+    for text in (own_code_only, ends_in_library):
+        assert scan(text).facts["tracebacks"][0]["caller"] is None
