@@ -127,6 +127,17 @@ DEVICE_UNREACHABLE_AT_START = """\
         rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:60]
 """
 
+# torch_npu's wrapper for a device start, then the error manager's record that the device-side
+# processes the task daemon starts for this process did not come up in time: that is why the
+# device could not be opened, so it is the first error; a dead device stays beside it.
+DEVICE_PROCESSES_LATE = """\
+RuntimeError: ExchangeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:240 NPU function error: c10_npu::SetDevice(device), error code is 507033
+[ERROR] 2026-11-02-14:05:40 (PID:7310, Device:-1, RankID:-1) ERR00100 PTA call acl api failed
+E39007: [PID: 7310] 2026-11-02-14:05:38.902.117 Starting a subprocess on the device timed out.
+        TraceBack (most recent call last):
+        open device 2 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:140]
+"""
+
 CASES = [
     # (name, text, label, first error says, an alternative the report must keep or None)
     ("task daemon refused", DAEMON_REFUSED, "driver_env", "TsdOpen failed", None),
@@ -138,6 +149,13 @@ CASES = [
         "driver_env",
     ),
     ("driver refused", DRIVER_REFUSED, "driver_env", "halDeviceOpen failed", None),
+    (
+        "device-side processes late at start",
+        DEVICE_PROCESSES_LATE,
+        "driver_env",
+        "Starting a subprocess on the device timed out",
+        "device_fault",
+    ),
     (
         "driver refused under a generic headline",
         DRIVER_REFUSED_UNDER_HEADLINE,
