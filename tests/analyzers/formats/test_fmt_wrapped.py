@@ -251,3 +251,17 @@ def test_line_numbers_stay_physical_when_blocks_cut_a_wrapped_line(monkeypatch, 
         assert lines <= {*first_lines(WATCHDOG, 120), last.line}
     else:
         assert 1 in lines or 2 in lines
+
+
+def test_a_collective_librarys_line_after_a_line_of_window_width_opens_a_record():
+    """NCCL and RCCL start each line with `host:pid:tid [device]`; a WARN line that happens to
+    be as wide as a usual terminal does not swallow the next line."""
+    warn = (
+        "gpu-node-4:71822:71901 [3] NCCL INFO transport/p2p.cc:275 Could not enable P2P between"
+        " dev 3(=c1000) and dev 1(=41000)"
+    )
+    warn += "x" * (132 - len(warn))
+    fatal = "gpu-node-4:71822:71901 [3] [FATAL ERROR]: HIP failure: 'invalid device pointer'"
+    text = "".join(f"step {n} ok\n" for n in range(3)) + warn + "\n" + fatal + "\n"
+    assert len(warn) == 132
+    assert joined(text) == []
