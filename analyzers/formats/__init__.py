@@ -11,7 +11,8 @@ combined by `lines.parse_line`. Multi-line structures:
 `traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
 below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
 What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines
-that ranks sharing one stdout glued together: `glued`. A job log with no error line is read at
+that ranks sharing one stdout glued together: `glued`, and the exception line two of them
+printed at once: `twinned`. A job log with no error line is read at
 its end: `refusal` (plain-words refusal),
 `pending` (an announced step), `cut_traceback` (frames with no exception line). Whole-file
 parsers for small structured files:

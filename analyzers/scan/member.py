@@ -55,6 +55,7 @@ from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
+from analyzers.formats.twinned import split_twinned
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.formats.year_less import YEAR_LESS, YearLess
 from analyzers.ingest.layout import agent_local_rank
@@ -245,6 +246,8 @@ class _FileScanner(ScanSink):
             pieces = split_flattened(raw)
         if len(pieces) == 1 and not self.structured:
             pieces = split_glued(raw)
+        if len(pieces) == 1 and not self.structured:
+            pieces = split_twinned(raw)
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:

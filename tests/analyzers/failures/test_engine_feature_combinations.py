@@ -144,6 +144,39 @@ def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
     assert "cfg.zero3_param_not_gathered" not in rules
 
 
+# The same gap seen from the embedding: a prompt encoder run outside the engine under ZeRO-3
+# looks its tokens up in a table each rank holds only a slice of, and torch refuses the table.
+SHARDED_EMBEDDING_WEIGHT = """\
+[rank3]:   File "/opt/venv/lib/python3.11/site-packages/torch/nn/functional.py", line 2551, in embedding
+[rank3]:     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+[rank3]: RuntimeError: 'weight' must be 2-D
+"""
+
+# Counterexample: a kernel's own input rule naming several allowed ranks.
+KERNEL_WEIGHT_RANK_RULE = """\
+Traceback (most recent call last):
+  File "/srv/ops/fused.py", line 40, in forward
+    raise ValueError(msg)
+ValueError: 'weight' must be 2-D or 3-D for this kernel, got 4-D
+"""
+
+
+def test_an_embedding_on_a_weight_zero3_never_gathered_is_config() -> None:
+    diagnosis = diagnose_text("train.log", SHARDED_EMBEDDING_WEIGHT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.sharded_embedding_weight" in rules
+    assert diagnosis.first_error is not None
+    assert "'weight' must be 2-D" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_kernel_rule_on_the_weight_rank_is_not_a_sharded_embedding() -> None:
+    diagnosis = diagnose_text("ops.log", KERNEL_WEIGHT_RANK_RULE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.sharded_embedding_weight" not in rules
+
+
 # vLLM's engine process logs the exception's repr on its first line, and the refusal here
 # names the mode the feature cannot run in ("... is not supported in <mode>").
 ENGINE_REPR_REFUSES_IN_MODE = """\
