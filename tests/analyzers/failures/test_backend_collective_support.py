@@ -2,8 +2,9 @@
 
 docs/labelling.md#operator-installation-or-platform-limit. A distributed checkpoint's save
 planner gathers the ranks' plans; on a backend release without gather the call is refused
-before any peer takes part. The fixtures are in the shape a torchrun worker prints (values are
-ours).
+before any peer takes part. c10d's base class words it with the backend's short name, and a
+collective refuses an argument only NCCL takes the same way (a barrier given the GPU list on a
+job moved to gloo). The fixtures are in the shape a torchrun worker prints (values are ours).
 """
 
 from __future__ import annotations
@@ -29,6 +30,54 @@ EMULATION_WARNING_THEN_OOM = """\
 /opt/py/lib/python3.10/site-packages/torch_npu/distributed/distributed_c10d.py:88: UserWarning: HCCL does not support gather at the moment, using allgather instead
 [rank0]: RuntimeError: NPU out of memory. Tried to allocate 2.50 GiB (NPU 0; 60.00 GiB total capacity; 57.10 GiB already allocated; 57.10 GiB current active; 0.80 GiB free; 58.20 GiB reserved in total by PyTorch)
 """
+
+
+# A job moved to the CPU backend (as on Windows) whose code still calls a collective only the
+# GPU backend implements.
+CPU_BACKEND_LACKS_COLLECTIVE = """\
+[rank0]:   File "/srv/seg/train.py", line 88, in sync_stats
+[rank0]:     dist.reduce_scatter_tensor(out, inp)
+[rank0]: RuntimeError: Backend gloo does not support _reduce_scatter_base
+E0311 09:14:02.118000 4410 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 4471) of binary: /opt/py/bin/python3
+"""
+
+# The barrier is handed the GPU list while the group runs on gloo; the launcher's child-exit
+# line after it only reports the exit.
+BARRIER_GPU_LIST_ON_GLOO = """\
+  File "D:\\det\\engine\\trainer.py", line 57, in setup_ddp
+    dist.barrier(device_ids=[local_rank])
+RuntimeError: Function argument device_ids not supported for the selected backend gloo
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 9120) of binary: D:\\envs\\det\\python.exe
+"""
+
+# Counterexample: a barrier given a GPU list of the wrong type is refused for its type, not
+# for the backend; it must not be read as the backend's refusal.
+BARRIER_GPU_LIST_OF_WRONG_TYPE = """\
+[rank1]: RuntimeError: Invalid function argument: device_ids type should be List[int]
+"""
+
+
+def test_a_collective_the_cpu_backend_lacks_is_a_platform_limit() -> None:
+    diagnosis = diagnose_text("job/rank0.log", CPU_BACKEND_LACKS_COLLECTIVE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Backend gloo does not support _reduce_scatter_base" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_an_argument_the_backend_does_not_take_is_config() -> None:
+    diagnosis = diagnose_text("train.log", BARRIER_GPU_LIST_ON_GLOO)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "not supported for the selected backend gloo" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_wrongly_typed_argument_is_not_the_backends_refusal() -> None:
+    diagnosis = diagnose_text("job/rank1.log", BARRIER_GPU_LIST_OF_WRONG_TYPE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.backend_argument_unsupported" not in rules
+    assert "cfg.backend_collective_unsupported" not in rules
 
 
 def test_a_collective_the_backend_lacks_is_a_platform_limit() -> None:
