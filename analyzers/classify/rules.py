@@ -101,6 +101,9 @@ class Signature:
     # accelerator stacks on which the line is expected and harmless: software that probes for
     # another vendor's library logs the failed probe loudly and carries on without it
     harmless_on: tuple[str, ...] = ()
+    # two named groups of the regex whose numbers the line must order (`joined` over `size`):
+    # a count the line states decides, such as more processes joining than the world holds
+    more_than: tuple[str, str] | None = None
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     examples: tuple[str, ...] = ()
@@ -113,7 +116,11 @@ class Signature:
         haystack = message.lower() if self.ignore_case else message
         if not any(needle in haystack for needle in self.needles):
             return None
-        return self.regex.search(message)
+        found = self.regex.search(message)
+        if found is None or self.more_than is None:
+            return found
+        larger, smaller = (int(found.group(name)) for name in self.more_than)
+        return found if larger > smaller else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +285,7 @@ def _signature(entry: Entry) -> Signature:
         warns_first=entry.get("warns_first", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
         harmless_on=_harmless_on(entry),
+        more_than=_more_than(entry, regex),
         guide=_guide(entry),
         also=_also(entry, category),
         examples=entry.strings("examples"),
@@ -381,6 +389,15 @@ def _harmless_on(entry: Entry) -> tuple[str, ...]:
     if unknown:
         raise entry.fail(f"harmless_on must name stacks of {list(ACTION_STACKS)}, not {unknown}")
     return stacks
+
+
+def _more_than(entry: Entry, regex: re.Pattern[str]) -> tuple[str, str] | None:
+    names = entry.strings("more_than", required=False)
+    if not names:
+        return None
+    if len(names) != 2 or any(regex.groupindex.get(name) is None for name in names):
+        raise entry.fail(f"more_than must name two groups of the regex, got {list(names)}")
+    return names[0], names[1]
 
 
 def _action_stack(entry: Entry) -> str | None:

@@ -152,6 +152,7 @@ def write_signatures(tmp_path: Path, *entries: dict) -> Path:
         ({"category_from_code": True}, "need a code_table"),
         ({"code_table": "bios"}, "field 'code_table' is 'bios'"),
         ({"harmless_on": ["tpu"]}, "harmless_on must name stacks of ['ascend', 'cuda']"),
+        ({"more_than": ["used", "size"]}, "more_than must name two groups of the regex"),
     ],
 )
 def test_malformed_signature_is_rejected_with_its_place(
