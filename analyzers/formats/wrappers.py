@@ -31,7 +31,8 @@ Seen in real reports (outermost first; they nest):
 - a progress bar (tqdm) that redraws itself with a carriage return and no newline, so the next
   line a process writes is glued to its last frame once the log is read as lines:
   ` 50%|#####     | 1/2 [00:01<00:01,  1.21s/it]F0000 00:00:1716973077.46 ...` - the bar is
-  dropped; only a bar followed directly by more text is one (a bar alone stays a line)
+  dropped; only a bar followed directly by more text is one (a bar alone stays a line), and a
+  bar whose postfix shows a non-finite loss or gradient norm (`step_loss=nan`) is kept whole
 - a row of a web log viewer's table copied as text (a cluster console, Grafana, Kibana):
   empty or marker cells, the record's time in a cell of its own, the record, the row's closing
   bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
@@ -80,6 +81,11 @@ _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
 # a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix]
 _PROGRESS = re.compile(
     r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\](?=\S)"
+)
+# a frame whose postfix shows a loss or gradient norm that went non-finite (`8.4s/it,
+# step_loss=nan]`): that frame is the news, so it is not dropped as a wrapper of the next line
+_NONFINITE_POSTFIX = re.compile(
+    r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
 _MAX_WRAPPERS = 6
 
@@ -207,9 +213,10 @@ def _peel_progress(line: ParsedLine, text: str) -> bool:
     """A progress bar's last frame in front of the line a process wrote after it: the bar
     says how far a loop got, the text after it is what the process logged next."""
     found = _PROGRESS.match(text)
-    if found:
-        line.message = text[found.end() :]
-    return found is not None
+    if found is None or _NONFINITE_POSTFIX.search(found.group(0)):
+        return False
+    line.message = text[found.end() :]
+    return True
 
 
 def _peel_table_row(line: ParsedLine, text: str) -> bool:

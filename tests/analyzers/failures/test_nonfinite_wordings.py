@@ -128,3 +128,31 @@ def test_a_models_own_floating_point_guard_is_numbers() -> None:
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("FloatingPointError: non-finite")
     assert any(e.rule == "num.nonfinite_refused_by_check" for e in diagnosis.evidence)
+
+
+# A diffusion fine-tuning loop prints its loss only in the progress bar; the fp16 scaler halves
+# its scale on every step around it, and the log stops without an error line.
+PROGRESS_BAR_NAN = """\
+[2026-03-02 08:40:11,204] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768
+Steps:   0%|          | 1/3000 [00:11<9:21:40, 11.24s/it, lr=2e-05, step_loss=nan, data_s=1.90][2026-03-02 08:40:16,877] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 32768, reducing to 16384
+Steps:   0%|          | 2/3000 [00:16<6:55:02,  8.31s/it, lr=2e-05, step_loss=nan, data_s=0.07]
+"""
+
+# Counterexample: a finite loss in the same bar and a field that only has "nan" in its name.
+PROGRESS_BAR_FINITE = """\
+Epoch 1:  12%|█▏        | 120/1000 [00:40<04:53,  3.00it/s, loss=0.734, nan_steps=0, v_num=3]
+Epoch 1:  13%|█▎        | 130/1000 [00:43<04:50,  3.00it/s, loss=0.729, nan_steps=0, v_num=3]
+"""
+
+
+def test_a_progress_bar_with_a_nan_loss_is_numbers_not_a_stall() -> None:
+    diagnosis = diagnose_text("logs/train.log", PROGRESS_BAR_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "1/3000" in diagnosis.first_error.text
+    assert "step_loss=nan" in diagnosis.first_error.text
+
+
+def test_a_progress_bar_with_finite_numbers_is_no_error() -> None:
+    diagnosis = diagnose_text("logs/train.log", PROGRESS_BAR_FINITE)
+    assert diagnosis.first_error is None or "loss=0.7" not in diagnosis.first_error.text

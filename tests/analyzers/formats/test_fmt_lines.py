@@ -837,6 +837,17 @@ def test_a_progress_bar_frame_glued_to_the_next_line_is_dropped():
     assert line.message == "[Rank 3] collective timed out"
 
 
+def test_a_progress_bar_frame_that_shows_a_nan_loss_is_kept_whole():
+    """A frame whose postfix says the loss went NaN is itself the news: it is not dropped as the
+    wrapper of the logger line glued after it."""
+    text = (
+        "Steps:   2%|▏         | 30/1500 [04:10<3:24:12,  8.34s/it, lr=5e-06, step_loss=nan]"
+        "[2026-01-09 11:02:03,114] [INFO] [loss_scaler.py:183:update_scale] OVERFLOW! Rank 0"
+        " Skipping step. Attempted loss scale: 512, reducing to 256"
+    )
+    assert parse_line(text).message.startswith("Steps:   2%|")
+
+
 def test_a_progress_bar_alone_or_a_percent_in_a_table_is_left_as_it_is():
     alone = " 70%|███████   | 7/10 [00:07<00:03,  1.00it/s]"
     assert parse_line(alone).message == alone
