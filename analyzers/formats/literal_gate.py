@@ -36,6 +36,30 @@ def required_literal(pattern: re.Pattern[bytes]) -> bytes | None:
     return best if len(best) >= MIN_GATE else None
 
 
+class _Presence:
+    """Which gates the last block searched holds. Several patterns share a gate
+    (`parallel`, `size`), and a gate that is absent costs a pass over the whole block: the
+    block is searched for each literal once. Only the last block is remembered (it is kept
+    alive, so its identity cannot be taken by another)."""
+
+    __slots__ = ("block", "found")
+
+    def __init__(self) -> None:
+        self.block: bytes | None = None
+        self.found: dict[bytes, bool] = {}
+
+    def holds(self, data: bytes, gate: bytes) -> bool:
+        if data is not self.block:
+            self.block, self.found = data, {}
+        found = self.found.get(gate)
+        if found is None:
+            found = self.found[gate] = gate in data
+        return found
+
+
+_PRESENCE = _Presence()
+
+
 class GatedPattern:
     """A compiled bytes pattern whose scans first check for its required literal."""
 
@@ -46,7 +70,7 @@ class GatedPattern:
         self.gate = required_literal(pattern)
 
     def _may_match(self, data: bytes) -> bool:
-        return self.gate is None or self.gate in data
+        return self.gate is None or _PRESENCE.holds(data, self.gate)
 
     def findall(self, data: bytes) -> list[Any]:
         return self.pattern.findall(data) if self._may_match(data) else []

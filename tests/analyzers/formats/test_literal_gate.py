@@ -62,3 +62,20 @@ def test_head_hints_still_read_world_size_and_rank():
     assert hints.per_node == [8]
     assert hints.nodes == [2]
     assert hints.ranks[3] >= 1
+
+
+def test_patterns_sharing_a_gate_search_a_block_for_it_once():
+    searched: list[bytes] = []
+
+    class Counting(bytes):
+        def __contains__(self, needle):  # the gate's `in` test
+            searched.append(needle)
+            return super().__contains__(needle)
+
+    block = Counting(b"engine args: tensor_parallel_size=4 data_parallel_size=2\n")
+    tensor = gated(rb"tensor[_-]parallel[_-]size=(\d+)")
+    data = gated(rb"data[_-]parallel[_-]size=(\d+)")
+    assert tensor.findall(block) == [b"4"]
+    assert data.findall(block) == [b"2"]
+    assert searched == [b"parallel"]
+    assert tensor.findall(b"no sizes here\n") == []  # another block is searched anew
