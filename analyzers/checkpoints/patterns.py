@@ -177,6 +177,35 @@ class LayerPasses:
         return self._lowest if self._looping and layer == self._highest else layer + 1
 
 
+class LayerParts:
+    """Tells a stage after the layers from a sub-module of the next layer.
+
+    A `<part> passed` line is read as a sub-module of the layer after the last `layer N
+    passed`. But a run also marks what it does once the layers are done (`grad all_reduce
+    passed`, `lm head passed`) in the same words, and there is no layer N + 1 for it to be in.
+    Such a part comes straight after a layer line and is none of the parts the rank has already
+    printed inside its layers; it is a stage of its own, outside the layers, like a phase line.
+    A part that first appears further into a layer (the MoE of the first sparse layer after
+    dense ones, printed after that layer's norm) is still that layer's, and so is every part
+    while no layer has shown its parts yet (a run that fails inside layer 0).
+    """
+
+    __slots__ = ("_after_layer", "_known")
+
+    def __init__(self) -> None:
+        self._known: set[object] = set()
+        self._after_layer = False
+
+    def after_layers(self, part: object) -> bool:
+        """Whether this sub-module line is a stage after the layers instead."""
+        return self._after_layer and bool(self._known) and part not in self._known
+
+    def saw(self, role: str, part: object) -> None:
+        if role == "submodule":
+            self._known.add(part)
+        self._after_layer = role == "layer"
+
+
 class LayerTracker:
     """Follows one rank's checkpoints in order and qualifies sub-module lines by layer.
 
@@ -187,11 +216,17 @@ class LayerTracker:
         self._matcher = matcher
         self._next_layer = 0
         self._passes = LayerPasses()
+        self._parts = LayerParts()
 
     def qualify(self, text: str) -> str:
         hit = self._matcher.classify(text) if self._matcher else classify_text(text)
         if hit is None:
             return text
+        if hit.role == "submodule" and self._parts.after_layers(hit.text):
+            self._parts.saw("stage", hit.text)
+            self._next_layer = 0
+            return hit.text
+        self._parts.saw(hit.role, hit.text)
         if hit.role == "submodule":
             return f"layer {self._next_layer} / {hit.text}"
         if hit.role == "layer" and hit.layer is not None:
@@ -232,10 +267,14 @@ class SequenceQualifier:
         step: int | None = None
         layer = 0
         passes = LayerPasses()
+        parts = LayerParts()
         out = []
         for text_id in text_ids:
             hit = hits[text_id]
             role = hit.role if hit is not None else "custom"
+            if role == "submodule" and parts.after_layers(text_id):
+                role, layer = "stage", 0
+            parts.saw(role, text_id)
             if role == "submodule":
                 key = (step, layer, text_id)
             elif role == "layer":
