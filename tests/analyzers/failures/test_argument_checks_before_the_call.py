@@ -7,7 +7,8 @@ arguments (`operator`); for a shape, the tensor-shape label is the neighbour.
 docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: a process group
 that finds the tensors one rank handed a collective disagree with each other is a shape
 mismatch, with the collective layer as the neighbour; a message a peer sent that did not fit
-stays the collective's (`hccl`).
+stays the collective's (`hccl`). gloo's flat reduce-scatter words the check as a C++ assertion
+(`Check failed: outputShape[0] * worldSize == inputShape[0] (24 vs. 26)`) and reads the same.
 
 docs/labelling.md#an-einops-pattern-error-without-its-detail: an einops headline pasted
 without its reason is still a shape mismatch, below the confident band, with `other` beside it.
@@ -18,7 +19,7 @@ einops' two-part message, with sizes, paths and patterns of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 # A fused MoE call handed an output buffer twice as wide as the hidden size.
 KERNEL_OUTPUT_SHAPE = """\
@@ -57,6 +58,26 @@ NCCL_FLAT_ALLGATHER = """\
 # The library's older C++ binding, naming the tensor and the shape it wanted.
 KERNEL_BINDING_SHAPE = """\
 RuntimeError: tensor: name = paged_kv_indptr, shape = [65] is_cont = 1, type = int is not as expected: shape = [33], type = Int
+"""
+
+# gloo's flat reduce-scatter handed an input two rows longer than world_size times the output:
+# the process group's C++ assertion is logged as a fatal line, then raised with the same text
+# under the rank's traceback; the peers lose the rank in their own reduce-scatter.
+GLOO_REDUCE_SCATTER_ROWS = """\
+2026-06-11 08:02:17,411 [rank3] INFO decode step 0 passed
+[rank3]:[F611 08:02:17.468201733 ProcessGroupGloo.cpp:1537] Check failed: outputShape[0] * worldSize == inputShape[0] (24 vs. 26). 
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/srv/moe/layers.py", line 142, in forward
+[rank3]:     dist.reduce_scatter_tensor(shard, expert_out)
+[rank3]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4936, in reduce_scatter_single
+[rank3]:     work = group.reduce_scatter_single(output, input, opts)
+[rank3]: RuntimeError: [rank3]:[F611 08:02:17.468201733 ProcessGroupGloo.cpp:1537] Check failed: outputShape[0] * worldSize == inputShape[0] (24 vs. 26). 
+"""
+
+# A peer of that rank: it only lost the connection.
+GLOO_REDUCE_SCATTER_PEER = """\
+2026-06-11 08:02:17,411 [rank0] INFO decode step 0 passed
+[rank0]: RuntimeError: [/opt/src/gloo/transport/tcp/pair.cc:553] Connection closed by peer [10.0.0.7]:41522. This is typically caused by a remote worker crashing. Check the logs of the remote worker before reporting an error.
 """
 
 # all_to_all_single handed split sizes that do not add up to the tensor it sends.
@@ -131,6 +152,18 @@ def test_a_collective_refusing_ragged_blocks_is_a_shape_mismatch() -> None:
     assert "invalid tensor size at index 3" in diagnosis.first_error.text
     assert "hccl" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
+
+
+def test_gloo_reduce_scatter_rows_that_do_not_fit_the_output_are_a_shape_mismatch() -> None:
+    """The assertion names the two sizes it compared; the rank that raised it is the culprit."""
+    diagnosis = diagnose_files(
+        {"job/log_0.log": GLOO_REDUCE_SCATTER_PEER, "job/log_3.log": GLOO_REDUCE_SCATTER_ROWS}
+    )
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "outputShape[0] * worldSize == inputShape[0] (24 vs. 26)" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+    assert "hccl" in alternatives(diagnosis)
 
 
 def test_all_to_all_split_sizes_that_do_not_add_up_are_a_shape_mismatch() -> None:
