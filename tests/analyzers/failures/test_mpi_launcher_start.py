@@ -1,0 +1,99 @@
+"""An MPI launcher that cannot place or start its ranks.
+
+docs/labelling.md#an-mpi-launcher-that-cannot-place-or-start-its-ranks. Before any training
+code runs, Open MPI places the processes on its slots, each rank's MPI library joins the
+launcher inside MPI_Init, srun starts each task through its node, and a framework that reads its
+ranks from mpirun checks them against torch's. A refusal at one of these steps is the launch's
+set-up (`config` or `driver_env`), not a collective that failed. The fixtures are in the shapes
+these launchers print (values are ours).
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# mpirun asked for more processes than the allocation's node offers; nothing started.
+SLOTS_REFUSED = """\
+$ mpirun -np 8 python pretrain.py --config cfg/base.yaml
+--------------------------------------------------------------------------
+There are not enough slots available in the system to satisfy the 8
+slots that were requested by the application:
+
+  /opt/env/bin/python
+
+Either request fewer slots for your application, or make more slots
+available for use.
+--------------------------------------------------------------------------
+"""
+
+# One rank's MPI library cannot reach the launcher's PMIx server and its init aborts.
+INIT_ABORTED = """\
+[1,0]<stdout>:loading tokenizer from /data/tok
+[1,2]<stderr>:[trainer-b:31544] PMIX ERROR: UNREACHABLE in file ptl_tcp.c at line 790
+[1,2]<stderr>:[trainer-b:31544] OPAL ERROR: Unreachable in file pmix3x_client.c at line 112
+[1,2]<stderr>:*** An error occurred in MPI_Init_thread
+[1,2]<stderr>:*** on a NULL communicator
+[1,2]<stderr>:*** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,
+[1,2]<stderr>:***    and potentially your MPI job)
+"""
+
+# srun with the PMIx plugin could not start the first task; no process of the job ran.
+SRUN_TASK_NOT_STARTED = """\
+srun: launch/slurm: launch_p_step_launch: StepId=7731.0 aborted before step completely launched.
+srun: error: task 0 launch failed: Unspecified error
+"""
+
+# The script initialised torch with its own world size while mpirun started twice as many.
+WORLD_DISAGREES = """\
+[1,9]<stdout>:Discovered MPI settings of world_rank=9, local_rank=1, world_size=16, master_addr=10.1.0.4, master_port=29500
+[1,9]<stderr>:AssertionError: MPI world size 16 does not match torch world size 8
+"""
+
+# Counterexample: a call between running ranks that fails is not the start of MPI.
+ALLREDUCE_FAILED = """\
+[1,1]<stderr>:[trainer-b:31544] *** An error occurred in MPI_Allreduce
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_too_few_slots_is_the_launch_request() -> None:
+    diagnosis = diagnose_text("mpirun.log", SLOTS_REFUSED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "not enough slots available" in diagnosis.first_error.text
+    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+
+
+def test_an_mpi_init_that_cannot_reach_its_launcher_is_the_machines_setup() -> None:
+    diagnosis = diagnose_text("mpirun.log", INIT_ABORTED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "MPI_Init_thread" in diagnosis.first_error.text or "PMIX ERROR" in (
+        diagnosis.first_error.text
+    )
+    assert "env.mpi_init_failed" in _rules(diagnosis)
+    assert "hccl" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_task_srun_could_not_start_is_the_nodes_setup() -> None:
+    diagnosis = diagnose_text("slurm-7731.out", SRUN_TASK_NOT_STARTED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "task 0 launch failed" in diagnosis.first_error.text
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_ranks_from_mpirun_that_disagree_with_torch_are_config() -> None:
+    diagnosis = diagnose_text("rank9.log", WORLD_DISAGREES)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "does not match torch world size" in diagnosis.first_error.text
+    assert "cfg.mpi_launch_ranks_disagree" in _rules(diagnosis)
+
+
+def test_a_failed_call_between_running_ranks_is_no_init_failure() -> None:
+    diagnosis = diagnose_text("mpirun.log", ALLREDUCE_FAILED)
+    assert "env.mpi_init_failed" not in _rules(diagnosis)
