@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from analyzers.classify.events import Classified
 from analyzers.core.types import EventKind
 
+# The type a Python exception line starts with (`RuntimeError: `, `torch.distributed.DistError: `).
+_EXCEPTION_TYPE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception): ")
+
 
 def warned_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
     """The earliest warning, before `first` in causal order, matched by the same rule."""
@@ -43,11 +46,15 @@ def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classifie
     refusal as a `NCCL WARN` line where it happens; torch's exception then quotes that warning
     again under `Last error:`, and that copy is an error line of its own. Both are one record of
     one failure, so the warning, which came first, leads. Any rule: the test is the text, the
-    whole exception line found inside the warning, not the rule's word for it."""
+    whole exception line found inside the warning, not the rule's word for it. A Python
+    exception that re-raises the reason a C++ layer warned about (torch's RPC agent logs
+    `... to ps1: ECONNREFUSED: connection refused`, then `rpc_sync` raises `RuntimeError:
+    ECONNREFUSED: connection refused`) is compared without its exception type."""
     if first.best is None or first.event.kind != EventKind.ERROR:
         return None
     said = first.event.message.strip()
-    if len(said) < 12:
+    bare = _EXCEPTION_TYPE.sub("", said, count=1)
+    if len(bare) < 12:
         return None
     rule = first.best.signature.id
     for item in ordered:
@@ -55,7 +62,10 @@ def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classifie
             return None
         if item.best is None or item.best.signature.id != rule:
             continue
-        if item.event.kind == EventKind.WARNING and item.event.message.rstrip().endswith(said):
+        if item.event.kind != EventKind.WARNING:
+            continue
+        warned = item.event.message.rstrip()
+        if warned.endswith(said) or (bare != said and warned.endswith(": " + bare)):
             return item
     return None
 
