@@ -8,8 +8,8 @@ libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print 
 launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `outer_prefix`,
 for readers that look at a line before it is parsed),
 combined by `lines.parse_line`. Multi-line structures:
-`traceback`, `cann_block`, `elastic`, `indented` (a headline whose message is indented
-below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
+`traceback` (plain and rich's boxed ones), `cann_block`, `elastic`, `indented` (a headline
+whose message is indented below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
 What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines
 that ranks sharing one stdout glued together: `glued`, and the exception line two of them
 printed at once: `twinned`. A job log with no error line is read at

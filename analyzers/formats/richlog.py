@@ -6,9 +6,14 @@
                         ERROR    model run failed: [enforce fail at alloc_cpu.cpp:127] err   infer.py:85
 
 The time column is `[%x %X]` (month/day/two-digit year in the C locale) and stays blank
-while the second does not change; the level is padded to eight characters; the record's
-source file and line sit right-aligned in a column of their own at the end of a record's
-first line. A long message wraps onto lines whose time and level columns are blank; those
+while the second does not change; the level is padded to eight characters and one blank
+separates it from the message, so a message the job indents itself (`log.info("  norm
+passed")`) keeps its own blanks after that column:
+
+                        INFO       norm passed                                       infer.py:146
+
+The record's source file and line sit right-aligned in a column of their own at the end of a
+record's first line. A long message wraps onto lines whose time and level columns are blank; those
 are read as plain lines.
 """
 
@@ -24,7 +29,9 @@ HEADERS = (
     header(
         NAME,
         r"(?:\[(?P<ts>\d\d/\d\d/\d\d \d\d:\d\d:\d\d)\] | {20})"
-        r"(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL) {1,5}(?=\S)",
+        # the level column: the name left-aligned in eight characters, then one blank
+        r"(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+        r"(?:(?<=INFO) {5}|(?<=DEBUG|ERROR) {4}|(?<=WARNING) {2}|(?<=CRITICAL) )",
     ),
 )
 _PATH_COLUMN = re.compile(r"\s+[\w.-]+\.py:\d+$")

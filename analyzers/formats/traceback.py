@@ -48,6 +48,23 @@ the pickler of an object collective ran, a collate function a DataLoader called)
 also keeps, as `caller`, the text of the last installed-package frame above it: the frame the
 library handed control from, which says what the job's code was doing for it.
 
+rich's traceback handler (`rich.traceback.install()`, `RichHandler(rich_tracebacks=True)`)
+draws the same traceback in a box, the frames as `│ /path/infer.py:162 in forward │` rows,
+and prints the exception below the box at the box's own indentation, its message cut at the
+console's width onto lines at that same indentation (under a RichHandler record, every line
+sits behind the blank time and level columns):
+
+                             ╭──────── Traceback (most recent call last) ────────╮
+                             │ /srv/decoder/moe.py:88 in dispatch                │
+                             ╰───────────────────────────────────────────────────╯
+                             RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0.
+                             DefaultCPUAllocator: can't allocate memory: you tried to
+                             allocate 70368744177664 bytes. Error code 12 (Cannot allocate memory)
+
+The box is read as a traceback, and the lines after its exception at the same indentation (up
+to a blank line or another record) are the rest of its message, cited with it: each piece
+alone says less (`87960930222080 bytes. Error code 12 ...` names no allocator).
+
 An exception nobody caught in a thread other than the main one is printed by threading's hook
 under a line naming the thread (`Exception in thread prefetch:`, then the traceback). That line
 only carries the exception below it (recorded as a re-raise of it, as the wrappers above), and
@@ -81,6 +98,9 @@ _SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the fol
 _TASK_WRAPPER = re.compile(r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:")
 # threading's excepthook, above the traceback of a thread that died of an uncaught exception
 _THREAD = re.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
+# rich's boxed traceback: its top edge, and the rows and bottom edge of the box
+_BOX_HEADER = re.compile(r"\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
+_BOX_ROW = re.compile(r"\s*[│╰]")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
 _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
@@ -120,6 +140,7 @@ class _Open:
     thread: int | None = None  # the `Exception in thread X:` line printed above the header
     package: ParsedLine | None = None  # the latest frame in an installed package so far
     caller: ParsedLine | None = None  # the package frame that called the kept (user) frame
+    box: bool = False  # rich's boxed traceback: rows until the bottom edge, then the exception
 
 
 @dataclass(slots=True)
@@ -132,6 +153,7 @@ class _Message:
     count: int = 0
     indent: int = 0  # leading blanks of the exception line; continuations are deeper
     bare: bool = False  # the exception's own line ends at `Type:`; its text is all below
+    wrapped: bool = False  # printed under a rich box: the console cut it at the same indent
 
 
 class TracebackTracker:
@@ -154,6 +176,10 @@ class TracebackTracker:
             return True
         state = self._open.get(key)
         header = _HEADER.match(message)
+        if header is None and _BOX_HEADER.match(message):
+            root = self._chain_root.pop(key, None)
+            self._open[key] = _Open(lineno, root_line=root, indent=_lead(message), box=True)
+            return True
         if header:
             root = self._chain_root.pop(key, None)
             opened = _Open(lineno, root_line=root, indent=_lead(message))
@@ -201,6 +227,8 @@ class TracebackTracker:
 
     def _inside(self, lineno: int, line: ParsedLine, state: _Open, sink: Sink) -> bool:
         message = line.message
+        if state.box and (not message.strip() or _BOX_ROW.match(message)):
+            return True  # a row of the box (frames, source) or its bottom edge
         if _FRAME.match(message):
             kept = state.frame
             if (
@@ -240,7 +268,11 @@ class TracebackTracker:
             lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=state.child
         )
         self._continued[key] = _Message(
-            event, line, indent=_lead(line.message), bare=_stops_at_type(message)
+            event,
+            line,
+            indent=_lead(line.message),
+            bare=_stops_at_type(message),
+            wrapped=state.box,
         )
         if state.frame is not None:
             frame_no, frame = state.frame
@@ -295,7 +327,12 @@ class TracebackTracker:
         state = self._continued[line.stream_key]
         message = line.message
         same_writer = (line.source, line.level) == (state.line.source, state.line.level)
-        opened = state.event.message.endswith(":") or _lead(message) > state.indent
+        lead = _lead(message)
+        opened = (
+            state.event.message.endswith(":")
+            or lead > state.indent
+            or (state.wrapped and lead == state.indent)
+        )
         ordinary = not (
             _HEADER.match(message)
             or _CHAIN.match(message)
@@ -308,9 +345,11 @@ class TracebackTracker:
             # line carries it too
             headline_only = state.count == 0 and state.event.message.endswith(":")
             state.event.message += " " + message.strip()
-            if state.bare or headline_only:
-                # the cited line alone would say only `RuntimeError:`; what failed is below
-                state.event.text = f"{state.event.text.rstrip()} {message.strip()}"
+            if state.bare or headline_only or state.wrapped:
+                # the cited line alone would say only `RuntimeError:`, or what fitted the
+                # console's width; what failed is below
+                cited = state.event.text.strip() if state.wrapped else state.event.text.rstrip()
+                state.event.text = f"{cited} {message.strip()}"
             state.count += 1
             return True
         del self._continued[line.stream_key]

@@ -50,3 +50,31 @@ def test_rich_checkpoints_are_read_without_the_path_column(line, expected):
 def test_a_message_that_only_ends_in_a_file_name_keeps_it_elsewhere():
     line = "2026-12-04 15:45:12,001 [rank1] ERROR could not open infer.py:84"
     assert parse_line(line).message.endswith("infer.py:84")
+
+
+# a job that indents its sub-module checkpoints itself (`log.info("  attention passed")`)
+INDENTED = [
+    (
+        "[12/05/26 09:12:40] INFO       norm passed                                  decoder.py:146",
+        "norm passed",
+    ),
+    (
+        "                    INFO       attention passed                             decoder.py:155",
+        "attention passed",
+    ),
+    (
+        "                    INFO     layer 1 passed                                 decoder.py:192",
+        "layer 1 passed",
+    ),
+    (
+        "                    WARNING    MoE passed                                   decoder.py:167",
+        "MoE passed",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), INDENTED)
+def test_a_message_indented_by_the_job_keeps_its_level_column(line, expected):
+    parsed = parse_line(line)
+    assert parsed.source == NAME
+    assert CheckpointMatcher().match(parsed.message) == expected

@@ -540,3 +540,53 @@ def test_a_traceback_that_stays_in_the_jobs_script_or_ends_in_a_library_has_no_c
     )
     for text in (own_code_only, ends_in_library):
         assert scan(text).facts["tracebacks"][0]["caller"] is None
+
+
+# rich's RichHandler(rich_tracebacks=True) under `log.exception("model run failed")`: the box
+# and the exception behind the blank time and level columns, the message cut at the width
+RICH_BOX = """\
+[12/05/26 09:12:41] ERROR    model run failed                                  decoder.py:211
+                             ╭──────── Traceback (most recent call last) ────────╮
+                             │ /srv/decoder/run.py:209 in <module>               │
+                             │                                                   │
+                             │ ❱ 209 │   │   main()                              │
+                             │                                                   │
+                             │ /srv/decoder/moe.py:88 in dispatch                │
+                             │                                                   │
+                             │ ❱  88 │   buf = torch.empty(capacity, hidden)     │
+                             ╰───────────────────────────────────────────────────╯
+                             RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0.
+                             DefaultCPUAllocator: can't allocate memory: you tried to
+                             allocate 70368744177664 bytes. Error code 12 (Cannot allocate
+                             memory)
+[12/05/26 09:12:42] INFO     shutting down                                     decoder.py:215
+"""
+
+
+def test_a_rich_boxed_traceback_gives_its_exception_with_the_whole_wrapped_message():
+    [event] = [e for e in scan(RICH_BOX).events if e.source == "traceback"]
+    assert event.line == 11
+    assert event.text == (
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: "
+        "can't allocate memory: you tried to allocate 70368744177664 bytes. Error code 12 "
+        "(Cannot allocate memory)"
+    )
+
+
+def test_the_rows_of_a_rich_box_and_the_pieces_of_its_message_are_no_errors_of_their_own():
+    lines = {line for line, _source, _message in errors(scan(RICH_BOX))}
+    assert lines <= {1, 11}
+
+
+def test_a_line_after_a_plain_traceback_at_the_exceptions_indent_is_not_joined():
+    """Only rich cuts a message at the console's width: after a plain traceback a line at
+    the exception's own indentation is the next thing printed."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/decoder/moe.py", line 88, in dispatch\n'
+        "    buf = torch.empty(capacity, hidden)\n"
+        "RuntimeError: DefaultCPUAllocator: can't allocate memory\n"
+        "terminate called without an active exception\n"
+    )
+    [event] = [e for e in scan(text).events if e.source == "traceback"]
+    assert event.text == "RuntimeError: DefaultCPUAllocator: can't allocate memory"
