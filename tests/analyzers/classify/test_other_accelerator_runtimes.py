@@ -111,6 +111,12 @@ RuntimeError: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:263 :
 	tensorflow::CurrentStackTrace()
 """
 
+PARTICIPANT_STUCK = """\
+WARNING:root:MASTER_ADDR environment variable is not set, defaulting to localhost
+Rank 0 finished the epoch, waiting for the others.
+E0000 00:00:1731002213.900114  220871 collective_ops_utils.h:310] This thread has been waiting for 5000ms for and may be stuck: participant AllReduceParticipantData{rank=0, element_count=512, type=F32, rendezvous_key=RendezvousKey{run_id=RunId: 1, global_devices=[0,1,2,3], num_local_participants=4, collective_op_kind=cross_replica, op_id=4}} waiting for all participants to arrive at rendezvous RendezvousKey{run_id=RunId: 1, global_devices=[0,1,2,3], num_local_participants=4, collective_op_kind=cross_replica, op_id=4}
+"""
+
 HOST_SYNC = """\
 [10:02:41.552] [poptorch::python] [critical] RuntimeError: ERROR in poptorch/python/poptorch.cpp:710: 'std::exception' exception: IPUDevice: still waiting for host sync after: 600 seconds. Use the engine option target.hostSyncTimeout to increase the timeout.
 """
@@ -203,3 +209,10 @@ def test_process_outside_the_launchers_device_map_is_config() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
     assert "default_device_target" in diagnosis.first_error.text
     assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_xla_collective_waiting_for_a_participant_is_a_stall() -> None:
+    diagnosis = diagnose_text("logs/console.log", PARTICIPANT_STUCK)
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert "may be stuck" in diagnosis.first_error.text
+    assert "hccl" in _alternatives(diagnosis)
