@@ -83,6 +83,40 @@ RuntimeError: tensorflow/compiler/xla/xla_client/mesh_service.cc:316 : Check fai
 Failed to connect to client mesh master: tpu-vm-3.c.proj.internal:45123
 """
 
+RENDEZVOUS = """\
+Exception in device=TPU:2: tensorflow/compiler/xla/xla_client/mesh_service.cc:301 : Failed to meet rendezvous 'val_loss': Socket closed (14)
+Traceback (most recent call last):
+  File "/opt/conda/lib/python3.7/site-packages/torch_xla/distributed/xla_multiprocessing.py", line 231, in _start_fn
+    fn(gindex, *args)
+Exception in device=TPU:4: tensorflow/compiler/xla/xla_client/mesh_service.cc:301 : Failed to meet rendezvous 'val_loss': Socket closed (14)
+  File "/kaggle/working/loop.py", line 88, in validate
+    mean_loss = xm.mesh_reduce('val_loss', loss, np.mean)
+"""
+
+NO_TPU_ON_WORKER = """\
+  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current
+                                 Dload  Upload   Total   Spent    Left  Speed
+100    19  100    19    0     0   2911      0 --:--:-- --:--:-- --:--:--  3166
+ 2021-10-02 05:17:44.610032: E    3391 tensorflow/compiler/xla/xla_client/tf_logging.cc:11] Check failed: session.Run({tensorflow::Output(result, 0)}, &outputs) == ::tensorflow::Status::OK() (Invalid argument: No matching devices found for '/job:c_tpu_worker/replica:0/task:1/device:TPU_SYSTEM:0' vs. OK)
+"""
+
+DEVICE_MAP = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.8/site-packages/trainer_lib/tpu_probe.py", line 40, in _probe
+    return len(xm.get_xla_supported_devices("TPU")) > 0
+  File "/opt/venv/lib/python3.8/site-packages/torch_xla/core/xla_model.py", line 136, in get_xla_supported_devices
+    xla_devices = _DEVICES.value
+RuntimeError: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:263 : Check failed: default_device_target != options_.global_device_map.end() 
+*** Begin stack trace ***
+	tensorflow::CurrentStackTrace()
+"""
+
+PARTICIPANT_STUCK = """\
+WARNING:root:MASTER_ADDR environment variable is not set, defaulting to localhost
+Rank 0 finished the epoch, waiting for the others.
+E0000 00:00:1731002213.900114  220871 collective_ops_utils.h:310] This thread has been waiting for 5000ms for and may be stuck: participant AllReduceParticipantData{rank=0, element_count=512, type=F32, rendezvous_key=RendezvousKey{run_id=RunId: 1, global_devices=[0,1,2,3], num_local_participants=4, collective_op_kind=cross_replica, op_id=4}} waiting for all participants to arrive at rendezvous RendezvousKey{run_id=RunId: 1, global_devices=[0,1,2,3], num_local_participants=4, collective_op_kind=cross_replica, op_id=4}
+"""
+
 HOST_SYNC = """\
 [10:02:41.552] [poptorch::python] [critical] RuntimeError: ERROR in poptorch/python/poptorch.cpp:710: 'std::exception' exception: IPUDevice: still waiting for host sync after: 600 seconds. Use the engine option target.hostSyncTimeout to increase the timeout.
 """
@@ -149,3 +183,36 @@ def test_ipu_host_sync_timeout_is_a_synchronisation_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", HOST_SYNC)
     assert diagnosis.category == "stream_sync"
     assert "hang" in _alternatives(diagnosis)
+
+
+def test_replicas_that_lose_the_mesh_master_at_a_rendezvous() -> None:
+    # Only the `Exception in device=TPU:<n>:` copies, no glog header: the rendezvous line is
+    # still the first error, a collective-layer symptom with a dead master beside it.
+    diagnosis = diagnose_text("logs/kernel.log", RENDEZVOUS)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to meet rendezvous 'val_loss'" in diagnosis.first_error.text
+    assert "TPU:2" in diagnosis.first_error.text
+    assert "device_fault" in _alternatives(diagnosis)
+
+
+def test_worker_without_tpu_devices_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/xla_dist.log", NO_TPU_ON_WORKER)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "No matching devices found" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_process_outside_the_launchers_device_map_is_config() -> None:
+    diagnosis = diagnose_text("logs/worker_2.log", DEVICE_MAP)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "default_device_target" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_xla_collective_waiting_for_a_participant_is_a_stall() -> None:
+    diagnosis = diagnose_text("logs/console.log", PARTICIPANT_STUCK)
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert "may be stuck" in diagnosis.first_error.text
+    assert "hccl" in _alternatives(diagnosis)
