@@ -71,11 +71,20 @@ def test_an_mpi_init_that_cannot_reach_its_launcher_is_the_machines_setup() -> N
     diagnosis = diagnose_text("mpirun.log", INIT_ABORTED)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
-    assert "MPI_Init_thread" in diagnosis.first_error.text or "PMIX ERROR" in (
-        diagnosis.first_error.text
-    )
-    assert "env.mpi_init_failed" in _rules(diagnosis)
+    assert "PMIX ERROR: UNREACHABLE" in diagnosis.first_error.text
+    assert "env.mpi_runtime_layer_error" in _rules(diagnosis)
     assert "hccl" in {a.category for a in diagnosis.alternatives}
+
+
+def test_open_mpis_own_words_for_an_init_that_failed_are_the_machines_setup() -> None:
+    text = (
+        "[1,4]<stderr>:It looks like MPI_INIT failed for some reason; your parallel process is\n"
+        "[1,4]<stderr>:likely to abort.  There are many reasons that a parallel process can\n"
+        "[1,4]<stderr>:  ompi_mpi_init: ompi_rte_init failed\n"
+    )
+    diagnosis = diagnose_text("mpirun.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.mpi_init_failed" in _rules(diagnosis)
 
 
 def test_a_task_srun_could_not_start_is_the_nodes_setup() -> None:
