@@ -128,13 +128,16 @@ def promote_silent_ends(
     items: Sequence[Classified], correlation: Correlation | None, scans: Sequence[FileScan] = ()
 ) -> None:
     """A launcher's report of how a rank ended is that rank's own failure when the rank
-    logged no error line itself: nothing else says what happened to it."""
+    logged no error line itself: nothing else says what happened to it. A report that already
+    yielded to a line saying why the rank ended (`classify.block_context`) stays below it."""
     if correlation is None:
         return
     summaries = {summary.rank: summary for summary in correlation.ranks}
     for item in items:
         best = item.best
         if best is None or not best.signature.cause_if_silent or not best.culprits:
+            continue
+        if item.demoted:
             continue
         named = [summaries.get(rank) for rank in global_ranks(best.culprits, item, scans)]
         if all(s is not None and _silent(s, item) and s.files for s in named):

@@ -39,6 +39,8 @@ def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]
         best = item.best
         if best is None or not best.signature.cause_if_silent or not best.culprits:
             continue
+        if item.demoted:
+            continue  # it yielded to a line that says why the rank ended
         ranks = global_ranks(best.culprits, item, scans)
         if ranks and all(_silent(rank, item, in_first) for rank in ranks):
             item.tier = max(item.tier, TIER_CAUSE)

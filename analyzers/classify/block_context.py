@@ -11,7 +11,10 @@ A few lines name a consequence of something printed earlier in the file, however
 supervisor's report that a worker died after the worker's own timeout took it down); their
 signatures list that earlier line under ``yields_to_earlier``. A few name a consequence of a
 line in any file of the bundle (a cluster's device count that comes up short because another
-node never joined); they list it under ``yields_to_bundle``.
+node never joined); they list it under ``yields_to_bundle``. A few are explained by a line
+the same writer printed after them (an agent's report that its worker ended with a plain
+status, then its finding that another agent had already ended the job); they list it under
+``yields_to_later``.
 
 The other way round, an operator that rejects a call logs a run of error lines under its
 own tag, the failed check first (with its reason), then each caller's "step failed"
@@ -106,6 +109,22 @@ def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -
         targets = item.best.signature.yields_to_earlier if item.best is not None else ()
         if any(first_seen.get(target, item.event.line) < item.event.line for target in targets):
             item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+def yield_to_later_in_file(items: Sequence[Classified], below_tier: float) -> None:
+    """Demote, in one file's items, each line whose signature yields to a line the same file
+    printed below it (`yields_to_later`): torchrun's agent reports that its worker ended with a
+    plain exit status, restarts the group and then finds the rendezvous closed, the job ended
+    by another node's agent; the worker ended because its peers went. The line goes below the
+    one it yields to (`below_tier`), for in file order it would be read first."""
+    last_seen: dict[str, int] = {}
+    for item in items:
+        if item.best is not None:
+            last_seen[item.best.id] = max(item.event.line, last_seen.get(item.best.id, 0))
+    for item in items:
+        targets = item.best.signature.yields_to_later if item.best is not None else ()
+        if any(last_seen.get(target, 0) > item.event.line for target in targets):
+            item.tier, item.demoted = min(item.tier, below_tier), True
 
 
 def yield_to_anywhere_in_bundle(items: Sequence[Classified], cascade_tier: float) -> None:

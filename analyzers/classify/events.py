@@ -24,6 +24,7 @@ from analyzers.classify.block_context import (
     yield_to_anywhere_in_bundle,
     yield_to_block_details,
     yield_to_earlier_in_file,
+    yield_to_later_in_file,
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -120,6 +121,7 @@ def classify_scans(
                 items.append(item)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
+        yield_to_later_in_file(items[first:], TIER_GENERIC)
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)

@@ -64,6 +64,10 @@ class Signature:
     # ids of lines that, anywhere in the bundle (another node's file too), say why this line
     # came about (classify.block_context.yield_to_anywhere_in_bundle)
     yields_to_bundle: tuple[str, ...] = ()
+    # ids of lines that, printed later in the same file, say why this line came about: an
+    # agent's report of its worker's plain exit, then its finding that another agent had
+    # already ended the job (classify.block_context.yield_to_later_in_file)
+    yields_to_later: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
@@ -233,14 +237,15 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
             set(sig.yields_to)
             | set(sig.yields_to_earlier)
             | set(sig.yields_to_bundle)
+            | set(sig.yields_to_later)
             | set(sig.waits_behind)
             | set(sig.warned_by)
         )
         unknown = sorted(named - known)
         if unknown:
             raise KnowledgeError(
-                f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle or "
-                f"waits_behind names {unknown}"
+                f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle, "
+                f"yields_to_later or waits_behind names {unknown}"
             )
     return signatures
 
@@ -273,6 +278,7 @@ def _signature(entry: Entry) -> Signature:
         yields_to=entry.strings("yields_to", required=False),
         yields_to_earlier=entry.strings("yields_to_earlier", required=False),
         yields_to_bundle=entry.strings("yields_to_bundle", required=False),
+        yields_to_later=entry.strings("yields_to_later", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),

@@ -202,6 +202,38 @@ def test_a_line_does_not_yield_to_a_line_printed_below_it() -> None:
     assert not died.demoted
 
 
+def test_a_line_yields_to_a_line_its_file_printed_below_it() -> None:
+    """`yields_to_later`: an agent's report of its worker's plain exit, followed in the same
+    file by its finding that the rendezvous was closed, goes below that finding."""
+    text = (
+        "E0902 16:40:11.731000 2208 torch/distributed/elastic/multiprocessing/api.py:869] "
+        "failed (exitcode: 1) local_rank: 0 (pid: 2251) of binary: /opt/venv/bin/python3.11\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"
+    )
+    items = classify_scans([scan_text("agent.log", text)], load_knowledge())
+    exited = next(
+        i for i in items if i.best is not None and i.best.id == "dev.launcher_child_exit_code"
+    )
+    closed = next(
+        i for i in items if i.best is not None and i.best.id == "hccl.elastic_rendezvous_closed"
+    )
+    assert exited.demoted
+    assert exited.tier < closed.tier
+
+
+def test_a_line_does_not_yield_to_the_same_line_printed_above_it() -> None:
+    text = (
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"
+        "E0902 16:40:11.731000 2208 torch/distributed/elastic/multiprocessing/api.py:869] "
+        "failed (exitcode: 1) local_rank: 0 (pid: 2251) of binary: /opt/venv/bin/python3.11\n"
+    )
+    items = classify_scans([scan_text("agent.log", text)], load_knowledge())
+    exited = next(
+        i for i in items if i.best is not None and i.best.id == "dev.launcher_child_exit_code"
+    )
+    assert not exited.demoted
+
+
 def test_a_line_yields_to_a_line_in_another_file_of_the_bundle() -> None:
     """docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for: the head's count
     of the cluster's GPUs comes up short because another node never reached the head."""

@@ -285,7 +285,9 @@ def test_signature_index_on_every_example_and_counterexample() -> None:
         assert found == _every_keyword_tested(KNOWLEDGE, line), line
 
 
-@pytest.mark.parametrize("field", ["yields_to", "yields_to_earlier", "waits_behind"])
+@pytest.mark.parametrize(
+    "field", ["yields_to", "yields_to_earlier", "yields_to_later", "waits_behind"]
+)
 def test_a_signature_that_names_an_unknown_neighbour_is_rejected(
     tmp_path: Path, field: str
 ) -> None:

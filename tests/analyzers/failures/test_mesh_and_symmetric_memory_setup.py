@@ -4,7 +4,10 @@ Two refusals come before any collective runs. DeviceMesh refuses to hand out "th
 group of a mesh with several dimensions to code written for one
 (docs/labelling.md#a-mesh-asked-for-one-group-while-it-has-several-dimensions), and symmetric
 memory refuses a group in which two ranks allocated on one GPU
-(docs/labelling.md#a-ranks-device-placement). Both are `config`; fixtures follow torchrun's
+(docs/labelling.md#a-ranks-device-placement). On its NCCL backend symmetric memory also needs
+the group's communicator to exist before a rendezvous registers a window on it
+(docs/labelling.md#symmetric-memory-registered-before-its-nccl-communicator). All are `config`;
+fixtures follow torchrun's
 `[rankN]:` tracebacks with paths and values of our own.
 """
 
@@ -58,3 +61,44 @@ def test_two_ranks_on_one_gpu_at_a_symmetric_memory_rendezvous_is_the_placement(
     assert "allocations from overlapping devices" in diagnosis.first_error.text
     assert "cfg.symm_mem_overlapping_devices" in _rules(diagnosis)
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
+
+
+# A rendezvous on the NCCL backend that comes before the group's first collective, with no
+# device given to the group: NCCL refuses the window and torch names the segment.
+WINDOW_BEFORE_COMMUNICATOR = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/kernels/bench_symm.py", line 41, in <module>
+[rank2]:     handle = symm_mem.rendezvous(buf, dist.group.WORLD.group_name)
+[rank2]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/symm_mem/NCCLSymmetricMemory.cu:181,
+[rank2]: invalid argument (run with NCCL_DEBUG=WARN for details), NCCL version 2.29.3
+[rank2]: Failed to window register segment with ptr 0x7f5c3a000000, size 4194304 on rank 2
+"""
+
+# A newer release refuses the same order before asking NCCL.
+IMPLICIT_COMMUNICATOR_REFUSED = """\
+[rank0]:   File "/srv/kernels/bench_symm.py", line 41, in <module>
+[rank0]:     handle = symm_mem.rendezvous(buf, dist.group.WORLD.group_name)
+[rank0]: torch.distributed.DistBackendError: Register symmetric memory with an implicitly created nccl comm is not supported. Please create nccl comm explicitly first.
+"""
+
+
+def test_a_window_registered_before_the_communicator_exists_is_the_set_up_order() -> None:
+    diagnosis = diagnose_text("rank2.log", WINDOW_BEFORE_COMMUNICATOR)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Failed to window register segment" in diagnosis.first_error.text
+    assert "cfg.nccl_window_register_refused" in _rules(diagnosis)
+    assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
+
+
+def test_the_newer_refusal_of_an_implicit_communicator_is_read_alike() -> None:
+    diagnosis = diagnose_text("rank0.log", IMPLICIT_COMMUNICATOR_REFUSED)
+    assert diagnosis.category == "config"
+    assert "cfg.nccl_window_register_refused" in _rules(diagnosis)
+
+
+def test_a_bare_invalid_argument_without_the_segment_stays_the_collective_layer() -> None:
+    head = WINDOW_BEFORE_COMMUNICATOR.rsplit("[rank2]: Failed", 1)[0]
+    diagnosis = diagnose_text("rank2.log", head)
+    assert diagnosis.category == "hccl"
+    assert "cfg.nccl_window_register_refused" not in _rules(diagnosis)

@@ -3,7 +3,8 @@
 Four classes: the launcher's rendezvous that cannot reach its store (the store's own socket
 timeout, in seconds on older releases and as `connect() timed out` in the oldest, says why; the
 rendezvous error only wraps it), a rendezvous another node's agent closed
-(docs/labelling.md#a-rendezvous-closed-by-another-agent), DDP's
+(docs/labelling.md#a-rendezvous-closed-by-another-agent, also after the agent's own report of
+its worker's plain exit), DDP's
 gradient reducer refusing a step (docs/labelling.md#ddps-reducer-refuses-a-step), DDP's
 constructor finding that the ranks built different models
 (docs/labelling.md#ddp-finds-the-ranks-hold-different-models), and NCCL
@@ -132,6 +133,39 @@ def test_the_failure_of_the_node_that_closed_the_rendezvous_comes_first() -> Non
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "OutOfMemoryError" in diagnosis.first_error.text
+
+
+# The surviving node's agent: its worker ended with a plain status when the other node's
+# agent was stopped, the agent restarted the group and found the rendezvous closed. Only the
+# agent's own lines were kept; the worker printed nothing into them.
+WORKER_EXITED_THEN_CLOSED = """\
+E0902 16:40:11.731000 2208 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 2251) of binary: /opt/venv/bin/python3.11
+I0902 16:40:11.731000 2208 torch/distributed/elastic/agent/server/api.py:889] [default] Worker group FAILED. 2/2 attempts left; will restart worker group
+I0902 16:40:11.732000 2208 torch/distributed/elastic/agent/server/api.py:699] [default] Stopping worker group
+I0902 16:40:11.732000 2208 torch/distributed/elastic/agent/server/api.py:677] [default] Rendezvous'ing worker group
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.rendezvous.api.RendezvousClosedError
+"""
+
+
+def test_a_worker_exit_the_agent_then_explains_with_a_closed_rendezvous_is_not_a_crash() -> None:
+    # docs/labelling.md#a-rendezvous-closed-by-another-agent: the plain exit status says the
+    # worker ended, the closed rendezvous found after it says the job had ended elsewhere
+    diagnosis = diagnose_text("node1/agent.log", WORKER_EXITED_THEN_CLOSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "RendezvousClosedError" in diagnosis.first_error.text
+
+
+def test_a_worker_exit_alone_still_reads_as_the_rank_that_went_away() -> None:
+    # docs/labelling.md#a-rank-that-exits-without-a-word
+    head = WORKER_EXITED_THEN_CLOSED.split("Traceback")[0]
+    diagnosis = diagnose_text("node1/agent.log", head)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 1)" in diagnosis.first_error.text
 
 
 def test_a_rendezvous_timeout_is_not_a_closed_rendezvous() -> None:
