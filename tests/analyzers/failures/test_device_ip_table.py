@@ -84,3 +84,45 @@ def test_an_engine_that_cannot_get_the_device_address_from_the_table_is_the_mach
 def test_an_address_read_from_the_table_does_not_make_a_peer_failure_the_machine() -> None:
     diagnosis = diagnose_text("store/worker.log", STORE_ENGINE_PEER_DOWN)
     assert diagnosis.category != "driver_env", diagnosis.root_cause
+
+
+# A serving daemon checks the rank table it was handed before it starts its backends. When a
+# deployment tool could not read the NPUs' NIC addresses it writes a placeholder in their place,
+# and the daemon refuses the field for every device, then its endpoint gives up with a code.
+PLACEHOLDER_ADDRESSES_REFUSED = """\
+Updated worldSize and npuDeviceIds of the backend config for multi-node inference.
+Input device_ip [-.-.-.-] is invalid
+Parameter device_ip is invalid in ranktable file.
+Input device_ip [-.-.-.-] is invalid
+Parameter device_ip is invalid in ranktable file.
+[2026-05-06 03:12:40.118+08:00] [812] [815] [server] [ERROR] [endpoint.cpp:37] : [MIE04E02011C] [endpoint] Failed to init infer backend manager
+[2026-05-06 03:12:40.118+08:00] [812] [node-b3] [system] [server] [Start mindie server] [fail]
+"""
+
+# A real address that the check refuses is a typing mistake in a hand-written table: the job's.
+MALFORMED_ADDRESS_REFUSED = """\
+Input device_ip [10.20.0.300] is invalid
+Parameter device_ip is invalid in ranktable file.
+[2026-05-06 03:12:40.118+08:00] [812] [815] [server] [ERROR] [endpoint.cpp:37] : [MIE04E02011C] [endpoint] Failed to init infer backend manager
+"""
+
+
+def test_a_rank_table_without_device_addresses_is_the_machine() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/daemon.log", PLACEHOLDER_ADDRESSES_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Input device_ip [-.-.-.-] is invalid" in diagnosis.first_error.text
+    assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_malformed_address_in_the_rank_table_is_the_job_setting() -> None:
+    diagnosis = diagnose_text("mindie/log/debug/daemon.log", MALFORMED_ADDRESS_REFUSED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Input device_ip [10.20.0.300] is invalid" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_rank_table_itself_is_no_error() -> None:
+    text = '            "device_ip": "-.-.-.-",\n            "rank_id": "3"\n'
+    assert diagnose_text("job/ranktable.json.log", text).first_error is None
