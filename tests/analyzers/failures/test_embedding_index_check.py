@@ -27,3 +27,16 @@ def test_an_embedding_index_past_its_table_is_an_index_bound_check() -> None:
     assert diagnosis.first_error is not None
     assert "IndexError: index out of range in self" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [7]
+
+
+def test_an_index_past_a_table_keeps_the_data_as_its_neighbour() -> None:
+    """The table may be fine and the index wrong: a node or token id the data should never
+    have held. The reading offers `other` and stays below the confident band."""
+    text = (
+        "ERROR:root:sampler task failed: index 88120455 is out of bounds for dimension 0"
+        " with size 5120\n"
+    )
+    diagnosis = diagnose_text("train/node0.log", text)
+    assert diagnosis.category == "shape_mismatch"
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
