@@ -55,7 +55,8 @@ _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
 # (a stack's frames, `  File ...`); `118:  File ...` (grep -n of an indented line, no space of
 # its own after the colon) is a line number
-_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}: (?=\S|(?:  )+\S)")
+# a task's empty line keeps its label (`3: ` or `3:`): it still ends the task's message
+_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S)| ?$)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
 _PDSH = re.compile(outer_prefix.PDSH + outer_prefix.AFTER)

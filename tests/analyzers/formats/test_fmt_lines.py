@@ -6,6 +6,7 @@ import pytest
 
 from analyzers.formats.lines import parse_line
 from analyzers.formats.timestamps import PartialTime
+from tests.analyzers.excerpts import diagnose_text
 
 # (id, line, source, level, rank, pid, message starts with)
 CASES = [
@@ -744,6 +745,34 @@ def test_an_srun_labelled_frame_keeps_its_indent_and_its_task():
     grepped = parse_line('118:  File "/srv/decoder.py", line 169, in main')
     assert grepped.stream_key == ""
     assert grepped.message == '  File "/srv/decoder.py", line 169, in main'
+
+
+def test_an_srun_tasks_empty_line_stays_the_tasks():
+    """srun labels a task's empty lines too (`0: `): the empty line ends the task's exception
+    message, as it does unlabelled, instead of falling to another writer."""
+    header = parse_line("0: torch.multiprocessing.spawn.ProcessRaisedException: ")
+    for empty in ("0: ", "0:"):
+        line = parse_line(empty)
+        assert line.stream_key == header.stream_key
+        assert line.message == ""
+
+
+def test_a_labelled_spawn_failure_names_the_childs_exception():
+    text = "".join(
+        f"0: {line}\n"
+        for line in (
+            "torch.multiprocessing.spawn.ProcessRaisedException: ",
+            "",
+            "-- Process 1 terminated with the following error:",
+            "Traceback (most recent call last):",
+            '  File "/srv/job/launch.py", line 41, in worker',
+            '    dist.init_process_group("nccl", rank=rank, world_size=2)',
+            "RuntimeError: CUDA driver error: invalid device ordinal",
+        )
+    )
+    diagnosis = diagnose_text("job/stdout.log", text)
+    assert diagnosis.first_error is not None
+    assert "invalid device ordinal" in diagnosis.first_error.text
 
 
 def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
