@@ -291,3 +291,51 @@ def test_pals_reporting_only_a_killed_rank_offers_memory_beside_it() -> None:
 def test_pals_reporting_a_rank_ended_by_sigterm_is_no_crash() -> None:
     diagnosis = diagnose_text("launch.log", "x3001c0s7b1n0: rank 14 died from signal 15\n")
     assert diagnosis.category != "device_fault" or diagnosis.first_error is None
+
+
+COMPOSER_RANK_SEGFAULT = """\
+2026-03-09 16:20:11,402: rank0[5521][MainThread]: INFO: llmfoundry.command_utils.train: Building tokenizer...
+2026-03-09 16:20:12,018: rank0[5521][MainThread]: INFO: llmfoundry.command_utils.train: Building eval loader...
+ERROR:composer.cli.launcher:Global rank 1 (PID 5522) exited with code -11
+Waiting up to 30 seconds for all training processes to terminate. Press Ctrl-C to exit immediately.
+"""
+
+COMPOSER_RANK_KILLED = """\
+Building trainer...
+ERROR:composer.cli.launcher:Rank 3 crashed with exit code -9.
+Waiting up to 30 seconds for all training processes to terminate. Press Ctrl-C to exit immediately.
+"""
+
+COMPOSER_PLAIN_EXIT = """\
+ERROR:composer.cli.launcher:Rank 2 crashed with exit code 1.
+Waiting up to 30 seconds for all training processes to terminate. Press Ctrl-C to exit immediately.
+"""
+
+
+def test_composer_launcher_reporting_a_segfaulted_rank_names_it() -> None:
+    # docs/labelling.md#a-rank-that-exits-without-a-word: Composer names the child by its global
+    # rank and the signal as a negative code; nothing else in the paste says why it ended
+    diagnosis = diagnose_text("composer.log", COMPOSER_RANK_SEGFAULT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "exited with code -11" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_composer_launcher_reporting_a_sigkill_offers_memory_beside_it() -> None:
+    diagnosis = diagnose_text("composer.log", COMPOSER_RANK_KILLED)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "crashed with exit code -9" in diagnosis.first_error.text
+    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_composer_launcher_plain_exit_is_a_summary_under_the_ranks_own_error() -> None:
+    # older releases say `crashed` even for a plain status: a summary, not a crash
+    alone = diagnose_text("composer.log", COMPOSER_PLAIN_EXIT)
+    assert alone.category == "device_fault", alone.root_cause
+    assert "other" in [alternative.category for alternative in alone.alternatives]
+    text = "[rank2]: KeyError: 'labels' is missing from the packed batch\n" + COMPOSER_PLAIN_EXIT
+    diagnosis = diagnose_text("composer.log", text)
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'labels'" in diagnosis.first_error.text
