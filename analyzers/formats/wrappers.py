@@ -38,6 +38,15 @@ Seen in real reports (outermost first; they nest):
   bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
   like a collector's (such viewers often list the newest record first, so a row's position
   is not the order in which the records were written)
+- a model server's frontend relaying what its Python workers print (TorchServe's log4j
+  records): `2026-03-01T10:00:05,118 [INFO ] W-9001-resnet_1.0-stdout MODEL_LOG - <the
+  worker's line>`, the logger `org.pytorch.serve.wlm.WorkerLifeCycle` in older releases, a
+  worker's stderr at `[WARN ]`; the level is the frontend's choice for a relayed stream, not
+  the worker's, so it goes with the prefix and the worker's words are read like any untagged
+  stream line (as torch's rank tag inside a trainer's INFO record, `formats.lines`); the
+  thread name (worker port, model, stream) is the writer and the time is kept like a
+  collector's. The frontend's own records (`[ERROR] W-9001-resnet_1.0 org.pytorch.serve.wlm.
+  WorkerThread - ...`) keep their level
 """
 
 from __future__ import annotations
@@ -89,6 +98,10 @@ _NONFINITE_POSTFIX = re.compile(
     r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
 _MAX_WRAPPERS = 6
+_MODEL_SERVER_RELAY = re.compile(
+    r"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{3}) \[(?:INFO|WARN|DEBUG) ?\] "
+    r"(W-\d+-\S+-std(?:out|err)) (?:MODEL_LOG|org\.pytorch\.serve\.wlm\.WorkerLifeCycle) - "
+)
 
 
 def strip_wrappers(line: ParsedLine) -> None:
@@ -109,6 +122,7 @@ def _peel_one(line: ParsedLine) -> bool:
         return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
+        or _peel_model_server_relay(line, text)
         or _peel_srun_label(line, text)
         or _peel_line_number(line, text)
     ):
@@ -228,6 +242,17 @@ def _peel_table_row(line: ParsedLine, text: str) -> bool:
     if found:
         line.tags.setdefault("collector_time", found.group(1))
         line.message = found.group(2)
+    return found is not None
+
+
+def _peel_model_server_relay(line: ParsedLine, text: str) -> bool:
+    """A model server's record of a worker's line: the worker's thread is the writer, the
+    record's time is kept, its level (the relay's) is not."""
+    found = _MODEL_SERVER_RELAY.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(1))
+        line.stream_key += found.group(2)
+        line.message = text[found.end() :]
     return found is not None
 
 

@@ -1003,3 +1003,30 @@ def test_a_sagemaker_library_line_gives_its_level_letter_and_rank():
 def test_a_bracketed_time_with_a_colon_and_no_source_file_is_no_sagemaker_header():
     line = parse_line("[2026-12-04 19:46:19.112: C] something happened")
     assert line.level != "CRITICAL"
+
+
+def test_a_model_server_relay_gives_the_workers_line_without_the_relays_level():
+    """TorchServe's frontend records each line its worker prints at INFO (stdout) or WARN
+    (stderr); the worker's thread is the writer and the worker's words decide."""
+    line = parse_line(
+        "2025-06-02T11:20:33,417 [INFO ] W-9003-classifier_1.0-stdout MODEL_LOG - "
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    assert line.level is None
+    assert line.message == "RuntimeError: CUDA error: invalid device ordinal"
+    assert (line.time.hour, line.time.minute, line.time.second) == (11, 20, 33)
+    older = parse_line(
+        "2020-04-29 06:57:01,990 [WARN ] W-9001-detector_1.0-stderr "
+        "org.pytorch.serve.wlm.WorkerLifeCycle - Traceback (most recent call last):"
+    )
+    assert older.level is None
+    assert older.message == "Traceback (most recent call last):"
+    assert line.stream_key != older.stream_key
+
+
+def test_a_model_servers_own_record_keeps_its_level():
+    line = parse_line(
+        "2025-06-02T11:20:34,002 [ERROR] W-9003-classifier_1.0 org.pytorch.serve.wlm."
+        "WorkerThread - Backend worker error"
+    )
+    assert line.level == "ERROR"
