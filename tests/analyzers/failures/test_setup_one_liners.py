@@ -81,3 +81,27 @@ def test_a_second_backward_through_one_graph_is_the_step_setup() -> None:
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "config"
     assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_backward_from_a_loss_without_a_graph_is_the_step_setup() -> None:
+    # docs/labelling.md#a-step-that-runs-backward-twice (a loss with no graph)
+    text = (
+        "prefill start: 16 tokens (step 0)\n"
+        "layer 3 passed\n"
+        "model run failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/ddp-train/train.py", line 181, in main\n'
+        "    loss.backward()\n"
+        "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n"
+    )
+    diagnosis = diagnose_text("log_3.log", text)
+    assert diagnosis.category == "config"
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.first_error is not None
+    assert "does not require grad" in diagnosis.first_error.text
+
+
+def test_a_note_about_frozen_parameters_is_no_failure() -> None:
+    text = "INFO froze 12 parameters: they do not require grad and are left out of the optimizer\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category != "config"
