@@ -1,8 +1,8 @@
 """A label for a first error that no signature knows, from the hints of its block.
 
 The first error's own words count twice; the other error lines of its block, the innermost
-traceback frame above it (and, when that frame is the job's own code a library called back,
-the library's frame that called it) and the codes they print count once (`analyzers.classify.hints` holds the
+traceback frame above it and the statement printed under it (and, when that frame is the job's
+own code a library called back, the library's frame that called it) and the codes they print count once (`analyzers.classify.hints` holds the
 vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
 nor its block carries one from a signature. A block line that another rank wrote (ranks sharing
 one stdout print their own failures next to each other) says nothing about this error and
@@ -34,7 +34,7 @@ def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]
     others = [item.event.message or item.event.text for item in nearby if item is not first]
     codes = _code_categories([first, *nearby])
     frames = [*_frames_above(first, scans), *_library_caller(first, scans)]
-    category = vote(own, [*others, *frames], codes)
+    category = vote(own, [*others, *frames], codes, _raising_statement(first, scans))
     return (category, TAXONOMY[category][0]) if category else None
 
 
@@ -60,6 +60,20 @@ def _library_caller(first: Classified, scans: Sequence[FileScan]) -> list[str]:
     line = first.event.line
     return [
         record["caller"] for record in records if record["line"] == line and record.get("caller")
+    ]
+
+
+def _raising_statement(first: Classified, scans: Sequence[FileScan]) -> list[str]:
+    """The statement Python printed under the innermost frame (`float(os.environ[...])`): where
+    the value that was refused came from, when the exception's words do not say."""
+    if first.order >= len(scans):
+        return []
+    records = scans[first.order].facts.get("tracebacks") or ()
+    line = first.event.line
+    return [
+        record["statement"]
+        for record in records
+        if record["line"] == line and record.get("statement")
     ]
 
 

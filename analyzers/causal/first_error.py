@@ -57,7 +57,7 @@ def find_first_error(
     demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors)
     lead_ranks_interrupted_alone(errors)
-    ordered = causal_order(errors, offsets)
+    ordered = causal_order(errors, offsets, record_times(errors, offsets, scans))
     if not ordered:
         return CausalChain(first=None)
     best_tier = max(item.tier for item in ordered)
@@ -350,15 +350,58 @@ def _explains(owner_time: float | None, waiter_time: float | None) -> bool:
 # --- ordering ------------------------------------------------------------------------------
 
 
-def causal_order(items: Sequence[Classified], offsets: Mapping[int, float]) -> list[Classified]:
+def record_times(
+    items: Sequence[Classified], offsets: Mapping[int, float], scans: Sequence[FileScan]
+) -> dict[tuple[int, int], float]:
+    """{(file order, exception line): moment} for an exception without a time whose traceback
+    header stands right under a timed error record of the same writer: Python logging's
+    `logger.exception(...)` prints the record's line, then the traceback, in one write, so the
+    exception happened at the record's time."""
+    timed = {
+        (item.order, item.event.line): (moment, item.rank)
+        for item in items
+        if (moment := epoch(item, offsets)) is not None and not item.event.collected
+    }
+    copies: dict[tuple[int | None, str], set[int]] = {}
+    for item in items:
+        copies.setdefault((item.rank, _words_of(item)), set()).add(item.order)
+    found: dict[tuple[int, int], float] = {}
+    for item in items:
+        if item.event.timestamp is not None or item.order >= len(scans):
+            continue
+        if copies[(item.rank, _words_of(item))] - {item.order}:
+            continue  # the rank printed the same exception elsewhere too: its copies keep their order
+        for record in scans[item.order].facts.get("tracebacks") or ():
+            if record["line"] != item.event.line or not record.get("header"):
+                continue
+            above = timed.get((item.order, record["header"] - 1))
+            if above is not None and (above[1] is None or above[1] == item.rank):
+                found[(item.order, item.event.line)] = above[0]
+    return found
+
+
+def _words_of(item: Classified) -> str:
+    return (item.event.message or item.event.text).strip()
+
+
+def causal_order(
+    items: Sequence[Classified],
+    offsets: Mapping[int, float],
+    recorded: Mapping[tuple[int, int], float] | None = None,
+) -> list[Classified]:
     """Events ordered file by file (by each file's earliest top-tier line), lines in order.
 
     Where some top-tier line carries a time the program wrote, a line timed only by a log
-    collector's stamp is ordered like an untimed one: the two clocks are not one."""
+    collector's stamp is ordered like an untimed one: the two clocks are not one. An untimed
+    exception printed under a timed log record takes that record's time (`record_times`)."""
     if not items:
         return []
     best_tier = max(item.tier for item in items)
-    bounds = untimed_bounds(items, offsets)
+    bounds = dict(untimed_bounds(items, offsets))
+    for item in items:
+        moment = (recorded or {}).get((item.order, item.event.line))
+        if moment is not None and item.tier == best_tier:
+            bounds[item.order] = min(bounds.get(item.order, moment), moment)
     top = [item for item in sorted(items, key=lambda i: i.event.line) if item.tier == best_tier]
     own_clock = any(item.event.timestamp is not None and not item.event.collected for item in top)
     file_keys = {}

@@ -37,6 +37,8 @@ class Hints:
     exception_types: dict[str, tuple[str, int]]
     keywords: tuple[tuple[str, re.Pattern[str], int], ...]
     examples: tuple[tuple[str, str], ...] = ()
+    # read only in the statement printed under the innermost frame (`x = float(os.environ[..])`)
+    statement_keywords: tuple[tuple[str, re.Pattern[str], int], ...] = ()
 
 
 @cache
@@ -52,6 +54,9 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
         },
         keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords")),
         examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
+        statement_keywords=_keywords(
+            Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords")
+        ),
     )
 
 
@@ -85,13 +90,21 @@ def _votable(entry: Entry, category: str) -> str:
 # --- the vote ------------------------------------------------------------------------------
 
 
-def vote(own: str, context: Iterable[str] = (), codes: Iterable[str | None] = ()) -> str | None:
-    """The winning category of one first-error line, the lines around it and its codes."""
+def vote(
+    own: str,
+    context: Iterable[str] = (),
+    codes: Iterable[str | None] = (),
+    statements: Iterable[str] = (),
+) -> str | None:
+    """The winning category of one first-error line, the lines around it, its codes and the
+    statement that raised it (read only for what that statement reads or calls)."""
     hints = load_hints()
     scores: Counter[str] = Counter()
     scores.update(_words(own, hints, OWN_LINE_FACTOR))
     for line in context:
         scores.update(_words(line, hints, 1))
+    for line in statements:
+        scores.update(_words(line, hints, 1, hints.statement_keywords))
     found = _EXCEPTION.search(own)
     if found and found.group("type") in hints.exception_types:
         category, weight = hints.exception_types[found.group("type")]
@@ -104,9 +117,14 @@ def vote(own: str, context: Iterable[str] = (), codes: Iterable[str | None] = ()
     return best if top >= hints.min_score and top > second else None
 
 
-def _words(line: str, hints: Hints, factor: int) -> Counter[str]:
+def _words(
+    line: str,
+    hints: Hints,
+    factor: int,
+    rows: tuple[tuple[str, re.Pattern[str], int], ...] | None = None,
+) -> Counter[str]:
     scores: Counter[str] = Counter()
-    for category, pattern, weight in hints.keywords:
+    for category, pattern, weight in hints.keywords if rows is None else rows:
         if pattern.search(line):
             scores[category] += weight * factor
     return scores

@@ -295,6 +295,8 @@ class TracebackTracker:
                 "rank": event.rank,
                 "thread": state.thread is not None,
                 "caller": state.caller.message.strip() if state.caller else None,
+                "statement": _raising_statement(lineno, sink) if state.frame else None,
+                "header": state.start if state.start < lineno else None,
             },
         )
         if state.thread is not None:  # threading's hook named the thread this exception ended
@@ -441,6 +443,19 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
         if _FRAME.match(parsed.message):
             return number, parsed
     return None
+
+
+def _raising_statement(lineno: int, sink: Sink) -> str | None:
+    """The source line Python printed under the innermost frame, right above the exception
+    (carets skipped): the statement that raised, such as `x = float(os.environ["X"])`."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    above = [parse_line(text).message for _, text in sink.lookback(lineno, 4)]
+    while above and _CARETS.fullmatch(above[-1]):
+        above.pop()
+    if len(above) < 2 or not _FRAME.match(above[-2]) or _FRAME.match(above[-1]):
+        return None
+    return above[-1].strip() or None
 
 
 def _failed_assertion(lineno: int, sink: Sink) -> str | None:

@@ -190,3 +190,48 @@ def test_the_same_exception_raised_in_the_jobs_own_code_alone_stays_unlabelled()
         if "site-packages" not in line and "_pickler" not in line
     )
     assert scanned_label(own_code)[0] == "other"
+
+
+# docs/labelling.md, a number that Python could not read: the statement printed under the
+# innermost frame says where the text came from. A rank started with a typo in one variable
+# refuses it at import, before it ever joins the process group.
+ENV_NUMBER_REFUSED = """\
+starting rank 5 pid 41207
+Traceback (most recent call last):
+  File "/srv/jobs/moe/infer.py", line 41, in <module>
+    CAPACITY = float(os.environ.get("MOE_CAPACITY_FACTOR", "1.25"))
+               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+ValueError: could not convert string to float: '1.5x'
+"""
+
+
+def test_a_number_refused_while_reading_an_environment_variable_is_config() -> None:
+    assert scanned_label(ENV_NUMBER_REFUSED) == ("config", "framework")
+
+
+def test_the_same_number_refused_while_reading_a_sample_stays_other() -> None:
+    sample = ENV_NUMBER_REFUSED.replace(
+        'CAPACITY = float(os.environ.get("MOE_CAPACITY_FACTOR", "1.25"))',
+        'score = float(row["score"])',
+    ).replace("<module>", "__getitem__")
+    assert scanned_label(sample)[0] == "other"
+
+
+# A launch script that pins each worker to the CPU of its local rank, on a machine with fewer
+# CPUs than workers: the kernel refuses the set with a bare errno, and only the statement above
+# the exception says what was asked for.
+AFFINITY_REFUSED = """\
+Traceback (most recent call last):
+  File "/srv/jobs/moe/infer.py", line 47, in <module>
+    os.sched_setaffinity(0, {local_rank})
+OSError: [Errno 22] Invalid argument
+"""
+
+
+def test_a_cpu_set_the_kernel_refuses_is_the_launch_placement() -> None:
+    assert scanned_label(AFFINITY_REFUSED) == ("config", "framework")
+
+
+def test_the_same_errno_from_another_call_stays_unlabelled() -> None:
+    other_call = AFFINITY_REFUSED.replace("os.sched_setaffinity(0, {local_rank})", "fd.seek(-1)")
+    assert scanned_label(other_call)[0] == "other"

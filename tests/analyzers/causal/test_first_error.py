@@ -406,3 +406,82 @@ def test_the_launchers_report_stays_first_when_the_rank_said_nothing_of_its_cras
     )
     assert diagnosis.first_error is not None
     assert "failed (exitcode: -11) local_rank: 5" in diagnosis.first_error.text
+
+
+# Ranks that log with Python logging print `logger.exception(...)` as one timed record and the
+# traceback right under it; the exception line itself carries no time. Ranks 2 and 3 gave up
+# waiting in the store at 09:14:21; ranks 0 and 1, still waiting for them, failed to connect
+# the gloo mesh a minute later.
+def _logged_record(rank: int, when: str, wait_line: str) -> str:
+    return (
+        f"2026-03-09 09:14:01,204 [rank{rank}] INFO init process group: backend=gloo "
+        f"init_method=env:// rank={rank} world_size=4\n"
+        f"2026-03-09 {when} [rank{rank}] ERROR model run failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/jobs/moe/infer.py", line 88, in main\n'
+        "    dist.init_process_group(backend, init_method=init, rank=rank, world_size=ws)\n"
+        '  File "/srv/env/lib/python3.11/site-packages/torch/distributed/rendezvous.py", '
+        "line 199, in _create_c10d_store\n"
+        "    return TCPStore(\n"
+        "           ^^^^^^^^^\n"
+        f"{wait_line}\n"
+    )
+
+
+STORE_WAIT = (
+    "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/0"
+)
+MESH_FAILED = (
+    "RuntimeError: Gloo connectFullMesh failed with [/__w/pytorch/pytorch/third_party/gloo/"
+    "gloo/transport/tcp/pair.h:311] Connect timeout [none]"
+)
+
+
+def _mesh_failure(rank: int) -> str:
+    return (
+        f"2026-03-09 09:14:01,188 [rank{rank}] INFO init process group: backend=gloo "
+        f"init_method=env:// rank={rank} world_size=4\n"
+        f"[E309 09:15:12.331820917 ProcessGroupGloo.cpp:67] {MESH_FAILED.split(': ', 1)[1]}\n"
+        f"2026-03-09 09:15:12,402 [rank{rank}] ERROR model run failed\n"
+        f"{MESH_FAILED}\n"
+    )
+
+
+def test_a_traceback_under_a_timed_log_record_is_placed_at_the_records_time() -> None:
+    diagnosis = diagnose_files(
+        {
+            "job/log_0.log": _mesh_failure(0),
+            "job/log_1.log": _mesh_failure(1),
+            "job/log_2.log": _logged_record(2, "09:14:21,622", STORE_WAIT),
+            "job/log_3.log": _logged_record(3, "09:14:21,140", STORE_WAIT),
+        }
+    )
+    assert diagnosis.first_error is not None
+    assert "wait timeout after 10000ms" in diagnosis.first_error.text
+    assert diagnosis.first_error.rank == 3
+
+
+def test_a_traceback_far_below_its_files_last_time_stays_untimed() -> None:
+    far = _logged_record(3, "09:14:21,140", STORE_WAIT).replace(
+        "ERROR model run failed\n", "ERROR model run failed\nretrying the store once more\n"
+    )
+    diagnosis = diagnose_files({"job/log_0.log": _mesh_failure(0), "job/log_3.log": far})
+    assert diagnosis.first_error is not None
+    assert "connectFullMesh" in diagnosis.first_error.text
+
+
+def test_an_exception_the_rank_also_printed_in_its_stderr_keeps_the_copies_order() -> None:
+    attempt = "job/torchrun_logs/job_x1/attempt_0"
+    diagnosis = diagnose_files(
+        {
+            f"{attempt}/2/stderr.log": (
+                "[rank2]: Traceback (most recent call last):\n"
+                '[rank2]:   File "/srv/jobs/moe/infer.py", line 88, in main\n'
+                "[rank2]:     dist.init_process_group(backend, rank=rank, world_size=ws)\n"
+                f"[rank2]: {STORE_WAIT}\n"
+            ),
+            f"{attempt}/2/stdout.log": _logged_record(2, "09:14:21,622", STORE_WAIT),
+        }
+    )
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.file.endswith("2/stderr.log")
