@@ -1,0 +1,58 @@
+"""A streaming data library that refuses a pipeline not set up for several ranks.
+
+docs/labelling.md#a-data-library-not-told-how-to-share-data-over-the-ranks: webdataset asks
+for an explicit node splitter once it sees a multi-rank job, and MosaicML streaming refuses a
+second dataset instance that claims a local cache directory another one holds. The data
+pipeline does not fit the job's ranks: `config`, with `other` (the library) beside it. The
+excerpts follow the real shapes with paths and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+NODESPLITTER = """\
+Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/vision/train_clip.py", line 212, in <module>
+[rank1]:     for step, batch in enumerate(loader):
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/webdataset/shardlists.py", line 84, in single_node_only
+[rank1]:     raise ValueError("you need to add an explicit nodesplitter to your input pipeline for multi-node training")
+[rank1]: ValueError: you need to add an explicit nodesplitter to your input pipeline for multi-node training
+"""
+
+REUSED_LOCAL = """\
+All distributed processes registered. Starting with 2 processes
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/srv/lm/pretrain.py", line 48, in build_loader
+[rank0]:     data = StreamingDataset(remote="s3://corpus/tok", local="/scratch/tok", batch_size=16)
+[rank0]: ValueError: Reused local directory: ['/scratch/tok'] vs ['/scratch/tok']. Provide a different one.
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_pipeline_with_no_node_splitter_is_the_jobs_set_up() -> None:
+    diagnosis = diagnose_text("rank1.log", NODESPLITTER)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "explicit nodesplitter" in diagnosis.first_error.text
+    assert "cfg.data_not_shared_over_ranks" in _rules(diagnosis)
+    assert "other" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_local_cache_directory_claimed_twice_is_the_jobs_set_up() -> None:
+    diagnosis = diagnose_text("rank0.log", REUSED_LOCAL)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Reused local directory" in diagnosis.first_error.text
+
+
+def test_a_node_splitter_the_job_named_is_no_failure() -> None:
+    diagnosis = diagnose_text(
+        "rank0.log",
+        "INFO data: webdataset pipeline uses nodesplitter split_by_node over 2 nodes\n",
+    )
+    assert "cfg.data_not_shared_over_ranks" not in _rules(diagnosis)
