@@ -12,7 +12,10 @@ A rank that logged an error and then prints its own first checkpoint again was s
 anew: that is where a later attempt begins in such a file (`restart_lines`). When the
 launcher's report of the failed child stands between the two, the new attempt begins after
 that report. A rank whose first checkpoint repeats before any error (a loop that prints it
-every step) gives no such mark.
+every step) gives no such mark, and so does an error printed before the rank's previous
+progress line: a launcher's console gets each rank's output in blocks as its pipe is flushed,
+so another rank's traceback can stand above a whole block in which a rank goes through its
+layers once, printing its first checkpoint again at every layer.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ def _restarts(scan: FileScan) -> list[int]:
     first_text: dict[int, int] = {}
     looping: set[int] = set()
     seen: set[int] = set()  # ranks that printed progress in the current attempt
+    previous: dict[int, int] = {}  # each rank's last progress line so far
     start, last_seen = 0, 0
     found: list[int] = []
     for index in range(len(track)):
@@ -63,14 +67,14 @@ def _restarts(scan: FileScan) -> list[int]:
         if rank not in first_text:
             first_text[rank] = text
         elif text == first_text[rank] and rank not in looping:
-            if rank in seen and _error_between(errors, start, line):
+            if rank in seen and _error_between(errors, max(start, previous[rank]), line):
                 begin = _after_report(reports, last_seen, line) or line
                 found.append(begin)
                 start, seen = begin, set()
             elif rank in seen:
                 looping.add(rank)
         seen.add(rank)
-        last_seen = line
+        previous[rank] = last_seen = line
     return found
 
 

@@ -50,3 +50,20 @@ def test_a_first_checkpoint_printed_for_every_request_is_no_restart() -> None:
 def test_an_error_the_rank_carried_on_after_is_no_restart() -> None:
     text = _console(RUN[:2], [f"ERROR {SHAPE}"], RUN[2:])
     assert restart_lines(scan_text("job/log_0.log", text)) == []
+
+
+def test_a_traceback_above_another_ranks_flushed_block_is_no_restart() -> None:
+    """torchrun --tee writes each worker's output into its console as the pipe is flushed:
+    rank 1 failed in its evaluation and its traceback came out before rank 3's whole block,
+    in which rank 3 goes through its layers once and prints `norm passed` at each of them."""
+    layers = [
+        f"[default3]:{text}"
+        for i in range(3)
+        for text in ("  norm passed", "  attention passed", "  MoE passed", f"layer {i} passed")
+    ]
+    text = _console(
+        ["[default1]:  norm passed", "[default1]:  attention passed", "[default1]:layer 0 passed"],
+        ["[default1]:Traceback (most recent call last):", "[default1]:ValueError: bad eval batch"],
+        ["[default3]:prefill start", *layers, "[default3]:waiting for rank 1 (eval)"],
+    )
+    assert restart_lines(scan_text("job-5c1e/launcher.log", text)) == []
