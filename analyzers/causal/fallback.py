@@ -1,9 +1,9 @@
 """A label for a first error that no signature knows, from the hints of its block.
 
 The first error's own words count twice; the other error lines of its block, the innermost
-traceback frame above it and the statement printed under it (and, when that frame is the job's
-own code a library called back, the library's frame that called it) and the codes they print count once (`analyzers.classify.hints` holds the
-vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
+traceback frame above it (and, when that frame is the job's own code a library called back, the
+library's frame that called it), the statement printed under that frame and the codes they print
+count once (`analyzers.classify.hints` holds the vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
 nor its block carries one from a signature. A block line that another rank wrote (ranks sharing
 one stdout print their own failures next to each other) says nothing about this error and
 does not vote.
@@ -33,8 +33,8 @@ def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]
     nearby = [item for item in chain.nearby if _same_writer(item, first)]
     others = [item.event.message or item.event.text for item in nearby if item is not first]
     codes = _code_categories([first, *nearby])
-    frames = [*_frames_above(first, scans), *_library_caller(first, scans)]
-    category = vote(own, [*others, *frames], codes, _raising_statement(first, scans))
+    frames = [*_frames_above(first, scans), *_traceback_field(first, scans, "caller")]
+    category = vote(own, [*others, *frames], codes, _traceback_field(first, scans, "statement"))
     return (category, TAXONOMY[category][0]) if category else None
 
 
@@ -51,30 +51,17 @@ def _code_categories(items: Iterable[Classified]) -> list[str | None]:
     return [info.category for code in raw if (info := table.lookup_label(code))]
 
 
-def _library_caller(first: Classified, scans: Sequence[FileScan]) -> list[str]:
-    """The installed library's frame that called the job's own code the first error was raised
-    in (an object collective's `_object_to_tensor` above a class's `__getstate__`)."""
+def _traceback_field(first: Classified, scans: Sequence[FileScan], field: str) -> list[str]:
+    """A field the traceback reader kept for the first error's exception line: `caller`, the
+    installed library's frame that called the job's own code it was raised in (an object
+    collective's `_object_to_tensor` above a class's `__getstate__`), or `statement`, the line
+    Python printed under the innermost frame (`float(os.environ[...])`), where the refused value
+    came from when the exception's words do not say."""
     if first.order >= len(scans):
         return []
     records = scans[first.order].facts.get("tracebacks") or ()
     line = first.event.line
-    return [
-        record["caller"] for record in records if record["line"] == line and record.get("caller")
-    ]
-
-
-def _raising_statement(first: Classified, scans: Sequence[FileScan]) -> list[str]:
-    """The statement Python printed under the innermost frame (`float(os.environ[...])`): where
-    the value that was refused came from, when the exception's words do not say."""
-    if first.order >= len(scans):
-        return []
-    records = scans[first.order].facts.get("tracebacks") or ()
-    line = first.event.line
-    return [
-        record["statement"]
-        for record in records
-        if record["line"] == line and record.get("statement")
-    ]
+    return [record[field] for record in records if record["line"] == line and record.get(field)]
 
 
 def _frames_above(first: Classified, scans: Sequence[FileScan]) -> list[str]:

@@ -365,18 +365,22 @@ def record_times(
     copies: dict[tuple[int | None, str], set[int]] = {}
     for item in items:
         copies.setdefault((item.rank, _words_of(item)), set()).add(item.order)
+    headers = {
+        (order, record["line"]): record["header"]
+        for order, scan in enumerate(scans)
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("header")
+    }
     found: dict[tuple[int, int], float] = {}
     for item in items:
-        if item.event.timestamp is not None or item.order >= len(scans):
+        header = headers.get((item.order, item.event.line))
+        if item.event.timestamp is not None or header is None:
             continue
         if copies[(item.rank, _words_of(item))] - {item.order}:
             continue  # the rank printed the same exception elsewhere too: its copies keep their order
-        for record in scans[item.order].facts.get("tracebacks") or ():
-            if record["line"] != item.event.line or not record.get("header"):
-                continue
-            above = timed.get((item.order, record["header"] - 1))
-            if above is not None and (above[1] is None or above[1] == item.rank):
-                found[(item.order, item.event.line)] = above[0]
+        above = timed.get((item.order, header - 1))
+        if above is not None and (above[1] is None or above[1] == item.rank):
+            found[(item.order, item.event.line)] = above[0]
     return found
 
 

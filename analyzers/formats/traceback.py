@@ -448,11 +448,7 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
 def _raising_statement(lineno: int, sink: Sink) -> str | None:
     """The source line Python printed under the innermost frame, right above the exception
     (carets skipped): the statement that raised, such as `x = float(os.environ["X"])`."""
-    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
-
-    above = [parse_line(text).message for _, text in sink.lookback(lineno, 4)]
-    while above and _CARETS.fullmatch(above[-1]):
-        above.pop()
+    above = _source_above(lineno, sink, 4)
     if len(above) < 2 or not _FRAME.match(above[-2]) or _FRAME.match(above[-1]):
         return None
     return above[-1].strip() or None
@@ -460,12 +456,17 @@ def _raising_statement(lineno: int, sink: Sink) -> str | None:
 
 def _failed_assertion(lineno: int, sink: Sink) -> str | None:
     """The `assert` statement printed right above a bare AssertionError (carets skipped)."""
+    above = _source_above(lineno, sink, 3)
+    found = _ASSERT_STATEMENT.fullmatch(above[-1]) if above else None
+    return found.group("statement") if found else None
+
+
+def _source_above(lineno: int, sink: Sink, count: int) -> list[str]:
+    """The messages of up to `count` lines above `lineno`, the caret lines Python prints under
+    a source line dropped from the end."""
     from analyzers.formats.lines import parse_line  # local: lines imports the header modules
 
-    for _, text in reversed(sink.lookback(lineno, 3)):
-        message = parse_line(text).message
-        if _CARETS.fullmatch(message):
-            continue
-        found = _ASSERT_STATEMENT.fullmatch(message)
-        return found.group("statement") if found else None
-    return None
+    above = [parse_line(text).message for _, text in sink.lookback(lineno, count)]
+    while above and _CARETS.fullmatch(above[-1]):
+        above.pop()
+    return above
