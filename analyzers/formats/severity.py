@@ -65,6 +65,7 @@ class Prefilter:
     warning_skipped_collectives: re.Pattern[str] | None = None
     pending_words: re.Pattern[str] | None = None
     closing_words: re.Pattern[str] | None = None
+    path_folders: re.Pattern[str] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -90,6 +91,7 @@ def load_prefilter() -> Prefilter:
         warning_skipped_collectives=_optional(str(data.get("warning_skipped_collectives") or "")),
         pending_words=_optional(str(data.get("pending_words") or "")),
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
+        path_folders=_optional(str(data.get("path_folders") or "")),
     )
 
 
@@ -118,12 +120,23 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         lowered = line.message.lower().encode("utf-8", "replace")
         notable = any(phrase in lowered for phrase in prefilter.notable_info)
         return EventKind.WARNING if notable else None
-    words = prefilter.benign.sub(" ", line.message)
+    words = _unfoldered(prefilter.benign.sub(" ", line.message), prefilter)
     if line.source == "cann" or prefilter.error_words.search(words):
         return EventKind.ERROR
     if prefilter.warning_words.search(words):
         return EventKind.WARNING
     return None
+
+
+def _unfoldered(message: str, prefilter: Prefilter) -> str:
+    """The message without the folders of the paths it names.
+
+    Jobs name their run folders after what they try (`/runs/lr3e-4_no_abort/`, `exp_killed/`):
+    a word there says nothing about this line. The file's own name stays, so a loader's
+    `/x/libfoo.so: undefined symbol` still reads as its refusal.
+    """
+    folders = prefilter.path_folders
+    return message if folders is None else folders.sub(" ", message)
 
 
 def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:

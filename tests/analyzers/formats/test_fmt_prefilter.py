@@ -61,6 +61,16 @@ PREFILTER = load_prefilter()
         ("        Rectify the fault based on the error information in the ascend log.", None),
         ("        Possible Cause: 1. The timeout interval may be improperly set.", None),
         ("export HCCL_EXEC_TIMEOUT=1800", None),
+        # a run folder named after what the run tries is not what the line reports
+        ("saving checkpoint to /mnt/runs/lr3e-4_killed_retry/step_400", None),
+        ("writing metrics to ./out/timeout_sweep/rank_2.json", None),
+        ("see https://github.com/acme/error-handling/blob/main/README.md", None),
+        # ... while the file named at the end, and the words around the path, still count
+        (
+            "/opt/env/lib/python3.11/site-packages/acme_failed/_ext.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+            EventKind.ERROR,
+        ),
+        ("Error writing /mnt/runs/step_400/shard_00003.safetensors", EventKind.ERROR),
         ("init process group: backend=gloo rank=1 world_size=4 timeout=10s", None),
         ("Python 3.8.18 (default, Sep 11 2023, 13:19:25)", None),
         (
