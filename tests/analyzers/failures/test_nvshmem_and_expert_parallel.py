@@ -299,3 +299,65 @@ def test_nvshmem_giving_up_is_read_when_it_is_all_there_is() -> None:
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "building transport map failed" in diagnosis.first_error.text
+
+
+TIMEOUT_THEN_TRAP = """\
+DeepEP dispatch NVL receiver timeout, channel: 3, RDMA: 1, nvl: 5, src RDMA: 0, src nvl: 2, start: 0, end: 0
+DeepEP dispatch forwarder timeout (RDMA meta), channel: 1, RDMA: 1, nvl: 5, src RDMA lane: 0, dst NVL: 6, meta: 0, 0, 0, 0
+
+terminate called after throwing an instance of 'c10::Error'
+  what():  CUDA error: unspecified launch failure
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+"""
+
+TRAP_ALONE = """\
+[testing] Running with BF16, with top-k (async=False, previous=False) ...
+terminate called after throwing an instance of 'c10::Error'
+  what():  CUDA error: unspecified launch failure
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+"""
+
+ENDPOINT_REFUSED_BESIDE_CRASHES = """\
+python3 tests/test_internode.py
+[gpu-n4:40211:0:40211] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x48)
+/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:298: NULL value cq creation failed
+
+/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1388: non-zero status: 7 ep_create failed
+
+[gpu-n4:40213:0:40213] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)
+"""
+
+CRASHES_ALONE = """\
+python3 tests/test_internode.py
+[gpu-n4:40211:0:40211] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x48)
+[gpu-n4:40213:0:40213] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)
+"""
+
+
+def test_the_device_stop_after_a_kernel_timeout_is_the_timeouts_cascade() -> None:
+    diagnosis = diagnose_text("test_internode.log", TIMEOUT_THEN_TRAP)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "NVL receiver timeout" in diagnosis.first_error.text
+
+
+def test_the_device_stop_without_a_timeout_stays_a_device_failure() -> None:
+    diagnosis = diagnose_text("test_internode.log", TRAP_ALONE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "unspecified launch failure" in diagnosis.first_error.text
+
+
+def test_an_endpoint_the_nic_refused_outranks_the_crashes_printed_beside_it() -> None:
+    diagnosis = diagnose_text("test_internode.log", ENDPOINT_REFUSED_BESIDE_CRASHES)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "cq creation failed" in diagnosis.first_error.text
+    assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
+
+
+def test_crash_banners_alone_stay_a_crash() -> None:
+    diagnosis = diagnose_text("test_internode.log", CRASHES_ALONE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Caught signal 11" in diagnosis.first_error.text
