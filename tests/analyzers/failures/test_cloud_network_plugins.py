@@ -122,3 +122,47 @@ def test_a_completion_error_without_the_peer_is_the_link() -> None:
     assert "Got completion with error 12" in diagnosis.first_error.text
     assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
     assert "driver_env" in _alternatives(diagnosis)
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective: once the plugin has started, a
+# request the fabric completed in error or a peer address the plugin could not add is the path
+# between two hosts failing, read like an IB completion error (`hccl`, `driver_env` beside it);
+# torch's exception quotes it under `Last error:` and yields to it.
+FAILED_REQUEST = """\
+[rank5]:   File "/opt/train/bench.py", line 88, in main
+[rank5]:     dist.all_reduce(t)
+[rank5]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3690, remote process exited or there was a network error, NCCL version 2.27.3
+[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.
+[rank5]: Last error:
+[rank5]: NET/OFI Request 0x7f20c4a1b0d8 completed with error. RC: 113. Error: 2 (UNDELIVERABLE). Completed length: 0
+"""
+
+PEER_ADDRESS = """\
+[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5
+[rank0]: ncclInternalError: Internal check failed.
+[rank0]: Last error:
+[rank0]: NET/OFI Unable to insert remote address into address vector for device 3. RC: -22
+"""
+
+
+def test_a_request_the_fabric_completed_in_error_is_the_link() -> None:
+    diagnosis = diagnose_text("rank5.log", FAILED_REQUEST)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "NET/OFI Request 0x7f20c4a1b0d8 completed with error" in diagnosis.first_error.text
+    assert "hccl.nccl_ofi_peer_link_failed" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_a_peer_address_the_plugin_could_not_add_is_the_link() -> None:
+    diagnosis = diagnose_text("rank0.log", PEER_ADDRESS)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Unable to insert remote address into address vector" in diagnosis.first_error.text
+    assert "hccl.nccl_ofi_peer_link_failed" in _rules(diagnosis)
+
+
+def test_a_completed_request_is_no_failure() -> None:
+    text = "p5-node-1:7120:7391 [4] NCCL INFO NET/OFI Request 0x7f20c4a1b0d8 completed (len 4096)\n"
+    diagnosis = diagnose_text("rank5.log", text)
+    assert "hccl.nccl_ofi_peer_link_failed" not in _rules(diagnosis)

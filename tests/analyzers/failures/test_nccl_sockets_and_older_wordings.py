@@ -285,3 +285,57 @@ def test_the_oldest_releases_failed_connect_is_the_socket_connect_failure() -> N
     assert diagnosis.first_error is not None
     assert "Call to connect failed : Connection timed out" in diagnosis.first_error.text
     assert diagnosis.confidence >= 0.5
+
+
+RAISED_CONNECT_FAILURE = """\
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3
+ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.
+Last error:
+socketStartConnect: Connect to 10.31.4.7<50211> failed : No route to host
+[2025-02-11 06:41:09,114] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 4410) of binary: /usr/bin/python3
+"""
+
+
+def test_the_connect_torch_repeats_under_last_error_is_the_first_error() -> None:
+    # without NCCL_DEBUG the only copy of the connect failure is the one under `Last error:`,
+    # with no NCCL header; the exception above it only wraps it
+    diagnosis = diagnose_text("train.log", RAISED_CONNECT_FAILURE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "socketStartConnect: Connect to 10.31.4.7" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+
+
+def test_a_connect_that_succeeded_after_retries_is_no_failure() -> None:
+    text = "socketStartConnect: Connect to 10.31.4.7<50211> succeeded after 2 retries\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)
+
+
+BIND_REFUSED = """\
+cn-12:40511:40511 [0] NCCL INFO Bootstrap : Using ib0:fe80::9a03:9b03:2c:1f10%ib0<0>
+cn-12:40511:40511 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation
+cn-12:40511:40511 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Cannot assign requested address
+cn-12:40511:40511 [0] NCCL INFO bootstrap.cc:176 -> 2
+cn-12:40511:40511 [0] NCCL INFO bootstrap.cc:201 -> 2
+Traceback (most recent call last):
+  File "/srv/job/train.py", line 41, in <module>
+    model = DistributedDataParallel(model, device_ids=[local_rank])
+"""
+
+
+def test_an_address_the_host_cannot_bind_is_the_interface_choice() -> None:
+    # docs/labelling.md#a-rendezvous-host-with-no-address: the interface NCCL picked offers an
+    # address this host refuses to bind to; the interface setting is the usual fix
+    diagnosis = diagnose_text("rank0.log", BIND_REFUSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Call to bind failed : Cannot assign requested address" in diagnosis.first_error.text
+    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_port_already_taken_is_not_the_interface_choice() -> None:
+    text = "cn-12:40511:40511 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Address already in use\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
