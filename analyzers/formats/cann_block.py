@@ -25,6 +25,9 @@ from analyzers.formats.torch_npu import CANN, is_open_headline
 
 _TRACE_HEADER = re.compile(r"\s*TraceBack \(most recent call last\):\s*$")
 _BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:")
+# c10's C++ backtrace (`frame #7: <unknown function> + 0xd29cc (...)`, `Exception raised from
+# malloc at ...`): printed after an error text, never the rest of its sentence
+_BACKTRACE = re.compile(r"frame #\d+: |Exception raised from \S")
 _MAX_CONTINUATION = 6
 _MAX_TRACE = 60
 
@@ -61,7 +64,12 @@ class CannBlockTracker:
     def _continue_headline(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         head = self._headlines[line.stream_key]
         message = line.message.strip()
-        ended = not message or _BLOCK_END.match(line.message) or line.message[:1].isspace()
+        ended = (
+            not message
+            or _BLOCK_END.match(line.message)
+            or _BACKTRACE.match(message)
+            or line.message[:1].isspace()
+        )
         if not ended:
             head.parts.append((lineno, line))
         if ended or len(head.parts) >= _MAX_CONTINUATION:

@@ -83,3 +83,28 @@ def test_a_complete_headline_does_not_take_the_line_below():
     assert events[0].line == 1
     assert events[0].message.endswith("group size 3 is odd.")
     assert all(e.line != 1 or "falling back" not in e.message for e in events)
+
+
+def test_a_comma_cut_headline_does_not_take_a_cpp_backtrace_for_its_sentence():
+    text = (
+        "EZ9999: Inner Error!\n"
+        "EZ9999[PID: 23817] 2026-01-19-16:41:08.731.562 (EZ9999):  get unsupported atten_mask shape, "
+        "the shape is [1, 6902]. B=[1], N=[12], Sq=[6902], Skv=[6902],\n"
+        "frame #7: <unknown function> + 0xd29cc (0xffff8a1e29cc in /lib/aarch64-linux-gnu/libstdc++.so.6)\n"
+        "frame #8: <unknown function> + 0x80398 (0xffff8a3c0398 in /lib/aarch64-linux-gnu/libc.so.6)\n"
+    )
+    events = scan(text).events
+    headline = next(e for e in events if "atten_mask" in e.message)
+    assert headline.line == 2
+    assert "frame #" not in headline.message
+    assert all("frame #" not in e.message for e in events if e.kind == EventKind.ERROR)
+
+
+def test_a_comma_cut_headline_stops_at_the_exception_origin_line():
+    text = (
+        "E89999[PID: 5120] 2026-03-07-09:12:44.201.377 (E89999):  op[SwiGluQuant],\n"
+        "Exception raised from Run at build/CMakeFiles/torch_npu.dir/compiler_depend.ts:211 (most recent call first):\n"
+    )
+    events = scan(text).events
+    assert events[0].line == 1
+    assert "Exception raised" not in events[0].message
