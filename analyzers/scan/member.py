@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from itertools import pairwise
 from typing import BinaryIO, Protocol
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
@@ -248,11 +249,13 @@ class _FileScanner(ScanSink):
             pieces = split_glued(raw)
         if len(pieces) == 1 and not self.structured:
             pieces = split_twinned(raw)
+        self.pieces_line, self.pieces_read = (line_no if len(pieces) > 1 else 0), []
         outer = self._parse(pieces[0])
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:
             return  # an INFO line quoting text (a logged prompt) says nothing about failures
-        for piece in pieces[1:]:
+        for before, piece in pairwise(pieces):
+            self.pieces_read.append(before)
             self._piece(line_no, inherit_writer(self._parse(piece), outer), hit)
 
     def _piece(self, line_no: int, line: ParsedLine, hit: bool) -> None:

@@ -41,6 +41,10 @@ class ScanSink:
         self.previous_tail: list[tuple[int, bytes]] = []
         self._cursor_block = b""  # the block `_cursor` walked: (line number, its offset)
         self._cursor = (1, 0)
+        # a physical line cut into pieces (records that lost their breaks): its number and the
+        # pieces already read, each a line of its own for a parser looking back
+        self.pieces_line = 0
+        self.pieces_read: list[bytes] = []
 
     # --- the Sink interface --------------------------------------------------------------
 
@@ -95,6 +99,13 @@ class ScanSink:
             items.append(value)
 
     def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
+        """Up to `count` lines before `lineno`, nearest last. When `lineno` is a physical line
+        cut into pieces, the pieces read before the current one come first: each was read as
+        a line of its own, so a statement printed just above an exception is found there."""
+        pieces: list[tuple[int, str]] = []
+        if lineno == self.pieces_line and count > 0:
+            pieces = [(lineno, clean_line(raw)) for raw in self.pieces_read[-count:]]
+            count -= len(pieces)
         found: list[tuple[int, str]] = []
         end = self._offset_of(lineno)
         while end > 0 and len(found) < count:
@@ -105,7 +116,7 @@ class ScanSink:
             first = self.block_first_line - 1
             tail = [(n, clean_line(raw)) for n, raw in self.previous_tail if n <= first]
             found.extend(reversed(tail[-(count - len(found)) :]))
-        return list(reversed(found))
+        return [*reversed(found), *pieces]
 
     def _offset_of(self, lineno: int) -> int:
         """Byte offset of the start of `lineno` in the current block (0 if before it).

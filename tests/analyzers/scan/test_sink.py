@@ -40,3 +40,12 @@ def test_a_new_block_is_read_from_its_own_start() -> None:
         (20, "line 20"),
         (21, "line 21"),
     ]
+
+
+def test_the_pieces_read_before_come_first_on_a_line_cut_into_pieces() -> None:
+    sink = _sink_on(BLOCK, 10)
+    sink.pieces_line, sink.pieces_read = 14, [b"piece a", b"piece b"]
+    assert sink.lookback(14, 3) == [(13, "line 13"), (14, "piece a"), (14, "piece b")]
+    assert sink.lookback(14, 1) == [(14, "piece b")]
+    # another line of the block is read from the file alone
+    assert sink.lookback(12, 2) == [(10, "line 10"), (11, "line 11")]

@@ -1,0 +1,131 @@
+"""Checkpoint saves and loads that stop for a reason no load planner words.
+
+docs/labelling.md#a-checkpoint-file-that-is-not-there (a distributed checkpoint whose metadata
+could not be read, raised as a bare assertion), #a-checkpoint-pickled-by-another-release (a
+pickled object whose class the installed package no longer defines) and
+#config-driver_env-or-weight_load (a framework feature still under development; FSDP's
+state-dict hook missing a name while a job saves).
+
+Fixtures are written in the shapes of torch's tracebacks and of a trainer's logger records,
+with paths, names and numbers of our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
+
+METADATA_ASSERT = f"""\
+[rank2]: Traceback (most recent call last): (RANK 2)
+[rank2]:   File "{SITE}/utils.py", line 192, in reduce_scatter
+[rank2]:     local_data = map_fun()
+[rank2]:                  ^^^^^^^^^
+[rank2]:   File "{SITE}/state_dict_loader.py", line 250, in local_step
+[rank2]:     assert metadata is not None
+[rank2]:            ^^^^^^^^^^^^^^^^^^^^
+[rank2]: AssertionError
+"""
+
+# The same records written by a trainer's logger and pasted with their breaks lost: several
+# records share one physical line, so the statement sits in an earlier piece of that line.
+R = "2026-03-02 07:15:41,118 - Trainer - INFO - [rank0]:"
+GLUED_METADATA_ASSERT = (
+    f'{R}   File "{SITE}/state_dict_loader.py", line 250, in local_step          '
+    f"{R}     assert metadata is not None          "
+    f"{R}            ^^^^^^^^^^^^^^^^^^^^          "
+    f"{R} AssertionError          "
+    f"{R} Traceback (most recent call last): (RANK 3)\n"
+    f'{R}   File "{SITE}/utils.py", line 192, in reduce_scatter\n'
+)
+
+
+@pytest.mark.parametrize("text", [METADATA_ASSERT, GLUED_METADATA_ASSERT])
+def test_a_bare_assertion_that_no_metadata_was_read_is_an_incomplete_checkpoint(text: str) -> None:
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.rstrip().endswith("AssertionError")
+    assert {alt.category for alt in diagnosis.alternatives} >= {"config"}
+
+
+def test_another_bare_assertion_in_the_loader_is_not_read_as_missing_metadata() -> None:
+    text = METADATA_ASSERT.replace("assert metadata is not None", "assert planner is not None")
+    diagnosis = diagnose_text("train.log", text)
+    assert "metadata could not be read" not in diagnosis.root_cause
+
+
+UNPICKLED = """\
+Traceback (most recent call last):
+  File "/srv/tools/inspect_optim.py", line 9, in <module>
+    state = torch.load(path, weights_only=False)
+  File "/opt/venv/lib/python3.10/site-packages/torch/serialization.py", line 1049, in _load
+    result = unpickler.load()
+  File "/opt/venv/lib/python3.10/site-packages/torch/serialization.py", line 1042, in find_class
+    return super().find_class(mod_name, name)
+AttributeError: Can't get attribute '{name}' on {module}
+"""
+
+
+def test_a_pickled_name_the_installed_package_lacks_is_a_release_mismatch() -> None:
+    module = (
+        "<module 'trainer.runtime.zero_optimizer' from"
+        " '/opt/venv/lib/python3.10/site-packages/trainer/runtime/zero_optimizer.py'>"
+    )
+    diagnosis = diagnose_text("load.log", UNPICKLED.format(name="shard_record", module=module))
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Can't get attribute 'shard_record'" in diagnosis.first_error.text
+    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_class_of_the_saving_script_is_not_read_as_a_package_release() -> None:
+    module = "<module '__main__' from '/srv/tools/inspect_optim.py'>"
+    diagnosis = diagnose_text("load.log", UNPICKLED.format(name="TinyNet", module=module))
+    assert "installed package does not define" not in diagnosis.root_cause
+
+
+def test_a_feature_still_under_development_is_what_the_release_lacks() -> None:
+    text = (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "/srv/trainer/ckpt.py", line 88, in save\n'
+        "[rank0]:     state = get_state_dict(model, optimizer)\n"
+        "[rank0]: NotImplementedError: 2D state_dict is under development. Please check the"
+        " tracking issue for more details.\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "under development" in diagnosis.first_error.text
+
+
+def test_a_warning_that_a_feature_is_under_development_is_no_failure() -> None:
+    text = (
+        "UserWarning: context parallel support is under development and may change\n"
+        "step 10 loss 2.31\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category != "config"
+
+
+# FSDP's assertion, its message wrapped over the next lines as a terminal printed it.
+FSDP_SAVE = """\
+AssertionError: FSDP assumes _fsdp_wrapped_module.layers.3.mlp.fc1.weight is in the state_dict
+but the state_dict only has odict_keys(['_fsdp_wrapped_module._flat_param',
+'_fsdp_wrapped_module.layers.3._flat_param']). prefix=_fsdp_wrapped_module.layers.3., module_name=mlp.fc1. param_name=weight rank=2.
+Traceback (most recent call last):
+  File "/srv/trainer/main.py", line 301, in <module>
+    save_checkpoint(model, step)
+  File "/srv/trainer/ckpt.py", line 40, in save_checkpoint
+    cpu_state = model.state_dict()
+"""
+
+
+def test_fsdps_state_dict_hook_missing_a_name_on_save_is_not_a_load() -> None:
+    diagnosis = diagnose_text("train.log", FSDP_SAVE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "FSDP assumes" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
