@@ -54,6 +54,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         if compared != list(named):
             return Blame(compared, say("blame.differ_from_source", many=several(compared)))
     if named:
+        named = reported_with(chain.top, first, named)
         ranks = agreed_on(chain.top, first) or killed_alongside(
             global_ranks(named, first, scans), first, scans
         )
@@ -166,6 +167,29 @@ def _launched(scans: Sequence[FileScan]) -> int | None:
     if len(counts) != 1 or not (only := counts.pop()).isdigit():
         return None
     return int(only)
+
+
+_SAME_REPORT_LINES = 4  # how far below the first error a line of the same report stands
+
+
+def reported_with(
+    top: Sequence[Classified], first: Classified, named: Sequence[int]
+) -> Sequence[int]:
+    """The ranks of a report its writer printed over a few lines, one rank at a time and then
+    as one list (a monitored barrier told to wait for every rank logs `Rank 5 failed to pass
+    monitoredBarrier`, `Rank 6 ...`, then `Ranks 5, 6 ...`): the lines right under the first
+    error, from the same writer and read by the same rule, name the same finding."""
+    kinds = {m.signature.id for m in first.matches if _names(m, first)}
+    ranks = set(named)
+    for item in top:
+        if item is first or item.event.file != first.event.file or item.rank != first.rank:
+            continue
+        if not 0 < item.event.line - first.event.line <= _SAME_REPORT_LINES:
+            continue
+        for match in item.matches:
+            if match.signature.id in kinds and _names(match, item):
+                ranks.update(match.culprits)
+    return sorted(ranks) if len(ranks) > len(named) else named
 
 
 def agreed_on(top: Sequence[Classified], first: Classified) -> list[int]:

@@ -95,19 +95,25 @@ def own_words_before_report(
     """A launcher's report of how a rank ended (a line naming the rank it is about) comes
     after whatever that rank printed as it died: a rank's own line of the same kind (the
     fault handler's `Fatal Python error: Segmentation fault` in its stderr file) goes first
-    though the report weighs more and its file may carry times where the rank's has none."""
+    though the report weighs more and its file may carry times where the rank's has none.
+    A plain exit status (`failed (exitcode: 1) local_rank: 0`) that stands among the ranks'
+    lost connections, all of them consequences, is a summary of the lost connection the rank
+    itself logged, which goes first whatever its kind."""
     first = top[0]
     if first.best is None or not first.best.culprits or first.rank is None:
         return list(top)
     if global_ranks(first.best.culprits, first, scans) != [first.rank]:
         return list(top)  # a rank's report of another rank (a barrier naming who is missing)
     reported = epoch(first, offsets)
+    # a plain exit status says only that the rank ended: whatever the rank printed as it
+    # failed, of any kind, is what it is a summary of
+    status_only = first.best.signature.cause_if_silent and first.tier < TIER_CAUSE
     own = [
         item
         for item in top
         if item.order != first.order
         and item.rank == first.rank
-        and item.category == first.category
+        and (item.category == first.category or status_only)
         and not (item.best is not None and item.best.signature.culprit)
         and not _later(epoch(item, offsets), reported)
     ]

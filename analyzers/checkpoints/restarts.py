@@ -15,7 +15,11 @@ that report. A rank whose first checkpoint repeats before any error (a loop that
 every step) gives no such mark, and so does an error printed before the rank's previous
 progress line: a launcher's console gets each rank's output in blocks as its pipe is flushed,
 so another rank's traceback can stand above a whole block in which a rank goes through its
-layers once, printing its first checkpoint again at every layer.
+layers once, printing its first checkpoint again at every layer. Such a rank still starts
+anew where the launcher reported a failed child between its last progress line and the
+repeat: the agent reports a child only once the worker group has stopped, so what the rank
+prints after it is the next attempt's (a rank whose first checkpoint is `  norm passed`,
+printed again in every layer, is cut there too).
 """
 
 from __future__ import annotations
@@ -66,12 +70,15 @@ def _restarts(scan: FileScan) -> list[int]:
             rank = scan.info.rank
         if rank not in first_text:
             first_text[rank] = text
-        elif text == first_text[rank] and rank not in looping:
-            if rank in seen and _error_between(errors, max(start, previous[rank]), line):
+        elif text == first_text[rank] and rank in seen:
+            since = max(start, previous[rank])
+            if _error_between(errors, since, line) and (
+                rank not in looping or _after_report(reports, since, line)
+            ):
                 begin = _after_report(reports, last_seen, line) or line
                 found.append(begin)
                 start, seen = begin, set()
-            elif rank in seen:
+            else:
                 looping.add(rank)
         seen.add(rank)
         previous[rank] = last_seen = line

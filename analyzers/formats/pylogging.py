@@ -26,6 +26,9 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [12/04 13:24:21.149] I decoder.r05 pid=4126 | layer 0 passed
                                           (a job's own Formatter: `%m/%d %H:%M:%S` time with
                                            msecs, level letter, logger name, pid, `|`)
+[2026-12-05 01:17:17,545] INFO [train.rank1] step 0 loss 0.1475
+                                          (a job's logger named per rank,
+                                           `getLogger(f"train.rank{rank}")`, after the level)
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
@@ -74,6 +77,9 @@ _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 _ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
 _LOGFMT_PAIR = r" (?!msg=|rank=)[\w.]+=(?:\"[^\"]*\"|\S+)"
 LOGFMT_OPEN = 'msg="'
+# a logger named per rank, `getLogger(f"train.rank{rank}")`, shown in brackets after the level
+_RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
+_NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
 
 HEADERS = (
     header(
@@ -83,8 +89,12 @@ HEADERS = (
     ),
     header(
         NAME,
+        r"\[?(?P<ts>" + _DATE + r")\]?\s+" + _LEVEL + r"\s+" + _RANK_LOGGER,
+    ),
+    header(
+        NAME,
         r"\[?(?P<ts>" + _DATE + r")\]?\s+(?:\[rank(?P<rank>\d+)\]\s+)?(?:-\s+[\w.]+\s+-\s+)?"
-        r"(?:\|\s+)?\[?" + _LEVEL + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)",
+        r"(?:\|\s+)?\[?" + _LEVEL + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)" + _NO_RANK_LOGGER,
     ),
     header(
         NAME,

@@ -670,3 +670,32 @@ def test_a_rank_without_its_own_log_among_ranked_logs_is_still_missing(tmp_path:
         log.log("ERROR", f"model run failed: {RECV_TIMEOUT}")
     path = bundle(tmp_path, job, 4)
     assert analyze(path, AnalyzeOptions(workers=1)).diagnosis.culprit_ranks == [3]
+
+
+def test_a_monitored_barrier_waiting_for_every_rank_blames_each_rank_it_lists(
+    tmp_path: Path,
+) -> None:
+    """`monitored_barrier(wait_all_ranks=True)`: rank 0 names each late rank on a line of its
+    own, then all of them in one; the first of those lines is the first error, and every rank
+    the report lists is a culprit, not only the one its first line names."""
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed", " attention passed"])
+    for late in (2, 3):
+        job[0].raw(
+            f"[rank0]:[E1205 01:23:29.89036{late}807 ProcessGroupGloo.cpp:2901] [Rank 0]: "
+            f"Rank {late} failed to pass monitoredBarrier in 3000 ms"
+        )
+    job[0].raw(
+        "[rank0]:[E1205 01:23:29.890404422 ProcessGroupGloo.cpp:67] [Rank 0]: Ranks 2, 3 failed "
+        "to pass monitoredBarrier in 3000 ms"
+    )
+    job[1].raw(
+        "[rank1]:[E1205 01:23:29.897017060 ProcessGroupGloo.cpp:67] Rank 1 successfully reached "
+        "monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please "
+        "check rank 0 logs for faulty rank."
+    )
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert "Rank 2 failed to pass monitoredBarrier" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2, 3]

@@ -485,3 +485,61 @@ def test_an_exception_the_rank_also_printed_in_its_stderr_keeps_the_copies_order
     )
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.file.endswith("2/stderr.log")
+
+
+def _left_early_job() -> dict[str, str]:
+    """torchrun --log-dir: rank 1 logs that its shard is empty and exits 0; ranks 0, 2 and 3
+    lose it in their next all_reduce (their logged record is timed, torch's `[rankN]:` copy
+    in stderr is not) and the agent, whose lines are timed, reports rank 0's exit status."""
+    closed = (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:7304. This is typically caused by a remote "
+        "worker crashing. Check the logs of the remote worker before reporting an error."
+    )
+    base = "torchrun/none_z_iry1uv/attempt_0"
+    layer = ["  norm passed", "  attention passed", "  MoE passed", "layer 0 passed"]
+    files = {
+        "launcher.log": (
+            "W1205 01:23:38.848000 26094 torch/distributed/elastic/multiprocessing/api.py:1028]"
+            " Sending process 26130 closing signal SIGTERM\n"
+            "E1205 01:23:38.883000 26094 torch/distributed/elastic/multiprocessing/api.py:1002]"
+            " failed (exitcode: 1) local_rank: 0 (pid: 26128) of binary: /usr/bin/python3\n"
+        )
+    }
+    for rank in range(4):
+        out = [
+            f"2026-12-05 01:23:38,{130 + i:03d} [rank{rank}] INFO {t}"
+            for i, t in enumerate(["prefill start: 8 tokens", *layer])
+        ]
+        if rank == 1:
+            out.append("2026-12-05 01:23:38,165 [rank1] INFO no more requests in my shard, exiting")
+            files[f"{base}/1/stdout.log"] = "\n".join(out) + "\n"
+            files[f"{base}/1/stderr.log"] = ""
+            continue
+        out += [
+            f"2026-12-05 01:23:38,169 [rank{rank}] INFO prefill start: 8 tokens",
+            f"2026-12-05 01:23:38,{281 + rank:03d} [rank{rank}] ERROR model run failed",
+            "Traceback (most recent call last):",
+            '  File "/srv/serve.py", line 70, in forward',
+            "    dist.all_reduce(a)",
+            closed,
+        ]
+        files[f"{base}/{rank}/stdout.log"] = "\n".join(out) + "\n"
+        files[f"{base}/{rank}/stderr.log"] = (
+            f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/srv/serve.py", line 70, in forward\n'
+            f"[rank{rank}]:     dist.all_reduce(a)\n"
+            f"[rank{rank}]: {closed}\n"
+        )
+    return files
+
+
+def test_an_exit_status_comes_after_the_lost_connection_its_rank_logged() -> None:
+    """Labelling guide, "A rank that exits without a word": when the rank the agent's exit
+    line names logged an error, that error is the first error and the exit line a summary of
+    it, even when both are consequences of another rank leaving and only the agent's line
+    carries a time the other ranks' lines can be ordered against."""
+    diagnosis = diagnose_files(_left_early_job())
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" in diagnosis.first_error.text
+    assert diagnosis.category == "hccl"

@@ -67,3 +67,24 @@ def test_a_traceback_above_another_ranks_flushed_block_is_no_restart() -> None:
         ["[default3]:prefill start", *layers, "[default3]:waiting for rank 1 (eval)"],
     )
     assert restart_lines(scan_text("job-5c1e/launcher.log", text)) == []
+
+
+def test_a_rank_whose_first_checkpoint_repeats_in_every_layer_is_cut_after_the_report() -> None:
+    """torchrun --tee with plain prints: the first checkpoint a rank prints is `  norm passed`,
+    which comes again in every layer, so the rank loops before it fails; the agent's report of
+    the failed child still says the next `  norm passed` is the next attempt's."""
+    layer = ["  norm passed", "  attention passed", "  MoE passed"]
+    first = [
+        "[default0]:prefill start: 8 tokens",
+        *[f"[default0]:{t}" for t in [*layer, "layer 0 passed", "  norm passed"]],
+        "[default0]:[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/"
+        "transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:11137.",
+        REPORT.replace("local_rank: 1", "local_rank: 3"),
+    ]
+    second = [
+        "[default0]:init process group: backend=gloo rank=0 world_size=4 attempt=1",
+        "[default0]:prefill start: 8 tokens",
+        *[f"[default0]:{t}" for t in layer],
+    ]
+    scan = scan_text("sft_run/output.txt", _console(first, second))
+    assert restart_lines(scan) == [len(first) + 1]

@@ -296,6 +296,34 @@ CASES = [
         None,
         "model run failed",
     ),
+    # a logger named per rank (`getLogger(f"train.rank{rank}")`) in brackets after the level
+    (
+        "rank-logger",
+        "[2026-12-05 01:17:17,569] INFO [train.rank1] prefill start: 8 tokens",
+        "logging",
+        "INFO",
+        1,
+        None,
+        "prefill start: 8 tokens",
+    ),
+    (
+        "rank-logger-error",
+        "[2026-12-05 01:17:18,032] ERROR [train.rank3] training failed",
+        "logging",
+        "ERROR",
+        3,
+        None,
+        "training failed",
+    ),
+    (
+        "rank-logger-not-a-module",
+        "[2026-12-05 01:17:18,032] INFO [train.loader] 3 batches in my shard",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "[train.loader] 3 batches in my shard",
+    ),
     # logfmt: the rank among the pairs, the quoted message last and unquoted
     (
         "logfmt-rank",
