@@ -9,7 +9,10 @@ NCCL's retries of a refused connect and the line that gives up on them are the s
 connect failure; a log that ends in the retries is `hccl` with `hang` and `config` beside it
 (docs/labelling.md#network-links-that-fail-under-a-collective). A torch 1.x `unhandled system
 error` raised with no NCCL line before it is advised as a system call to find with
-NCCL_DEBUG=INFO, not as collectives issued in different orders. Values of our own in the real
+NCCL_DEBUG=INFO, not as collectives issued in different orders. NCCL's socket transport
+receiving a longer message than the receiver posted is ranks that disagree on a send/recv or
+collective's size (docs/labelling.md#a-rank-that-aborts-on-what-a-peer-sent): `hccl`, with
+`hang` beside it, and the receiver that logged it is no culprit. Values of our own in the real
 shapes.
 """
 
@@ -339,3 +342,26 @@ def test_a_port_already_taken_is_not_the_interface_choice() -> None:
     text = "cn-12:40511:40511 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Address already in use\n"
     diagnosis = diagnose_text("rank0.log", text)
     assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+
+
+# A pipeline job whose stages disagree on a message's size: the receiving node's socket
+# transport logs it, and the run then stalls with nothing more.
+NET_MESSAGE_TRUNCATED = """\
+[2025-06-11 04:02:19] trn-7:3318:3390 [1] NCCL INFO Channel 00/0 : 3[1] -> 5[1] [send] via NET/Socket/0
+[2025-06-11 04:09:41] trn-7:3318:3402 [1] transport/net_socket.cc:561 NCCL WARN NET/Socket : peer 10.40.2.16<45127> message truncated : receiving 64 bytes instead of 32. If you believe your socket network is in a healthy state, there may be a mismatch in collective sizes or environment settings (e.g. NCCL_PROTO, NCCL_ALGO) between ranks
+trn-7:3318:3402 [1] NCCL INFO transport/net.cc:1393 -> 5
+"""
+
+
+def test_a_truncated_message_on_nccls_socket_transport_is_ranks_that_disagree() -> None:
+    diagnosis = diagnose_text("rank3.log", NET_MESSAGE_TRUNCATED)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "message truncated : receiving 64 bytes instead of 32" in diagnosis.first_error.text
+    assert "hang" in {a.category for a in diagnosis.alternatives}
+
+
+def test_the_bootstraps_own_size_check_keeps_its_rule() -> None:
+    text = "node-3:5120:5230 [2] bootstrap.cc:77 NCCL WARN Message truncated : received 512 bytes instead of 8\n"
+    diagnosis = diagnose_text("rank2.log", text)
+    assert "hccl.nccl_net_message_size" not in _rules(diagnosis)

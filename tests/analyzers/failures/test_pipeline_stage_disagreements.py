@@ -4,7 +4,8 @@ fit, and a pipeline group's watchdog timeout pasted with its line cut.
 docs/labelling.md#a-gradient-or-a-loss-target-whose-batch-differs-from-the-output: autograd's
 gradient shape check and the losses' target batch check are `shape_mismatch` with `config`
 beside it. docs/labelling.md#a-pipeline-schedule-that-the-micro-batch-count-does-not-fit:
-Megatron's interleaved schedule refusing the micro-batch count is `config`.
+Megatron's interleaved schedule refusing the micro-batch count is `config`, and so are the
+other schedules' checks of the micro-batch count against the pipeline size.
 docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout: a watchdog timeout cut
 after the work's type is still the first error, before newer torch's teardown line. Fixtures
 follow a DeepSpeed pipeline run, a rank-prefixed Megatron traceback and a watchdog's
@@ -51,6 +52,22 @@ Traceback (most recent call last):
 RuntimeError: number of microbatches (6) is not divisible by pipeline-model-parallel-size (4) when using interleaved schedule
 """
 
+TORCH_INTERLEAVED_COUNT = """\
+[rank1]:   File "/opt/py3.11/site-packages/torch/distributed/pipelining/schedules.py", line 1102, in __init__
+[rank1]:     raise ValueError(
+[rank1]: ValueError: Interleaved 1F1B schedule requires the number of microbatches (3)                 to be a multiple of the number of pipeline ranks (2).
+"""
+
+TRAINER_COUNT_ASSERT = """\
+[rank0]:   File "/srv/recipes/train_ft.py", line 412, in setup
+[rank0]:     assert bs // mbs >= pp, f"pp_batch_size {bs} // pp_microbatch_size {mbs} must be >= pp_size {pp}"
+[rank0]: AssertionError: pp_batch_size 2 // pp_microbatch_size 1 must be >= pp_size 4
+"""
+
+MICROBATCH_FIELD_CHECK = """\
+ValueError: microbatch_size must be >= 1
+"""
+
 CUT_WATCHDOG = """\
 frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0xdb8 (0x7f11e5d11c98 in /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so)
 frame #3: c10d::ProcessGroupNCCL::ncclCommWatchdog() + 0x14d (0x7f11e5d12f6d in /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so)
@@ -95,3 +112,17 @@ def test_a_watchdog_timeout_cut_after_the_work_type_is_the_first_error() -> None
     assert diagnosis.category == "hccl", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+def test_other_schedules_checks_of_the_micro_batch_count_are_config() -> None:
+    for text in (TORCH_INTERLEAVED_COUNT, TRAINER_COUNT_ASSERT):
+        diagnosis = diagnose_text("stdout.log", text)
+        assert diagnosis.category == "config", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+        assert "microbatch" in diagnosis.first_error.text
+        assert "must be >= pp_size {pp}" not in diagnosis.first_error.text
+
+
+def test_a_micro_batch_size_that_must_be_positive_is_not_the_pipeline_rule() -> None:
+    diagnosis = diagnose_text("stdout.log", MICROBATCH_FIELD_CHECK)
+    assert "cfg.pipeline_microbatch_count" not in {e.rule for e in diagnosis.evidence if e.rule}
