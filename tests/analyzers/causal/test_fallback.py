@@ -116,6 +116,27 @@ def test_the_same_error_raised_in_the_kernel_authors_own_module_is_not_config() 
     assert label(found)[0] == "other"
 
 
+# docs/labelling.md, "An error inside the backward of torch's autograd collectives": before
+# torch 2.3 that backward indexes the gathered gradients by the global rank, which overruns a
+# sub-group smaller than the world.
+def test_an_index_error_inside_the_autograd_collectives_backward_is_the_torch_release() -> None:
+    frame = 'File "/opt/env/lib/python3.10/site-packages/torch/distributed/nn/functional.py", line 331, in backward'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("IndexError: tuple index out of range", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_index_error_in_the_jobs_own_backward_stays_unlabelled() -> None:
+    frame = 'File "/srv/train/ops/seq_gather.py", line 58, in backward'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("IndexError: tuple index out of range", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)

@@ -6,7 +6,8 @@ docs/labelling.md#a-pipeline-or-remote-reference-before-rpc-started: a pipeline 
 reference used before `init_rpc` is a missing start-up step (`config`, `other` beside it),
 although the check asks for a bug report.
 docs/labelling.md#an-activation-split-that-does-not-divide-over-the-group: a tensor-parallel
-layer that cannot split an activation evenly is `shape_mismatch`, `config` beside it.
+layer that cannot split an activation evenly is `shape_mismatch`, `config` beside it; so is a
+sequence-parallel split or a context-parallel sharding hook that words the same check its own way.
 
 Fixtures are written in the shape of the frameworks' output, with paths and numbers of our own.
 """
@@ -44,6 +45,25 @@ AssertionError: The dimension 0 to split, size (6) is not a multiple of world si
 """
 
 
+SEQUENCE_SPLIT = """\
+[rank1]:   File "/opt/env/lib/python3.12/site-packages/trainer/sequence_parallel/ulysses.py", line 388, in split
+[rank1]:     assert dim_size % self.sp_world_size == 0, (
+[rank1]:            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank1]: AssertionError: The dimension to split (3071) is not a multiple of world size (4), cannot split tensor evenly
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/env/lib/python3.12/site-packages/trainer/cli/train.py", line 9, in <module>
+[rank0]:     main()
+"""
+
+MESH_SHARD_HOOK = """\
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/imagegen/hooks/context_parallel.py", line 240, in _prepare_input
+[rank2]:     return Sharder.shard(x, spec.split_dim, self.config.mesh)
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/imagegen/hooks/context_parallel.py", line 281, in shard
+[rank2]:     assert tensor.size()[dim] % mesh.size() == 0, (
+[rank2]: AssertionError: Tensor size along dimension to be sharded must be divisible by mesh size
+"""
+
+
 def test_more_processes_than_pipeline_stages_is_the_launch() -> None:
     diagnosis = diagnose_text("launch.log", MORE_RANKS_THAN_STAGES)
     assert diagnosis.category == "config", diagnosis.root_cause
@@ -66,6 +86,22 @@ def test_an_activation_that_does_not_split_over_the_group_is_a_shape() -> None:
     assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "is not a multiple of world size" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_sequence_split_worded_without_a_dimension_index_is_a_shape() -> None:
+    diagnosis = diagnose_text("train.log", SEQUENCE_SPLIT)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "The dimension to split (3071)" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_context_parallel_hook_that_cannot_shard_over_its_mesh_is_a_shape() -> None:
+    diagnosis = diagnose_text("generate.log", MESH_SHARD_HOOK)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "to be sharded must be divisible by mesh size" in diagnosis.first_error.text
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 

@@ -6,6 +6,10 @@ size. Every rank raises the same assertion; the launch settings are all that can
 the label is `config` in the confident band and the first rank's assertion is the first error.
 The start-up line that merely prints the degrees is no error: a failure after it keeps its own
 reading. docs/labelling.md#a-bare-divisibility-assertion
+
+A trainer that checks each (packed) sequence against the multiple context parallelism cuts it
+into names the context-parallel size beside the length: the settings do not fit (`config`,
+`shape_mismatch` beside it). docs/labelling.md#a-sequence-length-that-context-parallelism-cannot-cut
 """
 
 from __future__ import annotations
@@ -68,3 +72,32 @@ def test_printed_degrees_are_no_error_and_a_later_failure_keeps_its_reading() ->
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+CP_PACKING_ALIGNMENT = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/srv/sft/train.py", line 77, in <module>
+[rank3]:     run()
+[rank3]:   File "/srv/sft/data/collator.py", line 214, in __call__
+[rank3]:     assert seqlen % (2 * cp_size) == 0, msg
+[rank3]: AssertionError: doc packing + context_parallel alignment mismatch (sub-sequence length not aligned to 2 * cp_size)
+"""
+
+CP_PADDING_REPORTED = """\
+2026-05-03 10:20:31 INFO data: padding every sub-sequence to a multiple of 2 * cp_size (8)
+2026-05-03 10:20:32 INFO data: context_parallel_size=4, sequence length 32768
+"""
+
+
+def test_a_packed_length_not_aligned_for_context_parallelism_is_the_settings() -> None:
+    diagnosis = diagnose_text("train.log", CP_PACKING_ALIGNMENT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "not aligned to 2 * cp_size" in diagnosis.first_error.text
+    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert any("twice the context-parallel size" in action for action in diagnosis.next_actions)
+
+
+def test_the_padding_a_trainer_reports_for_context_parallelism_is_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", CP_PADDING_REPORTED)
+    assert diagnosis.first_error is None
