@@ -88,6 +88,11 @@ _EXCEPTION_LINE = re.compile(
     r"(?:_\w+)?(?::\s*\S|:?\s*$)"
 )
 
+# A command-line program reports its own failure in the Unix diagnostic form, its name then
+# `error:` (`die: error: must run as root`, `gcc: error: ...`, argparse's `train.py: error:
+# ...`): the program stopped and says why, whatever the wording.
+_TOOL_ERROR = re.compile(r"^\s*[A-Za-z_][\w.+-]{0,63}: (?:fatal )?error: \S")
+
 
 def classify_scans(
     scans: Sequence[FileScan], knowledge: Knowledge, stack: str | None = None
@@ -340,7 +345,8 @@ def _unmatched_tier(event: Event, message: str) -> float:
     wording whose words agree on a failure kind (`analyzers.classify.hints`). A frame pasted on
     one line with its `raise XError("...")`, when the exception line itself was lost, is the
     only record of the exception: a bare failure, which the exception line outranks. So is the
-    frame a log that ends inside a traceback stops on (`formats.cut_traceback`)."""
+    frame a log that ends inside a traceback stops on (`formats.cut_traceback`), and a program's
+    line in the Unix diagnostic form, its name then `error:`."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
@@ -353,6 +359,8 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_GENERIC
     if event.source in _LEVELLED_SOURCES and event.level in _LOUD_LEVELS:
         return TIER_GENERIC
+    if _TOOL_ERROR.match(message):
+        return TIER_GENERIC  # a program's own report that it stopped
     if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind
     return TIER_NOISE

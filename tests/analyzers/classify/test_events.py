@@ -517,3 +517,21 @@ def test_a_thread_that_died_in_a_rank_that_finished_is_recovered() -> None:
     items = classify_scans([scan_text("job/log_1.log", text)], KNOWLEDGE)
     died = next(item for item in items if "mat1 and mat2" in item.event.text)
     assert died.recovered
+
+
+@pytest.mark.parametrize(
+    ("text", "tier"),
+    [
+        ("keyctl: error: cannot reach the session keyring", TIER_GENERIC),
+        ("prep_data.py: fatal error: shard index missing", TIER_GENERIC),
+        # a sentence that mentions an error, not a program's own report of one
+        ("note: the summary error: count is kept per shard", TIER_NOISE),
+        ("the tool said error: nothing more", TIER_NOISE),
+    ],
+)
+def test_a_program_that_reports_its_own_error_in_the_unix_form_is_a_bare_failure(
+    text: str, tier: float
+) -> None:
+    """`<program>: error: <text>` is how command-line tools say they stopped; the words after
+    it need not name a failure kind for the line to be citable."""
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == tier

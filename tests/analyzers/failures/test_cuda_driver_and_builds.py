@@ -87,3 +87,68 @@ def test_an_nccl_line_that_only_names_the_nvml_device_is_no_failure() -> None:
     diagnosis = diagnose_text("rank1.log", text)
     assert "env.nvml_unusable" not in _rules(diagnosis)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
+KERNEL_IMAGE_REFUSED = """\
+  File "/opt/venv/lib/python3.10/site-packages/triton/compiler/compiler.py", line 291, in _init_handles
+    self.module, self.function, self.n_regs, self.n_spills = driver.utils.load_binary(
+RuntimeError: Triton Error [CUDA]: device kernel image is invalid
+"""
+
+
+def test_a_kernel_image_the_driver_cannot_load_is_the_machines_driver() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: the driver runs behind the compiler
+    # that built the image; the release chosen and the kernel are the alternatives.
+    diagnosis = diagnose_text("worker_3.log", KERNEL_IMAGE_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.cuda_kernel_image_invalid" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "device kernel image is invalid" in diagnosis.first_error.text
+    assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_wheel_without_kernels_for_the_card_is_not_an_unloadable_image() -> None:
+    text = "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "env.cuda_kernel_image_invalid" not in _rules(diagnosis)
+    assert diagnosis.category == "config"
+
+
+OP_BUILDER_CUDA_MISMATCH = """\
+Exception: >- DeepSpeed Op Builder: Installed CUDA version 10.2 does not match the version torch was compiled with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.
+Traceback (most recent call last):
+  File "/srv/sft/train.py", line 212, in <module>
+    main()
+  File "/srv/sft/train.py", line 188, in main
+    trainer.train()
+"""
+
+
+def test_an_op_builder_refusing_a_toolkit_of_another_release_is_the_package_set() -> None:
+    # docs/labelling.md#an-extension-built-against-headers-that-do-not-fit
+    diagnosis = diagnose_text("train.log", OP_BUILDER_CUDA_MISMATCH)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "cfg.extension_cuda_toolkit_mismatch" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "does not match the version torch was compiled with" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+ROOT_ONLY_TOOL_ON_A_NODE = """\
+10.8.0.21: Using /home/ops/.cache/torch_extensions/py311_cu121 as PyTorch extensions root...
+10.8.0.21: Using /home/ops/.cache/torch_extensions/py311_cu121 as PyTorch extensions root...
+10.8.0.21: die: error: must run as root[rank3]: Traceback (most recent call last):
+10.8.0.21: [rank3]:   File "/srv/rlhf/train.py", line 40, in <module>
+10.8.0.21: [rank3]:     main()
+10.8.0.21: [rank3]:   File "/srv/rlhf/train.py", line 31, in main
+10.8.0.21: [rank3]:     optimizer = FusedAdam(
+"""
+
+
+def test_a_tool_that_needs_root_is_the_machines_setup_and_the_first_error() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: a program refusing to run without
+    # root names the host's permissions; its Unix-form line is the first error, not a hang.
+    diagnosis = diagnose_text("node2.log", ROOT_ONLY_TOOL_ON_A_NODE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "must run as root" in diagnosis.first_error.text

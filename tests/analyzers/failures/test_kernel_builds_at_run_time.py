@@ -94,3 +94,41 @@ def test_a_tbe_build_that_fails_in_the_plog_is_the_operators() -> None:
     assert "op.single_op_build_failed" in _rules(diagnosis)
     assert diagnosis.first_error is not None
     assert "Failed to compile node [name ScatterNd" in diagnosis.first_error.text
+
+
+PTXAS_STEP_FAILED_ON_RANKS = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/opt/venv/lib/python3.12/site-packages/triton/backends/nvidia/compiler.py", line 670, in make_cubin
+[rank2]:     subprocess.run(ptxas_cmd, check=True, close_fds=False, stderr=flog)
+[rank2]:   File "/usr/lib/python3.12/subprocess.py", line 571, in run
+[rank2]:     raise CalledProcessError(retcode, process.args,
+[rank2]: subprocess.CalledProcessError: Command '['/usr/local/cuda/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_86', '/tmp/tmp7k2m.ptx', '-o', '/tmp/tmp7k2m.ptx.o']' returned non-zero exit status 255.
+
+[rank2]: During handling of the above exception, another exception occurred:
+
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/kernels/bench_gemm.py", line 90, in <module>
+[rank2]:     out = fused_gemm(a, b)
+"""
+
+
+def test_ptxas_failing_for_the_card_with_no_reason_kept_is_the_toolchain_fit() -> None:
+    # docs/labelling.md#operator-installation-or-platform-limit
+    diagnosis = diagnose_text("rank2.log", PTXAS_STEP_FAILED_ON_RANKS)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "cfg.ptxas_subprocess_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "ptxas" in diagnosis.first_error.text
+    assert {"operator", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_ptxas_line_that_names_the_unknown_card_still_decides() -> None:
+    text = (
+        "ptxas fatal   : Value 'sm_120' is not defined for option 'gpu-name'\n"
+        "subprocess.CalledProcessError: Command '['/opt/cuda/bin/ptxas', '--gpu-name=sm_120', "
+        "'/tmp/k.ptx', '-o', '/tmp/k.ptx.o']' returned non-zero exit status 255.\n"
+    )
+    diagnosis = diagnose_text("run.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "is not defined for option 'gpu-name'" in diagnosis.first_error.text
