@@ -93,3 +93,31 @@ def test_an_emulation_warning_is_not_the_failure() -> None:
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# The collective's own op has no kernel for the device: DDP's parameter check on an Intel GPU
+# build whose distributed ops lag the CUDA ones.
+COLLECTIVE_OP_NOT_ON_DEVICE = """\
+[rank0]:   File "/opt/py/lib/python3.11/site-packages/torch/distributed/utils.py", line 290, in _verify_param_shape_across_processes
+[rank0]:     return dist._verify_params_across_processes(process_group, tensors, logger)
+[rank0]: NotImplementedError: The operator 'c10d::allgather_' is not currently implemented for the XPU device. Please open a feature request.
+"""
+
+
+def test_a_collective_op_without_a_kernel_for_the_device_is_a_platform_limit() -> None:
+    # docs/labelling.md#operator-installation-or-platform-limit
+    diagnosis = diagnose_text("job/rank0.log", COLLECTIVE_OP_NOT_ON_DEVICE)
+    assert diagnosis.category == "config"
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "'c10d::allgather_'" in diagnosis.first_error.text
+    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert "operator" in alternatives
+
+
+def test_a_compute_op_missing_for_the_device_keeps_the_operator_reading() -> None:
+    text = "NotImplementedError: The operator 'aten::_linalg_svd' is not currently implemented for the NPU device.\n"
+    diagnosis = diagnose_text("train.log", text)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.collective_op_not_on_device" not in rules
+    assert diagnosis.category == "operator"
