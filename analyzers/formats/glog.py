@@ -20,6 +20,13 @@
                         abseil's: a full date and time, a colon, the level letter, an optional
                         thread id, the source place)
 
+    [F 12/ 1 14:47:20.689 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check failed: ...
+    [5 12/ 1 14:47:20.561 ...me/chao/Paddle-Lite/lite/core/op_lite.cc:75 operator()] pick kernel ...
+                       (Paddle-Lite's own logger: the level letter, or a verbosity number for
+                        its VLOG lines, then month/day and time padded with blanks, the source
+                        cut from the left, the function; no year and no pid, so no time is
+                        read from it)
+
 Older glog writes no year: the scanner borrows it from the file.
 """
 
@@ -28,6 +35,14 @@ from __future__ import annotations
 from analyzers.formats.base import header
 
 NAME = "glog"
+# Paddle-Lite writes a verbosity number where its VLOG lines would have a level letter
+_PADDLE_LITE_LEVELS = (
+    ("I", "INFO"),
+    ("W", "WARNING"),
+    ("E", "ERROR"),
+    ("F", "CRITICAL"),
+    *((str(verbosity), "DEBUG") for verbosity in range(10)),
+)
 
 HEADERS = (
     header(
@@ -53,5 +68,10 @@ HEADERS = (
         NAME,
         r"(?:(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) )?\[(?P<level>[VIWEF]):\w+:[^,\]]*,\s+"
         r"[^\]\s]+:\d+ [^\]]*\]\s?",
+    ),
+    header(
+        NAME,
+        r"\[(?P<level>[IWEF0-9]) {1,2}\d{1,2}/ ?\d{1,2} +\d{1,2}:\d\d:\d\d\. ?\d+ \S+:\d+ [^\]\n]*\]\s?",
+        levels=_PADDLE_LITE_LEVELS,
     ),
 )

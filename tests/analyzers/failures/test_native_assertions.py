@@ -114,3 +114,37 @@ def test_an_uncaught_exceptions_text_is_the_error_not_the_terminate_headline() -
     assert diagnosis.first_error is not None
     assert "Resource temporarily unavailable" in diagnosis.first_error.text
     assert diagnosis.category in {"other", "device_fault"}
+
+
+# Paddle-Lite's check macros print the condition in parentheses and then the two values joined
+# by the negated comparison (`Check failed: (x > 0): 0!>0 message`), under its own log header.
+PADDLE_LITE_CHECK = """\
+[I 11/ 3 10:20:30.902 ...te/lite/core/optimizer/optimizer.cc:119 ApplyPasses] == Finished running: argument_type_display_pass
+[F 11/ 3 10:20:31.108 ...ite/lite/operators/concat_op.cc:41 CheckShape] Check failed: (inputs.size() >= 2): 1!>=2 concat needs two inputs
+terminate called after throwing an instance of 'paddle::lite::PaddleLiteException'
+  what():  Paddle-Lite C++ Exception:
+"""
+
+# The same engine's check that a device was named: the run's settings named none.
+PADDLE_LITE_NO_DEVICE = """\
+The predict img: imgs/frame_3.jpg
+[F 11/ 3 10:20:31.108 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check failed: (device_names.size() > 0): 0!>0 No device specified.
+terminate called after throwing an instance of 'paddle::lite::PaddleLiteException'
+  what():  Paddle-Lite C++ Exception:
+[F 11/ 3 10:20:31.108 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check failed: (device_names.size() > 0): 0!>0 No device specified.
+"""
+
+
+def test_a_paddle_lite_check_is_the_error_not_the_exception_it_throws() -> None:
+    diagnosis = diagnose_text("logs/demo.log", PADDLE_LITE_CHECK)
+    assert diagnosis.first_error is not None
+    assert "Check failed: (inputs.size() >= 2)" in diagnosis.first_error.text
+    assert "native.assertion_failed" in {e.rule for e in diagnosis.evidence}
+
+
+def test_an_engine_given_no_device_is_a_configuration_fault() -> None:
+    diagnosis = diagnose_text("logs/demo.log", PADDLE_LITE_NO_DEVICE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "No device specified" in diagnosis.first_error.text
+    assert diagnosis.first_error.line == 2

@@ -47,3 +47,20 @@ def test_an_abort_after_the_process_own_error_only_echoes_it() -> None:
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "error code is 507035" in diagnosis.first_error.text
+
+
+# The same handler's report of a memory fault, as a paste keeps it: the faulting address and
+# the frames, with the `Signal:` line above them cut (docs/labelling.md#native-only-crashes).
+FAULT_ADDRESS_REPORT = """\
+[pod-4c1d-worker-0:61502] Failing at address: 0x40
+[pod-4c1d-worker-0:61502] [ 0] linux-vdso.so.1(__kernel_rt_sigreturn+0x0)[0xffff8c1e57c0]
+[pod-4c1d-worker-0:61502] [ 1] /opt/vendor/lib64/libcomm_adaptor.so(_ZN4comm5Store9UnloadAllEv+0x3c)[0xffff51a2c4a0]
+[pod-4c1d-worker-0:61502] [ 2] /opt/conda/lib/python3.9/site-packages/fw/lib/libfw_backend.so(+0x2a1c90)[0xffff6f31fc90]
+"""
+
+
+def test_a_fault_address_without_its_signal_line_is_still_a_crash() -> None:
+    diagnosis = diagnose_text("job/train.log", FAULT_ADDRESS_REPORT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failing at address: 0x40" in diagnosis.first_error.text

@@ -203,3 +203,27 @@ def test_a_synchronize_that_ran_out_of_time_offers_a_stall_beside_it(code: str) 
     diagnosis = diagnose_text("job/rank2.log", text)
     assert diagnosis.category == "stream_sync"
     assert {"hang", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+# MindSpore's runtime words a failed stream wait itself, with its reason after `exception:`;
+# here the stream was never created, while the model was still being built.
+FRAMEWORK_SYNC_STREAM = """\
+[ERROR] DEVICE(518,ffffa1c2d0c0,python):2024-05-20-14:03:11.227.904 [mindspore/ccsrc/runtime/device/kernel_runtime_manager.cc:136] WaitTaskFinishOnDevice] SyncStream failed, exception:The pointer[stream] is null.
+
+----------------------------------------------------
+- C++ Call Stack: (For framework developers)
+----------------------------------------------------
+mindspore/ccsrc/runtime/device/kernel_runtime.cc:108 LockRuntime
+
+Traceback (most recent call last):
+  File "train.py", line 88, in <module>
+    net = build_net(cfg)
+"""
+
+
+def test_a_framework_stream_wait_failure_is_a_synchronisation_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", FRAMEWORK_SYNC_STREAM)
+    assert diagnosis.category == "stream_sync", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "SyncStream failed" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}

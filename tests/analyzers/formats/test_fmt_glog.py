@@ -37,3 +37,32 @@ def test_the_header_gives_level_and_message(line, level, message_start):
 def test_times_and_pids_are_read():
     assert parse_line(TF_LINE).time == datetime(2023, 2, 14, 3, 12, 44, 500231)
     assert parse_line(TF_LINE_WITH_THREAD).pid == 2291
+
+
+PADDLE_LITE_FATAL = (
+    "[F 11/ 3 10:20:31.108 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine]"
+    " Check failed: (device_names.size() > 0): 0!>0 No device specified."
+)
+PADDLE_LITE_VLOG = (
+    "[5 12/ 1 14:47:20.561 ...me/dev/Paddle-Lite/lite/core/op_lite.cc:75 operator()]"
+    " pick kernel for fetch host/any/any get 1 kernels"
+)
+PADDLE_LITE_PADDED = (
+    "[W 10/30  9:32:46. 24 ...ter/nnadapter/src/runtime/compilation.cc:334 Finish]"
+    " Warning: Failed to create a program, No model and cache is provided."
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "message_start"),
+    [
+        (PADDLE_LITE_FATAL, "CRITICAL", "Check failed: (device_names"),
+        (PADDLE_LITE_VLOG, "DEBUG", "pick kernel for fetch"),
+        (PADDLE_LITE_PADDED, "WARNING", "Warning: Failed to create a program"),
+    ],
+)
+def test_paddle_lites_header_gives_level_and_message(line, level, message_start):
+    parsed = parse_line(line)
+    assert parsed.source == "glog"
+    assert parsed.level == level
+    assert parsed.message.startswith(message_start), parsed.message
