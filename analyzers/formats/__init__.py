@@ -4,7 +4,8 @@ Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`,
 (rich's console handler, whose right-hand path column is dropped from the message), and those
 of other accelerators' runtimes: `hiplog` (ROCm's debug levels), `neuron_rt` (AWS Neuron),
 `ttlog` (Tenstorrent), `macalog` (MetaX's MACA runtime and driver), and of the communication
-libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print them), with the
+libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print them), of the
+inference engines on them: `trtllm_log` (TensorRT-LLM's and TensorRT's level tags), with the
 launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `outer_prefix`,
 for readers that look at a line before it is parsed),
 combined by `lines.parse_line`. Multi-line structures:

@@ -24,6 +24,7 @@ from analyzers.formats import (
     richlog,
     syslog,
     torch_npu,
+    trtllm_log,
     ttlog,
     ucxlog,
 )
@@ -42,6 +43,7 @@ HEADERS: tuple[Header, ...] = (
     *hiplog.HEADERS,
     *macalog.HEADERS,
     *ucxlog.HEADERS,
+    *trtllm_log.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,
