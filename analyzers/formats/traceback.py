@@ -21,7 +21,11 @@ Interleaved writers (torchrun `[defaultN]:`, Ray tags) are tracked separately.
 An exception's message may go on over deeper-indented lines, which are joined to it. When the
 exception's own line stops at `Type:` (torch's pipelining prints `RuntimeError:` and its
 reason on the lines below), the citation carries those lines too, since the line alone names
-no failure. A line that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag
+no failure. A native check that throws the runtime's message with the source place of the
+failed call appended on a line of its own (SGLang's kernel library: `RuntimeError: invalid
+argument` over `/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:350`) prints that place
+unindented; a bare `path.cuh:N` line right under the exception is joined to its message too,
+since the place is what says whose call failed. A line that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag
 is not part of it even when indented (a pasted excerpt can put a device block line right under
 a torch_npu `RuntimeError`), so it stays its own line and is read, and cited, for what it says.
 
@@ -125,6 +129,8 @@ _CANN_TRACE = re.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
 _BARE_ASSERTION = re.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
 _ASSERT_STATEMENT = re.compile(r"\s+(?P<statement>assert\b.*?)\s*$")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
+# the source place a native check appends under the message it throws (`.../x.cuh:350`)
+_NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$")
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
 
@@ -334,6 +340,7 @@ class TracebackTracker:
             state.event.message.endswith(":")
             or lead > state.indent
             or (state.wrapped and lead == state.indent)
+            or (state.count == 0 and _NATIVE_PLACE.match(message) is not None)
         )
         ordinary = not (
             _HEADER.match(message)

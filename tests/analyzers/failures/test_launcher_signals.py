@@ -4,7 +4,9 @@ The DeepSpeed launcher reports a dead child from its sigkill_handler with the ch
 list and `exits with return code = -N`: a signal, so the rank was killed or crashed; the
 `--local_rank=K` in the list names it. And torch_npu probes optional CANN functions at start-up,
 warning `[W File.cpp:N] Warning: ...Failed to find function aclrt...` when one is absent: that
-warning must not outrank the device error that follows it.
+warning must not outrank the device error that follows it. SGLang's launcher prints the raw
+wait status of a child that ended (`Child process unexpectedly failed with an exit code 11`):
+below 256 it is the signal, so 11 is a segfault; 256 and up is an exit code, no signal.
 """
 
 from __future__ import annotations
@@ -339,3 +341,27 @@ def test_composer_launcher_plain_exit_is_a_summary_under_the_ranks_own_error() -
     diagnosis = diagnose_text("composer.log", text)
     assert diagnosis.first_error is not None
     assert "KeyError: 'labels'" in diagnosis.first_error.text
+
+
+SGLANG_CHILD_SEGFAULT = """\
+[2026-01-12 08:30:40] Rank 0 scheduler is dead. Please check if there are relevant logs.
+[2026-01-12 08:30:41] Child process unexpectedly failed with an exit code 11. pid=52210
+[2026-01-12 08:30:41] Child process unexpectedly failed with an exit code 11. pid=52209
+[2026-01-12 08:30:41] Exit code: -11
+"""
+
+SGLANG_CHILD_EXIT_STATUS = """\
+[2026-01-12 08:30:41] Child process unexpectedly failed with an exit code 256. pid=52210
+"""
+
+
+def test_sglang_reporting_a_childs_wait_status_of_a_segfault_is_a_crash() -> None:
+    diagnosis = diagnose_text("server.log", SGLANG_CHILD_SEGFAULT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "with an exit code 11. pid=52210" in diagnosis.first_error.text
+
+
+def test_sglang_reporting_a_plain_exit_status_is_no_crash_signal() -> None:
+    diagnosis = diagnose_text("server.log", SGLANG_CHILD_EXIT_STATUS)
+    assert "killed by a signal" not in diagnosis.root_cause

@@ -26,6 +26,10 @@ an engine's own all-reduce failing a CUDA call.
   report that the worker died, with `config` and `device_fault` as alternatives.
   Counterexamples: the same check saying `out of memory` is not the collective layer's, and
   the check in another kernel's source file is not the all-reduce.
+- The same all-reduce in SGLang's kernel library throws instead: the exception carries CUDA's
+  message and the failed call's source place on the line under it. With the place in the
+  all-reduce's source it is the same reading, `hccl`, and the exception line stays the first
+  error. Counterexample: the same exception with the place in another kernel's source.
 
 Fixtures are written here in the real shapes with their own values.
 
@@ -153,6 +157,18 @@ Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'out of memory'
 (EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
 """
 
+OWN_ALLREDUCE_THROWS = """\
+[2026-02-03 10:11:12 TP1] Capture cuda graph begin. This can take up to several minutes. avail mem=9.12 GB
+RuntimeError: peer access is not supported between these two devices
+/workspace/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:318
+[2026-02-03 10:11:14] Received sigquit from a child process. It usually means the child failed.
+"""
+
+OTHER_KERNEL_THROWS = """\
+RuntimeError: invalid argument
+/workspace/sgl-kernel/csrc/moe/moe_align_kernel.cu:210
+"""
+
 OTHER_KERNEL_CHECK = """\
 Failed: Cuda error /build/csrc/moe/topk_kernels.cu:88 'invalid argument'
 (EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly (exit code: None), shutting down executor.
@@ -262,4 +278,17 @@ def test_the_allreduce_check_out_of_memory_is_not_the_collectives() -> None:
 
 def test_the_same_check_in_another_kernel_is_not_the_allreduce() -> None:
     diagnosis = diagnose_text("serve/api_server.log", OTHER_KERNEL_CHECK)
+    assert diagnosis.category != "hccl"
+
+
+def test_the_allreduce_check_that_throws_with_its_place_below_is_the_collectives() -> None:
+    diagnosis = diagnose_text("serve/scheduler.log", OWN_ALLREDUCE_THROWS)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("RuntimeError: peer access is not supported")
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_a_thrown_check_placed_in_another_kernel_is_not_the_allreduce() -> None:
+    diagnosis = diagnose_text("serve/scheduler.log", OTHER_KERNEL_THROWS)
     assert diagnosis.category != "hccl"

@@ -6,7 +6,9 @@ docs/labelling.md#a-compiled-binding-that-refuses-its-arguments and
 docs/labelling.md#native-only-crashes (the module list of a fatal-error dump). A request longer
 than the window the engine was started with, a chat template that does not render and a
 compiled extension refusing its caller's argument types are the job's settings; a fatal-error
-dump kept without its header is still a crash. Fixtures are written here in the real shapes
+dump kept without its header is still a crash, and so is the last line of its module list
+alone (the list wrapped and the paste began below its header); a line that only counts
+things is no such list. Fixtures are written here in the real shapes
 with their own values.
 """
 
@@ -79,6 +81,17 @@ Current thread 0x00007f10aa3fe640 (most recent call first):
   File "/srv/app/grammar.py", line 88 in compile
 
 Extension modules: numpy._core._multiarray_umath, torch._C (total: 2)
+"""
+
+MODULE_LIST_LAST_LINE_ONLY = """\
+ing, pandas._libs.window.aggregations, pyarrow._json, msgspec._core, _cffi_backend, uvloop.loop, cuda_utils (total: 163)
+[2026-01-12 08:30:40] Rank 0 scheduler is dead. Please check if there are relevant logs.
+[2026-01-12 08:30:41] Exit code: -11
+"""
+
+COUNTED_LIST = """\
+2026-01-12 08:30:40 INFO loaded plugins: fastestmirror, langpacks, product-id (total: 3)
+2026-01-12 08:30:41 ERROR request 17 failed: upstream closed
 """
 
 BUILDING_EXTENSIONS = """\
@@ -160,3 +173,16 @@ def test_the_dump_header_says_it_first_when_present() -> None:
 def test_building_extension_modules_is_no_dump() -> None:
     diagnosis = diagnose_text("build.log", BUILDING_EXTENSIONS)
     assert diagnosis.category != "device_fault"
+
+
+def test_the_last_line_of_a_wrapped_module_list_alone_is_still_the_crash() -> None:
+    diagnosis = diagnose_text("server.log", MODULE_LIST_LAST_LINE_ONLY)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "cuda_utils (total: 163)" in diagnosis.first_error.text
+
+
+def test_a_logged_count_of_named_things_is_no_module_list() -> None:
+    diagnosis = diagnose_text("server.log", COUNTED_LIST)
+    assert diagnosis.first_error is not None
+    assert "(total: 3)" not in diagnosis.first_error.text

@@ -184,6 +184,37 @@ def test_an_ordinary_line_after_an_exception_is_not_joined():
     assert event.message == "ValueError: bad value"
 
 
+def test_a_native_source_place_under_an_exception_is_joined_to_its_message():
+    """A native check that throws the runtime's message puts the failed call's place on the
+    next line, unindented; the place is part of what the exception says."""
+    text = (
+        "RuntimeError: an illegal memory access was encountered\n"
+        "/build/kernels/csrc/allreduce/two_shot_allreduce.cuh:212\n"
+        "Epoch 3 starting\n"
+    )
+    [event] = [e for e in scan(text).events if e.source == "traceback"]
+    assert event.line == 1
+    assert event.message == (
+        "RuntimeError: an illegal memory access was encountered "
+        "/build/kernels/csrc/allreduce/two_shot_allreduce.cuh:212"
+    )
+
+
+def test_a_source_place_after_the_first_continuation_or_a_python_file_is_not_joined():
+    text = (
+        "ValueError: bad value\n"
+        "/opt/app/train.py:40\n"
+        "RuntimeError: Error(s) in loading state_dict for M:\n"
+        "\tMissing key(s) in state_dict: w.\n"
+        "/build/csrc/loader.cpp:12\n"
+    )
+    messages = [e.message for e in scan(text).events if e.source == "traceback"]
+    assert messages == [
+        "ValueError: bad value",
+        "RuntimeError: Error(s) in loading state_dict for M: Missing key(s) in state_dict: w.",
+    ]
+
+
 def test_an_indented_cann_trace_line_after_an_exception_is_not_joined():
     text = (
         "[rank0]: RuntimeError: copy_d2d:torch_npu/csrc/aten/common/CopyKernel.cpp:274 NPU function "
