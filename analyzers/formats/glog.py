@@ -19,6 +19,8 @@
                        (TensorFlow's own C++ logger, which torch_xla's XRT client used before
                         abseil's: a full date and time, a colon, the level letter, an optional
                         thread id, the source place)
+    [2019-08-14 23:17:42.137107: F byteps/common/shared_memory.cc:38] Check failed: ...
+                       (BytePS's logger, which writes the same header inside brackets)
 
     [F 12/ 1 14:47:20.689 ...le-Lite/lite/kernels/nnadapter/engine.cc:294 Engine] Check failed: ...
     [5 12/ 1 14:47:20.561 ...me/chao/Paddle-Lite/lite/core/op_lite.cc:75 operator()] pick kernel ...
@@ -56,7 +58,7 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+): (?P<level>[IWEF])\s+(?:(?P<pid>\d+)\s+)?"
+        r"\[?(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+): (?P<level>[IWEF])\s+(?:(?P<pid>\d+)\s+)?"
         r"[^\]\s]+\.(?:cc|cpp|h):\d+\]\s?",
     ),
     header(

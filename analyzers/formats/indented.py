@@ -32,6 +32,19 @@ next member, and a saved notebook's error output does so as `ename`/`evalue`:
 
 The message member (unquoted by `formats.jsonlines.take_member`) becomes an ERROR event read as
 the exception line it stands for (`RuntimeError: indices should be ...`), and the name none.
+
+A fatal log line whose text stops at a colon can have its reason on the next line, printed
+with no header of its own (a runtime's error string that begins with a line break, pasted as
+two lines):
+
+    [2019-08-14 23:17:42.137107: F byteps/common/shared_memory.cc:38] Check failed: e == cudaSuccess || e == cudaErrorCudartUnloading CUDA:
+    OS call failed or operation not supported on this OS   <- the reason, no header
+    Aborted (core dumped)                                  <- the process ending: no reason
+
+The fatal line and its reason become one ERROR event at the fatal line, read as one message.
+Only a line at the fatal level opens it (the program stops right after it, so the next line
+is its own or the end); a next line with a header, an indent, a traceback or the process's
+end notice is not joined.
 """
 
 from __future__ import annotations
@@ -51,6 +64,14 @@ _ERROR_NAME = re.compile(
     r'\s*"e?name"\s*:\s*"(?P<name>[A-Za-z_][\w.]*(?:Error|Exception))"\s*,?\s*$'
 )
 _MAX_LINES = 8
+# a fatal line that stops at a colon: its reason may follow on the next, header-less line
+_FATAL_LEVEL = "CRITICAL"
+_DANGLING = re.compile(r"\S:\s*$")
+# lines that end a process or open a structure, never a reason continued from the line above
+_NOT_A_REASON = re.compile(
+    r"(?:Aborted|Segmentation fault|Bus error|Killed|Traceback|Fatal Python error|terminate called)\b"
+    r"|\*\*\*|[^\w(\[]"
+)
 
 
 @dataclass(slots=True)
@@ -61,6 +82,7 @@ class _Open:
     parts: list[str] = field(default_factory=list)
     reason_next: bool = False  # NCCL's `Last error:`: the next line is the message
     error_name: str = ""  # an error object's `"name"` member: the next member is its message
+    fatal_reason: bool = False  # a fatal line ending at a colon: the next bare line is its reason
 
 
 class IndentedMessageTracker:
@@ -79,6 +101,15 @@ class IndentedMessageTracker:
                 line.message = f"{head.error_name}: {message}"
                 sink.emit(lineno, line, EventKind.ERROR)
                 return True
+        elif head is not None and head.fatal_reason:
+            del self._open[key]
+            if line.source is None and message.strip() and not _NOT_A_REASON.match(message):
+                reason = message.strip()
+                joined = f"{head.line.message.rstrip()} {reason}"
+                event = sink.emit(head.lineno, head.line, EventKind.ERROR, message=joined)
+                event.text = f"{event.text.rstrip()} {reason}"
+                return True
+            sink.emit(head.lineno, head.line, EventKind.ERROR)
         elif head is not None and head.reason_next:
             del self._open[key]
             if message.strip() and line.level not in QUIET_LEVELS:
@@ -101,11 +132,17 @@ class IndentedMessageTracker:
         if _HEADLINE.search(message):
             self._open[key] = _Open(lineno, line, _lead(message))
             return True
+        if line.level == _FATAL_LEVEL and _DANGLING.search(message):
+            self._open[key] = _Open(lineno, line, _lead(message), fatal_reason=True)
+            return True
         return False
 
     def close(self, key: str, sink: Sink) -> None:
         head = self._open.pop(key, None)
         if head is None or head.reason_next or head.error_name:
+            return
+        if head.fatal_reason:  # nothing followed: the fatal line alone
+            sink.emit(head.lineno, head.line, EventKind.ERROR)
             return
         message = " ".join([head.line.message.strip(), *head.parts])
         event = sink.emit(head.lineno, head.line, EventKind.ERROR, message=message)

@@ -21,6 +21,21 @@ TF_LINE_WITH_THREAD = (
 )
 
 
+# BytePS's logger writes TensorFlow's header inside brackets.
+BYTEPS_LINE = (
+    "[2021-03-08 10:41:07.553019: F byteps/common/global.cc:214] Check failed: "
+    "num_worker > 0 (0 vs. 0)"
+)
+
+
+def test_the_bracketed_header_of_bytepss_logger_is_read():
+    parsed = parse_line(BYTEPS_LINE)
+    assert parsed.source == "glog"
+    assert parsed.level == "CRITICAL"
+    assert parsed.message.startswith("Check failed: num_worker > 0"), parsed.message
+    assert parsed.time == datetime(2021, 3, 8, 10, 41, 7, 553019)
+
+
 @pytest.mark.parametrize(
     ("line", "level", "message_start"),
     [

@@ -151,3 +151,45 @@ def test_a_saved_notebooks_ename_and_evalue_read_the_same_way():
 def test_a_name_member_that_names_no_exception_opens_nothing():
     text = '  "name": "llama-3-8b",\n  "message": "weights loaded in 3.2 s",\n'
     assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
+
+
+# A fatal check whose reason string was printed on the next line, then the process's end.
+FATAL_REASON_BELOW = (
+    "[2021-03-08 10:41:07.553019: F byteps/common/shm.cc:52] Check failed: rc == cudaSuccess "
+    "CUDA:\n"
+    "OS call failed or operation not supported on this OS\n"
+    "Aborted (core dumped)\n"
+)
+
+
+def test_a_fatal_line_ending_at_a_colon_takes_its_reason_from_the_next_bare_line():
+    errors = [e for e in scan(FATAL_REASON_BELOW).events if e.kind == EventKind.ERROR]
+    assert errors[0].line == 1
+    assert errors[0].message.endswith("CUDA: OS call failed or operation not supported on this OS")
+    assert not any(e.line == 2 for e in errors)
+
+
+def test_the_joined_fatal_line_is_the_first_error_and_read_by_its_reason():
+    diagnosis = diagnose_text("worker.log", FATAL_REASON_BELOW)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
+
+
+def test_a_fatal_line_followed_by_the_process_end_takes_nothing():
+    text = (
+        "F0308 10:41:07.553019 2201 worker.cc:91] Check failed: status == 0 (3 vs. 0) init:\n"
+        "*** Check failure stack trace: ***\n"
+        "Aborted (core dumped)\n"
+    )
+    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert errors[0].line == 1
+    assert "stack trace" not in errors[0].message
+    assert "Aborted" not in errors[0].message
+
+
+def test_an_error_line_ending_at_a_colon_does_not_take_the_next_line():
+    """Only a fatal line: an ERROR line that ends at a colon is often followed by other text."""
+    text = "E0308 10:41:07.553019 2201 worker.cc:91] retrying the send:\nattempt 2 of 5\n"
+    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert all("attempt 2" not in e.message for e in errors)
