@@ -1,7 +1,8 @@
 """Training frameworks refusing their settings, and CUDA refusing peer access under NCCL.
 
 DeepSpeed, Lightning and FSDP check their settings and say which do not fit (the batch
-arithmetic, devices the machine does not have, parameters of mixed dtypes in one flat unit);
+arithmetic and a batch setting that came out as 0, devices the machine does not have,
+parameters of mixed dtypes in one flat unit, a layer class to wrap that the model lacks);
 a script that calls a collective before any process group exists was started without its
 launcher. All are `config` (the job's settings, docs/labelling.md#config-driver_env-or-weight_load).
 CUDA refusing peer access between two GPUs, as NCCL reports it, is the host's topology or
@@ -37,6 +38,60 @@ def test_deepspeed_batch_arithmetic_that_does_not_add_up_is_config() -> None:
 def test_the_printed_batch_setting_alone_is_no_failure() -> None:
     diagnosis = diagnose_text("rank0.log", DEEPSPEED_BATCH.splitlines()[0] + "\n")
     assert "cfg.training_stack_settings" not in _rules(diagnosis)
+
+
+ZERO_MICRO_BATCH = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/rlhf/train_dpo.py", line 88, in <module>
+[rank2]:     engine, *_ = deepspeed.initialize(model=model, config=ds_config)
+[rank2]:   File "/opt/py3.11/site-packages/deepspeed/runtime/config.py", line 962, in _batch_assertion
+[rank2]:     assert micro_batch > 0, f"Micro batch size per gpu: {micro_batch} has to be greater than 0"
+[rank2]: AssertionError: Micro batch size per gpu: 0 has to be greater than 0
+"""
+
+
+def test_deepspeed_deriving_a_batch_of_zero_is_config() -> None:
+    # A global batch below the world size leaves each GPU a micro batch of 0; DeepSpeed's check
+    # that each batch setting is positive comes before the product check above.
+    diagnosis = diagnose_text("rank2.log", ZERO_MICRO_BATCH)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Micro batch size per gpu: 0" in diagnosis.first_error.text
+    assert "cfg.training_stack_settings" in _rules(diagnosis)
+
+
+def test_a_printed_accumulation_setting_is_no_batch_refusal() -> None:
+    text = "INFO gradient accumulation steps: 8 (micro batch size per gpu: 2)\nstep 1 loss 2.1\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "cfg.training_stack_settings" not in _rules(diagnosis)
+
+
+WRAP_CLASS_MISSING = """\
+Traceback (most recent call last):
+  File "/home/dev/sft/train.py", line 140, in main
+    model = accelerator.prepare(model)
+  File "/opt/py3.10/site-packages/accelerate/utils/dataclasses.py", line 1502, in set_auto_wrap_policy
+    raise ValueError(f"Could not find the transformer layer class {layer_class} in the model.")
+ValueError: Could not find the transformer layer class MistralDecoderLayer in the model.
+"""
+
+
+def test_fsdp_told_to_wrap_a_class_the_model_lacks_is_config() -> None:
+    diagnosis = diagnose_text("train.log", WRAP_CLASS_MISSING)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "MistralDecoderLayer in the model" in diagnosis.first_error.text
+    assert "cfg.training_stack_settings" in _rules(diagnosis)
+
+
+def test_the_trainers_older_wording_of_the_missing_wrap_class_is_config() -> None:
+    text = (
+        '  File "/opt/py3.9/site-packages/transformers/trainer.py", line 1390, in _wrap_model\n'
+        '    raise Exception("Could not find the transformer layer class to wrap in the model.")\n'
+        "Exception: Could not find the transformer layer class to wrap in the model.\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
 
 
 def test_lightning_asked_for_devices_the_machine_lacks_is_config() -> None:
