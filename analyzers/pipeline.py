@@ -26,6 +26,7 @@ from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.store_budget import StoreBudget
+from analyzers.timeline.agent_consoles import mark_agent_consoles
 from analyzers.timeline.agent_ranks import place_agent_ranks
 from analyzers.timeline.bundle_year import place_year_less_times
 from analyzers.timeline.correlate import correlate
@@ -65,6 +66,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
     warm_up.join()
     place_year_less_times(scans)  # a file that never said its year takes the bundle's
+    mark_agent_consoles(scans)  # an agent's console kept under any name
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories

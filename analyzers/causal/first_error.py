@@ -23,7 +23,12 @@ from analyzers.causal.interrupted import (
 )
 from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
-from analyzers.causal.warned_first import announced_before, restated_from, warned_before
+from analyzers.causal.warned_first import (
+    announced_before,
+    restated_from,
+    skipped_before,
+    warned_before,
+)
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import (
     TIER_CASCADE,
@@ -67,6 +72,7 @@ def find_first_error(
         warned_before(top[0], ordered)
         or announced_before(top[0], ordered)
         or restated_from(top[0], ordered)
+        or skipped_before(top[0], ordered, offsets)
     )
     if warned is not None:
         top = [warned, *top]

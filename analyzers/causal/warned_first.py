@@ -12,9 +12,10 @@ library's warning and its later error can be two different failures that one rul
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from analyzers.classify.events import Classified
+from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
+from analyzers.classify.events import TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.core.types import EventKind
 
 # The type a Python exception line starts with (`RuntimeError: `, `torch.distributed.DistError: `).
@@ -95,3 +96,26 @@ def announced_before(first: Classified, ordered: Sequence[Classified]) -> Classi
 
 def _endpoints(item: Classified) -> set[tuple[str, str]]:
     return set(_ENDPOINT.findall(item.event.message or item.event.text))
+
+
+def skipped_before(
+    first: Classified, ordered: Sequence[Classified], offsets: Mapping[int, float]
+) -> Classified | None:
+    """The earliest notice of a rank that it left out a step its peers ran, when the job's
+    first error is only a wait: a loop that finds its rank's loss non-finite and skips that
+    step's backward leaves out the gradient collectives the others enter, and they wait for
+    it until their timeout. The rank then goes on to the next step (its progress is no
+    recovery) and the notice is a warning, so both weigh less than the waits; the notice is
+    still the earliest record of the failure. Not when it comes after the first wait."""
+    if first.tier not in (TIER_SYMPTOM, TIER_WRAPPER) or first.event.kind != EventKind.ERROR:
+        return None
+    waited = epoch(first, offsets)
+    for item in ordered:
+        best = item.best
+        if best is None or not best.signature.skips_step:
+            continue
+        when = epoch(item, offsets)
+        if waited is not None and when is not None and when > waited + CLOCK_TOLERANCE_S:
+            continue
+        return item
+    return None

@@ -13,10 +13,11 @@ a line that only wraps a better one, an unknown exception, a consequence, a bare
 from __future__ import annotations
 
 import re
+import signal
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
-from analyzers.checkpoints.patterns import is_success
+from analyzers.checkpoints.patterns import is_success, termination_signals
 from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
@@ -108,6 +109,7 @@ def classify_scans(
         restarts = restart_lines(scan)
         by_attempt = _progress_by_attempt(scan, restarts) if restarts else []
         carriers = _carrier_lines(scan)
+        copied_late = _stdout_copied_late(scan)
         first = len(items)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
@@ -118,7 +120,9 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
-                if event.line not in threads:
+                if event.line not in threads and not (
+                    item.rank in copied_late and _TEE_COPY.match(event.text)
+                ):
                     _mark_recovered(
                         item,
                         by_attempt[bisect_right(restarts, event.line)] if restarts else progress,
@@ -160,6 +164,57 @@ def _thread_lines(scan: FileScan) -> set[int]:
     """Lines of exceptions that ended a thread other than the main one (threading's hook
     printed them under `Exception in thread X:`)."""
     return {record["line"] for record in scan.facts.get("tracebacks") or () if record.get("thread")}
+
+
+# torchrun's `--tee` copy of a rank's line in the agent's console: `[default1]:...`
+_TEE_COPY = re.compile(r"\s*\[default\d+\]:")
+
+
+def _stdout_copied_late(scan: FileScan) -> set[int]:
+    """Ranks of an agent's `--tee` console whose progress after an error proves nothing: the
+    agent copies each rank's stdout and stderr from two files read in turn, so a traceback
+    often lands above the last progress lines the rank printed before it. A rank the same
+    console reports failed with an exit status of its own (not the agent's stop signal), and
+    that never logged its success line there, did not carry on after its error."""
+    records = scan.facts.get("elastic_failures") or ()
+    # the agent's `failed (exitcode: 1) local_rank: 3` line names a local rank; its summary
+    # record of the same child gives the global one
+    global_of = {
+        r.get("local_rank"): r.get("rank") for r in records if isinstance(r.get("rank"), int)
+    }
+    failed = {
+        record.get("rank")
+        if record.get("rank") is not None
+        else global_of.get(record.get("local_rank"))
+        for record in records
+        if _own_exit(record)
+    }
+    if not failed:
+        return set()
+    track = track_of(scan)
+    finished = set()
+    if track is not None:
+        for index in range(len(track)):
+            if is_success(track.texts[track.text[index]]):
+                rank = track.rank[index]
+                finished.add(rank if rank != NO_RANK else scan.info.rank)
+    return {rank for rank in failed if isinstance(rank, int) and rank not in finished}
+
+
+def _own_exit(record: dict[str, object]) -> bool:
+    """A child that ended with an error status or a signal of its own, not the agent's stop."""
+    code = record.get("exitcode")
+    if not isinstance(code, int) or code == 0:
+        return False
+    if code > 0:
+        return True
+    name = record.get("signal")
+    if not isinstance(name, str):
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            return True
+    return name.upper() not in termination_signals()
 
 
 def _finished(scan: FileScan) -> bool:

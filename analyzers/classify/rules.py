@@ -99,6 +99,10 @@ class Signature:
     # the rule reads one check at two thresholds: a warning past the first, an exception past
     # the second; the warning is the earlier record of the same failure (causal.warned_first)
     warns_first: bool = False
+    # the line is a rank's own notice that it left out work of a step its peers ran (a loop
+    # that skips a step whose loss is non-finite): when the job then ends in its peers' waits,
+    # the notice is what they waited behind (causal.warned_first.skipped_before)
+    skips_step: bool = False
     # ids of waits this wait stands behind: when another rank logged one of them, that
     # rank's wait is the one this line waited on, whichever timeout ran out first
     waits_behind: tuple[str, ...] = ()
@@ -289,6 +293,7 @@ def _signature(entry: Entry) -> Signature:
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),
         warns_first=entry.get("warns_first", bool, False),
+        skips_step=entry.get("skips_step", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
         harmless_on=_harmless_on(entry),
         more_than=_more_than(entry, regex),

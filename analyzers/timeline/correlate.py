@@ -23,6 +23,7 @@ from analyzers.core.types import (
     Correlation,
     Event,
     EventKind,
+    FileInfo,
     FileKind,
     FileScan,
     Timeline,
@@ -128,7 +129,7 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
             _rank_files(by_rank, rank, scan).present = True
         for event in scan.events:
             rank = event.rank if event.rank is not None else info.rank
-            if rank is None or _launcher_says(event, info.kind):
+            if rank is None or _launcher_says(event, info):
                 continue
             _add_event(_rank_files(by_rank, rank, scan), event)
     return by_rank
@@ -143,9 +144,12 @@ def _track_ranks(track: Any, file_rank: int | None) -> set[int]:
     return ranks
 
 
-def _launcher_says(event: Event, kind: FileKind) -> bool:
+def _launcher_says(event: Event, info: FileInfo) -> bool:
+    """The agent's own line about a rank: in a launcher's file, and in a node's combined
+    `--tee` console under any name (a file naming no rank, whose ranks' lines carry their
+    `[defaultN]:` tags while the agent's do not)."""
     return (
-        kind == FileKind.LAUNCHER
+        (info.kind == FileKind.LAUNCHER or (info.rank is None and event.source == "elastic"))
         and event.source in _LAUNCHER_SOURCES
         and not _RANK_OUTPUT_TAG.match(event.text)
     )

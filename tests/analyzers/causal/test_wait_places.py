@@ -175,7 +175,10 @@ def test_a_rank_silent_while_others_timed_out_or_lost_peers_never_arrived(
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [5]
-    assert "never reached" in (diagnosis.culprit_reason or "")
+    # the agent's record of the stop is not read as rank 5's line, so the rank comparison
+    # already finds it quiet while the others failed; either reason says it never got there
+    reason = diagnosis.culprit_reason or ""
+    assert "never reached" in reason or "stopped without an error" in reason
 
 
 def test_lost_peers_with_no_silent_rank_still_arrived_late(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 WARNED_TWICE_THEN_RAISED = """\
 2025-04-10 08:00:01,100 WARNING [train.py:900] (0/2) Grad scale is small: 0.0009765625
@@ -73,3 +73,71 @@ def test_lookup_warnings_alone_are_the_unresolved_host() -> None:
     assert {alt.category for alt in diagnosis.alternatives} >= {"config"}
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == 1
+
+
+# One process per rank, plain prints with the time of day (torch 2.13, gloo, values our own):
+# rank 1's loss is NaN at step 1, its loop warns and skips backward, so it leaves out the
+# gradient all_reduces its peers enter; they all time out 6 s later.
+def _skipping_job(warned_at: str) -> dict[str, str]:
+    timeout = (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "unbound_buffer.cc:78] Timed out waiting 6000ms for recv operation to complete"
+    )
+    files = {}
+    for rank in range(4):
+        lines = [
+            f"[01:47:24] rank{rank}: init process group: backend=gloo rank={rank} world_size=4",
+            f"[01:47:29] rank{rank}: prefill start: 8 tokens",
+            f"[01:47:29] rank{rank}: layer 0 passed",
+            f"[01:47:29] rank{rank}: layer 1 passed",
+        ]
+        if rank == 1:
+            lines.append(
+                f"[{warned_at}] rank1: WARNING: step 1: loss is nan, skipping backward and "
+                "optimizer step on this rank"
+            )
+            lines += [
+                "[01:47:30] rank1: prefill start: 8 tokens",
+                "[01:47:30] rank1: layer 0 passed",
+            ]
+        lines += [
+            f"[01:47:36] rank{rank}: model run failed",
+            f"[rank{rank}]: Traceback (most recent call last):",
+            f'[rank{rank}]:   File "/srv/sft/train.py", line 201, in main',
+            f"[rank{rank}]:     dist.all_reduce(prm.grad)",
+            f"[rank{rank}]: {timeout}",
+        ]
+        files[f"sft-rerun/worker-{rank}.txt"] = "\n".join(lines) + "\n"
+    return files
+
+
+def test_a_rank_that_skipped_its_step_leads_the_waits_that_followed() -> None:
+    diagnosis = diagnose_files(_skipping_job("01:47:30"))
+    assert diagnosis.first_error is not None
+    assert "loss is nan, skipping backward" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_skip_noticed_after_the_waits_does_not_lead_them() -> None:
+    """Counterexample: Python logging with dates; the peers' failures come 19 s before rank 1's
+    notice (rank 1 ran on with a longer timeout and skipped a later step): the notice is no
+    cause of the waits."""
+    timeout = (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "unbound_buffer.cc:78] Timed out waiting 6000ms for recv operation to complete"
+    )
+    files = {}
+    for rank in range(4):
+        lines = [f"2026-12-05 01:47:29,10{n} INFO [rank{rank}] layer {n} passed" for n in range(3)]
+        if rank == 1:
+            lines.append(
+                "2026-12-05 01:47:55,210 WARNING [rank1] step 4: loss is nan, skipping backward and "
+                "optimizer step on this rank"
+            )
+        else:
+            lines.append(f"2026-12-05 01:47:36,420 ERROR [rank{rank}] model run failed: {timeout}")
+        files[f"sft-rerun/worker-{rank}.txt"] = "\n".join(lines) + "\n"
+    diagnosis = diagnose_files(files)
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting" in diagnosis.first_error.text

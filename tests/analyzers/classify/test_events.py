@@ -535,3 +535,64 @@ def test_a_program_that_reports_its_own_error_in_the_unix_form_is_a_bare_failure
     """`<program>: error: <text>` is how command-line tools say they stopped; the words after
     it need not name a failure kind for the line to be citable."""
     assert classify_event(event(text), 0, KNOWLEDGE).tier == tier
+
+
+# torchrun --tee 3 (no --log-dir), plain prints: the agent copies each rank's stdout and stderr
+# from two files read in turn, so rank 1's traceback (stderr, torch's `[rank1]:` prefix) lands
+# above the last progress lines it printed before the failure (torch 2.13, gloo, DDP comm hook).
+TEE_REORDERED = """\
+[default0]:layer 1 passed
+[default1]:layer 1 passed
+[default0]:  norm passed
+[default1]:  norm passed
+[default1]:[rank1]: Traceback (most recent call last):
+[default1]:[rank1]:   File "/srv/ddp/train.py", line 143, in quantize_hook
+[default1]:[rank1]:     blocks = buf.view(-1, 48)
+[default1]:[rank1]: RuntimeError: shape '[-1, 48]' is invalid for input of size 6561
+[default0]:  attention passed
+[default1]:  attention passed
+[default1]:  MoE passed
+[default1]:layer 2 passed
+[default1]:model run failed
+{tail}"""
+AGENT_SAW_RANK_1_FAIL = """\
+E1205 01:46:12.127000 12508 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 1 (pid: 12621) of binary: /usr/bin/python3
+Traceback (most recent call last):
+  File "/usr/local/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+/srv/ddp/train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-05_01:46:12
+  host      : localhost
+  rank      : 1 (local_rank: 1)
+  exitcode  : 1 (pid: 12621) 
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+
+def _shape_error(text: str) -> object:
+    items = classify_scans([scan_text("ddp-int8/host-a/train.log", text)], KNOWLEDGE)
+    return next(i for i in items if "is invalid for input of size" in i.event.text)
+
+
+def test_tee_console_progress_after_a_failed_ranks_traceback_is_no_recovery() -> None:
+    """The agent reports rank 1 failed and rank 1 never logged its success line: the progress
+    copied below its traceback was printed before it, and the error keeps its weight."""
+    item = _shape_error(TEE_REORDERED.format(tail=AGENT_SAW_RANK_1_FAIL))
+    assert not item.recovered
+    assert item.tier == TIER_CAUSE
+
+
+def test_tee_console_rank_that_finished_after_its_error_recovered() -> None:
+    """Counterexample: no failure of rank 1 reported, and rank 1 logs its success line."""
+    item = _shape_error(TEE_REORDERED.format(tail="[default1]:model run success\n"))
+    assert item.recovered

@@ -441,3 +441,89 @@ def test_a_long_run_compares_ranks_at_the_same_occurrence(tmp_path):
     common = correlation.last_common
     assert (common.text, common.index) == ("decode step 997 passed", 0)
     assert correlation.behind_ranks == [1]
+
+
+# --- an agent's `--tee` console under any name ------------------------------------------------
+
+_GLOO_TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
+    " Timed out waiting 5000ms for recv operation to complete"
+)
+
+
+def _tee_console(stopped: int) -> str:
+    """torchrun --tee 3 without --log-dir, stdout and stderr redirected to one file (torch 2.13,
+    gloo): every rank but `stopped` times out in its attention all_reduce, `stopped` blocks on
+    a lock before it and prints nothing; the agent SIGTERMs it and prints its summary."""
+    lines = []
+    for rank in range(4):
+        head = f"[default{rank}]:2026-12-05 01:47:45,{115 + rank:03d} INFO [rank{rank}] trainer:"
+        lines.append(f"{head} init process group: backend=gloo rank={rank} world_size=4 node=0")
+    for rank in range(4):
+        head = f"[default{rank}]:2026-12-05 01:47:48,{650 + rank:03d} INFO [rank{rank}] trainer:"
+        for step in ("prefill start: 8 tokens", "  norm passed", "  attention passed"):
+            lines.append(f"{head} {step}")
+        lines.append(f"{head}   MoE passed")
+        lines.append(f"{head} layer 0 passed")
+        lines.append(f"{head}   norm passed")
+    for rank in range(4):
+        if rank == stopped:
+            continue
+        tag = f"[default{rank}]:"
+        lines += [
+            f"{tag}2026-12-05 01:47:53,{769 + rank:03d} ERROR [rank{rank}] trainer: model run failed",
+            f"{tag}Traceback (most recent call last):",
+            f'{tag}  File "/srv/bench/toy.py", line 101, in forward',
+            f"{tag}    dist.all_reduce(stat)  # sequence-parallel statistics sync",
+            f"{tag}{_GLOO_TIMEOUT}",
+            f"{tag}[rank{rank}]: Traceback (most recent call last):",
+            f'{tag}[rank{rank}]:   File "/srv/bench/toy.py", line 101, in forward',
+            f"{tag}[rank{rank}]:     dist.all_reduce(stat)  # sequence-parallel statistics sync",
+            f"{tag}[rank{rank}]: {_GLOO_TIMEOUT}",
+        ]
+    api = "torch/distributed/elastic/multiprocessing/api.py"
+    lines += [
+        f"W1205 01:47:55.410000 15120 {api}:1028] Sending process 15198 closing signal SIGTERM",
+        f"E1205 01:47:56.011000 15120 {api}:1002] failed (exitcode: 1) local_rank: 0 (pid: 15195) of binary: /usr/bin/python3",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "/srv/bench/toy.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        "[1]:",
+        "  time      : 2026-12-05_01:47:56",
+        "  host      : localhost",
+        f"  rank      : {stopped} (local_rank: {stopped})",
+        "  exitcode  : -15 (pid: 15198)  (SIGTERM)",
+        "  error_file: <N/A>",
+        "  traceback : Signal 15 (SIGTERM) received by PID 15198",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-12-05_01:47:56",
+        "  host      : localhost",
+        "  rank      : 0 (local_rank: 0)",
+        "  exitcode  : 1 (pid: 15195) ",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "============================================================",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_agent_summary_in_a_console_under_any_name_is_not_the_ranks_error(tmp_path: Path) -> None:
+    """The agent's summary of a child it stopped, in a `--tee` console saved as `stdout.txt`,
+    says how the rank ended, not what it logged: the rank that never reached the collective
+    logged nothing and is the one the others waited on."""
+    from analyzers.core.options import AnalyzeOptions
+    from analyzers.pipeline import analyze
+
+    job = tmp_path / "bench_lock"
+    job.mkdir()
+    (job / "stdout.txt").write_text(_tee_console(stopped=3))
+    report = analyze(job, AnalyzeOptions(workers=1))
+    ranks = {r.rank: r for r in report.ranks}
+    assert ranks[3].first_error is None
+    assert ranks[0].first_error is not None
+    assert report.diagnosis.category == "hccl"
+    assert report.diagnosis.culprit_ranks == [3]
