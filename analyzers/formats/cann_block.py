@@ -3,12 +3,18 @@
     AclNN_Parameter_Error(EZ1001):                      <- headline whose text follows
     Tensor scale not implemented for DT_FLOAT16,        <- continuation (one event, joined)
     should be in dtype support list
+    E90003: Compile operator failed                     <- headline that only says a step failed
+            float16 of tbe.dsl.vconv is not supported.          <- its reason (joined likewise)
+            optype: [Cast]
     EZ9999: Inner Error!
     EZ9999[PID: 412] 2026-04-19-16:49:58.410.132 (EZ9999):  get unsupported atten_mask shape, ...
             TraceBack (most recent call last):           <- CANN's own call trace, one event per line
            fail to analyze context info.[FUNC:GetShapeAttrsInfo][FILE:...][LINE:199]
             Device[1] lost heartbeat.[FUNC:SyncTask][FILE:direct_hwts_engine.cc][LINE:877]
 
+Older releases print some headlines as a bare "<step> failed" and the reason on the lines
+below it, indented or not, with no TraceBack header; those lines are the headline's sentence,
+read even though they hold no error word (the reason above is a TBE template check's).
 Trace lines are read even when they carry no keyword (`Device[1] lost heartbeat.`), since the
 prefilter alone would miss them; each becomes an ERROR event with source "cann".
 """
@@ -28,6 +34,16 @@ _BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d
 # c10's C++ backtrace (`frame #7: <unknown function> + 0xd29cc (...)`, `Exception raised from
 # malloc at ...`): printed after an error text, never the rest of its sentence
 _BACKTRACE = re.compile(r"frame #\d+: |Exception raised from \S")
+# a headline whose whole text is that a step failed (`E90003: Compile operator failed`), with
+# no reason after it: the reason follows on the next lines
+_BARE_FAILURE = re.compile(
+    r"^\s*E[0-9A-Z]\d{4}:\s*(?:\[PID: ?\d+\] \S+\s+)?[A-Za-z][A-Za-z ]{0,80}\bfailed\.?\s*$"
+)
+# what starts a record of its own, never a bare headline's reason: a Python traceback, an
+# exception line, a bracketed header (`[ERROR] ...`, `[W ...]`)
+_NEW_RECORD = re.compile(
+    r"\s*(?:Traceback \(|File \"|\[|[A-Za-z_][\w.]*(?:Error|Exception|Warning)\b:?)"
+)
 _MAX_CONTINUATION = 6
 _MAX_TRACE = 60
 
@@ -36,6 +52,7 @@ _MAX_TRACE = 60
 class _Headline:
     lineno: int
     line: ParsedLine
+    bare: bool = False  # "<step> failed" alone: its reason may be indented below it
     parts: list[tuple[int, ParsedLine]] = field(default_factory=list)
 
 
@@ -59,6 +76,9 @@ class CannBlockTracker:
         if is_open_headline(message):
             self._headlines[key] = _Headline(lineno, line)
             return True
+        if _BARE_FAILURE.match(message):
+            self._headlines[key] = _Headline(lineno, line, bare=True)
+            return True
         return False
 
     def _continue_headline(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
@@ -68,7 +88,7 @@ class CannBlockTracker:
             not message
             or _BLOCK_END.match(line.message)
             or _BACKTRACE.match(message)
-            or line.message[:1].isspace()
+            or (_ends_bare_headline(line) if head.bare else line.message[:1].isspace())
         )
         if not ended:
             head.parts.append((lineno, line))
@@ -101,3 +121,9 @@ class CannBlockTracker:
             return False
         sink.emit(lineno, line, EventKind.ERROR, source=CANN, message=message.strip())
         return True
+
+
+def _ends_bare_headline(line: ParsedLine) -> bool:
+    """A line that cannot be the reason under a bare "<step> failed" headline: one with a
+    level of its own, or the start of another record."""
+    return line.level is not None or bool(_NEW_RECORD.match(line.message))

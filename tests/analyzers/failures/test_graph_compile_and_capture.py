@@ -23,7 +23,9 @@
 - The TBE compiler refusing a dtype at an op's compile (`E90003 ... Template constraint,
   detailed information: bfloat16 of tbe.dsl.x is not supported`): `operator`, with `config`
   as the alternative like any dtype refusal; a template constraint that names no dtype
-  offers no such alternative.
+  offers no such alternative. Older releases print the headline alone (`E90003: Compile
+  operator failed`) and the constraint on the lines below it: the same reading, with the
+  constraint's line as the first error.
 - torch_npu's inductor logging that a generated Triton kernel failed to compile: `operator`.
 - A compiled kernel binary the runtime refuses to register (built for another chip): the
   registration line is the first error, not torch_npu's next ACL call that fails with the
@@ -142,6 +144,15 @@ TBE_SHAPE_CONSTRAINT = TBE_DTYPE_CONSTRAINT.replace(
     "bfloat16 of tbe.dsl.vexp is not supported", "the rank of tbe.dsl.vexp input is not supported"
 )
 
+TBE_DTYPE_CONSTRAINT_BELOW_ITS_HEADLINE = """\
+  0%|          | 0/412 [00:00<?, ?it/s]
+RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is TransData.
+[ERROR] 2024-11-05-16:20:31 (PID:30512, Device:0, RankID:-1) ERR01100 OPS call acl api failed
+E90003: Compile operator failed
+        float16 of tbe.dsl.vconv is not supported.
+        optype: [TransData]
+"""
+
 INDUCTOR_KERNEL = """\
 loading model...
 ERROR:torch_npu._inductor.config:Triton compilation failed: triton_unk_fused_mul_sigmoid_2
@@ -254,6 +265,15 @@ def test_a_tbe_dtype_constraint_offers_the_dtype_setting() -> None:
     assert diagnosis.first_error is not None
     assert "bfloat16 of tbe.dsl.vexp" in diagnosis.first_error.text
     assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_tbe_dtype_constraint_below_a_bare_headline_is_read_with_it() -> None:
+    diagnosis = diagnose_text("train/rank_0.log", TBE_DTYPE_CONSTRAINT_BELOW_ITS_HEADLINE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "float16 of tbe.dsl.vconv" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence >= 0.5
 
 
 def test_a_tbe_constraint_without_a_dtype_offers_no_setting() -> None:

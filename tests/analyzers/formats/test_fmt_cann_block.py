@@ -108,3 +108,54 @@ def test_a_comma_cut_headline_stops_at_the_exception_origin_line():
     events = scan(text).events
     assert events[0].line == 1
     assert "Exception raised" not in events[0].message
+
+
+def test_a_bare_failed_headline_takes_its_indented_reason_from_the_next_lines():
+    text = (
+        "E90003: Compile operator failed\n"
+        "        float16 of tbe.dsl.vmuls is not supported.\n"
+        "        optype: [Muls]\n"
+        "[ERROR] 2026-05-04-08:09:10 (PID:812, Device:0, RankID:-1) ERR01100 OPS call acl api failed\n"
+    )
+    events = scan(text).events
+    joined = next(e for e in events if "E90003" in e.codes)
+    assert joined.line == 2
+    assert joined.message == (
+        "E90003: Compile operator failed float16 of tbe.dsl.vmuls is not supported. optype: [Muls]"
+    )
+    assert all("ERR01100" not in e.message for e in events if e is joined)
+
+
+def test_a_pasted_bare_headline_with_its_reason_at_the_same_indent_is_one_line():
+    text = (
+        "  step 0 starting\n"
+        "  E90003: Compile operator failed\n"
+        "  int64 of tbe.dsl.vadd is not supported.\n"
+    )
+    [event] = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert event.line == 3
+    assert "Compile operator failed int64 of tbe.dsl.vadd is not supported." in event.message
+
+
+def test_a_bare_headline_does_not_take_a_new_record_for_its_reason():
+    for following in (
+        "Traceback (most recent call last):\n",
+        "[ERROR] 2026-05-04-08:09:10 (PID:812, Device:0, RankID:-1) ERR01100 OPS call acl api failed\n",
+        "RuntimeError: The Inner error is reported as above.\n",
+        "        TraceBack (most recent call last):\n",
+    ):
+        events = scan("E90003: Compile operator failed\n" + following).events
+        headline = next(e for e in events if "E90003" in e.codes)
+        assert headline.line == 1, following
+        assert headline.message == "E90003: Compile operator failed", following
+
+
+def test_a_headline_that_gives_its_reason_does_not_take_the_line_below():
+    text = (
+        "E90003: Compile operator failed, cause: Template constraint, detailed information: "
+        "bfloat16 of tbe.dsl.vexp is not supported.\n"
+        "        optype: [Exp]\n"
+    )
+    headline = next(e for e in scan(text).events if "E90003" in e.codes)
+    assert headline.line == 1
+    assert "optype" not in headline.message
