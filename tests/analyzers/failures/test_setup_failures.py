@@ -13,6 +13,26 @@ from tests.analyzers.excerpts import diagnose_text
 
 RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
 
+# torch_npu's communicator init fails; the error manager's record, older than the summary,
+# says the driver could not tell which chip the card is
+HCCL_INIT_SUMMARY = (
+    '[rank2]:   File "/opt/train/launch.py", line 88, in setup_groups\n'
+    "[rank2]:     dist.barrier()\n"
+    "[rank2]: RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 "
+    "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+    "&(comm->hcclComm_)), error code is 19\n"
+    "[rank2]: [ERROR] 2026-03-11-09:40:05 (PID:61234, Device:2, RankID:2) ERR02200 DIST call "
+    "hccl api failed.\n"
+)
+PLATFORM_QUERY_UNDER_HCCL_INIT = HCCL_INIT_SUMMARY + (
+    "[rank2]: EK9999: Inner Error!\n"
+    "[rank2]: EK9999: [PID: 61234] 2026-03-11-09:38:51.220.417 Failed to drvGetPlatformInfo, "
+    "ret=4[FUNC:DrvGetPlatformInfo][FILE:ai_drv_dev_api.cpp][LINE:79]\n"
+    "[rank2]:         TraceBack (most recent call last):\n"
+    "[rank2]:        halGetDeviceInfo get device type version failed , ret:4[FUNC:Init]"
+    "[FILE:config_manager.cpp][LINE:61]\n"
+)
+
 EXCERPTS = [
     pytest.param(
         RAY + "        halGetDeviceInfo get device type version failed , ret:4"
@@ -64,6 +84,12 @@ EXCERPTS = [
         "Get op info json suffix path failed, soc_version: Ascend310B4",
         "config",
         id="framework-op-info-without-this-chip",
+    ),
+    pytest.param(
+        PLATFORM_QUERY_UNDER_HCCL_INIT,
+        "Failed to drvGetPlatformInfo, ret=4",
+        "driver_env",
+        id="driver-cannot-report-the-platform",
     ),
 ]
 
@@ -119,3 +145,17 @@ def test_an_unsupported_option_value_is_not_read_as_a_schema_refusal() -> None:
     assert diagnosis.first_error is not None
     assert "Unsupported block size" in diagnosis.first_error.text
     assert "custom op" not in diagnosis.root_cause
+
+
+def test_a_communicator_init_failure_alone_stays_hccl() -> None:
+    """docs/labelling.md#probes-yield-to-their-reason: without the driver's record the
+    communicator's own failure is all there is."""
+    diagnosis = diagnose_text("issue/log.txt", HCCL_INIT_SUMMARY)
+    assert diagnosis.category == "hccl"
+
+
+def test_the_platform_query_keeps_the_communicator_as_an_alternative() -> None:
+    """docs/labelling.md#probes-yield-to-their-reason"""
+    diagnosis = diagnose_text("issue/log.txt", PLATFORM_QUERY_UNDER_HCCL_INIT)
+    assert diagnosis.category == "driver_env"
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
