@@ -25,11 +25,12 @@ from analyzers.formats import syslog
 AFTER = r"(?: |$)"
 COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
 JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?:"
-# pdsh names the host: a name ending in `-N`, an address, `localhost`, or a host stem with its
+# pdsh names the host: a name ending in `-N` (hyphens inside too, as clusters and clouds name
+# them: `gpu-node-07`, `ip-172-31-8-5`), an address, `localhost`, or a host stem with its
 # number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
 # `step12: loss`) is a line of the process's own
 PDSH = (
-    r"([A-Za-z][\w.]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
+    r"([A-Za-z][\w.-]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
     r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*):"
 )
 _COMPOSE = r"[A-Za-z][\w.-]*[ \t]+\|[ \t]"

@@ -219,6 +219,9 @@ CASES = [
     ),
     ("pdsh-worker", "worker-1: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
     ("pdsh-node", "node7: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    # cluster and cloud host names carry hyphens before their number
+    ("pdsh-hyphened", "gpu-node-07: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
+    ("pdsh-cloud", "ip-172-31-8-5: RuntimeError: x", None, None, None, None, "RuntimeError: x"),
     (
         "pdsh-fqdn",
         "gpu01.cluster.local: RuntimeError: x",
