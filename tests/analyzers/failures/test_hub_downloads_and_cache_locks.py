@@ -1,0 +1,161 @@
+"""Start-up downloads a remote host refuses, and locks of shared caches a process cannot take.
+
+docs/labelling.md#a-download-host-that-refuses-or-does-not-answer: a hub that answers HTTP 429
+or does not answer inside the client's deadline is no class of the taxonomy (`other`, with
+`config` beside it); a proxy or TLS path out of the node that fails is the host's set-up
+(`driver_env`); a retry notice and a request to a server on the same host are not this.
+docs/labelling.md#a-lock-on-a-shared-cache-that-a-process-cannot-take: a lock file of a shared
+cache that a process cannot take, or does not find held, is `config` with `driver_env` beside
+it, read before the loader's retry wrapper; a stack dump parked in torch's JIT build lock is a
+`hang`. The excerpts follow the real shapes with values and names of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
+
+RATE_LIMITED = """\
+Rate limited. Waiting 45.0s before retry [Retry 1/5].
+/srv/venv/lib/python3.11/site-packages/torch/distributed/device_mesh.py:604: UserWarning: Slicing a flattened dim from root mesh will be deprecated.
+  sliced_mesh_layout = self._get_slice_mesh_layout(mesh_dim_names)
+HTTP Error 429 thrown while requesting GET https://huggingface.co/api/datasets/org/webtext-en/tree/7c21d0e/en?expand=false&recursive=true&limit=1000
+Rate limited. Waiting 45.0s before retry [Retry 1/5].
+[rank212]: Traceback (most recent call last):
+[rank212]:   File "<frozen runpy>", line 198, in _run_module_as_main
+"""
+
+READ_TIMEOUT = """\
+[rank3]:[W1102 10:11:02.118000 4410 torch/distributed/c10d.py:88] starting data loader
+[rank41]: urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)
+"""
+
+LOCAL_SERVER_TIMEOUT = """\
+Traceback (most recent call last):
+  File "/srv/bench/client.py", line 52, in send
+    r = session.post(url, json=payload, timeout=600)
+requests.exceptions.ReadTimeout: HTTPConnectionPool(host='localhost', port=8000): Read timed out. (read timeout=600)
+"""
+
+TLS_CUT = """\
+  File "/srv/venv/lib/python3.10/site-packages/requests/adapters.py", line 517, in send
+    raise SSLError(e, request=request)
+requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/org/seq2seq-base (Caused by SSLError(SSLEOFError(8, 'EOF occurred in violation of protocol (_ssl.c:997)')))
+"""
+
+PROXY_GONE = """\
+http.client.RemoteDisconnected: Remote end closed connection without response
+
+The above exception was the direct cause of the following exception:
+
+urllib3.exceptions.ProxyError: ('Unable to connect to proxy', RemoteDisconnected('Remote end closed connection without response'))
+"""
+
+CONFIG_LOCK_TIMEOUT = """\
+filelock._error.Timeout: The file lock '/root/.cache/huggingface/.cfg_lock_0a9e4c2d.lock' could not be acquired.
+ValueError: Failed to load configuration from org/moe-large after 4 attempts. This might be due to network issues or concurrent access conflicts. Last error: ...
+"""
+
+METRIC_LOCK_NODE0 = """\
+[node0:3]:ValueError: Couldn't acquire lock on /shared/hf/metrics/f1/default/run-8-rdv.lock from process 3.
+"""
+
+METRIC_LOCK_NODE1 = """\
+[node1:6]:ValueError: Expected to find locked file /shared/hf/metrics/f1/default/run-8-0.arrow.lock from process 14 but it doesn't exist.
+"""
+
+LOCK_CHATTER = """\
+2026-03-01 12:00:01,101 - filelock - DEBUG: Attempting to acquire lock 140211 on /home/u/.triton/autotune/mm_kernel.pickle.lock
+2026-03-01 12:00:01,103 - filelock - DEBUG: Lock 140211 acquired on /home/u/.triton/autotune/mm_kernel.pickle.lock
+step 100 loss 2.31
+"""
+
+BATON_DUMP = """\
+Process 3301: /srv/venv/bin/python -u train.py --local_rank=0 --deepspeed
+Python v3.10.12 (/srv/venv/bin/python3.10)
+
+Thread 3301 (idle): "MainThread"
+    wait (torch/utils/file_baton.py:42)
+    _jit_compile (torch/utils/cpp_extension.py:1522)
+    load (torch/utils/cpp_extension.py:1284)
+    main (train.py:210)
+"""
+
+CUT_OUTPUT = """\
+Using /home/u/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...
+Traceback (most recent call last):
+  File "/srv/train.py", line 260, in <module>
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_hub_refusing_too_many_requests_is_the_first_error() -> None:
+    diagnosis = diagnose_text("train.log", RATE_LIMITED)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "HTTP Error 429 thrown while requesting" in diagnosis.first_error.text
+    assert "other.download_host_rate_limited" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_hub_that_does_not_answer_in_time_is_no_collective_failure() -> None:
+    diagnosis = diagnose_text("train.log", READ_TIMEOUT)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "Read timed out" in diagnosis.first_error.text
+    assert "other.download_host_timed_out" in _rules(diagnosis)
+
+
+def test_a_local_server_that_does_not_answer_is_not_a_download_host() -> None:
+    diagnosis = diagnose_text("client.log", LOCAL_SERVER_TIMEOUT)
+    assert "other.download_host_timed_out" not in _rules(diagnosis)
+
+
+def test_a_cut_tls_handshake_to_the_hub_is_the_host_network() -> None:
+    diagnosis = diagnose_text("train.log", TLS_CUT)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "EOF occurred in violation of protocol" in diagnosis.first_error.text
+    assert "env.download_proxy_or_tls_failed" in _rules(diagnosis)
+
+
+def test_a_proxy_that_closes_the_connection_is_the_host_network() -> None:
+    diagnosis = diagnose_text("train.log", PROXY_GONE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Unable to connect to proxy" in diagnosis.first_error.text
+
+
+def test_a_cache_lock_timeout_is_read_before_the_loaders_retry_wrapper() -> None:
+    diagnosis = diagnose_text("worker.log", CONFIG_LOCK_TIMEOUT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "could not be acquired" in diagnosis.first_error.text
+    assert "cfg.shared_cache_lock_not_taken" in _rules(diagnosis)
+    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+
+
+def test_metric_locks_not_seen_across_nodes_read_the_same() -> None:
+    diagnosis = diagnose_files({"node0.log": METRIC_LOCK_NODE0, "node1.log": METRIC_LOCK_NODE1})
+    assert diagnosis.category == "config"
+    assert "cfg.shared_cache_lock_not_taken" in _rules(diagnosis)
+
+
+def test_a_loggers_lock_chatter_is_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", LOCK_CHATTER)
+    assert "cfg.shared_cache_lock_not_taken" not in _rules(diagnosis)
+
+
+def test_a_stack_dump_parked_in_the_jit_build_lock_is_a_hang() -> None:
+    diagnosis = diagnose_files({"py-spy.txt": BATON_DUMP, "training.log": CUT_OUTPUT})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "file_baton.py" in diagnosis.first_error.text
+    assert "hang.extension_build_lock_wait" in _rules(diagnosis)
+
+
+def test_the_baton_wait_line_of_a_stack_dump_is_kept_by_the_scan() -> None:
+    scan = scan_text("py-spy.txt", BATON_DUMP)
+    assert any("file_baton.py" in event.text for event in scan.events)
