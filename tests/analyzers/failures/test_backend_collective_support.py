@@ -4,7 +4,10 @@ docs/labelling.md#operator-installation-or-platform-limit. A distributed checkpo
 planner gathers the ranks' plans; on a backend release without gather the call is refused
 before any peer takes part. c10d's base class words it with the backend's short name, and a
 collective refuses an argument only NCCL takes the same way (a barrier given the GPU list on a
-job moved to gloo). The fixtures are in the shape a torchrun worker prints (values are ours).
+job moved to gloo). A backend that implements the collective but not the reduction it is asked
+to apply refuses the same way (NCCL's bitwise ops, SageMaker's data-parallel backend quoted in
+the platform's failure reason). The fixtures are in the shape a torchrun worker or the platform
+prints (values are ours).
 """
 
 from __future__ import annotations
@@ -121,3 +124,54 @@ def test_a_compute_op_missing_for_the_device_keeps_the_operator_reading() -> Non
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.collective_op_not_on_device" not in rules
     assert diagnosis.category == "operator"
+
+
+# NCCL has no bitwise OR; the metric code asked for it on GPU tensors.
+NCCL_LACKS_BITWISE_REDUCTION = """\
+[rank3]:   File "/srv/det/metrics.py", line 41, in sync_flags
+[rank3]:     dist.all_reduce(flags, op=dist.ReduceOp.BOR)
+[rank3]: RuntimeError: Cannot use ReduceOp.BOR with NCCL
+E0412 08:02:11.004000 7712 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 3 (pid: 7731) of binary: /opt/py/bin/python3
+"""
+
+# SageMaker's failure reason quotes the first line of the script's error after `ErrorMessage "`:
+# a trainer averaging a metric over the ranks on the platform's own data-parallel backend.
+PLATFORM_BACKEND_LACKS_MEAN = """\
+2025-06-02 09:31:40 Failed - Training job failed
+UnexpectedStatusException: Error for Training job seg-ddp-2025-06-02-09-20-11-208: Failed. Reason: AlgorithmError: ExecuteUserScriptError:
+ExitCode 1
+ErrorMessage "RuntimeError: SMDDP does not support: ReduceOp
+ Traceback (most recent call last)
+ File "/opt/conda/lib/python3.10/site-packages/mpi4py/run.py", line 47, in run_command_line
+ run_path(sys.argv[0], run_name='__main__')
+ File "train_seg.py", line 211, in <module>
+ main(cfg)
+"""
+
+# Counterexample: a reduction refused for the tensors' dtype is the call's arguments.
+MEAN_OF_BOOLEANS = """\
+[rank0]:     dist.all_reduce(done, op=dist.ReduceOp.AVG)
+[rank0]: TypeError: Cannot use ReduceOp.AVG with boolean inputs
+"""
+
+
+def test_a_reduction_the_backend_lacks_is_a_platform_limit() -> None:
+    diagnosis = diagnose_text("job/rank3.log", NCCL_LACKS_BITWISE_REDUCTION)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Cannot use ReduceOp.BOR with NCCL" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_the_platforms_quote_of_a_refused_reduction_is_the_first_error() -> None:
+    diagnosis = diagnose_text("estimator_fit.log", PLATFORM_BACKEND_LACKS_MEAN)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "SMDDP does not support: ReduceOp" in diagnosis.first_error.text
+    assert "Error for Training job" not in diagnosis.first_error.text
+
+
+def test_a_reduction_refused_for_its_dtype_is_not_the_backends_limit() -> None:
+    diagnosis = diagnose_text("job/rank0.log", MEAN_OF_BOOLEANS)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.backend_reduce_op_unsupported" not in rules
