@@ -6,8 +6,8 @@ sizes are the size computed wrong of
 docs/labelling.md#an-allocation-no-machine-could-hold.
 docs/labelling.md#a-rank-that-exits-without-a-word: a launch script's status above 128 is
 128 + the signal (137 SIGKILL, 134 SIGABRT, 139 SIGSEGV), read as torchrun's negative
-exitcode; torchrun's `failed (exitcode: -15) local_rank: N` is a rank stopped from outside, read
-as status 143. The excerpts follow real gloo jobs (torchrun's `[defaultN]:` console, per-rank
+exitcode; torchrun's `failed (exitcode: -15) local_rank: N` and mp.spawn's `process N terminated
+with signal SIGTERM` are a rank stopped from outside, read as status 143. The excerpts follow real gloo jobs (torchrun's `[defaultN]:` console, per-rank
 Python logging, a launch script's status lines) with values of our own.
 """
 
@@ -228,3 +228,44 @@ def test_a_child_the_agent_found_stopped_by_sigterm_is_the_culprit() -> None:
     assert diagnosis.category == "other"
     assert {"device_fault", "hang"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [2]
+
+
+# torch.multiprocessing.spawn, one log_<rank>.log per child: rank 1 was sent SIGTERM while it
+# fetched weights; join stopped the other children before they logged a word.
+SPAWN_LOG = """\
+spawning 4 ranks, logs in /srv/gen/logs
+W1205 02:14:07.605000 9881 torch/multiprocessing/spawn.py:165] Terminating process 9900 via signal SIGTERM
+W1205 02:14:07.605000 9881 torch/multiprocessing/spawn.py:165] Terminating process 9902 via signal SIGTERM
+W1205 02:14:07.606000 9881 torch/multiprocessing/spawn.py:165] Terminating process 9903 via signal SIGTERM
+Traceback (most recent call last):
+  File "/srv/gen/launch.py", line 20, in <module>
+    mp.spawn(child, args=(world, argv, logdir), nprocs=world, join=True)
+  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 192, in join
+    raise ProcessExitedException(
+torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGTERM
+"""
+
+
+def _spawned(rank: int, last: str) -> str:
+    return (
+        f"2026-12-05 02:14:06,545 [rank{rank}] INFO layer 0 passed\n"
+        f"2026-12-05 02:14:06,546 [rank{rank}] INFO   norm passed\n"
+        f"2026-12-05 02:14:06,553 [rank{rank}] INFO   attention passed\n" + last
+    )
+
+
+def test_a_spawned_child_stopped_by_sigterm_is_the_culprit() -> None:
+    files = {"gen/spawn.log": SPAWN_LOG}
+    for rank in range(4):
+        last = (
+            "2026-12-05 02:14:06,554 [rank1] INFO fetching expert weights for layer 1\n"
+            if rank == 1
+            else ""
+        )
+        files[f"gen/log_{rank}.log"] = _spawned(rank, last)
+    diagnosis = diagnose_files(files)
+    assert diagnosis.first_error is not None
+    assert "process 1 terminated with signal SIGTERM" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert {"device_fault", "hang"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.culprit_ranks == [1]
