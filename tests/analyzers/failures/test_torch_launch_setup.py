@@ -506,3 +506,28 @@ def test_a_line_that_names_the_backend_chosen_for_the_accelerator_is_no_failure(
     text = "We detected accelerator mps on your machine; using backend gloo for it\n"
     diagnosis = diagnose_text("logs/rank1.log", text)
     assert diagnosis.category != "config", diagnosis.root_cause
+
+
+STATIC_GRAPH_CHANGED = """\
+[rank1]:   File "/srv/rec/train.py", line 318, in train_one_epoch
+[rank1]:     scaler.scale(loss).backward()
+[rank1]: RuntimeError: Your training graph has changed in this iteration, e.g., one parameter is used in first iteration, but then got unused in the second iteration. this is not compatible with static_graph set to True.
+"""
+
+
+def test_a_graph_that_changed_under_static_graph_is_the_ddp_setup() -> None:
+    # docs/labelling.md#ddps-reducer-refuses-a-step: static-graph mode promised one set of
+    # parameters per step and the model used another.
+    diagnosis = diagnose_text("rank1.log", STATIC_GRAPH_CHANGED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "training graph has changed" in diagnosis.first_error.text
+    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_recorded_static_graph_is_no_refusal() -> None:
+    # docs/labelling.md#ddps-reducer-refuses-a-step
+    text = "INFO ddp: static_graph=True, graph recorded after iteration 1 (88 parameters)\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "cfg.ddp_reducer_refused" not in _rules(diagnosis)

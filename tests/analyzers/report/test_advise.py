@@ -284,9 +284,15 @@ def test_a_ddp_reducer_refusal_is_told_how_to_fit_ddp_to_the_model() -> None:
         "not used in producing loss."
     )
     twice = "RuntimeError: Expected to mark a variable ready only once. This error is caused by"
+    static = (
+        "RuntimeError: Your training graph has changed in this iteration, e.g., one parameter "
+        "is used in first iteration, but then got unused in the second iteration. this is not "
+        "compatible with static_graph set to True."
+    )
     for text, wanted, unwanted in (
         (unused, "find_unused_parameters=True", "use_reentrant"),
         (twice, "use_reentrant=False", "find_unused_parameters"),
+        (static, "static-graph setting", "use_reentrant"),
     ):
         situation = Situation(
             category="config", signature_ids=["cfg.ddp_reducer_refused"], first_error_text=text
@@ -294,6 +300,28 @@ def test_a_ddp_reducer_refusal_is_told_how_to_fit_ddp_to_the_model() -> None:
         actions = next_actions(BOOK, situation)
         assert wanted in actions[0]
         assert not any(unwanted in a for a in actions)
+
+
+def test_a_refused_backward_or_unscale_is_told_how_to_fix_the_step() -> None:
+    """Reentrant checkpointing refusing a partial backward and a grad scaler refusing a second
+    unscale each get the change to the step that fits them."""
+    for signature, text, wanted in (
+        (
+            "cfg.checkpoint_reentrant_partial_backward",
+            "RuntimeError: Checkpointing is not compatible with .grad() or when an `inputs` "
+            "parameter is passed to .backward().",
+            "use_reentrant=False",
+        ),
+        (
+            "cfg.grad_scaler_unscaled_twice",
+            "RuntimeError: unscale_() has already been called on this optimizer since the last "
+            "update().",
+            "once per optimizer step",
+        ),
+    ):
+        situation = Situation(category="config", signature_ids=[signature], first_error_text=text)
+        actions = next_actions(BOOK, situation)
+        assert wanted in actions[0]
 
 
 def test_ranks_that_built_different_models_are_told_to_compare_what_each_built() -> None:
