@@ -83,6 +83,46 @@ def test_routine_loss_scale_halvings_are_no_error() -> None:
     assert diagnosis.first_error is None
 
 
+# fairseq's fp16 optimizer logs each halving itself; older releases at WARNING after a summary
+# line, newer ones as an INFO note. Values are ours.
+FAIRSEQ_SCALE_WARNINGS = """\
+| epoch 012 | loss 5.912 | nll_loss 4.401 | ppl 21.13 | wps 98211 | ups 0.3 | wpb 301772 | bsz 9833 | num_updates 4410 | lr 0.000512 | gnorm 0.412 | clip 0% | oom 0 | loss_scale 2.000 | wall 9120 | train_wall 8803
+| WARNING: overflow detected, setting loss scale to: 1.0
+| WARNING: overflow detected, setting loss scale to: 0.5
+| WARNING: overflow detected, setting loss scale to: 0.25
+"""
+
+FAIRSEQ_SCALE_NOTES = """\
+2021-06-02 17:31:50 | INFO | train_inner | epoch 004:    120 / 903 loss=7.91, nll_loss=6.85, ppl=115.3, wps=40211.2, ups=0.09, wpb=447120, bsz=15102.4, num_updates=2830, lr=0.0003, gnorm=88.412, loss_scale=0.001, train_wall=1301, wall=31277
+2021-06-02 17:40:12 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 0.00048828125
+2021-06-02 17:44:59 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 0.000244140625
+"""
+
+FAIRSEQ_SCALE_ROUTINE = """\
+2021-06-02 09:02:41 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 64.0
+2021-06-02 09:03:12 | INFO | train_inner | epoch 001:    100 / 903 loss=11.02, nll_loss=10.9, ppl=1911.7, wps=41002.3, ups=0.09, wpb=447120, bsz=15102.4, num_updates=100, lr=1.25e-05, gnorm=2.41, loss_scale=64, train_wall=1290, wall=1311
+"""
+
+
+def test_fairseqs_scale_warning_below_one_is_the_collapse() -> None:
+    diagnosis = diagnose_text("logs/train.log", FAIRSEQ_SCALE_WARNINGS)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("setting loss scale to: 0.5")
+
+
+def test_fairseqs_scale_note_at_info_below_one_is_the_collapse() -> None:
+    diagnosis = diagnose_text("logs/train.log", FAIRSEQ_SCALE_NOTES)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("setting loss scale to: 0.00048828125")
+
+
+def test_fairseqs_routine_scale_note_is_no_error() -> None:
+    diagnosis = diagnose_text("logs/train.log", FAIRSEQ_SCALE_ROUTINE)
+    assert diagnosis.first_error is None
+
+
 # torch's sampler refuses probabilities that went inf/NaN on one rank of a generate loop.
 SAMPLER_REFUSED = """\
 2026-12-04 20:25:10,101 [rank1] INFO decode step 0 passed
