@@ -136,3 +136,39 @@ def test_an_op_with_no_kernel_for_the_device_is_not_the_sharding_case() -> None:
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "operator"
     assert "Could not run 'npu::npu_dtype_convert'" in first_text(diagnosis)
+
+
+PIPE_FRAMES = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/jobs/render.py", line 21, in <module>\n'
+    "    image = pipe(prompt, num_inference_steps=20).images[0]\n"
+    '  File "/opt/py/site-packages/diffusers/utils/deprecation_utils.py", line 18, in deprecate\n'
+    "    raise ValueError(\n"
+)
+
+
+def test_a_deprecated_path_called_past_its_removal_release_is_a_version_mismatch() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load
+    text = PIPE_FRAMES + (
+        "ValueError: The deprecation tuple ('npu_default_processor', '0.40.0', 'Set the "
+        "attention processor yourself.') should be removed since diffusers' version 0.41.1 is "
+        ">= 0.40.0\n"
+    )
+    diagnosis = diagnose_text("render.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.confidence >= 0.5
+    assert "should be removed since diffusers' version 0.41.1" in first_text(diagnosis)
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_the_warning_before_the_removal_release_does_not_decide() -> None:
+    text = (
+        "FutureWarning: `npu_default_processor` is deprecated and will be removed in version "
+        "0.40.0. Set the attention processor yourself.\n"
+        + LOAD_FRAMES
+        + "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 29.50 GiB total "
+        "capacity; 28.10 GiB already allocated; 0 bytes free; 28.90 GiB reserved in total by "
+        "PyTorch)\n"
+    )
+    diagnosis = diagnose_text("render.log", text)
+    assert diagnosis.category == "oom"
