@@ -47,6 +47,10 @@ Seen in real reports (outermost first; they nest):
   thread name (worker port, model, stream) is the writer and the time is kept like a
   collector's. The frontend's own records (`[ERROR] W-9001-resnet_1.0 org.pytorch.serve.wlm.
   WorkerThread - ...`) keep their level
+- pytest's failure report, which prints the text of the exception a test raised (and what the
+  code under test wrote to it) behind a capital `E` and padding to the traceback's indent:
+  `E       RuntimeError: ...`, `E   loc("kernel.mlir":12:3): error: ...` - only an `E` that
+  stands alone before at least three spaces, so glog's `E0917 11:20:04` keeps its level letter
 """
 
 from __future__ import annotations
@@ -97,6 +101,7 @@ _PROGRESS = re.compile(
 _NONFINITE_POSTFIX = re.compile(
     r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
+_PYTEST_FAILURE = re.compile(r"E {3,}(?=\S)")
 _MAX_WRAPPERS = 6
 _MODEL_SERVER_RELAY = re.compile(
     r"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{3}) \[(?:INFO|WARN|DEBUG) ?\] "
@@ -130,6 +135,8 @@ def _peel_one(line: ParsedLine) -> bool:
     if first == " " and (_peel_viewer_line_number(line, text) or _peel_srun_label(line, text)):
         return True
     if first == "[" and _peel_mpi_tag(line, text):
+        return True
+    if first == "E" and _peel_pytest_failure(line, text):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -170,6 +177,15 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
         line.tags["worker"] = tag
         if line.rank is None:
             line.rank = rank_of(tag, None)
+
+
+def _peel_pytest_failure(line: ParsedLine, text: str) -> bool:
+    """pytest's marker of a failure's text: the test process is still the writer, so it
+    stays out of the stream key."""
+    found = _PYTEST_FAILURE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _peel_mpi_tag(line: ParsedLine, text: str) -> bool:

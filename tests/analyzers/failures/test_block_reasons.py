@@ -4,7 +4,9 @@ Each writer prints its failure as a block: a headline that says a stage or call 
 the line that says why, then callers restating it. The reason line wins whatever the writer:
 an aclnn runtime error under the torch_npu wrapper, a kernel compiler's located diagnostic or
 option refusal under the Triton-Ascend block headlines (the located `Failed to run BiShengHIR
-pipeline` at the module's first line is one of those headlines), an MC2 op's HCCL resource failure
+pipeline` at the module's first line is one of those headlines), a kernel compiler pass's bare
+`PassManager::run failed` or the compiler driver's report that its frontend died under the same
+headlines, the located diagnostics behind pytest's `E` failure marker, an MC2 op's HCCL resource failure
 before its TraceBack callers (also when HCCL's code makes it a symptom and nothing HCCL logged
 explains it), a MindIE runner's communicator-pool restatement after the HCCL
 init failure, a driver's refusal inside an exception repr whose newlines are escaped (also
@@ -95,6 +97,38 @@ loc("/tmp/tmp7c1/kernel.ttadapter.mlir":1:1): error: Failed to run BiShengHIR pi
 loc("/tmp/tmp7c1/kernel.ttadapter.mlir":22:9): error: 'memref.alloc' op Failed to propagate memory scope ub for allocOp
 loc("/tmp/tmp7c1/kernel.ttadapter.mlir":61:13): error: 'arith.select' op Unsupported user for root alloc op.
 ///------------------[ERROR][Triton][END]------------------
+"""
+
+# A pass of the kernel compiler failed and printed only the pass manager's report under the
+# stage's headline (raised through inductor's autotuner, which sums the configs up first).
+TRITON_PASS_MANAGER_ALONE = """\
+torch._inductor.exc.InductorError: SubprocException: An exception occurred in a subprocess:
+torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton configs.
+All configs failed compilation (including small-block fallback). Last error: MLIRCompilationError:
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertTritonIRToLinalgIR] encounters error:
+PassManager::run failed
+
+///------------------[ERROR][Triton][END]------------------
+"""
+
+# The compiler driver reports that its frontend process died (exit code 128 + the signal).
+TRITON_COMPILER_FRONTEND_DIED = """\
+[kernels] compiling _rms_norm_fwd ...
+[kernels] FAILED: MLIRCompilationError:
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+bisheng: error: clang frontend command failed with exit code 134 (use -v to see invocation)
+///------------------[ERROR][Triton][END]------------------
+"""
+
+# A kernel compiled inside a pytest run: the compiler's diagnostics arrive behind pytest's `E`
+# failure marker, after the CalledProcessError that only says the compiler exited non-zero.
+PYTEST_MARKED_IR_DIAGNOSTICS = """\
+  subprocess.CalledProcessError: Command '['/opt/cann/bin/bishengir-compile', '/tmp/tmpk2/kernel.ttadapter.mlir', '--target=Ascend910B4', '-o', '/tmp/tmpk2/kernel']' returned non-zero exit status 1.
+/usr/lib/python3.11/subprocess.py:571: CalledProcessError
+E       loc("/tmp/bishengir-compile-77a1/module.hivm.mlir":88:11): error: 'hivm.hir.vadd' op Unsupported op for finding the root alloc.
+E       loc("/tmp/bishengir-compile-77a1/module.hivm.mlir":140:9): error: 'hivm.hir.load' op Unsupported op for finding the root alloc.
 """
 
 MC2_RESOURCE_BEFORE_TRACEBACK_CALLERS = """\
@@ -286,6 +320,24 @@ CASES = [
         TRITON_IR_DIAGNOSTICS,
         "operator",
         "'memref.alloc' op Failed to propagate memory scope ub for allocOp",
+    ),
+    (
+        "pass manager's bare report under the stage headline",
+        TRITON_PASS_MANAGER_ALONE,
+        "operator",
+        "PassManager::run failed",
+    ),
+    (
+        "compiler driver reports its frontend died",
+        TRITON_COMPILER_FRONTEND_DIED,
+        "operator",
+        "clang frontend command failed with exit code 134",
+    ),
+    (
+        "located diagnostics behind pytest's failure marker",
+        PYTEST_MARKED_IR_DIAGNOSTICS,
+        "operator",
+        "'hivm.hir.vadd' op Unsupported op for finding the root alloc.",
     ),
     (
         "MC2 resource failure before its TraceBack callers",

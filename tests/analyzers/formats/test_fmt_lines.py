@@ -1061,3 +1061,16 @@ def test_a_model_servers_own_record_keeps_its_level():
         "WorkerThread - Backend worker error"
     )
     assert line.level == "ERROR"
+
+
+def test_pytests_failure_marker_is_peeled_and_glogs_level_letter_is_not():
+    """pytest prints a failing test's exception text behind a lone `E` and padding; the text
+    after it is the process's own line. glog's `E0917 ...` and a word starting with E keep
+    theirs."""
+    assert parse_line("E       RuntimeError: boom").message == "RuntimeError: boom"
+    assert parse_line('E   loc("k.mlir":4:2): error: x').message == 'loc("k.mlir":4:2): error: x'
+    glog = parse_line("E0917 11:20:04.512000 4121 worker.cc:88] stream lost")
+    assert glog.level == "ERROR"
+    assert "E0917" not in glog.message
+    assert parse_line("E rror count: 3").message == "E rror count: 3"
+    assert parse_line("Epoch 3 done").message == "Epoch 3 done"
