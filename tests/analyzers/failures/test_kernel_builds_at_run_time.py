@@ -132,3 +132,48 @@ def test_a_ptxas_line_that_names_the_unknown_card_still_decides() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "is not defined for option 'gpu-name'" in diagnosis.first_error.text
+
+
+INDUCTOR_CPP_BUILD_FAILED_ON_RANKS = """\
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/opt/venv/lib/python3.12/site-packages/torch/_inductor/cpp_builder.py", line 340, in _run_compile_cmd
+[rank3]:     status = subprocess.check_output(args=cmd, cwd=cwd, stderr=subprocess.STDOUT)
+[rank3]:   File "/usr/lib/python3.12/subprocess.py", line 571, in run
+[rank3]:     raise CalledProcessError(retcode, process.args,
+[rank3]: subprocess.CalledProcessError: Command '['g++', '/tmp/torchinductor_ops/k4/ck4xq2mv.cpp', '-D', 'TORCH_INDUCTOR_CPP_WRAPPER', '-shared', '-fPIC', '-o', '/tmp/torchinductor_ops/k4/ck4xq2mv.so']' returned non-zero exit status 1.
+"""
+
+INDUCTOR_CPP_BUILD_WITH_DIAGNOSTIC = """\
+/tmp/torchinductor_ops/k4/ck4xq2mv.cpp:41:12: error: 'at::vec::Vectorized<c10::BFloat16>' has no member named 'exp_u20'
+torch._inductor.exc.InductorError: CppCompileError: C++ compile error
+"""
+
+# Counterexample: the same record for a user's own extension source outside inductor's cache.
+USER_EXTENSION_BUILD_FAILED = """\
+Traceback (most recent call last):
+  File "/srv/ext/setup_ext.py", line 22, in build
+    subprocess.check_call(cmd)
+subprocess.CalledProcessError: Command '['g++', '/srv/ext/csrc/rope.cpp', '-shared', '-fPIC', '-o', 'rope.so']' returned non-zero exit status 1.
+"""
+
+
+def test_inductor_cpp_build_with_only_the_subprocess_record_is_the_generated_code() -> None:
+    # docs/labelling.md#operator-installation-or-platform-limit
+    diagnosis = diagnose_text("rank3.log", INDUCTOR_CPP_BUILD_FAILED_ON_RANKS)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "op.inductor_cpp_build_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "CalledProcessError: Command '['g++'" in diagnosis.first_error.text
+    assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_located_diagnostic_of_the_generated_cpp_is_the_first_error() -> None:
+    diagnosis = diagnose_text("run.log", INDUCTOR_CPP_BUILD_WITH_DIAGNOSTIC)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "has no member named 'exp_u20'" in diagnosis.first_error.text
+
+
+def test_a_users_own_extension_build_is_not_inductors_generated_code() -> None:
+    diagnosis = diagnose_text("build.log", USER_EXTENSION_BUILD_FAILED)
+    assert "op.inductor_cpp_build_failed" not in _rules(diagnosis)
