@@ -38,6 +38,18 @@ MIXED_TENSORS = """\
 [rank5]:     loss = step(batch)
 """
 
+# An older release names the op without a colon, and the terminal wrapped the message.
+MIXED_TENSORS_NO_COLON = """\
+2026-03-11 08:02:41 INFO train: step 0 starting (tp=2, dp_shard=4)
+RuntimeError: aten.nll_loss_forward.default got mixed torch.Tensor and DTensor,
+need to convert all torch.Tensor to DTensor before calling distributed operators!
+"""
+
+# The message retyped by hand into a report, in lower case.
+MIXED_TENSORS_RETYPED = """\
+runtimeerror: aten._foreach_norm.Scalar: got mixed torch.tensor and DTensor, need to convert all torch.tensor to DTensor before calling distributed operators.
+"""
+
 
 def _rules(diagnosis) -> set[str]:
     return {e.rule for e in diagnosis.evidence if e.rule}
@@ -64,4 +76,20 @@ def test_a_plain_tensor_among_dtensors_is_a_tensor_left_out_of_the_sharding() ->
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "got mixed torch.Tensor and DTensor" in diagnosis.first_error.text
+    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+
+
+def test_the_mixed_tensor_refusal_without_a_colon_after_the_op_is_the_same_refusal() -> None:
+    diagnosis = diagnose_text("train.log", MIXED_TENSORS_NO_COLON)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "nll_loss_forward.default got mixed" in diagnosis.first_error.text
+    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+
+
+def test_the_mixed_tensor_refusal_retyped_in_lower_case_is_the_same_refusal() -> None:
+    diagnosis = diagnose_text("report.txt", MIXED_TENSORS_RETYPED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "got mixed torch.tensor and DTensor" in diagnosis.first_error.text
     assert "cfg.dtensor_without_mesh" in _rules(diagnosis)

@@ -63,10 +63,25 @@ DIMENSION_SHARDED_TWICE = """\
 [rank2]: ValueError: Tensor dim 0 is already sharded on mesh dim 1, DTensor operator implementation does not support things like hybrid sharding strategies yet (i.e. [Shard(0), Shard(0)])
 """
 
+# FSDP2 wrapping parameters of an expert-parallel plan whose mesh was built apart from the
+# FSDP mesh, quoted once with the exception class and once without it.
+MESHES_OF_TWO_ROOTS = """\
+[rank3]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_param.py", line 301, in _init_sharded_param
+[rank3]:     raise AssertionError(
+[rank3]: AssertionError: FSDP requires the DP and TP mesh to have the same parent mesh but got: 
+[rank3]: DP's global mesh: DeviceMesh('cuda', [0, 1, 2, 3], mesh_dim_names=('fsdp',))
+[rank3]: TP's global mesh: DeviceMesh('cuda', [[0, 1], [2, 3]], mesh_dim_names=('ep_dp', 'ep'))
+"""
+
+MESHES_OF_TWO_ROOTS_BARE = """\
+FSDP requires the DP and TP mesh to have the same parent mesh but got:  DP's global mesh: DeviceMesh('cuda', [0, 1]) TP's global mesh: DeviceMesh('cuda', [[0], [1]])
+"""
+
 MESH_BUILT = """\
 2026-05-02 10:14:07 INFO parallel: init_device_mesh mesh_shape=(2, 4) mesh_dim_names=('dp', 'tp')
 2026-05-02 10:14:09 INFO parallel: creating submesh ring from root mesh (ring=2, ulysses=2)
 2026-05-02 10:14:12 INFO trainer: step 1 loss 9.812
+2026-05-02 10:14:13 INFO trainer: FSDP and TP meshes share the same parent mesh (dp=4, tp=2)
 """
 
 
@@ -122,3 +137,19 @@ def test_a_mesh_that_was_built_reports_nothing() -> None:
     diagnosis = diagnose_text("train.log", MESH_BUILT)
     assert "cfg.device_mesh_layout_refused" not in _rules(diagnosis)
     assert "cfg.subgroup_size_exceeds_world" not in _rules(diagnosis)
+
+
+def test_fsdp_refusing_meshes_of_two_roots_is_the_layout() -> None:
+    diagnosis = diagnose_text("rank3.log", MESHES_OF_TWO_ROOTS)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "to have the same parent mesh" in diagnosis.first_error.text
+    assert "cfg.device_mesh_layout_refused" in _rules(diagnosis)
+    assert any(alt.category == "other" for alt in diagnosis.alternatives)
+
+
+def test_fsdps_mesh_refusal_without_its_exception_class_is_still_read() -> None:
+    diagnosis = diagnose_text("train.log", MESHES_OF_TWO_ROOTS_BARE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("FSDP requires the DP and TP mesh")

@@ -13,6 +13,11 @@ The graph engine's shape inference for an op that finds its inputs' dimensions d
 shape mismatch, printed in the older error-manager form with no error word on its line; an
 InferShape refusal of a dtype pair stays the operator's
 (docs/labelling.md#shape-inference-that-finds-the-inputs-disagree).
+
+A matrix product whose operands' inner sizes disagree is a shape mismatch whichever check says
+it: the eager kernel's `mat1 and mat2` or the shape check that fake tensors, compiled graphs
+and DTensor's sharding propagation run (`a and b must have same reduction dim`), as a
+row-wise tensor-parallel layer meets it when a dimension does not split evenly over the ranks.
 """
 
 from __future__ import annotations
@@ -63,6 +68,12 @@ Traceback (most recent call last):
   File "/srv/app/model/attention.py", line 88, in forward
     scores = scores + bias
 RuntimeError: The size of tensor a (1536) must match the size of tensor b (3072) at non-singleton dimension 0
+"""
+
+REDUCTION_DIM = """\
+[rank4]:   File "/opt/venv/lib/python3.11/site-packages/torch/_meta_registrations.py", line 2204, in meta_mm
+[rank4]:     torch._check(
+[rank4]: RuntimeError: a and b must have same reduction dim, but got [6, 12] X [20, 8].
 """
 
 # the older block form: code and two spaces, no PID, and the reason has no error word
@@ -281,3 +292,11 @@ def test_an_empty_tensor_reshaped_with_an_inferred_dimension_is_a_shape_mismatch
     assert diagnosis.first_error is not None
     assert "cannot reshape tensor of 0 elements" in diagnosis.first_error.text
     assert any(e.rule == "shape.invalid_view" for e in diagnosis.evidence)
+
+
+def test_a_matrix_product_whose_reduction_dims_disagree_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("rank4.log", REDUCTION_DIM)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "must have same reduction dim" in diagnosis.first_error.text
+    assert "shape.matmul_shapes" in {e.rule for e in diagnosis.evidence if e.rule}
