@@ -1,0 +1,68 @@
+"""Engine-side weight loaders that fail when an RL trainer pushes new weights.
+
+Two loader checks (docs/labelling.md#config-driver_env-or-weight_load): torch's narrow() refusing
+a start offset past the axis the loader slices (the sibling of its start + length bound), and a
+mixture-of-experts loader refusing a parameter whose dimensions belong to a kernel layout rather
+than the checkpoint layout it expects. The excerpts follow the engines' real shapes (worker
+prefixes, the loader frames above the exception) with values of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+NARROW_DURING_UPDATE = """\
+(RolloutServer pid=5120) (Worker_TP1 pid=5207) ERROR 07-02 10:11:12 [multiproc_executor.py:700]   File "/opt/venv/lib/python3.11/site-packages/vllm/model_executor/layers/fused_moe/layer.py", line 980, in _load_w13
+(RolloutServer pid=5120) (Worker_TP1 pid=5207) ERROR 07-02 10:11:12 [multiproc_executor.py:700]     loaded_weight = loaded_weight.narrow(
+(RolloutServer pid=5120) (Worker_TP1 pid=5207) ERROR 07-02 10:11:12 [multiproc_executor.py:700] IndexError: start out of range (expected to be in range of [-512, 512], but got 2048)
+(RolloutServer pid=5120) (Worker_TP2 pid=5210) ERROR 07-02 10:11:12 [multiproc_executor.py:700] WorkerProc hit an exception.
+"""
+
+
+def test_a_slice_start_past_its_axis_is_the_loader_that_failed() -> None:
+    diagnosis = diagnose_text("rollout.log", NARROW_DURING_UPDATE)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "start out of range" in diagnosis.first_error.text
+    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+    assert "shape_mismatch" in _alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_dimension_index_out_of_range_keeps_its_shape_reading() -> None:
+    text = "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "wl.narrow_start_out_of_range" not in _rules(diagnosis)
+    assert diagnosis.category == "shape_mismatch"
+
+
+EXPERT_LAYOUT = """\
+(Worker_TP0 pid=8812) ERROR 09-01 12:00:01 [multiproc_executor.py:900]   File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/layers/fused_moe/layer.py", line 1120, in _load_w13
+(Worker_TP0 pid=8812) ERROR 09-01 12:00:01 [multiproc_executor.py:900]     shard_dim = self._get_hidden_dim(shard_dim, expert_data.ndim)
+(Worker_TP0 pid=8812) ERROR 09-01 12:00:01 [multiproc_executor.py:900] ValueError: shard_dim=0 is not a valid data dimension for a 3D tensor (expected 1 or 2)
+"""
+
+
+def test_an_expert_loader_refusing_a_kernel_layout_is_a_loader_failure_with_config_beside() -> None:
+    diagnosis = diagnose_text("rollout.log", EXPERT_LAYOUT)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "is not a valid data dimension" in diagnosis.first_error.text
+    assert "wl.expert_loader_layout_refused" in _rules(diagnosis)
+    assert "config" in _alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_line_that_only_names_the_shard_axis_is_no_failure() -> None:
+    text = "INFO loading expert weights with shard_dim=0 into a 3D tensor\n"
+    diagnosis = diagnose_text("rollout.log", text)
+    assert "wl.expert_loader_layout_refused" not in _rules(diagnosis)
