@@ -296,3 +296,24 @@ def test_a_bare_undefined_symbol_line_is_an_error_candidate():
     assert block.index(bare.encode()) in hits
     assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(talk), PREFILTER) is None
+
+
+def test_nccl_warnings_without_an_error_word_are_error_candidates():
+    """NCCL's own check of the collectives' arguments and a NIC completion printed by an IB
+    plugin say what failed with no error word (`vendor err` only); NCCL's INFO line listing a
+    completed collective is neither."""
+    mismatch = (
+        "gpu-12:4410:4410 [3] init.cc:1247 NCCL WARN Mismatched collective detected, please "
+        "check your collective calls at and around rank 21."
+    )
+    completion = (
+        "NET/IBP:Got completion from peer 10.31.7.4<41022> with status=12 opcode=32512 "
+        "len=32510 vendor err 129 (Send)"
+    )
+    chatter = "gpu-12:4410:4410 [3] NCCL INFO got completion of 8 collectives, all matched"
+    block = f"{mismatch}\n{completion}\n{chatter}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(completion.encode()) in hits
+    assert classify(parse_line(mismatch), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(completion), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(chatter), PREFILTER) is None
