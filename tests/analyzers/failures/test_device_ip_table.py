@@ -20,6 +20,12 @@ RANKTABLE_CHECK_IN_PLOG = """\
 [ERROR] HCCL(40120,python):2026-04-11-02:10:33.100.512 [topoinfo_ranktableParser.cc:410] [RanktablCheck] 'device ip' is not set correctly, must be set when multi Server or HCCL_INTRA_ROCE_ENABLE enabled
 """
 
+# The same check's line as a user quotes it from a plog, without the level header: no level
+# and no error word are left on it.
+RANKTABLE_CHECK_QUOTED_BARE = """\
+[RanktablCheck] 'device ip' is not set correctly, must be set when multi Server or HCCL INTRA ROCE ENABLE enabled
+"""
+
 TRANSFER_ENGINE_WITHOUT_TABLE = """\
 I0411 02:10:30.000100 40120 transfer_engine.cpp:44] Transfer Engine starting. Server: 10.0.3.7:16001:npu_2
 E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf failed, errno 2
@@ -30,9 +36,14 @@ E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf
     ("text", "says"),
     [
         (RANKTABLE_CHECK_IN_PLOG, "'device ip' is not set correctly"),
+        (RANKTABLE_CHECK_QUOTED_BARE, "'device ip' is not set correctly"),
         (TRANSFER_ENGINE_WITHOUT_TABLE, "open /etc/hccn.conf failed"),
     ],
-    ids=["hccl rank-table check", "transfer engine cannot open the table"],
+    ids=[
+        "hccl rank-table check",
+        "rank-table check quoted without its header",
+        "transfer engine cannot open the table",
+    ],
 )
 def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> None:
     diagnosis = diagnose_text("job/plog-40120.log", text)
@@ -40,6 +51,11 @@ def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> Non
     assert diagnosis.first_error is not None
     assert says in diagnosis.first_error.text
     assert {"hccl", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_rank_table_check_that_passed_is_no_error() -> None:
+    text = "[RanktablCheck] 'device ip' of rank 3 is set, server_count 2\n"
+    assert diagnose_text("job/plog-40120.log", text).first_error is None
 
 
 def test_an_address_read_from_the_table_is_no_error() -> None:

@@ -111,6 +111,26 @@ Events:
   Normal  Started    49s   kubelet  Started container worker
 """
 
+# A pod asking for a slice of an NPU that no node offers, as `kubectl describe pod` shows it.
+ACCELERATOR_REQUEST_REFUSED = """\
+Events:
+  Type     Reason            Age   From            Message
+  ----     ------            ----  ----            -------
+  Warning  FailedScheduling  14s   hami-scheduler  0/2 nodes are available: 2 Insufficient huawei.com/Ascend910B4-memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.
+"""
+
+# A sharing scheduler's filter refusing the nodes with its own reason word.
+SHARING_FILTER_REFUSED = """\
+NAME        READY   STATUS    RESTARTS   AGE
+npu-pod     0/1     Pending   0          2m
+  Warning  FilteringFailed  2m5s (x21 over 2m9s)  hami-scheduler  2 nodes ModeNotFit(npu-node-1, npu-node-2)
+"""
+
+# Counterexample: the nodes lacked host memory, not an accelerator.
+HOST_MEMORY_REFUSED = """\
+  Warning  FailedScheduling  22s   default-scheduler  0/3 nodes are available: 3 Insufficient memory.
+"""
+
 # Counterexample: a step asked for while the job was already ending.
 STEP_AFTER_END = """\
 srun: error: Unable to create step for job 88123: Job/step already completing or completed
@@ -209,3 +229,21 @@ def test_a_node_refusing_the_step_credential_is_the_clusters_setup() -> None:
 def test_an_aborted_launch_with_no_reason_is_no_credential_refusal() -> None:
     diagnosis = diagnose_text("slurm-88123.out", LAUNCH_ABORTED_ONLY)
     assert "env.slurm_task_launch_refused" not in _rules(diagnosis)
+
+
+def test_a_pod_whose_accelerator_request_fits_no_node_is_the_request() -> None:
+    for text, words in (
+        (ACCELERATOR_REQUEST_REFUSED, "Insufficient huawei.com/Ascend910B4-memory"),
+        (SHARING_FILTER_REFUSED, "ModeNotFit(npu-node-1"),
+    ):
+        diagnosis = diagnose_text("describe-pod.txt", text)
+        assert diagnosis.category == "config", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+        assert words in diagnosis.first_error.text
+        assert "cfg.accelerator_request_fits_no_node" in _rules(diagnosis)
+        assert "driver_env" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_pod_refused_for_host_memory_is_no_accelerator_request() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", HOST_MEMORY_REFUSED)
+    assert "cfg.accelerator_request_fits_no_node" not in _rules(diagnosis)
