@@ -26,6 +26,11 @@ META_COPY_ON_SECOND_NODE = """\
 [rank6]: NotImplementedError: Cannot copy out of meta tensor; no data!
 """
 
+# The same refusal quoted in a report's text without its exception class.
+META_COPY_QUOTED_ALONE = """\
+Cannot copy out of meta tensor; no data!
+"""
+
 # Spreading a model over four GPUs with a hand-written map that forgot the output head.
 DEVICE_MAP_GAP = """\
 Traceback (most recent call last):
@@ -74,3 +79,10 @@ def test_an_unreadable_shard_is_weight_load_not_a_tensorflow_setting() -> None:
 def test_an_op_without_a_meta_kernel_is_not_a_loading_failure() -> None:
     diagnosis = diagnose_text("log_0.log", META_KERNEL_MISSING)
     assert diagnosis.category != "weight_load"
+
+
+def test_a_meta_copy_quoted_without_its_class_is_still_read() -> None:
+    diagnosis = diagnose_text("report.txt", META_COPY_QUOTED_ALONE)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Cannot copy out of meta tensor" in diagnosis.first_error.text

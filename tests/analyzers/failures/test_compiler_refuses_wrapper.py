@@ -50,6 +50,16 @@ MIXED_TENSORS_RETYPED = """\
 runtimeerror: aten._foreach_norm.Scalar: got mixed torch.tensor and DTensor, need to convert all torch.tensor to DTensor before calling distributed operators.
 """
 
+# The message quoted on its own above the tail of the traceback it ended (no op, no class).
+MIXED_TENSORS_QUOTED_ALONE = """\
+got mixed torch.Tensor and DTensor, need to convert all torch.Tensor to DTensor before calling distributed operators!
+
+[rank3]:   File "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py", line 1762, in _call_impl
+[rank3]:     return forward_call(*args, **kwargs)
+[rank3]:   File "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/normalization.py", line 217, in forward
+[rank3]:     return F.layer_norm(
+"""
+
 
 def _rules(diagnosis) -> set[str]:
     return {e.rule for e in diagnosis.evidence if e.rule}
@@ -92,4 +102,12 @@ def test_the_mixed_tensor_refusal_retyped_in_lower_case_is_the_same_refusal() ->
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "got mixed torch.tensor and DTensor" in diagnosis.first_error.text
+    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+
+
+def test_the_mixed_tensor_refusal_quoted_alone_is_the_same_refusal() -> None:
+    diagnosis = diagnose_text("report.txt", MIXED_TENSORS_QUOTED_ALONE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("got mixed torch.Tensor and DTensor")
     assert "cfg.dtensor_without_mesh" in _rules(diagnosis)

@@ -82,6 +82,24 @@ IMPLICIT_COMMUNICATOR_REFUSED = """\
 """
 
 
+# torchcomms' window wrapper finding, at the first put of a step, that the handle the backend
+# returned at registration is empty; the rank then stops and its peers are left waiting.
+WINDOW_HANDLE_EMPTY = """\
+I0412 09:30:02.114201 88120 train.py:311] step 1 starting
+E0412 09:30:11.204417 88120 TorchCommWindowNCCLX.cpp:141] [TorchCommWindowNCCLX]: NCCLX window is null
+[rank0]:[E412 09:40:11.512003120 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=41, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600013 milliseconds before timing out.
+"""
+
+WINDOW_HANDLE_EMPTY_QUOTED = """\
+[TorchCommWindowNCCLX]: NCCLX window is null
+"""
+
+WINDOW_REGISTERED = """\
+I0412 09:30:01.998311 88120 TorchCommWindowNCCLX.cpp:96] [TorchCommWindowNCCLX]: registered window 0x7f31c8000000 (268435456 bytes) on rank 2
+I0412 09:30:02.114201 88120 train.py:311] step 1 starting
+"""
+
+
 def test_a_window_registered_before_the_communicator_exists_is_the_set_up_order() -> None:
     diagnosis = diagnose_text("rank2.log", WINDOW_BEFORE_COMMUNICATOR)
     assert diagnosis.category == "config"
@@ -102,3 +120,23 @@ def test_a_bare_invalid_argument_without_the_segment_stays_the_collective_layer(
     diagnosis = diagnose_text("rank2.log", head)
     assert diagnosis.category == "hccl"
     assert "cfg.nccl_window_register_refused" not in _rules(diagnosis)
+
+
+def test_a_window_whose_registration_returned_no_handle_is_a_setting() -> None:
+    diagnosis = diagnose_text("rank2.log", WINDOW_HANDLE_EMPTY)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "window is null" in diagnosis.first_error.text
+    assert "cfg.comm_window_handle_null" in _rules(diagnosis)
+    assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
+
+
+def test_the_empty_window_quoted_alone_is_still_read() -> None:
+    diagnosis = diagnose_text("report.txt", WINDOW_HANDLE_EMPTY_QUOTED)
+    assert diagnosis.category == "config"
+    assert "cfg.comm_window_handle_null" in _rules(diagnosis)
+
+
+def test_a_registered_window_is_no_failure() -> None:
+    diagnosis = diagnose_text("rank2.log", WINDOW_REGISTERED)
+    assert "cfg.comm_window_handle_null" not in _rules(diagnosis)
