@@ -50,6 +50,7 @@ class CheckpointHit:
     layer: int | None = None
     step: int | None = None  # a decode step a phase line closes
     peer: int | None = None  # the rank a wait line names
+    opens_decode: bool = False  # a phase line after which the decode loop's first step runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class CheckpointRule:
     examples: tuple[tuple[str, str], ...] = ()
     counterexamples: tuple[str, ...] = ()
     user: bool = False
+    opens_decode: bool = False
 
     def hit(self, message: str) -> CheckpointHit | None:
         found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
@@ -76,6 +78,7 @@ class CheckpointRule:
             _number(groups.get("layer")),
             _number(groups.get("step")),
             _number(groups.get("peer")),
+            self.opens_decode,
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -250,13 +253,16 @@ class SequenceQualifier:
 
     A layer line closes its layer (sub-modules after `layer 2 passed` are in layer 3) and a
     `decode step N passed` line closes its step (layers after it are in step N + 1); a
-    phase or success line without a step starts over. Each distinct text is classified
+    phase or success line without a step starts over. The layers after `prefill passed` run
+    in the decode loop's first step, numbered as the job numbers its steps (the lowest step
+    any rank closed, else 0): a rank that fails there is in decode step 0, not in prefill. Each distinct text is classified
     once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
     def __init__(self, texts: Sequence[str]) -> None:
         self._texts = texts
         self._hits: list[CheckpointHit | None] = []
+        self._first = 0
         self.labels: list[str] = []
         self._ids: dict[tuple[int | None, int, int], int] = {}
 
@@ -283,6 +289,8 @@ class SequenceQualifier:
             elif role in ("phase", "success"):
                 key, layer = (None, -1, text_id), 0
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
+                if hit.opens_decode:  # type: ignore[union-attr]
+                    step = self._first_step()
             else:
                 key = (None, -1, text_id)
             found = ids.get(key)
@@ -292,6 +300,12 @@ class SequenceQualifier:
     def _classify_new(self) -> None:
         while len(self._hits) < len(self._texts):
             self._hits.append(classify_text(self._texts[len(self._hits)]))
+        steps = [h.step for h in self._hits if h is not None and h.step is not None]
+        self._first = min(steps, default=0)
+
+    def _first_step(self) -> int:
+        """The number of the decode loop's first step: the lowest any rank closed, else 0."""
+        return self._first
 
     def _label(self, key: tuple[int | None, int, int]) -> int:
         step, layer, text_id = key
@@ -414,6 +428,7 @@ def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
         counted=bool(entry.get("counted", True)),
         examples=tuple((line, expected) for line, expected in entry.get("examples", ())),
         counterexamples=tuple(entry.get("counterexamples", ())),
+        opens_decode=bool(entry.get("opens_decode", False)),
     )
 
 

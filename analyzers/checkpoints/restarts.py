@@ -20,19 +20,28 @@ anew where the launcher reported a failed child between its last progress line a
 repeat: the agent reports a child only once the worker group has stopped, so what the rank
 prints after it is the next attempt's (a rank whose first checkpoint is `  norm passed`,
 printed again in every layer, is cut there too).
+
+A restarted group may also die before any rank prints a checkpoint again (the new attempt's
+ranks fail to connect to addresses the failed attempt left in the store), so no repeat marks
+it. The agent still reports each run of its group that failed, once: a second report by the
+same agent (the same pid in its glog header) means the group ran again, and whatever the
+ranks printed after the first report is the next attempt's.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import pairwise
 
-from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.core.types import EventKind, FileScan
+from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
+from analyzers.core.types import Event, EventKind, FileScan
 
 # torchrun's agent reporting a child that failed: the worker group ends there
 _CACHE = "restart_lines"  # FileScan.facts key: the lines, once read (every stage asks)
 _CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
+# the glog header of the agent's line: "E1205 02:26:15.106000 10157 torch/..."; group 1 the pid
+_AGENT_PID = re.compile(r"^\s*\[?[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s")
 
 
 def restart_lines(scan: FileScan) -> list[int]:
@@ -51,13 +60,39 @@ def _restarts(scan: FileScan) -> list[int]:
     if track is None or not len(track):
         return []
     errors = sorted(e.line for e in scan.events if e.kind == EventKind.ERROR)
-    if not errors or max(track.line) < errors[0]:
-        return []  # no progress line after an error: nothing started anew
-    reports = sorted(
-        e.line
+    if not errors:
+        return []
+    reported = [
+        e
         for e in scan.events
         if e.kind == EventKind.ERROR and _CHILD_FAILED.search(e.message or e.text)
-    )
+    ]
+    reports = sorted(e.line for e in reported)
+    found = _repeats(scan, track, errors, reports) if max(track.line) > errors[0] else []
+    return _group_reported_again(reported, found)
+
+
+def _group_reported_again(reported: list[Event], found: list[int]) -> list[int]:
+    """Cuts after an agent's report of a failed child that the same agent reports again later:
+    its group ran once more in between, whether or not the new run printed a checkpoint."""
+    by_agent: dict[str, list[int]] = {}
+    for event in reported:
+        pid = _AGENT_PID.match(event.text)
+        if pid is not None:
+            by_agent.setdefault(pid.group(1), []).append(event.line)
+    cuts = set(found)
+    for lines in by_agent.values():
+        lines.sort()
+        for first, again in pairwise(lines):
+            if not any(first < cut <= again for cut in cuts):
+                cuts.add(first + 1)
+    return sorted(cuts)
+
+
+def _repeats(
+    scan: FileScan, track: CheckpointTrack, errors: list[int], reports: list[int]
+) -> list[int]:
+    """Cuts where a rank that logged an error prints its own first checkpoint again."""
     first_text: dict[int, int] = {}
     looping: set[int] = set()
     seen: set[int] = set()  # ranks that printed progress in the current attempt

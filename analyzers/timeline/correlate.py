@@ -127,6 +127,10 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
         track = scan.facts.get("checkpoints")
         for rank in _track_ranks(track, info.rank):
             _rank_files(by_rank, rank, scan).present = True
+        # a launcher's copy of a child's start line stating its rank: that rank ran and wrote
+        # output, even when it printed no checkpoint and no error before it was stopped
+        for rank in (scan.facts.get("local_named_ranks") or {}).values():
+            _rank_files(by_rank, rank, scan).present = True
         for event in scan.events:
             rank = event.rank if event.rank is not None else info.rank
             if rank is None or _launcher_says(event, info):

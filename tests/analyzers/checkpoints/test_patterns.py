@@ -12,6 +12,7 @@ import pytest
 from analyzers.checkpoints.patterns import (
     KNOWLEDGE,
     CheckpointMatcher,
+    SequenceQualifier,
     is_killed_line,
     load_knowledge,
     qualified_names,
@@ -300,3 +301,67 @@ def test_knowledge_file_is_validated_on_load(tmp_path, broken, complaint):
     path.write_text(text.replace(old, new), encoding="utf-8")
     with pytest.raises(ValueError, match=complaint):
         load_knowledge(path)
+
+
+# A rank of an 8-rank decode job (plain prints, MoE only on odd layers) that ran prefill over
+# two layers and was stopped in the first decode step, before any rank closed a step.
+PREFILL_THEN_DECODE = [
+    "norm passed",
+    "attention passed",
+    "layer 0 passed",
+    "norm passed",
+    "attention passed",
+    "MoE passed",
+    "layer 1 passed",
+    "prefill passed",
+    "norm passed",
+    "attention passed",
+    "layer 0 passed",
+    "norm passed",
+]
+
+
+def _sequence_labels(texts: list[str], job_texts: tuple[str, ...] = ()) -> list[str]:
+    known = sorted(set(texts) | set(job_texts))
+    qualifier = SequenceQualifier(known)
+    return [qualifier.labels[i] for i in qualifier.qualify([known.index(t) for t in texts])]
+
+
+def test_layers_after_prefill_run_in_the_first_decode_step():
+    labels = _sequence_labels(PREFILL_THEN_DECODE)
+    assert labels[:8] == [
+        "layer 0 / norm passed",
+        "layer 0 / attention passed",
+        "layer 0 passed",
+        "layer 1 / norm passed",
+        "layer 1 / attention passed",
+        "layer 1 / MoE passed",
+        "layer 1 passed",
+        "prefill passed",
+    ]
+    assert labels[8:] == [
+        "decode step 0 / layer 0 / norm passed",
+        "decode step 0 / layer 0 / attention passed",
+        "decode step 0 / layer 0 passed",
+        "decode step 0 / layer 1 / norm passed",
+    ]
+
+
+def test_the_first_decode_step_is_numbered_as_the_job_numbers_its_steps():
+    """Another rank of the job closed `decode step 1 passed` and none closed a step 0: the
+    job counts its steps from 1."""
+    labels = _sequence_labels(PREFILL_THEN_DECODE, ("decode step 1 passed", "decode step 2 passed"))
+    assert labels[-1] == "decode step 1 / layer 1 / norm passed"
+
+
+def test_a_stage_before_the_layers_opens_no_decode_step():
+    """Counterexample: `load weights passed` is a phase of its own, not prefill."""
+    labels = _sequence_labels(
+        ["load weights passed", "norm passed", "layer 0 passed", "norm passed"]
+    )
+    assert labels == [
+        "load weights passed",
+        "layer 0 / norm passed",
+        "layer 0 passed",
+        "layer 1 / norm passed",
+    ]

@@ -88,3 +88,49 @@ def test_a_rank_whose_first_checkpoint_repeats_in_every_layer_is_cut_after_the_r
     ]
     scan = scan_text("sft_run/output.txt", _console(first, second))
     assert restart_lines(scan) == [len(first) + 1]
+
+
+CONNECT_REFUSED = (
+    "[default6]:[E1205 02:26:20.105779929 ProcessGroupGloo.cpp:67] Gloo connectFullMesh failed "
+    "with [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152] timed out "
+    "connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:41874$6"
+)
+
+
+def _decode_console(rank: int, steps: int) -> list[str]:
+    lines = [f"[default{rank}]:2026-12-05 02:26:10,{rank:03d} [rank{rank}] INFO prefill passed"]
+    for step in range(steps):
+        for part in ("  norm passed", "  attention passed", "  MoE passed", "layer 0 passed"):
+            lines.append(f"[default{rank}]:2026-12-05 02:26:11,{step:03d} [rank{rank}] INFO {part}")
+        lines.append(
+            f"[default{rank}]:2026-12-05 02:26:11,{step:03d} [rank{rank}] INFO "
+            f"decode step {step} passed"
+        )
+    return lines
+
+
+def test_a_restarted_group_that_died_before_any_checkpoint_is_cut_after_the_first_report() -> None:
+    """torchrun --max-restarts 1 --tee 3, the console kept: attempt 0 ends with a rank's
+    SIGSEGV and the agent's report; attempt 1's ranks fail to connect to the addresses left in
+    the store and print no checkpoint, then the same agent (pid 10157) reports again."""
+    segv = REPORT.replace("31016", "10157").replace(
+        "exitcode: 1) local_rank: 1", "exitcode: -11) local_rank: 4"
+    )
+    first = [*_decode_console(0, 3), *_decode_console(6, 3), segv]
+    second = [
+        "[default6]:2026-12-05 02:26:18,801 [rank6] INFO init process group: backend=gloo rank=6",
+        CONNECT_REFUSED,
+        f"[default6]:RuntimeError: {CONNECT_REFUSED.split('] ', 1)[1]}",
+        REPORT.replace("31016", "10157").replace("local_rank: 1", "local_rank: 0"),
+    ]
+    scan = scan_text("elastic-decode/console.log", _console(first, second))
+    assert restart_lines(scan) == [len(first) + 1]
+
+
+def test_reports_of_two_agents_in_one_console_are_no_restart() -> None:
+    """Two nodes' agents whose output was gathered into one file each report their own
+    group's failed child once: different pids, one run."""
+    first = [*_decode_console(0, 2), "[default0]:[rank0]: RuntimeError: boom"]
+    reports = [REPORT, REPORT.replace("31016", "31544").replace("local_rank: 1", "local_rank: 0")]
+    scan = scan_text("job/all_nodes.log", _console(first, reports))
+    assert restart_lines(scan) == []

@@ -527,3 +527,26 @@ def test_agent_summary_in_a_console_under_any_name_is_not_the_ranks_error(tmp_pa
     assert ranks[0].first_error is not None
     assert report.diagnosis.category == "hccl"
     assert report.diagnosis.culprit_ranks == [3]
+
+
+def test_a_rank_stopped_before_its_first_checkpoint_in_a_console_is_present(tmp_path: Path) -> None:
+    """torchrun --tee 3 with plain prints, only the console kept: rank 2 started (its copied
+    start line states its rank) but was stopped before its first checkpoint, so no checkpoint
+    is common to every rank; it is not a rank whose output is missing."""
+    lines = []
+    for rank in range(3):
+        lines.append(f"[default{rank}]:init process group: backend=gloo rank={rank} world_size=3")
+        lines.append(f"[default{rank}]:prefill start: 8 tokens")
+        if rank < 2:
+            lines += [f"[default{rank}]:  norm passed", f"[default{rank}]:  attention passed"]
+    lines.append(
+        "E1205 02:28:34.899000 14049 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        "failed (exitcode: -9) local_rank: 1 (pid: 14082) of binary: /usr/bin/python3"
+    )
+    job = tmp_path / "bisect-prefill"
+    job.mkdir()
+    (job / "console.log").write_text("\n".join(lines) + "\n")
+    correlation = correlate(_scan_tree(tmp_path), None)
+    assert correlation.missing_ranks == []
+    assert correlation.last_common is None
+    assert _by_rank(correlation)[2].last_checkpoint is None
