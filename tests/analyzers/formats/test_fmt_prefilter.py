@@ -170,6 +170,11 @@ PREFILTER = load_prefilter()
             EventKind.ERROR,
         ),
         ("2026-02-01 10:00:00,001 INFO checking for mismatch between collectives on 8 ranks", None),
+        # a weight loader's shape assertion quoted on its own line is the failure; the same
+        # statement as a traceback's indented source line is code
+        ("assert param_data.shape == loaded_weight.shape", EventKind.ERROR),
+        ("    assert param_data.shape == loaded_weight.shape", None),
+        ("assert hidden.shape == residual.shape", None),
     ],
 )
 def test_classify(line, expected):
@@ -296,3 +301,9 @@ def test_a_bare_undefined_symbol_line_is_an_error_candidate():
     assert block.index(bare.encode()) in hits
     assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(talk), PREFILTER) is None
+
+
+def test_a_quoted_loader_assertion_is_a_block_candidate():
+    block = b"loading shards 3/8\nassert param_data.shape == loaded_weight.shape\n"
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert sorted(hits) == [block.index(b"assert")]
