@@ -79,6 +79,10 @@ _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
 _CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
+# An `assert` statement that the scan still kept as an error (a line of its own, not a
+# traceback's indented source) is a report quoting the assertion that failed without the bare
+# `AssertionError` under it: it is read as the traceback reader reads that pair.
+_ASSERT_STATEMENT = re.compile(r"\s*(?P<statement>assert\s\S.*?)\s*$")
 # A CANN log header names the writer (`[ERROR] HCCL(1,python):`), not what failed.
 _WRITER = re.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
 # An exception line quoted into prose where it was pasted (a PR text, a chat) opens with the
@@ -284,7 +288,12 @@ def _mark_recovered(item: Classified, progress: dict[int | None, int]) -> None:
 
 def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified:
     message = event.message or event.text
-    matches = () if _CODE_LINE.match(message) else match_line(message, event.codes, knowledge)
+    if _CODE_LINE.match(message):
+        statement = _ASSERT_STATEMENT.fullmatch(message)
+        quoted = f"AssertionError ({statement['statement']})" if statement else None
+        matches = match_line(quoted, event.codes, knowledge) if quoted else ()
+    else:
+        matches = match_line(message, event.codes, knowledge)
     return Classified(event, order, matches, _tier(event, matches, message), rank=event.rank)
 
 

@@ -201,6 +201,18 @@ def test_quoted_source_line_of_a_traceback_is_not_an_error() -> None:
     assert item.tier == TIER_NOISE
 
 
+def test_an_assert_statement_kept_as_an_error_is_read_as_its_assertion_error() -> None:
+    # a report that quotes only the failed statement, without the bare AssertionError under it
+    item = classify_event(event("assert weight_param.shape == loaded_w.shape"), 0, KNOWLEDGE)
+    assert item.best is not None
+    assert (item.best.id, item.category) == ("wl.loader_shape_assertion", "weight_load")
+
+
+def test_an_assert_statement_of_no_known_check_stays_unmatched() -> None:
+    item = classify_event(event("assert hidden.shape == residual.shape"), 0, KNOWLEDGE)
+    assert item.matches == ()
+
+
 def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -> None:
     unknown = classify_event(event("ValueError: prompt must not be empty"), 0, KNOWLEDGE)
     noise = classify_event(

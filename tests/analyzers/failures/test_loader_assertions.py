@@ -33,6 +33,11 @@ Traceback (most recent call last):
 AssertionError
 """
 
+# the failed statement quoted on its own, as a report copies it out of the traceback
+QUOTED_STATEMENT = """\
+assert self.data.shape == loaded_weight.shape
+"""
+
 
 def test_a_loader_shape_assertion_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("ci/job.log", LOADER_CHECK)
@@ -44,4 +49,16 @@ def test_a_loader_shape_assertion_is_a_weight_load_failure() -> None:
 
 def test_a_shape_assertion_between_activations_is_not_a_loader_check() -> None:
     diagnosis = diagnose_text("ci/job.log", FORWARD_CHECK)
+    assert diagnosis.category != "weight_load", diagnosis.root_cause
+
+
+def test_a_loader_shape_assertion_quoted_alone_is_the_loader_failure() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", QUOTED_STATEMENT)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "loaded_weight.shape" in diagnosis.first_error.text
+
+
+def test_a_shape_assertion_between_activations_quoted_alone_is_no_loader_failure() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", "assert hidden.shape == residual.shape\n")
     assert diagnosis.category != "weight_load", diagnosis.root_cause

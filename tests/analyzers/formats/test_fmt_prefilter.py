@@ -170,6 +170,11 @@ PREFILTER = load_prefilter()
             EventKind.ERROR,
         ),
         ("2026-02-01 10:00:00,001 INFO checking for mismatch between collectives on 8 ranks", None),
+        # a weight loader's shape assertion quoted on its own line is the failure; the same
+        # statement as a traceback's indented source line is code
+        ("assert param_data.shape == loaded_weight.shape", EventKind.ERROR),
+        ("    assert param_data.shape == loaded_weight.shape", None),
+        ("assert hidden.shape == residual.shape", None),
     ],
 )
 def test_classify(line, expected):
@@ -317,3 +322,9 @@ def test_nccl_warnings_without_an_error_word_are_error_candidates():
     assert classify(parse_line(mismatch), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(completion), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(chatter), PREFILTER) is None
+
+
+def test_a_quoted_loader_assertion_is_a_block_candidate():
+    block = b"loading shards 3/8\nassert param_data.shape == loaded_weight.shape\n"
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert sorted(hits) == [block.index(b"assert")]
