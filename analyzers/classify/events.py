@@ -197,10 +197,10 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
         return set()
     track = track_of(scan)
     finished = set()
-    if track is not None:
-        for index in range(len(track)):
-            if is_success(track.texts[track.text[index]]):
-                rank = track.rank[index]
+    success = {i for i, text in enumerate(track.texts) if is_success(text)} if track else set()
+    if track is not None and success:  # the per-line walk only when a success line exists
+        for text_id, rank in zip(track.text, track.rank, strict=True):
+            if text_id in success:
                 finished.add(rank if rank != NO_RANK else scan.info.rank)
     return {rank for rank in failed if isinstance(rank, int) and rank not in finished}
 
