@@ -14,7 +14,8 @@ is cut here, token by token from the start. The rule:
   CANN's `2025-05-16-20:08:19.072.297`, vLLM's `11-29 07:25:43`, a time of day, glog's
   `I1201 10:00:00.123456  1234 file.cc:12]`, syslog's `Nov 29 07:25:43`), a bracketed or
   parenthesised tag without nesting (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`), a
-  bare rank tag glued to its number (`r3`, `rank3`), a
+  bare rank tag glued to its number (`r3`, `rank3`) or spelt apart with a separator after it
+  (`rank 3 - `), a
   `key=value` field (`rank=0`) and a level word (`INFO`, `error`). None of them can begin a
   checkpoint, and the matcher still requires the whole rest to be one;
 - **labels** are one word before `: `, ` | `, ` - `, ` >> ` or a level word: a logger name
@@ -63,7 +64,12 @@ _STAMP = (
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"  # syslog
 )
 _TAG = r"\[[^\[\]\n]{1,80}+\]|\([^()\n]{1,80}+\)"
-_RANK = r"(?:[Rr]ank|RANK|[Rr])\d{1,5}+(?=[ \t])"  # a bare rank tag: `r3`, `rank3`
+# a bare rank tag: `r3`, `rank3`; spelt apart (`rank 3`) only as a field of its own, with a
+# separator after it (`%(asctime)s - infer - rank 3 - INFO - ...`)
+_RANK = (
+    r"(?:[Rr]ank|RANK|[Rr])\d{1,5}+(?=[ \t])"
+    r"|(?:[Rr]ank|RANK)[ \t]\d{1,5}+(?=[ \t]*+(?:[:|]|-(?=\s)))"
+)
 _FIELD = r"[A-Za-z_][\w.]{0,31}+=[^\s\[\]()=\"']{1,40}+(?=\s)"  # `rank=0`, `pid=1234`
 _LEVEL = (
     r"(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE"

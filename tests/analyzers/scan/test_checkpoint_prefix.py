@@ -227,6 +227,9 @@ LABELLED = "[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed"
         ("(rank 3) WARNING: prefill passed", "prefill passed"),
         ("WARNING 2026-11-29T07:25:43.583Z rank3 layer 2 passed", "layer 2 passed"),
         ("rank 3 layer 2 passed", "rank 3 layer 2 passed"),
+        ("2026-12-05 02:58:17,966 - rank 3 - INFO -   norm passed", "  norm passed"),
+        ("2026-12-05 02:58:17,966 | Rank 12 | INFO | layer 2 passed", "layer 2 passed"),
+        ("rank 3 passed the barrier", "rank 3 passed the barrier"),
         ("rerun3 layer 2 passed", "rerun3 layer 2 passed"),
         ("  attention passed", "  attention passed"),
         ("skipping layer 3 because it passed before", "skipping layer 3 because it passed before"),
@@ -242,6 +245,19 @@ def test_a_label_is_cut_once_it_led_enough_lines():
     seen = [learner.strip(LABELLED) for _ in range(MIN_REPEATS)]
     assert seen[: MIN_REPEATS - 1] == ["toy_decoder:  norm passed"] * (MIN_REPEATS - 1)
     assert seen[-1] == " norm passed"
+
+
+def test_a_spelt_apart_rank_field_after_a_logger_name_is_cut():
+    # logging.Formatter("%(asctime)s - infer - rank 3 - %(levelname)s - %(message)s"), with a
+    # record of two lines (a stats line under the checkpoint) between the checkpoints
+    lines = [
+        "2026-12-05 02:58:17,964 - infer - rank 3 - INFO - init process group: backend=gloo",
+        "2026-12-05 02:58:17,966 - infer - rank 3 - INFO - prefill start",
+        "2026-12-05 02:58:17,966 - infer - rank 3 - INFO -   norm passed",
+        "    out: mean=0.0000 std=1.0020 shape=(8, 32)",
+    ]
+    block = "\n".join(lines).encode()
+    assert CheckpointPrefix().strip(lines[2], block) == "  norm passed"
 
 
 def test_the_block_around_a_line_counts_for_its_label():
