@@ -30,7 +30,7 @@ from analyzers.formats import (
 )
 from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
-from analyzers.formats.worker_tags import bracket_tag, rank_of
+from analyzers.formats.worker_tags import bracket_tag, pid_tag, rank_of
 from analyzers.formats.wrappers import strip_wrappers
 
 HEADERS: tuple[Header, ...] = (
@@ -124,6 +124,9 @@ def _apply(line: ParsedLine, head: Header, found: re.Match[str]) -> None:
         line.time = parse_time(_glog_ts(source, fields["ts"], fields.get("level")))
     if fields.get("pid") and int(fields["pid"]) > 0:
         line.pid = int(fields["pid"])
+    if fields.get("process_pid") and int(fields["process_pid"]) > 0:
+        line.pid = int(fields["process_pid"])
+        line.tags["worker"] = pid_tag(line.pid)
     rank = fields.get("rank")
     if rank is not None and int(rank) >= 0:
         line.rank = int(rank)

@@ -60,6 +60,9 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
 12-04 10:11:12 [lmms_eval/models/llava.py:407] ERROR Error ... in generating
                                           (lmms-eval's loguru format: month-day time with no
                                            year, the source file and line in brackets, level)
+2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed
+                                          (processes sharing one file, tagged only by their
+                                           pid: the pid is the line's worker tag)
 """
 
 from __future__ import annotations
@@ -82,6 +85,17 @@ _RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
 _NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
 
 HEADERS = (
+    # processes sharing one log file, told apart by logging's `%(process)d` alone:
+    # "2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed" (the rank, if any, is
+    # what the process states on its own lines: `formats.worker_tags`)
+    header(
+        NAME,
+        r"\[?(?P<ts>"
+        + _ZONED_DATE
+        + r")\]?\s+\[?pid[=:](?P<process_pid>\d+)\]?\s+\[?"
+        + _LEVEL
+        + r"\]?(?:\s+[\w.]+(?::\s|\s+-\s)|:\s|\s+-\s|\s+|$)",
+    ),
     header(
         VLLM,
         _LEVEL + r" (?P<ts>\d\d-\d\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) "

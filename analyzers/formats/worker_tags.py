@@ -38,6 +38,13 @@ from analyzers.formats.outer_prefix import OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
+PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/pylogging.py)
+# a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
+_PID_FIELD_LINE = re.compile(
+    rb"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?(?:[+-]\d\d:?\d\d|Z)?\]?"
+    rb"[ \t]+\[?pid[=:](\d{1,9})\]?[ \t]([^\n]*)",
+    re.MULTILINE,
+)
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
 _BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
@@ -154,6 +161,11 @@ def process_tag(name: str, rank: str | None = None, pid: str | None = None) -> s
     return None
 
 
+def pid_tag(pid: int) -> str:
+    """The worker tag of a process that a shared log file tells apart only by its pid."""
+    return f"{PID_FRAMEWORK}:pid={pid}"
+
+
 def bracket_tag(indices: str) -> str:
     """The worker tag of SGLang's ` DP1 TP3` indices inside its time bracket."""
     return f"{BRACKET_FRAMEWORK}:{'_'.join(indices.split())}"
@@ -235,6 +247,8 @@ class TagHints:
 
     def _read_stated(self, block: bytes, rules: Rules) -> None:
         """The first rank each tagged process states on its own lines (see module doc)."""
+        if b"pid=" in block and b"rank" in block:
+            self._read_stated_by_pid(block)
         if rules.stating is None or b" pid=" not in block or b"rank" not in block:
             return
         done: set[str] = set()
@@ -250,6 +264,23 @@ class TagHints:
                 done.add(tag)
                 rank = small_int(next(g for g in said.groups() if g is not None))
                 self.stated.setdefault(tag, set()).add(rank)
+            if len(self.stated) >= MAX_TAGS:
+                return
+
+    def _read_stated_by_pid(self, block: bytes) -> None:
+        """The same for processes a shared file tells apart only by logging's `pid=N` field
+        (`2026-12-05 02:58:23,880 pid=17352 INFO infer: init ... rank=3 world_size=4`)."""
+        done: set[str] = set()
+        for found in _PID_FIELD_LINE.finditer(block):
+            tag = pid_tag(small_int(found.group(1).decode()))
+            if tag in done:
+                continue
+            said = _STATES_RANK.search(found.group(2))
+            if said:
+                done.add(tag)
+                rank = small_int(next(g for g in said.groups() if g is not None))
+                self.stated.setdefault(tag, set()).add(rank)
+                self.tags.add(tag)
             if len(self.stated) >= MAX_TAGS:
                 return
 

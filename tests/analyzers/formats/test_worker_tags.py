@@ -41,3 +41,22 @@ def test_a_size_pattern_must_start_with_a_literal(monkeypatch, tmp_path):
             worker_tags.load_rules()
     finally:
         worker_tags.load_rules.cache_clear()
+
+
+def test_a_process_tagged_by_its_pid_field_states_its_rank() -> None:
+    hints = TagHints()
+    block = (
+        b"2026-12-05 02:58:23,880 pid=17352 INFO infer: init process group: backend=gloo "
+        b"rank=3 world_size=4\n"
+        b"2026-12-05 02:58:23,882 pid=17351 INFO infer: prefill start\n"
+        b"2026-12-05 02:58:23,885 pid=17350 INFO infer: init process group: backend=gloo "
+        b"rank=1 world_size=4\n"
+        b"2026-12-05 02:58:23,886 pid=17350 INFO infer: rank=2 is my peer\n"
+        # a pid named inside a message is no process's tag
+        b"2026-12-05 02:58:23,890 INFO launcher: spawned pid=17353 rank=2\n"
+    )
+    hints.read(block, block.lower())
+    assert hints.stated == {
+        "process:pid=17352": {3},
+        "process:pid=17350": {1},
+    }
