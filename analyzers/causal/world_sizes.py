@@ -7,14 +7,25 @@ the others wait for it, and every line is a wait. The sizes the ranks state say 
 started wrong: the few whose size differs from the one most ranks give. Only files that
 belong to one rank count (a shared stdout mixes ranks), at least three ranks must state a
 size, and the odd ones must be fewer than half of them.
+
+A rank given a larger size often fails inside `init_process_group` before its start line is
+printed, so it states no size at all. Its wait still says it: gloo's set-up waits for each
+peer's address under a key ending in that peer's rank, and a key of a rank at or past the
+world size the other ranks state (or the environment dump counts) names a peer that does not
+exist. The few ranks waiting on such keys were started with a larger world size.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from analyzers.classify.events import Classified
 from analyzers.core.types import FileScan
+
+# gloo's address key for one rank of a group: <group prefix>//cpu//<n>/<rank>
+_PEER_KEY = re.compile(r"\bkeys: .*?//cpu//\d+/(?P<rank>\d+)\b")
 
 
 def _rank(scan: FileScan) -> int | None:
@@ -24,15 +35,57 @@ def _rank(scan: FileScan) -> int | None:
     return rank if isinstance(rank, int) else None
 
 
-def odd_world_sizes(scans: Sequence[FileScan]) -> tuple[tuple[int, ...], int, int] | None:
-    """(the odd ranks, the size most ranks state, the odd ranks' size), or None when the
-    ranks agree, too few state a size, or no size has a clear majority."""
+def _stated(scans: Sequence[FileScan]) -> dict[int, int]:
+    """Each rank's world size, from the files of that rank that state exactly one."""
     sizes: dict[int, set[int]] = {}
     for scan in scans:
         rank, size = _rank(scan), scan.facts.get("world_size")
         if rank is not None and isinstance(size, int) and size > 0:
             sizes.setdefault(rank, set()).add(size)
-    stated = {rank: next(iter(s)) for rank, s in sizes.items() if len(s) == 1}
+    return {rank: next(iter(s)) for rank, s in sizes.items() if len(s) == 1}
+
+
+def _job_world(scans: Sequence[FileScan]) -> int | None:
+    """The world size the job was started with: the one every rank that states a size gives
+    (at least two), else the one the environment dumps agree on."""
+    stated = _stated(scans)
+    sizes = set(stated.values())
+    if len(sizes) == 1 and len(stated) > 1:
+        return sizes.pop()
+    counts = {
+        str((scan.facts.get("env") or {}).get("WORLD_SIZE") or "").strip() for scan in scans
+    } - {""}
+    if len(counts) == 1 and (only := counts.pop()).isdigit():
+        return int(only)
+    return None
+
+
+def waits_past_world(
+    items: Iterable[Classified], scans: Sequence[FileScan]
+) -> tuple[tuple[int, ...], int] | None:
+    """(the ranks that waited for a peer's key at or past the job's world size, that size),
+    when they are fewer than half the world: those ranks were started with a larger one."""
+    world = _job_world(scans)
+    if world is None:
+        return None
+    odd = {
+        item.rank
+        for item in items
+        if item.rank is not None
+        and any(
+            int(m["rank"]) >= world
+            for m in _PEER_KEY.finditer(item.event.message or item.event.text)
+        )
+    }
+    if not odd or len(odd) * 2 >= world:
+        return None
+    return tuple(sorted(odd)), world
+
+
+def odd_world_sizes(scans: Sequence[FileScan]) -> tuple[tuple[int, ...], int, int] | None:
+    """(the odd ranks, the size most ranks state, the odd ranks' size), or None when the
+    ranks agree, too few state a size, or no size has a clear majority."""
+    stated = _stated(scans)
     if len(stated) < 3:
         return None
     counts = Counter(stated.values()).most_common()

@@ -18,7 +18,7 @@ from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
 from analyzers.causal.waited_on import divergence_said
-from analyzers.causal.world_sizes import odd_world_sizes
+from analyzers.causal.world_sizes import odd_world_sizes, waits_past_world
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
@@ -219,6 +219,7 @@ def correct(
         _weight_load,
         _empty_data_split,
         _world_size_disagrees,
+        _waits_past_world,
         _diverged_wait,
         _silent_deaths,
         _world_too_large,
@@ -328,6 +329,22 @@ def _world_size_disagrees(
     odd, size, theirs = found
     reason = say("verdict.world_size_differs", ranks=ranks_said(odd), size=size, theirs=theirs)
     return Verdict("multirank.world_size_differs", "config", "framework", 0.6, odd, reason)
+
+
+def _waits_past_world(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A few ranks waiting in the store for the address of a rank the job does not have
+    (labelling guide, "Ranks started with different world sizes"): they were given a larger
+    world size, often failing before their own start line could state it."""
+    if chain.first is None or category != "hccl":
+        return None
+    found = waits_past_world([*chain.top, *chain.waited_behind, *chain.cascades], scans)
+    if found is None:
+        return None
+    odd, world = found
+    reason = say("verdict.waits_past_world", ranks=ranks_said(odd), size=world)
+    return Verdict("multirank.waits_past_world", "config", "framework", 0.6, odd, reason)
 
 
 def _world_too_large(

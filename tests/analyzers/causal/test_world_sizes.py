@@ -54,3 +54,40 @@ def test_same_world_size_keeps_the_wait_reading(tmp_path: Path) -> None:
 
 def test_no_majority_or_too_few_ranks_decide_nothing() -> None:
     assert odd_world_sizes([]) is None
+
+
+def _silent_larger_world(odd_size: int) -> list[RankLog]:
+    """Rank 2 of four started with another world size fails inside `init_process_group`, before
+    its start line: only its store wait for the last peer's address says which size it had."""
+    logs = _logs(4)
+    logs[3].lines = logs[3].lines[:2]
+    logs[3].at(10500).log("ERROR", f"model run failed: RuntimeError: {RECV_TIMEOUT}")
+    logs[3].raw(f"[rank3]: RuntimeError: {RECV_TIMEOUT}")
+    logs[2].lines = []
+    logs[2].raw(
+        "[W1205 02:59:36.757438058 socket.cpp:469] [c10d] waitForInput: poll for socket "
+        "SocketImpl(fd=4, addr=[::ffff:127.0.0.1]:36504, remote=[::ffff:127.0.0.1]:58257) "
+        "returned 0, likely a timeout"
+    )
+    logs[2].raw("Traceback (most recent call last):")
+    logs[2].raw('  File "/work/infer/toy.py", line 44, in <module>')
+    logs[2].raw(
+        '    dist.init_process_group("gloo", rank=rank, world_size=world, '
+        "timeout=timedelta(seconds=10))"
+    )
+    logs[2].raw(
+        "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: "
+        f"/default_pg/0//cpu//0/{odd_size - 1}"
+    )
+    return logs
+
+
+def test_wait_for_a_rank_past_the_world_blames_the_waiter(tmp_path: Path) -> None:
+    diagnosis = analyze_job(tmp_path, _silent_larger_world(5)).to_dict()["diagnosis"]
+    assert diagnosis["category"] == "config"
+    assert diagnosis["culprit_ranks"] == [2]
+
+
+def test_wait_for_a_rank_inside_the_world_keeps_the_store_reading(tmp_path: Path) -> None:
+    diagnosis = analyze_job(tmp_path, _silent_larger_world(4)).to_dict()["diagnosis"]
+    assert diagnosis["category"] == "hccl"
