@@ -3,8 +3,8 @@
 The first error's own words count twice; the other error lines of its block, the innermost
 traceback frame above it (and, when that frame is the job's own code a library called back, the
 library's frame that called it), the statement printed under that frame and the codes they print
-count once (`analyzers.classify.hints` holds the vote and `knowledge/fallback.yaml` the hints). The label is used only when neither the line
-nor its block carries one from a signature. A block line that another rank wrote (ranks sharing
+count once (`analyzers.classify.hints` holds the vote and `knowledge/fallback.yaml` the hints).
+The label is used only when neither the line nor its block carries one from a signature. A block line that another rank wrote (ranks sharing
 one stdout print their own failures next to each other) says nothing about this error and
 does not vote.
 """

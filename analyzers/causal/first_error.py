@@ -389,7 +389,8 @@ def record_times(
         if item.event.timestamp is not None or header is None:
             continue
         if copies[(item.rank, _words_of(item))] - {item.order}:
-            continue  # the rank printed the same exception elsewhere too: its copies keep their order
+            # the rank printed the same exception elsewhere too: its copies keep their order
+            continue
         above = timed.get((item.order, header - 1))
         if above is not None and (above[1] is None or above[1] == item.rank):
             found[(item.order, item.event.line)] = above[0]

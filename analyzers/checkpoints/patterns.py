@@ -255,14 +255,14 @@ class SequenceQualifier:
     `decode step N passed` line closes its step (layers after it are in step N + 1); a
     phase or success line without a step starts over. The layers after `prefill passed` run
     in the decode loop's first step, numbered as the job numbers its steps (the lowest step
-    any rank closed, else 0): a rank that fails there is in decode step 0, not in prefill. Each distinct text is classified
-    once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
+    any rank closed, else 0): a rank that fails there is in decode step 0, not in prefill.
+    Each distinct text is classified once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
     def __init__(self, texts: Sequence[str]) -> None:
         self._texts = texts
         self._hits: list[CheckpointHit | None] = []
-        self._first = 0
+        self._first: int | None = None  # the lowest step a text closes, once one is seen
         self.labels: list[str] = []
         self._ids: dict[tuple[int | None, int, int], int] = {}
 
@@ -290,7 +290,7 @@ class SequenceQualifier:
                 key, layer = (None, -1, text_id), 0
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
                 if hit.opens_decode:  # type: ignore[union-attr]
-                    step = self._first_step()
+                    step = self._first if self._first is not None else 0
             else:
                 key = (None, -1, text_id)
             found = ids.get(key)
@@ -299,13 +299,10 @@ class SequenceQualifier:
 
     def _classify_new(self) -> None:
         while len(self._hits) < len(self._texts):
-            self._hits.append(classify_text(self._texts[len(self._hits)]))
-        steps = [h.step for h in self._hits if h is not None and h.step is not None]
-        self._first = min(steps, default=0)
-
-    def _first_step(self) -> int:
-        """The number of the decode loop's first step: the lowest any rank closed, else 0."""
-        return self._first
+            hit = classify_text(self._texts[len(self._hits)])
+            self._hits.append(hit)
+            if hit is not None and hit.step is not None:
+                self._first = hit.step if self._first is None else min(self._first, hit.step)
 
     def _label(self, key: tuple[int | None, int, int]) -> int:
         step, layer, text_id = key

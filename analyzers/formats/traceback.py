@@ -25,8 +25,8 @@ no failure. A native check that throws the runtime's message with the source pla
 failed call appended on a line of its own (SGLang's kernel library: `RuntimeError: invalid
 argument` over `/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:350`) prints that place
 unindented; a bare `path.cuh:N` line right under the exception is joined to its message too,
-since the place is what says whose call failed. A line that ends in the CANN error manager's `[FUNC:..][FILE:..][LINE:..]` tag
-is not part of it even when indented (a pasted excerpt can put a device block line right under
+since the place is what says whose call failed. A line that ends in the CANN error manager's
+`[FUNC:..][FILE:..][LINE:..]` tag is not part of it even when indented (a pasted excerpt can put a device block line right under
 a torch_npu `RuntimeError`), so it stays its own line and is read, and cited, for what it says.
 
 A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
