@@ -246,8 +246,9 @@ def render(score: Score, verbose: bool = False) -> str:
     lines = []
     for o in score.outcomes:
         marks = ("ok " if o.category_ok else "BAD") + (" ok " if o.first_error_ok else " BAD")
-        line = f"{o.name:32} {marks}  {o.category:15} (want {o.expected})"
+        line = f"{o.name:32} {marks}  {o.category:15} {o.confidence:.2f} (want {o.expected})"
         if verbose or not (o.category_ok and o.first_error_ok):
+            line += f"\n{'':37}alternatives: {', '.join(o.alternatives) or 'none'}"
             line += f"\n{'':37}first error: {o.first_error!r}"
         lines.append(line)
     lines.append(

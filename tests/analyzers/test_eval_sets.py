@@ -4,6 +4,7 @@ line and reliability table count every case once."""
 from __future__ import annotations
 
 import tarfile
+from dataclasses import replace
 
 import pytest
 
@@ -15,6 +16,7 @@ from analyzers.eval import (
     as_bundle,
     main,
     pooled,
+    render,
     render_sets,
 )
 
@@ -52,6 +54,16 @@ def test_the_summary_shows_every_set_and_the_pool() -> None:
     assert rows["batch-e"] == ["2", "50%", "50%"]
     assert rows["pooled"] == ["3", "67%", "67%"]
     assert "at ≥0.8: 67% right (target ≥95%)" in summary
+
+
+def test_a_verbose_row_shows_the_confidence_and_the_other_labels() -> None:
+    sure = outcome("h01", True, confidence=0.97)
+    unsure = replace(sure, name="h02", confidence=0.61, alternatives=("hang", "stream_sync"))
+    shown = render(Score((sure, unsure)), verbose=True).splitlines()
+    assert shown[0].split()[-3:] == ["0.97", "(want", "hccl)"]
+    assert shown[1].strip() == "alternatives: none"
+    assert shown[3].split()[-3:] == ["0.61", "(want", "hccl)"]
+    assert shown[4].strip() == "alternatives: hang, stream_sync"
 
 
 def test_several_corpus_options_score_each_directory(tmp_path, capsys) -> None:
