@@ -4,8 +4,9 @@ record of the core that failed.
 docs/labelling.md#wrappers: the headline (`EZ9903: ... rtXxx failed, runtime error code:
 507035`) says a call failed and with what code; the device's core record in its TraceBack says
 what failed, so that record is the first error. So is a runtime call reported with the code it
-returned (`... failed, runtime result = 207000`), whatever that code alone would say. With no
-such record the headline stays first.
+returned (`... failed, runtime result = 207000`), whatever that code alone would say, and an
+aclnn launch that returned 507018 over the AI CPU's record of its exception. With no such
+record the headline stays first.
 
 The fixtures follow torch_npu's PTA block on an A2 serving node; pids, times, addresses and
 the op are made up.
@@ -80,3 +81,43 @@ def test_the_call_alone_is_read_by_its_code() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert "Get Allocation Granularity failed" in diagnosis.first_error.text
+
+
+# The same headline over the device's record of an AI CPU kernel that raised: an aclnn launch
+# reported with the code it returned (507018), then, in its TraceBack, the device's account of
+# the AI CPU task and the runtime's restatement. The record says what failed; the label is the
+# device's (an AI CPU exception reads like an AI Core one), the launch's own reading beside it.
+AICPU_HEAD = (
+    "[E711 04:05:06.123456789 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/"
+    "compiler_depend.ts:176 NPU function error: call aclnnGatherV3 failed, error code is 507018\n"
+    "[ERROR] 2026-07-11-04:05:06 (PID:3120, Device:1, RankID:-1) ERR00100 PTA call acl api failed\n"
+    "[Error]: The aicpu execution is abnormal. \n"
+    "        Rectify the fault based on the error information in the ascend log.\n"
+    "[PID: 3120] 2026-07-11-04:05:06.101.202 AclNN_Runtime_Error(EZ9903): "
+    "aclrtLaunchKernelWithHostArgs failed, return: 507018\n"
+    "        Solution: In this scenario, collect the plog when the fault occurs and locate the "
+    "fault based on the plog.\n"
+    "        TraceBack (most recent call last):\n"
+)
+
+AICPU_RECORD = (
+    "        The error from device(chipId:1, dieId:0), serial number is 12, an exception occurred "
+    "during AICPU execution, stream_id:4, task_id:27, errcode:21008, msg:inner error."
+    "[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc][LINE:1576]\n"
+    "        Kernel task happen error, retCode=0x2a, [aicpu exception]."
+    "[FUNC:PreCheckTaskErr][FILE:davinci_kernel_task.cc][LINE:1493]\n"
+)
+
+
+def test_an_aicpu_record_under_a_launch_headline_is_the_first_error() -> None:
+    diagnosis = diagnose_text("bench/kernels.log", AICPU_HEAD + AICPU_RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "an exception occurred during AICPU execution" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_launch_headline_with_no_aicpu_record_stays_the_first_error() -> None:
+    diagnosis = diagnose_text("bench/kernels.log", AICPU_HEAD)
+    assert diagnosis.first_error is not None
+    assert "aclrtLaunchKernelWithHostArgs failed, return: 507018" in diagnosis.first_error.text
