@@ -138,8 +138,30 @@ E39007: [PID: 7310] 2026-11-02-14:05:38.902.117 Starting a subprocess on the dev
         open device 2 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:140]
 """
 
+# A C harness again, but the recent message is the error manager's record that the device's
+# task daemon did not initialise: that names the reason, so it outranks the daemon's refusal
+# restated in its TraceBack; a device that stopped answering stays beside it.
+TASK_DAEMON_NOT_INITIALISED = """\
+[ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-31/kernels/gather/main.cpp:45)
+[ERROR] RecentErrMsg: [PID: 61207] 2026-11-03-09:12:40.551.208 Inner_Error_TSDaemon_Process_Abnormal(E39005): The TSDaemon process initialization is abnormal.
+        Possible Cause: The internal processing of the TSDaemon process is abnormal.
+        Solution: Obtain the device log and contact technical support.
+        TraceBack (most recent call last):
+        TsdOpen failed. devId=4, tdt error=1[FUNC:PrintfTsdError][FILE:runtime.cc][LINE:2600]
+        Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3500]
+        rtSetDevice execution failed, reason=device retain error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:60]
+        open device 4 failed, runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:140]
+"""
+
 CASES = [
     # (name, text, label, first error says, an alternative the report must keep or None)
+    (
+        "task daemon not initialised over its refusal",
+        TASK_DAEMON_NOT_INITIALISED,
+        "driver_env",
+        "The TSDaemon process initialization is abnormal",
+        "device_fault",
+    ),
     ("task daemon refused", DAEMON_REFUSED, "driver_env", "TsdOpen failed", None),
     (
         "device unreachable over the daemon's refusal",
