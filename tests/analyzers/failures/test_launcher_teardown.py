@@ -1,0 +1,87 @@
+"""A serving launcher that takes its own server down after a failure.
+
+SGLang's launcher kills its process tree when a child signals that it failed (`Received
+sigquit from a child process`) or when its start-up warm-up request fails (`Initialization
+failed. warmup error`); the shell then prints a bare `Killed`. That kill is the server's own
+teardown after an error already printed above it, not a process killed from outside for its
+memory, so it offers neither `device_fault` nor `oom` beside the error that decided.
+docs/labelling.md#a-serving-launcher-that-takes-its-own-server-down
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# A scheduler's forward step is refused by an aclnn parameter check; the child signals the
+# launcher, which kills the tree.
+SCHEDULER_ERROR_THEN_TEARDOWN = """\
+[2026-03-14 08:21:05 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/serve/srt/managers/scheduler.py", line 2811, in run_scheduler_process
+    scheduler.event_loop_normal()
+  File "/opt/serve/srt/layers/rotary.py", line 204, in forward_npu
+    out = torch_npu.npu_rotary_mul(q, cos, sin)
+RuntimeError: rotary_mul_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:42 NPU function error: call aclnnRotaryPositionEmbedding failed, error code is 161002
+[ERROR] 2026-03-14-08:21:05 (PID:7310, Device:1, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 7310] 2026-03-14-08:21:05.118.402 AclNN_Parameter_Error(EZ1001): The dim of cos should be equal to 4.
+
+[2026-03-14 08:21:06] Received sigquit from a child process. It usually means the child failed.
+Killed
+"""
+
+# The warm-up request comes back with the device error inside its JSON answer.
+WARMUP_ERROR_THEN_KILLED = """\
+[2026-05-02 17:03:40] INFO:     127.0.0.1:51210 - "POST /generate HTTP/1.1" 500 Internal Server Error
+[2026-05-02 17:03:40] Initialization failed. warmup error: Traceback (most recent call last):
+  File "/opt/serve/srt/entrypoints/http_server.py", line 1402, in _execute_server_warmup
+    assert res.status_code == 200, f"{res.text}"
+           ^^^^^^^^^^^^^^^^^^^^^^
+AssertionError: {"object":"error","message":"Internal server error: index_select_out_op_api:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:61 NPU function error: call aclnnIndexSelect failed, error code is 161002\\n[ERROR] 2026-05-02-17:03:40 (PID:912, Device:0, RankID:-1) ERR00100 PTA call acl api failed.\\n[PID: 912] 2026-05-02-17:03:40.551.027 AclNN_Parameter_Error(EZ1001): The index tensor dtype must be int32 or int64.\\n","type":"InternalServerError","param":null,"code":500}
+
+Killed
+"""
+
+# Only the launcher's line reached the log: the child's own error is not there.
+TEARDOWN_ALONE = """\
+[2026-03-14 08:20:51 TP0] Prefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0
+[2026-03-14 08:21:06] Received sigquit from a child process. It usually means the child failed.
+Killed
+"""
+
+# Counterexample: the kill comes first; the launcher's line after it does not explain it.
+KILLED_BEFORE_TEARDOWN = """\
+[2026-03-14 08:20:51 TP0] Prefill batch. #new-seq: 1, #new-token: 512, #cached-token: 0, token usage: 0.02, #running-req: 0, #queue-req: 0
+Killed
+[2026-03-14 08:21:06] Received sigquit from a child process. It usually means the child failed.
+"""
+
+
+def test_the_kill_after_a_childs_failure_adds_no_outside_kill() -> None:
+    diagnosis = diagnose_text("serve/server.log", SCHEDULER_ERROR_THEN_TEARDOWN)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "The dim of cos should be equal to 4" in diagnosis.first_error.text
+    labels = {alt.category for alt in diagnosis.alternatives}
+    assert not labels & {"device_fault", "oom"}
+
+
+def test_the_kill_after_a_failed_warmup_adds_no_outside_kill() -> None:
+    diagnosis = diagnose_text("serve/server.log", WARMUP_ERROR_THEN_KILLED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "The index tensor dtype must be int32 or int64" in diagnosis.first_error.text
+    labels = {alt.category for alt in diagnosis.alternatives}
+    assert not labels & {"device_fault", "oom"}
+
+
+def test_the_teardown_alone_is_not_read_as_a_kill_from_outside() -> None:
+    diagnosis = diagnose_text("serve/server.log", TEARDOWN_ALONE)
+    assert diagnosis.category != "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Received sigquit from a child process" in diagnosis.first_error.text
+
+
+def test_a_kill_before_the_launchers_line_stays_a_kill() -> None:
+    diagnosis = diagnose_text("serve/server.log", KILLED_BEFORE_TEARDOWN)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.strip() == "Killed"
