@@ -31,6 +31,7 @@ from analyzers.causal.warned_first import (
 )
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import (
+    CANN_BLOCK_SOURCE,
     TIER_CASCADE,
     TIER_CAUSE,
     TIER_GENERIC,
@@ -42,6 +43,7 @@ from analyzers.core.types import Correlation, FileKind, FileScan, RankSummary
 
 MIN_ERROR_TIER = TIER_GENERIC  # below: unknown warnings and noise, never a first error
 WAITING_TIERS = (TIER_SYMPTOM, TIER_WRAPPER)
+MAX_BLOCK_LINES = 70  # a CANN block's headline, reason and trace (formats.cann_block)
 NEAR_LINES = 30  # lines of one block around the first error that support it
 MAX_SUPPORTING = 8
 MAX_CASCADES = 8
@@ -368,7 +370,9 @@ def record_times(
     """{(file order, exception line): moment} for an exception without a time whose traceback
     header stands right under a timed error record of the same writer: Python logging's
     `logger.exception(...)` prints the record's line, then the traceback, in one write, so the
-    exception happened at the record's time."""
+    exception happened at the record's time. The lines of a CANN error-manager block under a
+    timed record take its time likewise (`block_times`)."""
+    found = block_times(items, offsets)
     timed = {
         (item.order, item.event.line): (moment, item.rank)
         for item in items
@@ -383,7 +387,6 @@ def record_times(
         for record in scan.facts.get("tracebacks") or ()
         if record.get("header")
     }
-    found: dict[tuple[int, int], float] = {}
     for item in items:
         header = headers.get((item.order, item.event.line))
         if item.event.timestamp is not None or header is None:
@@ -394,6 +397,36 @@ def record_times(
         above = timed.get((item.order, header - 1))
         if above is not None and (above[1] is None or above[1] == item.rank):
             found[(item.order, item.event.line)] = above[0]
+    return found
+
+
+def block_times(
+    items: Sequence[Classified], offsets: Mapping[int, float]
+) -> dict[tuple[int, int], float]:
+    """{(file order, line): moment} for the untimed lines of a CANN error-manager block (its
+    TraceBack, a headline's reason) printed under a timed record of the same writer: a plog
+    line that quotes an `EZ9903` headline, then `Solution:`, `TraceBack (most recent call
+    last):` and the indented trace (`there is an exception of fftsplus aivector error`). The
+    runtime writes the record and its block at once, so the trace happened at the record's
+    time; by itself the untimed line would sort after every timed line of another file."""
+    found: dict[tuple[int, int], float] = {}
+    record: tuple[int, int, int | None, float] | None = None  # order, line, rank, moment
+    for item in sorted(items, key=lambda i: (i.order, i.event.line)):
+        moment = epoch(item, offsets)
+        if moment is not None and not item.event.collected:
+            record = (item.order, item.event.line, item.rank, moment)
+            continue
+        if (
+            record is not None
+            and item.event.timestamp is None
+            and item.event.source == CANN_BLOCK_SOURCE
+            and record[0] == item.order
+            and record[2] in (None, item.rank)
+            and 0 < item.event.line - record[1] <= MAX_BLOCK_LINES
+        ):
+            found[(item.order, item.event.line)] = record[3]
+        else:
+            record = None  # another untimed line between: the block is not the record's
     return found
 
 

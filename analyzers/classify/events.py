@@ -60,6 +60,9 @@ ROLE_TIERS = {
 FRAME_SOURCE = "traceback_frame"
 TRACEBACK_SOURCE = "traceback"  # the exception line that ends a Python traceback
 CANN_LOG_SOURCE = "plog"  # `[ERROR] MODULE(pid,name):time [file:line] ...` host and device logs
+# A line of a CANN error-manager block printed under its record: a TraceBack line, a reason
+# (`formats.cann_block`); it carries no time of its own
+CANN_BLOCK_SOURCE = "cann"
 # Bracketed or dashed logger headers with a level field (Python logging, spdlog, the MindIE and
 # ATB C++ logs): `[2026-02-11 09:33:14.208715] [error] [513224] [tensor_check.cpp:28] ...`
 STRUCTURED_LOG_SOURCE = "logging"
