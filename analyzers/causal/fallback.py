@@ -65,14 +65,18 @@ def _traceback_field(first: Classified, scans: Sequence[FileScan], field: str) -
 
 
 def _frames_above(first: Classified, scans: Sequence[FileScan]) -> list[str]:
-    """The traceback frame the scanner kept just above the first error (where it was)."""
+    """The traceback frame the scanner kept just above the first error (where it was).
+
+    A frame another rank wrote (ranks sharing one console print their tracebacks between each
+    other's lines) is where that rank was, not this error, and is left out like its lines."""
     if first.order >= len(scans):
         return []
-    line = first.event.line
+    line, rank = first.event.line, first.event.rank
     return [
         event.message or event.text
         for event in scans[first.order].events
         if event.kind == EventKind.WARNING
         and event.source == FRAME_SOURCE
         and 0 < line - event.line <= FRAME_WINDOW
+        and (rank is None or event.rank is None or event.rank == rank)
     ]

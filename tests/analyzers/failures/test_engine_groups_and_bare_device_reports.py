@@ -10,8 +10,9 @@ torch_npu ends an asynchronous failure with a sentence that names only the work'
 for `ASCEND_LAUNCH_BLOCKING=1`. The note is a debugging hint, not a setting that was wrong;
 when the frame above the exception is torch's own collective call, the failure surfaced in
 the collective. An exception raised in torch's op dispatcher frame (`torch/_ops.py ... in
-__call__`) with no known wording came from the operator's own checks. Fixtures are written
-here in the real shapes with their own values.
+__call__`) with no known wording came from the operator's own checks. A frame another rank
+printed into a shared console does not vote for this rank's error. Fixtures are written here
+in the real shapes with their own values.
 
 docs/labelling.md#a-group-handle-the-registry-refuses
 """
@@ -147,3 +148,36 @@ def test_an_exception_from_the_op_dispatcher_frame_is_the_operator() -> None:
 def test_the_same_words_from_the_jobs_own_code_are_not_an_operator() -> None:
     diagnosis = diagnose_text("serve/worker.log", OWN_CODE_CHECK)
     assert diagnosis.category != "operator"
+
+
+# Ranks sharing torchrun's console: rank 3 fails on a check of its own with no known wording,
+# and the peers' tracebacks, printed between its lines, end in torch's barrier frame. Those
+# frames are where the peers were, not where rank 3 failed, and say nothing of its error.
+SHARED_CONSOLE = """\
+[default3]:2026-11-02 09:14:20,410 [rank3] INFO request 2 prefill start: 40 tokens
+[default3]:2026-11-02 09:14:20,411 [rank3] ERROR model run failed: request 2 holds 40 slots and the pool 32
+[default1]:2026-11-02 09:14:20,431 [rank1] ERROR model run failed: [/src/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:41022. This is typically caused by a remote worker crashing.
+[default1]:[rank1]: Traceback (most recent call last):
+[default1]:[rank1]:   File "/srv/app/serve.py", line 90, in <module>
+[default1]:[rank1]:     dist.barrier()
+[default1]:[rank1]:   File "/srv/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4811, in barrier
+[default1]:[rank1]:     work.wait()
+[default1]:[rank1]: RuntimeError: [/src/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:41022. This is typically caused by a remote worker crashing.
+[default2]:[rank2]: Traceback (most recent call last):
+[default2]:[rank2]:   File "/srv/app/serve.py", line 90, in <module>
+[default2]:[rank2]:     dist.barrier()
+[default2]:[rank2]:   File "/srv/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4811, in barrier
+[default2]:[rank2]:     work.wait()
+[default2]:[rank2]: RuntimeError: [/src/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:41023. This is typically caused by a remote worker crashing.
+[default3]:[rank3]: Traceback (most recent call last):
+[default3]:[rank3]:   File "/srv/app/serve.py", line 61, in step
+[default3]:[rank3]:     raise ValueError(msg)
+[default3]:[rank3]: ValueError: request 2 holds 40 slots and the pool 32
+"""
+
+
+def test_a_peers_collective_frames_do_not_vote_for_another_ranks_error() -> None:
+    diagnosis = diagnose_text("job-7/launcher.log", SHARED_CONSOLE)
+    assert diagnosis.first_error is not None
+    assert "40 slots" in diagnosis.first_error.text
+    assert diagnosis.category != "hccl"
