@@ -38,6 +38,10 @@ _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank)"
 )
 _MAX_PREFIXES = 12
+# the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
+_REQUEST_TAG = re.compile(
+    r"[\[(]?\s*(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d+\s*[\])]?[\s:|,/-]*"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,7 @@ class CheckpointHit:
     step: int | None = None  # a decode step a phase line closes
     peer: int | None = None  # the rank a wait line names
     opens_decode: bool = False  # a phase line after which the decode loop's first step runs
+    request: int | None = None  # the request a server's phase line is tagged with
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,7 @@ class CheckpointRule:
             _number(groups.get("step")),
             _number(groups.get("peer")),
             self.opens_decode,
+            _number(groups.get("request")),
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -140,6 +146,11 @@ class CheckpointMatcher:
             hit = rule.hit(body)
             if hit is not None:
                 return hit
+        # `[req 3] norm passed`: the request tag of a line no request rule reads (the part
+        # runs in the request the last phase line named) is a prefix like any other.
+        tagged = _REQUEST_TAG.match(body)
+        if tagged is not None and tagged.end() < len(body):
+            return self._classify(body[tagged.end() :])
         return None
 
     def match(self, message: str) -> str | None:
@@ -256,6 +267,9 @@ class SequenceQualifier:
     phase or success line without a step starts over. The layers after `prefill passed` run
     in the decode loop's first step, numbered as the job numbers its steps (the lowest step
     any rank closed, else 0): a rank that fails there is in decode step 0, not in prefill.
+    A server's phase line tagged with a request (`request 3 / decode step 5 passed`) scopes
+    the layers after it to that request (`request 3 / decode step 6 / layer 0 / norm passed`)
+    until a phase or success line of no request.
     Each distinct text is classified once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
@@ -264,12 +278,13 @@ class SequenceQualifier:
         self._hits: list[CheckpointHit | None] = []
         self._first: int | None = None  # the lowest step a text closes, once one is seen
         self.labels: list[str] = []
-        self._ids: dict[tuple[int | None, int, int], int] = {}
+        self._ids: dict[tuple[int | None, int | None, int, int], int] = {}
 
     def qualify(self, text_ids: Iterable[int]) -> list[int]:
         """Label ids (into `self.labels`) for one rank's text ids, in order."""
         self._classify_new()
         hits, ids, label_of = self._hits, self._ids, self._label
+        request: int | None = None
         step: int | None = None
         layer = 0
         passes = LayerPasses()
@@ -282,17 +297,18 @@ class SequenceQualifier:
                 role, layer = "stage", 0
             parts.saw(role, text_id)
             if role == "submodule":
-                key = (step, layer, text_id)
+                key = (request, step, layer, text_id)
             elif role == "layer":
-                key = (step, -1, text_id)
+                key = (request, step, -1, text_id)
                 layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role in ("phase", "success"):
-                key, layer = (None, -1, text_id), 0
+                key, layer = (None, None, -1, text_id), 0
+                request = hit.request  # type: ignore[union-attr]
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
                 if hit.opens_decode:  # type: ignore[union-attr]
                     step = self._first if self._first is not None else 0
             else:
-                key = (None, -1, text_id)
+                key = (None, None, -1, text_id)
             found = ids.get(key)
             out.append(found if found is not None else label_of(key))
         return out
@@ -304,13 +320,15 @@ class SequenceQualifier:
             if hit is not None and hit.step is not None:
                 self._first = hit.step if self._first is None else min(self._first, hit.step)
 
-    def _label(self, key: tuple[int | None, int, int]) -> int:
-        step, layer, text_id = key
+    def _label(self, key: tuple[int | None, int | None, int, int]) -> int:
+        request, step, layer, text_id = key
         label = self._texts[text_id]
         if layer >= 0:
             label = f"layer {layer} / {label}"
         if step is not None:
             label = f"decode step {step} / {label}"
+        if request is not None:
+            label = f"request {request} / {label}"
         self._ids[key] = len(self.labels)
         self.labels.append(label)
         return self._ids[key]

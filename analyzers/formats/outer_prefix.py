@@ -28,8 +28,10 @@ JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?:"
 # pdsh names the host: a name ending in `-N` (hyphens inside too, as clusters and clouds name
 # them: `gpu-node-07`, `ip-172-31-8-5`), an address, `localhost`, or a host stem with its
 # number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
-# `step12: loss`) is a line of the process's own
+# `step12: loss`) is a line of the process's own, and so is a server's request tag in the same
+# shape (`req-3: prefill passed`, `request-12: ...`)
 PDSH = (
+    r"(?![Rr][Ee][Qq](?:[Uu][Ee][Ss][Tt])?(?:[-_]?[Ii][Dd])?[-_]\d+:)"
     r"([A-Za-z][\w.-]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
     r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*):"
 )
@@ -42,7 +44,10 @@ _PROCESS_TAG = (
 
 
 def _uncaptured(source: str) -> str:
-    return source.replace("(?:", "(").replace("(", "(?:").replace(r"\(?:", r"\(")
+    """`source` with its groups made non-capturing (a lookahead `(?!` stays one)."""
+    kept = source.replace("(?!", "\0")
+    plain = kept.replace("(?:", "(").replace("(", "(?:").replace(r"\(?:", r"\(")
+    return plain.replace("\0", "(?!")
 
 
 OUTER: bytes = (

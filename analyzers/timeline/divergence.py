@@ -15,6 +15,15 @@ logs layer lines logs a set of layer numbers no other rank logs, the ranks' laye
 compared by their place in the rank's own set (its first layer, its second), so stages running
 the same schedule agree. Counterexample: tensor-parallel ranks share every layer number, and a
 rank that skipped a layer the others ran still shares the rest, so either keeps its numbers.
+
+A server's data-parallel replicas serve queues of their own: each replica's ranks tag their
+phases with the request they run (`request 3 / decode step 5 passed`), and requests are of
+uneven lengths, so one replica is at its first request's step 4 while another has begun its
+second request, or has served its last and logged success. Where the ranks still on the path
+disagree only between request-tagged lines (and success lines), they are serving different
+requests, not taking different code paths: the comparison stops there, and only what was
+found before it counts. Counterexample: a rank whose request line stands where its peers log
+a layer or an untagged phase has left their path.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from analyzers.checkpoints.patterns import classify_text
 from analyzers.core.phrases import Said, ranks_said, say
 from analyzers.core.types import Timeline
 
@@ -51,7 +61,7 @@ def divergence(timeline: Timeline) -> Divergence:
         )
         for r, seq in timeline.ranks.items()
     }
-    left = _vote(views)
+    left = _vote(views, _served(timeline))
     if not left:
         return Divergence([])
     rank = min(left, key=lambda r: (left[r], r))
@@ -59,8 +69,25 @@ def divergence(timeline: Timeline) -> Divergence:
     return Divergence(sorted(left), rank, left[rank], sentence.en, sentence.zh)
 
 
-def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
-    """Rank -> position where it left the majority's path."""
+def _served(timeline: Timeline) -> tuple[frozenset[bytes], frozenset[bytes]]:
+    """The items (as in a sequence's buffer) of request-tagged texts and of success texts."""
+    tagged, done = set(), set()
+    for tid, text in enumerate(timeline.texts):
+        hit = classify_text(text)
+        if hit is not None and hit.request is not None:
+            tagged.add(array("I", [tid]).tobytes())
+        elif hit is not None and hit.role == "success":
+            done.add(array("I", [tid]).tobytes())
+    return frozenset(tagged), frozenset(done)
+
+
+def _vote(
+    views: Mapping[int, memoryview],
+    served: tuple[frozenset[bytes], frozenset[bytes]] = (frozenset(), frozenset()),
+) -> dict[int, int]:
+    """Rank -> position where it left the majority's path (up to where replicas of a server
+    part on the requests they serve)."""
+    tagged, done = served
     lengths = {r: len(v) // ITEM for r, v in views.items()}
     on_path = sorted(views)
     left: dict[int, int] = {}
@@ -76,6 +103,9 @@ def _vote(views: Mapping[int, memoryview]) -> dict[int, int]:
             return left
         at = min(real)
         ballot = [r for r in voters if lengths[r] > at]
+        items = {_item(views[r], at) for r in ballot}
+        if items & tagged and items <= tagged | done:
+            return left
         expected = _majority(views, ballot, at)
         for r in ballot:
             if _item(views[r], at) != expected:

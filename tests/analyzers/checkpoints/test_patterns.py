@@ -365,3 +365,57 @@ def test_a_stage_before_the_layers_opens_no_decode_step():
         "layer 0 passed",
         "layer 1 / norm passed",
     ]
+
+
+# One rank of a server that runs two requests through two layers, tagging its phase lines with
+# the request and printing its layers untagged.
+TWO_REQUESTS = [
+    "request 1 / prefill passed",
+    "norm passed",
+    "layer 0 passed",
+    "request 1 / decode step 0 passed",
+    "norm passed",
+    "request 2 / prefill passed",
+    "norm passed",
+    "model run success",
+]
+
+
+def test_a_request_tagged_phase_scopes_the_layers_after_it():
+    labels = _sequence_labels(TWO_REQUESTS)
+    assert labels == [
+        "request 1 / prefill passed",
+        "request 1 / decode step 0 / layer 0 / norm passed",
+        "request 1 / decode step 0 / layer 0 passed",
+        "request 1 / decode step 0 passed",
+        "request 1 / decode step 1 / layer 0 / norm passed",
+        "request 2 / prefill passed",
+        "request 2 / decode step 0 / layer 0 / norm passed",
+        "model run success",
+    ]
+
+
+def test_an_untagged_phase_ends_the_request_scope():
+    """Counterexample: a phase line of no request (`prefill passed`) drops the scope."""
+    labels = _sequence_labels(["request 1 / prefill passed", "prefill passed", "norm passed"])
+    assert labels[-1] == "decode step 0 / layer 0 / norm passed"
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("[req 1] norm passed", "norm passed"),
+        ("request 3 layer 2 passed", "layer 2 passed"),
+        ("req-4: decode step 2 passed", "request 4 / decode step 2 passed"),
+    ],
+)
+def test_a_request_tag_before_a_part_or_layer_is_read_past(line, text):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert hit.text == text
+
+
+def test_the_normalised_request_text_reads_back_with_its_request():
+    hit = CheckpointMatcher().classify("request 3 / decode step 5 passed")
+    assert hit is not None
+    assert (hit.request, hit.step) == (3, 5)

@@ -241,6 +241,25 @@ CASES = [
         "RuntimeError: x",
     ),
     ("checkpoint-word-not-host", "layer3: passed", None, None, None, None, "layer3: passed"),
+    # a server's request tag has a host name's shape and is the process's own word
+    (
+        "request-tag-not-host",
+        "req-2: decode step 0 passed",
+        None,
+        None,
+        None,
+        None,
+        "req-2: decode step 0 passed",
+    ),
+    (
+        "request-tag-after-logging-header",
+        "2026-12-05 03:54:29,659 [rank0] INFO req-0: decode step 1 passed",
+        "logging",
+        "INFO",
+        0,
+        None,
+        "req-0: decode step 1 passed",
+    ),
     (
         "spdlog-named-logger",
         "[2024-12-05 09:28:49.347] [dicp] [error] [model.cpp:234] execute node[0] fail, error code: 3",

@@ -286,3 +286,21 @@ def test_knowledge_counterexamples_stay_no_checkpoints_behind_a_learned_prefix(l
     for _ in range(MIN_REPEATS):
         learner.strip(f"{label} {message}")
     assert matcher.match(learner.strip(f"{label} {message}")) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("[rank2] INFO [req 2] decode step 0 passed", "[req 2] decode step 0 passed"),
+        ("rank=3 request_id=7 prefill passed", "request_id=7 prefill passed"),
+        (
+            "2026-12-05 03:52:50,454 [rank0] INFO (request #3) decode step 1 passed",
+            "(request #3) decode step 1 passed",
+        ),
+        # counterexample: a tag that only starts like one is still cut
+        ("[requeue 2] layer 2 passed", "layer 2 passed"),
+    ],
+)
+def test_a_request_tag_is_left_to_the_message(message, expected):
+    """A server tells its requests' checkpoints apart by the tag: it is never cut."""
+    assert CheckpointPrefix().strip(message) == expected

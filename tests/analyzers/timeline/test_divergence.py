@@ -127,3 +127,30 @@ def test_ranks_sharing_layer_numbers_keep_them() -> None:
     ]
     job[3] = [*skipped, "norm passed", "attention passed", "MoE passed", "layer 2 passed"]
     assert divergence(_layers(job)).ranks == [3]
+
+
+def _replica(lengths: list[int]) -> list[str]:
+    """One rank of a server's data-parallel replica: its queue's requests, each a prefill and
+    as many decode steps as it generates, then the success line."""
+    out = []
+    for request, steps in enumerate(lengths):
+        out.append(f"request {request} / prefill passed")
+        out += [f"request {request} / decode step {s} passed" for s in range(steps)]
+    return [*out, "model run success"]
+
+
+def test_replicas_serving_uneven_requests_do_not_diverge() -> None:
+    job = {0: _replica([4, 2, 5]), 1: _replica([4, 2, 5]), 2: _replica([6, 3]), 3: _replica([6, 3])}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_a_replica_that_served_its_queue_first_does_not_diverge() -> None:
+    job = {0: _replica([5, 2, 3]), 1: _replica([5, 2, 3]), 2: _replica([7]), 3: _replica([7])}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_a_request_line_where_the_peers_log_a_layer_is_a_divergence() -> None:
+    """Counterexample: the path splits between a request line and a layer line."""
+    job = {r: ["request 0 / prefill passed", "layer 0 passed", "layer 1 passed"] for r in range(3)}
+    job[3] = ["request 0 / prefill passed", "request 1 / prefill passed", "layer 1 passed"]
+    assert divergence(_layers(job)).ranks == [3]
