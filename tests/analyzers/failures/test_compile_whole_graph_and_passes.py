@@ -5,7 +5,9 @@ export, compiled autograd): the compile mode and the code do not fit, `config` w
 alternative (docs/labelling.md#a-graph-break-that-a-whole-graph-compile-refuses). A graph pass that
 reads `.meta` on a plain number met a constant where a node belonged: a defect of the compiler,
 `other` with `config` as the alternative
-(docs/labelling.md#a-compiler-pass-handed-a-plain-value-for-a-graph-node). Excerpts in torchrun's
+(docs/labelling.md#a-compiler-pass-handed-a-plain-value-for-a-graph-node). So is the shape
+environment's assertion that a symbolic size lost the input it came from
+(docs/labelling.md#a-compiler-that-loses-track-of-a-symbolic-size). Excerpts in torchrun's
 format, with values of our own.
 """
 
@@ -75,3 +77,35 @@ def test_a_users_data_class_without_meta_keeps_the_config_reading() -> None:
     diagnosis = diagnose_text("rank0.log", USER_DATA_CLASS)
     assert diagnosis.category == "config"
     assert "framework.compiler_pass_plain_value" not in _rules(diagnosis)
+
+
+# The shape environment's own assertion that a symbolic size kept its source
+# (docs/labelling.md#a-compiler-that-loses-track-of-a-symbolic-size).
+SYMBOL_SOURCE_LOST = """\
+[rank1]:   File "/opt/venv/lib/python3.12/site-packages/torch/fx/experimental/symbolic_shapes.py", line 4770, in produce_guards_verbose
+[rank1]:     assert symbol in symbol_to_source, (
+[rank1]: AssertionError: s31 (could be from ["L['positions']._base.size()[0]"]) not in {
+[rank1]: s30: ["L['mask'].size()[1]", "L['mask'].stride()[0]"],
+[rank1]: s33: ["L['cache_pos'].size()[0]", "L['positions']._base.size()[0]"],
+[rank1]: s31: []
+[rank1]: }.  If this assert is failing, it could be due to the issue described in https://github.com/pytorch/pytorch/pull/90665
+"""
+
+SYMBOL_CREATED_NOTE = """\
+V1105 10:02:11.123000 4410 torch/fx/experimental/symbolic_shapes.py:4601] [0/0] create_symbol s31 = 2048 for L['positions'].size()[1] [2, int_oo]
+step 10 loss 2.41
+"""
+
+
+def test_a_symbolic_size_that_lost_its_source_is_a_compiler_defect() -> None:
+    diagnosis = diagnose_text("rank1.log", SYMBOL_SOURCE_LOST)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "s31 (could be from" in diagnosis.first_error.text
+    assert "framework.compiler_symbol_source_lost" in _rules(diagnosis)
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_symbol_created_in_a_verbose_log_is_no_error() -> None:
+    diagnosis = diagnose_text("rank0.log", SYMBOL_CREATED_NOTE)
+    assert "framework.compiler_symbol_source_lost" not in _rules(diagnosis)

@@ -3,7 +3,8 @@
 TorchDynamo traces FSDP1 only with `use_orig_params=True` and only through the parts of the
 wrapper it models, so a compile with flat parameters, or a fullgraph compile that meets the
 wrapper's own attribute writes, stops before any graph runs: the options do not fit, `config`
-with `other` as the alternative (docs/labelling.md#a-compiler-that-refuses-a-sharding-wrapper).
+with `other` as the alternative (docs/labelling.md#a-compiler-that-refuses-a-sharding-wrapper);
+so is DDP's graph splitter refusing a captured graph that holds a higher-order op.
 An op that receives a plain tensor next to DTensors is a tensor left out of the sharding,
 `config` with `operator` as the alternative
 (docs/labelling.md#dtensor-parameters-under-a-wrapper-that-does-not-know-them). Excerpts in
@@ -111,3 +112,30 @@ def test_the_mixed_tensor_refusal_quoted_alone_is_the_same_refusal() -> None:
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("got mixed torch.Tensor and DTensor")
     assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+
+
+# DDP's graph splitter under torch.compile refusing a graph with activation checkpointing in it
+# (docs/labelling.md#a-compiler-that-refuses-a-sharding-wrapper).
+DDP_SPLIT_REFUSED = """\
+  File "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/output_graph.py", line 1031, in call_user_compiler
+    raise BackendCompilerFailed(self.compiler_fn, e).with_traceback(
+  File "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/output_graph.py", line 1012, in call_user_compiler
+    compiled_fn = compiler_fn(gm, self.example_inputs())
+  File "/opt/venv/lib/python3.11/site-packages/torch/_dynamo/backends/distributed.py", line 231, in compile_fn
+    raise NotImplementedError(
+torch._dynamo.exc.BackendCompilerFailed: backend='compile_fn' raised:
+NotImplementedError: DDPOptimizer backend: Found a higher order op in the graph. This is not supported. Please turn off DDP optimizer using torch._dynamo.config.optimize_ddp=False. Note that this can cause performance degradation because there will be one bucket for the entire Dynamo graph.
+
+Set TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1 for more information
+"""
+
+
+def test_the_ddp_graph_splitter_refusing_a_higher_order_op_is_a_setting() -> None:
+    diagnosis = diagnose_text("train.log", DDP_SPLIT_REFUSED)
+    assert diagnosis.category == "config"
+    assert diagnosis.confidence >= 0.6, diagnosis.confidence
+    assert diagnosis.first_error is not None
+    assert "Found a higher order op in the graph" in diagnosis.first_error.text
+    assert "cfg.ddp_graph_split_refused" in _rules(diagnosis)
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert any("optimize_ddp = False" in action for action in diagnosis.next_actions)

@@ -1,7 +1,8 @@
 """Set-ups of older pipeline and tensor-parallel frameworks that do not fit the launch.
 
 docs/labelling.md#a-pipeline-split-into-fewer-stages-than-ranks: more processes than pipeline
-stages is the launch (`config`).
+stages is the launch (`config`), in PiPPy's wording and in torch pipelining's (`Pipeline group
+size N cannot be larger than number of stages M`).
 docs/labelling.md#a-pipeline-or-remote-reference-before-rpc-started: a pipeline or remote
 reference used before `init_rpc` is a missing start-up step (`config`, `other` beside it),
 although the check asks for a bug report.
@@ -113,3 +114,24 @@ def test_start_up_lines_about_stages_and_splits_are_no_failures() -> None:
     )
     diagnosis = diagnose_text("run.log", text)
     assert diagnosis.first_error is None
+
+
+STAGE_GROUP_LARGER_THAN_STAGES = """\
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/pp/run_split.py", line 57, in <module>
+[rank2]:     stage = pipe.build_stage(rank, device=device)
+[rank2]:             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/torch/distributed/pipelining/_IR.py", line 1160, in build_stage
+[rank2]:     return _PipelineStage(stage_module, stage_index, pipe_info, device, group)
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/torch/distributed/pipelining/stage.py", line 141, in __init__
+[rank2]:     raise RuntimeError(
+[rank2]: RuntimeError: Pipeline group size 8 cannot be larger than number of stages 2
+"""
+
+
+def test_a_pipelining_stage_built_for_more_ranks_than_stages_is_the_launch() -> None:
+    diagnosis = diagnose_text("rank2.log", STAGE_GROUP_LARGER_THAN_STAGES)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "cannot be larger than number of stages" in diagnosis.first_error.text
+    assert any("one process per pipeline stage" in action for action in diagnosis.next_actions)

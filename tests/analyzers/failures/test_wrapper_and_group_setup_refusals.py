@@ -11,6 +11,9 @@ All of them name no device, peer or link: the job's set-up does not fit what it 
   error, not the last frame of a traceback cut after it.
 - FSDP asserting a precondition on its mixed-precision or sharding options, printed bare
   (docs/labelling.md#fsdp-asserts-a-precondition-on-its-options): `config`.
+- FSDP asserting that a forward recorded the autograd node its post-backward hook needs, after
+  an evaluation pass under inference mode (docs/labelling.md#an-fsdp-forward-that-records-no-autograd-graph):
+  `config`, `other` beside it, bare or with its class.
 
 The excerpts follow the shapes of a launcher's stderr and a trainer's logging, with paths and
 values of our own.
@@ -116,3 +119,48 @@ def test_fsdps_precision_precondition_is_config_and_the_finding_leads() -> None:
 def test_a_line_reporting_the_mixed_precision_dtypes_is_no_failure() -> None:
     text = "INFO: FSDP mixed precision param_dtype=torch.bfloat16 reduce_dtype=torch.float32\n"
     assert diagnose_text("train.log", text).first_error is None
+
+
+# Two ranks printing into one output: their frames interleave around FSDP's assertion that
+# the forward recorded the autograd node its post-backward hook needs
+# (docs/labelling.md#an-fsdp-forward-that-records-no-autograd-graph).
+FSDP_FORWARD_WITHOUT_GRAPH = """\
+    return launch_fn(*args, **kwargs)
+  File "/srv/lm/pretrain/run.py", line 88, in main
+    _register_post_backward_hook(state, handle)
+    _p_assert(
+  File "/opt/env/lib/python3.10/site-packages/torch/distributed/fsdp/_runtime_utils.py", line 1440, in _register_post_backward_hook
+  File "/opt/env/lib/python3.10/site-packages/torch/distributed/utils.py", line 150, in _p_assert
+    fit(runner, state, loaders)
+  File "/srv/lm/pretrain/run.py", line 141, in fit
+    args, kwargs = _pre_forward(
+  File "/opt/env/lib/python3.10/site-packages/torch/distributed/fsdp/_runtime_utils.py", line 440, in _pre_forward
+    raise AssertionError(s)
+AssertionError: The `grad_fn` is needed to access the `AccumulateGrad` and register the post-backward hook
+    out = model(tokens)
+  File "/opt/env/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1520, in _wrapped_call_impl
+"""
+
+FSDP_FORWARD_WITHOUT_GRAPH_BARE = """\
+Validating ...
+Validating ...
+Training ...
+The `grad_fn` is needed to access the `AccumulateGrad` and register the post-backward hook
+Training ...
+The `grad_fn` is needed to access the `AccumulateGrad` and register the post-backward hook
+  File "/opt/env/lib/python3.10/multiprocessing/spawn.py", line 120, in spawn_main
+    exitcode = _main(fd, parent_sentinel)
+"""
+
+
+def test_an_fsdp_forward_with_no_autograd_graph_is_the_loop_not_the_wrapper() -> None:
+    for name, text in (
+        ("pretrain.log", FSDP_FORWARD_WITHOUT_GRAPH),
+        ("stdout.log", FSDP_FORWARD_WITHOUT_GRAPH_BARE),
+    ):
+        diagnosis = diagnose_text(name, text)
+        assert diagnosis.category == "config", (name, diagnosis.root_cause)
+        assert diagnosis.first_error is not None
+        assert "register the post-backward hook" in diagnosis.first_error.text, name
+        assert "other" in _alternatives(diagnosis), name
+        assert any("torch.no_grad()" in action for action in diagnosis.next_actions), name
