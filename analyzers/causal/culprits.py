@@ -98,7 +98,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         or in_other_collective(chain, scans)
         or _dumped_apart(correlation, scans)
         or arrived_late(chain, correlation)
-        or _exited_first(first, scans)
+        or _exited_first(chain, scans)
         or NOBODY
     )
 
@@ -113,14 +113,27 @@ def _dumped_apart(correlation: Correlation | None, scans: Sequence[FileScan]) ->
     return Blame(*found) if found else None
 
 
-def _exited_first(first: Classified, scans: Sequence[FileScan]) -> Blame | None:
+def _exited_first(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:
     """The launcher's first child to exit, unless it is the rank that reported the wait or the
     bad message itself: that rank ended because of what a peer did (a size check on data a
-    peer sent aborts the receiver), and its exit says nothing about which peer it was."""
+    peer sent aborts the receiver), and its exit says nothing about which peer it was. Two
+    receivers of one bad collective both abort on it; the first to exit is then any of the
+    ranks whose own line reported what a peer sent."""
+    first = chain.first
     exited = first_to_exit(scans)
+    if exited is None or first is None:
+        return exited
     exit_record = any(match.signature.cause_if_silent for match in first.matches)
-    own_report = first.rank is not None and not exit_record
-    if exited is None or (own_report and exited.ranks == [first.rank]):
+    if first.rank is None or exit_record:
+        return exited
+    receivers = {first.rank}
+    if any(match.signature.peer_sent for match in first.matches):
+        receivers.update(
+            item.rank
+            for item in chain.top
+            if item.rank is not None and any(m.signature.peer_sent for m in item.matches)
+        )
+    if set(exited.ranks) <= receivers:
         return None
     return exited
 

@@ -30,12 +30,26 @@ from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.core.yamlcheck import parse_yaml
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
-ROLES = frozenset({"layer", "layer_start", "submodule", "phase", "success", "wait", "custom"})
+ROLES = frozenset(
+    {
+        "layer",
+        "layer_start",
+        "submodule",
+        "phase",
+        "success",
+        "wait",
+        "custom",
+        "train_step",
+        "train_step_start",
+    }
+)
+TRAIN_ROLES = frozenset({"train_step", "train_step_start"})
 _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 _DEFAULT_PREFILTER = (
-    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank)"
+    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank"
+    rb"|step[ _-]?\d)"
 )
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
@@ -52,7 +66,7 @@ class CheckpointHit:
     role: str
     counted: bool = True
     layer: int | None = None
-    step: int | None = None  # a decode step a phase line closes
+    step: int | None = None  # a decode step a phase line closes, a training step its line
     peer: int | None = None  # the rank a wait line names
     opens_decode: bool = False  # a phase line after which the decode loop's first step runs
     request: int | None = None  # the request a server's phase line is tagged with
@@ -231,11 +245,25 @@ class LayerTracker:
         self._next_layer = 0
         self._passes = LayerPasses()
         self._parts = LayerParts()
+        self._train: int | None = None  # the training step sub-module lines run in
+        self._layered = False  # whether the rank prints layer lines
 
     def qualify(self, text: str) -> str:
         hit = self._matcher.classify(text) if self._matcher else classify_text(text)
         if hit is None:
             return text
+        if hit.role in TRAIN_ROLES:
+            self._train = _step_after(hit)
+            self._next_layer = 0
+            return hit.text
+        self._layered = self._layered or hit.role in ("layer", "layer_start")
+        if self._train is not None and hit.role == "submodule" and not self._layered:
+            return f"step {self._train} / {hit.text}"
+        if self._train is not None and hit.role in ("submodule", "layer"):
+            return f"step {self._train} / {self._qualify(hit)}"
+        return self._qualify(hit)
+
+    def _qualify(self, hit: CheckpointHit) -> str:
         if hit.role == "submodule" and self._parts.after_layers(hit.text):
             self._parts.saw("stage", hit.text)
             self._next_layer = 0
@@ -270,6 +298,10 @@ class SequenceQualifier:
     A server's phase line tagged with a request (`request 3 / decode step 5 passed`) scopes
     the layers after it to that request (`request 3 / decode step 6 / layer 0 / norm passed`)
     until a phase or success line of no request.
+    A training loop's step lines (`train step 3 passed`, `step 3 loss 0.41`) close their step
+    the same way and a `train step 4 start` opens one: the sub-module lines in it are `step 4 /
+    backward passed` (with the layer between when the rank prints layer lines), and those
+    before any step line are in the job's first training step.
     Each distinct text is classified once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
@@ -277,8 +309,9 @@ class SequenceQualifier:
         self._texts = texts
         self._hits: list[CheckpointHit | None] = []
         self._first: int | None = None  # the lowest step a text closes, once one is seen
+        self._first_train: int | None = None  # the lowest training step a text names
         self.labels: list[str] = []
-        self._ids: dict[tuple[int | None, int | None, int, int], int] = {}
+        self._ids: dict[tuple[int | None, int | None, int, int, int | None], int] = {}
 
     def qualify(self, text_ids: Iterable[int]) -> list[int]:
         """Label ids (into `self.labels`) for one rank's text ids, in order."""
@@ -286,6 +319,8 @@ class SequenceQualifier:
         hits, ids, label_of = self._hits, self._ids, self._label
         request: int | None = None
         step: int | None = None
+        train = self._first_train
+        layered = False
         layer = 0
         passes = LayerPasses()
         parts = LayerParts()
@@ -297,18 +332,23 @@ class SequenceQualifier:
                 role, layer = "stage", 0
             parts.saw(role, text_id)
             if role == "submodule":
-                key = (request, step, layer, text_id)
+                in_layer = layer if train is None or layered else -1
+                key = (request, step, in_layer, text_id, train)
             elif role == "layer":
-                key = (request, step, -1, text_id)
+                key, layered = (request, step, -1, text_id, train), True
                 layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role in ("phase", "success"):
-                key, layer = (None, None, -1, text_id), 0
+                key, layer = (None, None, -1, text_id, None), 0
                 request = hit.request  # type: ignore[union-attr]
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
                 if hit.opens_decode:  # type: ignore[union-attr]
                     step = self._first if self._first is not None else 0
+            elif role in TRAIN_ROLES:
+                key, layer, step = (None, None, -1, text_id, None), 0, None
+                train = _step_after(hit)  # type: ignore[arg-type]
             else:
-                key = (None, None, -1, text_id)
+                layered = layered or role == "layer_start"
+                key = (None, None, -1, text_id, None)
             found = ids.get(key)
             out.append(found if found is not None else label_of(key))
         return out
@@ -317,16 +357,23 @@ class SequenceQualifier:
         while len(self._hits) < len(self._texts):
             hit = classify_text(self._texts[len(self._hits)])
             self._hits.append(hit)
-            if hit is not None and hit.step is not None:
+            if hit is None or hit.step is None:
+                continue
+            if hit.role in TRAIN_ROLES:
+                low = self._first_train
+                self._first_train = hit.step if low is None else min(low, hit.step)
+            else:
                 self._first = hit.step if self._first is None else min(self._first, hit.step)
 
-    def _label(self, key: tuple[int | None, int | None, int, int]) -> int:
-        request, step, layer, text_id = key
+    def _label(self, key: tuple[int | None, int | None, int, int, int | None]) -> int:
+        request, step, layer, text_id, train = key
         label = self._texts[text_id]
         if layer >= 0:
             label = f"layer {layer} / {label}"
         if step is not None:
             label = f"decode step {step} / {label}"
+        if train is not None:
+            label = f"step {train} / {label}"
         if request is not None:
             label = f"request {request} / {label}"
         self._ids[key] = len(self.labels)
@@ -383,6 +430,14 @@ def termination_signals() -> frozenset[str]:
 @cache
 def _default_matcher() -> CheckpointMatcher:
     return CheckpointMatcher()
+
+
+def _step_after(hit: CheckpointHit) -> int | None:
+    """The training step the sub-module lines after a step line run in: the next one after
+    a line that closes a step, the one a start line opens."""
+    if hit.step is None:
+        return None
+    return hit.step + 1 if hit.role == "train_step" else hit.step
 
 
 def _number(digits: str | None) -> int | None:

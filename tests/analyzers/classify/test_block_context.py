@@ -89,7 +89,7 @@ def test_a_device_headline_with_a_core_error_stays_the_cores() -> None:
 
 
 def test_yielding_only_looks_inside_the_block() -> None:
-    far = "\n".join(f"INFO step {n} done" for n in range(40))
+    far = "\n".join(f"INFO heartbeat {n} sent" for n in range(40))
     text = (
         "        rtStreamSynchronize execute failed, reason=[fftsplus timeout]\n"
         f"{far}\n"

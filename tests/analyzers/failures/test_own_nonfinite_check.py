@@ -10,6 +10,8 @@ logged copies of the message carry the times that order them, and no rank is sin
 
 from __future__ import annotations
 
+import pytest
+
 from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 LOSS_TAIL = """\
@@ -94,3 +96,67 @@ def test_the_source_line_of_the_check_is_no_failure() -> None:
     quoted = '    raise RuntimeError(f"non-finite loss {loss.item()} at step {step}")\n'
     diagnosis = diagnose_text("job-4/log_0.log", "INFO skipped 0 non-finite values\n" + quoted)
     assert diagnosis.first_error is None
+
+
+NAN_STOP = """\
+2026-12-05 03:51:46,814 INFO trainer:   forward passed
+2026-12-05 03:51:46,816 INFO trainer:   backward passed
+2026-12-05 03:51:46,818 INFO trainer: step 2 loss 0.9661
+2026-12-05 03:51:46,820 INFO trainer:   forward passed
+2026-12-05 03:51:46,821 ERROR trainer: loss is nan at step 3 (rank 3), stopping this rank
+"""
+
+NAN_PEER = """\
+2026-12-05 03:51:46,817 INFO trainer: step 2 loss 1.2013
+2026-12-05 03:51:46,819 INFO trainer:   forward passed
+2026-12-05 03:51:46,820 INFO trainer:   backward passed
+[rank{r}]: Traceback (most recent call last):
+[rank{r}]:   File "/srv/job/train.py", line 80, in <module>
+[rank{r}]:     dist.all_reduce(g); g /= world
+[rank{r}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:48870. This is typically caused by a remote worker crashing. Check the logs of the remote worker before reporting an error. GLHF!
+"""
+
+LAUNCHER_EXIT = """\
+W1205 03:52:32.900000 15036 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 15039 closing signal SIGTERM
+E1205 03:52:32.933000 15036 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 3) local_rank: 3 (pid: 15038) of binary: /usr/bin/python3
+"""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2026-12-05 03:51:46,821 ERROR trainer: loss is nan at step 3 (rank 3), stopping this rank",
+        "2026-12-05 03:51:46,821 [rank3] ERROR Loss is nan, stopping training",
+        "2026-12-05 03:51:46,821 [rank3] ERROR NaN loss detected at step 3, aborting",
+    ],
+)
+def test_a_rank_that_stops_itself_on_a_nan_loss_is_numbers_not_its_peers(line) -> None:
+    files = {"job-3/log_3.log": NAN_STOP.replace(NAN_STOP.splitlines()[-1], line)}
+    files.update({f"job-3/log_{r}.log": NAN_PEER.format(r=r) for r in (0, 1, 2)})
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert line.split(" ERROR ")[1].split(": ")[-1] in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_the_launchers_exit_code_of_the_rank_that_stopped_on_nan_is_no_crash() -> None:
+    files = {"job-4/log_3.log": NAN_STOP, "job-4/launcher.log": LAUNCHER_EXIT}
+    files.update({f"job-4/log_{r}.log": NAN_PEER.format(r=r) for r in (0, 1, 2)})
+    diagnosis = diagnose_files(files)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "loss is nan at step 3" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '        raise RuntimeError(f"loss is nan at step {step}")',
+        '    print("Loss is {}, stopping training".format(loss_value))',
+    ],
+)
+def test_the_source_line_of_a_nan_check_is_no_failure(line) -> None:
+    diagnosis = diagnose_text("job-5/log_0.log", "step 2 loss 0.41\n" + line + "\n")
+    assert diagnosis.category != "other" or diagnosis.first_error is None

@@ -32,7 +32,7 @@ def _bisection_log(prefix: str, minutes: int) -> str:
                 lines.append(f"{prefix}{stamp} [rank3] INFO  attention passed")
                 lines.append(f"{prefix}{stamp} [rank3] INFO layer {layer} passed")
             stamp = f"2026-11-29 07:{minute:02d}:{second:02d},999"
-            lines.append(f"{prefix}{stamp} [rank3] INFO step {second} loss=2.31 lr=1e-4")
+            lines.append(f"{prefix}{stamp} [rank3] INFO iter {second} loss=2.31 lr=1e-4")
             lines.append(f"{prefix}{stamp} [rank3] INFO passed to the optimizer: 12 groups")
     return "\n".join(lines) + "\n"
 
@@ -48,7 +48,7 @@ def test_the_hot_loop_agrees_with_a_full_parse_across_minutes(monkeypatch, prefi
 
 
 def test_the_hot_loop_agrees_with_a_full_parse_on_untimed_prints(monkeypatch):
-    text = "".join(f"layer {n % 16} passed\nstep {n} done\n" for n in range(3000))
+    text = "".join(f"layer {n % 16} passed\nbatch {n} queued\n" for n in range(3000))
     fast = _entries(_track(text))
     monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
     assert fast == _entries(_track(text))

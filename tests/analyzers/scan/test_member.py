@@ -185,7 +185,7 @@ def test_a_checkpoint_heavy_log_records_every_checkpoint_with_its_line_and_time(
             stamp = f"2026-11-29 07:{step // 60:02d}:{step % 60:02d},{layer:03d}"
             lines.append(f"{stamp} [rank2] INFO  attention passed")
             lines.append(f"{stamp} [rank2] INFO layer {layer} passed")
-        lines.append(f"2026-11-29 07:00:{step % 60:02d},999 [rank2] INFO step {step} loss=2.0")
+        lines.append(f"2026-11-29 07:00:{step % 60:02d},999 [rank2] INFO iter {step} loss=2.0")
     track = scan_text("\n".join(lines) + "\n", rank=2).facts["checkpoints"]
     texts = list(track.texts_in_order())
     assert len(track) == 3200
@@ -310,7 +310,7 @@ def test_checkpoints_past_the_per_file_budget_are_counted_and_reported(monkeypat
     assert len(track) + track.unplaced == 5000
 
 
-@pytest.mark.parametrize("tail", ["", "[rank0] INFO step 9 loss=1.2\n" * 40])
+@pytest.mark.parametrize("tail", ["", "[rank0] INFO iter 9 loss=1.2\n" * 40])
 def test_blocks_of_checkpoints_and_other_lines_keep_exact_line_numbers(monkeypatch, tail):
     """The checkpoint pass counts a block's lines up to its last checkpoint and the scanner
     the rest: both ways must add up to the file's physical lines."""
@@ -319,7 +319,7 @@ def test_blocks_of_checkpoints_and_other_lines_keep_exact_line_numbers(monkeypat
     for step in range(300):
         stamp = f"2026-11-29 07:{step // 60:02d}:{step % 60:02d},125"
         lines.append(f"{stamp} [rank0] INFO layer {step % 4} passed")
-        lines += [f"{stamp} [rank0] INFO step {step} loss=2.{step % 10}"] * (step % 3)
+        lines += [f"{stamp} [rank0] INFO iter {step} loss=2.{step % 10}"] * (step % 3)
     text = "\n".join(lines) + "\n" + tail
     result = scan_text(text, rank=0)
     track = result.facts["checkpoints"]
