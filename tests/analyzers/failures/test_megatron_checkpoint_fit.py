@@ -106,3 +106,52 @@ def test_a_checkpoint_saved_with_another_parallel_size_is_refused_by_the_loader(
 def test_arguments_read_from_a_checkpoint_are_no_failure() -> None:
     diagnosis = diagnose_text("logs/convert.log", ARGS_FROM_CHECKPOINT)
     assert diagnosis.first_error is None
+
+
+# A load into flattened parameters (distributed optimizer, Megatron FSDP) from a checkpoint
+# that stored its tensors whole: one rank shows the bare lookup, another the loader's exception.
+FLATTENED_SHAPE_MISSING = """\
+[rank1]: megatron.core.dist_checkpointing.core.CheckpointingException: Cannot find global shape \
+metadata for N-D flattened tensor ShardedTensor(key='module.output_layer.weight', \
+dtype=torch.bfloat16, local_shape=(32000, 4096), global_shape=(32000, 4096), global_offset=(0, 0), \
+axis_fragmentations=(1, 1), replica_id=0, prepend_axis_num=0, allow_shape_mismatch=True, \
+flattened_range=slice(0, 16384000, None)) in checkpoint metadata: {'module.output_layer.weight': {}, \
+'module.decoder.final_layernorm.weight': {}}
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/srv/megatron/megatron/core/dist_checkpointing/strategies/torch.py", line 804, in get_reformulation_metadata
+[rank0]:     ckpt_global_shape = ckpt_metadata.mcore_data[sh_ten.key][
+[rank0]:                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]: KeyError: 'nd_reformulated_orig_global_shape'
+"""
+
+FLATTENED_SHAPE_STORED = """\
+ saving checkpoint at iteration     200 to /ckpt/run3 in torch_dist format
+ storing nd_reformulated_orig_global_shape for 48 flattened tensors
+ successfully saved checkpoint from iteration     200 to /ckpt/run3
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_checkpoint_without_the_shape_of_a_flattened_tensor_does_not_fit_the_load() -> None:
+    diagnosis = diagnose_text("logs/train.log", FLATTENED_SHAPE_MISSING)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Cannot find global shape metadata for N-D flattened" in diagnosis.first_error.text
+    assert "wl.dist_ckpt_flattened_shape_missing" in _rules(diagnosis)
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_bare_lookup_of_the_shape_record_reads_the_same() -> None:
+    bare = FLATTENED_SHAPE_MISSING[FLATTENED_SHAPE_MISSING.index("[rank0]: Traceback") :]
+    diagnosis = diagnose_text("logs/rank0.log", bare)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'nd_reformulated_orig_global_shape'" in diagnosis.first_error.text
+
+
+def test_storing_the_shape_record_is_no_failure() -> None:
+    diagnosis = diagnose_text("logs/train.log", FLATTENED_SHAPE_STORED)
+    assert diagnosis.first_error is None

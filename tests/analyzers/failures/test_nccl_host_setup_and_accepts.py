@@ -285,3 +285,28 @@ def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_link() -> None:
     diagnosis = diagnose_text("node1.log", text)
     assert diagnosis.category == "hccl"
     assert "env.ib_verbs_object_creation" not in _rules(diagnosis)
+
+
+# A multi-node start in containers: the graph search falls back, then the topology lookup of a
+# network device by its id fails and torch wraps it as an internal error.
+NET_ID_LOOKUP = """\
+dgx-a7:30114:30290 [2] graph/search.cc:1135 NCCL WARN Could not find a path for pattern 4, falling back to simple order
+dgx-a7:30114:30290 [2] graph/topo.h:230 NCCL WARN Could not find NET with id 1
+dgx-a7:30114:30290 [2] NCCL INFO graph/search.cc:1041 -> 3
+[rank2]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3376, internal error - please report this issue to the NCCL developers, NCCL version 2.25.1
+"""
+
+
+def test_a_network_device_the_topology_does_not_hold_is_the_machine_and_the_first_error() -> None:
+    diagnosis = diagnose_text("train.log", NET_ID_LOOKUP)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Could not find NET with id 1" in diagnosis.first_error.text
+    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
+    assert "hccl" in _alternatives(diagnosis)
+
+
+def test_a_device_id_missing_from_an_inventory_is_not_the_topology() -> None:
+    text = "inventory: could not find GPU with id 7 in the reservation list\n"
+    diagnosis = diagnose_text("planner.log", text)
+    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
