@@ -8,7 +8,8 @@
   helper libraries print `acl Error, code: 207001` and `...GetWorkspaceSize failed with
   aclnnStatus=561002`, runtime calls inside an aclnn op `rtKernelLaunchWithHandleV2 failed:
   507014`, Paddle's plugin `ACL error, the error code is : 500002` and its runtime checks
-  `Call aclrtSynchronizeStream(...) failed : 507015 at file ...`
+  `Call aclrtSynchronizeStream(...) failed : 507015 at file ...`; runtime harnesses write
+  `runtime_setup failed with code 507033` (a process's exit status there is too small to count)
 - HCCL return codes (small numbers after an HCCL call, `ret[9]`, `hcclRet -> 19`) become the
   names of hccl_types.h, e.g. `HCCL_E_TIMEOUT`, because a bare `9` means nothing on its own.
 """
@@ -22,7 +23,7 @@ _PTA = re.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
 _NUMERIC = re.compile(
     r"(?:error code(?: is)?\s*[:=]?|runtime result =|\bresult =|\berrno[:=[]|\bret(?:urn)? ?code[=:]|\bret (?=\d{6}\b)"
     r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:"
-    r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:)"
+    r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:|\b(?:failed|error) with (?:error )?code[:=]?)"
     r"\s*(-?\d+|0x[0-9a-fA-F]+)",
     re.IGNORECASE,
 )

@@ -40,6 +40,12 @@ CASES = [
         ("107000",),
     ),
     ("registration-ret-success", "[I] RegisterAscendBinary aic ret 0", ()),
+    (
+        "harness-failed-with-code",
+        "board_worker dev=3 init: RuntimeError: runtime_setup failed with code 507033",
+        ("507033",),
+    ),
+    ("exit-status-failed-with-code", "job step 4 failed with code 137", ()),
     ("ret-not-six-digits", "step 42 ret 1234567 samples", ()),
     ("retcode-hex", "Kernel task happen error, retCode=0x25, [aicore timeout].", ("0x25",)),
     ("hccl-ops", "OPS function error: HcclAllreduce, error code is 6", ("HCCL_E_NOT_FOUND",)),

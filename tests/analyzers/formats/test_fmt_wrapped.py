@@ -265,3 +265,19 @@ def test_a_collective_librarys_line_after_a_line_of_window_width_opens_a_record(
     text = "".join(f"step {n} ok\n" for n in range(3)) + warn + "\n" + fatal + "\n"
     assert len(warn) == 132
     assert joined(text) == []
+
+
+def test_the_cpp_runtimes_terminate_message_after_a_line_of_window_width_opens_a_record():
+    """The C++ runtime prints `terminate called ...` on a line of its own when a thread ends on
+    an exception; an exception line that happens to be as wide as a usual terminal and end in
+    a digit does not swallow it."""
+    error = (
+        "RuntimeError: cuda runtime error (2) : out of memory at /opt/torch/aten/src/THC/"
+        "THCGeneral.cpp:"
+    )
+    error += "4" * (132 - len(error))
+    text = "".join(f"step {n} ok\n" for n in range(3)) + error + "\n"
+    text += "terminate called without an active exception\n"
+    assert len(error) == 132
+    assert joined(text) == []
+    assert joined(text.replace("terminate called", "terminated")) == [(4, 2)]  # a real cut
