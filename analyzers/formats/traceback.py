@@ -160,6 +160,7 @@ class _Message:
     indent: int = 0  # leading blanks of the exception line; continuations are deeper
     bare: bool = False  # the exception's own line ends at `Type:`; its text is all below
     wrapped: bool = False  # printed under a rich box: the console cut it at the same indent
+    soft: bool = False  # the last line read ended in a blank: the text was cut at a space
 
 
 class TracebackTracker:
@@ -279,6 +280,7 @@ class TracebackTracker:
             indent=_lead(line.message),
             bare=_stops_at_type(message),
             wrapped=state.box,
+            soft=_cut_at_blank(line),
         )
         if state.frame is not None:
             frame_no, frame = state.frame
@@ -341,6 +343,7 @@ class TracebackTracker:
             or lead > state.indent
             or (state.wrapped and lead == state.indent)
             or (state.count == 0 and _NATIVE_PLACE.match(message) is not None)
+            or (state.soft and lead == state.indent and not _ends_traceback(message.strip()))
         )
         ordinary = not (
             _HEADER.match(message)
@@ -354,15 +357,24 @@ class TracebackTracker:
             # line carries it too
             headline_only = state.count == 0 and state.event.message.endswith(":")
             state.event.message += " " + message.strip()
-            if state.bare or headline_only or state.wrapped:
+            if state.bare or headline_only or state.wrapped or state.soft:
                 # the cited line alone would say only `RuntimeError:`, or what fitted the
                 # console's width; what failed is below
                 cited = state.event.text.strip() if state.wrapped else state.event.text.rstrip()
                 state.event.text = f"{cited} {message.strip()}"
             state.count += 1
+            state.soft = _cut_at_blank(line)
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _cut_at_blank(line: ParsedLine) -> bool:
+    """The line ends in a blank, as no message a program prints does: a paste broke the text
+    there (an editor or a markdown span wrapping a long message at its spaces), so the line
+    below at the same depth carries the rest of it (`Fail to open library: ` / `<path> ` /
+    `with error: <lib>: ` / `undefined symbol: <name>`)."""
+    return line.text.endswith((" ", "\t")) and bool(line.message.strip())
 
 
 def _stops_at_type(message: str) -> bool:

@@ -503,3 +503,33 @@ def test_the_hccl_call_named_under_a_transport_headline_is_the_first_error() -> 
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "HcclCommPrepare(comm, &config, timeout) fail" in diagnosis.first_error.text
+
+
+# docs/labelling.md#kv-transfer-peers-that-do-not-match: Mooncake's engine gives up on a batch of
+# KV blocks at glog INFO with no error word; that line, not the connector's per-request report
+# after it, is the first error.
+BATCH_TIMEOUT = """\
+I0402 11:19:58.201004 40190 ascend_direct_transport.cpp:1113] Connected to segment: 10.0.4.2:20511, cost:180212 us.
+(APIServer pid=40001) INFO 04-02 11:20:05 [loggers.py:259] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 2 reqs, GPU KV cache usage: 11.2%, Prefix cache hit rate: 40.0%
+I0402 11:20:31.118204 40211 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 30000412877ns
+I0402 11:20:31.118290 40212 transfer_engine_py.cpp:454] Sync batch data transfer timeout after 30000398120ns
+(Worker_DP0_TP0_EP0 pid=40101) ERROR 04-02 11:20:31 [mooncake_connector.py:547] Mooncake transfer failed for request chatcmpl-4c2e-0
+(Worker_DP0_TP1_EP1 pid=40102) ERROR 04-02 11:20:31 [mooncake_connector.py:547] Mooncake transfer failed for request chatcmpl-4c2e-0
+"""
+
+
+def test_a_batch_that_did_not_arrive_in_time_leads_the_connectors_reports() -> None:
+    diagnosis = diagnose_text("decode/serve.log", BATCH_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Sync batch data transfer timeout after 30000412877ns" in diagnosis.first_error.text
+    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_batch_that_finished_is_no_timeout() -> None:
+    scan = scan_text(
+        "decode/serve.log",
+        "I0402 11:20:31.118204 40211 transfer_engine_py.cpp:302] Sync batch data transfer "
+        "finished in 1204512ns\n",
+    )
+    assert not [event for event in scan.events if event.kind != EventKind.CHECKPOINT]

@@ -159,3 +159,32 @@ def test_the_platform_query_keeps_the_communicator_as_an_alternative() -> None:
     diagnosis = diagnose_text("issue/log.txt", PLATFORM_QUERY_UNDER_HCCL_INIT)
     assert diagnosis.category == "driver_env"
     assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+VLLM_WORKER = "(VllmWorker rank=1 pid=5302) ERROR 03-11 09:40:05 [multiproc_executor.py:546] "
+
+
+def _communicator_init(code: int) -> str:
+    return (
+        f"{VLLM_WORKER}RuntimeError: create_config:torch_npu/csrc/distributed/HCCLUtils.cpp:148 "
+        "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+        f"&(comm->hcclComm_)), error code is {code}\n"
+        f"{VLLM_WORKER}[ERROR] 2026-03-11-09:40:04 (PID:5302, Device:1, RankID:-1) ERR02200 DIST "
+        "call hccl api failed.\n"
+    )
+
+
+def test_a_communicator_hccl_does_not_support_here_names_the_platform_and_the_launch() -> None:
+    """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 5 (not
+    supported) keeps the collective layer's label and offers the platform and the launch."""
+    diagnosis = diagnose_text("worker.log", _communicator_init(5))
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "error code is 5" in diagnosis.first_error.text
+    assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_internal_hccl_error_names_no_neighbour_of_its_own() -> None:
+    diagnosis = diagnose_text("worker.log", _communicator_init(4))
+    assert diagnosis.category == "hccl"
+    assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
