@@ -1,0 +1,88 @@
+"""Failures of the runtimes and tools used on Ascend inference cards and boards.
+
+The offline model builder (ATC) stops a conversion when its ONNX parser has no parser for an
+op type of the model (E19010, under its own `ATC run failed` line). An inference backend's
+first call on a chip generation its operator library has no path for answers that support
+for the chip is not implemented. A runtime written for cards driven from a separate host
+refuses a feature on a board that runs its own host ("offline" mode). ACL applications
+check each call with a macro that prints only the source site and the code, and crash when
+they go on with what the failed call did not give them.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+ATC_NO_PARSER = """\
+ATC start working now, please wait for a moment.
+ATC run failed, Please check the detail log, Try 'atc --help' for more information
+E19010: No parser is registered for Op [deform_conv_412, optype [ai.onnx::11::DeformConv2dPack]].
+        Model parse to graph failed, graph name:edvr.[FUNC:ModelParseToGraph][FILE:onnx_parser.cc][LINE:851]
+        ATC model parse ret fail.[FUNC:ParseGraph][FILE:omg.cc][LINE:790]
+"""
+
+ATC_FAILED_ALONE = """\
+ATC start working now, please wait for a moment.
+ATC run failed, Please check the detail log, Try 'atc --help' for more information
+"""
+
+CHIP_NOT_IMPLEMENTED = """\
+llama_model_load: loading model from '/models/qwen-1.8b-f16.gguf'
+/build/ggml/src/ggml-cann/ggml-cann.cpp:71: CANN error
+CANN error: EZ9903: [PID: 20417] 2026-02-11-08:30:12.441.903 support for Ascend310B4 is not implemented
+        Solution: In this scenario, collect the plog when the fault occurs and locate the fault based on the plog.
+
+  current device: 0, in function ggml_backend_cann_buffer_type_get_alloc_size
+"""
+
+OFFLINE_MODE_FEATURE = """\
+[E:onnxruntime:,  sequential_executor.cc:371 Execute] Non-zero status code returned while running MatMul node. Name:'head_fc'  Status Message: CANN errorEE9999: Inner Error!
+EE9999  get device msg feature can not support offline mode.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:3391]
+rtGetDevMsg execute failed, reason=[feature not support][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:52]
+"""
+
+APP_CHECK_THEN_CRASH = """\
+[VideoInput::Init] camera.h264 codec name:h264
+[DvppDecoder::Init] h: 1080 w:1920output_size: 3110400
+/opt/app/tracker/src/om_runner.cpp:27 aclError:145000
+/opt/app/tracker/src/om_runner.cpp:31 aclError:100000
+./start.sh: line 9:  3315 Segmentation fault      ./bin/tracker -c $1
+"""
+
+
+def test_a_model_op_the_converter_cannot_parse_is_the_op_with_config_beside() -> None:
+    diagnosis = diagnose_text("atc.log", ATC_NO_PARSER)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "No parser is registered for Op [deform_conv_412" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_converters_closing_line_alone_is_still_a_failure() -> None:
+    diagnosis = diagnose_text("atc.log", ATC_FAILED_ALONE)
+    assert diagnosis.first_error is not None
+    assert "ATC run failed" in diagnosis.first_error.text
+    assert "offline model builder" in diagnosis.root_cause
+
+
+def test_an_operator_library_without_a_path_for_the_chip_is_a_platform_limit() -> None:
+    diagnosis = diagnose_text("server.log", CHIP_NOT_IMPLEMENTED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "support for Ascend310B4 is not implemented" in diagnosis.first_error.text
+    assert {"operator", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_feature_the_board_lacks_in_offline_mode_is_config() -> None:
+    diagnosis = diagnose_text("infer.log", OFFLINE_MODE_FEATURE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "offline mode" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_applications_acl_check_comes_before_its_crash() -> None:
+    diagnosis = diagnose_text("app.log", APP_CHECK_THEN_CRASH)
+    assert diagnosis.first_error is not None
+    assert "om_runner.cpp:27 aclError:145000" in diagnosis.first_error.text
+    assert diagnosis.category != "device_fault"
