@@ -89,3 +89,31 @@ def test_the_runtime_reason_steps_aside_for_a_notify_record_in_its_block() -> No
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Notify register times out" in diagnosis.first_error.text
+
+
+KERNEL_LIBRARY_NOT_OPENED = """\
+call aclnnUnique2 failed, detail:E39999: Inner Error!
+E39999: [PID: 30512] 2026-01-14-08:21:55.310.402 The error from device(chipId:3, dieId:0), serial number is 12, an exception occurred during AICPU execution, stream_id:9, task_id:611, errcode:11002, msg:open so failed.[FUNC:ProcessStarsAicpuErrorInfo][FILE:device_error_proc.cc][LINE:1479]
+        TraceBack (most recent call last):
+       Kernel task happen error, retCode=0x2a, [aicpu exception].[FUNC:PreCheckTaskErr][FILE:davinci_kernel_task.cc][LINE:1356]
+       Aicpu kernel execute failed, device_id=3, stream_id=9, task_id=611, errorCode=2a.[FUNC:PrintAicpuErrorInfo][FILE:davinci_kernel_task.cc][LINE:1120]
+"""
+
+
+def test_an_aicpu_kernel_library_that_does_not_open_offers_the_installation() -> None:
+    diagnosis = diagnose_text("serve.log", KERNEL_LIBRARY_NOT_OPENED)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "msg:open so failed" in diagnosis.first_error.text
+    offered = {alternative.category for alternative in diagnosis.alternatives}
+    assert "driver_env" in offered
+    assert "hccl" not in offered
+
+
+def test_an_aicpu_exception_with_another_message_keeps_the_collective_beside_it() -> None:
+    text = KERNEL_LIBRARY_NOT_OPENED.replace(
+        "errcode:11002, msg:open so failed", "errcode:21003, msg:inner error"
+    )
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert "driver_env" not in {alternative.category for alternative in diagnosis.alternatives}

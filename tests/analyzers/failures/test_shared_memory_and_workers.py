@@ -297,3 +297,24 @@ def test_a_worker_that_exited_with_its_own_status_is_a_dead_process_too() -> Non
     assert "dev.dataloader_worker_exited" in _rules(diagnosis)
     assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [0]
+
+
+PADDLE_WORKER_BUS_ERROR = """\
+I0412 10:31:07.220114 88120 init.cc:239] CustomDevice: npu, visible devices count: 4
+ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared memory (shm), please check whether use_shared_memory is set and storage space in /dev/shm is enough
+"""
+
+
+def test_paddles_loader_wording_of_the_shared_memory_bus_error_is_the_container() -> None:
+    diagnosis = diagnose_text("train.log", PADDLE_WORKER_BUS_ERROR)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Unexpected BUS error encountered in DataLoader worker" in diagnosis.first_error.text
+    assert "env.dataloader_shm_bus_error" in _rules(diagnosis)
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_paddles_loader_segfault_does_not_name_shared_memory() -> None:
+    text = "ERROR: Unexpected segmentation fault encountered in DataLoader workers.\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "env.dataloader_shm_bus_error" not in _rules(diagnosis)
