@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from analyzers.causal.dumped_stacks import apart_in_dumps
 from analyzers.causal.verdict import Verdict
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
+from analyzers.timeline.divergence import microbatch_stages
 from analyzers.tree.facts import npu_state
 
 STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
@@ -108,7 +109,11 @@ def waiting_for(correlation: Correlation, peers: Sequence[int]) -> list[int]:
 def fewest_checkpoints(correlation: Correlation, among: Sequence[int]) -> list[int]:
     """Ranks (of `among`) that logged fewer checkpoints than every other rank with a log:
     who stopped first when no count is the pack's, as with half the ranks at one place and
-    half at another."""
+    half at another. Pipeline stages that log their microbatches are apart by the schedule,
+    so their counts name no one."""
+    timeline = correlation.timeline
+    if isinstance(timeline, Timeline) and microbatch_stages(timeline):
+        return []
     present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
     least = min((r.checkpoints for r in present), default=0)
     fewest = [r.rank for r in present if r.checkpoints == least and r.rank in among]

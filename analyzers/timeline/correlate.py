@@ -28,7 +28,7 @@ from analyzers.core.types import (
     FileScan,
     Timeline,
 )
-from analyzers.timeline.divergence import divergence
+from analyzers.timeline.divergence import divergence, microbatch_stages
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
 from analyzers.timeline.rank_status import RankFiles, as_int, elastic_exits, rank_summary
 from analyzers.timeline.sequence_facts import clock_offsets, last_common
@@ -64,7 +64,8 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
     if last is None and not timeline.ranks:  # workers whose ranks are unknown
         last = unranked_workers_common(scans, world_size)
     counts = {s.rank: s.checkpoints for s in summaries if s.rank in present}
-    ahead, behind = _ahead_behind(counts)
+    # pipeline stages are microbatches apart by design; their counts form no pack
+    ahead, behind = ([], []) if microbatch_stages(timeline) else _ahead_behind(counts)
     split = divergence(timeline)
     return Correlation(
         ranks=summaries,

@@ -51,6 +51,8 @@ class Divergence:
 
 
 _LAYER = re.compile(r"layer (\d+) passed")
+# a pipeline stage's per-microbatch line, as knowledge/checkpoints.yaml normalises it
+_MICROBATCH = re.compile(r"microbatch \d+ / \S+ passed")
 
 
 def divergence(timeline: Timeline) -> Divergence:
@@ -118,6 +120,18 @@ def stage_layers(timeline: Timeline) -> dict[int, dict[int, int]] | None:
     """Rank -> {layer-line text id: its place among the rank's own layer numbers}, when the
     ranks hold disjoint sets of layers (pipeline stages); None otherwise."""
     return _stages(timeline, _layer_numbers(timeline))
+
+
+def microbatch_stages(timeline: Timeline) -> bool:
+    """Whether every rank is a pipeline stage logging each microbatch it pushed through
+    (`microbatch 3 / forward passed`). A stage sends a microbatch on before the next stage
+    has finished it, so upstream stages are microbatches ahead of downstream ones by the
+    schedule: how many lines a stage logged says nothing about who stopped the pipeline."""
+    ids = {tid for tid, text in enumerate(timeline.texts) if _MICROBATCH.fullmatch(text.strip())}
+    ranks = timeline.ranks
+    if not ids or len(ranks) < 2:
+        return False
+    return all(not ids.isdisjoint(seq.text) for seq in ranks.values())
 
 
 def stage_order(timeline: Timeline) -> list[tuple[int, int, int]] | None:
