@@ -6,6 +6,10 @@
 - an op that a package's compiled op library never registered in its torch namespace is an
   operator registration failure, with the package build as the alternative
   (docs/labelling.md#operator-installation-or-platform-limit);
+- an op missing from the framework's own bare `_C` namespace is the framework's GPU path
+  running where the platform plugin's should (releases that do not fit), `config`, with the op
+  reading beside it and below the confident band
+  (docs/labelling.md#operator-installation-or-platform-limit);
 - a bare divisibility assertion keeps `weight_load` but offers `config` and
   `shape_mismatch` and stays below the confident band, while the same check worded in full
   stays `config` (docs/labelling.md#a-bare-divisibility-assertion);
@@ -41,6 +45,26 @@ NAMESPACE_OP_MISSING = """\
 (EngineCore pid=7301)   File "/opt/py/site-packages/torch/_ops.py", line 1290, in __getattr__
 (EngineCore pid=7301)     raise AttributeError(
 (EngineCore pid=7301) AttributeError: '_OpNamespace' '_C_orbit' object has no attribute 'fused_topk_topp'
+"""
+
+# The framework's own helper calls its core extension's op; the install holds no such op.
+CORE_NAMESPACE_OP_MISSING = """\
+    return tuple(weak_ref_tensor(t) for t in tensors)
+  File "/opt/py/site-packages/serve/utils.py", line 2210, in weak_ref_tensor
+    return torch.ops._C.weak_ref_tensor(tensor)
+  File "/opt/py/site-packages/torch/_ops.py", line 1267, in __getattr__
+    raise AttributeError(
+AttributeError: '_OpNamespace' '_C' object has no attribute 'weak_ref_tensor'
+Traceback (most recent call last):
+  File "/home/demo/run_offline.py", line 9, in <module>
+    llm = LLM(model="/models/orbit-2b")
+"""
+
+CORE_NAMESPACE_OP_MISSING_IN_WORKER = """\
+(Worker_TP1 pid=4410) ERROR 07-01 10:20:30 [multiproc_executor.py:611]     torch.ops._C.rms_norm(out, x, weight, eps)
+(Worker_TP1 pid=4410) ERROR 07-01 10:20:30 [multiproc_executor.py:611]   File "/opt/py/site-packages/torch/_ops.py", line 1267, in __getattr__
+(Worker_TP1 pid=4410) ERROR 07-01 10:20:30 [multiproc_executor.py:611]     raise AttributeError(
+(Worker_TP1 pid=4410) ERROR 07-01 10:20:30 [multiproc_executor.py:611] AttributeError: '_OpNamespace' '_C' object has no attribute 'rms_norm'
 """
 
 MODULE_ATTRIBUTE_MISSING = """\
@@ -120,6 +144,22 @@ def test_an_op_missing_from_its_namespace_is_an_operator_registration_failure() 
     assert "config" in _labels(diagnosis)
     assert diagnosis.first_error is not None
     assert "'_C_orbit' object has no attribute 'fused_topk_topp'" in diagnosis.first_error.text
+
+
+def test_an_op_missing_from_the_framework_core_namespace_is_a_configuration_failure() -> None:
+    for text in (CORE_NAMESPACE_OP_MISSING, CORE_NAMESPACE_OP_MISSING_IN_WORKER):
+        diagnosis = diagnose_text("serve/engine.log", text)
+        assert diagnosis.category == "config"
+        assert "operator" in _labels(diagnosis)
+        assert diagnosis.confidence < 0.8
+        assert diagnosis.first_error is not None
+        assert "'_OpNamespace' '_C' object has no attribute" in diagnosis.first_error.text
+
+
+def test_a_suffixed_namespace_keeps_the_registration_reading() -> None:
+    text = NAMESPACE_OP_MISSING.replace("_C_orbit", "_C_plugin")
+    diagnosis = diagnose_text("serve/engine.log", text)
+    assert diagnosis.category == "operator"
 
 
 def test_a_module_attribute_missing_is_not_read_as_a_namespace_op() -> None:
