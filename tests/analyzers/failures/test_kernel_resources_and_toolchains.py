@@ -118,6 +118,32 @@ def test_unified_buffer_overflow_outranks_the_located_pipeline_headline() -> Non
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "ub overflow, requires 2230272 bits" in diagnosis.first_error.text
+    # the unified buffer is the card's on-chip memory: the same reading as Triton's
+    # shared-memory check, with the card (`config`) and the device limit beside it
+    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+
+
+# A training job's fused loss kernel, its compile block printed without a worker prefix and the
+# diagnostic's second half wrapped onto the next line.
+UB_OVERFLOW_WRAPPED_IN_A_TRAINING_LOSS = """\
+File "src/trainer/losses/fused_ce.py", line 211, in forward
+    return _compiled_kernel(logits, targets)
+triton.compiler.errors.MLIRCompilationError:
+[ConvertLinalgRToBinary] encounters error:
+loc("src/trainer/losses/fused_ce.py":74:0): error: Failed to run BiShengHIR pipeline
+loc("src/trainer/losses/fused_ce.py":74:0): error: ub overflow, requires 3146752 bits
+      while 1572864 bits available! (possible reason: tiling basic block is too large)
+"""
+
+
+def test_unified_buffer_overflow_wrapped_over_two_lines_keeps_the_on_chip_reading() -> None:
+    diagnosis = diagnose_text("train.log", UB_OVERFLOW_WRAPPED_IN_A_TRAINING_LOSS)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "ub overflow, requires 3146752 bits" in diagnosis.first_error.text
+    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
 
 
 def test_located_pipeline_headline_alone_stays_the_kernels_compile_failure() -> None:

@@ -189,3 +189,38 @@ def test_a_scalar_type_mentioned_without_a_refusal_is_no_error() -> None:
         "console.log", "INFO cast to scalar_type:Float32 done, copy is not blocking\n"
     )
     assert diagnosis.category != "operator"
+
+
+# The matmul family's host check names each input's dtype and refuses the pair under the cube
+# unit's precision mode: a chip whose cube has no fp32 path in that mode (a small inference or
+# edge chip asked for an fp32 matmul in training). A dtype rejection: `operator`, with the
+# setting that picks a dtype the chip supports (`config`) beside it.
+MATMUL_DTYPE_REFUSED_UNDER_KEEP_TYPE = """\
+  File "/srv/train/.venv/lib/python3.10/site-packages/transformers/models/llama/modeling_llama.py", line 112, in forward
+    freqs = (inv_freq_expanded.float() @ position_ids_expanded.float()).transpose(1, 2)
+RuntimeError: matmul_implement_npu:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:92 NPU function error: call aclnnMatmul failed, error code is 161002
+[ERROR] 2026-03-02-10:11:12 (PID:7310, Device:0, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 7310] 2026-03-02-10:11:12.130.140 AclNN_Parameter_Error(EZ1001): Self dtype DT_FLOAT or mat2 dtype DT_FLOAT not support under keep type mode.
+"""
+
+# Near miss: the same check naming a rank it refuses names no dtype and offers no `config`.
+MATMUL_RANK_REFUSED = """\
+RuntimeError: matmul_implement_npu:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:92 NPU function error: call aclnnMatmul failed, error code is 161002
+[ERROR] 2026-03-02-10:11:12 (PID:7310, Device:0, RankID:-1) ERR00100 PTA call acl api failed.
+[PID: 7310] 2026-03-02-10:11:12.130.140 AclNN_Parameter_Error(EZ1001): The dim of self should be 2 or 3, but got 5.
+"""
+
+
+def test_a_matmul_refusing_each_inputs_dtype_is_a_dtype_rejection() -> None:
+    diagnosis = diagnose_text("train.log", MATMUL_DTYPE_REFUSED_UNDER_KEEP_TYPE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "not support under keep type mode" in diagnosis.first_error.text
+    assert "op.not_implemented_dtype" in {e.rule for e in diagnosis.evidence}
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_matmul_refusing_a_rank_offers_no_dtype_setting() -> None:
+    diagnosis = diagnose_text("train.log", MATMUL_RANK_REFUSED)
+    assert diagnosis.category == "operator"
+    assert "op.not_implemented_dtype" not in {e.rule for e in diagnosis.evidence}
