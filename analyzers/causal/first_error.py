@@ -36,6 +36,7 @@ from analyzers.classify.events import (
     TIER_CAUSE,
     TIER_GENERIC,
     TIER_SYMPTOM,
+    TIER_UNMATCHED,
     TIER_WRAPPER,
     Classified,
 )
@@ -54,10 +55,12 @@ def find_first_error(
     items: Sequence[Classified],
     correlation: Correlation | None = None,
     scans: Sequence[FileScan] = (),
+    floor: float = MIN_ERROR_TIER,
 ) -> CausalChain:
-    """The causal chain of the bundle's classified error/warning events."""
+    """The causal chain of the bundle's classified error/warning events at `floor` or above
+    (lower only to read a job that holds nothing better, `unread_errors_chain`)."""
     offsets = correlation.clock_offsets if correlation else {}
-    errors = [item for item in items if item.tier >= MIN_ERROR_TIER]
+    errors = [item for item in items if item.tier >= floor]
     promote_silent_ends(errors, correlation, scans)
     demote_later_attempts(errors, scans)
     demote_explained_waits(errors, offsets)
@@ -95,6 +98,18 @@ def find_first_error(
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
+
+
+def unread_errors_chain(
+    items: Sequence[Classified],
+    correlation: Correlation | None = None,
+    scans: Sequence[FileScan] = (),
+) -> CausalChain:
+    """The chain of the error lines no rule reads (`TIER_UNMATCHED`), for a job none of whose
+    lines reaches a first error's tier: its earliest such line is the only trace of what
+    failed. Lines a rank carried on after have already dropped below them."""
+    unread = [item for item in items if item.tier == TIER_UNMATCHED and item.best is None]
+    return find_first_error(unread, correlation, scans, floor=TIER_UNMATCHED)
 
 
 def own_words_before_report(

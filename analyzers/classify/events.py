@@ -29,14 +29,14 @@ from analyzers.classify.block_context import (
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.hints import vote
+from analyzers.classify.hints import is_chatter, vote
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.ggml import NAME as GGML_SOURCE
-from analyzers.formats.severity import JOINED_RAISE
+from analyzers.formats.severity import JOINED_RAISE, load_prefilter, reads_as_source
 from analyzers.formats.ucxlog import NAME as UCX_SOURCE
 
 TIER_CAUSE = 6.0
@@ -46,6 +46,9 @@ TIER_WRAPPER = 4.5
 TIER_UNKNOWN = 4.0  # an exception no signature knows: still someone's own failure
 TIER_CASCADE = 3.0
 TIER_GENERIC = 2.0
+# an error line that no rule reads and whose words name no failure kind: cited only when the
+# job shows nothing better (`analyzers.report.diagnose`), below any demoted line
+TIER_UNMATCHED = 1.25
 TIER_NOISE = 1.0
 WARNING_PENALTY = 1.5
 RECOVERED_PENALTY = 1.5
@@ -428,6 +431,23 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_GENERIC
     if _TOOL_ERROR.match(message):
         return TIER_GENERIC  # a program's own report that it stopped
-    if not _CODE_LINE.match(message) and vote(_WRITER.sub("", message)):
+    if _CODE_LINE.match(message):
+        return TIER_NOISE
+    if vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind
-    return TIER_NOISE
+    return _unread_error_tier(_WRITER.sub("", message))
+
+
+def _unread_error_tier(message: str) -> float:
+    """An error line in wording nobody knows (`paddle flags error: ...`, `Failed to launch
+    the job`) is still its writer's report that something failed: a job whose log holds
+    nothing better is better read from it than from no line at all. Its own words must say
+    so (a table row a CANN block prints under its headline does not, nor a line of code), and a line logged as an
+    error that only says the job goes on (a retry, a deprecation, a zero error count) is not
+    one."""
+    prefilter = load_prefilter()
+    if reads_as_source(message) or not prefilter.error_words.search(
+        prefilter.benign.sub(" ", message)
+    ):
+        return TIER_NOISE
+    return TIER_NOISE if is_chatter(message) else TIER_UNMATCHED

@@ -39,6 +39,10 @@ class Hints:
     examples: tuple[tuple[str, str], ...] = ()
     # read only in the statement printed under the innermost frame (`x = float(os.environ[..])`)
     statement_keywords: tuple[tuple[str, re.Pattern[str], int], ...] = ()
+    # error-level lines that report no failure (a retry, a deprecation, a zero count)
+    chatter: re.Pattern[str] | None = None
+    chatter_examples: tuple[str, ...] = ()
+    chatter_counterexamples: tuple[str, ...] = ()
 
 
 @cache
@@ -57,7 +61,20 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
         statement_keywords=_keywords(
             Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords")
         ),
+        **_chatter(Entry(data.get("chatter", dict, {"patterns": []}), f"{path.name}: chatter")),
     )
+
+
+def _chatter(section: Entry) -> dict[str, object]:
+    """The `chatter` section: one regex of its patterns, with the lines it must and must not
+    read as chatter."""
+    patterns = section.strings("patterns", required=False)
+    joined = "|".join(f"(?:{pattern})" for pattern in patterns)
+    return {
+        "chatter": compile_regex(joined, re.IGNORECASE, section, "patterns") if joined else None,
+        "chatter_examples": section.strings("examples", required=False),
+        "chatter_counterexamples": section.strings("counterexamples", required=False),
+    }
 
 
 def _type_hint(entry: Entry) -> tuple[str, int]:
@@ -115,6 +132,13 @@ def vote(
     ranked = [*scores.most_common(2), ("", 0), ("", 0)]
     (best, top), (_, second) = ranked[0], ranked[1]
     return best if top >= hints.min_score and top > second else None
+
+
+def is_chatter(line: str) -> bool:
+    """The line is logged as an error but says the job carries on (it retries, a feature is
+    deprecated, a counter reads zero): never a failure to cite."""
+    pattern = load_hints().chatter
+    return pattern is not None and pattern.search(line) is not None
 
 
 def _words(

@@ -155,6 +155,12 @@ def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
     return EventKind.WARNING
 
 
+def reads_as_source(message: str) -> bool:
+    """The line, indented or not, opens like a Python statement (`logger.error(f"...")`,
+    `raise ...`, `x = ...`): code someone pasted, not what a program printed."""
+    return bool(_PYTHON_SOURCE.match(message))
+
+
 def _is_python_source(message: str) -> bool:
     if message.lstrip().startswith('File "'):
         return not (_JOINED_EXCEPTION.search(message) or JOINED_RAISE.search(message))

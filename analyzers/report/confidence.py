@@ -17,6 +17,7 @@ from analyzers.classify.events import (
     TIER_GENERIC,
     TIER_SYMPTOM,
     TIER_UNKNOWN,
+    TIER_UNMATCHED,
     TIER_WRAPPED_CAUSE,
     TIER_WRAPPER,
 )
@@ -31,6 +32,7 @@ TIER_TRUST = {
     TIER_UNKNOWN: 0.3,
     TIER_CASCADE: 0.4,
     TIER_GENERIC: 0.25,
+    TIER_UNMATCHED: 0.2,  # cited only because nothing else was
 }
 MAX_CONFIDENCE = 0.97
 CODE_BACKED_WEIGHT = 0.85

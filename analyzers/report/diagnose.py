@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.causal.first_error import CausalChain, find_first_error
+from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
 from analyzers.causal.killed_together import killed_together
 from analyzers.causal.labels import first_error_label
 from analyzers.causal.stalled import STALLED, stalled
@@ -49,11 +49,31 @@ def diagnose(
     chain = find_first_error(items, correlation, scans)
     if chain.first is None or _finished_anyway(chain, correlation, scans):
         verdict = multirank.without_errors(correlation, scans)
+        unread = _unread_errors(chain, verdict, items, correlation, scans)
+        if unread is not None:
+            return _from_first_error(unread, correlation, scans, knowledge, world_size, stack)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
     stall = _stalled_before_stop(chain, correlation, scans)
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
+
+
+def _unread_errors(
+    chain: CausalChain,
+    verdict: Verdict,
+    items: Sequence[Classified],
+    correlation: Correlation,
+    scans: Sequence[FileScan],
+) -> CausalChain | None:
+    """The chain of the error lines no rule reads, when neither a line nor the ranks say
+    anything: a job that printed `paddle flags error: ...` and exited is better cited from that
+    line, at low confidence, than reported as having no error line. A rank pattern (a healthy
+    run, a hang, a missing rank) outranks such lines."""
+    if chain.first is not None or verdict.rule != multirank.NOTHING:
+        return None
+    unread = unread_errors_chain(items, correlation, scans)
+    return unread if unread.first is not None else None
 
 
 def _finished_anyway(

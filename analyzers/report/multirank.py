@@ -60,6 +60,9 @@ EMPTY_LIST_INDEX = re.compile(r"\bIndexError: list index out of range\b")
 # --- no error line at all ------------------------------------------------------------------
 
 
+NOTHING = "multirank.nothing"  # the rule of a job whose ranks say nothing either
+
+
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
     """Decide a job none of whose lines is an error."""
     rules = (
@@ -77,7 +80,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
-    return Verdict("multirank.nothing", "other", "none", 0.1, (), say("verdict.nothing"))
+    return Verdict(NOTHING, "other", "none", 0.1, (), say("verdict.nothing"))
 
 
 def finished(rank: RankSummary) -> bool:

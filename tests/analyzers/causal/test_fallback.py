@@ -8,7 +8,7 @@ import pytest
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.labels import first_error_label
 from analyzers.classify.events import classify_event
-from analyzers.classify.hints import load_hints, vote
+from analyzers.classify.hints import is_chatter, load_hints, vote
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.core.yamlcheck import KnowledgeError
@@ -256,3 +256,13 @@ def test_a_cpu_set_the_kernel_refuses_is_the_launch_placement() -> None:
 def test_the_same_errno_from_another_call_stays_unlabelled() -> None:
     other_call = AFFINITY_REFUSED.replace("os.sched_setaffinity(0, {local_rank})", "fd.seek(-1)")
     assert scanned_label(other_call)[0] == "other"
+
+
+@pytest.mark.parametrize("text", HINTS.chatter_examples)
+def test_every_chatter_example_is_chatter(text: str) -> None:
+    assert is_chatter(text)
+
+
+@pytest.mark.parametrize("text", HINTS.chatter_counterexamples)
+def test_no_chatter_counterexample_is_chatter(text: str) -> None:
+    assert not is_chatter(text)

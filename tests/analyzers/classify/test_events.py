@@ -11,6 +11,7 @@ from analyzers.classify.events import (
     TIER_NOISE,
     TIER_SYMPTOM,
     TIER_UNKNOWN,
+    TIER_UNMATCHED,
     TIER_WRAPPED_CAUSE,
     TIER_WRAPPER,
     classify_event,
@@ -251,7 +252,8 @@ def test_an_exception_quoted_into_prose_opens_with_its_quote_mark(text: str, tie
         ("node3:811:902 [1] graph/xml.cc:332 NCCL WARN XML Import Channel : dev 1 not found.", 2.0),
         # the collective benchmarks' own `Test NCCL failure ...` line is a known rule now
         ("perf_check: NCCL call returned 'unhandled cuda error (run with NCCL_DEBUG=INFO)'", 2.0),
-        (".. node-14 pid 30121: Test failure common.cu:915", 1.0),  # says nothing of what
+        # says nothing of what: read only where the job shows nothing better
+        (".. node-14 pid 30121: Test failure common.cu:915", TIER_UNMATCHED),
         ('    raise RuntimeError("NCCL communicator was aborted")', 1.0),  # quoted source
     ],
 )
@@ -536,9 +538,10 @@ def test_a_thread_that_died_in_a_rank_that_finished_is_recovered() -> None:
     [
         ("keyctl: error: cannot reach the session keyring", TIER_GENERIC),
         ("prep_data.py: fatal error: shard index missing", TIER_GENERIC),
-        # a sentence that mentions an error, not a program's own report of one
-        ("note: the summary error: count is kept per shard", TIER_NOISE),
-        ("the tool said error: nothing more", TIER_NOISE),
+        # a sentence that mentions an error, not a program's own report of one: an error line
+        # read only where the job shows nothing better
+        ("note: the summary error: count is kept per shard", TIER_UNMATCHED),
+        ("the tool said error: nothing more", TIER_UNMATCHED),
     ],
 )
 def test_a_program_that_reports_its_own_error_in_the_unix_form_is_a_bare_failure(
