@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from analyzers.classify.collective_frames import frame_call
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import FileScan
+from analyzers.core.types import EventKind, FileScan
 from analyzers.formats.stack_dump import FACT
 
 MIN_DUMPED = 3  # one rank against one is no pack to compare against
@@ -54,6 +54,20 @@ def apart_in_dumps(
     theirs = ", ".join(sorted({inside[rank] for rank in odd}))
     values = {"ranks": ranks_said(odd), "call": theirs, "common": common}
     return odd, say("dumps.other_collective", many=several(odd), **values)
+
+
+def timer_dump_only(scans: Sequence[FileScan], rank: int) -> bool:
+    """The rank dumped its stacks under the dump timer's headline (`Timeout (0:00:07)!`) in a
+    file of its own, and that file holds no error line: all it said before it ended is the
+    dump (`dump_traceback_later(..., exit=True)` exits with status 1 right after it)."""
+    dumped = False
+    for scan in scans:
+        if scan.info.rank != rank:
+            continue
+        if any(event.kind == EventKind.ERROR for event in scan.events):
+            return False
+        dumped = dumped or any(stack.get("timer") for stack in scan.facts.get(FACT) or ())
+    return dumped
 
 
 def _last_main_stacks(scans: Sequence[FileScan], ranks: set[int]) -> dict[int, list[str]]:

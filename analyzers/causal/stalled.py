@@ -43,6 +43,19 @@ def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | No
     return Verdict(HANG_RULE, "hang", subsystem, 0.55, tuple(ranks), reason)
 
 
+def stalled_among(
+    correlation: Correlation, scans: Sequence[FileScan], stopped: Sequence[int]
+) -> Verdict | None:
+    """The hang verdict over ranks known to have stopped though their status says otherwise
+    (processes a dump timer ended after they hung), when the logs single someone out."""
+    behind = [r for r in correlation.behind_ranks if r in stopped]
+    ranks, reason = _blamed(correlation, stopped, behind, scans)
+    if not ranks:
+        return None
+    subsystem = "communication" if not behind else "framework"
+    return Verdict(HANG_RULE, "hang", subsystem, 0.55, tuple(ranks), reason)
+
+
 def _blamed(
     correlation: Correlation,
     stopped: Sequence[int],

@@ -52,6 +52,7 @@ class _Stack:
     rank: int | None
     frames: list[str] = field(default_factory=list)
     main: bool = False  # its outermost frame is the script's top level
+    timer: bool = False  # printed under the dump timer's `Timeout (...)!` headline
 
 
 class StackDumpTracker:
@@ -61,6 +62,7 @@ class StackDumpTracker:
         self._file_rank = file_rank  # the rank the file's path gives, for lines with no tag
         self._open: dict[str, _Stack | None] = {}  # writer -> stack being read (None: header)
         self._lines: dict[str, int] = {}
+        self._timer: set[str] = set()  # writers whose current dump the timer started
 
     def wants_more(self) -> bool:
         return bool(self._open)
@@ -72,11 +74,12 @@ class StackDumpTracker:
             self._close(key, sink)
             self._open[key] = None
             self._lines[key] = 0
+            self._timer.add(key)
             return True
         if _THREAD.match(message):
             self._close(key, sink)
             rank = line.rank if line.rank is not None else self._file_rank
-            self._open[key] = _Stack(lineno, rank)
+            self._open[key] = _Stack(lineno, rank, timer=key in self._timer)
             self._lines[key] = 0
             return True
         if key not in self._open:
@@ -93,6 +96,7 @@ class StackDumpTracker:
         if stack is not None and not message.strip():
             return True  # the blank line between two threads' stacks
         self._close(key, sink)
+        self._timer.discard(key)  # the dump ended: a later one has its own headline
         return False
 
     def _close(self, key: str, sink: Sink) -> None:
@@ -106,6 +110,7 @@ class StackDumpTracker:
                     "rank": stack.rank,
                     "frames": stack.frames,
                     "main": stack.main,
+                    "timer": stack.timer,
                 },
             )
 

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
+from analyzers.causal.dumped_stacks import timer_dump_only
 from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
 from analyzers.causal.killed_together import killed_together
 from analyzers.causal.labels import first_error_label
-from analyzers.causal.stalled import STALLED, stalled
+from analyzers.causal.stalled import STALLED, stalled, stalled_among
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
     TIER_UNKNOWN,
@@ -25,7 +26,7 @@ from analyzers.classify.events import (
 )
 from analyzers.classify.rules import Knowledge, load_knowledge
 from analyzers.core.phrases import Said, sentence
-from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan
+from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan, RankStatus
 from analyzers.report import multirank
 from analyzers.report.advise import Situation, next_actions
 from analyzers.report.confidence import confidence_of
@@ -53,7 +54,9 @@ def diagnose(
         if unread is not None:
             return _from_first_error(unread, correlation, scans, knowledge, world_size, stack)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
-    stall = _stalled_before_stop(chain, correlation, scans)
+    stall = _stalled_before_stop(chain, correlation, scans) or _ended_by_dump_timer(
+        chain, correlation, scans
+    )
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
@@ -110,6 +113,24 @@ def _stalled_before_stop(
         return None
     verdict = stalled(correlation, scans)
     return verdict if verdict and verdict.culprits else None
+
+
+def _ended_by_dump_timer(
+    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """The hang verdict when the first error is only a launcher's record of a rank's exit
+    status and that rank's own lines are a stack dump its dump timer printed, with no error:
+    `faulthandler.dump_traceback_later(..., exit=True)` ends the process after the dump, so the
+    status is the timer's, set to end a job that stopped advancing. The ranks' checkpoints (or
+    their dumps) then say who stalled, as for a job stopped from outside."""
+    first = chain.first
+    best = first.best if first else None
+    if first is None or best is None or not best.signature.cause_if_silent:
+        return None
+    if first.rank is None or not timer_dump_only(scans, first.rank):
+        return None
+    stopped = [r.rank for r in correlation.ranks if r.status != RankStatus.OK]
+    return stalled_among(correlation, scans, stopped)
 
 
 def _cut_off_advancing(chain: CausalChain, correlation: Correlation) -> bool:
