@@ -33,6 +33,11 @@ Seen in real reports (outermost first; they nest):
   ` 50%|#####     | 1/2 [00:01<00:01,  1.21s/it]F0000 00:00:1716973077.46 ...` - the bar is
   dropped; only a bar followed directly by more text is one (a bar alone stays a line), and a
   bar whose postfix shows a non-finite loss or gradient norm (`step_loss=nan`) is kept whole
+- the progress dots CANN's compilers print while they build ops or a model (ATC, the graph
+  engine's online op build), one dot at a time with no newline, so the next line a process
+  writes is glued to them: `.....EZ3003: [PID: 653] ... No supported Ops kernel ...` - the dots
+  are dropped; only three or more dots followed directly by text are (a row of dots alone, an
+  ellipsis before a space, and `..` in a path stay as written)
 - a row of a web log viewer's table copied as text (a cluster console, Grafana, Kibana):
   empty or marker cells, the record's time in a cell of its own, the record, the row's closing
   bar: `  |   | 2026-03-11 16:42:19.492 | [rank1]: RuntimeError: ... |` - the time is kept
@@ -102,6 +107,7 @@ _NONFINITE_POSTFIX = re.compile(
     r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
 _PYTEST_FAILURE = re.compile(r"E {3,}(?=\S)")
+_PROGRESS_DOTS = re.compile(r"\.{3,}(?=[^.\s])")
 _MAX_WRAPPERS = 6
 _MODEL_SERVER_RELAY = re.compile(
     r"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{3}) \[(?:INFO|WARN|DEBUG) ?\] "
@@ -124,6 +130,8 @@ def _peel_one(line: ParsedLine) -> bool:
     if text[-1:] == "|" and _peel_table_row(line, text):
         return True
     if "%|" in text[:160] and _peel_progress(line, text):
+        return True
+    if first == "." and _peel_progress_dots(line, text):
         return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
@@ -248,6 +256,15 @@ def _peel_progress(line: ParsedLine, text: str) -> bool:
         return False
     line.message = text[found.end() :]
     return True
+
+
+def _peel_progress_dots(line: ParsedLine, text: str) -> bool:
+    """A compiler's progress dots in front of the line a process wrote after them: the dots
+    only say work went on, the text after them is the record."""
+    found = _PROGRESS_DOTS.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _peel_table_row(line: ParsedLine, text: str) -> bool:

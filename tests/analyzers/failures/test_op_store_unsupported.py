@@ -4,7 +4,8 @@ The headline names the op and the engine in brackets (`Optype [X] of Ops kernel 
 unsupported`); the reason after it varies with the op store that answered (no such op, or no
 entry for the input's format and dtype). torch_npu prints its inner-error summary first and
 the headline after it, so the headline is the line to read. Fixtures follow the shapes a
-torchrun worker prints; values are made up.
+torchrun worker prints; values are made up. EZ3003 (no kernel and no engine at all for the
+op) glued to the op build's progress dots is read the same way once the dots are peeled.
 """
 
 from __future__ import annotations
@@ -47,3 +48,27 @@ def test_the_bracketed_headline_is_the_ops_missing_kernel() -> None:
 def test_an_engine_chosen_for_a_node_is_no_error() -> None:
     diagnosis = diagnose_text("run/worker.log", ENGINE_CHOSEN)
     assert diagnosis.category != "operator"
+
+
+# An image request on an inference card: the graph engine's single-op build prints its
+# progress dots and the error-manager block follows the last dot on the same line.
+NO_ENGINE_AFTER_DOTS = """\
+......EZ3003: [PID: 5120] 2026-03-02-10:20:30.405.506 No supported Ops kernel and engine are found for [GridSampler2D31], optype [GridSampler2D].
+        Possible Cause: The operator is not supported by the system. Therefore, no hit is found in any operator information library.
+        Solution: 1. Check that the OPP component is installed properly. 2. Submit an issue to request for the support of this operator type.
+        TraceBack (most recent call last):
+        RunAllSubgraphs failed, graph=online.[FUNC:RunAllSubgraphs][FILE:engine_place.cc][LINE:122]
+        [Build][SingleOpModel]call ge interface generator.BuildSingleOpModel failed. ge result = 4294967295[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+        build op model failed, result = 500002[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]
+"""
+
+
+def test_the_code_line_glued_to_build_progress_dots_is_the_first_error() -> None:
+    """The dots are the op build's progress, not part of the record: the EZ3003 line is read
+    as the block's headline, not the build chain the trace lists under it."""
+    diagnosis = diagnose_text("serve/api_server.log", NO_ENGINE_AFTER_DOTS)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "No supported Ops kernel and engine are found for [GridSampler2D31]" in (
+        diagnosis.first_error.text
+    )

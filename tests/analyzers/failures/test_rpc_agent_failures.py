@@ -3,6 +3,9 @@
 docs/labelling.md#an-rpc-agent-that-cannot-reach-its-peer: the TensorPipe agent's warning that
 it could not connect to (or hear back from) a peer worker is `hccl`, `config` and `driver_env`
 beside it, and it leads the exception the call then raises with the same words.
+A brpc channel of a C++ serving engine that never connects to its peer (`[E112]Not connected
+to ... yet`, `[E111]Fail to connect ...: Connection refused`) is read the same way, with `config`
+and `hang` beside it.
 docs/labelling.md#an-rdma-stack-that-refuses-tensorpipe-at-start: a verbs call refused while
 TensorPipe starts its InfiniBand transport is the host's set-up (`driver_env`), whatever the
 C++ lambda's name `operator()` suggests.
@@ -136,3 +139,28 @@ def test_pipes_closing_and_transport_start_up_are_no_failures() -> None:
     )
     diagnosis = diagnose_text("ps0.log", text)
     assert diagnosis.category not in {"hccl", "driver_env"}
+
+
+# A C++ serving engine started on two nodes: the master's brpc channel to a worker it expects
+# never connects, and every retry is appended to the same glog line.
+BRPC_NOT_CONNECTED = """\
+I20260301 09:10:05.100200  1207 master.cpp:140] Waiting for 2 workers to register
+E20260301 09:10:11.223344  1207 comm_channel.cpp:46] Hello request failed: [E112]Not connected to 10.3.0.21:38011 yet, server_id=7 [R1][E112]Not connected to 10.3.0.21:38011 yet, server_id=7 [R2][E112]Not connected to 10.3.0.21:38011 yet, server_id=7
+E20260301 09:10:14.223501  1207 comm_channel.cpp:46] Hello request failed: [E112]Not connected to 10.3.0.21:38011 yet, server_id=7 [R1][E112]Not connected to 10.3.0.21:38011 yet, server_id=7 [R2][E112]Not connected to 10.3.0.21:38011 yet, server_id=7
+"""
+
+BRPC_REFUSED = """\
+E20260301 09:10:11.500100  1311 worker_client.cpp:88] Init request failed: [E111]Fail to connect SocketId=8589934593@10.3.0.22:38013: Connection refused
+"""
+
+
+def test_a_brpc_channel_that_never_connects_is_the_peer_link() -> None:
+    for text in (BRPC_NOT_CONNECTED, BRPC_REFUSED):
+        diagnosis = diagnose_text("logs/master.log", text)
+        assert diagnosis.category == "hccl"
+        assert diagnosis.first_error is not None
+        assert "Fail to connect SocketId" in diagnosis.first_error.text or (
+            "Hello request failed: [E112]" in diagnosis.first_error.text
+            and diagnosis.first_error.line == 2
+        )
+        assert {"config", "hang"} <= {a.category for a in diagnosis.alternatives}

@@ -934,6 +934,27 @@ def test_a_progress_bar_alone_or_a_percent_in_a_table_is_left_as_it_is():
     assert parse_line(table).message == table
 
 
+def test_compiler_progress_dots_glued_to_the_next_line_are_dropped():
+    """CANN's compilers print a dot per step with no newline; the record written after the
+    last dot follows it on the same line and keeps its own reading once the dots are peeled."""
+    line = parse_line(
+        "........EZ3003: [PID: 4412] 2026-02-11-09:15:40.221.803 No supported Ops kernel and"
+        " engine are found for [GridSampler2D7], optype [GridSampler2D]."
+    )
+    assert (line.source, line.message[:20]) == ("cann", "EZ3003: [PID: 4412] ")
+    plog = parse_line(
+        "...[ERROR] GE(2210,atc):2026-02-11-09:15:41.100.200 [op_build.cc:88]2210 BuildOp: op"
+        " build failed"
+    )
+    assert (plog.source, plog.level, plog.pid) == ("plog", "ERROR", 2210)
+    assert plog.message == "BuildOp: op build failed"
+
+
+def test_a_row_of_dots_an_ellipsis_or_a_relative_path_is_left_as_it_is():
+    for text in ("..........", "... 3 more frames", "../configs/serve.yaml not found", ".. done"):
+        assert parse_line(text).message == text
+
+
 def test_abseil_lines_written_before_logging_was_set_up_read_their_level():
     """Month and day are zeros and the time is epoch seconds: the level letter still counts,
     and no wall-clock time is made up from it."""
