@@ -25,7 +25,8 @@ from analyzers.core.types import EventKind
 if TYPE_CHECKING:
     from analyzers.classify.matches import Classified
 
-GENERIC_BLOCK_IDS = frozenset({"tail.cann_block_line"})
+# the error manager's record with its [PID: n] or time, and the same record printed bare
+GENERIC_BLOCK_IDS = frozenset({"tail.cann_block_line", "tail.cann_bare_headline"})
 OWN_ROLES = frozenset({"cause", "symptom"})
 CLOCK_TOLERANCE_S = 2.0
 

@@ -9,7 +9,11 @@
   aclnnStatus=561002`, runtime calls inside an aclnn op `rtKernelLaunchWithHandleV2 failed:
   507014`, Paddle's plugin `ACL error, the error code is : 500002` and its runtime checks
   `Call aclrtSynchronizeStream(...) failed : 507015 at file ...`; runtime harnesses write
-  `runtime_setup failed with code 507033` (a process's exit status there is too small to count)
+  `runtime_setup failed with code 507033` (a process's exit status there is too small to count);
+  applications on ACL write the number short: MindX SDK brackets it before its description
+  (`[507011][Error code unknown] Failed to model infer execute`), others print `error:507011`
+  or `ret=507011`. Those short forms count only six digits of an ACL class: a pid bracketed
+  before a module tag (`[114725][HCCL_TRACE]`), a size or an address is no code
 - HCCL return codes (small numbers after an HCCL call, `ret[9]`, `hcclRet -> 19`) become the
   names of hccl_types.h, e.g. `HCCL_E_TIMEOUT`, because a bare `9` means nothing on its own.
 """
@@ -25,6 +29,13 @@ _NUMERIC = re.compile(
     r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:"
     r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:|\b(?:failed|error) with (?:error )?code[:=]?)"
     r"\s*(-?\d+|0x[0-9a-fA-F]+)",
+    re.IGNORECASE,
+)
+# The short forms: the bracketed number must be followed by a bracket of words (MindX's
+# description), not by a one-word tag as a log's pid is (`[114725][HCCL_TRACE]`).
+_ACL_SHORT = re.compile(
+    r"\[([1235]\d{5})\]\[(?=[A-Za-z][^\]\s]*\s[^\]]*\])"
+    r"|(?<![\w.])(?:error|ret)[:=]([1235]\d{5})(?![\w.])",
     re.IGNORECASE,
 )
 _HEX_RET = re.compile(r"\b(?:retCode|InnerCode|errNo)[=\[](0x[0-9a-fA-F]+)")
@@ -73,6 +84,7 @@ def extract_codes(message: str, hccl: bool = False) -> tuple[str, ...]:
             found.append(value.lower())
         elif value.lstrip("-").isdigit() and abs(int(value)) >= _ACL_MIN:
             found.append(str(abs(int(value))))
+    found += [bracketed or short for bracketed, short in _ACL_SHORT.findall(message)]
     found += [value.lower() for value in _HEX_RET.findall(message)]
     if hccl or "hccl" in message.lower():
         found += [_hccl_name(value) for value in _HCCL_RET.findall(message)]

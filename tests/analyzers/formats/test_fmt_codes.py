@@ -72,6 +72,29 @@ CASES = [
     ("not-a-runtime-call", "download failed: 404040 bytes left", ()),
     ("colon-after-is", "OSError: (External) ACL error, the error code is : 500002.", ("500002",)),
     ("glog-is-no-code", "E1129 07:25:37.499000 26576 api.py:1002] failed (exitcode: -11)", ()),
+    (
+        "bare-headline",
+        "E10001: Value [1,3,-1,-1] for parameter [--input_shape] is invalid. Reason: ...",
+        ("E10001",),
+    ),
+    (
+        "mindx-bracketed",
+        "E20231116 09:50:41.157967  2326 MxOmModelDesc.cpp:855] [507011][Error code unknown] "
+        "Failed to model infer execute, details seen in CANN document.",
+        ("507011",),
+    ),
+    ("error-colon", "Failed to execute model, error:507011", ("507011",)),
+    ("ret-equals", "aclmdlExecute failed, ret=507011, modelId=1", ("507011",)),
+    (
+        "pid-before-module-tag",
+        "[ERROR] HCCL(114725,python):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] "
+        "[114725][HcclSocket][Listen] listen on ip[192.0.2.10] fail",
+        (),
+    ),
+    ("pid-before-time", "[227098] [2027-10-14 15:24:01:938] torch.distributed: [ERROR] x", ()),
+    ("ret-seven-digits", "send failed, ret=5070112", ()),
+    ("ret-hex-address", "map failed, ret=0x507011", ()),
+    ("error-in-a-word", "OSError:507011 bytes left", ()),
     ("small-number-no-hccl", "worker exited, error code is 1", ()),
 ]
 

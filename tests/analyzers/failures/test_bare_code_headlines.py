@@ -1,0 +1,122 @@
+"""An error-manager headline printed bare, its code opening the line with no `[PID: n]` and
+no time, as the offline model builder (ATC), the graph engine and older CANN print it.
+
+docs/labelling.md#wrappers: such a line is the error manager's record of what failed, read
+as its `[PID: n]` twin is: it carries its code, the code table labels it (a code the table
+does not list stays unknown), and it is the first error ahead of ATC's closing `ATC run
+failed` line, whichever of the two comes first. A code quoted inside prose or a table row
+is no headline, nor is glog's level letter and date (`E1129 07:25:37.499000 ...`).
+
+The fixtures follow ATC's console output; shapes, paths, pids and times are made up.
+"""
+
+from __future__ import annotations
+
+from analyzers.classify.events import match_line
+from analyzers.classify.rules import load_knowledge
+from analyzers.formats.codes import extract_codes
+from tests.analyzers.excerpts import diagnose_text
+
+KNOWLEDGE = load_knowledge()
+
+START = "ATC start working now, please wait for a moment.\n"
+CLOSING = "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+SHAPE = (
+    "E10001: Value [1,3,-1,-1] for parameter [--input_shape] is invalid. Reason: maybe you set "
+    "dynamic_shape without setting --dynamic_batch_size, --dynamic_image_size or "
+    "--dynamic_dims.\n"
+)
+EMPTY_MODEL = (
+    "E10054: The requied parameter [--model] for ATC is empty. Another possible reason is that "
+    'the value of some parameter is not enclosed by quotation marks ("").\n'
+)
+
+
+def test_a_bare_headline_is_the_first_error_ahead_of_the_closing_line_after_it() -> None:
+    diagnosis = diagnose_text("convert/atc.log", START + SHAPE + CLOSING)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("E10001: Value [1,3,-1,-1] for parameter")
+    assert diagnosis.category == "config"  # the code table's label for E10001
+    assert "E10001" in diagnosis.error_codes
+
+
+def test_a_bare_headline_printed_after_the_closing_line_is_still_the_first_error() -> None:
+    diagnosis = diagnose_text("convert/atc.log", START + CLOSING + EMPTY_MODEL)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("E10054: The requied parameter [--model]")
+    assert "E10054" in diagnosis.error_codes
+
+
+def test_a_code_the_table_does_not_list_lends_the_headline_no_label() -> None:
+    best = match_line(EMPTY_MODEL.strip(), extract_codes(EMPTY_MODEL), KNOWLEDGE)[0]
+    assert best.signature.id == "tail.cann_bare_headline"
+    assert best.category == "other"
+    assert best.codes == ()
+    listed = match_line(SHAPE.strip(), extract_codes(SHAPE), KNOWLEDGE)[0]
+    assert (listed.category, [info.code for info in listed.codes]) == ("config", ["E10001"])
+
+
+def test_a_bare_headline_under_a_cann_log_header_is_read_the_same_way() -> None:
+    line = (
+        "[ERROR] GE(41873,atc.bin):2026-03-04-10:11:12.131.415 [error_manager.cc:290]41873 " + SHAPE
+    )
+    diagnosis = diagnose_text("convert/atc.log", START + line + CLOSING)
+    assert diagnosis.first_error is not None
+    assert "E10001: Value [1,3,-1,-1] for parameter" in diagnosis.first_error.text
+    assert diagnosis.category == "config"
+
+
+def test_a_code_quoted_in_prose_or_a_table_is_no_headline() -> None:
+    quoted = (
+        "the conversion stops with E10001: Value [x] for parameter [--input_shape] is invalid\n"
+        "| `E10001: Check graph fail` | the ONNX graph breaks an ATC rule |\n"
+    )
+    diagnosis = diagnose_text("convert/atc.log", START + quoted + CLOSING)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("ATC run failed")
+
+
+def test_a_glog_level_and_date_is_no_code() -> None:
+    lines = (
+        "E1001 00:12:01.000210  4127 converter.cc:88] model conversion failed: see the ATC log\n"
+    )
+    diagnosis = diagnose_text("convert/worker.log", lines)
+    assert diagnosis.first_error is not None
+    assert not any(code.startswith("E1") for code in diagnosis.error_codes)
+
+
+# docs/labelling.md#late-device-blocks: a bare inner-error headline a process prints while it
+# goes down after a recognised failure reports the teardown, as its [PID: n] twin does.
+LATE_BARE_BLOCK = (
+    "[rank0]:[E301 10:00:01.000000000 ProcessGroupHCCL.cpp:600] [Rank 0] Watchdog caught "
+    "collective operation timeout: WorkHCCL(SeqNum=88, OpType=ALLREDUCE, Timeout(ms)=1800000) "
+    "ran for 1800041 milliseconds before timing out.\n"
+    "[rank0]: EE9999: rtStreamDestroy execution failed, reason=unknown[FUNC:FuncErrorReason]"
+    "[FILE:error_message_manage.cc][LINE:53]\n"
+)
+
+
+def test_a_bare_teardown_headline_after_a_recognised_failure_is_its_aftermath() -> None:
+    diagnosis = diagnose_text("job/rank0.log", LATE_BARE_BLOCK)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+# A runtime check that gives a code the table names as a root failure, then a bare headline
+# whose code the table does not list: the check says what failed, the headline only that
+# something did, so the check stays first (the headline still outranks a wrapper).
+CHECK_THEN_UNLISTED = (
+    "Call aclrtSynchronizeStream(reinterpret_cast<aclrtStream>(stream)) failed : 507015 at file "
+    "/opt/plugin/backends/npu/runtime/runtime.cc line 377\n"
+    "E10404: Output indexed [1] requires a 18446744073709551615 buffer, but 4096 (aligned) are "
+    "allocated.\n"
+)
+
+
+def test_an_unlisted_bare_headline_stays_below_a_check_with_a_root_failure_code() -> None:
+    diagnosis = diagnose_text("det/train.log", CHECK_THEN_UNLISTED)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "failed : 507015" in diagnosis.first_error.text
+    assert "E10404" in diagnosis.error_codes
