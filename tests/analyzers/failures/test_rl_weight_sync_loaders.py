@@ -66,3 +66,79 @@ def test_a_line_that_only_names_the_shard_axis_is_no_failure() -> None:
     text = "INFO loading expert weights with shard_dim=0 into a 3D tensor\n"
     diagnosis = diagnose_text("rollout.log", text)
     assert "wl.expert_loader_layout_refused" not in _rules(diagnosis)
+
+
+# SGLang's model runner logs whatever an online weight update raised on one line, after a
+# headline of its own. The inner text is read by its own rule when one knows it; a line whose
+# inner text no rule knows (or was cut) still says the pushed weights did not go in.
+ONLINE_UPDATE_CUT = """\
+(SGLangEngine pid=4410) [2026-02-03 04:05:05] INFO:     10.0.0.5:40312 - "POST /update_weights_from_distributed HTTP/1.1" 200 OK
+(TrainActor pid=4602) 
+[trainer-pp_0] Update weights: 4it [00:00,  6.10it/s]
+(SGLangEngine pid=4410) [2026-02-03 04:05:06 DP3 TP3] Failed to update parameter online: start out of range (expected to be in
+"""
+
+
+def test_an_online_update_headline_alone_is_the_weights_that_did_not_go_in() -> None:
+    diagnosis = diagnose_text("rollout.log", ONLINE_UPDATE_CUT)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "Failed to update parameter online" in diagnosis.first_error.text
+    assert "wl.online_weight_update_failed" in _rules(diagnosis)
+    assert "shape_mismatch" in _alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_an_online_update_headline_names_a_missing_parameter() -> None:
+    text = (
+        "(SGLangEngine pid=7311) [2026-02-03 04:05:06 DP2 TP2] Failed to update parameter online: "
+        "'model.layers.3.mlp.experts.w2_weight'. The full weights of the ModelRunner are partially "
+        "updated. Please discard the whole weights.\n"
+    )
+    diagnosis = diagnose_text("rollout.log", text)
+    assert diagnosis.category == "weight_load"
+    assert "wl.online_weight_update_failed" in _rules(diagnosis)
+
+
+def test_an_online_update_headline_yields_to_the_inner_loader_check() -> None:
+    text = (
+        "[2026-02-03 04:05:06 TP1] Failed to update parameter online: start out of range "
+        "(expected to be in range of [-96, 96], but got 384). The full weights of the ModelRunner "
+        "are partially updated. Please discard the whole weights.\n"
+    )
+    diagnosis = diagnose_text("rollout.log", text)
+    assert diagnosis.category == "weight_load"
+    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+    assert diagnosis.evidence[0].rule == "wl.narrow_start_out_of_range"
+
+
+def test_a_successful_online_update_is_no_failure() -> None:
+    text = "[2026-02-03 04:05:06 TP0] Succeeded to update parameter online.\n"
+    diagnosis = diagnose_text("rollout.log", text)
+    assert "wl.online_weight_update_failed" not in _rules(diagnosis)
+
+
+# Engines attach a weight_loader to each parameter their layers create; a parameter re-made
+# after the first load has none when weights arrive again.
+RELOAD_WITHOUT_LOADER = """\
+(Sampler pid=3310) (Worker_TP0 pid=3402) ERROR 04-05 06:07:08 [multiproc_executor.py:720]   File "/opt/venv/lib/python3.11/site-packages/vllm/model_executor/models/qwen3_moe.py", line 610, in load_weights
+(Sampler pid=3310) (Worker_TP0 pid=3402) ERROR 04-05 06:07:08 [multiproc_executor.py:720]     weight_loader = param.weight_loader
+(Sampler pid=3310) (Worker_TP0 pid=3402) ERROR 04-05 06:07:08 [multiproc_executor.py:720] AttributeError: 'Parameter' object has no attribute 'weight_loader'
+"""
+
+
+def test_a_parameter_without_its_weight_loader_is_the_loader_that_failed() -> None:
+    diagnosis = diagnose_text("sampler.log", RELOAD_WITHOUT_LOADER)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "has no attribute 'weight_loader'" in diagnosis.first_error.text
+    assert "wl.parameter_without_weight_loader" in _rules(diagnosis)
+    assert "config" in _alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_config_object_lacking_the_attribute_keeps_its_config_reading() -> None:
+    text = "AttributeError: 'DemoConfig' object has no attribute 'weight_loader'\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "wl.parameter_without_weight_loader" not in _rules(diagnosis)
+    assert diagnosis.category == "config"
