@@ -15,7 +15,10 @@ from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier,
 
 def _labels(lines: list[str]) -> list[str]:
     matcher = CheckpointMatcher()
-    sequence = [hit.text for hit in map(matcher.classify, lines) if hit is not None and hit.counted]
+    hits = [hit for hit in map(matcher.classify, lines) if hit is not None]
+    sequence = [
+        hit.text for hit in hits if hit.counted and hit.role != "wait"
+    ]  # waits: no checkpoints
     texts = list(dict.fromkeys(sequence))
     qualifier = SequenceQualifier(texts)
     return [qualifier.labels[i] for i in qualifier.qualify([texts.index(t) for t in sequence])]
