@@ -83,6 +83,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return unreached_store(chain) or keys_waited_for(chain) or NOBODY
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
+    sender = None if quiet_suspect else _sender_waited_on(first.rank, correlation)
+    if sender is not None:
+        return Blame([sender], say("blame.receiver_waited_on", rank=first.rank))
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     found = interrupted_outside(chain) or singled_out(correlation, size_stated, quiet_suspect)
     if found is not None and len(found.ranks) > 1:
@@ -101,6 +104,18 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         or _exited_first(chain, scans)
         or NOBODY
     )
+
+
+def _sender_waited_on(receiver: int | None, correlation: Correlation | None) -> int | None:
+    """The peer a receiver that aborted on a message longer than it posted had said it waits
+    for, in its last progress line (`waiting for activations of microbatch 0 from rank 1`):
+    the message came from that peer, so it sent the wrong size. The abort itself names no
+    sender."""
+    if receiver is None or correlation is None:
+        return None
+    sender = correlation.waiting_on.get(receiver)
+    present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
+    return sender if sender is not None and sender != receiver and sender in present else None
 
 
 def _dumped_apart(correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame | None:

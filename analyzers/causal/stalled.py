@@ -15,6 +15,7 @@ blaming them all::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from analyzers.causal.dumped_stacks import apart_in_dumps
@@ -26,6 +27,8 @@ from analyzers.tree.facts import npu_state
 
 STALLED = (RankStatus.HUNG, RankStatus.MISSING, RankStatus.KILLED)
 HANG_RULE = "multirank.hang"
+# a point-to-point send that gave up because its receiver never posted the receive (gloo)
+_SEND_TIMED_OUT = re.compile(r"Timed out waiting \d+ ?ms for send operation")
 
 
 def stalled(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
@@ -105,13 +108,27 @@ def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> Said
 
 def named_peers(correlation: Correlation) -> list[int]:
     """Ranks that stopped ranks' last lines wait for and that are not waiting themselves (in
-    a cycle of waits each rank waits on another, and the lines single nobody out)."""
+    a cycle of waits each rank waits on another, and the lines single nobody out). A rank
+    whose own failure is a send that timed out was waiting too, on its receiver: the peer it
+    served never took the data, so the line naming it as the one waited for is stale (printed
+    before a receive that completed) and names no culprit."""
     waits = correlation.waiting_on
     present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
     stopped = {r.rank for r in correlation.ranks if r.status != RankStatus.OK}
+    busy = set(waits) | blocked_sending(correlation)
     return sorted(
-        {p for w, p in waits.items() if w in stopped and p != w and p in present and p not in waits}
+        {p for w, p in waits.items() if w in stopped and p != w and p in present and p not in busy}
     )
+
+
+def blocked_sending(correlation: Correlation) -> set[int]:
+    """Ranks whose own first error is a point-to-point send that timed out: they had their
+    data ready and waited for the receiver to take it."""
+    return {
+        r.rank
+        for r in correlation.ranks
+        if r.first_error is not None and _SEND_TIMED_OUT.search(r.first_error.text)
+    }
 
 
 def waiting_for(correlation: Correlation, peers: Sequence[int]) -> list[int]:

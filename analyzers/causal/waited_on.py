@@ -18,7 +18,12 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from analyzers.causal.chain import Blame
-from analyzers.causal.stalled import fewest_checkpoints, named_peers, waiting_for
+from analyzers.causal.stalled import (
+    blocked_sending,
+    fewest_checkpoints,
+    named_peers,
+    waiting_for,
+)
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
 from analyzers.timeline.divergence import stage_order
@@ -76,21 +81,26 @@ def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
 
 
 def _upstream_stage(correlation: Correlation, size_stated: bool) -> Blame | None:
-    """Pipeline stages (each rank logs its own layers): the first stage that finished more
-    microbatches than the next stage started. The next stage receives its input from it, so
+    """Pipeline stages (each rank, or each tensor-parallel group, logs its own layers): the
+    first stage that finished more microbatches than the next stage started. The next stage receives its input from it, so
     when it started fewer, the missing activations were never sent - the stage behind is the
     one waiting, not the one that stopped the pipeline. Killed and quiet stages are chosen
-    before this, so a stage that died on its way is not passed over for its upstream."""
+    before this, so a stage that died on its way is not passed over for its upstream. A stage
+    whose send timed out did send: the next stage never took its activations, having stopped
+    on its own (it received the earlier ones and went quiet), so it is not blamed this way."""
     timeline = correlation.timeline
     stages = stage_order(timeline) if isinstance(timeline, Timeline) else None
     if not stages:
         return None
-    for (rank, _, done), (after, started, _) in pairwise(stages):
-        if started < done:
-            why = say(
-                "waited.upstream_stage", done=done, started=started, ranks=ranks_said([after])
-            )
-            return Blame([rank], why)
+    sending = blocked_sending(correlation)
+    for upstream, downstream in pairwise(stages):
+        # a stage's tensor-parallel rank i sends to rank i of the next stage
+        for (rank, _, done), (after, started, _) in zip(upstream, downstream, strict=False):
+            if started < done and rank not in sending:
+                why = say(
+                    "waited.upstream_stage", done=done, started=started, ranks=ranks_said([after])
+                )
+                return Blame([rank], why)
     return None
 
 

@@ -70,6 +70,7 @@ class CheckpointHit:
     peer: int | None = None  # the rank a wait line names
     opens_decode: bool = False  # a phase line after which the decode loop's first step runs
     request: int | None = None  # the request a server's phase line is tagged with
+    in_step: bool = False  # a phase a training step holds (a pipeline stage's microbatch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ class CheckpointRule:
     counterexamples: tuple[str, ...] = ()
     user: bool = False
     opens_decode: bool = False
+    in_step: bool = False
 
     def hit(self, message: str) -> CheckpointHit | None:
         found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
@@ -99,6 +101,7 @@ class CheckpointRule:
             _number(groups.get("peer")),
             self.opens_decode,
             _number(groups.get("request")),
+            self.in_step,
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -257,6 +260,9 @@ class LayerTracker:
             self._next_layer = 0
             return hit.text
         self._layered = self._layered or hit.role in ("layer", "layer_start")
+        if self._train is not None and hit.in_step:
+            self._next_layer = 0
+            return f"step {self._train} / {hit.text}"
         if self._train is not None and hit.role == "submodule" and not self._layered:
             return f"step {self._train} / {hit.text}"
         if self._train is not None and hit.role in ("submodule", "layer"):
@@ -301,7 +307,9 @@ class SequenceQualifier:
     A training loop's step lines (`train step 3 passed`, `step 3 loss 0.41`) close their step
     the same way and a `train step 4 start` opens one: the sub-module lines in it are `step 4 /
     backward passed` (with the layer between when the rank prints layer lines), and those
-    before any step line are in the job's first training step.
+    before any step line are in the job's first training step. A phase a step holds (a
+    pipeline stage's `microbatch 2 / forward passed`) is placed in its step the same way:
+    `step 4 / microbatch 2 / forward passed`.
     Each distinct text is classified once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
@@ -337,6 +345,8 @@ class SequenceQualifier:
             elif role == "layer":
                 key, layered = (request, step, -1, text_id, train), True
                 layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
+            elif role == "phase" and hit.in_step:  # type: ignore[union-attr]
+                key, layer = (None, None, -1, text_id, train), 0
             elif role in ("phase", "success"):
                 key, layer = (None, None, -1, text_id, None), 0
                 request = hit.request  # type: ignore[union-attr]
@@ -499,6 +509,7 @@ def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
         examples=tuple((line, expected) for line, expected in entry.get("examples", ())),
         counterexamples=tuple(entry.get("counterexamples", ())),
         opens_decode=bool(entry.get("opens_decode", False)),
+        in_step=bool(entry.get("in_step", False)),
     )
 
 

@@ -13,7 +13,9 @@ Pipeline stages log different layer numbers by design: stage r holds its own lay
 `layer N passed` only for them (rank 0 layers 0-1, rank 1 layers 2-3). When every rank that
 logs layer lines logs a set of layer numbers no other rank logs, the ranks' layer lines are
 compared by their place in the rank's own set (its first layer, its second), so stages running
-the same schedule agree. Counterexample: tensor-parallel ranks share every layer number, and a
+the same schedule agree. A stage split into tensor-parallel ranks is several ranks logging the
+same set: the stages are then the groups of ranks with equal sets, each group's set disjoint
+from every other group's. Counterexample: tensor-parallel ranks share every layer number, and a
 rank that skipped a layer the others ran still shares the rest, so either keeps its numbers.
 
 A server's data-parallel replicas serve queues of their own: each replica's ranks tag their
@@ -134,20 +136,22 @@ def microbatch_stages(timeline: Timeline) -> bool:
     return all(not ids.isdisjoint(seq.text) for seq in ranks.values())
 
 
-def stage_order(timeline: Timeline) -> list[tuple[int, int, int]] | None:
-    """Pipeline stages in layer order, each as (rank, times it logged its first layer line,
-    times it logged its last one): microbatches started and finished. None when the ranks
-    are not pipeline stages (`stage_layers`)."""
+def stage_order(timeline: Timeline) -> list[list[tuple[int, int, int]]] | None:
+    """Pipeline stages in layer order, each the list of its ranks (one, or its tensor-parallel
+    ranks in rank order) as (rank, times it logged its first layer line, times it logged its
+    last one): microbatches started and finished. None when the ranks are not pipeline stages
+    (`stage_layers`)."""
     numbers = _layer_numbers(timeline)
     stages = _stages(timeline, numbers)
     if not stages:
         return None
-    out = []
-    for rank, places in stages.items():
+    out: dict[int, list[tuple[int, int, int]]] = {}
+    for rank, places in sorted(stages.items()):
         ordered = sorted(places, key=places.__getitem__)
         texts = timeline.ranks[rank].text
-        out.append((numbers[ordered[0]], rank, texts.count(ordered[0]), texts.count(ordered[-1])))
-    return [(rank, started, done) for _, rank, started, done in sorted(out)]
+        entry = (rank, texts.count(ordered[0]), texts.count(ordered[-1]))
+        out.setdefault(numbers[ordered[0]], []).append(entry)
+    return [out[first] for first in sorted(out)]
 
 
 def _layer_numbers(timeline: Timeline) -> dict[int, int]:
@@ -169,12 +173,9 @@ def _stages(timeline: Timeline, numbers: Mapping[int, int]) -> dict[int, dict[in
     logging = [r for r in held if held[r]]
     if len(logging) < 2 or len(logging) != len(held):
         return None
-    seen: set[int] = set()
-    for rank in logging:
-        own = set(held[rank].values())
-        if own & seen:
-            return None
-        seen |= own
+    groups = {frozenset(held[rank].values()) for rank in logging}
+    if len(groups) < 2 or sum(map(len, groups)) != len(frozenset().union(*groups)):
+        return None  # one group is no pipeline; overlapping groups are no stages
     return {
         rank: {tid: place for place, tid in enumerate(sorted(ids, key=ids.__getitem__))}
         for rank, ids in held.items()
