@@ -7,13 +7,19 @@ not installed"). Candidates, most telling first:
 - the first error's other matches and its codes that name another label;
 - the neighbours the labelling guide gives for the rules the first error matched (`also` on
   a signature, e.g. missing kernel binaries -> operator; docs/labelling.md), the deciding
-  rule's first;
+  rule's first, and those it gives only under a condition (`also_if`) when the bundle shows
+  the condition's evidence (an AI CPU exception is a collective's only beside a collective's
+  lines);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
 - other lines of the same block and other ranks' top lines that carry another label,
   including a line that stepped aside for the first error (`yields_to`), and the neighbours
   the guide names for those lines' rules (a synchronize's `reason=[fftsplus timeout]` next
   to its 507048 line: the device task or a stall) and for the codes that gave those lines
-  their label (a block whose runtime-result line carries 107003: the stream layer).
+  their label (a block whose runtime-result line carries 107003: the stream layer);
+- the labels the fallback's hints carry past the bar a winner needs for the first error's
+  words, its block and its frames (`knowledge/fallback.yaml`): the runner-up of the vote, or
+  both sides of a tie that left the line unlabelled, what a reader who weighs the same words
+  differently picks. They are the weakest evidence, a share of the chosen label's confidence.
 
 Each score is that evidence's own strength, kept below the chosen label's confidence (at
 least half of it, so a doubtful answer still shows where else the doubt points). `other`
@@ -27,13 +33,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from analyzers.causal import fallback
 from analyzers.causal.chain import CausalChain
+from analyzers.causal.labels import UNLABELLED
 from analyzers.classify.events import TIER_WRAPPER, Classified
-from analyzers.core.types import Alternative
+from analyzers.core.phrases import say
+from analyzers.core.types import Alternative, EventKind, FileScan
 
 if TYPE_CHECKING:
     from analyzers.classify.matches import Match
-    from analyzers.classify.rules import Signature
+    from analyzers.classify.rules import NeighbourEvidence, Signature
 
 MAX_ALTERNATIVES = 2
 BELOW_CHOSEN = 0.05  # an alternative never scores as high as the label chosen
@@ -42,15 +51,62 @@ LINE_TRUST = 0.8  # another line's label, as much as a symptom's weight is trust
 LITERAL_SHARE = 0.3  # what a code-labelled line says of itself, below the code's reading
 LISTED_CODE_SHARE = 0.68  # a code whose own entry names the label (code-backed x LINE_TRUST)
 INFERRED_CODE_SHARE = 0.4
+HINT_SHARE = 0.3  # a weak hint's label, as little as a line's literal reading
+_SEARCHED = (EventKind.ERROR, EventKind.WARNING)
+
+
+class _Shown:
+    """What the bundle shows, asked once per kind of evidence a conditional neighbour needs."""
+
+    def __init__(self, chain: CausalChain, scans: Sequence[FileScan]) -> None:
+        self._chain, self._scans = chain, scans
+        self._answers: dict[str, bool] = {}
+
+    def neighbours(self, signature: Signature) -> tuple[str, ...]:
+        """The rule's neighbours: its `also`, then each `also_if` whose evidence is shown."""
+        shown = (label for label, evidence in signature.also_if if self.shows(evidence))
+        return (*signature.also, *shown)
+
+    def shows(self, evidence: NeighbourEvidence) -> bool:
+        if evidence.name not in self._answers:
+            self._answers[evidence.name] = _shows(evidence, self._chain, self._scans)
+        return self._answers[evidence.name]
+
+
+def _shows(evidence: NeighbourEvidence, chain: CausalChain, scans: Sequence[FileScan]) -> bool:
+    """A cited or nearby line labelled with one of the evidence's labels (by its rule or a
+    code), or an error or warning line anywhere in the bundle its regex finds."""
+    first = [chain.first] if chain.first is not None else []
+    items = [*first, *chain.nearby, *chain.top, *chain.supporting, *chain.cascades]
+    wanted = set(evidence.labels)
+    for item in items:
+        if item.best is not None and item.best.category in wanted:
+            return True
+        if any(info.category in wanted for info in item.codes):
+            return True
+    regex = evidence.regex
+    if regex is None:
+        return False
+    texts = (item.event.message or item.event.text for item in items)
+    if any(regex.search(text) for text in texts):
+        return True
+    events = (event for scan in scans for event in scan.events if event.kind in _SEARCHED)
+    return any(regex.search(event.message or event.text) for event in events)
 
 
 def alternatives(
-    chain: CausalChain, category: str, confidence: float, line_category: str | None = None
+    chain: CausalChain,
+    category: str,
+    confidence: float,
+    line_category: str | None = None,
+    scans: Sequence[FileScan] = (),
 ) -> list[Alternative]:
-    """Up to two (label, evidence, score) other than `category`, best first."""
+    """Up to two (label, evidence, score) other than `category`, best first; `scans` is the
+    bundle, where a conditional neighbour's evidence and the first error's frames are read."""
     ceiling = max(round(max(confidence - BELOW_CHOSEN, confidence / 2), 2), 0.0)
     picked: dict[str, Alternative] = {}
-    for candidate, named in _candidates(chain, confidence, line_category):
+    shown = _Shown(chain, scans)
+    for candidate, named in _candidates(chain, confidence, line_category, shown, scans):
         if candidate.category in (category, "healthy"):
             continue
         if candidate.category == "other" and not named:
@@ -60,11 +116,11 @@ def alternatives(
         if known is None or candidate.score > known.score:
             picked[candidate.category] = candidate  # the strongest evidence per label
     ranked = [alt for alt in sorted(picked.values(), key=lambda alt: -alt.score) if alt.score > 0]
-    return _keep_guide_neighbour(ranked[:MAX_ALTERNATIVES], ranked, chain)
+    return _keep_guide_neighbour(ranked[:MAX_ALTERNATIVES], ranked, chain, shown)
 
 
 def _keep_guide_neighbour(
-    shown: list[Alternative], ranked: list[Alternative], chain: CausalChain
+    shown: list[Alternative], ranked: list[Alternative], chain: CausalChain, bundle: _Shown
 ) -> list[Alternative]:
     """The guide names a neighbour for the rule that decided (`also`) because readers who
     disagree pick it: it keeps a place even when other lines outscore it. A code on the
@@ -74,7 +130,7 @@ def _keep_guide_neighbour(
     first = chain.first
     if first is None or first.best is None or len(shown) < MAX_ALTERNATIVES:
         return shown
-    named = first.best.signature.also
+    named = bundle.neighbours(first.best.signature)
     code_named = {label for info in first.codes if info.category for label in info.also}
     if not named or any(alt.category in named or alt.category in code_named for alt in shown):
         return shown
@@ -83,7 +139,11 @@ def _keep_guide_neighbour(
 
 
 def _candidates(
-    chain: CausalChain, confidence: float, line_category: str | None
+    chain: CausalChain,
+    confidence: float,
+    line_category: str | None,
+    shown: _Shown,
+    scans: Sequence[FileScan],
 ) -> Iterator[tuple[Alternative, bool]]:
     """Each candidate with whether the guide or the first error's own line names its label
     (only such a candidate may offer `other`)."""
@@ -108,7 +168,7 @@ def _candidates(
                 yield replace(alt, category=label, score=share * GUIDE_SHARE), True
     for match in first.matches:  # the deciding rule's neighbours, then the other matches'
         share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
-        for label in match.signature.also:
+        for label in shown.neighbours(match.signature):
             yield _by_rule(label, match.signature, confidence * share), True
     if first.best is not None:
         for alt in _literal_reading(first.best):
@@ -116,8 +176,31 @@ def _candidates(
     # a line that yielded to an earlier one of its file is cited among the cascades, however
     # far from the first error's block it stands
     far = [item for item in chain.cascades if _yielded(item, first)]
-    for alt in _other_lines([*chain.nearby, *chain.top, *chain.supporting, *far], first):
+    for alt in _other_lines([*chain.nearby, *chain.top, *chain.supporting, *far], first, shown):
         yield alt, False
+    if first.best is None or not shown.neighbours(first.best.signature):
+        for alt in _hinted(chain, scans, confidence):
+            yield alt, False
+
+
+def _hinted(
+    chain: CausalChain, scans: Sequence[FileScan], confidence: float
+) -> Iterator[Alternative]:
+    """The labels the fallback's hints support for the first error's words, scored by their
+    share of the leading label's votes: a reading the words leave open. Asked only when the
+    deciding rule names no neighbour of its own (the guide's `also` says where its doubt
+    points) or no rule labelled the line. Beside a rule's label only the label the words
+    lead with counts (the vote would have picked it, so a reader of the words would too): a
+    runner-up to the rule's own label is the words agreeing with the rule. Beside an answer
+    no rule gave, every label the words vote for, however weakly, is as defensible."""
+    first = chain.first
+    best = first.best if first is not None else None
+    unlabelled = best is None or (best.category == UNLABELLED and not best.signature.settled)
+    for label, votes, leader in fallback.readings(chain, scans, unlabelled=unlabelled):
+        if not unlabelled and votes < leader:
+            continue
+        said = say("alternatives.hinted", label=label, votes=votes, leader=leader)
+        yield Alternative(label, said.en, confidence * HINT_SHARE * votes / leader, said.zh)
 
 
 def _literal_reading(best: Match) -> Iterator[Alternative]:
@@ -147,7 +230,9 @@ def _from_line(first: Classified, label: str, confidence: float) -> Alternative:
     )
 
 
-def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alternative]:
+def _other_lines(
+    items: Sequence[Classified], first: Classified, shown: _Shown
+) -> Iterator[Alternative]:
     for item in items:
         best = item.best
         if (
@@ -159,7 +244,7 @@ def _other_lines(items: Sequence[Classified], first: Classified) -> Iterator[Alt
         text = item.event.message or item.event.text
         score = best.weight / 100 * LINE_TRUST * 0.8
         yield Alternative(best.category, _short(text), score, _short(text))
-        for label in best.signature.also:  # the neighbours the guide names for that line's rule
+        for label in shown.neighbours(best.signature):  # the guide's for that line's rule
             yield _by_rule(label, best.signature, score * GUIDE_SHARE)
         for info in item.codes:  # and for the code that gave that line its label
             if info.category == best.category:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from analyzers.causal.first_error import CausalChain
 from analyzers.classify.errorcodes import normalise_code
 from analyzers.classify.events import FRAME_SOURCE, Classified
-from analyzers.classify.hints import vote
+from analyzers.classify.hints import defensible, vote
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.types import EventKind, FileScan
@@ -26,6 +26,28 @@ FRAME_WINDOW = 60  # lines above the first error searched for its traceback fram
 
 def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str] | None:
     """(category, subsystem) the hints agree on for the chain's first error, or None."""
+    ballot = _ballot(chain, scans)
+    category = vote(*ballot) if ballot else None
+    return (category, TAXONOMY[category][0]) if category else None
+
+
+def readings(
+    chain: CausalChain, scans: Sequence[FileScan] = (), *, unlabelled: bool = False
+) -> list[tuple[str, int, int]]:
+    """(category, votes, the leader's votes) for every category the hints of the chain's first
+    error carry past the bar (`hints.defensible`; the lower one when no rule labelled the
+    line), most votes first: the readings a runner-up or a tie leaves open, whatever label
+    the first error was finally given."""
+    ballot = _ballot(chain, scans)
+    found = defensible(*ballot, unlabelled=unlabelled) if ballot else []
+    return [(label, votes, found[0][1]) for label, votes in found]
+
+
+def _ballot(
+    chain: CausalChain, scans: Sequence[FileScan]
+) -> tuple[str, list[str], list[str | None], list[str]] | None:
+    """What votes for the first error: its words, its block's and its frames' words, the
+    codes they print and the statement that raised it."""
     first = chain.first
     if first is None:
         return None
@@ -34,8 +56,7 @@ def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]
     others = [item.event.message or item.event.text for item in nearby if item is not first]
     codes = _code_categories([first, *nearby])
     frames = [*_frames_above(first, scans), *_traceback_field(first, scans, "caller")]
-    category = vote(own, [*others, *frames], codes, _traceback_field(first, scans, "statement"))
-    return (category, TAXONOMY[category][0]) if category else None
+    return own, [*others, *frames], codes, _traceback_field(first, scans, "statement")
 
 
 def _same_writer(item: Classified, first: Classified) -> bool:

@@ -43,6 +43,8 @@ class Hints:
     chatter: re.Pattern[str] | None = None
     chatter_examples: tuple[str, ...] = ()
     chatter_counterexamples: tuple[str, ...] = ()
+    # the votes a label needs to be offered as an alternative to an answer no rule gave
+    alternative_min_score: int = 1
 
 
 @cache
@@ -51,6 +53,7 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
     types = Entry(data.get("exception_types", dict), f"{path.name}: exception_types")
     return Hints(
         min_score=data.get("min_score", int),
+        alternative_min_score=data.get("alternative_min_score", int, 1),
         code_weight=data.get("code_weight", int),
         exception_types={
             str(name): _type_hint(Entry(item, f"{types.where}: '{name}'"))
@@ -116,6 +119,40 @@ def vote(
     """The winning category of one first-error line, the lines around it, its codes and the
     statement that raised it (read only for what that statement reads or calls)."""
     hints = load_hints()
+    ranked = [*tally(own, context, codes, statements).most_common(2), ("", 0), ("", 0)]
+    (best, top), (_, second) = ranked[0], ranked[1]
+    return best if top >= hints.min_score and top > second else None
+
+
+def defensible(
+    own: str,
+    context: Iterable[str] = (),
+    codes: Iterable[str | None] = (),
+    statements: Iterable[str] = (),
+    *,
+    unlabelled: bool = False,
+) -> list[tuple[str, int]]:
+    """Every category whose votes reach the bar, with its votes, most first: the bar a winner
+    needs, or `alternative_min_score` when no rule labelled the line (`unlabelled`).
+
+    The vote names one winner, but a runner-up that reached the bar (or a tie, which leaves
+    the line unlabelled) is a reading the same words support: it is what a reader who weighs
+    the words differently picks. Beside an answer that rests on the hints alone, a weaker
+    reading is as defensible as the answer."""
+    hints = load_hints()
+    bar = hints.alternative_min_score if unlabelled else hints.min_score
+    scores = tally(own, context, codes, statements)
+    return [(label, votes) for label, votes in scores.most_common() if votes >= bar]
+
+
+def tally(
+    own: str,
+    context: Iterable[str] = (),
+    codes: Iterable[str | None] = (),
+    statements: Iterable[str] = (),
+) -> Counter[str]:
+    """Each category's votes from the line, the lines around it, its codes and its statement."""
+    hints = load_hints()
     scores: Counter[str] = Counter()
     scores.update(_words(own, hints, OWN_LINE_FACTOR))
     for line in context:
@@ -129,9 +166,7 @@ def vote(
     for category in codes:
         if category and category not in _NOT_VOTED:
             scores[category] += hints.code_weight
-    ranked = [*scores.most_common(2), ("", 0), ("", 0)]
-    (best, top), (_, second) = ranked[0], ranked[1]
-    return best if top >= hints.min_score and top > second else None
+    return scores
 
 
 def is_chatter(line: str) -> bool:

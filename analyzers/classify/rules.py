@@ -40,6 +40,17 @@ ACTION_STACKS = ("ascend", "cuda")  # the stacks `classify.accelerator` tells ap
 
 
 @dataclass(frozen=True, slots=True)
+class NeighbourEvidence:
+    """What a bundle must show before a conditional neighbour is offered: a line labelled
+    with one of `labels` (by its rule or its code), or an error or warning line the regex
+    finds (`neighbour_evidence` in signatures.yaml)."""
+
+    name: str
+    labels: tuple[str, ...] = ()
+    regex: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Signature:
     id: str
     title: str
@@ -114,6 +125,9 @@ class Signature:
     more_than: tuple[str, str] | None = None
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
+    # neighbours the guide names only when the bundle shows their evidence (an AI CPU
+    # exception is a collective's only beside a collective's lines): (label, evidence)
+    also_if: tuple[tuple[str, NeighbourEvidence], ...] = ()
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
     needles: tuple[str, ...] = ()  # keywords as compared (lower-case when ignore_case)
@@ -231,8 +245,10 @@ def _read_knowledge(directory: Path) -> Knowledge:
 def load_signatures(path: Path) -> tuple[Signature, ...]:
     data = Entry(read_yaml(path), path.name)
     raw = data.get("signatures", list)
+    evidence = _neighbour_evidence(Entry(data.get("neighbour_evidence", dict, {}), path.name))
     signatures = tuple(
-        _signature(Entry(item, f"{path.name}: signature #{n + 1}")) for n, item in enumerate(raw)
+        _signature(Entry(item, f"{path.name}: signature #{n + 1}"), evidence)
+        for n, item in enumerate(raw)
     )
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
     known = {sig.id for sig in signatures}
@@ -254,7 +270,40 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     return signatures
 
 
-def _signature(entry: Entry) -> Signature:
+def _neighbour_evidence(section: Entry) -> dict[str, NeighbourEvidence]:
+    """The named kinds of evidence a conditional neighbour (`also_if`) can ask for."""
+    found = {}
+    for name, item in section.data.items():
+        entry = Entry(item, f"{section.where}: neighbour_evidence '{name}'")
+        labels = entry.strings("labels", required=False)
+        wrong = [label for label in labels if label not in TAXONOMY]
+        if wrong:
+            raise entry.fail(f"field 'labels' must list taxonomy labels, got {wrong}")
+        pattern = entry.get("regex", str, None)
+        if not labels and pattern is None:
+            raise entry.fail("needs 'labels' or 'regex'")
+        regex = None if pattern is None else compile_regex(pattern, re.IGNORECASE, entry, "regex")
+        found[str(name)] = NeighbourEvidence(str(name), labels, regex)
+    return found
+
+
+def _also_if(
+    entry: Entry, category: str, also: tuple[str, ...], evidence: dict[str, NeighbourEvidence]
+) -> tuple[tuple[str, NeighbourEvidence], ...]:
+    """`also_if: {label: evidence}`: a neighbour offered only when the bundle shows that
+    evidence; each label is another taxonomy label than the rule's and not already in `also`."""
+    raw = entry.get("also_if", dict, {})
+    pairs = []
+    for label, name in raw.items():
+        if label not in TAXONOMY or label == category or label in also:
+            raise entry.fail(f"field 'also_if' must name other taxonomy labels, got {label!r}")
+        if name not in evidence:
+            raise entry.fail(f"field 'also_if': {label!r} names unknown evidence {name!r}")
+        pairs.append((str(label), evidence[name]))
+    return tuple(pairs)
+
+
+def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = None) -> Signature:
     sig_id = entry.get("id", str)
     entry.where = f"{entry.where.split(': ')[0]}: signature '{sig_id}'"
     category = entry.choice("category", TAXONOMY)
@@ -298,7 +347,8 @@ def _signature(entry: Entry) -> Signature:
         harmless_on=_harmless_on(entry),
         more_than=_more_than(entry, regex),
         guide=_guide(entry),
-        also=_also(entry, category),
+        also=(also := _also(entry, category)),
+        also_if=_also_if(entry, category, also, evidence or {}),
         examples=entry.strings("examples"),
         counterexamples=entry.strings("counterexamples"),
     )

@@ -234,3 +234,49 @@ def test_a_monitored_barrier_report_offers_a_stuck_and_a_gone_rank_beside_it() -
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [2]
     assert {"hang", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+# --- the fallback's hints as alternatives ----------------------------------------------------
+
+# A serving engine's refusal that no rule knows: the exception's class votes `config` once, too
+# little to label the line, which stays `other`.
+PROMPT_TOO_LONG = "ValueError: Prompt length (40) exceeds maximum model length (32) for request 2\n"
+# A compiler's wrapped import failure, labelled `config` by its rule (no neighbour named):
+# the missing module's words vote `driver_env`.
+INDUCTOR_IMPORT = (
+    "torch._inductor.exc.InductorError: ModuleNotFoundError: No module named "
+    "'triton.language.extra.ascend'\n"
+)
+
+
+def test_an_unlabelled_first_error_offers_the_labels_its_hints_vote_for() -> None:
+    """An answer no rule gave rests on the hints: a label they vote for, even below the bar a
+    winner needs, is a reading as defensible, scored below the answer."""
+    diagnosis = diagnose_text("job/rank0.log", PROMPT_TOO_LONG)
+    assert diagnosis.category == "other"
+    config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
+    assert "hints" in config.evidence
+    assert config.evidence_zh
+    assert "提示" in config.evidence_zh
+    assert 0 < config.score < diagnosis.confidence
+
+
+def test_a_rule_that_names_no_neighbour_offers_the_hints_reading() -> None:
+    diagnosis = diagnose_text("job/rank0.log", INDUCTOR_IMPORT)
+    assert diagnosis.category == "config"
+    driver_env = next(alt for alt in diagnosis.alternatives if alt.category == "driver_env")
+    assert "hints" in driver_env.evidence
+    assert 0 < driver_env.score < diagnosis.confidence
+
+
+def test_a_rule_that_names_its_neighbour_is_not_second_guessed_by_the_hints() -> None:
+    """The guide's `also` already says where the rule's doubt points."""
+    diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
+    assert diagnosis.alternatives
+    assert not any("hints" in alt.evidence for alt in diagnosis.alternatives)
+
+
+def test_the_hints_do_not_move_the_answer_or_its_confidence() -> None:
+    """Alternatives only add doubt: the answer is the vote's, as before."""
+    diagnosis = diagnose_text("job/rank0.log", PROMPT_TOO_LONG)
+    assert (diagnosis.category, diagnosis.confidence) == ("other", 0.09)

@@ -8,7 +8,7 @@ import pytest
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.labels import first_error_label
 from analyzers.classify.events import classify_event
-from analyzers.classify.hints import is_chatter, load_hints, vote
+from analyzers.classify.hints import defensible, is_chatter, load_hints, vote
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.core.yamlcheck import KnowledgeError
@@ -266,3 +266,17 @@ def test_every_chatter_example_is_chatter(text: str) -> None:
 @pytest.mark.parametrize("text", HINTS.chatter_counterexamples)
 def test_no_chatter_counterexample_is_chatter(text: str) -> None:
     assert not is_chatter(text)
+
+
+def test_a_runner_up_that_reaches_the_winners_bar_is_defensible() -> None:
+    """The vote names the missing module; the checkpoint's words are a reading as well."""
+    line = "ModuleNotFoundError: No module named 'torch_npu' while loading state_dict"
+    assert vote(line) == "driver_env"
+    assert [label for label, _ in defensible(line)] == ["driver_env", "weight_load"]
+
+
+def test_a_line_no_rule_labelled_offers_labels_below_the_winners_bar() -> None:
+    line = "ValueError: Prompt length (40) exceeds maximum model length (32) for request 2"
+    assert vote(line) is None
+    assert defensible(line) == []
+    assert defensible(line, unlabelled=True) == [("config", 1)]

@@ -302,3 +302,47 @@ def test_a_signature_reads_the_neighbours_it_yields_to_earlier(tmp_path: Path) -
     by_id = {sig.id: sig for sig in load_signatures(path)}
     assert by_id["demo.timeout"].yields_to_earlier == ("demo.oom",)
     assert by_id["demo.oom"].yields_to_earlier == ()
+
+
+def test_a_conditional_neighbour_is_read_with_its_evidence(tmp_path: Path) -> None:
+    path = tmp_path / "signatures.yaml"
+    data = {
+        "neighbour_evidence": {"collective": {"labels": ["hccl"], "regex": r"\bHCCL\b"}},
+        "signatures": [{**GOOD, "also_if": {"hccl": "collective"}}],
+    }
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    (signature,) = load_signatures(path)
+    ((label, evidence),) = signature.also_if
+    assert (label, evidence.name, evidence.labels) == ("hccl", "collective", ("hccl",))
+    assert evidence.regex is not None
+    assert evidence.regex.search("[ERROR] hccl(1,python3)")
+
+
+@pytest.mark.parametrize(
+    ("also_if", "message"),
+    [
+        ({"hccl": "gossip"}, "'hccl' names unknown evidence 'gossip'"),
+        ({"oom": "collective"}, "field 'also_if' must name other taxonomy labels, got 'oom'"),
+        ({"cosmic_ray": "collective"}, "must name other taxonomy labels, got 'cosmic_ray'"),
+    ],
+)
+def test_a_conditional_neighbour_must_name_another_label_and_known_evidence(
+    tmp_path: Path, also_if: dict, message: str
+) -> None:
+    path = tmp_path / "signatures.yaml"
+    data = {
+        "neighbour_evidence": {"collective": {"labels": ["hccl"]}},
+        "signatures": [{**GOOD, "also_if": also_if}],
+    }
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=re.escape(message)):
+        load_signatures(path)
+
+
+def test_the_shipped_conditional_neighbours_name_the_collective_evidence() -> None:
+    """An AI CPU exception is a collective's only beside a collective's lines
+    (docs/labelling.md#ai-cpu-exceptions-that-carry-a-notify-wait-timeout)."""
+    by_id = {signature.id: signature for signature in KNOWLEDGE.signatures}
+    for rule in ("aicore.aicpu_exception", "aicore.aicpu_exception_code"):
+        assert "hccl" not in by_id[rule].also
+        assert [(label, ev.name) for label, ev in by_id[rule].also_if] == [("hccl", "collective")]

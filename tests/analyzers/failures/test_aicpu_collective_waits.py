@@ -49,6 +49,28 @@ def test_an_aicpu_exception_alone_stays_a_device_kernel_failure() -> None:
     assert "507018" in diagnosis.first_error.text
 
 
+# A process group's watchdog line that names the collective library: the bundle shows a
+# collective, so the AI CPU exception could be one of its tasks.
+HCCL_WATCHDOG = (
+    "[rank3]:[E623 17:20:44.503368705 ProcessGroupHCCL.cpp:1869] [Rank 3] HCCL watchdog "
+    "thread terminated with exception: \n"
+)
+
+
+def test_an_aicpu_exception_with_nothing_of_a_collective_does_not_offer_hccl() -> None:
+    """No HCCL line, no collective op, no notify wait: the guide makes `hccl` the reading
+    only with such evidence, so it is not offered beside the kernel's failure."""
+    diagnosis = diagnose_text("node/p_node.log", LAUNCH)
+    assert "hccl" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_an_aicpu_exception_beside_a_collective_line_offers_hccl() -> None:
+    diagnosis = diagnose_text("node/p_node.log", LAUNCH + HCCL_WATCHDOG)
+    assert diagnosis.category == "aicore_timeout"
+    hccl = next(alt for alt in diagnosis.alternatives if alt.category == "hccl")
+    assert hccl.score < diagnosis.confidence
+
+
 def test_a_vector_core_exception_next_to_a_notify_record_keeps_the_core() -> None:
     text = (
         "[ERROR] RUNTIME(7104,python3):2026-05-02-10:20:30.416.900 [task_info.cc:1067]7104 "
@@ -110,10 +132,21 @@ def test_an_aicpu_kernel_library_that_does_not_open_offers_the_installation() ->
     assert "hccl" not in offered
 
 
-def test_an_aicpu_exception_with_another_message_keeps_the_collective_beside_it() -> None:
-    text = KERNEL_LIBRARY_NOT_OPENED.replace(
-        "errcode:11002, msg:open so failed", "errcode:21003, msg:inner error"
-    )
-    diagnosis = diagnose_text("serve.log", text)
+AICPU_INNER_ERROR = KERNEL_LIBRARY_NOT_OPENED.replace(
+    "errcode:11002, msg:open so failed", "errcode:21003, msg:inner error"
+)
+
+
+def test_an_aicpu_exception_with_another_message_does_not_offer_the_installation() -> None:
+    diagnosis = diagnose_text("serve.log", AICPU_INNER_ERROR)
     assert diagnosis.category == "aicore_timeout"
     assert "driver_env" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_the_error_managers_aicpu_record_offers_hccl_only_beside_a_collective() -> None:
+    alone = diagnose_text("serve.log", AICPU_INNER_ERROR)
+    beside = diagnose_text("serve.log", AICPU_INNER_ERROR + HCCL_WATCHDOG)
+    assert alone.category == beside.category == "aicore_timeout"
+    assert alone.confidence == beside.confidence
+    assert "hccl" not in {alternative.category for alternative in alone.alternatives}
+    assert "hccl" in {alternative.category for alternative in beside.alternatives}
