@@ -321,9 +321,12 @@ class SequenceQualifier:
         self.labels: list[str] = []
         self._ids: dict[tuple[int | None, int | None, int, int, int | None], int] = {}
 
-    def qualify(self, text_ids: Iterable[int]) -> list[int]:
-        """Label ids (into `self.labels`) for one rank's text ids, in order."""
+    def qualify(self, text_ids: Iterable[int], opens: Mapping[int, int] | None = None) -> list[int]:
+        """Label ids (into `self.labels`) for one rank's text ids, in order. `opens` maps the
+        position of a checkpoint that comes first after a start line (`step 3 start`, kept
+        out of the sequence) to the step that line opened."""
         self._classify_new()
+        opens = opens or {}
         hits, ids, label_of = self._hits, self._ids, self._label
         request: int | None = None
         step: int | None = None
@@ -333,7 +336,9 @@ class SequenceQualifier:
         passes = LayerPasses()
         parts = LayerParts()
         out = []
-        for text_id in text_ids:
+        for position, text_id in enumerate(text_ids):
+            if position in opens:
+                train, layer, step = opens[position], 0, None
             hit = hits[text_id]
             role = hit.role if hit is not None else "custom"
             if role == "submodule" and parts.after_layers(text_id):
@@ -402,6 +407,12 @@ def waited_peer(text: str) -> int | None:
     """The rank a wait line's normalised text names (`waiting for rank 3`), else None."""
     hit = classify_text(text)
     return hit.peer if hit is not None and hit.role == "wait" else None
+
+
+def opened_step(text: str) -> int | None:
+    """The training step a start line's normalised text opens (`step 3 start`), else None."""
+    hit = classify_text(text)
+    return hit.step if hit is not None and hit.role == "train_step_start" else None
 
 
 def is_success(text: str) -> bool:

@@ -26,6 +26,7 @@ from analyzers.core.types import (
     FileInfo,
     FileKind,
     FileScan,
+    RankSequence,
     Timeline,
 )
 from analyzers.timeline.divergence import divergence, microbatch_stages
@@ -88,18 +89,38 @@ def qualify(timeline: Timeline) -> None:
     """Give every entry its layer-qualified label. Ranks mostly log the same sequence (or a
     prefix of a longer one), so each distinct sequence is qualified once."""
     qualifier = SequenceQualifier(timeline.texts)
-    done: list[tuple[bytes, Any]] = []
+    done: list[tuple[bytes, dict[int, int], Any]] = []
     for rank in sorted(timeline.ranks, key=lambda r: -len(timeline.ranks[r])):
         seq = timeline.ranks[rank]
         raw = seq.text.tobytes()
-        reuse = next((labels for whole, labels in done if whole.startswith(raw)), None)
+        opens = _step_opens(timeline, seq)
+        reuse = next(
+            (
+                labels
+                for whole, its_opens, labels in done
+                if whole.startswith(raw)
+                and {i: s for i, s in its_opens.items() if i < len(seq)} == opens
+            ),
+            None,
+        )
         if reuse is not None:
             seq.label = reuse[: len(seq)]
             continue
-        seq.label = array("I", qualifier.qualify(seq.text))
+        seq.label = array("I", qualifier.qualify(seq.text, opens))
         if len(done) < 8:
-            done.append((raw, seq.label))
+            done.append((raw, opens, seq.label))
     timeline.labels = qualifier.labels
+
+
+def _step_opens(timeline: Timeline, seq: RankSequence) -> dict[int, int]:
+    """Position in the rank's sequence -> the step a start line just before it opened."""
+    if not timeline.step_opens:
+        return {}
+    found = (
+        (i, timeline.step_opens.get((file, int(line))))
+        for i, (file, line) in enumerate(zip(seq.file, seq.line, strict=True))
+    )
+    return {i: step for i, step in found if step is not None}
 
 
 def _divergence_at(timeline: Timeline, split: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.checkpoints.patterns import waited_peer
+from analyzers.checkpoints.patterns import opened_step, waited_peer
 from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
@@ -51,9 +51,10 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
             continue
         restarts = restart_lines(scan)
         peers = _wait_peers(track)
-        # wait lines are dropped below, so their texts never join the timeline's
+        opens = _step_opens(track)
+        # wait and step start lines are dropped below, so their texts never join the timeline's
         table = [
-            0 if i in peers else _intern(texts, timeline.texts, text)
+            0 if i in peers or i in opens else _intern(texts, timeline.texts, text)
             for i, text in enumerate(track.texts)
         ]
         file_id = len(timeline.files)
@@ -68,6 +69,10 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
                 picked, pending = _without_waits(track, picked, peers)
                 if pending is not None:
                     timeline.waits[rank] = pending
+                if not picked:
+                    continue
+            if opens:
+                picked = _without_step_starts(track, picked, opens, file_id, timeline.step_opens)
                 if not picked:
                     continue
             seq = _sequence(track, table, file_id, picked)
@@ -116,6 +121,36 @@ def _without_waits(
     kept = [i for i in picked if track.text[i] not in peers]
     pending = peers.get(track.text[picked[-1]]) if len(picked) else None
     return kept, pending
+
+
+def _step_opens(track: CheckpointTrack) -> dict[int, int]:
+    """Local text id -> the step it opens, for the file's step start lines (`step 3 start`)."""
+    found = {i: opened_step(text) for i, text in enumerate(track.texts)}
+    return {i: step for i, step in found.items() if step is not None}
+
+
+def _without_step_starts(
+    track: CheckpointTrack,
+    picked: Sequence[int],
+    opens: dict[int, int],
+    file_id: int,
+    step_opens: dict[tuple[int, int], int],
+) -> list[int]:
+    """The rank's checkpoints without its step start lines; the checkpoint that comes first
+    after one is noted in `step_opens` with the step the line opened, so the lines of a step
+    no line has closed yet are still read in it."""
+    kept: list[int] = []
+    pending: int | None = None
+    for i in picked:
+        step = opens.get(track.text[i])
+        if step is not None:
+            pending = step
+            continue
+        if pending is not None:
+            step_opens[(file_id, int(track.line[i]))] = pending
+            pending = None
+        kept.append(i)
+    return kept
 
 
 def _sequence(

@@ -148,3 +148,52 @@ def test_loss_printed_by_rank_0_alone_does_not_move_the_blame(tmp_path: Path):
             tar.addfile(info, io.BytesIO(text.encode()))
     report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
     assert report["diagnosis"]["culprit_ranks"] == [2]
+
+
+def _tee_console(stop: dict[int, int]) -> str:
+    """torchrun --tee console of four ranks that open each step with a start line (`step N
+    begin`) and close it with `Training step N/8 finished`; rank r stops after `stop[r]` lines
+    of its step 1, before any step is closed."""
+    body = ["step 1 begin", "  model forward passed", "  loss.backward passed"]
+    lines = []
+    for rank in range(4):
+        lines.append(f"[default{rank}]:INFO:root:init passed")
+        lines += [f"[default{rank}]:INFO:root:{text}" for text in body[: stop[rank]]]
+    lines.append(
+        "[default1]:[rank1]: RuntimeError: Expected to mark a variable ready only once. This"
+        " error is caused by one of the following reasons: 1) Use of a module parameter outside"
+        " the `forward` function."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _report(tmp_path: Path, files: dict[str, str]) -> dict:
+    path = tmp_path / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name, text in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    return analyze(path, AnalyzeOptions(workers=1)).to_dict()
+
+
+def test_a_start_line_opens_the_first_step_before_any_step_is_closed(tmp_path: Path):
+    """Ranks that fail inside their first step have closed no step: the start line that
+    opened it is the only line naming it, so their parts are that step's, not a layer 0 of a
+    model that prints no layers."""
+    report = _report(tmp_path, {"job-3/launcher.log": _tee_console({0: 2, 1: 2, 2: 3, 3: 2})})
+    ranks = {r["rank"]: r for r in report["ranks"]}
+    assert ranks[0]["last_checkpoint_qualified"] == "step 1 / model forward passed"
+    assert ranks[2]["last_checkpoint_qualified"] == "step 1 / loss.backward passed"
+    common = report["correlation"]["last_common_checkpoint_qualified"]
+    assert common == "step 1 / model forward passed"
+
+
+def test_a_start_line_is_never_a_rank_s_last_checkpoint_nor_counted(tmp_path: Path):
+    """A rank that printed its start line and nothing after it stopped at what it did before."""
+    report = _report(tmp_path, {"job-4/launcher.log": _tee_console({0: 1, 1: 2, 2: 2, 3: 2})})
+    ranks = {r["rank"]: r for r in report["ranks"]}
+    assert ranks[0]["last_checkpoint_qualified"] == "init passed"
+    assert ranks[1]["last_checkpoint_qualified"] == "step 1 / model forward passed"
+    assert report["correlation"]["last_common_checkpoint_qualified"] == "init passed"
+    assert all("start" not in (r["last_checkpoint"] or "") for r in ranks.values())
