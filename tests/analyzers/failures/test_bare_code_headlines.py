@@ -30,6 +30,8 @@ EMPTY_MODEL = (
     "E10054: The requied parameter [--model] for ATC is empty. Another possible reason is that "
     'the value of some parameter is not enclosed by quotation marks ("").\n'
 )
+# No error-code document we read lists E10042 (the GE list skips from E10041 to E10045).
+UNLISTED = "E10042: Failed to build the graph. Reason: layer [conv1] has no weight blob.\n"
 
 
 def test_a_bare_headline_is_the_first_error_ahead_of_the_closing_line_after_it() -> None:
@@ -48,12 +50,23 @@ def test_a_bare_headline_printed_after_the_closing_line_is_still_the_first_error
 
 
 def test_a_code_the_table_does_not_list_lends_the_headline_no_label() -> None:
-    best = match_line(EMPTY_MODEL.strip(), extract_codes(EMPTY_MODEL), KNOWLEDGE)[0]
+    best = match_line(UNLISTED.strip(), extract_codes(UNLISTED), KNOWLEDGE)[0]
     assert best.signature.id == "tail.cann_bare_headline"
     assert best.category == "other"
     assert best.codes == ()
     listed = match_line(SHAPE.strip(), extract_codes(SHAPE), KNOWLEDGE)[0]
     assert (listed.category, [info.code for info in listed.codes]) == ("config", ["E10001"])
+
+
+def test_a_bare_headline_printed_after_the_closing_line_is_labelled_by_its_documented_code() -> (
+    None
+):
+    """E10054 (a required ATC parameter left empty) is in the graph engine's error list: a
+    rejected option, `config`, whichever of it and `ATC run failed` comes first."""
+    diagnosis = diagnose_text("convert/atc.log", START + CLOSING + EMPTY_MODEL)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("E10054: The requied parameter [--model]")
 
 
 def test_a_bare_headline_under_a_cann_log_header_is_read_the_same_way() -> None:
@@ -106,11 +119,17 @@ def test_a_bare_teardown_headline_after_a_recognised_failure_is_its_aftermath() 
 # A runtime check that gives a code the table names as a root failure, then a bare headline
 # whose code the table does not list: the check says what failed, the headline only that
 # something did, so the check stays first (the headline still outranks a wrapper).
-CHECK_THEN_UNLISTED = (
+SYNC_CHECK = (
     "Call aclrtSynchronizeStream(reinterpret_cast<aclrtStream>(stream)) failed : 507015 at file "
     "/opt/plugin/backends/npu/runtime/runtime.cc line 377\n"
-    "E10404: Output indexed [1] requires a 18446744073709551615 buffer, but 4096 (aligned) are "
-    "allocated.\n"
+)
+CHECK_THEN_UNLISTED = SYNC_CHECK + UNLISTED
+# E10404 is documented (an output buffer smaller than its tensor needs) but carries no label or
+# role of its own: printed after a device exception it is the exception's aftermath as often
+# as an op's own refusal.
+CHECK_THEN_BUFFER_REFUSAL = (
+    SYNC_CHECK + "E10404: Output indexed [1] requires a 18446744073709551615 buffer, but 4096 "
+    "(aligned) are allocated.\n"
 )
 
 
@@ -119,4 +138,14 @@ def test_an_unlisted_bare_headline_stays_below_a_check_with_a_root_failure_code(
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "failed : 507015" in diagnosis.first_error.text
-    assert "E10404" in diagnosis.error_codes
+    assert "E10042" in diagnosis.error_codes
+
+
+def test_a_documented_buffer_refusal_without_a_label_stays_below_the_check() -> None:
+    diagnosis = diagnose_text("det/train.log", CHECK_THEN_BUFFER_REFUSAL)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "failed : 507015" in diagnosis.first_error.text
+    info = KNOWLEDGE.codes.lookup("E10404")
+    assert info is not None
+    assert (info.source, info.category, info.role) == ("ge_error_docs", None, None)

@@ -118,3 +118,53 @@ def test_a_hex_value_no_document_explains_stays_unknown() -> None:
     assert "is err:0x7010003" in diagnosis.first_error.text
     assert diagnosis.category == "other", diagnosis.root_cause
     assert diagnosis.confidence < 0.5
+
+
+# The error lists of the tools around the runtime: the graph engine's (ATC options, model files,
+# single-op arguments), the compiler front end's and kernel compiler's, the AI CPU's, ATC's older
+# file and system-support lists and the operator library's public operator errors.
+@pytest.mark.parametrize(
+    ("codes", "source"),
+    [
+        (["E10001", "E10007", "E10041", "E10054", "E10501", "E13001", "E16002"], "ge_error_docs"),
+        (["E19999"], "ge_error_docs"),
+        (
+            ["E20001", "E20007", "E22001", "E40001", "E40020", "E40021", "E40024"],
+            "runtime_errcode_docs",
+        ),
+        (["E19000", "E19005", "E19010", "E19014", "E19015"], "atc_errcode_doc"),
+        (["E30003", "E30006", "E30008", "E39001", "E39007"], "aicpu_errcode_doc"),
+        (["EZ0501", "EZ3002", "EZ3003", "EZ9010"], "opbase_op_errors"),
+    ],
+)
+def test_tool_error_codes_are_read_from_their_lists(codes: list[str], source: str) -> None:
+    for code in codes:
+        info = CODES.tables["cann"].get(code)
+        assert info is not None, code
+        assert info.source == source, code
+
+
+@pytest.mark.parametrize(
+    ("code", "category"),
+    [
+        ("E10054", "config"),  # a required ATC parameter left empty
+        ("E10011", "config"),  # a shape dimension that is not a positive integer
+        ("E16004", "config"),  # an ONNX file without a graph
+        ("E10501", "operator"),  # an op type without a registered prototype
+        ("EZ3002", "operator"),  # a kernel library that refuses the op's specification
+        ("E22001", "operator"),  # the op's compile worker crashed
+        ("E40020", "driver_env"),  # the kernel compiler's Python modules do not import
+        ("E30006", "driver_env"),  # an operator package that fails the device's check
+        ("E10059", None),  # a step failed: the text says which
+        ("E19999", None),
+    ],
+)
+def test_tool_error_codes_carry_the_label_of_what_they_report(code: str, category) -> None:
+    info = CODES.lookup(code)
+    assert info is not None
+    assert (info.category, info.inferred) == (category, False)
+
+
+@pytest.mark.parametrize("code", ["E10042", "E10028", "E50058", "E19021"])
+def test_tool_codes_no_list_shows_stay_unknown(code: str) -> None:
+    assert CODES.lookup(code) is None
