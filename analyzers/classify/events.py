@@ -130,9 +130,10 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
-                if event.line not in threads and not (
-                    item.rank in copied_late and _TEE_COPY.match(event.text)
-                ):
+                # a rank the console reports dead did not carry on after its error, nor
+                # after the agent's own report of its end (`failed (exitcode: -11)
+                # local_rank: 3`): its progress below either was copied there late
+                if event.line not in threads and item.rank not in copied_late:
                     _mark_recovered(
                         item,
                         by_attempt[bisect_right(restarts, event.line)] if restarts else progress,
@@ -174,10 +175,6 @@ def _thread_lines(scan: FileScan) -> set[int]:
     """Lines of exceptions that ended a thread other than the main one (threading's hook
     printed them under `Exception in thread X:`)."""
     return {record["line"] for record in scan.facts.get("tracebacks") or () if record.get("thread")}
-
-
-# torchrun's `--tee` copy of a rank's line in the agent's console: `[default1]:...`
-_TEE_COPY = re.compile(r"\s*\[default\d+\]:")
 
 
 def _stdout_copied_late(scan: FileScan) -> set[int]:

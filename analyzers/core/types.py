@@ -318,6 +318,10 @@ class RankSummary:
     # 1-based: the last checkpoint is the n-th line with its normalised text on this rank
     last_checkpoint_occurrence: int | None = None
     files: list[str] = field(default_factory=list)
+    # the rank's files whose last line has no line end, with that line: the writer stopped
+    # mid-line (killed while writing, a full disk, a truncated copy), so the rank may have
+    # gone further than its last checkpoint in them shows
+    log_cut: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

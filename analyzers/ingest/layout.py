@@ -51,8 +51,19 @@ def load_layout() -> Layout:
 def classify_path(path: str) -> tuple[FileKind, int | None]:
     """Kind and rank of a member path (rank None when the path does not say)."""
     layout = load_layout()
-    path = logical_path(path)
+    path = _unrotated(logical_path(path))
     return _kind(path, layout), _rank(path, layout)
+
+
+_ROTATION = re.compile(r"^(?P<live>.+\.(?:log|txt|out|err))\.\d{1,3}$", re.IGNORECASE)
+
+
+def _unrotated(path: str) -> str:
+    """A rotated segment is named and ranked like the live file it was cut from: Python's
+    RotatingFileHandler and logrotate rename `log_3.log` to `log_3.log.1`, `log_3.log.2`, ...
+    (the timeline joins the segments in order, `analyzers/timeline/rank_sequences.py`)."""
+    found = _ROTATION.match(path)
+    return found["live"] if found else path
 
 
 def logical_path(path: str) -> str:

@@ -88,6 +88,21 @@ def scan_file(
     return _FileScanner(info, checkpoints).run(stream)
 
 
+class _LastByte:
+    """A stream that remembers the last byte read from it (the block reader ends every
+    file with a line end, so only the raw stream can tell whether the file had one)."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self.last = b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        if data:
+            self.last = data[-1:]
+        return data
+
+
 class _FileScanner(ScanSink):
     """Holds one file's scan state; as a `ScanSink` it records what the parsers report."""
 
@@ -129,7 +144,8 @@ class _FileScanner(ScanSink):
 
     def run(self, stream: BinaryIO) -> FileScan:
         lines = 0
-        for index, block in enumerate(iter_blocks(stream, self.block_size)):
+        watched = _LastByte(stream)
+        for index, block in enumerate(iter_blocks(watched, self.block_size)):
             if index == 0 and not self.structured:
                 self.paste = learn_paste_layout(block)
             block = self.paste.dedent(block)
@@ -138,6 +154,10 @@ class _FileScanner(ScanSink):
             lines += count
             self.keep_tail(block, lines)
         self.info.lines = lines
+        if watched.last not in (b"", b"\n", b"\r"):
+            # the last line has no line end: whoever wrote the file stopped mid-line (a
+            # process killed while writing, a full disk, a file truncated or cut there)
+            self.facts["ends_mid_line"] = lines
         self._finish()
         return FileScan(info=self.info, events=self.events, facts=self.facts)
 

@@ -147,8 +147,13 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
             files = _rank_files(by_rank, info.rank, scan)
             files.present = files.present or info.lines > 0 or info.size_bytes > 0
         track = scan.facts.get("checkpoints")
-        for rank in _track_ranks(track, info.rank):
+        writers = _track_ranks(track, info.rank)
+        for rank in writers:
             _rank_files(by_rank, rank, scan).present = True
+        cut_at = scan.facts.get("ends_mid_line")
+        owner = info.rank if info.rank is not None else next(iter(writers), None)
+        if cut_at and owner is not None and (info.rank is not None or len(writers) == 1):
+            _rank_files(by_rank, owner, scan).cut[info.path] = cut_at
         # a launcher's copy of a child's start line stating its rank: that rank ran and wrote
         # output, even when it printed no checkpoint and no error before it was stopped
         for rank in (scan.facts.get("local_named_ranks") or {}).values():

@@ -28,6 +28,8 @@ class RankFiles:
     errors: dict[str, list[Event]] = field(default_factory=dict)
     killed_line: bool = False
     priority: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # file -> its last line, for files that end without a line end (cut mid-line)
+    cut: dict[str, int] = field(default_factory=dict)
 
 
 # --- status -----------------------------------------------------------------------
@@ -60,6 +62,7 @@ def rank_summary(
         last_checkpoint_qualified=last.qualified if last else None,
         last_checkpoint_occurrence=last.index + 1 if last else None,
         files=sorted(files.priority, key=files.priority.__getitem__) if files else [],
+        log_cut=[{"file": f, "line": n} for f, n in sorted(files.cut.items())] if files else [],
     )
 
 

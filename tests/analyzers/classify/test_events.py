@@ -611,3 +611,39 @@ def test_tee_console_rank_that_finished_after_its_error_recovered() -> None:
     """Counterexample: no failure of rank 1 reported, and rank 1 logs its success line."""
     item = _shape_error(TEE_REORDERED.format(tail="[default1]:model run success\n"))
     assert item.recovered
+
+
+# torchrun --tee 3, logging to stdout: rank 3 died of SIGSEGV in its MoE step; the agent's own
+# report of the child's end is written as soon as it sees it, while the ranks' stdout (their
+# progress before the crash) is copied into the console only after it (torch 2.13, gloo).
+TEE_AGENT_REPORT_BEFORE_PROGRESS = """\
+[default0]:[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:26810. This is typically caused by a remote worker crashing.
+E1205 05:05:07.891000 4805 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 3 (pid: 4864) of binary: /usr/bin/python3
+[default3]:2026-12-05 05:05:07,520 [rank3] INFO layer 0 passed
+[default3]:2026-12-05 05:05:07,531 [rank3] INFO   norm passed
+[default3]:2026-12-05 05:05:07,557 [rank3] INFO   attention passed
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-05_05:05:07
+  host      : localhost
+  rank      : 3 (local_rank: 3)
+  exitcode  : -11 (pid: 4864)
+  error_file: <N/A>
+  traceback : Signal 11 (SIGSEGV) received by PID 4864
+============================================================
+"""
+
+
+def test_tee_console_progress_copied_after_the_agents_report_of_a_rank_is_no_recovery() -> None:
+    """The agent's own line that rank 3 died is no error rank 3 carried on from: the progress
+    below it was printed before the crash and copied late, so the report keeps its weight."""
+    items = classify_scans(
+        [scan_text("job/launcher.log", TEE_AGENT_REPORT_BEFORE_PROGRESS)], KNOWLEDGE
+    )
+    report = next(i for i in items if "failed (exitcode: -11)" in i.event.text)
+    assert not report.recovered
+    assert report.tier == TIER_CAUSE

@@ -75,3 +75,16 @@ def test_agent_attempt(path, expected):
 def test_a_gzipped_rank_log_is_named_and_ranked_like_the_log_it_holds():
     assert classify_path("job-874813b2/log_5.log.gz") == (FileKind.RANK_LOG, 5)
     assert classify_path("job-874813b2/log_5.log") == (FileKind.RANK_LOG, 5)
+
+
+def test_a_rotated_segment_is_named_and_ranked_like_the_live_log():
+    # RotatingFileHandler renames log_3.log to log_3.log.1, log_3.log.2, ...: a segment
+    # in the middle of the run often names no rank in its lines, so only its path can
+    assert classify_path("job-7c2db15a/log_3.log.1") == (FileKind.RANK_LOG, 3)
+    assert classify_path("job-7c2db15a/log_3.log.12") == (FileKind.RANK_LOG, 3)
+    assert classify_path("job-7c2db15a/log_3.log.2.gz") == (FileKind.RANK_LOG, 3)
+
+
+def test_a_numbered_file_that_is_no_log_stays_unclassified():
+    assert classify_path("job/model.1") == (FileKind.OTHER, None)
+    assert classify_path("job/weights.bin.3") == (FileKind.OTHER, None)

@@ -326,3 +326,12 @@ def test_blocks_of_checkpoints_and_other_lines_keep_exact_line_numbers(monkeypat
     assert result.info.lines == text.count("\n")
     expected = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("passed")]
     assert list(track.line) == expected
+
+
+def test_a_file_whose_last_line_has_no_line_end_says_where_it_stops():
+    # a rank killed while printing: `  MoE pa` and nothing more
+    cut = scan_text("layer 1 passed\n  norm passed\n  attention passed\n  MoE pa")
+    assert cut.facts["ends_mid_line"] == 4
+    whole = scan_text("layer 1 passed\n  norm passed\n", path="log_1.log")
+    assert "ends_mid_line" not in whole.facts
+    assert "ends_mid_line" not in scan_text("").facts

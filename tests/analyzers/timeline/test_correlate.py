@@ -3,6 +3,7 @@ reproduce real failure patterns, and on small hand-built scans for the edge case
 
 from __future__ import annotations
 
+import io
 import json
 import tarfile
 from datetime import datetime, timedelta
@@ -550,3 +551,39 @@ def test_a_rank_stopped_before_its_first_checkpoint_in_a_console_is_present(tmp_
     assert correlation.missing_ranks == []
     assert correlation.last_common is None
     assert _by_rank(correlation)[2].last_checkpoint is None
+
+
+# Python logging to log_<rank>.log (torch 2.13, gloo); the disk filled while rank 1 was writing
+# its layer 3 lines, so its file stops inside a timestamp with no line end. Rank 0's file is
+# whole.
+_WHOLE = """\
+2026-12-05 05:05:40,550 INFO     [Rank 0] prefill start: 8 tokens
+2026-12-05 05:05:40,553 INFO     [Rank 0]   norm passed
+2026-12-05 05:05:40,564 INFO     [Rank 0] layer 0 passed
+2026-12-05 05:05:40,600 ERROR    [Rank 0] model run failed: The size of tensor a (32) must match the size of tensor b (16) at non-singleton dimension 1
+"""
+_CUT = """\
+2026-12-05 05:05:40,551 INFO     [Rank 1] prefill start: 8 tokens
+2026-12-05 05:05:40,554 INFO     [Rank 1]   norm passed
+2026-12-05 05:05:40,565 INFO     [Rank 1] layer 0 passed
+2026-12-05 05:05:4"""
+
+
+def _scan_files(files: dict[str, str]) -> list[FileScan]:
+    scans = []
+    for path, text in files.items():
+        kind, rank = classify_path(path)
+        info = FileInfo(path, kind, rank, size_bytes=len(text))
+        scans.append(scan_file(io.BytesIO(text.encode()), info, CheckpointMatcher(())))
+    return scans
+
+
+def test_a_rank_log_that_stops_mid_line_is_reported_cut():
+    ranks = _by_rank(correlate(_scan_files({"job/log_0.log": _WHOLE, "job/log_1.log": _CUT}), None))
+    assert ranks[1].log_cut == [{"file": "job/log_1.log", "line": 4}]
+    assert ranks[1].last_checkpoint == "layer 0 passed"
+
+
+def test_a_rank_log_that_ends_with_its_line_end_is_not_cut():
+    ranks = _by_rank(correlate(_scan_files({"job/log_0.log": _WHOLE}), None))
+    assert ranks[0].log_cut == []
