@@ -16,7 +16,8 @@ is cut here, token by token from the start. The rule:
   parenthesised tag without nesting (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`), a
   bare rank tag glued to its number (`r3`, `rank3`) or spelt apart with a separator after it
   (`rank 3 - `), a
-  `key=value` field (`rank=0`) and a level word (`INFO`, `error`). None of them can begin a
+  `key=value` field (`rank=0`), a level word (`INFO`, `error`) and an arrow or chevron that
+  leads a progress line (`==> layer 0 passed`, `>>> `, `» `). None of them can begin a
   checkpoint, and the matcher still requires the whole rest to be one;
 - **labels** are one word before `: `, ` | `, ` - `, ` >> ` or a level word: a logger name
   such as `toy_decoder:`, the `toy_decoder` of `toy_decoder INFO: ...`, syslog's
@@ -73,6 +74,9 @@ _RANK = (
     r"|(?:[Rr]ank|RANK)[ \t]\d{1,5}+(?=[ \t]*+(?:[:|]|-(?=\s)))"
 )
 _FIELD = r"[A-Za-z_][\w.]{0,31}+=[^\s\[\]()=\"']{1,40}+(?=\s)"  # `rank=0`, `pid=1234`
+# an arrow or chevron a team leads its progress lines with: `==> layer 0 passed`, `--> ...`,
+# `>>> ...`, `» ...` (followed by a space: `->x` or `>>=` is no marker)
+_MARK = r"(?:=++>|-++>|>{2,3}+|»)(?=[ \t])"
 _LEVEL = (
     r"(?:DEBUG|INFO|NOTICE|WARNING|WARN|ERROR|CRITICAL|FATAL|TRACE"
     r"|debug|info|notice|warning|warn|error|critical|fatal|trace)\b"
@@ -87,7 +91,7 @@ _LABEL = (
 _SEPARATOR = r"[ \t]*+(?:[:|]|-(?=\s))?+[ \t]*+"
 _TOKEN_SOURCE = (
     rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<rank>{_RANK})|(?P<level>{_LEVEL})"
-    rf"|(?P<field>{_FIELD})|(?P<label>{_LABEL}))"
+    rf"|(?P<field>{_FIELD})|(?P<mark>{_MARK})|(?P<label>{_LABEL}))"
 )
 _TOKEN = re.compile(_TOKEN_SOURCE)
 # a token that names the request a server's line is about: `[req 3]`, `(request #3)`,

@@ -252,6 +252,12 @@ QUALIFIED_PASS = [
             ],
         ),
         (["step 3 done", "model run success"], ["step 3 done", "model run success"]),
+        # a distributed set-up stage is before the layers, even on a rank that stops there
+        (["mesh init passed"], ["mesh init passed"]),
+        (
+            ["device mesh passed", "attn passed", "layer 0 passed"],
+            ["device mesh passed", "layer 0 / attn passed", "layer 0 passed"],
+        ),
     ],
 )
 def test_qualified_names_follow_the_layer_context(texts, expected):

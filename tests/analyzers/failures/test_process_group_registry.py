@@ -80,6 +80,27 @@ def test_a_group_reaching_past_the_world_is_the_launch_layout() -> None:
     assert any("parallel layout needs" in action for action in diagnosis.next_actions)
 
 
+# torch 2.13 checks the ranks before building the group and names the first one past the world.
+GROUPS_FOR_EIGHT = """\
+2026-12-05 05:11:48,894 | INFO | tp_bisect | rank 1/4 started, building tensor-parallel groups
+2026-12-05 05:11:48,900 | ERROR | tp_bisect | run failed: Rank 4 is out of range. Valid ranks are 0 to 3 (world_size=4)
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/tp/bisect.py", line 57, in main
+[rank1]:     groups = [dist.new_group(list(range(i, i + tp))) for i in range(0, 8, tp)]
+[rank1]:   File "/opt/env/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", line 5260, in _new_group_with_tag
+[rank1]:     raise ValueError(
+[rank1]: ValueError: Rank 4 is out of range. Valid ranks are 0 to 3 (world_size=4)
+"""
+
+
+def test_a_rank_named_past_the_world_is_the_launch_layout_too() -> None:
+    diagnosis = diagnose_text("rank1.out", GROUPS_FOR_EIGHT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Rank 4 is out of range. Valid ranks are 0 to 3" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
 def test_a_line_that_reports_membership_is_no_failure() -> None:
     text = "INFO: rank 3 is part of the group [2, 3]\nINFO: the new group's ranks are [0, 1]\n"
     diagnosis = diagnose_text("run.log", text)

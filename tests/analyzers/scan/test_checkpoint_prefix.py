@@ -234,6 +234,11 @@ LABELLED = "[2026-11-29 07:25:43.583] [RANK 0] [INFO] toy_decoder:  norm passed"
         ("  attention passed", "  attention passed"),
         ("skipping layer 3 because it passed before", "skipping layer 3 because it passed before"),
         ("weights loaded: embed rows [0, 32782)", "weights loaded: embed rows [0, 32782)"),
+        ("==> layer 0 passed", "layer 0 passed"),
+        ("2026-12-05 05:14:02,310 INFO --> layer 3 passed", "layer 3 passed"),
+        (">>> layer 1 passed", "layer 1 passed"),
+        ("» attention passed", "attention passed"),
+        ("->x layer 1 passed", "->x layer 1 passed"),
     ],
 )
 def test_structural_tokens_are_cut_at_once(message, expected):
