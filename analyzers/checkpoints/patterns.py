@@ -47,10 +47,19 @@ TRAIN_ROLES = frozenset({"train_step", "train_step_start"})
 _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
+_TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
 _DEFAULT_PREFILTER = (
-    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank"
-    rb"|step[ _-]?\d)"
+    rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
+    + _TRAIN_STEP_VERB
+    + rb")"
 )
+# A literal the block search would find far more often than the checkpoints it leads to,
+# with the pattern that confirms it: training logs print `step 61 micro_batch 23 loss=...`
+# on every micro-batch, and only `step N done` / `step N start` lines are checkpoints.
+# (`step N passed` is found by `passed`.) A block where the pattern finds nothing is searched
+# without the literal, so metric lines cost one regex pass, not a parse each. The pattern runs
+# on the block as the block search folds it (lower case, digits as 0), so it needs no (?i).
+_CONFIRMED_LITERALS = {b"step": re.compile(_TRAIN_STEP_VERB)}
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
 _REQUEST_TAG = re.compile(
@@ -174,6 +183,11 @@ class CheckpointMatcher:
         """The normalised checkpoint text, or None when the line is no checkpoint."""
         hit = self.classify(message)
         return hit.text if hit is not None and hit.counted else None
+
+    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]:
+        """Literals of `prefilter_bytes_pattern` that only count in a block where their
+        pattern matches (see `_CONFIRMED_LITERALS`)."""
+        return dict(_CONFIRMED_LITERALS)
 
     def prefilter_bytes_pattern(self) -> bytes:
         """A regex source (for re.MULTILINE search in raw bytes) that every checkpoint

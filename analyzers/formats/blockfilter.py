@@ -34,6 +34,8 @@ _ENOUGH = 5
 class _HasPrefilter(Protocol):
     def prefilter_bytes_pattern(self) -> bytes: ...
 
+    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class BlockFilter:
@@ -43,6 +45,8 @@ class BlockFilter:
     checkpoint_regex: re.Pattern[bytes] | None = None
     notable: tuple[bytes, ...] = ()
     notable_cann: tuple[bytes, ...] = ()  # searched in CANN logs' raw blocks, as written
+    # checkpoint literals that count only where their pattern matches the folded block
+    checkpoint_confirm: tuple[tuple[bytes, re.Pattern[bytes]], ...] = ()
 
     @classmethod
     def build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
@@ -58,8 +62,21 @@ class BlockFilter:
         keywords = tuple(word.translate(FOLD) for word in prefilter.keywords)
         literals = tuple(word.translate(FOLD) for word in literals)
         notable = tuple(word.translate(FOLD) for word in prefilter.notable_info)
+        confirm = ()
+        if literals and checkpoints is not None:
+            confirm = tuple(
+                (word.translate(FOLD), pattern)
+                for word, pattern in checkpoints.prefilter_confirmations().items()
+                if word.translate(FOLD) in literals
+            )
         return cls(
-            keywords, prefilter.patterns, literals, regex, notable, prefilter.notable_in_cann_logs
+            keywords,
+            prefilter.patterns,
+            literals,
+            regex,
+            notable,
+            prefilter.notable_in_cann_logs,
+            confirm,
         )
 
     def candidates(self, low: bytes) -> set[int]:

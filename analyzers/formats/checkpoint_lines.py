@@ -83,8 +83,11 @@ class CheckpointLines:
         regex: re.Pattern[bytes] | None,
         parse: Parse,
         match: Match,
+        confirm: dict[bytes, re.Pattern[bytes]] | None = None,
     ) -> None:
         self._literals = literals
+        # literal -> the pattern a block must match for the literal's lines to be candidates
+        self._confirm = confirm or {}
         self._gates = _suffix_gates(literals)
         self._regex = regex
         self._parse = parse
@@ -106,11 +109,11 @@ class CheckpointLines:
         """Record the checkpoint lines of one block of whole lines."""
         self.counted = (first_line, 0)
         if len(self.track) >= MAX_PLACED:
-            self.track.unplaced += sum(low.count(word) for word in self._literals)
+            self.track.unplaced += sum(self._count(low, word) for word in self._present(low))
             return
         self.track.make_room_for_line(first_line + len(block))  # a block has fewer lines
         words = self._present(low) if self._regex is None else []
-        hot = len(words) == 1
+        hot = len(words) == 1 and words[0] not in self._confirm  # the hot loop finds by literal
         line_no, pos = first_line, 0
         count = block.count
         for start in self._starts(block, low, words):
@@ -288,7 +291,23 @@ class CheckpointLines:
         for gate, words in self._gates:
             if gate is None or gate in low:
                 found.update(word for word in words if word in low)
-        return [word for word in self._literals if word in found]
+        confirm = self._confirm
+        return [
+            word
+            for word in self._literals
+            if word in found and (word not in confirm or confirm[word].search(low))
+        ]
+
+    def _count(self, low: bytes, word: bytes) -> int:
+        pattern = self._confirm.get(word)
+        return low.count(word) if pattern is None else len(_regex_starts(low, pattern))
+
+    def _word_starts(self, low: bytes, word: bytes) -> Iterator[int]:
+        """Starts of the lines a literal leads to: a confirmed literal's are its pattern's."""
+        pattern = self._confirm.get(word)
+        if pattern is None:
+            return _word_starts(low, word)
+        return iter(sorted(_regex_starts(low, pattern)))
 
     def _starts(self, block: bytes, low: bytes, words: list[bytes] | None = None) -> Iterator[int]:
         """Candidate line starts; `words`: the literals already known to be in the block."""
@@ -297,8 +316,8 @@ class CheckpointLines:
         if words is None:
             words = self._present(low)
         if len(words) == 1:
-            return _word_starts(low, words[0])
-        return _unique(heapq.merge(*(_word_starts(low, word) for word in words)))
+            return self._word_starts(low, words[0])
+        return _unique(heapq.merge(*(self._word_starts(low, word) for word in words)))
 
     # --- one line --------------------------------------------------------------------------
 

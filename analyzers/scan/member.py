@@ -14,6 +14,7 @@ full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.ver
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections import Counter
 from itertools import pairwise
@@ -80,6 +81,8 @@ class CheckpointMatcher(Protocol):
 
     def prefilter_bytes_pattern(self) -> bytes: ...
 
+    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]: ...
+
 
 def scan_file(
     stream: BinaryIO, info: FileInfo, checkpoints: CheckpointMatcher | None = None
@@ -139,6 +142,7 @@ class _FileScanner(ScanSink):
             self.filter.checkpoint_regex,
             self._checkpoint_parse,
             self._checkpoint_match,
+            dict(self.filter.checkpoint_confirm),
         )
         return found if found.enabled else None
 

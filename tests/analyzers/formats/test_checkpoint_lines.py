@@ -125,3 +125,50 @@ def test_loguru_records_keep_every_checkpoint_behind_their_location():
         "layer 0 passed",
         "norm passed",
     ]
+
+
+class _CountingMatcher(CheckpointMatcher):
+    """Counts the messages the scan asks about: each one is a full classification."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def classify(self, message: str):
+        self.asked.append(message)
+        return super().classify(message)
+
+
+def _training_log(with_step_lines: bool) -> str:
+    """A trainer's rank log: a metrics line per micro-batch (its numbers never repeat), the
+    bisection prints, and optionally a line closing each step."""
+    lines = []
+    for step in range(60):
+        stamp = f"2026-11-29 07:{step // 60:02d}:{step % 60:02d},125"
+        for micro in range(8):
+            loss = 2.5 - step * 0.01 - micro * 0.001
+            lines.append(f"{stamp} [rank3] INFO step {step} micro_batch {micro} loss={loss:.4f}")
+        lines.append(f"{stamp} [rank3] INFO  backward passed")
+        if with_step_lines:
+            lines.append(f"{stamp} [rank3] INFO step {step} done")
+    return "\n".join(lines) + "\n"
+
+
+def _scan_counting(text: str):
+    matcher = _CountingMatcher()
+    info = FileInfo("log_3.log", FileKind.RANK_LOG, 3)
+    track = scan_file(io.BytesIO(text.encode()), info, matcher).facts["checkpoints"]
+    return track, matcher.asked
+
+
+def test_metric_lines_with_a_step_counter_are_not_classified_one_by_one():
+    track, asked = _scan_counting(_training_log(with_step_lines=False))
+    assert len(track) == 60
+    assert not [message for message in asked if "micro_batch" in message]
+
+
+def test_a_step_closing_line_among_metric_lines_is_still_a_checkpoint():
+    track, _ = _scan_counting(_training_log(with_step_lines=True))
+    texts = [track.entry(index)[0] for index in range(len(track))]
+    assert texts.count("step 59 done") == 1
+    assert len(texts) == 120
