@@ -18,6 +18,7 @@ The returned object offers what callers use of `re.Pattern`: `search`, `fullmatc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import re2
@@ -111,3 +112,28 @@ def compile_line_filter(source: bytes) -> Any:
         return re2.compile(b"(?m)" + source, options)
     except re2.error:
         return re2.compile(b"(?m)(?s:.)", options)
+
+
+def compile_literal_union(words: Sequence[bytes]) -> Any:
+    """One RE2 pattern that finds any of `words` (byte literals, matched as written), or None
+    when there are none or RE2 refuses the union. RE2 runs a union of a hundred words as one
+    automaton, in one pass over the text, where a `bytes.find` per word makes a hundred."""
+    if not words:
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = MAX_PROGRAM_BYTES
+    options.encoding = re2.Options.Encoding.LATIN1
+    source = b"|".join(_escaped(word) for word in words)
+    try:
+        return re2.compile(source, options)
+    except re2.error:
+        return None
+
+
+def _escaped(word: bytes) -> bytes:
+    """`word` as an RE2 literal: letters and digits as they are, every other byte as \\xHH."""
+    return b"".join(
+        bytes([byte]) if chr(byte).isascii() and chr(byte).isalnum() else b"\\x%02x" % byte
+        for byte in word
+    )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from analyzers.core.saferegex import compile_line_filter
+from analyzers.core.saferegex import compile_line_filter, compile_literal_union
 from analyzers.formats.severity import Prefilter
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
@@ -47,6 +47,9 @@ class BlockFilter:
     notable_cann: tuple[bytes, ...] = ()  # searched in CANN logs' raw blocks, as written
     # checkpoint literals that count only where their pattern matches the folded block
     checkpoint_confirm: tuple[tuple[bytes, re.Pattern[bytes]], ...] = ()
+    # the keywords, and the notable phrases, as one RE2 union each (None: search word by word)
+    keyword_union: Any = None
+    notable_union: Any = None
 
     @classmethod
     def build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
@@ -77,13 +80,14 @@ class BlockFilter:
             notable,
             prefilter.notable_in_cann_logs,
             confirm,
+            compile_literal_union(keywords),
+            compile_literal_union(notable),
         )
 
     def candidates(self, low: bytes) -> set[int]:
         """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword."""
         hits: set[int] = set()
-        for word in self.keywords:
-            _find_all(low, word, hits)
+        _find_any(low, self.keywords, self.keyword_union, hits)
         for pattern in self.patterns:
             _search_all(low, pattern, hits)
         return hits | self.notable_candidates(low)
@@ -98,8 +102,7 @@ class BlockFilter:
     def notable_candidates(self, low: bytes) -> set[int]:
         """Lines with a phrase that matters even at INFO level (searched on every path)."""
         hits: set[int] = set()
-        for word in self.notable:
-            _find_all(low, word, hits)
+        _find_any(low, self.notable, self.notable_union, hits)
         return hits
 
     def cann_notable_candidates(self, block: bytes) -> set[int]:
@@ -246,6 +249,16 @@ def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = No
         if end < 0:
             return
         at = low.find(word, end)
+
+
+def _find_any(low: bytes, words: tuple[bytes, ...], union: Any, starts: set[int]) -> None:
+    """Add the start of every line holding one of `words`: in one pass of their union when
+    there is one, else one `bytes.find` pass per word (the same lines either way)."""
+    if union is not None:
+        _search_all(low, union, starts)
+        return
+    for word in words:
+        _find_all(low, word, starts)
 
 
 def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int]) -> None:

@@ -5,7 +5,12 @@ import time
 import pytest
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
-from analyzers.core.saferegex import UnsafeRegex, compile_user_regex, unicode_classes
+from analyzers.core.saferegex import (
+    UnsafeRegex,
+    compile_literal_union,
+    compile_user_regex,
+    unicode_classes,
+)
 
 CATASTROPHIC = [r"^(a+)+$", r"(a|aa)+$", r"(x+x+)+y", r"^(\w+\s?)*$"]
 
@@ -89,3 +94,12 @@ def test_named_groups_and_case_folding_work_as_in_re():
 )
 def test_unicode_classes_rewrites_only_class_escapes(pattern, rewritten):
     assert unicode_classes(pattern) == rewritten
+
+
+def test_a_literal_union_matches_its_words_byte_for_byte():
+    union = compile_literal_union([b"what():", b"nvrm: xid", b"a.b", b"\xe6\x8a\xa5\xe9\x94\x99"])
+    assert union.search(b"  what():  cuda error") is not None
+    assert union.search(b"axb") is None  # the dot is a dot, not any byte
+    assert union.search(b"log \xe6\x8a\xa5\xe9\x94\x99 \xff") is not None
+    assert union.search(b"nothing here \xff\xfe") is None
+    assert compile_literal_union([]) is None

@@ -3,6 +3,7 @@
 import pytest
 
 from analyzers.core.types import EventKind
+from analyzers.formats import blockfilter
 from analyzers.formats.blockfilter import (
     FOLD,
     BlockFilter,
@@ -328,3 +329,30 @@ def test_a_quoted_loader_assertion_is_a_block_candidate():
     block = b"loading shards 3/8\nassert param_data.shape == loaded_weight.shape\n"
     hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
     assert sorted(hits) == [block.index(b"assert")]
+
+
+def test_the_keyword_union_finds_the_lines_a_search_per_keyword_finds():
+    block_filter = BlockFilter.build(PREFILTER, None)
+    assert block_filter.keyword_union is not None
+    block = (
+        b"[rank2]: terminate called after throwing an instance of 'c10::Error'\n"
+        b"  what():  CUDA error: an illegal memory access was encountered\n"
+        b"INFO step 12 loss=2.31 lr=1e-4\n"
+        b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+        b"\xe6\x8a\xa5\xe9\x94\x99 plain line with no keyword \xff\xfe\n"
+        b"Segmentation fault (core dumped)"
+    ).translate(FOLD)
+    by_word: set[int] = set()
+    for word in block_filter.keywords:
+        blockfilter._find_all(block, word, by_word)
+    assert block_filter.candidates(block) >= by_word
+    union: set[int] = set()
+    blockfilter._find_any(block, block_filter.keywords, block_filter.keyword_union, union)
+    assert union == by_word
+    assert len(union) == 4  # terminate, what(), the Xid line, the segfault; not the others
+
+
+def test_a_notable_phrase_is_found_by_its_union_too():
+    block_filter = BlockFilter.build(PREFILTER, None)
+    block = b"INFO no available shared memory broadcast block found in 60 seconds\nINFO ok\n"
+    assert block_filter.notable_candidates(block.translate(FOLD)) == {0}
