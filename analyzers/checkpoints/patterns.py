@@ -187,9 +187,10 @@ class CheckpointMatcher:
         hit = self.classify(message)
         return hit.text if hit is not None and hit.counted else None
 
-    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]:
+    def prefilter_confirmations(self) -> dict[bytes, Any]:
         """Literals of `prefilter_bytes_pattern` that only count in a block where their
-        pattern matches (see `_CONFIRMED_LITERALS`)."""
+        pattern (an RE2 pattern, with `re.Pattern`'s `search`) matches (see
+        `_CONFIRMED_LITERALS`)."""
         return dict(_CONFIRMED_LITERALS)
 
     def prefilter_bytes_pattern(self) -> bytes:
@@ -277,12 +278,14 @@ class LayerTracker:
             self._next_layer = 0
             return hit.text
         self._layered = self._layered or hit.role in ("layer", "layer_start")
-        if self._train is not None and hit.in_step:
+        if self._train is None:
+            return self._qualify(hit)
+        if hit.in_step:
             self._next_layer = 0
             return f"step {self._train} / {hit.text}"
-        if self._train is not None and hit.role == "submodule" and not self._layered:
+        if hit.role == "submodule" and not self._layered:
             return f"step {self._train} / {hit.text}"
-        if self._train is not None and hit.role in ("submodule", "layer"):
+        if hit.role in ("submodule", "layer"):
             return f"step {self._train} / {self._qualify(hit)}"
         return self._qualify(hit)
 
@@ -321,7 +324,7 @@ class SequenceQualifier:
     A server's phase line tagged with a request (`request 3 / decode step 5 passed`) scopes
     the layers after it to that request (`request 3 / decode step 6 / layer 0 / norm passed`)
     until a phase or success line of no request.
-    A training loop's step lines (`train step 3 passed`, `step 3 loss 0.41`) close their step
+    A training loop's step lines (`train step 3 passed`, `step 3 done`) close their step
     the same way and a `train step 4 start` opens one: the sub-module lines in it are `step 4 /
     backward passed` (with the layer between when the rank prints layer lines), and those
     before any step line are in the job's first training step. A phase a step holds (a

@@ -34,7 +34,7 @@ _ENOUGH = 5
 class _HasPrefilter(Protocol):
     def prefilter_bytes_pattern(self) -> bytes: ...
 
-    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]: ...
+    def prefilter_confirmations(self) -> dict[bytes, Any]: ...  # literal -> RE2 pattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class BlockFilter:
     notable: tuple[bytes, ...] = ()
     notable_cann: tuple[bytes, ...] = ()  # searched in CANN logs' raw blocks, as written
     # checkpoint literals that count only where their pattern matches the folded block
-    checkpoint_confirm: tuple[tuple[bytes, re.Pattern[bytes]], ...] = ()
+    checkpoint_confirm: tuple[tuple[bytes, Any], ...] = ()  # RE2 patterns
     # the keywords, and the notable phrases, as one RE2 union each (None: search word by word)
     keyword_union: Any = None
     notable_union: Any = None

@@ -24,6 +24,7 @@ import heapq
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
 from analyzers.formats.base import ParsedLine
@@ -83,7 +84,7 @@ class CheckpointLines:
         regex: re.Pattern[bytes] | None,
         parse: Parse,
         match: Match,
-        confirm: dict[bytes, re.Pattern[bytes]] | None = None,
+        confirm: dict[bytes, Any] | None = None,  # literal -> RE2 pattern
     ) -> None:
         self._literals = literals
         # literal -> the pattern a block must match for the literal's lines to be candidates

@@ -14,11 +14,10 @@ full and handed to their parsers (`formats.npu_smi`, `formats.env`, `formats.ver
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import Counter
 from itertools import pairwise
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import EventKind, FileInfo, FileKind, FileScan
@@ -81,7 +80,7 @@ class CheckpointMatcher(Protocol):
 
     def prefilter_bytes_pattern(self) -> bytes: ...
 
-    def prefilter_confirmations(self) -> dict[bytes, re.Pattern[bytes]]: ...
+    def prefilter_confirmations(self) -> dict[bytes, Any]: ...  # literal -> RE2 pattern
 
 
 def scan_file(
