@@ -44,3 +44,32 @@ def test_the_reason_printed_before_it_is_the_first_error() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Getting socket times out" in diagnosis.first_error.text
+
+
+# A serving engine that checks the root-info call with a glog CHECK before any rank inits.
+ROOT_INFO_CHECK = (
+    "I20260412 06:30:11.204118 51877 worker_server.cpp:72] Create worker server with device: 0\n"
+    "F20260412 06:30:11.219034 51860 collective_service.cpp:37] Check failed: status =="
+    " HCCL_SUCCESS (1 vs. 0) HCCL get root info failed.\n"
+    "*** Check failure stack trace: ***\n"
+    "    @           0x7a41cf  google::LogMessage::SendToLog()\n"
+    "    @          0x2841a94  xllm::CollectiveService::CollectiveService()\n"
+)
+
+ROOT_INFO_ENTRY = (
+    "[INFO] HCCL(51860,python3):2026-04-12-06:30:11.200.411 [op_base.cc:512][51860]"
+    " Entry-HcclGetRootInfo: identifier[10.0.0.7%eth0_60000_0]\n"
+)
+
+
+def test_a_root_info_step_that_failed_is_a_communicator_not_built() -> None:
+    diagnosis = diagnose_text("node0/server.log", ROOT_INFO_CHECK)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HCCL get root info failed" in diagnosis.first_error.text
+    assert {alt.category for alt in diagnosis.alternatives} >= {"config", "driver_env"}
+
+
+def test_the_root_info_entry_line_is_no_failure() -> None:
+    diagnosis = diagnose_text("node0/server.log", ROOT_INFO_ENTRY)
+    assert diagnosis.category != "hccl"

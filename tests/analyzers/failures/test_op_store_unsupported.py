@@ -72,3 +72,32 @@ def test_the_code_line_glued_to_build_progress_dots_is_the_first_error() -> None
     assert "No supported Ops kernel and engine are found for [GridSampler2D31]" in (
         diagnosis.first_error.text
     )
+
+
+# docs/labelling.md#operator-installation-or-platform-limit: a framework's graph compiler that
+# finds no kernel registered for an op on its device target (MindSpore's log line shape).
+NO_KERNEL_ON_TARGET = (
+    "[ERROR] SESSION(7311,ffff8a2b1010,python):2026-02-03-04:05:06.707.808"
+    " [mindspore/ccsrc/backend/graph_compiler/backend.cc:120] CompileGraph] CompileGraph failed:"
+    " Can not find any available kernel info for: Default/head/HSwish-op41. Maybe the operator"
+    " can not supported on Ascend platform.\n"
+)
+
+KERNELS_FOUND = (
+    "[INFO] KERNEL(7311,ffff8a2b1010,python):2026-02-03-04:05:06.707.100"
+    " [mindspore/ccsrc/kernel/kernel_query.cc:88] Query] Found 2 available kernel info for:"
+    " Default/head/Conv2D-op40\n"
+)
+
+
+def test_a_graph_compiler_with_no_kernel_for_the_op_reads_operator() -> None:
+    diagnosis = diagnose_text("serving/serving_server.log", NO_KERNEL_ON_TARGET)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Can not find any available kernel info for" in diagnosis.first_error.text
+    assert {alt.category for alt in diagnosis.alternatives} >= {"config", "driver_env"}
+
+
+def test_kernels_found_for_a_node_are_no_error() -> None:
+    diagnosis = diagnose_text("serving/serving_server.log", KERNELS_FOUND)
+    assert diagnosis.category != "operator"
