@@ -96,3 +96,32 @@ def test_a_failed_error_message_fetch_alone_is_still_the_first_error() -> None:
     assert diagnosis.category == "driver_env"
     assert diagnosis.first_error is not None
     assert "rtGetDevMsg execute failed" in diagnosis.first_error.text
+
+
+# torch_npu's own spelling of the refused count, logged by its APP module; the runtime's code is
+# only in an INFO line before it.
+TORCH_NPU_COUNT_REFUSED = """\
+[INFO] RUNTIME(305,python3):2026-04-08-09:20:11.204.118 [api_impl.cc:7817] 305 PeekLastErr: level=0 err=507899.
+[ERROR] APP(305,python3):2026-04-08-09:20:11.204.161 [log_inner.cpp:77]305 build/CMakeFiles/torch_npu.dir/compiler_depend.ts:device_count:41: "[PTA]:"get device count of NPU failed""
+INFO 04-08 09:20:11 [__init__.py:207] Platform plugin ascend is activated
+"""
+
+# Counterexample: the same words reporting a count that worked are no failure.
+TORCH_NPU_COUNT_WORKED = """\
+INFO torch_npu: get device count of NPU: 8
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB total capacity; 59.10 GiB already allocated; 59.10 GiB current active; 1.20 GiB free; 59.40 GiB reserved in total by PyTorch)
+"""
+
+
+def test_torch_npu_spelling_of_a_refused_count_is_the_probe() -> None:
+    diagnosis = diagnose_text("job/worker.log", TORCH_NPU_COUNT_REFUSED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "get device count of NPU failed" in diagnosis.first_error.text
+
+
+def test_torch_npu_count_that_worked_is_no_probe_failure() -> None:
+    diagnosis = diagnose_text("job/worker.log", TORCH_NPU_COUNT_WORKED)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
