@@ -26,6 +26,17 @@ RANKTABLE_CHECK_QUOTED_BARE = """\
 [RanktablCheck] 'device ip' is not set correctly, must be set when multi Server or HCCL INTRA ROCE ENABLE enabled
 """
 
+# HCCL's concise rank-table reader, which looks up one device's address at a time, says the
+# same in its own words (`device_ip` with an underscore, its own bracket tags), here as a user
+# greps it out of a plog directory with the file name and line number in front.
+CONCISE_TABLE_READER_IN_PLOG = """\
+/root/ascend/log/debug/plog/plog-3307_20260211042005100.log:1:[ERROR] HCCL(3307,):2026-02-11-04:20:05.611.204 [topoinfo_ranktableConcise.cc:446] [3391][Get][SingleDeviceIp]'device_ip' is not set correctly,must be set when multi Server or HCCL_INTRA_ROCE_ENABLE enabled
+"""
+
+CONCISE_TABLE_READER_QUOTED_BARE = """\
+[Get][SingleDeviceIp]'device_ip' is not set correctly,must be set when multi Server or HCCL_INTRA_ROCE_ENABLE enabled
+"""
+
 TRANSFER_ENGINE_WITHOUT_TABLE = """\
 I0411 02:10:30.000100 40120 transfer_engine.cpp:44] Transfer Engine starting. Server: 10.0.3.7:16001:npu_2
 E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf failed, errno 2
@@ -38,11 +49,15 @@ E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf
         (RANKTABLE_CHECK_IN_PLOG, "'device ip' is not set correctly"),
         (RANKTABLE_CHECK_QUOTED_BARE, "'device ip' is not set correctly"),
         (TRANSFER_ENGINE_WITHOUT_TABLE, "open /etc/hccn.conf failed"),
+        (CONCISE_TABLE_READER_IN_PLOG, "'device_ip' is not set correctly"),
+        (CONCISE_TABLE_READER_QUOTED_BARE, "'device_ip' is not set correctly"),
     ],
     ids=[
         "hccl rank-table check",
         "rank-table check quoted without its header",
         "transfer engine cannot open the table",
+        "concise rank-table reader in a grepped plog",
+        "concise rank-table reader quoted without its header",
     ],
 )
 def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> None:
@@ -56,6 +71,11 @@ def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> Non
 def test_a_rank_table_check_that_passed_is_no_error() -> None:
     text = "[RanktablCheck] 'device ip' of rank 3 is set, server_count 2\n"
     assert diagnose_text("job/plog-40120.log", text).first_error is None
+
+
+def test_a_device_address_the_concise_reader_found_is_no_error() -> None:
+    text = "[Get][SingleDeviceIp]'device_ip' of rank 3 is 10.0.3.7, server_count 2\n"
+    assert diagnose_text("job/plog-3307.log", text).first_error is None
 
 
 def test_an_address_read_from_the_table_is_no_error() -> None:
