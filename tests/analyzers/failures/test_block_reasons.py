@@ -122,6 +122,15 @@ bisheng: error: clang frontend command failed with exit code 134 (use -v to see 
 ///------------------[ERROR][Triton][END]------------------
 """
 
+# LLVM stops the kernel compiler with a bare fatal error under the stage's headline.
+TRITON_LLVM_FATAL_ERROR = """\
+[kernels] compiling _softplus_fwd ...
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+LLVM ERROR: unsupported datatype for arith::TruncFOp to hfusion
+///------------------[ERROR][Triton][END]------------------
+"""
+
 # A kernel compiled inside a pytest run: the compiler's diagnostics arrive behind pytest's `E`
 # failure marker, after the CalledProcessError that only says the compiler exited non-zero.
 PYTEST_MARKED_IR_DIAGNOSTICS = """\
@@ -334,6 +343,12 @@ CASES = [
         "clang frontend command failed with exit code 134",
     ),
     (
+        "LLVM's bare fatal error under the stage headline",
+        TRITON_LLVM_FATAL_ERROR,
+        "operator",
+        "LLVM ERROR: unsupported datatype for arith::TruncFOp to hfusion",
+    ),
+    (
         "located diagnostics behind pytest's failure marker",
         PYTEST_MARKED_IR_DIAGNOSTICS,
         "operator",
@@ -427,6 +442,17 @@ def test_a_compiler_warning_is_not_a_reason() -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
     assert diagnosis.first_error is not None
     assert "warning" not in diagnosis.first_error.text
+
+
+def test_llvm_out_of_host_memory_keeps_the_memory_reading() -> None:
+    text = TRITON_LLVM_FATAL_ERROR.replace(
+        "LLVM ERROR: unsupported datatype for arith::TruncFOp to hfusion",
+        "LLVM ERROR: out of memory",
+    )
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "out of memory" in diagnosis.first_error.text
 
 
 def test_a_number_in_brackets_before_a_colon_is_not_an_error_manager_line() -> None:

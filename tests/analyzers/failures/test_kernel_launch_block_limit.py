@@ -34,3 +34,29 @@ def test_a_launch_failure_inside_the_block_range_names_no_limit() -> None:
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert "BlockDim: [48] kernel launch failure" in diagnosis.first_error.text
+
+
+# Triton-Ascend's runtime refuses the grid before the launch and states the limit, not the
+# count; the traceback's `raise` line quotes the same words as source code.
+TRITON_GRID_OVER_LIMIT = """\
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/kernels/conv.py", line 88, in _launch
+[rank1]:     depthwise_conv_kernel[grid](
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/triton/runtime/jit.py", line 702, in run
+[rank1]:     raise RuntimeError("grid should be less than 65536! You can try \\"export TRITON_ALL_BLOCKS_PARALLEL=1\\" to avoid this problem.")
+[rank1]: RuntimeError: grid should be less than 65536! You can try "export TRITON_ALL_BLOCKS_PARALLEL=1" to avoid this problem.
+"""
+
+
+def test_a_triton_grid_refused_over_the_limit_is_a_documented_limit() -> None:
+    diagnosis = diagnose_text("run/rank1.log", TRITON_GRID_OVER_LIMIT)
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "RuntimeError: grid should be less than 65536!" in diagnosis.first_error.text
+    assert "raise" not in diagnosis.first_error.text
+    assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_launch_split_to_stay_under_the_grid_limit_is_no_error() -> None:
+    text = "[kernels] grid should be less than 65536, splitting the launch into 3 parts\n"
+    diagnosis = diagnose_text("run/rank1.log", text)
+    assert diagnosis.first_error is None
