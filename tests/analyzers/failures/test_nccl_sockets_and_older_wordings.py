@@ -365,3 +365,33 @@ def test_the_bootstraps_own_size_check_keeps_its_rule() -> None:
     text = "node-3:5120:5230 [2] bootstrap.cc:77 NCCL WARN Message truncated : received 512 bytes instead of 8\n"
     diagnosis = diagnose_text("rank2.log", text)
     assert "hccl.nccl_net_message_size" not in _rules(diagnosis)
+
+
+# A multi-node start whose first barrier cannot reach a peer: NCCL's poll on the pending connect
+# came back without the socket becoming writable, and torch repeats that under `Last error:`.
+POLL_WITHOUT_POLLOUT = """\
+[rank11]: torch.distributed.DistBackendError: NCCL error in /opt/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.3
+[rank11]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.
+[rank11]: Last error:
+[rank11]: socketPollConnect poll() returned 1, no POLLOUT events
+[rank11]: Traceback (most recent call last):
+[rank11]:   File "/work/train.py", line 88, in setup
+[rank11]:     dist.barrier()
+"""
+
+
+def test_a_connect_whose_poll_saw_no_write_event_is_the_first_error() -> None:
+    diagnosis = diagnose_text("rank11.log", POLL_WITHOUT_POLLOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "poll() returned 1, no POLLOUT events" in diagnosis.first_error.text
+    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+
+
+def test_the_stores_own_poll_timeout_is_not_nccls_connect() -> None:
+    text = (
+        "[W socket.cpp:464] [c10d] waitForInput: poll for socket SocketImpl(fd=14, "
+        "addr=[node-2]:41862) returned 0, socket timed out after 1800000ms\n"
+    )
+    diagnosis = diagnose_text("rank11.log", text)
+    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)

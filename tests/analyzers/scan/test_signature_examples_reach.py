@@ -88,6 +88,17 @@ READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
     ("cfg.layer_missing_from_registry", "'language_model.model.layers.11.self_attn.attn'"): (
         _KEY_HEADLINE
     ),
+    (
+        "hccl.nccl_socket_connect_failed",
+        "[rank3]: socketPollConnect poll() returned 1, no POLLOUT events",
+    ): (
+        "NCCL's reason with no error word, which torch prints under `Last error:` of the "
+        "`unhandled system error` headline; the signature reads it there",
+        "[rank3]: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:77, unhandled "
+        "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.3\n"
+        "[rank3]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
+        "failed or device error.\n[rank3]: Last error:\n{line}\n",
+    ),
 }
 
 
