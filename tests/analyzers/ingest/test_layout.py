@@ -3,6 +3,7 @@
 import pytest
 
 from analyzers.core.types import FileKind
+from analyzers.ingest import layout
 from analyzers.ingest.layout import (
     LIVE_AGE,
     agent_attempt,
@@ -148,3 +149,17 @@ def test_a_dated_file_that_is_no_log_stays_unclassified():
 def test_a_numbered_file_that_is_no_log_stays_unclassified():
     assert classify_path("job/model.1") == (FileKind.OTHER, None)
     assert classify_path("job/weights.bin.3") == (FileKind.OTHER, None)
+
+
+def test_a_rotation_rule_that_cannot_order_its_segments_fails_at_load(tmp_path, monkeypatch):
+    rules = layout.LAYOUT_FILE.read_text(encoding="utf-8")
+    bad = tmp_path / "layout.yaml"
+    bad.write_text(rules.replace("(?P<number>", "(?P<counter>"), encoding="utf-8")
+    monkeypatch.setattr(layout, "LAYOUT_FILE", bad)
+    layout.load_layout.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"rotation .* needs a `live` group"):
+            layout.load_layout()
+    finally:
+        monkeypatch.undo()
+        layout.load_layout.cache_clear()
