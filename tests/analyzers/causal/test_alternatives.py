@@ -280,3 +280,26 @@ def test_the_hints_do_not_move_the_answer_or_its_confidence() -> None:
     """Alternatives only add doubt: the answer is the vote's, as before."""
     diagnosis = diagnose_text("job/rank0.log", PROMPT_TOO_LONG)
     assert (diagnosis.category, diagnosis.confidence) == ("other", 0.09)
+
+
+# docs/labelling.md, "A scheduler that refuses the request": a node agent that cannot hand
+# whole cards to a pod refuses a device, not memory, so its words offer no `oom` reading.
+DEVICE_REFUSAL = (
+    "Warning  UnexpectedAdmissionError  4s  kubelet\n"
+    "  Allocate failed due to no healthy devices present;\n"
+    "  cannot allocate unhealthy devices example.com/npu-4\n"
+)
+
+
+def test_a_node_agent_that_cannot_hand_over_cards_is_not_offered_a_memory_reading() -> None:
+    diagnosis = diagnose_text("node/events.txt", DEVICE_REFUSAL)
+    assert diagnosis.category == "driver_env"
+    assert "oom" not in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_memory_a_device_cannot_give_is_still_read_as_memory() -> None:
+    """Counterexample: the device's memory, not the device, is what could not be allocated."""
+    diagnosis = diagnose_text(
+        "job/rank0.log", "RuntimeError: cannot allocate device memory for a 512 MiB block\n"
+    )
+    assert "oom" in [diagnosis.category, *(alt.category for alt in diagnosis.alternatives)]
