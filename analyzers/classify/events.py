@@ -139,6 +139,7 @@ def classify_scans(
                         by_attempt[bisect_right(restarts, event.line)] if restarts else progress,
                     )
                 items.append(item)
+        _pass_over_prompt_slips(items[first:], scan)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
         yield_to_later_in_file(items[first:], TIER_GENERIC)
@@ -148,6 +149,33 @@ def classify_scans(
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)
     _quiet_expected_probes(items, stack)
     return items
+
+
+# what a mistyped statement raises at the prompt: a name or an attribute that does not exist,
+# or a statement Python cannot parse
+_PROMPT_SLIPS = frozenset({"NameError", "AttributeError", "SyntaxError", "IndentationError"})
+
+
+def _pass_over_prompt_slips(items: Sequence[Classified], scan: FileScan) -> None:
+    """A pasted interactive session (`>>>` statements and what they printed): the prompt
+    prints each exception and waits for the next statement, so an exception there ended
+    nothing. A mistyped name or attribute, or a statement that does not parse, also leaves
+    nothing behind that a later statement could fail on; when the same session raised again
+    later, the slip counts like a warning and the later exception is the failure. An import
+    that failed is no slip: the module it left unbound is what later statements miss."""
+    records = [r for r in scan.facts.get("tracebacks") or () if r.get("interactive")]
+    if len(records) < 2:
+        return
+    last = max(record["line"] for record in records)
+    slips = {
+        record["line"]
+        for record in records
+        if record["line"] < last and record.get("type", "").rsplit(".", 1)[-1] in _PROMPT_SLIPS
+    }
+    for item in items:
+        if item.event.line in slips and item.tier > TIER_NOISE:
+            item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)
+            item.recovered = True
 
 
 def _quiet_expected_probes(items: Sequence[Classified], stack: str | None) -> None:

@@ -69,6 +69,11 @@ The box is read as a traceback, and the lines after its exception at the same in
 to a blank line or another record) are the rest of its message, cited with it: each piece
 alone says less (`87960930222080 bytes. Error code 12 ...` names no allocator).
 
+A statement typed at Python's interactive prompt runs as code with no file behind it: its
+frame reads `File "<stdin>", line 1, in <module>` (`"<console>"` under `code.interact`). The
+record says `interactive` when a frame of the traceback is such a frame: the prompt printed
+the exception and waited for the next statement, so the session did not end there.
+
 An exception nobody caught in a thread other than the main one is printed by threading's hook
 under a line naming the thread (`Exception in thread prefetch:`, then the traceback). That line
 only carries the exception below it (recorded as a re-raise of it, as the wrappers above), and
@@ -115,6 +120,8 @@ _STDLIB_PATH = re.compile(
 _PACKAGE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
 _GENERATED_PATH = re.compile(r"^<[^>]*>$")
+# a statement typed at the interactive prompt (python's own, or `code.interact`)
+_INTERACTIVE_FRAME = re.compile(r'\s*File "<(?:stdin|console)>", line \d+')
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
@@ -147,6 +154,7 @@ class _Open:
     package: ParsedLine | None = None  # the latest frame in an installed package so far
     caller: ParsedLine | None = None  # the package frame that called the kept (user) frame
     box: bool = False  # rich's boxed traceback: rows until the bottom edge, then the exception
+    interactive: bool = False  # a frame is a statement typed at the interactive prompt
 
 
 @dataclass(slots=True)
@@ -226,9 +234,11 @@ class TracebackTracker:
         found = _EXCEPTION.match(message)
         if found and _EXCEPTION_NAME.search(found.group("type")) and not _leveled_warning(line):
             frame = _frame_before(lineno, sink)
-            self._exception(
-                lineno, line, _Open(lineno, frame, self._chain_root.pop(key, None)), sink
+            opened = _Open(lineno, frame, self._chain_root.pop(key, None))
+            opened.interactive = frame is not None and bool(
+                _INTERACTIVE_FRAME.match(frame[1].message)
             )
+            self._exception(lineno, line, opened, sink)
             return True
         return False
 
@@ -237,6 +247,8 @@ class TracebackTracker:
         if state.box and (not message.strip() or _BOX_ROW.match(message)):
             return True  # a row of the box (frames, source) or its bottom edge
         if _FRAME.match(message):
+            if _INTERACTIVE_FRAME.match(message):
+                state.interactive = True
             kept = state.frame
             if (
                 kept is None
@@ -305,6 +317,7 @@ class TracebackTracker:
                 "caller": state.caller.message.strip() if state.caller else None,
                 "statement": _raising_statement(lineno, sink) if state.frame else None,
                 "header": state.start if state.start < lineno else None,
+                "interactive": state.interactive,
             },
         )
         if state.thread is not None:  # threading's hook named the thread this exception ended

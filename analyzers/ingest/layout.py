@@ -34,6 +34,20 @@ class Layout:
     ranks: tuple[re.Pattern[str], ...]
     default_log_suffixes: tuple[str, ...]
     local_rank_dirs: tuple[re.Pattern[str], ...] = ()
+    rotations: tuple[re.Pattern[str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rotation:
+    """A rotated segment's place in its log: `live` is the path of the file it was cut from,
+    and segments sorted by `age` run oldest first, every one of them before the live file."""
+
+    live: str
+    age: tuple[int, int]
+
+
+LIVE_AGE = (1, 0)  # the live file is newer than any of its rotated segments
+STAMP_DIGITS = 14  # YYYYMMDDHHMMSS: a stamp without its time sorts at the start of its day
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +59,21 @@ def load_layout() -> Layout:
     )
     ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
     local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
-    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]), local)
+    rotations = tuple(_rotation_pattern(p) for p in data.get("rotations") or ())
+    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]), local, rotations)
+
+
+def _rotation_pattern(source: str) -> re.Pattern[str]:
+    """A rotation rule must say which file was rotated and how its segments are ordered:
+    checked at load, so a bad edit fails at start instead of joining segments at random."""
+    pattern = re.compile(source, re.IGNORECASE)
+    groups = set(pattern.groupindex)
+    if "live" not in groups or len(groups & {"number", "stamp"}) != 1:
+        raise ValueError(
+            f"{LAYOUT_FILE.name}: rotation {source!r} needs a `live` group and one of "
+            "`number` or `stamp`"
+        )
+    return pattern
 
 
 def classify_path(path: str) -> tuple[FileKind, int | None]:
@@ -55,15 +83,32 @@ def classify_path(path: str) -> tuple[FileKind, int | None]:
     return _kind(path, layout), _rank(path, layout)
 
 
-_ROTATION = re.compile(r"^(?P<live>.+\.(?:log|txt|out|err))\.\d{1,3}$", re.IGNORECASE)
-
-
 def _unrotated(path: str) -> str:
-    """A rotated segment is named and ranked like the live file it was cut from: Python's
-    RotatingFileHandler and logrotate rename `log_3.log` to `log_3.log.1`, `log_3.log.2`, ...
-    (the timeline joins the segments in order, `analyzers/timeline/rank_sequences.py`)."""
-    found = _ROTATION.match(path)
-    return found["live"] if found else path
+    """A rotated segment is named and ranked like the live file it was cut from: a segment in
+    the middle of a run often names no rank in its lines, so only its path can (the timeline
+    joins the segments in order, `analyzers/timeline/rank_sequences.py`)."""
+    found = rotation_of(path)
+    return found.live if found else path
+
+
+def rotation_of(path: str) -> Rotation | None:
+    """The rotated segment a (logical) path names, by the first rule of `layout.yaml` that
+    matches it; None for a file that is not a rotated segment, the live file included."""
+    for pattern in load_layout().rotations:
+        found = pattern.match(path)
+        if found:
+            return Rotation(found["live"], _age(found))
+    return None
+
+
+def _age(found: re.Match[str]) -> tuple[int, int]:
+    """Older segments sort first: a rotation number counts back from the live file, a stamp's
+    digits count forward in time (`2026-12-05_10-00` and `20261205` read alike)."""
+    number = found.groupdict().get("number")
+    if number is not None:
+        return (0, -int(number))
+    digits = re.sub(r"\D", "", found["stamp"])
+    return (0, int(digits.ljust(STAMP_DIGITS, "0")))
 
 
 def logical_path(path: str) -> str:

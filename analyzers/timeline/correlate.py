@@ -29,6 +29,7 @@ from analyzers.core.types import (
     RankSequence,
     Timeline,
 )
+from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
 from analyzers.timeline.rank_status import RankFiles, as_int, elastic_exits, rank_summary
@@ -153,7 +154,7 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
         cut_at = scan.facts.get("ends_mid_line")
         owner = info.rank if info.rank is not None else next(iter(writers), None)
         if cut_at and owner is not None and (info.rank is not None or len(writers) == 1):
-            _rank_files(by_rank, owner, scan).cut[info.path] = cut_at
+            _note_cut(_rank_files(by_rank, owner, scan), info.path, cut_at)
         # a launcher's copy of a child's start line stating its rank: that rank ran and wrote
         # output, even when it printed no checkpoint and no error before it was stopped
         for rank in (scan.facts.get("local_named_ranks") or {}).values():
@@ -164,6 +165,18 @@ def _collect(scans: Sequence[FileScan]) -> dict[int, RankFiles]:
                 continue
             _add_event(_rank_files(by_rank, rank, scan), event)
     return by_rank
+
+
+def _note_cut(files: RankFiles, path: str, line: int) -> None:
+    if not _older_segment(path):
+        files.cut[path] = line
+
+
+def _older_segment(path: str) -> bool:
+    """A rotated log's older segment ends where the rotation cut it (logrotate's `copytruncate`
+    may cut mid-line while the process writes on into the live file): the rank did not stop
+    there, so a missing line end is no sign of a cut log."""
+    return rotation_of(logical_path(path)) is not None
 
 
 def _track_ranks(track: Any, file_rank: int | None) -> set[int]:

@@ -13,7 +13,6 @@ lines after the last restart count.
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -23,7 +22,7 @@ from analyzers.checkpoints.patterns import opened_step, waited_peer
 from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
-from analyzers.ingest.layout import logical_path
+from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
 from analyzers.timeline.attempts import earlier_attempts
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
@@ -179,26 +178,24 @@ def _merged(parts: list[_Part]) -> RankSequence:
     return merged
 
 
-_ROTATED = re.compile(r"^(?P<base>.+)\.(?P<number>\d{1,3})$")
-
-
 def _joined_rotations(parts: list[_Part]) -> list[_Part]:
-    """A rotated log (`log_3.log.2`, `log_3.log.1`, `log_3.log`: Python's RotatingFileHandler,
-    logrotate) is one stream cut into files, the highest number the oldest. Its segments are
-    joined in that order first: a later segment repeats the earlier ones' checkpoint texts
-    (every step prints `norm passed` again) without being a copy of them."""
-    groups: dict[str, list[tuple[int, _Part]]] = {}
+    """A rotated log (`log_3.log.2`, `log_3.log.1`, `log_3.log`; or dated, `log_3.log-20261204`,
+    `log_3.log-20261205`, `log_3.log`) is one stream cut into files. Its segments are joined
+    oldest first (`analyzers.ingest.layout.rotation_of` says which is older): a later segment
+    repeats the earlier ones' checkpoint texts (every step prints `norm passed` again) without
+    being a copy of them."""
+    groups: dict[str, list[tuple[tuple[int, int], _Part]]] = {}
     for part in parts:
         name = logical_path(part.path)  # `log_3.log.gz` is the live `log_3.log`, gzipped
-        found = _ROTATED.match(name)
-        base, number = (found["base"], int(found["number"])) if found else (name, 0)
-        groups.setdefault(base, []).append((number, part))
+        found = rotation_of(name)
+        base, age = (found.live, found.age) if found else (name, LIVE_AGE)
+        groups.setdefault(base, []).append((age, part))
     joined = []
     for base, members in groups.items():
-        if len(members) < 2 or not any(number for number, _ in members):
+        if len(members) < 2 or all(age == LIVE_AGE for age, _ in members):
             joined.extend(part for _, part in members)
             continue
-        members.sort(key=lambda member: -member[0])
+        members.sort(key=lambda member: member[0])
         priority = min(part.priority for _, part in members)  # `.1` is no known log suffix
         joined.append(_Part(priority, base, _concatenated([part.seq for _, part in members])))
     return joined

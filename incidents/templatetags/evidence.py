@@ -3,6 +3,8 @@
 {% load evidence %}
 <a href="{{ ref|evidence_url:incident }}">{{ ref.file }}:{{ ref.line }}</a>
 {% timeline_config incident run as config %}{{ config|json_script:"timeline-config" }}
+{% for cut in rank|log_cut:report.bundle %}{{ cut.file }}:{{ cut.line }}{% endfor %}
+{% cut_ranks report as cuts %}
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from django import template
 from django.urls import reverse
 
 from incidents.evidence.links import file_url
+from incidents.timeline import cut_logs
 
 register = template.Library()
 
@@ -39,3 +42,15 @@ def timeline_config(incident: Any, run: Any) -> dict[str, Any]:
         "dataUrl": reverse("incidents:timeline", kwargs={"number": incident.pk}),
         "run": run.pk if run is not None else None,
     }
+
+
+@register.filter
+def log_cut(summary: Mapping[str, Any] | None, bundle: Mapping[str, Any] | None) -> list[dict]:
+    """A rank row's files that stop mid-line, when the bundle's shape makes that a sign."""
+    return cut_logs.rank_cuts(summary, bundle) if summary else []
+
+
+@register.simple_tag
+def cut_ranks(report: Mapping[str, Any] | None) -> list[tuple[int, list[dict]]]:
+    """(rank, cut files) of every rank whose log stops mid-line, for the timeline's note."""
+    return cut_logs.cut_ranks(report) if report else []

@@ -647,3 +647,63 @@ def test_tee_console_progress_copied_after_the_agents_report_of_a_rank_is_no_rec
     report = next(i for i in items if "failed (exitcode: -11)" in i.event.text)
     assert not report.recovered
     assert report.tier == TIER_CAUSE
+
+
+PROMPT_SLIP_THEN_DEVICE_ERROR = """\
+>>> import fastmt
+>>> engine = fastmt.Engien("model_dir/", device="npu")
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+AttributeError: module 'fastmt' has no attribute 'Engien'
+>>> engine = fastmt.Engine("model_dir/", device="npu")
+>>> engine.run([[1, 2, 3]])
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+RuntimeError: CANN failed with error 100024
+"""
+
+PROMPT_IMPORT_THEN_MISSING_NAME = """\
+>>> import torch, torch_npu
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+ImportError: libhccl.so: cannot open shared object file: No such file or directory
+>>> torch.npu.set_device(0)
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+AttributeError: module 'torch' has no attribute 'npu'
+"""
+
+SCRIPT_ATTRIBUTE_THEN_DEVICE_ERROR = """\
+Traceback (most recent call last):
+  File "/srv/app/warmup.py", line 8, in <module>
+    engine = fastmt.Engien("model_dir/")
+AttributeError: module 'fastmt' has no attribute 'Engien'
+Traceback (most recent call last):
+  File "/srv/app/serve.py", line 30, in <module>
+    engine.run(batch)
+RuntimeError: CANN failed with error 100024
+"""
+
+
+def _first_cause(text: str) -> str:
+    items = list(classify_scans([scan_text("session.txt", text)], KNOWLEDGE))
+    top = max(item.tier for item in items)
+    return next(item for item in items if item.tier == top).event.text
+
+
+def test_a_mistyped_name_at_the_prompt_yields_to_the_sessions_later_exception() -> None:
+    """The prompt printed the slip and took the next statement: the later exception is the
+    failure (docs/labelling.md, "A slip at the interactive prompt")."""
+    assert "CANN failed with error 100024" in _first_cause(PROMPT_SLIP_THEN_DEVICE_ERROR)
+
+
+def test_an_import_that_failed_at_the_prompt_stays_ahead_of_what_it_left_unbound() -> None:
+    assert "ImportError: libhccl.so" in _first_cause(PROMPT_IMPORT_THEN_MISSING_NAME)
+
+
+def test_a_scripts_attribute_error_is_no_prompt_slip() -> None:
+    items = list(
+        classify_scans([scan_text("job.log", SCRIPT_ATTRIBUTE_THEN_DEVICE_ERROR)], KNOWLEDGE)
+    )
+    slip = next(item for item in items if "Engien" in item.event.text)
+    assert not slip.recovered

@@ -64,6 +64,20 @@ rtStreamSynchronize execute failed, reason=[stream is captured][FUNC:FuncErrorRe
 synchronize stream failed, runtime result = 107027[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
 """
 
+LIBRARY_BACKEND_CODE = """\
+Traceback (most recent call last):
+  File "translate.py", line 12, in <module>
+    out = model.translate_batch(batch)
+RuntimeError: CANN failed with error 100024
+"""
+
+LIBRARY_BACKEND_CODE_UNLABELLED = """\
+Traceback (most recent call last):
+  File "translate.py", line 12, in <module>
+    out = model.translate_batch(batch)
+RuntimeError: CANN failed with error 100025
+"""
+
 FRAMEWORK_ACL_CHECK = """\
 [2026-04-01 10:00:00.000010 +08:00] [KVSTORE] [E] ACL ERROR: api=aclrtMallocHost, code=107002, caller=Alloc,host_buf.cc:61. [100,101] [acl_api.cc:30,Check]
 [2026-04-01 10:00:00.000020 +08:00] [KVSTORE] [W] Pool empty, falling back to plain host memory(65536). [100,101] [pool.cc:40,Take]
@@ -140,3 +154,18 @@ def test_framework_acl_check_is_read_and_labelled_by_its_code() -> None:
     assert diagnosis.first_error is not None
     assert "api=aclrtMallocHost, code=107002" in diagnosis.first_error.text
     assert diagnosis.category == "config"
+
+
+def test_a_librarys_cann_backend_code_is_read_from_the_acl_table() -> None:
+    """A library with its own CANN backend says only that the backend failed and the ACL
+    code; 100024 (no operator found) is an op the backend has no implementation for."""
+    diagnosis = diagnose_text("translate.log", LIBRARY_BACKEND_CODE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "CANN failed with error 100024" in diagnosis.first_error.text
+
+
+def test_a_backend_code_whose_entry_names_no_label_does_not_decide_it() -> None:
+    # 100025 (an op that could not be loaded) is documented without a category
+    diagnosis = diagnose_text("translate.log", LIBRARY_BACKEND_CODE_UNLABELLED)
+    assert diagnosis.category != "operator"

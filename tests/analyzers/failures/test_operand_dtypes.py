@@ -38,3 +38,31 @@ def test_the_matmul_wording_of_the_same_check_reads_alike() -> None:
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "operator", diagnosis.root_cause
+
+
+# Scaled-dot-product attention checks that a float mask has the query's dtype before it runs.
+# A diffusion runtime on an NPU reports the refusal in its stage line, and torch_npu prints its
+# `ERR01007 OPS feature not supported` summary after it; the summary only restates the refusal.
+# Fixture in the shape of such a stage runner's console, with values of our own.
+MASK_DTYPE_STAGE = """\
+[03-14 08:09:10] [TextEncodingStage] started...
+[03-14 08:09:11] [TextEncodingStage] Error during execution after 233.5120 ms: Expected attn_mask dtype to be bool or to match query dtype, but got attn_mask.dtype: float and  query.dtype: c10::BFloat16 instead.
+[ERROR] 2026-03-14-08:09:11 (PID:4410, Device:0, RankID:0) ERR01007 OPS feature not supported
+Traceback (most recent call last):
+  File "/srv/gen/stages/base.py", line 120, in __call__
+    result = self.forward(batch, args)
+"""
+
+
+def test_an_attention_mask_of_another_dtype_is_the_first_error_not_the_summary() -> None:
+    diagnosis = diagnose_text("gen/console.log", MASK_DTYPE_STAGE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Expected attn_mask dtype to be bool" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_mask_cast_that_is_only_reported_is_no_error() -> None:
+    text = "[03-14 08:09:10] INFO attention: attn_mask dtype float cast to query dtype bfloat16\n"
+    diagnosis = diagnose_text("gen/console.log", text)
+    assert diagnosis.first_error is None or "attn_mask" not in diagnosis.first_error.text

@@ -300,3 +300,37 @@ def test_a_matrix_product_whose_reduction_dims_disagree_is_a_shape_mismatch() ->
     assert diagnosis.first_error is not None
     assert "must have same reduction dim" in diagnosis.first_error.text
     assert "shape.matmul_shapes" in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+# docs/labelling.md#shape-inference-that-finds-the-inputs-disagree: a framework's own check of
+# an op's inputs, in Python, before anything runs on the device (MindSpore's validator wording)
+FRAMEWORK_OP_DIMS = """\
+epoch 1 step 1
+Traceback (most recent call last):
+  File "run_tagger.py", line 140, in <module>
+    loss = train_step(ids, labels)
+  File "/opt/ms/lib/python3.9/site-packages/mindspore/ops/primitive.py", line 702, in infer
+    return self.infer_shape(*args)
+ValueError: For 'MatMul' the input dimensions must be equal, but got 'x1_col': 512 and 'x2_row': 2048.
+"""
+
+FRAMEWORK_OP_DTYPE = """\
+epoch 1 step 1
+Traceback (most recent call last):
+  File "run_tagger.py", line 140, in <module>
+    loss = train_step(ids, labels)
+TypeError: For 'Add', the dtype of 'x' and 'y' must be the same, but got Float32 and Float16.
+"""
+
+
+def test_a_framework_op_check_finding_input_dims_disagree_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("train.log", FRAMEWORK_OP_DIMS)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "the input dimensions must be equal" in diagnosis.first_error.text
+    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_framework_op_check_refusing_a_dtype_pair_is_no_shape_mismatch() -> None:
+    diagnosis = diagnose_text("train.log", FRAMEWORK_OP_DTYPE)
+    assert diagnosis.category != "shape_mismatch"

@@ -227,3 +227,37 @@ def test_a_framework_stream_wait_failure_is_a_synchronisation_failure() -> None:
     assert diagnosis.first_error is not None
     assert "SyncStream failed" in diagnosis.first_error.text
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+# docs/labelling.md#code-only-synchronize-failures: MindSpore's device layer says a device task
+# failed before its stream waits fail; the callback line comes first and is the first error.
+FRAMEWORK_TASK_FAIL = """\
+sampling step 0/20
+[ERROR] DEVICE(6120,fffe5b1c91e0,python):2025-02-03-04:05:06.101.202 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:674] TaskFailCallback] Execute TaskFailCallback failed. current_graph_ is nullptr
+[ERROR] DEVICE(6120,fffe5b1c91e0,python):2025-02-03-04:05:06.488.310 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_stream_manager.cc:194] SyncStream] Call runtime rtStreamSynchronize error.
+[ERROR] DEVICE(6120,fffe5b1c91e0,python):2025-02-03-04:05:06.488.340 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_kernel_runtime.cc:1133] SyncStream] Sync default stream failed.
+Traceback (most recent call last):
+  File "sample.py", line 77, in <module>
+    images = pipeline(prompt)
+RuntimeError: Sync stream error!
+"""
+
+CALLBACK_REGISTERED = """\
+[INFO] DEVICE(6120,fffe5b1c91e0,python):2025-02-03-04:05:01.101.202 [ascend_kernel_runtime.cc:640] SetTaskFailCallback] register TaskFailCallback done
+[ERROR] DEVICE(6120,fffe5b1c91e0,python):2025-02-03-04:05:06.488.310 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_stream_manager.cc:194] SyncStream] Call runtime rtStreamSynchronize error.
+"""
+
+
+def test_a_failed_task_callback_comes_before_the_stream_waits_it_caused() -> None:
+    diagnosis = diagnose_text("job/sample.log", FRAMEWORK_TASK_FAIL)
+    assert diagnosis.category == "stream_sync", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Execute TaskFailCallback failed" in diagnosis.first_error.text
+    assert {"aicore_timeout", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_runtime_stream_call_alone_is_the_stream_wait_not_the_callback() -> None:
+    diagnosis = diagnose_text("job/sample.log", CALLBACK_REGISTERED)
+    assert diagnosis.category == "stream_sync", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Call runtime rtStreamSynchronize error" in diagnosis.first_error.text

@@ -621,3 +621,25 @@ def test_a_line_after_a_plain_traceback_at_the_exceptions_indent_is_not_joined()
     )
     [event] = [e for e in scan(text).events if e.source == "traceback"]
     assert event.text == "RuntimeError: DefaultCPUAllocator: can't allocate memory"
+
+
+def test_a_statement_typed_at_the_prompt_marks_its_traceback_interactive() -> None:
+    result = scan(
+        ">>> engine.run(batch)\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        "RuntimeError: backend failed\n",
+    )
+    (record,) = result.facts["tracebacks"]
+    assert record["interactive"] is True
+
+
+def test_a_script_frame_leaves_the_traceback_not_interactive() -> None:
+    result = scan(
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 30, in <module>\n'
+        "    engine.run(batch)\n"
+        "RuntimeError: backend failed\n",
+    )
+    (record,) = result.facts["tracebacks"]
+    assert record["interactive"] is False

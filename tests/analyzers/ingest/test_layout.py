@@ -3,7 +3,14 @@
 import pytest
 
 from analyzers.core.types import FileKind
-from analyzers.ingest.layout import agent_attempt, agent_local_rank, classify_path
+from analyzers.ingest import layout
+from analyzers.ingest.layout import (
+    LIVE_AGE,
+    agent_attempt,
+    agent_local_rank,
+    classify_path,
+    rotation_of,
+)
 
 CASES = [
     ("job-f0dddebb/log_3.log", FileKind.RANK_LOG, 3),
@@ -91,6 +98,68 @@ def test_a_rotated_segment_is_named_and_ranked_like_the_live_log():
     assert classify_path("job-7c2db15a/log_3.log.2.gz") == (FileKind.RANK_LOG, 3)
 
 
+ROTATED = [
+    # logrotate's dateext, daily and hourly, and compressed
+    ("job/log_3.log-20261205", 3),
+    ("job/log_3.log-2026120510", 3),
+    ("job/log_3.log-20261205.gz", 3),
+    # TimedRotatingFileHandler: a day, an hour, a minute, a second
+    ("job/log_3.log.2026-12-05", 3),
+    ("job/log_3.log.2026-12-05_10", 3),
+    ("job/log_3.log.2026-12-05_10-00", 3),
+    ("job/rank3.log.2026-12-05_10-00-00", 3),
+    ("job/worker-2.txt.2026-12-05_10-00-00.gz", 2),
+]
+
+
+@pytest.mark.parametrize(("path", "rank"), ROTATED, ids=[c[0] for c in ROTATED])
+def test_a_dated_segment_is_named_and_ranked_like_the_live_log(path, rank):
+    assert classify_path(path) == (FileKind.RANK_LOG, rank)
+
+
+def _age(path: str) -> tuple[int, int]:
+    found = rotation_of(path)
+    return found.age if found else LIVE_AGE
+
+
+@pytest.mark.parametrize(
+    "oldest_first",
+    [
+        ["log_3.log.12", "log_3.log.2", "log_3.log.1", "log_3.log"],
+        ["log_3.log-20261204", "log_3.log-2026120409", "log_3.log-20261205", "log_3.log"],
+        ["rank3.log.2026-12-04_23-59-59", "rank3.log.2026-12-05", "rank3.log"],
+    ],
+    ids=["numbered", "logrotate dateext", "TimedRotatingFileHandler"],
+)
+def test_segments_sort_oldest_first_and_the_live_file_last(oldest_first):
+    assert sorted(reversed(oldest_first), key=_age) == oldest_first
+
+
+def test_a_segment_names_the_live_file_it_was_cut_from():
+    assert rotation_of("job/rank3.log.2026-12-05_10-00-00").live == "job/rank3.log"
+    assert rotation_of("job/log_3.log-20261205").live == "job/log_3.log"
+    assert rotation_of("job/log_3.log") is None
+
+
+def test_a_dated_file_that_is_no_log_stays_unclassified():
+    assert classify_path("job/model.ckpt-20261205") == (FileKind.OTHER, None)
+    assert classify_path("job/summary.2026-12-05") == (FileKind.OTHER, None)
+
+
 def test_a_numbered_file_that_is_no_log_stays_unclassified():
     assert classify_path("job/model.1") == (FileKind.OTHER, None)
     assert classify_path("job/weights.bin.3") == (FileKind.OTHER, None)
+
+
+def test_a_rotation_rule_that_cannot_order_its_segments_fails_at_load(tmp_path, monkeypatch):
+    rules = layout.LAYOUT_FILE.read_text(encoding="utf-8")
+    bad = tmp_path / "layout.yaml"
+    bad.write_text(rules.replace("(?P<number>", "(?P<counter>"), encoding="utf-8")
+    monkeypatch.setattr(layout, "LAYOUT_FILE", bad)
+    layout.load_layout.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=r"rotation .* needs a `live` group"):
+            layout.load_layout()
+    finally:
+        monkeypatch.undo()
+        layout.load_layout.cache_clear()

@@ -584,6 +584,14 @@ def test_a_rank_log_that_stops_mid_line_is_reported_cut():
     assert ranks[1].last_checkpoint == "layer 0 passed"
 
 
+def test_an_older_rotated_segment_that_stops_mid_line_is_not_a_cut_log():
+    """logrotate's `copytruncate` cut the line; the live file holds its rest."""
+    rest = "0,580 INFO     [Rank 1] layer 1 passed\n"
+    files = {"job/log_0.log": _WHOLE, "job/log_1.log-20261205": _CUT, "job/log_1.log": rest}
+    ranks = _by_rank(correlate(_scan_files(files), None))
+    assert ranks[1].log_cut == []
+
+
 def test_a_rank_log_that_ends_with_its_line_end_is_not_cut():
     ranks = _by_rank(correlate(_scan_files({"job/log_0.log": _WHOLE}), None))
     assert ranks[0].log_cut == []

@@ -13,6 +13,8 @@ import io
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from analyzers import AnalyzeOptions, analyze
 
 STAMP = "2026-12-04 16:19:{sec:02d},{ms:03d} [rank{rank}] INFO "
@@ -37,13 +39,25 @@ def _steps(rank: int, stop: tuple[int, int] | None) -> list[str]:
     return lines
 
 
-def _bundle(tmp_path: Path, gzipped: bool = False, live_too: bool = False) -> Path:
+NUMBERED = (".2", ".1", "")
+
+
+def _bundle(
+    tmp_path: Path,
+    gzipped: bool = False,
+    live_too: bool = False,
+    suffixes: tuple[str, str, str] = NUMBERED,
+    stem: str = "log_{rank}.log",
+    newest_first: bool = False,
+) -> Path:
+    """Both ranks' logs rotated at step boundaries: `suffixes` name the segments oldest first,
+    the plain name the newest; `newest_first` packs them in the other order."""
     files: dict[str, str] = {}
     for rank, stop in ((0, None), (1, (2, 1))):
         lines = _steps(rank, stop)
-        # rotated at step boundaries: .2 the oldest, the plain name the newest
-        for name, chunk in ((".2", lines[:9]), (".1", lines[9:18]), ("", lines[18:])):
-            files[f"job-d35c8d04/log_{rank}.log{name}"] = "\n".join(chunk) + "\n"
+        segments = list(zip(suffixes, (lines[:9], lines[9:18], lines[18:]), strict=True))
+        for name, chunk in reversed(segments) if newest_first else segments:
+            files[f"job-d35c8d04/{stem.format(rank=rank)}{name}"] = "\n".join(chunk) + "\n"
     files["job-d35c8d04/launcher.log"] = (
         "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal"
         " SIGKILL\n"
@@ -84,6 +98,47 @@ def test_gzipped_rotated_segments_join_the_live_log(tmp_path):
 def test_a_rotated_log_gzipped_whole_is_joined_too(tmp_path):
     """A collector that gzips every file: the live `log_1.log.gz` heads its segments."""
     bundle = _bundle(tmp_path, gzipped=True, live_too=True)
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
+    assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+
+
+DATED = {
+    "logrotate dateext": ("-20261203", "-20261204", ""),
+    "logrotate hourly": ("-2026120409", "-2026120410", ""),
+    "TimedRotatingFileHandler daily": (".2026-12-03", ".2026-12-04", ""),
+    "TimedRotatingFileHandler hourly": (".2026-12-04_09-00-00", ".2026-12-04_10-00-00", ""),
+    "day, then hour": (".2026-12-03", ".2026-12-03_10-00-00", ""),
+}
+
+
+@pytest.mark.parametrize("suffixes", DATED.values(), ids=DATED)
+def test_dated_segments_of_a_rank_log_are_joined_oldest_first(tmp_path, suffixes):
+    bundle = _bundle(tmp_path, suffixes=suffixes, newest_first=True)
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
+    assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+    common = report["correlation"]["last_common_checkpoint_qualified"]
+    assert common == "layer 1 / attention passed"
+
+
+def test_dated_segments_of_a_log_named_rank_n_take_that_rank(tmp_path):
+    suffixes = (".2026-12-04_09-00-00", ".2026-12-04_10-00-00", "")
+    bundle = _bundle(tmp_path, suffixes=suffixes, stem="rank{rank}.log")
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    ranks = {r["rank"]: r for r in report["ranks"]}
+
+    assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
+    assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+
+
+def test_gzipped_dated_segments_join_the_live_log(tmp_path):
+    """logrotate's `dateext` with `compress`: `log_1.log-20261204.gz` beside `log_1.log`."""
+    bundle = _bundle(tmp_path, gzipped=True, suffixes=DATED["logrotate dateext"])
     report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
     ranks = {r["rank"]: r for r in report["ranks"]}
 
