@@ -280,3 +280,25 @@ def test_a_line_no_rule_labelled_offers_labels_below_the_winners_bar() -> None:
     assert vote(line) is None
     assert defensible(line) == []
     assert defensible(line, unlabelled=True) == [("config", 1)]
+
+
+# docs/labelling.md, "An engine's own all-reduce that fails a CUDA call": the frame that builds
+# the IPC workspace an engine's all-reduce shares between ranks places a bare CUDA answer in
+# the collective's set-up; the same answer under a model kernel's frame stays unlabelled.
+IPC_WORKSPACE_REFUSED = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.12/site-packages/kernels/comm/cuda_ipc.py", line 190, in create_shared_buffer
+    handle = cudart.cudaIpcGetMemHandle(pointer)
+RuntimeError: CUDART error: invalid resource handle
+"""
+
+
+def test_a_cuda_answer_under_the_ipc_workspace_frame_is_the_collective() -> None:
+    assert scanned_label(IPC_WORKSPACE_REFUSED) == ("hccl", "communication")
+
+
+def test_the_same_answer_under_a_model_kernel_frame_stays_unlabelled() -> None:
+    model_kernel = IPC_WORKSPACE_REFUSED.replace("comm/cuda_ipc.py", "ops/rope.py").replace(
+        "create_shared_buffer", "apply_rotary"
+    )
+    assert scanned_label(model_kernel)[0] == "other"
