@@ -52,6 +52,10 @@ Seen in real reports (outermost first; they nest):
   thread name (worker port, model, stream) is the writer and the time is kept like a
   collector's. The frontend's own records (`[ERROR] W-9001-resnet_1.0 org.pytorch.serve.wlm.
   WorkerThread - ...`) keep their level
+- vLLM-Omni's stage tag, which a multi-stage server puts in front of each line a stage's
+  process writes: `[Stage-0] INFO 01-21 09:47:31 [shm_broadcast.py:501] ...` - the stage is
+  the writer, so the tag joins the stream key; only `Stage-` with a number, closed, and a
+  space before the line (a bracketed word inside a message, `[Stage 2/4]`, stays as written)
 - pytest's failure report, which prints the text of the exception a test raised (and what the
   code under test wrote to it) behind a capital `E` and padding to the traceback's indent:
   `E       RuntimeError: ...`, `E   loc("kernel.mlir":12:3): error: ...` - only an `E` that
@@ -90,7 +94,13 @@ _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
-_BY_FIRST_CHAR = {"[": (_ORPHAN_SGR,), "^": (_ORPHAN_SGR,), ">": (_QUOTE,), "(": (_RAY_DAEMON,)}
+_STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
+_BY_FIRST_CHAR = {
+    "[": (_ORPHAN_SGR, _STAGE_TAG),
+    "^": (_ORPHAN_SGR,),
+    ">": (_QUOTE,),
+    "(": (_RAY_DAEMON,),
+}
 _ANY_START = (_GREP_FILE, _COMPOSE, _PDSH)
 _TABLE_ROW = re.compile(
     r"\s*(?:\|\s*)*(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"

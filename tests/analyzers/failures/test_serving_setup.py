@@ -219,6 +219,55 @@ def test_an_engine_error_before_the_wait_is_the_first_error() -> None:
     assert "has no NPU available" in diagnosis.first_error.text
 
 
+# A multi-stage server (vLLM-Omni) waits for each stage to report ready; its orchestrator
+# counts the stages that did. Our own values.
+STAGES_NOT_READY = """\
+WARNING 02-03 11:20:45 [omni.py:326] [Orchestrator] Initialization timeout: 1/2 stages ready. Missing stages: [1]
+ERROR 02-03 11:20:45 [omni.py:340] [Orchestrator] Stage initialization failed. Troubleshooting Steps:
+ERROR 02-03 11:20:45 [omni.py:340]   1) Verify GPU/device assignment in config (runtime.devices) is correct.
+"""
+
+
+def test_stages_that_never_reported_ready_are_a_start_up_stall() -> None:
+    diagnosis = diagnose_text("issue/omni.log", STAGES_NOT_READY)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "1/2 stages ready" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_stage_error_before_the_count_is_the_first_error() -> None:
+    stage = (
+        "ERROR 02-03 11:19:02 [stage_runtime.py:254] ValueError: Stage 1 requires 4 device(s)"
+        " based on parallel_config, but 2 device(s) are available: ['0', '1']\n"
+    )
+    diagnosis = diagnose_text("issue/omni.log", stage + STAGES_NOT_READY)
+    assert diagnosis.first_error is not None
+    assert "requires 4 device(s)" in diagnosis.first_error.text
+
+
+def test_a_count_with_every_stage_ready_is_no_stall() -> None:
+    text = (
+        "WARNING 02-03 11:20:45 [omni.py:326] [Orchestrator] Initialization timeout: 2/2 stages"
+        " ready. Missing stages: []\n"
+    )
+    diagnosis = diagnose_text("issue/omni.log", text)
+    assert diagnosis.first_error is None or "stages ready" not in diagnosis.first_error.text
+
+
+def test_a_stages_wait_on_its_worker_behind_the_stage_tag_leads_the_count() -> None:
+    """The stage's own engine logs its wait on a worker behind vLLM-Omni's stage tag; read
+    through the tag, that earlier wait is the first sign of the same stall."""
+    wait = (
+        "[Stage-1] INFO 02-03 11:18:45 [shm_broadcast.py:501] No available shared memory"
+        " broadcast block found in 60 seconds.\n"
+    )
+    diagnosis = diagnose_text("issue/omni.log", wait + STAGES_NOT_READY)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "shared memory broadcast" in diagnosis.first_error.text
+
+
 # the shortage named as streams (EL0009, 207008) rather than as queue pairs; our own values
 CAPTURE_BEGIN_NO_STREAM_LEFT = """\
 capture_begin:../torch_npu/csrc/core/npu/NPUGraph.cpp:230 NPU function error: c10_npu::acl::AclmdlRICaptureBegin(capture_stream_, capture_mode), error code is 207008

@@ -950,6 +950,21 @@ def test_compiler_progress_dots_glued_to_the_next_line_are_dropped():
     assert plog.message == "BuildOp: op build failed"
 
 
+def test_a_multi_stage_servers_stage_tag_names_the_writer():
+    """vLLM-Omni puts `[Stage-N] ` before each line a stage's process writes; behind it the
+    vLLM header gives level and time, and the stage joins the writer's key."""
+    line = parse_line(
+        "...[Stage-2] ERROR 02-03 11:20:45 [core.py:700] RuntimeError: stage worker failed"
+    )
+    assert (line.source, line.level, line.stream_key) == ("vllm", "ERROR", "[Stage-2]")
+    assert line.message == "RuntimeError: stage worker failed"
+
+
+def test_a_stage_word_in_brackets_that_is_no_tag_is_left_as_it_is():
+    for text in ("[Stage 2/4] compiling kernels", "[Stage-1]", "[Stage-x] INFO ready"):
+        assert parse_line(text).message == text
+
+
 def test_a_row_of_dots_an_ellipsis_or_a_relative_path_is_left_as_it_is():
     for text in ("..........", "... 3 more frames", "../configs/serve.yaml not found", ".. done"):
         assert parse_line(text).message == text
