@@ -36,7 +36,8 @@ from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus
+from analyzers.core.types import Correlation, FileScan, RankStatus, Timeline
+from analyzers.timeline.divergence import microbatch_stages
 
 NOBODY = Blame([])
 
@@ -86,6 +87,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     sender = None if quiet_suspect else _sender_waited_on(first.rank, correlation)
     if sender is not None:
         return Blame([sender], say("blame.receiver_waited_on", rank=first.rank))
+    ahead = None if quiet_suspect else _receiver_ran_ahead(first.rank, correlation)
+    if ahead is not None:
+        return ahead
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     found = interrupted_outside(chain) or singled_out(correlation, size_stated, quiet_suspect)
     if found is not None and len(found.ranks) > 1:
@@ -116,6 +120,33 @@ def _sender_waited_on(receiver: int | None, correlation: Correlation | None) -> 
     sender = correlation.waiting_on.get(receiver)
     present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
     return sender if sender is not None and sender != receiver and sender in present else None
+
+
+_RUN_AHEAD = 2  # checkpoints past the rank furthest behind: more than a kill can cut short
+
+
+def _receiver_ran_ahead(receiver: int | None, correlation: Correlation | None) -> Blame | None:
+    """A receiver that aborted on a message longer than it posted, having logged as many
+    checkpoints as the furthest rank and at least `_RUN_AHEAD` more than the rank furthest
+    behind: ranks that issue their collectives in step cannot part that far, so it had run
+    through a collective its peers were still in (it skipped one), and the longer message was
+    a peer's earlier collective arriving in its later, smaller one. The sender was where the
+    program put it. Pipeline stages that log their microbatches are apart by the schedule,
+    so their counts say nothing."""
+    if receiver is None or correlation is None:
+        return None
+    timeline = correlation.timeline
+    if isinstance(timeline, Timeline) and microbatch_stages(timeline):
+        return None
+    present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
+    mine = next((r for r in present if r.rank == receiver), None)
+    if mine is None or len(present) < 2:
+        return None
+    counts = [r.checkpoints for r in present]
+    if mine.checkpoints < max(counts) or mine.checkpoints - min(counts) < _RUN_AHEAD:
+        return None
+    reached = mine.last_checkpoint_qualified or mine.last_checkpoint
+    return Blame([receiver], say("blame.receiver_ran_ahead", rank=receiver, checkpoint=reached))
 
 
 def _dumped_apart(correlation: Correlation | None, scans: Sequence[FileScan]) -> Blame | None:

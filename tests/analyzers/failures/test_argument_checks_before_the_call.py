@@ -48,6 +48,15 @@ GLOO_ALLTOALL_SIZES = """\
 [rank2]: ValueError: ProcessGroupGloo::alltoall: invalid tensor size at index 3 (expected (12, 32), got (7, 32))
 """
 
+# An all-gather on a two-rank sub-group handed an output list sized for the world.
+GLOO_LIST_FOR_THE_WORLD = """\
+2026-12-05 06:58:32,419 [rank5] ERROR model run failed: ProcessGroupGloo::allgather: invalid output tensor list at index 0 (expected length 2, got 8)
+Traceback (most recent call last):
+  File "/srv/moe/dispatch.py", line 88, in gather_experts
+    dist.all_gather(outs, local, group=dp_group)
+RuntimeError: ProcessGroupGloo::allgather: invalid output tensor list at index 0 (expected length 2, got 8)
+"""
+
 # NCCL's flat all-gather handed an output that is not world_size times the input.
 NCCL_FLAT_ALLGATHER = """\
 [rank5]:   File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3840, in all_gather_into_tensor
@@ -252,3 +261,15 @@ def test_a_kernel_librarys_host_check_naming_its_function_is_the_operator() -> N
 def test_an_exception_that_only_says_assertion_failed_is_not_a_library_check() -> None:
     diagnosis = diagnose_text("job/rank0.log", EXCEPTION_SAYS_ASSERTION_FAILED)
     assert "op.kernel_library_host_check" not in {e.rule for e in diagnosis.evidence}
+
+
+def test_a_tensor_list_sized_for_another_group_is_the_group_layout() -> None:
+    """docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: a list of
+    one tensor per rank of the world, handed to a sub-group's all-gather."""
+    diagnosis = diagnose_text("job/log_5.log", GLOO_LIST_FOR_THE_WORLD)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "invalid output tensor list at index 0" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [5]
+    assert "shape_mismatch" in alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5

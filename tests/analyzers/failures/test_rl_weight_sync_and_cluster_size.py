@@ -3,7 +3,8 @@ took it down, the pieces of Ray's report that a terminal wrap leaves on lines of
 (docs/labelling.md#a-ray-worker-reported-dead); a rollout worker whose NCCL library does not
 load (docs/labelling.md#a-collective-library-that-does-not-load); and a trainer that asks the
 Ray cluster for more GPUs than it has
-(docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for).
+(docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for), counted by the
+trainer itself or refused by Ray as a bundle index past the end of a placement group.
 
 The excerpts follow the shapes Ray, torch and vLLM print (`(Actor pid=N, ip=...)` prefixes,
 c10d's and the watchdog's lines, a terminal wrapped at a fixed width); the values are ours.
@@ -168,3 +169,43 @@ def test_a_resource_pool_short_of_gpus_reads_the_same() -> None:
     diagnosis = diagnose_text("driver.log", text)
     assert diagnosis.category == "config"
     assert "Total available GPUs 8.0" in first_text(diagnosis)
+
+
+NODES_SHORT = """\
+Traceback (most recent call last):
+  File "/work/rl/examples/start_pipeline.py", line 31, in <module>
+    main()
+  File "/work/rl/rl/distributed/scheduler/resource_manager.py", line 27, in __init__
+    assert num_nodes <= ray_num_nodes, (f"The Ray clusters(ray_num_nodes: {ray_num_nodes}) cannot meet the "
+AssertionError: The Ray clusters(ray_num_nodes: 1) cannot meet the required number of nodes (`num_nodes`4).
+"""
+
+
+def test_a_trainer_counting_too_few_fitting_nodes_is_its_size_settings() -> None:
+    """The trainer's own node count, not an unexplained assertion."""
+    diagnosis = diagnose_text("driver.log", NODES_SHORT)
+    assert diagnosis.category == "config"
+    assert "cannot meet the required number of nodes" in first_text(diagnosis)
+    assert "driver_env" in alternatives(diagnosis)
+
+
+def test_a_bundle_index_past_the_placement_group_is_its_size_settings() -> None:
+    text = (
+        "(LLMRayActor pid=9120) Creating engine 2 of 2, tensor parallel size 4\n"
+        "ValueError: placement group bundle index 9 is invalid. Valid placement group indexes: 0-3\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "config"
+    assert "bundle index 9 is invalid" in first_text(diagnosis)
+
+
+def test_a_placement_line_that_names_a_bundle_in_range_is_no_error() -> None:
+    """Counterexample: a bundle index reported in range, beside a real failure later."""
+    text = (
+        "(LLMRayActor pid=9120) scheduling on placement group bundle index 3 (bundles 0-7)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 3; "
+        "79.15 GiB total capacity; 77.80 GiB already allocated; 1.02 GiB free)\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "oom"
+    assert "out of memory" in first_text(diagnosis)
