@@ -8,7 +8,8 @@ libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print 
 inference engines on them: `trtllm_log` (TensorRT-LLM's and TensorRT's level tags), with the
 launcher/tool prefixes in `wrappers` (their collector prefixes as raw bytes in `outer_prefix`,
 for readers that look at a line before it is parsed),
-combined by `lines.parse_line`. Multi-line structures:
+combined by `lines.parse_line`, which also peels structured records: `jsonlines` (one JSON
+object a line) and `keyvalue` (structlog's key=value pairs with an `event`). Multi-line structures:
 `traceback` (plain and rich's boxed ones), `cann_block`, `elastic`, `indented` (a headline
 whose message is indented below it), `stack_dump` (faulthandler's timer and signal dumps: evidence, not a failure).
 What a paste did to every line of a file (a shared indent, double spacing): `paste`; lines

@@ -19,6 +19,16 @@ Jupyter output gives it (`"name": "RuntimeError",` then `"message": "indices sho
 then a `"stack"` string), and the error output of a saved notebook (`"ename"`, `"evalue"`).
 The member's string is the line's message, unquoted, so the error reads as if printed alone;
 the other members (the name, the stack whose lines follow unquoted) are left as they are.
+
+An ERROR object whose traceback member holds escaped newlines reaches `take` cut at the first
+of them (`formats.escaped`), and the members after it are lost with the cut: python-json-logger
+writes a logger's `extra` fields after `exc_info`,
+
+    {"asctime": "...", "levelname": "ERROR", "message": "model run failed: ...",
+     "exc_info": "Traceback (most recent call last):\n  File ...", "rank": 0, "world_size": 6}
+
+so the writer of such a record (its rank, local rank, pid) is read from the whole physical
+line afterwards (`complete_writer`), as ranks sharing one file need it.
 """
 
 from __future__ import annotations
@@ -53,8 +63,36 @@ def take(line: ParsedLine) -> bool:
         return False
     line.source = NAME
     line.message = message.rstrip("\n")
-    _read_fields(line, fields)
+    read_fields(line, fields)
     return True
+
+
+def complete_writer(line: ParsedLine, whole: str) -> None:
+    """Fill the rank, local rank and pid a cut object lost from the whole line's object; the
+    fields the cut head already gave are kept. Nothing happens when the line is no object
+    (one may only open it, or follow a launcher's `[defaultN]:` tag)."""
+    if line.rank is not None and line.pid is not None:
+        return
+    start = whole.find("{")
+    if start < 0:
+        return
+    lead = whole[:start].rstrip()
+    if line.source != NAME and lead and not lead.endswith("]:"):
+        return  # an object inside a message, not the line's own record (a loguru text's
+        # header is peeled after the object's, so the object's own line may read otherwise)
+    try:
+        fields = json.loads(whole[start:])
+    except ValueError:
+        return
+    if not isinstance(fields, dict):
+        return
+    fields = _with_loguru_record(fields)
+    if line.rank is None:
+        line.rank = _number(_first(fields, RANK_KEYS))
+    if line.local_rank is None:
+        line.local_rank = _number(_first(fields, LOCAL_RANK_KEYS))
+    if line.pid is None:
+        line.pid = _number(_first(fields, PID_KEYS)) or None
 
 
 # One member of a pretty-printed object on its own line: `"message": "...",` (the comma
@@ -91,7 +129,9 @@ def _object(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _read_fields(line: ParsedLine, fields: dict[str, Any]) -> None:
+def read_fields(line: ParsedLine, fields: dict[str, Any]) -> None:
+    """The level, time, rank, local rank and pid a structured record's fields give."""
+    fields = _with_loguru_record(fields)
     level = _first(fields, LEVEL_KEYS)
     if isinstance(level, str):
         line.level = normal_level(level) or line.level
@@ -105,6 +145,26 @@ def _read_fields(line: ParsedLine, fields: dict[str, Any]) -> None:
     pid = _number(_first(fields, PID_KEYS))
     if pid:
         line.pid = pid
+
+
+def _with_loguru_record(fields: dict[str, Any]) -> dict[str, Any]:
+    """loguru's `serialize=True` nests the writer under `record`: the values bound with
+    `logger.bind(rank=3)` in `record.extra`, the pid in `record.process.id`
+    (`{"text": "... | INFO | ... - layer 0 passed\\n", "record": {"extra": {"rank": 3}, ...}}`).
+    They fill the keys the object's top level lacks."""
+    record = fields.get("record")
+    if not isinstance(record, dict):
+        return fields
+    merged = dict(fields)
+    extra = record.get("extra")
+    if isinstance(extra, dict):
+        for key in (*RANK_KEYS, *LOCAL_RANK_KEYS):
+            if key in extra:
+                merged.setdefault(key, extra[key])
+    process = record.get("process")
+    if isinstance(process, dict):
+        merged.setdefault("pid", process.get("id"))
+    return merged
 
 
 def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> Any:

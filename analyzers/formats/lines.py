@@ -5,7 +5,8 @@ Formats nest: `(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [multiproc_executor.p
 vLLM header around a torch_npu PTA line, so wrappers and headers are peeled in rounds; the
 innermost level, source and time win because they are the most specific; a quiet level a
 relaying logger stamped on a worker's tagged line (`- INFO - [rank7]: ...`) is dropped. A JSON-lines object
-(`formats.jsonlines`) is one such round: its message is peeled further.
+(`formats.jsonlines`) is one such round: its message is peeled further; so is a structlog
+key=value record (`formats.keyvalue`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from analyzers.formats import (
     glog,
     hiplog,
     jsonlines,
+    keyvalue,
     macalog,
     neuron_rt,
     plog,
@@ -74,6 +76,8 @@ def parse_line(text: str) -> ParsedLine:
             continue  # the object's message may carry its own prefixes
         if line.message.lstrip()[:1] == '"' and jsonlines.take_member(line):
             continue
+        if "event=" in line.message and keyvalue.take(line):
+            continue  # structlog's key=value record: its event is the message
         if not _take_header(line):
             break
     if line.source == torch_npu.CANN:
@@ -90,6 +94,12 @@ def parse_line(text: str) -> ParsedLine:
 
 
 _order = list(range(len(HEADERS)))  # most recently matched header first: files repeat one
+
+
+def _stamped_before(text: str, stamp: str) -> bool:
+    """Whether `stamp` is what stands right before the line's first bracket (and not an
+    outer stamp, with the program's own between them)."""
+    return text[: text.find("[")].rstrip().endswith(stamp)
 
 
 def _take_header(line: ParsedLine) -> bool:
@@ -109,6 +119,12 @@ def _take_header(line: ParsedLine) -> bool:
                 line.message = richlog.drop_path_column(line.message)
             elif found.group().endswith(pylogging.LOGFMT_OPEN):
                 line.message = pylogging.logfmt_message(line.message)
+            elif head is pylogging.STRUCTLOG_CONSOLE:
+                pylogging.console_pairs(line)
+                stamp = line.tags.get("collector_time")
+                if stamp and not found.group("ts") and _stamped_before(line.text, stamp):
+                    # the renderer's own time, peeled first like a collector's stamp
+                    line.time = parse_time(line.tags.pop("collector_time"))
             return found.end() > 0
     return False
 

@@ -32,6 +32,10 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
+2026-12-05T07:16:03.159215Z [info     ] layer 0 passed                 rank=2
+                                          (structlog's ConsoleRenderer: the level padded in
+                                           brackets, the event padded to 30 columns, then the
+                                           bound pairs, read by `console_pairs`)
 [2026-12-04 18:35:11.370][toymoe][r1][INFO]   norm passed
                                           (a job's own Formatter: bracketed fields without
                                            spaces, logger name, its rank `rN`, level)
@@ -61,13 +65,17 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
                                           (lmms-eval's loguru format: month-day time with no
                                            year, the source file and line in brackets, level)
 2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed
+2026-12-05 07:08:03,363 10684 ERROR model run failed: ...
                                           (processes sharing one file, tagged only by their
-                                           pid: the pid is the line's worker tag)
+                                           pid, `pid=` or bare: the pid is the line's worker
+                                           tag)
 """
 
 from __future__ import annotations
 
-from analyzers.formats.base import header
+import re
+
+from analyzers.formats.base import ParsedLine, header
 
 NAME = "logging"
 VLLM = "vllm"
@@ -84,7 +92,32 @@ LOGFMT_OPEN = 'msg="'
 _RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
 _NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
 
+# structlog's ConsoleRenderer, its default: the level lower-case and padded in brackets, the
+# event padded to 30 columns, then the bound pairs (`console_pairs` reads them)
+CONSOLE_PAIRS_AT = 30
+# (a level name padded to 9 inside the brackets; the time before it, ISO with a Z, is peeled
+# first as a log collector's stamp would be, and given back by `lines`)
+STRUCTLOG_CONSOLE = header(
+    NAME,
+    r"(?:(?P<ts>" + _ZONED_DATE + r") )?\[(?=[a-z ]{9}\] )"
+    r"(?P<level>debug|info|warning|error|critical|exception|notset) *\] ",
+    (
+        ("debug", "DEBUG"),
+        ("info", "INFO"),
+        ("warning", "WARNING"),
+        ("error", "ERROR"),
+        ("critical", "CRITICAL"),
+        ("exception", "ERROR"),
+    ),
+)
+_PAIRS_TAIL = re.compile(
+    r"(?P<pad> +)(?P<pairs>[A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*)"
+    r"(?: [A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*))*)$"
+)
+_RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
+
 HEADERS = (
+    STRUCTLOG_CONSOLE,
     # processes sharing one log file, told apart by logging's `%(process)d` alone:
     # "2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed" (the rank, if any, is
     # what the process states on its own lines: `formats.worker_tags`)
@@ -93,6 +126,16 @@ HEADERS = (
         r"\[?(?P<ts>"
         + _ZONED_DATE
         + r")\]?\s+\[?pid[=:](?P<process_pid>\d+)\]?\s+\[?"
+        + _LEVEL
+        + r"\]?(?:\s+[\w.]+(?::\s|\s+-\s)|:\s|\s+-\s|\s+|$)",
+    ),
+    # the same with `%(process)d` bare: "2026-12-05 07:08:03,363 10684 ERROR model run failed"
+    # (a pid has 2 to 7 digits; a thread id's 15 do not pass for one)
+    header(
+        NAME,
+        r"\[?(?P<ts>"
+        + _ZONED_DATE
+        + r")\]?\s+\[?(?P<process_pid>\d{2,7})\]?\s+\[?"
         + _LEVEL
         + r"\]?(?:\s+[\w.]+(?::\s|\s+-\s)|:\s|\s+-\s|\s+|$)",
     ),
@@ -189,6 +232,26 @@ HEADERS = (
         r"[A-Za-z_][\w.-]*(?:::[\w.-]+)*: ",
     ),
 )
+
+
+def console_pairs(line: ParsedLine) -> None:
+    """The bound pairs after a ConsoleRenderer event: dropped from the message, a `rank`
+    among them is the writer's. The event is padded to 30 columns before them; a longer
+    event is followed by one space."""
+    message = line.message
+    for found in _PAIRS_TAIL.finditer(message):
+        start = found.start()
+        padded = len(found.group("pad")) > 1 and start + len(found.group("pad")) == (
+            CONSOLE_PAIRS_AT + 1
+        )
+        if padded or start >= CONSOLE_PAIRS_AT:
+            break
+    else:
+        return
+    said = _RANK_PAIR.search(found.group("pairs"))
+    if said and line.rank is None:
+        line.rank = int(said.group(1))
+    line.message = message[:start]
 
 
 def logfmt_message(rest: str) -> str:

@@ -40,9 +40,11 @@ RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
 PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/pylogging.py)
 # a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
+# (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3)
 _PID_FIELD_LINE = re.compile(
     rb"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?(?:[+-]\d\d:?\d\d|Z)?\]?"
-    rb"[ \t]+\[?pid[=:](\d{1,9})\]?[ \t]([^\n]*)",
+    rb"[ \t]+\[?(?:pid[=:](\d{1,9})|(\d{2,7})(?=\]?[ \t]+\[?"
+    rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)",
     re.MULTILINE,
 )
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
@@ -247,7 +249,7 @@ class TagHints:
 
     def _read_stated(self, block: bytes, rules: Rules) -> None:
         """The first rank each tagged process states on its own lines (see module doc)."""
-        if b"pid=" in block and b"rank" in block:
+        if b"rank" in block:
             self._read_stated_by_pid(block)
         if rules.stating is None or b" pid=" not in block or b"rank" not in block:
             return
@@ -269,13 +271,14 @@ class TagHints:
 
     def _read_stated_by_pid(self, block: bytes) -> None:
         """The same for processes a shared file tells apart only by logging's `pid=N` field
-        (`2026-12-05 02:58:23,880 pid=17352 INFO infer: init ... rank=3 world_size=4`)."""
+        (`2026-12-05 02:58:23,880 pid=17352 INFO infer: init ... rank=3 world_size=4`) or the
+        bare `%(process)d` before the level (`2026-12-05 07:08:03,182 10682 INFO init ...`)."""
         done: set[str] = set()
         for found in _PID_FIELD_LINE.finditer(block):
-            tag = pid_tag(small_int(found.group(1).decode()))
+            tag = pid_tag(small_int((found.group(1) or found.group(2)).decode()))
             if tag in done:
                 continue
-            said = _STATES_RANK.search(found.group(2))
+            said = _STATES_RANK.search(found.group(3))
             if said:
                 done.add(tag)
                 rank = small_int(next(g for g in said.groups() if g is not None))

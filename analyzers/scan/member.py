@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, Protocol
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import EventKind, FileInfo, FileKind, FileScan
-from analyzers.formats import structured
+from analyzers.formats import jsonlines, structured
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.blockfilter import (
     FOLD,
@@ -274,6 +274,10 @@ class _FileScanner(ScanSink):
             pieces = split_twinned(raw)
         self.pieces_line, self.pieces_read = (line_no if len(pieces) > 1 else 0), []
         outer = self._parse(pieces[0])
+        if len(pieces) > 1:  # an object cut at an escaped newline lost its later members
+            jsonlines.complete_writer(outer, clean_line(raw))
+            if outer.rank is None and outer.local_rank is not None:
+                outer.rank = outer.local_rank
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:
             return  # an INFO line quoting text (a logged prompt) says nothing about failures

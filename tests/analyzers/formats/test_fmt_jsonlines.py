@@ -128,3 +128,65 @@ def test_an_error_objects_message_member_is_read_unquoted(line, message):
 )
 def test_other_member_lines_stay_plain_text(line):
     assert parse_line(line).source is None
+
+
+def test_a_cut_object_takes_its_writer_from_the_whole_line():
+    """python-json-logger writes `extra` fields after `exc_info`: the head cut at the first
+    escaped newline has no rank, the whole line has it."""
+    from analyzers.formats.escaped import split_escaped
+    from analyzers.formats.jsonlines import complete_writer
+
+    whole = (
+        '{"asctime": "2026-12-05 07:08:18,741", "levelname": "ERROR", "name": "infer", '
+        '"message": "model run failed: Timed out waiting 6000ms for recv operation to complete", '
+        '"exc_info": "Traceback (most recent call last):\\n  File \\"job.py\\", line 242\\n'
+        'RuntimeError: Timed out", "rank": 4, "local_rank": 4, "pid": 10996}'
+    )
+    head = parse_line(split_escaped(whole.encode())[0].decode())
+    assert (head.level, head.rank, head.pid) == ("ERROR", None, None)
+    complete_writer(head, whole)
+    assert (head.rank, head.local_rank, head.pid) == (4, 4, 10996)
+    kept = parse_line('{"rank": 2, "message": "x"}')
+    complete_writer(kept, '{"rank": 5, "pid": 7, "message": "x"}')
+    assert (kept.rank, kept.pid) == (2, 7)  # what the head gave is kept
+    tagged = parse_line('[default4]:{"levelname": "ERROR", "message": "x", "exc_info": "T')
+    complete_writer(
+        tagged, '[default4]:{"levelname": "ERROR", "message": "x", "exc_info": "T\\nb", "rank": 4}'
+    )
+    assert tagged.rank == 4  # behind a launcher's tag
+
+
+def test_loguru_serialized_records_give_the_rank_bound_in_extra():
+    """loguru `serialize=True` with `logger.bind(rank=3)`: the writer sits in `record`."""
+    from analyzers.formats.escaped import split_escaped
+    from analyzers.formats.jsonlines import complete_writer
+
+    record = (
+        '"record": {"elapsed": {"repr": "0:00:00.006694", "seconds": 0.006694}, "exception": '
+        '{"type": "RuntimeError", "value": "boom", "traceback": true}, "extra": {"rank": 3}, '
+        '"level": {"icon": "x", "name": "ERROR", "no": 40}, "message": "model run failed: boom", '
+        '"process": {"id": 7801, "name": "MainProcess"}}}'
+    )
+    info = parse_line(
+        '{"text": "2026-12-05 07:21:57.703 | INFO     | __main__:info:100 - layer 0 passed\\n", '
+        + record
+    )
+    assert (info.rank, info.pid, info.level) == (3, 7801, "INFO")
+    assert info.message.endswith("layer 0 passed")
+    whole = (
+        '{"text": "2026-12-05 07:21:57.705 | ERROR    | __main__:error_exc:103 - model run '
+        'failed: boom\\nTraceback (most recent call last):\\n\\nRuntimeError: boom\\n", ' + record
+    )
+    head = parse_line(split_escaped(whole.encode())[0].decode())
+    assert (head.level, head.rank) == ("ERROR", None)  # the cut head lost its record
+    complete_writer(head, whole)
+    assert (head.rank, head.pid) == (3, 7801)
+
+
+def test_an_object_inside_a_message_gives_no_writer():
+    from analyzers.formats.jsonlines import complete_writer
+
+    whole = 'ERROR bad request body {"rank": 5, "msg": "a\\nb"}'
+    line = parse_line(whole.split("\\n")[0])
+    complete_writer(line, whole)
+    assert line.rank is None

@@ -1114,3 +1114,71 @@ def test_pytests_failure_marker_is_peeled_and_glogs_level_letter_is_not():
     assert "E0917" not in glog.message
     assert parse_line("E rror count: 3").message == "E rror count: 3"
     assert parse_line("Epoch 3 done").message == "Epoch 3 done"
+
+
+# structlog's ConsoleRenderer (its default renderer), as a real run prints it
+STRUCTLOG_CONSOLE = [
+    (
+        "2026-12-05T07:16:03.159215Z [info     ] layer 0 passed                 rank=2",
+        ("layer 0 passed", "INFO", 2, datetime(2026, 12, 5, 7, 16, 3, 159215)),
+    ),
+    (
+        "2026-12-05T07:16:03.167540Z [info     ]   norm passed                  rank=2",
+        ("  norm passed", "INFO", 2, datetime(2026, 12, 5, 7, 16, 3, 167540)),
+    ),
+    (
+        # an event longer than its 30 columns: one space before the pairs
+        "2026-12-05T07:16:03.167615Z [error    ] model run failed: mat1 and mat2 shapes cannot "
+        "be multiplied (8x8 and 32x32) rank=3 job='decode'",
+        (
+            "model run failed: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)",
+            "ERROR",
+            3,
+            datetime(2026, 12, 5, 7, 16, 3, 167615),
+        ),
+    ),
+    (
+        # prose that ends in pairs inside the first 30 columns is the event's own text
+        "2026-12-05 07:16:03 [warning  ] init: backend=gloo rank=1",
+        ("init: backend=gloo rank=1", "WARNING", None, datetime(2026, 12, 5, 7, 16, 3)),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "want"), STRUCTLOG_CONSOLE, ids=range(len(STRUCTLOG_CONSOLE)))
+def test_structlog_console_lines(text, want):
+    line = parse_line(text)
+    assert (line.message, line.level, line.rank, line.time) == want
+    assert not line.collected  # the renderer's own time, not a collector's stamp
+
+
+def test_a_collector_stamp_before_a_structlog_console_line_stays_the_collectors():
+    line = parse_line(
+        "2025-07-03T14:20:51.565839352Z 2026-12-05T07:16:03.167615Z [info     ] layer 1 passed"
+        "                 rank=1"
+    )
+    assert (line.message, line.rank, line.collected) == ("layer 1 passed", 1, True)
+    other = parse_line("[info] Downloading model weights")  # no padded level: not structlog's
+    assert other.level is None
+
+
+def test_ranks_sharing_one_structlog_console_file():
+    lines = []
+    for layer in range(2):
+        for part in ("  norm passed", "  attention passed", f"layer {layer} passed"):
+            lines += [
+                f"2026-12-05T07:16:0{layer}.{rank}00000Z [info     ] {part:<30} rank={rank}"
+                for rank in range(4)
+            ]
+    lines.append(
+        "2026-12-05T07:16:03.100000Z [error    ] model run failed: mat1 and mat2 shapes cannot "
+        "be multiplied (8x8 and 32x32) rank=2"
+    )
+    lines += [
+        "Traceback (most recent call last):",
+        '  File "/srv/job.py", line 187, in main',
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)",
+    ]
+    diagnosis = diagnose_text("train.log", "\n".join(lines) + "\n")
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.culprit_ranks == [2]

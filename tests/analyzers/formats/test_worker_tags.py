@@ -60,3 +60,20 @@ def test_a_process_tagged_by_its_pid_field_states_its_rank() -> None:
         "process:pid=17352": {3},
         "process:pid=17350": {1},
     }
+
+
+def test_a_process_tagged_by_its_bare_pid_column_states_its_rank():
+    """logging's `%(process)d` with no `pid=` before it, before the level."""
+    hints = TagHints()
+    block = (
+        b"2026-12-05 07:08:03,182 10682 INFO init process group: backend=gloo rank=0 "
+        b"world_size=4 master=127.0.0.1:44073 timeout=6s\n"
+        b"2026-12-05 07:08:03,187 10685 INFO init process group: backend=gloo rank=3 "
+        b"world_size=4\n"
+        b"2026-12-05 07:08:03,332 10682 INFO load weights passed\n"
+        # a thread id is no pid; a number not followed by a level is no pid column
+        b"2026-12-05 07:08:03,340 140651418909568 INFO worker rank=2 ready\n"
+        b"2026-12-05 07:08:03,341 4242 apples for rank=1\n"
+    )
+    hints.read(block, block.lower())
+    assert hints.stated == {"process:pid=10682": {0}, "process:pid=10685": {3}}

@@ -335,3 +335,21 @@ def test_a_file_whose_last_line_has_no_line_end_says_where_it_stops():
     whole = scan_text("layer 1 passed\n  norm passed\n", path="log_1.log")
     assert "ends_mid_line" not in whole.facts
     assert "ends_mid_line" not in scan_text("").facts
+
+
+def test_a_json_record_cut_at_its_traceback_keeps_the_rank_written_after_it():
+    """Ranks sharing one file, told apart by a `rank` field python-json-logger writes after
+    the escaped traceback: the error is the rank's, like its checkpoints."""
+    body = "".join(
+        '{"asctime": "2026-12-05 07:08:18,741", "levelname": "ERROR", "name": "infer", '
+        f'"message": "model run failed: Timed out waiting 6000ms for {op} operation to complete", '
+        '"exc_info": "Traceback (most recent call last):\\n  File \\"job.py\\", line 232, in main'
+        f'\\nRuntimeError: Timed out waiting 6000ms for {op} operation to complete", '
+        f'"rank": {rank}, "world_size": 6}}\n'
+        for rank, op in ((0, "send"), (3, "recv"))
+    )
+    events = problems(scan_text(body, rank=None, path="train.log"))
+    heads = [event for event in events if "model run failed" in event.text]
+    assert [event.rank for event in heads] == [0, 3]
+    errors = [event for event in events if event.kind == EventKind.ERROR]
+    assert [event.rank for event in errors] == [0, 0, 3, 3]  # the escaped lines' too

@@ -1,5 +1,6 @@
 """Ranks of processes that share one log file and are told apart only by logging's
-`%(process)d` field (`2026-12-05 02:58:23,929 pid=17350 INFO infer: ...`): the rank each
+`%(process)d` field (`2026-12-05 02:58:23,929 pid=17350 INFO infer: ...`, or bare:
+`2026-12-05 02:58:23,929 17350 INFO ...`): the rank each
 process states on its own start line (`init process group: ... rank=1 world_size=4`) is the
 rank of all its lines.
 
@@ -12,6 +13,8 @@ error first and its peers' lost connections after it.
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
@@ -28,8 +31,15 @@ _CLOSED = (
 _SHAPE = "mat1 and mat2 shapes cannot be multiplied (8x32 and 24x32)"
 
 
+_FORMATS = {
+    "pid-field": "2026-12-05 02:58:{second:02d},929 pid={pid} {level} infer: {text}",
+    "bare-pid": "2026-12-05 02:58:{second:02d},929 {pid} {level} {text}",
+}
+_FORMAT = _FORMATS["pid-field"]
+
+
 def _line(second: int, pid: int, text: str, level: str = "INFO") -> str:
-    return f"2026-12-05 02:58:{second:02d},929 pid={pid} {level} infer: {text}"
+    return _FORMAT.format(second=second, pid=pid, level=level, text=text)
 
 
 def _traceback(error: str) -> list[str]:
@@ -72,7 +82,23 @@ def test_the_pid_field_is_the_lines_worker_tag() -> None:
     assert (bare.level, bare.pid, bare.message) == ("WARNING", 88, "layer 2 passed")
 
 
-def test_each_pid_gets_the_rank_its_process_stated(tmp_path: Path) -> None:
+def test_a_bare_pid_column_is_the_lines_worker_tag() -> None:
+    line = parse_line("2026-12-05 07:08:03,363 10684 ERROR model run failed: out of memory")
+    assert (line.level, line.pid, line.message) == (
+        "ERROR",
+        10684,
+        "model run failed: out of memory",
+    )
+    assert line.tags["worker"] == "process:pid=10684"
+    thread = parse_line("2026-12-05 07:08:03,363 140651418909568 INFO layer 2 passed")
+    assert thread.pid is None  # a thread id's digits are no pid
+
+
+@pytest.mark.parametrize("fmt", sorted(_FORMATS))
+def test_each_pid_gets_the_rank_its_process_stated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    monkeypatch.setitem(globals(), "_FORMAT", _FORMATS[fmt])
     report = _run(tmp_path, _shared_log()).to_dict()
     diagnosis = report["diagnosis"]
     assert diagnosis["category"] == "shape_mismatch"
