@@ -83,6 +83,15 @@ READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
         "2026-03-02 10:14:03.389 | info     |          Device | Opening user mode device driver "
         "(tt_cluster.cpp:189)\n{line}\n",
     ),
+    (
+        "cfg.extension_cuda_toolkit_mismatch",
+        "      The detected CUDA version (11.8) mismatches the version that was used to compile",
+    ): (
+        "torch's extension builder prints the exception's name alone and its message on the "
+        "lines under it; the traceback reader joins them to the headline",
+        "      RuntimeError:\n{line}\n      PyTorch (12.4). Please make sure to use the same CUDA "
+        "versions.\n",
+    ),
     ("wl.bare_weight_key_headline", "'model.layers.7.mlp.down_proj.weight'"): _KEY_HEADLINE,
     ("wl.bare_weight_key_headline", "'visual.blocks.0.attn.proj.deq_scale'"): _KEY_HEADLINE,
     ("cfg.layer_missing_from_registry", "'language_model.model.layers.11.self_attn.attn'"): (

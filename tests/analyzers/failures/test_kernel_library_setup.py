@@ -1,0 +1,202 @@
+"""CUDA kernel libraries that cannot set themselves up inside a training job.
+
+Op libraries compiled on first use, prebuilt quantization binaries, attention kernels with a
+fixed head size and the NVSHMEM layer under expert parallelism each stop in their own words
+before any step runs. Values and paths are our own, in the libraries' real wordings.
+
+docs/labelling.md#config-driver_env-or-weight_load: a build that finds no CUDA toolkit root is
+the machine's. docs/labelling.md#an-extension-built-against-headers-that-do-not-fit: torch's
+extension builder refusing a toolkit of another CUDA than torch's is the package set.
+docs/labelling.md#operator-installation-or-platform-limit: nvcc refusing the architecture the
+build handed it, even a malformed one, and a kernel naming the head sizes it takes.
+docs/labelling.md#a-quantization-librarys-cuda-binary-that-does-not-load: no binary for this
+CUDA. docs/labelling.md#network-links-that-fail-under-a-collective: NVSHMEM that cannot reach
+a peer node.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+MALFORMED_ARCH = """\
+[2026-02-11 09:14:03,220] [INFO] [logging.py:128:log_dist] [Rank 0] DeepSpeed info: version=0.16.0
+[rank1]:W0211 09:14:05.118204 7310 site-packages/torch/utils/cpp_extension.py:2425] TORCH_CUDA_ARCH_LIST is not set, all archs for visible cards are included for compilation.
+[1/3] /usr/local/cuda/bin/nvcc --generate-dependencies-with-compile --dependency-output multi_tensor_adam.cuda.o.d -DTORCH_EXTENSION_NAME=fused_adam -c /opt/venv/lib/python3.10/site-packages/deepspeed/ops/csrc/adam/multi_tensor_adam.cu -o multi_tensor_adam.cuda.o
+nvcc fatal   : Unsupported gpu architecture 'compute_1.'
+ninja: build stopped: subcommand failed.
+"""
+
+# Counterexample: nvcc failing on a file, not an architecture, is not the toolkit-vs-card rule.
+NVCC_INPUT_MISSING = """\
+[1/3] /usr/local/cuda/bin/nvcc -c /tmp/ext/rope_kernel.cu -o rope_kernel.cuda.o
+nvcc fatal   : Could not open input file /tmp/ext/rope_kernel.cu
+"""
+
+NO_TOOLKIT_ROOT_UNDER_LAZY_IMPORT = """\
+[2026-03-02 14:20:11,507] [INFO] [real_accelerator.py:222:get_accelerator] Setting ds_accelerator to cuda (auto detect)
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/trl/import_utils.py", line 180, in _get_module
+    return importlib.import_module("." + module_name, self.__name__)
+    raise RuntimeError(
+RuntimeError: Failed to import trl.trainer.kto_trainer because of the following error (look up to see its traceback): CUDA_HOME does not exist, unable to compile CUDA op(s)
+"""
+
+# Counterexample: the same headline over a missing module is the package set.
+LAZY_IMPORT_OF_A_MISSING_MODULE = """\
+RuntimeError: Failed to import trl.trainer.kto_trainer because of the following error (look up to see its traceback): No module named 'demo_kernels'
+"""
+
+TOOLKIT_VS_TORCH_CUDA = """\
+  File "/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 413, in _check_cuda_version
+    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, torch.version.cuda))
+RuntimeError:
+The detected CUDA version (11.7) mismatches the version that was used to compile
+PyTorch (12.1). Please make sure to use the same CUDA versions.
+"""
+
+# Counterexample: the minor-version notice is a warning, and the build goes on.
+MINOR_VERSION_NOTICE = """\
+/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py:424: UserWarning: The detected CUDA version (12.2) has a minor version mismatch with the version that was used to compile PyTorch (12.4). Most likely this shouldn't be a problem.
+building 'demo_ops._C' extension
+"""
+
+QUANT_BINARY_NOT_LOADED = """\
+CUDA SETUP: CUDA detection failed! Possible reasons:
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.10/site-packages/bitsandbytes/cextension.py", line 20, in <module>
+    raise RuntimeError('''
+RuntimeError:
+        CUDA Setup failed despite GPU being available. Please run the following command to get more information:
+
+        python -m bitsandbytes
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 4410) of binary: /opt/venv/bin/python
+"""
+
+# Counterexample: the library's report of what it found is no failure.
+QUANT_SETUP_REPORT = """\
+CUDA SETUP: Detected CUDA version 121
+CUDA SETUP: Loading binary /opt/venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cuda121.so...
+"""
+
+HEAD_DIM_ONE_VALUE = """\
+  File "/opt/venv/lib/python3.9/site-packages/demo_attn/interface.py", line 22, in _forward
+    out, lse = demo_attn_cuda.fwd(
+RuntimeError: this kernel only supports head dimension 64, others are planned
+"""
+
+HEAD_DIM_BOUND = """\
+[rank2]: RuntimeError: CK only supports head dimension at most 256
+"""
+
+# Counterexample: the library notes the limit and takes another path.
+HEAD_DIM_FALLBACK_NOTICE = """\
+WARNING the fused kernel only supports head dimension 128; using sdpa for head dimension 80
+step 1 loss 2.31
+"""
+
+NVSHMEM_PEER_UNREACHABLE = """\
+/opt/nvshmem/install/include/host/nvshmemx_api.h:63: non-zero status: 7: Connection timed out, exiting...
+aborting due to error in nvshmemi_init_thread
+"""
+
+# Counterexample: a failed step of NVSHMEM's own keeps the queue-pair reading.
+NVSHMEM_SETUP_STEP = """\
+/opt/nvshmem/src/host/init/init.cu:990: non-zero status: 7 nvshmem setup connections failed
+"""
+
+
+def test_nvcc_refusing_a_malformed_architecture_is_the_build_setting() -> None:
+    diagnosis = diagnose_text("train.log", MALFORMED_ARCH)
+    assert diagnosis.category == "config"
+    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "compute_1." in diagnosis.first_error.text
+
+
+def test_nvcc_failing_on_an_input_file_is_not_the_architecture_rule() -> None:
+    diagnosis = diagnose_text("train.log", NVCC_INPUT_MISSING)
+    assert "cfg.cuda_compiler_unknown_arch" not in _rules(diagnosis)
+
+
+def test_no_toolkit_root_behind_a_lazy_import_is_the_machine() -> None:
+    diagnosis = diagnose_text("train.log", NO_TOOLKIT_ROOT_UNDER_LAZY_IMPORT)
+    assert diagnosis.category == "driver_env"
+    assert "env.cuda_compiler_missing" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "CUDA_HOME does not exist" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_a_lazy_import_of_a_missing_module_stays_the_package_set() -> None:
+    diagnosis = diagnose_text("train.log", LAZY_IMPORT_OF_A_MISSING_MODULE)
+    assert diagnosis.category == "config"
+    assert "env.cuda_compiler_missing" not in _rules(diagnosis)
+
+
+def test_torch_extension_builder_refusing_another_cuda_is_the_package_set() -> None:
+    diagnosis = diagnose_text("build.log", TOOLKIT_VS_TORCH_CUDA)
+    assert diagnosis.category == "config"
+    assert "cfg.extension_cuda_toolkit_mismatch" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "mismatches the version" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_minor_version_notice_is_no_toolkit_mismatch() -> None:
+    diagnosis = diagnose_text("build.log", MINOR_VERSION_NOTICE)
+    assert "cfg.extension_cuda_toolkit_mismatch" not in _rules(diagnosis)
+
+
+def test_a_quantization_library_without_a_loadable_binary_is_the_package_set() -> None:
+    diagnosis = diagnose_text("train.log", QUANT_BINARY_NOT_LOADED)
+    assert diagnosis.category == "config"
+    assert "cfg.quant_library_cuda_binary_not_loaded" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "CUDA detection failed" in diagnosis.first_error.text or (
+        "CUDA Setup failed" in diagnosis.first_error.text
+    )
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_quantization_library_report_alone_is_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", QUANT_SETUP_REPORT)
+    assert "cfg.quant_library_cuda_binary_not_loaded" not in _rules(diagnosis)
+
+
+def test_a_kernel_naming_the_head_dimension_it_takes_is_a_constraint() -> None:
+    for text in (HEAD_DIM_ONE_VALUE, HEAD_DIM_BOUND):
+        diagnosis = diagnose_text("train.log", text)
+        assert diagnosis.category == "op_constraint", text
+        assert "opc.head_dim_supported_values" in _rules(diagnosis)
+        assert diagnosis.first_error is not None
+        assert "head dimension" in diagnosis.first_error.text
+
+
+def test_a_head_dimension_notice_with_a_fallback_is_no_constraint() -> None:
+    diagnosis = diagnose_text("train.log", HEAD_DIM_FALLBACK_NOTICE)
+    assert "opc.head_dim_supported_values" not in _rules(diagnosis)
+
+
+def test_nvshmem_that_cannot_reach_a_peer_node_is_the_communication_layer() -> None:
+    diagnosis = diagnose_text("node0.log", NVSHMEM_PEER_UNREACHABLE)
+    assert diagnosis.category == "hccl"
+    assert "hccl.nvshmem_bootstrap_unreachable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Connection timed out" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_failed_nvshmem_step_keeps_the_queue_pair_reading() -> None:
+    diagnosis = diagnose_text("node0.log", NVSHMEM_SETUP_STEP)
+    assert diagnosis.category == "hccl"
+    assert "hccl.nvshmem_bootstrap_unreachable" not in _rules(diagnosis)
+    assert "hccl.nvshmem_connect_failed" in _rules(diagnosis)
