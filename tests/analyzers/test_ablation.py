@@ -10,6 +10,7 @@ from analyzers.ablation import ablate, render, rules_reading
 from analyzers.eval import main
 
 OOM_LINE = "[rank0]: RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0)"
+NVCC_LINE = "[rank0]: RuntimeError: Could not find nvcc"
 UNKNOWN_LINE = "[rank0]: RuntimeError: the frobnicator refused the widget"
 
 
@@ -30,9 +31,9 @@ def test_every_rule_reading_the_line_is_named() -> None:
 
 
 def test_a_case_a_rule_labels_is_judged_again_by_the_hints(tmp_path: Path) -> None:
-    root = labelled_set(tmp_path, {"d01": (OOM_LINE, "oom")})
+    root = labelled_set(tmp_path, {"d01": (OOM_LINE, "oom"), "d02": (NVCC_LINE, "driver_env")})
 
-    (oom,) = ablate(root)
+    oom, nvcc = ablate(root)
 
     assert oom.baseline.category == "oom"
     assert oom.baseline.confidence >= 0.8
@@ -41,6 +42,8 @@ def test_a_case_a_rule_labels_is_judged_again_by_the_hints(tmp_path: Path) -> No
     assert oom.outcome.category_ok
     assert oom.outcome.first_error_ok
     assert oom.outcome.confidence < 0.8  # the hints never speak with a rule's confidence
+    assert nvcc.disabled == ("env.cuda_compiler_missing",)
+    assert nvcc.outcome.category == "driver_env"  # a toolkit word names the machine's setup
 
 
 def test_a_case_no_rule_reads_is_not_ablated(tmp_path: Path) -> None:
