@@ -13,7 +13,7 @@ compared with the truth file next to it:
   the last one all ranks reached equal the truth's `per_rank_last_checkpoint_qualified` and
   `last_common_checkpoint_qualified`.
 
-    python -m analyzers.eval [--corpus DIR ...] [--verbose]
+    python -m analyzers.eval [--corpus DIR ...] [--verbose] [--ablate-rules]
 
 The corpus defaults to `../shared/corpus` next to the checkout (RANKLENS_CORPUS overrides).
 Several `--corpus` sets (the development corpus and held-out batches, say) are scored one by
@@ -234,12 +234,15 @@ def _first_error_ok(truth: dict[str, Any], text: str | None) -> bool:
 
 def evaluate(root: Path | None = None) -> Score:
     """Run every sample through the pipeline (in-process scanning) and judge it."""
-    outcomes = []
-    for sample in samples(root or corpus_root()):
-        with as_bundle(sample) as bundle:
-            report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
-        outcomes.append(judge(sample, report))
-    return Score(tuple(outcomes))
+    return Score(
+        tuple(judge(sample, report_of(sample)) for sample in samples(root or corpus_root()))
+    )
+
+
+def report_of(sample: Sample) -> dict[str, Any]:
+    """The report the full pipeline (in-process scanning) writes for one sample."""
+    with as_bundle(sample) as bundle:
+        return analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
 
 
 def render(score: Score, verbose: bool = False) -> str:
@@ -323,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus", type=Path, action="append", help="corpus directory (repeat for several)"
     )
     parser.add_argument("--verbose", action="store_true", help="show every first error")
+    parser.add_argument(
+        "--ablate-rules",
+        action="store_true",
+        help="judge each case again with the rules that read its first error held back",
+    )
     args = parser.parse_args(argv)
     roots = args.corpus or [corpus_root()]
     if missing := [root for root in roots if not is_corpus(root)]:
@@ -331,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             "case folders with truth.json, or a torch/ folder of bundles with .truth.json; "
             "RANKLENS_CORPUS or --corpus names one)"
         )
+    if args.ablate_rules:
+        return _ablation(roots, args.verbose)
     if len(roots) == 1:
         score = evaluate(roots[0])
         print(render(score, args.verbose))
@@ -338,6 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     named = [(str(root), evaluate(root)) for root in roots]
     print(render_sets(named, args.verbose))
     return 0 if all(score.meets_targets() for _, score in named) else 1
+
+
+def _ablation(roots: list[Path], verbose: bool) -> int:
+    """The rule ablation (`analyzers.ablation`), imported here as it builds on this module."""
+    from analyzers.ablation import report
+
+    print(report(roots, verbose))
+    return 0
 
 
 if __name__ == "__main__":

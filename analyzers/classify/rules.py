@@ -13,8 +13,10 @@ the field in the message, never silently mislabel a job later. A signature line 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -220,10 +222,38 @@ class Knowledge:
         return "|".join(re.sub(r"([.[\]()*+?{}|^$\\])", r"\\\1", k) for k in self.keywords())
 
 
-@cache
 def load_knowledge(directory: Path = KNOWLEDGE_DIR) -> Knowledge:
     """The three knowledge files, read and checked (once per process, and once per content
-    across processes: `core.knowledge_cache`)."""
+    across processes: `core.knowledge_cache`), less the signatures `signatures_disabled`
+    holds back in the current context."""
+    disabled = _DISABLED.get()
+    return _without(directory, disabled) if disabled else _load_all(directory)
+
+
+@contextmanager
+def signatures_disabled(ids: Iterable[str]) -> Iterator[None]:
+    """Analyses run inside see the knowledge without these signatures: what the analyzer
+    makes of a line in wording no rule knows yet (the eval's rule ablation) is measured on
+    the lines rules do know, by taking their rules away."""
+    token = _DISABLED.set(frozenset(ids))
+    try:
+        yield
+    finally:
+        _DISABLED.reset(token)
+
+
+_DISABLED: ContextVar[frozenset[str]] = ContextVar("disabled_signatures", default=frozenset())
+
+
+@cache
+def _without(directory: Path, disabled: frozenset[str]) -> Knowledge:
+    full = _load_all(directory)
+    kept = tuple(sig for sig in full.signatures if sig.id not in disabled)
+    return replace(full, signatures=kept, index=SignatureIndex(kept))
+
+
+@cache
+def _load_all(directory: Path) -> Knowledge:
     sources = [directory / name for name in ("signatures.yaml", "error_codes.yaml", "actions.yaml")]
     sources += sorted((directory / "zh").glob("*.yaml"))
     return cached("knowledge", sources, lambda: _read_knowledge(directory))

@@ -11,12 +11,14 @@ import yaml
 
 from analyzers.classify.accelerator import STACKS
 from analyzers.classify.errorcodes import guess_table, load_codes, normalise_code
+from analyzers.classify.events import match_line
 from analyzers.classify.rules import (
     ACTION_STACKS,
     KNOWLEDGE_DIR,
     load_actions,
     load_knowledge,
     load_signatures,
+    signatures_disabled,
 )
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.yamlcheck import KnowledgeError
@@ -346,3 +348,15 @@ def test_the_shipped_conditional_neighbours_name_the_collective_evidence() -> No
     for rule in ("aicore.aicpu_exception", "aicore.aicpu_exception_code"):
         assert "hccl" not in by_id[rule].also
         assert [(label, ev.name) for label, ev in by_id[rule].also_if] == [("hccl", "collective")]
+
+
+def test_signatures_held_back_are_unknown_only_inside_the_context() -> None:
+    line = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"
+    held = {"oom.device_out_of_memory", "oom.generic_out_of_memory"}
+
+    with signatures_disabled(held):
+        inside = {m.signature.id for m in match_line(line, (), load_knowledge())}
+    outside = {m.signature.id for m in match_line(line, (), load_knowledge())}
+
+    assert not inside & held
+    assert held <= outside
