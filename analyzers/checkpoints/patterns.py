@@ -139,6 +139,7 @@ class Knowledge:
     rules: tuple[CheckpointRule, ...]
     termination_signals: frozenset[str]
     killed_lines: tuple[KilledRule, ...]
+    teardown_signals: frozenset[str] = frozenset()
 
 
 MEMO_LIMIT = 50_000  # distinct messages remembered per matcher (bounded memory)
@@ -468,6 +469,11 @@ def termination_signals() -> frozenset[str]:
     return load_knowledge().termination_signals
 
 
+def teardown_signals() -> frozenset[str]:
+    """Signals a launcher itself sends a survivor that outlived its grace period."""
+    return load_knowledge().teardown_signals
+
+
 @cache
 def _default_matcher() -> CheckpointMatcher:
     return CheckpointMatcher()
@@ -510,6 +516,7 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
         rules=rules,
         termination_signals=frozenset(status.get("termination_signals", ())),
         killed_lines=killed,
+        teardown_signals=frozenset(status.get("teardown_signals", ())),
     )
 
 

@@ -17,7 +17,7 @@ import signal
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
-from analyzers.checkpoints.patterns import is_success, termination_signals
+from analyzers.checkpoints.patterns import is_success, teardown_signals, termination_signals
 from analyzers.checkpoints.restarts import restart_lines
 from analyzers.checkpoints.track import NO_RANK, last_line_by_rank, track_of
 from analyzers.classify.block_context import (
@@ -35,6 +35,8 @@ from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
+from analyzers.formats.elastic import SOURCE as ELASTIC_SOURCE
+from analyzers.formats.elastic import signal_name
 from analyzers.formats.ggml import NAME as GGML_SOURCE
 from analyzers.formats.severity import JOINED_RAISE, load_prefilter, reads_as_source
 from analyzers.formats.ucxlog import NAME as UCX_SOURCE
@@ -45,6 +47,7 @@ TIER_SYMPTOM = 5.0
 TIER_WRAPPER = 4.5
 TIER_UNKNOWN = 4.0  # an exception no signature knows: still someone's own failure
 TIER_CASCADE = 3.0
+TIER_TEARDOWN_KILL = 2.75  # a launcher's SIGKILL of a survivor after another rank failed
 TIER_GENERIC = 2.0
 # an error line that no rule reads and whose words name no failure kind: cited only when the
 # job shows nothing better (`analyzers.report.diagnose`), below any demoted line
@@ -120,6 +123,7 @@ def classify_scans(
         by_attempt = _progress_by_attempt(scan, restarts) if restarts else []
         carriers = _carrier_lines(scan)
         copied_late = _stdout_copied_late(scan)
+        teardown = _teardown_kills(scan)
         first = len(items)
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
@@ -130,6 +134,10 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
+                elif event.line in teardown and item.tier >= TIER_CASCADE:
+                    # the launcher's own kill of a survivor: below the status records of the
+                    # ranks that failed first, and naming no culprit
+                    item.tier, item.demoted = TIER_TEARDOWN_KILL, True
                 # a rank the console reports dead did not carry on after its error, nor
                 # after the agent's own report of its end (`failed (exitcode: -11)
                 # local_rank: 3`): its progress below either was copied there late
@@ -234,6 +242,38 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
             if text_id in success:
                 finished.add(rank if rank != NO_RANK else scan.info.rank)
     return {rank for rank in failed if isinstance(rank, int) and rank not in finished}
+
+
+# the exit status in the one-line message `formats.elastic` gives each summary record
+_RECORD_EXIT = re.compile(r"\bexitcode: (?P<code>-?\d+)")
+
+
+def _teardown_kills(scan: FileScan) -> set[int]:
+    """Lines of launcher summary records of ranks the launcher killed itself while it stopped
+    the survivors of a failed rank (docs/labelling.md#a-launchers-own-kill-of-the-survivors):
+    a record whose signal is one the launcher sends after its grace period (SIGKILL), timed
+    after another rank's record of an exit of its own (an error status or a crash). A kill
+    recorded first, or with no such failure before it, keeps its reading as a kill from
+    outside."""
+    records = []
+    for event in scan.events:
+        found = _RECORD_EXIT.search(event.message or "") if event.source == ELASTIC_SOURCE else None
+        if found is not None and event.timestamp is not None:
+            records.append((event, int(found.group("code"))))
+    kills = teardown_signals()
+    owned = [
+        event.timestamp
+        for event, code in records
+        if _own_exit({"exitcode": code}) and signal_name(code) not in kills
+    ]
+    if not owned:
+        return set()
+    first = min(stamp for stamp in owned if stamp is not None)
+    return {
+        event.line
+        for event, code in records
+        if signal_name(code) in kills and event.timestamp is not None and event.timestamp > first
+    }
 
 
 def _own_exit(record: dict[str, object]) -> bool:

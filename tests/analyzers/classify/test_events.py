@@ -10,6 +10,7 @@ from analyzers.classify.events import (
     TIER_GENERIC,
     TIER_NOISE,
     TIER_SYMPTOM,
+    TIER_TEARDOWN_KILL,
     TIER_UNKNOWN,
     TIER_UNMATCHED,
     TIER_WRAPPED_CAUSE,
@@ -18,12 +19,13 @@ from analyzers.classify.events import (
     classify_scans,
     match_line,
 )
+from analyzers.classify.matches import Classified
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
-from tests.analyzers.excerpts import scan_text
+from tests.analyzers.excerpts import diagnose_text, scan_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -707,3 +709,93 @@ def test_a_scripts_attribute_error_is_no_prompt_slip() -> None:
     )
     slip = next(item for item in items if "Engien" in item.event.text)
     assert not slip.recovered
+
+
+# --- a launcher that kills a survivor after its grace period -------------------------------
+
+
+def _summary_record(index: str, time: str, rank: int, exitcode: str) -> list[str]:
+    return [
+        f"[{index}]:",
+        f"  time      : 2026-11-30_{time}",
+        "  host      : node-a",
+        f"  rank      : {rank} (local_rank: {rank})",
+        f"  exitcode  : {exitcode}",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+    ]
+
+
+def _torchrun_summary(failures: list[list[str]], root: list[str]) -> str:
+    """torchrun's closing report as its agent prints it under its own traceback."""
+    rule = "-" * 60
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/bin/torchrun", line 8, in <module>',
+        "    sys.exit(main())",
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", '
+        "line 263, in launch_agent",
+        "    raise ChildFailedError(",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "=" * 60,
+        "serve_llm.py FAILED",
+        rule,
+        "Failures:",
+    ]
+    for record in failures:
+        lines += record
+    lines += [rule, "Root Cause (first observed failure):", *root, "=" * 60]
+    return "\n".join(lines) + "\n"
+
+
+# rank 2 exits with status 1 first; the agent SIGTERMs the rest, rank 3 stops, and rank 1,
+# still running 30 s later, is killed by the agent itself
+KILLED_IN_TEARDOWN = _torchrun_summary(
+    [
+        _summary_record("1", "10:00:06", 3, "-15 (pid: 4403)"),
+        _summary_record("2", "10:00:36", 1, "-9 (pid: 4401)"),
+    ],
+    _summary_record("0", "10:00:05", 2, "1 (pid: 4402)"),
+)
+# rank 1 is killed first (the OOM killer, an operator); its peers exit 1 after losing it
+KILLED_FIRST = _torchrun_summary(
+    [_summary_record("1", "10:00:09", 2, "1 (pid: 4402)")],
+    _summary_record("0", "10:00:05", 1, "-9 (pid: 4401)"),
+)
+# every child killed by SIGKILL: the whole job was killed from outside
+ALL_KILLED = _torchrun_summary(
+    [_summary_record("1", "10:00:36", 1, "-9 (pid: 4401)")],
+    _summary_record("0", "10:00:35", 2, "-9 (pid: 4402)"),
+)
+
+
+def _sigkill_record(text: str) -> Classified:
+    items = classify_scans([scan_text("node-a/torchrun.log", text)], KNOWLEDGE)
+    return next(item for item in items if "exitcode: -9" in (item.event.message or ""))
+
+
+def test_a_sigkill_the_launcher_sent_after_another_rank_failed_is_its_teardown() -> None:
+    """docs/labelling.md, "A launcher's own kill of the survivors": the SIGKILL recorded half
+    a minute after rank 2's own exit is the agent stopping rank 1, not a kill from outside."""
+    item = _sigkill_record(KILLED_IN_TEARDOWN)
+    assert item.tier == TIER_TEARDOWN_KILL
+    assert item.demoted
+    diagnosis = diagnose_text("node-a/torchrun.log", KILLED_IN_TEARDOWN)
+    assert diagnosis.first_error is not None
+    assert "-9" not in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]
+
+
+@pytest.mark.parametrize("text", [KILLED_FIRST, ALL_KILLED])
+def test_a_sigkill_with_no_own_failure_before_it_keeps_its_reading(text: str) -> None:
+    item = _sigkill_record(text)
+    assert item.tier == TIER_CAUSE
+    assert not item.demoted
+
+
+def test_a_sigkill_recorded_first_stays_the_first_error() -> None:
+    diagnosis = diagnose_text("node-a/torchrun.log", KILLED_FIRST)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "-9" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
