@@ -14,6 +14,7 @@ answer says why, as a clause about the blamed ranks::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -24,9 +25,12 @@ from analyzers.causal.stalled import (
     named_peers,
     waiting_for,
 )
+from analyzers.checkpoints.patterns import TRAIN_ROLES, classify_text
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
-from analyzers.timeline.divergence import stage_order
+from analyzers.timeline.divergence import microbatch_stages, stage_order
+
+_IN_STEP = re.compile(r"step (\d+) / ")
 
 
 def singled_out(
@@ -46,6 +50,7 @@ def singled_out(
         _waited_for,
         _diverged,
         _upstream_stage,
+        _first_stage_behind,
         _apart,
         _silent,
         _first_stopped,
@@ -87,21 +92,64 @@ def _upstream_stage(correlation: Correlation, size_stated: bool) -> Blame | None
     one waiting, not the one that stopped the pipeline. Killed and quiet stages are chosen
     before this, so a stage that died on its way is not passed over for its upstream. A stage
     whose send timed out did send: the next stage never took its activations, having stopped
-    on its own (it received the earlier ones and went quiet), so it is not blamed this way."""
+    on its own (it received the earlier ones and went quiet), so it is not blamed this way.
+    Nor is a stage that failed waiting on a next stage that went quiet with no error of its
+    own: that stage was in no receive (it would have timed out like its upstream); it stopped
+    before its layer on its own, and the quiet rank is found after this."""
     timeline = correlation.timeline
     stages = stage_order(timeline) if isinstance(timeline, Timeline) else None
     if not stages:
         return None
     sending = blocked_sending(correlation)
+    status = {r.rank: r.status for r in correlation.ranks}
     for upstream, downstream in pairwise(stages):
         # a stage's tensor-parallel rank i sends to rank i of the next stage
         for (rank, _, done), (after, started, _) in zip(upstream, downstream, strict=False):
-            if started < done and rank not in sending:
+            went_quiet = status.get(after) == RankStatus.HUNG != status.get(rank)
+            if started < done and rank not in sending and not went_quiet:
                 why = say(
                     "waited.upstream_stage", done=done, started=started, ranks=ranks_said([after])
                 )
                 return Blame([rank], why)
     return None
+
+
+def _first_stage_behind(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """Pipeline stages that log each microbatch, every one failed waiting: when the only
+    ranks still inside a training step that every other rank closed are the lowest ones (the
+    first stage, alone or as its tensor-parallel ranks), they wait for what only the next
+    stage sends the first one: the gradients of that step's backward. The next stage closed
+    the step all the same, so it went on without sending one: rank i of the next stage is
+    blamed for rank i of the first. Counterexample: a later stage left behind may wait on
+    either neighbour, and stages that all stopped inside the step single out no one."""
+    timeline = correlation.timeline
+    if not isinstance(timeline, Timeline) or not microbatch_stages(timeline):
+        return None
+    summaries = sorted(correlation.ranks, key=lambda r: r.rank)
+    if any(r.status != RankStatus.ERROR for r in summaries):
+        return None
+    closed: set[int] = set()
+    behind: list[int] = []
+    for summary in summaries:
+        hit = classify_text(summary.last_checkpoint) if summary.last_checkpoint else None
+        inside = _IN_STEP.match(summary.last_checkpoint_qualified or "")
+        if hit is not None and hit.role in TRAIN_ROLES and hit.step is not None:
+            closed.add(hit.step)
+        elif inside:
+            closed.add(int(inside.group(1)))
+            behind.append(summary.rank)
+        else:
+            return None
+    everyone = [r.rank for r in summaries]
+    width = len(behind)
+    if len(closed) != 1 or not 0 < 2 * width <= len(everyone) or behind != everyone[:width]:
+        return None
+    if len(everyone) % width:  # stages of equal width
+        return None
+    nxt = everyone[width : 2 * width]
+    if blocked_sending(correlation) & set(nxt):
+        return None
+    return Blame(nxt, say("waited.first_stage_behind", step=closed.pop(), ranks=ranks_said(behind)))
 
 
 def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:

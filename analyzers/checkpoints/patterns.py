@@ -226,6 +226,11 @@ class LayerPasses:
         self._highest = max(self._highest, layer)
         return self._lowest if self._looping and layer == self._highest else layer + 1
 
+    def first(self) -> int:
+        """The layer a new pass starts in: once the passes are known to repeat, the lowest
+        layer the rank runs (a pipeline stage's first layer); else layer 0."""
+        return self._lowest if self._looping else 0
+
 
 class LayerParts:
     """Tells a stage after the layers from a sub-module of the next layer.
@@ -237,7 +242,9 @@ class LayerParts:
     printed inside its layers; it is a stage of its own, outside the layers, like a phase line.
     A part that first appears further into a layer (the MoE of the first sparse layer after
     dense ones, printed after that layer's norm) is still that layer's, and so is every part
-    while no layer has shown its parts yet (a run that fails inside layer 0).
+    while no layer has shown its parts yet (a run that fails inside layer 0). A stage may be
+    followed by more of its kind (a pipeline stage's `bwd passed` for each microbatch after
+    the forwards of all of them): a new part straight after a stage is a stage too.
     """
 
     __slots__ = ("_after_layer", "_known")
@@ -253,7 +260,7 @@ class LayerParts:
     def saw(self, role: str, part: object) -> None:
         if role == "submodule":
             self._known.add(part)
-        self._after_layer = role == "layer"
+        self._after_layer = role in ("layer", "stage")
 
 
 class LayerTracker:
@@ -276,13 +283,13 @@ class LayerTracker:
             return text
         if hit.role in TRAIN_ROLES:
             self._train = _step_after(hit)
-            self._next_layer = 0
+            self._next_layer = self._passes.first()
             return hit.text
         self._layered = self._layered or hit.role in ("layer", "layer_start")
         if self._train is None:
             return self._qualify(hit)
         if hit.in_step:
-            self._next_layer = 0
+            self._next_layer = self._passes.first()
             return f"step {self._train} / {hit.text}"
         if hit.role == "submodule" and not self._layered:
             return f"step {self._train} / {hit.text}"
@@ -293,7 +300,7 @@ class LayerTracker:
     def _qualify(self, hit: CheckpointHit) -> str:
         if hit.role == "submodule" and self._parts.after_layers(hit.text):
             self._parts.saw("stage", hit.text)
-            self._next_layer = 0
+            self._next_layer = self._passes.first()
             return hit.text
         self._parts.saw(hit.role, hit.text)
         if hit.role == "submodule":
@@ -303,7 +310,7 @@ class LayerTracker:
         elif hit.role == "layer_start" and hit.layer is not None:
             self._next_layer = hit.layer
         elif hit.role in ("phase", "success"):
-            self._next_layer = 0
+            self._next_layer = self._passes.first()
         return hit.text
 
 
@@ -359,11 +366,11 @@ class SequenceQualifier:
         out = []
         for position, text_id in enumerate(text_ids):
             if position in opens:
-                train, layer, step = opens[position], 0, None
+                train, layer, step = opens[position], passes.first(), None
             hit = hits[text_id]
             role = hit.role if hit is not None else "custom"
             if role == "submodule" and parts.after_layers(text_id):
-                role, layer = "stage", 0
+                role, layer = "stage", passes.first()
             parts.saw(role, text_id)
             if role == "submodule":
                 in_layer = layer if train is None or layered else -1
@@ -372,15 +379,15 @@ class SequenceQualifier:
                 key, layered = (request, step, -1, text_id, train), True
                 layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role == "phase" and hit.in_step:  # type: ignore[union-attr]
-                key, layer = (None, None, -1, text_id, train), 0
+                key, layer = (None, None, -1, text_id, train), passes.first()
             elif role in ("phase", "success"):
-                key, layer = (None, None, -1, text_id, None), 0
+                key, layer = (None, None, -1, text_id, None), passes.first()
                 request = hit.request  # type: ignore[union-attr]
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
                 if hit.opens_decode:  # type: ignore[union-attr]
                     step = self._first if self._first is not None else 0
             elif role in TRAIN_ROLES:
-                key, layer, step = (None, None, -1, text_id, None), 0, None
+                key, layer, step = (None, None, -1, text_id, None), passes.first(), None
                 train = _step_after(hit)  # type: ignore[arg-type]
             else:
                 layered = layered or role == "layer_start"

@@ -26,6 +26,14 @@ disagree only between request-tagged lines (and success lines), they are serving
 requests, not taking different code paths: the comparison stops there, and only what was
 found before it counts. Counterexample: a rank whose request line stands where its peers log
 a layer or an untagged phase has left their path.
+
+Pipeline stages that log each microbatch (`microbatch 1 / fwd passed`) run them in the order
+their schedule gives their place in the pipeline: under 1F1B the first stage pushes several
+microbatches forward before its first backward while the last stage alternates, so their
+sequences part at the first backward by design. Where the ranks still on the path disagree
+only between microbatch lines, the comparison stops there as for served requests.
+Counterexample: a rank whose microbatch line stands where its peers log a step line or a layer
+has left their path.
 """
 
 from __future__ import annotations
@@ -65,7 +73,7 @@ def divergence(timeline: Timeline) -> Divergence:
         )
         for r, seq in timeline.ranks.items()
     }
-    left = _vote(views, _served(timeline))
+    left = _vote(views, _served(timeline), _microbatches(timeline))
     if not left:
         return Divergence([])
     rank = min(left, key=lambda r: (left[r], r))
@@ -85,12 +93,22 @@ def _served(timeline: Timeline) -> tuple[frozenset[bytes], frozenset[bytes]]:
     return frozenset(tagged), frozenset(done)
 
 
+def _microbatches(timeline: Timeline) -> frozenset[bytes]:
+    """The items (as in a sequence's buffer) of a pipeline stage's microbatch lines."""
+    return frozenset(
+        array("I", [tid]).tobytes()
+        for tid, text in enumerate(timeline.texts)
+        if _MICROBATCH.fullmatch(text.strip())
+    )
+
+
 def _vote(
     views: Mapping[int, memoryview],
     served: tuple[frozenset[bytes], frozenset[bytes]] = (frozenset(), frozenset()),
+    microbatches: frozenset[bytes] = frozenset(),
 ) -> dict[int, int]:
     """Rank -> position where it left the majority's path (up to where replicas of a server
-    part on the requests they serve)."""
+    part on the requests they serve, or pipeline stages on their schedule's order)."""
     tagged, done = served
     lengths = {r: len(v) // ITEM for r, v in views.items()}
     on_path = sorted(views)
@@ -109,6 +127,8 @@ def _vote(
         ballot = [r for r in voters if lengths[r] > at]
         items = {_item(views[r], at) for r in ballot}
         if items & tagged and items <= tagged | done:
+            return left
+        if len(items) > 1 and items <= microbatches:
             return left
         expected = _majority(views, ballot, at)
         for r in ballot:

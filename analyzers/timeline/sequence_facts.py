@@ -5,6 +5,12 @@ Identity is (text, occurrence index on the rank), so rank r reached the k-th `no
 exactly when it logged `norm passed` more than k times: membership is a count comparison,
 no set of keys per rank is built. Ranks of one job mostly log the same sequence, so clock
 offsets align the common prefix position by position and match keys only after it.
+
+Pipeline stages (ranks holding disjoint sets of layers) print the same sub-module words in
+layers of their own: stage 0's `attention passed` is `layer 1 / attention passed`, stage 3's
+`layer 7 / attention passed`. Those are different checkpoints, so for stages the identity is
+the layer-qualified label, not the text: the last checkpoint all stages reached is one every
+stage logged (a step line, a stage-level `bwd passed`), never a layer one stage alone ran.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from array import array
 from collections import Counter
 
 from analyzers.core.types import Timeline
-from analyzers.timeline.divergence import first_difference
+from analyzers.timeline.divergence import first_difference, stage_layers
 
 
 def last_common(timeline: Timeline, ranks: list[int]) -> tuple[int, int] | None:
@@ -26,15 +32,17 @@ def last_common(timeline: Timeline, ranks: list[int]) -> tuple[int, int] | None:
     if not seqs or not all(seqs.values()):
         return None
     shortest = min(seqs, key=lambda r: (len(seqs[r]), r))  # type: ignore[arg-type]
-    counts = {r: Counter(seq.text) for r, seq in seqs.items() if r != shortest}  # type: ignore[union-attr]
-    texts = seqs[shortest].text  # type: ignore[union-attr]
+    labelled = all(len(seq.label) == len(seq.text) for seq in seqs.values())  # type: ignore[union-attr]
+    key = "label" if labelled and stage_layers(timeline) else "text"
+    counts = {r: Counter(getattr(seq, key)) for r, seq in seqs.items() if r != shortest}
+    texts = getattr(seqs[shortest], key)
     remaining = Counter(texts)
     for index in range(len(texts) - 1, -1, -1):
         text = texts[index]
         remaining[text] -= 1
         occurrence = remaining[text]
         if all(count[text] > occurrence for count in counts.values()):
-            return min(seqs), _index_of(seqs[min(seqs)].text, text, occurrence)  # type: ignore[union-attr]
+            return min(seqs), _index_of(getattr(seqs[min(seqs)], key), text, occurrence)
     return None
 
 

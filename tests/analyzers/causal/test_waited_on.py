@@ -182,3 +182,69 @@ def test_pipeline_stages_all_in_step_single_out_no_upstream_stage() -> None:
     """Counterexample: every stage started as many microbatches as its upstream finished."""
     blame = singled_out(_pipeline([2, 2, 2, 2]), True)
     assert blame is None or "pipeline stage" not in blame.why.en
+
+
+def test_a_quiet_stage_is_blamed_not_the_stage_that_timed_out_waiting_on_it() -> None:
+    """Stage 2 received its next microbatch and stalled before its layers, with no error of
+    its own; stage 1 ran its layers for that microbatch and timed out waiting for gradients.
+    Stage 2 was in no receive (it would have timed out too): it is the quiet one."""
+    correlation = _pipeline([2, 2, 1, 1])
+    correlation.ranks[2].status = HUNG
+    blame = singled_out(correlation, True)
+    assert blame is not None
+    assert blame.ranks == [2]
+    assert "stopped without an error" in blame.why.en
+
+
+def _microbatch_stages(lasts: list[str]) -> Correlation:
+    """Pipeline stages logging each microbatch (no layer lines) over two training steps,
+    every one failing with a timeout; `lasts` is each rank's last qualified checkpoint."""
+    from array import array
+
+    from analyzers.core.types import RankSequence, Timeline
+
+    texts = ["microbatch 0 / fwd passed", "microbatch 0 / bwd passed", "step 1 done"]
+    texts.append("step 2 done")
+    ranks = {}
+    summaries = []
+    for rank, last in enumerate(lasts):
+        seq = [0, 1, 2, 0, 1] + ([3] if last == "step 2 done" else [])
+        ranks[rank] = RankSequence(text=array("I", seq))
+        summaries.append(RankSummary(rank, ERROR, last.split(" / ", 1)[-1], None, len(seq), last))
+    timeline = Timeline(texts=texts, labels=texts, files=[], ranks=ranks)
+    return Correlation(ranks=summaries, timeline=timeline, world_size=len(lasts))
+
+
+INSIDE = "step 2 / microbatch 0 / bwd passed"
+
+
+@pytest.mark.parametrize(
+    ("lasts", "ranks"),
+    [
+        # stage 1 closed step 2 without sending stage 0 its last gradient
+        ([INSIDE, "step 2 done", "step 2 done"], [1]),
+        # the same with tensor-parallel pairs: rank i of stage 1 sends to rank i of stage 0
+        ([INSIDE, INSIDE, "step 2 done", "step 2 done"], [2, 3]),
+    ],
+)
+def test_the_stage_after_a_first_stage_left_in_its_backward_withheld_a_gradient(
+    lasts: list[str], ranks: list[int]
+) -> None:
+    blame = singled_out(_microbatch_stages(lasts), True)
+    assert blame is not None
+    assert blame.ranks == ranks
+    assert "the first pipeline stage" in blame.why.en
+
+
+@pytest.mark.parametrize(
+    "lasts",
+    [
+        # a middle stage left behind may wait on either neighbour
+        ["step 2 done", INSIDE, "step 2 done"],
+        # every stage stopped inside the step
+        [INSIDE, INSIDE, INSIDE],
+    ],
+)
+def test_stages_left_in_a_step_elsewhere_are_not_read_this_way(lasts: list[str]) -> None:
+    blame = singled_out(_microbatch_stages(lasts), True)
+    assert blame is None or "the first pipeline stage" not in blame.why.en

@@ -98,3 +98,26 @@ def test_each_stage_and_the_common_checkpoint_name_step_and_microbatch(tmp_path:
     }
     common = report["correlation"]["last_common_checkpoint_qualified"]
     assert common == "step 2 / microbatch 0 / forward passed"
+
+
+def test_a_microbatch_line_with_the_phase_first_is_the_same_checkpoint():
+    lines = [
+        "stage 1 fwd mb 0 passed",
+        "[default3]:stage 1 bwd mb 0 passed",
+        "step 1 done, loss=4.0053",
+        "2026-12-05 07:25:09,063 [rank0] INFO stage 0 forward microbatch 1 passed",
+        "stage 1 received fwd mb 3 passed from stage 0",  # counterexample: a sentence
+    ]
+    assert _labels(lines) == [
+        "step 1 / microbatch 0 / fwd passed",
+        "step 1 / microbatch 0 / bwd passed",
+        "step 1 done",
+        "step 2 / microbatch 1 / forward passed",
+    ]
+
+
+def test_a_stage_s_layers_after_a_step_line_start_at_its_own_first_layer():
+    stage = ["attention passed", "layer 4 passed", "attention passed", "layer 5 passed"]
+    lines = [*stage, *stage, "train step 1 passed", "attention passed"]  # two microbatches
+    assert _labels(lines)[-1] == "step 2 / layer 4 / attention passed"
+    assert qualified_names(lines)[-1] == "step 2 / layer 4 / attention passed"

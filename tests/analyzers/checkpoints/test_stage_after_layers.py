@@ -65,3 +65,44 @@ def test_a_part_after_the_last_layer_is_a_stage(texts, expected):
     qualifier = SequenceQualifier(texts_of)
     labels = qualifier.qualify([texts_of.index(t) for t in texts])
     assert [qualifier.labels[i] for i in labels] == expected
+
+
+# A pipeline stage holding layers 2 and 3 under a GPipe schedule: the forward of both
+# microbatches, then one `bwd passed` per microbatch, then the next step's forward. (Its
+# first parts, before any layer line, cannot be placed yet: only the tail is compared.)
+STAGE_1 = ["attention passed", "mlp passed", "layer 2 passed"]
+STAGE_1 += ["attention passed", "mlp passed", "layer 3 passed"]
+
+
+@pytest.mark.parametrize(
+    ("texts", "tail"),
+    [
+        # one backward line per microbatch: the second follows a stage, and is one too
+        (
+            [*STAGE_1, *STAGE_1, "bwd passed", "bwd passed"],
+            ["layer 3 passed", "bwd passed", "bwd passed"],
+        ),
+        # two stages in a row after the layers, then the stage's next pass starts at its own
+        # first layer, not at a layer 0 it does not hold
+        (
+            [*STAGE_1, *STAGE_1, "grad all_reduce passed", "optimizer passed", *STAGE_1[:2]],
+            [
+                "grad all_reduce passed",
+                "optimizer passed",
+                "layer 2 / attention passed",
+                "layer 2 / mlp passed",
+            ],
+        ),
+        # counterexample: a part the layers printed after a stage opens a layer again
+        (
+            [*STAGE_1, *STAGE_1, "bwd passed", "attention passed"],
+            ["bwd passed", "layer 2 / attention passed"],
+        ),
+    ],
+)
+def test_stages_after_the_layers_of_a_pipeline_stage(texts, tail):
+    assert qualified_names(texts)[-len(tail) :] == tail
+    texts_of = sorted(set(texts))
+    qualifier = SequenceQualifier(texts_of)
+    labels = qualifier.qualify([texts_of.index(t) for t in texts])
+    assert [qualifier.labels[i] for i in labels][-len(tail) :] == tail

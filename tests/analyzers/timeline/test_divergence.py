@@ -154,3 +154,26 @@ def test_a_request_line_where_the_peers_log_a_layer_is_a_divergence() -> None:
     job = {r: ["request 0 / prefill passed", "layer 0 passed", "layer 1 passed"] for r in range(3)}
     job[3] = ["request 0 / prefill passed", "request 1 / prefill passed", "layer 1 passed"]
     assert divergence(_layers(job)).ranks == [3]
+
+
+def _one_f_one_b(stage: int, stages: int, microbatches: int = 4) -> list[str]:
+    """One step of a 1F1B schedule as a stage logs it: as many forwards as stages after it
+    before its first backward, then one forward and one backward in turn, then the rest."""
+    warm = min(stages - stage - 1, microbatches)
+    out = [f"microbatch {m} / fwd passed" for m in range(warm)]
+    for m in range(warm, microbatches):
+        out += [f"microbatch {m} / fwd passed", f"microbatch {m - warm} / bwd passed"]
+    out += [f"microbatch {m} / bwd passed" for m in range(microbatches - warm, microbatches)]
+    return [*out, "step 1 done"]
+
+
+def test_1f1b_stages_part_on_their_schedule_not_on_a_code_path() -> None:
+    job = {rank: ["load weights passed", *_one_f_one_b(rank, 3)] for rank in range(3)}
+    assert divergence(_layers(job)).ranks == []
+
+
+def test_a_microbatch_line_where_the_peers_close_the_step_is_a_divergence() -> None:
+    """Counterexample: a stage that logs a fifth microbatch where the others close the step."""
+    job = {rank: ["load weights passed", *_one_f_one_b(0, 1)] for rank in range(3)}
+    job[2] = [*job[2][:-1], "microbatch 4 / fwd passed", "step 1 done"]
+    assert divergence(_layers(job)).ranks == [2]

@@ -81,3 +81,35 @@ def test_clock_offsets_of_fully_timed_ranks_are_the_median_gap():
     job = {0: [1, 2, 3, 4, 5], 1: [1, 2, 3, 4, 5]}
     times = {0: [10.0, 11.0, 12.0, 13.0, 14.0], 1: [10.5, 11.5, 12.25, 13.5, 20.0]}
     assert clock_offsets(_timeline(job, times)) == {0: 0.0, 1: 0.5}
+
+
+def test_pipeline_stages_share_only_what_every_stage_logged() -> None:
+    """Stages print the same sub-module words in layers of their own: stage 0's `mlp passed`
+    is layer 1's, stage 1's layer 3's. Stage 1 stopped inside its layers of the second
+    microbatch: all stages reached the first microbatch's `bwd passed`, not a layer 1 part
+    stage 1 never ran."""
+
+    def stage(first: int, passes: int) -> list[tuple[str, str]]:
+        out = []
+        for _ in range(passes):
+            for layer in (first, first + 1):
+                out += [("mlp passed", f"layer {layer} / mlp passed")]
+                out += [(f"layer {layer} passed", f"layer {layer} passed")]
+            out.append(("bwd passed", "bwd passed"))
+        return out
+
+    job = {0: stage(0, 2), 1: stage(2, 1) + stage(2, 2)[5:7]}
+    texts: list[str] = []
+    labels: list[str] = []
+    ranks = {}
+    for rank, seq in job.items():
+        ids, lids = array("I"), array("I")
+        for text, label in seq:
+            texts += [] if text in texts else [text]
+            labels += [] if label in labels else [label]
+            ids.append(texts.index(text))
+            lids.append(labels.index(label))
+        ranks[rank] = RankSequence(text=ids, label=lids, time=array("d", [NAN] * len(ids)))
+    timeline = Timeline(texts=texts, labels=labels, files=[], ranks=ranks)
+    rank, index = last_common(timeline, [0, 1])
+    assert timeline.labels[timeline.ranks[rank].label[index]] == "bwd passed"
