@@ -356,3 +356,14 @@ def test_a_notable_phrase_is_found_by_its_union_too():
     block_filter = BlockFilter.build(PREFILTER, None)
     block = b"INFO no available shared memory broadcast block found in 60 seconds\nINFO ok\n"
     assert block_filter.notable_candidates(block.translate(FOLD)) == {0}
+
+
+def test_the_keyword_unions_are_built_once_for_all_files_filters(monkeypatch):
+    built: list[tuple[bytes, ...]] = []
+    real = blockfilter.compile_literal_union
+    monkeypatch.setattr(
+        blockfilter, "compile_literal_union", lambda words: built.append(words) or real(words)
+    )
+    filters = [BlockFilter.build(PREFILTER, None) for _ in range(3)]
+    assert len(built) <= 2  # the keywords' and the notable phrases', unless built before
+    assert filters[0].keyword_union is filters[2].keyword_union
