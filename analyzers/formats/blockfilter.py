@@ -133,13 +133,7 @@ def plog_candidates(block: bytes, lines: int) -> set[int] | None:
     for level in _PLOG_LEVELS:
         if seen >= lines:
             break
-        marker = b"\n" + level
-        number = block.count(marker) + block.startswith(level)
-        seen += number
-        if number and level in _LOUD_LEVELS:
-            _find_all(block, marker, starts, offset=1)
-            if block.startswith(level):
-                starts.add(0)
+        seen += _lines_led_by(block, level, starts if level in _LOUD_LEVELS else None)
     return starts if seen >= lines else None
 
 
@@ -228,27 +222,35 @@ def shaped_scan(folded: bytes, shape: bytes, lines: int) -> tuple[set[int], bool
     for word in _QUIET_WORDS + _LOUD_WORDS:
         if seen >= lines:
             break
-        marker = b"\n" + shape + word
-        first = folded.startswith(shape + word)
-        number = folded.count(marker) + first
-        seen += number
-        if number and word in _LOUD_WORDS:
-            _find_all(folded, marker, starts, offset=1)
-            if first:
-                starts.add(0)
+        seen += _lines_led_by(folded, shape + word, starts if word in _LOUD_WORDS else None)
     return starts, seen >= lines
 
 
-def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = None) -> None:
-    """Add the start of every line holding `word`; `offset`: the word's distance from the
-    line start is known (a word that begins with the newline)."""
+def _lines_led_by(block: bytes, head: bytes, starts: set[int] | None) -> int:
+    """How many lines of the block begin with `head`; with `starts`, their starts are added
+    to it. Lines that are wanted are counted as they are found: one pass over the block,
+    not a count and then a search for the same lines."""
+    first = block.startswith(head)
+    if starts is None:
+        return block.count(b"\n" + head) + first
+    if first:
+        starts.add(0)
+    return _find_all(block, b"\n" + head, starts, offset=1) + first
+
+
+def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = None) -> int:
+    """Add the start of every line holding `word` and return how many there are; `offset`:
+    the word's distance from the line start is known (a word that begins with the newline)."""
+    found = 0
     at = low.find(word)
     while at >= 0:
+        found += 1
         starts.add(at + offset if offset is not None else low.rfind(b"\n", 0, at) + 1)
         end = low.find(b"\n", at + 1)
         if end < 0:
-            return
+            break
         at = low.find(word, end)
+    return found
 
 
 def _find_any(low: bytes, words: tuple[bytes, ...], union: Any, starts: set[int]) -> None:

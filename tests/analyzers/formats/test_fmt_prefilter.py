@@ -240,6 +240,27 @@ def test_plog_blocks_are_read_by_level_alone():
     assert plog_candidates(block + b"<exception_print>notify wait timeout\n", 4) is None
 
 
+class _Counted(bytes):
+    """A block that notes what `bytes.count` is asked to count in it."""
+
+    asked: list[bytes] = []
+
+    def count(self, sub, *span):  # type: ignore[override]
+        _Counted.asked.append(sub)
+        return super().count(sub, *span)
+
+
+def test_a_loud_levels_lines_are_counted_as_they_are_found_not_counted_first():
+    block = (
+        b"[INFO] RUNTIME(1,python):2026-03-12-07:49:36.326.808 [a.cc:1]1 launched\n"
+        b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.809 [b.c:2]1 info type not supported\n"
+        b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.810 [b.c:2]1 info type not supported\n"
+    )
+    _Counted.asked = []
+    assert len(plog_candidates(_Counted(block), 3)) == 2
+    assert _Counted.asked == [b"\n[INFO] "]
+
+
 def test_logging_blocks_of_one_shape_are_read_by_level_alone():
     first = b"[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed"
     shape = learn_shape(first)
