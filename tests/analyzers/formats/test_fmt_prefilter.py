@@ -240,6 +240,27 @@ def test_plog_blocks_are_read_by_level_alone():
     assert plog_candidates(block + b"<exception_print>notify wait timeout\n", 4) is None
 
 
+class _Counted(bytes):
+    """A block that notes what `bytes.count` is asked to count in it."""
+
+    asked: list[bytes] = []
+
+    def count(self, sub, *span):  # type: ignore[override]
+        _Counted.asked.append(sub)
+        return super().count(sub, *span)
+
+
+def test_a_loud_levels_lines_are_counted_as_they_are_found_not_counted_first():
+    block = (
+        b"[INFO] RUNTIME(1,python):2026-03-12-07:49:36.326.808 [a.cc:1]1 launched\n"
+        b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.809 [b.c:2]1 info type not supported\n"
+        b"[WARNING] DRV(1,python):2026-03-12-07:49:36.326.810 [b.c:2]1 info type not supported\n"
+    )
+    _Counted.asked = []
+    assert len(plog_candidates(_Counted(block), 3)) == 2
+    assert _Counted.asked == [b"\n[INFO] "]
+
+
 def test_logging_blocks_of_one_shape_are_read_by_level_alone():
     first = b"[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed"
     shape = learn_shape(first)
@@ -356,3 +377,14 @@ def test_a_notable_phrase_is_found_by_its_union_too():
     block_filter = BlockFilter.build(PREFILTER, None)
     block = b"INFO no available shared memory broadcast block found in 60 seconds\nINFO ok\n"
     assert block_filter.notable_candidates(block.translate(FOLD)) == {0}
+
+
+def test_the_keyword_unions_are_built_once_for_all_files_filters(monkeypatch):
+    built: list[tuple[bytes, ...]] = []
+    real = blockfilter.compile_literal_union
+    monkeypatch.setattr(
+        blockfilter, "compile_literal_union", lambda words: built.append(words) or real(words)
+    )
+    filters = [BlockFilter.build(PREFILTER, None) for _ in range(3)]
+    assert len(built) <= 2  # the keywords' and the notable phrases', unless built before
+    assert filters[0].keyword_union is filters[2].keyword_union

@@ -61,3 +61,29 @@ def test_a_rank_number_only_as_local_rank_names_no_rank_for_the_tag():
     facts: dict[str, object] = {}
     hints.store(facts, None, Counter())
     assert "local_named_ranks" not in facts
+
+
+class _Tally(bytes):
+    """A folded block that adds up the bytes its line counts read."""
+
+    read = 0
+
+    def count(self, sub, start=0, end=None):  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _Tally.read += max(0, stop - start)
+        return super().count(sub, start, end)
+
+
+def test_the_first_line_naming_the_rank_is_found_among_other_ranks_lines():
+    head = CHATTER.replace(b"[rank3]", b"[rank5]") * 3 + CHATTER * 2 + INIT
+    hints = HeadHints(year_from_name=None)
+    hints.read_head(CHATTER.replace(b"[rank3]", b"[rank1]") * 4)
+    hints.read_head(head)
+    assert hints.first_named == {1: 1, 5: 5, 3: 8}
+
+
+def test_a_head_that_tags_every_line_with_its_rank_is_counted_through_once():
+    block = CHATTER * 1000
+    _Tally.read = 0
+    HeadHints(year_from_name=None).read(block, _Tally(block.lower()))
+    assert _Tally.read <= 2 * len(block)
