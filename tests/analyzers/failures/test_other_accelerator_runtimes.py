@@ -5,7 +5,9 @@ Intel GPUs (Level Zero, oneCCL), Gaudi HPUs (SynapseAI, the PyTorch bridge), Kun
 Moore Threads GPUs (the MTGPU kernel driver) word their failures in their own formats.
 docs/labelling.md#collective-libraries-of-other-accelerators, #runtimes-of-other-accelerators and
 #gaudi-graph-compiler-refusals give the labels; device memory that ran out is `oom` whatever
-the library that asked for it. Fixtures follow the real formats with numbers of our own.
+the library that asked for it, and an Intel device the runtime lost (Level Zero's or the
+Unified Runtime's DEVICE_LOST status) is `device_fault` with `oom` beside it
+(docs/labelling.md#runtimes-of-other-accelerators). Fixtures follow the real formats with numbers of our own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,19 @@ ONECCL_DEVICE_MEMORY = """\
 [rank=5]: step=12 memory peak_mem_gib=3.5, current_mem_gib=3.5
 2025:02:11-08:40:02:( 91822) |CCL_ERROR| worker.cpp:338 ccl_worker_func: worker 0 caught internal exception: oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeCommandQueueExecuteCommandLists, code: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
 terminate called after throwing an instance of 'ccl::v1::exception'
+"""
+
+XPU_DEVICE_LOST = """\
+(EngineCore_DP0 pid=3301) INFO 06-02 10:14:31 [gpu_model_runner.py:2602] Model loading took 12.4 GiB and 41.08 seconds
+(EngineCore_DP0 pid=3301) ERROR 06-02 10:14:55 [core.py:710] EngineCore failed to start.
+(EngineCore_DP0 pid=3301) ERROR 06-02 10:14:55 [core.py:710]   File "/usr/local/lib/python3.12/dist-packages/torch/xpu/__init__.py", line 703, in synchronize
+(EngineCore_DP0 pid=3301) ERROR 06-02 10:14:55 [core.py:710]     return torch._C._xpu_synchronize(device)
+(EngineCore_DP0 pid=3301) ERROR 06-02 10:14:55 [core.py:710] RuntimeError: level_zero backend failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)
+(EngineCore_DP0 pid=3301) Process EngineCore_DP0:
+"""
+
+XPU_OUT_OF_RESOURCES = """\
+(EngineCore_DP0 pid=3301) ERROR 06-02 10:14:55 [core.py:710] RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)
 """
 
 ONECCL_NO_PROVIDER = """\
@@ -259,3 +274,16 @@ def test_a_oneccl_error_line_before_its_exception_stays_the_first_error() -> Non
     assert diagnosis.category == "hccl", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "|CCL_ERROR|" in diagnosis.first_error.text
+
+
+def test_an_xpu_device_the_runtime_lost_is_a_device_fault_with_memory_beside_it() -> None:
+    diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_DEVICE_LOST)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "UR_RESULT_ERROR_DEVICE_LOST" in diagnosis.first_error.text
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_xpu_runtime_out_of_resources_is_not_a_lost_device() -> None:
+    diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_OUT_OF_RESOURCES)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause

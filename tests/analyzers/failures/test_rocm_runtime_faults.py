@@ -6,6 +6,10 @@
 - HIP's `invalid device function`: the build has no code object for the card, wherever the
   call that hit it sits (here a collective's broadcast during FSDP set-up).
 - torch's `No HIP GPUs are available`: the process sees no device at all.
+- The HIP runtime's callback for a queue the hardware stopped (`Callback: Queue 0x...
+  aborting with error : HSA_STATUS_ERROR_EXCEPTION: ... code: 0x1016`), printed at every log
+  level before the abort: a device fault, while a queue stopped for want of resources is not.
+  docs/labelling.md#a-gpu-fault-the-rocm-runtime-reports
 Fixtures are written for these tests in the real shapes, with their own values.
 """
 
@@ -43,6 +47,18 @@ NO_HIP_GPUS = """\
 RuntimeError: No HIP GPUs are available
 """
 
+QUEUE_HARDWARE_EXCEPTION = """\
+[2026-02-14 09:12:41 TP3] Decode batch. #running-req: 41, #token: 90112, token usage: 0.22, gen throughput (token/s): 1650.12
+:0:rocdevice.cpp            :3586: 52210093412 us:  Callback: Queue 0x7f5a91c00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016
+:0:rocdevice.cpp            :3586: 52210214177 us:  Callback: Queue 0x7e0c44e00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016
+Fatal Python error: Aborted
+"""
+
+QUEUE_OUT_OF_RESOURCES = """\
+:0:rocdevice.cpp            :3586: 52210093412 us:  Callback: Queue 0x7f5a91c00000 aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008
+Aborted (core dumped)
+"""
+
 
 def test_first_memory_access_fault_is_the_device_fault() -> None:
     # Two workers fault on their devices; a third rank's reset connection is the cascade.
@@ -73,3 +89,17 @@ def test_no_hip_gpus_is_a_device_the_process_cannot_see() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "No HIP GPUs are available" in diagnosis.first_error.text
+
+
+def test_a_queue_stopped_by_a_hardware_exception_is_a_device_fault() -> None:
+    # Two scheduler processes print the runtime's callback; the first is the first error.
+    diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_HARDWARE_EXCEPTION)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Queue 0x7f5a91c00000 aborting with error" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_queue_stopped_for_want_of_resources_is_not_read_as_a_device_fault() -> None:
+    diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_OUT_OF_RESOURCES)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause
