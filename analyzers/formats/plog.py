@@ -7,6 +7,12 @@
     [ERROR] APP(2014231,):2027-01-13-06:28:48.993.467 2014231 MakeSureQueueEmpty:NPUQueue.cpp:539: ...
     [ERROR] TSCH(-1,null):2023-06-10-13:16:11.401.438 11 (dieid:0,cpuid:0) hwts_plat.c:1931 int_process_hwts_timeout_exception: ...
 
+MindSpore writes its own log lines in the same shape, the C++ side with the thread id after a
+comma and the Python side (module `ME`) with it after a colon:
+
+    [ERROR] DEVICE(2201,fffe6effd1e0,python):2024-03-05-16:20:11.402.118 [mindspore/ccsrc/.../ascend_stream_manager.cc:301] SyncAllStreams] Sync default stream failed.
+    [WARNING] ME(4310:281473000000001,MainProcess):2025-01-02-03:04:05.006.000 [mindspore/parallel/cluster/process_entity/_api.py:318] ...
+
 Levels: ERROR, WARNING, INFO, DEBUG, EVENT (and TRACE in HCCL). The module name is kept in
 `tags["module"]`.
 """
@@ -21,7 +27,7 @@ HEADERS = (
     header(
         NAME,
         r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] "
-        r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+),[^)]*\):"
+        r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+)[,:][^)]*\):"
         r"(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
         r"(?:\[[^\]\s]+:\d+\])?(?:\[tid:\d+\])?(?:\d+ )?\s*",
     ),
