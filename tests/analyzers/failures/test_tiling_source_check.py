@@ -1,0 +1,91 @@
+"""A detail line written from an operator's tiling source is the op refusing its inputs.
+
+docs/labelling.md#an-operator-name-decides-nothing: the error manager ends each detail line
+with the function and file that wrote it, and a `*_tiling.cpp` / `*_tiling.cc` file is the
+op's host-side check, so the line is `operator` and the first error, whatever its words.
+The excerpts are ours, in the shapes CANN and the serving wrappers print; the counterexamples
+are lines whose writer is not a tiling source, and a tiling line a more specific rule reads.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+# Four tensor-parallel workers write into one console; the op's check is on worker 2, the
+# other workers print only the trace and Python frames around it.
+INTERLEAVED_WORKERS = """\
+(Worker TP0 pid=5101) ERROR 04-02 10:11:12 [multiproc_executor.py:602]     return self._op(*args, **(kwargs or {}))
+(Worker TP1 pid=5102) ERROR 04-02 10:11:12 [multiproc_executor.py:602]        Check NnopbaseExecutorTilingAndUpdateBinInfo(executor) failed
+(Worker TP2 pid=5103) ERROR 04-02 10:11:12 [multiproc_executor.py:602] EZ9999: [PID: 5103] 2026-04-02-10:11:12.404.505 top_k should be greater than 0[FUNC:CheckAttr][FILE:moe_gating_tiling.cpp][LINE:88]
+(Worker TP2 pid=5103) ERROR 04-02 10:11:12 [multiproc_executor.py:602]         TraceBack (most recent call last):
+(Worker TP1 pid=5102) ERROR 04-02 10:11:12 [multiproc_executor.py:602]        Check NnopbaseExecutorMatchCache(executor) failed
+(Worker TP0 pid=5101) ERROR 04-02 10:11:12 [multiproc_executor.py:602]   File "/srv/engine/ops/moe.py", line 51, in route
+"""
+
+PLAIN_BLOCK = """\
+RuntimeError: call aclnnPagedAttention failed, detail:EZ9999: Inner Error!
+EZ9999: [PID: 812] 2026-05-06-07:08:09.010.011 num_heads 20 must be divisible by kv_heads 3[FUNC:CheckShape][FILE:paged_attention_tiling_base.cc][LINE:310]
+        TraceBack (most recent call last):
+        PagedAttention do tiling failed, ret is -1.
+"""
+
+# Counterexamples: the writer is the runtime's error table, not a tiling source.
+RUNTIME_REASON = """\
+EE9999: Inner Error!
+EE9999[PID: 812] 2026-05-06-07:08:09.010.011 (EE9999):  rtStreamSynchronize execution failed, reason=aicore timeout[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:61]
+RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:488 NPU function error: AclrtSynchronizeDeviceWithTimeout, error code is 507014
+"""
+
+# ... and a tiling line whose words a more specific rule reads: an expert count the op does
+# not support stays the op's documented limit.
+EXPERT_COUNT_LIMIT = """\
+EZ9999: Inner Error!
+EZ9999: [PID: 812] 2026-05-06-07:08:09.010.011 expert count is: 96, but currently only support 256.[FUNC:CheckInputShape][FILE:moe_gating_top_k_tiling.cpp][LINE:160]
+"""
+
+
+# ... and a trace line under a headline another rule reads: it names a tiling source but only
+# restates the headline, so it neither takes the first place nor contests the label.
+DOCUMENTED_LIMIT_WITH_TRACE = """\
+EZ9999: Inner Error!
+EZ9999[PID: 812] 2026-05-06-07:08:09.010.011 (EZ9999):  expert count is: 96, but currently only support 256.
+        TraceBack (most recent call last):
+       fail to analyze shape info.[FUNC:GetShapeAttrsInfo][FILE:moe_gating_top_k_tiling.cpp][LINE:120]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "first"),
+    [
+        (INTERLEAVED_WORKERS, "operator", "top_k should be greater than 0"),
+        (PLAIN_BLOCK, "operator", "must be divisible by kv_heads 3"),
+        (RUNTIME_REASON, "aicore_timeout", "reason=aicore timeout"),
+        (EXPERT_COUNT_LIMIT, "op_constraint", "expert count is: 96"),
+    ],
+    ids=["interleaved workers", "plain block", "runtime reason", "expert count limit"],
+)
+def test_tiling_source_line(text: str, category: str, first: str) -> None:
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == category
+    assert diagnosis.first_error is not None
+    assert first in diagnosis.first_error.text
+
+
+def test_tiling_source_line_is_trusted() -> None:
+    """Read from its source file, the check is a cause the report can stand behind."""
+    diagnosis = diagnose_text("worker.log", INTERLEAVED_WORKERS)
+    assert diagnosis.confidence >= 0.7
+
+
+def test_trace_line_does_not_contest_the_headline() -> None:
+    """A restating trace line leaves the headline's reading as sure as it was alone."""
+    alone = diagnose_text(
+        "worker.log", DOCUMENTED_LIMIT_WITH_TRACE.rsplit("        TraceBack", 1)[0]
+    )
+    with_trace = diagnose_text("worker.log", DOCUMENTED_LIMIT_WITH_TRACE)
+    assert with_trace.category == "op_constraint"
+    assert with_trace.first_error is not None
+    assert "expert count is: 96" in with_trace.first_error.text
+    assert with_trace.confidence >= alone.confidence
