@@ -57,3 +57,25 @@ def test_a_serving_scheduler_watchdog_is_a_hang_not_a_kill() -> None:
 def test_a_kill_without_a_watchdog_line_stays_a_kill() -> None:
     diagnosis = diagnose_text("server.log", KILLED_ALONE)
     assert diagnosis.category == "device_fault"
+
+
+# A benchmark client relays the server's answer: the engine missed its per-token limit.
+ENGINE_CALLBACK_TIMEOUT = """\
+05/14 09:31:02 - AISBench - ERROR - /opt/ais_bench/benchmark/clients/base_client.py - raise_error - 35 - [AisBenchClientException] Error processing stream response: [StreamResponseError] Expecting value: line 1 column 1 (char 0)! Raw server response: b'Engine callback timeout: server tokenTimeout'
+05/14 09:31:02 - AISBench - ERROR - /opt/ais_bench/benchmark/clients/base_client.py - raise_error - 35 - [AisBenchClientException] Error processing stream response: [StreamResponseError] Expecting value: line 1 column 1 (char 0)! Raw server response: b'Engine callback timeout: server tokenTimeout'
+"""
+
+
+def test_a_server_answer_that_its_engine_missed_its_limit_is_a_stall() -> None:
+    # docs/labelling.md#a-serving-scheduler-that-stops-making-progress
+    diagnosis = diagnose_text("bench/ais_bench.log", ENGINE_CALLBACK_TIMEOUT)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Engine callback timeout" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_the_servers_timeout_settings_are_no_stall() -> None:
+    text = '{"ScheduleConfig": {"maxBatchSize": 20, "tokenTimeout": 600, "e2eTimeout": 600}}\n'
+    diagnosis = diagnose_text("server/config.json", text)
+    assert diagnosis.category != "hang"
