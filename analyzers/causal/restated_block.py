@@ -1,0 +1,63 @@
+"""The error line a wrapper or a summary restates, when no rule reads that line.
+
+A wrapper (`RuntimeError: ... NPU function error: ..., error code is 507015`), a summary or
+re-raise (`ERR00100 PTA call acl api failed`, `The Inner error is reported as above`) and a bare
+headline (`EZ9999: Inner Error!`) only say that something failed; the block printed with them
+says what (docs/labelling.md, "Wrappers"). When a rule reads the block's reason it outranks
+the wrapper by its role. When the reason is worded as no rule knows, the line is still its
+writer's report of a failure, and the wrapper that a rule happens to read must not take its
+place by weight alone: the block's earliest error line that no rule reads and that says what
+went wrong (a reason, a code headline, a timeout, a refusal; not only that a step or a task
+failed, nor the description of the wrapper's own code) leads instead, and the fallback's hints
+label it. Which roles restate and which words say what went wrong is data (`restating_roles`,
+`what_went_wrong` and `code_descriptions` in `knowledge/blocks.yaml`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.classify.block_context import load_run_rules
+from analyzers.classify.events import TIER_UNMATCHED, Classified
+from analyzers.core.types import EventKind
+
+BLOCK_LINES = 30  # lines either side of the restating line that belong to its block
+
+
+def restated_reason(first: Classified, items: Sequence[Classified]) -> Classified | None:
+    """The earliest unread error line of `first`'s block that says what went wrong, when
+    `first` only restates, or None.
+
+    Unread means no rule matched it and its own words or level field still make it an error
+    (`classify.events`: at least `TIER_UNMATCHED`); a line another rank wrote is another
+    failure, and a line below that floor (a table row, chatter, code) states nothing. A line
+    of an operator's tagged run (`[ERROR][OpName] ...`) is read with its run
+    (`classify.block_context.lead_restated_runs`): a wrapper that names another operator does
+    not restate it."""
+    rules = load_run_rules()
+    if first.best is None or first.best.role not in rules.restating_roles:
+        return None
+    block = [
+        item
+        for item in items
+        if item is not first
+        and _unread_in_block(item, first)
+        and rules.says_what_went_wrong(_said(item))
+        and rules.tag(_said(item)) is None
+    ]
+    return min(block, key=lambda item: item.event.line, default=None)
+
+
+def _said(item: Classified) -> str:
+    return item.event.message or item.event.text
+
+
+def _unread_in_block(item: Classified, first: Classified) -> bool:
+    return (
+        item.best is None
+        and item.event.kind == EventKind.ERROR
+        and item.tier >= TIER_UNMATCHED
+        and item.order == first.order
+        and abs(item.event.line - first.event.line) <= BLOCK_LINES
+        and (item.rank is None or first.rank is None or item.rank == first.rank)
+    )
