@@ -11,17 +11,25 @@ went wrong (a reason, a code headline, a timeout, a refusal; not only that a ste
 failed, nor the description of the wrapper's own code) leads instead, and the fallback's hints
 label it. Which roles restate and which words say what went wrong is data (`restating_roles`,
 `what_went_wrong` and `code_descriptions` in `knowledge/blocks.yaml`).
+
+A CANN error-manager block reads the same way whatever its lines' roles: its headline
+(`EZ9999: ... The error from device(...), there is an aivec error exception`) states the
+failure, and the trace printed under it (`Kernel task happen error, retCode=0x31`,
+`rtSetDevice execute failed, reason=[device id error]`) is the calls it passed through on its
+way up. A rule that reads a trace line, as a cause even, does not put it before a headline
+above it that no rule reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzers.classify.block_context import load_run_rules
-from analyzers.classify.events import TIER_UNMATCHED, Classified
+from analyzers.classify.block_context import RunRules, load_run_rules
+from analyzers.classify.events import CANN_BLOCK_SOURCE, TIER_UNMATCHED, Classified
 from analyzers.core.types import EventKind
 
 BLOCK_LINES = 30  # lines either side of the restating line that belong to its block
+TRACE_LINES = 12  # a CANN headline and the trace lines under it
 
 
 def restated_reason(first: Classified, items: Sequence[Classified]) -> Classified | None:
@@ -35,17 +43,31 @@ def restated_reason(first: Classified, items: Sequence[Classified]) -> Classifie
     (`classify.block_context.lead_restated_runs`): a wrapper that names another operator does
     not restate it."""
     rules = load_run_rules()
-    if first.best is None or first.best.role not in rules.restating_roles:
+    if first.best is None:
+        return None
+    if first.best.role in rules.restating_roles:
+        above = BLOCK_LINES
+    elif _in_trace(first, rules):
+        above = TRACE_LINES
+    else:
         return None
     block = [
         item
         for item in items
         if item is not first
         and _unread_in_block(item, first)
+        and first.event.line - item.event.line <= above
+        and (above == BLOCK_LINES or item.event.line < first.event.line)
         and rules.says_what_went_wrong(_said(item))
         and rules.tag(_said(item)) is None
     ]
     return min(block, key=lambda item: item.event.line, default=None)
+
+
+def _in_trace(item: Classified, rules: RunRules) -> bool:
+    """A line of a CANN block's trace: the block's reader wrote it, and it is no headline
+    (it carries no code of its own)."""
+    return item.event.source == CANN_BLOCK_SOURCE and not rules.names_code(_said(item))
 
 
 def _said(item: Classified) -> str:

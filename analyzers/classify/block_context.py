@@ -52,6 +52,7 @@ class RunRules:
     restating_roles: frozenset[str] = frozenset()
     # words of a line that says what went wrong, besides `reason` (`causal.restated_block`)
     what_went_wrong: tuple[re.Pattern[str], ...] = ()
+    code_headlines: tuple[re.Pattern[str], ...] = ()
     code_descriptions: tuple[re.Pattern[str], ...] = ()
     restated_examples: tuple[str, ...] = ()
     restated_counterexamples: tuple[str, ...] = ()
@@ -72,7 +73,13 @@ class RunRules:
         in words of its own, not the description of a code a wrapper carries."""
         if any(pattern.search(text) for pattern in self.code_descriptions):
             return False
-        return self.states_reason(text) or any(p.search(text) for p in self.what_went_wrong)
+        if self.states_reason(text) or self.names_code(text):
+            return True
+        return any(pattern.search(text) for pattern in self.what_went_wrong)
+
+    def names_code(self, text: str) -> bool:
+        """A runtime's error-code headline (`EZ9999:`), not a code a wrapper carries."""
+        return any(pattern.search(text) for pattern in self.code_headlines)
 
 
 @cache
@@ -100,6 +107,7 @@ def load_run_rules(
         counterexamples=entry.strings("counterexamples", required=False),
         restating_roles=frozenset(restating),
         what_went_wrong=patterns("what_went_wrong", re.IGNORECASE, required=False),
+        code_headlines=patterns("code_headlines", 0, required=False),
         code_descriptions=patterns("code_descriptions", 0, required=False),
         restated_examples=entry.strings("restated_examples", required=False),
         restated_counterexamples=entry.strings("restated_counterexamples", required=False),

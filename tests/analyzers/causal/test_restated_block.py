@@ -4,11 +4,14 @@ error line of its block that says what went wrong in words no rule knows
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
+from analyzers.ablation import rules_reading
 from analyzers.classify.block_context import load_run_rules
+from analyzers.classify.rules import signatures_disabled
 from analyzers.core.yamlcheck import KnowledgeError
 from tests.analyzers.excerpts import diagnose_text
 
@@ -89,3 +92,41 @@ def test_the_description_of_the_wrappers_code_leaves_the_wrapper_first() -> None
     diagnosis = diagnose_text("train.log", WRAPPER_THEN_CODE_DESCRIPTION)
     assert diagnosis.first_error is not None
     assert "NPU function error" in diagnosis.first_error.text
+
+
+# A device error block (values our own): the headline states the failure, the trace under it
+# is the calls it passed through. `unread` holds back every rule that reads the headline, as
+# for a headline worded anew.
+DEVICE_BLOCK = """\
+EZ9999: Inner Error!
+EZ9999[PID: 4410] 2026-06-11-14:09:51.503.218 (EZ9999):  The error from device(chipId:0, dieId:0), serial number is 7, there is an aivec error exception, core id is 12, error code = 0x800000.
+        TraceBack (most recent call last):
+        Kernel task happen error, retCode=0x31, [vector core exception].[FUNC:PreCheckTaskErr][FILE:davinci_kernel_task.cc][LINE:1728]
+        AIV Kernel happen error, retCode=0x31.[FUNC:GetError][FILE:stream.cc][LINE:1478]
+"""
+
+# Counterexample: torch_npu's description of a code above the block, not the block's headline.
+DESCRIPTION_ABOVE_TRACE = """\
+[Error]: The vector core execution is abnormal.
+        TraceBack (most recent call last):
+        Kernel task happen error, retCode=0x31, [vector core exception].[FUNC:PreCheckTaskErr][FILE:davinci_kernel_task.cc][LINE:1728]
+"""
+
+
+def unread(line: str) -> AbstractContextManager[None]:
+    return signatures_disabled(rules_reading(line))
+
+
+def test_an_unread_headline_leads_the_trace_a_rule_reads() -> None:
+    headline = DEVICE_BLOCK.splitlines()[1]
+    with unread(headline):
+        diagnosis = diagnose_text("train.log", DEVICE_BLOCK)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+
+
+def test_a_code_description_above_a_trace_is_no_headline() -> None:
+    with unread(DESCRIPTION_ABOVE_TRACE.splitlines()[0]):
+        diagnosis = diagnose_text("train.log", DESCRIPTION_ABOVE_TRACE)
+    assert diagnosis.first_error is not None
+    assert "Kernel task happen error" in diagnosis.first_error.text
