@@ -43,25 +43,30 @@ def restated_reason(first: Classified, items: Sequence[Classified]) -> Classifie
     (`classify.block_context.lead_restated_runs`): a wrapper that names another operator does
     not restate it."""
     rules = load_run_rules()
-    if first.best is None:
+    reach = _reach(first, rules)
+    if reach is None:
         return None
-    if first.best.role in rules.restating_roles:
-        above = BLOCK_LINES
-    elif _in_trace(first, rules):
-        above = TRACE_LINES
-    else:
-        return None
+    above, below = reach
     block = [
         item
         for item in items
         if item is not first
         and _unread_in_block(item, first)
-        and first.event.line - item.event.line <= above
-        and (above == BLOCK_LINES or item.event.line < first.event.line)
+        and -below <= first.event.line - item.event.line <= above
         and rules.says_what_went_wrong(_said(item))
         and rules.tag(_said(item)) is None
     ]
     return min(block, key=lambda item: item.event.line, default=None)
+
+
+def _reach(first: Classified, rules: RunRules) -> tuple[int, int] | None:
+    """(lines above, lines below) of `first` where the line it restates may stand: either side
+    of a wrapper, a summary or a headline; only above a trace line, where its headline is."""
+    if first.best is None:
+        return None
+    if first.best.role in rules.restating_roles:
+        return BLOCK_LINES, BLOCK_LINES
+    return (TRACE_LINES, 0) if _in_trace(first, rules) else None
 
 
 def _in_trace(item: Classified, rules: RunRules) -> bool:
@@ -80,6 +85,5 @@ def _unread_in_block(item: Classified, first: Classified) -> bool:
         and item.event.kind == EventKind.ERROR
         and item.tier >= TIER_UNMATCHED
         and item.order == first.order
-        and abs(item.event.line - first.event.line) <= BLOCK_LINES
         and (item.rank is None or first.rank is None or item.rank == first.rank)
     )
