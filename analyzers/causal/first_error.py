@@ -22,7 +22,6 @@ from analyzers.causal.interrupted import (
     lead_ranks_interrupted_alone,
 )
 from analyzers.causal.later_attempts import demote_later_attempts
-from analyzers.causal.restated_block import restated_reason
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import (
     announced_before,
@@ -82,7 +81,6 @@ def find_first_error(
     )
     if warned is not None:
         top = [warned, *top]
-    top = reason_before_restatement(top, items)
     chain = CausalChain(first=top[0], top=top)
     chain.nearby = [item for item in ordered if _near(item, chain.first)]
     if chain.first.rank is None:
@@ -146,18 +144,6 @@ def own_words_before_report(
         return list(top)
     lead = min(own, key=lambda i: (i.order, i.event.line))
     return [lead, *(item for item in top if item is not lead)]
-
-
-def reason_before_restatement(
-    top: Sequence[Classified], items: Sequence[Classified]
-) -> list[Classified]:
-    """The error line of the first's block that no rule reads goes first when the first only
-    restates it (`causal.restated_block`); it takes the first's tier, the place it stands in."""
-    reason = restated_reason(top[0], items)
-    if reason is None:
-        return list(top)
-    reason.tier = max(reason.tier, top[0].tier)
-    return [reason, *top]
 
 
 def _later(moment: float | None, reported: float | None) -> bool:

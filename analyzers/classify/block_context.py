@@ -31,7 +31,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzers.classify.taxonomy import ROLES
 from analyzers.core.types import EventKind
 from analyzers.core.yamlcheck import Entry, compile_regex, read_yaml
 
@@ -48,14 +47,6 @@ class RunRules:
     reason: tuple[re.Pattern[str], ...]
     examples: tuple[str, ...] = ()
     counterexamples: tuple[str, ...] = ()
-    # roles of a line that restates what its block says (`causal.restated_block`)
-    restating_roles: frozenset[str] = frozenset()
-    # words of a line that says what went wrong, besides `reason` (`causal.restated_block`)
-    what_went_wrong: tuple[re.Pattern[str], ...] = ()
-    code_headlines: tuple[re.Pattern[str], ...] = ()
-    code_descriptions: tuple[re.Pattern[str], ...] = ()
-    restated_examples: tuple[str, ...] = ()
-    restated_counterexamples: tuple[str, ...] = ()
 
     def tag(self, text: str) -> str | None:
         """The writer tag of a line (`[ERROR][OpName]` -> OpName), or None."""
@@ -68,19 +59,6 @@ class RunRules:
     def states_reason(self, text: str) -> bool:
         return any(pattern.search(text) for pattern in self.reason)
 
-    def says_what_went_wrong(self, text: str) -> bool:
-        """More than that a step failed: a reason, a code, a timeout, a refusal, a loss; and
-        in words of its own, not the description of a code a wrapper carries."""
-        if any(pattern.search(text) for pattern in self.code_descriptions):
-            return False
-        if self.states_reason(text) or self.names_code(text):
-            return True
-        return any(pattern.search(text) for pattern in self.what_went_wrong)
-
-    def names_code(self, text: str) -> bool:
-        """A runtime's error-code headline (`EZ9999:`), not a code a wrapper carries."""
-        return any(pattern.search(text) for pattern in self.code_headlines)
-
 
 @cache
 def load_run_rules(
@@ -88,15 +66,10 @@ def load_run_rules(
 ) -> RunRules:
     entry = Entry(read_yaml(path), path.name)
 
-    def patterns(key: str, flags: int, required: bool = True) -> tuple[re.Pattern[str], ...]:
-        texts = entry.strings(key, required=required)
-        return tuple(compile_regex(text, flags, entry, key) for text in texts)
+    def patterns(key: str, flags: int) -> tuple[re.Pattern[str], ...]:
+        return tuple(compile_regex(text, flags, entry, key) for text in entry.strings(key))
 
     tags = patterns("tags", 0)
-    restating = entry.strings("restating_roles", required=False)
-    unknown = sorted(set(restating) - set(ROLES))
-    if unknown:
-        raise entry.fail(f"restating_roles: {unknown} are not roles ({', '.join(ROLES)})")
     for pattern in tags:
         if "tag" not in pattern.groupindex:
             raise entry.fail(f"tags: {pattern.pattern!r} has no group 'tag'")
@@ -105,12 +78,6 @@ def load_run_rules(
         reason=patterns("reason", re.IGNORECASE),
         examples=entry.strings("examples", required=False),
         counterexamples=entry.strings("counterexamples", required=False),
-        restating_roles=frozenset(restating),
-        what_went_wrong=patterns("what_went_wrong", re.IGNORECASE, required=False),
-        code_headlines=patterns("code_headlines", 0, required=False),
-        code_descriptions=patterns("code_descriptions", 0, required=False),
-        restated_examples=entry.strings("restated_examples", required=False),
-        restated_counterexamples=entry.strings("restated_counterexamples", required=False),
     )
 
 
