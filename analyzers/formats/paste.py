@@ -25,12 +25,29 @@ The file's first lines tell which it is; the indent all of them share is taken o
 that has it, and in a double-spaced paste the empty lines are not handed to the block parsers.
 A log written by a program does neither: its first lines are never all indented, and it does
 not follow each line with an empty one.
+
+A log collector writes its own prefix before each line it collected (docker compose's
+`trainer-1  | `, a kubectl or GitHub Actions time stamp, journald's `<time> <host>
+<unit>[pid]: `, srun's `0: `, pdsh's `<host>: `), and a terminal's colour code may open only
+some lines; the indent then sits behind that prefix, where the bytes of the block cannot show
+it:
+
+    trainer-1  |     RuntimeError:
+    trainer-1  |     The detected CUDA version (12.2) mismatches the version that was ...
+
+What is read must not depend on the collector, so when the lines share no indent as bytes, the
+indent their messages (the text after the prefix `formats.lines` peels) share is learned too
+and taken off each message read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.lines import parse_line
+from analyzers.ingest.textio import clean_line
 
 PROBE_LINES = 200  # first lines of the file the layout is read from
 PROBE_BYTES = 32 * 1024  # ... within its first bytes
@@ -42,6 +59,14 @@ MIN_INDENT = 2  # spaces; a single tab counts too
 class PasteLayout:
     indent: bytes = b""  # shared by every non-empty line of the head
     double_spaced: bool = False
+    message_indent: str = ""  # shared by every message behind a collector's prefix
+
+    def dedent_message(self, line: ParsedLine) -> ParsedLine:
+        """The line with the indent its message shares behind a collector's prefix taken off
+        (the line's text, which is cited, keeps it)."""
+        if self.message_indent and line.message.startswith(self.message_indent):
+            line.message = line.message[len(self.message_indent) :]
+        return line
 
     def dedent(self, block: bytes) -> bytes:
         """The block with the shared indent taken off every line that starts with it (line
@@ -69,7 +94,12 @@ def learn_paste_layout(head: bytes) -> PasteLayout:
         return PLAIN
     if len(filled) < MIN_LINES:
         return _short_paste(filled, whole=len(head) < PROBE_BYTES)
-    return PasteLayout(indent=_shared_indent(filled), double_spaced=_double_spaced(lines))
+    indent = _shared_indent(filled)
+    return PasteLayout(
+        indent=indent,
+        double_spaced=_double_spaced(lines),
+        message_indent="" if indent else _shared_message_indent(filled),
+    )
 
 
 def _short_paste(filled: list[bytes], whole: bool) -> PasteLayout:
@@ -78,7 +108,10 @@ def _short_paste(filled: list[bytes], whole: bool) -> PasteLayout:
     about so few lines, and a longer file's head must show its layout over more lines."""
     if not whole:
         return PLAIN
-    return PasteLayout(indent=_shared_indent(filled))
+    indent = _shared_indent(filled)
+    return PasteLayout(
+        indent=indent, message_indent="" if indent else _shared_message_indent(filled)
+    )
 
 
 def _shared_indent(lines: list[bytes]) -> bytes:
@@ -90,6 +123,24 @@ def _shared_indent(lines: list[bytes]) -> bytes:
         if not indent:
             return b""
     return indent if indent == b"\t" or len(indent) >= MIN_INDENT else b""
+
+
+def _shared_message_indent(lines: list[bytes]) -> str:
+    """The indent every line's message shares behind its collector prefix or colour code.
+    Lines are parsed only while some indent is left: a program's log gives up at its first
+    line, whose message starts at the margin. A line the collector wrote empty says nothing."""
+    indent: str | None = None
+    for line in lines:
+        message = parse_line(clean_line(line)).message
+        if not message.strip():
+            continue
+        if indent is None:
+            indent = message[: len(message) - len(message.lstrip(" \t"))]
+        while indent and not message.startswith(indent):
+            indent = indent[:-1]
+        if not (indent == "\t" or len(indent) >= MIN_INDENT):
+            return ""
+    return indent or ""
 
 
 def _double_spaced(lines: list[bytes]) -> bool:

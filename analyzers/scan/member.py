@@ -241,7 +241,7 @@ class _FileScanner(ScanSink):
         text = clean_line(raw)
         if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
             self.kept_lines.append(text)
-        line = parse_line(text)
+        line = self.paste.dedent_message(parse_line(text))
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
         return line
@@ -297,7 +297,7 @@ class _FileScanner(ScanSink):
 
     def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
         """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
-        line = parse_line(clean_line(raw))
+        line = self.paste.dedent_message(parse_line(clean_line(raw)))
         if line.rank is None and line.local_rank is not None:
             line.rank = line.local_rank
         return line
@@ -355,7 +355,7 @@ class _FileScanner(ScanSink):
             return
         between = self.lookback(start, start - header - 1)
         if len(between) != start - header - 1 or not headed_by(
-            [parse_line(text) for _, text in between]
+            [self.paste.dedent_message(parse_line(text)) for _, text in between]
         ):
             return
         self.events = [event for event in self.events if event not in errors]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import html
 
+import pytest
+
 from analyzers.formats.paste import PLAIN, PasteLayout, learn_paste_layout
 from tests.analyzers.excerpts import diagnose_text
 
@@ -140,3 +142,54 @@ def test_a_log_copied_out_of_a_page_source_reads_as_the_program_wrote_it() -> No
     assert pasted.category == plain.category == "weight_load"
     assert pasted.first_error.text == plain.first_error.text
     assert "'model.layers.31.mlp.experts.w13_weight_scale'" in pasted.first_error.text
+
+
+# An exception whose message goes on over the lines below, the whole excerpt indented alike.
+BARE_HEADLINE = """\
+    RuntimeError:
+    The detected CUDA version (12.2) mismatches the version that was used to compile
+    PyTorch (11.3). Please make sure to use the same CUDA versions.
+"""
+
+# How each kind of log collector writes a line it collected (line index, line).
+COLLECTORS = [
+    ("kubectl", lambda i, line: f"2026-12-05T06:00:{i:02d}.{i * 7919:06d}Z {line}"),
+    ("github-actions", lambda i, line: f"2026-12-05T06:00:{i:02d}.1234567Z {line}"),
+    ("docker-compose", lambda i, line: f"trainer-1  | {line}"),
+    ("journald", lambda i, line: f"Dec 05 06:00:{i:02d} gpu-node-07 python3[4242]: {line}"),
+    ("srun-label", lambda i, line: f"0: {line}"),
+    ("pdsh", lambda i, line: f"gpu-node-07: {line}"),
+    ("colour-on-first-line", lambda i, line: f"\x1b[36m{line}\x1b[0m" if i == 0 else line),
+]
+
+
+def collected(text: str, wrap) -> str:
+    return "".join(f"{wrap(i, line)}\n" for i, line in enumerate(text.splitlines()))
+
+
+@pytest.mark.parametrize(("collector", "wrap"), COLLECTORS, ids=[c[0] for c in COLLECTORS])
+def test_an_indent_behind_a_collector_prefix_is_read_as_the_paste_indent(collector, wrap) -> None:
+    layout = learn_paste_layout(collected(BARE_HEADLINE, wrap).encode())
+    assert layout.message_indent == "    "
+
+
+@pytest.mark.parametrize(("collector", "wrap"), COLLECTORS, ids=[c[0] for c in COLLECTORS])
+def test_a_collector_prefix_does_not_change_what_is_read(collector, wrap) -> None:
+    plain = diagnose_text("build.log", BARE_HEADLINE)
+    prefixed = diagnose_text("build.log", collected(BARE_HEADLINE, wrap))
+    assert prefixed.category == plain.category == "config"
+    assert prefixed.first_error.line == plain.first_error.line == 1
+    assert "RuntimeError: The detected CUDA version (12.2)" in prefixed.first_error.text
+
+
+def test_a_collected_log_at_its_own_margin_keeps_every_message_as_written() -> None:
+    log = collected(
+        'Traceback (most recent call last):\n  File "a.py", line 1\n    x()\nValueError: bad\n',
+        lambda i, line: f"trainer-1  | {line}",
+    )
+    assert learn_paste_layout(log.encode()) == PLAIN
+
+
+def test_a_collector_line_written_empty_does_not_hide_the_shared_indent() -> None:
+    log = "trainer-1  |     first\ntrainer-1  | \ntrainer-1  |     second\ntrainer-1  |     third\n"
+    assert learn_paste_layout(log.encode()).message_indent == "    "
