@@ -1,0 +1,47 @@
+"""A kernel library's own check headline, thrown from the op's launcher.
+
+docs/labelling.md#a-kernel-librarys-runtime-call-that-fails: a library that names the function
+and the source line of its failed check (`Error in function '<fn>' at <file>.cu:<line>: ...`)
+reports the op's own failure, `operator`; when the message after it names a device fault the
+device-fault reading stands. Fixtures are written in the shape of a serving engine's scheduler
+log, with paths, names and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+GEMM_CHECK = """\
+[2026-03-02 10:14:55 TP3] Prefill batch. #new-seq: 4, #new-token: 2048
+RuntimeError: Error in function 'launch' at /opt/kern/csrc/grouped_moe_runner.cu:131: Failed to initialize the grouped GEMM (tile 64x8x256, experts 32)
+[2026-03-02 10:14:55 TP3] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/engine/scheduler.py", line 812, in run_scheduler_process
+    scheduler.event_loop()
+"""
+
+ILLEGAL_ACCESS = """\
+RuntimeError: Error in function 'reduce' at /opt/kern/csrc/attn_reduce.cu:77: Failed to launch kernel: an illegal memory access was encountered
+"""
+
+RECIPE = """\
+ValueError: Error in function 'parse_args' at line 3 of the recipe: unknown key
+"""
+
+
+def test_a_kernel_librarys_check_headline_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", GEMM_CHECK)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.5
+    assert {a.category for a in diagnosis.alternatives} >= {"device_fault"}
+    assert diagnosis.first_error is not None
+    assert "grouped_moe_runner.cu:131" in diagnosis.first_error.text
+
+
+def test_the_same_headline_over_an_illegal_access_stays_a_device_fault() -> None:
+    diagnosis = diagnose_text("serve.log", ILLEGAL_ACCESS)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
+def test_a_headline_without_a_source_line_is_not_a_kernel_check() -> None:
+    diagnosis = diagnose_text("recipe.log", RECIPE)
+    assert diagnosis.category != "operator", diagnosis.root_cause
