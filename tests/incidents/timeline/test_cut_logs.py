@@ -145,3 +145,20 @@ def test_whole_logs_are_not_flagged(alice_client, alice):
 
     assert "badge-log-cut" not in html
     assert 'id="timeline-cuts"' not in html
+
+
+@pytest.mark.django_db
+def test_past_twenty_cut_ranks_the_rest_are_listed_under_a_fold(alice_client, alice):
+    files = {"job-7e1f03aa/log_0.log": WHOLE}
+    for rank in range(1, 24):  # 23 ranks whose logs stop mid-line
+        files[f"job-7e1f03aa/log_{rank}.log"] = CUT.replace("[Rank 1]", f"[Rank {rank}]")
+    incident = analysed(alice, "job.tar.gz", tarred(files))
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    note = html[html.index('id="timeline-cuts"') : html.index('id="ranks"')]
+    shown, folded = note.split('class="timeline-cuts-rest"')
+    assert "23 ranks' logs stop mid-line" in shown
+    assert shown.count("<li>") == 20
+    assert "3 more" in folded
+    assert [f"log_{rank}.log:4" in folded for rank in (21, 22, 23)] == [True, True, True]
