@@ -268,7 +268,7 @@ def _teardown_kills(scan: FileScan) -> set[int]:
     ]
     if not owned:
         return set()
-    first = min(stamp for stamp in owned if stamp is not None)
+    first = min(owned)
     return {
         event.line
         for event, code in records

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from analyzers.classify.chinese import with_meanings, with_titles
@@ -245,7 +245,7 @@ def signatures_disabled(ids: Iterable[str]) -> Iterator[None]:
 _DISABLED: ContextVar[frozenset[str]] = ContextVar("disabled_signatures", default=frozenset())
 
 
-@cache
+@lru_cache(maxsize=4)  # an ablation holds back a different set for every case it runs
 def _without(directory: Path, disabled: frozenset[str]) -> Knowledge:
     full = _load_all(directory)
     kept = tuple(sig for sig in full.signatures if sig.id not in disabled)

@@ -5,12 +5,11 @@ forward passed`. Wait lines printed before a blocking recv stay out of the seque
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier, qualified_names
+from tests.analyzers.job_bundles import pack
 
 
 def _labels(lines: list[str]) -> list[str]:
@@ -85,11 +84,7 @@ def test_each_stage_and_the_common_checkpoint_name_step_and_microbatch(tmp_path:
         "[rank1]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x16 and 40x16)\n"
     )
     path = tmp_path / "job.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
+    pack(path, files)
     report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
     ranks = {r["rank"]: r["last_checkpoint_qualified"] for r in report["ranks"]}
     assert ranks == {

@@ -6,14 +6,13 @@ layer 0 of a model that never printed a layer."""
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier, qualified_names
+from tests.analyzers.job_bundles import pack
 
 PARTS = ["forward passed", "backward passed", "grad all_reduce passed", "optimizer passed"]
 
@@ -103,11 +102,7 @@ def test_each_rank_and_the_common_checkpoint_name_the_step(tmp_path: Path):
         " - got [8, 35] but expected shape compatible with [8, 32]\n"
     )
     path = tmp_path / "job.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
+    pack(path, files)
     report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
     ranks = {r["rank"]: r for r in report["ranks"]}
     assert ranks[0]["last_checkpoint_qualified"] == "step 3 / backward passed"
@@ -141,11 +136,7 @@ def test_loss_printed_by_rank_0_alone_does_not_move_the_blame(tmp_path: Path):
             lines.append(f"[rank{rank}]: {timeout}")
         files[f"job-2/log_{rank}.log"] = "\n".join(lines) + "\n"
     path = tmp_path / "job.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
+    pack(path, files)
     report = analyze(path, AnalyzeOptions(workers=1)).to_dict()
     assert report["diagnosis"]["culprit_ranks"] == [2]
 
@@ -169,11 +160,7 @@ def _tee_console(stop: dict[int, int]) -> str:
 
 def _report(tmp_path: Path, files: dict[str, str]) -> dict:
     path = tmp_path / "job.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(text.encode())
-            tar.addfile(info, io.BytesIO(text.encode()))
+    pack(path, files)
     return analyze(path, AnalyzeOptions(workers=1)).to_dict()
 
 
