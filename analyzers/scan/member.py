@@ -241,12 +241,10 @@ class _FileScanner(ScanSink):
         text = clean_line(raw)
         if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
             self.kept_lines.append(text)
-        return self._read(text)
-
-    def _read(self, text: str) -> ParsedLine:
-        """A line parsed as the scanner reads it: the paste's indent off its message, and a
-        writer that gave only its local rank ranked by it."""
-        return _ranked(self.paste.dedent_message(parse_line(text)))
+        line = self.paste.dedent_message(parse_line(text))
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
+        return line
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
         if self.paste.double_spaced and not raw.strip():
@@ -278,7 +276,8 @@ class _FileScanner(ScanSink):
         outer = self._parse(pieces[0])
         if len(pieces) > 1:  # an object cut at an escaped newline lost its later members
             jsonlines.complete_writer(outer, clean_line(raw))
-            _ranked(outer)
+            if outer.rank is None and outer.local_rank is not None:
+                outer.rank = outer.local_rank
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:
             return  # an INFO line quoting text (a logged prompt) says nothing about failures
@@ -298,7 +297,10 @@ class _FileScanner(ScanSink):
 
     def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
         """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
-        return self._read(clean_line(raw))
+        line = self.paste.dedent_message(parse_line(clean_line(raw)))
+        if line.rank is None and line.local_rank is not None:
+            line.rank = line.local_rank
+        return line
 
     def _checkpoint_match(self, message: str) -> str | None:
         """The checkpoint text of a message read after the file's learned prefix; a user
@@ -407,10 +409,3 @@ class _FileScanner(ScanSink):
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
-
-
-def _ranked(line: ParsedLine) -> ParsedLine:
-    """A line whose writer gave only its local rank (one node's launcher) is ranked by it."""
-    if line.rank is None and line.local_rank is not None:
-        line.rank = line.local_rank
-    return line
