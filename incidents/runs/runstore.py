@@ -1,7 +1,7 @@
 """Files an analysis run keeps next to its report: MEDIA_ROOT/stores/run-<id>/.
 
 - the analyzers' line store (a seekable copy of every bundle member, for the log viewer);
-- `timeline-v2.bin`: the prepared timeline of the run (`incidents.timeline.prepare`) in a
+- `timeline-v3.bin`: the prepared timeline of the run (`incidents.timeline.prepare`) in a
   compact binary form, so the timeline endpoint never decodes a 100 MB report per request.
 
 A run's directory never moves: evidence links and timeline URLs stay valid.
@@ -30,10 +30,11 @@ from incidents.timeline.types import CommonLine, ErrorMark, Lane, LanePoints, Pr
 
 log = logging.getLogger(__name__)
 
-TIMELINE_FILE = "timeline-v2.bin"  # v1 files (no step times) are simply not read
+TIMELINE_FILE = "timeline-v3.bin"  # older files (no step times, no cut logs) are not read
+OLD_TIMELINE_FILES = ("timeline-v2.bin",)  # removed when a run's timeline is prepared again
 RAW_TIMELINE_FILE = "timeline-raw.json.gz"
 MEMORY_SLOTS = 4  # prepared timelines kept in this process (a big job's is ~40 MB)
-_MAGIC = b"RLTIMELINE2\n"
+_MAGIC = b"RLTIMELINE3\n"
 _HEADER = struct.Struct("<Q")
 
 
@@ -102,7 +103,10 @@ def _columns(lane: LanePoints) -> tuple[array, ...]:
 def _header(timeline: PreparedTimeline) -> dict[str, Any]:
     common = timeline.last_common
     return {
-        "lanes": [[lane.rank, lane.status, lane.culprit, lane.missing] for lane in timeline.lanes],
+        "lanes": [
+            [lane.rank, lane.status, lane.culprit, lane.missing, lane.cut]
+            for lane in timeline.lanes
+        ],
         "labels": timeline.labels,
         "files": timeline.files,
         "offsets": {str(rank): offset for rank, offset in timeline.offsets.items()},
@@ -242,5 +246,7 @@ def load_raw_timeline(store_dir: Path) -> dict[str, Any]:
 def _save_quietly(timeline: PreparedTimeline, path: Path) -> None:
     try:
         save_timeline(timeline, path)
+        for old in OLD_TIMELINE_FILES:
+            (path.parent / old).unlink(missing_ok=True)
     except OSError:
         log.warning("could not cache the prepared timeline at %s", path, exc_info=True)

@@ -67,6 +67,7 @@ def timeline_payload(timeline: PreparedTimeline, query: TimelineQuery) -> dict[s
     picked = _pick(spans, lanes, query.budget, low, high)
     out = PayloadColumns(timeline, query.axis)
     slow_counts = _add_lanes(out, timeline, lanes, picked, query, (low, high))
+    _add_cut_files(out, timeline, lanes)
     lane_y = {lane.rank: y for y, lane in enumerate(lanes)}
     for mark in timeline.errors:
         if mark.rank in lane_y:
@@ -126,6 +127,15 @@ def _add_lanes(
         if query.stragglers:
             out.add_stragglers(y, points, slow)
     return counts
+
+
+def _add_cut_files(out: PayloadColumns, timeline: PreparedTimeline, lanes: list[Lane]) -> None:
+    """The files cut logs stop in, among the payload's files, so a click on a lane's cut
+    mark opens its last line (a file with no checkpoint has no link there)."""
+    cut_files = {lane.cut.rpartition(":")[0] for lane in lanes if lane.cut}
+    for file_id, path in enumerate(timeline.files):
+        if path in cut_files:
+            out.file(file_id)
 
 
 def _spans(
@@ -193,9 +203,10 @@ def bin_extremes(
 
 
 def _lane_columns(timeline: PreparedTimeline, lanes: list[Lane], axis: str) -> dict[str, list]:
-    """Per lane: rank, status, culprit/missing flags, clock offset and extent on the axis."""
+    """Per lane: rank, status, culprit/missing flags, where its log is cut, clock offset
+    and extent on the axis."""
     cols: dict[str, list] = {
-        k: [] for k in ("rank", "status", "culprit", "missing", "offset", "first", "last")
+        k: [] for k in ("rank", "status", "culprit", "missing", "cut", "offset", "first", "last")
     }
     for lane in lanes:
         points = timeline.points.get(lane.rank)
@@ -204,6 +215,7 @@ def _lane_columns(timeline: PreparedTimeline, lanes: list[Lane], axis: str) -> d
         cols["status"].append(lane.status)
         cols["culprit"].append(lane.culprit)
         cols["missing"].append(lane.missing)
+        cols["cut"].append(lane.cut)
         cols["offset"].append(round(timeline.offsets.get(lane.rank, 0.0), 3))
         cols["first"].append(keys[0] if len(keys) else None)
         cols["last"].append(keys[-1] if len(keys) else None)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from incidents.timeline.cut_logs import rank_cuts
 from incidents.timeline.marks import last_common, place_errors
 from incidents.timeline.order import estimate_clock_offsets, merge_sequences
 from incidents.timeline.stragglers import mark_stragglers, step_durations
@@ -77,8 +78,16 @@ def _lanes(report: Mapping[str, Any]) -> list[Lane]:
     for rank in sorted(ranks):
         status = (summaries.get(rank) or {}).get("status") or "missing"
         silent = rank not in summaries and not timeline.get(str(rank))
-        lanes.append(Lane(rank, status, rank in culprits, status == "missing" or silent))
+        cut = _cut_at(summaries.get(rank), report.get("bundle"))
+        lanes.append(Lane(rank, status, rank in culprits, status == "missing" or silent, cut))
     return lanes
+
+
+def _cut_at(summary: Mapping[str, Any] | None, bundle: Mapping[str, Any] | None) -> str | None:
+    """Where the rank's log stops mid-line, as "file:line": its lane may end early because
+    the file does, not because the rank stopped there."""
+    cuts = rank_cuts(summary, bundle) if summary else []
+    return f"{cuts[0]['file']}:{cuts[0].get('line') or 0}" if cuts else None
 
 
 def _per_rank(timeline: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -19,6 +19,7 @@ class Lane:
     status: str
     culprit: bool
     missing: bool
+    cut: str | None = None  # "file:line" where the rank's log stops mid-line, if it does
 
 
 @dataclass(slots=True)

@@ -35,7 +35,7 @@
   const axisInputs = document.querySelectorAll("input[name=timeline-axis]");
   const stragglerInput = document.getElementById("timeline-stragglers");
   const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
-    lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b" };
+    lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b", cut: "#5f3dc4" };
   const MAX_LISTED_STRAGGLERS = 8;
   const MAX_SHADED_STRAGGLER_LANES = 48;  // each shading is an SVG shape: hundreds slow Plotly
   const ZOOM_DELAY_MS = 250;
@@ -233,6 +233,38 @@
       "straggler")];
   }
 
+  // A lane whose log stops mid-line ends in a bar just past its last checkpoint (where the
+  // rank may have gone on, unseen), apart from that checkpoint so each can be clicked.
+  function cutTrace(payload) {
+    const lanes = payload.lanes;
+    const group = emptyGroup();
+    const gap = payload.axis === "logical" ? 0.5 : (payload.range[1] - payload.range[0]) / 100;
+    for (let i = 0; i < lanes.rank.length; i++) {
+      if (!lanes.cut[i] || lanes.last[i] === null) continue;
+      group.x.push(lanes.last[i] + gap);
+      group.y.push(i);
+      group.rows.push(i);
+      group.text.push("<b>" + gettext("log cut") + "</b> · " + rankText(lanes.rank[i]) + "<br>" +
+        interpolate(gettext("the log stops mid-line at %(where)s: the rank may have gone further than its file shows"),
+          { where: escapeHtml(lanes.cut[i]) }, true));
+    }
+    return [markerTrace(group, gettext("log cut"),
+      { color: COLORS.cut, size: sizes(payload).error + 6, symbol: "line-ns-open", line: { color: COLORS.cut, width: 3 } },
+      "cut")];
+  }
+
+  // Where a cut log stops, as the timeline's file index and line (null when the file is not one of the timeline's).
+  function cutSource(payload) {
+    const file = [];
+    const line = [];
+    payload.lanes.cut.forEach(function (where) {
+      const at = where ? where.lastIndexOf(":") : -1;
+      file.push(at > 0 ? payload.files.indexOf(where.slice(0, at)) : -1);
+      line.push(at > 0 ? Number(where.slice(at + 1)) : 0);
+    });
+    return { file: file, line: line };
+  }
+
   function escapeHtml(text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
@@ -289,19 +321,20 @@
     const step = Math.max(1, Math.ceil(count / 48));
     const gap = Math.max(step / 2 + 0.5, 16 / ((plotHeight(count) - 90) / Math.max(1, count)));
     const marked = [];
-    for (let i = 0; i < count; i++) if (lanes.culprit[i] || lanes.missing[i] || straggling(payload, i)) marked.push(i);
+    for (let i = 0; i < count; i++) if (lanes.culprit[i] || lanes.missing[i] || lanes.cut[i] || straggling(payload, i)) marked.push(i);
     const nearMarked = function (i) {
       return marked.some(function (m) { return m !== i && Math.abs(m - i) < gap; });
     };
     const vals = [];
     const text = [];
     for (let i = 0; i < lanes.rank.length; i++) {
-      const isMarked = lanes.culprit[i] || lanes.missing[i] || straggling(payload, i);
+      const isMarked = lanes.culprit[i] || lanes.missing[i] || lanes.cut[i] || straggling(payload, i);
       if (!isMarked && (i % step !== 0 || nearMarked(i))) continue;
       vals.push(i);
       text.push(rankText(lanes.rank[i]) + (lanes.culprit[i] ? " ⚠ " + gettext("culprit") : "") +
         (straggling(payload, i) ? " · " + interpolate(gettext("%(count)s slow"), { count: lanes.stragglers[i] }, true) : "") +
-        (lanes.missing[i] ? " (" + gettext("missing") + ")" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : ""));
+        (lanes.missing[i] ? " (" + gettext("missing") + ")" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : "") +
+        (lanes.cut[i] ? " · " + gettext("log cut") : ""));
     }
     return { tickvals: vals, ticktext: text };
   }
@@ -391,7 +424,7 @@
     const files = payload.files.map(escapeHtml);
     rowsOfTrace.length = 0;
     const traces = [laneTrace(payload)].concat(pointTraces(payload, labels, files),
-      stragglerTraces(payload, labels, files), errorTraces(payload, labels, files));
+      stragglerTraces(payload, labels, files), cutTrace(payload), errorTraces(payload, labels, files));
     axisInputs.forEach(function (input) {
       if (input.value === "time") input.disabled = !payload.has_time;
     });
@@ -428,8 +461,10 @@
     const trace = point && rowsOfTrace[point.curveNumber];
     if (!trace || !payload) return;
     const row = trace.rows[point.pointIndex];
-    const source = { error: payload.errors, straggler: payload.stragglers, point: payload.points }[trace.kind];
+    const source = trace.kind === "cut" ? cutSource(payload)
+      : { error: payload.errors, straggler: payload.stragglers, point: payload.points }[trace.kind];
     const line = source.line[row];
+    if (source.file[row] < 0) return;
     window.location.assign(payload.file_urls[source.file[row]] + "?line=" + line + "#L" + line);
   }
 

@@ -237,3 +237,59 @@ def test_the_url_follows_zoom_filter_axis_and_overlay(live_server, slow_rank_inc
     page.check("input[name=timeline-axis][value=time]")
     page.wait_for_url(re.compile(r"axis=time"))
     assert page.url == f"{incident_url}?axis=time&ranks=0-3&stragglers=1#timeline"
+
+
+# --- a rank whose log stops mid-line ----------------------------------------------------------
+
+CUT_MARK_JS = """
+() => {
+  const gd = document.getElementById("timeline-plot");
+  const p = gd.timelinePayload;
+  const trace = gd.data.find((t) => t.name === "log cut");
+  const area = gd.querySelector(".nsewdrag").getBoundingClientRect();
+  return {
+    count: trace.x.length,
+    x: area.left + gd._fullLayout.xaxis.l2p(trace.x[0]),
+    y: area.top + gd._fullLayout.yaxis.l2p(trace.y[0]),
+    rank: p.lanes.rank[trace.y[0]],
+  };
+}
+"""
+
+
+@pytest.fixture
+def cut_log_incident(transactional_db, alice) -> Incident:
+    """Two ranks' Python logging; rank 1's file stops inside a timestamp (its disk filled)."""
+    from tests.incidents.timeline.test_cut_logs import CUT, WHOLE, tarred
+
+    data = tarred({"job-7e1f03aa/log_0.log": WHOLE, "job-7e1f03aa/log_1.log": CUT})
+    blob = blobstore.store_upload(SimpleUploadedFile("job.tar.gz", data))
+    incident = Incident.objects.create(title="a cut log", created_by=alice)
+    Bundle.objects.create(
+        incident=incident, sha256=blob.sha256, original_name="job.tar.gz", size_bytes=len(data)
+    )
+    run = AnalysisRun.objects.create(incident=incident)
+    analyze_run(run_id=run.pk)
+    return incident
+
+
+def test_the_cut_lane_ends_in_a_mark_that_opens_the_last_line(
+    live_server, cut_log_incident, browser
+):
+    page = logged_in_page(browser, live_server)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/incidents/INC-{cut_log_incident.pk}/")
+    wait_for_draw(page)
+
+    ticks = page.locator("#timeline-plot .ytick text").all_text_contents()
+    assert ["log cut" in tick for tick in ticks] == [False, True]
+    mark = page.evaluate(CUT_MARK_JS)
+    assert (mark["count"], mark["rank"]) == (1, 1)
+
+    page.locator("#timeline-plot").scroll_into_view_if_needed()
+    mark = page.evaluate(CUT_MARK_JS)
+    page.mouse.move(mark["x"], mark["y"])
+    page.mouse.click(mark["x"], mark["y"])
+    page.wait_for_url(re.compile(r"/files/job-7e1f03aa/log_1\.log\?line=4#L4"))
+    assert errors == []

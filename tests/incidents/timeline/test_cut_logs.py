@@ -162,3 +162,51 @@ def test_past_twenty_cut_ranks_the_rest_are_listed_under_a_fold(alice_client, al
     assert shown.count("<li>") == 20
     assert "3 more" in folded
     assert [f"log_{rank}.log:4" in folded for rank in (21, 22, 23)] == [True, True, True]
+
+
+# --- on the timeline's lanes ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_cut_rank_s_lane_says_where_its_log_stops(alice_client, collected_job):
+    url = f"/incidents/INC-{collected_job.pk}/timeline.json"
+    lanes = alice_client.get(url).json()["lanes"]
+
+    assert lanes["rank"] == [0, 1]
+    assert lanes["cut"] == [None, "job-7e1f03aa/log_1.log:4"]
+
+
+@pytest.mark.django_db
+def test_a_click_on_the_cut_mark_can_open_the_cut_file(alice_client, collected_job):
+    url = f"/incidents/INC-{collected_job.pk}/timeline.json"
+    payload = alice_client.get(url, {"ranks": "1", "x0": 100, "x1": 101}).json()
+
+    assert payload["points"]["y"] == []  # no checkpoint of the cut file in this window
+    index = payload["files"].index("job-7e1f03aa/log_1.log")
+    assert payload["file_urls"][index].endswith("/files/job-7e1f03aa/log_1.log")
+
+
+@pytest.mark.django_db
+def test_the_cut_survives_the_prepared_timeline_file(alice_client, collected_job):
+    from incidents.runs import runstore
+
+    run = collected_job.latest_run()
+    path = runstore.store_dir_for(run.pk) / runstore.TIMELINE_FILE
+    loaded = runstore.load_timeline(path)
+
+    assert [lane.cut for lane in loaded.lanes] == [None, "job-7e1f03aa/log_1.log:4"]
+
+
+@pytest.mark.django_db
+def test_a_timeline_file_of_the_older_layout_is_rebuilt_and_removed(alice_client, collected_job):
+    from incidents.runs import runstore
+
+    store = runstore.store_dir_for(collected_job.latest_run().pk)
+    (store / runstore.TIMELINE_FILE).rename(store / "timeline-v2.bin")
+    runstore.memory.clear()
+
+    lanes = alice_client.get(f"/incidents/INC-{collected_job.pk}/timeline.json").json()["lanes"]
+
+    assert lanes["cut"] == [None, "job-7e1f03aa/log_1.log:4"]
+    assert (store / runstore.TIMELINE_FILE).is_file()
+    assert not (store / "timeline-v2.bin").exists()
