@@ -250,3 +250,51 @@ def test_a_line_yields_to_a_line_in_another_file_of_the_bundle() -> None:
     assert first_text(diagnose_files({"head/engine.log": head})).startswith("ValueError")
     both = diagnose_files({"head/engine.log": head, "node1/raylet.out": node})
     assert "Failed to connect to GCS" in first_text(both)
+
+
+# A serving worker's stderr that kept only nnopbase's caller trace of an MC2 op, while the
+# process's plog holds the resource step HCCL refused, with its return code and time. Made-up
+# ids, a timeout code (9) and an expert-parallel combine op.
+MC2_CALLERS_IN_STDERR = """\
+        Check nnopbase::IndvHcclWrapper::GetInstance().HcclAllocComResourceByTiling(handle, \
+stream, tiling, &ctx) failed
+        Check NnopbaseGetHcomResource(executor, stream) failed
+        Check NnopbaseExecutorGetMc2Num(executor, stream, &argsAddr, &mc2Num) failed
+"""
+
+MC2_RESOURCE_IN_PLOG = """\
+[ERROR] HCCL(52010,python3):2026-10-03-14:20:07.300.101 [hccl_communicator_host.cc:6296] \
+[52077][AllocComResource]call trace: hcclRet -> 9
+[ERROR] OP(52010,):2026-10-03-14:20:07.300.160 [indv_lib_wrapper.h:168][NNOP]\
+[HcclAllocComResourceByTiling][52077] errno[561000] OpName:[MoeDistributeCombineV2_3] Nnopbase \
+fails to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 9, comm = \
+0xfffd20003000.
+"""
+
+
+def test_an_mc2_caller_trace_yields_to_the_resource_step_in_the_process_plog() -> None:
+    """docs/labelling.md#wrappers: the callers restate the resource step wherever it stands."""
+    from tests.analyzers.excerpts import diagnose_files
+
+    diagnosis = diagnose_files(
+        {
+            "worker_2.log": MC2_CALLERS_IN_STDERR,
+            "plog/plog-52010_20261003142001000.log": MC2_RESOURCE_IN_PLOG,
+        }
+    )
+    assert diagnosis.category == "hccl"
+    assert "Check " not in first_text(diagnosis)
+    assert "HCCL(52010" in first_text(diagnosis) or "Nnopbase fails" in first_text(diagnosis)
+
+
+def test_an_mc2_caller_trace_stays_the_record_beside_an_unrelated_hccl_trace() -> None:
+    """Counterexample: a plog with only HCCL's call trace, no resource step, explains nothing
+    the callers say; they remain the record of the failure."""
+    from tests.analyzers.excerpts import diagnose_files
+
+    unrelated = MC2_RESOURCE_IN_PLOG.splitlines()[0] + "\n"
+    diagnosis = diagnose_files(
+        {"worker_2.log": MC2_CALLERS_IN_STDERR, "plog/plog-52010_20261003142001000.log": unrelated}
+    )
+    assert diagnosis.category == "hccl"
+    assert first_text(diagnosis).lstrip().startswith("Check ")
