@@ -287,3 +287,44 @@ def test_an_xpu_device_the_runtime_lost_is_a_device_fault_with_memory_beside_it(
 def test_an_xpu_runtime_out_of_resources_is_not_a_lost_device() -> None:
     diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_OUT_OF_RESOURCES)
     assert diagnosis.category != "device_fault", diagnosis.root_cause
+
+
+XPU_OUT_OF_RESOURCES_THEN_UNKNOWN = """\
+  File "C:\\\\apps\\\\gen\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\_tensor.py", line 1117, in __rdiv__
+    return self.reciprocal() * other
+RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)
+
+Exception in thread Thread-4 (worker):
+Traceback (most recent call last):
+  File "C:\\\\apps\\\\gen\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\xpu\\\\__init__.py", line 703, in synchronize
+    return torch._C._xpu_synchronize(device)
+RuntimeError: level_zero backend failed with error: 2147483646 (UR_RESULT_ERROR_UNKNOWN)
+"""
+
+XPU_UNKNOWN_ONLY = """\
+  File "/opt/app/venv/lib/python3.11/site-packages/torch/xpu/__init__.py", line 703, in synchronize
+    return torch._C._xpu_synchronize(device)
+RuntimeError: level_zero backend failed with error: 2147483646 (UR_RESULT_ERROR_UNKNOWN)
+"""
+
+
+def test_an_xpu_runtime_out_of_resources_is_oom_below_the_confident_band() -> None:
+    """docs/labelling.md#runtimes-of-other-accelerators: resources the runtime could not get."""
+    diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_OUT_OF_RESOURCES)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "UR_RESULT_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+    assert {"device_fault", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_later_unknown_status_restates_the_resources_the_runtime_could_not_get() -> None:
+    diagnosis = diagnose_text("gen/run.log", XPU_OUT_OF_RESOURCES_THEN_UNKNOWN)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "UR_RESULT_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+
+
+def test_an_unknown_runtime_status_alone_is_not_read_as_memory() -> None:
+    diagnosis = diagnose_text("gen/run.log", XPU_UNKNOWN_ONLY)
+    assert diagnosis.category != "oom", diagnosis.root_cause

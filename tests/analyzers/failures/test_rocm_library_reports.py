@@ -118,3 +118,29 @@ def test_a_refused_launch_that_names_a_device_fault_is_not_read_here() -> None:
     )
     diagnosis = diagnose_text("test_attn.log", text)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
+RCCL_KERNEL_FILE = """\
+ws-7:51230:51230 [0] NCCL INFO Bootstrap : Using enp5s0:10.8.0.21<0>
+ws-7:51230:51230 [0] NCCL INFO NET/Plugin : Plugin load (librccl-net.so) returned 0 : librccl-net.so: cannot open shared object file: No such file or directory
+RCCL version 2.18.3+hip6.0 HEAD:2a2f1d0+
+
+ws-7:51230:51244 [1] /build/rccl/hipify/src/enqueue.cc:66 NCCL WARN Cuda failure 'invalid kernel file'
+ws-7:51230:51244 [1] NCCL INFO /build/rccl/hipify/src/init.cc:1491 -> 1
+ws-7:51230:51244 [1] NCCL INFO /build/rccl/hipify/src/group.cc:68 -> 1 [Async thread]
+"""
+
+
+def test_rccl_that_cannot_load_its_kernels_for_a_card_is_the_build() -> None:
+    """docs/labelling.md#operator-installation-or-platform-limit: HIP's `invalid kernel file`."""
+    diagnosis = diagnose_text("job/train.log", RCCL_KERNEL_FILE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "'invalid kernel file'" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_another_hip_answer_inside_rccl_keeps_the_collective_reading() -> None:
+    text = RCCL_KERNEL_FILE.replace("'invalid kernel file'", "'invalid argument'")
+    diagnosis = diagnose_text("job/train.log", text)
+    assert diagnosis.category == "hccl", diagnosis.root_cause

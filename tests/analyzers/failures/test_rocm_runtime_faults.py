@@ -103,3 +103,12 @@ def test_a_queue_stopped_by_a_hardware_exception_is_a_device_fault() -> None:
 def test_a_queue_stopped_for_want_of_resources_is_not_read_as_a_device_fault() -> None:
     diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_OUT_OF_RESOURCES)
     assert diagnosis.category != "device_fault", diagnosis.root_cause
+
+
+def test_a_queue_stopped_for_want_of_resources_is_oom_with_the_device_beside_it() -> None:
+    """docs/labelling.md#runtimes-of-other-accelerators: resources the runtime could not get."""
+    diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_OUT_OF_RESOURCES)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HSA_STATUS_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
