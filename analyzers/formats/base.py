@@ -32,6 +32,10 @@ LEVELS = {
     "EVENT": "EVENT",
 }
 QUIET_LEVELS = frozenset({"INFO", "DEBUG"})
+# Inference engines a serving frontend runs as a child process and whose lines it relays in
+# records of its own behind the engine's name in capitals (`... INFO x::engine: VLLM: ...`,
+# `formats.lines`).
+RELAYED_ENGINES = ("VLLM", "SGLANG", "TRTLLM", "TENSORRT_LLM")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from analyzers.core.saferegex import compile_line_filter, compile_literal_union
+from analyzers.formats.base import RELAYED_ENGINES
 from analyzers.formats.severity import Prefilter
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
@@ -150,13 +151,19 @@ def learn_shape(raw: bytes) -> bytes | None:
     return folded[: at + 1] if 0 < at < 160 else None
 
 
-# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
-_RELAYED_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:"
+# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`), or an
+# engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)
+_RELAYED_AFTER_INFO = (
+    rb"info (?:(?:- |: |\| )?\[(?:rank|default)0+\]:|(?:[\w.-]+(?:::[\w.-]+)*: )?(?:"
+    + "|".join(RELAYED_ENGINES).lower().encode()
+    + rb"): )"
+)
 
 
 def relays_workers(folded: bytes, shape: bytes) -> bool:
     """Whether the file's logger relays its workers' output: INFO records of the learned
-    shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`).
+    shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`)
+    or, in a tracing record, with an engine child's name (`... INFO x::engine: VLLM: ...`).
     Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
     (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD;
     one search, led by the shape's own bytes, reads it."""

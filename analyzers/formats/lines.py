@@ -30,7 +30,13 @@ from analyzers.formats import (
     ttlog,
     ucxlog,
 )
-from analyzers.formats.base import QUIET_LEVELS, Header, ParsedLine, normal_level
+from analyzers.formats.base import (
+    QUIET_LEVELS,
+    RELAYED_ENGINES,
+    Header,
+    ParsedLine,
+    normal_level,
+)
 from analyzers.formats.timestamps import parse_time
 from analyzers.formats.worker_tags import bracket_tag, pid_tag, rank_of
 from analyzers.formats.wrappers import strip_wrappers
@@ -63,6 +69,15 @@ _RANK_LABEL = re.compile(r"[Rr]ank ?(\d{1,6}):\s|\[[Rr]ank ?(\d{1,6})\]\s")
 # quiet level is the relay's choice, so the worker's line is read by its words like any
 # untagged stream line. A level the worker's own header gives afterwards still wins.
 _RELAYED = re.compile(r"\[(?:rank|default)\d+\]:")
+# A serving frontend that runs an inference engine as its child process can record every line
+# the child prints as a log record of its own, the engine's name in capitals in front
+# (`2026-02-11T08:01:17.204Z  INFO frontend::engine: SGLANG: Traceback (most recent call
+# last):`). The record's level is the frontend's guess (its own INFO, or WARN for the child's
+# stderr; a child line whose level it cannot place is filed at INFO), not the child's, so the
+# tag joins the writer's key and the rest is read like the child's own stream line: a level
+# the child's header still carries decides, else its words do. Only a level set by a header
+# before the tag makes it a relay (`VLLM: 0.8.4` alone in a print stays as written).
+_ENGINE_RELAY = re.compile("(?:" + "|".join(RELAYED_ENGINES) + r"): (?=\S)")
 
 
 def parse_line(text: str) -> ParsedLine:
@@ -72,6 +87,8 @@ def parse_line(text: str) -> ParsedLine:
         strip_wrappers(line)
         if line.level in QUIET_LEVELS and _RELAYED.match(line.stream_key, before):
             line.level = None  # the quiet level was the relay's, not the worker's
+        if line.level is not None and _peel_engine_relay(line):
+            continue  # the child's line may carry its own header
         if line.message[:1] == "{" and jsonlines.take(line):
             continue  # the object's message may carry its own prefixes
         if line.message.lstrip()[:1] == '"' and jsonlines.take_member(line):
@@ -91,6 +108,18 @@ def parse_line(text: str) -> ParsedLine:
         if found:
             line.rank = int(next(group for group in found.groups() if group is not None))
     return line
+
+
+def _peel_engine_relay(line: ParsedLine) -> bool:
+    """A frontend's record of its engine child's line: the engine's tag is the writer, the
+    record's level (the frontend's) is dropped."""
+    found = _ENGINE_RELAY.match(line.message)
+    if found is None:
+        return False
+    line.stream_key += found.group().rstrip()
+    line.message = line.message[found.end() :]
+    line.level = None
+    return True
 
 
 _order = list(range(len(HEADERS)))  # most recently matched header first: files repeat one

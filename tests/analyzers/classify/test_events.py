@@ -141,6 +141,14 @@ CASES = [
      TIER_CAUSE),
     ("KeyError: 'layers.7.mlp.down_proj.deq_scale'", "wl.missing_weight_key", "weight_load",
      TIER_CAUSE),
+    # a layer's KV cache is registered by the runner, not read from a checkpoint
+    ("KeyError: 'model.layers.4.attn.kv_cache'", "cfg.layer_missing_from_registry", "config",
+     TIER_CAUSE),
+    ("KeyError: 'model.layers.4.self_attn.k_cache_scale'", "wl.missing_weight_key",
+     "weight_load", TIER_CAUSE),
+    # older builds of the engine's all-reduce print the place without `Cuda error`
+    ("Failed: /opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'",
+     "hccl.custom_allreduce_cuda_check", "hccl", TIER_CAUSE),
     ("RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
      "hccl.nccl_error", "hccl", TIER_SYMPTOM),
     # torch's watchdog reports an NCCL failure on a finished collective without a location

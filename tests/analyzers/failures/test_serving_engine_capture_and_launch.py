@@ -26,6 +26,9 @@ an engine's own all-reduce failing a CUDA call.
   report that the worker died, with `config` and `device_fault` as alternatives.
   Counterexamples: the same check saying `out of memory` is not the collective layer's, and
   the check in another kernel's source file is not the all-reduce.
+- A Rust frontend that relays that worker's lines as its own INFO records behind `VLLM:`
+  does not make the check chatter: its level is the relay's, and the check (also without
+  `Cuda error`, as older builds print it) is the first error.
 - The same all-reduce in SGLang's kernel library throws instead: the exception carries CUDA's
   message and the failed call's source place on the line under it. With the place in the
   all-reduce's source it is the same reading, `hccl`, and the exception line stays the first
@@ -292,3 +295,36 @@ def test_the_allreduce_check_that_throws_with_its_place_below_is_the_collectives
 def test_a_thrown_check_placed_in_another_kernel_is_not_the_allreduce() -> None:
     diagnosis = diagnose_text("serve/scheduler.log", OTHER_KERNEL_THROWS)
     assert diagnosis.category != "hccl"
+
+
+def _relayed_engine_log() -> str:
+    """A Rust frontend's log: its own records first, then every line of its vLLM child as a
+    tracing record at INFO behind `VLLM:`, the all-reduce's native check among them."""
+    own = [
+        f"2026-02-11T08:00:{i:02d}.000Z  INFO frontend::http: route {i} registered"
+        for i in range(20)
+    ]
+    child = [
+        f"2026-02-11T08:01:{i % 60:02d}.{i % 1000:03d}Z  INFO frontend::engine: VLLM: "
+        f"(VllmWorkerProcess 02-11 08:01:{i % 60:02d} model_runner.py:1400] Capturing cudagraphs "
+        "for decoding. If out-of-memory error occurs during cudagraph capture, consider "
+        "decreasing `gpu_memory_utilization` or switching to eager mode."
+        for i in range(300)
+    ]
+    failure = [
+        "2026-02-11T08:02:10.512Z  INFO frontend::engine: VLLM: Failed: "
+        "/opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'",
+        "2026-02-11T08:02:10.513Z  INFO frontend::engine: VLLM: Failed: "
+        "/opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'",
+    ]
+    return "\n".join(own + child + failure) + "\n"
+
+
+def test_the_all_reduce_check_relayed_by_a_frontend_at_info_is_the_first_error() -> None:
+    """The frontend's INFO is its own, not the child's: the check is read by its words (older
+    builds print it without `Cuda error`), and the child's advice about out-of-memory during
+    capture names no failure."""
+    diagnosis = diagnose_text("frontend.log", _relayed_engine_log())
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "custom_all_reduce.cuh:291 'invalid argument'" in diagnosis.first_error.text

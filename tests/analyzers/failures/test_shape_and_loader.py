@@ -46,6 +46,12 @@ REGISTRY_LOOKUP = """\
 (EngineCore pid=2048) ERROR 02-03 10:11:12 [core.py:1099] KeyError: 'model.layers.16.self_attn.attn'
 """
 
+CACHE_REGISTRY_LOOKUP = """\
+(EngineCore_DP0 pid=512) (RayWorkerWrapper pid=77, ip=10.1.2.3) ERROR 02-03 10:11:12 [worker_base.py:620]   File "/srv/vllm/vllm/v1/worker/gpu_model_runner.py", line 4100, in get_attn_backends_for_group
+(EngineCore_DP0 pid=512) (RayWorkerWrapper pid=77, ip=10.1.2.3) ERROR 02-03 10:11:12 [worker_base.py:620]     layers = get_layers_from_vllm_config(
+(EngineCore_DP0 pid=512) (RayWorkerWrapper pid=77, ip=10.1.2.3) ERROR 02-03 10:11:12 [worker_base.py:620] KeyError: 'model.layers.9.self_attn.indexer.k_cache'
+"""
+
 LOADER_KEY = """\
 (Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772]   File "/opt/vllm/vllm/model_executor/models/qwen3.py", line 512, in load_weights
 (Worker_TP2 pid=733) ERROR 02-03 10:11:12 [multiproc_executor.py:772]     param = params_dict[name]
@@ -334,3 +340,13 @@ def test_a_framework_op_check_finding_input_dims_disagree_is_a_shape_mismatch() 
 def test_a_framework_op_check_refusing_a_dtype_pair_is_no_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", FRAMEWORK_OP_DTYPE)
     assert diagnosis.category != "shape_mismatch"
+
+
+def test_a_key_naming_a_kv_cache_of_a_layer_is_the_runner_registry_too() -> None:
+    """The runner registers its layers' KV caches beside the attention modules (a sparse
+    indexer's `k_cache` among them); no checkpoint stores a cache, so such a key is the same
+    registry lookup as an attention module's."""
+    diagnosis = diagnose_text("engine.log", CACHE_REGISTRY_LOOKUP)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "indexer.k_cache'" in diagnosis.first_error.text

@@ -1215,3 +1215,31 @@ def test_ranks_sharing_one_structlog_console_file():
     diagnosis = diagnose_text("train.log", "\n".join(lines) + "\n")
     assert diagnosis.category == "shape_mismatch"
     assert diagnosis.culprit_ranks == [2]
+
+
+def test_an_engine_child_relayed_by_a_frontend_is_read_without_the_frontends_level():
+    """A Rust frontend records each line of its engine child as a tracing record at a level of
+    its own choosing, the engine's name in capitals before the child's text: the tag is the
+    writer, the child's words (or the child's own header) decide."""
+    line = parse_line(
+        "2026-02-11T08:01:17.204Z  INFO frontend::engine: VLLM: Failed: "
+        "/opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'"
+    )
+    assert line.level is None
+    assert line.message == "Failed: /opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'"
+    assert "VLLM:" in line.stream_key
+    assert (line.time.hour, line.time.minute, line.time.second) == (8, 1, 17)
+    own = parse_line(
+        "2026-02-11T08:01:18.001Z  WARN frontend::engine: SGLANG: "
+        "[2026-02-11 08:01:18 TP3] Scheduler hit an exception: Traceback (most recent call last):"
+    )
+    assert own.level is None
+    assert own.message.startswith("Scheduler hit an exception")
+    frontend = parse_line("2026-02-11T08:01:19.000Z  INFO frontend::http: VLLM engine is ready")
+    assert frontend.level == "INFO"
+
+
+def test_an_engine_name_with_no_record_level_before_it_is_no_relay():
+    line = parse_line("VLLM: 0.8.4 ready on 4 GPUs")
+    assert line.message == "VLLM: 0.8.4 ready on 4 GPUs"
+    assert "VLLM" not in line.stream_key

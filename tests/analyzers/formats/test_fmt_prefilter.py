@@ -388,3 +388,27 @@ def test_the_keyword_unions_are_built_once_for_all_files_filters(monkeypatch):
     filters = [BlockFilter.build(PREFILTER, None) for _ in range(3)]
     assert len(built) <= 2  # the keywords' and the notable phrases', unless built before
     assert filters[0].keyword_union is filters[2].keyword_union
+
+
+def test_an_error_named_only_as_a_condition_of_advice_is_no_error():
+    """Engines print advice such as "If out-of-memory error occurs during capture, consider
+    ..."; read without its level (a relay dropped it, a paste cut it) the clause names no
+    failure of this run. A line that reports the error itself still is one."""
+    advice = parse_line(
+        "(VllmWorkerProcess 02-11 08:01:17 model_runner.py:1400] Capturing cudagraphs. If "
+        "out-of-memory error occurs during cudagraph capture, consider decreasing "
+        "`gpu_memory_utilization` or switching to eager mode."
+    )
+    assert advice.level is None
+    assert classify(advice, PREFILTER) is None
+    failed = parse_line("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert classify(failed, PREFILTER) is EventKind.ERROR
+
+
+def test_a_frontend_relaying_an_engine_child_has_no_skippable_info_shape():
+    frontend = b"2026-02-11T08:01:17.204Z  INFO frontend::http: listening on 8000\n"
+    relayed = b"2026-02-11T08:01:18.004Z  INFO frontend::engine: VLLM: [core.py:61] started\n"
+    shape = learn_shape(frontend)
+    assert shape is not None
+    assert relays_workers((frontend + relayed).translate(FOLD), shape)
+    assert not relays_workers((frontend * 2).translate(FOLD), shape)
