@@ -10,8 +10,11 @@ extension builder refusing a toolkit of another CUDA than torch's is the package
 docs/labelling.md#operator-installation-or-platform-limit: nvcc refusing the architecture the
 build handed it, even a malformed one, and a kernel naming the head sizes it takes.
 docs/labelling.md#a-quantization-librarys-cuda-binary-that-does-not-load: no binary for this
-CUDA. docs/labelling.md#network-links-that-fail-under-a-collective: NVSHMEM that cannot reach
-a peer node.
+CUDA, or none loaded and the first call into it fails on a `None` handle.
+docs/labelling.md#a-quantization-librarys-optimizer-kernel-with-no-launch-shape: the library's
+own launch check under a sharding wrapper.
+docs/labelling.md#network-links-that-fail-under-a-collective: NVSHMEM that cannot reach a peer
+node.
 """
 
 from __future__ import annotations
@@ -200,3 +203,69 @@ def test_a_failed_nvshmem_step_keeps_the_queue_pair_reading() -> None:
     assert diagnosis.category == "hccl"
     assert "hccl.nvshmem_bootstrap_unreachable" not in _rules(diagnosis)
     assert "hccl.nvshmem_connect_failed" in _rules(diagnosis)
+
+
+# Two ranks of one DeepSpeed job step a paged 8-bit optimizer whose binary never loaded; their
+# stderr shares one stream, so the frames come twice.
+PAGED_STATE_WITHOUT_BINARY = """\
+[2026-05-14 08:02:11,904] [INFO] [engine.py:1130:_configure_optimizer] Using client Optimizer as basic optimizer
+  File "/opt/venv/lib/python3.11/site-packages/bitsandbytes/optim/optimizer.py", line 470, in init_state
+  File "/opt/venv/lib/python3.11/site-packages/bitsandbytes/optim/optimizer.py", line 470, in init_state
+    state["state1"] = self.get_state_buffer(p, dtype=torch.uint8)
+  File "/opt/venv/lib/python3.11/site-packages/bitsandbytes/functional.py", line 188, in get_paged
+    cuda_ptr = lib.cget_managed_ptr(ct.c_size_t(num_bytes))
+AttributeError: 'NoneType' object has no attribute 'cget_managed_ptr'
+AttributeError: 'NoneType' object has no attribute 'cget_managed_ptr'
+[2026-05-14 08:02:14,330] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 5120) of binary: /opt/venv/bin/python
+"""
+
+# Counterexample: a script that calls `.cuda()` on a model it never built.
+NONE_MODEL_MOVED = """\
+  File "/work/train_demo.py", line 41, in main
+    model = model.cuda()
+AttributeError: 'NoneType' object has no attribute 'cuda'
+"""
+
+# An 8-bit optimizer stepped under ZeRO-3; the library's own launch check prints on each rank
+# before the launcher reports the exit.
+OPTIMIZER_LAUNCH_UNDER_ZERO = """\
+[default0]:[2026-05-14 09:11:02,118] [INFO] [stage3.py:1872:step] step 0 start
+[default0]:Error invalid configuration argument at line 211 in file /build/bnb/csrc/ops.cu
+[default1]:Error invalid configuration argument at line 211 in file /build/bnb/csrc/ops.cu
+[2026-05-14 09:11:04,502] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 7301) of binary: /opt/venv/bin/python
+"""
+
+# Counterexample: the same print with a missing kernel image is a build for other cards.
+LAUNCH_CHECK_NO_KERNEL_IMAGE = """\
+Error no kernel image is available for execution on the device at line 167 in file /build/bnb/csrc/ops.cu
+"""
+
+
+def test_a_quantization_library_call_on_a_missing_binary_is_the_package_set() -> None:
+    diagnosis = diagnose_text("train.log", PAGED_STATE_WITHOUT_BINARY)
+    assert diagnosis.category == "config"
+    assert "cfg.quant_library_binary_handle_missing" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "cget_managed_ptr" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_another_attribute_of_none_is_not_the_missing_binary() -> None:
+    diagnosis = diagnose_text("train.log", NONE_MODEL_MOVED)
+    assert "cfg.quant_library_binary_handle_missing" not in _rules(diagnosis)
+
+
+def test_the_quantization_librarys_launch_check_under_zero_is_the_combination() -> None:
+    diagnosis = diagnose_text("launcher.log", OPTIMIZER_LAUNCH_UNDER_ZERO)
+    assert diagnosis.category == "config"
+    assert "cfg.quant_optimizer_kernel_launch_config" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "invalid configuration argument at line 211" in diagnosis.first_error.text
+    assert "operator" in _alternatives(diagnosis)
+
+
+def test_the_launch_check_with_a_missing_kernel_image_keeps_its_reading() -> None:
+    diagnosis = diagnose_text("train.log", LAUNCH_CHECK_NO_KERNEL_IMAGE)
+    assert "cfg.quant_optimizer_kernel_launch_config" not in _rules(diagnosis)
+    assert diagnosis.category == "config"
