@@ -25,6 +25,7 @@ from analyzers.causal.later_attempts import demote_later_attempts
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import (
     announced_before,
+    reported_before,
     restated_from,
     skipped_before,
     warned_before,
@@ -77,6 +78,7 @@ def find_first_error(
         warned_before(top[0], ordered)
         or announced_before(top[0], ordered)
         or restated_from(top[0], ordered)
+        or reported_before(top[0], ordered)
         or skipped_before(top[0], ordered, offsets)
     )
     if warned is not None:

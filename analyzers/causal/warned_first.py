@@ -94,6 +94,33 @@ def announced_before(first: Classified, ordered: Sequence[Classified]) -> Classi
     return None
 
 
+def reported_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
+    """The earlier line, in the same file and rank, of a rule `first`'s rule lists under
+    `reported_by` that carries the same code. torch_npu raises a failed synchronize as one
+    exception line with the runtime's code (`AclrtSynchronizeStreamWithTimeout(copy_stream),
+    error code is 507035`); the runtime's own record of a wait that returned that code (`wait
+    for compute device to finish failed, runtime result = 507035`) may follow it, from the same
+    wait or from the next synchronize on the way out. The record's rule takes its weight from
+    the code, the headline's stays a wrapper's, so the record would be cited although the
+    headline said the same first. Another code is another failure and keeps its place."""
+    if first.best is None or not first.best.signature.reported_by:
+        return None
+    wanted = {info.code for info in first.best.codes[:1]}
+    if not wanted:
+        return None
+    rules = first.best.signature.reported_by
+    for item in ordered:
+        if item is first:
+            return None
+        if item.best is None or item.best.signature.id not in rules or item.demoted:
+            continue
+        if item.event.file != first.event.file or item.rank != first.rank:
+            continue
+        if item.event.line < first.event.line and wanted & {i.code for i in item.best.codes[:1]}:
+            return item
+    return None
+
+
 def _endpoints(item: Classified) -> set[tuple[str, str]]:
     return set(_ENDPOINT.findall(item.event.message or item.event.text))
 

@@ -99,6 +99,10 @@ class Signature:
     # ids of warning rules whose earlier line naming the same `(host, port)` says why this
     # line failed (causal.warned_first.announced_before)
     warned_by: tuple[str, ...] = ()
+    # ids of rules whose earlier line in the same file, with the same code, is the first report
+    # of the failure this line restates (a synchronize's headline, then the runtime's record of
+    # the same wait; causal.warned_first.reported_before)
+    reported_by: tuple[str, ...] = ()
     # the rank the line names is the reference every rank compared itself with (its values
     # were broadcast): the writers are the ranks that differ from it, so the named rank is the
     # odd one only when most ranks wrote the line (causal.source_compared)
@@ -290,12 +294,13 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
             | set(sig.yields_to_later)
             | set(sig.waits_behind)
             | set(sig.warned_by)
+            | set(sig.reported_by)
         )
         unknown = sorted(named - known)
         if unknown:
             raise KnowledgeError(
                 f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle, "
-                f"yields_to_later or waits_behind names {unknown}"
+                f"yields_to_later, waits_behind, warned_by or reported_by names {unknown}"
             )
     return signatures
 
@@ -368,6 +373,7 @@ def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = Non
         peer_sent=entry.get("peer_sent", bool, False),
         shared_setting=entry.get("shared_setting", bool, False),
         warned_by=entry.strings("warned_by", required=False),
+        reported_by=entry.strings("reported_by", required=False),
         names_source=entry.get("names_source", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
         unreached=entry.get("unreached", bool, False),

@@ -141,3 +141,49 @@ def test_a_skip_noticed_after_the_waits_does_not_lead_them() -> None:
     diagnosis = diagnose_files(files)
     assert diagnosis.first_error is not None
     assert "Timed out waiting" in diagnosis.first_error.text
+
+
+# torch_npu raises the failed synchronize with the runtime's code; the runtime's record of a
+# wait that returned the same code follows, from the synchronize on the way out (values ours).
+SYNC_HEADLINE_THEN_RECORD = """\
+RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:25 NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507035
+[ERROR] 2026-03-02-11:20:05 (PID:4410, Device:2, RankID:-1) ERR00100 PTA call acl api failed
+[Error]: The vector core execution is abnormal.
+        wait for compute device to finish failed, runtime result = 507035.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+ (function npuSynchronizeUsedDevices)
+EH9999: [PID: 4410] 2026-03-02-11:20:05.310.200 wait for compute device to finish failed, runtime result = 507035.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+# The headline gave up waiting (107020); the record after it names a core that failed: another
+# failure, which keeps its place.
+SYNC_HEADLINE_OTHER_CODE = SYNC_HEADLINE_THEN_RECORD.replace(
+    "copy_stream), error code is 507035", "copy_stream), error code is 107020"
+)
+
+
+def test_a_synchronize_headline_leads_the_runtime_record_of_the_same_code() -> None:
+    """docs/labelling.md#code-only-synchronize-failures"""
+    diagnosis = diagnose_text("run.log", SYNC_HEADLINE_THEN_RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "AclrtSynchronizeStreamWithTimeout(copy_stream)" in diagnosis.first_error.text
+
+
+def test_a_runtime_record_of_another_code_keeps_its_place() -> None:
+    diagnosis = diagnose_text("run.log", SYNC_HEADLINE_OTHER_CODE)
+    assert diagnosis.first_error is not None
+    assert "runtime result = 507035" in diagnosis.first_error.text
+
+
+# The same, with the ACL wrapper's wording for the headline.
+ACL_HEADLINE_THEN_RECORD = """\
+[rank2]: RuntimeError: ACL stream synchronize failed, error code:507014
+[rank2]: EH9999: [PID: 9120] 2026-03-02-11:20:05.310.200 wait for compute device to finish failed, runtime result = 507014.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+
+def test_the_acl_wording_of_the_headline_leads_as_well() -> None:
+    diagnosis = diagnose_text("rank2.log", ACL_HEADLINE_THEN_RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "ACL stream synchronize failed" in diagnosis.first_error.text
