@@ -50,7 +50,7 @@ def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) ->
     weight = first.best.weight / 100 if first.best else 0.3
     if any(info.category == category and not info.inferred for info in first.codes):
         weight = max(weight, CODE_BACKED_WEIGHT)  # a listed code that names the label
-    score = weight * TIER_TRUST.get(first.tier, 0.3)
+    score = weight * TIER_TRUST.get(_tier_read(chain), 0.3)
     agreeing = [s for s in chain.supporting if s.category == category]
     score += 0.05 * min(len(agreeing), 2)
     if _contested(chain, category):
@@ -66,3 +66,21 @@ def _contested(chain: CausalChain, category: str) -> bool:
         item.category not in (None, "other", category) and item is not chain.first
         for item in chain.top
     )
+
+
+def _tier_read(chain: CausalChain) -> int:
+    """The first error's tier, or the tier of a later line of the same rule in the top of the
+    chain: a warning cited ahead of the error its rule also reads (causal.warned_first: a store
+    that warns per address and then gives up, a scaler that warns and then raises) is the
+    earliest record of that one failure and as telling as the error that restates it."""
+    first = chain.first
+    assert first is not None
+    if first.best is None:
+        return first.tier
+    rule = first.best.signature.id
+    same = [
+        item.tier
+        for item in chain.top
+        if item is not first and item.best is not None and item.best.signature.id == rule
+    ]
+    return max([first.tier, *same])

@@ -94,3 +94,44 @@ def test_store_advice_replaces_the_hccl_port_advice() -> None:
         ),
     )
     assert "The port HCCL wants" in hccl_advice[0]
+
+
+# The store warns once per local address it cannot take, with the errno, and only then logs
+# the error that gives no reason (docs/labelling.md#a-store-port-warned-about-before-the-store-gave-up).
+OLDER_SOCKET_WORDING = """\
+[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:41207 (errno: 98 - Address already in use).
+[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:41207 (errno: 98 - Address already in use).
+[E socket.cpp:435] [c10d] The server socket has failed to listen on any local network address.
+Traceback (most recent call last):
+  File "train.py", line 47, in train
+    dist.init_process_group(
+RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to listen on [::]:41207 (errno: 98 - Address already in use). The server socket has failed to bind to 0.0.0.0:41207 (errno: 98 - Address already in use).
+"""
+
+NO_IPV6_THEN_LISTENING = """\
+[W socket.cpp:401] [c10d] The server socket has failed to listen on [::]:41207 (errno: 97 - Address family not supported by protocol).
+[I socket.cpp:810] [c10d] The server socket has started to listen on 0.0.0.0:41207.
+step 10 loss 2.31
+"""
+
+
+def test_the_warning_with_the_errno_is_the_first_error() -> None:
+    diagnosis = diagnose_text("launcher.log", STORE_PORT_TAKEN)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "failed to bind to [::]:29611 (errno: 98" in diagnosis.first_error.text
+
+
+def test_the_older_listen_wording_is_the_store_and_comes_first() -> None:
+    diagnosis = diagnose_text("output.log", OLDER_SOCKET_WORDING)
+    assert diagnosis.category == "hccl"
+    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("[W socket.cpp:401]")
+    assert "failed to listen on [::]:41207 (errno: 98" in diagnosis.first_error.text
+    assert "MASTER_PORT" in diagnosis.root_cause
+
+
+def test_a_warning_of_another_errno_is_no_port_failure() -> None:
+    diagnosis = diagnose_text("output.log", NO_IPV6_THEN_LISTENING)
+    assert "hccl.rendezvous_store_port_taken" not in _rules(diagnosis)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from analyzers.classify.events import TIER_CASCADE
+from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, TIER_SYMPTOM
 from analyzers.report.confidence import confidence_of
 
 
-def _line(category: str, weight: int) -> SimpleNamespace:
-    return SimpleNamespace(
-        category=category, best=SimpleNamespace(weight=weight), codes=(), tier=TIER_CASCADE
-    )
+def _line(category: str, weight: int, tier: int = TIER_CASCADE, rule: str = "") -> SimpleNamespace:
+    best = SimpleNamespace(weight=weight, signature=SimpleNamespace(id=rule or f"{category}.rule"))
+    return SimpleNamespace(category=category, best=best, codes=(), tier=tier)
 
 
 def test_a_weak_first_error_contested_by_another_label_is_not_below_zero() -> None:
@@ -25,3 +24,18 @@ def test_an_uncontested_first_error_keeps_its_weighted_figure() -> None:
     first = _line("device_fault", 20)
     chain = SimpleNamespace(first=first, supporting=[], top=[first])
     assert confidence_of(chain, "device_fault", None) == 0.08
+
+
+def test_a_warning_cited_ahead_of_its_own_error_is_as_sure_as_the_error() -> None:
+    # a store's per-address warning put first, the same rule's give-up error after it
+    warning = _line("hccl", 81, TIER_SYMPTOM, "hccl.store_port")
+    error = _line("hccl", 81, TIER_CAUSE, "hccl.store_port")
+    chain = SimpleNamespace(first=warning, supporting=[], top=[warning, error])
+    assert confidence_of(chain, "hccl", None) == 0.81
+
+
+def test_a_warning_of_another_rule_keeps_its_own_tier() -> None:
+    warning = _line("hccl", 81, TIER_SYMPTOM, "hccl.store_port")
+    other = _line("hccl", 81, TIER_CAUSE, "hccl.other_rule")
+    chain = SimpleNamespace(first=warning, supporting=[], top=[warning, other])
+    assert confidence_of(chain, "hccl", None) == round(0.81 * 0.8, 2)
