@@ -76,6 +76,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
         return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
+    ended = _ended_apart(chain)
+    if ended is not None:
+        return ended
     stopped_node = _stopped_node(first, correlation, scans)
     if stopped_node:
         return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
@@ -108,6 +111,22 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         or _exited_first(chain, scans)
         or NOBODY
     )
+
+
+def _ended_apart(chain: CausalChain) -> Blame | None:
+    """The rank whose own log records its process ending (a fault handler's abort, read as an
+    echo of a native check that was not logged) while the ranks that reported a lost peer are
+    all others: theirs is the process they lost. A rank that lost a peer itself and then
+    ended is one of the victims, and its end names no one."""
+    first = chain.first
+    assert first is not None
+    if first.rank is None or not chain.peer_gone or first.rank in chain.peer_gone:
+        return None
+    if first.category != "device_fault" or first.demoted:
+        return None
+    if any(match.signature.cause_if_silent for match in first.matches):
+        return None  # a launcher's status line: its own reading decides (`_names`)
+    return Blame([first.rank], say("blame.ended_apart"))
 
 
 def _sender_waited_on(receiver: int | None, correlation: Correlation | None) -> int | None:

@@ -66,7 +66,7 @@ def find_first_error(
     demote_later_attempts(errors, scans)
     demote_explained_waits(errors, offsets)
     demote_cascades_after_stop(errors, offsets, scans)
-    demote_lost_peers_of_interrupted(errors)
+    demote_lost_peers_of_interrupted(errors, placed_before_stop(errors, offsets))
     lead_ranks_interrupted_alone(errors)
     ordered = causal_order(errors, offsets, record_times(errors, offsets, scans))
     if not ordered:
@@ -285,6 +285,34 @@ def _running_peaks(lines: Iterable[int], times: Iterable[float]) -> tuple[list[i
             kept.append(line)
             peaks.append(peak)
     return kept, peaks
+
+
+def placed_before_stop(items: Sequence[Classified], offsets: Mapping[int, float]) -> set[int]:
+    """Ids of the lines that the clock, their own file or the launcher's copy of them places
+    before the job's stop record (the mirror of `_after`); none without a record."""
+    stops = [i for i in items if i.best is not None and i.best.signature.outside_stop]
+    if not stops:
+        return set()
+    stop = min(stops, key=lambda i: (i.order, i.event.line))
+    copies = _copies_in(items, stop)
+    return {id(item) for item in items if item is not stop and _before(item, stop, offsets, copies)}
+
+
+def _before(
+    item: Classified,
+    stop: Classified,
+    offsets: Mapping[int, float],
+    copies: Mapping[tuple[int | None, str], Sequence[int]],
+) -> bool:
+    when, stopped = epoch(item, offsets), epoch(stop, offsets)
+    if when is not None and stopped is not None and _one_clock(item, stop):
+        return when < stopped
+    if item.order == stop.order:
+        return item.event.line < stop.event.line
+    if (when is not None and stopped is None) or item.rank is None:
+        return False
+    lines = copies.get((item.rank, item.event.message), ())
+    return bool(lines) and min(lines) < stop.event.line
 
 
 def _copies_in(

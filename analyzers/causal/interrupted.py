@@ -8,7 +8,9 @@ returns because that first rank's connections closed: its traceback shows the lo
 (`Connection closed by peer`), then, during its handling, its own `KeyboardInterrupt`. So when
 every rank that lost a peer was itself interrupted and some rank was interrupted with no lost
 peer, the lost peers are what the interrupt did, not a crash the interrupt came after; and the
-few ranks interrupted outside any collective are the ones the others were waiting for.
+few ranks interrupted outside any collective are the ones the others were waiting for. A
+launcher interrupted itself (torchrun's `Received 2 death signal`) passes the interrupt on, and
+the same evidence places its workers' untimed lost connections after its record.
 
 The interrupt can also reach one process alone (`kill -INT` of its pid, a tool that signals
 one worker): the ranks that lost a peer were then not interrupted at all, and the interrupted
@@ -20,7 +22,7 @@ docs/labelling.md, "A job stopped from outside".
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from analyzers.causal.chain import Blame, CausalChain
 from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC, Classified
@@ -49,13 +51,23 @@ def _lost_peer(items: Sequence[Classified]) -> set[int]:
     }
 
 
-def demote_lost_peers_of_interrupted(items: Sequence[Classified]) -> None:
-    """Lost peers of ranks that were interrupted themselves, when the job has no launcher
-    record of the stop and some rank was interrupted without losing a peer."""
-    if any(item.best is not None and item.best.signature.outside_stop for item in items):
-        return  # the launcher's record is read instead (`demote_cascades_after_stop`)
+def demote_lost_peers_of_interrupted(
+    items: Sequence[Classified], before_stop: Collection[int] = ()
+) -> None:
+    """Lost peers of ranks that were interrupted themselves, when some rank was interrupted
+    without losing a peer. With a launcher's record of the stop this is how its workers'
+    lost connections are known to follow it when their files give them no time to place
+    them after the record by (`demote_cascades_after_stop` reads those that have one); a lost
+    peer that the clock, its file or the launcher's copy places before the record
+    (`before_stop`, ids of items) was a failure before anyone stopped the job, and the lost
+    peers then keep their reading."""
     interrupted, lost = _interrupted(items), _lost_peer(items)
     if not lost or not lost <= interrupted or not interrupted - lost:
+        return
+    if any(
+        id(item) in before_stop and any(m.signature.peer_gone for m in item.matches)
+        for item in items
+    ):
         return
     for item in items:
         gone = any(m.signature.peer_gone for m in item.matches)

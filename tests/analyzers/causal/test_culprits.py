@@ -739,3 +739,76 @@ def test_a_receiver_one_line_ahead_is_not_blamed_for_running_on(tmp_path: Path) 
     at the norm, ranks 2, 3 one line on: the receiver's lead singles nobody out."""
     job = a_receiver_aborts_ahead({2: [" attention passed"], 3: [" attention passed"]})
     assert 3 not in analyze_job(tmp_path, job).diagnosis.culprit_ranks
+
+
+def _plain_progress() -> list[str]:
+    lines = ["load weights passed"]
+    for layer in range(2):
+        lines += ["  norm passed", "  attention passed", "  MoE passed", f"layer {layer} passed"]
+    return [*lines, "  norm passed"]
+
+
+def _lost_peer_tail(rank: int) -> list[str]:
+    return [
+        f"[rank{rank}]: Traceback (most recent call last):",
+        f'[rank{rank}]:   File "/home/user/llm-infer/infer.py", line 170, in forward',
+        f"[rank{rank}]:     dist.all_reduce(out)",
+        f"[rank{rank}]: RuntimeError: {CLOSED}",
+    ]
+
+
+ABORT_DUMP = [
+    "Fatal Python error: Aborted",
+    "",
+    "Current thread 0x00007fb8a63dab80 (most recent call first):",
+    '  File "/home/user/llm-infer/infer.py", line 124 in fail',
+    '  File "/home/user/llm-infer/infer.py", line 168 in forward',
+    '  File "/home/user/llm-infer/infer.py", line 230 in <module>',
+    "",
+    "Extension modules: numpy._core._multiarray_umath, torch._C, torch._C._nn (total: 3)",
+]
+
+
+@pytest.mark.parametrize("with_launcher", [False, True])
+def test_a_rank_whose_own_log_records_its_abort_is_the_one_its_peers_lost(
+    tmp_path: Path, with_launcher: bool
+) -> None:
+    """Plain untimed logs: rank 1's fault handler reports its abort, the others report the
+    peer that went away. The abort record echoes a native check when one is logged, so it is
+    no cause of its own, but it is rank 1's end, and the ranks that lost a peer lost rank 1."""
+    files = {
+        f"log_{rank}.log": "\n".join(
+            _plain_progress() + (ABORT_DUMP if rank == 1 else _lost_peer_tail(rank))
+        )
+        + "\n"
+        for rank in range(4)
+    }
+    if with_launcher:
+        files["launcher.log"] = "".join(
+            f"[2026-12-05 09:39:40] rank {rank} (pid {15972 + 2 * rank}) exited with status "
+            f"{134 if rank == 1 else 1}\n"
+            for rank in range(4)
+        )
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-1"), AnalyzeOptions(workers=1))
+    diagnosis = report.diagnosis
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Fatal Python error: Aborted" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_ranks_that_lost_a_peer_and_then_aborted_do_not_blame_themselves(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: ranks 0-2 lost a peer and then aborted (a watchdog taking each process
+    down), rank 3 went away without a word: the aborts are the victims' ends, and the rank
+    that went quiet is the culprit."""
+    files = {
+        f"log_{rank}.log": "\n".join(
+            _plain_progress() + (_lost_peer_tail(rank) + ABORT_DUMP if rank < 3 else [])
+        )
+        + "\n"
+        for rank in range(4)
+    }
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-1"), AnalyzeOptions(workers=1))
+    assert report.diagnosis.culprit_ranks == [3]

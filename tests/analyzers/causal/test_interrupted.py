@@ -101,3 +101,52 @@ def test_the_agents_report_of_the_childs_sigint_is_a_summary_of_it(tmp_path: Pat
     assert "KeyboardInterrupt" in diagnosis.first_error.text
     assert "device_fault" not in {diagnosis.category}
     assert diagnosis.culprit_ranks == [1]
+
+
+AGENT_INTERRUPTED = "".join(
+    line + "\n"
+    for line in [
+        "W1129 07:24:45.382000 20242 torch/distributed/elastic/agent/server/api.py:753] "
+        "Received 2 death signal, shutting down workers",
+        *(
+            "W1129 07:24:45.382000 20242 torch/distributed/elastic/multiprocessing/api.py:1028] "
+            f"Sending process {pid} closing signal SIGINT"
+            for pid in (20411, 20414, 20417, 20418)
+        ),
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/elastic/'
+        'multiprocessing/api.py", line 86, in _terminate_process_handler',
+        '    raise SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)',
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 20242 got "
+        "signal: 2",
+    ]
+)
+
+
+def test_an_interrupted_agents_workers_that_lost_a_peer_were_interrupted_too(
+    tmp_path: Path,
+) -> None:
+    """torchrun interrupted long after the last checkpoint (`--redirects` without `--tee`):
+    the ranks' tracebacks carry no time, so their lost connections cannot be placed after the
+    agent's record by the clock; but each rank that lost a peer was interrupted itself while
+    handling it, and rank 0, in a loop of its own, lost none: the lost peers are what the
+    interrupt did, and the agent's record stays the first error."""
+    job = finished_layers()
+    for log in job:
+        interrupted(log, in_collective=log.rank != 0)
+    diagnosis = analyze_job(tmp_path, job, {"launcher.log": AGENT_INTERRUPTED}).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" not in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [0]
+
+
+def test_an_interrupted_agents_workers_that_lost_a_peer_first_keep_it(tmp_path: Path) -> None:
+    """Counterexample: every interrupted rank lost a peer first (rank 3 went away without a
+    word before the interrupt), so the lost peers keep their reading under the agent too."""
+    job = finished_layers()
+    for log in job[:3]:
+        interrupted(log, in_collective=True)
+    diagnosis = analyze_job(tmp_path, job, {"launcher.log": AGENT_INTERRUPTED}).diagnosis
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" in diagnosis.first_error.text
