@@ -45,3 +45,35 @@ def test_a_setting_that_mentions_internal_formats_is_no_refusal() -> None:
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.first_error is None
     assert diagnosis.category != "operator"
+
+
+ATTENTION_OUTPUT_IS_INPUT = """\
+[INFO:serve] loading vision tower in float32 on npu:0
+Traceback (most recent call last):
+  File "/srv/vlm/serve.py", line 88, in handle
+    out = model.generate(**batch)
+  File "/srv/vlm/vlm/vision.py", line 141, in forward
+    attn = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+RuntimeError: can not cast format when output is input
+[ERROR] 2026-02-11-14:05:09 (PID:51902, Device:0, RankID:-1) ERR01007 OPS feature not supported
+[INFO:serve] request 17 failed, 0 tokens generated
+"""
+
+
+def test_an_output_that_is_an_input_refused_a_format_cast_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", ATTENTION_OUTPUT_IS_INPUT)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "can not cast format when output is input" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_skipped_format_cast_is_no_refusal() -> None:
+    text = (
+        "INFO npu_format_cast: cast format of weight to FRACTAL_NZ when output is input: skipped\n"
+        "INFO step 1 loss 2.113\n"
+        "INFO step 2 loss 2.087\n"
+    )
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.first_error is None
