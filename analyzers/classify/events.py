@@ -29,7 +29,7 @@ from analyzers.classify.block_context import (
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.hints import is_chatter, vote
+from analyzers.classify.hints import is_build_report, is_chatter, vote
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
@@ -104,8 +104,9 @@ _EXCEPTION_LINE = re.compile(
 
 # A command-line program reports its own failure in the Unix diagnostic form, its name then
 # `error:` (`die: error: must run as root`, `gcc: error: ...`, argparse's `train.py: error:
-# ...`): the program stopped and says why, whatever the wording.
-_TOOL_ERROR = re.compile(r"^\s*[A-Za-z_][\w.+-]{0,63}: (?:fatal )?error: \S")
+# ...`), or as NVIDIA's compilers word it, the name then `fatal :` (`nvcc fatal   : Unknown
+# option`): the program stopped and says why, whatever the wording.
+_TOOL_ERROR = re.compile(r"^\s*[A-Za-z_][\w.+-]{0,63}(?:: (?:fatal )?error:| fatal\s*:) \S")
 
 
 def classify_scans(
@@ -485,7 +486,7 @@ def _unmatched_tier(event: Event, message: str) -> float:
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
-        return TIER_UNKNOWN
+        return TIER_GENERIC if is_build_report(message) else TIER_UNKNOWN
     if message.lstrip().startswith('File "') and JOINED_RAISE.search(message):
         return TIER_GENERIC  # below the exception line, when the paste kept it
     if event.source == CUT_TRACEBACK_SOURCE:

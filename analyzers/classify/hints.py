@@ -45,6 +45,10 @@ class Hints:
     chatter_counterexamples: tuple[str, ...] = ()
     # the votes a label needs to be offered as an alternative to an answer no rule gave
     alternative_min_score: int = 1
+    # exception lines that only report that a build stopped, the compiler having said why
+    build_report: re.Pattern[str] | None = None
+    build_report_examples: tuple[str, ...] = ()
+    build_report_counterexamples: tuple[str, ...] = ()
 
 
 @cache
@@ -65,6 +69,9 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
             Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords")
         ),
         **_chatter(Entry(data.get("chatter", dict, {"patterns": []}), f"{path.name}: chatter")),
+        **_build_reports(
+            Entry(data.get("build_reports", dict, {"patterns": []}), f"{path.name}: build_reports")
+        ),
     )
 
 
@@ -78,6 +85,13 @@ def _chatter(section: Entry) -> dict[str, object]:
         "chatter_examples": section.strings("examples", required=False),
         "chatter_counterexamples": section.strings("counterexamples", required=False),
     }
+
+
+def _build_reports(section: Entry) -> dict[str, object]:
+    """The `build_reports` section, read like `chatter`: one regex of its patterns, with the
+    lines it must and must not find."""
+    found = _chatter(section)
+    return {key.replace("chatter", "build_report"): value for key, value in found.items()}
 
 
 def _type_hint(entry: Entry) -> tuple[str, int]:
@@ -173,6 +187,13 @@ def is_chatter(line: str) -> bool:
     """The line is logged as an error but says the job carries on (it retries, a feature is
     deprecated, a counter reads zero): never a failure to cite."""
     pattern = load_hints().chatter
+    return pattern is not None and pattern.search(line) is not None
+
+
+def is_build_report(line: str) -> bool:
+    """The line only reports that a build stopped (`Error building extension 'x'`, ninja's
+    `build stopped`): the compiler's or build tool's own line above it says what failed."""
+    pattern = load_hints().build_report
     return pattern is not None and pattern.search(line) is not None
 
 

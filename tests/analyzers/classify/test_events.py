@@ -807,3 +807,42 @@ def test_a_sigkill_recorded_first_stays_the_first_error() -> None:
     assert diagnosis.first_error is not None
     assert "-9" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fatbinary fatal   : Could not open input file '/tmp/k.cubin'",
+        "nvlink fatal   : Undefined reference to '_Z3fooi' in 'k.o'",
+    ],
+)
+def test_a_compilers_fatal_line_in_nvidias_form_is_its_report_of_a_stop(text: str) -> None:
+    """NVIDIA's compilers print `<name> fatal :` where others print `<name>: error:`."""
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == TIER_GENERIC
+
+
+def test_an_exception_that_only_reports_a_failed_build_is_a_bare_failure() -> None:
+    report = classify_event(
+        event("RuntimeError: Error building extension 'rope_ext'"), 0, KNOWLEDGE
+    )
+    reason = classify_event(
+        event("RuntimeError: Error building extension 'rope_ext': nvcc not found"), 0, KNOWLEDGE
+    )
+    assert report.tier == TIER_GENERIC
+    assert reason.tier == TIER_UNKNOWN
+
+
+def test_the_compilers_line_leads_the_exception_that_reports_the_build_stopped() -> None:
+    log = (
+        "[1/3] /usr/local/cuda/bin/nvcc -c rope_kernel.cu -o rope_kernel.cuda.o\n"
+        "nvcc fatal   : Could not open input file /tmp/ext/rope_kernel.cu\n"
+        "ninja: build stopped: subcommand failed.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/torch/utils/cpp_extension.py", '
+        "line 2100, in _run_ninja_build\n"
+        "    raise RuntimeError(message) from e\n"
+        "RuntimeError: Error building extension 'rope_ext'\n"
+    )
+    first = diagnose_text("job/train.log", log).first_error
+    assert first is not None
+    assert first.text.startswith("nvcc fatal   : Could not open input file")

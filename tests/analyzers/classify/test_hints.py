@@ -1,0 +1,82 @@
+"""The weak hints name a failure kind by the words of its class, whoever printed the line."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.classify.hints import is_build_report, load_hints, vote
+
+HINTS = load_hints()
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # a runtime's status constant for memory or resources running out, as its API spells it
+        (
+            "RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)",
+            "oom",
+        ),
+        ("zeMemAllocDevice returned ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", "oom"),
+        ("RuntimeError: HIP error: hipErrorOutOfMemory", "oom"),
+        # an allocation call named as the code calls it, reported failed
+        ("DevMemAllocManaged: [drv api] halMemAlloc failed:size=32(Byte), drvRetCode=6", "oom"),
+        ("aclrtMalloc failed, ret=207001", "oom"),
+        # a binary with no code for the device it runs on: the build's targets
+        ("ERROR 05-15 18:58:57 [engine.py:448] HIP error: invalid device function", "config"),
+        ("rccl/src/enqueue.cc:66 NCCL WARN Cuda failure 'invalid kernel file'", "config"),
+        ("CUDA error: no kernel image is available for execution on the device", "config"),
+        # the devices as a runtime call counts them, the machine's own services not up
+        (
+            "Unexpected error from cudaGetDeviceCount(). Error 802: system not yet initialized",
+            "driver_env",
+        ),
+        ("hipGetDeviceCount returned 100", "driver_env"),
+        # a kernel's tile beyond the card's on-chip memory
+        (
+            "OutOfResources: out of resource: shared memory, Required: 131088, Hardware limit: 101376",
+            "operator",
+        ),
+        ("the kernel's unified buffer overflows: required 262144 bytes", "operator"),
+        # an operator library's operation object, by its class name
+        (
+            "[E905 06:51:46.673826892 compiler_depend.ts:429] SelfAttentionOperation setup failed!",
+            "operator",
+        ),
+        ("PagedAttentionOperation execute failed", "operator"),
+        # a layer's KV cache looked up by name: the engine's registry of its layers
+        ("KeyError: 'model.layers.0.self_attn.indexer.k_cache'", "config"),
+        # Habana's collective library by its folder and file names
+        (
+            "/src/hcl/platform/hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed.",
+            "hccl",
+        ),
+    ],
+)
+def test_the_words_of_a_class_vote_for_it(text: str, category: str) -> None:
+    assert vote(text) == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same words about something else keep their own reading or none
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed",
+        "AllReduceOperation setup failed!",
+        "RuntimeError: the Operation timed out",
+        "KeyError: 'model.layers.1.mlp.experts.weight'",
+        "bus error: this might be caused by insufficient shared memory (shm)",
+    ],
+)
+def test_the_same_words_about_another_thing_do_not_vote_for_the_class(text: str) -> None:
+    assert vote(text) not in {"oom", "operator", "config"}
+
+
+@pytest.mark.parametrize("text", HINTS.build_report_examples)
+def test_an_exception_that_only_says_a_build_stopped_is_a_build_report(text: str) -> None:
+    assert is_build_report(text)
+
+
+@pytest.mark.parametrize("text", HINTS.build_report_counterexamples)
+def test_a_build_failure_that_says_why_is_no_bare_report(text: str) -> None:
+    assert not is_build_report(text)
