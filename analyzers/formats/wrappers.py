@@ -20,6 +20,14 @@ Seen in real reports (outermost first; they nest):
 - a viewer's line numbers copied with the text (`cat -n`, an editor's gutter):
   `  1145\t[rank3]: RuntimeError: ...` - padded digits and a tab; an unpadded `0\t1\t2`
   is a row of data, not a number in front of a line
+- a log viewer's line numbers in brackets, copied with the text: `[80746] [rank0]:[E321 ...]
+  ...` - only in front of torch's own rank tag (`[rankN]:`, `[defaultN]:`), which names the
+  writer; a bracketed number before anything else (`[3] NCCL ...`, `[12345] [INFO] ...`)
+  may be a rank or a pid and stays as written
+- a platform's time written with a space, seconds optional, in front of torch's rank tag
+  (a job console's export, `ts '%F %T'`): `2025-02-18 12:54 [rank8]:[E218 04:54:22...] ...`,
+  sometimes with one space before it - kept like a collector's time; only before the rank
+  tag, since a time then a level or a logger is Python logging's own header
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...` (a bare
   `>` is one of its blank lines)
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
@@ -95,6 +103,10 @@ _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
+_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|default)\d+\]:)")
+_STAMPED_RANK_TAG = re.compile(
+    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d+)?)?) (?=\[(?:rank|default)\d+\]:)"
+)
 _BY_FIRST_CHAR = {
     "[": (_ORPHAN_SGR, _STAGE_TAG),
     "^": (_ORPHAN_SGR,),
@@ -146,13 +158,18 @@ def _peel_one(line: ParsedLine) -> bool:
     if first.isdigit() and (
         _peel_collector_time(line, text)
         or _peel_model_server_relay(line, text)
+        or _peel_stamped_rank_tag(line, text)
         or _peel_srun_label(line, text)
         or _peel_line_number(line, text)
     ):
         return True
-    if first == " " and (_peel_viewer_line_number(line, text) or _peel_srun_label(line, text)):
+    if first == " " and (
+        _peel_viewer_line_number(line, text)
+        or _peel_stamped_rank_tag(line, text)
+        or _peel_srun_label(line, text)
+    ):
         return True
-    if first == "[" and _peel_mpi_tag(line, text):
+    if first == "[" and (_peel_mpi_tag(line, text) or _peel_bracketed_line_number(line, text)):
         return True
     if first == "E" and _peel_pytest_failure(line, text):
         return True
@@ -258,6 +275,16 @@ def _peel_viewer_line_number(line: ParsedLine, text: str) -> bool:
     return found is not None
 
 
+def _peel_bracketed_line_number(line: ParsedLine, text: str) -> bool:
+    """A viewer's bracketed line number before torch's rank tag: like a gutter number it
+    changes on every line, so it stays out of the stream key; the tag after it names the
+    writer."""
+    found = _BRACKETED_LINE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
+
+
 def _peel_progress(line: ParsedLine, text: str) -> bool:
     """A progress bar's last frame in front of the line a process wrote after it: the bar
     says how far a loop got, the text after it is what the process logged next."""
@@ -295,6 +322,15 @@ def _peel_model_server_relay(line: ParsedLine, text: str) -> bool:
     if found:
         line.tags.setdefault("collector_time", found.group(1))
         line.stream_key += found.group(2)
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_stamped_rank_tag(line: ParsedLine, text: str) -> bool:
+    """A platform's time before torch's rank tag; the tag, peeled next, names the writer."""
+    found = _STAMPED_RANK_TAG.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(1))
         line.message = text[found.end() :]
     return found is not None
 

@@ -407,6 +407,37 @@ CASES = [
         "    raise",
     ),
     ("unpadded-data-row", "0\t1\t2", None, None, None, None, "0\t1\t2"),
+    # a viewer's bracketed line number, in front of torch's rank tag only
+    (
+        "bracketed-number-rank",
+        "[5120] [rank2]: RuntimeError: NCCL communicator was aborted",
+        None,
+        None,
+        2,
+        None,
+        "RuntimeError: NCCL communicator",
+    ),
+    ("bracketed-number-local", "[77][default1]:Traceback (x)", None, None, None, None, "Traceback"),
+    ("bracketed-rank-not-a-tag", "[3] NCCL INFO Channel 00/02", None, None, None, None, "[3] NCCL"),
+    # a platform's time with a space before torch's rank tag, seconds optional
+    (
+        "stamped-rank-tag-minutes",
+        "2026-04-02 07:31 [rank5]:[E402 07:31:09.118000000 ProcessGroupNCCL.cpp:616] x",
+        "glog",
+        "ERROR",
+        5,
+        None,
+        "x",
+    ),
+    (
+        "stamped-rank-tag-led-by-space",
+        " 2026-04-02 07:31:09 [rank12]: RuntimeError: y",
+        None,
+        None,
+        12,
+        None,
+        "RuntimeError: y",
+    ),
     ("indented-number-no-tab", "    12 ranks joined", None, None, None, None, "    12 ranks"),
     (
         "lmdeploy",
@@ -850,6 +881,16 @@ def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
     assert first.stream_key == second.stream_key == "[rank3]:"
 
 
+def test_a_bracketed_line_number_is_not_part_of_the_writer_key():
+    """Lines numbered `[N] ` by a log viewer stay one writer's stream per rank tag; a bracketed
+    number before a line that has no rank tag (a pid, a launcher's rank) is left as written."""
+    first = parse_line("[5119] [rank2]:     work = group.allreduce([tensor], opts)")
+    second = parse_line("[5120] [rank2]: RuntimeError: x")
+    assert first.stream_key == second.stream_key == "[rank2]:"
+    pid = parse_line("[4121] [INFO] worker ready")
+    assert pid.message == "[4121] [INFO] worker ready"
+
+
 def test_a_log_viewer_table_row_gives_its_record_and_the_time_cell():
     """Rows copied from a console's log table: blank cells, the time cell, the record, the
     closing bar; the record keeps its own prefixes for the next rounds."""
@@ -1243,3 +1284,29 @@ def test_an_engine_name_with_no_record_level_before_it_is_no_relay():
     line = parse_line("VLLM: 0.8.4 ready on 4 GPUs")
     assert line.message == "VLLM: 0.8.4 ready on 4 GPUs"
     assert "VLLM" not in line.stream_key
+
+
+def test_watchdog_lines_numbered_by_a_viewer_keep_their_ranks():
+    """A paste whose every line carries a bracketed line number still says which rank timed
+    out first."""
+    text = "".join(
+        f"[{4410 + i}] [rank{rank}]:[E0611 08:15:0{i}.120000000 ProcessGroupNCCL.cpp:607] "
+        f"[Rank {rank}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=77, "
+        "OpType=BROADCAST, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600031 "
+        "milliseconds before timing out.\n"
+        for i, rank in enumerate((2, 0, 1))
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 2
+
+
+def test_a_platform_time_before_a_rank_tag_is_the_lines_time_when_it_has_none():
+    """The platform's stamp dates a traceback line; a line with its own header keeps that."""
+    plain = parse_line("2026-04-02 07:31:09 [rank12]: RuntimeError: y")
+    assert (plain.time.hour, plain.time.minute, plain.time.second) == (7, 31, 9)
+    own = parse_line("2026-04-02 07:31 [rank5]:[E402 06:10:44.118000000 ProcessGroupNCCL.cpp:1] x")
+    assert (own.time.hour, own.time.minute, own.time.second) == (6, 10, 44)
+    logging = parse_line("2026-04-02 07:31:09 INFO [rank8] step 3")
+    assert logging.source == "logging"
