@@ -302,3 +302,18 @@ def test_the_same_answer_under_a_model_kernel_frame_stays_unlabelled() -> None:
         "create_shared_buffer", "apply_rotary"
     )
     assert scanned_label(model_kernel)[0] == "other"
+
+
+# A torch process-group record names its collective as `OpType=`; the words vote for the
+# collective alone, while the runtime's own spelling of an operator's type still votes for it.
+def test_a_collective_named_by_its_op_type_is_no_operator() -> None:
+    line = (
+        "RuntimeError: ranks disagree: Rank 2 runs CollectiveFingerPrint(OpType=BROADCAST, "
+        "TensorShape=[4]), but Rank 0 runs CollectiveFingerPrint(OpType=_ALLGATHER_BASE)."
+    )
+    assert [label for label, _ in defensible(line)] == ["hccl"]
+
+
+def test_an_operator_type_in_the_runtimes_words_still_votes_operator() -> None:
+    line = "EZ9999: the kernel launch failed for opType [GroupedMatmul] on stream 3"
+    assert vote(line) == "operator"
