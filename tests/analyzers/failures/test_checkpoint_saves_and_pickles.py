@@ -129,3 +129,42 @@ def test_fsdps_state_dict_hook_missing_a_name_on_save_is_not_a_load() -> None:
     assert diagnosis.first_error is not None
     assert "FSDP assumes" in diagnosis.first_error.text
     assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+HF = "/opt/venv/lib/python3.11/site-packages/transformers"
+
+# The Trainer's own loader refusing a folder it finds no checkpoint in.
+RESUME_REFUSED = f"""\
+  File "{HF}/trainer.py", line 2311, in _load_from_checkpoint
+    raise ValueError(f"Can't find a valid checkpoint at {{resume_from_checkpoint}}")
+ValueError: Can't find a valid checkpoint at /scratch/runs/sft-13b/checkpoint-800
+"""
+
+# The DeepSpeed helper's refusal, pasted up to the raise statement only.
+RESUME_REFUSED_SOURCE_ONLY = f"""\
+[rank3]:   File "{HF}/trainer.py", line 2402, in _inner_training_loop
+[rank3]:     deepspeed_load_checkpoint(
+[rank3]:   File "{HF}/integrations/deepspeed.py", line 511, in deepspeed_load_checkpoint
+[rank3]:     raise ValueError(f"Can't find a valid checkpoint at {{checkpoint_path}}")
+"""
+
+RESUME_NOTE = """\
+[INFO|trainer.py:2201] 2026-12-05 09:00:01,118 >> Loading model from /scratch/runs/sft-13b/checkpoint-800, a valid checkpoint at step 800.
+step 801 loss 1.902
+"""
+
+
+@pytest.mark.parametrize("text", [RESUME_REFUSED, RESUME_REFUSED_SOURCE_ONLY])
+def test_a_resume_that_finds_no_checkpoint_in_its_folder_is_a_failed_load(text: str) -> None:
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "find a valid checkpoint at" in diagnosis.first_error.text
+    assert "wl.resume_finds_no_checkpoint" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_resume_that_reports_its_checkpoint_is_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", RESUME_NOTE)
+    assert "wl.resume_finds_no_checkpoint" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert diagnosis.first_error is None

@@ -35,3 +35,28 @@ def test_the_call_quoted_without_the_wrapper_does_not_match() -> None:
     knowledge = load_knowledge()
     ids = {m.signature.id for m in match_line(QUOTED_SOURCE.strip(), (), knowledge)}
     assert "hccl.function_error" not in ids
+
+
+# A trainer that builds its communicator at start-up; the line is kept up to the closing
+# parenthesis of the call and the return code after it is gone.
+CLOSED_CALL_LINE = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/rl/train_policy.py", line 88, in main
+[rank1]:     trainer = PolicyTrainer(
+[rank1]: RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_))
+"""
+
+
+def test_a_line_cut_after_the_argument_list_reads_as_the_hccl_call_wrapper() -> None:
+    diagnosis = diagnose_text("train.log", CLOSED_CALL_LINE)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HcclCommInitRootInfo(numRanks" in diagnosis.first_error.text
+    assert diagnosis.root_cause.startswith("HCCL call failed"), diagnosis.root_cause
+
+
+def test_the_closed_call_followed_by_other_words_does_not_match() -> None:
+    knowledge = load_knowledge()
+    line = "HCCL function error: HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_)) retried after warm-up"
+    ids = {m.signature.id for m in match_line(line, (), knowledge)}
+    assert "hccl.function_error" not in ids

@@ -59,3 +59,30 @@ def test_a_debug_line_about_the_check_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", DEBUG_NOTE)
     assert "hccl.zero3_param_ids_disagree" not in _rules(diagnosis)
     assert diagnosis.first_error is None
+
+
+# A Trainer run whose traceback was kept up to the headline, the id lists cut away.
+HEADLINE_ONLY = """\
+  File "/opt/venv/lib/python3.10/site-packages/accelerate/accelerator.py", line 1902, in backward
+    self.deepspeed_engine_wrapped.backward(loss, **kwargs)
+  File "/opt/venv/lib/python3.10/site-packages/deepspeed/utils/nvtx.py", line 15, in wrapped_fn
+    ret_val = func(*args, **kwargs)
+RuntimeError: disagreement between rank0 and rank5: rank0
+"""
+
+OTHER_DISAGREEMENT = (
+    "RuntimeError: disagreement between rank0 and rank2: rank0 saw 8 workers, rank2 saw 4\n"
+)
+
+
+def test_the_headline_without_its_lists_reads_the_same() -> None:
+    diagnosis = diagnose_text("train.log", HEADLINE_ONLY)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "disagreement between rank0 and rank5" in diagnosis.first_error.text
+    assert "hccl.zero3_param_ids_disagree" in _rules(diagnosis)
+
+
+def test_a_disagreement_about_something_else_is_not_the_zero3_check() -> None:
+    diagnosis = diagnose_text("train.log", OTHER_DISAGREEMENT)
+    assert "hccl.zero3_param_ids_disagree" not in _rules(diagnosis)
