@@ -176,6 +176,14 @@ PREFILTER = load_prefilter()
         ("assert param_data.shape == loaded_weight.shape", EventKind.ERROR),
         ("    assert param_data.shape == loaded_weight.shape", None),
         ("assert hidden.shape == residual.shape", None),
+        # pytest's section banners head the failure report and name no failure; the summary
+        # line of a failed test does
+        ("=================================== FAILURES ===================================", None),
+        ("==================================== ERRORS ====================================", None),
+        (
+            "FAILED tests/unit/test_pipe.py::test_two_stages - RuntimeError: stage 1 died",
+            EventKind.ERROR,
+        ),
     ],
 )
 def test_classify(line, expected):

@@ -1,0 +1,86 @@
+"""What a distributed test suite's harness reports about its ranks (torch's test base, pytest-timeout).
+
+CI logs of distributed tests often hold only the harness's report of how the ranks ended: a
+rank's exit code, a rank it stopped waiting for, a test stopped by pytest-timeout. A negative
+exit code of SIGSEGV/SIGBUS/SIGILL is a crash (`device_fault`); a rank the harness gave up on
+and a test stopped at its limit made no progress (`hang`). pytest's section banners are never
+the first error. Fixtures are written in the real shapes with their own values.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+HARNESS_SIGNAL = """\
+Mar 03 11:20:41 ======================================================================
+Mar 03 11:20:41 FAIL [3.104s]: test_all_gather_cuda (__main__.TestDistBackendWithSpawn)
+Mar 03 11:20:41 ----------------------------------------------------------------------
+Mar 03 11:20:41 Traceback (most recent call last):
+Mar 03 11:20:41   File "/opt/conda/lib/python3.10/site-packages/torch/testing/_internal/common_distributed.py", line 612, in _check_return_codes
+Mar 03 11:20:41     self.assertEqual(
+Mar 03 11:20:41 AssertionError: -7 != 0 : Expected zero exit code but got -7 for pid: 28811
+"""
+
+HARNESS_EXIT_ONE = """\
+Mar 03 11:20:41 Traceback (most recent call last):
+Mar 03 11:20:41   File "/opt/conda/lib/python3.10/site-packages/torch/testing/_internal/common_distributed.py", line 612, in _check_return_codes
+Mar 03 11:20:41 AssertionError: 1 != 0 : Expected zero exit code but got 1 for pid: 28811
+"""
+
+HARNESS_GAVE_UP = """\
+14:02:10 ERROR: test_reduce_scatter_nccl (__main__.ProcessGroupNCCLTest)
+14:02:10 ----------------------------------------------------------------------
+14:02:10 Traceback (most recent call last):
+14:02:10   File "/var/lib/ci/torch/testing/_internal/common_distributed.py", line 255, in _join_processes
+14:02:10     self._check_return_codes(elapsed_time)
+14:02:10 RuntimeError: Process 2 terminated or timed out after 300.0412 seconds
+"""
+
+RANK_ERROR_THEN_GAVE_UP = """\
+14:01:02 Process 1 raised: RuntimeError: CUDA error: an illegal memory access was encountered
+14:02:10 RuntimeError: Process 2 terminated or timed out after 300.0412 seconds
+"""
+
+PYTEST_TIMEOUT = """\
+=================================== FAILURES ===================================
+__________________________ TestPipeline.test_two_stages ___________________________
+
+    def test_two_stages(self):
+        engine = build_engine(stages=2)
+>       engine.train_batch()
+=========================== short test summary info ============================
+FAILED tests/unit/test_pipe.py::TestPipeline::test_two_stages - Failed: Timeout >600.0s
+"""
+
+
+def test_a_rank_ended_by_a_crash_signal_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("ci/job.log", HARNESS_SIGNAL)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Expected zero exit code but got -7" in diagnosis.first_error.text
+
+
+def test_a_rank_that_raised_is_not_read_from_its_exit_code() -> None:
+    diagnosis = diagnose_text("ci/job.log", HARNESS_EXIT_ONE)
+    assert diagnosis.category != "device_fault"
+
+
+def test_a_rank_the_harness_gave_up_on_is_a_hang() -> None:
+    diagnosis = diagnose_text("ci/console.txt", HARNESS_GAVE_UP)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "terminated or timed out after" in diagnosis.first_error.text
+
+
+def test_an_error_a_rank_printed_before_leads_the_harness_timeout() -> None:
+    diagnosis = diagnose_text("ci/console.txt", RANK_ERROR_THEN_GAVE_UP)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "illegal memory access" in diagnosis.first_error.text
+
+
+def test_a_test_stopped_by_pytest_timeout_is_a_hang_and_the_banner_is_no_error() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", PYTEST_TIMEOUT)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Failed: Timeout >600.0s" in diagnosis.first_error.text
