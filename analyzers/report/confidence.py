@@ -20,6 +20,7 @@ from analyzers.classify.events import (
     TIER_UNMATCHED,
     TIER_WRAPPED_CAUSE,
     TIER_WRAPPER,
+    Classified,
 )
 from analyzers.report.multirank import Verdict
 
@@ -61,11 +62,22 @@ def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) ->
 
 
 def _contested(chain: CausalChain, category: str) -> bool:
-    """Another line as telling as the first error (same tier) names another label."""
+    """Another line as telling as the first error (same tier) names another label. A
+    launcher's record of how a rank ended (`failed (exitcode: 1) local_rank: 0`) reads as
+    the rank's own failure only when the rank logged none (`causal.first_error`
+    promotes it then); left at its tier, it sums up an error the rank printed itself, which
+    speaks for that rank in the chain, so it offers no reading of its own."""
     return any(
-        item.category not in (None, "other", category) and item is not chain.first
+        item.category not in (None, "other", category)
+        and item is not chain.first
+        and not _exit_summary(item)
         for item in chain.top
     )
+
+
+def _exit_summary(item: Classified) -> bool:
+    """A launcher's exit record of a rank that logged its own error (not promoted)."""
+    return item.best is not None and item.best.signature.cause_if_silent and item.tier < TIER_CAUSE
 
 
 def _tier_read(chain: CausalChain) -> int:

@@ -8,8 +8,11 @@ from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, TIER_SYMPTOM
 from analyzers.report.confidence import confidence_of
 
 
-def _line(category: str, weight: int, tier: int = TIER_CASCADE, rule: str = "") -> SimpleNamespace:
-    best = SimpleNamespace(weight=weight, signature=SimpleNamespace(id=rule or f"{category}.rule"))
+def _line(
+    category: str, weight: int, tier: int = TIER_CASCADE, rule: str = "", exit_record: bool = False
+) -> SimpleNamespace:
+    signature = SimpleNamespace(id=rule or f"{category}.rule", cause_if_silent=exit_record)
+    best = SimpleNamespace(weight=weight, signature=signature)
     return SimpleNamespace(category=category, best=best, codes=(), tier=tier)
 
 
@@ -39,3 +42,20 @@ def test_a_warning_of_another_rule_keeps_its_own_tier() -> None:
     other = _line("hccl", 81, TIER_CAUSE, "hccl.other_rule")
     chain = SimpleNamespace(first=warning, supporting=[], top=[warning, other])
     assert confidence_of(chain, "hccl", None) == round(0.81 * 0.8, 2)
+
+
+def test_a_launchers_exit_record_of_a_rank_that_logged_its_error_contests_nothing() -> None:
+    # peers lost a rank that left (`Connection closed by peer`, weight 30, trusted 0.4); torchrun's
+    # `failed (exitcode: 1) local_rank: 0` sums up the error rank 0 printed itself
+    first = _line("hccl", 30, rule="hccl.peer_connection_closed")
+    summary = _line("device_fault", 20, rule="dev.launcher_child_exit_code", exit_record=True)
+    chain = SimpleNamespace(first=first, supporting=[], top=[first, summary])
+    assert confidence_of(chain, "hccl", None) == 0.12
+
+
+def test_an_exit_record_read_as_a_silent_ranks_own_failure_still_contests() -> None:
+    # promoted to a cause: the rank said nothing, so the record is a reading of its own
+    first = _line("hccl", 30, rule="hccl.peer_connection_closed")
+    death = _line("device_fault", 20, TIER_CAUSE, "dev.launcher_child_exit_code", exit_record=True)
+    chain = SimpleNamespace(first=first, supporting=[], top=[first, death])
+    assert confidence_of(chain, "hccl", None) == 0.02
