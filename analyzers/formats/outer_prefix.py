@@ -10,7 +10,8 @@ rank a tagged worker states in a file head, the glued lines of ranks sharing one
 - docker compose's service column (`trainer-1  | `);
 - `srun --label`'s task number (` 3: `) and pdsh's host (`node7: `);
 - Open MPI's `--tag-output` (`[1,3]<stderr>:`);
-- a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `).
+- a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `, older releases `(pid=4121) `);
+- a cluster scheduler's trial log (Determined: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || `).
 
 The sources stay within one line (no `\\s`), so a pattern built on them can run over a whole
 block with `(?m)^`. `OUTER` matches nothing as well, so it never stops a plain line.
@@ -38,8 +39,12 @@ PDSH = (
 _COMPOSE = r"[A-Za-z][\w.-]*[ \t]+\|[ \t]"
 _SRUN_LABEL = r" {0,4}\d{1,5}: "
 _MPI_TAG = r"\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:"
+# A scheduler that stores each container's output with its own time, the container's short id
+# and, for a training process, the rank its launcher gave it (Determined's trial logs); the
+# launcher's own lines in the same container carry no rank.
+SCHEDULER_TRIAL = r"\[(" + COLLECTOR_TIME + r")\] (?:([0-9a-f]{6,64}) )?(?:\[rank=(\d+)\] )?\|\|"
 _PROCESS_TAG = (
-    r"\([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?(?: rank=\d+)? pid=\d+(?:, ip=[^)\n]*)?\) ?"
+    r"\((?:[A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?(?: rank=\d+)? )?pid=\d+(?:, ip=[^)\n]*)?\) ?"
 )
 
 
@@ -62,6 +67,7 @@ OUTER: bytes = (
             PDSH + " ",
             _MPI_TAG,
             _PROCESS_TAG,
+            SCHEDULER_TRIAL + AFTER,
         )
     )
     + "))*"

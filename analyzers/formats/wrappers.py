@@ -10,7 +10,9 @@ Seen in real reports (outermost first; they nest):
 - pdsh / deepspeed multi-node: `worker-1: ...`
 - Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`,
   `(VllmWorker rank=2 pid=15632) ...`, Ray's own `(raylet) ...` / `(raylet, ip=1.2.3.4) ...`; pasted
-  logs sometimes split a name (`(EngineCore _DP3 pid=274)`)
+  logs sometimes split a name (`(EngineCore _DP3 pid=274)`). Ray releases before actors were
+  named in the tag print the worker's pid alone (`(pid=40211) ...`, `(pid=4121, ip=10.0.0.7)
+  ...`): the process is the writer, but no name says which worker it is
 - colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`,
   or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
 - Slurm's `srun --label`: the task number, right-aligned, a colon and one space before each
@@ -64,6 +66,20 @@ Seen in real reports (outermost first; they nest):
   process writes: `[Stage-0] INFO 01-21 09:47:31 [shm_broadcast.py:501] ...` - the stage is
   the writer, so the tag joins the stream key; only `Stage-` with a number, closed, and a
   space before the line (a bracketed word inside a message, `[Stage 2/4]`, stays as written)
+- a collector's local time, written without a zone and with a space (`2025-06-11 09:02:44 `), in
+  front of a line that is plainly another writer's: torch's rank tag (`2025-06-11 09:02:44
+  [rank3]: torch.OutOfMemoryError: ...`) or logging's default record (`2025-06-11 09:02:44
+  DEBUG:filelock:Lock ... acquired`). The time is kept like a collector's; a time followed by
+  anything else is a logging header of the process's own (`2025-06-11 09:02:44 ERROR ...`) and
+  stays for the formats to read
+- a cluster scheduler's trial log (Determined), which stores each line a trial's container
+  wrote with its own time, the container's short id and, for a training process, the rank the
+  launcher gave it: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || [E ProcessGroupNCCL.cpp:828]
+  ...`; the launcher's own lines in the container carry no rank (`[...Z] 3c9d01ab || WARNING:
+  torch.distributed.elastic...`). The time is kept like a collector's, the rank is the
+  process's, the container and rank are the writer; only a bracketed ISO time followed by the
+  `||` bar (after an optional hex id and rank), so a log line whose message holds `||` stays
+  as written
 - pytest's failure report, which prints the text of the exception a test raised (and what the
   code under test wrote to it) behind a capital `E` and padding to the traceback's indent:
   `E       RuntimeError: ...`, `E   loc("kernel.mlir":12:3): error: ...` - only an `E` that
@@ -93,20 +109,25 @@ _PDSH = re.compile(outer_prefix.PDSH + outer_prefix.AFTER)
 _PROCESS_TAG = re.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
+_BARE_PROCESS_TAG = re.compile(r"\(pid=(\d+)(?:, ip=[^)]*)?\) ?")
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 # keeps the quoted line's own indent; a bare `>` is a blank line of the quote
 _QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
+# A platform's or collector's local time (seconds optional, no zone) before torch's rank tag
+# or Python logging's default record: anywhere else such a time is the program's own header.
+_LOCAL_COLLECTOR_TIME = re.compile(
+    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?) "
+    r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:)"
+)
+_SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
 _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
 _BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|default)\d+\]:)")
-_STAMPED_RANK_TAG = re.compile(
-    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d+)?)?) (?=\[(?:rank|default)\d+\]:)"
-)
 _BY_FIRST_CHAR = {
     "[": (_ORPHAN_SGR, _STAGE_TAG),
     "^": (_ORPHAN_SGR,),
@@ -157,19 +178,23 @@ def _peel_one(line: ParsedLine) -> bool:
         return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
+        or _peel_local_collector_time(line, text)
         or _peel_model_server_relay(line, text)
-        or _peel_stamped_rank_tag(line, text)
         or _peel_srun_label(line, text)
         or _peel_line_number(line, text)
     ):
         return True
     if first == " " and (
         _peel_viewer_line_number(line, text)
-        or _peel_stamped_rank_tag(line, text)
+        or _peel_local_collector_time(line, text)
         or _peel_srun_label(line, text)
     ):
         return True
-    if first == "[" and (_peel_mpi_tag(line, text) or _peel_bracketed_line_number(line, text)):
+    if first == "[" and (
+        _peel_mpi_tag(line, text)
+        or _peel_bracketed_line_number(line, text)
+        or _peel_scheduler_trial(line, text)
+    ):
         return True
     if first == "E" and _peel_pytest_failure(line, text):
         return True
@@ -186,6 +211,8 @@ def _peel_one(line: ParsedLine) -> bool:
     found = _PROCESS_TAG.match(text)
     if found:
         _take_process(line, found)
+        return True
+    if first == "(" and _peel_bare_process_tag(line, text):
         return True
     if first in _MONTH_INITIALS and _peel_journal(line, text):
         return True
@@ -214,6 +241,16 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
             line.rank = rank_of(tag, None)
 
 
+def _peel_bare_process_tag(line: ParsedLine, text: str) -> bool:
+    """An unnamed Ray worker's tag: its pid, and the process as the writer."""
+    found = _BARE_PROCESS_TAG.match(text)
+    if found:
+        line.pid = int(found.group(1))
+        line.stream_key += f"(pid {found.group(1)})"
+        line.message = text[found.end() :]
+    return found is not None
+
+
 def _peel_pytest_failure(line: ParsedLine, text: str) -> bool:
     """pytest's marker of a failure's text: the test process is still the writer, so it
     stays out of the stream key."""
@@ -229,6 +266,20 @@ def _peel_mpi_tag(line: ParsedLine, text: str) -> bool:
     if found:
         line.rank = int(found.group(1))
         line.stream_key += found.group(0).rstrip()
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_scheduler_trial(line: ParsedLine, text: str) -> bool:
+    """A scheduler's trial-log prefix: its time is kept like a collector's, the rank it names is
+    the process's, and the container with that rank is the writer."""
+    found = _SCHEDULER_TRIAL.match(text)
+    if found:
+        stamp, container, rank = found.groups()
+        line.tags.setdefault("collector_time", stamp)
+        if rank is not None:
+            line.rank = int(rank)
+        line.stream_key += f"{container or ''}[rank={rank or ''}]"
         line.message = text[found.end() :]
     return found is not None
 
@@ -326,9 +377,10 @@ def _peel_model_server_relay(line: ParsedLine, text: str) -> bool:
     return found is not None
 
 
-def _peel_stamped_rank_tag(line: ParsedLine, text: str) -> bool:
-    """A platform's time before torch's rank tag; the tag, peeled next, names the writer."""
-    found = _STAMPED_RANK_TAG.match(text)
+def _peel_local_collector_time(line: ParsedLine, text: str) -> bool:
+    """A platform's time before torch's rank tag (the tag, peeled next, names the writer) or
+    before logging's default record."""
+    found = _LOCAL_COLLECTOR_TIME.match(text)
     if found:
         line.tags.setdefault("collector_time", found.group(1))
         line.message = text[found.end() :]

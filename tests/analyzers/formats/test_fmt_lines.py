@@ -1310,3 +1310,104 @@ def test_a_platform_time_before_a_rank_tag_is_the_lines_time_when_it_has_none():
     assert (own.time.hour, own.time.minute, own.time.second) == (6, 10, 44)
     logging = parse_line("2026-04-02 07:31:09 INFO [rank8] step 3")
     assert logging.source == "logging"
+
+
+def test_a_scheduler_trial_prefix_gives_time_rank_and_record():
+    """A trial log kept by a cluster scheduler: time, container id, the launcher's rank, the
+    `||` bar, then what the rank's process wrote, read with its own header."""
+    line = parse_line(
+        "[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=5] || [E ProcessGroupNCCL.cpp:610] "
+        "[Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, "
+        "OpType=BROADCAST, Timeout(ms)=600000) ran for 600412 milliseconds before timing out."
+    )
+    assert line.rank == 5
+    assert (line.time.hour, line.time.minute, line.time.second) == (8, 14, 51)
+    assert line.level == "ERROR"
+    assert line.message.startswith("[Rank 5] Watchdog caught collective operation timeout")
+    other = parse_line("[2025-03-02T08:14:51.120401Z] 3c9d01ab [rank=6] || boom")
+    assert line.stream_key != other.stream_key
+
+
+def test_a_scheduler_trial_line_of_the_launcher_has_no_rank():
+    line = parse_line(
+        "[2025-03-02T08:14:55.002113Z] 3c9d01ab || WARNING: torch.distributed.elastic."
+        "multiprocessing.api:Sending process 212 closing signal SIGTERM"
+    )
+    assert line.rank is None
+    assert line.message.startswith("WARNING: torch.distributed.elastic")
+    blank = parse_line("[2025-03-02T08:14:55.002190Z] 3c9d01ab [rank=2] ||")
+    assert (blank.rank, blank.message) == (2, "")
+
+
+def test_a_bar_inside_a_message_after_a_time_is_no_scheduler_prefix():
+    for text in (
+        "[2025-03-02T08:14:51Z] retry when a || b is set",
+        "[2025-03-02 08:14:51] 3c9d01ab || not a trial log",
+        "check a || b",
+    ):
+        assert parse_line(text).rank is None
+        assert "||" in parse_line(text).message
+
+
+def test_ranks_of_a_scheduler_trial_log_name_the_first_error():
+    """The watchdog timeouts of two ranks in one trial log: the earlier one is cited, on its
+    rank, and the launcher's shutdown after them is not the cause."""
+    text = "".join(
+        f"{line}\n"
+        for line in (
+            "[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=5] || [E ProcessGroupNCCL.cpp:610] "
+            "[Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, "
+            "OpType=BROADCAST, Timeout(ms)=600000) ran for 600412 milliseconds before timing out.",
+            "[2025-03-02T08:14:51.131870Z] 3c9d01ab [rank=2] || [E ProcessGroupNCCL.cpp:610] "
+            "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7, "
+            "OpType=BROADCAST, Timeout(ms)=600000) ran for 600419 milliseconds before timing out.",
+            "[2025-03-02T08:14:55.002113Z] 3c9d01ab || WARNING: torch.distributed.elastic."
+            "agent.server.api:Received 15 death signal, shutting down workers",
+        )
+    )
+    diagnosis = diagnose_text("trial-3c9d01ab.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 5
+    assert "[Rank 5] Watchdog caught" in diagnosis.first_error.text
+
+
+def test_an_unnamed_ray_worker_tag_gives_the_pid_and_the_writer():
+    """Older Ray releases tag a worker's output with its pid alone; the NCCL header or the
+    exception behind it is the worker's own line."""
+    line = parse_line(
+        "(pid=40211) gpu-a:40211:40877 [1] transport/p2p.cc:238 NCCL WARN failed to open "
+        "CUDA IPC handle : 217 peer access is not supported between these two devices"
+    )
+    assert line.pid == 40211
+    assert line.message.startswith("gpu-a:40211:40877 [1] transport/p2p.cc:238 NCCL WARN")
+    other = parse_line("(pid=40230, ip=10.2.0.9) RuntimeError: boom")
+    assert (other.pid, other.message) == (40230, "RuntimeError: boom")
+    assert line.stream_key != other.stream_key
+
+
+def test_a_parenthesised_pid_inside_a_message_is_no_ray_tag():
+    for text in ("(pid=abc) is not a number", "worker (pid=4121) exited", "(pid 4121) exited"):
+        assert parse_line(text).message == text
+
+
+def test_a_collectors_local_time_before_a_rank_tag_is_peeled():
+    """A platform that stamps each captured line with its local time and no zone: the torch
+    rank tag and the record behind it are read as usual, the time is kept."""
+    line = parse_line(
+        "2025-06-11 09:02:44 [rank6]: torch.OutOfMemoryError: CUDA out of memory. "
+        "Tried to allocate 2.00 GiB. GPU 6 has a total capacity of 79.10 GiB"
+    )
+    assert line.rank == 6
+    assert (line.time.hour, line.time.minute, line.time.second) == (9, 2, 44)
+    assert line.message.startswith("torch.OutOfMemoryError: CUDA out of memory.")
+    record = parse_line("2025-06-11 09:02:44 WARNING:accelerate.utils:Detected kernel version")
+    assert (record.level, record.message) == ("WARNING", "Detected kernel version")
+
+
+def test_a_logging_header_with_a_space_separated_time_keeps_its_own_reading():
+    """A time followed by a level word is the process's own logging header, not a stamp."""
+    line = parse_line("2025-06-11 09:02:44 ERROR trainer crashed")
+    assert (line.level, line.message) == ("ERROR", "trainer crashed")
+    text = "2025-06-11 09:02:44,118 - INFO - step 10"
+    assert parse_line(text).rank is None
