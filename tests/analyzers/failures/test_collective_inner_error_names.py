@@ -46,3 +46,17 @@ def test_a_collective_name_reads_as_the_collective_layer(op: str, label: str) ->
 def test_the_operator_reading_is_offered_for_a_collective_name() -> None:
     diagnosis = diagnose_text("run/engine.log", summary("lccl_reducescatter"))
     assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+@pytest.mark.parametrize("op", ["Conv3D", "aclnnMatmul", "SelfAttentionOperation"])
+def test_a_device_core_exception_is_offered_for_any_other_name(op: str) -> None:
+    diagnosis = diagnose_text("run/engine.log", summary(op))
+    assert diagnosis.category == "operator"
+    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.5
+
+
+def test_a_collective_name_is_not_offered_the_device_core_reading() -> None:
+    diagnosis = diagnose_text("run/engine.log", summary("HcclAllGather"))
+    assert diagnosis.category == "hccl"
+    assert "aicore_timeout" not in {alt.category for alt in diagnosis.alternatives}
