@@ -150,8 +150,11 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"\[?(?P<ts>" + _DATE + r")\]?\s+(?:\[rank(?P<rank>\d+)\]\s+)?(?:-\s+[\w.]+\s+-\s+)?"
-        r"(?:\|\s+)?\[?" + _LEVEL + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)" + _NO_RANK_LOGGER,
+        r"\[?(?P<ts>" + _DATE + r")\]?\s+(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+)?"
+        r"(?:-\s+[\w.]+\s+-\s+)?(?:\|\s+)?\[?"
+        + _LEVEL
+        + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)"
+        + _NO_RANK_LOGGER,
     ),
     header(
         NAME,

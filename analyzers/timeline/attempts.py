@@ -14,6 +14,13 @@ nothing between them that says which attempt wrote them, so it is left out as we
 attempt's own files hold the same lines. Errors of every attempt stay evidence: the first
 failure is often why the job restarted at all.
 
+A restart is group-wide: on a job of several nodes, each node's agent goes back to the
+rendezvous when any of them restarts. Only the agent whose child failed counts the restart
+(`attempt_1/`, ...); the others are restarted by the membership change, keep writing
+`attempt_0/` (each run rewrites its files, so they hold the last run) and copy every run into
+their consoles. So once any agent's tree shows a later attempt, every agent's console is left
+out, not only the restarted one's.
+
 A file several attempts wrote into (a launcher's console, a log a retry loop appended to) is
 cut where each later attempt begins (`analyzers.checkpoints.restarts`).
 """
@@ -39,9 +46,12 @@ def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
             attempts.append((scan.info.path, agent, number))
             latest[agent] = max(latest.get(agent, number), number)
     stale = {path for path, agent, number in attempts if number < latest[agent]}
-    restarted = {agent for path, agent, number in attempts if path in stale}
-    if restarted:
-        stale.update(_launcher_copies(scans, restarted))
+    if any(number > 0 for number in latest.values()):
+        # A restart is group-wide: every agent of the job meets at the rendezvous again. An
+        # agent whose own child did not fail is restarted by the membership change and keeps
+        # its attempt number, so its tree shows one attempt (rewritten by its last run) while
+        # its console holds every run: every agent's console is a copy of several runs.
+        stale.update(_launcher_copies(scans, set(latest)))
     return stale
 
 

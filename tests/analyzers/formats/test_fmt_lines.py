@@ -793,6 +793,18 @@ def test_torchrun_local_rank_and_writer_key():
     assert line.time == datetime(2026, 11, 29, 7, 25, 36, 861000)
 
 
+@pytest.mark.parametrize("tag", ["[rank 3]", "[RANK 3]", "[rank_3]"])
+def test_a_logging_rank_tag_written_with_a_space_keeps_the_lines_time(tag):
+    """A job's formatter that writes the rank as `[rank 3]` (an f-string `[rank {rank}]`) is
+    the same header as `[rank3]`: before, the time and level were lost with it, so a rank's
+    logged error sorted after every timed line of the bundle."""
+    line = parse_line(f"2026-12-05 10:09:02,231 {tag} ERROR model run failed: boom")
+    assert line.rank == 3
+    assert line.level == "ERROR"
+    assert line.time == datetime(2026, 12, 5, 10, 9, 2, 231000)
+    assert line.message == "model run failed: boom"
+
+
 def test_custom_formatter_time_under_a_torchrun_prefix():
     line = parse_line("[default6]:[12/04 13:27:03.788] I decoder.r14 pid=7586 | prefill start")
     assert (line.local_rank, line.message) == (6, "prefill start")

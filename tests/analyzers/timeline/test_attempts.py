@@ -162,3 +162,37 @@ def test_a_restarted_job_whose_last_attempt_failed_again_is_not_healthy(tmp_path
 
     assert report.diagnosis.category == "shape_mismatch"
     assert report.diagnosis.culprit_ranks == [1]
+
+
+def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
+    tmp_path: Path,
+) -> None:
+    """docs/labelling.md#a-job-its-launcher-restarted: on two nodes only the agent whose child
+    failed counts the restart (`attempt_1/`); the other agent, restarted by the membership
+    change, rewrites `attempt_0/` (its last run) and its `--tee` console keeps every run."""
+    node0, node1 = "job-5e1a/node0/torchrun_logs/j_a1", "job-5e1a/node1/torchrun_logs/j_b2"
+    for rank in (0, 1):  # node0's last run: its ranks died connecting, before any checkpoint
+        _write(tmp_path, f"{node0}/attempt_0/{rank}/stdout.log", ["init process group"])
+        _write(tmp_path, f"{node0}/attempt_0/{rank}/stderr.log", _traceback(rank, REFUSED))
+    for local, rank in ((0, 2), (1, 3)):
+        _write(tmp_path, f"{node1}/attempt_0/{local}/stdout.log", FIRST_RUN)
+        _write(tmp_path, f"{node1}/attempt_0/{local}/stderr.log", _traceback(rank, CORRUPT))
+        _write(tmp_path, f"{node1}/attempt_1/{local}/stdout.log", ["init process group"])
+        _write(tmp_path, f"{node1}/attempt_1/{local}/stderr.log", _traceback(rank, REFUSED))
+    console = [
+        f"[default{r}]:{line}" for r in (0, 1) for line in ["init process group", *FIRST_RUN]
+    ]
+    console += [
+        "W1204 13:17:09.517000 24819 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        f"Sending process {pid} closing signal SIGTERM"
+        for pid in (24998, 24999)
+    ]
+    console += [f"[default{r}]:init process group" for r in (0, 1)]
+    console += [f"[default{r}]:{line}" for r in (0, 1) for line in _traceback(r, REFUSED)]
+    _write(tmp_path, "job-5e1a/node0/launcher.log", console)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report) == {0: (None, 0), 1: (None, 0), 2: (None, 0), 3: (None, 0)}
+    assert report.diagnosis.first_error is not None
+    assert "corrupted batch header" in report.diagnosis.first_error.text
