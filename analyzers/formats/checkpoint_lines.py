@@ -50,6 +50,7 @@ _SECONDS: dict[bool, dict[bytes, float]] = {True: {}, False: {}}
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
 _Seen = tuple[int, int, float]  # text id (or -1), rank (or -1), the minute's epoch seconds
+_NONE_SEEN: dict[bytes, _Seen] = {}  # a minute with no line remembered yet (never written)
 
 
 @dataclass(slots=True)
@@ -97,7 +98,9 @@ class CheckpointLines:
         self._geometries: list[_Geometry] = []
         self._remainders: dict[bytes, int] = {}
         self._shortcut = True
-        self._seen: dict[bytes, _Seen] = {}  # timed lines without their seconds
+        # timed lines without their seconds: the line up to its minute -> the rest -> seen
+        self._seen: dict[bytes, dict[bytes, _Seen]] = {}
+        self._seen_count = 0
         # (line number, offset) of the last line start the last `scan` counted up to: the
         # scanner counts the block's lines from there instead of from its start.
         self.counted = (1, 0)
@@ -152,31 +155,40 @@ class CheckpointLines:
         """The hot loop for timed lines, inlined: it runs for every checkpoint of a job.
 
         A line with its seconds cut out repeats exactly for a minute (`[default0]:2026-11-29
-        07:24 [rank0] INFO  norm passed`), so one dict lookup gives its text, rank and the
-        minute's value; only the seconds are read, and they repeat across lines and files
-        too. A line not seen yet in this minute takes `_stamped`, which teaches it."""
+        07:24 [rank0] INFO  norm passed`). Its head, up to the minute, is compared in place
+        with the last line's (no copy, no hash); the rest after the seconds is looked up in
+        that head's dict, which gives its text, rank and the minute's value. Only the
+        seconds are read, and they repeat across lines and files too. A line not seen yet
+        in this minute takes `_stamped`, which teaches it."""
         start_t, end_t = geometry.time_at  # type: ignore[misc]
         cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
         comma = geometry.reader.comma  # type: ignore[union-attr]
-        seen, seconds_of = self._seen, _SECONDS[comma]
+        seconds_of = _SECONDS[comma]
         track = self.track
         add_text, add_line, add_time, add_rank = _appenders(track)
-        find, rfind, count = low.find, low.rfind, block.count
-        at, after = find(word, pos), -2  # no previous line yet: count from pos
+        find, rfind, count, starts = low.find, low.rfind, low.count, block.startswith
+        at, end, line_no = find(word, pos), pos - 1, line_no - 1  # as if a line ended at pos
+        head, rests = b"\n", _NONE_SEEN  # no line starts with a line end: the first misses
         while at >= 0:
-            start = rfind(b"\n", 0, at) + 1
-            line_no += 1 if start == after + 1 else count(b"\n", pos, start)
-            pos = start
-            after = find(b"\n", at)
-            at = find(word, after)
-            found = seen.get(block[start : start + cut] + block[start + end_t : after])
+            # the line after the last one holds the literal (a run of checkpoints): one
+            # search, for its end; else a later line does, found from the literal back
+            start, end, line_no = end + 1, find(b"\n", end + 1), line_no + 1
+            if at > end:
+                line_no += count(b"\n", start, at)
+                start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
+            at = find(word, end)
+            if not starts(head, start):  # the lines of one minute share their head's dict
+                head = block[start : start + cut]
+                rests = self._seen.get(head, _NONE_SEEN)
+            found = rests.get(block[start + end_t : end])
             if found is None:
-                found = self._stamped(geometry, block[start:after], line_no)
+                found = self._stamped(geometry, block[start:end], line_no)
                 if found is None:
                     if track.workers:  # entries now carry a worker column: no shortcut
-                        self._scan_general(block, low, line_no + 1, after + 1)
+                        self._scan_general(block, low, line_no + 1, end + 1)
                         return
                     continue
+                rests = self._keep_seen(head, block[start + end_t : end], found)
             text_id, rank, minute = found
             if text_id < 0:
                 continue
@@ -185,13 +197,24 @@ class CheckpointLines:
             if seconds is None:
                 seconds = self._read_seconds(raw_seconds, comma)
                 if seconds is None:
-                    self._line(line_no, block[start:after])
+                    self._line(line_no, block[start:end])
                     continue
             add_text(text_id)
             add_line(line_no)
             add_time(minute + seconds)
             add_rank(rank)
-        self.counted = (line_no, pos)
+        self.counted = (line_no + 1, end + 1)  # the line after the last one (blocks end in \n)
+
+    def _keep_seen(self, head: bytes, rest: bytes, seen: _Seen) -> dict[bytes, _Seen]:
+        """Remember a timed line's (text, rank, minute value) under its head (the line up to
+        its minute) and the rest after its seconds, while there is room; returns the head's
+        dict for the next lines."""
+        if self._seen_count >= MAX_SEEN:
+            return self._seen.get(head, _NONE_SEEN)
+        self._seen_count += 1
+        rests = self._seen.setdefault(head, {})
+        rests[rest] = seen
+        return rests
 
     def _stamped(self, geometry: _Geometry, raw: bytes, line_no: int) -> _Seen | None:
         """A line the timed loop has not seen in this minute: read it in full, or learn
@@ -204,10 +227,7 @@ class CheckpointLines:
             self._line(line_no, raw)
             self._teach(geometry, raw)
             return None
-        seen = (found[0], found[1], minute[0] if minute is not None else NAN)
-        if len(self._seen) < MAX_SEEN:
-            self._seen[raw[: start_t + reader.minute_end] + raw[end_t:]] = seen  # type: ignore[union-attr]
-        return seen
+        return found[0], found[1], minute[0] if minute is not None else NAN
 
     @staticmethod
     def _read_seconds(raw: bytes, comma: bool) -> float | None:
@@ -226,23 +246,24 @@ class CheckpointLines:
     def _scan_untimed(
         self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
     ) -> None:
-        """The hot loop for lines without a time: a whole line repeats exactly."""
+        """The hot loop for lines without a time: a whole line repeats exactly. It walks
+        the lines as `_scan_timed` does."""
         known, track = geometry.lines, self.track
         add_text, add_line, add_time, add_rank = _appenders(track)
-        find, rfind, count = low.find, low.rfind, block.count
-        at, after = find(word, pos), -2
+        find, rfind, count = low.find, low.rfind, low.count
+        at, end, line_no = find(word, pos), pos - 1, line_no - 1  # as if a line ended at pos
         while at >= 0:
-            start = rfind(b"\n", 0, at) + 1
-            line_no += 1 if start == after + 1 else count(b"\n", pos, start)
-            pos = start
-            after = find(b"\n", at)
-            at = find(word, after)
-            found = known.get(block[start:after])
+            start, end, line_no = end + 1, find(b"\n", end + 1), line_no + 1
+            if at > end:
+                line_no += count(b"\n", start, at)
+                start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
+            at = find(word, end)
+            found = known.get(block[start:end])
             if found is None:
-                self._line(line_no, block[start:after])
-                self._teach(geometry, block[start:after])
+                self._line(line_no, block[start:end])
+                self._teach(geometry, block[start:end])
                 if track.workers:
-                    self._scan_general(block, low, line_no + 1, after + 1)
+                    self._scan_general(block, low, line_no + 1, end + 1)
                     return
                 continue
             text_id, rank = found
@@ -251,7 +272,7 @@ class CheckpointLines:
                 add_line(line_no)
                 add_time(NAN)
                 add_rank(rank)
-        self.counted = (line_no, pos)
+        self.counted = (line_no + 1, end + 1)  # the line after the last one (blocks end in \n)
 
     def _scan_general(self, block: bytes, low: bytes, line_no: int, pos: int) -> None:
         count = block.count

@@ -9,6 +9,7 @@ import pytest
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.core.types import FileInfo, FileKind
 from analyzers.formats import checkpoint_lines
+from analyzers.scan import member
 from analyzers.scan.member import scan_file
 
 
@@ -172,3 +173,18 @@ def test_a_step_closing_line_among_metric_lines_is_still_a_checkpoint():
     texts = [track.entry(index)[0] for index in range(len(track))]
     assert texts.count("step 59 done") == 1
     assert len(texts) == 120
+
+
+def test_remembered_timed_lines_are_grouped_by_minute_and_stay_within_their_bound(monkeypatch):
+    """The timed loop looks a line up under its head (the line up to its minute), then the
+    rest after its seconds; a full memo only sends the next lines to the slower reading."""
+    text = _bisection_log("[default3]:", minutes=3)
+    monkeypatch.setattr(checkpoint_lines, "MAX_SEEN", 5)
+    scanner = member._FileScanner(FileInfo("log_3.log", FileKind.RANK_LOG, 3), CheckpointMatcher())
+    scan = scanner.run(io.BytesIO(text.encode()))
+    memo = scanner.checkpoint_lines._seen
+    assert list(memo) == [b"[default3]:2026-11-29 07:00:"]
+    assert b" [rank3] INFO  attention passed" in memo[b"[default3]:2026-11-29 07:00:"]
+    assert sum(len(rests) for rests in memo.values()) == 5
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert _entries(scan.facts["checkpoints"]) == _entries(_track(text))
