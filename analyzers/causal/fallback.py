@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from analyzers.causal.first_error import CausalChain
+from analyzers.causal.frames import frames_above, traceback_field
 from analyzers.classify.errorcodes import normalise_code
-from analyzers.classify.events import FRAME_SOURCE, Classified
+from analyzers.classify.events import Classified
 from analyzers.classify.hints import defensible, vote
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.taxonomy import TAXONOMY
-from analyzers.core.types import EventKind, FileScan
-
-FRAME_WINDOW = 60  # lines above the first error searched for its traceback frame
+from analyzers.core.types import FileScan
 
 
 def guess(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str] | None:
@@ -45,7 +44,7 @@ def readings(
 
 def _ballot(
     chain: CausalChain, scans: Sequence[FileScan]
-) -> tuple[str, list[str], list[str | None], list[str]] | None:
+) -> tuple[str, list[str], list[str | None], list[str], list[str]] | None:
     """What votes for the first error: its words, its block's and its frames' words, the
     codes they print and the statement that raised it."""
     first = chain.first
@@ -55,8 +54,8 @@ def _ballot(
     nearby = [item for item in chain.nearby if _same_writer(item, first)]
     others = [item.event.message or item.event.text for item in nearby if item is not first]
     codes = _code_categories([first, *nearby])
-    frames = [*_frames_above(first, scans), *_traceback_field(first, scans, "caller")]
-    return own, [*others, *frames], codes, _traceback_field(first, scans, "statement")
+    frames = [*frames_above(first, scans), *traceback_field(first, scans, "caller")]
+    return own, others, codes, traceback_field(first, scans, "statement"), frames
 
 
 def _same_writer(item: Classified, first: Classified) -> bool:
@@ -70,34 +69,3 @@ def _code_categories(items: Iterable[Classified]) -> list[str | None]:
     table = load_knowledge().codes
     raw = dict.fromkeys(normalise_code(code) for item in items for code in item.event.codes)
     return [info.category for code in raw if (info := table.lookup_label(code))]
-
-
-def _traceback_field(first: Classified, scans: Sequence[FileScan], field: str) -> list[str]:
-    """A field the traceback reader kept for the first error's exception line: `caller`, the
-    installed library's frame that called the job's own code it was raised in (an object
-    collective's `_object_to_tensor` above a class's `__getstate__`), or `statement`, the line
-    Python printed under the innermost frame (`float(os.environ[...])`), where the refused value
-    came from when the exception's words do not say."""
-    if first.order >= len(scans):
-        return []
-    records = scans[first.order].facts.get("tracebacks") or ()
-    line = first.event.line
-    return [record[field] for record in records if record["line"] == line and record.get(field)]
-
-
-def _frames_above(first: Classified, scans: Sequence[FileScan]) -> list[str]:
-    """The traceback frame the scanner kept just above the first error (where it was).
-
-    A frame another rank wrote (ranks sharing one console print their tracebacks between each
-    other's lines) is where that rank was, not this error, and is left out like its lines."""
-    if first.order >= len(scans):
-        return []
-    line, rank = first.event.line, first.event.rank
-    return [
-        event.message or event.text
-        for event in scans[first.order].events
-        if event.kind == EventKind.WARNING
-        and event.source == FRAME_SOURCE
-        and 0 < line - event.line <= FRAME_WINDOW
-        and (rank is None or event.rank is None or event.rank == rank)
-    ]

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
 from analyzers.causal.culprits import blame, global_ranks
+from analyzers.causal.frames import own_failures_by_place
 from analyzers.causal.interrupted import (
     demote_lost_peers_of_interrupted,
     lead_ranks_interrupted_alone,
@@ -62,6 +63,7 @@ def find_first_error(
     (lower only to read a job that holds nothing better, `unread_errors_chain`)."""
     offsets = correlation.clock_offsets if correlation else {}
     errors = [item for item in items if item.tier >= floor]
+    own_failures_by_place(errors, scans)
     promote_silent_ends(errors, correlation, scans)
     demote_later_attempts(errors, scans)
     demote_explained_waits(errors, offsets)

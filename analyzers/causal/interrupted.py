@@ -8,7 +8,8 @@ returns because that first rank's connections closed: its traceback shows the lo
 (`Connection closed by peer`), then, during its handling, its own `KeyboardInterrupt`. So when
 every rank that lost a peer was itself interrupted and some rank was interrupted with no lost
 peer, the lost peers are what the interrupt did, not a crash the interrupt came after; and the
-few ranks interrupted outside any collective are the ones the others were waiting for. A
+few ranks interrupted outside any collective are the ones the others were waiting for, their
+interrupts raised before the others' and so the first error. A
 launcher interrupted itself (torchrun's `Received 2 death signal`) passes the interrupt on, and
 the same evidence places its workers' untimed lost connections after its record.
 
@@ -73,6 +74,30 @@ def demote_lost_peers_of_interrupted(
         gone = any(m.signature.peer_gone for m in item.matches)
         if item.rank in lost and item.tier > TIER_GENERIC and gone:
             item.tier, item.demoted = TIER_GENERIC - 0.5, True
+    _lead_interrupted_outside(items, interrupted, lost)
+
+
+def _lead_interrupted_outside(
+    items: Sequence[Classified], interrupted: set[int], lost: set[int]
+) -> None:
+    """The interrupts of the few ranks that were in their own code lead the others': those
+    ranks raised theirs at once, the others only after the collective they were blocked in
+    returned, which it did because the first ranks exited. Files without times would otherwise
+    put whichever rank's file comes first ahead. A launcher interrupted itself keeps its record
+    first (`outside_stop`)."""
+    outside = interrupted - lost
+    if len(outside) * 2 >= len(interrupted):
+        return  # as `interrupted_outside`: the few outside, not most ranks, were waited for
+    if any(item.best is not None and item.best.signature.outside_stop for item in items):
+        return
+    for item in items:
+        if (
+            item.rank in outside
+            and item.best is not None
+            and item.best.id == INTERRUPT
+            and _BARE.match(item.event.message or "")
+        ):
+            item.tier = max(item.tier, TIER_GENERIC + 0.25)
 
 
 def lead_ranks_interrupted_alone(items: Sequence[Classified]) -> None:

@@ -39,6 +39,8 @@ class Hints:
     examples: tuple[tuple[str, str], ...] = ()
     # read only in the statement printed under the innermost frame (`x = float(os.environ[..])`)
     statement_keywords: tuple[tuple[str, re.Pattern[str], int], ...] = ()
+    # read only in the traceback frames kept above the first error (where it was raised)
+    frame_keywords: tuple[tuple[str, re.Pattern[str], int], ...] = ()
     # error-level lines that report no failure (a retry, a deprecation, a zero count)
     chatter: re.Pattern[str] | None = None
     chatter_examples: tuple[str, ...] = ()
@@ -67,6 +69,9 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
         examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
         statement_keywords=_keywords(
             Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords")
+        ),
+        frame_keywords=_keywords(
+            Entry(data.get("frame_keywords", dict, {}), f"{path.name}: frame_keywords")
         ),
         **_chatter(Entry(data.get("chatter", dict, {"patterns": []}), f"{path.name}: chatter")),
         **_build_reports(
@@ -129,11 +134,25 @@ def vote(
     context: Iterable[str] = (),
     codes: Iterable[str | None] = (),
     statements: Iterable[str] = (),
+    frames: Iterable[str] = (),
 ) -> str | None:
-    """The winning category of one first-error line, the lines around it, its codes and the
-    statement that raised it (read only for what that statement reads or calls)."""
+    """The winning category of one first-error line, the lines around it, its codes, the
+    statement that raised it (read only for what that statement reads or calls) and the
+    traceback frames above it (read like the lines around it, and for where they are)."""
     hints = load_hints()
-    ranked = [*tally(own, context, codes, statements).most_common(2), ("", 0), ("", 0)]
+    ranked = [*tally(own, context, codes, statements, frames).most_common(2), ("", 0), ("", 0)]
+    (best, top), (_, second) = ranked[0], ranked[1]
+    return best if top >= hints.min_score and top > second else None
+
+
+def place_vote(frames: Iterable[str]) -> str | None:
+    """The category the place alone names: `frame_keywords` read in the traceback frames kept
+    above an error, with the bar and the clear lead a winner of `vote` needs."""
+    hints = load_hints()
+    scores: Counter[str] = Counter()
+    for line in frames:
+        scores.update(_words(line, hints, 1, hints.frame_keywords))
+    ranked = [*scores.most_common(2), ("", 0), ("", 0)]
     (best, top), (_, second) = ranked[0], ranked[1]
     return best if top >= hints.min_score and top > second else None
 
@@ -143,6 +162,7 @@ def defensible(
     context: Iterable[str] = (),
     codes: Iterable[str | None] = (),
     statements: Iterable[str] = (),
+    frames: Iterable[str] = (),
     *,
     unlabelled: bool = False,
 ) -> list[tuple[str, int]]:
@@ -155,7 +175,7 @@ def defensible(
     reading is as defensible as the answer."""
     hints = load_hints()
     bar = hints.alternative_min_score if unlabelled else hints.min_score
-    scores = tally(own, context, codes, statements)
+    scores = tally(own, context, codes, statements, frames)
     return [(label, votes) for label, votes in scores.most_common() if votes >= bar]
 
 
@@ -164,8 +184,10 @@ def tally(
     context: Iterable[str] = (),
     codes: Iterable[str | None] = (),
     statements: Iterable[str] = (),
+    frames: Iterable[str] = (),
 ) -> Counter[str]:
-    """Each category's votes from the line, the lines around it, its codes and its statement."""
+    """Each category's votes from the line, the lines around it, its codes, its statement and
+    its frames (their words as a line around it, plus `frame_keywords` for the place)."""
     hints = load_hints()
     scores: Counter[str] = Counter()
     scores.update(_words(own, hints, OWN_LINE_FACTOR))
@@ -173,6 +195,9 @@ def tally(
         scores.update(_words(line, hints, 1))
     for line in statements:
         scores.update(_words(line, hints, 1, hints.statement_keywords))
+    for line in frames:
+        scores.update(_words(line, hints, 1))
+        scores.update(_words(line, hints, 1, hints.frame_keywords))
     found = _EXCEPTION.search(own)
     if found and found.group("type") in hints.exception_types:
         category, weight = hints.exception_types[found.group("type")]

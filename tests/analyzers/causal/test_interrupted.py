@@ -57,6 +57,18 @@ def test_the_rank_interrupted_outside_the_collective_is_the_one_waited_for(
     assert diagnosis.culprit_ranks == [3]
 
 
+def test_the_interrupt_cited_is_the_one_raised_outside_the_collective(tmp_path: Path) -> None:
+    """The files carry no time; rank 0's file comes first, but its interrupt was raised only
+    after the collective returned, which it did because rank 3 had exited."""
+    job = finished_layers()
+    for log in job:
+        interrupted(log, in_collective=log.rank != 3)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 3
+    assert diagnosis.first_error.text.endswith("KeyboardInterrupt")
+
+
 def test_lost_peers_on_every_interrupted_rank_are_not_the_interrupts_doing(
     tmp_path: Path,
 ) -> None:

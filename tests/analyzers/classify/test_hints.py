@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.classify.hints import is_build_report, load_hints, vote
+from analyzers.classify.hints import is_build_report, load_hints, place_vote, tally, vote
 
 HINTS = load_hints()
 
@@ -80,3 +80,28 @@ def test_an_exception_that_only_says_a_build_stopped_is_a_build_report(text: str
 @pytest.mark.parametrize("text", HINTS.build_report_counterexamples)
 def test_a_build_failure_that_says_why_is_no_bare_report(text: str) -> None:
     assert not is_build_report(text)
+
+
+REBUILD = (
+    'File "/srv/venv/lib/python3.11/site-packages/torch/multiprocessing/reductions.py", '
+    "line 538, in rebuild_storage_fd"
+)
+
+
+def test_the_place_alone_names_a_dead_sender_of_a_shared_tensor() -> None:
+    """torch rebuilding a tensor a DataLoader worker shared: a reset there is the worker gone."""
+    assert place_vote([REBUILD]) == "device_fault"
+    reset = "ConnectionResetError: [Errno 104] Connection reset by peer"
+    assert tally(reset, frames=[REBUILD]).most_common(1)[0][0] == "device_fault"
+    assert vote(reset, frames=[REBUILD]) == "device_fault"
+
+
+def test_frames_elsewhere_name_no_place() -> None:
+    frame = (
+        'File "/srv/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 2806, in all_reduce"
+    )
+    assert place_vote([frame]) is None
+    assert place_vote([]) is None
+    # the words of the frame are not read as the place: a user's function named alike
+    assert place_vote(['File "/home/user/train.py", line 9, in rebuild_storage_fd']) is None
