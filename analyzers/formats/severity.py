@@ -2,7 +2,8 @@
 
 The words live in `knowledge/prefilter.yaml`. A line's own level wins (plog `[ERROR]`,
 logging `ERROR`, glog `E1129`); INFO/DEBUG lines are noise whatever they say, since big logs
-print "retry failed" style chatter at INFO. Lines without a level are judged by their words.
+print "retry failed" style chatter at INFO, except the phrases `notable_info` lists. Lines
+without a level are judged by their words, and those phrases count for them as well.
 """
 
 from __future__ import annotations
@@ -117,15 +118,23 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     if line.level == "WARNING":
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:
-        lowered = line.message.lower().encode("utf-8", "replace")
-        notable = any(phrase in lowered for phrase in prefilter.notable_info)
-        return EventKind.WARNING if notable else None
+        return EventKind.WARNING if _notable(line.message, prefilter) else None
     words = _unfoldered(prefilter.benign.sub(" ", line.message), prefilter)
     if line.source == "cann" or prefilter.error_words.search(words):
         return EventKind.ERROR
     if prefilter.warning_words.search(words):
         return EventKind.WARNING
-    return None
+    return EventKind.WARNING if _notable(line.message, prefilter) else None
+
+
+def _notable(message: str, prefilter: Prefilter) -> bool:
+    """The line holds a phrase that matters even at INFO level.
+
+    A line with no level at all is no quieter than an INFO line: a paste that kept a logger's
+    message but not its header, or a program that prints its progress, says the same thing.
+    """
+    lowered = message.lower().encode("utf-8", "replace")
+    return any(phrase in lowered for phrase in prefilter.notable_info)
 
 
 def _unfoldered(message: str, prefilter: Prefilter) -> str:

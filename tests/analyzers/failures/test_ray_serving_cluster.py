@@ -9,7 +9,9 @@ own exception line under it is the first error, the header alone is a first erro
 class (docs/labelling.md#wrappers). Such pastes often keep vLLM's start-up note that its
 compiled CUDA extensions are absent (`Failed to import from vllm._C with
 ModuleNotFoundError(...)`, expected on an NPU plugin) without its WARNING header; the note is
-no error. The excerpts follow Ray's real shapes with values of our own.
+no error. An engine's wait for its placement group is read the same whether or not the paste
+kept the logger's header (docs/labelling.md#an-engine-that-waits-for-its-devices). The
+excerpts follow Ray's real shapes with values of our own.
 """
 
 from __future__ import annotations
@@ -129,3 +131,31 @@ def test_an_engine_that_keeps_waiting_for_its_devices_is_a_hang() -> None:
     assert diagnosis.first_error is not None
     assert "placement group of specs for 10 seconds" in diagnosis.first_error.text
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_wait_pasted_without_its_logger_header_is_still_the_first_sign() -> None:
+    """A paste that kept only the message of the waiting line: no level, no engine tag. The
+    phrase that counts at INFO counts here too, so the wait is the first error, not a quiet end.
+    """
+    text = (
+        "Waiting for creating a placement group of specs for 90 seconds. specs=[{'GPU': 1.0, "
+        "'node:10.30.0.9': 0.001}, {'GPU': 1.0}]. Check `ray status` to see if you have enough "
+        "resources.\n"
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "placement group of specs for 90 seconds" in diagnosis.first_error.text
+
+
+def test_the_level_less_start_up_note_without_a_duration_stays_no_error() -> None:
+    """Counterexample: the note vLLM prints once before any wait is the normal path."""
+    text = (
+        "Waiting for creating a placement group of specs.\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; "
+        "23.65 GiB total capacity; 22.90 GiB already allocated; 0.51 GiB free)\n"
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "out of memory" in diagnosis.first_error.text

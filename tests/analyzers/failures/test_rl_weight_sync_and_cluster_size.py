@@ -4,7 +4,8 @@ took it down, the pieces of Ray's report that a terminal wrap leaves on lines of
 load (docs/labelling.md#a-collective-library-that-does-not-load); and a trainer that asks the
 Ray cluster for more GPUs than it has
 (docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for), counted by the
-trainer itself or refused by Ray as a bundle index past the end of a placement group.
+trainer itself or refused by Ray as a bundle index past the end of a placement group, or a
+trainer whose own deadline for placing its workers passed (Ray Train's worker group start).
 
 The excerpts follow the shapes Ray, torch and vLLM print (`(Actor pid=N, ip=...)` prefixes,
 c10d's and the watchdog's lines, a terminal wrapped at a fixed width); the values are ours.
@@ -207,5 +208,53 @@ def test_a_placement_line_that_names_a_bundle_in_range_is_no_error() -> None:
         "79.15 GiB total capacity; 77.80 GiB already allocated; 1.02 GiB free)\n"
     )
     diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "oom"
+    assert "out of memory" in first_text(diagnosis)
+
+
+TRAIN_CONTROLLER = """\
+2026-05-06 07:08:01.010	Attempting to start training worker group of size 16 with the following resources: [{'GPU': 1}] * 16
+2026-05-06 07:09:01.050	[FailurePolicy] Decision: FailureDecision.RETRY, Error source: controller, Error count / maximum errors allowed: 1/inf, Error: Training failed due to controller error:
+The worker group startup timed out after 60.0 seconds waiting for 16 workers.
+2026-05-06 07:09:01.051	[State Transition] SCHEDULING -> RESCHEDULING.
+2026-05-06 07:09:01.052	[State Transition] RESCHEDULING -> SCHEDULING.
+2026-05-06 07:09:01.060	Attempting to start training worker group of size 16 with the following resources: [{'GPU': 1}] * 16
+"""
+
+
+def test_a_worker_group_that_did_not_start_in_time_is_its_size_or_deadline() -> None:
+    """Ray Train's controller gave up waiting for its workers to be placed and retries: the
+    job's sizes or start deadline do not fit what the cluster offers in time."""
+    diagnosis = diagnose_text("controller.log", TRAIN_CONTROLLER)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "worker group startup timed out" in first_text(diagnosis)
+    assert {"hang", "driver_env"} <= alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_an_older_trainer_whose_placement_group_was_not_ready_reads_the_same() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/work/jobs/train_boosted.py", line 48, in <module>\n'
+        "    booster = train(params, dtrain, ray_params=ray_params)\n"
+        "TimeoutError: Placement group creation timed out after 100 seconds.\n"
+    )
+    diagnosis = diagnose_text("driver.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "Placement group creation timed out" in first_text(diagnosis)
+    assert "hang" in alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_controller_that_starts_its_worker_group_is_no_error() -> None:
+    """Counterexample: the start and the state changes alone, beside a real failure later."""
+    text = (
+        "2026-05-06 07:08:01.010\tAttempting to start training worker group of size 4 with the "
+        "following resources: [{'GPU': 1}] * 4\n"
+        "2026-05-06 07:08:09.400\t[State Transition] SCHEDULING -> RUNNING.\n"
+        "(RayTrainWorker pid=5120) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "2.00 GiB (GPU 0; 79.15 GiB total capacity; 77.80 GiB already allocated; 1.02 GiB free)\n"
+    )
+    diagnosis = diagnose_text("controller.log", text)
     assert diagnosis.category == "oom"
     assert "out of memory" in first_text(diagnosis)

@@ -184,6 +184,22 @@ PREFILTER = load_prefilter()
             "FAILED tests/unit/test_pipe.py::test_two_stages - RuntimeError: stage 1 died",
             EventKind.ERROR,
         ),
+        # a phrase that matters even at INFO level matters as much on a line with no level
+        # (a paste that kept the message and lost the logger's header); other level-less
+        # chatter stays noise
+        (
+            "Waiting for creating a placement group of specs for 60 seconds. "
+            "specs=[{'NPU': 1.0}, {'NPU': 1.0}]. Check `ray status` to see if you have enough "
+            "resources.",
+            EventKind.WARNING,
+        ),
+        (
+            "INFO 06-07 08:09:10 [ray_utils.py:212] Waiting for creating a placement group of "
+            "specs for 60 seconds. specs=[{'NPU': 1.0}].",
+            EventKind.WARNING,
+        ),
+        ("Created placement group with 2 bundles.", None),
+        ("Waiting for the remaining shards to finish copying", None),
     ],
 )
 def test_classify(line, expected):
