@@ -247,3 +247,60 @@ def test_a_pod_whose_accelerator_request_fits_no_node_is_the_request() -> None:
 def test_a_pod_refused_for_host_memory_is_no_accelerator_request() -> None:
     diagnosis = diagnose_text("describe-pod.txt", HOST_MEMORY_REFUSED)
     assert "cfg.accelerator_request_fits_no_node" not in _rules(diagnosis)
+
+
+# The Kubernetes scheduler's own record of a pod no node accepted, at INFO level: a
+# device-sharing scheduler found no node whose cards its device plugin had registered.
+DEVICES_UNREGISTERED_RECORD = """\
+I0302 08:15:11.102431       1 schedule_one.go:81] "Attempting to schedule pod" pod="train/llm-0"
+I0302 08:15:11.104870       1 schedule_one.go:854] "Unable to schedule pod; no fit; waiting" pod="train/llm-0" err="0/3 nodes are available: 2 node unregistered, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.."
+I0302 08:15:11.104911       1 schedule_one.go:930] "Updating pod condition" pod="train/llm-0" conditionType=PodScheduled conditionStatus=False conditionReason="Unschedulable"
+"""
+
+# A pod refused for cpu and a node selector, as the event message alone is often pasted.
+CPU_AND_SELECTOR_REFUSED = """\
+0/5 nodes are available: 2 Insufficient cpu, 3 node(s) didn't match Pod's node affinity/selector.
+"""
+
+# Counterexample: the scheduler's count with every node fitting says nothing failed.
+NODES_TO_SPARE = """\
+I0302 08:15:11.102431       1 cache.go:310] 3/3 nodes are available for pod train/llm-0
+"""
+
+
+def test_a_pod_refused_for_host_memory_is_still_a_request_no_node_fits() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", HOST_MEMORY_REFUSED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "3 Insufficient memory" in diagnosis.first_error.text
+    assert "cfg.pod_request_fits_no_node" in _rules(diagnosis)
+    assert {"driver_env", "other"} <= {a.category for a in diagnosis.alternatives}
+
+
+def test_a_bare_refusal_message_reads_the_same_way() -> None:
+    diagnosis = diagnose_text("events.txt", CPU_AND_SELECTOR_REFUSED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "2 Insufficient cpu" in diagnosis.first_error.text
+
+
+def test_an_accelerator_refusal_keeps_its_own_rule() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", ACCELERATOR_REQUEST_REFUSED)
+    assert diagnosis.category == "config"
+    assert "cfg.accelerator_request_fits_no_node" in _rules(diagnosis)
+    assert "cfg.pod_request_fits_no_node" not in _rules(diagnosis)
+
+
+def test_nodes_whose_devices_were_never_registered_are_the_node_setup() -> None:
+    diagnosis = diagnose_text("hami-scheduler.log", DEVICES_UNREGISTERED_RECORD)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "2 node unregistered" in diagnosis.first_error.text
+    assert "env.scheduler_node_devices_unregistered" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_count_with_nodes_to_spare_is_no_refusal() -> None:
+    diagnosis = diagnose_text("kube-scheduler.log", NODES_TO_SPARE)
+    assert "cfg.pod_request_fits_no_node" not in _rules(diagnosis)
+    assert diagnosis.first_error is None
