@@ -106,3 +106,50 @@ def test_ranks_from_mpirun_that_disagree_with_torch_are_config() -> None:
 def test_a_failed_call_between_running_ranks_is_no_init_failure() -> None:
     diagnosis = diagnose_text("mpirun.log", ALLREDUCE_FAILED)
     assert "env.mpi_init_failed" not in _rules(diagnosis)
+
+
+# The step daemon cannot execute the step's program: the site module lacks the launcher.
+STEP_PROGRAM_MISSING = """\
+Loading pytorch/2.3 (singularity wrapper)
+slurmstepd: error: execve(): torchrun: No such file or directory
+srun: error: gpu-b12: task 0: Exited with exit code 2
+srun: launch/slurm: _step_signal: Terminating StepId=90517.0
+"""
+
+# The batch script's shell does not find the launcher on its PATH (environment not activated).
+SCRIPT_LAUNCHER_NOT_ON_PATH = """\
+Job 90518 on gpu-b12, 2 nodes
+/var/spool/slurmd/job90518/slurm_script: line 22: deepspeed: command not found
+"""
+
+# Counterexample: the step daemon falls back to /tmp and the job runs on to its own error.
+CHDIR_FALLBACK_THEN_OWN_ERROR = """\
+slurmstepd: error: couldn't chdir to `/scratch/u17/run4': No such file or directory: going to /tmp instead
+Traceback (most recent call last):
+  File "/opt/app/train.py", line 12, in <module>
+    import yaml
+ModuleNotFoundError: No module named 'yaml'
+"""
+
+
+def test_a_step_program_the_node_cannot_execute_is_its_setup() -> None:
+    diagnosis = diagnose_text("slurm-90517.out", STEP_PROGRAM_MISSING)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "execve(): torchrun" in diagnosis.first_error.text
+    assert "env.step_program_not_found" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_launcher_the_batch_shell_cannot_find_reads_alike() -> None:
+    diagnosis = diagnose_text("slurm-90518.out", SCRIPT_LAUNCHER_NOT_ON_PATH)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "deepspeed: command not found" in diagnosis.first_error.text
+
+
+def test_a_working_directory_fallback_is_no_missing_program() -> None:
+    diagnosis = diagnose_text("slurm-90519.out", CHDIR_FALLBACK_THEN_OWN_ERROR)
+    assert "env.step_program_not_found" not in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "No module named 'yaml'" in diagnosis.first_error.text

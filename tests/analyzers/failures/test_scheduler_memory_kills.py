@@ -113,3 +113,45 @@ def test_the_shells_killed_alone_stays_a_killed_process() -> None:
     diagnosis = diagnose_text("error_5513.err", SHELL_KILLED_ALONE)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert "oom" in {a.category for a in diagnosis.alternatives}
+
+
+# A Ray Tune driver under sbatch: Ray reports a trial's actor gone, the driver's traceback
+# follows for many lines, and the step daemon's count of OOM kills comes last.
+RAY_ACTOR_GONE_THEN_STEP_COUNT = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/env/lib/python3.10/site-packages/ray/_private/worker.py", line 2630, in get\n'
+    "    raise value\n"
+    "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+    + "".join(
+        f"trial sweep_{i:03d} status ERROR iter 0 wall 00:0{i % 10}:1{i % 6}\n" for i in range(20)
+    )
+    + "Traceback (most recent call last):\n"
+    '  File "/home/u31/sweep.py", line 41, in <module>\n'
+    "    tuner.fit()\n"
+    "ray.tune.error.TuneError: ('Trials did not complete', [sweep_007])\n"
+    "slurmstepd: error: Detected 5 oom-kill event(s) in StepId=66120.batch cgroup. Some of your"
+    " processes may have been killed by the cgroup out-of-memory handler.\n"
+)
+
+# Counterexample: a scheduler record that is no memory kill leaves Ray's report in its place.
+RAY_ACTOR_GONE_THEN_TIME_LIMIT = (
+    "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+    "trial sweep_002 status ERROR iter 3\n"
+    "slurmstepd: error: *** JOB 66121 ON gpu-a03 CANCELLED AT 2026-03-01T04:00:12 DUE TO TIME"
+    " LIMIT ***\n"
+)
+
+
+def test_a_scheduler_count_below_a_ray_death_report_explains_it() -> None:
+    diagnosis = diagnose_text("slurm-66120.out", RAY_ACTOR_GONE_THEN_STEP_COUNT)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "oom-kill event(s) in StepId=66120.batch" in diagnosis.first_error.text
+    assert "device_fault" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_ray_death_report_before_another_record_keeps_its_place() -> None:
+    diagnosis = diagnose_text("slurm-66121.out", RAY_ACTOR_GONE_THEN_TIME_LIMIT)
+    assert diagnosis.first_error is not None
+    assert "The actor died unexpectedly" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
