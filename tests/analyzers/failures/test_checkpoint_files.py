@@ -48,3 +48,34 @@ def test_a_tensor_record_of_another_size_is_an_unreadable_checkpoint() -> None:
     assert diagnosis.category == "weight_load"
     assert diagnosis.first_error is not None
     assert "record size (6400000 bytes)" in diagnosis.first_error.text
+
+
+# Megatron-Core's distributed checkpoint keeps each sharded object in a file of its own; the
+# load names the one the save never wrote. Values are ours.
+OBJECT_SHARD_MISSING = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/train/restore.py", line 88, in restore
+[rank0]:     state = dist_checkpointing.load(sharded_state_dict, ckpt_dir)
+[rank0]:   File "/usr/local/lib/python3.10/dist-packages/megatron/core/dist_checkpointing/strategies/common.py", line 71, in load_sharded_object
+[rank0]:     raise CheckpointingException(err_msg) from e
+[rank0]: megatron.core.dist_checkpointing.core.CheckpointingException: Object shard /shared/ckpt/iter_0000400/model.decoder.layers.mlp._extra_state/shard_3_24.pt not found
+"""
+
+
+def test_a_missing_object_shard_of_a_distributed_checkpoint_is_the_checkpoint() -> None:
+    diagnosis = diagnose_text("log_0.log", OBJECT_SHARD_MISSING)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.first_error is not None
+    assert "Object shard" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_line_naming_an_object_shard_it_loads_is_no_error() -> None:
+    """Counterexample: progress beside a real failure."""
+    text = (
+        "loading object shard /shared/ckpt/iter_0000400/rng_state/shard_0_8.pt\n"
+        "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    )
+    diagnosis = diagnose_text("log_1.log", text)
+    assert diagnosis.category == "oom"
