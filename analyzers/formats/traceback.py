@@ -28,6 +28,10 @@ unindented; a bare `path.cuh:N` line right under the exception is joined to its 
 since the place is what says whose call failed. A line that ends in the CANN error manager's
 `[FUNC:..][FILE:..][LINE:..]` tag is not part of it even when indented (a pasted excerpt can put a device block line right under
 a torch_npu `RuntimeError`), so it stays its own line and is read, and cited, for what it says.
+torch prints NCCL's error detail with a blank at its end (`ncclSystemError: ... device error. `)
+and NCCL's `Last error:` header on the next line: that blank is torch's, not a paste that cut
+the text, so the header is not joined to the line above and stays NCCL's own (see
+formats.indented).
 
 A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
 as the frame's source line just above it. Its message is read with that statement
@@ -138,6 +142,9 @@ _ASSERT_STATEMENT = re.compile(r"\s+(?P<statement>assert\b.*?)\s*$")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 # the source place a native check appends under the message it throws (`.../x.cuh:350`)
 _NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$")
+# NCCL's header for the reason it repeats below an exception: a structure of its own
+# (formats.indented reads the next line as the reason), never the rest of a cut line
+_NCCL_REASON_HEADER = "Last error:"
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
 
@@ -356,7 +363,12 @@ class TracebackTracker:
             or lead > state.indent
             or (state.wrapped and lead == state.indent)
             or (state.count == 0 and _NATIVE_PLACE.match(message) is not None)
-            or (state.soft and lead == state.indent and not _ends_traceback(message.strip()))
+            or (
+                state.soft
+                and lead == state.indent
+                and not _ends_traceback(message.strip())
+                and message.strip() != _NCCL_REASON_HEADER
+            )
         )
         ordinary = not (
             _HEADER.match(message)

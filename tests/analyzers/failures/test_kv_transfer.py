@@ -533,3 +533,29 @@ def test_a_batch_that_finished_is_no_timeout() -> None:
         "finished in 1204512ns\n",
     )
     assert not [event for event in scan.events if event.kind != EventKind.CHECKPOINT]
+
+
+# A container given the InfiniBand devices but no locked memory: UCX names the plain verbs call
+# and the memlock limit left at its default.
+UCX_CQ_NO_LOCKED_MEMORY = """\
+[1784001300.004512] [gpu-7:3121:0]          ib_iface.c:712  UCX  ERROR ibv_create_cq(cqe=4096) failed: Cannot allocate memory
+[1784001300.004560] [gpu-7:3122:0]            ib_log.c:246  UCX  ERROR mlx5_0: ibv_create_cq() failed: Cannot allocate memory. Please set max locked memory (ulimit -l) to 'unlimited' (current: 64 kbytes)
+"""
+
+
+def test_a_verbs_object_refused_for_locked_memory_is_the_host_not_a_shortage() -> None:
+    """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
+    diagnosis = diagnose_text("bench/rank0.log", UCX_CQ_NO_LOCKED_MEMORY)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "ibv_create_cq(cqe=4096) failed" in diagnosis.first_error.text
+
+
+def test_a_plain_out_of_memory_from_ucx_stays_a_shortage() -> None:
+    """Counterexample: no verbs call named, the allocation itself failed."""
+    text = (
+        "[1784001300.104512] [gpu-7:3121:0]           mpool.c:270  UCX  ERROR "
+        "Failed to allocate memory pool (name=rc_recv_desc) chunk: Out of memory\n"
+    )
+    diagnosis = diagnose_text("bench/rank0.log", text)
+    assert diagnosis.category == "oom"

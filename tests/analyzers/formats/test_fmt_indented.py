@@ -83,6 +83,43 @@ def test_the_reason_is_the_first_error_ahead_of_the_exception_that_wraps_it():
     assert "no socket interface found" in diagnosis.first_error.text
 
 
+# torch ends the NCCL error detail with a blank before the `Last error:` header, as it
+# prints it: that blank is not a paste cutting the line, so the header stays NCCL's own.
+NCCL_DETAIL_WITH_BLANK = (
+    "torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/"
+    "NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL "
+    "version 2.21.5\n"
+    "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+    "device error. \n"
+    "Last error:\n"
+    "Error while creating shared memory segment /dev/shm/nccl-Tz04pQ (size 9437184)\n"
+)
+
+
+def test_a_blank_at_the_end_of_nccls_detail_does_not_swallow_the_last_error_header():
+    errors = [e for e in scan(NCCL_DETAIL_WITH_BLANK).events if e.kind == EventKind.ERROR]
+    assert [e.line for e in errors if "shared memory segment" in e.text] == [4]
+    assert not [e for e in errors if "Last error:" in e.message]
+
+
+def test_the_shm_reason_under_a_detail_ending_in_a_blank_is_the_first_error():
+    diagnosis = diagnose_text("rank0.log", NCCL_DETAIL_WITH_BLANK)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "shared memory segment" in diagnosis.first_error.text
+
+
+def test_a_pasted_message_cut_at_a_blank_still_goes_on_below_it():
+    """Counterexample: a line cut at a blank by a paste still takes the next piece."""
+    text = (
+        "ValueError: (InvalidArgument) Fail to open library: \n"
+        "/opt/plugins/libcustom_dev.so \n"
+        "with error: libatb.so: cannot open shared object file: No such file or directory\n"
+    )
+    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert "libatb.so: cannot open shared object file" in errors[0].message
+
+
 def test_a_last_error_header_with_nothing_after_it_reads_nothing():
     text = "[rank2]: Last error:\n\n[I314 09:21:50.101022311 ProcessGroupNCCL.cpp:88] done\n"
     assert not [e for e in scan(text).events if e.kind == EventKind.ERROR]
