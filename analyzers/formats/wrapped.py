@@ -23,7 +23,9 @@ simply vary in length, are left alone):
   continuation too (the width recurs) - or, for a lone cut, the width is a usual terminal
   width and the text reads on across the cut (`_SEAMS`): inside a word (`the progr` / `ess`),
   inside a CamelCase name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case
-  word (`system ` / `not yet initialized`) or before a blank and a number (`size :` / ` 2048`);
+  word (`system ` / `not yet initialized`), before a blank and a number (`size :` / ` 2048`),
+  after a joiner (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma
+  or a closing bracket (`stream_id:2` / `, task_id:7`);
 - the line itself has no log prefix (`formats.lines` finds no wrapper or header), does not
   start another structure (a traceback frame, `Traceback (...)`, a CANN code, a time, an
   indented line, a table row) and does not begin like the line before it (repeated records
@@ -61,6 +63,9 @@ _SEAMS = (
     (re.compile(rb"[a-z]\Z"), re.compile(rb"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){2}")),
     (re.compile(rb"[^\s] \Z"), re.compile(rb"[a-z]")),  # after a blank: the sentence goes on
     (re.compile(rb"[^\s]\Z"), re.compile(rb" [0-9]")),  # before a blank: a value follows
+    (re.compile(rb"[=(\[{/_]\Z"), re.compile(rb"[^\s]")),  # after a joiner: `OpType=` / `ALLREDUCE`
+    (re.compile(rb"\d[.:]\Z"), re.compile(rb"\d")),  # inside a version or a time: `2.7.` / `8`
+    (re.compile(rb"[^\s]\Z"), re.compile(rb"[,;)\]}]")),  # closing marks never open a record
 )
 _STARTS = re.compile(
     rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message

@@ -308,6 +308,31 @@ LONE_CUTS = [
         "is aclnn",
         id="inside-a-camelcase-name",
     ),
+    pytest.param(
+        "[rank2]:[E1107 02:14:09.512301844 ProcessGroupNCCL.cpp:17540] [Rank 2] Watchdog caught"
+        " collective operation"
+        " timeout: WorkNCCL(SeqNum=130512, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096,"
+        " Timeout(ms)=600000) ran for 600418 milliseconds before timing out. Process group"
+        " watchdog thread terminated with exception: NCCL timeout",
+        "Timeout(ms)=",
+        id="after-a-joiner",
+    ),
+    pytest.param(
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled"
+        " system error, while creating the communicator for ranks 0-15 on 4 hosts (16 cards, 4 a"
+        " host), NCCL version"
+        " 2.7.8, check the network interface names",
+        "NCCL version 2.7.",
+        id="inside-a-version",
+    ),
+    pytest.param(
+        "EE9999 The error from device(chipId:0, dieId:0), serial number is 13, an exception"
+        " occurred during AICPU execution of the kernel on the AI CPU core while the graph ran its"
+        " 3rd step, stream_id:12345678"
+        ", task_id:19016, errcode:21008, msg:inner error.[FUNC:ProcessStarsAicpuErrorInfo]",
+        "stream_id:12345678",
+        id="before-a-comma",
+    ),
 ]
 START_UP = "".join(f"INFO 03-14 09:12:{n:02d} worker.py:{n}] step {n} done\n" for n in range(3))
 
