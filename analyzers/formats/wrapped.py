@@ -21,7 +21,11 @@ simply vary in length, are left alone):
   last piece) and is not a ruler of one repeated character;
 - around it at least one other line of that same width, with other words, is followed by a
   continuation too (the width recurs) - or, for a lone cut, the width is a usual terminal
-  width and the cut falls inside a word (a letter or digit, then a lower-case letter or digit);
+  width and the text reads on across the cut (`_SEAMS`): inside a word (`the progr` / `ess`),
+  inside a CamelCase name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case
+  word (`system ` / `not yet initialized`), before a blank and a number (`size :` / ` 2048`),
+  after a joiner (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma
+  or a closing bracket (`stream_id:2` / `, task_id:7`);
 - the line itself has no log prefix (`formats.lines` finds no wrapper or header), does not
   start another structure (a traceback frame, `Traceback (...)`, a CANN code, a time, an
   indented line, a table row) and does not begin like the line before it (repeated records
@@ -47,6 +51,22 @@ COMMON_WIDTHS = frozenset({80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240,
 _HEAD = 12  # folded bytes compared to tell repeated records from pieces
 _PROBES = 8  # width-long lines tried per bucket when looking for a second cut
 NEAR = 8  # columns under the width that word-wrapped prose fills
+# Where a terminal's cut may fall inside one sentence, as (end of the piece, start of the next):
+# the column is blind to the text, so a seam can split a word or a name, or sit just before or
+# just after a blank. Each shape asks for what a natural line end then a new line rarely gives
+# (a blank then a capital or a digit, a finished word then a plain capitalised one, may be a
+# line of its own: those stay apart).
+_SEAMS = (
+    (re.compile(rb"[A-Za-z0-9]\Z"), re.compile(rb"[a-z0-9]")),  # inside a word or number
+    # a CamelCase name of three parts or more (`aclnn` / `FlashAttentionScore`): a product
+    # name of two (`compile` / `PyTorch (12.4) ...`) often opens a writer's own next line
+    (re.compile(rb"[a-z]\Z"), re.compile(rb"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){2}")),
+    (re.compile(rb"[^\s] \Z"), re.compile(rb"[a-z]")),  # after a blank: the sentence goes on
+    (re.compile(rb"[^\s]\Z"), re.compile(rb" [0-9]")),  # before a blank: a value follows
+    (re.compile(rb"[=(\[{/_]\Z"), re.compile(rb"[^\s]")),  # after a joiner: `OpType=` / `ALLREDUCE`
+    (re.compile(rb"\d[.:]\Z"), re.compile(rb"\d")),  # inside a version or a time: `2.7.` / `8`
+    (re.compile(rb"[^\s]\Z"), re.compile(rb"[,;)\]}]")),  # closing marks never open a record
+)
 _STARTS = re.compile(
     rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message
     rb"|[|+]"  # a row or border of a table (npu-smi, elastic summaries)
@@ -114,7 +134,7 @@ class WrapJoiner:
         line = block[start:end]
         if not continues(line, after):
             return False
-        return found[1] or (found[0] in COMMON_WIDTHS and _inside_word(line, after))
+        return found[1] or (found[0] in COMMON_WIDTHS and _reads_on(line, after))
 
     def _width(self, bucket: int) -> tuple[int, bool] | None:
         """(window width, whether cuts at it recur) around a bucket; None: no window there.
@@ -195,7 +215,8 @@ def _ruler(line: bytes) -> bool:
     return not body.strip(body[:1])
 
 
-def _inside_word(line: bytes, after: bytes) -> bool:
-    """A cut no line end would make: `...found 1` / `2 of them`, `...the progr` / `ess`."""
-    first = after[:1]
-    return line[-1:].isalnum() and (first.islower() or first.isdigit())
+def _reads_on(line: bytes, after: bytes) -> bool:
+    """A cut no line end would make: `...found 1` / `2 of them`, `...is aclnn` /
+    `FlashAttentionScore`, `...system ` / `not yet initialized`, `...mem size :` / ` 2048`."""
+    line, after = line.rstrip(b"\r"), after.rstrip(b"\r")
+    return any(end.search(line) and start.match(after) for end, start in _SEAMS)

@@ -281,3 +281,86 @@ def test_the_cpp_runtimes_terminate_message_after_a_line_of_window_width_opens_a
     assert len(error) == 132
     assert joined(text) == []
     assert joined(text.replace("terminate called", "terminated")) == [(4, 2)]  # a real cut
+
+
+# One long record among short ones, cut once by a terminal 200 columns wide; the column falls
+# wherever the text happens to be: after a blank, before one, inside a CamelCase op name.
+LONE_CUTS = [
+    pytest.param(
+        "ERROR 03-14 09:12:55 engine.py:389] Unexpected error from cudaGetDeviceCount(). Did you"
+        " run some cuda functions before calling NumCudaDevices() that might have already set an"
+        " error? Error 802: system not yet initialized",
+        "system ",
+        id="after-a-blank",
+    ),
+    pytest.param(
+        "[ERROR] PRE_ACT(61187345,ffff8a3f91e0,python):2025-03-14-09:12:55.301.443 [mindspore/"
+        "ccsrc/backend/common/mem_reuse/mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEager"
+        "Free] TotalUsedStatistics : 30356337664 plus alloc size : 301990400 is more than total"
+        " mem size : 31464985600.",
+        "TotalUsedStatistics :",
+        id="before-a-blank",
+    ),
+    pytest.param(
+        "2025-03-14 09:12:55,344 - lmdeploy - ERROR - Engine loop failed with error: The Inner"
+        " error is reported as above. The process exits for this inner error, and the current"
+        " working operator name is aclnnFlashAttentionVarLenScore.",
+        "is aclnn",
+        id="inside-a-camelcase-name",
+    ),
+    pytest.param(
+        "[rank2]:[E1107 02:14:09.512301844 ProcessGroupNCCL.cpp:17540] [Rank 2] Watchdog caught"
+        " collective operation"
+        " timeout: WorkNCCL(SeqNum=130512, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096,"
+        " Timeout(ms)=600000) ran for 600418 milliseconds before timing out. Process group"
+        " watchdog thread terminated with exception: NCCL timeout",
+        "Timeout(ms)=",
+        id="after-a-joiner",
+    ),
+    pytest.param(
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled"
+        " system error, while creating the communicator for ranks 0-15 on 4 hosts (16 cards, 4 a"
+        " host), NCCL version"
+        " 2.7.8, check the network interface names",
+        "NCCL version 2.7.",
+        id="inside-a-version",
+    ),
+    pytest.param(
+        "EE9999 The error from device(chipId:0, dieId:0), serial number is 13, an exception"
+        " occurred during AICPU execution of the kernel on the AI CPU core while the graph ran its"
+        " 3rd step, stream_id:12345678"
+        ", task_id:19016, errcode:21008, msg:inner error.[FUNC:ProcessStarsAicpuErrorInfo]",
+        "stream_id:12345678",
+        id="before-a-comma",
+    ),
+]
+START_UP = "".join(f"INFO 03-14 09:12:{n:02d} worker.py:{n}] step {n} done\n" for n in range(3))
+
+
+@pytest.mark.parametrize(("line", "piece_end"), LONE_CUTS)
+def test_a_lone_cut_at_200_columns_is_joined_wherever_the_column_falls(line, piece_end):
+    text = START_UP + cut([line], 200)
+    assert text.splitlines()[3].endswith(piece_end)
+    assert joined(text) == [(4, 2)]
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith(line[-24:])
+
+
+@pytest.mark.parametrize(
+    ("piece_end", "next_line"),
+    [
+        (" ", "Loading safetensors checkpoint shards: 100% Completed | 4/4"),  # blank, capital
+        (" ", "12 requests are waiting in the queue"),  # a blank, then a number
+        ("s", "Starting the engine core with 8 workers"),  # a word, then a capitalised one
+        ("s", "PyTorch (12.4). Please make sure to use the same CUDA versions."),  # a product
+        ("s", " iteration 12/ 250000 | lm loss: 2.1"),  # a word, then a blank and a word
+    ],
+)
+def test_a_line_of_window_width_keeps_its_own_next_line_when_the_seam_reads_as_an_end(
+    piece_end, next_line
+):
+    head = "INFO 03-14 09:12:55 worker.py:88] model weights took 14.9 GiB and kv cache takes"
+    record = (head + " 61.2 GiB of the device memory " + "x" * 200)[:199] + piece_end
+    text = START_UP + record + "\n" + next_line + "\n"
+    assert joined(text) == []
