@@ -328,3 +328,34 @@ def test_a_later_unknown_status_restates_the_resources_the_runtime_could_not_get
 def test_an_unknown_runtime_status_alone_is_not_read_as_memory() -> None:
     diagnosis = diagnose_text("gen/run.log", XPU_UNKNOWN_ONLY)
     assert diagnosis.category != "oom", diagnosis.root_cause
+
+
+XCCL_WAIT_TIMEOUT_LOGGED = """\
+[rank1]: all_reduce issued, waiting
+[E611 08:15:02.118204551 ProcessGroupXCCL.cpp:231] Work ran time out after 5012 milliseconds.
+"""
+
+XCCL_WAIT_TIMEOUT_QUOTED = """\
+RuntimeError: Process 1 exited with error code 10 and exception:
+Traceback (most recent call last):
+  File "/opt/ci/torch/testing/_internal/common_distributed.py", line 830, in run_test
+    getattr(self, test_name)()
+  File "/opt/ci/test/distributed/test_collectives.py", line 140, in test_async_allreduce
+    work.wait(datetime.timedelta(seconds=5))
+RuntimeError: Work ran time out after 5260 milliseconds.
+"""
+
+
+def test_an_xccl_work_that_ran_past_its_wait_is_a_collective_timeout() -> None:
+    diagnosis = diagnose_text("rank1.log", XCCL_WAIT_TIMEOUT_LOGGED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Work ran time out after 5012 milliseconds" in diagnosis.first_error.text
+
+
+def test_an_xccl_wait_timeout_quoted_by_a_test_harness_is_the_first_error() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", XCCL_WAIT_TIMEOUT_QUOTED)
+    assert diagnosis.category == "hccl"
+    assert "hang" in [a.category for a in diagnosis.alternatives]
+    assert diagnosis.first_error is not None
+    assert "Work ran time out after 5260 milliseconds" in diagnosis.first_error.text

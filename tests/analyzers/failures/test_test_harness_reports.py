@@ -84,3 +84,60 @@ def test_a_test_stopped_by_pytest_timeout_is_a_hang_and_the_banner_is_no_error()
     assert diagnosis.category == "hang"
     assert diagnosis.first_error is not None
     assert "Failed: Timeout >600.0s" in diagnosis.first_error.text
+
+
+HARNESS_SIGKILL = """\
+test/distributed/fsdp/test_offload.py::TestOffload::test_state_dict FAILED
+AssertionError: Scalars are not equal!
+
+Expected 0 but got -9.
+Absolute difference: 9
+Relative difference: inf
+Expected zero exit code but got -9 for pid: 40117
+"""
+
+HARNESS_QUOTES_EXCEPTION = """\
+Traceback (most recent call last):
+  File "/opt/ci/torch/testing/_internal/common_distributed.py", line 702, in wrapper
+    self._join_processes(fn)
+  File "/opt/ci/torch/testing/_internal/common_distributed.py", line 951, in _check_return_codes
+    raise RuntimeError(error)
+RuntimeError: Process 1 exited with error code 10 and exception:
+Traceback (most recent call last):
+  File "/opt/ci/torch/testing/_internal/common_distributed.py", line 830, in run_test
+    getattr(self, test_name)()
+  File "/opt/ci/test/distributed/test_sharded_ops.py", line 88, in test_gather
+    out = gathered.view(4, 6)
+RuntimeError: shape '[4, 6]' is invalid for input of size 18
+"""
+
+HARNESS_EXIT_THEN_TIMEOUT = """\
+RuntimeError: Processes 1 exited with error code 10
+
+======================================================================
+ERROR [60.112s]: test_send_recv_gpu (__main__.RpcCudaTest)
+----------------------------------------------------------------------
+RuntimeError: Process 0 terminated or timed out after 60.08 seconds
+"""
+
+
+def test_a_rank_killed_by_sigkill_reads_like_the_launchers_exit_nine() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", HARNESS_SIGKILL)
+    assert diagnosis.category == "device_fault"
+    assert "oom" in [a.category for a in diagnosis.alternatives]
+    assert diagnosis.first_error is not None
+    assert "Expected zero exit code but got -9" in diagnosis.first_error.text
+
+
+def test_the_exception_a_harness_quotes_leads_its_headline() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", HARNESS_QUOTES_EXCEPTION)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "is invalid for input of size 18" in diagnosis.first_error.text
+
+
+def test_a_rank_that_exited_with_an_error_status_leads_a_later_harness_timeout() -> None:
+    diagnosis = diagnose_text("ci/console.txt", HARNESS_EXIT_THEN_TIMEOUT)
+    assert diagnosis.first_error is not None
+    assert "Processes 1 exited with error code 10" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
