@@ -12,7 +12,9 @@ not installed"). Candidates, most telling first:
   lines);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
 - other lines of the same block and other ranks' top lines that carry another label,
-  including a line that stepped aside for the first error (`yields_to`), and the neighbours
+  including a line that stepped aside for the first error (`yields_to`) unless that line only
+  opens the report the first error details (`headline`: a device report's opening words
+  wrapped above a collective's task timeout name no core), and the neighbours
   the guide names for those lines' rules (a synchronize's `reason=[fftsplus timeout]` next
   to its 507048 line: the device task or a stall) and for the codes that gave those lines
   their label (a block whose runtime-result line carries 107003: the stream layer);
@@ -239,6 +241,7 @@ def _other_lines(
             item is first
             or best is None
             or (item.tier < TIER_WRAPPER and not _yielded(item, first))
+            or (best.signature.headline and _yielded(item, first))
         ):
             continue
         text = item.event.message or item.event.text

@@ -68,6 +68,10 @@ class Signature:
     code_table: str | None = None
     culprit: str | None = None
     settled: bool = False  # category `other` is this line's answer, not a missing label
+    # the line only introduces the detail printed under it (a device report's opening words):
+    # when it steps aside for that detail (`yields_to`) it offers no label of its own
+    # (causal.alternatives)
+    headline: bool = False
     # ids of block neighbours that say better what failed; across the bundle too when both
     # lines capture the same `pid` (classify.block_context.yield_to_same_process)
     yields_to: tuple[str, ...] = ()
@@ -363,6 +367,7 @@ def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = Non
         code_table=entry.choice("code_table", CODE_TABLES, None),
         culprit=entry.get("culprit", str, None),
         settled=entry.get("settled", bool, False),
+        headline=entry.get("headline", bool, False),
         yields_to=entry.strings("yields_to", required=False),
         yields_to_earlier=entry.strings("yields_to_earlier", required=False),
         yields_to_bundle=entry.strings("yields_to_bundle", required=False),

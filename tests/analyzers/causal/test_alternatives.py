@@ -303,3 +303,44 @@ def test_memory_a_device_cannot_give_is_still_read_as_memory() -> None:
         "job/rank0.log", "RuntimeError: cannot allocate device memory for a 512 MiB block\n"
     )
     assert "oom" in [diagnosis.category, *(alt.category for alt in diagnosis.alternatives)]
+
+
+WRAPPED_HCCL_REPORT = (
+    "The error from device(chipId:1/3, dieId:0), serial number is 22,\n"
+    "hccl fftsplus task timeout occurred during task execution,\n"
+    "stream_id:5, sq_id:5, task_id:2031, stuck notify num:2, timeout=1836s.\n"
+    "[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1700]\n"
+)
+
+
+def test_a_device_headline_wrapped_above_a_collective_timeout_offers_no_kernel_timeout() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: the device report of a collective's
+    stuck task offers a stall beside hccl, not the kernel timeout its opening words suggest,
+    also when a paste or a logger split those words onto a line of their own."""
+    diagnosis = diagnose_text("node2/worker.log", WRAPPED_HCCL_REPORT)
+    assert diagnosis.category == "hccl"
+    labels = {alt.category for alt in diagnosis.alternatives}
+    assert "aicore_timeout" not in labels
+    assert "hang" in labels
+
+
+def test_a_headline_wrapped_above_a_notify_wait_offers_no_kernel_timeout() -> None:
+    text = (
+        "The error from device(chipId:6, dieId:0), serial number is 3,\n"
+        "EI0002: [PID: 9120] 2026-02-01-08:09:10.111.213 The wait execution of the Notify "
+        "register times out. Reason: The Notify register has not received the Notify record "
+        "from remote rank: [5].\n"
+    )
+    diagnosis = diagnose_text("node1/worker.log", text)
+    assert diagnosis.category == "hccl"
+    assert "aicore_timeout" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_line_that_steps_aside_but_says_something_of_its_own_still_offers_it() -> None:
+    # counterexample: the synchronize's 507048 reason inside an HCCL block yields to the
+    # collective too, but its own words name the device task, so that doubt stays shown
+    from tests.analyzers.classify.test_block_context import HCCL_BLOCK
+
+    diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
+    assert diagnosis.category == "hccl"
+    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
