@@ -214,3 +214,32 @@ def test_a_record_task_that_failed_after_a_core_exception_is_no_capture_refusal(
     text = TASK_NOT_CAPTURED.replace("submit capture task", "submit record task")
     diagnosis = diagnose_text("rank1.log", text)
     assert "stream.capture_mode_refused" not in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+# Gaudi's bridge checks where an HPU graph capture ends: a capture begun on one stream and
+# closed on another is refused, and the bridge aborts through `terminate`. It is the capture
+# that could not be ended, as CUDA says in its own words for the same mismatch.
+HPU_CAPTURE_ENDED_ELSEWHERE = """\
+terminate called after throwing an instance of 'c10::Error'
+  what():  [Rank:3] FATAL ERROR :: MODULE:PT_DEVICE GRAPH:: Capture must end on the same stream it began on.
+[Rank:3] Habana exception raised from mark_step at HPUGraph.cpp:140
+"""
+
+# A note that a capture ended on the stream it began on reports no failure.
+HPU_CAPTURE_ENDED_HERE = """\
+[Rank:3] INFO graph capture ended on the same stream it began on (stream 0x5a10)
+  what():  [Rank:3] FATAL ERROR :: MODULE:PT_BRIDGE Exception in Launch thread...
+"""
+
+
+def test_a_capture_ended_on_another_stream_is_a_capture_that_could_not_be_ended() -> None:
+    diagnosis = diagnose_text("train/rank3.log", HPU_CAPTURE_ENDED_ELSEWHERE)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "Capture must end on the same stream" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_capture_that_ended_where_it_began_is_no_refusal() -> None:
+    diagnosis = diagnose_text("train/rank3.log", HPU_CAPTURE_ENDED_HERE)
+    assert diagnosis.category != "stream_sync"
