@@ -151,13 +151,11 @@ def learn_shape(raw: bytes) -> bytes | None:
     return folded[: at + 1] if 0 < at < 160 else None
 
 
-# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`), or an
-# engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)
-_RELAYED_AFTER_INFO = (
-    rb"info (?:(?:- |: |\| )?\[(?:rank|default)0+\]:|(?:[\w.-]+(?:::[\w.-]+)*: )?(?:"
-    + "|".join(RELAYED_ENGINES).lower().encode()
-    + rb"): )"
-)
+# a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
+_RANK_TAG_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:"
+# an engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)
+_ENGINE_NAMES = tuple(name.lower().encode() for name in RELAYED_ENGINES)
+_ENGINE_AFTER_INFO = rb"info (?:[\w.-]+(?:::[\w.-]+)*: )?(?:" + b"|".join(_ENGINE_NAMES) + rb"): "
 
 
 def relays_workers(folded: bytes, shape: bytes) -> bool:
@@ -166,8 +164,14 @@ def relays_workers(folded: bytes, shape: bytes) -> bool:
     or, in a tracing record, with an engine child's name (`... INFO x::engine: VLLM: ...`).
     Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
     (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD;
-    one search, led by the shape's own bytes, reads it."""
-    return re.search(re.escape(shape) + _RELAYED_AFTER_INFO, folded) is not None
+    one search per form, led by the shape's own bytes, reads it. The engine form backtracks
+    over every INFO line's first word, so it runs only where an engine's name is there."""
+    lead = re.escape(shape)
+    if re.search(lead + _RANK_TAG_AFTER_INFO, folded) is not None:
+        return True
+    if not any(name in folded for name in _ENGINE_NAMES):
+        return False
+    return re.search(lead + _ENGINE_AFTER_INFO, folded) is not None
 
 
 ODD_RANGE_BYTES = 16 * 1024
