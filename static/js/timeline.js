@@ -360,7 +360,9 @@
       height: plotHeight(count),
       margin: { l: 150, r: 20, t: 36, b: 50 },
       xaxis: xaxis,
-      yaxis: Object.assign({ range: [count - 0.5, -0.5], zeroline: false, showgrid: false, fixedrange: count < 24 },
+      // The left margin is a floor: long lane names (culprit, status, cut) widen it.
+      yaxis: Object.assign({ range: [count - 0.5, -0.5], zeroline: false, showgrid: false, fixedrange: count < 24,
+        automargin: true },
         laneTicks(payload)),
       shapes: laneShapes(payload),
       annotations: common && common.x !== null ? [{ x: common.x, y: 1, xref: "x", yref: "paper", yanchor: "bottom", xanchor: "right",
