@@ -241,10 +241,7 @@ class _FileScanner(ScanSink):
         text = clean_line(raw)
         if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
             self.kept_lines.append(text)
-        line = self.paste.dedent_message(parse_line(text))
-        if line.rank is None and line.local_rank is not None:
-            line.rank = line.local_rank
-        return line
+        return _rank_from_local(self.paste.dedent_message(parse_line(text)))
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
         if self.paste.double_spaced and not raw.strip():
@@ -276,8 +273,7 @@ class _FileScanner(ScanSink):
         outer = self._parse(pieces[0])
         if len(pieces) > 1:  # an object cut at an escaped newline lost its later members
             jsonlines.complete_writer(outer, clean_line(raw))
-            if outer.rank is None and outer.local_rank is not None:
-                outer.rank = outer.local_rank
+            _rank_from_local(outer)
         self._piece(line_no, outer, hit)
         if outer.level in QUIET_LEVELS:
             return  # an INFO line quoting text (a logged prompt) says nothing about failures
@@ -297,10 +293,7 @@ class _FileScanner(ScanSink):
 
     def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
         """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
-        line = self.paste.dedent_message(parse_line(clean_line(raw)))
-        if line.rank is None and line.local_rank is not None:
-            line.rank = line.local_rank
-        return line
+        return _rank_from_local(self.paste.dedent_message(parse_line(clean_line(raw))))
 
     def _checkpoint_match(self, message: str) -> str | None:
         """The checkpoint text of a message read after the file's learned prefix; a user
@@ -409,3 +402,11 @@ class _FileScanner(ScanSink):
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
+
+
+def _rank_from_local(line: ParsedLine) -> ParsedLine:
+    """A line that names only a local rank (a launcher's per-worker prefix) is filed under it
+    when nothing on the line names the global rank."""
+    if line.rank is None and line.local_rank is not None:
+        line.rank = line.local_rank
+    return line
