@@ -39,6 +39,14 @@ def media_root(settings, tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def quick_password_hashing(settings) -> None:
+    """People the tests make get a cheap hash. The real hashers are slow on purpose (most
+    of a second per password on a busy CI machine) and the suite makes hundreds of people;
+    nothing here tests the hash's strength, and login still checks the password."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def english_after_each_test():
     """A request in Chinese leaves its language active in the thread; the next test's
     direct calls (services, analyzers) must start from the default language again."""
