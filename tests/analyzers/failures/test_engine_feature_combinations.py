@@ -144,6 +144,39 @@ def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
     assert "cfg.zero3_param_not_gathered" not in rules
 
 
+# ZeRO-3 partitions a parameter again around a save and finds a module still using it: a
+# trainer that saved while its own gather for generation was open. One rank's frames, cut above.
+ZERO3_RELEASED_IN_USE = """\
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py", line 1561, in _partition_param
+[rank0]:     free_param(param)
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partition_parameters.py", line 281, in free_param
+[rank0]:     assert not param.ds_active_sub_modules, param.ds_summary()
+[rank0]:            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+[rank0]: AssertionError: {'id': 3, 'status': 'AVAILABLE', 'numel': 8388608, 'ds_numel': 8388608, 'shape': (32768, 256), 'ds_shape': (32768, 256), 'requires_grad': True, 'grad_shape': None, 'persist': False, 'active_sub_modules': {44}, 'ds_tensor.shape': torch.Size([1048576])}
+"""
+
+# Counterexample: a gathered parameter no module uses, printed by another check.
+ZERO3_AVAILABLE_UNUSED = """\
+[rank0]: AssertionError: {'id': 3, 'status': 'AVAILABLE', 'numel': 8388608, 'ds_numel': 8388608, 'shape': (32768, 256), 'ds_shape': (32768, 256), 'requires_grad': True, 'grad_shape': None, 'persist': False, 'active_sub_modules': set(), 'ds_tensor.shape': torch.Size([1048576])}
+"""
+
+
+def test_a_zero3_parameter_released_while_in_use_is_config() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_RELEASED_IN_USE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.zero3_param_released_in_use" in rules
+    assert diagnosis.first_error is not None
+    assert "'status': 'AVAILABLE'" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_gathered_parameter_no_module_uses_is_not_the_release_check() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_AVAILABLE_UNUSED)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.zero3_param_released_in_use" not in rules
+
+
 # The same gap seen from the embedding: a prompt encoder run outside the engine under ZeRO-3
 # looks its tokens up in a table each rank holds only a slice of, and torch refuses the table.
 SHARDED_EMBEDDING_WEIGHT = """\

@@ -3,6 +3,8 @@
 docs/labelling.md#operands-of-different-dtypes: torch's check that one call's inputs share a
 scalar type (`expected scalar type Float but found Half`) and the matmul family's same-dtype
 check refuse the op on the host: `operator`, with `config` (the precision setup) beside it.
+autograd's refusal to store a gradient of another dtype than the parameter keeps is no op's
+refusal: a sharding wrapper's precision setup, `config`, with `other` beside it.
 
 The fixture is written in the shape of two ranks' tracebacks interleaved in one stderr, as a
 DeepSpeed half-precision run prints them, with paths of our own.
@@ -66,3 +68,36 @@ def test_a_mask_cast_that_is_only_reported_is_no_error() -> None:
     text = "[03-14 08:09:10] INFO attention: attn_mask dtype float cast to query dtype bfloat16\n"
     diagnosis = diagnose_text("gen/console.log", text)
     assert diagnosis.first_error is None or "attn_mask" not in diagnosis.first_error.text
+
+
+# A sharded run's backward under a bf16 policy: autograd refuses to store the bf16 gradient
+# into a parameter that declared fp32 gradients, and the rank's traceback ends there.
+GRADIENT_DTYPE = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/train/loop.py", line 88, in step
+[rank1]:     loss.backward()
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/torch/autograd/__init__.py", line 354, in backward
+[rank1]:     _engine_run_backward(
+[rank1]: RuntimeError: attempting to assign a gradient with dtype 'c10::BFloat16' to a tensor with grad_dtype 'Float'. Set grad_dtype to None to allow any dtype.
+"""
+
+# Counterexample: the same sentence about sizes is a shape, not the precision setup.
+GRADIENT_SIZE = """\
+[rank1]: RuntimeError: attempting to assign a gradient of size [4096] to a tensor of size [1024]. Please ensure that the gradient and the tensor are the same size
+"""
+
+
+def test_a_gradient_of_another_dtype_than_its_parameter_is_the_precision_setup() -> None:
+    diagnosis = diagnose_text("rank1.log", GRADIENT_DTYPE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.gradient_dtype_refused" in rules
+    assert diagnosis.first_error is not None
+    assert "to a tensor with grad_dtype 'Float'" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_gradient_of_another_size_is_not_the_precision_rule() -> None:
+    diagnosis = diagnose_text("rank1.log", GRADIENT_SIZE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.gradient_dtype_refused" not in rules
