@@ -1,7 +1,7 @@
 """Failures of the runtimes and tools used on Ascend inference cards and boards.
 
 The offline model builder (ATC) stops a conversion when its ONNX parser has no parser for an
-op type of the model (E19010, under its own `ATC run failed` line). An inference backend's
+op type of the model (E19010, under its own `ATC run failed` line), whatever case a paste keeps. An inference backend's
 first call on a chip generation its operator library has no path for answers that support
 for the chip is not implemented. A runtime written for cards driven from a separate host
 refuses a feature on a board that runs its own host ("offline" mode). ACL applications
@@ -19,6 +19,17 @@ ATC run failed, Please check the detail log, Try 'atc --help' for more informati
 E19010: No parser is registered for Op [deform_conv_412, optype [ai.onnx::11::DeformConv2dPack]].
         Model parse to graph failed, graph name:edvr.[FUNC:ModelParseToGraph][FILE:onnx_parser.cc][LINE:851]
         ATC model parse ret fail.[FUNC:ParseGraph][FILE:omg.cc][LINE:790]
+"""
+
+ATC_NO_PARSER_AS_PASTED = """\
+E19010:No parser is registered for op [/encoder/layer.2/fc1/QLinearMatMul,optype [ai.onnx::13::QLinearMatMul]].
+
+Solution:check the installed package version, and see the operator list of the release.
+"""
+
+PARSER_FOUND = """\
+[INFO] parser is registered for op [/encoder/layer.2/fc1/MatMul], optype [ai.onnx::13::MatMul]
+ATC run success, welcome to the next use.
 """
 
 ATC_FAILED_ALONE = """\
@@ -56,6 +67,20 @@ def test_a_model_op_the_converter_cannot_parse_is_the_op_with_config_beside() ->
     assert diagnosis.first_error is not None
     assert "No parser is registered for Op [deform_conv_412" in diagnosis.first_error.text
     assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_missing_parser_reads_the_same_in_lower_case_and_glued_to_its_code() -> None:
+    diagnosis = diagnose_text("atc.log", ATC_NO_PARSER_AS_PASTED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "No parser is registered for op [/encoder/layer.2/fc1" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_parser_the_converter_found_is_no_failure() -> None:
+    diagnosis = diagnose_text("atc.log", PARSER_FOUND)
+    assert diagnosis.first_error is None
 
 
 def test_the_converters_closing_line_alone_is_still_a_failure() -> None:

@@ -5,7 +5,8 @@ unsupported`); the reason after it varies with the op store that answered (no su
 entry for the input's format and dtype). torch_npu prints its inner-error summary first and
 the headline after it, so the headline is the line to read. Fixtures follow the shapes a
 torchrun worker prints; values are made up. EZ3003 (no kernel and no engine at all for the
-op) glued to the op build's progress dots is read the same way once the dots are peeled.
+op) glued to the op build's progress dots is read the same way once the dots are peeled; it
+offers the installation and the release beside the op, since no store carried the op at all.
 """
 
 from __future__ import annotations
@@ -72,6 +73,36 @@ def test_the_code_line_glued_to_build_progress_dots_is_the_first_error() -> None
     assert "No supported Ops kernel and engine are found for [GridSampler2D31]" in (
         diagnosis.first_error.text
     )
+
+
+# docs/labelling.md#operator-installation-or-platform-limit: ATC building one custom op as a
+# single-op model on an inference card whose stores do not carry its type.
+CUSTOM_OP_NOT_DEPLOYED = """\
+ATC start working now, please wait for a moment.
+ATC run failed, Please check the detail log, Try 'atc --help' for more information
+EZ3003: No supported Ops kernel and engine are found for [ScaleShiftCust], optype [ScaleShiftCust].
+"""
+
+ENGINE_FOUND = """\
+ATC start working now, please wait for a moment.
+[INFO] Ops kernel and engine found for [ScaleShiftCust], optype [ScaleShiftCust]: AIcoreEngine
+ATC run success, welcome to the next use.
+"""
+
+
+def test_an_op_type_no_store_carries_offers_the_installation_beside_the_op() -> None:
+    diagnosis = diagnose_text("run/atc.log", CUSTOM_OP_NOT_DEPLOYED)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "No supported Ops kernel and engine are found for [ScaleShiftCust]" in (
+        diagnosis.first_error.text
+    )
+    assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_engine_found_for_the_op_type_is_no_failure() -> None:
+    diagnosis = diagnose_text("run/atc.log", ENGINE_FOUND)
+    assert diagnosis.first_error is None
 
 
 # docs/labelling.md#operator-installation-or-platform-limit: a framework's graph compiler that
