@@ -89,3 +89,44 @@ def test_trace_line_does_not_contest_the_headline() -> None:
     assert with_trace.first_error is not None
     assert "expert count is: 96" in with_trace.first_error.text
     assert with_trace.confidence >= alone.confidence
+
+
+# The detail line pasted without the code and PID in front of it (an issue's title or a log cut
+# to the sentence that mattered), then the launcher's record of the rank that died of it.
+BARE_DETAIL_OVER_LAUNCHER = """\
+When layout is BSND, the pse input is required, but now is nullptr![FUNC:CheckPseInput][FILE:fused_infer_attention_score_tiling.cpp][LINE:870]
+  rank      : 2 (local_rank: 2)
+  exitcode  : 1 (pid: 4410)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+
+# Counterexample: a bare tiling line that only says a step failed restates some headline the
+# paste dropped; it names no refusal, so the launcher's record keeps its reading.
+BARE_STEP_FAILED_OVER_LAUNCHER = BARE_DETAIL_OVER_LAUNCHER.replace(
+    "When layout is BSND, the pse input is required, but now is nullptr!",
+    "fail to analyze shape info.",
+)
+
+
+def test_bare_detail_line_is_the_ops_refusal() -> None:
+    diagnosis = diagnose_text("launcher.log", BARE_DETAIL_OVER_LAUNCHER)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "the pse input is required, but now is nullptr" in diagnosis.first_error.text
+    assert "op_constraint" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_bare_step_failure_line_is_not_read_as_a_refusal() -> None:
+    diagnosis = diagnose_text("launcher.log", BARE_STEP_FAILED_OVER_LAUNCHER)
+    assert diagnosis.first_error is not None
+    assert "fail to analyze shape info" not in diagnosis.first_error.text
+
+
+def test_coded_detail_line_outweighs_a_bare_one() -> None:
+    """A paste that keeps the coded detail line is read from it, not from a bare line below."""
+    text = PLAIN_BLOCK + BARE_DETAIL_OVER_LAUNCHER
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "must be divisible by kv_heads 3" in diagnosis.first_error.text
