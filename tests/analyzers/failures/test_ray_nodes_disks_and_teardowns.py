@@ -1,13 +1,15 @@
 """Ray jobs that end for reasons Ray reports in its own words.
 
-Four classes. A serving engine that asks Ray for a placement group the cluster cannot fill
+Five classes. A serving engine that asks Ray for a placement group the cluster cannot fill
 says so after its own wait or at once (vLLM's two wordings): the job's sizes do not fit the
 cluster, unless another node's record that it never reached the head is in the bundle
 (docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for). A node whose raylet
 stopped answering is marked dead by the control store, whose event log writes one JSON object
-a line with its newlines escaped twice (docs/labelling.md#a-ray-worker-reported-dead). A Ray
-Tune trial running Lightning's DDP launcher tears itself down when a child rank exits, and
-Ray then reports the trial's worker as dead (docs/labelling.md#a-rank-that-exits-without-a-word).
+a line with its newlines escaped twice (docs/labelling.md#a-ray-worker-reported-dead); an
+actor's error says the same when its node died. When Ray adds that the node was preempted, the
+job was stopped from outside (docs/labelling.md#a-job-stopped-from-outside). A Ray Tune trial
+running Lightning's DDP launcher tears itself down when a child rank exits, and Ray then
+reports the trial's worker as dead (docs/labelling.md#a-rank-that-exits-without-a-word).
 And an object store that can neither keep nor spill an object because the node's disk is full
 (docs/labelling.md#config-driver_env-or-weight_load). The excerpts follow the tools' shapes
 with values of our own.
@@ -86,6 +88,53 @@ def test_a_node_event_that_is_no_failure_is_not_read() -> None:
         '"severity":"INFO","source_type":"GCS","timestamp":1780000000}\n'
     )
     assert diagnose_text("events/event_GCS.log", text).first_error is None
+
+
+# A Ray Train worker whose node went away: the actor's error says so under its headline.
+ACTOR_NODE_DIED = (
+    "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+    "\tclass_name: RayTrainWorker\n"
+    "\tactor_id: 0f9e8d7c6b5a49382716050403000000\n"
+    "\tpid: 3120\n"
+    "\tip: 10.4.2.17\n"
+    "The actor died because its node has died. Node Id: 77aa0e1f2d3c4b5a69788796a5b4c3d2e1f0\n"
+    "The above exception was the direct cause of the following exception:\n"
+)
+
+# The same death, with Ray's reason that the node was taken back: a stop from outside.
+ACTOR_NODE_PREEMPTED = (
+    "(TrainController pid=5120) The actor died unexpectedly before finishing this task.\n"
+    "(TrainController pid=5120) \tclass_name: RayTrainWorker\n"
+    "(TrainController pid=5120) \tip: 10.4.2.18\n"
+    "(TrainController pid=5120) The actor died because its node has died. Node Id: 19bc\n"
+    "(TrainController pid=5120) \tthe actor's node was preempted: spot capacity reclaimed\n"
+)
+
+# Counterexample: Ray's advice lists preemption among possible reasons; it records none.
+NODE_ADVICE = (
+    "(raylet) Task load_batch failed. There are 2 retries remaining, so the task will be retried."
+    " Error: Task failed because the node it was running on is dead or unavailable. Node IP:"
+    " 10.4.2.19. This can happen if the node was preempted, had a hardware failure, or its raylet"
+    " crashed unexpectedly.\n"
+)
+
+
+def test_an_actor_whose_node_died_is_the_lost_node_not_the_headline() -> None:
+    diagnosis = diagnose_text("driver.log", ACTOR_NODE_DIED)
+    assert diagnosis.category == "device_fault"
+    assert "its node has died" in first_text(diagnosis)
+    assert "oom" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_node_taken_back_by_preemption_is_a_stop_from_outside() -> None:
+    diagnosis = diagnose_text("controller.log", ACTOR_NODE_PREEMPTED)
+    assert diagnosis.category == "other"
+    assert "node was preempted" in first_text(diagnosis)
+
+
+def test_rays_advice_that_names_preemption_records_none() -> None:
+    diagnosis = diagnose_text("driver.log", NODE_ADVICE)
+    assert "ext.ray_node_preempted" not in {e.rule for e in diagnosis.evidence if e.rule}
 
 
 TUNE_TRIAL = (

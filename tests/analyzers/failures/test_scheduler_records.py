@@ -2,8 +2,8 @@
 
 docs/labelling.md#a-job-stopped-from-outside: Slurm's step daemon records a job ended by its
 time limit or by preemption; like torchelastic's signal record, it is the answer only when
-nothing in the job failed first (`other`, `hang` beside it). Torque/PBS, Moab and LSF record
-the same stops in their own words and read alike.
+nothing in the job failed first (`other`, `hang` beside it). Torque/PBS (its `=>> PBS:` line and
+its job-end mail), Moab and LSF record the same stops in their own words and read alike.
 docs/labelling.md#a-scheduler-that-refuses-the-request: srun or sbatch refusing a request the
 allocation or partition cannot meet is the launch script's request (`config`); so is Volcano's
 NPU plugin refusing the nodes it checked for a task, which leaves the job Pending (`config`,
@@ -58,6 +58,27 @@ Job Name:   ddp_train
 job deleted
 Job deleted at request of root@sched-01
 MOAB_INFO:  job exceeded wallclock limit
+"""
+
+# Torque's job-end mail: the headline says who aborted the job, the line under it why; the
+# negative exit status is the server's own code for that kill.
+TORQUE_MAIL = """\
+PBS Job Id: 4410278.sched-01
+Job Name:   ddp_8n
+Exec host:  node-07/0+node-08/0+node-09/0+node-10/0
+Aborted by PBS Server
+Job exceeded its walltime limit. Job was aborted
+See Administrator for help
+Exit_status=-11
+resources_used.walltime=24:00:31
+"""
+
+# Counterexample: the same mail for a memory limit is no stop from outside.
+TORQUE_MEMORY_MAIL = """\
+PBS Job Id: 4410279.sched-01
+Aborted by PBS Server
+Job exceeded a memory resource limit (vmem, pvmem, etc). Job was aborted
+Exit_status=-10
 """
 
 LSF_RUN_LIMIT = """\
@@ -215,6 +236,19 @@ def test_other_schedulers_time_limit_kills_read_as_the_stop() -> None:
         assert diagnosis.first_error is not None, name
         assert words in diagnosis.first_error.text, name
         assert "ext.scheduler_cancelled" in _rules(diagnosis), name
+
+
+def test_torques_job_end_mail_names_the_walltime_under_its_headline() -> None:
+    diagnosis = diagnose_text("ddp_8n.o4410278", TORQUE_MAIL)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Job exceeded its walltime limit" in diagnosis.first_error.text
+    assert "ext.scheduler_cancelled" in _rules(diagnosis)
+
+
+def test_torques_mail_for_a_memory_limit_is_no_stop_from_outside() -> None:
+    diagnosis = diagnose_text("ddp_8n.o4410279", TORQUE_MEMORY_MAIL)
+    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
 
 
 def test_a_node_refusing_the_step_credential_is_the_clusters_setup() -> None:
