@@ -98,6 +98,8 @@ def test_a_transfer_engine_that_does_not_start_is_read_as_its_settings() -> None
     assert "Ascend Transfer Engine initialization failed" in diagnosis.first_error.text
     assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
+    assert any("ASCEND_MF_STORE_URL" in action for action in diagnosis.next_actions)
+    assert not any("MOONCAKE_CONFIG_PATH" in action for action in diagnosis.next_actions)
 
 
 def test_the_drivers_memory_refusal_before_the_engine_headline_decides() -> None:
@@ -141,6 +143,8 @@ def test_a_kv_pool_client_that_gives_up_is_read_as_its_settings() -> None:
     assert "Failed to create client after 15 retries" in diagnosis.first_error.text
     assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
+    assert any("MOONCAKE_CONFIG_PATH" in action for action in diagnosis.next_actions)
+    assert not any("ASCEND_MF_STORE_URL" in action for action in diagnosis.next_actions)
 
 
 def test_a_client_retry_is_not_the_failure() -> None:
