@@ -24,6 +24,20 @@ EZ9999[PID: 7720] 2026-03-01-10:20:31.004.400 (EZ9999):  The error from device(c
 
 CORE_EXCEPTION_ALONE = ASSERT_THEN_CORE_EXCEPTION.split("\n", 2)[2]
 
+# the ops packages' kernels word the assertion as C's assert does, with the kernel's function
+# between the place and the condition, and the dump names the failing block first
+FUNCTION_QUALIFIED_ASSERT = """\
+[AIV Block 7/40] [ASSERT] /opt/ops/ascendc/gather_guard/gather_guard.h:88: void GatherGuard<int>::Run(uint32_t) [T = int]: Assertion `(pos < limit)' failed.
+The extend info: errcode:(0, 0, 0) errorStr: timeout or trap error. fixp_error0 info: 0x2a11, fixp_error1 info: 0x3f, fsmId:0, tslot:2, thread:0, ctxid:0, blk:7, sublk:0, subErrType:2.
+        launch failed for GatherGuardMetadata, errno:361001.
+"""
+
+# the same wording from a host program's own assert (no kernel dump tag) is no device fault
+HOST_ASSERT_WITH_FUNCTION = """\
+python3: /opt/src/block_pool.cc:41: void BlockPool::take(size_t): Assertion `free_ > 0' failed.
+Aborted (core dumped)
+"""
+
 ASSERT_WORD_ONLY = """\
 [ASSERT] checks are compiled into this build (ASCENDC_DUMP=1)
 """
@@ -68,3 +82,16 @@ def test_a_cuda_assertion_in_an_operator_kernel_comes_before_the_watchdog() -> N
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert "thread: [64,0,0] Assertion" in diagnosis.first_error.text
+
+
+def test_a_function_qualified_kernel_assertion_is_the_device_failure() -> None:
+    diagnosis = diagnose_text("serve/worker1.log", FUNCTION_QUALIFIED_ASSERT)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "Assertion `(pos < limit)' failed." in diagnosis.first_error.text
+    assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_host_assert_with_its_function_is_not_a_kernel_assertion() -> None:
+    diagnosis = diagnose_text("serve/worker1.log", HOST_ASSERT_WITH_FUNCTION)
+    assert diagnosis.category != "aicore_timeout"

@@ -98,6 +98,8 @@ def test_a_transfer_engine_that_does_not_start_is_read_as_its_settings() -> None
     assert "Ascend Transfer Engine initialization failed" in diagnosis.first_error.text
     assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
+    assert any("ASCEND_MF_STORE_URL" in action for action in diagnosis.next_actions)
+    assert not any("MOONCAKE_CONFIG_PATH" in action for action in diagnosis.next_actions)
 
 
 def test_the_drivers_memory_refusal_before_the_engine_headline_decides() -> None:
@@ -112,6 +114,41 @@ def test_the_drivers_memory_refusal_before_the_engine_headline_decides() -> None
 def test_a_started_engines_log_lines_are_not_errors() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", ENGINE_STARTED_THEN_OOM)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# a KV-cache pool's store client gives up after its retries while the server starts
+POOL_CLIENT_NOT_CREATED = """\
+W20260310 09:12:44.101200 4410 real_client.cpp:232] Failed to create client on port 14100, retry 15/15
+W20260310 09:12:44.130400 4412 real_client.cpp:232] Failed to create client on port 14164, retry 15/15
+E20260310 09:12:44.200300 4410 real_client.cpp:239] Failed to create client after 15 retries
+(Worker_TP2 pid=4410) ERROR 03-10 09:12:44 [mooncake_backend.py:70] Initialize mooncake failed.
+(Worker_TP2 pid=4410) ERROR 03-10 09:12:44 [multiproc_executor.py:962] WorkerProc hit an exception.
+"""
+
+# a retry that succeeded, in a run that failed for another reason
+POOL_CLIENT_RETRIED_THEN_OOM = """\
+W20260310 09:12:40.100100 4410 real_client.cpp:232] Failed to create client on port 14100, retry 3/15
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated; 58.10 GiB current active; 0.90 GiB free; 58.20 GiB reserved in total by PyTorch)
+"""
+
+
+def test_a_kv_pool_client_that_gives_up_is_read_as_its_settings() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("serve/worker2.log", POOL_CLIENT_NOT_CREATED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Failed to create client after 15 retries" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+    assert any("MOONCAKE_CONFIG_PATH" in action for action in diagnosis.next_actions)
+    assert not any("ASCEND_MF_STORE_URL" in action for action in diagnosis.next_actions)
+
+
+def test_a_client_retry_is_not_the_failure() -> None:
+    diagnosis = diagnose_text("serve/worker2.log", POOL_CLIENT_RETRIED_THEN_OOM)
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
