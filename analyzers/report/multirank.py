@@ -304,9 +304,13 @@ def _silent_deaths(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
     """Only consequence lines (peers lost the connection) while some ranks stopped without
-    any error of their own: those ranks died."""
+    any error of their own: those ranks died. The chain may already have blamed them for
+    stopping behind the others (a killed process loses the progress it had not flushed, a
+    whole node's ranks stop a line short of their peers): blamed ranks that are all silent
+    died the same way when several went down together (labelling guide, "A node that drops
+    out")."""
     first = chain.first
-    if first is None or first.tier > TIER_CASCADE or chain.culprit_ranks:
+    if first is None or first.tier > TIER_CASCADE:
         return None
     failed = {first.rank, *chain.consequence_ranks, *(i.rank for i in chain.top)} - {None}
     stalled = _STALLED if stated_world_size(scans) else (RankStatus.HUNG, RankStatus.KILLED)
@@ -315,8 +319,26 @@ def _silent_deaths(
     )
     if not silent or not failed:
         return None
+    if chain.culprit_ranks:
+        if not _went_down_together(chain, correlation, silent):
+            return None
+        silent = tuple(chain.culprit_ranks)
     reason = say("verdict.silent_death", ranks=ranks_said(silent))
     return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+
+
+def _went_down_together(
+    chain: CausalChain, correlation: Correlation, silent: Sequence[int]
+) -> bool:
+    """Whether the ranks the chain blamed for stopping behind a lost peer went down together:
+    several of them, all silent, all behind the pack (a node killed with its progress in a
+    buffer). One rank that ended early may have left on purpose (it ran out of data, said it
+    was exiting), which is no death."""
+    first = chain.first
+    if first is None or not any(match.signature.peer_gone for match in first.matches):
+        return False
+    blamed = set(chain.culprit_ranks)
+    return len(blamed) > 1 and blamed <= set(silent) and blamed <= set(correlation.behind_ranks)
 
 
 def _world_size_disagrees(

@@ -3,10 +3,16 @@ the chosen label's confidence (docs/labelling.md#alternatives-and-confidence).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.causal.test_culprits_nodes import diagnose as nodes_diagnose
+from tests.analyzers.causal.test_culprits_nodes import lost_peer, progress
 from tests.analyzers.excerpts import diagnose_files, diagnose_text
 from tests.analyzers.failures.test_operator_failures import CASES as OPERATOR_CASES
+from tests.analyzers.job_bundles import pack
 
 MISSING_BINARY = OPERATOR_CASES[0][1]
 PLAIN_OOM = (
@@ -344,3 +350,46 @@ def test_a_line_that_steps_aside_but_says_something_of_its_own_still_offers_it()
     diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
     assert diagnosis.category == "hccl"
     assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+
+
+# --- a lost peer that no rank explains (docs/labelling.md#a-node-that-drops-out) -----------
+
+
+def test_a_lost_peer_no_rank_explains_offers_the_process_that_went_away(tmp_path: Path) -> None:
+    """Only the ranks that lost their peers are in the bundle (the other node's logs were not
+    collected, no world size is stated): the lost peer stays the answer (`hccl`), and the
+    peers' processes going down, the reading of a person who knows the node went away, is
+    offered beside it."""
+    files = {
+        "node0/stdout.log": "\n".join(progress(0) + progress(1) + lost_peer(0) + lost_peer(1))
+        + "\n",
+    }
+    path = pack(tmp_path / "job.tar.gz", files, "job-4a1c")
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Connection closed" in diagnosis.first_error.text
+    went_away = next(alt for alt in diagnosis.alternatives if alt.category == "device_fault")
+    assert "peer that went away" in went_away.evidence
+    assert went_away.score < diagnosis.confidence
+
+
+def test_a_lost_peer_under_a_ranks_own_error_offers_no_process_that_went_away(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: rank 3 raised its own error and the others lost it: the lost peers are
+    the cascade, not the first error, and their rule's neighbour is not offered."""
+    shape = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)"
+    own = [
+        "[rank3]: Traceback (most recent call last):",
+        '[rank3]:   File "/srv/infer/model.py", line 91, in attention',
+        f"[rank3]: {shape}",
+    ]
+    files = {
+        "node0/stdout.log": "\n".join(progress(0) + progress(1) + lost_peer(0) + lost_peer(1))
+        + "\n",
+        "node1/stdout.log": "\n".join(progress(2) + progress(3) + lost_peer(2) + own) + "\n",
+    }
+    diagnosis = nodes_diagnose(tmp_path, files)
+    assert diagnosis.category == "shape_mismatch"
+    assert "device_fault" not in [alt.category for alt in diagnosis.alternatives]

@@ -8,8 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.causal.test_culprits_nodes import PARTS, progress
 from tests.analyzers.excerpts import diagnose_text
-from tests.analyzers.job_bundles import analyze_job, bundle, ranks, store_never_fills
+from tests.analyzers.job_bundles import (
+    CLOSED,
+    RECV_TIMEOUT,
+    analyze_job,
+    bundle,
+    pack,
+    ranks,
+    store_never_fills,
+)
 
 
 def test_a_store_waiting_for_ranks_never_started_is_a_configuration_error(tmp_path: Path) -> None:
@@ -98,3 +107,54 @@ def test_an_index_error_in_a_dataset_split_step_is_the_data_layout() -> None:
 def test_an_index_error_in_the_jobs_own_code_keeps_its_reading() -> None:
     diagnosis = diagnose_text("logs/rank6.log", OWN_INDEX)
     assert diagnosis.category != "config"
+
+
+# --- ranks that went away a line behind their peers ("A node that drops out") ---------------
+
+
+def _node_job(tmp_path: Path, waited: str, behind_ranks: tuple[int, ...] = (2, 3)) -> Path:
+    """Two nodes of two ranks: node1's ranks stop one progress line short of node0's (a
+    killed process loses what it had not flushed); node0's ranks then fail with `waited`."""
+
+    def failed(rank: int) -> list[str]:
+        return [
+            f"[rank{rank}]: Traceback (most recent call last):",
+            f'[rank{rank}]:   File "/srv/infer/model.py", line 88, in attention',
+            f"[rank{rank}]: RuntimeError: {waited}",
+        ]
+
+    behind = {r: progress(r)[: len(PARTS) - (r in behind_ranks)] for r in (2, 3)}
+    files = {
+        "env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n",
+        "node0/stdout.log": "\n".join(progress(0) + progress(1) + failed(0) + failed(1)) + "\n",
+        "node1/stdout.log": "\n".join(behind[2] + behind[3]) + "\n",
+    }
+    return pack(tmp_path / "job.tar.gz", files, "job-4a1c")
+
+
+def test_silent_ranks_blamed_for_stopping_behind_a_lost_peer_died(tmp_path: Path) -> None:
+    """The peers lost the connection, so node1's processes went away: that they also stopped
+    a line behind (the progress a kill cuts off) does not make them hung. `device_fault`,
+    node1's ranks the culprits, the lost peer's `hccl` beside it."""
+    diagnosis = analyze(_node_job(tmp_path, CLOSED), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [2, 3]
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_silent_ranks_behind_a_timeout_are_waited_for_not_dead(tmp_path: Path) -> None:
+    """Counterexample: the peers timed out waiting, so the ranks behind were alive and away
+    from the collective; the wait keeps its reading and they stay its culprits."""
+    diagnosis = analyze(_node_job(tmp_path, RECV_TIMEOUT), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_one_silent_rank_behind_a_lost_peer_may_have_left_on_purpose(tmp_path: Path) -> None:
+    """Counterexample: only rank 3 ended a line short (it may have run out of data and left,
+    the uneven-inputs case); one rank alone is no node that went down, and the lost peer
+    keeps its reading with rank 3 its culprit."""
+    path = _node_job(tmp_path, CLOSED, behind_ranks=(3,))
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [3]
