@@ -331,14 +331,15 @@ def _went_down_together(
     chain: CausalChain, correlation: Correlation, silent: Sequence[int]
 ) -> bool:
     """Whether the ranks the chain blamed for stopping behind a lost peer went down together:
-    several of them, all silent, all behind the pack (a node killed with its progress in a
-    buffer). One rank that ended early may have left on purpose (it ran out of data, said it
-    was exiting), which is no death."""
+    several of them, all silent, each behind the pack or without a line in its log (a node
+    killed with its progress in a buffer, its files empty). One rank that ended early may have
+    left on purpose (it ran out of data, said it was exiting), which is no death."""
     first = chain.first
     if first is None or not any(match.signature.peer_gone for match in first.matches):
         return False
     blamed = set(chain.culprit_ranks)
-    return len(blamed) > 1 and blamed <= set(silent) and blamed <= set(correlation.behind_ranks)
+    short = {*correlation.behind_ranks, *correlation.missing_ranks}
+    return len(blamed) > 1 and blamed <= set(silent) and blamed <= short
 
 
 def _world_size_disagrees(

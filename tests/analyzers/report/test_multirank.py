@@ -158,3 +158,35 @@ def test_one_silent_rank_behind_a_lost_peer_may_have_left_on_purpose(tmp_path: P
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_node_whose_files_are_empty_went_down_with_its_ranks(tmp_path: Path) -> None:
+    """Every process of node1 killed before it flushed a line: its ranks' files are in the
+    bundle but empty, the stated world size says they existed, and node0's ranks lost them.
+    They went down together: `device_fault`, node1's ranks the culprits."""
+    node0 = "node0/torchrun_logs/job_a1/attempt_0"
+    node1 = "node1/torchrun_logs/job_b2/attempt_0"
+
+    def lost(rank: int) -> str:
+        return "\n".join(
+            [
+                *progress(rank),
+                f"[rank{rank}]: Traceback (most recent call last):",
+                f'[rank{rank}]:   File "/srv/infer/model.py", line 88, in attention',
+                f"[rank{rank}]: RuntimeError: {CLOSED}",
+            ]
+        )
+
+    files = {
+        "env.txt": "WORLD_SIZE=4\nNPROC_PER_NODE=2\nMASTER_ADDR=127.0.0.1\n",
+        **{f"{node0}/{r}/stderr.log": lost(r) + "\n" for r in (0, 1)},
+        **{
+            f"{node1}/{local}/{name}": ""
+            for local in (0, 1)
+            for name in ("stdout.log", "stderr.log")
+        },
+    }
+    path = pack(tmp_path / "job.tar.gz", files, "job-4a1c")
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [2, 3]
