@@ -44,6 +44,52 @@ def test_another_system_error_reason_stays_with_the_collective_layer() -> None:
     assert "env.nccl_shm_segment_failed" not in _rules(diagnosis)
 
 
+# Newer NCCL grows the segment file itself and says so before it gives up on the segment; an
+# older release prints the first line without the errno. Four ranks in a pod whose /dev/shm
+# kept the container runtime's small default.
+NCCL_SHM_EXTEND = """\
+trainer-0:5120:5188 [1] NCCL INFO Channel 00/0 : 1[1] -> 2[2] via SHM/direct/direct
+trainer-0:5120:5188 [1] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-Hv2Qe8 to 7340036 bytes, error: No space left on device (28)
+
+trainer-0:5120:5188 [1] misc/shmutils.cc:132 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-Hv2Qe8 (size 7340032), error: No space left on device (28)
+trainer-0:5120:5188 [1] NCCL INFO transport/shm.cc:551 -> 2
+trainer-0:5120:5191 [1] proxy.cc:1326 NCCL WARN Socket recv failed
+"""
+
+NCCL_SHM_EXTEND_OLD = """\
+trainer-0:5120:5188 [1] misc/shmutils.cc:71 NCCL WARN Error: failed to extend /dev/shm/nccl-Hv2Qe8 to 7340036 bytes
+trainer-0:5120:5188 [1] NCCL INFO transport/shm.cc:114 -> 2
+trainer-0:5120:5188 [1] NCCL INFO init.cc:1089 -> 2
+"""
+
+
+def test_a_shared_memory_file_nccl_cannot_grow_is_the_machine() -> None:
+    diagnosis = diagnose_text("trainer-0/rank1.log", NCCL_SHM_EXTEND)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "failed to extend /dev/shm/nccl-Hv2Qe8" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_growth_failure_without_its_errno_is_read_the_same() -> None:
+    diagnosis = diagnose_text("trainer-0/rank1.log", NCCL_SHM_EXTEND_OLD)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "failed to extend /dev/shm/nccl-Hv2Qe8" in diagnosis.first_error.text
+    assert "env.nccl_shm_segment_failed" in _rules(diagnosis)
+
+
+def test_nccl_mapping_its_shared_buffer_is_no_failure() -> None:
+    text = (
+        "trainer-0:5120:5188 [1] NCCL INFO MMAP allocated shareable host buffer "
+        "/dev/shm/nccl-Hv2Qe8 size 7340032 ptr 0x7f3a20000000\n"
+        "trainer-0:5120:5188 [1] NCCL INFO Connected all rings\n"
+    )
+    diagnosis = diagnose_text("trainer-0/rank1.log", text)
+    assert "env.nccl_shm_segment_failed" not in _rules(diagnosis)
+    assert diagnosis.first_error is None
+
+
 WORKER_BUS_ERROR = """\
 ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).
 Traceback (most recent call last):
