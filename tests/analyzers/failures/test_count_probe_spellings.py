@@ -125,3 +125,33 @@ def test_torch_npu_count_that_worked_is_no_probe_failure() -> None:
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "NPU out of memory" in diagnosis.first_error.text
+
+
+# The runtime's reason lines of a count and of the default device's choice both quote the
+# driver's error; the process has not run anything on a device yet.
+PROBE_REASON_IS_DRIVER_ERROR = """\
+(Worker_TP1 pid=4410)         rtGetDeviceCount execution failed, reason=driver error:internal error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+(Worker_TP1 pid=4410)         get device count failed, runtime result = 507899.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+(Worker_TP1 pid=4410)         rtSetDefaultDeviceId execution failed, reason=driver error:internal error[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]
+"""
+
+# Counterexample: a driver call that fails under a running job (a completion queue read) keeps
+# the device-fault reading of a failed driver call.
+RUNNING_DRIVER_CALL = """\
+[ERROR] RUNTIME(51,python3):2026-04-08-10:02:03.100.200 [npu_driver.cc:1450]51 LogicCqReportV2:[drv api] halCqReportRecv failed: device_id=3, ts_id=0, type=2, logic_cq=9, drv_ret_code=33
+"""
+
+
+def test_a_probe_whose_reason_is_the_drivers_error_offers_no_device_fault() -> None:
+    """docs/labelling.md#probes-yield-to-their-reason"""
+    diagnosis = diagnose_text("worker_tp1.log", PROBE_REASON_IS_DRIVER_ERROR)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "rtGetDeviceCount execution failed" in diagnosis.first_error.text
+    assert "device_fault" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_driver_call_that_fails_in_a_running_job_is_still_read_as_one() -> None:
+    diagnosis = diagnose_text("plog/plog-51_20260408100203.log", RUNNING_DRIVER_CALL)
+    labels = {diagnosis.category} | {alt.category for alt in diagnosis.alternatives}
+    assert "device_fault" in labels, diagnosis.root_cause

@@ -183,3 +183,35 @@ def test_a_driver_query_yields_to_the_reason_printed_with_it() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "dcmi module initialize failed" in diagnosis.first_error.text
+
+
+# npu-smi in a container whose card another container holds: DCMI loaded and gave its code.
+DCMI_REFUSED_CARD = """\
+root@infer-3:/srv# npu-smi info -t board -i 2
+DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)
+dcmi model initialized failed, because the device is used. ret is -8020
+"""
+
+# The same refusal spelled by another tool on the library, with another code.
+DCMI_REFUSED_OTHER_CODE = """\
+[2026-05-06 07:08:09] health probe: dcmi module initialize failed. ret is -8001
+"""
+
+
+def test_a_dcmi_that_refuses_to_start_names_the_card_not_a_missing_driver() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the library's refusal with its code
+    is the machine's state, and the advice is to free the card or map the management nodes."""
+    for name, text in (("npu_smi.txt", DCMI_REFUSED_CARD), ("probe.log", DCMI_REFUSED_OTHER_CODE)):
+        diagnosis = diagnose_text(name, text)
+        assert diagnosis.category == "driver_env", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+        assert "initialize" in diagnosis.first_error.text
+        assert diagnosis.root_cause.startswith("The device-management library (DCMI) refused")
+        assert "another container or process" in diagnosis.next_actions[0]
+
+
+def test_a_dcmi_that_cannot_be_loaded_keeps_the_missing_library_reading() -> None:
+    """Counterexample: no return code from the library, because it was never loaded."""
+    diagnosis = diagnose_text("worker.log", AGENT_LOG)
+    assert diagnosis.root_cause.startswith("The driver's device-management library (DCMI) is")
+    assert all("another container or process" not in action for action in diagnosis.next_actions)
