@@ -2,7 +2,7 @@
 
 docs/labelling.md#gaudi-graph-compiler-refusals reads the bridge's bare compile failure and
 its workspace allocation failure; #collective-libraries-of-other-accelerators reads HCL's
-failed condition checks. Fixtures follow the real formats with numbers and paths of our own.
+failed condition checks and the process group's report of a collective call that failed. Fixtures follow the real formats with numbers and paths of our own.
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ HCL_SERVER_TYPE = """\
 Running HCCL Demo :: A simple program demonstrating HCCL usage from C++
 /opt/src/hcl/src/platform/gaudi_common/hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed. Invalid server type (4[OCP1]) requested to generate controller.
 HCCL demo error: In function initDevice(): synDeviceAcquire(&resources.deviceHandle, nullptr) failed with synapse error: 20
+"""
+
+# habana's process group throws when a collective's HCL call fails; a Ray worker's runtime logs
+# the uncaught error with its source place on the next line.
+COLLECTIVE_CALL_FAILED = """\
+(TrainWorker pid=3311) [2024-02-07 10:41:12,508 E 3311 3390] logging.cc:97: Unhandled exception: N3c105ErrorE. what(): Collective call returned error
+(TrainWorker pid=3311) Exception raised from operator() at /opt/habana/torch/distributed/hccl/process_group_hccl_base.cpp:286 (most recent call first):
 """
 
 OTHER_CONDITION = """\
@@ -93,3 +100,11 @@ def test_hcl_server_type_refusal_is_the_collective_layer_with_the_host_beside_it
 def test_condition_line_of_another_library_is_not_read_as_hcl() -> None:
     diagnosis = diagnose_text("logs/app.log", OTHER_CONDITION)
     assert diagnosis.category != "hccl", diagnosis.root_cause
+
+
+def test_a_failed_collective_call_is_the_collective_layer_with_the_host_beside_it() -> None:
+    diagnosis = diagnose_text("logs/worker.log", COLLECTIVE_CALL_FAILED)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Collective call returned error" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
