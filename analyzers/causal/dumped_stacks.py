@@ -97,5 +97,8 @@ def _collective(frames: Sequence[str]) -> str | None:
 
 
 def _function(frame: str) -> str:
-    """`_spin` from `File "x.py", line 83 in _spin`."""
-    return frame.rsplit(" in ", 1)[-1].strip()
+    """`_spin` from `File "x.py", line 83 in _spin` (faulthandler) or `_spin (x.py:83)`
+    (py-spy)."""
+    if frame.startswith('File "'):
+        return frame.rsplit(" in ", 1)[-1].strip()
+    return frame.split(" (", 1)[0].strip()

@@ -19,6 +19,24 @@ it, the line of its thread header, its innermost frames (innermost first) and wh
 the main thread's (its outermost frame is the script's `<module>`). A dump that follows a
 fatal error (`Fatal Python error: Segmentation fault`, then `Current thread ...`) is read the
 same way; the error line before it is not part of the dump and keeps its own reading.
+
+py-spy (`py-spy dump --pid N`), the usual way to look into a process that hangs without such a
+set-up, prints the same evidence in its own layout: a preamble naming the process and the
+interpreter, then per thread a header with its native id, its state and its name, and frames
+written as `function (file:line)`, innermost first::
+
+    Process 3951: /usr/bin/python3 -u train.py
+    Python v3.10.12 (/usr/bin/python3.10)
+
+    Thread 3951 (active): "MainThread"
+        broadcast (torch/distributed/distributed_c10d.py:2824)
+        broadcast_object_list (torch/distributed/distributed_c10d.py:3628)
+
+Its stacks are kept the same way (`main` when the thread is named `MainThread` or its outermost
+frame is `<module>`). The frames' words are no failure (a package folder named `errors` is only
+a path), so the frames are swallowed like faulthandler's, all but each stack's innermost one:
+that frame is where the thread stands, and a rule may know that place as a stall of its own (a
+wait in torch's JIT build lock), so it is left to the rules.
 """
 
 from __future__ import annotations
@@ -44,6 +62,15 @@ MAX_FRAMES = 12  # the innermost frames kept per stack: enough to see the call i
 # the outermost frame of a program's main thread: the script's own top level
 _MAIN = re.compile(r" in <module>\s*$")
 MAX_DUMP_LINES = 2000  # a dump that never ends is given up
+# py-spy's thread header: native id (decimal or hex), state, name
+_SPY_THREAD = re.compile(
+    r'\s*Thread (?:0x[0-9a-fA-F]+|\d+) \((?:idle|active|gil)(?:\+gil)?\)(?:: "(?P<name>[^"]*)")?\s*$'
+)
+# py-spy's frame, `function (file:line)`; a native frame (`--native`) may name only its library
+_SPY_FRAME = re.compile(r"\s+\S+ \(\S+?(?::\d+)?\)\s*$")
+# what `--locals` prints under a frame: `Arguments:` / `Locals:` and one deeper line per name
+_SPY_DETAIL = re.compile(r"\s{8,}\S")
+_SPY_MAIN = re.compile(r"^\s*<module> \(")
 
 
 @dataclass(slots=True)
@@ -53,6 +80,8 @@ class _Stack:
     frames: list[str] = field(default_factory=list)
     main: bool = False  # its outermost frame is the script's top level
     timer: bool = False  # printed under the dump timer's `Timeout (...)!` headline
+    spy: bool = False  # printed by py-spy (frames `function (file:line)`)
+    named_main: bool = False  # py-spy named the thread `MainThread`
 
 
 class StackDumpTracker:
@@ -77,15 +106,23 @@ class StackDumpTracker:
             self._timer.add(key)
             return True
         if _THREAD.match(message):
-            self._close(key, sink)
-            rank = line.rank if line.rank is not None else self._file_rank
-            self._open[key] = _Stack(lineno, rank, timer=key in self._timer)
-            self._lines[key] = 0
+            self._open_stack(
+                key, lineno, line, sink, _Stack(lineno, None, timer=key in self._timer)
+            )
+            return True
+        spy = _SPY_THREAD.match(message)
+        if spy:
+            named = spy.group("name") == "MainThread"
+            self._open_stack(
+                key, lineno, line, sink, _Stack(lineno, None, spy=True, named_main=named)
+            )
             return True
         if key not in self._open:
             return False
         stack = self._open[key]
         self._lines[key] += 1
+        if stack is not None and stack.spy:
+            return self._spy_line(key, message, stack, sink)
         if stack is not None and (_FRAME.match(message) or _NO_FRAME.match(message)):
             if _FRAME.match(message) and len(stack.frames) < MAX_FRAMES:
                 stack.frames.append(message.strip())
@@ -97,6 +134,31 @@ class StackDumpTracker:
             return True  # the blank line between two threads' stacks
         self._close(key, sink)
         self._timer.discard(key)  # the dump ended: a later one has its own headline
+        return False
+
+    def _open_stack(
+        self, key: str, lineno: int, line: ParsedLine, sink: Sink, stack: _Stack
+    ) -> None:
+        self._close(key, sink)
+        stack.rank = line.rank if line.rank is not None else self._file_rank
+        stack.main = stack.named_main
+        self._open[key] = stack
+        self._lines[key] = 0
+
+    def _spy_line(self, key: str, message: str, stack: _Stack, sink: Sink) -> bool:
+        """A line after a py-spy thread header: a frame, a `--locals` detail or a blank line
+        stay in the dump; the innermost frame is kept and still handed to the rules."""
+        if _SPY_FRAME.match(message):
+            innermost = not stack.frames
+            if len(stack.frames) < MAX_FRAMES:
+                stack.frames.append(message.strip())
+            stack.main = stack.named_main or bool(_SPY_MAIN.match(message))
+            if self._lines[key] > MAX_DUMP_LINES:
+                self._close(key, sink)
+            return not innermost
+        if not message.strip() or (stack.frames and _SPY_DETAIL.match(message)):
+            return True
+        self._close(key, sink)
         return False
 
     def _close(self, key: str, sink: Sink) -> None:

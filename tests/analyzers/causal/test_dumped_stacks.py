@@ -89,3 +89,44 @@ def test_checkpoints_that_single_a_rank_out_come_first(tmp_path: Path) -> None:
         log.loaded().layers(1, [] if log.rank == 1 else [" norm passed"])
         dumps(log, None if log.rank in (1, 3) else "all_reduce")
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [1]
+
+
+def spy_dumps(log: RankLog, call: str | None) -> RankLog:
+    """The same main thread as py-spy prints it: a thread header with the native id, state
+    and name, frames `function (file:line)` with the path cut to the package."""
+    log.raw(f"Process {4100 + log.rank}: /srv/venv/bin/python3 -u infer.py")
+    log.raw("Python v3.11.9 (/srv/venv/bin/python3.11)")
+    log.raw("")
+    log.raw(f'Thread {4100 + log.rank} (active): "MainThread"')
+    if call is None:
+        log.raw("    _poll_cache (infer.py:83)")
+    else:
+        log.raw(f"    {call} (torch/distributed/distributed_c10d.py:{CALL_LINES[call]})")
+        log.raw("    wrapper (torch/distributed/c10d_logger.py:83)")
+    log.raw("    forward (infer.py:128)")
+    log.raw("    <module> (infer.py:176)")
+    log.raw(f'Thread {4200 + log.rank} (idle): "pin_memory"')
+    log.raw("    wait (threading.py:327)")
+    log.raw("    _bootstrap (threading.py:1002)")
+    return log
+
+
+def test_py_spy_dumps_name_the_rank_outside_any_collective(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        spy_dumps(log, None if log.rank == 2 else "all_reduce")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.first_error is None
+    assert "_poll_cache" in (diagnosis.root_cause or "")
+
+
+def test_py_spy_dumps_all_in_one_collective_single_nobody_out(tmp_path: Path) -> None:
+    """Counterexample: every main thread waits in the same all_reduce."""
+    job = in_step()
+    for log in job:
+        spy_dumps(log, "all_reduce")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == []

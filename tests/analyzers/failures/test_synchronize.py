@@ -261,3 +261,31 @@ def test_the_runtime_stream_call_alone_is_the_stream_wait_not_the_callback() -> 
     assert diagnosis.category == "stream_sync", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "Call runtime rtStreamSynchronize error" in diagnosis.first_error.text
+
+
+STREAM_RECORD_UNDER_HEADLINE = (
+    "RuntimeError: operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:47 NPU function "
+    "error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507011\n"
+    "[ERROR] 2026-05-14-03:22:41 (PID:2218, Device:5, RankID:-1) ERR00100 PTA call acl api failed\n"
+    "EH9999: [PID: 2218] 2026-05-14-03:22:41.902.114 synchronize stream failed, runtime result = "
+    "507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+    "        TraceBack (most recent call last):\n"
+)
+
+
+def test_the_runtime_record_of_a_stream_wait_yields_to_the_exception_that_reported_it() -> None:
+    """The runtime's `synchronize stream failed, runtime result = N` is its record of the wait
+    torch_npu already raised above with the same code: the exception line is the first error."""
+    diagnosis = diagnose_text("serve/worker.log", STREAM_RECORD_UNDER_HEADLINE)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "AclrtSynchronizeStreamWithTimeout(copy_stream)" in diagnosis.first_error.text
+
+
+def test_a_bare_stream_synchronize_failure_is_still_the_first_error() -> None:
+    """Counterexample: torch_npu's own `ACL stream synchronize failed` with no record under it."""
+    text = "RuntimeError: ACL stream synchronize failed, error code:507011\n"
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "ACL stream synchronize failed" in diagnosis.first_error.text

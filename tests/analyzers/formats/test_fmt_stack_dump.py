@@ -2,7 +2,7 @@
 
 The timer's dump opens with `Timeout (0:00:05)!`, a signal's with the thread header alone;
 neither is an error line, and each thread's frames are kept as the fact `stack_dumps`
-(docs/labelling.md, "Stacks a hung job dumped").
+(docs/labelling.md, "Stacks a hung job dumped"). py-spy's dumps are read the same way.
 """
 
 from __future__ import annotations
@@ -88,3 +88,47 @@ def test_a_dump_behind_srun_labels_keeps_its_frames() -> None:
     (stack,) = found.facts[FACT]
     assert stack["main"] is True
     assert stack["frames"][0].endswith("line 3252 in all_reduce")
+
+
+PY_SPY_DUMP = """\
+Process 5120: /srv/venv/bin/python3 -u train.py --nnodes 2
+Python v3.10.12 (/srv/venv/bin/python3.10)
+
+Thread 5120 (idle): "MainThread"
+    _invoke_run (torch/distributed/elastic/agent/server/api.py:879)
+    wrapper (torch/distributed/elastic/multiprocessing/errors/__init__.py:357)
+    <module> (torch/distributed/run.py:905)
+
+Thread 5188 (active): "MainThread"
+    broadcast (torch/distributed/distributed_c10d.py:2824)
+    wrapper (torch/distributed/c10d_logger.py:81)
+    _rollout (trainer/rollout.py:481)
+Thread 5190 (idle): "QueueFeederThread"
+    wait (threading.py:327)
+        Arguments:
+            timeout: None
+    _feed (multiprocessing/queues.py:231)
+"""
+
+
+def test_a_py_spy_dump_is_no_error_and_keeps_its_frames() -> None:
+    """A frame under a package folder named `errors` is a path, not a failure."""
+    found = scan(PY_SPY_DUMP, "py-spy.txt", None)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    stacks = found.facts[FACT]
+    assert [s["frames"][0] for s in stacks] == [
+        "_invoke_run (torch/distributed/elastic/agent/server/api.py:879)",
+        "broadcast (torch/distributed/distributed_c10d.py:2824)",
+        "wait (threading.py:327)",
+    ]
+    assert [s["main"] for s in stacks] == [True, True, False]
+    assert len(stacks[2]["frames"]) == 2
+
+
+def test_a_line_after_a_py_spy_dump_is_read_again() -> None:
+    """Counterexample: the dump ends at the first line that is no frame; an error after it
+    keeps its own reading."""
+    text = PY_SPY_DUMP + "RuntimeError: NCCL communicator was aborted on rank 1.\n"
+    found = scan(text, "py-spy.txt", None)
+    errors = [e.message for e in found.events if e.kind == EventKind.ERROR]
+    assert errors == ["RuntimeError: NCCL communicator was aborted on rank 1."]
