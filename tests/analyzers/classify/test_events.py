@@ -150,12 +150,12 @@ CASES = [
     ("Failed: /opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'",
      "hccl.custom_allreduce_cuda_check", "hccl", TIER_CAUSE),
     ("RuntimeError: NCCL Error 2: unhandled system error (run with NCCL_DEBUG=INFO for details)",
-     "hccl.nccl_error", "hccl", TIER_SYMPTOM),
+     "hccl.nccl_system_error", "hccl", TIER_SYMPTOM),
     # torch's watchdog reports an NCCL failure on a finished collective without a location
     ("[Rank 5] Collective WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
      "Timeout(ms)=600000) raised the following async exception: NCCL error: unhandled system "
      "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
-     "hccl.nccl_error", "hccl", TIER_SYMPTOM),
+     "hccl.nccl_system_error", "hccl", TIER_SYMPTOM),
     ("[ERROR] HCCL(7311,python3):2026-03-02-10:15:40.221.908 [hccl_communicator_host.cc:6296] "
      "[7402][AllocComResource]call trace: hcclRet -> 9", "hccl.call_trace", "hccl", TIER_SYMPTOM),
     # a runtime number that is a root failure labels the line, not the error-manager code

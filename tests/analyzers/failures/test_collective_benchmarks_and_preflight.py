@@ -50,7 +50,8 @@ def test_the_benchmarks_nccl_check_alone_is_the_first_error_and_reads_hccl() -> 
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Test NCCL failure common.cu:1011" in diagnosis.first_error.text
-    assert "hccl.nccl_error" in _rules(diagnosis)
+    # a system error is read by the rule for that answer of NCCL's
+    assert "hccl.nccl_system_error" in _rules(diagnosis)
 
 
 NCCL_CHECK_AFTER_REASON = """\
