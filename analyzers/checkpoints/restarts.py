@@ -26,6 +26,15 @@ ranks fail to connect to addresses the failed attempt left in the store), so no 
 it. The agent still reports each run of its group that failed, once: a second report by the
 same agent (the same pid in its glog header) means the group ran again, and whatever the
 ranks printed after the first report is the next attempt's.
+
+A job that logs to its own `log_<rank>.log` in append mode keeps no agent's report in the
+file, and a rank the agent stopped (a straggler SIGTERMed while its peers timed out) logged no
+error before the next attempt. Each process still opens its attempt with the rank's start line
+(`formats.start_lines`: `init process group: ... rank=1 world_size=4`): the same line again,
+numbers aside, after the rank's progress is where the next attempt begins, whether or not that
+attempt printed a checkpoint (one that died in `init_process_group` printed none). The first
+start line has to stand before the first checkpoint, the file has to be one rank's, and the
+new attempt's first checkpoint, if any, has to be the rank's first one again.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from analyzers.core.types import Event, EventKind, FileScan
 
 # torchrun's agent reporting a child that failed: the worker group ends there
 _CACHE = "restart_lines"  # FileScan.facts key: the lines, once read (every stage asks)
+_STARTS = "start_lines"  # FileScan.facts key of formats.start_lines: [(line, rank, folded text)]
 _CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
 # the glog header of the agent's line: "E1205 02:26:15.106000 10157 torch/..."; group 1 the pid
 _AGENT_PID = re.compile(r"^\s*\[?[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s")
@@ -59,9 +69,10 @@ def _restarts(scan: FileScan) -> list[int]:
     track = track_of(scan)
     if track is None or not len(track):
         return []
+    started = _started_again(scan, track)
     errors = sorted(e.line for e in scan.events if e.kind == EventKind.ERROR)
     if not errors:
-        return []
+        return started
     reported = [
         e
         for e in scan.events
@@ -69,7 +80,46 @@ def _restarts(scan: FileScan) -> list[int]:
     ]
     reports = sorted(e.line for e in reported)
     found = _repeats(scan, track, errors, reports) if max(track.line) > errors[0] else []
-    return _group_reported_again(reported, found)
+    return _with_starts(_group_reported_again(reported, found), started, track)
+
+
+def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
+    """Lines where one rank's start line comes again after its progress (module doc)."""
+    starts = scan.facts.get(_STARTS)
+    if not isinstance(starts, list) or len(starts) < 2:
+        return []
+    first_line, rank, key = starts[0]
+    named = set(track.rank) - {NO_RANK}
+    if any(other != rank for _, other, _ in starts) or not named <= {rank}:
+        return []  # several ranks' lines: a console, cut by the agent's reports
+    if scan.info.rank is not None and scan.info.rank != rank:
+        return []
+    lines = track.line
+    if first_line > lines[0]:
+        return []  # stated after the progress began: no start line
+    found = []
+    for line, _, text in starts[1:]:
+        if text != key or line < lines[0]:
+            continue
+        after = bisect_right(lines, line)
+        if after < len(lines) and track.text[after] != track.text[0]:
+            continue  # the progress goes on where it was: the same process
+        found.append(line)
+    return found
+
+
+def _with_starts(cuts: list[int], started: list[int], track: CheckpointTrack) -> list[int]:
+    """The cuts of both readings, one per attempt: a repeat of the first checkpoint that
+    follows a start line with no progress between is the same attempt's beginning."""
+    lines = track.line
+    kept = [
+        cut
+        for cut in cuts
+        if not any(
+            s <= cut and bisect_right(lines, s - 1) == bisect_right(lines, cut - 1) for s in started
+        )
+    ]
+    return sorted({*kept, *started})
 
 
 def _group_reported_again(reported: list[Event], found: list[int]) -> list[int]:

@@ -54,6 +54,7 @@ from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
+from analyzers.formats.start_lines import MAX_STARTS, START_LINES, start_lines
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.twinned import split_twinned
@@ -183,6 +184,8 @@ class _FileScanner(ScanSink):
             if head:
                 self.hints.read_head(block)
                 self.shape = self.shape or self._learn_shape(block, folded)
+            if self.info.kind in CHECKPOINT_KINDS:
+                self._read_starts(block, folded, first_line)
             if self.checkpoint_lines is not None:  # never for CANN logs, counted above
                 self.checkpoint_lines.scan(block, folded, first_line)
                 line_no, pos = self.checkpoint_lines.counted
@@ -202,6 +205,15 @@ class _FileScanner(ScanSink):
         if hits or following or self.structured:
             self._walk(block, first_line, sorted(hits), hits)
         return lines
+
+    def _read_starts(self, block: bytes, folded: bytes, first_line: int) -> None:
+        """The rank's start lines (`formats.start_lines`): a later attempt appended to the
+        same file begins with one (`checkpoints.restarts`)."""
+        kept = self.facts.setdefault(START_LINES, [])
+        if len(kept) < MAX_STARTS:
+            kept.extend(start_lines(block, folded, first_line)[: MAX_STARTS - len(kept)])
+        if not kept:
+            del self.facts[START_LINES]
 
     def _learn_shape(self, block: bytes, folded: bytes) -> bytes | None:
         """The logging prefix of the file, from one of its first lines that parses as an INFO

@@ -134,3 +134,56 @@ def test_reports_of_two_agents_in_one_console_are_no_restart() -> None:
     reports = [REPORT, REPORT.replace("31016", "31544").replace("local_rank: 1", "local_rank: 0")]
     scan = scan_text("job/all_nodes.log", _console(first, reports))
     assert restart_lines(scan) == []
+
+
+def _started(rank: int, attempt: int, second: int) -> str:
+    return (
+        f"2026-12-05 13:18:{second:02d},022 [rank{rank}] INFO init process group: backend=gloo "
+        f"rank={rank} world_size=4 master=localhost:35005 timeout=6s attempt={attempt}"
+    )
+
+
+TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
+    " Timed out waiting 6000ms for recv operation to complete"
+)
+
+
+def test_an_appended_log_is_cut_where_the_rank_starts_again_without_a_word_or_a_checkpoint() -> (
+    None
+):
+    """torchrun --max-restarts 1, the job logging to its own `log_1.log` in append mode: rank 1
+    stalled and was stopped by the agent (no error in its file), and the new attempt never got
+    past `init_process_group`: only the start line says the second process began."""
+    text = _console(
+        [_started(1, 0, 14), *_logged(1, RUN)],
+        [_started(1, 1, 28)],
+    )
+    assert restart_lines(scan_text("job/log_1.log", text)) == [len(RUN) + 2]
+
+
+def test_a_start_line_again_is_cut_once_with_the_repeated_first_checkpoint() -> None:
+    """The same kind of file where the rank timed out and the new attempt ran again: one cut,
+    at the start line, not a second one at the repeated first checkpoint."""
+    first = [_started(0, 0, 14), *_logged(0, RUN), "2026-12-05 13:18:20,831 [rank0] ERROR failed"]
+    first.append(TIMEOUT)
+    text = _console(first, [_started(0, 1, 28), *_logged(0, RUN)])
+    assert restart_lines(scan_text("job/log_0.log", text)) == [len(first) + 1]
+
+
+def test_a_status_line_that_repeats_the_sizes_is_no_restart() -> None:
+    """Counterexamples: a line that states the sizes again with no start word (a periodic
+    status line), and a start-worded line after which the rank's progress goes on where it
+    was (a second group joined mid-run), are the same process."""
+    status = "2026-12-05 13:18:14,100 [rank1] INFO status rank=1 world_size=4 healthy"
+    text = _console([status, *_logged(1, RUN)], [status, *_logged(1, RUN[2:])])
+    assert restart_lines(scan_text("job/log_1.log", text)) == []
+    joined = "2026-12-05 13:18:15,100 [rank1] INFO init expert group: rank=1 world_size=4"
+    text = _console([joined, *_logged(1, RUN)], [joined, *_logged(1, ["layer 1 passed"])])
+    assert restart_lines(scan_text("job/log_1.log", text)) == []
+
+
+def test_start_lines_of_several_ranks_in_one_file_are_no_restart() -> None:
+    """Counterexample: every rank's start line in one shared file (`job.log`) is one run."""
+    text = _console([_started(0, 0, 14), _started(1, 0, 14)], _logged(0, RUN), _logged(1, RUN))
+    assert restart_lines(scan_text("job/job.log", text)) == []

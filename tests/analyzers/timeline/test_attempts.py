@@ -196,3 +196,45 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
     assert _ranks(report) == {0: (None, 0), 1: (None, 0), 2: (None, 0), 3: (None, 0)}
     assert report.diagnosis.first_error is not None
     assert "corrupted batch header" in report.diagnosis.first_error.text
+
+
+def _own_log(rank: int, attempt: int, lines: list[str]) -> list[str]:
+    start = (
+        f"2026-12-05 13:18:{14 + 14 * attempt:02d},022 [rank{rank}] INFO init process group: "
+        f"backend=gloo rank={rank} world_size=2 master=localhost:35005 attempt={attempt}"
+    )
+    return [
+        start,
+        *(f"2026-12-05 13:18:{15 + 14 * attempt:02d},100 [rank{rank}] {t}" for t in lines),
+    ]
+
+
+def test_ranks_own_appended_logs_are_placed_by_the_attempt_that_printed_nothing(
+    tmp_path: Path,
+) -> None:
+    """torchrun --max-restarts 1 without --log-dir, the job logging to its own `log_<rank>.log`
+    in append mode: in attempt 0 rank 1 stalls, rank 0 times out and the agent stops rank 1;
+    attempt 1 never gets past `init_process_group`. No rank reached a checkpoint in the run that
+    ended the job, and attempt 0's timeout stays the first error."""
+    progress = [f"INFO {t}" for t in FIRST_RUN]
+    timeout = (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "unbound_buffer.cc:78] Timed out waiting 6000ms for recv operation to complete"
+    )
+    _write(
+        tmp_path,
+        "job-9a1c/log_0.log",
+        [*_own_log(0, 0, [*progress, "ERROR model run failed"]), timeout, *_own_log(0, 1, [])],
+    )
+    _write(tmp_path, "job-9a1c/log_1.log", [*_own_log(1, 0, progress), *_own_log(1, 1, [])])
+    _write(
+        tmp_path,
+        "job-9a1c/launcher.log",
+        [f"[rank0]: {timeout}", AGENT_REPORT.replace("local_rank: 1", "local_rank: 0")] * 2,
+    )
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert {r.rank: r.last_checkpoint for r in report.ranks} == {0: None, 1: None}
+    assert report.diagnosis.first_error is not None
+    assert "Timed out waiting 6000ms" in report.diagnosis.first_error.text
