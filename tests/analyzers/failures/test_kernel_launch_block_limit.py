@@ -60,3 +60,28 @@ def test_a_launch_split_to_stay_under_the_grid_limit_is_no_error() -> None:
     text = "[kernels] grid should be less than 65536, splitting the launch into 3 parts\n"
     diagnosis = diagnose_text("run/rank1.log", text)
     assert diagnosis.first_error is None
+
+
+# The runtime's own argument check names the count as the launch's core dimension, under the
+# torch_npu headline that only names the kernel it was running.
+RUNTIME_CORE_DIM_OVER_LIMIT = """\
+[rank5] RuntimeError: The inner error is reported as above. The process exits for this inner error, and the current working operator name is depthwise_scan_fwd_kernel.
+[rank5] Invalid_Argument(EE1003): KernelLaunch failed because value 262400 for parameter coreDim is invalid. Expected value: less than or equal to 65535.
+[rank5] TraceBack (most recent call last):
+"""
+
+
+def test_a_core_dimension_the_runtime_refuses_over_the_limit_is_a_documented_limit() -> None:
+    diagnosis = diagnose_text("run/rank5.log", RUNTIME_CORE_DIM_OVER_LIMIT)
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "value 262400 for parameter coreDim" in diagnosis.first_error.text
+    assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_core_dimension_refused_inside_the_range_names_no_limit() -> None:
+    inside = RUNTIME_CORE_DIM_OVER_LIMIT.replace("value 262400", "value 0").replace(
+        "less than or equal to 65535", "greater than 0"
+    )
+    diagnosis = diagnose_text("run/rank5.log", inside)
+    assert diagnosis.category == "operator"
