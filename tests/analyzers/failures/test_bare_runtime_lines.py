@@ -9,6 +9,10 @@ An installer or loader that finds a package built for another chip says so in a 
 no error word ("... does not match the current device ..."); ending an otherwise quiet log,
 that sentence is the failure, labelled `config` as a platform mismatch (docs/labelling.md,
 "Operator, installation or platform limit"), not a hang.
+
+A core exception's reason may be all that is left of the runtime's error block (tagged
+`[AIC_INFO]`, or after a worker's logging prefix): the sentence names a device memory access,
+so it is read as the exception it comes from, `aicore_timeout` by the corpus rule.
 """
 
 from __future__ import annotations
@@ -72,3 +76,26 @@ def test_a_match_report_at_info_level_is_not_a_refusal() -> None:
     text = "INFO 03-14 09:12:01 platform.py:88] socversion Ascend910B3 does not match cache, rebuilding\n"
     diagnosis = diagnose_text("serve.log", text)
     assert diagnosis.first_error is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[AIC_INFO] The DDR address of the MTE instruction is out of range.",
+        "(Worker_TP3 pid=7702) ERROR 03-02 08:15:40 [worker.py:88] The DDR address of the MTE"
+        " instruction is out of range.",
+    ],
+)
+def test_a_core_exception_reason_without_its_block_is_the_device_failure(line: str) -> None:
+    text = line + "\nThe current working operator name is aclnnMul.\n"
+    diagnosis = diagnose_text("run.log", text)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "The DDR address of the MTE instruction is out of range" in diagnosis.first_error.text
+    assert "aicore.mte_out_of_range" in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_question_about_the_mte_address_is_not_the_exception() -> None:
+    text = "is the DDR address of the MTE instruction out of range here? the tiling looks fine\n"
+    diagnosis = diagnose_text("notes.log", text)
+    assert "aicore.mte_out_of_range" not in {e.rule for e in diagnosis.evidence if e.rule}
