@@ -20,12 +20,15 @@ simply vary in length, are left alone):
   fills the columns just under its limit), it is not padded with blanks (a terminal pads the
   last piece) and is not a ruler of one repeated character;
 - around it at least one other line of that same width, with other words, is followed by a
-  continuation too (the width recurs) - or, for a lone cut, the width is a usual terminal
-  width and the text reads on across the cut (`_SEAMS`): inside a word (`the progr` / `ess`),
-  inside a CamelCase name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case
-  word (`system ` / `not yet initialized`), before a blank and a number (`size :` / ` 2048`),
-  after a joiner (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma
-  or a closing bracket (`stream_id:2` / `, task_id:7`);
+  continuation too (the width recurs), or two lines of that width end in a viewer's cut mark
+  (`$` drawn in the last column in place of a character, as editors and pagers that fold long
+  lines do) before a continuation, even with the same words (one device assertion printed by
+  several threads) - or, for a lone cut, the width is a usual terminal width and the text
+  reads on across the cut (`_SEAMS`): inside a word (`the progr` / `ess`), inside a CamelCase
+  name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case word (`system ` /
+  `not yet initialized`), before a blank and a number (`size :` / ` 2048`), after a joiner
+  (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma or a closing
+  bracket (`stream_id:2` / `, task_id:7`);
 - the line itself has no log prefix (`formats.lines` finds no wrapper or header), does not
   start another structure (a traceback frame, `Traceback (...)`, a CANN code, a time, an
   indented line, a table row) and does not begin like the line before it (repeated records
@@ -67,6 +70,10 @@ _SEAMS = (
     (re.compile(rb"\d[.:]\Z"), re.compile(rb"\d")),  # inside a version or a time: `2.7.` / `8`
     (re.compile(rb"[^\s]\Z"), re.compile(rb"[,;)\]}]")),  # closing marks never open a record
 )
+# A viewer's mark in the last column that the line goes on past the window (`index < size$` /
+# `[i] && ...`), drawn over whatever character the column held. A bare shell prompt ends in it
+# too, which is why one mark alone proves no window (`_recurs` asks for two).
+_CUT_MARK = b"$"
 _STARTS = re.compile(
     rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message
     rb"|[|+]"  # a row or border of a table (npu-smi, elastic summaries)
@@ -153,15 +160,18 @@ class WrapJoiner:
 
     def _recurs(self, width: int, probes: list[int]) -> bool:
         """At least two different lines of `width` are followed by a continuation (a line
-        printed again with other numbers is one line: repeats of a long record prove no cut)."""
-        block, cuts = self._block, set()
+        printed again with other numbers is one line: repeats of a long record prove no cut),
+        or two such lines end in a viewer's cut mark, which the viewer draws whatever the
+        words: there the mark, not the variety of the text, shows the window."""
+        block, cuts, marked = self._block, set(), 0
         for start in probes:
             end = start + width
             if end + 1 < len(block):
                 line = block[start:end]
                 if continues(line, block[end + 1 : block.find(b"\n", end + 1)]):
                     cuts.add(line.translate(FOLD))
-            if len(cuts) >= 2:
+                    marked += line.rstrip(b"\r").endswith(_CUT_MARK)
+            if len(cuts) >= 2 or marked >= 2:
                 return True
         return False
 

@@ -364,3 +364,46 @@ def test_a_line_of_window_width_keeps_its_own_next_line_when_the_seam_reads_as_a
     record = (head + " 61.2 GiB of the device memory " + "x" * 200)[:199] + piece_end
     text = START_UP + record + "\n" + next_line + "\n"
     assert joined(text) == []
+
+
+KERNEL_ASSERT = (
+    "/opt/torch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:144: operator(): block: [0,0,0],"
+    ' thread: [0,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && "index out of bounds"`'
+    " failed."
+)
+
+
+def marked(lines: list[str], width: int, mark: str = "$") -> str:
+    """The lines as a viewer `width` columns wide folds them: the last column of every piece
+    that goes on shows `mark` instead of its character, which is lost."""
+    out = []
+    for line in lines:
+        while len(line) > width:
+            out.append(line[: width - 1] + mark)
+            line = line[width:]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_repeated_lines_a_viewer_folded_with_its_cut_mark_are_joined_at_an_unusual_width():
+    text = marked([KERNEL_ASSERT] * 4, 134)
+    assert len(set(text.splitlines()[::2])) == 1  # the same words: no variety proves the width
+    assert joined(text) == [(1, 2), (3, 2), (5, 2), (7, 2)]
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
+    assert diagnosis.first_error.text.endswith('"index out of bounds"` failed.')
+
+
+@pytest.mark.parametrize(
+    ("lines", "mark"),
+    [
+        pytest.param([KERNEL_ASSERT] * 4, "", id="no-mark"),  # repeats of one width prove nothing
+        pytest.param([KERNEL_ASSERT], "$", id="a-lone-mark"),  # once at a width no terminal has
+    ],
+)
+def test_pieces_without_a_recurring_cut_mark_at_an_unusual_width_stay_apart(lines, mark):
+    width = 134
+    text = START_UP + (marked(lines, width, mark) if mark else cut(lines, width))
+    assert joined(text) == []
