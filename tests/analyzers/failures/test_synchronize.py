@@ -120,6 +120,35 @@ def test_a_device_headline_that_names_a_core_exception_stays_an_aicore_failure()
     assert "hang" not in {alt.category for alt in diagnosis.alternatives}
 
 
+# docs/labelling.md#event-waits-that-run-out: torch_npu's exception for a device synchronize
+# that ran out, with the runtime's stream-synchronize-timeout record under it. The record is
+# cited, and what it leaves open is a stall, not a core failure.
+SYNC_RAN_OUT = """\
+[rank5]: RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:412 NPU function error: aclrtSynchronizeDevice, error code is 507046
+[rank5]: [ERROR] 2026-06-02-11:20:33 (PID:50712, Device:5, RankID:5) ERR00100 PTA call acl api failed
+[rank5]: [Error]: In the specified timeout waiting event, all tasks in the specified stream are not completed.
+[rank5]: EE1002: 2026-06-02-11:20:33.118.402 Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]
+[rank5]:         TraceBack (most recent call last):
+"""
+
+
+def test_a_synchronize_that_ran_out_offers_a_stall_not_a_core_failure() -> None:
+    diagnosis = diagnose_text("train/rank5.log", SYNC_RAN_OUT)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "Stream synchronize timeout" in diagnosis.first_error.text
+    assert {alt.category for alt in diagnosis.alternatives} == {"hang", "hccl"}
+
+
+def test_a_synchronize_that_failed_without_running_out_still_offers_a_core_failure() -> None:
+    """Counterexample: a code that names no wait (507011) says nothing of a stall."""
+    failed = RAISED.format(call="aclrtSynchronizeDevice", code="507011")
+    category, neighbours = _alternatives(failed)
+    assert category == "stream_sync"
+    assert "aicore_timeout" in neighbours
+    assert "hccl" not in neighbours
+
+
 def _alternatives(text: str) -> tuple[str, list[str]]:
     diagnosis = diagnose_text("serve/worker.log", text)
     return diagnosis.category, [alternative.category for alternative in diagnosis.alternatives]
