@@ -141,3 +141,78 @@ def test_a_rank_that_exited_with_an_error_status_leads_a_later_harness_timeout()
     assert diagnosis.first_error is not None
     assert "Processes 1 exited with error code 10" in diagnosis.first_error.text
     assert diagnosis.category == "other"
+
+
+THREADED_HARNESS_GAVE_UP = """\
+2024-06-11T02:14:09.4470011Z ______________ TestShardedOpsCPU.test_sharded_add_cpu_float32 ______________
+2024-06-11T02:14:09.4470522Z Traceback (most recent call last):
+2024-06-11T02:14:09.4470901Z   File "/opt/ci/torch/testing/_internal/common_distributed.py", line 1190, in _join_threads
+2024-06-11T02:14:09.4471002Z     cls._check_return_codes(failed_ranks, timeout, fn)
+2024-06-11T02:14:09.4471203Z RuntimeError: Thread 3 terminated or timed out after 120 seconds
+"""
+
+THREAD_THAT_RAISED = """\
+Thread 2 terminated with exception: RuntimeError: shape '[4, 6]' is invalid for input of size 18
+"""
+
+SKIP_STATUS_AS_FAILURE = """\
+  File "/opt/ci/torch/testing/_internal/common_distributed.py", line 211, in wrapper
+    sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)
+SystemExit: 80
+=========================== short test summary info ============================
+FAILED [0.0031s] distributed/test_c10d_gloo.py::ProcessGroupGlooTest::test_allreduce_multigpu - SystemExit: 80
+"""
+
+SCRIPT_EXIT_STATUS = """\
+FAILED tests/test_cli.py::test_main_rejects_bad_flag - SystemExit: 2
+"""
+
+CI_SILENCE = """\
+Mar 02 03:01:40   test_broadcast_coalesced_nccl (__main__.DistributedDataParallelTest) ... ok (4.120s)
+Mar 02 03:01:41   test_allreduce_coalesced_nccl (__main__.DistributedDataParallelTest) ...
+Too long with no output (exceeded 1h0m0s): context deadline exceeded
+"""
+
+CI_SILENCE_AFTER_ERROR = """\
+Mar 02 03:01:41 RuntimeError: CUDA error: an illegal memory access was encountered
+Too long with no output (exceeded 1h0m0s): context deadline exceeded
+"""
+
+
+def test_the_threaded_harness_giving_up_on_a_rank_is_a_hang() -> None:
+    diagnosis = diagnose_text("ci/job.log", THREADED_HARNESS_GAVE_UP)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Thread 3 terminated or timed out" in diagnosis.first_error.text
+
+
+def test_a_thread_that_raised_is_not_a_harness_time_out() -> None:
+    diagnosis = diagnose_text("ci/job.log", THREAD_THAT_RAISED)
+    assert diagnosis.category != "hang"
+
+
+def test_a_skip_status_counted_as_a_failure_is_a_runner_without_the_devices() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", SKIP_STATUS_AS_FAILURE)
+    assert diagnosis.category == "config"
+    assert "driver_env" in [a.category for a in diagnosis.alternatives]
+    assert diagnosis.first_error is not None
+    assert "SystemExit: 80" in diagnosis.first_error.text
+
+
+def test_a_scripts_own_exit_status_is_no_skip() -> None:
+    diagnosis = diagnose_text("ci/pytest.log", SCRIPT_EXIT_STATUS)
+    assert diagnosis.category != "config"
+
+
+def test_a_job_the_ci_service_stopped_for_silence_is_a_hang() -> None:
+    diagnosis = diagnose_text("ci/console.txt", CI_SILENCE)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Too long with no output" in diagnosis.first_error.text
+
+
+def test_an_error_before_the_silence_leads_the_ci_services_stop() -> None:
+    diagnosis = diagnose_text("ci/console.txt", CI_SILENCE_AFTER_ERROR)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "illegal memory access" in diagnosis.first_error.text
