@@ -15,8 +15,8 @@ logical line keeps the number of its first physical line (the log viewer links f
 A line joins the one before it only when all of these hold (so ordinary logs, whose lines
 simply vary in length, are left alone):
 
-- the line before is as long as the longest line around it (the window width), more lines
-  around have exactly that length than a little less (prose wrapped at words by an editor
+- the line before is as wide as the widest line around it (the window width), more lines
+  around have exactly that width than a little less (prose wrapped at words by an editor
   fills the columns just under its limit), it is not padded with blanks (a terminal pads the
   last piece) and is not a ruler of one repeated character;
 - around it at least one other line of that same width, with other words, is followed by a
@@ -34,16 +34,28 @@ simply vary in length, are left alone):
   indented line, a table row) and does not begin like the line before it (repeated records
   of one width, e.g. Megatron's iteration lines, are not pieces of each other).
 
+Widths are display columns (`formats.columns`), as the terminal counted them when it cut: a
+Chinese character is 3 bytes in UTF-8 but 2 columns, so pieces of one width differ in bytes;
+and a wide character that no longer fits in a row's last column opens the next row, leaving
+that row a column short (80 columns wide: the first piece is 79 columns, 89 bytes):
+
+    [ERROR] 2026-05-11-08:42:17 (PID:3041, Device:2, RankID:2) 数据集加载失败，请检
+    查路径 /data/sft/train.jsonl 是否存在
+
 Only lines the scanner visits (candidates and the lines a multi-line parser follows) are
 looked at; the width of a neighbourhood is measured once per ~8 KiB of a block, lazily, with
-`bytes.split`/`len` in C. A logical line that crosses a block boundary stays cut there.
+`bytes.split`/`len` in C while the bytes are ASCII (a column each: most logs stay that fast);
+only a bucket holding other bytes is decoded to count its columns. A logical line that
+crosses a block boundary stays cut there.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from analyzers.formats.blockfilter import FOLD
+from analyzers.formats.columns import columns, opens_wide
 from analyzers.formats.lines import parse_line
 from analyzers.ingest.textio import clean_line
 
@@ -96,8 +108,8 @@ class WrapJoiner:
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
         self._block = b""
-        self._buckets: dict[int, tuple[int, list[int]]] = {}
-        self._widths: dict[int, tuple[int, bool] | None] = {}
+        self._buckets: dict[int, _Bucket] = {}
+        self._widths: dict[int, tuple[int, bool, bool] | None] = {}
 
     def logical(self, block: bytes, pos: int, end: int) -> tuple[int, int, list[int], bytes]:
         """The logical line holding the physical line `block[pos:end]` (`end`: its newline).
@@ -128,13 +140,15 @@ class WrapJoiner:
     def _joins(self, start: int, end: int) -> bool:
         """Whether the line after `block[start:end]` (`end`: its newline) continues it."""
         if end - start < MIN_WIDTH:
-            return False
+            return False  # cheap: a line has no fewer bytes than columns
         block = self._block
         after = block[end + 1 : block.find(b"\n", end + 1)]
         if _STARTS.match(after.rstrip(b"\r")):
             return False  # the next line opens a record of its own: no widths needed
-        found = self._width(start // SPAN)
-        if found is None or found[0] != end - start:
+        found = self._width(start // SPAN)  # where all around is ASCII, a byte is a column
+        if found is None or (
+            found[0] != end - start if found[2] else not _fills(found[0], block[start:end], after)
+        ):
             return False
         if not (found[1] or found[0] in COMMON_WIDTHS):
             return False  # cheap first: `continues` parses the next line
@@ -143,29 +157,32 @@ class WrapJoiner:
             return False
         return found[1] or (found[0] in COMMON_WIDTHS and _reads_on(line, after))
 
-    def _width(self, bucket: int) -> tuple[int, bool] | None:
-        """(window width, whether cuts at it recur) around a bucket; None: no window there.
+    def _width(self, bucket: int) -> tuple[int, bool, bool] | None:
+        """(window width, whether cuts at it recur, whether all around is ASCII: a byte a
+        column) around a bucket; None: no window there.
 
-        A window is the longest line length around, when more lines have exactly it than
-        are a little shorter: a terminal cuts every longer line at that width, while an
+        A window is the widest line's width around, when more lines have exactly it than
+        are a little narrower: a terminal cuts every longer line at that width, while an
         editor that wraps prose at words leaves many lines just under it."""
         if bucket not in self._widths:
             buckets = [self._bucket(index) for index in (bucket - 1, bucket, bucket + 1)]
-            top = max((max(lengths, default=0) for _, lengths in buckets), default=0)
-            probes = [at for first, lengths in buckets for at in _offsets(lengths, top, first)]
-            near = sum(top - NEAR <= length < top for _, lengths in buckets for length in lengths)
-            wide = top >= MIN_WIDTH and sum(lengths.count(top) for _, lengths in buckets) > near
-            self._widths[bucket] = (top, self._recurs(top, probes)) if wide else None
+            top = max(max(around.widths, default=0) for around in buckets)
+            fitted = [(around, around.fitted(top)) for around in buckets]
+            probes = [at for around, widths in fitted for at in around.offsets(widths, top)]
+            near = sum(top - NEAR <= width < top for _, widths in fitted for width in widths)
+            wide = top >= MIN_WIDTH and sum(widths.count(top) for _, widths in fitted) > near
+            bytewise = all(around.widths is around.lengths for around in buckets)
+            self._widths[bucket] = (top, self._recurs(probes), bytewise) if wide else None
         return self._widths[bucket]
 
-    def _recurs(self, width: int, probes: list[int]) -> bool:
-        """At least two different lines of `width` are followed by a continuation (a line
-        printed again with other numbers is one line: repeats of a long record prove no cut),
-        or two such lines end in a viewer's cut mark, which the viewer draws whatever the
-        words: there the mark, not the variety of the text, shows the window."""
+    def _recurs(self, probes: list[tuple[int, int]]) -> bool:
+        """At least two different lines of the window's width (`probes`: where they start and
+        end) are followed by a continuation (a line printed again with other numbers is one
+        line: repeats of a long record prove no cut), or two such lines end in a viewer's cut
+        mark, which the viewer draws whatever the words: there the mark, not the variety of
+        the text, shows the window."""
         block, cuts, marked = self._block, set(), 0
-        for start in probes:
-            end = start + width
+        for start, end in probes:
             if end + 1 < len(block):
                 line = block[start:end]
                 if continues(line, block[end + 1 : block.find(b"\n", end + 1)]):
@@ -175,32 +192,64 @@ class WrapJoiner:
                 return True
         return False
 
-    def _bucket(self, index: int) -> tuple[int, list[int]]:
-        """Offset of the first line starting in bucket `index` and the lengths of the lines
-        starting there."""
+    def _bucket(self, index: int) -> _Bucket:
+        """The lines starting in bucket `index`."""
         block, low = self._block, index * SPAN
         if index < 0 or low >= len(block):
-            return 0, []
+            return _NO_LINES
         if index not in self._buckets:
             first = block.find(b"\n", low - 1) + 1 if low else 0
             high = low + SPAN
             stop = block.find(b"\n", high - 1) + 1 if high < len(block) else len(block)
-            lengths = list(map(len, block[first:stop].split(b"\n")[:-1]))
-            self._buckets[index] = first, lengths
+            chunk = block[first:stop]
+            lines = chunk.split(b"\n")[:-1]
+            lengths = list(map(len, lines))
+            if chunk.isascii():
+                self._buckets[index] = _Bucket(first, lengths, lengths)
+            else:
+                lines.append(block[stop : stop + 4])  # the next line's first character
+                gaps = frozenset(at for at, after in enumerate(lines[1:]) if opens_wide(after))
+                self._buckets[index] = _Bucket(first, lengths, [*map(columns, lines[:-1])], gaps)
         return self._buckets[index]
 
 
-def _offsets(lengths: list[int], width: int, first: int) -> list[int]:
-    """Where up to `_PROBES` lines of `width` start (`first`: where the first line starts)."""
-    offsets: list[int] = []
-    at = -1
-    while len(offsets) < _PROBES:
-        try:
-            at = lengths.index(width, at + 1)
-        except ValueError:
-            break
-        offsets.append(first + sum(lengths[:at]) + at)
-    return offsets
+@dataclass(frozen=True, slots=True)
+class _Bucket:
+    """The lines starting in one bucket: where the first starts, their lengths in bytes, their
+    display widths (the same list when the bucket is ASCII) and which of them a wide character
+    opens the next line of (`gaps`: a terminal may have left their last column empty)."""
+
+    first: int
+    lengths: list[int]
+    widths: list[int]
+    gaps: frozenset[int] = frozenset()
+
+    def fitted(self, window: int) -> list[int]:
+        """The widths, a line one column short of `window` before a wide character counted as
+        `window`: the character did not fit in the last column, so the terminal cut there."""
+        if not self.gaps:
+            return self.widths
+        gaps = self.gaps
+        return [
+            window if width == window - 1 and at in gaps else width
+            for at, width in enumerate(self.widths)
+        ]
+
+    def offsets(self, widths: list[int], window: int) -> list[tuple[int, int]]:
+        """Where up to `_PROBES` lines of `window` columns (by `widths`) start and end."""
+        found: list[tuple[int, int]] = []
+        at = -1
+        while len(found) < _PROBES:
+            try:
+                at = widths.index(window, at + 1)
+            except ValueError:
+                break
+            start = self.first + sum(self.lengths[:at]) + at
+            found.append((start, start + self.lengths[at]))
+        return found
+
+
+_NO_LINES = _Bucket(0, [], [])
 
 
 def continues(line: bytes, after: bytes) -> bool:
@@ -218,6 +267,13 @@ def _has_prefix(raw: bytes) -> bool:
     text = clean_line(raw)
     parsed = parse_line(text)
     return parsed.source is not None or bool(parsed.stream_key) or parsed.message != text.rstrip()
+
+
+def _fills(window: int, line: bytes, after: bytes) -> bool:
+    """The line is `window` columns wide, or a column short before a wide character that did
+    not fit in the last column."""
+    width = columns(line)
+    return width == window or (width + 1 == window and opens_wide(after))
 
 
 def _ruler(line: bytes) -> bool:
