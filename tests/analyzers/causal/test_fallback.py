@@ -317,3 +317,19 @@ def test_a_collective_named_by_its_op_type_is_no_operator() -> None:
 def test_an_operator_type_in_the_runtimes_words_still_votes_operator() -> None:
     line = "EZ9999: the kernel launch failed for opType [GroupedMatmul] on stream 3"
     assert vote(line) == "operator"
+
+
+# A call quoted with its arguments names the stream it was given; that word is no report about
+# the stream layer, while a line about a stream still votes for it.
+def test_a_stream_passed_to_a_quoted_call_offers_no_stream_layer() -> None:
+    line = (
+        "[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned "
+        "while running Resize node. Status Message: CANN error executing "
+        "aclopCompileAndExecute(opname.c_str(), in.size(), out.data(), attr, NULL, Stream(ctx))"
+    )
+    assert "stream_sync" not in [label for label, _ in defensible(line, unlabelled=True)]
+
+
+def test_a_stream_the_words_report_on_still_votes_for_the_stream_layer() -> None:
+    line = "RuntimeError: the copy stream 2 timed out before it could synchronize"
+    assert "stream_sync" in [label for label, _ in defensible(line, unlabelled=True)]
