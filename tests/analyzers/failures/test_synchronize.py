@@ -318,3 +318,41 @@ def test_a_bare_stream_synchronize_failure_is_still_the_first_error() -> None:
     assert diagnosis.category == "stream_sync"
     assert diagnosis.first_error is not None
     assert "ACL stream synchronize failed" in diagnosis.first_error.text
+
+
+# A synchronize line copied by hand from a screenshot: the same words and code, but the call's
+# timeout suffix in another case and no space after the wrapper's colon or before the code.
+RETYPED = (
+    "RuntimeError: Step:build/torch_npu_dir/compile_depend.ts:120 NPU function "
+    "error:c10_npu::acl::AclrtSynchronizeStreamWithTimeOut(stream),error code is {code}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "label"),
+    [("107027", "stream_sync"), ("507034", "aicore_timeout"), ("507053", "device_fault")],
+)
+def test_a_synchronize_line_retyped_by_hand_is_read_like_the_printed_one(
+    code: str, label: str
+) -> None:
+    # docs/labelling.md#code-only-synchronize-failures
+    diagnosis = diagnose_text("serve.log", RETYPED.format(code=code))
+    assert diagnosis.category == label
+    assert diagnosis.confidence >= 0.5
+    assert code in diagnosis.error_codes
+
+
+def test_a_retyped_capture_code_keeps_the_setting_beside_it() -> None:
+    # docs/labelling.md#calls-refused-during-graph-capture: 107027 carries config itself
+    diagnosis = diagnose_text("serve.log", RETYPED.format(code="107027"))
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_word_that_only_resembles_the_call_is_no_synchronize_failure() -> None:
+    # counterexample: the timeout's spelling is tolerated, not any word after Synchronize
+    diagnosis = diagnose_text(
+        "serve.log",
+        "RuntimeError: Step:build/x.ts:120 NPU function error:c10_npu::acl::"
+        "AclrtSynchronizeStreamWithTimeOuts(stream),error code is 507011\n",
+    )
+    assert diagnosis.root_cause is None or "synchronize failed" not in diagnosis.root_cause

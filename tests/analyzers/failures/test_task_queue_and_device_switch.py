@@ -137,3 +137,43 @@ def test_an_aicpu_exception_record_is_read_before_its_restatements() -> None:
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert "An exception occurred during AICPU execution" in diagnosis.first_error.text
+
+
+# A queued event record that returned the device's earlier failure: the call's own line, then
+# the queue's record of the same code.
+EVENT_RECORD_THEN_QUEUE_RECORD = """\
+[ERROR] APP(5120,python3):2026-08-01-10:20:30.400.100 7731 OpParamMaker.cpp:RecordEventFunc:516: "[PTA]:aclrtRecordEvent error! ret = 507015, eventAllocatorType = 1"
+[ERROR] APP(5120,python3):2026-08-01-10:20:30.400.110 7731 NPUQueue.cpp:ReadQueue:455: "[PTA]:---Thread---281470001115566: device = 3, write_idx = 880, read_idx = 879, status = 1, ret = 507015"
+"""
+
+# The same call when the code it returned names no failure of its own.
+EVENT_WAIT_WITH_BARE_CODE = """\
+[ERROR] APP(5120,python3):2026-08-01-10:20:30.400.100 7731 OpParamMaker.cpp:WaitEventFunc:540: "[PTA]:aclrtStreamWaitEvent error! ret = 507000, eventAllocatorType = 0"
+"""
+
+EVENT_RECORD_DONE = """\
+[INFO] APP(5120,python3):2026-08-01-10:20:30.400.100 7731 OpParamMaker.cpp:RecordEventFunc:522: "[PTA]:Event: aclrtRecordEvent dequeue is successfully executed, stream=0xaaaa, event=0xbbbb"
+model run success
+"""
+
+
+def test_a_queued_event_calls_own_line_comes_before_the_queue_record() -> None:
+    # docs/labelling.md#a-task-queue-that-reports-the-call-it-ran
+    diagnosis = diagnose_text("plog-5120.log", EVENT_RECORD_THEN_QUEUE_RECORD)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "aclrtRecordEvent error! ret = 507015" in diagnosis.first_error.text
+    assert "507015" in diagnosis.error_codes
+
+
+def test_a_queued_event_call_with_a_code_that_names_nothing_is_a_stream_failure() -> None:
+    diagnosis = diagnose_text("plog-5120.log", EVENT_WAIT_WITH_BARE_CODE)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "aclrtStreamWaitEvent error! ret = 507000" in diagnosis.first_error.text
+
+
+def test_a_queued_event_call_that_succeeded_is_no_error() -> None:
+    # counterexample: the queue's own success line names the same call
+    diagnosis = diagnose_text("plog-5120.log", EVENT_RECORD_DONE)
+    assert diagnosis.first_error is None
