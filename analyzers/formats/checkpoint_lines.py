@@ -150,7 +150,8 @@ class CheckpointLines:
         elif reader is None:
             self._scan_untimed(block, low, word, line_no, pos, geometry)
         else:
-            self._scan_timed(block, low, word, line_no, pos, geometry)
+            scan = self._scan_run if _dense(block, low, word, pos) else self._scan_timed
+            scan(block, low, word, line_no, pos, geometry)
 
     def _scan_timed(
         self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
@@ -226,6 +227,63 @@ class CheckpointLines:
             add_rank(rank)
         pending.flush()
         self.counted = (line_no, start)  # the line after the last one (blocks end in \n)
+
+    def _scan_run(
+        self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
+    ) -> None:
+        """`_scan_timed` for a block of checkpoint lines (`_dense`): the lines are split once
+        in C instead of each searched for its end, and a line the memo does not know is
+        searched for the literal within its own bounds. Same memo, same readings, same
+        order, so the track is the one `_scan_timed` makes."""
+        start_t, end_t = geometry.time_at  # type: ignore[misc]
+        cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
+        comma = geometry.reader.comma  # type: ignore[union-attr]
+        seconds_of = _SECONDS[comma]
+        track = self.track
+        seen = self._seen.setdefault(word, {})
+        pending = _Pending(track)
+        add_text, add_line = track.text.append, track.line.append
+        add_time, add_rank = pending.times.append, pending.ranks.append
+        find, starts = low.find, block.startswith
+        head, rests = b"\n", _NONE_SEEN  # no line starts with a line end: the first misses
+        lines = block[pos:].split(b"\n")
+        lines.pop()  # what follows the block's last line end
+        end, line_no = pos - 1, line_no - 1
+        for raw in lines:
+            start, end, line_no = end + 1, end + 1 + len(raw), line_no + 1
+            if not starts(head, start):  # the lines of one minute share their head's dict
+                head = block[start : start + cut]
+                rests = seen.get(head, _NONE_SEEN)
+            found = rests.get(raw[end_t:])
+            if found is None:
+                if find(word, start, end) < 0:  # no literal: not a checkpoint candidate
+                    continue
+                pending.flush()
+                found = self._stamped(geometry, raw, line_no)
+                if found is None:
+                    if track.workers:  # entries now carry a worker column: no shortcut
+                        self._scan_general(block, low, line_no + 1, end + 1)
+                        return
+                    continue
+                if _holds(word, low[start : start + cut], low[start + end_t : end]):
+                    rests = self._keep_seen(seen, head, raw[end_t:], found)
+            text_id, rank, minute = found
+            if text_id < 0:
+                continue
+            raw_seconds = raw[cut:end_t]
+            seconds = seconds_of.get(raw_seconds)
+            if seconds is None:
+                seconds = self._read_seconds(raw_seconds, comma)
+                if seconds is None:
+                    pending.flush()
+                    self._line(line_no, raw)
+                    continue
+            add_text(text_id)
+            add_line(line_no)
+            add_time(minute + seconds)
+            add_rank(rank)
+        pending.flush()
+        self.counted = (line_no + 1, end + 1)  # the line after the last one
 
     def _keep_seen(
         self, seen: dict[bytes, dict[bytes, _Seen]], head: bytes, rest: bytes, found: _Seen
@@ -506,6 +564,17 @@ def _time_bytes(raw: bytes, line: ParsedLine, width: int) -> tuple[int, int] | b
     stamp = prefix[span[0] : span[1]].encode("utf-8", "replace")
     start = raw.find(stamp, 0, width)
     return (start, start + len(stamp)) if start >= 0 else False
+
+
+DENSE_PROBE = 8 * 1024  # bytes of a block's rest read to tell a run of checkpoints (~120 lines)
+
+
+def _dense(block: bytes, low: bytes, word: bytes, pos: int) -> bool:
+    """Whether the block's next lines are nearly all candidates (a bisection run's log):
+    then splitting them beats searching for each one, while a training log's few
+    checkpoints among its metrics are better found by the literal."""
+    stop = pos + DENSE_PROBE
+    return low.count(word, pos, stop) * 8 >= block.count(b"\n", pos, stop) * 7
 
 
 def _holds(word: bytes, head: bytes, rest: bytes) -> bool:

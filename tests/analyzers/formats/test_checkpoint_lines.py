@@ -235,3 +235,37 @@ def test_a_value_a_packed_column_cannot_hold_fails_as_an_append_would():
     column = array("i")
     with pytest.raises(OverflowError):
         checkpoint_lines._extend(column, [1, 2**40])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _bisection_log("[default3]:", minutes=3),
+        _bisection_log("", minutes=2).replace("attention passed", "attention PASSED"),
+        _training_log(with_step_lines=True),
+        "".join(
+            f"2026-11-29 07:00:{n % 60:02d},5{n % 7}0 [rank3] INFO layer {n % 4} passed\n"
+            f"2026-11-29 07:00:{n % 60:02d},999 short\n"
+            for n in range(400)
+        ),
+    ],
+    ids=["bisection", "upper-case", "training", "short-lines"],
+)
+def test_a_run_of_checkpoints_split_at_once_reads_as_the_literal_search_does(monkeypatch, text):
+    """A block of checkpoint lines is split in one call instead of searched line by line;
+    either way gives the same track."""
+    monkeypatch.setattr(checkpoint_lines, "_dense", lambda *args: True)
+    split = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "_dense", lambda *args: False)
+    searched = _entries(_track(text))
+    assert split == searched
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert split == _entries(_track(text))
+
+
+def test_a_bisection_block_is_split_and_a_training_block_searched():
+    bisection = _bisection_log("", minutes=2).encode()
+    training = _training_log(with_step_lines=False).encode()
+    fold = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+    assert checkpoint_lines._dense(bisection, bisection.translate(fold), b"passed", 0)
+    assert not checkpoint_lines._dense(training, training.translate(fold), b"passed", 0)
