@@ -12,12 +12,14 @@ half itself.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from analyzers.core.cpus import usable_cpus
 
@@ -64,6 +66,30 @@ def rank_chunks(
             _stop(child)
         with contextlib.suppress(OSError):
             os.unlink(path)
+
+
+ID_COLUMNS = ("text", "label")  # a rank's columns of text ids: few values, each repeated
+
+
+def id_strings(count: int) -> list[str]:
+    """The decimal text of each id below `count`, for `encode_columns`."""
+    return [str(number) for number in range(count)]
+
+
+def encode_columns(columns: dict[str, Any], ids: list[str]) -> str:
+    """`json.dumps(columns, separators=(",", ":"))`, the same text. Converting an int to
+    decimal is most of the encoder's work on a rank, and a text id column repeats a few
+    values a checkpoint each, so its items are taken from `ids` (the texts of its values)."""
+    parts = []
+    for name, values in columns.items():
+        body = None
+        if name in ID_COLUMNS and (not values or min(values) >= 0):  # -1 would index
+            with contextlib.suppress(IndexError, TypeError):  # not ids: the encoder's text
+                body = "[" + ",".join(map(ids.__getitem__, values)) + "]"
+        if body is None:
+            body = json.dumps(values, separators=(",", ":"))
+        parts.append(f"{json.dumps(name)}:{body}")
+    return "{" + ",".join(parts) + "}"
 
 
 def _split(sizes: Sequence[int]) -> int | None:

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, TextIO
 
 from analyzers.core.limits import LimitHit
-from analyzers.core.rank_json import rank_chunks
+from analyzers.core.rank_json import encode_columns, id_strings, rank_chunks
 from analyzers.core.safetext import clean_text
 
 
@@ -216,10 +216,11 @@ class Timeline:
         out.write(json.dumps(columns, ensure_ascii=False)[:-1] + ', "ranks": {')
         keys = list(ranks)
         first = keys[0] if keys else None
+        ids = id_strings(max(len(self.texts), len(self.labels)))
 
         def encode(key: str) -> str:
             lead = "" if key == first else ", "
-            return f'{lead}"{key}": ' + json.dumps(ranks[key], separators=(",", ":"))
+            return f'{lead}"{key}": ' + encode_columns(ranks[key], ids)
 
         sizes = [len(self.ranks[int(key)]) for key in keys]
         for chunk in rank_chunks(keys, sizes, encode, parallel=parallel):

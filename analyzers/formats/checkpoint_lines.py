@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import heapq
 import re
+import struct
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,8 +100,9 @@ class CheckpointLines:
         self._geometries: list[_Geometry] = []
         self._remainders: dict[bytes, int] = {}
         self._shortcut = True
-        # timed lines without their seconds: the line up to its minute -> the rest -> seen
-        self._seen: dict[bytes, dict[bytes, _Seen]] = {}
+        # timed lines without their seconds, by the literal they hold: literal -> the line up
+        # to its minute -> the rest -> seen
+        self._seen: dict[bytes, dict[bytes, dict[bytes, _Seen]]] = {}
         self._seen_count = 0
         # (line number, offset) of the last line start the last `scan` counted up to: the
         # scanner counts the block's lines from there instead of from its start.
@@ -147,7 +150,8 @@ class CheckpointLines:
         elif reader is None:
             self._scan_untimed(block, low, word, line_no, pos, geometry)
         else:
-            self._scan_timed(block, low, word, line_no, pos, geometry)
+            scan = self._scan_run if _dense(block, low, word, pos) else self._scan_timed
+            scan(block, low, word, line_no, pos, geometry)
 
     def _scan_timed(
         self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
@@ -159,36 +163,53 @@ class CheckpointLines:
         with the last line's (no copy, no hash); the rest after the seconds is looked up in
         that head's dict, which gives its text, rank and the minute's value. Only the
         seconds are read, and they repeat across lines and files too. A line not seen yet
-        in this minute takes `_stamped`, which teaches it."""
+        in this minute takes `_stamped`, which teaches it.
+
+        The next line is looked up before the literal is searched for: a line remembered
+        under this literal holds it (`_keep_seen`), so a run of checkpoints costs one search
+        a line, for its end. Ranks and times wait in lists and enter their columns packed
+        (`_Pending`): an array's `append` of a signed int or a float parses its argument."""
         start_t, end_t = geometry.time_at  # type: ignore[misc]
         cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
         comma = geometry.reader.comma  # type: ignore[union-attr]
         seconds_of = _SECONDS[comma]
         track = self.track
-        add_text, add_line, add_time, add_rank = _appenders(track)
+        seen = self._seen.setdefault(word, {})
+        pending = _Pending(track)
+        add_text, add_line = track.text.append, track.line.append
+        add_time, add_rank = pending.times.append, pending.ranks.append
         find, rfind, count, starts = low.find, low.rfind, low.count, block.startswith
-        at, end, line_no = find(word, pos), pos - 1, line_no - 1  # as if a line ended at pos
+        end, line_no = pos - 1, line_no - 1  # as if a line ended at pos
         head, rests = b"\n", _NONE_SEEN  # no line starts with a line end: the first misses
-        while at >= 0:
-            # the line after the last one holds the literal (a run of checkpoints): one
-            # search, for its end; else a later line does, found from the literal back
+        while True:
             start, end, line_no = end + 1, find(b"\n", end + 1), line_no + 1
-            if at > end:
-                line_no += count(b"\n", start, at)
-                start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
-            at = find(word, end)
+            if end < 0:
+                break
             if not starts(head, start):  # the lines of one minute share their head's dict
                 head = block[start : start + cut]
-                rests = self._seen.get(head, _NONE_SEEN)
+                rests = seen.get(head, _NONE_SEEN)
             found = rests.get(block[start + end_t : end])
             if found is None:
-                found = self._stamped(geometry, block[start:end], line_no)
+                at = find(word, start)
+                if at < 0:
+                    break
+                if at > end:  # no literal in this line: go to the next line holding it
+                    line_no += count(b"\n", start, at)
+                    start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
+                    if not starts(head, start):
+                        head = block[start : start + cut]
+                        rests = seen.get(head, _NONE_SEEN)
+                    found = rests.get(block[start + end_t : end])
                 if found is None:
-                    if track.workers:  # entries now carry a worker column: no shortcut
-                        self._scan_general(block, low, line_no + 1, end + 1)
-                        return
-                    continue
-                rests = self._keep_seen(head, block[start + end_t : end], found)
+                    pending.flush()
+                    found = self._stamped(geometry, block[start:end], line_no)
+                    if found is None:
+                        if track.workers:  # entries now carry a worker column: no shortcut
+                            self._scan_general(block, low, line_no + 1, end + 1)
+                            return
+                        continue
+                    if _holds(word, low[start : start + cut], low[start + end_t : end]):
+                        rests = self._keep_seen(seen, head, block[start + end_t : end], found)
             text_id, rank, minute = found
             if text_id < 0:
                 continue
@@ -197,23 +218,85 @@ class CheckpointLines:
             if seconds is None:
                 seconds = self._read_seconds(raw_seconds, comma)
                 if seconds is None:
+                    pending.flush()
                     self._line(line_no, block[start:end])
                     continue
             add_text(text_id)
             add_line(line_no)
             add_time(minute + seconds)
             add_rank(rank)
-        self.counted = (line_no + 1, end + 1)  # the line after the last one (blocks end in \n)
+        pending.flush()
+        self.counted = (line_no, start)  # the line after the last one (blocks end in \n)
 
-    def _keep_seen(self, head: bytes, rest: bytes, seen: _Seen) -> dict[bytes, _Seen]:
+    def _scan_run(
+        self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
+    ) -> None:
+        """`_scan_timed` for a block of checkpoint lines (`_dense`): the lines are split once
+        in C instead of each searched for its end, and a line the memo does not know is
+        searched for the literal within its own bounds. Same memo, same readings, same
+        order, so the track is the one `_scan_timed` makes."""
+        start_t, end_t = geometry.time_at  # type: ignore[misc]
+        cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
+        comma = geometry.reader.comma  # type: ignore[union-attr]
+        seconds_of = _SECONDS[comma]
+        track = self.track
+        seen = self._seen.setdefault(word, {})
+        pending = _Pending(track)
+        add_text, add_line = track.text.append, track.line.append
+        add_time, add_rank = pending.times.append, pending.ranks.append
+        find, starts = low.find, block.startswith
+        head, rests = b"\n", _NONE_SEEN  # no line starts with a line end: the first misses
+        lines = block[pos:].split(b"\n")
+        lines.pop()  # what follows the block's last line end
+        end, line_no = pos - 1, line_no - 1
+        for raw in lines:
+            start, end, line_no = end + 1, end + 1 + len(raw), line_no + 1
+            if not starts(head, start):  # the lines of one minute share their head's dict
+                head = block[start : start + cut]
+                rests = seen.get(head, _NONE_SEEN)
+            found = rests.get(raw[end_t:])
+            if found is None:
+                if find(word, start, end) < 0:  # no literal: not a checkpoint candidate
+                    continue
+                pending.flush()
+                found = self._stamped(geometry, raw, line_no)
+                if found is None:
+                    if track.workers:  # entries now carry a worker column: no shortcut
+                        self._scan_general(block, low, line_no + 1, end + 1)
+                        return
+                    continue
+                if _holds(word, low[start : start + cut], low[start + end_t : end]):
+                    rests = self._keep_seen(seen, head, raw[end_t:], found)
+            text_id, rank, minute = found
+            if text_id < 0:
+                continue
+            raw_seconds = raw[cut:end_t]
+            seconds = seconds_of.get(raw_seconds)
+            if seconds is None:
+                seconds = self._read_seconds(raw_seconds, comma)
+                if seconds is None:
+                    pending.flush()
+                    self._line(line_no, raw)
+                    continue
+            add_text(text_id)
+            add_line(line_no)
+            add_time(minute + seconds)
+            add_rank(rank)
+        pending.flush()
+        self.counted = (line_no + 1, end + 1)  # the line after the last one
+
+    def _keep_seen(
+        self, seen: dict[bytes, dict[bytes, _Seen]], head: bytes, rest: bytes, found: _Seen
+    ) -> dict[bytes, _Seen]:
         """Remember a timed line's (text, rank, minute value) under its head (the line up to
         its minute) and the rest after its seconds, while there is room; returns the head's
-        dict for the next lines."""
+        dict for the next lines. `seen` is one literal's: the caller keeps only lines whose
+        head or rest holds that literal, so a line found there needs no search for it."""
         if self._seen_count >= MAX_SEEN:
-            return self._seen.get(head, _NONE_SEEN)
+            return seen.get(head, _NONE_SEEN)
         self._seen_count += 1
-        rests = self._seen.setdefault(head, {})
-        rests[rest] = seen
+        rests = seen.setdefault(head, {})
+        rests[rest] = found
         return rests
 
     def _stamped(self, geometry: _Geometry, raw: bytes, line_no: int) -> _Seen | None:
@@ -481,6 +564,53 @@ def _time_bytes(raw: bytes, line: ParsedLine, width: int) -> tuple[int, int] | b
     stamp = prefix[span[0] : span[1]].encode("utf-8", "replace")
     start = raw.find(stamp, 0, width)
     return (start, start + len(stamp)) if start >= 0 else False
+
+
+DENSE_PROBE = 8 * 1024  # bytes of a block's rest read to tell a run of checkpoints (~120 lines)
+
+
+def _dense(block: bytes, low: bytes, word: bytes, pos: int) -> bool:
+    """Whether the block's next lines are nearly all candidates (a bisection run's log):
+    then splitting them beats searching for each one, while a training log's few
+    checkpoints among its metrics are better found by the literal."""
+    stop = pos + DENSE_PROBE
+    return low.count(word, pos, stop) * 8 >= block.count(b"\n", pos, stop) * 7
+
+
+def _holds(word: bytes, head: bytes, rest: bytes) -> bool:
+    """Whether a folded line's head or rest holds the literal: then every line with the same
+    head and rest does, whatever its seconds (a literal may reach into them)."""
+    return word in head or word in rest
+
+
+class _Pending:
+    """Ranks and times of the hot loop's lines, not yet in the track's columns.
+
+    `array.append` reads a signed int or a float through the C argument parser, several
+    times the cost of `list.append`; `struct` packs a whole list with plain conversions,
+    and `frombytes` copies it in. Flushed before anything else adds to the track."""
+
+    __slots__ = ("_track", "ranks", "times")
+
+    def __init__(self, track: CheckpointTrack) -> None:
+        self.ranks: list[int] = []
+        self.times: list[float] = []
+        self._track = track
+
+    def flush(self) -> None:
+        if self.ranks:
+            _extend(self._track.rank, self.ranks)
+            _extend(self._track.time, self.times)
+            self.ranks.clear()
+            self.times.clear()
+
+
+def _extend(column: array, values: list) -> None:
+    """Append `values` to a column: packed in one call where `struct` has its type."""
+    try:
+        column.frombytes(struct.pack(f"{len(values)}{column.typecode}", *values))
+    except struct.error:  # a value the type cannot hold: the column's own error
+        column.fromlist(values)
 
 
 def _appenders(track: CheckpointTrack) -> tuple[Callable[..., None], ...]:

@@ -158,12 +158,19 @@ def _sequence(
     whole = len(picked) == len(track)
     text = track.text if whole else array("I", (track.text[i] for i in picked))
     return RankSequence(
-        text=array("I", map(table.__getitem__, text)),
+        text=array("I", text) if _is_identity(table) else array("I", map(table.__getitem__, text)),
         file=array("I", [file_id]) * len(picked),
         # a whole file's columns are shared with its track, not copied: neither changes now
         line=track.line if whole else array(track.line.typecode, (track.line[i] for i in picked)),
         time=track.time if whole else array("d", (track.time[i] for i in picked)),
     )
+
+
+def _is_identity(table: list[int]) -> bool:
+    """Whether a file's text ids are already the timeline's (every rank of a job prints its
+    checkpoints in one order, so each file after the first usually agrees): the column is
+    then copied whole instead of mapped an id at a time."""
+    return table == list(range(len(table)))
 
 
 # --- one rank from several files ----------------------------------------------------------

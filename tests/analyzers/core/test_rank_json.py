@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import time
 from array import array
@@ -92,3 +94,33 @@ def test_a_child_that_never_finishes_is_stopped_and_its_half_encoded_here(monkey
         return key + ";"
 
     assert "".join(rank_chunks(["a", "b"], [1, 1], stuck_in_the_child)) == "a;b;"
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        {"text": [0, 1, 2, 1, 0], "label": [3, 3, 4], "file": [[0, 5]], "line": [1, 9]},
+        {"text": [], "label": [], "file": [], "line": [], "time_us": []},
+        {"text": [7, 12], "label": [0]},  # past the id texts: the encoder writes them
+        {"text": [-1, 2], "label": [1.5, 2.0]},  # not ids: the encoder's text as well
+        {"line": [10**12, 3], "time_us": [None, -5, 0]},
+    ],
+)
+def test_id_columns_encode_as_the_json_encoder_writes_them(columns):
+    ids = rank_json.id_strings(10)
+    assert rank_json.encode_columns(columns, ids) == json.dumps(columns, separators=(",", ":"))
+
+
+def test_a_timeline_written_with_id_texts_reads_back_as_its_columns():
+    timeline = Timeline(texts=["a", "b"], labels=["x"], files=["log_0.log"])
+    timeline.ranks[0] = RankSequence(
+        text=array("I", [0, 1, 1]),
+        file=array("I", [0, 0, 0]),
+        line=array("Q", [1, 2, 3]),
+        time=array("d", [1.0, 2.0, 3.0]),
+        label=array("I", [0, 0, 0]),
+    )
+    out = io.StringIO()
+    timeline.write_json(out, parallel=False)
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(timeline.to_json()))
+    assert '"text":[0,1,1],"label":[0,0,0]' in out.getvalue()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import math
+from array import array
 
 import pytest
 
@@ -182,9 +184,88 @@ def test_remembered_timed_lines_are_grouped_by_minute_and_stay_within_their_boun
     monkeypatch.setattr(checkpoint_lines, "MAX_SEEN", 5)
     scanner = member._FileScanner(FileInfo("log_3.log", FileKind.RANK_LOG, 3), CheckpointMatcher())
     scan = scanner.run(io.BytesIO(text.encode()))
-    memo = scanner.checkpoint_lines._seen
+    by_literal = scanner.checkpoint_lines._seen
+    assert list(by_literal) == [b"passed"]  # a line found there holds that literal
+    memo = by_literal[b"passed"]
     assert list(memo) == [b"[default3]:2026-11-29 07:00:"]
     assert b" [rank3] INFO  attention passed" in memo[b"[default3]:2026-11-29 07:00:"]
     assert sum(len(rests) for rests in memo.values()) == 5
     monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
     assert _entries(scan.facts["checkpoints"]) == _entries(_track(text))
+
+
+def test_a_literal_that_only_the_folded_line_holds_is_still_found(monkeypatch):
+    """A line is remembered by its raw bytes but found by its folded ones: an upper-case
+    literal is looked for again on the next lines rather than taken from the memo."""
+    text = _bisection_log("[default3]:", minutes=2).replace("attention passed", "attention PASSED")
+    fast = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert fast == _entries(_track(text))
+    assert len(fast) == 2 * 20 * 4  # the layer lines: an upper-case word is no checkpoint
+
+
+@pytest.mark.parametrize(
+    ("literal", "holds"),
+    [(b"passed", True), (b"[default3]", True), (b"0,1", False), (b"00:59", False)],
+)
+def test_a_line_is_remembered_only_when_its_head_or_rest_holds_the_literal(literal, holds):
+    """The memo answers for lines that share a head and a rest: a literal partly in the
+    seconds (`07:00:59,100`) is not in the next such line, which must be searched for it."""
+    head, rest = b"[default3]:2026-11-29 07:00:", b" [rank3] info layer 1 passed"
+    assert checkpoint_lines._holds(literal, head, rest) is holds
+
+
+@pytest.mark.parametrize(
+    ("typecode", "values"),
+    [
+        ("i", [3, -1, 2**31 - 1]),
+        ("d", [1.5, -0.25, math.nan, 1.7e9 + 0.123]),
+        ("I", [0, 7, 2**32 - 1]),
+    ],
+)
+def test_packed_columns_hold_what_appends_would(typecode, values):
+    appended, packed = array(typecode, [1]), array(typecode, [1])
+    for value in values:
+        appended.append(value)
+    checkpoint_lines._extend(packed, values)
+    assert packed.tobytes() == appended.tobytes()
+
+
+def test_a_value_a_packed_column_cannot_hold_fails_as_an_append_would():
+    column = array("i")
+    with pytest.raises(OverflowError):
+        checkpoint_lines._extend(column, [1, 2**40])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _bisection_log("[default3]:", minutes=3),
+        _bisection_log("", minutes=2).replace("attention passed", "attention PASSED"),
+        _training_log(with_step_lines=True),
+        "".join(
+            f"2026-11-29 07:00:{n % 60:02d},5{n % 7}0 [rank3] INFO layer {n % 4} passed\n"
+            f"2026-11-29 07:00:{n % 60:02d},999 short\n"
+            for n in range(400)
+        ),
+    ],
+    ids=["bisection", "upper-case", "training", "short-lines"],
+)
+def test_a_run_of_checkpoints_split_at_once_reads_as_the_literal_search_does(monkeypatch, text):
+    """A block of checkpoint lines is split in one call instead of searched line by line;
+    either way gives the same track."""
+    monkeypatch.setattr(checkpoint_lines, "_dense", lambda *args: True)
+    split = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "_dense", lambda *args: False)
+    searched = _entries(_track(text))
+    assert split == searched
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert split == _entries(_track(text))
+
+
+def test_a_bisection_block_is_split_and_a_training_block_searched():
+    bisection = _bisection_log("", minutes=2).encode()
+    training = _training_log(with_step_lines=False).encode()
+    fold = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+    assert checkpoint_lines._dense(bisection, bisection.translate(fold), b"passed", 0)
+    assert not checkpoint_lines._dense(training, training.translate(fold), b"passed", 0)

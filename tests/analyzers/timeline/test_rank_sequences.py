@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
+from analyzers.timeline import rank_sequences
 
 STAMP = "2026-12-04 16:19:{sec:02d},{ms:03d} [rank{rank}] INFO "
 
@@ -144,3 +145,10 @@ def test_gzipped_dated_segments_join_the_live_log(tmp_path):
 
     assert (ranks[0]["checkpoints"], ranks[1]["checkpoints"]) == (24, 22)
     assert ranks[1]["last_checkpoint_qualified"] == "layer 1 / attention passed"
+
+
+@pytest.mark.parametrize(
+    ("table", "identity"), [([0, 1, 2], True), ([], True), ([0, 2, 1], False), ([1, 2], False)]
+)
+def test_a_file_whose_text_ids_are_the_timelines_is_copied_whole(table, identity):
+    assert rank_sequences._is_identity(table) is identity
