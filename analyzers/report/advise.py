@@ -22,7 +22,11 @@ from analyzers.classify.rules import Action, ActionBook
 
 MAX_ACTIONS = 6
 _FORMATTER = string.Formatter()
-_CUDA_WORDS = re.compile(r"\b(?:cuda|nccl|nvidia|gpu|cublas|cudnn)\b", re.IGNORECASE)
+# CUDA's own words, its runtime's prefix (`CUDART error:`) among them, and a CUDA header as the
+# place of a failed call (`custom_all_reduce.cuh:368`): C++ extensions' checks often name only that.
+_CUDA_WORDS = re.compile(
+    r"\b(?:cuda|cudart|nccl|nvidia|gpu|cublas|cudnn)\b|\w\.cuh\b", re.IGNORECASE
+)
 # Runtimes of other accelerators, as their lines name them (headers included: the Neuron
 # runtime's component column says TDRV or NRT where the message names nothing).
 _OTHER_ACCELERATOR_WORDS = re.compile(

@@ -121,3 +121,19 @@ def test_every_stack_pattern_starts_each_alternative_at_a_word() -> None:
     for stack in load_stacks():
         branches = [b for b in re.split(r"\|(?![^()]*\))", stack.lines.pattern) if b]
         assert all(b.startswith(r"\b") for b in branches), stack.name
+
+
+def test_a_cuda_header_or_the_cuda_runtimes_prefix_alone_reads_as_cuda():
+    """C++ extensions' checks often name CUDA only this way: a `.cuh` place, `CUDART error:`,
+    or a kernel library's capitalised `CUDA Error:`."""
+    for line in (
+        "Failed: /opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'",
+        "RuntimeError: CUDART error: invalid resource handle",
+        "CUDA Error: invalid argument (1) /opt/kernels/include/attn/decode.cuh: line 88",
+    ):
+        assert accelerator_of([rank_log(line)]) == "cuda", line
+
+
+def test_a_cuda_source_file_in_a_build_warning_tells_no_stack():
+    scan = rank_log("WARNING compiled 12 kernels from attention_kernels.cu in 4.1 s")
+    assert accelerator_of([scan]) is None

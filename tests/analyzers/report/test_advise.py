@@ -370,3 +370,35 @@ def test_another_accelerators_runtime_gets_no_ascend_or_cuda_advice() -> None:
 def test_an_unnamed_runtime_still_gets_ascend_advice() -> None:
     plain = next_actions(BOOK, Situation(category="driver_env", first_error_text="boom"))
     assert any("npu-smi" in a for a in plain)
+
+
+def test_a_gpu_peer_access_refusal_is_told_to_look_at_the_gpus_peer_path() -> None:
+    """A C++ extension names CUDA's runtime only by its prefix: the advice is still the GPU's."""
+    refusal = "RuntimeError: CUDART error: peer access is not supported between these two devices"
+    situation = Situation(
+        category="driver_env", signature_ids=["env.peer_access_refused"], first_error_text=refusal
+    )
+    actions = next_actions(BOOK, situation)
+    assert any("nvidia-smi topo" in a and "--disable-custom-all-reduce" in a for a in actions)
+    assert not any("npu-smi" in a or "NPUs" in a or "CANN" in a for a in actions)
+
+
+def test_an_npu_peer_access_refusal_keeps_the_npu_topology_check() -> None:
+    refusal = "EL9999: [drv api] halDeviceEnableP2P failed: drv devId=2, phyIdSrc=0, drvRetCode=17"
+    situation = Situation(
+        category="driver_env", signature_ids=["env.peer_access_refused"], first_error_text=refusal
+    )
+    actions = next_actions(BOOK, situation)
+    assert any("npu-smi" in a for a in actions)
+    assert not any("nvidia-smi" in a for a in actions)
+
+
+def test_an_engine_allreduce_check_naming_only_its_cuda_header_gets_the_engine_advice() -> None:
+    """Older custom all-reduce builds print the failed call's place and CUDA's message only."""
+    line = "Failed: /opt/build/csrc/custom_all_reduce.cuh:291 'invalid argument'"
+    situation = Situation(
+        category="hccl", signature_ids=["hccl.custom_allreduce_cuda_check"], first_error_text=line
+    )
+    actions = next_actions(BOOK, situation)
+    assert any("--disable-custom-all-reduce" in a for a in actions)
+    assert not any("ASCEND_GLOBAL_LOG_LEVEL" in a or "plog" in a for a in actions)
