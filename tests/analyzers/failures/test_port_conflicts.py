@@ -41,3 +41,24 @@ def test_the_hccp_bind_code_is_the_cause_under_the_root_info_failure() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Failed to bind the IP port" in diagnosis.first_error.text
+
+
+def test_a_port_held_by_another_process_offers_the_launch_beside_the_collective() -> None:
+    """docs/labelling.md#a-communicator-that-could-not-be-created: a port range set for each
+    job is the usual fix, so the launch's reading stands beside `hccl`."""
+    diagnosis = diagnose_text("job/worker_1.log", EJ_BIND)
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_listen_failure_that_says_nothing_of_the_port_owner_offers_no_launch() -> None:
+    """HCCL's listen line always prints its advice about the port; alone it does not show
+    another process holding it (the device NIC may simply not have started)."""
+    text = (
+        "[ERROR] HCCL(7311,python):2026-02-10-08:30:01.100.300 [hccl_socket.cc:100] [7311]"
+        "[HcclSocket][Listen] socket type[1], listen on ip[198.51.100.25] and specific "
+        "port[16666] fail. Please check the port status and whether the port is been using by "
+        "other process.\n"
+    )
+    diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", text)
+    assert diagnosis.category == "hccl"
+    assert "config" not in [alt.category for alt in diagnosis.alternatives]

@@ -188,3 +188,24 @@ def test_an_internal_hccl_error_names_no_neighbour_of_its_own() -> None:
     diagnosis = diagnose_text("worker.log", _communicator_init(4))
     assert diagnosis.category == "hccl"
     assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_communicator_that_refused_a_parameter_names_the_launch_and_the_network() -> None:
+    """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 1 on the call
+    that builds the communicator points at what the launch handed it."""
+    diagnosis = diagnose_text("worker.log", _communicator_init(1))
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "error code is 1" in diagnosis.first_error.text
+    assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_collective_that_refused_a_parameter_names_no_launch_neighbour() -> None:
+    """The same code from a collective (not the communicator's creation) is the call's own."""
+    text = (
+        f"{VLLM_WORKER}RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:428 "
+        "OPS function error: HcclAllreduce, error code is 1\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "hccl"
+    assert "config" not in {alt.category for alt in diagnosis.alternatives}
