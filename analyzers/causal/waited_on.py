@@ -51,6 +51,7 @@ def singled_out(
         _diverged,
         _upstream_stage,
         _first_stage_behind,
+        _group_hole,
         _apart,
         _silent,
         _first_stopped,
@@ -178,6 +179,42 @@ def divergence_said(correlation: Correlation) -> Said | None:
     """Where a rank left the common path, as the timeline said it in both languages."""
     english = correlation.divergence
     return Said(english, correlation.divergence_zh or english) if english else None
+
+
+def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """The one rank that went on from a sub-group the ranks behind were waiting in. Several
+    ranks stopped together at one checkpoint that the pack passed, so what they waited in was
+    no collective of the whole world but one of a group that includes them (an expert or
+    tensor-parallel group, an aligned block of a power-of-two size); when the smallest such
+    block that holds them all lacks exactly one rank, and that rank is with the pack, it is
+    the member that never entered the group's collective. A full block behind (the whole
+    group waited for something outside it) and a single rank behind say nothing of a group."""
+    behind = set(correlation.behind_ranks)
+    if len(behind) < 2 or correlation.ahead_ranks:
+        return None
+    summaries = {r.rank: r for r in correlation.ranks}
+    stops = {(summaries[r].checkpoints, summaries[r].last_checkpoint_qualified) for r in behind}
+    if len(stops) != 1:
+        return None
+    size = 1
+    while min(behind) // size != max(behind) // size:
+        size *= 2
+    start = min(behind) // size * size
+    holes = [r for r in range(start, start + size) if r not in behind]
+    if len(holes) != 1 or size >= len(correlation.ranks):
+        return None
+    hole = summaries.get(holes[0])
+    if hole is None or hole.status in (RankStatus.MISSING, RankStatus.OK):
+        return None
+    if hole.checkpoints <= next(iter(stops))[0]:
+        return None
+    why = say(
+        "waited.group_hole",
+        ranks=", ".join(str(r) for r in sorted(behind)),
+        checkpoint=next(iter(stops))[1] or "",
+        block=f"{start}-{start + size - 1}",
+    )
+    return Blame(holes, why)
 
 
 def _apart(correlation: Correlation, size_stated: bool) -> Blame | None:

@@ -248,3 +248,57 @@ def test_the_stage_after_a_first_stage_left_in_its_backward_withheld_a_gradient(
 def test_stages_left_in_a_step_elsewhere_are_not_read_this_way(lasts: list[str]) -> None:
     blame = singled_out(_microbatch_stages(lasts), True)
     assert blame is None or "the first pipeline stage" not in blame.why.en
+
+
+MOE = "decode step 1 / layer 1 / attention passed"
+LATER = "decode step 1 / layer 2 / norm passed"
+
+
+def _eight(
+    behind: dict[int, tuple[RankStatus, int, str]], hole_status: RankStatus = ERROR
+) -> Correlation:
+    """Eight ranks; those in `behind` stopped short of the pack at layer 2's first line."""
+    rows = [behind.get(r, (ERROR, 22, LATER)) for r in range(8)]
+    rows[6] = behind.get(6, (hole_status, 22, LATER))
+    return job(*rows, behind_ranks=sorted(behind))
+
+
+def test_the_member_that_went_on_from_a_group_its_partners_waited_in_is_blamed() -> None:
+    """docs/labelling.md#a-collective-one-member-of-a-sub-group-never-entered: ranks 4, 5, 7
+    stopped together before their expert group's collective while the pack, rank 6 with it,
+    went on; the block 4-7 lacks only rank 6, which never entered the group's collective."""
+    stuck = (ERROR, 19, MOE)
+    blame = singled_out(_eight({4: stuck, 5: stuck, 7: stuck}), True)
+    assert blame is not None
+    assert blame.ranks == [6]
+    assert blame.why is not None
+    assert "ranks 4, 5, 7 of its group 4-7 stopped together" in blame.why.en
+
+
+@pytest.mark.parametrize(
+    ("behind", "hole_status", "ranks"),
+    [
+        # a whole pair behind: the group is complete, it waited for something outside it
+        pytest.param({4: (ERROR, 19, MOE), 5: (ERROR, 19, MOE)}, ERROR, [4, 5], id="full-block"),
+        # the ranks behind stopped at different places: no one collective they all waited in
+        pytest.param(
+            {4: (ERROR, 19, MOE), 5: (ERROR, 18, NORM), 7: (ERROR, 19, MOE)},
+            ERROR,
+            [4, 5, 7],
+            id="different-stops",
+        ),
+        # the rank that would fill the block finished: it was not missing from the collective
+        pytest.param(
+            {4: (ERROR, 19, MOE), 5: (ERROR, 19, MOE), 7: (ERROR, 19, MOE)},
+            RankStatus.OK,
+            [4, 5, 7],
+            id="hole-finished",
+        ),
+    ],
+)
+def test_ranks_behind_without_one_missing_member_keep_the_plain_reading(
+    behind: dict[int, tuple[RankStatus, int, str]], hole_status: RankStatus, ranks: list[int]
+) -> None:
+    blame = singled_out(_eight(behind, hole_status), True)
+    assert blame is not None
+    assert blame.ranks == ranks

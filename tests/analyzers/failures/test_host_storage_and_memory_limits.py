@@ -165,3 +165,47 @@ def test_a_missing_folder_named_by_the_writer_keeps_the_path_reading() -> None:
     )
     diagnosis = diagnose_text("issue/log.txt", text)
     assert diagnosis.category == "config", diagnosis.root_cause
+
+
+# torch 2.13's archive writer names the reason the open failed, and leaves the path out.
+SAVE_OPEN_STRERROR = """\
+2026-12-05 13:56:48,379 [rank2] INFO saving checkpoint to /mnt/ckpt/run4/shard_2.pt
+2026-12-05 13:56:48,381 [rank2] ERROR model run failed
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 848, in __init__
+    super().__init__(torch._C.PyTorchFileWriter(self.name, _compute_crc32, _get_storage_alignment()))
+RuntimeError: [enforce fail at inline_container.cc:747] . open file failed with strerror: Read-only file system
+"""
+
+
+def test_a_save_on_a_read_only_mount_is_the_output_path_or_the_mount() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("issue/log.txt", SAVE_OPEN_STRERROR)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Read-only file system" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_python_s_own_read_only_error_is_read_alike() -> None:
+    text = SAVE_NOT_OPENED.replace(
+        "RuntimeError: File /mnt/out/ckpt/epoch_3.pt cannot be opened.",
+        "OSError: [Errno 30] Read-only file system: '/mnt/out/ckpt/epoch_3.pt'",
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+
+
+def test_the_writer_s_open_failure_for_another_reason_keeps_the_save_reading() -> None:
+    text = SAVE_OPEN_STRERROR.replace("Read-only file system", "Permission denied")
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "open file failed" in diagnosis.first_error.text
+    assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_kernel_remounting_a_disk_read_only_is_not_a_write_on_a_read_only_mount() -> None:
+    text = "EXT4-fs (nvme0n1p1): Remounting filesystem read-only\n"
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category != "config", diagnosis.root_cause
