@@ -4,7 +4,9 @@ docs/labelling.md#checkpoint-saves-the-sharding-setup-cannot-serve: a distribute
 state is not the rank's slice of the gradient buffer, a sharded state dict with no (or several)
 local shards on a rank, a weights-only checkpoint where the optimizer states are expected. Each
 is an option that does not combine with the checkpoint path: `config`, with `other` beside it,
-and the check is the first error.
+and the check is the first error. Beside them,
+docs/labelling.md#an-optimizer-state-kept-under-another-optimizers-names: a saved optimizer state
+looked up by another optimizer's names is `config` too, with `weight_load` beside it.
 
 Fixtures are written in the shapes of Megatron's, torch's and Lightning's tracebacks, with
 paths, names and numbers of our own.
@@ -92,4 +94,35 @@ def test_a_weights_only_checkpoint_in_a_sharded_save_is_config() -> None:
 def test_a_missing_parameter_key_is_not_the_weights_only_rule() -> None:
     diagnosis = diagnose_text("load.log", MISSING_WEIGHT_KEY)
     assert "cfg.weights_only_checkpoint_lacks_state" not in rules_of(diagnosis)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+
+
+CONVERTER_STATE_KEY = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/deepspeed/checkpoint/ds_to_universal.py", line 149, in extract_zero_shards
+    exp_avg=state_groups[param_group_id]["exp_avg"],
+KeyError: 'exp_avg'
+"""
+
+# Counterexample: a parameter path whose last part resembles a state name is a missing weight.
+PARAMETER_LIKE_STATE = """\
+Traceback (most recent call last):
+  File "/srv/serve/load.py", line 41, in load
+    w = state["model.layers.2.exp_avg_proj.weight"]
+KeyError: 'model.layers.2.exp_avg_proj.weight'
+"""
+
+
+def test_a_state_written_by_another_optimizer_is_config() -> None:
+    diagnosis = diagnose_text("convert.log", CONVERTER_STATE_KEY)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "cfg.optimizer_state_key_of_another_optimizer" in rules_of(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'exp_avg'" in diagnosis.first_error.text
+    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_parameter_path_like_a_state_name_is_not_the_optimizer_rule() -> None:
+    diagnosis = diagnose_text("load.log", PARAMETER_LIKE_STATE)
+    assert "cfg.optimizer_state_key_of_another_optimizer" not in rules_of(diagnosis)
     assert diagnosis.category == "weight_load", diagnosis.root_cause
