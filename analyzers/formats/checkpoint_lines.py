@@ -53,6 +53,7 @@ Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
 _Seen = tuple[int, int, float]  # text id (or -1), rank (or -1), the minute's epoch seconds
 _NONE_SEEN: dict[bytes, _Seen] = {}  # a minute with no line remembered yet (never written)
+_REDRAW = re.compile(rb"\r(?=[^\r\n])")  # a carriage return with more of its line after it
 
 
 @dataclass(slots=True)
@@ -120,7 +121,9 @@ class CheckpointLines:
             return
         self.track.make_room_for_line(first_line + len(block))  # a block has fewer lines
         words = self._present(low) if self._regex is None else []
-        hot = len(words) == 1 and words[0] not in self._confirm  # the hot loop finds by literal
+        # the hot loop finds by literal; a block with a redrawn line (a progress bar's carriage
+        # return inside a line) is read line by line, where such a line gets the full parse
+        hot = len(words) == 1 and words[0] not in self._confirm and _REDRAW.search(block) is None
         line_no, pos = first_line, 0
         count = block.count
         for start in self._starts(block, low, words):
@@ -432,6 +435,9 @@ class CheckpointLines:
             for piece in pieces:
                 self._full(line_no, piece, learn=False)
             return
+        if _redrawn(raw):  # read whole, never learned
+            self._full(line_no, raw, learn=False)
+            return
         if self._shortcut:
             for geometry in self._geometries:
                 template = geometry.templates.get(geometry.key(raw))
@@ -538,6 +544,13 @@ class CheckpointLines:
         if len(self._geometries) < MAX_GEOMETRIES:
             self._geometries.append(geometry)
         return geometry
+
+
+def _redrawn(raw: bytes) -> bool:
+    """Whether a carriage return inside the line redrew it (a progress bar's frame, with the
+    next record glued after it): its bytes before the record are the frame's, not a prefix
+    of the file's layout, so only the full parse (which drops the frame) reads it."""
+    return _REDRAW.search(raw) is not None
 
 
 def _message_start(raw: bytes, message: str) -> int | None:

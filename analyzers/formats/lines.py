@@ -61,8 +61,13 @@ _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
 # A job that writes its own rank before each message, as ranks sharing one stdout do
 # (`rank 3:   norm passed`; with a time in front, `formats.pylogging` reads both). The label
 # stays in the message (a signature may quote it); it only says who wrote the line.
-# The same label in brackets (`[rank 3]  norm passed`) is read alike.
-_RANK_LABEL = re.compile(r"[Rr]ank ?(\d{1,6}):\s|\[[Rr]ank ?(\d{1,6})\]\s")
+# The same label in brackets (`[rank 3]  norm passed`) is read alike, and so is Lightning's
+# `rank_prefixed_message` (`[rank: 3] Seed set to 42`), which its console handler writes after
+# the record's level alone (`INFO: [rank: 3] ...`): ranks of one node sharing a file are told
+# apart by it.
+_RANK_LABEL = re.compile(
+    r"[Rr]ank ?(\d{1,6}):\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s"
+)
 # A trainer that forwards its workers' output through its own logger writes every worker line
 # as an INFO record (`2025-10-31 03:11:02,474 - Trainer - INFO - [rank7]: RuntimeError: ...`).
 # The torch rank tag inside the record says the rest is the worker's stream: the record's

@@ -269,3 +269,28 @@ def test_a_bisection_block_is_split_and_a_training_block_searched():
     fold = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
     assert checkpoint_lines._dense(bisection, bisection.translate(fold), b"passed", 0)
     assert not checkpoint_lines._dense(training, training.translate(fold), b"passed", 0)
+
+
+def _redrawn_log(rank: int) -> str:
+    """A real gloo run's rank log (held-out batch yj): logging records on stdout, a tqdm-style
+    decode bar redrawn with a carriage return on stderr into the same file, so the record
+    after each redraw is glued to the bar's last frame."""
+    lines = [f"2026-12-05 14:21:37,{n:03d} rank{rank} INFO   norm passed" for n in range(6)]
+    bar = f"\rdecode rank{rank}:  33%|███       | 1/3 [00:00<00:00, 12.09it/s]"
+    lines.append(f"{bar}2026-12-05 14:21:37,604 rank{rank} INFO   attention passed")
+    lines.append(f"2026-12-05 14:21:37,610 rank{rank} INFO layer 0 passed")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("checks", [checkpoint_lines.CHECKS, 10**9])
+def test_a_record_glued_after_a_redrawn_progress_bar_keeps_its_checkpoint(monkeypatch, checks):
+    """The layout learned from the file's plain records does not fit a line the bar redrew:
+    its bytes before the record are the frame's, and reading the record at the learned offset
+    kept `rank3 INFO` in the checkpoint. Such a line gets the full parse, which drops the
+    frame, whether or not the learned layout is trusted yet. Counterexample: a bar alone."""
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", checks)
+    track = _track(_redrawn_log(3))
+    assert list(track.texts_in_order())[-2:] == ["attention passed", "layer 0 passed"]
+    assert "\r" not in "".join(track.texts_in_order())
+    alone = _track("\rdecode rank3:  0%|          | 0/3 [00:00<?, ?it/s]\nlayer 2 passed\n")
+    assert list(alone.texts_in_order()) == ["layer 2 passed"]

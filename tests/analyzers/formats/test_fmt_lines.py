@@ -1105,6 +1105,18 @@ def test_a_bracketed_rank_label_names_the_writer_too():
     assert parse_line("[rank 0]nothing after a space").rank is None
 
 
+def test_lightnings_rank_prefixed_message_names_the_writer():
+    """Lightning's `[rank: N] ` prefix, after its console handler's level (`INFO: `), as ranks
+    of one node write it into one file (a real 8-rank gloo run, held-out batch yj); the label
+    stays in the message. Counterexamples: no space after it, a rank inside the words."""
+    line = parse_line("INFO: [rank: 6]   attention passed")
+    assert (line.rank, line.message) == (6, "INFO: [rank: 6]   attention passed")
+    assert parse_line("[rank: 2] Seed set to 42").rank == 2
+    assert parse_line("ERROR: [rank: 6] model run failed").rank == 6
+    assert parse_line("INFO: [rank: 6]nothing after a space").rank is None
+    assert parse_line("INFO: waiting for [rank: 6] to join").rank is None
+
+
 def test_a_rank_named_inside_a_message_is_no_rank_label():
     assert (
         parse_line("Rank 1 successfully reached monitoredBarrier, but received errors").rank is None
