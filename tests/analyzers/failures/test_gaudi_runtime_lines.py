@@ -1,7 +1,8 @@
 """Gaudi failures worded by the PyTorch bridge and by the collective library (HCL).
 
 docs/labelling.md#gaudi-graph-compiler-refusals reads the bridge's bare compile failure and
-its workspace allocation failure; #collective-libraries-of-other-accelerators reads HCL's
+its workspace allocation failure; #gaudi-lazy-mode-bridge-failures reads the lazy-mode bridge's
+own check failures; #collective-libraries-of-other-accelerators reads HCL's
 failed condition checks and the process group's report of a collective call that failed. Fixtures follow the real formats with numbers and paths of our own.
 """
 
@@ -51,6 +52,21 @@ HCCL demo error: In function initDevice(): synDeviceAcquire(&resources.deviceHan
 COLLECTIVE_CALL_FAILED = """\
 (TrainWorker pid=3311) [2024-02-07 10:41:12,508 E 3311 3390] logging.cc:97: Unhandled exception: N3c105ErrorE. what(): Collective call returned error
 (TrainWorker pid=3311) Exception raised from operator() at /opt/habana/torch/distributed/hccl/process_group_hccl_base.cpp:286 (most recent call first):
+"""
+
+# A serving engine's worker process logs the bridge's lazy-mode check failure right after the
+# weights are loaded, before its traceback.
+LAZY_BRIDGE_CHECK = """\
+INFO 05-06 07:08:01 hpu_model_runner.py:794] Loading model weights took in total 12.4 GiB of device memory
+ERROR 05-06 07:08:09 engine.py:387] [Rank:0] FATAL ERROR :: MODULE:PT_LAZY Error, ValidateSyncInputTensors tensor_data is empty. Tensorid:120 QueueStatus:ThreadPool m_tasks size: 0 irValue:id_402_hpu__input Uniqueid: 120
+ERROR 05-06 07:08:09 engine.py:387] Traceback (most recent call last):
+ERROR 05-06 07:08:09 engine.py:387]   File "/srv/vllm/vllm/engine/multiprocessing/engine.py", line 378, in run_mp_engine
+"""
+
+# The bridge's launch-thread headline over a compile failure is not a lazy-mode check.
+BRIDGE_HEADLINE_ONLY = """\
+[rank2]: RuntimeError: [Rank:2] FATAL ERROR :: MODULE:PT_BRIDGE Exception in Launch thread...
+[rank2]: Check $HABANA_LOGS/ for detailsGraph compile failed. synStatus=synStatus 26 [Generic failure].
 """
 
 OTHER_CONDITION = """\
@@ -108,3 +124,16 @@ def test_a_failed_collective_call_is_the_collective_layer_with_the_host_beside_i
     assert diagnosis.first_error is not None
     assert "Collective call returned error" in diagnosis.first_error.text
     assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_lazy_mode_bridge_check_failure_is_config_with_the_op_beside_it() -> None:
+    diagnosis = diagnose_text("logs/server.log", LAZY_BRIDGE_CHECK)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "MODULE:PT_LAZY" in diagnosis.first_error.text
+    assert "operator" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_bridge_launch_headline_is_not_read_as_a_lazy_mode_check() -> None:
+    diagnosis = diagnose_text("logs/train.log", BRIDGE_HEADLINE_ONLY)
+    assert diagnosis.category == "operator", diagnosis.root_cause
