@@ -333,3 +333,32 @@ def test_a_stream_passed_to_a_quoted_call_offers_no_stream_layer() -> None:
 def test_a_stream_the_words_report_on_still_votes_for_the_stream_layer() -> None:
     line = "RuntimeError: the copy stream 2 timed out before it could synchronize"
     assert "stream_sync" in [label for label, _ in defensible(line, unlabelled=True)]
+
+
+def test_two_features_a_library_will_not_run_together_vote_for_the_options() -> None:
+    """A refusal of a feature pair is the way the job was set up: switching one off, or a
+    release that handles both, fixes it, so the words alone lead to `config`."""
+    assert (
+        vote("AssertionError: gradient sync skipping is incompatible with sharded grads")
+        == "config"
+    )
+    assert vote("ValueError: sequence packing is not compatible with sliding-window attention") == (
+        "config"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("RuntimeError: CUDA driver version is incompatible with the runtime", "driver_env"),
+        (
+            "ValueError: operand shapes are incompatible with each other: (3, 4) and (5,)",
+            "shape_mismatch",
+        ),
+        ("RuntimeError: the checkpoint dtype is incompatible with the model", "other"),
+    ],
+)
+def test_incompatibility_said_of_a_version_a_shape_or_a_dtype_is_no_feature_pair(
+    text: str, category: str
+) -> None:
+    assert (vote(text) or "other") == category
