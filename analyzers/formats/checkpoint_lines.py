@@ -123,7 +123,7 @@ class CheckpointLines:
         words = self._present(low) if self._regex is None else []
         # the hot loop finds by literal; a block with a redrawn line (a progress bar's carriage
         # return inside a line) is read line by line, where such a line gets the full parse
-        hot = len(words) == 1 and words[0] not in self._confirm and _REDRAW.search(block) is None
+        hot = len(words) == 1 and words[0] not in self._confirm and not _redrawn(block)
         line_no, pos = first_line, 0
         count = block.count
         for start in self._starts(block, low, words):
@@ -550,7 +550,7 @@ def _redrawn(raw: bytes) -> bool:
     """Whether a carriage return inside the line redrew it (a progress bar's frame, with the
     next record glued after it): its bytes before the record are the frame's, not a prefix
     of the file's layout, so only the full parse (which drops the frame) reads it."""
-    return _REDRAW.search(raw) is not None
+    return b"\r" in raw and _REDRAW.search(raw) is not None  # memchr first: most logs have none
 
 
 def _message_start(raw: bytes, message: str) -> int | None:
