@@ -149,3 +149,44 @@ def test_a_documented_buffer_refusal_without_a_label_stays_below_the_check() -> 
     info = KNOWLEDGE.codes.lookup("E10404")
     assert info is not None
     assert (info.source, info.category, info.role) == ("ge_error_docs", None, None)
+
+
+# docs/labelling.md#wrappers: newer CANN releases open a device block with `Internal error!`
+# where older ones print `Inner Error!`. Either wording only says that something failed, so the
+# headline is generic and the block's own line below it (the runtime's reason) is the first
+# error; a headline that goes on to say what failed stays a bare headline.
+INTERNAL_HEADLINE = "EE9999: Internal error!\n"
+SYNC_BLOCK = (
+    "RuntimeError: npuSynchronizeDevice:../torch_npu/csrc/core/npu/NPUStream.cpp:600 NPU "
+    "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507015\n"
+    "[ERROR] 2026-02-03-04:05:06 (PID:4242, Device:0, RankID:-1) ERR00100 PTA call acl api "
+    "failed\n"
+    + INTERNAL_HEADLINE
+    + "EE9999[PID: 4242] 2026-02-03-04:05:06.070.080 (EE9999):  rtDeviceSynchronizeWithTimeout "
+    "execution failed, reason=aicore exception[FUNC:FuncErrorReason]"
+    "[FILE:error_message_manage.cc][LINE:72]\n"
+    "TraceBack (most recent call last):\n"
+)
+
+
+def test_the_internal_error_wording_is_a_generic_headline_like_inner_error() -> None:
+    line = INTERNAL_HEADLINE.strip()
+    best = match_line(line, extract_codes(line), KNOWLEDGE)[0]
+    assert best.signature.id == "tail.inner_error_headline"
+    assert best.category == "other"
+
+
+def test_a_headline_that_says_what_failed_is_still_a_bare_headline() -> None:
+    line = "EE9999: Internal stream of the device could not be created."
+    best = match_line(line, extract_codes(line), KNOWLEDGE)[0]
+    assert best.signature.id == "tail.cann_bare_headline"
+
+
+def test_the_block_line_under_an_internal_error_headline_is_the_first_error() -> None:
+    diagnosis = diagnose_text("job/rank0.log", SYNC_BLOCK)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text != INTERNAL_HEADLINE.strip()
+    assert "error code is 507015" in diagnosis.first_error.text or (
+        "reason=aicore exception" in diagnosis.first_error.text
+    )
