@@ -1,0 +1,54 @@
+"""A compiled graph whose tasks the graph engine could not load onto the device.
+
+docs/labelling.md#a-compiled-graph-whose-tasks-do-not-load: MindSpore wraps the failure as
+`Preprocess failed before run graph N` with `Distribute Task Failed` and the engine's
+`davinci_model : load task fail, return ret: <code>`. It names no task or fault, so alone it is
+`other`, with `config` and `operator` beside it and below the confident band. Values of our own
+in the shape MindSpore prints.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+GRAPH_LOAD = """\
+epoch 1 start, 1250 steps
+Traceback (most recent call last):
+  File "pretrain.py", line 140, in <module>
+    run(net, loader)
+  File "/opt/ms/lib/python3.9/site-packages/mindspore/common/api.py", line 323, in compile
+    is_compile = self._graph_executor.compile(self.fn, compile_args, phase, True)
+RuntimeError: Preprocess failed before run graph 2, 
+error msg: Distribute Task Failed, 
+error msg: davinci_model : load task fail, return ret: 1343225860
+
+----------------------------------------------------
+- C++ Call Stack: (For framework developers)
+----------------------------------------------------
+"""
+
+# Counterexample: the engine reporting a load that went through.
+GRAPH_LOADED = """\
+davinci_model : load task success, task num: 412
+Distribute task finished for graph 2
+epoch 1 step 1, loss is 10.41
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_graph_whose_tasks_do_not_load_offers_the_stack_and_a_task() -> None:
+    diagnosis = diagnose_text("worker_0.log", GRAPH_LOAD)
+    assert diagnosis.first_error is not None
+    assert "load task fail" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert "ge.graph_task_load_failed" in _rules(diagnosis)
+    assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_load_that_went_through_is_no_failure() -> None:
+    diagnosis = diagnose_text("worker_0.log", GRAPH_LOADED)
+    assert "ge.graph_task_load_failed" not in _rules(diagnosis)
