@@ -362,3 +362,41 @@ def test_incompatibility_said_of_a_version_a_shape_or_a_dtype_is_no_feature_pair
     text: str, category: str
 ) -> None:
     assert (vote(text) or "other") == category
+
+
+def test_two_shapes_said_not_to_be_compatible_vote_for_the_shapes() -> None:
+    """A norm or projection that names its input's and its weight's shapes and says they do
+    not fit: a one-dimensional weight prints as `(2048,)`, and `not compatible` is a word of
+    disagreement as `incompatible` is."""
+    line = "ValueError: input (shape=(96, 2, 512)) and gamma (shape=(2048,)) are not compatible"
+    assert vote(line) == "shape_mismatch"
+
+
+def test_features_said_not_to_be_compatible_still_vote_for_the_options() -> None:
+    line = "ValueError: optimizer offload is not compatible with fp8 parameter gather"
+    assert vote(line) == "config"
+
+
+def test_a_name_missing_from_a_registry_that_lists_its_entries_votes_for_the_options() -> None:
+    """The registry says what it holds: the name asked for belongs to another release or to
+    options this set-up does not have."""
+    line = (
+        "KeyError: \"Scheduler 'cosine_v2' is not registered. Registered schedulers: ['cosine']\""
+    )
+    assert vote(line) == "config"
+
+
+def test_a_registration_notice_that_lists_nothing_missing_does_not_vote_for_the_options() -> None:
+    assert vote("INFO registered schedulers: cosine, linear") is None
+
+
+def test_an_op_that_refuses_its_input_layout_votes_for_the_operator() -> None:
+    """A GEMM or kernel stating the format or layout its operand must have is the op's own
+    contract with its inputs."""
+    line = "RuntimeError: grouped GEMM on block-scaled weights requires the swizzled scale layout"
+    assert vote(line) == "operator"
+
+
+def test_a_layout_word_without_an_op_does_not_vote_for_the_operator() -> None:
+    line = "ValueError: the dataset requires the jsonl format"
+    assert vote(line) != "operator"

@@ -128,3 +128,31 @@ def test_an_execution_status_is_not_read_as_a_library_that_cannot_start() -> Non
     diagnosis = diagnose_text("serve/worker.log", GEMM_EXECUTION_FAILED)
     assert diagnosis.category == "operator", diagnosis.root_cause
     assert "oom" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# A training library that checks cuBLAS on its own prints the status as cuBLAS's sentence for
+# it, not the enum name: a GEMM in a tensor-parallel layer, TransformerEngine's wording.
+TE_GEMM_STATUS_IN_WORDS = """\
+[rank5]:   File "/opt/venv/lib/python3.12/site-packages/transformer_engine/pytorch/module/linear.py", line 288, in forward
+[rank5]:     out, *_ = general_gemm(
+[rank5]: RuntimeError: /opt/te/transformer_engine/common/gemm/cublaslt_gemm.cu:702 in function cublas_gemm: cuBLAS Error: the function failed to launch on the GPU
+"""
+
+# The same prefix with the allocation sentence: the device's memory, not the op.
+TE_GEMM_ALLOCATION_IN_WORDS = """\
+[rank5]:   File "/opt/venv/lib/python3.12/site-packages/transformer_engine/pytorch/module/linear.py", line 288, in forward
+[rank5]: RuntimeError: /opt/te/transformer_engine/common/gemm/cublaslt_gemm.cu:702 in function cublas_gemm: cuBLAS Error: the resource allocation failed
+"""
+
+
+def test_a_status_given_in_cublas_words_is_the_operator() -> None:
+    diagnosis = diagnose_text("train/rank5.log", TE_GEMM_STATUS_IN_WORDS)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "failed to launch on the GPU" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_allocation_sentence_is_not_read_as_the_operator() -> None:
+    diagnosis = diagnose_text("train/rank5.log", TE_GEMM_ALLOCATION_IN_WORDS)
+    assert diagnosis.category != "operator", diagnosis.root_cause
