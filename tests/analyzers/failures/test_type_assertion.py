@@ -50,3 +50,37 @@ def test_a_failed_value_comparison_is_not_read_as_a_type_check() -> None:
     assert diagnosis.category != "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.endswith("AssertionError")
+
+
+COMMUNICATOR_CHECK = _traceback(
+    "WorkerProc hit an exception.",
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.11/site-packages/trainer/scripts/serve.py", line 96, in init_communicator',
+    "    self.comm = PyHcclCommunicator(group, device=self.device)",
+    '  File "/opt/venv/lib/python3.11/site-packages/npu_plugin/comm/pyhccl.py", line 88, in __init__',
+    "    assert isinstance(device, torch.device)",
+    "AssertionError",
+)
+
+MODEL_TYPE_CHECK = _traceback(
+    "WorkerProc hit an exception.",
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/lib/python3.11/site-packages/npu_plugin/models/decoder.py", line 140, in forward',
+    "    assert isinstance(hidden_states, torch.Tensor)",
+    "AssertionError",
+)
+
+
+def _alternative_labels(text: str) -> list[str]:
+    diagnosis = diagnose_text("worker.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_type_check_in_a_communicators_constructor_offers_the_collective_layer() -> None:
+    assert "hccl" in _alternative_labels(COMMUNICATOR_CHECK)
+
+
+def test_a_type_check_with_no_communicator_in_sight_offers_no_collective() -> None:
+    assert "hccl" not in _alternative_labels(MODEL_TYPE_CHECK)
+    assert "hccl" not in _alternative_labels(TYPE_CHECK)
