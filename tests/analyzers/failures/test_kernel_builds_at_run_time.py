@@ -177,3 +177,35 @@ def test_a_located_diagnostic_of_the_generated_cpp_is_the_first_error() -> None:
 def test_a_users_own_extension_build_is_not_inductors_generated_code() -> None:
     diagnosis = diagnose_text("build.log", USER_EXTENSION_BUILD_FAILED)
     assert "op.inductor_cpp_build_failed" not in _rules(diagnosis)
+
+
+# A rank's paste that kept only the extension builder's report of ninja's exit status: no
+# compiler line says why, so the failed build itself is the evidence.
+NINJA_EXIT_ONLY = """\
+Building extension module fused_lamb...
+Allowing ninja to set a default number of workers... (overridable by setting the environment variable MAX_JOBS=N)
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/opt/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 2100, in _run_ninja_build
+[rank2]:     subprocess.run(
+[rank2]: subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.
+"""
+
+# Counterexample: another program's exit status is no build of the job's extension.
+GIT_EXIT_ONLY = """\
+Traceback (most recent call last):
+  File "/opt/job/version.py", line 12, in describe
+    subprocess.run(["git", "rev-parse", "HEAD"], check=True)
+subprocess.CalledProcessError: Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit status 128.
+"""
+
+
+def test_a_build_that_left_only_the_build_tools_exit_status_is_the_setup() -> None:
+    diagnosis = diagnose_text("rank2.log", NINJA_EXIT_ONLY)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Command '['ninja', '-v']'" in diagnosis.first_error.text
+
+
+def test_another_programs_exit_status_is_no_failed_build() -> None:
+    diagnosis = diagnose_text("job.log", GIT_EXIT_ONLY)
+    assert diagnosis.category != "config"
