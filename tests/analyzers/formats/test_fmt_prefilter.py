@@ -436,3 +436,21 @@ def test_a_frontend_relaying_an_engine_child_has_no_skippable_info_shape():
     assert shape is not None
     assert relays_workers((frontend + relayed).translate(FOLD), shape)
     assert not relays_workers((frontend * 2).translate(FOLD), shape)
+
+
+def test_the_graph_engines_unplaced_op_is_an_error_without_code_or_level():
+    """The refusal to place an op on any kernel store carries no error word; quoted alone, with
+    no EZ3002 code or level in front, it is still the failure. An op kernel that is supported
+    or selected is progress, not an error."""
+    bare = (
+        "Optype [Gather] of Ops kernel [AIcoreEngine] is unsupported. "
+        "Reason: op type Gather is not found in this op store."
+    )
+    selected = "Optype [Gather] of Ops kernel [AIcoreEngine] is selected for node gather_3"
+    supported = "op type Gather of ops kernel AIcoreEngine is supported"
+    block = f"model loaded\n{bare}\n{selected}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(bare.encode()) in hits
+    assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(selected), PREFILTER) is None
+    assert classify(parse_line(supported), PREFILTER) is None
