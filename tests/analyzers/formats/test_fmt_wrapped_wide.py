@@ -11,15 +11,13 @@ row's last column going to the next row.
 
 from __future__ import annotations
 
-import io
 import unicodedata
 
 import pytest
 
 from analyzers.formats.columns import columns
-from analyzers.formats.wrapped import WrapJoiner
-from analyzers.ingest.textio import iter_blocks
 from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.formats.test_fmt_wrapped import joined
 
 LOG = [
     "[2026-05-11 08:40:01,112] [INFO] [rank2] 开始加载数据集 /data/sft/train_zh.jsonl，共 182934"
@@ -90,21 +88,6 @@ def cut_lines(lines: list[str], width: int) -> list[tuple[int, int]]:
     """(first row, row count) of every line the terminal cut."""
     counts = [len(rows(line, width)) for line in lines]
     return [(first, n) for first, n in zip(first_rows(lines, width), counts, strict=True) if n > 1]
-
-
-def joined(text: str) -> list[tuple[int, int]]:
-    """(first line, piece count) of every logical line of more than one piece, visiting every
-    line as the scanner would if each were a candidate."""
-    found, line_no = [], 1
-    for block in iter_blocks(io.BytesIO(text.encode()), 1 << 20):
-        joiner, pos = WrapJoiner(), 0
-        while pos < len(block):
-            first, last, pieces, _ = joiner.logical(block, pos, block.find(b"\n", pos))
-            if len(pieces) > 1:
-                found.append((line_no - block.count(b"\n", first, pos), len(pieces)))
-            line_no += block.count(b"\n", pos, last) + 1
-            pos = last + 1
-    return found
 
 
 @pytest.mark.parametrize("width", [120, 200])
