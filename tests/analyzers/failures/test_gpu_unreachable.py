@@ -34,6 +34,21 @@ Mar  3 02:14:09 gpu-node7 kernel: [ 9120.553101] NVRM: Xid (PCI:0000:b1:00): 79,
 Mar  3 02:14:09 gpu-node7 kernel: [ 9120.553140] NVRM: GPU 0000:b1:00.0: GPU has fallen off the bus.
 """
 
+# The driver's probe at start wraps its sentence over three `NVRM:` lines; the one that says
+# what happened has no `has` on it. The module's load banner and the probe's count follow.
+PROBE_WRAPPED_OFF_THE_BUS = """\
+[  771.204518] NVRM: The NVIDIA GPU 0000:5e:00.0
+               NVRM: (PCI ID: 10de:2330) installed in this system has
+               NVRM: fallen off the bus and is not responding to commands.
+[  771.330114] NVRM: The NVIDIA probe routine failed for 1 device(s).
+[  771.330120] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  565.57.01  Release Build
+"""
+
+# A health agent's note that it watches for those words is no report of a lost board.
+AGENT_WATCHES_FOR_THE_WORDS = """\
+gpu-health: watching syslog for "fallen off the bus" messages
+"""
+
 SMI_NO_PERMISSION = """\
 Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient Permissions
 """
@@ -66,4 +81,17 @@ def test_a_driver_xid_in_the_kernel_log_is_a_device_fault() -> None:
 
 def test_no_permission_to_query_is_no_lost_gpu() -> None:
     diagnosis = diagnose_text("nvidia_smi.txt", SMI_NO_PERMISSION)
+    assert diagnosis.category != "device_fault"
+
+
+def test_a_probe_report_wrapped_over_lines_is_a_lost_gpu() -> None:
+    diagnosis = diagnose_text("dmesg.txt", PROBE_WRAPPED_OFF_THE_BUS)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "fallen off the bus and is not responding" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_agent_watching_for_the_words_is_no_lost_gpu() -> None:
+    diagnosis = diagnose_text("agent.log", AGENT_WATCHES_FOR_THE_WORDS)
     assert diagnosis.category != "device_fault"

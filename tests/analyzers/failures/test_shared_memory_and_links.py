@@ -118,6 +118,33 @@ def test_a_failed_link_completion_is_the_collective_network() -> None:
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
+# The one line a user kept of such a failure: NCCL's sentence without its host and source
+# prefix and without the peer's address (a flushed send, vendor error 249).
+# docs/labelling.md#network-links-that-fail-under-a-collective
+LINK_COMPLETION_NO_PEER = """\
+NET/IB : Got completion from peer with error 5, opcode 0, len 7110, vendor err 249 (Send)
+"""
+
+# The same words in a line that reports no failed completion.
+LINK_COMPLETION_NO_PEER_NOTE = """\
+NET/IB : Got completion from peer, queue pair 0x1a drained
+"""
+
+
+def test_a_failed_completion_pasted_without_its_peer_is_the_collective_network() -> None:
+    diagnosis = diagnose_text("nccl.log", LINK_COMPLETION_NO_PEER)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "vendor err 249" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_drained_queue_pair_note_is_no_failed_completion() -> None:
+    diagnosis = diagnose_text("nccl.log", LINK_COMPLETION_NO_PEER_NOTE)
+    assert diagnosis.category != "hccl" or diagnosis.confidence < 0.5
+
+
 # The NIC's verbs provider reports the error completion itself, before NCCL says anything: a
 # trainer broadcasting weights to two rollout engines over RoCE, and the paste ending there.
 # docs/labelling.md#network-links-that-fail-under-a-collective
