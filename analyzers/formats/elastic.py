@@ -19,6 +19,9 @@
     [0]:
       ...
 
+A paste that starts at the `Root Cause (first observed failure):` line, the header above it cut
+off, is read as the same summary.
+
 Both fill facts["elastic_failures"] with {rank, local_rank, exitcode, signal, pid, time,
 root_cause}. "Root Cause" only means the first child to exit, not the fault; ranks killed
 afterwards show -9/-15. Each summary record also becomes an ERROR event on its exitcode line
@@ -51,6 +54,7 @@ _GLUED = re.compile(
     r"(?:\s*: ?|(?=\d))"
 )
 _RECORD = re.compile(r"\s*\[\d+\]:\s*$")
+_ROOT_CAUSE = "Root Cause (first observed failure)"
 _RANKS = re.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
 _EXIT = re.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
 _MAX_LINES = 400
@@ -92,6 +96,10 @@ class ElasticTracker:
         if "ChildFailedError" in message and self._summary is None:
             self._summary = _Summary(lineno)
             return False  # the exception line itself is the traceback parser's
+        if self._summary is None and message.lstrip().startswith(_ROOT_CAUSE):
+            # A paste cut below the summary's header: its root-cause record is still the
+            # launcher's report, read as if the header had been kept.
+            self._summary = _Summary(lineno)
         if self._summary is not None:
             return self._in_summary(lineno, line, sink)
         found = _AGENT_LINE.search(message)

@@ -79,3 +79,39 @@ def test_a_line_naming_an_object_shard_it_loads_is_no_error() -> None:
     )
     diagnosis = diagnose_text("log_1.log", text)
     assert diagnosis.category == "oom"
+
+
+def test_a_dot_file_in_the_working_folder_is_a_missing_file_of_the_job() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: a marker file ranks on a shared mount
+    # create and remove has neither folder nor extension, and is no program name
+    line = "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '._ready_node0_K2QX'"
+    diagnosis = diagnose_text("log_0.log", line + "\n")
+    assert diagnosis.category == "config"
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_arrows_wording_of_a_missing_cached_table_is_the_jobs_data_file() -> None:
+    # a second node opening a datasets cache shard that only the first node's disk holds; the
+    # peer's abort and the launcher's status follow it
+    text = (
+        "FileNotFoundError: [Errno 2] Failed to open local file '/home/u/.cache/huggingface/"
+        "datasets/json/ft-0a1b/0.0.0/cache-5c6d_00000_of_00008.arrow'. Detail: [errno 2] No such "
+        "file or directory\n"
+        "NCCL INFO [Service thread] Connection closed by localRank 0\n"
+        "[ERROR] [launch.py:321:sigkill_handler] exits with return code = 1\n"
+    )
+    diagnosis = diagnose_text("node2.log", text)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Failed to open local file" in diagnosis.first_error.text
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_arrows_refusal_for_another_errno_is_not_a_missing_file() -> None:
+    line = (
+        "OSError: [Errno 13] Failed to open local file '/data/shared/train-00001.parquet'. "
+        "Detail: [errno 13] Permission denied"
+    )
+    diagnosis = diagnose_text("log_1.log", line + "\n")
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.missing_input_file" not in rules

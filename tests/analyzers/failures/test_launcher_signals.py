@@ -365,3 +365,41 @@ def test_sglang_reporting_a_childs_wait_status_of_a_segfault_is_a_crash() -> Non
 def test_sglang_reporting_a_plain_exit_status_is_no_crash_signal() -> None:
     diagnosis = diagnose_text("server.log", SGLANG_CHILD_EXIT_STATUS)
     assert "killed by a signal" not in diagnosis.root_cause
+
+
+# torchrun's summary of a child that aborted, as a terminal copy keeps it when the paste starts
+# at the root-cause record (docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left).
+ELASTIC_REPORT_ABORT = """\
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-05-14_03:12:40
+  host      : node-a7
+  rank      : 3 (local_rank: 3)
+  exitcode  : -6 (pid: 73114)
+  error_file: <N/A>
+  traceback : Signal 6 (SIGABRT) received by PID 73114
+"""
+
+
+def test_elastic_report_of_an_abort_alone_reads_as_the_agents_line():
+    diagnosis = diagnose_text("launcher.log", ELASTIC_REPORT_ABORT)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "exitcode  : -6 (pid: 73114)" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.confidence < 0.5
+
+
+def test_elastic_report_of_an_abort_is_a_summary_under_the_ranks_own_timeout():
+    text = (
+        "[rank3]:[E514 03:12:38.120000 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=2, OpType=BROADCAST, NumelIn=1, "
+        "NumelOut=1, Timeout(ms)=1800000) ran for 1800342 milliseconds before timing out.\n"
+        + ELASTIC_REPORT_ABORT
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text

@@ -364,3 +364,63 @@ def test_paddles_loader_segfault_does_not_name_shared_memory() -> None:
     text = "ERROR: Unexpected segmentation fault encountered in DataLoader workers.\n"
     diagnosis = diagnose_text("train.log", text)
     assert "env.dataloader_shm_bus_error" not in _rules(diagnosis)
+
+
+# A data set's parallel map (datasets' num_proc) under a multi-rank trainer: one of its pool
+# workers is gone and the library names no reason.
+MAP_WORKER_DIED = """\
+Running tokenizer on dataset (num_proc=16):  97%|█████████▋| 80211/82730 [01:31<00:02, 871.40 examples/s]
+[rank0]:   File "/opt/venv/lib/python3.10/site-packages/datasets/utils/py_utils.py", line 714, in iflatmap_unordered
+[rank0]:     raise RuntimeError(
+[rank0]: RuntimeError: One of the subprocesses has abruptly died during map operation.To debug the error, disable multiprocessing.
+"""
+
+
+def test_a_map_worker_that_died_without_a_word_is_a_dead_process() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load
+    diagnosis = diagnose_text("train.log", MAP_WORKER_DIED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "abruptly died during map operation" in diagnosis.first_error.text
+    assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_kernel_record_of_the_kill_says_why_the_map_worker_died() -> None:
+    text = (
+        "[Tue May 14 03:10:02 2026] Out of memory: Killed process 51877 (python) "
+        "total-vm:81234560kB, anon-rss:60211840kB, file-rss:0kB, shmem-rss:0kB, UID:1000\n"
+        + MAP_WORKER_DIED
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "Out of memory: Killed process 51877" in diagnosis.first_error.text
+
+
+# torch's file_system sharing strategy reaches shared tensors through its shm manager daemon;
+# after hours of loader workers and evaluation processes the daemon stopped answering.
+SHM_MANAGER_TIMEOUT = """\
+[rank2]:   File "/opt/venv/lib/python3.10/site-packages/torch/multiprocessing/reductions.py", line 321, in rebuild_storage_filename
+[rank2]:     storage = torch.UntypedStorage._new_shared_filename_cpu(manager, handle, size)
+[rank2]: RuntimeError: Shared memory manager connection has timed out
+"""
+
+
+def test_a_shared_memory_manager_that_stops_answering_is_the_host_not_a_collective() -> None:
+    diagnosis = diagnose_text("log_2.log", SHM_MANAGER_TIMEOUT)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Shared memory manager connection has timed out" in diagnosis.first_error.text
+    assert "env.torch_shm_manager_unavailable" in _rules(diagnosis)
+    assert "hccl" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_shared_memory_manager_that_cannot_be_started_is_the_host() -> None:
+    line = (
+        'RuntimeError: error executing torch_shm_manager at "/opt/venv/lib/python3.10/'
+        'site-packages/torch/bin/torch_shm_manager" at ../torch/lib/libshm/core.cpp:64\n'
+    )
+    diagnosis = diagnose_text("log_0.log", line)
+    assert diagnosis.category == "driver_env"
+    assert "config" in {alt.category for alt in diagnosis.alternatives}

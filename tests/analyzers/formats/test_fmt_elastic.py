@@ -179,3 +179,32 @@ def test_an_agent_line_without_its_summary_keeps_the_local_rank():
     line = SECOND_AGENT.splitlines()[1] + "\n"
     [agent] = scan(line).events
     assert agent.rank == 1
+
+
+# A paste that begins at the summary's root-cause record, the exception line and the
+# `FAILED` header above it left out; the child ended in SIGABRT.
+ROOT_CAUSE_ONLY = """\
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-05-14_03:12:40
+  host      : node-a7
+  rank      : 2 (local_rank: 2)
+  exitcode  : -6 (pid: 73114)
+  error_file: <N/A>
+  traceback : Signal 6 (SIGABRT) received by PID 73114
+"""
+
+
+def test_a_paste_cut_below_the_header_still_gives_the_root_cause_record():
+    failures = scan(ROOT_CAUSE_ONLY).facts["elastic_failures"]
+    assert [
+        (f["rank"], f["exitcode"], f["signal"], f["pid"], f["root_cause"]) for f in failures
+    ] == [(2, -6, "SIGABRT", 73114, True)]
+    [event] = [e for e in scan(ROOT_CAUSE_ONLY).events if e.source == "elastic"]
+    assert (event.line, event.rank) == (7, 2)
+
+
+def test_a_root_cause_word_outside_the_summary_opens_nothing():
+    text = "analysis: Root Cause (first observed failure) was a slow disk\n  exitcode  : -6\n"
+    assert "elastic_failures" not in scan(text).facts
