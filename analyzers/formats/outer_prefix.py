@@ -10,7 +10,8 @@ rank a tagged worker states in a file head, the glued lines of ranks sharing one
 - docker compose's service column (`trainer-1  | `);
 - `srun --label`'s task number (` 3: `) and pdsh's host (`node7: `);
 - Open MPI's `--tag-output` (`[1,3]<stderr>:`);
-- a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `, older releases `(pid=4121) `);
+- a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `, older releases `(pid=4121) `),
+  and a cloud launcher's node tag in the same shape (`(worker1, rank=1, pid=4121, ip=10.0.0.7) `);
 - a cluster scheduler's trial log (Determined: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || `).
 
 The sources stay within one line (no `\\s`), so a pattern built on them can run over a whole
@@ -44,7 +45,8 @@ _MPI_TAG = r"\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:"
 # launcher's own lines in the same container carry no rank.
 SCHEDULER_TRIAL = r"\[(" + COLLECTOR_TIME + r")\] (?:([0-9a-f]{6,64}) )?(?:\[rank=(\d+)\] )?\|\|"
 _PROCESS_TAG = (
-    r"\((?:[A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?(?: rank=\d+)? )?pid=\d+(?:, ip=[^)\n]*)?\) ?"
+    r"\((?:[A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?(?: rank=\d+)? |(?:head|worker\d{1,5}), rank=\d+, )?"
+    r"pid=\d+(?:, ip=[^)\n]*)?\) ?"
 )
 
 

@@ -13,6 +13,10 @@ Seen in real reports (outermost first; they nest):
   logs sometimes split a name (`(EngineCore _DP3 pid=274)`). Ray releases before actors were
   named in the tag print the worker's pid alone (`(pid=40211) ...`, `(pid=4121, ip=10.0.0.7)
   ...`): the process is the writer, but no name says which worker it is
+- a cloud job launcher's node tag (SkyPilot), the node's name and its node rank before the pid
+  of the command it ran there: `(head, rank=0, pid=5634) ...`, `(worker1, rank=1, pid=4888,
+  ip=10.60.0.4) ...` (older releases `(node-0 pid=26831) ...`, the Ray tag's shape). The rank is
+  the node's place in the cluster, not a process's rank, so it names no rank of the job
 - colour codes whose ESC byte was lost on the way into an issue: `[0;36m(Worker pid=9)[0;0m ...`,
   or shown in caret notation: `^[[1;36m(VllmWorker TP4 pid=9)^[[0;0m ...`
 - Slurm's `srun --label`: the task number, right-aligned, a colon and one space before each
@@ -110,6 +114,8 @@ _PROCESS_TAG = re.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
 _BARE_PROCESS_TAG = re.compile(r"\(pid=(\d+)(?:, ip=[^)]*)?\) ?")
+# a cloud launcher's node tag: node name, node rank (not a process's rank), pid, optional address
+_NODE_TAG = re.compile(r"\((head|worker\d{1,5}), rank=(\d+), pid=(\d+)(?:, ip=[^)]*)?\) ?")
 _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 # keeps the quoted line's own indent; a bare `>` is a blank line of the quote
@@ -212,7 +218,7 @@ def _peel_one(line: ParsedLine) -> bool:
     if found:
         _take_process(line, found)
         return True
-    if first == "(" and _peel_bare_process_tag(line, text):
+    if first == "(" and (_peel_bare_process_tag(line, text) or _peel_node_tag(line, text)):
         return True
     if first in _MONTH_INITIALS and _peel_journal(line, text):
         return True
@@ -247,6 +253,20 @@ def _peel_bare_process_tag(line: ParsedLine, text: str) -> bool:
     if found:
         line.pid = int(found.group(1))
         line.stream_key += f"(pid {found.group(1)})"
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_node_tag(line: ParsedLine, text: str) -> bool:
+    """A cloud launcher's node tag: the pid of the command it ran on that node, and the node
+    (name and node rank) as the writer; the node rank is no rank of the job's processes."""
+    found = _NODE_TAG.match(text)
+    if found:
+        name, node_rank, pid = found.groups()
+        line.pid = int(pid)
+        line.tags["process"] = name
+        line.tags["node_rank"] = node_rank
+        line.stream_key += f"({name} {pid})"
         line.message = text[found.end() :]
     return found is not None
 

@@ -1,7 +1,7 @@
 """Lines a batch scheduler writes about a job it stopped or refused.
 
 docs/labelling.md#a-job-stopped-from-outside: Slurm's step daemon records a job ended by its
-time limit or by preemption; like torchelastic's signal record, it is the answer only when
+time limit, by preemption or by a requeue (submitit warns of the same stop first); like torchelastic's signal record, it is the answer only when
 nothing in the job failed first (`other`, `hang` beside it). Torque/PBS (its `=>> PBS:` line and
 its job-end mail), Moab and LSF record the same stops in their own words and read alike.
 docs/labelling.md#a-scheduler-that-refuses-the-request: srun or sbatch refusing a request the
@@ -32,6 +32,29 @@ PREEMPTED = """\
 step 1200 loss 1.93
 slurmstepd: error: *** JOB 2207415 ON gpu-c014 CANCELLED AT 2025-06-30T03:12:09 DUE TO PREEMPTION ***
 srun: Job step aborted: Waiting up to 32 seconds for job step to finish.
+"""
+
+# A preemption that puts the job back in the queue: submitit is told first (the signal the
+# scheduler sends ahead of the stop), then the step daemon records the requeue and the tasks end.
+REQUEUED_UNDER_SUBMITIT = """\
+step 5210 loss 1.48
+submitit WARNING (2025-08-21 14:02:31,907) - Caught signal SIGUSR2 on gpu-c019: this job is preempted.
+slurmstepd: error: *** JOB 88410 ON gpu-c019 CANCELLED AT 2025-08-21T14:02:33 DUE TO JOB REQUEUE ***
+slurmstepd: error: *** STEP 88410.0 ON gpu-c019 CANCELLED AT 2025-08-21T14:02:33 DUE TO JOB REQUEUE ***
+submitit WARNING (2025-08-21 14:02:33,640) - Bypassing signal SIGTERM
+slurmstepd: error: Failed to send MESSAGE_TASK_EXIT: Connection refused
+srun: error: gpu-c019: tasks 1-3: Exited with exit code 1
+"""
+
+REQUEUED = """\
+step 5210 loss 1.48
+slurmstepd: error: *** STEP 88410.0 ON gpu-c019 CANCELLED AT 2025-08-21T14:02:33 DUE TO JOB REQUEUE ***
+"""
+
+# Counterexample: submitit passes over every SIGTERM; alone, that says nothing about why.
+SIGTERM_BYPASSED_ONLY = """\
+step 5210 loss 1.48
+submitit WARNING (2025-08-21 14:02:33,640) - Bypassing signal SIGTERM
 """
 
 # Counterexample: the collective had already timed out when the limit ended the job.
@@ -172,6 +195,27 @@ def test_a_preemption_record_reads_the_same_way() -> None:
     assert diagnosis.category == "other"
     assert diagnosis.first_error is not None
     assert "DUE TO PREEMPTION" in diagnosis.first_error.text
+
+
+def test_a_requeue_record_reads_as_a_preemption() -> None:
+    diagnosis = diagnose_text("slurm-88410.out", REQUEUED)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "DUE TO JOB REQUEUE" in diagnosis.first_error.text
+    assert "hang" in {a.category for a in diagnosis.alternatives}
+
+
+def test_submitits_preemption_warning_is_the_stop_and_comes_first() -> None:
+    diagnosis = diagnose_text("88410_0_log.err", REQUEUED_UNDER_SUBMITIT)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "this job is preempted" in diagnosis.first_error.text
+    assert "hccl" not in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_bypassed_sigterm_alone_is_no_stop_record() -> None:
+    diagnosis = diagnose_text("88410_0_log.err", SIGTERM_BYPASSED_ONLY)
+    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
 
 
 def test_an_earlier_collective_timeout_wins_over_the_time_limit() -> None:

@@ -1410,6 +1410,38 @@ def test_an_unnamed_ray_worker_tag_gives_the_pid_and_the_writer():
     assert line.stream_key != other.stream_key
 
 
+def test_a_cloud_launchers_node_tag_gives_the_pid_but_no_rank():
+    """SkyPilot tags each node's output with the node's name and node rank before the pid of
+    the command it ran there; the node rank is not a rank of the job's processes."""
+    line = parse_line("(worker1, rank=1, pid=5370, ip=10.60.0.9) RuntimeError: boom")
+    assert (line.pid, line.message, line.rank) == (5370, "RuntimeError: boom", None)
+    head = parse_line("(head, rank=0, pid=6121) KeyboardInterrupt")
+    assert (head.pid, head.message, head.rank) == (6121, "KeyboardInterrupt", None)
+    assert line.stream_key != head.stream_key
+    for text in (
+        "(head, rank=0) KeyboardInterrupt",
+        "(worker, rank=1, pid=12) x",
+        "see (head, rank=0, pid=1) x",
+    ):
+        assert parse_line(text).message == text
+
+
+def test_an_interrupt_under_a_cloud_launchers_node_tag_is_read():
+    """A line-anchored reading (the bare `KeyboardInterrupt` of an interrupted job) holds behind
+    the node tag as it does behind a Ray tag."""
+    text = """\
+(head, rank=0, pid=6121) epoch 3 step 400 loss 1.2
+(head, rank=0, pid=6121) Traceback (most recent call last):
+(head, rank=0, pid=6121)   File "/home/sky/sky_workdir/train.py", line 88, in <module>
+(head, rank=0, pid=6121)     time.sleep(1)
+(head, rank=0, pid=6121) KeyboardInterrupt
+"""
+    diagnosis = diagnose_text("run.log", text)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("KeyboardInterrupt")
+
+
 def test_a_parenthesised_pid_inside_a_message_is_no_ray_tag():
     for text in ("(pid=abc) is not a number", "worker (pid=4121) exited", "(pid 4121) exited"):
         assert parse_line(text).message == text

@@ -1,0 +1,67 @@
+"""A launcher agent that waits for the other nodes' agents after its own workers ended.
+
+docs/labelling.md#an-agent-that-waits-at-the-exit-barrier: torchrun's agent waits on the
+rendezvous store at the end until every other agent arrives. When one never does it logs
+`Error waiting on exit barrier` and the store's timeout under it. After one of its own children
+failed, that is the agent's wind-down and the child's record keeps its reading; alone, it says
+another node's agent never finished. Values are our own, in the agent's real wording.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+BARRIER = """\
+(node-0 pid=4410) ERROR:torch.distributed.elastic.agent.server.api:Error waiting on exit barrier. Elapsed: 300.0917 seconds
+(node-0 pid=4410) Traceback (most recent call last):
+(node-0 pid=4410)   File "/usr/lib/python3/dist-packages/torch/distributed/elastic/agent/server/api.py", line 906, in _exit_barrier
+(node-0 pid=4410)     store_util.barrier(
+(node-0 pid=4410)   File "/usr/lib/python3/dist-packages/torch/distributed/elastic/utils/store.py", line 67, in barrier
+(node-0 pid=4410)     synchronize(store, data, rank, world_size, key_prefix, barrier_timeout)
+(node-0 pid=4410)   File "/usr/lib/python3/dist-packages/torch/distributed/elastic/utils/store.py", line 31, in get_all
+(node-0 pid=4410)     data = store.get(f"{prefix}{idx}")
+(node-0 pid=4410) RuntimeError: Socket Timeout
+"""
+
+CHILD_ABORTED_THEN_BARRIER = (
+    """\
+(node-0 pid=4410) epoch 4 step 1200 loss 0.71
+(node-1 pid=9120, ip=10.2.0.8) epoch 4 step 1200 loss 0.70
+(node-0 pid=4410) ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 (pid: 4522) of binary: /usr/bin/python3
+"""
+    + BARRIER
+)
+
+WORKERS_DONE_THEN_BARRIER = (
+    """\
+(node-0 pid=4410) INFO:torch.distributed.elastic.agent.server.api:Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish
+"""
+    + BARRIER
+)
+
+# Counterexample: the barrier that completes.
+BARRIER_DONE = """\
+INFO:torch.distributed.elastic.agent.server.api:Local worker group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish
+INFO:torch.distributed.elastic.agent.server.api:Done waiting for other agents. Elapsed: 12.5 seconds
+"""
+
+
+def test_a_barrier_timeout_after_a_child_aborted_yields_to_the_childs_record() -> None:
+    diagnosis = diagnose_text("sky_launch.log", CHILD_ABORTED_THEN_BARRIER)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: -6) local_rank: 0" in diagnosis.first_error.text
+    assert "hccl" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_barrier_timeout_after_workers_that_finished_is_another_nodes_agent() -> None:
+    diagnosis = diagnose_text("sky_launch.log", WORKERS_DONE_THEN_BARRIER)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Error waiting on exit barrier" in diagnosis.first_error.text
+    assert {"hang", "device_fault"} & {a.category for a in diagnosis.alternatives}
+
+
+def test_a_barrier_that_completes_is_no_error() -> None:
+    diagnosis = diagnose_text("launcher.log", BARRIER_DONE)
+    assert diagnosis.first_error is None or "Done waiting" not in diagnosis.first_error.text
