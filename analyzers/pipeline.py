@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from analyzers.checkpoints.restarts import starts_cut
 from analyzers.checkpoints.track import JobBudget
 from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.rules import load_knowledge
@@ -19,6 +20,12 @@ from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.phrases import Said, phrasebook, say
 from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
+from analyzers.formats.start_lines import (
+    FIRST_REPEATS,
+    LAST_REPEATS,
+    START_LINES,
+    STARTS_DROPPED,
+)
 from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
 from analyzers.report.diagnose import diagnose
@@ -108,9 +115,12 @@ def _bundle_info(
     """The bundle's part of the report; past `limits.listed_files` files are only counted."""
     hits = bundle.limit_hits()
     cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
+    starts = _dropped_start_lines(scans)
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
-    warnings = bundle.all_warnings() + cut
+    hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
+    hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
+    warnings = bundle.all_warnings() + cut + starts
     return BundleInfo(
         name=name,
         sha256=sha256,
@@ -118,7 +128,7 @@ def _bundle_info(
         files=[scan.info for scan in scans[: limits.listed_files]],
         warnings=[warning.en for warning in warnings],
         warnings_zh=[warning.zh for warning in warnings],
-        limits=hits + [LimitHit("checkpoints", message.en, message.zh) for message in cut],
+        limits=hits,
         files_not_listed=max(0, len(scans) - limits.listed_files),
     )
 
@@ -161,6 +171,28 @@ def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[Said]:
             placed, more = f"{len(track):,}", f"{track.unplaced:,}"
             warnings.append(
                 say("bundle.checkpoints_cut", path=scan.info.path, placed=placed, more=more)
+            )
+    return warnings
+
+
+def _dropped_start_lines(scans: Sequence[FileScan]) -> list[Said]:
+    """Files cut at a rank's start lines (`checkpoints.restarts`) that repeated it more often
+    than `formats.start_lines` keeps: the attempts begun by the repeats between the kept ones
+    read as one."""
+    warnings = []
+    for scan in scans:
+        dropped = scan.facts.get(STARTS_DROPPED)
+        if dropped and starts_cut(scan):
+            kept = len(scan.facts.get(START_LINES, ()))
+            warnings.append(
+                say(
+                    "bundle.start_lines_cut",
+                    path=scan.info.path,
+                    total=f"{kept + dropped:,}",
+                    first=f"{FIRST_REPEATS + 1:,}",
+                    last=f"{LAST_REPEATS:,}",
+                    more=f"{dropped:,}",
+                )
             )
     return warnings
 

@@ -83,20 +83,35 @@ def _restarts(scan: FileScan) -> list[int]:
     return _with_starts(_group_reported_again(reported, found), started, track)
 
 
-def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
-    """Lines where one rank's start line comes again after its progress (module doc)."""
+def starts_cut(scan: FileScan) -> bool:
+    """True when the file's repeated start lines are read for its cuts: one rank's file
+    whose first start line stands before its progress (`_started_again`)."""
+    track = track_of(scan)
+    return track is not None and len(track) > 0 and bool(_one_ranks_starts(scan, track))
+
+
+def _one_ranks_starts(scan: FileScan, track: CheckpointTrack) -> list[tuple[int, int, str]]:
+    """The file's start lines when they can mark its attempts, else empty."""
     starts = scan.facts.get(_STARTS)
     if not isinstance(starts, list) or len(starts) < 2:
         return []
-    first_line, rank, key = starts[0]
+    first_line, rank, _ = starts[0]
     named = set(track.rank) - {NO_RANK}
     if any(other != rank for _, other, _ in starts) or not named <= {rank}:
         return []  # several ranks' lines: a console, cut by the agent's reports
     if scan.info.rank is not None and scan.info.rank != rank:
         return []
-    lines = track.line
-    if first_line > lines[0]:
+    if first_line > track.line[0]:
         return []  # stated after the progress began: no start line
+    return starts
+
+
+def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
+    """Lines where one rank's start line comes again after its progress (module doc)."""
+    starts = _one_ranks_starts(scan, track)
+    if not starts:
+        return []
+    key, lines = starts[0][2], track.line
     found = []
     for line, _, text in starts[1:]:
         if text != key or line < lines[0]:

@@ -11,13 +11,19 @@ Only lines with a start word are read: a status line that repeats the sizes ever
 (`step 400 rank=1 world_size=4 loss=2.1`) is no start.
 
 The scanner hands each block twice: as written and folded (lower case, digits 1-9 as 0, the
-same length), so the folded line is the key two starts of one rank share whatever their
-numbers (times, ports, an attempt counter), and the rank is read from the written bytes.
+same length), so the folded line, each run of digits made one `0`, is the key two starts of
+one rank share whatever their numbers (times, ports, an attempt counter past 9), and the rank
+is read from the written bytes.
+
+A file may hold any number of them (a retry loop that never gives up, or a hostile file that
+repeats one line a million times), so `StartLines` keeps, in bounded memory, only what the
+cut reads: the first start line, its repeats and whether another rank's start line followed.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from analyzers.formats.literal_gate import gated
 
@@ -26,13 +32,17 @@ _WORLD_LINE = gated(rb"(?m)^[^\n]*world_size[\"']?\s*[:=]\s*0+\b[^\n]*$")
 _START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
 # the rank the line states: `rank=1`, `rank: 1`, a logging tag `[rank1]` (never local_rank=)
 _RANK = re.compile(rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b")
+_NUMBER = re.compile(rb"0+")  # a folded number, whatever its width
 START_LINES = "start_lines"  # FileScan.facts key: [(line, rank, folded text)], in file order
-MAX_STARTS = 64  # the first start and its repeats; a file with more is not restarted that often
+STARTS_DROPPED = "start_lines_dropped"  # FileScan.facts key: repeats counted but not kept
+FIRST_REPEATS = 512  # the earliest repeats kept: where the first attempts end
+LAST_REPEATS = 512  # the latest repeats kept: where the last attempts, the ones read, begin
 
 
 def start_lines(block: bytes, folded: bytes, first_line: int) -> list[tuple[int, int, str]]:
     """(line number, rank, folded text) of each start line in a block."""
     found: list[tuple[int, int, str]] = []
+    line, counted = first_line, 0  # lines are counted on from the last match, not from 0
     for match in _WORLD_LINE.finditer(folded):
         text = match.group(0)
         if not _START_WORD.search(text):
@@ -40,7 +50,57 @@ def start_lines(block: bytes, folded: bytes, first_line: int) -> list[tuple[int,
         rank = _RANK.search(block, match.start(), match.end())
         if rank is None:
             continue
-        line = first_line + folded.count(b"\n", 0, match.start())
+        line += folded.count(b"\n", counted, match.start())
+        counted = match.start()
         number = int(rank.group(1) or rank.group(2))
-        found.append((line, number, text.decode("utf-8", "replace").strip()))
+        key = _NUMBER.sub(b"0", text).decode("utf-8", "replace").strip()
+        found.append((line, number, key))
     return found
+
+
+class StartLines:
+    """One file's start lines as `checkpoints.restarts` reads them, in bounded memory.
+
+    Only the first start line and its repeats (the same rank, the same folded text) can mark
+    where a later attempt begins; a start line of another rank makes the file no one rank's,
+    and then none does, so reading stops there. A file with more repeats than
+    `FIRST_REPEATS + LAST_REPEATS` keeps the earliest (where the first attempts end) and the
+    latest (where the last attempt begins: a rank's checkpoints are read from it); the ones
+    between are only counted, and the report says so (their attempts read as one)."""
+
+    def __init__(self) -> None:
+        self.first: tuple[int, int, str] | None = None
+        self.other: tuple[int, int, str] | None = None  # another rank's: the cut needs no more
+        self.earliest: list[tuple[int, int, str]] = []
+        self.latest: deque[tuple[int, int, str]] = deque(maxlen=LAST_REPEATS)
+        self.dropped = 0
+
+    def add(self, found: list[tuple[int, int, str]]) -> None:
+        for start in found:
+            if self.other is not None:
+                return
+            if self.first is None:
+                self.first = start
+            elif start[1] != self.first[1]:
+                self.other = start
+            elif start[2] == self.first[2]:
+                self._repeat(start)
+
+    def _repeat(self, start: tuple[int, int, str]) -> None:
+        if len(self.earliest) < FIRST_REPEATS:
+            self.earliest.append(start)
+            return
+        if len(self.latest) == LAST_REPEATS:
+            self.dropped += 1
+        self.latest.append(start)
+
+    def store(self, facts: dict[str, object]) -> None:
+        """Into a file's facts: the kept lines in file order, and the count of those dropped."""
+        if self.first is None:
+            return
+        if self.other is not None:
+            facts[START_LINES] = [self.first, self.other]
+            return
+        facts[START_LINES] = [self.first, *self.earliest, *self.latest]
+        if self.dropped:
+            facts[STARTS_DROPPED] = self.dropped

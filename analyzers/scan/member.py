@@ -54,7 +54,7 @@ from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
-from analyzers.formats.start_lines import MAX_STARTS, START_LINES, start_lines
+from analyzers.formats.start_lines import StartLines, start_lines
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.twinned import split_twinned
@@ -133,6 +133,7 @@ class _FileScanner(ScanSink):
         self.checkpoint_lines = self._checkpoint_lines()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
         self.paste = PLAIN  # an indent or double spacing a paste gave every line
+        self.starts = StartLines()
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
         if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
@@ -209,11 +210,8 @@ class _FileScanner(ScanSink):
     def _read_starts(self, block: bytes, folded: bytes, first_line: int) -> None:
         """The rank's start lines (`formats.start_lines`): a later attempt appended to the
         same file begins with one (`checkpoints.restarts`)."""
-        kept = self.facts.setdefault(START_LINES, [])
-        if len(kept) < MAX_STARTS:
-            kept.extend(start_lines(block, folded, first_line)[: MAX_STARTS - len(kept)])
-        if not kept:
-            del self.facts[START_LINES]
+        if self.starts.other is None:  # another rank's start line: none is read any more
+            self.starts.add(start_lines(block, folded, first_line))
 
     def _learn_shape(self, block: bytes, folded: bytes) -> bytes | None:
         """The logging prefix of the file, from one of its first lines that parses as an INFO
@@ -331,6 +329,7 @@ class _FileScanner(ScanSink):
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
         self._read_quiet_end()
+        self.starts.store(self.facts)
         self.events.sort(key=lambda event: event.line)
         if year is None and (self.partial or pending):
             self.facts[YEAR_LESS] = self._year_less(pending)

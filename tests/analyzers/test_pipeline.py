@@ -116,3 +116,18 @@ def test_checkpoints_past_the_job_budget_are_counted_and_the_report_says_so(tmp_
     assert [hit.limit for hit in report.bundle.limits] == ["checkpoints"]  # the page's banner
     assert len(report.bundle.warnings_zh) == len(report.bundle.warnings)
     assert "只计数、未读取" in report.bundle.limits[0].message_zh
+
+
+def test_start_lines_past_those_kept_are_counted_and_the_report_says_so(tmp_path):
+    """A retry loop that restarted the job 2,000 times into one `log_0.log`: the last
+    attempt is still cut where it begins, and the report says the attempts in between were
+    not told apart."""
+    started = "[rank0] INFO init process group: backend=gloo rank=0 world_size=1 attempt={}\n"
+    attempts = [started.format(n) + "[rank0] INFO load weights passed\n" for n in range(2000)]
+    (tmp_path / "log_0.log").write_text("".join(attempts) + "[rank0] INFO layer 0 passed\n")
+    report = pipeline.analyze(tmp_path, AnalyzeOptions(workers=1))
+    assert [hit.limit for hit in report.bundle.limits] == ["start_lines"]
+    assert "the 975 between them only counted" in report.bundle.limits[0].message
+    assert "只计数" in report.bundle.limits[0].message_zh
+    assert report.bundle.warnings == [report.bundle.limits[0].message]
+    assert [rank.checkpoints for rank in report.ranks] == [2]

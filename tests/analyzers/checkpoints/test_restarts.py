@@ -187,3 +187,25 @@ def test_start_lines_of_several_ranks_in_one_file_are_no_restart() -> None:
     """Counterexample: every rank's start line in one shared file (`job.log`) is one run."""
     text = _console([_started(0, 0, 14), _started(1, 0, 14)], _logged(0, RUN), _logged(1, RUN))
     assert restart_lines(scan_text("job/job.log", text)) == []
+
+
+def test_a_log_appended_by_a_hundred_attempts_is_cut_where_each_begins() -> None:
+    """A retry loop that restarted the job 99 times into the same `log_0.log`: the last cut
+    is where the last attempt, the one the rank's checkpoints are read from, begins."""
+    attempts = [[_started(0, attempt, 14), *_logged(0, RUN)] for attempt in range(100)]
+    text = _console(*attempts)
+    size = len(RUN) + 1
+    assert restart_lines(scan_text("job/log_0.log", text)) == [
+        attempt * size + 1 for attempt in range(1, 100)
+    ]
+
+
+def test_a_rank_that_starts_a_group_every_step_is_still_cut_where_it_starts_again() -> None:
+    """Start-worded lines of another text (a group the rank sets up at every step) are no
+    start of the process, however many there are: the process's own start line again still
+    marks the next attempt."""
+    joined = "2026-12-05 13:18:15,100 [rank1] INFO init expert group: rank=1 world_size=4"
+    steps = [line for _ in range(100) for line in (joined, *_logged(1, ["layer 1 passed"]))]
+    first = [_started(1, 0, 14), *_logged(1, RUN), *steps]
+    text = _console(first, [_started(1, 1, 28), *_logged(1, RUN)])
+    assert restart_lines(scan_text("job/log_1.log", text)) == [len(first) + 1]
