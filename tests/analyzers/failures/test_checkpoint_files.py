@@ -115,3 +115,37 @@ def test_arrows_refusal_for_another_errno_is_not_a_missing_file() -> None:
     diagnosis = diagnose_text("log_1.log", line + "\n")
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.missing_input_file" not in rules
+
+
+# A checkpoint converter pointed at a folder with no checkpoint in it: Megatron's helper gives
+# back only the job's arguments, and the loader that unpacks a pair stops.
+CONVERTER_FINDS_NO_CHECKPOINT = """\
+Checkpoint not found to provide arguments, using provided arguments.
+Traceback (most recent call last):
+  File "/srv/mlm/tools/checkpoint/convert.py", line 150, in <module>
+    main()
+  File "/srv/mlm/tools/checkpoint/loader_core.py", line 78, in _load_checkpoint
+    margs, checkpoint_args = load_args_from_checkpoint(margs)
+TypeError: cannot unpack non-iterable Namespace object
+"""
+
+# Unpacking a None is a value never set, not this tool's missing checkpoint.
+UNPACK_NONE = """\
+Traceback (most recent call last):
+  File "/srv/app/run.py", line 12, in <module>
+    a, b = lookup()
+TypeError: cannot unpack non-iterable NoneType object
+"""
+
+
+def test_a_converter_that_finds_no_checkpoint_for_its_arguments_is_the_checkpoint() -> None:
+    diagnosis = diagnose_text("convert.log", CONVERTER_FINDS_NO_CHECKPOINT)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "non-iterable Namespace object" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_unpacking_a_none_is_not_the_missing_checkpoint() -> None:
+    diagnosis = diagnose_text("run.log", UNPACK_NONE)
+    assert diagnosis.category != "weight_load", diagnosis.root_cause

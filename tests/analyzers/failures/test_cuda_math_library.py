@@ -156,3 +156,35 @@ def test_a_status_given_in_cublas_words_is_the_operator() -> None:
 def test_the_allocation_sentence_is_not_read_as_the_operator() -> None:
     diagnosis = diagnose_text("train/rank5.log", TE_GEMM_ALLOCATION_IN_WORDS)
     assert diagnosis.category != "operator", diagnosis.root_cause
+
+
+# cuDNN 9 opens its sub-libraries when a graph first needs them; a piece that is missing or of
+# another release fails the fused-attention graph TransformerEngine builds. A training
+# framework catches the exception and logs it at WARNING with the caught traceback as a list.
+CUDNN_PART_NOT_LOADED = """\
+WARNING:demo.core.utils:/src/te/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:402 in function operator(): cuDNN Error: CUDNN_BACKEND_TENSOR_DESCRIPTOR cudnnFinalize failed cudnn_status: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED. For more information, enable cuDNN error logging by setting CUDNN_LOGERR_DBG=1 and CUDNN_LOGDEST_DBG=stderr in the environment.
+['Traceback (most recent call last):\\n', '  File "/srv/train/pretrain.py", line 140, in forward_step\\n    output = model(\\n']
+[rank2]:   File "/srv/train/demo/core/transformer/module.py", line 250, in forward
+[rank2]:     outputs = self.module(*inputs, **kwargs)
+"""
+
+# Startup notes that list the parts cuDNN loaded are no failure.
+CUDNN_PARTS_LISTED = """\
+INFO cudnn sub-libraries loaded: engines_precompiled, engines_runtime_compiled, graph, ops
+INFO cudnn version 90800, status CUDNN_STATUS_SUCCESS
+"""
+
+
+def test_a_cudnn_that_cannot_load_its_own_parts_is_the_installation() -> None:
+    """docs/labelling.md#a-cudnn-whose-parts-do-not-load: the installation, not the op, even
+    when the line is logged at WARNING and frames follow it."""
+    diagnosis = diagnose_text("train/rank2.log", CUDNN_PART_NOT_LOADED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_cudnn_listing_its_loaded_parts_is_no_failure() -> None:
+    diagnosis = diagnose_text("train/rank2.log", CUDNN_PARTS_LISTED)
+    assert diagnosis.category != "driver_env", diagnosis.root_cause

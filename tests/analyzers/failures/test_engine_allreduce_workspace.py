@@ -69,3 +69,34 @@ def test_a_cuda_answer_while_the_ipc_workspace_is_built_is_the_collective() -> N
 def test_the_same_cuda_answer_in_a_model_kernel_is_not_the_collective() -> None:
     diagnosis = diagnose_text("serve.log", CUDART_IN_A_MODEL_KERNEL)
     assert diagnosis.category != "hccl"
+
+
+# A training stack's tensor-parallel communication overlap builds its own communicator at start:
+# its NCCL check prints the place in the overlap's bootstrap and an empty reason, on each rank.
+TE_OVERLAP_BOOTSTRAP = """\
+!!! [UB] Create UbufP2PCommOverlap Communicator
+UB_TIMEOUT is set to 120 sec, 252000000000 cycles, freq: 2100000khz
+Failed, NCCL error /src/te/transformer_engine/pytorch/csrc/userbuffers/userbuffers-host.cpp:231 ''
+Failed, NCCL error /src/te/transformer_engine/pytorch/csrc/userbuffers/userbuffers-host.cpp:231 ''
+"""
+
+# The same macro in an inference engine's plugin keeps the generic NCCL reading.
+ENGINE_PLUGIN_NCCL = """\
+Failed, NCCL error /src/cpp/demo_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 'unhandled system error (run with NCCL_DEBUG=INFO for details)'
+"""
+
+
+def test_an_overlap_communicator_that_cannot_start_is_hccl_with_the_option_beside() -> None:
+    """docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call."""
+    diagnosis = diagnose_text("rank0.log", TE_OVERLAP_BOOTSTRAP)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "userbuffers-host.cpp:231" in diagnosis.first_error.text
+    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert alternatives[:1] == ["config"], alternatives
+
+
+def test_an_engine_plugins_nccl_check_keeps_the_generic_reading() -> None:
+    diagnosis = diagnose_text("rank0.log", ENGINE_PLUGIN_NCCL)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert "config" not in {alt.category for alt in diagnosis.alternatives}

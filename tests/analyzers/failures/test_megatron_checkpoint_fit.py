@@ -155,3 +155,40 @@ def test_the_bare_lookup_of_the_shape_record_reads_the_same() -> None:
 def test_storing_the_shape_record_is_no_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", FLATTENED_SHAPE_STORED)
     assert diagnosis.first_error is None
+
+
+# A resume of the distributed optimizer: the common state rank 0 saved holds a per-parameter
+# list of another length than the one this rank builds, and the merge stops (posted wrapped).
+STATE_MERGE_LENGTHS = """\
+[rank3]:   File "/opt/mcore/megatron/core/dist_checkpointing/dict_utils.py", line 227, in merge
+[rank3]:     x1[k] = merge(x1[k], v2, key=key + (k,))
+[rank3]: ValueError: Cannot merge two lists with different lengths (2 and 9,
+[rank3]:   encountered at level ('optimizer', 0, 'param_state', 0, (torch.bfloat16, torch.float32), 0))
+"""
+
+# The factory merge of the same library, worded with `key`.
+FACTORY_MERGE_KEYS = """\
+ValueError: Different dict keys encountered in `apply_factory_merges` (dict_keys(['weight']) vs dict_keys(['weight', 'bias']))
+"""
+
+# A progress line that names the merge is no failure.
+MERGE_PROGRESS = """\
+INFO merging 2 lists of sharded tensors for key ('optimizer', 0)
+"""
+
+
+def test_a_checkpoint_state_that_does_not_merge_with_the_load_is_the_checkpoint() -> None:
+    for text in (STATE_MERGE_LENGTHS, FACTORY_MERGE_KEYS):
+        diagnosis = diagnose_text("resume/rank3.log", text)
+        assert diagnosis.category == "weight_load", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+        assert "Cannot merge two lists" in diagnosis.first_error.text or (
+            "Different dict keys" in diagnosis.first_error.text
+        )
+        alternatives = {alt.category for alt in diagnosis.alternatives}
+        assert "config" in alternatives
+
+
+def test_a_merge_progress_line_is_no_failure() -> None:
+    diagnosis = diagnose_text("resume/rank3.log", MERGE_PROGRESS)
+    assert diagnosis.category != "weight_load", diagnosis.root_cause

@@ -126,3 +126,30 @@ def test_other_schedules_checks_of_the_micro_batch_count_are_config() -> None:
 def test_a_micro_batch_size_that_must_be_positive_is_not_the_pipeline_rule() -> None:
     diagnosis = diagnose_text("stdout.log", MICROBATCH_FIELD_CHECK)
     assert "cfg.pipeline_microbatch_count" not in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+# The interleaved schedule handed one data iterator for a model built in two chunks.
+INTERLEAVED_ONE_ITERATOR = """\
+[rank1]:   File "/opt/mcore/megatron/core/pipeline_parallel/schedules.py", line 905, in forward_backward_pipelining_with_interleaving
+[rank1]:     assert isinstance(data_iterator, list), "interleaved pipeline parallelism expected each model chunk to have a data iterator"
+[rank1]: AssertionError: interleaved pipeline parallelism expected each model chunk to have a data iterator
+"""
+
+# A start-up note that names the chunks it builds.
+INTERLEAVED_CHUNKS_NOTE = """\
+building 2 model chunks for interleaved pipeline parallelism (virtual pipeline size 2)
+"""
+
+
+def test_an_interleaved_schedule_given_one_iterator_for_several_chunks_is_config() -> None:
+    """docs/labelling.md#a-pipeline-schedule-that-the-micro-batch-count-does-not-fit."""
+    diagnosis = diagnose_text("stdout.log", INTERLEAVED_ONE_ITERATOR)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("[rank1]: AssertionError: interleaved")
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_note_about_the_chunks_built_is_no_failure() -> None:
+    diagnosis = diagnose_text("stdout.log", INTERLEAVED_CHUNKS_NOTE)
+    assert diagnosis.category != "config", diagnosis.root_cause
