@@ -12,6 +12,7 @@ stamps count as no time where other lines carry the program's own: another clock
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -66,7 +67,7 @@ def find_first_error(
     own_failures_by_place(errors, scans)
     promote_silent_ends(errors, correlation, scans)
     demote_later_attempts(errors, scans)
-    demote_explained_waits(errors, offsets)
+    demote_explained_waits(errors, offsets, items)
     demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors, placed_before_stop(errors, offsets))
     lead_ranks_interrupted_alone(errors)
@@ -96,7 +97,11 @@ def find_first_error(
         if item.rank is not None and any(m.signature.peer_gone for m in item.matches):
             chain.peer_gone.setdefault(item.rank, item)
     chain.waited_behind = [
-        item for item in ordered if item.demoted and item.best and item.best.signature.waits_behind
+        item
+        for item in ordered
+        if item.demoted
+        and item.best
+        and (item.best.signature.waits_behind or item.best.signature.unreached)
     ]
     blamed = blame(chain, correlation, scans)
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
@@ -192,9 +197,14 @@ def _silent(summary: RankSummary, report: Classified) -> bool:
 # --- demotion ------------------------------------------------------------------------------
 
 
-def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, float]) -> None:
+def demote_explained_waits(
+    items: Sequence[Classified],
+    offsets: Mapping[int, float],
+    everything: Sequence[Classified] = (),
+) -> None:
     """A timeout or wrapper on one rank is a cascade when another rank failed on its own
-    first (or at an unknown time): the waiting rank was waiting for that one."""
+    first (or at an unknown time): the waiting rank was waiting for that one. `everything`
+    (warnings too) places late arrivals at the store (`demote_late_store_arrivals`)."""
     earliest = _earliest_own_failure(items, offsets)
     for item in items:
         if item.tier in WAITING_TIERS and item.rank is not None:
@@ -202,7 +212,59 @@ def demote_explained_waits(items: Sequence[Classified], offsets: Mapping[int, fl
             if any(_explains(when, moment) for rank, when in earliest.items() if rank != item.rank):
                 item.tier, item.demoted = TIER_CASCADE, True
     demote_waits_after_another_process(items, offsets)
+    demote_late_store_arrivals(items, offsets, everything or items)
     demote_waits_behind_another_rank(items)
+
+
+# the connect timeout a store client quotes: "timed out after 6000ms while trying to connect"
+_CONNECT_TIMEOUT_MS = re.compile(r"\bafter (\d+) ?ms\b")
+
+
+def demote_late_store_arrivals(
+    items: Sequence[Classified], offsets: Mapping[int, float], everything: Sequence[Classified]
+) -> None:
+    """A rank that could not connect to the rendezvous store is the one the others waited
+    behind only when it tried while they waited. A connect that began (its failure's time
+    less the timeout it quotes) after another rank's wait inside the store had already run
+    out came too late: the store had given up on it and closed, and the waits are what
+    failed first. That rank's connect failures (its untimed exception too, dated by its
+    earliest timed one) are then a cascade of them, still read as the late rank's (its rank
+    stays the one the others waited for). The waits' times come from any
+    of their lines, c10d's timed warnings (`waitForInput: ... timed out after 6000ms`)
+    included, as the exceptions under them often carry no time."""
+    ended = [
+        (moment, item.rank)
+        for item in everything
+        if item.rank is not None
+        and item.best is not None
+        and item.best.signature.waits_behind
+        and (moment := epoch(item, offsets)) is not None
+    ]
+    if not ended:
+        return
+    began: dict[int, float] = {}  # rank -> when its earliest timed failed connect began
+    for item in everything:
+        if item.rank is None or item.best is None or not item.best.signature.unreached:
+            continue
+        moment = epoch(item, offsets)
+        quoted = _CONNECT_TIMEOUT_MS.search(item.event.message or item.event.text)
+        if moment is not None and quoted is not None:
+            start = moment - int(quoted.group(1)) / 1000
+            began[item.rank] = min(began.get(item.rank, start), start)
+    late = set()
+    for rank, start in began.items():
+        others = [when for when, waiter in ended if waiter != rank]
+        if others and min(others) + CLOCK_TOLERANCE_S < start:
+            late.add(rank)
+    for item in items:
+        best = item.best
+        if (
+            item.rank in late
+            and best is not None
+            and best.signature.unreached
+            and item.tier in WAITING_TIERS
+        ):
+            item.tier, item.demoted = TIER_CASCADE, True
 
 
 def demote_waits_behind_another_rank(items: Sequence[Classified]) -> None:

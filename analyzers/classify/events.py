@@ -149,6 +149,7 @@ def classify_scans(
                     )
                 items.append(item)
         _pass_over_prompt_slips(items[first:], scan)
+        _pass_over_logged_warnings(items[first:], scan)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
         yield_to_later_in_file(items[first:], TIER_GENERIC)
@@ -183,6 +184,39 @@ def _pass_over_prompt_slips(items: Sequence[Classified], scan: FileScan) -> None
     }
     for item in items:
         if item.event.line in slips and item.tier > TIER_NOISE:
+            item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)
+            item.recovered = True
+
+
+def _pass_over_logged_warnings(items: Sequence[Classified], scan: FileScan) -> None:
+    """An exception a program caught and logged as a warning (`logger.warning(...,
+    exc_info=True)`: a WARNING record, then the traceback right under it) ended nothing when
+    the same writer raised again later in the file: the program went on (a loader that
+    falls back to another file, then gives up), and the later exception is the failure. The
+    caught one counts like a warning. Alone in its file, it keeps its weight: an uncaught
+    crash can follow any record. A later traceback that belongs to this exception is no
+    new raise: one chained to it (`During handling of the above exception`), or the child's
+    traceback a wrapper carries (`-- Process 3 terminated with the following error:`)."""
+    records = scan.facts.get("tracebacks") or ()
+    carriers = _carrier_lines(scan)
+    raised = [
+        record
+        for record in records
+        if not record.get("chained") and record.get("type") != "re-raise"
+    ]
+    caught = {
+        record["line"]
+        for record in records
+        if record.get("warned")
+        and record["line"] not in carriers
+        and any(
+            later["line"] > record["line"]
+            and (record.get("rank") is None or later.get("rank") in (None, record.get("rank")))
+            for later in raised
+        )
+    }
+    for item in items:
+        if item.event.line in caught and item.tier > TIER_NOISE:
             item.tier = max(item.tier - RECOVERED_PENALTY, TIER_NOISE)
             item.recovered = True
 

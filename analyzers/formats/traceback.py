@@ -162,6 +162,7 @@ class _Open:
     caller: ParsedLine | None = None  # the package frame that called the kept (user) frame
     box: bool = False  # rich's boxed traceback: rows until the bottom edge, then the exception
     interactive: bool = False  # a frame is a statement typed at the interactive prompt
+    warned: bool = False  # the header stands right under its writer's WARNING record
 
 
 @dataclass(slots=True)
@@ -215,6 +216,7 @@ class TracebackTracker:
             thread = self._thread.pop(key, None)
             if thread is not None and lineno - thread == 1:
                 opened.thread = thread
+            opened.warned = _under_warning(lineno, key, sink)
             self._open[key] = opened
             return True
         if state is None and _THREAD.match(message):
@@ -325,6 +327,7 @@ class TracebackTracker:
                 "statement": _raising_statement(lineno, sink) if state.frame else None,
                 "header": state.start if state.start < lineno else None,
                 "interactive": state.interactive,
+                "warned": state.warned,
             },
         )
         if state.thread is not None:  # threading's hook named the thread this exception ended
@@ -474,6 +477,20 @@ def _leveled_warning(line: ParsedLine) -> bool:
     torch's C++ TORCH_WARN) is that writer's own message, not the last line of a Python
     traceback printed to stderr: outside a traceback it stays a warning for `classify`."""
     return line.level == "WARNING" or line.level in QUIET_LEVELS
+
+
+def _under_warning(lineno: int, key: str, sink: Sink) -> bool:
+    """Whether the line above a traceback header is a WARNING record of the same writer:
+    `logger.warning("...", exc_info=True)` prints the record, then the traceback of an
+    exception the program caught and logged (`Global metadata is not found. Falling back
+    to rank local metadata.`)."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    above = sink.lookback(lineno, 1)
+    if not above:
+        return False
+    parsed = parse_line(above[-1][1])
+    return parsed.level == "WARNING" and parsed.stream_key == key
 
 
 def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:

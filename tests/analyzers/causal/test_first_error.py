@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import tarfile
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.first_error import find_first_error
 from analyzers.classify.events import TIER_CASCADE, Classified, classify_event
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import (
     Correlation,
+    Diagnosis,
     Event,
     EventKind,
     FileInfo,
@@ -543,3 +548,94 @@ def test_an_exit_status_comes_after_the_lost_connection_its_rank_logged() -> Non
     assert diagnosis.first_error is not None
     assert "Connection closed by peer" in diagnosis.first_error.text
     assert diagnosis.category == "hccl"
+
+
+# --- a rank that reached the store after the others' waits had run out ---------------------
+
+
+def _store_start_up(connect_failed_at: str) -> dict[str, str]:
+    """Four plain-print ranks at start-up: rank 0's store counts 3 of 4 clients, ranks 1
+    and 2 wait for rank 0's key (c10d's timed warnings, then the untimed exception), rank 3's
+    connect to the store times out at `connect_failed_at` (c10d's own time)."""
+    init = "init process group: backend=gloo rank={rank} world_size=4 master=127.0.0.1:47823"
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/home/user/llm-infer/infer.py", line 126, in init',
+        '    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=6))',
+    ]
+    waiting = [
+        "[W1205 15:42:27.428079671 socket.cpp:469] [c10d] waitForInput: poll for socket "
+        "SocketImpl(fd=3, addr=[::ffff:127.0.0.1]:40740, remote=[::ffff:127.0.0.1]:47823) "
+        "returned 0, likely a timeout",
+        "[W1205 15:42:27.452136935 socket.cpp:494] [c10d] waitForInput: socket SocketImpl("
+        "fd=3, addr=[::ffff:127.0.0.1]:40740, remote=[::ffff:127.0.0.1]:47823) timed out "
+        "after 6000ms",
+        *frames,
+        "torch.distributed.DistStoreError: wait timeout after 6000ms, keys: /default_pg/0//cpu//0/0",
+    ]
+    timed_out = (
+        "The client socket has timed out after 6000ms while trying to connect to "
+        "(127.0.0.1, 47823)."
+    )
+    return {
+        "job/log_0.log": "\n".join(
+            [
+                init.format(rank=0),
+                *frames,
+                "torch.distributed.DistStoreError: Timed out after 7 seconds waiting for "
+                "clients. 3/4 clients joined.",
+            ]
+        )
+        + "\n",
+        "job/log_1.log": "\n".join([init.format(rank=1), *waiting]) + "\n",
+        "job/log_2.log": "\n".join([init.format(rank=2), *waiting]) + "\n",
+        "job/log_3.log": "\n".join(
+            [
+                init.format(rank=3),
+                "waiting for local dataset cache lock",
+                f"[E1205 {connect_failed_at} socket.cpp:1028] [c10d] {timed_out}",
+                f"[W1205 {connect_failed_at} TCPStore.cpp:340] [c10d] TCP client failed to "
+                "connect/validate to host 127.0.0.1:47823 - retrying (try=0, timeout=6000ms, "
+                f"delay=1984ms): {timed_out}",
+                *frames,
+                f"torch.distributed.DistNetworkError: {timed_out}",
+            ]
+        )
+        + "\n",
+    }
+
+
+def _archived(directory: Path, files: dict[str, str]) -> Diagnosis:
+    """The files packed as a collector packs them, each member keeping the time it was last
+    written (early December 2026): c10d's year-less times take the year from it."""
+    path = directory / "job.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            member = tarfile.TarInfo(name)
+            member.size, member.mtime = len(data), 1796485400
+            tar.addfile(member, io.BytesIO(data))
+    return analyze(path, AnalyzeOptions(workers=1)).diagnosis
+
+
+def test_a_connect_begun_after_the_store_waits_ran_out_stands_behind_them(
+    tmp_path: Path,
+) -> None:
+    """Rank 3 started connecting 3.5 s after rank 1's key wait had already timed out: the
+    store had given up on it, so the store's count is the first error (docs/labelling.md,
+    "A rank that never reached the store"); rank 3 is still the one the others waited for."""
+    diagnosis = _archived(tmp_path, _store_start_up("15:42:36.959831103"))
+    assert diagnosis.first_error is not None
+    assert "3/4 clients joined" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_connect_that_timed_out_while_the_others_waited_stays_the_first_error(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: rank 3's connect began before the waits ended (a wrong port, tried
+    from the start): the count stands behind it, as before."""
+    diagnosis = _archived(tmp_path, _store_start_up("15:42:27.959831103"))
+    assert diagnosis.first_error is not None
+    assert "while trying to connect" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3]

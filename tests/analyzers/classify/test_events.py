@@ -846,3 +846,75 @@ def test_the_compilers_line_leads_the_exception_that_reports_the_build_stopped()
     first = diagnose_text("job/train.log", log).first_error
     assert first is not None
     assert first.text.startswith("nvcc fatal   : Could not open input file")
+
+
+# --- an exception the program caught and logged as a warning -------------------------------
+
+_DCP_FRAMES = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/filesystem.py", line 929, in read_metadata
+    with self.fs.create_stream(path, "rb") as metadata_file:
+  File "/usr/lib/python3.11/pathlib.py", line 1044, in open
+    return io.open(self, mode, buffering, encoding, errors, newline)
+"""
+
+LOGGED_FALLBACK_THEN_FAILURE = (
+    "2026-12-05 15:41:22,832 [rank0] INFO load weights passed\n"
+    "2026-12-05 15:41:31,855 [rank0] INFO loading checkpoint from /ckpt/step_2000\n"
+    "2026-12-05 15:41:31,891 [rank0] WARNING Global metadata is not found. Falling back to "
+    "rank local metadata.\n"
+    + _DCP_FRAMES
+    + "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_2000/.metadata'\n"
+    "[rank0]: Traceback (most recent call last):\n"
+    '[rank0]:   File "/srv/infer.py", line 144, in load\n'
+    "[rank0]:     dcp.load(sd, checkpoint_id=path)\n"
+    "[rank0]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException "
+    "ranks:dict_keys([0, 1])\n"
+    "[rank0]: Traceback (most recent call last): (RANK 0)\n"
+    '[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/'
+    'state_dict_loader.py", line 265, in local_step\n'
+    '[rank0]:     raise AssertionError("; ".join(error_parts))\n'
+    "[rank0]: AssertionError: metadata is None; global metadata read failed: [Errno 2] No such "
+    "file or directory: '/ckpt/step_2000/.metadata'\n"
+)
+
+WARNING_THEN_UNCAUGHT_CRASH = (
+    "2026-12-05 15:41:31,891 [rank0] WARNING tokenizer has no pad token, using eos\n"
+    + _DCP_FRAMES
+    + "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/step_2000/.metadata'\n"
+)
+
+
+def test_an_exception_logged_under_a_warning_yields_when_the_program_raised_again() -> None:
+    """`logger.warning(..., exc_info=True)` logged a caught exception and the loader went on
+    (docs/labelling.md, "A checkpoint file that is not there"): the later exception is the
+    failure."""
+    assert "metadata is None" in _first_cause(LOGGED_FALLBACK_THEN_FAILURE)
+    items = list(classify_scans([scan_text("log_0.log", LOGGED_FALLBACK_THEN_FAILURE)], KNOWLEDGE))
+    caught = next(item for item in items if item.event.text.startswith("FileNotFoundError"))
+    assert caught.recovered
+
+
+def test_a_traceback_under_a_warning_that_nothing_follows_keeps_its_weight() -> None:
+    """An uncaught crash can land right under any record: alone in its file it is the error."""
+    items = list(classify_scans([scan_text("log_0.log", WARNING_THEN_UNCAUGHT_CRASH)], KNOWLEDGE))
+    crash = next(item for item in items if item.event.text.startswith("FileNotFoundError"))
+    assert not crash.recovered
+
+
+WARNING_THEN_CHAINED_CRASH = (
+    WARNING_THEN_UNCAUGHT_CRASH
+    + "\nDuring handling of the above exception, another exception occurred:\n\n"
+    + "Traceback (most recent call last):\n"
+    + '  File "/srv/infer.py", line 150, in load\n'
+    + "    raise RuntimeError('no checkpoint to resume from')\n"
+    + "RuntimeError: no checkpoint to resume from\n"
+)
+
+
+def test_an_exception_under_a_warning_that_a_chained_one_follows_keeps_its_weight() -> None:
+    """The chained exception belongs to the first, printed in one uncaught crash: no sign the
+    program went on."""
+    items = list(classify_scans([scan_text("log_0.log", WARNING_THEN_CHAINED_CRASH)], KNOWLEDGE))
+    crash = next(item for item in items if item.event.text.startswith("FileNotFoundError"))
+    assert not crash.recovered
