@@ -138,7 +138,9 @@ _EXCEPTION_NAME = re.compile(
 # line, never the text of a Python exception printed above it
 _CANN_TRACE = re.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
 _BARE_ASSERTION = re.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
-_ASSERT_STATEMENT = re.compile(r"\s+(?P<statement>assert\b.*?)\s*$")
+# the source line Python prints indented under the frame; a paste that lost its line breaks
+# (formats.flattened) lost the indent too, so the statement may open its piece
+_ASSERT_STATEMENT = re.compile(r"\s*(?P<statement>assert\b.*?)\s*$")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 # the source place a native check appends under the message it throws (`.../x.cuh:350`)
 _NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$")

@@ -271,14 +271,20 @@ class _FileScanner(ScanSink):
         self.count_dropped(kind)
         return True
 
-    def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
-        pieces = [raw] if self.structured else split_escaped(raw)
-        if len(pieces) == 1 and not self.structured:
+    def split_pieces(self, raw: bytes) -> list[bytes]:
+        if self.structured:
+            return [raw]
+        pieces = split_escaped(raw)
+        if len(pieces) == 1:
             pieces = split_flattened(raw)
-        if len(pieces) == 1 and not self.structured:
+        if len(pieces) == 1:
             pieces = split_glued(raw)
-        if len(pieces) == 1 and not self.structured:
+        if len(pieces) == 1:
             pieces = split_twinned(raw)
+        return pieces
+
+    def _parse_line(self, line_no: int, raw: bytes, hit: bool) -> None:
+        pieces = self.split_pieces(raw)
         self.pieces_line, self.pieces_read = (line_no if len(pieces) > 1 else 0), []
         outer = self._parse(pieces[0])
         if len(pieces) > 1:  # an object cut at an escaped newline lost its later members

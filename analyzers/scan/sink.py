@@ -101,22 +101,34 @@ class ScanSink:
     def lookback(self, lineno: int, count: int) -> list[tuple[int, str]]:
         """Up to `count` lines before `lineno`, nearest last. When `lineno` is a physical line
         cut into pieces, the pieces read before the current one come first: each was read as
-        a line of its own, so a statement printed just above an exception is found there."""
+        a line of its own, so a statement printed just above an exception is found there. A
+        line above that was itself cut (`split_pieces`) gives its pieces too, its last nearest:
+        a paste that lost its breaks can end one physical line on the `assert` statement and
+        open the next on the bare `AssertionError` under it."""
         pieces: list[tuple[int, str]] = []
         if lineno == self.pieces_line and count > 0:
             pieces = [(lineno, clean_line(raw)) for raw in self.pieces_read[-count:]]
             count -= len(pieces)
         found: list[tuple[int, str]] = []
         end = self._offset_of(lineno)
+        above = lineno - 1
         while end > 0 and len(found) < count:
             start = self.block.rfind(b"\n", 0, end - 1) + 1
-            found.append((lineno - len(found) - 1, clean_line(self.block[start : end - 1])))
+            for piece in reversed(self.split_pieces(self.block[start : end - 1])):
+                found.append((above, clean_line(piece)))
+            above -= 1
             end = start
-        if len(found) < count and lineno - len(found) == self.block_first_line:
+        del found[max(count, 0) :]
+        if len(found) < count and above + 1 == self.block_first_line:
             first = self.block_first_line - 1
             tail = [(n, clean_line(raw)) for n, raw in self.previous_tail if n <= first]
             found.extend(reversed(tail[-(count - len(found)) :]))
         return [*reversed(found), *pieces]
+
+    def split_pieces(self, raw: bytes) -> list[bytes]:
+        """The lines one physical line holds when a paste lost its breaks (itself here; the
+        file scanner cuts as it cuts the lines it reads)."""
+        return [raw]
 
     def _offset_of(self, lineno: int) -> int:
         """Byte offset of the start of `lineno` in the current block (0 if before it).

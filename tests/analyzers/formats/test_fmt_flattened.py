@@ -3,7 +3,7 @@
 import pytest
 
 from analyzers.formats.flattened import split_flattened
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, scan_text
 
 FLATTENED = (
     b'Traceback (most recent call last): File "/srv/job/train.py", line 52, in <module> '
@@ -188,3 +188,19 @@ def test_a_flattened_rank_traceback_quoted_in_markdown_is_cut_alike() -> None:
 
     assert diagnosis.first_error is not None
     assert "AssertionError" in diagnosis.first_error.text
+
+
+def test_the_bare_assertion_is_read_with_the_statement_that_ended_the_line_above() -> None:
+    # the statement is the last piece of the physical line above, and the paste lost its indent
+    scan = scan_text("stdout.log", FLATTENED_RANK_LINES.decode())
+
+    assertion = next(event for event in scan.events if event.line == 2)
+    assert assertion.message == "AssertionError (assert len(outputs) == len(grads))"
+
+
+def test_an_unindented_assert_a_log_prints_on_a_line_of_its_own_is_not_a_statement() -> None:
+    text = "[rank0]: checking: assert mode on\n[rank0]: AssertionError\n"
+    scan = scan_text("stdout.log", text)
+
+    assertion = next(event for event in scan.events if event.line == 2)
+    assert "assert mode" not in (assertion.message or "")

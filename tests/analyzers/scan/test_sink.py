@@ -49,3 +49,25 @@ def test_the_pieces_read_before_come_first_on_a_line_cut_into_pieces() -> None:
     assert sink.lookback(14, 1) == [(14, "piece b")]
     # another line of the block is read from the file alone
     assert sink.lookback(12, 2) == [(10, "line 10"), (11, "line 11")]
+
+
+class _CuttingSink(ScanSink):
+    """A sink whose lines holding `|` were several lines that a paste joined."""
+
+    def split_pieces(self, raw: bytes) -> list[bytes]:
+        return [piece.strip() for piece in raw.split(b"|")]
+
+
+def test_a_line_above_that_holds_several_gives_its_pieces_nearest_last() -> None:
+    sink = _CuttingSink(FileInfo("job/log_0.log", FileKind.RANK_LOG, 0), HeadHints(None))
+    sink.block, sink.block_first_line = b"line 10\nframe a | frame b | assert x\nline 12\n", 10
+    assert sink.lookback(12, 2) == [(11, "frame b"), (11, "assert x")]
+    assert sink.lookback(12, 4) == [
+        (10, "line 10"),
+        (11, "frame a"),
+        (11, "frame b"),
+        (11, "assert x"),
+    ]
+    # the plain sink reads each physical line whole
+    plain = _sink_on(sink.block, 10)
+    assert plain.lookback(12, 1) == [(11, "frame a | frame b | assert x")]
