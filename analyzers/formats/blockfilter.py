@@ -54,6 +54,13 @@ class BlockFilter:
 
     @classmethod
     def build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
+        """The filter for these keywords and this checkpoint matcher: every file of a bundle
+        asks for the same one, and folding a hundred keywords and the matcher's literals
+        anew cost a job of a thousand ranks two thousand times (the filter is immutable)."""
+        return _built(cls, prefilter, checkpoints)
+
+    @classmethod
+    def _build(cls, prefilter: Prefilter, checkpoints: _HasPrefilter | None) -> BlockFilter:
         literals: tuple[bytes, ...] = ()
         regex = None
         source = checkpoints.prefilter_bytes_pattern() if checkpoints is not None else b""
@@ -113,6 +120,11 @@ class BlockFilter:
         for word in self.notable_cann:
             _find_all(block, word, hits)
         return hits
+
+
+@lru_cache(maxsize=8)  # keyed by the prefilter's value and the matcher's identity
+def _built(cls: type[BlockFilter], prefilter: Prefilter, checkpoints: Any) -> BlockFilter:
+    return cls._build(prefilter, checkpoints)
 
 
 _QUIET_LEVELS = (b"[INFO] ", b"[DEBUG] ", b"[TRACE] ")

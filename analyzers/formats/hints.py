@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any
 
 from analyzers.core.limits import small_int
-from analyzers.formats.literal_gate import GatedPattern, gated
+from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
 
@@ -39,8 +39,9 @@ _RANK_SAMPLES = 200
 # A launcher's copy of a rank's line (`[default1]:`, the local rank) that states the rank's
 # global number, as a job's start line does (`init process group: ... rank=3 world_size=4`,
 # a logging tag `[rank3] INFO`): the first such line per local tag gives that child's rank.
+# Led by the line end before it, searched in `after_line_end(low)`.
 _LOCAL_STATES_RANK = gated(
-    rb"(?m)^\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
+    rb"\n\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
 )
 # How much of a file's head is read for hints. Launchers and serving frameworks state their
 # sizes and ranks in their first lines (a few hundred, config dumps included); reading further
@@ -120,7 +121,9 @@ class HeadHints:
         """The rank each `[defaultN]:` child states, from the first copied lines that state
         one: children log it as they start, and a launcher log that copies a rank tag onto
         every line would otherwise make each of its lines a match."""
-        found_any = _LOCAL_STATES_RANK.finditer(low)
+        if self._local_samples_left <= 0 or b"[default" not in low:
+            return  # no samples left: a search would find only a line `zip` then drops
+        found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
         for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
             self._local_samples_left -= 1
             local = small_int(found.group(1))

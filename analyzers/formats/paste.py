@@ -43,7 +43,6 @@ and taken off each message read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.lines import parse_line
@@ -144,6 +143,13 @@ def _shared_message_indent(lines: list[bytes]) -> str:
 
 
 def _double_spaced(lines: list[bytes]) -> bool:
-    """No two non-empty lines next to each other (a paste's own empty lines stay runs)."""
-    filled = [bool(line.strip()) for line in lines]
-    return not any(a and b for a, b in pairwise(filled))
+    """No two non-empty lines next to each other (a paste's own empty lines stay runs).
+    Read from the top until two such lines meet: a program's log settles it at its second
+    line, without a look at the other lines of the probe."""
+    previous = False
+    for line in lines:
+        filled = bool(line.strip())
+        if previous and filled:
+            return False
+        previous = filled
+    return True

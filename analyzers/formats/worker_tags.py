@@ -33,19 +33,19 @@ from typing import Any
 
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml
-from analyzers.formats.literal_gate import GatedPattern, gated
+from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.outer_prefix import OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
 PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/pylogging.py)
 # a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
-# (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3)
+# (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3).
+# Led by the line end before it, searched in `after_line_end(block)`.
 _PID_FIELD_LINE = re.compile(
-    rb"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?(?:[+-]\d\d:?\d\d|Z)?\]?"
+    rb"\n\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?(?:[+-]\d\d:?\d\d|Z)?\]?"
     rb"[ \t]+\[?(?:pid[=:](\d{1,9})|(\d{2,7})(?=\]?[ \t]+\[?"
-    rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)",
-    re.MULTILINE,
+    rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)"
 )
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
@@ -274,7 +274,7 @@ class TagHints:
         (`2026-12-05 02:58:23,880 pid=17352 INFO infer: init ... rank=3 world_size=4`) or the
         bare `%(process)d` before the level (`2026-12-05 07:08:03,182 10682 INFO init ...`)."""
         done: set[str] = set()
-        for found in _PID_FIELD_LINE.finditer(block):
+        for found in _PID_FIELD_LINE.finditer(after_line_end(block)):
             tag = pid_tag(small_int((found.group(1) or found.group(2)).decode()))
             if tag in done:
                 continue

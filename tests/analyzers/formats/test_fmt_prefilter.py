@@ -2,6 +2,7 @@
 
 import pytest
 
+from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.core.types import EventKind
 from analyzers.formats import blockfilter
 from analyzers.formats.blockfilter import (
@@ -436,6 +437,23 @@ def test_a_frontend_relaying_an_engine_child_has_no_skippable_info_shape():
     assert shape is not None
     assert relays_workers((frontend + relayed).translate(FOLD), shape)
     assert not relays_workers((frontend * 2).translate(FOLD), shape)
+
+
+@pytest.mark.parametrize("engine", [b"VLLM", b"SGLANG", b"TRTLLM", b"TENSORRT_LLM"])
+def test_each_relayed_engines_name_marks_a_relaying_frontend(engine):
+    frontend = b"2026-02-11T08:01:17.204Z  INFO frontend::http: listening on 8000\n"
+    relayed = b"2026-02-11T08:01:18.004Z  INFO frontend::engine: " + engine + b": started\n"
+    shape = learn_shape(frontend)
+    assert shape is not None
+    assert relays_workers((frontend + relayed).translate(FOLD), shape)
+
+
+def test_every_file_of_a_bundle_shares_one_filter():
+    matcher = CheckpointMatcher()
+    assert BlockFilter.build(PREFILTER, matcher) is BlockFilter.build(PREFILTER, matcher)
+    assert BlockFilter.build(PREFILTER, None) is BlockFilter.build(PREFILTER, None)
+    own = BlockFilter.build(PREFILTER, CheckpointMatcher([r"step \d+ ok"]))
+    assert own.checkpoint_literals != BlockFilter.build(PREFILTER, matcher).checkpoint_literals
 
 
 def test_the_graph_engines_unplaced_op_is_an_error_without_code_or_level():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from analyzers.formats import hints as hints_module
 from analyzers.formats.hints import HINT_BYTES, HeadHints
 
 INIT = (
@@ -87,3 +88,21 @@ def test_a_head_that_tags_every_line_with_its_rank_is_counted_through_once():
     _Tally.read = 0
     HeadHints(year_from_name=None).read(block, _Tally(block.lower()))
     assert _Tally.read <= 2 * len(block)
+
+
+def test_a_launchers_rank_samples_once_used_up_cost_no_more_searches(monkeypatch):
+    searches: list[int] = []
+    real = hints_module._LOCAL_STATES_RANK
+
+    class Counting:
+        def finditer(self, data):
+            searches.append(len(data))
+            return real.finditer(data)
+
+    monkeypatch.setattr(hints_module, "_LOCAL_STATES_RANK", Counting())
+    copied = b"[default1]:2026-12-04 15:26:38,401 [rank3] INFO layer 0 passed\n"
+    hints = HeadHints(year_from_name=None)
+    hints.read(copied * 300, (copied * 300).lower())
+    hints.read(copied, copied.lower())
+    assert len(searches) == 1
+    assert hints.local_named == {1: 3}

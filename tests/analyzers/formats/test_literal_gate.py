@@ -7,7 +7,7 @@ import re
 import pytest
 
 from analyzers.formats.hints import HeadHints
-from analyzers.formats.literal_gate import gated, required_literal
+from analyzers.formats.literal_gate import after_line_end, gated, required_literal
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,21 @@ def test_patterns_sharing_a_gate_search_a_block_for_it_once():
     assert data.findall(block) == [b"2"]
     assert searched == [b"parallel"]
     assert tensor.findall(b"no sizes here\n") == []  # another block is searched anew
+
+
+LINE_STARTS = [
+    b"",
+    b"[default0]:init process group: rank=2\n[default1]: layer 0 passed rank=3\n",
+    b"launcher: echo [default0]:rank=1\n[default1]:rank=4",  # mid-line: no line of its own
+    b"\n\n[default2]:rank=5\n\n",
+    b"[default0]:no rank here\n[default3]:[rank7] info start\n",
+]
+
+
+@pytest.mark.parametrize("data", LINE_STARTS)
+def test_a_pattern_led_by_a_line_end_finds_the_lines_a_line_start_anchor_finds(data):
+    body = rb"\[default(\d)\]:[^\n]*?(?:\[rank(\d)\]|rank=(\d))"
+    anchored = re.compile(rb"(?m)^" + body)
+    led = re.compile(rb"\n" + body)
+    expected = [found.groups() for found in anchored.finditer(data)]
+    assert [found.groups() for found in led.finditer(after_line_end(data))] == expected
