@@ -400,3 +400,33 @@ def test_an_op_that_refuses_its_input_layout_votes_for_the_operator() -> None:
 def test_a_layout_word_without_an_op_does_not_vote_for_the_operator() -> None:
     line = "ValueError: the dataset requires the jsonl format"
     assert vote(line) != "operator"
+
+
+def test_a_transfer_client_that_lost_its_peer_votes_for_the_transport() -> None:
+    """A KV-transfer or RPC client whose other end went away: the transfer between ranks."""
+    assert vote("RuntimeError: the store client has been closed, please re-connect") == "hccl"
+
+
+def test_a_socket_reset_under_the_tensor_rebuild_frame_stays_a_dead_sender() -> None:
+    """The connection words of a loader worker that died with a batch queued must not outvote
+    the rebuild frame: a reset or refused connection is no transport's lost peer there."""
+    frame = (
+        '  File "/venv/lib/python3.11/site-packages/torch/multiprocessing/reductions.py", '
+        "line 541, in rebuild_storage_fd"
+    )
+    line = "ConnectionResetError: [Errno 104] Connection reset by peer"
+    assert vote(line, frames=[frame]) == "device_fault"
+
+
+def test_a_settings_models_value_error_under_its_headline_votes_for_the_options() -> None:
+    """pydantic prints the refused field's reason under a `validation error for` headline."""
+    own = "  Value error, LoRA is only supported for decoder models [type=value_error]"
+    headline = "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig"
+    assert vote(own, [headline]) == "config"
+
+
+def test_a_driver_xid_behind_the_syslog_kernel_tag_is_the_device() -> None:
+    """`kernel:` is the operating system's tag on a syslog line, not a compute kernel."""
+    assert vote("kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.") == (
+        "device_fault"
+    )
