@@ -9,7 +9,7 @@ not installed"). Candidates, most telling first:
   a signature, e.g. missing kernel binaries -> operator; docs/labelling.md), the deciding
   rule's first, and those it gives only under a condition (`also_if`) when the bundle shows
   the condition's evidence (an AI CPU exception is a collective's only beside a collective's
-  lines);
+  lines; a lost GPU is a hang only when a rank stalled or a watchdog says so);
 - the label of the first error's own line when a rank-pattern verdict overrode it;
 - other lines of the same block and other ranks' top lines that carry another label,
   including a line that stepped aside for the first error (`yields_to`) unless that line only
@@ -40,7 +40,7 @@ from analyzers.causal.chain import CausalChain
 from analyzers.causal.labels import UNLABELLED
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.phrases import say
-from analyzers.core.types import Alternative, EventKind, FileScan
+from analyzers.core.types import Alternative, Correlation, EventKind, FileScan, RankStatus
 
 if TYPE_CHECKING:
     from analyzers.classify.matches import Match
@@ -60,8 +60,13 @@ _SEARCHED = (EventKind.ERROR, EventKind.WARNING)
 class _Shown:
     """What the bundle shows, asked once per kind of evidence a conditional neighbour needs."""
 
-    def __init__(self, chain: CausalChain, scans: Sequence[FileScan]) -> None:
+    def __init__(
+        self, chain: CausalChain, scans: Sequence[FileScan], correlation: Correlation | None
+    ) -> None:
         self._chain, self._scans = chain, scans
+        self._stalled = correlation is not None and any(
+            rank.status == RankStatus.HUNG for rank in correlation.ranks
+        )
         self._answers: dict[str, bool] = {}
 
     def neighbours(self, signature: Signature) -> tuple[str, ...]:
@@ -71,7 +76,8 @@ class _Shown:
 
     def shows(self, evidence: NeighbourEvidence) -> bool:
         if evidence.name not in self._answers:
-            self._answers[evidence.name] = _shows(evidence, self._chain, self._scans)
+            stalled = evidence.ranks_stalled and self._stalled
+            self._answers[evidence.name] = stalled or _shows(evidence, self._chain, self._scans)
         return self._answers[evidence.name]
 
 
@@ -102,12 +108,14 @@ def alternatives(
     confidence: float,
     line_category: str | None = None,
     scans: Sequence[FileScan] = (),
+    correlation: Correlation | None = None,
 ) -> list[Alternative]:
     """Up to two (label, evidence, score) other than `category`, best first; `scans` is the
-    bundle, where a conditional neighbour's evidence and the first error's frames are read."""
+    bundle, where a conditional neighbour's evidence and the first error's frames are read, and
+    `correlation` says whether a rank stalled (evidence a neighbour can ask for)."""
     ceiling = max(round(max(confidence - BELOW_CHOSEN, confidence / 2), 2), 0.0)
     picked: dict[str, Alternative] = {}
-    shown = _Shown(chain, scans)
+    shown = _Shown(chain, scans, correlation)
     for candidate, named in _candidates(chain, confidence, line_category, shown, scans):
         if candidate.category in (category, "healthy"):
             continue
@@ -261,15 +269,18 @@ def _other_lines(
 
 
 def _yielded(item: Classified, first: Classified) -> bool:
-    """The line stepped aside for the first error (`yields_to`, `yields_to_earlier`): what it
-    says, less precisely, is still a label a reader could defend (a device start failure under
-    its reason, a dead worker after its collective timed out)."""
+    """The line stepped aside for the first error (`yields_to`, `yields_to_earlier`,
+    `yields_to_bundle`): what it says, less precisely, is still a label a reader could defend (a
+    device start failure under its reason, a dead worker after its collective timed out, the
+    driver's Xid that gives a job's illegal address to the job's own kernel)."""
     best, chosen = item.best, first.best
-    return (
-        best is not None
-        and chosen is not None
-        and item.demoted
-        and chosen.id in (*best.signature.yields_to, *best.signature.yields_to_earlier)
+    if best is None or chosen is None or not item.demoted:
+        return False
+    signature = best.signature
+    return chosen.id in (
+        *signature.yields_to,
+        *signature.yields_to_earlier,
+        *signature.yields_to_bundle,
     )
 
 

@@ -14,7 +14,9 @@ line in any file of the bundle (a cluster's device count that comes up short bec
 node never joined); they list it under ``yields_to_bundle``. A few are explained by a line
 the same writer printed after them (an agent's report that its worker ended with a plain
 status, then its finding that another agent had already ended the job); they list it under
-``yields_to_later``.
+``yields_to_later``. A line that names an earlier event of its writer as its cause by number
+(the GPU driver's ``Xid 45 ... caused by previous Xid 149``) steps aside for that event's line
+when the file holds it.
 
 The other way round, an operator that rejects a call logs a run of error lines under its
 own tag, the failed check first (with its reason), then each caller's "step failed"
@@ -111,6 +113,24 @@ def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 
+def yield_to_named_cause(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, in one file's items, each line that names an earlier event of its writer as its
+    cause by number, when the file holds that event's own line above it: the GPU driver tears
+    down a job's channels with `Xid 45 ... caused by previous Xid 149`, and the Xid 149 line it
+    points back to says what failed. The line's regex captures the number it points back to
+    (`caused_by`), the earlier line's regex its own number (`xid`). With no such line above, the
+    line keeps its reading: it is the only record of the failure."""
+    reported: dict[str, int] = {}
+    for item in items:
+        number = _group_named(item, "xid")
+        if number is not None:
+            reported[number] = min(item.event.line, reported.get(number, item.event.line))
+    for item in items:
+        cause = _group_named(item, "caused_by")
+        if cause is not None and reported.get(cause, item.event.line) < item.event.line:
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
 def yield_to_later_in_file(items: Sequence[Classified], below_tier: float) -> None:
     """Demote, in one file's items, each line whose signature yields to a line the same file
     printed below it (`yields_to_later`): torchrun's agent reports that its worker ended with a
@@ -157,10 +177,15 @@ def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> N
 
 def _pid_named(item: Classified) -> str | None:
     """The process id the line's best signature captured (`pid` group), if any."""
-    if item.best is None or "pid" not in item.best.signature.regex.groupindex:
+    return _group_named(item, "pid")
+
+
+def _group_named(item: Classified, group: str) -> str | None:
+    """What the line's best signature captured in the named group, if it has one."""
+    if item.best is None or group not in item.best.signature.regex.groupindex:
         return None
     found = item.best.signature.search(item.event.message or item.event.text)
-    return found.group("pid") if found is not None else None
+    return found.group(group) if found is not None else None
 
 
 def lead_restated_runs(items: Sequence[Classified], floor_tier: float) -> None:

@@ -26,6 +26,7 @@ from analyzers.classify.block_context import (
     yield_to_block_details,
     yield_to_earlier_in_file,
     yield_to_later_in_file,
+    yield_to_named_cause,
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -152,6 +153,7 @@ def classify_scans(
         _pass_over_logged_warnings(items[first:], scan)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
+        yield_to_named_cause(items[first:], TIER_CASCADE)
         yield_to_later_in_file(items[first:], TIER_GENERIC)
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)

@@ -27,6 +27,7 @@ from analyzers.classify.errorcodes import (
     load_codes,
 )
 from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
+from analyzers.classify.xid import ORIGINS, UNKNOWN, XID_FILE, load_xids, origins_of
 from analyzers.core.bilingual import zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.core.yamlcheck import (
@@ -44,12 +45,14 @@ ACTION_STACKS = ("ascend", "cuda")  # the stacks `classify.accelerator` tells ap
 @dataclass(frozen=True, slots=True)
 class NeighbourEvidence:
     """What a bundle must show before a conditional neighbour is offered: a line labelled
-    with one of `labels` (by its rule or its code), or an error or warning line the regex
-    finds (`neighbour_evidence` in signatures.yaml)."""
+    with one of `labels` (by its rule or its code), an error or warning line the regex finds,
+    or (`ranks_stalled`) a rank that stopped with no error, success or fatal signal
+    (`neighbour_evidence` in signatures.yaml)."""
 
     name: str
     labels: tuple[str, ...] = ()
     regex: re.Pattern[str] | None = None
+    ranks_stalled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,12 @@ class Signature:
     # two named groups of the regex whose numbers the line must order (`joined` over `size`):
     # a count the line states decides, such as more processes joining than the world holds
     more_than: tuple[str, str] | None = None
+    # the NVIDIA Xid origins the rule reads (`xid_origins`, classify.xid): the listed numbers
+    # of those origins, every number the table gives an origin, and whether a number it gives
+    # none fits as well; None when the rule reads no Xid
+    xid_numbers: frozenset[str] | None = None
+    xid_known: frozenset[str] = frozenset()
+    xid_unknown: bool = False
     guide: str | None = None  # anchor of the docs/labelling.md section the rule implements
     also: tuple[str, ...] = ()  # labels the guide names as this rule's defensible neighbours
     # neighbours the guide names only when the bundle shows their evidence (an AI CPU
@@ -149,10 +158,24 @@ class Signature:
         if not any(needle in haystack for needle in self.needles):
             return None
         found = self.regex.search(message)
-        if found is None or self.more_than is None:
-            return found
-        larger, smaller = (int(found.group(name)) for name in self.more_than)
-        return found if larger > smaller else None
+        if found is None:
+            return None
+        if self.more_than is not None:
+            larger, smaller = (int(found.group(name)) for name in self.more_than)
+            if larger <= smaller:
+                return None
+        if self.xid_numbers is not None and not self._xid_fits(found):
+            return None
+        return found
+
+    def _xid_fits(self, found: re.Match[str]) -> bool:
+        """The Xid whose origin decides is the earlier one the line names as its cause
+        (`caused by previous Xid 149`), else the line's own number."""
+        groups = found.groupdict()
+        number = groups.get("caused_by") or groups.get("xid")
+        if number in self.xid_known:
+            return self.xid_numbers is not None and number in self.xid_numbers
+        return self.xid_unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +285,8 @@ def _without(directory: Path, disabled: frozenset[str]) -> Knowledge:
 
 @cache
 def _load_all(directory: Path) -> Knowledge:
-    sources = [directory / name for name in ("signatures.yaml", "error_codes.yaml", "actions.yaml")]
+    names = ("signatures.yaml", XID_FILE, "error_codes.yaml", "actions.yaml")
+    sources = [directory / name for name in names]
     sources += sorted((directory / "zh").glob("*.yaml"))
     return cached("knowledge", sources, lambda: _read_knowledge(directory))
 
@@ -284,8 +308,10 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     data = Entry(read_yaml(path), path.name)
     raw = data.get("signatures", list)
     evidence = _neighbour_evidence(Entry(data.get("neighbour_evidence", dict, {}), path.name))
+    xid_file = path.parent / XID_FILE
+    origins = origins_of(load_xids(xid_file)) if xid_file.exists() else {}
     signatures = tuple(
-        _signature(Entry(item, f"{path.name}: signature #{n + 1}"), evidence)
+        _signature(Entry(item, f"{path.name}: signature #{n + 1}"), evidence, origins)
         for n, item in enumerate(raw)
     )
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
@@ -319,10 +345,11 @@ def _neighbour_evidence(section: Entry) -> dict[str, NeighbourEvidence]:
         if wrong:
             raise entry.fail(f"field 'labels' must list taxonomy labels, got {wrong}")
         pattern = entry.get("regex", str, None)
-        if not labels and pattern is None:
-            raise entry.fail("needs 'labels' or 'regex'")
+        stalled = entry.get("ranks_stalled", bool, False)
+        if not labels and pattern is None and not stalled:
+            raise entry.fail("needs 'labels', 'regex' or 'ranks_stalled'")
         regex = None if pattern is None else compile_regex(pattern, re.IGNORECASE, entry, "regex")
-        found[str(name)] = NeighbourEvidence(str(name), labels, regex)
+        found[str(name)] = NeighbourEvidence(str(name), labels, regex, stalled)
     return found
 
 
@@ -342,7 +369,11 @@ def _also_if(
     return tuple(pairs)
 
 
-def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = None) -> Signature:
+def _signature(
+    entry: Entry,
+    evidence: dict[str, NeighbourEvidence] | None = None,
+    xid_origins: Mapping[str, str] | None = None,
+) -> Signature:
     sig_id = entry.get("id", str)
     entry.where = f"{entry.where.split(': ')[0]}: signature '{sig_id}'"
     category = entry.choice("category", TAXONOMY)
@@ -351,6 +382,7 @@ def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = Non
         entry.get("regex", str), re.IGNORECASE if ignore_case else 0, entry, "regex"
     )
     keywords = entry.strings("keywords")
+    xid_numbers, xid_known, xid_unknown = _xid_filter(entry, regex, xid_origins or {})
     signature = Signature(
         id=sig_id,
         title=entry.get("title", str),
@@ -387,6 +419,9 @@ def _signature(entry: Entry, evidence: dict[str, NeighbourEvidence] | None = Non
         waits_behind=entry.strings("waits_behind", required=False),
         harmless_on=_harmless_on(entry),
         more_than=_more_than(entry, regex),
+        xid_numbers=xid_numbers,
+        xid_known=xid_known,
+        xid_unknown=xid_unknown,
         guide=_guide(entry),
         also=(also := _also(entry, category)),
         also_if=_also_if(entry, category, also, evidence or {}),
@@ -500,6 +535,24 @@ def _more_than(entry: Entry, regex: re.Pattern[str]) -> tuple[str, str] | None:
     if len(names) != 2 or any(regex.groupindex.get(name) is None for name in names):
         raise entry.fail(f"more_than must name two groups of the regex, got {list(names)}")
     return names[0], names[1]
+
+
+def _xid_filter(
+    entry: Entry, regex: re.Pattern[str], origins: Mapping[str, str]
+) -> tuple[frozenset[str] | None, frozenset[str], bool]:
+    """`xid_origins`: the rule holds only for an Xid whose origin (`knowledge/xid_codes.yaml`)
+    is one of these, `unknown` standing for a number the table gives none. The regex names the
+    line's number `xid` and, optionally, the earlier Xid it names as its cause `caused_by`."""
+    wanted = entry.strings("xid_origins", required=False)
+    if not wanted:
+        return None, frozenset(), False
+    wrong = [origin for origin in wanted if origin not in (*ORIGINS, UNKNOWN)]
+    if wrong:
+        raise entry.fail(f"xid_origins must name {[*ORIGINS, UNKNOWN]}, not {wrong}")
+    if "xid" not in regex.groupindex:
+        raise entry.fail("xid_origins needs a group 'xid' in the regex")
+    numbers = frozenset(number for number, origin in origins.items() if origin in wanted)
+    return numbers, frozenset(origins), UNKNOWN in wanted
 
 
 def _action_stack(entry: Entry) -> str | None:

@@ -191,7 +191,7 @@ def _from_first_error(
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain),
-        alternatives=alternatives(chain, category, confidence, line_category, scans),
+        alternatives=alternatives(chain, category, confidence, line_category, scans, correlation),
     )
     _say_culprit_note(diagnosis, note)
     story = _story(chain, verdict, diagnosis, codes, correlation, note)
@@ -386,7 +386,9 @@ def _from_ranks(
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
         evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
-        alternatives=alternatives(chain, verdict.category, verdict.confidence, scans=scans),
+        alternatives=alternatives(
+            chain, verdict.category, verdict.confidence, scans=scans, correlation=correlation
+        ),
     )
     said = sentence(verdict.reason)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh

@@ -298,3 +298,26 @@ def test_an_mc2_caller_trace_stays_the_record_beside_an_unrelated_hccl_trace() -
     )
     assert diagnosis.category == "hccl"
     assert first_text(diagnosis).lstrip().startswith("Check ")
+
+
+# The driver tears down the channels of a job whose GPU lost an NVLink, pointing back at the
+# Xid that did it; the first line is that Xid's own report.
+XIDS_WITH_THEIR_CAUSE = """\
+kernel: NVRM: Xid (PCI:0000:dc:00): 149, NETIR_LINK_EVT Fatal XC0 i0 Link 04 (0x004505c6 0x00000000 0x00000000)
+kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=2207431, name=python3, Ch 00000001 caused by previous Xid 149
+"""
+
+
+def test_an_xid_naming_an_earlier_xid_as_its_cause_yields_to_that_line() -> None:
+    scan = scan_text("kern.log", XIDS_WITH_THEIR_CAUSE)
+    cause, consequence = classify_scans([scan], load_knowledge())
+    assert not cause.demoted
+    assert consequence.demoted
+    assert consequence.tier == TIER_CASCADE
+
+
+def test_an_xid_whose_named_cause_is_not_in_the_log_keeps_its_reading() -> None:
+    alone = XIDS_WITH_THEIR_CAUSE.splitlines(keepends=True)[1]
+    (item,) = classify_scans([scan_text("kern.log", alone)], load_knowledge())
+    assert not item.demoted
+    assert item.category == "device_fault"

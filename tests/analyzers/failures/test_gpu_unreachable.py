@@ -5,13 +5,15 @@ When a board drops off mid-run, `nvidia-smi` cannot get a handle for it (`GPU is
 device's own report: the first error, label `device_fault`. Corrected PCIe errors the kernel
 logs on the same port are recovered warnings, never the first error, and a `PCIe Bus Error`
 is not a process's SIGBUS. Counterexample: a user without permission to query the board.
+`hang` is offered beside it only when the bundle shows the job stalled (a rank that stopped
+with no error, a watchdog's timeout), never for the kernel log alone.
 
 docs/labelling.md#a-gpu-the-driver-no-longer-reaches
 """
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 SMI_GPU_LOST = """\
 $ nvidia-smi
@@ -95,3 +97,47 @@ def test_a_probe_report_wrapped_over_lines_is_a_lost_gpu() -> None:
 def test_an_agent_watching_for_the_words_is_no_lost_gpu() -> None:
     diagnosis = diagnose_text("agent.log", AGENT_WATCHES_FOR_THE_WORDS)
     assert diagnosis.category != "device_fault"
+
+
+# A rank that stopped printing progress with no error of its own: the job stalled
+STALLED_RANK = """\
+[2026-03-03 02:10:00] step 1 passed
+[2026-03-03 02:12:00] step 2 passed
+"""
+
+WATCHDOG_TIMEOUT = """\
+[rank1]:[E303 02:44:09.604118233 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=630, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800011 milliseconds before timing out.
+"""
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_lost_gpu_alone_offers_the_machine_not_a_hang() -> None:
+    diagnosis = diagnose_text("kern.log", KERNEL_XID)
+    assert _alternatives(diagnosis) == ["driver_env"]
+
+
+def test_a_board_lost_at_probe_time_offers_no_hang() -> None:
+    assert "hang" not in _alternatives(diagnose_text("dmesg.txt", PROBE_WRAPPED_OFF_THE_BUS))
+
+
+def test_a_lost_gpu_under_a_rank_that_stalled_offers_a_hang() -> None:
+    diagnosis = diagnose_files(
+        {"kern.log": KERNEL_XID, "rank0.log": STALLED_RANK, "rank1.log": STALLED_RANK}
+    )
+    assert diagnosis.category == "device_fault"
+    assert "hang" in _alternatives(diagnosis)
+
+
+def test_a_lost_gpu_beside_a_watchdog_timeout_offers_a_hang() -> None:
+    diagnosis = diagnose_files({"kern.log": KERNEL_XID, "rank1.log": WATCHDOG_TIMEOUT})
+    assert diagnosis.category == "device_fault"
+    assert "hang" in _alternatives(diagnosis)
+
+
+def test_a_lost_handle_in_nvidia_smi_under_a_stalled_rank_offers_a_hang() -> None:
+    diagnosis = diagnose_files({"nvidia_smi.txt": SMI_GPU_LOST, "rank0.log": STALLED_RANK})
+    assert "hang" in _alternatives(diagnosis)
+    assert "hang" not in _alternatives(diagnose_text("nvidia_smi.txt", SMI_GPU_LOST))

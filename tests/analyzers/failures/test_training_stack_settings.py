@@ -126,6 +126,27 @@ def test_cuda_refusing_peer_access_under_nccl_is_the_host() -> None:
     assert "peer access is not supported" in diagnosis.first_error.text
 
 
+def test_cuda_refusing_peer_access_offers_the_setting_not_a_broken_device() -> None:
+    """The pair of GPUs never had a peer path: the job can stop asking for one (config); a
+    device gone bad is no reading of CUDA's refusal, unlike the NPU driver's."""
+    diagnosis = diagnose_text("rank3.log", PEER_ACCESS)
+    alternatives = {alt.category for alt in diagnosis.alternatives}
+    assert "config" in alternatives
+    assert "device_fault" not in alternatives
+    assert "env.gpu_peer_access_unsupported" in _rules(diagnosis)
+
+
+def test_the_npu_driver_refusing_peer_access_keeps_a_failed_device_beside_it() -> None:
+    text = (
+        "EL9999[PID: 7136] 2026-04-17-11:29:42.001.734 (EL9999):  [drv api] halDeviceEnableP2P "
+        "failed: drv devId=6, phyIdSrc=0, drvRetCode=17![FUNC:EnableP2P][FILE:npu_driver.cc]"
+        "[LINE:4088]\n"
+    )
+    diagnosis = diagnose_text("plog/plog-7136.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
 def test_another_cuda_failure_under_nccl_is_not_a_peer_refusal() -> None:
     text = PEER_ACCESS.replace(
         "peer access is not supported between these two devices", "out of memory"
@@ -133,3 +154,4 @@ def test_another_cuda_failure_under_nccl_is_not_a_peer_refusal() -> None:
     diagnosis = diagnose_text("rank3.log", text)
     assert diagnosis.category == "oom"
     assert "env.peer_access_refused" not in _rules(diagnosis)
+    assert "env.gpu_peer_access_unsupported" not in _rules(diagnosis)

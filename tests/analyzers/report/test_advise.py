@@ -376,7 +376,9 @@ def test_a_gpu_peer_access_refusal_is_told_to_look_at_the_gpus_peer_path() -> No
     """A C++ extension names CUDA's runtime only by its prefix: the advice is still the GPU's."""
     refusal = "RuntimeError: CUDART error: peer access is not supported between these two devices"
     situation = Situation(
-        category="driver_env", signature_ids=["env.peer_access_refused"], first_error_text=refusal
+        category="driver_env",
+        signature_ids=["env.gpu_peer_access_unsupported"],
+        first_error_text=refusal,
     )
     actions = next_actions(BOOK, situation)
     assert any("nvidia-smi topo" in a and "--disable-custom-all-reduce" in a for a in actions)
