@@ -36,6 +36,7 @@ ROLES = frozenset(
     {
         "layer",
         "layer_start",
+        "layer_part",
         "submodule",
         "phase",
         "success",
@@ -52,6 +53,7 @@ _SPACES = re.compile(r"\s+")
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
+    + "通过|完成|".encode()  # a Chinese print's "passed" / "done"
     + _TRAIN_STEP_VERB
     + rb")"
 )
@@ -285,7 +287,7 @@ class LayerTracker:
             self._train = _step_after(hit)
             self._next_layer = self._passes.first()
             return hit.text
-        self._layered = self._layered or hit.role in ("layer", "layer_start")
+        self._layered = self._layered or hit.role in ("layer", "layer_start", "layer_part")
         if self._train is None:
             return self._qualify(hit)
         if hit.in_step:
@@ -293,7 +295,7 @@ class LayerTracker:
             return f"step {self._train} / {hit.text}"
         if hit.role == "submodule" and not self._layered:
             return f"step {self._train} / {hit.text}"
-        if hit.role in ("submodule", "layer"):
+        if hit.role in ("submodule", "layer", "layer_part"):
             return f"step {self._train} / {self._qualify(hit)}"
         return self._qualify(hit)
 
@@ -307,7 +309,7 @@ class LayerTracker:
             return f"layer {self._next_layer} / {hit.text}"
         if hit.role == "layer" and hit.layer is not None:
             self._next_layer = self._passes.after(hit.layer)
-        elif hit.role == "layer_start" and hit.layer is not None:
+        elif hit.role in ("layer_start", "layer_part") and hit.layer is not None:
             self._next_layer = hit.layer
         elif hit.role in ("phase", "success"):
             self._next_layer = self._passes.first()
@@ -378,6 +380,9 @@ class SequenceQualifier:
             elif role == "layer":
                 key, layered = (request, step, -1, text_id, train), True
                 layer = passes.after(hit.layer) if hit.layer is not None else layer  # type: ignore[union-attr]
+            elif role == "layer_part":  # names its layer: no layer before it, its step kept
+                key, layered = (request, step, -1, text_id, train), True
+                layer = hit.layer if hit.layer is not None else layer  # type: ignore[union-attr]
             elif role == "phase" and hit.in_step:  # type: ignore[union-attr]
                 key, layer = (None, None, -1, text_id, train), passes.first()
             elif role in ("phase", "success"):

@@ -425,3 +425,41 @@ def test_the_normalised_request_text_reads_back_with_its_request():
     hit = CheckpointMatcher().classify("request 3 / decode step 5 passed")
     assert hit is not None
     assert (hit.request, hit.step) == (3, 5)
+
+
+def test_a_chinese_part_line_is_read_in_the_layer_it_names():
+    """`第2层 注意力 通过` names its layer: it is read as written (in its decode step), never
+    placed in a layer by the lines before it; an English part after it is in that layer."""
+    texts = [
+        "load weights passed",
+        "第0层 归一化 通过",
+        "第0层 通过",
+        "第1层 注意力 通过",
+        "prefill passed",
+        "第0层 归一化 通过",
+        "decode step 0 passed",
+        "第1层 注意力 通过",
+        "MoE passed",
+    ]
+    assert _sequence_labels(texts) == [
+        "load weights passed",
+        "第0层 归一化 通过",
+        "第0层 通过",
+        "第1层 注意力 通过",
+        "prefill passed",
+        "decode step 0 / 第0层 归一化 通过",
+        "decode step 0 passed",
+        "decode step 1 / 第1层 注意力 通过",
+        "decode step 1 / layer 1 / MoE passed",
+    ]
+    assert qualified_names(["第0层 通过", "第2层 注意力 通过", "MoE passed"]) == [
+        "第0层 通过",
+        "第2层 注意力 通过",
+        "layer 2 / MoE passed",
+    ]
+
+
+def test_the_default_prefilter_keeps_chinese_checkpoint_lines():
+    prefilter = re.compile(CheckpointMatcher().prefilter_bytes_pattern(), re.MULTILINE)
+    assert prefilter.search("x\n2026-12-05 16:15:24,611 [rank3] INFO 第0层 注意力 通过\n".encode())
+    assert prefilter.search("x\n第3层 完成\n".encode())

@@ -294,3 +294,51 @@ def test_a_record_glued_after_a_redrawn_progress_bar_keeps_its_checkpoint(monkey
     assert "\r" not in "".join(track.texts_in_order())
     alone = _track("\rdecode rank3:  0%|          | 0/3 [00:00<?, ?it/s]\nlayer 2 passed\n")
     assert list(alone.texts_in_order()) == ["layer 2 passed"]
+
+
+def _chinese_log(rank: int, layers: int) -> str:
+    """A real gloo run's rank log: Python logging, the layer and part lines printed in
+    Chinese (`第N层 注意力 通过`, `第N层 通过`), the phases in English."""
+    lines = [f"2026-12-05 16:15:24,597 [rank{rank}] INFO load weights passed"]
+    lines.append(f"2026-12-05 16:15:24,605 [rank{rank}] INFO prefill start: 8 tokens")
+    for layer in range(layers):
+        for part in ("归一化", "注意力", "MoE"):
+            lines.append(f"2026-12-05 16:15:24,611 [rank{rank}] INFO 第{layer}层 {part} 通过")
+        lines.append(f"2026-12-05 16:15:24,634 [rank{rank}] INFO 第{layer}层 通过")
+    lines.append(f"2026-12-05 16:15:24,656 [rank{rank}] INFO 第{layers}层 归一化 通过")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("layers", [2, 40])
+def test_chinese_layer_and_part_lines_are_checkpoints(layers):
+    """Few lines take the full parse, many the block search for the checkpoint literals: both
+    find the Chinese lines. Counterexample: `未通过` (not passed) is no checkpoint."""
+    track = _track(_chinese_log(3, layers) + "2026-12-05 16:15:24,660 [rank3] INFO 第9层 未通过\n")
+    texts = list(track.texts_in_order())
+    assert len(texts) == 1 + 4 * layers + 1
+    assert texts[:5] == [
+        "load weights passed",
+        "第0层 归一化 通过",
+        "第0层 注意力 通过",
+        "第0层 MoE 通过",
+        "第0层 通过",
+    ]
+    assert texts[-1] == f"第{layers}层 归一化 通过"
+
+
+def test_part_lines_with_shapes_and_timings_appended_are_the_parts():
+    """A real run's f-string checkpoints (`  norm passed shape=(1, 32) 0.1ms`): the part
+    lines were dropped as sentences, so a rank seemed to stop at its last layer line."""
+    lines = []
+    for layer in range(3):
+        for part, ms in (("norm", 0.1), ("attention", 25.9), ("MoE", 46.5)):
+            lines.append(
+                f"2026-12-05 16:16:04,292 [rank5] INFO   {part} passed shape=(1, 32) {ms}ms"
+            )
+        lines.append(
+            f"2026-12-05 16:16:04,340 [rank5] INFO layer {layer} passed shape=(1, 32) 47.5ms"
+        )
+    lines.append("2026-12-05 16:16:04,359 [rank5] INFO   norm passed shape=(1, 32) 0.1ms")
+    texts = list(_track("\n".join(lines) + "\n").texts_in_order())
+    assert len(texts) == 13
+    assert texts[-2:] == ["layer 2 passed", "norm passed"]
