@@ -31,6 +31,7 @@ from analyzers.library import matching as cases
 from analyzers.report.diagnose import diagnose
 from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
+from analyzers.report.rank_ends import settle_rank_statuses
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.store_budget import StoreBudget
 from analyzers.timeline.agent_consoles import mark_agent_consoles
@@ -84,6 +85,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     stack = accelerator_of(scans)
     diagnosis = diagnose(scans, correlation, correlation.world_size, stack)
     mark_workers_not_started(diagnosis, correlation)
+    settle_rank_statuses(correlation, scans)  # after every stage that reads the statuses
     _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
     _walk_tree(diagnosis, correlation, scans)

@@ -19,6 +19,7 @@ numbers have been seen to come round (`LayerPasses`).
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -134,6 +135,27 @@ class KilledRule:
 
 
 @dataclass(frozen=True, slots=True)
+class EndRule:
+    """A launcher line saying how ranks' processes ended (`status.launcher_ends`)."""
+
+    id: str
+    regex: re.Pattern[str]
+    keywords: tuple[str, ...]
+    signal: str | None = None
+    examples: tuple[tuple[str, list[int], int | None, str | None], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LauncherEnd:
+    """The ranks one launcher line reports ended, with the exit code (a signal as -N) and the
+    signal's name when a signal ended them."""
+
+    ranks: tuple[int, ...]
+    exitcode: int | None
+    signal: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Knowledge:
     """The validated content of `knowledge/checkpoints.yaml`."""
 
@@ -142,6 +164,7 @@ class Knowledge:
     termination_signals: frozenset[str]
     killed_lines: tuple[KilledRule, ...]
     teardown_signals: frozenset[str] = frozenset()
+    launcher_ends: tuple[EndRule, ...] = ()
 
 
 MEMO_LIMIT = 50_000  # distinct messages remembered per matcher (bounded memory)
@@ -477,6 +500,50 @@ def is_killed_line(message: str) -> bool:
     return any(rule.regex.search(body) for rule in load_knowledge().killed_lines)
 
 
+def launcher_end(message: str) -> LauncherEnd | None:
+    """How the ranks a launcher line names ended, when the line is one of `launcher_ends`."""
+    for rule in load_knowledge().launcher_ends:
+        if not any(word in message for word in rule.keywords):
+            continue
+        found = rule.regex.search(message)
+        if found is not None:
+            return _end_of(rule, found)
+    return None
+
+
+def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
+    ranks = _rank_list(found.group("ranks"))
+    groups = found.groupdict()
+    if groups.get("exitcode") is not None:
+        return LauncherEnd(ranks, int(groups["exitcode"]), rule.signal)
+    if groups.get("status") is not None:
+        status = int(groups["status"])
+        if status > 128:  # the shell's 128 + N for a process ended by signal N
+            return LauncherEnd(ranks, 128 - status, _signal_named(status - 128))
+        return LauncherEnd(ranks, status, None)
+    if rule.signal is None:
+        return None
+    number = getattr(signal.Signals, rule.signal, None)
+    return LauncherEnd(ranks, -int(number) if number else None, rule.signal)
+
+
+def _rank_list(text: str) -> tuple[int, ...]:
+    """`8-10,13` -> (8, 9, 10, 13); an absurd range reads as its two ends."""
+    ranks: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        ranks += range(first, last + 1) if 0 <= last - first <= 4096 else (first, last)
+    return tuple(ranks)
+
+
+def _signal_named(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
 def termination_signals() -> frozenset[str]:
     return load_knowledge().termination_signals
 
@@ -529,7 +596,25 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
         termination_signals=frozenset(status.get("termination_signals", ())),
         killed_lines=killed,
         teardown_signals=frozenset(status.get("teardown_signals", ())),
+        launcher_ends=tuple(_end_rule(e, path) for e in status.get("launcher_ends", ())),
     )
+
+
+def _end_rule(entry: Mapping[str, Any], path: Path) -> EndRule:
+    regex = _compile(entry, path, "launcher_ends")
+    ends = {"exitcode", "status"} & set(regex.groupindex)
+    named = entry.get("signal")
+    _require("ranks" in regex.groupindex, path, f"launcher_ends {entry['id']}: no ranks group")
+    _require(bool(ends) or named is not None, path, f"launcher_ends {entry['id']}: no end")
+    _require(
+        named is None or hasattr(signal.Signals, named),
+        path,
+        f"launcher_ends {entry['id']}: unknown signal {named!r}",
+    )
+    keywords = tuple(entry.get("keywords") or ())
+    _require(bool(keywords), path, f"launcher_ends {entry['id']}: no keywords")
+    examples = tuple((e[0], list(e[1]), e[2], e[3]) for e in entry.get("examples", ()))
+    return EndRule(entry["id"], regex, keywords, named, examples)
 
 
 def _entries(data: Mapping[str, Any], key: str, path: Path) -> list[Mapping[str, Any]]:

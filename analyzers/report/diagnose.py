@@ -34,6 +34,7 @@ from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
 from analyzers.report.multirank import Verdict
 from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
+from analyzers.report.rank_ends import mark_dead
 from analyzers.timeline.attempts import Attempts
 
 
@@ -199,7 +200,18 @@ def _from_first_error(
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
     diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, stack, knowledge)
     _fingerprint(diagnosis, chain)
+    _mark_dead(chain, verdict, correlation)
     return diagnosis
+
+
+def _mark_dead(chain: CausalChain, verdict: Verdict | None, correlation: Correlation) -> None:
+    """Silent ranks this reading takes for gone rather than stuck: those a silent death blames
+    (their peers lost them, a node that went down together), and the quiet ranks a stop from
+    outside cut off while they were still advancing (an agent stopped on one node)."""
+    if verdict is not None and verdict.rule == multirank.SILENT_DEATH:
+        mark_dead(correlation, verdict.culprits)
+    elif _only_outside_stops(chain) and _cut_off_advancing(chain, correlation):
+        mark_dead(correlation, [r.rank for r in correlation.ranks if r.status in STALLED])
 
 
 def _evidence_codes(chain: CausalChain, knowledge: Knowledge) -> list[CodeInfo]:

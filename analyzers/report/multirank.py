@@ -61,6 +61,7 @@ EMPTY_LIST_INDEX = re.compile(r"\bIndexError: list index out of range\b")
 
 
 NOTHING = "multirank.nothing"  # the rule of a job whose ranks say nothing either
+SILENT_DEATH = "multirank.silent_death"  # silent ranks whose peers lost them died
 
 
 def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict:
@@ -324,7 +325,7 @@ def _silent_deaths(
             return None
         silent = tuple(chain.culprit_ranks)
     reason = say("verdict.silent_death", ranks=ranks_said(silent))
-    return Verdict("multirank.silent_death", "device_fault", "device", 0.4, silent, reason)
+    return Verdict(SILENT_DEATH, "device_fault", "device", 0.4, silent, reason)
 
 
 def _went_down_together(

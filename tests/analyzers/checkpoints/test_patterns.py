@@ -14,6 +14,7 @@ from analyzers.checkpoints.patterns import (
     CheckpointMatcher,
     SequenceQualifier,
     is_killed_line,
+    launcher_end,
     load_knowledge,
     qualified_names,
     strip_prefixes,
@@ -270,6 +271,28 @@ def test_qualified_names_follow_the_layer_context(texts, expected):
 )
 def test_killed_line_examples(line):
     assert is_killed_line(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "ranks", "exitcode", "signal"),
+    [tuple(example) for rule in KNOWLEDGE_DATA.launcher_ends for example in rule.examples],
+)
+def test_launcher_end_examples(line, ranks, exitcode, signal):
+    end = launcher_end(line)
+    assert end is not None
+    assert (list(end.ranks), end.exitcode, end.signal) == (ranks, exitcode, signal)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "srun: error: Unable to create step for job 88123: Requested node configuration",
+        "exitcode  : -15 (pid: 26690)  (SIGTERM)",
+        "rank 3 passed layer 2",
+    ],
+)
+def test_not_launcher_ends(line):
+    assert launcher_end(line) is None
 
 
 @pytest.mark.parametrize(
