@@ -472,3 +472,17 @@ def test_the_graph_engines_unplaced_op_is_an_error_without_code_or_level():
     assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(selected), PREFILTER) is None
     assert classify(parse_line(supported), PREFILTER) is None
+
+
+def test_second_person_advice_that_quotes_an_error_is_no_error():
+    """A library warns about its set-up and adds "If you get `CUDA error: invalid device
+    function` errors, the above might be the cause ...": the quoted error is a condition of
+    the advice, not one this run met. The same error raised by a call still is one (guide:
+    "Device error advice is not an error")."""
+    advice = parse_line(
+        "If you get `CUDA error: invalid device function` errors, the above might be the cause "
+        "and the solution is to make sure only one ['libcudart.so'] in the paths that we search."
+    )
+    assert classify(advice, PREFILTER) is None
+    failed = parse_line("RuntimeError: CUDA error: invalid device function")
+    assert classify(failed, PREFILTER) is EventKind.ERROR

@@ -1,0 +1,108 @@
+"""A sharded inference server's launcher reporting its shards.
+
+text-generation-inference's Rust launcher (and LoRAX, built from it) starts one Python shard
+per GPU and its shard manager says how each ended: the signal a shard died of, its captured
+stderr under `Shard complete standard error output:`, then `Shard N failed to start` and
+`Error: ShardCannotStart`. The signal is read as torchrun's exit code; the launcher's own
+report lines around it only say that a shard went. Its attention layer also checks the heads against
+the shard count in its own words (`num_shards`), a launch setting that does not fit the model.
+Guide sections: "A model server's worker that fails to start", "A bare divisibility assertion".
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+SHARD_BUS_ERROR = """\
+2025-03-02T10:11:04.120031Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=0
+2025-03-02T10:11:04.120033Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=1
+2025-03-02T10:11:09.402118Z ERROR shard-manager: text_generation_launcher: Shard complete standard error output:
+
+/srv/env/lib/python3.11/site-packages/somelib/setup.py:88: UserWarning: Two copies of the CUDA runtime were found on the library path.
+If you get `CUDA error: invalid device function` errors, the above might be the cause and the solution is to keep one copy on the path.
+  warn(msg)
+ rank=1
+2025-03-02T10:11:09.402151Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 7 rank=1
+Error: ShardCannotStart
+2025-03-02T10:11:09.500410Z ERROR text_generation_launcher: Shard 1 failed to start
+2025-03-02T10:11:09.500437Z  INFO text_generation_launcher: Shutting down shards
+"""
+
+SHARD_KILLED = """\
+2025-03-02T10:11:04.120031Z  INFO shard-manager: lorax_launcher: Waiting for shard to be ready... rank=3
+2025-03-02T10:12:40.871002Z ERROR shard-manager: lorax_launcher: Shard complete standard error output:
+ rank=3
+2025-03-02T10:12:40.871020Z ERROR shard-manager: lorax_launcher: Shard process was signaled to shutdown with signal 9 rank=3
+Error: ShardCannotStart
+"""
+
+SHARD_SIGNAL_JSON = (
+    '{"timestamp":"2025-03-02T10:11:09.402151Z","level":"ERROR","fields":{"message":"Shard '
+    'process was signaled to shutdown with signal 11"},"target":"text_generation_launcher",'
+    '"span":{"rank":0,"name":"shard-manager"},"spans":[{"rank":0,"name":"shard-manager"}]}\n'
+)
+
+LAUNCHER_TAIL_ONLY_AFTER_STDERR = """\
+2025-03-02T10:11:09.402118Z ERROR shard-manager: text_generation_launcher: Shard complete standard error output:
+
+ rank=0
+2025-03-02T10:11:09.402151Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 4 rank=0
+2025-03-02T10:11:09.500410Z ERROR text_generation_launcher: Shard 0 failed to start
+"""
+
+HEADS_OVER_SHARDS = """\
+  File "/opt/conda/lib/python3.10/site-packages/text_generation_server/models/custom_modeling/flash_neox_modeling.py", line 141, in __init__
+    raise ValueError(
+
+ValueError: `num_heads` must be divisible by `num_shards` (got `num_heads`: 25 and `num_shards`: 4
+ rank=0
+2025-03-02T10:11:09.500410Z ERROR text_generation_launcher: Shard 0 failed to start
+2025-03-02T10:11:09.500437Z  INFO text_generation_launcher: Shutting down shards
+2025-03-02T10:11:09.519402Z  INFO shard-manager: text_generation_launcher: Shard terminated rank=1
+Error: ShardCannotStart
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_shard_that_died_of_a_bus_error_is_its_crash_and_names_it() -> None:
+    diagnosis = diagnose_text("launcher.log", SHARD_BUS_ERROR)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "signaled to shutdown with signal 7 rank=1" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_shard_killed_outright_offers_host_memory() -> None:
+    diagnosis = diagnose_text("launcher.log", SHARD_KILLED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "with signal 9 rank=3" in diagnosis.first_error.text
+    assert "oom" in {a.category for a in diagnosis.alternatives}
+
+
+def test_the_json_record_of_a_shard_signal_is_read_the_same_way() -> None:
+    diagnosis = diagnose_text("tgi.log", SHARD_SIGNAL_JSON)
+    assert diagnosis.category == "device_fault"
+    assert "dev.shard_manager_signal" in _rules(diagnosis)
+
+
+def test_an_illegal_instruction_before_the_launchers_report_lines_is_the_first_error() -> None:
+    """The launcher's `Shard complete standard error output:` header and `Shard 0 failed to
+    start` are logged at ERROR around the signal; they say that the shard went, not why."""
+    diagnosis = diagnose_text("launcher.log", LAUNCHER_TAIL_ONLY_AFTER_STDERR)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "with signal 4 rank=0" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [0]
+
+
+def test_heads_that_the_shard_count_does_not_divide_are_the_launch_setting() -> None:
+    diagnosis = diagnose_text("console.txt", HEADS_OVER_SHARDS)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "must be divisible by `num_shards`" in diagnosis.first_error.text
+    assert "cfg.parallel_size_divisible" in _rules(diagnosis)
