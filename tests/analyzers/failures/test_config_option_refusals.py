@@ -80,3 +80,31 @@ def test_a_config_field_missing_in_a_cut_paste_is_config() -> None:
     diagnosis = diagnose_text("prefill.log", CONFIG_FIELD_CUT_PASTE)
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.confidence >= 0.5
+
+
+# A 3D-parallel trainer's config dataclass checks the file it was given, under torchrun.
+CONFIG_FILE_REQUIREMENT = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/pretrain/launch_train.py", line 88, in <module>
+[rank1]:     trainer = Trainer(config_path)
+[rank1]:   File "/srv/pretrain/src/core/config.py", line 214, in __post_init__
+[rank1]:     assert any(s.start_step == 1 for s in self.stages), (
+[rank1]: AssertionError: There must be exactly one stage beginning at step 1 in the config's stages
+"""
+
+
+def test_a_trainer_refusing_its_config_file_is_config() -> None:
+    """A requirement the framework states of its config file is the file's, `config`."""
+    diagnosis = diagnose_text("issue/log.txt", CONFIG_FILE_REQUIREMENT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.6
+    assert diagnosis.first_error is not None
+    assert "in the config's stages" in diagnosis.first_error.text
+    assert "cfg.config_file_requirement" in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_requirement_naming_no_config_is_not_the_files() -> None:
+    """Counterexample: a tensor's device requirement is no config-file refusal."""
+    text = "AssertionError: Tensors must be on the same device, got cuda:0 and cuda:1\n"
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert "cfg.config_file_requirement" not in {e.rule for e in diagnosis.evidence if e.rule}

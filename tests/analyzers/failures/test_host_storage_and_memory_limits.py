@@ -129,6 +129,18 @@ STREAMING_WAIT = """\
 [rank5]: RuntimeError: Index file /tmp/tmp3c9qz1wd/val/index.json took too long to download, bailing out: 60.000 < 60.002 sec.
 """
 
+# A node's non-leader rank gives up waiting for its local leader, under Composer's launcher.
+STREAMING_LEADER_WAIT = """\
+[rank3]: RuntimeError: Waiting for local rank 0, bailing out: 120.000 < 120.027 sec.
+Exception ignored in: <function StreamingDataset.__del__ at 0x7f31c2a41d30>
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.11/site-packages/streaming/base/util.py", line 49, in wait_for_file_to_exist
+    raise RuntimeError(f'{err_msg}, bailing out: ' + f'{timeout:.3f} < {dt:.3f} sec.')
+RuntimeError: Waiting for local rank 0, bailing out: 120.000 < 120.029 sec.
+----------End global rank 3 STDERR----------
+ERROR:composer.cli.launcher:Global rank 0 (PID 51022) exited with code -15
+"""
+
 # torch.save cannot open the file it is to write.
 SAVE_NOT_OPENED = """\
 Epoch 3, time usage: 812.415s, average loss: 0.0412
@@ -147,6 +159,24 @@ def test_a_rank_giving_up_on_a_file_another_process_downloads_is_the_set_up() ->
     assert diagnosis.first_error is not None
     assert "took too long to download" in diagnosis.first_error.text
     assert {"driver_env", "other"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_rank_giving_up_on_its_local_leader_is_the_same_wait() -> None:
+    """docs/labelling.md#a-data-library-not-told-how-to-share-data-over-the-ranks"""
+    diagnosis = diagnose_text("issue/log.txt", STREAMING_LEADER_WAIT)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.confidence < 0.8
+    assert diagnosis.first_error is not None
+    assert "Waiting for local rank 0" in diagnosis.first_error.text
+    assert diagnosis.first_error.line == 1
+    assert {"hang", "other"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_bailing_out_without_the_timeout_pair_is_no_wait() -> None:
+    """docs/labelling.md#a-data-library-not-told-how-to-share-data-over-the-ranks"""
+    text = "DEBUG streaming: local leader ready after 3.2 sec, no need for bailing out\n"
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category != "config", diagnosis.root_cause
 
 
 def test_a_checkpoint_file_that_cannot_be_opened_offers_the_host_and_the_path() -> None:
