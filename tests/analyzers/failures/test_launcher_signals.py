@@ -7,6 +7,9 @@ warning `[W File.cpp:N] Warning: ...Failed to find function aclrt...` when one i
 warning must not outrank the device error that follows it. SGLang's launcher prints the raw
 wait status of a child that ended (`Child process unexpectedly failed with an exit code 11`):
 below 256 it is the signal, so 11 is a segfault; 256 and up is an exit code, no signal.
+Supervisors that first name the rank they found dead and then print `Exit code: -N` alone are
+read by that bare status; the notice alone stands for the rank's end, and under the rank's own
+error it is only a summary.
 """
 
 from __future__ import annotations
@@ -365,6 +368,68 @@ def test_sglang_reporting_a_childs_wait_status_of_a_segfault_is_a_crash() -> Non
 def test_sglang_reporting_a_plain_exit_status_is_no_crash_signal() -> None:
     diagnosis = diagnose_text("server.log", SGLANG_CHILD_EXIT_STATUS)
     assert "killed by a signal" not in diagnosis.root_cause
+
+
+# A supervisor that names the rank whose process it found gone, then prints the status alone
+# (docs/labelling.md#a-rank-killed-for-host-memory): a diffusion server built on vLLM's
+# multi-process executor, and SGLang's launcher without a level field.
+EXECUTOR_RANK_KILLED = """\
+(APIServer pid=311) ERROR 05-06 07:08:09 [multiproc_executor.py:398] Rank 3 scheduler is dead. Please check if there are relevant logs.
+(APIServer pid=311) ERROR 05-06 07:08:09 [multiproc_executor.py:400] Exit code: -9
+(APIServer pid=311) ERROR 05-06 07:08:09 [stage_runtime.py:257] [StageRuntime] Stage initialization failed; shutting down 0 initialized client(s)
+"""
+
+EXECUTOR_RANK_SEGFAULT = EXECUTOR_RANK_KILLED.replace("Exit code: -9", "Exit code: -11")
+
+EXECUTOR_RANK_STOPPED = EXECUTOR_RANK_KILLED.replace("Exit code: -9", "Exit code: -15")
+
+SGLANG_RANK_DEAD_ALONE = """\
+[2026-01-12 08:30:40] Rank 0 scheduler is dead. Please check if there are relevant logs.
+"""
+
+SGLANG_RANK_DEAD_UNDER_ITS_ERROR = """\
+[2026-01-12 08:30:39 TP0] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/sglang/managers/scheduler.py", line 2706, in run_scheduler_process
+    scheduler = Scheduler(
+ValueError: The number of attention heads (20) must be divisible by the tensor parallel size (3).
+[2026-01-12 08:30:40] Rank 0 scheduler is dead. Please check if there are relevant logs.
+"""
+
+
+def test_a_supervisors_bare_sigkill_status_is_a_kill_with_memory_beside_it() -> None:
+    diagnosis = diagnose_text("server.log", EXECUTOR_RANK_KILLED)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("Exit code: -9")
+    assert "oom" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_supervisors_bare_segfault_status_is_a_crash_without_memory() -> None:
+    diagnosis = diagnose_text("server.log", EXECUTOR_RANK_SEGFAULT)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("Exit code: -11")
+    assert "oom" not in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_supervisors_bare_sigterm_status_is_no_crash_signal() -> None:
+    diagnosis = diagnose_text("server.log", EXECUTOR_RANK_STOPPED)
+    first = diagnosis.first_error
+    assert first is None or not first.text.endswith("Exit code: -15")
+    assert "killed by" not in diagnosis.root_cause
+
+
+def test_a_supervisors_dead_rank_notice_alone_is_the_rank_gone() -> None:
+    diagnosis = diagnose_text("server.log", SGLANG_RANK_DEAD_ALONE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "Rank 0 scheduler is dead" in diagnosis.first_error.text
+
+
+def test_a_supervisors_dead_rank_notice_is_a_summary_under_the_ranks_own_error() -> None:
+    diagnosis = diagnose_text("server.log", SGLANG_RANK_DEAD_UNDER_ITS_ERROR)
+    assert diagnosis.first_error is not None
+    assert "must be divisible by the tensor parallel size" in diagnosis.first_error.text
 
 
 # torchrun's summary of a child that aborted, as a terminal copy keeps it when the paste starts
