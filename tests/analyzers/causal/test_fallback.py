@@ -97,6 +97,30 @@ def test_a_plain_error_raised_inside_triton_backend_code_is_config() -> None:
     assert label(found) == ("config", "framework")
 
 
+# docs/labelling.md#a-local-variable-read-before-any-branch-set-it: an attribute of None is a
+# value the code never set, so the words `no attribute` do not vote for a release mismatch
+# there; the exception class alone stays below the bar, while the place it was raised still
+# decides when it names one.
+def test_an_attribute_of_none_alone_gives_the_hints_no_winner() -> None:
+    found = events(
+        (
+            "AttributeError: 'NoneType' object has no attribute 'metadata'",
+            EventKind.ERROR,
+            "traceback",
+        ),
+    )
+    assert label(found)[0] == "other"
+
+
+def test_an_attribute_of_none_inside_triton_backend_code_is_still_config() -> None:
+    frame = 'File "/opt/env/site-packages/triton/backends/driver.py", line 52, in make_attrs'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("AttributeError: 'NoneType' object has no attribute 'arch'", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
 def test_a_triton_backend_module_named_by_the_import_machinery_is_config() -> None:
     # the frames are importlib's own: the failed module is named only in the message
     frame = 'File "<frozen importlib._bootstrap_external>", line 1355, in _get_parent_path'

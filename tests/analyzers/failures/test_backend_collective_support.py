@@ -175,3 +175,32 @@ def test_a_reduction_refused_for_its_dtype_is_not_the_backends_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", MEAN_OF_BOOLEANS)
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.backend_reduce_op_unsupported" not in rules
+
+
+# A framework's distributed manager on a CPU-only host binds the gloo group to the CPU device;
+# the release refuses any device_id that is not an indexed accelerator, and the framework's exit
+# handler then tears down a group that was never made.
+CPU_DEVICE_BOUND_TO_GROUP = """\
+[rank0]:   File "/opt/py/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", line 1771, in init_process_group
+[rank0]:     default_pg, _ = _new_process_group_helper(
+[rank0]: ValueError: init_process_group device_id parameter must be an accelerator with an index
+Exception ignored in atexit callback: <function DemoManager.cleanup at 0x7f10>
+AssertionError: Process group cannot be None
+"""
+
+
+def test_a_device_the_release_will_not_bind_the_group_to_is_config() -> None:
+    diagnosis = diagnose_text("job/rank0.log", CPU_DEVICE_BOUND_TO_GROUP)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "device_id parameter must be an accelerator with an index" in diagnosis.first_error.text
+    assert "cfg.process_group_device_binding_refused" in rules
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_note_that_the_device_id_is_ignored_is_no_refusal() -> None:
+    line = "UserWarning: init_process_group device_id is ignored for the gloo backend\n"
+    diagnosis = diagnose_text("job/rank0.log", line)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.process_group_device_binding_refused" not in rules

@@ -180,3 +180,45 @@ def test_a_float_where_an_integer_is_needed_is_not_this_rule() -> None:
     line = "TypeError: 'float' object cannot be interpreted as an integer\n"
     diagnosis = diagnose_text("train.log", line)
     assert "framework.none_where_integer_needed" not in _rules(diagnosis)
+
+
+# docs/labelling.md#a-local-variable-read-before-any-branch-set-it
+# A pipeline stage that holds no loss returns None and the logging path asks it for a value.
+NONE_LOSS_ON_FIRST_STAGE = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/srv/pretrain/run_train.py", line 88, in <module>
+[rank0]:     trainer.train(dataloader)
+[rank0]:   File "/srv/pretrain/trainer.py", line 512, in train_step_logs
+[rank0]:     lm_loss = loss_avg.item()
+[rank0]: AttributeError: 'NoneType' object has no attribute 'item'
+"""
+
+
+def test_an_attribute_of_none_is_a_code_bug_not_a_release_mismatch() -> None:
+    diagnosis = diagnose_files({"train.log": NONE_LOSS_ON_FIRST_STAGE})
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "'NoneType' object has no attribute 'item'" in diagnosis.first_error.text
+    assert "framework.none_value_used" in _rules(diagnosis)
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_an_unpacked_none_is_the_same_code_bug() -> None:
+    line = "[rank2]: TypeError: cannot unpack non-iterable NoneType object\n"
+    diagnosis = diagnose_text("sampler.log", line)
+    assert diagnosis.category == "other"
+    assert "framework.none_value_used" in _rules(diagnosis)
+
+
+def test_an_attribute_missing_on_a_real_object_keeps_the_release_reading() -> None:
+    line = "AttributeError: 'DemoConfig' object has no attribute 'rope_scaling'\n"
+    diagnosis = diagnose_text("train.log", line)
+    assert diagnosis.category == "config"
+    assert "framework.none_value_used" not in _rules(diagnosis)
+
+
+def test_a_quantization_entry_point_of_none_keeps_its_own_reading() -> None:
+    line = "AttributeError: 'NoneType' object has no attribute 'cadam32bit_grad_fp32'\n"
+    diagnosis = diagnose_text("train.log", line)
+    assert diagnosis.category == "config"
+    assert "cfg.quant_library_binary_handle_missing" in _rules(diagnosis)
