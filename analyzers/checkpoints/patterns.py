@@ -143,16 +143,26 @@ class EndRule:
     keywords: tuple[str, ...]
     signal: str | None = None
     examples: tuple[tuple[str, list[int], int | None, str | None], ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    local_ranks: bool = False
+    whole_host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class LauncherEnd:
     """The ranks one launcher line reports ended, with the exit code (a signal as -N) and the
-    signal's name when a signal ended them."""
+    signal's name when a signal ended them. `host` is the node the line names; `at` the time
+    the line states (ISO text); `local` says the ranks are the launcher's numbering of its
+    children on one node; `whole_host` that the line names no rank, only a node whose every
+    rank it ended."""
 
     ranks: tuple[int, ...]
     exitcode: int | None
     signal: str | None
+    host: str | None = None
+    at: str | None = None
+    local: bool = False
+    whole_host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,19 +522,41 @@ def launcher_end(message: str) -> LauncherEnd | None:
 
 
 def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
-    ranks = _rank_list(found.group("ranks"))
     groups = found.groupdict()
-    if groups.get("exitcode") is not None:
-        return LauncherEnd(ranks, int(groups["exitcode"]), rule.signal)
-    if groups.get("status") is not None:
-        status = int(groups["status"])
-        if status > 128:  # the shell's 128 + N for a process ended by signal N
-            return LauncherEnd(ranks, 128 - status, _signal_named(status - 128))
-        return LauncherEnd(ranks, status, None)
-    if rule.signal is None:
+    ranks = () if rule.whole_host else _rank_list(found.group("ranks"))
+    code, named = _code_of(rule, groups)
+    if code is None and named is None:
         return None
-    number = getattr(signal.Signals, rule.signal, None)
-    return LauncherEnd(ranks, -int(number) if number else None, rule.signal)
+    return LauncherEnd(
+        ranks,
+        code,
+        named,
+        host=groups.get("host"),
+        at=groups.get("at"),
+        local=rule.local_ranks,
+        whole_host=rule.whole_host,
+    )
+
+
+def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | None, str | None]:
+    """The exit code (a signal as -N) and signal name a line states: a status, a signal
+    named (`SIGKILL`) or numbered (`signal 9`), else the rule's own signal."""
+    exitcode, status, named, number = (
+        groups.get(key) for key in ("exitcode", "status", "signal", "signum")
+    )
+    if exitcode is not None:
+        return int(exitcode), rule.signal
+    if status is not None:
+        if int(status) > 128:  # the shell's 128 + N for a process ended by signal N
+            return 128 - int(status), _signal_named(int(status) - 128)
+        return int(status), None
+    if number is not None:
+        return -int(number), _signal_named(int(number))
+    named = named or rule.signal
+    if named is None:
+        return None, None
+    known = getattr(signal.Signals, named, None)
+    return (-int(known) if known else None), named
 
 
 def _rank_list(text: str) -> tuple[int, ...]:
@@ -602,9 +634,11 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
 
 def _end_rule(entry: Mapping[str, Any], path: Path) -> EndRule:
     regex = _compile(entry, path, "launcher_ends")
-    ends = {"exitcode", "status"} & set(regex.groupindex)
+    ends = {"exitcode", "status", "signal", "signum"} & set(regex.groupindex)
     named = entry.get("signal")
-    _require("ranks" in regex.groupindex, path, f"launcher_ends {entry['id']}: no ranks group")
+    whole_host = bool(entry.get("whole_host"))
+    where = "host" if whole_host else "ranks"
+    _require(where in regex.groupindex, path, f"launcher_ends {entry['id']}: no {where} group")
     _require(bool(ends) or named is not None, path, f"launcher_ends {entry['id']}: no end")
     _require(
         named is None or hasattr(signal.Signals, named),
@@ -614,7 +648,16 @@ def _end_rule(entry: Mapping[str, Any], path: Path) -> EndRule:
     keywords = tuple(entry.get("keywords") or ())
     _require(bool(keywords), path, f"launcher_ends {entry['id']}: no keywords")
     examples = tuple((e[0], list(e[1]), e[2], e[3]) for e in entry.get("examples", ()))
-    return EndRule(entry["id"], regex, keywords, named, examples)
+    return EndRule(
+        entry["id"],
+        regex,
+        keywords,
+        named,
+        examples,
+        counterexamples=tuple(entry.get("counterexamples", ())),
+        local_ranks=bool(entry.get("local_ranks")),
+        whole_host=whole_host,
+    )
 
 
 def _entries(data: Mapping[str, Any], key: str, path: Path) -> list[Mapping[str, Any]]:

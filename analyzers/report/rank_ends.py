@@ -11,6 +11,9 @@ did not hang, and the rank table says so once nothing reads the statuses any mor
       exitcode  : -15 (pid: 27253)  (SIGTERM)
       srun: error: node-2: task 5: Killed
       rank 2 (pid 19665) exited with status 143
+      mpirun noticed that process rank 3 with PID 18900 on node gpu-2 exited on signal 9 (Killed).
+      x3102c0s37b1n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15
+      torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL
 
   A crash signal or SIGKILL is a death whatever the rank was doing. A termination signal
   (SIGTERM, SIGINT, SIGHUP; torchrun's teardown of the survivors) is one when the rank was
@@ -24,7 +27,12 @@ did not hang, and the rank table says so once nothing reads the statuses any mor
   peer failed while it was still shutting down, finished its work.
 
 torchrun's records come from `facts["elastic_failures"]`; other launchers' lines are read
-by `checkpoints.yaml`'s `status.launcher_ends`.
+by `checkpoints.yaml`'s `status.launcher_ends`. spawn numbers its processes on each node, so
+its index names a rank through its file's own block of ranks. A line that names only a node
+(Slurm cancelling a node's step because some node failed) ends the ranks the other records
+place on that node, by their `host` (torchrun's records, srun, Open MPI, PALS); a node no
+record places a rank on changes nothing, since guessing its ranks from file names could
+mark the wrong ranks stopped.
 """
 
 from __future__ import annotations
@@ -36,11 +44,13 @@ from datetime import datetime
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S
 from analyzers.checkpoints.patterns import (
+    LauncherEnd,
     is_success,
     launcher_end,
     teardown_signals,
     termination_signals,
 )
+from analyzers.checkpoints.track import NO_RANK
 from analyzers.core.types import Correlation, EventKind, FileScan, RankStatus, RankSummary, epoch
 from analyzers.formats.elastic import signal_name
 from analyzers.timeline.rank_status import as_int
@@ -114,22 +124,78 @@ def _last_progress(correlation: Correlation, rank: int) -> float | None:
 def rank_ends(scans: Sequence[FileScan]) -> dict[int, list[RankEnd]]:
     """Rank -> every launcher record of how its process ended."""
     ends: dict[int, list[RankEnd]] = {}
+    hosts: dict[str, set[int]] = {}
+    whole: list[tuple[str, RankEnd]] = []
     for scan in scans:
         for failure in scan.facts.get("elastic_failures") or ():
             rank = as_int(failure.get("rank"))
             rank = rank if rank is not None else as_int(failure.get("local_rank"))
             if rank is not None:
                 ends.setdefault(rank, []).append(_elastic_end(failure))
-        for event in scan.events:
-            if event.kind == EventKind.CHECKPOINT:
+                _place(hosts, failure.get("host"), (rank,))
+        for found, at in _launcher_lines(scan):
+            end = RankEnd(found.exitcode, found.signal, at)
+            if found.whole_host:
+                whole.append((_short(found.host or ""), end))
                 continue
-            found = launcher_end(event.message or event.text)
-            if found is None:
-                continue
-            at = epoch(event.timestamp) if event.timestamp else None
-            for rank in found.ranks:
-                ends.setdefault(rank, []).append(RankEnd(found.exitcode, found.signal, at))
+            ranks = _global(found.ranks, scan) if found.local else found.ranks
+            _place(hosts, found.host, ranks)
+            for rank in ranks:
+                ends.setdefault(rank, []).append(end)
+    for host, end in whole:
+        for rank in sorted(hosts.get(host, ())):
+            ends.setdefault(rank, []).append(end)
     return ends
+
+
+def _launcher_lines(scan: FileScan) -> Iterable[tuple[LauncherEnd, float | None]]:
+    for event in scan.events:
+        if event.kind == EventKind.CHECKPOINT:
+            continue
+        found = launcher_end(event.message or event.text)
+        if found is not None:
+            stated = _stated_time(found.at)
+            yield found, stated if stated is not None else _event_time(event.timestamp)
+
+
+def _event_time(timestamp: datetime | None) -> float | None:
+    return epoch(timestamp) if timestamp else None
+
+
+def _stated_time(text: str | None) -> float | None:
+    """The time a line states itself (Slurm's `CANCELLED AT 2023-03-06T03:17:51`)."""
+    if text is None:
+        return None
+    try:
+        return epoch(datetime.fromisoformat(text))
+    except ValueError:
+        return None
+
+
+def _place(hosts: dict[str, set[int]], host: object, ranks: Iterable[int]) -> None:
+    """Which ranks ran on which node, as the launchers' own records state it: a node's
+    every rank is known only from them, never guessed from file names."""
+    if isinstance(host, str) and host:
+        hosts.setdefault(_short(host), set()).update(ranks)
+
+
+def _short(host: str) -> str:
+    """A node's name without its domain: Slurm names `nid001321`, PALS the same node as
+    `nid001321.hsn.cm.example.org`."""
+    return host.split(".", 1)[0].lower()
+
+
+def _global(local: Sequence[int], scan: FileScan) -> tuple[int, ...]:
+    """A launcher that numbers its children from 0 on each node (`mp.spawn`'s process index)
+    names the global ranks whose progress lines fill its file when those are one node's
+    block (`[rank4]`..`[rank7]` for processes 0-3: an unbroken run starting at a multiple of
+    its length); otherwise the index is the rank, as on one node. A run that starts
+    elsewhere (ranks 1-3, rank 0 silent) is one node missing a rank, not another node."""
+    track = scan.facts.get("checkpoints")
+    seen = sorted(set(track.rank) - {NO_RANK}) if track is not None else []
+    if not seen or seen != list(range(seen[0], seen[0] + len(seen))) or seen[0] % len(seen):
+        return tuple(local)
+    return tuple(seen[i] if i < len(seen) else i for i in local)
 
 
 def _elastic_end(failure: dict[str, object]) -> RankEnd:

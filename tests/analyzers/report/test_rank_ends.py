@@ -145,7 +145,14 @@ def _plain_job(tmp_path: Path, launcher_line: str) -> dict[int, str]:
     [
         "srun: error: node-1: task 3: Killed",
         "srun: error: node-1: tasks 3-3: Killed",
+        "srun: error: node-1: task 3: Out Of Memory",
+        "srun: error: node-1: task 3: Aborted (core dumped)",
         "launch.sh: rank 3 (pid 21159) exited with status 137",
+        "mpirun noticed that process rank 3 with PID 21159 on node node-1 exited on signal 9 "
+        "(Killed).",
+        "node-1.hsn.example.org: rank 3 died from signal 9",
+        "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal "
+        "SIGKILL",
     ],
 )
 def test_a_rank_its_launcher_reports_killed_by_sigkill_is_killed(tmp_path: Path, line: str) -> None:
@@ -226,3 +233,81 @@ def test_ranks_of_a_node_whose_agent_was_stopped_mid_step_were_killed(
     report = analyze(pack(tmp_path / "job.tar.gz", files, "job-4a1c"), AnalyzeOptions(workers=1))
     statuses = {r.rank: str(r.status) for r in report.ranks}
     assert (statuses[2], statuses[3]) == (status, status)
+
+
+NODE_FAILURE = (
+    "slurmstepd: error: *** STEP 88123.0 ON {node} CANCELLED AT {at} DUE TO NODE FAILURE, SEE "
+    "SLURMCTLD LOG FOR DETAILS ***"
+)
+
+
+@pytest.mark.parametrize(
+    ("node", "at", "status"),
+    [
+        pytest.param("node-1", "2026-11-29T07:24:22", "killed", id="its-node-mid-step"),
+        pytest.param("node-1.cluster", "2026-11-29T07:24:22", "killed", id="its-node-by-fqdn"),
+        pytest.param("node-1", "2026-11-29T07:26:00", "hung", id="its-node-quiet-long-before"),
+        pytest.param("node-2", "2026-11-29T07:24:22", "hung", id="another-node"),
+    ],
+)
+def test_slurm_cancelling_a_node_for_a_node_failure_stopped_the_ranks_placed_on_it(
+    tmp_path: Path, node: str, at: str, status: str
+) -> None:
+    """srun's `Terminated` (no time) places rank 3 on node-1; slurmstepd's cancellation of
+    node-1's step at a stated second stops the ranks there. Rank 3 was advancing up to that
+    second: killed; quiet long before, or on another node: it stays hung."""
+    lines = ["srun: error: node-1: task 3: Terminated", NODE_FAILURE.format(node=node, at=at)]
+    assert _plain_job(tmp_path, "\n".join(lines))[3] == status
+
+
+def test_a_node_failure_line_leaves_ranks_alone_when_nothing_places_them(tmp_path: Path) -> None:
+    """Counterexample: the bundle never says which ranks ran on node-1, so the line changes
+    no status even though rank 3 was advancing at that second."""
+    line = NODE_FAILURE.format(node="node-1", at="2026-11-29T07:24:22")
+    assert _plain_job(tmp_path, line)[3] == "hung"
+
+
+def test_a_spawn_index_names_the_rank_of_its_nodes_block(tmp_path: Path) -> None:
+    """One node's console of a two-node spawn run: ranks 4-7 print their progress, the
+    spawn's `process 3` is the node's fourth child, rank 7, which it reports SIGKILLed."""
+    logs = [_in_layer_two(rank) for rank in range(8)]
+    for rank in range(7):
+        logs[rank].fails(f"RuntimeError: {CLOSED}", frame="attention")
+    spawn = (
+        "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal "
+        "SIGKILL"
+    )
+    files = {
+        "node0/console.log": "\n".join(
+            f"[rank{r}]: {line}" for r in range(4) for line in logs[r].text().splitlines()
+        )
+        + "\n",
+        "node1/console.log": "\n".join(
+            [
+                *(
+                    f"[rank{r}]: {line}"
+                    for r in range(4, 8)
+                    for line in logs[r].text().splitlines()
+                ),
+                spawn,
+            ]
+        )
+        + "\n",
+        "env.txt": ENV.format(size=8),
+    }
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-5c1d"), AnalyzeOptions(workers=1))
+    statuses = {r.rank: str(r.status) for r in report.ranks}
+    assert (statuses[3], statuses[7]) == ("error", "killed")
+
+
+REAL_SPAWN = Path(__file__).resolve().parents[2] / "fixtures" / "launcher_ends"
+
+
+def test_a_real_spawn_run_whose_process_sigkilled_itself_mid_collective(tmp_path: Path) -> None:
+    """The real run (fixture README): spawn's exception names process 1 killed; ranks 0 and
+    2 were waiting in the all-reduce it never joined, and spawn's SIGTERMs name pids, not
+    ranks, so they stay hung."""
+    console = (REAL_SPAWN / "spawn_sigkill_console.log").read_text()
+    bundle = pack(tmp_path / "job.tar.gz", {"console.log": console}, "job-spawn")
+    report = analyze(bundle, AnalyzeOptions(workers=1))
+    assert {r.rank: str(r.status) for r in report.ranks} == {0: "hung", 1: "killed", 2: "hung"}
