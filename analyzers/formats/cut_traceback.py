@@ -39,15 +39,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.formats.base import ParsedLine
-from analyzers.formats.traceback import is_generated_path, is_stdlib_path
+from analyzers.formats.traceback import (
+    WRAPPED_HEAD,
+    WRAPPED_TAIL,
+    is_generated_path,
+    is_stdlib_path,
+)
 
 SOURCE = "traceback_cut"
 
 # a traceback frame as Python prints it (the comma before `in` sets it apart from faulthandler)
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line \d+, in \S')
-# a frame wrapped after its path by the paste: the path line, then `line N, in f` alone
-_WRAPPED_HEAD = re.compile(r'\s*File "[^"]+",\s*$')
-_WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 # a header a remote call's failure prints above the worker's own traceback, naming no type
@@ -82,7 +84,7 @@ def is_header(message: str) -> bool:
 def first_frame_line(tail: Sequence[tuple[int, ParsedLine]]) -> int | None:
     """Line number of the first frame of the traceback `tail` ends in (as `cut_frame` reads)."""
     for lineno, line in tail:
-        if _FRAME.match(line.message) or _WRAPPED_HEAD.fullmatch(line.message):
+        if _FRAME.match(line.message) or WRAPPED_HEAD.fullmatch(line.message):
             return lineno
     return None
 
@@ -103,9 +105,9 @@ def _unwrapped(lines: Sequence[tuple[int, ParsedLine]]) -> list[tuple[int, Parse
     """The lines with every frame the paste wrapped after its path joined into one line."""
     joined: list[tuple[int, ParsedLine]] = []
     for lineno, line in lines:
-        if joined and _WRAPPED_TAIL.match(line.message):
+        if joined and WRAPPED_TAIL.match(line.message):
             head_no, head = joined[-1]
-            if _WRAPPED_HEAD.fullmatch(head.message):
+            if WRAPPED_HEAD.fullmatch(head.message):
                 message = f"{head.message.rstrip()} {line.message.strip()}"
                 joined[-1] = (head_no, replace(head, message=message))
                 continue

@@ -36,7 +36,8 @@ formats.indented).
 A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
 as the frame's source line just above it. Its message is read with that statement
 (`AssertionError (assert isinstance(device, torch.device))`), so the knowledge can tell a type
-check from a shape comparison; any other bare exception keeps its one word.
+check from a shape comparison; any other bare exception keeps its one word, unless Python's
+own machinery raised it (below).
 
 A wrapper that re-raises an exception caught in another process prints its own exception
 first and the caught one's traceback after it, under `Original Traceback (most recent call
@@ -83,13 +84,26 @@ under a line naming the thread (`Exception in thread prefetch:`, then the traceb
 only carries the exception below it (recorded as a re-raise of it, as the wrappers above), and
 the exception's record says `thread`: it ended that thread, not the process, so the rank's
 later progress lines are its main thread's.
+
+A bare exception that Python's own machinery raised is read with the frame that called it: a bare
+`EOFError` out of `multiprocessing`'s `_recv` says only that a connection closed, and the frame
+that read it says whose (`route.py", line 281, in task_distribute` over `key, func_name, detail
+= resource_proxy[TASK_QUEUE].get()`: the operator compiler's worker reading the queue its main
+process served). When the innermost frame is the standard library's or generated code and the
+frame kept above it is the job's or a package's, the exception is read and cited with that frame
+and the statement printed under it (`EOFError (File ".../route.py", line 281, in
+task_distribute key, ... .get())`), as a traceback cut before its exception is cited with its
+frame (formats.cut_traceback). A bare exception raised in the job's or a package's own code
+(`raise TimeoutError` in a library's loop) is cited as it stands. A paste that wrapped a frame
+after its path (`File ".../route.py",` then `line 281, in task_distribute`, blank lines
+between) has that frame read as one.
 """
 
 from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
@@ -115,6 +129,9 @@ _THREAD = re.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
 _BOX_HEADER = re.compile(r"\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _BOX_ROW = re.compile(r"\s*[│╰]")
 _FRAME = re.compile(r'\s*File "[^"]+", line \d+')
+# a frame a narrow terminal wrapped after its path: the path line, then `line N, in f` alone
+WRAPPED_HEAD = re.compile(r'\s*File "[^"]+",\s*$')
+WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
 _FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
 _STDLIB_PATH = re.compile(
@@ -165,6 +182,10 @@ class _Open:
     box: bool = False  # rich's boxed traceback: rows until the bottom edge, then the exception
     interactive: bool = False  # a frame is a statement typed at the interactive prompt
     warned: bool = False  # the header stands right under its writer's WARNING record
+    head: tuple[int, ParsedLine] | None = None  # a frame's path line the paste wrapped
+    innermost: str | None = None  # the last frame printed: where the exception was raised
+    statement: str | None = None  # the source statement printed under the kept frame
+    awaiting: bool = False  # the kept frame's statement has not been read yet
 
 
 @dataclass(slots=True)
@@ -257,10 +278,20 @@ class TracebackTracker:
         message = line.message
         if state.box and (not message.strip() or _BOX_ROW.match(message)):
             return True  # a row of the box (frames, source) or its bottom edge
+        if state.head is not None and WRAPPED_TAIL.match(message):
+            lineno, head = state.head  # the wrapped frame is read as one, at its path's line
+            line = replace(head, message=f"{head.message.rstrip()} {message.strip()}")
+            message = line.message
+        if message.strip():
+            state.head = None
+        if WRAPPED_HEAD.fullmatch(message):
+            state.head = (lineno, line)
+            return True
         if _FRAME.match(message):
             if _INTERACTIVE_FRAME.match(message):
                 state.interactive = True
             kept = state.frame
+            state.innermost, state.awaiting = message, False
             if (
                 kept is None
                 or not is_machinery_frame(message)
@@ -268,10 +299,13 @@ class TracebackTracker:
             ):
                 state.frame = (lineno, line)
                 state.caller = None if is_package_frame(message) else state.package
+                state.statement, state.awaiting = None, True
             if is_package_frame(message):
                 state.package = line
             return True
         if not message.strip() or _is_source(message, state):
+            if state.awaiting and message.strip() and not _CARETS.fullmatch(message):
+                state.statement, state.awaiting = message.strip(), False
             return True  # source line, ^^^^ markers, blank separator
         if _ends_traceback(message.lstrip()):
             self._exception(lineno, line, state, sink)
@@ -290,13 +324,20 @@ class TracebackTracker:
         task = _TASK_WRAPPER.search(message)
         if task:
             self._task_wrapper[key] = (lineno, int(task["index"]))
+        place = None
         if _BARE_ASSERTION.match(message):
             statement = _failed_assertion(lineno, sink)
             if statement is not None:
                 message = f"{message} ({statement})"
+        else:
+            place = _raised_in_machinery(message, state)
+            if place is not None:
+                message = f"{message} ({place})"
         event = sink.emit(
             lineno, line, EventKind.ERROR, source=SOURCE, message=message, rank=state.child
         )
+        if place is not None:
+            event.text = f"{event.text.rstrip()} ({place})"
         self._continued[key] = _Message(
             event,
             line,
@@ -397,6 +438,23 @@ class TracebackTracker:
             return True
         del self._continued[line.stream_key]
         return False
+
+
+def _raised_in_machinery(message: str, state: _Open) -> str | None:
+    """The kept frame and its statement, when `message` is a bare exception (its class alone)
+    that Python's own machinery raised under that frame: the place that says what closed."""
+    found = _EXCEPTION.match(message)
+    if (
+        found is None
+        or ":" in message
+        or state.frame is None
+        or state.statement is None
+        or state.innermost is None
+        or not is_machinery_frame(state.innermost)
+        or is_machinery_frame(state.frame[1].message)
+    ):
+        return None
+    return f"{state.frame[1].message.strip()} {state.statement}"
 
 
 def _cut_at_blank(line: ParsedLine) -> bool:

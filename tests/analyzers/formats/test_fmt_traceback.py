@@ -315,6 +315,66 @@ REWRAPPED = """\
 """
 
 
+# A compile worker's task loop ends in a bare EOFError raised by multiprocessing's own `_recv`:
+# the frame that read the connection (a package's, above the standard library's) says whose.
+WORKER_EOF = """\
+Traceback (most recent call last):
+  File "/opt/py39/lib/python3.9/multiprocessing/process.py", line 315, in _bootstrap
+    self.run()
+  File "/opt/toolkit/python/site-packages/compilerd/pool.py", line 140, in serve
+    job, args = self.jobs.get()
+  File "<string>", line 2, in get
+  File "/opt/py39/lib/python3.9/multiprocessing/managers.py", line 810, in _callmethod
+    kind, result = conn.recv()
+  File "/opt/py39/lib/python3.9/multiprocessing/connection.py", line 383, in _recv
+    raise EOFError
+EOFError
+"""
+
+
+def test_a_bare_exception_the_standard_library_raised_is_read_with_the_frame_that_called_it():
+    """docs/labelling.md#a-compiler-worker-that-outlives-its-process: the bare word says only
+    that a connection closed; the package frame and its statement say whose."""
+    result = scan(WORKER_EOF)
+    assert errors(result) == [
+        (
+            11,
+            "traceback",
+            'EOFError (File "/opt/toolkit/python/site-packages/compilerd/pool.py", line 140, '
+            "in serve job, args = self.jobs.get())",
+        )
+    ]
+    cited = next(e for e in result.events if e.kind == EventKind.ERROR)
+    assert cited.text.startswith("EOFError (")
+    assert "self.jobs.get()" in cited.text
+
+
+def test_a_bare_exception_raised_in_a_packages_own_code_or_with_words_is_left_as_printed():
+    own = WORKER_EOF.replace(
+        '  File "/opt/py39/lib/python3.9/multiprocessing/connection.py", line 383, in _recv\n'
+        "    raise EOFError\n",
+        '  File "/opt/toolkit/python/site-packages/compilerd/wire.py", line 22, in recv\n'
+        "    raise EOFError\n",
+    )
+    worded = WORKER_EOF.replace("EOFError\n", "EOFError: Ran out of input\n")
+    assert [message for _, _, message in errors(scan(own))] == ["EOFError"]
+    assert [message for _, _, message in errors(scan(worded))] == ["EOFError: Ran out of input"]
+
+
+def test_a_frame_a_paste_wrapped_after_its_path_is_read_as_one_frame():
+    wrapped = "".join(
+        line + " \n\n"
+        for line in WORKER_EOF.replace(
+            'pool.py", line 140, in serve', 'pool.py",\n line 140, in serve'
+        ).splitlines()
+    )
+    result = scan(wrapped)
+    (message,) = [message for _, _, message in errors(result)]
+    assert 'pool.py", line 140, in serve job, args = self.jobs.get()' in message
+    frame = next(e for e in result.events if e.source == "traceback_frame")
+    assert frame.message.endswith('pool.py", line 140, in serve')
+
+
 def test_a_wrapper_that_reprints_the_original_traceback_is_a_re_raise_of_it():
     """labelling.md "Wrappers": the exception a re-raising wrapper prints under `Original
     Traceback` is the chain's root, although it is printed second."""
