@@ -382,3 +382,29 @@ def test_a_count_with_nodes_to_spare_is_no_refusal() -> None:
     diagnosis = diagnose_text("kube-scheduler.log", NODES_TO_SPARE)
     assert "cfg.pod_request_fits_no_node" not in _rules(diagnosis)
     assert diagnosis.first_error is None
+
+
+# Kubernetes closes a refusal with its preemption pass, which counts the nodes a second time.
+CPU_REFUSED_WITH_PREEMPTION = """\
+  Warning  FailedScheduling  17s   default-scheduler  0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.
+"""
+
+
+def test_the_preemption_count_after_an_accelerator_refusal_is_no_refusal_of_its_own() -> None:
+    # The second count only says no pod could be evicted; read as a refusal of its own it
+    # offered the generic rule's `other` beside the accelerator rule's answer.
+    for name, text in (
+        ("describe-pod.txt", ACCELERATOR_REQUEST_REFUSED),
+        ("hami-scheduler.log", DEVICES_UNREGISTERED_RECORD),
+    ):
+        diagnosis = diagnose_text(name, text)
+        assert "other" not in {a.category for a in diagnosis.alternatives}, name
+
+
+def test_a_refusal_with_its_preemption_count_keeps_the_generic_reading() -> None:
+    diagnosis = diagnose_text("describe-pod.txt", CPU_REFUSED_WITH_PREEMPTION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "3 Insufficient cpu" in diagnosis.first_error.text
+    assert "cfg.pod_request_fits_no_node" in _rules(diagnosis)
+    assert {"driver_env", "other"} <= {a.category for a in diagnosis.alternatives}
