@@ -435,6 +435,42 @@ def test_the_newer_store_error_class_words_the_libuv_refusal_the_same() -> None:
     assert "cfg.store_libuv_not_built" in _rules(diagnosis)
 
 
+# The Windows wheels of a torch release whose store creation fails on one machine with an
+# error the platform could not name (docs/labelling.md#config-driver_env-or-weight_load).
+STORE_UNNAMED_ERROR = r"""Traceback (most recent call last):
+  File "D:\voice\runtime\lib\multiprocessing\process.py", line 314, in _bootstrap
+    self.run()
+  File "D:\voice\trainer\train.py", line 88, in run
+    dist.init_process_group(
+  File "D:\voice\runtime\lib\site-packages\torch\distributed\distributed_c10d.py", line 1177, in init_process_group
+    store, rank, world_size = next(rendezvous_iterator)
+  File "D:\voice\runtime\lib\site-packages\torch\distributed\rendezvous.py", line 246, in _env_rendezvous_handler
+    store = _create_c10d_store(master_addr, master_port, rank, world_size, timeout, use_libuv)
+  File "D:\voice\runtime\lib\site-packages\torch\distributed\rendezvous.py", line 174, in _create_c10d_store
+    return TCPStore(
+torch.distributed.DistNetworkError: Unknown error
+"""
+
+
+def test_a_store_error_the_platform_could_not_name_is_the_release() -> None:
+    diagnosis = diagnose_text("train.log", STORE_UNNAMED_ERROR)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "DistNetworkError: Unknown error" in diagnosis.first_error.text
+    assert "cfg.store_unnamed_network_error" in _rules(diagnosis)
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_store_error_that_names_its_cause_is_not_the_unnamed_one() -> None:
+    text = (
+        "torch.distributed.DistNetworkError: The client socket has timed out after 600s "
+        "while trying to connect to (10.1.2.3, 29500).\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert "cfg.store_unnamed_network_error" not in _rules(diagnosis)
+    assert diagnosis.category == "hccl"
+
+
 # Releases before the store had an error class of its own raise its waits bare from the
 # process group's constructor (docs/labelling.md#a-rank-that-never-reached-the-store).
 OLD_STORE_WAIT = """\
