@@ -161,6 +161,27 @@ def test_the_same_index_error_in_the_jobs_own_backward_stays_unlabelled() -> Non
     assert label(found)[0] == "other"
 
 
+# docs/labelling.md, "Quantized weights a sharding wrapper cannot take": an exception with no
+# words of its own raised while ZeRO-1/2 builds its gradient partitions is the model's set-up
+# and the ZeRO stage not fitting.
+def test_a_bare_key_error_in_zeros_partition_bookkeeping_is_config() -> None:
+    frame = 'File "/srv/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage_1_and_2.py", line 702, in get_first_param_index'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("KeyError: 0", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_key_error_in_the_jobs_own_lookup_stays_unlabelled() -> None:
+    frame = 'File "/srv/train/data/bucket_index.py", line 40, in first_index'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("KeyError: 0", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)

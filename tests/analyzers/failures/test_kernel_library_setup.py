@@ -269,3 +269,36 @@ def test_the_launch_check_with_a_missing_kernel_image_keeps_its_reading() -> Non
     diagnosis = diagnose_text("train.log", LAUNCH_CHECK_NO_KERNEL_IMAGE)
     assert "cfg.quant_optimizer_kernel_launch_config" not in _rules(diagnosis)
     assert diagnosis.category == "config"
+
+
+# A trainer whose bitsandbytes fell back to its CPU-only build: every process that imports it
+# prints the missing GPU entry point and the no-GPU-support warning, and the job goes on until
+# the launcher reports a rank killed by SIGKILL. The import-time lines are a probe's answer;
+# the kill is the failure.
+CPU_BUILD_PROBE_THEN_KILL = """\
+/srv/venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cadam32bit_grad_fp32
+/srv/venv/lib/python3.10/site-packages/bitsandbytes/cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.
+  warn("The installed version of bitsandbytes was compiled without GPU support. "
+/srv/venv/lib/python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so: undefined symbol: cadam32bit_grad_fp32
+[2026-05-14 10:40:12,220] [INFO] [real_accelerator.py:158:get_accelerator] Setting ds_accelerator to cuda (auto detect)
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 2 (pid: 8812) of binary: /srv/venv/bin/python
+"""
+
+# Counterexample: a compiled extension of another package missing a symbol is a real mismatch.
+EXTENSION_SYMBOL_MISSING = """\
+ImportError: /srv/venv/lib/python3.10/site-packages/fused_ops/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda20CUDACachingAllocator9allocatorE
+"""
+
+
+def test_the_quantization_librarys_cpu_build_probe_is_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", CPU_BUILD_PROBE_THEN_KILL)
+    assert diagnosis.first_error is not None
+    assert "exitcode: -9" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault"
+    assert "cfg.extension_symbol_mismatch" not in _rules(diagnosis)
+
+
+def test_another_extensions_missing_symbol_keeps_the_mismatch_reading() -> None:
+    diagnosis = diagnose_text("train.log", EXTENSION_SYMBOL_MISSING)
+    assert diagnosis.category == "config"
+    assert "cfg.extension_symbol_mismatch" in _rules(diagnosis)

@@ -75,3 +75,34 @@ def test_a_simulator_reporting_the_gpu_it_renders_on_is_no_failure() -> None:
     diagnosis = diagnose_text("logs/rank0.log", text)
     assert diagnosis.first_error is None
     assert diagnosis.category != "config"
+
+
+# An int8 model spread over two cards by `device_map="auto"`, then wrapped by the trainer on
+# every rank of a two-process launch: DDP refuses a module whose parameters sit on several
+# devices when it is given one device per rank.
+DDP_SPREAD_MODULE = """\
+[rank1]:   File "/srv/venv/lib/python3.10/site-packages/transformers/trainer.py", line 1402, in _wrap_model
+[rank1]:     model = nn.parallel.DistributedDataParallel(
+[rank1]: ValueError: DistributedDataParallel device_ids and output_device arguments only work with single-device/multiple-device GPU modules or CPU modules, but got device_ids [1], output_device 1, and module parameters {device(type='cuda', index=0), device(type='cuda', index=1)}.
+[rank0]: ValueError: DistributedDataParallel device_ids and output_device arguments only work with single-device/multiple-device GPU modules or CPU modules, but got device_ids [0], output_device 0, and module parameters {device(type='cuda', index=0), device(type='cuda', index=1)}.
+"""
+
+
+def test_ddp_refusing_a_module_spread_over_devices_is_the_loading_option() -> None:
+    diagnosis = diagnose_text("train.log", DDP_SPREAD_MODULE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "device_ids and output_device arguments only work" in diagnosis.first_error.text
+    assert "cfg.ddp_module_on_several_devices" in {e.rule for e in diagnosis.evidence}
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_ddp_call_in_a_traceback_is_no_refusal() -> None:
+    text = (
+        '  File "/srv/train.py", line 88, in main\n'
+        "    model = DistributedDataParallel(model, device_ids=[local_rank], output_device=local_rank)\n"
+        "INFO wrapped the model in DistributedDataParallel on cuda:1\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert "cfg.ddp_module_on_several_devices" not in {e.rule for e in diagnosis.evidence}

@@ -153,3 +153,31 @@ def test_the_advice_names_the_setting_that_makes_the_pair_work() -> None:
     assert any("LoRA adapters" in action for action in trainable.next_actions)
     empty = diagnose_text("train.log", EMPTY_SHARD)
     assert any("empty shards" in action for action in empty.next_actions)
+
+
+# A PPO trainer hands a 4-bit policy to DeepSpeed's engine, which moves the module to its
+# device while it is built; transformers refuses to move a bitsandbytes-quantized model.
+ENGINE_MOVES_QUANTIZED = """\
+  File "/srv/venv/lib/python3.11/site-packages/deepspeed/runtime/engine.py", line 1207, in _configure_distributed_model
+    self.module.to(self.device)
+  File "/srv/venv/lib/python3.11/site-packages/transformers/modeling_utils.py", line 2617, in to
+    raise ValueError(
+[rank1]: ValueError: `.to` is not supported for `4-bit` or `8-bit` bitsandbytes models. Please use the model as it is, since the model has already been set to the correct devices and casted to the correct `dtype`.
+[2026-04-02 11:20:31,551] [ERROR] [launch.py:325:sigkill_handler] ['/srv/venv/bin/python', '-u', 'train_ppo.py'] exits with return code = 1
+"""
+
+
+def test_a_wrapper_moving_a_quantized_model_is_config_with_the_script_beside() -> None:
+    diagnosis = diagnose_text("train.log", ENGINE_MOVES_QUANTIZED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "is not supported for `4-bit` or `8-bit`" in diagnosis.first_error.text
+    assert "cfg.quantized_model_moved" in _rules(diagnosis)
+    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert any("the rank's own GPU" in action for action in diagnosis.next_actions)
+
+
+def test_a_script_keeping_its_quantized_model_in_place_is_no_refusal() -> None:
+    text = "INFO the 4-bit policy stays where the loader placed it; skipping .to(cuda:1)\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "cfg.quantized_model_moved" not in _rules(diagnosis)
