@@ -30,7 +30,7 @@ from analyzers.classify.block_context import (
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.hints import is_build_report, is_chatter, vote
+from analyzers.classify.hints import is_build_report, is_chatter, is_relay_banner, vote
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
@@ -518,9 +518,13 @@ def _unmatched_tier(event: Event, message: str) -> float:
     one line with its `raise XError("...")`, when the exception line itself was lost, is the
     only record of the exception: a bare failure, which the exception line outranks. So is the
     frame a log that ends inside a traceback stops on (`formats.cut_traceback`), and a program's
-    line in the Unix diagnostic form, its name then `error:`."""
+    line in the Unix diagnostic form, its name then `error:`. A launcher's banner over a
+    child's relayed output (`Shard complete standard error output:`) is a wrapper of the lines
+    under it, whatever level it was logged at: below them, cited only when nothing is."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
+    if is_relay_banner(message):
+        return TIER_UNMATCHED
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_GENERIC if is_build_report(message) else TIER_UNKNOWN
     if message.lstrip().startswith('File "') and JOINED_RAISE.search(message):
