@@ -30,7 +30,7 @@ from analyzers.classify.block_context import (
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
-from analyzers.classify.hints import is_build_report, is_chatter, vote
+from analyzers.classify.hints import is_build_report, is_chatter, is_relay_banner, vote
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
@@ -127,9 +127,13 @@ def classify_scans(
         copied_late = _stdout_copied_late(scan)
         teardown = _teardown_kills(scan)
         first = len(items)
+        raised: dict[int, Sequence[str]] | None = None
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
+                if any(match.signature.raised_in for match in item.matches):
+                    raised = _inner_packages(scan) if raised is None else raised
+                    _keep_rules_raised_here(item, raised.get(event.line, ()))
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
                 if item.tier == TIER_UNKNOWN and event.line in carriers:
@@ -161,6 +165,30 @@ def classify_scans(
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)
     _quiet_expected_probes(items, stack)
     return items
+
+
+def _inner_packages(scan: FileScan) -> dict[int, Sequence[str]]:
+    """{exception line: the innermost installed-package frames of its traceback}."""
+    return {
+        record["line"]: record.get("inner_packages") or ()
+        for record in scan.facts.get("tracebacks") or ()
+    }
+
+
+def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
+    """A rule that holds only where the line was raised (`raised_in`: a model hub's client
+    above the HTTP library that lost its connection) is dropped from a line whose traceback
+    frames do not name that place: `('Connection aborted.', ConnectionResetError(104, ...))`
+    from a collective's or a local server's socket is not a download host's."""
+    kept = tuple(
+        match
+        for match in item.matches
+        if match.signature.raised_in is None
+        or any(match.signature.raised_in.search(frame) for frame in frames)
+    )
+    if len(kept) != len(item.matches):
+        message = item.event.message or item.event.text
+        item.matches, item.tier = kept, _tier(item.event, kept, message)
 
 
 # what a mistyped statement raises at the prompt: a name or an attribute that does not exist,
@@ -518,9 +546,13 @@ def _unmatched_tier(event: Event, message: str) -> float:
     one line with its `raise XError("...")`, when the exception line itself was lost, is the
     only record of the exception: a bare failure, which the exception line outranks. So is the
     frame a log that ends inside a traceback stops on (`formats.cut_traceback`), and a program's
-    line in the Unix diagnostic form, its name then `error:`."""
+    line in the Unix diagnostic form, its name then `error:`. A launcher's banner over a
+    child's relayed output (`Shard complete standard error output:`) is a wrapper of the lines
+    under it, whatever level it was logged at: below them, cited only when nothing is."""
     if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
         return TIER_NOISE
+    if is_relay_banner(message):
+        return TIER_UNMATCHED
     if event.source == TRACEBACK_SOURCE or _EXCEPTION_LINE.search(message):
         return TIER_GENERIC if is_build_report(message) else TIER_UNKNOWN
     if message.lstrip().startswith('File "') and JOINED_RAISE.search(message):

@@ -51,6 +51,10 @@ class Hints:
     build_report: re.Pattern[str] | None = None
     build_report_examples: tuple[str, ...] = ()
     build_report_counterexamples: tuple[str, ...] = ()
+    # a launcher's banner over a child's relayed output: the relayed lines say what failed
+    relay_banner: re.Pattern[str] | None = None
+    relay_banner_examples: tuple[str, ...] = ()
+    relay_banner_counterexamples: tuple[str, ...] = ()
 
 
 @cache
@@ -77,6 +81,9 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
         **_build_reports(
             Entry(data.get("build_reports", dict, {"patterns": []}), f"{path.name}: build_reports")
         ),
+        **_relay_banners(
+            Entry(data.get("relay_banners", dict, {"patterns": []}), f"{path.name}: relay_banners")
+        ),
     )
 
 
@@ -97,6 +104,12 @@ def _build_reports(section: Entry) -> dict[str, object]:
     lines it must and must not find."""
     found = _chatter(section)
     return {key.replace("chatter", "build_report"): value for key, value in found.items()}
+
+
+def _relay_banners(section: Entry) -> dict[str, object]:
+    """The `relay_banners` section, read like `chatter`."""
+    found = _chatter(section)
+    return {key.replace("chatter", "relay_banner"): value for key, value in found.items()}
 
 
 def _type_hint(entry: Entry) -> tuple[str, int]:
@@ -219,6 +232,14 @@ def is_build_report(line: str) -> bool:
     """The line only reports that a build stopped (`Error building extension 'x'`, ninja's
     `build stopped`): the compiler's or build tool's own line above it says what failed."""
     pattern = load_hints().build_report
+    return pattern is not None and pattern.search(line) is not None
+
+
+def is_relay_banner(line: str) -> bool:
+    """The line is a launcher's banner over the output of a child it relays (text-generation-
+    inference's `Shard complete standard error output:`): it wraps the lines under it, which
+    say what failed, and says nothing of its own."""
+    pattern = load_hints().relay_banner
     return pattern is not None and pattern.search(line) is not None
 
 

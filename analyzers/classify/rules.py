@@ -136,6 +136,11 @@ class Signature:
     # two named groups of the regex whose numbers the line must order (`joined` over `size`):
     # a count the line states decides, such as more processes joining than the world holds
     more_than: tuple[str, str] | None = None
+    # the rule holds only for an exception raised under a library this regex finds among the
+    # innermost package frames of its traceback (a model hub's client above the HTTP library
+    # whose dropped connection it raised): the same words from a collective's socket are not
+    # the rule's (`classify.events`, formats.traceback's `inner_packages`)
+    raised_in: re.Pattern[str] | None = None
     # the NVIDIA Xid origins the rule reads (`xid_origins`, classify.xid): the listed numbers
     # of those origins, every number the table gives an origin, and whether a number it gives
     # none fits as well; None when the rule reads no Xid
@@ -419,6 +424,7 @@ def _signature(
         waits_behind=entry.strings("waits_behind", required=False),
         harmless_on=_harmless_on(entry),
         more_than=_more_than(entry, regex),
+        raised_in=_raised_in(entry),
         xid_numbers=xid_numbers,
         xid_known=xid_known,
         xid_unknown=xid_unknown,
@@ -526,6 +532,11 @@ def _harmless_on(entry: Entry) -> tuple[str, ...]:
     if unknown:
         raise entry.fail(f"harmless_on must name stacks of {list(ACTION_STACKS)}, not {unknown}")
     return stacks
+
+
+def _raised_in(entry: Entry) -> re.Pattern[str] | None:
+    pattern = entry.get("raised_in", str, None)
+    return None if pattern is None else compile_regex(pattern, 0, entry, "raised_in")
 
 
 def _more_than(entry: Entry, regex: re.Pattern[str]) -> tuple[str, str] | None:

@@ -55,7 +55,10 @@ client's exception only re-raises it.
 When the innermost frame is the job's own code called back by a library (a `__getstate__`
 the pickler of an object collective ran, a collate function a DataLoader called), the record
 also keeps, as `caller`, the text of the last installed-package frame above it: the frame the
-library handed control from, which says what the job's code was doing for it.
+library handed control from, which says what the job's code was doing for it. It keeps as
+`inner_packages` the innermost installed-package frames (at most six, innermost last): the
+library layers under the job's call, such as a model hub's client above the HTTP library whose
+dropped connection it raised.
 
 rich's traceback handler (`rich.traceback.install()`, `RichHandler(rich_tracebacks=True)`)
 draws the same traceback in a box, the frames as `│ /path/infer.py:162 in forward │` rows,
@@ -103,7 +106,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
@@ -166,6 +169,10 @@ _NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c
 _NCCL_REASON_HEADER = "Last error:"
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
+# installed-package frames kept nearest the exception: the library layers under the job's call
+# (a hub client, then the HTTP library it called), read by rules that hold only where a line
+# was raised (`raised_in`)
+_INNER_PACKAGE_FRAMES = 6
 
 
 @dataclass(slots=True)
@@ -178,6 +185,8 @@ class _Open:
     child: int | None = None  # the spawned child (its local rank) whose traceback this is
     thread: int | None = None  # the `Exception in thread X:` line printed above the header
     package: ParsedLine | None = None  # the latest frame in an installed package so far
+    # the innermost installed-package frames so far (the library layers that made the call)
+    packages: list[str] = field(default_factory=list)
     caller: ParsedLine | None = None  # the package frame that called the kept (user) frame
     box: bool = False  # rich's boxed traceback: rows until the bottom edge, then the exception
     interactive: bool = False  # a frame is a statement typed at the interactive prompt
@@ -302,6 +311,7 @@ class TracebackTracker:
                 state.statement, state.awaiting = None, True
             if is_package_frame(message):
                 state.package = line
+                state.packages = [*state.packages[1 - _INNER_PACKAGE_FRAMES :], message.strip()]
             return True
         if not message.strip() or _is_source(message, state):
             if state.awaiting and message.strip() and not _CARETS.fullmatch(message):
@@ -367,6 +377,7 @@ class TracebackTracker:
                 "rank": event.rank,
                 "thread": state.thread is not None,
                 "caller": state.caller.message.strip() if state.caller else None,
+                "inner_packages": state.packages,
                 "statement": _raising_statement(lineno, sink) if state.frame else None,
                 "header": state.start if state.start < lineno else None,
                 "interactive": state.interactive,

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.classify.hints import is_build_report, load_hints, place_vote, tally, vote
+from analyzers.classify.hints import (
+    is_build_report,
+    is_relay_banner,
+    load_hints,
+    place_vote,
+    tally,
+    vote,
+)
 
 HINTS = load_hints()
 
@@ -80,6 +87,16 @@ def test_an_exception_that_only_says_a_build_stopped_is_a_build_report(text: str
 @pytest.mark.parametrize("text", HINTS.build_report_counterexamples)
 def test_a_build_failure_that_says_why_is_no_bare_report(text: str) -> None:
     assert not is_build_report(text)
+
+
+@pytest.mark.parametrize("text", HINTS.relay_banner_examples)
+def test_a_launchers_banner_over_a_childs_output_is_a_relay_banner(text: str) -> None:
+    assert is_relay_banner(text)
+
+
+@pytest.mark.parametrize("text", HINTS.relay_banner_counterexamples)
+def test_a_launchers_own_report_or_a_banner_with_its_text_is_no_bare_banner(text: str) -> None:
+    assert not is_relay_banner(text)
 
 
 REBUILD = (

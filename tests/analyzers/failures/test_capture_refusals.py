@@ -13,6 +13,8 @@ docs/labelling.md#calls-refused-during-graph-capture
 
 from __future__ import annotations
 
+import pytest
+
 from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 CAPTURE_REFUSED = """\
@@ -193,6 +195,26 @@ def test_a_bare_runtime_errcode_line_is_read_by_its_code() -> None:
     )
     assert diagnosis.category == "stream_sync"
     assert "ErrCode=107030" in diagnosis.first_error.text
+
+
+@pytest.mark.parametrize(
+    ("code", "desc", "label"),
+    [
+        ("107033", "task group status error", "stream_sync"),
+        ("107034", "task group interrupted", "other"),
+    ],
+    ids=["task-group-state", "task-group-interrupted"],
+)
+def test_a_bare_runtime_line_with_a_task_group_code_is_read_by_its_code(
+    code: str, desc: str, label: str
+) -> None:
+    """107033, a capture's task group in the wrong state, is a refusal of the capture; 107034,
+    a group another step interrupted, names no label of its own."""
+    line = f"rtsStreamEndTaskUpdate: ErrCode={code}, desc=[{desc}]\n"
+    diagnosis = diagnose_text("serve/runtime_excerpt.txt", line)
+    assert diagnosis.category == label
+    if label == "stream_sync":
+        assert "config" in {alternative.category for alternative in diagnosis.alternatives}
 
 
 TASK_NOT_CAPTURED = """\

@@ -1,8 +1,8 @@
 """Start-up downloads a remote host refuses, and locks of shared caches a process cannot take.
 
-docs/labelling.md#a-download-host-that-refuses-or-does-not-answer: a hub that answers HTTP 429
-or does not answer inside the client's deadline is no class of the taxonomy (`other`, with
-`config` beside it); a proxy or TLS path out of the node that fails is the host's set-up
+docs/labelling.md#a-download-host-that-refuses-or-does-not-answer: a hub that answers HTTP 429,
+does not answer inside the client's deadline or drops the connection (named, or raised under a
+hub client's frames) is no class of the taxonomy (`other`, with `config` beside it); a proxy or TLS path out of the node that fails is the host's set-up
 (`driver_env`); a retry notice and a request to a server on the same host are not this.
 docs/labelling.md#a-lock-on-a-shared-cache-that-a-process-cannot-take: a lock file of a shared
 cache that a process cannot take, or does not find held, is `config` with `driver_env` beside
@@ -11,6 +11,8 @@ it, read before the loader's retry wrapper; a stack dump parked in torch's JIT b
 """
 
 from __future__ import annotations
+
+import pytest
 
 from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
 
@@ -159,3 +161,77 @@ def test_a_stack_dump_parked_in_the_jit_build_lock_is_a_hang() -> None:
 def test_the_baton_wait_line_of_a_stack_dump_is_kept_by_the_scan() -> None:
     scan = scan_text("py-spy.txt", BATON_DUMP)
     assert any("file_baton.py" in event.text for event in scan.events)
+
+
+# The hub dropped the connection: urllib3 names the host and the reset under ProtocolError.
+HUB_DROPPED = """\
+[rank5]:[W1102 10:11:02.118000 4410 torch/distributed/c10d.py:88] starting data loader
+[rank5]: requests.exceptions.ConnectionError: (MaxRetryError("HTTPSConnectionPool(host='cdn-lfs.hf.co', port=443): Max retries exceeded with url: /repos/9e/02/9e02/model-00003-of-00004.safetensors (Caused by ProtocolError('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer')))"), '(Request ID: 71c0e4)')
+"""
+
+LOCAL_SERVER_DROPPED = """\
+Traceback (most recent call last):
+  File "/srv/bench/client.py", line 52, in send
+    r = session.post(url, json=payload, timeout=600)
+requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=8000): Max retries exceeded with url: /v1/completions (Caused by ProtocolError('Connection aborted.', RemoteDisconnected('Remote end closed connection without response')))
+"""
+
+# Without the host: the traceback's innermost library frames are the hub client's.
+HUB_CLIENT_DROPPED = """\
+Traceback (most recent call last):
+  File "/srv/train/main.py", line 31, in <module>
+    tokenizer = AutoTokenizer.from_pretrained(args.model)
+  File "/srv/venv/lib/python3.10/site-packages/transformers/utils/hub.py", line 402, in cached_file
+    resolved_file = hf_hub_download(
+  File "/srv/venv/lib/python3.10/site-packages/huggingface_hub/file_download.py", line 1646, in get_hf_file_metadata
+    r = _request_wrapper(
+  File "/srv/venv/lib/python3.10/site-packages/huggingface_hub/utils/_http.py", line 93, in send
+    return super().send(request, *args, **kwargs)
+  File "/srv/venv/lib/python3.10/site-packages/requests/adapters.py", line 682, in send
+    raise ConnectionError(err, request=request)
+requests.exceptions.ConnectionError: ('Connection aborted.', {reason})
+"""
+
+# The same words from a socket of the job's own process group: no hub frame above them.
+COLLECTIVE_CLIENT_DROPPED = """\
+Traceback (most recent call last):
+  File "/srv/train/main.py", line 88, in <module>
+    dist.barrier()
+  File "/srv/venv/lib/python3.10/site-packages/torch/distributed/c10d_logger.py", line 81, in wrapper
+    return func(*args, **kwargs)
+  File "/srv/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 4159, in barrier
+    work = group.barrier(opts=opts)
+requests.exceptions.ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))
+"""
+
+_DROPS = {
+    "closed": "RemoteDisconnected('Remote end closed connection without response')",
+    "reset": "ConnectionResetError(104, 'Connection reset by peer')",
+}
+
+
+def test_a_hub_that_drops_the_connection_is_no_collective_failure() -> None:
+    diagnosis = diagnose_text("train/rank5.log", HUB_DROPPED)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "cdn-lfs.hf.co" in diagnosis.first_error.text
+    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_a_local_server_that_drops_the_connection_is_not_a_download_host() -> None:
+    diagnosis = diagnose_text("bench/client.log", LOCAL_SERVER_DROPPED)
+    assert "other.download_host_dropped" not in {e.rule for e in diagnosis.evidence}
+
+
+@pytest.mark.parametrize("reason", list(_DROPS.values()), ids=list(_DROPS))
+def test_a_dropped_connection_raised_under_a_hub_client_is_the_download(reason: str) -> None:
+    diagnosis = diagnose_text("train/rank0.log", HUB_CLIENT_DROPPED.format(reason=reason))
+    assert diagnosis.category == "other"
+    assert "other.download_client_dropped" in {e.rule for e in diagnosis.evidence}
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_the_same_reset_under_a_collective_keeps_its_reading() -> None:
+    diagnosis = diagnose_text("train/rank0.log", COLLECTIVE_CLIENT_DROPPED)
+    assert diagnosis.category == "hccl"
+    assert "other.download_client_dropped" not in {e.rule for e in diagnosis.evidence}

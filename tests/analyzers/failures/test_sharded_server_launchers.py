@@ -6,7 +6,10 @@ stderr under `Shard complete standard error output:`, then `Shard N failed to st
 `Error: ShardCannotStart`. The signal is read as torchrun's exit code; the launcher's own
 report lines around it only say that a shard went. Its attention layer also checks the heads against
 the shard count in its own words (`num_shards`), a launch setting that does not fit the model.
-Guide sections: "A model server's worker that fails to start", "A bare divisibility assertion".
+The banner over a shard's relayed stderr only introduces it: when the shard's stderr holds
+nothing but a signal report, that report is the first error, not the banner.
+Guide sections: "A model server's worker that fails to start", "A bare divisibility assertion",
+"Wrappers".
 """
 
 from __future__ import annotations
@@ -48,6 +51,24 @@ LAUNCHER_TAIL_ONLY_AFTER_STDERR = """\
  rank=0
 2025-03-02T10:11:09.402151Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to shutdown with signal 4 rank=0
 2025-03-02T10:11:09.500410Z ERROR text_generation_launcher: Shard 0 failed to start
+"""
+
+# The shard's stderr, relayed under the banner, holds only torch's report of the signal that
+# ended it; the paste stops before the launcher's own lines about the shard.
+SIGNAL_REPORT_UNDER_BANNER = """\
+2025-03-02T10:11:04.120031Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=0
+2025-03-02T10:11:14.121877Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=0
+2025-03-02T10:11:19.402118Z ERROR shard-manager: text_generation_launcher: Shard complete standard error output:
+
+Signal 6 (SIGABRT) received by PID 2231
+ rank=0
+"""
+
+NOTHING_UNDER_BANNER = """\
+2025-03-02T10:11:04.120031Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=0
+2025-03-02T10:11:19.402118Z ERROR shard-manager: text_generation_launcher: Shard complete standard error output:
+
+ rank=0
 """
 
 HEADS_OVER_SHARDS = """\
@@ -106,3 +127,17 @@ def test_heads_that_the_shard_count_does_not_divide_are_the_launch_setting() -> 
     assert diagnosis.first_error is not None
     assert "must be divisible by `num_shards`" in diagnosis.first_error.text
     assert "cfg.parallel_size_divisible" in _rules(diagnosis)
+
+
+def test_a_signal_report_relayed_under_the_banner_is_the_first_error_not_the_banner() -> None:
+    diagnosis = diagnose_text("launcher.log", SIGNAL_REPORT_UNDER_BANNER)
+    assert diagnosis.first_error is not None
+    assert "Signal 6 (SIGABRT) received by PID 2231" in diagnosis.first_error.text
+    assert "standard error output" not in diagnosis.first_error.text
+
+
+def test_a_banner_with_nothing_relayed_under_it_is_still_cited() -> None:
+    """Counterexample: with no other line, the banner is the only trace of the shard's end."""
+    diagnosis = diagnose_text("launcher.log", NOTHING_UNDER_BANNER)
+    assert diagnosis.first_error is not None
+    assert "Shard complete standard error output:" in diagnosis.first_error.text

@@ -616,6 +616,28 @@ def test_the_library_frame_that_called_the_jobs_own_failing_code_is_kept_as_its_
     )
 
 
+def test_the_innermost_library_frames_are_kept_innermost_last():
+    """The library layers under the job's call: here the collective's logger wrapper and its
+    pickling helper, nothing of the job's own script."""
+    record = scan(PICKLED_BY_LIBRARY).facts["tracebacks"][0]
+    assert record["inner_packages"] == [
+        'File "/opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py", '
+        "line 83, in wrapper",
+        'File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 3405, in _object_to_tensor",
+    ]
+
+
+def test_only_the_six_innermost_library_frames_are_kept():
+    frames = "".join(
+        f'  File "/opt/venv/lib/python3.11/site-packages/lib{n}/core.py", line {n}, in call\n'
+        for n in range(1, 10)
+    )
+    text = f"Traceback (most recent call last):\n{frames}RuntimeError: layer 9 refused\n"
+    kept = scan(text).facts["tracebacks"][0]["inner_packages"]
+    assert [frame.split("/")[6] for frame in kept] == [f"lib{n}" for n in range(4, 10)]
+
+
 def test_a_traceback_that_stays_in_the_jobs_script_or_ends_in_a_library_has_no_caller():
     own_code_only = (
         "Traceback (most recent call last):\n"
