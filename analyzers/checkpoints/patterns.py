@@ -54,7 +54,8 @@ _SPACES = re.compile(r"\s+")
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
-    + "通过|完成|".encode()  # a Chinese print's "passed" / "done"
+    + "通过|完成|成功|".encode()  # a Chinese print's "passed" / "done" / "success"
+    + rb" ok|"  # `layer 2: norm ok`
     + _TRAIN_STEP_VERB
     + rb")"
 )
@@ -65,7 +66,14 @@ _DEFAULT_PREFILTER = (
 # without the literal, so metric lines cost one regex pass, not a parse each. The pattern runs
 # on the block as the block search folds it (lower case, digits as 0), so it needs no (?i);
 # RE2 runs it four times faster than `re` here (the literal recurs on every metric line).
-_CONFIRMED_LITERALS = {b"step": re2.compile(_TRAIN_STEP_VERB)}
+# ` ok` ends many a status line and `成功` many a Chinese one (`连接成功`): only a line that
+# names a layer before its ` ok`, or a model run before its `成功`, can be a checkpoint, and
+# a block without one stays on the hot loop's single literal.
+_CONFIRMED_LITERALS = {
+    b"step": re2.compile(_TRAIN_STEP_VERB),
+    b" ok": re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok"),
+    "成功".encode(): re2.compile("模型 ?运行 ?成功".encode()),
+}
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
 _REQUEST_TAG = re.compile(

@@ -93,7 +93,11 @@ class CheckpointLines:
         self._literals = literals
         # literal -> the pattern a block must match for the literal's lines to be candidates
         self._confirm = confirm or {}
-        self._gates = _suffix_gates(literals)
+        self._gates = _suffix_gates(tuple(word for word in literals if word.isascii()))
+        # literals of another script (a Chinese print's `通过`): looked for only in a block
+        # that holds a byte outside ASCII, which `bytes.isascii` tells ~30 times faster than
+        # one search for an absent literal reads the block
+        self._wide_gates = _suffix_gates(tuple(word for word in literals if not word.isascii()))
         self._regex = regex
         self._parse = parse
         self._match = match
@@ -395,10 +399,10 @@ class CheckpointLines:
         """The literals a folded block holds. A search for an absent literal reads the whole
         block, so literals that end alike (`waiting for rank`, `from rank`) are looked for
         only when their shared ending is there."""
-        found = set()
-        for gate, words in self._gates:
-            if gate is None or gate in low:
-                found.update(word for word in words if word in low)
+        found: set[bytes] = set()
+        _find_gated(low, self._gates, found)
+        if self._wide_gates and not low.isascii():
+            _find_gated(low, self._wide_gates, found)
         confirm = self._confirm
         return [
             word
@@ -637,6 +641,13 @@ def _suffix_gates(literals: tuple[bytes, ...]) -> list[tuple[bytes | None, list[
     for word in literals:
         groups.setdefault(word[-GATE:] if len(word) > GATE else word, []).append(word)
     return [(gate if len(words) > 1 else None, words) for gate, words in groups.items()]
+
+
+def _find_gated(low: bytes, gates: list[tuple[bytes | None, list[bytes]]], found: set) -> None:
+    """Add the literals of `gates` that `low` holds to `found`."""
+    for gate, words in gates:
+        if gate is None or gate in low:
+            found.update(word for word in words if word in low)
 
 
 def _unique(starts: Iterator[int]) -> Iterator[int]:

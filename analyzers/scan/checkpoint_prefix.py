@@ -30,8 +30,9 @@ is cut here, token by token from the start. The rule:
   written once keeps its `Note:` and stays no checkpoint.
 
 Cutting stops at the first token that may not be cut, and before a token that names a request
-(`[req 3]`, `request_id=3`, `req-3:`): a server's per-request checkpoints are told apart by it,
-so it stays with the message for the matcher to read. Indentation after the prefix is kept
+(`[req 3]`, `request_id=3`, `req-3:`) or a layer (`[layer 2]`, `[L2]`, `L2:`, `layer2:`): a
+server's per-request checkpoints are told apart by it, and a part line that names its layer
+is read in that layer, so it stays with the message for the matcher to read. Indentation after the prefix is kept
 (one separating space is dropped): it carries nesting for a reader, while the layer of a
 sub-module is decided by role in `checkpoints.LayerTracker`.
 
@@ -94,9 +95,13 @@ _TOKEN_SOURCE = (
     rf"|(?P<field>{_FIELD})|(?P<mark>{_MARK})|(?P<label>{_LABEL}))"
 )
 _TOKEN = re.compile(_TOKEN_SOURCE)
-# a token that names the request a server's line is about: `[req 3]`, `(request #3)`,
-# `request_id=3`, `req-3:`
-_REQUEST = re.compile(r"[\[(]?(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d")
+# a token that names the request a server's line is about (`[req 3]`, `(request #3)`,
+# `request_id=3`, `req-3:`) or the layer a part line ran in (`[layer 2]`, `[L2]`, `L2:`,
+# `layer2:`; a bare `L2 ` is an L2 norm)
+_SCOPE = re.compile(
+    r"[\[(]?(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d"
+    r"|\[? ?(?:(?i:layer)[ _-]?\d|L\d+ ?[\]/:|])"
+)
 _RUN = re.compile(rf"(?:{_TOKEN_SOURCE})+")
 _AFTER = re.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
 
@@ -106,7 +111,7 @@ class CheckpointPrefix:
 
     def __init__(self) -> None:
         self._whole: set[bytes] = set()  # masked prefixes cut whole
-        self._before_request: dict[bytes, int] = {}  # masked prefixes cut up to a request tag
+        self._before_scope: dict[bytes, int] = {}  # masked prefixes cut up to a request/layer tag
         self._shown: Counter[str] = Counter()  # masked label -> lines shown with it
         self._in_context: dict[str, int] = {}  # masked label -> context lines with it
 
@@ -120,15 +125,15 @@ class CheckpointPrefix:
             return message
         end = run.end()
         key = message[:end].encode("utf-8", "replace").translate(_DIGIT_BYTES)
-        if key in self._before_request:
-            end = self._before_request[key]
+        if key in self._before_scope:
+            end = self._before_scope[key]
         elif key not in self._whole:
             cut, whole = self._decide(message, end, context)
-            if whole and len(self._whole) + len(self._before_request) < MAX_SHAPES:
+            if whole and len(self._whole) + len(self._before_scope) < MAX_SHAPES:
                 if cut == end:
                     self._whole.add(key)
                 else:
-                    self._before_request[key] = cut
+                    self._before_scope[key] = cut
             end = cut
         if end == 0:
             return message
@@ -136,10 +141,10 @@ class CheckpointPrefix:
 
     def _decide(self, message: str, end: int, context: bytes | None) -> tuple[int, bool]:
         """Where to cut the prefix `message[:end]`, and whether the cut is settled (all of it,
-        or all before a request tag) rather than held by a label not yet learned."""
+        or all before a request or layer tag) rather than held by a label not yet learned."""
         cut = 0
         for found in _tokens(message, end):
-            if _REQUEST.match(message, _AFTER.match(message, cut).end()):  # type: ignore[union-attr]
+            if _SCOPE.match(message, _AFTER.match(message, cut).end()):  # type: ignore[union-attr]
                 return cut, True
             label = found.group("label")
             if label is not None and not self._learned(label, context):

@@ -19,6 +19,7 @@ from analyzers.checkpoints.patterns import (
     qualified_names,
     strip_prefixes,
 )
+from analyzers.formats.blockfilter import FOLD
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "multirank"
 KNOWLEDGE_DATA = load_knowledge()
@@ -532,3 +533,120 @@ def test_the_default_prefilter_keeps_chinese_checkpoint_lines():
     prefilter = re.compile(CheckpointMatcher().prefilter_bytes_pattern(), re.MULTILINE)
     assert prefilter.search("x\n2026-12-05 16:15:24,611 [rank3] INFO 第0层 注意力 通过\n".encode())
     assert prefilter.search("x\n第3层 完成\n".encode())
+
+
+def test_an_english_part_line_is_read_in_the_layer_it_names():
+    """`layer 1 attention passed` names its layer: it is layer 1's `attention passed`, not a
+    part of the layer the lines before it would place it in, and an untagged part after it is
+    in that layer too (the way a Chinese part line is read)."""
+    texts = [
+        "prefill passed",
+        "layer 0 / norm passed",
+        "layer 0 / attention passed",
+        "layer 0 passed",
+        "layer 1 / attention passed",
+        "MoE passed",
+        "decode step 0 passed",
+        "layer 3 / MoE passed",
+    ]
+    assert _sequence_labels(texts) == [
+        "prefill passed",
+        "decode step 0 / layer 0 / norm passed",
+        "decode step 0 / layer 0 / attention passed",
+        "decode step 0 / layer 0 passed",
+        "decode step 0 / layer 1 / attention passed",
+        "decode step 0 / layer 1 / MoE passed",
+        "decode step 0 passed",
+        "decode step 1 / layer 3 / MoE passed",
+    ]
+    assert qualified_names(["layer 0 passed", "layer 2 / norm ok", "attention passed"]) == [
+        "layer 0 passed",
+        "layer 2 / norm ok",
+        "layer 2 / attention passed",
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "layer 1 attention passed",
+        "Layer_1: attention passed",
+        "[layer 1] attention passed",
+        "[L1] attention passed",
+        "L1/attention passed",
+        "L1 | attention passed",
+        "2026-12-05 16:40:02,118 [rank1] INFO [layer 1] attention passed shape=(8, 32) 0.4ms",
+    ],
+)
+def test_every_spelling_of_a_layer_tag_has_one_text(line):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role, hit.layer) == ("layer 1 / attention passed", "layer_part", 1)
+
+
+def test_chinese_phase_lines_are_read_as_the_english_phases():
+    """`预填充 通过` opens the decode loop like `prefill passed`, `解码 第N步 通过` (or
+    `第N步 解码 完成`) closes step N like `decode step N passed`, and `模型运行成功` ends the run
+    like `model run success`; `预填充 开始` places lines but is counted as no checkpoint."""
+    matcher = CheckpointMatcher()
+    start = matcher.classify("预填充 开始")
+    assert (start.role, start.counted) == ("phase", False)
+    assert matcher.match("预填充 开始") is None
+    assert matcher.classify("预填充 通过").opens_decode
+    assert (matcher.classify("第3步 解码 完成").text, matcher.classify("第3步 解码 完成").step) == (
+        "解码 第3步 完成",
+        3,
+    )
+    assert matcher.classify("模型 运行 成功").role == "success"
+    texts = [
+        "第0层 通过",
+        "预填充 通过",
+        "第0层 注意力 通过",
+        "解码 第0步 通过",
+        "第0层 归一化 通过",
+        "norm passed",
+        "模型运行成功",
+    ]
+    assert _sequence_labels(texts) == [
+        "第0层 通过",
+        "预填充 通过",
+        "decode step 0 / 第0层 注意力 通过",
+        "解码 第0步 通过",
+        "decode step 1 / 第0层 归一化 通过",
+        "decode step 1 / layer 0 / norm passed",
+        "模型运行成功",
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "x\n2026-12-05 16:40:02,118 [rank1] INFO layer 2: norm ok\n",
+        "x\n[L2] Norm OK\n",
+        "x\n2026-12-05 16:40:02,301 [rank0] INFO 模型运行成功\n",
+        "x\n模型 运行 成功\n",
+    ],
+)
+def test_the_default_prefilter_keeps_ok_and_chinese_success_lines(line):
+    """Their literals (` ok`, `成功`) are in the prefilter and their confirming patterns,
+    run on the block as the block search folds it, find them."""
+    matcher = CheckpointMatcher()
+    prefilter = re.compile(matcher.prefilter_bytes_pattern(), re.MULTILINE | re.IGNORECASE)
+    assert prefilter.search(line.encode())
+    folded = line.encode().translate(FOLD)
+    confirms = matcher.prefilter_confirmations()
+    assert any(word in folded and confirm.search(folded) for word, confirm in confirms.items())
+
+
+def test_status_lines_ending_in_ok_or_chinese_success_are_not_confirmed():
+    """A status line's ` ok` or a Chinese `连接成功` (connected) holds the literal but no
+    layer or model run before it: the block keeps its single literal."""
+    folded = "health check ok\nhccl 连接成功\nlayer 0 passed\n".encode().translate(FOLD)
+    confirms = CheckpointMatcher().prefilter_confirmations()
+    assert not confirms[b" ok"].search(folded)
+    assert not confirms["成功".encode()].search(folded)
+
+
+def test_a_bare_l2_before_a_part_is_the_l2_norm_not_layer_2():
+    hit = CheckpointMatcher().classify("L2 norm passed")
+    assert (hit.text, hit.role) == ("L2 norm passed", "submodule")

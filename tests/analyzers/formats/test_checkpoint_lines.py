@@ -342,3 +342,41 @@ def test_part_lines_with_shapes_and_timings_appended_are_the_parts():
     texts = list(_track("\n".join(lines) + "\n").texts_in_order())
     assert len(texts) == 13
     assert texts[-2:] == ["layer 2 passed", "norm passed"]
+
+
+def _tagged_log(rank: int, layers: int) -> str:
+    """A rank log whose part lines name their layer in every spelling engineers print, with
+    Chinese phase lines around them and lines that merely hold the words."""
+    head = f"2026-12-05 16:40:02,118 [rank{rank}] INFO "
+    lines = [f"{head}预填充 开始", f"{head}health check ok", f"{head}hccl 连接成功"]
+    spellings = ("layer {n} attention passed", "[layer {n}] MoE passed", "L{n}/norm passed")
+    for layer in range(layers):
+        lines += [head + spelling.format(n=layer) for spelling in spellings]
+        lines.append(f"{head}layer {layer}: mlp ok")
+        lines.append(f"{head}layer {layer} attention passed its input to the cache")
+    lines += [f"{head}预填充 通过", f"{head}解码 第0步 通过", f"{head}第0步 解码 未完成"]
+    lines.append(f"{head}模型 运行 成功")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("layers", [2, 60])
+def test_part_lines_that_name_their_layer_and_chinese_phases_are_checkpoints(layers):
+    """Few lines take the full parse, many the block search for the checkpoint literals (` ok`
+    and `成功` only where a layer or a model run comes before them): both read every spelling
+    of a layer tag as that layer's part, and the Chinese phases as phases."""
+    texts = list(_track(_tagged_log(1, layers)).texts_in_order())
+    assert len(texts) == 4 * layers + 3
+    assert texts[:4] == [
+        "layer 0 / attention passed",
+        "layer 0 / MoE passed",
+        "layer 0 / norm passed",
+        "layer 0 / mlp ok",
+    ]
+    assert texts[-3:] == ["预填充 通过", "解码 第0步 通过", "模型运行成功"]
+
+
+def test_the_hot_loop_agrees_with_a_full_parse_on_tagged_part_lines(monkeypatch):
+    text = _tagged_log(1, 300)
+    fast = _entries(_track(text))
+    monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
+    assert fast == _entries(_track(text))

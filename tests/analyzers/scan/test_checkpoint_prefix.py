@@ -309,3 +309,28 @@ def test_knowledge_counterexamples_stay_no_checkpoints_behind_a_learned_prefix(l
 def test_a_request_tag_is_left_to_the_message(message, expected):
     """A server tells its requests' checkpoints apart by the tag: it is never cut."""
     assert CheckpointPrefix().strip(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("[rank2] INFO [layer 2] attention passed", "[layer 2] attention passed"),
+        ("2026-12-05 16:40:02,118 [rank1] INFO [L2] norm passed", "[L2] norm passed"),
+        ("[rank2] INFO L2: norm passed", "L2: norm passed"),
+        # counterexamples: tags that only start like one are still cut
+        ("[layers] norm passed", "norm passed"),
+        ("[Llama] norm passed", "norm passed"),
+        ("[L2 cache] norm passed", "norm passed"),
+    ],
+)
+def test_a_layer_tag_is_left_to_the_message(message, expected):
+    """A part line that names its layer in a tag is read in that layer: cut, the tag would
+    leave a bare part for the lines before it to place."""
+    assert CheckpointPrefix().strip(message) == expected
+
+
+def test_a_layer_label_is_left_to_the_message_once_learned():
+    learner, message = CheckpointPrefix(), "layer2: norm passed"
+    for _ in range(MIN_REPEATS):
+        learner.strip(message)
+    assert learner.strip(message) == message
