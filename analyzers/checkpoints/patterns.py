@@ -19,7 +19,6 @@ numbers have been seen to come round (`LayerPasses`).
 from __future__ import annotations
 
 import re
-import signal
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -29,6 +28,7 @@ from typing import Any
 import re2
 
 from analyzers.checkpoints.byte_patterns import bytes_prefilter
+from analyzers.checkpoints.launcher_ends import EndRule, LauncherEnd, match_end, read_end_rule
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.core.yamlcheck import parse_yaml
 
@@ -140,37 +140,6 @@ class KilledRule:
     id: str
     regex: re.Pattern[str]
     examples: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class EndRule:
-    """A launcher line saying how ranks' processes ended (`status.launcher_ends`)."""
-
-    id: str
-    regex: re.Pattern[str]
-    keywords: tuple[str, ...]
-    signal: str | None = None
-    examples: tuple[tuple[str, list[int], int | None, str | None], ...] = ()
-    counterexamples: tuple[str, ...] = ()
-    local_ranks: bool = False
-    whole_host: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LauncherEnd:
-    """The ranks one launcher line reports ended, with the exit code (a signal as -N) and the
-    signal's name when a signal ended them. `host` is the node the line names; `at` the time
-    the line states (ISO text); `local` says the ranks are the launcher's numbering of its
-    children on one node; `whole_host` that the line names no rank, only a node whose every
-    rank it ended."""
-
-    ranks: tuple[int, ...]
-    exitcode: int | None
-    signal: str | None
-    host: str | None = None
-    at: str | None = None
-    local: bool = False
-    whole_host: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,68 +489,7 @@ def is_killed_line(message: str) -> bool:
 
 def launcher_end(message: str) -> LauncherEnd | None:
     """How the ranks a launcher line names ended, when the line is one of `launcher_ends`."""
-    for rule in load_knowledge().launcher_ends:
-        if not any(word in message for word in rule.keywords):
-            continue
-        found = rule.regex.search(message)
-        if found is not None:
-            return _end_of(rule, found)
-    return None
-
-
-def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
-    groups = found.groupdict()
-    ranks = () if rule.whole_host else _rank_list(found.group("ranks"))
-    code, named = _code_of(rule, groups)
-    if code is None and named is None:
-        return None
-    return LauncherEnd(
-        ranks,
-        code,
-        named,
-        host=groups.get("host"),
-        at=groups.get("at"),
-        local=rule.local_ranks,
-        whole_host=rule.whole_host,
-    )
-
-
-def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | None, str | None]:
-    """The exit code (a signal as -N) and signal name a line states: a status, a signal
-    named (`SIGKILL`) or numbered (`signal 9`), else the rule's own signal."""
-    exitcode, status, named, number = (
-        groups.get(key) for key in ("exitcode", "status", "signal", "signum")
-    )
-    if exitcode is not None:
-        return int(exitcode), rule.signal
-    if status is not None:
-        if int(status) > 128:  # the shell's 128 + N for a process ended by signal N
-            return 128 - int(status), _signal_named(int(status) - 128)
-        return int(status), None
-    if number is not None:
-        return -int(number), _signal_named(int(number))
-    named = named or rule.signal
-    if named is None:
-        return None, None
-    known = getattr(signal.Signals, named, None)
-    return (-int(known) if known else None), named
-
-
-def _rank_list(text: str) -> tuple[int, ...]:
-    """`8-10,13` -> (8, 9, 10, 13); an absurd range reads as its two ends."""
-    ranks: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        first, last = int(low), int(high or low)
-        ranks += range(first, last + 1) if 0 <= last - first <= 4096 else (first, last)
-    return tuple(ranks)
-
-
-def _signal_named(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
+    return match_end(load_knowledge().launcher_ends, message)
 
 
 def termination_signals() -> frozenset[str]:
@@ -636,35 +544,10 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
         termination_signals=frozenset(status.get("termination_signals", ())),
         killed_lines=killed,
         teardown_signals=frozenset(status.get("teardown_signals", ())),
-        launcher_ends=tuple(_end_rule(e, path) for e in status.get("launcher_ends", ())),
-    )
-
-
-def _end_rule(entry: Mapping[str, Any], path: Path) -> EndRule:
-    regex = _compile(entry, path, "launcher_ends")
-    ends = {"exitcode", "status", "signal", "signum"} & set(regex.groupindex)
-    named = entry.get("signal")
-    whole_host = bool(entry.get("whole_host"))
-    where = "host" if whole_host else "ranks"
-    _require(where in regex.groupindex, path, f"launcher_ends {entry['id']}: no {where} group")
-    _require(bool(ends) or named is not None, path, f"launcher_ends {entry['id']}: no end")
-    _require(
-        named is None or hasattr(signal.Signals, named),
-        path,
-        f"launcher_ends {entry['id']}: unknown signal {named!r}",
-    )
-    keywords = tuple(entry.get("keywords") or ())
-    _require(bool(keywords), path, f"launcher_ends {entry['id']}: no keywords")
-    examples = tuple((e[0], list(e[1]), e[2], e[3]) for e in entry.get("examples", ()))
-    return EndRule(
-        entry["id"],
-        regex,
-        keywords,
-        named,
-        examples,
-        counterexamples=tuple(entry.get("counterexamples", ())),
-        local_ranks=bool(entry.get("local_ranks")),
-        whole_host=whole_host,
+        launcher_ends=tuple(
+            read_end_rule(e, _compile(e, path, "launcher_ends"), path)
+            for e in status.get("launcher_ends", ())
+        ),
     )
 
 

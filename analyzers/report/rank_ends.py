@@ -12,7 +12,7 @@ did not hang, and the rank table says so once nothing reads the statuses any mor
       srun: error: node-2: task 5: Killed
       rank 2 (pid 19665) exited with status 143
       mpirun noticed that process rank 3 with PID 18900 on node gpu-2 exited on signal 9 (Killed).
-      x3102c0s37b1n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15
+      x1203c0s5b0n0.hsn.cm.example.org: rank 0 died from signal 15
       torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL
 
   A crash signal or SIGKILL is a death whatever the rank was doing. A termination signal
@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S
+from analyzers.checkpoints.launcher_ends import LauncherEnd
 from analyzers.checkpoints.patterns import (
-    LauncherEnd,
     is_success,
     launcher_end,
     teardown_signals,
@@ -180,8 +180,8 @@ def _place(hosts: dict[str, set[int]], host: object, ranks: Iterable[int]) -> No
 
 
 def _short(host: str) -> str:
-    """A node's name without its domain: Slurm names `nid001321`, PALS the same node as
-    `nid001321.hsn.cm.example.org`."""
+    """A node's name without its domain: Slurm names `nid004217`, PALS the same node as
+    `nid004217.hsn.cm.example.org`."""
     return host.split(".", 1)[0].lower()
 
 

@@ -14,7 +14,6 @@ from analyzers.checkpoints.patterns import (
     CheckpointMatcher,
     SequenceQualifier,
     is_killed_line,
-    launcher_end,
     load_knowledge,
     qualified_names,
     strip_prefixes,
@@ -272,74 +271,6 @@ def test_qualified_names_follow_the_layer_context(texts, expected):
 )
 def test_killed_line_examples(line):
     assert is_killed_line(line)
-
-
-@pytest.mark.parametrize(
-    ("line", "ranks", "exitcode", "signal"),
-    [tuple(example) for rule in KNOWLEDGE_DATA.launcher_ends for example in rule.examples],
-)
-def test_launcher_end_examples(line, ranks, exitcode, signal):
-    end = launcher_end(line)
-    assert end is not None
-    assert (list(end.ranks), end.exitcode, end.signal) == (ranks, exitcode, signal)
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        "srun: error: Unable to create step for job 88123: Requested node configuration",
-        "exitcode  : -15 (pid: 26690)  (SIGTERM)",
-        "rank 3 passed layer 2",
-        *(line for rule in KNOWLEDGE_DATA.launcher_ends for line in rule.counterexamples),
-    ],
-)
-def test_not_launcher_ends(line):
-    assert launcher_end(line) is None
-
-
-def test_every_launcher_end_has_an_example_and_a_counterexample():
-    assert all(rule.examples and rule.counterexamples for rule in KNOWLEDGE_DATA.launcher_ends)
-
-
-@pytest.mark.parametrize(
-    ("line", "host"),
-    [
-        ("srun: error: nid001321: tasks 4-7: Killed", "nid001321"),
-        (
-            "mpirun noticed that process rank 3 with PID 18900 on node gpu-node-2 exited on signal 9 (Killed).",
-            "gpu-node-2",
-        ),
-        (
-            "x3102c0s37b1n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 15",
-            "x3102c0s37b1n0.hsn.cm.polaris.alcf.anl.gov",
-        ),
-        ("rank 1304 died from signal 9", None),
-    ],
-)
-def test_launcher_ends_name_the_node_their_ranks_ran_on(line, host):
-    end = launcher_end(line)
-    assert end is not None
-    assert end.host == host
-
-
-def test_slurms_node_failure_line_names_a_node_and_its_time_not_ranks():
-    end = launcher_end(
-        "slurmstepd: error: *** STEP 1943824.0 ON jean-zay-iam17 CANCELLED AT "
-        "2023-03-06T03:17:51 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***"
-    )
-    assert end is not None
-    assert (end.whole_host, end.host, end.at, end.ranks) == (
-        True,
-        "jean-zay-iam17",
-        "2023-03-06T03:17:51",
-        (),
-    )
-
-
-def test_a_spawn_line_numbers_its_processes_on_its_node():
-    end = launcher_end("ProcessExitedException: process 1 terminated with signal SIGKILL")
-    assert end is not None
-    assert (end.local, end.ranks, end.signal) == (True, (1,), "SIGKILL")
 
 
 @pytest.mark.parametrize(

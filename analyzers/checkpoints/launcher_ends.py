@@ -1,0 +1,147 @@
+"""Launcher lines that say how ranks' processes ended (`status.launcher_ends` in
+`knowledge/checkpoints.yaml`).
+
+torchrun, `mp.spawn`, srun, Open MPI, PALS and launch scripts each report a child that died or
+was stopped in their own words; the rules turn such a line into the ranks it names, the exit
+code (a signal as -N) and the signal's name, so that report.rank_ends can tell a rank that was
+killed from one that hung or finished.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class EndRule:
+    """A launcher line saying how ranks' processes ended (`status.launcher_ends`)."""
+
+    id: str
+    regex: re.Pattern[str]
+    keywords: tuple[str, ...]
+    signal: str | None = None
+    examples: tuple[tuple[str, list[int], int | None, str | None], ...] = ()
+    counterexamples: tuple[str, ...] = ()
+    local_ranks: bool = False
+    whole_host: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LauncherEnd:
+    """The ranks one launcher line reports ended, with the exit code (a signal as -N) and the
+    signal's name when a signal ended them. `host` is the node the line names; `at` the time
+    the line states (ISO text); `local` says the ranks are the launcher's numbering of its
+    children on one node; `whole_host` that the line names no rank, only a node whose every
+    rank it ended."""
+
+    ranks: tuple[int, ...]
+    exitcode: int | None
+    signal: str | None
+    host: str | None = None
+    at: str | None = None
+    local: bool = False
+    whole_host: bool = False
+
+
+def match_end(rules: Iterable[EndRule], message: str) -> LauncherEnd | None:
+    """How the ranks a launcher line names ended, when one of the rules reads the line."""
+    for rule in rules:
+        if not any(word in message for word in rule.keywords):
+            continue
+        found = rule.regex.search(message)
+        if found is not None:
+            return _end_of(rule, found)
+    return None
+
+
+def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
+    groups = found.groupdict()
+    ranks = () if rule.whole_host else _rank_list(found.group("ranks"))
+    code, named = _code_of(rule, groups)
+    if code is None and named is None:
+        return None
+    return LauncherEnd(
+        ranks,
+        code,
+        named,
+        host=groups.get("host"),
+        at=groups.get("at"),
+        local=rule.local_ranks,
+        whole_host=rule.whole_host,
+    )
+
+
+def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | None, str | None]:
+    """The exit code (a signal as -N) and signal name a line states: a status, a signal
+    named (`SIGKILL`) or numbered (`signal 9`), else the rule's own signal."""
+    exitcode, status, named, number = (
+        groups.get(key) for key in ("exitcode", "status", "signal", "signum")
+    )
+    if exitcode is not None:
+        return int(exitcode), rule.signal
+    if status is not None:
+        if int(status) > 128:  # the shell's 128 + N for a process ended by signal N
+            return 128 - int(status), _signal_named(int(status) - 128)
+        return int(status), None
+    if number is not None:
+        return -int(number), _signal_named(int(number))
+    named = named or rule.signal
+    if named is None:
+        return None, None
+    known = getattr(signal.Signals, named, None)
+    return (-int(known) if known else None), named
+
+
+def _rank_list(text: str) -> tuple[int, ...]:
+    """`8-10,13` -> (8, 9, 10, 13); an absurd range reads as its two ends."""
+    ranks: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        ranks += range(first, last + 1) if 0 <= last - first <= 4096 else (first, last)
+    return tuple(ranks)
+
+
+def _signal_named(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
+def read_end_rule(entry: Mapping[str, Any], regex: re.Pattern[str], path: Path) -> EndRule:
+    """One validated `launcher_ends` entry; a broken one fails loudly at load."""
+    ends = {"exitcode", "status", "signal", "signum"} & set(regex.groupindex)
+    named = entry.get("signal")
+    whole_host = bool(entry.get("whole_host"))
+    where = "host" if whole_host else "ranks"
+    _require(where in regex.groupindex, path, f"launcher_ends {entry['id']}: no {where} group")
+    _require(bool(ends) or named is not None, path, f"launcher_ends {entry['id']}: no end")
+    _require(
+        named is None or hasattr(signal.Signals, named),
+        path,
+        f"launcher_ends {entry['id']}: unknown signal {named!r}",
+    )
+    keywords = tuple(entry.get("keywords") or ())
+    _require(bool(keywords), path, f"launcher_ends {entry['id']}: no keywords")
+    examples = tuple((e[0], list(e[1]), e[2], e[3]) for e in entry.get("examples", ()))
+    return EndRule(
+        entry["id"],
+        regex,
+        keywords,
+        named,
+        examples,
+        counterexamples=tuple(entry.get("counterexamples", ())),
+        local_ranks=bool(entry.get("local_ranks")),
+        whole_host=whole_host,
+    )
+
+
+def _require(condition: bool, path: Path, message: str) -> None:
+    if not condition:
+        raise ValueError(f"{path}: {message}")
