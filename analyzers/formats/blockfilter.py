@@ -11,6 +11,7 @@ without such literals falls back to a regex search over the raw block.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 from analyzers.core.saferegex import compile_line_filter, compile_literal_union
 from analyzers.formats.base import RELAYED_ENGINES
 from analyzers.formats.severity import Prefilter
+from analyzers.ingest.line_index import LineIndex
 
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
     from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -165,9 +167,14 @@ def learn_shape(raw: bytes) -> bytes | None:
 
 # a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
 _RANK_TAG_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:"
+# what every match of it holds after the shape: the level word, a separator and the bracket
+_RANK_TAG_LEADS = (b"info [", b"info - [", b"info : [", b"info | [")
 # an engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)
 _ENGINE_NAMES = tuple(name.lower().encode() for name in RELAYED_ENGINES)
 _ENGINE_AFTER_INFO = rb"info (?:[\w.-]+(?:::[\w.-]+)*: )?(?:" + b"|".join(_ENGINE_NAMES) + rb"): "
+# what every match of it holds: an engine's name and its colon, by a shared ending where
+# names share one (`vllm: `, `trtllm: ` and `tensorrt_llm: ` all end in `llm: `)
+_ENGINE_GATES = (b"llm: ", b"sglang: ")
 
 
 def relays_workers(folded: bytes, shape: bytes) -> bool:
@@ -175,13 +182,17 @@ def relays_workers(folded: bytes, shape: bytes) -> bool:
     shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`)
     or, in a tracing record, with an engine child's name (`... INFO x::engine: VLLM: ...`).
     Their INFO is the relay's, so the shape's INFO lines cannot all be skipped as chatter
-    (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD;
-    one search per form, led by the shape's own bytes, reads it. The engine form backtracks
-    over every INFO line's first word, so it runs only where an engine's name is there."""
+    (`formats.lines` reads such a line by its words). `folded`: the block folded with FOLD.
+
+    Each form's search runs only where the bytes every match holds are there: led by the
+    shape, the rank-tag search is tried at every line of the shape (a file's whole head
+    block, read one line at a time), and the engine form backtracks over every INFO line's
+    first word, while a few literal searches rule most files out."""
     lead = re.escape(shape)
-    if re.search(lead + _RANK_TAG_AFTER_INFO, folded) is not None:
+    tagged = any(shape + word in folded for word in _RANK_TAG_LEADS)
+    if tagged and re.search(lead + _RANK_TAG_AFTER_INFO, folded) is not None:
         return True
-    if not any(name in folded for name in _ENGINE_NAMES):
+    if not any(gate in folded for gate in _ENGINE_GATES):
         return False
     return re.search(lead + _ENGINE_AFTER_INFO, folded) is not None
 
@@ -189,39 +200,47 @@ def relays_workers(folded: bytes, shape: bytes) -> bool:
 ODD_RANGE_BYTES = 16 * 1024
 
 
-def odd_ranges(
-    folded: bytes, shape: bytes, start: int = 0, end: int | None = None, *, odd: bool = False
-) -> list:
+@dataclass(frozen=True, slots=True)
+class ShapedLines:
+    """What `shaped_lines` found in a block: the starts of its loud lines of the shape, the
+    quiet words that lead some line of the shape, and how many lines have another shape."""
+
+    loud: set[int]
+    quiet: tuple[bytes, ...]
+    odd: int
+
+
+def odd_ranges(folded: bytes, shape: bytes, found: ShapedLines, index: LineIndex) -> list:
     """Line-aligned ranges of a folded block that hold lines of another shape than the
-    file's logging lines (a traceback, a plain print), found by halving: a range whose
-    lines all have the shape is dropped after a few `bytes.count` calls. The keyword search
-    then runs on these few kilobytes instead of the whole block. `odd`: the caller already
-    knows the range holds such a line."""
-    end = len(folded) if end is None else end
-    if start >= end:
-        return []
-    if not odd and _all_shaped(folded, shape, start, end, folded.count(b"\n", start, end)):
-        return []
-    if end - start <= ODD_RANGE_BYTES:
-        return [(start, end)]
-    middle = folded.find(b"\n", (start + end) // 2, end - 1) + 1
-    if middle <= start:
-        return [(start, end)]
-    return odd_ranges(folded, shape, start, middle) + odd_ranges(folded, shape, middle, end)
+    file's logging lines (a traceback, a plain print), found by halving down to
+    `ODD_RANGE_BYTES`: a range whose lines all have the shape is dropped. The keyword search
+    then runs on these few kilobytes instead of the whole block.
 
+    Only a range's first half is counted: the lines of another shape in its second half are
+    the range's less the first half's. A line of the shape is one led by a quiet word the
+    block holds (counted) or one of the loud lines `shaped_lines` found (looked up), so a
+    range costs one count per quiet word; its line ends come from the block's `index`."""
+    loud = sorted(found.loud)
+    quiet = tuple((b"\n" + shape + word, shape + word) for word in found.quiet)
 
-def _all_shaped(folded: bytes, shape: bytes, start: int, end: int, lines: int) -> bool:
-    """Whether every line starting in [start, end) has the shape and a level word. One count
-    of the bare shape settles most ranges that hold an odd line (a range is halved down to
-    the odd lines, so most ranges looked at do); only the others pay a count per level."""
-    if _count_from(folded, b"\n" + shape, shape, start, end) < lines:
-        return False
-    number = 0
-    for word in _QUIET_WORDS + _LOUD_WORDS:
-        if number >= lines:
-            break
-        number += _count_from(folded, b"\n" + shape + word, shape + word, start, end)
-    return number >= lines
+    def odd_in(start: int, end: int) -> int:
+        shaped = bisect_left(loud, end) - bisect_left(loud, start)
+        for marker, head in quiet:
+            shaped += _count_from(folded, marker, head, start, end)
+        return index.newlines(start, end) - shaped
+
+    def halve(start: int, end: int, odd: int) -> list:
+        if end - start <= ODD_RANGE_BYTES:
+            return [(start, end)]
+        middle = folded.find(b"\n", (start + end) // 2, end - 1) + 1
+        if middle <= start:
+            return [(start, end)]
+        first = odd_in(start, middle)
+        return (halve(start, middle, first) if first else []) + (
+            halve(middle, end, odd - first) if odd > first else []
+        )
+
+    return halve(0, len(folded), found.odd) if found.odd and folded else []
 
 
 def _count_from(folded: bytes, marker: bytes, head: bytes, start: int, end: int) -> int:
@@ -233,7 +252,14 @@ def _count_from(folded: bytes, marker: bytes, head: bytes, start: int, end: int)
 
 def shaped_scan(folded: bytes, shape: bytes, lines: int) -> tuple[set[int], bool]:
     """Candidate lines of a block of logging lines of one shape, and whether every line of
-    the block has that shape.
+    the block has that shape (`shaped_lines`)."""
+    found = shaped_lines(folded, shape, lines)
+    return found.loud, not found.odd
+
+
+def shaped_lines(folded: bytes, shape: bytes, lines: int) -> ShapedLines:
+    """The loud lines of a block of logging lines of one shape, and how many lines have
+    another shape.
 
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
     level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
@@ -241,12 +267,15 @@ def shaped_scan(folded: bytes, shape: bytes, lines: int) -> tuple[set[int], bool
     a plain print) every level word has been looked for, so the loud lines are all in the
     starts; `odd_ranges` then finds the other lines for the keyword search.
     """
-    seen, starts = 0, set()
+    seen, starts, quiet = 0, set(), []
     for word in _QUIET_WORDS + _LOUD_WORDS:
         if seen >= lines:
             break
-        seen += _lines_led_by(folded, shape + word, starts if word in _LOUD_WORDS else None)
-    return starts, seen >= lines
+        number = _lines_led_by(folded, shape + word, starts if word in _LOUD_WORDS else None)
+        if number and word in _QUIET_WORDS:
+            quiet.append(word)
+        seen += number
+    return ShapedLines(starts, tuple(quiet), max(lines - seen, 0))
 
 
 def _lines_led_by(block: bytes, head: bytes, starts: set[int] | None) -> int:

@@ -30,7 +30,7 @@ from analyzers.formats.blockfilter import (
     odd_ranges,
     plog_candidates,
     relays_workers,
-    shaped_scan,
+    shaped_lines,
 )
 from analyzers.formats.cann_block import CannBlockTracker
 from analyzers.formats.checkpoint_lines import CheckpointLines
@@ -61,6 +61,7 @@ from analyzers.formats.twinned import split_twinned
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.formats.year_less import YEAR_LESS, YearLess
 from analyzers.ingest.layout import agent_local_rank
+from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.sink import MAX_EVENTS, ScanSink
@@ -171,12 +172,14 @@ class _FileScanner(ScanSink):
     def _scan_block(self, block: bytes, first_line: int, head: bool) -> int:
         """Scan one block and return its line count. The checkpoint pass counts the lines up
         to the last checkpoint it reads; only the rest is counted here, so a checkpoint-heavy
-        block's newlines are counted once, not twice."""
+        block's newlines are counted once, not twice. Whoever needs more line numbers asks
+        the block's `LineIndex`, which counts the block at most once more for all of them."""
         following = self._following()
+        index = LineIndex(block, first_line)
         lines = -1
         hits = None
         if self.info.kind in CANN_KINDS:
-            lines = block.count(b"\n")
+            lines = index.lines
             hits = plog_candidates(block, lines)
             if hits is not None:  # INFO lines that still matter (HCCL's heartbeat events)
                 hits |= self.filter.cann_notable_candidates(block)
@@ -192,19 +195,20 @@ class _FileScanner(ScanSink):
                 line_no, pos = self.checkpoint_lines.counted
                 lines = line_no - first_line + block.count(b"\n", pos)
             elif lines < 0:
-                lines = block.count(b"\n")
+                lines = index.lines
             if self.shape is not None and not following:
                 # every line of the logger's shape: only its WARNING/ERROR lines count;
                 # otherwise the lines of another shape (a traceback) get the keyword search
-                hits, complete = shaped_scan(folded, self.shape, lines)
-                if not complete:
-                    odd = odd_ranges(folded, self.shape, odd=True)
+                shaped = shaped_lines(folded, self.shape, lines)
+                hits = set(shaped.loud)
+                if shaped.odd:
+                    odd = odd_ranges(folded, self.shape, shaped, index)
                     hits |= self.filter.candidates_in(folded, odd)
                 hits |= self.filter.notable_candidates(folded)
             if hits is None:
                 hits = self.filter.candidates(folded)
         if hits or following or self.structured:
-            self._walk(block, first_line, sorted(hits), hits)
+            self._walk(block, index, sorted(hits), hits)
         return lines
 
     def _read_starts(self, block: bytes, folded: bytes, first_line: int) -> None:
@@ -225,19 +229,21 @@ class _FileScanner(ScanSink):
                 return None if relays_workers(folded, shape) else shape
         return None
 
-    def _walk(self, block: bytes, line_no: int, starts: list[int], hits: set[int]) -> None:
+    def _walk(self, block: bytes, index: LineIndex, starts: list[int], hits: set[int]) -> None:
         """Visit the candidate lines in order, and every line while a parser follows a
         multi-line block (every line of a structured file); a line a terminal cut is visited
-        whole, under the number of its first piece (`formats.wrapped`)."""
-        pos, index, size = 0, 0, len(block)
+        whole, under the number of its first piece (`formats.wrapped`). A candidate far from
+        the last line visited takes its number from the block's index."""
+        pos, index_at, size = 0, 0, len(block)
+        line_no = index.line_at(0)
         while pos < size:
             if not (self.structured or self._following()):
-                while index < len(starts) and starts[index] < pos:
-                    index += 1
-                if index == len(starts):
+                while index_at < len(starts) and starts[index_at] < pos:
+                    index_at += 1
+                if index_at == len(starts):
                     return
-                line_no += block.count(b"\n", pos, starts[index])
-                pos = starts[index]
+                line_no += index.newlines(pos, starts[index_at])
+                pos = starts[index_at]
             end = block.find(b"\n", pos)
             first, last, pieces, raw = self.wrapped.logical(block, pos, end)
             hit = any(piece in hits for piece in pieces)

@@ -7,15 +7,19 @@ from analyzers.core.types import EventKind
 from analyzers.formats import blockfilter
 from analyzers.formats.blockfilter import (
     FOLD,
+    ODD_RANGE_BYTES,
     BlockFilter,
     learn_shape,
     literal_prefixes,
+    odd_ranges,
     plog_candidates,
     relays_workers,
+    shaped_lines,
     shaped_scan,
 )
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
+from analyzers.ingest.line_index import LineIndex
 
 PREFILTER = load_prefilter()
 
@@ -301,6 +305,88 @@ def test_logging_blocks_of_one_shape_are_read_by_level_alone():
     # A line of another shape: not complete, but the loud lines found are handed back.
     traceback = block + b"Traceback (most recent call last):\n"
     assert shaped_scan(traceback.translate(FOLD), shape, 4) == ({warning}, False)
+
+
+_SHAPED = b"[default3]:2026-11-29 07:25:37,216 [rank3] INFO layer 0 passed\n"
+_LOUD = b"[default3]:2026-11-29 07:25:37,299 [rank3] WARNING grad norm is large\n"
+_DEBUG = b"[default3]:2026-11-29 07:25:37,300 [rank3] DEBUG bucket ready\n"
+_ODD = b"Traceback (most recent call last):\n"
+
+
+def _odd_ranges_line_by_line(block: bytes, shape: bytes) -> list:
+    """The halving search with each range's lines looked at one by one: the ranges to find."""
+    folded = block.translate(FOLD)
+    words = (b"info ", b"debug ", b"warning ", b"error ", b"warn ", b"critical ", b"fatal ")
+
+    def odd(start: int, end: int) -> bool:
+        lines = folded[start:end].split(b"\n")[:-1]
+        return any(not any(line.startswith(shape + word) for word in words) for line in lines)
+
+    def halve(start: int, end: int) -> list:
+        if start >= end or not odd(start, end):
+            return []
+        if end - start <= ODD_RANGE_BYTES:
+            return [(start, end)]
+        middle = folded.find(b"\n", (start + end) // 2, end - 1) + 1
+        if middle <= start:
+            return [(start, end)]
+        return halve(start, middle) + halve(middle, end)
+
+    return halve(0, len(folded))
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        _SHAPED * 2000 + _ODD * 3,  # a traceback at the end
+        _ODD + _SHAPED * 1500 + _LOUD + _SHAPED * 1500,  # a plain print first
+        _SHAPED * 700 + _ODD + _LOUD * 300 + _DEBUG * 200 + _ODD + _SHAPED * 900 + _ODD,
+        _SHAPED * 100 + _ODD,  # one range
+        _ODD * 3000,  # nothing of the shape
+    ],
+    ids=["odd-end", "odd-start", "scattered", "small", "all-odd"],
+)
+def test_odd_ranges_are_the_halving_searchs_ranges_line_by_line(block):
+    shape = learn_shape(_SHAPED)
+    folded = block.translate(FOLD)
+    found = shaped_lines(folded, shape, block.count(b"\n"))
+    assert found.odd == block.count(_ODD)
+    expected = _odd_ranges_line_by_line(block, shape)
+    assert odd_ranges(folded, shape, found, LineIndex(folded)) == expected
+
+
+class _Spans(bytes):
+    """A block that notes the ranges `bytes.count` is asked to count a line head in."""
+
+    asked: list[tuple[int, int]] = []
+
+    def count(self, sub, start=0, end=None):  # type: ignore[override]
+        if len(sub) > 1:
+            _Spans.asked.append((start, len(self) if end is None else end))
+        return super().count(sub, start, end)
+
+
+def test_odd_ranges_count_only_the_first_half_of_each_range():
+    """A range's second half holds the range's odd lines less its first half's: the
+    halving reads the block about once, not once per level and half."""
+    block = _SHAPED * 4000 + _LOUD + _ODD
+    shape = learn_shape(_SHAPED)
+    folded = block.translate(FOLD)
+    found = shaped_lines(folded, shape, block.count(b"\n"))
+    _Spans.asked = []
+    ranges = odd_ranges(_Spans(folded), shape, found, LineIndex(folded))
+    assert ranges == _odd_ranges_line_by_line(block, shape)
+    assert sum(end - start for start, end in _Spans.asked) <= len(folded)
+
+
+def test_a_head_whose_info_lines_open_with_no_rank_tag_is_not_searched_for_one(monkeypatch):
+    """Led by the shape, the rank-tag search is tried at every line; the bytes any match
+    holds (`info [`, `info - [`, ...) are looked for first."""
+    searched = []
+    monkeypatch.setattr(blockfilter.re, "search", lambda *args: searched.append(args))
+    block = _SHAPED * 50 + _LOUD
+    assert not relays_workers(block.translate(FOLD), learn_shape(_SHAPED))
+    assert searched == []
 
 
 def test_a_cann_log_is_searched_only_for_the_info_phrases_cann_writes() -> None:
