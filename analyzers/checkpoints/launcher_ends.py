@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from analyzers.core.exits import signal_named
+
 
 @dataclass(frozen=True, slots=True)
 class EndRule:
@@ -86,10 +88,10 @@ def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | Non
         return int(exitcode), rule.signal
     if status is not None:
         if int(status) > 128:  # the shell's 128 + N for a process ended by signal N
-            return 128 - int(status), _signal_named(int(status) - 128)
+            return 128 - int(status), signal_named(int(status) - 128)
         return int(status), None
     if number is not None:
-        return -int(number), _signal_named(int(number))
+        return -int(number), signal_named(int(number))
     named = named or rule.signal
     if named is None:
         return None, None
@@ -105,13 +107,6 @@ def _rank_list(text: str) -> tuple[int, ...]:
         first, last = int(low), int(high or low)
         ranks += range(first, last + 1) if 0 <= last - first <= 4096 else (first, last)
     return tuple(ranks)
-
-
-def _signal_named(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
 
 
 def read_end_rule(entry: Mapping[str, Any], regex: re.Pattern[str], path: Path) -> EndRule:

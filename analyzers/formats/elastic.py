@@ -31,11 +31,11 @@ with a one-line message (`rank 1 (local_rank: 1) exitcode: -11 (pid: 26691) sign
 from __future__ import annotations
 
 import re
-import signal
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from analyzers.core.exits import signal_named
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
@@ -64,10 +64,7 @@ def signal_name(exitcode: int | None) -> str | None:
     """torch elastic reports death by signal N as exitcode -N."""
     if exitcode is None or exitcode >= 0:
         return None
-    try:
-        return signal.Signals(-exitcode).name
-    except ValueError:
-        return f"SIG{-exitcode}"
+    return signal_named(-exitcode)
 
 
 @dataclass(slots=True)

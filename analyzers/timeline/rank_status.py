@@ -16,6 +16,7 @@ from typing import Any
 
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.patterns import termination_signals as _termination_signals
+from analyzers.core.exits import signal_named
 from analyzers.core.types import Checkpoint, Event, FileScan, RankStatus, RankSummary, Timeline
 from analyzers.core.types import epoch as epoch_of
 
@@ -96,17 +97,10 @@ def _fatal_signal(exit_: LauncherExit, has_error: bool = False) -> bool:
         number = -exit_.exitcode
     if number is None:
         return False
-    name = _signal_name(number)
+    name = signal_named(number)
     if has_error and name == "SIGABRT":
         return False
     return name not in _termination_signals()
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"SIG{number}"
 
 
 def _first_error(files: RankFiles) -> Event | None:
