@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzers.core.exits import signal_named
+from analyzers.core.rank_lists import ranks_named
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,7 @@ def match_end(rules: Iterable[EndRule], message: str) -> LauncherEnd | None:
 
 def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
     groups = found.groupdict()
-    ranks = () if rule.whole_host else _rank_list(found.group("ranks"))
+    ranks = () if rule.whole_host else ranks_named(found.group("ranks"))
     code, named = _code_of(rule, groups)
     if code is None and named is None:
         return None
@@ -97,16 +98,6 @@ def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | Non
         return None, None
     known = getattr(signal.Signals, named, None)
     return (-int(known) if known else None), named
-
-
-def _rank_list(text: str) -> tuple[int, ...]:
-    """`8-10,13` -> (8, 9, 10, 13); an absurd range reads as its two ends."""
-    ranks: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        first, last = int(low), int(high or low)
-        ranks += range(first, last + 1) if 0 <= last - first <= 4096 else (first, last)
-    return tuple(ranks)
 
 
 def read_end_rule(entry: Mapping[str, Any], regex: re.Pattern[str], path: Path) -> EndRule:

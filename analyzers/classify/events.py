@@ -34,6 +34,7 @@ from analyzers.classify.hints import is_build_report, is_chatter, is_relay_banne
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.rules import Knowledge, Signature
+from analyzers.core.rank_lists import ranks_named
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.elastic import SOURCE as ELASTIC_SOURCE
@@ -464,7 +465,7 @@ def _match(
         role=role,
         weight=signature.weight,
         codes=((own,) if own else ()) + others,
-        culprits=_culprits(groups.get(signature.culprit or "")),
+        culprits=ranks_named(groups.get(signature.culprit or "")),
         operator=groups.get("op"),
     )
 
@@ -504,19 +505,6 @@ def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, 
 
 
 # A launcher names several ranks as a list with ranges (`tasks 0-3,6`).
-_RANK_SPAN = re.compile(r"(\d+)(?:-(\d+))?")
-MAX_SPAN = 4096  # a range wider than any job is no list of ranks
-
-
-def _culprits(raw: str | None) -> tuple[int, ...]:
-    ranks: list[int] = []
-    for low, high in _RANK_SPAN.findall(raw or ""):
-        first = int(low)
-        last = int(high) if high and 0 <= int(high) - first < MAX_SPAN else first
-        ranks.extend(range(first, last + 1))
-    return tuple(dict.fromkeys(ranks))
-
-
 def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
     if not matches:
         return _unmatched_tier(event, message)
