@@ -101,3 +101,33 @@ def test_a_gradient_of_another_size_is_not_the_precision_rule() -> None:
     diagnosis = diagnose_text("rank1.log", GRADIENT_SIZE)
     rules = {e.rule for e in diagnosis.evidence if e.rule}
     assert "cfg.gradient_dtype_refused" not in rules
+
+
+# Newer releases word the matmul family's check with the call's own operand names (`self` is
+# addmm's accumulator). A low-rank adapter's hand-written backward under a sharding wrapper's
+# bf16 policy meets it when the incoming gradient stays fp32. Fixture in the shape of one rank's
+# traceback in a launcher's console, with paths and dtypes of our own.
+ADAPTER_BACKWARD = """\
+[rank6]: Traceback (most recent call last):
+[rank6]:   File "/srv/tune/run_sft.py", line 212, in train_step
+[rank6]:     loss.backward()
+[rank6]:   File "/srv/tune/adapters/low_rank.py", line 141, in backward
+[rank6]:     grad_in.addmm_(grad_up, down_w, beta=0, alpha=scaling)
+[rank6]: RuntimeError: self and mat2 must have the same dtype, but got Half and Float
+"""
+
+
+def test_the_operand_names_of_the_call_read_like_the_matmul_wording() -> None:
+    diagnosis = diagnose_text("console.log", ADAPTER_BACKWARD)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "self and mat2 must have the same dtype" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_adapter_that_only_reports_its_cast_is_no_error() -> None:
+    text = (
+        "[rank6]: DEBUG low_rank backward: self and mat2 cast to one dtype (Half) before addmm_\n"
+    )
+    diagnosis = diagnose_text("console.log", text)
+    assert diagnosis.first_error is None or "mat2" not in diagnosis.first_error.text
