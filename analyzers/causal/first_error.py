@@ -24,6 +24,7 @@ from analyzers.causal.interrupted import (
     lead_ranks_interrupted_alone,
 )
 from analyzers.causal.later_attempts import demote_later_attempts
+from analyzers.causal.shared_files import NO_WRITER, shared_file_writers
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import (
     announced_before,
@@ -548,7 +549,9 @@ def causal_order(
     offsets: Mapping[int, float],
     recorded: Mapping[tuple[int, int], float] | None = None,
 ) -> list[Classified]:
-    """Events ordered file by file (by each file's earliest top-tier line), lines in order.
+    """Events ordered file by file (by each file's earliest top-tier line), lines in order; a
+    file whose ranks' own times contradict its line order is ordered rank by rank instead
+    (`analyzers.causal.shared_files`).
 
     Where some top-tier line carries a time the program wrote, a line timed only by a log
     collector's stamp is ordered like an untimed one: the two clocks are not one. An untimed
@@ -563,15 +566,28 @@ def causal_order(
             bounds[item.order] = min(bounds.get(item.order, moment), moment)
     top = [item for item in sorted(items, key=lambda i: i.event.line) if item.tier == best_tier]
     own_clock = any(item.event.timestamp is not None and not item.event.collected for item in top)
-    file_keys = {}
+    writers = shared_file_writers(top, items, offsets)
+
+    def writer(item: Classified) -> tuple[int, int]:
+        return (item.order, writers.get((item.order, item.event.line), NO_WRITER))
+
+    file_keys: dict[object, tuple[int, float, int, int, int]] = {}
     for item in top:
-        if item.order not in file_keys:
-            if own_clock and item.event.collected:
-                file_keys[item.order] = _file_key(item, offsets, timed=False)
-            else:
-                file_keys[item.order] = _file_key(item, offsets, bounds.get(item.order))
+        for group in (item.order, writer(item)):
+            if group not in file_keys:
+                if own_clock and item.event.collected:
+                    file_keys[group] = _file_key(item, offsets, timed=False)
+                else:
+                    file_keys[group] = _file_key(item, offsets, bounds.get(item.order))
     last = (2, 0.0, 0, 0, 0)
-    return sorted(items, key=lambda i: (file_keys.get(i.order, last), i.order, i.event.line))
+    return sorted(
+        items,
+        key=lambda i: (
+            file_keys.get(writer(i), file_keys.get(i.order, last)),
+            writer(i),
+            i.event.line,
+        ),
+    )
 
 
 def _file_key(

@@ -5,7 +5,8 @@ their buffers, queue pairs and notify records outside the framework's allocator.
 allocation-failure message gives memory as the reason, or NCCL's WARN line carries the CUDA
 runtime's out-of-memory answer, the label is `oom` (the collective layer, `hccl`, is the
 alternative) and that line is the first error, ahead of the op's headline, the per-peer
-transport lines and torch's restatement. The same message with another reason keeps the
+transport lines and torch's restatement; CANN's EL0004 says so when it names HCCL as the
+module whose request was refused. The same message with another reason keeps the
 code's reading. Fixtures follow the real shapes with ranks, sizes and addresses of our own.
 """
 
@@ -55,6 +56,24 @@ Last error:
 Cuda failure 1 'invalid argument'
 """
 
+# A diffusion worker's all-gather under HSDP: CANN's EL0004 names HCCL as the module whose
+# request the driver refused, in the worker's error log.
+HCCL_MODULE_EL0004 = """\
+ERROR 05-14 09:41:08 [dit_worker.py:466] [PID: 3310] 2026-05-14-09:41:07.512.880 Memory_Allocation_Failure(EL0004): Failed to allocate memory requested by HCCL module.
+ERROR 05-14 09:41:08 [dit_worker.py:466]         Possible Cause: Available memory is insufficient.
+ERROR 05-14 09:41:08 [dit_worker.py:466]         Solution: Close applications not in use.
+ERROR 05-14 09:41:08 [dit_worker.py:466]         TraceBack (most recent call last):
+ERROR 05-14 09:41:08 [dit_worker.py:466]         alloc memory failed, runtime result = 207001[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]
+ERROR 05-14 09:41:08 [dit_worker.py:466]         Failed to allocate [size:268435456] bytes of NPU memory.
+"""
+
+# The same code for the framework's own allocation names no module and no collective.
+PLAIN_EL0004 = """\
+[PID: 3310] 2026-05-14-09:41:07.512.880 Memory_Allocation_Failure(EL0004): Failed to allocate memory.
+        Possible Cause: Available memory is insufficient.
+        Solution: Close applications not in use.
+"""
+
 NCCL_INVALID_ARGUMENT = """\
 trainer-1:7301:7388 [3] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid argument'
 """
@@ -101,3 +120,17 @@ def test_nccls_last_error_quoted_by_torch_names_its_buffers_without_nccl_debug()
 def test_a_quoted_last_error_for_another_reason_is_not_memory() -> None:
     diagnosis = diagnose_text("train.log", NCCL_LAST_ERROR_OTHER)
     assert diagnosis.category != "oom", diagnosis.root_cause
+
+
+def test_el0004_for_a_request_of_the_hccl_module_is_oom_with_hccl_beside_it() -> None:
+    diagnosis = diagnose_text("worker_1.log", HCCL_MODULE_EL0004)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "requested by HCCL module" in diagnosis.first_error.text
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_el0004_that_names_no_module_offers_no_collective() -> None:
+    diagnosis = diagnose_text("worker_1.log", PLAIN_EL0004)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+    assert "hccl" not in [alternative.category for alternative in diagnosis.alternatives]
