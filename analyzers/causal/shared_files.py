@@ -47,14 +47,25 @@ def _files_out_of_order(top: Sequence[Classified], offsets: Mapping[int, float])
         if item.rank is None or moment is None or item.event.collected:
             continue
         timed.setdefault(item.order, []).append((item.event.line, moment, item.rank))
-    split = set()
-    for order, lines in timed.items():
-        lines.sort()
-        for index, (_, moment, rank) in enumerate(lines):
-            if any(
-                later < moment - CLOCK_TOLERANCE_S and other != rank
-                for _, later, other in lines[index + 1 :]
-            ):
-                split.add(order)
-                break
-    return split
+    return {order for order, lines in timed.items() if _earlier_rank_below(sorted(lines))}
+
+
+def _earlier_rank_below(lines: Sequence[tuple[int, float, int]]) -> bool:
+    """Whether some line is followed, further down, by another rank's line that is earlier
+    than it by more than the tolerance. One pass from the bottom keeps the two earliest
+    moments of different ranks seen so far, so a console of thousands of ranks' failures
+    costs no more than reading it."""
+    earliest: tuple[float, int] | None = None  # the earliest moment below, and its rank
+    other: float | None = None  # the earliest moment below of a rank other than that one
+    for _, moment, rank in reversed(lines):
+        if earliest is not None:
+            below = earliest[0] if earliest[1] != rank else other
+            if below is not None and below < moment - CLOCK_TOLERANCE_S:
+                return True
+        if earliest is None or moment < earliest[0]:
+            if earliest is not None and earliest[1] != rank:
+                other = earliest[0]
+            earliest = (moment, rank)
+        elif rank != earliest[1] and (other is None or moment < other):
+            other = moment
+    return False

@@ -73,3 +73,18 @@ def test_one_rank_s_lines_keep_their_order_whatever_their_times(tmp_path: Path) 
     diagnosis = diagnose_console(tmp_path, console("rank0", "12.530118024"))
     assert diagnosis.first_error is not None
     assert "Timeout at NCCL work: 812" in diagnosis.first_error.text
+
+
+def test_a_console_of_many_ranks_finds_the_one_that_failed_first_at_the_bottom(
+    tmp_path: Path,
+) -> None:
+    ranks = 2_000
+    timeouts = [
+        ASYNC_ERROR.format(rank=f"rank{rank}", number=rank, second="41.207334512")
+        for rank in range(ranks - 1)
+    ]
+    earliest = ASYNC_ERROR.format(rank=f"rank{ranks - 1}", number=ranks - 1, second="02.5301")
+    text = "\n".join(["2026-12-04 10:02:11,408 - INFO - Training steps: 0/2000", *timeouts])
+    diagnosis = diagnose_console(tmp_path, f"{text}\n{earliest}\n")
+    assert diagnosis.first_error is not None
+    assert f"[rank{ranks - 1}]" in diagnosis.first_error.text
