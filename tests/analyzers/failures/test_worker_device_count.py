@@ -40,3 +40,62 @@ def test_too_few_visible_devices_for_the_layout_is_the_settings() -> None:
     assert diagnosis.first_error is not None
     assert "number of visible devices (2)" in diagnosis.first_error.text
     assert "driver_env" in _alternatives(diagnosis)
+
+
+# A data-parallel launcher hands each engine on a node its slice of the visible devices (local
+# DP rank x world size, as wide as the world size) and refuses when the slice runs past the
+# list; it raises from the IndexError of the lookup, so Python prints that first. The refusal
+# names the variable, the slice and the list: the layout asks more of the node than it was
+# given, as above, `config` with the machine beside it, and the refusal is the first error.
+# Newer releases say "computing device indices for" where older ones say "setting".
+DP_SLICE = """\
+(EngineCore_DP2 pid=6410) Process EngineCore_DP2:
+(EngineCore_DP2 pid=6410) Traceback (most recent call last):
+(EngineCore_DP2 pid=6410)   File "/opt/vllm/vllm/v1/engine/utils.py", line 152, in get_device_indices
+(EngineCore_DP2 pid=6410)     str(current_platform.device_id_to_physical_device_id(i))
+(EngineCore_DP2 pid=6410)   File "/opt/vllm/vllm/platforms/interface.py", line 190, in device_id_to_physical_device_id
+(EngineCore_DP2 pid=6410)     physical_device_id = device_ids[device_id]
+(EngineCore_DP2 pid=6410) IndexError: list index out of range
+(EngineCore_DP2 pid=6410)
+(EngineCore_DP2 pid=6410) The above exception was the direct cause of the following exception:
+(EngineCore_DP2 pid=6410)
+(EngineCore_DP2 pid=6410) Traceback (most recent call last):
+(EngineCore_DP2 pid=6410)   File "/opt/vllm/vllm/v1/engine/utils.py", line 161, in __init__
+(EngineCore_DP2 pid=6410)     with set_device_control_env_var(vllm_config, local_dp_rank):
+{refusal}"""
+
+
+def _slice_refusal(cls: str, verb: str, var: str, start: int, stop: int, base: str) -> str:
+    return (
+        f"(EngineCore_DP2 pid=6410) {cls}: Error {verb} {var}: "
+        f'local range: [{start}, {stop}) base value: "{base}"\n'
+    )
+
+
+def test_a_data_parallel_slice_beyond_the_visible_devices_is_the_settings() -> None:
+    refusal = _slice_refusal(
+        "Exception", "setting", "ASCEND_RT_VISIBLE_DEVICES", 8, 12, "0,1,2,3,4,5,6,7"
+    )
+    diagnosis = diagnose_text("engine.log", DP_SLICE.format(refusal=refusal))
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "local range: [8, 12)" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_newer_wording_of_the_slice_refusal_reads_the_same() -> None:
+    refusal = _slice_refusal(
+        "ValueError", "computing device indices for", "CUDA_VISIBLE_DEVICES", 4, 8, "0,1,2,3"
+    )
+    diagnosis = diagnose_text("engine.log", DP_SLICE.format(refusal=refusal))
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "local range: [4, 8)" in diagnosis.first_error.text
+
+
+def test_the_lookup_error_without_the_refusal_is_not_read_as_a_slice() -> None:
+    # the same IndexError re-raised as something else names no slice and no device list
+    refusal = "(EngineCore_DP2 pid=6410) RuntimeError: Engine core initialization failed.\n"
+    diagnosis = diagnose_text("engine.log", DP_SLICE.format(refusal=refusal))
+    assert diagnosis.category != "config", diagnosis.root_cause
+    assert "device slice" not in diagnosis.root_cause
