@@ -44,6 +44,17 @@ WARN: device mlx5_1 cannot allocate buffer on the specified memory type. Skippin
 /opt/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:281: init failed for transport: IBGDA
 """
 
+HEAP_HANDLES_NOT_EXCHANGED = """\
+WORLD_SIZE=2 RANK=1 MASTER_ADDR=10.30.0.5 python3 tests/test_internode.py
+IPC failure: Sending data over socket failed: Connection refused
+/opt/nvshmem/src/host/mem/mem_heap.cpp:exchange_heap_memory_handle:781: Fatal IPC Failure
+"""
+
+IPC_NOTE_BESIDE_A_BUFFER_CHECK = """\
+NVSHMEM INFO IPC handles exchanged with 7 local peers
+[rank3]: RuntimeError: Failed: Assertion error /opt/DeepEP/csrc/deep_ep.cpp:1190 'x.size(0) == topk_idx.size(0) and x.size(0) <= num_max_dispatch_tokens_per_rank'
+"""
+
 BARE_FINGERPRINT_MISMATCH = """\
 Exception has occurred: RuntimeError
 Detected mismatch between collectives on ranks. Rank 3 is running collective: CollectiveFingerPrint(SequenceNumber=17, OpType=ALLREDUCE, TensorShape=[1024], TensorDtypes=Float), but Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=17, OpType=ALLREDUCE, TensorShape=[512], TensorDtypes=Float).
@@ -361,3 +372,17 @@ def test_crash_banners_alone_stay_a_crash() -> None:
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert "Caught signal 11" in diagnosis.first_error.text
+
+
+def test_heap_handles_not_exchanged_between_local_processes_is_the_collective_set_up() -> None:
+    diagnosis = diagnose_text("test_internode_rank1.log", HEAP_HANDLES_NOT_EXCHANGED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "IPC failure: Sending data over socket failed" in diagnosis.first_error.text
+    assert any(alt.category == "driver_env" for alt in diagnosis.alternatives)
+
+
+def test_an_ipc_note_leaves_the_buffer_check_its_own_reading() -> None:
+    diagnosis = diagnose_text("node0.log", IPC_NOTE_BESIDE_A_BUFFER_CHECK)
+    assert diagnosis.first_error is not None
+    assert "num_max_dispatch_tokens_per_rank" in diagnosis.first_error.text
