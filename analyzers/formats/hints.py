@@ -12,6 +12,9 @@ rank and the content names exactly one (`rank_hint_line`: the first head line na
 numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
 tag of a launcher's copied lines to the rank its first line stating one names. Serving
 frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
+A rank that only a tagged process states about itself, in a file that holds the lines of
+other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
+that process's rank, not the file's: such a file gives no `rank_hint`.
 """
 
 from __future__ import annotations
@@ -146,7 +149,7 @@ class HeadHints:
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks
-        if len(ranks) == 1:
+        if len(ranks) == 1 and not self.worker_tags.named_by_one_of_several(set(ranks)):
             # with a path rank, only a directory numbered per agent asked: `named_rank`
             rank = next(iter(ranks))
             facts["rank_hint" if path_rank is None else "named_rank"] = rank

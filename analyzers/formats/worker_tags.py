@@ -287,6 +287,16 @@ class TagHints:
             if len(self.stated) >= MAX_TAGS:
                 return
 
+    def named_by_one_of_several(self, ranks: set[int]) -> bool:
+        """The file holds the lines of two or more tagged processes and every rank in
+        `ranks` is one that a tagged process stated about itself: a shared log of several
+        workers (a server's stdout), whose ranks belong to those workers' lines, not to the
+        file (the other workers, whose lines state none, are no less in it)."""
+        if len(self.tags) < 2 or not ranks:
+            return False
+        stated = set().union(*self.stated.values()) if self.stated else set()
+        return ranks <= stated
+
     def store(self, facts: dict[str, Any]) -> None:
         found = {
             "sizes": {key: sorted(values) for key, values in self.sizes.items() if values},

@@ -177,3 +177,38 @@ def test_a_timeout_raised_elsewhere_is_not_the_engine_wait() -> None:
     )
     diagnosis = diagnose_files({"engine/stdout.log": text})
     assert diagnosis.category != "hang", diagnosis.root_cause
+
+
+def test_a_server_start_up_stall_in_one_shared_log_blames_no_silent_rank() -> None:
+    """docs/labelling.md: a shared server log's rank stated by one worker is that worker's, so
+    the other worker is not read as a rank that left no log (device_fault); the stall is a hang."""
+    waits = "".join(
+        f"(APIServer pid=1) DEBUG 03-02 10:4{m}:{s}0 [v1/engine/utils.py:1262] Waiting for 1 local,"
+        " 0 remote core engine proc(s) to start.\n"
+        for m in (1, 2)
+        for s in range(6)
+    )
+    text = (
+        "DEBUG 03-02 10:41:07 [tokenizers/registry.py:73] Loading tokenizer for mode='hf'\n"
+        "(Worker pid=3301) INFO 03-02 10:41:08 [distributed/parallel_state.py:1607] world_size=2"
+        " rank=1 local_rank=1 distributed_init_method=tcp://127.0.0.1:50611 backend=nccl\n"
+        "(Worker pid=3177) DEBUG 03-02 10:41:08 [distributed/parallel_state.py:1689] Detected 1"
+        " nodes in the distributed environment\n" + waits
+    )
+    diagnosis = diagnose_files({"serve/server.log": text})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_server_log_of_one_worker_that_states_its_rank_still_blames_the_silent_rank() -> None:
+    """Counterexample: every line is one tagged worker's, which states rank 1 of two: the file
+    is rank 1's, and rank 0 left no log."""
+    text = (
+        "(Worker pid=3301) INFO 03-02 10:41:08 [distributed/parallel_state.py:1607] world_size=2"
+        " rank=1 local_rank=1 distributed_init_method=tcp://127.0.0.1:50611 backend=nccl\n"
+        "(Worker pid=3301) DEBUG 03-02 10:41:08 [distributed/parallel_state.py:1689] Detected 1"
+        " nodes in the distributed environment\n"
+    )
+    diagnosis = diagnose_files({"serve/worker1.log": text})
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == [0]

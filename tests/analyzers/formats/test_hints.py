@@ -106,3 +106,38 @@ def test_a_launchers_rank_samples_once_used_up_cost_no_more_searches(monkeypatch
     hints.read(copied, copied.lower())
     assert len(searches) == 1
     assert hints.local_named == {1: 3}
+
+
+# A server's shared stdout: two worker processes behind their tags, one of which states its
+# rank as it starts (docs/labelling.md#a-serving-launcher-that-takes-its-own-server-down, the
+# paragraph before it). Pids, ports and hosts are our own.
+SHARED_SERVER_HEAD = (
+    b"DEBUG 03-02 10:41:07 [tokenizers/registry.py:73] Loading tokenizer for mode='hf'\n"
+    b"(Worker pid=3301) INFO 03-02 10:41:08 [distributed/parallel_state.py:1607] world_size=2"
+    b" rank=1 local_rank=1 distributed_init_method=tcp://127.0.0.1:50611 backend=nccl\n"
+    b"(Worker pid=3301) DEBUG 03-02 10:41:08 [distributed/parallel_state.py:1689] Detected 1"
+    b" nodes in the distributed environment\n"
+    b"(Worker pid=3177) DEBUG 03-02 10:41:08 [distributed/parallel_state.py:1689] Detected 1"
+    b" nodes in the distributed environment\n"
+)
+
+
+def _stored(block: bytes) -> dict[str, object]:
+    hints = HeadHints(year_from_name=None)
+    hints.read_head(block)
+    facts: dict[str, object] = {}
+    hints.store(facts, None, Counter())
+    return facts
+
+
+def test_a_rank_one_worker_states_in_a_shared_server_log_is_not_the_files():
+    facts = _stored(SHARED_SERVER_HEAD)
+    assert facts["world_size"] == 2
+    assert "rank_hint" not in facts
+
+
+def test_a_log_of_one_tagged_worker_that_states_its_rank_is_that_ranks():
+    alone = b"".join(
+        line + b"\n" for line in SHARED_SERVER_HEAD.splitlines() if b"pid=3177" not in line
+    )
+    assert _stored(alone)["rank_hint"] == 1

@@ -77,3 +77,18 @@ def test_a_process_tagged_by_its_bare_pid_column_states_its_rank():
     )
     hints.read(block, block.lower())
     assert hints.stated == {"process:pid=10682": {0}, "process:pid=10685": {3}}
+
+
+def test_ranks_stated_by_one_of_several_tagged_processes_are_theirs_not_the_files():
+    block = (
+        b"(Worker pid=501) INFO 03-02 10:41:08 [parallel_state.py:1607] world_size=2 rank=1\n"
+        b"(Worker pid=377) DEBUG 03-02 10:41:08 [parallel_state.py:1689] Detected 1 nodes\n"
+    )
+    hints = TagHints()
+    hints.read(block, block.lower())
+    assert hints.named_by_one_of_several({1})
+    assert not hints.named_by_one_of_several({0})  # a rank no tagged process stated
+    alone = TagHints()
+    first = block.splitlines()[0] + b"\n"
+    alone.read(first, first.lower())
+    assert not alone.named_by_one_of_several({1})  # one process: its log may be the rank's
