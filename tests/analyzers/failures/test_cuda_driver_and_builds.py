@@ -78,6 +78,50 @@ def test_nvml_that_cannot_reach_the_gpu_is_the_machine_not_the_collective() -> N
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
 
 
+def test_nccl_that_cannot_load_nvml_is_the_machine_not_the_collective() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: one step before any NVML call, NCCL
+    # cannot load the library; torch quotes NCCL's line under `Last error:` and that line, not
+    # the `unhandled system error` headline, is the first error.
+    text = (
+        "[rank2]:     work = group.barrier(opts=opts)\n"
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/"
+        "c10d/NCCLUtils.hpp:317, unhandled system error (run with NCCL_DEBUG=INFO for details), "
+        "NCCL version 2.21.5\n"
+        "[rank2]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
+        "failed or device error.\n"
+        "[rank2]: Last error:\n"
+        "[rank2]: Failed to open libnvidia-ml.so.1\n"
+    )
+    diagnosis = diagnose_text("rank2.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.nvml_unusable" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Failed to open libnvidia-ml.so.1" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_nccls_own_warning_that_nvml_did_not_load_is_read_the_same_way() -> None:
+    text = (
+        "gpu-17:30412:30488 [0] misc/nvmlwrap.cc:74 NCCL WARN Failed to open libnvidia-ml.so.1\n"
+        "gpu-17:30412:30488 [0] NCCL INFO misc/nvmlwrap.cc:200 -> 2\n"
+        "gpu-17:30412:30488 [0] NCCL INFO init.cc:355 -> 2\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "NCCL WARN Failed to open libnvidia-ml" in diagnosis.first_error.text
+
+
+def test_nvml_that_loaded_is_no_failure() -> None:
+    text = (
+        "node-2:5120:5177 [0] NCCL INFO Loaded NVML from libnvidia-ml.so.1\n"
+        "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "env.nvml_unusable" not in _rules(diagnosis)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
 def test_an_nccl_line_that_only_names_the_nvml_device_is_no_failure() -> None:
     text = (
         "node-4:9120:9120 [1] NCCL INFO comm 0x55d1c0e2 rank 1 nranks 4 cudaDev 1 nvmlDev 1 "
