@@ -59,6 +59,20 @@ torch.AcceleratorError: CUDA error: invalid resource handle
 Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
 """
 
+ENGINE_IPC_DESERIALIZE = """\
+[2026-04-02 08:15:44 TP5] Failed to deserialize from CUDA IPC handle (HIP error: invalid device pointer)
+Traceback (most recent call last):
+  File "/opt/sglang/python/sglang/srt/utils/cuda_ipc_transport_utils.py", line 471, in reconstruct_on_target_device
+    storage = torch.UntypedStorage._new_shared_cuda(
+torch.AcceleratorError: HIP error: invalid device pointer
+[2026-04-02 08:15:45] SIGQUIT received. It usually means one child failed.
+"""
+
+ENGINE_IPC_NOTE = """\
+[2026-04-02 08:15:44 TP5] Multimodal features are passed through CUDA IPC handles (tp_size=8)
+[2026-04-02 08:15:45 TP5] Deserialized 4 tensors from CUDA IPC handles in 3.1 ms
+"""
+
 EP_CHECK_SAME_ANSWER = """\
 RuntimeError: Failed: CUDA error /opt/DeepEP/csrc/deep_ep.cpp:97 'invalid resource handle'
 """
@@ -141,6 +155,22 @@ def test_a_shared_tensor_the_child_cannot_open_is_the_machine() -> None:
     assert "invalid resource handle" in diagnosis.first_error.text
     assert {"config", "device_fault"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
+
+
+def test_an_engine_that_cannot_open_a_shared_ipc_handle_is_the_platform() -> None:
+    # ROCm answers the refused import with HIP's `invalid device pointer`; the engine's own line
+    # comes first and names the IPC handle.
+    diagnosis = diagnose_text("serve/sglang_tp8.log", ENGINE_IPC_DESERIALIZE)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to deserialize from CUDA IPC handle" in diagnosis.first_error.text
+    assert {"config", "device_fault"} <= _alternatives(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_an_engine_that_uses_ipc_handles_reports_no_failure() -> None:
+    diagnosis = diagnose_text("serve/sglang_tp8.log", ENGINE_IPC_NOTE)
+    assert diagnosis.category != "driver_env", diagnosis.root_cause
 
 
 def test_an_expert_parallel_check_with_the_same_answer_keeps_its_own_rule() -> None:

@@ -10,6 +10,9 @@
   aborting with error : HSA_STATUS_ERROR_EXCEPTION: ... code: 0x1016`), printed at every log
   level before the abort: a device fault, while a queue stopped for want of resources is not.
   docs/labelling.md#a-gpu-fault-the-rocm-runtime-reports
+- The same HSA status quoted without the callback, or reflowed so that the status name, the
+  runtime's sentence and the code stand on lines of their own: still the device fault, and
+  the first of those lines comes before torch's `unspecified launch failure`.
 Fixtures are written for these tests in the real shapes, with their own values.
 """
 
@@ -52,6 +55,30 @@ QUEUE_HARDWARE_EXCEPTION = """\
 :0:rocdevice.cpp            :3586: 52210093412 us:  Callback: Queue 0x7f5a91c00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016
 :0:rocdevice.cpp            :3586: 52210214177 us:  Callback: Queue 0x7e0c44e00000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016
 Fatal Python error: Aborted
+"""
+
+HSA_STATUS_REFLOWED = """\
+prefill tokens=[281904]
+kv_cache_usage=0.2214
+
+HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION:
+The agent attempted to access memory beyond the largest legal address.
+code: 0x29
+
+c10::AcceleratorError:
+CUDA error: unspecified launch failure
+Worker proc VllmWorker-3 died unexpectedly
+"""
+
+HSA_STATUS_WITHOUT_CALLBACK = """\
+[2026-03-09 14:02:17 TP1] Decode batch. #running-req: 12, #token: 30208, token usage: 0.07
+HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016
+Fatal Python error: Aborted
+"""
+
+HSA_STATUS_NAMED_IN_A_NOTE = """\
+[2026-03-09 14:02:17 TP1] INFO: set HSA_STATUS_ERROR_EXCEPTION_DUMP=1 to keep a dump when a queue faults
+[2026-03-09 14:02:18 TP1] Load weight end. type=Qwen3ForCausalLM, avail mem=120.4 GB
 """
 
 QUEUE_OUT_OF_RESOURCES = """\
@@ -112,3 +139,22 @@ def test_a_queue_stopped_for_want_of_resources_is_oom_with_the_device_beside_it(
     assert diagnosis.first_error is not None
     assert "HSA_STATUS_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
     assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_reflowed_hsa_status_is_the_device_fault_before_the_launch_failure() -> None:
+    diagnosis = diagnose_text("serve/vllm_tp8.log", HSA_STATUS_REFLOWED)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION" in diagnosis.first_error.text
+
+
+def test_an_hsa_status_quoted_without_the_callback_is_the_device_fault() -> None:
+    diagnosis = diagnose_text("serve/sglang_tp2.log", HSA_STATUS_WITHOUT_CALLBACK)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation" in diagnosis.first_error.text
+
+
+def test_an_hsa_status_named_in_a_setting_is_no_fault() -> None:
+    diagnosis = diagnose_text("serve/sglang_tp2.log", HSA_STATUS_NAMED_IN_A_NOTE)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause
