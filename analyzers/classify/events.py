@@ -466,6 +466,7 @@ def _match(
         codes=((own,) if own else ()) + others,
         culprits=_culprits(groups.get(signature.culprit or "")),
         operator=groups.get("op"),
+        group_rank=_group_rank(groups.get(signature.group_rank or "")),
     )
 
 
@@ -506,6 +507,10 @@ def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, 
 # A launcher names several ranks as a list with ranges (`tasks 0-3,6`).
 _RANK_SPAN = re.compile(r"(\d+)(?:-(\d+))?")
 MAX_SPAN = 4096  # a range wider than any job is no list of ranks
+
+
+def _group_rank(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
 
 
 def _culprits(raw: str | None) -> tuple[int, ...]:
