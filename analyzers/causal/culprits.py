@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
+from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
@@ -48,6 +49,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if first is None:
         return NOBODY
     named = next((m.culprits for m in first.matches if _names(m, first)), ())
+    if named:  # numbered inside a sub-group: its members' global ranks, or none if untold
+        writers = [*chain.top, *chain.supporting, *chain.cascades]
+        named = tuple(in_world(named, first, writers, stated_world_size(scans)) or ())
     compared = odd_against_source(chain.top, first, correlation)
     if compared is not None:
         if not compared:
@@ -277,7 +281,9 @@ def agreed_on(top: Sequence[Classified], first: Classified) -> list[int]:
     kinds = {m.signature.id for m in first.matches if _names(m, first)}
     named_by: dict[int, set[int]] = {}
     for item in top:
-        if item.rank is None:
+        if item.rank is None or any(
+            m.group_rank not in (None, item.rank) for m in item.matches
+        ):  # a sub-group's writer numbers its peers in that group, not in the world
             continue
         for match in item.matches:
             if match.signature.id in kinds and _names(match, item):

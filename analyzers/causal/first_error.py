@@ -178,9 +178,27 @@ def promote_silent_ends(
             continue
         if item.demoted:
             continue
-        named = [summaries.get(rank) for rank in global_ranks(best.culprits, item, scans)]
+        ranks = global_ranks(best.culprits, item, scans)
+        if best.signature.signalled_stop and _outwaited(items, ranks):
+            continue
+        named = [summaries.get(rank) for rank in ranks]
         if all(s is not None and _silent(s, item) and s.files for s in named):
             item.tier = max(item.tier, TIER_CAUSE)
+
+
+def _outwaited(items: Sequence[Classified], stopped: Sequence[int]) -> bool:
+    """Whether another rank's failure is a wait that ran out (a collective's timeout, not a
+    lost connection): the peers of a rank stopped by a signal timed out waiting for it only if
+    it was still alive and not answering. It had stalled before the stop, which only ended a
+    job already stuck; a rank killed first leaves its peers a closed connection instead."""
+    return any(
+        item.rank is not None
+        and item.rank not in stopped
+        and item.best is not None
+        and item.best.signature.role == "symptom"
+        and not item.best.signature.peer_gone
+        for item in items
+    )
 
 
 def _silent(summary: RankSummary, report: Classified) -> bool:

@@ -47,6 +47,7 @@ def singled_out(
     choosers = (
         _killed,
         _missing,
+        _wrong_peer,
         _waited_for,
         _diverged,
         _upstream_stage,
@@ -84,6 +85,40 @@ def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
         return None
     waiters = waiting_for(correlation, peers)
     return Blame(peers, say("waited.named", waiters=ranks_said(waiters), many=several(peers)))
+
+
+def _wrong_peer(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """Pipeline stages (each logs its own layers): a stage whose last progress line waits for a
+    rank two or more stages away posted its receive for the wrong peer (a schedule that
+    computed its neighbour wrongly). That rank never sends to it, so the stage's own upstream
+    blocks in a send it never takes and every other stage waits behind them: the waits form a
+    cycle, and the ranks a plain reading of the waits blames (the peer this stage named,
+    itself waiting on nobody) did nothing wrong: only this stage asked for the impossible. A
+    wait for the stage before or after it, or for a rank of its own stage, is an ordinary
+    exchange and says nothing here."""
+    timeline = correlation.timeline
+    stages = stage_order(timeline) if isinstance(timeline, Timeline) else None
+    if not stages or not correlation.waiting_on:
+        return None
+    place = {rank: index for index, stage in enumerate(stages) for rank, _, _ in stage}
+    wrong = sorted(
+        waiter
+        for waiter, peer in correlation.waiting_on.items()
+        if waiter in place and peer in place and abs(place[waiter] - place[peer]) >= 2
+    )
+    if not wrong:
+        return None
+    upstream = [stages[place[w] - 1][0][0] for w in wrong if place[w] > 0]
+    peers = sorted({correlation.waiting_on[w] for w in wrong})
+    return Blame(
+        wrong,
+        say(
+            "waited.wrong_peer",
+            peers=ranks_said(peers),
+            upstream=ranks_said(upstream),
+            many=several(wrong),
+        ),
+    )
 
 
 def _upstream_stage(correlation: Correlation, size_stated: bool) -> Blame | None:
@@ -185,10 +220,12 @@ def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
     """The one rank that went on from a sub-group the ranks behind were waiting in. Several
     ranks stopped together at one checkpoint that the pack passed, so what they waited in was
     no collective of the whole world but one of a group that includes them (an expert or
-    tensor-parallel group, an aligned block of a power-of-two size); when the smallest such
-    block that holds them all lacks exactly one rank, and that rank is with the pack, it is
-    the member that never entered the group's collective. A full block behind (the whole
-    group waited for something outside it) and a single rank behind say nothing of a group."""
+    tensor-parallel group): an aligned block of a power-of-two size, or, when no such block
+    fits, a strided set (every s-th rank from one offset, `new_group([1, 3, 5, 7])`, the
+    stride dividing the world). When the smallest such group that holds them all lacks
+    exactly one rank, and that rank is with the pack, it is the member that never entered the
+    group's collective. A full group behind (the whole group waited for something outside
+    it) and a single rank behind say nothing of a group."""
     behind = set(correlation.behind_ranks)
     if len(behind) < 2 or correlation.ahead_ranks:
         return None
@@ -196,14 +233,12 @@ def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
     stops = {(summaries[r].checkpoints, summaries[r].last_checkpoint_qualified) for r in behind}
     if len(stops) != 1:
         return None
-    size = 1
-    while min(behind) // size != max(behind) // size:
-        size *= 2
-    start = min(behind) // size * size
-    holes = [r for r in range(start, start + size) if r not in behind]
-    if len(holes) != 1 or size >= len(correlation.ranks):
+    everyone = len(correlation.ranks)
+    found = _aligned_block(behind, everyone) or _strided_set(behind, everyone)
+    if found is None:
         return None
-    hole = summaries.get(holes[0])
+    hole_rank, block = found
+    hole = summaries.get(hole_rank)
     if hole is None or hole.status in (RankStatus.MISSING, RankStatus.OK):
         return None
     if hole.checkpoints <= next(iter(stops))[0]:
@@ -212,9 +247,35 @@ def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
         "waited.group_hole",
         ranks=", ".join(str(r) for r in sorted(behind)),
         checkpoint=next(iter(stops))[1] or "",
-        block=f"{start}-{start + size - 1}",
+        block=block,
     )
-    return Blame(holes, why)
+    return Blame([hole_rank], why)
+
+
+def _aligned_block(behind: set[int], everyone: int) -> tuple[int, str] | None:
+    """The one rank missing from the smallest aligned power-of-two block holding `behind`."""
+    size = 1
+    while min(behind) // size != max(behind) // size:
+        size *= 2
+    start = min(behind) // size * size
+    holes = [r for r in range(start, start + size) if r not in behind]
+    if len(holes) != 1 or size >= everyone:
+        return None
+    return holes[0], f"{start}-{start + size - 1}"
+
+
+def _strided_set(behind: set[int], everyone: int) -> tuple[int, str] | None:
+    """The one rank missing from the smallest strided set (ranks `o, o + s, ...` below the
+    world size, `s` a divisor of it) that holds every rank in `behind`."""
+    for stride in range(everyone // 2, 1, -1):
+        if everyone % stride or len({r % stride for r in behind}) != 1:
+            continue
+        members = range(min(behind) % stride, everyone, stride)
+        holes = [r for r in members if r not in behind]
+        if len(holes) != 1:
+            return None
+        return holes[0], "[" + ", ".join(str(r) for r in members) + "]"
+    return None
 
 
 def _apart(correlation: Correlation, size_stated: bool) -> Blame | None:

@@ -467,6 +467,7 @@ def _match(
         codes=((own,) if own else ()) + others,
         culprits=ranks_named(groups.get(signature.culprit or "")),
         operator=groups.get("op"),
+        group_rank=_group_rank(groups.get(signature.group_rank or "")),
     )
 
 
@@ -504,7 +505,10 @@ def _event_codes(codes: Iterable[str], knowledge: Knowledge) -> tuple[CodeInfo, 
     return tuple(dict.fromkeys(info for info in infos if info is not None))
 
 
-# A launcher names several ranks as a list with ranges (`tasks 0-3,6`).
+def _group_rank(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
 def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
     if not matches:
         return _unmatched_tier(event, message)

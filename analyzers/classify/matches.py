@@ -28,6 +28,7 @@ class Match:
     codes: tuple[CodeInfo, ...] = ()
     culprits: tuple[int, ...] = ()
     operator: str | None = None
+    group_rank: int | None = None  # the writer's rank in the group the culprits are numbered in
 
     @property
     def id(self) -> str:

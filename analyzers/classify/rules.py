@@ -70,6 +70,9 @@ class Signature:
     role_from_code: bool = False
     code_table: str | None = None
     culprit: str | None = None
+    # named group holding the writer's own rank inside the process group the line reports on
+    # (c10d's `[Rank 0]:` of a sub-group); the culprit ranks are then that group's numbers
+    group_rank: str | None = None
     settled: bool = False  # category `other` is this line's answer, not a missing label
     # the line only introduces the detail printed under it (a device report's opening words):
     # when it steps aside for that detail (`yields_to`) it offers no label of its own
@@ -117,6 +120,10 @@ class Signature:
     # the line says a peer's end of the connection went away under this rank (closed, reset):
     # the writer was still running and talking to peers that had already left
     peer_gone: bool = False
+    # the line records a rank ended by a stop signal sent from outside (SIGTERM): while the
+    # rank's peers timed out waiting for it, it was alive and stalled, and the stop came after
+    # (first_error.promote_silent_ends)
+    signalled_stop: bool = False
     # the line says this rank's client never got through to the rendezvous store (its
     # connect timed out): peers whose store waits did reach it were waiting for this rank
     unreached: bool = False
@@ -403,6 +410,7 @@ def _signature(
         role_from_code=entry.get("role_from_code", bool, False),
         code_table=entry.choice("code_table", CODE_TABLES, None),
         culprit=entry.get("culprit", str, None),
+        group_rank=entry.get("group_rank", str, None),
         settled=entry.get("settled", bool, False),
         headline=entry.get("headline", bool, False),
         yields_to=entry.strings("yields_to", required=False),
@@ -418,6 +426,7 @@ def _signature(
         reported_by=entry.strings("reported_by", required=False),
         names_source=entry.get("names_source", bool, False),
         peer_gone=entry.get("peer_gone", bool, False),
+        signalled_stop=entry.get("signalled_stop", bool, False),
         unreached=entry.get("unreached", bool, False),
         warns_first=entry.get("warns_first", bool, False),
         skips_step=entry.get("skips_step", bool, False),
@@ -477,6 +486,8 @@ def _check_signature_links(sig: Signature, entry: Entry) -> None:
     groups = {re.sub(r"\d+$", "", name) for name in sig.regex.groupindex}
     if sig.culprit and sig.culprit not in groups:
         raise entry.fail(f"culprit group '{sig.culprit}' is not a named group of the regex")
+    if sig.group_rank and sig.group_rank not in groups:
+        raise entry.fail(f"group_rank group '{sig.group_rank}' is not a named group of the regex")
     if (sig.category_from_code or sig.role_from_code) and not sig.code_table:
         raise entry.fail("category_from_code/role_from_code need a code_table")
 

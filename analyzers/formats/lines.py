@@ -64,9 +64,13 @@ _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
 # The same label in brackets (`[rank 3]  norm passed`) is read alike, and so is Lightning's
 # `rank_prefixed_message` (`[rank: 3] Seed set to 42`), which its console handler writes after
 # the record's level alone (`INFO: [rank: 3] ...`): ranks of one node sharing a file are told
-# apart by it.
+# apart by it. The label may end in a bar instead of a colon (`rank 3 | norm passed`), and a
+# time since the start may stand before it (logging's `%(relativeCreated)`: `[  2177.1ms]
+# rank 3 | ...`, or seconds `[   3.217] rank 3: ...`): it names no wall-clock time, so no
+# header reads it, and the label after it still says who wrote the line.
 _RANK_LABEL = re.compile(
-    r"[Rr]ank ?(\d{1,6}):\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s"
+    r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?)?"
+    r"(?:[Rr]ank ?(\d{1,6})(?::| \|)\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s)"
 )
 # A trainer that forwards its workers' output through its own logger writes every worker line
 # as an INFO record (`2025-10-31 03:11:02,474 - Trainer - INFO - [rank7]: RuntimeError: ...`).

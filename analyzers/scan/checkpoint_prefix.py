@@ -12,7 +12,8 @@ is cut here, token by token from the start. The rule:
 
 - **structural tokens** are cut wherever they lead: a time stamp (dates with `-`, `/` or `_`,
   CANN's `2025-05-16-20:08:19.072.297`, vLLM's `11-29 07:25:43`, a time of day, glog's
-  `I1201 10:00:00.123456  1234 file.cc:12]`, syslog's `Nov 29 07:25:43`), a bracketed or
+  `I1201 10:00:00.123456  1234 file.cc:12]`, syslog's `Nov 29 07:25:43`, logging's
+  `%d-%b-%y` dates `29-Nov-26 07:25:43`), a bracketed or
   parenthesised tag without nesting (`[RANK 0]`, `[TP3]`, `(rank 3)`, `[file.py:12:fn]`), a
   bare rank tag glued to its number (`r3`, `rank3`) or spelt apart with a separator after it
   (`rank 3 - `), a
@@ -66,6 +67,9 @@ _STAMP = (
     r"|\d\d:\d\d:\d\d(?:[.,]\d++)?"
     r"|[IWEF]\d{3,8} \d\d:\d\d:\d\d\.\d++(?: ++\d++)? ++[^\s\]]++:\d++\]"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"  # syslog
+    # logging's datefmt "%d-%b-%y %H:%M:%S": `05-Dec-26 18:04:07`, `05/Dec/2026:18:04:07`
+    r"|\d{1,2}[-/ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[-/ ]\d\d(?:\d\d)?[ :]"
+    r"\d\d:\d\d:\d\d(?:[.,]\d++)?"
 )
 _TAG = r"\[[^\[\]\n]{1,80}+\]|\([^()\n]{1,80}+\)"
 # a bare rank tag: `r3`, `rank3`; spelt apart (`rank 3`) only as a field of its own, with a

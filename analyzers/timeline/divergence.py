@@ -17,6 +17,10 @@ the same schedule agree. A stage split into tensor-parallel ranks is several ran
 same set: the stages are then the groups of ranks with equal sets, each group's set disjoint
 from every other group's. Counterexample: tensor-parallel ranks share every layer number, and a
 rank that skipped a layer the others ran still shares the rest, so either keeps its numbers.
+A stage that names each part by its layer (`layer 4 / self_attn passed`, read from
+`model.layers.4.self_attn passed`) logs its layer numbers in those lines instead: each such
+line is compared by its layer's place and its part, so stage 1's `layer 2 / mlp passed`
+stands where stage 0's `layer 0 / mlp passed` does.
 
 A server's data-parallel replicas serve queues of their own: each replica's ranks tag their
 phases with the request they run (`request 3 / decode step 5 passed`), and requests are of
@@ -61,6 +65,8 @@ class Divergence:
 
 
 _LAYER = re.compile(r"layer (\d+) passed")
+# a part line that names its layer, as knowledge/checkpoints.yaml normalises it
+_LAYER_PART = re.compile(r"layer (\d+) / (.+)")
 # a pipeline stage's per-microbatch line, as knowledge/checkpoints.yaml normalises it
 _MICROBATCH = re.compile(r"microbatch \d+ / \S+ passed")
 
@@ -139,8 +145,9 @@ def _vote(
 
 
 def stage_layers(timeline: Timeline) -> dict[int, dict[int, int]] | None:
-    """Rank -> {layer-line text id: its place among the rank's own layer numbers}, when the
-    ranks hold disjoint sets of layers (pipeline stages); None otherwise."""
+    """Rank -> {layer-line text id: its place among the rank's own layer numbers, with the
+    part a part line names}, when the ranks hold disjoint sets of layers (pipeline stages);
+    None otherwise."""
     return _stages(timeline, _layer_numbers(timeline))
 
 
@@ -160,46 +167,56 @@ def stage_order(timeline: Timeline) -> list[list[tuple[int, int, int]]] | None:
     """Pipeline stages in layer order, each the list of its ranks (one, or its tensor-parallel
     ranks in rank order) as (rank, times it logged its first layer line, times it logged its
     last one): microbatches started and finished. None when the ranks are not pipeline stages
-    (`stage_layers`)."""
+    (`stage_layers`). Where a stage names its layers in part lines, a microbatch started once
+    any part of its first layer was logged and finished once every part of its last was."""
     numbers = _layer_numbers(timeline)
     stages = _stages(timeline, numbers)
     if not stages:
         return None
     out: dict[int, list[tuple[int, int, int]]] = {}
     for rank, places in sorted(stages.items()):
-        ordered = sorted(places, key=places.__getitem__)
         texts = timeline.ranks[rank].text
-        entry = (rank, texts.count(ordered[0]), texts.count(ordered[-1]))
-        out.setdefault(numbers[ordered[0]], []).append(entry)
+        layers = sorted({numbers[tid][0] for tid in places})
+        first = [texts.count(t) for t in places if numbers[t][0] == layers[0]]
+        last = [texts.count(t) for t in places if numbers[t][0] == layers[-1]]
+        out.setdefault(layers[0], []).append((rank, max(first), min(last)))
     return [out[first] for first in sorted(out)]
 
 
-def _layer_numbers(timeline: Timeline) -> dict[int, int]:
-    """Text id -> layer number, for the `layer N passed` lines of the timeline."""
+def _layer_numbers(timeline: Timeline) -> dict[int, tuple[int, str]]:
+    """Text id -> (layer number, part), for the `layer N passed` lines of the timeline (no
+    part) and the part lines that name their layer (`layer N / attention passed`)."""
     numbers = {}
     for tid, text in enumerate(timeline.texts):
-        found = _LAYER.fullmatch(text.strip())
+        found = _LAYER.fullmatch(text.strip()) or _LAYER_PART.fullmatch(text.strip())
         if found:
-            numbers[tid] = int(found.group(1))
+            numbers[tid] = (int(found.group(1)), found.group(2) if found.re is _LAYER_PART else "")
     return numbers
 
 
-def _stages(timeline: Timeline, numbers: Mapping[int, int]) -> dict[int, dict[int, int]] | None:
+def _stages(
+    timeline: Timeline, numbers: Mapping[int, tuple[int, str]]
+) -> dict[int, dict[int, int]] | None:
     if not numbers:
         return None
-    held: dict[int, dict[int, int]] = {}
+    held: dict[int, dict[int, tuple[int, str]]] = {}
     for rank, seq in timeline.ranks.items():
         held[rank] = {tid: numbers[tid] for tid in set(seq.text) if tid in numbers}
     logging = [r for r in held if held[r]]
     if len(logging) < 2 or len(logging) != len(held):
         return None
-    groups = {frozenset(held[rank].values()) for rank in logging}
+    groups = {frozenset(layer for layer, _ in held[rank].values()) for rank in logging}
     if len(groups) < 2 or sum(map(len, groups)) != len(frozenset().union(*groups)):
         return None  # one group is no pipeline; overlapping groups are no stages
-    return {
-        rank: {tid: place for place, tid in enumerate(sorted(ids, key=ids.__getitem__))}
-        for rank, ids in held.items()
-    }
+    shared: dict[tuple[int, str], int] = {}  # (place of the layer, part) -> one id for all ranks
+    out: dict[int, dict[int, int]] = {}
+    for rank, ids in held.items():
+        order = {layer: place for place, layer in enumerate(sorted({n for n, _ in ids.values()}))}
+        out[rank] = {
+            tid: shared.setdefault((order[layer], part), len(shared))
+            for tid, (layer, part) in sorted(ids.items(), key=lambda item: item[1])
+        }
+    return out
 
 
 def _stage_relative(texts: array, places: Mapping[int, int]) -> array:

@@ -639,3 +639,50 @@ def test_a_connect_that_timed_out_while_the_others_waited_stays_the_first_error(
     assert diagnosis.first_error is not None
     assert "while trying to connect" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [3]
+
+
+def _stalled_rank_stopped_by_the_script(peer_error: str) -> tuple[list, dict[str, str]]:
+    """Rank 2 stops advancing inside layer 1 without a word; its peers fail 10 s later; the
+    operator's timeout then stops the launch script, which forwards SIGTERM to rank 2, and
+    the script's `wait` loop reports each rank's status."""
+    from tests.analyzers.job_bundles import ranks
+
+    job = ranks(4)
+    for log in job:
+        log.loaded().layers(1, [" norm passed"])
+    for rank, ms in ((0, 12100), (1, 12080), (3, 12120)):
+        job[rank].at(ms).log("ERROR", f"model run failed: {peer_error}")
+        job[rank].raw(f"[rank{rank}]: RuntimeError: {peer_error}")
+    script = (
+        "rank 0 (pid 4101) exited with status 1\n"
+        "rank 1 (pid 4102) exited with status 1\n"
+        "rank 2 (pid 4103) exited with status 143\n"
+        "rank 3 (pid 4104) exited with status 1\n"
+    )
+    return job, {"launch.out": script}
+
+
+def test_a_rank_stopped_after_its_peers_timed_out_on_it_is_no_first_error(tmp_path) -> None:
+    """Peers that timed out waiting for rank 2 were waiting for a live rank: it stalled, and
+    the SIGTERM that ended it came afterwards. The first timeout is the first error and the
+    silent rank the culprit."""
+    from tests.analyzers.job_bundles import RECV_TIMEOUT, analyze_job
+
+    job, extra = _stalled_rank_stopped_by_the_script(RECV_TIMEOUT)
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting 10000ms for recv" in diagnosis.first_error.text
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_a_rank_stopped_while_its_peers_lost_it_is_still_the_first_error(tmp_path) -> None:
+    """Counterexample: peers that lost the connection lost a rank that was gone; its stop
+    record is what happened first, as before."""
+    from tests.analyzers.job_bundles import CLOSED, analyze_job
+
+    job, extra = _stalled_rank_stopped_by_the_script(CLOSED)
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "exited with status 143" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]

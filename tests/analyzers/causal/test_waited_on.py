@@ -302,3 +302,64 @@ def test_ranks_behind_without_one_missing_member_keep_the_plain_reading(
     blame = singled_out(_eight(behind, hole_status), True)
     assert blame is not None
     assert blame.ranks == ranks
+
+
+def _strided(behind: dict[int, tuple[RankStatus, int, str]]) -> Correlation:
+    """Eight ranks with strided expert groups [0, 2, 4, 6] and [1, 3, 5, 7]; those in
+    `behind` stopped short of the pack."""
+    rows = [behind.get(r, (ERROR, 22, LATER)) for r in range(8)]
+    return job(*rows, behind_ranks=sorted(behind))
+
+
+def test_the_member_that_went_on_from_a_strided_group_is_blamed() -> None:
+    """Ranks 1, 3, 7 stopped together in their expert group's all_reduce (the group
+    `new_group([1, 3, 5, 7])`, no aligned block) while rank 5 skipped it and went on with the
+    pack: the strided set lacks only rank 5."""
+    stuck = (ERROR, 19, MOE)
+    blame = singled_out(_strided({1: stuck, 3: stuck, 7: stuck}), True)
+    assert blame is not None
+    assert blame.ranks == [5]
+    assert blame.why is not None
+    assert "ranks 1, 3, 7 of its group [1, 3, 5, 7] stopped together" in blame.why.en
+
+
+@pytest.mark.parametrize(
+    ("behind", "ranks"),
+    [
+        # the whole strided pair [1, 5] behind: the group is complete
+        pytest.param({1: (ERROR, 19, MOE), 5: (ERROR, 19, MOE)}, [1, 5], id="full-strided-set"),
+        # two members of [1, 3, 5, 7] behind: two holes, no one member singled out
+        pytest.param({1: (ERROR, 19, MOE), 3: (ERROR, 19, MOE)}, [1, 3], id="two-holes"),
+    ],
+)
+def test_strided_ranks_behind_without_one_missing_member_keep_the_plain_reading(
+    behind: dict[int, tuple[RankStatus, int, str]], ranks: list[int]
+) -> None:
+    blame = singled_out(_strided(behind), True)
+    assert blame is not None
+    assert blame.ranks == ranks
+
+
+def test_a_stage_waiting_on_a_rank_that_is_not_its_neighbour_is_blamed() -> None:
+    """Stage 2 posted its receive for rank 0 instead of rank 1 (`stage 2 waiting for
+    activations of microbatch 1 from rank 0`): rank 0 never sends to it, rank 1 blocks in its
+    send, and every stage times out. Rank 0 waits on nobody, but it is not the culprit."""
+    correlation = _pipeline([3, 2, 1, 1])
+    correlation.waiting_on = {2: 0, 3: 2}
+    blame = singled_out(correlation, True)
+    assert blame is not None
+    assert blame.ranks == [2]
+    assert blame.why is not None
+    assert "waits for rank 0, a pipeline stage that is not next to it" in blame.why.en
+
+
+def test_a_stage_waiting_on_its_upstream_is_read_as_any_wait() -> None:
+    """Counterexample: stage 3 waits on stage 2, its upstream, which waits on nobody: the
+    plain reading of the wait names rank 2."""
+    correlation = _pipeline([2, 2, 2, 1])
+    correlation.waiting_on = {3: 2}
+    blame = singled_out(correlation, True)
+    assert blame is not None
+    assert blame.ranks == [2]
+    assert blame.why is not None
+    assert "not next to it" not in blame.why.en

@@ -581,3 +581,46 @@ def test_status_lines_ending_in_ok_or_chinese_success_are_not_confirmed():
 def test_a_bare_l2_before_a_part_is_the_l2_norm_not_layer_2():
     hit = CheckpointMatcher().classify("L2 norm passed")
     assert (hit.text, hit.role) == ("L2 norm passed", "submodule")
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "role", "layer"),
+    [
+        ("layer2.attention passed", "layer 2 / attention passed", "layer_part", 2),
+        ("blocks.3.mlp passed", "layer 3 / mlp passed", "layer_part", 3),
+        ("model.layers.3.self_attn passed", "layer 3 / self_attn passed", "layer_part", 3),
+        ("transformer.h.3.mlp.c_fc passed 0.2ms", "layer 3 / mlp.c_fc passed", "layer_part", 3),
+        # an index further in is an expert's, not the layer's
+        ("model.layers.2.mlp.experts.5 passed", "layer 2 / mlp.experts.5 passed", "layer_part", 2),
+        ("model.layers.3 passed", "layer 3 passed", "layer", 3),
+        # counterexample: no layer container before the index, a plain sub-module line
+        ("experts.5.w1 passed", "experts.5.w1 passed", "submodule", None),
+    ],
+)
+def test_a_module_path_is_read_in_the_layer_its_index_names(line, text, role, layer):
+    """`named_modules()` spellings (`blocks.3.mlp`) name the layer by the index after the layer
+    container; they read as the other spellings of a part that names its layer."""
+    hit = CheckpointMatcher().classify(f"2026-12-05 18:04:38,697 [rank3] INFO {line}")
+    assert hit is not None
+    assert (hit.text, hit.role, hit.layer) == (text, role, layer)
+
+
+def test_module_path_parts_place_the_untagged_parts_after_them():
+    """Ranks that print `blocks.N.part` are at `layer N / part`, not `layer 0 / blocks.N.part`;
+    a part line with no layer index after them is in the layer they named."""
+    matcher = CheckpointMatcher()
+    texts = [
+        matcher.classify(line).text
+        for line in (
+            "load weights passed",
+            "blocks.0.attn passed",
+            "blocks.1.attn passed",
+            "mlp passed",
+        )
+    ]
+    assert qualified_names(texts) == [
+        "load weights passed",
+        "layer 0 / attn passed",
+        "layer 1 / attn passed",
+        "layer 1 / mlp passed",
+    ]

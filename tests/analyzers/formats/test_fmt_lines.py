@@ -1467,3 +1467,20 @@ def test_a_logging_header_with_a_space_separated_time_keeps_its_own_reading():
     assert (line.level, line.message) == ("ERROR", "trainer crashed")
     text = "2025-06-11 09:02:44,118 - INFO - step 10"
     assert parse_line(text).rank is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"),
+    [
+        # ranks of one mp.spawn job sharing a console, a bar after the label
+        ("rank 3 | model.layers.1.self_attn passed", 3),
+        # logging's %(relativeCreated) in front of the label: no wall time, still the writer
+        ("[   21768.1ms] rank 1 | init process group: backend=gloo rank=1", 1),
+        ("[ 3.217] rank 2: layer 0 passed", 2),
+        # counterexamples: a number in brackets before a sentence, a bar glued to the number
+        ("[12] rank 2 is slow to start", None),
+        ("rank 2|layer 0 passed", None),
+    ],
+)
+def test_a_rank_label_after_a_bar_or_an_elapsed_time_names_the_writer(text, rank):
+    assert parse_line(text).rank == rank

@@ -132,6 +132,10 @@ STYLES = {
         )
     ),
     "syslog": Style(lambda r, t, lv, m: f"{t:%b %d %H:%M:%S} node-{r} bisect.sh[{3100 + r}]: {m}"),
+    # logging's datefmt="%d-%b-%y %H:%M:%S" (Python's logging docs) under a per-rank logger
+    "day_month_name": Style(
+        lambda r, t, lv, m: f"{t:%d-%b-%y %H:%M:%S} - {lv} - infer.rank{r} - {m}"
+    ),
     "hydra": Style(
         lambda r, t, lv, m: (
             f"[{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d}][toy_decoder][{lv}] - {m}"

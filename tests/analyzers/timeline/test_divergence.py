@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from analyzers.core.types import RankSequence, Timeline
-from analyzers.timeline.divergence import divergence, first_difference
+from analyzers.timeline.divergence import divergence, first_difference, stage_order
 
 
 def _timeline(sequences: dict[int, list[int]]) -> Timeline:
@@ -176,4 +176,32 @@ def test_a_microbatch_line_where_the_peers_close_the_step_is_a_divergence() -> N
     """Counterexample: a stage that logs a fifth microbatch where the others close the step."""
     job = {rank: ["load weights passed", *_one_f_one_b(0, 1)] for rank in range(3)}
     job[2] = [*job[2][:-1], "microbatch 4 / fwd passed", "step 1 done"]
+    assert divergence(_layers(job)).ranks == [2]
+
+
+def _named_stage(first: int, microbatches: int = 2) -> list[str]:
+    """A pipeline stage holding layers `first` and `first + 1` whose part lines name their
+    layer (`model.layers.4.self_attn passed` reads `layer 4 / self_attn passed`)."""
+    out = ["load weights passed"]
+    for mb in range(microbatches):
+        for layer in (first, first + 1):
+            out += [
+                f"layer {layer} / {part} passed" for part in ("input_layernorm", "self_attn", "mlp")
+            ]
+        out.append(f"microbatch {mb} / forward passed")
+    return out
+
+
+def test_stages_whose_part_lines_name_their_own_layers_do_not_diverge() -> None:
+    job = {rank: _named_stage(2 * rank) for rank in range(4)}
+    assert divergence(_layers(job)).ranks == []
+    order = stage_order(_layers(job))
+    assert order == [[(r, 2, 2)] for r in range(4)]
+
+
+def test_a_stage_that_skipped_a_part_named_by_its_layer_still_diverges() -> None:
+    """Counterexample: the stages hold their own layers, but stage 2 logs no self_attn where
+    the others do: a different path, compared by the part at the same layer place."""
+    job = {rank: _named_stage(2 * rank) for rank in range(4)}
+    job[2] = [line for line in job[2] if line != "layer 4 / self_attn passed"]
     assert divergence(_layers(job)).ranks == [2]
