@@ -125,6 +125,7 @@ def classify_scans(
         restarts = restart_lines(scan)
         by_attempt = _progress_by_attempt(scan, restarts) if restarts else []
         carriers = _carrier_lines(scan)
+        ignored = _ignored_lines(scan)
         copied_late = _stdout_copied_late(scan)
         teardown = _teardown_kills(scan)
         first = len(items)
@@ -137,7 +138,11 @@ def classify_scans(
                     _keep_rules_raised_here(item, raised.get(event.line, ()))
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
-                if item.tier == TIER_UNKNOWN and event.line in carriers:
+                if event.line in ignored:
+                    # printed by the unraisable hook and passed over: it stopped nothing, so
+                    # it is cited only when the file shows nothing better
+                    item.tier = min(item.tier, TIER_GENERIC)
+                elif item.tier == TIER_UNKNOWN and event.line in carriers:
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
@@ -270,6 +275,15 @@ def _reraised_lines(scan: FileScan) -> set[int]:
         record["line"]
         for record in scan.facts.get("tracebacks") or ()
         if record.get("chained") and record.get("line") != record.get("root_line")
+    }
+
+
+def _ignored_lines(scan: FileScan) -> set[int]:
+    """Lines of exceptions the interpreter could not raise and only printed (`Exception ignored
+    in: <function X.__del__ ...>` above the traceback): a destructor's or callback's error,
+    usually a cleanup after the real failure, which the process went on past."""
+    return {
+        record["line"] for record in scan.facts.get("tracebacks") or () if record.get("ignored")
     }
 
 

@@ -64,6 +64,10 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
 12-04 10:11:12 [lmms_eval/models/llava.py:407] ERROR Error ... in generating
                                           (lmms-eval's loguru format: month-day time with no
                                            year, the source file and line in brackets, level)
+[2026-08-14 03:17:42,508] LMCache WARNING: Failed to allocate ... (nixl_connector_v3.py:567:...)
+                                          (a library's logger named before the level, the
+                                           time in brackets, `:` after the level: LMCache,
+                                           its source place at the end of the message)
 2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed
 2026-12-05 07:08:03,363 10684 ERROR model run failed: ...
                                           (processes sharing one file, tagged only by their
@@ -174,6 +178,8 @@ HEADERS = (
         NAME,
         r"\[(?P<ts>" + _DATE + r")\] \[(?i:rank)[ _]?(?P<rank>\d+)\] \[" + _ANY_CASE_LEVEL + r"\] ",
     ),
+    # a library's logger named before the level: `[<time>] LMCache WARNING: ...`
+    header(NAME, r"\[(?P<ts>" + _DATE + r")\] [A-Za-z_][\w.-]* " + _LEVEL + r": "),
     header(
         NAME,
         r"\[(?P<ts>" + _ZONED_DATE + r")\] \[(?P<pid>\d+)\] \[\d+\] \[[A-Za-z_][\w.-]*\] "

@@ -88,6 +88,14 @@ only carries the exception below it (recorded as a re-raise of it, as the wrappe
 the exception's record says `thread`: it ended that thread, not the process, so the rank's
 later progress lines are its main thread's.
 
+An exception Python could not raise anywhere (one in a destructor `__del__`, a weakref or
+atexit callback, a finaliser run by the garbage collector) is printed by the interpreter's
+unraisable hook under a line naming the object (`Exception ignored in: <function
+Remote.__del__ at 0x...>`; newer releases say `Exception ignored while calling deallocator
+<...>:` or `... in atexit callback ...`), then the traceback. The exception's record says
+`ignored`: Python printed it and carried on, so it stopped nothing. Such tracebacks follow a
+failure as objects are torn down, often a cleanup tripping over the state the failure left.
+
 A bare exception that Python's own machinery raised is read with the frame that called it: a bare
 `EOFError` out of `multiprocessing`'s `_recv` says only that a connection closed, and the frame
 that read it says whose (`route.py", line 281, in task_distribute` over `key, func_name, detail
@@ -128,6 +136,9 @@ _SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the fol
 _TASK_WRAPPER = re.compile(r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:")
 # threading's excepthook, above the traceback of a thread that died of an uncaught exception
 _THREAD = re.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
+# the interpreter's unraisable hook, above the traceback of an exception it could only print
+# (a destructor, a weakref or atexit callback, a finaliser)
+_IGNORED = re.compile(r"\s*Exception ignored (?:in|on|while)\b.{1,240}$")
 # rich's boxed traceback: its top edge, and the rows and bottom edge of the box
 _BOX_HEADER = re.compile(r"\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _BOX_ROW = re.compile(r"\s*[│╰]")
@@ -184,6 +195,7 @@ class _Open:
     wrapper: int | None = None  # the re-raising exception this `Original Traceback` explains
     child: int | None = None  # the spawned child (its local rank) whose traceback this is
     thread: int | None = None  # the `Exception in thread X:` line printed above the header
+    ignored: bool = False  # the unraisable hook's `Exception ignored in: ...` line is above it
     package: ParsedLine | None = None  # the latest frame in an installed package so far
     # the innermost installed-package frames so far (the library layers that made the call)
     packages: list[str] = field(default_factory=list)
@@ -220,6 +232,7 @@ class TracebackTracker:
         self._last_exception: dict[str, int] = {}  # writer -> line of its latest exception
         self._task_wrapper: dict[str, tuple[int, int]] = {}  # writer -> (wrapper line, task)
         self._thread: dict[str, int] = {}  # writer -> line of its latest thread-death header
+        self._ignored: dict[str, int] = {}  # writer -> line of its latest unraisable header
 
     def wants_more(self) -> bool:
         return bool(self._open or self._continued)
@@ -248,11 +261,16 @@ class TracebackTracker:
             thread = self._thread.pop(key, None)
             if thread is not None and lineno - thread == 1:
                 opened.thread = thread
+            ignored = self._ignored.pop(key, None)
+            opened.ignored = ignored is not None and lineno - ignored == 1
             opened.warned = _under_warning(lineno, key, sink)
             self._open[key] = opened
             return True
         if state is None and _THREAD.match(message):
             self._thread[key] = lineno
+            return False
+        if state is None and _IGNORED.match(message):
+            self._ignored[key] = lineno
             return False
         if state is not None:
             return self._inside(lineno, line, state, sink)
@@ -376,6 +394,7 @@ class TracebackTracker:
                 "root_line": root,
                 "rank": event.rank,
                 "thread": state.thread is not None,
+                "ignored": state.ignored,
                 "caller": state.caller.message.strip() if state.caller else None,
                 "inner_packages": state.packages,
                 "statement": _raising_statement(lineno, sink) if state.frame else None,

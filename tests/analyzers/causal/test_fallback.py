@@ -475,3 +475,15 @@ def test_a_driver_xid_behind_the_syslog_kernel_tag_is_the_device() -> None:
     assert vote("kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.") == (
         "device_fault"
     )
+
+
+# C++'s call operator is a function's name: native logs print it as the place that wrote the
+# line (a lambda in the graph engine's subprocess manager, torch_npu's `(function
+# operator())`). It names no operator of the job, while the word itself still votes.
+def test_the_call_operator_named_as_a_writer_does_not_vote_for_the_operator() -> None:
+    line = (
+        "[ERROR] GE(5120,python):2026-03-02-09:14:55.201.337 [subprocess_manager.cc:181]5177 "
+        "operator(): ErrorNo: 4294967295(failed) process table full"
+    )
+    assert vote(line) != "operator"
+    assert vote("RuntimeError: the operator rejected its second input") == "operator"

@@ -918,3 +918,34 @@ def test_an_exception_under_a_warning_that_a_chained_one_follows_keeps_its_weigh
     items = list(classify_scans([scan_text("log_0.log", WARNING_THEN_CHAINED_CRASH)], KNOWLEDGE))
     crash = next(item for item in items if item.event.text.startswith("FileNotFoundError"))
     assert not crash.recovered
+
+
+# A transfer library's refusal, then a destructor that trips over the half-built object while
+# the process tears down: the interpreter only printed the second exception.
+REFUSED_THEN_DESTRUCTOR = """\
+  File "/opt/venv/lib/python3.12/site-packages/kvlink/agent.py", line 318, in add_peer
+    name = self._agent.load_peer(blob)
+kvlink.errors.PeerRejectedError: peer metadata rejected
+Exception ignored in: <function PeerHandle.__del__ at 0x7fd0c1a2e8e0>
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.12/site-packages/kvlink/handle.py", line 95, in __del__
+    self._agent.drop_peer(self._peer)
+AttributeError: 'PeerHandle' object has no attribute '_peer'
+"""
+
+
+def test_an_exception_the_interpreter_only_printed_is_cited_last() -> None:
+    """docs/labelling.md#an-exception-python-only-printed"""
+    items = classify_scans([scan_text("job/decode_0.log", REFUSED_THEN_DESTRUCTOR)], KNOWLEDGE)
+    refused = next(item for item in items if "PeerRejectedError" in item.event.text)
+    ignored = next(item for item in items if "AttributeError" in item.event.text)
+    assert ignored.tier <= TIER_GENERIC < refused.tier
+
+
+def test_an_exception_raised_after_the_same_refusal_keeps_its_weight() -> None:
+    text = REFUSED_THEN_DESTRUCTOR.replace(
+        "Exception ignored in: <function PeerHandle.__del__ at 0x7fd0c1a2e8e0>\n", ""
+    )
+    items = classify_scans([scan_text("job/decode_0.log", text)], KNOWLEDGE)
+    raised = next(item for item in items if "AttributeError" in item.event.text)
+    assert raised.tier == TIER_CAUSE

@@ -757,6 +757,35 @@ CASES = [
         None,
         "[ERROR] the results table",
     ),
+    (
+        # a library's logger named before the level (LMCache): the level is its field
+        "library-logger-before-level",
+        "[2026-08-14 03:17:42,508] LMCache WARNING: Failed to allocate memory object, retrying... (kv_channel.py:412:lmcache.v1.kv_channel)",
+        "logging",
+        "WARNING",
+        None,
+        None,
+        "Failed to allocate memory object, retrying...",
+    ),
+    (
+        "library-logger-before-level-info",
+        "[2026-08-14 03:17:40,101] LMCache INFO: error_handling disabled, chunk size 256 (config.py:88:lmcache.v1.config)",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "error_handling disabled",
+    ),
+    (
+        # a bracketed time, then words with no level after them, is no header
+        "bracketed-time-then-words",
+        "[2026-08-14 03:17:42,508] prefill worker: done",
+        None,
+        None,
+        None,
+        None,
+        "[2026-08-14 03:17:42,508] prefill worker",
+    ),
 ]
 
 

@@ -725,3 +725,40 @@ def test_a_script_frame_leaves_the_traceback_not_interactive() -> None:
     )
     (record,) = result.facts["tracebacks"]
     assert record["interactive"] is False
+
+
+# The interpreter's unraisable hook prints an exception it could not raise (a destructor's)
+# under a line naming the object: the record says `ignored`, the process went on.
+DESTRUCTOR_FAILED = """\
+RuntimeError: transfer agent refused the peer's layout
+Exception ignored in: <function KvHandle.__del__ at 0x7f10a2c3d940>
+Traceback (most recent call last):
+  File "/srv/kvlink/handle.py", line 212, in __del__
+    self._free()
+  File "/srv/kvlink/handle.py", line 230, in _free
+    self._pool.release(self._slot)
+AttributeError: 'KvHandle' object has no attribute '_slot'
+"""
+
+
+def test_an_exception_the_unraisable_hook_printed_is_recorded_as_ignored() -> None:
+    records = {r["line"]: r for r in scan(DESTRUCTOR_FAILED).facts["tracebacks"]}
+    assert records[8]["ignored"] is True
+    assert records[1]["ignored"] is False
+
+
+def test_newer_wordings_of_the_hook_are_read_the_same_way() -> None:
+    text = DESTRUCTOR_FAILED.replace(
+        "Exception ignored in: <function KvHandle.__del__ at 0x7f10a2c3d940>",
+        "Exception ignored while calling deallocator <function KvHandle.__del__ at 0x7f10a2c3d940>:",
+    )
+    records = {r["line"]: r for r in scan(text).facts["tracebacks"]}
+    assert records[8]["ignored"] is True
+
+
+def test_a_traceback_not_right_under_the_hooks_line_is_not_ignored() -> None:
+    text = DESTRUCTOR_FAILED.replace(
+        "Traceback (most recent call last):\n",
+        "cleanup of 3 handles\nTraceback (most recent call last):\n",
+    )
+    assert not any(r.get("ignored") for r in scan(text).facts["tracebacks"])
