@@ -45,6 +45,40 @@ def test_a_dimension_index_out_of_range_keeps_its_shape_reading() -> None:
     assert diagnosis.category == "shape_mismatch"
 
 
+# A paste that wraps torch's message puts the range on the line below the headline, and a
+# quote may stop at the headline: the headline alone still names the check.
+WRAPPED_NARROW = """\
+[2026-05-06 07:08:09 TP7] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/sglang/python/sglang/srt/layers/moe/fused_moe_triton/layer.py", line 640, in _load_w2
+    loaded_weight = loaded_weight.narrow(shard_dim, shard_size * tp_rank, shard_size)
+IndexError: start out of range
+(expected to be in range of [-48, 48], but got 56)
+[2026-05-06 07:08:10] Received sigquit from a child process. It usually means the child failed.
+"""
+
+
+def test_a_slice_start_headline_with_its_range_wrapped_below_is_the_loader() -> None:
+    diagnosis = diagnose_text("server.log", WRAPPED_NARROW)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "IndexError: start out of range" in diagnosis.first_error.text
+    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+    assert "shape_mismatch" in _alternatives(diagnosis)
+
+
+def test_a_quoted_slice_start_headline_alone_is_the_loader() -> None:
+    text = "[2026-05-06 07:08:09 TP3] IndexError: start out of range\n"
+    diagnosis = diagnose_text("server.log", text)
+    assert diagnosis.category == "weight_load"
+    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+
+
+def test_a_sentence_that_goes_on_after_the_same_words_is_not_the_check() -> None:
+    text = "WARNING sampler: window start out of range, clamping to 0\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "wl.narrow_start_out_of_range" not in _rules(diagnosis)
+
+
 EXPERT_LAYOUT = """\
 (Worker_TP0 pid=8812) ERROR 09-01 12:00:01 [multiproc_executor.py:900]   File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/layers/fused_moe/layer.py", line 1120, in _load_w13
 (Worker_TP0 pid=8812) ERROR 09-01 12:00:01 [multiproc_executor.py:900]     shard_dim = self._get_hidden_dim(shard_dim, expert_data.ndim)
