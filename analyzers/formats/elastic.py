@@ -22,6 +22,19 @@
 A paste that starts at the `Root Cause (first observed failure):` line, the header above it cut
 off, is read as the same summary.
 
+A child that wrote an error file (its entry point decorated with `@record`, as trainers built on
+torchrun do) has its whole Python traceback quoted in the record, indented under the field:
+
+      error_file: /tmp/torchelastic_x/none_y/attempt_0/0/error.json
+      traceback : Traceback (most recent call last):
+        File "/srv/train.py", line 95, in __init__
+          mesh = dims.get_mesh("batch")
+      RuntimeError: Backend fake does not yet support sequence numbers.
+
+Those lines are the rank's own error, not the launcher's: they are handed on to the other
+parsers (the traceback reader) with the record's rank, so the exception is read like the rank's
+own output and the record's exit line stays the summary under it.
+
 Both fill facts["elastic_failures"] with {rank, local_rank, exitcode, signal, pid, time,
 root_cause}. "Root Cause" only means the first child to exit, not the fault; ranks killed
 afterwards show -9/-15. Each summary record also becomes an ERROR event on its exitcode line
@@ -58,6 +71,9 @@ _ROOT_CAUSE = "Root Cause (first observed failure)"
 _RANKS = re.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
 _EXIT = re.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
 _MAX_LINES = 400
+_PY_TRACEBACK = "Traceback (most recent call last)"
+# What ends a record's quoted traceback: the summary's own rules and markers, another field.
+_SUMMARY_MARK = re.compile(r"(?:-{6,}|={6,}|Root Cause\b|Failures:)")
 
 
 def signal_name(exitcode: int | None) -> str | None:
@@ -75,6 +91,7 @@ class _Summary:
     record_line: int | None = None
     fields_seen: list[str] = field(default_factory=list)
     lines_read: int = 0  # lines fed since the start (a double-spaced paste's blanks are not)
+    quoting: bool = False  # inside the record's quoted Python traceback (an error file's)
 
 
 class ElasticTracker:
@@ -121,6 +138,12 @@ class ElasticTracker:
         assert summary is not None
         text = line.message.strip()
         summary.lines_read += 1
+        if summary.quoting and _quoted_traceback_line(line.message, text):
+            record = summary.record
+            if record is not None and line.rank is None:
+                line.rank = record.get("rank")
+            return False  # the rank's own traceback: the other parsers read it
+        summary.quoting = False
         if text.startswith("Root Cause"):
             self._close_record(sink)
             summary.root_cause = True
@@ -156,6 +179,7 @@ class ElasticTracker:
                 record["local_rank"] = int(found.group(2))
         elif key == "traceback" and "To enable traceback" not in value:
             record["_traceback"] = value.strip()
+            summary.quoting = value.strip().startswith(_PY_TRACEBACK)
         elif key == "exitcode" and (found := _EXIT.match(value)):
             record["exitcode"] = int(found.group(1))
             record["signal"] = signal_name(record["exitcode"])
@@ -198,6 +222,14 @@ class ElasticTracker:
             return
         self._failures.append(record)
         sink.add_fact("elastic_failures", record)
+
+
+def _quoted_traceback_line(message: str, text: str) -> bool:
+    """A line of a record's quoted Python traceback: any line up to the summary's own next
+    line (a rule, the next record, another field) or a blank one."""
+    if not text:
+        return False
+    return not (_SUMMARY_MARK.match(text) or _RECORD.match(message) or _FIELD.match(message))
 
 
 def _glued_fields(message: str) -> list[tuple[str, str]]:

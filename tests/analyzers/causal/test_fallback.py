@@ -182,6 +182,36 @@ def test_the_same_key_error_in_the_jobs_own_lookup_stays_unlabelled() -> None:
     assert label(found)[0] == "other"
 
 
+# docs/labelling.md, "A device mesh that refuses the layout it is asked to build": a bare
+# exception raised while FSDP sets up a hybrid strategy's groups from its mesh (or DeviceMesh
+# hands out a dimension's group) is a rank the mesh does not hold.
+def test_a_bare_index_error_in_fsdps_hybrid_group_setup_is_config() -> None:
+    frame = 'File "/usr/lib/python3/dist-packages/torch/distributed/fsdp/_init_utils.py", line 127, in _init_process_group_state'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("IndexError: list index out of range", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_a_bare_index_error_in_device_mesh_get_group_is_config() -> None:
+    frame = 'File "/opt/env/lib/python3.11/site-packages/torch/distributed/device_mesh.py", line 812, in get_group'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("IndexError: list index out of range", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_index_error_in_the_jobs_mesh_helper_stays_unlabelled() -> None:
+    frame = 'File "/srv/mm/train/mesh_utils.py", line 40, in get_group'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("IndexError: list index out of range", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     found = events(
         ("RuntimeError: graph launch failed, error code is 207018", EventKind.ERROR, None)

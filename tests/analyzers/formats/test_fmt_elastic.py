@@ -208,3 +208,52 @@ def test_a_paste_cut_below_the_header_still_gives_the_root_cause_record():
 def test_a_root_cause_word_outside_the_summary_opens_nothing():
     text = "analysis: Root Cause (first observed failure) was a slow disk\n  exitcode  : -6\n"
     assert "elastic_failures" not in scan(text).facts
+
+
+# A child that wrote an error file: its whole Python traceback is quoted in its record, under the
+# `traceback :` field, and the record then goes on (or the next record starts).
+QUOTED_TRACEBACK = """\
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError: 
+============================================================
+trainer.main FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-04-09_16:20:05
+  host      : gpu-b12
+  rank      : 3 (local_rank: 3)
+  exitcode  : 1 (pid: 90412)
+  error_file: /tmp/torchelastic_zz81/none_k2/attempt_0/3/error.json
+  traceback : Traceback (most recent call last):
+    File "/srv/trainer/main.py", line 74, in __init__
+      self.loader = build_loader(cfg)
+    File "/srv/trainer/data.py", line 31, in build_loader
+      raise ValueError(f"shard list {path} is empty")
+  ValueError: shard list /data/shards/val is empty
+  
+============================================================
+"""
+
+
+def test_a_quoted_traceback_in_a_record_is_the_ranks_own_error():
+    result = scan(QUOTED_TRACEBACK)
+    [record] = result.facts["elastic_failures"]
+    assert (record["rank"], record["exitcode"]) == (3, 1)
+    [error] = [e for e in result.events if "shard list" in e.message and e.kind == EventKind.ERROR]
+    assert (error.line, error.rank) == (20, 3)
+    assert error.source != "elastic"
+    # the record's own line stays one event of the launcher's, not a second copy of the error
+    [summary] = [e for e in result.events if e.source == "elastic"]
+    assert summary.line == 13
+
+
+def test_a_signal_record_quotes_no_traceback_and_reads_as_before():
+    result = scan(LAUNCHER)
+    assert not [
+        e
+        for e in result.events
+        if e.kind == EventKind.ERROR and e.source != "elastic" and e.line > 16
+    ]
