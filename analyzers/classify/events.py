@@ -130,12 +130,16 @@ def classify_scans(
         teardown = _teardown_kills(scan)
         first = len(items)
         raised: dict[int, Sequence[str]] | None = None
+        seen: set[str] = set()  # the rules this file's lines read so far
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge)
                 if any(match.signature.raised_in for match in item.matches):
                     raised = _inner_packages(scan) if raised is None else raised
                     _keep_rules_raised_here(item, raised.get(event.line, ()))
+                if any(match.signature.needs_earlier for match in item.matches):
+                    _keep_rules_announced_earlier(item, seen)
+                seen.update(match.signature.id for match in item.matches)
                 item.rank = event.rank if event.rank is not None else scan.info.rank
                 item.kind = scan.info.kind
                 if event.line in ignored:
@@ -191,6 +195,23 @@ def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
         for match in item.matches
         if match.signature.raised_in is None
         or any(match.signature.raised_in.search(frame) for frame in frames)
+    )
+    if len(kept) != len(item.matches):
+        message = item.event.message or item.event.text
+        item.matches, item.tier = kept, _tier(item.event, kept, message)
+
+
+def _keep_rules_announced_earlier(item: Classified, seen: set[str]) -> None:
+    """A rule that reads a line only after its writer announced what the line ends
+    (`needs_earlier`) is dropped from a line with no such announcement above it in the file:
+    vLLM's engine raises a bare `TimeoutError` when its wait on the workers reaches its
+    deadline, after logging once a minute that it found no free broadcast block; a bare
+    `TimeoutError` with no such line before it (a socket helper's, a client's) says nothing of
+    that wait and stays an unrecognised exception."""
+    kept = tuple(
+        match
+        for match in item.matches
+        if not match.signature.needs_earlier or seen.intersection(match.signature.needs_earlier)
     )
     if len(kept) != len(item.matches):
         message = item.event.message or item.event.text

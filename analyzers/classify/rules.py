@@ -91,6 +91,11 @@ class Signature:
     # agent's report of its worker's plain exit, then its finding that another agent had
     # already ended the job (classify.block_context.yield_to_later_in_file)
     yields_to_later: tuple[str, ...] = ()
+    # ids of lines that must have been printed earlier in the same file for this line to be
+    # read as the rule at all: a bare exception whose words say nothing alone (a `TimeoutError`
+    # with no message) is the end of a wait only after its writer announced that wait
+    # (classify.events, `_keep_rules_announced_earlier`)
+    needs_earlier: tuple[str, ...] = ()
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
@@ -334,6 +339,7 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
             | set(sig.yields_to_earlier)
             | set(sig.yields_to_bundle)
             | set(sig.yields_to_later)
+            | set(sig.needs_earlier)
             | set(sig.waits_behind)
             | set(sig.warned_by)
             | set(sig.reported_by)
@@ -342,7 +348,8 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
         if unknown:
             raise KnowledgeError(
                 f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle, "
-                f"yields_to_later, waits_behind, warned_by or reported_by names {unknown}"
+                f"yields_to_later, needs_earlier, waits_behind, warned_by or reported_by names "
+                f"{unknown}"
             )
     return signatures
 
@@ -417,6 +424,7 @@ def _signature(
         yields_to_earlier=entry.strings("yields_to_earlier", required=False),
         yields_to_bundle=entry.strings("yields_to_bundle", required=False),
         yields_to_later=entry.strings("yields_to_later", required=False),
+        needs_earlier=entry.strings("needs_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         before_workers=entry.get("before_workers", bool, False),

@@ -288,7 +288,7 @@ def test_signature_index_on_every_example_and_counterexample() -> None:
 
 
 @pytest.mark.parametrize(
-    "field", ["yields_to", "yields_to_earlier", "yields_to_later", "waits_behind"]
+    "field", ["yields_to", "yields_to_earlier", "yields_to_later", "needs_earlier", "waits_behind"]
 )
 def test_a_signature_that_names_an_unknown_neighbour_is_rejected(
     tmp_path: Path, field: str
@@ -304,6 +304,14 @@ def test_a_signature_reads_the_neighbours_it_yields_to_earlier(tmp_path: Path) -
     by_id = {sig.id: sig for sig in load_signatures(path)}
     assert by_id["demo.timeout"].yields_to_earlier == ("demo.oom",)
     assert by_id["demo.oom"].yields_to_earlier == ()
+
+
+def test_a_signature_reads_the_lines_it_needs_earlier(tmp_path: Path) -> None:
+    other = {**GOOD, "id": "demo.deadline", "needs_earlier": ["demo.oom"]}
+    path = write_signatures(tmp_path, GOOD, other)
+    by_id = {sig.id: sig for sig in load_signatures(path)}
+    assert by_id["demo.deadline"].needs_earlier == ("demo.oom",)
+    assert by_id["demo.oom"].needs_earlier == ()
 
 
 def test_a_conditional_neighbour_is_read_with_its_evidence(tmp_path: Path) -> None:

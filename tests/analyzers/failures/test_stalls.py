@@ -179,6 +179,46 @@ def test_a_timeout_raised_elsewhere_is_not_the_engine_wait() -> None:
     assert diagnosis.category != "hang", diagnosis.root_cause
 
 
+ENGINE_TAG = "(EngineCore_DP0 pid=4410)"
+ENGINE_WAIT_FRAMES_CUT = "".join(
+    f"{ENGINE_TAG} ERROR 05-21 03:12:50 [core.py:1011] {line}\n"
+    for line in (
+        "    raise TimeoutError",
+        "TimeoutError",
+        "",
+        "The above exception was the direct cause of the following exception:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/srv/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 977, '
+        "in run_engine_core",
+        "    engine_core.run_busy_loop()",
+        '  File "/srv/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 1004, '
+        "in run_busy_loop",
+        "    self._process_engine_step()",
+    )
+)
+ENGINE_WAIT_ANNOUNCED = (
+    f"{ENGINE_TAG} INFO 05-21 03:11:50 [shm_broadcast.py:560] No available shared memory "
+    "broadcast block found in 60 seconds. This typically happens when some processes are "
+    "hanging or doing some time-consuming work (e.g. compilation).\n"
+)
+
+
+def test_a_bare_timeout_after_the_engine_announced_its_wait_is_that_wait() -> None:
+    """docs/labelling.md#an-engine-that-waits-on-its-workers: the paste lost the reader's
+    frames, but the same log said a minute earlier that the engine found no free block."""
+    diagnosis = diagnose_files({"ci/engine.log": ENGINE_WAIT_ANNOUNCED + ENGINE_WAIT_FRAMES_CUT})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.endswith("TimeoutError")
+
+
+def test_a_bare_timeout_with_no_announced_wait_is_not_read_as_the_engine_wait() -> None:
+    """Counterexample: the same cut traceback with no broadcast-block line before it."""
+    diagnosis = diagnose_files({"ci/engine.log": ENGINE_WAIT_FRAMES_CUT})
+    assert diagnosis.category != "hang", diagnosis.root_cause
+
+
 def test_a_server_start_up_stall_in_one_shared_log_blames_no_silent_rank() -> None:
     """docs/labelling.md: a shared server log's rank stated by one worker is that worker's, so
     the other worker is not read as a rank that left no log (device_fault); the stall is a hang."""
