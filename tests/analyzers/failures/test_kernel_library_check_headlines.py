@@ -45,3 +45,48 @@ def test_the_same_headline_over_an_illegal_access_stays_a_device_fault() -> None
 def test_a_headline_without_a_source_line_is_not_a_kernel_check() -> None:
     diagnosis = diagnose_text("recipe.log", RECIPE)
     assert diagnosis.category != "operator", diagnosis.root_cause
+
+
+# A kernel library op that calls the CUDA runtime from its own C++ and raises the call's name
+# with the runtime's answer in words, under a serving engine's scheduler (names of our own).
+RUNTIME_CALL_ANSWER = """\
+[2026-04-11 08:20:31 TP2] Prefill batch. #new-seq: 2, #new-token: 1024
+  File "/opt/venv/lib/python3.12/site-packages/kvkern/copy_ops.py", line 88, in backup_pages
+    torch.ops.kvkern.copy_pages_batched.default(
+  File "/opt/venv/lib/python3.12/site-packages/torch/_ops.py", line 865, in __call__
+    return self._op(*args, **kwargs)
+RuntimeError: cudaMemcpyBatchAsync failed. failIdx=7 error=invalid argument
+
+[2026-04-11 08:20:31 TP5] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/engine/scheduler.py", line 812, in run_scheduler_process
+    scheduler.event_loop()
+"""
+
+RUNTIME_CALL_ILLEGAL_ACCESS = """\
+RuntimeError: cudaMemcpyBatchAsync failed. failIdx=7 error=an illegal memory access was encountered
+"""
+
+RUNTIME_CALL_FALLBACK_WARNING = """\
+[2026-04-11 08:20:31 TP2] WARNING: cudaHostRegister failed, falling back to pageable copies
+[2026-04-11 08:20:35 TP2] Decode batch. #running-req: 4, #token: 5120
+[2026-04-11 08:20:40 TP2] Decode batch. #running-req: 4, #token: 5184
+"""
+
+
+def test_a_kernel_ops_runtime_call_with_the_runtimes_answer_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", RUNTIME_CALL_ANSWER)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.5
+    assert {a.category for a in diagnosis.alternatives} >= {"config", "device_fault"}
+    assert diagnosis.first_error is not None
+    assert "cudaMemcpyBatchAsync failed" in diagnosis.first_error.text
+
+
+def test_the_same_call_answering_an_illegal_access_stays_a_device_fault() -> None:
+    diagnosis = diagnose_text("serve.log", RUNTIME_CALL_ILLEGAL_ACCESS)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
+def test_a_runtime_call_that_fell_back_is_no_operator_failure() -> None:
+    diagnosis = diagnose_text("serve.log", RUNTIME_CALL_FALLBACK_WARNING)
+    assert diagnosis.category != "operator", diagnosis.root_cause
