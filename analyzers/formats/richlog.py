@@ -5,10 +5,17 @@
                         INFO     [rank1]   norm passed                               infer.py:84
                         ERROR    model run failed: [enforce fail at alloc_cpu.cpp:127] err   infer.py:85
 
-The time column is `[%x %X]` (month/day/two-digit year in the C locale) and stays blank
-while the second does not change; the level is padded to eight characters and one blank
-separates it from the message, so a message the job indents itself (`log.info("  norm
-passed")`) keeps its own blanks after that column:
+The time column is `[%x %X]` (month/day/two-digit year in the C locale) by default; rich's
+own logging example sets `datefmt="[%X]"`, the time alone, which gives no date and so no
+record time. The column stays blank, as wide as the time it leaves out (20 or 11
+characters), while the second does not change:
+
+    [18:45:53] INFO     [rank0] load weights passed                                 infer.py:52
+               INFO     [rank0]   norm passed                                       infer.py:52
+
+The level is padded to eight characters and one blank separates it from the message, so a
+message the job indents itself (`log.info("  norm passed")`) keeps its own blanks after that
+column:
 
                         INFO       norm passed                                       infer.py:146
 
@@ -28,7 +35,7 @@ NAME = "rich"
 HEADERS = (
     header(
         NAME,
-        r"(?:\[(?P<ts>\d\d/\d\d/\d\d \d\d:\d\d:\d\d)\] | {20})"
+        r"(?:\[(?P<ts>\d\d/\d\d/\d\d \d\d:\d\d:\d\d)\] | {20}|\[\d\d:\d\d:\d\d\] | {11})"
         # the level column: the name left-aligned in eight characters, then one blank
         r"(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL)"
         r"(?:(?<=INFO) {5}|(?<=DEBUG|ERROR) {4}|(?<=WARNING) {2}|(?<=CRITICAL) )",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.patterns import (
     KNOWLEDGE,
     CheckpointMatcher,
@@ -19,6 +20,7 @@ from analyzers.checkpoints.patterns import (
     strip_prefixes,
 )
 from analyzers.formats.blockfilter import FOLD
+from tests.analyzers.job_bundles import pack
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "multirank"
 KNOWLEDGE_DATA = load_knowledge()
@@ -624,3 +626,73 @@ def test_module_path_parts_place_the_untagged_parts_after_them():
         "layer 1 / attn passed",
         "layer 1 / mlp passed",
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("  ✅ norm passed", "norm passed"),
+        ("✅ layer 0 passed", "layer 0 passed"),
+        ("🚀 prefill start: 8 tokens", "prefill start"),
+        ("🎉 model run success", "model run success"),
+        ("[rank0]:   ✔️ attention passed", "attention passed"),
+        ("2026-12-05 18:46:27,118 [rank0] INFO ✓ layer 2 passed", "layer 2 passed"),
+        ("➡️ 第1层 注意力 通过", "第1层 注意力 通过"),
+    ],
+)
+def test_a_status_marker_before_a_checkpoint_is_decoration(line, text):
+    """The rank that prints for the user often marks its progress with a check mark or an
+    emoji; the checkpoint is the text after it, the same the undecorated ranks print."""
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert hit.text == text
+
+
+@pytest.mark.parametrize("line", ["❌ layer 2 failed", "⚠️ attention skipped", "✅"])
+def test_a_status_marker_makes_no_checkpoint_of_its_own(line):
+    assert CheckpointMatcher().classify(line) is None
+
+
+def _plain_rank(rank: int, marked: bool, error: str) -> str:
+    """One rank's prints (no logging) as the real run's ranks wrote them; rank 0 of that job
+    marks its progress for the user."""
+
+    def mark(symbol: str, line: str) -> str:
+        if not marked:
+            return line
+        indent = line[: len(line) - len(line.lstrip())]
+        return f"{indent}{symbol} {line.lstrip()}"
+
+    lines = [f"init process group: backend=gloo rank={rank} world_size=4 master=127.0.0.1:34387"]
+    lines += [mark("✅", "load weights passed"), mark("🚀", "prefill start: 8 tokens")]
+    for line in ("  norm passed", "  attention passed", "  MoE passed", "layer 0 passed"):
+        lines.append(mark("✅", line))
+    lines.append(mark("✅", "  norm passed"))
+    lines += [
+        f"[rank{rank}]: Traceback (most recent call last):",
+        f'[rank{rank}]:   File "/srv/llm/infer.py", line 176, in layer',
+        f"[rank{rank}]: RuntimeError: {error}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_rank_that_marks_its_checkpoints_compares_with_the_others(tmp_path):
+    """Rank 3 fails in layer 1's attention and the others lose it; rank 0, whose checkpoints
+    carry emoji, stopped where the others did (real run: torchrun, 4 ranks, plain prints)."""
+    closed = (
+        "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection "
+        "closed by peer [127.0.0.1]:1946. This is typically caused by a remote worker crashing."
+    )
+    files = {f"log_{rank}.log": _plain_rank(rank, rank == 0, closed) for rank in (0, 1, 2)}
+    files["log_3.log"] = _plain_rank(
+        3, False, "mat1 and mat2 shapes cannot be multiplied (8x32 and 16x32)"
+    )
+    files["env.txt"] = "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\nBACKEND=gloo\n"
+    report = analyze(
+        pack(tmp_path / "job.tar.gz", files, "job-3f81c0aa"), AnalyzeOptions(workers=1)
+    )
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == dict.fromkeys(
+        range(4), "layer 1 / norm passed"
+    )
+    assert report.correlation["last_common_checkpoint_qualified"] == "layer 1 / norm passed"
+    assert report.diagnosis.culprit_ranks == [3]
