@@ -1,0 +1,47 @@
+"""HCCL's one-sided service (BatchGet / BatchPut, which moves KV blocks between the engines of a
+disaggregated deployment) logs its failure through HCCL's exception handler, and the transfer
+library's channel restates it under GE's module code 103900. The handler's line is the first
+error: the channel's failure, `hccl`, with the host set-up and the device beside it.
+
+Fixtures follow the plog layout (`[ERROR] HCCL(pid,):<time> [file:line] [tid]...`); pids, tids
+and times are made up.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+HANDLER = (
+    "[ERROR] HCCL(52110,):2026-08-03-11:20:05.100.200 [exception_handler.cc:23] [52731]HcclBatchPut: "
+    "HcclException, what: hccl_one_sided_service.cc:602,BatchPut, Error: hccl special error, ret=1 "
+    "[BatchPut] AICPU launch failed, code: 1\n"
+)
+GE_RESTATED = (
+    "[ERROR] GE(52110,):2026-08-03-11:20:05.100.410 [channel.cc:314]52731 operator(): ErrorNo: "
+    "103900() [GE][MODULE]Failed to invoke HcclBatchPut, ret = 1\n"
+)
+
+
+def test_the_handlers_line_leads_the_ge_restatement() -> None:
+    diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", HANDLER + GE_RESTATED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HcclBatchPut: HcclException" in diagnosis.first_error.text
+    assert {alt.category for alt in diagnosis.alternatives} >= {"driver_env", "device_fault"}
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_ge_restatement_alone_is_the_channels_failure() -> None:
+    diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", GE_RESTATED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_handlers_line_for_a_collective_is_not_a_one_sided_transfer() -> None:
+    line = (
+        "[ERROR] HCCL(52110,):2026-08-03-11:20:05.100.200 [exception_handler.cc:23] [52731]HcclAllReduce: "
+        "HcclException, what: hccl_communicator.cc:88, Error: hccl special error, ret=1\n"
+    )
+    diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
+    assert not any("one-sided" in alt.evidence for alt in diagnosis.alternatives)
+    assert diagnosis.confidence < 0.5
