@@ -78,6 +78,7 @@ def find_first_error(
     best_tier = max(item.tier for item in ordered)
     top = [item for item in ordered if item.tier == best_tier]
     top = own_words_before_report(top, offsets, scans)
+    top = quoted_from_own_log(top, scans)
     warned = (
         warned_before(top[0], ordered)
         or announced_before(top[0], ordered)
@@ -120,6 +121,35 @@ def unread_errors_chain(
     failed. Lines a rank carried on after have already dropped below them."""
     unread = [item for item in items if item.tier == TIER_UNMATCHED and item.best is None]
     return find_first_error(unread, correlation, scans, floor=TIER_UNMATCHED)
+
+
+def quoted_from_own_log(top: list[Classified], scans: Sequence[FileScan]) -> list[Classified]:
+    """A rank's failure that every rank's log quotes is cited from the failed rank's own log.
+
+    torch's distributed checkpoint gathers each failed rank's traceback into the one
+    `CheckpointException` all ranks raise, under `Traceback ...: (RANK 3)`: rank 0's log
+    then holds rank 3's `OSError: [Errno 28] No space left on device` as a quote, with the
+    same words and no time of its own, and the file order alone would cite that copy. The
+    copy in rank 3's own log is the same line where its rank wrote it."""
+    if not top or not scans:
+        return top
+    first = top[0]
+    rank = first.event.rank
+    if rank is None or _file_rank(first, scans) in (None, rank):
+        return top
+    words = first.event.message or first.event.text
+    for item in top[1:]:
+        if (
+            item.event.rank == rank
+            and _file_rank(item, scans) == rank
+            and (item.event.message or item.event.text) == words
+        ):
+            return [item, *(other for other in top if other is not item)]
+    return top
+
+
+def _file_rank(item: Classified, scans: Sequence[FileScan]) -> int | None:
+    return scans[item.order].info.rank if 0 <= item.order < len(scans) else None
 
 
 def own_words_before_report(

@@ -524,8 +524,10 @@ class CheckpointLines:
             return
         geometry = self._geometry(width, time_at or None, raw)
         key = geometry.key(raw)
+        rank = line.rank if line.rank is not None else line.local_rank
+        if rank is not None and not _names_rank(key, rank):
+            return  # the rank was read from the message: lines of this prefix are any rank's
         if key not in geometry.templates and len(geometry.templates) < MAX_TEMPLATES:
-            rank = line.rank if line.rank is not None else line.local_rank
             geometry.templates[key] = _Template(rank, line.tags.get("worker"))
         remainder = raw[width:].strip()
         if remainder not in self._remainders and len(self._remainders) < MAX_REMAINDERS:
@@ -548,6 +550,14 @@ class CheckpointLines:
         if len(self._geometries) < MAX_GEOMETRIES:
             self._geometries.append(geometry)
         return geometry
+
+
+def _names_rank(prefix: bytes, rank: int) -> bool:
+    """Whether a template's prefix bytes hold the rank the full parse read (`[rank3]`,
+    `rank=3`, `[default3]:`). A shared console whose rank tag follows a prefix the parser does
+    not peel (`[   1523.1ms] rank 1 | ...`, an elapsed-time stamp) has its rank in the message:
+    every rank's line has the same prefix there, so the prefix cannot say whose line it is."""
+    return re.search(rb"(?<!\d)%d(?!\d)" % rank, prefix) is not None
 
 
 def _redrawn(raw: bytes) -> bool:

@@ -146,10 +146,11 @@ _TABLE_ROW = re.compile(
     r" +\| (.*?)\s*\|$"
 )
 _REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
-# a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix]
-_PROGRESS = re.compile(
-    r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\](?=\S)"
-)
+# a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix];
+# a loop that redraws its bar more than once before its next line (an update, then
+# `set_postfix`) leaves several frames, their carriage returns read as blanks, all dropped
+_FRAME = r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\]"
+_PROGRESS = re.compile(rf"(?:{_FRAME}\s+){{0,8}}{_FRAME}(?=\S)")
 # a frame whose postfix shows a loss or gradient norm that went non-finite (`8.4s/it,
 # step_loss=nan]`): that frame is the news, so it is not dropped as a wrapper of the next line
 _NONFINITE_POSTFIX = re.compile(

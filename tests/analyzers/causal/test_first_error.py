@@ -686,3 +686,37 @@ def test_a_rank_stopped_while_its_peers_lost_it_is_still_the_first_error(tmp_pat
     assert diagnosis.first_error is not None
     assert "exited with status 143" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [2]
+
+
+def _dcp_failure(rank: int) -> str:
+    """The end of one rank's log in a real gloo job (held-out, trimmed) whose distributed
+    checkpoint save failed on rank 3: every rank raises the one `CheckpointException`, which
+    quotes rank 3's traceback under `(RANK 3)`; no line of it carries a time."""
+    tag = f"[rank{rank}]:"
+    return "\n".join(
+        [
+            f"2026-12-05T18:47:12.310+00:00 rank={rank} INFO step 4 done",
+            f"2026-12-05T18:47:12.311+00:00 rank={rank} INFO saving checkpoint to /mnt/ckpt/step_4",
+            f"{tag} Traceback (most recent call last):",
+            f'{tag}   File "/home/user/pretrain/train.py", line 199, in save',
+            f"{tag}     dcp.save(sd, checkpoint_id=path)",
+            f"{tag} torch.distributed.checkpoint.api.CheckpointException: CheckpointException"
+            " ranks:dict_keys([3])",
+            f"{tag} Traceback (most recent call last): (RANK 3)",
+            f'{tag}   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/'
+            'filesystem.py", line 520, in create_stream',
+            f"{tag}     with path.open(mode) as stream:",
+            f"{tag} OSError: [Errno 28] No space left on device",
+            "",
+        ]
+    )
+
+
+def test_a_failure_every_rank_quotes_is_cited_from_the_failed_ranks_own_log() -> None:
+    """The quote in rank 0's log has the same words and no time, so file order alone cited
+    rank 0's copy; rank 3's own log holds the line where rank 3 wrote it."""
+    diagnosis = diagnose_files({f"log_{rank}.log": _dcp_failure(rank) for rank in range(4)})
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.file == "log_3.log"
+    assert diagnosis.first_error.text == "[rank3]: OSError: [Errno 28] No space left on device"
+    assert diagnosis.culprit_ranks == [3]

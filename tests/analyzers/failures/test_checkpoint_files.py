@@ -149,3 +149,31 @@ def test_a_converter_that_finds_no_checkpoint_for_its_arguments_is_the_checkpoin
 def test_unpacking_a_none_is_not_the_missing_checkpoint() -> None:
     diagnosis = diagnose_text("run.log", UNPACK_NONE)
     assert diagnosis.category != "weight_load", diagnosis.root_cause
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        # a data loader's token shard and a Megatron indexed dataset: data the job was given
+        ("/mnt/data/tokens/shard-00002.bin", "config"),
+        ("/data/pile/pile_text_document.bin", "config"),
+        # weight files say so in their names
+        ("/models/llama/pytorch_model-00002-of-00004.bin", "weight_load"),
+        ("/out/checkpoint-500/optimizer.bin", "weight_load"),
+    ],
+)
+def test_a_bin_file_is_a_checkpoint_only_when_its_name_says_so(path: str, category: str) -> None:
+    """`.bin` holds tokenised corpora as well as weights. A held-out gloo job whose rank 3's
+    data loader worker could not open its token shard (`Caught FileNotFoundError in
+    DataLoader worker process 0.`, the worker's own line under it) read as a checkpoint."""
+    text = (
+        "[rank3]: FileNotFoundError: Caught FileNotFoundError in DataLoader worker process 0.\n"
+        "[rank3]: Original Traceback (most recent call last):\n"
+        '[rank3]:   File "/home/user/pretrain/train.py", line 84, in __getitem__\n'
+        '[rank3]:     with open(shard, "rb") as fh:\n'
+        f"[rank3]: FileNotFoundError: [Errno 2] No such file or directory: '{path}'\n"
+    )
+    diagnosis = diagnose_text("log_3.log", text)
+    assert diagnosis.category == category
+    assert diagnosis.first_error is not None
+    assert "No such file or directory" in diagnosis.first_error.text

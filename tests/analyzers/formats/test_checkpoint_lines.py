@@ -296,6 +296,43 @@ def test_a_record_glued_after_a_redrawn_progress_bar_keeps_its_checkpoint(monkey
     assert list(alone.texts_in_order()) == ["layer 2 passed"]
 
 
+def _elapsed_console(world: int) -> str:
+    """A real mp.spawn run's one console (held-out): each rank logs `[  <ms since its own
+    start>ms] rank N | message`, a stamp the line parser does not peel, so the rank tag is in
+    the message. Rank 1 starts first and prints a whole training step before the others."""
+    lines = []
+    for step, ranks in ((1, [1]), (1, [r for r in range(world) if r != 1]), (2, range(world))):
+        for rank in ranks:
+            ms = 15233.1 + 100 * step + rank
+            for layer in range(3):
+                lines.append(f"[{ms:11.1f}ms] rank {rank} |   norm passed")
+                lines.append(f"[{ms:11.1f}ms] rank {rank} | layer {layer} passed")
+            lines.append(f"[{ms:11.1f}ms] rank {rank} | train step {step} passed")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_rank_tag_inside_the_message_is_read_on_every_line():
+    """The learned layout keys each line by its bytes before the message, and a key that
+    holds no rank cannot say whose line it is: here every rank's line has the same (empty)
+    key. Its first uses were checked against a full parse and agreed, since rank 1 wrote them
+    all, and then every later line was credited to rank 1. Such a layout is not learned."""
+    track = _track(_elapsed_console(4), FileKind.OTHER, "console.log")
+    ranks = [track.rank[i] for i in range(len(track))]
+    assert ranks.count(1) == 14
+    assert sorted(set(ranks)) == [0, 1, 2, 3]
+    steps = [
+        (track.rank[i], track.texts[track.text[i]])
+        for i in range(len(track))
+        if track.texts[track.text[i]].startswith("train step")
+    ]
+    assert steps[:4] == [
+        (1, "train step 1 passed"),
+        (0, "train step 1 passed"),
+        (2, "train step 1 passed"),
+        (3, "train step 1 passed"),
+    ]
+
+
 def _chinese_log(rank: int, layers: int) -> str:
     """A real gloo run's rank log: Python logging, the layer and part lines printed in
     Chinese (`第N层 注意力 通过`, `第N层 通过`), the phases in English."""

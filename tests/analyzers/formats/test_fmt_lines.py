@@ -1016,6 +1016,20 @@ def test_a_progress_bar_frame_glued_to_the_next_line_is_dropped():
     assert line.message == "[Rank 3] collective timed out"
 
 
+def test_several_frames_of_one_redraw_before_the_next_line_are_all_dropped():
+    """A training loop that updates its bar and then sets its postfix redraws it twice before
+    it logs its step: both frames stand before the record, their carriage returns read as
+    blanks, and a record read after the first frame alone kept the second in its message.
+    (A real gloo run's rank log, held-out: tqdm on stdout, logging records after it.)"""
+    line = parse_line(
+        "\rtrain:  14%|█████▍                                | 1/7 [00:00<00:04,  1.34it/s]"
+        "\rtrain:  14%|███▋                      | 1/7 [00:00<00:04,  1.34it/s, loss=2.685]"
+        "2026-12-05 18:52:22,173 [rank4] INFO train step 1 passed"
+    )
+    assert line.rank == 4
+    assert line.message == "train step 1 passed"
+
+
 def test_a_progress_bar_frame_that_shows_a_nan_loss_is_kept_whole():
     """A frame whose postfix says the loss went NaN is itself the news: it is not dropped as the
     wrapper of the logger line glued after it."""
