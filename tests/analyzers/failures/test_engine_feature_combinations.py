@@ -359,3 +359,61 @@ def test_an_option_refused_by_its_flag_is_config() -> None:
     assert diagnosis.first_error is not None
     assert "--overlap-param-gather is not supported" in diagnosis.first_error.text
     assert diagnosis.confidence >= 0.5
+
+
+# docs/labelling.md#engine-features-that-do-not-combine: an engine that has not implemented a
+# feature for a mode of another says so with the mode after `for` and a "yet / at the moment".
+# An expert-statistics recorder (kept for expert rebalancing) asserting on the routing of a
+# prefill server with speculative multi-token prediction puts the symptom it checked first and
+# the explanation after it, in one message; the explanation decides.
+RECORDER_REFUSES_MTP = """\
+[2026-03-02 10:11:12 DP2 TP2] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/srv/serving/moe/stats_recorder.py", line 377, in on_routed
+    assert self._buf[layer, :].shape == routed_ids.shape, (
+AssertionError: Shape mismatch between buffer and routed_ids.Recording routing is not supported for multi-token drafting at the moment.
+"""
+
+RECORDER_REFUSES_MTP_RANKED = """\
+[rank5]: Traceback (most recent call last):
+[rank5]:   File "/opt/srv/serving/moe/stats_recorder.py", line 377, in on_routed
+[rank5]: NotImplementedError: Expert load recording is not yet supported for speculative decoding
+"""
+
+# Counterexamples: a shape assertion with no such explanation keeps its shape reading, and
+# a platform after `for` is not a feature pair.
+PLAIN_SHAPE_ASSERTION = """\
+  File "/opt/srv/serving/moe/stats_recorder.py", line 377, in on_routed
+    assert self._buf[layer, :].shape == routed_ids.shape
+AssertionError: Shape mismatch between buffer and routed_ids
+"""
+
+FEATURE_NOT_ON_DEVICE = """\
+  File "/opt/srv/serving/moe/stats_recorder.py", line 90, in __init__
+RuntimeError: Recording routing is not supported for this device at the moment
+"""
+
+
+def test_a_feature_not_yet_done_for_a_mode_outweighs_the_shape_words() -> None:
+    diagnosis = diagnose_text("prefill.log", RECORDER_REFUSES_MTP)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "is not supported for multi-token drafting" in diagnosis.first_error.text
+    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_feature_not_yet_supported_for_a_mode_is_config() -> None:
+    diagnosis = diagnose_text("rank5.log", RECORDER_REFUSES_MTP_RANKED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "not yet supported for speculative decoding" in diagnosis.first_error.text
+
+
+def test_a_shape_assertion_without_the_explanation_stays_a_shape() -> None:
+    diagnosis = diagnose_text("prefill.log", PLAIN_SHAPE_ASSERTION)
+    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
+
+
+def test_a_device_after_for_is_not_a_mode() -> None:
+    diagnosis = diagnose_text("prefill.log", FEATURE_NOT_ON_DEVICE)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.feature_not_yet_supported_for_mode" not in rules
