@@ -131,6 +131,40 @@ def test_a_triton_backend_module_named_by_the_import_machinery_is_config() -> No
     assert label(found) == ("config", "framework")
 
 
+# The code generator and the language core it calls while lowering a kernel are Triton's own
+# too: a plain error raised there is a kernel written against another Triton release.
+def test_a_plain_error_raised_inside_tritons_code_generator_is_config() -> None:
+    frame = 'File "/opt/env/site-packages/triton/language/core.py", line 301, in <listcomp>'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        (
+            "AttributeError: 'NoneType' object has no attribute 'to_ir'",
+            EventKind.ERROR,
+            "traceback",
+        ),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_a_plain_error_raised_in_the_pre_3_compiler_module_is_config() -> None:
+    frame = 'File "/opt/env/site-packages/triton/compiler.py", line 870, in visit_Call'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("TypeError: 'NoneType' object is not subscriptable", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_error_raised_in_the_languages_semantic_checks_is_not_config() -> None:
+    # semantic.py checks the kernel's own operands: the kernel's mistake, not a release gap
+    frame = 'File "/opt/env/site-packages/triton/language/semantic.py", line 212, in add'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("TypeError: 'NoneType' object is not subscriptable", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"
+
+
 def test_the_same_error_raised_in_the_kernel_authors_own_module_is_not_config() -> None:
     frame = 'File "/srv/kernels/triton_ops/fused_norm.py", line 52, in make_attrs'
     found = events(

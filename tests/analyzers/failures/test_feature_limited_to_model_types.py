@@ -49,3 +49,42 @@ def test_a_feature_for_moe_models_only_is_config() -> None:
 def test_a_warning_that_falls_back_is_no_failure() -> None:
     diagnosis = diagnose_text("serve.log", FALLBACK_WARNING)
     assert diagnosis.category != "config" or diagnosis.first_error is None
+
+
+# The check may name the architecture class it refuses instead of a family list: a
+# tensor-parallel loader that knows how to split a few architectures only.
+TP_LOADER_REFUSES_ARCHITECTURE = """\
+Traceback (most recent call last):
+  File "/srv/textapi/main.py", line 131, in entrypoint
+    asyncio.run(entrypoint_async())
+  File "/srv/textapi/venv/lib/python3.12/site-packages/splitlm/tensor_split.py", line 47, in __init__
+    assert cfg.arch.lm.can_split, \\
+           ^^^^^^^^^^^^^^^^^^^^^
+AssertionError: Tensor-parallel is not supported for OrcaVisionForConditionalGeneration
+"""
+
+# The same words about a device are a limit of the hardware, not a model the feature refuses.
+KERNEL_REFUSED_ON_DEVICE = """\
+Traceback (most recent call last):
+  File "/srv/textapi/venv/lib/python3.12/site-packages/splitlm/attn.py", line 88, in forward
+    raise RuntimeError(msg)
+RuntimeError: Fused rotary attention is not supported for OrcaForCausalLM on this device
+"""
+
+
+def _rules(diagnosis: object) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}  # type: ignore[attr-defined]
+
+
+def test_a_feature_refusing_an_architecture_class_is_config() -> None:
+    diagnosis = diagnose_text("server.log", TP_LOADER_REFUSES_ARCHITECTURE)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "cfg.feature_limited_to_model_types" in _rules(diagnosis)
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "is not supported for OrcaVisionForConditionalGeneration" in diagnosis.first_error.text
+
+
+def test_an_architecture_refused_on_a_device_is_not_this_rule() -> None:
+    diagnosis = diagnose_text("server.log", KERNEL_REFUSED_ON_DEVICE)
+    assert "cfg.feature_limited_to_model_types" not in _rules(diagnosis)

@@ -1,0 +1,60 @@
+"""A kernel that Triton's code generator cannot lower, with a plain Python error.
+
+docs/labelling.md#a-compiler-backend-that-fails-inside-tritons-own-modules: when the error is
+raised in Triton's code generator or the language core it calls (`triton/compiler.py`,
+`triton/compiler/code_generator.py`, `triton/language/core.py`), the kernel was written
+against another Triton release than the one installed: `config`, and the plain error is the
+first error, ahead of the serving loop's chained traceback. The language's semantic checks
+(`triton/language/semantic.py`) are the kernel's own mistakes and are not read this way.
+
+Fixtures follow a serving router whose model workers compile a kernel on the first request,
+with paths and names of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+CODE_GENERATOR_FAILS = """\
+  File "/srv/venvs/serve/lib/python3.9/site-packages/triton/compiler.py", line 861, in visit
+    return super().visit(node)
+  File "/usr/lib/python3.9/ast.py", line 409, in visit
+    return visitor(node)
+  File "/srv/venvs/serve/lib/python3.9/site-packages/triton/compiler.py", line 268, in visit_FunctionDef
+    fn.reset_type(self.prototype.to_ir(self.builder))
+  File "/srv/venvs/serve/lib/python3.9/site-packages/triton/language/core.py", line 301, in <listcomp>
+    ret_types = [ret_type.to_ir(builder) for ret_type in self.ret_types]
+AttributeError: 'NoneType' object has no attribute 'to_ir'
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/srv/app/lightserve/router/manager.py", line 91, in loop_for_fwd
+    await self._step()
+"""
+
+SEMANTIC_CHECK_FAILS = """\
+  File "/srv/venvs/serve/lib/python3.9/site-packages/triton/language/core.py", line 1120, in add
+    return semantic.add(input, other, _builder)
+  File "/srv/venvs/serve/lib/python3.9/site-packages/triton/language/semantic.py", line 212, in add
+    input, other = binary_op_type_checking_impl(input, other, builder, True, True)
+TypeError: 'NoneType' object is not subscriptable
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/srv/app/lightserve/router/manager.py", line 91, in loop_for_fwd
+    await self._step()
+"""
+
+
+def test_a_plain_error_in_tritons_code_generator_is_the_release_gap() -> None:
+    diagnosis = diagnose_text("router.log", CODE_GENERATOR_FAILS)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "has no attribute 'to_ir'" in diagnosis.first_error.text
+
+
+def test_a_plain_error_in_the_languages_semantic_checks_is_not() -> None:
+    diagnosis = diagnose_text("router.log", SEMANTIC_CHECK_FAILS)
+    assert diagnosis.category != "config", diagnosis.root_cause
