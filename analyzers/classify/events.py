@@ -553,8 +553,10 @@ def _tier(event: Event, matches: tuple[Match, ...], message: str) -> float:
         tier = TIER_WRAPPED_CAUSE
     if event.kind == EventKind.WARNING and event.source != FRAME_SOURCE:
         # a launcher logs the signal that stopped it at warning level; it is still the
-        # earliest record of the stop
-        tier -= 0 if best.signature.outside_stop else WARNING_PENALTY
+        # earliest record of the stop. A library with no error level (NCCL) warns of its
+        # failures: the warning is its report of one.
+        exempt = best.signature.outside_stop or best.signature.failure_warning
+        tier -= 0 if exempt else WARNING_PENALTY
     return tier
 
 

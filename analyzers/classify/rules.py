@@ -102,6 +102,10 @@ class Signature:
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
     outside_stop: bool = False
+    # the writer logs this failure at warning level, the only level it has for failures
+    # (NCCL's `WARN`): the line keeps its role's tier instead of losing the warning penalty,
+    # so that a log holding nothing better still cites it (classify.events)
+    failure_warning: bool = False
     # the line records the launcher giving up before it started any worker process (its
     # rendezvous never completed): when no rank left a line, no rank ran, so none is missing
     before_workers: bool = False
@@ -427,6 +431,7 @@ def _signature(
         needs_earlier=entry.strings("needs_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
+        failure_warning=entry.get("failure_warning", bool, False),
         before_workers=entry.get("before_workers", bool, False),
         peer_sent=entry.get("peer_sent", bool, False),
         shared_setting=entry.get("shared_setting", bool, False),

@@ -378,6 +378,23 @@ def test_launcher_warning_that_records_an_outside_stop_keeps_its_tier() -> None:
     assert (stop.category, stop.tier) == ("other", TIER_GENERIC)
 
 
+def test_a_library_that_warns_of_its_failures_keeps_the_lines_tier() -> None:
+    """NCCL has no error level: its warning that a peer closed the socket is its failure
+    report and keeps the cascade tier; a warning of a rule without `failure_warning` still
+    loses the penalty (docs/labelling.md#a-peer-that-stopped-answering)."""
+    closed = (
+        "node-3:5310:5342 [1] include/socket.h:416 NCCL WARN Net : Connection closed by remote peer"
+    )
+    item = classify_event(event(closed, EventKind.WARNING), 0, KNOWLEDGE)
+    assert (item.category, item.tier) == ("hccl", TIER_CASCADE)
+    other = classify_event(
+        event("No available shared memory broadcast block found in 60 second.", EventKind.WARNING),
+        0,
+        KNOWLEDGE,
+    )
+    assert other.tier == TIER_SYMPTOM - 1.5
+
+
 def test_launcher_warning_that_it_stops_the_workers_stays_below_an_error() -> None:
     line = (
         "W0412 22:10:05.120000 7731 torch/distributed/elastic/multiprocessing/api.py:1028] "

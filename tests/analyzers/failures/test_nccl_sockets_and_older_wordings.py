@@ -42,6 +42,32 @@ def test_the_failed_connect_is_the_first_error_of_the_socket_warnings() -> None:
     assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
 
 
+# One node's workers were killed; the survivor's NCCL only warns that the peer closed the
+# socket, and nothing else in its log says what failed.
+PEER_CLOSED_ALONE = """\
+trainer-2:7012:7040 [0] NCCL INFO Channel 00 : 0[0] -> 1[0] [send] via NET/Socket/0
+trainer-2:7012:7040 [0] include/socket.h:416 NCCL WARN Net : Connection closed by remote peer
+trainer-2:7012:7040 [0] NCCL INFO transport/net_socket.cc:405 -> 2
+trainer-2:7012:7040 [0] NCCL INFO include/net.h:28 -> 2
+"""
+
+
+def test_a_peer_closed_socket_alone_is_a_lost_peer_not_a_quiet_end() -> None:
+    """docs/labelling.md#a-peer-that-stopped-answering"""
+    diagnosis = diagnose_text("worker0.log", PEER_CLOSED_ALONE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Connection closed by remote peer" in diagnosis.first_error.text
+    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_peer_closed_socket_stays_behind_the_failure_that_explains_it() -> None:
+    """Counterexample: with the failed connect before it, the closure is its consequence."""
+    diagnosis = diagnose_text("rank2.log", SOCKET_WARNINGS)
+    assert diagnosis.first_error is not None
+    assert "Connection closed by remote peer" not in diagnosis.first_error.text
+
+
 def test_nccl_info_lines_alone_are_no_socket_failure() -> None:
     text = "\n".join(line for line in SOCKET_WARNINGS.splitlines() if "NCCL INFO" in line)
     diagnosis = diagnose_text("rank2.log", text + "\n")

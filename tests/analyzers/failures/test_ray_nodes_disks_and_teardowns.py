@@ -90,6 +90,38 @@ def test_a_node_event_that_is_no_failure_is_not_read() -> None:
     assert diagnose_text("events/event_GCS.log", text).first_error is None
 
 
+# The driver's own output: Ray warns that a worker node was marked dead, then the training
+# executor reports the actor on that node dead, a millisecond later and at error level.
+DRIVER_NODE_DEAD = (
+    "(RayTrainWorker pid=4410, ip=10.6.1.5) step 120 loss 1.73\n"
+    "2026-03-02 10:11:12,401\tWARNING worker.py:2043 -- The node with node id: 8e2f and ip: "
+    "10.6.1.9 has been marked dead because the detector has missed too many heartbeats from "
+    "it. This can happen when a raylet crashes unexpectedly or has lagging heartbeats.\n"
+    "(BackendExecutor pid=4388, ip=10.6.1.5) 2026-03-02 10:11:12,402\tERROR utils.py:42 -- "
+    "The actor died unexpectedly before finishing this task.\n"
+    "(BackendExecutor pid=4388, ip=10.6.1.5) \tclass_name: RayTrainWorker\n"
+    "(BackendExecutor pid=4388, ip=10.6.1.5) \tip: 10.6.1.9\n"
+)
+
+
+def test_the_drivers_warning_of_a_dead_node_comes_before_the_actor_it_took() -> None:
+    """docs/labelling.md#a-ray-worker-reported-dead"""
+    diagnosis = diagnose_text("driver.log", DRIVER_NODE_DEAD)
+    assert diagnosis.category == "device_fault"
+    assert "missed too many heartbeats" in first_text(diagnosis)
+    assert {"hccl", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_actor_headline_with_no_dead_node_is_still_read() -> None:
+    """Counterexample: without the node's record the headline is all the driver says."""
+    text = "\n".join(
+        line for line in DRIVER_NODE_DEAD.splitlines() if "missed too many" not in line
+    )
+    diagnosis = diagnose_text("driver.log", text + "\n")
+    assert diagnosis.category == "device_fault"
+    assert "actor died unexpectedly" in first_text(diagnosis)
+
+
 # A Ray Train worker whose node went away: the actor's error says so under its headline.
 ACTOR_NODE_DIED = (
     "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
