@@ -32,6 +32,8 @@ except ImportError:  # pragma: no cover - older/newer Pythons
 FOLD = bytes.maketrans(bytes(range(65, 91)) + b"123456789", bytes(range(97, 123)) + b"0" * 9)
 _MIN_LITERAL = 3
 _ENOUGH = 5
+# literals a pass over a block looked for, and those of them it found
+Settled = tuple[tuple[bytes, ...], set[bytes] | frozenset[bytes]]
 
 
 class _HasPrefilter(Protocol):
@@ -94,13 +96,14 @@ class BlockFilter:
             _literal_union(notable),
         )
 
-    def candidates(self, low: bytes) -> set[int]:
-        """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword."""
+    def candidates(self, low: bytes, notable: set[int] | None = None) -> set[int]:
+        """Start offsets of the lines of a folded block (`FOLD`) that hold an error keyword;
+        `notable`: the block's `notable_candidates`, when they were found already."""
         hits: set[int] = set()
         _find_any(low, self.keywords, self.keyword_union, hits)
         for pattern in self.patterns:
             _search_all(low, pattern, hits)
-        return hits | self.notable_candidates(low)
+        return hits | (self.notable_candidates(low) if notable is None else notable)
 
     def candidates_in(self, low: bytes, ranges: Iterable[tuple[int, int]]) -> set[int]:
         """`candidates` of the given line-aligned ranges of a folded block only."""
@@ -114,6 +117,40 @@ class BlockFilter:
         hits: set[int] = set()
         _find_any(low, self.notable, self.notable_union, hits)
         return hits
+
+    def notable_and_lacking(
+        self, low: bytes, lacking: tuple[bytes, ...]
+    ) -> tuple[set[int], Settled]:
+        """`notable_candidates`, and which of the literals `lacking` the block holds, in one
+        pass: a literal a block lacks costs `bytes.find` a whole read of it (~1 GB/s), and
+        next to nothing as one more word of the notable phrases' union. Returns the hits
+        and the literals settled with those of them found.
+
+        The pass ends at the first of the literals it meets (a block holds few of them: the
+        ones the file's last block lacked); the notable union then goes on alone from that
+        line, and the literals not met are left unsettled for the caller's own search.
+        Behind a notable phrase its line is skipped, so the literals are looked for in the
+        rest of that line (none starts before the phrase: the union's match is leftmost)."""
+        union = _literal_union(self.notable + lacking) if lacking else None
+        if union is None:
+            return self.notable_candidates(low), ((), set())
+        hits: set[int] = set()
+        found: set[bytes] = set()
+        match = union.search(low)
+        while match is not None:
+            at = match.start()
+            start = low.rfind(b"\n", 0, at) + 1
+            word = low[at : match.end()]
+            if word in lacking:
+                _find_any(low, self.notable, self.notable_union, hits, start)
+                found.add(word)
+                return hits, (tuple(found), found)
+            hits.add(start)
+            end = low.find(b"\n", at)
+            end = len(low) if end < 0 else end
+            found.update(word for word in lacking if low.find(word, at, end) >= 0)
+            match = union.search(low, end) if end < len(low) else None
+        return hits, (lacking, found)
 
     def cann_notable_candidates(self, block: bytes) -> set[int]:
         """The same for a CANN log's block, unfolded: only the phrases CANN itself writes (in
@@ -177,7 +214,15 @@ _ENGINE_AFTER_INFO = rb"info (?:[\w.-]+(?:::[\w.-]+)*: )?(?:" + b"|".join(_ENGIN
 _ENGINE_GATES = (b"llm: ", b"sglang: ")
 
 
-def relays_workers(folded: bytes, shape: bytes) -> bool:
+def relay_signs(shape: bytes | None) -> tuple[bytes, ...]:
+    """The literals `relays_workers` looks for in a block with this shape: the block's other
+    searches may settle them in their pass (`BlockFilter.notable_and_lacking`)."""
+    if shape is None:
+        return ()
+    return tuple(shape + word for word in _RANK_TAG_LEADS) + _ENGINE_GATES
+
+
+def relays_workers(folded: bytes, shape: bytes, settled: Settled = ((), frozenset())) -> bool:
     """Whether the file's logger relays its workers' output: INFO records of the learned
     shape whose message opens with a torch rank tag (`... - INFO - [rank3]: Traceback ...`)
     or, in a tracing record, with an engine child's name (`... INFO x::engine: VLLM: ...`).
@@ -187,12 +232,18 @@ def relays_workers(folded: bytes, shape: bytes) -> bool:
     Each form's search runs only where the bytes every match holds are there: led by the
     shape, the rank-tag search is tried at every line of the shape (a file's whole head
     block, read one line at a time), and the engine form backtracks over every INFO line's
-    first word, while a few literal searches rule most files out."""
+    first word, while a few literal searches rule most files out (`settled`: the literals
+    a pass over the block looked for already, and those of them it found)."""
+    looked, found = settled
+
+    def holds(word: bytes) -> bool:
+        return word in found if word in looked else word in folded
+
     lead = re.escape(shape)
-    tagged = any(shape + word in folded for word in _RANK_TAG_LEADS)
+    tagged = any(holds(shape + word) for word in _RANK_TAG_LEADS)
     if tagged and re.search(lead + _RANK_TAG_AFTER_INFO, folded) is not None:
         return True
-    if not any(gate in folded for gate in _ENGINE_GATES):
+    if not any(holds(gate) for gate in _ENGINE_GATES):
         return False
     return re.search(lead + _ENGINE_AFTER_INFO, folded) is not None
 
@@ -305,18 +356,22 @@ def _find_all(low: bytes, word: bytes, starts: set[int], offset: int | None = No
     return found
 
 
-def _find_any(low: bytes, words: tuple[bytes, ...], union: Any, starts: set[int]) -> None:
+def _find_any(
+    low: bytes, words: tuple[bytes, ...], union: Any, starts: set[int], start: int = 0
+) -> None:
     """Add the start of every line holding one of `words`: in one pass of their union when
-    there is one, else one `bytes.find` pass per word (the same lines either way)."""
+    there is one, else one `bytes.find` pass per word (the same lines either way). `start`:
+    a line start before which the lines are known already (the word by word search reads
+    them again)."""
     if union is not None:
-        _search_all(low, union, starts)
+        _search_all(low, union, starts, start)
         return
     for word in words:
         _find_all(low, word, starts)
 
 
-def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int]) -> None:
-    found = pattern.search(data)
+def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int], start: int = 0) -> None:
+    found = pattern.search(data, start)
     while found is not None:
         at = found.start()
         starts.add(data.rfind(b"\n", 0, at) + 1)
@@ -326,7 +381,7 @@ def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int]) -> No
         found = pattern.search(data, end)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)  # a few lists of words a job's files share
 def _literal_union(words: tuple[bytes, ...]) -> Any:
     """`compile_literal_union`, once per list of words: every file's filter asks for the same
     keywords, and escaping a hundred of them byte by byte (RE2 caches only the compile) took

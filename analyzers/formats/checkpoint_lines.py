@@ -26,10 +26,12 @@ import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
 from analyzers.formats.base import ParsedLine
+from analyzers.formats.blockfilter import Settled
 from analyzers.formats.glued import split_glued
 from analyzers.formats.stamp_reader import StampReader, time_value
 from analyzers.formats.timestamps import time_span
@@ -44,7 +46,8 @@ MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the te
 MAX_PLACED = 4_000_000
 # Timed lines remembered with their minute (a new minute or message teaches one more).
 MAX_SEEN = 65536
-MAX_SECONDS = 60_000  # distinct seconds readings cached: every one of a millisecond clock (~5 MB)
+# distinct seconds readings cached: every one of a millisecond clock, a leap second's too (~5 MB)
+MAX_SECONDS = 62_000
 _NOT_A_CHECKPOINT = -1
 # Seconds readings by layout (a comma or a point before the fraction): "22,190" -> 22.19.
 _SECONDS: dict[bool, dict[bytes, float]] = {True: {}, False: {}}
@@ -53,6 +56,8 @@ Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
 _Seen = tuple[int, int, float]  # text id (or -1), rank (or -1), the minute's epoch seconds
 _NONE_SEEN: dict[bytes, _Seen] = {}  # a minute with no line remembered yet (never written)
+# by literals: those the last block a process read lacked (the files of one job look alike)
+_LACKING: dict[tuple[bytes, ...], tuple[bytes, ...]] = {}
 _REDRAW = re.compile(rb"\r(?=[^\r\n])")  # a carriage return with more of its line after it
 
 
@@ -93,7 +98,12 @@ class CheckpointLines:
         self._literals = literals
         # literal -> the pattern a block must match for the literal's lines to be candidates
         self._confirm = confirm or {}
-        self._gates = _suffix_gates(tuple(word for word in literals if word.isascii()))
+        ascii_literals = tuple(word for word in literals if word.isascii())
+        self._gates = _suffix_gates(ascii_literals)
+        # the ASCII literals the last block lacked: the next block's caller may look for
+        # them in a pass it makes anyway (`lacking`); a file starts from the last file's
+        self._lacking = _LACKING.get(literals, ())
+        self._literals_key = literals
         # literals of another script (a Chinese print's `通过`): looked for only in a block
         # that holds a byte outside ASCII, which `bytes.isascii` tells ~30 times faster than
         # one search for an absent literal reads the block
@@ -117,14 +127,23 @@ class CheckpointLines:
     def enabled(self) -> bool:
         return bool(self._literals) or self._regex is not None
 
-    def scan(self, block: bytes, low: bytes, first_line: int) -> None:
-        """Record the checkpoint lines of one block of whole lines."""
+    def lacking(self) -> tuple[bytes, ...]:
+        """The ASCII literals the file's last block lacked (all of them before its first):
+        most blocks lack them too, and each costs a search of the whole block, so a caller
+        that reads the block anyway may settle them for `scan`."""
+        return self._lacking if self._regex is None else ()
+
+    def scan(
+        self, block: bytes, low: bytes, first_line: int, settled: Settled | None = None
+    ) -> None:
+        """Record the checkpoint lines of one block of whole lines. `settled`: literals of
+        `lacking()` and those of them the block holds, when the caller looked."""
         self.counted = (first_line, 0)
         if len(self.track) >= MAX_PLACED:
             self.track.unplaced += sum(self._count(low, word) for word in self._present(low))
             return
         self.track.make_room_for_line(first_line + len(block))  # a block has fewer lines
-        words = self._present(low) if self._regex is None else []
+        words = self._present(low, settled) if self._regex is None else []
         # the hot loop finds by literal; a block with a redrawn line (a progress bar's carriage
         # return inside a line) is read line by line, where such a line gets the full parse
         hot = len(words) == 1 and words[0] not in self._confirm and not _redrawn(block)
@@ -321,15 +340,18 @@ class CheckpointLines:
 
     @staticmethod
     def _read_seconds(raw: bytes, comma: bool) -> float | None:
-        """`SS,mmm` as a float, cached for the whole process: a millisecond clock has
-        60,000 such readings, and every file of a job repeats them."""
+        """`SS,mmm` as a float, cached for the whole process with every other reading of
+        its second (`_same_second`): a millisecond clock has 60,000 readings, every file of
+        a job repeats them, and one big enough file meets most of them."""
         try:
             seconds = float(raw.replace(b",", b".") if comma else raw)
         except ValueError:
             return None
         cache = _SECONDS[comma]
-        if len(cache) >= MAX_SECONDS:
+        same = _same_second(raw)
+        if len(cache) + len(same) >= MAX_SECONDS:
             cache.clear()
+        cache.update(same)
         cache[raw] = seconds
         return seconds
 
@@ -395,14 +417,17 @@ class CheckpointLines:
 
     # --- finding candidate lines -----------------------------------------------------------
 
-    def _present(self, low: bytes) -> list[bytes]:
+    def _present(self, low: bytes, settled: Settled | None = None) -> list[bytes]:
         """The literals a folded block holds. A search for an absent literal reads the whole
         block, so literals that end alike (`waiting for rank`, `from rank`) are looked for
-        only when their shared ending is there."""
-        found: set[bytes] = set()
-        _find_gated(low, self._gates, found)
+        only when their shared ending is there, and those `settled` are not looked for."""
+        looked, found = settled or ((), set())
+        found = set(found)
+        _find_gated(low, self._gates, found, looked)
         if self._wide_gates and not low.isascii():
             _find_gated(low, self._wide_gates, found)
+        self._lacking = tuple(word for gate in self._gates for word in gate[1] if word not in found)
+        _LACKING[self._literals_key] = self._lacking
         confirm = self._confirm
         return [
             word
@@ -604,6 +629,24 @@ def _dense(block: bytes, low: bytes, word: bytes, pos: int) -> bool:
     return low.count(word, pos, stop) * 8 >= block.count(b"\n", pos, stop) * 7
 
 
+def _same_second(raw: bytes) -> dict[bytes, float]:
+    """Every reading of the second `raw` (`SS,mmm`, `SS.mm`) names, with as many fraction
+    digits, by value: a comprehension makes the thousand in the time ~200 first meetings
+    take one by one. Empty for other shapes, finer fractions (a million readings) included.
+    Each value is the one `_read_seconds` gives its reading."""
+    width = len(raw) - 3
+    if not 0 < width <= 3 or not raw[:2].isdigit() or not raw[3:].isdigit():
+        return {}
+    head, point = raw[:3], raw[:2] + b"."
+    return {head + fraction: float(point + fraction) for fraction in _fractions(width)}
+
+
+@lru_cache(maxsize=4)
+def _fractions(width: int) -> list[bytes]:
+    """Every fraction of `width` digits, as written: `000`, `001`, ... `999`."""
+    return [b"%0*d" % (width, n) for n in range(10**width)]
+
+
 def _holds(word: bytes, head: bytes, rest: bytes) -> bool:
     """Whether a folded line's head or rest holds the literal: then every line with the same
     head and rest does, whatever its seconds (a literal may reach into them)."""
@@ -653,10 +696,17 @@ def _suffix_gates(literals: tuple[bytes, ...]) -> list[tuple[bytes | None, list[
     return [(gate if len(words) > 1 else None, words) for gate, words in groups.items()]
 
 
-def _find_gated(low: bytes, gates: list[tuple[bytes | None, list[bytes]]], found: set) -> None:
-    """Add the literals of `gates` that `low` holds to `found`."""
+def _find_gated(
+    low: bytes,
+    gates: list[tuple[bytes | None, list[bytes]]],
+    found: set,
+    looked: tuple[bytes, ...] = (),
+) -> None:
+    """Add the literals of `gates` that `low` holds to `found`; those in `looked` were
+    looked for already."""
     for gate, words in gates:
-        if gate is None or gate in low:
+        words = [word for word in words if word not in looked] if looked else words
+        if words and (gate is None or gate in low):
             found.update(word for word in words if word in low)
 
 

@@ -39,8 +39,17 @@ FIRST_REPEATS = 512  # the earliest repeats kept: where the first attempts end
 LAST_REPEATS = 512  # the latest repeats kept: where the last attempts, the ones read, begin
 
 
-def start_lines(block: bytes, folded: bytes, first_line: int) -> list[tuple[int, int, str]]:
-    """(line number, rank, folded text) of each start line in a block."""
+# what every start line holds: a block a pass over it found lacking this has none
+GATE = _WORLD_LINE.gate or b"world_size"
+
+
+def start_lines(
+    block: bytes, folded: bytes, first_line: int, lacks_gate: bool = False
+) -> list[tuple[int, int, str]]:
+    """(line number, rank, folded text) of each start line in a block; `lacks_gate`: the
+    folded block is known not to hold `GATE`."""
+    if lacks_gate:
+        return []
     found: list[tuple[int, int, str]] = []
     line, counted = first_line, 0  # lines are counted on from the last match, not from 0
     for match in _WORLD_LINE.finditer(folded):

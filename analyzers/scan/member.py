@@ -29,6 +29,7 @@ from analyzers.formats.blockfilter import (
     learn_shape,
     odd_ranges,
     plog_candidates,
+    relay_signs,
     relays_workers,
     shaped_lines,
 )
@@ -54,6 +55,7 @@ from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
+from analyzers.formats.start_lines import GATE as START_GATE
 from analyzers.formats.start_lines import StartLines, start_lines
 from analyzers.formats.timestamps import resolve, year_from_name
 from analyzers.formats.traceback import TracebackTracker
@@ -184,49 +186,68 @@ class _FileScanner(ScanSink):
             if hits is not None:  # INFO lines that still matter (HCCL's heartbeat events)
                 hits |= self.filter.cann_notable_candidates(block)
         if hits is None:
-            folded = block.translate(FOLD)
-            if head:
-                self.hints.read_head(block)
-                self.shape = self.shape or self._learn_shape(block, folded)
-            if self.info.kind in CHECKPOINT_KINDS:
-                self._read_starts(block, folded, first_line)
-            if self.checkpoint_lines is not None:  # never for CANN logs, counted above
-                self.checkpoint_lines.scan(block, folded, first_line)
-                line_no, pos = self.checkpoint_lines.counted
-                lines = line_no - first_line + block.count(b"\n", pos)
-            elif lines < 0:
-                lines = index.lines
-            if self.shape is not None and not following:
-                # every line of the logger's shape: only its WARNING/ERROR lines count;
-                # otherwise the lines of another shape (a traceback) get the keyword search
-                shaped = shaped_lines(folded, self.shape, lines)
-                hits = set(shaped.loud)
-                if shaped.odd:
-                    odd = odd_ranges(folded, self.shape, shaped, index)
-                    hits |= self.filter.candidates_in(folded, odd)
-                hits |= self.filter.notable_candidates(folded)
-            if hits is None:
-                hits = self.filter.candidates(folded)
+            hits, lines = self._scan_folded(block, first_line, head, index, lines)
         if hits or following or self.structured:
             self._walk(block, index, sorted(hits), hits)
         return lines
 
-    def _read_starts(self, block: bytes, folded: bytes, first_line: int) -> None:
-        """The rank's start lines (`formats.start_lines`): a later attempt appended to the
-        same file begins with one (`checkpoints.restarts`)."""
-        if self.starts.other is None:  # another rank's start line: none is read any more
-            self.starts.add(start_lines(block, folded, first_line))
+    def _scan_folded(
+        self, block: bytes, first_line: int, head: bool, index: LineIndex, lines: int
+    ) -> tuple[set[int], int]:
+        """`_scan_block` on the folded block (every log but a CANN log of CANN lines only):
+        the candidate lines and the line count. The notable phrases are looked for on every
+        path: with them, in the same pass, the words other searches would each read the
+        whole block for when it lacks them (the checkpoint literals the file's last block
+        lacked, the start lines' `world_size`, a head block's signs of a relaying logger)."""
+        following = self._following()
+        folded = block.translate(FOLD)
+        probe = self._shape_probe(block) if head and self.shape is None else None
+        lacking = self.checkpoint_lines.lacking() if self.checkpoint_lines is not None else ()
+        lacking += relay_signs(probe) + self._start_signs()
+        notable, settled = self.filter.notable_and_lacking(folded, lacking)
+        if head:
+            self.hints.read_head(block)
+            if probe is not None:  # a logger relaying its workers' INFO has no skippable shape
+                self.shape = None if relays_workers(folded, probe, settled) else probe
+        if self._start_signs():
+            looked, found = settled
+            lacks_gate = START_GATE in looked and START_GATE not in found
+            self.starts.add(start_lines(block, folded, first_line, lacks_gate))
+        if self.checkpoint_lines is not None:  # never for CANN logs, counted above
+            self.checkpoint_lines.scan(block, folded, first_line, settled)
+            line_no, pos = self.checkpoint_lines.counted
+            lines = line_no - first_line + block.count(b"\n", pos)
+        elif lines < 0:
+            lines = index.lines
+        if self.shape is None or following:
+            return self.filter.candidates(folded, notable), lines
+        # every line of the logger's shape: only its WARNING/ERROR lines count; otherwise
+        # the lines of another shape (a traceback) get the keyword search
+        shaped = shaped_lines(folded, self.shape, lines)
+        hits = set(shaped.loud)
+        if shaped.odd:
+            odd = odd_ranges(folded, self.shape, shaped, index)
+            hits |= self.filter.candidates_in(folded, odd)
+        return hits | notable, lines
 
-    def _learn_shape(self, block: bytes, folded: bytes) -> bytes | None:
+    def _start_signs(self) -> tuple[bytes, ...]:
+        """What the rank's start lines (`formats.start_lines`) hold, while they are read: a
+        later attempt appended to the same file begins with one (`checkpoints.restarts`);
+        after another rank's start line none is read any more."""
+        if self.info.kind in CHECKPOINT_KINDS and self.starts.other is None:
+            return (START_GATE,)
+        return ()
+
+    def _shape_probe(self, block: bytes) -> bytes | None:
         """The logging prefix of the file, from one of its first lines that parses as an INFO
-        line of a logging format (only rank logs: CANN logs have their own fast path)."""
+        line of a logging format (only rank logs: CANN logs have their own fast path), before
+        `relays_workers` may refuse it."""
         if self.info.kind not in CHECKPOINT_KINDS:
             return None
         for raw in block.split(b"\n", SHAPE_PROBE_LINES)[:SHAPE_PROBE_LINES]:
             shape = learn_shape(raw)
             if shape is not None and parse_line(clean_line(raw)).level == "INFO":
-                # a logger that relays its workers' lines at INFO has no skippable INFO shape
-                return None if relays_workers(folded, shape) else shape
+                return shape
         return None
 
     def _walk(self, block: bytes, index: LineIndex, starts: list[int], hits: set[int]) -> None:
@@ -401,7 +422,7 @@ class _FileScanner(ScanSink):
         if not len(track):
             return
         self.facts["checkpoints"] = track
-        for rank, count in Counter(track.rank).items():
+        for rank, count in _counted(track.rank).items():
             if rank != NO_RANK:
                 self.ranks_seen[rank] += count
 
@@ -433,3 +454,13 @@ def _rank_from_local(line: ParsedLine) -> ParsedLine:
     if line.rank is None and line.local_rank is not None:
         line.rank = line.local_rank
     return line
+
+
+def _counted(ranks: array) -> dict[int, int]:
+    """How many entries name each rank. A rank log's entries nearly always name one rank:
+    comparing the column's bytes with that rank's repeated settles it without making an
+    int of each entry."""
+    first = array(ranks.typecode, ranks[:1])
+    if first.tobytes() * len(ranks) == ranks.tobytes():
+        return {first[0]: len(ranks)}
+    return Counter(ranks)

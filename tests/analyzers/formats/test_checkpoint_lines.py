@@ -417,3 +417,45 @@ def test_the_hot_loop_agrees_with_a_full_parse_on_tagged_part_lines(monkeypatch)
     fast = _entries(_track(text))
     monkeypatch.setattr(checkpoint_lines, "CHECKS", 10**9)
     assert fast == _entries(_track(text))
+
+
+def test_the_literals_a_block_lacked_are_offered_for_the_next_block(monkeypatch):
+    monkeypatch.setattr(checkpoint_lines, "_LACKING", {})
+    literals = (b"passed", b"succe", b"from rank", b"waiting for rank")
+    found = checkpoint_lines.CheckpointLines(literals, None, None, None)  # type: ignore[arg-type]
+    assert found.lacking() == ()  # a process's first file: nothing learned yet
+    found._present(b"layer 0 passed\nwaiting for rank 3\n")
+    assert found.lacking() == (b"succe", b"from rank")
+    fresh = checkpoint_lines.CheckpointLines(literals, None, None, None)  # type: ignore[arg-type]
+    assert fresh.lacking() == (b"succe", b"from rank")  # the files of a job look alike
+
+
+@pytest.mark.parametrize(
+    "block",
+    [b"layer 0 passed\nwaiting for rank 3\n", b"layer 0 passed\n", b"model run success\n"],
+)
+def test_literals_settled_by_the_caller_give_the_literals_a_search_gives(block):
+    literals = (b"passed", b"succe", b"from rank", b"waiting for rank")
+    found = checkpoint_lines.CheckpointLines(literals, None, None, None)  # type: ignore[arg-type]
+    looked = (b"succe", b"from rank", b"waiting for rank")
+    settled = (looked, {word for word in looked if word in block})
+    assert found._present(block, settled) == found._present(block)
+
+
+def test_a_literal_settled_absent_is_not_looked_for_again():
+    literals = (b"passed", b"succe")
+    found = checkpoint_lines.CheckpointLines(literals, None, None, None)  # type: ignore[arg-type]
+    assert found._present(b"model run success\n", ((b"succe",), set())) == []
+
+
+@pytest.mark.parametrize("raw", [b"22,190", b"07.5", b"59.25", b"00,000"])
+def test_a_second_is_read_at_once_with_the_values_one_reading_gives(raw):
+    same = checkpoint_lines._same_second(raw)
+    assert len(same) == 10 ** (len(raw) - 3)
+    assert same[raw] == float(raw.replace(b",", b"."))
+    assert all(value == float(key.replace(b",", b".")) for key, value in same.items())
+
+
+@pytest.mark.parametrize("raw", [b"22", b"22.190123", b"2a,190", b"22,19a"])
+def test_other_readings_are_read_one_by_one(raw):
+    assert checkpoint_lines._same_second(raw) == {}

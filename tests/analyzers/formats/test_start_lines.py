@@ -117,3 +117,9 @@ def test_another_ranks_start_line_is_kept_and_ends_the_reading() -> None:
 
 def test_a_file_without_start_lines_stores_nothing() -> None:
     assert _stored(_kept([])) == {}
+
+
+def test_a_block_known_to_lack_the_gate_holds_no_start_line() -> None:
+    block = b"[rank1] INFO init process group: rank=1 world_size=4\n"
+    assert start_lines(block, block.translate(FOLD), 1, lacks_gate=False)
+    assert start_lines(block, block.translate(FOLD), 1, lacks_gate=True) == []

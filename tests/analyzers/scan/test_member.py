@@ -3,6 +3,7 @@
 import io
 import json
 import tarfile
+from array import array
 from datetime import UTC, datetime
 
 import pytest
@@ -353,3 +354,48 @@ def test_a_json_record_cut_at_its_traceback_keeps_the_rank_written_after_it():
     assert [event.rank for event in heads] == [0, 3]
     errors = [event for event in events if event.kind == EventKind.ERROR]
     assert [event.rank for event in errors] == [0, 0, 3, 3]  # the escaped lines' too
+
+
+def _rank_log_with_every_search_word(blocks: int) -> str:
+    """A rank log whose blocks hold, now and then, what the shared pass looks for: a start
+    line, a notable phrase, a checkpoint literal the blocks before lacked."""
+    lines = []
+    for n in range(blocks * 40):
+        stamp = f"[default0]:2026-11-29 07:{n // 600 % 60:02d}:{n // 10 % 60:02d},{n % 1000:03d}"
+        lines.append(f"{stamp} [rank0] INFO  attention passed")
+        lines.append(f"{stamp} [rank0] INFO step {n} micro_batch 0 loss=2.1")
+        if n % 97 == 5:
+            lines.append(f"{stamp} [rank0] INFO init process group: rank=0 world_size=8")
+        if n % 131 == 7:
+            lines.append(f"{stamp} [rank0] INFO waiting for rank 3 (too long with no output)")
+        if n % 173 == 9:
+            lines.append(f"{stamp} [rank0] INFO layer 2 ok; model run success")
+    return "\n".join(lines) + "\n"
+
+
+def _scan_summary(result) -> tuple:
+    track = result.facts["checkpoints"]
+    entries = [track.entry(index) for index in range(len(track))]
+    return result.info.lines, result.events, entries, result.facts.get("start_lines")
+
+
+def test_the_shared_pass_over_a_block_changes_no_scan(monkeypatch):
+    """Checkpoint literals, start lines and relay signs settled in the notable phrases'
+    pass: the scan is the one separate searches make."""
+    monkeypatch.setattr(scan_module._FileScanner, "block_size", 2048)
+    text = _rank_log_with_every_search_word(blocks=30)
+    shared = _scan_summary(scan_text(text, rank=0))
+    monkeypatch.setattr(
+        scan_module.BlockFilter,
+        "notable_and_lacking",
+        lambda self, low, lacking: (self.notable_candidates(low), ((), set())),
+    )
+    assert _scan_summary(scan_text(text, rank=0)) == shared
+    assert len(shared[2]) > 1200
+    assert shared[3]  # start lines were read
+
+
+def test_ranks_are_counted_alike_whether_one_or_several():
+    assert scan_module._counted(array("i", [3] * 5)) == {3: 5}
+    assert scan_module._counted(array("i", [3, -1, 3])) == {3: 2, -1: 1}
+    assert scan_module._counted(array("b", [0, 0])) == {0: 2}
