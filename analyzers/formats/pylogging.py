@@ -118,6 +118,9 @@ _PAIRS_TAIL = re.compile(
     r"(?P<pad> +)(?P<pairs>[A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*)"
     r"(?: [A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*))*)$"
 )
+# the host a multi-node job writes between the time and the rank tag (`%(asctime)s <host>
+# [rank5] INFO ...`): one word, only right before the rank tag
+_HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
 _RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
 
 HEADERS = (
@@ -154,7 +157,11 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"\[?(?P<ts>" + _DATE + r")\]?\s+(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+)?"
+        r"\[?(?P<ts>"
+        + _DATE
+        + r")\]?\s+"
+        + _HOST_BEFORE_RANK
+        + r"(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+)?"
         r"(?:-\s+[\w.]+\s+-\s+)?(?:\|\s+)?\[?"
         + _LEVEL
         + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)"

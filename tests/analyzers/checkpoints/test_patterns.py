@@ -696,3 +696,103 @@ def test_a_rank_that_marks_its_checkpoints_compares_with_the_others(tmp_path):
     )
     assert report.correlation["last_common_checkpoint_qualified"] == "layer 1 / norm passed"
     assert report.diagnosis.culprit_ranks == [3]
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("step 9 | layer 2 | norm passed", "layer 2 / norm passed"),
+        ("step 8 | layer 1 passed", "layer 1 passed"),
+        ("global_step=00005 layer=1 MoE passed", "layer 1 / MoE passed"),
+        ("[step 12] L2/attention passed", "layer 2 / attention passed"),
+        (
+            "2026-12-05 19:05:29,767 trn-b11 [rank3] INFO step 10 | layer 2 | attention passed",
+            "layer 2 / attention passed",
+        ),
+    ],
+)
+def test_a_print_counter_before_a_layer_line_is_a_prefix(line, text):
+    """A running counter of the prints (`step 9 | ...`, `global_step=00005 ...`) in front of a
+    line that names its layer numbers the prints: the checkpoint is the layer line, so ranks
+    compare by layer and part."""
+    assert CheckpointMatcher().match(line) == text
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("step 40 done", "step 40 done"),
+        ("train step 3 passed", "train step 3 passed"),
+        ("step 3 | norm passed", None),
+        ("step 12: loss 0.31", None),
+    ],
+)
+def test_a_step_line_of_its_own_is_no_print_counter(line, text):
+    """Counterexample: a step that is the line's own subject (a training step done) keeps its
+    reading, and a step before anything but a layer line is not cut off."""
+    assert CheckpointMatcher().match(line) == text
+
+
+def test_a_host_column_before_the_rank_tag_is_a_prefix():
+    line = "2026-12-05 19:08:21,048 cn-0418 [rank5] INFO step 4 | layer 0 passed"
+    assert strip_prefixes(line) == "layer 0 passed"
+    assert strip_prefixes("2026-12-05 19:08:21,048 cn-0418 INFO layer 0 passed").startswith(
+        "cn-0418"
+    )
+
+
+def _node_file(host: str, ranks: range, stop: dict[int, int], error: dict[int, str]) -> str:
+    """One node's console as a per-node launcher collects it: every line with the host in
+    front (pdsh style), the ranks' logging lines interleaved, each naming host and rank, each
+    progress print numbered by a running counter."""
+    lines = []
+    for rank in ranks:
+        lines.append(
+            f"{host}: 2026-12-05 19:08:20,{100 + rank:03d} {host} [rank{rank}] INFO "
+            f"init process group: backend=gloo rank={rank} world_size=6"
+        )
+    prints = [(layer, part) for layer in range(3) for part in ("norm", "attention", "MoE", None)]
+    for n, (layer, part) in enumerate(prints, 1):
+        for rank in ranks:
+            if n > stop[rank]:
+                continue
+            what = f"layer {layer} | {part} passed" if part else f"layer {layer} passed"
+            lines.append(
+                f"{host}: 2026-12-05 19:08:21,{n * 10 + rank:03d} {host} [rank{rank}] INFO "
+                f"step {n} | {what}"
+            )
+    for rank in ranks:
+        if rank in error:
+            lines.append(
+                f"{host}: 2026-12-05 19:08:22,{500 + rank:03d} {host} [rank{rank}] ERROR "
+                f"model run failed: {error[rank]}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def test_ranks_sharing_a_node_file_keep_their_own_checkpoints(tmp_path):
+    """Two nodes, three ranks each, one file per node with pdsh's host prefix and the host
+    again in each logging line; rank 5 fails in layer 2 attention, the others lose it (real
+    run: two launch groups on one machine). Before, no rank had a checkpoint."""
+    lost = "[../gloo/transport/tcp/pair.cc:553] Connection closed by peer [10.0.3.7]:4411"
+    stop = dict.fromkeys(range(6), 9)
+    files = {
+        "node0/pdsh-cn-0417.out": _node_file(
+            "cn-0417", range(3), stop, dict.fromkeys(range(3), lost)
+        ),
+        "node1/pdsh-cn-0418.out": _node_file(
+            "cn-0418",
+            range(3, 6),
+            stop,
+            {3: lost, 4: lost, 5: "mat1 and mat2 shapes cannot be multiplied (8x32 and 16x32)"},
+        ),
+        "node0/env.txt": "NNODES=2\nNODE_RANK=0\nWORLD_SIZE=6\n",
+    }
+    report = analyze(
+        pack(tmp_path / "job.tar.gz", files, "job-5c1d0e2a"), AnalyzeOptions(workers=1)
+    )
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == dict.fromkeys(
+        range(6), "layer 2 / norm passed"
+    )
+    assert report.correlation["last_common_checkpoint_qualified"] == "layer 2 / norm passed"
+    assert report.diagnosis.culprit_ranks == [5]

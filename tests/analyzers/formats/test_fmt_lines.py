@@ -1527,3 +1527,21 @@ def test_a_logging_header_with_a_space_separated_time_keeps_its_own_reading():
 )
 def test_a_rank_label_after_a_bar_or_an_elapsed_time_names_the_writer(text, rank):
     assert parse_line(text).rank == rank
+
+
+@pytest.mark.parametrize("host", ["trn-b11", "dgx-b", "cn-0418.cluster"])
+def test_a_host_column_before_the_rank_tag_keeps_the_lines_rank_and_time(host):
+    """A multi-node job's formatter that writes its host between the time and the rank tag
+    (`%(asctime)s <host> [rank5] %(levelname)s`) keeps the line's rank, level and time: before,
+    the header was not read, so ranks sharing one node's file could not be told apart."""
+    line = parse_line(f"2026-12-05 19:08:21,061 {host} [rank5] ERROR model run failed: boom")
+    assert (line.rank, line.level) == (5, "ERROR")
+    assert line.time == datetime(2026, 12, 5, 19, 8, 21, 61000)
+    assert line.message == "model run failed: boom"
+
+
+def test_a_word_before_the_level_is_no_host_column():
+    """Counterexample: without a rank tag after it, a word after the time is no host column
+    (it may be the logger's name) and the line keeps no invented rank."""
+    line = parse_line("2026-12-05 19:08:21,061 trn-b11 ERROR model run failed: boom")
+    assert line.rank is None
