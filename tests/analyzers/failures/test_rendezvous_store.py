@@ -135,3 +135,36 @@ def test_the_older_listen_wording_is_the_store_and_comes_first() -> None:
 def test_a_warning_of_another_errno_is_no_port_failure() -> None:
     diagnosis = diagnose_text("output.log", NO_IPV6_THEN_LISTENING)
     assert "hccl.rendezvous_store_port_taken" not in _rules(diagnosis)
+
+
+# A store whose port another job holds, as `init_process_group` raises it under a job agent,
+# with no socket.cpp warnings pasted before it.
+STORE_PORT_TAKEN_UNDER_AGENT = """\
+Traceback (most recent call last):
+  File "jobs/resnet_ddp.py", line 140, in <module>
+    run(cfg)
+  File "jobs/resnet_ddp.py", line 61, in run
+    dist.init_process_group("nccl")
+  File "/usr/local/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 180, in _create_c10d_store
+    return TCPStore(
+RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed to bind to [::]:37211 (errno: 98 - Address already in use). The server socket has failed to bind to 0.0.0.0:37211 (errno: 98 - Address already in use).
+"""
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_store_port_taken_offers_the_launch_setting_beside_it() -> None:
+    # The guide reads a taken store port as the store's failure with the port setting beside it.
+    for text in (STORE_PORT_TAKEN, OLDER_STORE_PORT_TAKEN, STORE_PORT_TAKEN_UNDER_AGENT):
+        diagnosis = diagnose_text("worker.log", text)
+        assert diagnosis.category == "hccl"
+        assert "config" in _alternatives(diagnosis)
+
+
+def test_hccl_own_listen_failure_offers_no_launch_setting() -> None:
+    # HCCL's listen failure on its own ports is not the launch's MASTER_PORT.
+    diagnosis = diagnose_text("plog-7001.log", HCCL_LISTEN_FAILED)
+    assert diagnosis.category == "hccl"
+    assert "config" not in _alternatives(diagnosis)
