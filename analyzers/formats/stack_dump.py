@@ -32,6 +32,12 @@ written as `function (file:line)`, innermost first::
         broadcast (torch/distributed/distributed_c10d.py:2824)
         broadcast_object_list (torch/distributed/distributed_c10d.py:3628)
 
+The preamble is no failure either: its first line is the process's whole command line, and
+the options a job is started with carry error words of their own (`--timeout 60`,
+`--fault-tolerance`, `--max-failures 3`), so both preamble lines are swallowed. Only a
+command line is taken for one: its first word is a path or a Python interpreter, so a log's own
+`Process 12: exited` keeps its reading.
+
 Its stacks are kept the same way (`main` when the thread is named `MainThread` or its outermost
 frame is `<module>`). The frames' words are no failure (a package folder named `errors` is only
 a path), so the frames are swallowed like faulthandler's, all but each stack's innermost one:
@@ -71,6 +77,10 @@ _SPY_FRAME = re.compile(r"\s+\S+ \(\S+?(?::\d+)?\)\s*$")
 # what `--locals` prints under a frame: `Arguments:` / `Locals:` and one deeper line per name
 _SPY_DETAIL = re.compile(r"\s{8,}\S")
 _SPY_MAIN = re.compile(r"^\s*<module> \(")
+# py-spy's preamble: `Process 3951: /usr/bin/python3 -u train.py ...` (the first word of the
+# command line a path or an interpreter) and `Python v3.10.12 (/usr/bin/python3.10)`
+_SPY_PROCESS = re.compile(r"\s*Process \d+: (?:\S*/\S+|\S*python[\w.]*)(?:\s|$)")
+_SPY_PYTHON = re.compile(r"\s*Python v\d+\.\d+(?:\.\d+)?\S* \([^()]*\)\s*$")
 
 
 @dataclass(slots=True)
@@ -109,6 +119,9 @@ class StackDumpTracker:
             self._open_stack(
                 key, lineno, line, sink, _Stack(lineno, None, timer=key in self._timer)
             )
+            return True
+        if _SPY_PROCESS.match(message) or _SPY_PYTHON.match(message):
+            self._close(key, sink)  # a new process's dump begins
             return True
         spy = _SPY_THREAD.match(message)
         if spy:

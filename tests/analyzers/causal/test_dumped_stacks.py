@@ -91,10 +91,10 @@ def test_checkpoints_that_single_a_rank_out_come_first(tmp_path: Path) -> None:
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [1]
 
 
-def spy_dumps(log: RankLog, call: str | None) -> RankLog:
+def spy_dumps(log: RankLog, call: str | None, options: str = "") -> RankLog:
     """The same main thread as py-spy prints it: a thread header with the native id, state
     and name, frames `function (file:line)` with the path cut to the package."""
-    log.raw(f"Process {4100 + log.rank}: /srv/venv/bin/python3 -u infer.py")
+    log.raw(f"Process {4100 + log.rank}: /srv/venv/bin/python3 -u infer.py{options}")
     log.raw("Python v3.11.9 (/srv/venv/bin/python3.11)")
     log.raw("")
     log.raw(f'Thread {4100 + log.rank} (active): "MainThread"')
@@ -130,3 +130,18 @@ def test_py_spy_dumps_all_in_one_collective_single_nobody_out(tmp_path: Path) ->
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == []
+
+
+def test_py_spy_dumps_of_a_job_started_with_error_words_in_its_options(tmp_path: Path) -> None:
+    """The preamble's command line carries the job's options (`--timeout 60`,
+    `--fault-tolerance`); they are no error of the ranks, so the dumps still decide: rank 1
+    waits in all_gather while the others wait in all_reduce (collectives called in another
+    order), a hang with no first error."""
+    job = in_step()
+    options = " --timeout 60 --fault-tolerance --max-failures 3"
+    for log in job:
+        spy_dumps(log, "all_gather" if log.rank == 1 else "all_reduce", options)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.first_error is None

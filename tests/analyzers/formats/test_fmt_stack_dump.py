@@ -132,3 +132,22 @@ def test_a_line_after_a_py_spy_dump_is_read_again() -> None:
     found = scan(text, "py-spy.txt", None)
     errors = [e.message for e in found.events if e.kind == EventKind.ERROR]
     assert errors == ["RuntimeError: NCCL communicator was aborted on rank 1."]
+
+
+def test_a_py_spy_preamble_whose_command_line_carries_error_words_is_no_error() -> None:
+    """The preamble's command line holds the job's options, error words among them; the
+    preamble is part of the dump and the stacks under it are still kept."""
+    text = PY_SPY_DUMP.replace(
+        "-u train.py --nnodes 2",
+        "-u infer.py --rank 0 --world 6 --timeout 60 --fault-tolerance --max-failures 3",
+    )
+    found = scan(text, "py-spy_rank0_pid5120.txt", 0)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    assert len(found.facts[FACT]) == 3
+
+
+def test_a_log_line_that_starts_like_a_py_spy_preamble_keeps_its_reading() -> None:
+    """Counterexample: `Process 7:` followed by no command line is a log's own line."""
+    found = scan("Process 7: RuntimeError: worker crashed with a fault\n")
+    errors = [e.message for e in found.events if e.kind == EventKind.ERROR]
+    assert errors == ["Process 7: RuntimeError: worker crashed with a fault"]
