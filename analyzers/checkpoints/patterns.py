@@ -54,6 +54,7 @@ _SPACES = re.compile(r"\s+")
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
+    rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
     + "通过|完成|成功|".encode()  # a Chinese print's "passed" / "done" / "success"
     + rb" ok|"  # `layer 2: norm ok`
     + _TRAIN_STEP_VERB

@@ -51,7 +51,7 @@ _CACHE = "restart_lines"  # FileScan.facts key: the lines, once read (every stag
 _STARTS = "start_lines"  # FileScan.facts key of formats.start_lines: [(line, rank, folded text)]
 _CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
 # the glog header of the agent's line: "E1205 02:26:15.106000 10157 torch/..."; group 1 the pid
-_AGENT_PID = re.compile(r"^\s*\[?[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s")
+_AGENT_PID = re.compile(r"^\s*\[?[IWEFVC]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s")
 
 
 def restart_lines(scan: FileScan) -> list[int]:

@@ -27,6 +27,7 @@ LEVELS = {
     "FATAL": "CRITICAL",
     "CRITICAL": "CRITICAL",
     "D": "DEBUG",
+    "V": "DEBUG",  # torch's (and glog's) verbose records
     "DEBUG": "DEBUG",
     "TRACE": "DEBUG",
     "EVENT": "EVENT",

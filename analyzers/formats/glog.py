@@ -4,6 +4,9 @@
     E1129 07:25:37.499000 26576 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -11) local_rank: 1 (pid: 26691) of binary: /opt/venv/bin/python
     E20260311 09:15:02.330100 281470001112222 Dvpp.cpp:120] ...    (glog >= 0.7 writes the year; MindX SDK)
     W1129 07:25:37.303000 26576 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 26690 closing signal SIGTERM
+    [rank2]:V0731 00:56:29.059000 132353 */torch/distributed/pipelining/stage.py:1354] Shape inference: ...
+                       (torch's own records: a debug record's letter is V, verbose; a critical
+                        one's is C)
     [2025-11-24 22:27:20,620 E 7435 7435] logging.cc:361: ...            (Ray's C++ core)
     2024-03-02 10:20:30.123456789 [E:onnxruntime:Default, cann_call.cc:139 CannCall] ...
     [E:onnxruntime:, sequential_executor.cc:369 Execute] ...   (onnxruntime's logger: level
@@ -53,7 +56,7 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"\[?(?P<level>[IWEF])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
+        r"\[?(?P<level>[IWEFVC])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
         r"[^\]\s]+:\d+\]\s?",
     ),
     header(

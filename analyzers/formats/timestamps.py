@@ -28,9 +28,9 @@ _FULL = re.compile(
     r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[-_ T](\d\d):(\d\d):(\d\d)"
     r"(?:[.,:](\d{1,9}))?(?:\.(\d{3}))?(?!\d)"
 )
-_GLOG = re.compile(r"(?<![\w])[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_GLOG = re.compile(r"(?<![\w])[IWEFVC](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
 _GLOG_YEAR = re.compile(
-    r"(?<![\w])[IWEF](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+    r"(?<![\w])[IWEFVC](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
 _SLASHED = re.compile(
     r"(?<![\d/])(\d\d)/(\d\d)/(\d{4}),? (\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?!\d)"

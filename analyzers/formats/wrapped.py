@@ -95,7 +95,7 @@ _STARTS = re.compile(
     rb"|E[0-9A-Z]\d{4}\b"
     rb"|\[(?:default|rank)\d+\]:"
     rb"|\[?\d{4}-\d\d-\d\d[ T-]\d\d:\d\d"
-    rb"|\[?[IWEF]\d{4} \d\d:\d\d"
+    rb"|\[?[IWEFVC]\d{4} \d\d:\d\d"
     rb"|[\w.-]+:\d+:\d+ \[\d+\] "  # NCCL's and RCCL's `host:pid:tid [dev] ` line prefix
     rb"|terminate called (?:after|without|recursively)\b"  # the C++ runtime's own message
     rb"|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)(?::|\s*$)"

@@ -65,7 +65,7 @@ _STAMP = (
     r"\d{4}[-/]\d\d[-/]\d\d(?:[ T_-]\d\d:\d\d:\d\d(?:[.,:]\d++)*+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d++)?"
     r"|\d\d:\d\d:\d\d(?:[.,]\d++)?"
-    r"|[IWEF]\d{3,8} \d\d:\d\d:\d\d\.\d++(?: ++\d++)? ++[^\s\]]++:\d++\]"
+    r"|[IWEFVC]\d{3,8} \d\d:\d\d:\d\d\.\d++(?: ++\d++)? ++[^\s\]]++:\d++\]"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"  # syslog
     # logging's datefmt "%d-%b-%y %H:%M:%S": `05-Dec-26 18:04:07`, `05/Dec/2026:18:04:07`
     r"|\d{1,2}[-/ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[-/ ]\d\d(?:\d\d)?[ :]"

@@ -796,3 +796,23 @@ def test_ranks_sharing_a_node_file_keep_their_own_checkpoints(tmp_path):
     )
     assert report.correlation["last_common_checkpoint_qualified"] == "layer 2 / norm passed"
     assert report.diagnosis.culprit_ranks == [5]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # torch's debug record (`V`) and critical record (`C`) headers, behind its rank tags
+        (
+            "[rank2]:[rank2]:V0412 08:15:02.337000 90211 */train/loop.py:88] layer 3 passed",
+            "layer 3 passed",
+        ),
+        ("C0412 08:20:11.004000 90211 train/loop.py:91] step 4 done", "step 4 done"),
+    ],
+)
+def test_torchs_verbose_record_header_is_cut_before_the_checkpoint(line, expected):
+    assert strip_prefixes(line) == expected
+    assert CheckpointMatcher().match(strip_prefixes(line)) is not None
+
+
+def test_a_word_with_the_letter_is_no_record_header():
+    assert strip_prefixes("VIEW0412 layer 3 passed") == "VIEW0412 layer 3 passed"

@@ -81,3 +81,56 @@ def test_paddle_lites_header_gives_level_and_message(line, level, message_start)
     assert parsed.source == "glog"
     assert parsed.level == level
     assert parsed.message.startswith(message_start), parsed.message
+
+
+# torch's own log records (torch._logging, torch.distributed, the elastic agent) write glog's
+# header with the record's level letter, and a debug record's letter is `V` (verbose), as
+# `TORCH_LOGS=+...` or a debug logger level prints them; a critical one's is `C`.
+TORCH_VERBOSE = (
+    "[rank3]:[rank3]:V0412 08:15:02.337000 90211 */torch/distributed/pipelining/stage.py:1354]"
+    " Shape inference: stage 1 receiving from stage 0"
+)
+TORCH_VERBOSE_AGENT = (
+    "V0412 08:14:58.020000 90180 torch/distributed/elastic/rendezvous/dynamic_rendezvous.py:601]"
+    " The node 'worker-2_90180_0' attempts to join the next round"
+)
+TORCH_CRITICAL = (
+    "C0412 08:20:11.004000 90211 torch/distributed/elastic/agent/server/api.py:712]"
+    " worker group stopped"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "level", "message_start", "time"),
+    [
+        (TORCH_VERBOSE, "DEBUG", "Shape inference: stage 1", (4, 12, 8, 15, 2, 337000)),
+        (TORCH_VERBOSE_AGENT, "DEBUG", "The node 'worker-2", (4, 12, 8, 14, 58, 20000)),
+        (TORCH_CRITICAL, "CRITICAL", "worker group stopped", (4, 12, 8, 20, 11, 4000)),
+    ],
+)
+def test_torchs_verbose_and_critical_records_are_read(line, level, message_start, time):
+    parsed = parse_line(line)
+    assert parsed.source == "glog"
+    assert parsed.level == level
+    assert parsed.message.startswith(message_start), parsed.message
+    assert parsed.time is not None
+    month, day, hour, minute, second, micro = time
+    assert (parsed.time.month, parsed.time.day, parsed.time.hour) == (month, day, hour)
+    assert (parsed.time.minute, parsed.time.second, parsed.time.microsecond) == (
+        minute,
+        second,
+        micro,
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a word that begins with the letter is no header, nor a letter with no source place
+        "VV0412 08:15:02.337000 90211 stage.py:12] x",
+        "V0412 08:15:02 waiting",
+        "version V0412 08:15:02.337000 is the build",
+    ],
+)
+def test_other_lines_with_the_letter_are_no_torch_record(line):
+    assert parse_line(line).source != "glog"

@@ -126,3 +126,11 @@ def test_a_month_named_date_with_its_year_is_a_full_time():
     assert parse_time("2023-Aug-03 09:27:51.0418 417205:417641 [31]") == datetime(
         2023, 8, 3, 9, 27, 51, 41800
     )
+
+
+def test_a_torch_verbose_record_has_its_time():
+    # torch writes a debug record's level as `V` in front of glog's month-day time
+    line = "[rank1]:V0412 08:15:02.337000 90211 */torch/distributed/pipelining/stage.py:1392] x"
+    assert parse_time(line) == PartialTime(4, 12, 8, 15, 2, 337000)
+    # a letter inside a word is no level letter
+    assert parse_time("DEV0412 08:15:02.337000 no time") is None
