@@ -90,3 +90,38 @@ def test_the_same_call_answering_an_illegal_access_stays_a_device_fault() -> Non
 def test_a_runtime_call_that_fell_back_is_no_operator_failure() -> None:
     diagnosis = diagnose_text("serve.log", RUNTIME_CALL_FALLBACK_WARNING)
     assert diagnosis.category != "operator", diagnosis.root_cause
+
+
+# A kernel library whose ops check their own launch names the op and the kernel variant and
+# says nothing more; a serving engine's scheduler rank raises it at the first request (names
+# of our own).
+OP_LAUNCH_CHECK = """\
+[2026-05-20 11:04:12 TP6] Prefill batch. #new-seq: 1, #new-token: 37
+[2026-05-20 11:04:12 TP6] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/venv/lib/python3.12/site-packages/engine/layers/moe/marlin_moe.py", line 230, in fused_moe
+    topk_gather(
+  File "/opt/venv/lib/python3.12/site-packages/kernlib/moe.py", line 61, in topk_gather
+    torch.ops.kernlib.topk_gather.default(
+  File "/opt/venv/lib/python3.12/site-packages/torch/_ops.py", line 841, in __call__
+    return self._op(*args, **kwargs)
+RuntimeError: topk_gather CUDA kernel (wide-row) launch failed
+"""
+
+# The runtime's own answer for a kernel that faulted while it ran is a device fault.
+RUNTIME_LAUNCH_FAILURE = """\
+[2026-05-20 11:04:12 TP6] Scheduler hit an exception: Traceback (most recent call last):
+RuntimeError: CUDA error: unspecified launch failure
+"""
+
+
+def test_an_ops_own_launch_check_is_the_operator() -> None:
+    diagnosis = diagnose_text("serve.log", OP_LAUNCH_CHECK)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.confidence >= 0.5
+    assert diagnosis.first_error is not None
+    assert "topk_gather CUDA kernel (wide-row) launch failed" in diagnosis.first_error.text
+
+
+def test_the_runtimes_unspecified_launch_failure_is_not_read_as_an_op_check() -> None:
+    diagnosis = diagnose_text("serve.log", RUNTIME_LAUNCH_FAILURE)
+    assert diagnosis.category != "operator", diagnosis.root_cause

@@ -131,3 +131,46 @@ def test_an_adapter_that_only_reports_its_cast_is_no_error() -> None:
     )
     diagnosis = diagnose_text("console.log", text)
     assert diagnosis.first_error is None or "mat2" not in diagnosis.first_error.text
+
+
+# A quantized MoE kernel's Python wrapper asserts that the activations and the checkpoint's
+# scales share a dtype before it launches, naming both tensors; a scheduler rank of a serving
+# engine prints it, and a paste wraps it after the first tensor (names of our own).
+WRAPPER_ASSERTION = """\
+[2026-05-14 09:12:40 TP1] Prefill batch. #new-seq: 1, #new-token: 512
+  File "/opt/venv/lib/python3.12/site-packages/engine/layers/moe/int4_moe.py", line 141, in fused_int4_moe
+    assert hidden_states.dtype == w1_scale.dtype, (
+AssertionError: fused_int4_moe assumes hidden_states.dtype (torch.bfloat16) == w1_scale.dtype (torch.float16)
+[2026-05-14 09:12:40 TP1] Scheduler hit an exception: Traceback (most recent call last):
+"""
+
+WRAPPED_ASSERTION = """\
+AssertionError: grouped_w4a16_gemm assumes x.dtype
+(torch.bfloat16) == b_scales.dtype (torch.float16)
+"""
+
+# The same words as a statement of what the kernel expects, in a startup line, are no error.
+WRAPPER_NOTE = """\
+INFO 05-14 09:10:02 [int4_moe.py:60] fused_int4_moe assumes hidden_states.dtype is bfloat16 when no dtype is given
+INFO 05-14 09:10:03 [engine.py:210] engine ready
+"""
+
+
+def test_a_kernel_wrappers_dtype_assertion_is_the_operator() -> None:
+    diagnosis = diagnose_text("scheduler.log", WRAPPER_ASSERTION)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "assumes hidden_states.dtype" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_assertion_wrapped_after_the_first_tensor_reads_alike() -> None:
+    diagnosis = diagnose_text("paste.log", WRAPPED_ASSERTION)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "assumes x.dtype" in diagnosis.first_error.text
+
+
+def test_a_startup_note_of_what_the_kernel_assumes_is_no_error() -> None:
+    diagnosis = diagnose_text("engine.log", WRAPPER_NOTE)
+    assert diagnosis.category != "operator", diagnosis.root_cause
