@@ -551,3 +551,27 @@ def test_the_call_operator_named_as_a_writer_does_not_vote_for_the_operator() ->
     )
     assert vote(line) != "operator"
     assert vote("RuntimeError: the operator rejected its second input") == "operator"
+
+
+# docs/labelling.md#an-attribute-a-model-part-does-not-hold: torch's Module raising from its
+# `__getattr__` is code asking a model part for something this build of it does not have, the
+# `has no attribute` reading, even when the paste cuts the exception's words off.
+def test_a_cut_attribute_error_from_a_modules_getattr_is_config() -> None:
+    frame = (
+        'File "/usr/local/lib/python3.12/dist-packages/torch/nn/modules/module.py", '
+        "line 1940, in __getattr__"
+    )
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("AttributeError: 'MoEGroupedMl", EventKind.ERROR, "traceback"),
+    )
+    assert label(found) == ("config", "framework")
+
+
+def test_the_same_cut_attribute_error_in_the_jobs_own_class_stays_unlabelled() -> None:
+    frame = 'File "/srv/train/model/router.py", line 212, in __getattr__'
+    found = events(
+        (frame, EventKind.WARNING, "traceback_frame"),
+        ("AttributeError: 'MoEGroupedMl", EventKind.ERROR, "traceback"),
+    )
+    assert label(found)[0] == "other"

@@ -166,3 +166,33 @@ def test_a_completed_request_is_no_failure() -> None:
     text = "p5-node-1:7120:7391 [4] NCCL INFO NET/OFI Request 0x7f20c4a1b0d8 completed (len 4096)\n"
     diagnosis = diagnose_text("rank5.log", text)
     assert "hccl.nccl_ofi_peer_link_failed" not in _rules(diagnosis)
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective: Google Cloud's TCPX/TCPXO plugins
+# name what their datapath manager answered in capitals; a refused registration is the first
+# error (`hccl`, `driver_env` beside it), the broken receive after it, which says `error`, its
+# consequence.
+TCPXO_REFUSED = """\
+a3m-node-12:20514:21077 [3] NCCL INFO Channel 02/0 : 27[3] -> 35[3] [send] via NET/FasTrak/3
+a3m-node-12:20514:21077 [3] NCCL WARN NET/FasTrak register_mr: INVALID_ARGUMENT: Buffer registration request does not have a valid fd set.
+a3m-node-12:20514:21077 [3] NCCL INFO transport/net.cc:1003 -> 3
+a3m-node-12:20514:21102 [3] NCCL WARN NET/FasTrak irecv: FAILED_PRECONDITION: receive() error: 32: Broken pipe
+"""
+
+
+def test_a_registration_the_tcpxo_plugin_refused_is_the_first_error() -> None:
+    diagnosis = diagnose_text("rank27.log", TCPXO_REFUSED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "INVALID_ARGUMENT: Buffer registration request" in diagnosis.first_error.text
+    assert "hccl.nccl_tcpx_plugin_refused" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_tcpx_plugins_info_lines_are_no_failure() -> None:
+    text = (
+        "a3m-node-12:20514:20514 [3] NCCL INFO NET/FasTrak : Using 8 NICs, datapath manager ready\n"
+        "a3m-node-12:20514:20514 [3] NCCL INFO NET/GPUDirectTCPX ver. 3.1.8 initialized\n"
+    )
+    diagnosis = diagnose_text("rank27.log", text)
+    assert "hccl.nccl_tcpx_plugin_refused" not in _rules(diagnosis)
