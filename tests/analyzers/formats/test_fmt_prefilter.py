@@ -572,3 +572,17 @@ def test_second_person_advice_that_quotes_an_error_is_no_error():
     assert classify(advice, PREFILTER) is None
     failed = parse_line("RuntimeError: CUDA error: invalid device function")
     assert classify(failed, PREFILTER) is EventKind.ERROR
+
+
+def test_advice_that_names_the_error_it_works_around_is_no_error():
+    """An engine adds "To work around this error, add --flag to your launch command." under the
+    failure it falls back from; the clause names no failure of its own. An error stated on the
+    same line is still one (guide: "Device error advice is not an error")."""
+    advice = parse_line(
+        "To work around this error, add --disable-piecewise-graph to the launch command."
+    )
+    assert classify(advice, PREFILTER) is None
+    failed = parse_line(
+        "RuntimeError: graph capture failed. To avoid this error, set enforce_eager=True"
+    )
+    assert classify(failed, PREFILTER) is EventKind.ERROR
