@@ -11,6 +11,8 @@ backward function returned. A trainer's lazy import re-raised as a
 RuntimeError is still the missing module; an ATB setup refusal printed with no operation name
 is still the operator's. A CPU tensor next to an NPU one in torch's device check is a
 framework path that never moved it (docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job).
+A comparison with a reference that fails its tolerance is a numerical failure too
+(docs/labelling.md#results-that-fail-a-tolerance-check).
 """
 
 from __future__ import annotations
@@ -266,3 +268,47 @@ def test_anomaly_mode_finding_nan_in_backward_is_a_numerical_failure() -> None:
     assert "returned nan values in its 0th output" in diagnosis.first_error.text
     assert any(e.rule == "num.anomaly_nan_in_backward" for e in diagnosis.evidence)
     assert diagnosis.confidence >= 0.2
+
+
+# A four-rank check of a split attention against its single-device reference; every rank
+# printed its difference, and rank 2's comparison exceeded the tolerance (torch_npu, torchrun).
+TOLERANCE_FAILED = """\
+[Rank#0] split out vs reference: max 0.2871, mean 0.0391
+[Rank#1] split out vs reference: max 0.3012, mean 0.0402
+[Rank#2] split out vs reference: max 0.4460, mean 0.0417
+[Rank#3] split out vs reference: max 0.2954, mean 0.0398
+[rank2]: Traceback (most recent call last):
+[rank2]:   File "/srv/attn-bench/tests/check_split_attn.py", line 211, in <module>
+[rank2]:     torch.testing.assert_close(out_split, out_ref, atol=5e-2, rtol=0)
+[rank2]:   File "/opt/py/lib/python3.11/site-packages/torch/testing/_comparison.py", line 1530, in assert_close
+[rank2]:     raise error_metas[0].to_error(msg)
+[rank2]: AssertionError: Tensor-likes are not close!
+[rank2]:
+[rank2]: Mismatched elements: 1207 / 65536 (1.8%)
+[rank2]: Greatest absolute difference: 0.4460 at index (0, 3, 117, 9) (up to 0.05 allowed)
+"""
+
+# The same script when the split agrees: the call is quoted and the differences are printed,
+# but nothing fails.
+TOLERANCE_PASSED = """\
+[Rank#0] split out vs reference: max 0.0120, mean 0.0011
+[Rank#1] split out vs reference: max 0.0134, mean 0.0012
+checking with torch.testing.assert_close(out_split, out_ref, atol=5e-2, rtol=0)
+all ranks within tolerance
+"""
+
+
+def test_results_beyond_a_tolerance_are_a_numerical_failure() -> None:
+    # docs/labelling.md#results-that-fail-a-tolerance-check: the assertion is the failure,
+    # the mismatch details under it and the per-rank differences before it are context.
+    diagnosis = diagnose_text("attempt_0/2/stderr.log", TOLERANCE_FAILED)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "Tensor-likes are not close!" in diagnosis.first_error.text
+    assert any(e.rule == "num.tolerance_check_failed" for e in diagnosis.evidence)
+    assert diagnosis.confidence >= 0.2
+
+
+def test_a_quoted_comparison_that_passed_is_no_failure() -> None:
+    diagnosis = diagnose_text("attempt_0/0/stderr.log", TOLERANCE_PASSED)
+    assert not any(e.rule == "num.tolerance_check_failed" for e in diagnosis.evidence)
