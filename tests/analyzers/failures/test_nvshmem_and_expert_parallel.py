@@ -386,3 +386,37 @@ def test_an_ipc_note_leaves_the_buffer_check_its_own_reading() -> None:
     diagnosis = diagnose_text("node0.log", IPC_NOTE_BESIDE_A_BUFFER_CHECK)
     assert diagnosis.first_error is not None
     assert "num_max_dispatch_tokens_per_rank" in diagnosis.first_error.text
+
+
+# docs/labelling.md#expert-parallel-kernels-that-time-out
+HOST_RECV_TIMEOUT = """\
+[2025-03-02 04:05:06 TP2 EP2] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/engine/python/engine/srt/managers/scheduler.py", line 2201, in run_scheduler_process
+    scheduler.event_loop_overlap()
+  File "/srv/engine/python/engine/srt/layers/moe/token_dispatcher/deepep.py", line 351, in _dispatch_core
+    ) = buffer.dispatch(
+  File "/usr/lib/python3/site-packages/deep_ep/buffer.py", line 318, in dispatch
+    self.runtime.intranode_dispatch(
+RuntimeError: DeepEP error: CPU recv timeout
+[2025-03-02 04:05:07] Received sigquit from a child process. It usually means the child failed.
+"""
+
+HOST_TIMEOUT_SETTING_REFUSED = """\
+[2025-03-02 04:05:06 TP2 EP2] Scheduler hit an exception: Traceback (most recent call last):
+  File "/usr/lib/python3/site-packages/deep_ep/buffer.py", line 96, in __init__
+    self.runtime = deep_ep_cpp.Buffer(self.rank, self.group_size, num_nvl_bytes, num_rdma_bytes)
+RuntimeError: DeepEP error: invalid timeout value -1
+"""
+
+
+def test_the_host_side_receive_timeout_in_its_other_word_order_is_a_collective_timeout() -> None:
+    diagnosis = diagnose_text("node0.log", HOST_RECV_TIMEOUT)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "DeepEP error: CPU recv timeout" in diagnosis.first_error.text
+    assert any(alt.category == "hang" for alt in diagnosis.alternatives)
+
+
+def test_a_refused_timeout_setting_is_no_timeout() -> None:
+    diagnosis = diagnose_text("node0.log", HOST_TIMEOUT_SETTING_REFUSED)
+    assert diagnosis.category != "hccl"
