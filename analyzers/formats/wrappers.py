@@ -73,9 +73,10 @@ Seen in real reports (outermost first; they nest):
 - a collector's local time, written without a zone and with a space (`2025-06-11 09:02:44 `), in
   front of a line that is plainly another writer's: torch's rank tag (`2025-06-11 09:02:44
   [rank3]: torch.OutOfMemoryError: ...`) or logging's default record (`2025-06-11 09:02:44
-  DEBUG:filelock:Lock ... acquired`). The time is kept like a collector's; a time followed by
-  anything else is a logging header of the process's own (`2025-06-11 09:02:44 ERROR ...`) and
-  stays for the formats to read
+  DEBUG:filelock:Lock ... acquired`). A web console's time column may show the time of day
+  alone, to the millisecond (`18:19:06.687 [rank2]:[F205 ...] ...`), and is read the same way.
+  The time is kept like a collector's; a time followed by anything else is a logging header of
+  the process's own (`2025-06-11 09:02:44 ERROR ...`) and stays for the formats to read
 - a cluster scheduler's trial log (Determined), which stores each line a trial's container
   wrote with its own time, the container's short id and, for a training process, the rank the
   launcher gave it: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || [E ProcessGroupNCCL.cpp:828]
@@ -122,10 +123,11 @@ _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 _QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
 _TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
-# A platform's or collector's local time (seconds optional, no zone) before torch's rank tag
-# or Python logging's default record: anywhere else such a time is the program's own header.
+# A platform's or collector's local time (seconds optional, no zone; or the time of day alone,
+# with its fraction) before torch's rank tag or Python logging's default record: anywhere else
+# such a time is the program's own header.
 _LOCAL_COLLECTOR_TIME = re.compile(
-    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?) "
+    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
     r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:)"
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)

@@ -252,3 +252,39 @@ def test_a_server_log_of_one_worker_that_states_its_rank_still_blames_the_silent
     diagnosis = diagnose_files({"serve/worker1.log": text})
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert diagnosis.culprit_ranks == [0]
+
+
+def terminating_line(rank: int, stamp: str) -> str:
+    return (
+        f"[rank{rank}]:[F1109 {stamp} ProcessGroupNCCL.cpp:1614] [PG ID 9 PG GUID 61"
+        f"(EXPERT_DATA_GROUP) Rank {rank}] Terminating the process after attempting to dump debug "
+        "info, due to ProcessGroupNCCL watchdog hang.\n"
+    )
+
+
+def test_a_watchdog_hang_that_ends_the_process_is_a_hang_not_its_abort() -> None:
+    """docs/labelling.md#a-watchdog-that-is-itself-stuck: newer torch words the monitor's end
+    as a fatal line; it, not the launcher's -6 for the same rank, is the first error."""
+    text = (
+        "[INFO:trainer] End time of running main: 2026-11-09 06:58:10\n"
+        + terminating_line(4, "07:16:31.550183207")
+        + "E1109 07:16:36.101000 811 torch/distributed/elastic/multiprocessing/api.py:874] "
+        "failed (exitcode: -6) local_rank: 4 (pid: 902) of binary: /usr/bin/python\n"
+    )
+    diagnosis = diagnose_files({"job/train.log": text})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "watchdog hang" in diagnosis.first_error.text
+    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_a_setting_that_names_the_watchdog_hang_is_not_one() -> None:
+    """Counterexample: a line that only talks about the detection reports no stall (the log
+    ending without a success line may still read as a hang, but not from this line)."""
+    text = (
+        "[rank0]:[W1109 07:00:01.000000000 ProcessGroupNCCL.cpp:990] Set "
+        "TORCH_NCCL_ENABLE_MONITORING=0 to disable the watchdog hang detection\n"
+        "step 5 loss 1.02\n"
+    )
+    diagnosis = diagnose_files({"job/train.log": text})
+    assert diagnosis.first_error is None, diagnosis.first_error

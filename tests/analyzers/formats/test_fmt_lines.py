@@ -1504,6 +1504,28 @@ def test_a_collectors_local_time_before_a_rank_tag_is_peeled():
     assert (record.level, record.message) == ("WARNING", "Detected kernel version")
 
 
+def test_a_console_s_time_of_day_before_a_rank_tag_is_peeled():
+    """A web console that shows each captured line's time of day alone, to the millisecond:
+    the rank tag and torch's own glog header behind it are read as usual."""
+    line = parse_line(
+        "07:41:09.204 [rank5]:[E1109 07:41:08.902116334 ProcessGroupNCCL.cpp:1614] [PG ID 3 PG "
+        "GUID 21 Rank 5] Terminating the process after attempting to dump debug info, due to "
+        "ProcessGroupNCCL watchdog hang."
+    )
+    assert line.rank == 5
+    assert "Terminating the process after attempting to dump" in line.message
+    assert (line.time.hour, line.time.minute, line.time.second) == (7, 41, 8)
+
+
+def test_a_time_of_day_before_anything_but_a_rank_tag_stays_in_the_message():
+    """Counterexample: a time of day before the program's own words is its own header, and a
+    time of day with no fraction is not taken for a console's column."""
+    line = parse_line("07:41:09.204 step 12 finished")
+    assert line.rank is None
+    assert "07:41:09.204" in line.text
+    assert parse_line("07:41:09 [rank5]: step 12 finished").message.startswith("07:41:09")
+
+
 def test_a_logging_header_with_a_space_separated_time_keeps_its_own_reading():
     """A time followed by a level word is the process's own logging header, not a stamp."""
     line = parse_line("2025-06-11 09:02:44 ERROR trainer crashed")
