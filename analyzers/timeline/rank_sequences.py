@@ -159,11 +159,18 @@ def _sequence(
     text = track.text if whole else array("I", (track.text[i] for i in picked))
     return RankSequence(
         text=array("I", text) if _is_identity(table) else array("I", map(table.__getitem__, text)),
-        file=array("I", [file_id]) * len(picked),
+        file=array(_narrowest(file_id), [file_id]) * len(picked),
         # a whole file's columns are shared with its track, not copied: neither changes now
         line=track.line if whole else array(track.line.typecode, (track.line[i] for i in picked)),
         time=track.time if whole else array("d", (track.time[i] for i in picked)),
     )
+
+
+def _narrowest(value: int) -> str:
+    """The smallest unsigned array type holding `value`: a file's column repeats one file id
+    for every checkpoint it gave the rank, millions of entries in a large bundle, and is only
+    read (iterated, counted, listed), never appended to, so its width costs memory for nothing."""
+    return "B" if value < 0x100 else "H" if value < 0x10000 else "I"
 
 
 def _is_identity(table: list[int]) -> bool:

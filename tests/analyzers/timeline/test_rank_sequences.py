@@ -152,3 +152,10 @@ def test_gzipped_dated_segments_join_the_live_log(tmp_path):
 )
 def test_a_file_whose_text_ids_are_the_timelines_is_copied_whole(table, identity):
     assert rank_sequences._is_identity(table) is identity
+
+
+@pytest.mark.parametrize(
+    ("file_id", "typecode"), [(0, "B"), (255, "B"), (256, "H"), (65535, "H"), (65536, "I")]
+)
+def test_a_files_column_takes_the_narrowest_type_that_holds_its_id(file_id, typecode):
+    assert rank_sequences._narrowest(file_id) == typecode
