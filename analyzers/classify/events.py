@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import signal
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from analyzers.checkpoints.patterns import is_success, teardown_signals, termination_signals
 from analyzers.checkpoints.restarts import restart_lines
@@ -190,15 +190,13 @@ def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
     above the HTTP library that lost its connection) is dropped from a line whose traceback
     frames do not name that place: `('Connection aborted.', ConnectionResetError(104, ...))`
     from a collective's or a local server's socket is not a download host's."""
-    kept = tuple(
-        match
-        for match in item.matches
-        if match.signature.raised_in is None
-        or any(match.signature.raised_in.search(frame) for frame in frames)
+    _keep_matches(
+        item,
+        lambda signature: (
+            signature.raised_in is None
+            or any(signature.raised_in.search(frame) for frame in frames)
+        ),
     )
-    if len(kept) != len(item.matches):
-        message = item.event.message or item.event.text
-        item.matches, item.tier = kept, _tier(item.event, kept, message)
 
 
 def _keep_rules_announced_earlier(item: Classified, seen: set[str]) -> None:
@@ -208,11 +206,18 @@ def _keep_rules_announced_earlier(item: Classified, seen: set[str]) -> None:
     deadline, after logging once a minute that it found no free broadcast block; a bare
     `TimeoutError` with no such line before it (a socket helper's, a client's) says nothing of
     that wait and stays an unrecognised exception."""
-    kept = tuple(
-        match
-        for match in item.matches
-        if not match.signature.needs_earlier or seen.intersection(match.signature.needs_earlier)
+    _keep_matches(
+        item,
+        lambda signature: (
+            not signature.needs_earlier or bool(seen.intersection(signature.needs_earlier))
+        ),
     )
+
+
+def _keep_matches(item: Classified, holds: Callable[[Signature], bool]) -> None:
+    """Drop the matches of rules that do not hold for this line where it stands; the line's
+    tier follows from the matches left."""
+    kept = tuple(match for match in item.matches if holds(match.signature))
     if len(kept) != len(item.matches):
         message = item.event.message or item.event.text
         item.matches, item.tier = kept, _tier(item.event, kept, message)
