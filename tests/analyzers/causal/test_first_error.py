@@ -689,7 +689,7 @@ def test_a_rank_stopped_while_its_peers_lost_it_is_still_the_first_error(tmp_pat
 
 
 def _dcp_failure(rank: int) -> str:
-    """The end of one rank's log in a real gloo job (held-out, trimmed) whose distributed
+    """The end of one rank's log in a real gloo job (trimmed) whose distributed
     checkpoint save failed on rank 3: every rank raises the one `CheckpointException`, which
     quotes rank 3's traceback under `(RANK 3)`; no line of it carries a time."""
     tag = f"[rank{rank}]:"

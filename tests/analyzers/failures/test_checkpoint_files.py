@@ -163,7 +163,7 @@ def test_unpacking_a_none_is_not_the_missing_checkpoint() -> None:
     ],
 )
 def test_a_bin_file_is_a_checkpoint_only_when_its_name_says_so(path: str, category: str) -> None:
-    """`.bin` holds tokenised corpora as well as weights. A held-out gloo job whose rank 3's
+    """`.bin` holds tokenised corpora as well as weights. A gloo job whose rank 3's
     data loader worker could not open its token shard (`Caught FileNotFoundError in
     DataLoader worker process 0.`, the worker's own line under it) read as a checkpoint."""
     text = (

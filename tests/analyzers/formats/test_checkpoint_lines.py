@@ -272,7 +272,7 @@ def test_a_bisection_block_is_split_and_a_training_block_searched():
 
 
 def _redrawn_log(rank: int) -> str:
-    """A real gloo run's rank log (held-out batch yj): logging records on stdout, a tqdm-style
+    """A real gloo run's rank log: logging records on stdout, a tqdm-style
     decode bar redrawn with a carriage return on stderr into the same file, so the record
     after each redraw is glued to the bar's last frame."""
     lines = [f"2026-12-05 14:21:37,{n:03d} rank{rank} INFO   norm passed" for n in range(6)]
@@ -297,7 +297,7 @@ def test_a_record_glued_after_a_redrawn_progress_bar_keeps_its_checkpoint(monkey
 
 
 def _elapsed_console(world: int) -> str:
-    """A real mp.spawn run's one console (held-out): each rank logs `[  <ms since its own
+    """A real mp.spawn run's one console: each rank logs `[  <ms since its own
     start>ms] rank N | message`, a stamp the line parser does not peel, so the rank tag is in
     the message. Rank 1 starts first and prints a whole training step before the others."""
     lines = []

@@ -1020,7 +1020,7 @@ def test_several_frames_of_one_redraw_before_the_next_line_are_all_dropped():
     """A training loop that updates its bar and then sets its postfix redraws it twice before
     it logs its step: both frames stand before the record, their carriage returns read as
     blanks, and a record read after the first frame alone kept the second in its message.
-    (A real gloo run's rank log, held-out: tqdm on stdout, logging records after it.)"""
+    (A real gloo run's rank log: tqdm on stdout, logging records after it.)"""
     line = parse_line(
         "\rtrain:  14%|█████▍                                | 1/7 [00:00<00:04,  1.34it/s]"
         "\rtrain:  14%|███▋                      | 1/7 [00:00<00:04,  1.34it/s, loss=2.685]"
@@ -1150,7 +1150,7 @@ def test_a_bracketed_rank_label_names_the_writer_too():
 
 def test_lightnings_rank_prefixed_message_names_the_writer():
     """Lightning's `[rank: N] ` prefix, after its console handler's level (`INFO: `), as ranks
-    of one node write it into one file (a real 8-rank gloo run, held-out batch yj); the label
+    of one node write it into one file (a real 8-rank gloo run); the label
     stays in the message. Counterexamples: no space after it, a rank inside the words."""
     line = parse_line("INFO: [rank: 6]   attention passed")
     assert (line.rank, line.message) == (6, "INFO: [rank: 6]   attention passed")
