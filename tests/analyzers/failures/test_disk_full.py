@@ -150,6 +150,54 @@ def test_a_checkpoint_reader_failure_is_not_a_refused_write() -> None:
     assert "refused by the file system" not in diagnosis.root_cause
 
 
+# A trainer's save on rank 0 that writes its weights through safetensors; the library's Rust
+# core passes up the operating system's refusal with the errno it got.
+SAFETENSORS_SAVE_REFUSED = """\
+[INFO|trainer.py:3510] 2026-04-18 09:12:40,118 >> Saving model checkpoint to out/lora-7b/checkpoint-600
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/opt/ft/train.py", line 201, in <module>
+[rank0]:     trainer.train()
+[rank0]:   File "/usr/local/lib/python3.11/site-packages/safetensors/torch.py", line 286, in save_file
+[rank0]:     serialize_file(_flatten(tensors), filename, metadata=metadata)
+[rank0]: safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: ERRNO })
+[2026-04-18 09:12:44,902] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 40112) of binary: /usr/bin/python3
+"""
+
+
+def test_a_safetensors_save_on_a_full_disk_is_the_machine() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a write, not an unreadable file."""
+    text = SAFETENSORS_SAVE_REFUSED.replace(
+        "code: ERRNO", 'code: 28, kind: StorageFull, message: "No space left on device"'
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Error while serializing" in diagnosis.first_error.text
+
+
+def test_a_safetensors_save_refused_for_another_reason_is_a_failed_save() -> None:
+    text = SAFETENSORS_SAVE_REFUSED.replace(
+        "code: ERRNO", 'code: 5, kind: Uncategorized, message: "Input/output error"'
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Error while serializing" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_safetensors_file_that_cannot_be_read_keeps_the_loading_reading() -> None:
+    """Reading a damaged file is the counterexample: the checkpoint is what is wrong."""
+    text = (
+        "[rank2]: Traceback (most recent call last):\n"
+        '[rank2]:   File "/opt/ft/train.py", line 88, in load_model\n'
+        "[rank2]:     state = load_file(path)\n"
+        "[rank2]: safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge\n"
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+
+
 # A rank whose launch set `ulimit -f`: its print past the limit fails with EFBIG (Python
 # ignores SIGXFSZ); the traceback went to the job script's stderr.
 FILE_SIZE_LIMIT_PYTHON = """\

@@ -468,3 +468,42 @@ def test_elastic_report_of_an_abort_is_a_summary_under_the_ranks_own_timeout():
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+
+
+# torch.distributed.launch of torch 1.8 and older: Python's CalledProcessError for the child
+# that ended, its command list naming the rank by `--local_rank`.
+LEGACY_LAUNCH_CHILD_SIGNAL = """\
+2021-03-14 10:02:51,310 - seg - INFO - Iter [16000/40000]	lr: 6.1e-03, loss: 0.2114
+[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>     ] 1771/2000, 12.4 task/s, elapsed: 143s, ETA:    18s
+Traceback (most recent call last):
+  File "/opt/conda/lib/python3.7/site-packages/torch/distributed/launch.py", line 253, in main
+    raise subprocess.CalledProcessError(returncode=process.returncode,
+subprocess.CalledProcessError: Command '['/opt/conda/bin/python', '-u', 'tools/train.py', '--local_rank=2', 'configs/seg_r50.py', '--launcher', 'pytorch']' died with <Signals.SIGNAL>.
+"""
+
+
+def test_legacy_launcher_reporting_a_sigkill_names_the_rank_with_memory_beside_it() -> None:
+    """docs/labelling.md#a-rank-killed-for-host-memory: SIGKILL came from outside."""
+    text = LEGACY_LAUNCH_CHILD_SIGNAL.replace("SIGNAL", "SIGKILL: 9")
+    diagnosis = diagnose_text("job/launch.log", text)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == [2]
+    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.first_error is not None
+    assert "died with <Signals.SIGKILL: 9>" in diagnosis.first_error.text
+
+
+def test_legacy_launcher_reporting_a_segfault_names_the_rank_without_memory() -> None:
+    text = LEGACY_LAUNCH_CHILD_SIGNAL.replace("SIGNAL", "SIGSEGV: 11")
+    diagnosis = diagnose_text("job/launch.log", text)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == [2]
+    assert "oom" not in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_legacy_launcher_reporting_a_sigterm_is_no_crash() -> None:
+    """A stop names no rank as the culprit of a crash."""
+    text = LEGACY_LAUNCH_CHILD_SIGNAL.replace("SIGNAL", "SIGTERM: 15")
+    diagnosis = diagnose_text("job/launch.log", text)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause
+    assert diagnosis.culprit_ranks == []
