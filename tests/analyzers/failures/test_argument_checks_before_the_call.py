@@ -273,3 +273,60 @@ def test_a_tensor_list_sized_for_another_group_is_the_group_layout() -> None:
     assert diagnosis.culprit_ranks == [5]
     assert "shape_mismatch" in alternatives(diagnosis)
     assert diagnosis.confidence >= 0.5
+
+
+# ProcessGroupNCCL's own wording of the same two checks, as torch 1.x raised them under the
+# pre-torchrun launcher: a feature gather whose output list holds tensors of another length than
+# the rank's input, then the launcher's report of the child.
+NCCL_GATHER_OPERAND_SIZES = """\
+Traceback (most recent call last):
+  File "train_contrastive.py", line 214, in <module>
+    main()
+  File "train_contrastive.py", line 171, in main
+    loss = criterion(feats, labels)
+  File "/opt/envs/simclr/lib/python3.7/site-packages/simclr/losses.py", line 48, in forward
+    dist.all_gather(gathered, feats)
+  File "/opt/envs/simclr/lib/python3.7/site-packages/torch/distributed/distributed_c10d.py", line 1153, in all_gather
+    work = _default_pg.allgather([tensor_list], [tensor])
+RuntimeError: All tensor operands to scatter/gather must have the same size
+Traceback (most recent call last):
+  File "/opt/envs/simclr/lib/python3.7/runpy.py", line 193, in _run_module_as_main
+    "__main__", mod_spec)
+  File "/opt/envs/simclr/lib/python3.7/site-packages/torch/distributed/launch.py", line 256, in main
+    cmd=cmd)
+subprocess.CalledProcessError: Command '['/opt/envs/simclr/bin/python', '-u', 'train_contrastive.py', '--local_rank=1']' returned non-zero exit status 1.
+"""
+
+# A later release's wording of the size check, behind torch's rank prefix.
+NCCL_GATHER_OPERAND_ELEMENTS = """\
+[rank1]:   File "/srv/train/sync_stats.py", line 33, in gather_stats
+[rank1]:     dist.all_gather(out, local_stats)
+[rank1]: RuntimeError: All tensor operands to scatter/gather must have the same number of elements
+"""
+
+# The count check: a reduce-scatter input list sized for the world, run on a two-rank group.
+NCCL_LIST_FOR_THE_WORLD = """\
+[rank3]:   File "/srv/train/zero_shard.py", line 77, in reduce_grads
+[rank3]:     dist.reduce_scatter(shard, chunks, group=dp_group)
+[rank3]: RuntimeError: Tensor list input to scatter/gather must match number of collective participants but got 8 inputs with world_size 2 and 1 devices.
+"""
+
+
+def test_nccls_own_wording_of_the_operand_size_check_is_a_shape_mismatch() -> None:
+    for path, text in (
+        ("launch/train.log", NCCL_GATHER_OPERAND_SIZES),
+        ("job/rank1.log", NCCL_GATHER_OPERAND_ELEMENTS),
+    ):
+        diagnosis = diagnose_text(path, text)
+        assert diagnosis.category == "shape_mismatch", (path, diagnosis.root_cause)
+        assert diagnosis.first_error is not None
+        assert "All tensor operands to scatter/gather" in diagnosis.first_error.text
+        assert "hccl" in alternatives(diagnosis)
+
+
+def test_nccls_own_wording_of_the_list_count_check_is_the_group_layout() -> None:
+    diagnosis = diagnose_text("job/rank3.log", NCCL_LIST_FOR_THE_WORLD)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "must match number of collective participants" in diagnosis.first_error.text
+    assert "shape_mismatch" in alternatives(diagnosis)
