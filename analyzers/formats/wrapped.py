@@ -28,7 +28,12 @@ simply vary in length, are left alone):
   name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case word (`system ` /
   `not yet initialized`), before a blank and a number (`size :` / ` 2048`), after a joiner
   (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma or a closing
-  bracket (`stream_id:2` / `, task_id:7`);
+  bracket (`stream_id:2` / `, task_id:7`) - or the copy pads its rows: a terminal that copies
+  its screen rows whole fills each short row with blanks up to the window, so two rows of that
+  width ending in blanks show the window whatever the words, even when every cut line is one
+  record printed again with other numbers (each rank's watchdog timeout cut in its number);
+  the piece after such a cut must then be a row of the window's width too (padded, or cut
+  again), as every row of such a copy is;
 - the line itself has no log prefix (`formats.lines` finds no wrapper or header), does not
   start another structure (a traceback frame, `Traceback (...)`, a CANN code, a time, an
   indented line, a table row) and does not begin like the line before it (repeated records
@@ -150,16 +155,19 @@ class WrapJoiner:
             found[0] != end - start if found[2] else not _fills(found[0], block[start:end], after)
         ):
             return False
-        if not (found[1] or found[0] in COMMON_WIDTHS):
+        window, recurs, _, padded = found
+        if not (recurs or padded or window in COMMON_WIDTHS):
             return False  # cheap first: `continues` parses the next line
         line = block[start:end]
         if not continues(line, after):
             return False
-        return found[1] or (found[0] in COMMON_WIDTHS and _reads_on(line, after))
+        if recurs or (padded and columns(after.rstrip(b"\r")) == window):
+            return True
+        return window in COMMON_WIDTHS and _reads_on(line, after)
 
-    def _width(self, bucket: int) -> tuple[int, bool, bool] | None:
+    def _width(self, bucket: int) -> tuple[int, bool, bool, bool] | None:
         """(window width, whether cuts at it recur, whether all around is ASCII: a byte a
-        column) around a bucket; None: no window there.
+        column, whether the copy pads its rows to it) around a bucket; None: no window there.
 
         A window is the widest line's width around, when more lines have exactly it than
         are a little narrower: a terminal cuts every longer line at that width, while an
@@ -172,8 +180,18 @@ class WrapJoiner:
             near = sum(top - NEAR <= width < top for _, widths in fitted for width in widths)
             wide = top >= MIN_WIDTH and sum(widths.count(top) for _, widths in fitted) > near
             bytewise = all(around.widths is around.lengths for around in buckets)
-            self._widths[bucket] = (top, self._recurs(probes), bytewise) if wide else None
+            found = (top, self._recurs(probes), bytewise, self._padded(probes))
+            self._widths[bucket] = found if wide else None
         return self._widths[bucket]
+
+    def _padded(self, probes: list[tuple[int, int]]) -> bool:
+        """At least two rows of the window's width (`probes`) end in blanks: a copy of the
+        terminal's rows, each short row filled up to the window. An editor or a program that
+        wraps text at a width does not pad, and a log line that happens to end in blanks is
+        seldom exactly as wide as the widest line around it."""
+        block = self._block
+        rows = sum(block[start:end].rstrip(b"\r").endswith(b"  ") for start, end in probes)
+        return rows >= 2
 
     def _recurs(self, probes: list[tuple[int, int]]) -> bool:
         """At least two different lines of the window's width (`probes`: where they start and

@@ -407,3 +407,43 @@ def test_pieces_without_a_recurring_cut_mark_at_an_unusual_width_stay_apart(line
     width = 134
     text = START_UP + (marked(lines, width, mark) if mark else cut(lines, width))
     assert joined(text) == []
+
+
+# One record printed by every rank with its own numbers (an older torch's watchdog timeout),
+# after a progress line, as a terminal that copies its rows whole shows it: each short row is
+# filled with blanks up to the window, and each long line is cut inside its number.
+PADDED = [
+    "epoch 12 | step 4410 | loss 0.0213 | val acc 0.8841 | best 0.8860 | lr 2.5e-05",
+    *(
+        f"[E ProcessGroupNCCL.cpp:612] [Rank {rank}] Watchdog caught collective operation timeout:"
+        f" WorkNCCL(SeqNum=9{rank}1, OpType=ALLGATHER, Timeout(ms)=1800000) ran for"
+        f" 18004{rank}7 milliseconds before timing out."
+        for rank in (2, 0, 3)
+    ),
+]
+
+
+def test_a_copy_that_pads_its_rows_joins_one_record_cut_on_every_rank_at_an_unusual_width():
+    width = 154
+    text = cut(PADDED, width, pad=True)
+    rows = text.splitlines()
+    assert width not in wrapped.COMMON_WIDTHS
+    assert {len(row) for row in rows} == {width}  # every row as wide as the window
+    assert rows[1].endswith("ran for 18")  # cut inside the number
+    assert rows[2].startswith("00427")
+    assert joined(text) == [(2, 2), (4, 2), (6, 2)]
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+    assert diagnosis.first_error.text.endswith("ran for 1800427 milliseconds before timing out.")
+
+
+def test_padded_rows_prove_no_cut_before_a_line_narrower_than_the_window():
+    width = 154
+    rows = cut(PADDED, width, pad=True).splitlines()
+    # the last piece as a paste that stops mid-row leaves it: not a row of the window's width
+    rows[2] = rows[2].rstrip()
+    assert joined("\n".join(rows) + "\n") == [(4, 2), (6, 2)]
+    # rows padded to one width with nothing cut are left as they are
+    assert joined(cut([PADDED[0]] * 3 + ["checkpoint saved to /data/ckpt/run7"], width, True)) == []
