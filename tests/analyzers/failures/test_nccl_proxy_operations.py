@@ -1,0 +1,71 @@
+"""NCCL's proxy reporting a connection set-up with a peer that failed.
+
+NCCL runs each transport connection's set-up through a proxy thread; when the operation fails
+the proxy logs `[Proxy Service N] Failed to execute operation <Op> from rank N, retcode N` and
+the rank that asked logs `Proxy Call to rank N failed (<Op>)`. In a multi-node log that holds no
+socket or allocation line of its own, these say the communicator's set-up with a peer failed:
+`hccl` with `driver_env` beside it, ahead of the peer-closed warning printed after them
+(docs/labelling.md#network-links-that-fail-under-a-collective). Behind a socket's own failed
+connect they stay a restatement. Values of our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+# Two hosts of two GPUs each; the second host's proxy cannot finish the NET connect while the
+# communicator is built, and the only other warning is the peer's socket closing under it.
+PROXY_CONNECT_FAILED = """\
+node-a:4812:4812 [1] NCCL INFO Channel 00/02 : 0 1 2 3
+node-a:4812:4990 [1] proxy.cc:1119 NCCL WARN [Proxy Service 1] Failed to execute operation Connect from rank 1, retcode 6
+
+node-a:4812:4989 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer node-b<41873>
+node-a:4812:4989 [1] NCCL INFO misc/socket.cc:546 -> 6
+node-a:4812:4989 [1] proxy.cc:884 NCCL WARN Proxy Call to rank 1 failed (Connect)
+node-a:4812:4989 [1] NCCL INFO transport/net.cc:265 -> 6
+node-a:4812:4989 [1] NCCL INFO init.cc:1089 -> 6
+node-a:4812:4812 [1] NCCL INFO comm 0x3c1e8a40 rank 1 nranks 4 cudaDev 1 busId 41000 - Abort COMPLETE
+"""
+
+
+def test_the_proxy_failed_connect_is_the_first_error_of_a_communicator_set_up() -> None:
+    diagnosis = diagnose_text("node0.log", PROXY_CONNECT_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Failed to execute operation Connect from rank 1" in diagnosis.first_error.text
+    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
+    assert diagnosis.confidence >= 0.4
+
+
+# The client side alone, as a paste that kept only the last warning shows it.
+PROXY_CALL_ALONE = """\
+node-a:4812:4989 [1] NCCL INFO transport/net.cc:265 -> 6
+node-a:4812:4989 [1] proxy.cc:884 NCCL WARN Proxy Call to rank 1 failed (Setup)
+node-a:4812:4989 [1] NCCL INFO transport.cc:124 -> 6
+"""
+
+
+def test_a_failed_proxy_call_alone_is_a_failed_connection_set_up() -> None:
+    diagnosis = diagnose_text("node0.log", PROXY_CALL_ALONE)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Proxy Call to rank 1 failed (Setup)" in diagnosis.first_error.text
+    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
+
+
+# A socket's own failed connect is printed first and keeps the first error.
+SOCKET_THEN_PROXY = """\
+node-a:4812:4989 [1] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.8.0.12<40311> failed : No route to host
+node-a:4812:4990 [1] proxy.cc:1119 NCCL WARN [Proxy Service 1] Failed to execute operation Connect from rank 1, retcode 2
+"""
+
+
+def test_a_socket_connect_failure_outranks_the_proxy_restating_it() -> None:
+    diagnosis = diagnose_text("node0.log", SOCKET_THEN_PROXY)
+    assert diagnosis.first_error is not None
+    assert "socketStartConnect: Connect to 10.8.0.12" in diagnosis.first_error.text
