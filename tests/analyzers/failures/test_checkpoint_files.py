@@ -50,6 +50,37 @@ def test_a_tensor_record_of_another_size_is_an_unreadable_checkpoint() -> None:
     assert "record size (6400000 bytes)" in diagnosis.first_error.text
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: storage has wrong size: expected -4611686018427387904 got 512",
+        "[rank6]: RuntimeError: storage has wrong size: expected 7308895161001534532 got 2048",
+    ],
+)
+def test_a_legacy_storage_record_of_another_size_is_an_unreadable_checkpoint(line: str) -> None:
+    """The serializer before the zip archive states each storage's length; a length the
+    pickle does not ask for (often a number that was never a length) is a damaged file."""
+    text = (
+        ">>> state = torch.load('/nfs/runs/seg/ckpt_rank6.pth.tar')\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "/usr/lib/python3.6/site-packages/torch/serialization.py", line 476, in _load\n'
+        "    deserialized_objects[key]._set_from_file(f, offset, f_is_real_file)\n"
+        f"{line}\n"
+    )
+    diagnosis = diagnose_text("load.txt", text)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "storage has wrong size" in diagnosis.first_error.text
+
+
+def test_a_storage_resize_line_that_states_two_sizes_is_no_error() -> None:
+    """Counterexample."""
+    text = "resize storage: expected 1024 got 2048 elements after padding\nepoch 3 done\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is None
+
+
 # Megatron-Core's distributed checkpoint keeps each sharded object in a file of its own; the
 # load names the one the save never wrote. Values are ours.
 OBJECT_SHARD_MISSING = """\
