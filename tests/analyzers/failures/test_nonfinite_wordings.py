@@ -196,3 +196,141 @@ def test_a_progress_bar_with_a_nan_loss_is_numbers_not_a_stall() -> None:
 def test_a_progress_bar_with_finite_numbers_is_no_error() -> None:
     diagnosis = diagnose_text("logs/train.log", PROGRESS_BAR_FINITE)
     assert diagnosis.first_error is None or "loss=0.7" not in diagnosis.first_error.text
+
+
+# A detection trainer's text logger (mmcv style, at INFO) prints one line per task head; the
+# loss goes nan at one iteration and stays so, and the log never prints an error line.
+TEXT_LOGGER_NAN = """\
+2026-04-11 06:20:14,118 - INFO - Epoch [3/24][2200/9000]\tlr: 0.00020, eta: 2 days, 1:02:11, time: 1.412, data_time: 0.041, memory: 9120
+2026-04-11 06:20:14,118 - INFO - task : ['vehicle'], loss: 1.8841, hm_loss: 1.1023, loc_loss: 1.9514, num_positive: 33.2000
+2026-04-11 06:20:28,640 - INFO - Epoch [3/24][2210/9000]\tlr: 0.00020, eta: 2 days, 1:01:57, time: 1.452, data_time: 0.039, memory: 9120
+2026-04-11 06:20:28,640 - INFO - task : ['vehicle'], loss: nan, hm_loss: nan, loc_loss: nan, num_positive: 29.8000
+2026-04-11 06:20:43,207 - INFO - task : ['vehicle'], loss: nan, hm_loss: nan, loc_loss: nan, num_positive: 31.0000
+"""
+
+# Counterexample: the same logger with finite numbers throughout.
+TEXT_LOGGER_FINITE = """\
+2026-04-11 06:20:14,118 - INFO - task : ['vehicle'], loss: 1.8841, hm_loss: 1.1023, loc_loss: 1.9514, num_positive: 33.2000
+2026-04-11 06:20:28,640 - INFO - task : ['vehicle'], loss: 1.8702, hm_loss: 1.0911, loc_loss: 1.9480, num_positive: 29.8000
+"""
+
+# A loguru trainer on rank 0 writes its fields between bars, the key in brackets.
+BRACKETED_LOSS_NAN = """\
+2026-04-11 07:01:10.412 | INFO     | trainer:log_step:140 - [R0] | E2 iter[ 30/ 40] | [Loss] 812.5521 | [step]    70 |
+2026-04-11 07:01:31.877 | INFO     | trainer:log_step:140 - [R0] | E3 iter[ 30/ 40] | [Loss] nan | [step]   110 |
+2026-04-11 07:01:53.009 | INFO     | trainer:log_step:140 - [R0] | E4 iter[ 30/ 40] | [Loss] nan | [step]   150 |
+"""
+
+# A self-supervised run's JSON-lines stats file: json.dumps writes the bare NaN literal.
+JSON_STATS_NAN = """\
+{"epoch": 41, "step": 90210, "loss": 11.904, "time": 20411, "lr": 0.92}
+{"epoch": 41, "step": 90252, "loss": NaN, "time": 20472, "lr": 0.92}
+{"epoch": 41, "step": 90293, "loss": 31.77, "time": 20533, "lr": 0.92}
+"""
+
+# Counterexample: finite stats and a counter whose name only holds "nan".
+JSON_STATS_FINITE = """\
+{"epoch": 41, "step": 90210, "loss": 11.904, "nan_steps": 0, "lr": 0.92}
+{"epoch": 41, "step": 90252, "loss": 11.871, "nan_steps": 0, "lr": 0.92}
+"""
+
+# A preference trainer's metrics dict: the policy's log-probabilities went NaN, the loss reads 0.0.
+PREFERENCE_DICT_NAN = """\
+{'loss': 0.6931, 'rewards/chosen': 0.0, 'rewards/rejected': 0.0, 'logps/chosen': -88.1, 'logps/rejected': -120.4, 'epoch': 0.0}
+{'loss': 0.0, 'rewards/chosen': nan, 'rewards/rejected': nan, 'logps/chosen': nan, 'logps/rejected': nan, 'logits/chosen': nan, 'epoch': 0.01}
+"""
+
+
+def test_a_text_logger_line_with_a_nan_loss_is_numbers_not_a_stall() -> None:
+    diagnosis = diagnose_text("work_dirs/20260411_061002.log", TEXT_LOGGER_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "06:20:28,640 - INFO - task : ['vehicle'], loss: nan" in diagnosis.first_error.text
+    assert any(e.rule == "num.logged_metric_nonfinite" for e in diagnosis.evidence)
+
+
+def test_a_text_logger_with_finite_losses_is_no_error() -> None:
+    diagnosis = diagnose_text("work_dirs/20260411_061002.log", TEXT_LOGGER_FINITE)
+    assert diagnosis.first_error is None
+
+
+def test_a_bracketed_nan_loss_is_the_first_error() -> None:
+    diagnosis = diagnose_text("exp/train.log", BRACKETED_LOSS_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "E3 iter[ 30/ 40] | [Loss] nan" in diagnosis.first_error.text
+
+
+def test_a_json_stats_line_with_a_nan_loss_is_the_first_error() -> None:
+    diagnosis = diagnose_text("checkpoints/stats.txt", JSON_STATS_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert '"step": 90252, "loss": NaN' in diagnosis.first_error.text
+
+
+def test_json_stats_with_finite_numbers_are_no_error() -> None:
+    diagnosis = diagnose_text("checkpoints/stats.txt", JSON_STATS_FINITE)
+    assert diagnosis.first_error is None
+
+
+def test_nan_log_probabilities_of_a_preference_trainer_are_the_first_error() -> None:
+    diagnosis = diagnose_text("logs/dpo.log", PREFERENCE_DICT_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "'logps/chosen': nan" in diagnosis.first_error.text
+
+
+# A policy-gradient worker builds its action distribution from logits that went NaN;
+# torch.distributions' argument check refuses them (the tensor follows on its own lines).
+DISTRIBUTION_NAN = """\
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/torch/distributions/categorical.py", line 72, in __init__
+[rank2]:     super().__init__(batch_shape, validate_args=validate_args)
+[rank2]:   File "/opt/env/lib/python3.11/site-packages/torch/distributions/distribution.py", line 71, in __init__
+[rank2]:     raise ValueError(
+[rank2]: ValueError: Expected parameter logits (Tensor of shape (1024, 9)) of distribution Categorical(logits: torch.Size([1024, 9])) to satisfy the constraint IndependentConstraint(Real(), 1), but found invalid values:
+[rank2]: tensor([[nan, nan, nan,  ..., nan, nan, nan],
+[rank2]:         [nan, nan, nan,  ..., nan, nan, nan]], device='cuda:2',
+[rank2]:        grad_fn=<SubBackward0>)
+"""
+
+
+def test_a_distribution_refusing_nan_parameters_is_numbers_on_that_rank() -> None:
+    diagnosis = diagnose_text("logs/rank2.log", DISTRIBUTION_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "Expected parameter logits" in diagnosis.first_error.text
+    assert any(e.rule == "num.distribution_invalid_parameter" for e in diagnosis.evidence)
+    assert "shape_mismatch" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# An older ZeRO stage at its loss-scale floor of 1: every step overflows and is skipped, and the
+# run keeps counting steps without raising.
+SCALE_STUCK_AT_ONE = """\
+  1%|          | 212/30000 [01:31<3:34:10,  2.32it/s][2026-04-11 08:02:10,114] [INFO] [stage2.py:1702:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 2, reducing to 1
+  1%|          | 213/30000 [01:31<3:34:02,  2.32it/s][2026-04-11 08:02:10,541] [INFO] [stage2.py:1702:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+  1%|          | 214/30000 [01:32<3:33:55,  2.32it/s][2026-04-11 08:02:10,969] [INFO] [stage2.py:1702:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1, reducing to 1
+"""
+
+
+def test_a_loss_scale_stuck_at_its_floor_of_one_is_the_collapse() -> None:
+    diagnosis = diagnose_text("logs/train.log", SCALE_STUCK_AT_ONE)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "08:02:10,541" in diagnosis.first_error.text
+    assert "Attempted loss scale: 1, reducing to 1" in diagnosis.first_error.text
+
+
+# A kernel that computed garbage and then faulted: the device's report below the nan line is why
+# the numbers went bad, and it keeps the label.
+TEXT_LOGGER_NAN_THEN_DEVICE = """\
+2026-04-11 06:20:14,118 - INFO - task : ['vehicle'], loss: 1.8841, hm_loss: 1.1023, num_positive: 33.2000
+2026-04-11 06:20:28,640 - INFO - task : ['vehicle'], loss: nan, hm_loss: nan, num_positive: 29.8000
+RuntimeError: CUDA error: an illegal memory access was encountered
+"""
+
+
+def test_a_device_fault_below_a_nan_loss_line_keeps_the_label() -> None:
+    diagnosis = diagnose_text("work_dirs/20260411_061002.log", TEXT_LOGGER_NAN_THEN_DEVICE)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "illegal memory access" in diagnosis.first_error.text
