@@ -50,18 +50,6 @@ READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
         _TRACEBACK + "    time.sleep(5)\n{line}\n",
     ),
     (
-        "cfg.ddp_reducer_refused",
-        "Parameters which did not receive grad for rank 1: decoder.aux_head.weight, "
-        "decoder.aux_head.bias",
-    ): (
-        "a continuation of the reducer's RuntimeError, printed under its headline, which the "
-        "signature reads",
-        _TRACEBACK + "    loss.backward()\n"
-        "RuntimeError: Expected to have finished reduction in the prior iteration before "
-        "starting a new one. This error indicates that your module has parameters that were "
-        "not used in producing loss.\n{line}\n",
-    ),
-    (
         "tail.inner_error_reported_above",
         "Since the operator is called asynchronously, the stacktrace may be inaccurate. If you "
         "want to get the accurate stacktrace, please set the environment variable "
