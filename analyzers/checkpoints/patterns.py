@@ -52,11 +52,14 @@ _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
+_LAYER_DONE = rb"layer[ _=-]*\d+ (?:done|finished|complete)"  # `layer 7 done`, `layer 2 completed`
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
     + "通过|完成|成功|".encode()  # a Chinese print's "passed" / "done" / "success"
     + rb" ok|"  # `layer 2: norm ok`
+    + _LAYER_DONE
+    + rb"|"
     + _TRAIN_STEP_VERB
     + rb")"
 )
@@ -73,6 +76,7 @@ _DEFAULT_PREFILTER = (
 _CONFIRMED_LITERALS = {
     b"step": re2.compile(_TRAIN_STEP_VERB),
     b" ok": re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok"),
+    b"layer": re2.compile(_LAYER_DONE),  # every `layer 3 passed` holds it; `passed` finds those
     "成功".encode(): re2.compile("模型 ?运行 ?成功".encode()),
 }
 _MAX_PREFIXES = 12

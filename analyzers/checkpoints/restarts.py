@@ -35,6 +35,15 @@ numbers aside, after the rank's progress is where the next attempt begins, wheth
 attempt printed a checkpoint (one that died in `init_process_group` printed none). The first
 start line has to stand before the first checkpoint, the file has to be one rank's, and the
 new attempt's first checkpoint, if any, has to be the rank's first one again.
+
+A console several ranks wrote into is cut by their start lines as well (`_console_starts`),
+where the agent's reports do not stand between the attempts: `torchrun --tee` redirected to a
+file buffers its copies of the ranks' stdout while the tracebacks and reports on its stderr are
+written at once, so the first report can stand above all of attempt 0's progress. Each rank's
+start line again, after its progress and followed by its progress from the beginning, marks its
+next attempt; the earliest rank's marks where the attempt begins in the file. These cuts place
+the checkpoints only (`progress_restart_lines`): the error lines came on stderr, in order with
+the reports, and keep the reports' cuts (`restart_lines`).
 """
 
 from __future__ import annotations
@@ -48,7 +57,10 @@ from analyzers.core.types import Event, EventKind, FileScan
 
 # torchrun's agent reporting a child that failed: the worker group ends there
 _CACHE = "restart_lines"  # FileScan.facts key: the lines, once read (every stage asks)
+_PROGRESS_CACHE = "progress_restart_lines"  # the same for the checkpoints' cuts
 _STARTS = "start_lines"  # FileScan.facts key of formats.start_lines: [(line, rank, folded text)]
+_CONSOLE_STARTS = "console_start_lines"  # formats.start_lines.CONSOLE_STARTS: {rank: [lines]}
+_SAME_START = 16  # checkpoints after a console rank's start line again compared with its first
 _CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
 # the glog header of the agent's line: "E1205 02:26:15.106000 10157 torch/..."; group 1 the pid
 _AGENT_PID = re.compile(r"^\s*\[?[IWEFVC]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s")
@@ -56,16 +68,29 @@ _AGENT_PID = re.compile(r"^\s*\[?[IWEFVC]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+(\d+)\s"
 
 def restart_lines(scan: FileScan) -> list[int]:
     """Lines where a later attempt begins in a file several attempts wrote into (empty when
-    the file holds one run)."""
+    the file holds one run), as the file's error lines are placed in attempts."""
     cached = scan.facts.get(_CACHE)
     if isinstance(cached, list):
         return cached
-    found = _restarts(scan)
+    found = _restarts(scan, console=False)
     scan.facts[_CACHE] = found
     return found
 
 
-def _restarts(scan: FileScan) -> list[int]:
+def progress_restart_lines(scan: FileScan) -> list[int]:
+    """`restart_lines` as the file's checkpoints are placed in attempts: in a console several
+    ranks wrote into, the ranks' start lines again cut it too (`_console_starts`). Its buffered
+    stdout copies can come after the reports its stderr got at once, so the reports place the
+    error lines and the start lines place the progress."""
+    cached = scan.facts.get(_PROGRESS_CACHE)
+    if isinstance(cached, list):
+        return cached
+    found = _restarts(scan, console=True) if _CONSOLE_STARTS in scan.facts else restart_lines(scan)
+    scan.facts[_PROGRESS_CACHE] = found
+    return found
+
+
+def _restarts(scan: FileScan, console: bool) -> list[int]:
     track = track_of(scan)
     if track is None or not len(track):
         return []
@@ -80,6 +105,8 @@ def _restarts(scan: FileScan) -> list[int]:
     ]
     reports = sorted(e.line for e in reported)
     found = _repeats(scan, track, errors, reports) if max(track.line) > errors[0] else []
+    if console:
+        found = sorted({*found, *_console_starts(scan, track, found)})
     return _with_starts(_group_reported_again(reported, found), started, track)
 
 
@@ -120,6 +147,48 @@ def _started_again(scan: FileScan, track: CheckpointTrack) -> list[int]:
         if after < len(lines) and track.text[after] != track.text[0]:
             continue  # the progress goes on where it was: the same process
         found.append(line)
+    return found
+
+
+def _console_starts(scan: FileScan, track: CheckpointTrack, cuts: list[int]) -> list[int]:
+    """Cuts of a console several ranks wrote into where their start lines come again (module
+    doc): the k-th attempt after the first begins at the earliest of the ranks' k-th repeats.
+    A rank's repeat counts when it printed progress since its first start line and what it
+    prints after it (up to its next repeat) begins as its progress began, checkpoint for
+    checkpoint: a first checkpoint that every layer prints again (`  norm passed`) does not
+    tell a new process from a layer further on, the `layer N passed` lines after it do. A cut
+    that another reading already made between the last progress line and the repeat is not
+    made twice."""
+    console = scan.facts.get(_CONSOLE_STARTS)
+    if not isinstance(console, dict):
+        return []
+    progress: dict[int, tuple[list[int], list[int]]] = {}
+    for rank, text, line in zip(track.rank, track.text, track.line, strict=True):
+        lines, texts = progress.setdefault(rank, ([], []))
+        lines.append(line)
+        texts.append(text)
+    again_by_rank: list[list[int]] = []
+    for rank, (first, *repeats) in console.items():
+        lines, texts = progress.get(rank, ([], []))
+        if not lines or lines[0] < first:
+            continue  # no progress, or progress before the rank's start line: no start line
+        kept = []
+        for index, again in enumerate(repeats):
+            after = bisect_right(lines, again)
+            until = repeats[index + 1] if index + 1 < len(repeats) else None
+            end = len(lines) if until is None else bisect_right(lines, until)
+            span = min(_SAME_START, end - after)
+            if after == 0 or texts[after : after + span] != texts[:span]:
+                continue  # no progress yet, or the progress goes on where it was
+            kept.append(again)
+        again_by_rank.append(kept)
+    found = []
+    for k in range(max((len(kept) for kept in again_by_rank), default=0)):
+        cut = min(kept[k] for kept in again_by_rank if len(kept) > k)
+        before = bisect_right(track.line, cut - 1)
+        last_progress = track.line[before - 1] if before else 0
+        if not any(last_progress < other <= cut for other in cuts):
+            found.append(cut)
     return found
 
 

@@ -18,6 +18,8 @@ is read from the written bytes.
 A file may hold any number of them (a retry loop that never gives up, or a hostile file that
 repeats one line a million times), so `StartLines` keeps, in bounded memory, only what the
 cut reads: the first start line, its repeats and whether another rank's start line followed.
+In a file several ranks' start lines stand in (a launcher's console), each rank's first start
+line and its first `CONSOLE_REPEATS` repeats are kept for up to `CONSOLE_RANKS` ranks.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ _START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
 _RANK = re.compile(rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b")
 _NUMBER = re.compile(rb"0+")  # a folded number, whatever its width
 START_LINES = "start_lines"  # FileScan.facts key: [(line, rank, folded text)], in file order
+# FileScan.facts key of a file several ranks' start lines stand in (a launcher's console):
+# {rank: [line of its first start line, lines of its repeats]}, only when a rank's repeats
+CONSOLE_STARTS = "console_start_lines"
+CONSOLE_REPEATS = 64  # repeats kept per rank of a console (its first attempts)
+CONSOLE_RANKS = 4096  # ranks followed in a console; a start line of any further rank is left
 STARTS_DROPPED = "start_lines_dropped"  # FileScan.facts key: repeats counted but not kept
 FIRST_REPEATS = 512  # the earliest repeats kept: where the first attempts end
 LAST_REPEATS = 512  # the latest repeats kept: where the last attempts, the ones read, begin
@@ -72,7 +79,9 @@ class StartLines:
 
     Only the first start line and its repeats (the same rank, the same folded text) can mark
     where a later attempt begins; a start line of another rank makes the file no one rank's,
-    and then none does, so reading stops there. A file with more repeats than
+    and then none does, so reading them stops there, and each rank's own start lines are
+    what a console's cut reads (`console`: its first line and at most `CONSOLE_REPEATS`
+    repeats, for the first `CONSOLE_RANKS` ranks). A file with more repeats than
     `FIRST_REPEATS + LAST_REPEATS` keeps the earliest (where the first attempts end) and the
     latest (where the last attempt begins: a rank's checkpoints are read from it); the ones
     between are only counted, and the report says so (their attempts read as one)."""
@@ -83,17 +92,30 @@ class StartLines:
         self.earliest: list[tuple[int, int, str]] = []
         self.latest: deque[tuple[int, int, str]] = deque(maxlen=LAST_REPEATS)
         self.dropped = 0
+        # a console's: each rank's first start line (line, folded text) and its repeats
+        self.console: dict[int, tuple[int, str, list[int]]] = {}
 
     def add(self, found: list[tuple[int, int, str]]) -> None:
         for start in found:
+            self._per_rank(start)
             if self.other is not None:
-                return
+                continue
             if self.first is None:
                 self.first = start
             elif start[1] != self.first[1]:
                 self.other = start
             elif start[2] == self.first[2]:
                 self._repeat(start)
+
+    def _per_rank(self, start: tuple[int, int, str]) -> None:
+        """Each rank's own start lines, for a file that turns out to hold several ranks'."""
+        line, rank, key = start
+        known = self.console.get(rank)
+        if known is None:
+            if len(self.console) < CONSOLE_RANKS:
+                self.console[rank] = (line, key, [])
+        elif key == known[1] and len(known[2]) < CONSOLE_REPEATS:
+            known[2].append(line)
 
     def _repeat(self, start: tuple[int, int, str]) -> None:
         if len(self.earliest) < FIRST_REPEATS:
@@ -109,6 +131,9 @@ class StartLines:
             return
         if self.other is not None:
             facts[START_LINES] = [self.first, self.other]
+            console = {rank: [first, *again] for rank, (first, _, again) in self.console.items()}
+            if any(len(lines) > 1 for lines in console.values()):
+                facts[CONSOLE_STARTS] = console
             return
         facts[START_LINES] = [self.first, *self.earliest, *self.latest]
         if self.dropped:

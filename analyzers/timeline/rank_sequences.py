@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.checkpoints.patterns import opened_step, waited_peer
-from analyzers.checkpoints.restarts import restart_lines
+from analyzers.checkpoints.restarts import progress_restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
@@ -48,7 +48,7 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         track = track_of(scan)
         if track is None or not len(track) or scan.info.path in replaced:
             continue
-        restarts = restart_lines(scan)
+        restarts = progress_restart_lines(scan)
         peers = _wait_peers(track)
         opens = _step_opens(track)
         # wait and step start lines are dropped below, so their texts never join the timeline's

@@ -816,3 +816,77 @@ def test_torchs_verbose_record_header_is_cut_before_the_checkpoint(line, expecte
 
 def test_a_word_with_the_letter_is_no_record_header():
     assert strip_prefixes("VIEW0412 layer 3 passed") == "VIEW0412 layer 3 passed"
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("rank0 | step 3 | layer 7 done", "layer 7 done"),
+        ("[default2]:rank2 | step 0 | layer 5 done", "layer 5 done"),
+        ("2026-12-05 20:46:41.029 [rank2] INFO layer 0 finished (3.1 ms)", "layer 0 finished"),
+        ("layer 4 completed, loss=0.31", "layer 4 completed"),
+        ("layer 2 done loading", None),
+        ("waiting until layer 2 done", None),
+    ],
+)
+def test_a_layer_done_line_closes_its_layer(line, text):
+    """`layer N done` / `finished` / `completed` is progress like `layer N passed`, with its
+    own verb kept; a sentence that goes on after the verb is none."""
+    assert CheckpointMatcher().match(line) == text
+
+
+def _pipe_rank(rank: int, stop: tuple[int, int], tail: list[str]) -> str:
+    """A rank that prints `rankR | step S | layer L done` after every layer of every step
+    (8 layers a step) up to `stop` (step, layer), then what it wrote at its end."""
+    lines = []
+    for step in range(stop[0] + 1):
+        for layer in range(8):
+            if (step, layer) > stop:
+                break
+            lines.append(f"rank{rank} | step {step} | layer {layer} done")
+    return "\n".join(lines + tail) + "\n"
+
+
+def test_ranks_that_print_layer_done_lines_are_compared_by_them(tmp_path):
+    """Real run, one process per rank with print(flush=False): rank 1 segfaults at step 50 and
+    its log keeps only the first 8 KiB block (up to step 32 layer 7) and the faulthandler
+    dump; the others lose it in step 50 after layer 3. Every rank's last checkpoint is a
+    `layer N done` line and the last common one is rank 1's last visible line."""
+    reset = (
+        "[rank{r}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:537] Read error [127.0.0.1]:37074: Connection reset by peer. This is typically "
+        "caused by a remote worker hanging or bugs in the application."
+    )
+    files = {
+        f"log_{r}.log": _pipe_rank(
+            r,
+            (50, 3),
+            [
+                f"[rank{r}]: Traceback (most recent call last):",
+                f'[rank{r}]:   File "/srv/llm/infer.py", line 101, in main',
+                reset.format(r=r),
+            ],
+        )
+        for r in (0, 2, 3)
+    }
+    files["log_1.log"] = _pipe_rank(
+        1,
+        (32, 7),
+        [
+            "Fatal Python error: Segmentation fault",
+            "",
+            "Current thread 0x00007fe330497b80 (most recent call first):",
+            '  File "/usr/lib/python3.11/ctypes/__init__.py", line 519 in string_at',
+            '  File "/srv/llm/infer.py", line 70 in inject',
+        ],
+    )
+    files["env.txt"] = "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\nBACKEND=gloo\n"
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-e1b2"), AnalyzeOptions(workers=1))
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == {
+        0: "layer 3 done",
+        1: "layer 7 done",
+        2: "layer 3 done",
+        3: "layer 3 done",
+    }
+    assert report.correlation["last_common_checkpoint_qualified"] == "layer 7 done"
+    assert report.diagnosis.culprit_ranks == [1]

@@ -9,8 +9,10 @@ rank logged and then carried on after without starting over.
 
 from __future__ import annotations
 
-from analyzers.checkpoints.restarts import restart_lines
+from analyzers import AnalyzeOptions, analyze
+from analyzers.checkpoints.restarts import progress_restart_lines, restart_lines
 from tests.analyzers.excerpts import scan_text
+from tests.analyzers.job_bundles import pack
 
 RUN = ["load weights passed", "prefill start: 8 tokens", "  norm passed", "  attention passed"]
 REPORT = (
@@ -209,3 +211,84 @@ def test_a_rank_that_starts_a_group_every_step_is_still_cut_where_it_starts_agai
     first = [_started(1, 0, 14), *_logged(1, RUN), *steps]
     text = _console(first, [_started(1, 1, 28), *_logged(1, RUN)])
     assert restart_lines(scan_text("job/log_1.log", text)) == [len(first) + 1]
+
+
+def _teed(rank: int, attempt: int, parts: list[str]) -> list[str]:
+    """A rank's logging lines as torchrun --tee copies them into its console."""
+    lines = [
+        f"[default{rank}]:2026-12-05 20:46:{20 + 6 * attempt}.007 [rank{rank}] INFO init process "
+        f"group: backend=gloo rank={rank} world_size=4 attempt={attempt}",
+        f"[default{rank}]:2026-12-05 20:46:{20 + 6 * attempt}.010 [rank{rank}] INFO prefill start",
+    ]
+    return lines + [
+        f"[default{rank}]:2026-12-05 20:46:{20 + 6 * attempt}.0{i:02d} [rank{rank}] INFO {part}"
+        for i, part in enumerate(parts)
+    ]
+
+
+LAYERS = [
+    p
+    for i in range(4)
+    for p in ("  norm passed", "  attention passed", "  MoE passed", f"layer {i} passed")
+]
+KEY_ERROR = [
+    "[default0]:[rank0]: Traceback (most recent call last):",
+    '[default0]:[rank0]:     _ = cfg["moe_capacity_factor"]',
+    "[default0]:[rank0]: KeyError: 'moe_capacity_factor'",
+]
+
+
+def test_a_console_whose_output_came_after_its_reports_is_cut_where_the_ranks_start_again() -> None:
+    """Real run: `torchrun --max-restarts 1 --tee 3 ... > launcher.log 2>&1`. torchrun's own
+    stdout is a file, so its copies of the ranks' stdout wait in its buffer while the ranks'
+    tracebacks and the agent's reports (stderr) are written at once: both attempts' KeyError
+    and the first report stand above attempt 0's progress. The ranks' start lines again are
+    where attempt 1's progress begins; the two reports of one agent do not put that cut above
+    them. The error lines came on stderr in order with the reports: the report cuts them."""
+    report = REPORT.replace("local_rank: 1", "local_rank: 0")
+    head = [*KEY_ERROR, report, *KEY_ERROR]
+    attempt0 = [line for r in range(4) for line in _teed(r, 0, [*LAYERS, "  norm passed"])]
+    attempt0.append("[default0]:2026-12-05 20:46:20.104 [rank0] ERROR model run failed: 'moe'")
+    attempt1 = [line for r in range(4) for line in _teed(r, 1, [*LAYERS, "  norm passed"])]
+    text = _console(head, attempt0, attempt1, [report.replace("20:50:10", "20:50:28")])
+    scan = scan_text("job-xg05/launcher.log", text)
+    assert progress_restart_lines(scan) == [len(head) + len(attempt0) + 1]
+    assert restart_lines(scan) == [len(KEY_ERROR) + 2]
+
+
+def test_a_console_rank_that_states_its_start_again_and_goes_on_is_no_restart() -> None:
+    """Counterexample: in a console of four ranks, rank 2 logs its start line again while its
+    progress goes on where it was (a second group joined mid-run with the same words), and
+    rank 3 fails after it without a restart: one run."""
+    first = [line for r in range(4) for line in _teed(r, 0, LAYERS[:8])]
+    again = _teed(2, 0, [])[:1] + [
+        f"[default2]:2026-12-05 20:46:21.000 [rank2] INFO {part}"
+        for part in ("  norm passed", "  attention passed", "  MoE passed", "layer 2 passed")
+    ]
+    later = [
+        "[default3]:[rank3]: RuntimeError: mat1 and mat2 shapes cannot be multiplied",
+        "[default2]:2026-12-05 20:46:21.100 [rank2] INFO   attention passed",
+    ]
+    text = _console(first, again, later)
+    assert progress_restart_lines(scan_text("job/launcher.log", text)) == []
+
+
+def test_the_ranks_of_such_a_console_stop_where_the_last_attempt_stopped(tmp_path) -> None:
+    """The same console as a bundle: every rank's last checkpoint is attempt 1's (layer 4's
+    norm), not a count over both attempts' lines, and the first error is attempt 0's KeyError."""
+    report = REPORT.replace("local_rank: 1", "local_rank: 0")
+    second = [line for r in range(4) for line in _teed(r, 1, [*LAYERS, "  norm passed"])]
+    text = _console(
+        [*KEY_ERROR, report, *KEY_ERROR],
+        [line for r in range(4) for line in _teed(r, 0, [*LAYERS, "  norm passed"])],
+        second,
+        [report.replace("20:50:10", "20:50:28")],
+    )
+    files = {"launcher.log": text, "env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n"}
+    report_ = analyze(pack(tmp_path / "job.tar.gz", files, "job-xg05"), AnalyzeOptions(workers=1))
+    assert {r.rank: r.last_checkpoint_qualified for r in report_.ranks} == dict.fromkeys(
+        range(4), "layer 4 / norm passed"
+    )
+    first = report_.diagnosis.first_error
+    assert first is not None
+    assert first.line == 3

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from analyzers.formats.blockfilter import FOLD
 from analyzers.formats.start_lines import (
+    CONSOLE_REPEATS,
+    CONSOLE_STARTS,
     FIRST_REPEATS,
     LAST_REPEATS,
     START_LINES,
@@ -110,9 +112,12 @@ def test_start_lines_of_another_text_are_not_kept_and_crowd_out_no_repeat() -> N
 
 def test_another_ranks_start_line_is_kept_and_ends_the_reading() -> None:
     """One rank's file only is cut at its start lines: the first line of another rank decides
-    that, so nothing after it is needed."""
+    that, so nothing after it is needed for that cut. A console's cut reads each rank's own
+    start lines, a bounded number of repeats of each."""
     found = [(1, 0, KEY), (2, 0, KEY), (3, 1, KEY), *((line, 0, KEY) for line in range(4, 3000))]
-    assert _stored(_kept(found)) == {START_LINES: [(1, 0, KEY), (3, 1, KEY)]}
+    stored = _stored(_kept(found))
+    assert stored[START_LINES] == [(1, 0, KEY), (3, 1, KEY)]
+    assert stored[CONSOLE_STARTS] == {0: [1, 2, *range(4, 4 + CONSOLE_REPEATS - 1)], 1: [3]}
 
 
 def test_a_file_without_start_lines_stores_nothing() -> None:
