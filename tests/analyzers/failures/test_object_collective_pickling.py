@@ -123,3 +123,58 @@ def test_the_same_lock_handed_to_a_spawned_worker_stays_the_spawn_rules(tmp_path
     diagnosis = _report(tmp_path, SPAWN)["diagnosis"]
     assert diagnosis["category"] == "config"
     assert LOCK in diagnosis["first_error"]["text"]
+
+
+UNPICKLE = (
+    "AttributeError: Can't get attribute 'RouterStats' on <module '__main__' from "
+    "'/srv/job/infer.py'>"
+)
+RECEIVING = [
+    ("/srv/job/infer.py", 245, "run_objects", "dist.all_gather_object(gathered, stats)"),
+    (f"{SITE}/torch/distributed/c10d_logger.py", 83, "wrapper", "return func(*args, **kwargs)"),
+    (
+        f"{SITE}/torch/distributed/distributed_c10d.py",
+        3530,
+        "all_gather_object",
+        "object_list[i] = _tensor_to_object(tensor, tensor_size, group)",
+    ),
+    (
+        f"{SITE}/torch/distributed/distributed_c10d.py",
+        3435,
+        "_tensor_to_object",
+        "return _unpickler(io.BytesIO(buf)).load()",
+    ),
+]
+
+
+def _torchrun(tmp_path: Path, with_traceback: bool) -> dict:
+    """torchrun --redirects 3: each rank's structured records in stdout.log, the traceback
+    Python printed on its way out in stderr.log. Ranks 0, 1, 3 cannot unpickle what rank 2
+    sent; rank 2 loses its peers."""
+    attempt = "torchrun_logs/none_20tdaf2q/attempt_0"
+    files = {}
+    for rank in range(4):
+        error = CLOSED if rank == 2 else UNPICKLE
+        files[f"{attempt}/{rank}/stdout.log"] = "\n".join([*_progress(rank), _failed(rank, error)])
+        frames = [] if rank == 2 else RECEIVING
+        files[f"{attempt}/{rank}/stderr.log"] = (
+            "\n".join(_traceback(rank, frames, error)) if with_traceback else ""
+        )
+    bundle = pack(tmp_path / "job.tar.gz", {k: v + "\n" for k, v in files.items()}, "job-xq08")
+    return analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+
+
+def test_a_record_quoting_its_ranks_traceback_yields_to_the_traceback_line(tmp_path):
+    """The record in stdout.log says what failed; the traceback in stderr.log also says where
+    (`_tensor_to_object`), and an unpickling failure there that no rule reads is `hccl`."""
+    diagnosis = _torchrun(tmp_path, True)["diagnosis"]
+    first = diagnosis["first_error"]
+    assert first["file"].endswith("attempt_0/0/stderr.log")
+    assert first["text"] == f"[rank0]: {UNPICKLE}"
+    assert diagnosis["category"] == "hccl"
+
+
+def test_a_record_with_no_traceback_of_its_rank_is_cited_itself(tmp_path):
+    first = _torchrun(tmp_path, False)["diagnosis"]["first_error"]
+    assert first["file"].endswith("attempt_0/0/stdout.log")
+    assert UNPICKLE in first["text"]
