@@ -173,8 +173,40 @@ def classify_scans(
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)
+    _records_quoting_a_traceback(items)
     _quiet_expected_probes(items, stack)
     return items
+
+
+RECORD_SOURCES = frozenset({"jsonlines", "keyvalue", "logging"})
+
+
+def _records_quoting_a_traceback(items: Sequence[Classified]) -> None:
+    """A rank's log record that quotes an exception no rule knows (`{"event":
+    "model_run_failed", "error": "AttributeError: ..."}`, `ERROR model run failed:
+    AttributeError: ...`) carries the exception its own traceback ends with, in the same file
+    or in the rank's other stream (torchrun's `--redirects` puts the record in stdout.log and
+    the traceback in stderr.log). The traceback's line, whose frames say where it was raised,
+    is the one read; the record only carries it, as a wrapper carries a child's exception."""
+    raised: dict[int | None, list[str]] = {}
+    for item in items:
+        if item.event.source == TRACEBACK_SOURCE and item.tier == TIER_UNKNOWN:
+            said = (item.event.message or item.event.text).strip()
+            if said:
+                raised.setdefault(item.rank, []).append(said)
+    if not raised:
+        return
+    for item in items:
+        if (
+            item.tier == TIER_UNKNOWN
+            and item.event.source in RECORD_SOURCES
+            and item.rank is not None
+            and any(
+                said in (item.event.message or item.event.text)
+                for said in raised.get(item.rank, ())
+            )
+        ):
+            item.tier = TIER_GENERIC
 
 
 def _inner_packages(scan: FileScan) -> dict[int, Sequence[str]]:

@@ -62,9 +62,43 @@ def take(line: ParsedLine) -> bool:
     if not isinstance(message, str):
         return False
     line.source = NAME
-    line.message = message.rstrip("\n")
+    line.message = event_words(message.rstrip("\n"), fields) + _error_text(fields)
     read_fields(line, fields)
     return True
+
+
+ERROR_KEYS = ("error", "exception", "err")
+
+
+def _error_text(fields: dict[str, Any]) -> str:
+    """The exception a record carries in a field of its own (`"event": "model_run_failed",
+    "error": "RuntimeError: ..."`), its first line, to follow the message as a logging call
+    that formats the exception into it prints it; empty when there is none."""
+    error = _first(fields, ERROR_KEYS)
+    if not isinstance(error, str) or not error.strip():
+        return ""
+    return ": " + error.strip().splitlines()[0]
+
+
+# An event named as an identifier, as structlog advises (`layer_passed`, `model_run_success`),
+# its numbers in fields of their own: `{"event": "layer_passed", "layer": 7}`.
+_EVENT_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_PROGRESS_WORD = re.compile(r"(?:passed|done|finished|complete|completed|ok|succeeded)")
+
+
+def event_words(message: str, fields: dict[str, Any]) -> str:
+    """An identifier-named event in words, read like the printed line it stands for: a
+    progress event's `layer` field named in it (`layer_passed` with `layer: 7` is `layer 7
+    passed`, `norm_passed` with it `layer 7 norm passed`). Any other message is kept."""
+    if not _EVENT_NAME.fullmatch(message):
+        return message
+    words = message.split("_")
+    layer = _number(fields.get("layer"))
+    if layer is None or not _PROGRESS_WORD.fullmatch(words[-1]):
+        return " ".join(words)
+    if words[0] == "layer":
+        return " ".join(["layer", str(layer), *words[1:]])
+    return " ".join(["layer", str(layer), *words])
 
 
 def complete_writer(line: ParsedLine, whole: str) -> None:

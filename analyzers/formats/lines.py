@@ -156,6 +156,8 @@ def _take_header(line: ParsedLine) -> bool:
             if head.source == richlog.NAME:
                 line.message = richlog.drop_path_column(line.message)
             elif found.group().endswith(pylogging.LOGFMT_OPEN):
+                if head is pylogging.LOGFMT_ANY_ORDER:
+                    pylogging.logfmt_pairs(line, found.group("pairs"))
                 line.message = pylogging.logfmt_message(line.message)
             elif head is pylogging.STRUCTLOG_CONSOLE:
                 pylogging.console_pairs(line)

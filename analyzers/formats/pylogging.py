@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats.base import ParsedLine, header
+from analyzers.formats.base import ParsedLine, header, normal_level
 
 NAME = "logging"
 VLLM = "vllm"
@@ -92,6 +92,17 @@ _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 _ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
 _LOGFMT_PAIR = r" (?!msg=|rank=)[\w.]+=(?:\"[^\"]*\"|\S+)"
 LOGFMT_OPEN = 'msg="'
+LOGFMT_ANY_ORDER = header(
+    NAME,
+    r"(?:ts|time)=(?P<ts>[^\"\s]\S*)(?P<pairs>(?: (?!msg=)[\w.]+=(?:\"[^\"]*\"|[^\s\"]\S*))+) "
+    + LOGFMT_OPEN,
+)
+_LOGFMT_FIELD = re.compile(r"(?:^| )(level|lvl|rank|global_rank)=\"?([\w.]+)\"?(?= |$)")
+# the pair a logfmt renderer puts the exception's text in, after the message
+_LOGFMT_LAYER = re.compile(r" layer=\"?(\d+)\"?(?= |$)")
+_PROGRESS_END = re.compile(r"\b(?:passed|done|finished|complete|completed|ok|succeeded)\s*$")
+_NAMES_LAYER = re.compile(r"\s*(?i:layer)\b")
+_LOGFMT_ERROR = re.compile(r' (?:error|exception|exc_info|err)="((?:[^"\\]|\\.)+)"')
 # a logger named per rank, `getLogger(f"train.rank{rank}")`, shown in brackets after the level
 _RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
 _NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
@@ -240,6 +251,10 @@ HEADERS = (
         r"(?:ts|time)=(?P<ts>[^\"\s]\S*) level=" + _ANY_CASE_LEVEL + r"(?:" + _LOGFMT_PAIR + r")*"
         r"(?: rank=(?P<rank>\d+))?(?:" + _LOGFMT_PAIR + r")* " + LOGFMT_OPEN,
     ),
+    # the same pairs in the order a renderer was given (structlog's LogfmtRenderer with
+    # `key_order=["ts", "rank", "level", "msg"]`), or without a level: `logfmt_pairs` reads
+    # the level and the rank from among them
+    LOGFMT_ANY_ORDER,
     # Rust's tracing, once a collector-time wrapper took its RFC 3339 time: the level padded
     # to five, then the spans entered (`name{field=1}:`) and the module path (`a::b:`)
     header(
@@ -270,9 +285,32 @@ def console_pairs(line: ParsedLine) -> None:
     line.message = message[:start]
 
 
+def logfmt_pairs(line: ParsedLine, head: str) -> None:
+    """The level and the writer's rank among the pairs of a logfmt header in any order; a
+    field a header group already gave is kept."""
+    for key, value in _LOGFMT_FIELD.findall(head):
+        if key in ("level", "lvl"):
+            line.level = line.level or normal_level(value)
+        elif line.rank is None and value.isdigit():
+            line.rank = int(value)
+
+
+def _named_layer(message: str, pairs: str) -> str:
+    """A progress message with the layer it ran in as a pair of its own (`msg="norm passed"
+    layer=7`) names that layer (`layer 7 norm passed`), as a print that states it would; a
+    message that names a layer itself is kept."""
+    found = _LOGFMT_LAYER.search(pairs)
+    if found is None or not _PROGRESS_END.search(message) or _NAMES_LAYER.match(message):
+        return message
+    return f"layer {found.group(1)} {message.strip()}"
+
+
 def logfmt_message(rest: str) -> str:
-    """The quoted value a logfmt header opened, up to its closing quote (pairs after it are
-    dropped), with its escaped quotes restored. A value cut before its quote is kept whole."""
+    """The quoted value a logfmt header opened, up to its closing quote, with its escaped
+    quotes restored. A value cut before its quote is kept whole. The pairs after it are
+    dropped, but for the one an error's text was put in (`msg="model run failed"
+    error="RuntimeError: ..."`): it follows the message as `: <text>`, as a logging call
+    that formats the exception into its message would print it."""
     out, i = [], 0
     while i < len(rest):
         char = rest[i]
@@ -281,6 +319,11 @@ def logfmt_message(rest: str) -> str:
             i += 2
             continue
         if char == '"':
+            out = [_named_layer("".join(out), rest[i + 1 :])]
+            error = _LOGFMT_ERROR.search(rest, i + 1)
+            if error:
+                text = re.sub(r'\\(["\\])', r"\1", error.group(1)).split("\\n", 1)[0]
+                out.append(": " + text)
             return "".join(out)
         out.append(char)
         i += 1
