@@ -61,6 +61,7 @@ class Prefilter:
     notable_in_cann_logs: tuple[bytes, ...] = ()  # the ones CANN's own logs write at INFO
     refusal_words: re.Pattern[str] | None = None
     frame_lines: re.Pattern[str] | None = None
+    stall_frames: re.Pattern[str] | None = None
     warning_lines: re.Pattern[str] | None = None
     warning_caught_errors: re.Pattern[str] | None = None
     warning_skipped_collectives: re.Pattern[str] | None = None
@@ -87,6 +88,7 @@ def load_prefilter() -> Prefilter:
         ),
         refusal_words=_optional(_squash(data.get("refusal_words") or ""), re.IGNORECASE),
         frame_lines=_optional(str(data.get("frame_lines") or ""), re.IGNORECASE),
+        stall_frames=_optional(str(data.get("stall_frames") or "")),
         warning_lines=_optional(str(data.get("warning_lines") or "")),
         warning_caught_errors=_optional(str(data.get("warning_caught_errors") or "")),
         warning_skipped_collectives=_optional(str(data.get("warning_skipped_collectives") or "")),
@@ -107,6 +109,8 @@ def _squash(words: str) -> str:
 
 def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
     """ERROR, WARNING or None (noise) for one parsed line."""
+    if prefilter.stall_frames is not None and prefilter.stall_frames.match(line.message):
+        return EventKind.ERROR  # a dumped stack stands where a process waits for ever
     if not line.message.strip() or _is_python_source(line.message):
         return None
     if prefilter.frame_lines is not None and prefilter.frame_lines.match(line.message):

@@ -40,9 +40,10 @@ command line is taken for one: its first word is a path or a Python interpreter,
 
 Its stacks are kept the same way (`main` when the thread is named `MainThread` or its outermost
 frame is `<module>`). The frames' words are no failure (a package folder named `errors` is only
-a path), so the frames are swallowed like faulthandler's, all but each stack's innermost one:
-that frame is where the thread stands, and a rule may know that place as a stall of its own (a
-wait in torch's JIT build lock), so it is left to the rules.
+a path), so the frames are swallowed, in both layouts, all but each stack's innermost one: that
+frame is where the thread stands, and a rule may know that place as a stall of its own (a wait
+in torch's JIT build lock), so it is left to the rules. A faulthandler frame handed on is still
+Python source to the prefilter, no event, unless it is one of the stall frames it lists.
 """
 
 from __future__ import annotations
@@ -137,12 +138,15 @@ class StackDumpTracker:
         if stack is not None and stack.spy:
             return self._spy_line(key, message, stack, sink)
         if stack is not None and (_FRAME.match(message) or _NO_FRAME.match(message)):
+            innermost = bool(_FRAME.match(message)) and not stack.frames
             if _FRAME.match(message) and len(stack.frames) < MAX_FRAMES:
                 stack.frames.append(message.strip())
             stack.main = bool(_MAIN.search(message))
             if self._lines[key] > MAX_DUMP_LINES:
                 self._close(key, sink)
-            return True
+            # the innermost frame is where the thread stands: handed on like py-spy's, where
+            # the prefilter drops it as Python source unless it names a known stall
+            return not innermost
         if stack is not None and not message.strip():
             return True  # the blank line between two threads' stacks
         self._close(key, sink)

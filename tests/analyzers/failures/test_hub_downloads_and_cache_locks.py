@@ -82,6 +82,36 @@ Thread 3301 (idle): "MainThread"
     main (train.py:210)
 """
 
+# The same wait dumped by faulthandler's timer (a test runner's per-test timeout, or
+# `faulthandler.dump_traceback_later` in the job): Python's frame layout with no comma before
+# `in`. Once with its thread header, once as a paste that lost the header and the indentation.
+BATON_TIMER_DUMP = """\
+Timeout (0:05:00)!
+Thread 0x00007f3a2c1b5740 (most recent call first):
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 47 in wait
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 1735 in _jit_compile
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 1312 in load
+  File "/srv/kernels/rope/__init__.py", line 18 in <module>
+  File "/srv/train.py", line 9 in <module>
+"""
+
+BATON_TIMER_DUMP_CUT = """\
+Timeout (0:05:00)!
+File "/srv/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 47 in wait
+File "/srv/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 1735 in _jit_compile
+File "/srv/kernels/rope/__init__.py", line 18 in <module>
+"""
+
+# A timer dump whose thread stands elsewhere: the innermost frame is handed on but names no
+# known stall, and a frame in a file called `errors.py` is code, not a failure.
+OTHER_TIMER_DUMP = """\
+Timeout (0:05:00)!
+Thread 0x00007f3a2c1b5740 (most recent call first):
+  File "/srv/app/errors.py", line 12 in raise_on_fault
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 30 in try_acquire
+  File "/srv/train.py", line 9 in <module>
+"""
+
 CUT_OUTPUT = """\
 Using /home/u/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...
 Traceback (most recent call last):
@@ -235,3 +265,18 @@ def test_the_same_reset_under_a_collective_keeps_its_reading() -> None:
     diagnosis = diagnose_text("train/rank0.log", COLLECTIVE_CLIENT_DROPPED)
     assert diagnosis.category == "hccl"
     assert "other.download_client_dropped" not in {e.rule for e in diagnosis.evidence}
+
+
+@pytest.mark.parametrize("dump", [BATON_TIMER_DUMP, BATON_TIMER_DUMP_CUT])
+def test_a_timer_dump_parked_in_the_jit_build_lock_is_a_hang(dump: str) -> None:
+    diagnosis = diagnose_files({"rank0.log": dump, "training.log": CUT_OUTPUT})
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "file_baton.py" in diagnosis.first_error.text
+    assert "hang.extension_build_lock_wait" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_a_timer_dump_standing_elsewhere_gives_no_event() -> None:
+    scan = scan_text("rank0.log", OTHER_TIMER_DUMP)
+    assert not scan.events

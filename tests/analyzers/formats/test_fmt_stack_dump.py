@@ -151,3 +151,23 @@ def test_a_log_line_that_starts_like_a_py_spy_preamble_keeps_its_reading() -> No
     found = scan("Process 7: RuntimeError: worker crashed with a fault\n")
     errors = [e.message for e in found.events if e.kind == EventKind.ERROR]
     assert errors == ["Process 7: RuntimeError: worker crashed with a fault"]
+
+
+BATON_WAIT = """\
+Timeout (0:02:00)!
+Thread 0x00007f421ae0ab80 (most recent call first):
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 47 in wait
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 1735 in _jit_compile
+  File "/srv/train.py", line 9 in <module>
+"""
+
+
+def test_the_innermost_frame_of_a_timer_dump_is_left_to_the_rules() -> None:
+    found = scan(BATON_WAIT)
+    errors = [e for e in found.events if e.kind == EventKind.ERROR]
+    assert [e.text.strip() for e in errors] == [
+        'File "/srv/venv/lib/python3.11/site-packages/torch/utils/file_baton.py", line 47 in wait'
+    ]
+    (stack,) = found.facts[FACT]
+    assert stack["frames"][0].endswith("line 47 in wait")
+    assert stack["main"] is True
