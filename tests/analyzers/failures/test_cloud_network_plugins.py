@@ -196,3 +196,61 @@ def test_the_tcpx_plugins_info_lines_are_no_failure() -> None:
     )
     diagnosis = diagnose_text("rank27.log", text)
     assert "hccl.nccl_tcpx_plugin_refused" not in _rules(diagnosis)
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: the plugin's refusal to register a buffer
+# with the fabric's NIC is the host's registration refusal, as NCCL's own `ibv_reg_mr` one is
+# (`driver_env`, `hccl` and `config` beside it); the INFO note of a registration is none.
+PLUGIN_REGISTRATION = """\
+p4d-node-3:5120:5120 [3] NCCL INFO NET/OFI Selected Provider is efa (found 4 nics)
+p4d-node-3:5120:5640 [3] NCCL INFO Channel 00/0 : 3[3] -> 11[3] [send] via NET/AWS Libfabric/1/GDRDMA
+p4d-node-3:5120:5640 [3] register_rail_mr_buffer:602 NCCL WARN NET/OFI Unable to register memory (type = 2) for device 1. RC: -22, Error: Invalid argument
+p4d-node-3:5120:5640 [3] NCCL INFO transport/net.cc:724 -> 2
+"""
+
+
+def test_a_buffer_the_plugin_could_not_register_is_the_host() -> None:
+    diagnosis = diagnose_text("rank3.log", PLUGIN_REGISTRATION)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "NET/OFI Unable to register memory (type = 2)" in diagnosis.first_error.text
+    assert "env.nccl_ofi_memory_registration" in _rules(diagnosis)
+    assert _alternatives(diagnosis)[:2] == ["hccl", "config"]
+
+
+def test_a_registration_the_plugin_reports_as_done_is_no_failure() -> None:
+    text = (
+        "p4d-node-3:5120:5640 [3] NCCL INFO NET/OFI Registered memory (type = 2) for device 1\n"
+        "[rank3]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 3; 79.15 GiB "
+        "total capacity; 76.02 GiB already allocated)\n"
+    )
+    diagnosis = diagnose_text("rank3.log", text)
+    assert diagnosis.category == "oom"
+    assert "env.nccl_ofi_memory_registration" not in _rules(diagnosis)
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective: a paste that keeps NCCL's
+# completion sentence and its numbers but neither the `NET/IB :` tag nor NCCL's header (an
+# issue's title, a copy from the source position on) is the same failed completion.
+UNTAGGED_COMPLETION = """\
+gpu-21:7310:7402 [2] NCCL INFO Channel 01/0 : 3[c7000] -> 2[c7000] [receive] via NET/IB/2/GDRDMA
+gpu-21:7310:7402 [2] NCCL INFO Channel 01/0 : 2[c7000] -> 0[87000] [send] via NET/IB/2/GDRDMA
+transport/net_ib.cc:1026 Got completion with error 4, opcode 1, len 32768, vendor err 81
+"""
+
+
+def test_a_completion_without_the_transports_tag_is_still_the_link() -> None:
+    diagnosis = diagnose_text("all_reduce_perf.log", UNTAGGED_COMPLETION)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Got completion with error 4, opcode 1" in diagnosis.first_error.text
+    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_a_completion_tuple_with_status_zero_is_no_failure() -> None:
+    text = UNTAGGED_COMPLETION.replace("with error 4,", "with error 0,").replace(
+        "vendor err 81", "vendor err 0"
+    )
+    diagnosis = diagnose_text("all_reduce_perf.log", text)
+    assert "hccl.nccl_net_completion_error" not in _rules(diagnosis)

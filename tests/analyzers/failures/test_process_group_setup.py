@@ -53,3 +53,12 @@ def test_a_mesh_that_connected_is_not_a_failure() -> None:
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "oom"
     assert "hccl.gloo_full_mesh_failed" not in _rules(diagnosis)
+
+
+def test_a_mesh_that_did_not_connect_offers_the_address_settings_beside_it() -> None:
+    # docs/labelling.md#a-communicator-that-could-not-be-created: the address a rank hands its
+    # peers comes from GLOO_SOCKET_IFNAME or the host's own name, so `config` and
+    # `driver_env` are offered beside the failed mesh.
+    diagnosis = diagnose_text("worker.log", MESH_FAILED)
+    assert diagnosis.category == "hccl"
+    assert [alt.category for alt in diagnosis.alternatives][:2] == ["config", "driver_env"]
