@@ -8,6 +8,9 @@ check of a graph capture's state.
   docs/labelling.md#the-operator-compilers-environment-does-not-start
 - An op prototype's verify refusal in the plog is the op refusing the node, with the caller's
   tensors beside it. docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
+- GE's build headline alone (`Graph manager build graph failed`) is the graph's ops that did not
+  build, below the confident band; a node's verify refusal printed with it is the reason and
+  leads. docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
 - torch_npu's assertion that a capture is active is a capture-state failure.
   docs/labelling.md#calls-refused-during-graph-capture
 - An Ascend C op project whose op generator step fails under make is releases that do not fit.
@@ -102,6 +105,42 @@ def test_a_prototype_verify_refusal_is_the_op_refusing_the_node() -> None:
 def test_an_infershape_check_naming_dimensions_stays_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("infer/plog.log", INFERSHAPE_DIMS_DISAGREE)
     assert diagnosis.category == "shape_mismatch"
+
+
+# An inference demo builds its model through GE's IR API and the build stops; the paste kept
+# only the engine's headlines, not the stage that failed.
+GE_BUILD_HEADLINES_ALONE = """\
+[EVENT] GE(7311,det_demo):2026-05-06-10:11:12.300.010 [graph_manager.cc:919]7311 PreRun:PreRun start: graph node size 210, session id 1, graph id 1, graph name graph
+[ERROR] GE(7311,det_demo):2026-05-06-10:11:12.410.220 [ge_generator.cc:630]7311 GenerateModel: ErrorNo: 1343266819(Graph manager build graph failed.) [COMP][DEFAULT]Build model failed.
+[ERROR] GE(7311,det_demo):2026-05-06-10:11:12.410.480 [ge_ir_build.cc:540]7311 BuildModel: ErrorNo: 1343266819(Graph manager build graph failed.) [COMP][DEFAULT]GenerateOnlineModel failed!
+"""
+
+# The same build with the node's verify refusal before the headlines: the refusal leads.
+GE_BUILD_AFTER_A_VERIFY_REFUSAL = """\
+[ERROR] TBE(7311,det_demo):2026-05-06-10:11:12.400.100 [nn_calculation_ops.cc:3921][OP_PROTO] Conv2DVerify:3921 OpName:[conv_9] "input filter shape is empty."
+[ERROR] GE(7311,det_demo):2026-05-06-10:11:12.410.220 [ge_generator.cc:630]7311 GenerateModel: ErrorNo: 1343266819(Graph manager build graph failed.) [COMP][DEFAULT]Build model failed.
+"""
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_graph_build_headline_alone_is_the_ops_that_did_not_build() -> None:
+    diagnosis = diagnose_text("demo/plog.log", GE_BUILD_HEADLINES_ALONE)
+    assert diagnosis.first_error is not None
+    assert "Build model failed." in diagnosis.first_error.text
+    assert diagnosis.category == "operator"
+    assert "op.ge_graph_build_failed" in _rules(diagnosis)
+    assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_verify_refusal_leads_the_graph_build_headline() -> None:
+    diagnosis = diagnose_text("demo/plog.log", GE_BUILD_AFTER_A_VERIFY_REFUSAL)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Conv2DVerify:3921" in diagnosis.first_error.text
 
 
 # A serving engine's start in graph mode: torch_npu asserts that a capture is active.

@@ -3,8 +3,10 @@
 docs/labelling.md#a-compiled-graph-whose-tasks-do-not-load: MindSpore wraps the failure as
 `Preprocess failed before run graph N` with `Distribute Task Failed` and the engine's
 `davinci_model : load task fail, return ret: <code>`. It names no task or fault, so alone it is
-`other`, with `config` and `operator` beside it and below the confident band. Values of our own
-in the shape MindSpore prints.
+`other`, with `config` and `operator` beside it and below the confident band. The graph engine's
+newer runtime says the same of a torchair graph a serving engine loads (`davinci model init
+failed`, `Load graph failed, error code:<GE code>`), read the same way. Values of our own in the
+shapes MindSpore and a serving engine's workers print.
 """
 
 from __future__ import annotations
@@ -35,6 +37,22 @@ epoch 1 step 1, loss is 10.41
 """
 
 
+# A tensor-parallel serving worker loading its torchair graph: GE's runtime cannot create the
+# model, and the trace lines the worker relays end in the engine's API.
+TORCHAIR_GRAPH_LOAD = """\
+(Worker_TP1 pid=5120) ERROR 03-02 08:15:40 [multiproc_executor.py:815] RuntimeError: Inner error, see the log below.
+(Worker_TP1 pid=5120) ERROR 03-02 08:15:40 [multiproc_executor.py:815]         davinci model init failed[FUNC:DavinciModelCreate][FILE:davinci_model_kernel.cc][LINE:251]
+(Worker_TP1 pid=5120) ERROR 03-02 08:15:40 [multiproc_executor.py:815]         Failed to execute init graph[FUNC:Load][FILE:model_v2_executor.cc][LINE:190]
+(Worker_TP1 pid=5120) ERROR 03-02 08:15:40 [multiproc_executor.py:815]         Load graph failed, error code:1343225857, session_id:3, graph_id:1, isEnableSliceSchedule:0.[FUNC:LoadGraph][FILE:ge_api.cc][LINE:990]
+"""
+
+# Counterexample: the engine reporting the graph loaded.
+TORCHAIR_GRAPH_LOADED = """\
+(Worker_TP1 pid=5120) INFO 03-02 08:15:40 [torchair_model_runner.py:300] Load graph success, session_id:3, graph_id:1
+(Worker_TP1 pid=5120) INFO 03-02 08:15:41 [torchair_model_runner.py:310] Capturing batch sizes [1, 8, 16] done
+"""
+
+
 def _rules(diagnosis) -> set[str]:
     return {e.rule for e in diagnosis.evidence if e.rule}
 
@@ -52,3 +70,18 @@ def test_a_graph_whose_tasks_do_not_load_offers_the_stack_and_a_task() -> None:
 def test_a_load_that_went_through_is_no_failure() -> None:
     diagnosis = diagnose_text("worker_0.log", GRAPH_LOADED)
     assert "ge.graph_task_load_failed" not in _rules(diagnosis)
+
+
+def test_a_torchair_graph_the_runtime_cannot_load_reads_the_same() -> None:
+    diagnosis = diagnose_text("worker_tp1.log", TORCHAIR_GRAPH_LOAD)
+    assert diagnosis.first_error is not None
+    assert "davinci model init failed" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert "ge.graph_model_load_failed" in _rules(diagnosis)
+    assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_torchair_graph_that_loaded_is_no_failure() -> None:
+    diagnosis = diagnose_text("worker_tp1.log", TORCHAIR_GRAPH_LOADED)
+    assert "ge.graph_model_load_failed" not in _rules(diagnosis)
