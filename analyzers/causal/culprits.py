@@ -19,6 +19,7 @@ import re
 import signal
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
@@ -33,11 +34,13 @@ from analyzers.causal.wait_places import (
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
+from analyzers.checkpoints.patterns import teardown_signals
 from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.classify.events import TIER_CAUSE, Classified
+from analyzers.classify.events import TIER_CAUSE, Classified, own_exit
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, Timeline
+from analyzers.formats.elastic import signal_name
 from analyzers.timeline.divergence import microbatch_stages
 
 NOBODY = Blame([])
@@ -79,7 +82,8 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
             return own
         # A death reported by no rank's own log (a shell's job notice, a kernel line) names
         # no one: the rank comparison finds the rank that went quiet while its peers failed.
-        return singled_out(correlation, _size_stated(scans, correlation)) or NOBODY
+        size_stated = _size_stated(scans, correlation)
+        return singled_out(correlation, size_stated, spared=teardown_killed(scans)) or NOBODY
     ended = _ended_apart(chain)
     if ended is not None:
         return ended
@@ -98,7 +102,10 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if ahead is not None:
         return ahead
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
-    found = interrupted_outside(chain) or singled_out(correlation, size_stated, quiet_suspect)
+    spared = teardown_killed(scans)
+    found = interrupted_outside(chain) or singled_out(
+        correlation, size_stated, quiet_suspect, spared
+    )
     if found is not None and len(found.ranks) > 1:
         # ranks that stopped together in a sub-group: the one whose wait is in a collective no
         # other rank was in swapped the program order, its partners only waited for it
@@ -446,6 +453,53 @@ def killed_alongside(
     if not killed or not set(ranks) <= killed:
         return list(ranks)
     return sorted({*ranks, *(r for r in killed if isinstance(r, int))})
+
+
+def teardown_killed(scans: Sequence[FileScan]) -> frozenset[int]:
+    """Ranks torchrun's summary records as killed with the signal its agent sends a survivor
+    after the grace period, at a time after another child's record of an exit of its own (an
+    error status, a crash): the agent was stopping the job for that child, and the kill is its
+    teardown, which names no culprit (docs/labelling.md#a-launchers-own-kill-of-the-survivors).
+    A kill recorded first, or with no such exit before it, is no teardown."""
+    kills = teardown_signals()
+    spared: set[int] = set()
+    for scan in scans:
+        timed = [(r, _record_time(r)) for r in _failures(scan)]
+        owned = [
+            at
+            for record, at in timed
+            if at is not None and own_exit(record) and _signal_of(record) not in kills
+        ]
+        if not owned:
+            continue
+        first = min(owned)
+        spared.update(
+            rank
+            for record, at in timed
+            if _signal_of(record) in kills
+            and at is not None
+            and at > first
+            and isinstance(rank := record.get("rank"), int)
+        )
+    return frozenset(spared)
+
+
+def _signal_of(record: Mapping[str, object]) -> str | None:
+    named = record.get("signal")
+    if isinstance(named, str):
+        return named.upper()
+    code = record.get("exitcode")
+    return signal_name(code) if isinstance(code, int) else None
+
+
+def _record_time(record: Mapping[str, object]) -> datetime | None:
+    when = record.get("time")
+    if not isinstance(when, str):
+        return None
+    try:
+        return datetime.fromisoformat(when)
+    except ValueError:
+        return None
 
 
 def _sigkilled(record: Mapping[str, object]) -> bool:

@@ -15,7 +15,7 @@ answer says why, as a clause about the blamed ranks::
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from analyzers.causal.chain import Blame
@@ -34,13 +34,18 @@ _IN_STEP = re.compile(r"step (\d+) / ")
 
 
 def singled_out(
-    correlation: Correlation | None, size_stated: bool, quiet_suspect: bool = True
+    correlation: Correlation | None,
+    size_stated: bool,
+    quiet_suspect: bool = True,
+    spared: Collection[int] = frozenset(),
 ) -> Blame | None:
     """Killed or missing ranks (missing only when the world size is stated, else an
     excerpt of one rank would blame all the others), then ranks that left the common
     path, then the few ranks ahead of or behind the pack. Ranks that only went quiet are
     suspects unless the first error says a peer was running when it failed it
-    (`quiet_suspect` false: a message that arrived too long was sent by a live peer)."""
+    (`quiet_suspect` false: a message that arrived too long was sent by a live peer).
+    `spared` ranks were killed by their launcher while it stopped the job after another
+    rank had failed (`causal.culprits.teardown_killed`): that kill is not why they stopped."""
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
@@ -60,14 +65,21 @@ def singled_out(
     for choose in choosers:
         if choose is _silent and not quiet_suspect:
             continue
-        blame = choose(correlation, size_stated)
+        if choose is _killed:
+            blame = _killed(correlation, size_stated, spared)
+        else:
+            blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
             return blame
     return None
 
 
-def _killed(correlation: Correlation, size_stated: bool) -> Blame | None:
-    dead = [r.rank for r in correlation.ranks if r.status == RankStatus.KILLED]
+def _killed(
+    correlation: Correlation, size_stated: bool, spared: Collection[int] = frozenset()
+) -> Blame | None:
+    dead = [
+        r.rank for r in correlation.ranks if r.status == RankStatus.KILLED and r.rank not in spared
+    ]
     return Blame(dead, say("waited.killed", many=several(dead))) if dead else None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import signal
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from analyzers.checkpoints.patterns import is_success, teardown_signals, termination_signals
 from analyzers.checkpoints.restarts import restart_lines
@@ -368,7 +368,7 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
         if record.get("rank") is not None
         else global_of.get(record.get("local_rank"))
         for record in records
-        if _own_exit(record)
+        if own_exit(record)
     }
     if not failed:
         return set()
@@ -402,7 +402,7 @@ def _teardown_kills(scan: FileScan) -> set[int]:
     owned = [
         event.timestamp
         for event, code in records
-        if _own_exit({"exitcode": code}) and signal_name(code) not in kills
+        if own_exit({"exitcode": code}) and signal_name(code) not in kills
     ]
     if not owned:
         return set()
@@ -414,7 +414,7 @@ def _teardown_kills(scan: FileScan) -> set[int]:
     }
 
 
-def _own_exit(record: dict[str, object]) -> bool:
+def own_exit(record: Mapping[str, object]) -> bool:
     """A child that ended with an error status or a signal of its own, not the agent's stop."""
     code = record.get("exitcode")
     if not isinstance(code, int) or code == 0:
