@@ -356,7 +356,10 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
     agent copies each rank's stdout and stderr from two files read in turn, so a traceback
     often lands above the last progress lines the rank printed before it. A rank the same
     console reports failed with an exit status of its own (not the agent's stop signal), and
-    that never logged its success line there, did not carry on after its error."""
+    that never logged its success line there, did not carry on after its error. Nor did a
+    rank stopped by the agent's signal whose uncaught exception torch's distributed hook
+    printed there (each traceback line led by `[rankN]: `): that hook prints only when the
+    exception has left the program, so the process was ending however the agent stopped it."""
     records = scan.facts.get("elastic_failures") or ()
     # the agent's `failed (exitcode: 1) local_rank: 3` line names a local rank; its summary
     # record of the same child gives the global one
@@ -370,6 +373,8 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
         for record in records
         if own_exit(record)
     }
+    if records:
+        failed |= _ended_by_uncaught(scan)
     if not failed:
         return set()
     track = track_of(scan)
@@ -380,6 +385,35 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
             if text_id in success:
                 finished.add(rank if rank != NO_RANK else scan.info.rank)
     return {rank for rank in failed if isinstance(rank, int) and rank not in finished}
+
+
+# torch's distributed excepthook leads every line of an uncaught exception with the rank
+_HOOK_PREFIX = re.compile(r"^(?:\[default\d+\]:)?\[rank(?P<rank>\d+)\]: ")
+
+
+def _ended_by_uncaught(scan: FileScan) -> set[int]:
+    """Ranks whose uncaught exception torch's distributed hook printed in this file: the
+    exception line of a traceback that is not a thread's, a caught one logged as a warning, a
+    prompt's or one chained to another, led by the same rank's `[rankN]: `."""
+    lines = {
+        record["line"]: record.get("rank")
+        for record in scan.facts.get("tracebacks") or ()
+        if isinstance(record.get("rank"), int)
+        and not record.get("chained")
+        and not record.get("thread")
+        and not record.get("warned")
+        and not record.get("interactive")
+        and record.get("type") != "re-raise"
+    }
+    ended = set()
+    for event in scan.events:
+        rank = lines.get(event.line)
+        if rank is None:
+            continue
+        found = _HOOK_PREFIX.match(event.text)
+        if found is not None and int(found.group("rank")) == rank:
+            ended.add(rank)
+    return ended
 
 
 # the exit status in the one-line message `formats.elastic` gives each summary record
