@@ -263,3 +263,34 @@ def test_a_double_spaced_cut_traceback_inside_a_markdown_quote_reads_its_deepest
     diagnosis = diagnose_text("job/train.log", quoted)
     assert diagnosis.first_error is not None
     assert "in build_dataset" in diagnosis.first_error.text
+
+
+# A serving plugin's traceback pasted as its last frame and the statement that raised, with a
+# message in a refusal's words; the exception line under it was not pasted.
+RAISED_REFUSAL_CUT = """\
+  File "/srv/engine/plugin/parallel/groups.py", line 212, in build_groups
+    raise ValueError(f"expert group size must be a power of two, got {size}")
+"""
+
+# The expert-parallel load balancer of a serving plugin refusing the model, pasted the same way
+# (the frame flush left, its statement one blank in).
+BALANCER_CUT = """\
+File "/srv/engine/plugin/eplb/registry.py", line 64, in register_model
+ raise NotImplementedError("EPLB is not supported.")
+"""
+
+
+def test_a_cut_traceback_ending_on_a_raise_in_refusal_words_cites_the_frame() -> None:
+    diagnosis = diagnose_text("serve/engine.log", RAISED_REFUSAL_CUT)
+    assert diagnosis.first_error is not None
+    assert "in build_groups" in diagnosis.first_error.text
+    assert "must be a power of two" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.5
+
+
+def test_an_expert_balancer_refusal_cut_at_its_raise_is_a_config_problem() -> None:
+    diagnosis = diagnose_text("serve/engine.log", BALANCER_CUT)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert 'NotImplementedError("EPLB is not supported.")' in diagnosis.first_error.text
+    assert "other" in [alt.category for alt in diagnosis.alternatives]

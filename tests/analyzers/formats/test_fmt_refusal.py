@@ -39,6 +39,9 @@ SIZE_ALONE = (
         ("INFO 03-14 09:12:01 config.py:88] max_num_seqs should be raised for throughput", False),
         ("UserWarning: the input array should be writable, got a read-only view", False),
         ("loading shard 3 of 9", False),
+        # a statement of a traceback quoting the sentence it raises is code, not a refusal
+        ('    raise NotImplementedError("balancer is not supported.")', False),
+        (' raise ValueError(f"group size must be a power of two, got {n}")', False),
         ("", False),
     ],
 )
