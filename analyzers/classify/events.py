@@ -667,6 +667,8 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_GENERIC  # a program's own report that it stopped
     if _CODE_LINE.match(message):
         return TIER_NOISE
+    if is_chatter(message):
+        return TIER_NOISE  # says the job goes on, or only advises: whatever its words name
     if vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind
     return _unread_error_tier(_WRITER.sub("", message))

@@ -273,6 +273,20 @@ def test_unknown_error_wording_is_citable_when_its_words_name_a_failure_kind(
     assert classify_event(event(text), 0, KNOWLEDGE).tier == tier
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the words name a kind (a configuration, a checkpoint), but the line only says
+        # the writer goes on or advises: chatter is noise before the words are weighed
+        "ERROR the config option --foo is deprecated and ignored",
+        "ERROR the weights checkpoint shard is missing on the mirror, falling back to the hub",
+        "OMP: Hint Please submit a bug report with the compile commands and machine configuration.",
+    ],
+)
+def test_chatter_stays_noise_whatever_its_words_name(text: str) -> None:
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == TIER_NOISE
+
+
 def test_a_cann_log_line_marked_error_is_a_bare_failure_even_unknown() -> None:
     text = "[66120][Ring][Prepare]unexpected state 3 for link 7"
     plog = Event("plog/plog-1.log", 4, text, EventKind.ERROR, text, source="plog", level="ERROR")
