@@ -8,12 +8,12 @@ text interned. Nothing is sampled: the comparison of the ranks
 (`analyzers.timeline.correlate`) reads every entry.
 
 A track crosses from a scanner process to the parent with its text ids and ranks in one
-byte per entry when the values allow (a file's text ids and rank usually do), and its line,
-time and rank columns compressed (`unpack` restores them): the parent holds every file's
-track while both scanners run, the analysis's peak, and a column of a file's consecutive
-line numbers or millisecond times compresses to a fraction of its width (about 4 bytes a
-checkpoint in all instead of 14). Readers see the same values; the few writers after that
-point go through `set_rank`.
+byte per entry when the values allow (a file's text ids and rank usually do), and a long
+track with its line, time and rank columns compressed (`unpack` restores them): the parent
+holds every file's track while both scanners run, the analysis's peak, and a column of a
+file's consecutive line numbers or millisecond times compresses to a fraction of its width
+(about 4 bytes a checkpoint in all instead of 14). Readers see the same values; the few
+writers after that point go through `set_rank`.
 
 Times are epoch seconds on the log's own (naive, read as UTC) clock, NaN when the line has
 none. A time without a year (glog `I1129 ...`, vLLM `11-29 ...`) is kept as seconds within
@@ -171,17 +171,19 @@ class CheckpointTrack:
     def __getstate__(self) -> dict:
         self.unpack()
         state = _narrowed({name: getattr(self, name) for name in _STATE}, len(self.texts))
-        for name in PACKED:
-            state[name] = _pack(state[name])
+        if len(self) >= PACK_MIN:
+            for name in PACKED:
+                state[name] = _pack(state[name])
         return state
 
     def __setstate__(self, state: dict) -> None:
-        """The received track, its `PACKED` columns left compressed: `unpack` before reading
-        them (an unset column raises `AttributeError`, never reads as empty)."""
+        """The received track; a long one's `PACKED` columns stay compressed: `unpack` before
+        reading them (an unset column raises `AttributeError`, never reads as empty)."""
+        packed = {name: state[name] for name in PACKED if isinstance(state[name], tuple)}
         for name in _STATE:
-            if name not in PACKED:
+            if name not in packed:
                 setattr(self, name, state[name])
-        self._packed = {name: state[name] for name in PACKED}
+        self._packed = packed or None
         self._ids = {text: i for i, text in enumerate(self.texts)}
 
     def unpack(self) -> None:
@@ -218,6 +220,9 @@ def _low_bytes(column: array, code: str) -> array:
 # The columns a track crosses to the parent compressed: each integer or float column split
 # into planes of its items' bytes (their high bytes barely change along a file) and deflated.
 PACKED = ("line", "time", "rank")
+# Shorter tracks cross as they are: they are small, and three short streams cost more to
+# deflate and inflate than they save.
+PACK_MIN = 4096
 
 
 def _pack(column: array) -> _Packed:

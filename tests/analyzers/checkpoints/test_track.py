@@ -10,6 +10,7 @@ import pytest
 
 from analyzers.checkpoints.track import (
     NAN,
+    PACK_MIN,
     CheckpointTrack,
     grid_month,
     last_line_by_rank,
@@ -147,10 +148,19 @@ def test_an_unpacked_column_takes_no_more_memory_than_its_entries():
 
 def test_a_budget_cuts_a_received_track_before_it_is_unpacked():
     track = CheckpointTrack()
-    for line in range(1, 11):
+    for line in range(1, PACK_MIN + 11):
         track.add(0, line, float(line), 0)
     received = pickle.loads(pickle.dumps(track))
     received.keep_first(4)
-    assert (received.line.tolist(), received.unplaced) == ([1, 2, 3, 4], 6)
+    assert (received.line.tolist(), received.unplaced) == ([1, 2, 3, 4], PACK_MIN + 6)
     received.unpack()  # already done: nothing changes
     assert received.time.tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_short_track_crosses_as_it_is():
+    track = CheckpointTrack()
+    for line in range(1, PACK_MIN):
+        track.add(0, line, float(line), 0)
+    received = pickle.loads(pickle.dumps(track))
+    assert received.time.tolist() == track.time.tolist()  # readable without unpack
+    assert received.line.tolist() == track.line.tolist()
