@@ -35,7 +35,8 @@ from analyzers.ingest.compression import compress_block, decompress_block
 NAN = float("nan")
 NO_RANK = -1
 _NARROW_LINE_MAX = 0xFFFFFFFF  # line numbers an "I" column holds
-_Packed = tuple[str, int, bytes]  # a column in transit: typecode, entries, deflated bytes
+# A column in transit: typecode, entries, and per byte of an item its plane (`_pack`)
+_Packed = tuple[str, int, tuple[int | bytes, ...]]
 
 
 @dataclass(slots=True)
@@ -217,32 +218,41 @@ def _low_bytes(column: array, code: str) -> array:
     return array(code, column.tobytes()[:: column.itemsize])
 
 
-# The columns a track crosses to the parent compressed: each integer or float column split
-# into planes of its items' bytes (their high bytes barely change along a file) and deflated.
+# The columns a track crosses to the parent compressed. Each is split into planes of its
+# items' bytes: a high byte barely changes along a file (one value: sent as that value), a
+# middle one deflates well, a low one of times or scattered line numbers hardly at all (sent
+# as it is: inflating it would cost the parent more than its bytes are worth).
 PACKED = ("line", "time", "rank")
-# Shorter tracks cross as they are: they are small, and three short streams cost more to
+# Shorter tracks cross as they are: they are small, and a few short streams cost more to
 # deflate and inflate than they save.
 PACK_MIN = 4096
 
 
 def _pack(column: array) -> _Packed:
-    raw, width = column.tobytes(), column.itemsize
-    planes = b"".join([raw[byte::width] for byte in range(width)]) if width > 1 else raw
-    return column.typecode, len(column), compress_block(planes)
+    raw, width, size = column.tobytes(), column.itemsize, len(column)
+    planes: list[int | bytes] = []
+    for byte in range(width):
+        plane = raw[byte::width]
+        if plane.count(plane[:1]) == size:
+            planes.append(plane[0])
+            continue
+        deflated = compress_block(plane)
+        planes.append(deflated if len(deflated) < size // 2 else plane)
+    return column.typecode, size, tuple(planes)
 
 
 def _unpacked(packed: _Packed) -> array:
-    """The column `_pack` compressed, allocated at its exact size (`frombytes` would
-    over-allocate by a sixteenth)."""
-    typecode, size, data = packed
-    planes = decompress_block(data)
+    """The column `_pack` split, allocated at its exact size (`frombytes` would
+    over-allocate by a sixteenth). A plane of `size` bytes was sent as it is, a shorter one
+    deflated."""
+    typecode, size, planes = packed
     column = array(typecode, [0]) * size
     width = column.itemsize
-    raw: bytes | bytearray = planes
-    if width > 1:
-        raw, planes_view = bytearray(len(planes)), memoryview(planes)
-        for byte in range(width):
-            raw[byte::width] = planes_view[byte * size : (byte + 1) * size]
+    constant = bytes(plane if isinstance(plane, int) else 0 for plane in planes)
+    raw = bytearray(constant * size)
+    for byte, plane in enumerate(planes):
+        if isinstance(plane, bytes):
+            raw[byte::width] = plane if len(plane) == size else decompress_block(plane)
     memoryview(column).cast("B")[:] = raw
     return column
 

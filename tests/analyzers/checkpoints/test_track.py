@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 import sys
 from datetime import UTC, datetime
 
@@ -164,3 +165,19 @@ def test_a_short_track_crosses_as_it_is():
     received = pickle.loads(pickle.dumps(track))
     assert received.time.tolist() == track.time.tolist()  # readable without unpack
     assert received.line.tolist() == track.line.tolist()
+
+
+def test_every_kind_of_byte_plane_comes_back_as_it_was():
+    """High bytes that never change, middle ones that deflate, random low ones sent as they
+    are, and times without a value (NaN) among them."""
+    rng = random.Random(7)
+    track = CheckpointTrack()
+    line = 0
+    for n in range(PACK_MIN + 1000):
+        line += rng.randint(1, 5000)
+        time = NAN if n % 97 == 0 else 1_795_937_040.0 + rng.random() * 600
+        track.add(track.text_id(f"layer {n % 3} passed"), line, time, rng.choice((None, 3, 4)))
+    received = _through_the_pipe(track)
+    assert received.time.tobytes() == track.time.tobytes()
+    assert received.line.tolist() == track.line.tolist()
+    assert received.rank.tolist() == track.rank.tolist()
