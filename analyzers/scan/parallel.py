@@ -21,6 +21,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, NoReturn
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.checkpoints.track import CheckpointTrack
 from analyzers.core.cpus import usable_cpus
 from analyzers.core.types import FileInfo, FileScan
 from analyzers.ingest.bundle import Member
@@ -63,7 +64,12 @@ def scan_members(
     if workers <= 1:
         return _scan_inline(members, settings, on_scanned, store)
     with _WorkerPool(workers, settings, store) as pool:
-        return pool.scan_all(members, on_scanned)
+        scans = pool.scan_all(members, on_scanned)
+    # Tracks arrive compressed and stay so while the scanners live (the analysis's peak).
+    for scan in scans:
+        if isinstance(track := scan.facts.get("checkpoints"), CheckpointTrack):
+            track.unpack()
+    return scans
 
 
 def _scan_inline(

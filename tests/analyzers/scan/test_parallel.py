@@ -31,6 +31,17 @@ def test_workers_return_the_scans_in_bundle_order(tmp_path):
     assert [s.info.lines for s in scans] == [20_000] * 4
 
 
+def test_tracks_from_the_workers_read_as_the_inline_scan_reads_them(tmp_path):
+    """A track crosses the pipe compressed; the scans handed back hold it whole again."""
+    path = _bundle(tmp_path)
+    on_two = scan_members(Bundle(path).members(), ScanSettings(), workers=2)
+    inline = scan_members(Bundle(path).members(), ScanSettings(), workers=1)
+    for sent, kept in zip(on_two, inline, strict=True):
+        got, want = sent.facts["checkpoints"], kept.facts["checkpoints"]
+        assert len(got) == len(want) == 20_000
+        assert [got.entry(i) for i in range(len(got))] == [want.entry(i) for i in range(len(want))]
+
+
 def test_a_worker_that_dies_fails_the_scan_instead_of_hanging(tmp_path, monkeypatch):
     real_scan_one = scanner_process.scan_one
 
