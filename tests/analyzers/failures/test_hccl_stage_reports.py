@@ -103,6 +103,21 @@ RUN_LOG_LOST = """\
 """
 
 
+# The older form of the same report (CANN 8.1 and before) names the peer by its server and
+# device instead of the IP/ID pair, on the line under the notify timeout.
+OLD_FORM_HEARTBEAT_LOST = """\
+Error. Message is
+EI0002:The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank [2].base information: [streamID:[9],taskID[41], taskType[Notify Wait], tag[AllGather_5520971133402217710_0].] task information: [notify id:[0x000000600000031], stage:[fffffff], remote rank:[2].]
+there are(is) 1 abnormal device(s):
+serverId[10.31.4.17], deviceId[2], Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected
+"""
+
+OLD_FORM_STUCK_PEER = OLD_FORM_HEARTBEAT_LOST.replace(
+    "Heartbeat Lost Occurred, Possible Reason: 1. Process has exited, 2. Network Disconnected",
+    "Stuck Occurred, Possible Reason: 1. Host process is stuck, 2. Device task is stuck",
+)
+
+
 LONE_SOCKET_TIMEOUT = """\
 [W VariableFallbackKernel.cpp:51] Warning: CAUTION: The operator 'aten::unique_consecutive' is not currently supported on the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)
 EI0006: 2026-05-14-07:21:44.612.087 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
@@ -170,6 +185,22 @@ def test_lost_heartbeat_offers_a_rank_that_went_away() -> None:
     assert "Notify register times out" in diagnosis.first_error.text
     assert "device_fault" in _alternatives(diagnosis)
     assert 3 in diagnosis.culprit_ranks
+
+
+def test_lost_heartbeat_in_the_older_server_device_form_offers_a_rank_that_went_away() -> None:
+    diagnosis = diagnose_text("train.log", OLD_FORM_HEARTBEAT_LOST)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Notify register times out" in diagnosis.first_error.text
+    assert "hccl.peer_heartbeat_lost_device" in _rules(diagnosis)
+    assert "device_fault" in _alternatives(diagnosis)
+
+
+def test_a_stuck_peer_in_the_older_form_is_not_offered_as_a_crash() -> None:
+    diagnosis = diagnose_text("train.log", OLD_FORM_STUCK_PEER)
+    assert diagnosis.category == "hccl"
+    assert "hccl.peer_heartbeat_lost_device" not in _rules(diagnosis)
+    assert "device_fault" not in _alternatives(diagnosis)
 
 
 def test_a_stuck_peer_is_not_offered_as_a_crash() -> None:
