@@ -14,7 +14,9 @@ line in any file of the bundle (a cluster's device count that comes up short bec
 node never joined); they list it under ``yields_to_bundle``. A few are explained by a line
 the same writer printed after them (an agent's report that its worker ended with a plain
 status, then its finding that another agent had already ended the job); they list it under
-``yields_to_later``. A line that names an earlier event of its writer as its cause by number
+``yields_to_later``. A program's report of NCCL's return code steps aside, too, for
+NCCL's reason in a file of NCCL's own lines (``NCCL_DEBUG_FILE``) when its own file holds no
+warning of NCCL's. A line that names an earlier event of its writer as its cause by number
 (the GPU driver's ``Xid 45 ... caused by previous Xid 149``) steps aside for that event's line
 when the file holds it.
 
@@ -172,6 +174,36 @@ def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> N
         targets = item.best.signature.yields_to if item.best is not None else ()
         pid = _pid_named(item) if targets else None
         if pid is not None and any(pid in pids.get(target, ()) for target in targets):
+            item.tier, item.demoted = min(item.tier, cascade_tier), True
+
+
+# NCCL's and RCCL's own line prefix, `host:pid:tid [dev] `, then NCCL's level word, with the
+# source place of a warning between them (`graph/xml.cc:332 NCCL WARN ...`)
+_NCCL_WRITER = re.compile(
+    r"(?:^|\s)[\w.-]+:\d+:\d+ \[\d+\] (?:\S+:\d+ )?NCCL (?:WARN|INFO|TRACE)\b"
+)
+
+
+def yield_to_nccl_debug_file(items: Sequence[Classified], cascade_tier: float) -> None:
+    """Demote, across the bundle, each line whose signature yields to NCCL's reason
+    (`yields_to`) when that reason sits in a file of NCCL's own lines and the line's file holds
+    no warning or error of NCCL's. `NCCL_DEBUG_FILE` sends NCCL's output to a file of its own
+    per process (`debug.%h.%p`), so the program's console keeps only the return code that
+    torch, the NCCL benchmarks or an engine report (`unhandled system error`), and the reason
+    NCCL logged for it is in the other file. A file that holds other writers' lines beside NCCL's (a rank's own
+    log) is no such file, and a console that holds NCCL's warnings as well keeps its reading."""
+    by_file: dict[int, list[bool]] = {}
+    for item in items:
+        by_file.setdefault(item.order, []).append(bool(_NCCL_WRITER.search(item.event.text)))
+    nccl_only = {order for order, lines in by_file.items() if all(lines)}
+    with_nccl = {order for order, lines in by_file.items() if any(lines)}
+    found = {item.best.id for item in items if item.best is not None and item.order in nccl_only}
+    if not found:
+        return
+    for item in items:
+        if item.best is None or item.order in with_nccl:
+            continue
+        if any(target in found for target in item.best.signature.yields_to):
             item.tier, item.demoted = min(item.tier, cascade_tier), True
 
 

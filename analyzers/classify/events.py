@@ -27,6 +27,7 @@ from analyzers.classify.block_context import (
     yield_to_earlier_in_file,
     yield_to_later_in_file,
     yield_to_named_cause,
+    yield_to_nccl_debug_file,
     yield_to_same_process,
 )
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -172,6 +173,7 @@ def classify_scans(
         lead_restated_runs(items[first:], TIER_GENERIC)
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)
+    yield_to_nccl_debug_file(items, TIER_CASCADE)
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)
     _records_quoting_a_traceback(items)
     _quiet_expected_probes(items, stack)
