@@ -162,10 +162,15 @@ Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'out of memory'
 
 OWN_ALLREDUCE_THROWS = """\
 [2026-02-03 10:11:12 TP1] Capture cuda graph begin. This can take up to several minutes. avail mem=9.12 GB
-RuntimeError: peer access is not supported between these two devices
+RuntimeError: invalid argument
 /workspace/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:318
 [2026-02-03 10:11:14] Received sigquit from a child process. It usually means the child failed.
 """
+
+OWN_ALLREDUCE_REFUSED_PEER = OWN_ALLREDUCE_THROWS.replace(
+    "RuntimeError: invalid argument",
+    "RuntimeError: peer access is not supported between these two devices",
+)
 
 OTHER_KERNEL_THROWS = """\
 RuntimeError: invalid argument
@@ -287,6 +292,16 @@ def test_the_same_check_in_another_kernel_is_not_the_allreduce() -> None:
 def test_the_allreduce_check_that_throws_with_its_place_below_is_the_collectives() -> None:
     diagnosis = diagnose_text("serve/scheduler.log", OWN_ALLREDUCE_THROWS)
     assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text.startswith("RuntimeError: invalid argument")
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_the_allreduce_check_naming_refused_peer_access_is_the_hosts() -> None:
+    """docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call: CUDA's own reason
+    (the pair of GPUs has no peer path) decides, as it does when torch or NCCL print it."""
+    diagnosis = diagnose_text("serve/scheduler.log", OWN_ALLREDUCE_REFUSED_PEER)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("RuntimeError: peer access is not supported")
     assert "config" in _alternatives(diagnosis)
