@@ -350,6 +350,9 @@ def demote_cascades_after_stop(
     copies = _copies_in(items, stop)
     stopped = epoch(stop, offsets)
     floors = _untimed_floors(items, scans) if stopped is not None else {}
+    if stopped is not None:
+        for key, when in _timed_twins(items, offsets).items():
+            floors[key] = max(floors.get(key, when), when)
     for item in items:
         if (
             item.tier <= TIER_CASCADE
@@ -365,6 +368,39 @@ def demote_cascades_after_stop(
             )
         ):
             item.tier, item.demoted = stop.tier - 0.5, True
+
+
+_STATED = re.compile(r"(?:Error|Exception|error|failed): (?P<what>.{24,})$")
+
+
+def _timed_twins(items: Sequence[Classified], offsets: Mapping[int, float]) -> dict[int, float]:
+    """{id(item): time} for an untimed line (torch's `[rank0]: RuntimeError: ...` traceback in
+    a torchrun `stderr.log`) whose rank also logged the same error with a time in another
+    file (`... [local_rank0] ERROR model run failed: ...` in its `stdout.log`): a rank logs an
+    exception while handling it, and the uncaught traceback is printed after that, so the
+    logged time is a floor for the traceback's line."""
+    timed: dict[tuple[int, str], list[tuple[str, float]]] = {}
+    for item in items:
+        when = epoch(item, offsets)
+        if when is not None and item.rank is not None and item.best is not None:
+            key = (item.rank, item.best.signature.id)
+            timed.setdefault(key, []).append((item.event.message or item.event.text, when))
+    twins: dict[int, float] = {}
+    for item in items:
+        if item.event.timestamp is not None or item.rank is None or item.best is None:
+            continue
+        stated = _STATED.search((item.event.message or item.event.text).rstrip())
+        if stated is None:
+            continue
+        what = stated.group("what")
+        times = [
+            when
+            for text, when in timed.get((item.rank, item.best.signature.id), ())
+            if what in text
+        ]
+        if times:
+            twins[id(item)] = min(times)
+    return twins
 
 
 def _untimed_floors(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict[int, float]:

@@ -132,10 +132,30 @@ def unreached_store(chain: CausalChain) -> Blame | None:
         else:
             reached.add(item.rank)
     reached -= unreached
-    if not unreached or len(unreached) >= len(reached):
+    if not unreached:
+        return None
+    if len(unreached) >= len(reached) and len(unreached) != _clients_not_joined(chain):
         return None
     ranks = sorted(unreached)
     return Blame(ranks, say("waited.unreached", many=several(ranks)))
+
+
+# the store's own count when it gave up: "Timed out after 21 seconds waiting for clients.
+# 2/4 clients joined."
+_CLIENTS_JOINED = re.compile(r"\b(\d+)/(\d+) clients joined\b")
+
+
+def _clients_not_joined(chain: CausalChain) -> int | None:
+    """How many clients the store counted missing when it gave up, when a client besides its
+    own host had joined (the store was reachable): when exactly that many ranks failed to
+    connect, they are the missing ones (a whole late node is half the job or more, yet the
+    store's count still singles them out). A store that counted only itself was out of
+    reach for everyone."""
+    for item in [*chain.top, *chain.waited_behind, *chain.cascades]:
+        found = _CLIENTS_JOINED.search(item.event.message or item.event.text)
+        if found and int(found.group(1)) >= 2:
+            return int(found.group(2)) - int(found.group(1))
+    return None
 
 
 # gloo's address key for one rank of a group: <group prefix>//cpu//<n>/<rank>

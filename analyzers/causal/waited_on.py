@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from itertools import pairwise
+from pathlib import PurePosixPath
 
 from analyzers.causal.chain import Blame
 from analyzers.causal.stalled import (
@@ -208,11 +209,34 @@ def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
     loud = [r for r in correlation.ranks if r.status not in (RankStatus.HUNG, RankStatus.MISSING)]
     if not quiet or not loud or any(r.status == RankStatus.OK for r in loud):
         return None
+    node = None
     if len(quiet) * 2 >= len(correlation.ranks):
-        return None
+        node = _one_node(correlation, quiet)
+        if node is None:
+            return None
     why = say("waited.quiet", subject=say("apart.subject", many=several(quiet)))
+    if node is not None:
+        why = say("waited.quiet_node", folder=node)
     mine = _last_of(correlation.ranks, quiet, inside=True)
     return Blame(quiet, why + say("waited.quiet_at", checkpoint=mine) if mine else why)
+
+
+def _one_node(correlation: Correlation, quiet: list[int]) -> str | None:
+    """The folder that holds every file of the quiet ranks and all of no other rank's: a
+    node's own folder (`node1/`, `worker-2/`) of a multi-node job whose ranks all went
+    silent together while the other nodes' ranks failed - the node went away (a lost
+    machine, a killed agent). Half the ranks or more going quiet names no one otherwise."""
+    held: dict[str, set[int]] = {}
+    for summary in correlation.ranks:
+        if summary.status == RankStatus.MISSING or not summary.files:
+            continue
+        folders = [set(PurePosixPath(f).parents) for f in summary.files]
+        for folder in set.intersection(*folders):
+            if str(folder) != ".":
+                held.setdefault(str(folder), set()).add(summary.rank)
+    wanted = set(quiet)
+    found = [folder for folder, ranks in held.items() if ranks == wanted]
+    return min(found, key=len) + "/" if found else None
 
 
 def _diverged(correlation: Correlation, size_stated: bool) -> Blame | None:

@@ -29,6 +29,9 @@ time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logr
 [2026-12-05 01:17:17,545] INFO [train.rank1] step 0 loss 0.1475
                                           (a job's logger named per rank,
                                            `getLogger(f"train.rank{rank}")`, after the level)
+2026-12-05 21:58:30,587 [local_rank0] ERROR model run failed: ...
+                                          (a multi-node job's tag with only its LOCAL_RANK:
+                                           time and level read, the tag not taken for a rank)
 [2026-12-04 15:30:16.361] rank 5: model run failed: ...
                                           (a job's own print: time in brackets, its rank
                                            label, no level; ranks sharing one stdout)
@@ -132,6 +135,10 @@ _PAIRS_TAIL = re.compile(
 # the host a multi-node job writes between the time and the rank tag (`%(asctime)s <host>
 # [rank5] INFO ...`): one word, only right before the rank tag
 _HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
+# only the node-local rank in the tag (`%(asctime)s [local_rank1] INFO ...`, LOCAL_RANK of a
+# torchrun worker): read past, not taken for the rank; the file's place in its node's tree
+# says which rank wrote it
+_LOCAL_RANK_TAG = r"\[(?i:local[_ ]?rank)[ _=]?\d+\]\s+"
 _RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
 
 HEADERS = (
@@ -172,7 +179,9 @@ HEADERS = (
         + _DATE
         + r")\]?\s+"
         + _HOST_BEFORE_RANK
-        + r"(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+)?"
+        + r"(?:\[(?i:rank)[ _]?(?P<rank>\d+)\]\s+|"
+        + _LOCAL_RANK_TAG
+        + r")?"
         r"(?:-\s+[\w.]+\s+-\s+)?(?:\|\s+)?\[?"
         + _LEVEL
         + r"\]?(?:\s+-\s+|\s*\|\s+|:\s+|\s+|$)"

@@ -13,6 +13,13 @@ node's combined `--tee` stdout, the first line under each `[defaultN]:` that sta
 agent's ranks are one contiguous block, so one offset per agent tree (and per launcher log)
 maps its local numbers to global ones. The offset is used only when every file of the tree
 that names a rank agrees on it; otherwise the directory numbers stay, as before.
+
+When no file of a node's tree names a global rank (`[local_rank1] norm passed`, bare prints
+and no traceback), two nodes' trees would fall onto the same numbers and merge two processes
+into one rank. Trees in different node folders (`node0/torchrun_logs/<id>/`,
+`node1/torchrun_logs/<id>/`: their folders differ above the run's own folder) are then
+stacked as contiguous blocks in the folders' natural order, beside the blocks the named trees
+hold. Two runs' trees under one node's log dir are not two nodes and are left alone.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
@@ -33,8 +41,12 @@ _LOCAL_TAG = re.compile(r"\s*\[default(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
 def place_agent_ranks(scans: Sequence[FileScan]) -> None:
     """Give files and lines of every agent whose ranks do not start at 0 their global ranks."""
     offsets: dict[str, int] = {}
-    for agent, members in _agent_trees(scans).items():
+    trees = _agent_trees(scans)
+    stacked = _stacked_offsets(trees)
+    for agent, members in trees.items():
         offset = _one_offset(_named(scan, local) for scan, local in members)
+        if offset is None:
+            offset = stacked.get(agent) or None
         if offset is None:
             continue
         offsets[agent] = offset
@@ -60,6 +72,48 @@ def _agent_trees(scans: Sequence[FileScan]) -> dict[str, list[tuple[FileScan, in
         if found is not None and scan.info.rank == found[1]:
             trees[found[0]].append((scan, found[1]))
     return trees
+
+
+def _stacked_offsets(trees: dict[str, list[tuple[FileScan, int]]]) -> dict[str, int]:
+    """Offsets for the trees none of whose files names a global rank, when the trees lie in
+    different node folders: each such tree takes the next free block of its size, in the
+    natural order of its path, after the blocks the named trees hold."""
+    if len(trees) < 2 or len({_node_folder(agent) for agent in trees}) != len(trees):
+        return {}
+    taken: list[range] = []
+    silent = []
+    for agent, members in trees.items():
+        witnesses = {_named(scan, local) for scan, local in members} - {None}
+        size = max(local for _, local in members) + 1
+        if len(witnesses) == 1:
+            (offset,) = witnesses
+            taken.append(range(offset, offset + size))
+        elif witnesses:
+            return {}  # a tree whose files disagree: nothing to stack against
+        else:
+            silent.append((agent, size))
+    if not silent or (len(silent) == 1 and not taken):
+        return {}
+    offsets, start = {}, 0
+    for agent, size in sorted(silent, key=lambda item: _natural(item[0])):
+        while any(start < block.stop and block.start < start + size for block in taken):
+            start = min(
+                block.stop for block in taken if start < block.stop and block.start < start + size
+            )
+        offsets[agent] = start
+        taken.append(range(start, start + size))
+        start += size
+    return offsets
+
+
+def _node_folder(agent: str) -> str:
+    """The folder above the run's own folder: `node1/torchrun_logs/` of
+    `node1/torchrun_logs/job_a1/`."""
+    return str(PurePosixPath(agent.rstrip("/")).parent)
+
+
+def _natural(path: str) -> list[tuple[int, object]]:
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", path)]
 
 
 def _named(scan: FileScan, local: int) -> int | None:

@@ -155,3 +155,92 @@ def test_ranks_quiet_long_before_the_stop_are_still_read_as_a_stall(tmp_path: Pa
     diagnosis = stopped_node(tmp_path, 1)
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [2, 3]
+
+
+# --- torchrun --log-dir trees, one per node, written as torch 2.13 runs write them --------
+
+TIMEOUT = (
+    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out "
+    "waiting 20000ms for recv operation to complete"
+)
+
+
+def local_progress(local: int, second: int = 20) -> list[str]:
+    """Python logging tagged with only the LOCAL_RANK (`[local_rank1]`)."""
+    return [
+        f"2026-12-04 18:01:{second:02d},{100 + 10 * n + local:03d} [local_rank{local}] INFO {part}"
+        for n, part in enumerate(PARTS)
+    ]
+
+
+def tree_files(node: str, tag: str, local: int, out: list[str], err: list[str]) -> dict[str, str]:
+    tree = f"{node}/torchrun_logs/job-a1_{tag}/attempt_0/{local}"
+    return {
+        f"{tree}/stdout.log": "\n".join(out) + "\n",
+        f"{tree}/stderr.log": "\n".join(err) + "\n",
+    }
+
+
+def test_a_stopped_agent_comes_before_the_untimed_tracebacks_its_peers_logged_with_a_time(
+    tmp_path: Path,
+) -> None:
+    """node1's agent gets SIGTERM at 18:01:20.190 and stops ranks 2 and 3. Node 0's ranks
+    log the closed connection at 18:01:20.210 in their stdout.log (`[local_rankN]`), and
+    torch's `[rankN]:` traceback of the same error, which carries no time, in their
+    stderr.log: that traceback is the same error, after the stop, not a first error."""
+    files: dict[str, str] = {}
+    for local in (0, 1):
+        failed = f"2026-12-04 18:01:20,{210 + local:03d} [local_rank{local}] ERROR model run failed: {CLOSED}"
+        files |= tree_files(
+            "node0", "x1", local, [*local_progress(local), failed], lost_peer(local)
+        )
+        files |= tree_files("node1", "y2", local, local_progress(local), [])
+    files["node1/launcher.log"] = (
+        "\n".join(
+            [
+                STOP,
+                "W1204 18:01:20.190000 7001 torch/distributed/elastic/multiprocessing/api.py:1028] "
+                "Sending process 7012 closing signal SIGTERM",
+                "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7001 got signal: 15",
+            ]
+        )
+        + "\n"
+    )
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.first_error is not None
+    assert "Received 15 death signal" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_a_node_whose_ranks_all_went_silent_is_the_culprit(tmp_path: Path) -> None:
+    """A machine lost mid-step: node1's ranks 2 and 3 stop after `attention passed` with no
+    error and no launcher record, node0's ranks time out 20 s later. Half the ranks went
+    quiet, but they are exactly one node's: that node went away."""
+    files: dict[str, str] = {}
+    for rank in (0, 1):
+        failed = (
+            f"2026-12-04 18:01:41,{100 + rank:03d} [rank{rank}] ERROR model run failed: {TIMEOUT}"
+        )
+        err = [f"[rank{rank}]: RuntimeError: {TIMEOUT}"]
+        files |= tree_files("node0", "x1", rank, [*progress(rank), failed], err)
+    for rank in (2, 3):
+        files |= tree_files("node1", "y2", rank - 2, progress(rank), [])
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2, 3]
+    assert "node1/" in diagnosis.culprit_reason
+
+
+def test_half_the_ranks_quiet_in_one_folder_with_the_others_name_no_node(tmp_path: Path) -> None:
+    """Counterexample: one node's files side by side (`log_<rank>.log`), ranks 2 and 3 quiet:
+    no folder holds just them, so half the job going quiet still singles no node out."""
+    files: dict[str, str] = {}
+    for rank in range(4):
+        lines = progress(rank)
+        if rank < 2:
+            lines += [
+                f"2026-12-04 18:01:41,{100 + rank:03d} [rank{rank}] ERROR model run failed: {TIMEOUT}"
+            ]
+        files[f"log_{rank}.log"] = "\n".join(lines) + "\n"
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.culprit_ranks != [2, 3]

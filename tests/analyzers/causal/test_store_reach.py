@@ -187,3 +187,18 @@ def _rank_three_waited_for(report: Report) -> None:
     # the rank-5 error six seconds later is that rank's own wait, not the c10d line's writer
     assert diagnosis.first_error.rank is None
     assert diagnosis.culprit_ranks == [3]
+
+
+def test_a_late_node_s_ranks_are_the_clients_the_store_counted_missing(tmp_path: Path) -> None:
+    """A node started late: its ranks 2 and 3 time out connecting after the store, on rank 0,
+    had counted 2 of 4 clients and given up; rank 1 waited for rank 0's key. Half the ranks
+    never reached the store, yet the store reached two and counted exactly two missing:
+    those are the ranks it waited for."""
+    job = ranks(4)
+    job[0].raw(CLIENTS.format(joined=2))
+    job[1].raw(KEY_WAIT)
+    cannot_connect(job[2], 36949)
+    cannot_connect(job[3], 36949)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2, 3]

@@ -1567,3 +1567,16 @@ def test_a_word_before_the_level_is_no_host_column():
     (it may be the logger's name) and the line keeps no invented rank."""
     line = parse_line("2026-12-05 19:08:21,061 trn-b11 ERROR model run failed: boom")
     assert line.rank is None
+
+
+@pytest.mark.parametrize("tag", ["[local_rank1]", "[local_rank 1]", "[LOCAL_RANK=1]"])
+def test_a_logging_tag_with_only_the_local_rank_keeps_the_lines_time(tag):
+    """A multi-node job's formatter that writes only LOCAL_RANK (`[local_rank{LOCAL_RANK}]`,
+    torch 2.13 runs under torchrun on a second node): the time and level are read and the
+    message starts after the tag; the tag is not taken for a global rank (the file's place
+    in its node's tree says which rank wrote it)."""
+    line = parse_line(f"2026-12-05 21:58:30,587 {tag} ERROR model run failed: boom")
+    assert line.level == "ERROR"
+    assert line.time == datetime(2026, 12, 5, 21, 58, 30, 587000)
+    assert line.message == "model run failed: boom"
+    assert line.rank is None

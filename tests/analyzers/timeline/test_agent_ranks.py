@@ -218,3 +218,55 @@ def test_a_second_nodes_combined_stdout_without_tracebacks_is_read_from_its_star
     assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
     assert [r.checkpoints for r in report.ranks] == [5, 5, 5, 4]
     assert report.diagnosis.culprit_ranks == [3]
+
+
+def _local_tagged(root: Path, tree: str, local: int, tail: list[str]) -> None:
+    """A rank that logs only its LOCAL_RANK (`[local_rank1]`), as torch 2.13 workers of a
+    multi-node job do with `%(asctime)s [local_rank{LOCAL_RANK}] %(levelname)s`: no line of
+    the file names its global rank."""
+    lines = [
+        f"2026-12-05 21:56:40,{100 + i:03d} [local_rank{local}] INFO {m}"
+        for i, m in enumerate(["prefill start", *STEPS, *tail])
+    ]
+    _write(root, f"{tree}/{local}/stdout.log", lines)
+    _write(root, f"{tree}/{local}/stderr.log", [])
+
+
+def test_two_nodes_whose_ranks_name_only_local_ranks_are_stacked_in_node_order(tmp_path):
+    """2 nodes x 4 ranks, every rank healthy and tagged only by its local rank: node1's tree
+    is read as ranks 4 to 7, not merged into node0's ranks 0 to 3."""
+    node0, node1 = _tree("node0", "k2v1b0aa"), _tree("node1", "q81zzc0d")
+    for tree in (node0, node1):
+        for local in range(4):
+            _local_tagged(tmp_path, tree, local, ["model run success"])
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == list(range(8))
+    assert all(f.startswith(f"{node1}/2/") for f in _files_of(report, 6))
+    assert all(f.startswith(f"{node0}/2/") for f in _files_of(report, 2))
+    assert report.diagnosis.category == "healthy"
+
+
+def test_a_named_tree_keeps_its_block_and_the_silent_tree_takes_the_next(tmp_path):
+    """node0's tree names ranks 2 and 3 (its tracebacks), node1's names none: node1 takes
+    the free block 0 and 1 beside it, not node0's numbers."""
+    node0, node1 = _tree("node0", "5zh920i6"), _tree("node1", "hu1c3ri")
+    _std_rank(tmp_path, node0, 0, 2, CLOSED)
+    _std_rank(tmp_path, node0, 1, 3, CAT)
+    for local in range(2):
+        _local_tagged(tmp_path, node1, local, [])
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
+    assert all(f.startswith(f"{node1}/1/") for f in _files_of(report, 1))
+    assert all(f.startswith(f"{node0}/1/") for f in _files_of(report, 3))
+
+
+def test_two_runs_under_one_nodes_log_dir_are_not_stacked(tmp_path):
+    """Counterexample: two torchrun runs' trees under one node's --log-dir (a job started
+    twice) are the same ranks twice, not two nodes: they keep their directory numbers."""
+    first = "job-e48c/node0/torchrun_logs/job-e48c_aaaa1111/attempt_0"
+    second = "job-e48c/node0/torchrun_logs/job-e48c_bbbb2222/attempt_0"
+    for tree in (first, second):
+        for local in range(2):
+            _local_tagged(tmp_path, tree, local, ["model run success"])
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == [0, 1]
