@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from analyzers.checkpoints.restarts import restart_lines
+from analyzers.checkpoints.restarts import agent_attempts, restart_lines
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import agent_attempt, folder_prefix
 
@@ -71,14 +71,17 @@ class Attempts:
     def __init__(self, scans: Sequence[FileScan]):
         self._folder: dict[str, int] = {}
         self._restarts: dict[str, list[int]] = {}
+        self._agent: dict[str, dict[int, int]] = {}  # a launcher log's own lines, numbered
         for scan in scans:
             found = agent_attempt(scan.info.path)
             if found is not None:
                 self._folder[scan.info.path] = found[1]
-            else:
-                lines = restart_lines(scan)
-                if lines:
-                    self._restarts[scan.info.path] = lines
+                continue
+            lines = restart_lines(scan)
+            if lines:
+                self._restarts[scan.info.path] = lines
+            elif scan.info.kind == FileKind.LAUNCHER:
+                self._agent[scan.info.path] = agent_attempts(scan)
         numbers = [*self._folder.values(), *(len(v) for v in self._restarts.values())]
         self.last = max(numbers, default=0)
 
@@ -86,11 +89,21 @@ class Attempts:
     def restarted(self) -> bool:
         return self.last > 0
 
+    def holds(self, path: str, number: int) -> bool:
+        """Whether the file holds lines of that attempt (its folder's, or one of its cuts')."""
+        if path in self._folder:
+            return self._folder[path] == number
+        return path in self._restarts and number <= len(self._restarts[path])
+
     def of(self, path: str, line: int) -> int | None:
         """The attempt that wrote the line, None when its file does not say (a launcher log
-        beside an attempt tree, which copies every attempt's lines)."""
+        beside an attempt tree copies every attempt's lines with nothing between them; only
+        the agent's own lines, numbered by its reports of failed children, are placed)."""
         if path in self._folder:
             return self._folder[path]
         if path in self._restarts:
             return bisect_right(self._restarts[path], line - 1)
-        return None if self._folder else 0
+        if not self._folder:
+            return 0
+        number = self._agent.get(path, {}).get(line)
+        return None if number is None else min(number, self.last)
