@@ -42,7 +42,8 @@ def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]
     for number, item in numbered:
         if number is not None and number > first and item.tier > TIER_GENERIC:
             item.tier, item.demoted = TIER_GENERIC, True
-    in_first = [item for number, item in numbered if number == first]
+    # the agent's reports beside an attempt tree are placed for judging silence, not demoted
+    in_first = [i for i in items if attempts.placed(i.event.file, i.event.line) == first]
     for item in in_first:
         best = item.best
         if best is None or not best.signature.cause_if_silent or not best.culprits:
@@ -70,10 +71,10 @@ def judged_in_attempt(
     if first is None or correlation is None:
         return correlation
     attempts = Attempts(scans)
-    number = attempts.of(first.event.file, first.event.line) if attempts.restarted else None
+    number = attempts.placed(first.event.file, first.event.line) if attempts.restarted else None
     if number is None or number >= attempts.last:
         return correlation
-    in_attempt = [item for item in items if attempts.of(item.event.file, item.event.line) == number]
+    in_attempt = [i for i in items if attempts.placed(i.event.file, i.event.line) == number]
     ranks = [_judged(summary, number, in_attempt, attempts) for summary in correlation.ranks]
     return replace(correlation, ranks=ranks)
 

@@ -97,13 +97,20 @@ class Attempts:
 
     def of(self, path: str, line: int) -> int | None:
         """The attempt that wrote the line, None when its file does not say (a launcher log
-        beside an attempt tree copies every attempt's lines with nothing between them; only
-        the agent's own lines, numbered by its reports of failed children, are placed)."""
+        beside an attempt tree, which copies every attempt's lines)."""
         if path in self._folder:
             return self._folder[path]
         if path in self._restarts:
             return bisect_right(self._restarts[path], line - 1)
-        if not self._folder:
-            return 0
-        number = self._agent.get(path, {}).get(line)
-        return None if number is None else min(number, self.last)
+        return None if self._folder else 0
+
+    def placed(self, path: str, line: int) -> int | None:
+        """`of`, and in a launcher log beside an attempt tree the agent's own lines too,
+        numbered by its reports of failed children (`checkpoints.restarts.agent_attempts`):
+        enough to say which attempt a report of a silent child ended, for judging silence in
+        that attempt. Its other lines (copies, the final failure record) stay unplaced."""
+        number = self.of(path, line)
+        if number is not None or path not in self._agent:
+            return number
+        agent = self._agent[path].get(line)
+        return None if agent is None else min(agent, self.last)

@@ -179,7 +179,8 @@ def test_the_agents_reports_are_placed_in_the_attempts_they_end(tmp_path):
     attempts = Attempts(scans)
 
     launcher = "job-a1/launcher.log"
-    assert [attempts.of(launcher, line) for line in (4, 8, 14)] == [0, 1, None]
+    assert [attempts.placed(launcher, line) for line in (4, 8, 14)] == [0, 1, None]
+    assert attempts.of(launcher, 4) is None  # placed for judging silence, not demoted
 
 
 def test_who_went_quiet_is_read_in_the_attempt_that_failed_first(tmp_path):
