@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
 
@@ -57,3 +57,18 @@ def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:
         moment = moment.replace(tzinfo=UTC)
     offset = offsets.get(item.rank, 0.0) if item.rank is not None else 0.0
     return moment.timestamp() - offset
+
+
+def outwaited(items: Sequence[Classified], stopped: Sequence[int]) -> bool:
+    """Whether another rank's failure is a wait that ran out (a collective's timeout, not a
+    lost connection): the peers of a rank stopped by a signal timed out waiting for it only if
+    it was still alive and not answering. It had stalled before the stop, which only ended a
+    job already stuck; a rank killed first leaves its peers a closed connection instead."""
+    return any(
+        item.rank is not None
+        and item.rank not in stopped
+        and item.best is not None
+        and item.best.signature.role == "symptom"
+        and not item.best.signature.peer_gone
+        for item in items
+    )

@@ -16,14 +16,20 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 
-from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
+from analyzers.causal.chain import (
+    CLOCK_TOLERANCE_S,
+    OWN_FAILURE_TIERS,
+    CausalChain,
+    epoch,
+    outwaited,
+)
 from analyzers.causal.culprits import blame, global_ranks
 from analyzers.causal.frames import own_failures_by_place
 from analyzers.causal.interrupted import (
     demote_lost_peers_of_interrupted,
     lead_ranks_interrupted_alone,
 )
-from analyzers.causal.later_attempts import demote_later_attempts
+from analyzers.causal.later_attempts import demote_later_attempts, judged_in_attempt
 from analyzers.causal.shared_files import NO_WRITER, shared_file_writers
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import (
@@ -105,7 +111,7 @@ def find_first_error(
         and item.best
         and (item.best.signature.waits_behind or item.best.signature.unreached)
     ]
-    blamed = blame(chain, correlation, scans)
+    blamed = blame(chain, judged_in_attempt(chain.first, errors, correlation, scans), scans)
     chain.culprit_ranks, chain.culprit_why = blamed.ranks, blamed.why
     chain.consequence_ranks = _consequence_ranks(ordered, chain)
     return chain
@@ -209,26 +215,11 @@ def promote_silent_ends(
         if item.demoted:
             continue
         ranks = global_ranks(best.culprits, item, scans)
-        if best.signature.signalled_stop and _outwaited(items, ranks):
+        if best.signature.signalled_stop and outwaited(items, ranks):
             continue
         named = [summaries.get(rank) for rank in ranks]
         if all(s is not None and _silent(s, item) and s.files for s in named):
             item.tier = max(item.tier, TIER_CAUSE)
-
-
-def _outwaited(items: Sequence[Classified], stopped: Sequence[int]) -> bool:
-    """Whether another rank's failure is a wait that ran out (a collective's timeout, not a
-    lost connection): the peers of a rank stopped by a signal timed out waiting for it only if
-    it was still alive and not answering. It had stalled before the stop, which only ended a
-    job already stuck; a rank killed first leaves its peers a closed connection instead."""
-    return any(
-        item.rank is not None
-        and item.rank not in stopped
-        and item.best is not None
-        and item.best.signature.role == "symptom"
-        and not item.best.signature.peer_gone
-        for item in items
-    )
 
 
 def _silent(summary: RankSummary, report: Classified) -> bool:

@@ -9,16 +9,24 @@ evidence but rank below every line of the first attempt that failed.
 
 The launcher's report of how a child ended counts as that rank's own failure when the rank
 printed nothing else in that attempt: a rank that died silently in attempt 0 and lost its
-peers in attempt 1 is still the one that died first.
+peers in attempt 1 is still the one that died first. Who else went quiet is judged in that
+attempt too (`judged_in_attempt`): a rank the launcher stopped in a later attempt, without a
+word, did not go quiet in the run that failed first:
+
+    attempt_0/4/stdout.log   ... step 2 | layer 3 done       (then SIGTERM: no error)
+    launcher.log             failed (exitcode: -15) local_rank: 4     <- the incident
+    attempt_1/1/stdout.log   ... step 0 | layer 0 done       (stopped by the launcher)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from analyzers.causal.chain import outwaited
 from analyzers.causal.culprits import global_ranks
 from analyzers.classify.events import TIER_CAUSE, TIER_GENERIC, Classified
-from analyzers.core.types import FileScan
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 from analyzers.timeline.attempts import Attempts
 
 
@@ -34,7 +42,8 @@ def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]
     for number, item in numbered:
         if number is not None and number > first and item.tier > TIER_GENERIC:
             item.tier, item.demoted = TIER_GENERIC, True
-    in_first = [item for number, item in numbered if number == first]
+    # the agent's reports beside an attempt tree are placed for judging silence, not demoted
+    in_first = [i for i in items if attempts.placed(i.event.file, i.event.line) == first]
     for item in in_first:
         best = item.best
         if best is None or not best.signature.cause_if_silent or not best.culprits:
@@ -42,8 +51,52 @@ def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]
         if item.demoted:
             continue  # it yielded to a line that says why the rank ended
         ranks = global_ranks(best.culprits, item, scans)
+        if best.signature.signalled_stop and outwaited(in_first, ranks):
+            continue  # its peers timed out waiting for it in that attempt: it had stalled
         if ranks and all(_silent(rank, item, in_first) for rank in ranks):
             item.tier = max(item.tier, TIER_CAUSE)
+
+
+def judged_in_attempt(
+    first: Classified | None,
+    items: Sequence[Classified],
+    correlation: Correlation | None,
+    scans: Sequence[FileScan],
+) -> Correlation | None:
+    """The ranks' ends as the attempt the first error comes from saw them, for choosing its
+    culprits: a rank that printed an error of its own in that attempt failed, one that printed
+    none there went quiet, whatever it did in the runs after. Where each rank stopped (its
+    checkpoints) is still the last attempt's; ranks killed, missing or done keep their reading.
+    The correlation is returned as it is for a job run once or an incident of its last run."""
+    if first is None or correlation is None:
+        return correlation
+    attempts = Attempts(scans)
+    number = attempts.placed(first.event.file, first.event.line) if attempts.restarted else None
+    if number is None or number >= attempts.last:
+        return correlation
+    in_attempt = [i for i in items if attempts.placed(i.event.file, i.event.line) == number]
+    ranks = [_judged(summary, number, in_attempt, attempts) for summary in correlation.ranks]
+    return replace(correlation, ranks=ranks)
+
+
+def _judged(
+    summary: RankSummary, number: int, attempt: Sequence[Classified], attempts: Attempts
+) -> RankSummary:
+    if summary.status not in (RankStatus.ERROR, RankStatus.HUNG):
+        return summary
+    if not any(attempts.holds(path, number) for path in summary.files):
+        return summary  # no file of that attempt: it says nothing about the rank there
+    own = [item for item in attempt if item.rank == summary.rank and not _exit_summary(item)]
+    if not own:
+        return replace(summary, status=RankStatus.HUNG, first_error=None)
+    lead = min(own, key=lambda item: (item.order, item.event.line))
+    return replace(summary, status=RankStatus.ERROR, first_error=lead.event.ref())
+
+
+def _exit_summary(item: Classified) -> bool:
+    """A launcher's report of how a rank ended that was not read as the rank's own failure."""
+    best = item.best
+    return best is not None and best.signature.cause_if_silent and item.tier < TIER_CAUSE
 
 
 def _silent(rank: int, report: Classified, attempt: Sequence[Classified]) -> bool:

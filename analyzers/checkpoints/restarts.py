@@ -49,7 +49,7 @@ the reports, and keep the reports' cuts (`restart_lines`).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import pairwise
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
@@ -221,6 +221,29 @@ def _group_reported_again(reported: list[Event], found: list[int]) -> list[int]:
             if not any(first < cut <= again for cut in cuts):
                 cuts.add(first + 1)
     return sorted(cuts)
+
+
+def agent_attempts(scan: FileScan) -> dict[int, int]:
+    """The attempt each of the agent's own lines belongs to, by line, in a launcher log kept
+    beside an attempt tree (module doc: the agent reports each failed run of its group once).
+    Its k-th report of a failed child ends attempt k-1, and its lines up to that report (the
+    SIGTERMs it sent the other children) are that attempt's; its lines after the last report
+    are the next run's. Empty when the file holds no report, or reports of several agents."""
+    reported = [
+        e
+        for e in scan.events
+        if e.kind == EventKind.ERROR and _CHILD_FAILED.search(e.message or e.text)
+    ]
+    pids = {found.group(1) if (found := _AGENT_PID.match(e.text)) else None for e in reported}
+    if len(pids) != 1 or None in pids:
+        return {}
+    pid = pids.pop()
+    reports = sorted(e.line for e in reported)
+    return {
+        e.line: bisect_left(reports, e.line)
+        for e in scan.events
+        if (found := _AGENT_PID.match(e.text)) is not None and found.group(1) == pid
+    }
 
 
 def _repeats(

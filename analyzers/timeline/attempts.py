@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from analyzers.checkpoints.restarts import restart_lines
+from analyzers.checkpoints.restarts import agent_attempts, restart_lines
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import agent_attempt, folder_prefix
 
@@ -71,20 +71,29 @@ class Attempts:
     def __init__(self, scans: Sequence[FileScan]):
         self._folder: dict[str, int] = {}
         self._restarts: dict[str, list[int]] = {}
+        self._agent: dict[str, dict[int, int]] = {}  # a launcher log's own lines, numbered
         for scan in scans:
             found = agent_attempt(scan.info.path)
             if found is not None:
                 self._folder[scan.info.path] = found[1]
-            else:
-                lines = restart_lines(scan)
-                if lines:
-                    self._restarts[scan.info.path] = lines
+                continue
+            lines = restart_lines(scan)
+            if lines:
+                self._restarts[scan.info.path] = lines
+            elif scan.info.kind == FileKind.LAUNCHER:
+                self._agent[scan.info.path] = agent_attempts(scan)
         numbers = [*self._folder.values(), *(len(v) for v in self._restarts.values())]
         self.last = max(numbers, default=0)
 
     @property
     def restarted(self) -> bool:
         return self.last > 0
+
+    def holds(self, path: str, number: int) -> bool:
+        """Whether the file holds lines of that attempt (its folder's, or one of its cuts')."""
+        if path in self._folder:
+            return self._folder[path] == number
+        return path in self._restarts and number <= len(self._restarts[path])
 
     def of(self, path: str, line: int) -> int | None:
         """The attempt that wrote the line, None when its file does not say (a launcher log
@@ -94,3 +103,14 @@ class Attempts:
         if path in self._restarts:
             return bisect_right(self._restarts[path], line - 1)
         return None if self._folder else 0
+
+    def placed(self, path: str, line: int) -> int | None:
+        """`of`, and in a launcher log beside an attempt tree the agent's own lines too,
+        numbered by its reports of failed children (`checkpoints.restarts.agent_attempts`):
+        enough to say which attempt a report of a silent child ended, for judging silence in
+        that attempt. Its other lines (copies, the final failure record) stay unplaced."""
+        number = self.of(path, line)
+        if number is not None or path not in self._agent:
+            return number
+        agent = self._agent[path].get(line)
+        return None if agent is None else min(agent, self.last)

@@ -10,7 +10,10 @@ before the agent's report).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from analyzers.core.options import AnalyzeOptions
+from analyzers.pipeline import analyze
+from analyzers.timeline.attempts import Attempts
+from tests.analyzers.excerpts import diagnose_files, scan_text
 
 RUN = ["load weights passed", "prefill start: 8 tokens", "  norm passed", "  attention passed"]
 SHAPE = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x32 and 8x8)"
@@ -79,3 +82,123 @@ def test_a_job_run_once_reads_the_ranks_own_error_first():
     assert diagnosis.first_error is not None
     assert SHAPE in diagnosis.first_error.text
     assert diagnosis.category == "shape_mismatch"
+
+
+# --- silence is judged in the attempt the incident comes from ------------------------------
+# Shaped like torchrun 2.13 on gloo with `--max-restarts 1 --log-dir ... --redirects 3`: each
+# attempt's `attempt_<n>/<local rank>/{stdout,stderr}.log`, and `launcher.log` holding only the
+# agent's own lines (its SIGTERMs, its report of the failed child, the final failure record).
+
+AGENT = "E1205 20:47:58.762000 26024 torch/distributed/elastic/multiprocessing/api.py"
+LAYERS = [f"step {s} | layer {n} done" for s in range(2) for n in range(3)]
+RESET = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read "
+    "error [127.0.0.1]:36519: Connection reset by peer. This is typically caused by a remote "
+    "worker hanging or bugs in the application."
+)
+MISSING_KEY = "KeyError: 'moe_capacity_factor'"
+
+
+def _agent(local: int, code: int, pids: range) -> list[str]:
+    """The agent's SIGTERMs to the other children, then its report of the failed one."""
+    sent = [
+        f"W{AGENT[1:]}:1028] Sending process {pid} closing signal SIGTERM"
+        for pid in pids
+        if pid % 10 != local
+    ]
+    failed = f"{AGENT}:1002] failed (exitcode: {code}) local_rank: {local} (pid: 2606{local})"
+    return [*sent, failed + " of binary: /opt/venv/bin/python3"]
+
+
+def _record(rank: int, code: int) -> list[str]:
+    return [
+        f"[{rank}]:",
+        "  time      : 2026-12-05_20:48:05",
+        "  host      : localhost",
+        f"  rank      : {rank} (local_rank: {rank})",
+        f"  exitcode  : {code} (pid: 2609{rank})",
+        "  error_file: <N/A>",
+    ]
+
+
+def _tree(root, number: int, progress: dict[int, int], errors: dict[int, str]) -> None:
+    for rank, done in progress.items():
+        folder = root / f"job-a1/torchrun_logs/none_k5/attempt_{number}/{rank}"
+        folder.mkdir(parents=True)
+        start = f"rank{rank} | init process group: backend=gloo rank={rank} world_size=4"
+        out = [start, *(f"rank{rank} | {line}" for line in LAYERS[:done])]
+        (folder / "stdout.log").write_text("".join(f"{line}\n" for line in out))
+        err = [f"[rank{rank}]: {errors[rank]}"] if rank in errors else []
+        (folder / "stderr.log").write_text("".join(f"{line}\n" for line in err))
+
+
+def _sigterm_then_keyerror(root) -> None:
+    """Attempt 0: rank 2 is SIGTERMed with no word, ranks 1 and 3 lose it, rank 0 is stopped.
+    Attempt 1: rank 3 raises a KeyError, ranks 0 and 2 lose it, rank 1 is stopped."""
+    _tree(root, 0, {0: 5, 1: 5, 2: 5, 3: 5}, {1: RESET, 3: RESET})
+    _tree(root, 1, {0: 1, 1: 1, 2: 1, 3: 1}, {0: CLOSED, 2: CLOSED, 3: MISSING_KEY})
+    records = [line for rank in range(3) for line in _record(rank, -15)]
+    launcher = [*_agent(2, -15, range(26060, 26064)), *_agent(3, 1, range(26090, 26094))]
+    launcher += ["Failures:", *records, "Root Cause (first observed failure):", *_record(3, 1)]
+    (root / "job-a1/launcher.log").write_text("".join(f"{line}\n" for line in launcher))
+
+
+def test_a_rank_stopped_in_a_later_attempt_is_no_culprit_of_the_first(tmp_path):
+    """Rank 1 printed no error in attempt 1 (the launcher stopped it), rank 2 lost its peer
+    there: neither says anything about attempt 0, where rank 2 ended without a word and its
+    peers lost it. Read over both attempts, rank 1 was the one rank that never failed."""
+    _sigterm_then_keyerror(tmp_path)
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: -15) local_rank: 2" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.category == "other"
+    assert diagnosis.confidence > 0
+    assert "device_fault" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_the_later_attempts_own_failure_stays_evidence(tmp_path):
+    _sigterm_then_keyerror(tmp_path)
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    cited = {e.ref.text: e.role for e in diagnosis.evidence}
+    assert cited[f"[rank3]: {MISSING_KEY}"] == "cascade"
+
+
+def test_the_agents_reports_are_placed_in_the_attempts_they_end(tmp_path):
+    """The agent reports each failed run of its group once: its first report ended attempt 0,
+    its second attempt 1. The failure record below them is not the agent's own line: a
+    launcher log beside an attempt tree says nothing else about which attempt wrote a line."""
+    _sigterm_then_keyerror(tmp_path)
+    paths = sorted(p for p in tmp_path.rglob("*.log"))
+    scans = [scan_text(p.relative_to(tmp_path).as_posix(), p.read_text()) for p in paths]
+
+    attempts = Attempts(scans)
+
+    launcher = "job-a1/launcher.log"
+    assert [attempts.placed(launcher, line) for line in (4, 8, 14)] == [0, 1, None]
+    assert attempts.of(launcher, 4) is None  # placed for judging silence, not demoted
+
+
+def test_who_went_quiet_is_read_in_the_attempt_that_failed_first(tmp_path):
+    """Attempt 0: rank 2 leaves without a word (no failed child to report) and ranks 0, 1 and 3
+    lose it; attempt 1: rank 3 raises a KeyError and ranks 0 and 2 lose it. The first error
+    (rank 0's lost peer) names no one: rank 2 went quiet in attempt 0, though it failed in
+    attempt 1. Read over both attempts it had an error like every rank, and was taken for one
+    that reached the collective late."""
+    _tree(tmp_path, 0, {0: 5, 1: 5, 2: 5, 3: 5}, {0: CLOSED, 1: RESET, 3: RESET})
+    _tree(tmp_path, 1, {0: 1, 1: 1, 2: 1, 3: 1}, {0: CLOSED, 2: CLOSED, 3: MISSING_KEY})
+    records = [line for rank in range(3) for line in _record(rank, -15)]
+    launcher = [*_agent(0, 1, range(26060, 26064)), *_agent(3, 1, range(26090, 26094))]
+    launcher += ["Failures:", *records, "Root Cause (first observed failure):", *_record(3, 1)]
+    (tmp_path / "job-a1/launcher.log").write_text("".join(f"{line}\n" for line in launcher))
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text == f"[rank0]: {CLOSED}"
+    assert diagnosis.culprit_ranks == [2]
+    assert "stopped without an error while the others failed" in diagnosis.culprit_reason
