@@ -1,6 +1,6 @@
 """Ray jobs that end for reasons Ray reports in its own words.
 
-Five classes. A serving engine that asks Ray for a placement group the cluster cannot fill
+Six classes. A serving engine that asks Ray for a placement group the cluster cannot fill
 says so after its own wait or at once (vLLM's two wordings): the job's sizes do not fit the
 cluster, unless another node's record that it never reached the head is in the bundle
 (docs/labelling.md#a-ray-cluster-with-fewer-gpus-than-the-job-asks-for). A node whose raylet
@@ -11,8 +11,9 @@ job was stopped from outside (docs/labelling.md#a-job-stopped-from-outside). A R
 running Lightning's DDP launcher tears itself down when a child rank exits, and Ray then
 reports the trial's worker as dead (docs/labelling.md#a-rank-that-exits-without-a-word).
 And an object store that can neither keep nor spill an object because the node's disk is full
-(docs/labelling.md#config-driver_env-or-weight_load). The excerpts follow the tools' shapes
-with values of our own.
+(docs/labelling.md#config-driver_env-or-weight_load). And a process that cannot register with
+its own node's raylet (docs/labelling.md#a-worker-that-cannot-register-with-the-raylet). The
+excerpts follow the tools' shapes with values of our own.
 """
 
 from __future__ import annotations
@@ -209,3 +210,31 @@ def test_spilling_alone_is_no_failure() -> None:
     """Counterexample: Ray spilling objects to disk is its normal path."""
     text = "(raylet) Spilled 6144 MiB, 12 objects, write throughput 1257 MiB/s.\n"
     assert diagnose_text("driver.log", text).first_error is None
+
+
+REGISTER_FAILED = (
+    "2026-04-02 09:10:10,100 INFO worker.py:1654 -- Connecting to existing Ray cluster at "
+    "address: 10.3.0.2:6379...\n"
+    "2026-04-02 09:10:10,112 INFO worker.py:1832 -- Connected to Ray cluster.\n"
+    "[2026-04-02 09:10:11,222 E 3101 3101] core_worker.cc:512: Failed to register worker to "
+    "Raylet: IOError: [RayletClient] Unable to register worker with raylet. Failed to read data "
+    "from the socket: End of file worker_id=02000000ffffffffffffffffffffffffffffffffffffffffffffffff\n"
+)
+
+
+def test_a_worker_the_raylet_will_not_register_is_the_nodes_setup() -> None:
+    """docs/labelling.md#a-worker-that-cannot-register-with-the-raylet"""
+    diagnosis = diagnose_text("serve.log", REGISTER_FAILED)
+    assert diagnosis.category == "driver_env"
+    assert "register worker" in first_text(diagnosis)
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_node_that_never_reached_the_head_comes_before_a_failed_registration() -> None:
+    """Counterexample: the raylet's own failure to join, earlier in the bundle, comes first."""
+    text = (
+        "[2026-04-02 09:10:05,010 W 51 51] gcs_rpc_client.h:151: Failed to connect to GCS at "
+        "address 10.3.0.2:6380 within 5 seconds.\n"
+    ) + REGISTER_FAILED
+    diagnosis = diagnose_text("serve.log", text)
+    assert "Failed to connect to GCS" in first_text(diagnosis)
