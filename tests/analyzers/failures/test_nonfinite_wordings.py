@@ -334,3 +334,69 @@ def test_a_device_fault_below_a_nan_loss_line_keeps_the_label() -> None:
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert "illegal memory access" in diagnosis.first_error.text
+
+
+# A fine-tuning framework's JSON-lines log: the gradient norm goes NaN while the loss is finite.
+JSON_LINES_GRAD_NORM_NAN = """\
+{"loss": 1.0822, "acc": 0.71, "grad_norm": 2.9031, "learning_rate": 2e-05, "global_step/max_steps": "610/4000"}
+{"loss": 1.0467, "acc": 0.72, "grad_norm": 3.1184, "learning_rate": 2e-05, "global_step/max_steps": "620/4000"}
+{"loss": 2.6610, "acc": 0.29, "grad_norm": NaN, "learning_rate": 2e-05, "global_step/max_steps": "630/4000"}
+"""
+
+# Counterexample: finite gradient norms and a counter whose name only holds "nan".
+JSON_LINES_GRAD_NORM_FINITE = """\
+{"loss": 1.0822, "grad_norm": 2.9031, "grad_norm_nan_count": 0, "global_step/max_steps": "610/4000"}
+{"loss": 1.0467, "grad_norm": 3.1184, "grad_norm_nan_count": 0, "global_step/max_steps": "620/4000"}
+"""
+
+
+def test_a_json_lines_nan_grad_norm_is_the_first_error() -> None:
+    diagnosis = diagnose_text("output/logging.jsonl", JSON_LINES_GRAD_NORM_NAN)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert '"grad_norm": NaN' in diagnosis.first_error.text
+    assert any(e.rule == "num.logged_metric_nonfinite" for e in diagnosis.evidence)
+
+
+def test_json_lines_with_finite_grad_norms_are_no_error() -> None:
+    diagnosis = diagnose_text("output/logging.jsonl", JSON_LINES_GRAD_NORM_FINITE)
+    assert diagnosis.first_error is None
+
+
+# Anomaly mode's warning with the forward traceback, the paste cut before the raise that follows.
+ANOMALY_WARNING_ONLY = """\
+[rank1]: epoch 7 iter 420/900 loss: 0.8121 grad_total_norm: 3.0917
+[rank1]: /opt/conda/lib/python3.10/site-packages/torch/autograd/graph.py:744: UserWarning: Error detected in SqrtBackward0. Traceback of forward call that caused the error:
+[rank1]:   File "train.py", line 211, in <module>
+[rank1]:     main()
+[rank1]:   File "train.py", line 144, in train_one_epoch
+[rank1]:     loss = criterion(outputs, targets)
+[rank1]:   File "/workspace/proj/losses.py", line 58, in forward
+[rank1]:     dist = torch.sqrt(((a - b) ** 2).sum(-1))
+"""
+
+# The same warning followed by anomaly mode's raise: the raise is the first error.
+ANOMALY_WARNING_THEN_RAISE = (
+    ANOMALY_WARNING_ONLY
+    + """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "train.py", line 211, in <module>
+[rank1]:     loss.backward()
+[rank1]: RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.
+"""
+)
+
+
+def test_anomaly_modes_warning_alone_is_the_first_error() -> None:
+    diagnosis = diagnose_text("logs/train_rank1.log", ANOMALY_WARNING_ONLY)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "UserWarning: Error detected in SqrtBackward0." in diagnosis.first_error.text
+    assert any(e.rule == "num.anomaly_warning_without_raise" for e in diagnosis.evidence)
+
+
+def test_anomaly_modes_raise_below_its_warning_is_the_first_error() -> None:
+    diagnosis = diagnose_text("logs/train_rank1.log", ANOMALY_WARNING_THEN_RAISE)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "returned nan values in its 0th output" in diagnosis.first_error.text
