@@ -61,6 +61,34 @@ def test_te_fp8_gemm_dims_are_the_formats_limit() -> None:
     assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
 
 
+FLOAT8_TP_FIRST_OPERAND = """\
+[rank3]: RuntimeError: Expected trailing dimension of mat1 to be divisible by 16 but got mat1 shape: (64x24).
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/work/train/fp8_tp_step.py", line 88, in <module>
+[rank0]:     loss.backward()
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torch/_tensor.py", line 631, in backward
+[rank0]:     torch.autograd.backward(
+[rank0]:   File "/opt/venv/lib/python3.11/site-packages/torchao/float8/float8_training_tensor.py", line 374, in __torch_dispatch__
+[rank0]:     return FLOAT8_OPS_TABLE[func](func, args, kwargs)
+"""
+
+
+def test_a_scaled_matmul_refusing_its_first_operand_is_the_formats_limit() -> None:
+    diagnosis = diagnose_files({"rank0.log": FLOAT8_TP_FIRST_OPERAND})
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "trailing dimension of mat1" in diagnosis.first_error.text
+    assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
+    assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
+
+
+def test_operands_that_do_not_chain_are_not_the_formats_limit() -> None:
+    diagnosis = diagnose_text(
+        "rank0.log", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x24 and 32x16)\n"
+    )
+    assert "opc.low_precision_block_divisibility" not in _rules(diagnosis)
+
+
 def test_a_model_setting_checked_against_a_block_size_is_not_the_format() -> None:
     diagnosis = diagnose_text(
         "rank0.log", "ValueError: hidden_size 5120 must be divisible by block_size 96\n"
