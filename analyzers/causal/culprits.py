@@ -34,9 +34,8 @@ from analyzers.causal.wait_places import (
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
-from analyzers.checkpoints.patterns import teardown_signals
 from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.classify.events import TIER_CAUSE, Classified, own_exit
+from analyzers.classify.events import TIER_CAUSE, Classified, teardown_kills
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, Timeline
@@ -461,26 +460,10 @@ def teardown_killed(scans: Sequence[FileScan]) -> frozenset[int]:
     error status, a crash): the agent was stopping the job for that child, and the kill is its
     teardown, which names no culprit (docs/labelling.md#a-launchers-own-kill-of-the-survivors).
     A kill recorded first, or with no such exit before it, is no teardown."""
-    kills = teardown_signals()
     spared: set[int] = set()
     for scan in scans:
-        timed = [(r, _record_time(r)) for r in _failures(scan)]
-        owned = [
-            at
-            for record, at in timed
-            if at is not None and own_exit(record) and _signal_of(record) not in kills
-        ]
-        if not owned:
-            continue
-        first = min(owned)
-        spared.update(
-            rank
-            for record, at in timed
-            if _signal_of(record) in kills
-            and at is not None
-            and at > first
-            and isinstance(rank := record.get("rank"), int)
-        )
+        records = [(r.get("rank"), _record_time(r), r, _signal_of(r)) for r in _failures(scan)]
+        spared.update(rank for rank in teardown_kills(records) if isinstance(rank, int))
     return frozenset(spared)
 
 

@@ -16,6 +16,7 @@ import re
 import signal
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from analyzers.checkpoints.patterns import is_success, teardown_signals, termination_signals
 from analyzers.checkpoints.restarts import restart_lines
@@ -432,22 +433,29 @@ def _teardown_kills(scan: FileScan) -> set[int]:
     records = []
     for event in scan.events:
         found = _RECORD_EXIT.search(event.message or "") if event.source == ELASTIC_SOURCE else None
-        if found is not None and event.timestamp is not None:
-            records.append((event, int(found.group("code"))))
+        if found is not None:
+            code = int(found.group("code"))
+            records.append((event.line, event.timestamp, {"exitcode": code}, signal_name(code)))
+    return teardown_kills(records)
+
+
+K = TypeVar("K")
+
+
+def teardown_kills(
+    records: Iterable[tuple[K, Any, Mapping[str, object], str | None]],
+) -> set[K]:
+    """The keys of launcher records (key, time, record, signal name) that the launcher killed
+    with the signal it sends survivors after its grace period, timed after another record's
+    exit of its own: the kill was the launcher's teardown of a failed job. Untimed records
+    take no part, as their order is not known."""
+    timed = [(key, at, record, name) for key, at, record, name in records if at is not None]
     kills = teardown_signals()
-    owned = [
-        event.timestamp
-        for event, code in records
-        if own_exit({"exitcode": code}) and signal_name(code) not in kills
-    ]
+    owned = [at for _, at, record, name in timed if own_exit(record) and name not in kills]
     if not owned:
         return set()
     first = min(owned)
-    return {
-        event.line
-        for event, code in records
-        if signal_name(code) in kills and event.timestamp is not None and event.timestamp > first
-    }
+    return {key for key, at, _, name in timed if name in kills and at > first}
 
 
 def own_exit(record: Mapping[str, object]) -> bool:
