@@ -51,6 +51,11 @@ def header(source: str, regex: str, levels: tuple[tuple[str, str], ...] = ()) ->
     return Header(source, re.compile(regex), levels)
 
 
+# The words a structured record's progress event ends with (`layer_passed`, `msg="norm done"`):
+# such an event with the layer in a field of its own reads as the printed `layer N ...` line.
+PROGRESS_WORDS = r"(?:passed|done|finished|complete|completed|ok|succeeded)"
+
+
 def normal_level(raw: str | None) -> str | None:
     if raw is None:
         return None

@@ -38,7 +38,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from analyzers.formats.base import ParsedLine, normal_level
+from analyzers.formats.base import PROGRESS_WORDS, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 
 NAME = "jsonlines"
@@ -83,7 +83,7 @@ def _error_text(fields: dict[str, Any]) -> str:
 # An event named as an identifier, as structlog advises (`layer_passed`, `model_run_success`),
 # its numbers in fields of their own: `{"event": "layer_passed", "layer": 7}`.
 _EVENT_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
-_PROGRESS_WORD = re.compile(r"(?:passed|done|finished|complete|completed|ok|succeeded)")
+_PROGRESS_WORD = re.compile(PROGRESS_WORDS)
 
 
 def event_words(message: str, fields: dict[str, Any]) -> str:

@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats.base import ParsedLine, header, normal_level
+from analyzers.formats.base import PROGRESS_WORDS, ParsedLine, header, normal_level
 
 NAME = "logging"
 VLLM = "vllm"
@@ -101,10 +101,10 @@ LOGFMT_ANY_ORDER = header(
     + LOGFMT_OPEN,
 )
 _LOGFMT_FIELD = re.compile(r"(?:^| )(level|lvl|rank|global_rank)=\"?([\w.]+)\"?(?= |$)")
-# the pair a logfmt renderer puts the exception's text in, after the message
 _LOGFMT_LAYER = re.compile(r" layer=\"?(\d+)\"?(?= |$)")
-_PROGRESS_END = re.compile(r"\b(?:passed|done|finished|complete|completed|ok|succeeded)\s*$")
+_PROGRESS_END = re.compile(r"\b" + PROGRESS_WORDS + r"\s*$")
 _NAMES_LAYER = re.compile(r"\s*(?i:layer)\b")
+# the pair a logfmt renderer puts the exception's text in, after the message
 _LOGFMT_ERROR = re.compile(r' (?:error|exception|exc_info|err)="((?:[^"\\]|\\.)+)"')
 # a logger named per rank, `getLogger(f"train.rank{rank}")`, shown in brackets after the level
 _RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
