@@ -131,3 +131,19 @@ def test_start_lines_past_those_kept_are_counted_and_the_report_says_so(tmp_path
     assert "只计数" in report.bundle.limits[0].message_zh
     assert report.bundle.warnings == [report.bundle.limits[0].message]
     assert [rank.checkpoints for rank in report.ranks] == [2]
+
+
+def test_a_log_with_carriage_return_line_ends_is_read_line_by_line(tmp_path):
+    bundle = tmp_path / "job"
+    bundle.mkdir()
+    lines = [f"[rank0] layer {n} passed" for n in range(1, 6)]
+    lines.append("[rank0] RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x8 and 16x16)")
+    (bundle / "log_0.log").write_bytes("\r".join(lines).encode() + b"\r")
+    store = tmp_path / "store"
+    report = analyze(bundle, AnalyzeOptions(workers=1, store_dir=str(store)))
+    [info] = report.bundle.files
+    assert info.lines == 6
+    first = report.diagnosis.first_error
+    assert first is not None
+    assert first.line == 6
+    assert LineStoreReader(store, first.file).lines(6, 1) == [(6, lines[-1])]
