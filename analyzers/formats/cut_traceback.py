@@ -30,6 +30,14 @@ only echoes the exception that was cut off: when every error line of the file is
 directly above the cut frames, the deepest frame is read in its place (`headed_by`). A failed
 task's or method's header (`RayTaskError(OutOfMemoryError): ray::X.f() (...)`) names the
 exception's type, which says what failed more than a frame does, and keeps its own reading.
+vLLM's engine and worker processes head the traceback they log the same way, with a sentence
+that names no type (`EngineCore encountered a fatal error.`, `EngineCore failed to start.`,
+`WorkerProc hit an exception.`, `WorkerProc failed to start.`) and Python's `Traceback (most
+recent call last):` line under it; such a headline is read like Ray's.
+
+A paste cut by a character limit can stop inside the prefix its lines share: a last line that
+is only the start of the previous line's writer tag, level and time (`(EngineCore_DP0 pid=7)
+ERROR 11-25 12:06:16 [c`) carries no message, and the frames above it are still the tail.
 """
 
 from __future__ import annotations
@@ -52,8 +60,14 @@ SOURCE = "traceback_cut"
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line \d+, in \S')
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
-# a header a remote call's failure prints above the worker's own traceback, naming no type
-_HEADER = re.compile(r"The actor died because of an error raised in its creation task")
+# a header printed above the traceback it announces, naming no type: a remote call's failure
+# (Ray's creation task), or vLLM's engine or worker headline logged with the exception
+_HEADER = re.compile(
+    r"The actor died because of an error raised in its creation task"
+    r"|^\s*(?:EngineCore encountered a fatal error|EngineCore failed to start"
+    r"|WorkerProc hit an exception|WorkerProc failed to start)\.\s*$"
+)
+_TRACEBACK_HEAD = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
 # how far above the cut frames a header may sit (the frames between are read once)
 MAX_HEADED_LINES = 400
 
@@ -62,6 +76,8 @@ def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, 
     """(line number, frame line, frame with its source statement) of the frame to read when
     `tail` ends inside a traceback without its exception line, else None."""
     lines = _unwrapped([item for item in tail if item[1].message.strip()])
+    if len(lines) > 1 and cut_in_prefix(lines[-1][1], lines[-2][1]):
+        lines = lines[:-1]
     if not lines or any(_STACK_DUMP.search(line.message) for _, line in lines):
         return None
     frames = [i for i, (_, line) in enumerate(lines) if _FRAME.match(line.message)]
@@ -95,10 +111,21 @@ def headed_by(between: Sequence[ParsedLine]) -> bool:
     return all(
         not message.strip()
         or _FRAME.match(message)
+        or _TRACEBACK_HEAD.match(message)
         or _CARETS.fullmatch(message)
         or message[:1] in " \t"
         for message in (line.message for line in between)
     )
+
+
+def cut_in_prefix(last: ParsedLine, previous: ParsedLine) -> bool:
+    """The paste's last line stops inside the prefix (writer tag, level, time) that the line
+    before it carries ahead of its message: it holds no message of its own."""
+    text = last.text.rstrip()
+    if not text or not previous.text.endswith(previous.message):
+        return False
+    prefix = previous.text[: len(previous.text) - len(previous.message)].rstrip()
+    return len(text) < len(prefix) and prefix.startswith(text)
 
 
 def _unwrapped(lines: Sequence[tuple[int, ParsedLine]]) -> list[tuple[int, ParsedLine]]:

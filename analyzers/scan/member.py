@@ -38,6 +38,7 @@ from analyzers.formats.checkpoint_lines import CheckpointLines
 from analyzers.formats.cut_traceback import (
     MAX_HEADED_LINES,
     cut_frame,
+    cut_in_prefix,
     first_frame_line,
     headed_by,
     is_header,
@@ -361,6 +362,7 @@ class _FileScanner(ScanSink):
             self._finish_checkpoints(self.checkpoint_lines.finish(year))
         for event, partial in self.partial:
             event.timestamp = resolve(partial, year)
+        self._drop_cut_prefix_end()
         self._read_quiet_end()
         self.starts.store(self.facts)
         self.events.sort(key=lambda event: event.line)
@@ -374,6 +376,22 @@ class _FileScanner(ScanSink):
         if self.structured:
             self.facts.update(structured.parse(self.info.kind, self.kept_lines, self.info.path))
             self.kept_lines = []
+
+    def _drop_cut_prefix_end(self) -> None:
+        """A paste that stopped inside the prefix its lines share (writer tag, level, time)
+        leaves a last line with no message of its own (`formats.cut_traceback.cut_in_prefix`):
+        whatever level word the cut kept, it reports nothing, so it is no error or warning."""
+        if len(self.previous_tail) < 2 or not self.events:
+            return
+        (_, before), (last, raw) = self.previous_tail[-2:]
+        if not cut_in_prefix(parse_line(clean_line(raw)), parse_line(clean_line(before))):
+            return
+        loud = (EventKind.ERROR, EventKind.WARNING)
+        gone = [event for event in self.events if event.line == last and event.kind in loud]
+        for event in gone:
+            self.events.remove(event)
+            self.kept[event.kind] -= 1
+        self.partial = [(event, time) for event, time in self.partial if event not in gone]
 
     def _read_headed_cut(self) -> None:
         """A file whose only error lines are headers of a remote call's quoted traceback

@@ -294,3 +294,54 @@ def test_an_expert_balancer_refusal_cut_at_its_raise_is_a_config_problem() -> No
     assert diagnosis.first_error is not None
     assert 'NotImplementedError("EPLB is not supported.")' in diagnosis.first_error.text
     assert "other" in [alt.category for alt in diagnosis.alternatives]
+
+
+# A serving engine's worker start-up logged with vLLM's own headline, the paste stopping inside
+# a model's constructor, a package no signature knows.
+WORKER_TAG = "(Worker_TP2 pid=5120)"
+VLLM_HEADED_CUT = "".join(
+    f"{WORKER_TAG} ERROR 04-09 16:20:31 [multiproc_executor.py:702] {line}\n"
+    for line in (
+        "WorkerProc failed to start.",
+        "Traceback (most recent call last):",
+        '  File "/srv/py/lib/python3.11/site-packages/vllm/v1/executor/multiproc_executor.py", '
+        "line 676, in worker_main",
+        "    worker = WorkerProc(*args, **kwargs)",
+        '  File "/srv/models/plugins/tiny_mixer/model.py", line 212, in __init__',
+        "    self.router = build_router(config.router_kind)",
+    )
+)
+
+
+def test_a_vllm_headline_over_a_cut_traceback_reads_the_deepest_frame() -> None:
+    """docs/labelling.md#a-traceback-cut-before-its-exception: vLLM's headline names no type
+    and only announces the traceback the paste cut, like Ray's creation-task header."""
+    diagnosis = diagnose_text("serve/worker.log", VLLM_HEADED_CUT)
+    assert diagnosis.first_error is not None
+    assert "tiny_mixer/model.py" in diagnosis.first_error.text
+    assert "build_router" in diagnosis.first_error.text
+
+
+def test_the_exception_under_a_vllm_headline_stays_first() -> None:
+    text = VLLM_HEADED_CUT + (
+        f"{WORKER_TAG} ERROR 04-09 16:20:31 [multiproc_executor.py:702] KeyError: 'sparse_top2'\n"
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "KeyError: 'sparse_top2'" in diagnosis.first_error.text
+
+
+def test_a_paste_cut_inside_the_shared_prefix_still_ends_in_the_frames() -> None:
+    """The last line stops inside the writer tag, level and time the lines above carry: it
+    holds no message, and the cut frames above it are read."""
+    text = VLLM_HEADED_CUT + f"{WORKER_TAG} ERROR 04-09 16:20:31 [multipr\n"
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "tiny_mixer/model.py" in diagnosis.first_error.text
+
+
+def test_a_last_line_with_a_message_of_its_own_is_not_a_cut_prefix() -> None:
+    text = VLLM_HEADED_CUT + f"{WORKER_TAG} ERROR 04-09 16:20:32 [core.py:866] boom\n"
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "tiny_mixer/model.py" not in diagnosis.first_error.text

@@ -166,6 +166,51 @@ def test_an_engine_that_timed_out_waiting_on_its_workers_is_a_hang() -> None:
     assert "shm_broadcast.py" in diagnosis.first_error.text
 
 
+QUEUE_TAG = "(EngineCore_DP1 pid=7702)"
+ENGINE_WAIT_CUT_AT_QUEUE = "".join(
+    f"{QUEUE_TAG} ERROR 03-14 22:40:05 [core.py:866] {line}\n"
+    for line in (
+        "EngineCore encountered a fatal error.",
+        "Traceback (most recent call last):",
+        '  File "/srv/py/lib/python3.11/site-packages/vllm/v1/executor/multiproc_executor.py", '
+        "line 271, in collective_rpc",
+        "    result = get_response(w, dequeue_timeout,",
+        '  File "/srv/py/lib/python3.11/site-packages/vllm/v1/executor/multiproc_executor.py", '
+        "line 250, in get_response",
+        "    status, result = w.worker_response_mq.dequeue(",
+        '  File "/srv/py/lib/python3.11/site-packages/vllm/distributed/device_communicators/'
+        'shm_broadcast.py", line 528, in dequeue',
+    )
+)
+
+
+def test_an_engine_traceback_cut_at_the_queue_is_the_wait_on_its_workers() -> None:
+    """docs/labelling.md#an-engine-that-waits-on-its-workers: a paste that stops in the queue's
+    `dequeue` frame lost the reader's frames, not the wait; the frame, not the headline."""
+    diagnosis = diagnose_files({"engine/serve.log": ENGINE_WAIT_CUT_AT_QUEUE})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "in dequeue" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_queue_frame_steps_aside_for_the_reader_frame_below_it() -> None:
+    """With the deeper frame kept, the reader's own frame is cited, not the queue's entry."""
+    diagnosis = diagnose_files({"engine/stdout.log": ENGINE_WAIT_NEWER_RELEASE})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "in dequeue" not in diagnosis.first_error.text
+
+
+def test_building_the_queue_is_not_the_engine_wait() -> None:
+    """Counterexample: a traceback cut in the queue's constructor is no wait on the workers."""
+    text = ENGINE_WAIT_CUT_AT_QUEUE.replace(
+        "line 528, in dequeue", "line 240, in __init__"
+    ).replace("collective_rpc", "_init_executor")
+    diagnosis = diagnose_files({"engine/serve.log": text})
+    assert diagnosis.category != "hang", diagnosis.root_cause
+
+
 def test_a_timeout_raised_elsewhere_is_not_the_engine_wait() -> None:
     """A TimeoutError out of a socket helper is not the shared-memory wait."""
     text = (
