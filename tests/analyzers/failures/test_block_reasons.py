@@ -433,6 +433,19 @@ def test_a_blocks_reason_line_is_the_first_error(text: str, label: str, says: st
     assert says in diagnosis.first_error.text
 
 
+def test_a_compiler_that_does_not_know_the_chip_offers_the_toolkit_and_the_kernel() -> None:
+    """docs/labelling.md#operator-installation-or-platform-limit: the chip rule's neighbours."""
+    diagnosis = diagnose_text("serve.log", TRITON_BLOCK_WITHOUT_PREFIX)
+    assert diagnosis.category == "config"
+    assert {"driver_env", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_located_diagnostic_in_the_same_block_offers_no_toolkit() -> None:
+    diagnosis = diagnose_text("serve.log", TRITON_IR_DIAGNOSTICS)
+    assert diagnosis.category == "operator"
+    assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
+
+
 def test_a_compiler_warning_is_not_a_reason() -> None:
     text = TRITON_HEADLINE_ONLY.replace(
         "[ConvertLinalgRToBinary] encounters error:\n",

@@ -27,6 +27,10 @@ EP_REPEAT_INIT = """\
 EP Error /src/ort/python/onnxruntime_pybind_state.cc:1180 create CANN ExecutionProvider fail
 """
 
+EP_SINGLE_OP_INVALID_PARAM = """\
+2024-06-11 08:20:41.300100200 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 100000: ACL_ERROR_INVALID_PARAM ; NPU=1 ; hostname=infer-3 ; expr=aclopCompileAndExecute("GatherV2", in.size(), in.data(), out.size(), out.data(), attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, __null, stream);
+"""
+
 NODE_ONLY = """\
 [E:onnxruntime:,  sequential_executor.cc:368 Execute] Non-zero status code returned while running Gemm node. Name:'fc1'  Status Message: CANN errorEE9999: Inner Error!
 """
@@ -169,3 +173,20 @@ def test_a_backend_code_whose_entry_names_no_label_does_not_decide_it() -> None:
     # 100025 (an op that could not be loaded) is documented without a category
     diagnosis = diagnose_text("translate.log", LIBRARY_BACKEND_CODE_UNLABELLED)
     assert diagnosis.category != "operator"
+
+
+def test_a_graph_engine_code_on_the_providers_single_op_call_offers_the_installation() -> None:
+    """docs/labelling.md#wrappers: the provider's single-op compile-and-run call that returns a
+    graph-engine code is read like torch_npu's single-op headline, with the release (config)
+    and the toolkit (driver_env) beside the op."""
+    diagnosis = diagnose_text("serve.log", EP_CALL_THEN_NODE)
+    assert diagnosis.category == "operator"
+    assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_parameter_code_on_the_same_call_offers_no_installation() -> None:
+    diagnosis = diagnose_text("serve.log", EP_SINGLE_OP_INVALID_PARAM)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "CANN failure 100000" in diagnosis.first_error.text
+    assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
