@@ -281,7 +281,7 @@ def _story(
         culprits=culprits,
         rank=first.rank,
         operator=_operator(chain),
-        code=main_code(_own_codes(chain, codes), diagnosis.category),
+        code=_line_code(chain) or main_code(_own_codes(chain, codes), diagnosis.category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
@@ -289,6 +289,17 @@ def _story(
         checkpoint=correlation.last_common_checkpoint,
         culprit_note=note,
     )
+
+
+def _line_code(chain: CausalChain) -> CodeInfo | None:
+    """The runtime or aclnn return code the first error's own line prints, if any: the
+    sentence quotes that line, so a code printed on it is the one to explain, even when a line
+    of its block (a later launch's 561103 under a refused kernel registration's 107000) points
+    more plainly at the label. An error-manager code on the line (EZ9999) names no failure of
+    its own and leaves the choice to the block."""
+    first = chain.first
+    assert first is not None
+    return next((info for info in first.codes if info.table == "acl"), None)
 
 
 def _own_codes(chain: CausalChain, codes: Sequence[CodeInfo]) -> list[CodeInfo]:

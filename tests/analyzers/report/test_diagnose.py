@@ -287,6 +287,25 @@ def test_the_root_cause_explains_no_code_the_first_error_did_not_print() -> None
     assert "invalid type" not in diagnosis.root_cause
 
 
+def test_the_root_cause_explains_the_code_the_first_error_printed_itself() -> None:
+    """A serving engine's kernel registration is refused (107000) and its first launch
+    fails afterwards with an aclnn code that points more plainly at the label; the sentence
+    quotes the registration line, so it explains that line's own code. Counterexample: the
+    AI Core block above, whose first error prints only an error-manager code, still names
+    the block's 507014."""
+    engine = (
+        "[I] loading 12 kernels for model qwen-7b\n"
+        "RegisterKernelBinary aiv ret 107000\n"
+        "\n"
+        "[FATAL]  Acl return error serve/kernels/ascend/rope/rope_impl.cc:52, with ERROR 561103\n"
+    )
+    diagnosis = diagnose_files({"job/serve.log": engine})
+    assert "RegisterKernelBinary aiv ret 107000" in diagnosis.first_error.text
+    assert "561103" in diagnosis.error_codes
+    assert "code 107000" in diagnosis.root_cause
+    assert "561103" not in diagnosis.root_cause
+
+
 def test_log_switch_already_set_in_the_env_dump_is_not_suggested_again() -> None:
     env = "ASCEND_LAUNCH_BLOCKING=1\nWORLD_SIZE=1\n"
     diagnosis = diagnose_files(
