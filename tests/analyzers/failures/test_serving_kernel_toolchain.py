@@ -5,7 +5,8 @@ driver can compile, and a kernel build on first use that finds no CUDA compiler,
 machine's (`driver_env`, the release chosen beside it). "Operator, installation or platform
 limit": nvcc refusing an option the build passes is a toolkit and library that do not fit
 (`config`), and its line comes before the build command the engine echoes. "A CUDA feature the
-host does not offer NCCL": a symmetric-memory buffer on GPUs without multicast is the host's.
+host does not offer NCCL": a symmetric-memory buffer on GPUs without multicast is the host's, and
+so is a kernel library's shareable-memory call that the driver answers 800 or 801.
 Values are our own, in the engines' real wordings.
 """
 
@@ -57,6 +58,23 @@ NO_MULTICAST = """\
 (Worker_TP0 pid=612) ERROR 04-05 06:07:08 [multiproc_executor.py:863]     self.aot_compiled_fn = self.aot_compile(*args, **kwargs)
 (Worker_TP0 pid=612) ERROR 04-05 06:07:08 [multiproc_executor.py:863] RuntimeError: [SymmDeviceMemory] Device does not support multicasting.
 (Worker_TP1 pid=613) ERROR 04-05 06:07:08 [multiproc_executor.py:863] RuntimeError: [SymmDeviceMemory] Device does not support multicasting.
+"""
+
+SHARED_MEMORY_REFUSED = """\
+[2026-02-03 04:05:06 DP0 TP0] Init torch distributed ends. mem usage=1.21 GB
+[2026-02-03 04:05:19 DP1 TP1] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/sgl/python/sglang/srt/layers/moe/token_dispatcher/deepep.py", line 141, in get_deepep_buffer
+    cls._buffer = Buffer(group, num_nvl_bytes, num_rdma_bytes)
+RuntimeError: CUDA driver exception (/build/ep/csrc/utils/shared_memory.hpp:64): {answer}
+[2026-02-03 04:05:19 DP3 TP3] Scheduler hit an exception: Traceback (most recent call last):
+RuntimeError: CUDA driver exception (/build/ep/csrc/utils/shared_memory.hpp:64): {answer}
+[2026-02-03 04:05:20] Received sigquit from a child process. It usually means the child failed.
+"""
+
+# Counterexample: the library noted the refusal, took another handle type and went on.
+SHARED_MEMORY_FALLBACK_NOTE = """\
+[2026-02-03 04:05:19 DP1 TP1] INFO ep_buffer.py:77: fabric handles unavailable (cuMemCreate: CUDA_ERROR_NOT_SUPPORTED), using IPC handles
+[2026-02-03 04:05:40 DP1 TP1] Capture cuda graph end. Time elapsed: 12.40 s. mem usage=2.03 GB.
 """
 
 # Counterexample: the engine turned the fused path off after the refusal and went on.
@@ -120,3 +138,26 @@ def test_gpus_without_multicast_are_the_host_not_the_job() -> None:
 def test_a_fused_path_turned_off_after_the_refusal_is_no_failure() -> None:
     diagnosis = diagnose_text("serve.log", MULTICAST_FALLBACK_WARNING)
     assert "env.device_multicast_unsupported" not in _rules(diagnosis)
+
+
+def test_a_kernel_librarys_shareable_memory_refused_by_the_driver_is_the_host() -> None:
+    answer = "800 (CUDA_ERROR_NOT_PERMITTED, operation not permitted)"
+    diagnosis = diagnose_text("server.log", SHARED_MEMORY_REFUSED.format(answer=answer))
+    assert diagnosis.category == "driver_env"
+    assert "env.kernel_library_shared_memory_refused" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "CUDA_ERROR_NOT_PERMITTED" in diagnosis.first_error.text
+    assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_same_macro_with_an_illegal_address_stays_a_device_fault() -> None:
+    answer = "700 (CUDA_ERROR_ILLEGAL_ADDRESS, an illegal memory access was encountered)"
+    diagnosis = diagnose_text("server.log", SHARED_MEMORY_REFUSED.format(answer=answer))
+    assert diagnosis.category == "device_fault"
+    assert "env.kernel_library_shared_memory_refused" not in _rules(diagnosis)
+
+
+def test_a_note_that_the_library_took_another_handle_type_is_no_failure() -> None:
+    diagnosis = diagnose_text("server.log", SHARED_MEMORY_FALLBACK_NOTE)
+    assert "env.kernel_library_shared_memory_refused" not in _rules(diagnosis)
+    assert diagnosis.category != "driver_env"
