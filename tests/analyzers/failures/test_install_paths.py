@@ -10,7 +10,7 @@ docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
 
 # The loader's reason printed bare (no exception class) before torch's autoload failure.
 PLUGIN_LIBRARY_MISSING = """\
@@ -141,3 +141,49 @@ def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_b
 def test_an_entry_point_that_was_found_is_no_error() -> None:
     diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_FOUND)
     assert diagnosis.first_error is None
+
+
+# A framework that finds no device, pasted beside the import of its device plugin done by hand:
+# the loader's refusal of the toolkit library (cut after `cannot open` by the paste) says why.
+NO_DEVICE_VERDICT = """\
+INFO 05-02 09:14:03 __init__.py:30] No platform plugin could be activated.
+    raise RuntimeError("Failed to infer device type")
+RuntimeError: Failed to infer device type
+"""
+
+PLUGIN_IMPORT_BY_HAND = """\
+>>> import torch_npu
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+  File "/opt/py310/lib/python3.10/site-packages/torch_npu/__init__.py", line 24, in <module>
+    from torch_npu import _C
+ImportError: libascendcl.so: cannot open sha
+"""
+
+# Counterexample: the same verdict with a library refusal that is no loader's (a lock file).
+UNRELATED_OPEN_REFUSAL = """\
+WARNING 05-02 09:14:01 cache.py:12] libhccl.so: cannot open the lock file, retrying
+RuntimeError: Failed to infer device type
+"""
+
+
+def test_a_library_the_loader_refused_in_another_paste_explains_the_missing_device() -> None:
+    diagnosis = diagnose_files(
+        {"issue/serve.log": NO_DEVICE_VERDICT, "issue/import_check.log": PLUGIN_IMPORT_BY_HAND}
+    )
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "libascendcl.so: cannot open sha" in diagnosis.first_error.text
+
+
+def test_the_no_device_verdict_alone_stays_the_first_error() -> None:
+    diagnosis = diagnose_text("issue/serve.log", NO_DEVICE_VERDICT)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "Failed to infer device type" in diagnosis.first_error.text
+
+
+def test_an_open_refusal_that_is_not_the_loaders_does_not_lead() -> None:
+    diagnosis = diagnose_text("issue/serve.log", UNRELATED_OPEN_REFUSAL)
+    assert diagnosis.first_error is not None
+    assert "Failed to infer device type" in diagnosis.first_error.text

@@ -95,3 +95,33 @@ def test_a_function_qualified_kernel_assertion_is_the_device_failure() -> None:
 def test_a_host_assert_with_its_function_is_not_a_kernel_assertion() -> None:
     diagnosis = diagnose_text("serve/worker1.log", HOST_ASSERT_WITH_FUNCTION)
     assert diagnosis.category != "aicore_timeout"
+
+
+# Older dumps print the place and the condition on lines of their own, with no tag, before the
+# vector core's exception.
+SPLIT_ASSERT_THEN_KERNEL_ERROR = """\
+CANN_VERSION : 8.0.RC3
+opp/built-in/op_impl/ai_core/tbe/impl/dynamic/../ascendc/scatter_nd/scatter_nd_base.h:211
+Assertion `(idx < this->outRows_)' Index 9001 out of range[0 8192)!
+
+ AIV Kernel happen error, retCode=0x31.[FUNC:GetError][FILE:stream.cc][LINE:1119]
+"""
+
+# Counterexample: C's assert message on a line of its own (`failed.`) is no kernel's.
+BARE_HOST_ASSERT_LINE = """\
+Assertion `queue_.empty()' failed.
+Aborted (core dumped)
+"""
+
+
+def test_an_untagged_condition_line_is_the_kernel_assertion() -> None:
+    diagnosis = diagnose_text("bench/throughput.log", SPLIT_ASSERT_THEN_KERNEL_ERROR)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "Assertion `(idx < this->outRows_)'" in diagnosis.first_error.text
+    assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_bare_failed_assert_line_is_not_a_kernel_assertion() -> None:
+    diagnosis = diagnose_text("bench/throughput.log", BARE_HOST_ASSERT_LINE)
+    assert diagnosis.category != "aicore_timeout"

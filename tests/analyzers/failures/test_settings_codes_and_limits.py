@@ -10,8 +10,9 @@ Each case is a rule of docs/labelling.md, with an example and a counterexample:
 - #native-only-crashes: a crash right after the process reported a failed call with its code
   is that call's aftermath;
 - #an-operator-name-decides-nothing: the short `AIV Kernel happen error, retCode=0x31` is the
-  device's own report and is read before the runtime's later restatement; an expert count
-  the op does not support is a limit of the op;
+  device's own report and is read before the runtime's later restatement, and after the
+  kernel's own assertion when the dump printed one above it; an expert count the op does not
+  support is a limit of the op;
 - #operator-installation-or-platform-limit: a kernel config that cannot be parsed means the
   kernels do not fit the chip.
 
@@ -99,6 +100,9 @@ Assertion `(0 <= idx && idx < this->rows_)' Index 9001 out of range[0 8192)!
        Aicore kernel execute failed, device_id=1, stream_id=3, report_stream_id=3, task_id=51, flip_num=0, fault kernel_name=IndexSelect_a1b2c3_high_performance_100, fault kernel info ext=none, 
 """
 
+# without the kernel's assertion above it, the short form is the device's first report
+AIV_SHORT_FORM_ALONE = AIV_SHORT_FORM.split("\n", 3)[3]
+
 EXPERT_COUNT_LIMIT = "".join(
     f"{ENGINE}{line}\n"
     for line in [
@@ -143,7 +147,13 @@ CASES = [
     ("aicore reason keeps its label", AICORE_REASON_UNDER_SYNC, "aicore_timeout", "aicore"),
     ("crash after a failed call", FATAL_CHECK_THEN_CRASH, "operator", "Acl return error"),
     ("crash alone", CRASH_ALONE, "device_fault", "Segmentation fault"),
-    ("AIV short form", AIV_SHORT_FORM, "aicore_timeout", "AIV Kernel happen error"),
+    (
+        "AIV short form under the kernel's assertion",
+        AIV_SHORT_FORM,
+        "aicore_timeout",
+        "Index 9001 out of range",
+    ),
+    ("AIV short form", AIV_SHORT_FORM_ALONE, "aicore_timeout", "AIV Kernel happen error"),
     ("expert count limit", EXPERT_COUNT_LIMIT, "op_constraint", "only support 256"),
     ("experts only mentioned", EXPERT_COUNT_ONLY_MENTIONED, "operator", "not in support list"),
     ("kernel config unreadable", KERNEL_CONFIG_UNREADABLE, "driver_env", "kernel config fail"),
