@@ -52,7 +52,13 @@ _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
-_LAYER_DONE = rb"layer[ _=-]*\d+ (?:done|finished|complete)"  # `layer 7 done`, `layer 2 completed`
+# a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
+_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
+# `layer 7 done`, `layer 2 completed`, and a part that names its layer: `layer 1: attn done`
+_LAYER_DONE = (
+    rb"layer[ _=-]*\d+(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
+    rb" (?:done|finished|complete)"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
@@ -61,6 +67,8 @@ _DEFAULT_PREFILTER = (
     + _LAYER_DONE
     + rb"|"
     + _TRAIN_STEP_VERB
+    + rb"|"
+    + _ITER_VERB
     + rb")"
 )
 # A literal the block search would find far more often than the checkpoints it leads to,
@@ -75,6 +83,7 @@ _DEFAULT_PREFILTER = (
 # a block without one stays on the hot loop's single literal.
 _CONFIRMED_LITERALS = {
     b"step": re2.compile(_TRAIN_STEP_VERB),
+    b"iter": re2.compile(_ITER_VERB),
     b" ok": re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok"),
     b"layer": re2.compile(_LAYER_DONE),  # every `layer 3 passed` holds it; `passed` finds those
     "成功".encode(): re2.compile("模型 ?运行 ?成功".encode()),
