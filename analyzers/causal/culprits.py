@@ -23,6 +23,7 @@ from datetime import datetime
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
+from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.source_compared import odd_against_source
@@ -100,6 +101,11 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     ahead = None if quiet_suspect else _receiver_ran_ahead(first.rank, correlation)
     if ahead is not None:
         return ahead
+    # ranks that built their groups in another order broke the set-up the others waited in;
+    # the ranks left hanging inside it are quiet, but they are not the ones at fault
+    reordered = built_in_other_order(correlation)
+    if reordered is not None:
+        return reordered
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     spared = teardown_killed(scans)
     found = interrupted_outside(chain) or singled_out(

@@ -45,6 +45,7 @@ ROLES = frozenset(
         "custom",
         "train_step",
         "train_step_start",
+        "group",
     }
 )
 TRAIN_ROLES = frozenset({"train_step", "train_step_start"})
@@ -52,7 +53,15 @@ _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 _TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
-_LAYER_DONE = rb"layer[ _=-]*\d+ (?:done|finished|complete)"  # `layer 7 done`, `layer 2 completed`
+# a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
+_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
+# a process group a rank builds, with its ranks: `creating group [0, 1]`
+_GROUP_LIST = rb"group[^\[\]\n]{0,60}\[\d+(?:, ?\d+)*\]"
+# `layer 7 done`, `layer 2 completed`, and a part that names its layer: `layer 1: attn done`
+_LAYER_DONE = (
+    rb"layer[ _=-]*\d+(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
+    rb" (?:done|finished|complete)"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
@@ -61,6 +70,10 @@ _DEFAULT_PREFILTER = (
     + _LAYER_DONE
     + rb"|"
     + _TRAIN_STEP_VERB
+    + rb"|"
+    + _ITER_VERB
+    + rb"|"
+    + _GROUP_LIST
     + rb")"
 )
 # A literal the block search would find far more often than the checkpoints it leads to,
@@ -75,6 +88,8 @@ _DEFAULT_PREFILTER = (
 # a block without one stays on the hot loop's single literal.
 _CONFIRMED_LITERALS = {
     b"step": re2.compile(_TRAIN_STEP_VERB),
+    b"iter": re2.compile(_ITER_VERB),
+    b"group": re2.compile(_GROUP_LIST),
     b" ok": re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok"),
     b"layer": re2.compile(_LAYER_DONE),  # every `layer 3 passed` holds it; `passed` finds those
     "成功".encode(): re2.compile("模型 ?运行 ?成功".encode()),
@@ -455,6 +470,14 @@ def waited_peer(text: str) -> int | None:
     """The rank a wait line's normalised text names (`waiting for rank 3`), else None."""
     hit = classify_text(text)
     return hit.peer if hit is not None and hit.role == "wait" else None
+
+
+def group_members(text: str) -> tuple[int, ...] | None:
+    """The ranks a group line's normalised text names (`group [0, 1]`), else None."""
+    hit = classify_text(text)
+    if hit is None or hit.role != "group":
+        return None
+    return tuple(int(n) for n in re.findall(r"\d+", text))
 
 
 def opened_step(text: str) -> int | None:

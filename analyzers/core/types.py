@@ -148,6 +148,8 @@ class Timeline:
     ranks: dict[int, RankSequence] = field(default_factory=dict)
     # rank -> the peer its last progress line says it waits for (`waiting for kv from rank 3`)
     waits: dict[int, int] = field(default_factory=dict)
+    # rank -> the process groups it said it built, in its order (`creating group [0, 1]`)
+    groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     # (file id, line) of the first checkpoint after a line that opened a training step (`step
     # 3 start`, kept out of the sequences) -> that step
     step_opens: dict[tuple[int, int], int] = field(default_factory=dict)

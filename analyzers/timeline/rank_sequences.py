@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.checkpoints.patterns import opened_step, waited_peer
+from analyzers.checkpoints.patterns import group_members, opened_step, waited_peer
 from analyzers.checkpoints.restarts import progress_restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
@@ -51,9 +51,11 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         restarts = progress_restart_lines(scan)
         peers = _wait_peers(track)
         opens = _step_opens(track)
-        # wait and step start lines are dropped below, so their texts never join the timeline's
+        groups = _group_lists(track)
+        # wait, step start and group lines are dropped below, so their texts never join the
+        # timeline's
         table = [
-            0 if i in peers or i in opens else _intern(texts, timeline.texts, text)
+            0 if i in peers or i in opens or i in groups else _intern(texts, timeline.texts, text)
             for i, text in enumerate(track.texts)
         ]
         file_id = len(timeline.files)
@@ -62,6 +64,13 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         for rank, picked in _split_by_rank(track, scan.info.rank):
             if restarts:
                 picked = [i for i in picked if track.line[i] >= restarts[-1]]
+                if not picked:
+                    continue
+            if groups:
+                built = [groups[track.text[i]] for i in picked if track.text[i] in groups]
+                if built and len(built) > len(timeline.groups.get(rank, ())):
+                    timeline.groups[rank] = built  # the fullest file of the rank says it
+                picked = [i for i in picked if track.text[i] not in groups]
                 if not picked:
                     continue
             if peers:
@@ -110,6 +119,12 @@ def _wait_peers(track: CheckpointTrack) -> dict[int, int]:
     """Local text id -> the peer it names, for the file's wait lines (`waiting for rank 3`)."""
     found = {i: waited_peer(text) for i, text in enumerate(track.texts)}
     return {i: peer for i, peer in found.items() if peer is not None}
+
+
+def _group_lists(track: CheckpointTrack) -> dict[int, tuple[int, ...]]:
+    """Local text id -> the ranks a group line names (`creating group [0, 1]`)."""
+    found = {i: group_members(text) for i, text in enumerate(track.texts)}
+    return {i: ranks for i, ranks in found.items() if ranks is not None}
 
 
 def _without_waits(
