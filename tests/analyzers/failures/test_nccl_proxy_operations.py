@@ -6,7 +6,9 @@ the rank that asked logs `Proxy Call to rank N failed (<Op>)`. In a multi-node l
 socket or allocation line of its own, these say the communicator's set-up with a peer failed:
 `hccl` with `driver_env` beside it, ahead of the peer-closed warning printed after them
 (docs/labelling.md#network-links-that-fail-under-a-collective). Behind a socket's own failed
-connect they stay a restatement. Values of our own in the real shapes.
+connect they stay a restatement. The rank's failed read while it polls the proxy for the answer
+(`Socket recv failed while polling for opId=...`) is the same call failing from its side. Values
+of our own in the real shapes.
 """
 
 from __future__ import annotations
@@ -69,3 +71,40 @@ def test_a_socket_connect_failure_outranks_the_proxy_restating_it() -> None:
     diagnosis = diagnose_text("node0.log", SOCKET_THEN_PROXY)
     assert diagnosis.first_error is not None
     assert "socketStartConnect: Connect to 10.8.0.12" in diagnosis.first_error.text
+
+
+# The rank side one step earlier: while it waits for its proxy's answer, the socket to the proxy
+# thread fails, as it does when the proxy met an error of its own. A launcher that prefixes each
+# line with the host name (pdsh, mpirun's tags) leaves the NCCL line intact after the prefix.
+PROXY_POLL_RECV_FAILED = """\
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO Channel 01/0 : 13[5] -> 12[4] via P2P/IPC/read
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO misc/socket.cc:752 -> 6
+gpu-node-3: gpu-node-3:30412:30577 [5] proxy.cc:1160 NCCL WARN Socket recv failed while polling for opId=0x7f3a6c01e2a0
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO transport/net.cc:301 -> 3
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO init.cc:1104 -> 3
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO group.cc:64 -> 3 [Async thread]
+gpu-node-3: gpu-node-3:30412:30412 [5] NCCL INFO group.cc:422 -> 3
+"""
+
+
+def test_a_failed_read_while_polling_the_proxy_is_a_failed_connection_set_up() -> None:
+    diagnosis = diagnose_text("worker.log", PROXY_POLL_RECV_FAILED)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "Socket recv failed while polling for opId" in diagnosis.first_error.text
+    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
+    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert diagnosis.confidence >= 0.3
+
+
+# The proxy's trace lines about the answers it polled report steps that worked.
+PROXY_POLL_TRACE = """\
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO ncclPollProxyResponse Received new opId=0x7f3a6c01e2a0
+gpu-node-3: gpu-node-3:30412:30577 [5] NCCL INFO ncclPollProxyResponse Dequeued cached opId=0x7f3a6c01e2a0
+gpu-node-3: gpu-node-3:30412:30412 [5] NCCL INFO comm 0x55d0c1a2e6b0 rank 13 nranks 16 cudaDev 5 busId 9c000 - Init COMPLETE
+"""
+
+
+def test_the_proxy_poll_trace_reports_nothing() -> None:
+    diagnosis = diagnose_text("worker.log", PROXY_POLL_TRACE)
+    assert "hccl.nccl_proxy_operation_failed" not in _rules(diagnosis)
