@@ -3,6 +3,8 @@
     AclNN_Parameter_Error(EZ1001):                      <- headline whose text follows
     Tensor scale not implemented for DT_FLOAT16,        <- continuation (one event, joined)
     should be in dtype support list
+    (EZ1001): Scale not implemented for DT_BF16,        <- headline cut after a comma: the
+    should be in dtype support list                        joined event is cited here, above
     E90003: Compile operator failed                     <- headline that only says a step failed
             float16 of tbe.dsl.vconv is not supported.          <- its reason (joined likewise)
             optype: [Cast]
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from analyzers.core.types import EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
-from analyzers.formats.torch_npu import CANN, is_open_headline
+from analyzers.formats.torch_npu import CANN, headline_has_text, is_open_headline
 
 _TRACE_HEADER = re.compile(r"\s*TraceBack \(most recent call last\):\s*$")
 _BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:")
@@ -53,6 +55,9 @@ class _Headline:
     lineno: int
     line: ParsedLine
     bare: bool = False  # "<step> failed" alone: its reason may be indented below it
+    # the headline holds the start of its sentence (cut after a comma): the joined event is
+    # cited at the headline, the line with the code, not at the wrapped tail below it
+    has_text: bool = False
     parts: list[tuple[int, ParsedLine]] = field(default_factory=list)
 
 
@@ -74,7 +79,7 @@ class CannBlockTracker:
         if key in self._traces:
             return self._in_trace(lineno, line, sink)
         if is_open_headline(message):
-            self._headlines[key] = _Headline(lineno, line)
+            self._headlines[key] = _Headline(lineno, line, has_text=headline_has_text(message))
             return True
         if _BARE_FAILURE.match(message):
             self._headlines[key] = _Headline(lineno, line, bare=True)
@@ -103,7 +108,7 @@ class CannBlockTracker:
         if not head.parts:
             sink.emit(head.lineno, head.line, EventKind.ERROR, source=CANN)
             return
-        first_no, first = head.parts[0]
+        first_no, first = (head.lineno, head.line) if head.has_text else head.parts[0]
         joined = " ".join(part.message.strip() for _, part in head.parts)
         message = f"{head.line.message.strip()} {joined}"
         sink.emit(first_no, first, EventKind.ERROR, source=CANN, message=message)

@@ -40,6 +40,10 @@ _PID = re.compile(r"\[PID: ?(\d+)\]")
 _OPEN_ENDED = re.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
 # a headline the writer broke after a comma: its sentence goes on below (`op[Rope],`)
 _CUT_AFTER_COMMA = re.compile(r"(?:\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}(?::|\[PID)).*,\s*$")
+# where a headline's own text starts: after its code (and the PID and time that follow it)
+_AFTER_CODE = re.compile(r"\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}:(?:\s*\[PID: ?\d+\] \S+)?")
+# two words in a row: a clause, not a tag such as `op[Rope]`
+_CLAUSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
 def headline_pid(message: str) -> int | None:
@@ -52,3 +56,13 @@ def is_open_headline(message: str) -> bool:
     """`AclNN_Parameter_Error(EZ1001):` with its text on the following lines, or a
     headline whose sentence stops at a comma and goes on below."""
     return bool(_OPEN_ENDED.search(message) or _CUT_AFTER_COMMA.search(message))
+
+
+def headline_has_text(message: str) -> bool:
+    """A headline cut after a comma that already states what is wrong (`(EZ1001): Tensor
+    scale not implemented for DT_FLOAT16,`), not only what it is about (`(E89999):
+    op[Rope],`) and not nothing at all (`(EZ1001):`): the line a reader quotes."""
+    if _OPEN_ENDED.search(message) or not _CUT_AFTER_COMMA.search(message):
+        return False
+    tail = _AFTER_CODE.split(message)[-1]
+    return bool(_CLAUSE.search(tail))

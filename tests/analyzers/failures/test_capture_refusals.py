@@ -265,3 +265,42 @@ def test_a_capture_ended_on_another_stream_is_a_capture_that_could_not_be_ended(
 def test_a_capture_that_ended_where_it_began_is_no_refusal() -> None:
     diagnosis = diagnose_text("train/rank3.log", HPU_CAPTURE_ENDED_HERE)
     assert diagnosis.category != "stream_sync"
+
+
+# docs/labelling.md#calls-refused-during-graph-capture: the Ascend runtime's wording of a
+# capture that ends with a forked stream not joined back is CUDA's unjoined work.
+NOT_JOINED_REASON = (
+    "(Worker_TP0 pid=5120) ERROR 04-02 11:12:14 [multiproc_executor.py:880] EE9999[PID: 5120] "
+    "2026-04-02-11:12:13.141.516 (EE9999): rtStreamEndCapture execution failed, reason=capture "
+    "model contains a stream that was not joined to the original stream"
+    "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]\n"
+)
+
+
+def test_a_capture_end_with_a_stream_not_joined_back_is_the_streams() -> None:
+    text = (
+        "(Worker_TP0 pid=5120) ERROR 04-02 11:12:14 [multiproc_executor.py:880] RuntimeError: "
+        "capture_end:../torch_npu/csrc/core/npu/NPUGraph.cpp:240 NPU function error: "
+        "c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri), error code is 107025\n"
+        "(Worker_TP0 pid=5120) ERROR 04-02 11:12:14 [multiproc_executor.py:880] EE9999: Inner Error!\n"
+        + NOT_JOINED_REASON
+    )
+    diagnosis = diagnose_text("serve/worker_0.log", text)
+    assert diagnosis.category == "stream_sync"
+    assert diagnosis.first_error is not None
+    assert "not joined to the original stream" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.6
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_the_not_joined_reason_alone_is_the_streams() -> None:
+    diagnosis = diagnose_text("serve/worker_0.log", NOT_JOINED_REASON)
+    assert diagnosis.category == "stream_sync"
+
+
+def test_a_stream_joined_back_is_no_failure() -> None:
+    text = (
+        "[rank3] INFO capture model contains a stream that was joined back to the original stream\n"
+    )
+    diagnosis = diagnose_text("serve/worker_0.log", text)
+    assert diagnosis.category != "stream_sync"

@@ -74,6 +74,29 @@ def test_a_headline_cut_after_a_comma_is_read_with_its_next_line():
     assert events[1].message.endswith("[LINE:211]")
 
 
+def test_a_comma_cut_headline_that_states_the_fault_is_cited_at_the_headline():
+    # labelling guide: "An error-manager sentence the writer wrapped"
+    text = (
+        "RuntimeError: npu_weight_quant_batchmatmul: call aclnnWeightQuantBatchMatmulV2 failed, error code is 161002\n"
+        "AclNN_Parameter_Error(EZ1001): Tensor antiquantScale not implemented for DT_FLOAT,\n"
+        "should be in dtype support list [DT_FLOAT16, DT_BFLOAT16].\n"
+    )
+    events = scan(text).events
+    assert [(e.line, e.codes) for e in events] == [(1, ("161002",)), (2, ("EZ1001",))]
+    assert events[1].text.startswith("AclNN_Parameter_Error(EZ1001): Tensor antiquantScale")
+    assert events[1].message.endswith("should be in dtype support list [DT_FLOAT16, DT_BFLOAT16].")
+
+
+def test_a_comma_cut_headline_after_its_pid_and_time_is_cited_at_the_headline():
+    text = (
+        "EZ9999: [PID: 7702] 2026-05-11-08:30:02.114.905 Tensor weight format FRACTAL_NZ not supported here,\n"
+        "expected ND for this layout.\n"
+    )
+    [event] = scan(text).events
+    assert event.line == 1
+    assert event.message.endswith("expected ND for this layout.")
+
+
 def test_a_complete_headline_does_not_take_the_line_below():
     text = (
         "E89999[PID: 5120] 2026-03-07-09:12:44.201.377 (E89999):  op[SwiGluQuant], group size 3 is odd.\n"
