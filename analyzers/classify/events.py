@@ -213,11 +213,14 @@ def _records_quoting_a_traceback(items: Sequence[Classified]) -> None:
 
 
 def _inner_packages(scan: FileScan) -> dict[int, Sequence[str]]:
-    """{exception line: the innermost installed-package frames of its traceback}."""
-    return {
-        record["line"]: record.get("inner_packages") or ()
-        for record in scan.facts.get("tracebacks") or ()
-    }
+    """{exception line: the innermost installed-package frames of its traceback}. A physical
+    line can hold several tracebacks (a JSON formatter's record whose escaped newlines fold the
+    message's exception and the record's `exc_info` into one line); that line gets the frames
+    of all of them, so a later one without frames does not hide where the exception was raised."""
+    found: dict[int, list[str]] = {}
+    for record in scan.facts.get("tracebacks") or ():
+        found.setdefault(record["line"], []).extend(record.get("inner_packages") or ())
+    return found
 
 
 def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:

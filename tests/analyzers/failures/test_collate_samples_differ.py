@@ -10,6 +10,8 @@ with paths, ranks and numbers of our own.
 
 from __future__ import annotations
 
+import json
+
 from tests.analyzers.excerpts import diagnose_text
 
 RULE = "shape.collate_shared_storage_resize"
@@ -65,3 +67,48 @@ def test_the_same_words_outside_a_collate_are_not_a_batch() -> None:
     diagnosis = diagnose_text("prep.log", BORROWED_MEMORY)
     assert RULE not in _rules(diagnosis)
     assert diagnosis.category != "shape_mismatch"
+
+
+_ORIGINAL = """\
+Caught RuntimeError in DataLoader worker process 0.
+Original Traceback (most recent call last):
+  File "/srv/asr/.venv/lib/python3.10/site-packages/torch/utils/data/_utils/worker.py", line 349, in _worker_loop
+    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]
+  File "/srv/asr/.venv/lib/python3.10/site-packages/torch/utils/data/_utils/collate.py", line 272, in collate_tensor_fn
+    out = elem.new(storage).resize_(len(batch), *list(elem.size()))
+RuntimeError: Trying to resize storage that is not resizable
+"""
+
+_RERAISED = (
+    """\
+Traceback (most recent call last):
+  File "/srv/asr/train.py", line 164, in <module>
+    feats, labels = next(batches)
+  File "/srv/asr/.venv/lib/python3.10/site-packages/torch/_utils.py", line 733, in reraise
+    raise exception
+RuntimeError: """
+    + _ORIGINAL
+)
+
+
+def _record(level: str, message: str, exc_info: str | None = None) -> str:
+    fields = {"time": "2026-11-30T14:02:11.512", "level": level, "rank": 1, "message": message}
+    if exc_info is not None:
+        fields["exc_info"] = exc_info
+    return json.dumps(fields)
+
+
+def test_a_json_record_that_carries_the_worker_traceback_reads_the_same() -> None:
+    """A JSON formatter writes the logged exception into the record twice, in the message and
+    in `exc_info`, with the newlines escaped: one physical line holds both tracebacks, and
+    the collate frame of either says where the exception was raised."""
+    text = "\n".join(
+        [
+            _record("INFO", "train step 3 start"),
+            _record("ERROR", "model run failed: " + _ORIGINAL, _RERAISED),
+            "",
+        ]
+    )
+    diagnosis = diagnose_text("stdout.log", text)
+    assert diagnosis.category == "shape_mismatch"
+    assert RULE in _rules(diagnosis)
