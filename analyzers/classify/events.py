@@ -167,6 +167,7 @@ def classify_scans(
                 items.append(item)
         _pass_over_prompt_slips(items[first:], scan)
         _pass_over_logged_warnings(items[first:], scan)
+        _carriers_yield_to_what_they_carry(items[first:], scan)
         yield_to_block_details(items[first:], TIER_CASCADE)
         yield_to_earlier_in_file(items[first:], TIER_CASCADE)
         yield_to_named_cause(items[first:], TIER_CASCADE)
@@ -213,11 +214,14 @@ def _records_quoting_a_traceback(items: Sequence[Classified]) -> None:
 
 
 def _inner_packages(scan: FileScan) -> dict[int, Sequence[str]]:
-    """{exception line: the innermost installed-package frames of its traceback}."""
-    return {
-        record["line"]: record.get("inner_packages") or ()
-        for record in scan.facts.get("tracebacks") or ()
-    }
+    """{exception line: the innermost installed-package frames of its traceback}. A physical
+    line can hold several tracebacks (a JSON formatter's record whose escaped newlines fold the
+    message's exception and the record's `exc_info` into one line); that line gets the frames
+    of all of them, so a later one without frames does not hide where the exception was raised."""
+    found: dict[int, list[str]] = {}
+    for record in scan.facts.get("tracebacks") or ():
+        found.setdefault(record["line"], []).extend(record.get("inner_packages") or ())
+    return found
 
 
 def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
@@ -491,6 +495,26 @@ def _carrier_lines(scan: FileScan) -> set[int]:
         for record in scan.facts.get("tracebacks") or ()
         if record.get("type") == "re-raise" and (record.get("root_line") or 0) > record["line"]
     }
+
+
+def _carriers_yield_to_what_they_carry(items: Sequence[Classified], scan: FileScan) -> None:
+    """A wrapper's sentence can match a rule by the name of the exception it caught (`Caught
+    MemoryError in DataLoader worker process 1.` reads as a host allocation refused): the
+    carried exception under it is still the error, so the wrapper yields to it whenever that
+    line was read at least as surely. A wrapper over an exception no rule knows keeps its
+    reading."""
+    carried = {
+        record["line"]: record["root_line"]
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("type") == "re-raise" and (record.get("root_line") or 0) > record["line"]
+    }
+    if not carried:
+        return
+    tiers = {item.event.line: item.tier for item in items}
+    for item in items:
+        root = carried.get(item.event.line)
+        if root is not None and item.tier > TIER_GENERIC and tiers.get(root, 0.0) >= item.tier:
+            item.tier = TIER_GENERIC
 
 
 def _last_progress(scan: FileScan) -> dict[int | None, int]:

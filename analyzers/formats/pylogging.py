@@ -93,12 +93,14 @@ _TRACING_LEVEL = r"(?P<level>TRACE|DEBUG|INFO|WARN|ERROR)"
 _ANY_CASE_LEVEL = r"(?P<level>(?i:debug|info|warning|warn|error|critical|fatal))"
 _DATE = r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?"
 _ZONED_DATE = _DATE + r"(?:[+-]\d\d:?\d\d|Z)?"
+# a logfmt time written unquoted by `ts=%(asctime)s`: logging's date, a space, then the clock
+_SPACED_TS = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d+)?(?= )"
+_LOGFMT_TS = r"(?:ts|time)=(?P<ts>" + _SPACED_TS + r"|[^\"\s]\S*)"
 _LOGFMT_PAIR = r" (?!msg=|rank=)[\w.]+=(?:\"[^\"]*\"|\S+)"
 LOGFMT_OPEN = 'msg="'
 LOGFMT_ANY_ORDER = header(
     NAME,
-    r"(?:ts|time)=(?P<ts>[^\"\s]\S*)(?P<pairs>(?: (?!msg=)[\w.]+=(?:\"[^\"]*\"|[^\s\"]\S*))+) "
-    + LOGFMT_OPEN,
+    _LOGFMT_TS + r"(?P<pairs>(?: (?!msg=)[\w.]+=(?:\"[^\"]*\"|[^\s\"]\S*))+) " + LOGFMT_OPEN,
 )
 _LOGFMT_FIELD = re.compile(r"(?:^| )(level|lvl|rank|global_rank)=\"?([\w.]+)\"?(?= |$)")
 _LOGFMT_LAYER = re.compile(r" layer=\"?(\d+)\"?(?= |$)")
@@ -257,7 +259,7 @@ HEADERS = (
     ),
     header(
         NAME,
-        r"(?:ts|time)=(?P<ts>[^\"\s]\S*) level=" + _ANY_CASE_LEVEL + r"(?:" + _LOGFMT_PAIR + r")*"
+        _LOGFMT_TS + r" level=" + _ANY_CASE_LEVEL + r"(?:" + _LOGFMT_PAIR + r")*"
         r"(?: rank=(?P<rank>\d+))?(?:" + _LOGFMT_PAIR + r")* " + LOGFMT_OPEN,
     ),
     # the same pairs in the order a renderer was given (structlog's LogfmtRenderer with

@@ -130,6 +130,12 @@ FRAME_SOURCE = "traceback_frame"
 _HEADER = re.compile(r"\s*Traceback \(most recent call last\):(?:\s*\(RANK (?P<rank>\d+)\))?\s*$")
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
 _ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
+# torch's wrapper sentence at the end of a job's own record of the error it caught (`ERROR
+# model run failed: Caught MemoryError in DataLoader worker process 1.`): the record stands
+# where the wrapper's exception line would, above the `Original Traceback` it carries
+_LOGGED_WRAPPER = re.compile(
+    r"\bCaught [\w.]+ in (?:DataLoader worker process \d+|pin memory thread for device \d+)\.\s*$"
+)
 # torch.multiprocessing.spawn's join, above the traceback of the child that raised
 _SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$")
 # a scheduler client's exception that carries a task's traceback below it (submitit)
@@ -274,6 +280,8 @@ class TracebackTracker:
             return False
         if state is not None:
             return self._inside(lineno, line, state, sink)
+        if "Caught " in message and _LOGGED_WRAPPER.search(message):
+            self._last_exception[key] = lineno
         if _ORIGINAL.match(message):
             wrapper = self._last_exception.get(key)
             if wrapper is not None and lineno - wrapper <= _MAX_MORE + 1:

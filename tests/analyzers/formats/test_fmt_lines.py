@@ -1580,3 +1580,26 @@ def test_a_logging_tag_with_only_the_local_rank_keeps_the_lines_time(tag):
     assert line.time == datetime(2026, 12, 5, 21, 58, 30, 587000)
     assert line.message == "model run failed: boom"
     assert line.rank is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ts=2026-12-05 23:37:41,714 level=INFO rank=3 msg="  norm passed"',
+        'ts=2026-12-05 23:37:41,714 rank=3 level=INFO msg="  norm passed"',
+    ],
+)
+def test_a_logfmt_time_written_unquoted_with_a_space_keeps_the_header(text):
+    """`ts=%(asctime)s` in a logging format string writes logging's date, a space and the
+    clock, unquoted: the pairs after it are still the header, so the rank, level and time are
+    read and the quoted message is the checkpoint. Before, the space ended the time and the
+    whole line stayed a message, with no rank and no checkpoint."""
+    line = parse_line(text)
+    assert (line.rank, line.level, line.message) == (3, "INFO", "  norm passed")
+    assert line.time == datetime(2026, 12, 5, 23, 37, 41, 714000)
+
+
+def test_a_spaced_time_without_pairs_after_it_is_no_logfmt_header():
+    line = parse_line("ts=2026-12-05 23:37:41,714 layer 0 passed")
+    assert line.rank is None
+    assert line.message.startswith("ts=")

@@ -1,0 +1,67 @@
+"""A job's own NaN guard that names the tensor it found NaN in.
+
+`AssertionError: NaN detected in <tensor> output on rank N (k/n values)` and `NaNs found in
+<block> hidden states` say the numbers went non-finite on the rank that checked: `other`, that
+rank the culprit, the peers' lost connections the cascade
+(docs/labelling.md#numbers-that-went-non-finite). A check that found none, or the check's
+source line quoted in a traceback, is no failure. The console follows torchrun's `--tee` shape
+with ranks, ports and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+RULE = "num.own_check_nonfinite"
+CLOSED = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+    "Connection closed by peer [127.0.0.1]:40112. This is typically caused by a remote worker "
+    "crashing. Check the logs of the remote worker before reporting an error. GLHF!"
+)
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _console(guard_line: str, source_line: str) -> str:
+    return f"""\
+[default1]:layers.0.norm passed
+[default2]:layers.0.norm passed
+[default2]:[rank2]: Traceback (most recent call last):
+[default2]:[rank2]:   File "/srv/toy/infer.py", line 212, in <module>
+[default2]:[rank2]:     out = block(x, layer)
+[default2]:[rank2]:   File "/srv/toy/infer.py", line 170, in block
+[default2]:[rank2]:     {source_line}
+[default2]:[rank2]: {guard_line}
+[default0]:[rank0]: Traceback (most recent call last):
+[default0]:[rank0]:   File "/srv/toy/infer.py", line 181, in block
+[default0]:[rank0]:     dist.all_reduce(h)
+[default0]:[rank0]: {CLOSED}
+[default1]:[rank1]: Traceback (most recent call last):
+[default1]:[rank1]:   File "/srv/toy/infer.py", line 181, in block
+[default1]:[rank1]:     dist.all_reduce(h)
+[default1]:[rank1]: {CLOSED}
+"""
+
+
+def test_a_guard_that_names_its_tensor_is_a_numerical_failure() -> None:
+    text = _console(
+        "AssertionError: NaN detected in layers.0.attention output on rank 2 (96/256 values)",
+        'assert bad == 0, f"NaN detected in layers.{layer}.{name} output on rank {rank}"',
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "NaN detected in layers.0.attention output" in diagnosis.first_error.text
+    assert RULE in _rules(diagnosis)
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_a_guard_that_found_none_is_no_failure() -> None:
+    text = (
+        "2026-11-30 09:12:40,118 [rank2] WARNING no NaN detected in gradients after 40 steps\n"
+        "2026-11-30 09:12:40,120 [rank2] WARNING NaN found in 0 of 64 parameter groups\n"
+    )
+    diagnosis = diagnose_text("log_2.log", text)
+    assert RULE not in _rules(diagnosis)
