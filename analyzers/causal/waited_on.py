@@ -211,7 +211,7 @@ def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
         return None
     node = None
     if len(quiet) * 2 >= len(correlation.ranks):
-        node = _one_node(correlation, quiet)
+        node = one_node_folder(correlation, quiet)
         if node is None:
             return None
     why = say("waited.quiet", subject=say("apart.subject", many=several(quiet)))
@@ -221,7 +221,7 @@ def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
     return Blame(quiet, why + say("waited.quiet_at", checkpoint=mine) if mine else why)
 
 
-def _one_node(correlation: Correlation, quiet: list[int]) -> str | None:
+def one_node_folder(correlation: Correlation, quiet: Sequence[int]) -> str | None:
     """The folder that holds every file of the quiet ranks and all of no other rank's: a
     node's own folder (`node1/`, `worker-2/`) of a multi-node job whose ranks all went
     silent together while the other nodes' ranks failed - the node went away (a lost

@@ -17,7 +17,7 @@ from analyzers.causal.culprits import never_started, stated_world_size
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
-from analyzers.causal.waited_on import divergence_said
+from analyzers.causal.waited_on import divergence_said, one_node_folder
 from analyzers.causal.world_sizes import odd_world_sizes, waits_past_world
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
@@ -321,26 +321,36 @@ def _silent_deaths(
     if not silent or not failed:
         return None
     if chain.culprit_ranks:
-        if not _went_down_together(chain, correlation, silent):
+        together = _went_down_together(chain, correlation, silent)
+        if not together:
             return None
-        silent = tuple(chain.culprit_ranks)
+        silent = together
     reason = say("verdict.silent_death", ranks=ranks_said(silent))
     return Verdict(SILENT_DEATH, "device_fault", "device", 0.4, silent, reason)
 
 
 def _went_down_together(
     chain: CausalChain, correlation: Correlation, silent: Sequence[int]
-) -> bool:
-    """Whether the ranks the chain blamed for stopping behind a lost peer went down together:
-    several of them, all silent, each behind the pack or without a line in its log (a node
-    killed with its progress in a buffer, its files empty). One rank that ended early may have
-    left on purpose (it ran out of data, said it was exiting), which is no death."""
+) -> tuple[int, ...]:
+    """The ranks that went down together when the chain blamed ranks for stopping behind a lost
+    peer: several of them, all silent, each behind the pack or without a line in its log (a
+    node killed with its progress in a buffer, its files empty). One rank that ended early may
+    have left on purpose (it ran out of data, said it was exiting), which is no death, unless
+    it went quiet with the rest of its node: the silent ranks, the blamed one among them, are
+    exactly the ranks whose files one node's folder holds, so the node went away and the
+    ranks that had printed their last line level with the pack went with it."""
     first = chain.first
     if first is None or not any(match.signature.peer_gone for match in first.matches):
-        return False
+        return ()
     blamed = set(chain.culprit_ranks)
     short = {*correlation.behind_ranks, *correlation.missing_ranks}
-    return len(blamed) > 1 and blamed <= set(silent) and blamed <= short
+    if not blamed <= set(silent) or not blamed <= short:
+        return ()
+    if len(blamed) > 1:
+        return tuple(chain.culprit_ranks)
+    if len(silent) > 1 and one_node_folder(correlation, silent) is not None:
+        return tuple(silent)
+    return ()
 
 
 def _world_size_disagrees(

@@ -244,3 +244,71 @@ def test_half_the_ranks_quiet_in_one_folder_with_the_others_name_no_node(tmp_pat
         files[f"log_{rank}.log"] = "\n".join(lines) + "\n"
     diagnosis = diagnose(tmp_path, files)
     assert diagnosis.culprit_ranks != [2, 3]
+
+
+# --- a node lost whole, one of its ranks a line behind the pack --------------------------
+
+STEPS = [
+    "load weights passed",
+    "  norm passed",
+    "  attention passed",
+    "  MoE passed",
+    "layer 0 passed",
+]
+
+
+def json_progress(rank: int, upto: int) -> list[str]:
+    """JSON records as a job's own formatter writes them, one per checkpoint."""
+    return [
+        f'{{"ts": "2026-12-05T09:14:07.{100 + 20 * n + rank:03d}", "lvl": "INFO", "rank": {rank}, '
+        f'"msg": "{part}"}}'
+        for n, part in enumerate(STEPS[:upto])
+    ]
+
+
+def json_lost(rank: int) -> list[str]:
+    return [
+        f'{{"ts": "2026-12-05T09:14:08.{300 + rank:03d}", "lvl": "ERROR", "rank": {rank}, '
+        f'"msg": "model run failed: {CLOSED}"}}'
+    ]
+
+
+def uneven_node(tmp_path: Path, nested: bool) -> Diagnosis:
+    """Ranks 0 and 1 lose a peer after their last checkpoint; ranks 2 and 3 print nothing
+    more, rank 2 one line short of the others. `nested`: each node's --log-dir tree under a
+    folder of its own; otherwise the four ranks' files side by side."""
+    files: dict[str, str] = {}
+    for rank in range(4):
+        out = json_progress(rank, 4 if rank == 2 else 5)
+        err: list[str] = []
+        if rank < 2:
+            out += json_lost(rank)
+            err = lost_peer(rank)
+        if nested:
+            node, tag = ("node0", "k1") if rank < 2 else ("node1", "k2")
+            files |= tree_files(node, tag, rank % 2, out, err)
+        else:
+            files[f"log_{rank}.log"] = "\n".join(out + err) + "\n"
+    if nested:
+        files["node1/agent.log"] = ""
+    return diagnose(tmp_path, files)
+
+
+def test_a_node_gone_with_one_rank_a_line_behind_loses_both_ranks(tmp_path: Path) -> None:
+    """Node1's agent and both its ranks were killed at once: rank 2 had just printed its
+    `MoE passed`, rank 3 its `layer 0 passed` like the survivors. The rank behind is not the
+    only one that went: the two silent ranks are exactly node1's, so both died."""
+    diagnosis = uneven_node(tmp_path, nested=True)
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [2, 3]
+
+
+def test_one_rank_behind_among_files_side_by_side_stays_the_lost_peers_reading(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: the same lines in `log_<rank>.log` files of one folder. No node folder
+    holds just the silent ranks, so the rank that ended behind keeps the reading of a rank
+    that may have left on purpose, alone."""
+    diagnosis = uneven_node(tmp_path, nested=False)
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.category != "device_fault"

@@ -112,9 +112,15 @@ def test_an_index_error_in_the_jobs_own_code_keeps_its_reading() -> None:
 # --- ranks that went away a line behind their peers ("A node that drops out") ---------------
 
 
-def _node_job(tmp_path: Path, waited: str, behind_ranks: tuple[int, ...] = (2, 3)) -> Path:
+def _node_job(
+    tmp_path: Path,
+    waited: str,
+    behind_ranks: tuple[int, ...] = (2, 3),
+    reporting: tuple[int, ...] = (),
+) -> Path:
     """Two nodes of two ranks: node1's ranks stop one progress line short of node0's (a
-    killed process loses what it had not flushed); node0's ranks then fail with `waited`."""
+    killed process loses what it had not flushed); node0's ranks then fail with `waited`,
+    and so do node1's `reporting` ranks."""
 
     def failed(rank: int) -> list[str]:
         return [
@@ -127,7 +133,10 @@ def _node_job(tmp_path: Path, waited: str, behind_ranks: tuple[int, ...] = (2, 3
     files = {
         "env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n",
         "node0/stdout.log": "\n".join(progress(0) + progress(1) + failed(0) + failed(1)) + "\n",
-        "node1/stdout.log": "\n".join(behind[2] + behind[3]) + "\n",
+        "node1/stdout.log": "\n".join(
+            behind[2] + behind[3] + [line for r in reporting for line in failed(r)]
+        )
+        + "\n",
     }
     return pack(tmp_path / "job.tar.gz", files, "job-4a1c")
 
@@ -151,10 +160,12 @@ def test_silent_ranks_behind_a_timeout_are_waited_for_not_dead(tmp_path: Path) -
 
 
 def test_one_silent_rank_behind_a_lost_peer_may_have_left_on_purpose(tmp_path: Path) -> None:
-    """Counterexample: only rank 3 ended a line short (it may have run out of data and left,
-    the uneven-inputs case); one rank alone is no node that went down, and the lost peer
-    keeps its reading with rank 3 its culprit."""
-    path = _node_job(tmp_path, CLOSED, behind_ranks=(3,))
+    """Counterexample: only rank 3 ended a line short and went quiet (it may have run out of
+    data and left, the uneven-inputs case), while its node's other rank lost it like node0's
+    did; one rank alone is no node that went down, and the lost peer keeps its reading with
+    rank 3 its culprit. (Rank 2 silent beside it, the two exactly node1's folder, is the
+    node that went down: tests/analyzers/causal/test_culprits_nodes.py.)"""
+    path = _node_job(tmp_path, CLOSED, behind_ranks=(3,), reporting=(2,))
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hccl"
     assert diagnosis.culprit_ranks == [3]
