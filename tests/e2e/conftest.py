@@ -158,6 +158,16 @@ def worker(
 
 
 @pytest.fixture
+def workers(transactional_db, media_root, tmp_path) -> Iterator[list[Worker]]:
+    """Workers a test starts itself (`worker_helpers.launch`); all stopped at the end."""
+    started: list[Worker] = []
+    yield started
+    for worker in started:
+        if worker.process.poll() is None:
+            stop(worker)
+
+
+@pytest.fixture
 def celery_worker(worker: Worker) -> Path:
     """The worker's log path (the worker itself runs while the test does)."""
     return worker.log
