@@ -170,6 +170,20 @@ def test_an_analysis_over_the_time_limit_fails_with_a_reason(
     assert run.finished_at is not None
 
 
+def test_an_analysis_killed_at_the_hard_time_limit_fails_with_a_reason(
+    client, alice_token, big_bundle, own_redis, producer_on_own_redis, workers, media_root, tmp_path
+):
+    # A one-second limit has no room for a soft one: the pool child is killed outright.
+    worker = launch(workers, own_redis.url, media_root, tmp_path, RANKLENS_TASK_TIME_LIMIT="1")
+    run = upload(client, alice_token, big_bundle)
+    run = wait_until_finished(run, worker.log)
+
+    assert run.state == RunState.FAILED
+    assert "longer than its time limit (1 s)" in run.error, (run.error, worker.log_text())
+    assert "Hard time limit (1s) exceeded" in worker.log_text()
+    assert run.attempts == 1
+
+
 def test_two_workers_racing_for_one_run_analyze_it_once(
     client, alice_token, big_bundle, own_redis, producer_on_own_redis, workers, media_root, tmp_path
 ):
