@@ -23,7 +23,7 @@ import redis
 from django.db import connection
 
 from config.celery import app as celery_app
-from tests.e2e.redis_server import RedisServer
+from tests.e2e.redis_server import RedisServer, die_with_this_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,7 +129,14 @@ def start_worker(*, broker_url: str, media_root: Path, log_path: Path, env: dict
     command += ["--concurrency=1", "--without-gossip", "--without-mingle"]
     command += ["-n", f"e2e-{uuid.uuid4().hex[:8]}@%h"]
     with log_path.open("ab") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log, stderr=log)
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=full_env,
+            stdout=log,
+            stderr=log,
+            preexec_fn=die_with_this_process,
+        )
     return Worker(process, log_path)
 
 
