@@ -276,8 +276,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # One message at a time: an analysis can take minutes, others should not wait behind it.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("RANKLENS_TASK_TIME_LIMIT", 60 * 60)
-# The soft limit leaves the task a minute (or a tenth of a short limit) to record the failure.
-CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - min(60, CELERY_TASK_TIME_LIMIT // 10)
+# The soft limit leaves the task a minute (or a tenth of a short limit, at least a second)
+# to record the failure; at the same time as the hard limit it would never be raised.
+CELERY_TASK_SOFT_TIME_LIMIT = max(
+    1, CELERY_TASK_TIME_LIMIT - max(1, min(60, CELERY_TASK_TIME_LIMIT // 10))
+)
 if REDIS_URL:
     # Redis redelivers an unacknowledged message after visibility_timeout. With
     # acks_late a running task is unacknowledged, so the timeout must exceed the

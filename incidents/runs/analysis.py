@@ -9,6 +9,9 @@
    while this claim still holds, so a finished run is never overwritten. That write
    survives a database connection lost meanwhile (incidents.runs.dbretry); a report the
    database refuses fails the run with a reason instead of leaving it running.
+4. An analysis past the task's time limit fails with that reason: at the soft limit from
+   here, at the hard limit (the pool child was killed) from the worker's main process
+   (`fail_over_time_limit`, called by the task's failure hook).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, models, transaction
 from django.db.models import F, Q
@@ -56,6 +60,9 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
             report = _analyze(run, hb)
     except ClaimLost:
         log.warning("run %s: taken over by another worker; this attempt stops", run_id)
+    except SoftTimeLimitExceeded:
+        log.warning("run %s: over the time limit; stopped", run_id)
+        _finish(run, state=RunState.FAILED, error=_over_time_limit())
     except BundleError as error:
         # The store names the file by its hash; people know it by the name they uploaded.
         bundle = run.incident.bundle
@@ -101,18 +108,37 @@ def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
     stale = timezone.now() - timedelta(seconds=settings.RANKLENS_HEARTBEAT_STALE_SECONDS)
     dead = Q(claimed_by=delivery_id) if delivery_id else Q(pk__in=[])
     dead |= Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, started_at__lt=stale)
-    updated = AnalysisRun.objects.filter(
+    running = AnalysisRun.objects.filter(
         dead, pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
-    ).update(
-        state=RunState.FAILED,
-        finished_at=timezone.now(),
-        step="",
-        error=wording.english(wording.WORKER_DIED, times=MAX_ATTEMPTS),
+    )
+    _fail_running(run_id, running, wording.english(wording.WORKER_DIED, times=MAX_ATTEMPTS))
+
+
+def fail_over_time_limit(*, run_id: int, delivery_id: str) -> bool:
+    """Fail a run whose pool child was killed at the hard time limit, if that delivery
+    still holds it; True if it did. Left running, it would be re-analyzed by the sweeper,
+    hit the limit again, and end only after every attempt as a silent worker."""
+    running = AnalysisRun.objects.filter(pk=run_id, state=RunState.RUNNING, claimed_by=delivery_id)
+    return dbretry.retrying(
+        lambda: _fail_running(run_id, running, _over_time_limit()),
+        what=f"run {run_id}: failing it over the time limit",
+    )
+
+
+def _over_time_limit() -> str:
+    return wording.english(wording.OVER_TIME_LIMIT, seconds=settings.CELERY_TASK_TIME_LIMIT)
+
+
+def _fail_running(run_id: int, running: models.QuerySet[AnalysisRun], error: str) -> bool:
+    """Fail run `run_id` if `running` still selects it; True if it was failed."""
+    updated = running.update(
+        state=RunState.FAILED, finished_at=timezone.now(), step="", error=error
     )
     if updated:
         AnalysisRun.objects.get(pk=run_id).show_on_incident(RunState.FAILED)
         runstore.remove_store(run_id)
         webhook.queue_run_notice(run_id)
+    return bool(updated)
 
 
 def _analyze(run: AnalysisRun, heartbeat: Heartbeat) -> dict[str, Any]:
@@ -190,7 +216,7 @@ def _finish(
     try:
         written = _write_outcome(run, state=state, report=report, error=error)
     except (DatabaseError, ValueError, TypeError) as refused:
-        if state != RunState.DONE or isinstance(refused, dbretry.DISCONNECTED):
+        if state != RunState.DONE or dbretry.is_transient(refused):
             raise
         log.exception("run %s: the database refused the report", run.pk)
         refusal = f"{type(refused).__name__}: {refused}"

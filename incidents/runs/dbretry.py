@@ -5,6 +5,10 @@ an operator terminated the backend in between, the first query after that fails 
 OperationalError/InterfaceError although the database is back. Writes that must not be
 lost (a run's outcome) go through `retrying`; writes that may be skipped (progress) use
 `reconnect` after a failure so that the next one starts on a fresh connection.
+
+A database that refuses writes for a while is retried the same way: a failover leaves
+sessions on a read-only standby ("cannot execute UPDATE in a read-only transaction"), and
+only a new connection reaches the new primary.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from django.db import InterfaceError, OperationalError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +29,16 @@ T = TypeVar("T")
 RETRY_DELAYS_S: Sequence[float] = (0.5, 1, 2, 4, 8, 15)
 
 DISCONNECTED = (OperationalError, InterfaceError)
+# SQLSTATEs of a refusal that passes: read_only_sql_transaction (a standby, or a database
+# set read-only), serialization_failure and deadlock_detected (try the transaction again).
+PASSING_REFUSALS = frozenset({"25006", "40001", "40P01"})
+
+
+def is_transient(error: BaseException) -> bool:
+    """True for a failure another try on a new connection may not meet."""
+    if isinstance(error, DISCONNECTED):
+        return True
+    return getattr(error.__cause__, "sqlstate", None) in PASSING_REFUSALS
 
 
 def reconnect() -> None:
@@ -38,14 +52,18 @@ def reconnect() -> None:
 
 
 def retrying(write: Callable[[], T], *, what: str) -> T:
-    """Call `write` until it gets through a lost connection; the last failure is raised."""
+    """Call `write` until it gets through a lost connection or a passing refusal; the last
+    failure is raised."""
     for delay in (*RETRY_DELAYS_S, None):
         try:
             return write()
-        except DISCONNECTED as error:
-            if delay is None or connection.in_atomic_block:
+        except DatabaseError as error:
+            if not is_transient(error) or delay is None or connection.in_atomic_block:
                 raise
-            log.warning("%s: database connection lost (%s); retrying in %ss", what, error, delay)
+            log.warning(
+                "%s: database connection lost or writes refused (%s); retrying in %ss",
+                *(what, error, delay),
+            )
             reconnect()
             time.sleep(delay)
     raise AssertionError("unreachable")

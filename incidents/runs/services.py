@@ -8,6 +8,7 @@ from pathlib import PurePath
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from incidents.accounts.activity import activity_record
@@ -103,8 +104,12 @@ def _enqueue(run: AnalysisRun) -> None:
         analyze_bundle.delay(run.pk)
     except OperationalError as error:
         log.error("could not queue run %s: %s", run.pk, error)
-        AnalysisRun.objects.filter(pk=run.pk, state=RunState.QUEUED).update(
-            state=RunState.FAILED, error=wording.english(wording.QUEUE_UNREACHABLE)
+        failed = AnalysisRun.objects.filter(pk=run.pk, state=RunState.QUEUED).update(
+            state=RunState.FAILED,
+            error=wording.english(wording.QUEUE_UNREACHABLE),
+            step="",
+            finished_at=timezone.now(),
         )
-        run.show_on_incident(RunState.FAILED)
-        webhook.queue_run_notice(run.pk)
+        if failed:
+            run.show_on_incident(RunState.FAILED)
+            webhook.queue_run_notice(run.pk)

@@ -113,6 +113,11 @@ def candidates(*, now: datetime, limits: Limits) -> list[AnalysisRun]:
     return list(runs.only(*fields, "created_at", "started_at").order_by("pk"))
 
 
+def queued_run_ids() -> set[int]:
+    """Runs waiting for a worker: the only ones whose delivered message needs a live holder."""
+    return set(AnalysisRun.objects.filter(state=RunState.QUEUED).values_list("pk", flat=True))
+
+
 def sweep(
     *,
     send: Callable[[int], None],

@@ -59,7 +59,7 @@ def sweep_once(app) -> None:
     try:
         counts = sweeper.sweep(
             send=lambda run_id: analyze_bundle.delay(run_id),
-            in_flight=lambda: broker.runs_in_flight(app),
+            in_flight=lambda: broker.runs_in_flight(app, about=sweeper.queued_run_ids()),
         )
         acted = {action.value: n for action, n in counts.items() if n}
         if acted:

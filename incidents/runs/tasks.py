@@ -1,12 +1,32 @@
 """Celery entry points. They only adapt; the work is in incidents.runs.analysis."""
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.exceptions import TimeLimitExceeded
 
-from incidents.runs import analysis, webhook
+from incidents.runs import analysis, dbretry, webhook
+
+
+class AnalysisTask(Task):
+    def apply_async(self, args=None, kwargs=None, **options):
+        """A message carries no time limits, so the worker's own settings
+        (RANKLENS_TASK_TIME_LIMIT) decide them, not those of whoever sent it."""
+        options.setdefault("time_limit", None)
+        options.setdefault("soft_time_limit", None)
+        return super().apply_async(args, kwargs, **options)
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        """At the hard time limit the pool child is killed before it can say so: the
+        worker's main process calls this, and fails the run with that reason."""
+        if isinstance(exc, TimeLimitExceeded) and args:
+            try:
+                analysis.fail_over_time_limit(run_id=int(args[0]), delivery_id=task_id)
+            finally:
+                dbretry.reconnect()  # the main process holds no connection between tasks
 
 
 @shared_task(
     name="incidents.tasks.analyze_bundle",  # the name queued messages carry
+    base=AnalysisTask,
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,

@@ -59,7 +59,14 @@ QUEUE_UNREACHABLE = gettext_noop(
 )
 STOPPED = gettext_noop("The analysis stopped unexpectedly (%(error)s).")
 NOT_STORED = gettext_noop("The report could not be stored (%(error)s).")
-REASONS = (QUEUE_LOST, WORKER_SILENT, WORKER_DIED, QUEUE_UNREACHABLE, STOPPED, NOT_STORED)
+OVER_TIME_LIMIT = gettext_noop(
+    "The analysis took longer than its time limit (%(seconds)s s) and was stopped. "
+    "Try a smaller bundle or raise RANKLENS_TASK_TIME_LIMIT."
+)
+REASONS = (
+    *(QUEUE_LOST, WORKER_SILENT, WORKER_DIED, QUEUE_UNREACHABLE, STOPPED, NOT_STORED),
+    OVER_TIME_LIMIT,
+)
 
 
 def english(msgid: str, **values: object) -> str:

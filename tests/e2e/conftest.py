@@ -23,7 +23,7 @@ import redis
 from django.db import connection
 
 from config.celery import app as celery_app
-from tests.e2e.redis_server import RedisServer
+from tests.e2e.redis_server import RedisServer, die_with_this_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,7 +129,14 @@ def start_worker(*, broker_url: str, media_root: Path, log_path: Path, env: dict
     command += ["--concurrency=1", "--without-gossip", "--without-mingle"]
     command += ["-n", f"e2e-{uuid.uuid4().hex[:8]}@%h"]
     with log_path.open("ab") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log, stderr=log)
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=full_env,
+            stdout=log,
+            stderr=log,
+            preexec_fn=die_with_this_process,
+        )
     return Worker(process, log_path)
 
 
@@ -155,6 +162,16 @@ def worker(
     )
     yield started
     stop(started)
+
+
+@pytest.fixture
+def workers(transactional_db, media_root, tmp_path) -> Iterator[list[Worker]]:
+    """Workers a test starts itself (`worker_helpers.launch`); all stopped at the end."""
+    started: list[Worker] = []
+    yield started
+    for worker in started:
+        if worker.process.poll() is None:
+            stop(worker)
 
 
 @pytest.fixture

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,6 +15,14 @@ import pytest
 import redis
 
 START_TIMEOUT_S = 10
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def die_with_this_process() -> None:
+    """`preexec_fn` of a server or worker a test starts: killed with the test run (Linux).
+    An orphaned worker would sweep the test database and take later tests' runs."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def free_port() -> int:
@@ -38,7 +49,9 @@ class RedisServer:
         command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
         with (self.directory / "redis.log").open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=log)
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=log, preexec_fn=die_with_this_process
+            )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:

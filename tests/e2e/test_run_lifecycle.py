@@ -12,64 +12,29 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.db import connection
 
-from incidents.models import AnalysisRun, RunState
+from incidents.models import RunState
 from tests.db_faults import needs_postgresql, terminate_connections
-from tests.e2e.conftest import Worker, start_worker, stop
-from tests.e2e.worker_helpers import children, upload, wait_until_finished
+from tests.e2e.worker_helpers import (
+    FAST_LIFECYCLE,
+    WAIT_S,
+    children,
+    is_under_way,
+    launch,
+    upload,
+    wait_for,
+    wait_until_finished,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
-
-FAST_LIFECYCLE = {
-    "RANKLENS_HEARTBEAT_SECONDS": "1",
-    "RANKLENS_HEARTBEAT_STALE_SECONDS": "6",
-    "RANKLENS_QUEUED_GRACE_SECONDS": "2",
-    "RANKLENS_SWEEP_SECONDS": "1",
-}
-WAIT_S = 60
 
 
 @pytest.fixture
 def worker_env() -> dict[str, str]:
     return dict(FAST_LIFECYCLE)
-
-
-@pytest.fixture
-def workers(transactional_db, media_root, tmp_path) -> Iterator[list[Worker]]:
-    """Workers a test starts itself (with `launch`); all stopped at the end."""
-    started: list[Worker] = []
-    yield started
-    for worker in started:
-        if worker.process.poll() is None:
-            stop(worker)
-
-
-def launch(workers: list[Worker], broker_url: str, media_root, tmp_path) -> Worker:
-    log_path = tmp_path / f"worker-{len(workers)}.log"
-    worker = start_worker(
-        broker_url=broker_url, media_root=media_root, log_path=log_path, env=FAST_LIFECYCLE
-    )
-    workers.append(worker)
-    return worker
-
-
-def wait_for(predicate, what: str, worker: Worker) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}; worker log:\n{worker.log_text()}")
-
-
-def is_under_way(run: AnalysisRun) -> bool:
-    run.refresh_from_db()
-    assert run.state in (RunState.QUEUED, RunState.RUNNING), (run.state, run.error)
-    return run.state == RunState.RUNNING and run.progress > 0
 
 
 def test_a_run_survives_the_database_dropping_its_connections(

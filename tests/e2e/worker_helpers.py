@@ -9,8 +9,47 @@ from pathlib import Path
 import pytest
 
 from incidents.models import AnalysisRun, Incident, RunState
+from tests.e2e.conftest import Worker, start_worker
 
 DONE_TIMEOUT_S = 120
+# Timings shortened through the settings' environment variables.
+FAST_LIFECYCLE = {
+    "RANKLENS_HEARTBEAT_SECONDS": "1",
+    "RANKLENS_HEARTBEAT_STALE_SECONDS": "6",
+    "RANKLENS_QUEUED_GRACE_SECONDS": "2",
+    "RANKLENS_SWEEP_SECONDS": "1",
+}
+WAIT_S = 60
+
+
+def launch(
+    workers: list[Worker], broker_url: str, media_root: Path, tmp_path: Path, **env: str
+) -> Worker:
+    """Start a worker with FAST_LIFECYCLE (and `env`) into the `workers` fixture's list."""
+    log_path = tmp_path / f"worker-{len(workers)}.log"
+    worker = start_worker(
+        broker_url=broker_url,
+        media_root=media_root,
+        log_path=log_path,
+        env=FAST_LIFECYCLE | env,
+    )
+    workers.append(worker)
+    return worker
+
+
+def wait_for(predicate, what: str, worker: Worker) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}; worker log:\n{worker.log_text()}")
+
+
+def is_under_way(run: AnalysisRun) -> bool:
+    run.refresh_from_db()
+    assert run.state in (RunState.QUEUED, RunState.RUNNING), (run.state, run.error)
+    return run.state == RunState.RUNNING and run.progress > 0
 
 
 def wait_until_finished(run: AnalysisRun, worker_log: Path) -> AnalysisRun:

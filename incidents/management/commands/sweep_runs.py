@@ -17,7 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         counts = sweeper.sweep(
             send=lambda run_id: analyze_bundle.delay(run_id),
-            in_flight=lambda: broker.runs_in_flight(app),
+            in_flight=lambda: broker.runs_in_flight(app, about=sweeper.queued_run_ids()),
         )
         for action, count in counts.items():
             if action is not sweeper.Action.LEAVE:

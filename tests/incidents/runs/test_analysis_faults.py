@@ -213,3 +213,112 @@ def test_an_error_naming_a_file_with_a_bad_name_is_stored_with_visible_escapes(
     queued_run.refresh_from_db()
     assert queued_run.state == RunState.FAILED
     assert queued_run.error == "rank-\\udce9\\x00.log: not a gzip file"
+
+
+@pytest.mark.django_db
+def test_an_analysis_past_the_soft_time_limit_fails_with_that_reason(
+    queued_run, monkeypatch, settings
+):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def over_time(run, heartbeat):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(analysis, "_analyze", over_time)
+
+    analyze_run(run_id=queued_run.pk, delivery_id="delivery-1")  # handled, not raised
+
+    queued_run.refresh_from_db()
+    assert queued_run.state == RunState.FAILED
+    assert f"longer than its time limit ({settings.CELERY_TASK_TIME_LIMIT} s)" in queued_run.error
+    assert queued_run.incident.status == RunState.FAILED
+
+
+@pytest.mark.django_db
+def test_a_pool_child_killed_at_the_hard_time_limit_fails_its_run(claimed_run, settings):
+    from billiard.exceptions import TimeLimitExceeded
+
+    from incidents.runs.tasks import analyze_bundle
+
+    store = runstore.store_dir_for(claimed_run.pk)
+    store.mkdir(parents=True)
+
+    # What the worker's main process calls once it killed the child.
+    analyze_bundle.on_failure(TimeLimitExceeded(90), "delivery-1", (claimed_run.pk,), {}, None)
+
+    claimed_run.refresh_from_db()
+    assert claimed_run.state == RunState.FAILED
+    assert f"longer than its time limit ({settings.CELERY_TASK_TIME_LIMIT} s)" in claimed_run.error
+    assert claimed_run.finished_at is not None
+    assert claimed_run.step == ""
+    assert claimed_run.incident.status == RunState.FAILED
+    assert not store.exists()
+
+
+@pytest.mark.django_db
+def test_the_hard_time_limit_of_an_older_delivery_leaves_the_run_alone(claimed_run):
+    from billiard.exceptions import TimeLimitExceeded
+
+    from incidents.runs.tasks import analyze_bundle
+
+    # Another delivery holds the run now (the sweeper gave it away); other failures too.
+    analyze_bundle.on_failure(TimeLimitExceeded(90), "delivery-0", (claimed_run.pk,), {}, None)
+    analyze_bundle.on_failure(ValueError("x"), "delivery-1", (claimed_run.pk,), {}, None)
+
+    claimed_run.refresh_from_db()
+    assert claimed_run.state == RunState.RUNNING
+
+
+def test_analysis_messages_carry_no_time_limit_so_the_worker_s_own_applies(monkeypatch):
+    from incidents.runs.tasks import analyze_bundle
+
+    sent = []
+    app = analyze_bundle.app
+    monkeypatch.setattr(
+        app, "send_task", lambda name, args, kwargs, **options: sent.append(options)
+    )
+
+    analyze_bundle.delay(7)
+
+    assert sent[0]["time_limit"] is None
+    assert sent[0]["soft_time_limit"] is None
+
+
+def _refusal(django_error, psycopg_error):
+    """A Django error as the database wrapper raises it: the driver's error as its cause."""
+    error = django_error(str(psycopg_error))
+    error.__cause__ = psycopg_error
+    return error
+
+
+def test_a_database_refusing_writes_for_a_while_is_waited_out(no_backoff, monkeypatch):
+    from django.db import InternalError
+    from psycopg.errors import ReadOnlySqlTransaction
+
+    reconnects = []
+    monkeypatch.setattr(dbretry, "reconnect", lambda: reconnects.append(1))
+    refused = _refusal(InternalError, ReadOnlySqlTransaction("read-only transaction"))
+    answers = [refused, refused, "stored"]
+
+    def write():
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert dbretry.retrying(write, what="test") == "stored"
+    assert len(reconnects) == 2  # a standby's sessions stay read-only: each try opens anew
+
+
+def test_a_refusal_of_the_data_itself_is_not_retried(no_backoff):
+    from psycopg.errors import CharacterNotInRepertoire
+
+    calls = []
+
+    def write():
+        calls.append(1)
+        raise _refusal(DataError, CharacterNotInRepertoire("invalid byte sequence"))
+
+    with pytest.raises(DataError):
+        dbretry.retrying(write, what="test")
+    assert calls == [1]

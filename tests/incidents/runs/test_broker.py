@@ -44,3 +44,42 @@ def test_waiting_messages_in_the_folder_name_their_runs(folder_broker):
 
 def test_an_empty_folder_has_none(folder_broker):
     assert runs_in_flight(celery_app) == set()
+
+
+def _message(run_id: int, task_id: str) -> dict:
+    import base64
+    import json
+
+    body = base64.b64encode(json.dumps([[run_id], {}, {}]).encode()).decode()
+    headers = {"task": "incidents.tasks.analyze_bundle", "id": task_id}
+    return {"headers": headers, "body": body, "properties": {"body_encoding": "base64"}}
+
+
+def test_a_delivered_message_counts_only_while_a_live_worker_holds_it():
+    from incidents.runs.broker import _run_ids, held_only
+
+    delivered = [_message(1, "a"), _message(2, "b")]
+
+    assert set(_run_ids(held_only(delivered, lambda: {"b"}))) == {2}
+    assert set(_run_ids(held_only(delivered, set))) == set()  # their workers died
+    assert set(_run_ids(held_only(delivered, lambda: None))) == {1, 2}  # cannot ask
+
+
+def test_the_workers_are_not_asked_when_no_analysis_was_delivered():
+    from incidents.runs.broker import held_only
+
+    def never() -> set[str]:
+        raise AssertionError("asked")
+
+    assert held_only([], never) == []
+
+
+def test_the_workers_are_asked_only_about_delivered_messages_of_queued_runs():
+    from incidents.runs.broker import _run_ids, held_only
+
+    def never() -> set[str]:
+        raise AssertionError("asked")
+
+    running = [_message(1, "a")]  # an analysis under way: its run is running, not queued
+    assert held_only(running, never, about={2}) == running
+    assert set(_run_ids(held_only(running, set, about={1}))) == set()

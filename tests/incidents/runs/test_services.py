@@ -64,4 +64,6 @@ def test_unreachable_broker_fails_the_run_with_a_message(
     run = incident.latest_run()
     assert run.state == RunState.FAILED
     assert "task queue could not be reached" in run.error
+    assert run.finished_at is not None  # it ended: the API says when
+    assert run.step == ""
     assert Incident.objects.get(pk=incident.pk).status == RunState.FAILED
