@@ -171,18 +171,9 @@ class Bundle:
         return self.done
 
     def members(self) -> Iterator[Member]:
-        """The members to read, in bundle order; past the file count they are only counted.
-
-        A path met again (`tar -r` appends, a zip written twice, `a.log` and `./a.log`) is
-        skipped with a warning: the report, its evidence links and the log viewer's copy
-        all name a file by its path, so two files under one path would mix their lines."""
-        read: set[str] = set()  # at most `limits.members` paths
+        """The members to read, in bundle order; past the file count they are only counted."""
         for member in self._all_members():
-            if member.path in read:
-                why = say("skip.duplicate")
-                self.warn(say("bundle.skipped", name=repr(member.path), why=why))
-            elif self.budget.admit_member():
-                read.add(member.path)
+            if self.budget.admit_member():
                 yield member
 
     def _all_members(self) -> Iterator[Member]:

@@ -318,30 +318,6 @@ def test_a_zip_listing_far_more_entries_than_are_read_is_refused_before_its_dire
         list(Bundle(path, limits=Limits(members=10)).members())
 
 
-@pytest.mark.parametrize("kind", ["tar", "zip"])
-def test_a_path_met_again_is_skipped_so_its_lines_are_not_mixed_with_the_first(tmp_path, kind):
-    """The report, its evidence links and the log viewer's copy name a file by its path."""
-    files = [("rank0.log", hostile.ERROR_LOG), ("rank0.log", LOG_LINE), ("./rank0.log", LOG_LINE)]
-    if kind == "tar":
-        path = hostile.write(tmp_path / "job.tar", hostile.tar_bytes(files))
-    else:
-        path = tmp_path / "job.zip"
-        with zipfile.ZipFile(path, "w") as zf:
-            for name, data in files:
-                zf.writestr(name, data)
-    bundle = Bundle(path)
-
-    read = {}
-    for member in bundle.members():
-        with member.open() as fh:
-            read[member.path] = read.get(member.path, b"") + fh.read()
-
-    assert read == {"rank0.log": hostile.ERROR_LOG}
-    skipped = "skipped 'rank0.log': an earlier member has the same path (only the first is read)"
-    assert bundle.warnings == [skipped, skipped]
-    assert bundle.limit_hits() == []
-
-
 def test_a_member_whose_name_is_empty_is_skipped(tmp_path):
     files = [(".", hostile.ERROR_LOG), ("rank1.log", LOG_LINE)]
     bundle = Bundle(hostile.write(tmp_path / "job.tar", hostile.tar_bytes(files)))
