@@ -271,6 +271,8 @@ def unsafe_reason(name: str) -> Said | None:
         return say("skip.escapes")
     if "\x00" in name:
         return say("skip.nul")
+    if not normalise_member_path(name):  # "", ".", "./"
+        return say("skip.empty_name")
     return None
 
 

@@ -90,7 +90,14 @@ class TarWalker:
         if kind_from_head(start) == "gzip-tar":
             yield from self._nested(head, "gzip-tar", path, depth)
             return
-        yield self._bundle.member(path, 0, lambda: gunzip_stream(head), entry.mtime)
+        yield self._bundle.member(path, 0, lambda: self._metered_gunzip(head), entry.mtime)
+
+    def _metered_gunzip(self, head: BinaryIO) -> BinaryIO:
+        """What a `.gz` member inflates to, counted against the budget like an inner tar's
+        bytes: the total and the ratio (against the member's own compressed bytes) hold
+        for a gzip bomb shipped as one compressed rank log."""
+        packed = Counting(head)
+        return Metered(gunzip_stream(packed), self._budget, lambda: packed.size)  # type: ignore[arg-type,return-value]
 
     def _nested(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         """A tar inside the bundle, opened unless it lies deeper than the limit allows."""

@@ -3,7 +3,9 @@
 A zip is read through its central directory, which `zipfile` holds in memory whole (about
 400 bytes an entry), so a directory listing far more entries than may be read is refused
 before it is loaded. Each member's inflated bytes are metered on their own: the ratio of a
-zip bomb is visible per entry (`compress_size` against what comes out).
+zip bomb is visible per entry (the compressed bytes inflated so far against what came out).
+Entries that cannot be read without a password or a compression method `zipfile` lacks are
+skipped with a warning, so the rest of the bundle is still analysed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ if TYPE_CHECKING:
     from analyzers.ingest.bundle import Bundle, Member
 
 ENTRIES_PER_MEMBER = 4  # a zip's directory may list this many entries per file read
+ENCRYPTED = 0x1  # general purpose flag bit 0: the entry needs a password (ZipCrypto or AES)
+# What `zipfile` inflates; an entry packed another way (Deflate64, PPMd, AES's 99) is skipped
+# with a warning like a link, instead of failing the whole bundle when it is opened.
+READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 
 
 class ZipWalker:
@@ -49,9 +55,14 @@ class ZipWalker:
         mode = (info.external_attr >> 16) & 0o170000
         if mode and mode != 0o100000:
             why = say("skip.not_regular")
-            self._bundle.warn(say("bundle.skipped", name=repr(info.filename), why=why))
-            return None
-        return self._bundle.safe_path(info.filename)
+        elif info.flag_bits & ENCRYPTED:
+            why = say("skip.encrypted")
+        elif info.compress_type not in READABLE_METHODS:
+            why = say("skip.zip_method", method=info.compress_type)
+        else:
+            return self._bundle.safe_path(info.filename)
+        self._bundle.warn(say("bundle.skipped", name=repr(info.filename), why=why))
+        return None
 
     def _check_directory(self) -> None:
         with self._bundle.path.open("rb") as fh:
@@ -75,7 +86,20 @@ class ZipWalker:
         except (NotImplementedError, RuntimeError) as exc:  # unknown method, encrypted
             name = repr(info.filename)
             raise BundleError.saying("error.zip_member", name=name, detail=str(exc)) from exc
-        return Metered(stream, self._budget, lambda: info.compress_size, claimed)
+        return Metered(stream, self._budget, partial(_packed_so_far, stream, info), claimed)
+
+
+def _packed_so_far(stream: zipfile.ZipExtFile, info: zipfile.ZipInfo) -> int:
+    """The member's compressed bytes inflated so far, so its ratio is judged as it is read,
+    as a tar.gz's is. Against the member's whole compressed size a deflate bomb (about
+    1,030:1 at best) only shows near its end, after gigabytes. `zipfile` keeps what it
+    pulled from the file but has not inflated yet in the decompressor's tail; without
+    those private fields (another Python) the whole size is used, as before."""
+    left = getattr(stream, "_compress_left", None)
+    if left is None:
+        return info.compress_size
+    tail = getattr(getattr(stream, "_decompressor", None), "unconsumed_tail", b"")
+    return info.compress_size - left - len(tail)
 
 
 def _modified(info: zipfile.ZipInfo) -> float | None:

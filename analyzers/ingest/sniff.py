@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import zlib
 from pathlib import Path
 
 from analyzers.core.errors import BundleError
 from analyzers.core.phrases import Said, say
+from analyzers.ingest.utf16 import starts_utf16
 
 SNIFF_BYTES = 64 * 1024
 
@@ -66,10 +68,20 @@ def _looks_like_tar(head: bytes) -> bool:
 
 
 def _looks_like_text(head: bytes) -> bool:
-    """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes."""
-    sample = head[:8192]
+    """Logs may carry odd bytes (ANSI, a NUL, Latin-1); binaries are mostly control bytes.
+
+    A run of NULs counts as one odd byte: a writer that crashed leaves one such run in its
+    log (a preallocated or cut file), while a binary's NULs sit among its other control
+    bytes, which still count."""
+    if starts_utf16(head):  # a Windows tool's log: its NULs are half of each character
+        sample = head[:8192].decode("utf-16", "replace").encode("utf-8", "replace")
+    else:
+        sample = _NUL_RUN.sub(b"\0", head[:8192])
     control = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13, 27))
     return control <= len(sample) // 100
+
+
+_NUL_RUN = re.compile(rb"\0{2,}")
 
 
 # What a bundle's name promises, longest ending first; a kind is named by the phrasebook's

@@ -184,6 +184,8 @@ def test_open_member_finds_one_file(tmp_path):
         ("/abs/log", "absolute path", "使用了绝对路径"),
         ("C:\\logs\\x.log", "absolute path", "使用了绝对路径"),
         ("job/../../x", "path escapes the bundle ('..')", "路径跳出了日志包（'..'）"),
+        ("", "the name holds no file name", "名称中没有文件名"),
+        ("./", "the name holds no file name", "名称中没有文件名"),
     ],
 )
 def test_unsafe_reason(name, english, chinese):
@@ -314,3 +316,11 @@ def test_a_zip_listing_far_more_entries_than_are_read_is_refused_before_its_dire
 
     with pytest.raises(BundleError, match="a zip of 50 entries; at most 40"):
         list(Bundle(path, limits=Limits(members=10)).members())
+
+
+def test_a_member_whose_name_is_empty_is_skipped(tmp_path):
+    files = [(".", hostile.ERROR_LOG), ("rank1.log", LOG_LINE)]
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", hostile.tar_bytes(files)))
+
+    assert [member.path for member in bundle.members()] == ["rank1.log"]
+    assert bundle.warnings == ["skipped '.': the name holds no file name"]

@@ -109,3 +109,47 @@ def test_a_gz_member_that_holds_a_tar_is_opened_as_an_archive(tmp_path):
     bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
 
     assert _paths(bundle) == ["node1.gz/rank3.log"]
+
+
+def _read_all(bundle: Bundle) -> dict[str, int]:
+    sizes = {}
+    for member in bundle.members():
+        with member.open() as stream:
+            sizes[member.path] = len(stream.read())
+    return sizes
+
+
+def test_a_gzip_bomb_shipped_as_one_gz_member_meets_the_ratio_limit(tmp_path):
+    """A `.gz` rank log is inflated by the reader itself, past the outer archive's meter:
+    its bytes are counted too, or a tar of one bomb would read terabytes."""
+    bomb = gzip.compress(b"\n" * (4 * 1024 * 1024), 9)  # 4 MiB from about 4 KiB
+    outer = hostile.tar_bytes([("rank0.log.gz", bomb), ("rank1.log", b"ok\n")])
+    limits = Limits(ratio=100, ratio_grace=64 * 1024)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    sizes = _read_all(bundle)
+
+    assert sizes["rank0.log.gz"] < 4 * 1024 * 1024
+    assert [hit.limit for hit in bundle.limit_hits()] == ["ratio"]
+
+
+def test_a_gz_members_inflated_bytes_count_toward_the_total(tmp_path):
+    log = b"".join(b"INFO step %d\n" % i for i in range(200_000))  # ~2.7 MB, packs ~20:1
+    outer = hostile.tar_bytes([("rank0.log.gz", gzip.compress(log))])
+    bundle = Bundle(
+        hostile.write(tmp_path / "job.tar", outer), limits=Limits(total_bytes=hostile.MiB)
+    )
+
+    sizes = _read_all(bundle)
+
+    assert sizes["rank0.log.gz"] < hostile.MiB
+    assert [hit.limit for hit in bundle.limit_hits()] == ["total_bytes"]
+
+
+def test_a_gz_member_within_the_budgets_is_read_whole(tmp_path):
+    log = b"".join(b"INFO step %d\n" % i for i in range(200_000))
+    outer = hostile.tar_bytes([("rank0.log.gz", gzip.compress(log))])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _read_all(bundle) == {"rank0.log.gz": len(log)}
+    assert bundle.limit_hits() == []

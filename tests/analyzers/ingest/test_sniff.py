@@ -8,7 +8,7 @@ import pytest
 
 from analyzers.core.errors import BundleError
 from analyzers.ingest.bundle import Bundle
-from analyzers.ingest.sniff import kind_from_head, mislabel_warning
+from analyzers.ingest.sniff import kind_from_head, mislabel_warning, sniff_kind
 from tests.analyzers import hostile
 
 
@@ -76,3 +76,19 @@ def test_kind_from_head(head, kind):
 def test_a_corrupt_gzip_is_refused_when_sniffed(tmp_path):
     with pytest.raises(BundleError, match="the gzip data is corrupt"):
         Bundle(hostile.corrupt_deflate(tmp_path / "c.tar.gz", at=40))
+
+
+def test_a_log_with_a_crashed_writers_nul_padding_is_a_log(tmp_path):
+    """A writer killed mid-file leaves a run of NULs; the single log is still a log."""
+    data = hostile.ERROR_LOG + b"\0" * 6000 + hostile.ERROR_LOG
+    assert sniff_kind(hostile.write(tmp_path / "rank0.log", data)) == "log"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\0" * 10240, b"\x7fELF\x02\x01\x01" + b"\0" * 4000 + bytes(range(256)) * 8],
+    ids=["only NULs", "executable"],
+)
+def test_nuls_with_no_text_or_a_binary_around_them_are_refused(tmp_path, data):
+    with pytest.raises(BundleError, match="not a log bundle"):
+        sniff_kind(hostile.write(tmp_path / "upload.bin", data))
