@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from incidents.api import cases, exception_handlers, incidents
 from incidents.api.csrf import session_csrf
 from incidents.api.docs import LocalSwagger
+from incidents.api.parser import JsonTextParser
 from incidents.api.throttling import EVERY_CALL
 
 DESCRIPTION = """\
@@ -35,6 +36,7 @@ api = NinjaAPI(
     docs_url="/docs/",
     docs=LocalSwagger(),
     throttle=EVERY_CALL,
+    parser=JsonTextParser(),
 )
 exception_handlers.install(api)
 api.add_router("", incidents.router)
