@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema
 
 from incidents.api.auth import LOGIN_OR_TOKEN
-from incidents.api.schemas import ApiError, CaseDetail, CaseList
+from incidents.api.schemas import COMMON_ERRORS, ApiError, CaseDetail, CaseList
 from incidents.library import selectors as case_selectors
 from incidents.library.models import CASE_TEXT_FIELDS, Case
 from incidents.library.query import MAX_PER_PAGE, PER_PAGE, CaseFilters, case_search, hit_dict
@@ -38,7 +38,7 @@ class CaseQuery(Schema):
     operation_id="searchCases",
     summary="Search the case library",
     description="Full-text search over known failure cases with exact filters, best first.",
-    response={200: CaseList, 400: ApiError, 401: ApiError, 422: ApiError},
+    response={200: CaseList, **COMMON_ERRORS, 422: ApiError},
 )
 def case_list(request: HttpRequest, query: Query[CaseQuery]):
     filters = CaseFilters.from_params({name: getattr(query, name) for name in _FILTER_NAMES})
@@ -66,7 +66,7 @@ def case_list(request: HttpRequest, query: Query[CaseQuery]):
     summary="One case",
     description="A known failure: symptoms, root cause, fix, how to verify, and the "
     "incidents it explains, newest first.",
-    response={200: CaseDetail, 401: ApiError, 404: ApiError},
+    response={200: CaseDetail, **COMMON_ERRORS, 404: ApiError},
 )
 def case_detail(request: HttpRequest, slug: str):
     case = get_object_or_404(Case.objects.published(), slug=slug)

@@ -77,6 +77,9 @@ def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
 
 
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        # Ninja's "Cannot parse request body" hides why (outside DEBUG): say it.
+        return api_error(f"The request body is not JSON text: {exc.__cause__}.", 400)
     return api_error(exc.message or default_message(exc.status_code), exc.status_code)
 
 

@@ -18,6 +18,7 @@ from incidents.api.auth import LOGIN_OR_TOKEN, TOKEN_ONLY
 from incidents.api.errors import api_error
 from incidents.api.list_params import IncidentListParams
 from incidents.api.schemas import (
+    COMMON_ERRORS,
     ApiError,
     CommentIn,
     CommentOut,
@@ -67,7 +68,8 @@ The latest analysis run and the incident's triage fields. Poll until `status` (t
 state) is `done` or `failed`: `report` is the full analysis once done, `error` says why it
 failed. `triage_status` is where people are with it."""
 
-FIELD_ERRORS = {401: ApiError, 404: ApiError, 422: ApiError}
+FIELD_ERRORS = {**COMMON_ERRORS, 404: ApiError, 422: ApiError}
+READ_ERRORS = {**COMMON_ERRORS, 404: ApiError}
 
 
 @router.post(
@@ -114,7 +116,7 @@ def incident_create(request: HttpRequest):
     description="The incident list page's filters as query parameters; a comma lists "
     "several values (`triage_status=new,investigating`), as does repeating a parameter. "
     "Newest first unless `sort` says otherwise; follow `next` for the following page.",
-    response={200: IncidentList, 401: ApiError, 422: ApiError},
+    response={200: IncidentList, **COMMON_ERRORS, 422: ApiError},
 )
 def incident_list(request: HttpRequest, params: Query[IncidentListParams]):
     # `params` documents and type-checks the query; the listing reads request.GET itself
@@ -133,7 +135,7 @@ def incident_list(request: HttpRequest, params: Query[IncidentListParams]):
     operation_id="getIncident",
     summary="Analysis status, report and triage",
     description=STATUS_DESCRIPTION,
-    response={200: IncidentDetail, 401: ApiError, 404: ApiError},
+    response={200: IncidentDetail, **READ_ERRORS},
     exclude_unset=True,
 )
 def incident_detail(request: HttpRequest, number: int):
@@ -167,7 +169,7 @@ def incident_update(request: HttpRequest, number: int, payload: TriageChange):
     summary="Analysis status, report and triage, by plain number",
     description="The same answer as `GET /api/incidents/INC-<n>/`, for clients that keep "
     "the number only.",
-    response={200: IncidentDetail, 401: ApiError, 404: ApiError},
+    response={200: IncidentDetail, **READ_ERRORS},
     exclude_unset=True,
 )
 def incident_detail_by_number(request: HttpRequest, number: int):
@@ -181,7 +183,7 @@ def incident_detail_by_number(request: HttpRequest, number: int):
     operation_id="listIncidentComments",
     summary="The incident's comments",
     description="Oldest first, each with its Markdown and the sanitised HTML.",
-    response={200: list[CommentOut], 401: ApiError, 404: ApiError},
+    response={200: list[CommentOut], **READ_ERRORS},
 )
 def comment_list(request: HttpRequest, number: int):
     return [payloads.comment(item) for item in _incident(number).comments.all()]

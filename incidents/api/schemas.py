@@ -12,7 +12,11 @@ from ninja import Field, Schema
 from pydantic import ConfigDict
 
 from incidents.runs.models import RunState
+from incidents.triage.services import MAX_TEXT
 from incidents.triage.states import TriageStatus
+
+# What the triage services accept in a text field, for the schema (they do the checking).
+TEXT_LIMIT = {"maxLength": MAX_TEXT}
 
 
 class ApiError(Schema):
@@ -32,6 +36,12 @@ class ApiError(Schema):
         None, description="Server faults: `disk_full`, `database_unavailable`."
     )
     retry_after: int | None = Field(None, description="Seconds to wait before retrying (503).")
+
+
+# Answers any operation may give: 400 for a query string that is not UTF-8 or holds control
+# characters (`RefuseBadQueryStrings`) or a JSON body that is not JSON text, 401 without an
+# accepted token or session, 429 past the caller's request budget (every call counts).
+COMMON_ERRORS = {400: ApiError, 401: ApiError, 429: ApiError}
 
 
 class IncidentLinks(Schema):
@@ -175,9 +185,9 @@ class TriageChange(Schema):
     tickets: list[str] | str | None = Field(
         None, description="Replaces the ticket links: http(s) URLs."
     )
-    root_cause: str | None = Field(None, description="Markdown.")
+    root_cause: str | None = Field(None, description="Markdown.", json_schema_extra=TEXT_LIMIT)
     root_cause_category: str | None = Field(None, description="A failure category.")
-    decision: str | None = Field(None, description="Markdown.")
+    decision: str | None = Field(None, description="Markdown.", json_schema_extra=TEXT_LIMIT)
     duplicate_of: str | int | None = Field(
         None, description="`INC-<n>` or `n`; needs triage_status `duplicate`."
     )
@@ -186,7 +196,10 @@ class TriageChange(Schema):
 class CommentIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    body: str = Field(description="Markdown; raw HTML is not rendered.")
+    body: str = Field(
+        description="Markdown; raw HTML is not rendered. Some text besides spaces.",
+        json_schema_extra={**TEXT_LIMIT, "pattern": r"\S"},
+    )
 
 
 class CommentOut(Schema):

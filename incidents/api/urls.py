@@ -13,6 +13,8 @@ from ninja import NinjaAPI
 from incidents.api import cases, exception_handlers, incidents
 from incidents.api.csrf import session_csrf
 from incidents.api.docs import LocalSwagger
+from incidents.api.methods import with_head_and_options
+from incidents.api.parser import JsonTextParser
 from incidents.api.throttling import EVERY_CALL
 
 DESCRIPTION = """\
@@ -35,16 +37,22 @@ api = NinjaAPI(
     docs_url="/docs/",
     docs=LocalSwagger(),
     throttle=EVERY_CALL,
+    parser=JsonTextParser(),
 )
 exception_handlers.install(api)
 api.add_router("", incidents.router)
 api.add_router("", cases.router)
 
 
+# Ninja's schema and docs views answer whatever method they are sent.
+_READ_ONLY_VIEWS = frozenset({"openapi-json", "openapi-view"})
+
+
 def _patterns() -> list[URLPattern]:
     patterns, _app_name, _namespace = api.urls
     for pattern in patterns:
-        pattern.callback = session_csrf(pattern.callback)
+        methods = ("GET",) if pattern.name in _READ_ONLY_VIEWS else None
+        pattern.callback = with_head_and_options(session_csrf(pattern.callback), methods)
     return patterns
 
 

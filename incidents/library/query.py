@@ -20,6 +20,10 @@ from incidents.library.search_text import Query, parse_query
 
 PER_PAGE = 20
 MAX_PER_PAGE = 100
+# The largest offset asked of the database: far past any library, and with a page's rows
+# added still inside the 64-bit OFFSET and LIMIT of SQLite and PostgreSQL, which refuse a
+# larger one (`?page=99999999999999999999` is an empty page, not a failed query).
+MAX_OFFSET = 2**62
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,7 @@ def case_search(
     page, per_page = max(1, page), max(1, min(per_page, MAX_PER_PAGE))
     query = _corrected(parse_query(text))
     base = filters.apply(Case.objects.published())
-    offset = (page - 1) * per_page
+    offset = min((page - 1) * per_page, MAX_OFFSET)
     if query.empty:
         cases = list(base.order_by("title", "pk")[offset : offset + per_page])
         hits = [_hit(c, query, exact=False) for c in cases]

@@ -140,9 +140,10 @@ def incident_page(
     rows = incidents_filtered(filters)
     count = rows.count()
     start = (number - 1) * size
-    return IncidentPage(
-        items=list(rows[start : start + size]), count=count, page=number, per_page=size
-    )
+    # Past the end nothing is asked of the database: a page number whose offset does not
+    # fit its 64-bit OFFSET (`?page=99999999999999999999`) would fail there.
+    items = list(rows[start : start + size]) if start < count else []
+    return IncidentPage(items=items, count=count, page=number, per_page=size)
 
 
 def incident_row(incident: Incident) -> dict[str, Any]:

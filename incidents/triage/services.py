@@ -36,7 +36,8 @@ MAX_TEXT = 20_000
 MAX_TAGS = 20
 MAX_TICKETS = 20
 TAG_SHAPE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,39}$")
-INCIDENT_ID = re.compile(r"^(?:INC-)?(\d+)$", re.IGNORECASE)
+# ASCII digits only: `\d` matches any script's digits, and int() reads "INC-٣" as 3.
+INCIDENT_ID = re.compile(r"^(?:INC-)?([0-9]+)$", re.IGNORECASE)
 
 
 # What the web pages call each field in a refusal (the API names the field itself).

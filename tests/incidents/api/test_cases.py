@@ -93,6 +93,18 @@ def test_api_pages_with_limit(alice_client, library):
     assert len(data["results"]) == 2
 
 
+@pytest.mark.parametrize("q", ["", "507014"])
+def test_api_page_beyond_any_database_offset_is_empty_not_a_500(alice_client, library, q):
+    # (page - 1) * limit does not fit a 64-bit OFFSET: SQLite answered "datatype mismatch"
+    # (PostgreSQL "bigint out of range") and the API a 500.
+    response = alice_client.get(URL, {"q": q, "page": "99999999999999999999", "limit": 100})
+
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert (data["results"], data["has_next"]) == ([], False)
+    assert data["page"] == 99999999999999999999
+
+
 def test_api_case_detail(alice_client, library):
     data = alice_client.get("/api/cases/aicore-timeout/").json()
 

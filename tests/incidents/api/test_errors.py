@@ -44,14 +44,14 @@ def test_wrong_method_is_json_405_naming_the_allowed_ones(client, alice_token):
     response = client.delete("/api/incidents/1/", **bearer(alice_token))
 
     assert_json_error(response, 405)
-    assert response["Allow"] == "GET"
+    assert response["Allow"] == "GET, HEAD, OPTIONS"
 
 
 def test_405_names_every_method_a_path_takes(client, alice_token):
     response = client.delete("/api/incidents/INC-1/", **bearer(alice_token))
 
     assert_json_error(response, 405)
-    assert set(response["Allow"].split(", ")) == {"GET", "PATCH"}
+    assert set(response["Allow"].split(", ")) == {"GET", "PATCH", "HEAD", "OPTIONS"}
 
 
 def test_missing_token_is_json_401_with_a_challenge(client):

@@ -135,6 +135,18 @@ def test_a_page_past_the_end_is_empty(client, triaged, token_headers):
     assert body["next"] is None
 
 
+def test_a_page_beyond_any_database_offset_is_empty_not_a_500(client, triaged, token_headers):
+    page = "99999999999999999999"
+    # Its offset does not fit the database's 64-bit OFFSET: asked, SQLite answered
+    # "datatype mismatch" and the API a 500.
+    response = client.get(URL, {"page": page}, headers=token_headers)
+
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["results"], body["count"], body["next"]) == ([], 3, None)
+    assert parse_qs(urlsplit(body["previous"]).query)["page"] == [str(int(page) - 1)]
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [

@@ -138,6 +138,22 @@ def test_patch_marks_a_duplicate_of_another_incident(client, triaged, token_head
     assert stored(hccl)["duplicate_of"] == shape.short_id
 
 
+@pytest.mark.parametrize("digits", ["\u0663", "\uff13", "INC-\u0663"])
+def test_duplicate_of_takes_ascii_digits_only(client, triaged, token_headers, digits):
+    # An Arabic-Indic or full-width digit matched `\d` and int() read it: "INC-\u0663" marked
+    # the incident a duplicate of INC-3.
+    hccl = triaged["hccl"]
+
+    response = patch(
+        client, hccl, {"triage_status": "duplicate", "duplicate_of": digits}, token_headers
+    )
+
+    assert response.status_code == 422, response.content
+    assert response.json()["field"] == "duplicate_of"
+    assert "is not an incident id such as INC-7" in response.json()["error"]
+    assert stored(hccl)["duplicate_of"] == ""
+
+
 def test_patch_is_logged_under_the_caller(client, triaged, token_headers, alice):
     patch(client, triaged["queued"], {"decision": "rerun"}, token_headers)
 

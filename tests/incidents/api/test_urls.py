@@ -177,3 +177,96 @@ def test_detail_answer_documents_the_triage_fields(schema):
         "status", "report", "triage_status", "owner", "tags", "tickets", "root_cause",
         "root_cause_category", "decision", "duplicate_of",
     } <= set(detail["properties"])  # fmt: skip
+
+
+def _operations(schema: dict):
+    for path, methods in schema["paths"].items():
+        for method, op in methods.items():
+            yield path, method, op
+
+
+def _served_path(path: str) -> str:
+    return path.replace("{number}", "1").replace("{slug}", "no-such-case")
+
+
+def _call(client, path: str, method: str, query: str = "", headers=None):
+    return client.generic(
+        method.upper(),
+        f"{_served_path(path)}{query}",
+        "{}" if method in ("patch", "post") else "",
+        content_type="application/json",
+        headers=headers or {},
+    )
+
+
+def test_every_operation_documents_the_400_it_answers_for_a_bad_query_string(
+    client, schema, token_headers
+):
+    # A query string holding NUL is refused before any view: every operation answers 400,
+    # which the schema listed for the case search only.
+    for path, method, op in _operations(schema):
+        response = _call(client, path, method, "?q=%00", token_headers)
+
+        assert response.status_code == 400, (method, path)
+        assert "400" in op["responses"], (method, path)
+        ref = op["responses"]["400"]["content"]["application/json"]["schema"]["$ref"]
+        assert ref.endswith("/ApiError"), (method, path)
+
+
+@pytest.mark.parametrize(
+    ("path", "method"),
+    [("/api/incidents/INC-{number}/", "patch"), ("/api/incidents/INC-{number}/comments/", "post")],
+)
+def test_a_json_body_that_is_not_json_answers_the_documented_400(
+    client, schema, token_headers, triaged, path, method
+):
+    served = path.replace("{number}", str(triaged["hccl"].pk))
+    response = client.generic(
+        method.upper(), served, "{not json", content_type="application/json", headers=token_headers
+    )
+
+    assert response.status_code == 400
+    assert "400" in operation(schema, path, method)["responses"]
+
+
+def test_every_operation_documents_the_429_past_the_request_budget(
+    client, schema, settings, alice, token_headers
+):
+    # Every call counts against the caller's budget (`throttle=EVERY_CALL`); the schema
+    # listed 429 for the upload only.
+    from django.core.cache import cache
+
+    settings.RANKLENS_API_RATE = "1/min"
+    cache.delete(f"ranklens:throttle:api:user-{alice.pk}")
+    client.get("/api/incidents/", headers=token_headers)  # spends the budget
+
+    for path, method, op in _operations(schema):
+        response = _call(client, path, method, headers=token_headers)
+
+        assert response.status_code == 429, (method, path)
+        assert "429" in op["responses"], (method, path)
+    cache.delete(f"ranklens:throttle:api:user-{alice.pk}")
+
+
+def test_comment_and_text_limits_are_documented_as_the_services_apply_them(
+    client, schema, triaged, token_headers
+):
+    # A blank or too long comment answers 422; the schema accepted any string.
+    from incidents.triage.services import MAX_TEXT
+
+    body = schema["components"]["schemas"]["CommentIn"]["properties"]["body"]
+    assert (body["maxLength"], body["pattern"]) == (MAX_TEXT, r"\S")
+    assert not re.search(body["pattern"], " \t\n")
+    change = schema["components"]["schemas"]["TriageChange"]["properties"]
+    assert change["root_cause"]["maxLength"] == change["decision"]["maxLength"] == MAX_TEXT
+
+    path = f"/api/incidents/INC-{triaged['hccl'].pk}/comments/"
+    for text in (" \t\n", "x" * (MAX_TEXT + 1)):
+        response = client.post(
+            path, {"body": text}, content_type="application/json", headers=token_headers
+        )
+        assert response.status_code == 422
+    ok = client.post(
+        path, {"body": "x" * MAX_TEXT}, content_type="application/json", headers=token_headers
+    )
+    assert ok.status_code == 201
