@@ -123,6 +123,16 @@ _RICH_OPENS = re.compile(rb"[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|
 _RICH_NOT_TEXT = re.compile(rb"Traceback \(|File \"|\"|\^|\[(?:rank|default)\d+\]")
 
 
+_BLANK_TIME = b" " * 20
+_LEVEL_COLUMNS = frozenset((b"DEBUG    ", b"INFO     ", b"WARNING  ", b"ERROR    ", b"CRITICAL "))
+
+
+def _wrapped_rich_row(row: bytes) -> bool:
+    """Byte test: blank for 20 columns and no level column after (a record under a repeated
+    second keeps its level at column 20)."""
+    return row[:20] == _BLANK_TIME and row[20:29] not in _LEVEL_COLUMNS
+
+
 def _rich_row(row: bytes, column: int) -> bool:
     """A wrapped message row: blank up to the message column, text right there."""
     return (
@@ -179,6 +189,8 @@ class WrapJoiner:
         """A rich record's message (or an exception row's) with the rows it wrapped onto,
         joined with a blank (rich wraps at words); None when the line is none of these."""
         row, origin = block[pos:end].rstrip(b"\r"), pos
+        if not (_wrapped_rich_row(row) or _wrapped_rich_row(block[end + 1 : end + 30])):
+            return None  # cheap: no wrapped row here or next, as for every ordinary record
         column = _rich_column(row)
         if column is None:  # a wrapped row: find the row that opened its message
             first = pos
