@@ -20,8 +20,9 @@ column:
                         INFO       norm passed                                       infer.py:146
 
 The record's source file and line sit right-aligned in a column of their own at the end of a
-record's first line. A long message wraps onto lines whose time and level columns are blank; those
-are read as plain lines.
+record's first line. A long message wraps onto lines whose time and level columns are blank; such
+a line parses as a plain line, and the scanner joins it back to its record
+(`formats.wrapped`).
 """
 
 from __future__ import annotations

@@ -107,6 +107,42 @@ _STARTS = re.compile(
 )
 
 
+# rich's logging handler (`formats.richlog`) wraps a long message at words onto rows whose time
+# and level columns are blank: the text starts in the message column (29 characters in after
+# the default date-and-time, 20 after `[%X]`) and every row is padded to the console's width.
+# A record's first row (time or blank, level, message, `file.py:NNN`) and an exception row at
+# the message column (`RuntimeError: ...`) open such a message; a traceback header, a frame
+# (indented further), a quoted path or a caret row never continues one.
+_RICH_GATE = (b"INFO     ", b"ERROR    ", b"WARNING  ")
+_RICH_HEAD = re.compile(
+    rb"(?:\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] | {20}|\[\d\d:\d\d:\d\d\] | {11})"
+    rb"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +\S.*\s[\w.-]+\.py:\d+\Z"
+)
+_RICH_PATH = re.compile(rb"\s+[\w.-]+\.py:\d+\Z")
+_RICH_OPENS = re.compile(rb"[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b:? ")
+_RICH_NOT_TEXT = re.compile(rb"Traceback \(|File \"|\"|\^|\[(?:rank|default)\d+\]")
+
+
+_BLANK_TIME = b" " * 20
+_LEVEL_COLUMNS = frozenset((b"DEBUG    ", b"INFO     ", b"WARNING  ", b"ERROR    ", b"CRITICAL "))
+
+
+def _wrapped_rich_row(row: bytes) -> bool:
+    """Byte test: blank for 20 columns and no level column after (a record under a repeated
+    second keeps its level at column 20)."""
+    return row[:20] == _BLANK_TIME and row[20:29] not in _LEVEL_COLUMNS
+
+
+def _rich_row(row: bytes, column: int) -> bool:
+    """A wrapped message row: blank up to the message column, text right there."""
+    return (
+        len(row) > column
+        and row[column : column + 1] not in (b" ", b"")
+        and not row[:column].strip()
+        and not _RICH_NOT_TEXT.match(row, column)
+    )
+
+
 class WrapJoiner:
     """Joins cut pieces inside one block; caches the block's neighbourhood widths."""
 
@@ -125,6 +161,11 @@ class WrapJoiner:
             return pos, end, [pos], block[pos:end]
         if block is not self._block:
             self._block, self._buckets, self._widths = block, {}, {}
+            self._rich = any(gate in block for gate in _RICH_GATE)
+        if self._rich:
+            rich = self._rich_rows(block, pos, end)
+            if rich is not None:
+                return rich
         starts = [pos]
         while len(starts) < MAX_PIECES and starts[0] > 0:
             before = block.rfind(b"\n", 0, starts[0] - 1) + 1
@@ -141,6 +182,54 @@ class WrapJoiner:
         ends = [*(start - 1 for start in starts[1:]), end]
         raw = b"".join(block[a:b].rstrip(b"\r") for a, b in zip(starts, ends, strict=True))
         return starts[0], end, starts, raw.rstrip(b" ")  # a terminal's padding of the last piece
+
+    def _rich_rows(
+        self, block: bytes, pos: int, end: int
+    ) -> tuple[int, int, list[int], bytes] | None:
+        """A rich record's message (or an exception row's) with the rows it wrapped onto,
+        joined with a blank (rich wraps at words); None when the line is none of these."""
+        row, origin = block[pos:end].rstrip(b"\r"), pos
+        if not (_wrapped_rich_row(row) or _wrapped_rich_row(block[end + 1 : end + 30])):
+            return None  # cheap: no wrapped row here or next, as for every ordinary record
+        column = _rich_column(row)
+        if column is None:  # a wrapped row: find the row that opened its message
+            first = pos
+            for _ in range(MAX_PIECES):
+                if first == 0:
+                    return None
+                before = block.rfind(b"\n", 0, first - 1) + 1
+                above = block[before : first - 1].rstrip(b"\r")
+                column = _rich_column(above)
+                if column is not None:
+                    break
+                if not any(_rich_row(above, c) for c in (20, 29)):
+                    return None
+                first = before
+            else:
+                return None
+            if not _rich_row(row, column):
+                return None
+            pos = before
+        starts = [pos]
+        end = block.find(b"\n", pos)
+        width = len(block[pos:end].rstrip(b"\r"))
+        while len(starts) < MAX_PIECES and 0 <= end < len(block) - 1:
+            after_end = block.find(b"\n", end + 1)
+            after = block[end + 1 : after_end if after_end >= 0 else len(block)].rstrip(b"\r")
+            if len(after) != width or not _rich_row(after, column):
+                break
+            starts.append(end + 1)
+            if after_end < 0:
+                end = len(block)
+                break
+            end = after_end
+        if len(starts) == 1 or starts[-1] < origin:
+            return None
+        ends = [*(start - 1 for start in starts[1:]), end]
+        pieces = [block[a:b].rstrip(b"\r").rstrip(b" ") for a, b in zip(starts, ends, strict=True)]
+        head = _RICH_PATH.sub(b"", pieces[0]) if _RICH_HEAD.match(pieces[0]) else pieces[0]
+        pieces = [head, *(piece.lstrip(b" ") for piece in pieces[1:])]
+        return starts[0], end, starts, b" ".join(pieces)
 
     def _joins(self, start: int, end: int) -> bool:
         """Whether the line after `block[start:end]` (`end`: its newline) continues it."""
@@ -304,3 +393,16 @@ def _reads_on(line: bytes, after: bytes) -> bool:
     `FlashAttentionScore`, `...system ` / `not yet initialized`, `...mem size :` / ` 2048`."""
     line, after = line.rstrip(b"\r"), after.rstrip(b"\r")
     return any(end.search(line) and start.match(after) for end, start in _SEAMS)
+
+
+def _rich_column(row: bytes) -> int | None:
+    """The message column of a row that opens a rich message: a record's first row (29 or
+    20, by its time column), or an exception row at either message column."""
+    if _RICH_HEAD.match(row):
+        if row[:1] == b"[":
+            return 29 if row[3:4] == b"/" else 20
+        return 29 if row[:20] == b" " * 20 else 20
+    for column in (20, 29):
+        if not row[:column].strip() and _RICH_OPENS.match(row, column):
+            return column
+    return None

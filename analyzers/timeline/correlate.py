@@ -239,6 +239,10 @@ def _ahead_behind(counts: Mapping[int, int]) -> tuple[list[int], list[int]]:
         return [], []
     ((mode, repeats),) = Counter(counts.values()).most_common(1)
     pack = mode if repeats > 1 else statistics.median(counts.values())
+    if pack == 0:
+        # most ranks print no progress at all (a logger that writes on rank 0 only): the few
+        # that do are not ahead of ranks whose progress is simply not in the logs
+        return [], []
     ahead = sorted(r for r, n in counts.items() if n > pack)
     behind = sorted(r for r, n in counts.items() if n < pack)
     return ahead, behind
