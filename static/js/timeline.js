@@ -191,7 +191,14 @@
     const errs = payload.errors;
     const lanes = payload.lanes;
     const groups = { first: emptyGroup(), causal: emptyGroup() };
+    // A rank's first error that is also the first causal error is drawn once, as the star:
+    // an x under it would catch the hover and name it a plain first error.
+    const causalLines = new Set();
     for (let i = 0; i < errs.y.length; i++) {
+      if (errs.causal[i]) causalLines.add(errs.y[i] + ":" + errs.file[i] + ":" + errs.line[i]);
+    }
+    for (let i = 0; i < errs.y.length; i++) {
+      if (!errs.causal[i] && causalLines.has(errs.y[i] + ":" + errs.file[i] + ":" + errs.line[i])) continue;
       const group = errs.causal[i] ? groups.causal : groups.first;
       const after = labels.get(Math.floor(errs.pos[i]));
       group.x.push(errs.x[i]);
