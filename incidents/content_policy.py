@@ -22,11 +22,18 @@ log = logging.getLogger("ranklens.csp")
 # - two style hashes: Plotly creates empty <style> elements and fills them through CSSOM
 #   (allowed by any policy), and its bundled map library adds one fixed stylesheet. A
 #   Plotly upgrade that changes that sheet shows up as a violation in the browser test.
+# - style attributes: Plotly writes a label's <b> (the hover labels' step times, the causal
+#   marker's name) as an SVG tspan's `style="font-weight:bold"`; that one value is allowed
+#   ('unsafe-hashes' lets a hash match an attribute), any other inline style stays refused.
 PLOTLY_POLICY = {
     "script-src": ["'unsafe-eval'"],
     "style-src": [
         "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",  # the empty string
         "'sha256-ji27qzEtxXZW+7dun6UwjHXJ18e6WAin1VvNtkzIE/o='",  # maplibre's sheet
+    ],
+    "style-src-attr": [
+        "'unsafe-hashes'",
+        "'sha256-wkY2X5hecQzbhnFCqvTpwrUJ1f4X8LH5WFjYUzv1wmU='",  # font-weight:bold
     ],
 }
 allow_plotly = csp_update(PLOTLY_POLICY)

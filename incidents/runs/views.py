@@ -13,6 +13,7 @@ from incidents.content_policy import allow_plotly
 from incidents.models import Activity, Incident
 from incidents.runs import services, wording
 from incidents.runs.forms import BundleUploadForm, ReanalyzeForm
+from incidents.triage import drafts as triage_drafts
 from incidents.triage import list_page
 from incidents.triage.listing import FilterInvalid, IncidentFilters, incident_page
 from incidents.triage.panel import triage_panel
@@ -107,7 +108,8 @@ def incident_detail(request: HttpRequest, number: int) -> HttpResponse:
     form = ReanalyzeForm(initial={"checkpoint_patterns": patterns})
     context = {"incident": incident, "run": run, "report": report, "reanalyze_form": form}
     context["activity"] = Activity.objects.about_incident(incident)[:ACTIVITY_SHOWN]
-    context |= triage_panel(incident, request.build_absolute_uri)
+    draft = triage_drafts.take(request, incident)
+    context |= triage_panel(incident, request.build_absolute_uri, draft)
     return render(request, "incidents/detail.html", context)
 
 

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from incidents.runs.models import Incident
+from incidents.triage import drafts
 from incidents.triage.export_facts import incident_export_text
 from incidents.triage.listing import incident_row
 from incidents.triage.markdown import render_markdown
@@ -22,12 +23,16 @@ def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def _back(request: HttpRequest, incident: Incident) -> HttpResponse:
+def _back_url(request: HttpRequest, incident: Incident) -> str:
     target = request.POST.get("next", "")
     safe = url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return redirect(target if target and safe else incident.get_absolute_url())
+    return target if target and safe else incident.get_absolute_url()
+
+
+def _back(request: HttpRequest, incident: Incident) -> HttpResponse:
+    return redirect(_back_url(request, incident))
 
 
 def _refused(request: HttpRequest, incident: Incident, invalid: TriageInvalid) -> HttpResponse:
@@ -47,6 +52,10 @@ def triage_edit(request: HttpRequest, number: int) -> HttpResponse:
     try:
         triage_update(incident=incident, actor=request.user, changes=changes)
     except TriageInvalid as invalid:
+        # The incident page shows the form again as sent (a script keeps its own form).
+        back = _back_url(request, incident)
+        if not _wants_json(request) and back.startswith(incident.get_absolute_url()):
+            drafts.keep(request, incident, changes)
         return _refused(request, incident, invalid)
     if _wants_json(request):
         return JsonResponse(incident_row(incident))

@@ -39,6 +39,9 @@
   const MAX_LISTED_STRAGGLERS = 8;
   const MAX_SHADED_STRAGGLER_LANES = 48;  // each shading is an SVG shape: hundreds slow Plotly
   const ZOOM_DELAY_MS = 250;
+  // A click on a marker waits this long for a second click: a double-click zooms out.
+  // Plotly's own double-click window (config doubleClickDelay) is set to the same.
+  const DOUBLE_CLICK_MS = 300;
   const MAX_NAMED_TICKS = 30;
   const state = { axis: "logical", ranks: "", window: null, stragglers: false, seq: 0, renders: 0,
     zoomTimer: null };
@@ -188,7 +191,14 @@
     const errs = payload.errors;
     const lanes = payload.lanes;
     const groups = { first: emptyGroup(), causal: emptyGroup() };
+    // A rank's first error that is also the first causal error is drawn once, as the star:
+    // an x under it would catch the hover and name it a plain first error.
+    const causalLines = new Set();
     for (let i = 0; i < errs.y.length; i++) {
+      if (errs.causal[i]) causalLines.add(errs.y[i] + ":" + errs.file[i] + ":" + errs.line[i]);
+    }
+    for (let i = 0; i < errs.y.length; i++) {
+      if (!errs.causal[i] && causalLines.has(errs.y[i] + ":" + errs.file[i] + ":" + errs.line[i])) continue;
       const group = errs.causal[i] ? groups.causal : groups.first;
       const after = labels.get(Math.floor(errs.pos[i]));
       group.x.push(errs.x[i]);
@@ -432,7 +442,7 @@
     });
     const started = performance.now();
     Plotly.react(plot, traces, layout(payload), { displaylogo: false, responsive: true,
-      modeBarButtonsToRemove: ["select2d", "lasso2d"] }).then(function () {
+      doubleClickDelay: DOUBLE_CLICK_MS, modeBarButtonsToRemove: ["select2d", "lasso2d"] }).then(function () {
       plot.timelinePayload = payload;
       // Timings for the benchmark and the browser test (bench/timeline_bench.py).
       plot.dataset.fetchMs = String(Math.round(fetchMs));
@@ -454,7 +464,18 @@
     if (bound) return;
     bound = true;
     plot.on("plotly_click", openClickedLine);
+    plot.on("plotly_doubleclick", cancelOpening);
     plot.on("plotly_relayout", onRelayout);
+  }
+
+  // Both clicks of a double-click reach plotly_click (the second right after
+  // plotly_doubleclick): a line opens only once no second click came. The browser's own
+  // click count tells a second click too, when a busy page made Plotly miss the double.
+  const opening = { timer: null, doubleClickAt: -Infinity };
+
+  function cancelOpening() {
+    window.clearTimeout(opening.timer);
+    opening.doubleClickAt = performance.now();
   }
 
   function openClickedLine(event) {
@@ -467,7 +488,14 @@
       : { error: payload.errors, straggler: payload.stragglers, point: payload.points }[trace.kind];
     const line = source.line[row];
     if (source.file[row] < 0) return;
-    window.location.assign(payload.file_urls[source.file[row]] + "?line=" + line + "#L" + line);
+    const second = event.event && event.event.detail > 1;
+    if (second || performance.now() - opening.doubleClickAt < DOUBLE_CLICK_MS) {
+      window.clearTimeout(opening.timer);
+      return;
+    }
+    const url = payload.file_urls[source.file[row]] + "?line=" + line + "#L" + line;
+    window.clearTimeout(opening.timer);
+    opening.timer = window.setTimeout(function () { window.location.assign(url); }, DOUBLE_CLICK_MS);
   }
 
   function onRelayout(event) {

@@ -14,8 +14,16 @@ import logging
 import time
 
 import pytest
+from django.utils import timezone
 
-from tests.e2e.test_timeline_browser import READY_TIMEOUT_MS, browser, crash_incident
+from incidents.models import AnalysisRun, Incident, RunState
+from tests.e2e.test_timeline_browser import (
+    POINT_JS,
+    READY_TIMEOUT_MS,
+    browser,
+    crash_incident,
+)
+from tests.incidents.timeline_reports import straggler_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -132,4 +140,36 @@ def test_the_timeline_controls_break_no_rule_of_the_policy(live_server, crash_in
     page.wait_for_timeout(500)
 
     assert "stragglers=1" in page.url
+    assert page.evaluate("window.cspViolations") == []
+
+
+@pytest.fixture
+def timed_incident(transactional_db, alice) -> Incident:
+    """4 ranks whose checkpoints carry times, so a point's label states its step in bold."""
+    incident = Incident.objects.create(title="timed steps", created_by=alice)
+    report = straggler_report(4, 1, layers=4, after=8)
+    AnalysisRun.objects.create(
+        incident=incident, state=RunState.DONE, report=report, finished_at=timezone.now()
+    )
+    return incident
+
+
+def test_a_hover_label_with_bold_text_breaks_no_rule_of_the_policy(
+    live_server, timed_incident, browser
+):
+    """Plotly writes a label's <b> as a `style="font-weight:bold"` attribute on an SVG
+    tspan: a checkpoint's label shows its step time bold, without a violation (before,
+    every hover over such a point was blocked, shown plain and reported)."""
+    page = _logged_in_page(browser, live_server, timed_incident)
+    plot = page.locator("#timeline-plot:not([data-ready='0'])")
+    plot.wait_for(timeout=READY_TIMEOUT_MS)
+    plot.scroll_into_view_if_needed()
+
+    point = page.evaluate(POINT_JS, [2, 10])
+    page.mouse.move(point["x"], point["y"])
+    bold = page.locator("#timeline-plot .hoverlayer .hovertext tspan", has_text="50.0 ms")
+    bold.last.wait_for(timeout=READY_TIMEOUT_MS)
+    page.wait_for_timeout(200)  # a violation event is queued after the attribute is set
+
+    assert bold.last.evaluate("e => getComputedStyle(e).fontWeight") == "700"
     assert page.evaluate("window.cspViolations") == []

@@ -113,6 +113,63 @@ def test_click_on_the_causal_error_opens_the_highlighted_log_line(
     assert errors == []
 
 
+def test_a_double_click_on_a_marker_zooms_out_instead_of_opening_its_line(
+    live_server, crash_incident, browser
+):
+    """The first click of a double-click lands on a marker as a click does: the legend's
+    "double-click to zoom out" must zoom out there too, not leave for the log line (in a
+    big job every spot of the chart is near some marker)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    incident_url = f"{live_server.url}/incidents/INC-{crash_incident.pk}/"
+    page.goto(f"{live_server.url}/accounts/login/?next=/incidents/INC-{crash_incident.pk}/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "s3cret-pass")
+    page.click("button[type=submit]")
+    page.wait_for_url(incident_url)
+    page.goto(f"{incident_url}?x0=3&x1=6#timeline")  # zoomed in around the causal error
+    plot = page.locator("#timeline-plot:not([data-ready='0'])")
+    plot.wait_for(timeout=READY_TIMEOUT_MS)
+    plot.scroll_into_view_if_needed()
+
+    marker = page.evaluate(CAUSAL_MARKER_JS)
+    page.mouse.dblclick(marker["x"], marker["y"])
+    page.wait_for_url(f"{incident_url}#timeline")  # the zoom window left the URL
+    page.wait_for_timeout(1000)  # longer than a click waits for a second one
+
+    assert page.url == f"{incident_url}#timeline"
+    assert page.evaluate("document.getElementById('timeline-plot')._fullLayout.xaxis.autorange")
+    assert errors == []
+
+
+def test_hovering_the_causal_star_names_the_first_causal_error(
+    live_server, crash_incident, browser
+):
+    """The culprit's first error is its first causal error: one star, whose label says so
+    (before, an x marker drawn under the star caught the hover and said "first error")."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/accounts/login/?next=/incidents/INC-{crash_incident.pk}/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "s3cret-pass")
+    page.click("button[type=submit]")
+    plot = page.locator("#timeline-plot:not([data-ready='0'])")
+    plot.wait_for(timeout=READY_TIMEOUT_MS)
+    plot.scroll_into_view_if_needed()
+
+    marker = page.evaluate(CAUSAL_MARKER_JS)
+    page.mouse.move(marker["x"], marker["y"])
+    label = page.locator("#timeline-plot .hoverlayer .hovertext", has_text="rank 3")
+    label.first.wait_for(timeout=READY_TIMEOUT_MS)
+
+    assert label.first.text_content().startswith("first causal error · rank 3")
+    drawn = page.evaluate(
+        "() => document.getElementById('timeline-plot').data"
+        ".filter((t) => t.name.startsWith('first')).map((t) => [t.name, t.y])"
+    )
+    assert drawn == [["first error of a rank", [0, 1, 2]], ["first causal error", [3]]]
+
+
 # --- a view's URL ---------------------------------------------------------------------------
 
 SLOW_RANK = 5

@@ -7,9 +7,12 @@ import re
 
 import pytest
 from django.utils import timezone
+from django.utils.html import escape
 
+from analyzers.library.matching import load_cases
+from incidents.library.services import cases_load_knowledge
 from incidents.models import Incident
-from tests.incidents.library_helpers import make_incident, shape_report
+from tests.incidents.library_helpers import make_incident, page_in, shape_report
 from tests.incidents.meeting.reports import crash_report
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +135,20 @@ def test_a_refused_form_post_shows_why_on_the_same_screen(alice_client, three):
     page = alice_client.get(here).content.decode()
     assert "Duplicate of: a duplicate names the incident it duplicates" in page
     assert "2 of 3" in page
+
+
+def test_known_cases_are_named_in_the_page_language(alice_client, alice):
+    """The meeting screen names a seeded case as the incident page does: its Chinese title
+    on a Chinese page (before, the English title the report stored)."""
+    cases_load_knowledge()
+    case = next(c for c in load_cases() if c.id == "hccl-buffsize-too-small")
+    matched = [{"id": case.id, "title": case.title, "score": 0.5}]
+    incident = make_incident(shape_report(cases=matched), user=alice, title="decode job")
+
+    chinese = page_in(alice_client, "/meeting/", "zh-hans", at=f"INC-{incident.pk}")
+    english = page_in(alice_client, "/meeting/", "en", at=f"INC-{incident.pk}")
+
+    cases = re.search(r'<ul id="meeting-cases">(.*?)</ul>', chinese, re.S).group(1)
+    assert f">{escape(case.title_zh)}</a>" in cases
+    assert escape(case.title) not in cases
+    assert f">{escape(case.title)}</a>" in english

@@ -53,6 +53,49 @@ def test_a_refused_value_names_the_field_and_changes_nothing(alice_client, incid
     assert incident.triage_status == "new"
 
 
+def test_a_refused_form_comes_back_with_what_was_typed(alice_client, incident):
+    """One bad tag must not cost the root cause someone just wrote: the page the refusal
+    goes back to opens the form with every entry as sent (once), beside the reason."""
+    sent = {
+        "triage_status": "investigating",
+        "owner": "alice",
+        "tags": "moe, 中文",
+        "tickets": "https://jira.example.com/browse/NPU-77",
+        "root_cause_category": "hccl",
+        "root_cause": "Rank 3's **projection** weight was split twice.",
+        "decision": "Fix the loader.",
+        "next": f"/incidents/INC-{incident.pk}/#triage",
+    }
+    answer = alice_client.post(f"/incidents/INC-{incident.pk}/triage/", sent, follow=True)
+
+    page = answer.content.decode()
+    assert "Tags: &#x27;中文&#x27;" in page  # the reason, as before
+    assert '<details class="triage-edit" open>' in page
+    assert 'value="moe, 中文"' in page
+    assert ">Rank 3&#x27;s **projection** weight was split twice.</textarea>" in page
+    assert ">Fix the loader.</textarea>" in page
+    assert ">https://jira.example.com/browse/NPU-77</textarea>" in page
+    assert '<option value="investigating" selected>' in page
+    assert '<option value="alice" selected>' in page
+    assert '<option value="hccl" selected>' in page
+    incident.refresh_from_db()
+    assert (incident.triage_status, incident.root_cause) == ("new", "")
+
+    again = alice_client.get(f"/incidents/INC-{incident.pk}/").content.decode()
+    assert '<details class="triage-edit">' in again
+    assert "split twice" not in again
+
+
+def test_a_refusal_that_goes_back_elsewhere_leaves_no_draft_for_the_incident_page(
+    alice_client, incident
+):
+    sent = {"tags": "中文", "root_cause": "typed in the meeting", "next": "/meeting/"}
+    alice_client.post(f"/incidents/INC-{incident.pk}/triage/", sent)
+
+    page = alice_client.get(f"/incidents/INC-{incident.pk}/").content.decode()
+    assert "typed in the meeting" not in page
+
+
 def test_an_offsite_next_is_ignored(alice_client, incident):
     answer = alice_client.post(
         f"/incidents/INC-{incident.pk}/triage/",
