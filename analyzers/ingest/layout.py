@@ -88,7 +88,7 @@ def classify_path(path: str) -> tuple[FileKind, int | None]:
     """Kind and rank of a member path (rank None when the path does not say)."""
     layout = load_layout()
     path = _unrotated(logical_path(path))
-    if layout.artifacts is not None and layout.artifacts.search(path):
+    if _artifact(path, layout):
         return _kind(path, layout), None  # a checkpoint, a profile, a core dump: no writer
     return _kind(path, layout), _rank(path, layout)
 
@@ -156,6 +156,13 @@ def folder_prefix(path: str) -> str:
     trees lie under it with `startswith`."""
     folder = str(PurePosixPath(path).parent)
     return "" if folder == "." else folder + "/"
+
+
+def _artifact(path: str, layout: Layout) -> bool:
+    """A file no rank wrote: a log suffix never names one (checked first, it is most files)."""
+    if layout.artifacts is None or path.lower().endswith(layout.default_log_suffixes):
+        return False
+    return layout.artifacts.search(path) is not None
 
 
 def _kind(path: str, layout: Layout) -> FileKind:
