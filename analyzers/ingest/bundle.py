@@ -2,6 +2,8 @@
 
 A bundle is what users upload: `.tar`, `.tar.gz`/`.tgz` (also bz2/xz), `.zip`, a single
 `.log`/`.txt` file or a single gzip-compressed log. A directory is accepted too (CLI use).
+Whatever holds them, a tar inside the bundle is opened and a `log_3.log.gz` is inflated
+(`bundle_tar.TarWalker.file`).
 Members that could escape a directory if someone did extract them (absolute paths, `..`,
 links, devices, FIFOs) are skipped with a recorded warning: the bundle comes from outside.
 """
@@ -238,6 +240,7 @@ class Bundle:
         return Member(path, size, opener, self._count_read, self.budget, modified)
 
     def _dir_members(self) -> Iterator[Member]:
+        walker = TarWalker(self, "skip.zip_in_bundle")  # inner tars and gzipped logs
         for root, dirs, files in os.walk(self.path, followlinks=False):
             dirs.sort()
             for name in sorted(files):
@@ -248,7 +251,8 @@ class Bundle:
                     self.warn(say("bundle.skipped", name=repr(rel), why=why))
                     continue
                 stat = full.stat()
-                yield self.member(rel, stat.st_size, partial(self._open_file, full), stat.st_mtime)
+                opener = partial(self._open_file, full)
+                yield from walker.file(rel, stat.st_size, opener, stat.st_mtime)
 
     def _open_file(self, full: Path) -> Any:
         fh = full.open("rb")

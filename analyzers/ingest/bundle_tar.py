@@ -4,13 +4,14 @@ Jobs often ship one archive per node inside the uploaded one (`node3.tar.gz`); i
 read as `node3.tar.gz/rank24.log`, streamed like the rest (no extraction, no seeking). An
 archive nested deeper than `Limits.depth` is not opened (twenty levels of `.tar.gz` is a
 bomb, not a job). A zip inside a tar cannot be read without seeking: it is named in a
-warning and skipped.
+warning and skipped. A zip bundle and a directory hand their files to `TarWalker.file` too,
+so a `node3.tar.gz` or a gzipped `log_3.log.gz` reads the same whatever holds it.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 from analyzers.core.phrases import say
@@ -34,9 +35,10 @@ GZIP_MAGIC = b"\x1f\x8b"
 class TarWalker:
     """Walks one tar stream (and the tars inside it) on behalf of a `Bundle`."""
 
-    def __init__(self, bundle: Bundle) -> None:
+    def __init__(self, bundle: Bundle, zip_inside: str = "skip.zip_in_tar") -> None:
         self._bundle = bundle
         self._budget = bundle.budget
+        self._zip_inside = zip_inside  # the phrase that says why a zip member is skipped
 
     def members(self, plain: BinaryIO, prefix: str = "", depth: int = 0) -> Iterator[Member]:
         """The regular files of the tar stream `plain`, named under `prefix`."""
@@ -44,14 +46,26 @@ class TarWalker:
         entries = TarStream(plain, limit, lambda cut: self._budget.note("header_bytes", cut))
         for entry in entries:
             path = self._path_of(entry)
-            if path is None:
-                continue
-            if path.lower().endswith(ARCHIVE_ENDINGS):
-                yield from self._inner(entries, prefix + path, entry, depth + 1)
-            elif path.lower().endswith(GZIP_ENDING):
-                yield from self._gzipped(entries, prefix + path, entry, depth + 1)
-            else:
-                yield self._bundle.member(prefix + path, entry.size, entries.open, entry.mtime)
+            if path is not None:
+                yield from self.file(prefix + path, entry.size, entries.open, entry.mtime, depth)
+
+    def file(
+        self,
+        path: str,
+        size: int,
+        opener: Callable[[], BinaryIO],
+        mtime: float | None,
+        depth: int = 0,
+    ) -> Iterator[Member]:
+        """One file of the bundle at `depth` archives down: an archive-named or `.gz` one is
+        looked into (`opener` is then called at once), any other is a member as it is."""
+        lowered = path.lower()
+        if lowered.endswith(ARCHIVE_ENDINGS):
+            yield from self._inner(opener, path, size, mtime, depth + 1)
+        elif lowered.endswith(GZIP_ENDING):
+            yield from self._gzipped(opener, path, size, mtime, depth + 1)
+        else:
+            yield self._bundle.member(path, size, opener, mtime)
 
     def _path_of(self, entry: TarEntry) -> str | None:
         if not entry.is_file():
@@ -62,35 +76,45 @@ class TarWalker:
         return self._bundle.safe_path(entry.name)
 
     def _inner(
-        self, entries: TarStream, path: str, entry: TarEntry, depth: int
+        self,
+        opener: Callable[[], BinaryIO],
+        path: str,
+        size: int,
+        mtime: float | None,
+        depth: int,
     ) -> Iterator[Member]:
         """An archive-named member: opened when it is a tar, else read as a plain file."""
-        head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
+        head = io.BufferedReader(opener(), PEEK)  # type: ignore[arg-type]
         kind = kind_from_head(head.peek(PEEK))
         if kind == "zip":
-            why = say("skip.zip_in_tar")
+            why = say(self._zip_inside)
             self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
             return
         if kind not in _TAR_KINDS:
-            yield self._bundle.member(path, entry.size, lambda: head, entry.mtime)
+            yield self._bundle.member(path, size, lambda: head, mtime)
             return
         yield from self._nested(head, kind, path, depth)
 
     def _gzipped(
-        self, entries: TarStream, path: str, entry: TarEntry, depth: int
+        self,
+        opener: Callable[[], BinaryIO],
+        path: str,
+        size: int,
+        mtime: float | None,
+        depth: int,
     ) -> Iterator[Member]:
         """A `.gz` member: collectors compress rank logs one by one (`log_3.log.gz`, a rotated
         `log_3.log.1.gz`). Read as the file it holds under its own name (the layout rules
         look through the `.gz`); a gzipped tar is opened like any inner archive."""
-        head = io.BufferedReader(entries.open(), PEEK)  # type: ignore[arg-type]
+        head = io.BufferedReader(opener(), PEEK)  # type: ignore[arg-type]
         start = head.peek(PEEK)
         if not start.startswith(GZIP_MAGIC):
-            yield self._bundle.member(path, entry.size, lambda: head, entry.mtime)
+            yield self._bundle.member(path, size, lambda: head, mtime)
             return
         if kind_from_head(start) == "gzip-tar":
             yield from self._nested(head, "gzip-tar", path, depth)
             return
-        yield self._bundle.member(path, 0, lambda: self._metered_gunzip(head), entry.mtime)
+        yield self._bundle.member(path, 0, lambda: self._metered_gunzip(head), mtime)
 
     def _metered_gunzip(self, head: BinaryIO) -> BinaryIO:
         """What a `.gz` member inflates to, counted against the budget like an inner tar's

@@ -1,5 +1,8 @@
 """The files of a zip bundle, each inflated as it is read and counted against the budget.
 
+A tar or a gzipped log inside the zip (`node3.tar.gz`, `log_3.log.gz`) is read as in a tar
+bundle (`bundle_tar.TarWalker.file`).
+
 A zip is read through its central directory, which `zipfile` holds in memory whole (about
 400 bytes an entry), so a directory listing far more entries than may be read is refused
 before it is loaded. Each member's inflated bytes are metered on their own: the ratio of a
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from analyzers.core.errors import BundleError
 from analyzers.core.phrases import say
 from analyzers.ingest.budget import Metered
+from analyzers.ingest.bundle_tar import TarWalker
 
 if TYPE_CHECKING:
     from analyzers.ingest.bundle import Bundle, Member
@@ -42,12 +46,13 @@ class ZipWalker:
         with zipfile.ZipFile(self._bundle.path) as zf:
             infos = zf.infolist()
             claimed = sum(info.file_size for info in infos)
+            files = TarWalker(self._bundle, "skip.zip_in_bundle")  # inner tars, gzipped logs
             for number, info in enumerate(infos):
                 self._bundle.done = number / max(1, len(infos))
                 path = self._path_of(info)
                 if path is not None:
                     opener = partial(self._open, zf, info, claimed)
-                    yield self._bundle.member(path, info.file_size, opener, _modified(info))
+                    yield from files.file(path, info.file_size, opener, _modified(info))
 
     def _path_of(self, info: zipfile.ZipInfo) -> str | None:
         if info.is_dir():

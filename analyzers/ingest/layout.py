@@ -3,9 +3,11 @@
 Real collections name things many ways: `log_3.log`, `rank_3/...`, `rank-0.txt`,
 `...-proc-rank-2-device-2.txt`, torchrun's `attempt_0/3/stderr.log`, CANN's
 `plog/plog-12337_20250805194601414.log` and `device-11/device-1382_....log`,
-`environment_check/.../npu_info_after.txt`. The rules are data in
-`knowledge/layout.yaml`: the first kind pattern that matches the path wins; the rank comes
-from the most specific rank pattern found anywhere in the path.
+`environment_check/.../npu_info_after.txt`, a scheduler's `slurm-12345_3.out` or
+`job.o12345.3`. The rules are data in `knowledge/layout.yaml`: the first kind pattern that
+matches the path wins; the rank comes from the most specific rank pattern found anywhere in
+the path, except for a job's binary artefacts (`rank3.pt`, `profile_rank0.nsys-rep`), which
+no rank wrote.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class Layout:
     default_log_suffixes: tuple[str, ...]
     local_rank_dirs: tuple[re.Pattern[str], ...] = ()
     rotations: tuple[re.Pattern[str], ...] = ()
+    artifacts: re.Pattern[str] | None = None  # files no rank wrote, whatever their names say
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,12 @@ def load_layout() -> Layout:
     ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
     local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
     rotations = tuple(_rotation_pattern(p) for p in data.get("rotations") or ())
-    return Layout(kinds, ranks, tuple(data["default_log_suffixes"]), local, rotations)
+    artifacts = data.get("artifacts") or ()
+    artifact = (
+        re.compile("|".join(f"(?:{p})" for p in artifacts), re.IGNORECASE) if artifacts else None
+    )
+    suffixes = tuple(data["default_log_suffixes"])
+    return Layout(kinds, ranks, suffixes, local, rotations, artifact)
 
 
 def _rotation_pattern(source: str) -> re.Pattern[str]:
@@ -80,6 +88,8 @@ def classify_path(path: str) -> tuple[FileKind, int | None]:
     """Kind and rank of a member path (rank None when the path does not say)."""
     layout = load_layout()
     path = _unrotated(logical_path(path))
+    if _artifact(path, layout):
+        return _kind(path, layout), None  # a checkpoint, a profile, a core dump: no writer
     return _kind(path, layout), _rank(path, layout)
 
 
@@ -146,6 +156,13 @@ def folder_prefix(path: str) -> str:
     trees lie under it with `startswith`."""
     folder = str(PurePosixPath(path).parent)
     return "" if folder == "." else folder + "/"
+
+
+def _artifact(path: str, layout: Layout) -> bool:
+    """A file no rank wrote: a log suffix never names one (checked first, it is most files)."""
+    if layout.artifacts is None or path.lower().endswith(layout.default_log_suffixes):
+        return False
+    return layout.artifacts.search(path) is not None
 
 
 def _kind(path: str, layout: Layout) -> FileKind:

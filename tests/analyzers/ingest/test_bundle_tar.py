@@ -153,3 +153,56 @@ def test_a_gz_member_within_the_budgets_is_read_whole(tmp_path):
 
     assert _read_all(bundle) == {"rank0.log.gz": len(log)}
     assert bundle.limit_hits() == []
+
+
+def _zip(path, members: dict[str, bytes]):
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_a_zip_bundle_opens_the_tars_and_gzipped_logs_it_holds(tmp_path):
+    inner = gzip.compress(hostile.tar_bytes([("rank3.log", hostile.ERROR_LOG)]))
+    gzipped = gzip.compress(hostile.ERROR_LOG)
+    zipped = {"job/node1.tar.gz": inner, "job/log_0.log.gz": gzipped, "job/env.txt": b"A=1\n"}
+    bundle = Bundle(_zip(tmp_path / "job.zip", zipped), limits=Limits())
+
+    read = {}
+    for member in bundle.members():
+        with member.open() as stream:
+            read[member.path] = stream.read()
+
+    assert read == {
+        "job/node1.tar.gz/rank3.log": hostile.ERROR_LOG,
+        "job/log_0.log.gz": hostile.ERROR_LOG,
+        "job/env.txt": b"A=1\n",
+    }
+
+
+def test_a_folder_opens_the_tars_and_gzipped_logs_it_holds(tmp_path):
+    folder = tmp_path / "job"
+    (folder / "node0").mkdir(parents=True)
+    (folder / "node1.tar.gz").write_bytes(
+        gzip.compress(hostile.tar_bytes([("rank3.log", hostile.ERROR_LOG)]))
+    )
+    (folder / "node0" / "log_0.log.gz").write_bytes(gzip.compress(hostile.ERROR_LOG))
+    bundle = Bundle(folder, limits=Limits())
+
+    read = {}
+    for member in bundle.members():
+        with member.open() as stream:
+            read[member.path] = stream.read()
+
+    assert read == {
+        "node0/log_0.log.gz": hostile.ERROR_LOG,
+        "node1.tar.gz/rank3.log": hostile.ERROR_LOG,
+    }
+
+
+def test_a_zip_inside_a_zip_is_named_in_a_warning_that_says_zip(tmp_path):
+    inner = _zip(tmp_path / "inner.zip", {"rank0.log": hostile.ERROR_LOG}).read_bytes()
+    bundle = Bundle(_zip(tmp_path / "job.zip", {"node1.zip": inner}), limits=Limits())
+
+    assert _paths(bundle) == []
+    assert bundle.warnings == ["skipped 'node1.zip': a zip inside the bundle is not opened"]

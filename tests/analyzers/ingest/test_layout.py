@@ -44,6 +44,22 @@ CASES = [
     ("logs/hccl_rank5.log", FileKind.HCCL_LOG, 5),
     ("pip_freeze.txt", FileKind.VERSIONS, None),
     ("ascend-kg-parser.json", FileKind.OTHER, None),
+    # schedulers' and launch scripts' names for one task's console
+    ("job-123/slurm-12345_3.out", FileKind.RANK_LOG, 3),
+    ("slurm-12345_11.err", FileKind.RANK_LOG, 11),
+    ("slurm-12345.out", FileKind.RANK_LOG, None),
+    ("logs/gpu3.log", FileKind.RANK_LOG, 3),
+    ("logs/gpu_5.txt", FileKind.RANK_LOG, 5),
+    ("job.o12345.3", FileKind.RANK_LOG, 3),
+    ("pbs/train.e998.12", FileKind.RANK_LOG, 12),
+    ("job.o12345", FileKind.OTHER, None),
+    # a job's binary artefacts beside its logs: no rank wrote them
+    ("job/profile_rank0.nsys-rep", FileKind.OTHER, None),
+    ("ckpt/rank_3.pt", FileKind.OTHER, None),
+    ("ckpt/global_step10/mp_rank_01_model_states.pt", FileKind.OTHER, None),
+    ("node1/rank2/core.python.12345", FileKind.OTHER, None),
+    ("rank_2/core", FileKind.OTHER, None),
+    ("rank_2/core.log", FileKind.RANK_LOG, 2),
 ]
 
 
