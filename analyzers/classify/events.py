@@ -42,6 +42,7 @@ from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.elastic import SOURCE as ELASTIC_SOURCE
 from analyzers.formats.elastic import signal_name
 from analyzers.formats.ggml import NAME as GGML_SOURCE
+from analyzers.formats.outer_prefix import match_behind
 from analyzers.formats.severity import JOINED_RAISE, load_prefilter, reads_as_source
 from analyzers.formats.ucxlog import NAME as UCX_SOURCE
 
@@ -394,8 +395,10 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
     return {rank for rank in failed if isinstance(rank, int) and rank not in finished}
 
 
-# torch's distributed excepthook leads every line of an uncaught exception with the rank
-_HOOK_PREFIX = re.compile(r"^(?:\[default\d+\]:)?\[rank(?P<rank>\d+)\]: ")
+# torch's distributed excepthook leads every line of an uncaught exception with the rank (behind
+# a launcher's tag, and a collector's prefix: `formats.outer_prefix`)
+_HOOK_PREFIX = re.compile(r"(?:\[default\d+\]:)?\[rank(?P<rank>\d+)\]: ")
+_HOOK_LITERALS = ("[default", "[rank")
 
 
 def _ended_by_uncaught(scan: FileScan) -> set[int]:
@@ -417,7 +420,7 @@ def _ended_by_uncaught(scan: FileScan) -> set[int]:
         rank = lines.get(event.line)
         if rank is None:
             continue
-        found = _HOOK_PREFIX.match(event.text)
+        found = match_behind(_HOOK_PREFIX, event.text, _HOOK_LITERALS)
         if found is not None and int(found.group("rank")) == rank:
             ended.add(rank)
     return ended

@@ -25,6 +25,7 @@ from typing import Any
 
 from analyzers.core.limits import small_int
 from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
+from analyzers.formats.outer_prefix import OUTER
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints
 
@@ -46,6 +47,16 @@ _RANK_SAMPLES = 200
 _LOCAL_STATES_RANK = gated(
     rb"\n\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
 )
+# The same copy behind a collector's prefix (`trainer-1  | [default1]:...`, `2025-03-02T08:14:51Z
+# stderr F [default1]:...`: `formats.outer_prefix`): searched anywhere in a line, then kept only
+# where what stands before it from the line's start is such a prefix. Only tried in a block
+# where no copied line starts a line, so a plain launcher log pays nothing for it.
+_LOCAL_STATES_RANK_ANYWHERE = gated(
+    rb"\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
+)
+# searched in the lower-cased block; a prefix a terminal coloured keeps its colour codes here
+# (`\x1b[36mtrainer-1  | \x1b[0m[default1]:...`: docker compose, Ray)
+_OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
 # How much of a file's head is read for hints. Launchers and serving frameworks state their
 # sizes and ranks in their first lines (a few hundred, config dumps included); reading further
 # only costs regex passes per file, which add up over a thousand rank logs (a quarter MiB per
@@ -127,11 +138,25 @@ class HeadHints:
         if self._local_samples_left <= 0 or b"[default" not in low:
             return  # no samples left: a search would find only a line `zip` then drops
         found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
+        found = None
         for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
-            self._local_samples_left -= 1
-            local = small_int(found.group(1))
-            if local not in self.local_named:
-                self.local_named[local] = small_int(found.group(2) or found.group(3))
+            self._take_local_named(found)
+        if found is None:
+            self._read_local_named_behind_prefix(low)
+
+    def _read_local_named_behind_prefix(self, low: bytes) -> None:
+        for found in _LOCAL_STATES_RANK_ANYWHERE.finditer(low):
+            if self._local_samples_left <= 0:
+                return
+            start = found.start()
+            if _OUTER_LOW.fullmatch(low, low.rfind(b"\n", 0, start) + 1, start):
+                self._take_local_named(found)
+
+    def _take_local_named(self, found: re.Match[bytes]) -> None:
+        self._local_samples_left -= 1
+        local = small_int(found.group(1))
+        if local not in self.local_named:
+            self.local_named[local] = small_int(found.group(2) or found.group(3))
 
     def store(
         self, facts: dict[str, Any], path_rank: int | None, event_ranks: Counter[int]

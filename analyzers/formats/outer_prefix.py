@@ -6,7 +6,15 @@ rank a tagged worker states in a file head, the glued lines of ranks sharing one
 `OUTER` in front of its own pattern, so the same lines read the same behind any of them:
 
 - a collector's own time (GitHub Actions, `kubectl logs --timestamps`);
-- the system journal or syslog (`Dec 04 10:00:05 node7 python3[4121]: `);
+- a container runtime's log file (CRI: containerd, CRI-O), the time, the stream and whether the
+  record is whole (`F`) or a part of a longer line (`P`):
+  `2025-03-02T08:14:51.120334567Z stderr F `;
+- `kubectl logs --prefix`, the pod and container a line came from: `[pod/trainer-0/pytorch] `;
+- a CI runner's step output (nektos/act, GitHub Actions run locally): the job's name and a bar
+  (`[CI/train]   | `), or on a terminal the bar alone in the job's colour (`\x1b[34m|\x1b[0m `);
+- moreutils' `ts` in its default format, the time alone (`Dec 04 10:00:05 `);
+- the system journal or syslog (`Dec 04 10:00:05 node7 python3[4121]: `), also with rsyslog's
+  high-precision time (`2025-03-02T08:14:51.120334+00:00 node7 python3[4121]: `);
 - docker compose's service column (`trainer-1  | `);
 - `srun --label`'s task number (` 3: `) and pdsh's host (`node7: `);
 - Open MPI's `--tag-output` (`[1,3]<stderr>:`);
@@ -20,13 +28,31 @@ block with `(?m)^`. `OUTER` matches nothing as well, so it never stops a plain l
 
 from __future__ import annotations
 
+import re
+
 from analyzers.formats import syslog
 
 # Each of the next three is followed by one space, or by the end of a blank line of the stream
 # (a reader that strips a line's end strips that space with it): `AFTER`.
 AFTER = r"(?: |$)"
 COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
-JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)(?:\[(\d+)\])?:"
+# the program is a name: a number before the colon is a line's own count behind moreutils' `ts`
+# (`Mar 02 08:14:51 layer 2: norm done`, `... step 12: loss 0.3`), not a host and program
+JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ((?!\d+[\[:])[\w.@/-]+)(?:\[(\d+)\])?:"
+# rsyslog's file format with its high-precision time (RSYSLOG_FileFormat, the default of current
+# Debian and Ubuntu): the host, and the program with its pid, which this form always requires
+# (a time, a level and a logger name, `...Z INFO root: ...`, is a program's own header)
+JOURNAL_PRECISE = r"(" + COLLECTOR_TIME + r") ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)\[(\d+)\]:"
+# A container runtime's log file (the CRI format of containerd and CRI-O, what
+# `/var/log/pods/.../0.log` holds): the time, the stream, and `F` for a whole line or `P` for
+# a part of one the runtime split.
+CRI = r"(" + COLLECTOR_TIME + r") (stdout|stderr) [FP]"
+# `kubectl logs --prefix`: the pod's and the container's names (DNS labels).
+KUBECTL = r"\[pod/([a-z0-9][a-z0-9.-]{0,252})/([a-z0-9][a-z0-9-]{0,62})\]"
+# nektos/act's lines of a step's output: `[<workflow>/<job>]   | ` (three spaces), coloured on a
+# terminal as the bar alone: ESC[<colour>m|ESC[0m and a space
+CI_STEP = r"\[([^\[\]\n]{1,200})\]   \|"
+_CI_STEP_COLOURED = r"\x1b\[\d{1,3}m\|\x1b\[0m "
 # pdsh names the host: a name ending in `-N` (hyphens inside too, as clusters and clouds name
 # them: `gpu-node-07`, `ip-172-31-8-5`), an address, `localhost`, or a host stem with its
 # number (`node7`, `gpu01.cluster`); any other word with a digit and a colon (`layer3: ok`,
@@ -62,8 +88,14 @@ OUTER: bytes = (
     + "|".join(
         _uncaptured(source)
         for source in (
+            CRI + AFTER,
+            JOURNAL_PRECISE + " ",
             COLLECTOR_TIME + " ",
+            KUBECTL + " ",
+            CI_STEP + AFTER,
+            _CI_STEP_COLOURED,
             JOURNAL + " ",
+            syslog.TIME + " ",
             _COMPOSE,
             _SRUN_LABEL,
             PDSH + " ",
@@ -74,3 +106,24 @@ OUTER: bytes = (
     )
     + "))*"
 ).encode()
+
+
+# The same prefixes over a decoded line (`Event.text`: colour codes dropped), where a CI runner's
+# coloured bar is left as a bare `| ` in front of them.
+_OUTER_TEXT = re.compile(r"(?:\| )?" + OUTER.decode())
+
+
+def match_behind(
+    pattern: re.Pattern[str], text: str, literals: tuple[str, ...]
+) -> re.Match[str] | None:
+    """`pattern` matched at the start of a decoded line, or else right after the collector's
+    prefix in front of it. The prefix is only looked for when the line holds one of `literals`
+    (what `pattern` starts with), after its first character, so a line that matches as it stands,
+    or holds none of them, costs what `pattern.match` costs."""
+    found = pattern.match(text)
+    if found is None:
+        for literal in literals:
+            start = text.find(literal, 1)
+            if start > 0 and _OUTER_TEXT.fullmatch(text, 0, start):
+                return pattern.match(text, start)
+    return found

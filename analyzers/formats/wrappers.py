@@ -4,6 +4,15 @@ Seen in real reports (outermost first; they nest):
 
 - a log collector's own time (`kubectl logs --timestamps`, Loki/Fluentd exports):
   `2025-07-03T14:20:51.565839352Z (Worker pid=9) ERROR ...` - kept in `tags["collector_time"]`
+- a container runtime's log file (the CRI format containerd and CRI-O write under
+  `/var/log/pods/`): `2025-07-03T14:20:51.565839352Z stderr F [rank3]: ...` - the time kept like
+  a collector's, the stream joins the writer's key; `P` marks a part of a line the runtime split
+- `kubectl logs --prefix`: `[pod/trainer-0/pytorch] [rank3]: ...` - the pod and container are
+  the writer (before `--timestamps`' time when both are asked for)
+- a CI runner's lines of a step's output (nektos/act): `[CI/train]   | [rank3]: ...`, the job
+  the writer; on a terminal act writes the bar alone in the job's colour, `| [rank3]: ...` once
+  the colour codes are dropped - only a bar that opens a line that does not end in one, so a
+  table's row (`| 0  910B  | OK |`) stays as written
 - grep over a plog directory: `/root/ascend/log/debug/plog/plog-7905_2024.log:[ERROR] RUNTIME(...)`
   (with `grep -n` also the line number: `plog-7905_2024.log:118:[ERROR] ...`)
 - docker compose: `mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | ...`
@@ -41,7 +50,9 @@ Seen in real reports (outermost first; they nest):
   `[1,3]<stderr>:...` - the job number, the rank, the stream
 - the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
   /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
-  program and its pid; the time is kept like a collector's (the year comes from the file)
+  program and its pid; the time is kept like a collector's (the year comes from the file);
+  rsyslog's high-precision file format writes the time as a collector does, with its zone,
+  and always names the pid: `2025-03-02T08:14:51.120334+00:00 node3 python3[4121]: ...`
 - a progress bar (tqdm) that redraws itself with a carriage return and no newline, so the next
   line a process writes is glued to its last frame once the log is read as lines:
   ` 50%|#####     | 1/2 [00:01<00:01,  1.21s/it]F0000 00:00:1716973077.46 ...` - the bar is
@@ -132,6 +143,14 @@ _LOCAL_COLLECTOR_TIME = re.compile(
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
 _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
+# what may follow a collector's time: a container runtime's stream and part flag (CRI), or
+# rsyslog's host and program (its time is a collector's)
+_AFTER_COLLECTOR_TIME = re.compile(
+    r"(?:(stdout|stderr) [FP]|([A-Za-z0-9][\w.-]*) ([\w.@/-]+)\[(\d+)\]:)" + outer_prefix.AFTER
+)
+_KUBECTL = re.compile(outer_prefix.KUBECTL + r"(?: |$)")
+_CI_STEP = re.compile(outer_prefix.CI_STEP + outer_prefix.AFTER)
+_CI_BAR = re.compile(r"\|(?: |$)")
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
@@ -203,7 +222,11 @@ def _peel_one(line: ParsedLine) -> bool:
         _peel_mpi_tag(line, text)
         or _peel_bracketed_line_number(line, text)
         or _peel_scheduler_trial(line, text)
+        or _peel_kubectl(line, text)
+        or _peel_ci_step(line, text)
     ):
+        return True
+    if first == "|" and text[-1:] != "|" and _peel_ci_bar(line, text):
         return True
     if first == "E" and _peel_pytest_failure(line, text):
         return True
@@ -411,8 +434,47 @@ def _peel_local_collector_time(line: ParsedLine, text: str) -> bool:
 
 
 def _peel_collector_time(line: ParsedLine, text: str) -> bool:
+    """A collector's time; a container runtime's stream, or rsyslog's host and program, after
+    it go with it (they are the writer)."""
     found = _COLLECTOR_TIME.match(text)
     if found:
         line.tags.setdefault("collector_time", found.group(0).strip())
+        end = found.end()
+        if found.group(0)[-1:] == " " and (text.startswith("std", end) or "]:" in text):
+            after = _AFTER_COLLECTOR_TIME.match(text, end)
+            if after:
+                stream, host, program, pid = after.groups()
+                if stream is None:
+                    line.pid = int(pid)
+                    line.stream_key += f"{host} {program}[{pid}]"
+                else:
+                    line.stream_key += stream
+                end = after.end()
+        line.message = text[end:]
+    return found is not None
+
+
+def _peel_ci_step(line: ParsedLine, text: str) -> bool:
+    """A CI runner's step output: the job is the writer."""
+    found = _CI_STEP.match(text)
+    if found:
+        line.stream_key += f"[{found.group(1)}]"
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_ci_bar(line: ParsedLine, text: str) -> bool:
+    """The bar a CI runner writes alone on a terminal: it names no writer."""
+    found = _CI_BAR.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_kubectl(line: ParsedLine, text: str) -> bool:
+    """`kubectl logs --prefix`: the pod and its container are the writer."""
+    found = _KUBECTL.match(text)
+    if found:
+        line.stream_key += found.group(0).rstrip()
         line.message = text[found.end() :]
     return found is not None

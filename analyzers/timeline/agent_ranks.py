@@ -31,11 +31,18 @@ from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
+from analyzers.formats.outer_prefix import match_behind
 from analyzers.ingest.layout import agent_local_rank, folder_prefix
 
 # A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
 # `[rank3]:` (global) right after it.
 _LOCAL_TAG = re.compile(r"\s*\[default(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
+
+
+def _local_tag(text: str) -> re.Match[str] | None:
+    """The launcher's local tag at the line's start, or right after a collector's prefix
+    (`formats.outer_prefix`) that stands in front of every line of the file."""
+    return match_behind(_LOCAL_TAG, text, ("[default",))
 
 
 def place_agent_ranks(scans: Sequence[FileScan]) -> None:
@@ -158,7 +165,7 @@ def _tag_offsets(scan: FileScan) -> list[int]:
     doubly tagged line, but logged its rank when it started."""
     pairs = []
     for event in scan.events:
-        found = _LOCAL_TAG.match(event.text)
+        found = _local_tag(event.text)
         if found and found.group(2) is not None:
             pairs.append(int(found.group(2)) - int(found.group(1)))
     stated = scan.facts.get("local_named_ranks") or {}
@@ -170,7 +177,7 @@ def _move_launcher_copies(scan: FileScan, offset: int) -> None:
     """Lines the launcher copied with only the local tag; an agent's global ranks start at
     `offset`, so a rank below it on a copied line can only be a local one."""
     for event in scan.events:
-        found = _LOCAL_TAG.match(event.text)
+        found = _local_tag(event.text)
         if found and found.group(2) is None and event.rank == int(found.group(1)):
             event.rank += offset
     track = scan.facts.get("checkpoints")

@@ -29,6 +29,7 @@ from analyzers.core.types import (
     RankSequence,
     Timeline,
 )
+from analyzers.formats.outer_prefix import match_behind
 from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
@@ -43,6 +44,8 @@ _LAUNCHER_SOURCES = frozenset({"elastic", "glog"})
 _RANK_OUTPUT_TAG = re.compile(
     r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: )"
 )
+# what a tag starts with, for finding it behind a collector's prefix (`formats.outer_prefix`)
+_RANK_OUTPUT_LITERALS = ("[default", "[rank")
 
 
 def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correlation:
@@ -195,7 +198,7 @@ def _launcher_says(event: Event, info: FileInfo) -> bool:
     return (
         (info.kind == FileKind.LAUNCHER or (info.rank is None and event.source == "elastic"))
         and event.source in _LAUNCHER_SOURCES
-        and not _RANK_OUTPUT_TAG.match(event.text)
+        and not match_behind(_RANK_OUTPUT_TAG, event.text, _RANK_OUTPUT_LITERALS)
     )
 
 

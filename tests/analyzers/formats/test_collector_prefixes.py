@@ -1,0 +1,162 @@
+"""Collector prefixes on every line, written as the tools write them: a container runtime's log
+file (CRI), `kubectl logs --prefix` (with and without `--timestamps`) and rsyslog's
+high-precision file format. Each is peeled like the prefixes `formats.wrappers` already knew:
+the line behind it reads as it would alone, the prefix names the writer, and its time is kept
+like a collector's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyzers.formats.lines import parse_line
+from analyzers.formats.outer_prefix import OUTER, match_behind
+
+LINE = "[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered"
+
+
+@pytest.mark.parametrize(
+    ("prefixed", "writer", "collected"),
+    [
+        # containerd / CRI-O: /var/log/pods/<ns>_<pod>_<uid>/<container>/0.log
+        (
+            f"2025-03-02T08:14:51.120334567Z stderr F {LINE}",
+            "stderr",
+            "2025-03-02T08:14:51.120334567Z",
+        ),
+        (
+            f"2025-03-02T16:14:51.12033+08:00 stdout F {LINE}",
+            "stdout",
+            "2025-03-02T16:14:51.12033+08:00",
+        ),
+        # kubectl logs --prefix, then with --timestamps as well
+        (f"[pod/trainer-worker-0/pytorch] {LINE}", "[pod/trainer-worker-0/pytorch]", None),
+        (
+            f"[pod/trainer-worker-0/pytorch] 2025-03-02T08:14:51.120334567Z {LINE}",
+            "[pod/trainer-worker-0/pytorch]",
+            "2025-03-02T08:14:51.120334567Z",
+        ),
+        # rsyslog's RSYSLOG_FileFormat (Debian/Ubuntu /var/log/syslog)
+        (
+            f"2025-03-02T08:14:51.120334+00:00 gpu-node-07 python3[4121]: {LINE}",
+            "gpu-node-07 python3[4121]",
+            "2025-03-02T08:14:51.120334+00:00",
+        ),
+    ],
+)
+def test_a_collectors_prefix_is_peeled(prefixed, writer, collected):
+    line = parse_line(prefixed)
+    plain = parse_line(LINE)
+    assert line.message == plain.message
+    assert line.rank == 3
+    assert line.stream_key.startswith(writer)
+    assert line.tags.get("collector_time") == collected
+    assert line.collected == (collected is not None)
+
+
+def test_rsyslog_names_the_pid():
+    line = parse_line(f"2025-03-02T08:14:51.120334+00:00 gpu-node-07 python3[4121]: {LINE}")
+    assert line.pid == 4121
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a program's own header after a collector's time: a level and a logger, no pid
+        "2025-03-02T08:14:51.120334Z INFO root: loading weights",
+        # a word that only starts like a stream
+        "2025-03-02T08:14:51.120334Z stdoutput F ok",
+        # a bracketed path that is not kubectl's
+        "[pods/trainer-0/pytorch] starting",
+    ],
+)
+def test_lookalikes_stay_the_programs_own(text):
+    line = parse_line(text)
+    assert line.stream_key == ""
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        b"2025-03-02T08:14:51.120334567Z stderr F ",
+        b"2025-03-02T08:14:51.120334567Z stdout P ",
+        b"[pod/trainer-worker-0/pytorch] ",
+        b"[pod/trainer-worker-0/pytorch] 2025-03-02T08:14:51.120334567Z ",
+        b"2025-03-02T08:14:51.120334+00:00 gpu-node-07 python3[4121]: ",
+    ],
+)
+def test_raw_readers_see_past_the_prefix(prefix):
+    found = re.match(OUTER + rb"\[default1\]:", prefix + b"[default1]:[rank3]: x")
+    assert found is not None
+
+
+@pytest.mark.parametrize(
+    ("prefixed", "writer"),
+    [
+        # nektos/act, a step's output without a terminal: the job's name, three spaces, a bar
+        (f"[CI/train]   | {LINE}", "[CI/train]"),
+        # on a terminal act writes the bar alone in the job's colour (ESC[34m|ESC[0m), which
+        # reaches the parser as `| ` once the colour codes are dropped
+        (f"| {LINE}", ""),
+    ],
+)
+def test_a_ci_runners_step_prefix_is_peeled(prefixed, writer):
+    line = parse_line(prefixed)
+    assert line.message == parse_line(LINE).message
+    assert line.rank == 3
+    assert line.stream_key.startswith(writer)
+
+
+def test_a_tables_row_keeps_its_bar():
+    row = "| 0     910B3               | OK            | 93.4        40                0    / 0  |"
+    assert parse_line(row).message == row
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # moreutils' `ts` (default format) before a line that counts something: no journal's host
+        # and program, so the count stays the line's own
+        ("Mar 02 08:14:51 layer 2: norm done", "layer 2: norm done"),
+        ("Mar 02 08:14:51 step 12: loss 0.31", "step 12: loss 0.31"),
+        # the journal itself still names its host and program
+        ("Mar 02 08:14:51 node7 python3[4121]: layer 2: norm done", "layer 2: norm done"),
+    ],
+)
+def test_ts_before_a_counted_line_is_no_journal(text, message):
+    assert parse_line(text).message == message
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        b"[CI/train]   | ",
+        b"\x1b[34m|\x1b[0m ",
+        b"Mar 02 08:14:51 ",  # moreutils' ts
+    ],
+)
+def test_raw_readers_see_past_a_ci_step_or_ts(prefix):
+    assert re.match(OUTER + rb"\[default1\]:", prefix + b"[default1]:[rank3]: x") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[default1]:[rank3]: RuntimeError: x",
+        "trainer-1  | [default1]:[rank3]: RuntimeError: x",
+        "2025-03-02T08:14:51.120334567Z stderr F [default1]:[rank3]: RuntimeError: x",
+        "[pod/trainer-0/pytorch] [default1]:[rank3]: RuntimeError: x",
+        "| [default1]:[rank3]: RuntimeError: x",  # act's coloured bar, colours dropped
+    ],
+)
+def test_a_tag_is_found_behind_a_collectors_prefix(text):
+    tag = re.compile(r"\[default(\d+)\]:\[rank(\d+)\]: ")
+    found = match_behind(tag, text, ("[default",))
+    assert found is not None
+    assert found.groups() == ("1", "3")
+
+
+def test_a_tag_inside_a_programs_own_words_is_not_behind_a_prefix():
+    tag = re.compile(r"\[default(\d+)\]:")
+    assert match_behind(tag, "copied from [default1]: the launcher", ("[default",)) is None
