@@ -151,6 +151,7 @@ class WrapJoiner:
         self._block = b""
         self._buckets: dict[int, _Bucket] = {}
         self._widths: dict[int, tuple[int, bool, bool] | None] = {}
+        self._rich: bool | None = None  # whether the block holds rich's level columns
 
     def logical(self, block: bytes, pos: int, end: int) -> tuple[int, int, list[int], bytes]:
         """The logical line holding the physical line `block[pos:end]` (`end`: its newline).
@@ -161,8 +162,8 @@ class WrapJoiner:
             return pos, end, [pos], block[pos:end]
         if block is not self._block:
             self._block, self._buckets, self._widths = block, {}, {}
-            self._rich = any(gate in block for gate in _RICH_GATE)
-        if self._rich:
+            self._rich = None
+        if self._may_be_rich(block, pos, end):
             rich = self._rich_rows(block, pos, end)
             if rich is not None:
                 return rich
@@ -182,6 +183,18 @@ class WrapJoiner:
         ends = [*(start - 1 for start in starts[1:]), end]
         raw = b"".join(block[a:b].rstrip(b"\r") for a, b in zip(starts, ends, strict=True))
         return starts[0], end, starts, raw.rstrip(b" ")  # a terminal's padding of the last piece
+
+    def _may_be_rich(self, block: bytes, pos: int, end: int) -> bool:
+        """Whether rich's wrapped rows can be here: the byte test on this row and the next
+        first, and only then, once per block, whether the block holds rich's level columns at
+        all. Searching a whole block for those columns costs more than every row's byte test,
+        as a plain log's `INFO ` starts a partial match on each of its lines."""
+        row = block[pos:end].rstrip(b"\r")
+        if not (_wrapped_rich_row(row) or _wrapped_rich_row(block[end + 1 : end + 30])):
+            return False
+        if self._rich is None:
+            self._rich = any(gate in block for gate in _RICH_GATE)
+        return self._rich
 
     def _rich_rows(
         self, block: bytes, pos: int, end: int
