@@ -37,15 +37,26 @@ class Worker:
         return self.log.read_text(errors="replace")
 
 
-@pytest.fixture(scope="session")
-def big_bundle(tmp_path_factory) -> Path:
-    """An 8-rank bundle of ~90 MB of logs (12 MB .tar.gz): about a second of scanning."""
+def _synthetic_bundle(folder: Path, name: str, scale: float) -> Path:
     spec = importlib.util.spec_from_file_location("synth", ROOT / "bench" / "synth.py")
     synth = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(synth)
-    path = tmp_path_factory.mktemp("bundles") / "job-8-ranks.tar.gz"
-    synth.write_bundle(path, ranks=8, scale=1.0)
+    path = folder / name
+    synth.write_bundle(path, ranks=8, scale=scale)
     return path
+
+
+@pytest.fixture(scope="session")
+def big_bundle(tmp_path_factory) -> Path:
+    """An 8-rank bundle of ~90 MB of logs (12 MB .tar.gz): about a second of scanning."""
+    return _synthetic_bundle(tmp_path_factory.mktemp("bundles"), "job-8-ranks.tar.gz", 1.0)
+
+
+@pytest.fixture(scope="session")
+def long_bundle(tmp_path_factory) -> Path:
+    """The same job four times as long (~360 MB of logs): several seconds of scanning even on
+    an idle fast machine, so a limit of one or two seconds is always passed."""
+    return _synthetic_bundle(tmp_path_factory.mktemp("bundles"), "job-8-ranks-long.tar.gz", 4.0)
 
 
 @pytest.fixture(scope="module")

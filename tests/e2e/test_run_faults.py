@@ -157,11 +157,18 @@ def test_an_upload_while_the_broker_is_down_ends_with_a_reason(
 
 
 def test_an_analysis_over_the_time_limit_fails_with_a_reason(
-    client, alice_token, big_bundle, own_redis, producer_on_own_redis, workers, media_root, tmp_path
+    client,
+    alice_token,
+    long_bundle,
+    own_redis,
+    producer_on_own_redis,
+    workers,
+    media_root,
+    tmp_path,
 ):
     # The worker's limit decides (this process's settings keep the default hour).
     worker = launch(workers, own_redis.url, media_root, tmp_path, RANKLENS_TASK_TIME_LIMIT="2")
-    run = upload(client, alice_token, big_bundle)
+    run = upload(client, alice_token, long_bundle)
     run = wait_until_finished(run, worker.log)
 
     assert run.state == RunState.FAILED
@@ -171,11 +178,18 @@ def test_an_analysis_over_the_time_limit_fails_with_a_reason(
 
 
 def test_an_analysis_killed_at_the_hard_time_limit_fails_with_a_reason(
-    client, alice_token, big_bundle, own_redis, producer_on_own_redis, workers, media_root, tmp_path
+    client,
+    alice_token,
+    long_bundle,
+    own_redis,
+    producer_on_own_redis,
+    workers,
+    media_root,
+    tmp_path,
 ):
     # A one-second limit has no room for a soft one: the pool child is killed outright.
     worker = launch(workers, own_redis.url, media_root, tmp_path, RANKLENS_TASK_TIME_LIMIT="1")
-    run = upload(client, alice_token, big_bundle)
+    run = upload(client, alice_token, long_bundle)
     run = wait_until_finished(run, worker.log)
 
     assert run.state == RunState.FAILED
