@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
-from analyzers.ingest.streams import ReadOnlyStream
+from analyzers.ingest.streams import ReadOnlyStream, take
 
 PROBE_BYTES = 64 * 1024
 
@@ -44,10 +44,7 @@ class BareCrLines(ReadOnlyStream):
                 self._fill_translated()
             else:
                 return self._raw.read(size)
-        if size < 0 or size >= len(self._ready):
-            data, self._ready = self._ready, b""
-        else:
-            data, self._ready = self._ready[:size], self._ready[size:]
+        data, self._ready = take(self._ready, size)
         return data
 
     def _decide(self) -> None:

@@ -37,6 +37,14 @@ def decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
         yield raw
 
 
+def take(buffer: bytes, size: int) -> tuple[bytes, bytes]:
+    """Up to `size` bytes of a stream's read-ahead (all of it for a negative size) and the
+    rest: a wrapper that reads ahead still hands out no more than `read(size)` asked for."""
+    if size < 0 or size >= len(buffer):
+        return buffer, b""
+    return buffer[:size], buffer[size:]
+
+
 def drain(stream: BinaryIO) -> None:
     """Read a decompressed stream to its end: only there does gzip check its CRC, so a
     damaged archive whose tar part still parsed is caught instead of read as garbage."""

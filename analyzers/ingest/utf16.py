@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 from typing import BinaryIO
 
-from analyzers.ingest.streams import ReadOnlyStream
+from analyzers.ingest.streams import ReadOnlyStream, take
 
 BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 DECODE_CHUNK = 1024 * 1024
@@ -66,8 +66,5 @@ class Utf16Text(ReadOnlyStream):
             fresh = self._raw.read(DECODE_CHUNK)
             self._eof = not fresh
             self._ready = self._decode(fresh, final=self._eof)
-        if size < 0 or size >= len(self._ready):
-            data, self._ready = self._ready, b""
-        else:
-            data, self._ready = self._ready[:size], self._ready[size:]
+        data, self._ready = take(self._ready, size)
         return data
