@@ -2,7 +2,8 @@
 
 1. Claim the run with a conditional UPDATE; only the caller that changed the row
    goes on. A redelivery of the same Celery message (its worker died) may take a
-   run over again, and so may anyone once a claim is older than the time limit.
+   run over again while that attempt is within its time limit, and so may anyone once a
+   claim is older than the time limit.
 2. Run the analyzers outside any transaction: it can take minutes.
    While it runs, a heartbeat (incidents.runs.heartbeat) tells the sweeper it is alive.
 3. Store the report (or a human error message) in one UPDATE that only applies
@@ -51,6 +52,7 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
     """Analyze the bundle of run `run_id` and store the outcome on the run."""
     if not _claim(run_id, delivery_id):
         log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
+        _fail_if_redelivered_past_time_limit(run_id, delivery_id)
         _give_up_if_exhausted(run_id, delivery_id)
         return
     run = AnalysisRun.objects.select_related("incident__bundle").get(pk=run_id)
@@ -85,7 +87,8 @@ def _claim(run_id: int, delivery_id: str) -> bool:
     stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
     takeover = Q(state=RunState.RUNNING) & Q(started_at__lt=stale)
     if delivery_id:
-        takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id)
+        within_limit = now - timedelta(seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT)
+        takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id, started_at__gt=within_limit)
     claimable = Q(pk=run_id, attempts__lt=MAX_ATTEMPTS) & (Q(state=RunState.QUEUED) | takeover)
     updated = AnalysisRun.objects.filter(claimable).update(
         state=RunState.RUNNING,
@@ -112,6 +115,21 @@ def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
         dead, pk=run_id, state=RunState.RUNNING, attempts__gte=MAX_ATTEMPTS
     )
     _fail_running(run_id, running, wording.english(wording.WORKER_DIED, times=MAX_ATTEMPTS))
+
+
+def _fail_if_redelivered_past_time_limit(run_id: int, delivery_id: str) -> None:
+    """Its own message, back after its attempt had passed the soft time limit: the pool
+    child was killed at the hard limit, and Celery may requeue the message before the
+    failure hook has written that. Running it again would only meet the same limit.
+    (The soft limit, not the hard one, because the claim is written a moment after the
+    pool starts the clock.)"""
+    if not delivery_id:
+        return
+    used_up = timezone.now() - timedelta(seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT)
+    running = AnalysisRun.objects.filter(
+        pk=run_id, state=RunState.RUNNING, claimed_by=delivery_id, started_at__lte=used_up
+    )
+    _fail_running(run_id, running, _over_time_limit())
 
 
 def fail_over_time_limit(*, run_id: int, delivery_id: str) -> bool:

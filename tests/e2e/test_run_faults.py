@@ -173,9 +173,9 @@ def test_an_analysis_over_the_time_limit_fails_with_a_reason(
 
     assert run.state == RunState.FAILED
     assert "longer than its time limit (2 s)" in run.error, (run.error, worker.log_text())
-    # the soft limit fails the run; on a loaded machine the hard limit can land before that
-    # write, and the one retry then meets the same limit and the same reason
-    assert run.attempts in (1, 2)
+    # on a loaded machine the hard limit can land before the soft limit's write, and Celery
+    # may hand the message back: that delivery must not analyse the bundle a second time
+    assert run.attempts == 1
     assert run.finished_at is not None
 
 

@@ -84,6 +84,23 @@ def test_redelivered_message_takes_over_its_own_running_run(queued_run):
     assert queued_run.state == RunState.DONE
 
 
+def test_own_message_back_after_the_whole_time_limit_fails_instead_of_running_again(
+    queued_run, settings
+):
+    # The hard limit killed the attempt; the message came back before its failure was written.
+    used_up = timezone.now() - timedelta(seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT + 1)
+    AnalysisRun.objects.filter(pk=queued_run.pk).update(
+        state=RunState.RUNNING, claimed_by="delivery-7", started_at=used_up, attempts=1
+    )
+
+    analyze_run(run_id=queued_run.pk, delivery_id="delivery-7")
+
+    queued_run.refresh_from_db()
+    assert (queued_run.state, queued_run.attempts) == (RunState.FAILED, 1)
+    assert "longer than its time limit" in queued_run.error
+    assert queued_run.report is None
+
+
 def test_a_run_whose_worker_keeps_dying_is_given_up_with_a_reason(queued_run):
     # Two earlier deliveries claimed the run and their worker was killed each time.
     AnalysisRun.objects.filter(pk=queued_run.pk).update(
