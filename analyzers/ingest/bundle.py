@@ -41,6 +41,7 @@ from analyzers.ingest.streams import (
 )
 
 PROGRESS_EVERY = 8 * 1024 * 1024
+COPY_MARK = " (copy {})"  # appended to a member path the bundle holds more than once
 
 
 @dataclass(slots=True)
@@ -138,6 +139,7 @@ class Bundle:
         self._on_progress = on_progress
         self._unreported = 0
         self._unlisted_warnings = 0
+        self._paths_read: set[str] = set()
         if mislabel := mislabel_warning(name or self.path.name, self.kind):
             self.warn(mislabel)
 
@@ -176,7 +178,22 @@ class Bundle:
         """The members to read, in bundle order; past the file count they are only counted."""
         for member in self._all_members():
             if self.budget.admit_member():
+                member.path = self._unique_path(member.path)
                 yield member
+
+    def _unique_path(self, path: str) -> str:
+        """A path already read, as a tar appended to with `tar -r` or a collector that packs
+        each node's files under the same names holds it: both copies are real, so the later
+        one is read under a path of its own (`layout.logical_path` still names and ranks it
+        like the first), and evidence never points into the other copy's lines."""
+        unique, copy = path, 1
+        while unique in self._paths_read:
+            copy += 1
+            unique = f"{path}{COPY_MARK.format(copy)}"
+        if copy > 1:
+            self.warn(say("bundle.repeated_path", name=repr(path), shown=repr(unique)))
+        self._paths_read.add(unique)
+        return unique
 
     def _all_members(self) -> Iterator[Member]:
         readers = {

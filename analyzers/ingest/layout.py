@@ -121,9 +121,14 @@ def _age(found: re.Match[str]) -> tuple[int, int]:
     return (0, int(digits.ljust(STAMP_DIGITS, "0")))
 
 
+_COPY_MARK = re.compile(r"(?: \(copy \d+\))+$")  # `ingest.bundle.COPY_MARK`
+
+
 def logical_path(path: str) -> str:
     """The path of the file a member holds: `log_3.log.gz` is read as `log_3.log` (the
-    bundle reader inflates single gzipped members), so it is named and ranked like it."""
+    bundle reader inflates single gzipped members), so it is named and ranked like it, and
+    so is a second copy of a path the bundle holds twice (`log_3.log (copy 2)`)."""
+    path = _COPY_MARK.sub("", path)
     return (
         path[:-3] if path.lower().endswith(".gz") and not path.lower().endswith(".tar.gz") else path
     )
@@ -134,7 +139,7 @@ def agent_local_rank(path: str) -> tuple[str, int] | None:
     agent (torchrun's `attempt_0/<local rank>/`): on a second node that number is not the
     global rank, and only the bundle as a whole can tell the offset."""
     for pattern in load_layout().local_rank_dirs:
-        found = pattern.search(path)
+        found = pattern.search(logical_path(path))
         if found:
             local = plausible_rank(found.group("local"))
             return (found.group("agent"), local) if local is not None else None
@@ -145,7 +150,7 @@ def agent_attempt(path: str) -> tuple[str, int] | None:
     """The launcher agent's log tree and the attempt number when the path keeps one folder
     per restart of the worker group (torchrun's `attempt_<n>/`)."""
     for pattern in load_layout().local_rank_dirs:
-        found = pattern.search(path)
+        found = pattern.search(logical_path(path))
         if found and "attempt" in pattern.groupindex:
             return found.group("agent"), int(found.group("attempt"))
     return None

@@ -10,6 +10,7 @@ import pytest
 
 from analyzers import AnalyzeOptions, BundleError, analyze, pipeline
 from analyzers.scan.linestore import LineStoreReader
+from tests.analyzers import hostile
 from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,6 +59,30 @@ def test_store_dir_keeps_every_file_line_addressable(tmp_path):
     [(number, text)] = LineStoreReader(tmp_path, first.file).lines(first.line, 1)
     assert number == first.line
     assert first.text.strip() in text
+
+
+def test_a_path_packed_twice_keeps_both_copies_and_the_evidence_in_the_right_one(tmp_path):
+    # `tar -rf job.tar -C nodeN log_0.log` per node: one name, two real files
+    earlier = b"[rank0] step 1 done\n[rank0] layer 0 passed\n"
+    later = b"[rank0] step 2 start\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    bundle = tmp_path / "job.tar"
+    bundle.write_bytes(hostile.tar_bytes([("log_0.log", earlier), ("log_0.log", later)]))
+
+    report = analyze(bundle, AnalyzeOptions(store_dir=str(tmp_path / "store")))
+
+    assert [(f.path, f.rank) for f in report.bundle.files] == [
+        ("log_0.log", 0),
+        ("log_0.log (copy 2)", 0),
+    ]
+    first = report.diagnosis.first_error
+    assert first is not None
+    assert first.file == "log_0.log (copy 2)"
+    [(_, text)] = LineStoreReader(tmp_path / "store", first.file).lines(first.line, 1)
+    assert "CUDA out of memory" in text
+    assert LineStoreReader(tmp_path / "store", "log_0.log").lines(2, 1) == [
+        (2, "[rank0] layer 0 passed")
+    ]
+    assert any("more than once" in warning for warning in report.bundle.warnings)
 
 
 def test_a_directory_of_logs_is_a_bundle():

@@ -7,7 +7,7 @@ import zipfile
 from datetime import datetime
 
 from analyzers.core.limits import Limits
-from analyzers.ingest.bundle import Bundle
+from analyzers.ingest.bundle import Bundle, open_member
 from tests.analyzers import hostile
 
 
@@ -206,3 +206,13 @@ def test_a_zip_inside_a_zip_is_named_in_a_warning_that_says_zip(tmp_path):
 
     assert _paths(bundle) == []
     assert bundle.warnings == ["skipped 'node1.zip': a zip inside the bundle is not opened"]
+
+
+def test_a_path_the_tar_holds_twice_is_read_twice_under_two_names(tmp_path):
+    data = hostile.tar_bytes([("a.log", b"one\n"), ("a.log", b"two\n"), ("a.log (copy 2)", b"3\n")])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", data), limits=Limits())
+
+    assert _paths(bundle) == ["a.log", "a.log (copy 2)", "a.log (copy 2) (copy 2)"]
+    assert len(bundle.warnings) == 2
+    with open_member(tmp_path / "job.tar", "a.log (copy 2)") as stream:
+        assert stream.read() == b"two\n"

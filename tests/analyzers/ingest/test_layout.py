@@ -109,6 +109,12 @@ def test_a_gzipped_rank_log_is_named_and_ranked_like_the_log_it_holds():
     assert classify_path("job-874813b2/log_5.log") == (FileKind.RANK_LOG, 5)
 
 
+def test_a_second_copy_of_a_path_is_named_and_ranked_like_the_first():
+    assert classify_path("node/log_5.log (copy 2)") == (FileKind.RANK_LOG, 5)
+    assert classify_path("node/log_5.log.gz (copy 3)") == (FileKind.RANK_LOG, 5)
+    assert agent_local_rank("run/attempt_0/3/stdout.log (copy 2)") == ("run/", 3)
+
+
 def test_a_rotated_segment_is_named_and_ranked_like_the_live_log():
     # RotatingFileHandler renames log_3.log to log_3.log.1, log_3.log.2, ...: a segment
     # in the middle of the run often names no rank in its lines, so only its path can
