@@ -28,6 +28,13 @@ _EXCEPTION = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)"
     r"(?::|\s*$)"
 )
+# A wrapper that re-raises another process's exception and names the inner class in
+# parentheses (Ray's `RayTaskError(DistBackendError): ray::...`): the inner class is what was
+# raised, and it votes as it would on the worker's own line.
+_WRAPPED_EXCEPTION = re.compile(
+    r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+    r"\((?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)\):"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +218,7 @@ def tally(
     for line in frames:
         scores.update(_words(line, hints, 1))
         scores.update(_words(line, hints, 1, hints.frame_keywords))
-    found = _EXCEPTION.search(own)
+    found = _WRAPPED_EXCEPTION.search(own) or _EXCEPTION.search(own)
     if found and found.group("type") in hints.exception_types:
         category, weight = hints.exception_types[found.group("type")]
         scores[category] += weight

@@ -122,3 +122,35 @@ def test_frames_elsewhere_name_no_place() -> None:
     assert place_vote([]) is None
     # the words of the frame are not read as the place: a user's function named alike
     assert place_vote(['File "/home/user/train.py", line 9, in rebuild_storage_fd']) is None
+
+
+# A wrapper that re-raises another process's exception under a header naming the inner class in
+# parentheses (Ray's `RayTaskError(<inner>): ray::...`): the inner class is the exception's own,
+# and votes as it would on its own line (docs/labelling.md#wrappers). Values of our own.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ray.exceptions.RayTaskError(DistBackendError): ray::PolicyTrainer.update() (pid=2211, ip=10.1.0.4)",
+        "(TaskRunner pid=77) ray.exceptions.RayTaskError(torch.distributed.DistNetworkError): ray::Learner.setup()",
+        "ray.exceptions.RayTaskError(DistStoreError): ray::Rollout",
+    ],
+)
+def test_the_class_a_wrapper_names_in_parentheses_votes_as_its_own(text: str) -> None:
+    assert tally(text)["hccl"] >= HINTS.min_score
+    assert vote(text) == "hccl"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a class that says nothing by itself stays without a label
+        "ray.exceptions.RayTaskError(ValueError): ray::PolicyTrainer.update() (pid=2211, ip=10.1.0.4)",
+        "ray.exceptions.RayTaskError(KeyError): ray::Worker.run()",
+        # the wrapper's name in prose, with no exception printed after it
+        "RayTaskError(DistBackendError) was retried on the next step",
+        # parentheses after a call, not after an exception class
+        "register_error_handler(DistBackendError) returned None",
+    ],
+)
+def test_a_wrapped_class_that_names_no_layer_or_no_wrapper_does_not_vote(text: str) -> None:
+    assert vote(text) is None
