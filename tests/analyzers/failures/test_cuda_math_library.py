@@ -188,3 +188,67 @@ def test_a_cudnn_that_cannot_load_its_own_parts_is_the_installation() -> None:
 def test_a_cudnn_listing_its_loaded_parts_is_no_failure() -> None:
     diagnosis = diagnose_text("train/rank2.log", CUDNN_PARTS_LISTED)
     assert diagnosis.category != "driver_env", diagnosis.root_cause
+
+
+# A training library's own GEMM wrapper (DeepSpeed's fused transformer kernels) checks cuBLAS's
+# answer itself and prints it as cuBLAS's status number beside the GEMM's sizes, once per
+# failed GEMM, before the Python traceback: 13 is the execution status, the name above.
+GEMM_WRAPPER_STATUS_NUMBER = """\
+!!!! kernel execution error. (m: 1024, n: 2048, k: 4096, error: 13)
+!!!! kernel execution error. (m: 3072, n: 2048, k: 1024, error: 13)
+!!!! kernel execution error. (batch: 16, m: 128, n: 128, k: 64, error: 13)
+Traceback (most recent call last):
+  File "finetune_qa.py", line 612, in main
+    loss = model(input_ids, segment_ids, input_mask, start_positions, end_positions)
+  File "/opt/env/lib/python3.8/site-packages/torch/nn/modules/module.py", line 889, in _call_impl
+    result = self.forward(*input, **kwargs)
+"""
+
+# The strided-batched form of the same printout, with the internal-error status, on a rank.
+BATCHED_GEMM_STATUS_NUMBER = """\
+[2026-03-02 11:20:41,507] [INFO] [engine.py:140:__init__] Place model to device: 1
+!!!! kernel execution error. (batch: 12, m: 64, n: 10, k: 10, error: 14)
+"""
+
+# The wrapper's allocation status (3) is the device's memory, not the op's call.
+GEMM_WRAPPER_ALLOCATION_NUMBER = """\
+!!!! kernel execution error. (m: 1024, n: 2048, k: 4096, error: 3)
+"""
+
+# A progress note that prints a GEMM's sizes with no error is no failure.
+GEMM_SIZES_NOTED = """\
+2026-03-02 11:20:41,507 INFO tuned gemm (m: 1024, n: 2048, k: 4096) in 0.31 ms
+2026-03-02 11:20:48,114 INFO model run success
+"""
+
+
+def test_a_gemm_wrapper_status_number_is_the_operator() -> None:
+    """docs/labelling.md#a-gemm-wrapper-that-prints-the-status-as-a-number: the status as a
+    number in a GEMM wrapper's own printout is read as the status by name: `operator`, with
+    `device_fault` and `config` beside it, the first printout the first error, below the
+    confident band however many printouts agree."""
+    diagnosis = diagnose_text("squad/rank0.log", GEMM_WRAPPER_STATUS_NUMBER)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "(m: 1024, n: 2048, k: 4096, error: 13)" in diagnosis.first_error.text
+    assert {"device_fault", "config"} <= {alt.category for alt in diagnosis.alternatives}
+    assert 0.3 < diagnosis.confidence < 0.8
+
+
+def test_a_batched_gemm_wrapper_status_is_read_alike() -> None:
+    diagnosis = diagnose_text("infer/rank1.log", BATCHED_GEMM_STATUS_NUMBER)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "error: 14" in diagnosis.first_error.text
+    assert diagnosis.confidence > 0.3
+
+
+def test_the_wrapper_allocation_number_is_not_the_operator_rule() -> None:
+    """Counterexample: status 3 is the allocation status; the operator rule does not read it."""
+    diagnosis = diagnose_text("squad/rank0.log", GEMM_WRAPPER_ALLOCATION_NUMBER)
+    assert diagnosis.confidence < 0.3 or diagnosis.category != "operator", diagnosis.root_cause
+
+
+def test_gemm_sizes_without_an_error_are_no_failure() -> None:
+    diagnosis = diagnose_text("squad/rank0.log", GEMM_SIZES_NOTED)
+    assert diagnosis.first_error is None, diagnosis.first_error
