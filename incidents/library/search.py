@@ -1,11 +1,12 @@
 """Full-text search over the case library, on PostgreSQL or SQLite.
 
 PostgreSQL: a stored `tsvector` per case (GIN-indexed), written here when a case is saved or
-bulk-loaded (no trigger), queried with `websearch_to_tsquery` and ranked by `ts_rank`.
-SQLite: an FTS5 table `incidents_case_fts` (rowid = case id) ranked by `bm25`.
+bulk-loaded (no trigger), queried word by word with `websearch_to_tsquery`, relevance by `ts_rank`.
+SQLite: an FTS5 table `incidents_case_fts` (rowid = case id), relevance by `bm25`.
 Both index the same documents (incidents.library.search_text), drafts left out, and order
-results the same way:
-cases whose code or operator equals a query token first, then by text relevance.
+results the same way: a case holding any query word matches; the weight of the words it holds
+first (incidents.library.coverage: rare words weigh most, so a pasted error line finds its
+case), then cases whose code or operator equals a query token, then text relevance.
 """
 
 from __future__ import annotations
@@ -19,14 +20,22 @@ from typing import Any
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import OperationalError, connection
 from django.db.models import Count, F, QuerySet, Value, Window
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from analyzers.library.category_terms import category_terms
-from incidents.library import typos
+from incidents.library import coverage, typos
 from incidents.library.models import Case, CaseKey, SearchIndexFormat
-from incidents.library.search_text import Document, Query, case_document, fts5_keys
+from incidents.library.search_text import (
+    Document,
+    Query,
+    case_document,
+    fts5_keys,
+    fts5_term,
+    websearch_term,
+)
 
 log = logging.getLogger(__name__)
 
@@ -196,10 +205,13 @@ def ranked(
 
 
 def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int) -> Ranked:
-    text = query.websearch()
-    text_q = SearchQuery(text, search_type="websearch", config="english") if text else None
+    weighted = coverage.weighted_terms(query, FTS_TABLE)
     key_q = SearchQuery(" | ".join(query.key_lexemes), search_type="raw", config="simple")
-    full = text_q | key_q if text_q is not None else key_q
+    full: Any = key_q
+    for item in weighted:
+        full = full | _websearch_query(websearch_term(item.term))
+    for term in query.excluded_terms():
+        full = full & ~_websearch_query(websearch_term(term))
     phrase = query.phrase()
     phrase_rank: Any = Value(0.0)
     if phrase:
@@ -208,16 +220,21 @@ def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int
     rows = list(
         base.filter(search_vector=full)
         .annotate(
+            score=RawSQL(*coverage.postgres_score(weighted)) if weighted else Value(0),
             rank=SearchRank(F("search_vector"), full),
             key_rank=Coalesce(SearchRank(F("search_vector"), key_q), Value(0.0)),
             phrase_rank=phrase_rank,
             total=Window(Count("*")),  # counted in the same pass as the ranking
         )
-        .order_by("-key_rank", "-phrase_rank", "-rank", "pk")
+        .order_by("-score", "-key_rank", "-phrase_rank", "-rank", "pk")
         .values_list("pk", "key_rank", "total")[offset : offset + limit]
     )
     total = min(rows[0][2], COUNT_CAP) if rows else 0
     return Ranked([r[0] for r in rows], frozenset(r[0] for r in rows if r[1] > 0), total)
+
+
+def _websearch_query(text: str) -> SearchQuery:
+    return SearchQuery(text, search_type="websearch", config="english")
 
 
 _SQLITE_WEIGHTS = "10.0, 4.0, 1.0, 10.0"  # title, body, detail, keys
@@ -230,24 +247,28 @@ _SQLITE_MATCH = (
 def _ranked_sqlite(
     query: Query, base: QuerySet[Case], filtered: bool, limit: int, offset: int
 ) -> Ranked:
-    """Text matches ranked by bm25 (title > body > detail), after the cases with the most
-    codes or operators equal to query tokens (counted from the CaseKey table)."""
-    text, keys = query.fts5(), fts5_keys(query.key_lexemes) if query.keys else ""
-    match = " OR ".join(f"({part})" for part in (text, keys) if part)
+    """Cases holding any query word, by the weight of the words they hold (see
+    incidents.library.coverage), then by how many codes or operators equal query tokens
+    (counted from the CaseKey table), then by bm25 (title > body > detail)."""
+    weighted = coverage.weighted_terms(query, FTS_TABLE)
+    match = _fts5_match(query, weighted)
+    if not match:
+        return Ranked([], frozenset(), 0)
+    score_sql, score_params = coverage.sqlite_score(weighted, FTS_TABLE)
     marks = ", ".join(["%s"] * len(query.keys)) or "NULL"
-    params: list = [match, *query.keys]
+    params: list = [match, *score_params, *query.keys]
     where = ""
     if filtered:
         base_sql, base_params = base.order_by().values("pk").query.sql_with_params()
         where = f"WHERE m.id IN ({base_sql})"
         params.extend(base_params)
     sql = (
-        f"WITH m AS MATERIALIZED ({_SQLITE_MATCH}), "
+        f"WITH m AS MATERIALIZED ({_SQLITE_MATCH}), s AS MATERIALIZED ({score_sql}), "
         "k AS MATERIALIZED (SELECT case_id AS id, COUNT(*) AS hits FROM incidents_casekey "
         f"WHERE kind IN ('code', 'operator') AND value IN ({marks}) GROUP BY case_id) "
         "SELECT m.id, COALESCE(k.hits, 0) AS hits, COUNT(*) OVER () "
-        f"FROM m LEFT JOIN k ON k.id = m.id {where} "
-        "ORDER BY hits DESC, m.score ASC, m.id LIMIT %s OFFSET %s"
+        f"FROM m LEFT JOIN s ON s.id = m.id LEFT JOIN k ON k.id = m.id {where} "
+        "ORDER BY COALESCE(s.score, 0) DESC, hits DESC, m.score ASC, m.id LIMIT %s OFFSET %s"
     )
     try:
         with connection.cursor() as cursor:
@@ -258,6 +279,17 @@ def _ranked_sqlite(
         return Ranked([], frozenset(), 0)
     total = min(rows[0][2], COUNT_CAP) if rows else 0
     return Ranked([r[0] for r in rows], frozenset(r[0] for r in rows if r[1]), total)
+
+
+def _fts5_match(query: Query, weighted: Sequence[coverage.Weighted]) -> str:
+    """Any of the words some case holds, or a key; none of the excluded words."""
+    anyof = [fts5_term(w.term) for w in weighted]
+    if query.keys:
+        anyof.append(fts5_keys(query.key_lexemes))
+    if not anyof:
+        return ""
+    excluded = [fts5_term(t) for t in query.excluded_terms()]
+    return " NOT ".join([f"({' OR '.join(anyof)})", *excluded])
 
 
 @receiver(post_save, sender=Case)

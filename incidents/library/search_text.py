@@ -183,6 +183,16 @@ class Query:
         keys = tuple(dict.fromkeys([*self.keys, *(v.lower() for v in corrections.values())]))
         return Query(groups=groups, keys=keys, corrections=dict(corrections))
 
+    def scored_terms(self) -> list[Term]:
+        """The positive terms, each once (as indexed), whichever group holds them: a case
+        is ranked by how many of them it holds."""
+        found = {t.indexed_text().lower(): t for t in self.terms if not t.negated}
+        return list(found.values())
+
+    def excluded_terms(self) -> list[Term]:
+        found = {t.indexed_text().lower(): t for t in self.terms if t.negated}
+        return list(found.values())
+
     def phrase(self) -> str:
         """The words of a one-group query of several words, in order ('' otherwise): a case
         whose title holds them as typed ranks above one that only shares a word."""
@@ -248,6 +258,16 @@ def _phrase_terms(text: str, negated: bool) -> Iterator[Term]:
         yield Term(words[0], negated=negated)
         return
     yield Term(" ".join(words)[: MAX_TERM * 3], phrase=True, negated=negated)
+
+
+def websearch_term(term: Term) -> str:
+    """One positive term in `websearch_to_tsquery` syntax (a phrase stays quoted)."""
+    return _websearch_term(replace(term, negated=False))
+
+
+def fts5_term(term: Term) -> str:
+    """One term as an FTS5 phrase (a word, a quoted phrase, a Chinese word's bigrams)."""
+    return _fts5_quote(term.indexed_text())
 
 
 def _websearch_term(term: Term) -> str:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from analyzers import BundleError
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.ingest.bundle import sniff_kind
+from analyzers.ingest.zip_directory import check_zip_directory
 from incidents.runs import wording
 
 TOO_LARGE = "too_large"
@@ -43,7 +44,8 @@ class BundleUploadForm(forms.Form):
             raise forms.ValidationError(too_large_message(upload.size), code=TOO_LARGE)
         temporary = Path(upload.temporary_file_path())
         try:
-            sniff_kind(temporary)
+            if sniff_kind(temporary) == "zip":
+                check_zip_directory(temporary)  # else a cut-short zip fails only in analysis
         except BundleError as error:
             # The analyzer names the file it read; people know it by the name they sent.
             message = str(error).replace(temporary.name, Path(upload.name).name, 1)

@@ -5,6 +5,7 @@
 {% timeline_config incident run as config %}{{ config|json_script:"timeline-config" }}
 {% for cut in rank|log_cut:report.bundle %}{{ cut.file }}:{{ cut.line }}{% endfor %}
 {% cut_ranks report as cuts %}
+{% rank_attempts report as attempts %}{{ rank|error_attempt:attempts }}
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
+from incidents.evidence import attempts as restarts
 from incidents.evidence.links import file_url
 from incidents.timeline import cut_logs
 
@@ -54,3 +56,18 @@ def log_cut(summary: Mapping[str, Any] | None, bundle: Mapping[str, Any] | None)
 def cut_ranks(report: Mapping[str, Any] | None) -> list[tuple[int, list[dict]]]:
     """(rank, cut files) of every rank whose log stops mid-line, for the timeline's note."""
     return cut_logs.cut_ranks(report) if report else []
+
+
+@register.simple_tag
+def rank_attempts(report: Mapping[str, Any] | None) -> restarts.Attempts | None:
+    """A restarted job's attempts, for labelling the rank table's first errors."""
+    return restarts.rank_attempts(report)
+
+
+@register.filter
+def error_attempt(summary: Mapping[str, Any] | None, attempts: Any) -> int | None:
+    """The attempt that printed a rank row's first error (None: not a restarted job, or a
+    file no attempt folder holds)."""
+    if not summary or not isinstance(attempts, restarts.Attempts):
+        return None
+    return attempts.of_rank.get(summary.get("rank"))

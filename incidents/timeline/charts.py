@@ -24,6 +24,7 @@ from incidents.timeline.query import (
     TimelineQueryError,
     parse_timeline_query,
 )
+from incidents.timeline.rankfilter import filter_notice
 from incidents.timeline.stragglers import MIN_EXCESS_S, STRAGGLER_FACTOR, window_stragglers
 from incidents.timeline.types import Lane, LanePoints, PreparedTimeline
 
@@ -82,6 +83,7 @@ def timeline_payload(timeline: PreparedTimeline, query: TimelineQuery) -> dict[s
         "straggler_rule": {"factor": STRAGGLER_FACTOR, "min_excess_s": MIN_EXCESS_S},
         "last_common": _common_line(timeline, query.axis),
         "unplaced_causal": timeline.unplaced_causal,
+        "filter_notice": filter_notice(query.ranks, [lane.rank for lane in timeline.lanes]),
         "has_time": timeline.has_time,
         "t0": timeline.t0,
         "total_points": timeline.total_points,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 # A filter may name at most this many ranks: far above any real job, low enough that a
 # typo such as `0-99999999` cannot make the server build a huge set.
@@ -67,3 +67,37 @@ def format_rank_filter(ranks: frozenset[int] | set[int] | None) -> str:
         if rank is not None:
             start = prev = rank
     return ",".join(parts)
+
+
+def filter_notice(asked: frozenset[int] | None, present: list[int]) -> str | None:
+    """What the page says when a filter names ranks the job does not have: that no lane is
+    left (the chart would be empty), or which of the named ranks are not in the job."""
+    if asked is None:
+        return None
+    job = frozenset(present)
+    absent = asked - job
+    if not absent:
+        return None
+    values = {
+        "ranks": _short(format_rank_filter(job)),
+        "absent": _short(format_rank_filter(absent)),
+    }
+    if not asked & job:
+        return (
+            gettext("No rank of this job is in the filter %(absent)s: its ranks are %(ranks)s.")
+            % values
+        )
+    message = ngettext(
+        "Rank %(absent)s is not in this job (its ranks are %(ranks)s).",
+        "Ranks %(absent)s are not in this job (its ranks are %(ranks)s).",
+        len(absent),
+    )
+    return message % values
+
+
+def _short(text: str, most: int = 60) -> str:
+    """A rank list cut to a readable length (a sparse job's list can be long)."""
+    if len(text) <= most:
+        return text
+    cut = text.rfind(",", 0, most)
+    return (text[:cut] if cut > 0 else text[:most]) + ",…"

@@ -30,6 +30,7 @@
   const config = JSON.parse(configNode.textContent);
   const statusLine = document.getElementById("timeline-status");
   const errorLine = document.getElementById("timeline-error");
+  const noticeLine = document.getElementById("timeline-notice");
   const filterForm = document.getElementById("timeline-filter");
   const filterInput = document.getElementById("timeline-ranks");
   const axisInputs = document.querySelectorAll("input[name=timeline-axis]");
@@ -89,15 +90,37 @@
         return plotlyReady.then(function () {
           if (seq !== state.seq) return;  // a newer request is on its way
           showError("");
-          draw(result.body, fetchMs);
+          showNotice(result.body.filter_notice);
+          if (result.body.lanes.rank.length) draw(result.body, fetchMs);
+          else clearChart();  // the notice says which ranks the job has
         });
       })
-      .catch(function (error) { if (seq === state.seq) showError(error.message); });
+      .catch(function (error) {
+        if (seq !== state.seq) return;
+        clearChart();
+        showNotice("");
+        showError(error.message);
+      });
   }
 
   function showError(message) {
     errorLine.textContent = message;
     errorLine.hidden = !message;
+  }
+
+  function showNotice(message) {
+    noticeLine.textContent = message || "";
+    noticeLine.hidden = !message;
+  }
+
+  // A view that cannot be drawn (a filter the server refused, or one no rank matches) takes
+  // the chart away: the previous view's chart left in place would pass for this one.
+  function clearChart() {
+    if (window.Plotly && plot.data) window.Plotly.purge(plot);
+    bound = false;  // purging dropped the chart's event handlers
+    plot.timelinePayload = null;
+    plot.hidden = true;
+    statusLine.textContent = "";
   }
 
   // --- turning the payload into traces --------------------------------------------------
@@ -441,6 +464,7 @@
       if (input.value === "time") input.disabled = !payload.has_time;
     });
     const started = performance.now();
+    plot.hidden = false;
     Plotly.react(plot, traces, layout(payload), { displaylogo: false, responsive: true,
       doubleClickDelay: DOUBLE_CLICK_MS, modeBarButtonsToRemove: ["select2d", "lasso2d"] }).then(function () {
       plot.timelinePayload = payload;

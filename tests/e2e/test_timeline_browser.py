@@ -361,3 +361,44 @@ def test_the_cut_lane_ends_in_a_mark_that_opens_the_last_line(
     page.mouse.click(mark["x"], mark["y"])
     page.wait_for_url(re.compile(r"/files/job-7e1f03aa/log_1\.log\?line=4#L4"))
     assert errors == []
+
+
+# --- a filter that leaves nothing to draw ------------------------------------------------------
+
+
+def test_a_filter_no_rank_matches_says_so_instead_of_an_empty_chart(
+    live_server, slow_rank_incident, browser
+):
+    page = logged_in_page(browser, live_server)
+    page.goto(f"{live_server.url}/incidents/INC-{slow_rank_incident.pk}/?ranks=99999#timeline")
+
+    notice = page.locator("#timeline-notice")
+    notice.wait_for(state="visible", timeout=READY_TIMEOUT_MS)
+    assert notice.text_content() == "No rank of this job is in the filter 99999: its ranks are 0-7."
+    assert page.locator("#timeline-plot").is_hidden()
+
+
+def test_a_bad_filter_after_a_good_one_leaves_no_stale_chart(
+    live_server, slow_rank_incident, browser
+):
+    page = logged_in_page(browser, live_server)
+    page.goto(f"{live_server.url}/incidents/INC-{slow_rank_incident.pk}/?ranks=0-3#timeline")
+    wait_for_draw(page)
+
+    page.fill("#timeline-ranks", "7-2")
+    page.click("#timeline-filter button[type=submit]")
+
+    error = page.locator("#timeline-error")
+    error.wait_for(state="visible", timeout=READY_TIMEOUT_MS)
+    assert "runs backwards" in (error.text_content() or "")
+    assert page.locator("#timeline-plot").is_hidden()
+    assert page.locator("#timeline-status").text_content() == ""
+
+    page.fill("#timeline-ranks", "4-5")
+    page.click("#timeline-filter button[type=submit]")
+    wait_for_draw(page, 2)
+    assert page.locator("#timeline-error").is_hidden()
+    assert page.locator("#timeline-plot").is_visible()
+    assert page.evaluate(
+        "() => document.getElementById('timeline-plot').timelinePayload.lanes.rank"
+    ) == [4, 5]

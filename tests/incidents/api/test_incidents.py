@@ -89,6 +89,18 @@ def test_api_rejects_non_archive_with_400_and_stores_nothing(client, alice_token
     assert not (media_root / "bundles").exists()
 
 
+def test_api_refuses_a_damaged_zip_with_400_and_stores_nothing(client, alice_token, media_root):
+    damaged = io.BytesIO(b"PK\x03\x04" + bytes(range(256)) * 64)  # a zip's start, no end
+    damaged.name = "job.zip"
+
+    response = client.post(API_URL, {"bundle": damaged}, headers=bearer(alice_token))
+
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("job.zip: the zip has no central directory")
+    assert not Incident.objects.exists()
+    assert not (media_root / "bundles").exists()
+
+
 def test_api_requires_the_bundle_field(client, alice_token):
     response = client.post(API_URL, {"title": "no file"}, headers=bearer(alice_token))
 

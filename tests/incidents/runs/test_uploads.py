@@ -120,6 +120,23 @@ def test_upload_rejects_non_archive_and_stores_nothing(alice_client, media_root)
     assert list((media_root / "incoming").glob("*")) == []
 
 
+def test_upload_refuses_a_zip_cut_short_and_stores_nothing(
+    alice_client, crash_bundle, tmp_path, media_root
+):
+    whole = repack(crash_bundle, tmp_path / "job.zip").read_bytes()
+    cut = tmp_path / "cut" / "job.zip"
+    cut.parent.mkdir()
+    cut.write_bytes(whole[: len(whole) // 2])
+
+    response = post_bundle(alice_client, cut)
+
+    assert response.status_code == 400
+    assert "job.zip: the zip has no central directory" in response.content.decode()
+    assert not Incident.objects.exists()
+    assert stored_blobs(media_root) == []
+    assert list((media_root / "incoming").glob("*")) == []
+
+
 def test_upload_over_the_cap_answers_413(alice_client, settings, crash_bundle, media_root):
     settings.RANKLENS_MAX_UPLOAD_BYTES = crash_bundle.stat().st_size - 1
 

@@ -233,6 +233,32 @@ def test_rank_filter_selects_lanes_and_renumbers_them():
     assert set(payload["errors"]["y"]) == {0, 1}
 
 
+def test_an_unfiltered_view_has_no_filter_notice():
+    payload = timeline_payload(prepare_timeline(crash_report(ranks=8)), TimelineQuery())
+
+    assert payload["filter_notice"] is None
+
+
+def test_a_filter_matching_no_rank_says_which_ranks_the_job_has():
+    timeline = prepare_timeline(crash_report(ranks=8, culprit=5))
+
+    payload = timeline_payload(timeline, TimelineQuery(ranks=frozenset({99999})))
+
+    assert payload["lanes"]["rank"] == []
+    assert payload["filter_notice"] == (
+        "No rank of this job is in the filter 99999: its ranks are 0-7."
+    )
+
+
+def test_a_filter_naming_ranks_the_job_lacks_names_them_beside_the_lanes_shown():
+    timeline = prepare_timeline(crash_report(ranks=8, culprit=5))
+
+    payload = timeline_payload(timeline, TimelineQuery(ranks=frozenset({1, 5, 42, 43})))
+
+    assert payload["lanes"]["rank"] == [1, 5]
+    assert payload["filter_notice"] == "Ranks 42-43 are not in this job (its ranks are 0-7)."
+
+
 def test_time_axis_puts_points_at_corrected_seconds():
     report = crash_report(skews={0: 0.0, 1: 4.0, 2: 0.0, 3: 0.0})
     payload = timeline_payload(prepare_timeline(report), TimelineQuery(axis="time"))
