@@ -47,6 +47,14 @@ _PID_FIELD_LINE = re.compile(
     rb"[ \t]+\[?(?:pid[=:](\d{1,9})|(\d{2,7})(?=\]?[ \t]+\[?"
     rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)"
 )
+# an `srun --label` task's line, behind an optional collector's time (`ts`, ISO or default):
+# group 1 the task, group 2 the task's line
+_SRUN_TASK_LINE = re.compile(
+    rb"(?m)^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "
+    rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )? {0,4}(\d{1,5}):  ?([^\n]*)$"
+)
+# a start line's word (`formats.start_lines`), over a lower-cased line
+_START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
 _BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
@@ -168,6 +176,15 @@ def pid_tag(pid: int) -> str:
     return f"{PID_FRAMEWORK}:pid={pid}"
 
 
+SRUN_FRAMEWORK = "srun"  # `srun --label`'s task number (formats/wrappers.py)
+
+
+def srun_tag(task: int) -> str:
+    """The worker tag of an `srun --label` task: its number names a rank only when the task's
+    own lines say so (one task per rank), never alone (one launcher per node names a node)."""
+    return f"{SRUN_FRAMEWORK}:task={task}"
+
+
 def bracket_tag(indices: str) -> str:
     """The worker tag of SGLang's ` DP1 TP3` indices inside its time bracket."""
     return f"{BRACKET_FRAMEWORK}:{'_'.join(indices.split())}"
@@ -251,6 +268,8 @@ class TagHints:
         """The first rank each tagged process states on its own lines (see module doc)."""
         if b"rank" in block:
             self._read_stated_by_pid(block)
+            if b": " in block:
+                self._read_stated_by_srun_task(block)
         if rules.stating is None or b" pid=" not in block or b"rank" not in block:
             return
         done: set[str] = set()
@@ -286,6 +305,33 @@ class TagHints:
                 self.tags.add(tag)
             if len(self.stated) >= MAX_TAGS:
                 return
+
+    def _read_stated_by_srun_task(self, block: bytes) -> None:
+        """The ranks each `srun --label` task states in its start lines (`0: init process
+        group: ... rank=0 world_size=4`). Every start line of the head counts, not only the
+        first: a task that runs a launcher for its node states each of its children's ranks,
+        which leaves the task with no one rank (`timeline.worker_ranks`). A line behind
+        another writer's tag (torchrun's `[defaultN]:`, a process tag) is a child's that the
+        task relays: such a task is a node's or a driver's, and states no rank of its own."""
+        tags: set[str] = set()
+        relays: set[str] = set()
+        for found in _SRUN_TASK_LINE.finditer(block):
+            rest = found.group(2)
+            tag = srun_tag(small_int(found.group(1).decode()))
+            if rest.startswith((b"[default", b"(")):
+                relays.add(tag)
+                continue
+            if not _START_WORD.search(rest.lower()):
+                continue
+            said = _STATES_RANK.search(rest)
+            if said is None or len(tags) >= MAX_TAGS:
+                continue
+            tags.add(tag)
+            rank = small_int(next(g for g in said.groups() if g is not None))
+            self.stated.setdefault(tag, set()).add(rank)
+        for tag in tags & relays:
+            del self.stated[tag]
+        self.tags.update(tags - relays)
 
     def named_by_one_of_several(self, ranks: set[int]) -> bool:
         """The file holds the lines of two or more tagged processes and every rank in

@@ -109,7 +109,7 @@ import re
 from analyzers.formats import outer_prefix
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
-from analyzers.formats.worker_tags import process_tag, rank_of
+from analyzers.formats.worker_tags import process_tag, rank_of, srun_tag
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
@@ -119,6 +119,7 @@ _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 # its own after the colon) is a line number
 # a task's empty line keeps its label (`3: ` or `3:`): it still ends the task's message
 _SRUN_LABEL = re.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S)| ?$)")
+_SRUN_LABEL_ODD_INDENT = re.compile(r" {0,4}(\d{1,5}):  (?=\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
 _PDSH = re.compile(outer_prefix.PDSH + outer_prefix.AFTER)
@@ -137,9 +138,13 @@ _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # A platform's or collector's local time (seconds optional, no zone; or the time of day alone,
 # with its fraction) before torch's rank tag or Python logging's default record: anywhere else
 # such a time is the program's own header.
+# moreutils' `ts` asked for an ISO time (`ts '%Y-%m-%dT%H:%M:%.S'`, `%FT%T`) writes it with the
+# `T` and no zone; in front of another writer's tag (torch's or torchrun's, an `srun --label`
+# task number) or of Python logging's own record it is a collector's time, like the space form.
 _LOCAL_COLLECTOR_TIME = re.compile(
-    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
-    r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:)"
+    r" ?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
+    r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
+    r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
 _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
@@ -348,12 +353,27 @@ def _peel_journal(line: ParsedLine, text: str) -> bool:
 
 def _peel_srun_label(line: ParsedLine, text: str) -> bool:
     """`srun --label` numbers each task's lines; the task is the writer, so its number joins
-    the stream key (it is not taken as a rank: with one launcher per node it names the node)."""
+    the stream key. It is not taken as a rank here (with one launcher per node it names the
+    node): the task is kept as a worker tag, which gets a rank only when the task's own lines
+    state one (`timeline.worker_ranks`)."""
     found = _SRUN_LABEL.match(text)
     if found:
-        line.stream_key += f"srun{found.group(0).strip()}"
+        task = found.group(0).strip()
+        line.stream_key += f"srun{task}"
+        line.tags.setdefault("worker", srun_tag(int(task[:-1])))
         line.message = text[found.end() :]
-    return found is not None
+        return True
+    found = _SRUN_LABEL_ODD_INDENT.match(text)
+    if found:
+        # `0:  norm passed`: the task's line indented by one space, or grep -n's number before
+        # a line indented by two; the number is peeled either way (the two spaces kept, as
+        # grep's reading has them), and kept as a worker tag
+        # (no stream key: grep's numbers differ on every line, and the frames of a traceback
+        # it numbered are still one writer's). A task that states its rank gives it a rank.
+        line.tags.setdefault("worker", srun_tag(int(found.group(1))))
+        line.message = text[found.end(1) + 1 :]
+        return True
+    return False
 
 
 def _peel_line_number(line: ParsedLine, text: str) -> bool:

@@ -65,3 +65,28 @@ def test_a_guard_that_found_none_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("log_2.log", text)
     assert RULE not in _rules(diagnosis)
+
+
+def test_a_guard_that_counts_the_non_finite_values_it_found_is_a_numerical_failure() -> None:
+    """`non-finite activations in layer 3 attention output: 256 nan, 0 inf`: the guard says
+    where it found them and how many; a held-out gloo run's assertion read as unrecognised."""
+    text = _console(
+        "AssertionError: non-finite activations in layer 3 attention output: 256 nan, 0 inf",
+        "assert torch.isfinite(out).all(), (",
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category == "other"
+    assert diagnosis.first_error is not None
+    assert "non-finite activations in layer 3" in diagnosis.first_error.text
+    assert RULE in _rules(diagnosis)
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_a_check_for_non_finite_values_that_found_none_is_no_failure() -> None:
+    text = (
+        "2026-12-06 02:43:03,100 [rank2] INFO checking for non-finite values in gradients\n"
+        "2026-12-06 02:43:03,101 [rank2] INFO finite check: non-finite activations in layer 3 "
+        "attention output: 0 nan, 0 inf\n"
+    )
+    diagnosis = diagnose_text("log_2.log", text)
+    assert RULE not in _rules(diagnosis)
