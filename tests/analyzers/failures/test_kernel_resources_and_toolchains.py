@@ -191,3 +191,40 @@ def test_an_error_in_the_extensions_own_source_is_not_the_host_compiler() -> Non
     diagnosis = diagnose_text("train.log", EXTENSION_SOURCE_ERROR)
     assert diagnosis.category != "driver_env"
     assert "env.cuda_host_compiler_unsupported" not in _rules(diagnosis)
+
+
+# BiShengIR, when a kernel overflows the unified buffer, retries with its buffer-hungry
+# optimisations switched off and, when that does not help either, says so in a note between
+# the IR it dumps; no located `error: ub overflow` line is printed then.
+UB_OVERFLOW_STATED_AS_A_RETRY_NOTE = """\
+[rank5]: [ERROR] Failed to run BiShengIR pipeline
+[rank5]:     %alloc_7 = memref.alloc() : memref<128x96xf32, #hivm.address_space<ub>>
+[rank5]:   hivm.hir.vmul ins(%alloc_7, %alloc_8 : memref<128x96xf32, #hivm.address_space<ub>>)
+[rank5]: [NOTE] Due to Ub overflow, automatically set enable-auto-multi-buffer to false; compilation still failed.
+[rank5]: loc("/srv/train/kernels/gated_mix.py":61:0): error: Failed to run BiShengHIR pipeline
+[rank5]: }
+"""
+
+# Counterexample: the same note without the failure is the compiler recovering; the pipeline
+# headline that follows for another reason stays the first error.
+UB_RETRY_NOTE_THAT_RECOVERED = """\
+[NOTE] Due to Ub overflow, automatically set enable-auto-multi-buffer to false and retried
+[ERROR] Failed to run BiShengIR pipeline
+"""
+
+
+def test_unified_buffer_overflow_stated_as_a_failed_retry_note_is_the_on_chip_limit() -> None:
+    diagnosis = diagnose_text("train/rank5.log", UB_OVERFLOW_STATED_AS_A_RETRY_NOTE)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Due to Ub overflow" in diagnosis.first_error.text
+    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+
+
+def test_unified_buffer_retry_note_that_recovered_is_not_the_failure() -> None:
+    diagnosis = diagnose_text("train/rank0.log", UB_RETRY_NOTE_THAT_RECOVERED)
+    assert diagnosis.category == "operator"
+    assert "op.kernel_on_chip_memory_exceeded" not in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "Failed to run BiShengIR pipeline" in diagnosis.first_error.text
