@@ -135,9 +135,15 @@ LAMBDA = (
     "attribute lookup <lambda> on __main__ failed"
 )
 
+# Newer Pythons name the object by its repr.
+NEWER_LOCAL = (
+    "_pickle.PicklingError: Can't pickle local object "
+    "<function build_router.<locals>.score at 0x7f51d2a0c2c0>"
+)
+
 
 def test_every_refusal_of_the_pickler_inside_an_object_collective_is_the_collectives(tmp_path):
-    for error in (LOCAL_CLASS, LAMBDA):
+    for error in (LOCAL_CLASS, LAMBDA, NEWER_LOCAL):
         diagnosis = _report(tmp_path, COLLECTIVE, error)["diagnosis"]
         assert diagnosis["category"] == "hccl", (error, diagnosis["root_cause"])
         assert "other" in [alt["category"] for alt in diagnosis["alternatives"]]
