@@ -297,6 +297,31 @@ Traceback (most recent call last):
 subprocess.CalledProcessError: Command '['/opt/envs/simclr/bin/python', '-u', 'train_contrastive.py', '--local_rank=1']' returned non-zero exit status 1.
 """
 
+# gloo's scatter and gather count their list in words of their own: the source rank of an
+# object scatter whose per-rank plan was built for one group fewer.
+GLOO_SCATTER_LIST_COUNT = """\
+0: [rank0]:   File "/srv/moe/plan.py", line 52, in share_plan
+0: [rank0]:     dist.scatter_object_list(box, plan, src=0)
+0: [rank0]: RuntimeError: ProcessGroupGloo::scatter: Incorrect input list size 5. Input list size should be 6, same as size of the process group.
+"""
+GLOO_GATHER_LIST_COUNT = """\
+[rank0]: RuntimeError: ProcessGroupGloo::gather: Incorrect output list size 8. Output list size should be 2, same as size of the process group.
+"""
+
+
+def test_gloos_scatter_and_gather_list_counts_are_the_group_layout() -> None:
+    for path, text in (
+        ("job/job.out", GLOO_SCATTER_LIST_COUNT),
+        ("job/rank0.log", GLOO_GATHER_LIST_COUNT),
+    ):
+        diagnosis = diagnose_text(path, text)
+        assert diagnosis.category == "hccl", (path, diagnosis.root_cause)
+        assert diagnosis.first_error is not None
+        assert "same as size of the process group" in diagnosis.first_error.text
+        assert "shape_mismatch" in alternatives(diagnosis)
+        assert diagnosis.confidence >= 0.5
+
+
 # A later release's wording of the size check, behind torch's rank prefix.
 NCCL_GATHER_OPERAND_ELEMENTS = """\
 [rank1]:   File "/srv/train/sync_stats.py", line 33, in gather_stats

@@ -8,7 +8,11 @@ inside the collective. Raised there, the words the spawn rule reads are the coll
 (docs/labelling.md#a-wait-printed-after-another-process-of-the-same-log-failed). The rank's
 own log record that quotes the exception above its traceback steps aside for the traceback's
 line. Counterexample: the same words raised while multiprocessing pickles what it hands a
-spawned worker stay the spawn rule's `config`. Values are our own, in the shapes a real
+spawned worker stay the spawn rule's `config`. Every refusal of the pickler reads alike there:
+an instance of a class defined inside a function (`AttributeError: Can't pickle local object
+'...<locals>.X'`, the spawn rule's words for a closure) and a lambda that pickle cannot look
+up (`_pickle.PicklingError: Can't pickle <function <lambda> at 0x...>: attribute lookup
+<lambda> on __main__ failed`). Values are our own, in the shapes a real
 torch 2.13 run on gloo printed.
 """
 
@@ -97,9 +101,9 @@ SPAWN = [
 ]
 
 
-def _report(tmp_path: Path, frames: list[tuple[str, int, str, str]]) -> dict:
+def _report(tmp_path: Path, frames: list[tuple[str, int, str, str]], error: str = LOCK) -> dict:
     files = {
-        "log_0.log": "\n".join([*_progress(0), _failed(0, LOCK), *_traceback(0, frames, LOCK)])
+        "log_0.log": "\n".join([*_progress(0), _failed(0, error), *_traceback(0, frames, error)])
     }
     for rank in (1, 2, 3):
         files[f"log_{rank}.log"] = "\n".join(
@@ -123,6 +127,34 @@ def test_the_same_lock_handed_to_a_spawned_worker_stays_the_spawn_rules(tmp_path
     diagnosis = _report(tmp_path, SPAWN)["diagnosis"]
     assert diagnosis["category"] == "config"
     assert LOCK in diagnosis["first_error"]["text"]
+
+
+LOCAL_CLASS = "AttributeError: Can't pickle local object 'collect_stats.<locals>.LoadTally'"
+LAMBDA = (
+    "_pickle.PicklingError: Can't pickle <function <lambda> at 0x7f3a2c1d5e40>: "
+    "attribute lookup <lambda> on __main__ failed"
+)
+
+# Newer Pythons name the object by its repr.
+NEWER_LOCAL = (
+    "_pickle.PicklingError: Can't pickle local object "
+    "<function build_router.<locals>.score at 0x7f51d2a0c2c0>"
+)
+
+
+def test_every_refusal_of_the_pickler_inside_an_object_collective_is_the_collectives(tmp_path):
+    for error in (LOCAL_CLASS, LAMBDA, NEWER_LOCAL):
+        diagnosis = _report(tmp_path, COLLECTIVE, error)["diagnosis"]
+        assert diagnosis["category"] == "hccl", (error, diagnosis["root_cause"])
+        assert "other" in [alt["category"] for alt in diagnosis["alternatives"]]
+        assert diagnosis["culprit_ranks"] == [0]
+        assert diagnosis["first_error"]["text"] == f"[rank0]: {error}"
+
+
+def test_a_local_class_handed_to_a_spawned_worker_stays_the_spawn_rules(tmp_path):
+    diagnosis = _report(tmp_path, SPAWN, LOCAL_CLASS)["diagnosis"]
+    assert diagnosis["category"] == "config"
+    assert LOCAL_CLASS in diagnosis["first_error"]["text"]
 
 
 UNPICKLE = (
