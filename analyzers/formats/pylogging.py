@@ -85,7 +85,13 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats.base import PROGRESS_WORDS, ParsedLine, header, normal_level
+from analyzers.formats.base import (
+    CANN_RECORD_AFTER_LEVEL,
+    PROGRESS_WORDS,
+    ParsedLine,
+    header,
+    normal_level,
+)
 
 NAME = "logging"
 VLLM = "vllm"
@@ -148,9 +154,7 @@ _RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
 
 # what follows a bracketed level in the other formats that open with one (`formats.plog`,
 # `formats.torch_npu`, and a tool's logger naming its module file)
-_NOT_ANOTHER_BRACKETED_LEVEL = (
-    r"(?![A-Za-z][\w-]*\(-?\d+[,:][^)]*\):|\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d |[\w.-]+\.py(?::\d+)?: )"
-)
+_NOT_ANOTHER_BRACKETED_LEVEL = r"(?!" + CANN_RECORD_AFTER_LEVEL + r"|[\w.-]+\.py(?::\d+)?: )"
 
 HEADERS = (
     STRUCTLOG_CONSOLE,

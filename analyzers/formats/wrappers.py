@@ -114,7 +114,7 @@ from __future__ import annotations
 import re
 
 from analyzers.formats import outer_prefix
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import CANN_RECORD_AFTER_LEVEL, ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
 from analyzers.formats.worker_tags import process_tag, rank_of
 
@@ -122,13 +122,14 @@ _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
 # what a program's own logging header writes after its time (`formats.pylogging`): an optional
 # pid, rank tag or logger name, then the level (not basicConfig's `ERROR:root:`, which has no
-# time of its own), unless a time of the program's follows the level (vLLM) or the level opens
-# a CANN log's record
+# time of its own), unless a time of the program's follows the level (vLLM) or the level in
+# brackets opens a CANN log's record or torch_npu's line
+_LEVEL_WORD = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
 _OWN_HEADER_AFTER_TIME = (
     r"(?:\[?pid[=:]\d+\]?\s+|\[?\d{2,7}\]?\s+|\[(?i:local_?rank|rank)[ _]?\d+\]\s+"
     r"|-\s+[\w.]+\s+-\s+|\|\s+)?"
-    r"\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b(?!:\S)"
-    r"(?!\]?\s+\d\d-\d\d \d\d:|\] [A-Z][A-Z_]*\(\d)"
+    r"(?:" + _LEVEL_WORD + r"(?!:\S|\s+\d\d-\d\d \d\d:)"
+    r"|\[" + _LEVEL_WORD + r"\](?!\s+(?=\S)(?:" + CANN_RECORD_AFTER_LEVEL + r")))"
 )
 _TS_LOCAL_ISO = re.compile(
     outer_prefix.LOCAL_ISO_TIME + r"(?: (?!" + _OWN_HEADER_AFTER_TIME + r")|$)"

@@ -155,6 +155,16 @@ def test_ts_with_an_iso_time_is_peeled(stamp):
             "2026-03-01T10:22:33.120334 ",
         ),
         (
+            "[ERROR] TSCH(-1,null):2023-06-10-13:16:11.401.438 11 (dieid:0,cpuid:0) "
+            "hwts_plat.c:1931 int_process_hwts_timeout_exception: hwts timeout",
+            "2026-03-01T10:22:33.120334 ",
+        ),
+        (
+            "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100 PTA call acl "
+            "api failed",
+            "2026-03-01T10:22:33.120334 ",
+        ),
+        (
             "E1203 10:22:33.123456 12345 ProcessGroupNCCL.cpp:1663] Check failed: x",
             "2026-03-01T10:22:33 ",
         ),
@@ -163,7 +173,7 @@ def test_ts_with_an_iso_time_is_peeled(stamp):
         # logging's basicConfig record has no time of its own
         ("ERROR:root:loading weights failed", "2026-03-01T10:22:33.120334 "),
     ],
-    ids=["cann-runtime", "glog", "vllm", "basicConfig"],
+    ids=["cann-runtime", "cann-tsch", "torch_npu", "glog", "vllm", "basicConfig"],
 )
 def test_a_line_behind_an_iso_ts_stamp_reads_as_it_would_alone(text, stamped):
     line, plain = parse_line(stamped + text), parse_line(text)
