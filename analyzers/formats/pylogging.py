@@ -153,8 +153,12 @@ _LOCAL_RANK_TAG = r"\[(?i:local[_ ]?rank)[ _=]?\d+\]\s+"
 _RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
 
 # what follows a bracketed level in the other formats that open with one (`formats.plog`,
-# `formats.torch_npu`, and a tool's logger naming its module file)
-_NOT_ANOTHER_BRACKETED_LEVEL = r"(?!" + CANN_RECORD_AFTER_LEVEL + r"|[\w.-]+\.py(?::\d+)?: )"
+# `formats.torch_npu`, a tool's logger naming its module file), and an operator's or plugin's
+# writer tag in brackets (`[ERROR] [AscPlugin] ...`: its runs of lines are read as a block,
+# `knowledge/blocks.yaml`, and keep their reading)
+_NOT_ANOTHER_BRACKETED_LEVEL = (
+    r"(?!" + CANN_RECORD_AFTER_LEVEL + r"|[\w.-]+\.py(?::\d+)?: |\[[A-Za-z_][\w.:-]*\]\s)"
+)
 
 HEADERS = (
     STRUCTLOG_CONSOLE,

@@ -118,3 +118,11 @@ def test_error_in_brackets_inside_a_line_is_no_level_of_it(text: str) -> None:
 def test_other_formats_opening_with_a_bracketed_level_keep_their_reading(text, source) -> None:
     parse_line(NO_SHARDS)  # the bare form read first: headers are tried last winner first
     assert parse_line(text).source == source
+
+
+def test_an_operators_tagged_run_keeps_its_reading() -> None:
+    """`[ERROR] [AscPlugin] ...`: a writer's tag after the level opens a run of lines read as
+    one block (`knowledge/blocks.yaml`); the launch call's return code before the readable
+    failure does not take its place."""
+    tagged = "[ERROR] [AscPlugin] AscendKernelLaunchWithFlagV2 ret 107000"
+    assert parse_line(tagged).level is None
