@@ -33,6 +33,10 @@ LEVELS = {
     "EVENT": "EVENT",
 }
 QUIET_LEVELS = frozenset({"INFO", "DEBUG"})
+# What follows the bracketed level that opens a CANN log's record (`[ERROR] RUNTIME(987,):`,
+# `[ERROR] TSCH(-1,null):`, `formats.plog`) or torch_npu's PTA line (`[ERROR] 2025-05-16-20:08:19
+# (PID:...`, `formats.torch_npu`): a reader of a bare bracketed level leaves these to them.
+CANN_RECORD_AFTER_LEVEL = r"[A-Za-z][\w-]*\(-?\d+[,:][^)]*\):|\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d "
 # Inference engines a serving frontend runs as a child process and whose lines it relays in
 # records of its own behind the engine's name in capitals (`... INFO x::engine: VLLM: ...`,
 # `formats.lines`).

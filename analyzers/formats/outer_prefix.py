@@ -12,9 +12,9 @@ rank a tagged worker states in a file head, the glued lines of ranks sharing one
 - `kubectl logs --prefix`, the pod and container a line came from: `[pod/trainer-0/pytorch] `;
 - a CI runner's step output (nektos/act, GitHub Actions run locally): the job's name and a bar
   (`[CI/train]   | `), or on a terminal the bar alone in the job's colour (`\x1b[34m|\x1b[0m `);
-- moreutils' `ts` in its default format, the time alone (`Dec 04 10:00:05 `), or asked for an
-  ISO time, written with the `T` and no zone (`ts '%Y-%m-%dT%H:%M:%.S'`:
-  `2026-12-06T02:45:27.411550 `);
+- moreutils' `ts` in its default format, the time alone (`Dec 04 10:00:05 `), or with an ISO
+  format, the local time with or without its zone (`ts '%Y-%m-%dT%H:%M:%.S'`:
+  `2026-03-01T10:22:33.120334 `, `ts '%FT%T%z'`: `2026-03-01T10:22:33+0800 `);
 - the system journal or syslog (`Dec 04 10:00:05 node7 python3[4121]: `), also with rsyslog's
   high-precision time (`2025-03-02T08:14:51.120334+00:00 node7 python3[4121]: `);
 - docker compose's service column (`trainer-1  | `);
@@ -37,9 +37,11 @@ from analyzers.formats import syslog
 # Each of the next three is followed by one space, or by the end of a blank line of the stream
 # (a reader that strips a line's end strips that space with it): `AFTER`.
 AFTER = r"(?: |$)"
-COLLECTOR_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)"
-# moreutils' `ts` with an ISO format and no zone (`%FT%T`, `%Y-%m-%dT%H:%M:%.S`)
-TS_ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?"
+# moreutils' `ts` with an ISO format and no zone (`ts '%Y-%m-%dT%H:%M:%.S'`, `ts '%FT%T'`): the
+# local time alone, which a program's own logging header can also open with (`formats.wrappers`
+# tells them apart by what follows)
+LOCAL_ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?"
+COLLECTOR_TIME = LOCAL_ISO_TIME + r"(?:Z|[+-]\d\d:?\d\d)"
 # the program is a name: a number before the colon is a line's own count behind moreutils' `ts`
 # (`Mar 02 08:14:51 layer 2: norm done`, `... step 12: loss 0.3`), not a host and program
 JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ((?!\d+[\[:])[\w.@/-]+)(?:\[(\d+)\])?:"
@@ -95,7 +97,7 @@ OUTER: bytes = (
             CRI + AFTER,
             JOURNAL_PRECISE + " ",
             COLLECTOR_TIME + " ",
-            TS_ISO + " ",
+            LOCAL_ISO_TIME + " ",
             KUBECTL + " ",
             CI_STEP + AFTER,
             _CI_STEP_COLOURED,

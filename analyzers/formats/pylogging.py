@@ -19,6 +19,9 @@ INFO:vllm_adapter.spmd_gpu_executor:# GPU blocks: 9963                      (bas
 [ERROR] collector.py: results table is empty                               (level in brackets,
                                           then the module file: operator test and profiling
                                           tools' own loggers)
+[ERROR] The dataset directory holds no shards for split "train"
+                                          (the level alone in brackets: a launch script's
+                                           echo, a tool's own logger)
 time="2024-07-19T10:17:55+08:00" level=info msg="..." ...                  (logrus, Go tools)
 2025-09-22 20:20:40.102319 error 12789 pid[12789] [BM devmm_ioctl.cpp:122] ...
                                           (MemFabric, under KV transfer engines: time, level,
@@ -82,7 +85,13 @@ from __future__ import annotations
 
 import re
 
-from analyzers.formats.base import PROGRESS_WORDS, ParsedLine, header, normal_level
+from analyzers.formats.base import (
+    CANN_RECORD_AFTER_LEVEL,
+    PROGRESS_WORDS,
+    ParsedLine,
+    header,
+    normal_level,
+)
 
 NAME = "logging"
 VLLM = "vllm"
@@ -142,6 +151,14 @@ _HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
 # says which rank wrote it
 _LOCAL_RANK_TAG = r"\[(?i:local[_ ]?rank)[ _=]?\d+\]\s+"
 _RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
+
+# what follows a bracketed level in the other formats that open with one (`formats.plog`,
+# `formats.torch_npu`, a tool's logger naming its module file), and an operator's or plugin's
+# writer tag in brackets (`[ERROR] [AscPlugin] ...`: its runs of lines are read as a block,
+# `knowledge/blocks.yaml`, and keep their reading)
+_NOT_ANOTHER_BRACKETED_LEVEL = (
+    r"(?!" + CANN_RECORD_AFTER_LEVEL + r"|[\w.-]+\.py(?::\d+)?: |\[[A-Za-z_][\w.:-]*\]\s)"
+)
 
 HEADERS = (
     STRUCTLOG_CONSOLE,
@@ -249,6 +266,11 @@ HEADERS = (
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] (?i:rank) ?(?P<rank>\d+):\s"),
     header(NAME, _LEVEL + r":[\w.]+:"),
     header(NAME, r"\[" + _LEVEL + r"\] [\w.-]+\.py(?::\d+)?: "),
+    # the level alone in brackets before the words (a launch script's `echo "[ERROR] ..."`, a
+    # tool's own logger): the writer's level. Not a CANN log's record (`[ERROR] RUNTIME(987,):
+    # ...`, `formats.plog`), torch_npu's (`[ERROR] 2025-05-16-20:08:19 (PID:...`) or the line
+    # above naming its module file; a level in brackets inside a line is no header
+    header(NAME, r"\[" + _LEVEL + r"\]\s+(?=\S)" + _NOT_ANOTHER_BRACKETED_LEVEL),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
     header(
         NAME,

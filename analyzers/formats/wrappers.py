@@ -81,6 +81,13 @@ Seen in real reports (outermost first; they nest):
   process writes: `[Stage-0] INFO 01-21 09:47:31 [shm_broadcast.py:501] ...` - the stage is
   the writer, so the tag joins the stream key; only `Stage-` with a number, closed, and a
   space before the line (a bracketed word inside a message, `[Stage 2/4]`, stays as written)
+- moreutils' `ts` with an ISO format and no zone (`ts '%Y-%m-%dT%H:%M:%.S'`, `ts '%FT%T'`):
+  `2026-03-01T10:22:33.120334 [rank3]: Traceback ...` - kept like a collector's time (with a
+  zone, `ts '%FT%T%z'`, it is one); a program's own logging header can open with the same
+  time, so a time followed by what such a header writes next (a level, `- trainer - ERROR -`,
+  `[rank3] INFO`, `pid=4121 INFO`) stays for the formats to read, unless the level is followed
+  by a time of its own (vLLM's `ERROR 01-13 23:45:56 [...]`) or opens a CANN log's record
+  (`[ERROR] RUNTIME(...)`)
 - a collector's local time, written without a zone and with a space (`2025-06-11 09:02:44 `), in
   front of a line that is plainly another writer's: torch's rank tag (`2025-06-11 09:02:44
   [rank3]: torch.OutOfMemoryError: ...`) or logging's default record (`2025-06-11 09:02:44
@@ -107,12 +114,26 @@ from __future__ import annotations
 import re
 
 from analyzers.formats import outer_prefix
-from analyzers.formats.base import ParsedLine
+from analyzers.formats.base import CANN_RECORD_AFTER_LEVEL, ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
 from analyzers.formats.worker_tags import process_tag, rank_of, srun_tag
 
 _GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
 _COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
+# what a program's own logging header writes after its time (`formats.pylogging`): an optional
+# pid, rank tag or logger name, then the level (not basicConfig's `ERROR:root:`, which has no
+# time of its own), unless a time of the program's follows the level (vLLM) or the level in
+# brackets opens a CANN log's record or torch_npu's line
+_LEVEL_WORD = r"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+_OWN_HEADER_AFTER_TIME = (
+    r"(?:\[?pid[=:]\d+\]?\s+|\[?\d{2,7}\]?\s+|\[(?i:local_?rank|rank)[ _]?\d+\]\s+"
+    r"|-\s+[\w.]+\s+-\s+|\|\s+)?"
+    r"(?:" + _LEVEL_WORD + r"(?!:\S|\s+\d\d-\d\d \d\d:)"
+    r"|\[" + _LEVEL_WORD + r"\](?!\s+(?=\S)(?:" + CANN_RECORD_AFTER_LEVEL + r")))"
+)
+_TS_LOCAL_ISO = re.compile(
+    outer_prefix.LOCAL_ISO_TIME + r"(?: (?!" + _OWN_HEADER_AFTER_TIME + r")|$)"
+)
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
 # (a stack's frames, `  File ...`); `118:  File ...` (grep -n of an indented line, no space of
@@ -211,6 +232,7 @@ def _peel_one(line: ParsedLine) -> bool:
         return True
     if first.isdigit() and (
         _peel_collector_time(line, text)
+        or _peel_ts_local_iso(line, text)
         or _peel_local_collector_time(line, text)
         or _peel_model_server_relay(line, text)
         or _peel_srun_label(line, text)
@@ -471,6 +493,16 @@ def _peel_collector_time(line: ParsedLine, text: str) -> bool:
                     line.stream_key += stream
                 end = after.end()
         line.message = text[end:]
+    return found is not None
+
+
+def _peel_ts_local_iso(line: ParsedLine, text: str) -> bool:
+    """moreutils' `ts` with an ISO format and no zone: its time is kept like a collector's;
+    the stamp names no writer."""
+    found = _TS_LOCAL_ISO.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(0).strip())
+        line.message = text[found.end() :]
     return found is not None
 
 

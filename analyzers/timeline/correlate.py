@@ -40,10 +40,11 @@ from analyzers.timeline.worker_sequences import unranked_workers_common
 # In a launcher log, lines the agent writes itself (glog lines, the ChildFailedError summary)
 # report on a rank; its exit is read from facts["elastic_failures"], and these lines are
 # neither the rank's output nor its first error. Copies of a rank's output carry a tag.
+# `srun --label`'s task number (`3: `) is no such tag: it stands before every line of the
+# task, the agent's own included, and a rank's tag after it is found behind it like behind
+# any collector's prefix.
 _LAUNCHER_SOURCES = frozenset({"elastic", "glog"})
-_RANK_OUTPUT_TAG = re.compile(
-    r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: )"
-)
+_RANK_OUTPUT_TAG = re.compile(r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:)")
 # what a tag starts with, for finding it behind a collector's prefix (`formats.outer_prefix`)
 _RANK_OUTPUT_LITERALS = ("[default", "[rank")
 

@@ -38,7 +38,7 @@ TOOL_LOGGER = """\
 [ERROR] collector.py: results table is empty
 """
 
-# Counterexample: the same brackets before free text are not a logger's header.
+# The same brackets before free text, no file named: the level is still the writer's.
 FREE_TEXT = """\
 [INFO] case 17 of 40 started
 [ERROR] the results table is empty
@@ -64,6 +64,7 @@ def test_a_tool_logger_error_line_is_the_first_error() -> None:
     assert "results table is empty" in diagnosis.first_error.text
 
 
-def test_bracketed_free_text_is_not_read_as_a_logger_error() -> None:
+def test_a_bracketed_level_before_free_text_is_read_as_the_writers_level() -> None:
     diagnosis = diagnose_text("job/tool.log", FREE_TEXT)
-    assert diagnosis.first_error is None
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.text == "[ERROR] the results table is empty"

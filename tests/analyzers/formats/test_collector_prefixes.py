@@ -129,8 +129,85 @@ def test_ts_before_a_counted_line_is_no_journal(text, message):
 
 
 @pytest.mark.parametrize(
+    "stamp",
+    [
+        "2026-03-01T10:22:33.120334",  # ts '%Y-%m-%dT%H:%M:%.S'
+        "2026-03-01T10:22:33",  # ts '%FT%T'
+        "2026-03-01T10:22:33+0800",  # ts '%FT%T%z'
+    ],
+)
+def test_ts_with_an_iso_time_is_peeled(stamp):
+    line = parse_line(f"{stamp} {LINE}")
+    assert line.message == parse_line(LINE).message
+    assert line.rank == 3
+    assert line.stream_key == "[rank3]:"
+    assert line.tags["collector_time"] == stamp
+    assert line.collected
+
+
+@pytest.mark.parametrize(
+    ("text", "stamped"),
+    [
+        # the CANN runtime's record and a glog line keep their own headers behind the stamp
+        (
+            "[ERROR] RUNTIME(4121,python3):2026-03-01-10:22:33.120.334 [stream.cc:1043]4121 "
+            "SyncStream: Stream synchronize failed",
+            "2026-03-01T10:22:33.120334 ",
+        ),
+        (
+            "[ERROR] TSCH(-1,null):2023-06-10-13:16:11.401.438 11 (dieid:0,cpuid:0) "
+            "hwts_plat.c:1931 int_process_hwts_timeout_exception: hwts timeout",
+            "2026-03-01T10:22:33.120334 ",
+        ),
+        (
+            "[ERROR] 2025-05-16-20:08:19 (PID:9649388, Device:2, RankID:2) ERR00100 PTA call acl "
+            "api failed",
+            "2026-03-01T10:22:33.120334 ",
+        ),
+        (
+            "E1203 10:22:33.123456 12345 ProcessGroupNCCL.cpp:1663] Check failed: x",
+            "2026-03-01T10:22:33 ",
+        ),
+        # vLLM's level is followed by its own time, so the stamp before it is ts's
+        ("ERROR 10-10 09:15:47 [core.py:815] EngineCore failed to start.", "2026-03-01T10:22:33 "),
+        # logging's basicConfig record has no time of its own
+        ("ERROR:root:loading weights failed", "2026-03-01T10:22:33.120334 "),
+    ],
+    ids=["cann-runtime", "cann-tsch", "torch_npu", "glog", "vllm", "basicConfig"],
+)
+def test_a_line_behind_an_iso_ts_stamp_reads_as_it_would_alone(text, stamped):
+    line, plain = parse_line(stamped + text), parse_line(text)
+    assert (line.message, line.level, line.source) == (plain.message, plain.level, plain.source)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # a program's own logging header opens with the same time, then its level
+        (
+            "2026-03-01T10:22:33.123 ERROR root: loading weights failed",
+            "root: loading weights failed",
+        ),
+        (
+            "2026-03-01T10:22:33.123456 - trainer - ERROR - loading weights failed",
+            "loading weights failed",
+        ),
+        ("2026-03-01T10:22:33.123 [rank3] INFO layer 0 passed", "layer 0 passed"),
+        ("2026-03-01T10:22:33.123 pid=17350 INFO layer 0 passed", "layer 0 passed"),
+    ],
+)
+def test_a_programs_own_iso_time_stays_its_header(text, message):
+    line = parse_line(text)
+    assert line.message == message
+    assert line.level in ("ERROR", "INFO")
+    assert not line.collected
+
+
+@pytest.mark.parametrize(
     "prefix",
     [
+        b"2026-03-01T10:22:33.120334 ",
+        b"2026-03-01T10:22:33+0800 ",
         b"[CI/train]   | ",
         b"\x1b[34m|\x1b[0m ",
         b"Mar 02 08:14:51 ",  # moreutils' ts

@@ -748,14 +748,25 @@ CASES = [
         "restart ERROR (see above)",
     ),
     (
-        # the same brackets in front of free text name no file: not a logger header
+        # the same brackets in front of free text, no file named: the level is still the
+        # writer's (a launch script's echo, a small tool's logger)
         "bracketed-level-then-free-text",
         "[ERROR] the results table is empty",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "the results table is empty",
+    ),
+    (
+        # a level in brackets inside a line is no header of it (a shell's `set -x` echo)
+        "bracketed-level-inside-a-line",
+        "+ echo '[ERROR] the results table is empty'",
         None,
         None,
         None,
         None,
-        "[ERROR] the results table",
+        "+ echo '[ERROR] the results table",
     ),
     (
         # a library's logger named before the level (LMCache): the level is its field

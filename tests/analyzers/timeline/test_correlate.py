@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import tarfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -182,6 +183,25 @@ def test_killed_rank_from_the_launchers_report():
     assert {s.checkpoints for s in correlation.ranks} == {20}
     assert correlation.last_common_checkpoint == "decode step 1 passed"
     assert (correlation.ahead_ranks, correlation.behind_ranks) == ([], [])
+
+
+def test_the_launchers_report_behind_srun_labels_stays_the_launchers(tmp_path):
+    """`srun --label` puts its task's number before every line the agent writes (`3: ` for
+    the node started as task 3), the agent's records of its children and the ChildFailedError
+    summary included: they still report on the ranks and are no rank's own output."""
+    shutil.copytree(FIXTURES / "killed_rank", tmp_path, dirs_exist_ok=True)
+    launcher = next(tmp_path.rglob("launcher.log"))
+    lines = launcher.read_text().splitlines(keepends=True)
+    launcher.write_text("".join(f"3: {line}" for line in lines))
+    ranks = _by_rank(correlate(_scan_tree(tmp_path), None))
+    assert {r: str(s.status) for r, s in ranks.items()} == {
+        0: "error",
+        1: "error",
+        2: "killed",
+        3: "hung",
+    }
+    assert ranks[2].first_error is None
+    assert ranks[3].first_error is None
 
 
 def test_hang_without_any_error():

@@ -6,7 +6,8 @@ states as it starts (`rank=3`) or torch's `[rank3]:` tag gives the agent's offse
 own prefix in front of every line, written here as each tool writes it: docker compose's
 service column (plain, and coloured as on a terminal), a container runtime's CRI log file,
 `kubectl logs --prefix`, rsyslog's high-precision file format, a CI runner's step output
-(nektos/act, plain and coloured) and moreutils' `ts`. Behind any of them the
+(nektos/act, plain and coloured) and moreutils' `ts` (its default format, and an ISO time
+with no zone). Behind any of them the
 second node's ranks must still be read as global ranks 2 and 3, not merged into 0 and 1.
 """
 
@@ -75,8 +76,13 @@ def _ts(node: int, i: int) -> str:
     return f"Dec 04 15:26:{40 + i // 10:02d} "
 
 
+def _ts_iso(node: int, i: int) -> str:  # ts '%Y-%m-%dT%H:%M:%.S'
+    return f"2026-12-04T15:26:{40 + i // 10:02d}.{i % 10}41027 "
+
+
 @pytest.mark.parametrize(
-    "prefix", [_compose, _compose_coloured, _cri, _kubectl, _rsyslog, _act, _act_coloured, _ts]
+    "prefix",
+    [_compose, _compose_coloured, _cri, _kubectl, _rsyslog, _act, _act_coloured, _ts, _ts_iso],
 )
 def test_a_second_nodes_prefixed_stdout_is_read_as_its_global_ranks(tmp_path: Path, prefix):
     """Global rank 3 is killed (SIGKILL) before any rank logs an error; the ranks' start lines
