@@ -115,10 +115,12 @@ def test_a_ts_iso_time_before_a_writer_s_tag_is_a_collector_s() -> None:
         assert line.message.endswith("x")
 
 
-def test_a_ts_iso_time_before_a_plain_print_stays_in_the_line() -> None:
+def test_a_ts_iso_time_before_a_plain_print_is_the_collector_s_and_dates_the_line() -> None:
     line = parse_line("2026-12-06T02:43:03.077699 layer 0 passed")
-    assert "collector_time" not in line.tags
-    assert line.message == "2026-12-06T02:43:03.077699 layer 0 passed"
+    assert line.tags["collector_time"] == "2026-12-06T02:43:03.077699"
+    assert line.message == "layer 0 passed"
+    assert line.time is not None
+    assert (line.time.hour, line.time.minute) == (2, 43)
 
 
 def test_a_torchrun_console_through_ts_names_its_ranks(tmp_path: Path) -> None:
