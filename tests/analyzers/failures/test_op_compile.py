@@ -170,3 +170,41 @@ def test_an_offline_model_builds_op_compile_headline_is_the_first_error() -> Non
     assert (
         "Failed to compile Op [/decoder/blocks.2/attn/Slice_mbatch_3]" in diagnosis.first_error.text
     )
+
+
+# The graph engine's compile headline with its code, but the paste stops inside the op's path:
+# the reason the build failed (the compiler's message after `failed with errormsg/stack`) was
+# not kept. Written for this test in the shape torch_npu and the error manager print.
+COMPILE_HEADLINE_REASON_CUT = """\
+[rank0]: RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:230 OPS function error: Conv3D, error code is 500002
+[rank0]: [ERROR] 2026-04-02-10:11:12 (PID:5120, Device:0, RankID:0) ERR01100 OPS call acl api failed
+[rank0]: [Error]: A GE error occurs in the system.
+[rank0]: E40021: [PID: 5120] 2026-04-02-10:11:11.100.200 Failed to compile Op [Conv3D4,[Conv3D4,Conv3D4]]. (oppath: [Compile /usr/local/Ascend/ascend-toolkit/lat"""
+
+# The same headline closed with no message after the op's path: still no reason.
+COMPILE_HEADLINE_NO_MESSAGE = """\
+E40021: [PID: 5121] 2026-04-02-10:11:13.100.200 Failed to compile Op [AvgPool3D2]. (oppath: [Compile /opt/cann/opp/built-in/op_impl/ai_core/tbe/impl/avg_pool3d.py failed], optype: [AvgPool3D])
+"""
+
+
+@pytest.mark.parametrize(
+    "text", [COMPILE_HEADLINE_REASON_CUT, COMPILE_HEADLINE_NO_MESSAGE], ids=["cut", "no message"]
+)
+def test_a_compile_headline_without_its_reason_stays_in_doubt(text: str) -> None:
+    """docs/labelling.md#operator-installation-or-platform-limit: the coded headline only says
+    the build failed; without the compiler's reason the toolkit or its pairing with torch_npu
+    is as likely as the op's inputs."""
+    diagnosis = diagnose_text("job/rank0.log", text)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert "Failed to compile Op [" in diagnosis.first_error.text
+    assert diagnosis.confidence < 0.8
+    offered = {alt.category for alt in diagnosis.alternatives}
+    assert {"config", "driver_env"} <= offered
+
+
+def test_a_compile_headline_that_keeps_its_reason_stays_confident() -> None:
+    """Counterexample: the op's own check is quoted in the headline; it is the op's failure."""
+    diagnosis = diagnose_text("job/rank0.log", OP_COMPILE_REJECTS_ITSELF)
+    assert diagnosis.category == "operator"
+    assert diagnosis.confidence >= 0.8
