@@ -37,7 +37,9 @@ recent call last):` line under it; such a headline is read like Ray's.
 
 A paste cut by a character limit can stop inside the prefix its lines share: a last line that
 is only the start of the previous line's writer tag, level and time (`(EngineCore_DP0 pid=7)
-ERROR 11-25 12:06:16 [c`) carries no message, and the frames above it are still the tail.
+ERROR 11-25 12:06:16 [c`) carries no message, and the frames above it are still the tail. It
+can also stop inside the next frame's path (`File "/usr/lib/python3.12/site`, no closing quote
+and no line number): that line names no place yet, and the frames above it are the tail.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ SOURCE = "traceback_cut"
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line \d+, in \S')
 _STACK_DUMP = re.compile(r"most recent call first|^\s*(?:Current )?[Tt]hread \w+")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
+# a frame the paste's character limit cut inside its path: `File "/usr/lib/python3.12/site`
+_CUT_FRAME = re.compile(r'\s*File "[^"]*')
 # a header printed above the traceback it announces, naming no type: a remote call's failure
 # (Ray's creation task), or vLLM's engine or worker headline logged with the exception
 _HEADER = re.compile(
@@ -77,6 +81,8 @@ def cut_frame(tail: Sequence[tuple[int, ParsedLine]]) -> tuple[int, ParsedLine, 
     `tail` ends inside a traceback without its exception line, else None."""
     lines = _unwrapped([item for item in tail if item[1].message.strip()])
     if len(lines) > 1 and cut_in_prefix(lines[-1][1], lines[-2][1]):
+        lines = lines[:-1]
+    if len(lines) > 1 and _CUT_FRAME.fullmatch(lines[-1][1].message):
         lines = lines[:-1]
     if not lines or any(_STACK_DUMP.search(line.message) for _, line in lines):
         return None

@@ -68,6 +68,7 @@ class Prefilter:
     pending_words: re.Pattern[str] | None = None
     closing_words: re.Pattern[str] | None = None
     path_folders: re.Pattern[str] | None = None
+    state_dumps: re.Pattern[str] | None = None  # state records written when a program fails
 
 
 @lru_cache(maxsize=1)
@@ -95,6 +96,7 @@ def load_prefilter() -> Prefilter:
         pending_words=_optional(str(data.get("pending_words") or "")),
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
         path_folders=_optional(str(data.get("path_folders") or "")),
+        state_dumps=_optional(str(data.get("state_dumps") or "")),
     )
 
 
@@ -115,6 +117,8 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return None
     if prefilter.frame_lines is not None and prefilter.frame_lines.match(line.message):
         return None
+    if prefilter.state_dumps is not None and prefilter.state_dumps.search(line.message):
+        return None  # a record of the state a failing program was in, at whatever level
     if line.level in ERROR_LEVELS:
         return EventKind.ERROR
     if prefilter.warning_lines is not None and prefilter.warning_lines.match(line.message):

@@ -44,6 +44,23 @@ a path), so the frames are swallowed, in both layouts, all but each stack's inne
 frame is where the thread stands, and a rule may know that place as a stall of its own (a wait
 in torch's JIT build lock), so it is left to the rules. A faulthandler frame handed on is still
 Python source to the prefilter, no event, unless it is one of the stall frames it lists.
+
+gdb, attached to a process that hangs, prints the Python stack with its `py-bt` command in a
+third layout: a `Traceback (most recent call first):` headline (Python's own tracebacks say
+`most recent call last`), then frames written as a traceback writes them, comma and all, each
+with its source statement below it, innermost first, with the C call the thread is blocked in
+on top (`<built-in method allreduce of PyCapsule object at remote 0x...>`)::
+
+    (gdb) py-bt
+    Traceback (most recent call first):
+      <built-in method allreduce of PyCapsule object at remote 0x7fb3b12c3f90>
+      File ".../torch/distributed/distributed_c10d.py", line 1209, in all_reduce
+        work = group.allreduce([tensor], opts)
+
+It is a dump like the others, no exception: its frames are kept (written as faulthandler writes
+them, so the readers of dumps see one layout) and swallowed, the innermost handed on. Such a
+dump is often the last thing a paste holds, and its frames are then not a traceback the paste
+cut before its exception line: `open_at_end` tells the end-of-file readers so.
 """
 
 from __future__ import annotations
@@ -82,6 +99,17 @@ _SPY_MAIN = re.compile(r"^\s*<module> \(")
 # command line a path or an interpreter) and `Python v3.10.12 (/usr/bin/python3.10)`
 _SPY_PROCESS = re.compile(r"\s*Process \d+: (?:\S*/\S+|\S*python[\w.]*)(?:\s|$)")
 _SPY_PYTHON = re.compile(r"\s*Python v\d+\.\d+(?:\.\d+)?\S* \([^()]*\)\s*$")
+# gdb's `py-bt`: its headline, its frames (a traceback's, with the comma), the C call on top
+# and the notes it prints where it cannot read a frame
+_GDB_HEAD = re.compile(r"\s*Traceback \(most recent call first\):\s*$")
+_GDB_FRAME = re.compile(
+    r'(?P<lead>\s*)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)\s*$'
+)
+_GDB_NOTE = re.compile(
+    r"\s*(?:<(?:built-in (?:method|function)|method-wrapper|wrapper_descriptor) [^>]*>"
+    r"|\((?:unable to read python frame information|frame information optimized out)\)"
+    r"|Waiting for the GIL|Garbage-collecting)\s*$"
+)
 
 
 @dataclass(slots=True)
@@ -93,6 +121,8 @@ class _Stack:
     timer: bool = False  # printed under the dump timer's `Timeout (...)!` headline
     spy: bool = False  # printed by py-spy (frames `function (file:line)`)
     named_main: bool = False  # py-spy named the thread `MainThread`
+    gdb: bool = False  # printed by gdb's `py-bt` (frames with source statements below)
+    lead: int = -1  # indentation of a gdb frame: its source statement is indented deeper
 
 
 class StackDumpTracker:
@@ -103,6 +133,7 @@ class StackDumpTracker:
         self._open: dict[str, _Stack | None] = {}  # writer -> stack being read (None: header)
         self._lines: dict[str, int] = {}
         self._timer: set[str] = set()  # writers whose current dump the timer started
+        self.open_at_end = False  # the file ended inside a dump
 
     def wants_more(self) -> bool:
         return bool(self._open)
@@ -124,6 +155,9 @@ class StackDumpTracker:
         if _SPY_PROCESS.match(message) or _SPY_PYTHON.match(message):
             self._close(key, sink)  # a new process's dump begins
             return True
+        if _GDB_HEAD.match(message):
+            self._open_stack(key, lineno, line, sink, _Stack(lineno, None, gdb=True))
+            return True
         spy = _SPY_THREAD.match(message)
         if spy:
             named = spy.group("name") == "MainThread"
@@ -137,6 +171,8 @@ class StackDumpTracker:
         self._lines[key] += 1
         if stack is not None and stack.spy:
             return self._spy_line(key, message, stack, sink)
+        if stack is not None and stack.gdb:
+            return self._gdb_line(key, message, stack, sink)
         if stack is not None and (_FRAME.match(message) or _NO_FRAME.match(message)):
             innermost = bool(_FRAME.match(message)) and not stack.frames
             if _FRAME.match(message) and len(stack.frames) < MAX_FRAMES:
@@ -178,6 +214,28 @@ class StackDumpTracker:
         self._close(key, sink)
         return False
 
+    def _gdb_line(self, key: str, message: str, stack: _Stack, sink: Sink) -> bool:
+        """A line after gdb's `py-bt` headline: a frame (kept in faulthandler's form), the
+        source statement indented under it, the C call or a note gdb prints, a blank line."""
+        frame = _GDB_FRAME.match(message)
+        if frame:
+            innermost = not stack.frames
+            if len(stack.frames) < MAX_FRAMES:
+                stack.frames.append(
+                    f'File "{frame.group("path")}", line {frame.group("line")} in {frame.group("func")}'
+                )
+            stack.main = frame.group("func") == "<module>"
+            stack.lead = len(frame.group("lead"))
+            if self._lines[key] > MAX_DUMP_LINES:
+                self._close(key, sink)
+            return not innermost
+        if not message.strip() or _GDB_NOTE.match(message):
+            return True
+        if stack.frames and len(message) - len(message.lstrip()) > stack.lead:
+            return True  # the source statement under the frame
+        self._close(key, sink)
+        return False
+
     def _close(self, key: str, sink: Sink) -> None:
         stack = self._open.pop(key, None)
         self._lines.pop(key, None)
@@ -195,5 +253,6 @@ class StackDumpTracker:
 
     def finish(self, sink: Sink) -> None:
         """Record the stacks still open when the file ended (the process was killed)."""
+        self.open_at_end = any(stack is not None for stack in self._open.values())
         for key in list(self._open):
             self._close(key, sink)

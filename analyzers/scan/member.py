@@ -458,7 +458,9 @@ class _FileScanner(ScanSink):
         refusal = last_refusal(tail, self.prefilter)
         if refusal is not None:
             self.emit(*refusal, EventKind.ERROR)
-        cut = None if self.kept[EventKind.ERROR] else cut_frame(tail)
+        # a stack dumped on purpose that ends the file is no traceback cut before its exception
+        quiet = not self.kept[EventKind.ERROR] and not self.stack_dump.open_at_end
+        cut = cut_frame(tail) if quiet else None
         if cut is not None:
             self._emit_cut(cut)
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)

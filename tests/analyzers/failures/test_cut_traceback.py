@@ -345,3 +345,26 @@ def test_a_last_line_with_a_message_of_its_own_is_not_a_cut_prefix() -> None:
     diagnosis = diagnose_text("serve/worker.log", text)
     assert diagnosis.first_error is not None
     assert "tiny_mixer/model.py" not in diagnosis.first_error.text
+
+
+def test_a_paste_cut_inside_the_next_frames_path_still_ends_in_the_frames() -> None:
+    """The last line stops inside a frame's path (no closing quote, no line number): it names
+    no place, and the frames above it are read."""
+    text = (
+        VLLM_HEADED_CUT
+        + f'{WORKER_TAG} ERROR 04-09 16:20:31 [multiproc_executor.py:702]   File "/srv/py/lib/pyth\n'
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "tiny_mixer/model.py" in diagnosis.first_error.text
+
+
+def test_a_complete_frame_at_the_end_is_the_deepest_frame() -> None:
+    """Counterexample: a last frame with its path and line number is a frame, and cited."""
+    text = VLLM_HEADED_CUT + (
+        f"{WORKER_TAG} ERROR 04-09 16:20:31 [multiproc_executor.py:702] "
+        '  File "/srv/models/plugins/tiny_mixer/router.py", line 40, in build_router\n'
+    )
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert diagnosis.first_error is not None
+    assert "router.py" in diagnosis.first_error.text

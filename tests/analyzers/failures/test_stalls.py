@@ -333,3 +333,54 @@ def test_a_setting_that_names_the_watchdog_hang_is_not_one() -> None:
     )
     diagnosis = diagnose_files({"job/train.log": text})
     assert diagnosis.first_error is None, diagnosis.first_error
+
+
+# The engine's paste of the same wait cut one frame higher, inside the executor's own frame,
+# the next frame's path cut by the paste's character limit; vLLM's state record above it.
+EXECUTOR_TAG = "(EngineCore_DP0 pid=4410)"
+ENGINE_WAIT_CUT_AT_EXECUTOR = (
+    f"{EXECUTOR_TAG} ERROR 02-11 09:14:52 [dump_input.py:72] Dumping input data for V1 LLM "
+    "engine (v0.11.1) with config: model='/models/demo-moe', speculative_config=None\n"
+    f"{EXECUTOR_TAG} ERROR 02-11 09:14:52 [dump_input.py:81] Dumping scheduler stats: "
+    "SchedulerStats(num_running_reqs=3, num_waiting_reqs=0, kv_cache_usage=0.02)\n"
+    + "".join(
+        f"{EXECUTOR_TAG} ERROR 02-11 09:14:53 [core.py:845] {line}\n"
+        for line in (
+            "EngineCore encountered a fatal error.",
+            "Traceback (most recent call last):",
+            '  File "/srv/py/lib/python3.12/site-packages/vllm/v1/executor/multiproc_executor.py", '
+            "line 312, in get_response",
+            "    status, result = mq.dequeue(timeout=dequeue_timeout)",
+            "                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+            '  File "/srv/py/lib/python3.12/site-pack',
+        )
+    )
+)
+
+
+def test_an_engine_traceback_cut_at_the_executor_is_the_wait_on_its_workers() -> None:
+    """docs/labelling.md#an-engine-that-waits-on-its-workers: the executor frame whose statement
+    calls the message queue is the wait; the state records above are not errors."""
+    diagnosis = diagnose_files({"engine/serve.log": ENGINE_WAIT_CUT_AT_EXECUTOR})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "mq.dequeue(" in diagnosis.first_error.text
+    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_executor_frame_that_raises_a_workers_error_is_not_the_wait() -> None:
+    """Counterexample: the same frame raising what a worker answered is no wait on the queue."""
+    text = ENGINE_WAIT_CUT_AT_EXECUTOR.replace(
+        "status, result = mq.dequeue(timeout=dequeue_timeout)",
+        'raise RuntimeError(f"Worker failed with error {result!r}")',
+    )
+    diagnosis = diagnose_files({"engine/serve.log": text})
+    assert diagnosis.category != "hang", diagnosis.root_cause
+
+
+def test_the_engines_state_record_is_never_the_first_error() -> None:
+    """The engine's `Dumping ...` records restate its state at ERROR level; alone in a paste
+    they are no failure, while the traceback under them is read."""
+    records = "".join(ENGINE_WAIT_CUT_AT_EXECUTOR.splitlines(keepends=True)[:2])
+    diagnosis = diagnose_files({"engine/serve.log": records})
+    assert diagnosis.first_error is None, diagnosis.first_error

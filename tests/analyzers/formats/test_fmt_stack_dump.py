@@ -171,3 +171,52 @@ def test_the_innermost_frame_of_a_timer_dump_is_left_to_the_rules() -> None:
     (stack,) = found.facts[FACT]
     assert stack["frames"][0].endswith("line 47 in wait")
     assert stack["main"] is True
+
+
+# gdb attached to a rank that hangs, its Python stack printed with `py-bt`: innermost first,
+# traceback-style frames with their statements, the C call the thread is blocked in on top.
+GDB_PY_BT = f"""\
+(gdb) py-bt
+Traceback (most recent call first):
+  <built-in method broadcast of PyCapsule object at remote 0x7f3a0c2d1e40>
+  File "{C10D}/distributed_c10d.py", line 2412, in broadcast
+    work = group.broadcast([tensor], opts)
+  File "/home/user/llm-infer/engine/weights.py", line 57, in sync_weights
+    dist.broadcast(param.data, src=0)
+  File "/home/user/llm-infer/infer.py", line 140, in <module>
+    sync_weights(model)
+"""
+
+
+def test_a_gdb_py_bt_dump_is_no_error_and_keeps_its_frames() -> None:
+    """docs/labelling.md#stacks-a-hung-job-dumped: gdb's Python stack is a dump, not a
+    traceback cut before its exception, and its frames are read like faulthandler's."""
+    found = scan(GDB_PY_BT)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    (stack,) = found.facts[FACT]
+    assert stack["frames"][0].endswith("line 2412 in broadcast")
+    assert stack["main"] is True
+
+
+def test_a_gdb_dump_cut_inside_a_frame_is_no_error() -> None:
+    """A paste that stops inside the dump's frames leaves no cut traceback to cite."""
+    text = "".join(GDB_PY_BT.splitlines(keepends=True)[:6])
+    found = scan(text + '  File "/home/user/llm-infer/engine/weights.py", line 57, in sync_w\n')
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    assert found.facts[FACT]
+
+
+def test_a_python_traceback_is_no_gdb_dump() -> None:
+    """Counterexample: Python's own traceback (`most recent call last`) ending in its exception
+    keeps its reading, and a c10 native trace header opens no dump."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/llm-infer/infer.py", line 140, in <module>\n'
+        "    sync_weights(model)\n"
+        "RuntimeError: weights differ across ranks\n"
+        "Exception raised from run at /pytorch/torch/csrc/distributed/c10d/Work.cpp:88 "
+        "(most recent call first):\n"
+    )
+    found = scan(text)
+    assert [e for e in found.events if e.kind == EventKind.ERROR]
+    assert not found.facts.get(FACT)
