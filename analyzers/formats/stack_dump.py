@@ -93,6 +93,7 @@ class _Stack:
     timer: bool = False  # printed under the dump timer's `Timeout (...)!` headline
     spy: bool = False  # printed by py-spy (frames `function (file:line)`)
     named_main: bool = False  # py-spy named the thread `MainThread`
+    worker: str | None = None  # the writer's tag (an srun task's `N: `) when it gave no rank
 
 
 class StackDumpTracker:
@@ -158,6 +159,7 @@ class StackDumpTracker:
     ) -> None:
         self._close(key, sink)
         stack.rank = line.rank if line.rank is not None else self._file_rank
+        stack.worker = line.tags.get("worker") if stack.rank is None else None
         stack.main = stack.named_main
         self._open[key] = stack
         self._lines[key] = 0
@@ -190,6 +192,7 @@ class StackDumpTracker:
                     "frames": stack.frames,
                     "main": stack.main,
                     "timer": stack.timer,
+                    **({"worker": stack.worker} if stack.worker else {}),
                 },
             )
 
