@@ -56,6 +56,14 @@ def apart_in_dumps(
     return odd, say("dumps.other_collective", many=several(odd), **values)
 
 
+def waiting_in_dumps(scans: Sequence[FileScan], ranks: Sequence[int]) -> set[int]:
+    """The ranks (of `ranks`) whose last dumped main-thread stack waits in a collective: a
+    rank another rank's wait line names is not what that rank waits for when its own dump shows
+    it waiting too (a cycle of waits), docs/labelling.md, "A wait that names its peer"."""
+    where = _last_main_stacks(scans, set(ranks))
+    return {rank for rank, frames in where.items() if _collective(frames) is not None}
+
+
 def timer_dump_only(scans: Sequence[FileScan], rank: int) -> bool:
     """The rank dumped its stacks under the dump timer's headline (`Timeout (0:00:07)!`) in a
     file of its own, and that file holds no error line: all it said before it ended is the
@@ -67,6 +75,18 @@ def timer_dump_only(scans: Sequence[FileScan], rank: int) -> bool:
         if any(event.kind == EventKind.ERROR for event in scan.events):
             return False
         dumped = dumped or any(stack.get("timer") for stack in scan.facts.get(FACT) or ())
+    return dumped
+
+
+def dumped_without_error(scans: Sequence[FileScan], rank: int) -> bool:
+    """The rank dumped its stacks (a timer's or a signal handler's dump, in its own file or
+    under its tag in a shared one) and logged no error line anywhere."""
+    dumped = False
+    for scan in scans:
+        for event in scan.events:
+            if event.kind == EventKind.ERROR and (event.rank, scan.info.rank).count(rank):
+                return False
+        dumped = dumped or any(stack.get("rank") == rank for stack in scan.facts.get(FACT) or ())
     return dumped
 
 

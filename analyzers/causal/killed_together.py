@@ -15,10 +15,12 @@ from __future__ import annotations
 import signal
 from collections.abc import Sequence
 
+from analyzers.classify.matches import Classified
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.timeline.rank_status import LauncherExit, elastic_exits
 
 MIN_RANKS = 2  # one rank killed is that rank's death, whatever killed it
+_STOPPED = (RankStatus.KILLED, RankStatus.HUNG)
 
 
 def killed_together(correlation: Correlation, scans: Sequence[FileScan]) -> bool:
@@ -30,8 +32,38 @@ def killed_together(correlation: Correlation, scans: Sequence[FileScan]) -> bool
     return all(r.rank in exits and _sigkill(exits[r.rank]) for r in ranks)
 
 
-def _sigkill(exit_: LauncherExit) -> bool:
+def stopped_together(
+    items: Sequence[Classified], correlation: Correlation, scans: Sequence[FileScan]
+) -> bool:
+    """Whether every rank was stopped by a signal from outside and none logged an error: the
+    launcher records each one ended by SIGTERM (a hang watchdog that dumped the
+    ranks' stacks and then stopped them, `exitcode: -15` for every local rank), or a launch
+    script's status line says so of each (`exited with status 143`, or 124, the status of
+    `timeout` when it stopped the command; the lines `signalled_stop` marks). Nothing picked
+    one rank: the stop is the operator's, and the ranks' checkpoints or dumps say who stalled.
+    One child the launcher saw end otherwise (SIGKILL, a crash signal, a status) failed first,
+    and the SIGTERM of the others is the agent's own teardown after it.
+    docs/labelling.md, "A job stopped from outside all at once"."""
+    ranks = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
+    if len(ranks) < MIN_RANKS or any(r.status not in _STOPPED for r in ranks):
+        return False
+    exits = elastic_exits(scans)
+    if any(_signal(exit_) != signal.SIGTERM for exit_ in exits.values()):
+        return False  # one child killed or crashed first, the agent's SIGTERM stopped the rest
+    stopped = set(exits)
+    for item in items:
+        best = item.best
+        if best is not None and best.signature.signalled_stop:
+            stopped.update(best.culprits)
+    return all(r.rank in stopped for r in ranks)
+
+
+def _signal(exit_: LauncherExit) -> int | None:
     number = exit_.signal
     if number is None and exit_.exitcode is not None and exit_.exitcode < 0:
         number = -exit_.exitcode
-    return number == signal.SIGKILL
+    return number
+
+
+def _sigkill(exit_: LauncherExit) -> bool:
+    return _signal(exit_) == signal.SIGKILL

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyzers.causal.dumped_stacks import apart_in_dumps
+from analyzers.causal.dumped_stacks import apart_in_dumps, waiting_in_dumps
 from analyzers.causal.verdict import Verdict
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
@@ -70,7 +70,7 @@ def _blamed(
     that logged the fewest checkpoints, else the stopped ranks when others finished (or the
     job's only rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
-    peers = named_peers(correlation)
+    peers = named_peers(correlation, scans)
     if peers and len(peers) < everyone:
         return peers, _waits_said(correlation, peers)
     ahead = [r for r in correlation.ahead_ranks if r in stopped]
@@ -106,16 +106,20 @@ def _nobody_stands_out(correlation: Correlation, stopped: Sequence[int]) -> Said
     return say("stalled.nobody_after", checkpoint=where) if where else say("stalled.nobody")
 
 
-def named_peers(correlation: Correlation) -> list[int]:
+def named_peers(correlation: Correlation, scans: Sequence[FileScan] = ()) -> list[int]:
     """Ranks that stopped ranks' last lines wait for and that are not waiting themselves (in
     a cycle of waits each rank waits on another, and the lines single nobody out). A rank
     whose own failure is a send that timed out was waiting too, on its receiver: the peer it
     served never took the data, so the line naming it as the one waited for is stale (printed
-    before a receive that completed) and names no culprit."""
+    before a receive that completed) and names no culprit. So is a rank whose own dumped
+    stack (`scans`) waits in a collective."""
     waits = correlation.waiting_on
     present = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
     stopped = {r.rank for r in correlation.ranks if r.status != RankStatus.OK}
     busy = set(waits) | blocked_sending(correlation)
+    # the reader polling for a file the writer never wrote, while the writer waits in the
+    # all_gather for the reader: a cycle the writer's dump shows
+    busy |= waiting_in_dumps(scans, sorted(set(waits.values()) - busy)) if scans else set()
     return sorted(
         {p for w, p in waits.items() if w in stopped and p != w and p in present and p not in busy}
     )

@@ -123,6 +123,7 @@ class _Stack:
     named_main: bool = False  # py-spy named the thread `MainThread`
     gdb: bool = False  # printed by gdb's `py-bt` (frames with source statements below)
     lead: int = -1  # indentation of a gdb frame: its source statement is indented deeper
+    worker: str | None = None  # the writer's tag (an srun task's `N: `) when it gave no rank
 
 
 class StackDumpTracker:
@@ -194,6 +195,7 @@ class StackDumpTracker:
     ) -> None:
         self._close(key, sink)
         stack.rank = line.rank if line.rank is not None else self._file_rank
+        stack.worker = line.tags.get("worker") if stack.rank is None else None
         stack.main = stack.named_main
         self._open[key] = stack
         self._lines[key] = 0
@@ -248,6 +250,7 @@ class StackDumpTracker:
                     "frames": stack.frames,
                     "main": stack.main,
                     "timer": stack.timer,
+                    **({"worker": stack.worker} if stack.worker else {}),
                 },
             )
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.causal.dumped_stacks import timer_dump_only
+from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
-from analyzers.causal.killed_together import killed_together
+from analyzers.causal.killed_together import killed_together, stopped_together
 from analyzers.causal.labels import first_error_label
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -55,8 +55,10 @@ def diagnose(
         if unread is not None:
             return _from_first_error(unread, correlation, scans, knowledge, world_size, stack)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
-    stall = _stalled_before_stop(chain, correlation, scans) or _ended_by_dump_timer(
-        chain, correlation, scans
+    stall = (
+        _stalled_before_stop(chain, correlation, scans)
+        or _ended_by_dump_timer(chain, correlation, scans)
+        or _lost_to_dumped_peers(chain, correlation, scans)
     )
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
@@ -108,12 +110,20 @@ def _stalled_before_stop(
     """The hang verdict when the job was stopped from outside and the ranks' checkpoints single
     out who stalled: the stop ended a job that had already stopped advancing, so it is not the
     cause."""
-    if not (_only_outside_stops(chain) or killed_together(correlation, scans)):
+    together = not killed_together(correlation, scans) and stopped_together(
+        _chain_items(chain), correlation, scans
+    )
+    if not (_only_outside_stops(chain) or killed_together(correlation, scans) or together):
         return None
-    if _only_outside_stops(chain) and _cut_off_advancing(chain, correlation):
+    if (_only_outside_stops(chain) or together) and _cut_off_advancing(chain, correlation):
         return None
     verdict = stalled(correlation, scans)
     return verdict if verdict and verdict.culprits else None
+
+
+def _chain_items(chain: CausalChain) -> list[Classified]:
+    first = [chain.first] if chain.first is not None else []
+    return first + chain.top + chain.supporting + chain.cascades
 
 
 def _ended_by_dump_timer(
@@ -132,6 +142,33 @@ def _ended_by_dump_timer(
         return None
     stopped = [r.rank for r in correlation.ranks if r.status != RankStatus.OK]
     return stalled_among(correlation, scans, stopped)
+
+
+def _lost_to_dumped_peers(
+    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """The hang verdict when the only errors are a few ranks losing their peers, and every
+    other rank printed nothing but a stack dump: those ranks were ended after the dump (their
+    dump timer's `exit=True`, or the SIGTERM their handler dumped under), and a rank still
+    waiting with them in a collective saw the connection close before its own dump came. The
+    lost connections are the stop's consequence; the ranks' checkpoints or dumps say who
+    stalled. docs/labelling.md, "A peer lost to ranks a dump ended"."""
+    lost = {item.rank for item in chain.peer_gone.values()}
+    top = [chain.first, *chain.top] if chain.first is not None else []
+    for item in top:
+        best = item.best
+        if item in chain.peer_gone.values() or (
+            best is not None and best.signature.cause_if_silent
+        ):
+            continue
+        return None
+    errored = [r.rank for r in correlation.ranks if r.status == RankStatus.ERROR]
+    rest = [r.rank for r in correlation.ranks if r.rank not in errored]
+    if not errored or not set(errored) <= lost or len(errored) * 2 >= len(correlation.ranks):
+        return None
+    if not all(dumped_without_error(scans, rank) for rank in rest):
+        return None
+    return stalled_among(correlation, scans, [r.rank for r in correlation.ranks])
 
 
 def _cut_off_advancing(chain: CausalChain, correlation: Correlation) -> bool:

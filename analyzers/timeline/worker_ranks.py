@@ -1,4 +1,5 @@
-"""Give ranks to serving-framework events whose process tag needs the whole bundle to read.
+"""Give ranks to serving-framework events whose process tag needs the whole bundle to read
+(and to the stacks such a process dumped, `formats.stack_dump`).
 
 A line tagged `(Worker_TP2 pid=9)` is rank 2 only if the job has a single data-parallel group,
 and `(Worker_DP1_TP2 pid=9)` is rank `1 * tp_size + 2` only if the TP size is known. Both are
@@ -34,6 +35,7 @@ from collections.abc import Iterable, Sequence
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import EventKind, FileScan
+from analyzers.formats.stack_dump import FACT as STACKS
 from analyzers.formats.worker_tags import Framework, Layout, parse_tag, rank_of
 
 
@@ -51,6 +53,9 @@ def assign_worker_ranks(scans: Sequence[FileScan]) -> Layout | None:
         track = scan.facts.get("checkpoints")
         if isinstance(track, CheckpointTrack) and track.workers:
             _rank_checkpoints(track, layout, stated)
+        for stack in scan.facts.get(STACKS) or ():
+            if stack.get("rank") is None and stack.get("worker"):
+                stack["rank"] = _rank(stack["worker"], layout, stated)
     _rank_supervisor_lines(scans, _pid_ranks(scans, layout, stated))
     return layout
 

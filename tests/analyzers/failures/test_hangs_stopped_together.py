@@ -1,0 +1,178 @@
+"""Hung jobs that a watchdog, a `timeout` or a dump stopped, every rank at once
+(docs/labelling.md#a-job-stopped-from-outside-all-at-once,
+docs/labelling.md#a-peer-lost-to-ranks-a-dump-ended, docs/labelling.md#a-wait-that-names-its-peer).
+
+- every rank ended by SIGTERM from outside (a watchdog that dumped the ranks with py-spy and
+  then stopped them, torchrun's `exitcode: -15` for each; a launch script's `timeout` status
+  124 for each) while none logged an error: the stop is no rank's failure, the dumps name who
+  stalled (docs/labelling.md, "A job stopped from outside all at once");
+- a wait line that names a rank whose own dump waits in a collective names no culprit (a
+  cycle; "A wait that names its peer");
+- a rank that lost its peers just before its own dump, while every other rank printed only a
+  dump, lost them to the stop ("A peer lost to ranks a dump ended"), also when the dumps are
+  an srun task's, behind its `N: ` label.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.job_bundles import CLOSED, RankLog, bundle, pack
+
+SPY_RUN = "torchrun_logs/job_x1/attempt_0"
+
+
+def _spy(pid: int, inner: str) -> str:
+    return (
+        f"Process {pid}: /opt/venv/bin/python3 -u /srv/moe/infer.py\n"
+        "Python v3.11.7 (/usr/bin/python3.11)\n\n"
+        f'Thread {pid} (idle): "MainThread"\n'
+        f"    {inner}\n"
+        "    MoE.forward (infer.py:161)\n"
+        "    Module._call_impl (torch/nn/modules/module.py:1789)\n"
+        "    prefill (infer.py:344)\n"
+        "    main (infer.py:404)\n"
+        "    <module> (infer.py:416)\n"
+    )
+
+
+def _stopped_record(rank: int, status: int) -> str:
+    return (
+        f"E1206 03:27:39.225000 9795 torch/distributed/elastic/multiprocessing/api.py:1002] "
+        f"failed (exitcode: {status}) local_rank: {rank} (pid: {9956 + rank}) of binary: "
+        "/opt/venv/bin/python3\n"
+    )
+
+
+def _watchdog_job(tmp_path: Path, rank1_status: int) -> Path:
+    files = {"env.txt": "WORLD_SIZE=4\n"}
+    launcher = "".join(_stopped_record(r, -15 if r != 1 else rank1_status) for r in range(4))
+    files["launcher.log"] = launcher
+    for rank in range(4):
+        log = RankLog(rank, 4).layers(2, [" norm passed", " attention passed"])
+        if rank == 3:
+            log.info("layer 2: updating expert cache")
+        files[f"{SPY_RUN}/{rank}/stdout.log"] = log.text()
+        files[f"{SPY_RUN}/{rank}/stderr.log"] = ""
+        inner = (
+            "expert_cache_key (infer.py:185)"
+            if rank == 3
+            else "all_gather (torch/distributed/distributed_c10d.py:4186)"
+        )
+        files[f"pyspy/rank{rank}.txt"] = _spy(9956 + rank, inner)
+    return pack(tmp_path / "job.tar.gz", files, "job-479c9ea1")
+
+
+def test_every_rank_stopped_by_a_watchdog_is_a_hang_its_dumps_blame(tmp_path: Path) -> None:
+    diagnosis = analyze(_watchdog_job(tmp_path, -15), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [3]
+    assert diagnosis.first_error is None
+
+
+def test_a_rank_that_ended_with_a_crash_of_its_own_is_no_stop_from_outside(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze(_watchdog_job(tmp_path, -11), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is not None
+
+
+def _timer_dump(seconds: int, inner: str) -> str:
+    return (
+        f"Timeout (0:00:{seconds:02d})!\n"
+        "Thread 0x00007fef31677b80 (most recent call first):\n"
+        f"  {inner}\n"
+        '  File "/srv/moe/infer.py", line 161 in forward\n'
+        '  File "/srv/moe/infer.py", line 344 in prefill\n'
+        '  File "/srv/moe/infer.py", line 416 in <module>\n'
+    )
+
+
+IN_GATHER = (
+    'File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", '
+    "line 4186 in all_gather"
+)
+POLLING = 'File "/srv/moe/infer.py", line 208 in share_routing_table'
+
+
+def _file_wait_job(tmp_path: Path, writer_dump: str) -> Path:
+    logs = []
+    for rank in range(4):
+        log = RankLog(rank, 4).layers(1, [" norm passed", " attention passed"])
+        if rank == 2:
+            log.info("layer 1: waiting for routing table from rank 0 (/shared/routing_layer1.json)")
+        dump = POLLING if rank == 2 else writer_dump if rank == 0 else IN_GATHER
+        log.raw(_timer_dump(12, dump).rstrip("\n"))
+        logs.append(log)
+    statuses = "".join(f"rank {r} (pid {8561 + r}) exited with status 124\n" for r in range(4))
+    return bundle(tmp_path, logs, 4, {"launch.log": statuses})
+
+
+def test_a_wait_for_a_rank_whose_dump_waits_in_a_collective_blames_the_waiter(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze(_file_wait_job(tmp_path, IN_GATHER), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.first_error is None
+
+
+def test_a_wait_for_a_rank_stuck_outside_any_collective_blames_that_rank(
+    tmp_path: Path,
+) -> None:
+    outside = 'File "/srv/moe/infer.py", line 190 in write_routing_table'
+    diagnosis = analyze(_file_wait_job(tmp_path, outside), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [0]
+
+
+def _srun_job(tmp_path: Path, dumps: bool) -> Path:
+    lines = []
+    for rank in range(4):
+        lines.append(
+            f"{rank}: init process group: backend=gloo rank={rank} world_size=4 "
+            "master=127.0.0.1:29812 timeout=60s"
+        )
+    for rank in range(4):
+        for part in (
+            "prefill start: 8 tokens",
+            " norm passed",
+            " attention passed",
+            " MoE passed",
+            "layer 0 passed",
+            " norm passed",
+        ):
+            lines.append(f"{rank}: {part}")
+    lines.append(f"3: [rank3]: RuntimeError: {CLOSED}")
+    for rank in range(3) if dumps else ():
+        call = "barrier" if rank == 0 else "all_reduce"
+        lines += [
+            f"{rank}: Current thread 0x00007f3ca1220b80 (most recent call first):",
+            f'{rank}:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/'
+            f'distributed_c10d.py", line 5356 in {call}',
+            f'{rank}:   File "/srv/moe/infer.py", line 121 in forward',
+            f'{rank}:   File "/srv/moe/infer.py", line 416 in <module>',
+        ]
+    lines += [
+        "3: Current thread 0x00007f7a08c58b80 (most recent call first):",
+        "3:   <no Python frame>",
+    ]
+    files = {"job.out": "\n".join(lines) + "\n", "env.txt": "WORLD_SIZE=4\n"}
+    return pack(tmp_path / "job.tar.gz", files, "job-0699ee88")
+
+
+def test_a_peer_lost_to_ranks_stopped_under_their_dumps_is_the_stops_consequence(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze(_srun_job(tmp_path, dumps=True), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [0]
+    assert diagnosis.first_error is None
+
+
+def test_a_peer_lost_with_no_dumps_beside_it_keeps_its_reading(tmp_path: Path) -> None:
+    diagnosis = analyze(_srun_job(tmp_path, dumps=False), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category != "hang"
+    assert diagnosis.first_error is not None
