@@ -31,6 +31,18 @@ def test_report_is_valid_against_the_schema(bundle):
     assert report["bundle"]["files"]
 
 
+@pytest.mark.parametrize("name", ["killed_rank", "divergent_monitored_barrier"])
+def test_a_gloo_job_on_cpus_is_read_as_cpu_and_told_nothing_of_npu_tools(name):
+    """Real CPU runs (backend=gloo, torch+cpu): no npu-smi, plog or CANN switch advice."""
+    report = analyze(CORPUS / "torch" / f"{name}.tar.gz", AnalyzeOptions(workers=1)).to_dict()
+
+    advice = "\n".join(report["diagnosis"]["next_actions"])
+    assert report["environment"]["accelerator"] == "cpu"
+    assert "npu-smi" not in advice
+    assert "plog" not in advice
+    assert "ASCEND_" not in advice
+
+
 def test_parallel_and_inline_scans_agree():
     bundle = CORPUS / "torch" / "divergent_monitored_barrier.tar.gz"
     inline = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
