@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 from pathlib import Path
 
 from analyzers.classify.rules import KNOWLEDGE_DIR
@@ -44,9 +45,8 @@ class Stack:
     counterexamples: tuple[str, ...] = ()
     env_renames: Mapping[str, str] = field(default_factory=dict)
     env_hidden: tuple[str, ...] = ()
-    backend: re.Pattern[str] | None = None  # over start lines and env entries, lower case
-    unless: re.Pattern[str] | None = None  # what rules the stack out, wherever `lines` or
-    # `backend` look
+    backend: re.Pattern[str] | None = None  # a stated backend (start lines, env entries)
+    unless: re.Pattern[str] | None = None  # words that rule the stack out wherever they stand
 
 
 @cache
@@ -122,9 +122,7 @@ def _evidence(stack: Stack, scan: FileScan) -> bool:
 
 
 def _rules_out(unless: re.Pattern[str], scan: FileScan) -> bool:
-    return any(unless.search(text) for text in _loud_lines(scan)) or any(
-        unless.search(text) for text in _stated_backends(scan)
-    )
+    return any(unless.search(text) for text in chain(_loud_lines(scan), _stated_backends(scan)))
 
 
 def _stated_backends(scan: FileScan) -> Iterator[str]:
