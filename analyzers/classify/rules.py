@@ -39,7 +39,7 @@ from analyzers.core.yamlcheck import (
 )
 
 KNOWLEDGE_DIR = Path(__file__).parents[1] / "knowledge"
-ACTION_STACKS = ("ascend", "cuda")  # the stacks `classify.accelerator` tells apart
+ACTION_STACKS = ("ascend", "cuda", "cpu")  # the stacks `classify.accelerator` tells apart
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,10 @@ KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
 CASES_DIR = KNOWLEDGE / "cases"
 SCHEMA = Path(__file__).parents[1] / "schema" / "report.schema.json"
 
-# Ascend generations, "ascend" (any of them), "cuda" (NVIDIA GPUs) or "any".
+# Ascend generations, "ascend" (any of them), "cuda" (NVIDIA GPUs), "cpu" (a job on CPUs
+# alone, its process group gloo's) or "any".
 GENERATIONS = ("A2", "A3", "310P")
-HARDWARE = frozenset({*GENERATIONS, "ascend", "cuda", "any"})
+HARDWARE = frozenset({*GENERATIONS, "ascend", "cuda", "cpu", "any"})
 STRATEGIES = frozenset(
     {
         "operator_fallback",
@@ -66,7 +67,8 @@ _ZH_FIELDS = tuple(zh_key(name) for name in (*TRANSLATED_TEXT, *TRANSLATED_LISTS
 
 def hardware_fits(wanted: str) -> frozenset[str]:
     """The hardware tags of the cases that fit `wanted` hardware: an A2 job is helped by A2,
-    Ascend-wide and general cases; a CUDA job by CUDA and general ones."""
+    Ascend-wide and general cases; a CUDA job by CUDA and general ones, a CPU job by CPU and
+    general ones."""
     if wanted in GENERATIONS:
         return frozenset({wanted, "ascend", "any"})
     if wanted == "ascend":

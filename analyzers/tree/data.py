@@ -28,8 +28,9 @@ TREE_FILE = KNOWLEDGE / "tree.yaml"
 NODE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TEXTS = ("label", "question", "guidance")
 _LISTS = ("commands", "env", "strategy", "cases", "children")
+_STACKS = ("cuda", "cpu")  # the stacks a node may speak to in texts of their own
 _FIELDS = frozenset(
-    {"id", "when", "category", "cuda", *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS}
+    {"id", "when", "category", *_STACKS, *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS}
 )
 _TWIN_FIELDS = frozenset({"guidance", zh_key("guidance"), "commands"})
 _VERIFY_TEXTS = ("check", "how")
@@ -38,9 +39,9 @@ _LABEL_NAMES = frozenset(TreeFacts().summary())
 
 @dataclass(frozen=True, slots=True)
 class StackTwin:
-    """What a node tells a job on CUDA where its own guidance is written for Ascend: the
-    checks are the same, the tools and logs are not (nvidia-smi for npu-smi, NCCL's
-    debug lines for CANN's plog)."""
+    """What a node tells a job on CUDA, or on CPUs alone, where its own guidance is written
+    for Ascend: the checks are the same, the tools and logs are not (nvidia-smi for npu-smi,
+    NCCL's debug lines for CANN's plog, none of them for a gloo job)."""
 
     guidance: str
     commands: tuple[str, ...] = ()
@@ -64,10 +65,12 @@ class TreeNode:
     question_zh: str | None = None
     guidance_zh: str | None = None
     cuda: StackTwin | None = None
+    cpu: StackTwin | None = None
 
     def for_stack(self, stack: str | None) -> TreeNode | StackTwin:
         """Where the guidance and commands shown to a job on `stack` come from."""
-        return self.cuda if stack == "cuda" and self.cuda is not None else self
+        twins = {"cuda": self.cuda, "cpu": self.cpu}
+        return twins.get(stack or "") or self
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +107,13 @@ def _node_dict(node: TreeNode) -> dict[str, Any]:
     data = {f: getattr(node, f) for f in ("id", "when", "category", *_TEXTS)}
     data.update({zh_key(f): getattr(node, zh_key(f)) for f in _TEXTS})
     data.update({f: list(getattr(node, f)) for f in _LISTS})
-    twin = node.cuda
-    data["cuda"] = twin and {
-        "guidance": twin.guidance,
-        "guidance_zh": twin.guidance_zh,
-        "commands": list(twin.commands),
-    }
+    for stack in _STACKS:
+        twin = getattr(node, stack)
+        data[stack] = twin and {
+            "guidance": twin.guidance,
+            "guidance_zh": twin.guidance_zh,
+            "commands": list(twin.commands),
+        }
     return data
 
 
@@ -173,7 +177,7 @@ def _parse_node(raw: Any, source: str, index: int) -> TreeNode:
         **texts,
         **lists,
         **chinese,
-        cuda=_twin(raw.get("cuda"), f"{where}: cuda"),
+        **{stack: _twin(raw.get(stack), f"{where}: {stack}") for stack in _STACKS},
     )
 
 

@@ -17,7 +17,7 @@ from analyzers.library.matching import taxonomy
 from incidents.runs.models import Incident
 
 CATEGORY_CHOICES = [(label, label.replace("_", " ")) for label in sorted(taxonomy())]
-HARDWARE_CHOICES = ["A2", "A3", "310P", "ascend", "cuda", "any"]
+HARDWARE_CHOICES = ["A2", "A3", "310P", "ascend", "cuda", "cpu", "any"]
 
 
 class CaseSource(models.TextChoices):

@@ -31,6 +31,36 @@ def test_report_is_valid_against_the_schema(bundle):
     assert report["bundle"]["files"]
 
 
+@pytest.mark.parametrize("name", ["killed_rank", "divergent_monitored_barrier"])
+def test_a_gloo_job_on_cpus_is_read_as_cpu_and_told_nothing_of_npu_tools(name):
+    """Real CPU runs (backend=gloo, torch+cpu): no npu-smi, plog or CANN switch advice."""
+    report = analyze(CORPUS / "torch" / f"{name}.tar.gz", AnalyzeOptions(workers=1)).to_dict()
+
+    advice = "\n".join(report["diagnosis"]["next_actions"])
+    assert report["environment"]["accelerator"] == "cpu"
+    assert "npu-smi" not in advice
+    assert "plog" not in advice
+    assert "ASCEND_" not in advice
+
+
+def test_a_serving_engines_gloo_group_alone_does_not_make_a_cpu_job(tmp_path):
+    """SGLang and vLLM print gloo's connection lines for their CPU group on every GPU or NPU
+    run: such a bundle tells no stack unless something else does."""
+    log = tmp_path / "server.log"
+    log.write_text(
+        "[2026-04-23 04:04:10] server_args=ServerArgs(model_path='Qwen/Qwen3-30B-A3B', tp_size=2)\n"
+        "[Gloo] Rank 0 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1\n"
+        "[Gloo] Rank 1 is connected to 1 peer ranks. Expected number of connected peer ranks is : 1\n"
+        "[2026-04-23 04:04:20 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        "ValueError: The checkpoint you are trying to load has model type `qwen3_moe` but "
+        "Transformers does not recognize this architecture.\n"
+    )
+
+    report = analyze(log, AnalyzeOptions(workers=1)).to_dict()
+
+    assert "accelerator" not in report["environment"]
+
+
 def test_parallel_and_inline_scans_agree():
     bundle = CORPUS / "torch" / "divergent_monitored_barrier.tar.gz"
     inline = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()

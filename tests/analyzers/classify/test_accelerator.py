@@ -8,6 +8,7 @@ import pytest
 
 from analyzers.classify.accelerator import accelerator_of, load_stacks, switches_for
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.formats.start_lines import START_LINES
 
 
 def rank_log(*lines: str, env: dict | None = None) -> FileScan:
@@ -92,11 +93,95 @@ def test_an_import_that_misses_a_torch_npu_symbol_reads_as_ascend():
     assert accelerator_of([torch_ext]) is None
 
 
-def test_a_gloo_job_on_cpus_tells_neither():
-    scan = rank_log(
-        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer"
+GLOO_PEER_LOST = (
+    "[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553]"
+    " Connection closed by peer [127.0.0.1]:63178. This is typically caused by a remote worker"
+    " crashing."
+)
+
+
+def started(*folded: str, env: dict | None = None) -> FileScan:
+    """A rank's log whose start lines the scan kept (folded: lower case, digits as 0)."""
+    starts = [(i + 1, 0, text) for i, text in enumerate(folded)]
+    facts = {START_LINES: starts, "env": env or {}}
+    return FileScan(FileInfo("log_0.log", FileKind.RANK_LOG, 0), [], facts)
+
+
+def test_a_gloo_job_that_names_no_accelerator_reads_as_cpu():
+    monitored = rank_log(
+        "[rank0]:[E1129 07:24:27.616993348 ProcessGroupGloo.cpp:2901] [Rank 0]: Rank 2 failed to "
+        "pass monitoredBarrier in 5000 ms"
     )
-    assert accelerator_of([scan]) is None
+    assert accelerator_of([rank_log(GLOO_PEER_LOST)]) == "cpu"
+    assert accelerator_of([monitored]) == "cpu"
+
+
+def test_a_gloo_backend_stated_at_start_or_in_the_env_dump_reads_as_cpu():
+    """A job that failed outside the process group still said which backend it set up."""
+    start = started(
+        "0-0-0 0:0:0,0 [rank0] info init process group: backend=gloo rank=0 world_size=0 "
+        "master=0.0.0.0:0 timeout=0s"
+    )
+    env = FileScan(
+        FileInfo("env.txt", FileKind.ENV, None),
+        [],
+        {"env": {"GLOO_SOCKET_IFNAME": "lo", "TORCH_DISTRIBUTED_BACKEND": "gloo"}},
+    )
+    shape = rank_log("RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x512 and 256x64)")
+
+    assert accelerator_of([start, shape]) == "cpu"
+    assert accelerator_of([env, shape]) == "cpu"
+    assert accelerator_of([shape]) is None
+
+
+def test_the_gloo_interface_switch_alone_tells_no_stack():
+    """GLOO_SOCKET_IFNAME is set for the CPU groups of NPU and GPU jobs as well."""
+    env = FileScan(
+        FileInfo("env.txt", FileKind.ENV, None), [], {"env": {"GLOO_SOCKET_IFNAME": "eth0"}}
+    )
+    assert accelerator_of([env]) is None
+
+
+def test_an_ascend_serving_job_with_a_gloo_cpu_group_stays_ascend():
+    """vLLM-Ascend connects its CPU group over gloo on every run, and a lost peer there
+    raises gloo's error beside the NPU's own."""
+    scan = rank_log(
+        "[Gloo] Rank 0 is connected to 3 peer ranks. Expected number of connected peer ranks is : 3",
+        "(VllmWorker rank=2 pid=4187) ERROR 07-15 09:43:29 [multiproc_executor.py:527] "
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 2; 60.97 GiB total "
+        "capacity; 57.12 GiB already allocated)",
+        GLOO_PEER_LOST,
+    )
+    assert accelerator_of([scan]) == "ascend"
+
+
+def test_a_cuda_job_whose_monitored_barrier_ran_on_gloo_stays_cuda():
+    """c10d's monitored barrier runs on a gloo group beside the NCCL one."""
+    scan = rank_log(
+        "[rank0]:[E1203 10:00:01.521 ProcessGroupGloo.cpp:2901] [Rank 0]: Rank 2 failed to pass "
+        "monitoredBarrier in 600000 ms",
+        "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered",
+    )
+    assert accelerator_of([scan]) == "cuda"
+
+
+@pytest.mark.parametrize(
+    "beside",
+    [
+        rank_log(
+            "[rank0]:[W1203 10:00:09.2 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group "
+            "has NOT been destroyed before we destruct ProcessGroupNCCL."
+        ),
+        rank_log("UserWarning: torch.cuda.amp.GradScaler is enabled, but CUDA is not available."),
+        started("init process group: backend=cpu:gloo,cuda:nccl rank=0 world_size=0"),
+        started("init process group: backend=gloo rank=0 world_size=0 device=npu:0"),
+        FileScan(FileInfo("env.txt", FileKind.ENV, None), [], {"env": {"DIST_BACKEND": "nccl"}}),
+    ],
+    ids=["nccl group", "cuda word", "mixed backends", "npu device", "nccl backend in env"],
+)
+def test_gloo_beside_any_accelerator_word_leaves_the_stack_unknown(beside):
+    """Such a job ran gloo beside an accelerator's group, or the bundle cannot tell."""
+    assert accelerator_of([rank_log(GLOO_PEER_LOST), beside]) is None
 
 
 def test_a_cuda_job_sees_the_cuda_twin_of_a_switch_and_no_ascend_only_ones():
@@ -107,6 +192,12 @@ def test_a_cuda_job_sees_the_cuda_twin_of_a_switch_and_no_ascend_only_ones():
         "CUDA_LAUNCH_BLOCKING=1",
         "TORCH_DISTRIBUTED_DEBUG=DETAIL",
     ]
+
+
+def test_a_cpu_job_sees_no_switch_written_for_an_accelerator():
+    written = ["PYTORCH_NPU_ALLOC_CONF=expandable_segments:True", "ASCEND_LAUNCH_BLOCKING=1"]
+    written += ["HCCL_CONNECT_TIMEOUT=600", "TORCH_DISTRIBUTED_DEBUG=DETAIL"]
+    assert switches_for("cpu", written) == ["TORCH_DISTRIBUTED_DEBUG=DETAIL"]
 
 
 def test_an_ascend_job_or_an_unknown_stack_keeps_the_switches_as_written():

@@ -153,7 +153,7 @@ def write_signatures(tmp_path: Path, *entries: dict) -> Path:
         ({"culprit": "rank"}, "culprit group 'rank' is not a named group"),
         ({"category_from_code": True}, "need a code_table"),
         ({"code_table": "bios"}, "field 'code_table' is 'bios'"),
-        ({"harmless_on": ["tpu"]}, "harmless_on must name stacks of ['ascend', 'cuda']"),
+        ({"harmless_on": ["tpu"]}, "harmless_on must name stacks of ['ascend', 'cuda', 'cpu']"),
         ({"more_than": ["used", "size"]}, "more_than must name two groups of the regex"),
     ],
 )

@@ -581,6 +581,42 @@ def test_a_cuda_job_keeps_the_general_cases():
     assert "hccl-watchdog-exec-timeout" in [m.id for m in match_cases(diagnosis, scans)]
 
 
+def peer_lost_cases(*hardware: str) -> list[Case]:
+    """One case per hardware tag, each for a peer that closed its connection."""
+    return [
+        parse_cases(
+            one(id=f"peer-lost-{hw}", hardware=[hw], signatures=["Connection closed by peer"]),
+            source="demo.yaml",
+        )[0]
+        for hw in hardware
+    ]
+
+
+def test_a_cpu_job_is_offered_cases_for_cpus_and_any_hardware_but_none_for_an_accelerator():
+    diagnosis, scans = incident(
+        "hccl",
+        "[rank1]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:553] Connection closed by peer [127.0.0.1]:63178.",
+    )
+    library = peer_lost_cases("cpu", "any", "ascend", "cuda")
+
+    offered = [m.id for m in match_cases(diagnosis, scans, cases=library)]
+
+    assert sorted(offered) == ["peer-lost-any", "peer-lost-cpu"]
+
+
+def test_an_ascend_job_is_not_offered_a_case_written_for_cpus():
+    diagnosis, scans = incident(
+        "hccl",
+        "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection "
+        "closed by peer [10.0.0.2]:2345",
+        "[ERROR] HCCL(4021,python):2026-11-29-07:24:01.123.456 [hcom.cc:77] wait timeout",
+    )
+    library = peer_lost_cases("cpu", "ascend")
+
+    assert [m.id for m in match_cases(diagnosis, scans, cases=library)] == ["peer-lost-ascend"]
+
+
 def test_an_ascend_job_asking_for_nccl_still_gets_the_backend_case():
     diagnosis, scans = incident(
         "config",

@@ -88,6 +88,23 @@ def test_a_node_without_a_cuda_text_shows_its_own_to_a_cuda_job():
     assert start.for_stack("cuda") is start
 
 
+def test_a_node_can_say_something_else_to_a_cpu_job():
+    cpu_twin = {
+        "guidance": "Collect every rank's log and the kernel log.",
+        "guidance_zh": "收集每个 rank 的日志和内核日志。",
+        "commands": ["dmesg -T | tail -200"],
+    }
+    loaded = parse_tree(
+        tree(cuda=CUDA_TWIN, cpu=cpu_twin, commands=["npu-smi info"]), case_ids=frozenset()
+    )
+    start = loaded.node("start")
+
+    assert start.for_stack("cpu").commands == ("dmesg -T | tail -200",)
+    assert start.for_stack("cuda").commands == ("nvidia-smi",)
+    assert start.for_stack("ascend") is start
+    assert loaded.to_dict()["nodes"][0]["cpu"]["guidance_zh"] == "收集每个 rank 的日志和内核日志。"
+
+
 def test_a_cuda_text_with_an_unknown_field_is_refused():
     with pytest.raises(TreeError, match=r"node 'start': cuda: unknown field\(s\) \['env'\]"):
         parse_tree(tree(cuda=CUDA_TWIN | {"env": ["NCCL_DEBUG=INFO"]}), case_ids=frozenset())

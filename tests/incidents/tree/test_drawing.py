@@ -42,3 +42,14 @@ def test_a_cuda_incident_is_told_to_read_nvidia_smi_not_npu_smi():
     assert "npu-smi" not in cuda["start"][0]
     assert "npu-smi info" in ascend["start"][1]
     assert cuda["hang_eager_too"] == ascend["hang_eager_too"]  # no CUDA text: shown as written
+
+
+def test_a_cpu_incident_is_shown_no_accelerator_tool_or_switch():
+    """Every switch the tree names is Ascend's (HCCL_, ASCEND_, the NPU allocator's)."""
+    report = {"environment": {"accelerator": "cpu"}, "diagnosis": {}}
+    texts, switches = _texts_of(report), _env_of(report)
+
+    assert texts["start"][1] == ("dmesg -T | tail -200",)
+    assert "npu-smi" not in texts["start"][0]
+    assert "npu-smi" not in texts["no_explicit_error"][0]
+    assert not any(switches.values())

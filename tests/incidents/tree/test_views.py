@@ -204,6 +204,23 @@ def test_real_bundle_page_shows_path_evidence_and_the_known_case(
     assert incident.cases.filter(slug="shape-matmul-operands").exists()
 
 
+@pytest.mark.slow
+def test_a_real_gloo_job_is_not_told_to_run_npu_smi(alice_client, alice, crash_bundle: Path):
+    """The bundle holds a CPU job (backend=gloo, no accelerator): the tree's root speaks to it
+    in its CPU text, not in the Ascend text with npu-smi."""
+    upload = SimpleUploadedFile(crash_bundle.name, crash_bundle.read_bytes())
+    incident = services.incident_create(upload=upload, title="", created_by=alice)
+    analyze_run(run_id=incident.latest_run().pk)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    start = html.index('id="tree-start"')
+    root = html[start : html.index('<li class="tree-node', start)]  # up to its first child
+    assert escape(load_tree().node("start").cpu.guidance) in root
+    assert "<code>dmesg -T | tail -200</code>" in root
+    assert "npu-smi" not in root
+
+
 def test_tree_pages_read_in_the_page_language(alice_client):
     chinese = page_in(alice_client, "/library/tree/", "zh-hans")
     english = page_in(alice_client, "/library/tree/", "en")
