@@ -190,6 +190,15 @@ def test_a_hung_cuda_job_is_not_told_to_read_npu_smi() -> None:
     assert not any("npu-smi" in a or "NPUs" in a for a in actions)
 
 
+def test_a_cpu_job_with_an_unread_failure_is_told_what_to_collect_without_device_tools() -> None:
+    text = "KeyError: 'experts.7.w2'"
+    actions = next_actions(
+        BOOK, Situation(category="other", first_error_text=text, accelerator="cpu")
+    )
+    assert any("TORCH_DISTRIBUTED_DEBUG=DETAIL" in a for a in actions)
+    assert not any(word in a for a in actions for word in ("npu-smi", "nvidia-smi", "plog"))
+
+
 def test_a_job_on_an_unknown_stack_is_advised_as_an_ascend_job() -> None:
     actions = next_actions(BOOK, Situation(category="driver_env", first_error_text="ImportError"))
     assert any("set_env.sh" in a for a in actions)
