@@ -33,7 +33,12 @@ exception's type, which says what failed more than a frame does, and keeps its o
 vLLM's engine and worker processes head the traceback they log the same way, with a sentence
 that names no type (`EngineCore encountered a fatal error.`, `EngineCore failed to start.`,
 `WorkerProc hit an exception.`, `WorkerProc failed to start.`) and Python's `Traceback (most
-recent call last):` line under it; such a headline is read like Ray's.
+recent call last):` line under it; such a headline is read like Ray's. torch's distributed
+checkpoint does the same for a save or a load that failed on some ranks: one `CheckpointException
+ranks:dict_keys([0, 1, ...])` headline, then each failed rank's traceback under its own
+`Traceback (most recent call last): (RANK n)` line. The headline only counts the ranks (the
+signature reading it is a cascade: the quoted exceptions say why), so a paste cut inside a
+quoted traceback has its deepest frame read in the headline's place too.
 
 A paste cut by a character limit can stop inside the prefix its lines share: a last line that
 is only the start of the previous line's writer tag, level and time (`(EngineCore_DP0 pid=7)
@@ -70,8 +75,10 @@ _HEADER = re.compile(
     r"The actor died because of an error raised in its creation task"
     r"|^\s*(?:EngineCore encountered a fatal error|EngineCore failed to start"
     r"|WorkerProc hit an exception|WorkerProc failed to start)\.\s*$"
+    r"|\bCheckpointException ranks:\s*(?:dict_keys\()?[\[{]"
 )
-_TRACEBACK_HEAD = re.compile(r"\s*Traceback \(most recent call last\):\s*$")
+# Python's header, or the distributed checkpoint's quoted one that names the failed rank
+_TRACEBACK_HEAD = re.compile(r"\s*Traceback \(most recent call last\):(?:\s*\(RANK \d+\))?\s*$")
 # how far above the cut frames a header may sit (the frames between are read once)
 MAX_HEADED_LINES = 400
 

@@ -402,7 +402,7 @@ class _FileScanner(ScanSink):
             is_header(event.message) for event in errors
         ):
             return
-        tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+        tail = self._tail_lines()
         cut = cut_frame(tail)
         start = first_frame_line(tail) if cut is not None else None
         header = max(event.line for event in errors)
@@ -415,6 +415,19 @@ class _FileScanner(ScanSink):
             return
         self.events = [event for event in self.events if event not in errors]
         self._emit_cut(cut)
+
+    def _tail_lines(self) -> list[tuple[int, ParsedLine]]:
+        """The file's last lines as the end readers see them: a physical line that holds
+        several records (a paste that lost its breaks, `split_pieces`) gives each record as a
+        line of its own under the physical line's number, so a frame glued behind another
+        record is still a frame of the tail."""
+        tail: list[tuple[int, ParsedLine]] = []
+        for lineno, raw in self.previous_tail:
+            pieces = self.split_pieces(raw)
+            outer = self._parse(pieces[0])
+            tail.append((lineno, outer))
+            tail.extend((lineno, inherit_writer(self._parse(piece), outer)) for piece in pieces[1:])
+        return tail
 
     def _emit_cut(self, cut: tuple[int, ParsedLine, str]) -> None:
         """The frame a traceback cut before its exception stopped in, cited with its source
@@ -454,7 +467,7 @@ class _FileScanner(ScanSink):
         if self.kept[EventKind.ERROR]:
             self._read_headed_cut()
             return
-        tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+        tail = self._tail_lines()
         refusal = last_refusal(tail, self.prefilter)
         if refusal is not None:
             self.emit(*refusal, EventKind.ERROR)

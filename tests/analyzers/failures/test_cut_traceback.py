@@ -368,3 +368,74 @@ def test_a_complete_frame_at_the_end_is_the_deepest_frame() -> None:
     diagnosis = diagnose_text("serve/worker.log", text)
     assert diagnosis.first_error is not None
     assert "router.py" in diagnosis.first_error.text
+
+
+# torch's distributed checkpoint raises one headline naming the failed ranks and quotes each
+# rank's traceback under it; this paste stops inside rank 0's quoted traceback, right after the
+# load step's statement, so the exception line that said why is not there.
+# docs/labelling.md#a-checkpoint-file-that-is-not-there
+DCP_SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
+DCP_HEADED_CUT = f"""\
+[rank1]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException ranks:dict_keys([0, 1, 2, 3])
+[rank1]: Traceback (most recent call last): (RANK 0)
+[rank1]:   File "{DCP_SITE}/utils.py", line 192, in reduce_scatter
+[rank1]:     local_data = map_fun()
+[rank1]:                  ^^^^^^^^^
+[rank1]:   File "{DCP_SITE}/state_dict_loader.py", line 250, in local_step
+[rank1]:     assert metadata is not None
+"""
+
+
+def test_a_checkpoint_headline_over_a_cut_rank_traceback_reads_the_load_step() -> None:
+    diagnosis = diagnose_text("train.log", DCP_HEADED_CUT)
+    assert diagnosis.first_error is not None
+    assert "in local_step assert metadata is not None" in diagnosis.first_error.text
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert {alt.category for alt in diagnosis.alternatives} >= {"config"}
+
+
+def test_another_statement_of_the_cut_load_step_is_not_read_as_missing_metadata() -> None:
+    text = DCP_HEADED_CUT.replace("assert metadata is not None", "assert planner is not None")
+    diagnosis = diagnose_text("train.log", text)
+    assert "metadata could not be read" not in diagnosis.root_cause
+
+
+def test_the_exception_quoted_under_a_checkpoint_headline_stays_first() -> None:
+    text = DCP_HEADED_CUT + "[rank1]: FileNotFoundError: [Errno 2] No such file or directory\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is not None
+    assert "FileNotFoundError" in diagnosis.first_error.text
+
+
+def test_a_checkpoint_headline_alone_is_the_first_error() -> None:
+    header = DCP_HEADED_CUT.splitlines()[0] + "\n"
+    diagnosis = diagnose_text("train.log", header)
+    assert diagnosis.first_error is not None
+    assert "CheckpointException ranks:" in diagnosis.first_error.text
+    assert diagnosis.category == "weight_load"
+
+
+# The same quoted traceback written by a trainer's logger and pasted with its breaks lost:
+# several records share one physical line, the load step's frame glued behind a marker line.
+DCP_R = "2026-02-11 21:40:07,512 - Trainer - INFO - [rank3]:"
+DCP_GAP = " " * 40  # the padding the web page's layout turned each lost break into
+DCP_GLUED_CUT = (
+    "torch.distributed.checkpoint.api.CheckpointException: CheckpointException"
+    " ranks:dict_keys([0, 1, 2, 3])\n"
+    f"{DCP_R} Traceback (most recent call last): (RANK 0){DCP_GAP}"
+    f'{DCP_R}   File "{DCP_SITE}/utils.py", line 192, in reduce_scatter{DCP_GAP}'
+    f"{DCP_R}     local_data = map_fun()\n"
+    f'{DCP_R}   File "{DCP_SITE}/logger.py", line 87, in wrapper\n'
+    f"{DCP_R}     result = func(*args, **kwargs)\n"
+    f"{DCP_R}              ^^^^^^^^^^^^^^^^^^^^^{DCP_GAP}"
+    f'{DCP_R}   File "{DCP_SITE}/state_dict_loader.py", line 250, in local_step\n'
+    f"{DCP_R}     assert metadata is not None\n"
+    f"{DCP_R}\n"
+)
+
+
+def test_a_frame_glued_behind_another_record_is_still_the_cut_tails_deepest() -> None:
+    diagnosis = diagnose_text("train.log", DCP_GLUED_CUT)
+    assert diagnosis.first_error is not None
+    assert "in local_step assert metadata is not None" in diagnosis.first_error.text
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
