@@ -65,7 +65,13 @@ def _same_writer(item: Classified, first: Classified) -> bool:
 
 
 def _code_categories(items: Iterable[Classified]) -> list[str | None]:
-    """The table category of every code the lines print, once per code."""
+    """The table category of every code the lines print, once per code. A code the table
+    lists with a label of its own outvotes one labelled only by its family or range: in
+    `EZ9999[PID: 5] ... (EZ9999):  Communication_Error_Get_Socket(EI0006): ...` the catch-all
+    inner error of the operator family carries the communication library's own code."""
     table = load_knowledge().codes
     raw = dict.fromkeys(normalise_code(code) for item in items for code in item.event.codes)
-    return [info.category for code in raw if (info := table.lookup_label(code))]
+    infos = [info for code in raw if (info := table.lookup_label(code))]
+    if any(info.category and not info.inferred for info in infos):
+        infos = [info for info in infos if not info.inferred]
+    return [info.category for info in infos]

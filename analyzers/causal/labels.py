@@ -4,7 +4,8 @@ A CANN error-manager line with a generic code (`EE9999 ... get error: phyid:0 ..
 err:0x7010003`) can be the earliest cause of a block while the line that says which
 layer failed is the wrapper right above it (`HCCL function error: hcclCommInitRootInfoConfig
 ..., error code is 15`). The block's own lines then label the failure: the most telling
-line of the same block that carries a category. When no line of the block carries one,
+line of the same block that carries a category (a line that went below an unread line leading
+its block, `analyzers.classify.record_leads`, still counts). When no line of the block carries one,
 the weak hints of `analyzers.causal.fallback` (exception class, codes, keywords) may still agree.
 A signature marked `settled` labels its line `other` on purpose (a failure kind outside the
 taxonomy, such as a non-finite gradient): its words must not be re-read by the hints.
@@ -32,7 +33,7 @@ def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tup
         item
         for item in chain.nearby
         if item is not first
-        and item.tier >= TIER_WRAPPER
+        and (item.tier >= TIER_WRAPPER or item.reports_lead)
         and item.best is not None
         and item.best.category != UNLABELLED
     ]

@@ -35,6 +35,7 @@ from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.hints import is_build_report, is_chatter, is_relay_banner, vote
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
+from analyzers.classify.record_leads import lead_unread_records
 from analyzers.classify.rules import Knowledge, Signature
 from analyzers.core.rank_lists import ranks_named
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
@@ -174,6 +175,7 @@ def classify_scans(
         yield_to_named_cause(items[first:], TIER_CASCADE)
         yield_to_later_in_file(items[first:], TIER_GENERIC)
         lead_restated_runs(items[first:], TIER_GENERIC)
+        lead_unread_records(items[first:], (TIER_CASCADE, TIER_GENERIC, TIER_UNMATCHED))
         demote_late_blocks(items[first:], TIER_WRAPPER)
     yield_to_same_process(items, TIER_CASCADE)
     yield_to_nccl_debug_file(items, TIER_CASCADE)

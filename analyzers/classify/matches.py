@@ -48,6 +48,9 @@ class Classified:
     kind: FileKind = FileKind.OTHER
     demoted: bool = False
     recovered: bool = False  # the rank logged progress after it
+    # it reports on an unread line that leads its block (`classify.record_leads`): below that
+    # line, but its label is still the block's reading of it
+    reports_lead: bool = False
 
     @property
     def best(self) -> Match | None:

@@ -253,6 +253,13 @@ def test_a_listed_code_in_the_block_labels_unknown_wording() -> None:
     assert label(found) == ("oom", "memory")
 
 
+def test_a_listed_code_outvotes_the_family_label_of_a_catch_all_code() -> None:
+    """EZ9999 is the operator family's catch-all inner error, labelled only by its family; the
+    communication library's EI0006 beside it is listed with a label of its own."""
+    found = events(("RuntimeError: the widget stalled [EZ9999][EI0006]", EventKind.ERROR, None))
+    assert label(found)[0] == "hccl"
+
+
 def test_a_code_read_only_by_its_class_digit_labels_nothing() -> None:
     """207099 is listed nowhere: the documented class rule (2xxxxx, resources or hardware
     fit) names no failure kind, and its neighbour 207001 (memory) says nothing about it."""
