@@ -413,3 +413,47 @@ def test_an_engine_allreduce_check_naming_only_its_cuda_header_gets_the_engine_a
     actions = next_actions(BOOK, situation)
     assert any("--disable-custom-all-reduce" in a for a in actions)
     assert not any("ASCEND_GLOBAL_LOG_LEVEL" in a or "plog" in a for a in actions)
+
+
+# docs/labelling.md#numbers-that-went-non-finite: a failure read as numbers that went NaN or Inf
+# is told where to look in the numbers, not to collect the logs it was just read from.
+NONFINITE_GUIDE = "numbers-that-went-non-finite"
+
+
+def test_a_loop_guard_that_stops_on_a_nan_loss_gets_numerical_advice_first() -> None:
+    text = "RuntimeError: Loss is nan at epoch 1 step 5 on rank 3; stopping training"
+    actions = next_actions(
+        BOOK,
+        Situation(
+            category="other",
+            signature_ids=["num.own_check_nonfinite"],
+            first_error_text=text,
+            accelerator="cpu",
+            multi_rank=True,
+        ),
+    )
+    assert "set_detect_anomaly" in actions[0]
+    assert not actions[0].startswith("Collect every rank")
+
+
+def test_every_rule_of_the_non_finite_section_has_advice_of_its_own() -> None:
+    rules = [s.id for s in load_knowledge().signatures if s.guide == NONFINITE_GUIDE]
+    assert rules
+    assert [r for r in rules if not BOOK.signatures.get(r)] == []
+
+
+def test_anomaly_mode_is_not_suggested_where_it_already_raised() -> None:
+    # counterexample: anomaly mode named the backward function, so turning it on again is no step
+    text = "RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th output."
+    actions = next_actions(
+        BOOK,
+        Situation(
+            category="other",
+            signature_ids=["num.anomaly_nan_in_backward"],
+            first_error_text=text,
+            accelerator="cpu",
+        ),
+    )
+    assert actions
+    assert not actions[0].startswith("Collect every rank")
+    assert not any("set_detect_anomaly" in a for a in actions)
