@@ -205,6 +205,23 @@ def ranked(
     return _ranked_sqlite(query, base, filtered, limit, offset)
 
 
+def without(base: QuerySet[Case], terms: Sequence[Term]) -> QuerySet[Case]:
+    """`base` less the cases holding any of `terms`: a query of only excluded words lists
+    the library without them."""
+    if not terms:
+        return base
+    if is_postgres():
+        holding: Any = _websearch_query(websearch_term(terms[0]))
+        for term in terms[1:]:
+            holding = holding | _websearch_query(websearch_term(term))
+        return base.exclude(search_vector=holding)
+    if connection.vendor == "sqlite":
+        match = " OR ".join(fts5_term(term) for term in terms)
+        sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
+        return base.exclude(pk__in=RawSQL(sql, [match]))
+    return base
+
+
 def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int) -> Ranked:
     weighted = coverage.weighted_terms(query, FTS_TABLE)
     key_q = SearchQuery(" | ".join(query.key_lexemes), search_type="raw", config="simple")

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from incidents.library.models import Case
 from incidents.library.query import case_search
 from incidents.library.services import cases_load_knowledge
 
@@ -45,6 +46,7 @@ HOSTILE = [
     pytest.param(" ".join(f"w{n}" for n in range(10_000)), id="10000-words"),
     pytest.param(" ".join(f"-w{n}" for n in range(3_000)) + " hccl", id="3000-exclusions"),
     pytest.param(" or ".join(f"hccl{n}" for n in range(3_000)), id="3000-alternatives"),
+    pytest.param(" ".join(f"-w{n}" for n in range(3_000)), id="only-exclusions"),
 ]
 
 
@@ -65,3 +67,13 @@ def test_any_query_renders_the_search_page(seeded, alice_client, text):
     response = alice_client.get("/library/", {"q": text})
 
     assert response.status_code == 200
+
+
+def test_a_query_of_only_excluded_words_lists_the_library_without_them(seeded):
+    holding = set(slugs("hccl"))
+    assert holding
+
+    found = case_search(text="-hccl", per_page=100)
+
+    assert holding.isdisjoint(hit.case.slug for hit in found.hits)
+    assert found.total == Case.objects.published().count() - len(holding)
