@@ -140,6 +140,7 @@ class Bundle:
         self._unreported = 0
         self._unlisted_warnings = 0
         self._paths_read: set[str] = set()
+        self._last_copy: dict[str, int] = {}
         if mislabel := mislabel_warning(name or self.path.name, self.kind):
             self.warn(mislabel)
 
@@ -186,11 +187,15 @@ class Bundle:
         each node's files under the same names holds it: both copies are real, so the later
         one is read under a path of its own (`layout.logical_path` still names and ranks it
         like the first), and evidence never points into the other copy's lines."""
-        unique, copy = path, 1
-        while unique in self._paths_read:
-            copy += 1
-            unique = f"{path}{COPY_MARK.format(copy)}"
-        if copy > 1:
+        unique = path
+        if unique in self._paths_read:
+            # numbers below the last one given are all taken: start after it, or a path held
+            # N times would try 2, 3, ... for each copy (quadratic in N)
+            copy = self._last_copy.get(path, 1)
+            while unique in self._paths_read:
+                copy += 1
+                unique = f"{path}{COPY_MARK.format(copy)}"
+            self._last_copy[path] = copy
             self.warn(say("bundle.repeated_path", name=repr(path), shown=repr(unique)))
         self._paths_read.add(unique)
         return unique

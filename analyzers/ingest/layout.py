@@ -152,7 +152,8 @@ def agent_attempt(path: str) -> tuple[str, int] | None:
     for pattern in load_layout().local_rank_dirs:
         found = pattern.search(logical_path(path))
         if found and "attempt" in pattern.groupindex:
-            return found.group("agent"), int(found.group("attempt"))
+            number = plausible_rank(found.group("attempt"))  # small enough to be a count
+            return (found.group("agent"), number) if number is not None else None
     return None
 
 

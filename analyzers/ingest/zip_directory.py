@@ -7,7 +7,10 @@ analysis opened it (`File is not a zip file`). The upload walks the directory fi
 offset moved by any bytes before the archive), but through a file buffer one entry at a time:
 `zipfile` would hold the whole list, about 400 bytes an entry. Each entry's member must start
 with a local header where the entry says, before the directory, as `zipfile` checks when the
-member is opened.
+member is opened: the local header's name must be the entry's, or two entries overlap (one
+member's data read under two names). What makes `zipfile` refuse the whole list is refused
+here too: a name that says it is UTF-8 and is not, an extra field longer than its entry, a
+version to extract newer than `zipfile` reads.
 
     job.zip: the zip has no central directory (the list of its members at its end); ...
 """
@@ -23,12 +26,15 @@ from typing import BinaryIO
 from analyzers.core.errors import BundleError
 
 _ENTRY = struct.Struct("<4s4B4HL2L5H2L")  # a central directory entry's fixed part
+_LOCAL = struct.Struct("<4s2B4HL2L2H")  # a member's local header's fixed part
 _ENTRY_SIGNATURE = b"PK\x01\x02"
 _LOCAL_SIGNATURE = b"PK\x03\x04"
 _ZIP64_END = b"PK\x06\x06"
 _ZIP64_TAIL = 56 + 20  # the zip64 end record and its locator, between directory and end
 _ZIP64_EXTRA = 0x0001
 _FULL32 = 0xFFFFFFFF
+_UTF8_NAME = 0x800  # general purpose flag bit 11
+_NEWEST_VERSION = zipfile.MAX_EXTRACT_VERSION
 
 
 def check_zip_directory(path: str | os.PathLike[str]) -> None:
@@ -70,23 +76,58 @@ class _Walk:
                 self.fail(f"entry {number} of {self.total} is no directory entry")
             entry = _ENTRY.unpack(fixed)
             name_length, extra_length, comment_length = entry[12:15]
-            filename = self.fh.read(name_length)
+            filename = _name(self.fh.read(name_length), entry[5])
+            if filename is None:
+                self.fail(f"entry {number} of {self.total} says its name is UTF-8 but it is not")
+            if entry[3] > _NEWEST_VERSION:
+                need, most = entry[3], _NEWEST_VERSION
+                self.fail(
+                    f"{filename!r} needs zip version {need // 10}.{need % 10} to extract; "
+                    f"{most // 10}.{most % 10} is read"
+                )
             extra = self.fh.read(extra_length)
+            if not _whole_extra(extra):
+                self.fail(f"{filename!r} has an extra field longer than its entry")
             self.fh.seek(comment_length, os.SEEK_CUR)
             self.check_member(filename, _header_offset(entry, extra))
             read += _ENTRY.size + name_length + extra_length + comment_length
 
-    def check_member(self, filename: bytes, offset: int | None) -> None:
+    def check_member(self, filename: str, offset: int | None) -> None:
         at = None if offset is None else offset + self.concat
+        local = None
         if at is not None and 0 <= at < self.start:
             self.members.seek(at)
-            if self.members.read(4) == _LOCAL_SIGNATURE:
-                return
-        shown = repr(filename.decode("utf-8", "replace"))
-        self.fail(f"{shown} points at no member's data")
+            local = self.members.read(_LOCAL.size)
+        if local is None or len(local) != _LOCAL.size or local[:4] != _LOCAL_SIGNATURE:
+            self.fail(f"{filename!r} points at no member's data")
+        header = _LOCAL.unpack(local)
+        named = _name(self.members.read(header[10]), header[3])
+        if named != filename:  # zipfile refuses to open the member
+            self.fail(f"{filename!r} points at the data of {named!r}")
 
     def fail(self, detail: str) -> None:
         raise BundleError.saying("error.zip_directory", name=self.name, detail=detail)
+
+
+def _name(raw: bytes, flags: int) -> str | None:
+    """The name as zipfile decodes it (None: flagged UTF-8 but not)."""
+    if not flags & _UTF8_NAME:
+        return raw.decode("cp437")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _whole_extra(extra: bytes) -> bool:
+    """Whether every field of an extra block fits in it, as zipfile requires."""
+    at = 0
+    while len(extra) - at >= 4:
+        (length,) = struct.unpack_from("<H", extra, at + 2)
+        if at + 4 + length > len(extra):
+            return False
+        at += 4 + length
+    return True
 
 
 def _header_offset(entry: tuple, extra: bytes) -> int | None:

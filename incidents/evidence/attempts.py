@@ -27,20 +27,29 @@ class Attempts:
 
 
 def rank_attempts(report: Mapping[str, Any] | None) -> Attempts | None:
-    """None for a job that ran once (no file in a folder of a later attempt)."""
+    """None for a job that ran once (no file in a folder of a later attempt).
+
+    A restart is group-wide, but only the agent whose child failed counts it: another node's
+    agent rejoins the rendezvous and keeps writing `attempt_0/`, which then holds the last run
+    (as `analyzers.timeline.attempts` reads it). So a file in its agent's newest folder is
+    labelled with the job's last attempt, and only an older folder with its own number.
+    """
     ranks = (report or {}).get("ranks") or []
-    numbers = [_attempt(path) for row in ranks for path in row.get("files") or ()]
-    last = max((n for n in numbers if n is not None), default=0)
+    newest: dict[str, int] = {}
+    for row in ranks:
+        for agent, number in filter(None, map(_attempt, row.get("files") or ())):
+            newest[agent] = max(newest.get(agent, number), number)
+    last = max(newest.values(), default=0)
     if last == 0:
         return None
     of_rank = {}
     for row in ranks:
-        number = _attempt((row.get("first_error") or {}).get("file"))
-        if number is not None:
-            of_rank[row["rank"]] = number
+        found = _attempt((row.get("first_error") or {}).get("file"))
+        if found is not None:
+            agent, number = found
+            of_rank[row["rank"]] = last if number >= newest.get(agent, number) else number
     return Attempts(last, of_rank)
 
 
-def _attempt(path: Any) -> int | None:
-    found = agent_attempt(path) if isinstance(path, str) else None
-    return found[1] if found else None
+def _attempt(path: Any) -> tuple[str, int] | None:
+    return agent_attempt(path) if isinstance(path, str) else None

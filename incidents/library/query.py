@@ -102,6 +102,7 @@ def case_search(
     base = filters.apply(Case.objects.published())
     offset = min((page - 1) * per_page, MAX_OFFSET)
     if query.empty:
+        base = search.without(base, query.excluded_terms())
         cases = list(base.order_by("title", "pk")[offset : offset + per_page])
         hits = [_hit(c, query, exact=False) for c in cases]
         return SearchPage(text, hits, base.count(), page, per_page)

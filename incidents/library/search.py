@@ -31,6 +31,7 @@ from incidents.library.models import Case, CaseKey, SearchIndexFormat
 from incidents.library.search_text import (
     Document,
     Query,
+    Term,
     case_document,
     fts5_keys,
     fts5_term,
@@ -204,6 +205,23 @@ def ranked(
     return _ranked_sqlite(query, base, filtered, limit, offset)
 
 
+def without(base: QuerySet[Case], terms: Sequence[Term]) -> QuerySet[Case]:
+    """`base` less the cases holding any of `terms`: a query of only excluded words lists
+    the library without them."""
+    if not terms:
+        return base
+    if is_postgres():
+        holding: Any = _websearch_query(websearch_term(terms[0]))
+        for term in terms[1:]:
+            holding = holding | _websearch_query(websearch_term(term))
+        return base.exclude(search_vector=holding)
+    if connection.vendor == "sqlite":
+        match = " OR ".join(fts5_term(term) for term in terms)
+        sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
+        return base.exclude(pk__in=RawSQL(sql, [match]))
+    return base
+
+
 def _ranked_postgres(query: Query, base: QuerySet[Case], limit: int, offset: int) -> Ranked:
     weighted = coverage.weighted_terms(query, FTS_TABLE)
     key_q = SearchQuery(" | ".join(query.key_lexemes), search_type="raw", config="simple")
@@ -256,7 +274,11 @@ def _ranked_sqlite(
         return Ranked([], frozenset(), 0)
     score_sql, score_params = coverage.sqlite_score(weighted, FTS_TABLE)
     marks = ", ".join(["%s"] * len(query.keys)) or "NULL"
-    params: list = [match, *score_params, *query.keys]
+    # as PostgreSQL's phrase rank: a title holding the words as typed ranks above one that only
+    # shares them ("out of memory" before "illegal memory access": `of` and `out` weigh nothing)
+    phrase = query.phrase()
+    phrase_match = "{title} : " + fts5_term(Term(phrase, phrase=True)) if phrase else ""
+    params: list = [match, *score_params, phrase_match, phrase_match, *query.keys]
     where = ""
     if filtered:
         base_sql, base_params = base.order_by().values("pk").query.sql_with_params()
@@ -264,11 +286,14 @@ def _ranked_sqlite(
         params.extend(base_params)
     sql = (
         f"WITH m AS MATERIALIZED ({_SQLITE_MATCH}), s AS MATERIALIZED ({score_sql}), "
+        f"p AS MATERIALIZED (SELECT rowid AS id FROM {FTS_TABLE} WHERE %s != '' "
+        f"AND {FTS_TABLE} MATCH %s), "
         "k AS MATERIALIZED (SELECT case_id AS id, COUNT(*) AS hits FROM incidents_casekey "
         f"WHERE kind IN ('code', 'operator') AND value IN ({marks}) GROUP BY case_id) "
         "SELECT m.id, COALESCE(k.hits, 0) AS hits, COUNT(*) OVER () "
         f"FROM m LEFT JOIN s ON s.id = m.id LEFT JOIN k ON k.id = m.id {where} "
-        "ORDER BY COALESCE(s.score, 0) DESC, hits DESC, m.score ASC, m.id LIMIT %s OFFSET %s"
+        "ORDER BY COALESCE(s.score, 0) DESC, hits DESC, "
+        "EXISTS (SELECT 1 FROM p WHERE p.id = m.id) DESC, m.score ASC, m.id LIMIT %s OFFSET %s"
     )
     try:
         with connection.cursor() as cursor:

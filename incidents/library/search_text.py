@@ -27,6 +27,20 @@ _VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+[a-z0-9]")
 # Plain words, and identifiers with underscores (operator names); not codes like `ez9999`.
 _CORRECTABLE = re.compile(r"^(?:[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 MAX_TERM = 100
+# PostgreSQL's English stop words (tsearch_data/english.stop), which its `english` config
+# leaves out of every query. SQLite's tokenizer keeps them, and since a case matches when it
+# holds any query word, `the` or `of` would match nearly every case there: the query's other
+# words are scored without them on both databases.
+_STOP_WORDS = """
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+she her hers herself it its itself they them their theirs themselves what which who whom
+this that these those am is are was were be been being have has had having do does did doing
+a an the and but if or because as until while of at by for with about against between into
+through during before after above below to from up down in out on off over under again
+further then once here there when where why how all any both each few more most other some
+such no nor not only own same so than too very s t can will just don should now
+"""
+STOP_WORDS = frozenset(_STOP_WORDS.split())
 
 
 def bigrams(run: str) -> list[str]:
@@ -185,8 +199,12 @@ class Query:
 
     def scored_terms(self) -> list[Term]:
         """The positive terms, each once (as indexed), whichever group holds them: a case
-        is ranked by how many of them it holds."""
-        found = {t.indexed_text().lower(): t for t in self.terms if not t.negated}
+        is ranked by how many of them it holds. Stop words are none (see STOP_WORDS)."""
+        found = {
+            t.indexed_text().lower(): t
+            for t in self.terms
+            if not t.negated and (t.phrase or t.text.lower() not in STOP_WORDS)
+        }
         return list(found.values())
 
     def excluded_terms(self) -> list[Term]:

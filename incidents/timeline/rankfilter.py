@@ -10,7 +10,9 @@ from django.utils.translation import gettext, ngettext
 # typo such as `0-99999999` cannot make the server build a huge set.
 MAX_RANKS = 65_536
 
-_PART = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+# At most 18 digits a number: Python refuses to convert more than 4,300 (its own message), and
+# no job has a rank that long. Any script's digits count, as `int` reads them (full-width `３`).
+_PART = re.compile(r"^(\d{1,18})(?:\s*-\s*(\d{1,18}))?$")
 
 
 class RankFilterError(ValueError):

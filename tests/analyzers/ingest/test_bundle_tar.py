@@ -3,6 +3,7 @@
 import gzip
 import io
 import tarfile
+import time
 import zipfile
 from datetime import datetime
 
@@ -216,3 +217,30 @@ def test_a_path_the_tar_holds_twice_is_read_twice_under_two_names(tmp_path):
     assert len(bundle.warnings) == 2
     with open_member(tmp_path / "job.tar", "a.log (copy 2)") as stream:
         assert stream.read() == b"two\n"
+
+
+def test_copy_numbers_skip_the_names_the_tar_holds_itself(tmp_path):
+    members = [("a.log", b"1\n"), ("a.log (copy 3)", b"x\n"), ("a.log", b"2\n")]
+    members += [("a.log", b"3\n"), ("a.log", b"4\n")]
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", hostile.tar_bytes(members)), Limits())
+
+    assert _paths(bundle) == [
+        "a.log",
+        "a.log (copy 3)",
+        "a.log (copy 2)",
+        "a.log (copy 4)",
+        "a.log (copy 5)",
+    ]
+
+
+def test_a_path_held_20000_times_is_named_in_linear_time(tmp_path):
+    # `tar -r` in a loop, or a hostile bundle: each copy once looked for its number from 2 up
+    data = hostile.tar_bytes([("rank0.log", b"x\n")] * 20_000)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", data), limits=Limits())
+
+    started = time.process_time()
+    paths = _paths(bundle)
+    elapsed = time.process_time() - started
+
+    assert paths[-1] == "rank0.log (copy 20000)"
+    assert elapsed < 10  # about 1 s; 58 s when the search started from 2 for every copy

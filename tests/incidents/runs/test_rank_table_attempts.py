@@ -92,3 +92,32 @@ def test_a_job_run_once_has_no_attempt_labels(alice_client, alice, tmp_path):
     assert "corrupted batch header" in rank_rows(html)[1]
     table = html[html.index('id="ranks"') : html.index("</table>", html.index('id="ranks"'))]
     assert re.search(r"\battempt \d", table) is None  # its path's attempt_0/ folder aside
+
+
+def test_a_node_restarted_only_by_the_rendezvous_labels_its_errors_with_the_last_attempt(
+    alice_client, alice, tmp_path
+):
+    # node0's agent counted the restart (attempt_1/). node1's child did not fail: its agent
+    # rejoined the rendezvous and kept writing attempt_0/, which now holds the last run.
+    node0 = "job/node0/torchrun_logs/none_aa11/attempt_{number}/{rank}/{name}.log"
+    node1 = "job/node1/torchrun_logs/none_bb22/attempt_0/{rank}/{name}.log"
+    logs = {
+        node0.format(number=0, rank=0, name="stdout"): ["[rank0]: load weights passed"],
+        node0.format(number=0, rank=1, name="stderr"): [CORRUPT],
+        node0.format(number=1, rank=0, name="stdout"): ["[rank0]: load weights passed"],
+        node0.format(number=1, rank=1, name="stdout"): ["[rank1]: load weights passed"],
+        node1.format(rank=0, name="stdout"): ["[rank2]: load weights passed"],
+        node1.format(rank=0, name="stderr"): [REFUSED.replace("[rank0]", "[rank2]")],
+        node1.format(rank=1, name="stdout"): ["[rank3]: load weights passed"],
+    }
+    for path, lines in logs.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    incident = make_incident(analyze(tmp_path, AnalyzeOptions(workers=1)).to_dict(), alice)
+
+    rows = rank_rows(alice_client.get(incident.get_absolute_url()).content.decode())
+
+    assert "attempt 0" in rows[1]
+    assert "corrupted batch header" in rows[1]
+    assert "attempt 1" in rows[2]
+    assert "Gloo connectFullMesh failed" in rows[2]

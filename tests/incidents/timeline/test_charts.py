@@ -293,6 +293,7 @@ RANK_FILTERS = [
     ("3", {3}),
     (" 1 , 4 - 5 ", {1, 4, 5}),
     ("2-2", {2}),
+    ("０-３", {0, 1, 2, 3}),  # typed with a Chinese input method: full-width digits
     ("", None),
     ("   ", None),
 ]
@@ -311,6 +312,8 @@ BAD_RANK_FILTERS = [
     ("1,,2", "empty item"),
     ("1.5", "not a rank"),
     ("0-99999999", "more than"),
+    ("1" * 5000, "not a rank"),  # not Python's limit on converting 4,300 digits
+    ("0-" + "9" * 5000, "not a rank"),
 ]
 
 
