@@ -51,6 +51,8 @@ from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
+from analyzers.formats.native_frames import SOURCE as NATIVE_SOURCE
+from analyzers.formats.native_frames import cut_native_frames
 from analyzers.formats.paste import PLAIN, learn_paste_layout
 from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
@@ -429,11 +431,13 @@ class _FileScanner(ScanSink):
             tail.extend((lineno, inherit_writer(self._parse(piece), outer)) for piece in pieces[1:])
         return tail
 
-    def _emit_cut(self, cut: tuple[int, ParsedLine, str]) -> None:
+    def _emit_cut(self, cut: tuple[int, ParsedLine, str], source: str = CUT_SOURCE) -> None:
         """The frame a traceback cut before its exception stopped in, cited with its source
-        statement (`formats.cut_traceback.cut_frame`), as the error line the paste lost."""
+        statement (`formats.cut_traceback.cut_frame`), or the innermost of native frames kept
+        without the line they stood under (`formats.native_frames`), as the error line the
+        paste lost."""
         lineno, frame, cited = cut
-        event = self.emit(lineno, frame, EventKind.ERROR, source=CUT_SOURCE, message=cited)
+        event = self.emit(lineno, frame, EventKind.ERROR, source=source, message=cited)
         event.text = cited
 
     def _year_less_checkpoints(self) -> tuple[array, array] | None:
@@ -461,7 +465,13 @@ class _FileScanner(ScanSink):
         """A job log with no error line is read at its end, its tail parsed once for the three
         readers, each only while no error line is known: a plain-words refusal
         (`formats.refusal`), a traceback cut before its exception (`formats.cut_traceback`),
-        a step announced and never finished (`formats.pending`)."""
+        a step announced and never finished (`formats.pending`). A CANN log (plog) is read
+        only for the native frames it may end on (`formats.native_frames`)."""
+        if self.info.kind in CANN_KINDS and not self.kept[EventKind.ERROR]:
+            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            native = cut_native_frames(tail, self.prefilter)
+            if native is not None:
+                self._emit_cut(native, NATIVE_SOURCE)
         if self.info.kind not in CHECKPOINT_KINDS:
             return
         if self.kept[EventKind.ERROR]:
@@ -476,6 +486,9 @@ class _FileScanner(ScanSink):
         cut = cut_frame(tail) if quiet else None
         if cut is not None:
             self._emit_cut(cut)
+        native = cut_native_frames(tail, self.prefilter) if quiet and cut is None else None
+        if native is not None:
+            self._emit_cut(native, NATIVE_SOURCE)
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}

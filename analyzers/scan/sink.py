@@ -157,7 +157,13 @@ class ScanSink:
             start = block.rfind(b"\n", 0, end) + 1
             tail.append((last_line - len(tail), block[start:end]))
             end = start - 1
-        self.previous_tail = list(reversed(tail))
+        tail.reverse()
+        # A file whose last line has no line end gets that line as a block of its own
+        # (ingest.textio.iter_blocks): the lines before it stay part of the tail.
+        earlier = self.previous_tail
+        if tail and earlier and len(tail) < LOOKBACK_LINES and earlier[-1][0] == tail[0][0] - 1:
+            tail = [*earlier, *tail][-LOOKBACK_LINES:]
+        self.previous_tail = tail
 
     def count_dropped(self, kind: EventKind) -> None:
         """An event past its cap that was not even built: counted like one that was."""

@@ -399,3 +399,22 @@ def test_ranks_are_counted_alike_whether_one_or_several():
     assert scan_module._counted(array("i", [3] * 5)) == {3: 5}
     assert scan_module._counted(array("i", [3, -1, 3])) == {3: 2, -1: 1}
     assert scan_module._counted(array("b", [0, 0])) == {0: 2}
+
+
+def test_a_cut_traceback_whose_cut_last_line_has_no_line_end_is_read_at_its_frame():
+    """The paste stops inside the worker prefix of a line after the frames and the file has
+    no final line end: the last line is no error, the deepest frame is read in its place."""
+    prefix = "(Worker_DP2 pid=4100) ERROR 03-04 05:06:07 [multiproc_executor.py:880]"
+    body = "\n".join(
+        [
+            f'{prefix}   File "/srv/engine/runner.py", line 310, in step',
+            f"{prefix}     out = self._forward(batch)",
+            f'{prefix}   File "/srv/engine/graph.py", line 88, in replay',
+            f"{prefix}     self.stream.wait_done()",
+            "(Worker_DP2 pid=4100) ERROR 03-04 05:06:07 [multi",
+        ]
+    )
+    errors = [e for e in problems(scan_text(body)) if e.kind == EventKind.ERROR]
+    assert len(errors) == 1
+    assert "graph.py" in errors[0].text
+    assert "wait_done" in errors[0].text

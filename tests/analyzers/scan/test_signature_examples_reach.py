@@ -35,6 +35,14 @@ _KEY_HEADLINE = (
     "ERROR 03-02 10:14:08 [model_runner.py:1182] {line}\n",
 )
 
+# a native frame HCCL's plog prints at ERROR level: a frame alone is no event; a file that ends on
+# such frames with nothing else is read at the first one (formats.native_frames)
+_NATIVE_HEAD = "[ERROR] HCCL(30211,):2026-03-04-05:06:07.080.100 [op_base_v2.cc:1600]"
+_NATIVE_FRAMES = (
+    "a native backtrace frame, read only as the innermost of the frames a log ends on",
+    f"{_NATIVE_HEAD}{{line}}\n{_NATIVE_HEAD}[30211]/opt/cann/lib64/libhcomm.so("
+    "HcclCommInitRootInfoConfig+0x1a4) [0x7f2a18b49784]\n",
+)
 # (signature, example) -> (why the line is only read in a block, the block it is printed in)
 READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
     (
@@ -96,6 +104,16 @@ READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
         "[rank3]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
         "failed or device error.\n[rank3]: Last error:\n{line}\n",
     ),
+    (
+        "hccl.comm_init_native_frame",
+        "[30211]/opt/cann/9.1/lib64/libhccl_v2.so(_ZN4Hccl20RankInfoDetectClient5SetupERNS_13"
+        "RankTableInfoE+0x88) [0x7f2a10c0a3b0]",
+    ): _NATIVE_FRAMES,
+    (
+        "hccl.comm_init_native_frame",
+        "[4410]/usr/local/Ascend/cann/lib64/libhcomm.so(HcclCommInitRootInfoConfig+0x1b4) "
+        "[0x7f0b2c349784]",
+    ): _NATIVE_FRAMES,
 }
 
 

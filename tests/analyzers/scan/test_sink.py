@@ -71,3 +71,20 @@ def test_a_line_above_that_holds_several_gives_its_pieces_nearest_last() -> None
     # the plain sink reads each physical line whole
     plain = _sink_on(sink.block, 10)
     assert plain.lookback(12, 1) == [(11, "frame a | frame b | assert x")]
+
+
+def test_a_last_line_without_a_line_end_keeps_the_lines_above_it_in_the_tail() -> None:
+    # iter_blocks hands a file's unterminated last line over as a block of its own; the lines
+    # before it must stay in the tail the end-of-file readers look at
+    sink = _sink_on(BLOCK, 10)
+    sink.keep_tail(BLOCK, 19)
+    sink.keep_tail(b"line 20 cut mid\n", 20)
+    assert [n for n, _ in sink.previous_tail] == list(range(13, 21))
+    assert sink.previous_tail[-1] == (20, b"line 20 cut mid")
+
+
+def test_a_block_that_does_not_follow_the_tail_replaces_it() -> None:
+    sink = _sink_on(BLOCK, 10)
+    sink.keep_tail(BLOCK, 19)
+    sink.keep_tail(b"line 40\n", 40)
+    assert sink.previous_tail == [(40, b"line 40")]

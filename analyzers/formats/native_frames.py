@@ -1,0 +1,42 @@
+"""A log that holds no error line and ends in a native call stack printed at error level.
+
+Some writers log the frames of the failure they caught at ERROR level, one
+`backtrace_symbols()` frame a line (`/usr/lib64/libhcomm.so(HcclCommInitRootInfoConfig+0x1b4)
+[0x7f...]`), under the line that says what failed (HCCL's plog does). A frame names code, never
+a failure, so such lines are no events (`frame_lines` in knowledge/prefilter.yaml). A paste or
+a stored excerpt can keep the frames and lose the line above them: the file then ends on frames
+and nothing else says what failed. The process did not hang there, it reported an error; the
+first frame printed, the innermost, is read in the lost line's place, as a traceback cut before
+its exception is read at its deepest frame (formats.cut_traceback). A last line cut inside the
+prefix the frames share holds no message and is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.formats.base import ParsedLine
+from analyzers.formats.cut_traceback import cut_in_prefix
+from analyzers.formats.severity import ERROR_LEVELS, Prefilter
+
+SOURCE = "native_frames_cut"
+MIN_FRAMES = 2  # one frame alone is too little to call it a printed stack
+
+
+def cut_native_frames(
+    tail: Sequence[tuple[int, ParsedLine]], prefilter: Prefilter
+) -> tuple[int, ParsedLine, str] | None:
+    """(line number, frame line, frame text) of the frame to read when `tail` is made only of
+    native frames written at error level, else None."""
+    pattern = prefilter.frame_lines
+    if pattern is None:
+        return None
+    lines = [item for item in tail if item[1].message.strip()]
+    if len(lines) > 1 and cut_in_prefix(lines[-1][1], lines[-2][1]):
+        lines = lines[:-1]
+    if len(lines) < MIN_FRAMES or not all(
+        line.level in ERROR_LEVELS and pattern.match(line.message) for _, line in lines
+    ):
+        return None
+    lineno, frame = lines[0]
+    return lineno, frame, frame.message.strip()
