@@ -73,17 +73,7 @@ class ZipWalker:
         with self._bundle.path.open("rb") as fh:
             end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
         entries = end[zipfile._ECD_ENTRIES_TOTAL] if end else 0  # type: ignore[attr-defined]
-        members = self._budget.limits.members
-        most = ENTRIES_PER_MEMBER * members
-        if entries > most:
-            raise BundleError.saying(
-                "error.zip_too_many",
-                name=self._bundle.path.name,
-                entries=f"{entries:,}",
-                most=f"{most:,}",
-                members=f"{members:,}",
-                per=ENTRIES_PER_MEMBER,
-            )
+        check_entry_count(self._bundle.path.name, entries, self._budget.limits.members)
 
     def _open(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
         try:
@@ -92,6 +82,20 @@ class ZipWalker:
             name = repr(info.filename)
             raise BundleError.saying("error.zip_member", name=name, detail=str(exc)) from exc
         return Metered(stream, self._budget, partial(_packed_so_far, stream, info), claimed)
+
+
+def check_entry_count(name: str, entries: int, members: int) -> None:
+    """Refuse a directory listing far more entries than `members` files may be read."""
+    most = ENTRIES_PER_MEMBER * members
+    if entries > most:
+        raise BundleError.saying(
+            "error.zip_too_many",
+            name=name,
+            entries=f"{entries:,}",
+            most=f"{most:,}",
+            members=f"{members:,}",
+            per=ENTRIES_PER_MEMBER,
+        )
 
 
 def _packed_so_far(stream: zipfile.ZipExtFile, info: zipfile.ZipInfo) -> int:

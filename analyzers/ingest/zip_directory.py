@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from analyzers.core.errors import BundleError
+from analyzers.core.limits import Limits
+from analyzers.ingest.bundle_zip import check_entry_count
 
 _ENTRY = struct.Struct("<4s4B4HL2L5H2L")  # a central directory entry's fixed part
 _LOCAL = struct.Struct("<4s2B4HL2L2H")  # a member's local header's fixed part
@@ -37,8 +39,9 @@ _UTF8_NAME = 0x800  # general purpose flag bit 11
 _NEWEST_VERSION = zipfile.MAX_EXTRACT_VERSION
 
 
-def check_zip_directory(path: str | os.PathLike[str]) -> None:
-    """Raise BundleError naming what is wrong when the zip's directory cannot be read."""
+def check_zip_directory(path: str | os.PathLike[str], limits: Limits | None = None) -> None:
+    """Raise BundleError naming what is wrong when the zip's directory cannot be read, or
+    lists more entries than an analysis under `limits` would open."""
     p = Path(path)
     with p.open("rb") as fh, p.open("rb", buffering=4096) as members:
         try:
@@ -47,6 +50,9 @@ def check_zip_directory(path: str | os.PathLike[str]) -> None:
             end = None
         if not end:
             raise BundleError.saying("error.zip_no_directory", name=p.name)
+        if limits is not None:
+            entries = end[zipfile._ECD_ENTRIES_TOTAL]  # type: ignore[attr-defined]
+            check_entry_count(p.name, entries, limits.members)
         _Walk(p.name, end, fh, members).entries()
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from analyzers import BundleError
 from analyzers.checkpoints.patterns import CheckpointMatcher
+from analyzers.core.limits import Limits
 from analyzers.ingest.bundle import sniff_kind
 from analyzers.ingest.zip_directory import check_zip_directory
 from incidents.runs import wording
@@ -45,7 +46,9 @@ class BundleUploadForm(forms.Form):
         temporary = Path(upload.temporary_file_path())
         try:
             if sniff_kind(temporary) == "zip":
-                check_zip_directory(temporary)  # else a cut-short zip fails only in analysis
+                # else a cut-short zip, or one listing more entries than an analysis
+                # opens, fails only in analysis
+                check_zip_directory(temporary, Limits.from_env())
         except BundleError as error:
             # The analyzer names the file it read; people know it by the name they sent.
             message = str(error).replace(temporary.name, Path(upload.name).name, 1)

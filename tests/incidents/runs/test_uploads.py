@@ -137,6 +137,23 @@ def test_upload_refuses_a_zip_cut_short_and_stores_nothing(
     assert list((media_root / "incoming").glob("*")) == []
 
 
+def test_upload_refuses_a_zip_listing_more_files_than_an_analysis_opens(
+    alice_client, tmp_path, media_root, monkeypatch
+):
+    monkeypatch.setenv("RANKLENS_LIMIT_MEMBERS", "2")  # at most 8 entries
+    bundle = tmp_path / "many.zip"
+    with zipfile.ZipFile(bundle, "w") as zf:
+        for rank in range(9):
+            zf.writestr(f"log_{rank}.log", f"[rank{rank}] step 1 done\n")
+
+    response = post_bundle(alice_client, bundle)
+
+    assert response.status_code == 400
+    assert "many.zip: a zip of 9 entries; at most 8 are accepted" in response.content.decode()
+    assert not Incident.objects.exists()
+    assert stored_blobs(media_root) == []
+
+
 def test_upload_over_the_cap_answers_413(alice_client, settings, crash_bundle, media_root):
     settings.RANKLENS_MAX_UPLOAD_BYTES = crash_bundle.stat().st_size - 1
 
