@@ -42,9 +42,17 @@ LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re
 # runs a loader and a saver as processes of their own (`tools/checkpoint/loader_<format>.py`,
 # `saver_<format>.py`); the saver cuts every weight it receives into the target's
 # tensor-parallel shards, so a size error in either is the checkpoint not fitting that split.
+# Converters outside that tree are standalone scripts named for the two formats they convert
+# between (`hf2mcore_<model>.py`, `mcore2hf_<model>.py`, `convert_ckpt.py`) or kept in a
+# converter folder; they reshape each weight by the model's head and group counts, and a reshape
+# that does not fit there is read the same way
+# (docs/labelling.md#a-checkpoint-cut-for-another-number-of-ranks).
 LOAD_FRAME = re.compile(
     r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint|from_pretrained"
     r"|[/\\]checkpoint[/\\](?:saver|loader)_\w+\.py"
+    r"|[/\\]\w*checkpoints?_conver(?:t|s)or\w*[/\\]"
+    r"|[/\\](?:hf|mcore|megatron|mg)2(?:hf|mcore|megatron|mg)\w*\.py"
+    r"|[/\\]convert_ckpt\w*\.py"
 )
 _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 # A dataset library's split step lists the data files or shards a rank reads and indexes the

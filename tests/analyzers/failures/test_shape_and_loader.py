@@ -215,6 +215,51 @@ def test_size_error_in_a_checkpoint_converters_saver_is_weight_loading() -> None
     assert "tensor a (12288)" in diagnosis.first_error.text
 
 
+# Converters outside Megatron's tree are standalone scripts named for the two formats they turn
+# one into the other (`hf2mcore_<model>.py`, `mcore2hf_<model>.py`) or kept in a converter
+# folder; they reshape each weight by the head and group counts of the model they were written
+# for, so a reshape that does not fit is the checkpoint not fitting that split
+# (docs/labelling.md#a-checkpoint-cut-for-another-number-of-ranks).
+SCRIPT_CONVERTER_RESHAPE = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "/data/tools/model_checkpoints_convertor/demo/hf2mcore_demo.py", line 410, in <module>
+[rank0]:     main()
+[rank0]:   File "/data/tools/model_checkpoints_convertor/demo/hf2mcore_demo.py", line 377, in pack_layers
+[rank0]:     merged = qkv.view(groups, -1, head_dim, args.hidden_size)
+[rank0]: RuntimeError: shape '[8, -1, 64, 2048]' is invalid for input of size 4096
+"""
+
+# The same reshape raised in a training script's forward step is no converter, even when the
+# script's name holds a format's name.
+TRAINING_SCRIPT_RESHAPE = """\
+Traceback (most recent call last):
+  File "/data/jobs/pretrain_mcore_demo.py", line 92, in forward_step
+    merged = qkv.view(groups, -1, head_dim, hidden)
+RuntimeError: shape '[8, -1, 64, 2048]' is invalid for input of size 4096
+"""
+
+
+def test_reshape_in_a_standalone_checkpoint_converter_is_weight_loading() -> None:
+    diagnosis = diagnose_text("logs/convert.log", SCRIPT_CONVERTER_RESHAPE)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "is invalid for input of size 4096" in diagnosis.first_error.text
+
+
+def test_reverse_converter_named_alone_is_weight_loading() -> None:
+    text = SCRIPT_CONVERTER_RESHAPE.replace(
+        "/data/tools/model_checkpoints_convertor/demo/", "/srv/"
+    )
+    text = text.replace("hf2mcore_demo.py", "mcore2hf_demo.py")
+    diagnosis = diagnose_text("logs/convert.log", text)
+    assert diagnosis.category == "weight_load"
+
+
+def test_reshape_in_a_training_scripts_forward_stays_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("train.log", TRAINING_SCRIPT_RESHAPE)
+    assert diagnosis.category == "shape_mismatch"
+
+
 def test_a_checkpoint_folder_in_a_models_own_path_is_no_converter() -> None:
     forward = FORWARD_MISMATCH.replace("/srv/app/model/attention.py", "/srv/checkpoint/model.py")
     diagnosis = diagnose_text("forward.log", forward)
