@@ -176,9 +176,12 @@ def _candidates(
             yield alt, False
             for label in info.also:  # the neighbours the guide names for the code's label
                 yield replace(alt, category=label, score=share * GUIDE_SHARE), True
+    spoken = _code_speaks(first)
     for match in first.matches:  # the deciding rule's neighbours, then the other matches'
         share = GUIDE_SHARE if match is first.matches[0] else GUIDE_SHARE * match.weight / 100
         for label in shown.neighbours(match.signature):
+            if spoken and match.signature.category_from_code and label in match.signature.also:
+                continue  # the code's own entry speaks for the line
             yield _by_rule(label, match.signature, confidence * share), True
     if first.best is not None:
         for alt in _literal_reading(first.best):
@@ -191,6 +194,16 @@ def _candidates(
     if first.best is None or not shown.neighbours(first.best.signature):
         for alt in _hinted(chain, scans, confidence):
             yield alt, False
+
+
+def _code_speaks(first: Classified) -> bool:
+    """Whether a code the first error carries is listed with neighbours of its own. A rule
+    that takes its label from the code it carries (a synchronize that returned N) names the
+    generic neighbours for codes that say nothing of what failed; a listed entry that names
+    its neighbours (107027: a capture refused the call, `config` beside it) says more, and the
+    rule's generic ones (a core failure) do not fit it
+    (docs/labelling.md#code-only-synchronize-failures)."""
+    return any(info.category and not info.inferred and info.also for info in first.codes)
 
 
 def _hinted(

@@ -393,3 +393,30 @@ def test_a_lost_peer_under_a_ranks_own_error_offers_no_process_that_went_away(
     diagnosis = nodes_diagnose(tmp_path, files)
     assert diagnosis.category == "shape_mismatch"
     assert "device_fault" not in [alt.category for alt in diagnosis.alternatives]
+
+
+def _stream_wait_refused(code: int) -> str:
+    return (
+        "RuntimeError: Capture:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:205 NPU "
+        f"function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), error code is "
+        f"{code}\n"
+    )
+
+
+def test_a_synchronize_whose_code_names_its_neighbours_offers_those_not_a_core_failure() -> None:
+    """docs/labelling.md#code-only-synchronize-failures: 107027 says a capture refused the
+    call; the code's own neighbour (`config`) is offered and the synchronize rule's generic
+    one, a core failure, is not: nothing ran on a core."""
+    diagnosis = diagnose_text("serve/worker0.log", _stream_wait_refused(107027))
+    assert diagnosis.category == "stream_sync", diagnosis.root_cause
+    offered = [alt.category for alt in diagnosis.alternatives]
+    assert "config" in offered
+    assert "aicore_timeout" not in offered, diagnosis.alternatives
+
+
+def test_a_synchronize_whose_code_names_nothing_keeps_the_core_failure_beside_it() -> None:
+    """Counterexample: 507011 names no label and no neighbour, so the rule's generic
+    neighbour still stands beside `stream_sync`."""
+    diagnosis = diagnose_text("serve/worker0.log", _stream_wait_refused(507011))
+    assert diagnosis.category == "stream_sync", diagnosis.root_cause
+    assert "aicore_timeout" in [alt.category for alt in diagnosis.alternatives]

@@ -384,3 +384,36 @@ def test_the_engines_state_record_is_never_the_first_error() -> None:
     records = "".join(ENGINE_WAIT_CUT_AT_EXECUTOR.splitlines(keepends=True)[:2])
     diagnosis = diagnose_files({"engine/serve.log": records})
     assert diagnosis.first_error is None, diagnosis.first_error
+
+
+def _engine_notices(engines: int) -> str:
+    """The once-a-minute notice of several data-parallel engines, as vLLM writes it at INFO."""
+    return "".join(
+        f"(EngineCore_DP{dp} pid={4100 + dp}) INFO 02-14 08:30:05 [shm_broadcast.py:712] No "
+        "available shared memory broadcast block found in 60 seconds. This typically happens "
+        "when some processes are hanging or doing some time-consuming work (e.g. compilation, "
+        "weight/kv cache quantization).\n"
+        for dp in range(engines)
+    )
+
+
+def test_engine_notices_alone_offer_a_collective_beside_the_hang() -> None:
+    """docs/labelling.md#an-engine-that-waits-on-its-workers: the notice is the wait on the
+    workers, `hang` with `hccl` beside it; the words of its own advice ("shared memory",
+    "hanging") do not add memory exhaustion as a reading."""
+    diagnosis = diagnose_files({"serve/engine_core.log": _engine_notices(4)})
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    offered = [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in offered
+    assert "oom" not in offered, diagnosis.alternatives
+
+
+def test_an_engine_out_of_shared_memory_is_not_the_wait_on_its_workers() -> None:
+    """Counterexample: a process that could not get shared memory at all says so in other
+    words, and is no notice of a wait."""
+    text = (
+        "(EngineCore_DP0 pid=4100) ERROR 02-14 08:30:05 [core.py:700] RuntimeError: unable to "
+        "allocate shared memory(shm) for file </torch_4100_771_0>: No space left on device (28)\n"
+    )
+    diagnosis = diagnose_files({"serve/engine_core.log": text})
+    assert diagnosis.category != "hang", diagnosis.root_cause
