@@ -159,11 +159,9 @@ _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # A platform's or collector's local time (seconds optional, no zone; or the time of day alone,
 # with its fraction) before torch's rank tag or Python logging's default record: anywhere else
 # such a time is the program's own header.
-# moreutils' `ts` asked for an ISO time (`ts '%Y-%m-%dT%H:%M:%.S'`, `%FT%T`) writes it with the
-# `T` and no zone; in front of another writer's tag (torch's or torchrun's, an `srun --label`
-# task number) or of Python logging's own record it is a collector's time, like the space form.
+# (moreutils' `ts` with an ISO time, the `T` form, is `_TS_LOCAL_ISO`'s.)
 _LOCAL_COLLECTOR_TIME = re.compile(
-    r" ?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
+    r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
     r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
     r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
