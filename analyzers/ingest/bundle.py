@@ -30,6 +30,7 @@ from analyzers.ingest.budget import Metered, ReadBudget
 from analyzers.ingest.bundle_tar import TarWalker
 from analyzers.ingest.bundle_zip import ZipWalker
 from analyzers.ingest.compression import INFLATE_ERRORS, gunzip_stream
+from analyzers.ingest.layout import COPY_MARK
 from analyzers.ingest.sniff import mislabel_warning, sniff_kind
 from analyzers.ingest.streams import (
     HASH_CHUNK,
@@ -41,7 +42,6 @@ from analyzers.ingest.streams import (
 )
 
 PROGRESS_EVERY = 8 * 1024 * 1024
-COPY_MARK = " (copy {})"  # appended to a member path the bundle holds more than once
 
 
 @dataclass(slots=True)

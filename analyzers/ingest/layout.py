@@ -121,7 +121,10 @@ def _age(found: re.Match[str]) -> tuple[int, int]:
     return (0, int(digits.ljust(STAMP_DIGITS, "0")))
 
 
-_COPY_MARK = re.compile(r"(?: \(copy \d+\))+$")  # `ingest.bundle.COPY_MARK`
+# appended to a member path the bundle holds more than once (`ingest.bundle`), and looked
+# through when the copy is named and ranked
+COPY_MARK = " (copy {})"
+_COPY_MARK = re.compile(r"(?: \(copy \d+\))+$")
 
 
 def logical_path(path: str) -> str:
