@@ -21,12 +21,16 @@ from dataclasses import dataclass, field, replace
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RUN = re.compile(f"[{CJK}]+")
 _SEGMENT = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
-_HAS_TEXT = re.compile(f"[0-9A-Za-z{CJK}]")
+_HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit of any script
 _REGEX_SYNTAX = re.compile(r"\\[dswbDSWB]|[\\^$.|?*+()\[\]{}]")
 _VOCAB_WORD = re.compile(r"[a-z][a-z0-9_]+[a-z0-9]")
 # Plain words, and identifiers with underscores (operator names); not codes like `ez9999`.
 _CORRECTABLE = re.compile(r"^(?:[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$")
 MAX_TERM = 100
+# A CJK run longer than this is a pasted sentence rather than a word: it is scored by its
+# character pairs, so a case holding some of them is found (a word of up to four characters
+# stays one phrase, which is what it is).
+MAX_CJK_WORD = 4
 # PostgreSQL's English stop words (tsearch_data/english.stop), which its `english` config
 # leaves out of every query. SQLite's tokenizer keeps them, and since a case matches when it
 # holds any query word, `the` or `of` would match nearly every case there: the query's other
@@ -158,6 +162,12 @@ class Term:
         """A plain latin word long enough that a typo in it can be guessed safely."""
         return not (self.phrase or self.negated) and bool(_CORRECTABLE.match(self.text.lower()))
 
+    def scored_parts(self) -> list[Term]:
+        """The term itself, or a long CJK run's character pairs (see MAX_CJK_WORD)."""
+        if self.cjk and len(self.text) > MAX_CJK_WORD:
+            return [Term(pair) for pair in dict.fromkeys(bigrams(self.text))]
+        return [self]
+
     def indexed_text(self) -> str:
         return " ".join(bigrams(self.text)) if self.cjk else self.text
 
@@ -202,8 +212,9 @@ class Query:
         is ranked by how many of them it holds. Stop words are none (see STOP_WORDS)."""
         found = {
             t.indexed_text().lower(): t
-            for t in self.terms
-            if not t.negated and (t.phrase or t.text.lower() not in STOP_WORDS)
+            for term in self.terms
+            if not term.negated and (term.phrase or term.text.lower() not in STOP_WORDS)
+            for t in term.scored_parts()
         }
         return list(found.values())
 

@@ -93,3 +93,19 @@ def test_terms_are_seeded_after_the_english_tags_and_once_only():
 
     assert Case.objects.get().tags == ["oom", "widget", "显存不足", "显存泄漏"]
     assert [c.slug for c in hits("显存泄漏")] == ["npu-widget-oom"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        ("训练跑到第三个epoch时报显存不足然后进程就退出了", "oom"),
+        ("两台机器一起跑的时候总是通信超时怎么办", "hccl"),
+    ],
+)
+def test_a_pasted_chinese_sentence_finds_a_case_of_its_kind(seeded, sentence, category):
+    """A sentence has no spaces, so it is one token: its character pairs are scored like
+    words, and a case needs to hold only some of them."""
+    found = hits(sentence)
+
+    assert found, f"{sentence} finds no case"
+    assert found[0].category == category

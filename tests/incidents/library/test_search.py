@@ -72,3 +72,10 @@ def test_a_category_word_finds_cases_that_never_spell_it_out(seeded):
     assert "memory" not in (kv_cache.title + " ".join(kv_cache.symptoms)).lower()
 
     assert "oom-kv-cache" in [c.slug for c in ranked("out of memory")]
+
+
+def test_a_case_is_found_by_a_word_in_another_alphabet():
+    make_case(slug="ru-note", title="Сбой связи между узлами", category="hccl")
+    make_case(slug="ru-memory", title="Нехватка памяти на устройстве", category="oom")
+
+    assert [hit.case.slug for hit in case_search(text="связи").hits] == ["ru-note"]

@@ -115,3 +115,25 @@ def test_vocabulary_keeps_identifiers_and_their_parts_but_not_short_words():
         "moe",
         "dispatch",
     }
+
+
+@pytest.mark.parametrize("text", ["ошибка памяти", "σφάλμα μνήμης", "mémoire épuisée"])
+def test_words_in_any_alphabet_are_kept(text):
+    assert [t.text for t in parse_query(text).terms] == text.split()
+
+
+def test_a_long_chinese_run_is_scored_by_its_character_pairs():
+    query = parse_query("训练时显存不足")
+
+    assert [t.text for t in query.scored_terms()] == [
+        "训练",
+        "练时",
+        "时显",
+        "显存",
+        "存不",
+        "不足",
+    ]
+
+
+def test_a_short_chinese_word_is_scored_whole():
+    assert [t.text for t in parse_query("显存不足").scored_terms()] == ["显存不足"]
