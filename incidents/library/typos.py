@@ -85,43 +85,73 @@ def _add_variants(words: Iterable[str]) -> None:
 
 
 def corrections(words: Sequence[str]) -> dict[str, str]:
-    """{misspelled word: vocabulary word} for the words the library does not know."""
+    """{misspelled word: vocabulary word} for the words the library does not know.
+
+    A pasted line brings dozens of words no case holds (paths, hosts, sizes); their
+    candidates are fetched together, in a few queries whatever the number of words."""
     words = [w.lower() for w in words if len(w) >= MIN_LENGTH]
     if not words:
         return {}
     known = set(SearchTerm.objects.filter(term__in=words).values_list("term", flat=True))
+    unknown = list(dict.fromkeys(w for w in words if w not in known))
     found = {}
-    for word in dict.fromkeys(w for w in words if w not in known):
-        best = closest(word, candidates(word))
-        if best:
+    for word, candidates in _deletion_candidates(unknown).items():
+        if best := closest(word, candidates):
             found[word] = best
+    unmatched = [w for w in unknown if w not in found]
+    if unmatched and uses_trigram():
+        for word, candidates in _trigram_candidates(unmatched).items():
+            if best := closest(word, candidates):
+                found[word] = best
     return found
 
 
-def candidates(word: str) -> list[tuple[str, int]]:
-    """(term, df) pairs that may be within a small edit distance of `word`: from the
-    deletion index (a few btree lookups), else from pg_trgm where it is installed."""
-    variants = {word, *deletions(word)}
-    terms = set(TermVariant.objects.filter(variant__in=variants).values_list("term", flat=True))
-    found = list(SearchTerm.objects.filter(term__in=terms).values_list("term", "df"))
-    if closest(word, found) is None and uses_trigram():
-        found += _trigram_candidates(word)
-    return found
+def _deletion_candidates(words: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """(term, df) pairs sharing a deletion variant with each word: words a letter or two
+    apart (see the module docstring), for every word through the same lookups."""
+    owners: dict[str, set[str]] = {}
+    for word in words:
+        for variant in {word, *deletions(word)}:
+            owners.setdefault(variant, set()).add(word)
+    terms_of: dict[str, set[str]] = {word: set() for word in words}
+    variants = sorted(owners)
+    for start in range(0, len(variants), CHUNK):
+        rows = TermVariant.objects.filter(variant__in=variants[start : start + CHUNK])
+        for variant, term in rows.values_list("variant", "term"):
+            for word in owners[variant]:
+                terms_of[word].add(term)
+    df = _document_frequencies(set().union(*terms_of.values()))
+    return {
+        word: [(t, df[t]) for t in sorted(terms) if t in df] for word, terms in terms_of.items()
+    }
 
 
-def _trigram_candidates(word: str) -> list[tuple[str, int]]:
-    """Similar words by pg_trgm, through the GIN index on lower(term) (see migration 0002)."""
+def _document_frequencies(terms: set[str]) -> dict[str, int]:
+    ordered, df = sorted(terms), {}
+    for start in range(0, len(ordered), CHUNK):
+        rows = SearchTerm.objects.filter(term__in=ordered[start : start + CHUNK])
+        df.update(rows.values_list("term", "df"))
+    return df
+
+
+def _trigram_candidates(words: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """Similar words by pg_trgm, through the GIN index on lower(term) (see migration 0002),
+    the best CANDIDATES of each word in one query."""
     table = SearchTerm._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT set_config('pg_trgm.similarity_threshold', %s, false)", [TRIGRAM_THRESHOLD]
         )
         cursor.execute(
-            f"SELECT term, df FROM {table} WHERE lower(term) %% %s "
-            "ORDER BY similarity(lower(term), %s) DESC, term LIMIT %s",
-            [word, word, CANDIDATES],
+            "SELECT w, t.term, t.df FROM unnest(%s::text[]) AS w CROSS JOIN LATERAL ("
+            f"SELECT term, df FROM {table} WHERE lower(term) %% w "
+            "ORDER BY similarity(lower(term), w) DESC, term LIMIT %s) AS t",
+            [list(words), CANDIDATES],
         )
-        return [(term, df) for term, df in cursor.fetchall()]
+        found: dict[str, list[tuple[str, int]]] = {}
+        for word, term, df in cursor.fetchall():
+            found.setdefault(word, []).append((term, df))
+        return found
 
 
 def closest(word: str, found: Iterable[tuple[str, int]]) -> str | None:

@@ -45,3 +45,14 @@ def test_ties_go_to_the_commoner_word():
     typos.add_words(Counter({"stream": 9, "strean": 1, "streak": 2}))
 
     assert typos.corrections(["streaw"]) == {"streaw": "stream"}
+
+
+@pytest.mark.django_db
+def test_a_pasted_line_of_unknown_words_costs_a_few_queries(django_assert_max_num_queries):
+    typos.add_words(Counter({"timeout": 5, "memory": 3}))
+    pasted = [f"host{n:03d}node" for n in range(60)] + ["timout", "memroy"]
+
+    with django_assert_max_num_queries(8):
+        found = typos.corrections(pasted)
+
+    assert found == {"timout": "timeout", "memroy": "memory"}
