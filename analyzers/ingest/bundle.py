@@ -1,6 +1,6 @@
 """Read a job's log bundle member by member, as streams, without extracting it.
 
-A bundle is what users upload: `.tar`, `.tar.gz`/`.tgz` (also bz2/xz), `.zip`, a single
+A bundle is what users upload: `.tar`, `.tar.gz`/`.tgz` (also bz2/xz/zstd), `.zip`, a single
 `.log`/`.txt` file or a single gzip-compressed log. A directory is accepted too (CLI use).
 Whatever holds them, a tar inside the bundle is opened and a `log_3.log.gz` is inflated
 (`bundle_tar.TarWalker.file`).
@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
+
+import zstandard
 
 from analyzers.core.errors import BundleError
 from analyzers.core.limits import LimitHit, Limits
@@ -63,7 +65,10 @@ class Member:
         return _GuardedStream(raw, self.path, self._on_read, self._budget)  # type: ignore[return-value]
 
 
-READ_ERRORS = (tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, *INFLATE_ERRORS)
+READ_ERRORS = (
+    *(tarfile.TarError, zipfile.BadZipFile, lzma.LZMAError, zstandard.ZstdError),
+    *INFLATE_ERRORS,
+)
 MAX_WARNINGS = 200  # warnings kept word for word; the rest are counted
 
 

@@ -25,9 +25,12 @@ if TYPE_CHECKING:
     from analyzers.ingest.bundle import Bundle, Member
 
 # Name endings that make a member worth a look inside (its first bytes decide).
-ARCHIVE_ENDINGS = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".zip")
+ARCHIVE_ENDINGS = (
+    *(".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".tar.zst", ".tzst"),
+    ".zip",
+)
 PEEK = 64 * 1024
-_TAR_KINDS = ("tar", "gzip-tar", "bzip2-tar", "xz-tar")
+_TAR_KINDS = ("tar", "gzip-tar", "bzip2-tar", "xz-tar", "zstd-tar")
 GZIP_ENDING = ".gz"
 GZIP_MAGIC = b"\x1f\x8b"
 

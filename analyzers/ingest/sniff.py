@@ -13,17 +13,21 @@ import re
 import zlib
 from pathlib import Path
 
+import zstandard
+
 from analyzers.core.errors import BundleError
 from analyzers.core.phrases import Said, say
 from analyzers.ingest.utf16 import starts_utf16
 
 SNIFF_BYTES = 64 * 1024
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def sniff_kind(path: str | os.PathLike[str]) -> str:
     """Tell what a bundle file is from its bytes, not its name.
 
-    Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar", "log".
+    Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar",
+    "zstd-tar", "log".
     Raises BundleError for anything else (images, executables, empty files...).
     """
     p = Path(path)
@@ -43,6 +47,8 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
         return "bzip2-tar"
     if head.startswith(b"\xfd7zXZ\x00"):
         return "xz-tar"
+    if head.startswith(ZSTD_MAGIC):
+        return _sniff_zstd(p, head)
     if _looks_like_tar(head):
         return "tar"
     if _looks_like_text(head):
@@ -61,6 +67,21 @@ def _sniff_gzip(p: Path) -> str:
     if _looks_like_text(inner):
         return "gzip-log"
     raise BundleError.saying("error.gzip_neither", name=p.name)
+
+
+def _sniff_zstd(p: Path, head: bytes) -> str:
+    """Only a zstd-compressed tar is a bundle; a lone `.log.zst` is refused by name."""
+    if _looks_like_tar(_zstd_head(head)):
+        return "zstd-tar"
+    raise BundleError.saying("error.zstd_not_tar", name=p.name)
+
+
+def _zstd_head(head: bytes) -> bytes:
+    """The first bytes a zstd stream's start inflates to (b"" when they do not inflate)."""
+    try:
+        return zstandard.ZstdDecompressor().decompressobj().decompress(head)[:SNIFF_BYTES]
+    except zstandard.ZstdError:
+        return b""
 
 
 def _looks_like_tar(head: bytes) -> bool:
@@ -91,6 +112,8 @@ _NAMED_KINDS = (
     (".tgz", ("gzip-tar",), "gzip-tar"),
     (".tar.bz2", ("bzip2-tar",), "bzip2-tar"),
     (".tar.xz", ("xz-tar",), "xz-tar"),
+    (".tar.zst", ("zstd-tar",), "zstd-tar"),
+    (".tzst", ("zstd-tar",), "zstd-tar"),
     (".tar", ("tar",), "tar"),
     (".zip", ("zip",), "zip"),
     (".gz", ("gzip-log", "gzip-tar"), "gzip"),
@@ -134,4 +157,6 @@ def kind_from_head(head: bytes) -> str | None:
         return "bzip2-tar"
     if head.startswith(b"\xfd7zXZ\x00"):
         return "xz-tar"
+    if head.startswith(ZSTD_MAGIC):
+        return "zstd-tar" if _looks_like_tar(_zstd_head(head)) else None
     return "tar" if _looks_like_tar(head) else None

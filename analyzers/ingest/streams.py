@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
+import zstandard
+
 from analyzers.ingest.compression import gunzip_stream
 
 HASH_CHUNK = 1024 * 1024
@@ -32,6 +34,11 @@ def decompressed(raw: BinaryIO, kind: str) -> Iterator[BinaryIO]:
             yield _Decompressing(plain)  # type: ignore[misc]
     elif kind == "xz-tar":
         with lzma.LZMAFile(raw) as plain:
+            yield _Decompressing(plain)  # type: ignore[misc]
+    elif kind == "zstd-tar":
+        # `tar --zstd` on a stream may write several frames; all of them are the archive
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+        with reader as plain:
             yield _Decompressing(plain)  # type: ignore[misc]
     else:
         yield raw
@@ -68,7 +75,8 @@ class ReadOnlyStream(io.RawIOBase):
 
 
 class _Decompressing(ReadOnlyStream):
-    """bz2 says "corrupt" with a bare OSError: name it, like any other damaged archive."""
+    """bz2 says "corrupt" with a bare OSError, zstd with its own error: name it, like any
+    other damaged archive."""
 
     def __init__(self, plain: BinaryIO) -> None:
         self._plain = plain
@@ -76,7 +84,7 @@ class _Decompressing(ReadOnlyStream):
     def read(self, size: int = -1) -> bytes:
         try:
             return self._plain.read(size)
-        except (OSError, lzma.LZMAError) as exc:
+        except (OSError, lzma.LZMAError, zstandard.ZstdError) as exc:
             raise tarfile.ReadError(f"invalid compressed data: {exc}") from exc
 
 

@@ -48,8 +48,8 @@ UPLOAD_BODY = {
                         "bundle": {
                             "type": "string",
                             "format": "binary",
-                            "description": "The job's logs: .tar, .tar.gz/.tgz, .zip, "
-                            "or one .log/.txt/.gz file.",
+                            "description": "The job's logs: .tar, .tar.gz/.tgz (or .tar.bz2, "
+                            ".tar.xz, .tar.zst), .zip, or one .log/.txt/.gz file.",
                         },
                         "title": {
                             "type": "string",

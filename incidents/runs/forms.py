@@ -34,7 +34,8 @@ class BundleUploadForm(forms.Form):
     bundle = forms.FileField(
         label=_("Bundle"),
         help_text=_(
-            "A .tar, .tar.gz/.tgz or .zip of the job's logs, or a single .log/.txt/.gz file."
+            "A .tar, .tar.gz/.tgz (or .tar.bz2, .tar.xz, .tar.zst) or .zip of the job's logs, "
+            "or a single .log/.txt/.gz file."
         ),
     )
     title = forms.CharField(label=_("Title"), max_length=200, required=False)

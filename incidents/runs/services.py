@@ -11,6 +11,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from analyzers.ingest.bundle_tar import ARCHIVE_ENDINGS
 from incidents.accounts.activity import activity_record
 from incidents.accounts.models import Verb
 from incidents.accounts.token_services import api_token_issue
@@ -23,10 +24,14 @@ __all__ = ["api_token_issue", "incident_create", "incident_reanalyze", "run_queu
 log = logging.getLogger(__name__)
 
 
+# Longest first: `.tar.gz` is cut whole, not as `.gz`.
+_TITLE_SUFFIXES = sorted((*ARCHIVE_ENDINGS, ".gz", ".log", ".txt"), key=len, reverse=True)
+
+
 def default_title(file_name: str) -> str:
     """`job-42.tar.gz` -> `job-42`: the bundle name is the best title we have."""
     name = PurePath(file_name).name
-    for suffix in (".tar.gz", ".tgz", ".tar", ".zip", ".gz", ".log", ".txt"):
+    for suffix in _TITLE_SUFFIXES:
         if name.lower().endswith(suffix):
             return name[: -len(suffix)] or name
     return name or "Untitled bundle"

@@ -18,6 +18,8 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
+import zstandard
+
 MiB = 1024 * 1024
 ERROR_LOG = b"2026-11-29 07:25:37,216 [rank0] ERROR RuntimeError: boom\n"
 
@@ -64,6 +66,13 @@ def bz2_bomb(path: Path, size: int) -> Path:
 
 def xz_bomb(path: Path, size: int) -> Path:
     with lzma.open(path, "wb", preset=1) as out:
+        for piece in zeros_tar(size):
+            out.write(piece)
+    return path
+
+
+def zstd_bomb(path: Path, size: int) -> Path:
+    with path.open("wb") as raw, zstandard.ZstdCompressor(level=3).stream_writer(raw) as out:
         for piece in zeros_tar(size):
             out.write(piece)
     return path

@@ -34,6 +34,7 @@ CASES = [
         "limit 1,000:1",
     ),
     ("xz bomb", lambda d: hostile.xz_bomb(d / "b.tar.xz", 64 * MiB), SMALL, "ratio", "ratio"),
+    ("zstd bomb", lambda d: hostile.zstd_bomb(d / "b.tar.zst", 64 * MiB), SMALL, "ratio", "ratio"),
     ("zip bomb", lambda d: hostile.zip_bomb(d / "b.zip", 64 * MiB), SMALL, "ratio", "ratio"),
     (
         "zip over the total",

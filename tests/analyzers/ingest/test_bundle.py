@@ -3,11 +3,13 @@
 import gzip
 import io
 import pickle
+import random
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
+import zstandard
 
 from analyzers.core.errors import BundleError
 from analyzers.core.limits import Limits
@@ -36,6 +38,13 @@ def _tar(path: Path, members: dict[str, bytes], mode: str = "w:gz") -> Path:
     return path
 
 
+def _zstd_tar(path: Path, members: dict[str, bytes]) -> Path:
+    """What `tar --zstd -cf` writes: a plain tar in one zstd stream."""
+    plain = _tar(path.with_suffix(".plain"), members, "w")
+    path.write_bytes(zstandard.ZstdCompressor().compress(plain.read_bytes()))
+    return path
+
+
 def _read_all(path: Path) -> dict[str, bytes]:
     bundle = Bundle(path)
     out = {}
@@ -56,6 +65,17 @@ def test_reads_every_member_of_a_real_torchrun_bundle():
 def test_reads_tar_in_every_compression(tmp_path, mode):
     path = _tar(tmp_path / "b.tar", {"job/log_0.log": LOG_LINE}, mode)
     assert _read_all(path) == {"job/log_0.log": LOG_LINE}
+
+
+def test_reads_a_zstd_compressed_tar(tmp_path):
+    path = _zstd_tar(tmp_path / "b.tar.zst", {"job/log_0.log": LOG_LINE})
+    assert _read_all(path) == {"job/log_0.log": LOG_LINE}
+
+
+def test_opens_a_zstd_compressed_tar_inside_the_bundle(tmp_path):
+    inner = _zstd_tar(tmp_path / "node1.tar.zst", {"node1/log_1.log": LOG_LINE})
+    path = _tar(tmp_path / "b.tar.gz", {"job/node1.tar.zst": inner.read_bytes()})
+    assert _read_all(path) == {"job/node1.tar.zst/node1/log_1.log": LOG_LINE}
 
 
 def test_reads_zip(tmp_path):
@@ -255,6 +275,16 @@ def test_damaged_compressed_data_raises_bundle_error(tmp_path, mode):
     full = _tar(tmp_path / "full.tar", {"job/log_0.log": noisy}, mode).read_bytes()
     middle = len(full) // 2
     damaged = tmp_path / "damaged.tar"
+    damaged.write_bytes(full[:middle] + bytes(b ^ 0xFF for b in full[middle : middle + 256]))
+    with pytest.raises(BundleError, match="corrupt or truncated"):
+        _read_all(damaged)
+
+
+def test_damaged_zstd_data_raises_bundle_error(tmp_path):
+    noisy = random.Random(7).randbytes(1_000_000)  # incompressible: the damage lands in data
+    full = _zstd_tar(tmp_path / "full.tar.zst", {"job/log_0.log": noisy}).read_bytes()
+    middle = len(full) // 2
+    damaged = tmp_path / "damaged.tar.zst"
     damaged.write_bytes(full[:middle] + bytes(b ^ 0xFF for b in full[middle : middle + 256]))
     with pytest.raises(BundleError, match="corrupt or truncated"):
         _read_all(damaged)

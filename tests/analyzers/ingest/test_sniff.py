@@ -5,6 +5,7 @@ import io
 import zipfile
 
 import pytest
+import zstandard
 
 from analyzers.core.errors import BundleError
 from analyzers.ingest.bundle import Bundle
@@ -32,6 +33,9 @@ def _zip() -> bytes:
         ("rank0.log", "gzip-log", "rank0.log is named like a plain text log but is a gzip"),
         ("job.tar.gz", "gzip-tar", None),
         ("rank0.log.gz", "gzip-log", None),
+        ("job.tar.zst", "zstd-tar", None),
+        ("job.tzst", "zstd-tar", None),
+        ("job.tar.zst", "gzip-tar", "job.tar.zst is named like a zstd-compressed tar archive"),
         ("upload", "tar", None),  # no promise, nothing to warn about
     ],
 )
@@ -66,6 +70,7 @@ def test_a_zip_named_tar_gz_is_read_as_a_zip_with_a_warning(tmp_path):
         (gzip.compress(b"just a log\n"), None),
         (hostile.tar_bytes([("a.log", b"x\n")]), "tar"),
         (_zip(), "zip"),
+        (zstandard.ZstdCompressor().compress(hostile.tar_bytes([("a.log", b"x\n")])), "zstd-tar"),
         (b"plain text", None),
     ],
 )
@@ -92,3 +97,10 @@ def test_a_log_with_a_crashed_writers_nul_padding_is_a_log(tmp_path):
 def test_nuls_with_no_text_or_a_binary_around_them_are_refused(tmp_path, data):
     with pytest.raises(BundleError, match="not a log bundle"):
         sniff_kind(hostile.write(tmp_path / "upload.bin", data))
+
+
+def test_a_zstd_tar_is_sniffed_from_its_bytes_whatever_its_name(tmp_path):
+    path = tmp_path / "upload.bin"
+    path.write_bytes(zstandard.ZstdCompressor().compress(hostile.tar_bytes([("a.log", b"x\n")])))
+
+    assert sniff_kind(path) == "zstd-tar"

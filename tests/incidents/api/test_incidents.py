@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 
 import pytest
+import zstandard
 
 from incidents.models import ApiToken, Incident, RunState
 from incidents.runs.analysis import analyze_run
@@ -166,3 +168,31 @@ def test_status_of_unknown_incident_is_404(client, alice_token):
     response = client.get("/api/incidents/INC-999999/", headers=bearer(alice_token))
 
     assert response.status_code == 404
+
+
+def test_a_zstd_compressed_tar_from_ci_is_analysed_like_a_tgz(
+    client, alice_token, crash_bundle, tmp_path
+):
+    plain = gzip.decompress(crash_bundle.read_bytes())
+    bundle = tmp_path / "crash_one_rank.tar.zst"
+    bundle.write_bytes(zstandard.ZstdCompressor().compress(plain))
+
+    created = api_upload(client, bundle, alice_token).json()
+    analyze_run(run_id=Incident.objects.get().latest_run().pk)
+    data = client.get(created["status_url"], headers=bearer(alice_token)).json()
+
+    assert data["status"] == RunState.DONE
+    assert Incident.objects.get().title == "crash_one_rank"
+    assert {r["rank"] for r in data["report"]["ranks"]} == {0, 1, 2, 3}
+    assert data["report"]["diagnosis"]["category"] == "shape_mismatch"
+
+
+def test_a_zstd_file_holding_one_log_is_refused_with_what_to_send(client, alice_token, tmp_path):
+    bundle = tmp_path / "log_0.log.zst"
+    bundle.write_bytes(zstandard.ZstdCompressor().compress(b"[rank0]: RuntimeError: boom\n"))
+
+    response = api_upload(client, bundle, alice_token)
+
+    assert response.status_code == 400
+    assert "holds no tar archive" in str(response.json())
+    assert not Incident.objects.exists()

@@ -17,6 +17,8 @@ from incidents.runs.tasks import analyze_bundle
         ("job-42.tar.gz", "job-42"),
         ("JOB.TGZ", "JOB"),
         ("logs.zip", "logs"),
+        ("node3.tar.zst", "node3"),
+        ("node3.tar.xz", "node3"),
         ("log_0.log", "log_0"),
         ("plog-1234_20240101.log.gz", "plog-1234_20240101.log"),
         ("npu-smi.txt", "npu-smi"),
