@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     upload = commands.add_parser(
         "upload",
-        help="upload a bundle (.tar, .tar.gz, .zip or one log) and print its incident URL",
+        help="upload a bundle (.tar, .tar.gz or .tar.zst, .zip or one log) and print its URL",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
