@@ -178,10 +178,17 @@ def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> N
 
 
 # NCCL's and RCCL's own line prefix, `host:pid:tid [dev] `, then NCCL's level word, with the
-# source place of a warning between them (`graph/xml.cc:332 NCCL WARN ...`)
+# source place of a warning between them (`graph/xml.cc:332 NCCL WARN ...`); or, in a paste
+# cut down to NCCL's words, that source place at the start of the line before the level word
 _NCCL_WRITER = re.compile(
     r"(?:^|\s)[\w.-]+:\d+:\d+ \[\d+\] (?:\S+:\d+ )?NCCL (?:WARN|INFO|TRACE)\b"
+    r"|^\s*[\w./-]+\.(?:cc|cpp|cu|h|hpp):\d+ NCCL (?:WARN|INFO|TRACE)\b"
 )
+
+
+def writes_as_nccl(text: str) -> bool:
+    """Whether the line is one of NCCL's (or RCCL's) own, by its prefix or its source place."""
+    return _NCCL_WRITER.search(text) is not None
 
 
 def yield_to_nccl_debug_file(items: Sequence[Classified], cascade_tier: float) -> None:
@@ -191,10 +198,12 @@ def yield_to_nccl_debug_file(items: Sequence[Classified], cascade_tier: float) -
     per process (`debug.%h.%p`), so the program's console keeps only the return code that
     torch, the NCCL benchmarks or an engine report (`unhandled system error`), and the reason
     NCCL logged for it is in the other file. A file that holds other writers' lines beside NCCL's (a rank's own
-    log) is no such file, and a console that holds NCCL's warnings as well keeps its reading."""
+    log) is no such file, and a console that holds NCCL's warnings as well keeps its reading.
+    A paste that quotes NCCL's warnings apart from the exception, cut down to their source
+    place and level word (`graph/topo.h:230 NCCL WARN ...`), is read as such a file too."""
     by_file: dict[int, list[bool]] = {}
     for item in items:
-        by_file.setdefault(item.order, []).append(bool(_NCCL_WRITER.search(item.event.text)))
+        by_file.setdefault(item.order, []).append(writes_as_nccl(item.event.text))
     nccl_only = {order for order, lines in by_file.items() if all(lines)}
     with_nccl = {order for order, lines in by_file.items() if any(lines)}
     found = {item.best.id for item in items if item.best is not None and item.order in nccl_only}

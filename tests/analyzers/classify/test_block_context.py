@@ -321,3 +321,17 @@ def test_an_xid_whose_named_cause_is_not_in_the_log_keeps_its_reading() -> None:
     (item,) = classify_scans([scan_text("kern.log", alone)], load_knowledge())
     assert not item.demoted
     assert item.category == "device_fault"
+
+
+def test_ncclS_lines_count_as_its_own_with_or_without_the_writer_prefix() -> None:
+    """docs/labelling.md#nccls-reason-in-a-debug-file-of-its-own: NCCL's lines are known by
+    `host:pid:tid [dev]` or, in a paste cut down to them, by the source place before the
+    level word at the start of the line. A program's line that only mentions NCCL's level
+    word is not NCCL's."""
+    from analyzers.classify.block_context import writes_as_nccl
+
+    assert writes_as_nccl("gpu-2:811:830 [3] graph/topo.cc:640 NCCL WARN Could not find NET")
+    assert writes_as_nccl("graph/topo.h:230 NCCL WARN Could not find NIC with id 3")
+    assert writes_as_nccl("  transport/net_ib.cc:91 NCCL INFO Call to ibv_open_device failed")
+    assert not writes_as_nccl("2026-02-01 10:00:01 WARNING train.py:88 NCCL WARN lines seen")
+    assert not writes_as_nccl("RuntimeError: NCCL WARN printed above, see the debug file")

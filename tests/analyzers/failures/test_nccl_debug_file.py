@@ -89,3 +89,46 @@ def test_a_console_that_holds_ncclS_lines_keeps_its_own_reading() -> None:
     )
     assert diagnosis.first_error is not None
     assert "Test NCCL failure" in diagnosis.first_error.text
+
+
+# An issue that quotes NCCL's warnings in a block of their own, cut down to the source place
+# and the level word (the `host:pid:tid [dev]` prefix left out), beside the exception the
+# program raised in another block. Values of our own.
+BARE_TOPOLOGY_WARNINGS = """\
+graph/search.cc:1127 NCCL WARN Could not find a path for pattern 3, falling back to simple order
+graph/xml.cc:336 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:3b/../../0000:3b:00.0
+"""
+
+BARE_INTERNAL_ERROR = (
+    "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+    "ProcessGroupNCCL.cpp:2010, internal error - please report this issue to the NCCL "
+    "developers, NCCL version 2.23.4\n"
+)
+
+
+def test_a_report_yields_to_ncclS_warnings_quoted_without_their_prefix() -> None:
+    """docs/labelling.md#nccls-reason-in-a-debug-file-of-its-own: a paste that keeps only
+    `<file>:<line> NCCL WARN ...` of NCCL's lines is still a block of NCCL's own lines."""
+    diagnosis = diagnose_files(
+        {
+            "issue/1_nccl_warnings.log": BARE_TOPOLOGY_WARNINGS,
+            "issue/2_crash.log": BARE_INTERNAL_ERROR,
+        }
+    )
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Could not find real path of /sys/class/pci_bus/0000:3b" in diagnosis.first_error.text
+
+
+def test_a_console_that_quotes_bare_nccl_warnings_keeps_its_own_reading() -> None:
+    """The counterexample: NCCL's bare warning sits in the console beside the benchmark's
+    report, so the debug file is not where the report's reason was written."""
+    console = (
+        "init.cc:1402 NCCL WARN NCCL_P2P_LEVEL is deprecated, use NCCL_P2P_DISABLE instead\n"
+        + BENCH_CONSOLE
+    )
+    diagnosis = diagnose_files(
+        {"bench/all_reduce_perf.out": console, "bench/debug.ws-9.9120": TOPOLOGY_DEBUG_FILE}
+    )
+    assert diagnosis.first_error is not None
+    assert "Test NCCL failure" in diagnosis.first_error.text
