@@ -12,6 +12,12 @@ exception on one line, its lines joined by a literal backslash-n:
 docker compose lines). Each escaped line is a line of its own for the parsers; it keeps the
 writer (rank, pid, prefix key) of the physical line it came in.
 
+A compiler's exception that carries a kernel's source as its first argument is the exception
+to this: Triton's `CompilationError(src, node, msg)` and its subclasses, logged as a repr by a
+library that caught one (`UnsupportedLanguageConstruct('def k(x):\\n    ...', <ast.BoolOp
+object at 0x...>, '... are not supported ...')`). Its escaped newlines are the source's own,
+not lines of a log, and the reason is the argument after them, so the line stays whole.
+
 A text escaped twice writes its newlines as `\\\\n`: Ray's event logs (`logs/events/event_GCS.log`)
 hold one JSON object a line whose message was escaped once more before it was written,
 
@@ -26,17 +32,21 @@ keeps both.
 
 from __future__ import annotations
 
+import re
+
 from analyzers.formats.base import ParsedLine
 
 ESCAPED_NEWLINE = b"\\n"
 MAX_PIECES = 400  # a megabyte-long body is cut here; its head holds the error
 _CLOSERS = (b'",', b'"}', b"')", b"',")
+# An exception's repr whose first argument is a function's source (decorators may come first).
+_SOURCE_REPR = re.compile(rb"""\b[A-Z]\w*\((?:'|")(?:@[\w.]+(?:\([^)\n]*\))?\\n)*def \w+\(""")
 
 
 def split_escaped(raw: bytes) -> list[bytes]:
     """The physical line's escaped lines (the line itself when it has none); empty pieces
     and JSON quoting are dropped."""
-    if ESCAPED_NEWLINE not in raw:
+    if ESCAPED_NEWLINE not in raw or _SOURCE_REPR.search(raw):
         return [raw]
     head, *rest = raw.split(ESCAPED_NEWLINE, MAX_PIECES)
     pieces = [head, *rest[: MAX_PIECES - 1]]

@@ -40,6 +40,22 @@ CASES = [
         [b"path C:\\\\", b"done"],
     ),
     (
+        # a compiler error's repr carrying a kernel's source: the newlines are the source's
+        "kernel-source-repr",
+        b"UnsupportedLanguageConstruct('@triton.jit\\ndef scale(x):\\n    a, b = b, a\\n', "
+        b"<ast.Tuple object at 0x7f00aa11bb50>, 'simultaneous multiple assignment is not supported.')",
+        [
+            b"UnsupportedLanguageConstruct('@triton.jit\\ndef scale(x):\\n    a, b = b, a\\n', "
+            b"<ast.Tuple object at 0x7f00aa11bb50>, 'simultaneous multiple assignment is not supported.')"
+        ],
+    ),
+    (
+        # a message that only quotes code is still split
+        "message-quoting-code",
+        b"ERROR engine.py:140] ValueError('bad kernel:\\ndef scale(x): pass\\n')",
+        [b"ERROR engine.py:140] ValueError('bad kernel:", b"def scale(x): pass"],
+    ),
+    (
         "quotes-and-tabs",
         b'detail:\\n\\tFile \\"/opt/app/main.py\\", line 3\\n',
         [b"detail:", b'    File "/opt/app/main.py", line 3'],
