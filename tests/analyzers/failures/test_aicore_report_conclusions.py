@@ -1,0 +1,96 @@
+"""The conclusion CANN's AI Core error analysis (msaicerr, run on what asys collected) writes at
+the top of its info.txt report: a sentence naming the fault pattern it recognised, then the
+report's sections (basic information, the core's error register decoded, the instruction it
+stopped at). No line carries an error word or a level. The single-operator replay conclusion
+and the atomic-accumulation conclusion are read here; fixtures are written in the report's
+layout with our own values.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+# docs/labelling.md#an-ai-core-error-reports-conclusion: the replayed op failed alone.
+SINGLE_OP_REPORT = """\
+**********************Root cause conclusion******************
+Single op test aicore error, please check op.
+
+***********************1. Basic information********************
+error time   : 2026-03-14-02:11:09.412.007
+device id    : 3
+core id      : 12
+task id      : 41
+stream id    : 5
+node name    : ScatterNdUpdate
+kernel name  : te_scatterndupdate_8b41c0d2_1
+
+***********************2. AICERROR code***********************
+error code  : 0x8
+"""
+
+# The same conclusion in the later releases' words, the register section renamed.
+SINGLE_OP_REPORT_LATER = """\
+**********************Root cause conclusion******************
+Failed to execute the single-operator test case. The operator logic may be incorrect.
+
+***********************1. Basic information********************
+node name    : IndexPutV2
+kernel name  : IndexPutV2_7d01aa3e_high_performance_1
+***********************2. Ai Core DFX Register***********************
+error code  : 0x8
+"""
+
+# docs/labelling.md#an-ai-core-error-reports-conclusion: an atomic add overflowed on the core.
+ATOMIC_REPORT = """\
+Analysis result: success.
+"**********************Root cause conclusion******************"
+"dha status 1" found in log. It means Atomic accumulation exception, please check the input data and network accuracy.
+"""
+
+# A paste that lost the report's line breaks keeps the conclusion on one long line.
+ATOMIC_REPORT_FLAT = (
+    'Analysis result: success. "**********************Root cause conclusion******************" '
+    '"dha status 1" found in log. It means Atomic accumulation exception, please check the '
+    "input data and network accuracy.\n"
+)
+
+# Counterexample: the tool's advice and a passing replay are no finding.
+ADVICE_ONLY = """\
+To see whether an atomic add overflowed, grep the device log for "dha status".
+Single op test passed, the error may come from another op running on the same stream.
+"""
+
+
+def test_a_single_op_replay_that_fails_is_the_device_kernel_with_the_op_beside_it() -> None:
+    diagnosis = diagnose_text("aicerror/info.txt", SINGLE_OP_REPORT)
+    assert diagnosis.category == "aicore_timeout"
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.first_error is not None
+    assert "Single op test aicore error" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_later_wording_of_the_replay_conclusion_reads_the_same() -> None:
+    diagnosis = diagnose_text("info.txt", SINGLE_OP_REPORT_LATER)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "single-operator test case" in diagnosis.first_error.text
+
+
+def test_an_atomic_accumulation_conclusion_is_a_device_core_exception() -> None:
+    diagnosis = diagnose_text("aicerror/info.txt", ATOMIC_REPORT)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "dha status 1" in diagnosis.first_error.text
+
+
+def test_the_atomic_conclusion_pasted_on_one_line_reads_the_same() -> None:
+    diagnosis = diagnose_text("issue.txt", ATOMIC_REPORT_FLAT)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "Atomic accumulation exception" in diagnosis.first_error.text
+
+
+def test_the_tools_advice_and_a_passing_replay_are_no_finding() -> None:
+    diagnosis = diagnose_text("notes.txt", ADVICE_ONLY)
+    assert diagnosis.category != "aicore_timeout"
