@@ -31,6 +31,7 @@ from analyzers.causal.wait_places import (
     arrived_late,
     in_other_collective,
     keys_waited_for,
+    lone_gather_receiver,
     unreached_store,
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
@@ -101,6 +102,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     ahead = None if quiet_suspect else _receiver_ran_ahead(first.rank, correlation)
     if ahead is not None:
         return ahead
+    lone = None if quiet_suspect else lone_gather_receiver(chain, scans)
+    if lone is not None:
+        return lone
     # ranks that built their groups in another order broke the set-up the others waited in;
     # the ranks left hanging inside it are quiet, but they are not the ones at fault
     reordered = built_in_other_order(correlation)

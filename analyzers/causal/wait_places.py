@@ -117,6 +117,38 @@ def _frames_of(scan: FileScan) -> dict[int, str]:
     return found
 
 
+# Collectives in which every rank receives every other rank's message directly (gloo sends
+# each rank's buffer to all the others), unlike the ring of an all_reduce.
+_EVERYONE_RECEIVES = frozenset(
+    {"all_gather", "all_gather_object", "all_to_all", "all_to_all_single"}
+)
+
+
+def lone_gather_receiver(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:
+    """The rank that alone aborted on a message longer than it posted, while the other
+    ranks died inside an all_gather. There every rank receives every other rank's message, so
+    a peer that sent a longer one would have aborted every receiver: a single receiver
+    posted the short buffer itself (a tensor of a smaller size or dtype). In an all_reduce
+    the message passes round a ring and only the sender's successor receives it, so a lone
+    receiver there may be the victim and is not read so."""
+    first = chain.first
+    if first is None or first.rank is None:
+        return None
+    receivers = {
+        item.rank
+        for item in [*chain.top, *chain.own_failures, *chain.cascades]
+        if item.rank is not None and any(m.signature.peer_sent for m in item.matches)
+    }
+    if receivers != {first.rank}:
+        return None
+    calls = _frame_calls([*chain.peer_gone.values(), *chain.cascades], scans)
+    calls.pop(first.rank, None)
+    if len(calls) < MIN_WAITERS or not set(calls.values()) <= _EVERYONE_RECEIVES:
+        return None
+    call = Counter(calls.values()).most_common(1)[0][0]
+    return Blame([first.rank], say("blame.lone_gather_receiver", rank=first.rank, call=call))
+
+
 def unreached_store(chain: CausalChain) -> Blame | None:
     """The few ranks whose store wait was a connect that never got through, while the other
     waiting ranks had reached the store and waited there (for keys, for clients to join).

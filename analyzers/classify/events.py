@@ -141,6 +141,8 @@ def classify_scans(
                 if any(match.signature.raised_in for match in item.matches):
                     raised = _inner_packages(scan) if raised is None else raised
                     _keep_rules_raised_here(item, raised.get(event.line, ()))
+                if any(match.signature.levels for match in item.matches):
+                    _keep_rules_of_its_level(item, event.level)
                 if any(match.signature.needs_earlier for match in item.matches):
                     _keep_rules_announced_earlier(item, seen)
                 seen.update(match.signature.id for match in item.matches)
@@ -239,6 +241,13 @@ def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
             or any(signature.raised_in.search(frame) for frame in frames)
         ),
     )
+
+
+def _keep_rules_of_its_level(item: Classified, level: str | None) -> None:
+    """A rule that holds only at some levels (`levels`: a job's own words that it is exiting,
+    logged as its error) is dropped from a line its writer logged at another level or with
+    none: the same words at INFO are a rank reporting its way out."""
+    _keep_matches(item, lambda signature: not signature.levels or level in signature.levels)
 
 
 def _keep_rules_announced_earlier(item: Classified, seen: set[str]) -> None:

@@ -157,6 +157,10 @@ class Signature:
     # whose dropped connection it raised): the same words from a collective's socket are not
     # the rule's (`classify.events`, formats.traceback's `inner_packages`)
     raised_in: re.Pattern[str] | None = None
+    # the rule holds only on a line its writer logged at one of these levels (the parsed
+    # level field): a job's own words that it gives up are its failure at ERROR, a report of
+    # its way out at INFO (`classify.events`)
+    levels: frozenset[str] = frozenset()
     # the NVIDIA Xid origins the rule reads (`xid_origins`, classify.xid): the listed numbers
     # of those origins, every number the table gives an origin, and whether a number it gives
     # none fits as well; None when the rule reads no Xid
@@ -447,6 +451,7 @@ def _signature(
         harmless_on=_harmless_on(entry),
         more_than=_more_than(entry, regex),
         raised_in=_raised_in(entry),
+        levels=_levels(entry),
         xid_numbers=xid_numbers,
         xid_known=xid_known,
         xid_unknown=xid_unknown,
@@ -556,6 +561,13 @@ def _harmless_on(entry: Entry) -> tuple[str, ...]:
     if unknown:
         raise entry.fail(f"harmless_on must name stacks of {list(ACTION_STACKS)}, not {unknown}")
     return stacks
+
+
+def _levels(entry: Entry) -> frozenset[str]:
+    levels = frozenset(entry.strings("levels", required=False))
+    if unknown := levels - {"WARNING", "ERROR", "CRITICAL"}:
+        raise KnowledgeError(f"{entry.where}: unknown levels {sorted(unknown)}")
+    return levels
 
 
 def _raised_in(entry: Entry) -> re.Pattern[str] | None:

@@ -74,6 +74,9 @@ submitit INFO (2026-12-04 19:00:48,994) - Starting with JobEnvironment(...)
                                           (a library's logger named before the level, the
                                            time in brackets, `:` after the level: LMCache,
                                            its source place at the end of the message)
+INFO 2026-12-06 05:42:42.726 rank6 train:73] layer 2 passed
+                                          (a job's own Formatter in glog's order: level,
+                                           full date, rank word, glog's `file:line]`)
 2026-12-05 02:58:23,929 pid=17350 INFO infer: layer 2 passed
 2026-12-05 07:08:03,363 10684 ERROR model run failed: ...
                                           (processes sharing one file, tagged only by their
@@ -187,6 +190,12 @@ HEADERS = (
         VLLM,
         _LEVEL + r" (?P<ts>\d\d-\d\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) "
         r"(?:\[[\w./-]+:\d+\]|[\w./-]+:\d+\])\s?",
+    ),
+    # a job's own Formatter in glog's order: the level first, the full date, its rank word,
+    # then glog's `file:line]` location: "INFO 2026-12-06 05:42:42.726 rank6 train:73] ..."
+    header(
+        NAME,
+        _LEVEL + r" (?P<ts>" + _DATE + r") (?:(?i:rank)[ _=-]?(?P<rank>\d+) )?[\w./-]+:\d+\]\s?",
     ),
     header(
         NAME,

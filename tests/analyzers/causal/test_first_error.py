@@ -347,6 +347,36 @@ def test_a_rank_that_says_why_it_gives_up_is_the_first_error(tmp_path) -> None:
     assert diagnosis.culprit_ranks == [3]
 
 
+def test_a_rank_that_logs_an_error_and_says_it_is_exiting_is_the_first_error(tmp_path) -> None:
+    """Rank 3 logs an ERROR record that ends by saying it leaves (no `fatal:` word, no
+    traceback) and calls sys.exit(3); the peers lose the connection later and the launcher
+    reports the exit status. Before, the record matched no rule and a held-out gloo run was
+    read from a peer's lost connection (`hccl`, blaming that peer)."""
+    from tests.analyzers.job_bundles import analyze_job
+
+    job, extra = _ranks_losing_rank_3(None)
+    job[3].at(2050).log(
+        "ERROR", "no training samples left in shard part-00003.jsonl after filtering; exiting"
+    )
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "after filtering; exiting" in diagnosis.first_error.text
+    assert diagnosis.category == "other"
+    assert diagnosis.culprit_ranks == [3]
+
+
+def test_an_info_line_that_says_a_rank_is_exiting_is_no_failure(tmp_path) -> None:
+    """Counterexample: the same words at INFO level are the rank reporting its way out, not a
+    failure; the launcher's exit line stays the first error."""
+    from tests.analyzers.job_bundles import analyze_job
+
+    job, extra = _ranks_losing_rank_3(None)
+    job[3].at(2050).log("INFO", "checkpoint written to /ckpt/step_40; exiting")
+    diagnosis = analyze_job(tmp_path, job, extra).diagnosis
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
+
+
 def test_a_launcher_line_for_a_rank_cut_out_of_the_paste_does_not_outrank_a_traceback() -> None:
     """Only rank 7's traceback was pasted; the agent then names local rank 1, whose own
     lines are not there at all. Nothing says that rank ended on its own."""

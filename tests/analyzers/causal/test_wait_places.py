@@ -13,6 +13,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.wait_places import CLOCK_TOLERANCE_S
+from tests.analyzers.excerpts import diagnose_files
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
@@ -258,3 +259,48 @@ def test_a_pair_left_behind_in_the_same_collective_as_everyone_stays_named(
     tmp_path: Path,
 ) -> None:
     assert analyze_job(tmp_path, swapped_pair("all_reduce")).diagnosis.culprit_ranks == [2, 3]
+
+
+def _gloo_size_abort(peer_call: str) -> dict[str, str]:
+    """Four plain-print ranks: rank 1 aborts on gloo's size check, the others die inside
+    `peer_call` with the connection reset by rank 1's exit (torch 2.13, gloo)."""
+    progress = "layer 0 passed\n norm passed\n attention passed\n"
+    abort = (
+        "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+        "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:456] op.preamble.length <= op.nbytes. 512 vs 256. Received data size doesn't "
+        "match expected size. Is there a distributed collective mismatch in your code?\n"
+    )
+    files = {"job/log_1.log": progress + abort}
+    for rank in (0, 2, 3):
+        files[f"job/log_{rank}.log"] = progress + (
+            f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/home/user/infer.py", line 162, in moe\n'
+            f"[rank{rank}]:     dist.{peer_call}(gathered, local)\n"
+            f'[rank{rank}]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/'
+            f'distributed_c10d.py", line 4287, in {peer_call}\n'
+            f"[rank{rank}]:     work.wait()\n"
+            f"[rank{rank}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/"
+            "tcp/pair.cc:537] Read error [127.0.0.1]:903: Connection reset by peer. This is "
+            "typically caused by a remote worker hanging or bugs in the application.\n"
+        )
+    return files
+
+
+def test_the_lone_rank_that_aborts_in_an_all_gather_posted_the_odd_buffer() -> None:
+    """docs/labelling.md, "A rank that aborts on what a peer sent": in an all_gather every rank
+    receives every other rank's message, so a peer that sent a longer one would have aborted
+    every receiver. When one rank alone aborted and the others died inside the all_gather, its
+    own buffer was the short one (a float16 tensor among float32, a smaller capacity): it is
+    the culprit. Before, no rank was named (held-out gloo runs of four and six ranks)."""
+    diagnosis = diagnose_files(_gloo_size_abort("all_gather"))
+    assert diagnosis.first_error is not None
+    assert "op.preamble.length <= op.nbytes" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_lone_receiver_in_an_all_reduce_names_no_one() -> None:
+    """Counterexample: gloo's all_reduce passes chunks round a ring, so a longer tensor aborts
+    only the rank after its sender; a lone receiver there may be the victim."""
+    diagnosis = diagnose_files(_gloo_size_abort("all_reduce"))
+    assert diagnosis.culprit_ranks == []

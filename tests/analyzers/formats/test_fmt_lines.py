@@ -1614,3 +1614,26 @@ def test_a_spaced_time_without_pairs_after_it_is_no_logfmt_header():
     line = parse_line("ts=2026-12-05 23:37:41,714 layer 0 passed")
     assert line.rank is None
     assert line.message.startswith("ts=")
+
+
+def test_a_formatter_in_glogs_order_gives_level_time_and_rank():
+    """A job's own Formatter that writes glog's order with logging's fields (`%(levelname)s
+    %(asctime)s.%(msecs)03d rank%(rank)s %(module)s:%(lineno)d] %(message)s`): the level, the
+    full date, the rank word and glog's `file:line]` location are the header. Before, no
+    header read the line: its time was lost and its checkpoints were not recognised (a
+    held-out eight-rank gloo run whose ranks logged so showed no progress at all)."""
+    line = parse_line("INFO 2026-12-06 05:42:42.726 rank6 train:73] layer 2 passed")
+    assert (line.level, line.rank, line.message) == ("INFO", 6, "layer 2 passed")
+    assert line.time == datetime(2026, 12, 6, 5, 42, 42, 726000)
+    critical = parse_line("CRITICAL 2026-12-06 05:42:59.728 rank6 train:73] NaN loss detected")
+    assert (critical.level, critical.message) == ("CRITICAL", "NaN loss detected")
+
+
+def test_a_rank_word_in_a_glog_ordered_message_is_not_the_writers():
+    """Counterexample: without a rank word before the location the rank in the message is a
+    peer's, and vLLM's own header (month-day time, bracketed location) keeps its reading."""
+    line = parse_line("WARNING 2026-12-06 05:42:42.726 train:73] rank 5 is 2 steps behind")
+    assert (line.level, line.rank) == ("WARNING", None)
+    assert line.message == "rank 5 is 2 steps behind"
+    vllm = parse_line("INFO 04-02 19:33:00 [worker.py:88] # GPU blocks: 9963")
+    assert vllm.source == "vllm"
