@@ -26,6 +26,7 @@ from analyzers.causal.dumped_stacks import apart_in_dumps
 from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
+from analyzers.causal.node_settings import odd_node_setting
 from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
@@ -102,6 +103,10 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     ahead = None if quiet_suspect else _receiver_ran_ahead(first.rank, correlation)
     if ahead is not None:
         return ahead
+    odd = None if quiet_suspect else odd_node_setting(scans)
+    if odd is not None:
+        names, ranks = odd
+        return Blame(ranks, say("blame.node_setting", names=", ".join(names), many=several(ranks)))
     lone = None if quiet_suspect else lone_gather_receiver(chain, scans)
     if lone is not None:
         return lone

@@ -5,7 +5,9 @@
     declare -x ASCEND_RT_VISIBLE_DEVICES="0,1,2,3"
 
 Only variables that matter for a distributed NPU/GPU job are kept (facts["env"]); the world
-size comes from WORLD_SIZE, else NPROC_PER_NODE x NNODES.
+size comes from WORLD_SIZE, else NPROC_PER_NODE x NNODES. The names of all the dump's
+variables are kept too (facts["env_names"]): a setting that one node's dump carries and the
+others' do not says that node ran otherwise (`causal/node_settings.py`).
 """
 
 from __future__ import annotations
@@ -54,17 +56,21 @@ KEPT_PREFIXES = (
     "ACCELERATE_",
 )
 _MAX_VALUE = 500
+_MAX_NAMES = 2000
 
 
 def parse(lines: Iterable[str]) -> dict[str, Any]:
     env: dict[str, str] = {}
+    names: set[str] = set()
     for text in lines:
         found = _ASSIGNMENT.match(text)
+        if found and len(names) < _MAX_NAMES:
+            names.add(found.group(1))
         if found and _kept(found.group(1)):
             env[found.group(1)] = _unquote(found.group(2))[:_MAX_VALUE]
     if not env:
         return {}
-    facts: dict[str, Any] = {"env": env}
+    facts: dict[str, Any] = {"env": env, "env_names": sorted(names)}
     size = world_size(env)
     if size:
         facts["world_size"] = size
