@@ -244,9 +244,9 @@ def test_a_monitored_barrier_report_offers_a_stuck_and_a_gone_rank_beside_it() -
 
 # --- the fallback's hints as alternatives ----------------------------------------------------
 
-# A serving engine's refusal that no rule knows: the exception's class votes `config` once, too
-# little to label the line, which stays `other`.
-PROMPT_TOO_LONG = "ValueError: Prompt length (40) exceeds maximum model length (32) for request 2\n"
+# A serving engine's refusal that no rule knows and whose words name no class: the exception's
+# class votes `config` once, too little to label the line, which stays `other`.
+UNKNOWN_REFUSAL = "ValueError: request 2 was turned away by the admission filter\n"
 # A compiler's wrapped import failure, labelled `config` by its rule (no neighbour named):
 # the missing module's words vote `driver_env`.
 INDUCTOR_IMPORT = (
@@ -258,7 +258,7 @@ INDUCTOR_IMPORT = (
 def test_an_unlabelled_first_error_offers_the_labels_its_hints_vote_for() -> None:
     """An answer no rule gave rests on the hints: a label they vote for, even below the bar a
     winner needs, is a reading as defensible, scored below the answer."""
-    diagnosis = diagnose_text("job/rank0.log", PROMPT_TOO_LONG)
+    diagnosis = diagnose_text("job/rank0.log", UNKNOWN_REFUSAL)
     assert diagnosis.category == "other"
     config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
     assert "hints" in config.evidence
@@ -284,7 +284,7 @@ def test_a_rule_that_names_its_neighbour_is_not_second_guessed_by_the_hints() ->
 
 def test_the_hints_do_not_move_the_answer_or_its_confidence() -> None:
     """Alternatives only add doubt: the answer is the vote's, as before."""
-    diagnosis = diagnose_text("job/rank0.log", PROMPT_TOO_LONG)
+    diagnosis = diagnose_text("job/rank0.log", UNKNOWN_REFUSAL)
     assert (diagnosis.category, diagnosis.confidence) == ("other", 0.09)
 
 

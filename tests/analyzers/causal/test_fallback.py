@@ -392,7 +392,7 @@ def test_a_runner_up_that_reaches_the_winners_bar_is_defensible() -> None:
 
 
 def test_a_line_no_rule_labelled_offers_labels_below_the_winners_bar() -> None:
-    line = "ValueError: Prompt length (40) exceeds maximum model length (32) for request 2"
+    line = "ValueError: request 2 could not be scheduled"
     assert vote(line) is None
     assert defensible(line) == []
     assert defensible(line, unlabelled=True) == [("config", 1)]
