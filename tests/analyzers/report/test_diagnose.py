@@ -731,6 +731,61 @@ def test_job_stopped_by_its_scheduler_while_ranks_kept_pace_is_the_stop_itself()
     assert "Received 15 death signal" in diagnosis.first_error.text
 
 
+# docs/labelling.md, "A job stopped from outside": a process's own record of the SIGTERM it got,
+# printed by a native failure-signal handler (Paddle's summary under its C++ stack, glog's and
+# abseil's one-line reports). It is the stop, not a crash: `other` with `hang` beside it.
+PADDLE_STOPPED = """\
+I1207 10:11:02.118220  7731 trainer.py:214] epoch 3 step 1800 loss 2.114
+--------------------------------------
+C++ Traceback (most recent call last):
+--------------------------------------
+0   paddle::distributed::ProcessGroupNCCL::Broadcast(phi::DenseTensor*, phi::DenseTensor const&)
+1   ncclBroadcast
+
+----------------------
+Error Message Summary:
+----------------------
+FatalError: `Termination signal` is detected by the operating system.
+  [TimeInfo: *** Aborted at 1733566262 (unix time) try "date -d @1733566262" if you are using GNU date ***]
+  [SignalInfo: *** SIGTERM (@0x1e36) received by PID 7731 (TID 0x7f2a3c1ff740) from PID 7734 ***]
+"""
+
+
+GLOG_STOPPED = """\
+I1207 10:11:02.118220  7500 server.cc:88] served 1200 requests
+*** Aborted at 1733566262 (unix time) try "date -d @1733566262" if you are using GNU date ***
+PC: @     0x7f31b80c8e1d  (unknown)
+*** SIGTERM (@0x3e800001d4c) received by PID 7500 (TID 0x7f31aa3fe700) from PID 7488; stack trace: ***
+    @     0x7f31b80c8e1d  (unknown)
+"""
+
+ABSEIL_STOPPED = """\
+I1207 10:11:02.118220  7500 core_worker.cc:410] task 12 finished
+*** SIGTERM received at time=1733566262 on cpu 5 ***
+PC: @     0x7f31b80c8e1d  (unknown)  pthread_cond_wait
+"""
+
+
+@pytest.mark.parametrize("text", [PADDLE_STOPPED, GLOG_STOPPED, ABSEIL_STOPPED])
+def test_a_process_that_records_the_sigterm_it_got_was_stopped_from_outside(text: str) -> None:
+    diagnosis = diagnose_files({"log/workerlog.0": text})
+    assert diagnosis.category == "other"
+    assert "hang" in [alternative.category for alternative in diagnosis.alternatives]
+    assert diagnosis.first_error is not None
+    assert "SIGTERM" in diagnosis.first_error.text or "Termination signal" in (
+        diagnosis.first_error.text
+    )
+
+
+def test_a_process_that_records_a_segfault_it_got_crashed() -> None:
+    """Counterexample: the same summary for SIGSEGV is the process's own crash."""
+    text = PADDLE_STOPPED.replace("`Termination signal`", "`Segmentation fault`").replace(
+        "SIGTERM (@0x1e36)", "SIGSEGV (@0x0)"
+    )
+    diagnosis = diagnose_files({"log/workerlog.0": text})
+    assert diagnosis.category == "device_fault"
+
+
 # docs/labelling.md, "A job stopped from outside": an interrupt the agent passes on to its
 # workers. The agent's record comes before the workers' KeyboardInterrupt tracebacks (printed
 # with no time of day in their own stderr files) and is the first error.
