@@ -203,8 +203,14 @@ def test_the_api_answers_the_stored_english_whatever_the_caller_asks(client, ali
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("zh-hans", "screenshot.png：不是日志包。请上传 .tar、.tar.gz/.tgz、.zip"),
-        ("en", "screenshot.png: not a log bundle. Upload a .tar, .tar.gz/.tgz, .zip"),
+        (
+            "zh-hans",
+            "screenshot.png：不是日志包。请上传 .tar、.tar.gz/.tgz（或 .tar.bz2、.tar.xz、.tar.zst）、.zip",
+        ),
+        (
+            "en",
+            "screenshot.png: not a log bundle. Upload a .tar, .tar.gz/.tgz (or .tar.bz2, .tar.xz, .tar.zst), .zip",
+        ),
     ],
 )
 def test_a_refused_upload_says_why_in_the_page_language(alice_client, language, said):
