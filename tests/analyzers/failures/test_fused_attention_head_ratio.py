@@ -4,7 +4,9 @@ docs/labelling.md#an-operator-name-decides-nothing: a serving plugin that assert
 model is built, that the query heads per KV head is one of the values a fused kernel takes
 (and lists them) reports the kernel's limit, `op_constraint`, with `config` (a parallel size or
 the eager path) as the neighbour. The same ratio checked without any supported values named
-is no limit of an op and is not read as one.
+is no limit of an op and is not read as one. The attention op's own tiling check, giving the
+ratio it computed and the set it takes, is the same limit, with `operator` beside it too; the op
+refusing a ratio with no set keeps the op's reading.
 
 Fixtures follow the shape of a vLLM engine-core traceback; values and wording are made up.
 """
@@ -58,3 +60,30 @@ def test_a_ratio_check_without_supported_values_is_no_op_limit() -> None:
     assert diagnosis.category != "op_constraint"
     assert diagnosis.first_error is not None
     assert "must be a whole number" in diagnosis.first_error.text
+
+
+OP_CHECK = """\
+[rank1]: RuntimeError: EZ9999: Inner Error!
+[rank1]: EZ9999: [PID: 7021] 2026-04-02-11:12:13.141.516 numHeads / numKvHeads = 16, MLA only support {32, 64, 128}.[FUNC:CheckMlaAttrs][FILE:demo_attention_tiling_check.cc][LINE:402]
+"""
+
+# Counterexample: the same op refusing a ratio without naming a set it takes.
+OP_CHECK_WITHOUT_SET = """\
+[rank1]: RuntimeError: EZ9999: Inner Error!
+[rank1]: EZ9999: [PID: 7021] 2026-04-02-11:12:13.141.516 numHeads / numKvHeads = 7.5 is not an integer.[FUNC:CheckAttrs][FILE:demo_attention_tiling_check.cc][LINE:380]
+"""
+
+
+def test_the_ops_own_ratio_check_with_its_set_is_the_same_limit() -> None:
+    diagnosis = diagnose_text("run/worker.log", OP_CHECK)
+    assert diagnosis.category == "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "MLA only support {32, 64, 128}" in diagnosis.first_error.text
+    assert {"operator", "config"} <= alternative_labels(diagnosis)
+
+
+def test_the_ops_ratio_check_without_a_set_keeps_the_ops_reading() -> None:
+    diagnosis = diagnose_text("run/worker.log", OP_CHECK_WITHOUT_SET)
+    assert diagnosis.category != "op_constraint"
+    assert diagnosis.first_error is not None
+    assert "is not an integer" in diagnosis.first_error.text

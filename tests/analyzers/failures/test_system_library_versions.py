@@ -4,7 +4,9 @@ docs/labelling.md#a-system-library-older-than-a-binary-needs: the loader's `vers
 `GLIBC_x' not found (required by ...)` line is the first error and the machine's failure
 (`driver_env`, with `config` as the alternative), also when a kernel compile stage prints it
 inside its own error banner; a loader note that a library has no version information is no
-refusal, and the compile banner alone keeps the compile reading.
+refusal, and the compile banner alone keeps the compile reading. The loader's second wording
+(`symbol X version Y not defined in file Z with link time reference`) is the same finding, also
+quoted bare; the plain `undefined symbol:` form keeps the package-set reading.
 
 Fixtures follow Triton-Ascend's compile banner and a Python import; paths and versions are
 made up.
@@ -63,3 +65,30 @@ def test_a_loader_note_about_version_information_is_no_refusal() -> None:
     )
     diagnosis = diagnose_text("job/console.txt", text)
     assert diagnosis.category != "driver_env"
+
+
+def test_a_versioned_symbol_the_runtime_library_lacks_is_the_machine() -> None:
+    for text in (
+        "symbol cudaMallocAsync version libcudart.so.11.0 not defined in file "
+        "libcudart.so.11.0 with link time reference\n",
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/serve.py", line 3, in <module>\n'
+        "    import engine._core\n"
+        "ImportError: /srv/env/lib/python3.10/site-packages/engine/lib/_core.so: symbol "
+        "cublasLtMatmulAlgoInit version libcublasLt.so.11 not defined in file libcublasLt.so.11 "
+        "with link time reference\n",
+    ):
+        diagnosis = diagnose_text("job/console.txt", text)
+        assert diagnosis.category == "driver_env", text
+        assert diagnosis.first_error is not None
+        assert "with link time reference" in diagnosis.first_error.text
+        assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_an_unversioned_missing_symbol_keeps_the_package_set_reading() -> None:
+    text = (
+        "ImportError: /srv/env/lib/python3.10/site-packages/engine/lib/_core.so: "
+        "undefined symbol: cudaMallocAsync\n"
+    )
+    diagnosis = diagnose_text("job/console.txt", text)
+    assert diagnosis.category == "config"
