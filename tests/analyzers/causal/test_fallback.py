@@ -582,3 +582,23 @@ def test_the_same_cut_attribute_error_in_the_jobs_own_class_stays_unlabelled() -
         ("AttributeError: 'MoEGroupedMl", EventKind.ERROR, "traceback"),
     )
     assert label(found)[0] == "other"
+
+
+# The graph engine names the engine that holds an op's kernels (`AiCoreEngine`) and the
+# operator package keeps them under an `ai_core` folder; neither says a core stopped, so the
+# words do not vote for the device's label. A core that did stop keeps its vote.
+def test_the_ai_core_engine_and_package_folder_are_no_core_fault() -> None:
+    engine = "Op type GatherV2 of ops kernel [AiCoreEngine] could not be placed on node gather_v2_4"
+    folder = "kernel /opt/cann/opp/built-in/op_impl/ai_core/tbe/kernel/gather_v2.o was not loaded"
+    # the kernel the lines speak of still votes for the op
+    assert vote(engine) == "operator"
+    assert vote(folder) == "operator"
+    assert "aicore_timeout" not in dict(defensible(engine, unlabelled=True))
+    assert "aicore_timeout" not in dict(defensible(folder, unlabelled=True))
+
+
+def test_a_core_that_stopped_still_votes_for_the_device() -> None:
+    assert vote("the AI Core of device 3 stopped on an exception in node gather_v2_4") == (
+        "aicore_timeout"
+    )
+    assert vote("ai_core_dispatcher.c:1012 slot 3 stopped") == "aicore_timeout"
