@@ -229,6 +229,7 @@ def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame |
         return None
     if _lost_before_waits(late, chain, correlation.clock_offsets):
         return None
+    late = _after_the_waits(late, chain, correlation.clock_offsets)
     silent = _never_arrived(chain, correlation, waiters | own | set(chain.peer_gone))
     if silent:
         if len(silent) >= len(waiters):
@@ -252,6 +253,25 @@ def _never_arrived(chain: CausalChain, correlation: Correlation, heard: set[int]
         and r.status in (RankStatus.ERROR, RankStatus.HUNG, RankStatus.KILLED)
         and r.last_checkpoint is not None
     )
+
+
+def _after_the_waits(
+    late: Sequence[int], chain: CausalChain, offsets: Mapping[int, float]
+) -> list[int]:
+    """The lost-peer ranks that lost their peers after the waiters gave up. A rank waiting in
+    the same collective can lose a neighbour that timed out a moment before its own timeout
+    fired: its loss stands among the timeouts. When the times show some losses among the
+    timeouts and others well after the last of them, only the later ones arrived late."""
+    waits = [moment for item in chain.top if (moment := epoch(item, offsets)) is not None]
+    if not waits:
+        return list(late)
+    last_wait = max(waits)
+    moments = {rank: epoch(chain.peer_gone[rank], offsets) for rank in late}
+    after = [r for r in late if (m := moments[r]) is not None and m > last_wait + CLOCK_TOLERANCE_S]
+    among = [
+        r for r in late if (m := moments[r]) is not None and m <= last_wait + CLOCK_TOLERANCE_S
+    ]
+    return after if after and among else list(late)
 
 
 def _lost_before_waits(

@@ -52,14 +52,17 @@ TRAIN_ROLES = frozenset({"train_step", "train_step_start"})
 _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
-_TRAIN_STEP_VERB = rb"step[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
+# (the step may stand in brackets with its total: `Epoch [1/2] Step [4/4] done`)
+_TRAIN_STEP_VERB = (
+    rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,? (?:done|finished|complete|ok|start|begin)"
+)
 # a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
 _ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
 # a process group a rank builds, with its ranks: `creating group [0, 1]`
 _GROUP_LIST = rb"group[^\[\]\n]{0,60}\[\d+(?:, ?\d+)*\]"
 # `layer 7 done`, `layer 2 completed`, and a part that names its layer: `layer 1: attn done`
 _LAYER_DONE = (
-    rb"layer[ _=-]*\d+(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
+    rb"layer[ _=-]*\d+(?:/\d+)?(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
     rb" (?:done|finished|complete)"
 )
 _DEFAULT_PREFILTER = (

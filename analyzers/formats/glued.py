@@ -37,8 +37,44 @@ def _shape(label: bytes) -> bytes:
     return re.sub(rb"0+", b"0", label.translate(_DIGITS))
 
 
+# torchrun's `--tee` console: the agent copies each child's output after a `[defaultN]:` tag,
+# a line at a time. A child whose last write had no newline (a progress bar closing itself with
+# a carriage return and a cursor-up escape, a process killed mid-print) leaves that piece open,
+# and the next child's copy is written onto it:
+#     [default0]:<spaces>\x1b[A[default2]:  attention passed
+# Another rank's tag inside such a line starts that rank's line.
+_AGENT_TAG = rb"\[default\d{1,6}\]:"
+_AGENT_OPENING = re.compile(b"(" + OUTER + rb")(" + _AGENT_TAG + rb")")
+_AGENT_INNER = re.compile(_AGENT_TAG)
+
+
+def _split_agent_copies(raw: bytes) -> list[bytes] | None:
+    opening = _AGENT_OPENING.match(raw)
+    if opening is None:
+        return None
+    outer, first = opening.group(1), opening.group(2)
+    cuts = [
+        found.start()
+        for found in _AGENT_INNER.finditer(raw, opening.end())
+        if found.group(0) != first
+    ]
+    if not cuts:
+        return None
+    pieces, begin = [], 0
+    for cut in [*cuts[: MAX_PIECES - 1], len(raw)]:
+        piece = raw[begin:cut].rstrip()
+        if piece.strip():
+            pieces.append(piece if begin == 0 else outer + piece)
+        begin = cut
+    return pieces
+
+
 def split_glued(raw: bytes) -> list[bytes]:
     """The lines glued into `raw` (the line itself when nothing was glued to it)."""
+    if raw.count(b"[default") >= 2:
+        copies = _split_agent_copies(raw)
+        if copies is not None:
+            return copies
     if raw.count(b"ank") < 2:  # two labels at least, each with `rank`/`Rank`
         return [raw]
     opening = _OPENING.match(raw)

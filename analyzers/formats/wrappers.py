@@ -425,6 +425,10 @@ def _peel_bracketed_line_number(line: ParsedLine, text: str) -> bool:
 def _peel_progress(line: ParsedLine, text: str) -> bool:
     """A progress bar's last frame in front of the line a process wrote after it: the bar
     says how far a loop got, the text after it is what the process logged next."""
+    if _TORCHRUN.match(text):
+        # a launcher's tag in front of the bar (`[default0]:Epoch 1:  17%|...`): the tag is
+        # peeled first, else the bar's description would swallow it and the rank with it
+        return False
     found = _PROGRESS.match(text)
     if found is None or _NONFINITE_POSTFIX.search(found.group(0)):
         return False

@@ -304,3 +304,36 @@ def test_a_lone_receiver_in_an_all_reduce_names_no_one() -> None:
     only the rank after its sender; a lone receiver there may be the victim."""
     diagnosis = diagnose_files(_gloo_size_abort("all_reduce"))
     assert diagnosis.culprit_ranks == []
+
+
+def test_a_waiter_that_lost_a_neighbour_among_the_timeouts_is_no_late_arrival(
+    tmp_path: Path,
+) -> None:
+    """Five ranks: ranks 0, 2, 3 time out in the all_reduce, rank 1 loses a neighbour that timed
+    out in the same moment (it was waiting too), rank 4 reaches the all_reduce 7 s later and
+    finds its peers gone. Only rank 4 arrived late."""
+    job = in_step(5)
+    start = 3000
+    for log in job:
+        if log.rank in (0, 2, 3):
+            log.at(start + 20 * log.rank).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+        elif log.rank == 1:
+            log.at(start - 30).log("ERROR", f"model run failed: {CLOSED}")
+        else:
+            log.at(start + 7000).log("ERROR", f"model run failed: {CLOSED}")
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [4]
+
+
+def test_lost_peers_all_well_after_the_timeouts_stay_late(tmp_path: Path) -> None:
+    """Counterexample: ranks 3 and 4 both lose their peers seconds after the timeouts of
+    ranks 0-2: both arrived late, as before."""
+    job = in_step(5)
+    start = 3000
+    for log in job:
+        if log.rank < 3:
+            log.at(start + 20 * log.rank).log("ERROR", f"model run failed: {RECV_TIMEOUT}")
+        else:
+            log.at(start + 6000 + 100 * log.rank).log("ERROR", f"model run failed: {CLOSED}")
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [3, 4]

@@ -890,3 +890,50 @@ def test_ranks_that_print_layer_done_lines_are_compared_by_them(tmp_path):
     }
     assert report.correlation["last_common_checkpoint_qualified"] == "layer 7 done"
     assert report.diagnosis.culprit_ranks == [1]
+
+
+# Guide: "Counters with their totals" (Training steps). A layer tag or a step counter that
+# carries its total (`[layer 2/4] norm ok`, `Epoch [1/2] Step [4/4] done`) passes the byte
+# prefilter and is read as the same checkpoint without the total; a metric line with the same
+# counters and no verb stays out.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2026-12-06 06:40:04.098 | INFO     | __main__:run:131 - [layer 2/4] mlp done",
+        "[06:36:17] INFO     Epoch [1/2] Step [4/4] done                    train.py:188",
+        "Epoch [2/10], Step [150/500] done, loss: 0.41",
+    ],
+)
+def test_default_prefilter_finds_counters_with_totals(line):
+    prefilter = re.compile(CheckpointMatcher().prefilter_bytes_pattern(), re.MULTILINE)
+    assert prefilter.search(b"x\n" + line.encode() + b"\n")
+
+
+def test_counters_with_totals_place_the_ranks(tmp_path):
+    def rank_log(r: int, steps: int, layers_in_last: int) -> str:
+        out = []
+        for step in range(1, steps + 1):
+            top = layers_in_last if step == steps else 4
+            for layer in range(1, top + 1):
+                out.append(
+                    f"2026-12-06 06:40:0{step}.10{r} | INFO     | __main__:fwd:131 - [layer {layer}/4] norm ok"
+                )
+                out.append(
+                    f"2026-12-06 06:40:0{step}.20{r} | INFO     | __main__:fwd:140 - [layer {layer}/4] attention ok"
+                )
+            if step < steps:
+                out.append(
+                    f"[06:40:0{step}] INFO     Epoch [1/2] Step [{step}/4] done      train.py:188"
+                )
+        return "\n".join(out) + "\n"
+
+    files = {f"log_{r}.log": rank_log(r, 3, 4 if r != 2 else 2) for r in range(4)}
+    files["log_2.log"] += (
+        "[rank2]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x12 and 32x96)\n"
+    )
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-tf01"), AnalyzeOptions(workers=1))
+    last = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
+    assert last[2] == "step 3 / layer 2 / attention ok"
+    assert last[0] == "step 3 / layer 4 / attention ok"
+    # counterexample: the tutorial's metric line with the same counters and no verb
+    assert CheckpointMatcher().match("Epoch [1/2], Step [4/4], Loss: 0.4123") is None

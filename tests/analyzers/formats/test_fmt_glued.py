@@ -76,3 +76,20 @@ def test_glued_lines_come_apart_behind_a_collectors_prefix(outer: bytes) -> None
 def test_one_label_behind_a_collectors_prefix_stays_whole(outer: bytes) -> None:
     raw = outer + b"rank 0: waiting for kv from rank 3: 2 blocks left"
     assert split_glued(raw) == [raw]
+
+
+# Guide: "Lines that ranks glued together" (a `--tee` console). A child's unterminated write
+# (tqdm closing its bar with a carriage return and a cursor-up escape) is continued by the next
+# child's copy under its own `[defaultN]:` tag; the second tag starts that rank's line.
+def test_agent_console_copy_written_onto_an_open_line_is_cut():
+    raw = b"[default0]:" + b" " * 80 + b"\x1b[A[default2]:  attention passed"
+    assert split_glued(raw) == [
+        b"[default0]:" + b" " * 80 + b"\x1b[A",
+        b"[default2]:  attention passed",
+    ]
+
+
+def test_agent_tag_repeated_by_the_same_rank_or_quoted_is_no_cut():
+    # counterexamples: one rank's own tag again, and a line with a single tag
+    assert split_glued(b"[default1]:echo [default1]: done") == [b"[default1]:echo [default1]: done"]
+    assert split_glued(b"[default3]:layer 2 passed") == [b"[default3]:layer 2 passed"]

@@ -1637,3 +1637,21 @@ def test_a_rank_word_in_a_glog_ordered_message_is_not_the_writers():
     assert line.message == "rank 5 is 2 steps behind"
     vllm = parse_line("INFO 04-02 19:33:00 [worker.py:88] # GPU blocks: 9963")
     assert vllm.source == "vllm"
+
+
+# Guide: "Lines that ranks glued together" / progress bars. A tqdm frame behind torchrun's
+# `[defaultN]:` tag with the rank's next print glued to it: the tag gives the rank, the bar is
+# peeled, the print is the message.
+def test_progress_bar_behind_an_agent_tag_keeps_the_rank():
+    from analyzers.formats.lines import parse_line
+
+    line = parse_line(
+        "[default0]:Epoch 1:   0%|          | 0/6 [00:01<?, ?it/s, loss=4.300]"
+        "epoch 1 step 1 done, loss=4.2999"
+    )
+    assert line.local_rank == 0
+    assert line.message == "epoch 1 step 1 done, loss=4.2999"
+    # counterexample: a bar with no tag in front keeps no rank and is peeled as before
+    bare = parse_line("Epoch 1:   0%|          | 0/6 [00:01<?, ?it/s]epoch 1 step 1 done")
+    assert bare.local_rank is None
+    assert bare.message == "epoch 1 step 1 done"
