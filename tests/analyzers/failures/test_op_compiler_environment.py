@@ -222,3 +222,44 @@ def test_a_toolkit_module_missing_in_the_same_block_stays_the_environment() -> N
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "No module named 'tbe.common.repository_manager'" in diagnosis.first_error.text
+
+
+# CANN's error block alone, as a first tensor copy to the device prints it when the toolkit's
+# environment does not start: the block's headline names the step, the compile line under it
+# carries ACL's own 500001. docs/labelling.md#the-operator-compilers-environment-does-not-start
+ENV_BLOCK_ON_FIRST_COPY = """\
+>>> weights = torch.zeros(8, 8).npu()
+EH9999: Inner Error!
+EH9999  [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]
+        TraceBack (most recent call last):
+        build op model failed, result = 500001[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]
+
+Aborted (core dumped)
+"""
+
+# The same headline printed once by a rank of a launched job, with nothing under it.
+ENV_HEADLINE_IN_A_RANK = """\
+[rank3]: EH9999: [PID: 51822] 2026-08-11-14:02:19.448.310 [Init][Env]init env failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:605]
+"""
+
+
+def test_an_environment_block_offers_the_package_set_beside_the_machine() -> None:
+    """The toolkit's environment that does not start is usually a machine not prepared for it
+    (driver_env); a Python package at a release the toolkit does not take fails the same way,
+    so config stands beside it, below the answer."""
+    for text in (ENV_BLOCK_ON_FIRST_COPY, ENV_HEADLINE_IN_A_RANK):
+        diagnosis = diagnose_text("session.txt", text)
+        assert diagnosis.category == "driver_env"
+        assert diagnosis.first_error is not None
+        assert "init env failed" in diagnosis.first_error.text
+        config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
+        assert 0 < config.score < diagnosis.confidence
+
+
+def test_an_environment_that_started_is_no_failure() -> None:
+    """Counterexample: the runtime's note that the environment came up names no failure."""
+    diagnosis = diagnose_text(
+        "session.txt",
+        "[INFO] ASCENDCL(51822,python3):2026-08-11-14:02:19.448.310 init env done\n",
+    )
+    assert diagnosis.category != "driver_env"
