@@ -7,7 +7,7 @@ torchrun with `--max-restarts` starts the whole worker group again after a failu
     job/torchrun_logs/none_3z76/attempt_1/1/stdout.log    the restarted rank, from the start
 
 Where each rank stopped is a question about the last attempt: that is the run that ended the
-job. An earlier attempt's checkpoints would place the rank where the first run stopped, and
+job (unless it printed no checkpoint at all, below). An earlier attempt's checkpoints would place the rank where the first run stopped, and
 the restarted run (which may never get that far) would hide behind them. The launcher's own
 log beside the tree copies every attempt's lines under the same `[defaultN]:` tags with
 nothing between them that says which attempt wrote them, so it is left out as well; the last
@@ -23,36 +23,125 @@ out, not only the restarted one's.
 
 A file several attempts wrote into (a launcher's console, a log a retry loop appended to) is
 cut where each later attempt begins (`analyzers.checkpoints.restarts`).
+
+A last attempt in which no rank printed any checkpoint is not where the ranks stopped: it died
+at start-up (connecting to a store the failed attempt left, a port still held, a rendezvous
+already closed), and reading it would say "no checkpoint" for every rank, which tells a user
+nothing about the run that did the work. The ranks are then placed by the latest attempt that
+printed checkpoints, in every layout alike (`stopped_run`): an agent's folder that many
+attempts back, a cut file's part that many cuts back. Both count back from their own last
+attempt, since an agent restarted only by another node's restart holds its last run in
+`attempt_0/`. An attempt in which even one rank printed a checkpoint ran, and is read as
+before: its silent ranks have none.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from analyzers.checkpoints.restarts import agent_attempts, restart_lines
+from analyzers.checkpoints.restarts import agent_attempts, progress_restart_lines, restart_lines
+from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import agent_attempt, folder_prefix
 
 
-def earlier_attempts(scans: Sequence[FileScan]) -> set[str]:
-    """Paths whose checkpoints belong to an attempt a later one replaced."""
-    attempts: list[tuple[str, str, int]] = []
+@dataclass(frozen=True, slots=True)
+class StoppedRun:
+    """Where a bundle's checkpoints place its ranks: the files left out (other attempts'
+    folders, launcher copies of several runs) and, in each file several attempts wrote into,
+    the lines [first, end) of the attempt read."""
+
+    left_out: set[str]
+    spans: dict[str, tuple[int, float]]
+
+    def keeps(self, path: str, line: int) -> bool:
+        span = self.spans.get(path)
+        return span is None or span[0] <= line < span[1]
+
+
+def stopped_run(scans: Sequence[FileScan]) -> StoppedRun:
+    """The attempt whose checkpoints say where the ranks stopped (module doc): the last one,
+    or the latest that printed any when the attempts after it printed none."""
+    folders: dict[str, tuple[str, int]] = {}
     latest: dict[str, int] = {}
+    cuts: dict[str, list[int]] = {}
     for scan in scans:
         found = agent_attempt(scan.info.path)
         if found is not None:
-            agent, number = found
-            attempts.append((scan.info.path, agent, number))
-            latest[agent] = max(latest.get(agent, number), number)
-    stale = {path for path, agent, number in attempts if number < latest[agent]}
+            folders[scan.info.path] = found
+            latest[found[0]] = max(latest.get(found[0], found[1]), found[1])
+        if lines := progress_restart_lines(scan):
+            cuts[scan.info.path] = lines
+    left_out: set[str] = set()
     if any(number > 0 for number in latest.values()):
         # A restart is group-wide: every agent of the job meets at the rendezvous again. An
         # agent whose own child did not fail is restarted by the membership change and keeps
         # its attempt number, so its tree shows one attempt (rewritten by its last run) while
         # its console holds every run: every agent's console is a copy of several runs.
-        stale.update(_launcher_copies(scans, set(latest)))
-    return stale
+        left_out.update(_launcher_copies(scans, set(latest)))
+    # a file in an attempt folder is that attempt's (cut, its last part)
+    spans = {path: _span(lines, len(lines)) for path, lines in cuts.items() if path in folders}
+    cut = {
+        path: lines for path, lines in cuts.items() if path not in spans and path not in left_out
+    }
+    back = _attempts_back(scans, folders, latest, cut, spans)
+    left_out.update(
+        path for path, (agent, number) in folders.items() if number != max(latest[agent] - back, 0)
+    )
+    spans.update((path, _span(lines, max(len(lines) - back, 0))) for path, lines in cut.items())
+    return StoppedRun(left_out, spans)
+
+
+def _attempts_back(
+    scans: Sequence[FileScan],
+    folders: dict[str, tuple[str, int]],
+    latest: dict[str, int],
+    cuts: dict[str, list[int]],
+    spans: dict[str, tuple[int, float]],
+) -> int:
+    """How many of the last attempts printed no checkpoint on any rank (0 when the last one
+    did, or when none did: then there is nothing better to read). Each agent's folders and
+    each cut file count back from their own last attempt: an agent restarted only by another
+    node's restart holds its last run in `attempt_0/`."""
+    if not cuts and not any(latest.values()):
+        return 0
+    printed: set[int] = set()  # attempts, counted back from the last, that printed progress
+    for scan in scans:
+        path = scan.info.path
+        if path in folders:
+            agent, number = folders[path]
+            if _progress_between(scan, *spans.get(path, (0, _END))):
+                printed.add(latest[agent] - number)
+        elif path in cuts:
+            lines = cuts[path]
+            printed.update(
+                len(lines) - part
+                for part in range(len(lines) + 1)
+                if _progress_between(scan, *_span(lines, part))
+            )
+    return min(printed, default=0)
+
+
+_END = float("inf")
+
+
+def _span(cuts: list[int], part: int) -> tuple[int, float]:
+    """Lines [first, end) of the file's `part`-th attempt."""
+    return (cuts[part - 1] if part else 0, cuts[part] if part < len(cuts) else _END)
+
+
+def _progress_between(scan: FileScan, first: int, end: float) -> bool:
+    """Whether a rank's checkpoint stands on lines [first, end) of the file (a line that names
+    no rank counts only in a file of one rank, as `rank_sequences` reads it)."""
+    track = track_of(scan)
+    if track is None or not len(track):
+        return False
+    start, stop = bisect_left(track.line, first), bisect_left(track.line, end)
+    if scan.info.rank is not None:
+        return stop > start
+    return any(track.rank[i] != NO_RANK for i in range(start, stop))
 
 
 def _launcher_copies(scans: Sequence[FileScan], restarted: set[str]) -> list[str]:

@@ -5,10 +5,11 @@ copy); a launcher log holds several ranks. Every checkpoint keeps its place: a r
 sequence is built from the fullest file of the best kind, and another file adds only the
 checkpoints that file lacks (a copy adds nothing). Checkpoint identity is the normalised
 text plus its occurrence index on the rank, so "the 3rd `norm passed`" is the same point in
-two files of one rank and on two ranks. A restarted job's earlier attempts are left out
-(`analyzers.timeline.attempts`): the last attempt is where the ranks stopped. In a file that
-several attempts wrote into (a launcher's console, a log appended by a retry loop) only the
-lines after the last restart count.
+two files of one rank and on two ranks. A restarted job's other attempts are left out
+(`analyzers.timeline.attempts`): the last attempt is where the ranks stopped, or the latest
+that printed checkpoints when the attempts after it died before any. In a file that several
+attempts wrote into (a launcher's console, a log appended by a retry loop) only that attempt's
+lines count.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.checkpoints.patterns import group_members, opened_step, waited_peer
-from analyzers.checkpoints.restarts import progress_restart_lines
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
-from analyzers.timeline.attempts import earlier_attempts
+from analyzers.timeline.attempts import stopped_run
 
 # A rank's own log is the better citation than the launcher's copy of the same line.
 FILE_PRIORITY = {FileKind.RANK_LOG: 0, FileKind.LAUNCHER: 2}
@@ -43,12 +43,12 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
     timeline = Timeline()
     texts: dict[str, int] = {}
     parts: dict[int, list[_Part]] = {}
-    replaced = earlier_attempts(scans)
+    run = stopped_run(scans)
     for scan in scans:
         track = track_of(scan)
-        if track is None or not len(track) or scan.info.path in replaced:
+        if track is None or not len(track) or scan.info.path in run.left_out:
             continue
-        restarts = progress_restart_lines(scan)
+        cut = scan.info.path in run.spans
         peers = _wait_peers(track)
         opens = _step_opens(track)
         groups = _group_lists(track)
@@ -62,8 +62,8 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         timeline.files.append(scan.info.path)
         priority = FILE_PRIORITY.get(scan.info.kind, 1)
         for rank, picked in _split_by_rank(track, scan.info.rank):
-            if restarts:
-                picked = [i for i in picked if track.line[i] >= restarts[-1]]
+            if cut:
+                picked = [i for i in picked if run.keeps(scan.info.path, track.line[i])]
                 if not picked:
                     continue
             if groups:

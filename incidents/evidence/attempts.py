@@ -7,6 +7,12 @@ attempt: the failure that restarted the job on one rank, an error after the rest
 another. The table labels each such error with its attempt, read from its file's folder with
 the analyzer's own layout rules; an error in a file no attempt folder holds (a launcher's
 console, which copies every attempt) gets no label.
+
+When the last attempt died before any rank printed a checkpoint, the analyzer places the ranks
+by the latest attempt that printed some (`analyzers.timeline.attempts`), and the table's note
+names that attempt: read as the last one's, the checkpoints would pass an earlier run's
+progress off as the restarted run's. The attempt is read from the folders of the files the
+report's timeline holds (the files its checkpoints came from).
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ from analyzers.ingest.layout import agent_attempt
 
 @dataclass(frozen=True, slots=True)
 class Attempts:
-    """The last attempt of a restarted job and the attempt of each rank's first error."""
+    """The last attempt of a restarted job, the attempt of each rank's first error, and the
+    attempt the ranks' last checkpoints come from."""
 
     last: int
     of_rank: dict[int, int]
+    checkpoints: int
 
 
 def rank_attempts(report: Mapping[str, Any] | None) -> Attempts | None:
@@ -46,9 +54,16 @@ def rank_attempts(report: Mapping[str, Any] | None) -> Attempts | None:
     for row in ranks:
         found = _attempt((row.get("first_error") or {}).get("file"))
         if found is not None:
-            agent, number = found
-            of_rank[row["rank"]] = last if number >= newest.get(agent, number) else number
-    return Attempts(last, of_rank)
+            of_rank[row["rank"]] = _number(found, newest, last)
+    files = ((report or {}).get("timeline") or {}).get("files") or ()
+    read = [_number(found, newest, last) for found in map(_attempt, files) if found is not None]
+    return Attempts(last, of_rank, max(read, default=last))
+
+
+def _number(found: tuple[str, int], newest: Mapping[str, int], last: int) -> int:
+    """The job's attempt a file's folder holds: its agent's newest folder holds the last run."""
+    agent, number = found
+    return last if number >= newest.get(agent, number) else number
 
 
 def _attempt(path: Any) -> tuple[str, int] | None:

@@ -1,5 +1,6 @@
 """A torchrun job restarted with `--max-restarts`: where the ranks stopped is read from the last
-attempt, while every attempt's errors stay evidence.
+attempt (from the latest that printed checkpoints when the last printed none:
+test_attempts_that_printed_nothing.py), while every attempt's errors stay evidence.
 
 The bundles are written in the shape of real torch 2.13 runs on gloo: `--log-dir` keeps
 `<rdzv id>_<random>/attempt_<n>/<local rank>/{stdout,stderr}.log`, the ranks print their
@@ -169,7 +170,9 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
 ) -> None:
     """docs/labelling.md#a-job-its-launcher-restarted: on two nodes only the agent whose child
     failed counts the restart (`attempt_1/`); the other agent, restarted by the membership
-    change, rewrites `attempt_0/` (its last run) and its `--tee` console keeps every run."""
+    change, rewrites `attempt_0/` (its last run) and its `--tee` console keeps every run. The
+    last run printed no checkpoint, so the ranks are placed by the run before it: node1's
+    `attempt_0/`; node0 kept that run only in its console, which is left out."""
     node0, node1 = "job-5e1a/node0/torchrun_logs/j_a1", "job-5e1a/node1/torchrun_logs/j_b2"
     for rank in (0, 1):  # node0's last run: its ranks died connecting, before any checkpoint
         _write(tmp_path, f"{node0}/attempt_0/{rank}/stdout.log", ["init process group"])
@@ -193,7 +196,12 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
-    assert _ranks(report) == {0: (None, 0), 1: (None, 0), 2: (None, 0), 3: (None, 0)}
+    assert _ranks(report) == {
+        0: (None, 0),
+        1: (None, 0),
+        2: ("layer 0 passed", 4),
+        3: ("layer 0 passed", 4),
+    }
     assert report.diagnosis.first_error is not None
     assert "corrupted batch header" in report.diagnosis.first_error.text
 
@@ -209,13 +217,14 @@ def _own_log(rank: int, attempt: int, lines: list[str]) -> list[str]:
     ]
 
 
-def test_ranks_own_appended_logs_are_placed_by_the_attempt_that_printed_nothing(
+def test_ranks_own_appended_logs_are_placed_by_the_attempt_before_one_that_printed_nothing(
     tmp_path: Path,
 ) -> None:
     """torchrun --max-restarts 1 without --log-dir, the job logging to its own `log_<rank>.log`
     in append mode: in attempt 0 rank 1 stalls, rank 0 times out and the agent stops rank 1;
     attempt 1 never gets past `init_process_group`. No rank reached a checkpoint in the run that
-    ended the job, and attempt 0's timeout stays the first error."""
+    ended the job, so attempt 0 (cut off by the start lines) is where they stopped, and its
+    timeout stays the first error."""
     progress = [f"INFO {t}" for t in FIRST_RUN]
     timeout = (
         "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
@@ -235,6 +244,9 @@ def test_ranks_own_appended_logs_are_placed_by_the_attempt_that_printed_nothing(
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
-    assert {r.rank: r.last_checkpoint for r in report.ranks} == {0: None, 1: None}
+    assert {r.rank: r.last_checkpoint for r in report.ranks} == {
+        0: "layer 0 passed",
+        1: "layer 0 passed",
+    }
     assert report.diagnosis.first_error is not None
     assert "Timed out waiting 6000ms" in report.diagnosis.first_error.text

@@ -1,6 +1,7 @@
 """The rank table of a job torchrun restarted labels each first error with its attempt.
 
-Where a rank stopped is read from the last attempt, but its first error is its earliest in
+Where a rank stopped is read from the last attempt (from the latest that printed checkpoints
+when the last printed none, and the note then names it), but its first error is its earliest in
 any attempt: in the job below rank 1's is the failure that restarted the job (attempt 0) and
 rank 0's came after the restart (attempt 1). Unlabelled, the column read as one run.
 """
@@ -74,13 +75,35 @@ def test_the_table_says_the_job_was_restarted_and_which_attempt_placed_the_ranks
 ):
     incident = make_incident(restarted_job(tmp_path), alice)
 
-    html = alice_client.get(incident.get_absolute_url()).content.decode()
+    note = ranks_note(alice_client.get(incident.get_absolute_url()).content.decode())
 
-    note = " ".join(
-        html[html.index('id="ranks"') : html.index("<table", html.index('id="ranks"'))].split()
-    )
     assert "torchrun restarted this job: attempts 0 to 1" in note
     assert "Last checkpoints are the last attempt's" in note
+
+
+def ranks_note(html: str) -> str:
+    start = html.index('id="ranks"')
+    return " ".join(html[start : html.index("<table", start)].split())
+
+
+def test_the_note_names_the_earlier_attempt_that_placed_the_ranks_when_the_last_printed_none(
+    alice_client, alice, tmp_path
+):
+    """docs/labelling.md#a-job-its-launcher-restarted: attempt 1 died connecting before any
+    rank printed a checkpoint, so the checkpoints shown are attempt 0's, and the note says so."""
+    write_run(
+        tmp_path, 0, {(0, "stdout"): FIRST_RUN, (1, "stdout"): FIRST_RUN, (1, "stderr"): [CORRUPT]}
+    )
+    write_run(tmp_path, 1, {(0, "stderr"): [REFUSED], (1, "stdout"): ["init process group"]})
+    report = analyze(tmp_path, AnalyzeOptions(workers=1)).to_dict()
+    incident = make_incident(report, alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    note = ranks_note(html)
+    assert "torchrun restarted this job: attempts 0 to 1" in note
+    assert "Last checkpoints are attempt 0's: no rank printed one in the attempts after it" in note
+    assert "layer 0 passed" in rank_rows(html)[0]
 
 
 def test_a_job_run_once_has_no_attempt_labels(alice_client, alice, tmp_path):
