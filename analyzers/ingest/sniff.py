@@ -8,6 +8,7 @@ anything that is no log bundle is refused here with a message that says what is 
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import zlib
@@ -78,8 +79,9 @@ def _sniff_zstd(p: Path, head: bytes) -> str:
 
 def _zstd_head(head: bytes) -> bytes:
     """The first bytes a zstd stream's start inflates to (b"" when they do not inflate)."""
+    reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(head), read_across_frames=True)
     try:
-        return zstandard.ZstdDecompressor().decompressobj().decompress(head)[:SNIFF_BYTES]
+        return reader.read(SNIFF_BYTES)  # a bounded window: a few KB of zstd can stand for GBs
     except zstandard.ZstdError:
         return b""
 

@@ -2,6 +2,7 @@
 
 import gzip
 import io
+import tracemalloc
 import zipfile
 
 import pytest
@@ -104,3 +105,18 @@ def test_a_zstd_tar_is_sniffed_from_its_bytes_whatever_its_name(tmp_path):
     path.write_bytes(zstandard.ZstdCompressor().compress(hostile.tar_bytes([("a.log", b"x\n")])))
 
     assert sniff_kind(path) == "zstd-tar"
+
+
+def test_sniffing_a_zstd_bomb_inflates_only_the_bytes_it_looks_at(tmp_path):
+    """A few kilobytes of zstd can stand for gigabytes; the sniff reads one window of them."""
+    head = hostile.zstd_bomb(tmp_path / "b.tar.zst", 128 * hostile.MiB).read_bytes()[:65536]
+
+    tracemalloc.start()
+    try:
+        kind = kind_from_head(head)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+    assert kind == "zstd-tar"
+    assert peak < 8 * hostile.MiB
