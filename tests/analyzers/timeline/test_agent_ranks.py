@@ -17,6 +17,7 @@ from pathlib import Path
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
 from analyzers.pipeline import analyze
+from tests.analyzers.timeline.log_tree import write_lines
 
 CLOSED = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
@@ -61,12 +62,6 @@ def _traceback(rank: int, error: str) -> list[str]:
     ]
 
 
-def _write(root: Path, rel: str, lines: list[str]) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-
-
 def _tree(node: str, tag: str) -> str:
     return f"job-e48c/{node}/torchrun_logs/job-e48c_{tag}/attempt_0"
 
@@ -84,8 +79,8 @@ def _std_rank(root: Path, tree: str, local: int, rank: int, error: str | None) -
     if error is not None:
         lines += [f"2026-12-03 16:55:59,023 [rank{rank}] ERROR model run failed: {error[14:]}"]
         lines += _traceback(rank, error)
-    _write(root, f"{tree}/{local}/stderr.log", lines)
-    _write(root, f"{tree}/{local}/stdout.log", [])
+    write_lines(root, f"{tree}/{local}/stderr.log", lines)
+    write_lines(root, f"{tree}/{local}/stdout.log", [])
 
 
 def test_a_second_agents_tree_is_read_as_the_global_ranks_its_lines_name(tmp_path):
@@ -110,14 +105,16 @@ def test_a_silent_rank_of_the_second_agent_keeps_its_checkpoints(tmp_path):
     for local, rank, error in ((0, 0, CLOSED), (1, 1, TIMEOUT), (0, 2, None), (1, 3, TIMEOUT)):
         tree = node0 if rank < 2 else node1
         out = [_init(rank, 4), *STEPS]
-        _write(tmp_path, f"{tree}/{local}/stdout.log", out)
-        _write(tmp_path, f"{tree}/{local}/stderr.log", _traceback(rank, error) if error else [])
+        write_lines(tmp_path, f"{tree}/{local}/stdout.log", out)
+        write_lines(
+            tmp_path, f"{tree}/{local}/stderr.log", _traceback(rank, error) if error else []
+        )
         if rank >= 2:
             launcher += [f"[default{local}]:{line}" for line in out]
             launcher += [
                 f"[default{local}]:{line}" for line in (_traceback(rank, error) if error else [])
             ]
-    _write(tmp_path, "job-e48c/node1/launcher.log", launcher)
+    write_lines(tmp_path, "job-e48c/node1/launcher.log", launcher)
     report = _run(tmp_path)
     stuck = next(r for r in report.ranks if r.rank == 2)
     assert stuck.checkpoints == len(STEPS)
@@ -159,7 +156,7 @@ def test_a_second_nodes_combined_stdout_is_read_as_its_global_ranks(tmp_path):
         for local, rank in enumerate(ranks):
             error = CAT if rank == 1 else CLOSED
             lines += [f"[default{local}]:{m}" for m in _traceback(rank, error)]
-        _write(tmp_path, f"run_20261204_a2/{node}", lines)
+        write_lines(tmp_path, f"run_20261204_a2/{node}", lines)
     report = _run(tmp_path)
     assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
     assert [r.checkpoints for r in report.ranks] == [4, 6, 4, 4]
@@ -213,7 +210,7 @@ def test_a_second_nodes_combined_stdout_without_tracebacks_is_read_from_its_star
             ]
         else:
             lines += [agent, *SUMMARY.splitlines()]
-        _write(tmp_path, f"run_20261204_a3/{node}", lines)
+        write_lines(tmp_path, f"run_20261204_a3/{node}", lines)
     report = _run(tmp_path)
     assert [r.rank for r in report.ranks] == [0, 1, 2, 3]
     assert [r.checkpoints for r in report.ranks] == [5, 5, 5, 4]
@@ -228,8 +225,8 @@ def _local_tagged(root: Path, tree: str, local: int, tail: list[str]) -> None:
         f"2026-12-05 21:56:40,{100 + i:03d} [local_rank{local}] INFO {m}"
         for i, m in enumerate(["prefill start", *STEPS, *tail])
     ]
-    _write(root, f"{tree}/{local}/stdout.log", lines)
-    _write(root, f"{tree}/{local}/stderr.log", [])
+    write_lines(root, f"{tree}/{local}/stdout.log", lines)
+    write_lines(root, f"{tree}/{local}/stderr.log", [])
 
 
 def test_two_nodes_whose_ranks_name_only_local_ranks_are_stacked_in_node_order(tmp_path):

@@ -15,6 +15,7 @@ from pathlib import Path
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
 from analyzers.pipeline import analyze
+from tests.analyzers.timeline.log_tree import write_lines
 
 FIRST_RUN = ["load weights passed", " norm passed", " attention passed", "layer 0 passed"]
 REFUSED = (
@@ -22,12 +23,6 @@ REFUSED = (
     "transport/tcp/pair.cc:144] no error"
 )
 CORRUPT = "RuntimeError: corrupted batch header (magic 0x0000) in shard 5"
-
-
-def _write(root: Path, rel: str, lines: list[str]) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
 def _traceback(rank: int, error: str) -> list[str]:
@@ -44,8 +39,8 @@ def _attempt(root: Path, number: int, outputs: dict[int, tuple[list[str], list[s
     copies = []
     for rank, (out, err) in outputs.items():
         tree = f"job-47d2/torchrun_logs/none_3z76/attempt_{number}/{rank}"
-        _write(root, f"{tree}/stdout.log", out)
-        _write(root, f"{tree}/stderr.log", err)
+        write_lines(root, f"{tree}/stdout.log", out)
+        write_lines(root, f"{tree}/stderr.log", err)
         copies += [f"[default{rank}]:{line}" for line in out + err]
     return copies
 
@@ -69,7 +64,7 @@ def test_a_restarted_job_is_placed_by_its_last_attempt(tmp_path: Path) -> None:
         1,
         {0: (["load weights passed"], _traceback(0, REFUSED)), 1: (["load weights passed"], [])},
     )
-    _write(tmp_path, "job-47d2/launcher.log", launcher)
+    write_lines(tmp_path, "job-47d2/launcher.log", launcher)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -83,7 +78,7 @@ def test_a_single_attempt_keeps_the_launchers_copies(tmp_path: Path) -> None:
     the lines of a rank whose own files were not collected)."""
     launcher = _attempt(tmp_path, 0, {0: (FIRST_RUN, []), 1: (FIRST_RUN, [])})
     launcher += ["[default2]:" + line for line in FIRST_RUN[:2]]
-    _write(tmp_path, "job-47d2/launcher.log", launcher)
+    write_lines(tmp_path, "job-47d2/launcher.log", launcher)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -103,7 +98,7 @@ def test_the_first_attempts_failure_is_the_first_error(tmp_path: Path) -> None:
         1,
         {0: (["load weights passed"], _traceback(0, REFUSED)), 1: (["load weights passed"], [])},
     )
-    _write(tmp_path, "job-47d2/launcher.log", launcher)
+    write_lines(tmp_path, "job-47d2/launcher.log", launcher)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -126,7 +121,7 @@ def test_a_console_every_attempt_wrote_into_is_read_from_its_last_attempt(tmp_pa
     first = [f"[default{r}]:{line}" for r in (0, 1) for line in WHOLE_RUN[:4]]
     first += [f"[default1]:[rank1]: {SHAPE}", AGENT_REPORT]
     second = [f"[default{r}]:{line}" for r in (0, 1) for line in FIRST_RUN[:3]]
-    _write(tmp_path, "job-47d2/stdout.log", first + second)
+    write_lines(tmp_path, "job-47d2/stdout.log", first + second)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -141,7 +136,7 @@ def test_a_restarted_job_whose_last_attempt_finished_is_healthy(tmp_path: Path) 
     launcher = _attempt(tmp_path, 0, {0: (FIRST_RUN, []), 1: (FIRST_RUN, _traceback(1, SHAPE))})
     launcher += [AGENT_REPORT]
     launcher += _attempt(tmp_path, 1, {0: (WHOLE_RUN, []), 1: (WHOLE_RUN, [])})
-    _write(tmp_path, "job-47d2/launcher.log", launcher)
+    write_lines(tmp_path, "job-47d2/launcher.log", launcher)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -157,7 +152,7 @@ def test_a_restarted_job_whose_last_attempt_failed_again_is_not_healthy(tmp_path
     launcher += _attempt(
         tmp_path, 1, {0: (WHOLE_RUN[:-1], []), 1: (FIRST_RUN, _traceback(1, SHAPE))}
     )
-    _write(tmp_path, "job-47d2/launcher.log", launcher)
+    write_lines(tmp_path, "job-47d2/launcher.log", launcher)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -175,13 +170,13 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
     `attempt_0/`; node0 kept that run only in its console, which is left out."""
     node0, node1 = "job-5e1a/node0/torchrun_logs/j_a1", "job-5e1a/node1/torchrun_logs/j_b2"
     for rank in (0, 1):  # node0's last run: its ranks died connecting, before any checkpoint
-        _write(tmp_path, f"{node0}/attempt_0/{rank}/stdout.log", ["init process group"])
-        _write(tmp_path, f"{node0}/attempt_0/{rank}/stderr.log", _traceback(rank, REFUSED))
+        write_lines(tmp_path, f"{node0}/attempt_0/{rank}/stdout.log", ["init process group"])
+        write_lines(tmp_path, f"{node0}/attempt_0/{rank}/stderr.log", _traceback(rank, REFUSED))
     for local, rank in ((0, 2), (1, 3)):
-        _write(tmp_path, f"{node1}/attempt_0/{local}/stdout.log", FIRST_RUN)
-        _write(tmp_path, f"{node1}/attempt_0/{local}/stderr.log", _traceback(rank, CORRUPT))
-        _write(tmp_path, f"{node1}/attempt_1/{local}/stdout.log", ["init process group"])
-        _write(tmp_path, f"{node1}/attempt_1/{local}/stderr.log", _traceback(rank, REFUSED))
+        write_lines(tmp_path, f"{node1}/attempt_0/{local}/stdout.log", FIRST_RUN)
+        write_lines(tmp_path, f"{node1}/attempt_0/{local}/stderr.log", _traceback(rank, CORRUPT))
+        write_lines(tmp_path, f"{node1}/attempt_1/{local}/stdout.log", ["init process group"])
+        write_lines(tmp_path, f"{node1}/attempt_1/{local}/stderr.log", _traceback(rank, REFUSED))
     console = [
         f"[default{r}]:{line}" for r in (0, 1) for line in ["init process group", *FIRST_RUN]
     ]
@@ -192,7 +187,7 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
     ]
     console += [f"[default{r}]:init process group" for r in (0, 1)]
     console += [f"[default{r}]:{line}" for r in (0, 1) for line in _traceback(r, REFUSED)]
-    _write(tmp_path, "job-5e1a/node0/launcher.log", console)
+    write_lines(tmp_path, "job-5e1a/node0/launcher.log", console)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -230,13 +225,13 @@ def test_ranks_own_appended_logs_are_placed_by_the_attempt_before_one_that_print
         "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
         "unbound_buffer.cc:78] Timed out waiting 6000ms for recv operation to complete"
     )
-    _write(
+    write_lines(
         tmp_path,
         "job-9a1c/log_0.log",
         [*_own_log(0, 0, [*progress, "ERROR model run failed"]), timeout, *_own_log(0, 1, [])],
     )
-    _write(tmp_path, "job-9a1c/log_1.log", [*_own_log(1, 0, progress), *_own_log(1, 1, [])])
-    _write(
+    write_lines(tmp_path, "job-9a1c/log_1.log", [*_own_log(1, 0, progress), *_own_log(1, 1, [])])
+    write_lines(
         tmp_path,
         "job-9a1c/launcher.log",
         [f"[rank0]: {timeout}", AGENT_REPORT.replace("local_rank: 1", "local_rank: 0")] * 2,

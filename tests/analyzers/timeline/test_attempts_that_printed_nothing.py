@@ -18,6 +18,7 @@ from pathlib import Path
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
 from analyzers.pipeline import analyze
+from tests.analyzers.timeline.log_tree import write_lines
 
 FIRST_RUN = ["load weights passed", " norm passed", " attention passed", "layer 0 passed"]
 START = "init process group: backend=gloo rank={rank} world_size=2 master=127.0.0.1:29607"
@@ -32,12 +33,6 @@ AGENT_REPORT = (
 )
 
 
-def _write(root: Path, rel: str, lines: list[str]) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-
-
 def _traceback(rank: int, error: str) -> list[str]:
     return [
         f"[rank{rank}]: Traceback (most recent call last):",
@@ -50,8 +45,8 @@ def _traceback(rank: int, error: str) -> list[str]:
 def _attempt(root: Path, number: int, outputs: dict[int, tuple[list[str], list[str]]]) -> None:
     for rank, (out, err) in outputs.items():
         tree = f"job-8dae/torchrun_logs/job-8dae_tyge/attempt_{number}/{rank}"
-        _write(root, f"{tree}/stdout.log", out)
-        _write(root, f"{tree}/stderr.log", err)
+        write_lines(root, f"{tree}/stdout.log", out)
+        write_lines(root, f"{tree}/stderr.log", err)
 
 
 def _died_connecting(rank: int) -> tuple[list[str], list[str]]:
@@ -121,7 +116,7 @@ def test_a_console_whose_last_attempt_printed_nothing_is_read_from_the_attempt_b
     second = [f"[default{r}]:{START.format(rank=r)}" for r in (0, 1)]
     second += [f"[default0]:{line}" for line in _traceback(0, REFUSED)]
     second.append(AGENT_REPORT.format(rank=0))
-    _write(tmp_path, "job-8dae/stdout.log", first + second)
+    write_lines(tmp_path, "job-8dae/stdout.log", first + second)
 
     report = analyze(tmp_path, AnalyzeOptions(workers=1))
 
@@ -143,12 +138,12 @@ def test_a_ranks_own_log_appended_by_every_attempt_is_read_from_the_attempt_that
     """A job logging to its own `log_<rank>.log` in append mode, restarted once: attempt 0
     fails on rank 1's corrupt batch, attempt 1 opens with each rank's start line again and
     gets no further. Each file is cut at that start line; the part before it is read."""
-    _write(
+    write_lines(
         tmp_path,
         "job-8dae/log_0.log",
         [*_own_log(0, 0, FIRST_RUN), *_own_log(0, 1, []), *_traceback(0, REFUSED)],
     )
-    _write(
+    write_lines(
         tmp_path,
         "job-8dae/log_1.log",
         [*_own_log(1, 0, FIRST_RUN), *_traceback(1, CORRUPT), *_own_log(1, 1, [])],
