@@ -51,6 +51,7 @@ from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
 from analyzers.formats.lines import parse_line
+from analyzers.formats.memory_checker import MemoryCheckerTracker
 from analyzers.formats.native_frames import SOURCE as NATIVE_SOURCE
 from analyzers.formats.native_frames import cut_native_frames
 from analyzers.formats.paste import PLAIN, learn_paste_layout
@@ -128,9 +129,17 @@ class _FileScanner(ScanSink):
         self.cann = CannBlockTracker()
         self.elastic = ElasticTracker()
         self.indented = IndentedMessageTracker()
+        self.memory_checker = MemoryCheckerTracker()
         self.stack_dump = StackDumpTracker(info.rank)
         # elastic first: it must see the ChildFailedError line that also ends a traceback
-        self.trackers = (self.elastic, self.cann, self.traceback, self.indented, self.stack_dump)
+        self.trackers = (
+            self.elastic,
+            self.cann,
+            self.traceback,
+            self.memory_checker,
+            self.indented,
+            self.stack_dump,
+        )
         self.structured = info.kind in STRUCTURED_KINDS
         self.wrapped = WrapJoiner(enabled=not self.structured)  # tables keep their rows
         self.kept_lines: list[str] = []
@@ -357,6 +366,7 @@ class _FileScanner(ScanSink):
         self.cann.close_all(self)
         self.elastic.close_all(self)
         self.indented.close_all(self)
+        self.memory_checker.close_all(self)
         self.stack_dump.finish(self)
         year = self.hints.year
         pending = self._year_less_checkpoints() if year is None else None

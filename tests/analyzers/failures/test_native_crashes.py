@@ -157,3 +157,26 @@ def test_a_backtrace_without_abort_keeps_its_innermost_frame() -> None:
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("#0  0x0000ffff8e61cd84")
+
+
+# A launch script's report of a multi-GPU run that died of SIGBUS while its ranks set up their
+# shared buffers: in a container that is most often a /dev/shm too small for them.
+SHELL_BUS_ERROR = """\
+Loading extension module fused_adam...
+./train_multi.sh: line 22:  4410 Bus error               (core dumped) python train.py --devices 4
+"""
+
+
+def test_a_shell_bus_error_stays_the_crash_and_offers_the_container() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a bus error the shell reports."""
+    diagnosis = diagnose_files({"job/train.log": SHELL_BUS_ERROR})
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Bus error" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_shell_illegal_instruction_offers_no_container() -> None:
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + SHELL_SIGILL})
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
