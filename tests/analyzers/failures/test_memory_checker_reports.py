@@ -91,6 +91,11 @@ def test_a_clean_checker_run_reports_no_device_fault() -> None:
     assert diagnosis.category != "device_fault", diagnosis.root_cause
 
 
+def test_a_clean_summary_is_not_an_error_line() -> None:
+    diagnosis = diagnose_text("train/memcheck.log", CLEAN_RUN)
+    assert diagnosis.first_error is None, diagnosis.first_error
+
+
 def test_a_note_that_names_the_report_is_no_fault() -> None:
     diagnosis = diagnose_text("train/train.log", NOTE_ABOUT_REPORTS)
     assert diagnosis.category != "device_fault", diagnosis.root_cause
