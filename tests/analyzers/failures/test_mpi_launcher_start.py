@@ -49,6 +49,26 @@ WORLD_DISAGREES = """\
 [1,9]<stderr>:AssertionError: MPI world size 16 does not match torch world size 8
 """
 
+# srun started the ranks itself, but the Open MPI under them has no Slurm PMI to join through.
+SRUN_WITHOUT_PMI = """\
+srun: job 55120 queued and waiting for resources
+srun: job 55120 has been allocated resources
+--------------------------------------------------------------------------
+PMI2_Init failed to initialize.  Return code: 7
+--------------------------------------------------------------------------
+--------------------------------------------------------------------------
+The application appears to have been direct launched using "srun",
+but OMPI was not built with SLURM's PMI support and therefore cannot
+execute.
+--------------------------------------------------------------------------
+"""
+
+# Counterexample: a launch line that only asks for the PMI-2 plugin is no failure.
+SRUN_ASKS_FOR_PMI2 = """\
++ srun --mpi=pmi2 -N 2 --ntasks-per-node=4 python build_engine.py --tp 8
+[builder] rank 0 of 8 started on gpu-a07
+"""
+
 # Counterexample: a call between running ranks that fails is not the start of MPI.
 ALLREDUCE_FAILED = """\
 [1,1]<stderr>:[trainer-b:31544] *** An error occurred in MPI_Allreduce
@@ -153,3 +173,26 @@ def test_a_working_directory_fallback_is_no_missing_program() -> None:
     assert "env.step_program_not_found" not in _rules(diagnosis)
     assert diagnosis.first_error is not None
     assert "No module named 'yaml'" in diagnosis.first_error.text
+
+
+def test_an_open_mpi_started_by_srun_without_slurms_pmi_is_the_machines_setup() -> None:
+    """The rank's MPI library cannot join the launch srun made (docs/labelling.md#an-mpi-launcher-that-cannot-place-or-start-its-ranks)."""
+    diagnosis = diagnose_text("slurm-55120.out", SRUN_WITHOUT_PMI)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "PMI2_Init failed to initialize" in diagnosis.first_error.text
+    assert "env.mpi_direct_launch_without_pmi" in _rules(diagnosis)
+    assert "config" in {a.category for a in diagnosis.alternatives}
+
+
+def test_the_banner_sentence_alone_is_read_the_same_way() -> None:
+    text = SRUN_WITHOUT_PMI.replace("PMI2_Init failed to initialize.  Return code: 7\n", "")
+    diagnosis = diagnose_text("slurm-55120.out", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "PMI support" in diagnosis.first_error.text
+
+
+def test_a_launch_that_asks_for_pmi2_is_no_failure() -> None:
+    diagnosis = diagnose_text("slurm-55121.out", SRUN_ASKS_FOR_PMI2)
+    assert "env.mpi_direct_launch_without_pmi" not in _rules(diagnosis)
