@@ -40,6 +40,8 @@ from analyzers.core.yamlcheck import (
 
 KNOWLEDGE_DIR = Path(__file__).parents[1] / "knowledge"
 ACTION_STACKS = ("ascend", "cuda", "cpu")  # the stacks `classify.accelerator` tells apart
+# a job that shows none of them: its advice names each stack's way (`report.advise`)
+UNKNOWN_STACK = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,7 @@ class Action:
     when_text: re.Pattern[str] | None = None
     multi_rank_only: bool = False
     text_zh: str | None = None  # the same advice in Chinese, same placeholders
-    stack: str | None = None  # advice for one accelerator stack only ("ascend" or "cuda")
+    stack: str | None = None  # advice for one stack only (ascend, cuda, cpu, or unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -604,6 +606,7 @@ def _xid_filter(
 
 def _action_stack(entry: Entry) -> str | None:
     stack = entry.get("stack", str, None)
-    if stack is not None and stack not in ACTION_STACKS:
-        raise entry.fail(f"stack must be one of {list(ACTION_STACKS)}, not {stack!r}")
+    stacks = [*ACTION_STACKS, UNKNOWN_STACK]
+    if stack is not None and stack not in stacks:
+        raise entry.fail(f"stack must be one of {stacks}, not {stack!r}")
     return stack

@@ -19,15 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.formats.base import ParsedLine
-from analyzers.formats.severity import Prefilter, reads_as_source
+from analyzers.formats.severity import Prefilter, echoed_command, reads_as_source
 
 
 def last_refusal(
     tail: Sequence[tuple[int, ParsedLine]], prefilter: Prefilter
 ) -> tuple[int, ParsedLine] | None:
     """The last (line number, line) of `tail` that reads as a refusal, if any. A line with a
-    level of its own (an INFO progress line), a warning word or the look of Python source is
-    never one."""
+    level of its own (an INFO progress line), a warning word, the look of Python source or of
+    a shell's echo of a command is never one."""
     pattern = prefilter.refusal_words
     if pattern is None:
         return None
@@ -37,6 +37,8 @@ def last_refusal(
             continue
         if reads_as_source(text):
             continue  # a statement quoted in a traceback, not a printed refusal
+        if echoed_command(text, prefilter):
+            continue  # a command a traced shell was about to run
         if not prefilter.benign.search(text) and pattern.search(text):
             return lineno, line
     return None

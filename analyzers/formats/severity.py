@@ -69,6 +69,7 @@ class Prefilter:
     closing_words: re.Pattern[str] | None = None
     path_folders: re.Pattern[str] | None = None
     state_dumps: re.Pattern[str] | None = None  # state records written when a program fails
+    echoed_commands: re.Pattern[str] | None = None  # a shell's trace of the commands it ran
 
 
 @lru_cache(maxsize=1)
@@ -97,6 +98,7 @@ def load_prefilter() -> Prefilter:
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
         path_folders=_optional(str(data.get("path_folders") or "")),
         state_dumps=_optional(str(data.get("state_dumps") or "")),
+        echoed_commands=_optional(str(data.get("echoed_commands") or "")),
     )
 
 
@@ -119,6 +121,8 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return None
     if prefilter.state_dumps is not None and prefilter.state_dumps.search(line.message):
         return None  # a record of the state a failing program was in, at whatever level
+    if echoed_command(line.message, prefilter):
+        return None
     if line.level in ERROR_LEVELS:
         return EventKind.ERROR
     if prefilter.warning_lines is not None and prefilter.warning_lines.match(line.message):
@@ -170,6 +174,13 @@ def _caught_or_warning(message: str, prefilter: Prefilter) -> EventKind:
     if skipped is not None and skipped.search(message):
         return EventKind.ERROR
     return EventKind.WARNING
+
+
+def echoed_command(message: str, prefilter: Prefilter) -> bool:
+    """The line is a command a shell echoed before running it (`set -x`): what the script did
+    next, not what failed."""
+    echoed = prefilter.echoed_commands
+    return echoed is not None and echoed.match(message) is not None
 
 
 def reads_as_source(message: str) -> bool:

@@ -5,10 +5,14 @@ codes in the evidence, then the category's general advice. A log switch is only 
 when the bundle does not show it already set, and plog collection only when no plog was
 uploaded. Advice written for one accelerator stack (npu-smi and CANN's switches, or
 nvidia-smi and CUDA's) goes only to jobs on that stack: the one the bundle shows, else the
-one the first error names, else Ascend, the stack most jobs here run on. A first error that
-names another accelerator's runtime (torch_xla and TPUs, the Neuron runtime, Tenstorrent's,
-Graphcore's poptorch) gets neither stack's advice, only what is written for its signature and
-for every stack.
+one the first error names. A first error that names another accelerator's runtime (torch_xla
+and TPUs, the Neuron runtime, Tenstorrent's, Graphcore's poptorch) gets neither stack's
+advice, only what is written for its signature and for every stack. A job that shows no device
+at all (a CPU job that never states its gloo backend, a CUDA job whose lines name no CUDA word)
+is on a stack nobody can tell: Ascend's steps (npu-smi, CANN's switches) would send its
+engineer after tools the job may not have, so it gets the advice written for every stack and,
+where the advice is written per stack, the device-neutral twin (`stack: unknown`) that names
+each stack's way.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from analyzers.classify.rules import Action, ActionBook
+from analyzers.classify.accelerator import ASCEND, load_stacks
+from analyzers.classify.rules import UNKNOWN_STACK, Action, ActionBook
 
 MAX_ACTIONS = 6
 _FORMATTER = string.Formatter()
@@ -97,10 +102,13 @@ def _fill(text: str, values: Mapping[str, str]) -> str | None:
 
 
 def stack_of(situation: Situation) -> str:
-    """The accelerator stack the advice is for."""
+    """The accelerator stack the advice is for (`UNKNOWN_STACK` when nothing names one)."""
     if situation.accelerator:
         return situation.accelerator
     if _CUDA_WORDS.search(situation.first_error_text):
         return "cuda"
     said = f"{situation.first_error_text}\n{situation.first_error_line}"
-    return OTHER if _OTHER_ACCELERATOR_WORDS.search(said) else "ascend"
+    if _OTHER_ACCELERATOR_WORDS.search(said):
+        return OTHER
+    ascend = next(stack for stack in load_stacks() if stack.name == ASCEND)
+    return ASCEND if ascend.lines.search(said) else UNKNOWN_STACK

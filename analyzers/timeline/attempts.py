@@ -190,7 +190,9 @@ class Attempts:
         if path in self._folder:
             return self._folder[path]
         if path in self._restarts:
-            return bisect_right(self._restarts[path], line - 1)
+            # a cut is the first line of the attempt it begins (the line after the agent's
+            # report, a rank's start line again), as `StoppedRun.keeps` reads it
+            return bisect_right(self._restarts[path], line)
         return None if self._folder else 0
 
     def placed(self, path: str, line: int) -> int | None:

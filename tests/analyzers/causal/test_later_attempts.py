@@ -202,3 +202,118 @@ def test_who_went_quiet_is_read_in_the_attempt_that_failed_first(tmp_path):
     assert diagnosis.first_error.text == f"[rank0]: {CLOSED}"
     assert diagnosis.culprit_ranks == [2]
     assert "stopped without an error while the others failed" in diagnosis.culprit_reason
+
+
+# --- the launcher's copies of a later attempt ----------------------------------------------
+# Shaped like torchrun 2.13 on gloo with `--max-restarts 1 --tee 3` and plain prints (no time
+# on the ranks' own lines): attempt 0's rank 1 raises an error no rule knows, its peers lose
+# it; the restarted group's rank 1 cannot reach a store the failed attempt's rank 0 had served,
+# and c10d's timed line saying so is the next line `launcher.log` gets after the agent's report.
+# The store timeout reads as more of a failure than the unknown error, so only its attempt
+# keeps it below the first attempt's error, in the tree and in the launcher's copy alike.
+
+ROUTER = "ValueError: router returned no tokens for expert group 3"
+STORE = (
+    "torch.distributed.DistNetworkError: The client socket has timed out after 3000ms while "
+    "trying to connect to (127.0.0.1, 53151)."
+)
+STORE_RETRIES = [
+    "[E1206 08:14:36.860861587 socket.cpp:1028] [c10d] The client socket has timed out after "
+    "3000ms while trying to connect to (127.0.0.1, 53151).",
+    "[W1206 08:14:36.861253187 TCPStore.cpp:340] [c10d] TCP client failed to connect/validate to "
+    "host 127.0.0.1:53151 - retrying (try=0, timeout=3000ms, delay=3153ms): The client socket "
+    "has timed out after 3000ms while trying to connect to (127.0.0.1, 53151).",
+]
+TORCHRUN = "torch/distributed/elastic/multiprocessing/api.py"
+RUN_TREE = "job-5c/torchrun_logs/none_3e9i/attempt_{number}/{rank}/{name}.log"
+
+
+def _stopped_group(second: int, failed: int, pids: range) -> list[str]:
+    """The agent's SIGTERMs to the other children, then its report of the failed one."""
+    stops = [
+        f"W1206 08:14:{second:02d}.326000 21237 {TORCHRUN}:1028] Sending process {pid} closing "
+        "signal SIGTERM"
+        for pid in pids
+        if pid % 10 != failed
+    ]
+    return [
+        *stops,
+        f"E1206 08:14:{second:02d}.735000 21237 {TORCHRUN}:1002] failed (exitcode: 1) local_rank: "
+        f"{failed} (pid: {pids[failed]}) of binary: /opt/venv/bin/python3",
+    ]
+
+
+def _raised(rank: int, statement: str, error: str, prefix: str = "") -> list[str]:
+    return [
+        f"{prefix}Traceback (most recent call last):",
+        f'{prefix}  File "/home/user/llm-infer/infer.py", line 45, in <module>',
+        f"{prefix}    main()",
+        f'{prefix}  File "/home/user/llm-infer/infer.py", line 35, in main',
+        f"{prefix}    {statement}",
+        f"{prefix}{error}",
+    ]
+
+
+def _restarted_job(root, tree: bool) -> None:
+    """Both attempts as `launcher.log` holds them, and (with `tree`) as `--log-dir` keeps them."""
+    files: dict[str, list[str]] = {}
+    progress = ["load weights passed", "  norm passed", "  attention passed", "layer 0 passed"]
+    for rank in range(4):
+        files[RUN_TREE.format(number=0, rank=rank, name="stdout")] = [
+            f"init process group: backend=gloo rank={rank} world_size=4",
+            *progress,
+        ]
+    statement = 'raise ValueError("router returned no tokens for expert group 3")'
+    files[RUN_TREE.format(number=0, rank=1, name="stderr")] = _raised(
+        1, statement, ROUTER, "[rank1]: "
+    )
+    for rank in (0, 2, 3):
+        files[RUN_TREE.format(number=0, rank=rank, name="stderr")] = _raised(
+            rank, "dist.all_reduce(y)", CLOSED, f"[rank{rank}]: "
+        )
+    store = 'dist.TCPStore("127.0.0.1", 53151, world, False, timeout=timeout)'
+    files[RUN_TREE.format(number=1, rank=1, name="stderr")] = [
+        *STORE_RETRIES,
+        *_raised(1, store, STORE),
+    ]
+    launcher = [
+        f"W1206 08:14:22.591000 21237 torch/distributed/run.py:874] {line}"
+        for line in ("", "*****************************************")
+    ]
+    for number in (0, 1):
+        for path, lines in files.items():
+            if f"/attempt_{number}/" in path:
+                local = path.split("/")[-2]
+                launcher += [f"[default{local}]:{line}" for line in lines]
+        pids = range(21240 + 10 * number, 21244 + 10 * number)
+        launcher += _stopped_group(31 + 10 * number, 1, pids)
+    launcher += ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "]
+    launcher += ["Root Cause (first observed failure):", *_record(1, 1)]
+    files["job-5c/launcher.log"] = launcher
+    for path, lines in files.items():
+        if tree or path == "job-5c/launcher.log":
+            folder = (root / path).parent
+            folder.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text("".join(f"{line}\n" for line in lines))
+
+
+def test_the_launchers_copy_of_a_later_attempts_error_is_not_the_first_error(tmp_path):
+    _restarted_job(tmp_path, tree=True)
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    assert diagnosis.first_error is not None
+    assert ROUTER in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_console_every_attempt_wrote_into_keeps_the_restarts_first_error_below(tmp_path):
+    """Without `--log-dir` only the console holds both attempts: the restarted group begins on
+    the line right after the agent's report of attempt 0's failed child."""
+    _restarted_job(tmp_path, tree=False)
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    assert diagnosis.first_error is not None
+    assert ROUTER in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [1]

@@ -211,6 +211,39 @@ def test_classify(line, expected):
     assert classify(parse_line(line), PREFILTER) == expected
 
 
+# A shell's `set -x` trace: bash echoes each command before it runs it, behind `+ ` (one `+`
+# more per level of command substitution). The command's words (a grep for errors, an echo of
+# the message it will print) are what the script was about to do, not what went wrong: the
+# command's own output, on the lines after, says that.
+SHELL_TRACE = [
+    "+ grep -i error train.log",
+    "++ grep -ci failed run.log",
+    "+ echo '[ERROR] training failed with exit code 1'",
+    "+ tail -n 5 train.log | grep -E 'RuntimeError|Traceback'",
+    "+ python3 train.py --on-error abort --resume /ckpt/failed_run_3",
+    "+++ awk '/ERROR/ {n++} END {print n}' rank0.log",
+]
+
+
+@pytest.mark.parametrize("line", SHELL_TRACE)
+def test_a_command_the_shell_echoed_is_no_event(line):
+    assert classify(parse_line(line), PREFILTER) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the echoed command's own output is what the script printed
+        "[ERROR] training failed with exit code 1",
+        "OSError: [Errno 28] No space left on device",
+        # a sum or a list item is no trace: no space, or no command after the mark
+        "+1 failed",
+    ],
+)
+def test_what_the_traced_commands_print_is_read_as_before(line):
+    assert classify(parse_line(line), PREFILTER) == EventKind.ERROR
+
+
 @pytest.mark.parametrize(
     ("source", "expected"),
     [

@@ -42,6 +42,8 @@ SIZE_ALONE = (
         # a statement of a traceback quoting the sentence it raises is code, not a refusal
         ('    raise NotImplementedError("balancer is not supported.")', False),
         (' raise ValueError(f"group size must be a power of two, got {n}")', False),
+        # a traced shell's echo of the command it runs next (`set -x`) is no refusal either
+        ("+ echo 'rope_scaling must be a dictionary with two fields'", False),
         ("", False),
     ],
 )

@@ -4,9 +4,11 @@ the bundle does not already show them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from analyzers.classify.rules import Action, ActionBook, load_knowledge
 from analyzers.report.advise import MAX_ACTIONS, Situation, next_actions
+from tests.analyzers.excerpts import diagnose_files
 
 BOOK = load_knowledge().actions
 
@@ -34,13 +36,16 @@ def test_signature_advice_comes_before_code_and_category_advice() -> None:
 
 def test_switch_already_set_in_the_env_dump_is_not_suggested() -> None:
     text = "RuntimeError: ... AclrtSynchronizeDeviceWithTimeout, error code is 507014"
-    fresh = next_actions(BOOK, Situation(category="aicore_timeout", first_error_text=text))
+    fresh = next_actions(
+        BOOK, Situation(category="aicore_timeout", first_error_text=text, accelerator="ascend")
+    )
     already = next_actions(
         BOOK,
         Situation(
             category="aicore_timeout",
             first_error_text=text,
             env={"ASCEND_LAUNCH_BLOCKING": "1"},
+            accelerator="ascend",
         ),
     )
     assert any("ASCEND_LAUNCH_BLOCKING=1" in a for a in fresh)
@@ -48,8 +53,10 @@ def test_switch_already_set_in_the_env_dump_is_not_suggested() -> None:
 
 
 def test_plog_collection_is_only_asked_for_when_no_plog_was_uploaded() -> None:
-    without = next_actions(BOOK, Situation(category="aicore_timeout"))
-    with_plog = next_actions(BOOK, Situation(category="aicore_timeout", file_kinds={"plog"}))
+    without = next_actions(BOOK, Situation(category="aicore_timeout", accelerator="ascend"))
+    with_plog = next_actions(
+        BOOK, Situation(category="aicore_timeout", file_kinds={"plog"}, accelerator="ascend")
+    )
     assert any("plog" in a for a in without)
     assert not any("Collect the CANN plogs" in a for a in with_plog)
 
@@ -155,7 +162,8 @@ def test_a_cuda_kernel_fault_gets_gpu_checks_and_cuda_launch_blocking() -> None:
 
 def test_an_npu_device_fault_keeps_the_npu_checks() -> None:
     text = "RuntimeError: The Inner error is reported as above. ... error code is 507053"
-    actions = next_actions(BOOK, Situation(category="device_fault", first_error_text=text))
+    situation = Situation(category="device_fault", first_error_text=text, accelerator="ascend")
+    actions = next_actions(BOOK, situation)
     assert any("npu-smi" in a for a in actions)
     assert not any("nvidia-smi" in a or "CUDA_LAUNCH_BLOCKING" in a for a in actions)
 
@@ -199,8 +207,59 @@ def test_a_cpu_job_with_an_unread_failure_is_told_what_to_collect_without_device
     assert not any(word in a for a in actions for word in ("npu-smi", "nvidia-smi", "plog"))
 
 
-def test_a_job_on_an_unknown_stack_is_advised_as_an_ascend_job() -> None:
-    actions = next_actions(BOOK, Situation(category="driver_env", first_error_text="ImportError"))
+# Advice written for Ascend jobs alone (npu-smi, CANN's switches and plogs, set_env.sh).
+ASCEND_ONLY = {
+    action.text
+    for book in (BOOK.categories, BOOK.signatures, BOOK.codes)
+    for actions in book.values()
+    for action in actions
+    if action.stack == "ascend"
+}
+# Categories whose general advice is written per stack (a CPU/gloo job stating no backend, or
+# a CUDA job whose lines name no CUDA word, shows no device at all).
+STACK_WRITTEN = (
+    "hccl",
+    "oom",
+    "hang",
+    "device_fault",
+    "driver_env",
+    "config",
+    "operator",
+    "stream_sync",
+    "other",
+)
+GLOO_TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:"
+    "78] Timed out waiting 10000ms for recv operation to complete"
+)
+
+
+def test_a_job_that_shows_no_device_gets_no_ascend_steps() -> None:
+    for category in STACK_WRITTEN:
+        for text in ("ImportError: libfoo.so: cannot open shared object file", GLOO_TIMEOUT):
+            actions = next_actions(BOOK, Situation(category=category, first_error_text=text))
+            assert actions, category
+            assert not ASCEND_ONLY.intersection(actions), category
+
+
+def test_a_job_that_shows_no_device_gets_each_stacks_way_where_advice_is_per_stack() -> None:
+    oom = next_actions(BOOK, Situation(category="oom", first_error_text="out of memory"))
+    other = next_actions(BOOK, Situation(category="other", first_error_text="boom"))
+    hccl = next_actions(BOOK, Situation(category="hccl", first_error_text=GLOO_TIMEOUT))
+    assert any("PYTORCH_CUDA_ALLOC_CONF" in a and "PYTORCH_NPU_ALLOC_CONF" in a for a in oom)
+    assert any("every rank's stdout/stderr" in a and "nvidia-smi" in a for a in other)
+    assert any("TORCH_DISTRIBUTED_DEBUG=DETAIL" in a for a in hccl)
+
+
+def test_each_stacks_own_advice_leaves_out_the_device_neutral_twin() -> None:
+    for stack in ("ascend", "cuda", "cpu"):
+        situation = Situation(category="oom", first_error_text="out of memory", accelerator=stack)
+        assert not [a for a in next_actions(BOOK, situation) if "on Ascend NPUs" in a], stack
+
+
+def test_a_first_error_in_ascends_words_gets_ascend_advice_without_other_evidence() -> None:
+    text = "RuntimeError: npuSynchronizeDevice: NPU function error: aclrtSynchronizeDevice"
+    actions = next_actions(BOOK, Situation(category="driver_env", first_error_text=text))
     assert any("set_env.sh" in a for a in actions)
     assert not any("nvidia-smi" in a for a in actions)
 
@@ -376,9 +435,9 @@ def test_another_accelerators_runtime_gets_no_ascend_or_cuda_advice() -> None:
     assert not any("PYTORCH_NPU_ALLOC_CONF" in a or "PYTORCH_CUDA_ALLOC_CONF" in a for a in xla)
 
 
-def test_an_unnamed_runtime_still_gets_ascend_advice() -> None:
+def test_an_unnamed_runtime_gets_no_stacks_tools() -> None:
     plain = next_actions(BOOK, Situation(category="driver_env", first_error_text="boom"))
-    assert any("npu-smi" in a for a in plain)
+    assert not any("npu-smi" in a or "set_env.sh" in a for a in plain)
 
 
 def test_a_gpu_peer_access_refusal_is_told_to_look_at_the_gpus_peer_path() -> None:
@@ -457,3 +516,35 @@ def test_anomaly_mode_is_not_suggested_where_it_already_raised() -> None:
     assert actions
     assert not actions[0].startswith("Collect every rank")
     assert not any("set_detect_anomaly" in a for a in actions)
+
+
+def test_a_job_whose_bundle_shows_no_device_is_not_given_ascend_steps() -> None:
+    """Plain prints, no env dump, no start line naming a backend, no device word: a CPU job
+    or a GPU job alike."""
+    failed = [
+        "load weights passed",
+        "Traceback (most recent call last):",
+        '  File "/srv/train/train.py", line 12, in <module>',
+        "    main()",
+        "OSError: libgomp.so.1: cannot open shared object file: No such file or directory",
+    ]
+    files = {"job/log_0.log": "\n".join(failed) + "\n", "job/log_1.log": "load weights passed\n"}
+
+    diagnosis = diagnose_files(files)
+
+    assert diagnosis.next_actions
+    assert not ASCEND_ONLY.intersection(diagnosis.next_actions)
+
+
+def test_a_missing_library_on_no_known_stack_is_not_blamed_on_the_cann_environment() -> None:
+    missing = "OSError: libgomp.so.1: cannot open shared object file: No such file or directory"
+    situation = Situation(
+        category="driver_env",
+        signature_ids=["env.missing_shared_library"],
+        first_error_text=missing,
+    )
+    actions = next_actions(BOOK, situation)
+    assert not ASCEND_ONLY.intersection(actions)
+    assert any("LD_LIBRARY_PATH" in a for a in actions)
+    ascend = next_actions(BOOK, replace(situation, accelerator="ascend"))
+    assert any("set_env.sh" in a for a in ascend)

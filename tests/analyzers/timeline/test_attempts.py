@@ -15,6 +15,8 @@ from pathlib import Path
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.types import Report
 from analyzers.pipeline import analyze
+from analyzers.timeline.attempts import Attempts
+from tests.analyzers.excerpts import scan_text
 from tests.analyzers.timeline.log_tree import write_lines
 
 FIRST_RUN = ["load weights passed", " norm passed", " attention passed", "layer 0 passed"]
@@ -245,3 +247,24 @@ def test_ranks_own_appended_logs_are_placed_by_the_attempt_before_one_that_print
     }
     assert report.diagnosis.first_error is not None
     assert "Timed out waiting 6000ms" in report.diagnosis.first_error.text
+
+
+def test_the_line_that_begins_a_later_attempt_is_that_attempts(tmp_path: Path) -> None:
+    """Where a file is cut, the cut line is the first of the next attempt, as the checkpoints
+    are read: here the restarted rank's first line comes right after the agent reported the
+    failed child a second time made a cut there."""
+    second = "E1204 13:17:19.517000 24819 " + AGENT_REPORT.split(" 24819 ", 1)[1]
+    lines = [
+        *(f"[default{r}]:{line}" for r in (0, 1) for line in WHOLE_RUN[:4]),
+        f"[default1]:[rank1]: {SHAPE}",
+        AGENT_REPORT,
+        "[default1]:[E1204 13:17:12.860861587 socket.cpp:1028] [c10d] The client socket has "
+        "timed out after 3000ms while trying to connect to (127.0.0.1, 53151).",
+        second.replace("local_rank: 1 (pid: 24999)", "local_rank: 1 (pid: 25111)"),
+    ]
+    scan = scan_text("job-47d2/stdout.log", "".join(f"{line}\n" for line in lines))
+
+    attempts = Attempts([scan])
+
+    report = lines.index(AGENT_REPORT) + 1
+    assert [attempts.of(scan.info.path, line) for line in (report, report + 1)] == [0, 1]
