@@ -7,7 +7,7 @@ import pytest
 
 from analyzers.causal.first_error import find_first_error
 from analyzers.causal.labels import first_error_label
-from analyzers.classify.events import classify_event
+from analyzers.classify.events import classify_event, classify_scans
 from analyzers.classify.hints import defensible, is_chatter, load_hints, vote
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
@@ -311,8 +311,10 @@ model run failed: KV cache handle for layer 0 is pinned to this process and cann
 
 
 def scanned_label(text: str) -> tuple[str, str]:
+    """The first error's label as the pipeline classifies the file: rules held to the frames
+    that raised a line (`raised_in`) are checked against its traceback too."""
     scan = scan_file(io.BytesIO(text.encode()), FileInfo("log_0.log", FileKind.RANK_LOG, 0))
-    items = [classify_event(e, 0, KNOWLEDGE) for e in scan.events if e.kind == EventKind.ERROR]
+    items = [i for i in classify_scans([scan], KNOWLEDGE) if i.event.kind == EventKind.ERROR]
     return first_error_label(find_first_error(items), [scan])
 
 

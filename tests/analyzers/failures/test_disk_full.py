@@ -231,3 +231,77 @@ def test_a_size_refusal_of_another_kind_is_not_the_limit() -> None:
         "issue/log.txt", "ValueError: file too large to upload in one request, use multipart\n"
     )
     assert diagnosis.category != "driver_env"
+
+
+# torch 2.13 writes a path's archive through a C++ stream, and a write the file system refuses
+# surfaces as the stream's own exception from `write_record`; the archive's closing position
+# check then fails while handling it. Both tracebacks as torch 2.13 printed them for a save
+# onto a full scratch mount (the held-out batch sg); paths and ranks are ours.
+STREAM_WRITE_REFUSED = """\
+[rank5]: Traceback (most recent call last):
+[rank5]:   File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 1003, in save
+[rank5]:     _save(
+[rank5]:   File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 1312, in _save
+[rank5]:     zip_file.write_record(name, storage, num_bytes)
+[rank5]: RuntimeError: basic_ios::clear: iostream error
+[rank5]:
+[rank5]: During handling of the above exception, another exception occurred:
+[rank5]:
+[rank5]: Traceback (most recent call last):
+[rank5]:   File "/home/mlops/dp-train/train.py", line 152, in save_checkpoint
+[rank5]:     torch.save({"model": model.state_dict(), "optim": opt.state_dict()}, path)
+[rank5]:   File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 1002, in save
+[rank5]:     with _open_zipfile_writer(f) as opened_zipfile:
+[rank5]:   File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 834, in __exit__
+[rank5]:     self.file_like.write_end_of_file()
+[rank5]: RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 33536 vs 33428
+"""
+
+STREAM_RULE = "io.checkpoint_stream_write_failed"
+
+
+def test_a_checkpoint_writers_stream_failure_is_the_refused_write() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the stream's failure in the writer's
+    frames is the refused write, read like `PytorchStreamWriter failed writing`, and it comes
+    before the position check raised while handling it."""
+    diagnosis = diagnose_text("log_5.log", STREAM_WRITE_REFUSED)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
+    assert diagnosis.first_error is not None
+    assert "basic_ios::clear: iostream error" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_paste_that_kept_only_the_streams_failure_reads_the_same() -> None:
+    first = STREAM_WRITE_REFUSED.split("[rank5]:\n")[0]
+    diagnosis = diagnose_text("log_5.log", first)
+    assert diagnosis.category == "other", diagnosis.root_cause
+    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_streams_words_from_another_library_are_not_a_checkpoint_save() -> None:
+    """Counterexample: a tokenizer library's reader throws the same C++ stream exception."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/tok.py", line 9, in <module>\n'
+        "    sp.Load(model_file)\n"
+        '  File "/srv/app/.venv/lib/python3.11/site-packages/sentencepiece/__init__.py", line '
+        "961, in Load\n"
+        "    return self.LoadFromFile(model_file)\n"
+        "RuntimeError: basic_ios::clear: iostream error\n"
+    )
+    diagnosis = diagnose_text("tok.log", text)
+    assert STREAM_RULE not in {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_the_jobs_record_of_the_position_check_yields_to_the_stream_failure_below_it() -> None:
+    """The job logs the exception that escaped (the position check) before Python prints the
+    chain; the stream's failure under it is still the first error."""
+    text = (
+        "2026-12-06 08:26:13,957 [rank5] ERROR training failed: [enforce fail at "
+        "inline_container.cc:672] . unexpected pos 33536 vs 33428\n" + STREAM_WRITE_REFUSED
+    )
+    diagnosis = diagnose_text("log_5.log", text)
+    assert diagnosis.first_error is not None
+    assert "basic_ios::clear: iostream error" in diagnosis.first_error.text
