@@ -154,6 +154,9 @@ class Signature:
     # two named groups of the regex whose numbers the line must order (`joined` over `size`):
     # a count the line states decides, such as more processes joining than the world holds
     more_than: tuple[str, str] | None = None
+    # the same with equality allowed (`id` at least `count`): an index the line states beside
+    # the count it indexes into is past the end once it equals the count
+    at_least: tuple[str, str] | None = None
     # the rule holds only for an exception raised under a library this regex finds among the
     # innermost package frames of its traceback (a model hub's client above the HTTP library
     # whose dropped connection it raised): the same words from a collective's socket are not
@@ -190,6 +193,10 @@ class Signature:
         if self.more_than is not None:
             larger, smaller = (int(found.group(name)) for name in self.more_than)
             if larger <= smaller:
+                return None
+        if self.at_least is not None:
+            index, bound = (int(found.group(name)) for name in self.at_least)
+            if index < bound:
                 return None
         if self.xid_numbers is not None and not self._xid_fits(found):
             return None
@@ -451,7 +458,8 @@ def _signature(
         skips_step=entry.get("skips_step", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
         harmless_on=_harmless_on(entry),
-        more_than=_more_than(entry, regex),
+        more_than=_group_pair(entry, regex, "more_than"),
+        at_least=_group_pair(entry, regex, "at_least"),
         raised_in=_raised_in(entry),
         levels=_levels(entry),
         xid_numbers=xid_numbers,
@@ -577,12 +585,13 @@ def _raised_in(entry: Entry) -> re.Pattern[str] | None:
     return None if pattern is None else compile_regex(pattern, 0, entry, "raised_in")
 
 
-def _more_than(entry: Entry, regex: re.Pattern[str]) -> tuple[str, str] | None:
-    names = entry.strings("more_than", required=False)
+def _group_pair(entry: Entry, regex: re.Pattern[str], field: str) -> tuple[str, str] | None:
+    """`more_than` / `at_least`: two named groups of the regex whose numbers the line orders."""
+    names = entry.strings(field, required=False)
     if not names:
         return None
     if len(names) != 2 or any(regex.groupindex.get(name) is None for name in names):
-        raise entry.fail(f"more_than must name two groups of the regex, got {list(names)}")
+        raise entry.fail(f"{field} must name two groups of the regex, got {list(names)}")
     return names[0], names[1]
 
 

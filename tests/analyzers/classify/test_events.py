@@ -113,11 +113,19 @@ CASES = [
         TIER_SYMPTOM,
     ),
     (
-        # listed in CANN's HCCL error list: an invalid rank table is a root failure, not a wait
-        "EI0004: [PID: 10] 2026-01-01-01:01:01.001.001 The ranktable is invalid. Reason: rank 3 "
-        "has no device ip",
+        # listed in CANN's HCCL error list: a collective's invalid argument is a root failure,
+        # not a wait (EI0004's refused rank table has a rule of its own, cfg.ranktable_refused)
+        "EI0003: [PID: 10] 2026-01-01-01:01:01.001.001 In [HcclAllReduce], value [9] for "
+        "parameter [op] is invalid.",
         "tail.cann_block_line",
         "hccl",
+        TIER_CAUSE,
+    ),
+    (
+        "EI0004: [PID: 10] 2026-01-01-01:01:01.001.001 The ranktable is invalid. Reason: rank 3 "
+        "has no device ip",
+        "cfg.ranktable_refused",
+        "config",
         TIER_CAUSE,
     ),
     (

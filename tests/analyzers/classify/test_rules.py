@@ -155,6 +155,7 @@ def write_signatures(tmp_path: Path, *entries: dict) -> Path:
         ({"code_table": "bios"}, "field 'code_table' is 'bios'"),
         ({"harmless_on": ["tpu"]}, "harmless_on must name stacks of ['ascend', 'cuda', 'cpu']"),
         ({"more_than": ["used", "size"]}, "more_than must name two groups of the regex"),
+        ({"at_least": ["id", "count"]}, "at_least must name two groups of the regex"),
     ],
 )
 def test_malformed_signature_is_rejected_with_its_place(
