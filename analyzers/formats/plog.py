@@ -15,6 +15,9 @@ comma and the Python side (module `ME`) with it after a colon:
 
 Levels: ERROR, WARNING, INFO, DEBUG, EVENT (and TRACE in HCCL). The module name is kept in
 `tags["module"]`.
+
+A paste or a guide can lose the space between the level and the module
+(`[ERROR]HCCL(3021,python3):2026-...`); the rest of the header is the same, so it is read alike.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ NAME = "plog"
 HEADERS = (
     header(
         NAME,
-        r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] "
+        r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] ?"
         r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+)[,:][^)]*\):"
         r"(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
         r"(?:\[[^\]\s]+:\d+\])?(?:\[tid:\d+\])?(?:\d+ )?\s*",

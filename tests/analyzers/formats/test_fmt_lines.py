@@ -29,6 +29,15 @@ CASES = [
         "[4644660][HcclSocket][Listen]",
     ),
     (
+        "plog-level-glued-to-module",
+        "[ERROR]HCCL(3021,python3):2026-09-14-08:12:30.441.207 [externalinput.cc:940] [3021][Parse][rdmaTrafficClass]HCCL_RDMA_TC[300] is invalid. except: [0, 255]",
+        "plog",
+        "ERROR",
+        None,
+        3021,
+        "[3021][Parse][rdmaTrafficClass]",
+    ),
+    (
         "plog-app-no-file",
         '[ERROR] APP(2014231,):2027-01-13-06:28:48.993.467 2014231 MakeSureQueueEmpty:NPUQueue.cpp:539: "[PTA]:"Inner error',
         "plog",
