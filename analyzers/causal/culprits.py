@@ -315,7 +315,35 @@ def agreed_on(top: Sequence[Classified], first: Classified) -> list[int]:
         return []
     if len(best) > 1 and best[1][1] == best[0][1]:
         return []
-    return [best[0][0]]
+    return [best[0][0], *_running_as(top, best[0][0], set(named_by))]
+
+
+# `Rank A is running collective: <A's fingerprint>, but Rank B is running collective: <B's>`
+_RUNNING = re.compile(
+    r"Rank (?P<own_rank>\d+) is running collective: (?P<own>.*?), but Rank (?P<peer_rank>\d+) "
+    r"is running collective: (?P<peer>.*?)\)?\.?(?:Collectives differ|$)"
+)
+
+
+def _running_as(top: Sequence[Classified], odd: int, writers: set[int]) -> list[int]:
+    """Writers whose own collective is the one the majority quotes for the odd rank: each
+    rank names only the first peer whose fingerprint differs from its own, so a second rank
+    that ran the odd rank's collective (both ranks of a node whose setting differs) is named
+    by nobody, yet its own fingerprint says it was with the odd rank. Only a minority of the
+    writers can be added this way."""
+    own: dict[int, str] = {}
+    quoted: set[str] = set()
+    for item in top:
+        found = _RUNNING.search(item.event.message or item.event.text)
+        if found is None or item.rank is None or int(found["own_rank"]) != item.rank:
+            continue
+        own[item.rank] = found["own"].rstrip(")")
+        if int(found["peer_rank"]) == odd:
+            quoted.add(found["peer"].rstrip(")"))
+    alike = sorted(r for r, mine in own.items() if r != odd and mine in quoted and r in writers)
+    if not alike or 2 * (len(alike) + 1) >= len(own):
+        return []
+    return alike
 
 
 _RANK_WORDS = re.compile(r"(?i)\[(?:rank\s*|default)\d+\]:?|\brank\s*\d+")

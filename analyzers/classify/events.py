@@ -36,7 +36,7 @@ from analyzers.classify.hints import is_build_report, is_chatter, is_relay_banne
 from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.record_leads import lead_unread_records
-from analyzers.classify.rules import Knowledge, Signature
+from analyzers.classify.rules import NO_LEVEL, Knowledge, Signature
 from analyzers.core.rank_lists import ranks_named
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
@@ -246,8 +246,16 @@ def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
 def _keep_rules_of_its_level(item: Classified, level: str | None) -> None:
     """A rule that holds only at some levels (`levels`: a job's own words that it is exiting,
     logged as its error) is dropped from a line its writer logged at another level or with
-    none: the same words at INFO are a rank reporting its way out."""
-    _keep_matches(item, lambda signature: not signature.levels or level in signature.levels)
+    none: the same words at INFO are a rank reporting its way out. `NONE` among them keeps the
+    rule on a line with no level field (Python's bare print of a `sys.exit` message)."""
+    _keep_matches(
+        item,
+        lambda signature: (
+            not signature.levels
+            or level in signature.levels
+            or (not level and NO_LEVEL in signature.levels)
+        ),
+    )
 
 
 def _keep_rules_announced_earlier(item: Classified, seen: set[str]) -> None:

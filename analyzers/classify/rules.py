@@ -573,9 +573,14 @@ def _harmless_on(entry: Entry) -> tuple[str, ...]:
     return stacks
 
 
+# `levels: [NONE]`: a line its writer printed with no level field at all (Python's own print
+# of `sys.exit("<why>")`), as against one logged at INFO or WARNING
+NO_LEVEL = "NONE"
+
+
 def _levels(entry: Entry) -> frozenset[str]:
     levels = frozenset(entry.strings("levels", required=False))
-    if unknown := levels - {"WARNING", "ERROR", "CRITICAL"}:
+    if unknown := levels - {"WARNING", "ERROR", "CRITICAL", NO_LEVEL}:
         raise KnowledgeError(f"{entry.where}: unknown levels {sorted(unknown)}")
     return levels
 

@@ -261,6 +261,15 @@ QUALIFIED_PASS = [
             ["device mesh passed", "attn passed", "layer 0 passed"],
             ["device mesh passed", "layer 0 / attn passed", "layer 0 passed"],
         ),
+        # a job's own checks before it joins the group are a stage too, not a layer's part
+        (["preflight passed"], ["preflight passed"]),
+        (
+            ["pre-flight checks passed", "dist init passed", "norm passed"],
+            ["pre-flight checks passed", "dist init passed", "layer 0 / norm passed"],
+        ),
+        (["sanity check passed"], ["sanity check passed"]),
+        # counterexample: a check that is one of a layer's parts keeps its layer
+        (["norm passed", "check passed"], ["layer 0 / norm passed", "layer 0 / check passed"]),
     ],
 )
 def test_qualified_names_follow_the_layer_context(texts, expected):
