@@ -23,6 +23,8 @@ ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Python source shown in a traceback (a logger may print it at ERROR level line by line):
 # frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
+# an option of a command line: `--timeout`, `--max-failures=3`, `-u`
+_OPTION_TOKEN = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
 _PYTHON_SOURCE = re.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
     r"""|import|from|del|not|lambda)\b|[~^]+\s*$"""
@@ -70,6 +72,7 @@ class Prefilter:
     path_folders: re.Pattern[str] | None = None
     state_dumps: re.Pattern[str] | None = None  # state records written when a program fails
     echoed_commands: re.Pattern[str] | None = None  # a shell's trace of the commands it ran
+    command_lines: re.Pattern[str] | None = None  # a launch command kept as a line of its own
 
 
 @lru_cache(maxsize=1)
@@ -99,6 +102,7 @@ def load_prefilter() -> Prefilter:
         path_folders=_optional(str(data.get("path_folders") or "")),
         state_dumps=_optional(str(data.get("state_dumps") or "")),
         echoed_commands=_optional(str(data.get("echoed_commands") or "")),
+        command_lines=_optional(str(data.get("command_lines") or "")),
     )
 
 
@@ -131,12 +135,30 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return EventKind.WARNING
     if line.level in QUIET_LEVELS:
         return EventKind.WARNING if _notable(line.message, prefilter) else None
-    words = _unfoldered(prefilter.benign.sub(" ", line.message), prefilter)
+    words = _without_options(
+        line.message, _unfoldered(prefilter.benign.sub(" ", line.message), prefilter), prefilter
+    )
     if line.source == "cann" or prefilter.error_words.search(words):
         return EventKind.ERROR
     if prefilter.warning_words.search(words):
         return EventKind.WARNING
     return EventKind.WARNING if _notable(line.message, prefilter) else None
+
+
+def _without_options(message: str, words: str, prefilter: Prefilter) -> str:
+    """The words of a launch command without its options.
+
+    A bundle often keeps the command that started the job (`/opt/venv/bin/torchrun
+    --nproc-per-node=4 train.py --timeout 300 --faulthandler-signal`): its options name what
+    the job may do (`--timeout`, `--max-failures`, `--abort-on-nan`), not what failed. Only a
+    line that opens with a launcher or an interpreter, by its path or its name, is read so;
+    the other words of the line still count (`... failed with exit status 1`).
+    docs/labelling.md, "A job stopped from outside".
+    """
+    commands = prefilter.command_lines
+    if commands is None or commands.match(message) is None:
+        return words
+    return _OPTION_TOKEN.sub(" ", words)
 
 
 def _notable(message: str, prefilter: Prefilter) -> bool:
