@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -91,6 +91,15 @@ class VerificationItem:
     how: str = ""
     check_zh: str | None = None
     how_zh: str | None = None
+    # the item as a job on a stack reads it, where its `how` names Ascend's calls
+    twins: tuple[tuple[str, VerificationItem], ...] = ()
+
+    def for_stack(self, stack: str | None) -> VerificationItem:
+        """The item as a job on `stack` reads it, with a node's fallbacks (`TreeNode.for_stack`)."""
+        if stack is None or stack == ASCEND:
+            return self
+        twins = dict(self.twins)
+        return twins.get(stack) or twins.get(UNKNOWN_STACK) or self
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +288,23 @@ def _parse_verification(raw: Sequence[Any], source: str) -> list[VerificationIte
         english = {"check": str(entry["check"]), "how": str(entry.get("how", ""))}
         where = f"{source}: verification {entry['id']!r}"
         chinese = _chinese(entry, english, _VERIFY_TEXTS, where)
-        items.append(VerificationItem(str(entry["id"]), **english, **chinese))
+        item = VerificationItem(str(entry["id"]), **english, **chinese)
+        twins = {
+            s: _verification_twin(entry[s], item, f"{where}: {s}") for s in _STACKS if s in entry
+        }
+        items.append(replace(item, twins=tuple(twins.items())))
     if len({i.id for i in items}) != len(items):
         raise TreeError(f"{source}: duplicate verification ids")
     return items
+
+
+def _verification_twin(raw: Any, item: VerificationItem, where: str) -> VerificationItem:
+    """A stack's wording of a verification item; a text it leaves out is the item's own."""
+    if not isinstance(raw, Mapping) or not set(raw) & set(_VERIFY_TEXTS):
+        raise TreeError(f"{where}: expected a mapping with 'check' or 'how'")
+    unknown = set(raw) - {*_VERIFY_TEXTS, *(zh_key(t) for t in _VERIFY_TEXTS)}
+    if unknown:
+        raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
+    own = {t: raw[t] for t in _VERIFY_TEXTS if t in raw}
+    chinese = _chinese(raw, own, tuple(own), where)
+    return replace(item, **{t: str(v) for t, v in own.items()}, **chinese)

@@ -123,9 +123,8 @@ def build_tree_view(
     )
     root = _build(tree, tree.root, 0, overlay)
     open_nodes = [s["node"] for s in steps if s.get("answer") is None]
-    return TreeView(
-        root, tree.verification, [s["node"] for s in steps], open_nodes, len(tree.nodes)
-    )
+    checklist = [item.for_stack(overlay.stack) for item in tree.verification]
+    return TreeView(root, checklist, [s["node"] for s in steps], open_nodes, len(tree.nodes))
 
 
 def _stack(report: Mapping[str, Any] | None) -> str | None:

@@ -189,3 +189,29 @@ def test_the_shipped_tree_names_ascend_tools_to_an_unknown_stack_only_beside_cud
 
     named = [word for word in ASCEND_WORDS if word in said]
     assert not named or any(word in said for word in CUDA_WORDS), named
+
+
+def test_a_verification_step_can_say_how_differently_to_each_stack():
+    data = tree()
+    data["verification"][0] |= {
+        "how": "torch.npu.synchronize() around the fixed call",
+        "how_zh": "在修复后的调用前后执行 torch.npu.synchronize()",
+        "cuda": {"how": "torch.cuda.synchronize() around the fixed call"},
+        "unknown": {"how": "the device's synchronize around the fixed call"},
+    }
+    item = parse_tree(data, case_ids=frozenset()).verification[0]
+
+    assert item.for_stack("cuda").how == "torch.cuda.synchronize() around the fixed call"
+    assert item.for_stack("cuda").check == "Every rank passes."  # the check itself is shared
+    assert item.for_stack("cpu").how == "the device's synchronize around the fixed call"
+    assert item.for_stack("ascend") is item
+    assert item.for_stack(None) is item
+
+
+@pytest.mark.parametrize("stack", ["cpu", "cuda", "unknown"])
+def test_the_shipped_checklist_names_npu_calls_to_a_job_not_on_ascend_only_beside_cudas(stack):
+    for item in load_tree().verification:
+        texts = item.for_stack(stack)
+        said = f"{texts.check} {texts.how}"
+        assert "torch.npu" not in said or (stack == "unknown" and "torch.cuda" in said), item.id
+        assert texts.how_zh or not texts.how

@@ -79,3 +79,17 @@ def test_an_incident_on_no_known_stack_is_shown_device_neutral_steps(report):
     assert "npu-smi info" in " ".join(texts["start"][1])
     assert "CANN" not in texts["explicit_error"][0]
     assert not [s for ss in switches.values() for s in ss if s.startswith(("ASCEND_", "HCCL_"))]
+
+
+def _checklist_of(report: dict | None) -> dict[str, str]:
+    return {item.id: item.how for item in build_tree_view(report).verification}
+
+
+def test_the_checklist_follows_the_stack_of_the_incident():
+    cuda = _checklist_of({"environment": {}, "diagnosis": {"stack": "cuda"}})
+    unknown = _checklist_of({"environment": {}, "diagnosis": {"stack": "unknown"}})
+
+    assert "torch.cuda.synchronize()" in cuda["verify_single_step"]
+    assert "torch.cuda.synchronize()" in unknown["verify_single_step"]
+    assert "torch.npu.synchronize()" in unknown["verify_single_step"]
+    assert "torch.npu.synchronize()" in _checklist_of(None)["verify_single_step"]
