@@ -85,18 +85,32 @@ def _optional_regex(entry: Entry, key: str, flags: int) -> re.Pattern[str] | Non
 def switches_for(stack: str | None, switches: Sequence[str]) -> list[str]:
     """The diagnosis tree's environment switches (`NAME` or `NAME=value`, written for Ascend)
     as a job on `stack` would set them: a CUDA job sees a switch's CUDA twin, and none of the
-    Ascend-only ones."""
-    found = next((s for s in load_stacks() if s.name == stack), None)
-    if found is None or stack == ASCEND:
+    Ascend-only ones. A job on no stack anyone can tell (`unknown`, another accelerator's
+    runtime) sees only the switches every stack sets alike: the node's device-neutral text
+    names each stack's own. The bare tree (`None`) shows them as written."""
+    if stack is None or stack == ASCEND:
         return list(switches)
-    shown = []
-    for switch in switches:
-        name, sep, value = switch.partition("=")
-        if name in found.env_renames:
-            shown.append(found.env_renames[name] + sep + value)
-        elif not (found.env_hidden and name.startswith(found.env_hidden)):
-            shown.append(switch)
-    return shown
+    found = [s for s in load_stacks() if s.name == stack]
+    others = found or [s for s in load_stacks() if s.name != ASCEND]
+    shown = [_as_set_on(others, switch) for switch in switches]
+    return [switch for switch in shown if switch is not None]
+
+
+def _as_set_on(stacks: Sequence[Stack], switch: str) -> str | None:
+    """The switch under its name on every one of `stacks`, or None where they differ or one
+    lacks it."""
+    name, sep, value = switch.partition("=")
+    names = {_name_on(stack, name) for stack in stacks}
+    if len(names) != 1 or None in names:
+        return None
+    return f"{names.pop()}{sep}{value}"
+
+
+def _name_on(stack: Stack, name: str) -> str | None:
+    if name in stack.env_renames:
+        return stack.env_renames[name]
+    hidden = stack.env_hidden and name.startswith(stack.env_hidden)
+    return None if hidden else name
 
 
 def accelerator_of(scans: Sequence[FileScan]) -> str | None:

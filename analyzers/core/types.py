@@ -383,6 +383,10 @@ class Diagnosis:
     fingerprint: str | None = None
     fingerprint_template: str | None = None
     alternatives: list[Alternative] = field(default_factory=list)
+    # The accelerator stack the next actions are written for (`analyzers.report.advise.
+    # stack_of`: the bundle's, else the one its first error names, else "unknown"); the
+    # tree's page shows the texts written for it. None where no advice was chosen.
+    stack: str | None = None
 
 
 @dataclass(slots=True)

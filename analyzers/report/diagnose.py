@@ -28,7 +28,7 @@ from analyzers.classify.rules import Knowledge, load_knowledge
 from analyzers.core.phrases import Said, sentence
 from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan, RankStatus
 from analyzers.report import multirank
-from analyzers.report.advise import Situation, next_actions
+from analyzers.report.advise import Situation, next_actions, stack_of
 from analyzers.report.confidence import confidence_of
 from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
@@ -235,7 +235,7 @@ def _from_first_error(
     story = _story(chain, verdict, diagnosis, codes, correlation, note)
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
-    diagnosis.next_actions = _actions(chain, diagnosis, codes, scans, world_size, stack, knowledge)
+    _advise(diagnosis, knowledge, _situation(chain, diagnosis, codes, scans, world_size, stack))
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
     return diagnosis
@@ -367,21 +367,27 @@ def _operator(chain: CausalChain) -> str | None:
     return None
 
 
-def _actions(
+def _advise(diagnosis: Diagnosis, knowledge: Knowledge, situation: Situation) -> None:
+    """The next actions, and the stack they are written for: the diagnosis tree's page shows
+    the texts written for the same stack, so its steps and the advice never disagree."""
+    diagnosis.next_actions = next_actions(knowledge.actions, situation)
+    diagnosis.stack = stack_of(situation)
+
+
+def _situation(
     chain: CausalChain,
     diagnosis: Diagnosis,
     codes: Sequence[CodeInfo],
     scans: Sequence[FileScan],
     world_size: int | None,
     stack: str | None,
-    knowledge: Knowledge,
-) -> list[str]:
+) -> Situation:
     first = chain.first
     assert first is not None
     signature_ids = [m.id for m in first.matches] + [
         m.id for item in chain.supporting for m in item.matches[:1]
     ]
-    situation = Situation(
+    return Situation(
         category=diagnosis.category,
         signature_ids=signature_ids,
         codes=[info.code for info in codes],
@@ -393,7 +399,6 @@ def _actions(
         values=_values(diagnosis, _operator(chain)),
         accelerator=stack,
     )
-    return next_actions(knowledge.actions, situation)
 
 
 def _values(diagnosis: Diagnosis, operator: str | None) -> dict[str, str]:
@@ -461,7 +466,7 @@ def _from_ranks(
         values=_values(diagnosis, None),
         accelerator=stack,
     )
-    diagnosis.next_actions = next_actions(knowledge.actions, situation)
+    _advise(diagnosis, knowledge, situation)
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from analyzers.classify.accelerator import ASCEND
+from analyzers.classify.rules import UNKNOWN_STACK
 from analyzers.core.bilingual import BilingualError, zh_key, zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.library.matching import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
@@ -28,7 +30,9 @@ TREE_FILE = KNOWLEDGE / "tree.yaml"
 NODE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _TEXTS = ("label", "question", "guidance")
 _LISTS = ("commands", "env", "strategy", "cases", "children")
-_STACKS = ("cuda", "cpu")  # the stacks a node may speak to in texts of their own
+# the stacks a node may speak to in texts of their own; `unknown` is the device-neutral text
+# for a job whose stack nobody can tell, and for any job not on Ascend without a text of its own
+_STACKS = ("cuda", "cpu", UNKNOWN_STACK)
 _FIELDS = frozenset(
     {"id", "when", "category", *_STACKS, *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS}
 )
@@ -41,7 +45,8 @@ _LABEL_NAMES = frozenset(TreeFacts().summary())
 class StackTwin:
     """What a node tells a job on CUDA, or on CPUs alone, where its own guidance is written
     for Ascend: the checks are the same, the tools and logs are not (nvidia-smi for npu-smi,
-    NCCL's debug lines for CANN's plog, none of them for a gloo job)."""
+    NCCL's debug lines for CANN's plog, none of them for a gloo job). A job on no stack anyone
+    can tell gets the device-neutral twin, which names each stack's way."""
 
     guidance: str
     commands: tuple[str, ...] = ()
@@ -66,11 +71,17 @@ class TreeNode:
     guidance_zh: str | None = None
     cuda: StackTwin | None = None
     cpu: StackTwin | None = None
+    unknown: StackTwin | None = None
 
     def for_stack(self, stack: str | None) -> TreeNode | StackTwin:
-        """Where the guidance and commands shown to a job on `stack` come from."""
+        """Where the guidance and commands shown to a job on `stack` come from: its stack's
+        twin, else, for a job not on Ascend, the device-neutral one (Ascend's tools may not be
+        on its machines), else the node's own text. The bare tree (`None`) is shown as written.
+        """
+        if stack is None or stack == ASCEND:
+            return self
         twins = {"cuda": self.cuda, "cpu": self.cpu}
-        return twins.get(stack or "") or self
+        return twins.get(stack) or self.unknown or self
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,15 @@ class VerificationItem:
     how: str = ""
     check_zh: str | None = None
     how_zh: str | None = None
+    # the item as a job on a stack reads it, where its `how` names Ascend's calls
+    twins: tuple[tuple[str, VerificationItem], ...] = ()
+
+    def for_stack(self, stack: str | None) -> VerificationItem:
+        """The item as a job on `stack` reads it, with a node's fallbacks (`TreeNode.for_stack`)."""
+        if stack is None or stack == ASCEND:
+            return self
+        twins = dict(self.twins)
+        return twins.get(stack) or twins.get(UNKNOWN_STACK) or self
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +288,23 @@ def _parse_verification(raw: Sequence[Any], source: str) -> list[VerificationIte
         english = {"check": str(entry["check"]), "how": str(entry.get("how", ""))}
         where = f"{source}: verification {entry['id']!r}"
         chinese = _chinese(entry, english, _VERIFY_TEXTS, where)
-        items.append(VerificationItem(str(entry["id"]), **english, **chinese))
+        item = VerificationItem(str(entry["id"]), **english, **chinese)
+        twins = {
+            s: _verification_twin(entry[s], item, f"{where}: {s}") for s in _STACKS if s in entry
+        }
+        items.append(replace(item, twins=tuple(twins.items())))
     if len({i.id for i in items}) != len(items):
         raise TreeError(f"{source}: duplicate verification ids")
     return items
+
+
+def _verification_twin(raw: Any, item: VerificationItem, where: str) -> VerificationItem:
+    """A stack's wording of a verification item; a text it leaves out is the item's own."""
+    if not isinstance(raw, Mapping) or not set(raw) & set(_VERIFY_TEXTS):
+        raise TreeError(f"{where}: expected a mapping with 'check' or 'how'")
+    unknown = set(raw) - {*_VERIFY_TEXTS, *(zh_key(t) for t in _VERIFY_TEXTS)}
+    if unknown:
+        raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
+    own = {t: raw[t] for t in _VERIFY_TEXTS if t in raw}
+    chinese = _chinese(raw, own, tuple(own), where)
+    return replace(item, **{t: str(v) for t, v in own.items()}, **chinese)

@@ -17,6 +17,7 @@ from typing import Any
 from django.urls import reverse
 
 from analyzers.classify.accelerator import switches_for
+from analyzers.classify.rules import UNKNOWN_STACK
 from analyzers.tree.walk import StackTwin, Tree, TreeNode, VerificationItem, load_tree
 from incidents.library.models import Case
 from incidents.tree.models import TreeMark, TreeMarkRevision
@@ -50,7 +51,7 @@ class NodeView:
     env: list[str] = field(
         default_factory=list
     )  # the node's switches, as the job's stack names them
-    stack: str | None = None  # the accelerator the report names
+    stack: str | None = None  # the stack the report's advice is for
 
     @property
     def texts(self) -> TreeNode | StackTwin:
@@ -98,7 +99,7 @@ class _Overlay:
     history: Mapping[str, list[TreeMarkRevision]]
     links: dict[str, CaseLink]
     chosen: frozenset[str]
-    stack: str | None = None  # the accelerator the report names (environment.accelerator)
+    stack: str | None = None  # the stack the report's advice is for (`_stack`)
 
 
 def build_tree_view(
@@ -118,13 +119,23 @@ def build_tree_view(
         history=history or {},
         links=_case_links(tree),
         chosen=frozenset(m.branch for m in marks.values() if m.state == TreeMark.State.OVERRIDE),
-        stack=((report or {}).get("environment") or {}).get("accelerator"),
+        stack=_stack(report),
     )
     root = _build(tree, tree.root, 0, overlay)
     open_nodes = [s["node"] for s in steps if s.get("answer") is None]
-    return TreeView(
-        root, tree.verification, [s["node"] for s in steps], open_nodes, len(tree.nodes)
-    )
+    checklist = [item.for_stack(overlay.stack) for item in tree.verification]
+    return TreeView(root, checklist, [s["node"] for s in steps], open_nodes, len(tree.nodes))
+
+
+def _stack(report: Mapping[str, Any] | None) -> str | None:
+    """The stack the report's advice was written for, so the tree's steps say the same; a
+    report written before it was recorded falls back on the stack its bundle showed, and one
+    whose bundle showed none is on a stack nobody can tell: Ascend's tools are not shown by
+    default. The bare tree (no report) is shown as written."""
+    if report is None:
+        return None
+    stack = (report.get("diagnosis") or {}).get("stack")
+    return stack or (report.get("environment") or {}).get("accelerator") or UNKNOWN_STACK
 
 
 def _steps(report: Mapping[str, Any] | None) -> list[dict[str, Any]]:

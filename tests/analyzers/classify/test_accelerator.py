@@ -206,6 +206,14 @@ def test_an_ascend_job_or_an_unknown_stack_keeps_the_switches_as_written():
     assert switches_for(None, written) == written
 
 
+@pytest.mark.parametrize("stack", ["unknown", "other"])
+def test_a_job_on_no_known_stack_sees_only_the_switches_every_stack_names_alike(stack):
+    """Its engineer may have no Ascend toolkit: the tree's text names each stack's switch."""
+    written = ["PYTORCH_NPU_ALLOC_CONF=expandable_segments:True", "ASCEND_LAUNCH_BLOCKING=1"]
+    written += ["HCCL_CONNECT_TIMEOUT=600", "TORCH_DISTRIBUTED_DEBUG=DETAIL"]
+    assert switches_for(stack, written) == ["TORCH_DISTRIBUTED_DEBUG=DETAIL"]
+
+
 def test_every_stack_pattern_starts_each_alternative_at_a_word() -> None:
     """The pattern is searched on every error and warning line; an alternative that opens with
     punctuation defeats the regex engine's quick skip and slows each search about tenfold."""

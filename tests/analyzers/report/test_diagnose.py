@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from analyzers.classify.accelerator import switches_for
+from analyzers.core.types import Report
+from analyzers.tree.data import load_tree
 from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.job_bundles import ENV as ENV_DUMP
+from tests.analyzers.job_bundles import SPLIT, analyze_job, ranks
 
 STEPS = ["prefill start: 8 tokens"] + [
     line
@@ -846,3 +851,77 @@ def test_a_workers_interrupt_with_no_agent_record_stays_its_own_first_error() ->
     assert diagnosis.category == "hang"
     assert diagnosis.first_error is not None
     assert "KeyboardInterrupt" in diagnosis.first_error.text
+
+
+# --- the stack the advice and the tree's texts are for ------------------------------------
+
+ASCEND_TOOLS = ("npu-smi", "CANN", "plog", "HCCL", "AI Core", "torch_npu", "set_env", "ASCEND_")
+ILLEGAL_ACCESS = "RuntimeError: CUDA error: an illegal memory access was encountered"
+NPU_OOM = (
+    "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total "
+    "capacity; 1.20 GiB free)"
+)
+
+
+def _job(tmp_path, failure: str, backend: str = "gloo") -> Report:
+    """Two ranks of a torch run like the corpus's: rank 1 fails in its first layer. A job
+    that states no backend (`backend=""`) leaves it to the first error to name a stack."""
+    stated = f" backend={backend}" if backend else ""
+    logs = ranks(2)
+    for log in logs:
+        log.loaded().layers(1)
+        log.lines = [line.replace(" backend=gloo", stated) for line in log.lines]
+    logs[1].fails(failure, frame="forward")
+    env = ENV_DUMP.format(size=2).replace(
+        "BACKEND=gloo\n", f"BACKEND={backend}\n" if backend else ""
+    )
+    return analyze_job(tmp_path, logs, {"env.txt": env})
+
+
+def _path_texts(report: Report) -> tuple[str, list[str]]:
+    """The guidance and commands, and the switches, the tree shows along the report's path."""
+    tree, stack = load_tree(), report.diagnosis.stack
+    said, switches = [], []
+    for node in (tree.node(node_id) for node_id in report.diagnosis.tree_path):
+        texts = node.for_stack(stack)
+        said += [texts.guidance, *texts.commands]
+        switches += switches_for(stack, node.env)
+    return "\n".join(said), switches
+
+
+@pytest.mark.parametrize(
+    ("failure", "backend", "stack"),
+    [
+        ("RuntimeError: " + SPLIT.format(start=98346), "gloo", "cpu"),
+        (ILLEGAL_ACCESS, "nccl", "cuda"),
+    ],
+    ids=["gloo job", "cuda job"],
+)
+def test_a_gloo_or_cuda_job_is_shown_no_ascend_step(tmp_path, failure, backend, stack):
+    report = _job(tmp_path, failure, backend)
+
+    assert report.diagnosis.stack == stack
+    assert len(report.diagnosis.tree_path) > 2
+    said, switches = _path_texts(report)
+    assert not [tool for tool in ASCEND_TOOLS if tool in said]
+    assert not [switch for switch in switches if switch.startswith(("ASCEND_", "HCCL_"))]
+
+
+def test_a_job_naming_no_stack_is_shown_ascend_steps_only_beside_cudas(tmp_path):
+    report = _job(tmp_path, "RuntimeError: stream synchronize failed", backend="")
+
+    assert report.diagnosis.stack == "unknown"
+    assert len(report.diagnosis.tree_path) > 2
+    said, switches = _path_texts(report)
+    assert not [switch for switch in switches if switch.startswith(("ASCEND_", "HCCL_"))]
+    assert "nvidia-smi" in said
+    assert said.count("npu-smi") <= said.count("nvidia-smi")
+
+
+def test_an_ascend_job_is_shown_the_trees_own_ascend_steps(tmp_path):
+    report = _job(tmp_path, NPU_OOM, "hccl")
+
+    assert report.diagnosis.stack == "ascend"
+    said, switches = _path_texts(report)
+    assert "npu-smi info" in said
+    assert "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True" in switches

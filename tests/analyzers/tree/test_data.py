@@ -105,6 +105,40 @@ def test_a_node_can_say_something_else_to_a_cpu_job():
     assert loaded.to_dict()["nodes"][0]["cpu"]["guidance_zh"] == "收集每个 rank 的日志和内核日志。"
 
 
+NEUTRAL_TWIN = {
+    "guidance": "Collect every rank's log and the device tool's snapshot (npu-smi or nvidia-smi).",
+    "guidance_zh": "收集每个 rank 的日志和设备工具的快照（npu-smi 或 nvidia-smi）。",
+}
+
+
+@pytest.mark.parametrize(
+    ("stack", "shown"),
+    [
+        ("unknown", "neutral"),  # nothing in the bundle or its first error names a stack
+        ("other", "neutral"),  # another accelerator's runtime: neither twin is its own
+        ("cpu", "neutral"),  # a gloo job, on a node with no text of its own for CPUs
+        ("cuda", "cuda"),
+        ("ascend", "own"),
+        (None, "own"),  # the bare tree, with no incident
+    ],
+)
+def test_a_job_on_no_stack_the_node_speaks_to_is_shown_its_device_neutral_text(stack, shown):
+    start = parse_tree(
+        tree(cuda=CUDA_TWIN, unknown=NEUTRAL_TWIN, commands=["npu-smi info"]),
+        case_ids=frozenset(),
+    ).node("start")
+    texts = {"neutral": start.unknown, "cuda": start.cuda, "own": start}
+
+    assert start.for_stack(stack) is texts[shown]
+
+
+def test_a_node_without_a_neutral_text_shows_its_own_to_a_job_on_an_unknown_stack():
+    start = parse_tree(tree(cuda=CUDA_TWIN), case_ids=frozenset()).node("start")
+
+    assert start.for_stack("unknown") is start
+    assert start.for_stack("cpu") is start
+
+
 def test_a_cuda_text_with_an_unknown_field_is_refused():
     with pytest.raises(TreeError, match=r"node 'start': cuda: unknown field\(s\) \['env'\]"):
         parse_tree(tree(cuda=CUDA_TWIN | {"env": ["NCCL_DEBUG=INFO"]}), case_ids=frozenset())
@@ -118,3 +152,66 @@ def test_the_shipped_tree_speaks_cuda_where_its_guidance_names_ascend_tools():
         assert "npu-smi" not in twin.guidance
         assert "CANN" not in twin.guidance
         assert twin.guidance_zh
+
+
+ASCEND_WORDS = ("npu-smi", "CANN", "plog", "HCCL", "AI Core", "torch_npu", "set_env")
+CUDA_WORDS = ("nvidia-smi", "NCCL", "CUDA")
+ON_ANY_PATH = [
+    "start",
+    "explicit_error",
+    "stream_sync",
+    "device_fault",
+    "other_error",
+    "no_explicit_error",
+]
+
+
+def _said(node_id: str, stack: str) -> str:
+    texts = load_tree().node(node_id).for_stack(stack)
+    assert texts.guidance_zh
+    return " ".join([texts.guidance, *texts.commands])
+
+
+@pytest.mark.parametrize("stack", ["cpu", "cuda"])
+@pytest.mark.parametrize("node_id", ON_ANY_PATH)
+def test_the_shipped_tree_names_no_ascend_tool_to_a_gloo_or_cuda_job(node_id, stack):
+    """The nodes an incident's path may cross whatever its stack."""
+    said = _said(node_id, stack)
+
+    assert not [word for word in ASCEND_WORDS if word in said]
+
+
+@pytest.mark.parametrize(
+    "node_id", [*ON_ANY_PATH, "config", "driver_env", "env_libraries", "operator"]
+)
+def test_the_shipped_tree_names_ascend_tools_to_an_unknown_stack_only_beside_cudas(node_id):
+    said = _said(node_id, "unknown")
+
+    named = [word for word in ASCEND_WORDS if word in said]
+    assert not named or any(word in said for word in CUDA_WORDS), named
+
+
+def test_a_verification_step_can_say_how_differently_to_each_stack():
+    data = tree()
+    data["verification"][0] |= {
+        "how": "torch.npu.synchronize() around the fixed call",
+        "how_zh": "在修复后的调用前后执行 torch.npu.synchronize()",
+        "cuda": {"how": "torch.cuda.synchronize() around the fixed call"},
+        "unknown": {"how": "the device's synchronize around the fixed call"},
+    }
+    item = parse_tree(data, case_ids=frozenset()).verification[0]
+
+    assert item.for_stack("cuda").how == "torch.cuda.synchronize() around the fixed call"
+    assert item.for_stack("cuda").check == "Every rank passes."  # the check itself is shared
+    assert item.for_stack("cpu").how == "the device's synchronize around the fixed call"
+    assert item.for_stack("ascend") is item
+    assert item.for_stack(None) is item
+
+
+@pytest.mark.parametrize("stack", ["cpu", "cuda", "unknown"])
+def test_the_shipped_checklist_names_npu_calls_to_a_job_not_on_ascend_only_beside_cudas(stack):
+    for item in load_tree().verification:
+        texts = item.for_stack(stack)
+        said = f"{texts.check} {texts.how}"
+        assert "torch.npu" not in said or (stack == "unknown" and "torch.cuda" in said), item.id
+        assert texts.how_zh or not texts.how

@@ -53,3 +53,43 @@ def test_a_cpu_incident_is_shown_no_accelerator_tool_or_switch():
     assert "npu-smi" not in texts["start"][0]
     assert "npu-smi" not in texts["no_explicit_error"][0]
     assert not any(switches.values())
+
+
+def test_an_incident_is_shown_the_stack_its_advice_was_written_for():
+    """The bundle showed no stack; its first error named CUDA, so the advice is CUDA's."""
+    report = {"environment": {}, "diagnosis": {"stack": "cuda"}}
+    texts, switches = _texts_of(report), _env_of(report)
+
+    assert "nvidia-smi" in texts["start"][1]
+    assert any(s.startswith("CUDA_LAUNCH_BLOCKING=") for s in switches["aicore_bisect_stage"])
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        {"environment": {}, "diagnosis": {"stack": "unknown"}},
+        {"environment": {}, "diagnosis": {"tree_path": ["start"]}},  # written before the stack
+    ],
+    ids=["stack unknown", "older report"],
+)
+def test_an_incident_on_no_known_stack_is_shown_device_neutral_steps(report):
+    texts, switches = _texts_of(report), _env_of(report)
+
+    assert "nvidia-smi" in " ".join(texts["start"][1])
+    assert "npu-smi info" in " ".join(texts["start"][1])
+    assert "CANN" not in texts["explicit_error"][0]
+    assert not [s for ss in switches.values() for s in ss if s.startswith(("ASCEND_", "HCCL_"))]
+
+
+def _checklist_of(report: dict | None) -> dict[str, str]:
+    return {item.id: item.how for item in build_tree_view(report).verification}
+
+
+def test_the_checklist_follows_the_stack_of_the_incident():
+    cuda = _checklist_of({"environment": {}, "diagnosis": {"stack": "cuda"}})
+    unknown = _checklist_of({"environment": {}, "diagnosis": {"stack": "unknown"}})
+
+    assert "torch.cuda.synchronize()" in cuda["verify_single_step"]
+    assert "torch.cuda.synchronize()" in unknown["verify_single_step"]
+    assert "torch.npu.synchronize()" in unknown["verify_single_step"]
+    assert "torch.npu.synchronize()" in _checklist_of(None)["verify_single_step"]
