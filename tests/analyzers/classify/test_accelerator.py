@@ -93,6 +93,20 @@ def test_an_import_that_misses_a_torch_npu_symbol_reads_as_ascend():
     assert accelerator_of([torch_ext]) is None
 
 
+def test_a_missing_ascend_runtime_library_reads_as_ascend():
+    """A loader that cannot find one of CANN's or torch_npu's own shared libraries (the
+    transformer boost `libatb.so`, `libascendcl.so`, `libhccl.so`) names the stack by the
+    library alone; a missing CUDA or system library names none of Ascend's."""
+    atb = rank_log("OSError: libatb.so: cannot open shared object file: No such file or directory")
+    acl = rank_log(
+        "ImportError: libascendcl.so: cannot open shared object file: No such file or directory"
+    )
+    cudart = rank_log("OSError: libcudart.so.12: cannot open shared object file")
+    assert accelerator_of([atb]) == "ascend"
+    assert accelerator_of([acl]) == "ascend"
+    assert accelerator_of([cudart]) != "ascend"
+
+
 GLOO_PEER_LOST = (
     "[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553]"
     " Connection closed by peer [127.0.0.1]:63178. This is typically caused by a remote worker"
