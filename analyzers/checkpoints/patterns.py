@@ -79,6 +79,23 @@ _DEFAULT_PREFILTER = (
     + _GROUP_LIST
     + rb")"
 )
+# the words a train step's or an iteration's checkpoint closes on (a layer's: the first three)
+_VERBS = (b" done", b" finished", b" complete", b" ok", b" start", b" begin")
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A confirmed literal's pattern, with the words one of which each of its matches holds
+    (its closing verb): a block the notable phrases' pass found to lack them all cannot match,
+    so the pattern's own pass over it (~a quarter of that pass) is not needed."""
+
+    pattern: Any  # RE2
+    needs: tuple[bytes, ...] = ()
+
+    def search(self, data: bytes, *bounds: int) -> Any:
+        return self.pattern.search(data, *bounds)
+
+
 # A literal the block search would find far more often than the checkpoints it leads to,
 # with the pattern that confirms it: training logs print `step 61 micro_batch 23 loss=...`
 # on every micro-batch, and only `step N done` / `step N start` lines are checkpoints.
@@ -90,12 +107,13 @@ _DEFAULT_PREFILTER = (
 # names a layer before its ` ok`, or a model run before its `成功`, can be a checkpoint, and
 # a block without one stays on the hot loop's single literal.
 _CONFIRMED_LITERALS = {
-    b"step": re2.compile(_TRAIN_STEP_VERB),
-    b"iter": re2.compile(_ITER_VERB),
-    b"group": re2.compile(_GROUP_LIST),
-    b" ok": re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok"),
-    b"layer": re2.compile(_LAYER_DONE),  # every `layer 3 passed` holds it; `passed` finds those
-    "成功".encode(): re2.compile("模型 ?运行 ?成功".encode()),
+    b"step": Confirmation(re2.compile(_TRAIN_STEP_VERB), _VERBS),
+    b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
+    b"group": Confirmation(re2.compile(_GROUP_LIST)),
+    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok")),
+    # every `layer 3 passed` holds it; `passed` finds those
+    b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
+    "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`

@@ -315,17 +315,24 @@ def shaped_lines(folded: bytes, shape: bytes, lines: int) -> ShapedLines:
     With times and numbers folded, lines printed by one logger share a prefix, so a count per
     level word tells whether every line is accounted for; then only the WARNING/ERROR ones are
     candidates and INFO chatter costs nothing. When some line has another shape (a traceback,
-    a plain print) every level word has been looked for, so the loud lines are all in the
-    starts; `odd_ranges` then finds the other lines for the keyword search.
+    a plain print) every level word that leads a line of the shape has been looked for, so
+    the loud lines are all in the starts; `odd_ranges` then finds the other lines for the
+    keyword search. Lines still unaccounted for after the WARNING lines are mostly of another
+    shape (a job's own two watchdog lines in a rank log), so the shape's lines are then counted
+    once: when the words so far account for them all, the rarer loud words lead no line and
+    their four passes over the block are not made.
     """
     seen, starts, quiet = 0, set(), []
+    shaped = lines  # lines of the shape: counted once some line is likely of another shape
     for word in _QUIET_WORDS + _LOUD_WORDS:
-        if seen >= lines:
+        if seen >= shaped:
             break
         number = _lines_led_by(folded, shape + word, starts if word in _LOUD_WORDS else None)
         if number and word in _QUIET_WORDS:
             quiet.append(word)
         seen += number
+        if word == _LOUD_WORDS[0] and seen < lines:
+            shaped = _lines_led_by(folded, shape, None)
     return ShapedLines(starts, tuple(quiet), max(lines - seen, 0))
 
 

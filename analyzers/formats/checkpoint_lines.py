@@ -26,7 +26,6 @@ import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from analyzers.checkpoints.track import NAN, NO_RANK, CheckpointTrack
@@ -46,11 +45,7 @@ MAX_REMAINDERS = 65536  # distinct messages remembered (a step counter in the te
 MAX_PLACED = 4_000_000
 # Timed lines remembered with their minute (a new minute or message teaches one more).
 MAX_SEEN = 65536
-# distinct seconds readings cached: every one of a millisecond clock, a leap second's too (~5 MB)
-MAX_SECONDS = 62_000
 _NOT_A_CHECKPOINT = -1
-# Seconds readings by layout (a comma or a point before the fraction): "22,190" -> 22.19.
-_SECONDS: dict[bool, dict[bytes, float]] = {True: {}, False: {}}
 
 Parse = Callable[[bytes], ParsedLine]  # full parse of one raw line
 Match = Callable[[str], "str | None"]  # message -> normalised checkpoint text
@@ -98,6 +93,11 @@ class CheckpointLines:
         self._literals = literals
         # literal -> the pattern a block must match for the literal's lines to be candidates
         self._confirm = confirm or {}
+        # literal -> words one of which every match of its pattern holds (`needs`)
+        self._needs = {word: _needs(pattern) for word, pattern in self._confirm.items()}
+        # those words of the literals the last block held but did not confirm, less the words
+        # it was seen to hold: the next block's caller may settle them in its pass too
+        self._quiet_needs: tuple[bytes, ...] = ()
         ascii_literals = tuple(word for word in literals if word.isascii())
         self._gates = _suffix_gates(ascii_literals)
         # the ASCII literals the last block lacked: the next block's caller may look for
@@ -131,7 +131,9 @@ class CheckpointLines:
         """The ASCII literals the file's last block lacked (all of them before its first):
         most blocks lack them too, and each costs a search of the whole block, so a caller
         that reads the block anyway may settle them for `scan`."""
-        return self._lacking if self._regex is None else ()
+        if self._regex is not None:
+            return ()
+        return tuple(dict.fromkeys(self._lacking + self._quiet_needs))
 
     def scan(
         self, block: bytes, low: bytes, first_line: int, settled: Settled | None = None
@@ -188,8 +190,10 @@ class CheckpointLines:
         07:24 [rank0] INFO  norm passed`). Its head, up to the minute, is compared in place
         with the last line's (no copy, no hash); the rest after the seconds is looked up in
         that head's dict, which gives its text, rank and the minute's value. Only the
-        seconds are read, and they repeat across lines and files too. A line not seen yet
-        in this minute takes `_stamped`, which teaches it.
+        seconds are read, by `float` itself: a cache of every reading of a millisecond
+        clock was looked up at memory's pace (each line's reading is a new one, far from the
+        last in the cache), twice the time the reading takes. A line not seen yet in this
+        minute takes `_stamped`, which teaches it.
 
         The next line is looked up before the literal is searched for: a line remembered
         under this literal holds it (`_keep_seen`), so a run of checkpoints costs one search
@@ -198,7 +202,6 @@ class CheckpointLines:
         start_t, end_t = geometry.time_at  # type: ignore[misc]
         cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
         comma = geometry.reader.comma  # type: ignore[union-attr]
-        seconds_of = _SECONDS[comma]
         track = self.track
         seen = self._seen.setdefault(word, {})
         pending = _Pending(track)
@@ -240,13 +243,12 @@ class CheckpointLines:
             if text_id < 0:
                 continue
             raw_seconds = block[start + cut : start + end_t]
-            seconds = seconds_of.get(raw_seconds)
-            if seconds is None:
-                seconds = self._read_seconds(raw_seconds, comma)
-                if seconds is None:
-                    pending.flush()
-                    self._line(line_no, block[start:end])
-                    continue
+            try:  # `SS,mmm` as a float: ~half the time of a look-up among 60,000 readings
+                seconds = float(raw_seconds.replace(b",", b".") if comma else raw_seconds)
+            except ValueError:
+                pending.flush()
+                self._line(line_no, block[start:end])
+                continue
             add_text(text_id)
             add_line(line_no)
             add_time(minute + seconds)
@@ -264,7 +266,6 @@ class CheckpointLines:
         start_t, end_t = geometry.time_at  # type: ignore[misc]
         cut = start_t + geometry.reader.minute_end  # type: ignore[union-attr]
         comma = geometry.reader.comma  # type: ignore[union-attr]
-        seconds_of = _SECONDS[comma]
         track = self.track
         seen = self._seen.setdefault(word, {})
         pending = _Pending(track)
@@ -297,13 +298,12 @@ class CheckpointLines:
             if text_id < 0:
                 continue
             raw_seconds = raw[cut:end_t]
-            seconds = seconds_of.get(raw_seconds)
-            if seconds is None:
-                seconds = self._read_seconds(raw_seconds, comma)
-                if seconds is None:
-                    pending.flush()
-                    self._line(line_no, raw)
-                    continue
+            try:
+                seconds = float(raw_seconds.replace(b",", b".") if comma else raw_seconds)
+            except ValueError:
+                pending.flush()
+                self._line(line_no, raw)
+                continue
             add_text(text_id)
             add_line(line_no)
             add_time(minute + seconds)
@@ -337,23 +337,6 @@ class CheckpointLines:
             self._teach(geometry, raw)
             return None
         return found[0], found[1], minute[0] if minute is not None else NAN
-
-    @staticmethod
-    def _read_seconds(raw: bytes, comma: bool) -> float | None:
-        """`SS,mmm` as a float, cached for the whole process with every other reading of
-        its second (`_same_second`): a millisecond clock has 60,000 readings, every file of
-        a job repeats them, and one big enough file meets most of them."""
-        try:
-            seconds = float(raw.replace(b",", b".") if comma else raw)
-        except ValueError:
-            return None
-        cache = _SECONDS[comma]
-        same = _same_second(raw)
-        if len(cache) + len(same) >= MAX_SECONDS:
-            cache.clear()
-        cache.update(same)
-        cache[raw] = seconds
-        return seconds
 
     def _scan_untimed(
         self, block: bytes, low: bytes, word: bytes, line_no: int, pos: int, geometry: _Geometry
@@ -428,12 +411,24 @@ class CheckpointLines:
             _find_gated(low, self._wide_gates, found)
         self._lacking = tuple(word for gate in self._gates for word in gate[1] if word not in found)
         _LACKING[self._literals_key] = self._lacking
-        confirm = self._confirm
-        return [
-            word
-            for word in self._literals
-            if word in found and (word not in confirm or confirm[word].search(low))
-        ]
+        present, unconfirmed = [], []
+        for word in self._literals:
+            if word in found:
+                confirmed = word not in self._confirm or self._confirmed(word, low, looked, found)
+                (present if confirmed else unconfirmed).append(word)
+        needs = (need for word in unconfirmed for need in self._needs[word] if need not in found)
+        self._quiet_needs = tuple(dict.fromkeys(needs))
+        return present
+
+    def _confirmed(
+        self, word: bytes, low: bytes, looked: tuple[bytes, ...], found: set[bytes]
+    ) -> bool:
+        """Whether the block matches the confirmed literal's pattern: not when the block was
+        settled to lack every word each match holds, else by the pattern's own pass."""
+        needs = self._needs[word]
+        if needs and all(need in looked and need not in found for need in needs):
+            return False
+        return self._confirm[word].search(low) is not None
 
     def _count(self, low: bytes, word: bytes) -> int:
         pattern = self._confirm.get(word)
@@ -629,22 +624,10 @@ def _dense(block: bytes, low: bytes, word: bytes, pos: int) -> bool:
     return low.count(word, pos, stop) * 8 >= block.count(b"\n", pos, stop) * 7
 
 
-def _same_second(raw: bytes) -> dict[bytes, float]:
-    """Every reading of the second `raw` (`SS,mmm`, `SS.mm`) names, with as many fraction
-    digits, by value: a comprehension makes the thousand in the time ~200 first meetings
-    take one by one. Empty for other shapes, finer fractions (a million readings) included.
-    Each value is the one `_read_seconds` gives its reading."""
-    width = len(raw) - 3
-    if not 0 < width <= 3 or not raw[:2].isdigit() or not raw[3:].isdigit():
-        return {}
-    head, point = raw[:3], raw[:2] + b"."
-    return {head + fraction: float(point + fraction) for fraction in _fractions(width)}
-
-
-@lru_cache(maxsize=4)
-def _fractions(width: int) -> list[bytes]:
-    """Every fraction of `width` digits, as written: `000`, `001`, ... `999`."""
-    return [b"%0*d" % (width, n) for n in range(10**width)]
+def _needs(pattern: Any) -> tuple[bytes, ...]:
+    """The words one of which every match of a confirming pattern holds; none known for a
+    pattern given bare (then the block is always searched)."""
+    return tuple(getattr(pattern, "needs", ()))
 
 
 def _holds(word: bytes, head: bytes, rest: bytes) -> bool:

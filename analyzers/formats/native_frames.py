@@ -14,6 +14,7 @@ prefix the frames share holds no message and is left out.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.cut_traceback import cut_in_prefix
@@ -27,16 +28,25 @@ def cut_native_frames(
     tail: Sequence[tuple[int, ParsedLine]], prefilter: Prefilter
 ) -> tuple[int, ParsedLine, str] | None:
     """(line number, frame line, frame text) of the frame to read when `tail` is made only of
-    native frames written at error level, else None."""
+    native frames written at error level, else None.
+
+    The tail is read from its end and the reading stops at the first line that is no frame:
+    a log's tail is mostly lines of another kind, so a tail that parses its lines as they are
+    asked for (every plog's, at its end) parses one or two of them instead of all."""
     pattern = prefilter.frame_lines
     if pattern is None:
         return None
-    lines = [item for item in tail if item[1].message.strip()]
-    if len(lines) > 1 and cut_in_prefix(lines[-1][1], lines[-2][1]):
-        lines = lines[:-1]
-    if len(lines) < MIN_FRAMES or not all(
-        line.level in ERROR_LEVELS and pattern.match(line.message) for _, line in lines
-    ):
+    filled = (item for item in reversed(tail) if item[1].message.strip())
+    last, before = next(filled, None), next(filled, None)
+    if last is None:
         return None
-    lineno, frame = lines[0]
+    cut = before is not None and cut_in_prefix(last[1], before[1])
+    frames, first = 0, last
+    for item in chain(() if cut else (last,), () if before is None else (before,), filled):
+        if item[1].level not in ERROR_LEVELS or not pattern.match(item[1].message):
+            return None
+        frames, first = frames + 1, item
+    if frames < MIN_FRAMES:
+        return None
+    lineno, frame = first
     return lineno, frame, frame.message.strip()

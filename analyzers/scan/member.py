@@ -70,6 +70,7 @@ from analyzers.ingest.layout import agent_local_rank
 from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
+from analyzers.scan.lazy_tail import LazyTail
 from analyzers.scan.sink import MAX_EVENTS, ScanSink
 from analyzers.scan.stated_rank import stated_rank
 from analyzers.scan.storm import StormCounter
@@ -478,7 +479,7 @@ class _FileScanner(ScanSink):
         a step announced and never finished (`formats.pending`). A CANN log (plog) is read
         only for the native frames it may end on (`formats.native_frames`)."""
         if self.info.kind in CANN_KINDS and not self.kept[EventKind.ERROR]:
-            tail = [(n, self._parse(raw)) for n, raw in self.previous_tail]
+            tail = LazyTail(self.previous_tail, self._parse)
             native = cut_native_frames(tail, self.prefilter)
             if native is not None:
                 self._emit_cut(native, NATIVE_SOURCE)

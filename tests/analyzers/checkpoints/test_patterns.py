@@ -946,3 +946,25 @@ def test_counters_with_totals_place_the_ranks(tmp_path):
     assert last[0] == "step 3 / layer 4 / attention ok"
     # counterexample: the tutorial's metric line with the same counters and no verb
     assert CheckpointMatcher().match("Epoch [1/2], Step [4/4], Loss: 0.4123") is None
+
+
+@pytest.mark.parametrize(
+    ("word", "line"),
+    [
+        (b"step", "2026-12-05 16:40:02,118 [rank1] INFO step 12 done loss=2.31"),
+        (b"step", "Epoch [1/2] Step [4/4] done"),
+        (b"step", "train_step-3, start"),
+        (b"iter", "iteration 4/10 begin"),
+        (b"iter", "iter 7 ok"),
+        (b"layer", "layer 7 finished"),
+        (b"layer", "layer 1: attn complete"),
+    ],
+)
+def test_each_confirmed_match_holds_one_of_the_words_its_literal_needs(word, line):
+    """A block settled to lack all of a confirmed literal's `needs` is not searched with its
+    pattern, so every match must hold one of them."""
+    folded = line.encode().translate(FOLD)
+    confirm = CheckpointMatcher().prefilter_confirmations()[word]
+    found = confirm.search(folded)
+    assert found is not None
+    assert any(need in found.group() for need in confirm.needs)

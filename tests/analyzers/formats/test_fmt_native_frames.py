@@ -60,3 +60,35 @@ def test_frames_of_a_collective_that_ran_name_no_creation() -> None:
     ]
     diagnosis = diagnose_text("plog/plog-30211_20260304050601.log", _plog(frames))
     assert diagnosis.category != "hccl"
+
+
+class _CountingTail(list):
+    """A tail that notes which of its lines a reader asked for."""
+
+    def __init__(self, items: list) -> None:
+        super().__init__(items)
+        self.asked: set[int] = set()
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        self.asked.add(range(len(self))[index])
+        return super().__getitem__(index)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return (self[i] for i in range(len(self)))
+
+    def __reversed__(self):  # type: ignore[no-untyped-def]
+        return (self[i] for i in reversed(range(len(self))))
+
+
+def test_a_tail_ending_on_info_chatter_is_read_no_further_than_its_end() -> None:
+    info = "[INFO] RUNTIME(30211,python):2026-03-04-05:06:07.080.{n:03d} [stream.cc:723] launch"
+    tail = _CountingTail(_tail(_plog(FRAMES) + "\n".join(info.format(n=n) for n in range(40))))
+    assert cut_native_frames(tail, PREFILTER) is None
+    assert tail.asked == {len(tail) - 1, len(tail) - 2}
+
+
+def test_frames_cut_by_the_paste_are_read_from_the_end_alike() -> None:
+    tail = _CountingTail(_tail(_plog(FRAMES, "[ERROR] HCCL(30211,):2026-03-04-05:0")))
+    cut = cut_native_frames(tail, PREFILTER)
+    assert cut is not None
+    assert cut[0] == 1

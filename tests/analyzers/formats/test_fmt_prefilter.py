@@ -619,3 +619,35 @@ def test_advice_that_names_the_error_it_works_around_is_no_error():
         "RuntimeError: graph capture failed. To avoid this error, set enforce_eager=True"
     )
     assert classify(failed, PREFILTER) is EventKind.ERROR
+
+
+class _Searched(bytes):
+    """A block that notes the line heads looked for in it."""
+
+    asked: list[bytes] = []
+
+    def count(self, sub, *span):  # type: ignore[override]
+        _Searched.asked.append(sub)
+        return super().count(sub, *span)
+
+    def find(self, sub, *span):  # type: ignore[override]
+        if sub not in _Searched.asked:
+            _Searched.asked.append(sub)
+        return super().find(sub, *span)
+
+
+def test_loud_words_no_line_of_the_shape_is_left_for_are_not_looked_for():
+    """A rank log that ends on two lines of another shape (the watchdog's own records):
+    once INFO and WARNING account for every line of the shape, ERROR, WARN, CRITICAL and
+    FATAL lead none of them, and the lines found are those every word's search finds."""
+    block = _SHAPED * 300 + _LOUD * 2 + _ODD * 2
+    shape = learn_shape(_SHAPED)
+    folded = block.translate(FOLD)
+    _Searched.asked = []
+    found = shaped_lines(_Searched(folded), shape, block.count(b"\n"))
+    assert not any(word in head for head in _Searched.asked for word in (b"error", b"fatal"))
+    assert (found.loud, found.quiet, found.odd) == (
+        {300 * len(_SHAPED), 300 * len(_SHAPED) + len(_LOUD)},
+        (b"info ",),
+        2,
+    )
