@@ -53,17 +53,21 @@ _SEPARATORS = re.compile(r"[\s:|-]*")
 _SPACES = re.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 # (the step may stand in brackets with its total: `Epoch [1/2] Step [4/4] done`)
-_TRAIN_STEP_VERB = (
-    rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,? (?:done|finished|complete|ok|start|begin)"
-)
+# The words a train step's or an iteration's checkpoint closes on (a layer's: the first three).
+# Written once: the patterns below are built from them, and so are the words the block search
+# looks for before it runs those patterns (`_VERBS`), so the two cannot drift apart.
+_CLOSING_WORDS = (b"done", b"finished", b"complete", b"ok", b"start", b"begin")
+_CLOSING = b"(?:" + b"|".join(_CLOSING_WORDS) + b")"
+_LAYER_CLOSING = b"(?:" + b"|".join(_CLOSING_WORDS[:3]) + b")"
+_TRAIN_STEP_VERB = rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,? " + _CLOSING
 # a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
-_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? (?:done|finished|complete|ok|start|begin)"
+_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? " + _CLOSING
 # a process group a rank builds, with its ranks: `creating group [0, 1]`
 _GROUP_LIST = rb"group[^\[\]\n]{0,60}\[\d+(?:, ?\d+)*\]"
 # `layer 7 done`, `layer 2 completed`, and a part that names its layer: `layer 1: attn done`
 _LAYER_DONE = (
     rb"layer[ _=-]*\d+(?:/\d+)?(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
-    rb" (?:done|finished|complete)"
+    rb" " + _LAYER_CLOSING
 )
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
@@ -79,8 +83,7 @@ _DEFAULT_PREFILTER = (
     + _GROUP_LIST
     + rb")"
 )
-# the words a train step's or an iteration's checkpoint closes on (a layer's: the first three)
-_VERBS = (b" done", b" finished", b" complete", b" ok", b" start", b" begin")
+_VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
 
 
 @dataclass(frozen=True, slots=True)
