@@ -21,10 +21,10 @@ from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# Python source shown in a traceback (a logger may print it at ERROR level line by line):
-# frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
 # an option of a command line: `--timeout`, `--max-failures=3`, `-u`
 _OPTION_TOKEN = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
+# Python source shown in a traceback (a logger may print it at ERROR level line by line):
+# frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
 _PYTHON_SOURCE = re.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
     r"""|import|from|del|not|lambda)\b|[~^]+\s*$"""
