@@ -7,6 +7,7 @@ not leave rules pointing nowhere. The tests of each rule cite the same anchors.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,12 @@ KNOWLEDGE = load_knowledge()
 TESTS = Path(__file__).parent
 
 
-def anchors() -> set[str]:
-    """GitHub-style anchors of the guide's headings."""
+@cache
+def anchors() -> frozenset[str]:
+    """GitHub-style anchors of the guide's headings, read once: the guide does not change
+    during a run, and a thousand rules each ask for them."""
     headings = re.findall(r"^#{2,4} (.+)$", GUIDE.read_text(encoding="utf-8"), re.MULTILINE)
-    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+    return frozenset(re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings)
 
 
 GUIDED = [sig for sig in KNOWLEDGE.signatures if sig.guide]

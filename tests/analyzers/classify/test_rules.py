@@ -258,10 +258,15 @@ def test_the_stacks_advice_can_name_are_the_stacks_the_bundle_reader_detects() -
     assert ACTION_STACKS == STACKS
 
 
-def _every_keyword_tested(knowledge, message: str) -> list[str]:
+# Each signature's keywords lowered once: the oracle below runs over every signature for
+# each of the six thousand example lines.
+LOWERED_KEYWORDS = [(s.id, [k.lower() for k in s.keywords]) for s in KNOWLEDGE.signatures]
+
+
+def _every_keyword_tested(message: str) -> list[str]:
     """What the index must return: each signature with a keyword in the lowered line."""
     low = message.lower()
-    return [s.id for s in knowledge.signatures if any(k.lower() in low for k in s.keywords)]
+    return [sid for sid, keywords in LOWERED_KEYWORDS if any(k in low for k in keywords)]
 
 
 @pytest.mark.parametrize(
@@ -278,14 +283,14 @@ def _every_keyword_tested(knowledge, message: str) -> list[str]:
 )
 def test_signature_index_finds_what_testing_every_keyword_finds(message: str) -> None:
     found = [signature.id for signature in KNOWLEDGE.index.candidates(message)]
-    assert found == _every_keyword_tested(KNOWLEDGE, message)
+    assert found == _every_keyword_tested(message)
 
 
 def test_signature_index_on_every_example_and_counterexample() -> None:
     lines = [line for sig in KNOWLEDGE.signatures for line in sig.examples + sig.counterexamples]
     for line in lines:
         found = [signature.id for signature in KNOWLEDGE.index.candidates(line)]
-        assert found == _every_keyword_tested(KNOWLEDGE, line), line
+        assert found == _every_keyword_tested(line), line
 
 
 @pytest.mark.parametrize(
