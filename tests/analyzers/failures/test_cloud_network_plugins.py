@@ -254,3 +254,16 @@ def test_a_completion_tuple_with_status_zero_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("all_reduce_perf.log", text)
     assert "hccl.nccl_net_completion_error" not in _rules(diagnosis)
+
+
+NETWORK_NAME_WITH_A_SPACE = """\
+nid001207:5120:5170 [1] net.cc:626 NCCL WARN Error: network AWS Libfabric not found.
+"""
+
+
+def test_a_network_whose_name_has_a_space_is_read_as_the_plugin_not_loaded() -> None:
+    diagnosis = diagnose_text("stdout.txt", NETWORK_NAME_WITH_A_SPACE)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "network AWS Libfabric not found" in diagnosis.first_error.text
+    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
