@@ -95,6 +95,31 @@ def test_an_xid_line_is_read_by_its_numbers_origin(tail: str, rule: str, categor
     assert [(m.id, m.category) for m in matches] == [(rule, category)]
 
 
+# A write-up or a ticket often masks the board's bus id before pasting the kernel log (`XX` or
+# `xx` for the hex digits, stars); the number after it still says whose fault it was.
+MASKED_BUS_IDS = [
+    ("NVRM: Xid (PCI:0000:XX:00): 13, Graphics SM Warp Exception on (GPC 1, TPC 0, SM 1)",
+     "op.gpu_xid_application", "operator"),
+    ("NVRM: Xid (PCI:0000:xx:00.0): 43, pid=4242, name=python3, channel 0x00000005",
+     "op.gpu_xid_application", "operator"),
+    ("NVRM: Xid (PCI:****:**:**): 119, pid=2211, name=python3, Timeout after 6s of waiting for RPC",
+     "dev.gpu_xid_event", "device_fault"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "rule", "category"), MASKED_BUS_IDS)
+def test_an_xid_with_a_masked_bus_id_is_read_by_its_number(
+    line: str, rule: str, category: str
+) -> None:
+    matches = match_line("Apr  9 10:11:12 gpu-node2 kernel: " + line, (), KNOWLEDGE)
+    assert [(m.id, m.category) for m in matches] == [(rule, category)]
+
+
+def test_a_bus_id_mask_does_not_make_other_words_an_xid() -> None:
+    line = "Apr  9 10:11:12 gpu-node2 kernel: NVRM: Xid (PCI:XX): see the driver's catalog"
+    assert not match_line(line, (), KNOWLEDGE)
+
+
 def _write(tmp_path: Path, xids: dict, signature: dict) -> Path:
     (tmp_path / XID_FILE).write_text(
         yaml.safe_dump({"sources": {"doc": "a document"}, "xids": xids}), encoding="utf-8"
