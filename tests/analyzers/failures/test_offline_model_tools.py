@@ -1,0 +1,108 @@
+"""The quantizer's calibration under the offline model builder, and models the graph engine
+cannot load.
+
+docs/labelling.md#a-model-the-offline-tools-cannot-quantize-or-load: the quantizer (AMCT) writes
+`[ERROR] AMCT(<pid>,<program>):<time>[<file>:<line>]<message>` lines and gives up with its own
+summaries and ATC's `ATC run failed`; the line that says why is the first error. Values of our
+own in the real formats.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+CALIBRATION_SIZE = """\
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[utils_acl.cpp:133]input image size[602112] is not equal to model input size[1204224]
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[sample_process.cpp:234]memcpy device buffer failed
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[sample_process.cpp:275]ACL model infer failed.
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[quantize_api.cpp:376]Do Calibration failed.
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:14[inner_graph_calibration.cpp:78]Failed to execute InnerQuantizeGraph.
+ATC run failed, Please check the detail log, Try 'atc --help' for more information
+"""
+
+
+def test_calibration_data_of_another_size_than_the_input_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("atc_stdout.txt", CALIBRATION_SIZE)
+    assert diagnosis.category == "shape_mismatch"
+    assert diagnosis.first_error is not None
+    assert "is not equal to model input size" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+LAYER_NOT_QUANTIZABLE = """\
+ATC start working now, please wait for a moment.
+[ERROR][ProcessScale][61] Not support scale greater than 1 / FLT_EPSILON.
+[ERROR][WtsArqCalibrationCpuKernel][203] ArqQuantCPU scale is illegal.
+[ERROR][ArqQuant][317] WtsArqCalibrationCpuKernel of format CO_CI_KH_KW failed.
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[weight_calibration_pass.cpp:185]layer net/block3/conv2/Conv2D run WeightFakeQuantArq failed
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[quantize_api.cpp:363]Generate calibration Graph failed.
+"""
+
+
+def test_a_layer_the_quantizer_cannot_scale_is_skipped_in_the_config() -> None:
+    diagnosis = diagnose_text("atc_stdout.txt", LAYER_NOT_QUANTIZABLE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Not support scale greater than 1 / FLT_EPSILON" in diagnosis.first_error.text
+    assert "op_constraint" in _alternatives(diagnosis)
+
+
+CALIBRATION_STOPPED_BY_A_KERNEL = """\
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[model_process.cpp:299]execute model failed, modelId is 1, errorCode is 507011
+[ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:13[quantize_api.cpp:378]Do Calibration failed.
+"""
+
+
+def test_a_calibration_run_that_failed_on_the_device_is_no_size_or_layer_refusal() -> None:
+    diagnosis = diagnose_text("atc_stdout.txt", CALIBRATION_STOPPED_BY_A_KERNEL)
+    assert "shape.quantizer_calibration_input_size" not in _rules(diagnosis)
+    assert "cfg.quantizer_layer_not_quantizable" not in _rules(diagnosis)
+
+
+OPP_RELEASE = """\
+E19999: Internal Error
+E19999 The opp version of the model does not match the current opp run package, Model is [7.1.T2.0.B010], opp run package is [8.0.RC1], try to convert the om again!
+"""
+
+
+def test_a_model_built_with_another_opp_release_is_a_version_mismatch() -> None:
+    diagnosis = diagnose_text("stdout.txt", OPP_RELEASE)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "opp version of the model does not match" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+NO_CAPABILITY_GROUP = """\
+[INFO][ncx_interface.cpp:41] ncx lib has been init
+[ERROR][ncx_interface.cpp:211] nca load model from file failed, ret = 254. please check detail info from device log.
+[ERROR] AMCT(5120,acl_test_tool):2026-02-03-10:11:12[sample_process.cpp:378]NCX load model failed.
+[ERROR] AMCT(5120,acl_test_tool):2026-02-03-10:11:12[quantize_api.cpp:439]Do Calibration failed.
+[ERROR][ncx_interface.cpp:142] nca finalize: amct ncx lib has not been init
+"""
+
+
+def test_a_model_load_with_no_capability_group_is_the_machine_set_up() -> None:
+    diagnosis = diagnose_text("stdout.txt", NO_CAPABILITY_GROUP)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "nca load model from file failed, ret = 254" in diagnosis.first_error.text
+
+
+OTHER_LOAD_CODE = """\
+[ERROR][ncx_interface.cpp:211] nca load model from file failed, ret = 3. please check detail info from device log.
+"""
+
+
+def test_another_load_code_names_no_capability_group() -> None:
+    diagnosis = diagnose_text("stdout.txt", OTHER_LOAD_CODE)
+    assert "env.nca_model_load_no_capability_group" not in _rules(diagnosis)
