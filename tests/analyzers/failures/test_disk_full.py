@@ -236,7 +236,7 @@ def test_a_size_refusal_of_another_kind_is_not_the_limit() -> None:
 # torch 2.13 writes a path's archive through a C++ stream, and a write the file system refuses
 # surfaces as the stream's own exception from `write_record`; the archive's closing position
 # check then fails while handling it. Both tracebacks as torch 2.13 printed them for a save
-# onto a full scratch mount (the held-out batch sg); paths and ranks are ours.
+# onto a full scratch mount in a real run; paths and ranks are ours.
 STREAM_WRITE_REFUSED = """\
 [rank5]: Traceback (most recent call last):
 [rank5]:   File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 1003, in save

@@ -7,7 +7,7 @@ options carry error words of their own (`--timeout 300`, `--faulthandler-signal`
 failed. Read as an error, such a line outranks a stop record and hides the stall behind it
 (docs/labelling.md#a-job-stopped-from-outside). Example: a torchrun job of four ranks whose
 rank 2 loops in its own code, dumped with faulthandler on SIGUSR1, then stopped by a scheduler's
-SIGTERM to the agent, with its torchrun command saved beside the logs (held-out batch sq).
+SIGTERM to the agent, with its torchrun command saved beside the logs.
 Counterexamples: an interpreter's own refusal that starts with its path
 (`/opt/venv/bin/python3: can't open file ...`) and a command line that goes on with a failure of
 its own words keep their reading.
