@@ -62,8 +62,9 @@ class Situation:
 def next_actions(book: ActionBook, situation: Situation) -> list[str]:
     """Up to MAX_ACTIONS distinct pieces of advice, most specific first."""
     chosen: dict[str, str] = {}
+    stack = stack_of(situation)
     for action in _candidates(book, situation):
-        if action.id in chosen or not _applies(action, situation):
+        if action.id in chosen or not _applies(action, situation, stack):
             continue
         text = _fill(action.text, situation.values)
         if text is not None:
@@ -81,14 +82,14 @@ def _candidates(book: ActionBook, situation: Situation) -> Iterable[Action]:
     yield from book.categories.get(situation.category, ())
 
 
-def _applies(action: Action, situation: Situation) -> bool:
+def _applies(action: Action, situation: Situation, stack: str) -> bool:
     if any(situation.env.get(var) == value for var, value in action.unless_env.items()):
         return False
     if action.unless_file_kind and action.unless_file_kind in situation.file_kinds:
         return False
     if action.when_text and not action.when_text.search(situation.first_error_text):
         return False
-    if action.stack and action.stack != stack_of(situation):
+    if action.stack and action.stack != stack:
         return False
     return situation.multi_rank or not action.multi_rank_only
 
