@@ -94,3 +94,51 @@ def test_the_atomic_conclusion_pasted_on_one_line_reads_the_same() -> None:
 def test_the_tools_advice_and_a_passing_replay_are_no_finding() -> None:
     diagnosis = diagnose_text("notes.txt", ADVICE_ONLY)
     assert diagnosis.category != "aicore_timeout"
+
+
+# docs/labelling.md#an-ai-core-error-reports-conclusion: a report whose conclusion section
+# names no known pattern still decodes the core's error register; that line is the finding.
+# The tool's own `#` notes between sections are no error.
+REGISTER_ONLY_REPORT = """\
+********************Root cause conclusion*********************
+# no known fault pattern matched
+***********************1. Basic information********************
+# basic information of the device when the AI Core error occurred
+error time   : 2026-05-02-07:41:30
+device id    : 1
+core id      : 6
+task id      : 214
+stream id    : 9
+node name    : Slice_31
+kernel name  : te_slice_4f0e91ab_1
+***********************2. AICERROR code***********************
+# AI Core error code and what it means
+code : 0x800000
+MTE_ERR_INFO: 0x5000083
+mte_err_type bit[26:24]=101  meaning:read bus error
+***********************3. Instructions************************
+start pc : 0x124080061000
+current pc : 0x124080061a38
+"""
+
+# Counterexample: a register read back as zero, a PCIe driver's own dump of a register with a
+# similar name, and advice that names the register are no core exception.
+REGISTER_NOT_RAISED = """\
+MTE_ERR_INFO: 0x0
+[  812.440107] mtk_pci 0000:03:00.0: REG_PCIE_ERR_INFO: 0x40
+To find the faulting unit, read CCU_ERR_INFO in info.txt.
+"""
+
+
+def test_a_report_with_only_the_decoded_error_register_is_the_device_kernel() -> None:
+    diagnosis = diagnose_text("aicerror/info.txt", REGISTER_ONLY_REPORT)
+    assert diagnosis.category == "aicore_timeout"
+    assert diagnosis.first_error is not None
+    assert "MTE_ERR_INFO: 0x5000083" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_zero_register_a_pcie_dump_and_advice_are_no_core_exception() -> None:
+    diagnosis = diagnose_text("notes.txt", REGISTER_NOT_RAISED)
+    assert diagnosis.category != "aicore_timeout"
