@@ -92,3 +92,32 @@ def test_a_runtime_with_no_etcd_at_its_address_is_the_deployments_settings() -> 
     assert diagnosis.first_error is not None
     assert "Failed to connect to etcd server with config" in diagnosis.first_error.text
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+
+
+# docs/labelling.md#a-kv-transfer-peer-that-went-away
+# A worker whose request-plane stream to its caller broke, then every response it still had
+# for it failed to go out; the runtime's tracing lines, our own values.
+RESPONSE_STREAM_BROKEN = """\
+Prefilling remotely for request 9a1b2c3d-0000-4e5f-8a9b-0c1d2e3f4a5b with length 3012
+2026-03-04T05:06:07.123456Z ERROR dynamo_runtime::pipeline::network::tcp::client: failed to join reader and writer tasks
+2026-03-04T05:06:07.123470Z ERROR dynamo_runtime::pipeline::network::ingress::push_handler: Failed to publish response for stream 0d6a2c1e-5b7f-4e3a-9c11-8f2e4d5a6b70
+2026-03-04T05:06:07.150001Z ERROR _core: Failed to send response: SendError { .. }
+2026-03-04T05:06:07.162310Z ERROR _core: Failed to send response: SendError { .. }
+"""
+
+
+def test_a_broken_response_stream_is_the_link_and_its_first_line_leads() -> None:
+    diagnosis = diagnose_text("worker.log", RESPONSE_STREAM_BROKEN)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "failed to join reader and writer tasks" in diagnosis.first_error.text
+    assert "hang" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_the_unsent_responses_alone_stay_a_cascade_of_the_link() -> None:
+    lines = RESPONSE_STREAM_BROKEN.splitlines(keepends=True)
+    text = "".join(line for line in lines if "failed to join" not in line)
+    diagnosis = diagnose_text("worker.log", text)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "hccl.serving_runtime_stream_broken" not in rules
+    assert diagnosis.confidence < 0.5

@@ -349,3 +349,111 @@ def test_an_rpc_call_that_ran_past_its_timeout_is_a_stall() -> None:
     assert diagnosis.first_error is not None
     assert "RPC ran for more than set timeout" in diagnosis.first_error.text
     assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+# docs/labelling.md#a-model-server-whose-backend-is-not-there
+# Triton's model table after a load in which the models' backend was not installed. Our own
+# model names and paths, the server's table shape.
+BACKEND_NOT_INSTALLED = """\
+I0412 08:01:09.001122 1 server.cc:662]
++-------------+---------+---------------------------------------------------------------------+
+| Model       | Version | Status                                                              |
++-------------+---------+---------------------------------------------------------------------+
+| classifier  | 1       | READY                                                               |
+| tokenizer   | 1       | UNAVAILABLE: Internal: failed to stat file /srv/triton/backends/python |
++-------------+---------+---------------------------------------------------------------------+
+error: creating server: Internal - failed to load all models
+"""
+
+
+def test_a_model_whose_backend_is_not_installed_is_a_set_up_error() -> None:
+    diagnosis = diagnose_text("server.log", BACKEND_NOT_INSTALLED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "failed to stat file /srv/triton/backends/python" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_missing_model_file_is_not_a_missing_backend() -> None:
+    text = BACKEND_NOT_INSTALLED.replace(
+        "/srv/triton/backends/python ", "/models/tokenizer/1/model.pt  "
+    )
+    diagnosis = diagnose_text("server.log", text)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.model_server_backend_missing" not in rules
+
+
+# docs/labelling.md#a-front-end-that-waits-for-its-engines
+# The later orchestrator waits for each stage engine's handshake message. Our own values.
+STAGE_ENGINE_NOT_READY = (
+    "(APIServer pid=5120) ERROR 03-04 05:06:07 [vllm_omni/engine/async_omni_engine.py:1148] "
+    "TimeoutError: Timed out waiting for READY from StageEngineCoreProc after 600s. This "
+    "typically indicates model loading or initialization is taking too long. Consider "
+    "increasing `stage_init_timeout` for large models.\n"
+)
+
+
+def test_a_stage_engine_that_never_sent_ready_is_a_start_up_stall() -> None:
+    diagnosis = diagnose_text("issue/omni.log", STAGE_ENGINE_NOT_READY)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting for READY" in diagnosis.first_error.text
+    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert "weight_load" in alternatives
+
+
+def test_a_stage_error_before_the_handshake_wait_is_the_first_error() -> None:
+    stage = (
+        "(StageEngineCoreProc pid=5201) ERROR 03-04 05:01:07 [core.py:700] ValueError: Current "
+        "node has no NPU available. current_node_resource={'CPU': 32.0}. vLLM engine cannot "
+        "start without NPU.\n"
+    )
+    diagnosis = diagnose_text("issue/omni.log", stage + STAGE_ENGINE_NOT_READY)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "has no NPU available" in diagnosis.first_error.text
+
+
+def test_the_quoted_raise_of_the_handshake_wait_is_no_stall() -> None:
+    text = (
+        '  File "/opt/omni/engine/stage_engine_core_proc.py", line 201, in _recv\n'
+        '    raise TimeoutError(f"Timed out waiting for {expected} from StageEngineCoreProc")\n'
+    )
+    diagnosis = diagnose_text("issue/omni.log", text)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "hang.stage_engine_ready_wait" not in rules
+
+
+# docs/labelling.md#a-worker-server-registered-twice-in-one-process
+# A multi-device start of a C++ serving engine whose registry refuses the second worker's
+# server; glog lines as the engine writes them, our own values.
+SECOND_WORKER_SERVER = """\
+I20260302 10:11:12.100100 51201 worker_server.cpp:95] Worker 0: server address: 10.2.3.4:41001
+E20260302 10:11:12.104400 51207 xllm_server_registry.cpp:24] Register server failed, DistributeWorkerServer is existed already
+I20260302 10:11:12.104500 51207 server.cpp:1260] Server[xllm::WorkerService] is going to quit
+terminate called recursively
+Aborted (core dumped)
+[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!
+"""
+
+
+def test_a_second_worker_server_refused_by_the_registry_is_the_first_error() -> None:
+    diagnosis = diagnose_text("xllm.log", SECOND_WORKER_SERVER)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Register server failed" in diagnosis.first_error.text
+    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert "device_fault" in alternatives
+
+
+def test_a_model_loader_registered_twice_is_start_up_noise() -> None:
+    text = SECOND_WORKER_SERVER.replace(
+        "E20260302 10:11:12.104400 51207 xllm_server_registry.cpp:24] Register server failed, "
+        "DistributeWorkerServer is existed already",
+        "W20260302 10:11:12.104400 51207 model_registry.cpp:96] model args loader for qwen3 "
+        "already registered.",
+    )
+    diagnosis = diagnose_text("xllm.log", text)
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.worker_server_registered_twice" not in rules
+    assert diagnosis.category != "config"

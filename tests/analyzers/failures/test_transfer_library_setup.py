@@ -139,3 +139,31 @@ def test_an_error_raised_after_the_retries_comes_first() -> None:
     diagnosis = diagnose_text("prefiller.log", text)
     assert diagnosis.first_error is not None
     assert "illegal memory access" in diagnosis.first_error.text
+
+
+# Later UCX releases name the API and the library the loader found; a paste can stop before
+# anything fails. Our own values.
+OLD_UCX_API_NAMED = """\
+INFO 04-02 09:10:11 nixl.py:38] Initializing NIXL wrapper
+[1762011320.118402] [gpu-node-4:5120 :0]     ucp_context.c:2137 UCX  WARN  UCP API version is incompatible: required >= 1.19, actual 1.15.0 (loaded from /usr/lib/x86_64-linux-gnu/libucp.so.0)
+Initialized NIXL agent: 6f1c2d3e-0a1b-4c5d-8e9f-112233445566
+PrefillWorker initialized
+"""
+
+
+def test_the_api_wording_of_an_older_ucx_is_the_same_mismatch() -> None:
+    """docs/labelling.md#a-ucx-library-older-than-its-caller"""
+    diagnosis = diagnose_text("prefill.log", OLD_UCX_API_NAMED)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "UCP API version is incompatible" in diagnosis.first_error.text
+    assert "env.ucx_library_version_mismatch" in _rules(diagnosis)
+
+
+def test_the_api_version_reported_at_info_is_no_mismatch() -> None:
+    text = OLD_UCX_API_NAMED.replace(
+        "UCX  WARN  UCP API version is incompatible: required >= 1.19, actual 1.15.0 (loaded from",
+        "UCX  INFO  UCP API version is 1.19, loaded from",
+    )
+    diagnosis = diagnose_text("prefill.log", text)
+    assert "env.ucx_library_version_mismatch" not in _rules(diagnosis)
