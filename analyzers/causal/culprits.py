@@ -27,6 +27,7 @@ from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.node_settings import odd_node_setting
+from analyzers.causal.rank_dtypes import odd_dtype_rank
 from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
@@ -107,6 +108,10 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if odd is not None:
         names, ranks = odd
         return Blame(ranks, say("blame.node_setting", names=", ".join(names), many=several(ranks)))
+    dtype = None if quiet_suspect else odd_dtype_rank(scans)
+    if dtype is not None:
+        rank, lone, common, words = dtype
+        return Blame([rank], say("blame.rank_dtype", dtype=lone, common=common, words=words))
     lone = None if quiet_suspect else lone_gather_receiver(chain, scans)
     if lone is not None:
         return lone

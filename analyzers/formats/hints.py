@@ -1,4 +1,5 @@
-"""Facts read from the first blocks of any log: the year, the world size, the rank.
+"""Facts read from the first blocks of any log: the year, the world size, the rank, and the
+dtypes the head states (`formats.dtype_said`).
 
     2026-11-29 07:25:36,861 [rank3] INFO init process group: backend=gloo rank=3 world_size=4 ...
     torchrun --nnodes 1 --nproc_per_node 8 train.py   /   nproc_per_node: 8
@@ -24,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 from analyzers.core.limits import small_int
+from analyzers.formats.dtype_said import MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.outer_prefix import OUTER
 from analyzers.formats.timestamps import year_in_bytes
@@ -81,6 +83,7 @@ class HeadHints:
         self._left = HINT_BYTES
         self._head_lines = 0  # lines of the head read so far
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
+        self.dtypes: list[list[str]] = []  # [key, dtype] the head states (`dtype_said`)
 
     @property
     def year(self) -> int | None:
@@ -109,6 +112,7 @@ class HeadHints:
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
+        self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
         self._read_local_named(low)
         if self.want_rank:
             for pattern in _RANKS:
@@ -171,6 +175,8 @@ class HeadHints:
             facts["local_named_ranks"] = dict(self.local_named)
         if self.year is not None:
             facts["year"] = self.year
+        if self.dtypes:
+            facts["dtype_said"] = self.dtypes
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks
