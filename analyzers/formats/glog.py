@@ -59,10 +59,12 @@ HEADERS = (
         r"\[?(?P<level>[IWEFVC])(?P<ts>(?:\d{8}|\d{3,4}) \d\d:\d\d:\d\d\.\d+)\s+(?:(?P<pid>\d+)\s+)?"
         r"[^\]\s]+:\d+\]\s?",
     ),
+    # TensorFlow's own logger (torch_xla's XRT client, XLA, jaxlib's TPU binding): the place is
+    # a C++ source, or a header it includes (`tpu_executor_init_fns.inc`).
     header(
         NAME,
         r"\[?(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+): (?P<level>[IWEF])\s+(?:(?P<pid>\d+)\s+)?"
-        r"[^\]\s]+\.(?:cc|cpp|h):\d+\]\s?",
+        r"[^\]\s]+\.(?:cc|cpp|h|inc):\d+\]\s?",
     ),
     header(
         NAME,

@@ -134,3 +134,23 @@ def test_torchs_verbose_and_critical_records_are_read(line, level, message_start
 )
 def test_other_lines_with_the_letter_are_no_torch_record(line):
     assert parse_line(line).source != "glog"
+
+
+# TensorFlow's TPU support binds the runtime's entry points in a header it includes, and its
+# fatal checks name that `.inc` file as their place.
+TF_INC_LINE = (
+    "2022-02-03 04:05:06.070809: F external/org_tensorflow/tensorflow/core/tpu/"
+    "tpu_executor_init_fns.inc:104] TpuCompiler_ShapeSize not available in this library."
+)
+
+
+def test_a_header_that_names_an_included_source_file_is_read():
+    parsed = parse_line(TF_INC_LINE)
+    assert parsed.source == "glog"
+    assert parsed.level == "CRITICAL"
+    assert parsed.message == "TpuCompiler_ShapeSize not available in this library."
+
+
+def test_a_date_and_letter_before_a_path_without_a_source_line_is_no_header():
+    parsed = parse_line("2022-02-03 04:05:06.070809: F see tpu_executor_init_fns.inc for details")
+    assert parsed.source != "glog"
