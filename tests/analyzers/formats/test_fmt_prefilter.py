@@ -651,3 +651,18 @@ def test_loud_words_no_line_of_the_shape_is_left_for_are_not_looked_for():
         (b"info ",),
         2,
     )
+
+
+def test_pythons_attribute_message_without_its_class_is_an_error():
+    """Python's `module 'x' has no attribute 'y'`, quoted without `AttributeError:` in front (an
+    FAQ entry, an issue title), is the exception itself; a sentence that only uses the words is
+    not, and neither is the message at INFO level."""
+    bare = "module 'torch_npu' has no attribute 'npu_demo_attention'"
+    talk = "checking whether module torch_npu has no attribute for the fused path"
+    info = "INFO 05-11 09:14:02 module 'torch_npu' has no attribute 'npu_demo_attention'"
+    block = f"start\n{bare}\n{talk}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(bare.encode()) in hits
+    assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(talk), PREFILTER) is None
+    assert classify(parse_line(info), PREFILTER) is None

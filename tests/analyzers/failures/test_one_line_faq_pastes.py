@@ -1,0 +1,70 @@
+"""Failure lines as a FAQ entry or an issue title pastes them: one line, sometimes cut short,
+sometimes passed through an editor that turned straight quotes into typographic ones.
+
+- a missing attribute whose object name came back with a typographic closing quote reads as
+  the straight-quoted message does (`config`);
+- an experiment tracker that has no API key in a job with no terminal to ask for one is a
+  setting the job lacks (`config`, `other` beside it), unlike a tracker service that does not
+  answer (docs/labelling.md#an-experiment-tracker-that-cannot-start-or-reach-its-service);
+- torch_npu's `call aclnnX failed` headline with its detail cut off still names the op call
+  that failed (`operator`).
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_typographic_quote_around_the_object_reads_as_a_straight_one() -> None:
+    diagnosis = diagnose_text(
+        "train.log", "AttributeError: 'DemoTokenizer’ object has no attribute 'sp_model'\n"
+    )
+    assert diagnosis.category == "config"
+    assert "cfg.missing_attribute" in _rules(diagnosis)
+
+
+def test_a_typographic_quote_does_not_let_none_through() -> None:
+    diagnosis = diagnose_text(
+        "train.log", "AttributeError: 'NoneType’ object has no attribute 'shape'\n"
+    )
+    assert "cfg.missing_attribute" not in _rules(diagnosis)
+
+
+def test_a_tracker_without_an_api_key_in_a_job_without_a_terminal_is_a_setting() -> None:
+    """docs/labelling.md#an-experiment-tracker-that-cannot-start-or-reach-its-service"""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/bert/run_pretrain.py", line 61, in main\n'
+        "    wandb.init(project=args.project)\n"
+        "wandb.errors.UsageError: api_key not configured (no-tty). call wandb.login(key=[your_api_key])\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category == "config"
+    assert "cfg.tracker_api_key_missing" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "api_key not configured" in diagnosis.first_error.text
+
+
+def test_a_tracker_that_logged_in_is_no_failure() -> None:
+    """docs/labelling.md#an-experiment-tracker-that-cannot-start-or-reach-its-service"""
+    diagnosis = diagnose_text(
+        "train.log", "wandb: Currently logged in as: demo-user. api_key configured from env\n"
+    )
+    assert "cfg.tracker_api_key_missing" not in _rules(diagnosis)
+
+
+def test_an_aclnn_call_headline_cut_after_failed_names_the_op_call() -> None:
+    diagnosis = diagnose_text("eval.log", "RuntimeError: call aclnnDemoAttentionScore failed\n")
+    assert diagnosis.category == "operator"
+    assert "op.aclnn_call_failed" in _rules(diagnosis)
+
+
+def test_a_sentence_about_an_aclnn_call_is_no_headline() -> None:
+    diagnosis = diagnose_text(
+        "eval.log", "retrying: call aclnnDemoAttentionScore failed once, falling back to eager\n"
+    )
+    assert "op.aclnn_call_failed" not in _rules(diagnosis)
