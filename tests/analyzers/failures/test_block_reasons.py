@@ -99,6 +99,16 @@ loc("/tmp/tmp7c1/kernel.ttadapter.mlir":61:13): error: 'arith.select' op Unsuppo
 ///------------------[ERROR][Triton][END]------------------
 """
 
+# MLIR's verifier prints an op it rejects without a location when the op carries none (the
+# reporter's copy also wraps the long sentence): the line still says why the stage stopped.
+TRITON_UNLOCATED_OP_DIAGNOSTIC = """\
+[inductor] compiling triton_poi_fused_pow_sub_7 for npu:0
+error: 'hivm.hir.vsub' op failed to verify that operand at idx 0 and 1 should
+have element type 16-bit float or 32-bit float
+[ERROR] Failed to run BiShengIR pipeline
+torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton configs. MLIRCompilationError
+"""
+
 # A pass of the kernel compiler failed and printed only the pass manager's report under the
 # stage's headline (raised through inductor's autotuner, which sums the configs up first).
 TRITON_PASS_MANAGER_ALONE = """\
@@ -413,6 +423,12 @@ CASES = [
         TILING_HEADLINE_ALONE,
         "operator",
         "Failed to execute operator GroupedMatmul_7",
+    ),
+    (
+        "unlocated op diagnostic above the pipeline headline",
+        TRITON_UNLOCATED_OP_DIAGNOSTIC,
+        "operator",
+        "'hivm.hir.vsub' op failed to verify",
     ),
     (
         "compile headline alone",

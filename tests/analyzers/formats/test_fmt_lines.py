@@ -119,6 +119,25 @@ CASES = [
         "EZ9999[PID: 57621]",
     ),
     (
+        # a reply that quotes part of a paste: the headline keeps the indent the quote gave it
+        "cann-headline-indented",
+        "      E19010: No parser is registered for Op [/enc/blocks.3/FusedGelu, optype [ai.onnx::13::FusedGelu]].",
+        "cann",
+        None,
+        None,
+        None,
+        "E19010: No parser is registered",
+    ),
+    (
+        "cann-headline-quoted",
+        ">     EZ3003: [PID: 7715] 2026-04-02-11:20:31.004.118 No supported Ops kernel and engine are found for [Unique3], optype [Unique].",
+        "cann",
+        None,
+        None,
+        7715,
+        "EZ3003: [PID: 7715]",
+    ),
+    (
         "glog-watchdog",
         "[rank1]:[E324 13:00:25.428029551 compiler_depend.ts:721] [Rank 1] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=503)",
         "glog",
@@ -817,6 +836,18 @@ def test_parse_line(name, text, source, level, rank, pid, message):
     assert (line.source, line.level, line.rank, line.pid) == (source, level, rank, pid)
     assert line.message.startswith(message)
     assert line.text == text
+
+
+def test_an_indented_line_that_only_starts_with_a_code_like_word_is_no_error_manager_line():
+    """An indent before an error-manager code makes the line a CANN headline only when the
+    code is written as one: a glog record's level and date (`E1105 08:01:12`) or a code quoted
+    inside a sentence stays what it was."""
+    for text in (
+        "    E1105 08:01:12.000001 4410 socket.cpp:88] connect to peer failed",
+        "    Error EZ1001 means a parameter check failed",
+        "    E19010 = 1",
+    ):
+        assert parse_line(text).source != "cann", text
 
 
 def test_the_hugging_face_headers_give_their_times():

@@ -108,6 +108,32 @@ def test_an_indented_traceback_is_cited_as_the_job_wrote_it() -> None:
     assert pasted.first_error.text == plain.first_error.text
 
 
+# A reply that quotes only the model converter's output of a longer paste: the quote mark and
+# the indent the reporter gave it sit before the error-manager headline, while the command
+# above it stays at the margin, so no indent is shared by the whole file.
+QUOTED_CONVERTER_BLOCK = """\
+atc --framework=5 --model=./encoder.onnx --output=./encoder --soc_version=Ascend310P3
+then it stops with:
+>    ATC start working now, please wait for a moment...
+>     ATC run failed, Please check the detail log, Try 'atc --help' for more information
+>     E19010: No parser is registered for Op [/enc/blocks.3/FusedGelu, optype [ai.onnx::13::FusedGelu]].
+>           Solution: Check the version of the installation package and reinstall the package.
+>           TraceBack (most recent call last):
+>           No parser is registered for Op [/enc/blocks.5/FusedGelu, optype [ai.onnx::13::FusedGelu]].
+"""
+
+
+def test_an_error_manager_headline_indented_inside_a_quote_is_the_blocks_headline() -> None:
+    """Counterexample: the same block at the margin reads the same headline first."""
+    pasted = diagnose_text("issue.md", QUOTED_CONVERTER_BLOCK)
+    plain = diagnose_text(
+        "issue.md", "\n".join(line.lstrip("> ") for line in QUOTED_CONVERTER_BLOCK.splitlines())
+    )
+    for diagnosis in (pasted, plain):
+        assert diagnosis.category == "operator"
+        assert "blocks.3/FusedGelu" in diagnosis.first_error.text
+
+
 def test_an_indented_device_block_keeps_its_reason_lines() -> None:
     plain = diagnose_text("worker.log", DEVICE_BLOCK)
     pasted = diagnose_text("worker.log", indented(DEVICE_BLOCK))

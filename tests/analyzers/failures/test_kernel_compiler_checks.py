@@ -1,0 +1,106 @@
+"""What a kernel compiler's own refusal says about what has to change.
+
+A TVM-based kernel compiler (TileLang, TVM, the TBE compiler's uncoded checks) that stops on
+its own internal assertion failed on the kernel being built: `operator`, the check the first
+error, with `config` (another compiler release or other pass options) beside it. TVM's
+container refusing an index says the same in words of its own.
+Counterexamples: a communication library's glog check keeps its own reading, and Python's own
+index error names no compiler.
+
+A device compiler that refuses an intrinsic the compile target does not offer (`... of
+'<intrinsic>' does not support the given target feature`) points at the build's target:
+`config`, with the kernel (`operator`) beside it. Counterexample: a diagnostic on the kernel's
+own code stays the kernel's.
+
+docs/labelling.md#a-kernel-compiler-that-stops-on-its-own-internal-check,
+docs/labelling.md#operator-installation-or-platform-limit
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.analyzers.excerpts import diagnose_text
+
+# a JIT kernel build whose pass met a zero-argument intrinsic; the check's note is TVM's
+# container refusing the index, on the line after the check (the check ends in a colon)
+JIT_BUILD_CHECK = """\
+2026-06-30 10:11:12  [TileLang:tilelang.jit.kernel:INFO]: TileLang begins to compile kernel `main` with `out_idx=[2]`
+Traceback (most recent call last):
+  File "/work/kernels/fused_cv.py", line 66, in <module>
+    f = kernel()
+  File "/opt/tilelang/tilelang/jit/__init__.py", line 216, in wrapper
+    kernel_result = compile(
+tvm.error.InternalError: Check failed: (idx < static_cast<int64_t>(args.size())) is false:
+IndexError: indexing 1 on an array of size 1
+"""
+
+# the comparison form of the check, pasted alone
+COMPARISON_CHECK = (
+    "InternalError: Check failed: lanes == 16 (8 vs. 16) : vector copy must move 16 lanes\n"
+)
+
+# the container's refusal alone, as an issue's one-line excerpt keeps it
+CONTAINER_INDEX_ALONE = "IndexError: indexing 3 on an array of size 2\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (JIT_BUILD_CHECK, "Check failed: (idx < static_cast<int64_t>(args.size())) is false"),
+        (COMPARISON_CHECK, "Check failed: lanes == 16 (8 vs. 16)"),
+        (CONTAINER_INDEX_ALONE, "indexing 3 on an array of size 2"),
+    ],
+    ids=["jit-build", "comparison", "container-index"],
+)
+def test_a_kernel_compilers_internal_check_is_the_kernels_failure(text: str, says: str) -> None:
+    diagnosis = diagnose_text("build.log", text)
+    assert diagnosis.category == "operator"
+    assert diagnosis.first_error is not None
+    assert says in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_communication_librarys_glog_check_keeps_its_reading() -> None:
+    text = (
+        "F20260105 10:11:12.131415 2201 comm_setup.cpp:58] Check failed: ret == HCCL_SUCCESS"
+        " (7 vs. 0) HcclCommInitRootInfo failed.\n"
+    )
+    assert diagnose_text("worker.log", text).category == "hccl"
+
+
+def test_pythons_own_index_error_names_no_compiler() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/work/data/loader.py", line 40, in __getitem__\n'
+        "    return self.items[index]\n"
+        "IndexError: list index out of range\n"
+    )
+    assert diagnose_text("rank0.log", text).category != "operator"
+
+
+# A kernel library's headers for one chip generation compiled for a target that lacks the
+# intrinsics they call: the build's target, not the kernel's code, is what has to change.
+INTRINSIC_OUTSIDE_TARGET = """\
+In file included from /work/kernels/include/pto/common/instr_impl.hpp:120:
+/work/kernels/include/pto/npu/a5/TLoad.hpp:88:9: error: function type 'void (__ubuf__ half *, __gm__ half *, unsigned long, unsigned long) noexcept' of 'copy_gm_to_ubuf_align' does not support the given target feature
+        copy_gm_to_ubuf_align(dst, src, burst, len);
+        ^
+gmake[2]: *** [CMakeFiles/rope_kernel.dir/build.make:76: CMakeFiles/rope_kernel.dir/rope_kernel.cpp.o] Error 1
+"""
+
+
+def test_an_intrinsic_the_compile_target_lacks_is_the_builds_target() -> None:
+    """docs/labelling.md#operator-installation-or-platform-limit: the build's target does not
+    offer the intrinsic; the kernel that could not be built stands beside it. Counterexample: a
+    diagnostic on the kernel's own code in the same build stays the kernel's."""
+    diagnosis = diagnose_text("build.log", INTRINSIC_OUTSIDE_TARGET)
+    assert diagnosis.category == "config"
+    assert "does not support the given target feature" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    own_code = INTRINSIC_OUTSIDE_TARGET.replace(
+        "error: function type 'void (__ubuf__ half *, __gm__ half *, unsigned long, unsigned long)"
+        " noexcept' of 'copy_gm_to_ubuf_align' does not support the given target feature",
+        "error: no matching function for call to 'copy_gm_to_ubuf_align'",
+    )
+    assert diagnose_text("build.log", own_code).category == "operator"
