@@ -161,7 +161,7 @@ def test_a_driver_call_that_fails_in_a_running_job_is_still_read_as_one() -> Non
 # that reuse it under their own prefix) carries the count that failed and the runtime's reason;
 # the engine's assert that finds no device afterwards only restates it.
 TEMPLATE_COUNT_WARNING = """\
-/opt/venv/lib/python3.10/site-packages/torch_musa/core/device.py:150: UserWarning: MUSA initialization: Unexpected error from musaGetDeviceCount(). Did you run some musa functions before calling NumCudaDevices() that might have already set an error? Error 801: operation not supported (Triggered internally at /build/torch_musa/csrc/core/Device.cpp:90.)
+/opt/venv/lib/python3.10/site-packages/torch_musa/core/device.py:150: UserWarning: MUSA initialization: Unexpected error from musaGetDeviceCount(). Did you run some musa functions before calling NumCudaDevices() that might have already set an error? Error 3: initialization error (Triggered internally at /build/torch_musa/csrc/core/Device.cpp:90.)
   return torch_musa._MUSAC._musa_getDeviceCount()
 Traceback (most recent call last):
   File "serve.py", line 9, in <module>

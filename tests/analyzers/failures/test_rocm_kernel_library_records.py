@@ -81,7 +81,7 @@ def test_the_build_failure_alone_reads_the_same() -> None:
 TENSILE_UNREADABLE = """\
 rocblaslt error: Cannot read "TensileLibrary_lazy_gfx1030.dat": No such file or directory
 rocblaslt error: Could not load "TensileLibrary_lazy_gfx1030.dat"
-RuntimeError: CUDA error: HIPBLAS_STATUS_INVALID_VALUE when calling `hipblasLtMatmulAlgoGetHeuristic( ltHandle, computeDesc.descriptor(), Adesc.descriptor(), Bdesc.descriptor(), Cdesc.descriptor(), Cdesc.descriptor(), preference.descriptor(), 1, &heuristicResult, &returnedResult)`
+[rank0]: RuntimeError: CUDA error: HIPBLAS_STATUS_INVALID_VALUE when calling `hipblasLtMatmulAlgoGetHeuristic(handle, op_desc, a_desc, b_desc, c_desc, d_desc, pref, 1, &result, &count)`
 """
 
 
