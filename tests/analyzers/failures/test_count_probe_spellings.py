@@ -155,3 +155,45 @@ def test_a_driver_call_that_fails_in_a_running_job_is_still_read_as_one() -> Non
     diagnosis = diagnose_text("plog/plog-51_20260408100203.log", RUNNING_DRIVER_CALL)
     labels = {diagnosis.category} | {alt.category for alt in diagnosis.alternatives}
     assert "device_fault" in labels, diagnosis.root_cause
+
+
+# torch's start-up warning for a runtime built on its device template (CUDA's, and backends
+# that reuse it under their own prefix) carries the count that failed and the runtime's reason;
+# the engine's assert that finds no device afterwards only restates it.
+TEMPLATE_COUNT_WARNING = """\
+/opt/venv/lib/python3.10/site-packages/torch_musa/core/device.py:150: UserWarning: MUSA initialization: Unexpected error from musaGetDeviceCount(). Did you run some musa functions before calling NumCudaDevices() that might have already set an error? Error 3: initialization error (Triggered internally at /build/torch_musa/csrc/core/Device.cpp:90.)
+  return torch_musa._MUSAC._musa_getDeviceCount()
+Traceback (most recent call last):
+  File "serve.py", line 9, in <module>
+    assert count > 0
+AssertionError
+"""
+
+
+def test_a_template_runtimes_count_warning_is_the_probe() -> None:
+    diagnosis = diagnose_text("serve.log", TEMPLATE_COUNT_WARNING)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Unexpected error from musaGetDeviceCount()" in diagnosis.first_error.text
+
+
+# c10 names the function that raised; a paste that kept only that line and the frames still
+# says the device count failed.
+COUNT_LOCATION_ONLY = """\
+Exception raised from deviceCount at /build/pytorch/aten/src/ATen/hip/impl/HIPGuardImplMasqueradingAsCUDA.h:99 (most recent call first):
+frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x55 (0x7f10aa000000 in /opt/venv/lib/python3.9/site-packages/torch/lib/libc10.so)
+frame #1: <unknown function> + 0x4a1b2c (0x7f10ab000000 in /opt/venv/lib/python3.9/site-packages/torch/lib/libtorch_hip.so)
+"""
+
+
+def test_c10s_location_of_a_failed_count_is_the_probe() -> None:
+    diagnosis = diagnose_text("train.log", COUNT_LOCATION_ONLY)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Exception raised from deviceCount" in diagnosis.first_error.text
+
+
+def test_c10s_location_of_another_call_is_not_the_probe() -> None:
+    text = COUNT_LOCATION_ONLY.replace("from deviceCount", "from getDevice")
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.category != "driver_env" or diagnosis.first_error is None
