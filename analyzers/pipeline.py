@@ -88,7 +88,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     settle_rank_statuses(correlation, scans)  # after every stage that reads the statuses
     _place_last_common(diagnosis, correlation)
     progress(90, "walking the diagnosis tree and matching known cases")
-    _walk_tree(diagnosis, correlation, scans)
+    _walk_tree(diagnosis, correlation, scans, stack)
     matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links(), stack=stack)
     progress(98, "writing the report")
     info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits)
@@ -158,8 +158,15 @@ def _correlation_facts(correlation: Correlation) -> dict[str, object]:
     }
 
 
-def _walk_tree(diagnosis: Diagnosis, correlation: Correlation, scans: Sequence[FileScan]) -> None:
-    steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans))
+def _walk_tree(
+    diagnosis: Diagnosis,
+    correlation: Correlation,
+    scans: Sequence[FileScan],
+    accelerator: str | None,
+) -> None:
+    """The tree's path, its questions and answers worded for the stack the advice is for."""
+    stack = tree.tree_stack(diagnosis.stack, accelerator)
+    steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans), stack=stack)
     diagnosis.tree_steps = steps
     diagnosis.tree_path = [step.node for step in steps]
 

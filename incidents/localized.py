@@ -66,13 +66,14 @@ def next_action(sentence: str) -> str:
 
 def node_label(view: NodeView) -> str:
     """The label a tree node is drawn with: the walk's answer filled with the incident's
-    values, or the bare template with placeholders shown as ‹names›."""
-    node = view.node
-    if not is_chinese() or node.label_zh is None:
+    values, or the bare template with placeholders shown as ‹names›; in the words written
+    for the incident's stack."""
+    if not is_chinese():
         return view.label
-    if view.label == plain_label(node.label):
-        return plain_label(node.label_zh)
-    return refill(node.label, node.label_zh, view.label) or view.label
+    words = view.words
+    if words.label_zh is not None and view.label == plain_label(words.label):
+        return plain_label(words.label_zh)
+    return _label_zh(view, view.label) or view.label
 
 
 def node_answer(view: NodeView) -> str | None:
@@ -80,12 +81,23 @@ def node_answer(view: NodeView) -> str | None:
     answer = view.answer
     if not answer or not is_chinese():
         return answer
-    for node in [child.node for child in view.children] + [view.node]:
-        if node.label_zh is not None:
-            chinese = refill(node.label, node.label_zh, answer)
+    for candidate in [*view.children, view]:
+        chinese = _label_zh(candidate, answer)
+        if chinese is not None:
+            return chinese
+    return answer
+
+
+def _label_zh(view: NodeView, answer: str) -> str | None:
+    """`answer` re-filled into the Chinese of the label it was made from: the label written for
+    the incident's stack, or the node's own (a report written before its walk was worded for
+    the stack)."""
+    for words in (view.words, view.node):
+        if words.label_zh is not None:
+            chinese = refill(words.label, words.label_zh, answer)
             if chinese is not None:
                 return chinese
-    return answer
+    return None
 
 
 def _get(source: Any, name: str) -> Any:

@@ -341,7 +341,7 @@ class Evidence:
 @dataclass(slots=True)
 class TreeStep:
     node: str
-    question: str
+    question: str  # worded for the job's stack, as the answer is (`TreeNode.words_for`)
     answer: str | None  # the branch taken, or None when the node could not be decided
     evidence: list[ErrorRef] = field(default_factory=list)
 
@@ -385,7 +385,7 @@ class Diagnosis:
     alternatives: list[Alternative] = field(default_factory=list)
     # The accelerator stack the next actions are written for (`analyzers.report.advise.
     # stack_of`: the bundle's, else the one its first error names, else "unknown"); the
-    # tree's page shows the texts written for it. None where no advice was chosen.
+    # tree's steps and page use the texts written for it. None where no advice was chosen.
     stack: str | None = None
 
 

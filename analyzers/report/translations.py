@@ -38,11 +38,17 @@ def action_zh(text: str) -> str | None:
 
 def tree_answer_zh(node_id: str, answer: str) -> str | None:
     """The Chinese of the label a walk entered `node_id` with (`answer` is the English
-    label filled with the incident's values), or None when it cannot be re-filled."""
+    label filled with the incident's values, in the words of the job's stack), or None when
+    it cannot be re-filled."""
     node = load_tree().nodes.get(node_id)
-    if node is None or node.label_zh is None:
+    if node is None:
         return None
-    return refill(node.label, node.label_zh, answer)
+    for words in (node, node.cuda, node.cpu, node.unknown):
+        if words is not None and words.label is not None and words.label_zh is not None:
+            chinese = refill(words.label, words.label_zh, answer)
+            if chinese is not None:
+                return chinese
+    return None
 
 
 @cache
@@ -108,6 +114,11 @@ def _missing_tree() -> Iterator[str]:
         for name in ("label", "question", "guidance"):
             if getattr(node, zh_key(name)) is None:
                 yield f"tree.yaml: node {node.id}: {zh_key(name)}"
+        for stack in ("cuda", "cpu", "unknown"):
+            twin = getattr(node, stack)
+            for name in ("label", "question", "guidance"):
+                if twin and getattr(twin, name) and getattr(twin, zh_key(name)) is None:
+                    yield f"tree.yaml: node {node.id}: {stack}: {zh_key(name)}"
     for item in tree.verification:
         for name in ("check", "how"):
             if getattr(item, name) and getattr(item, zh_key(name)) is None:

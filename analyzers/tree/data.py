@@ -3,7 +3,8 @@
 Validation happens once at load and fails with a message naming the node: unique slug ids,
 known fields, known predicate keys with the right argument types, valid regexes, label
 placeholders that exist, children that exist and form one tree reachable from the root,
-linked cases that exist in the case library, categories and strategies from their lists.
+linked cases that exist in the case library, categories and strategies from their lists,
+stacks' twins whose question and label use the node's placeholders.
 Each text people read has a Chinese sibling (`label_zh`, `question_zh`, `guidance_zh`,
 `check_zh`, `how_zh`; see `analyzers.core.bilingual`).
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 from analyzers.classify.accelerator import ASCEND
 from analyzers.classify.rules import UNKNOWN_STACK
-from analyzers.core.bilingual import BilingualError, zh_key, zh_text
+from analyzers.core.bilingual import BilingualError, placeholders, zh_key, zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.library.matching import KNOWLEDGE, STRATEGIES, load_cases, read_yaml, taxonomy
 from analyzers.tree.facts import TreeFacts
@@ -36,21 +37,41 @@ _STACKS = ("cuda", "cpu", UNKNOWN_STACK)
 _FIELDS = frozenset(
     {"id", "when", "category", *_STACKS, *_TEXTS, *(zh_key(t) for t in _TEXTS), *_LISTS}
 )
-_TWIN_FIELDS = frozenset({"guidance", zh_key("guidance"), "commands"})
+_TWIN_TEXTS = ("guidance", "question", "label")
+_TWIN_FIELDS = frozenset({*_TWIN_TEXTS, *(zh_key(t) for t in _TWIN_TEXTS), "commands"})
 _VERIFY_TEXTS = ("check", "how")
 _LABEL_NAMES = frozenset(TreeFacts().summary())
 
 
 @dataclass(frozen=True, slots=True)
 class StackTwin:
-    """What a node tells a job on CUDA, or on CPUs alone, where its own guidance is written
+    """What a node tells a job on CUDA, or on CPUs alone, where its own words are written
     for Ascend: the checks are the same, the tools and logs are not (nvidia-smi for npu-smi,
     NCCL's debug lines for CANN's plog, none of them for a gloo job). A job on no stack anyone
-    can tell gets the device-neutral twin, which names each stack's way."""
+    can tell gets the device-neutral twin, which names each stack's way.
 
-    guidance: str
+    A twin says only what differs: its guidance (with its commands), its question, its label
+    (with the node's placeholders); a text it leaves out comes from the next in line
+    (`TreeNode.for_stack`, `TreeNode.words_for`)."""
+
+    guidance: str | None = None
     commands: tuple[str, ...] = ()
     guidance_zh: str | None = None
+    question: str | None = None
+    question_zh: str | None = None
+    label: str | None = None
+    label_zh: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeWords:
+    """A node's question and label (the answer a walk enters it with) as a job on one stack
+    reads them, each with its Chinese."""
+
+    question: str
+    label: str
+    question_zh: str | None = None
+    label_zh: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +99,26 @@ class TreeNode:
         twin, else, for a job not on Ascend, the device-neutral one (Ascend's tools may not be
         on its machines), else the node's own text. The bare tree (`None`) is shown as written.
         """
+        return next(t for t in self._in_line(stack) if t.guidance)
+
+    def words_for(self, stack: str | None) -> NodeWords:
+        """The question and label a job on `stack` reads, each taken in the order its guidance
+        is (`for_stack`): a CUDA or gloo job is not asked what npu-smi shows."""
+        line = self._in_line(stack)
+        asks = next(t for t in line if t.question)  # the node's own are never empty
+        says = next(t for t in line if t.label)
+        return NodeWords(
+            asks.question or self.question,
+            says.label or self.label,
+            asks.question_zh,
+            says.label_zh,
+        )
+
+    def _in_line(self, stack: str | None) -> tuple[TreeNode | StackTwin, ...]:
         if stack is None or stack == ASCEND:
-            return self
+            return (self,)
         twins = {"cuda": self.cuda, "cpu": self.cpu}
-        return twins.get(stack) or self.unknown or self
+        return tuple(t for t in (twins.get(stack), self.unknown, self) if t is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +167,18 @@ def _node_dict(node: TreeNode) -> dict[str, Any]:
     for stack in _STACKS:
         twin = getattr(node, stack)
         data[stack] = twin and {
-            "guidance": twin.guidance,
-            "guidance_zh": twin.guidance_zh,
+            **{f: getattr(twin, f) for t in _TWIN_TEXTS for f in (t, zh_key(t))},
             "commands": list(twin.commands),
         }
     return data
+
+
+def tree_stack(advice_stack: str | None, accelerator: str | None) -> str:
+    """The stack an incident's tree speaks to: the one its advice was written for
+    (`diagnosis.stack`), else, where no advice was chosen or the report predates the field, the
+    stack its bundle showed; a bundle that showed none is on a stack nobody can tell, and is
+    not shown Ascend's tools by default."""
+    return advice_stack or accelerator or UNKNOWN_STACK
 
 
 def load_tree(path: Path | None = None) -> Tree:
@@ -197,23 +241,33 @@ def _parse_node(raw: Any, source: str, index: int) -> TreeNode:
         **texts,
         **lists,
         **chinese,
-        **{stack: _twin(raw.get(stack), f"{where}: {stack}") for stack in _STACKS},
+        **{stack: _twin(raw.get(stack), texts, f"{where}: {stack}") for stack in _STACKS},
     )
 
 
-def _twin(raw: Any, where: str) -> StackTwin | None:
+def _twin(raw: Any, own: Mapping[str, str], where: str) -> StackTwin | None:
+    """A stack's texts for a node whose own texts are `own`; its label and question use the
+    node's placeholders, which the walk fills from the same facts whichever stack reads them."""
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
-        raise TreeError(f"{where}: expected a mapping with 'guidance' and 'commands'")
+    if not isinstance(raw, Mapping) or not set(raw) & set(_TWIN_TEXTS):
+        raise TreeError(f"{where}: expected a mapping with 'guidance', 'question' or 'label'")
     unknown = set(raw) - _TWIN_FIELDS
     if unknown:
         raise TreeError(f"{where}: unknown field(s) {sorted(unknown)}")
-    guidance = _text(raw, "guidance", where)
+    if "commands" in raw and "guidance" not in raw:
+        raise TreeError(f"{where}: 'commands' go with a 'guidance' of their own")
+    texts = {name: _text(raw, name, where) for name in _TWIN_TEXTS if name in raw}
+    for name in ("question", "label"):
+        if name in texts and placeholders(texts[name]) != placeholders(own[name]):
+            raise TreeError(
+                f"{where}: '{name}' must use the node's placeholders"
+                f" ({', '.join(sorted(placeholders(own[name]))) or 'none'})"
+            )
     return StackTwin(
-        guidance=guidance,
         commands=_strings(raw, "commands", where),
-        guidance_zh=_chinese(raw, {"guidance": guidance}, ("guidance",), where)["guidance_zh"],
+        **texts,
+        **_chinese(raw, texts, tuple(texts), where),
     )
 
 

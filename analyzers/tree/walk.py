@@ -6,11 +6,13 @@ each guarded by a predicate over the incident's facts (`analyzers.tree.predicate
 ``{category: [hccl], has_signature: ['HCCL_BUFFSIZE']}``. The walk enters the first child
 whose predicate is true and records, per node, the answer taken and the log lines that
 decided it. A node where no child is true (some facts unknown, or nothing fits) ends the
-walk as an open question: its step's answer is None.
+walk as an open question: its step's answer is None. A step's question and answer are worded
+for the job's stack (`TreeNode.words_for`): a CUDA job's walk is not asked what npu-smi shows.
 
 Typical use (what the pipeline does)::
 
-    steps = walk_tree(facts_from(diagnosis, correlation, scans))
+    stack = tree_stack(diagnosis.stack, accelerator)
+    steps = walk_tree(facts_from(diagnosis, correlation, scans), stack=stack)
     diagnosis.tree_steps, diagnosis.tree_path = steps, [s.node for s in steps]
 """
 
@@ -20,17 +22,20 @@ from collections.abc import Sequence
 
 from analyzers.core.types import ErrorRef, TreeStep
 from analyzers.tree.data import (
+    NodeWords,
     StackTwin,
     Tree,
     TreeNode,
     VerificationItem,
     load_tree,
     parse_tree,
+    tree_stack,
 )
 from analyzers.tree.facts import TreeFacts, facts_from
 from analyzers.tree.predicates import MAX_EVIDENCE, TreeError, Verdict, evaluate
 
 __all__ = [
+    "NodeWords",
     "StackTwin",
     "Tree",
     "TreeError",
@@ -42,15 +47,19 @@ __all__ = [
     "load_tree",
     "parse_tree",
     "path_category",
+    "tree_stack",
     "walk_tree",
 ]
 
 
-def walk_tree(facts: TreeFacts, tree: Tree | None = None) -> list[TreeStep]:
+def walk_tree(
+    facts: TreeFacts, tree: Tree | None = None, stack: str | None = None
+) -> list[TreeStep]:
     """The path from the root to the deepest node the facts decide, one step per node.
 
     A step's answer is the label of the child taken; on a leaf it is the leaf's own label
     (the conclusion); None marks an open question. Evidence is the lines behind the answer.
+    Questions and labels are the ones written for `stack` (the tree as written for None).
     """
     tree = tree or load_tree()
     node = tree.node(tree.root)
@@ -58,14 +67,14 @@ def walk_tree(facts: TreeFacts, tree: Tree | None = None) -> list[TreeStep]:
     steps: list[TreeStep] = []
     while True:
         if not node.children:
-            steps.append(_step(node, _label(node, facts), entry.refs))
+            steps.append(_step(node, stack, _label(node, facts, stack), entry.refs))
             return steps
         chosen = _choose(tree, node, facts)
         if chosen is None:
-            steps.append(_step(node, None, ()))
+            steps.append(_step(node, stack, None, ()))
             return steps
         child, entry = chosen
-        steps.append(_step(node, _label(child, facts), entry.refs))
+        steps.append(_step(node, stack, _label(child, facts, stack), entry.refs))
         node = child
 
 
@@ -78,7 +87,9 @@ def _choose(tree: Tree, node: TreeNode, facts: TreeFacts) -> tuple[TreeNode, Ver
     return None
 
 
-def _step(node: TreeNode, answer: str | None, refs: Sequence[ErrorRef]) -> TreeStep:
+def _step(
+    node: TreeNode, stack: str | None, answer: str | None, refs: Sequence[ErrorRef]
+) -> TreeStep:
     seen: set[tuple[str, int, str]] = set()
     evidence = []
     for ref in refs:
@@ -86,11 +97,12 @@ def _step(node: TreeNode, answer: str | None, refs: Sequence[ErrorRef]) -> TreeS
         if key not in seen and len(evidence) < MAX_EVIDENCE:
             seen.add(key)
             evidence.append(ref)
-    return TreeStep(node=node.id, question=node.question, answer=answer, evidence=evidence)
+    question = node.words_for(stack).question
+    return TreeStep(node=node.id, question=question, answer=answer, evidence=evidence)
 
 
-def _label(node: TreeNode, facts: TreeFacts) -> str:
-    return node.label.format_map(facts.summary())
+def _label(node: TreeNode, facts: TreeFacts, stack: str | None) -> str:
+    return node.words_for(stack).label.format_map(facts.summary())
 
 
 def path_category(steps: Sequence[TreeStep | str], tree: Tree | None = None) -> str | None:

@@ -17,8 +17,15 @@ from typing import Any
 from django.urls import reverse
 
 from analyzers.classify.accelerator import switches_for
-from analyzers.classify.rules import UNKNOWN_STACK
-from analyzers.tree.walk import StackTwin, Tree, TreeNode, VerificationItem, load_tree
+from analyzers.tree.walk import (
+    NodeWords,
+    StackTwin,
+    Tree,
+    TreeNode,
+    VerificationItem,
+    load_tree,
+    tree_stack,
+)
 from incidents.library.models import Case
 from incidents.tree.models import TreeMark, TreeMarkRevision
 
@@ -59,12 +66,17 @@ class NodeView:
         return self.node.for_stack(self.stack)
 
     @property
+    def words(self) -> NodeWords:
+        """The question and label written for the job's stack."""
+        return self.node.words_for(self.stack)
+
+    @property
     def id(self) -> str:
         return self.node.id
 
     @property
     def choices(self) -> list[tuple[str, str]]:
-        return [(child.id, child.label) for child in self.children]
+        return [(child.id, child.words.label) for child in self.children]
 
 
 @dataclass
@@ -99,7 +111,7 @@ class _Overlay:
     history: Mapping[str, list[TreeMarkRevision]]
     links: dict[str, CaseLink]
     chosen: frozenset[str]
-    stack: str | None = None  # the stack the report's advice is for (`_stack`)
+    stack: str | None = None  # the stack the report's advice is for (`report_stack`)
 
 
 def build_tree_view(
@@ -119,7 +131,7 @@ def build_tree_view(
         history=history or {},
         links=_case_links(tree),
         chosen=frozenset(m.branch for m in marks.values() if m.state == TreeMark.State.OVERRIDE),
-        stack=_stack(report),
+        stack=report_stack(report),
     )
     root = _build(tree, tree.root, 0, overlay)
     open_nodes = [s["node"] for s in steps if s.get("answer") is None]
@@ -127,15 +139,14 @@ def build_tree_view(
     return TreeView(root, checklist, [s["node"] for s in steps], open_nodes, len(tree.nodes))
 
 
-def _stack(report: Mapping[str, Any] | None) -> str | None:
-    """The stack the report's advice was written for, so the tree's steps say the same; a
-    report written before it was recorded falls back on the stack its bundle showed, and one
-    whose bundle showed none is on a stack nobody can tell: Ascend's tools are not shown by
-    default. The bare tree (no report) is shown as written."""
+def report_stack(report: Mapping[str, Any] | None) -> str | None:
+    """The stack the report's advice was written for, so the tree's steps say the same (the
+    stack the analysis worded the walked steps for, `tree_stack`). The bare tree (no report)
+    is shown as written."""
     if report is None:
         return None
     stack = (report.get("diagnosis") or {}).get("stack")
-    return stack or (report.get("environment") or {}).get("accelerator") or UNKNOWN_STACK
+    return tree_stack(stack, (report.get("environment") or {}).get("accelerator"))
 
 
 def _steps(report: Mapping[str, Any] | None) -> list[dict[str, Any]]:
@@ -161,7 +172,7 @@ def _build(tree: Tree, node_id: str, depth: int, overlay: _Overlay) -> NodeView:
     view = NodeView(
         node=node,
         depth=depth,
-        label=overlay.answers.get(node_id) or plain_label(node.label),
+        label=overlay.answers.get(node_id) or plain_label(node.words_for(overlay.stack).label),
         when_text=json.dumps(node.when, ensure_ascii=False) if node.when is not None else "",
         cases=[overlay.links[c] for c in node.cases if c in overlay.links],
         taken=step is not None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -13,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from analyzers.tree.walk import load_tree
 from incidents.library.forms import TreeMarkForm
 from incidents.models import Incident
-from incidents.tree.drawing import build_tree_view, history_for, marks_for
+from incidents.tree.drawing import build_tree_view, history_for, marks_for, report_stack
 from incidents.tree.triage import tree_mark_save
 
 
@@ -21,8 +23,7 @@ from incidents.tree.triage import tree_mark_save
 @require_GET
 def incident_tree(request: HttpRequest, number: int) -> HttpResponse:
     incident = get_object_or_404(Incident, pk=number)
-    run = incident.latest_run()
-    report = run.report if run is not None and run.report else None
+    report = _latest_report(incident)
     tree = build_tree_view(report, marks_for(incident.pk), history=history_for(incident.pk))
     context = {"incident": incident, "report": report, "tree": tree, "anchor": "node-"}
     return render(request, "incidents/tree.html", context)
@@ -38,11 +39,17 @@ def tree_mark(request: HttpRequest, number: int, node_id: str) -> HttpResponse:
     form = TreeMarkForm(request.POST, node=node)
     if form.is_valid():
         tree_mark_save(incident=incident, node_id=node_id, user=request.user, **form.cleaned_data)
-        saved = gettext("Saved your triage of “%(question)s”.") % {"question": node.question}
+        question = node.words_for(report_stack(_latest_report(incident))).question
+        saved = gettext("Saved your triage of “%(question)s”.") % {"question": question}
         messages.success(request, saved)
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     return HttpResponseRedirect(_back(request, incident, node_id))
+
+
+def _latest_report(incident: Incident) -> dict[str, Any] | None:
+    run = incident.latest_run()
+    return run.report if run is not None and run.report else None
 
 
 def _back(request: HttpRequest, incident: Incident, node_id: str) -> str:

@@ -145,6 +145,21 @@ def shape_report(fingerprint: str = "f" * 40, cases: list | None = None) -> dict
     }
 
 
+def hung_report(stack: str, answers: list[str | None]) -> dict:
+    """A hung job's report whose walk ended on its leftover processes."""
+    nodes = ["start", "no_explicit_error", "stuck_waiting", "hang_leftover_processes"]
+    steps = [{"node": n, "answer": a, "evidence": []} for n, a in zip(nodes, answers, strict=True)]
+    return {"environment": {}, "diagnosis": {"stack": stack, "tree_steps": steps}}
+
+
+CUDA_WALK = [
+    "no explicit error",
+    "ranks waiting (communication or deadlock)",
+    "leftover processes on the GPUs",
+    "leftover processes on the GPUs",
+]
+
+
 def make_incident(report: dict[str, Any] | None, user=None, title: str = "job") -> Incident:
     """An incident whose latest run finished with `report` (None: still queued)."""
     incident = Incident.objects.create(title=title, created_by=user)

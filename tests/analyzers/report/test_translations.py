@@ -81,6 +81,15 @@ def test_a_tree_answer_reads_in_chinese_with_its_values():
     assert tree_answer_zh("no_such_node", "incident") is None
 
 
+def test_a_tree_answer_in_a_stacks_words_reads_in_chinese_too():
+    assert tree_answer_zh("hang_leftover_processes", "leftover processes on the GPUs") == (
+        "GPU 上有残留进程"
+    )
+    assert tree_answer_zh("deploy_ranks_missing", "ranks missing (missing: 3)") == (
+        "有 rank 缺失（缺失：3）"
+    )
+
+
 @pytest.mark.parametrize(
     "bundle", ["crash_one_rank", "divergent_monitored_barrier", "healthy", "killed_rank"]
 )

@@ -215,3 +215,126 @@ def test_the_shipped_checklist_names_npu_calls_to_a_job_not_on_ascend_only_besid
         said = f"{texts.check} {texts.how}"
         assert "torch.npu" not in said or (stack == "unknown" and "torch.cuda" in said), item.id
         assert texts.how_zh or not texts.how
+
+
+# ------------------------------------------------ questions and labels in a stack's words
+
+
+def _with_child_twins(**twins) -> dict:
+    data = tree()
+    data["nodes"][1] |= twins
+    return data
+
+
+CUDA_WORDS_TWIN = {
+    "question": "Which class, by nvidia-smi?",
+    "question_zh": "按 nvidia-smi 看是哪一类？",
+    "label": "explicit error on the GPU ({category})",
+    "label_zh": "GPU 上的明确报错（{category}）",
+}
+
+
+def test_a_node_can_ask_a_cuda_job_in_its_own_words():
+    node = parse_tree(_with_child_twins(cuda=CUDA_WORDS_TWIN), case_ids=frozenset()).node(
+        "explicit_error"
+    )
+
+    cuda = node.words_for("cuda")
+    assert cuda.question == "Which class, by nvidia-smi?"
+    assert cuda.label == "explicit error on the GPU ({category})"
+    assert cuda.label_zh == "GPU 上的明确报错（{category}）"
+    assert node.words_for("ascend").label == "explicit error ({category})"
+    assert node.words_for(None).question == "Which class?"
+    assert node.for_stack("cuda") is node  # a twin without guidance leaves the guidance alone
+
+
+def test_each_word_comes_from_the_first_twin_in_line_that_has_it():
+    """The stack's twin, else the device-neutral one, else the node's own: field by field."""
+    neutral = {
+        "label": "explicit device error ({category})",
+        "label_zh": "明确的设备报错（{category}）",
+    }
+    cuda_question = {"question": "Which class, by nvidia-smi?"}
+    node = parse_tree(
+        _with_child_twins(cuda=cuda_question, unknown=neutral), case_ids=frozenset()
+    ).node("explicit_error")
+
+    cuda, cpu = node.words_for("cuda"), node.words_for("cpu")
+    assert (cuda.question, cuda.label) == (
+        "Which class, by nvidia-smi?",
+        "explicit device error ({category})",
+    )
+    assert (cpu.question, cpu.label) == ("Which class?", "explicit device error ({category})")
+
+
+@pytest.mark.parametrize(
+    ("twin", "message"),
+    [
+        (
+            {"label": "explicit error"},
+            r"cuda: 'label' must use the node's placeholders \(category\)",
+        ),
+        (
+            {"label": "explicit error ({operator})"},
+            r"cuda: 'label' must use the node's placeholders \(category\)",
+        ),
+        (
+            {"question": "Which class is {category}?"},
+            r"cuda: 'question' must use the node's placeholders \(none\)",
+        ),
+        (
+            {"label": "explicit error ({category})", "label_zh": "明确报错"},
+            r"cuda: 'label_zh' must use the same placeholders as 'label' \(category\)",
+        ),
+        ({"commands": ["nvidia-smi"]}, r"cuda: expected a mapping with 'guidance', 'question'"),
+        (
+            {"question": "Which class?", "commands": ["nvidia-smi"]},
+            r"cuda: 'commands' go with a 'guidance' of their own",
+        ),
+        ({"question": ""}, r"cuda: 'question' must be a non-empty string"),
+    ],
+    ids=[
+        "label drops a placeholder",
+        "label names another placeholder",
+        "question gains a placeholder",
+        "chinese label drops a placeholder",
+        "no text",
+        "commands without guidance",
+        "empty question",
+    ],
+)
+def test_a_twin_whose_words_do_not_fit_the_node_is_refused(twin, message):
+    with pytest.raises(TreeError, match=rf"node 'explicit_error': {message}"):
+        parse_tree(_with_child_twins(cuda=twin), case_ids=frozenset())
+
+
+def test_the_shipped_twins_word_questions_and_labels_in_both_languages():
+    for node in load_tree().nodes.values():
+        for twin in filter(None, (node.cuda, node.cpu, node.unknown)):
+            assert twin.question is None or twin.question_zh, node.id
+            assert twin.label is None or twin.label_zh, node.id
+
+
+@pytest.mark.parametrize("stack", ["cpu", "cuda"])
+@pytest.mark.parametrize(
+    "node_id",
+    [
+        "no_explicit_error",
+        "no_processes",
+        "stuck_model_construction",
+        "hang_leftover_processes",
+        "weights_loading",
+        "deploy_ranks_missing",
+        "hccl_leftover_hccp",
+        "env_init_failed",
+        "env_numa",
+        "device_lost",
+        "op_not_registered",
+        "config_version_mismatch",
+    ],
+)
+def test_the_shipped_tree_asks_a_gloo_or_cuda_job_in_no_ascend_word(node_id, stack):
+    words = load_tree().node(node_id).words_for(stack)
+    said = f"{words.question} {words.label}"
+
+    assert not [w for w in (*ASCEND_WORDS, "NPU", "HBM") if w in said], said

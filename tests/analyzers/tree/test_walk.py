@@ -985,6 +985,101 @@ def test_labels_name_the_operator_and_the_ranks():
     assert silent[-1].answer == "ranks silent: 2, 3"
 
 
+# ------------------------------------------------------- the walk in the job's stack's words
+
+ASCEND_WORDS = ("npu-smi", "NPU", "HBM", "CANN", "torch_npu", "HCCL", "davinci")
+
+
+def _ascend_words(steps) -> list[str]:
+    said = " ".join(f"{s.question} {s.answer or ''}" for s in steps)
+    return [word for word in ASCEND_WORDS if word in said]
+
+
+def test_a_hung_cuda_job_is_asked_about_nvidia_smi_not_npu_smi():
+    ascend = walk_tree(facts("hang"), stack="ascend")
+    cuda = walk_tree(facts("hang"), stack="cuda")
+
+    assert ascend[-1].question == "What does npu-smi show for the job's processes?"
+    assert cuda[-1].question == (
+        "What do nvidia-smi and the ranks' stacks show for the job's processes?"
+    )
+    assert path(cuda) == path(ascend)  # the words change, never the path
+
+
+def test_a_cuda_jobs_answers_name_its_gpus():
+    leftover = facts(
+        "hang",
+        world_size=2,
+        npu=NpuState(processes=3, hbm_flat=True, hbm_uneven=False, leftover_processes=True),
+        cpu_busy=False,
+    )
+    steps = walk_tree(leftover, stack="cuda")
+
+    assert steps[-2].answer == "leftover processes on the GPUs"
+    assert steps[-1].answer == "leftover processes on the GPUs"
+    assert walk_tree(leftover, stack="ascend")[-1].answer == "leftover processes on the NPUs"
+
+
+def test_a_gloo_jobs_walk_reads_no_ascend_word():
+    missing = facts("hang", world_size=8, missing_ranks=(6, 7))
+    steps = walk_tree(missing, stack="cpu")
+
+    assert steps[1].answer == "ranks missing (missing: 6, 7)"
+    assert not _ascend_words(steps)
+
+
+def test_a_job_on_no_known_stack_reads_device_neutral_words():
+    steps = walk_tree(
+        facts("hang", world_size=8, npu=NpuState(processes=8, hbm_uneven=False, hbm_growing=True)),
+        stack="unknown",
+    )
+
+    assert steps[0].answer == "no explicit error"  # a label no stack words otherwise
+    assert steps[1].question == (
+        "What do the device tool and the ranks' stacks show for the job's processes?"
+    )
+    assert steps[1].answer == "device memory still growing"
+    assert not _ascend_words(steps)
+
+
+def test_a_cpu_job_takes_the_neutral_words_where_no_cpu_words_are_written():
+    lost = facts("device_fault", "RuntimeError: NPU function error: device lost heartbeat")
+    steps = walk_tree(lost, stack="cpu")
+
+    assert steps[-1].node == "device_lost"
+    assert steps[-1].question == load_tree().node("device_lost").unknown.question
+
+
+@pytest.mark.parametrize("stack", [None, "ascend"])
+def test_the_tree_as_written_speaks_to_an_ascend_job(stack):
+    steps = walk_tree(facts("hang", world_size=8, npu=NpuState(processes=0)), stack=stack)
+
+    assert [s.question for s in steps] == [load_tree().node(s.node).question for s in steps]
+    assert steps[-1].answer == "no job process on the NPUs"
+
+
+# the nodes whose subject is an Ascend operator, format or error code: entered only on the
+# job's own Ascend lines, their words stay Ascend's whatever the job's stack
+ASCEND_SUBJECTS = {"mc2_experts_per_rank", "nz_cache_format", "op_inner_error"}
+
+
+@pytest.mark.parametrize("stack", ["cuda", "cpu", "unknown"])
+@pytest.mark.parametrize(
+    ("name", "incident", "expected", "open_end"), WALKS, ids=[w[0] for w in WALKS]
+)
+def test_no_walk_names_ascend_words_to_a_job_on_another_stack(
+    stack, name, incident, expected, open_end
+):
+    """A job on no stack anyone can tell may read Ascend's words only beside CUDA's."""
+    steps = walk_tree(incident, stack=stack)
+    if ASCEND_SUBJECTS & set(path(steps)):
+        return
+    said = " ".join(f"{s.question} {s.answer or ''}" for s in steps)
+    named = _ascend_words(steps)
+
+    assert not named or (stack == "unknown" and "nvidia" in said), name
+
+
 def test_unknown_hbm_keeps_the_deployment_branch_open_but_logs_still_decide():
     """Without npu-smi the HBM question is unknown; the missing ranks from the logs decide."""
     steps = walk_tree(facts("hang", world_size=8, missing_ranks=(7,)))

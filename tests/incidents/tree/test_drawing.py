@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from incidents.tree.drawing import build_tree_view
+from tests.incidents.library_helpers import CUDA_WALK, hung_report
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,27 @@ def test_the_checklist_follows_the_stack_of_the_incident():
     assert "torch.cuda.synchronize()" in unknown["verify_single_step"]
     assert "torch.npu.synchronize()" in unknown["verify_single_step"]
     assert "torch.npu.synchronize()" in _checklist_of(None)["verify_single_step"]
+
+
+def test_a_cuda_incidents_tree_is_drawn_in_its_words_off_the_path_too():
+    views = {v.id: v for v in build_tree_view(hung_report("cuda", CUDA_WALK)).nodes()}
+
+    assert views["hang_leftover_processes"].label == "leftover processes on the GPUs"
+    assert views["no_processes"].label == "no job process on the GPUs"  # not walked
+    assert views["no_explicit_error"].words.question == (
+        "What do nvidia-smi and the ranks' stacks show for the job's processes?"
+    )
+    assert views["deploy_ranks_missing"].label == (
+        "ranks missing or device memory uneven (missing: ‹missing ranks›)"
+    )
+
+
+def test_the_bare_tree_and_an_ascend_incident_are_drawn_as_written():
+    bare = {v.id: v for v in build_tree_view().nodes()}
+    ascend = {v.id: v for v in build_tree_view(hung_report("ascend", [None] * 4)).nodes()}
+
+    for views in (bare, ascend):
+        assert views["no_processes"].label == "no job process on the NPUs"
+        assert views["no_explicit_error"].words.question == (
+            "What does npu-smi show for the job's processes?"
+        )

@@ -14,7 +14,13 @@ from analyzers.tree.walk import load_tree
 from incidents.runs import services
 from incidents.runs.analysis import analyze_run
 from incidents.tree.models import TreeMark
-from tests.incidents.library_helpers import make_incident, page_in, shape_report
+from tests.incidents.library_helpers import (
+    CUDA_WALK,
+    hung_report,
+    make_incident,
+    page_in,
+    shape_report,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -243,3 +249,49 @@ def test_incident_tree_answers_read_in_chinese(alice_client, alice):
 
     assert '<span class="node-label">明确报错（shape_mismatch）</span>' in html
     assert "<strong>回答：</strong> 明确报错（shape_mismatch）" in html
+
+
+def test_a_cuda_incidents_tree_page_reads_in_its_stacks_words(alice_client, alice):
+    incident = make_incident(hung_report("cuda", CUDA_WALK), alice)
+    url = f"/incidents/INC-{incident.pk}/tree/"
+
+    english = page_in(alice_client, url, "en")
+    chinese = page_in(alice_client, url, "zh-hans")
+
+    question = "What do nvidia-smi and the ranks' stacks show for the job's processes?"
+    assert f'<p class="node-question">{escape(question)}</p>' in english
+    assert "<strong>Answer:</strong> leftover processes on the GPUs" in english
+    assert '<span class="node-label">no job process on the GPUs</span>' in english
+    assert "npu-smi show" not in english
+    assert (
+        '<p class="node-question">nvidia-smi 和各 rank 的调用栈显示作业的进程处于什么状态？</p>'
+        in (chinese)
+    )
+    assert "<strong>回答：</strong> GPU 上有残留进程" in chinese
+    assert '<span class="node-label">GPU 上没有作业进程</span>' in chinese
+
+
+def test_a_cuda_report_walked_before_its_words_were_its_stacks_still_reads_in_chinese(
+    alice_client, alice
+):
+    """Its steps carry the tree's own labels; the page re-fills them all the same."""
+    ascend_words = [*CUDA_WALK[:2], "leftover processes on the NPUs", None]
+    incident = make_incident(hung_report("cuda", ascend_words), alice)
+
+    chinese = page_in(alice_client, f"/incidents/INC-{incident.pk}/tree/", "zh-hans")
+
+    assert "<strong>回答：</strong> NPU 上有残留进程" in chinese
+
+
+def test_a_triage_mark_names_the_question_as_the_incident_reads_it(alice_client, alice):
+    incident = make_incident(hung_report("cuda", CUDA_WALK), alice)
+
+    response = alice_client.post(
+        mark_url(incident, "no_explicit_error"), {"state": "checked"}, follow=True
+    )
+
+    shown = [str(m) for m in response.context["messages"]]
+    assert shown == [
+        "Saved your triage of “What do nvidia-smi and the ranks' stacks show for the job's "
+        "processes?”."
+    ]
