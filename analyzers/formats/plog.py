@@ -26,12 +26,18 @@ from analyzers.formats.base import header
 
 NAME = "plog"
 
+# CANN's manuals print their log examples with the stamp spelled out as a placeholder
+# (`YYYY-MM-DD-HH:MM:SS.fff.uuu`, often with non-breaking hyphens), and such examples are pasted
+# back as logs. The header is read with no time, so the lines keep their level, module and pid
+# and are ordered by position.
+DOC_STAMP = r"YYYY[-\u2011]MM[-\u2011]DD[-\u2011]HH:MM:SS\.fff\.uuu"
+
 HEADERS = (
     header(
         NAME,
         r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] ?"
         r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+)[,:][^)]*\):"
-        r"(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})\s*"
+        r"(?:(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})|" + DOC_STAMP + r")\s*"
         r"(?:\[[^\]\s]+:\d+\])?(?:\[tid:\d+\])?(?:\d+ )?\s*",
     ),
 )

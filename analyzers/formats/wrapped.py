@@ -87,6 +87,14 @@ _SEAMS = (
     (re.compile(rb"\d[.:]\Z"), re.compile(rb"\d")),  # inside a version or a time: `2.7.` / `8`
     (re.compile(rb"[^\s]\Z"), re.compile(rb"[,;)\]}]")),  # closing marks never open a record
 )
+# A CANN log record whose header stands alone on its line, the message moved to the next one (a
+# manual, a viewer or a copy that broke the record at the blank after the thread id):
+# `[ERROR] RUNTIME(4410,python3):<stamp>  [api_impl.cc:5544]4502` / `CtxGetSysParamOpt:...`.
+# Searched, not matched, so a `grep -n` or file prefix before the header does not hide it.
+_BARE_HEADER = re.compile(
+    rb"\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] ?[A-Za-z][\w-]*\(-?\d+[,:][^)\n]*\):"
+    rb"\S+\s+\[[^\]\s]+:\d+\](?:\[tid:\d+\])?\s*\d*\s*\Z"
+)
 # A viewer's mark in the last column that the line goes on past the window (`index < size$` /
 # `[i] && ...`), drawn over whatever character the column held. A bare shell prompt ends in it
 # too, which is why one mark alone proves no window (`_recurs` asks for two).
@@ -181,7 +189,12 @@ class WrapJoiner:
         if len(starts) == 1:
             return pos, end, starts, block[pos:end]
         ends = [*(start - 1 for start in starts[1:]), end]
-        raw = b"".join(block[a:b].rstrip(b"\r") for a, b in zip(starts, ends, strict=True))
+        pieces = [block[a:b].rstrip(b"\r") for a, b in zip(starts, ends, strict=True)]
+        # a bare header was broken at the blank before its message: give the blank back
+        raw = b"".join(
+            piece + b" " if _BARE_HEADER.search(piece) else piece for piece in pieces[:-1]
+        )
+        raw += pieces[-1]
         return starts[0], end, starts, raw.rstrip(b" ")  # a terminal's padding of the last piece
 
     def _may_be_rich(self, block: bytes, pos: int, end: int) -> bool:
@@ -252,6 +265,11 @@ class WrapJoiner:
         after = block[end + 1 : block.find(b"\n", end + 1)]
         if _STARTS.match(after.rstrip(b"\r")):
             return False  # the next line opens a record of its own: no widths needed
+        line = block[start:end].rstrip(b"\r")
+        if line.endswith((b"]", b"0", b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9")) and (
+            _BARE_HEADER.search(line)
+        ):
+            return continues(line, after)  # the record's message is the next line, any width
         found = self._width(start // SPAN)  # where all around is ASCII, a byte is a column
         if found is None or (
             found[0] != end - start if found[2] else not _fills(found[0], block[start:end], after)

@@ -155,3 +155,29 @@ def test_a_transport_connect_between_ranks_is_the_link() -> None:
 def test_the_daemons_echoed_command_line_is_no_failure() -> None:
     diagnosis = diagnose_text("launch.log", DAEMON_COMMAND_ECHO)
     assert not _rules(diagnosis) & {"env.mpi_daemon_not_found", "env.mpi_daemons_not_started"}
+
+
+# The same launch on a host whose shell speaks Chinese (LANG=zh_CN.UTF-8): bash says the
+# command was not found in its own words, and Open MPI's block says the daemon exited 127.
+DAEMON_NOT_FOUND_ZH = """\
+$ mpirun -f hostfile -n 32 ./all_gather_test -b 8K -e 1G -f 2
+bash: orted: 未找到命令
+--------------------------------------------------------------------------
+A daemon (pid 40112) died unexpectedly with status 127 while attempting
+to launch so we are aborting.
+--------------------------------------------------------------------------
+"""
+
+
+def test_a_daemon_the_hosts_shell_cannot_find_reads_alike_in_a_chinese_locale() -> None:
+    diagnosis = diagnose_text("launch.log", DAEMON_NOT_FOUND_ZH)
+    assert diagnosis.category == "driver_env"
+    assert "env.mpi_daemon_not_found" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "orted: 未找到命令" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_another_command_missing_in_a_chinese_locale_is_no_daemon() -> None:
+    diagnosis = diagnose_text("launch.log", "bash: module: 未找到命令\nstep 10 loss 3.902\n")
+    assert "env.mpi_daemon_not_found" not in _rules(diagnosis)

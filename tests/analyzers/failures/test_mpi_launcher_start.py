@@ -196,3 +196,29 @@ def test_the_banner_sentence_alone_is_read_the_same_way() -> None:
 def test_a_launch_that_asks_for_pmi2_is_no_failure() -> None:
     diagnosis = diagnose_text("slurm-55121.out", SRUN_ASKS_FOR_PMI2)
     assert "env.mpi_direct_launch_without_pmi" not in _rules(diagnosis)
+
+
+# MPICH's older spelling of the init headline (no `P`), its nemesis error stack under it; the
+# stack's last frame says why: the node's own host name does not resolve.
+MPICH_INIT_STACK = """\
+$ mpirun -f hostfile -n 16 ./all_reduce_test -b 8K -e 64M -f 2 -p 8
+Fatal error in MPI_Init: Other MPI error, error stack:
+MPIR_Init_thread(474)...................:
+MPID_Init(190)..........................: channel initialization failed
+MPID_nem_tcp_init(379)..................: gethostbyname failed, gpu-node-07 (errno 1)
+"""
+
+
+def test_mpichs_init_headline_without_its_p_is_the_machines_setup() -> None:
+    diagnosis = diagnose_text("mpirun.log", MPICH_INIT_STACK)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.mpi_init_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "MPI_Init" in diagnosis.first_error.text or "gethostbyname" in diagnosis.first_error.text
+
+
+def test_a_launcher_missing_in_a_chinese_locale_is_the_nodes_setup() -> None:
+    text = "+ torchrun --nproc-per-node 8 train.py\nbash: torchrun: 未找到命令\n"
+    diagnosis = diagnose_text("slurm-4410.out", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "env.step_program_not_found" in _rules(diagnosis)

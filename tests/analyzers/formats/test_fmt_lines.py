@@ -20,6 +20,27 @@ CASES = [
         "ProcLogicCqReport:Task run failed",
     ),
     (
+        # a manual's example with the stamp written as its placeholder (non-breaking hyphens)
+        "plog-manual-placeholder-stamp",
+        "[ERROR] RUNTIME(5120,python3):YYYY\u2011MM\u2011DD\u2011HH:MM:SS.fff.uuu [stream.cc:1188]5177"
+        " GetError:Stream Synchronize failed, stream_id=2",
+        "plog",
+        "ERROR",
+        None,
+        5120,
+        "GetError:Stream Synchronize failed",
+    ),
+    (
+        "plog-manual-placeholder-stamp-ascii",
+        "[INFO] GE(5120,main):YYYY-MM-DD-HH:MM:SS.fff.uuu [error_manager.cc:411]5177"
+        " ReportErrMessage:report error_message, error_code:EZ9999",
+        "plog",
+        "INFO",
+        None,
+        5120,
+        "ReportErrMessage:report error_message",
+    ),
+    (
         "plog-hccl",
         "[ERROR] HCCL(4644660,python3):2026-03-12-07:49:36.326.808 [hccl_socket.cc:532] [4644660][HcclSocket][Listen] socket type[1]",
         "plog",
@@ -1695,3 +1716,15 @@ def test_progress_bar_behind_an_agent_tag_keeps_the_rank():
     bare = parse_line("Epoch 1:   0%|          | 0/6 [00:01<?, ?it/s]epoch 1 step 1 done")
     assert bare.local_rank is None
     assert bare.message == "epoch 1 step 1 done"
+
+
+def test_a_placeholder_stamp_gives_the_line_no_time():
+    line = parse_line(
+        "[ERROR] RUNTIME(5120,python3):YYYY-MM-DD-HH:MM:SS.fff.uuu [stream.cc:1188]5177 GetError:x"
+    )
+    assert (line.source, line.time) == ("plog", None)
+
+
+def test_a_stamp_that_is_neither_a_time_nor_the_placeholder_is_no_plog_header():
+    line = parse_line("[ERROR] RUNTIME(5120,python3):YYYY-MM-DD [stream.cc:1188]5177 GetError:x")
+    assert line.source != "plog"

@@ -447,3 +447,33 @@ def test_padded_rows_prove_no_cut_before_a_line_narrower_than_the_window():
     assert joined("\n".join(rows) + "\n") == [(4, 2), (6, 2)]
     # rows padded to one width with nothing cut are left as they are
     assert joined(cut([PADDED[0]] * 3 + ["checkpoint saved to /data/ckpt/run7"], width, True)) == []
+
+
+# A manual's plog example broken at the blank after the thread id: the header stands alone on its
+# line and the record's message follows on the next, at no window width.
+BARE_HEADER = """\
+[ERROR] RUNTIME(6120,worker):2026-07-01-02:03:04.500.600  [api_impl.cc:5544]6188
+CtxGetSysParamOpt:ctx is NULL!
+[ERROR] RUNTIME(6120,worker):2026-07-01-02:03:04.500.700 [api_c.cc:5200]6188 rtCtxGetSysParamOpt:ErrCode=107002, desc=[context pointer null], InnerCode=0x7070001
+"""
+
+
+def test_a_plog_header_alone_on_its_line_joins_the_message_under_it():
+    assert joined(BARE_HEADER) == [(1, 2)]
+    events = [e for e in scan_text("plog-6120_1.log", BARE_HEADER).events]
+    assert any(
+        e.text.endswith("[api_impl.cc:5544]6188 CtxGetSysParamOpt:ctx is NULL!") for e in events
+    )
+
+
+def test_a_header_alone_before_another_record_stays_apart():
+    text = BARE_HEADER.replace("CtxGetSysParamOpt:ctx is NULL!\n", "")
+    assert joined(text) == []
+
+
+def test_a_whole_plog_record_ending_in_a_number_keeps_its_next_line():
+    text = (
+        "[ERROR] RUNTIME(6120,worker):2026-07-01-02:03:04.500.600 [api_impl.cc:5544]6188 CtxGetSysParamOpt: stream 12\n"
+        "retrying on stream 13\n"
+    )
+    assert joined(text) == []
