@@ -11,7 +11,6 @@ Values are our own, in torch 2.13's and gloo's real wording.
 
 from __future__ import annotations
 
-from analyzers.formats.dtype_said import dtype_statements
 from tests.analyzers.excerpts import diagnose_files
 from tests.analyzers.job_bundles import CLOSED
 
@@ -82,16 +81,3 @@ def test_ranks_that_all_logged_one_dtype_single_no_one_out() -> None:
 def test_ranks_split_between_two_dtypes_single_no_one_out() -> None:
     dtypes = {rank: "float32" for rank in range(6)} | {1: "bfloat16", 4: "bfloat16"}
     assert diagnose_files(job(dtypes, aborts=1)).culprit_ranks == []
-
-
-def test_a_statement_is_keyed_by_its_words_and_not_its_numbers_or_tags() -> None:
-    said = dtype_statements(
-        b"2026-12-05 11:02:11,201 [rank3] INFO grad bucket 2 comm dtype=bf16\n"
-        b"loss 0.31 at step 4\n"
-        b"params in torch.float32, grads in fp16\n".lower()
-    )
-    assert said == [
-        ["rank info grad bucket comm dtype", "bfloat16"],
-        ["params in", "float32"],
-        ["params in torch float grads in", "float16"],
-    ]
