@@ -355,3 +355,37 @@ def test_nccls_own_wording_of_the_list_count_check_is_the_group_layout() -> None
     assert diagnosis.first_error is not None
     assert "must match number of collective participants" in diagnosis.first_error.text
     assert "shape_mismatch" in alternatives(diagnosis)
+
+
+# A sharded data-parallel wrapper checks the same count in its own reduce-scatter bucketer,
+# in an assertion of its own that names both numbers, while the backward hook runs.
+SHARDED_BUCKETER_COUNT = """\
+  File "/opt/env/lib/python3.9/site-packages/torch/autograd/__init__.py", line 154, in backward
+    Variable._execution_engine.run_backward(
+  File "/opt/env/lib/python3.9/site-packages/shardlib/nn/data_parallel/sharded.py", line 1480, in _post_backward_hook
+    self._reducer.reduce_scatter_async(
+  File "/opt/env/lib/python3.9/site-packages/shardlib/utils/reduce_scatter_bucketer.py", line 118, in reduce_scatter_async
+    assert (
+AssertionError: reduce_scatter received 4 inputs, expected group.size() (16)
+"""
+
+# Counterexample: a progress line of the same bucketer that reports matching counts.
+SHARDED_BUCKETER_PROGRESS = """\
+INFO bucketer: reduce_scatter received 16 inputs for group of 16, flushing bucket 3
+"""
+
+
+def test_a_sharded_wrappers_bucketer_count_check_is_the_group_layout() -> None:
+    """docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: the
+    wrapper's own assertion counts the list against the group it runs on."""
+    diagnosis = diagnose_text("job/rank0.log", SHARDED_BUCKETER_COUNT)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "reduce_scatter received 4 inputs" in diagnosis.first_error.text
+    assert "shape_mismatch" in alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_bucketer_progress_line_is_no_count_check() -> None:
+    diagnosis = diagnose_text("job/rank0.log", SHARDED_BUCKETER_PROGRESS)
+    assert diagnosis.first_error is None or "received 16 inputs" not in diagnosis.first_error.text

@@ -104,6 +104,12 @@ READ_IN_A_BLOCK: dict[tuple[str, str], tuple[str, str]] = {
         "[rank3]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
         "failed or device error.\n[rank3]: Last error:\n{line}\n",
     ),
+    ("hccl.flagcx_call_failed", "Undefined: flagcxComm is not fully initialized."): (
+        "FlagCX's reason with no error word, which its torch backend prints under `Last error:` "
+        "of the `FLAGCX error in:` headline; the signature reads it there",
+        "torch.distributed.DistBackendError: FLAGCX error in: /opt/flagcx/src/backend_flagcx.cpp:"
+        "811, \nflagcxInvalidArgument: Invalid value for an argument.\nLast error:\n{line}\n",
+    ),
     (
         "hccl.comm_init_native_frame",
         "[30211]/opt/cann/9.1/lib64/libhccl_v2.so(_ZN4Hccl20RankInfoDetectClient5SetupERNS_13"

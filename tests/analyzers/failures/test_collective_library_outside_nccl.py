@@ -1,0 +1,66 @@
+"""A collective library other than NCCL that reports its failures in its own names.
+
+docs/labelling.md#a-collective-library-outside-nccl: FlagCX, the cross-vendor collective library
+a torch backend plugs in beside NCCL, raises a failed call in NCCL's shape (`FLAGCX error in:
+<file>:<line>,` then its result name, `flagcxInvalidArgument: ...`, and `Last error:` with its
+own reason). A glibc assertion whose place is a collective library's own source (its
+communicator not ready) stops the rank in the same layer. Both are the communication layer's
+failure, `hccl`, and the first error. Fixtures follow the torch backend's traceback and glibc's
+assertion format, with paths and numbers of our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+FLAGCX_BACKEND_ERROR = """\
+Traceback (most recent call last):
+  File "/srv/bench/collectives.py", line 120, in run_gather
+    dist.gather(t, gather_list, dst=0, group=ccl_group)
+  File "/opt/env/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 3101, in gather
+    work = group.gather(output_tensors, input_tensors, opts)
+torch.distributed.DistBackendError: FLAGCX error in: /opt/flagcx/plugin/torch/src/backend_flagcx.cpp:811, 
+flagcxInvalidArgument: Invalid value for an argument.
+Last error:
+Undefined: flagcxComm is not fully initialized.
+"""
+
+COMM_LIBRARY_ASSERT = """\
+python3: flagcx/flagcx.cc:101: bool is_homo_comm(): Assertion `flagCXEnsureCommReady() == flagcxSuccess' failed.
+"""
+
+LAUNCHER_AFTER_ASSERT = """\
+W1102 08:14:52.101000 140021 torch/distributed/elastic/multiprocessing/api.py:890] Sending process 4102 closing signal SIGTERM
+"""
+
+# Counterexample: an assertion in a program's own ring buffer says nothing about collectives.
+OTHER_NATIVE_ASSERT = """\
+python3: /build/app/src/ring_buffer.cpp:212: void RingBuffer::push(size_t): Assertion `used + n <= capacity' failed.
+"""
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alternative.category for alternative in diagnosis.alternatives}
+
+
+def test_flagcxs_backend_error_is_the_communication_layer() -> None:
+    diagnosis = diagnose_text("logs/rank0.log", FLAGCX_BACKEND_ERROR)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "FLAGCX error in" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_an_assertion_in_a_collective_librarys_source_is_the_communication_layer() -> None:
+    diagnosis = diagnose_files(
+        {"logs/error.txt": COMM_LIBRARY_ASSERT, "logs/launcher.log": LAUNCHER_AFTER_ASSERT}
+    )
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "flagCXEnsureCommReady" in diagnosis.first_error.text
+    assert "device_fault" in _alternatives(diagnosis)
+
+
+def test_an_assertion_in_other_native_code_keeps_the_generic_reading() -> None:
+    diagnosis = diagnose_text("logs/error.txt", OTHER_NATIVE_ASSERT)
+    assert diagnosis.category != "hccl", diagnosis.root_cause
