@@ -208,3 +208,57 @@ def test_a_bin_file_is_a_checkpoint_only_when_its_name_says_so(path: str, catego
     assert diagnosis.category == category
     assert diagnosis.first_error is not None
     assert "No such file or directory" in diagnosis.first_error.text
+
+
+# A trainer's own checkpoint loader says in its words that a saved step's model or weights
+# folder is not there (no errno): the resume found the step but not what it should hold.
+# Values are ours. docs/labelling.md#a-checkpoint-file-that-is-not-there
+STEP_WEIGHTS_MISSING = """\
+ray::policy-0:PolicyWorker.__init__() (pid=4411, ip=10.1.0.7, actor_id=aa01, repr=PolicyWorker[rank=3])
+  File "/opt/rl/models/policy/worker.py", line 310, in __init__
+    self.load_checkpoint(weights_path, optimizer_path)
+  File "/opt/rl/utils/checkpoint.py", line 120, in load_checkpoint
+    raise FileNotFoundError(msg) from e
+FileNotFoundError: Failed to load model from '/runs/exp4/step_6/policy/weights/model': Model path /runs/exp4/step_6/policy/weights/model does not exist
+"""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: Checkpoint path /ckpt/run3/global_step_400/actor does not exist",
+        "[rank0]: FileNotFoundError: Failed to load checkpoint from '/shared/ckpt/iter_0002000': "
+        "Weights path /shared/ckpt/iter_0002000/weights does not exist",
+    ],
+)
+def test_a_loaders_own_missing_step_folder_is_the_checkpoint(line: str) -> None:
+    diagnosis = diagnose_text("log_0.log", line + "\n")
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.first_error is not None
+    assert "does not exist" in diagnosis.first_error.text
+
+
+def test_a_policy_worker_that_finds_its_step_without_weights_is_the_checkpoint() -> None:
+    diagnosis = diagnose_text("driver.log", STEP_WEIGHTS_MISSING)
+    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to load model from" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+    assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a model folder the job was given, no saved step in it: the job's setting
+        "ValueError: Model path /models/Qwen2.5-7B-Instruct does not exist",
+        # a resume that finds no step and starts over reports, it does not fail
+        "WARNING Checkpoint path /ckpt/run3/global_step_400 does not exist, starting from scratch",
+        "INFO Loading model from '/runs/exp4/step_6/policy/weights/model'",
+    ],
+)
+def test_other_missing_paths_and_notices_are_not_a_missing_step(line: str) -> None:
+    diagnosis = diagnose_text("log_0.log", line + "\n")
+    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    assert "wl.checkpoint_step_path_missing" not in rules
