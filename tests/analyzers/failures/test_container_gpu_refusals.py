@@ -81,3 +81,91 @@ def test_the_rule_reads_the_engines_refusals_and_not_its_inventory() -> None:
         'level=info msg="Loading containers: done." runtimes="io.containerd.runc.v2 nvidia runc"'
     )
     assert not rule.search("nvidia-container-cli: info: driver version 550.54.15")
+
+
+# Older runtime hooks print the command they ran before the CLI's error, and docker escapes the
+# hook's output twice inside its own message, so the CLI's words come after an escaped newline.
+HOOK_COMMAND_THEN_CLI = (
+    "docker: Error response from daemon: OCI runtime create failed: container_linux.go:348: "
+    'starting container process caused "process_linux.go:402: container init caused '
+    '\\"process_linux.go:385: running prestart hook 1 caused \\\\\\"error running hook: exit '
+    "status 1, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods "
+    "configure --device=all --compute --utility --pid=4242 /var/lib/docker/overlay2/0f1e/merged]"
+    "\\\\\\\\nnvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/"
+    '0f1e/merged/usr/bin/nvidia-smi: file exists\\\\\\\\n\\\\\\"\\"": unknown.\n'
+)
+
+
+def test_the_clis_words_after_the_hooks_command_are_the_first_error() -> None:
+    diagnosis = diagnose_text("launch/console.log", HOOK_COMMAND_THEN_CLI)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert "nvidia-container-cli: mount error: file creation failed" in diagnosis.first_error.text
+
+
+# The CLI could not take the capabilities it needs (a container engine that drops them before
+# it runs the CLI), or could not describe the container it was asked to set up.
+CLI_PERMISSION = """\
+$ apptainer exec --nv --nvccli trainer.sif torchrun --nproc_per_node 2 train.py
+INFO:    Setting 'NVIDIA_VISIBLE_DEVICES=all' to emulate legacy GPU binding.
+INFO:    Setting --writable-tmpfs (required by nvidia-container-cli)
+FATAL:   container creation failed: nvidia-container-cli failed with exit status 1: nvidia-container-cli: permission error: capability change failed: operation not permitted
+"""
+
+
+def test_the_clis_permission_and_container_errors_are_the_host() -> None:
+    diagnosis = diagnose_text("launch/console.log", CLI_PERMISSION)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.confidence >= 0.8
+    assert diagnosis.first_error is not None
+    assert "permission error: capability change failed" in diagnosis.first_error.text
+    rule = next(
+        s for s in load_knowledge().signatures if s.id == "env.container_gpu_request_refused"
+    )
+    assert rule.search("nvidia-container-cli: container error: open failed: /proc/4242/ns/mnt")
+    assert not rule.search("nvidia-container-cli: info: permission checks skipped")
+
+
+# The runtime or the container tool could not find the NVIDIA tool it runs on the host: the
+# toolkit is not installed where the engine looks. Not the job's command.
+RUNTIME_TOOL_MISSING = """\
+$ singularity exec --nv trainer.sif python train.py
+INFO:    Setting 'NVIDIA_VISIBLE_DEVICES=all' to emulate legacy GPU binding.
+INFO:    Setting --writable-tmpfs (required by nvidia-container-cli)
+FATAL:   container creation failed: exec: "/usr/bin/nvidia-container-cli": stat /usr/bin/nvidia-container-cli: no such file or directory
+"""
+
+HOOK_BINARY_MISSING = (
+    "docker: Error response from daemon: failed to create task for container: failed to create "
+    "shim task: OCI runtime create failed: runc create failed: unable to start container "
+    "process: error during container init: error running prestart hook #0: exec: "
+    '"nvidia-container-runtime-hook": executable file not found in $PATH: unknown.\n'
+)
+
+# Counterexample: the job's own command is missing from the image.
+JOB_COMMAND_MISSING = (
+    "docker: Error response from daemon: failed to create task for container: failed to create "
+    "shim task: OCI runtime create failed: runc create failed: unable to start container "
+    'process: exec: "/workspace/train.sh": stat /workspace/train.sh: no such file or '
+    "directory: unknown.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "cited"),
+    [
+        (RUNTIME_TOOL_MISSING, 'exec: "/usr/bin/nvidia-container-cli"'),
+        (HOOK_BINARY_MISSING, 'exec: "nvidia-container-runtime-hook"'),
+    ],
+)
+def test_a_gpu_runtime_tool_the_engine_cannot_run_is_the_host(text: str, cited: str) -> None:
+    diagnosis = diagnose_text("launch/console.log", text)
+    assert diagnosis.category == "driver_env"
+    assert diagnosis.first_error is not None
+    assert cited in diagnosis.first_error.text
+    assert "config" in [alt.category for alt in diagnosis.alternatives]
+
+
+def test_the_jobs_own_missing_command_stays_config() -> None:
+    diagnosis = diagnose_text("launch/console.log", JOB_COMMAND_MISSING)
+    assert diagnosis.category == "config"
