@@ -46,7 +46,7 @@ def test_a_torch_build_without_cuda_stays_the_jobs_choice() -> None:
 def test_a_torch_build_without_cuda_is_advised_as_a_code_path_not_a_backend() -> None:
     # docs/labelling.md#an-op-library-built-without-its-device-kernels
     diagnosis = diagnose_text("train.log", "AssertionError: Torch not compiled with CUDA enabled\n")
-    assert any("torch.npu" in action for action in diagnosis.next_actions)
+    assert any("instead of torch.cuda" in action for action in diagnosis.next_actions)
     assert not any("hccl backend" in action for action in diagnosis.next_actions)
 
 

@@ -1043,11 +1043,11 @@ def test_a_job_on_no_known_stack_reads_device_neutral_words():
 
 
 def test_a_cpu_job_takes_the_neutral_words_where_no_cpu_words_are_written():
-    lost = facts("device_fault", "RuntimeError: NPU function error: device lost heartbeat")
-    steps = walk_tree(lost, stack="cpu")
+    timeout = facts("aicore_timeout", "RuntimeError: the kernel did not finish in time")
+    steps = walk_tree(timeout, stack="cpu")
 
-    assert steps[-1].node == "device_lost"
-    assert steps[-1].question == load_tree().node("device_lost").unknown.question
+    assert [s.node for s in steps[:3]] == ["start", "explicit_error", "aicore_timeout"]
+    assert steps[1].answer == load_tree().node("aicore_timeout").unknown.label
 
 
 @pytest.mark.parametrize("stack", [None, "ascend"])

@@ -42,7 +42,8 @@ def test_a_cuda_incident_is_told_to_read_nvidia_smi_not_npu_smi():
     assert "nvidia-smi" in cuda["no_explicit_error"][1]
     assert "npu-smi" not in cuda["start"][0]
     assert "npu-smi info" in ascend["start"][1]
-    assert cuda["hang_eager_too"] == ascend["hang_eager_too"]  # no CUDA text: shown as written
+    # no CUDA text: shown as written
+    assert cuda["hccl_divergent_paths"] == ascend["hccl_divergent_paths"]
 
 
 def test_a_cpu_incident_is_shown_no_accelerator_tool_or_switch():
