@@ -278,8 +278,14 @@ HEADERS = (
     # the level alone in brackets before the words (a launch script's `echo "[ERROR] ..."`, a
     # tool's own logger): the writer's level. Not a CANN log's record (`[ERROR] RUNTIME(987,):
     # ...`, `formats.plog`), torch_npu's (`[ERROR] 2025-05-16-20:08:19 (PID:...`) or the line
-    # above naming its module file; a level in brackets inside a line is no header
-    header(NAME, r"\[" + _LEVEL + r"\]\s+(?=\S)" + _NOT_ANOTHER_BRACKETED_LEVEL),
+    # above naming its module file; a level in brackets inside a line is no header. A guide or
+    # a paste can lose the blank after the brackets (`[ERROR]The strategy is ...`): a capital
+    # starting a word still opens the message, where a CANN module's name would go on to its
+    # `(pid,...)` and is refused as above
+    header(
+        NAME,
+        r"\[" + _LEVEL + r"\](?:\s+(?=\S)|(?=[A-Z][a-z]))" + _NOT_ANOTHER_BRACKETED_LEVEL,
+    ),
     header(NAME, r"time=\"(?P<ts>[^\"]+)\" level=(?P<level>\w+) "),
     header(
         NAME,
