@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -229,6 +229,8 @@ class ActionBook:
     categories: Mapping[str, tuple[Action, ...]]
     signatures: Mapping[str, tuple[Action, ...]]
     codes: Mapping[str, tuple[Action, ...]]
+    # a job-level verdict (`report.multirank`) that replaced the first error's own reading
+    verdicts: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
 
 
 class SignatureIndex:
@@ -529,10 +531,11 @@ def load_actions(path: Path) -> ActionBook:
         key: _action_section(Entry(data.get(key, dict), f"{path.name}: {key}"))
         for key in ("categories", "signatures", "codes")
     }
+    verdicts = Entry(data.get("verdicts", dict, {}), f"{path.name}: verdicts")
     unknown = set(sections["categories"]) - set(TAXONOMY)
     if unknown:
         raise KnowledgeError(f"{path.name}: categories: unknown category {sorted(unknown)}")
-    return ActionBook(**sections)
+    return ActionBook(**sections, verdicts=_action_section(verdicts))
 
 
 def _action_section(section: Entry) -> dict[str, tuple[Action, ...]]:

@@ -1,7 +1,9 @@
 """Choose the next actions for a diagnosis from `knowledge/actions.yaml`.
 
 Advice for the matched signature comes first (it knows the most), then advice for the
-codes in the evidence, then the category's general advice. A log switch is only suggested
+codes in the evidence, then the category's general advice. When a verdict over the ranks
+relabelled the first error (ranks started with another world size), what that verdict names
+has to change, so its advice leads. A log switch is only suggested
 when the bundle does not show it already set, and plog collection only when no plog was
 uploaded. Advice written for one accelerator stack (npu-smi and CANN's switches, or
 nvidia-smi and CUDA's) goes only to jobs on that stack: the one the bundle shows, else the
@@ -57,6 +59,7 @@ class Situation:
     multi_rank: bool = False
     values: Mapping[str, str] = field(default_factory=dict)  # {ranks}, {op}, {code}, ...
     accelerator: str | None = None  # the stack the bundle shows, when it shows one
+    verdict: str | None = None  # the job-level verdict that replaced the first error's reading
 
 
 def next_actions(book: ActionBook, situation: Situation) -> list[str]:
@@ -75,6 +78,9 @@ def next_actions(book: ActionBook, situation: Situation) -> list[str]:
 
 
 def _candidates(book: ActionBook, situation: Situation) -> Iterable[Action]:
+    # a verdict over the ranks relabelled the first error: what has to change is what it names
+    if situation.verdict:
+        yield from book.verdicts.get(situation.verdict, ())
     for signature_id in situation.signature_ids:
         yield from book.signatures.get(signature_id, ())
     for code in situation.codes:

@@ -235,7 +235,8 @@ def _from_first_error(
     story = _story(chain, verdict, diagnosis, codes, correlation, note)
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
-    _advise(diagnosis, knowledge, _situation(chain, diagnosis, codes, scans, world_size, stack))
+    situation = _situation(chain, diagnosis, codes, scans, world_size, stack, verdict)
+    _advise(diagnosis, knowledge, situation)
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
     return diagnosis
@@ -381,6 +382,7 @@ def _situation(
     scans: Sequence[FileScan],
     world_size: int | None,
     stack: str | None,
+    verdict: Verdict | None = None,
 ) -> Situation:
     first = chain.first
     assert first is not None
@@ -398,6 +400,7 @@ def _situation(
         multi_rank=(world_size or 0) > 1 or len(diagnosis.culprit_ranks) > 1,
         values=_values(diagnosis, _operator(chain)),
         accelerator=stack,
+        verdict=verdict.rule if verdict else None,
     )
 
 
@@ -406,6 +409,13 @@ def _values(diagnosis: Diagnosis, operator: str | None) -> dict[str, str]:
     values = {"ranks_suffix": f" (rank {ranks})" if ranks else ""}
     if ranks:
         values["ranks"] = ranks
+    reporter = diagnosis.first_error.rank if diagnosis.first_error else None
+    if ranks and reporter is not None and reporter not in diagnosis.culprit_ranks:
+        # the first error is a wait or a lost peer on another rank: the culprits did not fail
+        # first, the others waited for them or lost them
+        values["waited_ranks"] = ranks
+    else:
+        values["first_ranks_suffix"] = values["ranks_suffix"]
     if operator:
         values["op"] = operator
     if diagnosis.error_codes:

@@ -61,7 +61,7 @@ def _action_templates() -> tuple[tuple[str, str], ...]:
 
 def _all_actions() -> Iterator[Action]:
     book = load_knowledge().actions
-    for section in (book.signatures, book.codes, book.categories):
+    for section in (book.verdicts, book.signatures, book.codes, book.categories):
         for actions in section.values():
             yield from actions
 
@@ -127,7 +127,12 @@ def _missing_tree() -> Iterator[str]:
 
 def _missing_actions() -> Iterator[str]:
     book = load_knowledge().actions
-    sections = {"signatures": book.signatures, "codes": book.codes, "categories": book.categories}
+    sections = {
+        "verdicts": book.verdicts,
+        "signatures": book.signatures,
+        "codes": book.codes,
+        "categories": book.categories,
+    }
     for section, entries in sections.items():
         for key, actions in entries.items():
             for action in actions:

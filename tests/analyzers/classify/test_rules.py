@@ -22,6 +22,7 @@ from analyzers.classify.rules import (
 )
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.yamlcheck import KnowledgeError
+from analyzers.report import multirank
 
 KNOWLEDGE = load_knowledge()
 EXAMPLES = [
@@ -60,6 +61,13 @@ def test_actions_refer_to_known_signatures_and_codes() -> None:
     assert set(KNOWLEDGE.actions.signatures) <= ids
     for code in KNOWLEDGE.actions.codes:
         assert KNOWLEDGE.codes.lookup(code) is not None, code
+
+
+def test_verdict_actions_refer_to_verdicts_the_ranks_can_give() -> None:
+    source = Path(multirank.__file__).read_text()
+    given = set(re.findall(r'Verdict\(\s*"(multirank\.\w+)"', source))
+    assert KNOWLEDGE.actions.verdicts
+    assert set(KNOWLEDGE.actions.verdicts) <= given
 
 
 @pytest.mark.parametrize(

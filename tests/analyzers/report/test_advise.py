@@ -81,9 +81,10 @@ def test_advice_naming_ranks_is_left_out_when_no_rank_is_known() -> None:
 
 
 def test_multi_rank_advice_is_kept_for_multi_rank_jobs() -> None:
-    single = next_actions(BOOK, Situation(category="hccl", values={"ranks_suffix": ""}))
+    single = next_actions(BOOK, Situation(category="hccl", values={"first_ranks_suffix": ""}))
     multi = next_actions(
-        BOOK, Situation(category="hccl", multi_rank=True, values={"ranks_suffix": " (rank 3)"})
+        BOOK,
+        Situation(category="hccl", multi_rank=True, values={"first_ranks_suffix": " (rank 3)"}),
     )
     assert not any("failed first" in a for a in single)
     assert any("failed first (rank 3)" in a for a in multi)

@@ -58,7 +58,7 @@ def test_a_next_action_from_a_report_reads_in_chinese_with_its_values():
         category="hccl",
         signature_ids=["hccl.monitored_barrier_failed"],
         multi_rank=True,
-        values={"ranks": "2, 3", "ranks_suffix": " (rank 2)"},
+        values={"ranks": "2, 3", "ranks_suffix": " (rank 2)", "first_ranks_suffix": " (rank 2)"},
     )
     english = next_actions(book, situation)
 
@@ -68,6 +68,22 @@ def test_a_next_action_from_a_report_reads_in_chinese_with_its_values():
     assert chinese[0].startswith("rank 2, 3 始终没有到达 barrier")
     assert all(c and c != e for c, e in zip(chinese, english, strict=True))
     assert any("(rank 2)" in c for c in chinese if c)
+
+
+def test_a_verdicts_next_action_reads_in_chinese():
+    """Advice written for a job-level verdict (`verdicts:` in actions.yaml) is translated like
+    a signature's."""
+    book = load_knowledge().actions
+    situation = Situation(
+        category="config",
+        verdict="multirank.waits_past_world",
+        multi_rank=True,
+        values={"ranks": "3", "ranks_suffix": " (rank 3)"},
+    )
+    english = next_actions(book, situation)
+
+    assert "WORLD_SIZE" in english[0]
+    assert action_zh(english[0]) is not None
 
 
 def test_a_sentence_that_is_no_action_has_no_chinese():
