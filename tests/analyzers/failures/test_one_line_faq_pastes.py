@@ -7,7 +7,9 @@ sometimes passed through an editor that turned straight quotes into typographic 
   setting the job lacks (`config`, `other` beside it), unlike a tracker service that does not
   answer (docs/labelling.md#an-experiment-tracker-that-cannot-start-or-reach-its-service);
 - torch_npu's `call aclnnX failed` headline with its detail cut off still names the op call
-  that failed (`operator`).
+  that failed (`operator`), also when the cut falls inside `, error code is` or `, detail:`
+  and when torch_npu's `NPU function error: ` stands in front of the call
+  (docs/labelling.md#wrappers).
 """
 
 from __future__ import annotations
@@ -66,5 +68,30 @@ def test_an_aclnn_call_headline_cut_after_failed_names_the_op_call() -> None:
 def test_a_sentence_about_an_aclnn_call_is_no_headline() -> None:
     diagnosis = diagnose_text(
         "eval.log", "retrying: call aclnnDemoAttentionScore failed once, falling back to eager\n"
+    )
+    assert "op.aclnn_call_failed" not in _rules(diagnosis)
+
+
+def test_an_aclnn_call_headline_cut_inside_its_code_names_the_op_call() -> None:
+    line = (
+        "RuntimeError: npu_demo_attention:../third_party/op-plugin/op_plugin/ops/opapi/"
+        "DemoKernelNpuOpApi.cpp:120 NPU function error: call aclnnDemoAttentionScore failed, er\n"
+    )
+    diagnosis = diagnose_text("eval.log", line)
+    assert diagnosis.category == "operator"
+    assert "op.aclnn_call_failed" in _rules(diagnosis)
+
+
+def test_an_npu_function_error_cut_after_failed_names_the_op_call() -> None:
+    diagnosis = diagnose_text(
+        "eval.log", "NPU function error: call aclnnDemoMatmul failed, detai\n"
+    )
+    assert diagnosis.category == "operator"
+    assert "op.aclnn_call_failed" in _rules(diagnosis)
+
+
+def test_an_aclnn_call_followed_by_other_words_is_no_cut_headline() -> None:
+    diagnosis = diagnose_text(
+        "eval.log", "call aclnnDemoAttentionScore failed, retrying with the eager path\n"
     )
     assert "op.aclnn_call_failed" not in _rules(diagnosis)
