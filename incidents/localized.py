@@ -19,8 +19,8 @@ from typing import Any
 from django.utils import translation
 
 from analyzers.classify.categories import load_categories
-from analyzers.core.bilingual import refill, zh_key
-from analyzers.report.translations import action_zh
+from analyzers.core.bilingual import zh_key
+from analyzers.report.translations import action_zh, label_zh
 from incidents.tree.drawing import NodeView, plain_label
 
 CHINESE = "zh"
@@ -92,12 +92,7 @@ def _label_zh(view: NodeView, answer: str) -> str | None:
     """`answer` re-filled into the Chinese of the label it was made from: the label written for
     the incident's stack, or the node's own (a report written before its walk was worded for
     the stack)."""
-    for words in (view.words, view.node):
-        if words.label_zh is not None:
-            chinese = refill(words.label, words.label_zh, answer)
-            if chinese is not None:
-                return chinese
-    return None
+    return label_zh(answer, (view.words, view.node))
 
 
 def _get(source: Any, name: str) -> Any:

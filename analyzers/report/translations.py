@@ -15,8 +15,9 @@ keeps that list empty for the shipped knowledge.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
+from typing import Protocol
 
 from analyzers.classify.categories import load_categories
 from analyzers.classify.chinese import MEANINGS, TITLES, code_sections
@@ -43,7 +44,23 @@ def tree_answer_zh(node_id: str, answer: str) -> str | None:
     node = load_tree().nodes.get(node_id)
     if node is None:
         return None
-    for words in (node, node.cuda, node.cpu, node.unknown):
+    return label_zh(answer, (node, node.cuda, node.cpu, node.unknown))
+
+
+class Labelled(Protocol):
+    """Anything that carries a label and its Chinese (a tree node, a stack's twin of it)."""
+
+    @property
+    def label(self) -> str | None: ...
+
+    @property
+    def label_zh(self) -> str | None: ...
+
+
+def label_zh(answer: str, wordings: Iterable[Labelled | None]) -> str | None:
+    """`answer` re-filled into the Chinese of the first of `wordings` (a node's own label, a
+    stack's twin of it) whose English it was made from, or None."""
+    for words in wordings:
         if words is not None and words.label is not None and words.label_zh is not None:
             chinese = refill(words.label, words.label_zh, answer)
             if chinese is not None:
