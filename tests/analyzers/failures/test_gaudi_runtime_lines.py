@@ -3,7 +3,10 @@
 docs/labelling.md#gaudi-graph-compiler-refusals reads the bridge's bare compile failure and
 its workspace allocation failure; #gaudi-lazy-mode-bridge-failures reads the lazy-mode bridge's
 own check failures; #collective-libraries-of-other-accelerators reads HCL's
-failed condition checks and the process group's report of a collective call that failed. Fixtures follow the real formats with numbers and paths of our own.
+failed condition checks and the process group's report of a collective call that failed;
+#gaudi-device-and-host-set-up-failures reads SynapseAI's critical-event and device-acquire lines,
+the habanalabs driver's boards that do not come up and a host with no Gaudi scale-out interfaces.
+Fixtures follow the real formats with numbers and paths of our own.
 """
 
 from __future__ import annotations
@@ -137,3 +140,91 @@ def test_lazy_mode_bridge_check_failure_is_config_with_the_op_beside_it() -> Non
 def test_bridge_launch_headline_is_not_read_as_a_lazy_mode_check() -> None:
     diagnosis = diagnose_text("logs/train.log", BRIDGE_HEADLINE_ONLY)
     assert diagnosis.category == "operator", diagnosis.root_cause
+
+
+# SynapseAI's own device-failure handler announces an event on the card that needs a restart and
+# kills the process a few seconds later; the bridge's next call then fails with status 31.
+# docs/labelling.md#gaudi-device-and-host-set-up-failures
+SYNAPSE_DEVICE_CRITICAL = """\
+bench.D3 [stderr] Synapse detected a device critical error that requires a restart. Killing process in
+bench.D3 [stderr]  5 seconds (hl: 4) 09:12:07 [please check log files for dfa cause]
+bench.D3 RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_SYNHELPER synStatus 31 [Synapse is being terminated due to fatality]. Event creation failed
+"""
+
+# The habanalabs kernel driver could not bring some boards up while it loaded.
+HABANALABS_BOARD_INIT = """\
+[   41.100200] habanalabs hl0: Successfully loaded firmware to device
+[   70.300400] habanalabs hl5: Failed to communicate with Device CPU (CPU-CP timeout)
+[   70.300401] habanalabs hl5: failed to initialize CPU H/W queues -5
+[   70.300500] habanalabs hl5: failed to initialize the H/W
+[   70.300600] habanalabs 0000:b3:00.0: Failed to initialize hl5. Device is NOT usable !
+"""
+
+HABANALABS_BOARD_LOADED = """\
+[   41.100200] habanalabs hl0: Successfully loaded firmware to device
+[   41.100300] habanalabs hl1: Successfully loaded firmware to device
+"""
+
+# The bridge asks SynapseAI for a card when the process first touches the HPU; the status names
+# why it got none (no card visible to the process, the card held by another process).
+DEVICE_ACQUIRE_NOT_FOUND = """\
+  File "/srv/app/embed.py", line 31, in load
+    model = model.to("hpu")
+RuntimeError: synStatus=8 [Device not found] Device acquire failed.
+"""
+
+DEVICE_ACQUIRE_AFTER_HCL = """\
+/opt/src/hcl/src/platform/gaudi_common/hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed. Invalid server type (4[OCP1]) requested to generate controller.
+RuntimeError: synStatus=26 [Generic failure] Device acquire failed.
+"""
+
+# The host tool that brings the cards' scale-out ports up finds none to manage.
+NO_GAUDI_NICS = """\
+# manage_network_ifs.sh --up
+Warning: no habanalabs network interfaces were detected
+"""
+
+
+def test_synapse_device_critical_event_is_a_device_fault_before_the_status_31_line() -> None:
+    diagnosis = diagnose_text("logs/bench.log", SYNAPSE_DEVICE_CRITICAL)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "device critical error" in diagnosis.first_error.text
+
+
+def test_status_31_alone_is_a_device_fault() -> None:
+    text = SYNAPSE_DEVICE_CRITICAL.splitlines()[2] + "\n"
+    diagnosis = diagnose_text("logs/bench.log", text)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+
+
+def test_habanalabs_board_that_does_not_come_up_is_a_device_fault_with_the_host_beside_it() -> None:
+    diagnosis = diagnose_text("logs/dmesg.log", HABANALABS_BOARD_INIT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "CPU-CP timeout" in diagnosis.first_error.text
+    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_habanalabs_firmware_loaded_reports_no_failure() -> None:
+    diagnosis = diagnose_text("logs/dmesg.log", HABANALABS_BOARD_LOADED)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause
+
+
+def test_device_acquire_refusal_is_the_host_set_up() -> None:
+    diagnosis = diagnose_text("logs/app.log", DEVICE_ACQUIRE_NOT_FOUND)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Device acquire failed" in diagnosis.first_error.text
+
+
+def test_hcl_condition_stays_first_before_device_acquire() -> None:
+    diagnosis = diagnose_text("logs/app.log", DEVICE_ACQUIRE_AFTER_HCL)
+    assert diagnosis.first_error is not None
+    assert "Invalid server type" in diagnosis.first_error.text
+
+
+def test_no_gaudi_network_interfaces_is_the_host_set_up() -> None:
+    diagnosis = diagnose_text("logs/nics.log", NO_GAUDI_NICS)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
