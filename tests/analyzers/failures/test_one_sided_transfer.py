@@ -45,3 +45,28 @@ def test_the_handlers_line_for_a_collective_is_not_a_one_sided_transfer() -> Non
     diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
     assert not any("one-sided" in alt.evidence for alt in diagnosis.alternatives)
     assert diagnosis.confidence < 0.5
+
+
+def test_the_handler_names_the_exception_type_it_caught() -> None:
+    # The handler prints the caught exception's own kind before `what:`, not always
+    # HcclException: a logic error the one-sided connection raised reads the same way.
+    line = (
+        "[ERROR] HCCL(52110,python3):2026-08-03-11:20:05.100.200 [exception_handler.cc:28] [52731]"
+        "HcclBatchGet: Logic error, what: hccl_one_sided_conn.cc:280,BatchRead, Error: Logic error, "
+        "ret=4 no registered buffer matches the peer's key\n"
+    )
+    diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "HcclBatchGet: Logic error" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_logic_error_outside_the_one_sided_service_is_not_a_transfer() -> None:
+    line = (
+        "[ERROR] HCCL(52110,python3):2026-08-03-11:20:05.100.200 [exception_handler.cc:28] [52731]"
+        "HcclAllGather: Logic error, what: hccl_communicator.cc:120, Error: Logic error, ret=4\n"
+    )
+    diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
+    assert not any("one-sided" in alt.evidence for alt in diagnosis.alternatives)
+    assert diagnosis.confidence < 0.5
