@@ -359,3 +359,82 @@ def test_an_xccl_wait_timeout_quoted_by_a_test_harness_is_the_first_error() -> N
     assert "hang" in [a.category for a in diagnosis.alternatives]
     assert diagnosis.first_error is not None
     assert "Work ran time out after 5260 milliseconds" in diagnosis.first_error.text
+
+
+# Kunlun's runtime checks the hardware channel a kernel ran on and reports the exception it
+# found there before the CUDA-compatible calls that then fail with status 700.
+XPU_CHANNEL_EXCEPTION = """\
+XX: (pid 7301,tid 139800000000001)cuda/src/cui/hal/kl3/kl3_gpfifo.cc:190:kl3ChannelCheckErrors kl3ChannelCheckErrors failed, error set to 4096, status= 700
+XX: (pid 7301,tid 139800000000001)cuda/src/cui/hal/kl3/kl3_gpfifo.cc:191:kl3ChannelCheckErrors A kernel exception has occurred, please check dmesg for details.
+XX: (pid 7301,tid 139800000000001)cuda/src/api/apilaunch.cc:790:cuapi_xpu_launch_async cuapi_xpu_launch_async() failed in cuiInitCheckEx, status= 700
+terminate called after throwing an instance of 'std::runtime_error'
+"""
+
+
+def test_kunlun_channel_check_exception_comes_before_the_calls_that_fail_after_it() -> None:
+    diagnosis = diagnose_text("logs/workerlog.0", XPU_CHANNEL_EXCEPTION)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "kl3ChannelCheckErrors failed" in diagnosis.first_error.text
+
+
+def test_a_channel_check_that_passed_is_no_failure() -> None:
+    text = (
+        "XX: (pid 7301,tid 139800000000001)cuda/src/cui/hal/kl3/kl3_gpfifo.cc:150:"
+        "kl3ChannelInit channel 3 ready, status= 0\n"
+    )
+    diagnosis = diagnose_text("logs/workerlog.0", text)
+    assert diagnosis.first_error is None
+
+
+# MetaX (MACA): the runtime recompiles a kernel for the device at launch; the compiler refuses
+# it, and the launch returns the recompile status. The compiler's own crash line follows.
+MACA_RECOMPILE = """\
+[11:20:05.402][MCC][E]StatRecompileKernel recompile fail
+[11:20:05.402][MCR][E]mc_recompile.cpp         :383 : Recompile kernel failed
+[11:20:05.403][MCR][E]mc_runtime_api.cpp       :341 : 5120: [7f00aa001000] mcLaunchKernel: Returned mcErrorRecompile
+[11:20:05.611][MCC][E]online build program ret(4352) error: Invalid record
+fatal error: error in backend: Broken function found, compilation aborted!
+mxcc: error: clang frontend command failed with exit code 70 (use -v to see invocation)
+"""
+
+
+def test_maca_kernel_recompile_failure_is_the_operator_before_the_compiler_crash() -> None:
+    diagnosis = diagnose_text("logs/run.log", MACA_RECOMPILE)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "recompile fail" in diagnosis.first_error.text
+    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_a_maca_information_line_about_a_recompile_is_no_failure() -> None:
+    text = "[11:20:05.402][MCR][I]mc_recompile.cpp :120 : recompile kernel cache hit for gemm_f16\n"
+    diagnosis = diagnose_text("logs/run.log", text)
+    assert diagnosis.first_error is None
+
+
+# Paddle's XPU kernels check what the XPU kernel library (XDNN / the XPU API) returned and raise
+# it as an external error naming the kernel's source.
+PADDLE_XDNN_ERROR = """\
+Traceback (most recent call last):
+  File "tools/train.py", line 90, in <module>
+    loss.backward()
+OSError: (External) concat XDNN Error, XDNN_RUNTIME_ERROR  (at /paddle/paddle/phi/kernels/xpu/concat_grad_kernel.cc:61)
+"""
+
+
+def test_an_xdnn_error_from_a_paddle_xpu_kernel_is_the_operator() -> None:
+    diagnosis = diagnose_text("logs/train.log", PADDLE_XDNN_ERROR)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "XDNN_RUNTIME_ERROR" in diagnosis.first_error.text
+    assert "device_fault" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_an_xpu_api_wrong_value_is_the_operator() -> None:
+    text = (
+        "OSError: (External) XPU API 3rd Gather kernel returns wrong value"
+        "[2 xpu api invalid param]\n"
+    )
+    diagnosis = diagnose_text("logs/train.log", text)
+    assert diagnosis.category == "operator", diagnosis.root_cause

@@ -61,3 +61,37 @@ def test_a_plain_status_yields_to_the_error_in_the_workerlog() -> None:
     diagnosis = diagnose_files({"log/launch.log": EXITED, "log/workerlog.0": WORKER_ERROR})
     assert diagnosis.first_error is not None
     assert "learning_rate must be positive" in diagnosis.first_error.text
+
+
+# FastDeploy's API server starts its model workers and, when they die before they report
+# ready, says so and points at their own logs; its clean-up then finds the process gone.
+FASTDEPLOY_WORKERS_GONE = """\
+ERROR    2026-03-02 08:11:40,120 901  engine.py[line:160] Failed to launch worker processes, check log/workerlog.* for more details.
+ERROR    2026-03-02 08:11:47,510 901  engine.py[line:447] Error extracting sub services: [Errno 3] No such process, Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/dist-packages/fastdeploy/engine/engine.py", line 444, in _exit_sub_services
+    pgid = os.getpgid(self.worker_proc.pid)
+ProcessLookupError: [Errno 3] No such process
+"""
+
+
+def test_fastdeploy_workers_that_failed_to_launch_are_the_first_error_when_alone() -> None:
+    diagnosis = diagnose_text("log/api_server.log", FASTDEPLOY_WORKERS_GONE)
+    assert diagnosis.first_error is not None
+    assert "Failed to launch worker processes" in diagnosis.first_error.text
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert "other" in [alternative.category for alternative in diagnosis.alternatives]
+
+
+def test_fastdeploy_record_yields_to_the_worker_log_error() -> None:
+    files = {
+        "log/api_server.log": FASTDEPLOY_WORKERS_GONE,
+        "log/workerlog.0": (
+            "Traceback (most recent call last):\n"
+            '  File "worker_process.py", line 700, in run_worker_proc\n'
+            "MemoryError: (ResourceExhausted) Out of memory error on XPU 0. Cannot allocate"
+            " 1.5GB memory on XPU 0.\n"
+        ),
+    }
+    diagnosis = diagnose_files(files)
+    assert diagnosis.first_error is not None
+    assert "Failed to launch worker processes" not in diagnosis.first_error.text
