@@ -226,8 +226,20 @@ def test_python_s_own_read_only_error_is_read_alike() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
 
 
-def test_the_writer_s_open_failure_for_another_reason_keeps_the_save_reading() -> None:
+def test_the_writer_refused_a_permission_is_read_as_the_refused_path() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the writer's strerror for errno 13
+    is the refused open of a path the job was pointed at, as Python's own PermissionError."""
     text = SAVE_OPEN_STRERROR.replace("Read-only file system", "Permission denied")
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "strerror: Permission denied" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert diagnosis.confidence < 0.8
+
+
+def test_the_writer_s_open_failure_for_another_reason_keeps_the_save_reading() -> None:
+    text = SAVE_OPEN_STRERROR.replace("Read-only file system", "Input/output error")
     diagnosis = diagnose_text("issue/log.txt", text)
     assert diagnosis.category == "other", diagnosis.root_cause
     assert diagnosis.first_error is not None
