@@ -1,0 +1,75 @@
+"""The store client's own warning that its socket to the job's store broke.
+
+docs/labelling.md#a-store-host-gone-under-the-dump-check: c10d's TCPStore client logs the
+socket call that failed, `[c10d] recvValue failed on SocketImpl(...): Connection reset by peer`
+or `sendBytes failed ...: Broken pipe`, with its C++ frames, when the process hosting the store
+has gone. A paste can keep that warning without the monitor's "should dump" line above it; it
+says the same, `hccl` with `other` beside it, and is the first error. An error a rank printed
+before it wins, and the "should dump" line keeps the first place when both are there. Hosts,
+descriptors and numbers are our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+RECV_RESET = (
+    "[rank2]:[W1103 08:14:52.331207654 TCPStore.cpp:125] [c10d] recvValue failed on"
+    " SocketImpl(fd=63, addr=[node-b]:50212, remote=[node-a]:29500): Connection reset by peer\n"
+    "Exception raised from recvBytes at /pytorch/torch/csrc/distributed/c10d/Utils.hpp:675"
+    " (most recent call first):\n"
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f3a11b785e8 in"
+    " /opt/venv/lib/python3.11/site-packages/torch/lib/libc10.so)\n"
+)
+SEND_BROKEN = (
+    "[W1103 08:14:53.004112730 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=58,"
+    " addr=[::ffff:10.2.0.7]:41122, remote=[::ffff:10.2.0.5]:29500): Broken pipe\n"
+)
+WITH_DUMP_CHECK = (
+    "[rank1]:[W1103 08:14:52.330001001 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0 Rank 1]"
+    ' Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down'
+    " too early), with error: Connection reset by peer\n" + RECV_RESET
+)
+RAISED_BEFORE = (
+    "[rank0]: RuntimeError: Expected all tensors to be on the same device, but found at least"
+    " two devices, cuda:0 and cpu!\n" + RECV_RESET
+)
+NOT_A_BREAK = (
+    "[I1103 08:10:01.000100200 TCPStore.cpp:300] [c10d] client connected on SocketImpl(fd=63,"
+    " addr=[node-b]:50212, remote=[node-a]:29500)\n"
+)
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def test_a_broken_store_socket_alone_is_a_store_host_that_went_away() -> None:
+    diagnosis = diagnose_text("worker.log", RECV_RESET)
+    assert diagnosis.category == "hccl", diagnosis.root_cause
+    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert "hccl.store_client_socket_broken" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "recvValue failed on SocketImpl" in diagnosis.first_error.text
+
+
+def test_a_broken_pipe_on_send_is_read_alike() -> None:
+    diagnosis = diagnose_text("worker.log", SEND_BROKEN)
+    assert diagnosis.category == "hccl"
+    assert "sendBytes failed on SocketImpl" in diagnosis.first_error.text
+
+
+def test_the_dump_check_line_stays_first_when_both_are_there() -> None:
+    diagnosis = diagnose_text("worker.log", WITH_DUMP_CHECK)
+    assert diagnosis.category == "hccl"
+    assert '"should dump" flag' in diagnosis.first_error.text
+
+
+def test_an_error_printed_before_the_socket_warning_wins() -> None:
+    diagnosis = diagnose_text("worker.log", RAISED_BEFORE)
+    assert "Expected all tensors to be on the same device" in diagnosis.first_error.text
+
+
+def test_a_connected_client_is_no_break() -> None:
+    diagnosis = diagnose_text("worker.log", NOT_A_BREAK)
+    assert "hccl.store_client_socket_broken" not in _rules(diagnosis)
