@@ -1,0 +1,133 @@
+"""Multi-GPU inference servers that fail while they size, slice or connect their shards.
+
+docs/labelling.md#a-bare-divisibility-assertion: a serving launcher's weight loader that finds a
+tensor it must slice over the shards does not divide by their number says so with the size and
+the shard count; that is the per-rank slice of a weight, `weight_load`, with `config` beside it.
+docs/labelling.md#a-warning-that-quotes-a-caught-allocator-failure: ggml's failure to pin host
+memory for a buffer is a fallback to pageable memory, not the failure; the device allocation
+refused after it is the first error.
+docs/labelling.md#a-hip-call-that-rccl-reports-failed: TVM's distributed runtime restates an
+NCCL or RCCL status in its own spelling (`rcclErrror: unhandled cuda error`); the collective
+library's WARN line before it stays the first error.
+docs/labelling.md#an-executor-that-names-the-part-it-could-not-create: an LLM executor that
+reports which component it could not create for want of device memory is `oom`.
+Values of our own in the real shapes.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_files, diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+def _alternatives(diagnosis) -> list[str]:
+    return [alt.category for alt in diagnosis.alternatives]
+
+
+SHARD_SLICE = """\
+2025-03-02T08:11:40.120044Z ERROR text_generation_launcher: Error when initializing model
+  File "/usr/src/server/text_generation_server/utils/weights.py", line 212, in get_sharded
+    size % world_size == 0
+
+AssertionError: The choosen size 212 is not compatible with sharding on 8 shards
+ rank=3
+2025-03-02T08:11:41.002311Z ERROR text_generation_launcher: Shard 3 failed to start
+"""
+
+
+def test_a_weight_the_shards_cannot_share_is_weight_loading() -> None:
+    diagnosis = diagnose_text("launcher.log", SHARD_SLICE)
+    assert diagnosis.category == "weight_load"
+    assert diagnosis.first_error is not None
+    assert "is not compatible with sharding on 8 shards" in diagnosis.first_error.text
+    assert "config" in _alternatives(diagnosis)
+
+
+def test_a_corrected_spelling_reads_the_same() -> None:
+    text = SHARD_SLICE.replace("choosen", "chosen")
+    assert diagnose_text("launcher.log", text).category == "weight_load"
+
+
+def test_a_shard_count_announced_at_start_is_no_error() -> None:
+    text = (
+        "2025-03-02T08:10:02.000001Z  INFO text_generation_launcher: Sharding model on 8 processes\n"
+        "2025-03-02T08:10:03.000001Z  INFO text_generation_launcher: chosen size 212 fits sharding on 8 shards\n"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert diagnosis.category != "weight_load"
+
+
+PINNED_THEN_DEVICE = """\
+ggml_cuda_host_malloc: failed to allocate 81920.00 MiB of pinned memory: out of memory
+ggml_backend_cuda_buffer_type_alloc_buffer: allocating 23110.50 MiB on device 1: cudaMalloc failed: out of memory
+llama_model_load: error loading model: unable to allocate CUDA1 buffer
+"""
+
+
+def test_pinned_host_memory_is_a_fallback_and_the_device_allocation_comes_first() -> None:
+    diagnosis = diagnose_text("server.log", PINNED_THEN_DEVICE)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "on device 1: cudaMalloc failed: out of memory" in diagnosis.first_error.text
+
+
+def test_a_device_out_of_memory_alone_stays_the_first_error() -> None:
+    text = PINNED_THEN_DEVICE.splitlines(keepends=True)[1]
+    diagnosis = diagnose_text("server.log", text)
+    assert diagnosis.category == "oom"
+    assert "cudaMalloc failed" in diagnosis.first_error.text
+
+
+DISCO_RCCL = {
+    "serve.log": (
+        "/opt/rccl/src/transport/p2p.cc:301 NCCL WARN Cuda failure 'invalid argument'\n"
+        "terminate called after throwing an instance of 'tvm::runtime::InternalError'\n"
+        "  what():  [11:02:40] /opt/tvm/src/runtime/disco/nccl/nccl.cc:196: rcclErrror: "
+        "unhandled cuda error (run with NCCL_DEBUG=INFO for details)\n"
+        "Stack trace:\n"
+        "  1: tvm::runtime::nccl::InitCCLPerWorker(tvm::runtime::ShapeTuple, std::string)\n"
+    )
+}
+
+
+def test_the_collective_library_warning_comes_before_the_runtime_restatement() -> None:
+    diagnosis = diagnose_files(DISCO_RCCL)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "NCCL WARN Cuda failure 'invalid argument'" in diagnosis.first_error.text
+
+
+def test_the_runtime_restatement_alone_is_the_collective_layer() -> None:
+    text = DISCO_RCCL["serve.log"].split("\n", 1)[1]
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.category == "hccl"
+    assert "rcclErrror: unhandled cuda error" in diagnosis.first_error.text
+    assert "hccl.nccl_error" in _rules(diagnosis)
+
+
+EXECUTOR_MEMORY = """\
+[11/02/2025-09:14:05] [TRT-LLM] [RANK 3] [E] Failed to initialize executor on rank 3: Executor creation failed due to insufficient GPU memory.
+
+The following component could not be created: KV cache
+Total GPU memory (GiB): 79.11
+Free GPU memory before component creation attempt (GiB): 2.40
+"""
+
+
+def test_an_executor_that_cannot_create_a_component_for_memory_is_oom() -> None:
+    diagnosis = diagnose_text("serve.log", EXECUTOR_MEMORY)
+    assert diagnosis.category == "oom"
+    assert "insufficient GPU memory" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+
+
+def test_an_executor_memory_summary_without_failure_is_no_error() -> None:
+    text = (
+        "[11/02/2025-09:13:01] [TRT-LLM] [RANK 3] [I] Executor created; "
+        "free GPU memory after KV cache creation (GiB): 2.40\n"
+    )
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.category != "oom"
