@@ -579,3 +579,12 @@ def test_a_torch_build_without_cuda_is_told_to_install_the_right_build_not_to_ch
     assert "install the torch build for the machine's accelerator" in actions[0]
     assert not any("NVIDIA driver" in a for a in actions)
 
+
+def test_a_torch_build_without_nccl_is_told_each_stacks_backend() -> None:
+    situation = Situation(
+        category="config", signature_ids=["cfg.backend_not_built"], first_error_text=NO_NCCL_BUILD
+    )
+    first = next_actions(BOOK, situation)[0]
+    assert "on GPUs nccl" in first
+    assert "on Ascend NPUs the hccl backend" in first
+    assert "on CPUs gloo" in first
