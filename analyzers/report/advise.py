@@ -14,7 +14,9 @@ at all (a CPU job that never states its gloo backend, a CUDA job whose lines nam
 is on a stack nobody can tell: Ascend's steps (npu-smi, CANN's switches) would send its
 engineer after tools the job may not have, so it gets the advice written for every stack and,
 where the advice is written per stack, the device-neutral twin (`stack: unknown`) that names
-each stack's way.
+each stack's way. A torch build's refusal of a device (`Torch not compiled with CUDA enabled`,
+`Distributed package doesn't have NCCL built in`) names what the code asked for, not a runtime
+the job had, so its words name no stack: the bundle's own evidence decides, else nobody can tell.
 """
 
 from __future__ import annotations
@@ -43,6 +45,12 @@ _OTHER_ACCELERATOR_WORDS = re.compile(
     r"|\bIPU|\bpoptorch\b|\bpopart\b|\bPoplar\b|\bCerebras\b"
 )
 OTHER = "other"  # a stack no advice is written for: only stack-free advice applies
+# A build without a device or backend says so by naming it: a CPU-only torch (Ascend's torch
+# under torch_npu is one) asked for CUDA, or a build without NCCL asked for that backend.
+_NOT_BUILT_WITH = re.compile(
+    r"\bTorch not compiled with \w+ enabled\b|\bDistributed package doesn't have \w+ built in\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +117,14 @@ def _fill(text: str, values: Mapping[str, str]) -> str | None:
 
 
 def stack_of(situation: Situation) -> str:
-    """The accelerator stack the advice is for (`UNKNOWN_STACK` when nothing names one)."""
+    """The accelerator stack the advice is for: the bundle's, else the one the first error
+    names (a device a torch build says it lacks is not one), else `UNKNOWN_STACK`."""
     if situation.accelerator:
         return situation.accelerator
-    if _CUDA_WORDS.search(situation.first_error_text):
+    text = _NOT_BUILT_WITH.sub(" ", situation.first_error_text)
+    if _CUDA_WORDS.search(text):
         return "cuda"
-    said = f"{situation.first_error_text}\n{situation.first_error_line}"
+    said = _NOT_BUILT_WITH.sub(" ", f"{text}\n{situation.first_error_line}")
     if _OTHER_ACCELERATOR_WORDS.search(said):
         return OTHER
     ascend = next(stack for stack in load_stacks() if stack.name == ASCEND)

@@ -179,6 +179,13 @@ def test_a_cuda_job_whose_monitored_barrier_ran_on_gloo_stays_cuda():
     assert accelerator_of([scan]) == "cuda"
 
 
+def test_a_gloo_job_whose_torch_build_lacks_cuda_reads_as_cpu():
+    """torch's refusal names the device the code asked for; the build it has is CPU-only."""
+    start = started("init process group: backend=gloo rank=0 world_size=0")
+    refused = rank_log("[rank0]: AssertionError: Torch not compiled with CUDA enabled")
+    assert accelerator_of([start, refused]) == "cpu"
+
+
 @pytest.mark.parametrize(
     "beside",
     [

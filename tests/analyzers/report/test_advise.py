@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 from analyzers.classify.rules import Action, ActionBook, load_knowledge
-from analyzers.report.advise import MAX_ACTIONS, Situation, next_actions
+from analyzers.report.advise import MAX_ACTIONS, Situation, next_actions, stack_of
 from tests.analyzers.excerpts import diagnose_files
 
 BOOK = load_knowledge().actions
@@ -545,3 +545,46 @@ def test_a_missing_library_on_no_known_stack_is_not_blamed_on_the_cann_environme
     assert any("LD_LIBRARY_PATH" in a for a in actions)
     ascend = next_actions(BOOK, replace(situation, accelerator="ascend"))
     assert any("set_env.sh" in a for a in ascend)
+
+
+NO_CUDA_BUILD = "AssertionError: Torch not compiled with CUDA enabled"
+NO_NCCL_BUILD = "RuntimeError: Distributed package doesn't have NCCL built in"
+
+
+def test_a_torch_build_that_lacks_the_device_asked_for_names_no_stack_by_that_device() -> None:
+    """The sentence names the device the code asked for, not a runtime the job had: a CPU-only
+    torch build (Ascend's torch is one too, under torch_npu) has no CUDA and no NCCL."""
+    for text in (NO_CUDA_BUILD, NO_NCCL_BUILD):
+        assert stack_of(Situation(category="config", first_error_text=text)) == "unknown"
+
+
+def test_the_bundles_stack_still_decides_for_a_torch_build_without_cuda() -> None:
+    for stack in ("cuda", "cpu", "ascend"):
+        situation = Situation(category="config", first_error_text=NO_CUDA_BUILD, accelerator=stack)
+        assert stack_of(situation) == stack
+
+
+def test_cuda_named_beside_a_build_without_it_still_reads_as_cuda() -> None:
+    text = f"RuntimeError: CUDA error: no kernel image is available; {NO_CUDA_BUILD}"
+    assert stack_of(Situation(category="config", first_error_text=text)) == "cuda"
+
+
+def test_a_torch_build_without_cuda_is_told_to_install_the_right_build_not_to_check_a_driver():
+    situation = Situation(
+        category="config",
+        signature_ids=["cfg.torch_build_without_device"],
+        first_error_text=NO_CUDA_BUILD,
+    )
+    actions = next_actions(BOOK, situation)
+    assert "install the torch build for the machine's accelerator" in actions[0]
+    assert not any("NVIDIA driver" in a for a in actions)
+
+
+def test_a_torch_build_without_nccl_is_told_each_stacks_backend() -> None:
+    situation = Situation(
+        category="config", signature_ids=["cfg.backend_not_built"], first_error_text=NO_NCCL_BUILD
+    )
+    first = next_actions(BOOK, situation)[0]
+    assert "on GPUs nccl" in first
+    assert "on Ascend NPUs the hccl backend" in first
+    assert "on CPUs gloo" in first

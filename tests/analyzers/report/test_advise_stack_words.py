@@ -5,7 +5,6 @@ left out: every code the knowledge reads is one torch_npu, CANN or HCCL prints."
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 import pytest
@@ -13,12 +12,7 @@ import pytest
 from analyzers.classify.accelerator import ASCEND, load_stacks
 from analyzers.classify.rules import load_knowledge
 from analyzers.report.advise import Situation, next_actions
-
-ASCEND_ONLY_WORDS = re.compile(
-    r"npu-smi|HCCL_|\bCANN\b|\bplog\b|\bAI ?Cores?\b|\bHBM\b|torch\.npu|hccn_tool|ASCEND_"
-)
-# an Ascend word beside another stack's, or named as Ascend's way
-OTHER_STACKS_WORDS = re.compile(r"nvidia-smi|NCCL|CUDA|\bGPUs?\b|on Ascend|昇腾")
+from tests.analyzers.stack_words import ASCEND_ONLY_WORDS, OTHER_STACKS_WORDS
 
 # Signatures whose lines are Ascend's own although no accelerator word shows in the example
 # alone: a bundle holding them comes from an Ascend job, whose other lines name the stack.

@@ -5,7 +5,6 @@ whose `when` cannot hold without Ascend's own evidence is listed with the reason
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -13,18 +12,18 @@ import pytest
 
 from analyzers.classify.accelerator import ASCEND, load_stacks, switches_for
 from analyzers.tree.data import Tree, TreeNode, load_tree
-
-ASCEND_ONLY_WORDS = re.compile(
-    r"npu-smi|HCCL_|\bCANN\b|\bplog\b|\bAI ?Cores?\b|\bHBM\b|torch\.npu|hccn_tool|ASCEND_"
-)
-# an Ascend word beside another stack's, or named as Ascend's way
-OTHER_STACKS_WORDS = re.compile(r"nvidia-smi|NCCL|CUDA|\bGPUs?\b|on Ascend|昇腾")
+from tests.analyzers.stack_words import ASCEND_ONLY_WORDS, OTHER_STACKS_WORDS
 
 # A walk enters these nodes only on evidence that names the bundle's stack Ascend (the
 # accelerator's line patterns match it), so the node keeps Ascend's words for every job.
 NEEDS_ASCEND_EVIDENCE = {
     "op_inner_error": "its codes (EZ9999, EE9999, EZ9903) are CANN's error-manager headlines",
 }
+
+# Nodes written in Ascend's own words (its fused MC2 operators and their HCCL group names, the
+# NZ format, aclgraph and NPU graph mode) that a job on any stack can still enter: their
+# `when` reads words any job may print, so each other stack reads a twin, not an exemption.
+TWINNED = ("hccl_group_name", "mc2_experts_per_rank", "nz_cache_format", "stream_capture_refused")
 
 TREE = load_tree()
 STACK_LINES = next(s for s in load_stacks() if s.name == ASCEND).lines
@@ -105,6 +104,16 @@ def test_the_verification_checklist_names_no_ascend_only_word_to_a_cuda_or_gloo_
 @pytest.mark.parametrize("node_id", sorted(NEEDS_ASCEND_EVIDENCE))
 def test_a_node_kept_in_ascends_words_needs_ascends_evidence(node_id):
     assert needs_ascend(TREE.node(node_id).when)
+
+
+@pytest.mark.parametrize("stack", ["cuda", "cpu", "unknown"])
+@pytest.mark.parametrize("node_id", TWINNED)
+def test_a_node_in_ascends_own_words_speaks_to_another_stack_through_a_twin(node_id, stack):
+    node = TREE.node(node_id)
+
+    assert ASCEND_ONLY_WORDS.search(node.guidance)
+    assert node.for_stack(stack) is not node
+    assert node_id in {n.id for n in reachable(TREE, TREE.root)}
 
 
 def test_a_twinless_ascend_node_would_be_caught():
