@@ -13,8 +13,6 @@ made the symbol are no failures. Excerpts in torchrun's and gloo's formats, valu
 
 from __future__ import annotations
 
-import re
-
 from analyzers.classify.rules import load_knowledge
 from tests.analyzers.excerpts import diagnose_text
 
@@ -76,7 +74,7 @@ def test_the_shape_environments_own_exception_reads_the_same() -> None:
 
 
 def test_the_advice_and_the_symbol_note_are_no_failures() -> None:
-    pattern = re.compile(_rule().regex)
+    pattern = _rule().regex
     for line in NOTES.splitlines():
         assert not pattern.search(line)
     diagnosis = diagnose_text("rank1.log", NOTES)

@@ -10,8 +10,6 @@ that only begins like a launcher variable name nothing the launcher sets.
 
 from __future__ import annotations
 
-import re
-
 from analyzers.classify.rules import load_knowledge
 from tests.analyzers.excerpts import diagnose_text
 
@@ -65,7 +63,7 @@ def test_the_rendezvous_address_missing_reads_the_same() -> None:
 
 
 def test_keys_the_launcher_does_not_set_are_not_read_as_its_absence() -> None:
-    pattern = re.compile(_rule().regex)
+    pattern = _rule().regex
     assert not pattern.search("KeyError: 'rank'")
     assert not pattern.search("KeyError: 'RANK_TABLE_PATH'")
     assert not pattern.search("INFO launcher: RANK=0 LOCAL_RANK=0 WORLD_SIZE=8")
