@@ -572,16 +572,27 @@ def record_times(
         for record in scan.facts.get("tracebacks") or ()
         if record.get("header")
     }
+    shared: dict[tuple[int | None, str], float] = {}
     for item in items:
         header = headers.get((item.order, item.event.line))
         if item.event.timestamp is not None or header is None:
             continue
-        if copies[(item.rank, _words_of(item))] - {item.order}:
-            # the rank printed the same exception elsewhere too: its copies keep their order
-            continue
         above = timed.get((item.order, header - 1))
-        if above is not None and (above[1] is None or above[1] == item.rank):
-            found[(item.order, item.event.line)] = above[0]
+        if above is None or (above[1] is not None and above[1] != item.rank):
+            continue
+        words = (item.rank, _words_of(item))
+        if copies[words] - {item.order}:
+            # the rank printed the same exception elsewhere too: every copy takes the record's
+            # time, so the copies keep their order among themselves while the ranks are
+            # ordered by their records
+            if item.rank is not None:
+                shared[words] = min(shared.get(words, above[0]), above[0])
+            continue
+        found[(item.order, item.event.line)] = above[0]
+    for item in items:
+        moment = shared.get((item.rank, _words_of(item)))
+        if moment is not None and item.event.timestamp is None:
+            found.setdefault((item.order, item.event.line), moment)
     return found
 
 

@@ -288,6 +288,16 @@ class LayerPasses:
         return self._lowest if self._looping else 0
 
 
+# The phases of a training loop's step, as a `<part> passed` line names them: the whole
+# model's forward and backward, the loss, the optimizer and the gradients' collective.
+_STEP_PHASE = re.compile(
+    r"(?i)(?:(?:the |model |full )?(?:forward|fwd|backward|bwd)(?: pass)?|loss|zero[ _]grad"
+    r"|optimi[sz]er(?: step)?|optim(?: step)?"
+    r"|grad(?:ient)?s? (?:all[ _-]?reduce|allreduce|all[ _-]?gather|reduce[ _-]?scatter|sync|reduce|clip(?:ping)?))"
+    r" passed"
+)
+
+
 class LayerParts:
     """Tells a stage after the layers from a sub-module of the next layer.
 
@@ -301,6 +311,9 @@ class LayerParts:
     while no layer has shown its parts yet (a run that fails inside layer 0). A stage may be
     followed by more of its kind (a pipeline stage's `bwd passed` for each microbatch after
     the forwards of all of them): a new part straight after a stage is a stage too.
+    A training loop's own phases (`forward passed`, `backward passed`, `optimizer passed`,
+    `grad all_reduce passed`) are never a part of one layer, so after a layer line they are a
+    stage even while the layers have shown no parts (a forward that prints only its layers).
     """
 
     __slots__ = ("_after_layer", "_known")
@@ -309,9 +322,11 @@ class LayerParts:
         self._known: set[object] = set()
         self._after_layer = False
 
-    def after_layers(self, part: object) -> bool:
-        """Whether this sub-module line is a stage after the layers instead."""
-        return self._after_layer and bool(self._known) and part not in self._known
+    def after_layers(self, part: object, text: str) -> bool:
+        """Whether this sub-module line (`text`) is a stage after the layers instead."""
+        if not self._after_layer or part in self._known:
+            return False
+        return bool(self._known) or _STEP_PHASE.fullmatch(text) is not None
 
     def saw(self, role: str, part: object) -> None:
         if role == "submodule":
@@ -354,7 +369,7 @@ class LayerTracker:
         return self._qualify(hit)
 
     def _qualify(self, hit: CheckpointHit) -> str:
-        if hit.role == "submodule" and self._parts.after_layers(hit.text):
+        if hit.role == "submodule" and self._parts.after_layers(hit.text, hit.text):
             self._parts.saw("stage", hit.text)
             self._next_layer = self._passes.first()
             return hit.text
@@ -425,7 +440,7 @@ class SequenceQualifier:
                 train, layer, step = opens[position], passes.first(), None
             hit = hits[text_id]
             role = hit.role if hit is not None else "custom"
-            if role == "submodule" and parts.after_layers(text_id):
+            if role == "submodule" and parts.after_layers(text_id, self._texts[text_id]):
                 role, layer = "stage", passes.first()
             parts.saw(role, text_id)
             if role == "submodule":
@@ -448,6 +463,8 @@ class SequenceQualifier:
             elif role in TRAIN_ROLES:
                 key, layer, step = (None, None, -1, text_id, None), passes.first(), None
                 train = _step_after(hit)  # type: ignore[arg-type]
+            elif role == "stage":
+                key = (None, None, -1, text_id, train)
             else:
                 layered = layered or role == "layer_start"
                 key = (None, None, -1, text_id, None)

@@ -522,6 +522,57 @@ def test_an_exception_the_rank_also_printed_in_its_stderr_keeps_the_copies_order
     assert diagnosis.first_error.file.endswith("2/stderr.log")
 
 
+GLOO_RECV_TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
+    " Timed out waiting 12000ms for recv operation to complete"
+)
+
+
+def _timed_out_ranks(records: dict[int, str]) -> dict[str, str]:
+    """torchrun --log-dir: each rank logs the timeout under a timed record in its stdout.log
+    and torch prints its `[rankN]:` copy, with no time, in its stderr.log."""
+    attempt = "job/torchrun_logs/job_x1/attempt_0"
+    files = {}
+    for rank, when in records.items():
+        files[f"{attempt}/{rank}/stderr.log"] = (
+            f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/srv/jobs/lm/train.py", line 170, in main\n'
+            f"[rank{rank}]:     dist.all_reduce(prm.grad)\n"
+            f"[rank{rank}]: {GLOO_RECV_TIMEOUT}\n"
+        )
+        files[f"{attempt}/{rank}/stdout.log"] = (
+            f"2026-03-09 09:14:01,204 [rank{rank}] INFO train step 4 start\n"
+            f"2026-03-09 {when} [rank{rank}] ERROR training failed\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/jobs/lm/train.py", line 170, in main\n'
+            "    dist.all_reduce(prm.grad)\n"
+            f"{GLOO_RECV_TIMEOUT}\n"
+        )
+    return files
+
+
+def test_ranks_that_printed_an_exception_twice_are_ordered_by_their_records() -> None:
+    diagnosis = diagnose_files(
+        _timed_out_ranks({0: "09:14:23,299", 1: "09:14:23,292", 2: "09:14:23,299"})
+    )
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 1
+    assert diagnosis.first_error.file.endswith("1/stderr.log")
+
+
+def test_ranks_whose_records_carry_no_time_keep_their_files_order() -> None:
+    files = _timed_out_ranks({0: "09:14:23,299", 1: "09:14:23,292"})
+    for rank in (0, 1):
+        out = f"job/torchrun_logs/job_x1/attempt_0/{rank}/stdout.log"
+        files[out] = "\n".join(
+            line.split(" ", 2)[2] if line.startswith("2026-") else line
+            for line in files[out].split("\n")
+        )
+    diagnosis = diagnose_files(files)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.rank == 0
+
+
 def _left_early_job() -> dict[str, str]:
     """torchrun --log-dir: rank 1 logs that its shard is empty and exits 0; ranks 0, 2 and 3
     lose it in their next all_reduce (their logged record is timed, torch's `[rankN]:` copy

@@ -106,3 +106,46 @@ def test_stages_after_the_layers_of_a_pipeline_stage(texts, tail):
     qualifier = SequenceQualifier(texts_of)
     labels = qualifier.qualify([texts_of.index(t) for t in texts])
     assert [qualifier.labels[i] for i in labels][-len(tail) :] == tail
+
+
+# A training step whose forward prints its layers and nothing inside them, then the loop's own
+# phases: `forward passed` after the last layer is the step's, as every phase after it is.
+TRAIN_STEP = ["train step 1 passed", "layer 0 passed", "layer 1 passed"]
+
+
+@pytest.mark.parametrize(
+    ("texts", "tail"),
+    [
+        (
+            [*TRAIN_STEP, "forward passed", "backward passed", "grad all_reduce passed"],
+            [
+                "step 2 / forward passed",
+                "step 2 / backward passed",
+                "step 2 / grad all_reduce passed",
+            ],
+        ),
+        # the next step prints its layers again, and its phases are that step's too
+        (
+            [
+                *TRAIN_STEP,
+                *("forward passed", "optimizer passed", "train step 2 passed"),
+                *("layer 0 passed", "layer 1 passed", "forward passed"),
+            ],
+            ["step 3 / layer 1 passed", "step 3 / forward passed"],
+        ),
+        (
+            [*TRAIN_STEP, "model forward passed", "gradient sync passed"],
+            ["step 2 / model forward passed", "step 2 / gradient sync passed"],
+        ),
+        # counterexample: a layer's part after a layer-only line still opens the next layer
+        ([*TRAIN_STEP, "norm passed"], ["step 2 / layer 2 / norm passed"]),
+        # counterexample: without step lines a lone part after a layer stays a layer's
+        (["layer 0 passed", "attention passed"], ["layer 1 / attention passed"]),
+    ],
+)
+def test_a_training_phase_after_layers_that_show_no_parts_is_the_steps(texts, tail):
+    assert qualified_names(texts)[-len(tail) :] == tail
+    texts_of = sorted(set(texts))
+    qualifier = SequenceQualifier(texts_of)
+    labels = qualifier.qualify([texts_of.index(t) for t in texts])
+    assert [qualifier.labels[i] for i in labels][-len(tail) :] == tail
