@@ -52,6 +52,19 @@ NEURON_TOPOLOGY = """\
 2024-Jul-11 19:30:02.118261   611:804   ERROR   NRT:nrt_load_collectives                    Unsupported topology. Supported number of Neuron Cores is 1, 2, 8, 16 or a multiple of 32.  For other configurations, such as multiples of 2, consider using inf2 instances
 """
 
+# An XRT client started with none of the variables that tell it where its devices are: the
+# runtime's own refusal comes first, a trainer's verdict that no TPU was found follows it.
+XRT_UNCONFIGURED = """\
+Traceback (most recent call last):
+  File "/srv/venv/lib/python3.8/site-packages/torch_xla/core/xla_model.py", line 18, in <lambda>
+    _DEVICES = xu.LazyProperty(lambda: torch_xla._XLAC._xla_get_devices())
+RuntimeError: tensorflow/compiler/xla/xla_client/computation_client.cc:280 : Missing XLA configuration
+Traceback (most recent call last):
+  File "/srv/fit.py", line 40, in <module>
+    trainer = Trainer(accelerator="tpu", devices=8)
+lightning.pytorch.utilities.exceptions.MisconfigurationException: No TPU devices were found.
+"""
+
 TT_LINKS = """\
 2026-01-09 14:02:10.311 | info     |          Device | Opening user mode device driver (tt_cluster.cpp:189)
 2026-01-09 14:02:11.876 | critical |          Always | Error during physical chip discovery: missing connections in 2D mesh. Please check ethernet connection status (assert.hpp:103)
@@ -216,3 +229,11 @@ def test_xla_collective_waiting_for_a_participant_is_a_stall() -> None:
     assert diagnosis.category == "hang", diagnosis.root_cause
     assert "may be stuck" in diagnosis.first_error.text
     assert "hccl" in _alternatives(diagnosis)
+
+
+def test_an_xla_client_with_no_device_configuration_is_the_launch() -> None:
+    diagnosis = diagnose_text("logs/train.log", XRT_UNCONFIGURED)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Missing XLA configuration" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
