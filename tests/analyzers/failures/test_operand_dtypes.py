@@ -174,3 +174,41 @@ def test_the_assertion_wrapped_after_the_first_tensor_reads_alike() -> None:
 def test_a_startup_note_of_what_the_kernel_assumes_is_no_error() -> None:
     diagnosis = diagnose_text("engine.log", WRAPPER_NOTE)
     assert diagnosis.category != "operator", diagnosis.root_cause
+
+
+# Paddle (2.6 and later) promotes dtypes implicitly only between floating types and between a
+# complex and a real type; any other pair of operand dtypes is refused by the op with Paddle's
+# typed enforce error (`(InvalidType) Type promotion only support ... But got different data
+# type x: ..., y: ...`). The same refusal as torch's scalar-type check. Fixture in the shape of
+# a fine-tuning worker under Paddle's launcher, with paths and values of our own.
+PADDLE_PROMOTION = """\
+W0412 10:20:30.405060  7711 multiply_fwd_func.cc:80] got different data type, run type promotion automatically, this may cause data type been changed.
+Traceback (most recent call last):
+  File "/work/tune/run.py", line 61, in <module>
+    main()
+  File "/work/tune/moe/router.py", line 212, in forward
+    capacity = paddle.minimum(counts, limit)
+  File "/usr/lib/python3.10/site-packages/paddle/tensor/math.py", line 880, in minimum
+    return _C_ops.minimum(x, y)
+TypeError: (InvalidType) Type promotion only support calculations between floating-point numbers and between complex and real numbers. But got different data type x: int32, y: int64. (at /paddle/paddle/phi/common/type_promotion.h:230)
+
+LAUNCH INFO 2026-04-12 10:20:33,100 Pod failed
+LAUNCH ERROR 2026-04-12 10:20:33,101 Container failed !!!
+"""
+
+
+def test_paddles_refused_type_promotion_is_operands_of_two_dtypes() -> None:
+    diagnosis = diagnose_text("log/workerlog.0", PADDLE_PROMOTION)
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Type promotion only support" in diagnosis.first_error.text
+    assert "config" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_paddles_warning_that_it_promoted_by_itself_is_no_refusal() -> None:
+    text = (
+        "W0412 10:20:30.405060  7711 multiply_fwd_func.cc:80] got different data type, run type"
+        " promotion automatically, this may cause data type been changed.\n"
+    )
+    diagnosis = diagnose_text("log/workerlog.0", text)
+    assert diagnosis.first_error is None or "promotion" not in diagnosis.first_error.text
