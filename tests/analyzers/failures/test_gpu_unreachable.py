@@ -141,3 +141,30 @@ def test_a_lost_handle_in_nvidia_smi_under_a_stalled_rank_offers_a_hang() -> Non
     diagnosis = diagnose_files({"nvidia_smi.txt": SMI_GPU_LOST, "rank0.log": STALLED_RANK})
     assert "hang" in _alternatives(diagnosis)
     assert "hang" not in _alternatives(diagnose_text("nvidia_smi.txt", SMI_GPU_LOST))
+
+
+# Any client of NVML can get the library's lost-GPU answer (its return code 15) and print it in
+# its own words: Slurm's step daemon accounting a job's GPU usage, a monitoring agent. The
+# library's error string after the client's own text is the same report as nvidia-smi's.
+SLURM_NVML_LOST = """\
+[2026-03-02T10:14:05.221] [4410.0] error: NVML: Failed to get usage(15): GPU is lost
+"""
+
+NVML_NOTE_ONLY = """\
+# NVML_ERROR_GPU_IS_LOST = 15 means the GPU is lost; see the NVML reference
+"""
+
+
+def test_an_nvml_client_told_the_gpu_is_lost_reads_as_a_lost_gpu() -> None:
+    diagnosis = diagnose_text("slurmd.log", SLURM_NVML_LOST)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to get usage(15): GPU is lost" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.5
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_note_that_names_the_nvml_code_is_no_lost_gpu() -> None:
+    diagnosis = diagnose_text("notes.txt", NVML_NOTE_ONLY)
+    assert "dev.gpu_unreachable" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert diagnosis.confidence < 0.5

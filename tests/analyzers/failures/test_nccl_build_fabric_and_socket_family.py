@@ -65,6 +65,23 @@ def test_nvlink_sharp_that_does_not_start_is_the_node() -> None:
     assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
 
 
+def test_nvlink_sharp_failure_pasted_without_its_closing_quote_is_the_node() -> None:
+    # A paste (an issue title, a copied line) that lost the closing quote of NCCL's runtime
+    # string is still the same refusal from the nvls transport.
+    text = NVLS_SETUP.replace(
+        "Cuda failure 1 'invalid argument'", "Cuda failure 999 'unknown error"
+    )
+    diagnosis = diagnose_text("all_reduce_perf.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+
+
+def test_nvlink_sharp_out_of_memory_without_its_closing_quote_stays_memory() -> None:
+    text = NVLS_SETUP.replace("Cuda failure 1 'invalid argument'", "Cuda failure 2 'out of memory")
+    diagnosis = diagnose_text("all_reduce_perf.log", text)
+    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+
+
 def test_nvlink_sharp_out_of_memory_stays_memory() -> None:
     text = NVLS_SETUP.replace("Cuda failure 1 'invalid argument'", "Cuda failure 2 'out of memory'")
     diagnosis = diagnose_text("all_reduce_perf.log", text)

@@ -1,0 +1,122 @@
+"""The amdgpu kernel driver's own reports of a GPU that stopped answering or faulted.
+
+docs/labelling.md#a-gpu-job-the-kernel-driver-timed-out-and-reset: besides timing out a ring,
+amdgpu says so when one of the GPU's own firmware engines stops answering the driver: the
+micro-engine scheduler that maps the job's queues (`*ERROR* MES failed to response msg=5`,
+newer kernels `MES failed to respond to msg=REMOVE_QUEUE`), after which the driver cannot take
+the queues off the GPU (`failed to unmap legacy queue`, `failed to remove hardware queue`), or
+the power-management controller (`Failed to send message 0x1c, response 0x0`). The GPU stopped
+under the job: `device_fault`, the first such line the first error, `driver_env` beside it
+(a kernel, firmware or ROCm release is the usual fix). The driver's message that the firmware
+loaded, or a module option naming the engine, reports nothing.
+
+docs/labelling.md#a-gpu-fault-the-rocm-runtime-reports: the driver writes a GPU page fault to
+the kernel log as a block headed by the memory hub that caught it (`amdgpu: [mmhub0] no-retry
+page fault (src_id:0 ring:25 vmid:6 pasid:32768, for process python3 pid ...)`, `[gfxhub0]
+retry page fault`, older kernels `[gfxhub] page fault (src_id:...)`), then the address, the
+protection fault status and the faulting client. It is the kernel's record of the illegal
+access the runtime reports as a memory access fault: `device_fault`, `operator` beside it, the
+headline the first error (the status lines under it are its detail). A line that only notes
+suppressed callbacks, or the module option that turns retry faults off, is no fault.
+Values are our own.
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+MES_NOT_ANSWERING = """\
+[ 9112.401220] [drm:mes_v11_0_submit_pkt_and_poll_completion.constprop.0 [amdgpu]] *ERROR* MES failed to response msg=5
+[ 9112.401388] [drm:amdgpu_mes_unmap_legacy_queue [amdgpu]] *ERROR* failed to unmap legacy queue
+[ 9112.455102] [drm:mes_v11_0_submit_pkt_and_poll_completion.constprop.0 [amdgpu]] *ERROR* MES failed to response msg=5
+[ 9112.455260] [drm:amdgpu_mes_unmap_legacy_queue [amdgpu]] *ERROR* failed to unmap legacy queue
+"""
+
+MES_NEWER_WORDING = """\
+[ 2210.118034] amdgpu 0000:c3:00.0: amdgpu: MES failed to respond to msg=REMOVE_QUEUE
+[ 2210.118101] amdgpu 0000:c3:00.0: amdgpu: failed to remove hardware queue from MES, doorbell=0x1002
+"""
+
+SMU_NOT_ANSWERING = """\
+[ 5120.772301] amdgpu 0000:41:00.0: amdgpu: Failed to send message 0x1c, response 0x0
+[ 5120.772355] amdgpu: [powerplay] Failed to set soft min gfxclk !
+"""
+
+FIRMWARE_QUIET = """\
+[    5.301122] [drm] MES firmware version 0x0000004a loaded
+[    5.301180] amdgpu 0000:c3:00.0: amdgpu: SMU is initialized successfully!
+[    5.311002] amdgpu: module option amdgpu.mes=1 selects the MES scheduler
+"""
+
+VM_PAGE_FAULT = """\
+[ 7702.112001] gmc_v9_0_process_interrupt: 3 callbacks suppressed
+[ 7702.112019] amdgpu 0000:c1:00.0: amdgpu: [mmhub0] no-retry page fault (src_id:0 ring:25 vmid:6 pasid:32771, for process python3 pid 5120 thread python3 pid 5120)
+[ 7702.112040] amdgpu 0000:c1:00.0: amdgpu:   in page starting at address 0x00007f2a10200000 from IH client 0x1b (UTCL2)
+[ 7702.112061] amdgpu 0000:c1:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00301031
+[ 7702.112080] amdgpu 0000:c1:00.0: amdgpu:     Faulty UTCL2 client ID: TCP (0x8)
+"""
+
+VM_PAGE_FAULT_OLDER = """\
+[ 3301.550120] amdgpu 0000:0b:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:153 vmid:8 pasid:32790, for process python3 pid 711 thread python3 pid 711)
+[ 3301.550141] amdgpu 0000:0b:00.0: amdgpu:   in page starting at address 0x0000000000002000 from client 10
+[ 3301.550152] amdgpu 0000:0b:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00041B52
+"""
+
+VM_FAULT_QUIET = """\
+[ 7702.112001] gmc_v9_0_process_interrupt: 3 callbacks suppressed
+[    4.210233] amdgpu: module parameter noretry=1 disables retry page faults
+"""
+
+
+def _alternatives(diagnosis) -> set[str]:
+    return {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_scheduler_firmware_that_stops_answering_is_the_gpu_stopping() -> None:
+    diagnosis = diagnose_text("dmesg.txt", MES_NOT_ANSWERING)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "MES failed to response msg=5" in diagnosis.first_error.text
+    assert "driver_env" in _alternatives(diagnosis)
+
+
+def test_the_newer_spelling_of_the_scheduler_failure_reads_the_same() -> None:
+    diagnosis = diagnose_text("dmesg.txt", MES_NEWER_WORDING)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "MES failed to respond to msg=REMOVE_QUEUE" in diagnosis.first_error.text
+
+
+def test_a_power_controller_that_does_not_answer_a_message_reads_the_same() -> None:
+    diagnosis = diagnose_text("dmesg.txt", SMU_NOT_ANSWERING)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to send message 0x1c, response 0x0" in diagnosis.first_error.text
+
+
+def test_firmware_that_loaded_reports_nothing() -> None:
+    diagnosis = diagnose_text("dmesg.txt", FIRMWARE_QUIET)
+    assert diagnosis.category != "device_fault"
+    assert diagnosis.first_error is None
+
+
+def test_a_gpu_page_fault_the_driver_logged_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("dmesg.txt", VM_PAGE_FAULT)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "[mmhub0] no-retry page fault" in diagnosis.first_error.text
+    assert "operator" in _alternatives(diagnosis)
+    assert diagnosis.confidence >= 0.5
+
+
+def test_the_older_page_fault_headline_reads_the_same() -> None:
+    diagnosis = diagnose_text("dmesg.txt", VM_PAGE_FAULT_OLDER)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "[gfxhub] page fault (src_id:0" in diagnosis.first_error.text
+
+
+def test_suppressed_callbacks_and_a_module_option_are_no_fault() -> None:
+    diagnosis = diagnose_text("dmesg.txt", VM_FAULT_QUIET)
+    assert diagnosis.category != "device_fault"
+    assert diagnosis.first_error is None
