@@ -17,6 +17,7 @@ taxonomy, such as a non-finite gradient): its words must not be re-read by the h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,8 @@ from analyzers.formats.base import QUIET_LEVELS
 
 UNLABELLED = "other"
 _QUIET = QUIET_LEVELS | {"WARNING", "WARN", "NOTICE", "TRACE"}
+_QUIET_FIELD = re.compile(r"\b(?:INFO|DEBUG|TRACE|NOTICE|WARN|WARNING)\b")
+_HEADER_SPAN = 48  # where a line's time, writer and level fields stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,4 +103,6 @@ def _reports_a_failure(first: Classified) -> bool:
         return False
     if event.level is not None and event.level.upper() in _QUIET:
         return False
+    if _QUIET_FIELD.search(event.text[:_HEADER_SPAN]):
+        return False  # a header the formats do not parse (`... - INFO - ...`) still says so
     return not is_chatter(event.message or event.text)

@@ -10,10 +10,11 @@ counterexamples count against its own label, so the words that sit on both sides
 (`timeout` in a retry and in a failure) cancel out.
 
 The vote is the weakest evidence the analyzer has: `causal.labels` asks it only for a first
-error that is an error line or the exception that ends a traceback, that no rule and no line
-of its block labels and on which the hints (`classify.hints`) found no winner, and the
+error that is an error line or the exception that ends a traceback, that no rule reads, that
+no line of its block labels and on which the hints (`classify.hints`) found no winner, and the
 confidence it lends stays below the calibrated band (`report.confidence`). It abstains unless
-several words it has learned agree on one label well ahead of the next.
+two or more words it has learned put one label well ahead of the next, and when the label the
+line is most like is one it never names.
 
     >>> reading = read_words("ValueError: kv cache too small, raise gpu_memory_utilization")
     >>> reading.category, reading.signature
@@ -42,7 +43,9 @@ from analyzers.core.knowledge_cache import cached
 from analyzers.formats.lines import parse_line
 
 # Labels the vote never names, as the hints never do: `other` is its silence, a stall is
-# read from the ranks, not from words, and a constraint needs the constraint's rule.
+# read from the ranks, not from words, and a constraint needs the constraint's rule. Their
+# rules' examples are still learned: a line whose words are most like theirs (a scheduler's
+# time limit, a loss gone to NaN) is one the vote leaves alone.
 NOT_VOTED = frozenset({"healthy", "hang", "other", "op_constraint"})
 SMOOTHING = 0.5  # added to every word's count, so a word one side never used weighs finitely
 SHRINK = 20.0  # lines' worth of the word's overall share each label's share starts from
@@ -137,8 +140,8 @@ def words(text: str) -> frozenset[str]:
 
 
 def signature_words(knowledge: Knowledge) -> tuple[SignatureWords, ...]:
-    """Each votable signature's lines as words, read as the classifier reads a line (past
-    its timestamps, levels and rank tags)."""
+    """Each signature's lines as words, read as the classifier reads a line (past its
+    timestamps, levels and rank tags)."""
     return tuple(
         SignatureWords(
             signature.id,
@@ -147,7 +150,6 @@ def signature_words(knowledge: Knowledge) -> tuple[SignatureWords, ...]:
             _near_misses(signature, knowledge),
         )
         for signature in knowledge.signatures
-        if signature.category not in NOT_VOTED
     )
 
 
@@ -208,8 +210,10 @@ def reading_of(seen: Iterable[str], learned: WordModel) -> WordReading | None:
     }
     ranked = sorted(scores.items(), key=lambda pair: -pair[1])
     (label, top), (_, second) = ranked[0], ranked[1]
+    if label in NOT_VOTED or top < MIN_SCORE or top - second < MIN_LEAD:
+        return None
     speaking = _speaking(known, label, learned)
-    if top < MIN_SCORE or top - second < MIN_LEAD or len(speaking) < MIN_WORDS:
+    if len(speaking) < MIN_WORDS:
         return None
     shown = tuple(speaking[:EVIDENCE_WORDS])
     exemplar = Counter(learned.exemplars[label, word] for word in shown).most_common(1)[0][0]

@@ -74,6 +74,12 @@ def test_the_same_words_logged_at_a_quiet_level_stay_unlabelled():
         assert (reading.category, reading.words) == ("other", None)
 
 
+def test_the_same_words_under_a_level_field_no_format_parsed_stay_unlabelled():
+    line = f"2026-04-11 06:20:28,640 - INFO - engine: {KV_CACHE_SHORT}"
+    reading = first_error_reading(unread(line))
+    assert (reading.category, reading.words) == ("other", None)
+
+
 def test_the_same_words_on_a_warning_line_stay_unlabelled():
     reading = first_error_reading(unread(KV_CACHE_SHORT, kind=EventKind.WARNING))
     assert (reading.category, reading.words) == ("other", None)

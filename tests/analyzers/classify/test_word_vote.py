@@ -91,9 +91,14 @@ def test_a_rules_near_miss_counts_against_its_own_label() -> None:
     )
 
 
-def test_labels_the_vote_never_names_are_not_learned() -> None:
-    learned = model()
-    assert not {"other", "healthy", "hang", "op_constraint"} & set(learned.lines)
+def test_a_line_most_like_the_examples_of_a_label_it_never_names_gets_none() -> None:
+    stops = signature(
+        "ext.stop",
+        "other",
+        *(f"job {n} cancelled at noon due to time limit" for n in range(6)),
+    )
+    learned = learn((*TOY, stops))
+    assert reading_of(words("step cancelled due to the time limit"), learned) is None
 
 
 def test_a_held_back_rules_examples_are_left_out_of_what_is_learned() -> None:
