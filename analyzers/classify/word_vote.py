@@ -55,6 +55,7 @@ MIN_WORDS = 2  # learned words the line must hold for the pick
 MIN_LEAD = 4.0  # log-odds the pick must lead the runner-up by (about 50 to 1)
 MIN_SCORE = 1.5  # and its own log-odds against all other labels together (about 4 to 1)
 EVIDENCE_WORDS = 4  # the words shown as the reading's evidence
+NEAR_MISS_SHARE = 0.5  # words shared with a counterexample, of both lines' words, to abstain
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _EXCEPTION_CLASS = re.compile(r"[a-z](?:Error|Exception|Warning|Exit)$")
@@ -90,6 +91,15 @@ class WordModel:
     seen: dict[str, int]  # word -> example lines holding it
     against: dict[str, dict[str, float]]  # word -> near misses per label holding it, weighted
     exemplars: dict[tuple[str, str], str]  # (label, word) -> signature id
+    near_misses: dict[str, tuple[frozenset[str], ...]]  # label -> its rules' counterexamples
+
+    def resembles_near_miss(self, seen: frozenset[str], label: str) -> bool:
+        """The line is worded much like a line a rule of the label was told to leave alone:
+        the rules' authors already said such a line is not the label's."""
+        return any(
+            len(seen & miss) >= NEAR_MISS_SHARE * len(seen | miss)
+            for miss in self.near_misses.get(label, ())
+        )
 
     def weight(self, word: str, label: str) -> float:
         """The word's log-odds for the label against every other label's lines and the
@@ -173,6 +183,7 @@ def learn(signatures: Iterable[SignatureWords]) -> WordModel:
     holding: dict[str, Counter[str]] = defaultdict(Counter)
     against: dict[str, Counter[str]] = defaultdict(Counter)
     used_by: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    signatures = tuple(signatures)
     for signature in signatures:
         label = signature.category
         lines[label] += len(signature.examples)
@@ -182,6 +193,9 @@ def learn(signatures: Iterable[SignatureWords]) -> WordModel:
                 used_by[label, word][signature.id] += 1
         for near_miss in frozenset().union(*signature.counterexamples):
             against[near_miss][label] += COUNTER_WEIGHT
+    near_misses: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for signature in signatures:
+        near_misses[signature.category].extend(signature.counterexamples)
     seen = {word: n for word, counts in holding.items() if (n := counts.total()) >= MIN_LINES}
     return WordModel(
         lines=dict(lines),
@@ -191,6 +205,7 @@ def learn(signatures: Iterable[SignatureWords]) -> WordModel:
         exemplars={
             key: used.most_common(1)[0][0] for key, used in used_by.items() if key[1] in seen
         },
+        near_misses={label: tuple(misses) for label, misses in near_misses.items()},
     )
 
 
@@ -200,7 +215,7 @@ def read_words(text: str) -> WordReading | None:
     return reading_of(words(text), model())
 
 
-def reading_of(seen: Iterable[str], learned: WordModel) -> WordReading | None:
+def reading_of(seen: frozenset[str], learned: WordModel) -> WordReading | None:
     known = sorted(word for word in seen if learned.knows(word))
     if len(known) < MIN_WORDS:
         return None
@@ -211,6 +226,8 @@ def reading_of(seen: Iterable[str], learned: WordModel) -> WordReading | None:
     ranked = sorted(scores.items(), key=lambda pair: -pair[1])
     (label, top), (_, second) = ranked[0], ranked[1]
     if label in NOT_VOTED or top < MIN_SCORE or top - second < MIN_LEAD:
+        return None
+    if learned.resembles_near_miss(seen, label):
         return None
     speaking = _speaking(known, label, learned)
     if len(speaking) < MIN_WORDS:

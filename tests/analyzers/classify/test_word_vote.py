@@ -121,3 +121,12 @@ def test_unknown_wording_of_a_known_failure_reads_as_its_label() -> None:
 
 def test_a_bare_exception_with_no_telling_words_reads_as_nothing() -> None:
     assert read_words("IndexError: tuple index out of range") is None
+
+
+def test_a_line_worded_like_a_rules_counterexample_is_not_given_that_rules_label() -> None:
+    """The rule's authors said a link statistics report is no lost link: a line worded like
+    it keeps no label, while a line in the label's own words still reads."""
+    report = words("link statistics report: peer 3 ok, ring healthy")
+    learned = learn((MEMORY, replace(LINK, counterexamples=(report,)), OPTIONS))
+    assert reading_of(words("peer link down on ring 2"), learned) is not None
+    assert reading_of(words("link statistics report: peer 2 down, ring healthy"), learned) is None
