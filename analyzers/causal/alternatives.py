@@ -21,7 +21,10 @@ not installed"). Candidates, most telling first:
 - the labels the fallback's hints carry past the bar a winner needs for the first error's
   words, its block and its frames (`knowledge/fallback.yaml`): the runner-up of the vote, or
   both sides of a tie that left the line unlabelled, what a reader who weighs the same words
-  differently picks. They are the weakest evidence, a share of the chosen label's confidence.
+  differently picks. They are the weakest evidence, a share of the chosen label's confidence;
+- the label the learned words lean to (`classify.word_vote`) for a first error no rule
+  labels, where the block or the hints gave another: as weak as a hint, with the words and
+  the signature whose examples they resemble as its evidence.
 
 Each score is that evidence's own strength, kept below the chosen label's confidence (at
 least half of it, so a doubtful answer still shows where else the doubt points). `other`
@@ -37,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from analyzers.causal import fallback
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.labels import UNLABELLED
+from analyzers.causal.labels import UNLABELLED, unread_words
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.phrases import say
 from analyzers.core.types import Alternative, Correlation, EventKind, FileScan, RankStatus
@@ -194,6 +197,14 @@ def _candidates(
     if first.best is None or not shown.neighbours(first.best.signature):
         for alt in _hinted(chain, scans, confidence):
             yield alt, False
+    if learned := unread_words(chain):
+        said = say(
+            "alternatives.learned",
+            label=learned.category,
+            words=", ".join(learned.words),
+            rule=learned.signature,
+        )
+        yield Alternative(learned.category, said.en, confidence * HINT_SHARE, said.zh), False
 
 
 def _code_speaks(first: Classified) -> bool:

@@ -6,29 +6,59 @@ layer failed is the wrapper right above it (`HCCL function error: hcclCommInitRo
 ..., error code is 15`). The block's own lines then label the failure: the most telling
 line of the same block that carries a category (a line that went below an unread line leading
 its block, `analyzers.classify.record_leads`, still counts). When no line of the block carries one,
-the weak hints of `analyzers.causal.fallback` (exception class, codes, keywords) may still agree.
+the weak hints of `analyzers.causal.fallback` (exception class, codes, keywords) may still agree;
+when they do not, the words of an error line (never a warning or a line its writer logged at
+a quiet level) may still be close enough to one label's signature examples
+(`analyzers.classify.word_vote`), the weakest reading of all, whose confidence
+`report.confidence` keeps below the calibrated band.
 A signature marked `settled` labels its line `other` on purpose (a failure kind outside the
 taxonomy, such as a non-finite gradient): its words must not be re-read by the hints.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from analyzers.causal import fallback
 from analyzers.causal.first_error import CausalChain
-from analyzers.classify.events import TIER_WRAPPER
-from analyzers.core.types import FileScan
+from analyzers.classify.events import FRAME_SOURCE, TIER_WRAPPER, TRACEBACK_SOURCE
+from analyzers.classify.hints import is_chatter
+from analyzers.classify.matches import Classified
+from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.classify.word_vote import WordReading, read_words
+from analyzers.core.types import EventKind, FileScan
+from analyzers.formats.base import QUIET_LEVELS
 
 UNLABELLED = "other"
+_QUIET = QUIET_LEVELS | {"WARNING", "WARN", "NOTICE", "TRACE"}
+_QUIET_FIELD = re.compile(r"\b(?:INFO|DEBUG|TRACE|NOTICE|WARN|WARNING)\b")
+_HEADER_SPAN = 48  # where a line's time, writer and level fields stand
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The first error's label, and the words that gave it when nothing else did."""
+
+    category: str
+    subsystem: str
+    words: WordReading | None = None
 
 
 def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tuple[str, str]:
     """(category, subsystem) for the chain's first error."""
+    reading = first_error_reading(chain, scans)
+    return reading.category, reading.subsystem
+
+
+def first_error_reading(chain: CausalChain, scans: Sequence[FileScan] = ()) -> Reading:
+    """The label of the chain's first error: its rule's, its block's, the hints', or the
+    learned words' (`words` then says which words, so the confidence can stay low)."""
     first = chain.first
     best = first.best if first else None
     if best is not None and (best.category != UNLABELLED or best.signature.settled):
-        return best.category, best.subsystem
+        return Reading(best.category, best.subsystem)
     block = [
         item
         for item in chain.nearby
@@ -37,8 +67,42 @@ def first_error_label(chain: CausalChain, scans: Sequence[FileScan] = ()) -> tup
         and item.best is not None
         and item.best.category != UNLABELLED
     ]
-    if not block:
-        return fallback.guess(chain, scans) or (UNLABELLED, best.subsystem if best else "none")
-    telling = max(block, key=lambda item: (item.tier, item.best.weight if item.best else 0))
-    assert telling.best is not None
-    return telling.best.category, telling.best.subsystem
+    if block:
+        telling = max(block, key=lambda item: (item.tier, item.best.weight if item.best else 0))
+        assert telling.best is not None
+        return Reading(telling.best.category, telling.best.subsystem)
+    if hinted := fallback.guess(chain, scans):
+        return Reading(*hinted)
+    if learned := unread_words(chain):
+        return Reading(learned.category, TAXONOMY[learned.category][0], learned)
+    return Reading(UNLABELLED, best.subsystem if best else "none")
+
+
+def unread_words(chain: CausalChain) -> WordReading | None:
+    """What the learned words say of a first error no rule reads, when its line is one a
+    writer meant as a failure: an error line or the exception that ends a traceback, not a
+    warning, a frame, a line logged at a quiet level or one that says the job goes on."""
+    first = chain.first
+    if first is None or not _unread(first) or not _reports_a_failure(first):
+        return None
+    return read_words(first.event.message or first.event.text)
+
+
+def _unread(first: Classified) -> bool:
+    """No rule reads the line at all: a rule that labels it `other`, even a catch-all one
+    whose `other` the block or the hints may still refine, has answered, and the words do
+    not overturn it (a launcher's record of a SIGTERM says nothing of what failed)."""
+    return first.best is None
+
+
+def _reports_a_failure(first: Classified) -> bool:
+    event = first.event
+    if event.source == TRACEBACK_SOURCE:
+        return True
+    if event.kind != EventKind.ERROR or event.source == FRAME_SOURCE:
+        return False
+    if event.level is not None and event.level.upper() in _QUIET:
+        return False
+    if _QUIET_FIELD.search(event.text[:_HEADER_SPAN]):
+        return False  # a header the formats do not parse (`... - INFO - ...`) still says so
+    return not is_chatter(event.message or event.text)

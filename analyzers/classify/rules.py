@@ -309,6 +309,11 @@ def signatures_disabled(ids: Iterable[str]) -> Iterator[None]:
         _DISABLED.reset(token)
 
 
+def signatures_held_back() -> frozenset[str]:
+    """The ids `signatures_disabled` holds back in the current context (none outside it)."""
+    return _DISABLED.get()
+
+
 _DISABLED: ContextVar[frozenset[str]] = ContextVar("disabled_signatures", default=frozenset())
 
 

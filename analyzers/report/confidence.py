@@ -2,6 +2,9 @@
 often answers of that confidence are right (answers at 0.8 or more must be right at least 95%
 of the time on every labelled set).
 
+A label only the learned words gave (`classify.word_vote`: no rule, no line of the block and
+no hint spoke) never rises to `WORDS_CEILING`, below the band a reader is told to trust.
+
 The first error's signature weight, scaled by how far its tier can be trusted, rises a little
 when other lines agree and falls when a line as telling names another label. A code lends its
 weight only when its own table entry names the label: a category read from a code family or a
@@ -39,11 +42,17 @@ MAX_CONFIDENCE = 0.97
 CODE_BACKED_WEIGHT = 0.85
 OTHER_CONFIDENCE = 0.25
 CONTESTED_PENALTY = 0.1  # a line at the first error's tier names another label
+# a label from the learned words alone: under the calibrated band's 0.6 floor, whatever rule
+# (a catch-all's `other`) the line matched
+WORDS_CEILING = 0.45
 
 
-def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) -> float:
+def confidence_of(
+    chain: CausalChain, category: str, verdict: Verdict | None, *, by_words: bool = False
+) -> float:
     """The first error's weight scaled by how much its tier can be trusted, a little more
-    when other lines agree; a rank-pattern verdict brings its own figure."""
+    when other lines agree; a rank-pattern verdict brings its own figure, and a label only
+    the learned words gave (`by_words`) stays below `WORDS_CEILING`."""
     first = chain.first
     assert first is not None
     if verdict:
@@ -58,6 +67,8 @@ def confidence_of(chain: CausalChain, category: str, verdict: Verdict | None) ->
         score -= CONTESTED_PENALTY
     if category == "other":
         score = min(score, OTHER_CONFIDENCE)
+    if by_words:
+        score = min(score, WORDS_CEILING)
     return round(max(0.0, min(score, MAX_CONFIDENCE)), 2)  # the report's range is 0..1
 
 

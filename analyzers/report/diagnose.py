@@ -16,7 +16,7 @@ from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
 from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
 from analyzers.causal.killed_together import killed_together, stopped_together
-from analyzers.causal.labels import first_error_label
+from analyzers.causal.labels import first_error_reading
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
@@ -211,14 +211,15 @@ def _from_first_error(
 ) -> Diagnosis:
     first = chain.first
     assert first is not None
-    category, subsystem = first_error_label(chain, scans)
+    reading = first_error_reading(chain, scans)
+    category, subsystem = reading.category, reading.subsystem
     line_category = category
     verdict = multirank.correct(chain, category, correlation, scans)
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
     codes = _evidence_codes(chain, knowledge)
-    confidence = confidence_of(chain, category, verdict)
+    confidence = confidence_of(chain, category, verdict, by_words=reading.words is not None)
     note = chain_note(chain, verdict, culprits)
     diagnosis = Diagnosis(
         category=category,

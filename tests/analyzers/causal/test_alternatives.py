@@ -420,3 +420,20 @@ def test_a_synchronize_whose_code_names_nothing_keeps_the_core_failure_beside_it
     diagnosis = diagnose_text("serve/worker0.log", _stream_wait_refused(507011))
     assert diagnosis.category == "stream_sync", diagnosis.root_cause
     assert "aicore_timeout" in [alt.category for alt in diagnosis.alternatives]
+
+
+# The store's exception class votes `hccl` to the hints; the words after it are those of a
+# KV cache that does not fit (oom.kv_cache_no_room's examples).
+STORE_CLASS_ON_MEMORY_WORDS = (
+    "DistStoreError: kv cache memory too small to hold one block, raise gpu_memory_utilization\n"
+)
+
+
+def test_the_learned_words_are_offered_beside_the_hints_answer_with_their_evidence() -> None:
+    diagnosis = diagnose_text("job/rank0.log", STORE_CLASS_ON_MEMORY_WORDS)
+    assert diagnosis.category == "hccl"
+    oom = next(alt for alt in diagnosis.alternatives if alt.category == "oom")
+    assert "gpu_memory_utilization" in oom.evidence
+    assert "oom.kv_cache_no_room" in oom.evidence
+    assert oom.evidence_zh
+    assert 0 < oom.score < diagnosis.confidence

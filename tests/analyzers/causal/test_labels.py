@@ -1,7 +1,7 @@
 """A first error whose own line names no failure kind takes its block's label."""
 
 from analyzers.causal.first_error import find_first_error
-from analyzers.causal.labels import first_error_label
+from analyzers.causal.labels import first_error_label, first_error_reading
 from analyzers.classify.events import classify_event
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Event, EventKind
@@ -49,3 +49,50 @@ def test_nothing_in_the_block_names_a_kind():
         items("EE9999: [PID: 1] 2026-01-15-10:20:30.405.506 something went wrong somewhere")
     )
     assert first_error_label(chain)[0] == "other"
+
+
+# A first error in wording no rule knows, whose words are those of a rule's examples
+# (oom.kv_cache_no_room: `... gpu_memory_utilization ...`), and on which the hints find no winner.
+KV_CACHE_SHORT = "kv cache memory too small to hold one block, raise gpu_memory_utilization"
+
+
+def unread(text: str, kind: EventKind = EventKind.ERROR, level: str | None = None):
+    event = Event("job/log_0.log", 1, text, kind, text, level=level, source="logging")
+    return find_first_error([classify_event(event, 0, KNOWLEDGE)])
+
+
+def test_an_error_line_no_rule_or_hint_reads_takes_the_label_its_words_share():
+    reading = first_error_reading(unread(f"ValueError: {KV_CACHE_SHORT}"))
+    assert (reading.category, reading.subsystem) == ("oom", "memory")
+    assert reading.words is not None
+    assert "gpu_memory_utilization" in reading.words.words
+
+
+def test_the_same_words_logged_at_a_quiet_level_stay_unlabelled():
+    for level in ("INFO", "WARNING", "DEBUG"):
+        reading = first_error_reading(unread(KV_CACHE_SHORT, level=level))
+        assert (reading.category, reading.words) == ("other", None)
+
+
+def test_the_same_words_under_a_level_field_no_format_parsed_stay_unlabelled():
+    line = f"2026-04-11 06:20:28,640 - INFO - engine: {KV_CACHE_SHORT}"
+    reading = first_error_reading(unread(line))
+    assert (reading.category, reading.words) == ("other", None)
+
+
+def test_the_same_words_on_a_warning_line_stay_unlabelled():
+    reading = first_error_reading(unread(KV_CACHE_SHORT, kind=EventKind.WARNING))
+    assert (reading.category, reading.words) == ("other", None)
+
+
+def test_the_hints_answer_before_the_learned_words():
+    """`DistStoreError` is the store's class to the hints: their label stands."""
+    reading = first_error_reading(unread(f"DistStoreError: {KV_CACHE_SHORT}"))
+    assert (reading.category, reading.words) == ("hccl", None)
+
+
+def test_a_rules_label_is_never_reread_by_the_words():
+    reading = first_error_reading(
+        unread("RuntimeError: NPU out of memory. Tried to allocate 2 GiB")
+    )
+    assert (reading.category, reading.words) == ("oom", None)

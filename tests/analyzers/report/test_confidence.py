@@ -59,3 +59,11 @@ def test_an_exit_record_read_as_a_silent_ranks_own_failure_still_contests() -> N
     death = _line("device_fault", 20, TIER_CAUSE, "dev.launcher_child_exit_code", exit_record=True)
     chain = SimpleNamespace(first=first, supporting=[], top=[first, death])
     assert confidence_of(chain, "hccl", None) == 0.02
+
+
+def test_a_label_only_the_learned_words_gave_stays_below_the_calibrated_band() -> None:
+    # a catch-all rule's `other` at full trust, relabelled by the words alone
+    first = _line("other", 90, TIER_CAUSE)
+    chain = SimpleNamespace(first=first, supporting=[], top=[first])
+    assert confidence_of(chain, "oom", None) == 0.9
+    assert confidence_of(chain, "oom", None, by_words=True) == 0.45
