@@ -95,3 +95,20 @@ def test_an_aclnn_call_followed_by_other_words_is_no_cut_headline() -> None:
         "eval.log", "call aclnnDemoAttentionScore failed, retrying with the eager path\n"
     )
     assert "op.aclnn_call_failed" not in _rules(diagnosis)
+
+
+def test_torch_npus_bare_error_code_sentence_with_a_full_width_comma_reads_its_code() -> None:
+    """docs/labelling.md#a-runtime-call-with-no-current-context"""
+    diagnosis = diagnose_text(
+        "console.log",
+        "torch_npu._C._npu_demo_check() RuntimeError NPU error，error code is 107002。\n",
+    )
+    assert diagnosis.category == "config"
+    assert "op.npu_function_error" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "error code is 107002" in diagnosis.first_error.text
+
+
+def test_a_full_width_comma_does_not_turn_a_warning_into_the_sentence() -> None:
+    diagnosis = diagnose_text("console.log", "NPU warning，error code is 107002\n")
+    assert "op.npu_function_error" not in _rules(diagnosis)

@@ -1,0 +1,39 @@
+"""The runtime's record of a kernel that faulted on the device names the core type in words:
+`Aicore kernel execute failed`, `AI Core kernel execution failed`, and for a kernel of the AI CPU
+`AI CPU kernel execute failed, device_id=N, stream_id=N, task_id=N,` with the kernel's shared
+object and function after it (`soName=..., funcName=...`, often on the next line). It is a
+device-side exception like the others, `aicore_timeout` by the corpus rule, and it is the first
+error ahead of the `reason=aicpu exception` synchronize line that reports the same fault later
+(docs/labelling.md#an-operator-name-decides-nothing).
+"""
+
+from __future__ import annotations
+
+from tests.analyzers.excerpts import diagnose_text
+
+
+def _rules(diagnosis) -> set[str]:
+    return {e.rule for e in diagnosis.evidence if e.rule}
+
+
+_BLOCK = (
+    "AI CPU kernel execute failed, device_id=1, stream_id=12, task_id=7,\n"
+    "     soName=libdemo_aicpu_kernel.so, funcName=DemoLaunchAicpuKernel, errorCode=0x2a\n"
+    "EE9999: rtDeviceSynchronizeWithTimeout execution failed, reason=aicpu exception\n"
+    "RuntimeError: ACL stream synchronize failed, error code:507018\n"
+)
+
+
+def test_the_ai_cpu_kernel_fault_record_is_a_device_exception_and_the_first_error() -> None:
+    diagnosis = diagnose_text("train.log", _BLOCK)
+    assert diagnosis.category == "aicore_timeout"
+    assert "aicore.kernel_execute_failed" in _rules(diagnosis)
+    assert diagnosis.first_error is not None
+    assert "AI CPU kernel execute failed, device_id=1" in diagnosis.first_error.text
+
+
+def test_an_ai_cpu_kernel_that_finished_is_no_fault() -> None:
+    diagnosis = diagnose_text(
+        "train.log", "AI CPU kernel execute finished, device_id=1, stream_id=12, task_id=7\n"
+    )
+    assert "aicore.kernel_execute_failed" not in _rules(diagnosis)
