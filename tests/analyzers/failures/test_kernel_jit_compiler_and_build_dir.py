@@ -157,3 +157,39 @@ def test_xformers_kernels_not_loaded_decides_the_later_refusal() -> None:
 def test_xformers_refusal_alone_stays_the_op() -> None:
     diagnosis = diagnose_text("rank1.log", XFORMERS_NONE_ALONE)
     assert diagnosis.category == "operator"
+
+
+# A ROCm kernel library that builds its modules on first use (aiter) names the module whose
+# build failed, then prints the build's history; several tensor-parallel workers build the
+# same module into one shared directory at once.
+AITER_JIT_BUILD_FAILED = """\
+[aiter] start build [module_rope_pos_fwd] under /opt/venv/lib/python3.12/site-packages/aiter/jit/build/module_rope_pos_fwd
+(Worker_TP5 pid=7713) [aiter] failed jit build [module_rope_pos_fwd]
+(Worker_TP5 pid=7713) -->[History]: Traceback (most recent call last):
+(Worker_TP5 pid=7713) -->  File "/opt/venv/lib/python3.12/site-packages/aiter/jit/core.py", line 701, in wrapper
+"""
+
+AITER_JIT_BUILD_FAILED_OLDER = """\
+(VllmWorkerProcess pid=611) failed build jit [module_norm_fused]
+(VllmWorkerProcess pid=611) -->[History]: Traceback (most recent call last):
+"""
+
+AITER_JIT_BUILD_NOTES = """\
+[aiter] start build [module_rope_pos_fwd] under /opt/venv/lib/python3.12/site-packages/aiter/jit/build/module_rope_pos_fwd
+[aiter] finish build [module_rope_pos_fwd], cost 41.2s
+"""
+
+
+def test_aiter_jit_build_failure_is_the_first_error_and_the_build() -> None:
+    for text in (AITER_JIT_BUILD_FAILED, AITER_JIT_BUILD_FAILED_OLDER):
+        diagnosis = diagnose_text("serve/vllm_tp8.log", text)
+        assert diagnosis.category == "config", diagnosis.root_cause
+        assert diagnosis.first_error is not None
+        assert "jit" in diagnosis.first_error.text
+        assert "[module_" in diagnosis.first_error.text
+        assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_aiter_build_start_and_finish_notes_are_no_failure() -> None:
+    diagnosis = diagnose_text("serve/vllm_tp8.log", AITER_JIT_BUILD_NOTES)
+    assert diagnosis.category != "config", diagnosis.root_cause

@@ -54,3 +54,20 @@ def test_fatal_out_of_memory_stays_a_memory_failure() -> None:
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "HIP failure: 'out of memory'" in diagnosis.first_error.text
+
+
+# RCCL's check macro reporting that its kernel has no function for one of the GPUs (two cards
+# of different gfx targets in one process): the build does not fit the card, the collective
+# is only where it surfaced.
+FATAL_INVALID_DEVICE_FUNCTION = """\
+mi-ws:8812:8812 [0] NCCL INFO comm 0x5612f0c0 rank 0 nranks 2 cudaDev 0 busId 3000 - Init COMPLETE
+mi-ws:8812:8812 [1] [FATAL ERROR]: HIP failure: 'invalid device function'
+"""
+
+
+def test_fatal_hip_failure_invalid_device_function_is_the_build_not_the_collective() -> None:
+    diagnosis = diagnose_text("repro/allreduce.log", FATAL_INVALID_DEVICE_FUNCTION)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "HIP failure: 'invalid device function'" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}

@@ -158,3 +158,79 @@ def test_an_hsa_status_quoted_without_the_callback_is_the_device_fault() -> None
 def test_an_hsa_status_named_in_a_setting_is_no_fault() -> None:
     diagnosis = diagnose_text("serve/sglang_tp2.log", HSA_STATUS_NAMED_IN_A_NOTE)
     assert diagnosis.category != "device_fault", diagnosis.root_cause
+
+
+# The queue callback whose status name did not survive the paste: a progress bar or a terminal
+# redraw wrote over it, so only the runtime's fixed start of the line says what happened. A
+# Ctrl-C traceback the reporter added afterwards is no failure of the job.
+QUEUE_CALLBACK_STATUS_OVERWRITTEN = """\
+Processed prompts:  63%|██████▎   | 629/1000 [00:41<00:24, 15.3it/s]
+:0:rocdevice.cpp            :2890: 77120455310d us:  Callback: Queue 0x7e21c0a00000 aborting with error : HSA[17/880]
+MORY_FAULT: Agent attempted to access an inaccessible address. code: 0x2b
+^CTraceback (most recent call last):
+  File "/srv/bench/offline_throughput.py", line 212, in <module>
+    run(args)
+"""
+
+# The runtime's note that it creates a queue, and the callback with a status that names
+# resources it could not get, are no device fault.
+QUEUE_CALLBACK_COUNTEREXAMPLES = """\
+:3:rocdevice.cpp            :2410: 4411020100 us: [pid:5120 tid: 0x7f0ff3fff640] Created SWq=0x7e21c0a00000 to map on HWq=0x7d1100200000 with size 16384
+:0:rocdevice.cpp            :2890: 77120455310 us:  Callback: Queue 0x7e21c0a00000 aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. code: 0x1008
+"""
+
+# ROCr's report of a memory error the kernel driver raised for a GPU agent (the memory-error
+# event: a range the driver was asked to free while the GPU still used it), printed with no
+# error word before the process aborts.
+MEMORY_CRITICAL_ERROR = """\
+[hsaKmtFreeMemoryCtx] address 0x7fa2c4e10000
+Memory critical error by agent node-1 (Agent handle: 0x55c1e7a20b10) on address 0x7fa2c4e10000. Reason: Memory in use.
+Aborted (core dumped)
+"""
+
+MEMORY_CRITICAL_ERROR_IN_A_NOTE = """\
+[2026-05-02 08:10:11] INFO the runtime reports memory critical errors by agent node in dmesg-like form
+"""
+
+# HIP's own debug log (AMD_LOG_LEVEL, level 1 = error) when it cannot export a buffer for
+# inter-process sharing; the API's return after it only restates the refusal.
+HIP_IPC_EXPORT_REFUSED = """\
+:3:hip_memory.cpp           :3340: 9120441 us: [pid:2211 tid:0x7f51aa] hipIpcGetMemHandle ( 0x7ffd4c1e8a40, 0x7f2a81000000 )
+:1:rocmemory.cpp            :1043: 9120480 us: [pid:2211 tid:0x7f51aa] Failed to create memory for IPC, failed with hsa_status: 4097
+:1:hip_memory.cpp           :3354: 9120491 us: [pid:2211 tid:0x7f51aa] IPC memory creation failed for memory: 0x7f2a81000000
+hipIpcGetMemHandle -> 1 (invalid argument)
+"""
+
+
+def test_a_queue_callback_whose_status_was_overwritten_is_still_the_device_fault() -> None:
+    diagnosis = diagnose_text("bench/throughput.log", QUEUE_CALLBACK_STATUS_OVERWRITTEN)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Queue 0x7e21c0a00000 aborting with error" in diagnosis.first_error.text
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_queue_note_and_a_resources_callback_are_not_the_overwritten_status_rule() -> None:
+    diagnosis = diagnose_text("bench/throughput.log", QUEUE_CALLBACK_COUNTEREXAMPLES)
+    assert diagnosis.category == "oom", diagnosis.root_cause
+
+
+def test_a_memory_critical_error_by_an_agent_is_a_device_fault() -> None:
+    diagnosis = diagnose_text("train/train.log", MEMORY_CRITICAL_ERROR)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Memory critical error by agent node-1" in diagnosis.first_error.text
+    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_memory_critical_error_named_in_a_note_is_no_fault() -> None:
+    diagnosis = diagnose_text("train/train.log", MEMORY_CRITICAL_ERROR_IN_A_NOTE)
+    assert diagnosis.category != "device_fault", diagnosis.root_cause
+
+
+def test_hip_refusing_to_export_ipc_memory_is_the_hosts_runtime_setup() -> None:
+    diagnosis = diagnose_text("repro/ipc_check.log", HIP_IPC_EXPORT_REFUSED)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Failed to create memory for IPC" in diagnosis.first_error.text
+    assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
