@@ -335,3 +335,47 @@ def test_ncclS_lines_count_as_its_own_with_or_without_the_writer_prefix() -> Non
     assert writes_as_nccl("  transport/net_ib.cc:91 NCCL INFO Call to ibv_open_device failed")
     assert not writes_as_nccl("2026-02-01 10:00:01 WARNING train.py:88 NCCL WARN lines seen")
     assert not writes_as_nccl("RuntimeError: NCCL WARN printed above, see the debug file")
+
+
+# torch_npu's generic wrapper (`NPU function error: <call>, error code is N`) sums up the
+# error-manager block printed under it, whatever the call it names. Here the call's name was
+# retyped by hand (a letter lost), so the aclnn call rule does not read it and only the generic
+# wrapper does; the block under it still holds the MC2 op's own line that HCCL could not set up
+# its communication resources. Made-up ids, times and code.
+WRAPPER_OVER_MC2_RESOURCE = """\
+[rank3]:[E611 10:20:30.123456789 compiler_depend.ts:444] operator():build/CMakeFiles/\
+torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnMoeDistributeCombineV2 \
+failed, error code is 561000
+
+[ERROR] 2026-06-11-10:20:30 (PID:9120, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
+
+EZ9999: Inner Error!
+
+EZ9999[PID: 9120] 2026-06-11-10:20:30.456.789 AclNN_Inner_Error(EZ9999): Nnopbase fails to \
+invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = \
+0xfffe10203000.
+
+TraceBack (most recent call last):
+"""
+
+WRAPPER_ALONE = """\
+[rank3]:[E611 10:20:30.123456789 compiler_depend.ts:444] operator():build/CMakeFiles/\
+torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnMoeDistributeCombineV2 \
+failed, error code is 561000
+[ERROR] 2026-06-11-10:20:30 (PID:9120, Device:3, RankID:-1) ERR00100 PTA call acl api failed.
+"""
+
+
+def test_the_generic_npu_wrapper_yields_to_the_mc2_resource_line_under_it() -> None:
+    """docs/labelling.md#an-operator-name-decides-nothing: the wrapper only sums the block up."""
+    diagnosis = diagnose_text("worker_3.log", WRAPPER_OVER_MC2_RESOURCE)
+    assert diagnosis.category == "hccl"
+    assert "Nnopbase fails to invoke the HcclAllocComResourceByTiling" in first_text(diagnosis)
+    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_the_generic_npu_wrapper_alone_stays_the_first_error() -> None:
+    """Counterexample: with no block under it the wrapper is the record of the failure."""
+    diagnosis = diagnose_text("worker_3.log", WRAPPER_ALONE)
+    assert "NPU function error" in first_text(diagnosis)
+    assert diagnosis.category != "hccl"

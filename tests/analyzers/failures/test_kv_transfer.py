@@ -596,3 +596,38 @@ def test_a_plain_out_of_memory_from_ucx_stays_a_shortage() -> None:
     )
     diagnosis = diagnose_text("bench/rank0.log", text)
     assert diagnosis.category == "oom"
+
+
+# A C++ serving engine calls CANN's data-dist library directly and checks its status with
+# glog's CHECK, which logs a FATAL `Check failed:` line and a stack of its own. Made-up ids.
+DATADIST_INIT_CHECK_FAILED = """\
+I20260611 09:10:11.100200 41001 llm_data_dist_transfer.cpp:44] Create LlmDataDistTransfer for prefill instance.
+F20260611 09:10:11.140300 41001 llm_data_dist_transfer.cpp:75] Check failed: ret == LLM_SUCCESS Initialize LlmDataList failed, ret = 1343225857
+*** Check failure stack trace: ***
+    @           0x6a10c4  google::LogMessage::SendToLog()
+    @           0x6a0e20  google::LogMessageFatal::~LogMessageFatal()
+    @          0x12a4b10  xllm::LlmDataDistTransfer::initialize()
+"""
+
+DATADIST_INIT_OK_THEN_OOM = """\
+I20260611 09:10:11.100200 41001 llm_data_dist_transfer.cpp:44] Create LlmDataDistTransfer for prefill instance.
+I20260611 09:10:20.500100 41001 llm_data_dist_transfer.cpp:76] Initialize LlmDataList success.
+RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated; 58.10 GiB current active; 0.90 GiB free; 58.20 GiB reserved in total by PyTorch)
+"""
+
+
+def test_a_datadist_init_refused_under_a_glog_check_is_read_as_its_settings() -> None:
+    """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
+    diagnosis = diagnose_text("prefill/xllm.log", DATADIST_INIT_CHECK_FAILED)
+    assert diagnosis.category == "config"
+    assert diagnosis.first_error is not None
+    assert "Initialize LlmDataList failed" in diagnosis.first_error.text
+    assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_datadist_that_started_is_not_the_failure() -> None:
+    """Counterexample: the engine's note that the library started says nothing of the OOM."""
+    diagnosis = diagnose_text("prefill/xllm.log", DATADIST_INIT_OK_THEN_OOM)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
