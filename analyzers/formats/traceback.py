@@ -33,6 +33,16 @@ and NCCL's `Last error:` header on the next line: that blank is torch's, not a p
 the text, so the header is not joined to the line above and stays NCCL's own (see
 formats.indented).
 
+Python writes an exception's last line in pieces too: the type, then `: ` and the message.
+Two ranks that share one console and fail at the same moment can leave one rank's type with the
+other rank's next frame line glued after it (`RuntimeError  File ".../base_model.py", line 144,
+in forward`) and the `: <message>` alone on the line below. The glued line is the type and a
+frame, no failure of its own; the message line is read as `<Type>: <message>` at its own line,
+so the knowledge sees the sentence with the type it was cut from. A type whose message never
+follows within a few lines is read as the line it is. Counterexample: a line that opens with
+`: ` and has no such type above it (a settings dump) is no exception, and a frame whose
+function is named like an error (`in ReportError`) parts nothing.
+
 A bare `AssertionError` carries no text: what failed is the `assert` statement Python printed
 as the frame's source line just above it. Its message is read with that statement
 (`AssertionError (assert isinstance(device, torch.device))`), so the knowledge can tell a type
@@ -181,6 +191,12 @@ _ASSERT_STATEMENT = re.compile(r"\s*(?P<statement>assert\b.*?)\s*$")
 _CARETS = re.compile(r"\s*[\^~]+\s*$")
 # the source place a native check appends under the message it throws (`.../x.cuh:350`)
 _NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$")
+# an exception type with another writer's frame line glued after it; its `: message` follows
+_PARTED_TYPE = re.compile(
+    r'\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))[ \t]+File "[^"]+", line \d+'
+)
+_PARTED_MESSAGE = re.compile(r":[ \t]+(?P<text>\S.*?)\s*$")
+_PARTED_WINDOW = 4  # lines after the parted type within which its message is looked for
 # NCCL's header for the reason it repeats below an exception: a structure of its own
 # (formats.indented reads the next line as the reason), never the rest of a cut line
 _NCCL_REASON_HEADER = "Last error:"
@@ -239,14 +255,52 @@ class TracebackTracker:
         self._task_wrapper: dict[str, tuple[int, int]] = {}  # writer -> (wrapper line, task)
         self._thread: dict[str, int] = {}  # writer -> line of its latest thread-death header
         self._ignored: dict[str, int] = {}  # writer -> line of its latest unraisable header
+        # writer -> (line, parsed line, type) of an exception type whose message was pushed
+        # below another writer's frame line
+        self._parted: dict[str, tuple[int, ParsedLine, str]] = {}
 
     def wants_more(self) -> bool:
-        return bool(self._open or self._continued)
+        return bool(self._open or self._continued or self._parted)
+
+    def close_all(self, sink: Sink) -> None:
+        """End of file: a parted type whose message never came is read as its own line."""
+        for key in list(self._parted):
+            self._flush_parted(key, sink)
+
+    def _flush_parted(self, key: str, sink: Sink) -> None:
+        lineno, line, _ = self._parted.pop(key)
+        sink.emit(lineno, line, EventKind.ERROR)
+
+    def _parted_piece(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
+        """A parted exception type, or the `: message` that completes one (True: consumed)."""
+        key, message = line.stream_key, line.message
+        pending = self._parted.get(key)
+        if pending is not None:
+            found = _PARTED_MESSAGE.match(message)
+            if found is not None:
+                del self._parted[key]
+                joined = replace(line, message=f"{pending[2]}: {found['text']}")
+                self._open.pop(key, None)
+                self._exception(lineno, joined, _Open(lineno), sink)
+                # the lines below belong to whichever writer comes next, not to this message
+                self._continued.pop(key, None)
+                return True
+            if lineno - pending[0] > _PARTED_WINDOW:
+                self._flush_parted(key, sink)
+        parted = _PARTED_TYPE.match(message)
+        if parted is None:
+            return False
+        if key in self._parted:
+            self._flush_parted(key, sink)
+        self._parted[key] = (lineno, line, parted["type"])
+        return True
 
     def feed(self, lineno: int, line: ParsedLine, sink: Sink) -> bool:
         """True when the line belongs to a traceback (the caller then emits nothing else)."""
         key, message = line.stream_key, line.message
         if key in self._continued and self._continues(line):
+            return True
+        if self._parted_piece(lineno, line, sink):
             return True
         state = self._open.get(key)
         header = _HEADER.match(message)

@@ -367,6 +367,7 @@ class _FileScanner(ScanSink):
         self.cann.close_all(self)
         self.elastic.close_all(self)
         self.indented.close_all(self)
+        self.traceback.close_all(self)
         self.memory_checker.close_all(self)
         self.stack_dump.finish(self)
         year = self.hints.year
