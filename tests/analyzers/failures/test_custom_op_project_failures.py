@@ -109,9 +109,9 @@ def test_the_new_rules_leave_their_counterexample_lines_alone() -> None:
     quiet = {
         "op.ascendc_queue_buffer_limit": "each TPosition takes at most 8 queue buffers on A2",
         "op.kernel_jump_out_of_range": "add -mllvm -cce-aicore-jump-expand=true if jumps are out of range",
-        "config.tar_file_name_too_long": "tar: Removing leading `/' from member names",
-        "driver_env.op_package_create_failed": "[INFO] create /opt/cann/latest/opp/vendors/acme/op_impl success",
-        "config.packed_record_too_short": "    res = struct.unpack_from(fmt_str, tiling_data, offset)",
+        "cfg.tar_file_name_too_long": "tar: Removing leading `/' from member names",
+        "env.op_package_create_failed": "[INFO] create /opt/cann/latest/opp/vendors/acme/op_impl success",
+        "cfg.packed_record_too_short": "    res = struct.unpack_from(fmt_str, tiling_data, offset)",
     }
     for rule_id, line in quiet.items():
         assert rule_id in by_id
