@@ -10,7 +10,7 @@ import pytest
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.causal.test_culprits_nodes import diagnose as nodes_diagnose
 from tests.analyzers.causal.test_culprits_nodes import lost_peer, progress
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 from tests.analyzers.failures.test_operator_failures import CASES as OPERATOR_CASES
 from tests.analyzers.job_bundles import pack
 
@@ -366,9 +366,7 @@ def test_a_lost_peer_no_rank_explains_offers_the_process_that_went_away(tmp_path
     }
     path = pack(tmp_path / "job.tar.gz", files, "job-4a1c")
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connection closed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Connection closed")
     went_away = next(alt for alt in diagnosis.alternatives if alt.category == "device_fault")
     assert "peer that went away" in went_away.evidence
     assert went_away.score < diagnosis.confidence

@@ -12,7 +12,7 @@ prints (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PLANNER_GATHER_REFUSED = """\
 [rank1]: Traceback (most recent call last):
@@ -62,18 +62,22 @@ BARRIER_GPU_LIST_OF_WRONG_TYPE = """\
 
 def test_a_collective_the_cpu_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", CPU_BACKEND_LACKS_COLLECTIVE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Backend gloo does not support _reduce_scatter_base" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Backend gloo does not support _reduce_scatter_base",
+        beside=("hccl",),
+    )
 
 
 def test_an_argument_the_backend_does_not_take_is_config() -> None:
     diagnosis = diagnose_text("train.log", BARRIER_GPU_LIST_ON_GLOO)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "not supported for the selected backend gloo" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="not supported for the selected backend gloo",
+        beside=("hccl",),
+    )
 
 
 def test_a_wrongly_typed_argument_is_not_the_backends_refusal() -> None:
@@ -85,17 +89,17 @@ def test_a_wrongly_typed_argument_is_not_the_backends_refusal() -> None:
 
 def test_a_collective_the_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank1.log", PLANNER_GATHER_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ProcessGroupHCCL does not support gather" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="ProcessGroupHCCL does not support gather",
+        beside=("hccl",),
+    )
 
 
 def test_an_emulation_warning_is_not_the_failure() -> None:
     diagnosis = diagnose_text("job/rank0.log", EMULATION_WARNING_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # The collective's own op has no kernel for the device: DDP's parameter check on an Intel GPU
@@ -157,17 +161,14 @@ MEAN_OF_BOOLEANS = """\
 
 def test_a_reduction_the_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank3.log", NCCL_LACKS_BITWISE_REDUCTION)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Cannot use ReduceOp.BOR with NCCL" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="Cannot use ReduceOp.BOR with NCCL", beside=("hccl",)
+    )
 
 
 def test_the_platforms_quote_of_a_refused_reduction_is_the_first_error() -> None:
     diagnosis = diagnose_text("estimator_fit.log", PLATFORM_BACKEND_LACKS_MEAN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "SMDDP does not support: ReduceOp" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="SMDDP does not support: ReduceOp")
     assert "Error for Training job" not in diagnosis.first_error.text
 
 
@@ -192,9 +193,9 @@ AssertionError: Process group cannot be None
 def test_a_device_the_release_will_not_bind_the_group_to_is_config() -> None:
     diagnosis = diagnose_text("job/rank0.log", CPU_DEVICE_BOUND_TO_GROUP)
     rules = {e.rule for e in diagnosis.evidence if e.rule}
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "device_id parameter must be an accelerator with an index" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="device_id parameter must be an accelerator with an index"
+    )
     assert "cfg.process_group_device_binding_refused" in rules
     assert "hccl" in [alt.category for alt in diagnosis.alternatives]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RT_HARNESS = """\
 === rtStreamSynchronize stream_aicpu_===
@@ -89,9 +89,11 @@ def test_a_match_report_at_info_level_is_not_a_refusal() -> None:
 def test_a_core_exception_reason_without_its_block_is_the_device_failure(line: str) -> None:
     text = line + "\nThe current working operator name is aclnnMul.\n"
     diagnosis = diagnose_text("run.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "The DDR address of the MTE instruction is out of range" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="The DDR address of the MTE instruction is out of range",
+    )
     assert "aicore.mte_out_of_range" in {e.rule for e in diagnosis.evidence if e.rule}
 
 

@@ -12,7 +12,7 @@ the rank-prefixed one) with wording and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BACKEND_REFUSES_PAIR = """\
   File "/opt/py3.10/lib/python3.10/site-packages/vllm/attention/layer.py", line 201, in forward
@@ -47,16 +47,12 @@ RuntimeError: npu_demo_attention: head_dim 80 is not supported with layout BSND
 
 def test_a_backend_refusing_two_features_is_config() -> None:
     diagnosis = diagnose_text("rank0.log", BACKEND_REFUSES_PAIR)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "are currently not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="are currently not supported")
 
 
 def test_an_engine_refusing_a_feature_with_another_is_config() -> None:
     diagnosis = diagnose_text("worker.log", ENGINE_REFUSES_WITH)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not supported with LoRA" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not supported with LoRA")
 
 
 def test_a_warning_that_turns_a_feature_off_is_no_failure() -> None:
@@ -97,9 +93,7 @@ ValueError: Input shape (4, 128) is incompatible with the expected shape (4, 256
 
 def test_features_an_engine_calls_incompatible_are_config() -> None:
     diagnosis = diagnose_text("rank0.log", TRAINER_FEATURES_INCOMPATIBLE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is incompatible with sharded gradient buckets" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is incompatible with sharded gradient buckets")
 
 
 def test_a_shape_called_incompatible_is_not_a_feature_pair() -> None:
@@ -295,9 +289,7 @@ def test_a_loader_refusing_an_option_under_a_sharded_stage_is_config() -> None:
     # The refusal is raised inside from_pretrained, but no weight was read: the two options
     # of the job do not combine.
     diagnosis = diagnose_text("stdout.log", LOADER_REFUSES_OPTION_UNDER_SHARDED_STAGE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not compatible with `offload_buffers=True`" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not compatible with `offload_buffers=True`")
 
 
 def test_shapes_that_are_not_compatible_are_not_a_feature_pair() -> None:
@@ -327,9 +319,7 @@ def test_a_quantized_format_refused_under_a_parallel_layout_is_config() -> None:
     # Raised inside the loader, but no weight was read: the quantization and the layout do not
     # combine in this release.
     diagnosis = diagnose_text("serve/worker_0.log", QUANT_FORMAT_WITH_PARALLEL_LAYOUT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "with tensor parallelism are not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="with tensor parallelism are not supported")
     assert diagnosis.confidence >= 0.5
 
 
@@ -355,9 +345,7 @@ RuntimeError: --overlap-param-gather is not supported in the legacy model path
 
 def test_an_option_refused_by_its_flag_is_config() -> None:
     diagnosis = diagnose_text("logs/convert.log", CONVERTER_REFUSES_FLAG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "--overlap-param-gather is not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="--overlap-param-gather is not supported")
     assert diagnosis.confidence >= 0.5
 
 
@@ -395,17 +383,17 @@ RuntimeError: Recording routing is not supported for this device at the moment
 
 def test_a_feature_not_yet_done_for_a_mode_outweighs_the_shape_words() -> None:
     diagnosis = diagnose_text("prefill.log", RECORDER_REFUSES_MTP)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not supported for multi-token drafting" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is not supported for multi-token drafting",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_feature_not_yet_supported_for_a_mode_is_config() -> None:
     diagnosis = diagnose_text("rank5.log", RECORDER_REFUSES_MTP_RANKED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "not yet supported for speculative decoding" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="not yet supported for speculative decoding")
 
 
 def test_a_shape_assertion_without_the_explanation_stays_a_shape() -> None:

@@ -6,7 +6,7 @@ header a terminal may wrap onto its own line, so the code is cut from its messag
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A KV-transfer client (glog prefix) reports a peer connection failure; the CANN message it
 # embeds is wrapped by the terminal in the middle of the error's name.
@@ -38,9 +38,7 @@ def test_a_wrapped_bind_message_is_a_communication_set_up_failure() -> None:
 
 def test_the_hccp_bind_code_is_the_cause_under_the_root_info_failure() -> None:
     diagnosis = diagnose_text("job/worker_1.log", EJ_BIND)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to bind the IP port" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to bind the IP port")
 
 
 def test_a_port_held_by_another_process_offers_the_launch_beside_the_collective() -> None:

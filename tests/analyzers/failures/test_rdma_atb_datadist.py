@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RDMA_INIT = """\
 [ERROR] HCCP(7311,python):2026-02-10-08:30:01.100.100 [ra_hdc_rdma.c:1199]tid:7311,ra_hdc_rdev_init(1199) : [init][ra_hdc_rdev]ra hdc message process failed ret(-67) phy_id(5)
@@ -47,9 +47,7 @@ llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM
 
 def test_rdma_device_init_failure_comes_before_the_listen_failure() -> None:
     diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", RDMA_INIT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ra hdc message process failed ret(-67) phy_id(5)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ra hdc message process failed ret(-67) phy_id(5)")
 
 
 def test_a_nic_that_never_started_offers_the_host_as_the_alternative() -> None:
@@ -73,13 +71,9 @@ def test_socket_close_after_a_link_timeout_is_not_an_rdma_init_failure() -> None
 
 def test_atb_operation_setup_refusal_is_an_operator_failure() -> None:
     diagnosis = diagnose_text("serve.log", ATB_SETUP)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "PagedAttentionOperation setup failed!" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="PagedAttentionOperation setup failed!")
 
 
 def test_llm_datadist_exception_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("prefill/serve.log", DATADIST_LINK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "LLMStatusCode.LLM_LINK_FAILED" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="LLMStatusCode.LLM_LINK_FAILED")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
 
@@ -133,9 +133,7 @@ RuntimeError: Unsupported block size: 256
 def test_torch_refusing_a_custom_ops_annotation_is_a_version_mismatch() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("issue/log.txt", CUSTOM_OP_SCHEMA)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "infer_schema(func): Parameter block_size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="infer_schema(func): Parameter block_size")
     assert diagnosis.root_cause.startswith("torch cannot register the framework's custom op")
 
 
@@ -178,9 +176,7 @@ def test_a_communicator_hccl_does_not_support_here_names_the_platform_and_the_la
     """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 5 (not
     supported) keeps the collective layer's label and offers the platform and the launch."""
     diagnosis = diagnose_text("worker.log", _communicator_init(5))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "error code is 5" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="error code is 5")
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -194,9 +190,7 @@ def test_a_communicator_that_refused_a_parameter_names_the_launch_and_the_networ
     """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 1 on the call
     that builds the communicator points at what the launch handed it."""
     diagnosis = diagnose_text("worker.log", _communicator_init(1))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "error code is 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="error code is 1")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.causal.test_culprits_nodes import PARTS, progress
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
@@ -98,9 +98,7 @@ OWN_INDEX = """\
 
 def test_an_index_error_in_a_dataset_split_step_is_the_data_layout() -> None:
     diagnosis = diagnose_text("logs/rank6.log", EMPTY_SPLIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "IndexError: list index out of range" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="IndexError: list index out of range")
     assert diagnosis.confidence < 0.5
 
 
