@@ -2,7 +2,7 @@
 `frame_keywords` in knowledge/fallback.yaml; docs/labelling.md, "A tensor whose sending
 process died")."""
 
-from tests.analyzers.excerpts import assert_reads
+from tests.analyzers.excerpts import alternative_labels, assert_reads
 from tests.analyzers.job_bundles import CLOSED, analyze_job, ranks
 
 C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
@@ -47,7 +47,7 @@ def test_a_lost_connection_raised_where_torch_rebuilds_a_shared_tensor_is_its_se
     diagnosis = analyze_job(tmp_path, job).diagnosis
     assert_reads(diagnosis, "device_fault", first_error="ConnectionResetError")
     assert diagnosis.culprit_ranks == [2]
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def lost_peer(*logs, closed: str) -> None:

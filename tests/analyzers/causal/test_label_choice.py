@@ -18,7 +18,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 CAPTURED_MEMCPY_PLOG = """\
 [ERROR] RUNTIME(4410,):2026-02-11-07:41:03.512.201 [api_impl.cc:2690]4410 MemCopySync:The current capture mode:threadCaptureMode=0, exchangeCaptureMode=0, contextCaptureMode=0
@@ -124,7 +124,7 @@ def test_a_missing_op_entry_point_under_a_graph_capture_offers_the_installation_
     # alternatives, also when a serving framework reports it as a failed graph capture.
     diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_OP_LIBRARY_MISS)
     assert_reads(diagnosis, "operator", first_error="aclnnSparseTopkIndexer")
-    offered = [alt.category for alt in diagnosis.alternatives]
+    offered = alternative_labels(diagnosis)
     assert "driver_env" in offered
     assert "stream_sync" not in offered
 
@@ -134,7 +134,7 @@ def test_a_graph_capture_that_fails_with_a_code_only_offers_no_installation_read
     # operator library, so neither the op package nor the release is offered.
     diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_CODE_ONLY)
     assert diagnosis.category != "operator"
-    assert "driver_env" not in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" not in alternative_labels(diagnosis)
 
 
 def test_a_quantized_weight_slice_that_does_not_fit_is_a_weight_load_failure() -> None:

@@ -7,7 +7,7 @@ said why. Each scenario is a real-looking log scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 SET_DEVICE = """\
 Traceback (most recent call last):
@@ -69,7 +69,7 @@ def test_a_segfault_tail_gets_no_communication_alternative() -> None:
     # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
     diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY.replace("-6)", "-11)"))
     assert diagnosis.category == "device_fault"
-    assert "hccl" not in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" not in alternative_labels(diagnosis)
 
 
 SPAWN_ABORT_AFTER_PEER_RESET = """\
@@ -100,4 +100,4 @@ def test_a_spawned_child_that_aborted_without_a_word_is_the_culprit_not_the_peer
     diagnosis = diagnose_text("job/launcher.log", SPAWN_ABORT_AFTER_PEER_RESET)
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [6]
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)

@@ -11,7 +11,7 @@ for, `config`, with the host's installation (`driver_env`) beside it.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GENERIC_ALIAS = """\
 Traceback (most recent call last):
@@ -56,7 +56,7 @@ def test_an_unset_value_subscripted_keeps_its_own_reading() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "other"
-    assert "cfg.annotation_newer_than_python" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.annotation_newer_than_python" not in rules_of(diagnosis)
 
 
 def test_an_operator_between_values_is_no_annotation() -> None:
@@ -67,4 +67,4 @@ def test_an_operator_between_values_is_no_annotation() -> None:
         "TypeError: unsupported operand type(s) for |: 'int' and 'str'\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.annotation_newer_than_python" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.annotation_newer_than_python" not in rules_of(diagnosis)

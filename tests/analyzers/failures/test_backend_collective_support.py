@@ -12,7 +12,7 @@ prints (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 PLANNER_GATHER_REFUSED = """\
 [rank1]: Traceback (most recent call last):
@@ -82,7 +82,7 @@ def test_an_argument_the_backend_does_not_take_is_config() -> None:
 
 def test_a_wrongly_typed_argument_is_not_the_backends_refusal() -> None:
     diagnosis = diagnose_text("job/rank1.log", BARRIER_GPU_LIST_OF_WRONG_TYPE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_argument_unsupported" not in rules
     assert "cfg.backend_collective_unsupported" not in rules
 
@@ -118,14 +118,14 @@ def test_a_collective_op_without_a_kernel_for_the_device_is_a_platform_limit() -
     assert diagnosis.confidence >= 0.5
     assert diagnosis.first_error is not None
     assert "'c10d::allgather_'" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "operator" in alternatives
 
 
 def test_a_compute_op_missing_for_the_device_keeps_the_operator_reading() -> None:
     text = "NotImplementedError: The operator 'aten::_linalg_svd' is not currently implemented for the NPU device.\n"
     diagnosis = diagnose_text("train.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.collective_op_not_on_device" not in rules
     assert diagnosis.category == "operator"
 
@@ -174,7 +174,7 @@ def test_the_platforms_quote_of_a_refused_reduction_is_the_first_error() -> None
 
 def test_a_reduction_refused_for_its_dtype_is_not_the_backends_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", MEAN_OF_BOOLEANS)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_reduce_op_unsupported" not in rules
 
 
@@ -192,16 +192,16 @@ AssertionError: Process group cannot be None
 
 def test_a_device_the_release_will_not_bind_the_group_to_is_config() -> None:
     diagnosis = diagnose_text("job/rank0.log", CPU_DEVICE_BOUND_TO_GROUP)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert_reads(
         diagnosis, "config", first_error="device_id parameter must be an accelerator with an index"
     )
     assert "cfg.process_group_device_binding_refused" in rules
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_note_that_the_device_id_is_ignored_is_no_refusal() -> None:
     line = "UserWarning: init_process_group device_id is ignored for the gloo backend\n"
     diagnosis = diagnose_text("job/rank0.log", line)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.process_group_device_binding_refused" not in rules

@@ -8,7 +8,7 @@ line and ONNX Runtime's Python warning take; names, ids and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # docs/labelling.md#a-build-without-its-multi-gpu-path
 
@@ -25,7 +25,7 @@ def test_attention_backend_without_its_kernel_function_is_a_config_mismatch() ->
     )
     diagnosis = diagnose_text("serve/worker.log", log)
     assert_reads(diagnosis, "config", first_error="requires mla_decode_fn")
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "operator" in alternatives
 
 

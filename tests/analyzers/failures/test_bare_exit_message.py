@@ -72,9 +72,7 @@ def test_a_bare_exit_message_naming_a_missing_input_is_the_first_error():
 def test_a_bare_exit_message_that_names_no_input_is_the_ranks_own_error():
     line = "pre-flight check failed on rank 1: run 7f3a was already marked finished, aborting"
     diagnosis = diagnose_files(_job(line))
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error=line)
     assert diagnosis.culprit_ranks == [1]
 
 

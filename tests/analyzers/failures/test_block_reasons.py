@@ -444,9 +444,7 @@ CASES = [
 )
 def test_a_blocks_reason_line_is_the_first_error(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 def test_a_compiler_that_does_not_know_the_chip_offers_the_toolkit_and_the_kernel() -> None:

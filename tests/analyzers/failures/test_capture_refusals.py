@@ -15,7 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 CAPTURE_REFUSED = """\
 [2026-05-11 10:02:13 TP0] Capture npu graph begin. This can take up to several minutes. avail mem=41.20 GB
@@ -235,13 +241,13 @@ def test_a_task_the_capture_could_not_take_offers_the_refusal_beside_its_code() 
     diagnosis = diagnose_text("rank1.log", TASK_NOT_CAPTURED)
     assert diagnosis.category == "config"
     assert "stream_sync" in {alt.category for alt in diagnosis.alternatives}
-    assert "stream.capture_mode_refused" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "stream.capture_mode_refused" in rules_of(diagnosis)
 
 
 def test_a_record_task_that_failed_after_a_core_exception_is_no_capture_refusal() -> None:
     text = TASK_NOT_CAPTURED.replace("submit capture task", "submit record task")
     diagnosis = diagnose_text("rank1.log", text)
-    assert "stream.capture_mode_refused" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "stream.capture_mode_refused" not in rules_of(diagnosis)
 
 
 # Gaudi's bridge checks where an HPU graph capture ends: a capture begun on one stream and
@@ -296,7 +302,7 @@ def test_a_capture_end_with_a_stream_not_joined_back_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/worker_0.log", text)
     assert_reads(diagnosis, "stream_sync", first_error="not joined to the original stream")
     assert diagnosis.confidence >= 0.6
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_the_not_joined_reason_alone_is_the_streams() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text, rules_of
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 RULE = "wl.checkpoint_archive_cut_short"
 
@@ -79,11 +79,7 @@ EOFError: Ran out of input
 )
 def test_a_checkpoint_reader_that_runs_off_the_file_is_the_checkpoint(name, text, said) -> None:
     diagnosis = diagnose_text(name, text)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert RULE in rules_of(diagnosis)
-    assert diagnosis.first_error is not None
-    assert said in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "weight_load", first_error=said, rule=RULE, beside=("driver_env",))
 
 
 def test_the_rank_whose_checkpoint_was_cut_is_blamed_and_its_peers_follow() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_a_dot_file_in_the_working_folder_is_a_missing_file_of_the_job() -> None
     line = "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '._ready_node0_K2QX'"
     diagnosis = diagnose_text("log_0.log", line + "\n")
     assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_arrows_wording_of_a_missing_cached_table_is_the_jobs_data_file() -> None:
@@ -138,7 +138,7 @@ def test_arrows_refusal_for_another_errno_is_not_a_missing_file() -> None:
         "Detail: [errno 13] Permission denied"
     )
     diagnosis = diagnose_text("log_1.log", line + "\n")
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.missing_input_file" not in rules
 
 
@@ -198,9 +198,7 @@ def test_a_bin_file_is_a_checkpoint_only_when_its_name_says_so(path: str, catego
         f"[rank3]: FileNotFoundError: [Errno 2] No such file or directory: '{path}'\n"
     )
     diagnosis = diagnose_text("log_3.log", text)
-    assert diagnosis.category == category
-    assert diagnosis.first_error is not None
-    assert "No such file or directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error="No such file or directory")
 
 
 # A trainer's own checkpoint loader says in its words that a saved step's model or weights
@@ -248,5 +246,5 @@ def test_a_policy_worker_that_finds_its_step_without_weights_is_the_checkpoint()
 )
 def test_other_missing_paths_and_notices_are_not_a_missing_step(line: str) -> None:
     diagnosis = diagnose_text("log_0.log", line + "\n")
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "wl.checkpoint_step_path_missing" not in rules

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
 
@@ -155,11 +155,11 @@ step 801 loss 1.902
 def test_a_resume_that_finds_no_checkpoint_in_its_folder_is_a_failed_load(text: str) -> None:
     diagnosis = diagnose_text("train.log", text)
     assert_reads(diagnosis, "weight_load", first_error="find a valid checkpoint at")
-    assert "wl.resume_finds_no_checkpoint" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "wl.resume_finds_no_checkpoint" in rules_of(diagnosis)
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_resume_that_reports_its_checkpoint_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", RESUME_NOTE)
-    assert "wl.resume_finds_no_checkpoint" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "wl.resume_finds_no_checkpoint" not in rules_of(diagnosis)
     assert diagnosis.first_error is None

@@ -14,12 +14,7 @@ paths, names and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
-
-
-def rules_of(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OPTIMIZER_SLICE = """\
 [rank5]:   File "/work/Megatron-LM/megatron/core/optimizer/distrib_optimizer.py", line 1210, in sharded_state_dict

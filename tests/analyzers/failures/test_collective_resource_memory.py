@@ -12,7 +12,7 @@ code's reading. Fixtures follow the real shapes with ranks, sizes and addresses 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 HCCL_QP_BLOCK = """\
 [rank4]:[E302 10:15:07.118204551 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:161 NPU function error: call aclnnMoeDistributeCombineV3 failed, error code is 561000
@@ -108,7 +108,7 @@ def test_nccls_last_error_quoted_by_torch_names_its_buffers_without_nccl_debug()
     assert diagnosis.first_error.text.strip() == "Cuda failure 2 'out of memory'"
     assert "NCCL could not allocate its device buffers" in diagnosis.root_cause
     assert any("NCCL_BUFFSIZE" in action for action in diagnosis.next_actions)
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_quoted_last_error_for_another_reason_is_not_memory() -> None:
@@ -124,4 +124,4 @@ def test_el0004_for_a_request_of_the_hccl_module_is_oom_with_hccl_beside_it() ->
 def test_el0004_that_names_no_module_offers_no_collective() -> None:
     diagnosis = diagnose_text("worker_1.log", PLAIN_EL0004)
     assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "hccl" not in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" not in alternative_labels(diagnosis)

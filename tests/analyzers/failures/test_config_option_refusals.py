@@ -12,7 +12,7 @@ serving layer's relayed ValueError and a one-line paste, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ENGINE_REFUSES_FP16 = """\
 [rank1]: Traceback (most recent call last):
@@ -96,11 +96,11 @@ def test_a_trainer_refusing_its_config_file_is_config() -> None:
     assert diagnosis.confidence >= 0.6
     assert diagnosis.first_error is not None
     assert "in the config's stages" in diagnosis.first_error.text
-    assert "cfg.config_file_requirement" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.config_file_requirement" in rules_of(diagnosis)
 
 
 def test_a_requirement_naming_no_config_is_not_the_files() -> None:
     """Counterexample: a tensor's device requirement is no config-file refusal."""
     text = "AssertionError: Tensors must be on the same device, got cuda:0 and cuda:1\n"
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert "cfg.config_file_requirement" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.config_file_requirement" not in rules_of(diagnosis)

@@ -162,10 +162,7 @@ JOB_COMMAND_MISSING = (
 )
 def test_a_gpu_runtime_tool_the_engine_cannot_run_is_the_host(text: str, cited: str) -> None:
     diagnosis = diagnose_text("launch/console.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert cited in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error=cited, beside=("config",))
 
 
 def test_the_jobs_own_missing_command_stays_config() -> None:

@@ -5,7 +5,7 @@ docs/labelling.md#a-cuda-runtime-answer-that-names-no-call
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A sharded fine-tuning run with parameter offload: two ranks stop in the wrapper's lazy
 # set-up with the runtime's bare answer and torch's usual hint lines after it.
@@ -32,7 +32,7 @@ def test_a_bare_invalid_argument_is_the_first_error_with_config_beside_it() -> N
         diagnosis, "other", first_error="[rank0]: RuntimeError: CUDA error: invalid argument"
     )
     assert "other.cuda_invalid_argument_bare" in {e.rule for e in diagnosis.evidence}
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.5
 
 

@@ -7,7 +7,7 @@ docs/labelling.md#a-compiler-worker-that-outlives-its-process.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A Megatron job on NPU whose paste stops in Transformer Engine's import-time library loader.
 LOADER_CUT = """\
@@ -172,7 +172,7 @@ def test_a_compiler_worker_cut_in_its_queue_read_is_the_main_process_gone() -> N
     assert diagnosis.first_error is not None
     assert "in task_distribute" in diagnosis.first_error.text
     assert "resource_proxy[TASK_QUEUE].get()" in diagnosis.first_error.text
-    assert "oom" in [alt.category for alt in diagnosis.alternatives]
+    assert "oom" in alternative_labels(diagnosis)
 
 
 def test_a_compiler_worker_cut_in_its_wrapper_is_not_read_as_the_queue() -> None:
@@ -291,7 +291,7 @@ def test_an_expert_balancer_refusal_cut_at_its_raise_is_a_config_problem() -> No
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert 'NotImplementedError("EPLB is not supported.")' in diagnosis.first_error.text
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 # A serving engine's worker start-up logged with vLLM's own headline, the paste stopping inside

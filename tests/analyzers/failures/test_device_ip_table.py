@@ -62,9 +62,7 @@ E0411 02:10:30.000450 40120 ascend_direct_transport.cpp:212] open /etc/hccn.conf
 )
 def test_a_missing_nic_address_table_is_the_machine(text: str, says: str) -> None:
     diagnosis = diagnose_text("job/plog-40120.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error=says)
     assert {"hccl", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 

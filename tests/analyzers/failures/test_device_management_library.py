@@ -8,7 +8,7 @@ the job itself is fine. docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 AGENT_LOG = """\
 2026-03-04 10:11:12.130518+08:00 - fleet_agent.detector.ascend - ERROR - Failed to initialize DCMI
@@ -136,7 +136,7 @@ def test_a_device_setting_the_driver_refuses_is_the_node() -> None:
     assert "npu-smi set -t device-share -i 2 -c 0 -d 1: exit status 203" in (
         diagnosis.first_error.text
     )
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_device_setting_that_was_applied_is_not_a_failure() -> None:

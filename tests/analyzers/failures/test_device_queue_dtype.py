@@ -11,7 +11,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 QUEUE_THEN_TASK_FAILURE = """\
 [CRITICAL] DEVICE(5310,fffd6affd0f0,python):2024-05-06-07:08:09.101.112 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_data_queue.cc:288] ParseType] Got unsupported acl datatype: -1
@@ -38,7 +38,7 @@ TASK_FAILURE_ONLY = QUEUE_THEN_TASK_FAILURE.split("\n", 3)[3]
 def test_the_queue_refusal_is_the_first_error_and_the_input_pipeline() -> None:
     diagnosis = diagnose_text("logs/train.log", QUEUE_THEN_TASK_FAILURE)
     assert_reads(diagnosis, "other", first_error="Got unsupported acl datatype")
-    alternatives = [a.category for a in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "config" in alternatives
     assert "hang" in alternatives
 

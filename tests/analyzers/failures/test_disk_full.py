@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The operator compiler's repository manager cannot dump its cache while CANN initialises;
 # the knowledge base and the TBE start-up then fail in turn.
@@ -52,9 +52,7 @@ RuntimeError: unable to write to file </torch_5512_1834207720_7>: No space left 
 )
 def test_a_full_file_system_is_the_machine(text: str, first: str) -> None:
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error=first)
 
 
 def test_the_compile_cache_failure_comes_before_the_init_failures_it_causes() -> None:
@@ -254,18 +252,20 @@ def test_a_checkpoint_writers_stream_failure_is_the_refused_write() -> None:
     frames is the refused write, read like `PytorchStreamWriter failed writing`, and it comes
     before the position check raised while handling it."""
     diagnosis = diagnose_text("log_5.log", STREAM_WRITE_REFUSED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
-    assert diagnosis.first_error is not None
-    assert "basic_ios::clear: iostream error" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="basic_ios::clear: iostream error",
+        rule=STREAM_RULE,
+        beside=("driver_env",),
+    )
 
 
 def test_a_paste_that_kept_only_the_streams_failure_reads_the_same() -> None:
     first = STREAM_WRITE_REFUSED.split("[rank5]:\n")[0]
     diagnosis = diagnose_text("log_5.log", first)
     assert diagnosis.category == "other", diagnosis.root_cause
-    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
+    assert STREAM_RULE in rules_of(diagnosis)
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
@@ -281,7 +281,7 @@ def test_the_streams_words_from_another_library_are_not_a_checkpoint_save() -> N
         "RuntimeError: basic_ios::clear: iostream error\n"
     )
     diagnosis = diagnose_text("tok.log", text)
-    assert STREAM_RULE not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert STREAM_RULE not in rules_of(diagnosis)
 
 
 def test_the_jobs_record_of_the_position_check_yields_to_the_stream_failure_below_it() -> None:

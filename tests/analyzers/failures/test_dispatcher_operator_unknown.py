@@ -10,7 +10,7 @@ its own reading. Fixtures follow the real formats with paths and ranks of our ow
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RANKS_IMPORT_VISION = """\
 [rank1]: Traceback (most recent call last):
@@ -65,5 +65,5 @@ def test_the_older_wording_reads_the_same() -> None:
 
 def test_a_duplicate_registration_is_not_an_unknown_operator() -> None:
     diagnosis = diagnose_text("logs/load.log", DUPLICATE_REGISTRATION)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.dispatcher_operator_not_registered" not in rules, rules

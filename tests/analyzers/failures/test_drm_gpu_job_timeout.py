@@ -70,9 +70,7 @@ def test_an_engine_reset_the_driver_logged_is_read_as_the_same_stop() -> None:
 def test_i915_and_amdgpu_word_the_same_timeout_their_own_way() -> None:
     for text, words in ((I915_HANG, "GPU HANG: ecode"), (AMDGPU_RING, "ring comp_1.0.0 timeout")):
         diagnosis = diagnose_text("dmesg.txt", text)
-        assert diagnosis.category == "device_fault"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "device_fault", first_error=words)
 
 
 def test_a_collective_in_the_bundle_offers_the_collective_layer_beside_it() -> None:

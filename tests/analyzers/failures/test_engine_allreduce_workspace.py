@@ -9,7 +9,7 @@ toward the collective too. Values are our own, in the engines' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 CHECK_PLACE_FIRST = """\
 [2026-07-08 09:10:11 TP1] Capture cuda graph begin. This can take up to several minutes. avail mem=21.40 GB
@@ -87,7 +87,7 @@ def test_an_overlap_communicator_that_cannot_start_is_hccl_with_the_option_besid
     """docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call."""
     diagnosis = diagnose_text("rank0.log", TE_OVERLAP_BOOTSTRAP)
     assert_reads(diagnosis, "hccl", first_error="userbuffers-host.cpp:231")
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert alternatives[:1] == ["config"], alternatives
 
 

@@ -12,7 +12,7 @@ the rank-prefixed one) with wording and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 BACKEND_REFUSES_PAIR = """\
   File "/opt/py3.10/lib/python3.10/site-packages/vllm/attention/layer.py", line 201, in forward
@@ -98,7 +98,7 @@ def test_features_an_engine_calls_incompatible_are_config() -> None:
 
 def test_a_shape_called_incompatible_is_not_a_feature_pair() -> None:
     diagnosis = diagnose_text("rank0.log", SHAPE_INCOMPATIBLE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.engine_feature_combination" not in rules
     assert diagnosis.category != "config", diagnosis.root_cause
 
@@ -125,7 +125,7 @@ AssertionError: {'status': 'NOT_AVAILABLE'} is not a valid request state
 def test_a_zero3_parameter_used_before_its_gather_is_config() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_PARAM_NOT_GATHERED)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_not_gathered" in rules
     assert diagnosis.first_error is not None
     assert "'status': 'NOT_AVAILABLE'" in diagnosis.first_error.text
@@ -134,7 +134,7 @@ def test_a_zero3_parameter_used_before_its_gather_is_config() -> None:
 
 def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
     diagnosis = diagnose_text("sched.log", REQUEST_STATE_ASSERTION)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_not_gathered" not in rules
 
 
@@ -158,7 +158,7 @@ ZERO3_AVAILABLE_UNUSED = """\
 def test_a_zero3_parameter_released_while_in_use_is_config() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_RELEASED_IN_USE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_released_in_use" in rules
     assert diagnosis.first_error is not None
     assert "'status': 'AVAILABLE'" in diagnosis.first_error.text
@@ -167,7 +167,7 @@ def test_a_zero3_parameter_released_while_in_use_is_config() -> None:
 
 def test_a_gathered_parameter_no_module_uses_is_not_the_release_check() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_AVAILABLE_UNUSED)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_released_in_use" not in rules
 
 
@@ -191,7 +191,7 @@ ValueError: 'weight' must be 2-D or 3-D for this kernel, got 4-D
 def test_an_embedding_on_a_weight_zero3_never_gathered_is_config() -> None:
     diagnosis = diagnose_text("train.log", SHARDED_EMBEDDING_WEIGHT)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.sharded_embedding_weight" in rules
     assert diagnosis.first_error is not None
     assert "'weight' must be 2-D" in diagnosis.first_error.text
@@ -200,7 +200,7 @@ def test_an_embedding_on_a_weight_zero3_never_gathered_is_config() -> None:
 
 def test_a_kernel_rule_on_the_weight_rank_is_not_a_sharded_embedding() -> None:
     diagnosis = diagnose_text("ops.log", KERNEL_WEIGHT_RANK_RULE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.sharded_embedding_weight" not in rules
 
 
@@ -224,7 +224,7 @@ INFO 06-11 14:02:20 llm_engine.py:431] init engine took 6.02 seconds
 def test_an_engine_repr_refusing_a_mode_is_config() -> None:
     diagnosis = diagnose_text("serve.log", ENGINE_REPR_REFUSES_IN_MODE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.engine_feature_combination" in rules
     assert diagnosis.first_error is not None
     assert "is not supported in speculative decoding" in diagnosis.first_error.text
@@ -254,7 +254,7 @@ BACKEND_LACKS_COLLECTIVE = """\
 def test_a_chip_refusing_the_run_option_is_config() -> None:
     diagnosis = diagnose_text("serve.log", CHIP_REFUSES_RUN_OPTION)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.platform_mode_unsupported" in rules
     assert diagnosis.first_error is not None
     assert "does not support runner_type='pooling'" in diagnosis.first_error.text
@@ -262,7 +262,7 @@ def test_a_chip_refusing_the_run_option_is_config() -> None:
 
 def test_a_backend_lacking_a_collective_is_not_a_platform_option() -> None:
     diagnosis = diagnose_text("rank1.log", BACKEND_LACKS_COLLECTIVE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.platform_mode_unsupported" not in rules
 
 
@@ -403,5 +403,5 @@ def test_a_shape_assertion_without_the_explanation_stays_a_shape() -> None:
 
 def test_a_device_after_for_is_not_a_mode() -> None:
     diagnosis = diagnose_text("prefill.log", FEATURE_NOT_ON_DEVICE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.feature_not_yet_supported_for_mode" not in rules

@@ -48,10 +48,7 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 31.21 GiB to
 
 def _assert_extension_misfit(text: str, needle: str) -> None:
     diagnosis = diagnose_text("job/console.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert needle in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error=needle, beside=("driver_env",))
 
 
 def test_a_refused_ssize_format_is_a_package_set_that_does_not_fit() -> None:

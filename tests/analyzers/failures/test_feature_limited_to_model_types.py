@@ -12,7 +12,7 @@ feature names, models and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GRAPH_MODE_REFUSES_MODEL = """\
 INFO 07-02 10:11:05 [model_runner.py:1830] Starting to load model /models/demo-moe...
@@ -69,7 +69,7 @@ RuntimeError: Fused rotary attention is not supported for OrcaForCausalLM on thi
 
 
 def _rules(diagnosis: object) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}  # type: ignore[attr-defined]
+    return rules_of(diagnosis)  # type: ignore[attr-defined]
 
 
 def test_a_feature_refusing_an_architecture_class_is_config() -> None:

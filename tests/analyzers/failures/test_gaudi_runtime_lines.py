@@ -11,7 +11,7 @@ Fixtures follow the real formats with numbers and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 BRIDGE_COMPILE_ONLY = """\
 [rank5]:   File "/usr/local/lib/python3.10/dist-packages/torch/_tensor_str.py", line 140, in __init__
@@ -82,7 +82,7 @@ def test_bare_graph_compile_failure_is_operator_before_the_bridge_headline() -> 
     diagnosis = diagnose_text("logs/train.log", BRIDGE_COMPILE_ONLY)
     assert_reads(diagnosis, "operator", first_error="Graph compile failed")
     assert diagnosis.first_error.rank == 5
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_node_line_stays_first_before_the_compile_failure() -> None:
@@ -205,4 +205,4 @@ def test_hcl_condition_stays_first_before_device_acquire() -> None:
 def test_no_gaudi_network_interfaces_is_the_host_set_up() -> None:
     diagnosis = diagnose_text("logs/nics.log", NO_GAUDI_NICS)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)

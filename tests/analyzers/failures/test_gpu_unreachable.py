@@ -13,7 +13,13 @@ docs/labelling.md#a-gpu-the-driver-no-longer-reaches
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 SMI_GPU_LOST = """\
 $ nvidia-smi
@@ -156,5 +162,5 @@ def test_an_nvml_client_told_the_gpu_is_lost_reads_as_a_lost_gpu() -> None:
 
 def test_a_note_that_names_the_nvml_code_is_no_lost_gpu() -> None:
     diagnosis = diagnose_text("notes.txt", NVML_NOTE_ONLY)
-    assert "dev.gpu_unreachable" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "dev.gpu_unreachable" not in rules_of(diagnosis)
     assert diagnosis.confidence < 0.5

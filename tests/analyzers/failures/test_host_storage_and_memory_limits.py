@@ -94,10 +94,7 @@ RuntimeError: CUDA error: OS call failed or operation not supported on this OS
 )
 def test_host_storage_and_memory_limits(text: str, category: str, first: str, also: str) -> None:
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
-    assert also in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, category, first_error=first, beside=(also,))
 
 
 def test_the_quota_comes_before_the_launchers_report() -> None:

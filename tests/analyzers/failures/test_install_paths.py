@@ -10,7 +10,7 @@ docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 # The loader's reason printed bare (no exception class) before torch's autoload failure.
 PLUGIN_LIBRARY_MISSING = """\
@@ -131,7 +131,7 @@ ENTRY_POINT_FOUND = """\
 def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_band() -> None:
     diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_MISSING)
     assert_reads(diagnosis, "operator", first_error="not in libopapi.so")
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "config" in alternatives
     assert "driver_env" in alternatives
     assert diagnosis.confidence < 0.8

@@ -55,10 +55,7 @@ CONTAINER_INDEX_ALONE = "IndexError: indexing 3 on an array of size 2\n"
 )
 def test_a_kernel_compilers_internal_check_is_the_kernels_failure(text: str, says: str) -> None:
     diagnosis = diagnose_text("build.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error=says, beside=("config",))
 
 
 def test_a_communication_librarys_glog_check_keeps_its_reading() -> None:

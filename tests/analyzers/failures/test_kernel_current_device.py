@@ -8,7 +8,7 @@ docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 REPLICA_LOOKUP = """\
 Traceback (most recent call last):
@@ -30,7 +30,7 @@ def test_a_kernels_current_device_demand_is_the_ops_refusal() -> None:
         first_error="must be on the current device",
         rule="op.kernel_not_on_current_device",
     )
-    alternatives = [a.category for a in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert alternatives
     assert alternatives[0] == "config"
 

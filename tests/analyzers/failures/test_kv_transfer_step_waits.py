@@ -12,7 +12,7 @@ etcd at the address it was given: the deployment's settings (`config`).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 # a prefill instance whose decode peer never took the request's KV slots
 BOOTSTRAP_STEP_TIMEOUT = """\
@@ -120,6 +120,6 @@ def test_the_unsent_responses_alone_stay_a_cascade_of_the_link() -> None:
     lines = RESPONSE_STREAM_BROKEN.splitlines(keepends=True)
     text = "".join(line for line in lines if "failed to join" not in line)
     diagnosis = diagnose_text("worker.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "hccl.serving_runtime_stream_broken" not in rules
     assert diagnosis.confidence < 0.5

@@ -8,7 +8,7 @@ error-manager block, PTA APP line, glog with the year); hosts, ids and times are
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 
 
 def test_roce_error_cqe_on_screen_and_in_plog_is_an_hccl_link_failure() -> None:
@@ -48,7 +48,7 @@ def test_watchdog_carrying_the_named_error_cqe_is_read_as_the_link_failure() -> 
     assert_reads(diagnosis, "hccl", first_error="Execution_Error_ROCE_CQE(EI0013)")
     assert "CQE" in diagnosis.root_cause
     assert diagnosis.confidence >= 0.8
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_watchdog_carrying_a_timeout_is_not_read_as_an_error_cqe() -> None:

@@ -76,10 +76,7 @@ KeyError: 'Key rope_theta not found in config'
 
 def _assert_missing_weight(text: str, needle: str) -> None:
     diagnosis = diagnose_text("job/console.log", text)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert needle in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "weight_load", first_error=needle, beside=("config",))
 
 
 def test_a_key_error_sentence_naming_a_scale_is_a_missing_weight() -> None:

@@ -10,7 +10,7 @@ with numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 ALONE = """\
 RuntimeError: Ascend kernel runtime initialization failed, device id: 3. The details refer to 'Ascend Error Message'.
@@ -47,7 +47,7 @@ INFO_LINE = """\
 def test_headline_alone_is_the_machine_with_memory_beside_it() -> None:
     diagnosis = diagnose_text("train.log", ALONE)
     assert_reads(diagnosis, "driver_env", first_error="kernel runtime initialization failed")
-    alternatives = [a.category for a in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "oom" in alternatives
     assert "config" in alternatives
     assert diagnosis.confidence < 0.8

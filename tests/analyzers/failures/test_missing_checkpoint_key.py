@@ -12,7 +12,7 @@ our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # An older plugin asked for a quantised model's dequantisation scale it does not know.
 QUANT_SCALE_KEY_MISSING = """\
@@ -102,7 +102,7 @@ def test_parameters_the_checkpoint_did_not_fill_are_a_load_failure() -> None:
 
 def test_a_new_head_warning_is_not_a_load_failure() -> None:
     diagnosis = diagnose_text("log_0.log", NEW_HEAD_WARNING)
-    assert "wl.weights_not_loaded" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "wl.weights_not_loaded" not in rules_of(diagnosis)
     assert diagnosis.category == "config"
 
 

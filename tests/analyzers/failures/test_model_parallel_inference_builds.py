@@ -42,9 +42,7 @@ ValueError: Attempt to split tensors that exceed maximum supported devices. Curr
 )
 def test_a_build_without_its_multi_gpu_path_is_config(text, line):
     diagnosis = diagnose_text("job/server.log", text)
-    assert diagnosis.category == "config"
-    assert line in diagnosis.first_error.text
-    assert "driver_env" in alternative_labels(diagnosis)
+    assert_reads(diagnosis, "config", first_error=line, beside=("driver_env",))
 
 
 def test_another_turbomind_assertion_is_no_build_question():

@@ -8,7 +8,7 @@ Fixtures follow the real formats with paths and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # FSDP's flat all-gather on the mpi backend: the group names the call it has no code for.
 FLAT_ALLGATHER_ON_MPI = """\
@@ -54,6 +54,6 @@ def test_gpu_tensors_on_an_mpi_without_device_buffers_are_config() -> None:
 
 def test_a_note_about_a_missing_data_type_is_not_the_refusal() -> None:
     diagnosis = diagnose_text("job/rank1.log", NOTE_THEN_OOM)
-    rules = {evidence.rule for evidence in diagnosis.evidence if evidence.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_collective_unsupported" not in rules
     assert diagnosis.category == "oom", diagnosis.root_cause

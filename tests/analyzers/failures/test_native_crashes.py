@@ -78,9 +78,7 @@ CASES = [
 )
 def test_a_native_crash_is_a_crash_with_its_first_error(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -143,10 +141,7 @@ FAULT_UNDER_HANDLER = """\
 )
 def test_a_backtrace_through_abort_is_read_at_the_abort(text: str, says: str) -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error=says, beside=("other",))
     assert diagnosis.culprit_ranks == [1]
 
 

@@ -127,10 +127,7 @@ def test_a_device_an_earlier_process_left_running_is_the_machine_not_a_fault() -
         (TIMESTAMP_STOP, "Timestamp program stop timeout"),
     ):
         diagnosis = diagnose_text("logs/train.log", text)
-        assert diagnosis.category == "driver_env", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "device_fault" in alternative_labels(diagnosis)
+        assert_reads(diagnosis, "driver_env", first_error=words, beside=("device_fault",))
         assert diagnosis.confidence >= 0.5
 
 
@@ -140,9 +137,7 @@ def test_neuron_temporary_buffer_pages_and_the_device_pool_running_out_are_memor
         (MEMPOOL, "device mempool [1:0]"),
     ):
         diagnosis = diagnose_text("logs/train.log", text)
-        assert diagnosis.category == "oom", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "oom", first_error=words)
 
 
 def test_an_execution_the_neuron_runtime_stopped_waiting_for_is_the_device_timeout() -> None:

@@ -78,8 +78,5 @@ def test_old_sync_batchnorm_refusing_a_2d_input_is_the_release() -> None:
 )
 def test_a_norm_layer_given_another_rank_is_a_shape_mismatch(text: str, line: str) -> None:
     diagnosis = diagnose_text("stdout.log", text)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "shape_mismatch", first_error=line, beside=("other",))
     assert "normalisation layer" in diagnosis.next_actions[0]

@@ -90,10 +90,7 @@ def test_one_value_per_channel_in_training_is_the_batch_setting(text: str) -> No
 )
 def test_sync_batchnorm_outside_a_distributed_device_run_is_the_setup(text: str, line: str) -> None:
     diagnosis = diagnose_text("dist_test.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error=line, beside=("other",))
     assert "SyncBatchNorm needs the distributed launch" in diagnosis.next_actions[0]
 
 

@@ -45,9 +45,7 @@ ValueError: To launch a multi-GPU training from your notebook, the `Accelerator`
 )
 def test_a_notebook_launcher_refusing_to_fork_is_the_notebook_setup(text: str, words: str) -> None:
     diagnosis = diagnose_text("notebook/cell_output.txt", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert words in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error=words)
 
 
 SPAWNED_CHILD = """\

@@ -145,9 +145,7 @@ def test_a_dispatch_over_the_buffer_it_was_sized_for_is_a_collective_buffer() ->
         (CHUNKS_OVER_BUFFER, "num_max_nvl_chunked_recv_tokens"),
     ):
         diagnosis = diagnose_text("worker.log", text)
-        assert diagnosis.category == "hccl"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "hccl", first_error=words)
         assert any(alt.category == "config" for alt in diagnosis.alternatives)
 
 

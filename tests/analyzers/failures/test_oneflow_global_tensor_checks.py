@@ -12,7 +12,7 @@ and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SPLIT_NOT_DIVIDING = """\
 Traceback (most recent call last):
@@ -67,4 +67,4 @@ def test_two_devices_of_one_kind_in_oneflows_words_keep_the_ops_reading() -> Non
 def test_a_cuda_tensor_beside_a_cpu_one_in_oneflows_words_is_not_two_of_one_kind() -> None:
     text = TWO_CPU_DEVICES.replace("cpu:0 (positional 1)", "cuda:0 (positional 1)")
     diagnosis = diagnose_text("rank1.log", text)
-    assert "op.tensors_on_two_accelerators" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)

@@ -85,9 +85,7 @@ def test_a_missing_toolkit_header_is_the_machine_not_the_op(
     text: str, label: str, says: str
 ) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 # A single-op build on first use: the kernel compiler crashes, then the graph engine's build

@@ -12,7 +12,7 @@ DeepSpeed half-precision run prints them, with paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 INTERLEAVED = """\
 RuntimeError: expected scalar type Float but found Half
@@ -91,7 +91,7 @@ GRADIENT_SIZE = """\
 def test_a_gradient_of_another_dtype_than_its_parameter_is_the_precision_setup() -> None:
     diagnosis = diagnose_text("rank1.log", GRADIENT_DTYPE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.gradient_dtype_refused" in rules
     assert diagnosis.first_error is not None
     assert "to a tensor with grad_dtype 'Float'" in diagnosis.first_error.text
@@ -100,7 +100,7 @@ def test_a_gradient_of_another_dtype_than_its_parameter_is_the_precision_setup()
 
 def test_a_gradient_of_another_size_is_not_the_precision_rule() -> None:
     diagnosis = diagnose_text("rank1.log", GRADIENT_SIZE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.gradient_dtype_refused" not in rules
 
 

@@ -12,7 +12,7 @@ Unified Runtime's DEVICE_LOST status) is `device_fault` with `oom` beside it
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 ONECCL_DEVICE_MEMORY = """\
 [rank=5]: step=12 memory peak_mem_gib=3.5, current_mem_gib=3.5
@@ -107,7 +107,7 @@ def test_oneccl_transport_without_a_provider_is_the_collective_layer() -> None:
 def test_a_psm_transport_assertion_is_the_collective_layer_before_the_bad_termination() -> None:
     diagnosis = diagnose_text("logs/mpirun.log", PSM3_ASSERTION)
     assert_reads(diagnosis, "hccl", first_error="Assertion failure at psm3/ptl_am/ptl.c")
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "device_fault" in alternatives or "config" in alternatives
 
 

@@ -14,7 +14,7 @@ frames, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GRADIENT_SHAPE = """\
   File "/opt/py3.10/site-packages/deepspeed/runtime/pipe/engine.py", line 735, in _exec_backward_pass
@@ -121,7 +121,7 @@ def test_other_schedules_checks_of_the_micro_batch_count_are_config() -> None:
 
 def test_a_micro_batch_size_that_must_be_positive_is_not_the_pipeline_rule() -> None:
     diagnosis = diagnose_text("stdout.log", MICROBATCH_FIELD_CHECK)
-    assert "cfg.pipeline_microbatch_count" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.pipeline_microbatch_count" not in rules_of(diagnosis)
 
 
 # The interleaved schedule handed one data iterator for a model built in two chunks.

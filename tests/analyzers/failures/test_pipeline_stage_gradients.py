@@ -14,7 +14,7 @@ engine, torch's pipelining, a FairScale RPC pipe and torchgpipe, with values of 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 DEEPSPEED_SEND_GRADS = """\
 [rank2]: Traceback (most recent call last):
@@ -91,7 +91,7 @@ def test_deepspeeds_send_grads_assertion_is_config() -> None:
 
 def test_an_assertion_on_another_buffer_is_not_the_rule() -> None:
     diagnosis = diagnose_text("stdout.log", OTHER_BUFFER_ASSERT)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.pipeline_stage_without_gradient" not in rules
 
 

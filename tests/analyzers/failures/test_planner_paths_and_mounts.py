@@ -12,7 +12,7 @@ on different GPUs" is the two-accelerators refusal, the op's reading with `confi
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 SITE = "/srv/venv/lib/python3.9/site-packages"
 
@@ -84,7 +84,7 @@ RuntimeError: arguments are located on different GPUs at /pytorch/aten/src/THC/g
 def test_a_planner_with_no_option_left_is_the_plan_settings() -> None:
     diagnosis = diagnose_text("logs/trainer.log", PLANNER_NO_OPTION)
     assert_reads(diagnosis, "config", first_error="No available sharding type and compute kernel")
-    assert "operator" not in [alt.category for alt in diagnosis.alternatives]
+    assert "operator" not in alternative_labels(diagnosis)
 
 
 def test_a_planner_note_is_no_failure() -> None:

@@ -9,7 +9,7 @@ of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 MESH_FAILED = """\
 [rank2]:   File "/usr/local/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 1602, in _new_process_group_helper
@@ -57,4 +57,4 @@ def test_a_mesh_that_did_not_connect_offers_the_address_settings_beside_it() -> 
     # `driver_env` are offered beside the failed mesh.
     diagnosis = diagnose_text("worker.log", MESH_FAILED)
     assert diagnosis.category == "hccl"
-    assert [alt.category for alt in diagnosis.alternatives][:2] == ["config", "driver_env"]
+    assert alternative_labels(diagnosis)[:2] == ["config", "driver_env"]

@@ -34,10 +34,7 @@ def test_fsdp_refusing_integer_weights_is_the_quantization_setting() -> None:
         (FSDP_NEW_WORDING, "Cannot flatten integer dtype tensors"),
     ):
         diagnosis = diagnose_text("train.log", text)
-        assert diagnosis.category == "config"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "cfg.fsdp_integer_parameters" in rules_of(diagnosis)
+        assert_reads(diagnosis, "config", first_error=words, rule="cfg.fsdp_integer_parameters")
 
 
 def test_the_source_line_that_raises_it_is_no_refusal() -> None:

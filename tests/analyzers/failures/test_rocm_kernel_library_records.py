@@ -14,7 +14,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 CONV_REFUSED = """\
 Epoch 3/40 step 120
@@ -88,7 +88,7 @@ def test_a_kernel_table_the_blas_library_cannot_read_is_the_installation() -> No
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert 'Cannot read "TensileLibrary_lazy_gfx1030.dat"' in diagnosis.first_error.text
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert "operator" in alternative_labels(diagnosis)
 
 
 def test_rocblas_spelling_reads_the_same() -> None:

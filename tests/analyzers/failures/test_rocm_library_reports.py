@@ -14,7 +14,7 @@ script's output, with paths and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 MISSING_CODE_OBJECT = """\
 :3:rocdevice.cpp            :468 : 7730012201 us: [pid:9001 tid:0x7f52aa0c1740] Initializing HSA stack.
@@ -100,7 +100,7 @@ def test_a_kernel_librarys_refused_launch_is_the_operator() -> None:
     diagnosis = diagnose_text("test_attn.log", LAUNCH_REFUSED)
     assert_reads(diagnosis, "operator", first_error="fail to call hipModuleLaunchKernel")
     assert diagnosis.confidence >= 0.5
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_refused_launch_that_names_a_device_fault_is_not_read_here() -> None:

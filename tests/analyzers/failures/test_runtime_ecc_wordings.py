@@ -12,7 +12,7 @@ turns ECC on, or a status table that reports no error, is none. Values are our o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NVHPC_ECC_WRAPPED = """\
 Accelerator Fatal Error: call to cuMemAlloc returned error 214
@@ -45,5 +45,5 @@ def test_the_code_name_on_one_line_reads_the_same() -> None:
 
 def test_ecc_settings_and_a_table_of_code_names_are_no_error() -> None:
     diagnosis = diagnose_text("smi.txt", ECC_SETTINGS_ONLY)
-    assert "dev.ecc_error" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "dev.ecc_error" not in rules_of(diagnosis)
     assert diagnosis.category != "device_fault"

@@ -311,11 +311,13 @@ def test_a_pod_whose_accelerator_request_fits_no_node_is_the_request() -> None:
         (SHARING_FILTER_REFUSED, "ModeNotFit(npu-node-1"),
     ):
         diagnosis = diagnose_text("describe-pod.txt", text)
-        assert diagnosis.category == "config", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "cfg.accelerator_request_fits_no_node" in rules_of(diagnosis)
-        assert "driver_env" in {a.category for a in diagnosis.alternatives}
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error=words,
+            rule="cfg.accelerator_request_fits_no_node",
+            beside=("driver_env",),
+        )
 
 
 def test_a_pod_refused_for_host_memory_is_no_accelerator_request() -> None:

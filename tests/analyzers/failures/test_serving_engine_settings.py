@@ -16,7 +16,7 @@ terminal pastes it, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 PORT_VARIABLE_HOLDS_ADDRESS = """\
 (APIServer pid=1) WARNING 02-03 04:05:06 [envs.py:1744] Unknown vLLM environment
@@ -65,7 +65,7 @@ def test_a_parallel_size_over_the_nodes_gpus_is_config() -> None:
         diagnosis.first_error.text
     )
     assert "cfg.engine_world_size_over_node_gpus" in rules_of(diagnosis)
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 WORLD_FITS_NODE = """\

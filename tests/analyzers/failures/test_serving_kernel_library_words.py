@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 ARCH_REFUSED = [
     (
@@ -116,7 +116,7 @@ def test_an_allocation_through_the_stable_abi_alone_reads_as_memory() -> None:
     diagnosis = diagnose_text("engine.log", STABLE_ABI_ALONE)
     assert_reads(diagnosis, "oom", first_error="torch_call_dispatcher")
     assert diagnosis.confidence < 0.8
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_the_shims_reason_before_the_stable_abi_call_is_the_first_error() -> None:

@@ -10,7 +10,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 
 def test_a_cluster_node_without_npu_resource_is_a_set_up_error() -> None:
@@ -259,7 +259,7 @@ capture_begin:../torch_npu/csrc/core/npu/NPUGraph.cpp:230 NPU function error: c1
 def test_a_capture_that_finds_no_stream_left_is_a_settings_problem() -> None:
     diagnosis = diagnose_text("issue/serve.log", CAPTURE_BEGIN_NO_STREAM_LEFT)
     assert_reads(diagnosis, "config", first_error="EL0009")
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "stream_sync" in alternatives
     assert "oom" not in alternatives
 
@@ -350,7 +350,7 @@ def test_a_missing_model_file_is_not_a_missing_backend() -> None:
         "/srv/triton/backends/python ", "/models/tokenizer/1/model.pt  "
     )
     diagnosis = diagnose_text("server.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.model_server_backend_missing" not in rules
 
 
@@ -367,7 +367,7 @@ STAGE_ENGINE_NOT_READY = (
 def test_a_stage_engine_that_never_sent_ready_is_a_start_up_stall() -> None:
     diagnosis = diagnose_text("issue/omni.log", STAGE_ENGINE_NOT_READY)
     assert_reads(diagnosis, "hang", first_error="Timed out waiting for READY")
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "weight_load" in alternatives
 
 
@@ -387,7 +387,7 @@ def test_the_quoted_raise_of_the_handshake_wait_is_no_stall() -> None:
         '    raise TimeoutError(f"Timed out waiting for {expected} from StageEngineCoreProc")\n'
     )
     diagnosis = diagnose_text("issue/omni.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "hang.stage_engine_ready_wait" not in rules
 
 
@@ -407,7 +407,7 @@ Aborted (core dumped)
 def test_a_second_worker_server_refused_by_the_registry_is_the_first_error() -> None:
     diagnosis = diagnose_text("xllm.log", SECOND_WORKER_SERVER)
     assert_reads(diagnosis, "config", first_error="Register server failed")
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "device_fault" in alternatives
 
 
@@ -419,6 +419,6 @@ def test_a_model_loader_registered_twice_is_start_up_noise() -> None:
         "already registered.",
     )
     diagnosis = diagnose_text("xllm.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.worker_server_registered_twice" not in rules
     assert diagnosis.category != "config"

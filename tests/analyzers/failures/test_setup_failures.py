@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
 
@@ -97,9 +97,7 @@ EXCERPTS = [
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_setup_failure_gets_its_label_and_first_error(text: str, first: str, category: str):
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_a_missing_application_module_stays_a_version_question() -> None:
@@ -156,7 +154,7 @@ def test_the_platform_query_keeps_the_communicator_as_an_alternative() -> None:
     """docs/labelling.md#probes-yield-to-their-reason"""
     diagnosis = diagnose_text("issue/log.txt", PLATFORM_QUERY_UNDER_HCCL_INIT)
     assert diagnosis.category == "driver_env"
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 VLLM_WORKER = "(VllmWorker rank=1 pid=5302) ERROR 03-11 09:40:05 [multiproc_executor.py:546] "

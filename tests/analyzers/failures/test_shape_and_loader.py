@@ -22,7 +22,7 @@ row-wise tensor-parallel layer meets it when a dimension does not split evenly o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TYPOGRAPHIC_VIEW = "RuntimeError:\tshape \u2018[-1, 2, 384]' is invalid for input of size\t50304\n"
 
@@ -335,7 +335,7 @@ def test_an_empty_tensor_reshaped_with_an_inferred_dimension_is_a_shape_mismatch
 def test_a_matrix_product_whose_reduction_dims_disagree_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("rank4.log", REDUCTION_DIM)
     assert_reads(diagnosis, "shape_mismatch", first_error="must have same reduction dim")
-    assert "shape.matmul_shapes" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "shape.matmul_shapes" in rules_of(diagnosis)
 
 
 # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree: a framework's own check of

@@ -15,7 +15,7 @@ stays unlabelled.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RESUMED_ON_FEWER_RANKS = """\
 [rank1]:   File "/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py", line 2597, in load
@@ -64,7 +64,7 @@ def test_a_checkpoint_cut_for_more_ranks_is_weight_load() -> None:
 def test_cuda_that_does_not_start_in_a_loader_worker_is_config() -> None:
     diagnosis = diagnose_text("train.log", FORKED_SAMPLER_WORKER)
     assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
     assert diagnosis.first_error.text.strip() in {
         "RuntimeError: CUDA error: initialization error",
         "RuntimeError: Caught RuntimeError in DataLoader worker process 1.",

@@ -8,7 +8,7 @@ wording of our own; each test checks the label and the line to read first.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 
 
 def stuck_line(rank: int, stamp: str, secs: int) -> str:
@@ -39,7 +39,7 @@ def test_a_stuck_watchdog_offers_a_collective_as_the_alternative() -> None:
         }
     )
     assert diagnosis.category == "hang", diagnosis.root_cause
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
@@ -52,7 +52,7 @@ def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
     )
     diagnosis = diagnose_files({"job/rank1.log": "step 3 loss 1.92\n" + line})
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def timeout_line(rank: int, stamp: str, seq: int) -> str:
@@ -384,7 +384,7 @@ def test_engine_notices_alone_offer_a_collective_beside_the_hang() -> None:
     "hanging") do not add memory exhaustion as a reading."""
     diagnosis = diagnose_files({"serve/engine_core.log": _engine_notices(4)})
     assert diagnosis.category == "hang", diagnosis.root_cause
-    offered = [alt.category for alt in diagnosis.alternatives]
+    offered = alternative_labels(diagnosis)
     assert "hccl" in offered
     assert "oom" not in offered, diagnosis.alternatives
 

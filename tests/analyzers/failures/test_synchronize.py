@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RAISED = (
     "[rank2]: Traceback (most recent call last):\n"
@@ -38,9 +38,7 @@ def test_a_synchronize_with_only_a_code_is_labelled_by_that_code_or_stream_sync(
     call: str, code: str, label: str
 ) -> None:
     diagnosis = diagnose_text("job/rank2.log", RAISED.format(call=call, code=code))
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert code in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=code)
 
 
 def test_an_unlabelled_code_keeps_its_doubt_in_the_confidence() -> None:
@@ -145,7 +143,7 @@ def test_a_synchronize_that_failed_without_running_out_still_offers_a_core_failu
 
 def _alternatives(text: str) -> tuple[str, list[str]]:
     diagnosis = diagnose_text("serve/worker.log", text)
-    return diagnosis.category, [alternative.category for alternative in diagnosis.alternatives]
+    return diagnosis.category, alternative_labels(diagnosis)
 
 
 WAIT_UNDER_WORKER = (

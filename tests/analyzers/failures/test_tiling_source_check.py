@@ -68,9 +68,7 @@ EZ9999[PID: 812] 2026-05-06-07:08:09.010.011 (EZ9999):  expert count is: 96, but
 )
 def test_tiling_source_line(text: str, category: str, first: str) -> None:
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == category
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_tiling_source_line_is_trusted() -> None:

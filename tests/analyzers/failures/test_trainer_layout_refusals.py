@@ -11,12 +11,7 @@ tee and a rank's traceback print (hosts, paths and numbers are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
-
-
-def rules_of(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # torchrun's failure summary quoting a rank's error file: the trainer builds its data-loading
 # mesh by unflattening the world mesh, and a dimension backed by the fake backend is asked for
