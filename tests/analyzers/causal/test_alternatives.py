@@ -10,7 +10,7 @@ import pytest
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.causal.test_culprits_nodes import diagnose as nodes_diagnose
 from tests.analyzers.causal.test_culprits_nodes import lost_peer, progress
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 from tests.analyzers.failures.test_operator_failures import CASES as OPERATOR_CASES
 from tests.analyzers.job_bundles import pack
 
@@ -42,7 +42,7 @@ def test_an_alternatives_evidence_has_its_chinese_twin() -> None:
 )
 def test_alternatives_are_few_distinct_other_labels_scored_below_the_answer(text: str) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert len(labels) <= 2
     assert len(set(labels)) == len(labels)
     assert diagnosis.category not in labels
@@ -76,14 +76,14 @@ def test_the_deciding_rules_guide_neighbour_keeps_a_place_when_other_lines_outsc
     """docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout"""
     diagnosis = diagnose_text("job/rank8.log", STALLED_BARRIER)
     assert diagnosis.category == "hccl"
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert len(labels) == 2
     assert "hang" in labels
 
 
 def test_a_shown_guide_neighbour_is_not_listed_twice() -> None:
     diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert labels.count("operator") == 1
 
 
@@ -102,13 +102,13 @@ def test_a_codes_own_neighbours_are_not_displaced_by_the_rules() -> None:
     """docs/labelling.md#event-waits-that-run-out"""
     diagnosis = diagnose_text("job/rank3.log", COPY_STREAM_TIMEOUT)
     assert diagnosis.category == "stream_sync"
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert sorted(labels) == ["hang", "hccl"]
 
 
 def test_without_code_neighbours_the_rules_neighbour_keeps_its_place() -> None:
     diagnosis = diagnose_text("job/rank3.log", COPY_STREAM_UNLISTED)
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert "aicore_timeout" in labels
 
 
@@ -130,7 +130,7 @@ def test_a_guide_neighbour_named_other_reaches_the_report() -> None:
     """docs/labelling.md#alternatives-and-confidence: `other` named by the guide is shown."""
     diagnosis = diagnose_text("job/mpirun.log", SHM_FULL)
     assert diagnosis.category == "driver_env"
-    labels = [alt.category for alt in diagnosis.alternatives]
+    labels = alternative_labels(diagnosis)
     assert "other" in labels
 
 
@@ -161,7 +161,7 @@ def test_other_is_not_offered_by_a_line_the_guide_names_no_neighbour_for() -> No
     model code) is no documented neighbour of a device memory failure."""
     diagnosis = diagnose_text("job/rank0.log", PLAIN_OOM + INPLACE_MODIFIED)
     assert diagnosis.category == "oom"
-    assert "other" not in [alt.category for alt in diagnosis.alternatives]
+    assert "other" not in alternative_labels(diagnosis)
 
 
 def test_the_neighbours_of_the_code_that_labelled_a_block_line_are_offered() -> None:
@@ -198,14 +198,14 @@ def test_a_catch_all_rule_labelled_by_its_code_does_not_offer_other() -> None:
     because the code decides says nothing of the line; `other` is not its literal reading."""
     diagnosis = diagnose_text("job/rank1.log", OP_COMPILE_FAILED)
     assert diagnosis.category == "operator"
-    assert "other" not in [alt.category for alt in diagnosis.alternatives]
+    assert "other" not in alternative_labels(diagnosis)
 
 
 def test_a_synchronize_labelled_by_its_code_still_offers_its_literal_reading() -> None:
     """Counterexample: the synchronize rule's own label (`stream_sync`) names a layer."""
     diagnosis = diagnose_text("job/rank0.log", SYNC_COLLECTIVE_WAIT)
     assert diagnosis.category == "hccl"
-    assert "stream_sync" in [alt.category for alt in diagnosis.alternatives]
+    assert "stream_sync" in alternative_labels(diagnosis)
 
 
 # Four ranks under TORCH_DISTRIBUTED_DEBUG=DETAIL, one log per rank: rank 2's log stops in
@@ -300,7 +300,7 @@ DEVICE_REFUSAL = (
 def test_a_node_agent_that_cannot_hand_over_cards_is_not_offered_a_memory_reading() -> None:
     diagnosis = diagnose_text("node/events.txt", DEVICE_REFUSAL)
     assert diagnosis.category == "driver_env"
-    assert "oom" not in [alt.category for alt in diagnosis.alternatives]
+    assert "oom" not in alternative_labels(diagnosis)
 
 
 def test_memory_a_device_cannot_give_is_still_read_as_memory() -> None:
@@ -366,9 +366,7 @@ def test_a_lost_peer_no_rank_explains_offers_the_process_that_went_away(tmp_path
     }
     path = pack(tmp_path / "job.tar.gz", files, "job-4a1c")
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connection closed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Connection closed")
     went_away = next(alt for alt in diagnosis.alternatives if alt.category == "device_fault")
     assert "peer that went away" in went_away.evidence
     assert went_away.score < diagnosis.confidence
@@ -392,7 +390,7 @@ def test_a_lost_peer_under_a_ranks_own_error_offers_no_process_that_went_away(
     }
     diagnosis = nodes_diagnose(tmp_path, files)
     assert diagnosis.category == "shape_mismatch"
-    assert "device_fault" not in [alt.category for alt in diagnosis.alternatives]
+    assert "device_fault" not in alternative_labels(diagnosis)
 
 
 def _stream_wait_refused(code: int) -> str:
@@ -409,7 +407,7 @@ def test_a_synchronize_whose_code_names_its_neighbours_offers_those_not_a_core_f
     one, a core failure, is not: nothing ran on a core."""
     diagnosis = diagnose_text("serve/worker0.log", _stream_wait_refused(107027))
     assert diagnosis.category == "stream_sync", diagnosis.root_cause
-    offered = [alt.category for alt in diagnosis.alternatives]
+    offered = alternative_labels(diagnosis)
     assert "config" in offered
     assert "aicore_timeout" not in offered, diagnosis.alternatives
 
@@ -419,7 +417,7 @@ def test_a_synchronize_whose_code_names_nothing_keeps_the_core_failure_beside_it
     neighbour still stands beside `stream_sync`."""
     diagnosis = diagnose_text("serve/worker0.log", _stream_wait_refused(507011))
     assert diagnosis.category == "stream_sync", diagnosis.root_cause
-    assert "aicore_timeout" in [alt.category for alt in diagnosis.alternatives]
+    assert "aicore_timeout" in alternative_labels(diagnosis)
 
 
 # The store's exception class votes `hccl` to the hints; the words after it are those of a

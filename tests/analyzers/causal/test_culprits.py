@@ -21,6 +21,7 @@ from analyzers.causal.window import CAUSAL_WINDOW_S, gap_said
 from analyzers.core.phrases import plain
 from analyzers.report.culprit_note import culprit_note
 from analyzers.report.summary import format_summary
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
@@ -196,8 +197,7 @@ def test_a_timeout_on_half_the_ranks_blames_the_half_that_stopped_first(tmp_path
 
 def test_root_cause_names_every_culprit_and_not_the_cascade(tmp_path: Path) -> None:
     diagnosis = analyze_job(tmp_path, two_tp_ranks_fail_the_weight_split()).diagnosis
-    assert diagnosis.category == "weight_load"
-    assert "exceeds dimension size (131125)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="exceeds dimension size (131125)")
     assert "ranks 2, 3 started it" in diagnosis.root_cause
     assert "Rank 1 failed afterwards as a consequence" in diagnosis.root_cause
 
@@ -457,8 +457,7 @@ def test_a_failure_every_rank_shares_blames_no_rank(tmp_path: Path) -> None:
     """Labelling guide, "A failure every rank shares": all four ranks refuse the same
     setting; nobody started it, the setting did."""
     diagnosis = analyze_job(tmp_path, every_rank_refuses_the_layout(4)).diagnosis
-    assert diagnosis.category == "config"
-    assert "must be divisible by the expert-parallel size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="must be divisible by the expert-parallel size")
     assert diagnosis.culprit_ranks == []
 
 
@@ -560,8 +559,7 @@ def test_a_distributed_checkpoint_failure_quoted_on_every_rank_blames_the_rank_i
     checkpoint lacks; every rank's log quotes rank 1's traceback, so rank 1 is the culprit."""
     job = dcp_load_fails({1: "RuntimeError: Missing key in checkpoint state_dict: model.bq."})
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.category == "weight_load"
-    assert "Missing key in checkpoint state_dict" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="Missing key in checkpoint state_dict")
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -613,9 +611,7 @@ def test_a_store_host_every_rank_failed_to_resolve_blames_no_rank(tmp_path: Path
         f"while trying to connect to ({host}, 36949)."
     )
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "cannot be retrieved" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="cannot be retrieved")
     assert diagnosis.culprit_ranks == []
 
 
@@ -791,9 +787,7 @@ def test_a_rank_whose_own_log_records_its_abort_is_the_one_its_peers_lost(
         )
     report = analyze(pack(tmp_path / "job.tar.gz", files, "job-1"), AnalyzeOptions(workers=1))
     diagnosis = report.diagnosis
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Fatal Python error: Aborted" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Fatal Python error: Aborted")
     assert diagnosis.culprit_ranks == [1]
 
 

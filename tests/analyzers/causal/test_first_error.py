@@ -25,7 +25,7 @@ from analyzers.core.types import (
     RankSummary,
 )
 from analyzers.formats.codes import extract_codes
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 KNOWLEDGE = load_knowledge()
 T0 = datetime(2026, 11, 29, 7, 24, 27)
@@ -293,9 +293,7 @@ def test_a_rank_that_exits_without_a_word_is_named_by_the_launcher(tmp_path) -> 
 
     job, extra = _ranks_losing_rank_3(None)
     diagnosis = analyze_job(tmp_path, job, extra).diagnosis
-    assert diagnosis.first_error is not None
-    assert "failed (exitcode: 3) local_rank: 3" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
+    assert_reads(diagnosis, "device_fault", first_error="failed (exitcode: 3) local_rank: 3")
     assert diagnosis.culprit_ranks == [3]
 
 
@@ -359,9 +357,7 @@ def test_a_rank_that_logs_an_error_and_says_it_is_exiting_is_the_first_error(tmp
         "ERROR", "no training samples left in shard part-00003.jsonl after filtering; exiting"
     )
     diagnosis = analyze_job(tmp_path, job, extra).diagnosis
-    assert diagnosis.first_error is not None
-    assert "after filtering; exiting" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="after filtering; exiting")
     assert diagnosis.culprit_ranks == [3]
 
 
@@ -626,9 +622,7 @@ def test_an_exit_status_comes_after_the_lost_connection_its_rank_logged() -> Non
     it, even when both are consequences of another rank leaving and only the agent's line
     carries a time the other ranks' lines can be ordered against."""
     diagnosis = diagnose_files(_left_early_job())
-    assert diagnosis.first_error is not None
-    assert "Connection closed by peer" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="Connection closed by peer")
 
 
 # --- a rank that reached the store after the others' waits had run out ---------------------
@@ -751,9 +745,7 @@ def test_a_rank_stopped_after_its_peers_timed_out_on_it_is_no_first_error(tmp_pa
 
     job, extra = _stalled_rank_stopped_by_the_script(RECV_TIMEOUT)
     diagnosis = analyze_job(tmp_path, job, extra).diagnosis
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting 10000ms for recv" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="Timed out waiting 10000ms for recv")
     assert diagnosis.culprit_ranks == [2]
 
 

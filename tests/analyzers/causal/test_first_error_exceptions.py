@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The wrapper is printed first; the inner block below it says what failed.
 WRAPPER_FIRST = """\
@@ -78,6 +78,4 @@ def test_the_first_error_is_the_line_that_explains_the_rest(
     text: str, label: str, says: str
 ) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)

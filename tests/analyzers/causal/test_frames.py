@@ -2,6 +2,7 @@
 `frame_keywords` in knowledge/fallback.yaml; docs/labelling.md, "A tensor whose sending
 process died")."""
 
+from tests.analyzers.excerpts import alternative_labels, assert_reads
 from tests.analyzers.job_bundles import CLOSED, analyze_job, ranks
 
 C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
@@ -44,11 +45,9 @@ def test_a_lost_connection_raised_where_torch_rebuilds_a_shared_tensor_is_its_se
         "ConnectionResetError: [Errno 104] Connection reset by peer",
     )
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.first_error is not None
-    assert "ConnectionResetError" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
+    assert_reads(diagnosis, "device_fault", first_error="ConnectionResetError")
     assert diagnosis.culprit_ranks == [2]
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def lost_peer(*logs, closed: str) -> None:

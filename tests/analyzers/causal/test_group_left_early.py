@@ -12,7 +12,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 LEFT_EARLY = """\
 [rank2]: step 4 loss=3.9120 lr=2.0e-04
@@ -43,9 +43,12 @@ ValueError: Default process group has not been initialized, please make sure to 
 
 def test_group_left_early_offers_hccl_beside_config() -> None:
     diagnosis = diagnose_text("train.log", LEFT_EARLY)
-    assert diagnosis.category == "config"
-    assert "Default process group has not been initialized" in diagnosis.first_error.text
-    assert "hccl" in [a.category for a in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Default process group has not been initialized",
+        beside=("hccl",),
+    )
 
 
 def test_group_left_early_across_rank_files() -> None:
@@ -56,10 +59,10 @@ def test_group_left_early_across_rank_files() -> None:
         line.removeprefix("[rank0]: ") for line in LEFT_EARLY.splitlines() if "[rank0]" in line
     )
     diagnosis = diagnose_files({"log_2.log": rank2 + "\n", "log_0.log": rank0 + "\n"})
-    assert "hccl" in [a.category for a in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_group_never_created_keeps_config_alone() -> None:
     diagnosis = diagnose_text("run.log", NEVER_STARTED)
     assert diagnosis.category == "config"
-    assert "hccl" not in [a.category for a in diagnosis.alternatives]
+    assert "hccl" not in alternative_labels(diagnosis)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, analyze_job, ranks
 
 BARRIER = "ProcessGroupGloo.cpp:{line}] "
@@ -45,9 +46,7 @@ def test_a_sub_groups_barrier_report_is_mapped_to_the_global_rank(tmp_path: Path
     for rank in (0, 2, 4, 6):
         job[rank].at(6400).log("ERROR", f"model run failed: {CLOSED}")
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.first_error is not None
-    assert "Rank 2 failed to pass monitoredBarrier" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="Rank 2 failed to pass monitoredBarrier")
     assert diagnosis.culprit_ranks == [5]
 
 

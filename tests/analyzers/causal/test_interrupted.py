@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, RankLog, analyze_job, ranks
 
 C10D = "/srv/venv/lib/python3.11/site-packages/torch/distributed"
@@ -51,9 +52,7 @@ def test_the_rank_interrupted_outside_the_collective_is_the_one_waited_for(
     for log in job:
         interrupted(log, in_collective=log.rank != 3)
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="KeyboardInterrupt")
     assert diagnosis.culprit_ranks == [3]
 
 
@@ -96,9 +95,7 @@ def alone(tmp_path: Path, extra: dict[str, str] | None = None):
 
 def test_a_rank_interrupted_alone_leads_the_peers_that_lost_it(tmp_path: Path) -> None:
     diagnosis = alone(tmp_path)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="KeyboardInterrupt")
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -108,9 +105,7 @@ def test_the_agents_report_of_the_childs_sigint_is_a_summary_of_it(tmp_path: Pat
         "failed (exitcode: -2) local_rank: 1 (pid: 20095) of binary: /opt/venv/bin/python3\n"
     )
     diagnosis = alone(tmp_path, {"launcher.log": launcher})
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="KeyboardInterrupt")
     assert "device_fault" not in {diagnosis.category}
     assert diagnosis.culprit_ranks == [1]
 

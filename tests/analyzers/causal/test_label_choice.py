@@ -18,7 +18,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 CAPTURED_MEMCPY_PLOG = """\
 [ERROR] RUNTIME(4410,):2026-02-11-07:41:03.512.201 [api_impl.cc:2690]4410 MemCopySync:The current capture mode:threadCaptureMode=0, exchangeCaptureMode=0, contextCaptureMode=0
@@ -86,30 +86,22 @@ INFO 03-02 10:11:52 [config.py:700] This model supports multiple tasks. Defaulti
 
 def test_a_memcpy_refused_during_graph_capture_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("node0/plog/plog-4410_20260211074103.log", CAPTURED_MEMCPY_PLOG)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "capture mode" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="capture mode")
 
 
 def test_a_synchronize_refused_on_a_captured_stream_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("serve/worker_1.log", CAPTURED_SYNC_BLOCK)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "Not allow to synchronize captured stream" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="Not allow to synchronize captured stream")
 
 
 def test_an_ai_cpu_kernel_exception_is_labelled_like_an_ai_core_one() -> None:
     diagnosis = diagnose_text("train/infer.log", AICPU_EXCEPTION_BLOCK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "retCode=0x2a" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="retCode=0x2a")
 
 
 def test_the_runtime_reason_alone_names_the_ai_cpu_exception() -> None:
     diagnosis = diagnose_text("node1/plog/plog-7702_20260305180244.log", AICPU_REASON_ONLY)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "aicpu exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="aicpu exception")
 
 
 def test_a_captured_stream_refusal_advises_moving_the_call_out_of_capture() -> None:
@@ -131,10 +123,8 @@ def test_a_missing_op_entry_point_under_a_graph_capture_offers_the_installation_
     # is the operator's, with the op package (driver_env) and the release (config) as the
     # alternatives, also when a serving framework reports it as a failed graph capture.
     diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_OP_LIBRARY_MISS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "aclnnSparseTopkIndexer" in diagnosis.first_error.text
-    offered = [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="aclnnSparseTopkIndexer")
+    offered = alternative_labels(diagnosis)
     assert "driver_env" in offered
     assert "stream_sync" not in offered
 
@@ -144,12 +134,10 @@ def test_a_graph_capture_that_fails_with_a_code_only_offers_no_installation_read
     # operator library, so neither the op package nor the release is offered.
     diagnosis = diagnose_text("serve/scheduler_0.log", GRAPH_CAPTURE_CODE_ONLY)
     assert diagnosis.category != "operator"
-    assert "driver_env" not in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" not in alternative_labels(diagnosis)
 
 
 def test_a_quantized_weight_slice_that_does_not_fit_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("serve.log", QUANT_SLICE_VLLM)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "output_size_per_partition = 3696" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="output_size_per_partition = 3696")
     assert any("quantization group" in action for action in diagnosis.next_actions)

@@ -9,7 +9,7 @@ wrapper stays the first error. Paths, ranks and sizes are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = """\
 Original Traceback (most recent call last):
@@ -41,16 +41,12 @@ CUT = "2026-11-30 16:40:02,719 [rank1] ERROR model run failed: Caught MemoryErro
 
 def test_the_worker_exception_under_a_raised_wrapper_is_the_first_error() -> None:
     diagnosis = diagnose_text("rank1.log", RAISED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Unable to allocate 384. MiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Unable to allocate 384. MiB")
 
 
 def test_a_logged_wrapper_record_carries_the_worker_exception_too() -> None:
     diagnosis = diagnose_text("log_1.log", LOGGED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Unable to allocate 384. MiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Unable to allocate 384. MiB")
 
 
 def test_a_wrapper_cut_before_the_worker_lines_stays_the_first_error() -> None:

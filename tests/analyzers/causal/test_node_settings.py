@@ -13,6 +13,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.core.types import Diagnosis
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, pack
 
 SIZE = (
@@ -72,9 +73,7 @@ def diagnose(tmp_path: Path, members: dict[str, str]) -> Diagnosis:
 def test_the_node_whose_environment_adds_a_setting_is_the_culprit(tmp_path: Path) -> None:
     env1 = ENV.format(node=1) + "MOE_CAPACITY_FACTOR=0.75\n"
     diagnosis = diagnose(tmp_path, files(ENV.format(node=0), env1))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "op.preamble.length <= op.nbytes" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="op.preamble.length <= op.nbytes")
     assert diagnosis.culprit_ranks == [2, 3]
 
 

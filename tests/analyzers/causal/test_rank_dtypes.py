@@ -11,7 +11,7 @@ Values are our own, in torch 2.13's and gloo's real wording.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 from tests.analyzers.job_bundles import CLOSED
 
 SIZE = (
@@ -60,9 +60,7 @@ def job(dtypes: dict[int, str], aborts: int) -> dict[str, str]:
 def test_the_rank_that_logged_another_dtype_is_the_culprit_when_it_aborted() -> None:
     dtypes = {rank: "float32" for rank in range(6)} | {1: "bfloat16"}
     diagnosis = diagnose_files(job(dtypes, aborts=1))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "op.preamble.length" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="op.preamble.length")
     assert diagnosis.culprit_ranks == [1]
 
 

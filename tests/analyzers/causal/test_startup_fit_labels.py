@@ -23,8 +23,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 TOKENIZER_CLASS_UNKNOWN = """\
 (ApiServer_0 pid=5120)   File "/opt/serve/tokenizers/hf.py", line 71, in from_pretrained
@@ -120,37 +119,33 @@ TILING_MULTIPLE = """\
 """
 
 
-def _labels(diagnosis: Diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_a_tokenizer_class_the_library_lacks_is_a_configuration_failure() -> None:
     diagnosis = diagnose_text("serve/api_server.log", TOKENIZER_CLASS_UNKNOWN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Tokenizer class OrbitFastTokenizer does not exist" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="Tokenizer class OrbitFastTokenizer does not exist"
+    )
 
 
 def test_a_tokenizer_that_loaded_does_not_decide_a_later_failure() -> None:
     diagnosis = diagnose_text("serve/worker.log", TOKENIZER_LOADED_THEN_KEY_MISSING)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "weight_scale" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="weight_scale")
 
 
 def test_an_op_missing_from_its_namespace_is_an_operator_registration_failure() -> None:
     diagnosis = diagnose_text("serve/engine.log", NAMESPACE_OP_MISSING)
-    assert diagnosis.category == "operator"
-    assert "config" in _labels(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "'_C_orbit' object has no attribute 'fused_topk_topp'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="'_C_orbit' object has no attribute 'fused_topk_topp'",
+        beside=("config",),
+    )
 
 
 def test_an_op_missing_from_the_framework_core_namespace_is_a_configuration_failure() -> None:
     for text in (CORE_NAMESPACE_OP_MISSING, CORE_NAMESPACE_OP_MISSING_IN_WORKER):
         diagnosis = diagnose_text("serve/engine.log", text)
         assert diagnosis.category == "config"
-        assert "operator" in _labels(diagnosis)
+        assert "operator" in alternative_labels(diagnosis)
         assert diagnosis.confidence < 0.8
         assert diagnosis.first_error is not None
         assert "'_OpNamespace' '_C' object has no attribute" in diagnosis.first_error.text
@@ -169,9 +164,7 @@ def test_a_module_attribute_missing_is_not_read_as_a_namespace_op() -> None:
 
 def test_an_attribute_message_kept_by_a_wrapper_reads_as_config() -> None:
     diagnosis = diagnose_text("serve/worker.log", WRAPPED_ATTRIBUTE_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'ModelInput' object has no attribute 'cpu_view'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="'ModelInput' object has no attribute 'cpu_view'")
 
 
 def test_a_wrapped_message_about_an_unset_value_is_not_a_version_mismatch() -> None:
@@ -183,7 +176,7 @@ def test_a_wrapped_message_about_an_unset_value_is_not_a_version_mismatch() -> N
 def test_a_bare_divisibility_assertion_offers_its_neighbours_below_the_confident_band() -> None:
     diagnosis = diagnose_text("serve/scheduler.log", BARE_DIVISIBILITY)
     assert diagnosis.category == "weight_load"
-    assert {"config", "shape_mismatch"} <= set(_labels(diagnosis))
+    assert {"config", "shape_mismatch"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
     assert diagnosis.first_error is not None
     assert "12 is not divisible by 5" in diagnosis.first_error.text
@@ -191,18 +184,16 @@ def test_a_bare_divisibility_assertion_offers_its_neighbours_below_the_confident
 
 def test_the_same_check_worded_in_full_stays_a_configuration_failure() -> None:
     diagnosis = diagnose_text("serve/engine.log", FULL_WORDING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must be divisible by tensor parallel size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="must be divisible by tensor parallel size")
 
 
 def test_a_model_dimension_that_is_no_multiple_of_the_parallel_size_is_a_configuration_failure() -> (
     None
 ):
     diagnosis = diagnose_text("job/rank2.log", KV_GROUPS_OVER_TP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must be a multiple of tensor_model_parallel_size" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="must be a multiple of tensor_model_parallel_size"
+    )
 
 
 def test_a_world_size_or_batch_that_does_not_split_over_the_layout_is_a_configuration_failure() -> (

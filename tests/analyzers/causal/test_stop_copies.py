@@ -11,6 +11,7 @@ import tarfile
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, bundle
 
 TREE = "torchrun_logs/job_x1/attempt_0"
@@ -57,9 +58,7 @@ def job(tmp_path: Path, copies_after_record: bool) -> Path:
 
 def test_a_lost_peer_whose_copy_follows_the_stop_is_what_the_stop_did(tmp_path: Path) -> None:
     diagnosis = analyze(job(tmp_path, True), AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.first_error is not None
-    assert "Received 2 death signal" in diagnosis.first_error.text
-    assert diagnosis.category == "hang"
+    assert_reads(diagnosis, "hang", first_error="Received 2 death signal")
     assert diagnosis.culprit_ranks == [2]
 
 
@@ -93,7 +92,5 @@ def test_a_collector_s_stamps_are_not_read_against_the_agent_s_own_clock(tmp_pat
     local time: two clocks, so the copies' order still places the lost peers after the stop."""
     collected = _through_kubectl(job(tmp_path, True), tmp_path)
     diagnosis = analyze(collected, AnalyzeOptions(workers=1)).diagnosis
-    assert diagnosis.first_error is not None
-    assert "Received 2 death signal" in diagnosis.first_error.text
-    assert diagnosis.category == "hang"
+    assert_reads(diagnosis, "hang", first_error="Received 2 death signal")
     assert diagnosis.culprit_ranks == [2]

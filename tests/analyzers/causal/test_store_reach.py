@@ -12,6 +12,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.core.types import Report
+from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import RankLog, analyze_job, pack, ranks
 
 CLIENTS = (
@@ -52,9 +53,7 @@ def test_the_rank_that_never_reached_the_store_is_the_one_its_peers_waited_for(
     job[2].raw(KEY_WAIT)
     cannot_connect(job[3], 36950)
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "while trying to connect to (127.0.0.1, 36950)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="while trying to connect to (127.0.0.1, 36950)")
     assert diagnosis.culprit_ranks == [3]
     assert "could not reach the rendezvous store" in diagnosis.root_cause
 
@@ -117,9 +116,7 @@ def test_a_client_s_key_wait_that_ends_first_stands_behind_the_store_s_count(
     for log in job[1:]:
         log.at(10200).log("ERROR", f"model run failed: {KEY_WAIT.split(': ', 1)[1]}")
     diagnosis = analyze_job(tmp_path, job).diagnosis
-    assert diagnosis.first_error is not None
-    assert "4/5 clients joined" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
+    assert_reads(diagnosis, "config", first_error="4/5 clients joined")
     assert diagnosis.culprit_ranks == []
 
 

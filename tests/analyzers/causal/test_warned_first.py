@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 WARNED_TWICE_THEN_RAISED = """\
 2025-04-10 08:00:01,100 WARNING [train.py:900] (0/2) Grad scale is small: 0.0009765625
@@ -55,9 +55,7 @@ LOOKUP_ONLY = """\
 
 def test_a_connect_to_a_host_whose_lookup_failed_is_led_by_the_lookup() -> None:
     diagnosis = diagnose_text("stdout.log", LOOKUP_THEN_CONNECT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "cannot be retrieved" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="cannot be retrieved")
     assert diagnosis.first_error.line == 1
 
 
@@ -113,9 +111,7 @@ def _skipping_job(warned_at: str) -> dict[str, str]:
 
 def test_a_rank_that_skipped_its_step_leads_the_waits_that_followed() -> None:
     diagnosis = diagnose_files(_skipping_job("01:47:30"))
-    assert diagnosis.first_error is not None
-    assert "loss is nan, skipping backward" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="loss is nan, skipping backward")
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -164,9 +160,9 @@ SYNC_HEADLINE_OTHER_CODE = SYNC_HEADLINE_THEN_RECORD.replace(
 def test_a_synchronize_headline_leads_the_runtime_record_of_the_same_code() -> None:
     """docs/labelling.md#code-only-synchronize-failures"""
     diagnosis = diagnose_text("run.log", SYNC_HEADLINE_THEN_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "AclrtSynchronizeStreamWithTimeout(copy_stream)" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="AclrtSynchronizeStreamWithTimeout(copy_stream)"
+    )
 
 
 def test_a_runtime_record_of_another_code_keeps_its_place() -> None:
@@ -184,6 +180,4 @@ ACL_HEADLINE_THEN_RECORD = """\
 
 def test_the_acl_wording_of_the_headline_leads_as_well() -> None:
     diagnosis = diagnose_text("rank2.log", ACL_HEADLINE_THEN_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "ACL stream synchronize failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="ACL stream synchronize failed")

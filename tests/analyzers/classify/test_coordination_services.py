@@ -11,7 +11,7 @@ numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 START_BARRIER = """\
 Traceback (most recent call last):
@@ -94,44 +94,37 @@ setup start (pid=4410, ip=10.1.0.9) 2022-02-03 04:05:06.070809: F external/org_t
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_a_start_barrier_that_times_out_is_the_wait_for_tasks_that_never_joined() -> None:
     diagnosis = diagnose_text("logs/train.log", START_BARRIER)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Barrier timed out. Barrier_id: PjRT_Client_Connect" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Barrier timed out. Barrier_id: PjRT_Client_Connect",
+        beside=("config",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_the_newer_registration_wording_is_the_same_wait() -> None:
     diagnosis = diagnose_text("logs/worker_0.log", REGISTRATION)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "cluster registration failed" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="cluster registration failed", beside=("config",))
 
 
 def test_a_named_barrier_of_the_job_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/host_2.log", NAMED_BARRIER)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "Barrier_id: share_run_id0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Barrier_id: share_run_id0")
 
 
 def test_a_task_whose_heartbeat_stopped_is_the_first_error_before_the_barrier() -> None:
     diagnosis = diagnose_text("logs/coordinator.log", HEARTBEAT_THEN_BARRIER)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert "task:5 heartbeat timeout" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "device_fault", first_error="task:5 heartbeat timeout", beside=("hccl",)
+    )
 
 
 def test_the_fatal_notice_that_another_task_died_is_a_collective_symptom() -> None:
     diagnosis = diagnose_text("logs/host_3.log", PEER_DIED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "another task died" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="another task died", beside=("device_fault",))
 
 
 def test_a_disconnect_timeout_at_exit_stays_behind_the_error_that_ended_the_job() -> None:
@@ -148,8 +141,7 @@ def test_tasks_that_connect_are_no_failure() -> None:
 
 def test_a_ring_all_reduce_that_aborts_is_the_collective_layer() -> None:
     diagnosis = diagnose_text("logs/worker_3.log", RING_ABORT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "Aborting RingReduce with Unavailable" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Aborting RingReduce with Unavailable")
 
 
 def test_workers_that_disagree_on_a_group_size_are_the_group_setup() -> None:
@@ -158,25 +150,28 @@ def test_workers_that_disagree_on_a_group_size_are_the_group_setup() -> None:
     assert "has group_size 6 and group_key3 but that group has size 2" in (
         diagnosis.first_error.text
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_xla_finding_no_nccl_library_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/generate.log", NCCL_MISSING)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "Unable to load NCCL library" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "driver_env", first_error="Unable to load NCCL library", beside=("config",)
+    )
 
 
 def test_a_topology_warning_xla_quotes_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/generate.log", TOPOLOGY_QUOTED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "Attribute busid of node net not found" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Attribute busid of node net not found",
+        beside=("hccl",),
+    )
 
 
 def test_a_tpu_runtime_without_an_entry_point_jaxlib_expects_is_a_release_mismatch() -> None:
     diagnosis = diagnose_text("logs/train.log", TPU_SYMBOL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "not available in this library" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="not available in this library", beside=("driver_env",)
+    )

@@ -10,7 +10,7 @@ prints them).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 IMAGE_TEST = """\
   File "/opt/job/check_nccl.py", line 9, in <module>
@@ -30,10 +30,9 @@ c0ffee12ab34:88:88 [0] NCCL INFO comm 0x55aa01b2c3d0 rank 0 nranks 1 cudaDev 0 b
 
 def test_the_lookup_failure_decides_over_the_failed_device_answer() -> None:
     diagnosis = diagnose_text("job.log", IMAGE_TEST)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'named symbol not found'" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="'named symbol not found'", beside=("device_fault",)
+    )
 
 
 def test_without_the_lookup_failure_the_device_reading_stands() -> None:
@@ -41,6 +40,4 @@ def test_without_the_lookup_failure_the_device_reading_stands() -> None:
         "Cuda failure 500 'named symbol not found'", "Cuda failure 1 'invalid argument'"
     )
     diagnosis = diagnose_text("job.log", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Cuda failure 999 'unknown error'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Cuda failure 999 'unknown error'")

@@ -25,7 +25,7 @@ from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -842,9 +842,7 @@ def test_a_sigkill_with_no_own_failure_before_it_keeps_its_reading(text: str) ->
 
 def test_a_sigkill_recorded_first_stays_the_first_error() -> None:
     diagnosis = diagnose_text("node-a/torchrun.log", KILLED_FIRST)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "-9" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="-9")
     assert diagnosis.culprit_ranks == [1]
 
 

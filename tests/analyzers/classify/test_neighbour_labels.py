@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 STEPS = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(4))
 
@@ -26,10 +26,7 @@ def test_a_stall_that_ends_in_a_notify_timeout_is_hccl_with_hang_as_the_alternat
             "job/rank1.log": STEPS + NOTIFY_TIMEOUT.format(pid=101),
         }
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Notify register times out" in diagnosis.first_error.text
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="Notify register times out", beside=("hang",))
 
 
 def test_a_stall_without_any_error_line_is_a_hang() -> None:
@@ -88,7 +85,7 @@ def test_the_layer_that_must_change_names_the_label(line: str, label: str) -> No
 def test_feature_not_supported_is_never_read_as_memory() -> None:
     diagnosis = diagnose_text("job/rank0.log", CASES[2][1] + "\n")
     assert diagnosis.category != "oom"
-    assert "oom" not in [alt.category for alt in diagnosis.alternatives]
+    assert "oom" not in alternative_labels(diagnosis)
 
 
 # docs/labelling.md#operator-installation-or-platform-limit
@@ -104,9 +101,7 @@ ARGUMENT_REFUSED = (
 
 def test_an_op_without_a_kernel_for_the_dtype_offers_the_setting_as_the_alternative() -> None:
     diagnosis = diagnose_text("job/rank0.log", DTYPE_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "DT_BFLOAT16" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="DT_BFLOAT16")
     config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
     assert 0 < config.score < diagnosis.confidence
 
@@ -114,7 +109,7 @@ def test_an_op_without_a_kernel_for_the_dtype_offers_the_setting_as_the_alternat
 def test_a_host_check_that_names_no_dtype_offers_no_setting() -> None:
     diagnosis = diagnose_text("job/rank0.log", ARGUMENT_REFUSED)
     assert diagnosis.category == "operator"
-    assert "config" not in [alt.category for alt in diagnosis.alternatives]
+    assert "config" not in alternative_labels(diagnosis)
 
 
 # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
@@ -132,9 +127,7 @@ LENGTHS_REFUSED = (
 
 def test_an_aclnn_check_naming_two_shapes_offers_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("job/rank0.log", SHAPES_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "shape[[4,32,128]]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="shape[[4,32,128]]")
     shapes = next(alt for alt in diagnosis.alternatives if alt.category == "shape_mismatch")
     assert 0 < shapes.score < diagnosis.confidence
 
@@ -142,7 +135,7 @@ def test_an_aclnn_check_naming_two_shapes_offers_a_shape_mismatch() -> None:
 def test_an_aclnn_check_that_gives_no_shapes_offers_none() -> None:
     diagnosis = diagnose_text("job/rank0.log", LENGTHS_REFUSED)
     assert diagnosis.category == "operator"
-    assert "shape_mismatch" not in [alt.category for alt in diagnosis.alternatives]
+    assert "shape_mismatch" not in alternative_labels(diagnosis)
 
 
 def test_a_batched_product_whose_operands_disagree_is_a_shape_mismatch() -> None:
@@ -156,9 +149,7 @@ def test_a_batched_product_whose_operands_disagree_is_a_shape_mismatch() -> None
             "to be: [24, 512] but got: [24, 384].\n",
         }
     )
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "first two dimensions of batch2" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="first two dimensions of batch2")
 
 
 def test_a_batched_product_on_two_devices_is_not_a_shape_mismatch() -> None:

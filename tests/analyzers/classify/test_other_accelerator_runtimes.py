@@ -6,7 +6,7 @@ numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 _E = "2023-02-14 03:12:44.{:06d}: E tensorflow/compiler/xla/xla_client/xla_util.cc:90] "
 XRT_OOM = "\n".join(
@@ -135,40 +135,30 @@ HOST_SYNC = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_xrt_error_block_reads_the_sized_reservation_first() -> None:
     diagnosis = diagnose_text("logs/train.log", XRT_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Attempting to reserve 2.10G" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Attempting to reserve 2.10G")
 
 
 def test_pjrt_device_buffer_is_oom() -> None:
     diagnosis = diagnose_text("logs/train.log", PJRT_OOM)
-    assert diagnosis.category == "oom"
-    assert "Error allocating device buffer" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Error allocating device buffer")
 
 
 def test_neuron_device_that_does_not_open_outranks_the_report_and_teardown() -> None:
     diagnosis = diagnose_text("logs/train.log", NEURON_START)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "Could not open the nd6" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="Could not open the nd6", beside=("config",))
 
 
 def test_neuron_status_four_is_oom() -> None:
     diagnosis = diagnose_text("logs/engine.log", NEURON_ALLOC)
-    assert diagnosis.category == "oom"
-    assert "nrt_tensor_allocate" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="nrt_tensor_allocate")
 
 
 def test_neuron_collectives_topology_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("logs/train.log", NEURON_TOPOLOGY)
     assert diagnosis.category == "config"
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_tenstorrent_missing_links_are_the_machines() -> None:
@@ -181,21 +171,19 @@ def test_tenstorrent_missing_links_are_the_machines() -> None:
 def test_replication_over_more_devices_than_seen() -> None:
     diagnosis = diagnose_text("logs/train.log", REPLICATE)
     assert diagnosis.category == "config"
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
     assert diagnose_text("logs/train.log", NO_DEVICE).category == "driver_env"
 
 
 def test_mesh_master_out_of_reach_is_a_rendezvous_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", MESH)
-    assert diagnosis.category == "hccl"
-    assert "WaitForConnected" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="WaitForConnected", beside=("config",))
 
 
 def test_ipu_host_sync_timeout_is_a_synchronisation_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", HOST_SYNC)
     assert diagnosis.category == "stream_sync"
-    assert "hang" in _alternatives(diagnosis)
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def test_replicas_that_lose_the_mesh_master_at_a_rendezvous() -> None:
@@ -206,34 +194,28 @@ def test_replicas_that_lose_the_mesh_master_at_a_rendezvous() -> None:
     assert diagnosis.first_error is not None
     assert "Failed to meet rendezvous 'val_loss'" in diagnosis.first_error.text
     assert "TPU:2" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert "device_fault" in alternative_labels(diagnosis)
 
 
 def test_worker_without_tpu_devices_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/xla_dist.log", NO_TPU_ON_WORKER)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No matching devices found" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "driver_env", first_error="No matching devices found", beside=("config",)
+    )
 
 
 def test_process_outside_the_launchers_device_map_is_config() -> None:
     diagnosis = diagnose_text("logs/worker_2.log", DEVICE_MAP)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "default_device_target" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="default_device_target", beside=("driver_env",))
 
 
 def test_xla_collective_waiting_for_a_participant_is_a_stall() -> None:
     diagnosis = diagnose_text("logs/console.log", PARTICIPANT_STUCK)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert "may be stuck" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hang", first_error="may be stuck", beside=("hccl",))
 
 
 def test_an_xla_client_with_no_device_configuration_is_the_launch() -> None:
     diagnosis = diagnose_text("logs/train.log", XRT_UNCONFIGURED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Missing XLA configuration" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Missing XLA configuration", beside=("driver_env",)
+    )

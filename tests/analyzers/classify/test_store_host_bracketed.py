@@ -10,7 +10,7 @@ constructor until their timeout, so the warnings are all the log holds.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BRACKETED = """\
 (TrainerWorker pid=41200, ip=[fd00:42:7::2a]) [W1204 08:14:02.118305617 socket.cpp:752] [c10d] The IPv6 network addresses of ([fd00:42:7::1c], 41877) cannot be retrieved (gai error: -2 - Name or service not known).
@@ -26,9 +26,7 @@ BARE_OTHER_FAMILY = """\
 
 def test_a_bracketed_ipv6_store_host_is_an_unresolved_host() -> None:
     diagnosis = diagnose_text("worker.log", BRACKETED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[fd00:42:7::1c], 41877" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="[fd00:42:7::1c], 41877")
     assert diagnosis.confidence >= 0.2
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 

@@ -7,7 +7,7 @@ said why. Each scenario is a real-looking log scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 SET_DEVICE = """\
 Traceback (most recent call last):
@@ -30,23 +30,17 @@ ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_
 
 def test_the_code_line_not_its_plain_language_summary_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/worker.log", SET_DEVICE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "error code is 507033" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="error code is 507033")
 
 
 def test_a_summary_without_its_code_line_is_still_cited() -> None:
     diagnosis = diagnose_text("serve/worker.log", "[Error]: Failed to start the device.\n")
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to start the device" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to start the device")
 
 
 def test_a_rank_that_aborted_after_a_collective_timeout_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("train/launcher.log", WATCHDOG_THEN_ABORT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
 
 
 def test_a_rank_killed_by_a_segfault_stays_a_device_fault() -> None:
@@ -68,17 +62,14 @@ E0312 08:41:07.402000 40211 site-packages/torch/distributed/elastic/multiprocess
 def test_an_abort_with_only_the_launcher_tail_names_the_watchdog_as_the_alternative() -> None:
     # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
     diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exitcode: -6" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "device_fault", first_error="exitcode: -6", beside=("hccl",))
 
 
 def test_a_segfault_tail_gets_no_communication_alternative() -> None:
     # docs/labelling.md#a-rank-that-aborted-with-only-the-launcher-tail-left
     diagnosis = diagnose_text("train/launcher.log", LAUNCHER_TAIL_ONLY.replace("-6)", "-11)"))
     assert diagnosis.category == "device_fault"
-    assert "hccl" not in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" not in alternative_labels(diagnosis)
 
 
 SPAWN_ABORT_AFTER_PEER_RESET = """\
@@ -109,4 +100,4 @@ def test_a_spawned_child_that_aborted_without_a_word_is_the_culprit_not_the_peer
     diagnosis = diagnose_text("job/launcher.log", SPAWN_ABORT_AFTER_PEER_RESET)
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [6]
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)

@@ -8,7 +8,7 @@ configuration problem. Fixtures are written here in those shapes with our own va
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 APP_REINIT = """\
 runtime/backends/om/om_backend.cc(181)::InitResource\tacl init failed, errorCode = 100002
@@ -27,9 +27,7 @@ PROFILER_BAD_PATH = """\
 
 def test_acl_app_error_code_takes_its_label_from_the_code():
     diagnosis = diagnose_text("infer.log", APP_REINIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "acl init failed, errorCode = 100002" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="acl init failed, errorCode = 100002")
 
 
 def test_acl_app_error_code_zero_is_not_an_error_code():
@@ -39,8 +37,7 @@ def test_acl_app_error_code_zero_is_not_an_error_code():
 
 def test_profiler_error_line_is_read_before_its_summary():
     diagnosis = diagnose_text("server.log", PROFILER_BAD_PATH)
-    assert diagnosis.category == "config"
-    assert "export_chrome_trace failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="export_chrome_trace failed")
     assert "ERR04003" in diagnosis.error_codes
 
 

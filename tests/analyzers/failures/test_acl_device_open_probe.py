@@ -11,7 +11,7 @@ Lines of our own in the runner's log format; values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OPEN_REFUSED = (
     "[ERROR] ME(5120,7f0a11c2e740,benchmark):2026-05-06-07:08:09.100.100 "
@@ -29,9 +29,7 @@ OPEN_REFUSED = (
 
 def test_an_acl_device_open_that_fails_is_the_machine() -> None:
     diagnosis = diagnose_text("benchmark.log", OPEN_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Acl open device 1 failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Acl open device 1 failed")
 
 
 def test_a_device_open_that_succeeded_is_no_failure() -> None:

@@ -11,7 +11,7 @@ Fixtures follow torch_npu's and the error manager's formats; ops, pids and times
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAUNCH = (
     "[rank2]:[E1002 14:00:01.200300400 OpParamMaker.cpp:355] call aclnnRopeWithSinCache "
@@ -36,19 +36,19 @@ WORKSPACE = (
 
 def test_a_refused_launch_alone_offers_the_device_exception() -> None:
     diagnosis = diagnose_text("vllm_serve.log", LAUNCH)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "NnopbaseExecutorLaunchKernel" in diagnosis.first_error.text
-    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="NnopbaseExecutorLaunchKernel",
+        beside=("aicore_timeout",),
+    )
     assert diagnosis.confidence < 0.8
     assert "plog" in diagnosis.next_actions[0]
 
 
 def test_the_core_record_under_a_refused_launch_decides() -> None:
     diagnosis = diagnose_text("vllm_serve.log", LAUNCH + TRACE)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="fftsplus aivector error")
 
 
 def test_another_nnopbase_step_is_no_launch() -> None:

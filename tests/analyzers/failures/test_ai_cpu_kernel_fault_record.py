@@ -9,12 +9,7 @@ error ahead of the `reason=aicpu exception` synchronize line that reports the sa
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 _BLOCK = (
     "AI CPU kernel execute failed, device_id=1, stream_id=12, task_id=7,\n"
@@ -26,14 +21,16 @@ _BLOCK = (
 
 def test_the_ai_cpu_kernel_fault_record_is_a_device_exception_and_the_first_error() -> None:
     diagnosis = diagnose_text("train.log", _BLOCK)
-    assert diagnosis.category == "aicore_timeout"
-    assert "aicore.kernel_execute_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "AI CPU kernel execute failed, device_id=1" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="AI CPU kernel execute failed, device_id=1",
+        rule="aicore.kernel_execute_failed",
+    )
 
 
 def test_an_ai_cpu_kernel_that_finished_is_no_fault() -> None:
     diagnosis = diagnose_text(
         "train.log", "AI CPU kernel execute finished, device_id=1, stream_id=12, task_id=7\n"
     )
-    assert "aicore.kernel_execute_failed" not in _rules(diagnosis)
+    assert "aicore.kernel_execute_failed" not in rules_of(diagnosis)

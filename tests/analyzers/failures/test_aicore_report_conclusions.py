@@ -8,7 +8,7 @@ layout with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # docs/labelling.md#an-ai-core-error-reports-conclusion: the replayed op failed alone.
 SINGLE_OP_REPORT = """\
@@ -63,32 +63,25 @@ Single op test passed, the error may come from another op running on the same st
 
 def test_a_single_op_replay_that_fails_is_the_device_kernel_with_the_op_beside_it() -> None:
     diagnosis = diagnose_text("aicerror/info.txt", SINGLE_OP_REPORT)
-    assert diagnosis.category == "aicore_timeout"
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "Single op test aicore error" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="Single op test aicore error", beside=("operator",)
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_the_later_wording_of_the_replay_conclusion_reads_the_same() -> None:
     diagnosis = diagnose_text("info.txt", SINGLE_OP_REPORT_LATER)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "single-operator test case" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="single-operator test case")
 
 
 def test_an_atomic_accumulation_conclusion_is_a_device_core_exception() -> None:
     diagnosis = diagnose_text("aicerror/info.txt", ATOMIC_REPORT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "dha status 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="dha status 1")
 
 
 def test_the_atomic_conclusion_pasted_on_one_line_reads_the_same() -> None:
     diagnosis = diagnose_text("issue.txt", ATOMIC_REPORT_FLAT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "Atomic accumulation exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="Atomic accumulation exception")
 
 
 def test_the_tools_advice_and_a_passing_replay_are_no_finding() -> None:
@@ -132,10 +125,9 @@ To find the faulting unit, read CCU_ERR_INFO in info.txt.
 
 def test_a_report_with_only_the_decoded_error_register_is_the_device_kernel() -> None:
     diagnosis = diagnose_text("aicerror/info.txt", REGISTER_ONLY_REPORT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "MTE_ERR_INFO: 0x5000083" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="MTE_ERR_INFO: 0x5000083", beside=("operator",)
+    )
     assert diagnosis.confidence >= 0.5
 
 

@@ -12,7 +12,7 @@ manager's record appended); pids, op ids and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAUNCH = (
     "[ERROR] OP(7104,):2026-05-02-10:20:30.418.020 [rts_arg.cpp:871][NNOP][LaunchKernelFromCache]"
@@ -36,17 +36,17 @@ NOTIFY_RECORD = (
 
 def test_an_aicpu_exception_with_a_notify_wait_record_is_the_collective() -> None:
     diagnosis = diagnose_text("node/p_node.log", LAUNCH + NOTIFY_RECORD)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Communication_Error_Timeout(EI0002)" in diagnosis.first_error.text
-    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Communication_Error_Timeout(EI0002)",
+        beside=("aicore_timeout",),
+    )
 
 
 def test_an_aicpu_exception_alone_stays_a_device_kernel_failure() -> None:
     diagnosis = diagnose_text("node/p_node.log", LAUNCH)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "507018" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="507018")
 
 
 # A process group's watchdog line that names the collective library: the bundle shows a
@@ -77,9 +77,7 @@ def test_a_vector_core_exception_next_to_a_notify_record_keeps_the_core() -> Non
         "Kernel task happen error, retCode=0x31, [vector core exception].\n" + NOTIFY_RECORD
     )
     diagnosis = diagnose_text("node/p_node.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "vector core exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="vector core exception")
 
 
 def test_the_runtime_reason_for_an_aicpu_exception_is_read_as_a_core_failure() -> None:
@@ -108,9 +106,7 @@ def test_the_runtime_reason_steps_aside_for_a_notify_record_in_its_block() -> No
         "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
     )
     diagnosis = diagnose_text("node/worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Notify register times out" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Notify register times out")
 
 
 KERNEL_LIBRARY_NOT_OPENED = """\
@@ -124,9 +120,7 @@ E39999: [PID: 30512] 2026-01-14-08:21:55.310.402 The error from device(chipId:3,
 
 def test_an_aicpu_kernel_library_that_does_not_open_offers_the_installation() -> None:
     diagnosis = diagnose_text("serve.log", KERNEL_LIBRARY_NOT_OPENED)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "msg:open so failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="msg:open so failed")
     offered = {alternative.category for alternative in diagnosis.alternatives}
     assert "driver_env" in offered
     assert "hccl" not in offered

@@ -8,7 +8,7 @@ the kernel's source and function in brackets. That line is the first error and t
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files, rules_of
 
 PLOG = """\
 [ERROR] RUNTIME(7310,python3):2026-09-02-10:11:12.100.200 [engine.cc:1103]7344 ReportExceptProc:Task exception! device_id=1, stream_id=3, task_id=18, type=1, retCode=0x2a, [aicpu exception].
@@ -29,17 +29,15 @@ DEVICE_NO_CHECK = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_kernels_refusal_in_the_device_log_is_the_first_error() -> None:
     diagnosis = diagnose_files({"plog/plog-7310_1.log": PLOG, "device-1/device-9120_1.log": DEVICE})
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert "op.aicpu_kernel_input_check" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Indices must be at least rank [2]" in diagnosis.first_error.text
-    assert "aicore_timeout" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Indices must be at least rank [2]",
+        rule="op.aicpu_kernel_input_check",
+        beside=("aicore_timeout",),
+    )
     assert diagnosis.confidence < 0.8  # careful readers keep the device's reading too
 
 
@@ -48,4 +46,4 @@ def test_without_the_kernels_words_the_exception_keeps_its_reading() -> None:
         {"plog/plog-7310_1.log": PLOG, "device-1/device-9120_1.log": DEVICE_NO_CHECK}
     )
     assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
-    assert "op.aicpu_kernel_input_check" not in _rules(diagnosis)
+    assert "op.aicpu_kernel_input_check" not in rules_of(diagnosis)

@@ -8,7 +8,7 @@ pipeline). The excerpt follows the error manager's block shape; ids and times ar
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BLOCK = (
     "Error Message is :\n"
@@ -24,10 +24,12 @@ BLOCK = (
 
 def test_the_error_manager_record_is_the_first_error() -> None:
     diagnosis = diagnose_text("job/train.log", BLOCK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "E30008: AI CPU operator execution time out" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="E30008: AI CPU operator execution time out",
+        beside=("hang",),
+    )
 
 
 def test_the_reason_word_alone_reads_as_the_same_timeout() -> None:
@@ -36,10 +38,7 @@ def test_the_reason_word_alone_reads_as_the_same_timeout() -> None:
         "execute failed, reason=[aicpu timeout]\n"
     )
     diagnosis = diagnose_text("job/train.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "aicpu timeout" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "aicore_timeout", first_error="aicpu timeout", beside=("hang",))
 
 
 def test_an_aicpu_exception_is_not_read_as_a_timeout() -> None:

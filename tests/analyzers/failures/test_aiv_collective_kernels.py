@@ -11,7 +11,7 @@ Fixtures follow the plog line format; values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 PLOG = "plog/plog-4120_20260302101100000.log"
 
@@ -28,10 +28,12 @@ def kernel_fault(kernel: str, at: str = "10:11:12.001.002") -> str:
 
 def test_a_fault_in_an_hccl_aiv_kernel_offers_the_collective_layer() -> None:
     diagnosis = diagnose_text(PLOG, kernel_fault("aiv_reduce_scatter_float16_t"))
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "kernel_name=aiv_reduce_scatter_float16_t" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="kernel_name=aiv_reduce_scatter_float16_t",
+        beside=("hccl",),
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -43,10 +45,9 @@ def test_the_slot_dump_of_a_timed_out_aiv_collective_is_read_too() -> None:
         "kernel_name=aiv_all_reduce_bfloat16_t, kernel_info_ext=none, pc_start=0x12c0aa000100.\n"
     )
     diagnosis = diagnose_text(PLOG, line)
-    assert diagnosis.category == "aicore_timeout"
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "aicore task timeout dfx" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="aicore task timeout dfx", beside=("hccl",)
+    )
 
 
 def test_a_fault_in_a_model_vector_kernel_offers_no_collective() -> None:
@@ -64,9 +65,7 @@ def test_hccl_note_on_groups_sharing_aiv_collectives_is_the_first_error() -> Non
     diagnosis = diagnose_files(
         {PLOG: note + kernel_fault("aiv_all_gather_bfloat16_t", "10:11:12.004.000")}
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "multi groups include aiv alg" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="multi groups include aiv alg")
     assert {"hang", "config"} & {alt.category for alt in diagnosis.alternatives}
 
 
@@ -75,7 +74,6 @@ def test_the_newer_kernel_report_wording_still_offers_the_collective_layer() -> 
         "Aicore kernel execute failed", "AI Core kernel execution failed"
     )
     diagnosis = diagnose_text(PLOG, line)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "AI Core kernel execution failed" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="AI Core kernel execution failed", beside=("hccl",)
+    )

@@ -11,7 +11,7 @@ with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STALE_ALLOCATOR_IN_VECTOR_BLOCK = """\
 [rank2]:[E311 16:42:09.551230871 OpParamMaker.cpp:454] operator():../third_party/op-plugin/op_plugin/ops/opapi/IndexKernelNpuOpApi.cpp:41 NPU function error: call aclnnIndex failed, error code is 507035
@@ -30,9 +30,7 @@ ALLOCATOR_LINE_ALONE = """\
 
 def test_the_device_exception_outranks_the_older_allocator_message() -> None:
     diagnosis = diagnose_text("serve/worker_2.log", STALE_ALLOCATOR_IN_VECTOR_BLOCK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="fftsplus aivector error")
 
 
 def test_the_allocator_message_is_not_an_operator_parameter_rejection() -> None:

@@ -11,7 +11,7 @@ shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -121,17 +121,13 @@ AttributeError: Can't pickle local object 'Trainer._make_loader.<locals>.collate
 
 def test_a_settings_string_the_tokenizer_runs_off_is_config() -> None:
     diagnosis = diagnose_text("job/rank_0.log", SETTINGS_TOKENIZER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Index out of bounds in ConfigTokenizer" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Index out of bounds in ConfigTokenizer")
     assert "other" in _alternatives(diagnosis)
 
 
 def test_an_allocator_option_the_release_does_not_know_is_config() -> None:
     diagnosis = diagnose_text("job/rank_0.log", SETTINGS_UNKNOWN_KEY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unrecognized CachingAllocator option" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Unrecognized CachingAllocator option")
 
 
 def test_the_deprecation_warning_of_the_settings_variable_is_no_refusal() -> None:
@@ -141,18 +137,14 @@ def test_the_deprecation_warning_of_the_settings_variable_is_no_refusal() -> Non
 
 def test_the_nvml_assertion_in_the_out_of_memory_path_is_memory() -> None:
     diagnosis = diagnose_text("job/rank_0.log", NVML_ASSERT)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NVML_SUCCESS == r" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NVML_SUCCESS == r")
     assert "driver_env" in _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_a_shared_tensor_the_child_cannot_open_is_the_machine() -> None:
     diagnosis = diagnose_text("job/tracker.log", IPC_REBUILD)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "invalid resource handle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="invalid resource handle")
     assert {"config", "device_fault"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -161,9 +153,7 @@ def test_an_engine_that_cannot_open_a_shared_ipc_handle_is_the_platform() -> Non
     # ROCm answers the refused import with HIP's `invalid device pointer`; the engine's own line
     # comes first and names the IPC handle.
     diagnosis = diagnose_text("serve/sglang_tp8.log", ENGINE_IPC_DESERIALIZE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to deserialize from CUDA IPC handle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to deserialize from CUDA IPC handle")
     assert {"config", "device_fault"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -180,9 +170,7 @@ def test_an_expert_parallel_check_with_the_same_answer_keeps_its_own_rule() -> N
 
 def test_nccl_warns_that_it_cannot_share_memory_between_the_ranks() -> None:
     diagnosis = diagnose_files({"job/rank_0.log": NCCL_IPC_OPEN})
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "failed to open CUDA IPC handle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="failed to open CUDA IPC handle")
     assert "hccl" in _alternatives(diagnosis)
 
 
@@ -198,9 +186,7 @@ def test_a_buffer_the_nic_refuses_to_register_is_the_host_set_up() -> None:
 
 def test_the_ascend_transport_return_code_is_an_error_line() -> None:
     diagnosis = diagnose_text("decode/worker_0.log", ASCEND_REGISTER)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Register mem ret:103900" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Register mem ret:103900")
 
 
 def test_a_zero_return_of_the_ascend_registration_is_no_failure() -> None:
@@ -210,6 +196,4 @@ def test_a_zero_return_of_the_ascend_registration_is_no_failure() -> None:
 
 def test_a_worker_the_spawn_cannot_pickle_is_config_and_the_ipc_warning_is_noise() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SPAWN_PICKLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Can't pickle local object" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Can't pickle local object")

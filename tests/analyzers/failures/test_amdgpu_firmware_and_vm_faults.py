@@ -23,7 +23,7 @@ Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MES_NOT_ANSWERING = """\
 [ 9112.401220] [drm:mes_v11_0_submit_pkt_and_poll_completion.constprop.0 [amdgpu]] *ERROR* MES failed to response msg=5
@@ -68,30 +68,24 @@ VM_FAULT_QUIET = """\
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_scheduler_firmware_that_stops_answering_is_the_gpu_stopping() -> None:
     diagnosis = diagnose_text("dmesg.txt", MES_NOT_ANSWERING)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "MES failed to response msg=5" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="MES failed to response msg=5",
+        beside=("driver_env",),
+    )
 
 
 def test_the_newer_spelling_of_the_scheduler_failure_reads_the_same() -> None:
     diagnosis = diagnose_text("dmesg.txt", MES_NEWER_WORDING)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "MES failed to respond to msg=REMOVE_QUEUE" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="MES failed to respond to msg=REMOVE_QUEUE")
 
 
 def test_a_power_controller_that_does_not_answer_a_message_reads_the_same() -> None:
     diagnosis = diagnose_text("dmesg.txt", SMU_NOT_ANSWERING)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to send message 0x1c, response 0x0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Failed to send message 0x1c, response 0x0")
 
 
 def test_firmware_that_loaded_reports_nothing() -> None:
@@ -102,18 +96,15 @@ def test_firmware_that_loaded_reports_nothing() -> None:
 
 def test_a_gpu_page_fault_the_driver_logged_is_a_device_fault() -> None:
     diagnosis = diagnose_text("dmesg.txt", VM_PAGE_FAULT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[mmhub0] no-retry page fault" in diagnosis.first_error.text
-    assert "operator" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "device_fault", first_error="[mmhub0] no-retry page fault", beside=("operator",)
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_the_older_page_fault_headline_reads_the_same() -> None:
     diagnosis = diagnose_text("dmesg.txt", VM_PAGE_FAULT_OLDER)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[gfxhub] page fault (src_id:0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="[gfxhub] page fault (src_id:0")
 
 
 def test_suppressed_callbacks_and_a_module_option_are_no_fault() -> None:

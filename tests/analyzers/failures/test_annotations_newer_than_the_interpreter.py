@@ -11,7 +11,7 @@ for, `config`, with the host's installation (`driver_env`) beside it.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GENERIC_ALIAS = """\
 Traceback (most recent call last):
@@ -33,18 +33,18 @@ UNION_OPERATOR = """\
 def test_a_builtin_generic_on_an_old_python_is_the_interpreter_release() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("train.log", GENERIC_ALIAS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'type' object is not subscriptable" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="'type' object is not subscriptable",
+        beside=("driver_env",),
+    )
 
 
 def test_a_union_operator_in_an_annotation_reads_the_same() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("train.log", UNION_OPERATOR)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "for |: 'type' and 'NoneType'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="for |: 'type' and 'NoneType'")
 
 
 def test_an_unset_value_subscripted_keeps_its_own_reading() -> None:
@@ -56,7 +56,7 @@ def test_an_unset_value_subscripted_keeps_its_own_reading() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "other"
-    assert "cfg.annotation_newer_than_python" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.annotation_newer_than_python" not in rules_of(diagnosis)
 
 
 def test_an_operator_between_values_is_no_annotation() -> None:
@@ -67,4 +67,4 @@ def test_an_operator_between_values_is_no_annotation() -> None:
         "TypeError: unsupported operand type(s) for |: 'int' and 'str'\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.annotation_newer_than_python" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.annotation_newer_than_python" not in rules_of(diagnosis)

@@ -19,7 +19,7 @@ einops' two-part message, with sizes, paths and patterns of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 # A fused MoE call handed an output buffer twice as wide as the hidden size.
 KERNEL_OUTPUT_SHAPE = """\
@@ -135,9 +135,7 @@ def alternatives(diagnosis) -> set[str]:
 
 def test_a_kernel_library_refusing_an_output_shape_is_the_operator() -> None:
     diagnosis = diagnose_text("serve/worker_0.log", KERNEL_OUTPUT_SHAPE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Invalid shape of output" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Invalid shape of output")
     assert "shape_mismatch" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -156,9 +154,7 @@ def test_a_sentence_that_names_no_argument_is_not_a_library_check() -> None:
 
 def test_a_collective_refusing_ragged_blocks_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("rank_2.log", GLOO_ALLTOALL_SIZES)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "invalid tensor size at index 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="invalid tensor size at index 3")
     assert "hccl" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -168,18 +164,20 @@ def test_gloo_reduce_scatter_rows_that_do_not_fit_the_output_are_a_shape_mismatc
     diagnosis = diagnose_files(
         {"job/log_0.log": GLOO_REDUCE_SCATTER_PEER, "job/log_3.log": GLOO_REDUCE_SCATTER_ROWS}
     )
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "outputShape[0] * worldSize == inputShape[0] (24 vs. 26)" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="outputShape[0] * worldSize == inputShape[0] (24 vs. 26)",
+    )
     assert diagnosis.culprit_ranks == [3]
     assert "hccl" in alternatives(diagnosis)
 
 
 def test_all_to_all_split_sizes_that_do_not_add_up_are_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("log_5.log", SPLITS_DO_NOT_ADD_UP)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Split sizes doesn't match total dim 0 size" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="Split sizes doesn't match total dim 0 size"
+    )
     assert "hccl" in alternatives(diagnosis)
     assert "op_constraint" not in [diagnosis.category, *alternatives(diagnosis)]
 
@@ -192,9 +190,7 @@ def test_a_message_a_peer_sent_that_did_not_fit_stays_the_collectives() -> None:
 
 def test_an_einops_headline_alone_is_a_shape_mismatch_below_the_confident_band() -> None:
     diagnosis = diagnose_text("train/rank0.log", EINOPS_HEADLINE)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rearrange-reduction pattern" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="rearrange-reduction pattern")
     assert "other" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.7
 
@@ -214,9 +210,7 @@ def test_an_einops_message_about_the_pattern_itself_is_not_the_headline_rule() -
 
 def test_a_flat_all_gather_whose_buffers_do_not_fit_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("rank_5.log", NCCL_FLAT_ALLGATHER)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "world_size times input tensor size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="world_size times input tensor size")
     assert "hccl" in alternatives(diagnosis)
 
 
@@ -254,7 +248,7 @@ def test_a_kernel_librarys_host_check_naming_its_function_is_the_operator() -> N
         assert diagnosis.category == "operator", path
         assert diagnosis.first_error is not None
         assert words in diagnosis.first_error.text
-        assert "config" in [alt.category for alt in diagnosis.alternatives]
+        assert "config" in alternative_labels(diagnosis)
         assert diagnosis.confidence < 0.8
 
 
@@ -267,9 +261,7 @@ def test_a_tensor_list_sized_for_another_group_is_the_group_layout() -> None:
     """docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: a list of
     one tensor per rank of the world, handed to a sub-group's all-gather."""
     diagnosis = diagnose_text("job/log_5.log", GLOO_LIST_FOR_THE_WORLD)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "invalid output tensor list at index 0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="invalid output tensor list at index 0")
     assert diagnosis.culprit_ranks == [5]
     assert "shape_mismatch" in alternatives(diagnosis)
     assert diagnosis.confidence >= 0.5
@@ -351,9 +343,7 @@ def test_nccls_own_wording_of_the_operand_size_check_is_a_shape_mismatch() -> No
 
 def test_nccls_own_wording_of_the_list_count_check_is_the_group_layout() -> None:
     diagnosis = diagnose_text("job/rank3.log", NCCL_LIST_FOR_THE_WORLD)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must match number of collective participants" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="must match number of collective participants")
     assert "shape_mismatch" in alternatives(diagnosis)
 
 
@@ -379,9 +369,7 @@ def test_a_sharded_wrappers_bucketer_count_check_is_the_group_layout() -> None:
     """docs/labelling.md#a-collective-that-refuses-the-tensors-one-rank-handed-it: the
     wrapper's own assertion counts the list against the group it runs on."""
     diagnosis = diagnose_text("job/rank0.log", SHARDED_BUCKETER_COUNT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "reduce_scatter received 4 inputs" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="reduce_scatter received 4 inputs")
     assert "shape_mismatch" in alternatives(diagnosis)
     assert diagnosis.confidence >= 0.5
 

@@ -8,12 +8,7 @@ shape ATB prints.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RANKS_OVER_PCIE = """\
 [2026-01-14 08:02:11.100200] [info] [41207] [lcal_runner.cpp:26] AllReduceLcclRunner:0 LcalRunner::LcalRunner 7 called, rank : 5/8 commMode: 1 commDomain: 0 magicNumberDisabled: 0
@@ -37,11 +32,13 @@ EL9999[PID: 5120] 2026-01-14-08:02:11.000.100 (EL9999):  [drv api] halDeviceEnab
 
 def test_the_rank_count_refused_over_pcie_is_the_first_error_with_the_layout_beside_it() -> None:
     diagnosis = diagnose_text("log/atb_41207.log", RANKS_OVER_PCIE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "do not support pcie > 2 rank" in diagnosis.first_error.text
-    assert "hccl.lccl_pcie_rank_limit" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="do not support pcie > 2 rank",
+        rule="hccl.lccl_pcie_rank_limit",
+        beside=("config",),
+    )
 
 
 def test_the_librarys_info_and_debug_lines_are_no_failure() -> None:
@@ -52,4 +49,4 @@ def test_the_librarys_info_and_debug_lines_are_no_failure() -> None:
 def test_the_npu_drivers_own_peer_refusal_keeps_its_reading() -> None:
     diagnosis = diagnose_text("plog/plog-5120.log", NPU_DRIVER_PEER)
     assert diagnosis.category == "driver_env"
-    assert "hccl.lccl_pcie_rank_limit" not in _rules(diagnosis)
+    assert "hccl.lccl_pcie_rank_limit" not in rules_of(diagnosis)

@@ -8,12 +8,7 @@ address unordered is the kernel's own code (`operator`). Values of our own in th
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 INVALID_WRITE = """\
 ====== ERROR: illegal write of size 512
@@ -24,10 +19,9 @@ INVALID_WRITE = """\
 
 def test_an_access_outside_a_buffer_is_the_cores_fault_with_the_op_beside_it() -> None:
     diagnosis = diagnose_text("mssanitizer_stdout.txt", INVALID_WRITE)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "illegal write of size 512" in diagnosis.first_error.text
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="illegal write of size 512", beside=("operator",)
+    )
 
 
 PIPE_RACE = """\
@@ -39,9 +33,7 @@ PIPE_RACE = """\
 
 def test_pipes_that_touch_one_address_unordered_are_the_kernels_code() -> None:
     diagnosis = diagnose_text("mssanitizer_stdout.txt", PIPE_RACE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Potential WAR hazard detected" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Potential WAR hazard detected")
 
 
 LEAK = """\
@@ -53,5 +45,5 @@ LEAK = """\
 
 def test_a_leak_report_is_no_invalid_access() -> None:
     diagnosis = diagnose_text("mssanitizer_stdout.txt", LEAK)
-    assert "aicore.sanitizer_invalid_access" not in _rules(diagnosis)
+    assert "aicore.sanitizer_invalid_access" not in rules_of(diagnosis)
     assert diagnosis.category != "aicore_timeout"

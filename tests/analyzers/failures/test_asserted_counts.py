@@ -11,7 +11,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ROWS_SHORT = """\
 /home/ml/toymoe/train.py:99: UserWarning: rank 3: The 'train_dataloader' does not have many workers which may be a bottleneck.
@@ -56,10 +56,8 @@ WARNING_ONLY = """\
 def test_an_assertion_of_a_short_dimension_is_a_shape_mismatch() -> None:
     for text in (ROWS_SHORT, EXPECTED_FIRST):
         diagnosis = diagnose_text("stderr.log", text)
-        assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "AssertionError: " in diagnosis.first_error.text
-        assert "shape.asserted_counts_differ" in {e.rule for e in diagnosis.evidence if e.rule}
+        assert_reads(diagnosis, "shape_mismatch", first_error="AssertionError: ")
+        assert "shape.asserted_counts_differ" in rules_of(diagnosis)
         assert "other" in {a.category for a in diagnosis.alternatives}
 
 

@@ -12,7 +12,7 @@ paths and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 MASK_AND_OUTPUT = """\
 Traceback (most recent call last):
@@ -52,7 +52,7 @@ def test_an_assertion_quoting_two_different_sizes_is_a_shape_mismatch() -> None:
         assert diagnosis.first_error is not None
         assert "AssertionError: " in diagnosis.first_error.text
         assert "torch.Size([" in diagnosis.first_error.text
-        assert "shape.asserted_sizes_differ" in {e.rule for e in diagnosis.evidence if e.rule}
+        assert "shape.asserted_sizes_differ" in rules_of(diagnosis)
         assert "other" in {a.category for a in diagnosis.alternatives}
 
 
@@ -66,7 +66,7 @@ def test_the_message_outranks_the_statement_quoted_above_it() -> None:
 
 def test_sizes_that_agree_are_not_this_reading() -> None:
     diagnosis = diagnose_text("worker.log", SAME_SIZES)
-    assert "shape.asserted_sizes_differ" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "shape.asserted_sizes_differ" not in rules_of(diagnosis)
 
 
 def test_the_same_sizes_in_a_debug_print_are_no_failure() -> None:

@@ -15,7 +15,7 @@ Fixtures follow vLLM's V0 worker log with torch_npu's error text; values are mad
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PREFIX = "ERROR 03-14 09:10:12 worker_base.py:581] "
 
@@ -46,18 +46,16 @@ DEVICE_COPY_FAILED = (
 
 def test_a_copy_refused_for_its_kind_is_the_issuing_codes_copy() -> None:
     diagnosis = diagnose_text("worker.log", REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "src loc type=2, dst loc type=2, kind=3 is invalid" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="src loc type=2, dst loc type=2, kind=3 is invalid"
+    )
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_a_copy_the_device_ran_and_reported_failed_keeps_the_device_reading() -> None:
     diagnosis = diagnose_text("plog/plog-3301_20260302102000000.log", DEVICE_COPY_FAILED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "PrintErrorInfo:Memory async copy failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="PrintErrorInfo:Memory async copy failed")
 
 
 def test_another_reason_under_the_same_code_is_not_a_refused_copy() -> None:

@@ -7,7 +7,7 @@ and `operator` offered; a refused tensor stays the operator's. Values are made u
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COMM_PARAM_REFUSED = """\
 I20260506 07:08:01.100200 7701 hf_model_loader.cpp:65] Loading model weights from /models/demo/model-00004-of-00004.safetensors
@@ -24,9 +24,7 @@ E20260506 07:08:09.102001 7702 npu_word_embedding_impl.cpp:96] node.operation is
 
 def test_a_refused_communication_parameter_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("serve/engine.log", COMM_PARAM_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "rankSize [32] is invalid" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="rankSize [32] is invalid")
     offered = {alt.category for alt in diagnosis.alternatives}
     assert {"hccl", "operator"} <= offered
     assert diagnosis.confidence < 0.8

@@ -9,12 +9,7 @@ library's real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 BACKWARD_ON_A_SMALLER_CARD = """\
 [rank5]:   File "/opt/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 120, in _flash_attn_backward
@@ -25,11 +20,13 @@ BACKWARD_ON_A_SMALLER_CARD = """\
 
 def test_a_head_size_the_card_cannot_train_is_the_kernels_limit() -> None:
     diagnosis = diagnose_text("rank5.log", BACKWARD_ON_A_SMALLER_CARD)
-    assert diagnosis.category == "op_constraint", diagnosis.root_cause
-    assert "opc.head_dim_needs_gpu" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "requires A100/A800 or H100/H800" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="requires A100/A800 or H100/H800",
+        rule="opc.head_dim_needs_gpu",
+        beside=("config",),
+    )
 
 
 def test_the_older_wording_with_the_shared_memory_reason_reads_the_same() -> None:
@@ -44,4 +41,4 @@ def test_the_older_wording_with_the_shared_memory_reason_reads_the_same() -> Non
 def test_a_card_too_old_for_the_library_is_not_a_head_size_limit() -> None:
     text = "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "opc.head_dim_needs_gpu" not in _rules(diagnosis)
+    assert "opc.head_dim_needs_gpu" not in rules_of(diagnosis)

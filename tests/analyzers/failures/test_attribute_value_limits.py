@@ -9,7 +9,7 @@ aclnn error text; hosts, paths and numbers are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def ranked(rank: int, *lines: str) -> str:
@@ -40,9 +40,7 @@ DTYPE_REFUSED = ranked(
 
 def test_an_attribute_named_with_its_supported_values_is_the_ops_limit() -> None:
     diagnosis = diagnose_text("launch/infer.log", GROUPS_LIMIT)
-    assert diagnosis.category == "op_constraint", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "only supports groups = 1 or groups = cin" in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error="only supports groups = 1 or groups = cin")
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
 
 

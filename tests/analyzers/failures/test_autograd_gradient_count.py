@@ -8,7 +8,7 @@ follow: releases out of step, read like a call that does not fit a signature: `c
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The backward of a ring-attention step on two ranks of a sequence-parallel fine-tune.
 RING_BACKWARD = """\
@@ -22,10 +22,12 @@ RING_BACKWARD = """\
 def test_a_backward_of_the_wrong_arity_is_releases_out_of_step() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("train.log", RING_BACKWARD)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "returned an incorrect number of gradients" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="returned an incorrect number of gradients",
+        beside=("other",),
+    )
 
 
 def test_a_gradient_of_the_wrong_shape_is_not_this_check() -> None:
@@ -35,4 +37,4 @@ def test_a_gradient_of_the_wrong_shape_is_not_this_check() -> None:
         "got [2, 3] but expected shape compatible with [3, 2]\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.autograd_gradient_count" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.autograd_gradient_count" not in rules_of(diagnosis)

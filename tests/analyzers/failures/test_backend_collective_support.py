@@ -12,7 +12,7 @@ prints (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 PLANNER_GATHER_REFUSED = """\
 [rank1]: Traceback (most recent call last):
@@ -62,40 +62,44 @@ BARRIER_GPU_LIST_OF_WRONG_TYPE = """\
 
 def test_a_collective_the_cpu_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", CPU_BACKEND_LACKS_COLLECTIVE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Backend gloo does not support _reduce_scatter_base" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Backend gloo does not support _reduce_scatter_base",
+        beside=("hccl",),
+    )
 
 
 def test_an_argument_the_backend_does_not_take_is_config() -> None:
     diagnosis = diagnose_text("train.log", BARRIER_GPU_LIST_ON_GLOO)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "not supported for the selected backend gloo" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="not supported for the selected backend gloo",
+        beside=("hccl",),
+    )
 
 
 def test_a_wrongly_typed_argument_is_not_the_backends_refusal() -> None:
     diagnosis = diagnose_text("job/rank1.log", BARRIER_GPU_LIST_OF_WRONG_TYPE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_argument_unsupported" not in rules
     assert "cfg.backend_collective_unsupported" not in rules
 
 
 def test_a_collective_the_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank1.log", PLANNER_GATHER_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ProcessGroupHCCL does not support gather" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="ProcessGroupHCCL does not support gather",
+        beside=("hccl",),
+    )
 
 
 def test_an_emulation_warning_is_not_the_failure() -> None:
     diagnosis = diagnose_text("job/rank0.log", EMULATION_WARNING_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # The collective's own op has no kernel for the device: DDP's parameter check on an Intel GPU
@@ -114,14 +118,14 @@ def test_a_collective_op_without_a_kernel_for_the_device_is_a_platform_limit() -
     assert diagnosis.confidence >= 0.5
     assert diagnosis.first_error is not None
     assert "'c10d::allgather_'" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "operator" in alternatives
 
 
 def test_a_compute_op_missing_for_the_device_keeps_the_operator_reading() -> None:
     text = "NotImplementedError: The operator 'aten::_linalg_svd' is not currently implemented for the NPU device.\n"
     diagnosis = diagnose_text("train.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.collective_op_not_on_device" not in rules
     assert diagnosis.category == "operator"
 
@@ -157,23 +161,20 @@ MEAN_OF_BOOLEANS = """\
 
 def test_a_reduction_the_backend_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank3.log", NCCL_LACKS_BITWISE_REDUCTION)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Cannot use ReduceOp.BOR with NCCL" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="Cannot use ReduceOp.BOR with NCCL", beside=("hccl",)
+    )
 
 
 def test_the_platforms_quote_of_a_refused_reduction_is_the_first_error() -> None:
     diagnosis = diagnose_text("estimator_fit.log", PLATFORM_BACKEND_LACKS_MEAN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "SMDDP does not support: ReduceOp" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="SMDDP does not support: ReduceOp")
     assert "Error for Training job" not in diagnosis.first_error.text
 
 
 def test_a_reduction_refused_for_its_dtype_is_not_the_backends_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", MEAN_OF_BOOLEANS)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_reduce_op_unsupported" not in rules
 
 
@@ -191,16 +192,16 @@ AssertionError: Process group cannot be None
 
 def test_a_device_the_release_will_not_bind_the_group_to_is_config() -> None:
     diagnosis = diagnose_text("job/rank0.log", CPU_DEVICE_BOUND_TO_GROUP)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "device_id parameter must be an accelerator with an index" in diagnosis.first_error.text
+    rules = rules_of(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="device_id parameter must be an accelerator with an index"
+    )
     assert "cfg.process_group_device_binding_refused" in rules
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_note_that_the_device_id_is_ignored_is_no_refusal() -> None:
     line = "UserWarning: init_process_group device_id is ignored for the gloo backend\n"
     diagnosis = diagnose_text("job/rank0.log", line)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.process_group_device_binding_refused" not in rules

@@ -8,7 +8,7 @@ line and ONNX Runtime's Python warning take; names, ids and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # docs/labelling.md#a-build-without-its-multi-gpu-path
 
@@ -24,10 +24,8 @@ def test_attention_backend_without_its_kernel_function_is_a_config_mismatch() ->
         "WorkerProc failed to start.\n"
     )
     diagnosis = diagnose_text("serve/worker.log", log)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "requires mla_decode_fn" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="requires mla_decode_fn")
+    alternatives = alternative_labels(diagnosis)
     assert "operator" in alternatives
 
 
@@ -51,10 +49,9 @@ def test_runtime_told_a_provider_its_build_lacks_is_config() -> None:
         "/opt/asr/csrc/provider.cc:StringToProvider:40 Unsupported string: cann. Fallback to cpu\n"
     )
     diagnosis = diagnose_text("asr.log", log)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unsupported string: cann" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="Unsupported string: cann", beside=("driver_env",)
+    )
 
 
 def test_onnx_runtime_provider_missing_from_the_wheel_is_config() -> None:
@@ -65,9 +62,7 @@ def test_onnx_runtime_provider_missing_from_the_wheel_is_config() -> None:
         "  warnings.warn(\n"
     )
     diagnosis = diagnose_text("infer.log", log)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "CANNExecutionProvider" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="CANNExecutionProvider")
 
 
 def test_one_operator_run_on_the_cpu_is_not_a_missing_provider() -> None:

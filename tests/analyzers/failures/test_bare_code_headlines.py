@@ -15,7 +15,7 @@ from __future__ import annotations
 from analyzers.classify.events import match_line
 from analyzers.classify.rules import load_knowledge
 from analyzers.formats.codes import extract_codes
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -74,9 +74,7 @@ def test_a_bare_headline_under_a_cann_log_header_is_read_the_same_way() -> None:
         "[ERROR] GE(41873,atc.bin):2026-03-04-10:11:12.131.415 [error_manager.cc:290]41873 " + SHAPE
     )
     diagnosis = diagnose_text("convert/atc.log", START + line + CLOSING)
-    assert diagnosis.first_error is not None
-    assert "E10001: Value [1,3,-1,-1] for parameter" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
+    assert_reads(diagnosis, "config", first_error="E10001: Value [1,3,-1,-1] for parameter")
 
 
 def test_a_code_quoted_in_prose_or_a_table_is_no_headline() -> None:
@@ -111,9 +109,7 @@ LATE_BARE_BLOCK = (
 
 def test_a_bare_teardown_headline_after_a_recognised_failure_is_its_aftermath() -> None:
     diagnosis = diagnose_text("job/rank0.log", LATE_BARE_BLOCK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
 
 
 # A runtime check that gives a code the table names as a root failure, then a bare headline
@@ -135,17 +131,13 @@ CHECK_THEN_BUFFER_REFUSAL = (
 
 def test_an_unlisted_bare_headline_stays_below_a_check_with_a_root_failure_code() -> None:
     diagnosis = diagnose_text("det/train.log", CHECK_THEN_UNLISTED)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "failed : 507015" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="failed : 507015")
     assert "E10042" in diagnosis.error_codes
 
 
 def test_a_documented_buffer_refusal_without_a_label_stays_below_the_check() -> None:
     diagnosis = diagnose_text("det/train.log", CHECK_THEN_BUFFER_REFUSAL)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "failed : 507015" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="failed : 507015")
     info = KNOWLEDGE.codes.lookup("E10404")
     assert info is not None
     assert (info.source, info.category, info.role) == ("ge_error_docs", None, None)

@@ -10,7 +10,7 @@ addresses attempt 0 left in the store.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 TREE = "job/torchrun_logs/none_137z"
 AGENT = "E1206 08:37:00.170000 18662 torch/distributed/elastic/multiprocessing/api.py:1002]"
@@ -65,18 +65,14 @@ MISSING = "preflight failed on rank 1: dataset index data/train.idx not found; e
 
 def test_a_bare_exit_message_naming_a_missing_input_is_the_first_error():
     diagnosis = diagnose_files(_job(MISSING))
-    assert diagnosis.first_error is not None
-    assert MISSING in diagnosis.first_error.text
-    assert diagnosis.category == "config"
+    assert_reads(diagnosis, "config", first_error=MISSING)
     assert diagnosis.culprit_ranks == [1]
 
 
 def test_a_bare_exit_message_that_names_no_input_is_the_ranks_own_error():
     line = "pre-flight check failed on rank 1: run 7f3a was already marked finished, aborting"
     diagnosis = diagnose_files(_job(line))
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error=line)
     assert diagnosis.culprit_ranks == [1]
 
 

@@ -11,7 +11,7 @@ traceback), paths and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 BARRIER_LOST_STORE = """\
 [2024-02-05 08:12:40,101] [INFO] [runner.py:555:main] cmd = /opt/conda/bin/python -u -m deepspeed.launcher.launch --world_info=e30= --master_addr=10.9.0.4 --master_port=29611 train.py
@@ -48,16 +48,12 @@ RuntimeError: connect() timed out.
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_bare_reset_under_the_store_barrier_is_a_lost_store() -> None:
     diagnosis = diagnose_text("launcher.log", BARRIER_LOST_STORE)
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.strip() == "RuntimeError: Connection reset by peer"
-    assert "hccl.store_connection_lost" in _rules(diagnosis)
+    assert "hccl.store_connection_lost" in rules_of(diagnosis)
     assert "device_fault" in {a.category for a in diagnosis.alternatives}
     assert diagnosis.confidence >= 0.5
 
@@ -66,9 +62,7 @@ def test_the_store_hosts_own_failure_outranks_the_bare_reset() -> None:
     diagnosis = diagnose_files(
         {"rank0.log": STORE_HOST_OWN_FAILURE, "rank1.log": BARRIER_LOST_STORE}
     )
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_a_reset_that_gloo_words_keeps_the_peer_reading() -> None:
@@ -78,15 +72,14 @@ def test_a_reset_that_gloo_words_keeps_the_peer_reading() -> None:
         "Connection reset by peer [10.9.0.5]:40112",
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert "hccl.store_connection_lost" not in _rules(diagnosis)
+    assert "hccl.store_connection_lost" not in rules_of(diagnosis)
 
 
 def test_the_oldest_bare_connect_timeout_is_the_store_out_of_reach() -> None:
     diagnosis = diagnose_text("train.log", SPAWNED_CONNECT_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "connect() timed out." in diagnosis.first_error.text
-    assert "hccl.store_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="connect() timed out.", rule="hccl.store_unreachable"
+    )
 
 
 def test_the_phrase_in_a_sentence_is_not_the_timeout() -> None:
@@ -95,4 +88,4 @@ def test_the_phrase_in_a_sentence_is_not_the_timeout() -> None:
         "RuntimeError: setup failed: connect() timed out. before the retry, giving up",
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "hccl.store_unreachable" not in _rules(diagnosis)
+    assert "hccl.store_unreachable" not in rules_of(diagnosis)

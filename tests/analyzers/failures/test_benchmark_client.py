@@ -8,7 +8,7 @@ docs/labelling.md#a-benchmark-client-whose-requests-fail
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 WARMUP_STOPPED = """\
 [2026-02-03 11:20:40,118] [ais_bench] [INFO] Warmup finished Total Count: 2 Success Count: 0 Failed Count: 2
@@ -27,18 +27,12 @@ RETRIES_USED_UP = """\
 
 def test_a_stopped_warm_up_is_the_first_error_with_the_request_settings_beside_it() -> None:
     diagnosis = diagnose_text("bench/ais_bench.log", WARMUP_STOPPED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "all warmup requests failed" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "other", first_error="all warmup requests failed", beside=("config",))
 
 
 def test_a_request_out_of_retries_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("bench/ais_bench.log", RETRIES_USED_UP)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "[AisBenchClientException]" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "other", first_error="[AisBenchClientException]", beside=("config",))
 
 
 def test_the_endpoints_own_error_comes_before_the_clients() -> None:
@@ -49,9 +43,7 @@ def test_the_endpoints_own_error_comes_before_the_clients() -> None:
         " PyTorch)\n"
     )
     diagnosis = diagnose_files({"server/serve.log": server, "bench/ais_bench.log": WARMUP_STOPPED})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 def test_a_warm_up_that_succeeded_reports_nothing() -> None:

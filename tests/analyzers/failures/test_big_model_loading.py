@@ -12,7 +12,7 @@ Paths, names, ranks and numbers are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A two-node FSDP job: a rank of the second node copies a parameter its loader left on meta.
 META_COPY_ON_SECOND_NODE = """\
@@ -55,25 +55,23 @@ META_KERNEL_MISSING = """\
 
 def test_a_meta_parameter_copied_during_loading_is_the_loaders_failure() -> None:
     diagnosis = diagnose_text("log_6.log", META_COPY_ON_SECOND_NODE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Cannot copy out of meta tensor" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "weight_load", first_error="Cannot copy out of meta tensor", beside=("config",)
+    )
 
 
 def test_a_device_map_that_leaves_parameters_out_is_weight_load() -> None:
     diagnosis = diagnose_text("serve.log", DEVICE_MAP_GAP)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "does not give any device" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "weight_load", first_error="does not give any device", beside=("config",)
+    )
 
 
 def test_an_unreadable_shard_is_weight_load_not_a_tensorflow_setting() -> None:
     diagnosis = diagnose_text("log_1.log", SHARD_UNREADABLE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Unable to load weights from pytorch checkpoint file" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "weight_load", first_error="Unable to load weights from pytorch checkpoint file"
+    )
 
 
 def test_an_op_without_a_meta_kernel_is_not_a_loading_failure() -> None:
@@ -83,6 +81,4 @@ def test_an_op_without_a_meta_kernel_is_not_a_loading_failure() -> None:
 
 def test_a_meta_copy_quoted_without_its_class_is_still_read() -> None:
     diagnosis = diagnose_text("report.txt", META_COPY_QUOTED_ALONE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Cannot copy out of meta tensor" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="Cannot copy out of meta tensor")

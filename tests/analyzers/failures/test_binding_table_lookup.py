@@ -9,7 +9,7 @@ are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FUSED_NORM_BACKWARD = """\
   File "/srv/train/schedules.py", line 310, in backward_step
@@ -37,10 +37,7 @@ Aborted (core dumped)
 
 def test_a_map_lookup_raised_from_a_binding_is_the_ops_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", FUSED_NORM_BACKWARD)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_Map_base::at" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="_Map_base::at", beside=("config",))
 
 
 def test_a_vector_range_check_reads_the_same() -> None:

@@ -12,7 +12,7 @@ the library is never read as one. Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSED = (
     "I0407 10:11:02.118200 40112 bkcl_context.cc:104] init BKCL context nranks: 4 local rank: 1"
@@ -37,10 +37,7 @@ ALLOCATED = (
 
 def test_bkcl_refusing_its_device_allocation_is_memory() -> None:
     diagnosis = diagnose_text("workerlog.1", REFUSED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "param 1 data alloc failed" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "oom", first_error="param 1 data alloc failed", beside=("hccl",))
 
 
 def test_the_levelled_header_of_newer_releases_reads_the_same() -> None:

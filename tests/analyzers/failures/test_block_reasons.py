@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ACLNN_RUNTIME_ERROR_UNDER_WRAPPER = """\
 [rank2]: RuntimeError: InnerRunOpApi:../torch_npu/csrc/framework/OpParamMaker.cpp:287 OPS function error: aclnnChunkGatedDeltaFwd, error code is 561000
@@ -444,9 +444,7 @@ CASES = [
 )
 def test_a_blocks_reason_line_is_the_first_error(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 def test_a_compiler_that_does_not_know_the_chip_offers_the_toolkit_and_the_kernel() -> None:
@@ -479,9 +477,7 @@ def test_llvm_out_of_host_memory_keeps_the_memory_reading() -> None:
         "LLVM ERROR: out of memory",
     )
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_a_number_in_brackets_before_a_colon_is_not_an_error_manager_line() -> None:
@@ -518,9 +514,7 @@ INNER_ERROR_CALL_ALONE = """\
 def test_a_call_whose_detail_is_only_the_inner_error_headline_yields_to_the_block() -> None:
     """docs/labelling.md#wrappers"""
     diagnosis = diagnose_text("worker.log", INNER_ERROR_CALL_OVER_TILING)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "RmsNormQuant do tiling failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="RmsNormQuant do tiling failed")
 
 
 def test_a_call_that_states_its_reason_is_not_demoted_by_the_traceback() -> None:
@@ -533,6 +527,4 @@ def test_a_call_that_states_its_reason_is_not_demoted_by_the_traceback() -> None
 def test_an_inner_error_call_with_no_block_under_it_stays_the_first_error() -> None:
     """docs/labelling.md#wrappers"""
     diagnosis = diagnose_text("train.log", INNER_ERROR_CALL_ALONE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "call aclnnGroupedMatmul failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="call aclnnGroupedMatmul failed")

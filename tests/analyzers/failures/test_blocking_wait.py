@@ -16,7 +16,7 @@ from __future__ import annotations
 from analyzers.core.types import EventKind
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Two ranks of a data-parallel job in blocking-wait mode; the reduce overruns its 5 min limit.
 BLOCKING_WAIT = """\
@@ -37,9 +37,7 @@ JOINED_PASTE = (
 
 def test_a_blocking_wait_overrun_is_a_collective_timeout() -> None:
     diagnosis = diagnose_text("job/train.log", BLOCKING_WAIT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "timed out in blocking wait" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="timed out in blocking wait")
 
 
 # torch 1.x raises the overrun from work.wait() in the rank that waited for a broadcast.
@@ -68,9 +66,7 @@ def test_a_work_wait_timeout_is_the_first_error() -> None:
 
 def test_a_frame_line_carrying_a_joined_exception_is_read_as_the_error() -> None:
     diagnosis = diagnose_text("job/slurm-881.out", JOINED_PASTE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "socketStartConnect" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="socketStartConnect")
 
 
 def test_an_ordinary_frame_line_stays_source() -> None:

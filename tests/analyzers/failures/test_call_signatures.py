@@ -10,7 +10,7 @@ position and by name (`got multiple values for argument`).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GIVEN_TWICE = """\
 (RayWorkerWrapper pid=412, ip=10.30.0.8) ERROR 05-06 07:08:09 [worker_base.py:620]   File "/opt/plugin/worker/model_runner.py", line 311, in _pick_attention
@@ -22,10 +22,12 @@ GIVEN_TWICE = """\
 def test_an_argument_given_twice_is_a_package_set_that_does_not_fit() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("worker.log", GIVEN_TWICE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "got multiple values for argument 'use_sparse'" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="got multiple values for argument 'use_sparse'",
+        beside=("other",),
+    )
 
 
 def test_a_type_error_about_operands_is_not_a_signature_mismatch() -> None:
@@ -38,4 +40,4 @@ def test_a_type_error_about_operands_is_not_a_signature_mismatch() -> None:
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.first_error is not None
     assert "unsupported operand" in diagnosis.first_error.text
-    assert "cfg.call_signature_mismatch" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.call_signature_mismatch" not in rules_of(diagnosis)

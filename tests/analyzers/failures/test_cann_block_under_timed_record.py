@@ -16,7 +16,7 @@ Fixtures follow the plog line format; values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 RECORD = (
     "[ERROR] APP(2204117,):2026-04-11-08:15:{s}.310.118 2204190 ExecFunc:OpParamMaker.cpp:359: "
@@ -57,9 +57,7 @@ def test_the_trace_under_a_timed_record_goes_before_a_later_synchronize_elsewher
             "plog/plog-2204117_20260411081530000.log": SYNC.format(s="24"),
         }
     )
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="fftsplus aivector error")
 
 
 def test_a_record_later_than_the_other_files_failure_leaves_that_failure_first() -> None:

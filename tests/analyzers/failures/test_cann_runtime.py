@@ -11,7 +11,7 @@ even when the headline's PID field came out garbled (`[PID:  [N]`, as a backend 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 EP_CALL_THEN_NODE = """\
 2024-06-11 08:15:02.114208337 [E:onnxruntime:Default, cann_call.cc:139 CannCall] CANN failure 500002: ACL_ERROR_GE_FAILURE ; NPU=1 ; hostname=infer-3 ; expr=aclopCompileAndExecute("Pad", in.size(), in.data(), out.size(), out.data(), attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, __null, stream);
@@ -99,52 +99,38 @@ def test_onnxruntime_header_gives_level_and_time() -> None:
 
 def test_execution_provider_call_is_the_first_error_before_the_node_summary() -> None:
     diagnosis = diagnose_text("serve.log", EP_CALL_THEN_NODE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "CANN failure 500002" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="CANN failure 500002")
 
 
 def test_repeated_acl_init_in_the_provider_is_a_config_error() -> None:
     diagnosis = diagnose_text("serve.log", EP_REPEAT_INIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ACL_ERROR_REPEAT_INITIALIZE" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="ACL_ERROR_REPEAT_INITIALIZE")
 
 
 def test_node_summary_alone_still_names_an_operator_failure() -> None:
     diagnosis = diagnose_text("serve.log", NODE_ONLY)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "running Gemm node" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="running Gemm node")
 
 
 def test_refused_kernel_binary_comes_before_the_failing_launch() -> None:
     diagnosis = diagnose_text("engine.log", REFUSED_KERNEL_BINARY)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Kernel binary register failure! ret 107000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Kernel binary register failure! ret 107000")
 
 
 def test_an_engines_registration_call_with_a_nonzero_ret_is_the_first_error() -> None:
     diagnosis = diagnose_text("engine.log", ENGINE_REGISTER_RET)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "RegisterNpuBinary aic ret 107000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="RegisterNpuBinary aic ret 107000")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_registration_that_returned_zero_leaves_the_failing_launch_first() -> None:
     diagnosis = diagnose_text("engine.log", ENGINE_REGISTER_OK)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "with ERROR 561103" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="with ERROR 561103")
 
 
 def test_engine_acl_check_is_labelled_by_the_operator_code() -> None:
     diagnosis = diagnose_text("engine.log", ENGINE_ACL_CHECK)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "with ERROR 561103" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="with ERROR 561103")
 
 
 def test_captured_stream_headline_beats_the_runtime_result_line() -> None:
@@ -155,18 +141,14 @@ def test_captured_stream_headline_beats_the_runtime_result_line() -> None:
 
 def test_framework_acl_check_is_read_and_labelled_by_its_code() -> None:
     diagnosis = diagnose_text("store.log", FRAMEWORK_ACL_CHECK)
-    assert diagnosis.first_error is not None
-    assert "api=aclrtMallocHost, code=107002" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
+    assert_reads(diagnosis, "config", first_error="api=aclrtMallocHost, code=107002")
 
 
 def test_a_librarys_cann_backend_code_is_read_from_the_acl_table() -> None:
     """A library with its own CANN backend says only that the backend failed and the ACL
     code; 100024 (no operator found) is an op the backend has no implementation for."""
     diagnosis = diagnose_text("translate.log", LIBRARY_BACKEND_CODE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "CANN failed with error 100024" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="CANN failed with error 100024")
 
 
 def test_a_backend_code_whose_entry_names_no_label_does_not_decide_it() -> None:
@@ -186,7 +168,5 @@ def test_a_graph_engine_code_on_the_providers_single_op_call_offers_the_installa
 
 def test_a_parameter_code_on_the_same_call_offers_no_installation() -> None:
     diagnosis = diagnose_text("serve.log", EP_SINGLE_OP_INVALID_PARAM)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "CANN failure 100000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="CANN failure 100000")
     assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}

@@ -14,7 +14,7 @@ docs/labelling.md#late-device-blocks
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PREFIX = "(Worker pid=5120) (Worker_DP0_TP3_EP3 pid=5120) ERROR 07-19 13:05:41 [multiproc_executor.py:880]"
 
@@ -51,14 +51,11 @@ REFUSAL_BEFORE_A_CODE_ONLY_EVENT_WAIT = (
 
 def test_the_vector_core_report_outranks_the_older_capture_refusal() -> None:
     diagnosis = diagnose_text("serve/worker_3.log", STALE_REFUSAL_IN_VECTOR_BLOCK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
-    assert "stream_sync" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="fftsplus aivector error", beside=("stream_sync",)
+    )
 
 
 def test_the_refusal_stays_the_cause_when_no_core_is_named() -> None:
     diagnosis = diagnose_text("serve/worker_8.log", REFUSAL_BEFORE_A_CODE_ONLY_EVENT_WAIT)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "capture mode does not support" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="capture mode does not support")

@@ -11,12 +11,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NOT_CAPTURABLE = """\
 (Worker pid=7311) INFO 03-02 10:11:12 model_runner.py:980] Capturing the model for CUDA graphs.
@@ -40,10 +35,12 @@ gpu-a3:7300:7300 [0] misc/strongstream.cc:53 NCCL WARN NCCL cannot be captured i
 
 def test_nccl_refusing_a_capture_is_its_build_and_the_first_error() -> None:
     diagnosis = diagnose_text("engine.log", NOT_CAPTURABLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "NCCL cannot be captured in a graph" in diagnosis.first_error.text
-    assert "cfg.nccl_build_not_capturable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="NCCL cannot be captured in a graph",
+        rule="cfg.nccl_build_not_capturable",
+    )
 
 
 def test_invalid_usage_without_the_capture_refusal_stays_the_collective_layer() -> None:
@@ -52,7 +49,7 @@ def test_invalid_usage_without_the_capture_refusal_stays_the_collective_layer() 
     )
     diagnosis = diagnose_text("engine.log", text + "\n")
     assert diagnosis.category == "hccl"
-    assert "cfg.nccl_build_not_capturable" not in _rules(diagnosis)
+    assert "cfg.nccl_build_not_capturable" not in rules_of(diagnosis)
 
 
 SAGEMAKER_ASSERT = """\

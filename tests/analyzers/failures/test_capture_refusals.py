@@ -15,7 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 CAPTURE_REFUSED = """\
 [2026-05-11 10:02:13 TP0] Capture npu graph begin. This can take up to several minutes. avail mem=41.20 GB
@@ -35,16 +41,17 @@ NOT_A_CAPTURE = """\
 
 def test_a_feature_torch_npu_cannot_capture_is_a_stream_state_refusal() -> None:
     diagnosis = diagnose_text("serve/tp0.log", CAPTURE_REFUSED)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "Not support Generator while in capture mode" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="Not support Generator while in capture mode",
+        beside=("config",),
+    )
 
 
 def test_a_sampler_that_lacks_generator_support_outside_a_capture_is_not_a_refusal() -> None:
     diagnosis = diagnose_text("serve/tp0.log", NOT_A_CAPTURE)
-    assert diagnosis.category == "oom"
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # A capture-state code alone, re-raised by a serving engine: no refusal sentence, only the
@@ -65,9 +72,7 @@ RuntimeError: Worker failed with error 'RunOpApiV2:build/CMakeFiles/torch_npu.di
 
 def test_a_capture_state_code_alone_offers_the_setting_as_the_neighbour() -> None:
     diagnosis = diagnose_text("serve/engine.log", CAPTURE_CODE_ONLY)
-    assert diagnosis.category == "stream_sync"
-    assert "error code is 107030" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "stream_sync", first_error="error code is 107030", beside=("config",))
 
 
 def test_a_synchronize_code_that_names_no_capture_state_offers_no_setting() -> None:
@@ -94,15 +99,17 @@ NO_CAPTURE_SIZES = """\
 
 def test_an_operator_torch_npu_cannot_record_is_a_stream_state_refusal() -> None:
     diagnosis = diagnose_text("serve/engine.log", ACLOP_REFUSED)
-    assert diagnosis.category == "stream_sync"
-    assert "Cannot run aclop operators during NPU graph capture" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="Cannot run aclop operators during NPU graph capture",
+        beside=("config",),
+    )
 
 
 def test_a_note_that_cannot_find_capture_sizes_is_not_a_refusal() -> None:
     diagnosis = diagnose_text("serve/engine.log", NO_CAPTURE_SIZES)
-    assert diagnosis.category == "oom"
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # CUDA's own sentence for a capture spoiled by an earlier refused call, printed by NCCL because
@@ -121,9 +128,9 @@ gpu-node4:7120:7188 [1] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid arg
 
 def test_a_capture_invalidated_by_an_earlier_call_is_a_refusal_even_in_nccl_words() -> None:
     diagnosis = diagnose_text("serve/tp1.log", NCCL_CAPTURE_INVALIDATED)
-    assert diagnosis.category == "stream_sync"
-    assert "previous error during capture" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "stream_sync", first_error="previous error during capture", beside=("config",)
+    )
 
 
 def test_an_nccl_cuda_failure_outside_a_capture_stays_a_collective_failure() -> None:
@@ -149,9 +156,12 @@ ILLEGAL_ADDRESS_HINT_ONLY = CAPTURE_HINT_ONLY.replace(
 
 def test_a_capture_enum_in_the_hint_line_is_read_as_the_refusal() -> None:
     diagnosis = diagnose_text("serve/worker_tp3.log", CAPTURE_HINT_ONLY)
-    assert diagnosis.category == "stream_sync"
-    assert "cudaErrorStreamCaptureUnsupported" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="cudaErrorStreamCaptureUnsupported",
+        beside=("config",),
+    )
 
 
 def test_an_illegal_address_enum_in_the_hint_line_is_no_refusal() -> None:
@@ -179,9 +189,12 @@ def test_bare_runtime_refusal_lines_come_before_the_engines_507014() -> None:
             "serve/runtime_excerpt.txt": BARE_RUNTIME_REFUSAL,
         }
     )
-    assert diagnosis.category == "stream_sync"
-    assert "Not allow to synchronize captured-stream" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="Not allow to synchronize captured-stream",
+        beside=("config",),
+    )
 
 
 def test_the_engines_507014_alone_stays_an_ai_core_timeout() -> None:
@@ -193,8 +206,7 @@ def test_a_bare_runtime_errcode_line_is_read_by_its_code() -> None:
     diagnosis = diagnose_text(
         "serve/runtime_excerpt.txt", "rtMemcpy: ErrCode=107030, desc=[capture mode]\n"
     )
-    assert diagnosis.category == "stream_sync"
-    assert "ErrCode=107030" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="ErrCode=107030")
 
 
 @pytest.mark.parametrize(
@@ -229,13 +241,13 @@ def test_a_task_the_capture_could_not_take_offers_the_refusal_beside_its_code() 
     diagnosis = diagnose_text("rank1.log", TASK_NOT_CAPTURED)
     assert diagnosis.category == "config"
     assert "stream_sync" in {alt.category for alt in diagnosis.alternatives}
-    assert "stream.capture_mode_refused" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "stream.capture_mode_refused" in rules_of(diagnosis)
 
 
 def test_a_record_task_that_failed_after_a_core_exception_is_no_capture_refusal() -> None:
     text = TASK_NOT_CAPTURED.replace("submit capture task", "submit record task")
     diagnosis = diagnose_text("rank1.log", text)
-    assert "stream.capture_mode_refused" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "stream.capture_mode_refused" not in rules_of(diagnosis)
 
 
 # Gaudi's bridge checks where an HPU graph capture ends: a capture begun on one stream and
@@ -256,10 +268,12 @@ HPU_CAPTURE_ENDED_HERE = """\
 
 def test_a_capture_ended_on_another_stream_is_a_capture_that_could_not_be_ended() -> None:
     diagnosis = diagnose_text("train/rank3.log", HPU_CAPTURE_ENDED_ELSEWHERE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "Capture must end on the same stream" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="Capture must end on the same stream",
+        beside=("config",),
+    )
 
 
 def test_a_capture_that_ended_where_it_began_is_no_refusal() -> None:
@@ -286,11 +300,9 @@ def test_a_capture_end_with_a_stream_not_joined_back_is_the_streams() -> None:
         + NOT_JOINED_REASON
     )
     diagnosis = diagnose_text("serve/worker_0.log", text)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "not joined to the original stream" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="not joined to the original stream")
     assert diagnosis.confidence >= 0.6
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_the_not_joined_reason_alone_is_the_streams() -> None:

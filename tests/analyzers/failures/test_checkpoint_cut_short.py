@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 RULE = "wl.checkpoint_archive_cut_short"
 
@@ -69,10 +69,6 @@ EOFError: Ran out of input
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 @pytest.mark.parametrize(
     ("name", "text", "said"),
     [
@@ -83,11 +79,7 @@ def _rules(diagnosis) -> set[str]:
 )
 def test_a_checkpoint_reader_that_runs_off_the_file_is_the_checkpoint(name, text, said) -> None:
     diagnosis = diagnose_text(name, text)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert RULE in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert said in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "weight_load", first_error=said, rule=RULE, beside=("driver_env",))
 
 
 def test_the_rank_whose_checkpoint_was_cut_is_blamed_and_its_peers_follow() -> None:
@@ -101,7 +93,7 @@ def test_the_rank_whose_checkpoint_was_cut_is_blamed_and_its_peers_follow() -> N
         )
     diagnosis = diagnose_files(files)
     assert diagnosis.category == "weight_load"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
     assert list(diagnosis.culprit_ranks) == [3]
     assert diagnosis.first_error is not None
     assert "[Errno 22] Invalid argument" in diagnosis.first_error.text
@@ -146,5 +138,5 @@ AFFINITY_EINVAL = """\
 )
 def test_the_same_words_under_another_call_are_not_a_checkpoint(text: str) -> None:
     diagnosis = diagnose_text("log_0.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
     assert diagnosis.category != "weight_load", diagnosis.root_cause

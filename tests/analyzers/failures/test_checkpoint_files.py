@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 
 @pytest.mark.parametrize(
@@ -23,10 +23,9 @@ from tests.analyzers.excerpts import diagnose_text
 )
 def test_a_missing_checkpoint_file_is_the_checkpoint(line: str) -> None:
     diagnosis = diagnose_text("log_2.log", line + "\n")
-    assert diagnosis.category == "weight_load"
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "No such file or directory" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "weight_load", first_error="No such file or directory", beside=("config",)
+    )
 
 
 def test_a_missing_config_file_stays_the_jobs_setting() -> None:
@@ -45,9 +44,7 @@ def test_a_tensor_record_of_another_size_is_an_unreadable_checkpoint() -> None:
         "(1600000 bytes = 1600000 elements * 1 bytes/element) for dtype Byte\n"
     )
     diagnosis = diagnose_text("log_0.log", text)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "record size (6400000 bytes)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="record size (6400000 bytes)")
 
 
 @pytest.mark.parametrize(
@@ -69,9 +66,7 @@ def test_a_legacy_storage_record_of_another_size_is_an_unreadable_checkpoint(lin
         f"{line}\n"
     )
     diagnosis = diagnose_text("load.txt", text)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "storage has wrong size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="storage has wrong size")
 
 
 def test_a_storage_resize_line_that_states_two_sizes_is_no_error() -> None:
@@ -118,7 +113,7 @@ def test_a_dot_file_in_the_working_folder_is_a_missing_file_of_the_job() -> None
     line = "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '._ready_node0_K2QX'"
     diagnosis = diagnose_text("log_0.log", line + "\n")
     assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_arrows_wording_of_a_missing_cached_table_is_the_jobs_data_file() -> None:
@@ -132,10 +127,9 @@ def test_arrows_wording_of_a_missing_cached_table_is_the_jobs_data_file() -> Non
         "[ERROR] [launch.py:321:sigkill_handler] exits with return code = 1\n"
     )
     diagnosis = diagnose_text("node2.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to open local file" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="Failed to open local file", beside=("driver_env",)
+    )
 
 
 def test_arrows_refusal_for_another_errno_is_not_a_missing_file() -> None:
@@ -144,7 +138,7 @@ def test_arrows_refusal_for_another_errno_is_not_a_missing_file() -> None:
         "Detail: [errno 13] Permission denied"
     )
     diagnosis = diagnose_text("log_1.log", line + "\n")
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.missing_input_file" not in rules
 
 
@@ -171,10 +165,9 @@ TypeError: cannot unpack non-iterable NoneType object
 
 def test_a_converter_that_finds_no_checkpoint_for_its_arguments_is_the_checkpoint() -> None:
     diagnosis = diagnose_text("convert.log", CONVERTER_FINDS_NO_CHECKPOINT)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "non-iterable Namespace object" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "weight_load", first_error="non-iterable Namespace object", beside=("config",)
+    )
 
 
 def test_unpacking_a_none_is_not_the_missing_checkpoint() -> None:
@@ -205,9 +198,7 @@ def test_a_bin_file_is_a_checkpoint_only_when_its_name_says_so(path: str, catego
         f"[rank3]: FileNotFoundError: [Errno 2] No such file or directory: '{path}'\n"
     )
     diagnosis = diagnose_text("log_3.log", text)
-    assert diagnosis.category == category
-    assert diagnosis.first_error is not None
-    assert "No such file or directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error="No such file or directory")
 
 
 # A trainer's own checkpoint loader says in its words that a saved step's model or weights
@@ -233,17 +224,12 @@ FileNotFoundError: Failed to load model from '/runs/exp4/step_6/policy/weights/m
 )
 def test_a_loaders_own_missing_step_folder_is_the_checkpoint(line: str) -> None:
     diagnosis = diagnose_text("log_0.log", line + "\n")
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "does not exist" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="does not exist", beside=("config",))
 
 
 def test_a_policy_worker_that_finds_its_step_without_weights_is_the_checkpoint() -> None:
     diagnosis = diagnose_text("driver.log", STEP_WEIGHTS_MISSING)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to load model from" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="Failed to load model from")
     assert diagnosis.confidence >= 0.5
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
@@ -260,5 +246,5 @@ def test_a_policy_worker_that_finds_its_step_without_weights_is_the_checkpoint()
 )
 def test_other_missing_paths_and_notices_are_not_a_missing_step(line: str) -> None:
     diagnosis = diagnose_text("log_0.log", line + "\n")
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "wl.checkpoint_step_path_missing" not in rules

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STAGED_SAVE_RENAMED_TWICE = """\
 [rank3]: Traceback (most recent call last):
@@ -43,9 +43,7 @@ OSError: [Errno 39] Directory not empty: '/shared/out/checkpoint-100'
 )
 def test_a_folder_that_is_not_empty_is_the_jobs_save_setting(text: str, first: str) -> None:
     diagnosis = diagnose_text("log_3.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error=first)
     assert {"other", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence >= 0.5
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
 
@@ -75,10 +75,12 @@ def test_a_pickled_name_the_installed_package_lacks_is_a_release_mismatch() -> N
         " '/opt/venv/lib/python3.10/site-packages/trainer/runtime/zero_optimizer.py'>"
     )
     diagnosis = diagnose_text("load.log", UNPICKLED.format(name="shard_record", module=module))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Can't get attribute 'shard_record'" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Can't get attribute 'shard_record'",
+        beside=("weight_load",),
+    )
 
 
 def test_a_class_of_the_saving_script_is_not_read_as_a_package_release() -> None:
@@ -96,9 +98,7 @@ def test_a_feature_still_under_development_is_what_the_release_lacks() -> None:
         " tracking issue for more details.\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "under development" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="under development")
 
 
 def test_a_warning_that_a_feature_is_under_development_is_no_failure() -> None:
@@ -125,10 +125,7 @@ Traceback (most recent call last):
 
 def test_fsdps_state_dict_hook_missing_a_name_on_save_is_not_a_load() -> None:
     diagnosis = diagnose_text("train.log", FSDP_SAVE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "FSDP assumes" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="FSDP assumes", beside=("other",))
 
 
 HF = "/opt/venv/lib/python3.11/site-packages/transformers"
@@ -157,14 +154,12 @@ step 801 loss 1.902
 @pytest.mark.parametrize("text", [RESUME_REFUSED, RESUME_REFUSED_SOURCE_ONLY])
 def test_a_resume_that_finds_no_checkpoint_in_its_folder_is_a_failed_load(text: str) -> None:
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "find a valid checkpoint at" in diagnosis.first_error.text
-    assert "wl.resume_finds_no_checkpoint" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert_reads(diagnosis, "weight_load", first_error="find a valid checkpoint at")
+    assert "wl.resume_finds_no_checkpoint" in rules_of(diagnosis)
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_resume_that_reports_its_checkpoint_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", RESUME_NOTE)
-    assert "wl.resume_finds_no_checkpoint" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "wl.resume_finds_no_checkpoint" not in rules_of(diagnosis)
     assert diagnosis.first_error is None

@@ -14,12 +14,7 @@ paths, names and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def rules_of(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OPTIMIZER_SLICE = """\
 [rank5]:   File "/work/Megatron-LM/megatron/core/optimizer/distrib_optimizer.py", line 1210, in sharded_state_dict
@@ -63,11 +58,13 @@ KeyError: 'model.layers.3.mlp.down_proj.weight'
 
 def test_an_optimizer_state_that_is_not_the_ranks_slice_is_config() -> None:
     diagnosis = diagnose_text("rank5.log", OPTIMIZER_SLICE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.dist_optimizer_state_not_its_slice" in rules_of(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "(torch.Size([]), 0, 33554432)" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="(torch.Size([]), 0, 33554432)",
+        rule="cfg.dist_optimizer_state_not_its_slice",
+        beside=("other",),
+    )
 
 
 def test_an_assertion_quoting_two_shapes_is_not_the_slice_check() -> None:
@@ -77,18 +74,22 @@ def test_an_assertion_quoting_two_shapes_is_not_the_slice_check() -> None:
 
 def test_a_sharded_state_dict_without_one_local_shard_is_config() -> None:
     diagnosis = diagnose_text("rank1.log", ONE_LOCAL_SHARD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.sharded_tensor_one_local_shard" in rules_of(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Only single local shard is supported" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Only single local shard is supported",
+        rule="cfg.sharded_tensor_one_local_shard",
+    )
 
 
 def test_a_weights_only_checkpoint_in_a_sharded_save_is_config() -> None:
     diagnosis = diagnose_text("fit.log", WEIGHTS_ONLY_SAVE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.weights_only_checkpoint_lacks_state" in rules_of(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "KeyError: 'optimizer_states'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="KeyError: 'optimizer_states'",
+        rule="cfg.weights_only_checkpoint_lacks_state",
+    )
 
 
 def test_a_missing_parameter_key_is_not_the_weights_only_rule() -> None:
@@ -115,11 +116,13 @@ KeyError: 'model.layers.2.exp_avg_proj.weight'
 
 def test_a_state_written_by_another_optimizer_is_config() -> None:
     diagnosis = diagnose_text("convert.log", CONVERTER_STATE_KEY)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.optimizer_state_key_of_another_optimizer" in rules_of(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "KeyError: 'exp_avg'" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="KeyError: 'exp_avg'",
+        rule="cfg.optimizer_state_key_of_another_optimizer",
+        beside=("weight_load",),
+    )
 
 
 def test_a_parameter_path_like_a_state_name_is_not_the_optimizer_rule() -> None:

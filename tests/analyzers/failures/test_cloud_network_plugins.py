@@ -12,16 +12,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 ADDRESS_VECTOR = """\
 [1,9]<stdout>:ip-10-4-7-21:5120:5866 [1] NCCL INFO Ring 00 : 9[1] -> 10[2] via P2P/IPC
@@ -33,11 +24,13 @@ ADDRESS_VECTOR = """\
 
 def test_an_address_vector_the_plugin_cannot_open_is_the_host() -> None:
     diagnosis = diagnose_text("mpirun.log", ADDRESS_VECTOR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "NET/OFI Couldn't open AV. RC: -22" in diagnosis.first_error.text
-    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:2] == ["hccl", "config"]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="NET/OFI Couldn't open AV. RC: -22",
+        rule="env.nccl_net_plugin_start_failed",
+    )
+    assert alternative_labels(diagnosis)[:2] == ["hccl", "config"]
 
 
 OLD_FORMAT = """\
@@ -49,9 +42,7 @@ OLD_FORMAT = """\
 
 def test_the_plugins_early_format_names_the_missing_provider_first() -> None:
     diagnosis = diagnose_text("launch.log", OLD_FORMAT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Couldn't find any optimal provider" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Couldn't find any optimal provider")
 
 
 PROVIDER_THEN_GIVE_UP = """\
@@ -62,23 +53,21 @@ sm-host-1:402:402 [0] ofi_init:1339 NCCL WARN NET/OFI aws-ofi-nccl initializatio
 
 def test_the_give_up_line_yields_to_the_step_it_reports() -> None:
     diagnosis = diagnose_text("algo-1.log", PROVIDER_THEN_GIVE_UP)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Only EFA provider is supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Only EFA provider is supported")
 
 
 def test_the_give_up_line_alone_still_says_the_plugin_did_not_start() -> None:
     text = PROVIDER_THEN_GIVE_UP.splitlines()[1] + "\n"
     diagnosis = diagnose_text("algo-1.log", text)
     assert diagnosis.category == "driver_env"
-    assert "env.nccl_net_plugin_gave_up" in _rules(diagnosis)
+    assert "env.nccl_net_plugin_gave_up" in rules_of(diagnosis)
 
 
 def test_the_efa_drivers_refused_command_is_the_host() -> None:
     text = "[ 2210.118042] infiniband efa_2: Failed to process command CREATE_CQ (opcode 6) comp_status 1 err -12\n"
     diagnosis = diagnose_text("dmesg.log", text)
     assert diagnosis.category == "driver_env"
-    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
+    assert "env.nccl_net_plugin_start_failed" in rules_of(diagnosis)
 
 
 def test_a_network_nccl_net_names_that_never_loaded_is_the_host() -> None:
@@ -87,9 +76,7 @@ def test_a_network_nccl_net_names_that_never_loaded_is_the_host() -> None:
         "a3u-node-0:88:88 [1] NCCL INFO init.cc:321 -> 5\n"
     )
     diagnosis = diagnose_text("serve.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "network gIB not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="network gIB not found")
 
 
 def test_the_plugins_start_up_lines_are_no_failure() -> None:
@@ -102,7 +89,7 @@ def test_the_plugins_start_up_lines_are_no_failure() -> None:
         "ip-10-4-7-21:5120:5877 [3] NCCL INFO Using network AWS Libfabric\n"
     )
     diagnosis = diagnose_text("worker3.log", text)
-    rules = _rules(diagnosis)
+    rules = rules_of(diagnosis)
     assert "env.nccl_net_plugin_start_failed" not in rules
     assert "env.nccl_net_plugin_gave_up" not in rules
 
@@ -117,11 +104,13 @@ vm-0: Test NCCL failure common.cu:345 'unhandled system error'
 
 def test_a_completion_error_without_the_peer_is_the_link() -> None:
     diagnosis = diagnose_text("all_reduce_perf.log", OLD_COMPLETION)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Got completion with error 12" in diagnosis.first_error.text
-    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Got completion with error 12",
+        rule="hccl.nccl_net_completion_error",
+        beside=("driver_env",),
+    )
 
 
 # docs/labelling.md#network-links-that-fail-under-a-collective: once the plugin has started, a
@@ -147,25 +136,29 @@ PEER_ADDRESS = """\
 
 def test_a_request_the_fabric_completed_in_error_is_the_link() -> None:
     diagnosis = diagnose_text("rank5.log", FAILED_REQUEST)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NET/OFI Request 0x7f20c4a1b0d8 completed with error" in diagnosis.first_error.text
-    assert "hccl.nccl_ofi_peer_link_failed" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="NET/OFI Request 0x7f20c4a1b0d8 completed with error",
+        rule="hccl.nccl_ofi_peer_link_failed",
+        beside=("driver_env",),
+    )
 
 
 def test_a_peer_address_the_plugin_could_not_add_is_the_link() -> None:
     diagnosis = diagnose_text("rank0.log", PEER_ADDRESS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Unable to insert remote address into address vector" in diagnosis.first_error.text
-    assert "hccl.nccl_ofi_peer_link_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Unable to insert remote address into address vector",
+        rule="hccl.nccl_ofi_peer_link_failed",
+    )
 
 
 def test_a_completed_request_is_no_failure() -> None:
     text = "p5-node-1:7120:7391 [4] NCCL INFO NET/OFI Request 0x7f20c4a1b0d8 completed (len 4096)\n"
     diagnosis = diagnose_text("rank5.log", text)
-    assert "hccl.nccl_ofi_peer_link_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_ofi_peer_link_failed" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#network-links-that-fail-under-a-collective: Google Cloud's TCPX/TCPXO plugins
@@ -182,11 +175,13 @@ a3m-node-12:20514:21102 [3] NCCL WARN NET/FasTrak irecv: FAILED_PRECONDITION: re
 
 def test_a_registration_the_tcpxo_plugin_refused_is_the_first_error() -> None:
     diagnosis = diagnose_text("rank27.log", TCPXO_REFUSED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "INVALID_ARGUMENT: Buffer registration request" in diagnosis.first_error.text
-    assert "hccl.nccl_tcpx_plugin_refused" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="INVALID_ARGUMENT: Buffer registration request",
+        rule="hccl.nccl_tcpx_plugin_refused",
+        beside=("driver_env",),
+    )
 
 
 def test_the_tcpx_plugins_info_lines_are_no_failure() -> None:
@@ -195,7 +190,7 @@ def test_the_tcpx_plugins_info_lines_are_no_failure() -> None:
         "a3m-node-12:20514:20514 [3] NCCL INFO NET/GPUDirectTCPX ver. 3.1.8 initialized\n"
     )
     diagnosis = diagnose_text("rank27.log", text)
-    assert "hccl.nccl_tcpx_plugin_refused" not in _rules(diagnosis)
+    assert "hccl.nccl_tcpx_plugin_refused" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#config-driver_env-or-weight_load: the plugin's refusal to register a buffer
@@ -211,11 +206,13 @@ p4d-node-3:5120:5640 [3] NCCL INFO transport/net.cc:724 -> 2
 
 def test_a_buffer_the_plugin_could_not_register_is_the_host() -> None:
     diagnosis = diagnose_text("rank3.log", PLUGIN_REGISTRATION)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "NET/OFI Unable to register memory (type = 2)" in diagnosis.first_error.text
-    assert "env.nccl_ofi_memory_registration" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:2] == ["hccl", "config"]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="NET/OFI Unable to register memory (type = 2)",
+        rule="env.nccl_ofi_memory_registration",
+    )
+    assert alternative_labels(diagnosis)[:2] == ["hccl", "config"]
 
 
 def test_a_registration_the_plugin_reports_as_done_is_no_failure() -> None:
@@ -226,7 +223,7 @@ def test_a_registration_the_plugin_reports_as_done_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("rank3.log", text)
     assert diagnosis.category == "oom"
-    assert "env.nccl_ofi_memory_registration" not in _rules(diagnosis)
+    assert "env.nccl_ofi_memory_registration" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#network-links-that-fail-under-a-collective: a paste that keeps NCCL's
@@ -241,11 +238,13 @@ transport/net_ib.cc:1026 Got completion with error 4, opcode 1, len 32768, vendo
 
 def test_a_completion_without_the_transports_tag_is_still_the_link() -> None:
     diagnosis = diagnose_text("all_reduce_perf.log", UNTAGGED_COMPLETION)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Got completion with error 4, opcode 1" in diagnosis.first_error.text
-    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Got completion with error 4, opcode 1",
+        rule="hccl.nccl_net_completion_error",
+        beside=("driver_env",),
+    )
 
 
 def test_a_completion_tuple_with_status_zero_is_no_failure() -> None:
@@ -253,7 +252,7 @@ def test_a_completion_tuple_with_status_zero_is_no_failure() -> None:
         "vendor err 81", "vendor err 0"
     )
     diagnosis = diagnose_text("all_reduce_perf.log", text)
-    assert "hccl.nccl_net_completion_error" not in _rules(diagnosis)
+    assert "hccl.nccl_net_completion_error" not in rules_of(diagnosis)
 
 
 NETWORK_NAME_WITH_A_SPACE = """\
@@ -263,7 +262,9 @@ nid001207:5120:5170 [1] net.cc:626 NCCL WARN Error: network AWS Libfabric not fo
 
 def test_a_network_whose_name_has_a_space_is_read_as_the_plugin_not_loaded() -> None:
     diagnosis = diagnose_text("stdout.txt", NETWORK_NAME_WITH_A_SPACE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "network AWS Libfabric not found" in diagnosis.first_error.text
-    assert "env.nccl_net_plugin_start_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="network AWS Libfabric not found",
+        rule="env.nccl_net_plugin_start_failed",
+    )

@@ -11,12 +11,7 @@ the first error. Values are our own, in the components' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 WATCHED_TYPE_NOT_SERVED = """\
 I0312 08:10:09.004511       7 main.go:88] operator starting, version v7.1.0
@@ -79,24 +74,28 @@ Error from server (NotFound): pods "train-worker-3" not found
 
 def test_a_watched_type_the_api_server_does_not_serve_is_the_deployment() -> None:
     diagnosis = diagnose_text("operator.log", WATCHED_TYPE_NOT_SERVED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "could not find the requested resource" in diagnosis.first_error.text
-    assert "cfg.k8s_watched_type_not_served" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="could not find the requested resource",
+        rule="cfg.k8s_watched_type_not_served",
+        beside=("driver_env",),
+    )
 
 
 def test_an_unreachable_api_server_is_not_a_missing_definition() -> None:
     diagnosis = diagnose_text("operator.log", WATCH_API_SERVER_UNREACHABLE)
-    assert "cfg.k8s_watched_type_not_served" not in _rules(diagnosis)
+    assert "cfg.k8s_watched_type_not_served" not in rules_of(diagnosis)
 
 
 def test_a_host_path_the_pod_mounts_missing_is_the_deployment() -> None:
     diagnosis = diagnose_text("describe-pod.txt", HOST_PATH_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "hostPath type check failed" in diagnosis.first_error.text
-    assert "cfg.k8s_volume_source_missing" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="hostPath type check failed",
+        rule="cfg.k8s_volume_source_missing",
+    )
 
 
 def test_a_config_map_the_pod_mounts_missing_reads_the_same() -> None:
@@ -108,20 +107,22 @@ def test_a_config_map_the_pod_mounts_missing_reads_the_same() -> None:
 
 def test_a_mount_wait_alone_is_not_a_missing_source() -> None:
     diagnosis = diagnose_text("describe-pod.txt", MOUNT_WAIT_ONLY)
-    assert "cfg.k8s_volume_source_missing" not in _rules(diagnosis)
+    assert "cfg.k8s_volume_source_missing" not in rules_of(diagnosis)
 
 
 def test_a_scheduler_plugin_it_cannot_get_is_its_configuration() -> None:
     diagnosis = diagnose_text("volcano-scheduler.log", PLUGIN_NOT_LOADED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to get plugin" in diagnosis.first_error.text
-    assert "cfg.scheduler_plugin_not_loaded" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Failed to get plugin",
+        rule="cfg.scheduler_plugin_not_loaded",
+    )
 
 
 def test_a_loaded_plugin_is_no_error() -> None:
     diagnosis = diagnose_text("volcano-scheduler.log", PLUGIN_LOADED)
-    assert "cfg.scheduler_plugin_not_loaded" not in _rules(diagnosis)
+    assert "cfg.scheduler_plugin_not_loaded" not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 
@@ -130,9 +131,9 @@ def test_a_missing_namespace_explains_the_recovery_that_failed_after_it() -> Non
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert 'namespaces "cluster-system" not found' in diagnosis.first_error.text
-    assert "cfg.k8s_namespace_missing" in _rules(diagnosis)
+    assert "cfg.k8s_namespace_missing" in rules_of(diagnosis)
 
 
 def test_a_pod_not_found_is_not_a_missing_namespace() -> None:
     diagnosis = diagnose_text("kubectl.txt", POD_NOT_FOUND)
-    assert "cfg.k8s_namespace_missing" not in _rules(diagnosis)
+    assert "cfg.k8s_namespace_missing" not in rules_of(diagnosis)

@@ -5,7 +5,7 @@ docs/labelling.md#a-cmake-release-newer-than-the-project-files-allow
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A source build of a framework whose vendored library still asks for CMake 2.8.
 MINIMUM_REMOVED = """\
@@ -34,9 +34,7 @@ CMake Deprecation Warning at third_party/vendored/zlib/CMakeLists.txt:2 (cmake_m
 
 def test_a_removed_minimum_is_the_builds_setting_with_the_machine_beside_it() -> None:
     diagnosis = diagnose_text("build.log", MINIMUM_REMOVED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Compatibility with CMake < 3.5 has been removed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Compatibility with CMake < 3.5 has been removed")
     assert "cfg.cmake_minimum_removed" in {e.rule for e in diagnosis.evidence}
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 

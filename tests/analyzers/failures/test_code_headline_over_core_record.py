@@ -14,7 +14,7 @@ the op are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEAD = (
     "[rank2]:[E301 10:11:12.000111222 compiler_depend.ts:429] operator():build/CMakeFiles/"
@@ -41,9 +41,7 @@ RECORD = (
 
 def test_the_core_record_under_a_code_headline_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/worker_2.log", HEAD + RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "there is an exception of aivec error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="there is an exception of aivec error")
 
 
 def test_a_code_headline_with_no_record_stays_the_first_error() -> None:
@@ -70,17 +68,17 @@ AIVEC_RECORD = (
 
 def test_a_call_after_a_core_stopped_yields_to_the_core_record_whatever_its_code() -> None:
     diagnosis = diagnose_text("serve/llama-box.log", GRANULARITY + AIVEC_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "there is an aivec error exception, core id is 11" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="there is an aivec error exception, core id is 11",
+        beside=("config",),
+    )
 
 
 def test_the_call_alone_is_read_by_its_code() -> None:
     diagnosis = diagnose_text("serve/llama-box.log", GRANULARITY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Get Allocation Granularity failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Get Allocation Granularity failed")
 
 
 # The same headline over the device's record of an AI CPU kernel that raised: an aclnn launch
@@ -111,10 +109,12 @@ AICPU_RECORD = (
 
 def test_an_aicpu_record_under_a_launch_headline_is_the_first_error() -> None:
     diagnosis = diagnose_text("bench/kernels.log", AICPU_HEAD + AICPU_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "an exception occurred during AICPU execution" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="an exception occurred during AICPU execution",
+        beside=("operator",),
+    )
 
 
 def test_a_launch_headline_with_no_aicpu_record_stays_the_first_error() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from analyzers.classify.errorcodes import CODE_TABLES
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KNOWLEDGE = load_knowledge()
 CODES = KNOWLEDGE.codes
@@ -114,9 +114,7 @@ def test_a_hex_value_no_document_explains_stays_unknown() -> None:
     assert all("0x7010003" not in CODES.tables[table] for table in CODE_TABLES)
     assert CODES.lookup("0x7010003") is None
     diagnosis = diagnose_text("worker_6.log", PHYID_BLOCK_ALONE)
-    assert diagnosis.first_error is not None
-    assert "is err:0x7010003" in diagnosis.first_error.text
-    assert diagnosis.category == "other", diagnosis.root_cause
+    assert_reads(diagnosis, "other", first_error="is err:0x7010003")
     assert diagnosis.confidence < 0.5
 
 

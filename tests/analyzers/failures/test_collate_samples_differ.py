@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import json
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "shape.collate_shared_storage_resize"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 WORKER_COLLATE = """\
@@ -57,15 +53,17 @@ RuntimeError: Trying to resize storage that is not resizable
 
 def test_a_worker_collate_that_cannot_grow_its_batch_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("rank1.log", WORKER_COLLATE)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "Trying to resize storage that is not resizable" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="Trying to resize storage that is not resizable",
+        rule=RULE,
+    )
 
 
 def test_the_same_words_outside_a_collate_are_not_a_batch() -> None:
     diagnosis = diagnose_text("prep.log", BORROWED_MEMORY)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
     assert diagnosis.category != "shape_mismatch"
 
 
@@ -111,4 +109,4 @@ def test_a_json_record_that_carries_the_worker_traceback_reads_the_same() -> Non
     )
     diagnosis = diagnose_text("stdout.log", text)
     assert diagnosis.category == "shape_mismatch"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)

@@ -12,12 +12,7 @@ device (hardware tests) or the host (deployment rows). Values of our own in the 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ORDINAL = """\
 # nThread 1 nGpus 4 minBytes 8 maxBytes 33554432 step: 2(factor) warmup iters: 5 iters: 20 validation: 1
@@ -30,10 +25,12 @@ gpu-b7: Test CUDA failure common.cu:1032 'invalid device ordinal'
 
 def test_a_benchmark_asking_for_a_gpu_the_node_lacks_reads_config() -> None:
     diagnosis = diagnose_text("bench/gpu-b7.log", ORDINAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'invalid device ordinal'" in diagnosis.first_error.text
-    assert "cfg.rank_device_placement" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="'invalid device ordinal'",
+        rule="cfg.rank_device_placement",
+    )
 
 
 NCCL_CHECK_ALONE = """\
@@ -47,11 +44,9 @@ gpu-b7: Test NCCL failure common.cu:1011 'unhandled system error (run with NCCL_
 
 def test_the_benchmarks_nccl_check_alone_is_the_first_error_and_reads_hccl() -> None:
     diagnosis = diagnose_text("bench/gpu-b7.log", NCCL_CHECK_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Test NCCL failure common.cu:1011" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Test NCCL failure common.cu:1011")
     # a system error is read by the rule for that answer of NCCL's
-    assert "hccl.nccl_system_error" in _rules(diagnosis)
+    assert "hccl.nccl_system_error" in rules_of(diagnosis)
 
 
 NCCL_CHECK_AFTER_REASON = """\
@@ -64,9 +59,7 @@ gpu-b7: Test NCCL failure common.cu:1011 'internal error / '
 
 def test_the_benchmarks_nccl_check_yields_to_the_warn_that_says_why() -> None:
     diagnosis = diagnose_text("bench/gpu-b7.log", NCCL_CHECK_AFTER_REASON)
-    assert diagnosis.first_error is not None
-    assert "is neither AF_INET(2) nor AF_INET6(10)" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
+    assert_reads(diagnosis, "config", first_error="is neither AF_INET(2) nor AF_INET6(10)")
 
 
 NVLS_BIND = """\
@@ -77,10 +70,12 @@ hgx-31: Test NCCL failure common.cu:1011 'unhandled cuda error (run with NCCL_DE
 
 def test_the_newer_nvls_bind_refusal_reads_the_machine() -> None:
     diagnosis = diagnose_text("bench/hgx-31.log", NVLS_BIND)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to bind NVLink SHARP" in diagnosis.first_error.text
-    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to bind NVLink SHARP",
+        rule="env.nccl_nvls_setup_failed",
+    )
 
 
 NVLS_OUT_OF_MEMORY = """\
@@ -90,7 +85,7 @@ hgx-31:7712:7790 [2] transport/nvls.cc:402 (nvlsAllocateMem) NCCL WARN Failed to
 
 def test_an_nvls_allocation_out_of_memory_is_not_the_fabric() -> None:
     diagnosis = diagnose_text("bench/hgx-31.log", NVLS_OUT_OF_MEMORY)
-    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" not in rules_of(diagnosis)
 
 
 DCGM_PCIE_FAIL = """\
@@ -110,10 +105,7 @@ Successfully ran diagnostic for group.
 
 def test_a_failed_hardware_row_of_the_dcgm_table_reads_the_device() -> None:
     diagnosis = diagnose_text("preflight/dcgmi_diag.log", DCGM_PCIE_FAIL)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "| PCIe" in diagnosis.first_error.text
-    assert "dev.dcgm_diag_test_failed" in _rules(diagnosis)
+    assert_reads(diagnosis, "device_fault", first_error="| PCIe", rule="dev.dcgm_diag_test_failed")
 
 
 DCGM_DEPLOYMENT_FAIL = """\
@@ -127,8 +119,8 @@ DCGM_DEPLOYMENT_FAIL = """\
 def test_a_failed_deployment_row_reads_the_host() -> None:
     diagnosis = diagnose_text("preflight/dcgmi_diag.log", DCGM_DEPLOYMENT_FAIL)
     assert diagnosis.category == "driver_env"
-    assert "env.dcgm_diag_deployment_failed" in _rules(diagnosis)
-    assert "dev.dcgm_diag_test_failed" not in _rules(diagnosis)
+    assert "env.dcgm_diag_deployment_failed" in rules_of(diagnosis)
+    assert "dev.dcgm_diag_test_failed" not in rules_of(diagnosis)
 
 
 DCGM_ALL_PASS = """\
@@ -140,4 +132,6 @@ DCGM_ALL_PASS = """\
 
 def test_a_table_of_passes_names_no_dcgm_rule() -> None:
     diagnosis = diagnose_text("preflight/dcgmi_diag.log", DCGM_ALL_PASS)
-    assert not {"dev.dcgm_diag_test_failed", "env.dcgm_diag_deployment_failed"} & _rules(diagnosis)
+    assert not {"dev.dcgm_diag_test_failed", "env.dcgm_diag_deployment_failed"} & rules_of(
+        diagnosis
+    )

@@ -7,7 +7,7 @@ error printed before the warning wins. Hosts, communicator ids and numbers are o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 PREFIX = "[trainer-6c9d1-worker-0][51022:51190][0]"
 SETUP = (
@@ -32,22 +32,20 @@ RAISED_BEFORE = (
 )
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_monitors_polling_warning_reads_as_a_stall_in_a_collective() -> None:
     diagnosis = diagnose_text("train.log", SETUP + LOSSES + WARNING)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert "hccl" in {a.category for a in diagnosis.alternatives}
-    assert "hang.collective_kernel_polling_monitor" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "may hang in polling" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hang",
+        first_error="may hang in polling",
+        rule="hang.collective_kernel_polling_monitor",
+        beside=("hccl",),
+    )
 
 
 def test_the_monitors_set_up_lines_are_no_stall() -> None:
     diagnosis = diagnose_text("train.log", SETUP + LOSSES)
-    assert "hang.collective_kernel_polling_monitor" not in _rules(diagnosis)
+    assert "hang.collective_kernel_polling_monitor" not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 

@@ -9,7 +9,7 @@ or a library under it is missing or too old on the machine: `driver_env`, with `
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NOT_LOADED = """\
 Traceback (most recent call last):
@@ -26,9 +26,7 @@ RuntimeError: Loading libgpu_collective.so failed. Many reasons could cause this
 
 def test_a_collective_plugin_that_does_not_load_is_the_machine() -> None:
     diagnosis = diagnose_text("worker_0.log", NOT_LOADED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Loading libgpu_collective.so failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Loading libgpu_collective.so failed")
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 

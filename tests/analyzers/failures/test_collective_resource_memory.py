@@ -12,7 +12,7 @@ code's reading. Fixtures follow the real shapes with ranks, sizes and addresses 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 HCCL_QP_BLOCK = """\
 [rank4]:[E302 10:15:07.118204551 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:161 NPU function error: call aclnnMoeDistributeCombineV3 failed, error code is 561000
@@ -81,10 +81,7 @@ trainer-1:7301:7388 [3] include/alloc.h:99 NCCL WARN Cuda failure 1 'invalid arg
 
 def test_an_hccl_resource_refused_for_memory_is_oom_with_hccl_beside_it() -> None:
     diagnosis = diagnose_text("serve/worker_4.log", HCCL_QP_BLOCK)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to allocate resource[qp]" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "oom", first_error="Failed to allocate resource[qp]", beside=("hccl",))
 
 
 def test_the_same_message_with_another_reason_keeps_the_code_reading() -> None:
@@ -94,10 +91,7 @@ def test_the_same_message_with_another_reason_keeps_the_code_reading() -> None:
 
 def test_nccl_refused_its_buffers_for_memory_before_torch_restated_it() -> None:
     diagnosis = diagnose_files({"train.log": NCCL_TRACEBACK, "nccl_debug.log": NCCL_DEBUG})
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "oom", first_error="out of memory", beside=("hccl",))
 
 
 def test_an_nccl_runtime_refusal_for_another_reason_is_not_memory() -> None:
@@ -114,7 +108,7 @@ def test_nccls_last_error_quoted_by_torch_names_its_buffers_without_nccl_debug()
     assert diagnosis.first_error.text.strip() == "Cuda failure 2 'out of memory'"
     assert "NCCL could not allocate its device buffers" in diagnosis.root_cause
     assert any("NCCL_BUFFSIZE" in action for action in diagnosis.next_actions)
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_quoted_last_error_for_another_reason_is_not_memory() -> None:
@@ -124,13 +118,10 @@ def test_a_quoted_last_error_for_another_reason_is_not_memory() -> None:
 
 def test_el0004_for_a_request_of_the_hccl_module_is_oom_with_hccl_beside_it() -> None:
     diagnosis = diagnose_text("worker_1.log", HCCL_MODULE_EL0004)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "requested by HCCL module" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "oom", first_error="requested by HCCL module", beside=("hccl",))
 
 
 def test_el0004_that_names_no_module_offers_no_collective() -> None:
     diagnosis = diagnose_text("worker_1.log", PLAIN_EL0004)
     assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "hccl" not in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" not in alternative_labels(diagnosis)

@@ -9,12 +9,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SHAPE_CHECK = """\
     work = group.allgather([out], [tensor])
@@ -25,11 +20,13 @@ RuntimeError: Error when verifying shape tensors for collective ALLGATHER on ran
 
 def test_the_wrappers_shape_check_is_a_collective_the_ranks_disagree_on() -> None:
     diagnosis = diagnose_text("rank3.log", SHAPE_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "verifying shape tensors for collective ALLGATHER" in diagnosis.first_error.text
-    assert "hccl.collective_shape_check_failed" in _rules(diagnosis)
-    assert "shape_mismatch" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="verifying shape tensors for collective ALLGATHER",
+        rule="hccl.collective_shape_check_failed",
+        beside=("shape_mismatch",),
+    )
 
 
 PLAIN_SHAPE_ERROR = """\
@@ -39,4 +36,4 @@ RuntimeError: The size of tensor a (64) must match the size of tensor b (32) at 
 
 def test_a_shape_error_outside_a_collective_is_not_the_check() -> None:
     diagnosis = diagnose_text("rank0.log", PLAIN_SHAPE_ERROR)
-    assert "hccl.collective_shape_check_failed" not in _rules(diagnosis)
+    assert "hccl.collective_shape_check_failed" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PLOG_HEADLINE = (
     "[ERROR] HCCL(31877,python3):2026-03-14-02:11:09.512.330 [op_base.cc:974][31901][Init]"
@@ -33,17 +33,13 @@ WITH_A_REASON = (
 @pytest.mark.parametrize("text", [PLOG_HEADLINE, RUNNER_RESTATEMENT], ids=["plog", "runner"])
 def test_a_communicator_that_was_not_built_points_at_layout_and_network(text: str) -> None:
     diagnosis = diagnose_text("node1/worker_5.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclCommInitRootInfo fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclCommInitRootInfo fail")
     assert {alt.category for alt in diagnosis.alternatives} == {"config", "driver_env"}
 
 
 def test_the_reason_printed_before_it_is_the_first_error() -> None:
     diagnosis = diagnose_text("node1/worker_5.log", WITH_A_REASON)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Getting socket times out" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Getting socket times out")
 
 
 # A serving engine that checks the root-info call with a glog CHECK before any rank inits.
@@ -64,9 +60,7 @@ ROOT_INFO_ENTRY = (
 
 def test_a_root_info_step_that_failed_is_a_communicator_not_built() -> None:
     diagnosis = diagnose_text("node0/server.log", ROOT_INFO_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HCCL get root info failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HCCL get root info failed")
     assert {alt.category for alt in diagnosis.alternatives} >= {"config", "driver_env"}
 
 

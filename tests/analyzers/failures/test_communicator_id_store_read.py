@@ -12,7 +12,12 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 RULE = "hccl.unique_id_store_lost"
 
@@ -42,36 +47,25 @@ RANK0_OWN_FAILURE = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
-
 def test_a_worker_that_lost_the_store_under_the_hccl_id_read_is_a_lost_peer() -> None:
     diagnosis = diagnose_text("worker.log", WORKER_LOST_STORE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "retrieving hcclUniqueId from [0]" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="retrieving hcclUniqueId from [0]",
+        rule=RULE,
+        beside=("device_fault",),
+    )
 
 
 def test_torchruns_nccl_wording_with_a_reset_connection_is_read_the_same() -> None:
     diagnosis = diagnose_text("rank5.log", TORCHRUN_LOST_STORE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "got error: Connection reset by peer" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="got error: Connection reset by peer", rule=RULE)
 
 
 def test_the_store_hosts_own_failure_outranks_the_lost_read() -> None:
     diagnosis = diagnose_files({"rank0.log": RANK0_OWN_FAILURE, "rank5.log": TORCHRUN_LOST_STORE})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_a_timed_out_id_read_stays_the_store_wait() -> None:
@@ -82,5 +76,5 @@ def test_a_timed_out_id_read_stays_the_store_wait() -> None:
     )
     diagnosis = diagnose_text("rank5.log", text)
     assert diagnosis.category == "hccl"
-    assert RULE not in _rules(diagnosis)
-    assert "hccl.store_timeout" in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
+    assert "hccl.store_timeout" in rules_of(diagnosis)

@@ -8,12 +8,7 @@ placement is the caller's (docs/labelling.md#a-ranks-device-placement). Values a
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ROLLOUT = """\
 INFO:     10.2.0.7:50412 - "POST /init_communicator/ HTTP/1.1" 200 OK
@@ -26,21 +21,23 @@ INFO:     10.2.0.7:50412 - "POST /init_communicator/ HTTP/1.1" 200 OK
 
 def test_a_tensor_on_another_device_than_the_communicator_is_the_placement() -> None:
     diagnosis = diagnose_text("rollout.log", ROLLOUT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is created to work on npu:0" in diagnosis.first_error.text
-    assert "cfg.communicator_tensor_device" in _rules(diagnosis)
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is created to work on npu:0",
+        rule="cfg.communicator_tensor_device",
+        beside=("hccl",),
+    )
 
 
 def test_the_nccl_wording_between_two_gpus_reads_the_same() -> None:
     text = "AssertionError: this nccl communicator is created to work on cuda:2, but the input tensor is on cuda:0\n"
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "config"
-    assert "cfg.communicator_tensor_device" in _rules(diagnosis)
+    assert "cfg.communicator_tensor_device" in rules_of(diagnosis)
 
 
 def test_a_line_that_names_the_communicators_device_is_no_failure() -> None:
     text = "INFO this nccl communicator is created on cuda:2 for the weight update group\n"
     diagnosis = diagnose_text("worker.log", text)
-    assert "cfg.communicator_tensor_device" not in _rules(diagnosis)
+    assert "cfg.communicator_tensor_device" not in rules_of(diagnosis)

@@ -13,7 +13,7 @@ engine's formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 BACKEND_FALLBACK = """\
 08:15:02    INFO Starting training loop (max_steps=20)
@@ -51,48 +51,43 @@ To work around this error, add --disable-piecewise-graph to the launch command.
 PIECEWISE_UNSET = PIECEWISE_FALLBACK.replace("'DemoForwardContext'", "'NoneType'")
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_backend_that_gives_up_on_part_of_the_graph_is_a_compile_setting() -> None:
     """Dynamo's warning is the only notable line: before, no rule read it and the log came out
     a silent hang."""
     diagnosis = diagnose_text("train.log", BACKEND_FALLBACK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Backend compiler exception" in diagnosis.first_error.text
-    assert "cfg.dynamo_backend_compiler_fallback" in _rules(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Backend compiler exception",
+        rule="cfg.dynamo_backend_compiler_fallback",
+        beside=("other",),
+    )
 
 
 def test_a_real_failure_after_the_fallback_warning_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("rank0.log", FALLBACK_THEN_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_the_hint_and_a_graph_break_note_are_no_failure() -> None:
     diagnosis = diagnose_text("rank0.log", HINT_ONLY)
-    assert "cfg.dynamo_backend_compiler_fallback" not in _rules(diagnosis)
+    assert "cfg.dynamo_backend_compiler_fallback" not in rules_of(diagnosis)
 
 
 def test_a_capture_fallback_quoting_a_missing_attribute_is_that_attribute() -> None:
     """The engine's fallback line carries the caught message without its exception class; the
     advice printed around it names no failure and is not the first error."""
     diagnosis = diagnose_text("server.log", PIECEWISE_FALLBACK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "has no attribute 'token_count'" in diagnosis.first_error.text
-    assert "cfg.missing_attribute" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="has no attribute 'token_count'",
+        rule="cfg.missing_attribute",
+    )
 
 
 def test_a_capture_fallback_on_an_unset_value_is_not_a_missing_attribute() -> None:
     diagnosis = diagnose_text("server.log", PIECEWISE_UNSET)
-    assert "cfg.missing_attribute" not in _rules(diagnosis)
+    assert "cfg.missing_attribute" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "work around" not in diagnosis.first_error.text

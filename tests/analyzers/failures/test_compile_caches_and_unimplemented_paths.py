@@ -13,7 +13,7 @@ traceback's and a serving container's formats, with paths and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 CACHE_FILE_GONE = """\
 W1104 02:10:11.500000 8812 torch/distributed/run.py:792] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default
@@ -86,10 +86,6 @@ MESSAGE_GIVEN = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def _alternatives(diagnosis) -> set[str]:
     return {alt.category for alt in diagnosis.alternatives}
 
@@ -97,28 +93,29 @@ def _alternatives(diagnosis) -> set[str]:
 def test_a_cache_file_another_rank_moved_away_is_the_shared_cache() -> None:
     """Before, the line read as a missing input with weight loading beside it."""
     diagnosis = diagnose_text("node3.log", CACHE_FILE_GONE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "torchinductor_svc" in diagnosis.first_error.text
-    assert "cfg.compile_cache_entry_raced" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="torchinductor_svc", rule="cfg.compile_cache_entry_raced"
+    )
     assert {"other", "driver_env"} <= _alternatives(diagnosis)
     assert "weight_load" not in _alternatives(diagnosis)
 
 
 def test_a_missing_input_outside_the_caches_stays_a_missing_input() -> None:
     diagnosis = diagnose_text("node3.log", PLAIN_INPUT_GONE)
-    assert "cfg.compile_cache_entry_raced" not in _rules(diagnosis)
-    assert "cfg.missing_input_file" in _rules(diagnosis)
+    assert "cfg.compile_cache_entry_raced" not in rules_of(diagnosis)
+    assert "cfg.missing_input_file" in rules_of(diagnosis)
 
 
 def test_an_entry_read_while_another_rank_wrote_it_is_the_shared_cache() -> None:
     """The decode failure the backend raised, its headline and message read as one: before,
     an unrecognised `other`."""
     diagnosis = diagnose_text("rank1.err", ENTRY_READ_HALF_WRITTEN)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "JSONDecodeError: Expecting value" in diagnosis.first_error.text
-    assert "cfg.compile_cache_entry_raced" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="JSONDecodeError: Expecting value",
+        rule="cfg.compile_cache_entry_raced",
+    )
     assert {"other", "driver_env"} <= _alternatives(diagnosis)
 
 
@@ -129,14 +126,14 @@ def test_the_decode_failure_on_its_own_line_under_the_headline_is_the_first_erro
     assert diagnosis.first_error.text.startswith(
         "_pickle.UnpicklingError: pickle data was truncated"
     )
-    assert "cfg.compile_cache_entry_cut" in _rules(diagnosis)
+    assert "cfg.compile_cache_entry_cut" in rules_of(diagnosis)
     assert {"other", "driver_env"} <= _alternatives(diagnosis)
 
 
 def test_a_decode_error_with_no_compile_backend_above_it_is_no_cache_race() -> None:
     diagnosis = diagnose_text("client.log", CLIENT_DECODE_ERROR)
-    assert "cfg.compile_cache_entry_cut" not in _rules(diagnosis)
-    assert "cfg.compile_cache_entry_raced" not in _rules(diagnosis)
+    assert "cfg.compile_cache_entry_cut" not in rules_of(diagnosis)
+    assert "cfg.compile_cache_entry_raced" not in rules_of(diagnosis)
 
 
 def test_a_bare_not_implemented_path_leads_the_capture_failure_that_carries_it() -> None:
@@ -145,12 +142,12 @@ def test_a_bare_not_implemented_path_leads_the_capture_failure_that_carries_it()
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.rstrip().endswith("| NotImplementedError")
-    assert "cfg.unimplemented_path_reached" in _rules(diagnosis)
+    assert "cfg.unimplemented_path_reached" in rules_of(diagnosis)
     assert "other" in _alternatives(diagnosis)
 
 
 def test_a_not_implemented_error_with_a_message_is_read_for_its_words() -> None:
     diagnosis = diagnose_text("rank1.log", MESSAGE_GIVEN)
-    assert "cfg.unimplemented_path_reached" not in _rules(diagnosis)
+    assert "cfg.unimplemented_path_reached" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "does not support reduce_scatter" in diagnosis.first_error.text

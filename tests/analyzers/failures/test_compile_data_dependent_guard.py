@@ -14,7 +14,7 @@ made the symbol are no failures. Excerpts in torchrun's and gloo's formats, valu
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 KNOWLEDGE = load_knowledge()
 
@@ -53,24 +53,20 @@ def _rule():
     return next(sig for sig in KNOWLEDGE.signatures if sig.id == "cfg.dynamo_data_dependent_guard")
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_data_dependent_branch_in_a_whole_graph_compile_is_a_setting() -> None:
     diagnosis = diagnose_text("launcher.log", GUARDED_BRANCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Could not guard on data-dependent expression" in diagnosis.first_error.text
-    assert "cfg.dynamo_data_dependent_guard" in _rules(diagnosis)
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Could not guard on data-dependent expression",
+        rule="cfg.dynamo_data_dependent_guard",
+        beside=("other",),
+    )
 
 
 def test_the_shape_environments_own_exception_reads_the_same() -> None:
     diagnosis = diagnose_text("export.log", SHAPE_ENV_NODE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "GuardOnDataDependentSymNode" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="GuardOnDataDependentSymNode")
 
 
 def test_the_advice_and_the_symbol_note_are_no_failures() -> None:
@@ -78,4 +74,4 @@ def test_the_advice_and_the_symbol_note_are_no_failures() -> None:
     for line in NOTES.splitlines():
         assert not pattern.search(line)
     diagnosis = diagnose_text("rank1.log", NOTES)
-    assert "cfg.dynamo_data_dependent_guard" not in _rules(diagnosis)
+    assert "cfg.dynamo_data_dependent_guard" not in rules_of(diagnosis)

@@ -13,7 +13,7 @@ engines' formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RECOMPILE_LIMIT = """\
 [2026-03-12 10:02:40 TP5] Capture cuda graph begin. This can take up to several minutes.
@@ -82,50 +82,48 @@ INDUCTOR_BUILD = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_frame_past_its_recompile_limit_is_a_compile_setting() -> None:
     """The only notable line is dynamo's glog warning: before, no line was read at all and the
     log came out a silent hang."""
     diagnosis = diagnose_text("server.log", RECOMPILE_LIMIT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "hit config.recompile_limit (8)" in diagnosis.first_error.text
-    assert "cfg.dynamo_recompile_limit" in _rules(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="hit config.recompile_limit (8)",
+        rule="cfg.dynamo_recompile_limit",
+        beside=("other",),
+    )
 
 
 def test_a_real_failure_after_the_limit_warning_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("rank1.log", RECOMPILE_LIMIT_THEN_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_a_limit_the_mode_turns_into_an_exception_reads_the_same() -> None:
     diagnosis = diagnose_text("rank0.log", RECOMPILE_LIMIT_RAISED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "FailOnRecompileLimitHit" in diagnosis.first_error.text
-    assert "cfg.dynamo_recompile_limit" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="FailOnRecompileLimitHit",
+        rule="cfg.dynamo_recompile_limit",
+    )
 
 
 def test_raising_the_limit_and_a_recompile_note_are_no_failure() -> None:
     diagnosis = diagnose_text("rank0.log", RAISED_LIMIT_NOTE)
-    assert "cfg.dynamo_recompile_limit" not in _rules(diagnosis)
+    assert "cfg.dynamo_recompile_limit" not in rules_of(diagnosis)
 
 
 def test_a_generated_kernel_handed_another_shape_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("launcher.log", KERNEL_INPUT_CHECK)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert "expected size 1024==4096" in diagnosis.first_error.text
-    assert "shape.compiled_kernel_input_check" in _rules(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="expected size 1024==4096",
+        rule="shape.compiled_kernel_input_check",
+        beside=("other",),
+    )
 
 
 def test_the_older_dimension_count_wording_reads_the_same() -> None:
@@ -133,31 +131,36 @@ def test_the_older_dimension_count_wording_reads_the_same() -> None:
         "expected size 1024==4096, stride 2048==2048 at dim=0", "wrong number of dimensions"
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert "wrong number of dimensions" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="wrong number of dimensions")
 
 
 def test_an_assertion_that_names_another_check_is_not_a_kernel_input_check() -> None:
     diagnosis = diagnose_text("rank0.log", OTHER_ASSERTION)
-    assert "shape.compiled_kernel_input_check" not in _rules(diagnosis)
+    assert "shape.compiled_kernel_input_check" not in rules_of(diagnosis)
 
 
 def test_an_inductor_pass_assertion_is_a_compiler_defect() -> None:
     diagnosis = diagnose_text("serve.log", INDUCTOR_PASS_ASSERTION)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert "InductorError: AssertionError" in diagnosis.first_error.text
-    assert "framework.compiler_internal_check" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="InductorError: AssertionError",
+        rule="framework.compiler_internal_check",
+        beside=("config",),
+    )
     assert diagnosis.confidence >= 0.2
 
 
 def test_a_guard_that_could_not_be_built_is_a_compiler_defect_from_its_first_record() -> None:
     diagnosis = diagnose_text("rank2.log", GUARD_FAILURE)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert "Error while creating guard" in diagnosis.first_error.text
-    assert "framework.compiler_internal_check" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Error while creating guard",
+        rule="framework.compiler_internal_check",
+    )
 
 
 def test_an_inductor_kernel_build_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("rank0.log", INDUCTOR_BUILD)
-    assert "framework.compiler_internal_check" not in _rules(diagnosis)
+    assert "framework.compiler_internal_check" not in rules_of(diagnosis)

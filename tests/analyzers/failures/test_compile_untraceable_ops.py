@@ -14,7 +14,7 @@ docs/labelling.md#an-operator-the-compiler-cannot-trace
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FALLBACK_FRAME_THEN_CUT_WRAPPER = """\
 ERROR 03-05 10:11:12 [core.py:612]   File "/opt/venv/lib/python3.11/site-packages/torch/_subclasses/fake_tensor.py", line 2210, in _dispatch_impl
@@ -41,16 +41,16 @@ torch._dynamo.exc.TorchRuntimeError: Failed running call_function <built-in func
 
 def test_a_cut_wrapper_under_the_fake_tensor_fallback_frame_is_an_operator() -> None:
     diagnosis = diagnose_text("core.log", FALLBACK_FRAME_THEN_CUT_WRAPPER)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Failed running call_function vendor_ops.fused_rope" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="Failed running call_function vendor_ops.fused_rope"
+    )
 
 
 def test_the_named_exception_is_an_operator() -> None:
     diagnosis = diagnose_text("worker.log", NAMED_EXCEPTION)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "UnsupportedOperatorException: vendor_ops.fused_rope" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="UnsupportedOperatorException: vendor_ops.fused_rope"
+    )
 
 
 def test_a_shape_check_printed_by_the_wrapper_keeps_its_reading() -> None:

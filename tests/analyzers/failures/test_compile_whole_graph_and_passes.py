@@ -13,7 +13,7 @@ format, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 FULLGRAPH_BREAK = """\
 [rank1]: Traceback (most recent call last):
@@ -46,37 +46,37 @@ USER_DATA_CLASS = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_graph_break_refused_by_a_fullgraph_compile_is_a_setting() -> None:
     diagnosis = diagnose_text("launcher.log", FULLGRAPH_BREAK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "_dynamo.exc.Unsupported" in diagnosis.first_error.text
-    assert "cfg.dynamo_whole_graph_break" in _rules(diagnosis)
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="_dynamo.exc.Unsupported",
+        rule="cfg.dynamo_whole_graph_break",
+        beside=("other",),
+    )
 
 
 def test_a_graph_break_that_was_taken_is_no_error() -> None:
     diagnosis = diagnose_text("rank0.log", GRAPH_BREAK_NOTE)
-    assert "cfg.dynamo_whole_graph_break" not in _rules(diagnosis)
+    assert "cfg.dynamo_whole_graph_break" not in rules_of(diagnosis)
 
 
 def test_a_plain_number_where_a_graph_node_belongs_is_a_compiler_defect() -> None:
     diagnosis = diagnose_text("launcher.log", SPLIT_PLAIN_VALUE)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "'int' object has no attribute 'meta'" in diagnosis.first_error.text
-    assert "framework.compiler_pass_plain_value" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="'int' object has no attribute 'meta'",
+        rule="framework.compiler_pass_plain_value",
+        beside=("config",),
+    )
 
 
 def test_a_users_data_class_without_meta_keeps_the_config_reading() -> None:
     diagnosis = diagnose_text("rank0.log", USER_DATA_CLASS)
     assert diagnosis.category == "config"
-    assert "framework.compiler_pass_plain_value" not in _rules(diagnosis)
+    assert "framework.compiler_pass_plain_value" not in rules_of(diagnosis)
 
 
 # The shape environment's own assertion that a symbolic size kept its source
@@ -99,13 +99,15 @@ step 10 loss 2.41
 
 def test_a_symbolic_size_that_lost_its_source_is_a_compiler_defect() -> None:
     diagnosis = diagnose_text("rank1.log", SYMBOL_SOURCE_LOST)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "s31 (could be from" in diagnosis.first_error.text
-    assert "framework.compiler_symbol_source_lost" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="s31 (could be from",
+        rule="framework.compiler_symbol_source_lost",
+        beside=("config",),
+    )
 
 
 def test_a_symbol_created_in_a_verbose_log_is_no_error() -> None:
     diagnosis = diagnose_text("rank0.log", SYMBOL_CREATED_NOTE)
-    assert "framework.compiler_symbol_source_lost" not in _rules(diagnosis)
+    assert "framework.compiler_symbol_source_lost" not in rules_of(diagnosis)

@@ -17,7 +17,7 @@ Excerpts in torchrun's and serving engines' formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OVERWRITTEN_OUTPUT = """\
 [rank1]V0611 08:10:02.114000 140233 torch/_inductor/cudagraph_trees.py:2229] [__cudagraphs] dealloc_current_path_weakrefs
@@ -72,10 +72,6 @@ triton.compiler.errors.MLIRCompilationError:
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def _alternatives(diagnosis) -> set[str]:
     return {alt.category for alt in diagnosis.alternatives}
 
@@ -83,53 +79,61 @@ def _alternatives(diagnosis) -> set[str]:
 def test_a_cuda_graph_output_read_after_a_later_replay_is_the_compile_mode() -> None:
     """Before, the refusal matched no rule and the log came out `other` at the floor."""
     diagnosis = diagnose_text("rank1.log", OVERWRITTEN_OUTPUT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "overwritten by a subsequent run" in diagnosis.first_error.text
-    assert "cfg.cudagraph_output_overwritten" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="overwritten by a subsequent run",
+        rule="cfg.cudagraph_output_overwritten",
+    )
     assert "other" in _alternatives(diagnosis)
 
 
 def test_a_note_about_marking_steps_is_no_failure() -> None:
     diagnosis = diagnose_text("rank1.log", MARKED_STEPS)
-    assert "cfg.cudagraph_output_overwritten" not in _rules(diagnosis)
+    assert "cfg.cudagraph_output_overwritten" not in rules_of(diagnosis)
 
 
 def test_an_autotuner_without_a_kernel_to_pick_is_the_op() -> None:
     """Before, the LoweringException matched no rule and came out at the fallback's floor."""
     diagnosis = diagnose_text("train.log", NO_KERNEL_CHOICE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NoValidChoicesError: No choices to select" in diagnosis.first_error.text
-    assert "op.inductor_no_valid_choices" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="NoValidChoicesError: No choices to select",
+        rule="op.inductor_no_valid_choices",
+    )
     assert {"other", "config"} <= _alternatives(diagnosis)
 
 
 def test_the_autotuner_timing_table_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", AUTOTUNE_TABLE)
-    assert "op.inductor_no_valid_choices" not in _rules(diagnosis)
+    assert "op.inductor_no_valid_choices" not in rules_of(diagnosis)
 
 
 def test_a_triton_launch_refusing_a_pointer_is_the_placement() -> None:
     """Before, the ValueError matched no rule and came out `other`."""
     diagnosis = diagnose_text("worker.log", POINTER_REFUSED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "cannot be accessed from Triton" in diagnosis.first_error.text
-    assert "cfg.triton_pointer_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cannot be accessed from Triton",
+        rule="cfg.triton_pointer_unreachable",
+    )
     assert "operator" in _alternatives(diagnosis)
 
 
 def test_a_launcher_note_naming_the_devices_is_no_failure() -> None:
     diagnosis = diagnose_text("worker.log", POINTER_NOTE)
-    assert "cfg.triton_pointer_unreachable" not in _rules(diagnosis)
+    assert "cfg.triton_pointer_unreachable" not in rules_of(diagnosis)
 
 
 def test_a_pass_report_on_the_stage_headline_line_is_the_kernels_failure() -> None:
     """Before, the joined line was read only as the compile block's headline (a wrapper),
     below the band a reason earns."""
     diagnosis = diagnose_text("server.log", PASS_REPORT_ON_HEADLINE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PassManager::run failed" in diagnosis.first_error.text
-    assert "op.kernel_pass_pipeline_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="PassManager::run failed",
+        rule="op.kernel_pass_pipeline_failed",
+    )

@@ -12,7 +12,7 @@ and a launcher's formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TRITON_MISSING_SERVER = """\
 [2026-03-04 05:06:07 TP1] Scheduler hit an exception: Traceback (most recent call last):
@@ -42,30 +42,28 @@ UID_WITHOUT_NAME = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_compiler_that_finds_no_usable_triton_is_the_package_set() -> None:
     diagnosis = diagnose_text("server.log", TRITON_MISSING_SERVER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "TritonMissing: Cannot find a working triton" in diagnosis.first_error.text
-    assert "cfg.triton_unusable" in _rules(diagnosis)
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="TritonMissing: Cannot find a working triton",
+        rule="cfg.triton_unusable",
+        beside=("driver_env",),
+    )
 
 
 def test_the_older_runtime_error_wording_reads_the_same() -> None:
     diagnosis = diagnose_text("launcher.log", TRITON_MISSING_OLD_RELEASE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "RuntimeError: Cannot find a working triton" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="RuntimeError: Cannot find a working triton")
 
 
 def test_a_uid_with_no_user_entry_is_the_machine_set_up() -> None:
     diagnosis = diagnose_text("pretrain.log", UID_WITHOUT_NAME)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "getpwuid(): uid not found" in diagnosis.first_error.text
-    assert "env.uid_without_user_entry" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="getpwuid(): uid not found",
+        rule="env.uid_without_user_entry",
+        beside=("config",),
+    )

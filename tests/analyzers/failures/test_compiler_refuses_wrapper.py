@@ -13,7 +13,7 @@ torchrun's and a trainer's formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 FLAT_PARAMS = """\
 [rank1]: Traceback (most recent call last):
@@ -62,48 +62,50 @@ got mixed torch.Tensor and DTensor, need to convert all torch.Tensor to DTensor 
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_compiling_fsdp_with_flat_parameters_is_a_setting() -> None:
     diagnosis = diagnose_text("launcher.log", FLAT_PARAMS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Dynamo only supports FSDP" in diagnosis.first_error.text
-    assert "cfg.dynamo_refuses_fsdp" in _rules(diagnosis)
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Dynamo only supports FSDP",
+        rule="cfg.dynamo_refuses_fsdp",
+        beside=("other",),
+    )
 
 
 def test_a_fullgraph_refusal_of_the_wrapper_is_the_first_error() -> None:
     diagnosis = diagnose_text("slurm.log", FULLGRAPH_SETATTR)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "FSDPManagedNNModuleVariable" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="FSDPManagedNNModuleVariable")
 
 
 def test_a_plain_tensor_among_dtensors_is_a_tensor_left_out_of_the_sharding() -> None:
     diagnosis = diagnose_text("stdout.log", MIXED_TENSORS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "got mixed torch.Tensor and DTensor" in diagnosis.first_error.text
-    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="got mixed torch.Tensor and DTensor",
+        rule="cfg.dtensor_without_mesh",
+    )
 
 
 def test_the_mixed_tensor_refusal_without_a_colon_after_the_op_is_the_same_refusal() -> None:
     diagnosis = diagnose_text("train.log", MIXED_TENSORS_NO_COLON)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "nll_loss_forward.default got mixed" in diagnosis.first_error.text
-    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="nll_loss_forward.default got mixed",
+        rule="cfg.dtensor_without_mesh",
+    )
 
 
 def test_the_mixed_tensor_refusal_retyped_in_lower_case_is_the_same_refusal() -> None:
     diagnosis = diagnose_text("report.txt", MIXED_TENSORS_RETYPED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "got mixed torch.tensor and DTensor" in diagnosis.first_error.text
-    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="got mixed torch.tensor and DTensor",
+        rule="cfg.dtensor_without_mesh",
+    )
 
 
 def test_the_mixed_tensor_refusal_quoted_alone_is_the_same_refusal() -> None:
@@ -111,7 +113,7 @@ def test_the_mixed_tensor_refusal_quoted_alone_is_the_same_refusal() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("got mixed torch.Tensor and DTensor")
-    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+    assert "cfg.dtensor_without_mesh" in rules_of(diagnosis)
 
 
 # DDP's graph splitter under torch.compile refusing a graph with activation checkpointing in it
@@ -136,6 +138,6 @@ def test_the_ddp_graph_splitter_refusing_a_higher_order_op_is_a_setting() -> Non
     assert diagnosis.confidence >= 0.6, diagnosis.confidence
     assert diagnosis.first_error is not None
     assert "Found a higher order op in the graph" in diagnosis.first_error.text
-    assert "cfg.ddp_graph_split_refused" in _rules(diagnosis)
+    assert "cfg.ddp_graph_split_refused" in rules_of(diagnosis)
     assert "other" in {alt.category for alt in diagnosis.alternatives}
     assert any("optimize_ddp = False" in action for action in diagnosis.next_actions)

@@ -10,13 +10,9 @@ docs/labelling.md#a-required-setting-the-job-left-out. Values of our own in the 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 RULE = "cfg.config_key_named_by_guard"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 UNTESTED = """\
@@ -31,10 +27,7 @@ AssertionError: You are using an untested ZeRO Optimizer. Please add <"zero_allo
 
 def test_an_untested_optimizer_names_the_key_that_allows_it() -> None:
     diagnosis = diagnose_files({"rank0.log": UNTESTED})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "untested ZeRO Optimizer" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "config", first_error="untested ZeRO Optimizer", rule=RULE)
 
 
 def test_a_client_optimizer_under_offload_names_its_key_too() -> None:
@@ -46,7 +39,7 @@ def test_a_client_optimizer_under_offload_names_its_key_too() -> None:
         "file.\n",
     )
     assert diagnosis.category == "config"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
 
 
 def test_the_printed_config_is_no_refusal() -> None:
@@ -56,4 +49,4 @@ def test_the_printed_config_is_no_refusal() -> None:
         "zero_allow_untested_optimizer  True\n"
         '    "zero_allow_untested_optimizer": true,\n',
     )
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

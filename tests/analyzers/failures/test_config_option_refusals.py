@@ -12,7 +12,7 @@ serving layer's relayed ValueError and a one-line paste, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ENGINE_REFUSES_FP16 = """\
 [rank1]: Traceback (most recent call last):
@@ -49,17 +49,13 @@ AttributeError: 'DemoVLConfig' object has no attribute 'num_attention_heads
 
 def test_an_engine_refusing_fp16_on_the_card_is_config() -> None:
     diagnosis = diagnose_text("stdout.log", ENGINE_REFUSES_FP16)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Type fp16 is not supported." in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Type fp16 is not supported.")
     assert diagnosis.confidence >= 0.5
 
 
 def test_training_arguments_refusing_bf16_is_config() -> None:
     diagnosis = diagnose_text("driver.log", TRAINING_ARGS_REFUSE_BF16)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "doesn't support bf16/gpu" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="doesn't support bf16/gpu")
     assert diagnosis.confidence >= 0.5
 
 
@@ -100,11 +96,11 @@ def test_a_trainer_refusing_its_config_file_is_config() -> None:
     assert diagnosis.confidence >= 0.6
     assert diagnosis.first_error is not None
     assert "in the config's stages" in diagnosis.first_error.text
-    assert "cfg.config_file_requirement" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.config_file_requirement" in rules_of(diagnosis)
 
 
 def test_a_requirement_naming_no_config_is_not_the_files() -> None:
     """Counterexample: a tensor's device requirement is no config-file refusal."""
     text = "AssertionError: Tensors must be on the same device, got cuda:0 and cuda:1\n"
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert "cfg.config_file_requirement" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.config_file_requirement" not in rules_of(diagnosis)

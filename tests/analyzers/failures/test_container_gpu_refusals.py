@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # An eight-GPU training container started with `--gpus all` on a host whose docker has no
 # NVIDIA hook.
@@ -98,9 +98,11 @@ HOOK_COMMAND_THEN_CLI = (
 
 def test_the_clis_words_after_the_hooks_command_are_the_first_error() -> None:
     diagnosis = diagnose_text("launch/console.log", HOOK_COMMAND_THEN_CLI)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "nvidia-container-cli: mount error: file creation failed" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="nvidia-container-cli: mount error: file creation failed",
+    )
 
 
 # The CLI could not take the capabilities it needs (a container engine that drops them before
@@ -160,10 +162,7 @@ JOB_COMMAND_MISSING = (
 )
 def test_a_gpu_runtime_tool_the_engine_cannot_run_is_the_host(text: str, cited: str) -> None:
     diagnosis = diagnose_text("launch/console.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert cited in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error=cited, beside=("config",))
 
 
 def test_the_jobs_own_missing_command_stays_config() -> None:

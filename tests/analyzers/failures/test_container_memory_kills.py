@@ -11,12 +11,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The last state of a trainer container, read from the pod's YAML.
 POD_STATUS_OOMKILLED = """\
@@ -83,31 +78,33 @@ def test_a_container_the_kubelet_recorded_as_oomkilled_ran_out_of_host_memory() 
         assert diagnosis.category == "oom", (name, diagnosis.root_cause)
         assert diagnosis.first_error is not None, name
         assert "OOMKilled" in diagnosis.first_error.text, name
-        assert "oom.container_memory_limit_kill" in _rules(diagnosis), name
+        assert "oom.container_memory_limit_kill" in rules_of(diagnosis), name
         assert "device_fault" in {a.category for a in diagnosis.alternatives}, name
 
 
 def test_a_container_that_ended_with_an_error_is_no_memory_kill() -> None:
     diagnosis = diagnose_text("describe-pod.txt", DESCRIBE_ERROR)
-    assert "oom.container_memory_limit_kill" not in _rules(diagnosis)
+    assert "oom.container_memory_limit_kill" not in rules_of(diagnosis)
 
 
 def test_an_eviction_for_node_memory_is_a_host_memory_shortage() -> None:
     diagnosis = diagnose_text("events.txt", EVICTED_FOR_MEMORY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "low on resource: memory" in diagnosis.first_error.text
-    assert "oom.node_memory_pressure_eviction" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="low on resource: memory",
+        rule="oom.node_memory_pressure_eviction",
+    )
 
 
 def test_an_eviction_for_disk_is_no_memory_shortage() -> None:
     diagnosis = diagnose_text("events.txt", EVICTED_FOR_DISK)
-    assert "oom.node_memory_pressure_eviction" not in _rules(diagnosis)
+    assert "oom.node_memory_pressure_eviction" not in rules_of(diagnosis)
     assert diagnosis.category != "oom"
 
 
 def test_a_wrapped_mpirun_reports_a_killed_rank_like_mpirun() -> None:
     diagnosis = diagnose_text("launcher.log", MPIRUN_REAL_SIGKILL)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert "dev.mpirun_rank_sigkill" in _rules(diagnosis)
+    assert "dev.mpirun_rank_sigkill" in rules_of(diagnosis)
     assert "oom" in {a.category for a in diagnosis.alternatives}

@@ -9,12 +9,7 @@ could not set a device up keeps the node's reading. Values are our own, in the t
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 # kubectl describe of a pod whose command is a module name, not an executable.
 COMMAND_NOT_IN_IMAGE = """\
@@ -53,7 +48,7 @@ def test_a_command_the_image_does_not_hold_is_the_jobs_spec() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert 'exec: "ddp.main": executable file not found' in diagnosis.first_error.text
-    assert "cfg.container_command_not_found" in _rules(diagnosis)
+    assert "cfg.container_command_not_found" in rules_of(diagnosis)
 
 
 def test_a_start_error_whose_detail_was_cut_reads_the_same_way() -> None:
@@ -68,9 +63,9 @@ def test_a_start_error_whose_detail_was_cut_reads_the_same_way() -> None:
 def test_a_runtime_hook_that_failed_keeps_the_nodes_reading() -> None:
     diagnosis = diagnose_text("describe-pod.txt", HOOK_FAILED)
     assert diagnosis.category == "driver_env"
-    assert "cfg.container_command_not_found" not in _rules(diagnosis)
+    assert "cfg.container_command_not_found" not in rules_of(diagnosis)
 
 
 def test_a_container_that_ran_and_failed_is_no_start_error() -> None:
     diagnosis = diagnose_text("describe-pod.txt", RAN_AND_FAILED)
-    assert "cfg.container_start_error" not in _rules(diagnosis)
+    assert "cfg.container_start_error" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 MEMORY_QUERY_WITHOUT_CONTEXT = """\
 ./bin/tool --version
@@ -32,16 +32,15 @@ EE9999: [PID: 40713] 2026-03-04-05:06:08.010.203 Stream destroy failed, stream i
 
 def test_a_call_without_context_is_the_call_order_with_the_machine_beside_it() -> None:
     diagnosis = diagnose_text("cli.log", MEMORY_QUERY_WITHOUT_CONTEXT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "rtMemGetInfoEx execute failed" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="rtMemGetInfoEx execute failed", beside=("driver_env",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_stream_of_another_context_keeps_the_stream_layer_not_the_machine() -> None:
     diagnosis = diagnose_text("server.log", STREAM_FROM_ANOTHER_CONTEXT)
     assert diagnosis.category == "config"
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    alternatives = alternative_labels(diagnosis)
     assert "stream_sync" in alternatives
     assert "driver_env" not in alternatives

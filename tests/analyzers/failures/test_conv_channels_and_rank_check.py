@@ -10,7 +10,7 @@ Megatron start-up traceback, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUPED_WEIGHT = """\
 RuntimeError: Given groups=3, expected weight to be divisible by 3 at dimension 0, but got weight of size [[2336, 4, 1]] instead
@@ -44,17 +44,17 @@ AssertionError: expected local-rank to be the same as rank % device-count.
 
 def test_a_grouped_convolution_weight_that_does_not_split_is_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", GROUPED_WEIGHT)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected weight to be divisible by 3" in diagnosis.first_error.text
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="expected weight to be divisible by 3",
+        beside=("other",),
+    )
 
 
 def test_a_convolution_input_with_other_channels_is_shape_mismatch() -> None:
     diagnosis = diagnose_text("stdout.log", INPUT_CHANNELS)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "to have 3 channels, but got 1 channels" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="to have 3 channels, but got 1 channels")
 
 
 def test_a_printed_convolution_module_is_no_failure() -> None:
@@ -64,7 +64,9 @@ def test_a_printed_convolution_module_is_no_failure() -> None:
 
 def test_megatrons_local_rank_check_is_the_rank_placement() -> None:
     diagnosis = diagnose_text("stdout.log", LOCAL_RANK_CHECK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected local-rank to be the same as rank % device-count" in diagnosis.first_error.text
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="expected local-rank to be the same as rank % device-count",
+        beside=("driver_env",),
+    )

@@ -9,7 +9,7 @@ mismatched tensors make `shape_mismatch` the alternative.
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GLOG_COPY_REFUSED = """\
 (WorkerDict pid=5120, ip=10.0.3.4) [rank12]:[E601 02:03:04.050607080 compiler_depend.ts:422] call aclnnInplaceCopy failed, detail:EZ1001: [PID: 5120] 2026-06-01-02:03:04.050.607 151936 and 152064 cannot broadcast.
@@ -36,18 +36,22 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_copy_refusing_two_sizes_is_the_op_with_the_shapes_beside_it() -> None:
     diagnosis = diagnose_text("ray/worker.log", GLOG_COPY_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "151936 and 152064 cannot broadcast" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="151936 and 152064 cannot broadcast",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_the_error_manager_headline_with_two_sizes_reads_the_same() -> None:
     diagnosis = diagnose_text("ray/rollout.log", WORKER_COPY_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "4096 and 512 cannot broadcast" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="4096 and 512 cannot broadcast",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_broadcast_refusal_without_two_sizes_offers_no_shapes() -> None:

@@ -11,7 +11,7 @@ field with no sentence says nothing.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 REASON_ONLY = """\
 [rank3]: EZ9999: Inner Error!
@@ -34,26 +34,24 @@ def test_the_reason_line_alone_is_the_core_exception() -> None:
     assert diagnosis.category == "aicore_timeout"
     assert diagnosis.first_error is not None
     assert reason.rstrip(".") in diagnosis.first_error.text
-    assert "aicore.extend_info_reason" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "aicore.extend_info_reason" in rules_of(diagnosis)
     assert "operator" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_reason_an_older_rule_names_keeps_its_reading() -> None:
     reason = "Illegal instruction, which is usually caused by unaligned UUB addresses."
     diagnosis = diagnose_text("rank3.log", REASON_ONLY.format(reason=reason))
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "Illegal instruction" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="Illegal instruction")
 
 
 def test_the_block_headline_stays_first_over_its_reason() -> None:
     diagnosis = diagnose_text("sft.log", WITH_HEADLINE)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "there is an fftsplus aivector error exception" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="there is an fftsplus aivector error exception"
+    )
 
 
 def test_a_field_with_no_sentence_is_no_reason() -> None:
     text = REASON_ONLY.format(reason="").replace("errorStr:  fixp", "errorStr: fixp")
     diagnosis = diagnose_text("rank3.log", text)
-    assert "aicore.extend_info_reason" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "aicore.extend_info_reason" not in rules_of(diagnosis)

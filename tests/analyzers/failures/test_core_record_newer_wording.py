@@ -11,7 +11,7 @@ worker's error lines; pids, times and addresses are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 WORKER = "(Worker_TP1 pid=9120) ERROR 05-02 10:11:12 [multiproc_executor.py:959]        "
 
@@ -34,15 +34,13 @@ RECORD_ONLY = (
 
 def test_the_newer_core_record_leads_over_the_task_summary() -> None:
     diagnosis = diagnose_text("serve.log", RECORD_THEN_TASK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "the error is aivec error, core id is 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="the error is aivec error, core id is 3")
 
 
 def test_the_newer_core_record_alone_is_read_by_a_rule() -> None:
     diagnosis = diagnose_text("plog/plog-40211_1.log", RECORD_ONLY)
     assert diagnosis.category == "aicore_timeout"
-    assert "aicore.fftsplus_exception" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "aicore.fftsplus_exception" in rules_of(diagnosis)
 
 
 def test_another_engine_in_the_newer_wording_is_no_core_record() -> None:
@@ -50,4 +48,4 @@ def test_another_engine_in_the_newer_wording_is_no_core_record() -> None:
         "the error is aicore error, core id is 12", "the error is sdma error"
     )
     diagnosis = diagnose_text("plog/plog-40211_1.log", text)
-    assert "aicore.fftsplus_exception" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "aicore.fftsplus_exception" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ docs/labelling.md#probes-yield-to-their-reason
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COUNT_REFUSED = """\
 [ERROR] DVPP(77,):2026-04-08-07:01:02.300.100 [PlatformInfo.cpp:37][DVPP] [GetHardwareVersion:37] [T2] get device num fail. ret = 507899
@@ -42,30 +42,22 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB to
 
 def test_the_earliest_spelling_of_a_refused_count_is_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-77_20260408070102.log", COUNT_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "get device num fail. ret = 507899" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="get device num fail. ret = 507899")
 
 
 def test_the_runtime_call_into_the_driver_is_the_probe_too() -> None:
     diagnosis = diagnose_text("plog/plog-90_20260408070500.log", RUNTIME_ONLY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "drvGetDevNum, drvRetCode=87" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="drvGetDevNum, drvRetCode=87")
 
 
 def test_a_reason_for_the_refused_count_still_comes_first() -> None:
     diagnosis = diagnose_text("job/rank0.log", REASON_AFTER_PROBE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Permission denied" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Permission denied")
 
 
 def test_a_count_that_worked_is_no_probe_failure() -> None:
     diagnosis = diagnose_text("job/rank0.log", COUNT_WORKED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # The runtime's failed fetch of a device's error message runs on the error path of a call that
@@ -86,16 +78,12 @@ CONTEXT_FETCH_ALONE = """\
 
 def test_a_failed_error_message_fetch_yields_to_the_count_probe_printed_after_it() -> None:
     diagnosis = diagnose_text("plog/plog-3_20260408081230.log", CONTEXT_FETCH_BEFORE_PROBE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Get physical device number failed, err: 87" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Get physical device number failed, err: 87")
 
 
 def test_a_failed_error_message_fetch_alone_is_still_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-3_20260408081402.log", CONTEXT_FETCH_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "rtGetDevMsg execute failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="rtGetDevMsg execute failed")
 
 
 # torch_npu's own spelling of the refused count, logged by its APP module; the runtime's code is
@@ -115,16 +103,12 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.96 GiB to
 
 def test_torch_npu_spelling_of_a_refused_count_is_the_probe() -> None:
     diagnosis = diagnose_text("job/worker.log", TORCH_NPU_COUNT_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "get device count of NPU failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="get device count of NPU failed")
 
 
 def test_torch_npu_count_that_worked_is_no_probe_failure() -> None:
     diagnosis = diagnose_text("job/worker.log", TORCH_NPU_COUNT_WORKED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # The runtime's reason lines of a count and of the default device's choice both quote the
@@ -145,9 +129,7 @@ RUNNING_DRIVER_CALL = """\
 def test_a_probe_whose_reason_is_the_drivers_error_offers_no_device_fault() -> None:
     """docs/labelling.md#probes-yield-to-their-reason"""
     diagnosis = diagnose_text("worker_tp1.log", PROBE_REASON_IS_DRIVER_ERROR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "rtGetDeviceCount execution failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="rtGetDeviceCount execution failed")
     assert "device_fault" not in {alt.category for alt in diagnosis.alternatives}
 
 
@@ -172,9 +154,7 @@ AssertionError
 
 def test_a_template_runtimes_count_warning_is_the_probe() -> None:
     diagnosis = diagnose_text("serve.log", TEMPLATE_COUNT_WARNING)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unexpected error from musaGetDeviceCount()" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Unexpected error from musaGetDeviceCount()")
 
 
 # c10 names the function that raised; a paste that kept only that line and the frames still
@@ -188,9 +168,7 @@ frame #1: <unknown function> + 0x4a1b2c (0x7f10ab000000 in /opt/venv/lib/python3
 
 def test_c10s_location_of_a_failed_count_is_the_probe() -> None:
     diagnosis = diagnose_text("train.log", COUNT_LOCATION_ONLY)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Exception raised from deviceCount" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Exception raised from deviceCount")
 
 
 def test_c10s_location_of_another_call_is_not_the_probe() -> None:

@@ -10,7 +10,7 @@ with our own op names, paths and times.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FALLBACK_COPY_BACK = """\
 [W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::linalg_qr.out' is not currently supported on the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)
@@ -30,10 +30,12 @@ step 20  loss 2.1877
 
 def test_a_refused_copy_back_after_a_cpu_fallback_is_the_operator_with_config_beside_it() -> None:
     diagnosis = diagnose_text("rank2.log", FALLBACK_COPY_BACK)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_copy_from_and_resize now only support copy" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="_copy_from_and_resize now only support copy",
+        beside=("config",),
+    )
     assert diagnosis.confidence >= 0.5
 
 

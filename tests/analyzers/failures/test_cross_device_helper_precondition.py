@@ -8,7 +8,7 @@ docs/labelling.md#a-cross-device-helper-used-before-the-job-is-distributed
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 MODEL_BUILT_TOO_EARLY = """\
 Traceback (most recent call last):
@@ -28,29 +28,29 @@ GRADIENT_CACHE = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_gathering_model_built_before_the_group_is_a_setup_that_does_not_fit() -> None:
     diagnosis = diagnose_text("train.log", MODEL_BUILT_TOO_EARLY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has not been initialized for representation" in diagnosis.first_error.text
-    assert "cfg.distributed_helper_not_set_up" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="has not been initialized for representation",
+        rule="cfg.distributed_helper_not_set_up",
+        beside=("other",),
+    )
 
 
 def test_a_gradient_cache_without_ddp_models_is_a_setup_that_does_not_fit() -> None:
     diagnosis = diagnose_text("train.log", GRADIENT_CACHE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "not wrapped in DistributedDataParallel" in diagnosis.first_error.text
-    assert "cfg.distributed_helper_not_set_up" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="not wrapped in DistributedDataParallel",
+        rule="cfg.distributed_helper_not_set_up",
+    )
 
 
 def test_running_on_one_device_without_a_group_is_no_failure() -> None:
     diagnosis = diagnose_text(
         "train.log", "INFO distributed training is not initialized, running on a single device\n"
     )
-    assert "cfg.distributed_helper_not_set_up" not in _rules(diagnosis)
+    assert "cfg.distributed_helper_not_set_up" not in rules_of(diagnosis)

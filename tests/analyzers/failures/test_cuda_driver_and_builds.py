@@ -9,11 +9,7 @@ own in torch's real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def test_a_driver_too_old_for_the_runtime_is_the_machine() -> None:
@@ -25,23 +21,21 @@ def test_a_driver_too_old_for_the_runtime_is_the_machine() -> None:
         "Please update your GPU driver by downloading and installing a new version.\n"
     )
     diagnosis = diagnose_text("rank1.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "driver on your system is too old" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="driver on your system is too old")
 
 
 def test_a_device_held_elsewhere_is_the_machine() -> None:
     text = "[rank2]: RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n"
     diagnosis = diagnose_text("rank2.log", text)
     assert diagnosis.category == "driver_env"
-    assert "env.cuda_driver_unusable" in _rules(diagnosis)
+    assert "env.cuda_driver_unusable" in rules_of(diagnosis)
 
 
 def test_a_device_that_failed_under_the_job_is_not_the_driver_setup() -> None:
     text = "[rank2]: RuntimeError: CUDA error: unknown error\n"
     diagnosis = diagnose_text("rank2.log", text)
     assert diagnosis.category == "device_fault"
-    assert "env.cuda_driver_unusable" not in _rules(diagnosis)
+    assert "env.cuda_driver_unusable" not in rules_of(diagnosis)
 
 
 def test_a_build_without_kernels_for_the_card_is_the_package_set() -> None:
@@ -60,7 +54,7 @@ def test_a_kernel_the_inputs_broke_is_not_a_missing_build() -> None:
     # docs/labelling.md#operator-installation-or-platform-limit
     text = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert "cfg.cuda_no_kernel_image" not in _rules(diagnosis)
+    assert "cfg.cuda_no_kernel_image" not in rules_of(diagnosis)
 
 
 def test_nvml_that_cannot_reach_the_gpu_is_the_machine_not_the_collective() -> None:
@@ -71,11 +65,13 @@ def test_nvml_that_cannot_reach_the_gpu_is_the_machine_not_the_collective() -> N
         "[rank3]: nvmlDeviceGetHandleByIndex(2) failed: Unknown Error\n"
     )
     diagnosis = diagnose_text("rank3.log", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.nvml_unusable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "nvmlDeviceGetHandleByIndex(2) failed" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="nvmlDeviceGetHandleByIndex(2) failed",
+        rule="env.nvml_unusable",
+        beside=("hccl",),
+    )
 
 
 def test_nccl_that_cannot_load_nvml_is_the_machine_not_the_collective() -> None:
@@ -93,11 +89,13 @@ def test_nccl_that_cannot_load_nvml_is_the_machine_not_the_collective() -> None:
         "[rank2]: Failed to open libnvidia-ml.so.1\n"
     )
     diagnosis = diagnose_text("rank2.log", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.nvml_unusable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Failed to open libnvidia-ml.so.1" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to open libnvidia-ml.so.1",
+        rule="env.nvml_unusable",
+        beside=("hccl",),
+    )
 
 
 def test_nccls_own_warning_that_nvml_did_not_load_is_read_the_same_way() -> None:
@@ -107,9 +105,7 @@ def test_nccls_own_warning_that_nvml_did_not_load_is_read_the_same_way() -> None
         "gpu-17:30412:30488 [0] NCCL INFO init.cc:355 -> 2\n"
     )
     diagnosis = diagnose_text("rank0.log", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NCCL WARN Failed to open libnvidia-ml" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="NCCL WARN Failed to open libnvidia-ml")
 
 
 def test_nvml_that_loaded_is_no_failure() -> None:
@@ -118,7 +114,7 @@ def test_nvml_that_loaded_is_no_failure() -> None:
         "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
     )
     diagnosis = diagnose_text("rank0.log", text)
-    assert "env.nvml_unusable" not in _rules(diagnosis)
+    assert "env.nvml_unusable" not in rules_of(diagnosis)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
 
 
@@ -129,7 +125,7 @@ def test_an_nccl_line_that_only_names_the_nvml_device_is_no_failure() -> None:
         "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
     )
     diagnosis = diagnose_text("rank1.log", text)
-    assert "env.nvml_unusable" not in _rules(diagnosis)
+    assert "env.nvml_unusable" not in rules_of(diagnosis)
     assert diagnosis.category == "device_fault", diagnosis.root_cause
 
 
@@ -144,17 +140,19 @@ def test_a_kernel_image_the_driver_cannot_load_is_the_machines_driver() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load: the driver runs behind the compiler
     # that built the image; the release chosen and the kernel are the alternatives.
     diagnosis = diagnose_text("worker_3.log", KERNEL_IMAGE_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.cuda_kernel_image_invalid" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "device kernel image is invalid" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="device kernel image is invalid",
+        rule="env.cuda_kernel_image_invalid",
+    )
     assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_wheel_without_kernels_for_the_card_is_not_an_unloadable_image() -> None:
     text = "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert "env.cuda_kernel_image_invalid" not in _rules(diagnosis)
+    assert "env.cuda_kernel_image_invalid" not in rules_of(diagnosis)
     assert diagnosis.category == "config"
 
 
@@ -171,11 +169,13 @@ Traceback (most recent call last):
 def test_an_op_builder_refusing_a_toolkit_of_another_release_is_the_package_set() -> None:
     # docs/labelling.md#an-extension-built-against-headers-that-do-not-fit
     diagnosis = diagnose_text("train.log", OP_BUILDER_CUDA_MISMATCH)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.extension_cuda_toolkit_mismatch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "does not match the version torch was compiled with" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not match the version torch was compiled with",
+        rule="cfg.extension_cuda_toolkit_mismatch",
+        beside=("driver_env",),
+    )
 
 
 ROOT_ONLY_TOOL_ON_A_NODE = """\
@@ -193,6 +193,4 @@ def test_a_tool_that_needs_root_is_the_machines_setup_and_the_first_error() -> N
     # docs/labelling.md#config-driver_env-or-weight_load: a program refusing to run without
     # root names the host's permissions; its Unix-form line is the first error, not a hang.
     diagnosis = diagnose_text("node2.log", ROOT_ONLY_TOOL_ON_A_NODE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must run as root" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="must run as root")

@@ -12,7 +12,7 @@ watchdog, with ranks, pids, times and addresses of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A tensor-parallel worker's exception pasted from below its error line: only the advice is
 # left of it, then the watchdog of the same rank reports the illegal access in full.
@@ -42,14 +42,10 @@ ASSERT_THEN_ADVICE = """\
 
 def test_advice_above_the_watchdog_report_yields_to_it() -> None:
     diagnosis = diagnose_text("serve/worker.log", ADVICE_THEN_WATCHDOG)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "watchdog thread terminated with exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="watchdog thread terminated with exception")
     assert "TORCH_USE_CUDA_DSA" not in diagnosis.first_error.text
 
 
 def test_an_assertion_that_fired_keeps_its_line() -> None:
     diagnosis = diagnose_text("train/rank2.log", ASSERT_THEN_ADVICE)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "device-side assert triggered" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="device-side assert triggered")

@@ -9,12 +9,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 ENGINE_START = """\
 INFO 02-14 09:10:03 cuda.py:230] Using Flash Attention backend.
@@ -31,7 +26,7 @@ def test_the_804_answer_at_an_engine_start_is_the_hosts_driver() -> None:
     assert diagnosis.confidence >= 0.5
     assert diagnosis.first_error is not None
     assert "Error 804: forward compatibility was attempted" in diagnosis.first_error.text
-    assert "env.cuda_driver_unusable" in _rules(diagnosis)
+    assert "env.cuda_driver_unusable" in rules_of(diagnosis)
     assert "config" in {a.category for a in diagnosis.alternatives}
 
 
@@ -43,4 +38,4 @@ INFO 02-14 09:10:03 cuda.py:230] Using Flash Attention backend.
 
 def test_a_notice_about_the_compat_libraries_is_no_refusal() -> None:
     diagnosis = diagnose_text("serve/engine.log", COMPAT_LIBRARIES_ENABLED)
-    assert "env.cuda_driver_unusable" not in _rules(diagnosis)
+    assert "env.cuda_driver_unusable" not in rules_of(diagnosis)

@@ -5,7 +5,7 @@ docs/labelling.md#a-cuda-runtime-answer-that-names-no-call
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A sharded fine-tuning run with parameter offload: two ranks stop in the wrapper's lazy
 # set-up with the runtime's bare answer and torch's usual hint lines after it.
@@ -28,16 +28,14 @@ RuntimeError: CUDA error: invalid argument
 
 def test_a_bare_invalid_argument_is_the_first_error_with_config_beside_it() -> None:
     diagnosis = diagnose_text("logs/train.log", SHARDED_OFFLOAD_INVALID_ARGUMENT)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "[rank0]: RuntimeError: CUDA error: invalid argument" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "other", first_error="[rank0]: RuntimeError: CUDA error: invalid argument"
+    )
     assert "other.cuda_invalid_argument_bare" in {e.rule for e in diagnosis.evidence}
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.5
 
 
 def test_an_nccl_warning_before_the_bare_answer_decides() -> None:
     diagnosis = diagnose_text("logs/train.log", NCCL_RANK_BEFORE_WRAPPER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Invalid rank requested" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Invalid rank requested")

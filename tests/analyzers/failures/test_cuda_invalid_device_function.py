@@ -8,7 +8,7 @@ docs/labelling.md#operator-installation-or-platform-limit
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NCCL_FIRST_LAUNCH = """\
 node-3:7741:7741 [0] NCCL INFO Bootstrap : Using eth0:10.2.0.5<0>
@@ -27,27 +27,25 @@ MODEL_KERNEL = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_nccl_finding_no_function_for_the_card_is_the_build() -> None:
     diagnosis = diagnose_text("eval.log", NCCL_FIRST_LAUNCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'invalid device function'" in diagnosis.first_error.text
-    assert "cfg.cuda_invalid_device_function" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="'invalid device function'",
+        rule="cfg.cuda_invalid_device_function",
+        beside=("driver_env",),
+    )
 
 
 def test_a_model_kernel_with_no_function_for_the_card_is_the_build() -> None:
     diagnosis = diagnose_text("train.log", MODEL_KERNEL)
     assert diagnosis.category == "config"
-    assert "cfg.cuda_invalid_device_function" in _rules(diagnosis)
+    assert "cfg.cuda_invalid_device_function" in rules_of(diagnosis)
 
 
 def test_another_cuda_answer_inside_nccl_keeps_the_collective_reading() -> None:
     text = NCCL_FIRST_LAUNCH.replace("'invalid device function'", "1 'invalid argument'")
     diagnosis = diagnose_text("eval.log", text)
     assert diagnosis.category == "hccl"
-    assert "cfg.cuda_invalid_device_function" not in _rules(diagnosis)
+    assert "cfg.cuda_invalid_device_function" not in rules_of(diagnosis)

@@ -7,7 +7,7 @@ launch is the op's own failure: `operator`, with the device and the build beside
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A two-rank fine-tuning run of a vision-language model on older cards: rank 0's forward step
 # launches a fused rotary kernel whose block is too large for the card, torchrun follows.
@@ -32,9 +32,7 @@ DEVICE_OOM = """\
 
 def test_the_refused_launch_is_the_ops_failure_with_the_device_and_build_beside_it() -> None:
     diagnosis = diagnose_text("logs/train.log", RANKED_FORWARD)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "too many resources requested for launch" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="too many resources requested for launch")
     alternatives = {alt.category for alt in diagnosis.alternatives}
     assert {"device_fault", "config"} <= alternatives
 

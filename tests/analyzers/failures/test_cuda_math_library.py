@@ -11,7 +11,7 @@ sizes and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A serving worker's projection GEMM fails inside cuBLASLt.
 GEMM_EXECUTION_FAILED = """\
@@ -47,25 +47,23 @@ STATUS_SUCCESS = """\
 
 def test_a_math_library_execution_status_is_the_operator() -> None:
     diagnosis = diagnose_text("serve/worker.log", GEMM_EXECUTION_FAILED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUBLAS_STATUS_EXECUTION_FAILED" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="CUBLAS_STATUS_EXECUTION_FAILED",
+        beside=("device_fault",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_cudnn_internal_status_is_the_operator() -> None:
     diagnosis = diagnose_text("seg/rank0.log", CONV_INTERNAL_ERROR)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDNN_STATUS_INTERNAL_ERROR" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="CUDNN_STATUS_INTERNAL_ERROR")
 
 
 def test_a_math_library_allocation_status_is_memory() -> None:
     diagnosis = diagnose_text("train/rank0.log", HANDLE_ALLOC_FAILED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUBLAS_STATUS_ALLOC_FAILED" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUBLAS_STATUS_ALLOC_FAILED")
 
 
 def test_a_success_status_is_no_failure() -> None:
@@ -102,25 +100,20 @@ def test_a_math_library_that_cannot_start_is_memory_with_the_setup_as_neighbour(
     """docs/labelling.md#operator-installation-or-platform-limit: creating the handle takes
     device memory, so `oom`, with a CUDA set-up the library cannot start on beside it."""
     diagnosis = diagnose_text("eval/rank0.log", HANDLE_NOT_INITIALIZED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUBLAS_STATUS_NOT_INITIALIZED" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "oom", first_error="CUBLAS_STATUS_NOT_INITIALIZED", beside=("driver_env",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_cudnn_that_cannot_start_is_read_alike() -> None:
     diagnosis = diagnose_text("seg/rank1.log", CUDNN_NOT_INITIALIZED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDNN_STATUS_NOT_INITIALIZED" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDNN_STATUS_NOT_INITIALIZED")
 
 
 def test_an_out_of_memory_line_before_it_is_the_first_error() -> None:
     diagnosis = diagnose_text("eval/rank0.log", OOM_THEN_NOT_INITIALIZED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_an_execution_status_is_not_read_as_a_library_that_cannot_start() -> None:
@@ -147,10 +140,9 @@ TE_GEMM_ALLOCATION_IN_WORDS = """\
 
 def test_a_status_given_in_cublas_words_is_the_operator() -> None:
     diagnosis = diagnose_text("train/rank5.log", TE_GEMM_STATUS_IN_WORDS)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "failed to launch on the GPU" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="failed to launch on the GPU", beside=("device_fault",)
+    )
 
 
 def test_the_allocation_sentence_is_not_read_as_the_operator() -> None:
@@ -179,10 +171,12 @@ def test_a_cudnn_that_cannot_load_its_own_parts_is_the_installation() -> None:
     """docs/labelling.md#a-cudnn-whose-parts-do-not-load: the installation, not the op, even
     when the line is logged at WARNING and frames follow it."""
     diagnosis = diagnose_text("train/rank2.log", CUDNN_PART_NOT_LOADED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED",
+        beside=("config",),
+    )
 
 
 def test_a_cudnn_listing_its_loaded_parts_is_no_failure() -> None:
@@ -228,18 +222,14 @@ def test_a_gemm_wrapper_status_number_is_the_operator() -> None:
     `device_fault` and `config` beside it, the first printout the first error, below the
     confident band however many printouts agree."""
     diagnosis = diagnose_text("squad/rank0.log", GEMM_WRAPPER_STATUS_NUMBER)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "(m: 1024, n: 2048, k: 4096, error: 13)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="(m: 1024, n: 2048, k: 4096, error: 13)")
     assert {"device_fault", "config"} <= {alt.category for alt in diagnosis.alternatives}
     assert 0.3 < diagnosis.confidence < 0.8
 
 
 def test_a_batched_gemm_wrapper_status_is_read_alike() -> None:
     diagnosis = diagnose_text("infer/rank1.log", BATCHED_GEMM_STATUS_NUMBER)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "error: 14" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="error: 14")
     assert diagnosis.confidence > 0.3
 
 

@@ -11,7 +11,7 @@ hosts of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TRACE = """\
 Traceback (most recent call last):
@@ -27,10 +27,9 @@ For debugging consider passing CUDA_LAUNCH_BLOCKING=1.
 
 def test_too_many_peers_is_the_jobs_layout() -> None:
     diagnosis = diagnose_text("finetune/stdout.log", TRACE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "peer mapping resources exhausted" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="peer mapping resources exhausted", beside=("driver_env",)
+    )
 
 
 def test_nccl_reporting_the_same_limit_is_read_alike() -> None:
@@ -40,9 +39,7 @@ def test_nccl_reporting_the_same_limit_is_read_alike() -> None:
         "node-7:4410:4477 [9] NCCL INFO transport/p2p.cc:201 -> 1\n"
     )
     diagnosis = diagnose_text("finetune/rank9.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "peer mapping resources exhausted" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="peer mapping resources exhausted")
 
 
 def test_a_refused_pair_stays_the_machines() -> None:

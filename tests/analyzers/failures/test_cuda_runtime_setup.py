@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 HEAD = """\
 Traceback (most recent call last):
@@ -96,7 +96,7 @@ BOOTSTRAP_PROGRESS = """\
 def test_a_child_spawned_before_the_main_guard_is_config() -> None:
     diagnosis = diagnose_text("bench/rank0.log", SPAWN_BEFORE_MAIN_GUARD)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.spawn_before_main_guard" in rules
     assert diagnosis.first_error is not None
     assert "start a new process before the" in diagnosis.first_error.text
@@ -110,6 +110,6 @@ def test_the_same_one_rank_prefixed_is_config() -> None:
 
 def test_a_worker_finishing_its_start_up_is_no_refusal() -> None:
     diagnosis = diagnose_text("bench/launcher.log", BOOTSTRAP_PROGRESS)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.spawn_before_main_guard" not in rules
     assert diagnosis.first_error is None

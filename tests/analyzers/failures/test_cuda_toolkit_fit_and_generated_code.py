@@ -16,11 +16,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -114,98 +110,114 @@ RuntimeError: cudaMemAdvise(pool_, pool_bytes, cudaMemAdviseSetReadMostly, 0) fa
 
 def test_a_toolkit_too_old_for_the_card_comes_before_the_librarys_refusal() -> None:
     diagnosis = diagnose_text("serve.log", TOOLKIT_TOO_OLD_FOR_CARD)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_toolkit_too_old_for_arch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "SM 10.x requires CUDA >= 12.8" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="SM 10.x requires CUDA >= 12.8",
+        rule="cfg.cuda_toolkit_too_old_for_arch",
+    )
     assert "driver_env" in _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_the_librarys_refusal_alone_is_no_toolkit_probe() -> None:
     diagnosis = diagnose_text("serve.log", LIBRARY_REFUSES_CARD_ALONE)
-    assert "cfg.cuda_toolkit_too_old_for_arch" not in _rules(diagnosis)
+    assert "cfg.cuda_toolkit_too_old_for_arch" not in rules_of(diagnosis)
 
 
 def test_compiler_and_headers_of_two_releases_are_the_packages_resolved() -> None:
     diagnosis = diagnose_text("build.log", HEADERS_OF_ANOTHER_RELEASE)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_toolkit_parts_mismatch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "headers are incompatible" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="headers are incompatible",
+        rule="cfg.cuda_toolkit_parts_mismatch",
+    )
     assert "driver_env" in _alternatives(diagnosis)
 
 
 def test_an_assembler_older_than_the_ptx_it_is_given_is_the_packages_resolved() -> None:
     diagnosis = diagnose_text("build.log", ASSEMBLER_OLDER_THAN_PTX)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_toolkit_parts_mismatch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Unsupported .version 8.7" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unsupported .version 8.7",
+        rule="cfg.cuda_toolkit_parts_mismatch",
+    )
 
 
 def test_ptxas_refusing_the_architecture_keeps_its_own_rule() -> None:
     diagnosis = diagnose_text("build.log", ASSEMBLER_UNKNOWN_ARCH)
-    assert "cfg.cuda_toolkit_parts_mismatch" not in _rules(diagnosis)
-    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
+    assert "cfg.cuda_toolkit_parts_mismatch" not in rules_of(diagnosis)
+    assert "cfg.cuda_compiler_unknown_arch" in rules_of(diagnosis)
 
 
 def test_a_name_nvcc_made_up_is_the_first_error_ahead_of_makes_lines() -> None:
     diagnosis = diagnose_text("build.log", GENERATED_NAME_UNDECLARED)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_generated_host_code_rejected" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "'__T52' was not declared in this scope" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="'__T52' was not declared in this scope",
+        rule="cfg.cuda_generated_host_code_rejected",
+    )
     assert {"driver_env", "operator"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_msvc_wording_of_the_made_up_name_reads_the_same() -> None:
     diagnosis = diagnose_text("build.log", GENERATED_NAME_UNDECLARED_MSVC)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_generated_host_code_rejected" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "error C2065: '__T52'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="error C2065: '__T52'",
+        rule="cfg.cuda_generated_host_code_rejected",
+    )
 
 
 def test_an_error_in_nvccs_stub_file_is_the_first_error() -> None:
     diagnosis = diagnose_text("build.log", STUB_FILE_REJECTED)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_generated_host_code_rejected" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "cudafe1.stub.c:1:377: error" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cudafe1.stub.c:1:377: error",
+        rule="cfg.cuda_generated_host_code_rejected",
+    )
 
 
 def test_a_name_the_project_left_undeclared_is_not_nvccs() -> None:
     diagnosis = diagnose_text("build.log", PROJECT_NAME_UNDECLARED)
-    assert "cfg.cuda_generated_host_code_rejected" not in _rules(diagnosis)
+    assert "cfg.cuda_generated_host_code_rejected" not in rules_of(diagnosis)
 
 
 def test_no_wheel_for_the_hosts_platform_tag_is_the_hosts_c_library() -> None:
     diagnosis = diagnose_text("image_build.log", NO_WHEEL_FOR_PLATFORM)
-    assert diagnosis.category == "driver_env"
-    assert "env.wheel_platform_tag_unmatched" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "has no wheels with a matching platform tag" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="has no wheels with a matching platform tag",
+        rule="env.wheel_platform_tag_unmatched",
+    )
     assert "config" in _alternatives(diagnosis)
 
 
 def test_no_wheel_for_the_python_abi_is_not_the_platform_rule() -> None:
     diagnosis = diagnose_text("image_build.log", NO_WHEEL_FOR_PYTHON)
-    assert "env.wheel_platform_tag_unmatched" not in _rules(diagnosis)
+    assert "env.wheel_platform_tag_unmatched" not in rules_of(diagnosis)
 
 
 def test_a_refused_managed_memory_hint_is_the_host() -> None:
     diagnosis = diagnose_text("run.log", MANAGED_HINT_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert "env.cuda_managed_memory_hint_refused" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "cudaMemAdvise(" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="cudaMemAdvise(",
+        rule="env.cuda_managed_memory_hint_refused",
+    )
     assert {"operator", "config"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_the_same_hint_out_of_memory_is_memory() -> None:
     diagnosis = diagnose_text("run.log", MANAGED_HINT_OUT_OF_MEMORY)
-    assert "env.cuda_managed_memory_hint_refused" not in _rules(diagnosis)
+    assert "env.cuda_managed_memory_hint_refused" not in rules_of(diagnosis)
     assert diagnosis.category == "oom"

@@ -12,7 +12,7 @@ as several ranks writing to one terminal leave them.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FUSED_ATTENTION_NO_PLAN = """\
 [rank1]:   File "/opt/env/lib/python3.10/site-packages/transformer_engine/pytorch/cpp_extensions/fused_attn.py", line 912, in fused_attn_fwd
@@ -37,30 +37,24 @@ cudnn_frontend: 12 execution plans built successfully for graph sdpa_fwd
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
-
 def test_a_fused_attention_graph_with_no_plan_is_the_operator() -> None:
     diagnosis = diagnose_text("logs/rank1.log", FUSED_ATTENTION_NO_PLAN)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No execution plans built successfully" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="No execution plans built successfully",
+        beside=("config",),
+    )
 
 
 def test_ranks_written_over_each_other_read_the_same() -> None:
     diagnosis = diagnose_text("logs/train.log", INTERLEAVED_NO_PLAN)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No execution plans support the graph" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="No execution plans support the graph")
 
 
 def test_torchs_own_cudnn_path_finding_no_engine_reads_alike() -> None:
     diagnosis = diagnose_text("logs/train.log", TORCH_CONV_NO_ENGINE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unable to find an engine" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="unable to find an engine")
 
 
 def test_a_note_that_counts_built_plans_is_no_failure() -> None:

@@ -13,7 +13,7 @@ docs/labelling.md#a-custom-op-that-returns-one-of-its-inputs
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -36,10 +36,12 @@ FAILED tests/test_fused_attn.py::test_out_buffer[bf16-128] - RuntimeError: mylib
 
 def test_a_custom_op_returning_its_input_is_the_op_wrapper() -> None:
     diagnosis = diagnose_text("bench/stdout.log", RAISED)
-    assert diagnosis.category == "operator"
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "must not also be an input to this custom operator" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="must not also be an input to this custom operator",
+        beside=("config",),
+    )
 
 
 def test_the_test_runner_summary_line_is_read_the_same_way() -> None:

@@ -15,7 +15,7 @@ Fixtures follow the plog and torch_npu line formats; values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 PLOG = "plog/plog-40712_20260119220531000.log"
 
@@ -72,6 +72,4 @@ def test_a_host_event_query_that_gave_up_earlier_stays_the_first_error() -> None
 
 def test_a_core_timeout_dump_with_no_hccl_report_beside_it_stays_the_devices() -> None:
     diagnosis = diagnose_text(PLOG, TASK_FAILED + CORE_DUMP)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "aicore task timeout dfx" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="aicore task timeout dfx")

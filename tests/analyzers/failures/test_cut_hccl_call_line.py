@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import match_line
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # FSDP's broadcast of module states builds the communicator; the pasted line stops mid-call.
 CUT_INIT_LINE = """\
@@ -25,9 +25,7 @@ QUOTED_SOURCE = "    HCCL_CHECK_ERROR(HcclCommInitRootInfo(numRanks, &rootInfo\n
 
 def test_a_cut_hccl_call_line_reads_as_the_hccl_call_wrapper() -> None:
     diagnosis = diagnose_text("fsdp_worker.log", CUT_INIT_LINE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HCCL function error: HcclCommInitRootInfo(" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HCCL function error: HcclCommInitRootInfo(")
     assert diagnosis.root_cause.startswith("HCCL call failed"), diagnosis.root_cause
 
 
@@ -49,9 +47,7 @@ CLOSED_CALL_LINE = """\
 
 def test_a_line_cut_after_the_argument_list_reads_as_the_hccl_call_wrapper() -> None:
     diagnosis = diagnose_text("train.log", CLOSED_CALL_LINE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HcclCommInitRootInfo(numRanks" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclCommInitRootInfo(numRanks")
     assert diagnosis.root_cause.startswith("HCCL call failed"), diagnosis.root_cause
 
 

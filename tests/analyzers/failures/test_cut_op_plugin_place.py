@@ -9,7 +9,7 @@ the c10 log header); pids, times, addresses and op names are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WAIT = (
     "(EngineCore_DP0 pid=4410) INFO 09-14 02:10:07 [shm_broadcast.py:681] No available shared "
@@ -27,25 +27,19 @@ def test_a_cut_op_call_report_leads_the_engines_wait_note() -> None:
     diagnosis = diagnose_text(
         "prefill/serve.log", WAIT + ACCESS + WAIT.replace("02:10", "02:11") + CUT_CALL
     )
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "MoeDistributeCombineV2KernelOpApi" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="MoeDistributeCombineV2KernelOpApi")
 
 
 def test_a_cut_report_of_the_older_single_op_path_is_read_too() -> None:
     line = "[rank0]:[E302 11:40:02.000120455 OpParamMaker.cpp:454] operator():op_plugin/ops/aclops/IndexPutKernelNpu.cpp:88\n"
     diagnosis = diagnose_text("serve.log", WAIT + line)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "IndexPutKernelNpu" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="IndexPutKernelNpu")
 
 
 def test_a_warning_at_the_same_place_leaves_the_wait_alone() -> None:
     warning = CUT_CALL.replace("[E914", "[W914")
     diagnosis = diagnose_text("prefill/serve.log", WAIT + warning)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "shm_broadcast" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="shm_broadcast")
 
 
 def test_a_traceback_frame_in_the_op_plugin_package_is_no_failed_call() -> None:

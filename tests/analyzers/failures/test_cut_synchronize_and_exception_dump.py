@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PREFIX = "(Worker_DP3_EP3 pid=5120) ERROR 02-03 04:05:06 [multiproc_executor.py:990]"
 
@@ -62,10 +62,7 @@ DUMP = """\
 
 def test_exception_dump_lines_alone_are_a_device_side_core_exception() -> None:
     diagnosis = diagnose_text("plog/plog-3100_20260506070801.log", DUMP)
-    assert diagnosis.category == "aicore_timeout"
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "[Dump][Exception]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="[Dump][Exception]", beside=("operator",))
     assert diagnosis.confidence < 0.8
 
 

@@ -7,7 +7,7 @@ docs/labelling.md#a-compiler-worker-that-outlives-its-process.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A Megatron job on NPU whose paste stops in Transformer Engine's import-time library loader.
 LOADER_CUT = """\
@@ -101,10 +101,12 @@ Current thread 0x00007f3a2b1ff740 (most recent call first):
 
 def test_a_paste_cut_in_transformer_engines_loader_is_a_config_problem() -> None:
     diagnosis = diagnose_text("megatron/console.log", LOADER_CUT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "in _load_cudnn libs = subprocess.check_output(" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="in _load_cudnn libs = subprocess.check_output(",
+        beside=("driver_env",),
+    )
 
 
 def test_a_cut_traceback_cites_the_deepest_frame_outside_the_standard_library() -> None:
@@ -170,7 +172,7 @@ def test_a_compiler_worker_cut_in_its_queue_read_is_the_main_process_gone() -> N
     assert diagnosis.first_error is not None
     assert "in task_distribute" in diagnosis.first_error.text
     assert "resource_proxy[TASK_QUEUE].get()" in diagnosis.first_error.text
-    assert "oom" in [alt.category for alt in diagnosis.alternatives]
+    assert "oom" in alternative_labels(diagnosis)
 
 
 def test_a_compiler_worker_cut_in_its_wrapper_is_not_read_as_the_queue() -> None:
@@ -223,17 +225,13 @@ def test_a_ray_task_header_names_the_type_and_stays_over_a_cut_traceback() -> No
 def test_a_ray_task_header_naming_memory_reads_as_memory_over_a_cut_traceback() -> None:
     text = RAY_TASK_CUT.replace("RayTaskError(KeyError)", "RayTaskError(OutOfMemoryError)")
     diagnosis = diagnose_text("rl/driver.log", text)
-    assert diagnosis.first_error is not None
-    assert "RayTaskError(OutOfMemoryError)" in diagnosis.first_error.text
-    assert diagnosis.category == "oom"
+    assert_reads(diagnosis, "oom", first_error="RayTaskError(OutOfMemoryError)")
 
 
 def test_a_ray_creation_header_alone_is_the_first_error() -> None:
     header = RAY_CREATION_CUT.splitlines()[0] + "\n"
     diagnosis = diagnose_text("rl/driver.log", header)
-    assert diagnosis.first_error is not None
-    assert "raised in its creation task" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="raised in its creation task")
 
 
 def test_the_exception_line_under_a_ray_header_stays_first() -> None:
@@ -293,7 +291,7 @@ def test_an_expert_balancer_refusal_cut_at_its_raise_is_a_config_problem() -> No
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert 'NotImplementedError("EPLB is not supported.")' in diagnosis.first_error.text
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 # A serving engine's worker start-up logged with vLLM's own headline, the paste stopping inside
@@ -388,9 +386,7 @@ DCP_HEADED_CUT = f"""\
 
 def test_a_checkpoint_headline_over_a_cut_rank_traceback_reads_the_load_step() -> None:
     diagnosis = diagnose_text("train.log", DCP_HEADED_CUT)
-    assert diagnosis.first_error is not None
-    assert "in local_step assert metadata is not None" in diagnosis.first_error.text
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert_reads(diagnosis, "weight_load", first_error="in local_step assert metadata is not None")
     assert {alt.category for alt in diagnosis.alternatives} >= {"config"}
 
 
@@ -410,9 +406,7 @@ def test_the_exception_quoted_under_a_checkpoint_headline_stays_first() -> None:
 def test_a_checkpoint_headline_alone_is_the_first_error() -> None:
     header = DCP_HEADED_CUT.splitlines()[0] + "\n"
     diagnosis = diagnose_text("train.log", header)
-    assert diagnosis.first_error is not None
-    assert "CheckpointException ranks:" in diagnosis.first_error.text
-    assert diagnosis.category == "weight_load"
+    assert_reads(diagnosis, "weight_load", first_error="CheckpointException ranks:")
 
 
 # The same quoted traceback written by a trainer's logger and pasted with its breaks lost:
@@ -436,6 +430,4 @@ DCP_GLUED_CUT = (
 
 def test_a_frame_glued_behind_another_record_is_still_the_cut_tails_deepest() -> None:
     diagnosis = diagnose_text("train.log", DCP_GLUED_CUT)
-    assert diagnosis.first_error is not None
-    assert "in local_step assert metadata is not None" in diagnosis.first_error.text
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
+    assert_reads(diagnosis, "weight_load", first_error="in local_step assert metadata is not None")

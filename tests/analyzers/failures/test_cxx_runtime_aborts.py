@@ -9,7 +9,7 @@ the shapes these runtimes and launchers print (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A run that finished its evaluation and aborted while the interpreter shut down.
 PURE_VIRTUAL_AT_EXIT = """\
@@ -43,14 +43,14 @@ def test_the_pure_virtual_call_not_the_launchers_exit_code_is_the_first_error() 
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.strip() == "pure virtual method called"
-    assert "other" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_terminate_with_no_exception_is_the_abort_reason() -> None:
     diagnosis = diagnose_text("logs/train.log", TERMINATE_WITHOUT_EXCEPTION)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "terminate called without an active exception" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="terminate called without an active exception"
+    )
 
 
 def test_an_earlier_error_of_the_same_process_keeps_its_place() -> None:

@@ -12,7 +12,7 @@ terminal wrapped before its work is still the collective's timeout.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SITE = "/opt/conda/lib/python3.10/site-packages"
 
@@ -88,18 +88,14 @@ ran for 3600081 milliseconds before timing out.
 
 def test_an_image_pillow_cannot_identify_is_the_input_data() -> None:
     diagnosis = diagnose_text("logs/mpirun_rank1.log", UNIDENTIFIED_IMAGE)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "cannot identify image file" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "other", first_error="cannot identify image file", beside=("driver_env",)
+    )
 
 
 def test_a_truncated_image_comes_before_the_peers_timeout() -> None:
     diagnosis = diagnose_text("logs/train.log", TRUNCATED_IMAGE)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "image file is truncated" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "other", first_error="image file is truncated", beside=("driver_env",))
 
 
 def test_the_truncated_images_switch_is_no_failure() -> None:
@@ -110,17 +106,17 @@ def test_the_truncated_images_switch_is_no_failure() -> None:
 
 def test_ecomm_on_a_shared_cache_is_the_storage_before_the_missing_file() -> None:
     diagnosis = diagnose_text("logs/node0.log", CACHE_ON_LOST_MOUNT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "[Errno 70] Communication error on send" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="[Errno 70] Communication error on send",
+        beside=("config",),
+    )
 
 
 def test_eremoteio_on_a_file_path_is_the_storage() -> None:
     diagnosis = diagnose_text("logs/rank5.log", REMOTE_IO_WITH_PATH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Remote I/O error: '/mnt/cephfs" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Remote I/O error: '/mnt/cephfs")
 
 
 def test_eremoteio_without_a_path_is_not_read_as_the_storage() -> None:
@@ -130,7 +126,9 @@ def test_eremoteio_without_a_path_is_not_read_as_the_storage() -> None:
 
 def test_a_watchdog_headline_wrapped_before_its_work_is_the_collective_timeout() -> None:
     diagnosis = diagnose_text("logs/train.log", WATCHDOG_WRAPPED_BEFORE_WORK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[Rank 6] Watchdog caught collective operation timeout:" in diagnosis.first_error.text
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="[Rank 6] Watchdog caught collective operation timeout:",
+        beside=("hang",),
+    )

@@ -9,7 +9,7 @@ excerpts follow the real shapes with paths and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NODESPLITTER = """\
 Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2
@@ -30,24 +30,20 @@ All distributed processes registered. Starting with 2 processes
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_pipeline_with_no_node_splitter_is_the_jobs_set_up() -> None:
     diagnosis = diagnose_text("rank1.log", NODESPLITTER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "explicit nodesplitter" in diagnosis.first_error.text
-    assert "cfg.data_not_shared_over_ranks" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="explicit nodesplitter",
+        rule="cfg.data_not_shared_over_ranks",
+        beside=("other",),
+    )
 
 
 def test_a_local_cache_directory_claimed_twice_is_the_jobs_set_up() -> None:
     diagnosis = diagnose_text("rank0.log", REUSED_LOCAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Reused local directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Reused local directory")
 
 
 def test_a_node_splitter_the_job_named_is_no_failure() -> None:
@@ -55,4 +51,4 @@ def test_a_node_splitter_the_job_named_is_no_failure() -> None:
         "rank0.log",
         "INFO data: webdataset pipeline uses nodesplitter split_by_node over 2 nodes\n",
     )
-    assert "cfg.data_not_shared_over_ranks" not in _rules(diagnosis)
+    assert "cfg.data_not_shared_over_ranks" not in rules_of(diagnosis)

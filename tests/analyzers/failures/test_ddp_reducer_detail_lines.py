@@ -12,7 +12,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 UNUSED_BY_INDEX = """\
 Parameter indices which did not receive grad for rank 1: 12 13 58 59 60 61
@@ -34,24 +34,24 @@ READY_TWICE_BY_INDEX = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_parameters_named_by_index_are_the_reducers_refusal() -> None:
     diagnosis = diagnose_text("train.log", UNUSED_BY_INDEX)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Parameter indices which did not receive grad for rank 1" in diagnosis.first_error.text
-    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Parameter indices which did not receive grad for rank 1",
+        rule="cfg.ddp_reducer_refused",
+    )
 
 
 def test_a_parameter_marked_ready_twice_by_index_is_the_same_refusal() -> None:
     diagnosis = diagnose_text("rank0.log", READY_TWICE_BY_INDEX)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "has been marked as ready twice" in diagnosis.first_error.text
-    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="has been marked as ready twice",
+        rule="cfg.ddp_reducer_refused",
+    )
 
 
 def test_the_detail_line_under_its_headline_leaves_the_headline_first() -> None:
@@ -61,9 +61,7 @@ def test_the_detail_line_under_its_headline_leaves_the_headline_first() -> None:
         "used in producing loss.\n" + UNUSED_BY_INDEX
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Expected to have finished reduction" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Expected to have finished reduction")
 
 
 def test_a_progress_line_about_parameter_indices_is_no_refusal() -> None:
@@ -74,4 +72,4 @@ def test_a_progress_line_about_parameter_indices_is_no_refusal() -> None:
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
-    assert "cfg.ddp_reducer_refused" not in _rules(diagnosis)
+    assert "cfg.ddp_reducer_refused" not in rules_of(diagnosis)

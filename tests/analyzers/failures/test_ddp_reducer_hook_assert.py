@@ -12,7 +12,7 @@ assertion is the first error. Excerpts follow the real shapes with values of our
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HOOK_ASSERT = """\
 [rank1]:   File "/opt/venv/lib/python3.11/site-packages/torch/autograd/graph.py", line 829, in _engine_run_backward
@@ -24,17 +24,15 @@ HOOK_ASSERT = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_reducers_hook_assertion_is_its_refusal() -> None:
     diagnosis = diagnose_text("train.log", HOOK_ASSERT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expect_autograd_hooks_ INTERNAL ASSERT FAILED" in diagnosis.first_error.text
-    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="expect_autograd_hooks_ INTERNAL ASSERT FAILED",
+        rule="cfg.ddp_reducer_refused",
+        beside=("other",),
+    )
 
 
 def test_the_assertion_in_the_reducers_source_is_no_failure() -> None:
@@ -44,4 +42,4 @@ def test_the_assertion_in_the_reducers_source_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
-    assert "cfg.ddp_reducer_refused" not in _rules(diagnosis)
+    assert "cfg.ddp_reducer_refused" not in rules_of(diagnosis)

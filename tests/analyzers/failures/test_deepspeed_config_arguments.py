@@ -9,7 +9,7 @@ The fixture is written in the shape of a Trainer start-up traceback, with paths 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MISMATCH = """\
 Traceback (most recent call last):
@@ -25,7 +25,5 @@ The easiest method is to set these DeepSpeed config values to 'auto'.
 
 def test_a_stated_value_the_arguments_contradict_is_config() -> None:
     diagnosis = diagnose_text("sft/stdout.log", MISMATCH)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "mismatch TrainingArguments values" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="mismatch TrainingArguments values")
     assert diagnosis.confidence >= 0.5

@@ -12,7 +12,7 @@ Values and paths are our own, in the framework's wording.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSED = """\
 Traceback (most recent call last):
@@ -31,10 +31,9 @@ mindspore/ccsrc/plugin/device/ascend/hal/hardware/ge_device_res_manager.cc:72 Al
 
 def test_memory_made_for_another_device_than_the_context_is_the_set_up() -> None:
     diagnosis = diagnose_text("export.log", REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "device address type is wrong" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="device address type is wrong", beside=("driver_env",)
+    )
 
 
 def test_the_same_type_on_both_sides_is_not_this_refusal() -> None:

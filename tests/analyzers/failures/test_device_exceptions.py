@@ -16,7 +16,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HWTS_AICORE = """\
 DEVICE[2] PID[4117]: 
@@ -77,37 +77,27 @@ EZ9999[PID: 7310] 2026-03-02-14:05:11.201.877 (EZ9999):  [AIC_INFO] after execut
 
 def test_the_hardware_scheduler_line_is_read_before_the_bare_re_report() -> None:
     diagnosis = diagnose_text("train/rank_0.log", HWTS_AICORE)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "RTS_HWTS: aicore exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="RTS_HWTS: aicore exception")
 
 
 def test_a_dma_error_in_the_exception_stream_is_a_device_fault() -> None:
     diagnosis = diagnose_text("serve/engine.log", HWTS_SDMA)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "hwts sdma error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="hwts sdma error")
 
 
 def test_a_wait_code_yields_to_the_device_record_printed_after_it() -> None:
     diagnosis = diagnose_text("serve/engine.log", SYNC_WAIT_THEN_HWTS)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "RTS_HWTS: hwts sdma error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="RTS_HWTS: hwts sdma error")
 
 
 def test_a_wait_code_with_no_device_record_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/engine.log", SYNC_WAIT_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "runtime result = 507013" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="runtime result = 507013")
 
 
 def test_a_harness_acl_check_is_labelled_by_its_code() -> None:
     diagnosis = diagnose_text("ci/runner.log", HARNESS_AICPU)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "aclrtSynchronizeStream failed: 507018" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="aclrtSynchronizeStream failed: 507018")
 
 
 def test_the_argument_dump_headline_yields_to_the_faulting_kernel() -> None:
@@ -130,7 +120,5 @@ DFX_INFO_NEWER_WORDING = """\
 
 def test_the_newer_kernel_report_wording_is_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-5120_20261003081400.log", DFX_INFO_NEWER_WORDING)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "AI Core kernel execution failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="AI Core kernel execution failed")
     assert diagnosis.confidence >= 0.5

@@ -8,7 +8,7 @@ the job itself is fine. docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 AGENT_LOG = """\
 2026-03-04 10:11:12.130518+08:00 - fleet_agent.detector.ascend - ERROR - Failed to initialize DCMI
@@ -58,9 +58,7 @@ bash: nvidia-smi: command not found
 
 def test_a_container_without_the_driver_tools_is_the_machine() -> None:
     diagnosis = diagnose_text("shell.log", SHELL_WITHOUT_TOOL)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "npu-smi: command not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="npu-smi: command not found")
 
 
 def test_another_vendors_tool_missing_is_not_an_error() -> None:
@@ -98,9 +96,7 @@ KeyError: '2'
 def test_a_script_whose_shell_lacks_the_driver_tool_is_the_machine() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: the driver's tools absent."""
     diagnosis = diagnose_text("ranktable.log", SCRIPT_WITHOUT_TOOL)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "hccn_tool: not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="hccn_tool: not found")
 
 
 def test_dash_missing_another_command_is_not_the_driver() -> None:
@@ -140,14 +136,12 @@ def test_a_device_setting_the_driver_refuses_is_the_node() -> None:
     assert "npu-smi set -t device-share -i 2 -c 0 -d 1: exit status 203" in (
         diagnosis.first_error.text
     )
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_device_setting_that_was_applied_is_not_a_failure() -> None:
     diagnosis = diagnose_text("device-plugin.log", PLUGIN_SETTING_APPLIED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # A container paste whose only legible failure is the driver-management query; the error
@@ -172,17 +166,13 @@ def test_a_driver_query_that_fails_alone_is_the_machine_below_the_confident_band
     """docs/labelling.md#config-driver_env-or-weight_load: the query says the container cannot
     reach the driver; with nothing else legible it is the answer, but not a confident one."""
     diagnosis = diagnose_text("console.txt", DRIVER_QUERY_ALONE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "DrvMngGetConsoleLogLevel failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="DrvMngGetConsoleLogLevel failed")
     assert diagnosis.confidence < 0.8
 
 
 def test_a_driver_query_yields_to_the_reason_printed_with_it() -> None:
     diagnosis = diagnose_text("npu_smi.txt", DRIVER_QUERY_WITH_REASON)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "dcmi module initialize failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="dcmi module initialize failed")
 
 
 # npu-smi in a container whose card another container holds: DCMI loaded and gave its code.
@@ -203,9 +193,7 @@ def test_a_dcmi_that_refuses_to_start_names_the_card_not_a_missing_driver() -> N
     is the machine's state, and the advice is to free the card or map the management nodes."""
     for name, text in (("npu_smi.txt", DCMI_REFUSED_CARD), ("probe.log", DCMI_REFUSED_OTHER_CODE)):
         diagnosis = diagnose_text(name, text)
-        assert diagnosis.category == "driver_env", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "initialize" in diagnosis.first_error.text
+        assert_reads(diagnosis, "driver_env", first_error="initialize")
         assert diagnosis.root_cause.startswith("The device-management library (DCMI) refused")
         assert "another container or process" in diagnosis.next_actions[0]
 

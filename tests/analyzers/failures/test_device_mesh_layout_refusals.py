@@ -12,7 +12,7 @@ written in torchrun's and the frameworks' formats with paths, names and numbers 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SHAPE_AND_NAMES_DISAGREE = """\
 Traceback (most recent call last):
@@ -85,16 +85,14 @@ MESH_BUILT = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_mesh_whose_shape_and_names_disagree_is_the_layout() -> None:
     diagnosis = diagnose_text("worker.log", SHAPE_AND_NAMES_DISAGREE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "mesh_shape and mesh_dim_names should have same length" in diagnosis.first_error.text
-    assert "cfg.device_mesh_layout_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="mesh_shape and mesh_dim_names should have same length",
+        rule="cfg.device_mesh_layout_refused",
+    )
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 
@@ -105,46 +103,54 @@ def test_a_slice_of_a_slice_is_the_refusal_not_the_raise_line() -> None:
     assert diagnosis.first_error.text.endswith(
         "RuntimeError: Cannot create a submesh from a submesh."
     )
-    assert "cfg.device_mesh_layout_refused" in _rules(diagnosis)
+    assert "cfg.device_mesh_layout_refused" in rules_of(diagnosis)
 
 
 def test_a_flattened_name_a_submesh_holds_is_the_layout() -> None:
     diagnosis = diagnose_text("stdout.log", FLATTENED_NAME_TAKEN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "cp already exists for submesh" in diagnosis.first_error.text
-    assert "cfg.device_mesh_layout_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cp already exists for submesh",
+        rule="cfg.device_mesh_layout_refused",
+    )
 
 
 def test_a_hybrid_shard_group_larger_than_the_world_is_the_launch() -> None:
     diagnosis = diagnose_text("rank0.log", HYBRID_SHARD_GROUP_TOO_LARGE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must not exceed the world size (3)" in diagnosis.first_error.text
-    assert "cfg.subgroup_size_exceeds_world" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="must not exceed the world size (3)",
+        rule="cfg.subgroup_size_exceeds_world",
+    )
 
 
 def test_a_dimension_sharded_over_two_mesh_dims_is_the_plan() -> None:
     diagnosis = diagnose_text("rank2.log", DIMENSION_SHARDED_TWICE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is already sharded on mesh dim 1" in diagnosis.first_error.text
-    assert "cfg.dtensor_placement_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is already sharded on mesh dim 1",
+        rule="cfg.dtensor_placement_refused",
+    )
     assert any(alt.category == "operator" for alt in diagnosis.alternatives)
 
 
 def test_a_mesh_that_was_built_reports_nothing() -> None:
     diagnosis = diagnose_text("train.log", MESH_BUILT)
-    assert "cfg.device_mesh_layout_refused" not in _rules(diagnosis)
-    assert "cfg.subgroup_size_exceeds_world" not in _rules(diagnosis)
+    assert "cfg.device_mesh_layout_refused" not in rules_of(diagnosis)
+    assert "cfg.subgroup_size_exceeds_world" not in rules_of(diagnosis)
 
 
 def test_fsdp_refusing_meshes_of_two_roots_is_the_layout() -> None:
     diagnosis = diagnose_text("rank3.log", MESHES_OF_TWO_ROOTS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "to have the same parent mesh" in diagnosis.first_error.text
-    assert "cfg.device_mesh_layout_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="to have the same parent mesh",
+        rule="cfg.device_mesh_layout_refused",
+    )
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 

@@ -11,7 +11,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 QUEUE_THEN_TASK_FAILURE = """\
 [CRITICAL] DEVICE(5310,fffd6affd0f0,python):2024-05-06-07:08:09.101.112 [mindspore/ccsrc/plugin/device/ascend/hal/device/ascend_data_queue.cc:288] ParseType] Got unsupported acl datatype: -1
@@ -37,10 +37,8 @@ TASK_FAILURE_ONLY = QUEUE_THEN_TASK_FAILURE.split("\n", 3)[3]
 
 def test_the_queue_refusal_is_the_first_error_and_the_input_pipeline() -> None:
     diagnosis = diagnose_text("logs/train.log", QUEUE_THEN_TASK_FAILURE)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Got unsupported acl datatype" in diagnosis.first_error.text
-    alternatives = [a.category for a in diagnosis.alternatives]
+    assert_reads(diagnosis, "other", first_error="Got unsupported acl datatype")
+    alternatives = alternative_labels(diagnosis)
     assert "config" in alternatives
     assert "hang" in alternatives
 

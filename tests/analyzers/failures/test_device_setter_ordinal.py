@@ -13,7 +13,7 @@ Lines of our own in the shape of a framework's device log; values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ORDINAL = (
     "[ERROR] DEVICE(3310,7f21c8,python):2026-05-06-07:08:09.101 "
@@ -27,10 +27,7 @@ ORDINAL = (
 
 def test_an_ordinal_past_the_visible_gpus_is_the_launchs_placement() -> None:
     diagnosis = diagnose_text("worker_5.log", ORDINAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "invalid device ordinal" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="invalid device ordinal", beside=("driver_env",))
 
 
 def test_a_device_setter_failing_for_another_reason_is_not_a_placement() -> None:

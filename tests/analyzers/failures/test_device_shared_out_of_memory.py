@@ -11,12 +11,7 @@ The excerpts are invented in the allocator's real shape.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 EIGHT_RANKS_ON_ONE_GPU = """\
 step 0, loss 7.912, 2.310 sec/step
@@ -37,19 +32,16 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 ha
 
 def test_an_oom_that_lists_several_processes_offers_the_placement() -> None:
     diagnosis = diagnose_text("train.log", EIGHT_RANKS_ON_ONE_GPU)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Tried to allocate 96.00 MiB" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "oom", first_error="Tried to allocate 96.00 MiB", beside=("config",))
 
 
 def test_one_other_process_beside_its_own_share_counts_too() -> None:
     diagnosis = diagnose_text("rank1.log", ONE_OTHER_BESIDE_ITS_OWN)
     assert diagnosis.category == "oom"
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_single_listed_process_may_be_the_rank_itself() -> None:
     diagnosis = diagnose_text("train.log", ONLY_ITS_OWN_SHARE_UNDER_A_HOST_PID)
     assert diagnosis.category == "oom"
-    assert "config" not in _alternatives(diagnosis)
+    assert "config" not in alternative_labels(diagnosis)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A C test harness prints the failed call with its code, then the runtime's recent message.
 DAEMON_REFUSED = """\
@@ -234,8 +234,6 @@ def test_a_device_start_failure_yields_to_the_reason_in_its_block(
     text: str, label: str, says: str, alternative: str | None
 ) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
     if alternative is not None:
-        assert alternative in [alt.category for alt in diagnosis.alternatives]
+        assert alternative in alternative_labels(diagnosis)

@@ -10,7 +10,7 @@ PTA summary, CANN error-manager block); the values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = "(VllmWorker TP3 pid=4417) ERROR 03-02 17:40:51 [multiproc_executor.py:611] "
 
@@ -40,10 +40,7 @@ def test_fftsplus_reason_under_a_sync_is_read_like_its_code() -> None:
         ]
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "507048" in diagnosis.first_error.text
-    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="507048", beside=("aicore_timeout",))
 
 
 def test_collective_notify_timeout_still_reads_as_hccl_next_to_507048() -> None:
@@ -100,9 +97,7 @@ def test_a_refused_pinned_memory_query_is_the_platform_path() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: the query torch_npu makes before a
     non-blocking copy, refused for host memory, is a platform the release has no path for."""
     diagnosis = diagnose_text("serve/worker.log", worker_log(HOST_POINTER_QUERY_REFUSED))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "aclrtPointerGetAttributes, error code is 107000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="aclrtPointerGetAttributes, error code is 107000")
     assert {"driver_env", "operator"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -144,10 +139,7 @@ def test_a_dispatch_call_whose_block_says_hccl_timed_out_is_hccl() -> None:
         "socket times out. Reason: No abnormal periods were discovered."
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "EI0006" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="EI0006", beside=("operator",))
 
 
 def test_a_dispatch_call_whose_block_states_an_op_reason_stays_the_operators() -> None:

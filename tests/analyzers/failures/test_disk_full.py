@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The operator compiler's repository manager cannot dump its cache while CANN initialises;
 # the knowledge base and the TBE start-up then fail in turn.
@@ -52,9 +52,7 @@ RuntimeError: unable to write to file </torch_5512_1834207720_7>: No space left 
 )
 def test_a_full_file_system_is_the_machine(text: str, first: str) -> None:
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error=first)
 
 
 def test_the_compile_cache_failure_comes_before_the_init_failures_it_causes() -> None:
@@ -74,9 +72,7 @@ def test_host_memory_exhaustion_is_not_a_full_disk() -> None:
         "OSError: [Errno 12] Cannot allocate memory\n"
     )
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Cannot allocate memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Cannot allocate memory")
 
 
 # A checkpoint writer whose archive ended short; nothing says why.
@@ -90,10 +86,7 @@ CHECKPOINT_CUT_SHORT = """\
 def test_a_checkpoint_write_cut_short_is_not_read_as_a_full_disk() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: the line names no cause."""
     diagnosis = diagnose_text("issue/log.txt", CHECKPOINT_CUT_SHORT)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unexpected pos" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="unexpected pos", beside=("driver_env",))
 
 
 def test_a_full_disk_line_beside_a_cut_short_write_decides() -> None:
@@ -121,10 +114,9 @@ CHECKPOINT_WRITE_REFUSED = """\
 def test_a_refused_checkpoint_write_is_a_failed_save_not_a_full_disk() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: the writer names no cause either."""
     diagnosis = diagnose_text("issue/log.txt", CHECKPOINT_WRITE_REFUSED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "failed writing file data/31" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "other", first_error="failed writing file data/31", beside=("driver_env",)
+    )
     assert "refused" in diagnosis.root_cause
 
 
@@ -170,9 +162,7 @@ def test_a_safetensors_save_on_a_full_disk_is_the_machine() -> None:
         "code: ERRNO", 'code: 28, kind: StorageFull, message: "No space left on device"'
     )
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Error while serializing" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Error while serializing")
 
 
 def test_a_safetensors_save_refused_for_another_reason_is_a_failed_save() -> None:
@@ -180,10 +170,7 @@ def test_a_safetensors_save_refused_for_another_reason_is_a_failed_save() -> Non
         "code: ERRNO", 'code: 5, kind: Uncategorized, message: "Input/output error"'
     )
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Error while serializing" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="Error while serializing", beside=("driver_env",))
 
 
 def test_a_safetensors_file_that_cannot_be_read_keeps_the_loading_reading() -> None:
@@ -265,18 +252,20 @@ def test_a_checkpoint_writers_stream_failure_is_the_refused_write() -> None:
     frames is the refused write, read like `PytorchStreamWriter failed writing`, and it comes
     before the position check raised while handling it."""
     diagnosis = diagnose_text("log_5.log", STREAM_WRITE_REFUSED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
-    assert diagnosis.first_error is not None
-    assert "basic_ios::clear: iostream error" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="basic_ios::clear: iostream error",
+        rule=STREAM_RULE,
+        beside=("driver_env",),
+    )
 
 
 def test_a_paste_that_kept_only_the_streams_failure_reads_the_same() -> None:
     first = STREAM_WRITE_REFUSED.split("[rank5]:\n")[0]
     diagnosis = diagnose_text("log_5.log", first)
     assert diagnosis.category == "other", diagnosis.root_cause
-    assert STREAM_RULE in {e.rule for e in diagnosis.evidence if e.rule}
+    assert STREAM_RULE in rules_of(diagnosis)
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
@@ -292,7 +281,7 @@ def test_the_streams_words_from_another_library_are_not_a_checkpoint_save() -> N
         "RuntimeError: basic_ios::clear: iostream error\n"
     )
     diagnosis = diagnose_text("tok.log", text)
-    assert STREAM_RULE not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert STREAM_RULE not in rules_of(diagnosis)
 
 
 def test_the_jobs_record_of_the_position_check_yields_to_the_stream_failure_below_it() -> None:

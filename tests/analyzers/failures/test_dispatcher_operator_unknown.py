@@ -10,7 +10,7 @@ its own reading. Fixtures follow the real formats with paths and ranks of our ow
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RANKS_IMPORT_VISION = """\
 [rank1]: Traceback (most recent call last):
@@ -51,9 +51,7 @@ def _alternatives(diagnosis) -> set[str]:
 
 def test_an_operator_the_dispatcher_does_not_know_is_the_package_set() -> None:
     diagnosis = diagnose_text("logs/train_ddp_rank1.log", RANKS_IMPORT_VISION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "operator torchvision::nms does not exist" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="operator torchvision::nms does not exist")
     assert "cfg.dispatcher_operator_not_registered" in {
         e.rule for e in diagnosis.evidence if e.rule
     }
@@ -62,12 +60,10 @@ def test_an_operator_the_dispatcher_does_not_know_is_the_package_set() -> None:
 
 def test_the_older_wording_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/align.log", OLD_TORCH_OPS_CALL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No such operator torchvision::roi_align" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No such operator torchvision::roi_align")
 
 
 def test_a_duplicate_registration_is_not_an_unknown_operator() -> None:
     diagnosis = diagnose_text("logs/load.log", DUPLICATE_REGISTRATION)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.dispatcher_operator_not_registered" not in rules, rules

@@ -6,7 +6,7 @@ exceptions listed under it.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SITE = "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint"
 
@@ -54,16 +54,12 @@ HEADLINE_ONLY = "\n".join(MISSING_KEY_LOAD.splitlines()[:10]) + "\n"
 
 def test_a_missing_key_listed_under_the_headline_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/rank1.log", MISSING_KEY_LOAD)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Missing key in checkpoint state_dict" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="Missing key in checkpoint state_dict")
 
 
 def test_a_saved_size_that_differs_from_the_model_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("logs/rank1.log", SIZE_MISMATCH_LOAD)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Size mismatch between saved" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="Size mismatch between saved")
 
 
 def test_an_unknown_exception_under_the_headline_still_comes_before_it() -> None:
@@ -74,9 +70,9 @@ def test_an_unknown_exception_under_the_headline_still_comes_before_it() -> None
 
 def test_the_headline_alone_reads_as_a_failed_load_without_confidence() -> None:
     diagnosis = diagnose_text("logs/rank1.log", HEADLINE_ONLY)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "CheckpointException ranks:dict_keys([0, 1])" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "weight_load", first_error="CheckpointException ranks:dict_keys([0, 1])"
+    )
     assert diagnosis.confidence < 0.5
 
 
@@ -94,7 +90,5 @@ index=0) mismatch sizes torch.Size([2048]) vs torch.Size([2048, 1024])
 
 def test_the_file_readers_size_assertion_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("logs/rank0.log", READER_SIZE_ASSERTION)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "mismatch sizes torch.Size([2048])" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="mismatch sizes torch.Size([2048])")
     assert diagnosis.confidence >= 0.5

@@ -11,7 +11,7 @@ docs/labelling.md#operator-installation-or-platform-limit: XLA's report of a ptx
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SITE = "/opt/conda/lib/python3.10/site-packages"
 
@@ -68,10 +68,12 @@ jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ptxas exited with non-zero error
 
 def test_ranks_that_disagree_on_a_sharded_size_are_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("logs/shard_test.log", SHARDED_SIZE_DISAGREES)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "global_size property does not match" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="global_size property does not match",
+        beside=("config",),
+    )
 
 
 def test_a_sharded_dtype_disagreement_is_not_read_as_a_size() -> None:
@@ -81,17 +83,13 @@ def test_a_sharded_dtype_disagreement_is_not_read_as_a_size() -> None:
 
 def test_a_dht_node_no_peer_answered_is_the_link_to_the_swarm() -> None:
     diagnosis = diagnose_text("logs/node.log", DHT_NO_PEER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "DHTNode bootstrap failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="DHTNode bootstrap failed")
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_dht_warning_alone_is_no_failure() -> None:
     diagnosis = diagnose_text("logs/node.log", DHT_WARNING_ONLY)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_an_xla_ptxas_that_cannot_run_is_the_machine() -> None:
@@ -104,6 +102,4 @@ def test_an_xla_ptxas_that_cannot_run_is_the_machine() -> None:
 
 def test_an_xla_ptxas_that_refused_the_ptx_is_the_release_set() -> None:
     diagnosis = diagnose_text("logs/train.log", XLA_PTXAS_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ptxas exited" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="ptxas exited")

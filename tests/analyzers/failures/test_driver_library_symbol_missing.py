@@ -7,7 +7,7 @@ its own reading, `config` (docs/labelling.md#config-driver_env-or-weight_load).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # torch asks NVML for an NVLink query during a multi-GPU fine-tune and the host's NVML lacks it.
 NVML_QUERY = """\
@@ -27,10 +27,12 @@ EXTENSION = (
 
 def test_an_nvml_function_the_driver_lacks_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/train.log", NVML_QUERY)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "undefined symbol: nvmlDeviceGetMemoryAffinity" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="undefined symbol: nvmlDeviceGetMemoryAffinity",
+        beside=("config",),
+    )
 
 
 def test_the_npu_drivers_hal_library_is_read_the_same() -> None:

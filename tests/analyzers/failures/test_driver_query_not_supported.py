@@ -12,7 +12,7 @@ docs/labelling.md#probes-yield-to-their-reason
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -44,7 +44,7 @@ def _rule(rule_id: str):
 def test_a_driver_query_answered_not_supported_is_the_reason() -> None:
     diagnosis = diagnose_text("case/stdout.log", NOT_SUPPORTED_THEN_PROBE)
     assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
     # the runtime or the driver may be the one to change: not a confident answer
     assert diagnosis.confidence < 0.8
     assert diagnosis.first_error is not None
@@ -53,10 +53,7 @@ def test_a_driver_query_answered_not_supported_is_the_reason() -> None:
 
 def test_a_device_probe_that_failed_alone_is_the_machine() -> None:
     diagnosis = diagnose_text("case/stdout.log", PROBE_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "topology probe failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="topology probe failed", beside=("config",))
 
 
 def test_the_rules_read_only_failed_queries_and_probes() -> None:

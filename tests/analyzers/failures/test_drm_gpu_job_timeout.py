@@ -13,7 +13,7 @@ finished are no failure. Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 XE_TIMEOUT = (
     "[Sat Mar  7 11:02:40 2026] xe 0000:41:00.0: [drm] Tile0: GT0: Check job timeout: seqno=88213,"
@@ -59,25 +59,18 @@ QUIET_DRIVER = (
 
 def test_the_xe_driver_timing_out_a_job_is_the_device_stopping_on_it() -> None:
     diagnosis = diagnose_text("dmesg.txt", XE_TIMEOUT)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Check job timeout" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error="Check job timeout", beside=("driver_env",))
 
 
 def test_an_engine_reset_the_driver_logged_is_read_as_the_same_stop() -> None:
     diagnosis = diagnose_text("kern.log", XE_ENGINE_RESET)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Engine reset: engine_class=ccs" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Engine reset: engine_class=ccs")
 
 
 def test_i915_and_amdgpu_word_the_same_timeout_their_own_way() -> None:
     for text, words in ((I915_HANG, "GPU HANG: ecode"), (AMDGPU_RING, "ring comp_1.0.0 timeout")):
         diagnosis = diagnose_text("dmesg.txt", text)
-        assert diagnosis.category == "device_fault"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "device_fault", first_error=words)
 
 
 def test_a_collective_in_the_bundle_offers_the_collective_layer_beside_it() -> None:

@@ -7,7 +7,7 @@ docs/labelling.md#dtensor-parameters-under-a-wrapper-that-does-not-know-them.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CROSS_MESH = """\
 [rank2]: Traceback (most recent call last):
@@ -24,8 +24,6 @@ Got meshes: DeviceMesh('cuda', [[0, 1], [2, 3]], mesh_dim_names=('dp', 'tp')) De
 
 def test_dtensors_on_two_meshes_in_one_op_are_the_plans_setting() -> None:
     diagnosis = diagnose_text("logs/rank2.log", CROSS_MESH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "cross-mesh operation" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="cross-mesh operation")
     assert diagnosis.confidence >= 0.5
     assert "operator" in {alt.category for alt in diagnosis.alternatives}

@@ -10,7 +10,7 @@ our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 DISPATCH_FRAMES = """\
 [rank{r}]: Traceback (most recent call last):
@@ -43,25 +43,19 @@ PARTIAL_REFUSED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_view_of_a_sharded_dimension_is_the_plan_not_the_op() -> None:
     diagnosis = diagnose_text("launcher.log", FLATTEN_REFUSED)
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     # the inner reason, printed before the propagation error that wraps it
     assert "Attempted to flatten sharded dimension 1" in diagnosis.first_error.text
-    assert "cfg.dtensor_placement_refused" in _rules(diagnosis)
+    assert "cfg.dtensor_placement_refused" in rules_of(diagnosis)
     assert {"operator", "other"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_redistribution_into_partial_is_the_plan() -> None:
     diagnosis = diagnose_text("rank2.log", PARTIAL_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "redistribute from R to P(sum)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="redistribute from R to P(sum)")
 
 
 def test_a_failure_that_only_passes_through_dtensor_frames_keeps_its_own_reading() -> None:
@@ -72,7 +66,7 @@ def test_a_failure_that_only_passes_through_dtensor_frames_keeps_its_own_reading
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
-    assert "cfg.dtensor_placement_refused" not in _rules(diagnosis)
+    assert "cfg.dtensor_placement_refused" not in rules_of(diagnosis)
 
 
 def test_a_flatten_of_several_dimensions_one_of_them_sharded_is_the_plan() -> None:
@@ -87,7 +81,9 @@ def test_a_flatten_of_several_dimensions_one_of_them_sharded_is_the_plan() -> No
         "current operator.')\n"
     )
     diagnosis = diagnose_text("rank3.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "with dimension 2 being sharded" in diagnosis.first_error.text
-    assert "cfg.dtensor_placement_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="with dimension 2 being sharded",
+        rule="cfg.dtensor_placement_refused",
+    )

@@ -15,7 +15,7 @@ pids, times and sizes of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Two ranks of one node hear the dump signal after rank 5's collective overran; rank 1 only
 # announces that it will dump.
@@ -52,10 +52,12 @@ HOST_ALLOC_PLANNED = """\
 
 def test_a_dump_signal_for_a_collective_timeout_is_the_collective() -> None:
     diagnosis = diagnose_text("node0/serve.log", DUMP_SIGNAL_AFTER_TIMEOUT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Received a dump signal due to a collective timeout" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Received a dump signal due to a collective timeout",
+        beside=("hang",),
+    )
 
 
 def test_a_dump_announcement_alone_is_no_collective_timeout() -> None:
@@ -65,9 +67,7 @@ def test_a_dump_announcement_alone_is_no_collective_timeout() -> None:
 
 def test_a_host_allocation_abort_is_host_memory() -> None:
     diagnosis = diagnose_text("ds/training.log", HOST_ALLOC_ABORT)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "memory allocation of" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="memory allocation of")
     assert diagnosis.confidence >= 0.5
     assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
 

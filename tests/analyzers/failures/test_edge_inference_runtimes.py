@@ -11,7 +11,7 @@ they go on with what the failed call did not give them.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ATC_NO_PARSER = """\
 ATC start working now, please wait for a moment.
@@ -63,18 +63,22 @@ APP_CHECK_THEN_CRASH = """\
 
 def test_a_model_op_the_converter_cannot_parse_is_the_op_with_config_beside() -> None:
     diagnosis = diagnose_text("atc.log", ATC_NO_PARSER)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "No parser is registered for Op [deform_conv_412" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="No parser is registered for Op [deform_conv_412",
+        beside=("config",),
+    )
 
 
 def test_the_missing_parser_reads_the_same_in_lower_case_and_glued_to_its_code() -> None:
     diagnosis = diagnose_text("atc.log", ATC_NO_PARSER_AS_PASTED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "No parser is registered for op [/encoder/layer.2/fc1" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="No parser is registered for op [/encoder/layer.2/fc1",
+        beside=("config",),
+    )
     assert diagnosis.confidence >= 0.5
 
 
@@ -92,18 +96,13 @@ def test_the_converters_closing_line_alone_is_still_a_failure() -> None:
 
 def test_an_operator_library_without_a_path_for_the_chip_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("server.log", CHIP_NOT_IMPLEMENTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "support for Ascend310B4 is not implemented" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="support for Ascend310B4 is not implemented")
     assert {"operator", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_feature_the_board_lacks_in_offline_mode_is_config() -> None:
     diagnosis = diagnose_text("infer.log", OFFLINE_MODE_FEATURE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "offline mode" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="offline mode", beside=("driver_env",))
 
 
 def test_an_applications_acl_check_comes_before_its_crash() -> None:

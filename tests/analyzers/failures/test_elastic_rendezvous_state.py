@@ -10,7 +10,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 # The etcd rendezvous completes and names the first pod as the store host; the second pod's
 # worker cannot route to it and retries until the log ends.
@@ -45,23 +45,19 @@ INFO 2026-12-04 09:41:13,055 Attempting to join next rendezvous
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_store_host_with_no_route_is_the_first_error() -> None:
     diagnosis = diagnose_text("worker-1.log", NO_ROUTE)
     assert diagnosis.category == "hccl", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "errno: 113 - No route to host" in diagnosis.first_error.text
     assert "[trainer-0.jobs.svc.cluster.local]:38211" in diagnosis.first_error.text
-    assert "hccl.store_no_route" in _rules(diagnosis)
+    assert "hccl.store_no_route" in rules_of(diagnosis)
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_refused_connect_during_start_up_is_not_a_missing_route() -> None:
     diagnosis = diagnose_text("worker-1.log", REFUSED_THEN_RUNNING)
-    assert "hccl.store_no_route" not in _rules(diagnosis)
+    assert "hccl.store_no_route" not in rules_of(diagnosis)
 
 
 def test_a_missing_etcd_rendezvous_key_is_the_first_error() -> None:
@@ -71,11 +67,11 @@ def test_a_missing_etcd_rendezvous_key_is_the_first_error() -> None:
     assert "Key not found : /torchelastic/p2p/run_7d1e/rdzv/round_plan" in (
         diagnosis.first_error.text
     )
-    assert "other.etcd_rendezvous_key_missing" in _rules(diagnosis)
+    assert "other.etcd_rendezvous_key_missing" in rules_of(diagnosis)
     assert "hccl" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_missing_key_of_another_program_is_not_the_rendezvous() -> None:
     text = ETCD_KEY_MISSING.replace("/torchelastic/p2p/run_7d1e/rdzv/round_plan", "/app/flags/x")
     diagnosis = diagnose_text("agent.log", text)
-    assert "other.etcd_rendezvous_key_missing" not in _rules(diagnosis)
+    assert "other.etcd_rendezvous_key_missing" not in rules_of(diagnosis)

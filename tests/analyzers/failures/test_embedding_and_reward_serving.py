@@ -8,7 +8,7 @@ controller that cannot split a scoring batch evenly over its workers.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CANDLE_PLAIN = """\
 embed-1  | 2026-05-02T10:11:09.100000Z  INFO text_embeddings_router: router/src/lib.rs:230: Starting model backend
@@ -31,10 +31,7 @@ Caused by:
 def test_a_weight_the_backend_cannot_find_is_weight_load_before_its_wrappers() -> None:
     for text in (CANDLE_PLAIN, CANDLE_JSON):
         diagnosis = diagnose_text("server.log", text)
-        assert diagnosis.category == "weight_load"
-        assert diagnosis.first_error is not None
-        assert "cannot find tensor" in diagnosis.first_error.text
-        assert "config" in {alt.category for alt in diagnosis.alternatives}
+        assert_reads(diagnosis, "weight_load", first_error="cannot find tensor", beside=("config",))
 
 
 def test_start_up_wrappers_alone_are_not_a_weight_failure() -> None:
@@ -54,9 +51,9 @@ ERROR 05-02 10:11:12 engine.py:140] Traceback (most recent call last):
 
 def test_the_engine_traceback_explains_the_front_end_that_saw_it_dead() -> None:
     diagnosis = diagnose_text("server.log", ENGINE_DEAD_FIRST)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "stack expects each tensor to be equal size" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="stack expects each tensor to be equal size"
+    )
 
 
 def test_a_front_end_that_is_ready_is_no_failure() -> None:
@@ -73,9 +70,7 @@ TOKIO_PANIC = """\
 
 def test_a_rust_worker_panic_is_the_failure_the_log_shows() -> None:
     diagnosis = diagnose_text("server.log", TOKIO_PANIC)
-    assert diagnosis.first_error is not None
-    assert "panicked at /usr/src/router/src/queue.rs:120:30" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="panicked at /usr/src/router/src/queue.rs:120:30")
 
 
 def test_the_backtrace_hint_alone_is_no_failure() -> None:
@@ -95,10 +90,7 @@ AssertionError
 
 def test_a_batch_the_workers_cannot_share_evenly_is_config() -> None:
     diagnosis = diagnose_text("driver.log", SCORING_BATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "AssertionError" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="AssertionError", beside=("shape_mismatch",))
 
 
 def test_a_bare_shape_assertion_is_not_read_as_the_batch_split() -> None:

@@ -5,7 +5,7 @@ torchrun `--tee` stdout in its real shape, with its own values."""
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COMBINED = """\
 [default7]: norm passed
@@ -23,9 +23,7 @@ COMBINED = """\
 
 def test_an_embedding_index_past_its_table_is_an_index_bound_check() -> None:
     diagnosis = diagnose_text("job/job.log", COMBINED)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "IndexError: index out of range in self" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="IndexError: index out of range in self")
     assert diagnosis.culprit_ranks == [7]
 
 

@@ -9,12 +9,7 @@ toward the collective too. Values are our own, in the engines' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 CHECK_PLACE_FIRST = """\
 [2026-07-08 09:10:11 TP1] Capture cuda graph begin. This can take up to several minutes. avail mem=21.40 GB
@@ -49,15 +44,17 @@ RuntimeError: CUDART error: invalid resource handle
 
 def test_an_allreduce_check_with_its_place_first_is_the_collective() -> None:
     diagnosis = diagnose_text("rank1.log", CHECK_PLACE_FIRST)
-    assert diagnosis.category == "hccl"
-    assert "hccl.custom_allreduce_check_place_first" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "custom_all_reduce.cuh:37: CUDA error: invalid argument" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="custom_all_reduce.cuh:37: CUDA error: invalid argument",
+        rule="hccl.custom_allreduce_check_place_first",
+    )
 
 
 def test_the_same_check_in_another_kernel_is_not_the_collective() -> None:
     diagnosis = diagnose_text("rank1.log", CHECK_PLACE_FIRST_OTHER_KERNEL)
-    assert "hccl.custom_allreduce_check_place_first" not in _rules(diagnosis)
+    assert "hccl.custom_allreduce_check_place_first" not in rules_of(diagnosis)
     assert diagnosis.category != "hccl"
 
 
@@ -89,10 +86,8 @@ Failed, NCCL error /src/cpp/demo_llm/plugins/ncclPlugin/allreducePlugin.cpp:211 
 def test_an_overlap_communicator_that_cannot_start_is_hccl_with_the_option_beside() -> None:
     """docs/labelling.md#an-engines-own-all-reduce-that-fails-a-cuda-call."""
     diagnosis = diagnose_text("rank0.log", TE_OVERLAP_BOOTSTRAP)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "userbuffers-host.cpp:231" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="userbuffers-host.cpp:231")
+    alternatives = alternative_labels(diagnosis)
     assert alternatives[:1] == ["config"], alternatives
 
 

@@ -9,12 +9,7 @@ the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 BACKEND_REFUSED = """\
 (EngineCore pid=20417) Traceback (most recent call last):
@@ -26,16 +21,18 @@ BACKEND_REFUSED = """\
 
 def test_a_feature_refusing_the_plugin_backend_class_is_config() -> None:
     diagnosis = diagnose_files({"engine.log": BACKEND_REFUSED})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "NpuAttentionBackend'> is not yet supported" in diagnosis.first_error.text
-    assert "cfg.feature_refuses_platform_backend" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="NpuAttentionBackend'> is not yet supported",
+        rule="cfg.feature_refuses_platform_backend",
+        beside=("other",),
+    )
 
 
 def test_a_value_type_quoted_as_a_class_is_not_a_backend() -> None:
     diagnosis = diagnose_text("worker.log", "TypeError: <class 'numpy.float32'> is not supported\n")
-    assert "cfg.feature_refuses_platform_backend" not in _rules(diagnosis)
+    assert "cfg.feature_refuses_platform_backend" not in rules_of(diagnosis)
 
 
 UNKNOWN_METHOD = """\
@@ -49,23 +46,25 @@ UNKNOWN_METHOD = """\
 
 def test_an_option_name_the_engine_does_not_know_is_config() -> None:
     diagnosis = diagnose_files({"engine.log": UNKNOWN_METHOD})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unknown speculative decoding method: lookahead_tree" in diagnosis.first_error.text
-    assert "cfg.unknown_option_value" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unknown speculative decoding method: lookahead_tree",
+        rule="cfg.unknown_option_value",
+        beside=("other",),
+    )
 
 
 def test_an_unknown_format_code_is_not_an_option_value() -> None:
     diagnosis = diagnose_text(
         "train.log", "ValueError: Unknown format code 'd' for object of type 'float'\n"
     )
-    assert "cfg.unknown_option_value" not in _rules(diagnosis)
+    assert "cfg.unknown_option_value" not in rules_of(diagnosis)
 
 
 def test_an_unknown_device_type_is_not_an_option_value() -> None:
     diagnosis = diagnose_text("train.log", "RuntimeError: Unknown device type: xpu9\n")
-    assert "cfg.unknown_option_value" not in _rules(diagnosis)
+    assert "cfg.unknown_option_value" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#a-feature-written-for-some-model-types-only
@@ -79,14 +78,16 @@ NotImplementedError: Fast Graph does not support mixtral. Please try compiled gr
 
 def test_a_graph_mode_refusing_a_model_family_is_config() -> None:
     diagnosis = diagnose_files({"serve.log": GRAPH_MODE_REFUSES_MODEL})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Fast Graph does not support mixtral" in diagnosis.first_error.text
-    assert "cfg.feature_limited_to_model_types" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Fast Graph does not support mixtral",
+        rule="cfg.feature_limited_to_model_types",
+    )
 
 
 def test_a_backend_lacking_a_collective_is_not_a_mode_refusing_a_model() -> None:
     diagnosis = diagnose_text(
         "rank0.log", "RuntimeError: backend gloo does not support reduce_scatter\n"
     )
-    assert "cfg.feature_limited_to_model_types" not in _rules(diagnosis)
+    assert "cfg.feature_limited_to_model_types" not in rules_of(diagnosis)

@@ -6,7 +6,7 @@ docs/labelling.md#a-precision-the-device-does-not-offer
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # TurboMind's check macro throws; nothing catches it, so the C++ terminate handler prints a
 # generic headline and the engine's message after what().
@@ -66,9 +66,7 @@ def test_an_engines_cuda_check_after_what_is_the_first_error_not_the_terminate_h
 
 def test_an_engines_cuda_check_naming_a_failed_device_is_a_device_fault() -> None:
     diagnosis = diagnose_text("logs/engine.log", TERMINATE_MISALIGNED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "CUDA runtime error: misaligned address" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="CUDA runtime error: misaligned address")
 
 
 def test_an_engines_cuda_check_out_of_memory_stays_oom() -> None:
@@ -78,10 +76,12 @@ def test_an_engines_cuda_check_out_of_memory_stays_oom() -> None:
 
 def test_a_sharded_launch_that_needs_flash_attention_is_config() -> None:
     diagnosis = diagnose_text("logs/launcher.log", TGI_SHARDED_NEEDS_FLASH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Sharded Llama requires Flash Attention enabled models" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Sharded Llama requires Flash Attention enabled models",
+        beside=("driver_env",),
+    )
 
 
 def test_the_launchers_flash_attention_fallback_warning_is_no_failure() -> None:

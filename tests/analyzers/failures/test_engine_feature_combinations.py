@@ -12,7 +12,7 @@ the rank-prefixed one) with wording and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 BACKEND_REFUSES_PAIR = """\
   File "/opt/py3.10/lib/python3.10/site-packages/vllm/attention/layer.py", line 201, in forward
@@ -47,16 +47,12 @@ RuntimeError: npu_demo_attention: head_dim 80 is not supported with layout BSND
 
 def test_a_backend_refusing_two_features_is_config() -> None:
     diagnosis = diagnose_text("rank0.log", BACKEND_REFUSES_PAIR)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "are currently not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="are currently not supported")
 
 
 def test_an_engine_refusing_a_feature_with_another_is_config() -> None:
     diagnosis = diagnose_text("worker.log", ENGINE_REFUSES_WITH)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not supported with LoRA" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not supported with LoRA")
 
 
 def test_a_warning_that_turns_a_feature_off_is_no_failure() -> None:
@@ -97,14 +93,12 @@ ValueError: Input shape (4, 128) is incompatible with the expected shape (4, 256
 
 def test_features_an_engine_calls_incompatible_are_config() -> None:
     diagnosis = diagnose_text("rank0.log", TRAINER_FEATURES_INCOMPATIBLE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is incompatible with sharded gradient buckets" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is incompatible with sharded gradient buckets")
 
 
 def test_a_shape_called_incompatible_is_not_a_feature_pair() -> None:
     diagnosis = diagnose_text("rank0.log", SHAPE_INCOMPATIBLE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.engine_feature_combination" not in rules
     assert diagnosis.category != "config", diagnosis.root_cause
 
@@ -131,7 +125,7 @@ AssertionError: {'status': 'NOT_AVAILABLE'} is not a valid request state
 def test_a_zero3_parameter_used_before_its_gather_is_config() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_PARAM_NOT_GATHERED)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_not_gathered" in rules
     assert diagnosis.first_error is not None
     assert "'status': 'NOT_AVAILABLE'" in diagnosis.first_error.text
@@ -140,7 +134,7 @@ def test_a_zero3_parameter_used_before_its_gather_is_config() -> None:
 
 def test_a_state_dict_quoted_by_another_assertion_is_not_zero3() -> None:
     diagnosis = diagnose_text("sched.log", REQUEST_STATE_ASSERTION)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_not_gathered" not in rules
 
 
@@ -164,7 +158,7 @@ ZERO3_AVAILABLE_UNUSED = """\
 def test_a_zero3_parameter_released_while_in_use_is_config() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_RELEASED_IN_USE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_released_in_use" in rules
     assert diagnosis.first_error is not None
     assert "'status': 'AVAILABLE'" in diagnosis.first_error.text
@@ -173,7 +167,7 @@ def test_a_zero3_parameter_released_while_in_use_is_config() -> None:
 
 def test_a_gathered_parameter_no_module_uses_is_not_the_release_check() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_AVAILABLE_UNUSED)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.zero3_param_released_in_use" not in rules
 
 
@@ -197,7 +191,7 @@ ValueError: 'weight' must be 2-D or 3-D for this kernel, got 4-D
 def test_an_embedding_on_a_weight_zero3_never_gathered_is_config() -> None:
     diagnosis = diagnose_text("train.log", SHARDED_EMBEDDING_WEIGHT)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.sharded_embedding_weight" in rules
     assert diagnosis.first_error is not None
     assert "'weight' must be 2-D" in diagnosis.first_error.text
@@ -206,7 +200,7 @@ def test_an_embedding_on_a_weight_zero3_never_gathered_is_config() -> None:
 
 def test_a_kernel_rule_on_the_weight_rank_is_not_a_sharded_embedding() -> None:
     diagnosis = diagnose_text("ops.log", KERNEL_WEIGHT_RANK_RULE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.sharded_embedding_weight" not in rules
 
 
@@ -230,7 +224,7 @@ INFO 06-11 14:02:20 llm_engine.py:431] init engine took 6.02 seconds
 def test_an_engine_repr_refusing_a_mode_is_config() -> None:
     diagnosis = diagnose_text("serve.log", ENGINE_REPR_REFUSES_IN_MODE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.engine_feature_combination" in rules
     assert diagnosis.first_error is not None
     assert "is not supported in speculative decoding" in diagnosis.first_error.text
@@ -260,7 +254,7 @@ BACKEND_LACKS_COLLECTIVE = """\
 def test_a_chip_refusing_the_run_option_is_config() -> None:
     diagnosis = diagnose_text("serve.log", CHIP_REFUSES_RUN_OPTION)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.platform_mode_unsupported" in rules
     assert diagnosis.first_error is not None
     assert "does not support runner_type='pooling'" in diagnosis.first_error.text
@@ -268,7 +262,7 @@ def test_a_chip_refusing_the_run_option_is_config() -> None:
 
 def test_a_backend_lacking_a_collective_is_not_a_platform_option() -> None:
     diagnosis = diagnose_text("rank1.log", BACKEND_LACKS_COLLECTIVE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.platform_mode_unsupported" not in rules
 
 
@@ -295,9 +289,7 @@ def test_a_loader_refusing_an_option_under_a_sharded_stage_is_config() -> None:
     # The refusal is raised inside from_pretrained, but no weight was read: the two options
     # of the job do not combine.
     diagnosis = diagnose_text("stdout.log", LOADER_REFUSES_OPTION_UNDER_SHARDED_STAGE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not compatible with `offload_buffers=True`" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not compatible with `offload_buffers=True`")
 
 
 def test_shapes_that_are_not_compatible_are_not_a_feature_pair() -> None:
@@ -327,9 +319,7 @@ def test_a_quantized_format_refused_under_a_parallel_layout_is_config() -> None:
     # Raised inside the loader, but no weight was read: the quantization and the layout do not
     # combine in this release.
     diagnosis = diagnose_text("serve/worker_0.log", QUANT_FORMAT_WITH_PARALLEL_LAYOUT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "with tensor parallelism are not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="with tensor parallelism are not supported")
     assert diagnosis.confidence >= 0.5
 
 
@@ -355,9 +345,7 @@ RuntimeError: --overlap-param-gather is not supported in the legacy model path
 
 def test_an_option_refused_by_its_flag_is_config() -> None:
     diagnosis = diagnose_text("logs/convert.log", CONVERTER_REFUSES_FLAG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "--overlap-param-gather is not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="--overlap-param-gather is not supported")
     assert diagnosis.confidence >= 0.5
 
 
@@ -395,17 +383,17 @@ RuntimeError: Recording routing is not supported for this device at the moment
 
 def test_a_feature_not_yet_done_for_a_mode_outweighs_the_shape_words() -> None:
     diagnosis = diagnose_text("prefill.log", RECORDER_REFUSES_MTP)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not supported for multi-token drafting" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is not supported for multi-token drafting",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_feature_not_yet_supported_for_a_mode_is_config() -> None:
     diagnosis = diagnose_text("rank5.log", RECORDER_REFUSES_MTP_RANKED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "not yet supported for speculative decoding" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="not yet supported for speculative decoding")
 
 
 def test_a_shape_assertion_without_the_explanation_stays_a_shape() -> None:
@@ -415,5 +403,5 @@ def test_a_shape_assertion_without_the_explanation_stays_a_shape() -> None:
 
 def test_a_device_after_for_is_not_a_mode() -> None:
     diagnosis = diagnose_text("prefill.log", FEATURE_NOT_ON_DEVICE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.feature_not_yet_supported_for_mode" not in rules

@@ -19,7 +19,7 @@ docs/labelling.md#a-group-handle-the-registry-refuses
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUP_WITHOUT_THIS_RANK = """\
 (EngineCore_DP1 pid=40117) Traceback (most recent call last):
@@ -51,10 +51,7 @@ AssertionError
 
 def test_a_group_coordinator_without_this_rank_is_the_group_set_up() -> None:
     diagnosis = diagnose_text("engine/engine_core.log", GROUP_WITHOUT_THIS_RANK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "AssertionError" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="AssertionError", beside=("config",))
 
 
 def test_the_upstream_spelling_of_the_same_assertion_reads_the_same() -> None:
@@ -103,9 +100,7 @@ RuntimeError: the plugin cannot run with this layout; please set the environment
 
 def test_an_event_exit_in_a_collective_call_is_the_collective() -> None:
     diagnosis = diagnose_text("serve/worker_tp0.log", EVENT_EXIT_IN_COLLECTIVE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "current working event is" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="current working event is")
 
 
 def test_the_launch_blocking_note_does_not_make_a_setting_wrong() -> None:
@@ -140,9 +135,7 @@ RuntimeError: blockIdx is out of range: 2051
 
 def test_an_exception_from_the_op_dispatcher_frame_is_the_operator() -> None:
     diagnosis = diagnose_text("serve/worker.log", CUSTOM_OP_CHECK)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "out of range: 2051" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="out of range: 2051")
 
 
 def test_the_same_words_from_the_jobs_own_code_are_not_an_operator() -> None:

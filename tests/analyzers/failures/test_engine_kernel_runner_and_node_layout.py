@@ -9,12 +9,7 @@ docs/labelling.md#an-engine-built-for-more-ranks-than-were-started
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 KERNEL_RUNNER = """\
 [12/03/2026-10:01:55] [TRT-LLM] [RANK 0] [I] [Autotuner]: Autotuning process starts ...
@@ -46,17 +41,17 @@ RUNTIME_CHECK = """\
 
 def test_a_kernel_runner_check_in_the_engine_is_the_operator() -> None:
     diagnosis = diagnose_text("trtllm_serve.log", KERNEL_RUNNER)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Error occurred when running GEMM!" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Error occurred when running GEMM!",
+        beside=("device_fault",),
+    )
 
 
 def test_the_same_check_ending_the_rank_through_terminate_reads_the_same() -> None:
     diagnosis = diagnose_text("rank3.log", KERNEL_RUNNER_TERMINATE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "moe_gemm_template_dispatch.h:388" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="moe_gemm_template_dispatch.h:388")
 
 
 def test_a_check_outside_the_kernels_tree_is_no_kernel_runner() -> None:
@@ -90,14 +85,12 @@ def test_a_layout_wider_than_the_node_is_config_in_tritons_table() -> None:
         "Number of GPUs per node 1 must be at least as large as TP (2)"
         in diagnosis.first_error.text
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_a_layout_wider_than_the_node_is_config_on_its_own_line() -> None:
     diagnosis = diagnose_text("rank5.log", NODE_LAYOUT_LINE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Number of GPUs per node 4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Number of GPUs per node 4")
 
 
 # --- An engine that names its refusal by a status -----------------------------------------
@@ -127,16 +120,12 @@ RuntimeError: ALLSPARK_RUNTIME_ERROR
 
 def test_a_refused_parameter_named_by_the_engines_status_is_config() -> None:
     diagnosis = diagnose_text("vlm_serve.log", ALLSPARK_PARAM)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "allspark_binding.cpp:590 'ALLSPARK_PARAM_ERROR'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="allspark_binding.cpp:590 'ALLSPARK_PARAM_ERROR'")
 
 
 def test_the_engines_cache_out_of_memory_status_is_oom() -> None:
     diagnosis = diagnose_text("server.log", ALLSPARK_CACHE)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "ALLSPARK_CACHE_MEMORY_OUT" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="ALLSPARK_CACHE_MEMORY_OUT")
 
 
 def test_a_status_that_says_nothing_of_why_is_not_read_as_a_setting() -> None:

@@ -10,7 +10,7 @@ that only reports the profile's duration is no failure.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COLOCATED_ROLLOUT_ON_NPU = """\
 [rank0]: Traceback (most recent call last):
@@ -38,17 +38,12 @@ INFO 05-02 11:20:31 [worker.py:267] model weights take 14.99GiB; non_torch_memor
 
 def test_disturbed_profile_on_shared_npus_is_config_with_oom_beside() -> None:
     diagnosis = diagnose_text("rlhf_grpo.log", COLOCATED_ROLLOUT_ON_NPU)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Error in memory profiling" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="Error in memory profiling", beside=("oom",))
 
 
 def test_newer_wording_naming_other_processes_is_read_the_same() -> None:
     diagnosis = diagnose_text("engine.log", NEWER_WORDING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "current free memory 42.75 GiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="current free memory 42.75 GiB")
 
 
 def test_profile_duration_alone_is_no_failure() -> None:

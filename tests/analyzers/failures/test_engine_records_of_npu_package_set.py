@@ -7,7 +7,7 @@ the exception they stand for. Fixtures are written here in those shapes with our
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def _rules(diagnosis) -> set[str | None]:
@@ -23,9 +23,7 @@ def test_an_engine_record_of_a_missing_module_attribute_is_the_release_mismatch(
         'ERROR 05-11 09:14:02 [engine.py:409]   File "/env/lib/demo/engine.py", line 12, in run\n'
     )
     diagnosis = diagnose_text("server.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "npu_demo_rope" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="npu_demo_rope")
 
 
 def test_the_same_message_at_warning_level_yields_to_the_error_after_it() -> None:
@@ -36,9 +34,7 @@ def test_the_same_message_at_warning_level_yields_to_the_error_after_it() -> Non
         "ERROR 05-11 09:15:40 [engine.py:409] NPU out of memory. Tried to allocate 2.00 GiB\n"
     )
     diagnosis = diagnose_text("server.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_an_engine_record_with_more_words_after_the_message_is_not_read() -> None:
@@ -72,6 +68,4 @@ def test_the_notice_yields_to_the_import_error_that_says_why() -> None:
         "undefined symbol: _ZN3atb4Demo9ParamE\n"
     )
     diagnosis = diagnose_text("stdout.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "undefined symbol" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="undefined symbol")

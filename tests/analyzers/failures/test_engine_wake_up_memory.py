@@ -9,17 +9,9 @@ follow the allocators' real shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "oom.engine_wake_up_memory_map"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
 
 
 VLLM_WAKE_UP_REFUSED = """\
@@ -54,11 +46,9 @@ Fatal Python error: Segmentation fault
 
 def test_a_vllm_wake_up_the_driver_refused_is_memory() -> None:
     diagnosis = diagnose_text("grpo_train.log", VLLM_WAKE_UP_REFUSED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "cumem_allocator.cpp:57" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "oom", first_error="cumem_allocator.cpp:57", rule=RULE, beside=("config",)
+    )
 
 
 def test_a_memory_saver_that_cannot_resume_leads_the_retries() -> None:
@@ -67,14 +57,14 @@ def test_a_memory_saver_that_cannot_resume_leads_the_retries() -> None:
     assert diagnosis.first_error is not None
     assert "CUresult error: 2 (out of memory)" in diagnosis.first_error.text
     assert "pid=7120" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
 
 
 def test_a_crash_after_the_refusal_yields_to_it() -> None:
     diagnosis = diagnose_text("engine.log", CRASH_AFTER_THE_REFUSAL)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory at /workspace/csrc/cumem_allocator.cpp:57" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "oom", first_error="out of memory at /workspace/csrc/cumem_allocator.cpp:57"
+    )
 
 
 def test_a_create_the_saver_will_retry_is_no_failure() -> None:
@@ -84,4 +74,4 @@ def test_a_create_the_saver_will_retry_is_no_failure() -> None:
         "[2026-02-10 08:11:09 TP0] Cache flushed successfully!\n"
     )
     diagnosis = diagnose_text("rollout.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

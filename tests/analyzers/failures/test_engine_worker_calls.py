@@ -7,12 +7,7 @@ shapes of vLLM's engine-core and worker logs, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RAY_GRAPH_DEADLINE = """\
 (EngineCore_DP0 pid=2871) ERROR 08-21 16:40:03 [core.py:720]   File "/usr/local/lib/python3.12/dist-packages/ray/dag/compiled_dag_node.py", line 2515, in _execute_until
@@ -25,10 +20,7 @@ RAY_GRAPH_DEADLINE = """\
 def test_the_ray_graphs_deadline_is_the_engine_waiting_on_its_workers() -> None:
     """docs/labelling.md#an-engine-that-waits-on-its-workers"""
     diagnosis = diagnose_text("engine.log", RAY_GRAPH_DEADLINE)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "RayChannelTimeoutError" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hang", first_error="RayChannelTimeoutError", beside=("config",))
 
 
 def test_the_channels_own_wording_is_the_same_wait() -> None:
@@ -52,9 +44,7 @@ ERROR 04-03 19:07:55 multiproc_worker_utils.py:242] Exception in worker VllmWork
 def test_a_method_the_worker_class_lacks_is_options_that_do_not_go_together() -> None:
     """docs/labelling.md#a-worker-method-the-worker-class-lacks"""
     diagnosis = diagnose_text("worker.log", WORKER_METHOD_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "NotImplementedError: Method 'initialize_nixl'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="NotImplementedError: Method 'initialize_nixl'")
 
 
 def test_an_operators_not_implemented_keeps_its_own_reading() -> None:

@@ -20,7 +20,7 @@ docs/labelling.md#a-watchdog-headline-without-its-detail
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A prefill server's scheduler builds the EP buffer; the peers' handles do not open.
 EP_BUFFER_SETUP = """\
@@ -71,9 +71,7 @@ def _alternatives(diagnosis) -> set[str]:
 
 def test_an_ep_buffer_setup_check_is_the_collective_layer_and_read_first() -> None:
     diagnosis = diagnose_text("prefill_w0.out", EP_BUFFER_SETUP)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "deep_ep.cpp:120 'invalid resource handle'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="deep_ep.cpp:120 'invalid resource handle'")
     assert {"driver_env", "device_fault"} & _alternatives(diagnosis)
 
 
@@ -90,20 +88,14 @@ def test_the_same_check_in_another_kernel_is_not_the_ep_library() -> None:
 def test_a_watchdog_headline_alone_is_a_failed_collective() -> None:
     for text in (HEADLINE_NEW, HEADLINE_OLD):
         diagnosis = diagnose_text("node0.log", text)
-        assert diagnosis.category == "hccl", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "detected by watchdog at work" in diagnosis.first_error.text
+        assert_reads(diagnosis, "hccl", first_error="detected by watchdog at work")
 
 
 def test_a_device_error_after_the_headline_is_read_first() -> None:
     diagnosis = diagnose_text("node0.log", HEADLINE_THEN_DEVICE_ERROR)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")
 
 
 def test_a_timeout_line_after_the_headline_is_read_first() -> None:
     diagnosis = diagnose_text("node0.log", HEADLINE_THEN_TIMEOUT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Timeout at NCCL work: 57" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Timeout at NCCL work: 57")

@@ -16,7 +16,7 @@ docs/labelling.md#a-serving-scheduler-that-stops-making-progress
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 HARNESS_CAUGHT_TWO_CARDS = """\
 12-04 09:41:07 [lmms_eval/evaluator.py:388] INFO Running generate_until requests
@@ -65,53 +65,53 @@ INFO 03-11 14:02:50 [loggers.py:118] Engine 000: Avg prompt throughput: 0.0 toke
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_a_refusal_the_harness_caught_and_logged_is_read_as_raised() -> None:
     diagnosis = diagnose_text("lmms_eval.log", HARNESS_CAUGHT_TWO_CARDS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "cuda:2 and cuda:0" in diagnosis.first_error.text
-    assert "op.tensors_on_two_accelerators" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="cuda:2 and cuda:0",
+        rule="op.tensors_on_two_accelerators",
+        beside=("config",),
+    )
 
 
 def test_a_caught_refusal_naming_the_host_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("lmms_eval.log", HARNESS_CAUGHT_HOST_TENSOR)
     assert diagnosis.first_error is not None
     assert "cuda:1 and cpu" in diagnosis.first_error.text
-    assert "op.tensors_on_two_accelerators" not in _rules(diagnosis)
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
 
 
 def test_a_model_class_missing_an_abstract_method_is_config() -> None:
     diagnosis = diagnose_text("rank0.log", MODEL_CLASS_FROM_ANOTHER_BRANCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Can't instantiate abstract class ToyLM" in diagnosis.first_error.text
-    assert "cfg.abstract_method_not_implemented" in _rules(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Can't instantiate abstract class ToyLM",
+        rule="cfg.abstract_method_not_implemented",
+        beside=("other",),
+    )
 
 
 def test_an_engine_built_in_every_launched_process_refuses_the_world_as_config() -> None:
     diagnosis = diagnose_text("rank2.log", ENGINE_PER_LAUNCHED_PROCESS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is not equal to tensor_model_parallel_size (2)" in diagnosis.first_error.text
-    assert "cfg.engine_layout_vs_launched_world" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is not equal to tensor_model_parallel_size (2)",
+        rule="cfg.engine_layout_vs_launched_world",
+    )
 
 
 def test_a_launcher_refusing_its_own_mode_flags_is_config() -> None:
     diagnosis = diagnose_text("launch.log", MULTI_GPU_FLAG_ON_ONE_PROCESS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "at least 2 processes" in diagnosis.first_error.text
-    assert "cfg.launcher_mode_flags_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="at least 2 processes",
+        rule="cfg.launcher_mode_flags_refused",
+    )
 
 
 def test_engine_stats_standing_still_with_requests_running_are_a_hang() -> None:
@@ -120,10 +120,10 @@ def test_engine_stats_standing_still_with_requests_running_are_a_hang() -> None:
     assert diagnosis.first_error is not None
     assert "Running: 24 reqs" in diagnosis.first_error.text
     assert "Avg generation throughput: 0.0" in diagnosis.first_error.text
-    assert "hang.serving_engine_no_progress" in _rules(diagnosis)
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hang.serving_engine_no_progress" in rules_of(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_an_engine_that_went_idle_is_no_stall() -> None:
     diagnosis = diagnose_text("serve.log", ENGINE_WENT_IDLE)
-    assert "hang.serving_engine_no_progress" not in _rules(diagnosis)
+    assert "hang.serving_engine_no_progress" not in rules_of(diagnosis)

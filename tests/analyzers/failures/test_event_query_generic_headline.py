@@ -13,7 +13,7 @@ Fixtures follow the torch_npu, vLLM worker and CANN error-manager formats; value
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WAIT_RECORD = (
     "(Worker_TP2_EP2 pid=4410) ERROR 02-03 11:12:13 [multiproc_executor.py:951]        wait "
@@ -38,24 +38,18 @@ BARE_HEADLINE = (
 
 def test_a_bare_headline_under_an_event_query_yields_to_the_query() -> None:
     diagnosis = diagnose_text("worker.log", EVENT_QUERY + BARE_HEADLINE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "AclQueryEventRecordedStatus" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="AclQueryEventRecordedStatus")
 
 
 def test_the_runtime_wait_record_above_the_query_is_read_first() -> None:
     diagnosis = diagnose_text("worker.log", WAIT_RECORD + EVENT_QUERY + BARE_HEADLINE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "wait event to be complete failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="wait event to be complete failed")
 
 
 def test_an_event_query_whose_code_names_a_label_is_read_by_the_code() -> None:
     text = EVENT_QUERY.replace("error code is 507011", "error code is 507048") + BARE_HEADLINE
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "AclQueryEventRecordedStatus" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="AclQueryEventRecordedStatus")
 
 
 def test_the_bare_headline_alone_keeps_its_reading() -> None:
@@ -64,9 +58,7 @@ def test_the_bare_headline_alone_keeps_its_reading() -> None:
         "failed\n" + BARE_HEADLINE
     )
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Invalid_Argument(EL0003)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Invalid_Argument(EL0003)")
 
 
 def test_a_headline_that_gives_a_reason_keeps_its_own_reading() -> None:

@@ -10,12 +10,7 @@ readings. Values are our own, in the compilers' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 FRAMEWORK_HEADER_MISSING = """\
   [ 40%] Building CXX object CMakeFiles/npu_ops_C.dir/csrc/bindings.cpp.o
@@ -61,23 +56,25 @@ gmake[2]: *** [CMakeFiles/kernels.dir/build.make:70: CMakeFiles/kernels.dir/add_
 
 def test_missing_framework_headers_are_the_build_environment() -> None:
     diagnosis = diagnose_text("pip_install.log", FRAMEWORK_HEADER_MISSING)
-    assert diagnosis.category == "config"
-    assert "cfg.extension_framework_header_missing" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "OpCommand.h: No such file or directory" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="OpCommand.h: No such file or directory",
+        rule="cfg.extension_framework_header_missing",
+        beside=("driver_env",),
+    )
 
 
 def test_a_missing_toolkit_header_keeps_the_toolkit_reading() -> None:
     diagnosis = diagnose_text("pip_install.log", TOOLKIT_HEADER_MISSING)
     assert diagnosis.category == "driver_env"
-    assert "cfg.extension_framework_header_missing" not in _rules(diagnosis)
+    assert "cfg.extension_framework_header_missing" not in rules_of(diagnosis)
 
 
 def test_a_cann_name_the_headers_do_not_declare_is_a_release_mismatch() -> None:
     diagnosis = diagnose_text("serve.log", CANN_NAME_UNDECLARED)
     assert diagnosis.category == "config"
-    assert "cfg.cann_name_undeclared_in_build" in _rules(diagnosis)
+    assert "cfg.cann_name_undeclared_in_build" in rules_of(diagnosis)
     # The launcher's RuntimeError quotes the compiler's output as its own message, so the
     # exception that carries the compiler's line is where the first error is cited.
     assert diagnosis.first_error is not None
@@ -88,12 +85,12 @@ def test_a_cann_name_the_headers_do_not_declare_is_a_release_mismatch() -> None:
 
 def test_gcc_wording_of_an_undeclared_cann_name_reads_the_same() -> None:
     diagnosis = diagnose_text("pip_install.log", GCC_CANN_NAME_UNDECLARED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'HcclCommInitClusterInfoConfig' was not declared" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="'HcclCommInitClusterInfoConfig' was not declared"
+    )
 
 
 def test_an_undeclared_name_of_the_kernel_itself_stays_the_kernel_source() -> None:
     diagnosis = diagnose_text("build.log", OWN_NAME_UNDECLARED)
     assert diagnosis.category == "operator"
-    assert "cfg.cann_name_undeclared_in_build" not in _rules(diagnosis)
+    assert "cfg.cann_name_undeclared_in_build" not in rules_of(diagnosis)

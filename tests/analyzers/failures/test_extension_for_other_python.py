@@ -12,7 +12,7 @@ docs/labelling.md#a-compiled-module-built-for-another-python
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A service on an older toolkit started under a newer interpreter: the toolkit's binding
 # passes a `#` format and the interpreter refuses it while the engine opens its model.
@@ -48,10 +48,7 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 31.21 GiB to
 
 def _assert_extension_misfit(text: str, needle: str) -> None:
     diagnosis = diagnose_text("job/console.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert needle in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error=needle, beside=("driver_env",))
 
 
 def test_a_refused_ssize_format_is_a_package_set_that_does_not_fit() -> None:
@@ -68,6 +65,4 @@ def test_a_pybind_version_check_reads_the_same() -> None:
 
 def test_the_deprecation_warning_is_no_failure() -> None:
     diagnosis = diagnose_text("job/console.log", WARNING_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")

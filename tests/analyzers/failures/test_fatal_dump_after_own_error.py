@@ -5,7 +5,7 @@ docs/labelling.md#native-only-crashes
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MODULES = (
     "Extension modules: numpy._core._multiarray_umath, numpy.linalg._umath_linalg, torch._C, "
@@ -42,9 +42,7 @@ MODULES_ALONE = f"""\
 
 def test_a_module_list_under_an_abort_header_is_that_dump_and_the_timeout_comes_first() -> None:
     diagnosis = diagnose_text("logs/log_0.log", TIMEOUT_THEN_ABORT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting 8000ms" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Timed out waiting 8000ms")
 
 
 def test_a_module_list_alone_is_still_a_native_crash() -> None:

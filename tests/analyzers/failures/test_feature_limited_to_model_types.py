@@ -12,7 +12,7 @@ feature names, models and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GRAPH_MODE_REFUSES_MODEL = """\
 INFO 07-02 10:11:05 [model_runner.py:1830] Starting to load model /models/demo-moe...
@@ -34,16 +34,12 @@ INFO 07-02 10:11:20 [core.py:90] init engine took 7.91 seconds
 
 def test_a_graph_mode_refusing_the_model_type_is_config() -> None:
     diagnosis = diagnose_text("stdout.log", GRAPH_MODE_REFUSES_MODEL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "only works with following model types" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="only works with following model types")
 
 
 def test_a_feature_for_moe_models_only_is_config() -> None:
     diagnosis = diagnose_text("worker.log", WORKER_REFUSES_DENSE_MODEL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "only supported for MoE models" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="only supported for MoE models")
 
 
 def test_a_warning_that_falls_back_is_no_failure() -> None:
@@ -73,7 +69,7 @@ RuntimeError: Fused rotary attention is not supported for OrcaForCausalLM on thi
 
 
 def _rules(diagnosis: object) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}  # type: ignore[attr-defined]
+    return rules_of(diagnosis)  # type: ignore[attr-defined]
 
 
 def test_a_feature_refusing_an_architecture_class_is_config() -> None:

@@ -8,7 +8,7 @@ library ...` says the options call for a package the environment lacks: `config`
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 # A video model started with a sequence-parallel degree on four GPUs; the sampler asserts the
 # parallel-attention package is importable before it builds the model.
@@ -41,11 +41,11 @@ def test_the_library_form_reads_the_same() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "config"
-    assert "cfg.feature_requires_package" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.feature_requires_package" in rules_of(diagnosis)
 
 
 def test_a_fallback_warning_is_no_failure() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     text = "WARNING ring attention requires the flash_attn package; falling back to sdpa\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.feature_requires_package" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.feature_requires_package" not in rules_of(diagnosis)

@@ -8,7 +8,7 @@ checkpoint: `config`, with `weight_load` beside it. Values of our own in the rea
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSED_REQUEST = """\
 (StageEngineCoreProc pid=214) ERROR 04-02 11:20:05 [stage_engine_core_proc.py:174] Traceback (most recent call last):
@@ -21,10 +21,12 @@ REFUSED_REQUEST = """\
 
 def test_a_feature_without_its_weights_in_the_checkpoint_is_config() -> None:
     diagnosis = diagnose_text("stdout.log", REFUSED_REQUEST)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "requires encoder weights which are not available" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="requires encoder weights which are not available",
+        beside=("weight_load",),
+    )
 
 
 def test_a_warning_that_a_feature_is_off_is_no_failure() -> None:

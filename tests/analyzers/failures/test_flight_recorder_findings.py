@@ -12,7 +12,7 @@ older wording and is still a gloo timeout. Groups, ranks and sizes are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NEWEST = (
     "Not all ranks joining collective, sequence number: 812\n"
@@ -55,46 +55,46 @@ SENTENCE = (
 TORCHCOMMS_GLOO_TIMEOUT = "[Rank 1] RuntimeError: Timed out waiting 45000ms for send operation\n"
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_newest_analysis_headline_is_a_stall_in_a_collective() -> None:
     diagnosis = diagnose_text("fr_trace.txt", NEWEST)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert "hccl" in {a.category for a in diagnosis.alternatives}
-    assert "hang.flight_recorder_missing_ranks" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Not all ranks joining collective" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hang",
+        first_error="Not all ranks joining collective",
+        rule="hang.flight_recorder_missing_ranks",
+        beside=("hccl",),
+    )
 
 
 def test_the_older_headlines_are_read_alike() -> None:
     for text in (AT_ENTRY, FOR_GROUP):
         diagnosis = diagnose_text("fr_trace.txt", text)
         assert diagnosis.category == "hang", text
-        assert "hang.flight_recorder_missing_ranks" in _rules(diagnosis), text
+        assert "hang.flight_recorder_missing_ranks" in rules_of(diagnosis), text
         assert "Not all ranks joining collective" in diagnosis.first_error.text
 
 
 def test_a_timeout_beside_the_finding_decides_as_beside_a_stuck_watchdog() -> None:
     diagnosis = diagnose_text("run.log", TIMEOUT_AFTER)
-    assert diagnosis.category == "hccl"
-    assert "hang" in {a.category for a in diagnosis.alternatives}
-    assert "Timed out waiting 30000ms for recv operation" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Timed out waiting 30000ms for recv operation",
+        beside=("hang",),
+    )
 
 
 def test_an_error_printed_before_the_finding_wins() -> None:
     diagnosis = diagnose_text("run.log", RAISED_BEFORE)
-    assert diagnosis.category == "oom"
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_the_phrase_in_advice_or_a_clean_report_is_no_finding() -> None:
     diagnosis = diagnose_text("notes.log", SENTENCE)
-    assert "hang.flight_recorder_missing_ranks" not in _rules(diagnosis)
+    assert "hang.flight_recorder_missing_ranks" not in rules_of(diagnosis)
 
 
 def test_the_torchcomms_gloo_timeout_is_a_gloo_timeout() -> None:
     diagnosis = diagnose_text("rank0.log", TORCHCOMMS_GLOO_TIMEOUT)
     assert diagnosis.category == "hccl"
-    assert "hccl.gloo_timeout" in _rules(diagnosis)
+    assert "hccl.gloo_timeout" in rules_of(diagnosis)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ENGINE_CORE = """\
 (EngineCore_DP0 pid=30117) ERROR 04-09 16:20:41 [core.py:640]   File "/opt/venv/lib/python3.11/site-packages/torch_npu/npu/__init__.py", line 251, in _lazy_init
@@ -56,6 +56,6 @@ def test_a_training_framework_refusing_to_fork_after_the_device_started() -> Non
         " selected strategy. You will have to restart the Python kernel.\n"
     )
     diagnosis = diagnose_text("notebook/output.txt", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "can't create new processes if CUDA is already initialized" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="can't create new processes if CUDA is already initialized"
+    )

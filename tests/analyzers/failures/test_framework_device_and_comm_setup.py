@@ -10,7 +10,7 @@ in those formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def alternatives(diagnosis) -> set[str]:
@@ -38,9 +38,7 @@ DEVICE_ID_IN_RANGE = """\
 def test_a_device_id_at_or_past_the_stated_count_is_the_jobs_setting() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load
     diagnosis = diagnose_text("worker_1.log", DEVICE_ID_PAST_COUNT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Got device count[4] and device id[6]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Got device count[4] and device id[6]")
     assert "driver_env" in alternatives(diagnosis)
 
 
@@ -67,9 +65,7 @@ RuntimeError: Communicator of group tp-0-1 inited: failed. Result: Init communic
 def test_a_root_information_fetch_that_gives_up_is_a_wait_in_communicator_setup() -> None:
     # docs/labelling.md#a-rank-that-never-reached-the-store
     diagnosis = diagnose_text("worker_9.log", ROOT_INFO_NEVER_CAME)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to fetch the unique id" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to fetch the unique id")
     assert "hccl.root_info_fetch_gave_up" in {e.rule for e in diagnosis.evidence}
     assert "config" in alternatives(diagnosis)
 
@@ -98,8 +94,6 @@ EI0004: The ranktable is invalid,Reason:[The ranktable config devId is inconsist
 def test_a_refused_rank_table_is_the_jobs_configuration_unconfidently() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load
     diagnosis = diagnose_text("train.log", RANKTABLE_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "EI0004: The ranktable is invalid" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="EI0004: The ranktable is invalid")
     assert "hccl" in alternatives(diagnosis)
     assert diagnosis.confidence < 0.8

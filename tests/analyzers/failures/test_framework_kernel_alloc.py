@@ -8,7 +8,7 @@ in the real shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSAL_THEN_EXCEPTION = """\
 [WARNING] PRE_ACT(40412,7f3ab17fe700,python):2026-01-12-08:14:02.300.900 [mindspore/ccsrc/backend/common/mem_reuse/mem_dynamic_allocator.cc:303] CalMemBlockAllocSize] Memory not enough: current free memory size[0] is smaller than required size[8388608].
@@ -31,9 +31,7 @@ BLOCK_HANDED_OUT = """\
 
 def test_the_logged_refusal_leads_the_exception_that_restates_it() -> None:
     diagnosis = diagnose_text("finetune/train.log", REFUSAL_THEN_EXCEPTION)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Allocate output memory failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Allocate output memory failed")
 
 
 def test_the_refusal_alone_is_a_confident_oom() -> None:

@@ -9,7 +9,7 @@ their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 POOL_REFUSAL_THEN_TRACEBACK = """\
 [WARNING] PRE_ACT(30110,fffd9a1f11e0,python):2026-02-03-09:10:11.100.200 [mindspore/ccsrc/backend/common/somas/somas.cc:441] LoadSomasResult] Verify Somas Result Failed.
@@ -35,16 +35,12 @@ POOL_STATISTICS_AT_INFO = """\
 
 def test_the_pool_refusal_is_the_first_error_and_an_oom() -> None:
     diagnosis = diagnose_text("infer/generate.log", POOL_REFUSAL_THEN_TRACEBACK)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "is more than total mem size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="is more than total mem size")
 
 
 def test_the_kernel_that_found_no_memory_is_an_oom_on_its_own() -> None:
     diagnosis = diagnose_text("train/train.log", KERNEL_OUTPUT_ALONE)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Memory isn't enough" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Memory isn't enough")
 
 
 def test_pool_statistics_at_info_are_no_failure() -> None:

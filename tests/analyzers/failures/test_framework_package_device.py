@@ -5,7 +5,7 @@ built. Fixtures are written here in the frameworks' formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # docs/labelling.md#a-framework-package-built-for-another-device
 
@@ -17,10 +17,9 @@ def test_a_cpu_package_asked_for_npus_is_the_jobs_setting() -> None:
         "cpu, but got Ascend.\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config"
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "package type mindspore-cpu" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="package type mindspore-cpu", beside=("driver_env",)
+    )
 
 
 def test_an_ascend_package_asked_for_a_gpu_reads_the_same() -> None:
@@ -37,9 +36,7 @@ def test_a_cpu_paddle_asked_for_an_accelerator_reads_the_same() -> None:
         "If you want to use NPU, please try to install the NPU version of PaddlePaddle.\n"
     )
     diagnosis = diagnose_text("infer.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "installed CPU version PaddlePaddle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="installed CPU version PaddlePaddle")
 
 
 def test_a_setting_of_the_wrong_type_is_not_a_package_mismatch() -> None:

@@ -23,7 +23,7 @@ refusal); values are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LOADER = (
     "I0312 08:10:11.402113  3301 init.cc:237] ENV [CUSTOM_DEVICE_ROOT]=/opt/venv/lib/python3.9/"
@@ -78,9 +78,7 @@ def test_a_flag_defined_twice_is_two_builds_in_one_process() -> None:
 
 def test_gflags_wording_of_the_same_refusal() -> None:
     diagnosis = diagnose_text("server.log", GFLAGS_TWICE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "was defined more than once" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="was defined more than once")
 
 
 def test_a_flag_registered_at_info_level_is_no_failure() -> None:
@@ -94,10 +92,12 @@ def test_a_flag_registered_at_info_level_is_no_failure() -> None:
 
 def test_a_kernel_whose_argument_defs_do_not_fit_its_op_is_a_registration_failure() -> None:
     diagnosis = diagnose_text("taskflow.log", KERNEL_DEFS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "kernel output args (0) defs should equal op outputs (1)" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="kernel output args (0) defs should equal op outputs (1)",
+        beside=("config",),
+    )
     assert diagnosis.confidence >= 0.5
 
 

@@ -13,7 +13,7 @@ logging, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FROZEN_WRAP = """\
 2026-06-02 14:20:31.118 INFO: Training complete
@@ -27,16 +27,9 @@ FROZEN_WRAP = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_ddp_refusing_a_frozen_module_is_config() -> None:
     diagnosis = diagnose_text("rank1.err", FROZEN_WRAP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is not needed when a module" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="is not needed when a module", beside=("other",))
 
 
 def test_the_older_assertion_wording_reads_the_same() -> None:
@@ -58,10 +51,7 @@ def test_a_scheduler_variable_restated_by_the_job_is_config() -> None:
         "ERROR:root:Failed to initialize distributed environment: 'SLURM_PROCID'\n"
     )
     diagnosis = diagnose_text("fit.out", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "'SLURM_PROCID'" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="'SLURM_PROCID'", beside=("driver_env",))
 
 
 def test_a_quoted_lower_case_value_is_not_an_unset_variable() -> None:

@@ -9,7 +9,7 @@ follow the real shapes (torchrun's rank prefixes, Python tracebacks) with values
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A unit of a model that keeps its router weights in fp32 beside bf16 experts.
 ORIGINAL_DTYPES = """\
@@ -51,41 +51,43 @@ INFO step 3 loss 2.7
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_unit_of_two_stored_dtypes_is_a_config_refusal() -> None:
     diagnosis = diagnose_text("train.log", ORIGINAL_DTYPES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expects uniform original parameter dtype" in diagnosis.first_error.text
-    assert "cfg.training_stack_settings" in _rules(diagnosis)
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="expects uniform original parameter dtype",
+        rule="cfg.training_stack_settings",
+        beside=("other",),
+    )
 
 
 def test_gradients_of_two_dtypes_in_one_reduce_scatter_are_the_same_refusal() -> None:
     diagnosis = diagnose_text("train.log", GRADIENT_DTYPES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "reduce-scatter expects uniform gradient dtype" in diagnosis.first_error.text
-    assert "cfg.training_stack_settings" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="reduce-scatter expects uniform gradient dtype",
+        rule="cfg.training_stack_settings",
+    )
 
 
 def test_a_line_about_grouping_by_dtype_is_no_refusal() -> None:
     diagnosis = diagnose_text("train.log", GROUPING_NOTE)
-    assert "cfg.training_stack_settings" not in _rules(diagnosis)
+    assert "cfg.training_stack_settings" not in rules_of(diagnosis)
 
 
 def test_a_view_over_a_freed_storage_is_the_first_error() -> None:
     diagnosis = diagnose_text("train.log", FREED_STORAGE)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of bounds for storage of size 0" in diagnosis.first_error.text
-    assert "other.tensor_view_storage_too_small" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="out of bounds for storage of size 0",
+        rule="other.tensor_view_storage_too_small",
+        beside=("config",),
+    )
 
 
 def test_a_line_naming_set_storage_without_a_refusal_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", STORAGE_NOTE)
-    assert "other.tensor_view_storage_too_small" not in _rules(diagnosis)
+    assert "other.tensor_view_storage_too_small" not in rules_of(diagnosis)

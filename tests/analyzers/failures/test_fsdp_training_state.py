@@ -11,7 +11,7 @@ of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STATE_ASSERTION = """\
   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_runtime_utils.py", line 715, in _post_backward_hook
@@ -29,10 +29,9 @@ Traceback (most recent call last):
 
 def test_the_state_finding_is_the_first_error_and_the_loop_setup_is_the_label() -> None:
     diagnosis = diagnose_text("stderr.log", STATE_ASSERTION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "but got HandleTrainingState.FORWARD" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="but got HandleTrainingState.FORWARD", beside=("other",)
+    )
 
 
 def test_a_line_that_reports_the_state_a_unit_entered_is_no_failure() -> None:
@@ -58,7 +57,4 @@ ValueError: expected to be in states [<TrainingState.BACKWARD_PRE: 3>] but curre
 def test_fairscales_lower_case_wording_is_the_same_state_check() -> None:
     # docs/labelling.md#fsdp-finds-a-unit-in-the-wrong-training-state
     diagnosis = diagnose_text("worker.log", FAIRSCALE_STATE_CHECK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected to be in states" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="expected to be in states", beside=("other",))

@@ -14,7 +14,7 @@ Fixtures follow the shape of a vLLM engine-core traceback; values and wording ar
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ENGINE = "ERROR 03-04 05:06:07 [core.py:515] "
 
@@ -49,10 +49,9 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_listed_ratio_limit_is_the_kernels_constraint() -> None:
     diagnosis = diagnose_text("run/engine.log", RATIO_LIMIT)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "must be one of {16, 32, 64}" in diagnosis.first_error.text
-    assert "config" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis, "op_constraint", first_error="must be one of {16, 32, 64}", beside=("config",)
+    )
 
 
 def test_a_ratio_check_without_supported_values_is_no_op_limit() -> None:
@@ -76,9 +75,7 @@ OP_CHECK_WITHOUT_SET = """\
 
 def test_the_ops_own_ratio_check_with_its_set_is_the_same_limit() -> None:
     diagnosis = diagnose_text("run/worker.log", OP_CHECK)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "MLA only support {32, 64, 128}" in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error="MLA only support {32, 64, 128}")
     assert {"operator", "config"} <= alternative_labels(diagnosis)
 
 

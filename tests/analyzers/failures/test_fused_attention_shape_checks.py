@@ -12,7 +12,7 @@ alone would offer (docs/labelling.md#shape-inference-that-finds-the-inputs-disag
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 QUERY_SHAPE_REFUSED = """\
 RuntimeError: npu_fused_infer_attention_score_symint:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:208 NPU function error: call aclnnFusedInferAttentionScoreV3 failed, error code is 561002
@@ -38,10 +38,12 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_query_shape_refused_against_the_expected_shape_offers_the_shapes() -> None:
     diagnosis = diagnose_text("rank6.log", QUERY_SHAPE_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "[CheckQShape] query layout is BSND" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="[CheckQShape] query layout is BSND",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_query_shape_refused_against_a_formula_stays_with_the_tiling_reading() -> None:

@@ -11,7 +11,7 @@ kernel library that refuses a tensor it was handed").
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUPED_WEIGHT_DIM_REFUSED = """\
 [rank5]:[E708 09:10:11.121314151 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:162 NPU function error: call aclnnGroupedMatmulV4 failed, error code is 161002
@@ -37,10 +37,12 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_grouped_weight_dimension_refused_with_both_values_offers_the_shapes() -> None:
     diagnosis = diagnose_text("worker_ep5.log", GROUPED_WEIGHT_DIM_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Dim 1 value of weight[3] 5120" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Dim 1 value of weight[3] 5120",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_grouped_check_against_a_count_offers_no_shapes() -> None:
@@ -51,8 +53,5 @@ def test_a_grouped_check_against_a_count_offers_no_shapes() -> None:
 
 def test_an_input_the_runtime_cannot_make_contiguous_is_the_op_with_its_package_beside() -> None:
     diagnosis = diagnose_text("api_server.log", STRIDED_VIEW_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "has 2 uncontiguous input" in diagnosis.first_error.text
-    assert "config" in alternative_labels(diagnosis)
+    assert_reads(diagnosis, "operator", first_error="has 2 uncontiguous input", beside=("config",))
     assert diagnosis.confidence >= 0.6

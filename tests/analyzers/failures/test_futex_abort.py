@@ -10,7 +10,7 @@ reports the abort.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A model server in a container: its start-up line, glibc's sentence, the shell's abort record.
 SERVER_ABORT = """\
@@ -39,33 +39,29 @@ Aborted (core dumped)
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_futex_abort_in_a_server_is_the_containers_shared_memory() -> None:
     diagnosis = diagnose_text("server.log", SERVER_ABORT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "futex facility returned an unexpected error code" in diagnosis.first_error.text
-    assert "env.futex_abort_shared_memory" in _rules(diagnosis)
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="futex facility returned an unexpected error code",
+        rule="env.futex_abort_shared_memory",
+        beside=("device_fault",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_futex_abort_comes_before_the_launchers_exit_record() -> None:
     diagnosis = diagnose_text("launcher.log", WORKER_ABORT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "futex facility" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="futex facility")
 
 
 def test_a_thread_parked_in_a_futex_wait_is_no_failure() -> None:
     diagnosis = diagnose_text("gdb.txt", PARKED_IN_FUTEX)
-    assert "env.futex_abort_shared_memory" not in _rules(diagnosis)
+    assert "env.futex_abort_shared_memory" not in rules_of(diagnosis)
 
 
 def test_an_abort_without_the_futex_sentence_stays_a_crash() -> None:
     diagnosis = diagnose_text("server.log", BARE_ABORT)
-    assert "env.futex_abort_shared_memory" not in _rules(diagnosis)
+    assert "env.futex_abort_shared_memory" not in rules_of(diagnosis)
     assert diagnosis.category == "device_fault"

@@ -11,7 +11,7 @@ comes from data prepared for another setting.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A segmentation trainer's loss gathers per-voxel targets prepared for another patch size.
 TRAIN = """\
@@ -28,10 +28,8 @@ RuntimeError: Expected index [4, 1, 96, 96, 96] to be smaller than self [4, 2, 1
 def test_index_larger_than_self_is_a_shape_mismatch() -> None:
     """docs/labelling.md#a-gather-or-scatter-index-larger-than-its-source"""
     diagnosis = diagnose_text("train.log", TRAIN)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "Expected index [4, 1, 96, 96, 96]" in diagnosis.first_error.text
-    assert "shape.gather_index_exceeds_source" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert_reads(diagnosis, "shape_mismatch", first_error="Expected index [4, 1, 96, 96, 96]")
+    assert "shape.gather_index_exceeds_source" in rules_of(diagnosis)
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
@@ -45,7 +43,7 @@ def test_the_scatter_and_older_forms_read_the_same() -> None:
     ):
         diagnosis = diagnose_text("worker.log", line + "\n")
         assert diagnosis.category == "shape_mismatch", line
-        assert "shape.gather_index_exceeds_source" in {e.rule for e in diagnosis.evidence if e.rule}
+        assert "shape.gather_index_exceeds_source" in rules_of(diagnosis)
 
 
 def test_an_index_value_past_the_size_is_not_this_check() -> None:
@@ -53,4 +51,4 @@ def test_an_index_value_past_the_size_is_not_this_check() -> None:
     diagnosis = diagnose_text(
         "worker.log", "IndexError: index 12 is out of bounds for dimension 0 with size 8\n"
     )
-    assert "shape.gather_index_exceeds_source" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "shape.gather_index_exceeds_source" not in rules_of(diagnosis)

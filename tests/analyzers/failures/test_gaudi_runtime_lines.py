@@ -11,7 +11,7 @@ Fixtures follow the real formats with numbers and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 BRIDGE_COMPILE_ONLY = """\
 [rank5]:   File "/usr/local/lib/python3.10/dist-packages/torch/_tensor_str.py", line 140, in __init__
@@ -80,40 +80,29 @@ RuntimeError: pool exhausted
 
 def test_bare_graph_compile_failure_is_operator_before_the_bridge_headline() -> None:
     diagnosis = diagnose_text("logs/train.log", BRIDGE_COMPILE_ONLY)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Graph compile failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Graph compile failed")
     assert diagnosis.first_error.rank == 5
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_node_line_stays_first_before_the_compile_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", NODE_THEN_COMPILE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "synNodeCreateWithId failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="synNodeCreateWithId failed")
 
 
 def test_graph_workspace_allocation_failure_is_oom() -> None:
     diagnosis = diagnose_text("logs/stdout.log", WORKSPACE)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "workspace Allocation of size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="workspace Allocation of size")
 
 
 def test_hcl_condition_check_comes_before_the_collective_call_error() -> None:
     diagnosis = diagnose_text("logs/hccl_demo.log", HCL_BUFFER)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No available intermediate buffer" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="No available intermediate buffer")
 
 
 def test_hcl_server_type_refusal_is_the_collective_layer_with_the_host_beside_it() -> None:
     diagnosis = diagnose_text("logs/hccl_demo.log", HCL_SERVER_TYPE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Invalid server type" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="Invalid server type", beside=("driver_env",))
 
 
 def test_condition_line_of_another_library_is_not_read_as_hcl() -> None:
@@ -123,18 +112,14 @@ def test_condition_line_of_another_library_is_not_read_as_hcl() -> None:
 
 def test_a_failed_collective_call_is_the_collective_layer_with_the_host_beside_it() -> None:
     diagnosis = diagnose_text("logs/worker.log", COLLECTIVE_CALL_FAILED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Collective call returned error" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "hccl", first_error="Collective call returned error", beside=("driver_env",)
+    )
 
 
 def test_lazy_mode_bridge_check_failure_is_config_with_the_op_beside_it() -> None:
     diagnosis = diagnose_text("logs/server.log", LAZY_BRIDGE_CHECK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "MODULE:PT_LAZY" in diagnosis.first_error.text
-    assert "operator" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="MODULE:PT_LAZY", beside=("operator",))
 
 
 def test_bridge_launch_headline_is_not_read_as_a_lazy_mode_check() -> None:
@@ -187,9 +172,7 @@ Warning: no habanalabs network interfaces were detected
 
 def test_synapse_device_critical_event_is_a_device_fault_before_the_status_31_line() -> None:
     diagnosis = diagnose_text("logs/bench.log", SYNAPSE_DEVICE_CRITICAL)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "device critical error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="device critical error")
 
 
 def test_status_31_alone_is_a_device_fault() -> None:
@@ -200,10 +183,7 @@ def test_status_31_alone_is_a_device_fault() -> None:
 
 def test_habanalabs_board_that_does_not_come_up_is_a_device_fault_with_the_host_beside_it() -> None:
     diagnosis = diagnose_text("logs/dmesg.log", HABANALABS_BOARD_INIT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CPU-CP timeout" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "device_fault", first_error="CPU-CP timeout", beside=("driver_env",))
 
 
 def test_habanalabs_firmware_loaded_reports_no_failure() -> None:
@@ -213,9 +193,7 @@ def test_habanalabs_firmware_loaded_reports_no_failure() -> None:
 
 def test_device_acquire_refusal_is_the_host_set_up() -> None:
     diagnosis = diagnose_text("logs/app.log", DEVICE_ACQUIRE_NOT_FOUND)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Device acquire failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Device acquire failed")
 
 
 def test_hcl_condition_stays_first_before_device_acquire() -> None:
@@ -227,4 +205,4 @@ def test_hcl_condition_stays_first_before_device_acquire() -> None:
 def test_no_gaudi_network_interfaces_is_the_host_set_up() -> None:
     diagnosis = diagnose_text("logs/nics.log", NO_GAUDI_NICS)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEADLINE = (
     "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:214 OPS function "
@@ -57,9 +57,7 @@ CASES = [
 @pytest.mark.parametrize(("text", "says"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_the_engines_build_failure_is_the_ops_and_the_first_error(text: str, says: str) -> None:
     diagnosis = diagnose_text("infer/worker.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error=says)
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 

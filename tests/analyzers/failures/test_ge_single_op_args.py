@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A grep of a plog for ERROR, as pasted: GE's check, then ACL's restatement, repeated per call.
 OUTPUT_REFUSED = """\
@@ -64,8 +64,6 @@ def test_a_single_op_argument_refusal_is_the_operator_layer(
     text: str, label: str, says: str, alternative: str | None
 ) -> None:
     diagnosis = diagnose_text("plog-20466_20260311094010000.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
     if alternative is not None:
-        assert alternative in [alt.category for alt in diagnosis.alternatives]
+        assert alternative in alternative_labels(diagnosis)

@@ -10,7 +10,7 @@ Excerpts are ours, in the backends' format.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CANN_NODE_UNSUPPORTED = """\
 model_load: using CANN backend
@@ -35,17 +35,14 @@ ggml_backend_cann: supported ops: ADD MUL SQRT SOFT_MAX ROPE
 
 def test_cann_backend_node_without_kernel_is_operator() -> None:
     diagnosis = diagnose_text("run.log", CANN_NODE_UNSUPPORTED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "op not supported node_88 (ROLL)" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="op not supported node_88 (ROLL)", beside=("config",)
+    )
 
 
 def test_other_ggml_backend_reads_the_same() -> None:
     diagnosis = diagnose_text("run.log", SYCL_NODE_UNSUPPORTED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "op not supported leaf_7" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="op not supported leaf_7")
 
 
 def test_scheduler_note_is_not_an_unsupported_op() -> None:

@@ -13,7 +13,7 @@ Fixtures are written in the logger's format; model names, sizes and times are ou
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A reranker deployed from a folder that also holds another model's projector file.
 PROJECTOR_WIDTH = """\
@@ -50,9 +50,11 @@ def test_a_projector_of_another_width_is_a_load_failure_read_from_the_e_level() 
 
 def test_a_tensor_of_another_shape_is_a_load_failure() -> None:
     diagnosis = diagnose_text("serve/llama-server.log", TENSOR_SHAPE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "check_tensor_dims: tensor 'output.weight' has wrong shape" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="check_tensor_dims: tensor 'output.weight' has wrong shape",
+    )
 
 
 def test_the_loggers_info_and_warning_lines_are_no_failure() -> None:

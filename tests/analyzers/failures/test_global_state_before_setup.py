@@ -10,7 +10,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 WORKER = "(ActorWorker pid=6021) "
 
@@ -54,15 +54,13 @@ def test_megatron_args_read_before_start_up_is_config() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.endswith("AssertionError: args is not initialized.")
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_a_parallel_group_read_before_start_up_is_config() -> None:
     diagnosis = diagnose_text("rank3.log", GROUP_BEFORE_SETUP)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "tensor model parallel group is not initialized" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="tensor model parallel group is not initialized")
     assert diagnosis.confidence < 0.8
 
 

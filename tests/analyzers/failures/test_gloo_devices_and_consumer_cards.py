@@ -16,11 +16,7 @@ with paths, hosts, ports and pids of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -43,10 +39,12 @@ RuntimeError: makeDeviceForHostname(): unsupported gloo device
 
 def test_a_gloo_transport_missing_from_the_build_is_a_setting() -> None:
     diagnosis = diagnose_text("train.log", GLOO_TRANSPORT_MISSING)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unsupported gloo device" in diagnosis.first_error.text
-    assert "cfg.gloo_transport_not_built" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="unsupported gloo device",
+        rule="cfg.gloo_transport_not_built",
+    )
     assert "driver_env" in _alternatives(diagnosis)
 
 
@@ -54,7 +52,7 @@ def test_a_named_interface_gives_the_same_refusal() -> None:
     text = "[rank1]: RuntimeError: makeDeviceForInterface(): unsupported gloo device\n"
     diagnosis = diagnose_text("rank1.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.gloo_transport_not_built" in _rules(diagnosis)
+    assert "cfg.gloo_transport_not_built" in rules_of(diagnosis)
 
 
 NO_HOST_ADDRESS = r"""[W C:\build\torch\csrc\distributed\c10d\socket.cpp:601] [c10d] The client socket has failed to connect to []:40811 (system error: 10049).
@@ -70,10 +68,12 @@ RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be 
 
 def test_a_gloo_device_with_no_interface_or_host_name_is_read_as_no_local_address() -> None:
     diagnosis = diagnose_text("train.log", NO_HOST_ADDRESS)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "interface or hostname can't be empty" in diagnosis.first_error.text
-    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="interface or hostname can't be empty",
+        rule="hccl.comm_interface_not_found",
+    )
     assert {"config", "driver_env"} & _alternatives(diagnosis)
 
 
@@ -84,12 +84,12 @@ def test_the_libuv_transport_naming_an_interface_it_lacks_is_read_alike() -> Non
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
+    assert "hccl.comm_interface_not_found" in rules_of(diagnosis)
 
 
 def test_the_missing_transport_is_not_read_as_a_missing_address() -> None:
     diagnosis = diagnose_text("train.log", GLOO_TRANSPORT_MISSING)
-    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+    assert "hccl.comm_interface_not_found" not in rules_of(diagnosis)
 
 
 CONSUMER_CARDS = """\
@@ -106,10 +106,12 @@ torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
 
 def test_accelerates_consumer_card_check_asks_for_settings() -> None:
     diagnosis = diagnose_text("finetune.log", CONSUMER_CARDS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "doesn't support faster communication" in diagnosis.first_error.text
-    assert "cfg.consumer_gpu_p2p_settings_required" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="doesn't support faster communication",
+        rule="cfg.consumer_gpu_p2p_settings_required",
+    )
     assert "driver_env" in _alternatives(diagnosis)
     assert not diagnosis.culprit_ranks
 
@@ -123,7 +125,7 @@ def test_the_older_wording_that_names_the_3090_too() -> None:
     )
     diagnosis = diagnose_text("finetune.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.consumer_gpu_p2p_settings_required" in _rules(diagnosis)
+    assert "cfg.consumer_gpu_p2p_settings_required" in rules_of(diagnosis)
 
 
 def test_nccl_told_to_skip_p2p_is_no_failure() -> None:
@@ -132,4 +134,4 @@ def test_nccl_told_to_skip_p2p_is_no_failure() -> None:
         "gpu-2:811:811 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n"
     )
     diagnosis = diagnose_text("finetune.log", text)
-    assert "cfg.consumer_gpu_p2p_settings_required" not in _rules(diagnosis)
+    assert "cfg.consumer_gpu_p2p_settings_required" not in rules_of(diagnosis)

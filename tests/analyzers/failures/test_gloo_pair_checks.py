@@ -16,11 +16,7 @@ paths, ranks and line numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -38,10 +34,12 @@ RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:207] address
 
 def test_an_address_family_mismatch_is_a_pair_that_could_not_connect() -> None:
     diagnosis = diagnose_text("train.log", FAMILY_MISMATCH)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "address family mismatch" in diagnosis.first_error.text
-    assert "hccl.gloo_address_family_mismatch" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="address family mismatch",
+        rule="hccl.gloo_address_family_mismatch",
+    )
     assert {"config", "driver_env"} <= _alternatives(diagnosis)
 
 
@@ -52,7 +50,7 @@ def test_the_newer_wording_names_the_two_families() -> None:
     )
     diagnosis = diagnose_text("rank1.log", text)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.gloo_address_family_mismatch" in _rules(diagnosis)
+    assert "hccl.gloo_address_family_mismatch" in rules_of(diagnosis)
 
 
 def test_the_store_warning_about_an_unsupported_family_is_not_a_mismatch() -> None:
@@ -62,7 +60,7 @@ def test_the_store_warning_about_an_unsupported_family_is_not_a_mismatch() -> No
         "step 10 loss 2.31\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "hccl.gloo_address_family_mismatch" not in _rules(diagnosis)
+    assert "hccl.gloo_address_family_mismatch" not in rules_of(diagnosis)
 
 
 MISSING_PAIR = r"""Traceback (most recent call last):
@@ -76,17 +74,19 @@ RuntimeError: [enforce fail at /pytorch/third_party/gloo/gloo/allreduce.cc:29] c
 
 def test_a_collective_missing_a_pair_of_the_group_is_the_communication_layer() -> None:
     diagnosis = diagnose_text("rank2.log", MISSING_PAIR)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "missing connection between rank 2" in diagnosis.first_error.text
-    assert "hccl.gloo_missing_pair" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="missing connection between rank 2",
+        rule="hccl.gloo_missing_pair",
+    )
     assert "config" in _alternatives(diagnosis)
 
 
 def test_a_count_of_connected_peers_is_no_missing_pair() -> None:
     text = "[Gloo] Rank 2 is connected to 3 peer ranks. Expected number of connected peer ranks is : 3\n"
     diagnosis = diagnose_text("rank2.log", text)
-    assert "hccl.gloo_missing_pair" not in _rules(diagnosis)
+    assert "hccl.gloo_missing_pair" not in rules_of(diagnosis)
 
 
 SOCKET_CALL = r"""terminate called after throwing an instance of 'gloo::EnforceNotMet'
@@ -97,10 +97,7 @@ Aborted (core dumped)
 
 def test_a_transport_socket_call_without_a_reason_is_the_communication_layer() -> None:
     diagnosis = diagnose_text("worker0.log", SOCKET_CALL)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rv != -1" in diagnosis.first_error.text
-    assert "hccl.gloo_socket_call_failed" in _rules(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="rv != -1", rule="hccl.gloo_socket_call_failed")
     assert "driver_env" in _alternatives(diagnosis)
 
 
@@ -110,5 +107,5 @@ def test_the_same_check_with_the_calls_reason_keeps_its_own_reading() -> None:
         "rv != -1. -1 vs -1. accept: Too many open files\n"
     )
     diagnosis = diagnose_text("rank3.log", text)
-    assert "hccl.gloo_socket_call_failed" not in _rules(diagnosis)
-    assert "env.comm_socket_fd_limit" in _rules(diagnosis)
+    assert "hccl.gloo_socket_call_failed" not in rules_of(diagnosis)
+    assert "env.comm_socket_fd_limit" in rules_of(diagnosis)

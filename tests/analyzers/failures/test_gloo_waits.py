@@ -5,7 +5,7 @@ docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A rank whose peer never sent its share of an all-reduce within the group's timeout.
 GLOO_RECV_TIMEOUT = """\
@@ -24,10 +24,7 @@ MODEL_DOWNLOAD = """\
 
 def test_a_gloo_recv_timeout_is_the_collective_with_hang_beside_it() -> None:
     diagnosis = diagnose_text("logs/log_1.log", GLOO_RECV_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "for recv operation to complete" in diagnosis.first_error.text
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="for recv operation to complete", beside=("hang",))
 
 
 def test_a_wait_for_a_download_is_no_collective_timeout() -> None:
@@ -53,10 +50,7 @@ curl: (28) Operation timed out after 30001 milliseconds with 0 bytes received
 
 def test_an_async_work_wait_that_ran_out_is_the_collective_with_hang_beside_it() -> None:
     diagnosis = diagnose_text("logs/log_2.log", WORK_WAIT_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Operation timed out!" in diagnosis.first_error.text
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="Operation timed out!", beside=("hang",))
 
 
 def test_a_download_timeout_is_no_work_wait() -> None:

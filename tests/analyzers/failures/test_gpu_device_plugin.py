@@ -13,7 +13,7 @@ plugin's klog shape.
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NO_STRATEGY = """\
 I0312 08:01:02.100200       1 main.go:317] Loading configuration.
@@ -36,18 +36,18 @@ I0312 08:01:02.133900       1 server.go:146] Registered device plugin for 'nvidi
 
 def test_a_plugin_with_no_discovery_strategy_is_the_nodes_setup() -> None:
     diagnosis = diagnose_text("nvidia-device-plugin.log", NO_STRATEGY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Incompatible strategy detected auto" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Incompatible strategy detected auto",
+        beside=("config",),
+    )
 
 
 def test_the_plugins_end_alone_is_read_the_same_way() -> None:
     text = NO_STRATEGY.splitlines()[-1] + "\n"
     diagnosis = diagnose_text("nvidia-device-plugin.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "invalid device discovery strategy" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="invalid device discovery strategy")
 
 
 def test_a_plugin_that_registered_its_gpus_is_no_failure() -> None:
@@ -91,17 +91,17 @@ MIG_NOT_A_FAILURE = [
 
 def test_a_single_mig_strategy_on_mixed_slices_is_the_nodes_configuration() -> None:
     diagnosis = diagnose_text("nvidia-device-plugin.log", MIG_PANIC)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "More than one MIG device type present on node" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="More than one MIG device type present on node",
+        beside=("driver_env",),
+    )
 
 
 def test_a_card_with_mig_on_and_no_slices_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("nvidia-device-plugin.log", MIG_KLOG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "migEnabled=true was not configured correctly" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="migEnabled=true was not configured correctly")
 
 
 def test_the_feature_discovery_warning_names_the_same_refusal() -> None:

@@ -8,7 +8,7 @@ line; other wrappers print the sentence alone. It is read as the NOT_INITIALIZED
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HANDLE = """\
 MindSpore version:  2.3.1
@@ -29,10 +29,9 @@ mindspore/ccsrc/plugin/device/gpu/hal/device/gpu_device_manager.cc:45 InitDevice
 
 def test_a_handle_that_could_not_be_created_is_the_first_error() -> None:
     diagnosis = diagnose_text("run_check.log", HANDLE)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Failed to create cusolver dn handle" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "oom", first_error="Failed to create cusolver dn handle", beside=("driver_env",)
+    )
     assert diagnosis.confidence < 0.8
 
 

@@ -13,7 +13,13 @@ docs/labelling.md#a-gpu-the-driver-no-longer-reaches
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 SMI_GPU_LOST = """\
 $ nvidia-smi
@@ -58,16 +64,12 @@ Unable to determine the device handle for GPU 0000:3B:00.0: Insufficient Permiss
 
 def test_a_lost_gpu_in_nvidia_smi_is_a_device_fault() -> None:
     diagnosis = diagnose_text("nvidia_smi.txt", SMI_GPU_LOST)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "GPU is lost" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="GPU is lost")
 
 
 def test_the_smi_line_outranks_corrected_pcie_errors() -> None:
     diagnosis = diagnose_text("node/dmesg_and_smi.txt", SMI_UNKNOWN_AFTER_CORRECTED_AER)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Unable to determine the device handle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Unable to determine the device handle")
 
 
 def test_corrected_pcie_errors_alone_are_no_crash() -> None:
@@ -76,9 +78,7 @@ def test_corrected_pcie_errors_alone_are_no_crash() -> None:
 
 def test_a_driver_xid_in_the_kernel_log_is_a_device_fault() -> None:
     diagnosis = diagnose_text("kern.log", KERNEL_XID)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Xid (PCI:0000:b1:00): 79" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Xid (PCI:0000:b1:00): 79")
 
 
 def test_no_permission_to_query_is_no_lost_gpu() -> None:
@@ -88,10 +88,12 @@ def test_no_permission_to_query_is_no_lost_gpu() -> None:
 
 def test_a_probe_report_wrapped_over_lines_is_a_lost_gpu() -> None:
     diagnosis = diagnose_text("dmesg.txt", PROBE_WRAPPED_OFF_THE_BUS)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "fallen off the bus and is not responding" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="fallen off the bus and is not responding",
+        beside=("driver_env",),
+    )
 
 
 def test_an_agent_watching_for_the_words_is_no_lost_gpu() -> None:
@@ -110,17 +112,13 @@ WATCHDOG_TIMEOUT = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_a_lost_gpu_alone_offers_the_machine_not_a_hang() -> None:
     diagnosis = diagnose_text("kern.log", KERNEL_XID)
-    assert _alternatives(diagnosis) == ["driver_env"]
+    assert alternative_labels(diagnosis) == ["driver_env"]
 
 
 def test_a_board_lost_at_probe_time_offers_no_hang() -> None:
-    assert "hang" not in _alternatives(diagnose_text("dmesg.txt", PROBE_WRAPPED_OFF_THE_BUS))
+    assert "hang" not in alternative_labels(diagnose_text("dmesg.txt", PROBE_WRAPPED_OFF_THE_BUS))
 
 
 def test_a_lost_gpu_under_a_rank_that_stalled_offers_a_hang() -> None:
@@ -128,19 +126,19 @@ def test_a_lost_gpu_under_a_rank_that_stalled_offers_a_hang() -> None:
         {"kern.log": KERNEL_XID, "rank0.log": STALLED_RANK, "rank1.log": STALLED_RANK}
     )
     assert diagnosis.category == "device_fault"
-    assert "hang" in _alternatives(diagnosis)
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def test_a_lost_gpu_beside_a_watchdog_timeout_offers_a_hang() -> None:
     diagnosis = diagnose_files({"kern.log": KERNEL_XID, "rank1.log": WATCHDOG_TIMEOUT})
     assert diagnosis.category == "device_fault"
-    assert "hang" in _alternatives(diagnosis)
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def test_a_lost_handle_in_nvidia_smi_under_a_stalled_rank_offers_a_hang() -> None:
     diagnosis = diagnose_files({"nvidia_smi.txt": SMI_GPU_LOST, "rank0.log": STALLED_RANK})
-    assert "hang" in _alternatives(diagnosis)
-    assert "hang" not in _alternatives(diagnose_text("nvidia_smi.txt", SMI_GPU_LOST))
+    assert "hang" in alternative_labels(diagnosis)
+    assert "hang" not in alternative_labels(diagnose_text("nvidia_smi.txt", SMI_GPU_LOST))
 
 
 # Any client of NVML can get the library's lost-GPU answer (its return code 15) and print it in
@@ -157,14 +155,12 @@ NVML_NOTE_ONLY = """\
 
 def test_an_nvml_client_told_the_gpu_is_lost_reads_as_a_lost_gpu() -> None:
     diagnosis = diagnose_text("slurmd.log", SLURM_NVML_LOST)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to get usage(15): GPU is lost" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Failed to get usage(15): GPU is lost")
     assert diagnosis.confidence >= 0.5
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_note_that_names_the_nvml_code_is_no_lost_gpu() -> None:
     diagnosis = diagnose_text("notes.txt", NVML_NOTE_ONLY)
-    assert "dev.gpu_unreachable" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "dev.gpu_unreachable" not in rules_of(diagnosis)
     assert diagnosis.confidence < 0.5

@@ -10,7 +10,7 @@ earlier Xid as its cause is read by that one. docs/labelling.md#an-xid-the-job-c
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 PAGE_FAULT = """\
 Mar  3 02:14:09 gpu-node7 kernel: NVRM: Xid (PCI:0000:65:00): 31, pid=12345, name=python, Ch 0000000b, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_5 faulted @ 0x7f3a_2c000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ
@@ -33,34 +33,24 @@ kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=2207431, name=python3, Ch 00000001 c
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_a_page_fault_xid_alone_is_the_jobs_kernel_with_the_device_beside_it() -> None:
     diagnosis = diagnose_text("kern.log", PAGE_FAULT)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "): 31, pid=12345" in diagnosis.first_error.text
-    assert _alternatives(diagnosis) == ["device_fault"]
+    assert_reads(diagnosis, "operator", first_error="): 31, pid=12345")
+    assert alternative_labels(diagnosis) == ["device_fault"]
 
 
 def test_the_jobs_own_cuda_error_leads_over_the_xid_it_caused() -> None:
     diagnosis = diagnose_files({"kern.log": PAGE_FAULT, "rank0.log": JOB_ILLEGAL_ADDRESS})
-    assert diagnosis.first_error is not None
-    assert "an illegal memory access was encountered" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
-    assert "operator" in _alternatives(diagnosis)  # the Xid's reading of the same fault
+    assert_reads(diagnosis, "device_fault", first_error="an illegal memory access was encountered")
+    assert "operator" in alternative_labels(diagnosis)  # the Xid's reading of the same fault
 
 
 def test_a_double_bit_ecc_xid_is_the_device() -> None:
     diagnosis = diagnose_text("kern.log", DOUBLE_BIT_ECC)
     assert diagnosis.category == "device_fault"
-    assert "operator" not in _alternatives(diagnosis)
+    assert "operator" not in alternative_labels(diagnosis)
 
 
 def test_an_xid_torn_down_after_an_nvlink_xid_is_read_by_that_xid() -> None:
     diagnosis = diagnose_text("kern.log", TORN_DOWN_AFTER_NVLINK)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "caused by previous Xid 149" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="caused by previous Xid 149")

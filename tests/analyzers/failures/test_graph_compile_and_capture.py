@@ -46,7 +46,7 @@ docs/labelling.md#first-causal-error
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SERVING_CAPTURE_END = """\
   File "/opt/venv/lib/python3.11/site-packages/srv/model_executor/model_runner.py", line 604, in init_device_graphs
@@ -182,24 +182,19 @@ RuntimeError: SetPrecisionMode:torch_npu/csrc/framework/LazyInitAclops.cpp:175 N
 
 def test_a_capture_end_with_an_unlabelled_code_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/scheduler_tp0.log", SERVING_CAPTURE_END)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "Capture cuda graph failed" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "stream_sync", first_error="Capture cuda graph failed", beside=("config",)
+    )
 
 
 def test_a_runners_glog_line_that_capture_end_failed_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/engine.log", RUNNER_GLOG_CAPTURE_END)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "capture_end during cleanup failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="capture_end during cleanup failed")
 
 
 def test_a_capture_that_ran_out_of_stream_queues_keeps_its_reason() -> None:
     diagnosis = diagnose_text("serve/worker_1.log", CAPTURE_BEGIN_OUT_OF_STREAM_QUEUES)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc sq cq fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Alloc sq cq fail")
 
 
 def test_a_failed_update_of_a_captured_graphs_tasks_is_the_streams() -> None:
@@ -218,61 +213,45 @@ def test_info_lines_about_the_capture_are_no_error() -> None:
 
 def test_the_earliest_subgraph_compile_step_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/engine.log", SUBGRAPH_COMPILE_RUN)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Parse blockDim failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Parse blockDim failed")
 
 
 def test_a_single_op_build_headline_is_not_outranked_by_its_task_bookkeeping() -> None:
     diagnosis = diagnose_text("serve/engine.log", SINGLE_OP_BUILD_RUN)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Compile op[trans_Cast_4,] failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Compile op[trans_Cast_4,] failed")
 
 
 def test_a_subgraph_step_before_a_single_op_headline_stays_first() -> None:
     diagnosis = diagnose_text("serve/engine.log", SUBGRAPH_STEP_BEFORE_SINGLE_OP_HEADLINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Parse blockDim failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Parse blockDim failed")
 
 
 def test_the_fusion_compilers_node_report_in_a_plog_is_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-20410_20260407111000000.log", SINGLE_OP_BUILD_IN_PLOG)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "PrintOp Failed to compile node [name StridedSlice" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="PrintOp Failed to compile node [name StridedSlice"
+    )
 
 
 def test_the_graph_engines_callers_alone_stay_the_ops_failed_compile() -> None:
     callers = "\n".join(SINGLE_OP_BUILD_IN_PLOG.splitlines()[-2:]) + "\n"
     diagnosis = diagnose_text("plog/plog-20410_20260407111000000.log", callers)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "[GraphOpt][FusedGraph][RunCompile]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="[GraphOpt][FusedGraph][RunCompile]")
 
 
 def test_a_missing_toolkit_header_outranks_the_subgraph_compile_line() -> None:
     diagnosis = diagnose_text("serve/engine.log", SUBGRAPH_COMPILE_WITHOUT_ITS_STEP)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "file not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="file not found")
 
 
 def test_a_tbe_dtype_constraint_offers_the_dtype_setting() -> None:
     diagnosis = diagnose_text("train/rank_0.log", TBE_DTYPE_CONSTRAINT)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "bfloat16 of tbe.dsl.vexp" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error="bfloat16 of tbe.dsl.vexp", beside=("config",))
 
 
 def test_a_tbe_dtype_constraint_below_a_bare_headline_is_read_with_it() -> None:
     diagnosis = diagnose_text("train/rank_0.log", TBE_DTYPE_CONSTRAINT_BELOW_ITS_HEADLINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "float16 of tbe.dsl.vconv" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error="float16 of tbe.dsl.vconv", beside=("config",))
     assert diagnosis.confidence >= 0.5
 
 
@@ -284,24 +263,19 @@ def test_a_tbe_constraint_without_a_dtype_offers_no_setting() -> None:
 
 def test_an_inductor_triton_kernel_that_does_not_compile_is_the_operators() -> None:
     diagnosis = diagnose_text("train/run.log", INDUCTOR_KERNEL)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Triton compilation failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Triton compilation failed")
 
 
 def test_a_refused_kernel_binary_is_read_before_the_next_acl_call() -> None:
     diagnosis = diagnose_text("kernels/run.log", KERNEL_REGISTER_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Kernel binary register failure" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="Kernel binary register failure", beside=("config",)
+    )
 
 
 def test_the_compiler_environment_alone_keeps_its_reading() -> None:
     diagnosis = diagnose_text("kernels/run.log", PRECISION_MODE_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "SetPrecisionMode" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="SetPrecisionMode")
 
 
 RUNNER_GLOG_UNKNOWN = """\

@@ -19,7 +19,7 @@ check of a graph capture's state.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The fusion engine's start on an edge card: the op plugins of the installed opp tree do not
 # load, then the fusion-pass directory cannot be opened.
@@ -37,10 +37,12 @@ SUBGRAPH_COMPILE_STEP_FAILS = """\
 
 def test_plugins_the_fusion_engine_cannot_load_are_the_toolkit() -> None:
     diagnosis = diagnose_text("infer/plog.log", FE_PLUGINS_DO_NOT_LOAD)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "[FEInit][OpPluginSo] Fail to load so file" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="[FEInit][OpPluginSo] Fail to load so file",
+        beside=("config",),
+    )
 
 
 def test_a_failed_subgraph_compile_step_stays_the_operator() -> None:
@@ -68,9 +70,7 @@ terminate called after throwing an instance of 'nnadapter::logging::NNAdapterExc
 
 def test_a_status_the_library_does_not_know_is_a_release_mismatch() -> None:
     diagnosis = diagnose_text("demo/run.log", LIBRARY_DOES_NOT_KNOW_THE_CODE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unknown ATC error code(1343266830)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Unknown ATC error code(1343266830)")
     assert {"driver_env", "operator"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -96,10 +96,7 @@ INFERSHAPE_DIMS_DISAGREE = """\
 
 def test_a_prototype_verify_refusal_is_the_op_refusing_the_node() -> None:
     diagnosis = diagnose_text("infer/plog.log", PROTO_VERIFY_REFUSES_A_NODE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Conv2DVerify:3921" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error="Conv2DVerify:3921", beside=("shape_mismatch",))
 
 
 def test_an_infershape_check_naming_dimensions_stays_a_shape_mismatch() -> None:
@@ -122,25 +119,18 @@ GE_BUILD_AFTER_A_VERIFY_REFUSAL = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_graph_build_headline_alone_is_the_ops_that_did_not_build() -> None:
     diagnosis = diagnose_text("demo/plog.log", GE_BUILD_HEADLINES_ALONE)
-    assert diagnosis.first_error is not None
-    assert "Build model failed." in diagnosis.first_error.text
-    assert diagnosis.category == "operator"
-    assert "op.ge_graph_build_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "operator", first_error="Build model failed.", rule="op.ge_graph_build_failed"
+    )
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_a_verify_refusal_leads_the_graph_build_headline() -> None:
     diagnosis = diagnose_text("demo/plog.log", GE_BUILD_AFTER_A_VERIFY_REFUSAL)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Conv2DVerify:3921" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Conv2DVerify:3921")
 
 
 # A serving engine's start in graph mode: torch_npu asserts that a capture is active.
@@ -160,10 +150,12 @@ RuntimeError: world_size > 0 INTERNAL ASSERT FAILED at "../torch/csrc/distribute
 
 def test_an_assert_on_the_capture_state_is_a_capture_failure() -> None:
     diagnosis = diagnose_text("engine/core.log", CAPTURE_STATE_ASSERT)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "stream_sync",
+        first_error="ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE",
+        beside=("config",),
+    )
 
 
 def test_another_internal_assert_is_no_capture_failure() -> None:
@@ -192,13 +184,9 @@ KERNEL_SOURCE_ERROR_BEFORE_MAKE = """\
 
 def test_the_first_failed_op_generator_step_is_a_release_mismatch() -> None:
     diagnosis = diagnose_text("build/pip.log", OPBUILD_GENERATOR_FAILS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "opbuild_gen_exc.dir/build.make:77" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="opbuild_gen_exc.dir/build.make:77")
 
 
 def test_a_compiler_error_before_the_generator_step_decides() -> None:
     diagnosis = diagnose_text("build/pip.log", KERNEL_SOURCE_ERROR_BEFORE_MAKE)
-    assert diagnosis.first_error is not None
-    assert "undeclared identifier 'tileLength'" in diagnosis.first_error.text
-    assert diagnosis.category == "operator"
+    assert_reads(diagnosis, "operator", first_error="undeclared identifier 'tileLength'")

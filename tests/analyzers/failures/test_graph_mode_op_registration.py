@@ -23,7 +23,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NO_FAKE_KERNEL = """\
 Traceback (most recent call last):
@@ -51,16 +51,14 @@ RuntimeError: E19025: [PID: 7310] 2025-02-11-09:14:55.201.330 Input tensor is in
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_dynamo_naming_an_op_without_a_fake_kernel_is_the_op() -> None:
     diagnosis = diagnose_text("infer.log", NO_FAKE_KERNEL)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unsupported operator: vendor_ops.fused_rope" in diagnosis.first_error.text
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="unsupported operator: vendor_ops.fused_rope",
+        beside=("config",),
+    )
 
 
 def test_a_break_on_a_python_construct_keeps_the_whole_graph_reading() -> None:
@@ -70,16 +68,12 @@ def test_a_break_on_a_python_construct_keeps_the_whole_graph_reading() -> None:
 
 def test_a_meta_function_returning_a_real_tensor_is_the_op() -> None:
     diagnosis = diagnose_text("infer.log", META_ON_A_REAL_DEVICE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must be `meta`, got cpu instead" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="must be `meta`, got cpu instead")
 
 
 def test_an_output_buffer_smaller_than_the_op_writes_is_the_op() -> None:
     diagnosis = diagnose_text("infer.log", OUTPUT_BUFFER_TOO_SMALL)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "smaller than op_size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="smaller than op_size")
     alternatives = {a.category for a in diagnosis.alternatives}
     assert "shape_mismatch" in alternatives
     assert "oom" not in alternatives

@@ -17,7 +17,7 @@ Fixtures follow the shapes MindIE, vLLM workers and torch_npu print; values are 
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GRAPH_NODE_REFUSED = """\
 [2026-02-03 10:11:12.345+0000] [4410] [281470001112345] [batchscheduler] [ERROR] [standard_model.py:190] : [Model]\t>>> global rank-0 Execute type:1, Exception:InternVL_VIT_graph nodes[3] infershape  fail, enable log: export ASDOPS_LOG_LEVEL=ERROR, export ASDOPS_LOG_TO_STDOUT=1
@@ -61,10 +61,9 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_graph_node_failing_shape_inference_is_the_op_refusing_its_inputs() -> None:
     diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", GRAPH_NODE_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "nodes[3] infershape  fail" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis, "operator", first_error="nodes[3] infershape  fail", beside=("shape_mismatch",)
+    )
 
 
 def test_a_graph_node_whose_shape_inference_passed_is_no_failure() -> None:
@@ -74,17 +73,14 @@ def test_a_graph_node_whose_shape_inference_passed_is_no_failure() -> None:
 
 def test_the_device_check_failing_under_a_running_job_is_a_device_fault() -> None:
     diagnosis = diagnose_text("run/worker.log", UCE_CHECK_FAILED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "checkUceErrAndRepair" in diagnosis.first_error.text
-    assert "driver_env" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis, "device_fault", first_error="checkUceErrAndRepair", beside=("driver_env",)
+    )
 
 
 def test_a_start_up_probe_with_the_same_code_keeps_the_machine_reading() -> None:
     diagnosis = diagnose_text("run/worker.log", START_PROBE_FAILED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "aclrtGetDeviceCount" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="aclrtGetDeviceCount")
 
 
 ALLOCATOR_RELEASE_FAILED = "".join(
@@ -102,7 +98,4 @@ ALLOCATOR_RELEASE_FAILED = "".join(
 
 def test_the_allocator_failing_to_release_memory_mid_run_is_a_device_fault() -> None:
     diagnosis = diagnose_text("run/worker.log", ALLOCATOR_RELEASE_FAILED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "AclrtUnmapMem" in diagnosis.first_error.text
-    assert "driver_env" in alternative_labels(diagnosis)
+    assert_reads(diagnosis, "device_fault", first_error="AclrtUnmapMem", beside=("driver_env",))

@@ -11,7 +11,7 @@ shapes MindSpore and a serving engine's workers print.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GRAPH_LOAD = """\
 epoch 1 start, 1250 steps
@@ -53,35 +53,30 @@ TORCHAIR_GRAPH_LOADED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_graph_whose_tasks_do_not_load_offers_the_stack_and_a_task() -> None:
     diagnosis = diagnose_text("worker_0.log", GRAPH_LOAD)
-    assert diagnosis.first_error is not None
-    assert "load task fail" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
-    assert "ge.graph_task_load_failed" in _rules(diagnosis)
+    assert_reads(diagnosis, "other", first_error="load task fail", rule="ge.graph_task_load_failed")
     assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_a_load_that_went_through_is_no_failure() -> None:
     diagnosis = diagnose_text("worker_0.log", GRAPH_LOADED)
-    assert "ge.graph_task_load_failed" not in _rules(diagnosis)
+    assert "ge.graph_task_load_failed" not in rules_of(diagnosis)
 
 
 def test_a_torchair_graph_the_runtime_cannot_load_reads_the_same() -> None:
     diagnosis = diagnose_text("worker_tp1.log", TORCHAIR_GRAPH_LOAD)
-    assert diagnosis.first_error is not None
-    assert "davinci model init failed" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
-    assert "ge.graph_model_load_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="davinci model init failed",
+        rule="ge.graph_model_load_failed",
+    )
     assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_a_torchair_graph_that_loaded_is_no_failure() -> None:
     diagnosis = diagnose_text("worker_tp1.log", TORCHAIR_GRAPH_LOADED)
-    assert "ge.graph_model_load_failed" not in _rules(diagnosis)
+    assert "ge.graph_model_load_failed" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ line is the first error.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The one line a pipeline-parallel run on Ascend printed before its process stopped.
 HCCL_GROUP_END = "HcclGroupEnd: not in a group call. Didn't call HcclGroupStart before\n"
@@ -24,13 +24,9 @@ gpu-node3:41822:41822 [1] NCCL WARN ncclGroupEnd: not in a group call.
 
 def test_an_hccl_group_end_without_a_start_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("job/stdout.log", HCCL_GROUP_END)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclGroupEnd: not in a group call" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclGroupEnd: not in a group call")
 
 
 def test_an_nccl_group_end_without_a_start_reads_the_same() -> None:
     diagnosis = diagnose_text("job/train.log", NCCL_GROUP_END)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ncclGroupEnd: not in a group call" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ncclGroupEnd: not in a group call")

@@ -10,7 +10,7 @@ wrap it. A process's exit status (`failed with code 1`, `137`) is no runtime cod
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WRAPPED_DEVICE_START = """\
 RuntimeError: cluster session open failed for node 2:
@@ -44,24 +44,18 @@ worker 3 failed with code 137
 
 def test_the_innermost_line_with_the_runtime_code_is_the_first_error() -> None:
     diagnosis = diagnose_text("ci/job.log", WRAPPED_DEVICE_START)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "runtime_setup failed with code 507033" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="runtime_setup failed with code 507033")
     assert "507033" in diagnosis.error_codes
 
 
 def test_a_device_side_code_gives_its_own_label() -> None:
     diagnosis = diagnose_text("ci/kernels.log", KERNEL_FAULT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "failed with code 507035" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="failed with code 507035")
 
 
 def test_the_devices_own_record_outranks_the_harness_line() -> None:
     diagnosis = diagnose_text("ci/kernels.log", WITH_DEVICE_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="fftsplus aivector error")
 
 
 def test_an_exit_status_is_no_runtime_code() -> None:

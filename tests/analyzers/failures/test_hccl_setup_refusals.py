@@ -18,7 +18,13 @@ The fixtures are in the shapes CANN prints, with values and wording of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 VALUE_OUT_OF_RANGE_PLOG = """\
 [ERROR] HCCL(51022,python3):2026-09-14-08:12:30.441.207 [externalinput.cc:940] [51022][Parse][rdmaTrafficClass]HCCL_RDMA_TC[300] is invalid. except: [0, 255]
@@ -64,28 +70,20 @@ SETTINGS_READ_AT_INFO = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_variable_out_of_range_is_the_settings_not_the_collective() -> None:
     diagnosis = diagnose_text("plog/plog-51022_20260914081230.log", VALUE_OUT_OF_RANGE_PLOG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "HCCL_RDMA_TC[300] is invalid" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HCCL_RDMA_TC[300] is invalid")
     assert "call trace" not in diagnosis.first_error.text
 
 
 def test_the_error_manager_wording_of_the_same_refusal_is_read_alike() -> None:
     diagnosis = diagnose_text("stdout.txt", VALUE_OUT_OF_RANGE_PRINTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "for environment variable HCCL_RDMA_TC is invalid" in diagnosis.first_error.text
-    assert "cfg.cann_env_var_invalid" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="for environment variable HCCL_RDMA_TC is invalid",
+        rule="cfg.cann_env_var_invalid",
+    )
 
 
 def test_printed_refusal_and_plog_together_name_the_variable_first() -> None:
@@ -95,63 +93,58 @@ def test_printed_refusal_and_plog_together_name_the_variable_first() -> None:
             "plog/plog-51022_20260914081230.log": VALUE_OUT_OF_RANGE_PLOG,
         }
     )
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "HCCL_RDMA_TC" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HCCL_RDMA_TC")
     assert "call trace" not in diagnosis.first_error.text
 
 
 def test_a_plog_whose_level_lost_its_space_is_read_the_same() -> None:
     diagnosis = diagnose_text("plog/plog-51022_20260914081230.log", GLUED_LEVEL_PLOG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "HCCL_RDMA_TC[300] is invalid" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HCCL_RDMA_TC[300] is invalid")
 
 
 def test_an_interface_the_host_lacks_is_the_variable_with_the_machine_beside_it() -> None:
     diagnosis = diagnose_text("plog/plog-7710_20260914090102.log", INTERFACE_NOT_ON_HOST)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "by HCCL_SOCKET_IFNAME, but not found" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="by HCCL_SOCKET_IFNAME, but not found",
+        beside=("driver_env",),
+    )
 
 
 def test_a_failed_cluster_consistency_check_is_the_cluster_settings() -> None:
     diagnosis = diagnose_text("plog/plog-88120_20260914102011.log", DUPLICATE_SUPER_DEVICE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "same superDeviceId" in diagnosis.first_error.text
-    alternatives = _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="same superDeviceId")
+    alternatives = alternative_labels(diagnosis)
     assert "hccl" in alternatives
     assert "driver_env" in alternatives
 
 
 def test_a_rank_table_that_cannot_be_read_is_the_settings() -> None:
     diagnosis = diagnose_text("plog/plog-3020_20260914110041.log", RANK_TABLE_UNREADABLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is not a valid real path" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not a valid real path")
 
 
 def test_a_table_address_that_is_not_the_nic_is_the_table_with_the_machine_beside_it() -> None:
     diagnosis = diagnose_text("plog/plog-40410_20260914120309.log", TABLE_ADDRESS_NOT_THE_NIC)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "in the ranktable is inconsistent" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="in the ranktable is inconsistent", beside=("driver_env",)
+    )
 
 
 def test_an_agent_that_could_not_reach_the_root_is_a_collective_setup_wait() -> None:
     diagnosis = diagnose_text("plog/plog-9014_20260914131140.log", AGENT_CANNOT_REACH_ROOT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "topo exchange agent get socket timeout" in diagnosis.first_error.text
-    assert "hccl.topo_exchange_timeout" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="topo exchange agent get socket timeout",
+        rule="hccl.topo_exchange_timeout",
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_settings_read_at_info_are_no_refusal() -> None:
     diagnosis = diagnose_text("plog/plog-51022_20260914081230.log", SETTINGS_READ_AT_INFO)
     assert diagnosis.category != "config"
-    rules = _rules(diagnosis)
+    rules = rules_of(diagnosis)
     assert "cfg.hccl_setup_settings_refused" not in rules

@@ -21,7 +21,13 @@ holds one:
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 ROOT_TOPO_TIMEOUT = """\
 [ERROR] HCCL(7731,python):2026-04-09-03:15:52.410.118 [topoinfo_exchange_server.cc:113] [7790][Get][Connection]topo exchange server get socket timeout! timeout[600 s]
@@ -125,28 +131,20 @@ EI0006: 2026-05-14-07:21:44.612.087 Getting socket times out. Reason: Remote Ran
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_root_that_gave_up_waiting_for_ranks_is_a_communicator_setup_failure() -> None:
     diagnosis = diagnose_text("plog/plog-7731_20260409031552410.log", ROOT_TOPO_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "topo exchange server get socket timeout" in diagnosis.first_error.text
-    assert "hccl.topo_exchange_timeout" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="topo exchange server get socket timeout",
+        rule="hccl.topo_exchange_timeout",
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_agent_that_could_not_reach_ranks_is_the_same_failure() -> None:
     diagnosis = diagnose_text("plog/plog-7736_20260409031552433.log", AGENT_TOPO_FAILURE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "TopoDetect ERROR occur" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="TopoDetect ERROR occur")
 
 
 def test_the_missing_rank_own_failure_explains_the_root_wait() -> None:
@@ -156,83 +154,79 @@ def test_the_missing_rank_own_failure_explains_the_root_wait() -> None:
             "rank_3.log": MISSING_RANK_OOM,
         }
     )
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 def test_execution_stage_timeout_is_a_collective_wait_with_hang_beside_it() -> None:
     diagnosis = diagnose_text("plog/plog-40021_20260411224803902.log", EXEC_STAGE_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[TaskExecStage][Timeout]" in diagnosis.first_error.text
-    assert "hccl.exec_stage_timeout" in _rules(diagnosis)
-    assert "hang" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="[TaskExecStage][Timeout]",
+        rule="hccl.exec_stage_timeout",
+        beside=("hang",),
+    )
 
 
 def test_an_init_stage_tag_is_not_read_as_an_execution_timeout() -> None:
     diagnosis = diagnose_text("plog/plog-40021_20260411221803100.log", INIT_STAGE_TIMEOUT)
     assert diagnosis.category == "hccl"
-    rules = _rules(diagnosis)
+    rules = rules_of(diagnosis)
     assert "hccl.exec_stage_timeout" not in rules
     assert "hccl.topo_exchange_timeout" in rules
 
 
 def test_lost_heartbeat_offers_a_rank_that_went_away() -> None:
     diagnosis = diagnose_text("rank_0.log", HEARTBEAT_LOST)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Notify register times out" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="Notify register times out", beside=("device_fault",)
+    )
     assert 3 in diagnosis.culprit_ranks
 
 
 def test_lost_heartbeat_in_the_older_server_device_form_offers_a_rank_that_went_away() -> None:
     diagnosis = diagnose_text("train.log", OLD_FORM_HEARTBEAT_LOST)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Notify register times out" in diagnosis.first_error.text
-    assert "hccl.peer_heartbeat_lost_device" in _rules(diagnosis)
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Notify register times out",
+        rule="hccl.peer_heartbeat_lost_device",
+        beside=("device_fault",),
+    )
 
 
 def test_a_stuck_peer_in_the_older_form_is_not_offered_as_a_crash() -> None:
     diagnosis = diagnose_text("train.log", OLD_FORM_STUCK_PEER)
     assert diagnosis.category == "hccl"
-    assert "hccl.peer_heartbeat_lost_device" not in _rules(diagnosis)
-    assert "device_fault" not in _alternatives(diagnosis)
+    assert "hccl.peer_heartbeat_lost_device" not in rules_of(diagnosis)
+    assert "device_fault" not in alternative_labels(diagnosis)
 
 
 def test_a_stuck_peer_is_not_offered_as_a_crash() -> None:
     diagnosis = diagnose_text("rank_0.log", STUCK_PEER)
     assert diagnosis.category == "hccl"
-    assert "device_fault" not in _alternatives(diagnosis)
+    assert "device_fault" not in alternative_labels(diagnosis)
 
 
 def test_a_link_that_timed_out_is_read_before_its_restatements() -> None:
     diagnosis = diagnose_text("plog/plog-60412_20260504091240118.log", LINK_SETUP_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "wait socket establish timeout" in diagnosis.first_error.text
-    assert "hccl.socket_timeout" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="wait socket establish timeout", rule="hccl.socket_timeout"
+    )
 
 
 def test_without_the_timeout_line_the_restatement_is_the_first_error() -> None:
     text = LINK_SETUP_TIMEOUT.split("\n", 1)[1]
     diagnosis = diagnose_text("plog/plog-60412_20260504091240119.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[LinksEstablishCompleted] is failed" in diagnosis.first_error.text
-    assert "hccl.socket_timeout" not in _rules(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="[LinksEstablishCompleted] is failed")
+    assert "hccl.socket_timeout" not in rules_of(diagnosis)
 
 
 def test_a_socket_receive_that_timed_out_is_a_wait_for_the_peer() -> None:
     diagnosis = diagnose_text("plog/plog-31870_20260811140009551.log", SOCKET_RECV_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Wait timeout for sockets recv" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Wait timeout for sockets recv")
     assert "[RecvMsg]Failed" not in diagnosis.first_error.text
-    assert "hccl.socket_timeout" in _rules(diagnosis)
+    assert "hccl.socket_timeout" in rules_of(diagnosis)
     assert diagnosis.confidence >= 0.5
 
 
@@ -240,10 +234,7 @@ def test_a_lone_socket_timeout_offers_a_stall_beside_the_collective() -> None:
     """EI0006 only ends a wait; with no peer's failure in the log the peer may have stalled
     without a word (docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout)."""
     diagnosis = diagnose_text("train.log", LONE_SOCKET_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Getting socket times out" in diagnosis.first_error.text
-    assert "hang" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="Getting socket times out", beside=("hang",))
 
 
 def test_the_peer_own_failure_explains_the_socket_receive_timeout() -> None:
@@ -259,26 +250,26 @@ def test_the_peer_own_failure_explains_the_socket_receive_timeout() -> None:
 
 def test_ends_of_a_link_running_different_collectives_are_out_of_step() -> None:
     diagnosis = diagnose_text("plog/plog-50218_20260602143011402.log", PARAMETER_CONFLICT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "CMD information tag check fail" in diagnosis.first_error.text
-    assert "hccl.collective_mismatch" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="CMD information tag check fail",
+        rule="hccl.collective_mismatch",
+    )
 
 
 def test_a_check_that_passed_is_not_a_mismatch() -> None:
     text = PARAMETER_CONFLICT.replace("[ERROR]", "[INFO]").replace("check fail", "check pass")
     diagnosis = diagnose_text("plog/plog-50218_20260602143011403.log", text)
-    assert "hccl.collective_mismatch" not in _rules(diagnosis)
+    assert "hccl.collective_mismatch" not in rules_of(diagnosis)
 
 
 def test_a_rank_heartbeat_marks_stuck_is_a_hang_blamed_on_it() -> None:
     diagnosis = diagnose_text("plog/plog-2210_20260418224003118.log", RUN_LOG_STUCK)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "status[STUCK]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="status[STUCK]")
     assert diagnosis.culprit_ranks == [6]
-    assert "hccl" in _alternatives(diagnosis)
-    assert "device_fault" not in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
+    assert "device_fault" not in alternative_labels(diagnosis)
 
 
 def test_the_same_event_pasted_without_its_header_is_still_read() -> None:
@@ -286,7 +277,7 @@ def test_the_same_event_pasted_without_its_header_is_still_read() -> None:
     bare = line[line.index("[TaskExecStage]") :] + "\n"
     diagnosis = diagnose_text("npu_log.txt", bare)
     assert diagnosis.category == "hang"
-    assert "hang.hccl_heartbeat_stuck" in _rules(diagnosis)
+    assert "hang.hccl_heartbeat_stuck" in rules_of(diagnosis)
 
 
 def test_a_stuck_rank_that_ends_in_a_timeout_is_read_by_the_timeout() -> None:
@@ -296,18 +287,14 @@ def test_a_stuck_rank_that_ends_in_a_timeout_is_read_by_the_timeout() -> None:
             "debug/plog/plog-2210_20260418231005300.log": ENDS_IN_NOTIFY_TIMEOUT,
         }
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[TaskExecStage][Timeout]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="[TaskExecStage][Timeout]")
 
 
 def test_a_rank_heartbeat_marks_lost_offers_a_rank_that_went_away() -> None:
     diagnosis = diagnose_text("plog/plog-4410_20260309110217301.log", RUN_LOG_LOST)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "status[LOST]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="status[LOST]")
     assert 9 in diagnosis.culprit_ranks
-    assert "device_fault" in _alternatives(diagnosis)
+    assert "device_fault" in alternative_labels(diagnosis)
 
 
 def test_runtime_chatter_without_a_heartbeat_event_is_no_hang() -> None:

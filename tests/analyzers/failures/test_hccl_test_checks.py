@@ -9,7 +9,7 @@ the tool's own wording.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # Two ranks of the test fail to build their communicator: HCCL returns 7 (a resource is taken).
 COMM_INIT_UNAVAILABLE = """\
@@ -31,26 +31,22 @@ This is an error in device_init.
 STEP_ONLY = "the minbytes is 8, maxbytes is 1024\nThis is an error in parse_cmd_line.\n"
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_an_hccl_call_the_test_checked_is_read_by_hccls_code() -> None:
     diagnosis = diagnose_text("hccl_test.log", COMM_INIT_UNAVAILABLE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.hccl_test_call_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "retcode: 7" in diagnosis.first_error.text
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="retcode: 7",
+        rule="hccl.hccl_test_call_failed",
+        beside=("driver_env",),
+    )
 
 
 def test_an_acl_call_the_test_checked_is_read_by_acls_code() -> None:
     diagnosis = diagnose_text("hccl_test.log", ACL_MALLOC)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "retcode: 207001" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="retcode: 207001")
 
 
 def test_the_step_line_alone_is_no_call_check() -> None:
     diagnosis = diagnose_text("hccl_test.log", STEP_ONLY)
-    assert "hccl.hccl_test_call_failed" not in _rules(diagnosis)
+    assert "hccl.hccl_test_call_failed" not in rules_of(diagnosis)

@@ -5,7 +5,7 @@ docs/labelling.md#a-device-held-by-a-leftover-process
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A fine-tune restarted while the previous run's processes still hold the cards.
 LEFTOVER = """\
@@ -26,10 +26,12 @@ EJ0003: [PID: 4410] 2026-05-06-07:08:09.101.202 Failed to bind the IP port. Reas
 
 def test_a_leftover_process_reads_hccl_with_driver_env_beside_it_unconfidently() -> None:
     diagnosis = diagnose_text("logs/rank3.log", LEFTOVER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to initialize the HCCP process" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Failed to initialize the HCCP process",
+        beside=("driver_env",),
+    )
     assert diagnosis.confidence < 0.8
 
 

@@ -10,7 +10,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NCCL_THEN_ABORT = """\
 I0511 03:12:40.118204 8811 model_lifecycle.cc:819] successfully loaded 'postprocessing'
@@ -30,13 +30,9 @@ double free or corruption (fasttop)
 
 def test_the_nccl_failure_before_the_abort_is_the_first_error() -> None:
     diagnosis = diagnose_text("triton_server.log", NCCL_THEN_ABORT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ncclCommunicator.cpp:87 'unhandled cuda error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ncclCommunicator.cpp:87 'unhandled cuda error")
 
 
 def test_the_abort_alone_stays_the_crash() -> None:
     diagnosis = diagnose_text("triton_server.log", ABORT_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "double free or corruption (fasttop)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="double free or corruption (fasttop)")

@@ -10,7 +10,7 @@ Fixtures are written in torchrun's and glibc's formats, with hosts and pids of o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEAP_ABORT_THEN_LAUNCHER = """\
 step 412 loss 2.3180
@@ -28,14 +28,11 @@ Aborted (core dumped)
 
 def test_the_allocators_line_explains_the_abort() -> None:
     diagnosis = diagnose_text("train/stdout.log", HEAP_ABORT_THEN_LAUNCHER)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "corrupted unsorted chunks" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "device_fault", first_error="corrupted unsorted chunks", beside=("other",)
+    )
 
 
 def test_the_older_wrapped_spelling_is_read_alike() -> None:
     diagnosis = diagnose_text("train/stdout.log", OLD_GLIBC_SPELLING)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "double free or corruption" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="double free or corruption")

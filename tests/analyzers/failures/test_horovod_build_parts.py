@@ -9,12 +9,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RUNNER_CANNOT_TELL = """\
 Traceback (most recent call last):
@@ -47,21 +42,25 @@ GLOO_RUNTIME_FAILURE = """\
 
 def test_a_runner_that_cannot_tell_what_was_built_is_the_installation() -> None:
     diagnosis = diagnose_text("horovodrun.log", RUNNER_CANNOT_TELL)
-    assert diagnosis.category == "driver_env"
-    assert "env.horovod_part_not_built" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Failed to determine if Gloo support has been built" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to determine if Gloo support has been built",
+        rule="env.horovod_part_not_built",
+        beside=("config",),
+    )
 
 
 def test_a_framework_extension_that_was_not_built_is_the_installation() -> None:
     diagnosis = diagnose_text("worker.log", EXTENSION_NOT_BUILT)
-    assert diagnosis.category == "driver_env"
-    assert "env.horovod_part_not_built" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Extension horovod.torch has not been built" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Extension horovod.torch has not been built",
+        rule="env.horovod_part_not_built",
+    )
 
 
 def test_a_gloo_connection_closed_at_run_time_is_not_the_build() -> None:
     diagnosis = diagnose_text("worker.log", GLOO_RUNTIME_FAILURE)
-    assert "env.horovod_part_not_built" not in _rules(diagnosis)
+    assert "env.horovod_part_not_built" not in rules_of(diagnosis)

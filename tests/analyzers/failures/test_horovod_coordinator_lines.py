@@ -10,7 +10,7 @@ pasted without its warning reads as the warning does. Paths, ranks and tensor na
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 MISMATCHED_DTYPE = """\
 [1,0]<stdout>:epoch 1 step 40 loss 2.311
@@ -56,27 +56,25 @@ run summary: workers started 4, missing ranks: [] , all finished
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_request_the_ranks_disagree_on_is_the_collective_layer_refusing_it() -> None:
     diagnosis = diagnose_text("train.log", MISMATCHED_DTYPE)
-    assert diagnosis.category == "hccl"
-    assert "hccl.horovod_mismatched_request" in _rules(diagnosis)
-    assert "Mismatched data types" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Mismatched data types",
+        rule="hccl.horovod_mismatched_request",
+        beside=("config",),
+    )
 
 
 def test_nccl_s_own_argument_check_is_not_horovod_s_refusal() -> None:
     diagnosis = diagnose_text("train.log", NCCL_ARGUMENT_CHECK)
-    assert "hccl.horovod_mismatched_request" not in _rules(diagnosis)
+    assert "hccl.horovod_mismatched_request" not in rules_of(diagnosis)
 
 
 def test_an_exception_in_the_collective_thread_comes_before_the_shutdown_it_causes() -> None:
     diagnosis = diagnose_text("train.log", BACKGROUND_THREAD)
-    assert diagnosis.category == "hccl"
-    assert "background loop uncaught exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="background loop uncaught exception")
     alternatives = {alt.category for alt in diagnosis.alternatives}
     assert alternatives & {"operator", "device_fault"}
 
@@ -86,30 +84,27 @@ def test_a_device_fault_named_after_the_colon_keeps_its_own_label() -> None:
         "too many resources requested for launch", "an illegal memory access was encountered"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "device_fault"
-    assert "background loop uncaught exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="background loop uncaught exception")
 
 
 def test_the_shutdown_notice_alone_is_the_first_error() -> None:
     diagnosis = diagnose_text("train.log", SHUTDOWN_ALONE)
-    assert diagnosis.category == "hccl"
-    assert "Horovod has been shut down" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Horovod has been shut down")
 
 
 def test_an_error_printed_before_the_shutdown_notice_wins() -> None:
     diagnosis = diagnose_text("train.log", SHUTDOWN_AFTER_ERROR)
-    assert "hccl.horovod_shut_down" in _rules(diagnosis)
+    assert "hccl.horovod_shut_down" in rules_of(diagnosis)
     assert "FileNotFoundError" in diagnosis.first_error.text
 
 
 def test_the_stalled_tensor_list_alone_reads_as_the_stall_warning() -> None:
     diagnosis = diagnose_text("train.log", STALLED_LIST)
-    assert diagnosis.category == "hang"
-    assert "hang.horovod_stalled_ops" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "[missing ranks: 2]" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "hang", first_error="[missing ranks: 2]", rule="hang.horovod_stalled_ops"
+    )
 
 
 def test_missing_ranks_in_another_sentence_is_no_stall() -> None:
     diagnosis = diagnose_text("train.log", STATUS_LINE)
-    assert "hang.horovod_stalled_ops" not in _rules(diagnosis)
+    assert "hang.horovod_stalled_ops" not in rules_of(diagnosis)

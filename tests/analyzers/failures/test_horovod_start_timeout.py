@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "hccl.horovod_start_timeout"
 
@@ -54,30 +54,25 @@ hosts to become available. Timeout after 600 seconds.
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_start_timeout_of_an_older_horovodrun_is_the_launcher_rendezvous() -> None:
     diagnosis = diagnose_text("horovodrun.log", OLD_DRIVER)
-    assert diagnosis.category == "hccl"
-    assert RULE in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting for tasks to start" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Timed out waiting for tasks to start", rule=RULE)
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_newer_runner_wording_reads_the_same_and_its_progress_lines_are_no_error() -> None:
     diagnosis = diagnose_text("horovodrun.log", NEW_RUNNER_VERBOSE)
-    assert diagnosis.category == "hccl"
-    assert RULE in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "TimeoutException: Timed out waiting for tasks to start" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="TimeoutException: Timed out waiting for tasks to start",
+        rule=RULE,
+    )
 
 
 def test_an_elastic_wait_for_enough_hosts_is_not_the_start_timeout() -> None:
     diagnosis = diagnose_text("horovodrun.log", ELASTIC_DISCOVERY_WAIT)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
 
 
 def test_no_worker_started_and_the_advice_is_about_reaching_the_hosts(tmp_path: Path) -> None:

@@ -10,12 +10,7 @@ in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HOROVODRUN_KILLED = """\
 $ horovodrun -np 4 -H localhost:4 python train_ddp.py --epochs 3
@@ -56,26 +51,30 @@ mpirun noticed that process rank 3 with PID XXXXX on node XXXXXXXX exited on sig
 
 def test_a_process_horovodrun_saw_killed_is_the_first_error() -> None:
     diagnosis = diagnose_text("horovodrun.log", HOROVODRUN_KILLED)
-    assert diagnosis.category == "device_fault"
-    assert "dev.horovodrun_process_killed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Process 2 exit with status code 137." in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Process 2 exit with status code 137.",
+        rule="dev.horovodrun_process_killed",
+        beside=("oom",),
+    )
 
 
 def test_a_process_horovodrun_saw_crash_is_its_own_crash() -> None:
     diagnosis = diagnose_text("horovodrun.log", HOROVODRUN_CRASHED)
-    assert diagnosis.category == "device_fault"
-    assert "dev.horovodrun_process_signal" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "status code 139" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="status code 139",
+        rule="dev.horovodrun_process_signal",
+    )
 
 
 def test_a_plain_status_yields_to_the_process_own_error() -> None:
     diagnosis = diagnose_text("horovodrun.log", HOROVODRUN_OWN_ERROR)
     assert diagnosis.first_error is not None
     assert "FileNotFoundError" in diagnosis.first_error.text
-    assert not _rules(diagnosis) & {
+    assert not rules_of(diagnosis) & {
         "dev.horovodrun_process_killed",
         "dev.horovodrun_process_signal",
     }
@@ -83,7 +82,9 @@ def test_a_plain_status_yields_to_the_process_own_error() -> None:
 
 def test_mpirun_kill_report_with_a_masked_pid_is_read() -> None:
     diagnosis = diagnose_text("mpirun.log", MPIRUN_MASKED_PID)
-    assert diagnosis.category == "device_fault"
-    assert "dev.mpirun_rank_sigkill" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "rank 3 with PID XXXXX" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="rank 3 with PID XXXXX",
+        rule="dev.mpirun_rank_sigkill",
+    )

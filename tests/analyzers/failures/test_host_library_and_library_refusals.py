@@ -10,7 +10,7 @@ the loader's message on the next line; one exception line) with values of our ow
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STATIC_TLS = """\
 RuntimeError: Failed to import trl.trainer.grpo_trainer because of the following error (look up to see its traceback):
@@ -63,13 +63,9 @@ def test_a_jit_compiler_that_cannot_open_its_library_is_the_machine() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: the interpreter's headline only
     says a compiled function failed; NVRTC's own line names the library it could not open."""
     diagnosis = diagnose_text("console.txt", JIT_LIBRARY_UNOPENED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "failed to open libnvrtc-builtins.so.12.4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="failed to open libnvrtc-builtins.so.12.4")
 
 
 def test_the_interpreter_headline_over_a_shape_failure_is_not_the_machine() -> None:
     diagnosis = diagnose_text("console.txt", JIT_SHAPES_REFUSED)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must match the size of tensor b" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="must match the size of tensor b")

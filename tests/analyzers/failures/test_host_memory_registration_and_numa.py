@@ -11,12 +11,7 @@ Fixtures are our own jobs written in the libraries' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A KV-cache connector on an NPU server whose driver cannot register the host buffer.
 HAL_REGISTER_REFUSED = """\
@@ -77,29 +72,29 @@ ValueError: max_model_len must be positive, got -1
 
 def test_the_hal_refusal_is_the_first_error_and_the_host() -> None:
     diagnosis = diagnose_text("engine.log", HAL_REGISTER_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unable to halHostRegister: 65534" in diagnosis.first_error.text
-    assert "env.host_memory_registration_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unable to halHostRegister: 65534",
+        rule="env.host_memory_registration_refused",
+    )
     assert {"config", "oom"} <= {a.category for a in diagnosis.alternatives}
 
 
 def test_the_bindings_bare_refusal_alone() -> None:
     diagnosis = diagnose_text("worker.log", REGISTER_PTR_ALONE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "register ptr failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="register ptr failed")
 
 
 def test_a_pinning_helper_under_a_memlock_limit() -> None:
     diagnosis = diagnose_text("worker.log", MLOCK_LIMIT)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.host_memory_registration_refused" in _rules(diagnosis)
+    assert "env.host_memory_registration_refused" in rules_of(diagnosis)
 
 
 def test_a_registration_that_succeeded_refuses_nothing() -> None:
     diagnosis = diagnose_text("serve.log", REGISTERED_THEN_OTHER_ERROR)
-    assert "env.host_memory_registration_refused" not in _rules(diagnosis)
+    assert "env.host_memory_registration_refused" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "max_model_len must be positive" in diagnosis.first_error.text
 
@@ -109,20 +104,18 @@ def test_numactls_membind_refusal_outranks_the_death_notice() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.strip() == "setting membind: Invalid argument"
-    assert "env.numa_binding_refused" in _rules(diagnosis)
+    assert "env.numa_binding_refused" in rules_of(diagnosis)
     assert "config" in {a.category for a in diagnosis.alternatives}
 
 
 def test_numactls_cpu_binding_refusal() -> None:
     diagnosis = diagnose_text("launcher.log", NUMACTL_CPU_BIND_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "numa_sched_setaffinity_v2_int() failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="numa_sched_setaffinity_v2_int() failed")
 
 
 def test_a_binding_reported_as_applied_refuses_nothing() -> None:
     diagnosis = diagnose_text("serve.log", NUMA_BINDING_REPORTED)
-    assert "env.numa_binding_refused" not in _rules(diagnosis)
+    assert "env.numa_binding_refused" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "max_model_len must be positive" in diagnosis.first_error.text
 
@@ -141,4 +134,4 @@ Traceback (most recent call last):
 def test_the_thc_wording_of_a_busy_device() -> None:
     diagnosis = diagnose_text("train.log", THC_BUSY_DEVICE)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.cuda_driver_unusable" in _rules(diagnosis)
+    assert "env.cuda_driver_unusable" in rules_of(diagnosis)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_files, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, scan_text
 
 KERNEL_LOG = """\
 [Wed May  6 21:14:50 2026] pt_main_thread invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0
@@ -46,9 +46,7 @@ def test_a_kill_the_kernel_recorded_for_the_rank_is_host_memory() -> None:
 
 def test_a_sigkill_with_no_kernel_record_stays_a_killed_rank() -> None:
     diagnosis = diagnose({"node0/launcher.log": launcher(88231)})
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "exitcode: -9" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="exitcode: -9")
 
 
 def test_a_kernel_record_of_another_process_does_not_silence_the_rank() -> None:

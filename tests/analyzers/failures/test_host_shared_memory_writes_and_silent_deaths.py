@@ -12,7 +12,7 @@ with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -106,9 +106,7 @@ Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'invalid argument'
 
 def test_a_raylet_asking_more_than_dev_shm_holds_is_the_machines() -> None:
     diagnosis = diagnose_text("ray/raylet.out", RAYLET_SHM_SHORT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "exceeds memory available in /dev/shm" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="exceeds memory available in /dev/shm")
     assert {"config", "oom"} <= _alternatives(diagnosis)
 
 
@@ -119,17 +117,13 @@ def test_ray_placing_its_store_under_tmp_refuses_nothing() -> None:
 
 def test_ray_init_refusing_a_store_larger_than_dev_shm_is_the_machines() -> None:
     diagnosis = diagnose_text("serve/asr.log", RAY_INIT_REFUSES)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "exceeds /dev/shm size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="exceeds /dev/shm size")
     assert "config" in _alternatives(diagnosis)
 
 
 def test_a_shared_tensor_the_kernel_will_not_map_is_the_hosts_limit() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SHARED_TENSOR_MAP_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "unable to mmap 2048 bytes" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="unable to mmap 2048 bytes")
     assert "oom" in _alternatives(diagnosis)
 
 
@@ -140,9 +134,7 @@ def test_an_ordinary_file_that_cannot_be_mapped_keeps_the_memory_reading() -> No
 
 def test_an_old_save_whose_write_fails_with_eio_is_the_storage() -> None:
     diagnosis = diagnose_text("train/train.log", OLD_SAVE_WRITE_FAILS)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "fd 27 failed with Input/output error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="fd 27 failed with Input/output error")
 
 
 def test_a_transport_librarys_input_output_error_is_not_the_storage() -> None:
@@ -152,9 +144,7 @@ def test_a_transport_librarys_input_output_error_is_not_the_storage() -> None:
 
 def test_a_spawned_worker_handed_a_lock_is_config() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SPAWN_LOCK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "cannot pickle '_thread.RLock' object" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="cannot pickle '_thread.RLock' object")
     assert "other" in _alternatives(diagnosis)
 
 
@@ -165,9 +155,9 @@ def test_another_unpicklable_object_is_not_read_as_the_lock() -> None:
 
 def test_an_engine_process_gone_without_a_word_is_a_dead_process() -> None:
     diagnosis = diagnose_text("serve/api_server.log", ENGINE_CORE_GONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Engine core proc EngineCore_DP0 died unexpectedly" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="Engine core proc EngineCore_DP0 died unexpectedly"
+    )
     assert {"oom", "driver_env"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.5
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A kernel cache in the home directory fills the user's quota while the scratch volume has room.
 QUOTA_IN_KERNEL_CACHE = """\
@@ -94,10 +94,7 @@ RuntimeError: CUDA error: OS call failed or operation not supported on this OS
 )
 def test_host_storage_and_memory_limits(text: str, category: str, first: str, also: str) -> None:
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
-    assert also in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, category, first_error=first, beside=(also,))
 
 
 def test_the_quota_comes_before_the_launchers_report() -> None:
@@ -182,9 +179,7 @@ def test_bailing_out_without_the_timeout_pair_is_no_wait() -> None:
 def test_a_checkpoint_file_that_cannot_be_opened_offers_the_host_and_the_path() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("issue/log.txt", SAVE_NOT_OPENED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "cannot be opened" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="cannot be opened")
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -211,10 +206,7 @@ RuntimeError: [enforce fail at inline_container.cc:747] . open file failed with 
 def test_a_save_on_a_read_only_mount_is_the_output_path_or_the_mount() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("issue/log.txt", SAVE_OPEN_STRERROR)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Read-only file system" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="Read-only file system", beside=("driver_env",))
 
 
 def test_python_s_own_read_only_error_is_read_alike() -> None:
@@ -231,19 +223,16 @@ def test_the_writer_refused_a_permission_is_read_as_the_refused_path() -> None:
     is the refused open of a path the job was pointed at, as Python's own PermissionError."""
     text = SAVE_OPEN_STRERROR.replace("Read-only file system", "Permission denied")
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "strerror: Permission denied" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="strerror: Permission denied", beside=("driver_env",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_the_writer_s_open_failure_for_another_reason_keeps_the_save_reading() -> None:
     text = SAVE_OPEN_STRERROR.replace("Read-only file system", "Input/output error")
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "open file failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="open file failed")
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 

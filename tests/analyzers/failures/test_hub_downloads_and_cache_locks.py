@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+    scan_text,
+)
 
 RATE_LIMITED = """\
 Rate limited. Waiting 45.0s before retry [Retry 1/5].
@@ -119,73 +125,71 @@ Traceback (most recent call last):
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_hub_refusing_too_many_requests_is_the_first_error() -> None:
     diagnosis = diagnose_text("train.log", RATE_LIMITED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "HTTP Error 429 thrown while requesting" in diagnosis.first_error.text
-    assert "other.download_host_rate_limited" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="HTTP Error 429 thrown while requesting",
+        rule="other.download_host_rate_limited",
+        beside=("config",),
+    )
 
 
 def test_a_hub_that_does_not_answer_in_time_is_no_collective_failure() -> None:
     diagnosis = diagnose_text("train.log", READ_TIMEOUT)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Read timed out" in diagnosis.first_error.text
-    assert "other.download_host_timed_out" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "other", first_error="Read timed out", rule="other.download_host_timed_out"
+    )
 
 
 def test_a_local_server_that_does_not_answer_is_not_a_download_host() -> None:
     diagnosis = diagnose_text("client.log", LOCAL_SERVER_TIMEOUT)
-    assert "other.download_host_timed_out" not in _rules(diagnosis)
+    assert "other.download_host_timed_out" not in rules_of(diagnosis)
 
 
 def test_a_cut_tls_handshake_to_the_hub_is_the_host_network() -> None:
     diagnosis = diagnose_text("train.log", TLS_CUT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "EOF occurred in violation of protocol" in diagnosis.first_error.text
-    assert "env.download_proxy_or_tls_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="EOF occurred in violation of protocol",
+        rule="env.download_proxy_or_tls_failed",
+    )
 
 
 def test_a_proxy_that_closes_the_connection_is_the_host_network() -> None:
     diagnosis = diagnose_text("train.log", PROXY_GONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Unable to connect to proxy" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Unable to connect to proxy")
 
 
 def test_a_cache_lock_timeout_is_read_before_the_loaders_retry_wrapper() -> None:
     diagnosis = diagnose_text("worker.log", CONFIG_LOCK_TIMEOUT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "could not be acquired" in diagnosis.first_error.text
-    assert "cfg.shared_cache_lock_not_taken" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="could not be acquired",
+        rule="cfg.shared_cache_lock_not_taken",
+        beside=("driver_env",),
+    )
 
 
 def test_metric_locks_not_seen_across_nodes_read_the_same() -> None:
     diagnosis = diagnose_files({"node0.log": METRIC_LOCK_NODE0, "node1.log": METRIC_LOCK_NODE1})
     assert diagnosis.category == "config"
-    assert "cfg.shared_cache_lock_not_taken" in _rules(diagnosis)
+    assert "cfg.shared_cache_lock_not_taken" in rules_of(diagnosis)
 
 
 def test_a_loggers_lock_chatter_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", LOCK_CHATTER)
-    assert "cfg.shared_cache_lock_not_taken" not in _rules(diagnosis)
+    assert "cfg.shared_cache_lock_not_taken" not in rules_of(diagnosis)
 
 
 def test_a_stack_dump_parked_in_the_jit_build_lock_is_a_hang() -> None:
     diagnosis = diagnose_files({"py-spy.txt": BATON_DUMP, "training.log": CUT_OUTPUT})
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "file_baton.py" in diagnosis.first_error.text
-    assert "hang.extension_build_lock_wait" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hang", first_error="file_baton.py", rule="hang.extension_build_lock_wait"
+    )
 
 
 def test_the_baton_wait_line_of_a_stack_dump_is_kept_by_the_scan() -> None:
@@ -242,10 +246,7 @@ _DROPS = {
 
 def test_a_hub_that_drops_the_connection_is_no_collective_failure() -> None:
     diagnosis = diagnose_text("train/rank5.log", HUB_DROPPED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "cdn-lfs.hf.co" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="cdn-lfs.hf.co", beside=("config",))
 
 
 def test_a_local_server_that_drops_the_connection_is_not_a_download_host() -> None:
@@ -270,11 +271,13 @@ def test_the_same_reset_under_a_collective_keeps_its_reading() -> None:
 @pytest.mark.parametrize("dump", [BATON_TIMER_DUMP, BATON_TIMER_DUMP_CUT])
 def test_a_timer_dump_parked_in_the_jit_build_lock_is_a_hang(dump: str) -> None:
     diagnosis = diagnose_files({"rank0.log": dump, "training.log": CUT_OUTPUT})
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "file_baton.py" in diagnosis.first_error.text
-    assert "hang.extension_build_lock_wait" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hang",
+        first_error="file_baton.py",
+        rule="hang.extension_build_lock_wait",
+        beside=("config",),
+    )
 
 
 def test_a_timer_dump_standing_elsewhere_gives_no_event() -> None:

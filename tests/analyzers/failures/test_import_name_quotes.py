@@ -8,7 +8,7 @@ that retypes the line often writes them in double quotes, and the finding is the
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 DOUBLE_QUOTED = (
     "[2026-03-02 09:14:07] Starting engine on device npu\n"
@@ -32,17 +32,13 @@ WARNING_WITH_REPR = (
 
 def test_a_double_quoted_import_refusal_is_the_package_set():
     diagnosis = diagnose_text("error.log", DOUBLE_QUOTED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_stream_pool_helper" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="_stream_pool_helper")
     assert diagnosis.confidence >= 0.5
 
 
 def test_the_single_quoted_line_reads_the_same():
     diagnosis = diagnose_text("error.log", SINGLE_QUOTED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_stream_pool_helper" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="_stream_pool_helper")
 
 
 def test_a_warning_that_quotes_a_skipped_import_is_no_failure():

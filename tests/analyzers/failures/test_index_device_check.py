@@ -8,7 +8,7 @@ values. docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 SPLIT_MODEL_FORWARD = """\
 ---------------------------------------------------------------------------
@@ -26,14 +26,10 @@ RuntimeError: indices should be either on cpu or on the same device as the index
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_indices_on_another_gpu_are_the_ops_refusal() -> None:
     diagnosis = diagnose_text("notebook.log", SPLIT_MODEL_FORWARD)
     assert diagnosis.category == "operator"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("RuntimeError: indices should be")
-    assert "op.index_on_other_device" in _rules(diagnosis)
+    assert "op.index_on_other_device" in rules_of(diagnosis)
     assert {"config", "other"} <= {a.category for a in diagnosis.alternatives}

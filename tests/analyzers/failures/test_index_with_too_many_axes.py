@@ -8,7 +8,7 @@ it, since the tensor most often comes from a library release that returns anothe
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A ring-attention unit test started with torchrun on three ranks: each rank slices the
 # softmax statistics it got back as if they still had a batch axis.
@@ -31,10 +31,12 @@ RING_TEST = """\
 def test_too_many_indices_is_a_shape_the_code_did_not_expect() -> None:
     """docs/labelling.md#an-index-with-more-axes-than-the-tensor-has"""
     diagnosis = diagnose_text("torchrun.log", RING_TEST)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "too many indices for tensor of dimension 2" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="too many indices for tensor of dimension 2",
+        beside=("config",),
+    )
 
 
 def test_numpy_form_reads_the_same() -> None:
@@ -46,11 +48,11 @@ def test_numpy_form_reads_the_same() -> None:
     )
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "shape_mismatch"
-    assert "shape.too_many_indices" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "shape.too_many_indices" in rules_of(diagnosis)
 
 
 def test_a_plan_note_with_the_words_is_no_failure() -> None:
     """docs/labelling.md#an-index-with-more-axes-than-the-tensor-has"""
     text = "DEBUG gather plan: too many indices for one request, splitting it\n"
     diagnosis = diagnose_text("worker.log", text)
-    assert "shape.too_many_indices" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "shape.too_many_indices" not in rules_of(diagnosis)

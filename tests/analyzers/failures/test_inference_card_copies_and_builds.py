@@ -6,7 +6,7 @@ docs/labelling.md#config-driver_env-or-weight_load.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KERNEL_BUILD_REFUSED = """\
 -- CANN: updated CANN_INSTALL_DIR from ASCEND_TOOLKIT_HOME=/opt/ascend/toolkit/latest
@@ -61,9 +61,7 @@ def test_the_build_announcing_the_detected_chip_is_no_error() -> None:
 
 def test_an_async_copy_of_unmappable_host_memory_is_the_ops_copy_path() -> None:
     diagnosis = diagnose_text("server.log", UNMAPPED_HOST_COPY)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "virtual to dma physical failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="virtual to dma physical failed")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 

@@ -16,16 +16,11 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+)
 
 SHARD_SLICE = """\
 2025-03-02T08:11:40.120044Z ERROR text_generation_launcher: Error when initializing model
@@ -40,10 +35,12 @@ AssertionError: The choosen size 212 is not compatible with sharding on 8 shards
 
 def test_a_weight_the_shards_cannot_share_is_weight_loading() -> None:
     diagnosis = diagnose_text("launcher.log", SHARD_SLICE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "is not compatible with sharding on 8 shards" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="is not compatible with sharding on 8 shards",
+        beside=("config",),
+    )
 
 
 def test_a_corrected_spelling_reads_the_same() -> None:
@@ -69,16 +66,13 @@ llama_model_load: error loading model: unable to allocate CUDA1 buffer
 
 def test_pinned_host_memory_is_a_fallback_and_the_device_allocation_comes_first() -> None:
     diagnosis = diagnose_text("server.log", PINNED_THEN_DEVICE)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "on device 1: cudaMalloc failed: out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="on device 1: cudaMalloc failed: out of memory")
 
 
 def test_a_device_out_of_memory_alone_stays_the_first_error() -> None:
     text = PINNED_THEN_DEVICE.splitlines(keepends=True)[1]
     diagnosis = diagnose_text("server.log", text)
-    assert diagnosis.category == "oom"
-    assert "cudaMalloc failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="cudaMalloc failed")
 
 
 DISCO_RCCL = {
@@ -95,17 +89,15 @@ DISCO_RCCL = {
 
 def test_the_collective_library_warning_comes_before_the_runtime_restatement() -> None:
     diagnosis = diagnose_files(DISCO_RCCL)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NCCL WARN Cuda failure 'invalid argument'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="NCCL WARN Cuda failure 'invalid argument'")
 
 
 def test_the_runtime_restatement_alone_is_the_collective_layer() -> None:
     text = DISCO_RCCL["serve.log"].split("\n", 1)[1]
     diagnosis = diagnose_text("serve.log", text)
-    assert diagnosis.category == "hccl"
-    assert "rcclErrror: unhandled cuda error" in diagnosis.first_error.text
-    assert "hccl.nccl_error" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="rcclErrror: unhandled cuda error", rule="hccl.nccl_error"
+    )
 
 
 EXECUTOR_MEMORY = """\
@@ -119,8 +111,7 @@ Free GPU memory before component creation attempt (GiB): 2.40
 
 def test_an_executor_that_cannot_create_a_component_for_memory_is_oom() -> None:
     diagnosis = diagnose_text("serve.log", EXECUTOR_MEMORY)
-    assert diagnosis.category == "oom"
-    assert "insufficient GPU memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="insufficient GPU memory")
     assert diagnosis.confidence >= 0.5
 
 

@@ -21,7 +21,7 @@ Fixtures follow the shapes these stacks print; values are made up.
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER_ALONE = """\
 [INFO] model runner: loading 61 layers
@@ -68,25 +68,17 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 
 def test_a_compiler_worker_left_alone_reports_the_process_gone() -> None:
     diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", WORKER_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "main process disappeared" in diagnosis.first_error.text
-    assert "oom" in alternative_labels(diagnosis)
+    assert_reads(diagnosis, "device_fault", first_error="main process disappeared", beside=("oom",))
 
 
 def test_the_main_process_own_failure_comes_before_the_worker_echo() -> None:
     diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", WORKER_AFTER_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")
 
 
 def test_a_symbolic_link_refused_by_a_file_check_is_the_job_setup() -> None:
     diagnosis = diagnose_text("run/worker.log", SYMLINK_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "symbolic link" in diagnosis.first_error.text
-    assert "weight_load" in alternative_labels(diagnosis)
+    assert_reads(diagnosis, "config", first_error="symbolic link", beside=("weight_load",))
 
 
 def test_a_followed_link_is_no_failure() -> None:
@@ -96,24 +88,19 @@ def test_a_followed_link_is_no_failure() -> None:
 
 def test_a_concatenation_dimension_check_is_the_op_refusing_its_inputs() -> None:
     diagnosis = diagnose_text("run/worker.log", CAT_DIMS_DISAGREE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "dimnum of tensor 2" in diagnosis.first_error.text
-    assert "shape_mismatch" in alternative_labels(diagnosis)
+    assert_reads(
+        diagnosis, "operator", first_error="dimnum of tensor 2", beside=("shape_mismatch",)
+    )
 
 
 def test_a_restated_atb_setup_failure_is_the_op_refusing_its_inputs() -> None:
     diagnosis = diagnose_text("mindie/log/debug/mindie-llm.log", SETUP_RESTATED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Setup fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Setup fail")
 
 
 def test_gloo_refused_connect_attempts_are_the_collective_layer() -> None:
     diagnosis = diagnose_text("run/worker.log", GLOO_REFUSED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "SO_ERROR: Connection refused" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="SO_ERROR: Connection refused")
 
 
 def test_a_gloo_connected_line_is_no_failure() -> None:

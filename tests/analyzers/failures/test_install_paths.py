@@ -10,7 +10,7 @@ docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 # The loader's reason printed bare (no exception class) before torch's autoload failure.
 PLUGIN_LIBRARY_MISSING = """\
@@ -50,17 +50,19 @@ GE_INIT_ALONE = """\
 
 def test_the_loaders_bare_line_outranks_the_plugin_autoload_failure() -> None:
     diagnosis = diagnose_text("job/container.log", PLUGIN_LIBRARY_MISSING)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "libascend_dmi.so: cannot open shared object file" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="libascend_dmi.so: cannot open shared object file"
+    )
 
 
 def test_the_plugin_autoload_failure_alone_is_the_environment() -> None:
     diagnosis = diagnose_text("job/bench.log", PLUGIN_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to load the backend extension: torch_npu" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to load the backend extension: torch_npu",
+        beside=("config",),
+    )
 
 
 def test_a_loader_that_found_its_library_is_not_an_error() -> None:
@@ -71,10 +73,12 @@ def test_a_loader_that_found_its_library_is_not_an_error() -> None:
 
 def test_a_graph_engine_option_path_it_cannot_use_is_the_setting() -> None:
     diagnosis = diagnose_text("job/ray_worker.log", GE_PATH_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Path [/sbin] for [ge.debugDir] is invalid" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Path [/sbin] for [ge.debugDir] is invalid",
+        beside=("driver_env",),
+    )
 
 
 # Counterexample: a subgraph whose op failed to compile is the op's build, not the start-up.
@@ -86,10 +90,7 @@ GE_SUBGRAPH_COMPILE = """\
 
 def test_compiler_start_up_lines_without_the_refusal_are_the_compilers_environment() -> None:
     diagnosis = diagnose_text("job/ray_worker.log", GE_INIT_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to init tbe" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error="Failed to init tbe", beside=("config",))
 
 
 def test_a_subgraph_that_failed_to_compile_stays_the_operators() -> None:
@@ -129,10 +130,8 @@ ENTRY_POINT_FOUND = """\
 
 def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_band() -> None:
     diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_MISSING)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "not in libopapi.so" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="not in libopapi.so")
+    alternatives = alternative_labels(diagnosis)
     assert "config" in alternatives
     assert "driver_env" in alternatives
     assert diagnosis.confidence < 0.8
@@ -171,16 +170,12 @@ def test_a_library_the_loader_refused_in_another_paste_explains_the_missing_devi
     diagnosis = diagnose_files(
         {"issue/serve.log": NO_DEVICE_VERDICT, "issue/import_check.log": PLUGIN_IMPORT_BY_HAND}
     )
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "libascendcl.so: cannot open sha" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="libascendcl.so: cannot open sha")
 
 
 def test_the_no_device_verdict_alone_stays_the_first_error() -> None:
     diagnosis = diagnose_text("issue/serve.log", NO_DEVICE_VERDICT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to infer device type" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to infer device type")
 
 
 def test_an_open_refusal_that_is_not_the_loaders_does_not_lead() -> None:

@@ -10,7 +10,7 @@ The fixture follows a detection trainer's gradient clipping on NPU; paths and na
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CLIP_ON_INTERNAL_FORMAT = """\
 Epoch 1/50  box_loss 1.214  cls_loss 2.031  dfl_loss 1.102  Instances 37  Size 640
@@ -30,10 +30,12 @@ RuntimeError: Current operator _foreach_norm do not support internal format.
 
 def test_an_op_refusing_an_internal_format_is_the_operator_with_config_beside_it() -> None:
     diagnosis = diagnose_text("train.log", CLIP_ON_INTERNAL_FORMAT)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_foreach_norm do not support internal format" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="_foreach_norm do not support internal format",
+        beside=("config",),
+    )
 
 
 def test_a_setting_that_mentions_internal_formats_is_no_refusal() -> None:
@@ -62,10 +64,12 @@ RuntimeError: can not cast format when output is input
 
 def test_an_output_that_is_an_input_refused_a_format_cast_is_the_operator() -> None:
     diagnosis = diagnose_text("serve.log", ATTENTION_OUTPUT_IS_INPUT)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "can not cast format when output is input" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="can not cast format when output is input",
+        beside=("config",),
+    )
     assert diagnosis.confidence >= 0.5
 
 

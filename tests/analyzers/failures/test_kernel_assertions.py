@@ -13,7 +13,7 @@ docs/labelling.md#an-operator-name-decides-nothing
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ASSERT_THEN_CORE_EXCEPTION = """\
 DumpHead: AIV-3, CoreType=AIV, block dim=8, total_block_num=8, block_remain_len=640, block_initial_space=1024, rsv=0, magic=5aa5bccd
@@ -55,17 +55,13 @@ CUDA_ASSERT_IN_OPERATOR_THEN_WATCHDOG = """\
 
 def test_a_kernel_assertion_is_the_first_error_of_the_core_exception() -> None:
     diagnosis = diagnose_text("serve/worker3.log", ASSERT_THEN_CORE_EXCEPTION)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "Assertion `k <= expertNum'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="Assertion `k <= expertNum'")
     assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_core_exception_alone_is_still_the_first_error() -> None:
     diagnosis = diagnose_text("serve/worker3.log", CORE_EXCEPTION_ALONE)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "there is an exception of aivec error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="there is an exception of aivec error")
 
 
 def test_the_word_assert_without_a_located_condition_is_no_error() -> None:
@@ -79,16 +75,12 @@ def test_a_cuda_style_kernel_assertion_keeps_its_own_label() -> None:
 
 def test_a_cuda_assertion_in_an_operator_kernel_comes_before_the_watchdog() -> None:
     diagnosis = diagnose_text("train/rank2.log", CUDA_ASSERT_IN_OPERATOR_THEN_WATCHDOG)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "thread: [64,0,0] Assertion" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="thread: [64,0,0] Assertion")
 
 
 def test_a_function_qualified_kernel_assertion_is_the_device_failure() -> None:
     diagnosis = diagnose_text("serve/worker1.log", FUNCTION_QUALIFIED_ASSERT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "Assertion `(pos < limit)' failed." in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="Assertion `(pos < limit)' failed.")
     assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -116,9 +108,7 @@ Aborted (core dumped)
 
 def test_an_untagged_condition_line_is_the_kernel_assertion() -> None:
     diagnosis = diagnose_text("bench/throughput.log", SPLIT_ASSERT_THEN_KERNEL_ERROR)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "Assertion `(idx < this->outRows_)'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="Assertion `(idx < this->outRows_)'")
     assert {"operator", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
 
 

@@ -10,12 +10,7 @@ in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NVCC_TOO_OLD_FOR_CARD = """\
 Emitting ninja build file /home/ops/.cache/torch_extensions/py311_cu118/fused_lamb/build.ninja...
@@ -63,37 +58,39 @@ TBE_BUILD_FAILS_IN_PLOG = """\
 
 def test_nvcc_that_does_not_know_the_card_is_the_toolkit_release() -> None:
     diagnosis = diagnose_text("train.log", NVCC_TOO_OLD_FOR_CARD)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Unsupported gpu architecture 'compute_90'" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unsupported gpu architecture 'compute_90'",
+        rule="cfg.cuda_compiler_unknown_arch",
+        beside=("driver_env",),
+    )
 
 
 def test_ptxas_that_does_not_know_the_card_is_the_toolkit_release() -> None:
     diagnosis = diagnose_text("run.log", PTXAS_TOO_OLD_FOR_CARD)
     assert diagnosis.category == "config"
-    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
+    assert "cfg.cuda_compiler_unknown_arch" in rules_of(diagnosis)
 
 
 def test_nvcc_stopping_for_another_reason_is_no_architecture_mismatch() -> None:
     diagnosis = diagnose_text("build.log", NVCC_MISSING_SOURCE)
-    assert "cfg.cuda_compiler_unknown_arch" not in _rules(diagnosis)
+    assert "cfg.cuda_compiler_unknown_arch" not in rules_of(diagnosis)
 
 
 def test_a_kernel_tritons_front_end_rejects_is_the_operators() -> None:
     diagnosis = diagnose_text("engine.log", TRITON_FRONT_END_REJECTS_KERNEL)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "CompilationError: at 9:16" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="CompilationError: at 9:16")
 
 
 def test_a_tbe_build_that_fails_in_the_plog_is_the_operators() -> None:
     diagnosis = diagnose_text("plog-7310_20260506070809.log", TBE_BUILD_FAILS_IN_PLOG)
-    assert diagnosis.category == "operator"
-    assert "op.single_op_build_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Failed to compile node [name ScatterNd" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Failed to compile node [name ScatterNd",
+        rule="op.single_op_build_failed",
+    )
 
 
 PTXAS_STEP_FAILED_ON_RANKS = """\
@@ -115,10 +112,7 @@ PTXAS_STEP_FAILED_ON_RANKS = """\
 def test_ptxas_failing_for_the_card_with_no_reason_kept_is_the_toolchain_fit() -> None:
     # docs/labelling.md#operator-installation-or-platform-limit
     diagnosis = diagnose_text("rank2.log", PTXAS_STEP_FAILED_ON_RANKS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.ptxas_subprocess_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "ptxas" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="ptxas", rule="cfg.ptxas_subprocess_failed")
     assert {"operator", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -129,9 +123,7 @@ def test_a_ptxas_line_that_names_the_unknown_card_still_decides() -> None:
         "'/tmp/k.ptx', '-o', '/tmp/k.ptx.o']' returned non-zero exit status 255.\n"
     )
     diagnosis = diagnose_text("run.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is not defined for option 'gpu-name'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="is not defined for option 'gpu-name'")
 
 
 INDUCTOR_CPP_BUILD_FAILED_ON_RANKS = """\
@@ -160,23 +152,23 @@ subprocess.CalledProcessError: Command '['g++', '/srv/ext/csrc/rope.cpp', '-shar
 def test_inductor_cpp_build_with_only_the_subprocess_record_is_the_generated_code() -> None:
     # docs/labelling.md#operator-installation-or-platform-limit
     diagnosis = diagnose_text("rank3.log", INDUCTOR_CPP_BUILD_FAILED_ON_RANKS)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert "op.inductor_cpp_build_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "CalledProcessError: Command '['g++'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="CalledProcessError: Command '['g++'",
+        rule="op.inductor_cpp_build_failed",
+    )
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_located_diagnostic_of_the_generated_cpp_is_the_first_error() -> None:
     diagnosis = diagnose_text("run.log", INDUCTOR_CPP_BUILD_WITH_DIAGNOSTIC)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "has no member named 'exp_u20'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="has no member named 'exp_u20'")
 
 
 def test_a_users_own_extension_build_is_not_inductors_generated_code() -> None:
     diagnosis = diagnose_text("build.log", USER_EXTENSION_BUILD_FAILED)
-    assert "op.inductor_cpp_build_failed" not in _rules(diagnosis)
+    assert "op.inductor_cpp_build_failed" not in rules_of(diagnosis)
 
 
 # A rank's paste that kept only the extension builder's report of ninja's exit status: no
@@ -201,9 +193,7 @@ subprocess.CalledProcessError: Command '['git', 'rev-parse', 'HEAD']' returned n
 
 def test_a_build_that_left_only_the_build_tools_exit_status_is_the_setup() -> None:
     diagnosis = diagnose_text("rank2.log", NINJA_EXIT_ONLY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Command '['ninja', '-v']'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Command '['ninja', '-v']'")
 
 
 def test_another_programs_exit_status_is_no_failed_build() -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # a JIT kernel build whose pass met a zero-argument intrinsic; the check's note is TVM's
 # container refusing the index, on the line after the check (the check ends in a colon)
@@ -55,10 +55,7 @@ CONTAINER_INDEX_ALONE = "IndexError: indexing 3 on an array of size 2\n"
 )
 def test_a_kernel_compilers_internal_check_is_the_kernels_failure(text: str, says: str) -> None:
     diagnosis = diagnose_text("build.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error=says, beside=("config",))
 
 
 def test_a_communication_librarys_glog_check_keeps_its_reading() -> None:
@@ -95,9 +92,12 @@ def test_an_intrinsic_the_compile_target_lacks_is_the_builds_target() -> None:
     offer the intrinsic; the kernel that could not be built stands beside it. Counterexample: a
     diagnostic on the kernel's own code in the same build stays the kernel's."""
     diagnosis = diagnose_text("build.log", INTRINSIC_OUTSIDE_TARGET)
-    assert diagnosis.category == "config"
-    assert "does not support the given target feature" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not support the given target feature",
+        beside=("operator",),
+    )
     own_code = INTRINSIC_OUTSIDE_TARGET.replace(
         "error: function type 'void (__ubuf__ half *, __gm__ half *, unsigned long, unsigned long)"
         " noexcept' of 'copy_gm_to_ubuf_align' does not support the given target feature",

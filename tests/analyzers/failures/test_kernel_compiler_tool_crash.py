@@ -13,7 +13,7 @@ Paths, lines and values are our own, in the tools' wording.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TOOL_DIED = """\
 Traceback (most recent call last):
@@ -59,9 +59,7 @@ def test_a_training_process_that_died_on_a_signal_keeps_the_crash_reading() -> N
 
 def test_a_located_diagnostic_at_the_kernel_source_comes_before_the_crash_banner() -> None:
     diagnosis = diagnose_text("bench.log", LOCATED_BEFORE_THE_CRASH)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "error: cannot div 0!" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="error: cannot div 0!")
 
 
 def test_a_type_checker_report_on_a_python_file_is_no_kernel_diagnostic() -> None:

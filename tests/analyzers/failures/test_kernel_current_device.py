@@ -8,7 +8,7 @@ docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 REPLICA_LOOKUP = """\
 Traceback (most recent call last):
@@ -22,17 +22,15 @@ RuntimeError: Input, output and indices must be on the current device
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_kernels_current_device_demand_is_the_ops_refusal() -> None:
     diagnosis = diagnose_text("train.log", REPLICA_LOOKUP)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "must be on the current device" in diagnosis.first_error.text
-    assert "op.kernel_not_on_current_device" in _rules(diagnosis)
-    alternatives = [a.category for a in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="must be on the current device",
+        rule="op.kernel_not_on_current_device",
+    )
+    alternatives = alternative_labels(diagnosis)
     assert alternatives
     assert alternatives[0] == "config"
 
@@ -41,4 +39,4 @@ def test_moving_tensors_to_the_current_device_is_no_failure() -> None:
     diagnosis = diagnose_text(
         "train.log", "INFO moving the batch so that inputs and labels are on the current device\n"
     )
-    assert "op.kernel_not_on_current_device" not in _rules(diagnosis)
+    assert "op.kernel_not_on_current_device" not in rules_of(diagnosis)

@@ -16,12 +16,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 NVRTC_SOURCE_ERROR = {
     "jit.log": """\
@@ -83,17 +78,14 @@ THCudaCheck FAIL file=fusedopt/csrc/multi_tensor_lamb_kernel.cu line=143 error=7
 
 def test_nvrtc_source_error_comes_before_the_invalid_image() -> None:
     diagnosis = diagnose_files(NVRTC_SOURCE_ERROR)
-    assert diagnosis.category == "operator"
-    assert "config" in _alternatives(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "sm90_fp8_grouped.cuh(211): error:" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="sm90_fp8_grouped.cuh(211): error:", beside=("config",)
+    )
 
 
 def test_wrapped_nvcc_source_error_is_the_first_error() -> None:
     diagnosis = diagnose_text("build.log", NVCC_SOURCE_ERROR_WRAPPED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "decode_impl.cuh(57): error:" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="decode_impl.cuh(57): error:")
 
 
 def test_source_warning_and_header_directive_are_not_the_kernel_rule() -> None:
@@ -104,10 +96,7 @@ def test_source_warning_and_header_directive_are_not_the_kernel_rule() -> None:
 
 def test_ninja_build_log_race_is_the_shared_work_directory() -> None:
     diagnosis = diagnose_text("rank5.log", NINJA_BUILD_LOG_RACED)
-    assert diagnosis.category == "config"
-    assert "other" in _alternatives(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "opening build log" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="opening build log", beside=("other",))
 
 
 def test_ninja_missing_source_is_not_the_race() -> None:
@@ -117,9 +106,7 @@ def test_ninja_missing_source_is_not_the_race() -> None:
 
 def test_extension_thc_check_with_bare_code_98_is_the_build() -> None:
     diagnosis = diagnose_text("train.log", THC_EXTENSION_CODE_ONLY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "error=98" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="error=98")
 
 
 def test_extension_thc_check_with_another_code_is_not_the_build() -> None:
@@ -148,10 +135,9 @@ XFORMERS_NONE_ALONE = """\
 
 def test_xformers_kernels_not_loaded_decides_the_later_refusal() -> None:
     diagnosis = diagnose_text("rank1.log", XFORMERS_NOT_LOADED_THEN_NONE)
-    assert diagnosis.category == "config"
-    assert "operator" in _alternatives(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "can't load C++/CUDA extensions" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="can't load C++/CUDA extensions", beside=("operator",)
+    )
 
 
 def test_xformers_refusal_alone_stays_the_op() -> None:

@@ -11,7 +11,7 @@ addresses and counts are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAUNCH_OVER_LIMIT = """\
 [INFO] chunk count 1024, heads 32, batch 4
@@ -22,18 +22,13 @@ LAUNCH_OVER_LIMIT = """\
 
 def test_a_launch_over_the_block_limit_is_a_documented_limit() -> None:
     diagnosis = diagnose_text("run/console.txt", LAUNCH_OVER_LIMIT)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "BlockDim: [131072]" in diagnosis.first_error.text
-    assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "op_constraint", first_error="BlockDim: [131072]", beside=("operator",))
 
 
 def test_a_launch_failure_inside_the_block_range_names_no_limit() -> None:
     within_range = LAUNCH_OVER_LIMIT.replace("[131072]", "[48]")
     diagnosis = diagnose_text("run/console.txt", within_range)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "BlockDim: [48] kernel launch failure" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="BlockDim: [48] kernel launch failure")
 
 
 # Triton-Ascend's runtime refuses the grid before the launch and states the limit, not the
@@ -49,9 +44,9 @@ TRITON_GRID_OVER_LIMIT = """\
 
 def test_a_triton_grid_refused_over_the_limit_is_a_documented_limit() -> None:
     diagnosis = diagnose_text("run/rank1.log", TRITON_GRID_OVER_LIMIT)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "RuntimeError: grid should be less than 65536!" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "op_constraint", first_error="RuntimeError: grid should be less than 65536!"
+    )
     assert "raise" not in diagnosis.first_error.text
     assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
 
@@ -73,10 +68,12 @@ RUNTIME_CORE_DIM_OVER_LIMIT = """\
 
 def test_a_core_dimension_the_runtime_refuses_over_the_limit_is_a_documented_limit() -> None:
     diagnosis = diagnose_text("run/rank5.log", RUNTIME_CORE_DIM_OVER_LIMIT)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "value 262400 for parameter coreDim" in diagnosis.first_error.text
-    assert "operator" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="value 262400 for parameter coreDim",
+        beside=("operator",),
+    )
 
 
 def test_a_core_dimension_refused_inside_the_range_names_no_limit() -> None:

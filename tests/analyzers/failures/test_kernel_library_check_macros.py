@@ -11,7 +11,7 @@ the op (operator). Fixtures are written in these libraries' formats with our own
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAYOUT_ASSERTION = """\
 (EngineCore_DP1 pid=51220) ERROR 03-14 08:41:09 [core.py:700] EngineCore failed to start.
@@ -76,25 +76,19 @@ ValueError: per_device_train_batch_size: batch size must be positive, got 0 from
 
 def test_an_assertion_in_an_ops_layout_helper_is_the_op_refusing_the_call() -> None:
     diagnosis = diagnose_text("engine_core.log", LAYOUT_ASSERTION)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "sm100_layout.hpp:74" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="sm100_layout.hpp:74")
     assert any(alt.category == "config" for alt in diagnosis.alternatives)
 
 
 def test_the_same_macro_inside_the_jit_machinery_is_the_build_not_the_call() -> None:
     diagnosis = diagnose_text("worker_tp1.log", JIT_TOOL_EXIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "jit/compiler.hpp:203" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="jit/compiler.hpp:203")
     assert {alt.category for alt in diagnosis.alternatives} >= {"driver_env", "operator"}
 
 
 def test_a_kernel_source_the_release_does_not_ship_is_config_across_a_wrapped_line() -> None:
     diagnosis = diagnose_text("ray_worker.log", JIT_SOURCE_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "include_parser.hpp:71" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="include_parser.hpp:71")
 
 
 def test_the_new_macro_form_in_an_ops_impl_stays_with_the_op() -> None:
@@ -104,9 +98,7 @@ def test_the_new_macro_form_in_an_ops_impl_stays_with_the_op() -> None:
 
 def test_a_runtime_code_for_no_function_on_this_card_is_the_build() -> None:
     diagnosis = diagnose_text("engine_core.log", RUNTIME_CODE.format(code="98"))
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "kernel_runtime.hpp:97 '98'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="kernel_runtime.hpp:97 '98'")
 
 
 def test_another_runtime_code_is_the_kernel_librarys_call_failing() -> None:
@@ -117,9 +109,7 @@ def test_another_runtime_code_is_the_kernel_librarys_call_failing() -> None:
 def test_a_kernel_file_the_driver_cannot_find_is_the_kernel_caches_layout() -> None:
     answer = "301 (CUDA_ERROR_FILE_NOT_FOUND, file not found)"
     diagnosis = diagnose_text("workers.log", KERNEL_FILE_MISSING.format(answer=answer))
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Worker_DP2_EP2" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Worker_DP2_EP2")
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 

@@ -19,16 +19,7 @@ node.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 MALFORMED_ARCH = """\
 [2026-02-11 09:14:03,220] [INFO] [logging.py:128:log_dist] [Rank 0] DeepSpeed info: version=0.16.0
@@ -119,90 +110,95 @@ NVSHMEM_SETUP_STEP = """\
 
 def test_nvcc_refusing_a_malformed_architecture_is_the_build_setting() -> None:
     diagnosis = diagnose_text("train.log", MALFORMED_ARCH)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_compiler_unknown_arch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "compute_1." in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="compute_1.", rule="cfg.cuda_compiler_unknown_arch"
+    )
 
 
 def test_nvcc_failing_on_an_input_file_is_not_the_architecture_rule() -> None:
     diagnosis = diagnose_text("train.log", NVCC_INPUT_MISSING)
-    assert "cfg.cuda_compiler_unknown_arch" not in _rules(diagnosis)
+    assert "cfg.cuda_compiler_unknown_arch" not in rules_of(diagnosis)
 
 
 def test_no_toolkit_root_behind_a_lazy_import_is_the_machine() -> None:
     diagnosis = diagnose_text("train.log", NO_TOOLKIT_ROOT_UNDER_LAZY_IMPORT)
-    assert diagnosis.category == "driver_env"
-    assert "env.cuda_compiler_missing" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "CUDA_HOME does not exist" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="CUDA_HOME does not exist",
+        rule="env.cuda_compiler_missing",
+        beside=("config",),
+    )
 
 
 def test_a_lazy_import_of_a_missing_module_stays_the_package_set() -> None:
     diagnosis = diagnose_text("train.log", LAZY_IMPORT_OF_A_MISSING_MODULE)
     assert diagnosis.category == "config"
-    assert "env.cuda_compiler_missing" not in _rules(diagnosis)
+    assert "env.cuda_compiler_missing" not in rules_of(diagnosis)
 
 
 def test_torch_extension_builder_refusing_another_cuda_is_the_package_set() -> None:
     diagnosis = diagnose_text("build.log", TOOLKIT_VS_TORCH_CUDA)
-    assert diagnosis.category == "config"
-    assert "cfg.extension_cuda_toolkit_mismatch" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "mismatches the version" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="mismatches the version",
+        rule="cfg.extension_cuda_toolkit_mismatch",
+        beside=("driver_env",),
+    )
 
 
 def test_the_minor_version_notice_is_no_toolkit_mismatch() -> None:
     diagnosis = diagnose_text("build.log", MINOR_VERSION_NOTICE)
-    assert "cfg.extension_cuda_toolkit_mismatch" not in _rules(diagnosis)
+    assert "cfg.extension_cuda_toolkit_mismatch" not in rules_of(diagnosis)
 
 
 def test_a_quantization_library_without_a_loadable_binary_is_the_package_set() -> None:
     diagnosis = diagnose_text("train.log", QUANT_BINARY_NOT_LOADED)
     assert diagnosis.category == "config"
-    assert "cfg.quant_library_cuda_binary_not_loaded" in _rules(diagnosis)
+    assert "cfg.quant_library_cuda_binary_not_loaded" in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "CUDA detection failed" in diagnosis.first_error.text or (
         "CUDA Setup failed" in diagnosis.first_error.text
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_the_quantization_library_report_alone_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", QUANT_SETUP_REPORT)
-    assert "cfg.quant_library_cuda_binary_not_loaded" not in _rules(diagnosis)
+    assert "cfg.quant_library_cuda_binary_not_loaded" not in rules_of(diagnosis)
 
 
 def test_a_kernel_naming_the_head_dimension_it_takes_is_a_constraint() -> None:
     for text in (HEAD_DIM_ONE_VALUE, HEAD_DIM_BOUND):
         diagnosis = diagnose_text("train.log", text)
         assert diagnosis.category == "op_constraint", text
-        assert "opc.head_dim_supported_values" in _rules(diagnosis)
+        assert "opc.head_dim_supported_values" in rules_of(diagnosis)
         assert diagnosis.first_error is not None
         assert "head dimension" in diagnosis.first_error.text
 
 
 def test_a_head_dimension_notice_with_a_fallback_is_no_constraint() -> None:
     diagnosis = diagnose_text("train.log", HEAD_DIM_FALLBACK_NOTICE)
-    assert "opc.head_dim_supported_values" not in _rules(diagnosis)
+    assert "opc.head_dim_supported_values" not in rules_of(diagnosis)
 
 
 def test_nvshmem_that_cannot_reach_a_peer_node_is_the_communication_layer() -> None:
     diagnosis = diagnose_text("node0.log", NVSHMEM_PEER_UNREACHABLE)
-    assert diagnosis.category == "hccl"
-    assert "hccl.nvshmem_bootstrap_unreachable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Connection timed out" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Connection timed out",
+        rule="hccl.nvshmem_bootstrap_unreachable",
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_a_failed_nvshmem_step_keeps_the_queue_pair_reading() -> None:
     diagnosis = diagnose_text("node0.log", NVSHMEM_SETUP_STEP)
     assert diagnosis.category == "hccl"
-    assert "hccl.nvshmem_bootstrap_unreachable" not in _rules(diagnosis)
-    assert "hccl.nvshmem_connect_failed" in _rules(diagnosis)
+    assert "hccl.nvshmem_bootstrap_unreachable" not in rules_of(diagnosis)
+    assert "hccl.nvshmem_connect_failed" in rules_of(diagnosis)
 
 
 # Two ranks of one DeepSpeed job step a paged 8-bit optimizer whose binary never loaded; their
@@ -243,31 +239,35 @@ Error no kernel image is available for execution on the device at line 167 in fi
 
 def test_a_quantization_library_call_on_a_missing_binary_is_the_package_set() -> None:
     diagnosis = diagnose_text("train.log", PAGED_STATE_WITHOUT_BINARY)
-    assert diagnosis.category == "config"
-    assert "cfg.quant_library_binary_handle_missing" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "cget_managed_ptr" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cget_managed_ptr",
+        rule="cfg.quant_library_binary_handle_missing",
+        beside=("driver_env",),
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_another_attribute_of_none_is_not_the_missing_binary() -> None:
     diagnosis = diagnose_text("train.log", NONE_MODEL_MOVED)
-    assert "cfg.quant_library_binary_handle_missing" not in _rules(diagnosis)
+    assert "cfg.quant_library_binary_handle_missing" not in rules_of(diagnosis)
 
 
 def test_the_quantization_librarys_launch_check_under_zero_is_the_combination() -> None:
     diagnosis = diagnose_text("launcher.log", OPTIMIZER_LAUNCH_UNDER_ZERO)
-    assert diagnosis.category == "config"
-    assert "cfg.quant_optimizer_kernel_launch_config" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "invalid configuration argument at line 211" in diagnosis.first_error.text
-    assert "operator" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="invalid configuration argument at line 211",
+        rule="cfg.quant_optimizer_kernel_launch_config",
+        beside=("operator",),
+    )
 
 
 def test_the_launch_check_with_a_missing_kernel_image_keeps_its_reading() -> None:
     diagnosis = diagnose_text("train.log", LAUNCH_CHECK_NO_KERNEL_IMAGE)
-    assert "cfg.quant_optimizer_kernel_launch_config" not in _rules(diagnosis)
+    assert "cfg.quant_optimizer_kernel_launch_config" not in rules_of(diagnosis)
     assert diagnosis.category == "config"
 
 
@@ -292,13 +292,11 @@ ImportError: /srv/venv/lib/python3.10/site-packages/fused_ops/_C.cpython-310-x86
 
 def test_the_quantization_librarys_cpu_build_probe_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", CPU_BUILD_PROBE_THEN_KILL)
-    assert diagnosis.first_error is not None
-    assert "exitcode: -9" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
-    assert "cfg.extension_symbol_mismatch" not in _rules(diagnosis)
+    assert_reads(diagnosis, "device_fault", first_error="exitcode: -9")
+    assert "cfg.extension_symbol_mismatch" not in rules_of(diagnosis)
 
 
 def test_another_extensions_missing_symbol_keeps_the_mismatch_reading() -> None:
     diagnosis = diagnose_text("train.log", EXTENSION_SYMBOL_MISSING)
     assert diagnosis.category == "config"
-    assert "cfg.extension_symbol_mismatch" in _rules(diagnosis)
+    assert "cfg.extension_symbol_mismatch" in rules_of(diagnosis)

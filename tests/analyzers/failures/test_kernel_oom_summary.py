@@ -8,12 +8,7 @@ the kernel's real format.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A DeepSpeed launcher killing its ranks, with the kernel log the user grepped beside it.
 LAUNCHER_AND_SUMMARY = """\
@@ -40,20 +35,22 @@ ValueError: learning rate must be positive, got -0.001
 
 def test_the_summary_line_beside_the_launcher_is_the_kill() -> None:
     diagnosis = diagnose_text("train.log", LAUNCHER_AND_SUMMARY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "oom-kill:constraint=CONSTRAINT_MEMCG" in diagnosis.first_error.text
-    assert "oom.host_oom_killer" in _rules(diagnosis)
-    assert "device_fault" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="oom-kill:constraint=CONSTRAINT_MEMCG",
+        rule="oom.host_oom_killer",
+        beside=("device_fault",),
+    )
 
 
 def test_a_host_wide_summary_alone() -> None:
     diagnosis = diagnose_text("dmesg.txt", GLOBAL_SUMMARY_ALONE)
     assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "oom.host_oom_killer" in _rules(diagnosis)
+    assert "oom.host_oom_killer" in rules_of(diagnosis)
 
 
 def test_oom_settings_record_no_kill() -> None:
     diagnosis = diagnose_text("train.log", OOM_SETTINGS_ONLY)
-    assert "oom.host_oom_killer" not in _rules(diagnosis)
+    assert "oom.host_oom_killer" not in rules_of(diagnosis)
     assert diagnosis.category != "oom"

@@ -14,11 +14,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -99,28 +95,30 @@ EXTENSION_SOURCE_ERROR = """\
 
 def test_triton_shared_memory_check_in_a_tp_worker_is_the_kernel_for_this_card() -> None:
     diagnosis = diagnose_text("serve.log", TRITON_SHARED_MEMORY_IN_TP_WORKER)
-    assert diagnosis.category == "operator"
-    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Required: 139264, Hardware limit: 101376" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Required: 139264, Hardware limit: 101376",
+        rule="op.kernel_on_chip_memory_exceeded",
+    )
     assert {"config", "op_constraint"} <= _alternatives(diagnosis)
 
 
 def test_autotuner_shared_memory_check_relayed_at_info_is_still_the_first_error() -> None:
     diagnosis = diagnose_text("service.log", AUTOTUNER_SHARED_MEMORY_RELAYED_AT_INFO)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "autotuner.OutOfResources: out of resource: shared memory" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="autotuner.OutOfResources: out of resource: shared memory",
+    )
 
 
 def test_unified_buffer_overflow_outranks_the_located_pipeline_headline() -> None:
     diagnosis = diagnose_text("serve.log", UB_OVERFLOW_UNDER_LOCATED_PIPELINE_HEADLINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "ub overflow, requires 2230272 bits" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="ub overflow, requires 2230272 bits")
     # the unified buffer is the card's on-chip memory: the same reading as Triton's
     # shared-memory check, with the card (`config`) and the device limit beside it
-    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert "op.kernel_on_chip_memory_exceeded" in rules_of(diagnosis)
     assert {"config", "op_constraint"} <= _alternatives(diagnosis)
 
 
@@ -139,10 +137,12 @@ loc("src/trainer/losses/fused_ce.py":74:0): error: ub overflow, requires 3146752
 
 def test_unified_buffer_overflow_wrapped_over_two_lines_keeps_the_on_chip_reading() -> None:
     diagnosis = diagnose_text("train.log", UB_OVERFLOW_WRAPPED_IN_A_TRAINING_LOSS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "ub overflow, requires 3146752 bits" in diagnosis.first_error.text
-    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="ub overflow, requires 3146752 bits",
+        rule="op.kernel_on_chip_memory_exceeded",
+    )
     assert {"config", "op_constraint"} <= _alternatives(diagnosis)
 
 
@@ -154,24 +154,24 @@ def test_located_pipeline_headline_alone_stays_the_kernels_compile_failure() -> 
 
 def test_llvm_that_does_not_know_the_card_is_the_compiler_release() -> None:
     diagnosis = diagnose_text("train.log", LLVM_UNKNOWN_PROCESSOR_BEFORE_INDUCTOR)
-    assert diagnosis.category == "config"
-    assert "cfg.llvm_unknown_processor" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "'sm_121' is not a recognized processor" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="'sm_121' is not a recognized processor",
+        rule="cfg.llvm_unknown_processor",
+    )
     assert "driver_env" in _alternatives(diagnosis)
 
 
 def test_llvm_feature_note_leaves_the_kernel_compile_failure_first() -> None:
     diagnosis = diagnose_text("train.log", LLVM_UNKNOWN_FEATURE_BEFORE_INDUCTOR)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Triton compilation failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Triton compilation failed")
 
 
 def test_kernel_dispatcher_with_no_kernel_for_the_call_is_the_operator() -> None:
     diagnosis = diagnose_text("train.log", XFORMERS_NO_KERNEL_FOR_CALL)
     assert diagnosis.category == "operator"
-    assert "op.kernel_dispatch_found_none" in _rules(diagnosis)
+    assert "op.kernel_dispatch_found_none" in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert (
         "No operator found for `memory_efficient_attention_forward`" in diagnosis.first_error.text
@@ -180,17 +180,19 @@ def test_kernel_dispatcher_with_no_kernel_for_the_call_is_the_operator() -> None
 
 def test_nvcc_refusing_the_host_compiler_is_the_machine() -> None:
     diagnosis = diagnose_text("train.log", NVCC_REFUSES_HOST_GCC_IN_JIT_BUILD)
-    assert diagnosis.category == "driver_env"
-    assert "env.cuda_host_compiler_unsupported" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "unsupported GNU version!" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="unsupported GNU version!",
+        rule="env.cuda_host_compiler_unsupported",
+    )
     assert "config" in _alternatives(diagnosis)
 
 
 def test_an_error_in_the_extensions_own_source_is_not_the_host_compiler() -> None:
     diagnosis = diagnose_text("train.log", EXTENSION_SOURCE_ERROR)
     assert diagnosis.category != "driver_env"
-    assert "env.cuda_host_compiler_unsupported" not in _rules(diagnosis)
+    assert "env.cuda_host_compiler_unsupported" not in rules_of(diagnosis)
 
 
 # BiShengIR, when a kernel overflows the unified buffer, retries with its buffer-hungry
@@ -215,16 +217,18 @@ UB_RETRY_NOTE_THAT_RECOVERED = """\
 
 def test_unified_buffer_overflow_stated_as_a_failed_retry_note_is_the_on_chip_limit() -> None:
     diagnosis = diagnose_text("train/rank5.log", UB_OVERFLOW_STATED_AS_A_RETRY_NOTE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Due to Ub overflow" in diagnosis.first_error.text
-    assert "op.kernel_on_chip_memory_exceeded" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Due to Ub overflow",
+        rule="op.kernel_on_chip_memory_exceeded",
+    )
     assert {"config", "op_constraint"} <= _alternatives(diagnosis)
 
 
 def test_unified_buffer_retry_note_that_recovered_is_not_the_failure() -> None:
     diagnosis = diagnose_text("train/rank0.log", UB_RETRY_NOTE_THAT_RECOVERED)
     assert diagnosis.category == "operator"
-    assert "op.kernel_on_chip_memory_exceeded" not in _rules(diagnosis)
+    assert "op.kernel_on_chip_memory_exceeded" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "Failed to run BiShengIR pipeline" in diagnosis.first_error.text

@@ -10,12 +10,7 @@ own, in the plog's real shape.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 CHIP_NOT_IN_PACKAGES = """\
 [INFO] TBE(7702,python3):2026-06-11-09:12:40.118.204 [ascendc_runtime.cpp:180] 7702 start to load kernel binary
@@ -31,13 +26,15 @@ CHIP_FOUND = """\
 
 def test_a_chip_the_packages_were_not_built_for_is_the_platform() -> None:
     diagnosis = diagnose_text("plog/plog-7702_20260611091240.log", CHIP_NOT_IN_PACKAGES)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "cur soc version ascend910_9392 not found" in diagnosis.first_error.text
-    assert "cfg.kernel_runtime_soc_not_found" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cur soc version ascend910_9392 not found",
+        rule="cfg.kernel_runtime_soc_not_found",
+        beside=("driver_env",),
+    )
 
 
 def test_a_chip_found_is_no_error() -> None:
     diagnosis = diagnose_text("plog/plog-7702_20260611091240.log", CHIP_FOUND)
-    assert "cfg.kernel_runtime_soc_not_found" not in _rules(diagnosis)
+    assert "cfg.kernel_runtime_soc_not_found" not in rules_of(diagnosis)

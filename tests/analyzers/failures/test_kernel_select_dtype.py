@@ -10,7 +10,7 @@ beside it, and the line is the first error. Values and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CPU_REFUSAL = """\
 Traceback (most recent call last):
@@ -29,10 +29,7 @@ GPU_REFUSAL = (
 
 def test_a_cpu_kernel_selection_that_refuses_the_dtypes_is_the_operator() -> None:
     diagnosis = diagnose_text("train_mask.log", CPU_REFUSAL)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Operator[ReduceMax]" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "operator", first_error="Operator[ReduceMax]", beside=("other",))
 
 
 def test_the_gpu_backend_refusal_reads_the_same() -> None:

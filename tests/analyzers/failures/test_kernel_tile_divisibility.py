@@ -14,7 +14,7 @@ paths and process ids of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The engine's summary line is all that was kept: it quotes the MoE GEMM's check.
 ENGINE_SUMMARY_ONLY = """\
@@ -46,18 +46,14 @@ def alternatives(diagnosis) -> set[str]:
 
 def test_a_quoted_tile_check_in_the_engine_summary_is_the_kernels_limit() -> None:
     diagnosis = diagnose_text("serve/server.log", ENGINE_SUMMARY_ONLY)
-    assert diagnosis.category == "op_constraint", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "size_k must divisible by BLOCK_SIZE_K" in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error="size_k must divisible by BLOCK_SIZE_K")
     assert {"operator", "config"} <= alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_a_gemm_tile_check_in_a_worker_traceback_is_the_kernels_limit() -> None:
     diagnosis = diagnose_text("serve/worker_2.log", WORKER_GEMM_CHECK)
-    assert diagnosis.category == "op_constraint", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not divisible by thread_m" in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error="is not divisible by thread_m")
     assert "operator" in alternatives(diagnosis)
 
 

@@ -13,7 +13,7 @@ Lines of our own in the shapes the runtime and the op's wrapper print; values ar
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KERNEL_STOPPED = "EZ9999: Kernel task happen error, retCode=0x25, [aicore timeout]\n"
 
@@ -27,10 +27,9 @@ LINK_FAILED = (
 def test_the_failed_link_explains_the_kernel_that_waited_on_it() -> None:
     text = "[rank1] communicator ready\n[rank1] warmup...\n" + KERNEL_STOPPED + LINK_FAILED
     diagnosis = diagnose_text("rank1_stdout.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Getting socket times out" in diagnosis.first_error.text
-    assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="Getting socket times out", beside=("aicore_timeout",)
+    )
 
 
 def test_a_kernel_that_stops_with_no_link_failure_keeps_the_device_reading() -> None:
@@ -40,6 +39,4 @@ def test_a_kernel_that_stops_with_no_link_failure_keeps_the_device_reading() -> 
         + "[rank1] step 0 failed: aclnnGroupedMatmul failed\n"
     )
     diagnosis = diagnose_text("rank1_stdout.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "retCode=0x25" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="retCode=0x25")

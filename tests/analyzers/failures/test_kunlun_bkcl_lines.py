@@ -11,12 +11,7 @@ shapes BKCL and Paddle print.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUPED_SENDS = """\
 [11:04:27][xpu-node3][40217][ERR][BKCL][init.cpp:1485] BKCL dont support send to one peer multi times in one group
@@ -52,18 +47,17 @@ ERROR 2024-02-11 09:40:16,208 launch_utils.py:604] ABORT!!! Out of all 4 trainer
 
 def test_the_refused_grouped_exchange_is_the_first_error_with_the_layout_beside_it() -> None:
     diagnosis = diagnose_text("log/workerlog.1", GROUPED_SENDS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "dont support send to one peer" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="dont support send to one peer", beside=("config",))
 
 
 def test_an_err_line_of_the_library_is_read_before_the_warnings_after_it() -> None:
     diagnosis = diagnose_text("log/workerlog.1", ERR_LINE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "refused by the remote side" in diagnosis.first_error.text
-    assert "hccl.kunlun_bkcl_error_line" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="refused by the remote side",
+        rule="hccl.kunlun_bkcl_error_line",
+    )
 
 
 def test_the_librarys_info_and_debug_lines_are_no_failure() -> None:
@@ -73,8 +67,10 @@ def test_the_librarys_info_and_debug_lines_are_no_failure() -> None:
 
 def test_paddles_check_of_a_bkcl_call_is_a_communicator_not_built() -> None:
     diagnosis = diagnose_text("log/workerlog.0", PADDLE_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "bkcl_init_rank failed" in diagnosis.first_error.text
-    assert "hccl.paddle_bkcl_call_failed" in _rules(diagnosis)
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="bkcl_init_rank failed",
+        rule="hccl.paddle_bkcl_call_failed",
+        beside=("driver_env",),
+    )

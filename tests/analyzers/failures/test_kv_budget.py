@@ -8,7 +8,7 @@ which is the same memory failure before anything has raised. A positive budget i
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REQUEST_TOO_BIG = """\
 (EngineCore_DP0 pid=4102)   File "/usr/local/lib/python3.11/site-packages/vllm/v1/core/kv_cache_utils.py", line 702, in check_enough_kv_cache_memory
@@ -39,23 +39,17 @@ INFO 04-07 08:15:11 [worker_v1.py:241] Available KV cache memory: 36.20 GiB
 
 def test_request_larger_than_kv_budget_is_oom() -> None:
     diagnosis = diagnose_text("engine.log", REQUEST_TOO_BIG)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "KV cache is needed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="KV cache is needed")
 
 
 def test_cut_request_check_is_still_oom() -> None:
     diagnosis = diagnose_text("engine.log", REQUEST_TOO_BIG_CUT)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "max seq len (40960)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="max seq len (40960)")
 
 
 def test_negative_kv_budget_at_info_is_oom() -> None:
     diagnosis = diagnose_text("serve.log", NEGATIVE_BUDGET)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "-1.36 GiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="-1.36 GiB")
 
 
 def test_negative_kv_budget_without_a_level_is_oom() -> None:

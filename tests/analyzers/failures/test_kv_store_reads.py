@@ -6,7 +6,7 @@ memory, although the lines speak of the store's "memory state".
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STORE_READ_FAILED = """\
 (EngineCore pid=4410) INFO 02-14 09:11:58 [kv_transfer.py:702] Looking up 512 keys for request cmpl-4c1d-0
@@ -24,9 +24,7 @@ KEYS_READ = """\
 
 def test_a_store_batch_read_that_fails_is_the_path_to_the_store() -> None:
     diagnosis = diagnose_text("decode/engine.log", STORE_READ_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to get 512 keys out of 512" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to get 512 keys out of 512")
     assert diagnosis.confidence < 0.8
 
 

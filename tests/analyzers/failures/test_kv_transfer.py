@@ -13,7 +13,7 @@ stay warnings and never become the first error.
 from __future__ import annotations
 
 from analyzers.core.types import EventKind
-from tests.analyzers.excerpts import diagnose_files, diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, scan_text
 
 CONNECT_FAILED = """\
 E20260302 08:00:41.700100 51200 ascend_direct_transport.cpp:815] Failed to connect to target: 10.0.3.7:26001, status: 103900
@@ -33,16 +33,12 @@ E20260302 09:10:00.100400 61300 ascend_direct_transport.cpp:830] Transfer slice 
 
 def test_an_unreachable_kv_transfer_peer_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("decode/serve.log", CONNECT_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to connect to target: 10.0.3.7:26001" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to connect to target: 10.0.3.7:26001")
 
 
 def test_a_kv_transfer_connect_timeout_is_not_read_as_a_config_error() -> None:
     diagnosis = diagnose_text("decode/serve.log", CONNECT_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connect timeout to: 10.0.3.9:30400" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Connect timeout to: 10.0.3.9:30400")
 
 
 def test_a_warning_stamped_line_is_not_a_bare_exception_line() -> None:
@@ -93,9 +89,7 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB to
 def test_a_transfer_engine_that_does_not_start_is_read_as_its_settings() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", ENGINE_START_FAILED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Ascend Transfer Engine initialization failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Ascend Transfer Engine initialization failed")
     assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
     assert any("ASCEND_MF_STORE_URL" in action for action in diagnosis.next_actions)
@@ -105,18 +99,13 @@ def test_a_transfer_engine_that_does_not_start_is_read_as_its_settings() -> None
 def test_the_drivers_memory_refusal_before_the_engine_headline_decides() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", ENGINE_START_DRIVER_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "svm advise failed" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="svm advise failed", beside=("oom",))
 
 
 def test_a_started_engines_log_lines_are_not_errors() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", ENGINE_STARTED_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 # a KV-cache pool's store client gives up after its retries while the server starts
@@ -138,9 +127,7 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB to
 def test_a_kv_pool_client_that_gives_up_is_read_as_its_settings() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("serve/worker2.log", POOL_CLIENT_NOT_CREATED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to create client after 15 retries" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Failed to create client after 15 retries")
     assert {"driver_env", "hccl"} & {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
     assert any("MOONCAKE_CONFIG_PATH" in action for action in diagnosis.next_actions)
@@ -149,9 +136,7 @@ def test_a_kv_pool_client_that_gives_up_is_read_as_its_settings() -> None:
 
 def test_a_client_retry_is_not_the_failure() -> None:
     diagnosis = diagnose_text("serve/worker2.log", POOL_CLIENT_RETRIED_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 REGISTER_REFUSED = """\
@@ -163,9 +148,7 @@ REGISTER_REFUSED = """\
 
 def test_hccl_refusing_a_transfer_buffer_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("job/worker_1.log", REGISTER_REFUSED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to register memory | HCCL Error Code: 7" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to register memory | HCCL Error Code: 7")
 
 
 def test_a_buffer_refused_by_another_transport_is_not_hccl() -> None:
@@ -192,9 +175,7 @@ DATADIST_LINK_FAILED = """\
 def test_a_datadist_that_does_not_start_is_read_as_its_settings() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("prefill/serve.log", DATADIST_INIT_FAILED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "[LLMDataDist.init] failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="[LLMDataDist.init] failed")
     assert "handle_llm_status" not in diagnosis.first_error.text
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
@@ -202,9 +183,7 @@ def test_a_datadist_that_does_not_start_is_read_as_its_settings() -> None:
 def test_a_started_datadist_that_cannot_link_stays_a_communication_failure() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", DATADIST_LINK_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "LLM_LINK_FAILED" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="LLM_LINK_FAILED")
 
 
 # A transfer engine's own RDMA writes complete in error on the prefill side; the decode side
@@ -236,10 +215,7 @@ def test_a_transfer_engines_failed_rdma_slice_decides_over_the_decode_side() -> 
     diagnosis = diagnose_files(
         {"prefill/serve.log": SLICE_FAILED_PREFILL, "decode/serve.log": SLICE_FAILED_DECODE}
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Process failed for slice" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="Process failed for slice", beside=("driver_env",))
 
 
 def test_the_decode_side_alone_is_not_read_as_an_rdma_completion() -> None:
@@ -251,9 +227,7 @@ def test_the_decode_side_alone_is_not_read_as_an_rdma_completion() -> None:
 def test_a_ucx_completion_error_under_nixl_is_the_first_error() -> None:
     """docs/labelling.md#network-links-that-fail-under-a-collective"""
     diagnosis = diagnose_text("decode/worker.log", UCX_COMPLETION_ERROR)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Remote access error on mlx5_4:1/IB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Remote access error on mlx5_4:1/IB")
 
 
 def test_a_ucx_transport_warning_is_not_a_completion_error() -> None:
@@ -273,9 +247,7 @@ E0408 07:12:30.462001   318 store_py.cpp:367] Get operation failed with error: T
 
 def test_a_kv_store_transfer_that_gives_up_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("prefill/serve.log", STORE_TRANSFER_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Transfer failed for task0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Transfer failed for task0")
 
 
 def test_a_store_refusal_for_another_reason_is_not_a_transfer_failure() -> None:
@@ -305,10 +277,9 @@ E20260211 08:14:09.771000 77131 worker_pool.cpp:274] Worker: Process failed for 
 def test_a_transfer_engine_without_a_usable_nic_is_the_hosts_setup() -> None:
     """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
     diagnosis = diagnose_text("decode/serve.log", NO_USABLE_NIC)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to query GID 3 on mlx5_1" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="Failed to query GID 3 on mlx5_1", beside=("config",)
+    )
 
 
 def test_a_nic_that_opened_leaves_a_connect_failure_to_the_link() -> None:
@@ -333,10 +304,12 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 ha
 def test_a_kv_connector_without_its_transfer_library_is_the_environment() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", NIXL_MISSING)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "RuntimeError: NIXL is not available" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="RuntimeError: NIXL is not available",
+        beside=("config",),
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -361,9 +334,7 @@ W0603 12:40:05.118240     902 nixl_agent.cpp:215] NIXL telemetry is disabled; ig
 def test_a_refused_telemetry_request_is_the_first_error_not_the_connectors_failure() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("decode/serve.log", NIXL_TELEMETRY_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "getXferTelemetry" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="getXferTelemetry")
 
 
 def test_a_telemetry_warning_is_not_the_refusal() -> None:
@@ -385,10 +356,7 @@ HANDSHAKE_SETUP_FAILED = """\
 
 def test_a_failed_nixl_handshake_is_the_link_to_the_remote_instance() -> None:
     diagnosis = diagnose_text("decode/serve.log", HANDSHAKE_SETUP_FAILED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "handshake_setup_failed" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="handshake_setup_failed", beside=("config",))
 
 
 def test_a_handshake_timing_line_is_not_a_failure() -> None:
@@ -446,41 +414,31 @@ E0501 09:00:01.000985  5120 nixl_agent.cpp:322] createBackend: unsupported backe
 def test_ucx_refusing_to_register_gpu_memory_is_the_hosts_setup() -> None:
     """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
     diagnosis = diagnose_text("decode/worker.log", UCX_REGISTRATION_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "ibv_reg_mr(address=0x7f6a10000000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="ibv_reg_mr(address=0x7f6a10000000")
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_ucx_memory_key_queue_pair_that_does_not_come_up_is_the_first_error() -> None:
     """The engine's start-up failure after it only reports it."""
     diagnosis = diagnose_text("prefill/worker.log", UCX_UMR_QP_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "ibv_modify_qp(UMR QP 0x31f0)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="ibv_modify_qp(UMR QP 0x31f0)")
 
 
 def test_nixls_registration_summary_alone_still_names_the_host() -> None:
     diagnosis = diagnose_text("decode/worker.log", NIXL_REGISTRATION_ONLY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to ucp_mem_map" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to ucp_mem_map")
 
 
 def test_a_refused_completion_queue_is_not_a_memory_shortage() -> None:
     diagnosis = diagnose_text("ci/test.log", UCX_CQ_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "mlx5dv_devx_obj_create(CQ) failed on mlx5_3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="mlx5dv_devx_obj_create(CQ) failed on mlx5_3")
     assert "oom" not in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_missing_nixl_backend_plugin_is_the_environment() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("bench/rank0.log", NIXL_PLUGIN_MISSING)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "getPluginParams: backend 'UCX' not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="getPluginParams: backend 'UCX' not found")
 
 
 # Mooncake's store over TCP: one thread's retries are printed before another thread's refused
@@ -506,16 +464,12 @@ E20260530 22:11:47.305228 1130479 tcp_transport.cpp:223] Session::readBody faile
 def test_a_refused_tcp_connect_outranks_the_store_retries_printed_before_it() -> None:
     """docs/labelling.md#network-links-that-fail-under-a-collective"""
     diagnosis = diagnose_text("prefill/serve.log", TCP_CONNECT_REFUSED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ASIO exception: connect: Connection refused" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ASIO exception: connect: Connection refused")
 
 
 def test_a_tcp_transport_handed_device_memory_is_a_setting_that_does_not_fit() -> None:
     diagnosis = diagnose_text("worker/serve.log", TCP_DEVICE_BUFFER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Session::writeBody failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Session::writeBody failed")
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -537,9 +491,7 @@ E19999[PID: 20377] 2026-09-01-04:05:06.698.021 (E19999):  Call llm::HcclAdapter:
 def test_the_hccl_call_named_under_a_transport_headline_is_the_first_error() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start (the block says what failed)"""
     diagnosis = diagnose_text("decode/serve.log", HCCL_CHANNEL_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclCommPrepare(comm, &config, timeout) fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclCommPrepare(comm, &config, timeout) fail")
 
 
 # docs/labelling.md#kv-transfer-peers-that-do-not-match: Mooncake's engine gives up on a batch of
@@ -557,10 +509,12 @@ I0402 11:20:31.118290 40212 transfer_engine_py.cpp:454] Sync batch data transfer
 
 def test_a_batch_that_did_not_arrive_in_time_leads_the_connectors_reports() -> None:
     diagnosis = diagnose_text("decode/serve.log", BATCH_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Sync batch data transfer timeout after 30000412877ns" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Sync batch data transfer timeout after 30000412877ns",
+        beside=("hang",),
+    )
 
 
 def test_a_batch_that_finished_is_no_timeout() -> None:
@@ -583,9 +537,7 @@ UCX_CQ_NO_LOCKED_MEMORY = """\
 def test_a_verbs_object_refused_for_locked_memory_is_the_host_not_a_shortage() -> None:
     """docs/labelling.md#a-gpu-direct-transport-that-does-not-start"""
     diagnosis = diagnose_text("bench/rank0.log", UCX_CQ_NO_LOCKED_MEMORY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "ibv_create_cq(cqe=4096) failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="ibv_create_cq(cqe=4096) failed")
 
 
 def test_a_plain_out_of_memory_from_ucx_stays_a_shortage() -> None:
@@ -619,15 +571,11 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB to
 def test_a_datadist_init_refused_under_a_glog_check_is_read_as_its_settings() -> None:
     """docs/labelling.md#kv-transfer-engines-that-do-not-start"""
     diagnosis = diagnose_text("prefill/xllm.log", DATADIST_INIT_CHECK_FAILED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Initialize LlmDataList failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Initialize LlmDataList failed")
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_datadist_that_started_is_not_the_failure() -> None:
     """Counterexample: the engine's note that the library started says nothing of the OOM."""
     diagnosis = diagnose_text("prefill/xllm.log", DATADIST_INIT_OK_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")

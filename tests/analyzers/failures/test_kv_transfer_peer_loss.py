@@ -11,7 +11,7 @@ the link to the remote side (`hccl`), with the alternatives docs/labelling.md na
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 # a decode instance's KV-transfer process notifying a prefill whose endpoint went away
 REMOTE_DISCONNECT = """\
@@ -34,18 +34,18 @@ Traceback (most recent call last):
 
 def test_a_remote_disconnect_is_the_link_to_the_other_instance() -> None:
     diagnosis = diagnose_text("decode/kv_trans.log", REMOTE_DISCONNECT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "returned error status NIXL_ERR_REMOTE_DISCONNECT" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="returned error status NIXL_ERR_REMOTE_DISCONNECT",
+        beside=("device_fault",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_dropped_peer_record_is_the_first_error_before_the_transfer_worker() -> None:
     diagnosis = diagnose_text("prefill/serve.log", AGENT_RECORD_DROPPED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "metadata for remote agent 'c0ffee01" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="metadata for remote agent 'c0ffee01")
 
 
 def test_a_setting_named_after_the_status_is_not_a_disconnect() -> None:
@@ -82,17 +82,17 @@ def test_a_store_client_that_lost_its_master_is_the_link_to_the_store() -> None:
     diagnosis = diagnose_files(
         {"prefill/serve.log": STORE_MASTER_LOST, "decode/serve.log": STORE_RECOMPUTES}
     )
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "client has been closed, please re-connect" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="client has been closed, please re-connect",
+        beside=("config",),
+    )
 
 
 def test_a_mount_refused_by_a_closed_connection_is_read_from_the_connection() -> None:
     diagnosis = diagnose_text("decode/serve.log", STORE_MOUNT_REFUSED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "read rpc body failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="read rpc body failed")
 
 
 def test_the_rpc_status_alone_still_names_the_store_link() -> None:
@@ -131,17 +131,17 @@ Current thread (most recent call first):
 
 def test_a_ucx_send_that_failed_is_the_first_error() -> None:
     diagnosis = diagnose_text("prefill/serve.log", UCX_TCP_SEND_FAILED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "send(64) failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="send(64) failed")
 
 
 def test_a_refused_queue_pair_move_comes_before_the_crash_it_causes() -> None:
     diagnosis = diagnose_text("prefill/serve.log", UCX_QP_MOVE_REFUSED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "mlx5dv_devx_obj_modify(opcode=0x503) failed" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="mlx5dv_devx_obj_modify(opcode=0x503) failed",
+        beside=("device_fault",),
+    )
 
 
 def test_a_queue_pair_the_nic_would_not_create_stays_the_hosts_setup() -> None:

@@ -9,16 +9,7 @@ bare backend status and the UCX socket line that explains it. Excerpts in the re
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 BLOCK_SIZES_REFUSED = """\
 (Worker_DP1_EP1 pid=52210) INFO 02-11 09:30:02 [worker.py:540] NIXL compatibility check passed
@@ -32,10 +23,9 @@ BLOCK_SIZES_REFUSED = """\
 def test_block_sizes_the_connector_cannot_map_are_the_instances_settings() -> None:
     """docs/labelling.md#kv-transfer-peers-that-do-not-match"""
     diagnosis = diagnose_text("decode/worker.log", BLOCK_SIZES_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Local block size 32 is not divisible" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Local block size 32 is not divisible", beside=("hccl",)
+    )
 
 
 def test_the_handshake_record_alone_stays_the_link() -> None:
@@ -53,10 +43,12 @@ ENGINE_MISMATCH = """\
 def test_a_handshake_answered_by_another_engine_is_the_side_channel_setting() -> None:
     """docs/labelling.md#kv-transfer-peers-that-do-not-match"""
     diagnosis = diagnose_text("decode/worker.log", ENGINE_MISMATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "engine ID mismatch" in diagnosis.first_error.text
-    assert "cfg.nixl_remote_engine_mismatch" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="engine ID mismatch",
+        rule="cfg.nixl_remote_engine_mismatch",
+    )
 
 
 DESCRIPTORS_REFUSED = """\
@@ -72,10 +64,9 @@ nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND
 def test_descriptors_no_backend_registered_are_a_layout_the_connector_mishandles() -> None:
     """docs/labelling.md#kv-transfer-peers-that-do-not-match"""
     diagnosis = diagnose_text("prefill/server.log", DESCRIPTORS_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "prepXferDlist: failed to prepare" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="prepXferDlist: failed to prepare", beside=("other",)
+    )
 
 
 SEGMENT_UNKNOWN = """\
@@ -89,10 +80,9 @@ W0719 02:10:44.302140 18842 transfer_metadata.cpp:153] Failed to retrieve segmen
 def test_a_peer_the_metadata_service_does_not_know_is_the_link() -> None:
     """docs/labelling.md#kv-transfer-peers-that-do-not-match"""
     diagnosis = diagnose_text("prefill/server.log", SEGMENT_UNKNOWN)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Unexpected code in http response" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="Unexpected code in http response", beside=("config",)
+    )
 
 
 BARE_BACKEND_STATUS = """\
@@ -108,11 +98,9 @@ Traceback (most recent call last):
 def test_nixls_bare_backend_status_alone_is_the_hosts_library_setup() -> None:
     """docs/labelling.md#a-transfer-librarys-bare-status"""
     diagnosis = diagnose_text("worker.log", BARE_BACKEND_STATUS)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "NIXL_ERR_BACKEND" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="NIXL_ERR_BACKEND")
     assert diagnosis.confidence < 0.8
-    assert {"hccl", "config"} <= set(_alternatives(diagnosis))
+    assert {"hccl", "config"} <= set(alternative_labels(diagnosis))
 
 
 CONNECT_REFUSED_THEN_STATUS = """\
@@ -127,7 +115,9 @@ ERROR 09-04 13:02:18 engine.py:244]     self.engine.add_remote_nixl_metadata(nix
 def test_ucxs_refused_connect_explains_the_backend_status_after_it() -> None:
     """docs/labelling.md#a-transfer-librarys-bare-status"""
     diagnosis = diagnose_text("decode/worker.log", CONNECT_REFUSED_THEN_STATUS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "connect(fd=88, dest_addr=10.9.0.14:47213) failed" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="connect(fd=88, dest_addr=10.9.0.14:47213) failed",
+        beside=("config",),
+    )

@@ -12,7 +12,7 @@ etcd at the address it was given: the deployment's settings (`config`).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 # a prefill instance whose decode peer never took the request's KV slots
 BOOTSTRAP_STEP_TIMEOUT = """\
@@ -55,43 +55,46 @@ Caused by:
 
 def test_a_transfer_step_that_ran_out_of_time_is_the_link_between_instances() -> None:
     diagnosis = diagnose_text("prefill/server.log", BOOTSTRAP_STEP_TIMEOUT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "timed out after 300.0s in KVPoll.Bootstrapping" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="timed out after 300.0s in KVPoll.Bootstrapping",
+        beside=("hang",),
+    )
 
 
 def test_an_unreachable_bootstrap_server_is_the_link_to_the_prefill() -> None:
     diagnosis = diagnose_text("decode/server.log", BOOTSTRAP_UNREACHABLE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Error fetching prefill parallel info from bootstrap" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Error fetching prefill parallel info from bootstrap",
+        beside=("config",),
+    )
 
 
 def test_the_prefills_own_failure_comes_before_the_decode_that_could_not_reach_it() -> None:
     diagnosis = diagnose_files(
         {"prefill/server.log": PREFILL_OUT_OF_MEMORY, "decode/server.log": BOOTSTRAP_UNREACHABLE}
     )
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_a_store_master_that_does_not_answer_is_the_link_to_the_store() -> None:
     diagnosis = diagnose_text("producer/vllm.log", STORE_MASTER_UNREACHABLE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "MountSegment: rpc error, code: 14" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="MountSegment: rpc error, code: 14", beside=("config",)
+    )
 
 
 def test_a_runtime_with_no_etcd_at_its_address_is_the_deployments_settings() -> None:
     diagnosis = diagnose_text("decode-worker/worker.log", ETCD_UNREACHABLE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to connect to etcd server with config" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Failed to connect to etcd server with config",
+        beside=("hccl",),
+    )
 
 
 # docs/labelling.md#a-kv-transfer-peer-that-went-away
@@ -108,16 +111,15 @@ Prefilling remotely for request 9a1b2c3d-0000-4e5f-8a9b-0c1d2e3f4a5b with length
 
 def test_a_broken_response_stream_is_the_link_and_its_first_line_leads() -> None:
     diagnosis = diagnose_text("worker.log", RESPONSE_STREAM_BROKEN)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "failed to join reader and writer tasks" in diagnosis.first_error.text
-    assert "hang" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "hccl", first_error="failed to join reader and writer tasks", beside=("hang",)
+    )
 
 
 def test_the_unsent_responses_alone_stay_a_cascade_of_the_link() -> None:
     lines = RESPONSE_STREAM_BROKEN.splitlines(keepends=True)
     text = "".join(line for line in lines if "failed to join" not in line)
     diagnosis = diagnose_text("worker.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "hccl.serving_runtime_stream_broken" not in rules
     assert diagnosis.confidence < 0.5

@@ -11,7 +11,7 @@ that only begins like a launcher variable name nothing the launcher sets.
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 KNOWLEDGE = load_knowledge()
 
@@ -48,18 +48,14 @@ def _rule():
 
 def test_a_launcher_variable_missing_from_the_environment_is_a_launch_to_change() -> None:
     diagnosis = diagnose_text("train.log", NO_LAUNCHER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "KeyError: 'RANK'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="KeyError: 'RANK'")
     assert diagnosis.confidence >= 0.5
     assert "hccl" not in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_rendezvous_address_missing_reads_the_same() -> None:
     diagnosis = diagnose_text("train.log", NO_MASTER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "MASTER_ADDR" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="MASTER_ADDR")
 
 
 def test_keys_the_launcher_does_not_set_are_not_read_as_its_absence() -> None:

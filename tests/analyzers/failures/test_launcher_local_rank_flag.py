@@ -10,7 +10,7 @@ Fixtures are invented tracebacks of a fine-tuning CLI and a trainer script.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A wrapper that hands argv to a CLI whose first argument must be a sub-command.
 CLI_SUBCOMMAND = """\
@@ -39,28 +39,25 @@ INFO: parsed --local_rank=0 from the command line
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_cli_that_reads_the_flag_as_its_command_is_the_launch_command() -> None:
     diagnosis = diagnose_text("worker.log", CLI_SUBCOMMAND)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unknown command: --local_rank=2" in diagnosis.first_error.text
-    assert "cfg.launcher_local_rank_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unknown command: --local_rank=2",
+        rule="cfg.launcher_local_rank_refused",
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_hf_argument_parser_leaving_the_flag_unused_is_the_same_refusal() -> None:
     diagnosis = diagnose_text("rank0.log", HF_PARSER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "--local-rank=0" in diagnosis.first_error.text
-    assert "cfg.launcher_local_rank_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="--local-rank=0", rule="cfg.launcher_local_rank_refused"
+    )
 
 
 def test_the_launchers_own_command_line_is_no_refusal() -> None:
     diagnosis = diagnose_text("launcher.log", LAUNCH_RECORD)
-    assert "cfg.launcher_local_rank_refused" not in _rules(diagnosis)
+    assert "cfg.launcher_local_rank_refused" not in rules_of(diagnosis)
     assert diagnosis.first_error is None

@@ -14,7 +14,7 @@ error it is only a summary.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 DS_LAUNCHER_KILLED = """\
 [2024-06-02 08:14:51,602] [INFO] [launch.py:256:main] process 40211 spawned with command: ['/opt/conda/bin/python', '-u', 'sft.py', '--local_rank=1', '--zero_stage', '2']
@@ -75,9 +75,7 @@ EZ9999  The error from device(chipId:2, dieId:0), serial number is 7, there is a
 
 def test_deepspeed_launcher_signal_is_a_killed_rank_and_names_it():
     diagnosis = diagnose_text("launcher.log", DS_LAUNCHER_KILLED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exits with return code = -9" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="exits with return code = -9")
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -85,7 +83,7 @@ def test_deepspeed_launcher_plain_exit_code_alone_reads_as_torchruns():
     # docs/labelling.md#a-rank-that-exits-without-a-word: nothing else says why the rank ended
     diagnosis = diagnose_text("launcher.log", DS_LAUNCHER_PLAIN_EXIT)
     assert diagnosis.category == "device_fault"
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.5
 
 
@@ -102,10 +100,9 @@ def test_deepspeed_launcher_plain_exit_code_is_a_summary_under_the_ranks_own_err
 def test_elastic_report_of_a_plain_exit_alone_reads_as_the_agents_line():
     # docs/labelling.md#a-rank-that-exits-without-a-word: the report's record is all there is
     diagnosis = diagnose_text("launcher.log", ELASTIC_REPORT_PLAIN_EXIT)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exitcode  : 1 (pid: 48210)" in diagnosis.first_error.text
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="exitcode  : 1 (pid: 48210)", beside=("other",)
+    )
     assert diagnosis.confidence < 0.5
 
 
@@ -121,17 +118,14 @@ def test_elastic_report_of_a_plain_exit_is_a_summary_under_the_ranks_own_error()
 
 def test_optional_cann_function_warning_yields_to_the_device_error():
     diagnosis = diagnose_text("train.log", PROBE_WARNING_THEN_AIV_ERROR)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="fftsplus aivector error")
 
 
 def test_mpirun_reporting_a_rank_killed_by_sigkill_is_a_kill_with_memory_beside_it() -> None:
     diagnosis = diagnose_text("mpirun.log", MPIRUN_RANK_KILLED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exited on signal 9 (Killed)" in diagnosis.first_error.text
-    assert "oom" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "device_fault", first_error="exited on signal 9 (Killed)", beside=("oom",)
+    )
     assert 3 in diagnosis.culprit_ranks
 
 
@@ -170,10 +164,12 @@ SPAWN_SIGSEGV = SPAWN_HEAD + (
 def test_spawn_join_reporting_a_plain_exit_alone_reads_as_torchruns() -> None:
     # docs/labelling.md#a-rank-that-exits-without-a-word: the child ended and nothing says why
     diagnosis = diagnose_text("launcher.log", SPAWN_EXIT_CODE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "process 5 terminated with exit code 3" in diagnosis.first_error.text
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="process 5 terminated with exit code 3",
+        beside=("other",),
+    )
     assert diagnosis.confidence < 0.5
 
 
@@ -190,9 +186,7 @@ def test_spawn_join_plain_exit_names_the_child_whose_own_log_holds_no_error() ->
             "job/log_5.log": progress,
         }
     )
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "process 5 terminated with exit code 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="process 5 terminated with exit code 3")
     assert diagnosis.culprit_ranks == [5]
 
 
@@ -206,10 +200,12 @@ def test_spawn_join_plain_exit_is_a_summary_under_the_ranks_own_error() -> None:
 def test_spawn_join_reporting_a_sigkill_is_a_kill_with_memory_beside_it() -> None:
     # docs/labelling.md#a-rank-killed-for-host-memory
     diagnosis = diagnose_text("launcher.log", SPAWN_SIGKILL)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "process 2 terminated with signal SIGKILL" in diagnosis.first_error.text
-    assert "oom" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="process 2 terminated with signal SIGKILL",
+        beside=("oom",),
+    )
     assert diagnosis.culprit_ranks == [2]
 
 
@@ -261,9 +257,7 @@ def test_a_missing_input_file_in_a_spawned_child_is_the_jobs_setting() -> None:
         "'/models/toy-moe/parallel_config.json'\n"
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No such file or directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No such file or directory")
     assert diagnosis.culprit_ranks == [5]
 
 
@@ -279,18 +273,15 @@ def test_pals_reporting_a_crashed_rank_names_it_before_the_ranks_it_then_killed(
     # docs/labelling.md#a-rank-killed-for-host-memory: HPE Cray's mpiexec names the rank and the
     # signal with no error word; the crash comes first and the SIGKILLs after it are the teardown
     diagnosis = diagnose_text("launch.log", PALS_CRASH_THEN_KILLS)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rank 6 died from signal 11" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="rank 6 died from signal 11")
     assert diagnosis.culprit_ranks == [6]
 
 
 def test_pals_reporting_only_a_killed_rank_offers_memory_beside_it() -> None:
     diagnosis = diagnose_text("launch.log", "x3001c0s7b1n0: rank 14 died from signal 9\n")
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rank 14 died from signal 9" in diagnosis.first_error.text
-    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="rank 14 died from signal 9", beside=("oom",)
+    )
 
 
 def test_pals_reporting_a_rank_ended_by_sigterm_is_no_crash() -> None:
@@ -321,25 +312,22 @@ def test_composer_launcher_reporting_a_segfaulted_rank_names_it() -> None:
     # docs/labelling.md#a-rank-that-exits-without-a-word: Composer names the child by its global
     # rank and the signal as a negative code; nothing else in the paste says why it ended
     diagnosis = diagnose_text("composer.log", COMPOSER_RANK_SEGFAULT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "exited with code -11" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="exited with code -11")
     assert diagnosis.culprit_ranks == [1]
 
 
 def test_composer_launcher_reporting_a_sigkill_offers_memory_beside_it() -> None:
     diagnosis = diagnose_text("composer.log", COMPOSER_RANK_KILLED)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "crashed with exit code -9" in diagnosis.first_error.text
-    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="crashed with exit code -9", beside=("oom",)
+    )
 
 
 def test_composer_launcher_plain_exit_is_a_summary_under_the_ranks_own_error() -> None:
     # older releases say `crashed` even for a plain status: a summary, not a crash
     alone = diagnose_text("composer.log", COMPOSER_PLAIN_EXIT)
     assert alone.category == "device_fault", alone.root_cause
-    assert "other" in [alternative.category for alternative in alone.alternatives]
+    assert "other" in alternative_labels(alone)
     text = "[rank2]: KeyError: 'labels' is missing from the packed batch\n" + COMPOSER_PLAIN_EXIT
     diagnosis = diagnose_text("composer.log", text)
     assert diagnosis.first_error is not None
@@ -360,9 +348,7 @@ SGLANG_CHILD_EXIT_STATUS = """\
 
 def test_sglang_reporting_a_childs_wait_status_of_a_segfault_is_a_crash() -> None:
     diagnosis = diagnose_text("server.log", SGLANG_CHILD_SEGFAULT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "with an exit code 11. pid=52210" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="with an exit code 11. pid=52210")
 
 
 def test_sglang_reporting_a_plain_exit_status_is_no_crash_signal() -> None:
@@ -421,9 +407,7 @@ def test_a_supervisors_bare_sigterm_status_is_no_crash_signal() -> None:
 
 def test_a_supervisors_dead_rank_notice_alone_is_the_rank_gone() -> None:
     diagnosis = diagnose_text("server.log", SGLANG_RANK_DEAD_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Rank 0 scheduler is dead" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Rank 0 scheduler is dead")
 
 
 def test_a_supervisors_dead_rank_notice_is_a_summary_under_the_ranks_own_error() -> None:
@@ -449,10 +433,9 @@ Root Cause (first observed failure):
 
 def test_elastic_report_of_an_abort_alone_reads_as_the_agents_line():
     diagnosis = diagnose_text("launcher.log", ELASTIC_REPORT_ABORT)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exitcode  : -6 (pid: 73114)" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="exitcode  : -6 (pid: 73114)", beside=("hccl",)
+    )
     assert diagnosis.culprit_ranks == [3]
     assert diagnosis.confidence < 0.5
 
@@ -465,9 +448,7 @@ def test_elastic_report_of_an_abort_is_a_summary_under_the_ranks_own_timeout():
         + ELASTIC_REPORT_ABORT
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
 
 
 # torch.distributed.launch of torch 1.8 and older: Python's CalledProcessError for the child

@@ -9,12 +9,7 @@ are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The runner's pre-check of the second hostfile host fails; the runner restates it.
 RUNNER_SSH_CHECK = """\
@@ -57,7 +52,7 @@ subprocess.CalledProcessError: Command '['ssh gpu-b12 nvidia-smi -L']' returned 
 def test_the_runners_ssh_check_is_the_machines_set_up() -> None:
     diagnosis = diagnose_text("launch.log", RUNNER_SSH_CHECK)
     assert diagnosis.category == "driver_env"
-    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
+    assert "env.launcher_ssh_unreachable" in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert (
         "Command 'ssh -o PasswordAuthentication=no gpu-b12 hostname'" in diagnosis.first_error.text
@@ -67,15 +62,14 @@ def test_the_runners_ssh_check_is_the_machines_set_up() -> None:
 
 def test_pdsh_refused_by_a_hosts_sshd_is_the_machines_set_up() -> None:
     diagnosis = diagnose_text("launch.log", PDSH_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "gpu-b12" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="gpu-b12", rule="env.launcher_ssh_unreachable"
+    )
 
 
 def test_a_command_that_ssh_ran_and_that_failed_is_not_ssh() -> None:
     diagnosis = diagnose_text("probe.log", REMOTE_COMMAND_FAILED)
-    assert "env.launcher_ssh_unreachable" not in _rules(diagnosis)
+    assert "env.launcher_ssh_unreachable" not in rules_of(diagnosis)
     assert diagnosis.confidence < 0.5
 
 
@@ -92,13 +86,15 @@ Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 --mast
 
 def test_a_python_ssh_client_without_credentials_is_the_machines_set_up() -> None:
     diagnosis = diagnose_text("launch.log", PYTHON_SSH_CLIENT_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "No authentication methods available" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="No authentication methods available",
+        rule="env.launcher_ssh_unreachable",
+    )
 
 
 def test_a_key_the_python_ssh_client_cannot_read_is_the_machines_set_up() -> None:
     diagnosis = diagnose_text("launch.log", PYTHON_SSH_CLIENT_BAD_KEY)
     assert diagnosis.category == "driver_env"
-    assert "env.launcher_ssh_unreachable" in _rules(diagnosis)
+    assert "env.launcher_ssh_unreachable" in rules_of(diagnosis)

@@ -10,7 +10,7 @@ docs/labelling.md#a-serving-launcher-that-takes-its-own-server-down
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A scheduler's forward step is refused by an aclnn parameter check; the child signals the
 # launcher, which kills the tree.
@@ -57,18 +57,14 @@ Killed
 
 def test_the_kill_after_a_childs_failure_adds_no_outside_kill() -> None:
     diagnosis = diagnose_text("serve/server.log", SCHEDULER_ERROR_THEN_TEARDOWN)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "The dim of cos should be equal to 4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="The dim of cos should be equal to 4")
     labels = {alt.category for alt in diagnosis.alternatives}
     assert not labels & {"device_fault", "oom"}
 
 
 def test_the_kill_after_a_failed_warmup_adds_no_outside_kill() -> None:
     diagnosis = diagnose_text("serve/server.log", WARMUP_ERROR_THEN_KILLED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "The index tensor dtype must be int32 or int64" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="The index tensor dtype must be int32 or int64")
     labels = {alt.category for alt in diagnosis.alternatives}
     assert not labels & {"device_fault", "oom"}
 

@@ -13,13 +13,9 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 RULE = "cfg.library_lacks_accelerator"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 HYBRID_ENGINE = """\
@@ -38,11 +34,9 @@ ValueError: This op had not been implemented on NPU backend.
 
 def test_an_op_builder_with_nothing_for_the_npu_is_the_release() -> None:
     diagnosis = diagnose_files({"train.log": HYBRID_ENGINE})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "had not been implemented on NPU backend" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="had not been implemented on NPU backend")
     assert diagnosis.first_error.text.startswith("ValueError")
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
     assert "operator" in {a.category for a in diagnosis.alternatives}
 
 
@@ -52,7 +46,7 @@ def test_a_library_that_lists_the_vendors_it_runs_on() -> None:
         "NotImplementedError: FastTune currently only works on NVIDIA and AMD GPUs.\n",
     )
     assert diagnosis.category == "config"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
     assert "driver_env" in {a.category for a in diagnosis.alternatives}
 
 
@@ -62,7 +56,7 @@ def test_a_library_that_logs_its_fallback_has_not_failed() -> None:
         "[WARNING] fused_lamb has not been implemented on NPU backend, using the torch path\n"
         "INFO fast kernels only work on NVIDIA GPUs; running the reference kernels on npu:0\n",
     )
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
 
 
 def test_an_op_the_dispatcher_lacks_keeps_its_own_reading() -> None:
@@ -71,4 +65,4 @@ def test_an_op_the_dispatcher_lacks_keeps_its_own_reading() -> None:
         "NotImplementedError: The operator 'aten::_linalg_eigh' is not currently implemented "
         "for the NPU device.\n",
     )
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

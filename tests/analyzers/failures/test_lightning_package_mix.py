@@ -12,7 +12,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 PACKAGE_MIX = """\
 [rank1]:   File "/opt/venv/lib/python3.10/site-packages/pytorch_lightning/trainer/call.py", line 108, in _call_configure_model
@@ -23,19 +23,15 @@ PACKAGE_MIX = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_override_check_without_a_parent_is_a_package_mix() -> None:
     diagnosis = diagnose_text("rank1.log", PACKAGE_MIX)
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.endswith("ValueError: Expected a parent")
-    assert "cfg.lightning_package_mix" in _rules(diagnosis)
+    assert "cfg.lightning_package_mix" in rules_of(diagnosis)
 
 
 def test_a_sentence_about_a_parent_directory_is_no_package_mix() -> None:
     text = "ValueError: Expected a parent directory for the checkpoint path, got 'ckpt.pt'\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.lightning_package_mix" not in _rules(diagnosis)
+    assert "cfg.lightning_package_mix" not in rules_of(diagnosis)

@@ -8,7 +8,7 @@ error-manager block, PTA APP line, glog with the year); hosts, ids and times are
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 
 
 def test_roce_error_cqe_on_screen_and_in_plog_is_an_hccl_link_failure() -> None:
@@ -45,12 +45,10 @@ def test_watchdog_carrying_the_named_error_cqe_is_read_as_the_link_failure() -> 
         "        Possible Cause: 1. The network between two devices is abnormal.\n"
     )
     diagnosis = diagnose_files({"serve/engine.log": wrapped})
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Execution_Error_ROCE_CQE(EI0013)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Execution_Error_ROCE_CQE(EI0013)")
     assert "CQE" in diagnosis.root_cause
     assert diagnosis.confidence >= 0.8
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_watchdog_carrying_a_timeout_is_not_read_as_an_error_cqe() -> None:
@@ -98,9 +96,7 @@ def test_offline_model_built_for_another_soc_is_a_config_mismatch() -> None:
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
     )
     diagnosis = diagnose_files({"infer.log": text})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ModelCheckCompatibility failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="ModelCheckCompatibility failed")
 
 
 def test_chip_not_recognised_in_glog_lines_with_the_year_is_environment() -> None:
@@ -115,9 +111,7 @@ def test_chip_not_recognised_in_glog_lines_with_the_year_is_environment() -> Non
         "RuntimeError: [-1][ACL: general failure]\n"
     )
     diagnosis = diagnose_files({"app.log": text})
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to recognize Ascend chip" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to recognize Ascend chip")
 
 
 def test_graph_engine_allocation_failure_under_an_operator_is_oom() -> None:
@@ -134,6 +128,4 @@ def test_graph_engine_allocation_failure_under_an_operator_is_oom() -> None:
         )
     )
     diagnosis = diagnose_files({"worker.log": text})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Call rtMalloc fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Call rtMalloc fail")

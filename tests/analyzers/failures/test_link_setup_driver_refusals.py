@@ -15,7 +15,12 @@ communicator builds its links, each a setting of the job, not the network:
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 # An HCCS link whose rank table names no super-device id: the driver cannot map id 65535.
 # The waiting process's timeout line carries an earlier clock than the service's refusal.
@@ -53,40 +58,30 @@ Ranktable_Check_Failed(EI0014): The ranktable information check failed, Reason:[
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_unset_super_device_id_is_the_rank_table_not_the_wait() -> None:
     diagnosis = diagnose_files(UNSET_SUPER_DEVICE_ID)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "invalid host device id 65535" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
-    assert "cfg.hccs_link_super_device_id_unset" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="invalid host device id 65535",
+        rule="cfg.hccs_link_super_device_id_unset",
+        beside=("hccl",),
+    )
 
 
 def test_a_link_wait_with_no_driver_refusal_stays_a_wait() -> None:
     diagnosis = diagnose_text("plog/plog-5120_20260310081500100.log", WAIT_ALONE)
     assert diagnosis.category == "hccl"
-    assert "cfg.hccs_link_super_device_id_unset" not in _rules(diagnosis)
+    assert "cfg.hccs_link_super_device_id_unset" not in rules_of(diagnosis)
 
 
 def test_unaligned_buffer_refused_by_the_driver_leads_hccl_registration_failure() -> None:
     diagnosis = diagnose_files(UNALIGNED_SHARED_BUFFER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Invalid para. (va=" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="Invalid para. (va=", beside=("hccl",))
 
 
 def test_ranktable_check_headline_is_the_settings_refusal() -> None:
     diagnosis = diagnose_text("stdout.txt", RANKTABLE_CHECK_HEADLINE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Ranktable_Check_Failed(EI0014)" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Ranktable_Check_Failed(EI0014)", beside=("hccl",)
+    )

@@ -11,7 +11,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 SCREEN_EI0009 = """\
 [rank2]: EI0009: [PID: 50731] 2026-02-11-08:30:12.402.117 Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[2]-localUserrank[2]-localIpAddr[198.51.100.4], dst_rank[0]-remoteUserrank[0]-remote_ip_addr[198.51.100.4]
@@ -38,37 +38,24 @@ PLOG_WITH_REASON = """\
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_lone_ei0009_offers_a_stall_beside_the_collective() -> None:
     diagnosis = diagnose_text("train_rank2.log", SCREEN_EI0009)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Transport init error" in diagnosis.first_error.text
-    assert "hang" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="Transport init error", beside=("hang",))
 
 
 def test_the_plogs_transport_report_is_first_and_offers_a_stall() -> None:
     diagnosis = diagnose_files({"node1/plog/plog-5120_20260211083000.log": PLOG_TRANSPORT})
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[RunFailed]Transport init error" in diagnosis.first_error.text
-    assert "hang" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="[RunFailed]Transport init error", beside=("hang",))
 
 
 def test_the_socket_managers_summary_alone_is_read_as_the_wait() -> None:
     diagnosis = diagnose_files({"node0/plog/plog-6204_20260211094100.log": PLOG_SUMMARY})
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[LinksEstablishCompleted] is failed" in diagnosis.first_error.text
-    assert "hang" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="[LinksEstablishCompleted] is failed", beside=("hang",)
+    )
 
 
 def test_a_reason_before_the_transport_report_keeps_its_reading() -> None:
     diagnosis = diagnose_files({"node0/plog/plog-7310_20260211100200.log": PLOG_WITH_REASON})
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "does not support hrtRaSetQpAttrTc" in diagnosis.first_error.text
-    assert "hang" not in _alternatives(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="does not support hrtRaSetQpAttrTc")
+    assert "hang" not in alternative_labels(diagnosis)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
 from analyzers.report.advise import Situation, next_actions
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 BOOK = load_knowledge().actions
 
@@ -42,24 +42,16 @@ RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 6; 60.97 GiB to
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_failed_row_is_the_first_error_not_the_advice() -> None:
     diagnosis = diagnose_text("plog/plog-9120_20260402101201.log", OLD_FORM_TABLE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "no connect" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="no connect")
     assert "may be due to the following reasons" not in diagnosis.first_error.text
-    assert "hccl.link_table_failed_row" in _rules(diagnosis)
+    assert "hccl.link_table_failed_row" in rules_of(diagnosis)
 
 
 def test_an_earlier_socket_timeout_line_stays_first() -> None:
     diagnosis = diagnose_text("plog/plog-4410_20260520080110.log", NEW_FORM_TABLE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "wait socket establish timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="wait socket establish timeout")
 
 
 def test_the_named_peer_own_failure_comes_first() -> None:
@@ -69,9 +61,7 @@ def test_the_named_peer_own_failure_comes_first() -> None:
             "rank_6.log": PEER_OWN_FAILURE,
         }
     )
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 def test_a_failed_link_gets_advice_about_that_link() -> None:

@@ -10,7 +10,7 @@ lines that repeat it. Values and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NOT_CONVERTED = """\
 ERROR [mindspore/lite/src/litert/lite_session.cc:1602] LoadModelByBuff] Please enable runtime convert.
@@ -28,17 +28,14 @@ CONVERT RESULT FAILED:-1 Common error code.
 
 def test_a_model_file_not_converted_for_this_runtime_is_the_set_up() -> None:
     diagnosis = diagnose_text("benchmark.log", NOT_CONVERTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Please enable runtime convert" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="Please enable runtime convert", beside=("other",)
+    )
 
 
 def test_an_original_model_the_converter_cannot_read_reads_the_same() -> None:
     diagnosis = diagnose_text("converter_lite.log", UNREADABLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Read onnx model file failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Read onnx model file failed")
 
 
 def test_a_model_read_record_is_no_failure() -> None:

@@ -13,7 +13,7 @@ our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LOADER_CHECK = """\
 [05-06 07:08:09] Streamed 9.4 GiB of checkpoint files to cpu in 1.31s
@@ -57,9 +57,7 @@ def test_a_shape_assertion_between_activations_is_not_a_loader_check() -> None:
 
 def test_a_loader_shape_assertion_quoted_alone_is_the_loader_failure() -> None:
     diagnosis = diagnose_text("serve/api_server.log", QUOTED_STATEMENT)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "loaded_weight.shape" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="loaded_weight.shape")
 
 
 def test_a_shape_assertion_between_activations_quoted_alone_is_no_loader_failure() -> None:
@@ -96,10 +94,7 @@ AssertionError
 def test_a_fused_loaders_presence_assertion_is_a_weight_load_failure() -> None:
     for text in (FUSED_PART_MISSING_MESSAGE, FUSED_PART_MISSING_BARE):
         diagnosis = diagnose_text("serve/worker.log", text)
-        assert diagnosis.category == "weight_load", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "AssertionError" in diagnosis.first_error.text
-        assert "config" in {alt.category for alt in diagnosis.alternatives}
+        assert_reads(diagnosis, "weight_load", first_error="AssertionError", beside=("config",))
 
 
 def test_a_presence_assertion_on_a_device_string_is_not_a_loader_check() -> None:

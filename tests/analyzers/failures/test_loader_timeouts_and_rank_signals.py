@@ -11,7 +11,7 @@ torchrun and per-rank logs (Python logging, `[rankN]:` tracebacks) with values o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files, rules_of
 
 LOADER_TIMEOUT_RANK1 = """\
 2026-12-04 21:40:09,120 [rank1] INFO layer 3 passed
@@ -31,18 +31,13 @@ PEER_LOST_RANK1 = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_loader_that_timed_out_is_the_ranks_input_not_a_collective() -> None:
     diagnosis = diagnose_files(
         {"job/log_0.log": PEER_LOST_RANK1, "job/log_1.log": LOADER_TIMEOUT_RANK1}
     )
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "DataLoader timed out after 10.0 seconds" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "other", first_error="DataLoader timed out after 10.0 seconds", beside=("hang",)
+    )
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -54,7 +49,7 @@ def test_a_collective_that_timed_out_keeps_its_reading() -> None:
     )
     diagnosis = diagnose_files({"job/log_1.log": text})
     assert diagnosis.category == "hccl"
-    assert "other.dataloader_timeout" not in _rules(diagnosis)
+    assert "other.dataloader_timeout" not in rules_of(diagnosis)
 
 
 # A launch script started four ranks in the background and waited for each in rank order;
@@ -96,18 +91,14 @@ def _script_job(launch_log: str, rank2: str = SILENT_RANK2):
 
 def test_a_rank_the_launch_script_saw_stopped_by_sigterm_is_the_first_error() -> None:
     diagnosis = _script_job(LAUNCH_LOG)
-    assert diagnosis.first_error is not None
-    assert "rank 2 (pid 31412) exited with status 143" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="rank 2 (pid 31412) exited with status 143")
     assert {"device_fault", "hang"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [2]
 
 
 def test_a_silent_ranks_plain_status_is_its_end() -> None:
     diagnosis = _script_job(LAUNCH_LOG.replace("status 143", "status 3"))
-    assert diagnosis.first_error is not None
-    assert "rank 2 (pid 31412) exited with status 3" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault"
+    assert_reads(diagnosis, "device_fault", first_error="rank 2 (pid 31412) exited with status 3")
     assert diagnosis.culprit_ranks == [2]
 
 

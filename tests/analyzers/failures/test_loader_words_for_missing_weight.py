@@ -15,7 +15,7 @@ docs/labelling.md#a-loader-that-says-a-weight-is-not-there
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A hybrid CPU/GPU runner whose config asks for the FP8 scale of the output head, pointed at
 # a folder that holds another export of the model.
@@ -76,10 +76,7 @@ KeyError: 'Key rope_theta not found in config'
 
 def _assert_missing_weight(text: str, needle: str) -> None:
     diagnosis = diagnose_text("job/console.log", text)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert needle in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "weight_load", first_error=needle, beside=("config",))
 
 
 def test_a_key_error_sentence_naming_a_scale_is_a_missing_weight() -> None:
@@ -100,9 +97,7 @@ def test_an_assertion_quoting_the_load_result_reads_the_same() -> None:
 
 def test_a_note_and_a_printed_result_are_no_failure() -> None:
     diagnosis = diagnose_text("job/console.log", NOTE_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 def test_a_setting_named_in_the_sentence_is_no_weight() -> None:

@@ -11,7 +11,7 @@ sizes and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # One rank of a node finds no segment where its peer's buffer should be; the empty name and
 # size 0 are a peer that shared cuMem host memory instead of a file. NCCL's return-code trace
@@ -49,16 +49,14 @@ SOCKET_NOT_BOUND = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_segment_a_local_peer_created_and_this_rank_cannot_attach_is_the_transport() -> None:
     diagnosis = diagnose_text("node.log", SHM_ATTACH_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Error while attaching to shared memory segment" in diagnosis.first_error.text
-    assert "hccl.nccl_shm_attach_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Error while attaching to shared memory segment",
+        rule="hccl.nccl_shm_attach_failed",
+    )
     assert {alt.category for alt in diagnosis.alternatives} >= {"driver_env", "config"}
     assert diagnosis.confidence < 0.8
 
@@ -66,24 +64,26 @@ def test_a_segment_a_local_peer_created_and_this_rank_cannot_attach_is_the_trans
 def test_imported_segments_are_no_failure() -> None:
     diagnosis = diagnose_text("node.log", SHM_IMPORTED)
     assert diagnosis.first_error is None
-    assert "hccl.nccl_shm_attach_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_shm_attach_failed" not in rules_of(diagnosis)
 
 
 def test_a_descriptor_that_cannot_reach_a_peer_is_the_backend_for_the_group() -> None:
     diagnosis = diagnose_text("rank9.log", FD_SEND_ACROSS_NODES)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to send fd: No such file or directory" in diagnosis.first_error.text
-    assert "cfg.symm_mem_fd_exchange_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Failed to send fd: No such file or directory",
+        rule="cfg.symm_mem_fd_exchange_failed",
+    )
     assert {alt.category for alt in diagnosis.alternatives} >= {"driver_env", "hccl"}
 
 
 def test_the_bare_lower_case_line_is_read_alike() -> None:
     diagnosis = diagnose_text("run.log", "failed to send fd: No such file or directory\n")
     assert diagnosis.category == "config"
-    assert "cfg.symm_mem_fd_exchange_failed" in _rules(diagnosis)
+    assert "cfg.symm_mem_fd_exchange_failed" in rules_of(diagnosis)
 
 
 def test_a_socket_that_cannot_be_bound_is_not_a_peer_out_of_reach() -> None:
     diagnosis = diagnose_text("rank1.log", SOCKET_NOT_BOUND)
-    assert "cfg.symm_mem_fd_exchange_failed" not in _rules(diagnosis)
+    assert "cfg.symm_mem_fd_exchange_failed" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RAY = "(RayWorkerWrapper pid=40412) ERROR 02-11 09:14:05 worker_base.py:150] "
 TP1 = "(Worker_TP1 pid=7301) ERROR 05-03 11:20:44 [multiproc_executor.py:700] "
@@ -92,9 +92,7 @@ EXCERPTS = [
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_lora_failure_gets_its_label_and_first_error(text: str, first: str, category: str):
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_a_kernel_width_refusal_offers_the_kernel_limit_and_the_setting() -> None:

@@ -10,12 +10,7 @@ docs/labelling.md#a-precision-the-device-does-not-offer. Excerpts of our own in 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 MXFP8_SEQUENCE_PARALLEL = """\
 [rank3]: Traceback (most recent call last):
@@ -29,10 +24,12 @@ MXFP8_SEQUENCE_PARALLEL = """\
 
 def test_an_mxfp8_shard_that_is_no_whole_number_of_blocks_is_the_formats_limit() -> None:
     diagnosis = diagnose_files({"rank3.log": MXFP8_SEQUENCE_PARALLEL})
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "MXFP8_BLOCK_SIZE" in diagnosis.first_error.text
-    assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="MXFP8_BLOCK_SIZE",
+        rule="opc.low_precision_block_divisibility",
+    )
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
@@ -46,9 +43,7 @@ TORCHAO_MX_BACKWARD = """\
 
 def test_torchao_mx_block_check_is_the_formats_limit() -> None:
     diagnosis = diagnose_files({"train.log": TORCHAO_MX_BACKWARD})
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "block_size 32" in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error="block_size 32")
 
 
 def test_te_fp8_gemm_dims_are_the_formats_limit() -> None:
@@ -58,7 +53,7 @@ def test_te_fp8_gemm_dims_are_the_formats_limit() -> None:
         "by 8 and width divisible by 16, but got tensor with dims=[640, 1000]\n",
     )
     assert diagnosis.category == "op_constraint"
-    assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
+    assert "opc.low_precision_block_divisibility" in rules_of(diagnosis)
 
 
 FLOAT8_TP_FIRST_OPERAND = """\
@@ -75,10 +70,12 @@ FLOAT8_TP_FIRST_OPERAND = """\
 
 def test_a_scaled_matmul_refusing_its_first_operand_is_the_formats_limit() -> None:
     diagnosis = diagnose_files({"rank0.log": FLOAT8_TP_FIRST_OPERAND})
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "trailing dimension of mat1" in diagnosis.first_error.text
-    assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="trailing dimension of mat1",
+        rule="opc.low_precision_block_divisibility",
+    )
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
 
 
@@ -86,14 +83,14 @@ def test_operands_that_do_not_chain_are_not_the_formats_limit() -> None:
     diagnosis = diagnose_text(
         "rank0.log", "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x24 and 32x16)\n"
     )
-    assert "opc.low_precision_block_divisibility" not in _rules(diagnosis)
+    assert "opc.low_precision_block_divisibility" not in rules_of(diagnosis)
 
 
 def test_a_model_setting_checked_against_a_block_size_is_not_the_format() -> None:
     diagnosis = diagnose_text(
         "rank0.log", "ValueError: hidden_size 5120 must be divisible by block_size 96\n"
     )
-    assert "opc.low_precision_block_divisibility" not in _rules(diagnosis)
+    assert "opc.low_precision_block_divisibility" not in rules_of(diagnosis)
 
 
 def test_a_card_without_fp8_is_the_precision_setting() -> None:
@@ -103,11 +100,13 @@ def test_a_card_without_fp8_is_the_precision_setting() -> None:
         "[rank1]: AssertionError: Device compute capability 8.9 or higher required for FP8 "
         "execution.\n",
     )
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "required for FP8 execution" in diagnosis.first_error.text
-    assert "cfg.fp8_not_offered_by_device" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="required for FP8 execution",
+        rule="cfg.fp8_not_offered_by_device",
+        beside=("driver_env",),
+    )
 
 
 def test_a_layer_kept_in_bf16_for_want_of_fp8_is_no_failure() -> None:
@@ -115,4 +114,4 @@ def test_a_layer_kept_in_bf16_for_want_of_fp8_is_no_failure() -> None:
         "rank1.log",
         "INFO: device compute capability 8.6, FP8 execution not available; running in bf16\n",
     )
-    assert "cfg.fp8_not_offered_by_device" not in _rules(diagnosis)
+    assert "cfg.fp8_not_offered_by_device" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ shape an engine's worker console prints; the counterexample is a computing op's 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MC2_WORKERS = """\
 (Worker_TP0_EP0 pid=7201) ERROR 03-04 05:06:07 [multiproc_executor.py:671]   File "/srv/engine/ops/fused_moe.py", line 318, in forward_impl
@@ -50,6 +50,4 @@ def test_a_computing_ops_bare_tiling_failure_offers_no_collective() -> None:
 
 def test_the_kept_window_check_decides() -> None:
     diagnosis = diagnose_text("plog.log", WINDOW_KEPT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HCCL_BUFFSIZE is too SMALL" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HCCL_BUFFSIZE is too SMALL")

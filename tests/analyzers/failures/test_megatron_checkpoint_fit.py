@@ -11,7 +11,7 @@ docs/labelling.md#a-checkpoint-cut-for-another-number-of-ranks.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TOOLS = "/opt/nemo/examples/nlp/language_modeling"
 
@@ -56,24 +56,24 @@ tensors before load
 
 def test_a_bare_logged_sharding_check_is_the_error_not_the_cut_frame() -> None:
     diagnosis = diagnose_text("logs/change_partitions.log", BARE_LOGGER_THEN_CUT)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Invalid access pattern for ShardedTensor" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="Invalid access pattern for ShardedTensor",
+        beside=("config",),
+    )
 
 
 def test_missing_sharded_objects_read_as_a_checkpoint_that_does_not_fit() -> None:
     diagnosis = diagnose_text("logs/export.log", LOGGED_MISSING_OBJECTS)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "24 ShardedObject are missing" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="24 ShardedObject are missing")
 
 
 def test_the_checkpointing_exception_on_a_rank_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/rank1.log", RANK_EXCEPTION)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "CheckpointingException: Invalid access pattern" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "weight_load", first_error="CheckpointingException: Invalid access pattern"
+    )
 
 
 def test_a_line_about_validating_the_pattern_is_no_failure() -> None:
@@ -97,10 +97,12 @@ Overwriting default num_query_groups value 1 with value from checkpoint 8.
 
 def test_a_checkpoint_saved_with_another_parallel_size_is_refused_by_the_loader() -> None:
     diagnosis = diagnose_text("logs/train.log", ARGS_DIFFER)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "value from checkpoint (2) is not equal" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="value from checkpoint (2) is not equal",
+        beside=("config",),
+    )
 
 
 def test_arguments_read_from_a_checkpoint_are_no_failure() -> None:
@@ -131,25 +133,23 @@ FLATTENED_SHAPE_STORED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_checkpoint_without_the_shape_of_a_flattened_tensor_does_not_fit_the_load() -> None:
     diagnosis = diagnose_text("logs/train.log", FLATTENED_SHAPE_MISSING)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Cannot find global shape metadata for N-D flattened" in diagnosis.first_error.text
-    assert "wl.dist_ckpt_flattened_shape_missing" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="Cannot find global shape metadata for N-D flattened",
+        rule="wl.dist_ckpt_flattened_shape_missing",
+        beside=("config",),
+    )
 
 
 def test_the_bare_lookup_of_the_shape_record_reads_the_same() -> None:
     bare = FLATTENED_SHAPE_MISSING[FLATTENED_SHAPE_MISSING.index("[rank0]: Traceback") :]
     diagnosis = diagnose_text("logs/rank0.log", bare)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "KeyError: 'nd_reformulated_orig_global_shape'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "weight_load", first_error="KeyError: 'nd_reformulated_orig_global_shape'"
+    )
 
 
 def test_storing_the_shape_record_is_no_failure() -> None:

@@ -8,7 +8,7 @@ fixtures are in the shapes these releases print (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BARE_PRODUCT = """\
 [rank0]:   File "/opt/megatron-lm/megatron/core/parallel_state.py", line 530, in initialize_model_parallel
@@ -30,16 +30,12 @@ INFO planner: world_size (4) is not divisible by 8 ranks per node; padding the l
 
 def test_the_bare_product_spelling_is_a_layout_that_does_not_fit() -> None:
     diagnosis = diagnose_text("logs/pretrain.log", BARE_PRODUCT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "world_size (2) is not divisible by 4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="world_size (2) is not divisible by 4")
 
 
 def test_the_expert_grouping_spelling_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/pretrain.log", EXPERT_GROUPING)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expert_tensor_model_pipeline_parallel size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="expert_tensor_model_pipeline_parallel size")
 
 
 def test_a_line_that_goes_on_after_the_number_is_not_the_refusal() -> None:

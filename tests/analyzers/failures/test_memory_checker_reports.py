@@ -14,7 +14,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A two-rank barrier run under the checker: the collective's kernel read past a one-byte buffer.
 COLLECTIVE_KERNEL_READ = """\
@@ -63,17 +63,17 @@ step 1 loss 3.001
 
 def test_a_checker_report_on_a_collective_kernel_is_the_device_fault() -> None:
     diagnosis = diagnose_text("run/compute-sanitizer.log", COLLECTIVE_KERNEL_READ)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Invalid __global__ read of size 4 bytes" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Invalid __global__ read of size 4 bytes",
+        beside=("hccl",),
+    )
 
 
 def test_a_checker_report_on_a_model_kernel_offers_the_operator() -> None:
     diagnosis = diagnose_text("train/memcheck.log", OWN_KERNEL_SHARED_WRITE)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Invalid __shared__ write of size 16 bytes" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Invalid __shared__ write of size 16 bytes")
     alternatives = {alt.category for alt in diagnosis.alternatives}
     assert "operator" in alternatives
     assert "hccl" not in alternatives
@@ -81,9 +81,7 @@ def test_a_checker_report_on_a_model_kernel_offers_the_operator() -> None:
 
 def test_a_misaligned_access_report_is_the_device_fault() -> None:
     diagnosis = diagnose_text("train/memcheck.log", MISALIGNED_LOCAL)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Misaligned Shared or Local Address" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Misaligned Shared or Local Address")
 
 
 def test_a_clean_checker_run_reports_no_device_fault() -> None:

@@ -13,7 +13,7 @@ fixtures follow torchrun's
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 MESH_GROUP_ASKED = """\
 [rank1]: Traceback (most recent call last):
@@ -41,25 +41,25 @@ E0305 14:02:11.318000 5120 torch/distributed/elastic/multiprocessing/api.py:882]
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_one_dimensional_group_asked_of_a_two_dimensional_mesh_is_the_layout() -> None:
     diagnosis = diagnose_text("rank1.log", MESH_GROUP_ASKED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Found the DeviceMesh have 2 dimensions" in diagnosis.first_error.text
-    assert "cfg.device_mesh_dim_unspecified" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Found the DeviceMesh have 2 dimensions",
+        rule="cfg.device_mesh_dim_unspecified",
+    )
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 
 def test_two_ranks_on_one_gpu_at_a_symmetric_memory_rendezvous_is_the_placement() -> None:
     diagnosis = diagnose_text("launcher.log", SYMM_MEM_SAME_GPU)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "allocations from overlapping devices" in diagnosis.first_error.text
-    assert "cfg.symm_mem_overlapping_devices" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="allocations from overlapping devices",
+        rule="cfg.symm_mem_overlapping_devices",
+    )
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
 
 
@@ -102,41 +102,42 @@ I0412 09:30:02.114201 88120 train.py:311] step 1 starting
 
 def test_a_window_registered_before_the_communicator_exists_is_the_set_up_order() -> None:
     diagnosis = diagnose_text("rank2.log", WINDOW_BEFORE_COMMUNICATOR)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to window register segment" in diagnosis.first_error.text
-    assert "cfg.nccl_window_register_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Failed to window register segment",
+        rule="cfg.nccl_window_register_refused",
+    )
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
 
 
 def test_the_newer_refusal_of_an_implicit_communicator_is_read_alike() -> None:
     diagnosis = diagnose_text("rank0.log", IMPLICIT_COMMUNICATOR_REFUSED)
     assert diagnosis.category == "config"
-    assert "cfg.nccl_window_register_refused" in _rules(diagnosis)
+    assert "cfg.nccl_window_register_refused" in rules_of(diagnosis)
 
 
 def test_a_bare_invalid_argument_without_the_segment_stays_the_collective_layer() -> None:
     head = WINDOW_BEFORE_COMMUNICATOR.rsplit("[rank2]: Failed", 1)[0]
     diagnosis = diagnose_text("rank2.log", head)
     assert diagnosis.category == "hccl"
-    assert "cfg.nccl_window_register_refused" not in _rules(diagnosis)
+    assert "cfg.nccl_window_register_refused" not in rules_of(diagnosis)
 
 
 def test_a_window_whose_registration_returned_no_handle_is_a_setting() -> None:
     diagnosis = diagnose_text("rank2.log", WINDOW_HANDLE_EMPTY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "window is null" in diagnosis.first_error.text
-    assert "cfg.comm_window_handle_null" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="window is null", rule="cfg.comm_window_handle_null"
+    )
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
 
 
 def test_the_empty_window_quoted_alone_is_still_read() -> None:
     diagnosis = diagnose_text("report.txt", WINDOW_HANDLE_EMPTY_QUOTED)
     assert diagnosis.category == "config"
-    assert "cfg.comm_window_handle_null" in _rules(diagnosis)
+    assert "cfg.comm_window_handle_null" in rules_of(diagnosis)
 
 
 def test_a_registered_window_is_no_failure() -> None:
     diagnosis = diagnose_text("rank2.log", WINDOW_REGISTERED)
-    assert "cfg.comm_window_handle_null" not in _rules(diagnosis)
+    assert "cfg.comm_window_handle_null" not in rules_of(diagnosis)

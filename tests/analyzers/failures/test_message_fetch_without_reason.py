@@ -11,7 +11,7 @@ their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A GGUF server started over several cards; the only error is the cut refusal.
 CUT_AFTER_FAILED = """\
@@ -43,18 +43,15 @@ FETCH_WORKED = """\
 
 def test_a_refusal_cut_after_failed_is_the_fetch_with_the_device_beside_it() -> None:
     diagnosis = diagnose_text("model-instance.log", CUT_AFTER_FAILED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "rtGetDevMsg execute failed" in diagnosis.first_error.text
-    assert "device_fault" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "driver_env", first_error="rtGetDevMsg execute failed", beside=("device_fault",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_headline_cut_after_failed_reads_the_same() -> None:
     diagnosis = diagnose_text("worker1.log", CUT_HEADLINE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "rtGetDevMsg execution failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="rtGetDevMsg execution failed")
 
 
 def test_the_drivers_reason_keeps_the_device_reading() -> None:

@@ -10,7 +10,7 @@ with numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 ALONE = """\
 RuntimeError: Ascend kernel runtime initialization failed, device id: 3. The details refer to 'Ascend Error Message'.
@@ -46,10 +46,8 @@ INFO_LINE = """\
 
 def test_headline_alone_is_the_machine_with_memory_beside_it() -> None:
     diagnosis = diagnose_text("train.log", ALONE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "kernel runtime initialization failed" in diagnosis.first_error.text
-    alternatives = [a.category for a in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error="kernel runtime initialization failed")
+    alternatives = alternative_labels(diagnosis)
     assert "oom" in alternatives
     assert "config" in alternatives
     assert diagnosis.confidence < 0.8
@@ -57,9 +55,7 @@ def test_headline_alone_is_the_machine_with_memory_beside_it() -> None:
 
 def test_headline_under_a_traceback() -> None:
     diagnosis = diagnose_text("logs/train.log", WITH_TRACEBACK)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "kernel runtime initialization failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="kernel runtime initialization failed")
 
 
 def test_a_coded_reason_in_the_block_comes_first() -> None:

@@ -10,7 +10,7 @@ plugin so failed, ret = N`, `Init builder failed, ret = N`): `config`, with `hcc
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STREAMS_SHORT = (
     "[EXCEPTION] DEVICE(4100,ffff9c1d0010,python):2026-03-04-05:06:07.100.200 "
@@ -29,10 +29,7 @@ UNRELATED_STREAM = "WARN the capacity of the live stream isn't enough to hold th
 
 def test_a_graph_with_more_streams_than_the_chip_offers_is_a_setting() -> None:
     diagnosis = diagnose_text("worker_0.log", STREAMS_SHORT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Stream isn't enough" in diagnosis.first_error.text
-    assert "stream_sync" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="Stream isn't enough", beside=("stream_sync",))
 
 
 def test_the_bare_stream_sentence_is_read_the_same_way() -> None:
@@ -65,9 +62,7 @@ PLUGIN_INIT_DONE = (
 
 def test_the_collective_plugin_that_does_not_initialise_is_the_rank_table() -> None:
     diagnosis = diagnose_text("worker_3.log", PLUGIN_INIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Init plugin so failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Init plugin so failed")
     assert {"hccl", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 

@@ -8,7 +8,7 @@ is set to a value the library rejects keeps its own reading.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSED = """\
 Traceback (most recent call last):
@@ -33,7 +33,4 @@ def test_an_init_with_no_launcher_role_is_a_launch_to_change() -> None:
 
 def test_a_launcher_variable_with_a_bad_value_keeps_its_reading() -> None:
     diagnosis = diagnose_text("train.log", BAD_VALUE)
-    assert diagnosis.first_error is not None
-    assert "HCCL_IF_IP" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="HCCL_IF_IP", beside=("hccl",))

@@ -9,7 +9,7 @@ scheduler's own exit after it is a bare tail. Values of our own in the shape msr
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 CONSOLE = """\
 [INFO] ME(7301:281470009990001,MainProcess):2025-06-07-08:00:01.000.000 [mindspore/parallel/cluster/process_entity/_api.py:200] Start worker process with rank id:2, log file:./msrun_log/worker_2.log.
@@ -31,10 +31,9 @@ WORKER_OWN_ERROR = """\
 
 def test_the_timed_out_node_names_the_worker_that_went_away() -> None:
     diagnosis = diagnose_text("msrun_log/msrun.log", CONSOLE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Time out nodes are ['2']" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "device_fault", first_error="Time out nodes are ['2']", beside=("other",)
+    )
 
 
 def test_a_silent_worker_named_by_the_timeout_is_the_culprit() -> None:
@@ -46,9 +45,7 @@ def test_a_silent_worker_named_by_the_timeout_is_the_culprit() -> None:
             "msrun_log/worker_2.log": WORKER_PROGRESS,
         }
     )
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Time out nodes are" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Time out nodes are")
     assert 2 in diagnosis.culprit_ranks
 
 
@@ -62,6 +59,4 @@ def test_a_worker_log_with_its_own_error_leads_the_msrun_lines() -> None:
     diagnosis = diagnose_files(
         {"msrun_log/msrun.log": CONSOLE, "msrun_log/worker_2.log": WORKER_OWN_ERROR}
     )
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "is more than total mem size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="is more than total mem size")

@@ -11,7 +11,7 @@ MindSpore prints.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEAD = (
     "[{level}] {module}(6120,fffd2a3fb1e0,python):2024-05-06-07:08:{sec} [mindspore/ccsrc/{src}] "
@@ -63,10 +63,7 @@ def test_a_getnext_task_after_a_slow_pipeline_is_the_input_that_stopped() -> Non
         + TAIL
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Task fail infos" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="Task fail infos", beside=("hang",))
 
 
 def test_the_record_leads_the_graph_runs_tail() -> None:

@@ -11,7 +11,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A model builder reading its hyperparameters from a dict that lacks one of them.
 CONFIG_FIELD_MISSING = """\
@@ -38,10 +38,9 @@ REQUEST_FIELD_MISSING = """\
 
 def test_a_missing_hyperparameter_key_is_config() -> None:
     diagnosis = diagnose_text("attempt_0/3/stderr.log", CONFIG_FIELD_MISSING)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "KeyError: 'num_key_value_heads'" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="KeyError: 'num_key_value_heads'", beside=("other",)
+    )
 
 
 def test_a_missing_request_field_is_not_config() -> None:

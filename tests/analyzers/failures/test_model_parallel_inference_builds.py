@@ -10,12 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 TURBOMIND_NO_NCCL = """\
 PS C:\\work> lmdeploy serve api_server models/qwen2-7b --tp 2
@@ -47,9 +42,7 @@ ValueError: Attempt to split tensors that exceed maximum supported devices. Curr
 )
 def test_a_build_without_its_multi_gpu_path_is_config(text, line):
     diagnosis = diagnose_text("job/server.log", text)
-    assert diagnosis.category == "config"
-    assert line in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error=line, beside=("driver_env",))
 
 
 def test_another_turbomind_assertion_is_no_build_question():
@@ -78,15 +71,14 @@ def test_a_client_that_lost_its_rpc_backend_is_a_crashed_process():
     assert "Remote RPC server crashed" in diagnosis.first_error.text or (
         "recv failed (bytes_recv=0" in diagnosis.first_error.text
     )
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_the_rpc_servers_own_failure_comes_before_the_clients_lost_backend():
     diagnosis = diagnose_files(
         {"client/llama-server.log": RPC_CLIENT, "worker1/rpc-server.log": RPC_SERVER}
     )
-    assert diagnosis.category == "device_fault"
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")
 
 
 def test_a_partial_read_lost_no_backend():

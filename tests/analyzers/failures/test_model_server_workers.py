@@ -12,7 +12,7 @@ shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKERS_ON_ONE_GPU = """\
 2025-02-03 16:40:11,502 [INFO ] W-9002-asr_large_2.1-stdout MODEL_LOG - Loading checkpoint shards onto cuda:0
@@ -51,16 +51,14 @@ STUB_STARTED = (
 
 def test_a_worker_out_of_memory_relayed_at_info_is_the_first_error() -> None:
     diagnosis = diagnose_text("ts_log.log", WORKERS_ON_ONE_GPU)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Tried to allocate 64.00 MiB (GPU 0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Tried to allocate 64.00 MiB (GPU 0")
 
 
 def test_a_worker_traceback_relayed_from_stderr_is_read_by_its_words() -> None:
     diagnosis = diagnose_text("ts_log.log", ORDINAL_ON_STDERR)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "RuntimeError: CUDA error: invalid device ordinal" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="RuntimeError: CUDA error: invalid device ordinal"
+    )
 
 
 def test_relayed_progress_lines_are_no_failure() -> None:
@@ -70,9 +68,7 @@ def test_relayed_progress_lines_are_no_failure() -> None:
 
 def test_a_triton_stub_that_failed_to_initialize_names_the_cause() -> None:
     diagnosis = diagnose_text("tritonserver.log", STUB_FAILED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to initialize Python stub" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Failed to initialize Python stub")
 
 
 def test_a_stub_that_started_is_no_failure() -> None:

@@ -6,7 +6,7 @@ newer than the installed release: `config`, the release is what has to change
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A serving engine's worker refuses a vision-language checkpoint of a newer minor version.
 ENGINE_WORKER = """\
@@ -24,9 +24,7 @@ HEAD_DIM = "RuntimeError: FlashAttention only supports head dimension at most 25
 
 def test_an_unknown_model_version_is_the_release_chosen() -> None:
     diagnosis = diagnose_text("logs/serve.log", ENGINE_WORKER)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Got version: (2, 6)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Got version: (2, 6)")
     assert diagnosis.confidence >= 0.5
 
 

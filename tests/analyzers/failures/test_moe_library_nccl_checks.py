@@ -11,12 +11,7 @@ docs/labelling.md#nccl-failures-named-by-the-call. Values of our own in the real
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NULL_COMM = """\
 epoch 0 step 0 building experts
@@ -31,11 +26,13 @@ NCCL Error at /srv/build/moe_ext/cuda/expert_exchange.cpp:31 value 4
 
 def test_a_null_communicator_is_the_first_error_before_the_library_macro() -> None:
     diagnosis = diagnose_text("train.log", NULL_COMM)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NCCL WARN CommUserRank : comm argument is NULL" in diagnosis.first_error.text
-    assert "hccl.nccl_argument_check" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="NCCL WARN CommUserRank : comm argument is NULL",
+        rule="hccl.nccl_argument_check",
+        beside=("config",),
+    )
 
 
 def test_the_library_macro_alone_is_read_as_an_nccl_failure() -> None:
@@ -43,10 +40,9 @@ def test_the_library_macro_alone_is_read_as_an_nccl_failure() -> None:
         line for line in NULL_COMM.splitlines() if "NCCL WARN" not in line and "->" not in line
     )
     diagnosis = diagnose_text("train.log", text + "\n")
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "expert_exchange.cpp:31 value 4" in diagnosis.first_error.text
-    assert "hccl.nccl_error" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="expert_exchange.cpp:31 value 4", rule="hccl.nccl_error"
+    )
 
 
 def test_nccl_return_code_traces_are_not_refusals() -> None:
@@ -55,7 +51,7 @@ def test_nccl_return_code_traces_are_not_refusals() -> None:
         "wk-3:52110:52110 [0] NCCL INFO init.cc:1490 -> 4\n"
         "wk-3:52110:52110 [0] NCCL INFO comm 0x55aa10 rank 0 nranks 2 - Init COMPLETE\n",
     )
-    assert "hccl.nccl_argument_check" not in _rules(diagnosis)
+    assert "hccl.nccl_argument_check" not in rules_of(diagnosis)
 
 
 def test_a_root_outside_the_communicator_is_refused_too() -> None:
@@ -65,4 +61,4 @@ def test_a_root_outside_the_communicator_is_refused_too() -> None:
         "(root should be in the 0..3 range)\n",
     )
     assert diagnosis.category == "hccl"
-    assert "hccl.nccl_argument_check" in _rules(diagnosis)
+    assert "hccl.nccl_argument_check" in rules_of(diagnosis)

@@ -18,12 +18,7 @@ Values and paths of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 EXPERT_GROUPS_ON_ANOTHER_TORCH = """\
 2: [rank9]: Traceback (most recent call last):
@@ -39,18 +34,20 @@ EXPERT_GROUPS_ON_ANOTHER_TORCH = """\
 
 def test_a_binding_that_refuses_its_constructor_arguments_is_releases_that_do_not_fit() -> None:
     diagnosis = diagnose_files({"slurm-4411.out": EXPERT_GROUPS_ON_ANOTHER_TORCH})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "incompatible constructor arguments" in diagnosis.first_error.text
-    assert "cfg.binding_argument_types_refused" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="incompatible constructor arguments",
+        rule="cfg.binding_argument_types_refused",
+        beside=("other",),
+    )
 
 
 def test_a_python_constructor_given_too_many_arguments_is_not_a_binding() -> None:
     diagnosis = diagnose_text(
         "train.log", "TypeError: __init__() takes 2 positional arguments but 3 were given\n"
     )
-    assert "cfg.binding_argument_types_refused" not in _rules(diagnosis)
+    assert "cfg.binding_argument_types_refused" not in rules_of(diagnosis)
 
 
 GROUPED_GEMM_UNALIGNED = """\
@@ -64,10 +61,12 @@ GROUPED_GEMM_UNALIGNED = """\
 
 def test_a_grouped_gemm_stride_alignment_check_is_the_kernels_limit() -> None:
     diagnosis = diagnose_files({"rank2.log": GROUPED_GEMM_UNALIGNED})
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "multiple of 16 bytes" in diagnosis.first_error.text
-    assert "opc.low_precision_block_divisibility" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="multiple of 16 bytes",
+        rule="opc.low_precision_block_divisibility",
+    )
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
 
 
@@ -76,7 +75,7 @@ def test_a_note_about_padding_to_the_alignment_is_no_error() -> None:
         "rank0.log",
         "INFO - token groups padded so that grouped GEMM strides are a multiple of 16 bytes\n",
     )
-    assert "opc.low_precision_block_divisibility" not in _rules(diagnosis)
+    assert "opc.low_precision_block_divisibility" not in rules_of(diagnosis)
 
 
 def test_an_extensions_invalid_device_code_in_the_samples_format_is_the_placement() -> None:
@@ -85,11 +84,13 @@ def test_an_extensions_invalid_device_code_in_the_samples_format_is_the_placemen
         "CUDA error at /opt/moe_ext/csrc/comm_manager.cpp:48 code=101(cudaErrorInvalidDevice) "
         '"cudaSetDevice(device)"\n',
     )
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "cudaErrorInvalidDevice" in diagnosis.first_error.text
-    assert "cfg.rank_device_placement" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cudaErrorInvalidDevice",
+        rule="cfg.rank_device_placement",
+        beside=("driver_env",),
+    )
 
 
 def test_another_code_in_the_samples_format_is_not_a_placement() -> None:
@@ -98,4 +99,4 @@ def test_another_code_in_the_samples_format_is_not_a_placement() -> None:
         "CUDA error at /opt/moe_ext/csrc/kernels.cu:77 code=98(cudaErrorInvalidDeviceFunction) "
         '"cudaLaunchKernel(...)"\n',
     )
-    assert "cfg.rank_device_placement" not in _rules(diagnosis)
+    assert "cfg.rank_device_placement" not in rules_of(diagnosis)

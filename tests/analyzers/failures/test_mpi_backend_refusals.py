@@ -8,7 +8,7 @@ Fixtures follow the real formats with paths and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # FSDP's flat all-gather on the mpi backend: the group names the call it has no code for.
 FLAT_ALLGATHER_ON_MPI = """\
@@ -39,21 +39,21 @@ RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 39.39 GiB t
 
 def test_a_collective_the_mpi_group_lacks_is_a_platform_limit() -> None:
     diagnosis = diagnose_text("job/rank0.log", FLAT_ALLGATHER_ON_MPI)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "no support for _allgather_base in MPI process group" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="no support for _allgather_base in MPI process group",
+        beside=("hccl",),
+    )
 
 
 def test_gpu_tensors_on_an_mpi_without_device_buffers_are_config() -> None:
     diagnosis = diagnose_text("job/rank1.log", GPU_TENSOR_ON_HOST_ONLY_MPI)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "doesn't have CUDA-aware MPI support" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="doesn't have CUDA-aware MPI support")
 
 
 def test_a_note_about_a_missing_data_type_is_not_the_refusal() -> None:
     diagnosis = diagnose_text("job/rank1.log", NOTE_THEN_OOM)
-    rules = {evidence.rule for evidence in diagnosis.evidence if evidence.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.backend_collective_unsupported" not in rules
     assert diagnosis.category == "oom", diagnosis.root_cause

@@ -10,7 +10,7 @@ real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # pip building Horovod on a host whose MPI is installed outside the shell's PATH.
 WRAPPER_NOT_ON_PATH = """\
@@ -39,23 +39,14 @@ Successfully installed horovod-0.28.1
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_a_build_that_cannot_run_the_mpi_wrapper_is_the_hosts_mpi() -> None:
     diagnosis = diagnose_text("logs/install.log", WRAPPER_NOT_ON_PATH)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "mpicxx -show failed" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="mpicxx -show failed", beside=("config",))
 
 
 def test_the_shells_refusal_of_the_wrapper_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/install.log", WRAPPER_SHELL)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "mpicxx: not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="mpicxx: not found")
 
 
 def test_the_wrappers_flags_printed_are_no_failure() -> None:

@@ -24,7 +24,7 @@ docs/labelling.md#mpi-that-does-not-start-in-a-process
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OVERLAP_BOOTSTRAP_UNDER_TORCHRUN = """\
 [rank0]: setting up tensor-parallel communication overlap buffers (bootstrap backend: mpi)
@@ -76,38 +76,28 @@ THREAD_LEVEL_INFO = """\
 
 def test_mpi_that_cannot_start_under_the_launcher_is_the_launch() -> None:
     diagnosis = diagnose_text("stdout.log", OVERLAP_BOOTSTRAP_UNDER_TORCHRUN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "An error occurred in MPI_Init_thread" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="An error occurred in MPI_Init_thread")
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_plain_init_call_reads_the_same() -> None:
     diagnosis = diagnose_text("stdout.log", PLAIN_INIT_BANNER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "An error occurred in MPI_Init" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="An error occurred in MPI_Init")
 
 
 def test_the_local_abort_alone_still_says_mpi_did_not_start() -> None:
     diagnosis = diagnose_text("worker.log", BANNER_CUT_TO_THE_LOCAL_ABORT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Local abort before MPI_INIT completed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Local abort before MPI_INIT completed")
 
 
 def test_the_mpi_runtime_saying_why_first_is_the_machine() -> None:
     diagnosis = diagnose_text("mpirun.log", RUNTIME_LAYER_BEFORE_THE_BANNER)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "PMIX ERROR" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="PMIX ERROR")
 
 
 def test_the_banner_for_a_call_between_ranks_is_the_collective() -> None:
     diagnosis = diagnose_text("rank3.log", COLLECTIVE_CALL_BANNER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "An error occurred in MPI_Allreduce" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="An error occurred in MPI_Allreduce")
 
 
 def test_a_granted_thread_level_is_no_failure() -> None:

@@ -12,7 +12,7 @@ transport between running ranks is `hccl`. Values are our own, in the tools' rea
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ORTE_BANNER = """\
 --------------------------------------------------------------------------
@@ -95,66 +95,63 @@ step 10 loss 3.902
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_daemon_the_hosts_shell_cannot_find_is_the_hosts_set_up() -> None:
     diagnosis = diagnose_text("launch.log", DAEMON_NOT_FOUND)
-    assert diagnosis.category == "driver_env"
-    assert "env.mpi_daemon_not_found" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "orted: command not found" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="orted: command not found",
+        rule="env.mpi_daemon_not_found",
+        beside=("config",),
+    )
 
 
 def test_daemons_that_cannot_connect_are_the_hosts_network() -> None:
     diagnosis = diagnose_text("launch.log", DAEMON_LINK)
-    assert diagnosis.category == "driver_env"
-    assert "env.mpi_launcher_link_unreachable" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "unable to complete a TCP connection" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="unable to complete a TCP connection",
+        rule="env.mpi_launcher_link_unreachable",
+    )
 
 
 def test_a_hydra_proxy_that_cannot_connect_back_is_read_at_its_connect() -> None:
     diagnosis = diagnose_text("job.out", HYDRA_PROXY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "HYDU_sock_connect" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="HYDU_sock_connect", beside=("hccl",))
 
 
 def test_the_banner_alone_still_says_the_daemons_did_not_start() -> None:
     diagnosis = diagnose_text("launch.log", BANNER_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "unable to reliably start one or more daemons" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="unable to reliably start one or more daemons"
+    )
 
 
 def test_a_daemon_lost_mid_job_is_the_host_going_away() -> None:
     diagnosis = diagnose_text("launcher.log", DAEMON_LOST)
-    assert diagnosis.category == "device_fault"
-    assert "dev.mpi_daemon_lost" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "lost communication with a remote daemon" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="lost communication with a remote daemon",
+        rule="dev.mpi_daemon_lost",
+        beside=("hccl",),
+    )
 
 
 def test_a_transport_connect_between_ranks_is_the_link() -> None:
     diagnosis = diagnose_text("mpirun.log", TRANSPORT_CONNECT)
-    assert diagnosis.category == "hccl"
-    assert "hccl.mpi_tcp_transport_connect_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Unable to connect to the peer" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Unable to connect to the peer",
+        rule="hccl.mpi_tcp_transport_connect_failed",
+    )
 
 
 def test_the_daemons_echoed_command_line_is_no_failure() -> None:
     diagnosis = diagnose_text("launch.log", DAEMON_COMMAND_ECHO)
-    assert not _rules(diagnosis) & {"env.mpi_daemon_not_found", "env.mpi_daemons_not_started"}
+    assert not rules_of(diagnosis) & {"env.mpi_daemon_not_found", "env.mpi_daemons_not_started"}
 
 
 # The same launch on a host whose shell speaks Chinese (LANG=zh_CN.UTF-8): bash says the
@@ -171,13 +168,15 @@ to launch so we are aborting.
 
 def test_a_daemon_the_hosts_shell_cannot_find_reads_alike_in_a_chinese_locale() -> None:
     diagnosis = diagnose_text("launch.log", DAEMON_NOT_FOUND_ZH)
-    assert diagnosis.category == "driver_env"
-    assert "env.mpi_daemon_not_found" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "orted: 未找到命令" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="orted: 未找到命令",
+        rule="env.mpi_daemon_not_found",
+        beside=("config",),
+    )
 
 
 def test_another_command_missing_in_a_chinese_locale_is_no_daemon() -> None:
     diagnosis = diagnose_text("launch.log", "bash: module: 未找到命令\nstep 10 loss 3.902\n")
-    assert "env.mpi_daemon_not_found" not in _rules(diagnosis)
+    assert "env.mpi_daemon_not_found" not in rules_of(diagnosis)

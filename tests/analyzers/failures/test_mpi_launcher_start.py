@@ -10,7 +10,7 @@ these launchers print (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # mpirun asked for more processes than the allocation's node offers; nothing started.
 SLOTS_REFUSED = """\
@@ -75,25 +75,22 @@ ALLREDUCE_FAILED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_too_few_slots_is_the_launch_request() -> None:
     diagnosis = diagnose_text("mpirun.log", SLOTS_REFUSED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "not enough slots available" in diagnosis.first_error.text
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="not enough slots available", beside=("driver_env",)
+    )
 
 
 def test_an_mpi_init_that_cannot_reach_its_launcher_is_the_machines_setup() -> None:
     diagnosis = diagnose_text("mpirun.log", INIT_ABORTED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PMIX ERROR: UNREACHABLE" in diagnosis.first_error.text
-    assert "env.mpi_runtime_layer_error" in _rules(diagnosis)
-    assert "hccl" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="PMIX ERROR: UNREACHABLE",
+        rule="env.mpi_runtime_layer_error",
+        beside=("hccl",),
+    )
 
 
 def test_open_mpis_own_words_for_an_init_that_failed_are_the_machines_setup() -> None:
@@ -104,28 +101,27 @@ def test_open_mpis_own_words_for_an_init_that_failed_are_the_machines_setup() ->
     )
     diagnosis = diagnose_text("mpirun.log", text)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.mpi_init_failed" in _rules(diagnosis)
+    assert "env.mpi_init_failed" in rules_of(diagnosis)
 
 
 def test_a_task_srun_could_not_start_is_the_nodes_setup() -> None:
     diagnosis = diagnose_text("slurm-7731.out", SRUN_TASK_NOT_STARTED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "task 0 launch failed" in diagnosis.first_error.text
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="task 0 launch failed", beside=("config",))
 
 
 def test_ranks_from_mpirun_that_disagree_with_torch_are_config() -> None:
     diagnosis = diagnose_text("rank9.log", WORLD_DISAGREES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "does not match torch world size" in diagnosis.first_error.text
-    assert "cfg.mpi_launch_ranks_disagree" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not match torch world size",
+        rule="cfg.mpi_launch_ranks_disagree",
+    )
 
 
 def test_a_failed_call_between_running_ranks_is_no_init_failure() -> None:
     diagnosis = diagnose_text("mpirun.log", ALLREDUCE_FAILED)
-    assert "env.mpi_init_failed" not in _rules(diagnosis)
+    assert "env.mpi_init_failed" not in rules_of(diagnosis)
 
 
 # The step daemon cannot execute the step's program: the site module lacks the launcher.
@@ -154,23 +150,23 @@ ModuleNotFoundError: No module named 'yaml'
 
 def test_a_step_program_the_node_cannot_execute_is_its_setup() -> None:
     diagnosis = diagnose_text("slurm-90517.out", STEP_PROGRAM_MISSING)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "execve(): torchrun" in diagnosis.first_error.text
-    assert "env.step_program_not_found" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="execve(): torchrun",
+        rule="env.step_program_not_found",
+        beside=("config",),
+    )
 
 
 def test_a_launcher_the_batch_shell_cannot_find_reads_alike() -> None:
     diagnosis = diagnose_text("slurm-90518.out", SCRIPT_LAUNCHER_NOT_ON_PATH)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "deepspeed: command not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="deepspeed: command not found")
 
 
 def test_a_working_directory_fallback_is_no_missing_program() -> None:
     diagnosis = diagnose_text("slurm-90519.out", CHDIR_FALLBACK_THEN_OWN_ERROR)
-    assert "env.step_program_not_found" not in _rules(diagnosis)
+    assert "env.step_program_not_found" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "No module named 'yaml'" in diagnosis.first_error.text
 
@@ -178,24 +174,24 @@ def test_a_working_directory_fallback_is_no_missing_program() -> None:
 def test_an_open_mpi_started_by_srun_without_slurms_pmi_is_the_machines_setup() -> None:
     """The rank's MPI library cannot join the launch srun made (docs/labelling.md#an-mpi-launcher-that-cannot-place-or-start-its-ranks)."""
     diagnosis = diagnose_text("slurm-55120.out", SRUN_WITHOUT_PMI)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PMI2_Init failed to initialize" in diagnosis.first_error.text
-    assert "env.mpi_direct_launch_without_pmi" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="PMI2_Init failed to initialize",
+        rule="env.mpi_direct_launch_without_pmi",
+        beside=("config",),
+    )
 
 
 def test_the_banner_sentence_alone_is_read_the_same_way() -> None:
     text = SRUN_WITHOUT_PMI.replace("PMI2_Init failed to initialize.  Return code: 7\n", "")
     diagnosis = diagnose_text("slurm-55120.out", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PMI support" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="PMI support")
 
 
 def test_a_launch_that_asks_for_pmi2_is_no_failure() -> None:
     diagnosis = diagnose_text("slurm-55121.out", SRUN_ASKS_FOR_PMI2)
-    assert "env.mpi_direct_launch_without_pmi" not in _rules(diagnosis)
+    assert "env.mpi_direct_launch_without_pmi" not in rules_of(diagnosis)
 
 
 # MPICH's older spelling of the init headline (no `P`), its nemesis error stack under it; the
@@ -212,7 +208,7 @@ MPID_nem_tcp_init(379)..................: gethostbyname failed, gpu-node-07 (err
 def test_mpichs_init_headline_without_its_p_is_the_machines_setup() -> None:
     diagnosis = diagnose_text("mpirun.log", MPICH_INIT_STACK)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.mpi_init_failed" in _rules(diagnosis)
+    assert "env.mpi_init_failed" in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "MPI_Init" in diagnosis.first_error.text or "gethostbyname" in diagnosis.first_error.text
 
@@ -221,4 +217,4 @@ def test_a_launcher_missing_in_a_chinese_locale_is_the_nodes_setup() -> None:
     text = "+ torchrun --nproc-per-node 8 train.py\nbash: torchrun: 未找到命令\n"
     diagnosis = diagnose_text("slurm-4410.out", text)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.step_program_not_found" in _rules(diagnosis)
+    assert "env.step_program_not_found" in rules_of(diagnosis)

@@ -12,7 +12,7 @@ it, and the first of those lines is the first error. Lines of our own in the lay
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NO_ADDRESS = """\
 [node-b:04410] pml_ucx.c:176 Error: Failed to receive UCX worker address: Not found (-13)
@@ -24,9 +24,7 @@ NO_ADDRESS = """\
 
 def test_a_peer_address_the_ucx_layer_cannot_get_is_the_host_network() -> None:
     diagnosis = diagnose_text("mpirun.log", NO_ADDRESS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to receive UCX worker address" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to receive UCX worker address")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 

@@ -11,7 +11,7 @@ and was retried is not this line. Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 UNRESOLVED = (
     "RuntimeError: DNS resolution failed: [Errno -2] Name or service not known. Please check "
@@ -21,8 +21,6 @@ UNRESOLVED = (
 
 def test_a_master_name_the_resolver_does_not_know_is_the_rendezvous_host() -> None:
     diagnosis = diagnose_text("msrun_worker_3.log", UNRESOLVED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "DNS resolution failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="DNS resolution failed")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence >= 0.5

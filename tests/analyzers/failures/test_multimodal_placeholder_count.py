@@ -9,7 +9,7 @@ check is the first error under the trainer's or engine's re-raise
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 # A two-rank fine-tuning run of a Qwen-VL model under torchrun: rank 1's forward step finds
 # more image embeddings than placeholders (the cutoff cut the prompt), the launcher follows.
@@ -52,28 +52,25 @@ COUNTS_THEN_OOM = """\
 
 def test_a_ranked_trainer_count_check_is_a_shape_mismatch_with_the_setting_beside_it() -> None:
     diagnosis = diagnose_files({"logs/train.log": RANKED_TRAINER})
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "tokens: 1536, features 2048" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="tokens: 1536, features 2048", beside=("config",)
+    )
 
 
 def test_a_worker_re_raise_of_the_engine_merge_is_read_from_its_count() -> None:
     diagnosis = diagnose_text("logs/serve.log", SERVING_WORKERS)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "3072 multimodal tokens to 3010 placeholders" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="3072 multimodal tokens to 3010 placeholders"
+    )
 
 
 def test_a_summed_count_is_the_same_check() -> None:
     diagnosis = diagnose_text("logs/rollout.log", ROLLOUT_SUM)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "= 1450 multimodal tokens to 1312 placeholders" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="= 1450 multimodal tokens to 1312 placeholders"
+    )
 
 
 def test_counts_logged_while_all_is_well_are_no_failure() -> None:
     diagnosis = diagnose_text("logs/train.log", COUNTS_THEN_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")

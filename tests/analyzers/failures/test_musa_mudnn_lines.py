@@ -10,12 +10,7 @@ in the shape muDNN prints.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NOT_SUPPORTED = """\
 muDNN(v2700) 2025-06-02 10:11:12.334455 0d:0h:3m:41s TID=0x5a1c0e77 GPU=1 Handle=0x55d0c2a0 ERROR# NOT_SUPPORTED in Cumsum::Run, Reason:
@@ -40,18 +35,18 @@ generation finished in 3.2 s
 
 def test_a_mode_the_library_has_no_kernel_for_is_the_operator_with_a_setting_beside_it() -> None:
     diagnosis = diagnose_text("logs/stdout.log", NOT_SUPPORTED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "ERROR# NOT_SUPPORTED in Cumsum::Run" in diagnosis.first_error.text
-    assert "op.mudnn_error_record" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="ERROR# NOT_SUPPORTED in Cumsum::Run",
+        rule="op.mudnn_error_record",
+        beside=("config",),
+    )
 
 
 def test_another_status_of_the_library_is_still_the_operator() -> None:
     diagnosis = diagnose_text("logs/stdout.log", OTHER_STATUS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "INTERNAL_ERROR in Convolution::Run" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="INTERNAL_ERROR in Convolution::Run")
 
 
 def test_a_kernel_fallback_warning_is_no_failure() -> None:

@@ -10,7 +10,7 @@ with ranks, ports and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "num.own_check_nonfinite"
 CLOSED = (
@@ -18,10 +18,6 @@ CLOSED = (
     "Connection closed by peer [127.0.0.1]:40112. This is typically caused by a remote worker "
     "crashing. Check the logs of the remote worker before reporting an error. GLHF!"
 )
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 def _console(guard_line: str, source_line: str) -> str:
@@ -51,10 +47,9 @@ def test_a_guard_that_names_its_tensor_is_a_numerical_failure() -> None:
         'assert bad == 0, f"NaN detected in layers.{layer}.{name} output on rank {rank}"',
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "NaN detected in layers.0.attention output" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "other", first_error="NaN detected in layers.0.attention output", rule=RULE
+    )
     assert diagnosis.culprit_ranks == [2]
 
 
@@ -64,7 +59,7 @@ def test_a_guard_that_found_none_is_no_failure() -> None:
         "2026-11-30 09:12:40,120 [rank2] WARNING NaN found in 0 of 64 parameter groups\n"
     )
     diagnosis = diagnose_text("log_2.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
 
 
 def test_a_guard_that_counts_the_non_finite_values_it_found_is_a_numerical_failure() -> None:
@@ -75,10 +70,7 @@ def test_a_guard_that_counts_the_non_finite_values_it_found_is_a_numerical_failu
         "assert torch.isfinite(out).all(), (",
     )
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "non-finite activations in layer 3" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "other", first_error="non-finite activations in layer 3", rule=RULE)
     assert diagnosis.culprit_ranks == [2]
 
 
@@ -89,4 +81,4 @@ def test_a_check_for_non_finite_values_that_found_none_is_no_failure() -> None:
         "attention output: 0 nan, 0 inf\n"
     )
     diagnosis = diagnose_text("log_2.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

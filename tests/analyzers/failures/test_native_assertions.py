@@ -5,7 +5,7 @@ docs/labelling.md#a-native-assertion-no-rule-knows
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A rank's log whose process stopped on glibc's assert inside a communication helper.
 GLIBC_ASSERT = """\
@@ -53,10 +53,12 @@ AssertionError: expected 8 ranks
 
 def test_a_glibc_assert_is_the_first_error_of_a_log_with_no_other_failure() -> None:
     diagnosis = diagnose_text("logs/rank5.log", GLIBC_ASSERT)
-    assert diagnosis.first_error is not None
-    assert "Assertion `used + n <= capacity' failed" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
-    assert "device_fault" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Assertion `used + n <= capacity' failed",
+        beside=("device_fault",),
+    )
 
 
 def test_a_glibc_assert_pasted_with_a_straight_quote_is_the_same_assertion() -> None:
@@ -64,7 +66,7 @@ def test_a_glibc_assert_pasted_with_a_straight_quote_is_the_same_assertion() -> 
     assert diagnosis.first_error is not None
     assert "Assertion 'args.out_ptr != nullptr' failed" in diagnosis.first_error.text
     assert "native.assertion_failed" in {e.rule for e in diagnosis.evidence}
-    assert "device_fault" in [alt.category for alt in diagnosis.alternatives]
+    assert "device_fault" in alternative_labels(diagnosis)
 
 
 def test_a_library_assert_macro_is_read_before_the_job_is_called_a_hang() -> None:
@@ -84,10 +86,12 @@ def test_a_python_assertion_is_read_as_its_exception() -> None:
 
 def test_a_ggml_backend_op_check_is_the_ops_refusal() -> None:
     diagnosis = diagnose_text("logs/server.log", GGML_BACKEND_OP_ASSERT)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "GGML_ASSERT(src0->ne[0] % 2 == 0) failed" in diagnosis.first_error.text
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="GGML_ASSERT(src0->ne[0] % 2 == 0) failed",
+        beside=("other",),
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -144,7 +148,5 @@ def test_a_paddle_lite_check_is_the_error_not_the_exception_it_throws() -> None:
 
 def test_an_engine_given_no_device_is_a_configuration_fault() -> None:
     diagnosis = diagnose_text("logs/demo.log", PADDLE_LITE_NO_DEVICE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No device specified" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No device specified")
     assert diagnosis.first_error.line == 2

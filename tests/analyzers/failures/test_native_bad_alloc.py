@@ -4,7 +4,7 @@ Fixtures are a rank's own log and its peer's in the real shapes, with their own 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 
 RANK4 = """\
 2026-12-04 16:51:15,842 [rank4] INFO  norm passed
@@ -29,13 +29,11 @@ terminate called after throwing an instance of 'std::bad_alloc'
 
 def test_a_rank_whose_allocation_threw_bad_alloc_ran_out_of_memory() -> None:
     diagnosis = diagnose_files({"job/log_4.log": RANK4, "job/log_0.log": RANK0})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "std::bad_alloc" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="std::bad_alloc")
     assert diagnosis.culprit_ranks == [4]
 
 
 def test_an_uncaught_bad_alloc_is_memory_with_the_crash_beside_it() -> None:
     diagnosis = diagnose_files({"job/log_2.log": " norm passed\n" + UNCAUGHT})
     assert diagnosis.category == "oom"
-    assert "device_fault" in [alt.category for alt in diagnosis.alternatives]
+    assert "device_fault" in alternative_labels(diagnosis)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 PROGRESS = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(6))
 HALF = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(3))
@@ -78,9 +78,7 @@ CASES = [
 )
 def test_a_native_crash_is_a_crash_with_its_first_error(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -143,10 +141,7 @@ FAULT_UNDER_HANDLER = """\
 )
 def test_a_backtrace_through_abort_is_read_at_the_abort(text: str, says: str) -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error=says, beside=("other",))
     assert diagnosis.culprit_ranks == [1]
 
 
@@ -170,10 +165,7 @@ Loading extension module fused_adam...
 def test_a_shell_bus_error_stays_the_crash_and_offers_the_container() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: a bus error the shell reports."""
     diagnosis = diagnose_files({"job/train.log": SHELL_BUS_ERROR})
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Bus error" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error="Bus error", beside=("driver_env",))
 
 
 def test_a_shell_illegal_instruction_offers_no_container() -> None:

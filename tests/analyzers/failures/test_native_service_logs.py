@@ -9,7 +9,7 @@ those formats with values of our own; each is scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ATB_INPUT_REFUSED = """\
 [2026-03-02 11:12:13.455100] [info] [9021] [operation_base.cpp:301] RmsNormOperation infer shape start
@@ -37,10 +37,9 @@ HCCL_LISTEN = """\
 
 def test_an_atb_operation_refusing_its_inputs_is_an_operator_failure() -> None:
     diagnosis = diagnose_text("atb/atb_9021_20260302111213.log", ATB_INPUT_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "tensor dimNum 9 is invalid" in diagnosis.first_error.text
-    assert "shape_mismatch" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "operator", first_error="tensor dimNum 9 is invalid", beside=("shape_mismatch",)
+    )
 
 
 def test_atb_lines_that_report_success_are_no_failure() -> None:
@@ -50,9 +49,7 @@ def test_atb_lines_that_report_success_are_no_failure() -> None:
 
 def test_a_server_that_cannot_open_its_address_is_a_setting_of_the_service() -> None:
     diagnosis = diagnose_text("mindie/log/debug/mindie-server.log", MINDIE_ENDPOINT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to listen 10.1.2.3:1025" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Failed to listen 10.1.2.3:1025")
 
 
 def test_the_collective_layer_failing_to_listen_stays_a_communication_failure() -> None:
@@ -74,10 +71,7 @@ def test_a_device_id_the_visible_set_does_not_hold_is_the_jobs_setting() -> None
         "[FILE:error_message_manage.cc][LINE:53]\n"
     )
     diagnosis = diagnose_text("serving/log.txt", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "invalid device=2" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="invalid device=2", beside=("driver_env",))
 
 
 GLOG_HCCL_CHECK = """\
@@ -96,9 +90,7 @@ F20260105 10:11:12.131415 2201 worker.cpp:91] Check failed: status == ACL_SUCCES
 
 def test_a_glog_check_on_an_hccl_status_reads_the_hccl_return_code() -> None:
     diagnosis = diagnose_text("logs/node_0.log", GLOG_HCCL_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HCCL_SUCCESS (7 vs. 0)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HCCL_SUCCESS (7 vs. 0)")
     assert "HCCL_E_UNAVAIL" in diagnosis.error_codes
 
 

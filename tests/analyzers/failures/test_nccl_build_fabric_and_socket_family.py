@@ -11,12 +11,7 @@ our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SYMBOL_MISSING = """\
 node-7:9120:9120 [2] NCCL INFO cudaDriverVersion 12080
@@ -37,14 +32,14 @@ def test_a_kernel_lookup_nccl_cannot_satisfy_is_its_build() -> None:
     assert "enqueue.cc:61 NCCL WARN Cuda failure 'named symbol not found'" in (
         diagnosis.first_error.text
     )
-    assert "cfg.nccl_kernel_symbol_missing" in _rules(diagnosis)
+    assert "cfg.nccl_kernel_symbol_missing" in rules_of(diagnosis)
 
 
 def test_another_cuda_answer_inside_nccl_stays_the_collective_layer() -> None:
     text = SYMBOL_MISSING.replace("named symbol not found", "invalid argument")
     diagnosis = diagnose_text("rank2.log", text)
     assert diagnosis.category == "hccl"
-    assert "cfg.nccl_kernel_symbol_missing" not in _rules(diagnosis)
+    assert "cfg.nccl_kernel_symbol_missing" not in rules_of(diagnosis)
 
 
 NVLS_SETUP = """\
@@ -59,10 +54,12 @@ h100-b2: Test NCCL failure common.cu:1005 'unhandled cuda error (run with NCCL_D
 
 def test_nvlink_sharp_that_does_not_start_is_the_node() -> None:
     diagnosis = diagnose_text("all_reduce_perf.log", NVLS_SETUP)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "transport/nvls.cc:212 NCCL WARN Cuda failure 1" in diagnosis.first_error.text
-    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="transport/nvls.cc:212 NCCL WARN Cuda failure 1",
+        rule="env.nccl_nvls_setup_failed",
+    )
 
 
 def test_nvlink_sharp_failure_pasted_without_its_closing_quote_is_the_node() -> None:
@@ -73,20 +70,20 @@ def test_nvlink_sharp_failure_pasted_without_its_closing_quote_is_the_node() -> 
     )
     diagnosis = diagnose_text("all_reduce_perf.log", text)
     assert diagnosis.category == "driver_env"
-    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" in rules_of(diagnosis)
 
 
 def test_nvlink_sharp_out_of_memory_without_its_closing_quote_stays_memory() -> None:
     text = NVLS_SETUP.replace("Cuda failure 1 'invalid argument'", "Cuda failure 2 'out of memory")
     diagnosis = diagnose_text("all_reduce_perf.log", text)
-    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" not in rules_of(diagnosis)
 
 
 def test_nvlink_sharp_out_of_memory_stays_memory() -> None:
     text = NVLS_SETUP.replace("Cuda failure 1 'invalid argument'", "Cuda failure 2 'out of memory'")
     diagnosis = diagnose_text("all_reduce_perf.log", text)
     assert diagnosis.category == "oom"
-    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" not in rules_of(diagnosis)
 
 
 SOCKET_FAMILY = """\
@@ -99,16 +96,18 @@ NCCL failure common.cu:790 'unhandled system error'
 
 def test_a_socket_nccl_cannot_create_is_the_missing_interface() -> None:
     diagnosis = diagnose_text("all_reduce_perf.log", SOCKET_FAMILY)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Socket creation failed : Address family" in diagnosis.first_error.text
-    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Socket creation failed : Address family",
+        rule="hccl.comm_interface_not_found",
+    )
 
 
 def test_a_socket_refused_for_open_files_is_not_the_interface() -> None:
     text = SOCKET_FAMILY.replace("Address family not supported by protocol", "Too many open files")
     diagnosis = diagnose_text("all_reduce_perf.log", text)
-    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+    assert "hccl.comm_interface_not_found" not in rules_of(diagnosis)
 
 
 def test_the_infiniband_library_probe_alone_is_no_error() -> None:

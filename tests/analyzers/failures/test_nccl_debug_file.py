@@ -9,7 +9,7 @@ two-GPU workstation run and a benchmark under a virtualised Linux, with values o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 TORCH_CONSOLE = """\
 [rank0]: Traceback (most recent call last):
@@ -53,18 +53,18 @@ def test_a_torch_report_yields_to_the_reason_in_ncclS_debug_file() -> None:
     diagnosis = diagnose_files(
         {"run/console.log": TORCH_CONSOLE, "run/nccl_debug.ws-7.4411": SHM_DEBUG_FILE}
     )
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "shared memory segment /dev/shm/nccl-Qp31xZ" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="shared memory segment /dev/shm/nccl-Qp31xZ")
 
 
 def test_a_benchmark_report_yields_to_the_topology_its_debug_file_names() -> None:
     diagnosis = diagnose_files(
         {"bench/all_reduce_perf.out": BENCH_CONSOLE, "bench/debug.ws-9.9120": TOPOLOGY_DEBUG_FILE}
     )
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Could not find real path of /sys/class/pci_bus/0000:01" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Could not find real path of /sys/class/pci_bus/0000:01",
+    )
 
 
 def test_a_rank_log_with_its_own_lines_beside_ncclS_is_no_debug_file() -> None:
@@ -115,9 +115,11 @@ def test_a_report_yields_to_ncclS_warnings_quoted_without_their_prefix() -> None
             "issue/2_crash.log": BARE_INTERNAL_ERROR,
         }
     )
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Could not find real path of /sys/class/pci_bus/0000:3b" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Could not find real path of /sys/class/pci_bus/0000:3b",
+    )
 
 
 def test_a_console_that_quotes_bare_nccl_warnings_keeps_its_own_reading() -> None:

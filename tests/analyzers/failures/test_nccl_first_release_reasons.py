@@ -11,7 +11,7 @@ are in the shapes Horovod and its TensorFlow ops print (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OLD_NCCL_REASON = """\
 [1,1]<stdout>:step 0 images/sec: 212.4
@@ -34,31 +34,29 @@ ValueError: invalid data type for the embedding table: expected float32
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_reason_only_nccl_1_returns_is_the_machines_nccl() -> None:
     diagnosis = diagnose_text("horovodrun.log", OLD_NCCL_REASON)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "ncclAllGather failed: invalid data type" in diagnosis.first_error.text
-    assert "env.nccl_first_release_reason" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="ncclAllGather failed: invalid data type",
+        rule="env.nccl_first_release_reason",
+    )
     assert {"config", "hccl"} <= {a.category for a in diagnosis.alternatives}
 
 
 def test_another_first_release_reason_reads_alike() -> None:
     diagnosis = diagnose_text("train.log", OLD_NCCL_REDUCTION)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.nccl_first_release_reason" in _rules(diagnosis)
+    assert "env.nccl_first_release_reason" in rules_of(diagnosis)
 
 
 def test_nccl_2s_own_misuse_answer_stays_the_collective_layer() -> None:
     diagnosis = diagnose_text("horovodrun.log", CURRENT_NCCL_REASON)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "env.nccl_first_release_reason" not in _rules(diagnosis)
+    assert "env.nccl_first_release_reason" not in rules_of(diagnosis)
 
 
 def test_a_frameworks_own_dtype_message_is_not_nccls() -> None:
     diagnosis = diagnose_text("train.log", FRAMEWORK_DTYPE_MESSAGE)
-    assert "env.nccl_first_release_reason" not in _rules(diagnosis)
+    assert "env.nccl_first_release_reason" not in rules_of(diagnosis)

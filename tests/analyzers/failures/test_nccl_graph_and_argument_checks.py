@@ -13,12 +13,7 @@ shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RING_THEN_TORCH = """\
 17: vm-0A1B:80211:80977 [1] graph/rings.cc:38 NCCL WARN Error : ring 3 does not loop back to start (24 != 17)
@@ -33,11 +28,13 @@ RING_THEN_TORCH = """\
 
 def test_a_ring_that_does_not_close_comes_before_torchs_internal_error() -> None:
     diagnosis = diagnose_text("slurm.out", RING_THEN_TORCH)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "does not loop back to start (24 != 17)" in diagnosis.first_error.text
-    assert "hccl.nccl_ring_graph_inconsistent" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="does not loop back to start (24 != 17)",
+        rule="hccl.nccl_ring_graph_inconsistent",
+        beside=("config",),
+    )
 
 
 def test_a_ring_that_lacks_a_rank_is_the_same_failure() -> None:
@@ -45,10 +42,12 @@ def test_a_ring_that_lacks_a_rank_is_the_same_failure() -> None:
         "dgx-b3:6120:6388 [5] graph/rings.cc:45 NCCL WARN Error : ring 1 does not contain rank 6\n"
     )
     diagnosis = diagnose_text("rank5.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "does not contain rank 6" in diagnosis.first_error.text
-    assert "hccl.nccl_ring_graph_inconsistent" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="does not contain rank 6",
+        rule="hccl.nccl_ring_graph_inconsistent",
+    )
 
 
 def test_the_rings_nccl_lists_at_info_are_no_failure() -> None:
@@ -57,7 +56,7 @@ def test_the_rings_nccl_lists_at_info_are_no_failure() -> None:
         "dgx-b3:6120:6388 [5] NCCL INFO Channel 01/02 :    0   3   6   7  14  15\n"
     )
     diagnosis = diagnose_text("rank5.log", text)
-    assert "hccl.nccl_ring_graph_inconsistent" not in _rules(diagnosis)
+    assert "hccl.nccl_ring_graph_inconsistent" not in rules_of(diagnosis)
 
 
 OLD_MISMATCH = """\
@@ -68,10 +67,12 @@ node-4:2201:2270 [1] init.cc:1247 NCCL WARN Mismatched collective detected, plea
 
 def test_nccls_own_mismatch_check_is_ranks_in_different_collectives() -> None:
     diagnosis = diagnose_text("train.log", OLD_MISMATCH)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Mismatched collective detected" in diagnosis.first_error.text
-    assert "hccl.collective_mismatch" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Mismatched collective detected",
+        rule="hccl.collective_mismatch",
+    )
     assert diagnosis.culprit_ranks == []
 
 
@@ -83,7 +84,9 @@ def test_an_ib_plugins_bare_completion_error_is_the_link_failure() -> None:
         "vendor err 129 (Send)\n"
     )
     diagnosis = diagnose_text("node-a.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NET/IBP:Got completion from peer" in diagnosis.first_error.text
-    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="NET/IBP:Got completion from peer",
+        rule="hccl.nccl_net_completion_error",
+    )

@@ -18,16 +18,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 NOT_SUPPORTED = """\
 [2025-06-02 10:04:11] node-5:7301:7301 [2] init.cc:431 NCCL WARN Cuda failure 'operation not supported'
@@ -50,17 +41,17 @@ def test_a_cuda_feature_the_host_refuses_is_the_machine_and_the_first_error() ->
     assert "init.cc:431 NCCL WARN Cuda failure 'operation not supported'" in (
         diagnosis.first_error.text
     )
-    assert "env.nccl_cuda_feature_unsupported" in _rules(diagnosis)
-    assert "hccl.nccl_cuda_call_failed" not in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert "env.nccl_cuda_feature_unsupported" in rules_of(diagnosis)
+    assert "hccl.nccl_cuda_call_failed" not in rules_of(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_another_runtime_answer_inside_nccl_stays_the_collective_layer() -> None:
     text = NOT_SUPPORTED.replace("'operation not supported'", "1 'invalid argument'")
     diagnosis = diagnose_text("rank2.log", text)
     assert diagnosis.category == "hccl"
-    assert "env.nccl_cuda_feature_unsupported" not in _rules(diagnosis)
-    assert "hccl.nccl_cuda_call_failed" in _rules(diagnosis)
+    assert "env.nccl_cuda_feature_unsupported" not in rules_of(diagnosis)
+    assert "hccl.nccl_cuda_call_failed" in rules_of(diagnosis)
 
 
 def test_nvlink_sharp_refusing_the_feature_keeps_its_own_rule() -> None:
@@ -70,7 +61,7 @@ def test_nvlink_sharp_refusing_the_feature_keeps_its_own_rule() -> None:
     )
     diagnosis = diagnose_text("rank1.log", line)
     assert diagnosis.category == "driver_env"
-    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" in rules_of(diagnosis)
 
 
 SYSFS_PATH = """\
@@ -89,10 +80,12 @@ vm-11:3310:3377 [0] NCCL INFO group.cc:73 -> 2 [Async thread]
 
 def test_a_gpu_path_nccl_cannot_resolve_is_the_machine_not_a_hang() -> None:
     diagnosis = diagnose_text("train.log", SYSFS_PATH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Could not find real path of /sys/class/pci_bus/0000:13" in diagnosis.first_error.text
-    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Could not find real path of /sys/class/pci_bus/0000:13",
+        rule="env.nccl_topology_unreadable",
+    )
 
 
 def test_the_topology_failure_outranks_the_exception_that_wraps_it() -> None:
@@ -104,9 +97,7 @@ def test_the_topology_failure_outranks_the_exception_that_wraps_it() -> None:
         "unhandled system error, NCCL version 2.8.4\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Could not find real path" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Could not find real path")
 
 
 def test_a_topology_file_missing_an_attribute_is_the_machine() -> None:
@@ -116,10 +107,12 @@ def test_a_topology_file_missing_an_attribute_is_the_machine() -> None:
         "p5-node:4401:4480 [3] NCCL INFO graph/topo.cc:623 -> 3\n"
     )
     diagnosis = diagnose_text("worker3.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Attribute vendor of node cpu not found" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Attribute vendor of node cpu not found",
+        beside=("config",),
+    )
 
 
 REVERSE_PATH_UNDER_TORCH = """\
@@ -136,11 +129,13 @@ ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_r
 
 def test_a_path_nccl_finds_one_way_only_is_the_machine_under_the_torch_headline() -> None:
     diagnosis = diagnose_text("train.log", REVERSE_PATH_UNDER_TORCH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to find reverse path from remNode 0/a1000" in diagnosis.first_error.text
-    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to find reverse path from remNode 0/a1000",
+        rule="env.nccl_topology_unreadable",
+        beside=("hccl",),
+    )
 
 
 def test_the_old_reverse_path_wording_in_nccls_own_warn_is_the_machine() -> None:
@@ -151,15 +146,13 @@ def test_the_old_reverse_path_wording_in_nccls_own_warn_is_the_machine() -> None
         "gpu-07:2210:2290 [2] NCCL INFO init.cc:760 -> 3\n"
     )
     diagnosis = diagnose_text("worker2.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to find reverse path" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to find reverse path")
 
 
 def test_a_reverse_path_outside_nccl_is_not_the_topology() -> None:
     text = "route planner: failed to find reverse path from node 4 to the depot\n"
     diagnosis = diagnose_text("planner.log", text)
-    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
+    assert "env.nccl_topology_unreadable" not in rules_of(diagnosis)
 
 
 def test_nccl_naming_its_topology_file_is_no_failure() -> None:
@@ -168,7 +161,7 @@ def test_nccl_naming_its_topology_file_is_no_failure() -> None:
         "vm-11:3310:3377 [1] NCCL INFO graph/xml.cc:648 -> 2\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
+    assert "env.nccl_topology_unreadable" not in rules_of(diagnosis)
 
 
 WRONG_TYPE = """\
@@ -184,17 +177,19 @@ node-a: Test NCCL failure common.cu:1005 'internal error - please report this is
 
 def test_a_connection_of_another_type_is_the_exchange_the_ranks_disagree_on() -> None:
     diagnosis = diagnose_text("all_reduce_perf.log", WRONG_TYPE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "socketFinalizeAccept: wrong type 3 != 4" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_type_mismatch" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="socketFinalizeAccept: wrong type 3 != 4",
+        rule="hccl.nccl_socket_type_mismatch",
+        beside=("driver_env",),
+    )
 
 
 def test_the_accept_path_returning_an_error_code_is_no_type_mismatch() -> None:
     text = "\n".join(line for line in WRONG_TYPE.splitlines() if "NCCL INFO" in line)
     diagnosis = diagnose_text("all_reduce_perf.log", text + "\n")
-    assert "hccl.nccl_socket_type_mismatch" not in _rules(diagnosis)
+    assert "hccl.nccl_socket_type_mismatch" not in rules_of(diagnosis)
 
 
 PORT_DOWN = """\
@@ -212,8 +207,8 @@ def test_a_port_that_went_down_is_the_collective_network_and_the_first_error() -
     assert "[0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error" in (
         diagnosis.first_error.text
     )
-    assert "hccl.nccl_ib_async_event" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "hccl.nccl_ib_async_event" in rules_of(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_a_queue_pair_fatal_event_comes_before_the_completions_it_breaks() -> None:
@@ -224,9 +219,7 @@ def test_a_queue_pair_fatal_event_comes_before_the_completions_it_breaks() -> No
         "10.12.0.9<40117> with status=4 opcode=0 len=0 vendor err 83 (Send) hca mlx5_6\n"
     )
     diagnosis = diagnose_text("node4.out", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "async fatal event on QP" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="async fatal event on QP")
 
 
 def test_an_informational_nic_event_is_no_failure() -> None:
@@ -237,7 +230,7 @@ def test_an_informational_nic_event_is_no_failure() -> None:
         "event : GID table change\n"
     )
     diagnosis = diagnose_text("node4.out", text)
-    assert "hccl.nccl_ib_async_event" not in _rules(diagnosis)
+    assert "hccl.nccl_ib_async_event" not in rules_of(diagnosis)
 
 
 QP_CREATE_OLD = """\
@@ -263,18 +256,18 @@ rdma-2:2210:2301 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed
 
 def test_a_queue_pair_the_nic_will_not_create_is_the_host_setup() -> None:
     diagnosis = diagnose_text("rank0.log", QP_CREATE_OLD)
-    assert diagnosis.category == "driver_env"
-    assert "env.ib_verbs_object_creation" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Call to ibv_create_qp failed" in diagnosis.first_error.text
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Call to ibv_create_qp failed",
+        rule="env.ib_verbs_object_creation",
+        beside=("hccl",),
+    )
 
 
 def test_a_completion_queue_refused_alone_is_the_host_setup_and_the_first_error() -> None:
     diagnosis = diagnose_text("node1.log", CQ_CREATE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Call to ibv_create_cq failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Call to ibv_create_cq failed")
 
 
 def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_link() -> None:
@@ -284,7 +277,7 @@ def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_link() -> None:
     )
     diagnosis = diagnose_text("node1.log", text)
     assert diagnosis.category == "hccl"
-    assert "env.ib_verbs_object_creation" not in _rules(diagnosis)
+    assert "env.ib_verbs_object_creation" not in rules_of(diagnosis)
 
 
 # A multi-node start in containers: the graph search falls back, then the topology lookup of a
@@ -299,14 +292,16 @@ dgx-a7:30114:30290 [2] NCCL INFO graph/search.cc:1041 -> 3
 
 def test_a_network_device_the_topology_does_not_hold_is_the_machine_and_the_first_error() -> None:
     diagnosis = diagnose_text("train.log", NET_ID_LOOKUP)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Could not find NET with id 1" in diagnosis.first_error.text
-    assert "env.nccl_topology_unreadable" in _rules(diagnosis)
-    assert "hccl" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Could not find NET with id 1",
+        rule="env.nccl_topology_unreadable",
+        beside=("hccl",),
+    )
 
 
 def test_a_device_id_missing_from_an_inventory_is_not_the_topology() -> None:
     text = "inventory: could not find GPU with id 7 in the reservation list\n"
     diagnosis = diagnose_text("planner.log", text)
-    assert "env.nccl_topology_unreadable" not in _rules(diagnosis)
+    assert "env.nccl_topology_unreadable" not in rules_of(diagnosis)

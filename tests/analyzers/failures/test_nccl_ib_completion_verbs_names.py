@@ -10,12 +10,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TWO_NODE_SERVING = """\
 node-a:412:412 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0xf10280000000 recvbuff 0xf10288000000 count 1048576 datatype 9 op 0 root 0 comm 0x2a1c0e0 [nranks=2] stream 0x2b0a110
@@ -31,11 +26,13 @@ node-a:412:447 [0] NCCL INFO proxy.cc:977 -> 6 [Progress Thread]
 
 def test_an_error_cqe_in_the_newer_wording_is_the_link_not_a_stall() -> None:
     diagnosis = diagnose_text("node-a/serve.log", TWO_NODE_SERVING)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ncclIbTest: Got CQE with error" in diagnosis.first_error.text
-    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="ncclIbTest: Got CQE with error",
+        rule="hccl.nccl_net_completion_error",
+        beside=("driver_env",),
+    )
 
 
 COMPLETION_ONLY = """\
@@ -46,7 +43,7 @@ node-b:2210:2291 [0] transport/net_ib/p2p.cc:651 NCCL WARN NET/IB: Got completio
 def test_a_status_named_by_its_verbs_enum_is_read_like_the_number() -> None:
     diagnosis = diagnose_text("node-b/serve.log", COMPLETION_ONLY)
     assert diagnosis.category == "hccl"
-    assert "hccl.nccl_net_completion_error" in _rules(diagnosis)
+    assert "hccl.nccl_net_completion_error" in rules_of(diagnosis)
 
 
 SUCCESSFUL_COMPLETION = """\
@@ -57,4 +54,4 @@ node-b:2210:2291 [0] NCCL INFO Connected all rings
 
 def test_a_successful_completion_is_no_link_failure() -> None:
     diagnosis = diagnose_text("node-b/serve.log", SUCCESSFUL_COMPLETION)
-    assert "hccl.nccl_net_completion_error" not in _rules(diagnosis)
+    assert "hccl.nccl_net_completion_error" not in rules_of(diagnosis)

@@ -11,13 +11,9 @@ Hosts, addresses and sizes are our own, in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "hccl.nccl_net_size_mismatch"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 NEWER_WORDING = """\
@@ -32,11 +28,13 @@ NEWER_WORDING = """\
 
 def test_the_size_check_is_the_first_error_ahead_of_the_wrapper() -> None:
     diagnosis = diagnose_text("node-b/train.log", NEWER_WORDING)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "collective mismatch error, local size 1048576" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="collective mismatch error, local size 1048576",
+        rule=RULE,
+        beside=("driver_env",),
+    )
 
 
 OLDER_WORDING = """\
@@ -47,10 +45,9 @@ gpu-r13:51207:51207 [2] NCCL INFO ReduceScatter: opCount 2b sendbuff 0x7f3a10000
 
 def test_the_older_wording_without_the_peer_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("worker0.log", OLDER_WORDING)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "collective mismatch error local size 65536" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="collective mismatch error local size 65536", rule=RULE
+    )
 
 
 INFO_ONLY = """\
@@ -62,4 +59,4 @@ gpu-r12:40311:40311 [0] NCCL INFO comm 0x55d1c8 rank 0 nranks 16 cudaDev 0 busId
 
 def test_the_transport_coming_up_is_no_mismatch() -> None:
     diagnosis = diagnose_text("worker0.log", INFO_ONLY)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

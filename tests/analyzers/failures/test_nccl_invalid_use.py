@@ -11,16 +11,7 @@ beside it. Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 SPAWNED_TWICE = """\
 2024-05-14 10:02:11 | INFO | fairseq.distributed.utils | distributed init (rank 2): env://
@@ -44,19 +35,20 @@ RuntimeError: NCCL error in: /opt/src/torch/lib/c10d/../c10d/NCCLUtils.hpp:64, i
 
 def test_a_bare_invalid_usage_is_hccl_with_the_placement_beside_it() -> None:
     diagnosis = diagnose_text("worker_2.log", SPAWNED_TWICE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "invalid usage, NCCL version 2.7.8" in diagnosis.first_error.text
-    assert "hccl.nccl_invalid_use" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="invalid usage, NCCL version 2.7.8",
+        rule="hccl.nccl_invalid_use",
+        beside=("config",),
+    )
 
 
 def test_an_older_invalid_argument_is_read_alike() -> None:
     diagnosis = diagnose_text("rank1.log", OLD_TORCH)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "invalid argument, NCCL version 2.4.2" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="invalid argument, NCCL version 2.4.2", beside=("config",)
+    )
 
 
 def test_the_duplicate_gpu_warning_decides_when_kept() -> None:
@@ -65,14 +57,12 @@ def test_the_duplicate_gpu_warning_decides_when_kept() -> None:
         "both on CUDA device 1b000\n" + SPAWNED_TWICE
     )
     diagnosis = diagnose_text("worker_2.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Duplicate GPU detected" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Duplicate GPU detected")
 
 
 def test_a_system_error_gets_no_placement_beside_it() -> None:
     text = SPAWNED_TWICE.replace("invalid usage", "unhandled system error")
     diagnosis = diagnose_text("worker_2.log", text)
     assert diagnosis.category == "hccl"
-    assert "hccl.nccl_invalid_use" not in _rules(diagnosis)
-    assert "config" not in _alternatives(diagnosis)
+    assert "hccl.nccl_invalid_use" not in rules_of(diagnosis)
+    assert "config" not in alternative_labels(diagnosis)

@@ -8,7 +8,7 @@ line first and torch's wrapper after it. The fixtures are in the shapes NCCL and
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # srun's task prefixes; several tasks refuse the same barrier while one prints its traceback.
 SEVERAL_TASKS = """\
@@ -37,17 +37,14 @@ gpu-b:30514:30514 [1] NCCL INFO AllReduce: 4194304 Bytes -> Algo 1 proto 2 time 
 
 def test_the_refusal_is_the_settings_with_the_collective_layer_beside_it() -> None:
     diagnosis = diagnose_text("logs/srun.log", SEVERAL_TASKS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "no algorithm/protocol available" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="no algorithm/protocol available", beside=("hccl",)
+    )
 
 
 def test_the_reason_under_torchs_wrapper_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/train.log", UNDER_TORCH_WRAPPER)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NCCL_ALGO was set to Tree" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="NCCL_ALGO was set to Tree")
 
 
 def test_the_tuners_choice_is_no_failure() -> None:

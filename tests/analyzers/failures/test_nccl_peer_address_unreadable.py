@@ -8,12 +8,7 @@ well-formed address that fails stays `hccl`. Values of our own in the real shape
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 UNREADABLE = """\
 ncclSocketInit: connecting to address with family 0 is neither AF_INET(2) nor AF_INET6(10)
@@ -23,10 +18,12 @@ torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10
 
 def test_an_address_with_no_family_is_the_first_error_and_reads_config() -> None:
     diagnosis = diagnose_text("node3_rank12.log", UNREADABLE)
-    assert diagnosis.first_error is not None
-    assert "is neither AF_INET(2) nor AF_INET6(10)" in diagnosis.first_error.text
-    assert diagnosis.category == "config"
-    assert "cfg.nccl_peer_address_unreadable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is neither AF_INET(2) nor AF_INET6(10)",
+        rule="cfg.nccl_peer_address_unreadable",
+    )
 
 
 REFUSED = """\
@@ -38,4 +35,4 @@ torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10
 def test_a_refused_connect_to_a_readable_address_stays_hccl() -> None:
     diagnosis = diagnose_text("node3_rank12.log", REFUSED)
     assert diagnosis.category == "hccl"
-    assert "cfg.nccl_peer_address_unreadable" not in _rules(diagnosis)
+    assert "cfg.nccl_peer_address_unreadable" not in rules_of(diagnosis)

@@ -13,12 +13,7 @@ of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # Two hosts of two GPUs each; the second host's proxy cannot finish the NET connect while the
 # communicator is built, and the only other warning is the peer's socket closing under it.
@@ -37,10 +32,12 @@ node-a:4812:4812 [1] NCCL INFO comm 0x3c1e8a40 rank 1 nranks 4 cudaDev 1 busId 4
 
 def test_the_proxy_failed_connect_is_the_first_error_of_a_communicator_set_up() -> None:
     diagnosis = diagnose_text("node0.log", PROXY_CONNECT_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to execute operation Connect from rank 1" in diagnosis.first_error.text
-    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Failed to execute operation Connect from rank 1",
+        rule="hccl.nccl_proxy_operation_failed",
+    )
     assert diagnosis.confidence >= 0.4
 
 
@@ -54,10 +51,12 @@ node-a:4812:4989 [1] NCCL INFO transport.cc:124 -> 6
 
 def test_a_failed_proxy_call_alone_is_a_failed_connection_set_up() -> None:
     diagnosis = diagnose_text("node0.log", PROXY_CALL_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Proxy Call to rank 1 failed (Setup)" in diagnosis.first_error.text
-    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Proxy Call to rank 1 failed (Setup)",
+        rule="hccl.nccl_proxy_operation_failed",
+    )
 
 
 # A socket's own failed connect is printed first and keeps the first error.
@@ -89,11 +88,13 @@ gpu-node-3: gpu-node-3:30412:30412 [5] NCCL INFO group.cc:422 -> 3
 
 def test_a_failed_read_while_polling_the_proxy_is_a_failed_connection_set_up() -> None:
     diagnosis = diagnose_text("worker.log", PROXY_POLL_RECV_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Socket recv failed while polling for opId" in diagnosis.first_error.text
-    assert "hccl.nccl_proxy_operation_failed" in _rules(diagnosis)
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Socket recv failed while polling for opId",
+        rule="hccl.nccl_proxy_operation_failed",
+        beside=("driver_env",),
+    )
     assert diagnosis.confidence >= 0.3
 
 
@@ -107,4 +108,4 @@ gpu-node-3: gpu-node-3:30412:30412 [5] NCCL INFO comm 0x55d0c1a2e6b0 rank 13 nra
 
 def test_the_proxy_poll_trace_reports_nothing() -> None:
     diagnosis = diagnose_text("worker.log", PROXY_POLL_TRACE)
-    assert "hccl.nccl_proxy_operation_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_proxy_operation_failed" not in rules_of(diagnosis)

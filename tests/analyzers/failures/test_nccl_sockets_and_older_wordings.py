@@ -18,12 +18,7 @@ shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 SOCKET_WARNINGS = """\
 gpu-7:5120:5120 [2] NCCL INFO Bootstrap : Using eth0:10.20.0.7<0>
@@ -36,10 +31,12 @@ gpu-7:5120:5177 [2] misc/socket.cc:49 NCCL WARN socketProgress: Connection close
 
 def test_the_failed_connect_is_the_first_error_of_the_socket_warnings() -> None:
     diagnosis = diagnose_text("rank2.log", SOCKET_WARNINGS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "socketStartConnect: Connect to 10.20.0.9" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="socketStartConnect: Connect to 10.20.0.9",
+        rule="hccl.nccl_socket_connect_failed",
+    )
 
 
 # One node's workers were killed; the survivor's NCCL only warns that the peer closed the
@@ -55,10 +52,9 @@ trainer-2:7012:7040 [0] NCCL INFO include/net.h:28 -> 2
 def test_a_peer_closed_socket_alone_is_a_lost_peer_not_a_quiet_end() -> None:
     """docs/labelling.md#a-peer-that-stopped-answering"""
     diagnosis = diagnose_text("worker0.log", PEER_CLOSED_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connection closed by remote peer" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="Connection closed by remote peer", beside=("device_fault",)
+    )
 
 
 def test_a_peer_closed_socket_stays_behind_the_failure_that_explains_it() -> None:
@@ -71,7 +67,7 @@ def test_a_peer_closed_socket_stays_behind_the_failure_that_explains_it() -> Non
 def test_nccl_info_lines_alone_are_no_socket_failure() -> None:
     text = "\n".join(line for line in SOCKET_WARNINGS.splitlines() if "NCCL INFO" in line)
     diagnosis = diagnose_text("rank2.log", text + "\n")
-    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_socket_connect_failed" not in rules_of(diagnosis)
 
 
 def test_an_older_watchdog_timeout_without_a_sequence_number_is_read() -> None:
@@ -82,10 +78,12 @@ def test_an_older_watchdog_timeout_without_a_sequence_number_is_read() -> None:
         "timing out.\n"
     )
     diagnosis = diagnose_text("rank2.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
-    assert "hccl.watchdog_timeout" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Watchdog caught collective operation timeout",
+        rule="hccl.watchdog_timeout",
+    )
 
 
 BARRIER = """\
@@ -96,15 +94,17 @@ RuntimeError: Timed out initializing process group in store based barrier on ran
 
 def test_a_store_based_barrier_that_timed_out_is_the_store_wait() -> None:
     diagnosis = diagnose_text("rank3.log", BARRIER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Timed out initializing process group" in diagnosis.first_error.text
-    assert "hccl.store_timeout" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Timed out initializing process group",
+        rule="hccl.store_timeout",
+    )
 
 
 def test_waiting_in_the_barrier_is_not_a_timeout() -> None:
     diagnosis = diagnose_text("rank3.log", BARRIER.splitlines()[0] + "\n")
-    assert "hccl.store_timeout" not in _rules(diagnosis)
+    assert "hccl.store_timeout" not in rules_of(diagnosis)
 
 
 def test_gloo_told_to_use_an_interface_the_host_lacks_is_the_collective_start() -> None:
@@ -116,10 +116,9 @@ def test_gloo_told_to_use_an_interface_the_host_lacks_is_the_collective_start() 
         "ifa != nullptr. Unable to find address for: ens5f1\n"
     )
     diagnosis = diagnose_text("rank0.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Unable to find address for: ens5f1" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="Unable to find address for: ens5f1", beside=("config",)
+    )
 
 
 def test_nccl_naming_the_interface_it_uses_is_no_failure() -> None:
@@ -128,7 +127,7 @@ def test_nccl_naming_the_interface_it_uses_is_no_failure() -> None:
         "gpu-3:4410:4410 [0] NCCL INFO Bootstrap : Using ens5f1:10.4.0.3<0>\n"
     )
     diagnosis = diagnose_text("rank0.log", text)
-    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+    assert "hccl.comm_interface_not_found" not in rules_of(diagnosis)
 
 
 UNHANDLED_CUDA = """\
@@ -141,9 +140,7 @@ UNHANDLED_CUDA = """\
 
 def test_the_cuda_answer_under_an_unhandled_cuda_error_names_a_failed_device() -> None:
     diagnosis = diagnose_text("rank4.log", UNHANDLED_CUDA)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Cuda failure 999 'unknown error'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Cuda failure 999 'unknown error'")
 
 
 def test_a_cuda_answer_about_the_call_stays_with_the_collective_layer() -> None:
@@ -152,7 +149,7 @@ def test_a_cuda_answer_about_the_call_stays_with_the_collective_layer() -> None:
     )
     diagnosis = diagnose_text("rank4.log", text)
     assert diagnosis.category != "device_fault"
-    assert "dev.cuda_device_failure" not in _rules(diagnosis)
+    assert "dev.cuda_device_failure" not in rules_of(diagnosis)
 
 
 # NCCL's counted retries of a refused connect, far above the line that gives up on it (other
@@ -181,10 +178,12 @@ node-b:22817:22886 [0] NCCL INFO Call to connect returned Connection refused, re
 
 def test_nccls_give_up_on_a_refused_connect_is_the_first_error_over_its_retry_rounds() -> None:
     diagnosis = diagnose_text("rank5.log", RETRY_ROUNDS + GIVE_UP)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "exceeded error retry count (35)" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="exceeded error retry count (35)",
+        rule="hccl.nccl_socket_connect_failed",
+    )
 
 
 def test_the_give_up_repeated_under_last_error_is_read_over_torchs_exception() -> None:
@@ -199,17 +198,17 @@ def test_the_give_up_repeated_under_last_error_is_read_over_torchs_exception() -
         "exceeded error retry count after 35 attempts\n"
     )
     diagnosis = diagnose_text("rank5.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "exceeded error retry count after 35 attempts" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="exceeded error retry count after 35 attempts")
 
 
 def test_a_log_that_ends_in_retry_rounds_is_hccl_with_hang_and_config_beside_it() -> None:
     diagnosis = diagnose_text("rank1.log", OLDER_ROUNDS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Call to connect returned Connection refused, retrying" in diagnosis.first_error.text
-    assert "hccl.nccl_connect_retrying" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Call to connect returned Connection refused, retrying",
+        rule="hccl.nccl_connect_retrying",
+    )
     assert {"hang", "config"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
@@ -222,9 +221,7 @@ def test_retry_rounds_yield_to_a_ranks_own_failure() -> None:
         "GPU 0 has a total capacity of 79.11 GiB of which 1.40 GiB is free.\n"
     )
     diagnosis = diagnose_text("rank1.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_a_connect_that_succeeded_after_retries_leaves_a_healthy_run_healthy() -> None:
@@ -263,10 +260,12 @@ def test_an_older_nccls_connect_warning_without_a_function_name_is_the_first_err
     # Releases before 2.7 print the socket connect failure as `NCCL WARN Connect to <addr>
     # failed : <reason>`; it still explains the bare Exception that mp.spawn raises after it.
     diagnosis = diagnose_text("train.log", SPAWNED_REFUSED_CONNECT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connect to 10.31.0.4<40117> failed : Connection refused" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Connect to 10.31.0.4<40117> failed : Connection refused",
+        rule="hccl.nccl_socket_connect_failed",
+    )
 
 
 BARE_SYSTEM_ERROR_AT_DDP_START = """\
@@ -283,9 +282,7 @@ RuntimeError: NCCL error in: /opt/conda/conda-bld/pytorch_1560000000000/work/tor
 
 def test_a_bare_system_error_is_advised_as_a_system_call_to_find() -> None:
     diagnosis = diagnose_text("node1.log", BARE_SYSTEM_ERROR_AT_DDP_START)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "unhandled system error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="unhandled system error")
     assert "system call" in diagnosis.next_actions[0]
     assert "NCCL_DEBUG=INFO" in diagnosis.next_actions[0]
     assert sum("NCCL_DEBUG=INFO" in text for text in diagnosis.next_actions) == 1
@@ -309,10 +306,12 @@ dl-07:4410:4468 [0] INFO bootstrap.cu:259 -> 2
 def test_the_oldest_releases_failed_connect_is_the_socket_connect_failure() -> None:
     # Before 2.3 NCCL wrote the level with no NCCL word and named the system call.
     diagnosis = diagnose_text("rank0.log", OLDEST_CONNECT)
-    assert diagnosis.category == "hccl"
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Call to connect failed : Connection timed out" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Call to connect failed : Connection timed out",
+        rule="hccl.nccl_socket_connect_failed",
+    )
     assert diagnosis.confidence >= 0.5
 
 
@@ -329,16 +328,18 @@ def test_the_connect_torch_repeats_under_last_error_is_the_first_error() -> None
     # without NCCL_DEBUG the only copy of the connect failure is the one under `Last error:`,
     # with no NCCL header; the exception above it only wraps it
     diagnosis = diagnose_text("train.log", RAISED_CONNECT_FAILURE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "socketStartConnect: Connect to 10.31.4.7" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="socketStartConnect: Connect to 10.31.4.7",
+        rule="hccl.nccl_socket_connect_failed",
+    )
 
 
 def test_a_connect_that_succeeded_after_retries_is_no_failure() -> None:
     text = "socketStartConnect: Connect to 10.31.4.7<50211> succeeded after 2 retries\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_socket_connect_failed" not in rules_of(diagnosis)
 
 
 BIND_REFUSED = """\
@@ -357,17 +358,19 @@ def test_an_address_the_host_cannot_bind_is_the_interface_choice() -> None:
     # docs/labelling.md#a-rendezvous-host-with-no-address: the interface NCCL picked offers an
     # address this host refuses to bind to; the interface setting is the usual fix
     diagnosis = diagnose_text("rank0.log", BIND_REFUSED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Call to bind failed : Cannot assign requested address" in diagnosis.first_error.text
-    assert "hccl.comm_interface_not_found" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Call to bind failed : Cannot assign requested address",
+        rule="hccl.comm_interface_not_found",
+        beside=("config",),
+    )
 
 
 def test_a_port_already_taken_is_not_the_interface_choice() -> None:
     text = "cn-12:40511:40511 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Address already in use\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert "hccl.comm_interface_not_found" not in _rules(diagnosis)
+    assert "hccl.comm_interface_not_found" not in rules_of(diagnosis)
 
 
 # A pipeline job whose stages disagree on a message's size: the receiving node's socket
@@ -381,16 +384,18 @@ trn-7:3318:3402 [1] NCCL INFO transport/net.cc:1393 -> 5
 
 def test_a_truncated_message_on_nccls_socket_transport_is_ranks_that_disagree() -> None:
     diagnosis = diagnose_text("rank3.log", NET_MESSAGE_TRUNCATED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "message truncated : receiving 64 bytes instead of 32" in diagnosis.first_error.text
-    assert "hang" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="message truncated : receiving 64 bytes instead of 32",
+        beside=("hang",),
+    )
 
 
 def test_the_bootstraps_own_size_check_keeps_its_rule() -> None:
     text = "node-3:5120:5230 [2] bootstrap.cc:77 NCCL WARN Message truncated : received 512 bytes instead of 8\n"
     diagnosis = diagnose_text("rank2.log", text)
-    assert "hccl.nccl_net_message_size" not in _rules(diagnosis)
+    assert "hccl.nccl_net_message_size" not in rules_of(diagnosis)
 
 
 # A multi-node start whose first barrier cannot reach a peer: NCCL's poll on the pending connect
@@ -408,10 +413,12 @@ POLL_WITHOUT_POLLOUT = """\
 
 def test_a_connect_whose_poll_saw_no_write_event_is_the_first_error() -> None:
     diagnosis = diagnose_text("rank11.log", POLL_WITHOUT_POLLOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "poll() returned 1, no POLLOUT events" in diagnosis.first_error.text
-    assert "hccl.nccl_socket_connect_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="poll() returned 1, no POLLOUT events",
+        rule="hccl.nccl_socket_connect_failed",
+    )
 
 
 def test_the_stores_own_poll_timeout_is_not_nccls_connect() -> None:
@@ -420,4 +427,4 @@ def test_the_stores_own_poll_timeout_is_not_nccls_connect() -> None:
         "addr=[node-2]:41862) returned 0, socket timed out after 1800000ms\n"
     )
     diagnosis = diagnose_text("rank11.log", text)
-    assert "hccl.nccl_socket_connect_failed" not in _rules(diagnosis)
+    assert "hccl.nccl_socket_connect_failed" not in rules_of(diagnosis)

@@ -12,16 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A serving engine's worker whose tensor-parallel communicator could not be created.
 ENGINE_WORKER = """\
@@ -50,11 +41,13 @@ CUDA_ERROR = ENGINE_WORKER.replace("unhandled system error", "unhandled cuda err
 @pytest.mark.parametrize("text", [ENGINE_WORKER, NATIVE_CHECK], ids=["worker", "native check"])
 def test_a_bare_system_error_is_hccl_with_the_host_beside_it(text: str) -> None:
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "unhandled system error" in diagnosis.first_error.text
-    assert "hccl.nccl_system_error" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="unhandled system error",
+        rule="hccl.nccl_system_error",
+        beside=("driver_env",),
+    )
 
 
 def test_nccls_own_warning_decides_when_kept() -> None:
@@ -66,4 +59,4 @@ def test_nccls_own_warning_decides_when_kept() -> None:
 def test_another_nccl_answer_is_not_read_as_a_system_error() -> None:
     diagnosis = diagnose_text("serve/worker.log", CUDA_ERROR)
     assert diagnosis.category == "hccl"
-    assert "hccl.nccl_system_error" not in _rules(diagnosis)
+    assert "hccl.nccl_system_error" not in rules_of(diagnosis)

@@ -8,7 +8,7 @@ docs/labelling.md#a-negative-queue-that-the-batch-does-not-divide
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 LAST_BATCH = """\
 Traceback (most recent call last):
@@ -20,16 +20,12 @@ AssertionError
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_queue_the_batch_does_not_divide_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", LAST_BATCH)
     assert diagnosis.category == "shape_mismatch"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("AssertionError")
-    assert "shape.negative_queue_batch" in _rules(diagnosis)
+    assert "shape.negative_queue_batch" in rules_of(diagnosis)
     assert "config" in {a.category for a in diagnosis.alternatives}
 
 
@@ -37,4 +33,4 @@ def test_the_statement_quoted_alone_is_not_read() -> None:
     diagnosis = diagnose_text(
         "train.log", "    assert self.K % batch_size == 0  # for simplicity\n"
     )
-    assert "shape.negative_queue_batch" not in _rules(diagnosis)
+    assert "shape.negative_queue_batch" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 PLOG = """\
 [ERROR] HCCL(71220,python3):2026-03-14-09:20:31.502.110 [adapter_hccp.cc:2301] [71390]this package does not support hrtRaSetQpAttrTc for device, please change new package
@@ -34,9 +34,7 @@ def test_the_adapters_line_about_the_package_is_the_first_error() -> None:
     diagnosis = diagnose_files(
         {"node0/plog/plog-71220_20260314092030.log": PLOG, "node0/worker_3.log": WORKER}
     )
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "does not support hrtRaSetQpAttrTc" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="does not support hrtRaSetQpAttrTc")
     assert {alt.category for alt in diagnosis.alternatives} >= {"hccl"}
 
 

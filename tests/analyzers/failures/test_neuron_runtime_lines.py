@@ -18,7 +18,7 @@ Fixtures follow the real formats with numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 CORES_HELD = """\
 2025-Mar-04 09:12:40.0117 5120:5120 ERROR NRT:nrt_allocate_neuron_cores NeuronCore(s) not available - Requested:nc4-nc7 Available:2
@@ -115,15 +115,9 @@ step 100 loss 1.0420
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_neuron_cores_another_process_holds_are_the_machine() -> None:
     diagnosis = diagnose_text("logs/train.log", CORES_HELD)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NeuronCore(s) not available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="NeuronCore(s) not available")
     assert diagnosis.confidence >= 0.5
 
 
@@ -133,10 +127,7 @@ def test_a_device_an_earlier_process_left_running_is_the_machine_not_a_fault() -
         (TIMESTAMP_STOP, "Timestamp program stop timeout"),
     ):
         diagnosis = diagnose_text("logs/train.log", text)
-        assert diagnosis.category == "driver_env", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "device_fault" in _alternatives(diagnosis)
+        assert_reads(diagnosis, "driver_env", first_error=words, beside=("device_fault",))
         assert diagnosis.confidence >= 0.5
 
 
@@ -146,9 +137,7 @@ def test_neuron_temporary_buffer_pages_and_the_device_pool_running_out_are_memor
         (MEMPOOL, "device mempool [1:0]"),
     ):
         diagnosis = diagnose_text("logs/train.log", text)
-        assert diagnosis.category == "oom", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "oom", first_error=words)
 
 
 def test_an_execution_the_neuron_runtime_stopped_waiting_for_is_the_device_timeout() -> None:
@@ -158,7 +147,7 @@ def test_an_execution_the_neuron_runtime_stopped_waiting_for_is_the_device_timeo
     assert "infer_status notification" in diagnosis.first_error.text or (
         "inference timeout (300000 ms)" in diagnosis.first_error.text
     )
-    assert "hang" in _alternatives(diagnosis)
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def test_a_collective_status_the_runtime_stopped_waiting_for_is_not_the_device_timeout() -> None:
@@ -168,55 +157,43 @@ def test_a_collective_status_the_runtime_stopped_waiting_for_is_not_the_device_t
 
 def test_an_uncorrectable_neuron_device_memory_error_is_the_device() -> None:
     diagnosis = diagnose_text("logs/train.log", HBM_UE)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Uncorrectable memory error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Uncorrectable memory error")
     assert diagnosis.confidence >= 0.5
 
 
 def test_a_gpsimd_exception_is_a_device_side_core_exception() -> None:
     diagnosis = diagnose_text("logs/train.log", GPSIMD)
-    assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "GPSIMD" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "aicore_timeout", first_error="GPSIMD", beside=("device_fault",))
 
 
 def test_the_compilers_backend_ir_verification_is_the_graphs_compile() -> None:
     diagnosis = diagnose_text("logs/compile.log", BIR_VERIFY)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "BIR verification failed" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "operator", first_error="BIR verification failed", beside=("config",))
 
 
 def test_the_compilers_internal_error_banner_yields_to_its_message() -> None:
     diagnosis = diagnose_text("logs/compile.log", COMPILER_ICE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "module 'numpy' has no attribute 'alen'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="module 'numpy' has no attribute 'alen'")
 
 
 def test_an_internal_compiler_error_with_its_own_message_is_the_compile() -> None:
     diagnosis = diagnose_text("logs/compile.log", COMPILER_ICE_ASSERT)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Error message:  partition dimension 160" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Error message:  partition dimension 160")
 
 
 def test_a_bootstrap_with_no_interface_to_listen_on_is_the_collective_set_up() -> None:
     diagnosis = diagnose_text("logs/worker.log", NO_LISTEN_INTERFACE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No interface found in the same subnet" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="No interface found in the same subnet")
 
 
 def test_a_jax_backend_that_cannot_start_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/train.log", JAX_NO_TPU)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unable to initialize backend 'tpu'" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unable to initialize backend 'tpu'",
+        beside=("config",),
+    )
 
 
 def test_a_jax_backend_probe_logged_at_info_is_no_error() -> None:

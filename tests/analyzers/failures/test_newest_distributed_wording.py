@@ -11,7 +11,7 @@ docs/labelling.md#a-compiler-that-fails-its-own-checks).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 BARE_MISSING_RULE = """\
 2026-02-14 10:02:55 INFO optimizer: rounding bf16 master weights stochastically
@@ -49,16 +49,14 @@ PLAIN_MISSING_ATTRIBUTE = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_missing_sharding_rule_quoted_without_its_class_is_the_refusal() -> None:
     diagnosis = diagnose_text("report.log", BARE_MISSING_RULE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "does not have a sharding strategy registered" in diagnosis.first_error.text
-    assert "cfg.dtensor_without_mesh" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not have a sharding strategy registered",
+        rule="cfg.dtensor_without_mesh",
+    )
 
 
 def test_the_store_gone_under_the_dump_check_is_a_peer_that_left() -> None:
@@ -66,31 +64,29 @@ def test_the_store_gone_under_the_dump_check_is_a_peer_that_left() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert '"should dump" flag' in diagnosis.first_error.text
-    assert "hccl.store_host_gone_under_dump_check" in _rules(diagnosis)
+    assert "hccl.store_host_gone_under_dump_check" in rules_of(diagnosis)
 
 
 def test_a_real_error_outranks_the_store_gone_warning() -> None:
     diagnosis = diagnose_text("worker.log", STORE_GONE_AFTER_A_REAL_ERROR)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_the_reference_expand_refusal_in_a_fake_tensor_run_is_a_shape_check() -> None:
     diagnosis = diagnose_text("train.log", FAKE_EXPAND_REFUSED)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "attempting to expand a dimension of length 388" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="attempting to expand a dimension of length 388"
+    )
 
 
 def test_an_attribute_error_inside_dynamo_is_the_compilers_failure() -> None:
     diagnosis = diagnose_text("train.log", DYNAMO_WRAPPED_ATTRIBUTE)
     assert diagnosis.category == "other"
-    assert "framework.compiler_internal_check" in _rules(diagnosis)
-    assert "cfg.missing_attribute" not in _rules(diagnosis)
+    assert "framework.compiler_internal_check" in rules_of(diagnosis)
+    assert "cfg.missing_attribute" not in rules_of(diagnosis)
 
 
 def test_the_same_attribute_error_outside_dynamo_keeps_its_reading() -> None:
     diagnosis = diagnose_text("train.log", PLAIN_MISSING_ATTRIBUTE)
     assert diagnosis.category == "config"
-    assert "cfg.missing_attribute" in _rules(diagnosis)
+    assert "cfg.missing_attribute" in rules_of(diagnosis)

@@ -12,7 +12,7 @@ Fixtures follow the plog layout; pids, tids, addresses and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HCCP_REFUSAL = (
     "[ERROR] HCCP(40112,python3):2026-06-01-09:10:11.200.100 [ra_hdc_rdma.c:609]tid:40190,"
@@ -34,17 +34,12 @@ def test_the_agents_refusal_leads_hccls_restatement_and_the_call_trace() -> None
     diagnosis = diagnose_text(
         "plog/plog-40112_20260601091000000.log", HCCP_REFUSAL + HCCL_RESTATED + CALL_TRACE
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ra_hdc_typical_mr_reg" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="ra_hdc_typical_mr_reg", beside=("config",))
 
 
 def test_hccls_restatement_alone_is_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-40112_20260601091000000.log", HCCL_RESTATED + CALL_TRACE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ra reg global mr fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ra reg global mr fail")
 
 
 def test_a_region_registered_is_no_failure() -> None:

@@ -14,11 +14,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -89,22 +85,24 @@ def test_a_card_the_device_plugin_withdrew_after_an_xid_is_a_device_fault() -> N
         assert diagnosis.category == "device_fault", (name, diagnosis.root_cause)
         assert diagnosis.first_error is not None, name
         assert "XidCriticalError: Xid=" in diagnosis.first_error.text, name
-        assert "dev.device_plugin_xid_unhealthy" in _rules(diagnosis), name
+        assert "dev.device_plugin_xid_unhealthy" in rules_of(diagnosis), name
         assert "driver_env" in _alternatives(diagnosis), name
 
 
 def test_a_skipped_event_of_another_type_is_no_xid() -> None:
     diagnosis = diagnose_text("plugin-klog.log", PLUGIN_SKIPPED_EVENT)
-    assert "dev.device_plugin_xid_unhealthy" not in _rules(diagnosis)
+    assert "dev.device_plugin_xid_unhealthy" not in rules_of(diagnosis)
     assert diagnosis.category != "device_fault"
 
 
 def test_an_eviction_for_node_disk_is_a_full_disk() -> None:
     diagnosis = diagnose_text("describe-pod.txt", EVICTED_FOR_DISK)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "low on resource: ephemeral-storage" in diagnosis.first_error.text
-    assert "env.node_disk_pressure_eviction" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="low on resource: ephemeral-storage",
+        rule="env.node_disk_pressure_eviction",
+    )
     assert {"config", "other"} <= _alternatives(diagnosis)
 
 
@@ -117,26 +115,25 @@ def test_a_path_the_process_may_not_write_is_the_deployments_setting() -> None:
         assert diagnosis.category == "config", (name, diagnosis.root_cause)
         assert diagnosis.first_error is not None, name
         assert words in diagnosis.first_error.text, name
-        assert "cfg.path_permission_denied" in _rules(diagnosis), name
+        assert "cfg.path_permission_denied" in rules_of(diagnosis), name
         assert "driver_env" in _alternatives(diagnosis), name
         assert diagnosis.confidence < 0.8, name
 
 
 def test_a_device_node_the_user_may_not_open_keeps_the_device_reading() -> None:
     diagnosis = diagnose_text("rank0.log", DEVICE_NODE_DENIED)
-    assert "cfg.path_permission_denied" not in _rules(diagnosis)
+    assert "cfg.path_permission_denied" not in rules_of(diagnosis)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
 
 
 def test_a_gated_model_refused_for_want_of_a_granted_token_is_config() -> None:
     diagnosis = diagnose_text("storage-initializer.log", GATED_MODEL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is restricted" in diagnosis.first_error.text
-    assert "cfg.hub_gated_model_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="is restricted", rule="cfg.hub_gated_model_refused"
+    )
     assert "other" in _alternatives(diagnosis)
 
 
 def test_a_note_that_a_model_is_gated_refuses_nothing() -> None:
     diagnosis = diagnose_text("serve.log", GATED_NOTE)
-    assert "cfg.hub_gated_model_refused" not in _rules(diagnosis)
+    assert "cfg.hub_gated_model_refused" not in rules_of(diagnosis)

@@ -9,7 +9,7 @@ routine halving is not an error (docs/labelling.md#numbers-that-went-non-finite)
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The state machine logs the failed check through Python logging, then its rerun verdict.
 RERUN_LOGGED = """\
@@ -51,17 +51,13 @@ Epoch 0 step 100 loss 2.81
 
 def test_a_logged_unexpected_nan_result_is_numbers_not_the_collective() -> None:
     diagnosis = diagnose_text("logs/job.log", RERUN_LOGGED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Unexpected result nan on rank 6" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Unexpected result nan on rank 6")
     assert diagnosis.culprit_ranks == [6]
 
 
 def test_a_raised_unexpected_inf_result_is_numbers_not_the_collective() -> None:
     diagnosis = diagnose_text("logs/job.log", RERUN_RAISED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Unexpected result inf" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Unexpected result inf")
 
 
 def test_a_skipped_update_for_a_nan_grad_norm_is_the_first_error() -> None:
@@ -243,9 +239,9 @@ PREFERENCE_DICT_NAN = """\
 
 def test_a_text_logger_line_with_a_nan_loss_is_numbers_not_a_stall() -> None:
     diagnosis = diagnose_text("work_dirs/20260411_061002.log", TEXT_LOGGER_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "06:20:28,640 - INFO - task : ['vehicle'], loss: nan" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "other", first_error="06:20:28,640 - INFO - task : ['vehicle'], loss: nan"
+    )
     assert any(e.rule == "num.logged_metric_nonfinite" for e in diagnosis.evidence)
 
 
@@ -256,9 +252,7 @@ def test_a_text_logger_with_finite_losses_is_no_error() -> None:
 
 def test_a_bracketed_nan_loss_is_the_first_error() -> None:
     diagnosis = diagnose_text("exp/train.log", BRACKETED_LOSS_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "E3 iter[ 30/ 40] | [Loss] nan" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="E3 iter[ 30/ 40] | [Loss] nan")
 
 
 def test_a_json_stats_line_with_a_nan_loss_is_the_first_error() -> None:
@@ -275,9 +269,7 @@ def test_json_stats_with_finite_numbers_are_no_error() -> None:
 
 def test_nan_log_probabilities_of_a_preference_trainer_are_the_first_error() -> None:
     diagnosis = diagnose_text("logs/dpo.log", PREFERENCE_DICT_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "'logps/chosen': nan" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="'logps/chosen': nan")
 
 
 # A policy-gradient worker builds its action distribution from logits that went NaN;
@@ -296,9 +288,7 @@ DISTRIBUTION_NAN = """\
 
 def test_a_distribution_refusing_nan_parameters_is_numbers_on_that_rank() -> None:
     diagnosis = diagnose_text("logs/rank2.log", DISTRIBUTION_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Expected parameter logits" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Expected parameter logits")
     assert any(e.rule == "num.distribution_invalid_parameter" for e in diagnosis.evidence)
     assert "shape_mismatch" not in {alt.category for alt in diagnosis.alternatives}
 
@@ -331,9 +321,7 @@ RuntimeError: CUDA error: an illegal memory access was encountered
 
 def test_a_device_fault_below_a_nan_loss_line_keeps_the_label() -> None:
     diagnosis = diagnose_text("work_dirs/20260411_061002.log", TEXT_LOGGER_NAN_THEN_DEVICE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")
 
 
 # A fine-tuning framework's JSON-lines log: the gradient norm goes NaN while the loss is finite.
@@ -389,14 +377,10 @@ ANOMALY_WARNING_THEN_RAISE = (
 
 def test_anomaly_modes_warning_alone_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/train_rank1.log", ANOMALY_WARNING_ONLY)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "UserWarning: Error detected in SqrtBackward0." in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="UserWarning: Error detected in SqrtBackward0.")
     assert any(e.rule == "num.anomaly_warning_without_raise" for e in diagnosis.evidence)
 
 
 def test_anomaly_modes_raise_below_its_warning_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/train_rank1.log", ANOMALY_WARNING_THEN_RAISE)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "returned nan values in its 0th output" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="returned nan values in its 0th output")

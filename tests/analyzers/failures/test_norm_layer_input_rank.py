@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OLD_SYNC_BN_PROJECTION_HEAD = """\
 Epoch: [0][  0/1251]	Time  4.102 ( 4.102)	Data  3.517 ( 3.517)
@@ -59,10 +59,12 @@ ValueError: expected at least 3D input (got 1D input)
 
 def test_old_sync_batchnorm_refusing_a_2d_input_is_the_release() -> None:
     diagnosis = diagnose_text("train.log", OLD_SYNC_BN_PROJECTION_HEAD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected at least 3D input (got 2D input)" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="expected at least 3D input (got 2D input)",
+        beside=("shape_mismatch",),
+    )
     assert "torch 1.4" in diagnosis.next_actions[0]
 
 
@@ -76,8 +78,5 @@ def test_old_sync_batchnorm_refusing_a_2d_input_is_the_release() -> None:
 )
 def test_a_norm_layer_given_another_rank_is_a_shape_mismatch(text: str, line: str) -> None:
     diagnosis = diagnose_text("stdout.log", text)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "shape_mismatch", first_error=line, beside=("other",))
     assert "normalisation layer" in diagnosis.next_actions[0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ONE_IMAGE_PER_GPU = """\
 2026-03-02 10:20:31,118 - segkit - INFO - Iter [1/80000]	lr: 1.000e-02
@@ -71,10 +71,12 @@ AttributeError: SyncBatchNorm is only supported within torch.nn.parallel.Distrib
 )
 def test_one_value_per_channel_in_training_is_the_batch_setting(text: str) -> None:
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Expected more than 1 value per channel when training" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Expected more than 1 value per channel when training",
+        beside=("shape_mismatch",),
+    )
     assert "at least two samples" in diagnosis.next_actions[0]
 
 
@@ -88,10 +90,7 @@ def test_one_value_per_channel_in_training_is_the_batch_setting(text: str) -> No
 )
 def test_sync_batchnorm_outside_a_distributed_device_run_is_the_setup(text: str, line: str) -> None:
     diagnosis = diagnose_text("dist_test.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert line in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error=line, beside=("other",))
     assert "SyncBatchNorm needs the distributed launch" in diagnosis.next_actions[0]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 IPYTHON_REFUSAL = """\
 File ~/envs/nb/lib/python3.10/site-packages/accelerate/launchers.py:131, in notebook_launcher(function, args, num_processes, mixed_precision, use_port)
@@ -45,9 +45,7 @@ ValueError: To launch a multi-GPU training from your notebook, the `Accelerator`
 )
 def test_a_notebook_launcher_refusing_to_fork_is_the_notebook_setup(text: str, words: str) -> None:
     diagnosis = diagnose_text("notebook/cell_output.txt", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert words in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error=words)
 
 
 SPAWNED_CHILD = """\
@@ -68,9 +66,7 @@ AttributeError: Can't get attribute '{name}' on {module}
 def test_a_spawned_worker_that_cannot_find_the_notebooks_function(module: str) -> None:
     text = SPAWNED_CHILD.format(name="run_rank", module=module)
     diagnosis = diagnose_text("notebook/cell_output.txt", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Can't get attribute 'run_rank'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Can't get attribute 'run_rank'")
 
 
 def test_a_whole_model_unpickled_by_another_script_is_not_a_worker_start() -> None:

@@ -11,7 +11,7 @@ notebook run of a model split over two GPUs, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NOTEBOOK_CELL = """\
 ---------------------------------------------------------------------------
@@ -33,17 +33,13 @@ OutOfMemoryError: CUDA out of memory. Tried to allocate 3.12 GiB. GPU 1 has a to
 
 def test_the_exception_line_under_a_notebook_memory_header_is_the_first_error() -> None:
     diagnosis = diagnose_text("cell_output.txt", NOTEBOOK_CELL)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Tried to allocate 3.12 GiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Tried to allocate 3.12 GiB")
 
 
 def test_a_notebook_memory_header_kept_alone_is_still_the_first_error() -> None:
     cut = NOTEBOOK_CELL.split("\nFile /opt/conda")[0] + "\n"
     diagnosis = diagnose_text("cell_output.txt", cut)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Traceback (most recent call last)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Traceback (most recent call last)")
 
 
 def test_a_notebook_header_of_another_type_is_not_read_as_memory() -> None:

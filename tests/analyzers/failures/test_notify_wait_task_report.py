@@ -15,7 +15,7 @@ stream and task ids, times and addresses are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEAD = "[ERROR] RUNTIME(50210,all__):2026-02-03-11:20:31.{ms}.220 [{src}]50377 "
 
@@ -40,18 +40,14 @@ PLOG = "plog/plog-50210_20260203111502001.log"
 
 def test_a_failed_notify_wait_task_alone_is_the_collective_wait() -> None:
     diagnosis = diagnose_text(PLOG, NOTIFY_TASK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "sqe_type=7(notify wait)" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="sqe_type=7(notify wait)", beside=("hang",))
 
 
 def test_a_core_exception_beside_it_decides_and_the_collective_is_offered() -> None:
     diagnosis = diagnose_text(PLOG, NOTIFY_TASK + CORE_EXCEPTION)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "fftsplus aivector error" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="fftsplus aivector error", beside=("hccl",)
+    )
 
 
 def test_a_failed_kernel_task_keeps_the_device_task_reading() -> None:

@@ -10,7 +10,7 @@ and an AMP unscale step, with their own values. docs/labelling.md#a-tensor-left-
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 OFFLOADED_OPTIMIZER_STEP = """\
 [2024-06-03 14:12:08,511] [INFO] [stage3.py:2241:step] Stage 3 step with cpu offload enabled
@@ -39,34 +39,27 @@ RuntimeError: Expected all tensors to be on the same device. Expected NPU tensor
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_an_offloaded_state_written_in_place_names_the_operand() -> None:
     diagnosis = diagnose_text("train.log", OFFLOADED_OPTIMIZER_STEP)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Inplace tensor self must be NPU-Tensor" in diagnosis.first_error.text
-    assert "op.npu_operand_off_device" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:1] == ["config"]
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Inplace tensor self must be NPU-Tensor",
+        rule="op.npu_operand_off_device",
+    )
+    assert alternative_labels(diagnosis)[:1] == ["config"]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_a_loss_scale_left_on_the_host_reads_the_same() -> None:
     diagnosis = diagnose_text("amp.log", AMP_UNSCALE_STEP)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "inv_scale must be NPU-Tensor" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "operator", first_error="inv_scale must be NPU-Tensor", beside=("config",)
+    )
 
 
 def test_the_same_device_summary_keeps_its_own_rule() -> None:
     diagnosis = diagnose_text("eval.log", SAME_DEVICE_SUMMARY)
     assert diagnosis.category == "operator"
-    assert "op.npu_operand_off_device" not in _rules(diagnosis)
-    assert "op.mixed_device_arguments" in _rules(diagnosis)
+    assert "op.npu_operand_off_device" not in rules_of(diagnosis)
+    assert "op.mixed_device_arguments" in rules_of(diagnosis)

@@ -10,7 +10,7 @@ docs/labelling.md#operator-installation-or-platform-limit
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 UNKNOWN_DEVICE = """\
 Traceback (most recent call last):
@@ -57,10 +57,7 @@ RuntimeError: roi_align_forward_impl: implementation for device npu:0 not found.
 
 def test_a_device_string_torch_does_not_know_is_a_missing_plugin() -> None:
     diagnosis = diagnose_text("job/worker.log", UNKNOWN_DEVICE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "device string: npu" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error="device string: npu", beside=("config",))
 
 
 def test_another_device_name_is_not_read_as_the_missing_plugin() -> None:
@@ -70,16 +67,12 @@ def test_another_device_name_is_not_read_as_the_missing_plugin() -> None:
 
 def test_a_process_group_without_a_backend_for_npu_is_the_setup() -> None:
     diagnosis = diagnose_text("job/rank0.log", NO_BACKEND)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No backend type associated with device type npu" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No backend type associated with device type npu")
 
 
 def test_an_op_registry_without_an_npu_entry_outranks_a_hedged_warning() -> None:
     diagnosis = diagnose_text("job/train.log", REGISTRY_MISS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "implementation for device npu:0 not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="implementation for device npu:0 not found")
 
 
 def test_a_hedged_warning_alone_is_no_driver_mismatch() -> None:
@@ -89,6 +82,4 @@ def test_a_hedged_warning_alone_is_no_driver_mismatch() -> None:
 
 def test_a_stated_firmware_mismatch_keeps_the_machine_label() -> None:
     diagnosis = diagnose_text("job/train.log", STATED_MISMATCH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Firmware version incompatible" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Firmware version incompatible")

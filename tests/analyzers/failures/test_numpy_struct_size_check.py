@@ -10,7 +10,7 @@ a warning are a note that the import went on. Values and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RAISED = """\
 Traceback (most recent call last):
@@ -25,10 +25,12 @@ ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expec
 
 def test_a_module_built_against_another_numpy_is_the_package_set() -> None:
     diagnosis = diagnose_text("prepare_vocab.log", RAISED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "size changed, may indicate binary incompatibility" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="size changed, may indicate binary incompatibility",
+        beside=("driver_env",),
+    )
 
 
 def test_the_same_words_as_a_warning_are_no_failure() -> None:

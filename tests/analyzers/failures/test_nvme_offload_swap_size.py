@@ -8,13 +8,9 @@ handle's real shapes with paths and sizes of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "cfg.nvme_offload_swap_size_mismatch"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -36,20 +32,22 @@ python3: /opt/venv/lib/python3.10/site-packages/deepspeed/ops/csrc/aio/py_lib/de
 
 def test_a_short_swap_file_is_the_offload_settings() -> None:
     diagnosis = diagnose_text("train_rank1.log", SWAP_SHORT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "buffer nbytes != file bytes 50331648 != 25165824" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="buffer nbytes != file bytes 50331648 != 25165824",
+        rule=RULE,
+    )
     assert {"other", "driver_env"} <= _alternatives(diagnosis)
 
 
 def test_the_handle_assertion_alone_reads_the_same() -> None:
     diagnosis = diagnose_text("train_rank1.log", ASSERTION_ONLY)
     assert diagnosis.category == "config"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
 
 
 def test_the_aio_configuration_print_is_no_failure() -> None:
     text = SWAP_SHORT.splitlines(keepends=True)[0]
     diagnosis = diagnose_text("train_rank1.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ these libraries' formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEAP_REFUSED = """\
 /opt/nvshmem/src/host/mem/mem_heap.cpp:1488: non-zero status: 2 cuMemCreate failed
@@ -63,40 +63,30 @@ Detected mismatch between collectives on ranks. Rank 3 is running collective: Co
 
 def test_a_heap_the_driver_refused_for_memory_is_oom_before_the_barriers_cuda_errors() -> None:
     diagnosis = diagnose_text("node1.log", HEAP_REFUSED)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "cuMemCreate failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="cuMemCreate failed")
 
 
 def test_kernel_timeouts_yield_to_the_queue_pair_that_never_connected() -> None:
     diagnosis = diagnose_text("test_low_latency.log", QUEUE_PAIR_THEN_TIMEOUTS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ibv_modify_qp failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ibv_modify_qp failed")
     assert any(alt.category == "driver_env" for alt in diagnosis.alternatives)
 
 
 def test_kernel_timeouts_alone_are_a_collective_timeout() -> None:
     diagnosis = diagnose_text("node0.log", TIMEOUTS_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "RDMA sender coordinator timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="RDMA sender coordinator timeout")
 
 
 def test_a_gpu_direct_transport_that_does_not_start_is_the_host() -> None:
     diagnosis = diagnose_text("test_low_latency.log", TRANSPORT_NOT_STARTED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "init failed for transport: IBGDA" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="init failed for transport: IBGDA")
 
 
 def test_a_fingerprint_mismatch_printed_without_its_class_is_read() -> None:
     """A debugger prints the exception's class on one line and its message on the next; the
     message is the error, and the header that names only the class is not."""
     diagnosis = diagnose_text("train.log", BARE_FINGERPRINT_MISMATCH)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Detected mismatch between collectives" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Detected mismatch between collectives")
 
 
 # docs/labelling.md#expert-parallel-library-checks-before-the-kernels
@@ -145,9 +135,7 @@ RuntimeError: Failed: Assertion error /opt/ep/csrc/deep_ep.cpp:301 'x.dim() == 2
 def test_a_rank_layout_the_ep_library_does_not_build_for_is_its_limit() -> None:
     for text in (RANK_LAYOUT_REFUSED, NODE_COUNT_REFUSED):
         diagnosis = diagnose_text("node0.log", text)
-        assert diagnosis.category == "op_constraint"
-        assert diagnosis.first_error is not None
-        assert "Assertion error" in diagnosis.first_error.text
+        assert_reads(diagnosis, "op_constraint", first_error="Assertion error")
         assert any(alt.category == "config" for alt in diagnosis.alternatives)
 
 
@@ -157,9 +145,7 @@ def test_a_dispatch_over_the_buffer_it_was_sized_for_is_a_collective_buffer() ->
         (CHUNKS_OVER_BUFFER, "num_max_nvl_chunked_recv_tokens"),
     ):
         diagnosis = diagnose_text("worker.log", text)
-        assert diagnosis.category == "hccl"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
+        assert_reads(diagnosis, "hccl", first_error=words)
         assert any(alt.category == "config" for alt in diagnosis.alternatives)
 
 
@@ -197,9 +183,7 @@ FINISHED_COUNTS = """\
 
 def test_the_dispatch_count_dump_is_the_host_side_timeout() -> None:
     diagnosis = diagnose_text("node1.log", COUNT_DUMP_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Global rank: 5, num_recv_tokens: -1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Global rank: 5, num_recv_tokens: -1")
 
 
 def test_the_count_dump_yields_to_the_link_that_never_came_up() -> None:
@@ -210,9 +194,7 @@ def test_the_count_dump_yields_to_the_link_that_never_came_up() -> None:
 
 def test_a_missing_peer_count_checked_on_the_device_is_the_exchange() -> None:
     diagnosis = diagnose_text("node0.log", RECEIVE_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "num_recv_tokens != 0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="num_recv_tokens != 0")
     assert any(alt.category == "device_fault" for alt in diagnosis.alternatives)
 
 
@@ -244,17 +226,13 @@ WARNING: log message truncated to 4096 bytes
 
 def test_a_bootstrap_message_of_another_size_is_the_ranks_disagreeing() -> None:
     diagnosis = diagnose_text("node1.log", BOOTSTRAP_TRUNCATED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Message truncated" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Message truncated")
     assert any(alt.category == "driver_env" for alt in diagnosis.alternatives)
 
 
 def test_nvshmem_used_before_its_start_is_read_when_it_is_all_there_is() -> None:
     diagnosis = diagnose_text("node1.log", USED_BEFORE_INIT_ALONE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "API called before" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="API called before")
 
 
 def test_a_bootstrap_notice_and_a_truncated_log_message_are_no_error() -> None:
@@ -274,9 +252,7 @@ prefill-2 vllm (APIServer pid=1)   File "/opt/vllm/bin/vllm", line 10, in <modul
 
 def test_nvshmem_that_cannot_read_the_topology_is_the_host() -> None:
     diagnosis = diagnose_text("prefill.log", TOPOLOGY_NOT_READ)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "detect topo failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="detect topo failed")
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
 
 
@@ -294,9 +270,7 @@ PEER_UNREACHABLE = """\
 def test_a_peer_no_transport_reaches_is_the_host() -> None:
     # docs/labelling.md#a-gpu-direct-transport-that-does-not-start
     diagnosis = diagnose_text("node0.log", PEER_UNREACHABLE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "[GPU 2] Peer GPU 9 is not accessible" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="[GPU 2] Peer GPU 9 is not accessible")
     assert {"hccl", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -307,9 +281,7 @@ def test_nvshmem_giving_up_is_read_when_it_is_all_there_is() -> None:
         "nvshmem initialization failed, exiting \n"
     )
     diagnosis = diagnose_text("node0.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "building transport map failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="building transport map failed")
 
 
 TIMEOUT_THEN_TRAP = """\
@@ -347,38 +319,28 @@ python3 tests/test_internode.py
 
 def test_the_device_stop_after_a_kernel_timeout_is_the_timeouts_cascade() -> None:
     diagnosis = diagnose_text("test_internode.log", TIMEOUT_THEN_TRAP)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NVL receiver timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="NVL receiver timeout")
 
 
 def test_the_device_stop_without_a_timeout_stays_a_device_failure() -> None:
     diagnosis = diagnose_text("test_internode.log", TRAP_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "unspecified launch failure" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="unspecified launch failure")
 
 
 def test_an_endpoint_the_nic_refused_outranks_the_crashes_printed_beside_it() -> None:
     diagnosis = diagnose_text("test_internode.log", ENDPOINT_REFUSED_BESIDE_CRASHES)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "cq creation failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="cq creation failed")
     assert any(alt.category == "hccl" for alt in diagnosis.alternatives)
 
 
 def test_crash_banners_alone_stay_a_crash() -> None:
     diagnosis = diagnose_text("test_internode.log", CRASHES_ALONE)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Caught signal 11" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Caught signal 11")
 
 
 def test_heap_handles_not_exchanged_between_local_processes_is_the_collective_set_up() -> None:
     diagnosis = diagnose_text("test_internode_rank1.log", HEAP_HANDLES_NOT_EXCHANGED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "IPC failure: Sending data over socket failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="IPC failure: Sending data over socket failed")
     assert any(alt.category == "driver_env" for alt in diagnosis.alternatives)
 
 
@@ -411,9 +373,7 @@ RuntimeError: DeepEP error: invalid timeout value -1
 
 def test_the_host_side_receive_timeout_in_its_other_word_order_is_a_collective_timeout() -> None:
     diagnosis = diagnose_text("node0.log", HOST_RECV_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "DeepEP error: CPU recv timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="DeepEP error: CPU recv timeout")
     assert any(alt.category == "hang" for alt in diagnosis.alternatives)
 
 

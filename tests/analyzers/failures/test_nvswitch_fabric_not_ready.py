@@ -9,12 +9,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NVLS_UNDER_LAST_ERROR = """\
 [rank5]: Traceback (most recent call last):
@@ -31,10 +26,12 @@ NVLS_UNDER_LAST_ERROR = """\
 
 def test_torchs_copy_of_the_nvls_refusal_reads_the_machine() -> None:
     diagnosis = diagnose_text("ci/rank5.log", NVLS_UNDER_LAST_ERROR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to bind NVLink SHARP (NVLS) Multicast memory" in diagnosis.first_error.text
-    assert "env.nccl_nvls_setup_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to bind NVLink SHARP (NVLS) Multicast memory",
+        rule="env.nccl_nvls_setup_failed",
+    )
 
 
 NVLS_COPY_OUT_OF_MEMORY = """\
@@ -45,7 +42,7 @@ NVLS_COPY_OUT_OF_MEMORY = """\
 
 def test_torchs_copy_of_an_nvls_allocation_out_of_memory_is_not_the_fabric() -> None:
     diagnosis = diagnose_text("ci/rank5.log", NVLS_COPY_OUT_OF_MEMORY)
-    assert "env.nccl_nvls_setup_failed" not in _rules(diagnosis)
+    assert "env.nccl_nvls_setup_failed" not in rules_of(diagnosis)
 
 
 SYSTEM_NOT_READY = """\
@@ -62,11 +59,13 @@ SYSTEM_NOT_READY = """\
 
 def test_cuda_802_under_nccl_is_a_node_whose_fabric_is_not_ready() -> None:
     diagnosis = diagnose_text("job/ranks.log", SYSTEM_NOT_READY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Cuda failure 802 'system not yet initialized'" in diagnosis.first_error.text
-    assert "env.cuda_system_not_ready" in _rules(diagnosis)
-    assert "hccl" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Cuda failure 802 'system not yet initialized'",
+        rule="env.cuda_system_not_ready",
+        beside=("hccl",),
+    )
 
 
 TORCH_802 = """\
@@ -81,4 +80,4 @@ CUDA kernel errors might be asynchronously reported at some other API call, so t
 def test_torchs_own_802_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("job/rank3.log", TORCH_802)
     assert diagnosis.category == "driver_env"
-    assert "env.cuda_system_not_ready" in _rules(diagnosis)
+    assert "env.cuda_system_not_ready" in rules_of(diagnosis)

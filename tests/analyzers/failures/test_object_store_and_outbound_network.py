@@ -13,16 +13,7 @@ of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 OBS_RECORD = """\
 ERROR:root:
@@ -42,15 +33,14 @@ botocore.errorfactory.NoSuchKey: An error occurred (NoSuchKey) when calling the 
 def test_an_object_the_store_does_not_hold_is_the_jobs_path() -> None:
     for text in (OBS_RECORD, BOTO_RAISED):
         diagnosis = diagnose_text("worker-0.log", text)
-        assert diagnosis.category == "config"
-        assert diagnosis.first_error is not None
-        assert "NoSuchKey" in diagnosis.first_error.text
-        assert "cfg.object_store_key_missing" in _rules(diagnosis)
+        assert_reads(
+            diagnosis, "config", first_error="NoSuchKey", rule="cfg.object_store_key_missing"
+        )
 
 
 def test_a_listing_that_mentions_the_code_is_no_failure() -> None:
     diagnosis = diagnose_text("worker-0.log", "retry_codes = ['SlowDown', 'NoSuchKey']\n")
-    assert "cfg.object_store_key_missing" not in _rules(diagnosis)
+    assert "cfg.object_store_key_missing" not in rules_of(diagnosis)
 
 
 ENDPOINT = """\
@@ -67,9 +57,9 @@ def test_an_object_store_that_cannot_be_reached_is_the_remote_side() -> None:
         diagnosis = diagnose_text("worker-0.log", text)
         assert diagnosis.category == "other"
         assert diagnosis.first_error is not None
-        assert "other.object_store_unreachable" in _rules(diagnosis)
-        assert "driver_env" in _alternatives(diagnosis)
-        assert "hccl" not in _alternatives(diagnosis)
+        assert "other.object_store_unreachable" in rules_of(diagnosis)
+        assert "driver_env" in alternative_labels(diagnosis)
+        assert "hccl" not in alternative_labels(diagnosis)
 
 
 UNREACHABLE = """\
@@ -81,10 +71,12 @@ urllib.error.URLError: <urlopen error [Errno 101] Network is unreachable>
 
 def test_a_request_with_no_route_out_of_the_node_is_the_hosts_network() -> None:
     diagnosis = diagnose_text("worker-0.log", UNREACHABLE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Network is unreachable" in diagnosis.first_error.text
-    assert "env.outbound_network_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Network is unreachable",
+        rule="env.outbound_network_unreachable",
+    )
 
 
 def test_the_rendezvous_clients_own_wording_keeps_its_reading() -> None:
@@ -93,4 +85,4 @@ def test_the_rendezvous_clients_own_wording_keeps_its_reading() -> None:
         "[10.7.0.3]:51217 (errno: 101 - Network is unreachable).\n"
     )
     diagnosis = diagnose_text("worker-0.log", line)
-    assert "env.outbound_network_unreachable" not in _rules(diagnosis)
+    assert "env.outbound_network_unreachable" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ consequence. The excerpts follow the real shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 MINDX_RUN = """\
 Begin to initialize Log.
@@ -31,15 +31,9 @@ ACL_SAMPLE_RUN = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_sdks_model_execution_line_goes_before_the_scripts_index_error() -> None:
     diagnosis = diagnose_text("infer.log", MINDX_RUN)
-    assert diagnosis.first_error is not None
-    assert "Failed to model infer execute" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="Failed to model infer execute")
     assert "507011" in diagnosis.error_codes
     assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.5
@@ -49,7 +43,7 @@ def test_an_acl_samples_execute_line_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("infer.log", ACL_SAMPLE_RUN)
     assert diagnosis.first_error is not None
     assert "Execute model(" in diagnosis.first_error.text
-    assert "acl.offline_model_execute_failed" in _rules(diagnosis)
+    assert "acl.offline_model_execute_failed" in rules_of(diagnosis)
 
 
 def test_a_code_that_names_a_label_decides() -> None:
@@ -61,4 +55,4 @@ def test_a_code_that_names_a_label_decides() -> None:
 def test_the_sdks_restatement_alone_is_no_model_execution_failure() -> None:
     text = "E20250611 14:02:37.881290  7741 MxOmModelDesc.cpp:129] Model Infer failed.\n"
     diagnosis = diagnose_text("infer.log", text)
-    assert "acl.offline_model_execute_failed" not in _rules(diagnosis)
+    assert "acl.offline_model_execute_failed" not in rules_of(diagnosis)

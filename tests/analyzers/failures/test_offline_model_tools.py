@@ -9,16 +9,7 @@ own in the real formats.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 CALIBRATION_SIZE = """\
 [ERROR] AMCT(5120,atc.bin):2026-02-03-10:11:12[utils_acl.cpp:133]input image size[602112] is not equal to model input size[1204224]
@@ -32,10 +23,12 @@ ATC run failed, Please check the detail log, Try 'atc --help' for more informati
 
 def test_calibration_data_of_another_size_than_the_input_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("atc_stdout.txt", CALIBRATION_SIZE)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "is not equal to model input size" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="is not equal to model input size",
+        beside=("config",),
+    )
 
 
 LAYER_NOT_QUANTIZABLE = """\
@@ -50,10 +43,12 @@ ATC start working now, please wait for a moment.
 
 def test_a_layer_the_quantizer_cannot_scale_is_skipped_in_the_config() -> None:
     diagnosis = diagnose_text("atc_stdout.txt", LAYER_NOT_QUANTIZABLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Not support scale greater than 1 / FLT_EPSILON" in diagnosis.first_error.text
-    assert "op_constraint" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Not support scale greater than 1 / FLT_EPSILON",
+        beside=("op_constraint",),
+    )
 
 
 CALIBRATION_STOPPED_BY_A_KERNEL = """\
@@ -64,8 +59,8 @@ CALIBRATION_STOPPED_BY_A_KERNEL = """\
 
 def test_a_calibration_run_that_failed_on_the_device_is_no_size_or_layer_refusal() -> None:
     diagnosis = diagnose_text("atc_stdout.txt", CALIBRATION_STOPPED_BY_A_KERNEL)
-    assert "shape.quantizer_calibration_input_size" not in _rules(diagnosis)
-    assert "cfg.quantizer_layer_not_quantizable" not in _rules(diagnosis)
+    assert "shape.quantizer_calibration_input_size" not in rules_of(diagnosis)
+    assert "cfg.quantizer_layer_not_quantizable" not in rules_of(diagnosis)
 
 
 OPP_RELEASE = """\
@@ -76,10 +71,12 @@ E19999 The opp version of the model does not match the current opp run package, 
 
 def test_a_model_built_with_another_opp_release_is_a_version_mismatch() -> None:
     diagnosis = diagnose_text("stdout.txt", OPP_RELEASE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "opp version of the model does not match" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="opp version of the model does not match",
+        beside=("driver_env",),
+    )
 
 
 NO_CAPABILITY_GROUP = """\
@@ -93,9 +90,7 @@ NO_CAPABILITY_GROUP = """\
 
 def test_a_model_load_with_no_capability_group_is_the_machine_set_up() -> None:
     diagnosis = diagnose_text("stdout.txt", NO_CAPABILITY_GROUP)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "nca load model from file failed, ret = 254" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="nca load model from file failed, ret = 254")
 
 
 OTHER_LOAD_CODE = """\
@@ -105,4 +100,4 @@ OTHER_LOAD_CODE = """\
 
 def test_another_load_code_names_no_capability_group() -> None:
     diagnosis = diagnose_text("stdout.txt", OTHER_LOAD_CODE)
-    assert "env.nca_model_load_no_capability_group" not in _rules(diagnosis)
+    assert "env.nca_model_load_no_capability_group" not in rules_of(diagnosis)

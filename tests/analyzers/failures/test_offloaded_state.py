@@ -8,7 +8,7 @@ host tensors are `config`. The fixtures are in the shapes the engines print (val
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # An RL rollout worker's engine aborts when its swap space is full; the driver re-raises it.
 SWAP_SPACE_FULL = """\
@@ -66,17 +66,12 @@ Time to load cpu_adam op: 2.71 seconds
 
 def test_a_full_swap_space_is_host_memory_with_the_setting_beside_it() -> None:
     diagnosis = diagnose_text("logs/rollout.log", SWAP_SPACE_FULL)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "lack of CPU swap space" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "oom", first_error="lack of CPU swap space", beside=("config",))
 
 
 def test_the_front_ends_quote_of_the_abort_keeps_its_reading() -> None:
     diagnosis = diagnose_text("logs/frontend.log", SWAP_SPACE_QUOTED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "lack of CPU swap space" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="lack of CPU swap space")
 
 
 def test_swapping_itself_is_no_failure() -> None:
@@ -86,24 +81,21 @@ def test_swapping_itself_is_no_failure() -> None:
 
 def test_fsdp_offload_with_parameters_on_the_device_is_the_setting() -> None:
     diagnosis = diagnose_text("logs/train.log", FSDP_OFFLOAD_ON_DEVICE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "parameter CPU offloading enabled has parameters on cuda" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="parameter CPU offloading enabled has parameters on cuda"
+    )
 
 
 def test_fsdp2_offload_with_parameters_left_on_the_npu_is_the_setting() -> None:
     diagnosis = diagnose_text("logs/train.log", FSDP2_OFFLOAD_ON_NPU)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "should be materialized on CPU" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="should be materialized on CPU")
 
 
 def test_a_fused_optimizer_handed_host_states_is_the_setting() -> None:
     diagnosis = diagnose_text("logs/train.log", FUSED_OPTIMIZER_HOST_STATES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected input to be on cuda" in diagnosis.first_error.text
-    assert "operator" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="expected input to be on cuda", beside=("operator",)
+    )
 
 
 def test_the_cpu_adam_build_warning_is_no_failure() -> None:
@@ -122,7 +114,9 @@ OFFLOADED_WEIGHTS_UNPINNED = """\
 
 def test_offloaded_weights_without_pinned_memory_are_the_setting() -> None:
     diagnosis = diagnose_text("logs/serve.log", OFFLOADED_WEIGHTS_UNPINNED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "AssertionError: CPU tensor must be pinned" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="AssertionError: CPU tensor must be pinned",
+        beside=("driver_env",),
+    )

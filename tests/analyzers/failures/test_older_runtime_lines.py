@@ -15,7 +15,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OP_RUN_WRAPPER = (
     "RuntimeError: Run:/build/ptadapter/aten/src/ATen/native/npu/utils/OpParamMaker.h:271 "
@@ -33,9 +33,7 @@ LOWER_CASE_RUNTIME = (
 def test_a_lower_case_kernel_task_line_is_the_device_failure_under_the_op_run_wrapper() -> None:
     text = LOWER_CASE_RUNTIME.format(ret="0x28", kind="aicpu timeout")
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "retCode=0x28, [aicpu timeout]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="retCode=0x28, [aicpu timeout]")
 
 
 def test_a_lower_case_kernel_task_line_with_another_code_is_not_a_core_failure() -> None:

@@ -14,11 +14,7 @@ sometimes passed through an editor that turned straight quotes into typographic 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def test_a_typographic_quote_around_the_object_reads_as_a_straight_one() -> None:
@@ -26,14 +22,14 @@ def test_a_typographic_quote_around_the_object_reads_as_a_straight_one() -> None
         "train.log", "AttributeError: 'DemoTokenizer’ object has no attribute 'sp_model'\n"
     )
     assert diagnosis.category == "config"
-    assert "cfg.missing_attribute" in _rules(diagnosis)
+    assert "cfg.missing_attribute" in rules_of(diagnosis)
 
 
 def test_a_typographic_quote_does_not_let_none_through() -> None:
     diagnosis = diagnose_text(
         "train.log", "AttributeError: 'NoneType’ object has no attribute 'shape'\n"
     )
-    assert "cfg.missing_attribute" not in _rules(diagnosis)
+    assert "cfg.missing_attribute" not in rules_of(diagnosis)
 
 
 def test_a_tracker_without_an_api_key_in_a_job_without_a_terminal_is_a_setting() -> None:
@@ -45,10 +41,12 @@ def test_a_tracker_without_an_api_key_in_a_job_without_a_terminal_is_a_setting()
         "wandb.errors.UsageError: api_key not configured (no-tty). call wandb.login(key=[your_api_key])\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config"
-    assert "cfg.tracker_api_key_missing" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "api_key not configured" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="api_key not configured",
+        rule="cfg.tracker_api_key_missing",
+    )
 
 
 def test_a_tracker_that_logged_in_is_no_failure() -> None:
@@ -56,20 +54,20 @@ def test_a_tracker_that_logged_in_is_no_failure() -> None:
     diagnosis = diagnose_text(
         "train.log", "wandb: Currently logged in as: demo-user. api_key configured from env\n"
     )
-    assert "cfg.tracker_api_key_missing" not in _rules(diagnosis)
+    assert "cfg.tracker_api_key_missing" not in rules_of(diagnosis)
 
 
 def test_an_aclnn_call_headline_cut_after_failed_names_the_op_call() -> None:
     diagnosis = diagnose_text("eval.log", "RuntimeError: call aclnnDemoAttentionScore failed\n")
     assert diagnosis.category == "operator"
-    assert "op.aclnn_call_failed" in _rules(diagnosis)
+    assert "op.aclnn_call_failed" in rules_of(diagnosis)
 
 
 def test_a_sentence_about_an_aclnn_call_is_no_headline() -> None:
     diagnosis = diagnose_text(
         "eval.log", "retrying: call aclnnDemoAttentionScore failed once, falling back to eager\n"
     )
-    assert "op.aclnn_call_failed" not in _rules(diagnosis)
+    assert "op.aclnn_call_failed" not in rules_of(diagnosis)
 
 
 def test_an_aclnn_call_headline_cut_inside_its_code_names_the_op_call() -> None:
@@ -79,7 +77,7 @@ def test_an_aclnn_call_headline_cut_inside_its_code_names_the_op_call() -> None:
     )
     diagnosis = diagnose_text("eval.log", line)
     assert diagnosis.category == "operator"
-    assert "op.aclnn_call_failed" in _rules(diagnosis)
+    assert "op.aclnn_call_failed" in rules_of(diagnosis)
 
 
 def test_an_npu_function_error_cut_after_failed_names_the_op_call() -> None:
@@ -87,14 +85,14 @@ def test_an_npu_function_error_cut_after_failed_names_the_op_call() -> None:
         "eval.log", "NPU function error: call aclnnDemoMatmul failed, detai\n"
     )
     assert diagnosis.category == "operator"
-    assert "op.aclnn_call_failed" in _rules(diagnosis)
+    assert "op.aclnn_call_failed" in rules_of(diagnosis)
 
 
 def test_an_aclnn_call_followed_by_other_words_is_no_cut_headline() -> None:
     diagnosis = diagnose_text(
         "eval.log", "call aclnnDemoAttentionScore failed, retrying with the eager path\n"
     )
-    assert "op.aclnn_call_failed" not in _rules(diagnosis)
+    assert "op.aclnn_call_failed" not in rules_of(diagnosis)
 
 
 def test_torch_npus_bare_error_code_sentence_with_a_full_width_comma_reads_its_code() -> None:
@@ -103,12 +101,11 @@ def test_torch_npus_bare_error_code_sentence_with_a_full_width_comma_reads_its_c
         "console.log",
         "torch_npu._C._npu_demo_check() RuntimeError NPU error，error code is 107002。\n",
     )
-    assert diagnosis.category == "config"
-    assert "op.npu_function_error" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "error code is 107002" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="error code is 107002", rule="op.npu_function_error"
+    )
 
 
 def test_a_full_width_comma_does_not_turn_a_warning_into_the_sentence() -> None:
     diagnosis = diagnose_text("console.log", "NPU warning，error code is 107002\n")
-    assert "op.npu_function_error" not in _rules(diagnosis)
+    assert "op.npu_function_error" not in rules_of(diagnosis)

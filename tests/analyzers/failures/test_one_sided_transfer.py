@@ -9,7 +9,7 @@ and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HANDLER = (
     "[ERROR] HCCL(52110,):2026-08-03-11:20:05.100.200 [exception_handler.cc:23] [52731]HcclBatchPut: "
@@ -24,9 +24,7 @@ GE_RESTATED = (
 
 def test_the_handlers_line_leads_the_ge_restatement() -> None:
     diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", HANDLER + GE_RESTATED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclBatchPut: HcclException" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclBatchPut: HcclException")
     assert {alt.category for alt in diagnosis.alternatives} >= {"driver_env", "device_fault"}
     assert diagnosis.confidence >= 0.5
 
@@ -56,9 +54,7 @@ def test_the_handler_names_the_exception_type_it_caught() -> None:
         "ret=4 no registered buffer matches the peer's key\n"
     )
     diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclBatchGet: Logic error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclBatchGet: Logic error")
     assert diagnosis.confidence >= 0.5
 
 

@@ -9,7 +9,7 @@ lines. Fixtures follow oneCCL's format with hosts, pids and ports of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NO_LOCAL_COORDINATES = """\
 2025:06:11-08:20:31:(40211) |CCL_WARN| did not find MPI-launcher specific variables, switch to ATL/OFI, to force enable ATL/MPI set CCL_ATL_TRANSPORT=mpi
@@ -43,29 +43,21 @@ RuntimeError: XPU out of memory. Tried to allocate 4.00 GiB (GPU 1; 64.00 GiB to
 
 def test_local_coordinates_the_launcher_did_not_give_are_the_launch() -> None:
     diagnosis = diagnose_text("logs/finetune.log", NO_LOCAL_COORDINATES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "getenv_local_coord" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="getenv_local_coord", beside=("hccl",))
 
 
 def test_a_transport_with_no_provider_stays_the_collective_library() -> None:
     diagnosis = diagnose_text("logs/finetune.log", NO_PROVIDER_AFTER_WARNINGS)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "can't find suitable provider" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="can't find suitable provider")
 
 
 def test_a_failed_fabric_port_is_the_first_error_of_the_abort() -> None:
     diagnosis = diagnose_text("logs/test.log", FAILED_PORT_THEN_ABORT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "port issue: { status: failed" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "hccl", first_error="port issue: { status: failed", beside=("driver_env",)
+    )
 
 
 def test_a_degraded_port_is_no_failure() -> None:
     diagnosis = diagnose_text("logs/test.log", DEGRADED_PORT_THEN_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")

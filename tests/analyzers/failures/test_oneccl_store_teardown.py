@@ -13,7 +13,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 DIED_THEN_STORE_TEARDOWN = """\
 (EngineCore pid=88) INFO 03-11 10:02:30 [core.py:812] Loading model weights took 25.1 GiB
@@ -49,28 +49,23 @@ STORE_START_FAILURE = """\
 
 def test_a_worker_that_died_comes_before_the_survivors_store_teardown() -> None:
     diagnosis = diagnose_text("logs/docker-compose.log", DIED_THEN_STORE_TEARDOWN)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Worker proc VllmWorker-1 died unexpectedly" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="Worker proc VllmWorker-1 died unexpectedly"
+    )
 
 
 def test_the_store_teardown_alone_is_a_peer_that_went_away() -> None:
     diagnosis = diagnose_text("logs/serve.log", STORE_TEARDOWN_ONLY)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "internal_kvs_server.hpp:70 put" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="internal_kvs_server.hpp:70 put", beside=("device_fault",)
+    )
 
 
 def test_the_dead_workers_own_error_stays_first() -> None:
     diagnosis = diagnose_text("logs/serve.log", DEAD_WORKER_SAID_WHY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "UR_RESULT_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="UR_RESULT_ERROR_OUT_OF_RESOURCES")
 
 
 def test_a_store_that_never_came_up_is_still_the_library_failing() -> None:
     diagnosis = diagnose_text("logs/rank0.log", STORE_START_FAILURE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "kvs_init: connection time" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="kvs_init: connection time")

@@ -12,7 +12,7 @@ and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SPLIT_NOT_DIVIDING = """\
 Traceback (most recent call last):
@@ -29,10 +29,12 @@ Error Type: oneflow.ErrorProto.check_failed_error
 
 def test_a_split_axis_that_does_not_divide_is_the_tensors_shape() -> None:
     diagnosis = diagnose_text("rank0.log", SPLIT_NOT_DIVIDING)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "out_split_axis) % out_parallel_num == 0" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="out_split_axis) % out_parallel_num == 0",
+        beside=("config",),
+    )
 
 
 def test_a_check_that_the_split_axis_is_in_range_is_not_this() -> None:
@@ -57,13 +59,12 @@ RuntimeError: Check failed: *default_device == *input_device Expected all tensor
 
 def test_two_devices_of_one_kind_in_oneflows_words_keep_the_ops_reading() -> None:
     diagnosis = diagnose_text("rank1.log", TWO_CPU_DEVICES)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "cpu:1 (positional 0) and cpu:0" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="cpu:1 (positional 0) and cpu:0", beside=("config",)
+    )
 
 
 def test_a_cuda_tensor_beside_a_cpu_one_in_oneflows_words_is_not_two_of_one_kind() -> None:
     text = TWO_CPU_DEVICES.replace("cpu:0 (positional 1)", "cuda:0 (positional 1)")
     diagnosis = diagnose_text("rank1.log", text)
-    assert "op.tensors_on_two_accelerators" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)

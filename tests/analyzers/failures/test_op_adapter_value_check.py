@@ -11,7 +11,7 @@ own `..., got N` check is the counterexample. docs/labelling.md#an-operator-name
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 MOE_LAYER_BARE = """\
 ray.exceptions.RayTaskError(RuntimeError): ray::TrainWorker.update_policy() (pid=81234, ip=10.3.0.21, actor_id=4f1c2b0a9e8d7c6b5a4f3e2d01000000)
@@ -37,33 +37,29 @@ ValueError: expert_model_parallel_size should be 4, got 8
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_a_bare_adapter_refusal_reads_as_the_op() -> None:
     diagnosis = diagnose_text("worker.log", MOE_LAYER_BARE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "current value is 2" in diagnosis.first_error.text
-    assert "op.adapter_argument_value_check" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:1] == ["config"]
-    assert "op_constraint" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="current value is 2",
+        rule="op.adapter_argument_value_check",
+    )
+    assert alternative_labels(diagnosis)[:1] == ["config"]
+    assert "op_constraint" in alternative_labels(diagnosis)
 
 
 def test_the_adapter_summary_beside_it_keeps_the_reading() -> None:
     diagnosis = diagnose_text("rank2.log", QUANT_MATMUL_WITH_SUMMARY)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "pertoken_scale should be 1-D" in diagnosis.first_error.text
-    assert "op.adapter_argument_value_check" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="pertoken_scale should be 1-D",
+        rule="op.adapter_argument_value_check",
+    )
 
 
 def test_a_framework_check_in_its_own_words_is_not_the_adapter() -> None:
     diagnosis = diagnose_text("train.log", FRAMEWORK_OWN_CHECK)
-    assert "op.adapter_argument_value_check" not in _rules(diagnosis)
+    assert "op.adapter_argument_value_check" not in rules_of(diagnosis)
     assert diagnosis.category != "operator"

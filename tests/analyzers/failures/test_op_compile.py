@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HEADER_MISSING_IN_OP_COMPILE = """\
 Traceback (most recent call last):
@@ -85,9 +85,7 @@ def test_a_missing_toolkit_header_is_the_machine_not_the_op(
     text: str, label: str, says: str
 ) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 # A single-op build on first use: the kernel compiler crashes, then the graph engine's build
@@ -111,17 +109,14 @@ BUILD_HEADLINES_ONLY = """\
 
 def test_a_kernel_compiler_crash_is_the_first_error_of_an_op_build() -> None:
     diagnosis = diagnose_text("stage1.log", COMPILER_CRASH_THEN_BUILD_HEADLINES)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "PLEASE submit a bug report" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="PLEASE submit a bug report", beside=("driver_env",)
+    )
 
 
 def test_build_headlines_alone_name_the_op_that_did_not_build() -> None:
     diagnosis = diagnose_text("stage1.log", BUILD_HEADLINES_ONLY)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Compile op[trans_Mul_7,] failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Compile op[trans_Mul_7,] failed")
 
 
 # A kernel generated from source by a test harness that does not build: the compiler's error
@@ -140,9 +135,7 @@ gmake: *** [Makefile:90: all] Error 2
 
 def test_a_generated_kernel_that_does_not_build_is_read_from_the_compiler_line() -> None:
     diagnosis = diagnose_text("build.log", GENERATED_KERNEL_DOES_NOT_BUILD)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "no matching function for call to 'TREDUCE'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="no matching function for call to 'TREDUCE'")
 
 
 # An offline model build (ATC) stops on an op its compiler rejects: the error manager's
@@ -164,9 +157,7 @@ E20001: [PID: 4410] 2026-04-02-09:30:11.512.004 Failed to compile Op [/decoder/b
 
 def test_an_offline_model_builds_op_compile_headline_is_the_first_error() -> None:
     diagnosis = diagnose_text("atc/build.log", ATC_OP_COMPILE_HEADLINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "E20001" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="E20001")
     assert (
         "Failed to compile Op [/decoder/blocks.2/attn/Slice_mbatch_3]" in diagnosis.first_error.text
     )
@@ -195,9 +186,7 @@ def test_a_compile_headline_without_its_reason_stays_in_doubt(text: str) -> None
     the build failed; without the compiler's reason the toolkit or its pairing with torch_npu
     is as likely as the op's inputs."""
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Failed to compile Op [" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Failed to compile Op [")
     assert diagnosis.confidence < 0.8
     offered = {alt.category for alt in diagnosis.alternatives}
     assert {"config", "driver_env"} <= offered

@@ -8,7 +8,7 @@ so config is shown next to it. Fixtures are written in the torch_npu format with
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COMPILE_OPTIONS_REFUSED = """\
 >>> torch.npu.set_device(0)
@@ -44,9 +44,7 @@ dcmi module initialize failed. ret is -8005
 
 def test_refused_compile_options_are_the_machine_with_the_package_set_as_neighbour() -> None:
     diagnosis = diagnose_text("session.txt", COMPILE_OPTIONS_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "error code is 500001" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="error code is 500001")
     config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
     assert 0 < config.score < diagnosis.confidence
 
@@ -56,9 +54,7 @@ def test_the_block_under_the_compile_options_names_the_step_that_failed() -> Non
     the wrapper; the block line that names the failed start-up step is the first error. The
     refusal printed alone (above) keeps its own line as the first error."""
     diagnosis = diagnose_text("serve.log", COMPILE_OPTIONS_WITH_BLOCK)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "init runtime platform info failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="init runtime platform info failed")
 
 
 def test_a_device_library_refusal_has_no_package_set_neighbour() -> None:
@@ -138,33 +134,26 @@ EC0010: Failed to import Python module [ModuleNotFoundError: No module named 'at
 
 def test_the_graph_engine_chain_alone_is_the_environment() -> None:
     diagnosis = diagnose_text("worker_0.log", GE_CHAIN_ALONE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "OpsManager initialize failed" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="OpsManager initialize failed", beside=("config",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_the_graph_engine_chain_in_a_plog_starts_at_its_innermost_line() -> None:
     diagnosis = diagnose_text("plog/plog-51820_20260402071540.log", GE_CHAIN_PLOG)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "GE ops manager initial failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="GE ops manager initial failed")
 
 
 def test_a_reason_printed_before_the_chain_decides() -> None:
     """Counterexample: the chain restates the communication plugin's refusal."""
     diagnosis = diagnose_text("worker_0.log", GE_CHAIN_UNDER_HCCL_REFUSAL)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rankTablePath" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="rankTablePath")
 
 
 def test_a_missing_toolkit_module_before_the_chain_is_the_first_error() -> None:
     diagnosis = diagnose_text("worker_0.log", GE_CHAIN_UNDER_MISSING_MODULE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to import Python module" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to import Python module")
 
 
 # The compile-option refusal with the error block that says why the op compiler's Python side
@@ -197,18 +186,14 @@ def test_numpy_removal_under_the_compiler_start_is_the_package_set() -> None:
     """Example: the block's reason is NumPy's own word that the release does not fit, so the
     package set decides over the toolkit reading; the toolkit stays the neighbour."""
     diagnosis = diagnose_text("convert.log", COMPILE_OPTIONS_UNDER_NUMPY_REMOVAL)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "was removed in the NumPy 2.0 release" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="was removed in the NumPy 2.0 release")
     driver_env = next(alt for alt in diagnosis.alternatives if alt.category == "driver_env")
     assert 0 < driver_env.score < diagnosis.confidence
 
 
 def test_an_extension_built_for_another_numpy_is_the_package_set() -> None:
     diagnosis = diagnose_text("train.log", EXTENSION_UNDER_OTHER_NUMPY)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_ARRAY_API not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="_ARRAY_API not found")
 
 
 def test_a_toolkit_module_missing_in_the_same_block_stays_the_environment() -> None:
@@ -219,9 +204,9 @@ def test_a_toolkit_module_missing_in_the_same_block_stays_the_environment() -> N
         "ModuleNotFoundError: No module named 'tbe.common.repository_manager'.",
     )
     diagnosis = diagnose_text("convert.log", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No module named 'tbe.common.repository_manager'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="No module named 'tbe.common.repository_manager'"
+    )
 
 
 # CANN's error block alone, as a first tensor copy to the device prints it when the toolkit's
@@ -249,9 +234,7 @@ def test_an_environment_block_offers_the_package_set_beside_the_machine() -> Non
     so config stands beside it, below the answer."""
     for text in (ENV_BLOCK_ON_FIRST_COPY, ENV_HEADLINE_IN_A_RANK):
         diagnosis = diagnose_text("session.txt", text)
-        assert diagnosis.category == "driver_env"
-        assert diagnosis.first_error is not None
-        assert "init env failed" in diagnosis.first_error.text
+        assert_reads(diagnosis, "driver_env", first_error="init env failed")
         config = next(alt for alt in diagnosis.alternatives if alt.category == "config")
         assert 0 < config.score < diagnosis.confidence
 

@@ -10,7 +10,7 @@ and be divisible by16`). The line states the op's limit, so it is `op_constraint
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 FINETUNE = """\
   File "/work/glm/modeling_demo.py", line 233, in forward
@@ -22,10 +22,8 @@ RuntimeError:Error!, The last dimension of input tensor should be within the ran
 def test_a_last_dimension_outside_the_ops_range_is_its_limit() -> None:
     """docs/labelling.md#an-operator-name-decides-nothing"""
     diagnosis = diagnose_text("finetune.log", FINETUNE)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "within the range of [16,4096]" in diagnosis.first_error.text
-    assert "opc.input_last_dim_range" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert_reads(diagnosis, "op_constraint", first_error="within the range of [16,4096]")
+    assert "opc.input_last_dim_range" in rules_of(diagnosis)
     assert "operator" in {alt.category for alt in diagnosis.alternatives}
 
 
@@ -37,7 +35,7 @@ def test_the_misspelt_form_reads_the_same() -> None:
     )
     diagnosis = diagnose_text("finetune.log", line)
     assert diagnosis.category == "op_constraint"
-    assert "opc.input_last_dim_range" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "opc.input_last_dim_range" in rules_of(diagnosis)
 
 
 def test_a_request_setting_out_of_range_is_not_an_ops_limit() -> None:
@@ -45,7 +43,7 @@ def test_a_request_setting_out_of_range_is_not_an_ops_limit() -> None:
     diagnosis = diagnose_text(
         "server.log", "ValueError: temperature should be within the range of [0, 2], got 3\n"
     )
-    assert "opc.input_last_dim_range" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "opc.input_last_dim_range" not in rules_of(diagnosis)
     assert diagnosis.category != "op_constraint"
 
 
@@ -55,6 +53,4 @@ def test_a_bare_missing_torch_npu_api_is_a_version_that_does_not_fit() -> None:
     diagnosis = diagnose_text(
         "infer.log", "module 'torch_npu' has no attribute 'npu_demo_attention'\n"
     )
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "npu_demo_attention" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="npu_demo_attention")

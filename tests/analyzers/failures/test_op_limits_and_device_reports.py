@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = "(Worker_TP1 pid=7301) ERROR 02-03 04:05:06 [multiproc_executor.py:702] "
 
@@ -131,9 +131,7 @@ def alternative_labels(diagnosis: Diagnosis) -> set[str]:
 )
 def test_label_and_first_error_follow_the_guide(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_text("run/worker.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 @pytest.mark.parametrize(

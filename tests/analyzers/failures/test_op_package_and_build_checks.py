@@ -7,7 +7,7 @@ docs/labelling.md#operator-installation-or-platform-limit
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The add-on's loader looks for its package before the first op runs and does not find it;
 # torch_npu's summary after it only restates the failure.
@@ -50,30 +50,25 @@ worker-1  |         Failed to compile Op [/decoder/layers.0/attn/Slice_4]. (opty
 
 def test_a_custom_operator_package_its_loader_cannot_find_is_the_installation() -> None:
     diagnosis = diagnose_text("job/train.log", CUSTOM_OPP_NOT_FOUND)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Unable to find RMS custom OPP" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="Unable to find RMS custom OPP", beside=("config",)
+    )
 
 
 def test_a_custom_operator_package_that_was_found_leaves_the_op_failure_alone() -> None:
     diagnosis = diagnose_text("job/train.log", CUSTOM_OPP_FOUND_THEN_OP_FAILS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "aclnnRmsNormExt" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="aclnnRmsNormExt")
 
 
 def test_a_tbe_check_that_stops_a_kernel_build_is_the_first_error() -> None:
     diagnosis = diagnose_text("job/rank0.log", TBE_CHECK_UNDER_UNCODED_COMPILE_LINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "dst tensor overflow" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="dst tensor overflow")
 
 
 def test_an_uncoded_compile_line_alone_is_the_ops_failed_build() -> None:
     diagnosis = diagnose_text("compose.log", UNCODED_COMPILE_LINE_ALONE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Failed to compile Op [/decoder/layers.0/attn/Slice_4]" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="Failed to compile Op [/decoder/layers.0/attn/Slice_4]"
+    )
     # read by the build rule, not guessed from its words: the toolkit is offered beside it
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}

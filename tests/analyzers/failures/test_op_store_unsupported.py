@@ -11,7 +11,7 @@ offers the installation and the release beside the op, since no store carried th
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RANK = "[rank1]: "
 
@@ -123,9 +123,7 @@ KERNELS_FOUND = (
 
 def test_a_graph_compiler_with_no_kernel_for_the_op_reads_operator() -> None:
     diagnosis = diagnose_text("serving/serving_server.log", NO_KERNEL_ON_TARGET)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "Can not find any available kernel info for" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Can not find any available kernel info for")
     assert {alt.category for alt in diagnosis.alternatives} >= {"config", "driver_env"}
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SUMMARY = (
     "[ERROR] 2026-03-04-05:06:07 (PID:2210, Device:0, RankID:-1) ERR01100 OPS call acl api failed\n"
@@ -41,9 +41,7 @@ CASES = [
 )
 def test_label_and_first_error_follow_the_guide(text: str, label: str, says: str) -> None:
     diagnosis = diagnose_text("parse/worker.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
 
 
 def test_the_op_reading_is_offered_beside_the_limit() -> None:

@@ -7,17 +7,14 @@ with `operator` beside it. Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def test_a_tensor_count_over_the_bound_is_a_limit_of_the_op() -> None:
     diagnosis = diagnose_text(
         "train.log", "Error:Input and (output + workspace) num should <=96!\n"
     )
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "num should <=96" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "op_constraint", first_error="num should <=96", beside=("operator",))
 
 
 def test_a_bound_on_dimensions_is_not_a_tensor_count() -> None:

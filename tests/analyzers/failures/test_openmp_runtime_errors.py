@@ -12,7 +12,7 @@ lines on stderr) and a rank's stdout under torchrun, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HINT_REPORT = (
     "OMP: Hint Please submit a bug report with this message, compile and run commands used, "
@@ -37,10 +37,6 @@ E1205 21:44:12.004000 811 torch/distributed/elastic/multiprocessing/api.py:874] 
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def _alternatives(diagnosis) -> set[str]:
     return {alt.category for alt in diagnosis.alternatives}
 
@@ -53,16 +49,14 @@ def test_the_runtimes_assertion_is_the_first_error_not_its_hint() -> None:
         "OMP: Error #13: Assertion failure at kmp_affinity.cpp(1193)" in diagnosis.first_error.text
     )
     assert {"device_fault", "driver_env"} <= _alternatives(diagnosis)
-    assert "native.openmp_runtime_error" in _rules(diagnosis)
+    assert "native.openmp_runtime_error" in rules_of(diagnosis)
 
 
 def test_a_second_copy_of_the_runtime_is_the_installation() -> None:
     diagnosis = diagnose_text("job/stdout.log", TWO_RUNTIMES)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "already initialized" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="already initialized")
     assert "config" in _alternatives(diagnosis)
-    assert "env.openmp_runtime_loaded_twice" in _rules(diagnosis)
+    assert "env.openmp_runtime_loaded_twice" in rules_of(diagnosis)
 
 
 def test_the_runtimes_advice_alone_is_never_cited() -> None:

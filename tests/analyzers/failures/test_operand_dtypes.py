@@ -12,7 +12,7 @@ DeepSpeed half-precision run prints them, with paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 INTERLEAVED = """\
 RuntimeError: expected scalar type Float but found Half
@@ -27,10 +27,12 @@ RuntimeError: expected scalar type Float but found Half
 
 def test_operands_of_two_dtypes_are_the_operator_with_the_precision_setup_beside_it() -> None:
     diagnosis = diagnose_text("stderr.log", INTERLEAVED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "expected scalar type Float but found Half" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="expected scalar type Float but found Half",
+        beside=("config",),
+    )
 
 
 def test_the_matmul_wording_of_the_same_check_reads_alike() -> None:
@@ -58,10 +60,9 @@ Traceback (most recent call last):
 
 def test_an_attention_mask_of_another_dtype_is_the_first_error_not_the_summary() -> None:
     diagnosis = diagnose_text("gen/console.log", MASK_DTYPE_STAGE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Expected attn_mask dtype to be bool" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="Expected attn_mask dtype to be bool", beside=("config",)
+    )
 
 
 def test_a_mask_cast_that_is_only_reported_is_no_error() -> None:
@@ -90,7 +91,7 @@ GRADIENT_SIZE = """\
 def test_a_gradient_of_another_dtype_than_its_parameter_is_the_precision_setup() -> None:
     diagnosis = diagnose_text("rank1.log", GRADIENT_DTYPE)
     assert diagnosis.category == "config", diagnosis.root_cause
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.gradient_dtype_refused" in rules
     assert diagnosis.first_error is not None
     assert "to a tensor with grad_dtype 'Float'" in diagnosis.first_error.text
@@ -99,7 +100,7 @@ def test_a_gradient_of_another_dtype_than_its_parameter_is_the_precision_setup()
 
 def test_a_gradient_of_another_size_is_not_the_precision_rule() -> None:
     diagnosis = diagnose_text("rank1.log", GRADIENT_SIZE)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.gradient_dtype_refused" not in rules
 
 
@@ -119,10 +120,12 @@ ADAPTER_BACKWARD = """\
 
 def test_the_operand_names_of_the_call_read_like_the_matmul_wording() -> None:
     diagnosis = diagnose_text("console.log", ADAPTER_BACKWARD)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "self and mat2 must have the same dtype" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="self and mat2 must have the same dtype",
+        beside=("config",),
+    )
 
 
 def test_an_adapter_that_only_reports_its_cast_is_no_error() -> None:
@@ -158,17 +161,14 @@ INFO 05-14 09:10:03 [engine.py:210] engine ready
 
 def test_a_kernel_wrappers_dtype_assertion_is_the_operator() -> None:
     diagnosis = diagnose_text("scheduler.log", WRAPPER_ASSERTION)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "assumes hidden_states.dtype" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="assumes hidden_states.dtype", beside=("config",)
+    )
 
 
 def test_the_assertion_wrapped_after_the_first_tensor_reads_alike() -> None:
     diagnosis = diagnose_text("paste.log", WRAPPED_ASSERTION)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "assumes x.dtype" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="assumes x.dtype")
 
 
 def test_a_startup_note_of_what_the_kernel_assumes_is_no_error() -> None:
@@ -199,10 +199,9 @@ LAUNCH ERROR 2026-04-12 10:20:33,101 Container failed !!!
 
 def test_paddles_refused_type_promotion_is_operands_of_two_dtypes() -> None:
     diagnosis = diagnose_text("log/workerlog.0", PADDLE_PROMOTION)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Type promotion only support" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="Type promotion only support", beside=("config",)
+    )
 
 
 def test_paddles_warning_that_it_promoted_by_itself_is_no_refusal() -> None:

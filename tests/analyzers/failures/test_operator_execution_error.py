@@ -11,7 +11,7 @@ the shape a serving engine's worker relays the error manager's line.
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 EXECUTION_ERROR = (
     "(Worker_DP0_EP0 pid=211) ERROR 02-03 04:05:06 (multiproc_executor.py:1004) [PID: 211] "
@@ -38,13 +38,10 @@ def test_execution_error_code_is_listed_with_its_source() -> None:
 
 def test_execution_error_is_the_ops_failure_with_a_release_mismatch_beside_it() -> None:
     diagnosis = diagnose_text("serve.log", EXECUTION_ERROR)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "EZ1009" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="EZ1009", beside=("config",))
 
 
 def test_parameter_error_offers_no_release_mismatch() -> None:
     diagnosis = diagnose_text("serve.log", PARAMETER_ERROR)
     assert diagnosis.category == "operator"
-    assert "config" not in [alternative.category for alternative in diagnosis.alternatives]
+    assert "config" not in alternative_labels(diagnosis)

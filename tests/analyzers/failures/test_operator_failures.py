@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 NO_KERNEL_BINARY = """\
 [rank0]: RuntimeError: npu_grouped_matmul:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:77 NPU function error: call aclnnGroupedMatmulV4 failed, error code is 561003
@@ -133,11 +133,9 @@ def test_the_label_follows_what_failed_not_the_op_name(
     text: str, label: str, says: str, alternative: str | None
 ) -> None:
     diagnosis = diagnose_text("job/rank0.log", text)
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=says)
     if alternative:
-        assert alternative in [alt.category for alt in diagnosis.alternatives]
+        assert alternative in alternative_labels(diagnosis)
 
 
 def test_an_attribute_refusal_is_read_as_the_operators_own_check() -> None:
@@ -178,9 +176,7 @@ RuntimeError: mul_out:third_party/op-plugin/op_plugin/ops/opapi/MulKernelNpuOpAp
 def test_torch_npus_own_dtype_refusal_is_the_first_error() -> None:
     # torch_npu refuses the scalar type itself (ERR01002 sums it up) before any aclnn call
     diagnosis = diagnose_text("console.log", TORCH_NPU_DTYPE_REFUSED)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "scalar_type:UInt32is not surpported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="scalar_type:UInt32is not surpported")
 
 
 def test_a_scalar_type_mentioned_without_a_refusal_is_no_error() -> None:
@@ -213,9 +209,7 @@ RuntimeError: matmul_implement_npu:build/CMakeFiles/torch_npu.dir/compiler_depen
 
 def test_a_matmul_refusing_each_inputs_dtype_is_a_dtype_rejection() -> None:
     diagnosis = diagnose_text("train.log", MATMUL_DTYPE_REFUSED_UNDER_KEEP_TYPE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "not support under keep type mode" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="not support under keep type mode")
     assert "op.not_implemented_dtype" in {e.rule for e in diagnosis.evidence}
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 

@@ -8,7 +8,7 @@ follow the torch_npu and docker compose shapes with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The torch_npu exception, as a process prints it to its own log.
 PACKAGE_CHECK_FAILED = """\
@@ -44,21 +44,16 @@ RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:152 N
 
 def test_the_package_check_is_the_reason_a_device_did_not_start() -> None:
     diagnosis = diagnose_text("job/rank0.log", PACKAGE_CHECK_FAILED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to verify the OPP" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "driver_env", first_error="Failed to verify the OPP", beside=("config",)
+    )
 
 
 def test_the_package_check_is_read_inside_a_relayed_body_too() -> None:
     diagnosis = diagnose_text("docker-compose.log", RELAYED_IN_A_BODY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to verify the OPP" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to verify the OPP")
 
 
 def test_a_start_failure_without_a_reason_is_its_own_first_error() -> None:
     diagnosis = diagnose_text("job/rank0.log", START_FAILURE_ALONE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "error code is 507033" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="error code is 507033")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PLAIN_RESUME = """\
 => resuming from /data/runs/detr-r50/checkpoint_0049.pth
@@ -49,9 +49,7 @@ RICH_BOX_TAIL = """\
 )
 def test_an_optimizer_state_without_its_parts_is_the_checkpoint(text: str) -> None:
     diagnosis = diagnose_text("logs/train_rank3.log", text)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "KeyError: '" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="KeyError: '")
     assert {"config", "other"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence >= 0.5
 

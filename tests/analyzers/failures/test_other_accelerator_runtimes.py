@@ -12,7 +12,7 @@ Unified Runtime's DEVICE_LOST status) is `device_fault` with `oom` beside it
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 ONECCL_DEVICE_MEMORY = """\
 [rank=5]: step=12 memory peak_mem_gib=3.5, current_mem_gib=3.5
@@ -94,26 +94,20 @@ RuntimeError: MUSA error: unknown error
 
 def test_oneccl_out_of_device_memory_is_oom_with_the_collective_beside_it() -> None:
     diagnosis = diagnose_text("logs/stdout.log", ONECCL_DEVICE_MEMORY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "oom", first_error="ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY", beside=("hccl",)
+    )
 
 
 def test_oneccl_transport_without_a_provider_is_the_collective_layer() -> None:
     diagnosis = diagnose_text("logs/stdout.log", ONECCL_NO_PROVIDER)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "fi_getinfo error: ret -61" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="fi_getinfo error: ret -61", beside=("driver_env",))
 
 
 def test_a_psm_transport_assertion_is_the_collective_layer_before_the_bad_termination() -> None:
     diagnosis = diagnose_text("logs/mpirun.log", PSM3_ASSERTION)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Assertion failure at psm3/ptl_am/ptl.c" in diagnosis.first_error.text
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="Assertion failure at psm3/ptl_am/ptl.c")
+    alternatives = alternative_labels(diagnosis)
     assert "device_fault" in alternatives or "config" in alternatives
 
 
@@ -125,30 +119,24 @@ def test_the_psm_note_that_it_disables_a_feature_is_no_failure() -> None:
 
 def test_kunlun_xccl_window_check_is_the_collective_layer_before_the_engine_wrapper() -> None:
     diagnosis = diagnose_text("logs/worker.log", XCCL_WINDOW)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "addr_window" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="addr_window")
 
 
 def test_hpu_device_memory_allocator_failure_is_oom() -> None:
     diagnosis = diagnose_text("logs/stdout.log", HPU_DEVMEM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PT_DEVMEM Allocation failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="PT_DEVMEM Allocation failed")
 
 
 def test_gaudi_node_the_graph_compiler_refused_is_an_operator_failure() -> None:
     diagnosis = diagnose_text("logs/stdout.log", SYNAPSE_NODE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "synNodeCreateWithId failed for node: batch_gemm" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="synNodeCreateWithId failed for node: batch_gemm"
+    )
 
 
 def test_gaudi_kernel_that_did_not_load_comes_before_the_compile_failure() -> None:
     diagnosis = diagnose_text("logs/habana_log.txt", SYNAPSE_KERNEL_LOG)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to load tpc kernel" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Failed to load tpc kernel")
     assert diagnosis.confidence >= 0.5
 
 
@@ -192,10 +180,9 @@ XX: (pid 4120,tid 140311950000000)cuda/src/api/apimem.cc:302:cuapiMemFree_common
 
 def test_maca_kernel_trap_is_a_device_fault_before_the_illegal_address_answers() -> None:
     diagnosis = diagnose_text("logs/serve.log", MACA_TRAP)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "trapType: Memory Violation" in diagnosis.first_error.text
-    assert "operator" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="trapType: Memory Violation", beside=("operator",)
+    )
 
 
 def test_maca_runtime_information_lines_are_no_failure() -> None:
@@ -205,17 +192,14 @@ def test_maca_runtime_information_lines_are_no_failure() -> None:
 
 def test_maca_driver_ioctl_refused_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/check.log", MXKW_IOCTL)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "ioctl alloc ringbuffer failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="ioctl alloc ringbuffer failed")
 
 
 def test_kunlun_cuda_compatible_runtime_illegal_address_is_a_device_fault() -> None:
     diagnosis = diagnose_text("logs/serve.log", XPU_CUDA_COMPAT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "cuapi_xpu_wait() failed" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "device_fault", first_error="cuapi_xpu_wait() failed", beside=("config",)
+    )
 
 
 def test_kunlun_xccl_line_naming_the_unset_window_is_the_first_error() -> None:
@@ -256,32 +240,24 @@ def test_a_oneccl_exception_alone_is_the_collective_layer_with_the_host_beside_i
     # docs/labelling.md#collective-libraries-of-other-accelerators: the exception text is the
     # only record of the library's failure; the engine's wrapper around it is the same line
     diagnosis = diagnose_text("logs/serve.log", ONECCL_IPC_EXCEPTION_IN_ENGINE)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "zeMemOpenIpcHandle" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hccl", first_error="zeMemOpenIpcHandle", beside=("driver_env",))
 
 
 def test_a_oneccl_transport_wait_that_fails_is_the_collective_layer() -> None:
     diagnosis = diagnose_text("logs/rank13.log", ONECCL_TRANSPORT_WAIT)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "atl_comm->wait" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="atl_comm->wait")
 
 
 def test_a_oneccl_error_line_before_its_exception_stays_the_first_error() -> None:
     diagnosis = diagnose_text("logs/stdout.log", ONECCL_ERROR_LINE_THEN_EXCEPTION)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "|CCL_ERROR|" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="|CCL_ERROR|")
 
 
 def test_an_xpu_device_the_runtime_lost_is_a_device_fault_with_memory_beside_it() -> None:
     diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_DEVICE_LOST)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "UR_RESULT_ERROR_DEVICE_LOST" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "device_fault", first_error="UR_RESULT_ERROR_DEVICE_LOST", beside=("oom",)
+    )
 
 
 def test_an_xpu_runtime_out_of_resources_is_not_a_lost_device() -> None:
@@ -311,18 +287,14 @@ RuntimeError: level_zero backend failed with error: 2147483646 (UR_RESULT_ERROR_
 def test_an_xpu_runtime_out_of_resources_is_oom_below_the_confident_band() -> None:
     """docs/labelling.md#runtimes-of-other-accelerators: resources the runtime could not get."""
     diagnosis = diagnose_text("serve/vllm_xpu.log", XPU_OUT_OF_RESOURCES)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "UR_RESULT_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="UR_RESULT_ERROR_OUT_OF_RESOURCES")
     assert {"device_fault", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_a_later_unknown_status_restates_the_resources_the_runtime_could_not_get() -> None:
     diagnosis = diagnose_text("gen/run.log", XPU_OUT_OF_RESOURCES_THEN_UNKNOWN)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "UR_RESULT_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="UR_RESULT_ERROR_OUT_OF_RESOURCES")
 
 
 def test_an_unknown_runtime_status_alone_is_not_read_as_memory() -> None:
@@ -348,17 +320,14 @@ RuntimeError: Work ran time out after 5260 milliseconds.
 
 def test_an_xccl_work_that_ran_past_its_wait_is_a_collective_timeout() -> None:
     diagnosis = diagnose_text("rank1.log", XCCL_WAIT_TIMEOUT_LOGGED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Work ran time out after 5012 milliseconds" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Work ran time out after 5012 milliseconds")
 
 
 def test_an_xccl_wait_timeout_quoted_by_a_test_harness_is_the_first_error() -> None:
     diagnosis = diagnose_text("ci/pytest.log", XCCL_WAIT_TIMEOUT_QUOTED)
-    assert diagnosis.category == "hccl"
-    assert "hang" in [a.category for a in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "Work ran time out after 5260 milliseconds" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "hccl", first_error="Work ran time out after 5260 milliseconds", beside=("hang",)
+    )
 
 
 # Kunlun's runtime checks the hardware channel a kernel ran on and reports the exception it
@@ -373,9 +342,7 @@ terminate called after throwing an instance of 'std::runtime_error'
 
 def test_kunlun_channel_check_exception_comes_before_the_calls_that_fail_after_it() -> None:
     diagnosis = diagnose_text("logs/workerlog.0", XPU_CHANNEL_EXCEPTION)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "kl3ChannelCheckErrors failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="kl3ChannelCheckErrors failed")
 
 
 def test_a_channel_check_that_passed_is_no_failure() -> None:
@@ -401,10 +368,7 @@ mxcc: error: clang frontend command failed with exit code 70 (use -v to see invo
 
 def test_maca_kernel_recompile_failure_is_the_operator_before_the_compiler_crash() -> None:
     diagnosis = diagnose_text("logs/run.log", MACA_RECOMPILE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "recompile fail" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="recompile fail", beside=("config",))
 
 
 def test_a_maca_information_line_about_a_recompile_is_no_failure() -> None:
@@ -425,10 +389,7 @@ OSError: (External) concat XDNN Error, XDNN_RUNTIME_ERROR  (at /paddle/paddle/ph
 
 def test_an_xdnn_error_from_a_paddle_xpu_kernel_is_the_operator() -> None:
     diagnosis = diagnose_text("logs/train.log", PADDLE_XDNN_ERROR)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "XDNN_RUNTIME_ERROR" in diagnosis.first_error.text
-    assert "device_fault" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="XDNN_RUNTIME_ERROR", beside=("device_fault",))
 
 
 def test_an_xpu_api_wrong_value_is_the_operator() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 LOSS_TAIL = """\
 2026-12-04 23:13:12,391 [rank{r}] INFO   norm passed
@@ -68,9 +68,7 @@ AssertionError: attention probs at layer 2 hold 8 non-finite values (rank 5)
 def test_every_rank_failing_the_same_loss_check_is_ordered_by_the_logged_times() -> None:
     files = {f"job-1/log_{r}.log": LOSS_TAIL.format(r=r, ms=TIMES[r]) for r in sorted(TIMES)}
     diagnosis = diagnose_files(files)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "non-finite loss inf at step 0 on rank 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="non-finite loss inf at step 0 on rank 3")
     assert diagnosis.culprit_ranks == []
     assert any(e.rule == "num.own_check_nonfinite" for e in diagnosis.evidence)
 
@@ -79,9 +77,9 @@ def test_one_rank_rejecting_its_all_reduce_result_is_numbers_not_the_collective(
     files = {"job-2/log_0.log": VALIDATED}
     files.update({f"job-2/log_{r}.log": LOST.format(r=r) for r in (1, 2, 3)})
     diagnosis = diagnose_files(files)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "returned 9216 non-finite values of 17680 on rank 0" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "other", first_error="returned 9216 non-finite values of 17680 on rank 0"
+    )
     assert diagnosis.culprit_ranks == [0]
 
 
@@ -144,9 +142,7 @@ def test_the_launchers_exit_code_of_the_rank_that_stopped_on_nan_is_no_crash() -
     files = {"job-4/log_3.log": NAN_STOP, "job-4/launcher.log": LAUNCHER_EXIT}
     files.update({f"job-4/log_{r}.log": NAN_PEER.format(r=r) for r in (0, 1, 2)})
     diagnosis = diagnose_files(files)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "loss is nan at step 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="loss is nan at step 3")
     assert diagnosis.culprit_ranks == [3]
 
 

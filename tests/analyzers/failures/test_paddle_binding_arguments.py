@@ -11,7 +11,7 @@ of the framework or its model library is the usual source of the odd value). Pad
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BINDING = """\
 Traceback (most recent call last):
@@ -35,10 +35,9 @@ def _rules(diagnosis) -> set[str | None]:
 
 def test_a_binding_that_refuses_an_argument_is_the_operator_with_config_beside() -> None:
     diagnosis = diagnose_text("log/workerlog.0", BINDING)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "stack(): argument 'x' (position 0)" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "operator", first_error="stack(): argument 'x' (position 0)", beside=("config",)
+    )
     assert "op.paddle_binding_argument_kind" in _rules(diagnosis)
 
 

@@ -17,16 +17,7 @@ Values of our own in the shapes the logs print.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TRAINER_CHECK = """\
 Tue Mar  3 08:12:40 2026[1,7]<stderr>:I0303 08:12:40.100200 31002 ParameterClient2.cpp:114] pserver 3 10.2.0.41:7164
@@ -99,24 +90,28 @@ I0303 08:12:40.100200 31002 mmap_allocator.cc:120] Memory map of shared memory /
 
 def test_the_trainers_refused_connect_to_a_pserver_is_the_first_error() -> None:
     diagnosis = diagnose_text("mpi/trainer.7.log", TRAINER_CHECK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ERROR connecting to 10.2.0.41: Connection refused [111]" in diagnosis.first_error.text
-    assert "hccl.paddle_pserver_connect_refused" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="ERROR connecting to 10.2.0.41: Connection refused [111]",
+        rule="hccl.paddle_pserver_connect_refused",
+        beside=("config",),
+    )
 
 
 def test_the_trainer_giving_up_on_its_pserver_is_read_past_its_retries() -> None:
     diagnosis = diagnose_text("log/trainer.log", TRAINER_GAVE_UP)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "maybe pserver failed" in diagnosis.first_error.text
-    assert "hccl.paddle_pserver_connect_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="maybe pserver failed",
+        rule="hccl.paddle_pserver_connect_refused",
+    )
 
 
 def test_the_trainers_retry_warnings_are_no_failure_of_their_own() -> None:
     diagnosis = diagnose_text("log/trainer.log", TRAINER_RETRYING)
-    assert "hccl.paddle_pserver_connect_refused" not in _rules(diagnosis)
+    assert "hccl.paddle_pserver_connect_refused" not in rules_of(diagnosis)
 
 
 def test_an_assert_listing_the_hybrid_layouts_offered_is_config() -> None:
@@ -124,35 +119,37 @@ def test_an_assert_listing_the_hybrid_layouts_offered_is_config() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("AssertionError: by now we only support")
-    assert "cfg.parallel_layout_not_supported" in _rules(diagnosis)
+    assert "cfg.parallel_layout_not_supported" in rules_of(diagnosis)
 
 
 def test_a_parallel_mode_refused_without_its_partner_is_config() -> None:
     diagnosis = diagnose_text("log/workerlog.0", LAYOUT_REFUSED)
     assert diagnosis.category == "config"
-    assert "cfg.parallel_layout_not_supported" in _rules(diagnosis)
+    assert "cfg.parallel_layout_not_supported" in rules_of(diagnosis)
 
 
 def test_a_log_that_states_the_layout_refuses_nothing() -> None:
     diagnosis = diagnose_text("log/workerlog.0", LAYOUT_STATED)
-    assert "cfg.parallel_layout_not_supported" not in _rules(diagnosis)
+    assert "cfg.parallel_layout_not_supported" not in rules_of(diagnosis)
 
 
 def test_shared_memory_the_loader_cannot_map_is_host_memory_read_before_the_headline() -> None:
     diagnosis = diagnose_text("log/workerlog.2", SHM_MAP)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Memory map failed when rebuild shared memory" in diagnosis.first_error.text
-    assert "oom.paddle_shared_memory_map_failed" in _rules(diagnosis)
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="Memory map failed when rebuild shared memory",
+        rule="oom.paddle_shared_memory_map_failed",
+        beside=("driver_env",),
+    )
 
 
 def test_a_worker_that_cannot_create_its_shared_memory_is_the_same_reading() -> None:
     diagnosis = diagnose_text("log/workerlog.0", SHM_CREATE)
     assert diagnosis.category == "oom"
-    assert "oom.paddle_shared_memory_map_failed" in _rules(diagnosis)
+    assert "oom.paddle_shared_memory_map_failed" in rules_of(diagnosis)
 
 
 def test_a_mapped_segment_and_the_free_space_note_are_no_failure() -> None:
     diagnosis = diagnose_text("log/workerlog.0", SHM_FINE)
-    assert "oom.paddle_shared_memory_map_failed" not in _rules(diagnosis)
+    assert "oom.paddle_shared_memory_map_failed" not in rules_of(diagnosis)

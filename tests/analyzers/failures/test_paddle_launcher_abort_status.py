@@ -7,7 +7,7 @@ error (`device_fault`, `other` beside it) when the paste kept only the launcher'
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RULE = "dev.paddle_launch_container_exit_code"
 
@@ -25,15 +25,9 @@ Container rank 3 status failed cmd ['/opt/py/bin/python', '-u', 'run_fleet.py'] 
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_an_abort_status_alone_is_the_first_error() -> None:
     diagnosis = diagnose_text("launch.log", ABORT_ONLY)
-    assert diagnosis.category == "device_fault"
-    assert RULE in _rules(diagnosis)
-    assert "code -6" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="code -6", rule=RULE)
 
 
 def test_an_abort_status_under_the_rank_s_own_error_only_sums_it_up() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 OLD = """\
 Traceback (most recent call last):
@@ -38,18 +38,14 @@ paddle.fluid.core.EnforceNotMet: unhandled cuda error at [/build/agent/work/a81f
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 @pytest.mark.parametrize("text", [OLD, ONE_X, TWO_X], ids=["0.x", "1.x", "2.x"])
 def test_paddles_nccl_enforce_reads_as_a_failed_nccl_call(text: str) -> None:
     diagnosis = diagnose_text("log/workerlog.0", text)
     assert diagnosis.category == "hccl"
     # the 1.x fixture's reason is a system error, read by the rule for that answer of NCCL's
-    assert {"hccl.nccl_error", "hccl.nccl_system_error"} & _rules(diagnosis)
+    assert {"hccl.nccl_error", "hccl.nccl_system_error"} & rules_of(diagnosis)
 
 
 def test_an_unhandled_cuda_error_elsewhere_names_no_nccl_call() -> None:
     diagnosis = diagnose_text("log/workerlog.0", NOT_NCCL)
-    assert "hccl.nccl_error" not in _rules(diagnosis)
+    assert "hccl.nccl_error" not in rules_of(diagnosis)

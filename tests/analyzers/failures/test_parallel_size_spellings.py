@@ -4,7 +4,7 @@ slice does not fit the quantization block (docs/labelling.md#a-bare-divisibility
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 EXPERTS_OVER_EP = """\
 (Worker_DP2_EP2 pid=1216) ERROR 08-15 08:18:38 multiproc_executor.py:912]   File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/models/moe_model.py", line 631, in _init_experts
@@ -23,9 +23,7 @@ FP8_BLOCK = """\
 
 def test_experts_that_the_ep_size_cannot_share_are_the_launch_settings() -> None:
     diagnosis = diagnose_text("serve.log", EXPERTS_OVER_EP)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must be divisible by ep_size=3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="must be divisible by ep_size=3")
 
 
 def test_the_vocabulary_check_in_short_spelling_keeps_its_loading_reading() -> None:
@@ -36,6 +34,4 @@ def test_the_vocabulary_check_in_short_spelling_keeps_its_loading_reading() -> N
 
 def test_a_block_quantized_slice_that_misses_the_block_is_weight_loading() -> None:
     diagnosis = diagnose_text("serve.log", FP8_BLOCK)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "block_n = 128" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="block_n = 128")

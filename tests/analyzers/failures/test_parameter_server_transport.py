@@ -12,7 +12,7 @@ docs/labelling.md#a-parameter-server-transport-that-cannot-start. Values are our
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 SCHEDULER_BIND_RETRY = """\
 BytePS launching scheduler
@@ -63,17 +63,13 @@ def test_a_scheduler_that_cannot_bind_is_the_transports_set_up() -> None:
     diagnosis = diagnose_files(
         {"scheduler.log": SCHEDULER_BIND_RETRY, "worker.log": WORKER_WAITING}
     )
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Reached max retry for bind" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Reached max retry for bind")
     assert "config" in _alternatives(diagnosis)
 
 
 def test_a_kvstore_van_bind_check_reads_the_same() -> None:
     diagnosis = diagnose_text("scheduler.log", KVSTORE_BIND)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "bind failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="bind failed")
     assert "config" in _alternatives(diagnosis)
 
 
@@ -85,16 +81,12 @@ def test_a_van_with_no_address_of_its_own_is_the_local_network() -> None:
 
 def test_a_missing_launcher_variable_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("worker.log", NO_LAUNCHER_SETTING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "DMLC_PS_ROOT_URI" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="DMLC_PS_ROOT_URI")
 
 
 def test_a_van_used_before_its_role_started_it_is_the_launch() -> None:
     diagnosis = diagnose_text("worker.log", VAN_NOT_STARTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "call Start() first" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="call Start() first")
 
 
 def test_start_up_notes_of_the_transport_are_no_failure() -> None:

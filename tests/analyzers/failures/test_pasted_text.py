@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from analyzers.ingest.textio import clean_line
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 @pytest.mark.parametrize(
@@ -57,9 +57,7 @@ def test_a_fault_handler_banner_is_the_crash_and_the_exit_status_confirms_it() -
         "applicaiton exception\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Segfault encountered" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Segfault encountered")
 
 
 def test_a_core_process_killed_by_a_signal_is_a_crash_not_a_summary() -> None:
@@ -80,9 +78,7 @@ def test_a_framework_refusing_the_chip_is_a_configuration_problem() -> None:
         + "(EngineCore_DP0 pid=702) ERROR 04-09 16:20:33 [core.py:66] EngineCore failed to start.\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Can not support soc_version: 231." in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Can not support soc_version: 231.")
 
 
 # docs/labelling.md#wrappers: a block whose line breaks were lost in pasting is read line by

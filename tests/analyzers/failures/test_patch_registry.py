@@ -9,7 +9,7 @@ in the shape of a Ray task runner's traceback, with names of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, diagnose_text
 
 SECOND_PATCH = """\
 Traceback (most recent call last):
@@ -42,7 +42,7 @@ def test_a_second_patch_for_one_function_is_config() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.endswith("RuntimeError: the patch of forward exist !")
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_the_registry_source_and_a_patching_message_are_not_failures() -> None:

@@ -9,13 +9,9 @@ the real shapes with paths and sizes of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "env.host_pin_refused_invalid_argument"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -64,10 +60,7 @@ RuntimeError: CUDA error: invalid argument
 
 def test_an_offload_pin_the_runtime_refused_is_the_host() -> None:
     diagnosis = diagnose_text("rank2.log", OFFLOAD_PIN_REFUSED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "CUDA error: invalid argument" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="CUDA error: invalid argument", rule=RULE)
     assert {"oom", "config"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -75,10 +68,10 @@ def test_an_offload_pin_the_runtime_refused_is_the_host() -> None:
 def test_a_loader_pin_thread_refused_reads_the_same() -> None:
     diagnosis = diagnose_text("train.log", LOADER_THREAD_PIN_REFUSED)
     assert diagnosis.category == "driver_env"
-    assert RULE in _rules(diagnosis)
+    assert RULE in rules_of(diagnosis)
 
 
 def test_invalid_argument_raised_elsewhere_keeps_the_bare_reading() -> None:
     diagnosis = diagnose_text("train.log", ELSEWHERE)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
     assert diagnosis.category != "driver_env"

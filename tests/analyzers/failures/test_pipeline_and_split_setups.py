@@ -15,7 +15,7 @@ Fixtures are written in the shape of the frameworks' output, with paths and numb
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MORE_RANKS_THAN_STAGES = """\
 Traceback (most recent call last):
@@ -67,43 +67,41 @@ MESH_SHARD_HOOK = """\
 
 def test_more_processes_than_pipeline_stages_is_the_launch() -> None:
     diagnosis = diagnose_text("launch.log", MORE_RANKS_THAN_STAGES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "larger than number of stages" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="larger than number of stages")
     assert any("one process per pipeline stage" in action for action in diagnosis.next_actions)
 
 
 def test_a_pipe_used_before_init_rpc_is_a_missing_startup_step() -> None:
     diagnosis = diagnose_text("stderr.log", PIPE_WITHOUT_RPC)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Current RPC agent is not set" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="Current RPC agent is not set", beside=("other",))
     assert any("init_rpc" in action for action in diagnosis.next_actions)
 
 
 def test_an_activation_that_does_not_split_over_the_group_is_a_shape() -> None:
     diagnosis = diagnose_text("worker.log", UNEVEN_SPLIT)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not a multiple of world size" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="is not a multiple of world size",
+        beside=("config",),
+    )
 
 
 def test_a_sequence_split_worded_without_a_dimension_index_is_a_shape() -> None:
     diagnosis = diagnose_text("train.log", SEQUENCE_SPLIT)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "The dimension to split (3071)" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="The dimension to split (3071)", beside=("config",)
+    )
 
 
 def test_a_context_parallel_hook_that_cannot_shard_over_its_mesh_is_a_shape() -> None:
     diagnosis = diagnose_text("generate.log", MESH_SHARD_HOOK)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "to be sharded must be divisible by mesh size" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="to be sharded must be divisible by mesh size",
+        beside=("config",),
+    )
 
 
 def test_start_up_lines_about_stages_and_splits_are_no_failures() -> None:
@@ -131,7 +129,5 @@ STAGE_GROUP_LARGER_THAN_STAGES = """\
 
 def test_a_pipelining_stage_built_for_more_ranks_than_stages_is_the_launch() -> None:
     diagnosis = diagnose_text("rank2.log", STAGE_GROUP_LARGER_THAN_STAGES)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "cannot be larger than number of stages" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="cannot be larger than number of stages")
     assert any("one process per pipeline stage" in action for action in diagnosis.next_actions)

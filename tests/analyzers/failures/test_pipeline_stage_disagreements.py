@@ -14,7 +14,7 @@ frames, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 GRADIENT_SHAPE = """\
   File "/opt/py3.10/site-packages/deepspeed/runtime/pipe/engine.py", line 735, in _exec_backward_pass
@@ -79,10 +79,12 @@ terminate called after throwing an instance of 'c10::DistBackendError'
 
 def test_a_gradient_of_another_shape_than_the_output_is_shape_mismatch() -> None:
     diagnosis = diagnose_text("stderr.log", GRADIENT_SHAPE)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "has a shape of torch.Size([2, 640, 1024])" in diagnosis.first_error.text
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="has a shape of torch.Size([2, 640, 1024])",
+        beside=("config",),
+    )
 
 
 def test_the_loss_stages_batch_check_comes_before_the_gradient_it_explains() -> None:
@@ -102,30 +104,24 @@ def test_the_quoted_source_line_of_the_check_is_no_failure() -> None:
 def test_the_interleaved_schedules_micro_batch_refusal_is_config() -> None:
     for text in (INTERLEAVED_COUNT, INTERLEAVED_COUNT_OLD):
         diagnosis = diagnose_text("stdout.log", text)
-        assert diagnosis.category == "config", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "micro" in diagnosis.first_error.text
+        assert_reads(diagnosis, "config", first_error="micro")
 
 
 def test_a_watchdog_timeout_cut_after_the_work_type_is_the_first_error() -> None:
     diagnosis = diagnose_text("stderr.log", CUT_WATCHDOG)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
 
 
 def test_other_schedules_checks_of_the_micro_batch_count_are_config() -> None:
     for text in (TORCH_INTERLEAVED_COUNT, TRAINER_COUNT_ASSERT):
         diagnosis = diagnose_text("stdout.log", text)
-        assert diagnosis.category == "config", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert "microbatch" in diagnosis.first_error.text
+        assert_reads(diagnosis, "config", first_error="microbatch")
         assert "must be >= pp_size {pp}" not in diagnosis.first_error.text
 
 
 def test_a_micro_batch_size_that_must_be_positive_is_not_the_pipeline_rule() -> None:
     diagnosis = diagnose_text("stdout.log", MICROBATCH_FIELD_CHECK)
-    assert "cfg.pipeline_microbatch_count" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "cfg.pipeline_microbatch_count" not in rules_of(diagnosis)
 
 
 # The interleaved schedule handed one data iterator for a model built in two chunks.

@@ -14,7 +14,7 @@ engine, torch's pipelining, a FairScale RPC pipe and torchgpipe, with values of 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 DEEPSPEED_SEND_GRADS = """\
 [rank2]: Traceback (most recent call last):
@@ -86,23 +86,18 @@ RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTe
 
 def test_deepspeeds_send_grads_assertion_is_config() -> None:
     diagnosis = diagnose_text("stdout.log", DEEPSPEED_SEND_GRADS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "AssertionError" in diagnosis.first_error.text
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="AssertionError", beside=("other",))
 
 
 def test_an_assertion_on_another_buffer_is_not_the_rule() -> None:
     diagnosis = diagnose_text("stdout.log", OTHER_BUFFER_ASSERT)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.pipeline_stage_without_gradient" not in rules
 
 
 def test_torch_pipelinings_missing_gradient_is_config() -> None:
     diagnosis = diagnose_text("stdout.log", TORCH_PP_GRADIENT_NONE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "has gradients None" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has gradients None")
 
 
 def test_the_runtimes_debug_line_about_a_gradient_is_no_failure() -> None:
@@ -112,31 +107,22 @@ def test_the_runtimes_debug_line_about_a_gradient_is_no_failure() -> None:
 
 def test_the_workers_error_carried_back_by_rpc_comes_before_the_drivers() -> None:
     diagnosis = diagnose_text("stdout.log", RPC_PIPE_REMOTE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "got 2 tensors and 1 gradients" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="got 2 tensors and 1 gradients")
 
 
 def test_a_skip_popped_before_anything_stashed_it_is_other_with_config_beside() -> None:
     diagnosis = diagnose_text("stdout.log", SKIP_NOT_STASHED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert "config" in {a.category for a in diagnosis.alternatives}
-    assert diagnosis.first_error is not None
-    assert "'p'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="'p'", beside=("config",))
 
 
 def test_a_no_grad_refusal_wrapped_at_a_word_is_still_read() -> None:
     diagnosis = diagnose_text("stdout.log", WRAPPED_NO_GRAD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "element 2 of tensors does not require grad" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="element 2 of tensors does not require grad")
 
 
 def test_the_older_rpc_deadline_wording_is_a_hang() -> None:
     diagnosis = diagnose_text("stderr.log", OLD_RPC_DEADLINE)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "250 milliseconds" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="250 milliseconds")
 
 
 def test_a_convolution_handed_a_cpu_batch_is_operator_with_config_beside() -> None:

@@ -16,7 +16,7 @@ Kit log, with paths, times and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 POLICY_TRAINER = """\
 INFO 2026-02-11 10:02:17 ot_train.py:198 Creating dataset
@@ -33,9 +33,9 @@ W0211 10:03:40.118000 7711 torch/distributed/elastic/multiprocessing/api.py:897]
 
 def test_a_device_mapped_model_refused_by_the_distributed_wrapper_is_config() -> None:
     diagnosis = diagnose_text("train/rank1.log", POLICY_TRAINER)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "loaded with `device_map='auto'` in any distributed mode" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="loaded with `device_map='auto'` in any distributed mode"
+    )
 
 
 def test_a_quantised_model_loaded_on_another_card_is_the_same_refusal() -> None:
@@ -60,9 +60,9 @@ SIMULATOR_RANK = """\
 
 def test_a_simulator_that_refuses_every_gpu_but_the_first_is_config() -> None:
     diagnosis = diagnose_text("logs/rank3.log", SIMULATOR_RANK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "GPUs other than cuda:0 are not currently supported" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="GPUs other than cuda:0 are not currently supported"
+    )
 
 
 def test_a_simulator_reporting_the_gpu_it_renders_on_is_no_failure() -> None:
@@ -90,11 +90,11 @@ DDP_SPREAD_MODULE = """\
 
 def test_ddp_refusing_a_module_spread_over_devices_is_the_loading_option() -> None:
     diagnosis = diagnose_text("train.log", DDP_SPREAD_MODULE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "device_ids and output_device arguments only work" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="device_ids and output_device arguments only work"
+    )
     assert "cfg.ddp_module_on_several_devices" in {e.rule for e in diagnosis.evidence}
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
     assert diagnosis.confidence >= 0.5
 
 

@@ -12,7 +12,7 @@ on different GPUs" is the two-accelerators refusal, the op's reading with `confi
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 SITE = "/srv/venv/lib/python3.9/site-packages"
 
@@ -83,10 +83,8 @@ RuntimeError: arguments are located on different GPUs at /pytorch/aten/src/THC/g
 
 def test_a_planner_with_no_option_left_is_the_plan_settings() -> None:
     diagnosis = diagnose_text("logs/trainer.log", PLANNER_NO_OPTION)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No available sharding type and compute kernel" in diagnosis.first_error.text
-    assert "operator" not in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="No available sharding type and compute kernel")
+    assert "operator" not in alternative_labels(diagnosis)
 
 
 def test_a_planner_note_is_no_failure() -> None:
@@ -97,9 +95,7 @@ def test_a_planner_note_is_no_failure() -> None:
 
 def test_a_folder_every_rank_creates_is_the_housekeeping_race() -> None:
     diagnosis = diagnose_text("logs/rank1.log", FOLDER_EVERY_RANK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "File exists" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="File exists")
     assert {"other", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -115,10 +111,12 @@ def test_a_segment_name_keeps_the_shared_memory_reading() -> None:
 
 def test_a_file_store_on_a_disconnected_mount_is_the_storage() -> None:
     diagnosis = diagnose_text("logs/node3.log", FILE_STORE_ON_FUSE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "flock: Transport endpoint is not connected" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="flock: Transport endpoint is not connected",
+        beside=("config",),
+    )
 
 
 def test_a_socket_not_connected_is_not_the_storage() -> None:
@@ -128,7 +126,9 @@ def test_a_socket_not_connected_is_not_the_storage() -> None:
 
 def test_the_thc_wording_of_two_gpus_is_the_two_accelerators_refusal() -> None:
     diagnosis = diagnose_text("logs/rank2.log", THC_TWO_GPUS)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "arguments are located on different GPUs" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="arguments are located on different GPUs",
+        beside=("config",),
+    )

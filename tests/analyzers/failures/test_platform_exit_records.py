@@ -11,12 +11,7 @@ progress lines are no failure. Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 KILLED = """\
 [ModelArts Service Log]2026-03-02 11:40:02,118 - INFO - proc-rank-0-device-0 (pid: 212) started
@@ -27,11 +22,13 @@ epoch 3 step 1200 loss 1.874
 
 def test_the_platforms_status_137_is_a_process_killed_from_outside() -> None:
     diagnosis = diagnose_text("modelarts-job-a1b2-worker-0.log", KILLED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "return code: 137" in diagnosis.first_error.text
-    assert "dev.platform_process_killed" in _rules(diagnosis)
-    assert "oom" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="return code: 137",
+        rule="dev.platform_process_killed",
+        beside=("oom",),
+    )
 
 
 CRASHED = """\
@@ -41,10 +38,9 @@ CRASHED = """\
 
 def test_a_crash_signal_in_the_platforms_record_is_the_process_crash() -> None:
     diagnosis = diagnose_text("modelarts-job-a1b2-worker-0.log", CRASHED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exit with 139" in diagnosis.first_error.text
-    assert "dev.platform_process_signal" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "device_fault", first_error="exit with 139", rule="dev.platform_process_signal"
+    )
 
 
 CLEAN = """\
@@ -56,6 +52,6 @@ CLEAN = """\
 
 def test_a_clean_end_in_the_platforms_record_is_no_failure() -> None:
     diagnosis = diagnose_text("modelarts-job-a1b2-worker-0.log", CLEAN)
-    rules = _rules(diagnosis)
+    rules = rules_of(diagnosis)
     assert "dev.platform_process_killed" not in rules
     assert "dev.platform_process_signal" not in rules

@@ -7,7 +7,7 @@ decide the label like torch_npu's `error code is N`. Scanned and diagnosed end t
 from __future__ import annotations
 
 from analyzers.formats.codes import extract_codes
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PLUGIN_CHECK = """\
 [03/11 09:12:40] det.engine INFO: Epoch: [3] [40/120] learning_rate: 0.000210 loss_box: 2.104 loss_cls: 0.913 loss: 3.017 batch_cost: 0.5121 ips: 15.62 images/s
@@ -24,6 +24,4 @@ def test_the_code_of_a_plugin_runtime_check_is_read() -> None:
 
 def test_a_plugin_runtime_check_is_labelled_by_its_code() -> None:
     diagnosis = diagnose_text("det/train.log", PLUGIN_CHECK)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "failed : 507015" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="failed : 507015")

@@ -6,7 +6,7 @@ header a terminal may wrap onto its own line, so the code is cut from its messag
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A KV-transfer client (glog prefix) reports a peer connection failure; the CANN message it
 # embeds is wrapped by the terminal in the middle of the error's name.
@@ -38,16 +38,14 @@ def test_a_wrapped_bind_message_is_a_communication_set_up_failure() -> None:
 
 def test_the_hccp_bind_code_is_the_cause_under_the_root_info_failure() -> None:
     diagnosis = diagnose_text("job/worker_1.log", EJ_BIND)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to bind the IP port" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to bind the IP port")
 
 
 def test_a_port_held_by_another_process_offers_the_launch_beside_the_collective() -> None:
     """docs/labelling.md#a-communicator-that-could-not-be-created: a port range set for each
     job is the usual fix, so the launch's reading stands beside `hccl`."""
     diagnosis = diagnose_text("job/worker_1.log", EJ_BIND)
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_listen_failure_that_says_nothing_of_the_port_owner_offers_no_launch() -> None:
@@ -61,4 +59,4 @@ def test_a_listen_failure_that_says_nothing_of_the_port_owner_offers_no_launch()
     )
     diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", text)
     assert diagnosis.category == "hccl"
-    assert "config" not in [alt.category for alt in diagnosis.alternatives]
+    assert "config" not in alternative_labels(diagnosis)

@@ -13,7 +13,7 @@ numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUP_MISSING = """\
 > initializing tensor model parallel with size 1
@@ -55,28 +55,23 @@ RuntimeError: The new group's rank should be within the the world_size set by in
 
 def test_a_group_torch_does_not_hold_is_a_wrong_group_setup() -> None:
     diagnosis = diagnose_text("train.log", GROUP_MISSING)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "The given group does not exist" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="The given group does not exist")
     assert not diagnosis.first_error.text.lstrip().startswith("raise")
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_rank_missing_from_the_group_it_was_handed_is_the_same_setup() -> None:
     diagnosis = diagnose_text("rank0.log", RANK_NOT_IN_GROUP)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "is not part of the group" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="is not part of the group")
     assert diagnosis.confidence < 0.8
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_group_reaching_past_the_world_is_the_launch_layout() -> None:
     diagnosis = diagnose_text("run.log", MESH_TOO_LARGE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "new group's rank should be within" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="new group's rank should be within", beside=("hccl",)
+    )
     assert any("parallel layout needs" in action for action in diagnosis.next_actions)
 
 
@@ -95,10 +90,12 @@ GROUPS_FOR_EIGHT = """\
 
 def test_a_rank_named_past_the_world_is_the_launch_layout_too() -> None:
     diagnosis = diagnose_text("rank1.out", GROUPS_FOR_EIGHT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Rank 4 is out of range. Valid ranks are 0 to 3" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Rank 4 is out of range. Valid ranks are 0 to 3",
+        beside=("hccl",),
+    )
 
 
 def test_a_line_that_reports_membership_is_no_failure() -> None:
@@ -120,7 +117,5 @@ RuntimeError: NCCL Error: unhandled cuda error
 def test_nccls_string_behind_a_librarys_own_prefix_is_the_collective_layer() -> None:
     # docs/labelling.md#nccl-failures-named-by-the-call
     diagnosis = diagnose_text("rank3.log", OWN_NCCL_BINDING)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NCCL Error: unhandled cuda error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="NCCL Error: unhandled cuda error")
     assert diagnosis.confidence >= 0.5

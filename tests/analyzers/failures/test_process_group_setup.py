@@ -9,7 +9,7 @@ of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 MESH_FAILED = """\
 [rank2]:   File "/usr/local/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 1602, in _new_process_group_helper
@@ -20,16 +20,14 @@ MESH_FAILED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_mesh_that_did_not_connect_is_the_first_error_of_the_start() -> None:
     diagnosis = diagnose_text("worker.log", MESH_FAILED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Gloo connectFullMesh failed" in diagnosis.first_error.text
-    assert "hccl.gloo_full_mesh_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Gloo connectFullMesh failed",
+        rule="hccl.gloo_full_mesh_failed",
+    )
     assert diagnosis.confidence >= 0.5
 
 
@@ -38,9 +36,7 @@ def test_a_refused_peer_inside_the_mesh_failure_is_still_the_same_failure() -> N
         "pair.cc:144] no error", "pair.cc:799] connect [10.4.0.9]:40231: Connection refused"
     )
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "connectFullMesh failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="connectFullMesh failed")
 
 
 def test_a_mesh_that_connected_is_not_a_failure() -> None:
@@ -52,7 +48,7 @@ def test_a_mesh_that_connected_is_not_a_failure() -> None:
     )
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "oom"
-    assert "hccl.gloo_full_mesh_failed" not in _rules(diagnosis)
+    assert "hccl.gloo_full_mesh_failed" not in rules_of(diagnosis)
 
 
 def test_a_mesh_that_did_not_connect_offers_the_address_settings_beside_it() -> None:
@@ -61,4 +57,4 @@ def test_a_mesh_that_did_not_connect_offers_the_address_settings_beside_it() -> 
     # `driver_env` are offered beside the failed mesh.
     diagnosis = diagnose_text("worker.log", MESH_FAILED)
     assert diagnosis.category == "hccl"
-    assert [alt.category for alt in diagnosis.alternatives][:2] == ["config", "driver_env"]
+    assert alternative_labels(diagnosis)[:2] == ["config", "driver_env"]

@@ -9,7 +9,7 @@ Fixtures use the library's message shape with classes and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Two tensor-parallel workers of a serving engine profile a vision-language model at start-up;
 # worker 1 builds the processor, the engine reports that it could not start.
@@ -39,17 +39,12 @@ E0502 09:20:12.004000 3110 torch/distributed/elastic/multiprocessing/api.py:869]
 
 def test_an_engine_worker_refusing_a_part_is_the_installed_release() -> None:
     diagnosis = diagnose_text("logs/serve.log", ENGINE_WORKERS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "for argument image_processor" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="for argument image_processor", beside=("other",))
 
 
 def test_a_trainer_rank_refusing_a_tokenizer_part_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/train.log", TRAINER_RANK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "but a DemoTokenizer was expected" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="but a DemoTokenizer was expected")
 
 
 def test_a_constructor_given_an_argument_twice_is_not_this_check() -> None:

@@ -14,7 +14,7 @@ real shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 DUPLICATE_PROTO = """\
 [libprotobuf ERROR descriptor_database.cc:641] File already exists in database: op_mapping_info.proto
@@ -33,25 +33,21 @@ DEPRECATION_NOTE = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_proto_file_registered_twice_is_the_installation() -> None:
     diagnosis = diagnose_text("run.log", DUPLICATE_PROTO)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "File already exists in database: op_mapping_info.proto" in diagnosis.first_error.text
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="File already exists in database: op_mapping_info.proto",
+        beside=("driver_env",),
+    )
 
 
 def test_the_check_alone_reads_the_same() -> None:
     diagnosis = diagnose_text("run.log", ONLY_THE_CHECK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "GeneratedDatabase()->Add" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="GeneratedDatabase()->Add")
 
 
 def test_a_deprecated_field_warning_is_no_failure() -> None:
     diagnosis = diagnose_text("run.log", DEPRECATION_NOTE)
-    assert "cfg.protobuf_file_registered_twice" not in _rules(diagnosis)
+    assert "cfg.protobuf_file_registered_twice" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ here in those shapes with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OPS_UNSUPPORTED = """\
 [W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::cholesky_solve.out' is not currently supported on the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)
@@ -52,26 +52,22 @@ make: *** [Makefile:84: all] Error 2
 
 def test_ops_feature_not_supported_is_an_operator_failure():
     diagnosis = diagnose_text("console.log", OPS_UNSUPPORTED)
-    assert diagnosis.category == "operator"
-    assert "_copy_from_and_resize" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="_copy_from_and_resize")
 
 
 def test_ops_invalid_type_is_an_operator_failure():
     diagnosis = diagnose_text("console.log", OPS_BAD_TYPE)
-    assert diagnosis.category == "operator"
-    assert "same device" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="same device")
 
 
 def test_dist_invalid_type_is_a_collective_failure():
     diagnosis = diagnose_text("rank1.log", DIST_BAD_TYPE)
-    assert diagnosis.category == "hccl"
-    assert "Tensors must be contiguous" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Tensors must be contiguous")
 
 
 def test_linker_missing_library_is_machine_setup():
     diagnosis = diagnose_text("build.log", LINK_MISSING)
-    assert diagnosis.category == "driver_env"
-    assert "needed by" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="needed by")
 
 
 def test_linker_warning_that_names_no_missing_library_is_not_a_failure():

@@ -10,17 +10,9 @@ header, the runtime state, the thread dump, the module list) with values of our 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "dev.python_fatal_runtime_check"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
 
 
 REFCOUNT_AFTER_ENGINE_WAKE_UP = """\
@@ -41,11 +33,13 @@ W0311 04:13:05.118000 5120 torch/distributed/elastic/multiprocessing/api.py:900]
 
 def test_a_refcount_check_after_a_wake_up_is_the_crash() -> None:
     diagnosis = diagnose_text("grpo_train.log", REFCOUNT_AFTER_ENGINE_WAKE_UP)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "none_dealloc: deallocating None" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="none_dealloc: deallocating None",
+        rule=RULE,
+        beside=("other",),
+    )
 
 
 def test_a_gil_check_under_a_ray_actor_prefix_is_the_crash() -> None:
@@ -56,10 +50,7 @@ def test_a_gil_check_under_a_ray_actor_prefix_is_the_crash() -> None:
         "(RolloutWorker pid=4410) Python runtime state: initialized\n"
     )
     diagnosis = diagnose_text("rollout.log", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "PyThreadState_Get" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "device_fault", first_error="PyThreadState_Get", rule=RULE)
 
 
 def test_an_interpreter_that_does_not_start_is_no_such_crash() -> None:
@@ -69,7 +60,7 @@ def test_an_interpreter_that_does_not_start_is_no_such_crash() -> None:
         "ModuleNotFoundError: No module named 'encodings'\n"
     )
     diagnosis = diagnose_text("launch.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
 
 
 def test_a_daemon_thread_at_shutdown_is_no_such_crash() -> None:
@@ -78,4 +69,4 @@ def test_a_daemon_thread_at_shutdown_is_no_such_crash() -> None:
         "<_io.BufferedWriter name='<stdout>'> at interpreter shutdown, possibly due to daemon threads\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

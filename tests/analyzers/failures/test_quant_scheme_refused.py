@@ -15,7 +15,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MOE_SCHEMES_REFUSED = """\
 [2026-08-10 09:12:41 TP2] Scheduler hit an exception: Traceback (most recent call last):
@@ -45,18 +45,18 @@ SCHEMES_CHOSEN = """\
 
 def test_moe_schemes_the_engine_does_not_implement_are_config() -> None:
     diagnosis = diagnose_text("server.log", MOE_SCHEMES_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unsupported ModelSlim MoE schemes for layer" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unsupported ModelSlim MoE schemes for layer",
+        beside=("weight_load",),
+    )
     assert diagnosis.confidence >= 0.5
 
 
 def test_no_scheme_found_for_a_layer_is_config_too() -> None:
     diagnosis = diagnose_text("server.log", NO_MOE_SCHEME)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No ModelSlim MoE scheme found for layer" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No ModelSlim MoE scheme found for layer")
 
 
 def test_a_chosen_scheme_is_not_an_error() -> None:

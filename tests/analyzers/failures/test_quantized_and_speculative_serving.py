@@ -10,16 +10,12 @@ where an integer is needed on a speculative path.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 # A block-quantized (FP8) checkpoint served with a tensor-parallel size that cuts a narrow
 # projection below one quantization block.
@@ -34,16 +30,18 @@ ValueError: Weight output_partition_size = 16 is not divisible by weight quantiz
 
 def test_a_block_quantized_slice_named_output_partition_size_is_weight_load() -> None:
     diagnosis = diagnose_files({"server.log": BLOCK_SLICE})
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "output_partition_size = 16 is not divisible" in diagnosis.first_error.text
-    assert "wl.quantized_partition_misaligned" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="output_partition_size = 16 is not divisible",
+        rule="wl.quantized_partition_misaligned",
+        beside=("config",),
+    )
 
 
 def test_a_partition_size_reported_in_passing_is_no_failure() -> None:
     diagnosis = diagnose_text("server.log", "INFO fp8 linear: output_partition_size = 256\n")
-    assert "wl.quantized_partition_misaligned" not in _rules(diagnosis)
+    assert "wl.quantized_partition_misaligned" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#a-feature-written-for-some-model-types-only
@@ -59,7 +57,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for Speculative
 def test_a_model_type_limit_in_pydantic_detail_form_is_config() -> None:
     diagnosis = diagnose_files({"api_server.log": PYDANTIC_MODEL_TYPE})
     assert diagnosis.category == "config"
-    assert "cfg.feature_limited_to_model_types" in _rules(diagnosis)
+    assert "cfg.feature_limited_to_model_types" in rules_of(diagnosis)
 
 
 def test_a_bare_model_type_limit_in_pydantic_detail_form_is_config() -> None:
@@ -69,9 +67,7 @@ def test_a_bare_model_type_limit_in_pydantic_detail_form_is_config() -> None:
         "input_type=ArgsKwargs]\n"
     )
     diagnosis = diagnose_text("error.txt", line)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "only supported for Llama models" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="only supported for Llama models")
     assert diagnosis.confidence > 0.5
 
 
@@ -81,7 +77,7 @@ def test_another_pydantic_detail_is_not_a_model_type_limit() -> None:
         "[type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
     )
     diagnosis = diagnose_text("error.txt", line)
-    assert "cfg.feature_limited_to_model_types" not in _rules(diagnosis)
+    assert "cfg.feature_limited_to_model_types" not in rules_of(diagnosis)
 
 
 UNREGISTERED_ARCH = (
@@ -95,14 +91,14 @@ UNREGISTERED_ARCH = (
 def test_an_architecture_transformers_does_not_hold_is_config() -> None:
     diagnosis = diagnose_text("error.txt", UNREGISTERED_ARCH)
     assert diagnosis.category == "config"
-    assert "cfg.unknown_model" in _rules(diagnosis)
+    assert "cfg.unknown_model" in rules_of(diagnosis)
     assert diagnosis.confidence >= 0.7
 
 
 def test_an_engine_note_before_its_transformers_fallback_is_no_failure() -> None:
     line = "INFO 'DemoForCausalLM' is not a registered model in vLLM; trying the Transformers backend\n"
     diagnosis = diagnose_text("server.log", line)
-    assert "cfg.unknown_model" not in _rules(diagnosis)
+    assert "cfg.unknown_model" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#a-low-precision-type-the-runtime-cannot-lay-out
@@ -116,18 +112,20 @@ terminate called after throwing an instance of 'runtime::common::RuntimeExceptio
 
 def test_a_runtime_without_a_layout_for_fp4_is_config() -> None:
     diagnosis = diagnose_files({"serve.log": FP4_LAYOUT})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Cannot determine size of FP4 data type" in diagnosis.first_error.text
-    assert "cfg.runtime_lacks_quantized_dtype" in _rules(diagnosis)
-    assert "operator" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Cannot determine size of FP4 data type",
+        rule="cfg.runtime_lacks_quantized_dtype",
+        beside=("operator",),
+    )
 
 
 def test_a_size_undetermined_for_a_tensor_is_not_a_data_type() -> None:
     diagnosis = diagnose_text(
         "serve.log", "RuntimeError: Cannot determine size of the output tensor\n"
     )
-    assert "cfg.runtime_lacks_quantized_dtype" not in _rules(diagnosis)
+    assert "cfg.runtime_lacks_quantized_dtype" not in rules_of(diagnosis)
 
 
 # A device assertion retyped from a screenshot: straight quotes, the condition wrapped so that
@@ -143,16 +141,15 @@ RETYPED_ASSERTION = """\
 
 def test_a_wrapped_straight_quoted_kernel_assertion_is_the_device_failure() -> None:
     diagnosis = diagnose_files({"server.log": RETYPED_ASSERTION})
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "IndexKernel.cu:92" in diagnosis.first_error.text
-    assert "dev.kernel_assertion" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "device_fault", first_error="IndexKernel.cu:92", rule="dev.kernel_assertion"
+    )
 
 
 def test_a_note_about_compiled_out_assertions_is_no_kernel_assertion() -> None:
     line = "note: kernel.cu:12: block: [0,0,0], thread: [0,0,0] Assertion checks are compiled out\n"
     diagnosis = diagnose_text("build.log", line)
-    assert "dev.kernel_assertion" not in _rules(diagnosis)
+    assert "dev.kernel_assertion" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#a-local-variable-read-before-any-branch-set-it
@@ -169,17 +166,19 @@ TypeError: 'NoneType' object cannot be interpreted as an integer
 
 def test_none_where_an_integer_is_needed_is_a_code_bug() -> None:
     diagnosis = diagnose_files({"server.log": NONE_SLOT})
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "'NoneType' object cannot be interpreted as an integer" in diagnosis.first_error.text
-    assert "framework.none_where_integer_needed" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="'NoneType' object cannot be interpreted as an integer",
+        rule="framework.none_where_integer_needed",
+        beside=("config",),
+    )
 
 
 def test_a_float_where_an_integer_is_needed_is_not_this_rule() -> None:
     line = "TypeError: 'float' object cannot be interpreted as an integer\n"
     diagnosis = diagnose_text("train.log", line)
-    assert "framework.none_where_integer_needed" not in _rules(diagnosis)
+    assert "framework.none_where_integer_needed" not in rules_of(diagnosis)
 
 
 # docs/labelling.md#a-local-variable-read-before-any-branch-set-it
@@ -196,29 +195,31 @@ NONE_LOSS_ON_FIRST_STAGE = """\
 
 def test_an_attribute_of_none_is_a_code_bug_not_a_release_mismatch() -> None:
     diagnosis = diagnose_files({"train.log": NONE_LOSS_ON_FIRST_STAGE})
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "'NoneType' object has no attribute 'item'" in diagnosis.first_error.text
-    assert "framework.none_value_used" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="'NoneType' object has no attribute 'item'",
+        rule="framework.none_value_used",
+        beside=("config",),
+    )
 
 
 def test_an_unpacked_none_is_the_same_code_bug() -> None:
     line = "[rank2]: TypeError: cannot unpack non-iterable NoneType object\n"
     diagnosis = diagnose_text("sampler.log", line)
     assert diagnosis.category == "other"
-    assert "framework.none_value_used" in _rules(diagnosis)
+    assert "framework.none_value_used" in rules_of(diagnosis)
 
 
 def test_an_attribute_missing_on_a_real_object_keeps_the_release_reading() -> None:
     line = "AttributeError: 'DemoConfig' object has no attribute 'rope_scaling'\n"
     diagnosis = diagnose_text("train.log", line)
     assert diagnosis.category == "config"
-    assert "framework.none_value_used" not in _rules(diagnosis)
+    assert "framework.none_value_used" not in rules_of(diagnosis)
 
 
 def test_a_quantization_entry_point_of_none_keeps_its_own_reading() -> None:
     line = "AttributeError: 'NoneType' object has no attribute 'cadam32bit_grad_fp32'\n"
     diagnosis = diagnose_text("train.log", line)
     assert diagnosis.category == "config"
-    assert "cfg.quant_library_binary_handle_missing" in _rules(diagnosis)
+    assert "cfg.quant_library_binary_handle_missing" in rules_of(diagnosis)

@@ -10,12 +10,7 @@ Fixtures are written in the real formats with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 FSDP_OLD_WORDING = """\
   File "/opt/conda/envs/sft/lib/python3.10/site-packages/torch/distributed/fsdp/flat_param.py", line 435, in _init_flat_param
@@ -39,15 +34,12 @@ def test_fsdp_refusing_integer_weights_is_the_quantization_setting() -> None:
         (FSDP_NEW_WORDING, "Cannot flatten integer dtype tensors"),
     ):
         diagnosis = diagnose_text("train.log", text)
-        assert diagnosis.category == "config"
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "cfg.fsdp_integer_parameters" in _rules(diagnosis)
+        assert_reads(diagnosis, "config", first_error=words, rule="cfg.fsdp_integer_parameters")
 
 
 def test_the_source_line_that_raises_it_is_no_refusal() -> None:
     diagnosis = diagnose_text("train.log", FSDP_OLD_WORDING.splitlines()[1] + "\n")
-    assert "cfg.fsdp_integer_parameters" not in _rules(diagnosis)
+    assert "cfg.fsdp_integer_parameters" not in rules_of(diagnosis)
 
 
 ZERO3_GATHER = """\
@@ -60,10 +52,12 @@ ZERO3_GATHER = """\
 
 def test_zero3_finding_several_dtypes_in_one_gather_is_config() -> None:
     diagnosis = diagnose_text("rank1.log", ZERO3_GATHER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "only one unique element" in diagnosis.first_error.text
-    assert "cfg.zero3_gather_mixed_dtypes" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="only one unique element",
+        rule="cfg.zero3_gather_mixed_dtypes",
+    )
 
 
 def test_the_same_helper_on_another_generator_is_not_the_gather() -> None:
@@ -72,7 +66,7 @@ def test_the_same_helper_on_another_generator_is_not_the_gather() -> None:
         "Batcher.collate.<locals>.<genexpr> at 0x7f3c91d2a0b0>\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.zero3_gather_mixed_dtypes" not in _rules(diagnosis)
+    assert "cfg.zero3_gather_mixed_dtypes" not in rules_of(diagnosis)
 
 
 INT8_TRAINABLE = """\
@@ -87,16 +81,14 @@ RuntimeError: only Tensors of floating point and complex dtype can require gradi
 
 def test_gradients_asked_for_on_integer_weights_are_config_with_the_script_beside() -> None:
     diagnosis = diagnose_text("train.log", INT8_TRAINABLE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "can require gradients" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="can require gradients")
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 
 def test_a_warning_about_inputs_without_gradients_is_no_refusal() -> None:
     text = "UserWarning: None of the inputs have requires_grad=True. Gradients will be None\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.grad_on_integer_tensor" not in _rules(diagnosis)
+    assert "cfg.grad_on_integer_tensor" not in rules_of(diagnosis)
 
 
 EMPTY_SHARD = """\
@@ -109,16 +101,14 @@ EMPTY_SHARD = """\
 
 def test_a_scale_over_an_empty_parameter_slice_is_config_with_the_library_beside() -> None:
     diagnosis = diagnose_text("train.log", EMPTY_SHARD)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Expected reduction dim to be specified" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Expected reduction dim to be specified")
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 
 def test_the_reduction_with_a_dimension_given_is_not_this_rule() -> None:
     text = "IndexError: amax(): Expected reduction dim 0 to have non-zero size.\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.empty_shard_reduction" not in _rules(diagnosis)
+    assert "cfg.empty_shard_reduction" not in rules_of(diagnosis)
 
 
 ZERO3_INIT = """\
@@ -129,10 +119,12 @@ ValueError: Model was not initialized with `Zero-3` despite being configured for
 
 def test_a_model_built_outside_zero3_init_is_config() -> None:
     diagnosis = diagnose_text("train.log", ZERO3_INIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "despite being configured for DeepSpeed Zero-3" in diagnosis.first_error.text
-    assert "cfg.zero3_init_not_applied" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="despite being configured for DeepSpeed Zero-3",
+        rule="cfg.zero3_init_not_applied",
+    )
 
 
 def test_the_loader_announcing_zero3_init_is_no_failure() -> None:
@@ -141,7 +133,7 @@ def test_the_loader_announcing_zero3_init_is_no_failure() -> None:
         "activating zero.init() for this model\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.zero3_init_not_applied" not in _rules(diagnosis)
+    assert "cfg.zero3_init_not_applied" not in rules_of(diagnosis)
 
 
 def test_the_advice_names_the_setting_that_makes_the_pair_work() -> None:
@@ -169,15 +161,17 @@ ENGINE_MOVES_QUANTIZED = """\
 
 def test_a_wrapper_moving_a_quantized_model_is_config_with_the_script_beside() -> None:
     diagnosis = diagnose_text("train.log", ENGINE_MOVES_QUANTIZED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is not supported for `4-bit` or `8-bit`" in diagnosis.first_error.text
-    assert "cfg.quantized_model_moved" in _rules(diagnosis)
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is not supported for `4-bit` or `8-bit`",
+        rule="cfg.quantized_model_moved",
+        beside=("other",),
+    )
     assert any("the rank's own GPU" in action for action in diagnosis.next_actions)
 
 
 def test_a_script_keeping_its_quantized_model_in_place_is_no_refusal() -> None:
     text = "INFO the 4-bit policy stays where the loader placed it; skipping .to(cuda:1)\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.quantized_model_moved" not in _rules(diagnosis)
+    assert "cfg.quantized_model_moved" not in rules_of(diagnosis)

@@ -14,7 +14,7 @@ Paths, ranks, times and numbers are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 LOST = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
@@ -58,9 +58,9 @@ def test_rank_0_saving_into_a_missing_folder_is_the_jobs_output_path() -> None:
     diagnosis = diagnose_files(
         _save_job("RuntimeError: Parent directory /mnt/nfs/ckpt/exp12 does not exist.")
     )
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Parent directory /mnt/nfs/ckpt/exp12 does not exist" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "config", first_error="Parent directory /mnt/nfs/ckpt/exp12 does not exist"
+    )
     assert diagnosis.culprit_ranks == [0]
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
@@ -98,9 +98,7 @@ def test_an_unreduced_loss_printed_by_rank_0_is_the_jobs_reporting_code() -> Non
     diagnosis = diagnose_files(
         _print_job("TypeError: unsupported format string passed to Tensor.__format__")
     )
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Tensor.__format__" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Tensor.__format__")
     assert diagnosis.culprit_ranks == [0]
     assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
 

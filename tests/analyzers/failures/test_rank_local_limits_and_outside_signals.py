@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 LOST = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
@@ -47,15 +47,9 @@ NUMPY_REFUSED_CONSOLE = f"""\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_numpys_refused_array_is_host_memory() -> None:
     diagnosis = diagnose_files({"eval-run/console.txt": NUMPY_REFUSED_CONSOLE})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Unable to allocate 1.00 GiB for an array" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Unable to allocate 1.00 GiB for an array")
     assert diagnosis.culprit_ranks == [0]
 
 
@@ -69,7 +63,7 @@ def test_numpys_refused_array_is_host_memory() -> None:
 def test_numpys_wordings_read_as_out_of_memory(line: str) -> None:
     diagnosis = diagnose_text("job/log_2.log", line + "\n")
     assert diagnosis.category == "oom"
-    assert "oom.generic_out_of_memory" in _rules(diagnosis)
+    assert "oom.generic_out_of_memory" in rules_of(diagnosis)
 
 
 def test_numpys_petabyte_request_is_a_size_computed_wrong() -> None:
@@ -79,8 +73,8 @@ def test_numpys_petabyte_request_is_a_size_computed_wrong() -> None:
     )
     diagnosis = diagnose_text("job/log_2.log", line)
     assert diagnosis.category == "oom"
-    assert "oom.implausible_allocation_size" in _rules(diagnosis)
-    assert "oom.generic_out_of_memory" not in _rules(diagnosis)
+    assert "oom.implausible_allocation_size" in rules_of(diagnosis)
+    assert "oom.generic_out_of_memory" not in rules_of(diagnosis)
 
 
 # A launch script started four ranks in the background and waited for each in rank order; its
@@ -144,16 +138,14 @@ def test_an_abort_status_under_the_ranks_own_error_stays_a_summary() -> None:
         "listener.cc:63] false. accept: Too many open files\n"
     )
     diagnosis = _script_job(134, own)
-    assert diagnosis.first_error is not None
-    assert "accept: Too many open files" in diagnosis.first_error.text
-    assert diagnosis.category == "driver_env"
+    assert_reads(diagnosis, "driver_env", first_error="accept: Too many open files")
     assert diagnosis.culprit_ranks == [2]
 
 
 def test_statuses_that_are_no_signal_keep_their_readings() -> None:
     assert _script_job(143).category == "other"
     assert _script_job(3).category == "device_fault"
-    assert "dev.script_rank_signal" not in _rules(_script_job(255))
+    assert "dev.script_rank_signal" not in rules_of(_script_job(255))
 
 
 # torchrun --log-dir --redirects 3: rank 2 was sent SIGTERM from outside while the others waited
@@ -223,9 +215,7 @@ def test_a_child_the_agent_found_stopped_by_sigterm_is_the_culprit() -> None:
     files[f"{RUN}/2/stdout.log"] = STOPPED_STDOUT
     files[f"{RUN}/2/stderr.log"] = ""
     diagnosis = diagnose_files(files)
-    assert diagnosis.first_error is not None
-    assert "failed (exitcode: -15) local_rank: 2" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="failed (exitcode: -15) local_rank: 2")
     assert {"device_fault", "hang"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [2]
 
@@ -264,8 +254,6 @@ def test_a_spawned_child_stopped_by_sigterm_is_the_culprit() -> None:
         )
         files[f"gen/log_{rank}.log"] = _spawned(rank, last)
     diagnosis = diagnose_files(files)
-    assert diagnosis.first_error is not None
-    assert "process 1 terminated with signal SIGTERM" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="process 1 terminated with signal SIGTERM")
     assert {"device_fault", "hang"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [1]

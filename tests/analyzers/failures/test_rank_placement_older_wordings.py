@@ -14,12 +14,7 @@ own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 THC_ORDINAL = """\
 THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=59 error=101 : invalid device ordinal
@@ -34,11 +29,13 @@ RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torc
 
 def test_the_thc_wording_of_an_invalid_ordinal_is_the_launchs_placement() -> None:
     diagnosis = diagnose_text("worker_2.log", THC_ORDINAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "invalid device ordinal" in diagnosis.first_error.text
-    assert "cfg.rank_device_placement" in _rules(diagnosis)
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="invalid device ordinal",
+        rule="cfg.rank_device_placement",
+        beside=("driver_env",),
+    )
 
 
 def test_another_thc_runtime_error_is_not_a_placement() -> None:
@@ -47,7 +44,7 @@ def test_another_thc_runtime_error_is_not_a_placement() -> None:
         "RuntimeError: cuda runtime error (11) : invalid argument at /pytorch/aten/src/THC/THCGeneral.cpp:405\n"
     )
     diagnosis = diagnose_text("worker_2.log", text)
-    assert "cfg.rank_device_placement" not in _rules(diagnosis)
+    assert "cfg.rank_device_placement" not in rules_of(diagnosis)
 
 
 CHECKED_IN_TWICE = """\
@@ -61,18 +58,20 @@ gn-06:38804:38950 [0] bootstrap.cc:131 NCCL WARN Bootstrap Root : rank 3 of 16 r
 
 def test_a_rank_that_checked_in_twice_is_the_launchs_numbering() -> None:
     diagnosis = diagnose_text("slurm-7731.out", CHECKED_IN_TWICE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "rank 3 of 16 ranks has already checked in" in diagnosis.first_error.text
-    assert "cfg.nccl_bootstrap_rank_clash" in _rules(diagnosis)
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="rank 3 of 16 ranks has already checked in",
+        rule="cfg.nccl_bootstrap_rank_clash",
+        beside=("hccl",),
+    )
 
 
 def test_ranks_that_disagree_on_the_rank_count_are_the_launchs_numbering() -> None:
     text = "gn-06:38804:38950 [0] bootstrap.cc:127 NCCL WARN Bootstrap Root : mismatch in rank count from procs 16 : 8\n"
     diagnosis = diagnose_text("slurm-7731.out", text)
     assert diagnosis.category == "config"
-    assert "cfg.nccl_bootstrap_rank_clash" in _rules(diagnosis)
+    assert "cfg.nccl_bootstrap_rank_clash" in rules_of(diagnosis)
 
 
 def test_bootstrap_info_lines_alone_are_no_clash() -> None:
@@ -81,7 +80,7 @@ def test_bootstrap_info_lines_alone_are_no_clash() -> None:
         "gn-06:38804:38950 [0] NCCL INFO comm 0x55d1c0 rank 0 nranks 16 cudaDev 0 busId 1b000 - Init COMPLETE\n"
     )
     diagnosis = diagnose_text("slurm-7731.out", text)
-    assert "cfg.nccl_bootstrap_rank_clash" not in _rules(diagnosis)
+    assert "cfg.nccl_bootstrap_rank_clash" not in rules_of(diagnosis)
 
 
 RANK_PAST_COUNT = """\
@@ -104,11 +103,13 @@ Invalid rank requested : 5/4
 
 def test_a_rank_past_the_communicators_count_is_the_launchs_numbering() -> None:
     diagnosis = diagnose_text("node1.log", RANK_PAST_COUNT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "NCCL WARN Invalid rank requested : 5/4" in diagnosis.first_error.text
-    assert "cfg.nccl_rank_beyond_count" in _rules(diagnosis)
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="NCCL WARN Invalid rank requested : 5/4",
+        rule="cfg.nccl_rank_beyond_count",
+        beside=("hccl",),
+    )
 
 
 def test_init_lines_that_give_a_rank_and_a_count_are_no_refusal() -> None:
@@ -118,7 +119,7 @@ def test_init_lines_that_give_a_rank_and_a_count_are_no_refusal() -> None:
         "ws-12:20915:21002 [1] NCCL INFO comm 0x6a31f0 rank 5 nranks 8 cudaDev 1 busId 3d000 - Init COMPLETE\n"
     )
     diagnosis = diagnose_text("node1.log", text)
-    assert "cfg.nccl_rank_beyond_count" not in _rules(diagnosis)
+    assert "cfg.nccl_rank_beyond_count" not in rules_of(diagnosis)
 
 
 def test_the_warning_leads_a_torch_headline_that_does_not_quote_it() -> None:
@@ -140,6 +141,4 @@ def test_a_clash_leads_the_unhandled_system_error_of_the_ranks_left_waiting() ->
         "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
     )
     diagnosis = diagnose_text("slurm-7731.out", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has already checked in" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has already checked in")

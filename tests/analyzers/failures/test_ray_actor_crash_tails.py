@@ -6,7 +6,7 @@ reporting an abort is the crash only when nothing the process logged before expl
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PLUGIN_HANDSHAKE_THEN_SILENCE = """\
 (RayTrainWorker pid=4410, ip=10.0.3.17) gpu-node-2:4410:4602 [0] NCCL INFO Bootstrap : Using ens5:10.0.3.17<0>
@@ -50,20 +50,14 @@ def test_a_plugin_version_handshake_is_not_an_error() -> None:
 
 def test_the_failure_after_a_handshake_is_the_first_error() -> None:
     diagnosis = diagnose_text("job/driver.log", PLUGIN_HANDSHAKE_THEN_FAILURE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "unhandled system error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="unhandled system error")
 
 
 def test_a_fault_handler_abort_alone_is_the_crash() -> None:
     diagnosis = diagnose_text("job/driver.log", ABORT_TAIL)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Fatal Python error: Aborted" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Fatal Python error: Aborted")
 
 
 def test_a_fault_handler_abort_echoes_the_error_before_it() -> None:
     diagnosis = diagnose_text("job/driver.log", CUDA_ERROR_THEN_ABORT)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")

@@ -19,7 +19,7 @@ excerpts follow the tools' shapes with values of our own.
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text, rules_of
 
 
 def first_text(diagnosis: Diagnosis) -> str:
@@ -167,7 +167,7 @@ def test_a_node_taken_back_by_preemption_is_a_stop_from_outside() -> None:
 
 def test_rays_advice_that_names_preemption_records_none() -> None:
     diagnosis = diagnose_text("driver.log", NODE_ADVICE)
-    assert "ext.ray_node_preempted" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "ext.ray_node_preempted" not in rules_of(diagnosis)
 
 
 TUNE_TRIAL = (

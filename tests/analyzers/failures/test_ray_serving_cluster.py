@@ -16,7 +16,7 @@ excerpts follow Ray's real shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 HEAD_NODE = """\
 2026-02-03 04:05:01,100 INFO worker.py:1654 -- Started a local Ray instance.
@@ -34,9 +34,9 @@ WORKER_NODE = """\
 def test_a_node_that_cannot_reach_the_head_is_a_communication_failure() -> None:
     """docs/labelling.md#a-rendezvous-host-with-no-address"""
     diagnosis = diagnose_files({"head/model.log": HEAD_NODE, "node1/model.log": WORKER_NODE})
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to connect to GCS at address 10.20.0.4:6380" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "hccl", first_error="Failed to connect to GCS at address 10.20.0.4:6380"
+    )
     assert {"config", "hang"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -51,9 +51,7 @@ def test_joining_an_existing_cluster_is_no_error() -> None:
         "57.30 GiB reserved in total by PyTorch)\n"
     )
     diagnosis = diagnose_text("head/model.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 RAY_HEADER_ONLY = """\
@@ -72,17 +70,13 @@ RAY_HEADER_AND_WORKER_EXCEPTION = """\
 def test_rays_header_alone_is_the_first_error_with_no_class() -> None:
     """docs/labelling.md#wrappers"""
     diagnosis = diagnose_text("engine.log", RAY_HEADER_ONLY)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "RayTaskError(KeyError)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="RayTaskError(KeyError)")
 
 
 def test_the_workers_own_exception_under_rays_header_decides() -> None:
     """docs/labelling.md#wrappers"""
     diagnosis = diagnose_text("engine.log", RAY_HEADER_AND_WORKER_EXCEPTION)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 def test_an_unknown_worker_exception_under_rays_header_is_still_the_first_error() -> None:
@@ -127,9 +121,7 @@ slurmstepd: error: *** JOB 4401 ON gpu-node-2 CANCELLED AT 2026-06-02T11:20:50 *
 def test_an_engine_that_keeps_waiting_for_its_devices_is_a_hang() -> None:
     """docs/labelling.md#an-engine-that-waits-for-its-devices"""
     diagnosis = diagnose_text("slurm-4401.out", PLACEMENT_GROUP_WAIT)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "placement group of specs for 10 seconds" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="placement group of specs for 10 seconds")
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -143,9 +135,7 @@ def test_the_wait_pasted_without_its_logger_header_is_still_the_first_sign() -> 
         "resources.\n"
     )
     diagnosis = diagnose_text("engine.log", text)
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "placement group of specs for 90 seconds" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="placement group of specs for 90 seconds")
 
 
 def test_the_level_less_start_up_note_without_a_duration_stays_no_error() -> None:
@@ -156,6 +146,4 @@ def test_the_level_less_start_up_note_without_a_duration_stays_no_error() -> Non
         "23.65 GiB total capacity; 22.90 GiB already allocated; 0.51 GiB free)\n"
     )
     diagnosis = diagnose_text("engine.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")

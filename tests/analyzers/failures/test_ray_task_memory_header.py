@@ -11,7 +11,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # An RL trainer's driver: the policy actor ran out of device memory computing log-probs.
 DRIVER_HEADER_OVER_WORKER_OOM = """\
@@ -36,9 +36,7 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 37.50 GiB. GPU 3 h
 
 def test_the_worker_memory_line_under_a_ray_header_is_the_first_error() -> None:
     diagnosis = diagnose_text("driver.log", DRIVER_HEADER_OVER_WORKER_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Tried to allocate 37.50 GiB" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Tried to allocate 37.50 GiB")
 
 
 def test_a_ray_memory_header_kept_alone_is_still_the_first_error() -> None:
@@ -46,9 +44,7 @@ def test_a_ray_memory_header_kept_alone_is_still_the_first_error() -> None:
         line for line in DRIVER_HEADER_OVER_WORKER_OOM.splitlines() if "RayTaskError(" in line
     )
     diagnosis = diagnose_text("driver.log", header + "\n")
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "RayTaskError(OutOfMemoryError)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="RayTaskError(OutOfMemoryError)")
 
 
 def test_a_ray_header_of_another_type_over_a_memory_line_is_not_read_as_memory() -> None:

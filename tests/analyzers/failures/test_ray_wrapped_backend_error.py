@@ -11,7 +11,7 @@ worker's line, when kept, is read in its place. Values of our own in the real sh
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # The driver's traceback over a Ray call, cut by the paste right after the header.
 HEADER_ONLY = """\
@@ -30,9 +30,7 @@ ray.exceptions.RayTaskError(DistBackendError): ray::PolicyTr
 
 def test_a_kept_alone_header_of_a_backend_error_reads_as_the_collective_layer() -> None:
     diagnosis = diagnose_text("driver.log", HEADER_ONLY)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "RayTaskError(DistBackendError)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="RayTaskError(DistBackendError)")
     assert diagnosis.confidence < 0.8
 
 
@@ -42,9 +40,7 @@ VALUE_ERROR_HEADER_ONLY = HEADER_ONLY.replace("DistBackendError", "ValueError")
 
 def test_a_kept_alone_header_of_a_plain_type_stays_unlabelled() -> None:
     diagnosis = diagnose_text("driver.log", VALUE_ERROR_HEADER_ONLY)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "RayTaskError(ValueError)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="RayTaskError(ValueError)")
 
 
 # With the worker's own exception line kept, that line is the first error, as for any header.
@@ -58,6 +54,4 @@ torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distribut
 
 def test_the_workers_line_under_the_header_stays_the_first_error() -> None:
     diagnosis = diagnose_text("driver.log", WITH_WORKER_LINE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "NCCL error in:" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="NCCL error in:")

@@ -10,7 +10,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FATAL_ONLY = """\
 (EngineCore_DP0 pid=3310) INFO 07-11 09:12:40 [pynccl.py:70] vLLM is using nccl==2.27.7
@@ -36,24 +36,20 @@ RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for det
 
 def test_fatal_hip_failure_is_the_first_error_before_the_engine_restates_it() -> None:
     diagnosis = diagnose_text("serve/server.log", FATAL_ONLY)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[FATAL ERROR]: HIP failure: 'the operation cannot" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="[FATAL ERROR]: HIP failure: 'the operation cannot")
     assert {"device_fault", "driver_env"} & {alt.category for alt in diagnosis.alternatives}
 
 
 def test_refused_ipc_export_leads_and_the_iommu_advice_is_no_failure() -> None:
     diagnosis = diagnose_text("serve/server.log", IPC_EXPORT_REFUSED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NCCL WARN hipIpcGetMemHandle failed : invalid argument" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "hccl", first_error="NCCL WARN hipIpcGetMemHandle failed : invalid argument"
+    )
 
 
 def test_fatal_out_of_memory_stays_a_memory_failure() -> None:
     diagnosis = diagnose_text("serve/server.log", FATAL_OUT_OF_MEMORY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HIP failure: 'out of memory'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="HIP failure: 'out of memory'")
 
 
 # RCCL's check macro reporting that its kernel has no function for one of the GPUs (two cards
@@ -67,7 +63,5 @@ mi-ws:8812:8812 [1] [FATAL ERROR]: HIP failure: 'invalid device function'
 
 def test_fatal_hip_failure_invalid_device_function_is_the_build_not_the_collective() -> None:
     diagnosis = diagnose_text("repro/allreduce.log", FATAL_INVALID_DEVICE_FUNCTION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HIP failure: 'invalid device function'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HIP failure: 'invalid device function'")
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RDMA_INIT = """\
 [ERROR] HCCP(7311,python):2026-02-10-08:30:01.100.100 [ra_hdc_rdma.c:1199]tid:7311,ra_hdc_rdev_init(1199) : [init][ra_hdc_rdev]ra hdc message process failed ret(-67) phy_id(5)
@@ -47,21 +47,19 @@ llm_datadist.status.LLMException: [link] failed, error code is LLMStatusCode.LLM
 
 def test_rdma_device_init_failure_comes_before_the_listen_failure() -> None:
     diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", RDMA_INIT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ra hdc message process failed ret(-67) phy_id(5)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ra hdc message process failed ret(-67) phy_id(5)")
 
 
 def test_a_nic_that_never_started_offers_the_host_as_the_alternative() -> None:
     """docs/labelling.md#network-links-that-fail-under-a-collective: hccl, driver_env beside."""
     diagnosis = diagnose_text("plog/plog-7311_20260210083001.log", RDMA_INIT)
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_a_link_that_timed_out_waiting_offers_no_host_alternative() -> None:
     """Counterexample: a peer that never came is not the port's state."""
     diagnosis = diagnose_text("plog/plog-8120_20260211090000.log", SOCKET_CLOSE_AFTER_LINK_TIMEOUT)
-    assert "driver_env" not in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" not in alternative_labels(diagnosis)
 
 
 def test_socket_close_after_a_link_timeout_is_not_an_rdma_init_failure() -> None:
@@ -73,13 +71,9 @@ def test_socket_close_after_a_link_timeout_is_not_an_rdma_init_failure() -> None
 
 def test_atb_operation_setup_refusal_is_an_operator_failure() -> None:
     diagnosis = diagnose_text("serve.log", ATB_SETUP)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "PagedAttentionOperation setup failed!" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="PagedAttentionOperation setup failed!")
 
 
 def test_llm_datadist_exception_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("prefill/serve.log", DATADIST_LINK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "LLMStatusCode.LLM_LINK_FAILED" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="LLMStatusCode.LLM_LINK_FAILED")

@@ -8,7 +8,7 @@ cause; it is one of the receivers, whose exit says nothing about which peer sent
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 ATTEMPT = "job-7d9cbc36/torchrun_logs/none_ll75bqzp/attempt_0"
 
@@ -69,9 +69,7 @@ def _job(second_receiver: bool) -> dict[str, str]:
 
 def test_the_first_receiver_to_exit_is_not_blamed_when_another_receiver_reported_first() -> None:
     diagnosis = diagnose_files(_job(second_receiver=True))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Received data size doesn't match" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Received data size doesn't match")
     assert diagnosis.culprit_ranks == []
 
 

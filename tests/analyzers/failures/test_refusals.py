@@ -8,7 +8,7 @@ instead of swallowing it as source code.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 CLI_REFUSAL = """\
 usage: vllm serve [model_tag] [options]
@@ -35,9 +35,7 @@ Traceback (most recent call last):
 
 def test_argparse_refusal_is_a_config_failure():
     diagnosis = diagnose_text("serve.log", CLI_REFUSAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "invalid choice: 'npu_w4'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="invalid choice: 'npu_w4'")
 
 
 def test_shifted_traceback_ends_at_its_exception_line():
@@ -49,9 +47,7 @@ def test_shifted_traceback_ends_at_its_exception_line():
 
 def test_shifted_traceback_reads_as_a_version_mismatch():
     diagnosis = diagnose_text("worker.log", SHIFTED_TRACEBACK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "undefined symbol" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="undefined symbol")
 
 
 def test_deeper_source_lines_under_a_frame_stay_source():

@@ -7,7 +7,7 @@ line. The record's INFO is the relay's; the worker's line is read by its words. 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 RELAYED_OOM = (
     "2026-02-03 04:05:06,100 - Tuner - INFO - Saving the sharded checkpoint at step 400\n"
@@ -25,7 +25,5 @@ RELAYED_OOM = (
 
 def test_a_relayed_worker_error_is_the_failure() -> None:
     diagnosis = diagnose_text("tuner.log", RELAYED_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
     assert diagnosis.first_error.rank == 3

@@ -10,7 +10,7 @@ an HCCL plog) with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 MASTER_NAME_NOT_IN_DNS = """\
 Traceback (most recent call last):
@@ -24,23 +24,21 @@ ValueError: host not found: Name or service not known
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_store_host_without_address_is_the_network_not_an_unknown_exception() -> None:
     diagnosis = diagnose_text("worker-1.log", MASTER_NAME_NOT_IN_DNS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "host not found: Name or service not known" in diagnosis.first_error.text
-    assert "hccl.store_host_unresolved" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="host not found: Name or service not known",
+        rule="hccl.store_host_unresolved",
+    )
     assert {"config", "driver_env"} <= {a.category for a in diagnosis.alternatives}
 
 
 def test_another_tools_resolver_failure_is_not_the_store() -> None:
     text = "ssh: Could not resolve hostname trainer-0: Name or service not known\n"
     diagnosis = diagnose_text("launcher.log", text)
-    assert "hccl.store_host_unresolved" not in _rules(diagnosis)
+    assert "hccl.store_host_unresolved" not in rules_of(diagnosis)
 
 
 def test_the_masters_own_failure_explains_a_worker_that_cannot_find_it() -> None:
@@ -49,9 +47,7 @@ def test_the_masters_own_failure_explains_a_worker_that_cannot_find_it() -> None
         "GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free.\n"
     )
     diagnosis = diagnose_files({"log_0.log": master, "log_1.log": MASTER_NAME_NOT_IN_DNS})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 STORE_CONNECT_RETRIED = """\
@@ -62,10 +58,9 @@ STORE_CONNECT_RETRIED = """\
 
 def test_a_store_connect_that_keeps_timing_out_is_a_store_wait() -> None:
     diagnosis = diagnose_text("engine.log", STORE_CONNECT_RETRIED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "has timed out, will retry" in diagnosis.first_error.text
-    assert "hccl.store_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hccl", first_error="has timed out, will retry", rule="hccl.store_unreachable"
+    )
 
 
 def test_a_store_not_yet_listening_is_the_normal_start_up_race() -> None:
@@ -75,7 +70,7 @@ def test_a_store_not_yet_listening_is_the_normal_start_up_race() -> None:
         "will retry.\n"
     )
     diagnosis = diagnose_text("engine.log", text)
-    assert not {"hccl.store_timeout", "hccl.store_unreachable"} & _rules(diagnosis)
+    assert not {"hccl.store_timeout", "hccl.store_unreachable"} & rules_of(diagnosis)
 
 
 LINKS_TIMED_OUT_THEN_MC2_RESOURCES = """\
@@ -88,17 +83,13 @@ LINKS_TIMED_OUT_THEN_MC2_RESOURCES = """\
 
 def test_a_resource_timeout_yields_to_the_link_timeout_before_it() -> None:
     diagnosis = diagnose_text("plog-5120_20260310080010.log", LINKS_TIMED_OUT_THEN_MC2_RESOURCES)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "wait socket establish timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="wait socket establish timeout")
 
 
 def test_alone_the_resource_timeout_is_still_the_first_error() -> None:
     text = LINKS_TIMED_OUT_THEN_MC2_RESOURCES.splitlines()[-1] + "\n"
     diagnosis = diagnose_text("plog-5120_20260310080010.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "HcclAllocComResourceByTiling" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="HcclAllocComResourceByTiling")
 
 
 def test_hccls_own_resource_failure_stays_the_cause() -> None:
@@ -106,6 +97,4 @@ def test_hccls_own_resource_failure_stays_the_cause() -> None:
     lines = LINKS_TIMED_OUT_THEN_MC2_RESOURCES.splitlines()
     text = "\n".join([*lines[:2], lines[3].replace("ret = 9", "ret = 3")]) + "\n"
     diagnosis = diagnose_text("plog-5120_20260310080010.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ret = 3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="ret = 3")

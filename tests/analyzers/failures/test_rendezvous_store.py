@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
 from analyzers.report.advise import Situation, next_actions
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 BOOK = load_knowledge().actions
 
@@ -45,14 +45,10 @@ HCCL_LISTEN_FAILED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_store_port_taken_names_the_store() -> None:
     diagnosis = diagnose_text("launcher.log", STORE_PORT_TAKEN)
     assert diagnosis.category == "hccl"
-    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert "hccl.rendezvous_store_port_taken" in rules_of(diagnosis)
     assert "MASTER_PORT" in diagnosis.root_cause
 
 
@@ -61,7 +57,7 @@ def test_older_torch_store_port_taken_names_the_store() -> None:
     assert diagnosis.category == "hccl"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.endswith("RuntimeError: Address already in use")
-    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert "hccl.rendezvous_store_port_taken" in rules_of(diagnosis)
     assert "MASTER_PORT" in diagnosis.root_cause
     assert "MASTER_PORT" in diagnosis.next_actions[0]
     assert not any("The port HCCL wants" in text for text in diagnosis.next_actions)
@@ -70,7 +66,7 @@ def test_older_torch_store_port_taken_names_the_store() -> None:
 def test_hccl_own_listen_failure_keeps_its_reading() -> None:
     diagnosis = diagnose_text("plog/plog-7001_20260312074936.log", HCCL_LISTEN_FAILED)
     assert diagnosis.category == "hccl"
-    assert "hccl.rendezvous_store_port_taken" not in _rules(diagnosis)
+    assert "hccl.rendezvous_store_port_taken" not in rules_of(diagnosis)
     assert "MASTER_PORT" not in diagnosis.root_cause
 
 
@@ -117,15 +113,13 @@ step 10 loss 2.31
 
 def test_the_warning_with_the_errno_is_the_first_error() -> None:
     diagnosis = diagnose_text("launcher.log", STORE_PORT_TAKEN)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "failed to bind to [::]:29611 (errno: 98" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="failed to bind to [::]:29611 (errno: 98")
 
 
 def test_the_older_listen_wording_is_the_store_and_comes_first() -> None:
     diagnosis = diagnose_text("output.log", OLDER_SOCKET_WORDING)
     assert diagnosis.category == "hccl"
-    assert "hccl.rendezvous_store_port_taken" in _rules(diagnosis)
+    assert "hccl.rendezvous_store_port_taken" in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("[W socket.cpp:401]")
     assert "failed to listen on [::]:41207 (errno: 98" in diagnosis.first_error.text
@@ -134,7 +128,7 @@ def test_the_older_listen_wording_is_the_store_and_comes_first() -> None:
 
 def test_a_warning_of_another_errno_is_no_port_failure() -> None:
     diagnosis = diagnose_text("output.log", NO_IPV6_THEN_LISTENING)
-    assert "hccl.rendezvous_store_port_taken" not in _rules(diagnosis)
+    assert "hccl.rendezvous_store_port_taken" not in rules_of(diagnosis)
 
 
 # A store whose port another job holds, as `init_process_group` raises it under a job agent,
@@ -151,20 +145,16 @@ RuntimeError: The server socket has failed to listen on any local network addres
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_a_store_port_taken_offers_the_launch_setting_beside_it() -> None:
     # The guide reads a taken store port as the store's failure with the port setting beside it.
     for text in (STORE_PORT_TAKEN, OLDER_STORE_PORT_TAKEN, STORE_PORT_TAKEN_UNDER_AGENT):
         diagnosis = diagnose_text("worker.log", text)
         assert diagnosis.category == "hccl"
-        assert "config" in _alternatives(diagnosis)
+        assert "config" in alternative_labels(diagnosis)
 
 
 def test_hccl_own_listen_failure_offers_no_launch_setting() -> None:
     # HCCL's listen failure on its own ports is not the launch's MASTER_PORT.
     diagnosis = diagnose_text("plog-7001.log", HCCL_LISTEN_FAILED)
     assert diagnosis.category == "hccl"
-    assert "config" not in _alternatives(diagnosis)
+    assert "config" not in alternative_labels(diagnosis)

@@ -10,12 +10,7 @@ paths and values are ours.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A detector's distributed launch on torch 1.4, one rank's traceback.
 BROADCAST_REFUSED = """\
@@ -62,22 +57,24 @@ def test_the_copy_refusing_a_module_off_the_first_device_is_placement() -> None:
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text == "RuntimeError: all tensors must be on devices[0]"
-    assert "cfg.replicas_not_on_first_device" in _rules(diagnosis)
+    assert "cfg.replicas_not_on_first_device" in rules_of(diagnosis)
     assert "other" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_later_wording_with_the_index_is_the_same_placement() -> None:
     diagnosis = diagnose_text("logs/train.log", BROADCAST_REFUSED_INDEXED)
     assert diagnosis.category == "config"
-    assert "cfg.replicas_not_on_first_device" in _rules(diagnosis)
+    assert "cfg.replicas_not_on_first_device" in rules_of(diagnosis)
 
 
 def test_dataparallels_check_before_the_copy_is_the_same_placement() -> None:
     diagnosis = diagnose_text("logs/train.log", DATAPARALLEL_OFF_FIRST)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "(device_ids[0]) but found one of them on device: cuda:2" in diagnosis.first_error.text
-    assert "cfg.replicas_not_on_first_device" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="(device_ids[0]) but found one of them on device: cuda:2",
+        rule="cfg.replicas_not_on_first_device",
+    )
 
 
 def test_replication_reported_at_info_is_no_failure() -> None:

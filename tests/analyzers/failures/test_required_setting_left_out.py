@@ -10,7 +10,7 @@ torchrun's `[defaultN]:[rankN]:` shape and a plain traceback, with names of our 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TOKENIZER_PATH_ASSERT = """\
 [default1]:[rank1]:   File "/opt/lm/training/tokenizer/build.py", line 44, in build_tokenizer
@@ -39,17 +39,13 @@ ValueError: attention_mask must be provided for padded batches
 
 def test_a_missing_tokenizer_path_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("logs/launcher.log", TOKENIZER_PATH_ASSERT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Tokenizer path must be specified" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Tokenizer path must be specified")
     assert diagnosis.confidence >= 0.5
 
 
 def test_an_option_named_by_its_flag_reads_alike() -> None:
     diagnosis = diagnose_text("logs/train.log", DATA_PATH_VALUE_ERROR)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "--data-path must be provided" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="--data-path must be provided")
 
 
 def test_a_model_input_that_must_be_given_is_not_a_setting() -> None:

@@ -8,7 +8,7 @@ system limit in words keep their own readings. Excerpts of our own in the real s
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import diagnose_files, diagnose_text, rules_of
 
 SETTINGS_POST_INIT_REFUSAL = """\
   File "/srv/app/gen/runtime/cache/integration.py", line 210, in attach_cache
@@ -25,16 +25,12 @@ Traceback (most recent call last):
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_settings_missing_every_enabling_option_are_config() -> None:
     diagnosis = diagnose_files({"server.log": SETTINGS_POST_INIT_REFUSAL})
     assert diagnosis.category == "config"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("ValueError: No sequence parallelism")
-    assert "cfg.required_setting_unset" in _rules(diagnosis)
+    assert "cfg.required_setting_unset" in rules_of(diagnosis)
 
 
 def test_a_list_of_options_named_to_enable_a_feature_is_config() -> None:
@@ -43,7 +39,7 @@ def test_a_list_of_options_named_to_enable_a_feature_is_config() -> None:
         "[rank1]: ValueError: Please set cp_size, tp_size, or pp_size to enable model parallelism.\n",
     )
     assert diagnosis.category == "config"
-    assert "cfg.required_setting_unset" in _rules(diagnosis)
+    assert "cfg.required_setting_unset" in rules_of(diagnosis)
 
 
 def test_a_system_limit_or_environment_variable_is_not_this_reading() -> None:
@@ -52,9 +48,9 @@ def test_a_system_limit_or_environment_variable_is_not_this_reading() -> None:
         "UCX  ERROR mlx5_0: ibv_create_cq() failed: Cannot allocate memory. Please set max locked "
         "memory (ulimit -l) to 'unlimited'\n",
     )
-    assert "cfg.required_setting_unset" not in _rules(limit)
+    assert "cfg.required_setting_unset" not in rules_of(limit)
     env = diagnose_text(
         "rank0.log",
         'NotImplementedError: this card has no P2P. Please set `NCCL_P2P_DISABLE="1"` first.\n',
     )
-    assert "cfg.required_setting_unset" not in _rules(env)
+    assert "cfg.required_setting_unset" not in rules_of(env)

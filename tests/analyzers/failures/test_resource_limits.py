@@ -11,7 +11,7 @@ logging) and of a rank run by its own shell script, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 CLOSED = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
@@ -54,21 +54,15 @@ WATCHDOG_RANK1 = f"""\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def _alternatives(diagnosis) -> set[str]:
     return {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_gloo_socket_refused_for_open_files_is_the_machines_limit() -> None:
     diagnosis = diagnose_text("job/stdout.log", GLOO_SOCKET_FD_LIMIT)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "socket: Too many open files" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="socket: Too many open files")
     assert "hccl" in _alternatives(diagnosis)
-    assert "env.comm_socket_fd_limit" in _rules(diagnosis)
+    assert "env.comm_socket_fd_limit" in rules_of(diagnosis)
 
 
 def test_nccls_socket_call_refused_for_open_files_reads_the_same() -> None:
@@ -83,15 +77,13 @@ def test_a_socket_that_fails_for_another_reason_is_not_the_limit() -> None:
         "socket: Too many open files", "socket: Address family not supported by protocol"
     )
     diagnosis = diagnose_text("job/stdout.log", text)
-    assert "env.comm_socket_fd_limit" not in _rules(diagnosis)
+    assert "env.comm_socket_fd_limit" not in rules_of(diagnosis)
     assert diagnosis.category != "driver_env"
 
 
 def test_a_thread_the_process_may_not_start_is_the_machines_limit() -> None:
     diagnosis = diagnose_text("job/stdout.log", THREAD_LIMIT)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "can't start new thread" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="can't start new thread")
     assert {"config", "oom"} & _alternatives(diagnosis)
 
 
@@ -105,14 +97,12 @@ def test_native_thread_pools_that_cannot_start_read_the_same() -> None:
 
 def test_a_thread_count_that_is_only_logged_is_no_limit() -> None:
     text = "2026-12-04 18:21:34,909 [rank1] INFO prefetching expert weights with 8 threads\n"
-    assert "env.thread_limit" not in _rules(diagnose_text("rank1.log", text))
+    assert "env.thread_limit" not in rules_of(diagnose_text("rank1.log", text))
 
 
 def test_a_memory_watchdogs_kill_is_host_memory() -> None:
     diagnosis = diagnose_files({"job/log_0.log": WATCHDOG_RANK0, "job/log_1.log": WATCHDOG_RANK1})
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "over limit 450 MiB, sending SIGKILL" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="over limit 450 MiB, sending SIGKILL")
     assert "device_fault" in _alternatives(diagnosis)
 
 
@@ -121,9 +111,7 @@ def test_the_shells_killed_line_under_the_watchdog_is_that_kill() -> None:
         "/opt/job/run_rank.sh: line 4:  6870 Killed                  python -u decode.py\n"
     )
     diagnosis = diagnose_text("job/log_0.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "memwatch" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="memwatch")
 
 
 def test_a_watchdog_that_only_states_its_limit_leaves_a_kill_unexplained() -> None:

@@ -9,17 +9,9 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "other.engine_cache_flush_refused_after_weight_update"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
 
 
 UPDATE_WITH_REQUESTS_RUNNING = """\
@@ -36,11 +28,13 @@ UPDATE_WITH_REQUESTS_RUNNING = """\
 
 def test_a_flush_declined_during_a_weight_update_is_the_first_error() -> None:
     diagnosis = diagnose_text("rollout.log", UPDATE_WITH_REQUESTS_RUNNING)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Cache not flushed because there are pending requests" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Cache not flushed because there are pending requests",
+        rule=RULE,
+        beside=("config",),
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -50,4 +44,4 @@ def test_a_flush_that_succeeds_is_no_failure() -> None:
         "(RolloutServer pid=3120) [2026-03-04 10:20:31] Cache flushed successfully!\n"
     )
     diagnosis = diagnose_text("rollout.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

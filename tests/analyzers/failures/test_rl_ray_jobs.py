@@ -14,7 +14,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ACTOR_DIED = """\
   File "/opt/rl/trainer/fit.py", line 88, in step
@@ -27,15 +27,9 @@ The actor is dead because its worker process has died. Worker exit type: SYSTEM_
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_dead_ray_worker_is_not_read_as_the_segfault_its_advice_names() -> None:
     diagnosis = diagnose_text("driver.log", ACTOR_DIED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "The actor died unexpectedly" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="The actor died unexpectedly")
     assert "segmentation fault" not in diagnosis.root_cause.lower()
     assert "oom" in {alt.category for alt in diagnosis.alternatives}
 
@@ -44,8 +38,8 @@ def test_a_real_segfault_line_keeps_its_own_reading() -> None:
     text = "(WorkerDict pid=40112) Fatal Python error: Segmentation fault\n"
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "device_fault"
-    assert "dev.segfault" in _rules(diagnosis)
-    assert "dev.ray_worker_died" not in _rules(diagnosis)
+    assert "dev.segfault" in rules_of(diagnosis)
+    assert "dev.ray_worker_died" not in rules_of(diagnosis)
 
 
 WEIGHT_SYNC_QP = """\
@@ -57,17 +51,19 @@ WEIGHT_SYNC_QP = """\
 
 def test_a_queue_pair_that_never_came_up_is_the_link_not_the_wrapper() -> None:
     diagnosis = diagnose_text("rollout.log", WEIGHT_SYNC_QP)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "ibv_modify_qp failed" in diagnosis.first_error.text
-    assert "hccl.nccl_ib_queue_pair_setup" in _rules(diagnosis)
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="ibv_modify_qp failed",
+        rule="hccl.nccl_ib_queue_pair_setup",
+        beside=("driver_env",),
+    )
 
 
 def test_a_memory_registration_refusal_is_not_a_queue_pair_failure() -> None:
     text = "gpu-12:3301:3390 [5] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
     diagnosis = diagnose_text("rank5.log", text)
-    assert "hccl.nccl_ib_queue_pair_setup" not in _rules(diagnosis)
+    assert "hccl.nccl_ib_queue_pair_setup" not in rules_of(diagnosis)
 
 
 def test_a_deferred_cuda_index_check_is_the_actor_placement() -> None:
@@ -78,14 +74,14 @@ def test_a_deferred_cuda_index_check_is_the_actor_placement() -> None:
     )
     diagnosis = diagnose_text("engine.log", text)
     assert diagnosis.category == "config"
-    assert "cfg.rank_device_placement" in _rules(diagnosis)
+    assert "cfg.rank_device_placement" in rules_of(diagnosis)
     assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_another_internal_assertion_is_not_a_placement() -> None:
     text = 'RuntimeError: t.numel() > 0 INTERNAL ASSERT FAILED at "../aten/src/ATen/native/Copy.cpp":12, please report a bug to PyTorch.\n'
     diagnosis = diagnose_text("rank0.log", text)
-    assert "cfg.rank_device_placement" not in _rules(diagnosis)
+    assert "cfg.rank_device_placement" not in rules_of(diagnosis)
 
 
 # The raylet's summary as a terminal shows it: wrapped at the window's width, blank-padded,
@@ -102,11 +98,13 @@ on this node or reducing task parallelism by requesting more CPUs per task. To a
 
 def test_the_memory_monitors_kill_summary_is_the_first_error_not_its_advice() -> None:
     diagnosis = diagnose_text("trainer.log", RAYLET_OOM_SUMMARY)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "killed due to memory pressure (OOM)" in diagnosis.first_error.text
-    assert "oom.ray_memory_monitor_kill" in _rules(diagnosis)
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="killed due to memory pressure (OOM)",
+        rule="oom.ray_memory_monitor_kill",
+        beside=("device_fault",),
+    )
 
 
 def test_the_callers_out_of_memory_error_names_the_monitors_kill() -> None:
@@ -120,18 +118,15 @@ def test_the_callers_out_of_memory_error_names_the_monitors_kill() -> None:
         "killed this worker (ID: 81c4) because it was the most recently scheduled task\n"
     )
     diagnosis = diagnose_text("driver.log", text)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "running low on memory" in diagnosis.first_error.text
-    assert "oom.ray_memory_monitor_kill" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "oom", first_error="running low on memory", rule="oom.ray_memory_monitor_kill"
+    )
 
 
 def test_a_dead_worker_next_to_the_monitors_kill_is_that_kill() -> None:
     text = ACTOR_DIED + RAYLET_OOM_SUMMARY
     diagnosis = diagnose_text("driver.log", text)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "killed due to memory pressure (OOM)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="killed due to memory pressure (OOM)")
 
 
 def test_a_summary_that_counts_no_memory_kill_is_not_one() -> None:
@@ -141,5 +136,5 @@ def test_a_summary_that_counts_no_memory_kill_is_not_one() -> None:
         "reasons at node (ID: 3fd1c08a7b6e, IP: 10.7.5.23) over the last time period.\n"
     )
     diagnosis = diagnose_text("trainer.log", text)
-    assert "oom.ray_memory_monitor_kill" not in _rules(diagnosis)
+    assert "oom.ray_memory_monitor_kill" not in rules_of(diagnosis)
     assert diagnosis.category != "oom", diagnosis.root_cause

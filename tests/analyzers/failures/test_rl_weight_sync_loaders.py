@@ -9,16 +9,7 @@ prefixes, the loader frames above the exception) with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NARROW_DURING_UPDATE = """\
 (RolloutServer pid=5120) (Worker_TP1 pid=5207) ERROR 07-02 10:11:12 [multiproc_executor.py:700]   File "/opt/venv/lib/python3.11/site-packages/vllm/model_executor/layers/fused_moe/layer.py", line 980, in _load_w13
@@ -30,18 +21,20 @@ NARROW_DURING_UPDATE = """\
 
 def test_a_slice_start_past_its_axis_is_the_loader_that_failed() -> None:
     diagnosis = diagnose_text("rollout.log", NARROW_DURING_UPDATE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "start out of range" in diagnosis.first_error.text
-    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
-    assert "shape_mismatch" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="start out of range",
+        rule="wl.narrow_start_out_of_range",
+        beside=("shape_mismatch",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_dimension_index_out_of_range_keeps_its_shape_reading() -> None:
     text = "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1)\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "wl.narrow_start_out_of_range" not in _rules(diagnosis)
+    assert "wl.narrow_start_out_of_range" not in rules_of(diagnosis)
     assert diagnosis.category == "shape_mismatch"
 
 
@@ -59,24 +52,26 @@ IndexError: start out of range
 
 def test_a_slice_start_headline_with_its_range_wrapped_below_is_the_loader() -> None:
     diagnosis = diagnose_text("server.log", WRAPPED_NARROW)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "IndexError: start out of range" in diagnosis.first_error.text
-    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
-    assert "shape_mismatch" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="IndexError: start out of range",
+        rule="wl.narrow_start_out_of_range",
+        beside=("shape_mismatch",),
+    )
 
 
 def test_a_quoted_slice_start_headline_alone_is_the_loader() -> None:
     text = "[2026-05-06 07:08:09 TP3] IndexError: start out of range\n"
     diagnosis = diagnose_text("server.log", text)
     assert diagnosis.category == "weight_load"
-    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+    assert "wl.narrow_start_out_of_range" in rules_of(diagnosis)
 
 
 def test_a_sentence_that_goes_on_after_the_same_words_is_not_the_check() -> None:
     text = "WARNING sampler: window start out of range, clamping to 0\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "wl.narrow_start_out_of_range" not in _rules(diagnosis)
+    assert "wl.narrow_start_out_of_range" not in rules_of(diagnosis)
 
 
 EXPERT_LAYOUT = """\
@@ -88,18 +83,20 @@ EXPERT_LAYOUT = """\
 
 def test_an_expert_loader_refusing_a_kernel_layout_is_a_loader_failure_with_config_beside() -> None:
     diagnosis = diagnose_text("rollout.log", EXPERT_LAYOUT)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "is not a valid data dimension" in diagnosis.first_error.text
-    assert "wl.expert_loader_layout_refused" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="is not a valid data dimension",
+        rule="wl.expert_loader_layout_refused",
+        beside=("config",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_line_that_only_names_the_shard_axis_is_no_failure() -> None:
     text = "INFO loading expert weights with shard_dim=0 into a 3D tensor\n"
     diagnosis = diagnose_text("rollout.log", text)
-    assert "wl.expert_loader_layout_refused" not in _rules(diagnosis)
+    assert "wl.expert_loader_layout_refused" not in rules_of(diagnosis)
 
 
 # SGLang's model runner logs whatever an online weight update raised on one line, after a
@@ -115,11 +112,13 @@ ONLINE_UPDATE_CUT = """\
 
 def test_an_online_update_headline_alone_is_the_weights_that_did_not_go_in() -> None:
     diagnosis = diagnose_text("rollout.log", ONLINE_UPDATE_CUT)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "Failed to update parameter online" in diagnosis.first_error.text
-    assert "wl.online_weight_update_failed" in _rules(diagnosis)
-    assert "shape_mismatch" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="Failed to update parameter online",
+        rule="wl.online_weight_update_failed",
+        beside=("shape_mismatch",),
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -131,7 +130,7 @@ def test_an_online_update_headline_names_a_missing_parameter() -> None:
     )
     diagnosis = diagnose_text("rollout.log", text)
     assert diagnosis.category == "weight_load"
-    assert "wl.online_weight_update_failed" in _rules(diagnosis)
+    assert "wl.online_weight_update_failed" in rules_of(diagnosis)
 
 
 def test_an_online_update_headline_yields_to_the_inner_loader_check() -> None:
@@ -142,14 +141,14 @@ def test_an_online_update_headline_yields_to_the_inner_loader_check() -> None:
     )
     diagnosis = diagnose_text("rollout.log", text)
     assert diagnosis.category == "weight_load"
-    assert "wl.narrow_start_out_of_range" in _rules(diagnosis)
+    assert "wl.narrow_start_out_of_range" in rules_of(diagnosis)
     assert diagnosis.evidence[0].rule == "wl.narrow_start_out_of_range"
 
 
 def test_a_successful_online_update_is_no_failure() -> None:
     text = "[2026-02-03 04:05:06 TP0] Succeeded to update parameter online.\n"
     diagnosis = diagnose_text("rollout.log", text)
-    assert "wl.online_weight_update_failed" not in _rules(diagnosis)
+    assert "wl.online_weight_update_failed" not in rules_of(diagnosis)
 
 
 # Engines attach a weight_loader to each parameter their layers create; a parameter re-made
@@ -163,16 +162,18 @@ RELOAD_WITHOUT_LOADER = """\
 
 def test_a_parameter_without_its_weight_loader_is_the_loader_that_failed() -> None:
     diagnosis = diagnose_text("sampler.log", RELOAD_WITHOUT_LOADER)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "has no attribute 'weight_loader'" in diagnosis.first_error.text
-    assert "wl.parameter_without_weight_loader" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="has no attribute 'weight_loader'",
+        rule="wl.parameter_without_weight_loader",
+        beside=("config",),
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_config_object_lacking_the_attribute_keeps_its_config_reading() -> None:
     text = "AttributeError: 'DemoConfig' object has no attribute 'weight_loader'\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "wl.parameter_without_weight_loader" not in _rules(diagnosis)
+    assert "wl.parameter_without_weight_loader" not in rules_of(diagnosis)
     assert diagnosis.category == "config"

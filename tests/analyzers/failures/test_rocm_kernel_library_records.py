@@ -14,7 +14,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 CONV_REFUSED = """\
 Epoch 3/40 step 120
@@ -29,18 +29,18 @@ RuntimeError: miopenStatusUnknownError
 
 def test_a_convolution_miopen_refuses_is_the_operator() -> None:
     diagnosis = diagnose_text("slurm-4411.out", CONV_REFUSED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Forward Convolution cannot be executed" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Forward Convolution cannot be executed",
+        beside=("driver_env",),
+    )
 
 
 def test_a_quoted_refusal_without_the_source_path_reads_the_same() -> None:
     text = "> MIOpen Error: convolutionocl.cpp:455: Backward Weights Convolution cannot be executed due to incorrect params\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Backward Weights Convolution" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Backward Weights Convolution")
 
 
 def test_miopens_database_warnings_are_no_failure() -> None:
@@ -66,9 +66,7 @@ RuntimeError: miopenStatusUnknownError
 
 def test_a_kernel_miopen_cannot_build_for_the_card_is_the_toolchain() -> None:
     diagnosis = diagnose_text("bench.log", KERNEL_BUILD_FAILED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "amd_comgr_action_info_set_isa_name" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="amd_comgr_action_info_set_isa_name")
 
 
 def test_the_build_failure_alone_reads_the_same() -> None:
@@ -90,7 +88,7 @@ def test_a_kernel_table_the_blas_library_cannot_read_is_the_installation() -> No
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert 'Cannot read "TensileLibrary_lazy_gfx1030.dat"' in diagnosis.first_error.text
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert "operator" in alternative_labels(diagnosis)
 
 
 def test_rocblas_spelling_reads_the_same() -> None:
@@ -99,9 +97,7 @@ def test_rocblas_spelling_reads_the_same() -> None:
         "Aborted (core dumped)\n"
     )
     diagnosis = diagnose_text("run.log", text)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "TensileLibrary.dat" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="TensileLibrary.dat")
     assert diagnosis.confidence >= 0.5
 
 

@@ -14,7 +14,7 @@ script's output, with paths and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 MISSING_CODE_OBJECT = """\
 :3:rocdevice.cpp            :468 : 7730012201 us: [pid:9001 tid:0x7f52aa0c1740] Initializing HSA stack.
@@ -33,9 +33,7 @@ For debugging consider passing AMD_SERIALIZE_KERNEL=3
 
 def test_the_runtimes_missing_code_object_line_is_the_first_error() -> None:
     diagnosis = diagnose_text("probe.log", MISSING_CODE_OBJECT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Missing CO for these ISAs" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Missing CO for these ISAs")
 
 
 OTHER_GENERATION = """\
@@ -47,10 +45,7 @@ OTHER_GENERATION = """\
 
 def test_a_kernel_that_asserts_another_gpu_generation_is_the_platform_limit() -> None:
     diagnosis = diagnose_text("serve.log", OTHER_GENERATION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "requires gfx950" in diagnosis.first_error.text
-    assert "op_constraint" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="requires gfx950", beside=("op_constraint",))
 
 
 def test_a_fallback_notice_naming_an_architecture_is_no_failure() -> None:
@@ -69,9 +64,7 @@ torch.AcceleratorError: CUDA error: file not found
 
 def test_a_library_file_the_runtime_cannot_find_is_the_installation() -> None:
     diagnosis = diagnose_text("check.log", PIPED_SCRIPT)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "file not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="file not found")
 
 
 def test_a_warning_from_code_read_from_no_file_stays_a_warning() -> None:
@@ -105,11 +98,9 @@ LAUNCH_REFUSED = """\
 def test_a_kernel_librarys_refused_launch_is_the_operator() -> None:
     # docs/labelling.md#a-kernel-librarys-runtime-call-that-fails
     diagnosis = diagnose_text("test_attn.log", LAUNCH_REFUSED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "fail to call hipModuleLaunchKernel" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="fail to call hipModuleLaunchKernel")
     assert diagnosis.confidence >= 0.5
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_refused_launch_that_names_a_device_fault_is_not_read_here() -> None:
@@ -134,9 +125,7 @@ ws-7:51230:51244 [1] NCCL INFO /build/rccl/hipify/src/group.cc:68 -> 1 [Async th
 def test_rccl_that_cannot_load_its_kernels_for_a_card_is_the_build() -> None:
     """docs/labelling.md#operator-installation-or-platform-limit: HIP's `invalid kernel file`."""
     diagnosis = diagnose_text("job/train.log", RCCL_KERNEL_FILE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "'invalid kernel file'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="'invalid kernel file'")
     assert {"driver_env", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
 
 

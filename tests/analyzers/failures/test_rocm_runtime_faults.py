@@ -18,7 +18,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MEMORY_ACCESS_FAULTS = """\
 (Worker_TP1 pid=4471) INFO 03-02 11:40:07 [gpu_model_runner.py:2214] Model loading took 7.9 GiB
@@ -90,41 +90,39 @@ Aborted (core dumped)
 def test_first_memory_access_fault_is_the_device_fault() -> None:
     # Two workers fault on their devices; a third rank's reset connection is the cascade.
     diagnosis = diagnose_text("serve/vllm_serve.log", MEMORY_ACCESS_FAULTS)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Memory access fault by GPU node-3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Memory access fault by GPU node-3")
 
 
 def test_gpu_hang_exception_outranks_the_abort() -> None:
     diagnosis = diagnose_text("train/train.log", GPU_HANG)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HW Exception by GPU node-4 (Agent handle: 0x55d0c1e2f9b0)" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="HW Exception by GPU node-4 (Agent handle: 0x55d0c1e2f9b0)",
+    )
 
 
 def test_invalid_device_function_is_a_build_for_another_gpu() -> None:
     # The broadcast frame is only where the missing kernel surfaced, not a collective failure.
     diagnosis = diagnose_text("train/task_runner.log", INVALID_DEVICE_FUNCTION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HIP error: invalid device function" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HIP error: invalid device function")
     assert {"driver_env", "operator"} & {alt.category for alt in diagnosis.alternatives}
 
 
 def test_no_hip_gpus_is_a_device_the_process_cannot_see() -> None:
     diagnosis = diagnose_text("train/main.log", NO_HIP_GPUS)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No HIP GPUs are available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="No HIP GPUs are available")
 
 
 def test_a_queue_stopped_by_a_hardware_exception_is_a_device_fault() -> None:
     # Two scheduler processes print the runtime's callback; the first is the first error.
     diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_HARDWARE_EXCEPTION)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Queue 0x7f5a91c00000 aborting with error" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Queue 0x7f5a91c00000 aborting with error",
+        beside=("operator",),
+    )
 
 
 def test_a_queue_stopped_for_want_of_resources_is_not_read_as_a_device_fault() -> None:
@@ -135,24 +133,23 @@ def test_a_queue_stopped_for_want_of_resources_is_not_read_as_a_device_fault() -
 def test_a_queue_stopped_for_want_of_resources_is_oom_with_the_device_beside_it() -> None:
     """docs/labelling.md#runtimes-of-other-accelerators: resources the runtime could not get."""
     diagnosis = diagnose_text("serve/sglang_tp8.log", QUEUE_OUT_OF_RESOURCES)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HSA_STATUS_ERROR_OUT_OF_RESOURCES" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "oom", first_error="HSA_STATUS_ERROR_OUT_OF_RESOURCES", beside=("device_fault",)
+    )
 
 
 def test_a_reflowed_hsa_status_is_the_device_fault_before_the_launch_failure() -> None:
     diagnosis = diagnose_text("serve/vllm_tp8.log", HSA_STATUS_REFLOWED)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"
+    )
 
 
 def test_an_hsa_status_quoted_without_the_callback_is_the_device_fault() -> None:
     diagnosis = diagnose_text("serve/sglang_tp2.log", HSA_STATUS_WITHOUT_CALLBACK)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation"
+    )
 
 
 def test_an_hsa_status_named_in_a_setting_is_no_fault() -> None:
@@ -204,10 +201,12 @@ hipIpcGetMemHandle -> 1 (invalid argument)
 
 def test_a_queue_callback_whose_status_was_overwritten_is_still_the_device_fault() -> None:
     diagnosis = diagnose_text("bench/throughput.log", QUEUE_CALLBACK_STATUS_OVERWRITTEN)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Queue 0x7e21c0a00000 aborting with error" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Queue 0x7e21c0a00000 aborting with error",
+        beside=("operator",),
+    )
 
 
 def test_a_queue_note_and_a_resources_callback_are_not_the_overwritten_status_rule() -> None:
@@ -217,10 +216,12 @@ def test_a_queue_note_and_a_resources_callback_are_not_the_overwritten_status_ru
 
 def test_a_memory_critical_error_by_an_agent_is_a_device_fault() -> None:
     diagnosis = diagnose_text("train/train.log", MEMORY_CRITICAL_ERROR)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Memory critical error by agent node-1" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Memory critical error by agent node-1",
+        beside=("driver_env",),
+    )
 
 
 def test_memory_critical_error_named_in_a_note_is_no_fault() -> None:
@@ -230,7 +231,5 @@ def test_memory_critical_error_named_in_a_note_is_no_fault() -> None:
 
 def test_hip_refusing_to_export_ipc_memory_is_the_hosts_runtime_setup() -> None:
     diagnosis = diagnose_text("repro/ipc_check.log", HIP_IPC_EXPORT_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to create memory for IPC" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Failed to create memory for IPC")
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}

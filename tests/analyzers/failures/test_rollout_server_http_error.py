@@ -10,7 +10,7 @@ Paths, times and the step count are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TRAINER_SIDE = """\
 [rank0]:   File "/opt/swift/trainers/rlhf_trainer/vllm_client.py", line 179, in infer
@@ -23,10 +23,7 @@ TRAINER_SIDE = """\
 
 def test_a_rollout_server_error_status_is_the_first_error() -> None:
     diagnosis = diagnose_text("train/rank0.log", TRAINER_SIDE)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Server 2 failed: 503" in diagnosis.first_error.text
-    assert "device_fault" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="Server 2 failed: 503", beside=("device_fault",))
 
 
 def test_a_status_the_client_retries_is_no_failure() -> None:

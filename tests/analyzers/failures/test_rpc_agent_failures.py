@@ -17,7 +17,7 @@ Fixtures are written in the shape of the agent's output, with names and numbers 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 # A parameter-server job across two hosts: the trainer cannot open a pipe to the server it
 # calls, and rpc_sync re-raises the agent's reason.
@@ -88,45 +88,33 @@ OWNER_NEVER_CREATED = (
 
 def test_a_refused_pipe_to_a_peer_is_the_connection_and_its_warning_leads() -> None:
     diagnosis = diagnose_text("trainer0.log", TRAINER_REFUSED)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "RPC agent for trainer0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="RPC agent for trainer0")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_rdma_retries_that_run_out_lead_the_peer_that_saw_its_pipe_close() -> None:
     diagnosis = diagnose_files(LEARNER_RETRIES)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "transport retry counter exceeded" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="transport retry counter exceeded")
 
 
 def test_connects_turned_away_at_start_are_read_from_the_split_message() -> None:
     diagnosis = diagnose_text("console.log", WORKERS_TURNED_AWAY)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Resource temporarily unavailable" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Resource temporarily unavailable")
 
 
 def test_a_verbs_call_refused_at_rpc_start_is_the_host() -> None:
     diagnosis = diagnose_text("stage1.log", IBV_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "tensorpipe/common/ibv.h" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="tensorpipe/common/ibv.h")
 
 
 def test_an_assert_on_the_rpc_thread_pool_is_the_framework() -> None:
     diagnosis = diagnose_text("worker1.log", THREAD_POOL_ASSERT)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Exception in thread pool task" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Exception in thread pool task")
 
 
 def test_an_owner_reference_never_created_is_the_framework() -> None:
     diagnosis = diagnose_text("ps0.log", OWNER_NEVER_CREATED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Expected OwnerRRef" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Expected OwnerRRef")
 
 
 def test_pipes_closing_and_transport_start_up_are_no_failures() -> None:

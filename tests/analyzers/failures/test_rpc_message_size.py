@@ -9,7 +9,7 @@ abort it causes. Values and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ASSERTED = """\
 client_upload.py::test_bulk_tensor E0907 11:02:33.104928311 88120 byte_stream.cc:40] assertion failed: slice_buffer->length <= UINT32_MAX
@@ -28,10 +28,9 @@ REFUSED = (
 
 def test_the_4gib_assertion_is_the_message_size_not_a_crash() -> None:
     diagnosis = diagnose_text("client.log", ASSERTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "slice_buffer->length <= UINT32_MAX" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="slice_buffer->length <= UINT32_MAX", beside=("other",)
+    )
 
 
 def test_a_configured_limit_refused_in_words_reads_the_same() -> None:
@@ -59,10 +58,9 @@ ERROR:tensorflow:Cluster check alive failed, /job:worker/replica:0/task:2 is dow
 
 def test_protobufs_2gb_cap_is_the_message_size_ahead_of_the_peer_check() -> None:
     diagnosis = diagnose_text("worker-0.log", PROTOBUF_CAP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "exceeded maximum protobuf size of 2GB" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="exceeded maximum protobuf size of 2GB", beside=("other",)
+    )
 
 
 def test_a_python_protobuf_refusal_reads_the_same() -> None:

@@ -12,7 +12,7 @@ turns ECC on, or a status table that reports no error, is none. Values are our o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NVHPC_ECC_WRAPPED = """\
 Accelerator Fatal Error: call to cuMemAlloc returned error 214
@@ -35,19 +35,15 @@ the runtime maps code 214 to CUDA_ERROR_ECC_UNCORRECTABLE in its table of names
 
 def test_the_nvhpc_runtime_headline_of_an_ecc_error_is_the_first_error() -> None:
     diagnosis = diagnose_text("ci.log", NVHPC_ECC_WRAPPED)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "call to cuMemAlloc returned error 214" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="call to cuMemAlloc returned error 214")
 
 
 def test_the_code_name_on_one_line_reads_the_same() -> None:
     diagnosis = diagnose_text("run.err", NVHPC_ECC_ONE_LINE)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "returned error 214" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="returned error 214")
 
 
 def test_ecc_settings_and_a_table_of_code_names_are_no_error() -> None:
     diagnosis = diagnose_text("smi.txt", ECC_SETTINGS_ONLY)
-    assert "dev.ecc_error" not in {e.rule for e in diagnosis.evidence if e.rule}
+    assert "dev.ecc_error" not in rules_of(diagnosis)
     assert diagnosis.category != "device_fault"

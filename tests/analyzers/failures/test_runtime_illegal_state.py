@@ -9,7 +9,7 @@ Fixtures are written for these tests in the real shapes, with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SECOND_CARD_REFUSES = """\
 [rank0]: step 0 loss 2.3031
@@ -40,21 +40,21 @@ node-2:7710:7790 [3] [FATAL ERROR]: HIP failure: 'the operation cannot be perfor
 
 def test_a_card_that_refuses_work_in_its_state_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/torchrun.log", SECOND_CARD_REFUSES)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "HIP error: the operation cannot be performed" in diagnosis.first_error.text
-    assert "device_fault" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="HIP error: the operation cannot be performed",
+        beside=("device_fault",),
+    )
 
 
 def test_the_cuda_wording_reads_the_same() -> None:
     diagnosis = diagnose_text("probe.log", CUDA_FORM)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CUDA error: the operation cannot be performed" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="CUDA error: the operation cannot be performed"
+    )
 
 
 def test_the_same_answer_in_rccls_own_line_stays_the_collective_layer() -> None:
     diagnosis = diagnose_text("serve/server.log", RCCL_LINE_FIRST)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[FATAL ERROR]: HIP failure" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="[FATAL ERROR]: HIP failure")

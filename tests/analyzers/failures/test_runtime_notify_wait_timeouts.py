@@ -16,7 +16,7 @@ serving nodes; pids, ids, times and the timeout are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PREFIX = "(Worker_TP1 pid=4417) ERROR 03-14 09:12:55 [multiproc_executor.py:940]        "
 
@@ -37,10 +37,9 @@ NOTIFY_BLOCK = (
 
 def test_a_notify_wait_the_runtime_gave_up_on_is_the_collective_wait() -> None:
     diagnosis = diagnose_text("serve/worker.log", NOTIFY_BLOCK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Notify wait failed, notify_id=512" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="Notify wait failed, notify_id=512", beside=("hang",)
+    )
 
 
 def test_the_notify_reason_alone_is_read_the_same_way() -> None:
@@ -52,9 +51,7 @@ def test_the_notify_reason_alone_is_read_the_same_way() -> None:
         "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n"
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "rtNotifyWaitWithTimeOut" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="rtNotifyWaitWithTimeOut")
 
 
 def test_a_stream_wait_that_ran_out_without_brackets_is_named_by_its_reason() -> None:
@@ -67,10 +64,7 @@ def test_a_stream_wait_that_ran_out_without_brackets_is_named_by_its_reason() ->
         "[LINE:65]\n"
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "reason=task timeout" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "stream_sync", first_error="reason=task timeout", beside=("hccl",))
 
 
 def test_an_aicpu_timeout_reason_without_brackets_is_the_kernel_timeout() -> None:
@@ -79,7 +73,4 @@ def test_an_aicpu_timeout_reason_without_brackets_is_the_kernel_timeout() -> Non
         "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:65]\n"
     )
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "reason=aicpu timeout" in diagnosis.first_error.text
-    assert "hang" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "aicore_timeout", first_error="reason=aicpu timeout", beside=("hang",))

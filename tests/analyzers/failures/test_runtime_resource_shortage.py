@@ -13,7 +13,7 @@ Fixtures in the shapes the runtime prints, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 CAPTURE_STREAMS_PRINTED = """\
 Resource_Error(EE1023): Alloc Stream resource failed. Reason: Too many streams are captured to the ACL graph (model_id=7).
@@ -42,24 +42,17 @@ STREAM_CREATED_AT_INFO = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_a_capture_with_too_many_streams_is_the_settings() -> None:
     diagnosis = diagnose_text("stdout.txt", CAPTURE_STREAMS_PRINTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc Stream resource failed" in diagnosis.first_error.text
-    assert "stream_sync" in _alternatives(diagnosis)
-    assert "device_fault" not in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Alloc Stream resource failed", beside=("stream_sync",)
+    )
+    assert "device_fault" not in alternative_labels(diagnosis)
 
 
 def test_the_plog_of_the_same_capture_names_the_queue_refusal_first() -> None:
     diagnosis = diagnose_text("plog/plog-60210_20260920041002.log", CAPTURE_STREAMS_PLOG)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "sq cq res alloc failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="sq cq res alloc failed")
 
 
 def test_printed_block_and_plog_together_stay_the_settings() -> None:
@@ -77,9 +70,7 @@ def test_printed_block_and_plog_together_stay_the_settings() -> None:
 
 def test_too_many_notifies_is_the_same_shortage() -> None:
     diagnosis = diagnose_text("stdout.txt", TOO_MANY_NOTIFIES)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc Notify resource failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Alloc Notify resource failed")
 
 
 def test_a_stream_the_runtime_gave_is_no_shortage() -> None:

@@ -9,12 +9,7 @@ same job yielding to it. Fixtures are our own jobs written in the schedulers' re
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A batch script whose training process the shell reports killed; slurmstepd adds its count.
 SHELL_KILLED_THEN_CGROUP_COUNT = """\
@@ -68,24 +63,24 @@ SHELL_KILLED_ALONE = """\
 
 def test_the_cgroup_count_outranks_the_shells_killed() -> None:
     diagnosis = diagnose_text("error_5512.err", SHELL_KILLED_THEN_CGROUP_COUNT)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "oom-kill event(s) in StepId=5512.batch" in diagnosis.first_error.text
-    assert "oom.scheduler_memory_kill" in _rules(diagnosis)
-    assert "device_fault" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="oom-kill event(s) in StepId=5512.batch",
+        rule="oom.scheduler_memory_kill",
+        beside=("device_fault",),
+    )
 
 
 def test_a_step_count_and_srun_out_of_memory_read_alike() -> None:
     diagnosis = diagnose_text("slurm-7781203.out", STEP_COUNT_AND_TASK_STATUS)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "oom_kill event in StepId=7781203.0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="oom_kill event in StepId=7781203.0")
 
 
 def test_srun_out_of_memory_alone_names_the_task() -> None:
     diagnosis = diagnose_text("slurm-7781204.out", "srun: error: gpu-c07: task 3: Out Of Memory\n")
     assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "oom.scheduler_memory_kill" in _rules(diagnosis)
+    assert "oom.scheduler_memory_kill" in rules_of(diagnosis)
     assert 3 in diagnosis.culprit_ranks
 
 
@@ -99,12 +94,12 @@ def test_lsfs_memory_limit_report_is_host_memory() -> None:
 def test_torques_memory_kill_is_host_memory() -> None:
     diagnosis = diagnose_text("job.o8812", TORQUE_MEM)
     assert diagnosis.category == "oom", diagnosis.root_cause
-    assert "oom.scheduler_memory_kill" in _rules(diagnosis)
+    assert "oom.scheduler_memory_kill" in rules_of(diagnosis)
 
 
 def test_a_limit_passed_without_a_kill_leaves_the_jobs_error_first() -> None:
     diagnosis = diagnose_text("slurm-5514.out", LIMIT_PASSED_NO_KILL)
-    assert "oom.scheduler_memory_kill" not in _rules(diagnosis)
+    assert "oom.scheduler_memory_kill" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "learning rate must be positive" in diagnosis.first_error.text
 
@@ -144,14 +139,14 @@ RAY_ACTOR_GONE_THEN_TIME_LIMIT = (
 
 def test_a_scheduler_count_below_a_ray_death_report_explains_it() -> None:
     diagnosis = diagnose_text("slurm-66120.out", RAY_ACTOR_GONE_THEN_STEP_COUNT)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "oom-kill event(s) in StepId=66120.batch" in diagnosis.first_error.text
-    assert "device_fault" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="oom-kill event(s) in StepId=66120.batch",
+        beside=("device_fault",),
+    )
 
 
 def test_a_ray_death_report_before_another_record_keeps_its_place() -> None:
     diagnosis = diagnose_text("slurm-66121.out", RAY_ACTOR_GONE_THEN_TIME_LIMIT)
-    assert diagnosis.first_error is not None
-    assert "The actor died unexpectedly" in diagnosis.first_error.text
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert_reads(diagnosis, "device_fault", first_error="The actor died unexpectedly")

@@ -13,12 +13,7 @@ NPU plugin refusing the nodes it checked for a task, which leaves the job Pendin
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TIME_LIMIT = """\
 Epoch 3:  41%|████      | 410/1000 [1:02:11<1:29:30,  9.10s/it, loss=2.31]
@@ -183,90 +178,87 @@ srun: error: Unable to create step for job 88123: Job/step already completing or
 
 def test_a_time_limit_that_ends_a_job_still_advancing_is_the_stop_itself() -> None:
     diagnosis = diagnose_text("slurm-6203117.out", TIME_LIMIT)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "DUE TO TIME LIMIT" in diagnosis.first_error.text
-    assert "ext.scheduler_cancelled" in _rules(diagnosis)
-    assert "hang" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="DUE TO TIME LIMIT",
+        rule="ext.scheduler_cancelled",
+        beside=("hang",),
+    )
 
 
 def test_a_preemption_record_reads_the_same_way() -> None:
     diagnosis = diagnose_text("slurm-2207415.out", PREEMPTED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "DUE TO PREEMPTION" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="DUE TO PREEMPTION")
 
 
 def test_a_requeue_record_reads_as_a_preemption() -> None:
     diagnosis = diagnose_text("slurm-88410.out", REQUEUED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "DUE TO JOB REQUEUE" in diagnosis.first_error.text
-    assert "hang" in {a.category for a in diagnosis.alternatives}
+    assert_reads(diagnosis, "other", first_error="DUE TO JOB REQUEUE", beside=("hang",))
 
 
 def test_submitits_preemption_warning_is_the_stop_and_comes_first() -> None:
     diagnosis = diagnose_text("88410_0_log.err", REQUEUED_UNDER_SUBMITIT)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "this job is preempted" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="this job is preempted")
     assert "hccl" not in {a.category for a in diagnosis.alternatives}
 
 
 def test_a_bypassed_sigterm_alone_is_no_stop_record() -> None:
     diagnosis = diagnose_text("88410_0_log.err", SIGTERM_BYPASSED_ONLY)
-    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
+    assert "ext.scheduler_cancelled" not in rules_of(diagnosis)
 
 
 def test_an_earlier_collective_timeout_wins_over_the_time_limit() -> None:
     diagnosis = diagnose_text("slurm-6203117.out", WATCHDOG_THEN_LIMIT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
 
 
 def test_a_step_cancelled_without_a_reason_is_not_a_stop_from_outside() -> None:
     diagnosis = diagnose_text("slurm-6203980.out", TASK_FAILED_THEN_STEP_CANCELLED)
-    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
+    assert "ext.scheduler_cancelled" not in rules_of(diagnosis)
 
 
 def test_a_step_the_allocation_cannot_satisfy_is_the_scripts_request() -> None:
     diagnosis = diagnose_text("slurm-88123.out", STEP_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unable to create step for job 88123" in diagnosis.first_error.text
-    assert "cfg.scheduler_request_unsatisfiable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unable to create step for job 88123",
+        rule="cfg.scheduler_request_unsatisfiable",
+    )
 
 
 def test_a_refused_submission_reads_the_same_way() -> None:
     diagnosis = diagnose_text("submit.log", JOB_REFUSED)
     assert diagnosis.category == "config"
-    assert "cfg.scheduler_request_unsatisfiable" in _rules(diagnosis)
+    assert "cfg.scheduler_request_unsatisfiable" in rules_of(diagnosis)
 
 
 def test_a_step_asked_for_while_the_job_ends_is_not_a_refused_request() -> None:
     diagnosis = diagnose_text("slurm-88123.out", STEP_AFTER_END)
-    assert "cfg.scheduler_request_unsatisfiable" not in _rules(diagnosis)
+    assert "cfg.scheduler_request_unsatisfiable" not in rules_of(diagnosis)
 
 
 def test_a_pod_the_npu_plugin_refused_every_node_for_is_the_jobs_request() -> None:
     diagnosis = diagnose_text("describe-pod.txt", NODE_CHECK_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "node check failed" in diagnosis.first_error.text
-    assert "cfg.npu_scheduler_node_check_failed" in _rules(diagnosis)
-    assert "driver_env" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="node check failed",
+        rule="cfg.npu_scheduler_node_check_failed",
+        beside=("driver_env",),
+    )
 
 
 def test_the_schedulers_own_record_of_the_refusal_reads_the_same_way() -> None:
     diagnosis = diagnose_text("volcano-scheduler.log", NODE_PREDICATE_RECORD)
     assert diagnosis.category == "config"
-    assert "cfg.npu_scheduler_node_check_failed" in _rules(diagnosis)
+    assert "cfg.npu_scheduler_node_check_failed" in rules_of(diagnosis)
 
 
 def test_a_placed_pod_is_no_refusal() -> None:
     diagnosis = diagnose_text("describe-pod.txt", NODE_CHECK_PASSED)
-    assert "cfg.npu_scheduler_node_check_failed" not in _rules(diagnosis)
+    assert "cfg.npu_scheduler_node_check_failed" not in rules_of(diagnosis)
 
 
 def test_other_schedulers_time_limit_kills_read_as_the_stop() -> None:
@@ -279,34 +271,38 @@ def test_other_schedulers_time_limit_kills_read_as_the_stop() -> None:
         assert diagnosis.category == "other", (name, diagnosis.root_cause)
         assert diagnosis.first_error is not None, name
         assert words in diagnosis.first_error.text, name
-        assert "ext.scheduler_cancelled" in _rules(diagnosis), name
+        assert "ext.scheduler_cancelled" in rules_of(diagnosis), name
 
 
 def test_torques_job_end_mail_names_the_walltime_under_its_headline() -> None:
     diagnosis = diagnose_text("ddp_8n.o4410278", TORQUE_MAIL)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Job exceeded its walltime limit" in diagnosis.first_error.text
-    assert "ext.scheduler_cancelled" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Job exceeded its walltime limit",
+        rule="ext.scheduler_cancelled",
+    )
 
 
 def test_torques_mail_for_a_memory_limit_is_no_stop_from_outside() -> None:
     diagnosis = diagnose_text("ddp_8n.o4410279", TORQUE_MEMORY_MAIL)
-    assert "ext.scheduler_cancelled" not in _rules(diagnosis)
+    assert "ext.scheduler_cancelled" not in rules_of(diagnosis)
 
 
 def test_a_node_refusing_the_step_credential_is_the_clusters_setup() -> None:
     diagnosis = diagnose_text("slurm-88123.out", CREDENTIAL_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Job credential expired" in diagnosis.first_error.text
-    assert "env.slurm_task_launch_refused" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Job credential expired",
+        rule="env.slurm_task_launch_refused",
+        beside=("config",),
+    )
 
 
 def test_an_aborted_launch_with_no_reason_is_no_credential_refusal() -> None:
     diagnosis = diagnose_text("slurm-88123.out", LAUNCH_ABORTED_ONLY)
-    assert "env.slurm_task_launch_refused" not in _rules(diagnosis)
+    assert "env.slurm_task_launch_refused" not in rules_of(diagnosis)
 
 
 def test_a_pod_whose_accelerator_request_fits_no_node_is_the_request() -> None:
@@ -315,16 +311,18 @@ def test_a_pod_whose_accelerator_request_fits_no_node_is_the_request() -> None:
         (SHARING_FILTER_REFUSED, "ModeNotFit(npu-node-1"),
     ):
         diagnosis = diagnose_text("describe-pod.txt", text)
-        assert diagnosis.category == "config", diagnosis.root_cause
-        assert diagnosis.first_error is not None
-        assert words in diagnosis.first_error.text
-        assert "cfg.accelerator_request_fits_no_node" in _rules(diagnosis)
-        assert "driver_env" in {a.category for a in diagnosis.alternatives}
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error=words,
+            rule="cfg.accelerator_request_fits_no_node",
+            beside=("driver_env",),
+        )
 
 
 def test_a_pod_refused_for_host_memory_is_no_accelerator_request() -> None:
     diagnosis = diagnose_text("describe-pod.txt", HOST_MEMORY_REFUSED)
-    assert "cfg.accelerator_request_fits_no_node" not in _rules(diagnosis)
+    assert "cfg.accelerator_request_fits_no_node" not in rules_of(diagnosis)
 
 
 # The Kubernetes scheduler's own record of a pod no node accepted, at INFO level: a
@@ -348,39 +346,41 @@ I0302 08:15:11.102431       1 cache.go:310] 3/3 nodes are available for pod trai
 
 def test_a_pod_refused_for_host_memory_is_still_a_request_no_node_fits() -> None:
     diagnosis = diagnose_text("describe-pod.txt", HOST_MEMORY_REFUSED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "3 Insufficient memory" in diagnosis.first_error.text
-    assert "cfg.pod_request_fits_no_node" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="3 Insufficient memory",
+        rule="cfg.pod_request_fits_no_node",
+    )
     assert {"driver_env", "other"} <= {a.category for a in diagnosis.alternatives}
 
 
 def test_a_bare_refusal_message_reads_the_same_way() -> None:
     diagnosis = diagnose_text("events.txt", CPU_AND_SELECTOR_REFUSED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "2 Insufficient cpu" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="2 Insufficient cpu")
 
 
 def test_an_accelerator_refusal_keeps_its_own_rule() -> None:
     diagnosis = diagnose_text("describe-pod.txt", ACCELERATOR_REQUEST_REFUSED)
     assert diagnosis.category == "config"
-    assert "cfg.accelerator_request_fits_no_node" in _rules(diagnosis)
-    assert "cfg.pod_request_fits_no_node" not in _rules(diagnosis)
+    assert "cfg.accelerator_request_fits_no_node" in rules_of(diagnosis)
+    assert "cfg.pod_request_fits_no_node" not in rules_of(diagnosis)
 
 
 def test_nodes_whose_devices_were_never_registered_are_the_node_setup() -> None:
     diagnosis = diagnose_text("hami-scheduler.log", DEVICES_UNREGISTERED_RECORD)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "2 node unregistered" in diagnosis.first_error.text
-    assert "env.scheduler_node_devices_unregistered" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="2 node unregistered",
+        rule="env.scheduler_node_devices_unregistered",
+        beside=("config",),
+    )
 
 
 def test_a_count_with_nodes_to_spare_is_no_refusal() -> None:
     diagnosis = diagnose_text("kube-scheduler.log", NODES_TO_SPARE)
-    assert "cfg.pod_request_fits_no_node" not in _rules(diagnosis)
+    assert "cfg.pod_request_fits_no_node" not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 
@@ -403,8 +403,7 @@ def test_the_preemption_count_after_an_accelerator_refusal_is_no_refusal_of_its_
 
 def test_a_refusal_with_its_preemption_count_keeps_the_generic_reading() -> None:
     diagnosis = diagnose_text("describe-pod.txt", CPU_REFUSED_WITH_PREEMPTION)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "3 Insufficient cpu" in diagnosis.first_error.text
-    assert "cfg.pod_request_fits_no_node" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="3 Insufficient cpu", rule="cfg.pod_request_fits_no_node"
+    )
     assert {"driver_env", "other"} <= {a.category for a in diagnosis.alternatives}

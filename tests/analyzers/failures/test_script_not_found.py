@@ -4,7 +4,7 @@ line and exits before the job runs. docs/labelling.md#a-script-the-interpreter-c
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAUNCH = (
     "W1204 10:00:00.100000 140001 torch/distributed/run.py:779] Setting OMP_NUM_THREADS "
@@ -21,10 +21,12 @@ def _workers_refused(path: str, errno: str, count: int = 4) -> str:
 def test_a_launched_script_that_is_not_there_is_the_launch_setting() -> None:
     text = _workers_refused("/srv/videogen/infer_usp.py", "[Errno 2] No such file or directory")
     diagnosis = diagnose_text("launcher.log", text)
-    assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "can't open file '/srv/videogen/infer_usp.py'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="can't open file '/srv/videogen/infer_usp.py'",
+        beside=("driver_env",),
+    )
 
 
 def test_a_script_refused_for_permission_is_not_a_missing_script() -> None:

@@ -14,7 +14,7 @@ into names the context-parallel size beside the length: the settings do not fit 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ULYSSES_SIZE_RANKS = """\
 [rank1]: Traceback (most recent call last):
@@ -50,9 +50,7 @@ DEGREES_PRINTED_THEN_OOM = """\
 
 def test_ulysses_size_that_is_not_the_world_size_is_the_launch_settings() -> None:
     diagnosis = diagnose_text("console.txt", ULYSSES_SIZE_RANKS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "should be equal to the world size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="should be equal to the world size")
     assert diagnosis.confidence >= 0.8
 
 
@@ -69,9 +67,7 @@ def test_degree_product_that_is_not_the_device_count_is_the_launch_settings() ->
 
 def test_printed_degrees_are_no_error_and_a_later_failure_keeps_its_reading() -> None:
     diagnosis = diagnose_text("console.txt", DEGREES_PRINTED_THEN_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "NPU out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="NPU out of memory")
 
 
 CP_PACKING_ALIGNMENT = """\
@@ -91,10 +87,9 @@ CP_PADDING_REPORTED = """\
 
 def test_a_packed_length_not_aligned_for_context_parallelism_is_the_settings() -> None:
     diagnosis = diagnose_text("train.log", CP_PACKING_ALIGNMENT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "not aligned to 2 * cp_size" in diagnosis.first_error.text
-    assert "shape_mismatch" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="not aligned to 2 * cp_size", beside=("shape_mismatch",)
+    )
     assert any("twice the context-parallel size" in action for action in diagnosis.next_actions)
 
 

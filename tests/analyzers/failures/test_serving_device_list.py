@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REPEATED_DEVICE = """\
 MIES_CONTAINER_IP=10.1.2.3 bin/mindieservice_daemon
@@ -39,9 +39,7 @@ ERR: Failed to init endpoint! Please check the service log or console output.
 )
 def test_a_refused_device_list_is_the_config(text: str, says: str) -> None:
     diagnosis = diagnose_text("mindie/daemon.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error=says)
 
 
 @pytest.mark.parametrize(

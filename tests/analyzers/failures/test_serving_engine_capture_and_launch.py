@@ -44,7 +44,7 @@ docs/labelling.md#an-mpi-call-between-an-engines-ranks-that-fails
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 NCCL_MEETS_A_CAPTURE_REFUSAL = """\
 INFO 07-02 11:20:01 model_runner.py:1012] Capturing the model for CUDA graphs.
@@ -189,9 +189,7 @@ def _alternatives(diagnosis) -> set[str]:
 
 def test_a_capture_refusal_that_nccl_meets_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/worker.log", NCCL_MEETS_A_CAPTURE_REFUSAL)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "dependency created on uncaptured work" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="dependency created on uncaptured work")
     assert {"config", "hccl"} <= _alternatives(diagnosis)
 
 
@@ -202,9 +200,7 @@ def test_a_failed_cuda_call_in_nccl_that_is_no_capture_refusal_stays_the_collect
 
 def test_a_capture_invalidated_with_no_reason_before_it_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/worker_tp1.log", CAPTURE_INVALIDATED_ALONE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "previous error during capture" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="previous error during capture")
     assert "config" in _alternatives(diagnosis)
 
 
@@ -215,32 +211,24 @@ def test_a_capture_end_out_of_device_memory_is_memory() -> None:
 
 def test_an_engine_run_by_fewer_processes_than_its_ranks_is_the_launch() -> None:
     diagnosis = diagnose_text("run.log", RUNNER_WORLD_SIZE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Runtime world size (1)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Runtime world size (1)")
     assert "driver_env" in _alternatives(diagnosis)
 
 
 def test_the_cpp_runtimes_mpi_size_assertion_is_the_launch() -> None:
     diagnosis = diagnose_text("run.log", CPP_RUNTIME_MPI_SIZE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "mpiSize == tp * pp" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="mpiSize == tp * pp")
 
 
 def test_the_executors_leader_world_size_check_is_the_launch() -> None:
     diagnosis = diagnose_text("tritonserver.log", EXECUTOR_LEADER_WORLD_SIZE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "MPI worldSize is expected to be equal to tp*pp" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="MPI worldSize is expected to be equal to tp*pp")
     assert "driver_env" in _alternatives(diagnosis)
 
 
 def test_a_failed_mpi_call_between_engine_ranks_is_the_collectives() -> None:
     diagnosis = diagnose_text("run.log", ENGINE_MPI_CALL_FAILS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed: MPI error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed: MPI error")
     assert "driver_env" in _alternatives(diagnosis)
 
 
@@ -264,18 +252,14 @@ def test_the_runtimes_mpi_size_info_line_is_no_error() -> None:
 
 def test_an_engines_own_allreduce_failing_a_cuda_call_is_the_collectives() -> None:
     diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_FAILS)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "custom_all_reduce.cuh:207" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="custom_all_reduce.cuh:207")
     assert {"config", "device_fault"} <= _alternatives(diagnosis)
 
 
 def test_an_illegal_access_in_the_engines_own_allreduce_is_the_collectives() -> None:
     """The all-reduce's own check outranks the plain illegal-memory-access reading."""
     diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_ILLEGAL_ACCESS)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "custom_all_reduce.cuh:455" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="custom_all_reduce.cuh:455")
     assert "device_fault" in _alternatives(diagnosis)
 
 
@@ -340,6 +324,4 @@ def test_the_all_reduce_check_relayed_by_a_frontend_at_info_is_the_first_error()
     builds print it without `Cuda error`), and the child's advice about out-of-memory during
     capture names no failure."""
     diagnosis = diagnose_text("frontend.log", _relayed_engine_log())
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "custom_all_reduce.cuh:291 'invalid argument'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="custom_all_reduce.cuh:291 'invalid argument'")

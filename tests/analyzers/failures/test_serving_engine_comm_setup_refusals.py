@@ -22,7 +22,7 @@ Fixtures follow the engines' log formats; names, numbers and paths are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 
 def _alternatives(diagnosis) -> set[str]:
@@ -59,18 +59,14 @@ MOE_ASSERT = (
 
 def test_an_assertion_in_the_user_buffer_all_reduce_is_the_collective_kernel() -> None:
     diagnosis = diagnose_text("rank1.log", UB_ASSERT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "kernels/userbuffers/userbuffers.cu:977" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="kernels/userbuffers/userbuffers.cu:977")
     assert {"config", "operator"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_an_assertion_in_the_fusion_all_reduce_reads_the_same() -> None:
     diagnosis = diagnose_text("trtllm_serve.log", FUSION_ASSERT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "allReduceFusionKernels.cu:640" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="allReduceFusionKernels.cu:640")
 
 
 def test_the_same_assertion_in_another_kernel_is_not_the_collective() -> None:
@@ -89,9 +85,7 @@ UCC_REFUSED = (
 
 def test_ucc_refusing_the_thread_level_is_a_stack_that_does_not_fit() -> None:
     diagnosis = diagnose_text("trtllm_serve.log", UCC_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "UCC library doesn't support MPI_THREAD_MULTIPLE" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="UCC library doesn't support MPI_THREAD_MULTIPLE")
     assert {"driver_env", "hccl"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -124,9 +118,11 @@ SYMM_ILLEGAL_STATE = "".join(
 
 def test_a_driver_refusing_the_rendezvous_mapping_is_the_machine() -> None:
     diagnosis = diagnose_text("vllm_serve.log", SYMM_ILLEGAL_STATE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "the operation cannot be performed in the present state" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="the operation cannot be performed in the present state",
+    )
     assert {"hccl", "config"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
@@ -162,15 +158,11 @@ PEER_OOM = (
 
 def test_a_rank_that_only_saw_its_peers_not_load_is_the_loading_phase() -> None:
     diagnosis = diagnose_text("node0/sglang.log", NOT_LOADED)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "could finish the model loading" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="could finish the model loading")
     assert {"hccl", "hang"} <= _alternatives(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_the_peers_own_failure_while_loading_comes_first() -> None:
     diagnosis = diagnose_files({"node0/sglang.log": NOT_LOADED, "node1/sglang.log": PEER_OOM})
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")

@@ -13,7 +13,7 @@ Fixtures follow the shapes MindIE's daemon and dicp print; the values are made u
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 LAYOUT_REFUSED_THEN_ABORT = """\
 [2026-02-03 04:05:06.070809] [311] [318] [llm] [ERROR] [executor.cpp:512] Invalid DP number per node: 0
@@ -42,10 +42,9 @@ OPERATION_BUILT = """\
 
 def test_a_refused_parallel_count_before_an_abort_is_the_deployments_setting() -> None:
     diagnosis = diagnose_text("mindie_instance.log", LAYOUT_REFUSED_THEN_ABORT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Invalid DP number per node: 0" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="Invalid DP number per node: 0", beside=("device_fault",)
+    )
 
 
 def test_an_abort_without_a_refused_count_is_not_read_as_a_setting() -> None:
@@ -55,9 +54,7 @@ def test_an_abort_without_a_refused_count_is_not_read_as_a_setting() -> None:
 
 def test_an_atb_operation_the_graph_runner_could_not_build_is_an_operator_failure() -> None:
     diagnosis = diagnose_text("console.txt", OPERATION_NOT_BUILT)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "LinearOperation parse json fail" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="LinearOperation parse json fail")
     assert diagnosis.first_error.line == 1
 
 

@@ -16,12 +16,7 @@ terminal pastes it, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 PORT_VARIABLE_HOLDS_ADDRESS = """\
 (APIServer pid=1) WARNING 02-03 04:05:06 [envs.py:1744] Unknown vLLM environment
@@ -34,10 +29,12 @@ This may be caused by a Kubernetes service discovery issue,
 
 def test_a_port_variable_holding_a_service_address_is_config() -> None:
     diagnosis = diagnose_text("vllm.log", PORT_VARIABLE_HOLDS_ADDRESS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "appears to be a URI" in diagnosis.first_error.text
-    assert "cfg.port_env_holds_service_address" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="appears to be a URI",
+        rule="cfg.port_env_holds_service_address",
+    )
 
 
 PORT_VARIABLE_PRINTED = """\
@@ -49,7 +46,7 @@ variable detected: VLLM_PORT_8000_TCP_ADDR
 
 def test_the_unknown_variable_warnings_alone_are_no_port_refusal() -> None:
     diagnosis = diagnose_text("vllm.log", PORT_VARIABLE_PRINTED)
-    assert "cfg.port_env_holds_service_address" not in _rules(diagnosis)
+    assert "cfg.port_env_holds_service_address" not in rules_of(diagnosis)
 
 
 WORLD_OVER_NODE_GPUS = """\
@@ -67,8 +64,8 @@ def test_a_parallel_size_over_the_nodes_gpus_is_config() -> None:
     assert "ParallelConfig" in diagnosis.first_error.text or "World size (4)" in (
         diagnosis.first_error.text
     )
-    assert "cfg.engine_world_size_over_node_gpus" in _rules(diagnosis)
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "cfg.engine_world_size_over_node_gpus" in rules_of(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 WORLD_FITS_NODE = """\
@@ -78,7 +75,7 @@ INFO 02-03 04:05:06 [parallel.py:400] World size (2) fits the 8 GPUs available i
 
 def test_a_world_size_that_fits_is_no_refusal() -> None:
     diagnosis = diagnose_text("vllm.log", WORLD_FITS_NODE)
-    assert "cfg.engine_world_size_over_node_gpus" not in _rules(diagnosis)
+    assert "cfg.engine_world_size_over_node_gpus" not in rules_of(diagnosis)
 
 
 CONTEXT_LENGTH_WRAPPED = """\
@@ -97,4 +94,4 @@ def test_a_wrapped_context_length_refusal_keeps_its_reading() -> None:
     assert "ModelConfig" in diagnosis.first_error.text or "max_model_len (65536)" in (
         diagnosis.first_error.text
     )
-    assert "cfg.max_model_len_over_model" in _rules(diagnosis)
+    assert "cfg.max_model_len_over_model" in rules_of(diagnosis)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 ARCH_REFUSED = [
     (
@@ -52,10 +52,9 @@ def test_a_kernel_runner_that_refuses_the_architecture_is_the_platform_limit(
     name: str, text: str
 ) -> None:
     diagnosis = diagnose_text(f"{name}.log", text)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unsupported architecture" in diagnosis.first_error.text
-    assert "op_constraint" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "config", first_error="Unsupported architecture", beside=("op_constraint",)
+    )
 
 
 def test_a_fallback_notice_about_an_architecture_is_no_failure() -> None:
@@ -76,10 +75,7 @@ INVALID_TILE = """\
 
 def test_a_kernel_dispatch_with_no_valid_tile_configuration_is_the_kernels_failure() -> None:
     diagnosis = diagnose_text("engine.log", INVALID_TILE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Invalid configuration" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="Invalid configuration", beside=("config",))
 
 
 INSUFFICIENT_DRIVER = """\
@@ -100,9 +96,7 @@ Traceback (most recent call last):
 
 def test_the_runtimes_enum_for_an_old_driver_is_the_machine() -> None:
     diagnosis = diagnose_text("scheduler.log", INSUFFICIENT_DRIVER)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "cudaErrorInsufficientDriver" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="cudaErrorInsufficientDriver")
 
 
 STABLE_ABI_ALONE = """\
@@ -120,18 +114,14 @@ STABLE_ABI_WITH_REASON = """\
 
 def test_an_allocation_through_the_stable_abi_alone_reads_as_memory() -> None:
     diagnosis = diagnose_text("engine.log", STABLE_ABI_ALONE)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "torch_call_dispatcher" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="torch_call_dispatcher")
     assert diagnosis.confidence < 0.8
-    assert "other" in [alt.category for alt in diagnosis.alternatives]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_the_shims_reason_before_the_stable_abi_call_is_the_first_error() -> None:
     diagnosis = diagnose_text("engine.log", STABLE_ABI_WITH_REASON)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Exception in aoti_torch" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Exception in aoti_torch")
 
 
 def test_a_stable_abi_call_of_a_compute_op_is_not_read_as_memory() -> None:
@@ -152,10 +142,7 @@ FSM_REFUSED = """\
 
 def test_a_grammar_that_refuses_the_models_tokens_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve.log", FSM_REFUSED)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed to advance FSM" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "other", first_error="Failed to advance FSM", beside=("config",))
 
 
 def test_the_structured_output_backend_choice_is_no_failure() -> None:

@@ -12,12 +12,7 @@ Values are our own, in the engines' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 PTX_NEWER_THAN_DRIVER = """\
 (EngineCore_DP0 pid=9120) ERROR 03-14 08:21:40 [core.py:842]   File "/opt/venv/lib/python3.12/site-packages/vllm/vllm_flash_attn/flash_attn_interface.py", line 256, in flash_attn_varlen_func
@@ -86,67 +81,75 @@ MULTICAST_FALLBACK_WARNING = """\
 
 def test_ptx_from_a_newer_toolkit_than_the_driver_is_the_machines_driver() -> None:
     diagnosis = diagnose_text("serve.log", PTX_NEWER_THAN_DRIVER)
-    assert diagnosis.category == "driver_env"
-    assert "env.cuda_ptx_newer_than_driver" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "unsupported toolchain" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="unsupported toolchain",
+        rule="env.cuda_ptx_newer_than_driver",
+        beside=("config",),
+    )
 
 
 def test_a_wheel_without_a_kernel_for_the_card_is_not_an_old_driver() -> None:
     diagnosis = diagnose_text("serve.log", NO_KERNEL_FOR_CARD)
-    assert "env.cuda_ptx_newer_than_driver" not in _rules(diagnosis)
+    assert "env.cuda_ptx_newer_than_driver" not in rules_of(diagnosis)
     assert diagnosis.category == "config"
 
 
 def test_nvcc_refusing_an_option_is_the_toolkit_and_library_releases() -> None:
     diagnosis = diagnose_text("serve.log", NVCC_UNKNOWN_OPTION)
-    assert diagnosis.category == "config"
-    assert "cfg.cuda_compiler_unknown_option" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Unknown option '-static-global-template-stub=false'" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unknown option '-static-global-template-stub=false'",
+        rule="cfg.cuda_compiler_unknown_option",
+        beside=("driver_env",),
+    )
 
 
 def test_a_library_that_finds_no_cuda_compiler_is_the_machine() -> None:
     diagnosis = diagnose_text("serve.log", NVCC_NOT_FOUND_BY_LIBRARY)
     assert diagnosis.category == "driver_env"
-    assert "env.cuda_compiler_missing" in _rules(diagnosis)
+    assert "env.cuda_compiler_missing" in rules_of(diagnosis)
 
 
 def test_a_cuda_compiler_python_cannot_start_is_the_machine() -> None:
     diagnosis = diagnose_text("serve.log", NVCC_NOT_STARTED)
     assert diagnosis.category == "driver_env"
-    assert "env.cuda_compiler_missing" in _rules(diagnosis)
+    assert "env.cuda_compiler_missing" in rules_of(diagnosis)
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_missing_file_the_job_named_is_not_a_missing_compiler() -> None:
     diagnosis = diagnose_text("serve.log", JOB_FILE_MISSING)
-    assert "env.cuda_compiler_missing" not in _rules(diagnosis)
+    assert "env.cuda_compiler_missing" not in rules_of(diagnosis)
     assert diagnosis.category != "driver_env"
 
 
 def test_gpus_without_multicast_are_the_host_not_the_job() -> None:
     diagnosis = diagnose_text("serve.log", NO_MULTICAST)
-    assert diagnosis.category == "driver_env"
-    assert "env.device_multicast_unsupported" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "does not support multicasting" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="does not support multicasting",
+        rule="env.device_multicast_unsupported",
+    )
 
 
 def test_a_fused_path_turned_off_after_the_refusal_is_no_failure() -> None:
     diagnosis = diagnose_text("serve.log", MULTICAST_FALLBACK_WARNING)
-    assert "env.device_multicast_unsupported" not in _rules(diagnosis)
+    assert "env.device_multicast_unsupported" not in rules_of(diagnosis)
 
 
 def test_a_kernel_librarys_shareable_memory_refused_by_the_driver_is_the_host() -> None:
     answer = "800 (CUDA_ERROR_NOT_PERMITTED, operation not permitted)"
     diagnosis = diagnose_text("server.log", SHARED_MEMORY_REFUSED.format(answer=answer))
-    assert diagnosis.category == "driver_env"
-    assert "env.kernel_library_shared_memory_refused" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "CUDA_ERROR_NOT_PERMITTED" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="CUDA_ERROR_NOT_PERMITTED",
+        rule="env.kernel_library_shared_memory_refused",
+    )
     assert {"config", "operator"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -154,10 +157,10 @@ def test_the_same_macro_with_an_illegal_address_stays_a_device_fault() -> None:
     answer = "700 (CUDA_ERROR_ILLEGAL_ADDRESS, an illegal memory access was encountered)"
     diagnosis = diagnose_text("server.log", SHARED_MEMORY_REFUSED.format(answer=answer))
     assert diagnosis.category == "device_fault"
-    assert "env.kernel_library_shared_memory_refused" not in _rules(diagnosis)
+    assert "env.kernel_library_shared_memory_refused" not in rules_of(diagnosis)
 
 
 def test_a_note_that_the_library_took_another_handle_type_is_no_failure() -> None:
     diagnosis = diagnose_text("server.log", SHARED_MEMORY_FALLBACK_NOTE)
-    assert "env.kernel_library_shared_memory_refused" not in _rules(diagnosis)
+    assert "env.kernel_library_shared_memory_refused" not in rules_of(diagnosis)
     assert diagnosis.category != "driver_env"

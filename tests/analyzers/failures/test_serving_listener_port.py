@@ -12,7 +12,7 @@ store's `EADDRINUSE`) stay `hccl`. Values are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 METRICS_PORT_TAKEN = """\
 2026-03-02T08:14:05.120Z  INFO embed_router: router/src/main.rs:181: Starting model backend
@@ -41,10 +41,12 @@ LISTENING = (
 
 def test_a_rust_server_whose_metrics_port_is_taken_is_its_address_setting() -> None:
     diagnosis = diagnose_text("serve.log", METRICS_PORT_TAKEN)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Address already in use (os error 98)" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Address already in use (os error 98)",
+        beside=("driver_env",),
+    )
     assert "hccl" not in {alt.category for alt in diagnosis.alternatives}
 
 

@@ -14,12 +14,7 @@ with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PROMPT_RELAYED = """\
   File "/srv/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1990, in _validate_model_input
@@ -103,17 +98,17 @@ copying build/lib/fastops.so -> fastops
 
 def test_a_prompt_over_the_window_relayed_by_a_serving_layer_is_config() -> None:
     diagnosis = diagnose_text("worker.log", PROMPT_RELAYED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "is longer than the maximum model length of 8192" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="is longer than the maximum model length of 8192",
+        beside=("other",),
+    )
 
 
 def test_a_prompt_over_the_window_in_a_rollout_rank_is_config() -> None:
     diagnosis = diagnose_text("trainer_rank2.log", PROMPT_ON_A_RANK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "The decoder prompt (length 33000)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="The decoder prompt (length 33000)")
 
 
 def test_a_skipped_prompt_warning_is_no_refusal() -> None:
@@ -123,17 +118,14 @@ def test_a_skipped_prompt_warning_is_no_refusal() -> None:
 
 def test_a_template_that_does_not_compile_is_config() -> None:
     diagnosis = diagnose_text("server.log", TEMPLATE_SYNTAX)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "TemplateSyntaxError: unexpected '}'" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="TemplateSyntaxError: unexpected '}'", beside=("other",)
+    )
 
 
 def test_a_tokenizer_without_a_template_is_config() -> None:
     diagnosis = diagnose_text("eval.log", TEMPLATE_NOT_SET)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "chat_template is not set" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="chat_template is not set")
 
 
 def test_a_template_named_at_start_is_no_failure() -> None:
@@ -144,10 +136,12 @@ def test_a_template_named_at_start_is_no_failure() -> None:
 
 def test_a_binding_that_refuses_its_arguments_is_config_on_every_worker() -> None:
     diagnosis = diagnose_text("serve.log", BINDING_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "mask_logits_cpu(): incompatible function arguments" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="mask_logits_cpu(): incompatible function arguments",
+        beside=("other",),
+    )
 
 
 def test_the_types_line_alone_is_no_binding_refusal() -> None:
@@ -158,16 +152,14 @@ def test_the_types_line_alone_is_no_binding_refusal() -> None:
 
 def test_a_fatal_dump_kept_without_its_header_is_a_crash() -> None:
     diagnosis = diagnose_text("decode_node.log", MODULE_LIST_WITHOUT_HEADER)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Extension modules: numpy._core._multiarray_umath" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="Extension modules: numpy._core._multiarray_umath"
+    )
 
 
 def test_the_dump_header_says_it_first_when_present() -> None:
     diagnosis = diagnose_text("worker.log", MODULE_LIST_WITH_HEADER)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Fatal Python error: Segmentation fault" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Fatal Python error: Segmentation fault")
 
 
 def test_building_extension_modules_is_no_dump() -> None:
@@ -177,9 +169,7 @@ def test_building_extension_modules_is_no_dump() -> None:
 
 def test_the_last_line_of_a_wrapped_module_list_alone_is_still_the_crash() -> None:
     diagnosis = diagnose_text("server.log", MODULE_LIST_LAST_LINE_ONLY)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "cuda_utils (total: 163)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="cuda_utils (total: 163)")
 
 
 def test_a_logged_count_of_named_things_is_no_module_list() -> None:

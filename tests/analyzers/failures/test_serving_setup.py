@@ -10,7 +10,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 
 def test_a_cluster_node_without_npu_resource_is_a_set_up_error() -> None:
@@ -32,9 +32,7 @@ def test_a_cluster_node_without_npu_resource_is_a_set_up_error() -> None:
         + "    raise e\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has no NPU available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has no NPU available")
 
 
 def test_graph_capture_out_of_streams_is_a_capture_size_problem() -> None:
@@ -49,9 +47,7 @@ def test_graph_capture_out_of_streams_is_a_capture_size_problem() -> None:
         "number of sizes. Reduce the number of capture sizes.\n" + prefix + "\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "capture" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="capture")
     assert "shm_broadcast" not in diagnosis.first_error.text
 
 
@@ -67,10 +63,7 @@ RuntimeError: Worker failed with error 'NPUModelRunner init failed, error is cap
 
 def test_a_stream_the_device_has_no_queue_for_is_a_settings_problem() -> None:
     diagnosis = diagnose_text("issue/serve.log", CAPTURE_BEGIN_WITHOUT_STREAM_QUEUE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc sq cq fail" in diagnosis.first_error.text
-    assert "oom" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="Alloc sq cq fail", beside=("oom",))
 
 
 def test_a_resource_failure_code_alone_does_not_say_streams_ran_out() -> None:
@@ -98,9 +91,7 @@ def test_a_quoted_weight_name_heading_a_traceback_is_a_missing_weight() -> None:
         + "    self._init_executor()\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "'model.layers.3.self_attn.o_proj.weight'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="'model.layers.3.self_attn.o_proj.weight'")
 
 
 def test_a_quoted_config_key_alone_is_not_read_as_a_weight() -> None:
@@ -129,9 +120,7 @@ def test_a_missing_device_context_left_alone_points_at_the_device_set_up() -> No
         "Traceback (most recent call last):\n"
     )
     diagnosis = diagnose_text("issue/serve.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "context pointer null" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="context pointer null")
 
 
 SHORTAGE_HEADLINE = """\
@@ -150,10 +139,7 @@ SHORTAGE_TRACEBACK = """\
 def test_a_resource_shortage_headline_yields_to_the_stream_queue_line() -> None:
     """docs/labelling.md#device-streams-run-out"""
     diagnosis = diagnose_text("issue/serve.log", SHORTAGE_HEADLINE + SHORTAGE_TRACEBACK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc sq cq fail" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="Alloc sq cq fail", beside=("oom",))
 
 
 def test_a_resource_shortage_headline_alone_stays_the_first_error() -> None:
@@ -174,9 +160,7 @@ PLOG_QUEUE_REFUSED = """\
 def test_the_drivers_own_record_of_the_queue_shortage_is_read_first() -> None:
     """docs/labelling.md#device-streams-run-out"""
     diagnosis = diagnose_text("plog/plog-5120_20260203040506.log", PLOG_QUEUE_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Alloc chan failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Alloc chan failed")
 
 
 def test_a_driver_channel_refusal_of_another_kind_is_not_a_queue_shortage() -> None:
@@ -201,10 +185,7 @@ FRONT_END_GAVE_UP = """\
 
 def test_a_front_end_that_gave_up_on_its_engines_is_a_start_up_stall() -> None:
     diagnosis = diagnose_text("issue/api.log", FRONT_END_GAVE_UP)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting for engines" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hang", first_error="Timed out waiting for engines", beside=("hccl",))
 
 
 def test_an_engine_error_before_the_wait_is_the_first_error() -> None:
@@ -214,9 +195,7 @@ def test_an_engine_error_before_the_wait_is_the_first_error() -> None:
         "without NPU.\n"
     )
     diagnosis = diagnose_text("issue/api.log", engine + FRONT_END_GAVE_UP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has no NPU available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has no NPU available")
 
 
 # A multi-stage server (vLLM-Omni) waits for each stage to report ready; its orchestrator
@@ -230,10 +209,7 @@ ERROR 02-03 11:20:45 [omni.py:340]   1) Verify GPU/device assignment in config (
 
 def test_stages_that_never_reported_ready_are_a_start_up_stall() -> None:
     diagnosis = diagnose_text("issue/omni.log", STAGES_NOT_READY)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "1/2 stages ready" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hang", first_error="1/2 stages ready", beside=("config",))
 
 
 def test_a_stage_error_before_the_count_is_the_first_error() -> None:
@@ -263,9 +239,7 @@ def test_a_stages_wait_on_its_worker_behind_the_stage_tag_leads_the_count() -> N
         " broadcast block found in 60 seconds.\n"
     )
     diagnosis = diagnose_text("issue/omni.log", wait + STAGES_NOT_READY)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "shared memory broadcast" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="shared memory broadcast")
 
 
 # the shortage named as streams (EL0009, 207008) rather than as queue pairs; our own values
@@ -284,10 +258,8 @@ capture_begin:../torch_npu/csrc/core/npu/NPUGraph.cpp:230 NPU function error: c1
 
 def test_a_capture_that_finds_no_stream_left_is_a_settings_problem() -> None:
     diagnosis = diagnose_text("issue/serve.log", CAPTURE_BEGIN_NO_STREAM_LEFT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "EL0009" in diagnosis.first_error.text
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="EL0009")
+    alternatives = alternative_labels(diagnosis)
     assert "stream_sync" in alternatives
     assert "oom" not in alternatives
 
@@ -319,9 +291,7 @@ COLLECTIVE_THE_BACKEND_LACKS = """\
 
 def test_two_backends_the_framework_cannot_pair_are_the_jobs_settings() -> None:
     diagnosis = diagnose_text("decode_w0.out", BACKENDS_THAT_DO_NOT_COMBINE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "requires a fused func for a2a backend" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="requires a fused func for a2a backend")
 
 
 def test_a_backend_lacking_one_collective_is_not_read_as_a_backend_pair() -> None:
@@ -345,10 +315,9 @@ tensorpipe/transport/shm/connection_impl.cc:259)
 
 def test_an_rpc_call_that_ran_past_its_timeout_is_a_stall() -> None:
     diagnosis = diagnose_text("serve/driver.log", RPC_DRIVER_GAVE_UP)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "RPC ran for more than set timeout" in diagnosis.first_error.text
-    assert "hccl" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "hang", first_error="RPC ran for more than set timeout", beside=("hccl",)
+    )
 
 
 # docs/labelling.md#a-model-server-whose-backend-is-not-there
@@ -368,10 +337,12 @@ error: creating server: Internal - failed to load all models
 
 def test_a_model_whose_backend_is_not_installed_is_a_set_up_error() -> None:
     diagnosis = diagnose_text("server.log", BACKEND_NOT_INSTALLED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "failed to stat file /srv/triton/backends/python" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="failed to stat file /srv/triton/backends/python",
+        beside=("driver_env",),
+    )
 
 
 def test_a_missing_model_file_is_not_a_missing_backend() -> None:
@@ -379,7 +350,7 @@ def test_a_missing_model_file_is_not_a_missing_backend() -> None:
         "/srv/triton/backends/python ", "/models/tokenizer/1/model.pt  "
     )
     diagnosis = diagnose_text("server.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.model_server_backend_missing" not in rules
 
 
@@ -395,10 +366,8 @@ STAGE_ENGINE_NOT_READY = (
 
 def test_a_stage_engine_that_never_sent_ready_is_a_start_up_stall() -> None:
     diagnosis = diagnose_text("issue/omni.log", STAGE_ENGINE_NOT_READY)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting for READY" in diagnosis.first_error.text
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hang", first_error="Timed out waiting for READY")
+    alternatives = alternative_labels(diagnosis)
     assert "weight_load" in alternatives
 
 
@@ -409,9 +378,7 @@ def test_a_stage_error_before_the_handshake_wait_is_the_first_error() -> None:
         "start without NPU.\n"
     )
     diagnosis = diagnose_text("issue/omni.log", stage + STAGE_ENGINE_NOT_READY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has no NPU available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has no NPU available")
 
 
 def test_the_quoted_raise_of_the_handshake_wait_is_no_stall() -> None:
@@ -420,7 +387,7 @@ def test_the_quoted_raise_of_the_handshake_wait_is_no_stall() -> None:
         '    raise TimeoutError(f"Timed out waiting for {expected} from StageEngineCoreProc")\n'
     )
     diagnosis = diagnose_text("issue/omni.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "hang.stage_engine_ready_wait" not in rules
 
 
@@ -439,10 +406,8 @@ Aborted (core dumped)
 
 def test_a_second_worker_server_refused_by_the_registry_is_the_first_error() -> None:
     diagnosis = diagnose_text("xllm.log", SECOND_WORKER_SERVER)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Register server failed" in diagnosis.first_error.text
-    alternatives = [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="Register server failed")
+    alternatives = alternative_labels(diagnosis)
     assert "device_fault" in alternatives
 
 
@@ -454,6 +419,6 @@ def test_a_model_loader_registered_twice_is_start_up_noise() -> None:
         "already registered.",
     )
     diagnosis = diagnose_text("xllm.log", text)
-    rules = {e.rule for e in diagnosis.evidence if e.rule}
+    rules = rules_of(diagnosis)
     assert "cfg.worker_server_registered_twice" not in rules
     assert diagnosis.category != "config"

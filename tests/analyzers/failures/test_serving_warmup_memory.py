@@ -9,7 +9,7 @@ real shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WARMUP_OUT_OF_MEMORY = """\
 [2026-02-03 04:05:06,789] [310] [281470000000000] [llm] [ERROR] [logging.py-348] : Warmup failed, because of model inference out of memory when `maxInputTokenLen` set to 16384. Please try to decrease `maxPrefillTokens` in config.json of mindie-service.
@@ -28,10 +28,12 @@ Traceback (most recent call last):
 
 def test_a_warmup_that_runs_out_of_memory_is_oom_with_the_settings_beside_it() -> None:
     diagnosis = diagnose_text("mindie.log", WARMUP_OUT_OF_MEMORY)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Warmup failed, because of model inference out of memory" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="Warmup failed, because of model inference out of memory",
+        beside=("config",),
+    )
 
 
 def test_a_warmup_that_failed_for_another_reason_is_not_memory() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RAY = "(RayWorkerWrapper pid=5120) ERROR 03-14 08:21:40 worker_base.py:572] "
 
@@ -97,9 +97,7 @@ EXCERPTS = [
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_setup_failure_gets_its_label_and_first_error(text: str, first: str, category: str):
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_a_missing_application_module_stays_a_version_question() -> None:
@@ -133,9 +131,7 @@ RuntimeError: Unsupported block size: 256
 def test_torch_refusing_a_custom_ops_annotation_is_a_version_mismatch() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load"""
     diagnosis = diagnose_text("issue/log.txt", CUSTOM_OP_SCHEMA)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "infer_schema(func): Parameter block_size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="infer_schema(func): Parameter block_size")
     assert diagnosis.root_cause.startswith("torch cannot register the framework's custom op")
 
 
@@ -158,7 +154,7 @@ def test_the_platform_query_keeps_the_communicator_as_an_alternative() -> None:
     """docs/labelling.md#probes-yield-to-their-reason"""
     diagnosis = diagnose_text("issue/log.txt", PLATFORM_QUERY_UNDER_HCCL_INIT)
     assert diagnosis.category == "driver_env"
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 VLLM_WORKER = "(VllmWorker rank=1 pid=5302) ERROR 03-11 09:40:05 [multiproc_executor.py:546] "
@@ -178,9 +174,7 @@ def test_a_communicator_hccl_does_not_support_here_names_the_platform_and_the_la
     """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 5 (not
     supported) keeps the collective layer's label and offers the platform and the launch."""
     diagnosis = diagnose_text("worker.log", _communicator_init(5))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "error code is 5" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="error code is 5")
     assert {"driver_env", "config"} <= {alt.category for alt in diagnosis.alternatives}
 
 
@@ -194,9 +188,7 @@ def test_a_communicator_that_refused_a_parameter_names_the_launch_and_the_networ
     """docs/labelling.md#a-communicator-that-could-not-be-created: HCCL's code 1 on the call
     that builds the communicator points at what the launch handed it."""
     diagnosis = diagnose_text("worker.log", _communicator_init(1))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "error code is 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="error code is 1")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 

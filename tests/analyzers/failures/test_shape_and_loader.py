@@ -22,7 +22,7 @@ row-wise tensor-parallel layer meets it when a dimension does not split evenly o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TYPOGRAPHIC_VIEW = "RuntimeError:\tshape \u2018[-1, 2, 384]' is invalid for input of size\t50304\n"
 
@@ -106,32 +106,28 @@ EZ9999  [InferShape] the dtype of x1 and x2 must be the same[FUNC:InferShape][FI
 def test_shape_inference_finding_input_dims_disagree_is_a_shape_mismatch() -> None:
     # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
     diagnosis = diagnose_text("unet.log", INFER_SHAPE_DIMS)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "k-axis of a(320) and b(1280)" in diagnosis.first_error.text
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="k-axis of a(320) and b(1280)",
+        beside=("operator",),
+    )
 
 
 def test_shape_inference_refusing_a_dtype_pair_stays_the_operators() -> None:
     # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree
     diagnosis = diagnose_text("unet.log", INFER_SHAPE_DTYPE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "the dtype of x1 and x2 must be the same" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="the dtype of x1 and x2 must be the same")
 
 
 def test_typographic_quotes_and_tabs_still_read_as_a_reshape_error() -> None:
     diagnosis = diagnose_text("stress.log", TYPOGRAPHIC_VIEW)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "is invalid for input of size" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="is invalid for input of size")
 
 
 def test_size_mismatch_raised_in_a_weight_loader_is_weight_load() -> None:
     diagnosis = diagnose_text("serve.log", LOADER_COPY)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "size of tensor a (1536)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="size of tensor a (1536)")
 
 
 def test_same_mismatch_in_a_forward_stays_shape_mismatch() -> None:
@@ -141,17 +137,12 @@ def test_same_mismatch_in_a_forward_stays_shape_mismatch() -> None:
 
 def test_a_key_naming_an_attention_layer_module_is_the_runner_registry() -> None:
     diagnosis = diagnose_text("engine.log", REGISTRY_LOOKUP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "self_attn.attn'" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="self_attn.attn'", beside=("weight_load",))
 
 
 def test_a_key_naming_a_parameter_under_that_layer_stays_a_missing_checkpoint_key() -> None:
     diagnosis = diagnose_text("worker.log", LOADER_KEY)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "attn.k_scale" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="attn.k_scale")
 
 
 # docs/labelling.md#config-driver_env-or-weight_load: torch's one-line wrapper around a copy
@@ -176,10 +167,12 @@ COPY_RAISED_OUT_OF_MEMORY = COPY_RAISED_DEVICE_PLACEMENT.replace(
 
 def test_a_parameter_copy_that_raised_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("train/rank3.log", COPY_RAISED_DEVICE_PLACEMENT)
-    assert diagnosis.category == "weight_load", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "While copying the parameter named" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="While copying the parameter named",
+        beside=("config",),
+    )
 
 
 def test_a_parameter_copy_out_of_memory_is_read_by_its_inner_error() -> None:
@@ -190,9 +183,7 @@ def test_a_parameter_copy_out_of_memory_is_read_by_its_inner_error() -> None:
 def test_size_error_under_from_pretrained_is_weight_loading() -> None:
     # a packed checkpoint tensor copied into the unpacked parameter while the engine loads
     diagnosis = diagnose_text("serve.log", PRETRAINED_COPY)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "expanded size of the tensor (16384)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="expanded size of the tensor (16384)")
 
 
 # Megatron's checkpoint converter: the saver process cuts each received weight into the target's
@@ -210,9 +201,7 @@ RuntimeError: The size of tensor a (12288) must match the size of tensor b (3072
 
 def test_size_error_in_a_checkpoint_converters_saver_is_weight_loading() -> None:
     diagnosis = diagnose_text("logs/convert.log", CONVERTER_SAVER_SPLIT)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "tensor a (12288)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="tensor a (12288)")
 
 
 # Converters outside Megatron's tree are standalone scripts named for the two formats they turn
@@ -241,9 +230,7 @@ RuntimeError: shape '[8, -1, 64, 2048]' is invalid for input of size 4096
 
 def test_reshape_in_a_standalone_checkpoint_converter_is_weight_loading() -> None:
     diagnosis = diagnose_text("logs/convert.log", SCRIPT_CONVERTER_RESHAPE)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "is invalid for input of size 4096" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="is invalid for input of size 4096")
 
 
 def test_reverse_converter_named_alone_is_weight_loading() -> None:
@@ -306,10 +293,12 @@ HEADLINE_ALONE = HEADLINE_OVER_MISSING_KEY.split("\t")[0]
 
 def test_a_state_dict_headline_yields_to_the_copy_error_under_it() -> None:
     diagnosis = diagnose_text("serve/rank6.log", HEADLINE_OVER_PEER_QUERY_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "rtDeviceCanAccessPeer execute failed" in diagnosis.first_error.text
-    assert "weight_load" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="rtDeviceCanAccessPeer execute failed",
+        beside=("weight_load",),
+    )
 
 
 def test_a_state_dict_headline_over_a_missing_key_stays_a_confident_weight_load() -> None:
@@ -339,18 +328,14 @@ EMPTY_BATCH_VIEW = """\
 
 def test_an_empty_tensor_reshaped_with_an_inferred_dimension_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("job/log_3.log", EMPTY_BATCH_VIEW)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "cannot reshape tensor of 0 elements" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="cannot reshape tensor of 0 elements")
     assert any(e.rule == "shape.invalid_view" for e in diagnosis.evidence)
 
 
 def test_a_matrix_product_whose_reduction_dims_disagree_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("rank4.log", REDUCTION_DIM)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "must have same reduction dim" in diagnosis.first_error.text
-    assert "shape.matmul_shapes" in {e.rule for e in diagnosis.evidence if e.rule}
+    assert_reads(diagnosis, "shape_mismatch", first_error="must have same reduction dim")
+    assert "shape.matmul_shapes" in rules_of(diagnosis)
 
 
 # docs/labelling.md#shape-inference-that-finds-the-inputs-disagree: a framework's own check of
@@ -376,10 +361,12 @@ TypeError: For 'Add', the dtype of 'x' and 'y' must be the same, but got Float32
 
 def test_a_framework_op_check_finding_input_dims_disagree_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", FRAMEWORK_OP_DIMS)
-    assert diagnosis.category == "shape_mismatch", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "the input dimensions must be equal" in diagnosis.first_error.text
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="the input dimensions must be equal",
+        beside=("operator",),
+    )
 
 
 def test_a_framework_op_check_refusing_a_dtype_pair_is_no_shape_mismatch() -> None:
@@ -392,6 +379,4 @@ def test_a_key_naming_a_kv_cache_of_a_layer_is_the_runner_registry_too() -> None
     indexer's `k_cache` among them); no checkpoint stores a cache, so such a key is the same
     registry lookup as an attention module's."""
     diagnosis = diagnose_text("engine.log", CACHE_REGISTRY_LOOKUP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "indexer.k_cache'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="indexer.k_cache'")

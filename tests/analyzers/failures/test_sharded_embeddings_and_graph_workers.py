@@ -15,7 +15,7 @@ stays unlabelled.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RESUMED_ON_FEWER_RANKS = """\
 [rank1]:   File "/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py", line 2597, in load
@@ -58,14 +58,13 @@ OSError: /env/lib/python3.10/site-packages/graphops/graphops_py.so: undefined sy
 
 def test_a_checkpoint_cut_for_more_ranks_is_weight_load() -> None:
     diagnosis = diagnose_text("train.log", RESUMED_ON_FEWER_RANKS)
-    assert diagnosis.category == "weight_load"
-    assert "cannot be built out of segements" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="cannot be built out of segements")
 
 
 def test_cuda_that_does_not_start_in_a_loader_worker_is_config() -> None:
     diagnosis = diagnose_text("train.log", FORKED_SAMPLER_WORKER)
     assert diagnosis.category == "config"
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
     assert diagnosis.first_error.text.strip() in {
         "RuntimeError: CUDA error: initialization error",
         "RuntimeError: Caught RuntimeError in DataLoader worker process 1.",
@@ -74,8 +73,7 @@ def test_cuda_that_does_not_start_in_a_loader_worker_is_config() -> None:
 
 def test_backtrace_frames_naming_shared_objects_are_no_missing_library() -> None:
     diagnosis = diagnose_text("trainer.log", NATIVE_CHECK_WITH_BACKTRACE)
-    assert diagnosis.category == "other"
-    assert "Check failed: l_id < local_data_shape[0]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Check failed: l_id < local_data_shape[0]")
 
 
 def test_a_shared_object_that_does_not_load_still_points_at_the_environment() -> None:

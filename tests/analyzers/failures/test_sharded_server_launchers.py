@@ -14,7 +14,7 @@ Guide sections: "A model server's worker that fails to start", "A bare divisibil
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SHARD_BUS_ERROR = """\
 2025-03-02T10:11:04.120031Z  INFO shard-manager: text_generation_launcher: Waiting for shard to be ready... rank=0
@@ -84,49 +84,40 @@ Error: ShardCannotStart
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_shard_that_died_of_a_bus_error_is_its_crash_and_names_it() -> None:
     diagnosis = diagnose_text("launcher.log", SHARD_BUS_ERROR)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "signaled to shutdown with signal 7 rank=1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="signaled to shutdown with signal 7 rank=1")
     assert diagnosis.culprit_ranks == [1]
     assert "driver_env" in {a.category for a in diagnosis.alternatives}
 
 
 def test_a_shard_killed_outright_offers_host_memory() -> None:
     diagnosis = diagnose_text("launcher.log", SHARD_KILLED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "with signal 9 rank=3" in diagnosis.first_error.text
-    assert "oom" in {a.category for a in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error="with signal 9 rank=3", beside=("oom",))
 
 
 def test_the_json_record_of_a_shard_signal_is_read_the_same_way() -> None:
     diagnosis = diagnose_text("tgi.log", SHARD_SIGNAL_JSON)
     assert diagnosis.category == "device_fault"
-    assert "dev.shard_manager_signal" in _rules(diagnosis)
+    assert "dev.shard_manager_signal" in rules_of(diagnosis)
 
 
 def test_an_illegal_instruction_before_the_launchers_report_lines_is_the_first_error() -> None:
     """The launcher's `Shard complete standard error output:` header and `Shard 0 failed to
     start` are logged at ERROR around the signal; they say that the shard went, not why."""
     diagnosis = diagnose_text("launcher.log", LAUNCHER_TAIL_ONLY_AFTER_STDERR)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "with signal 4 rank=0" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="with signal 4 rank=0")
     assert diagnosis.culprit_ranks == [0]
 
 
 def test_heads_that_the_shard_count_does_not_divide_are_the_launch_setting() -> None:
     diagnosis = diagnose_text("console.txt", HEADS_OVER_SHARDS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must be divisible by `num_shards`" in diagnosis.first_error.text
-    assert "cfg.parallel_size_divisible" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="must be divisible by `num_shards`",
+        rule="cfg.parallel_size_divisible",
+    )
 
 
 def test_a_signal_report_relayed_under_the_banner_is_the_first_error_not_the_banner() -> None:

@@ -12,7 +12,7 @@ written in the frameworks' formats with paths, names and numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MESH_DIM_ABSENT = """\
 [rank0]:[titan] 2026-03-14 08:02:11,504 - root - INFO - Building 2-D device mesh with ['dp_shard', 'tp'], [4, 2]
@@ -74,52 +74,49 @@ HOROVOD_STALL_AFTER_ERROR = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_mesh_dimension_the_degrees_never_created_is_the_layout() -> None:
     diagnosis = diagnose_text("rank2.log", MESH_DIM_ABSENT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Mesh dimension 'ep' does not exist." in diagnosis.first_error.text
-    assert "cfg.device_mesh_dim_missing" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Mesh dimension 'ep' does not exist.",
+        rule="cfg.device_mesh_dim_missing",
+    )
     assert any(alt.category == "other" for alt in diagnosis.alternatives)
 
 
 def test_a_trainer_refusing_a_disabled_mesh_in_its_own_words_is_the_layout() -> None:
     diagnosis = diagnose_text("error.log", MESH_TABLE_REFUSAL)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Mesh 'cp' is not available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Mesh 'cp' is not available")
 
 
 def test_a_zero_bucket_smaller_than_one_tensor_is_the_option() -> None:
     diagnosis = diagnose_text("train.log", ZERO_BUCKET)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "param bucket max size 25165824" in diagnosis.first_error.text
-    assert "cfg.zero_param_bucket_too_small" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="param bucket max size 25165824",
+        rule="cfg.zero_param_bucket_too_small",
+    )
 
 
 def test_a_sharded_ddp_bucket_never_sent_reads_like_ddps_reducer() -> None:
     diagnosis = diagnose_text("rank5.log", SHARDED_DDP_BUCKET)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "A bucket failed to be sent" in diagnosis.first_error.text
-    assert "cfg.ddp_reducer_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="A bucket failed to be sent",
+        rule="cfg.ddp_reducer_refused",
+    )
 
 
 def test_horovod_seeing_part_of_the_ranks_submit_is_a_stall() -> None:
     diagnosis = diagnose_text("mpirun.log", HOROVOD_STALL)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "by subset of ranks" in diagnosis.first_error.text
-    assert "hang.horovod_stalled_ops" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "hang", first_error="by subset of ranks", rule="hang.horovod_stalled_ops"
+    )
 
 
 def test_an_error_before_horovods_stall_warning_wins() -> None:
     diagnosis = diagnose_text("mpirun.log", HOROVOD_STALL_AFTER_ERROR)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")

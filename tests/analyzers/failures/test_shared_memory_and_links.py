@@ -18,7 +18,7 @@ pids, sizes and addresses of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Four ranks in a container whose /dev/shm the job may not write; NCCL then returns a system
 # error to torch, which raises it with an older torch's wording (no colon after "in").
@@ -82,40 +82,32 @@ nodeb:6021:6455 [6] NCCL INFO Connected all rings
 
 def test_an_nccl_shared_memory_refusal_is_the_machine() -> None:
     diagnosis = diagnose_text("ddp/rank2.log", SHM_SEGMENT_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Call to shm_open failed" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="Call to shm_open failed", beside=("hccl",))
 
 
 def test_an_unexplained_nccl_system_error_stays_the_collective_layer() -> None:
     diagnosis = diagnose_text("ddp/rank2.log", BARE_SYSTEM_ERROR)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unhandled system error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="unhandled system error")
 
 
 def test_a_loader_bus_error_in_shared_memory_is_the_machine() -> None:
     diagnosis = diagnose_text("seg/train.log", LOADER_BUS_ERROR)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unexpected bus error encountered in worker" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unexpected bus error encountered in worker",
+        beside=("device_fault",),
+    )
 
 
 def test_a_bus_error_that_names_no_shared_memory_stays_a_crash() -> None:
     diagnosis = diagnose_text("mp/train.log", NCCL_BUS_ERROR)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Caught signal 7" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Caught signal 7")
 
 
 def test_a_failed_link_completion_is_the_collective_network() -> None:
     diagnosis = diagnose_text("nodeb/worker.log", LINK_COMPLETION_ERRORS)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "opcode=0 len=0" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="opcode=0 len=0", beside=("driver_env",))
 
 
 # The one line a user kept of such a failure: NCCL's sentence without its host and source
@@ -165,10 +157,7 @@ VERBS_PROVIDER_QUIET = """\
 
 def test_a_verbs_provider_error_completion_is_the_collective_network() -> None:
     diagnosis = diagnose_text("rl/ray_job.log", VERBS_PROVIDER_ERROR_COMPLETION)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "got completion with error" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="got completion with error", beside=("driver_env",))
 
 
 def test_a_quiet_verbs_provider_is_not_a_failure() -> None:
@@ -201,18 +190,15 @@ BARE_REMOTE_ERROR = """\
 
 def test_a_socket_reset_under_a_remote_error_is_the_first_error() -> None:
     diagnosis = diagnose_text("ddp/rank5.log", SOCKET_RESET_UNDER_REMOTE_ERROR)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Call to recv from 10.52.7.33" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "hccl", first_error="Call to recv from 10.52.7.33", beside=("device_fault",)
+    )
     assert diagnosis.confidence < 0.8
 
 
 def test_a_remote_error_without_its_reason_keeps_its_headline() -> None:
     diagnosis = diagnose_text("ddp/rank5.log", BARE_REMOTE_ERROR)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "remote process exited" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="remote process exited")
 
 
 # Older NCCL releases log the same socket failure without the peer's address, from their
@@ -227,10 +213,7 @@ a100-2:5120:5188 [0] NCCL INFO proxy.cc:198 -> 2 [Proxy Thread]
 
 def test_an_old_socket_reset_warn_is_a_lost_peer() -> None:
     diagnosis = diagnose_text("node1/stdout.log", OLD_SOCKET_RESET_WARN)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Call to recv failed" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hccl", first_error="Call to recv failed", beside=("device_fault",))
 
 
 # torch's `unhandled cuda error` with NCCL's failed runtime call under `Last error:`, as a
@@ -250,14 +233,10 @@ DEVICE_FAILURE_UNDER_UNHANDLED_ERROR = CUDA_CALL_UNDER_UNHANDLED_ERROR.replace(
 
 def test_a_cuda_call_failing_inside_nccl_is_the_first_error() -> None:
     diagnosis = diagnose_text("serve/worker.log", CUDA_CALL_UNDER_UNHANDLED_ERROR)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Cuda failure 'invalid argument'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Cuda failure 'invalid argument'")
     assert {"device_fault", "config"} & {alt.category for alt in diagnosis.alternatives}
 
 
 def test_a_failed_device_under_nccl_stays_the_device() -> None:
     diagnosis = diagnose_text("serve/worker.log", DEVICE_FAILURE_UNDER_UNHANDLED_ERROR)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unspecified launch failure" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="unspecified launch failure")

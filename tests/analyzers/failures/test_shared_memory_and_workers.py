@@ -9,7 +9,7 @@ block, the data loader's error in the main process) with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 NCCL_SHM = """\
 [rank1]: Traceback (most recent call last):
@@ -22,16 +22,14 @@ NCCL_SHM = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_the_shared_memory_reason_under_an_nccl_error_is_the_machine() -> None:
     diagnosis = diagnose_text("rank1.log", NCCL_SHM)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Error while creating shared memory segment" in diagnosis.first_error.text
-    assert "env.nccl_shm_segment_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Error while creating shared memory segment",
+        rule="env.nccl_shm_segment_failed",
+    )
 
 
 def test_another_system_error_reason_stays_with_the_collective_layer() -> None:
@@ -41,7 +39,7 @@ def test_another_system_error_reason_stays_with_the_collective_layer() -> None:
     )
     diagnosis = diagnose_text("rank1.log", text)
     assert diagnosis.category == "hccl"
-    assert "env.nccl_shm_segment_failed" not in _rules(diagnosis)
+    assert "env.nccl_shm_segment_failed" not in rules_of(diagnosis)
 
 
 # Newer NCCL grows the segment file itself and says so before it gives up on the segment; an
@@ -65,18 +63,22 @@ trainer-0:5120:5188 [1] NCCL INFO init.cc:1089 -> 2
 
 def test_a_shared_memory_file_nccl_cannot_grow_is_the_machine() -> None:
     diagnosis = diagnose_text("trainer-0/rank1.log", NCCL_SHM_EXTEND)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "failed to extend /dev/shm/nccl-Hv2Qe8" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="failed to extend /dev/shm/nccl-Hv2Qe8",
+        beside=("hccl",),
+    )
 
 
 def test_the_growth_failure_without_its_errno_is_read_the_same() -> None:
     diagnosis = diagnose_text("trainer-0/rank1.log", NCCL_SHM_EXTEND_OLD)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "failed to extend /dev/shm/nccl-Hv2Qe8" in diagnosis.first_error.text
-    assert "env.nccl_shm_segment_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="failed to extend /dev/shm/nccl-Hv2Qe8",
+        rule="env.nccl_shm_segment_failed",
+    )
 
 
 def test_nccl_mapping_its_shared_buffer_is_no_failure() -> None:
@@ -86,7 +88,7 @@ def test_nccl_mapping_its_shared_buffer_is_no_failure() -> None:
         "trainer-0:5120:5188 [1] NCCL INFO Connected all rings\n"
     )
     diagnosis = diagnose_text("trainer-0/rank1.log", text)
-    assert "env.nccl_shm_segment_failed" not in _rules(diagnosis)
+    assert "env.nccl_shm_segment_failed" not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 
@@ -101,16 +103,15 @@ RuntimeError: DataLoader worker (pid 70113) is killed by signal: Bus error. It i
 
 def test_a_bus_error_blamed_on_shared_memory_is_the_container() -> None:
     diagnosis = diagnose_text("train.log", WORKER_BUS_ERROR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "insufficient shared memory" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="insufficient shared memory", beside=("device_fault",)
+    )
 
 
 def test_a_bare_bus_error_stays_a_crash() -> None:
     diagnosis = diagnose_text("train.log", "Bus error (core dumped)\n")
     assert diagnosis.category == "device_fault"
-    assert "env.dataloader_shm_bus_error" not in _rules(diagnosis)
+    assert "env.dataloader_shm_bus_error" not in rules_of(diagnosis)
 
 
 def test_a_worker_killed_outright_is_a_killed_process_with_oom_beside_it() -> None:
@@ -121,16 +122,15 @@ def test_a_worker_killed_outright_is_a_killed_process_with_oom_beside_it() -> No
         "RuntimeError: DataLoader worker (pid 70114) is killed by signal: Killed. \n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "is killed by signal: Killed" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "device_fault", first_error="is killed by signal: Killed", beside=("oom",)
+    )
 
 
 def test_a_worker_that_exited_is_not_read_as_killed() -> None:
     text = "RuntimeError: DataLoader worker (pid(s) 70114, 70115) exited unexpectedly\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "dev.dataloader_worker_killed" not in _rules(diagnosis)
+    assert "dev.dataloader_worker_killed" not in rules_of(diagnosis)
 
 
 IB_REGISTRATION = """\
@@ -144,9 +144,7 @@ gpu-21:7102:7190 [4] NCCL INFO transport/net_ib.cc:812 -> 2
 def test_the_nic_refusing_to_register_memory_is_the_host_setup() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load: the locked-memory limit, not the GPU.
     diagnosis = diagnose_text("rank4.log", IB_REGISTRATION)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "ibv_reg_mr failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="ibv_reg_mr failed")
     assert {"oom", "hccl"} & {alt.category for alt in diagnosis.alternatives}
 
 
@@ -154,7 +152,7 @@ def test_an_nccl_system_error_without_the_refusal_stays_with_the_collective_laye
     text = "\n".join(IB_REGISTRATION.splitlines()[2:]) + "\n"
     diagnosis = diagnose_text("rank4.log", text)
     assert diagnosis.category == "hccl"
-    assert "env.ib_memory_registration" not in _rules(diagnosis)
+    assert "env.ib_memory_registration" not in rules_of(diagnosis)
 
 
 IB_REGISTRATION_IOVA = """\
@@ -173,10 +171,7 @@ def test_a_refused_iova2_registration_is_read_like_the_older_call() -> None:
     # Newer NCCL names `ibv_reg_mr_iova2`; the refusal explains the `unhandled system error`
     # even when the rank's traceback is pasted above it.
     diagnosis = diagnose_text("node0.log", IB_REGISTRATION_IOVA)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "ibv_reg_mr_iova2 failed" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="ibv_reg_mr_iova2 failed", beside=("hccl",))
 
 
 # docs/labelling.md#config-driver_env-or-weight_load: older torch names a loader worker's
@@ -192,12 +187,11 @@ RuntimeError: DataLoader worker (pid 52117) is killed by signal: Bus error. Deta
 
 def test_an_older_loader_bus_error_is_the_shared_memory_below_the_confident_band() -> None:
     diagnosis = diagnose_text("train.log", OLD_WORKER_BUS_ERROR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "killed by signal: Bus error" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="killed by signal: Bus error", beside=("device_fault",)
+    )
     assert diagnosis.confidence < 0.8
-    assert "dev.segfault" not in _rules(diagnosis)
+    assert "dev.segfault" not in rules_of(diagnosis)
 
 
 def test_a_worker_that_exited_with_no_reason_is_a_dead_process() -> None:
@@ -255,10 +249,7 @@ RuntimeError: Too many open files. Communication with the workers is no longer p
 
 def test_the_loaders_open_file_limit_is_the_hosts_limit() -> None:
     diagnosis = diagnose_text("train.log", LOADER_FD_LIMIT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Too many open files" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="Too many open files", beside=("config",))
 
 
 def test_a_stripped_descriptor_is_read_the_same_way_with_less_confidence() -> None:
@@ -283,15 +274,13 @@ def test_a_shared_memory_object_that_cannot_be_opened_then_errno_24() -> None:
         "OSError: [Errno 24] Too many open files\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "shared memory object" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="shared memory object")
 
 
 def test_nccls_socket_warning_is_not_the_open_file_rule() -> None:
     text = "box-2:3171:3171 [0] misc/socket.cc:440 NCCL WARN Call to socket failed : Too many open files\n"
     diagnosis = diagnose_text("node0.log", text)
-    assert "env.open_file_limit" not in _rules(diagnosis)
+    assert "env.open_file_limit" not in rules_of(diagnosis)
 
 
 STREAMING_SHM_TAKEN = """\
@@ -304,16 +293,14 @@ STREAMING_SHM_TAKEN = """\
 
 def test_a_shared_memory_name_that_is_taken_is_the_hosts_dev_shm() -> None:
     diagnosis = diagnose_text("rank3.log", STREAMING_SHM_TAKEN)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "File exists: '/000002_locals'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="File exists: '/000002_locals'")
     assert {"config", "other"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_an_existing_directory_is_not_a_shared_memory_segment() -> None:
     text = STREAMING_SHM_TAKEN.replace("'/000002_locals'", "'/mnt/out/run3'")
     diagnosis = diagnose_text("rank3.log", text)
-    assert "env.shm_name_taken" not in _rules(diagnosis)
+    assert "env.shm_name_taken" not in rules_of(diagnosis)
 
 
 # torch's SIGCHLD check names a worker that ended with a status of its own (os._exit in the
@@ -337,10 +324,12 @@ def test_a_worker_that_exited_with_its_own_status_is_a_dead_process_too() -> Non
     diagnosis = diagnose_files(
         {"job/log_0.log": WORKER_EXIT_CODE, "job/log_1.log": PEER_LOST_RANK0}
     )
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "exited unexpectedly with exit code 3" in diagnosis.first_error.text
-    assert "dev.dataloader_worker_exited" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="exited unexpectedly with exit code 3",
+        rule="dev.dataloader_worker_exited",
+    )
     assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.culprit_ranks == [0]
 
@@ -353,17 +342,19 @@ ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caus
 
 def test_paddles_loader_wording_of_the_shared_memory_bus_error_is_the_container() -> None:
     diagnosis = diagnose_text("train.log", PADDLE_WORKER_BUS_ERROR)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Unexpected BUS error encountered in DataLoader worker" in diagnosis.first_error.text
-    assert "env.dataloader_shm_bus_error" in _rules(diagnosis)
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unexpected BUS error encountered in DataLoader worker",
+        rule="env.dataloader_shm_bus_error",
+        beside=("device_fault",),
+    )
 
 
 def test_paddles_loader_segfault_does_not_name_shared_memory() -> None:
     text = "ERROR: Unexpected segmentation fault encountered in DataLoader workers.\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "env.dataloader_shm_bus_error" not in _rules(diagnosis)
+    assert "env.dataloader_shm_bus_error" not in rules_of(diagnosis)
 
 
 # A data set's parallel map (datasets' num_proc) under a multi-rank trainer: one of its pool
@@ -379,9 +370,7 @@ Running tokenizer on dataset (num_proc=16):  97%|█████████▋|
 def test_a_map_worker_that_died_without_a_word_is_a_dead_process() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load
     diagnosis = diagnose_text("train.log", MAP_WORKER_DIED)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "abruptly died during map operation" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="abruptly died during map operation")
     assert {"oom", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
@@ -393,9 +382,7 @@ def test_a_kernel_record_of_the_kill_says_why_the_map_worker_died() -> None:
         + MAP_WORKER_DIED
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Out of memory: Killed process 51877" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Out of memory: Killed process 51877")
 
 
 # torch's file_system sharing strategy reaches shared tensors through its shm manager daemon;
@@ -409,10 +396,12 @@ SHM_MANAGER_TIMEOUT = """\
 
 def test_a_shared_memory_manager_that_stops_answering_is_the_host_not_a_collective() -> None:
     diagnosis = diagnose_text("log_2.log", SHM_MANAGER_TIMEOUT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Shared memory manager connection has timed out" in diagnosis.first_error.text
-    assert "env.torch_shm_manager_unavailable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Shared memory manager connection has timed out",
+        rule="env.torch_shm_manager_unavailable",
+    )
     assert "hccl" not in {alt.category for alt in diagnosis.alternatives}
 
 

@@ -8,7 +8,7 @@ printed on a record of its own is still a file the job was told to read.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 SITE = "/opt/venv/lib/python3.11/site-packages"
 
@@ -61,31 +61,22 @@ NotImplementedError: Function not implemented for the sparse layout
 
 def test_a_stale_handle_on_a_shared_cache_is_the_storage_set_up() -> None:
     diagnosis = diagnose_text("logs/rank5.log", STALE_CACHE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Stale file handle" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "driver_env", first_error="Stale file handle", beside=("config",))
 
 
 def test_the_peer_that_loses_the_stale_rank_is_its_cascade() -> None:
     diagnosis = diagnose_files({"logs/rank5.log": STALE_CACHE, "logs/rank1.log": PEER_CASCADE})
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Stale file handle" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Stale file handle")
 
 
 def test_a_lock_call_the_mount_does_not_offer_is_the_storage_set_up() -> None:
     diagnosis = diagnose_text("logs/fetch.log", NO_FLOCK)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "[Errno 38] Function not implemented" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="[Errno 38] Function not implemented")
 
 
 def test_a_missing_file_whose_path_came_on_the_next_record_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("logs/mpirun.log", TAGGED_SPLIT_PATH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No such file or directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No such file or directory")
 
 
 def test_a_function_the_code_does_not_implement_is_not_the_host() -> None:

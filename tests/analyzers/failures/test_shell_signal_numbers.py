@@ -10,7 +10,7 @@ values are our own, in the shells' format.
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 HEALTHY = "".join(
     f"step {step} | loss {2.31 - step / 1000:.3f} | 412.0 samples/s\n"
@@ -26,10 +26,7 @@ def test_a_numbered_sigkill_is_a_killed_rank_with_host_memory_beside_it() -> Non
     diagnosis = diagnose(
         "./start_mac.sh: line 88: 50417 Killed: 9               python -m trainer.run --rank 0\n"
     )
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Killed: 9" in diagnosis.first_error.text
-    assert "oom" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error="Killed: 9", beside=("oom",))
 
 
 def test_a_numbered_sigkill_after_an_unfinished_progress_bar() -> None:
@@ -37,18 +34,14 @@ def test_a_numbered_sigkill_after_an_unfinished_progress_bar() -> None:
         " 40%|████      | 8/20 [3:12:40<4:49:00, 867.0s/it]./train.sh: line 31: 7720 Killed: 9"
         "    python train.py --config cfg.yaml\n"
     )
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Killed: 9" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Killed: 9")
 
 
 def test_a_numbered_native_crash_is_the_rank_dying() -> None:
     diagnosis = diagnose(
         "./bench_all.sh: line 58: 61207 Illegal instruction: 4  python bench.py --rank 1\n"
     )
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Illegal instruction: 4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Illegal instruction: 4")
     assert "oom" not in {alt.category for alt in diagnosis.alternatives}
 
 

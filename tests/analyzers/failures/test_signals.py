@@ -7,7 +7,7 @@ else was logged. Scanned and diagnosed end to end.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HOST = "[job-7f3a-worker-1:02214]"
 
@@ -37,16 +37,12 @@ terminate called after throwing an instance of 'c10::Error'
 
 def test_a_signal_report_alone_is_a_crash_and_its_frames_are_not_cited() -> None:
     diagnosis = diagnose_text("job/train.log", SIGNAL_REPORT)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Signal: Aborted (6)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Signal: Aborted (6)")
 
 
 def test_an_abort_after_the_process_own_error_only_echoes_it() -> None:
     diagnosis = diagnose_text("job/train.log", NPU_ERROR_THEN_ABORT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "error code is 507035" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="error code is 507035")
 
 
 # The same handler's report of a memory fault, as a paste keeps it: the faulting address and
@@ -61,6 +57,4 @@ FAULT_ADDRESS_REPORT = """\
 
 def test_a_fault_address_without_its_signal_line_is_still_a_crash() -> None:
     diagnosis = diagnose_text("job/train.log", FAULT_ADDRESS_REPORT)
-    assert diagnosis.category == "device_fault", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failing at address: 0x40" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Failing at address: 0x40")

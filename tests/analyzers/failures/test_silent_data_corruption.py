@@ -9,7 +9,7 @@ check itself says a healthy device means an op overflowed instead. Values are ou
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FEATURE_ABNORMAL = (
     "[ERROR] AICPU(30210,aicpu_scheduler):2026-03-04-05:06:07.100.200 [silent_check_v3.cc:250]"
@@ -40,10 +40,7 @@ CHECKSUM_CLEAN = (
 
 def test_an_abnormal_feature_value_is_the_device() -> None:
     diagnosis = diagnose_text("device-5/device-41022_20260304050607100.log", FEATURE_ABNORMAL)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "ComputeL1Error" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "device_fault", first_error="ComputeL1Error", beside=("operator",))
 
 
 def test_the_check_line_as_grep_printed_it_is_read_the_same_way() -> None:

@@ -14,7 +14,7 @@ Values of our own in the runtime's shapes.
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # 2.x: the library bind directory cannot be made in the image.
 OLD_RELEASE = """\
@@ -33,23 +33,16 @@ FATAL:   container creation failed: mount /proc/self/fd/3->/var/apptainer/mnt/se
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
-
 def test_an_old_release_error_before_its_abort_is_the_first_error() -> None:
     diagnosis = diagnose_text("slurm-5121.out", OLD_RELEASE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed creating directory" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "driver_env", first_error="Failed creating directory", beside=("config",)
+    )
 
 
 def test_a_new_release_container_creation_failure_is_the_host() -> None:
     diagnosis = diagnose_text("slurm-5122.out", NEW_RELEASE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "no loop devices available" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="no loop devices available")
 
 
 def test_the_runtimes_notices_are_no_error() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CORE = "(EngineCore_DP0 pid=4410) "
 
@@ -55,9 +55,7 @@ NO_VALUES_LISTED = core(
 )
 def test_a_size_with_its_supported_values_is_the_ops_limit(text: str, says: str) -> None:
     diagnosis = diagnose_text("run/worker.log", text)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert says in diagnosis.first_error.text
+    assert_reads(diagnosis, "op_constraint", first_error=says)
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
 
 

@@ -11,16 +11,7 @@ it. Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HOOK_FAILED = """\
 0: slurmstepd: error: pyxis: container start failed with error code: 1
@@ -35,11 +26,13 @@ HOOK_FAILED = """\
 
 def test_the_engines_own_error_under_pyxis_is_the_first_error() -> None:
     diagnosis = diagnose_text("slurm-4410.out", HOOK_FAILED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Could not mount the host's scheduler libraries" in diagnosis.first_error.text
-    assert "env.pyxis_engine_log_error" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Could not mount the host's scheduler libraries",
+        rule="env.pyxis_engine_log_error",
+        beside=("config",),
+    )
 
 
 COMMAND_IN_THE_ENGINE_LOG = """\
@@ -54,9 +47,7 @@ srun: error: node-0117: task 0: Exited with exit code 1
 
 def test_a_command_the_engine_ran_that_could_not_do_its_work_is_the_first_error() -> None:
     diagnosis = diagnose_text("slurm-7001.out", COMMAND_IN_THE_ENGINE_LOG)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "mkdir: cannot create directory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="mkdir: cannot create directory")
 
 
 SUMMARY_ONLY = """\
@@ -68,10 +59,12 @@ slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed wit
 
 def test_pyxis_summary_alone_is_read_as_the_node_that_could_not_start_the_container() -> None:
     diagnosis = diagnose_text("slurm-55.out", SUMMARY_ONLY)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "pyxis: failed to import docker image" in diagnosis.first_error.text
-    assert "env.pyxis_container_start_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="pyxis: failed to import docker image",
+        rule="env.pyxis_container_start_failed",
+    )
 
 
 ENGINE_PROGRESS_ONLY = """\
@@ -83,6 +76,6 @@ pyxis: imported docker image: nvcr.io#nvidia/pytorch:24.05-py3
 
 def test_engine_progress_reprinted_by_pyxis_is_no_error() -> None:
     diagnosis = diagnose_text("slurm-56.out", ENGINE_PROGRESS_ONLY)
-    rules = _rules(diagnosis)
+    rules = rules_of(diagnosis)
     assert "env.pyxis_engine_log_error" not in rules
     assert "env.pyxis_container_start_failed" not in rules

@@ -12,7 +12,7 @@ cause at all. The fixtures are in the shapes these programs print (values are ou
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The cluster's Slurm has no PMIx plugin; the launch script asks for it.
 MPI_PLUGIN_MISSING = """\
@@ -95,85 +95,73 @@ srun: error: nid01207: task 3: Exited with exit code 1
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def _alternatives(diagnosis) -> set[str]:
     return {a.category for a in diagnosis.alternatives}
 
 
 def test_a_slurm_without_the_mpi_plugin_asked_for_is_the_clusters_set_up() -> None:
     diagnosis = diagnose_text("run.log", MPI_PLUGIN_MISSING)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Couldn't find the specified plugin name for mpi/pmix" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="Couldn't find the specified plugin name for mpi/pmix"
+    )
     assert "config" in _alternatives(diagnosis)
-    assert "env.slurm_plugin_missing" in _rules(diagnosis)
+    assert "env.slurm_plugin_missing" in rules_of(diagnosis)
 
 
 def test_srun_listing_its_mpi_types_is_no_missing_plugin() -> None:
     diagnosis = diagnose_text("run.log", MPI_TYPES_LISTED)
-    assert "env.slurm_plugin_missing" not in _rules(diagnosis)
+    assert "env.slurm_plugin_missing" not in rules_of(diagnosis)
 
 
 def test_sruns_own_step_socket_refused_is_the_host_not_a_collective_port() -> None:
     diagnosis = diagnose_text("srun.err", STEP_SOCKET_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "step context socket" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="step context socket")
     assert "hccl" not in _alternatives(diagnosis)
-    assert "hccl.listen_failed" not in _rules(diagnosis)
+    assert "hccl.listen_failed" not in rules_of(diagnosis)
 
 
 def test_a_store_port_already_in_use_keeps_its_communication_reading() -> None:
     diagnosis = diagnose_text("rank0.log", STORE_PORT_TAKEN)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "env.slurm_step_socket_failed" not in _rules(diagnosis)
+    assert "env.slurm_step_socket_failed" not in rules_of(diagnosis)
 
 
 def test_a_job_container_plugin_that_cannot_join_the_step_is_the_nodes_set_up() -> None:
     diagnosis = diagnose_text("slurm-70322.err", JOB_CONTAINER_FAILED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "container_p_join: open failed" in diagnosis.first_error.text
-    assert "env.slurm_job_container_failed" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="container_p_join: open failed",
+        rule="env.slurm_job_container_failed",
+    )
 
 
 def test_slurms_pmix_servers_that_cannot_agree_are_the_clusters_set_up() -> None:
     diagnosis = diagnose_text("srun.err", PMIX_PLUGIN_FENCE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "pmixp_coll_belong_chk" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="pmixp_coll_belong_chk")
     assert {"hccl", "hang"} & _alternatives(diagnosis)
-    assert "env.slurm_pmix_plugin_error" in _rules(diagnosis)
+    assert "env.slurm_pmix_plugin_error" in rules_of(diagnosis)
 
 
 def test_the_pmix_plugins_debug_lines_are_no_failure() -> None:
     diagnosis = diagnose_text("srun.err", PMIX_PLUGIN_LOADED)
-    assert "env.slurm_pmix_plugin_error" not in _rules(diagnosis)
+    assert "env.slurm_pmix_plugin_error" not in rules_of(diagnosis)
 
 
 def test_a_pmix_component_the_machine_cannot_load_is_read_from_its_banner() -> None:
     diagnosis = diagnose_text("slurm.out", PMIX_COMPONENT_MISSING)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "A requested component was not found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="A requested component was not found")
     assert "config" in _alternatives(diagnosis)
-    assert "env.mpi_component_not_found" in _rules(diagnosis)
+    assert "env.mpi_component_not_found" in rules_of(diagnosis)
 
 
 def test_a_step_cancelled_with_no_reason_alone_is_a_stop_nothing_explains() -> None:
     diagnosis = diagnose_text("job.log", STEP_CANCELLED_NO_REASON)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "CANCELLED AT" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="CANCELLED AT")
     assert "hang" in _alternatives(diagnosis)
     assert diagnosis.confidence < 0.5
 
 
 def test_a_step_cancelled_after_a_tasks_own_failure_yields_to_it() -> None:
     diagnosis = diagnose_text("job.log", STEP_CANCELLED_AFTER_OOM)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="out of memory")

@@ -10,7 +10,7 @@ The fixtures follow a plog's RUNTIME lines; pids, thread ids, times and addresse
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TASK = (
     "[ERROR] RUNTIME(7001,):2026-04-02-11:22:31.100.200 [stars_engine.cc:1548]7090 "
@@ -36,17 +36,17 @@ RECORD = (
 
 def test_a_core_record_next_to_an_smmu_fault_keeps_the_core() -> None:
     diagnosis = diagnose_text("plog/plog-7001.log", TASK + _smmu(1) + RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "there is an exception of aivec error" in diagnosis.first_error.text
-    assert "device_fault" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="there is an exception of aivec error",
+        beside=("device_fault",),
+    )
 
 
 def test_an_smmu_fault_alone_is_a_device_fault() -> None:
     diagnosis = diagnose_text("plog/plog-7001.log", TASK + _smmu(1))
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "isSmmuFault is 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="isSmmuFault is 1")
 
 
 def test_a_negative_smmu_answer_is_not_a_fault() -> None:
@@ -68,9 +68,7 @@ TRACER_NOISE = (
 
 def test_tracer_file_complaints_before_an_smmu_fault_are_not_the_first_error() -> None:
     diagnosis = diagnose_text("plog/plog-7001.log", TRACER_NOISE + _smmu(1))
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "isSmmuFault is 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="isSmmuFault is 1")
 
 
 def test_grep_prefixed_plog_lines_are_read_like_the_plog() -> None:
@@ -79,6 +77,4 @@ def test_grep_prefixed_plog_lines_are_read_like_the_plog() -> None:
     lines = (TRACER_NOISE + _smmu(1)).splitlines(keepends=True)
     text = "".join(prefix.format(n=40 + i) + line for i, line in enumerate(lines))
     diagnosis = diagnose_text("plog_grep.txt", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "isSmmuFault is 1" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="isSmmuFault is 1")

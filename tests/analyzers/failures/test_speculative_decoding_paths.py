@@ -12,12 +12,7 @@ own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 CAPTURE_WORKERS = """\
 (Worker_DP0_TP1_EP1 pid=30412) ERROR 05-11 08:03:27 [multiproc_executor.py:824]     self._capture_model()
@@ -30,11 +25,13 @@ CAPTURE_WORKERS = """\
 
 def test_a_capture_path_refusing_the_spec_decode_batch_state_is_the_feature_pair() -> None:
     diagnosis = diagnose_files({"serve.log": CAPTURE_WORKERS})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "only support building dummy metadata for DecodeOnly state" in diagnosis.first_error.text
-    assert "cfg.engine_path_only_for_state" in _rules(diagnosis)
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="only support building dummy metadata for DecodeOnly state",
+        rule="cfg.engine_path_only_for_state",
+        beside=("other",),
+    )
 
 
 def test_a_kernel_dtype_limit_in_a_mode_is_not_the_feature_pair() -> None:
@@ -42,7 +39,7 @@ def test_a_kernel_dtype_limit_in_a_mode_is_not_the_feature_pair() -> None:
         "worker.log",
         "NotImplementedError: npu_demo_attention only supports float16 in decode mode\n",
     )
-    assert "cfg.engine_path_only_for_state" not in _rules(diagnosis)
+    assert "cfg.engine_path_only_for_state" not in rules_of(diagnosis)
 
 
 def test_a_capture_fallback_warning_is_no_failure() -> None:
@@ -51,7 +48,7 @@ def test_a_capture_fallback_warning_is_no_failure() -> None:
         "WARNING 05-11 08:03:20 [graph.py:77] Currently we only support full graphs in decode "
         "mode; falling back to piecewise capture.\n",
     )
-    assert "cfg.engine_path_only_for_state" not in _rules(diagnosis)
+    assert "cfg.engine_path_only_for_state" not in rules_of(diagnosis)
 
 
 GE_TILING_PARSE = """\
@@ -62,11 +59,13 @@ GE_TILING_PARSE = """\
 
 def test_the_graph_engine_finding_no_host_function_for_an_op_type_is_the_package() -> None:
     diagnosis = diagnose_files({"drafter.log": GE_TILING_PARSE})
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Failed to find func by type Cast" in diagnosis.first_error.text
-    assert "env.op_kernel_binary_missing" in _rules(diagnosis)
-    assert "operator" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to find func by type Cast",
+        rule="env.op_kernel_binary_missing",
+        beside=("operator",),
+    )
 
 
 def test_torch_npu_missing_runtime_entry_point_is_not_the_graph_engine_lookup() -> None:
@@ -75,7 +74,7 @@ def test_torch_npu_missing_runtime_entry_point_is_not_the_graph_engine_lookup() 
         "[W AclInterface.cpp:172] Warning: 0Failed to find function aclrtSetOpExecuteTimeOut "
         "(function operator())\n",
     )
-    assert "env.op_kernel_binary_missing" not in _rules(diagnosis)
+    assert "env.op_kernel_binary_missing" not in rules_of(diagnosis)
 
 
 SCHEDULER_TRACEBACK = """\
@@ -90,13 +89,15 @@ UnboundLocalError: cannot access local variable 'aux_states' where it is not ass
 def test_a_local_variable_no_branch_set_is_a_code_bug() -> None:
     # docs/labelling.md#a-local-variable-read-before-any-branch-set-it
     diagnosis = diagnose_files({"server.log": SCHEDULER_TRACEBACK})
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "cannot access local variable 'aux_states'" in diagnosis.first_error.text
-    assert "framework.local_variable_unbound" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="cannot access local variable 'aux_states'",
+        rule="framework.local_variable_unbound",
+        beside=("config",),
+    )
 
 
 def test_a_name_that_does_not_exist_is_not_an_unbound_local() -> None:
     diagnosis = diagnose_text("server.log", "NameError: name 'aux_states' is not defined\n")
-    assert "framework.local_variable_unbound" not in _rules(diagnosis)
+    assert "framework.local_variable_unbound" not in rules_of(diagnosis)

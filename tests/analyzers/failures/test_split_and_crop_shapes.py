@@ -7,7 +7,7 @@ docs/labelling.md#a-crop-larger-than-the-sample-it-cuts: both are `shape_mismatc
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CROP = """\
 ------------------------------------------------------------------
@@ -36,10 +36,9 @@ def test_a_strategy_that_divides_is_no_failure() -> None:
 
 def test_a_crop_larger_than_the_image_is_a_shape_mismatch() -> None:
     diagnosis = diagnose_text("train.log", CROP)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "exceeds image width: 48" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="exceeds image width: 48", beside=("config",)
+    )
 
 
 # docs/labelling.md#an-activation-split-that-does-not-divide-over-the-group: MindSpore's
@@ -56,17 +55,14 @@ OUTPUT_STRATEGY_SPLIT = (
 
 def test_a_tensor_the_strategy_cannot_split_is_a_split_mismatch() -> None:
     diagnosis = diagnose_text("train.log", BARE_STRATEGY_SPLIT)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "can not be split by strategy" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="can not be split by strategy", beside=("config",)
+    )
 
 
 def test_an_output_the_strategy_cannot_split_is_a_split_mismatch() -> None:
     diagnosis = diagnose_text("worker_0.log", OUTPUT_STRATEGY_SPLIT)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "The output can not be split by strategy" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="The output can not be split by strategy")
 
 
 def test_a_strategy_that_splits_the_tensor_is_no_failure() -> None:

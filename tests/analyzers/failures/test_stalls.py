@@ -8,7 +8,7 @@ wording of our own; each test checks the label and the line to read first.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 
 
 def stuck_line(rank: int, stamp: str, secs: int) -> str:
@@ -27,9 +27,7 @@ def test_a_stuck_watchdog_on_two_ranks_reads_as_a_hang() -> None:
             "job/rank1.log": "step 41 loss 2.087\n" + stuck_line(1, "21:07:15.402907112", 600),
         }
     )
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "watchdog got stuck for 600 seconds" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="watchdog got stuck for 600 seconds")
 
 
 def test_a_stuck_watchdog_offers_a_collective_as_the_alternative() -> None:
@@ -41,7 +39,7 @@ def test_a_stuck_watchdog_offers_a_collective_as_the_alternative() -> None:
         }
     )
     assert diagnosis.category == "hang", diagnosis.root_cause
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
@@ -54,7 +52,7 @@ def test_a_collective_that_ran_out_of_time_is_not_a_stuck_watchdog() -> None:
     )
     diagnosis = diagnose_files({"job/rank1.log": "step 3 loss 1.92\n" + line})
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert "hang" in alternative_labels(diagnosis)
 
 
 def timeout_line(rank: int, stamp: str, seq: int) -> str:
@@ -75,10 +73,12 @@ def test_a_stuck_watchdog_pasted_above_a_collective_timeout_yields_to_it() -> No
         + stuck_line(4, "04:22:51.118925006", 480)
     )
     diagnosis = diagnose_files({"job/train.log": text})
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
-    assert "hang" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Watchdog caught collective operation timeout",
+        beside=("hang",),
+    )
 
 
 def test_a_stuck_watchdog_far_from_any_collective_timeout_stays_a_hang() -> None:
@@ -91,9 +91,7 @@ def test_a_stuck_watchdog_far_from_any_collective_timeout_stays_a_hang() -> None
         + timeout_line(3, "04:31:02.507115230", 17)
     )
     diagnosis = diagnose_files({"job/train.log": text})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "watchdog got stuck" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="watchdog got stuck")
 
 
 def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
@@ -104,9 +102,7 @@ def test_heartbeat_monitor_timeout_is_a_hang_not_a_device_fault() -> None:
         "debug info.\n"
     )
     diagnosis = diagnose_files({"job/train.log": text})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Heartbeat monitor timed out" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Heartbeat monitor timed out")
 
 
 def test_task_scheduler_timeout_in_the_device_log_is_an_aicore_timeout() -> None:
@@ -125,9 +121,7 @@ def test_task_scheduler_timeout_in_the_device_log_is_an_aicore_timeout() -> None
     diagnosis = diagnose_files(
         {"job/device-0/device-0.log": device, "job/plog/plog-9120.log": plog}
     )
-    assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "bs_done_exception_proc_timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="bs_done_exception_proc_timeout")
 
 
 def test_driver_module_errors_alone_point_at_the_machine() -> None:
@@ -138,9 +132,7 @@ def test_driver_module_errors_alone_point_at_the_machine() -> None:
     )
     text = "".join(line.format(ms=ms) for ms in ("310.118", "310.142", "310.167"))
     diagnosis = diagnose_files({"node/device-1/aicpu.log": text})
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "310.118" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="310.118")
 
 
 ENGINE_WAIT_NEWER_RELEASE = """\
@@ -161,9 +153,7 @@ ENGINE_WAIT_NEWER_RELEASE = """\
 def test_an_engine_that_timed_out_waiting_on_its_workers_is_a_hang() -> None:
     """docs/labelling.md#an-engine-that-waits-on-its-workers: the newer deadline-helper frame."""
     diagnosis = diagnose_files({"engine/stdout.log": ENGINE_WAIT_NEWER_RELEASE})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "shm_broadcast.py" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="shm_broadcast.py")
 
 
 QUEUE_TAG = "(EngineCore_DP1 pid=7702)"
@@ -188,10 +178,7 @@ def test_an_engine_traceback_cut_at_the_queue_is_the_wait_on_its_workers() -> No
     """docs/labelling.md#an-engine-that-waits-on-its-workers: a paste that stops in the queue's
     `dequeue` frame lost the reader's frames, not the wait; the frame, not the headline."""
     diagnosis = diagnose_files({"engine/serve.log": ENGINE_WAIT_CUT_AT_QUEUE})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "in dequeue" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hang", first_error="in dequeue", beside=("hccl",))
 
 
 def test_the_queue_frame_steps_aside_for_the_reader_frame_below_it() -> None:
@@ -317,10 +304,7 @@ def test_a_watchdog_hang_that_ends_the_process_is_a_hang_not_its_abort() -> None
         "failed (exitcode: -6) local_rank: 4 (pid: 902) of binary: /usr/bin/python\n"
     )
     diagnosis = diagnose_files({"job/train.log": text})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "watchdog hang" in diagnosis.first_error.text
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "hang", first_error="watchdog hang", beside=("hccl",))
 
 
 def test_a_setting_that_names_the_watchdog_hang_is_not_one() -> None:
@@ -362,10 +346,7 @@ def test_an_engine_traceback_cut_at_the_executor_is_the_wait_on_its_workers() ->
     """docs/labelling.md#an-engine-that-waits-on-its-workers: the executor frame whose statement
     calls the message queue is the wait; the state records above are not errors."""
     diagnosis = diagnose_files({"engine/serve.log": ENGINE_WAIT_CUT_AT_EXECUTOR})
-    assert diagnosis.category == "hang", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "mq.dequeue(" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "hang", first_error="mq.dequeue(", beside=("hccl",))
 
 
 def test_an_executor_frame_that_raises_a_workers_error_is_not_the_wait() -> None:
@@ -403,7 +384,7 @@ def test_engine_notices_alone_offer_a_collective_beside_the_hang() -> None:
     "hanging") do not add memory exhaustion as a reading."""
     diagnosis = diagnose_files({"serve/engine_core.log": _engine_notices(4)})
     assert diagnosis.category == "hang", diagnosis.root_cause
-    offered = [alt.category for alt in diagnosis.alternatives]
+    offered = alternative_labels(diagnosis)
     assert "hccl" in offered
     assert "oom" not in offered, diagnosis.alternatives
 

@@ -8,7 +8,7 @@ the tools' real output around a torchrun traceback cut by the paste, with names 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "hccl.store_host_tool_lookup_failed"
 
@@ -27,16 +27,9 @@ Traceback (most recent call last):
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_start_script_that_cannot_resolve_the_master_is_the_store_host() -> None:
     diagnosis = diagnose_text("worker-1.log", BUSYBOX_WORKER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "'pretrain-8k2m-master-0'" in diagnosis.first_error.text
-    assert RULE in _rules(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="'pretrain-8k2m-master-0'", rule=RULE)
     assert {"config", "driver_env"} <= {a.category for a in diagnosis.alternatives}
 
 
@@ -50,7 +43,7 @@ def test_other_resolver_tools_say_the_same() -> None:
         assert diagnosis.category == "hccl", line
         assert diagnosis.first_error is not None
         assert line in diagnosis.first_error.text
-        assert RULE in _rules(diagnosis), line
+        assert RULE in rules_of(diagnosis), line
 
 
 def test_busybox_naming_its_own_server_or_a_reverse_lookup_is_no_failure() -> None:
@@ -61,11 +54,11 @@ def test_busybox_naming_its_own_server_or_a_reverse_lookup_is_no_failure() -> No
         "Address 1: 10.20.0.7 pretrain-8k2m-master-0.jobs.svc.cluster.local\n"
     )
     diagnosis = diagnose_text("start.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 
 def test_an_info_line_about_resolving_is_not_read() -> None:
     text = "[rank3] INFO ping: master pretrain-8k2m-master-0 answered in 0.4 ms\n"
     diagnosis = diagnose_text("rank3.log", text)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)

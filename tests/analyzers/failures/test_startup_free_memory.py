@@ -9,7 +9,7 @@ checks after loading stay plain `oom`, and a debug line of the measured memory i
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SHARED_CARD = """\
 (EngineCore_DP0 pid=4417) INFO 03-14 09:12:40 [parallel_state.py:1208] rank 0 in world size 1 is assigned as DP rank 0, PP rank 0, TP rank 0
@@ -40,17 +40,14 @@ INFO 03-14 09:13:02 [gpu_model_runner.py:2280] Model loading took 15.2400 GiB an
 
 def test_startup_check_on_a_shared_card_is_oom_with_config_as_alternative() -> None:
     diagnosis = diagnose_text("engine.log", SHARED_CARD)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "on startup is less than desired" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "oom", first_error="on startup is less than desired", beside=("config",)
+    )
 
 
 def test_startup_check_naming_the_device_is_read_the_same() -> None:
     diagnosis = diagnose_text("serve.log", CUDA_BARE)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "cuda:1 (30.10/79.19 GiB)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="cuda:1 (30.10/79.19 GiB)")
 
 
 def test_kv_cache_check_after_loading_offers_no_config_reading() -> None:

@@ -10,7 +10,7 @@ Values and paths are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 UNSUPPORTED = """\
 RuntimeError: Unsupported expression 'Await'.
@@ -35,10 +35,9 @@ For more details, please refer to https://www.mindspore.cn/search?inputValue=Sha
 
 def test_a_construct_the_graph_mode_cannot_translate_is_the_code_and_mode() -> None:
     diagnosis = diagnose_text("train.log", UNSUPPORTED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Unsupported expression 'Await'" in diagnosis.first_error.text
-    assert "other" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="Unsupported expression 'Await'", beside=("other",)
+    )
     assert diagnosis.confidence >= 0.4
 
 

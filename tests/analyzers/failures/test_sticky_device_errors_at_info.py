@@ -9,7 +9,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CAUGHT_ILLEGAL_ACCESS = """\
 2025-03-11 09:14:02,551 INFO [train.py:1190] (1/4) Training started
@@ -28,9 +28,7 @@ Traceback (most recent call last):
 
 def test_an_illegal_access_caught_at_info_is_the_first_error() -> None:
     diagnosis = diagnose_text("log-train-2025-03-11-09-14-02-1", CAUGHT_ILLEGAL_ACCESS)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Caught exception in Whiten backward" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Caught exception in Whiten backward")
 
 
 def test_a_device_assert_caught_at_info_is_the_first_error() -> None:
@@ -40,9 +38,7 @@ def test_a_device_assert_caught_at_info_is_the_first_error() -> None:
         "2025-03-11 10:02:40,121 INFO [train.py:877] Saving batch to exp/batch-7.pt\n"
     )
     diagnosis = diagnose_text("log-train.txt", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "device-side assert triggered" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="device-side assert triggered")
 
 
 def test_info_chatter_about_device_assertions_stays_noise() -> None:

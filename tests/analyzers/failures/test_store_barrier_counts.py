@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 BARRIER = """\
 Traceback (most recent call last):
@@ -29,10 +29,7 @@ RuntimeError: Timed out initializing process group in store based barrier on ran
 
 def test_more_processes_than_the_world_is_a_second_launch_on_the_same_store() -> None:
     diagnosis = diagnose_text("logs/train_0.log", BARRIER.format(size=4, joined=8))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "worker_count=8" in diagnosis.first_error.text
-    assert "hccl" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="worker_count=8", beside=("hccl",))
 
 
 @pytest.mark.parametrize("joined", [3, 4])

@@ -11,7 +11,7 @@ descriptors and numbers are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RECV_RESET = (
     "[rank2]:[W1103 08:14:52.331207654 TCPStore.cpp:125] [c10d] recvValue failed on"
@@ -40,23 +40,20 @@ NOT_A_BREAK = (
 )
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_broken_store_socket_alone_is_a_store_host_that_went_away() -> None:
     diagnosis = diagnose_text("worker.log", RECV_RESET)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "other" in {a.category for a in diagnosis.alternatives}
-    assert "hccl.store_client_socket_broken" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "recvValue failed on SocketImpl" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="recvValue failed on SocketImpl",
+        rule="hccl.store_client_socket_broken",
+        beside=("other",),
+    )
 
 
 def test_a_broken_pipe_on_send_is_read_alike() -> None:
     diagnosis = diagnose_text("worker.log", SEND_BROKEN)
-    assert diagnosis.category == "hccl"
-    assert "sendBytes failed on SocketImpl" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="sendBytes failed on SocketImpl")
 
 
 def test_the_dump_check_line_stays_first_when_both_are_there() -> None:
@@ -72,4 +69,4 @@ def test_an_error_printed_before_the_socket_warning_wins() -> None:
 
 def test_a_connected_client_is_no_break() -> None:
     diagnosis = diagnose_text("worker.log", NOT_A_BREAK)
-    assert "hccl.store_client_socket_broken" not in _rules(diagnosis)
+    assert "hccl.store_client_socket_broken" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ ran out keeps the category's advice. Hosts, ports and timeouts are our own, in t
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 AGENT_CONNECT_TIMED_OUT = """\
 *****************************************
@@ -50,9 +50,7 @@ STORE_ADVICE = "could not connect to the rendezvous store"
 
 def test_a_connect_that_timed_out_is_told_to_check_the_store_and_the_path_to_it() -> None:
     diagnosis = diagnose_text("torchrun_node1.log", AGENT_CONNECT_TIMED_OUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "client socket has timed out" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="client socket has timed out")
     assert STORE_ADVICE in diagnosis.next_actions[0]
     assert "MASTER_ADDR" in diagnosis.next_actions[0]
 

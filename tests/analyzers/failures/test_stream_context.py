@@ -10,7 +10,7 @@ real shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 STREAM_DESTROYED_FROM_ANOTHER_CONTEXT = """\
 CANN error: EE9999: Inner Error!
@@ -27,8 +27,10 @@ EE9999: [PID: 61220] 2026-04-02-10:11:12.131.415 Stream destroy failed, stream i
 
 def test_the_refusal_is_the_set_up_with_the_stream_layer_beside_it() -> None:
     diagnosis = diagnose_text("server.log", STREAM_DESTROYED_FROM_ANOTHER_CONTEXT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Stream destroy failed, stream is not in current ctx" in diagnosis.first_error.text
-    assert "stream_sync" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Stream destroy failed, stream is not in current ctx",
+        beside=("stream_sync",),
+    )
     assert diagnosis.confidence < 0.8

@@ -7,7 +7,7 @@ aftermath (docs/labelling.md#a-stream-switch-the-runtime-refuses).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 OVERFLOW_SWITCH_REFUSED = """\
 RuntimeError: SET StreamOverflowSwitch Failed.
@@ -31,10 +31,8 @@ OVERFLOW_SWITCH_PROBE_ONLY = """\
 
 def test_refused_overflow_switch_is_config_and_comes_before_the_abort():
     diagnosis = diagnose_text("worker-0.log", OVERFLOW_SWITCH_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "SET StreamOverflowSwitch Failed" in diagnosis.first_error.text
-    alternatives = [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="SET StreamOverflowSwitch Failed")
+    alternatives = alternative_labels(diagnosis)
     assert "driver_env" in alternatives
 
 

@@ -9,7 +9,7 @@ values. docs/labelling.md#a-swarm-daemon-that-reaches-no-bootstrap-peer
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NO_BOOTSTRAP_PEER = """\
 Nov 03 17:02:30.410 [INFO] Running Petals 2.2.0
@@ -32,16 +32,14 @@ hivemind.p2p.p2p_daemon_bindings.utils.P2PDaemonError: Daemon failed to start in
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_no_bootstrap_peer_reached_is_the_link_to_the_swarm() -> None:
     diagnosis = diagnose_text("server.log", NO_BOOTSTRAP_PEER)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "failed to connect to bootstrap peers" in diagnosis.first_error.text
-    assert "hccl.p2p_bootstrap_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="failed to connect to bootstrap peers",
+        rule="hccl.p2p_bootstrap_unreachable",
+    )
     alternatives = {a.category for a in diagnosis.alternatives}
     assert {"driver_env", "config"} <= alternatives
     assert any("nc -vz" in text for text in diagnosis.next_actions)
@@ -49,4 +47,4 @@ def test_no_bootstrap_peer_reached_is_the_link_to_the_swarm() -> None:
 
 def test_a_daemon_start_timeout_is_not_read_as_unreachable_peers() -> None:
     diagnosis = diagnose_text("server.log", DAEMON_START_TIMEOUT)
-    assert "hccl.p2p_bootstrap_unreachable" not in _rules(diagnosis)
+    assert "hccl.p2p_bootstrap_unreachable" not in rules_of(diagnosis)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RAISED = (
     "[rank2]: Traceback (most recent call last):\n"
@@ -38,9 +38,7 @@ def test_a_synchronize_with_only_a_code_is_labelled_by_that_code_or_stream_sync(
     call: str, code: str, label: str
 ) -> None:
     diagnosis = diagnose_text("job/rank2.log", RAISED.format(call=call, code=code))
-    assert diagnosis.category == label
-    assert diagnosis.first_error is not None
-    assert code in diagnosis.first_error.text
+    assert_reads(diagnosis, label, first_error=code)
 
 
 def test_an_unlabelled_code_keeps_its_doubt_in_the_confidence() -> None:
@@ -75,9 +73,7 @@ EH9999  wait for compute device to finish failed, runtime result = 107020.[FUNC:
 
 def test_a_device_line_naming_an_hccl_task_labels_the_synchronize_timeout_hccl() -> None:
     diagnosis = diagnose_text("train/rank5.log", WAITED_ON_A_COLLECTIVE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "[hccl fftsplus timeout]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="[hccl fftsplus timeout]")
 
 
 def test_a_synchronize_timeout_that_names_no_task_stays_stream_sync() -> None:
@@ -107,9 +103,7 @@ EZ9999: [PID: 40512] 2026-05-11-03:14:27.551.090 The error from device(chipId:6,
 
 def test_an_event_wait_that_ran_out_is_stream_sync_with_a_stall_as_its_neighbours() -> None:
     diagnosis = diagnose_text("train/rank6.log", EVENT_WAIT_RAN_OUT)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "event wait timeout occurred" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="event wait timeout occurred")
     neighbours = {alt.category for alt in diagnosis.alternatives}
     assert neighbours == {"hang", "hccl"}
 
@@ -134,9 +128,7 @@ SYNC_RAN_OUT = """\
 
 def test_a_synchronize_that_ran_out_offers_a_stall_not_a_core_failure() -> None:
     diagnosis = diagnose_text("train/rank5.log", SYNC_RAN_OUT)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "Stream synchronize timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="Stream synchronize timeout")
     assert {alt.category for alt in diagnosis.alternatives} == {"hang", "hccl"}
 
 
@@ -151,7 +143,7 @@ def test_a_synchronize_that_failed_without_running_out_still_offers_a_core_failu
 
 def _alternatives(text: str) -> tuple[str, list[str]]:
     diagnosis = diagnose_text("serve/worker.log", text)
-    return diagnosis.category, [alternative.category for alternative in diagnosis.alternatives]
+    return diagnosis.category, alternative_labels(diagnosis)
 
 
 WAIT_UNDER_WORKER = (
@@ -216,9 +208,7 @@ node-2:         TraceBack (most recent call last):
 
 def test_a_device_headline_naming_a_collective_task_offers_no_core_failure() -> None:
     diagnosis = diagnose_text("train/rank9.log", COLLECTIVE_TASK_IN_DEVICE_HEADLINE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "hccl fftsplus task timeout occurred" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="hccl fftsplus task timeout occurred")
     assert "aicore_timeout" not in {alt.category for alt in diagnosis.alternatives}
     assert "hang" in {alt.category for alt in diagnosis.alternatives}
 
@@ -252,10 +242,7 @@ Traceback (most recent call last):
 
 def test_a_framework_stream_wait_failure_is_a_synchronisation_failure() -> None:
     diagnosis = diagnose_text("job/train.log", FRAMEWORK_SYNC_STREAM)
-    assert diagnosis.category == "stream_sync", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "SyncStream failed" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "stream_sync", first_error="SyncStream failed", beside=("driver_env",))
 
 
 # docs/labelling.md#code-only-synchronize-failures: MindSpore's device layer says a device task
@@ -279,17 +266,13 @@ CALLBACK_REGISTERED = """\
 
 def test_a_failed_task_callback_comes_before_the_stream_waits_it_caused() -> None:
     diagnosis = diagnose_text("job/sample.log", FRAMEWORK_TASK_FAIL)
-    assert diagnosis.category == "stream_sync", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Execute TaskFailCallback failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="Execute TaskFailCallback failed")
     assert {"aicore_timeout", "device_fault"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_the_runtime_stream_call_alone_is_the_stream_wait_not_the_callback() -> None:
     diagnosis = diagnose_text("job/sample.log", CALLBACK_REGISTERED)
-    assert diagnosis.category == "stream_sync", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Call runtime rtStreamSynchronize error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="Call runtime rtStreamSynchronize error")
 
 
 STREAM_RECORD_UNDER_HEADLINE = (
@@ -306,18 +289,16 @@ def test_the_runtime_record_of_a_stream_wait_yields_to_the_exception_that_report
     """The runtime's `synchronize stream failed, runtime result = N` is its record of the wait
     torch_npu already raised above with the same code: the exception line is the first error."""
     diagnosis = diagnose_text("serve/worker.log", STREAM_RECORD_UNDER_HEADLINE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "AclrtSynchronizeStreamWithTimeout(copy_stream)" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "stream_sync", first_error="AclrtSynchronizeStreamWithTimeout(copy_stream)"
+    )
 
 
 def test_a_bare_stream_synchronize_failure_is_still_the_first_error() -> None:
     """Counterexample: torch_npu's own `ACL stream synchronize failed` with no record under it."""
     text = "RuntimeError: ACL stream synchronize failed, error code:507011\n"
     diagnosis = diagnose_text("serve/worker.log", text)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "ACL stream synchronize failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="ACL stream synchronize failed")
 
 
 # A synchronize line copied by hand from a screenshot: the same words and code, but the call's

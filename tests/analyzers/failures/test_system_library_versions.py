@@ -14,7 +14,7 @@ made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 COMPILER_TOO_NEW_FOR_HOST = """\
 Traceback (most recent call last):
@@ -29,10 +29,7 @@ Traceback (most recent call last):
 
 def test_a_compiler_the_host_library_is_too_old_for_is_the_machine() -> None:
     diagnosis = diagnose_text("job/console.txt", COMPILER_TOO_NEW_FOR_HOST)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "GLIBC_2.34' not found" in diagnosis.first_error.text
-    assert "config" in {alternative.category for alternative in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="GLIBC_2.34' not found", beside=("config",))
 
 
 def test_an_extension_needing_a_newer_libstdcxx_is_the_machine_too() -> None:
@@ -44,9 +41,7 @@ def test_an_extension_needing_a_newer_libstdcxx_is_the_machine_too() -> None:
         "found (required by /srv/env/lib/python3.11/site-packages/fastops/_C.so)\n"
     )
     diagnosis = diagnose_text("job/console.txt", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "GLIBCXX_3.4.32" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="GLIBCXX_3.4.32")
 
 
 def test_a_compile_banner_without_the_loader_line_keeps_the_compile_reading() -> None:

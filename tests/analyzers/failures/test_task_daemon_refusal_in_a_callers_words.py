@@ -8,12 +8,7 @@ up, `driver_env`, and the first error (docs/labelling.md#probes-yield-to-their-r
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 _BLOCK = (
     "[FAB transport_manager.cpp:310 OpenTsd] TsdOpen for (deviceId=3, rankCount=4) failed: 31\n"
@@ -25,10 +20,12 @@ _BLOCK = (
 
 def test_a_callers_tsdopen_refusal_is_the_machines_and_the_first_error() -> None:
     diagnosis = diagnose_text("fabric.log", _BLOCK)
-    assert diagnosis.category == "driver_env"
-    assert "env.device_open_refused" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "TsdOpen for (deviceId=3, rankCount=4) failed: 31" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="TsdOpen for (deviceId=3, rankCount=4) failed: 31",
+        rule="env.device_open_refused",
+    )
 
 
 def test_a_tsdopen_that_succeeded_for_a_rank_is_no_refusal() -> None:
@@ -36,4 +33,4 @@ def test_a_tsdopen_that_succeeded_for_a_rank_is_no_refusal() -> None:
         "fabric.log",
         "[FAB transport_manager.cpp:312 OpenTsd] TsdOpen for (deviceId=3, rankCount=4) success\n",
     )
-    assert "env.device_open_refused" not in _rules(diagnosis)
+    assert "env.device_open_refused" not in rules_of(diagnosis)

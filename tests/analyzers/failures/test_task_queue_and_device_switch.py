@@ -9,7 +9,7 @@ formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def alternatives(diagnosis) -> set[str]:
@@ -41,18 +41,18 @@ model run success
 def test_a_task_queue_record_alone_is_the_failed_op_call() -> None:
     # docs/labelling.md#a-task-queue-that-reports-the-call-it-ran
     diagnosis = diagnose_text("train.log", QUEUE_RECORD_ALONE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "write_idx=12, read_idx=11, status=0, ret = 500000" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="write_idx=12, read_idx=11, status=0, ret = 500000"
+    )
     assert "device_fault" in alternatives(diagnosis)
 
 
 def test_the_op_calls_own_error_comes_before_the_queue_record() -> None:
     # docs/labelling.md#a-task-queue-that-reports-the-call-it-ran (counterexample)
     diagnosis = diagnose_text("plog-88120.log", OP_ERROR_THEN_QUEUE_RECORD)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "call aclnnInplaceAddcmul failed, error code is 561103" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="call aclnnInplaceAddcmul failed, error code is 561103"
+    )
 
 
 def test_an_idle_queue_record_is_no_error() -> None:
@@ -85,18 +85,14 @@ EL0003: [PID: 3310] 2026-06-03-09:08:06.912.413 The argument is invalid.
 def test_a_refused_device_switch_is_the_jobs_placement() -> None:
     # docs/labelling.md#a-ranks-device-placement
     diagnosis = diagnose_text("train.log", DEVICE_SWITCH_REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "ExchangeDevice:" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="ExchangeDevice:")
     assert "other" in alternatives(diagnosis)
 
 
 def test_a_device_switch_that_names_its_reason_is_read_by_the_reason() -> None:
     # docs/labelling.md#a-ranks-device-placement (counterexample)
     diagnosis = diagnose_text("train.log", DEVICE_SWITCH_WITH_REASON)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "halDeviceOpen failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="halDeviceOpen failed")
 
 
 # A serving wrapper asked for a device id beyond the two the container offers.
@@ -114,9 +110,7 @@ open device 5 failed, runtime result = 107001.[FUNC:ReportCallError][FILE:log_in
 def test_a_device_id_beyond_the_offered_range_is_the_jobs_setting() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load
     diagnosis = diagnose_text("mindie_model.log", DEVICE_ID_OUT_OF_RANGE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "valid device range is [0, 4)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="valid device range is [0, 4)")
     assert "driver_env" in alternatives(diagnosis)
 
 
@@ -134,9 +128,9 @@ Aicpu kernel execute failed, device_id=1, stream_id=4, task_id=61, fault op_name
 def test_an_aicpu_exception_record_is_read_before_its_restatements() -> None:
     # docs/labelling.md#ai-cpu-exceptions-that-carry-a-notify-wait-timeout
     diagnosis = diagnose_text("console.txt", AICPU_EXCEPTION_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "An exception occurred during AICPU execution" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "aicore_timeout", first_error="An exception occurred during AICPU execution"
+    )
 
 
 # A queued event record that returned the device's earlier failure: the call's own line, then
@@ -160,17 +154,13 @@ model run success
 def test_a_queued_event_calls_own_line_comes_before_the_queue_record() -> None:
     # docs/labelling.md#a-task-queue-that-reports-the-call-it-ran
     diagnosis = diagnose_text("plog-5120.log", EVENT_RECORD_THEN_QUEUE_RECORD)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "aclrtRecordEvent error! ret = 507015" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="aclrtRecordEvent error! ret = 507015")
     assert "507015" in diagnosis.error_codes
 
 
 def test_a_queued_event_call_with_a_code_that_names_nothing_is_a_stream_failure() -> None:
     diagnosis = diagnose_text("plog-5120.log", EVENT_WAIT_WITH_BARE_CODE)
-    assert diagnosis.category == "stream_sync"
-    assert diagnosis.first_error is not None
-    assert "aclrtStreamWaitEvent error! ret = 507000" in diagnosis.first_error.text
+    assert_reads(diagnosis, "stream_sync", first_error="aclrtStreamWaitEvent error! ret = 507000")
 
 
 def test_a_queued_event_call_that_succeeded_is_no_error() -> None:

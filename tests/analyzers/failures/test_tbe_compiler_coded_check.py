@@ -10,7 +10,7 @@ ids and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A graph framework's parallel build of one op, the compiler's coded check at the end.
 FRAMEWORK_BUILD = """\
@@ -42,18 +42,14 @@ TVMError: Check failed: (pval != nullptr) is false: Cannot allocate memory symbo
 
 def test_the_coded_check_under_a_framework_build_is_the_operator() -> None:
     diagnosis = diagnose_text("logs/train.log", FRAMEWORK_BUILD)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[EB0000] Check failed" in diagnosis.first_error.text
-    assert "op_constraint" in [a.category for a in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "operator", first_error="[EB0000] Check failed", beside=("op_constraint",)
+    )
 
 
 def test_the_coded_check_alone() -> None:
     diagnosis = diagnose_text("logs/train.log", ALONE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "[E90001]" in diagnosis.first_error.text
-    assert "op_constraint" in [a.category for a in diagnosis.alternatives]
+    assert_reads(diagnosis, "operator", first_error="[E90001]", beside=("op_constraint",))
 
 
 def test_an_uncoded_tvm_check_is_not_read_as_the_compiler_check() -> None:

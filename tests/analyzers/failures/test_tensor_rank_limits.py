@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 AICPU_NNOP = (
     "[ERROR] OP(20411,python3):2026-10-03-04:05:06.700.800 [aicpu_ext_info_handle.cpp:290]"
@@ -28,18 +28,14 @@ AT_LEAST = (
 )
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 @pytest.mark.parametrize("text", [AICPU_NNOP, ACLNN_CHECK], ids=["aicpu", "aclnn"])
 def test_a_tensor_over_the_ops_dimension_bound_is_a_limit(text) -> None:
     diagnosis = diagnose_text("plog-20411_1.log", text)
     assert diagnosis.category == "op_constraint", diagnosis.root_cause
-    assert "opc.tensor_rank_over_limit" in _rules(diagnosis)
+    assert "opc.tensor_rank_over_limit" in rules_of(diagnosis)
     assert "operator" in {a.category for a in diagnosis.alternatives}
 
 
 def test_a_least_number_of_dimensions_is_no_bound() -> None:
     diagnosis = diagnose_text("plog-20411_1.log", AT_LEAST)
-    assert "opc.tensor_rank_over_limit" not in _rules(diagnosis)
+    assert "opc.tensor_rank_over_limit" not in rules_of(diagnosis)

@@ -14,7 +14,7 @@ shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OPTIM_STATE_SAVE = """\
 [rank3]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_optim_utils.py", line 243, in _communicate_optim_state
@@ -25,17 +25,15 @@ OPTIM_STATE_SAVE = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_subclass_refusing_an_op_on_a_save_path_is_a_combination_that_does_not_fit() -> None:
     diagnosis = diagnose_text("rank3.log", OPTIM_STATE_SAVE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "OptimState4bit dispatch: attempting to run unimplemented" in diagnosis.first_error.text
-    assert "cfg.tensor_subclass_op_unimplemented" in _rules(diagnosis)
-    assert "operator" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="OptimState4bit dispatch: attempting to run unimplemented",
+        rule="cfg.tensor_subclass_op_unimplemented",
+        beside=("operator",),
+    )
 
 
 def test_a_quantised_weight_refusing_an_op_reads_alike() -> None:
@@ -46,7 +44,7 @@ def test_a_quantised_weight_refusing_an_op_reads_alike() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
-    assert "cfg.tensor_subclass_op_unimplemented" in _rules(diagnosis)
+    assert "cfg.tensor_subclass_op_unimplemented" in rules_of(diagnosis)
 
 
 def test_a_debug_line_listing_implemented_ops_is_no_refusal() -> None:
@@ -56,4 +54,4 @@ def test_a_debug_line_listing_implemented_ops_is_no_refusal() -> None:
     )
     diagnosis = diagnose_text("rank0.log", text)
     assert diagnosis.category == "oom"
-    assert "cfg.tensor_subclass_op_unimplemented" not in _rules(diagnosis)
+    assert "cfg.tensor_subclass_op_unimplemented" not in rules_of(diagnosis)

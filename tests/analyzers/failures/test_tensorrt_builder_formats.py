@@ -13,7 +13,7 @@ shape (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 NO_FORMAT = """\
 [04/11/2025-10:22:41] [TRT] [I] Total Weights Memory: 13476823040 bytes
@@ -28,21 +28,17 @@ FORMATS_TRIED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_layer_with_no_supported_format_is_read_as_the_builds_memory() -> None:
     diagnosis = diagnose_text("build.log", NO_FORMAT)
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "could not find any supported formats" in diagnosis.first_error.text
     assert "[TRT] [E] 9: LlamaForCausalLM" in diagnosis.first_error.text
-    assert "oom.tensorrt_build_no_supported_format" in _rules(diagnosis)
+    assert "oom.tensorrt_build_no_supported_format" in rules_of(diagnosis)
     assert {"operator", "config"} <= {a.category for a in diagnosis.alternatives}
     assert diagnosis.confidence < 0.8
 
 
 def test_the_builders_verbose_format_search_is_no_failure() -> None:
     diagnosis = diagnose_text("build.log", FORMATS_TRIED)
-    assert "oom.tensorrt_build_no_supported_format" not in _rules(diagnosis)
+    assert "oom.tensorrt_build_no_supported_format" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ line and be read like the same refusal raised as a Python `RuntimeError`
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 # A C++ engine finishes a request, then a decode step hands masked_fill a mask left on the CPU.
 ENGINE_ABORT = """\
@@ -30,16 +30,12 @@ CUDA_ENGINE_ABORT = ENGINE_ABORT.replace("npu:2 and cpu", "cuda:1 and cpu").repl
 
 def test_the_quoted_exception_is_the_first_error_not_the_terminate_headline() -> None:
     diagnosis = diagnose_text("engine.log", ENGINE_ABORT)
-    assert diagnosis.first_error is not None
-    assert "what():  Expected all tensors" in diagnosis.first_error.text
-    assert diagnosis.category == "config", diagnosis.root_cause
+    assert_reads(diagnosis, "config", first_error="what():  Expected all tensors")
 
 
 def test_a_cuda_device_pair_in_the_quoted_exception_stays_the_operator() -> None:
     diagnosis = diagnose_text("engine.log", CUDA_ENGINE_ABORT)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "what():" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="what():")
 
 
 def test_the_quoted_text_is_an_error_line_on_its_own() -> None:

@@ -9,7 +9,7 @@ the first error. Fixtures are written in the real shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 HARNESS_SIGNAL = """\
 Mar 03 11:20:41 ======================================================================
@@ -55,9 +55,7 @@ FAILED tests/unit/test_pipe.py::TestPipeline::test_two_stages - Failed: Timeout 
 
 def test_a_rank_ended_by_a_crash_signal_is_a_device_fault() -> None:
     diagnosis = diagnose_text("ci/job.log", HARNESS_SIGNAL)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Expected zero exit code but got -7" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Expected zero exit code but got -7")
 
 
 def test_a_rank_that_raised_is_not_read_from_its_exit_code() -> None:
@@ -67,23 +65,17 @@ def test_a_rank_that_raised_is_not_read_from_its_exit_code() -> None:
 
 def test_a_rank_the_harness_gave_up_on_is_a_hang() -> None:
     diagnosis = diagnose_text("ci/console.txt", HARNESS_GAVE_UP)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "terminated or timed out after" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="terminated or timed out after")
 
 
 def test_an_error_a_rank_printed_before_leads_the_harness_timeout() -> None:
     diagnosis = diagnose_text("ci/console.txt", RANK_ERROR_THEN_GAVE_UP)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")
 
 
 def test_a_test_stopped_by_pytest_timeout_is_a_hang_and_the_banner_is_no_error() -> None:
     diagnosis = diagnose_text("ci/pytest.log", PYTEST_TIMEOUT)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Failed: Timeout >600.0s" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Failed: Timeout >600.0s")
 
 
 HARNESS_SIGKILL = """\
@@ -123,24 +115,19 @@ RuntimeError: Process 0 terminated or timed out after 60.08 seconds
 
 def test_a_rank_killed_by_sigkill_reads_like_the_launchers_exit_nine() -> None:
     diagnosis = diagnose_text("ci/pytest.log", HARNESS_SIGKILL)
-    assert diagnosis.category == "device_fault"
-    assert "oom" in [a.category for a in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "Expected zero exit code but got -9" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "device_fault", first_error="Expected zero exit code but got -9", beside=("oom",)
+    )
 
 
 def test_the_exception_a_harness_quotes_leads_its_headline() -> None:
     diagnosis = diagnose_text("ci/pytest.log", HARNESS_QUOTES_EXCEPTION)
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "is invalid for input of size 18" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="is invalid for input of size 18")
 
 
 def test_a_rank_that_exited_with_an_error_status_leads_a_later_harness_timeout() -> None:
     diagnosis = diagnose_text("ci/console.txt", HARNESS_EXIT_THEN_TIMEOUT)
-    assert diagnosis.first_error is not None
-    assert "Processes 1 exited with error code 10" in diagnosis.first_error.text
-    assert diagnosis.category == "other"
+    assert_reads(diagnosis, "other", first_error="Processes 1 exited with error code 10")
 
 
 THREADED_HARNESS_GAVE_UP = """\
@@ -181,9 +168,7 @@ Too long with no output (exceeded 1h0m0s): context deadline exceeded
 
 def test_the_threaded_harness_giving_up_on_a_rank_is_a_hang() -> None:
     diagnosis = diagnose_text("ci/job.log", THREADED_HARNESS_GAVE_UP)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Thread 3 terminated or timed out" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Thread 3 terminated or timed out")
 
 
 def test_a_thread_that_raised_is_not_a_harness_time_out() -> None:
@@ -193,10 +178,7 @@ def test_a_thread_that_raised_is_not_a_harness_time_out() -> None:
 
 def test_a_skip_status_counted_as_a_failure_is_a_runner_without_the_devices() -> None:
     diagnosis = diagnose_text("ci/pytest.log", SKIP_STATUS_AS_FAILURE)
-    assert diagnosis.category == "config"
-    assert "driver_env" in [a.category for a in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "SystemExit: 80" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="SystemExit: 80", beside=("driver_env",))
 
 
 def test_a_scripts_own_exit_status_is_no_skip() -> None:
@@ -206,13 +188,9 @@ def test_a_scripts_own_exit_status_is_no_skip() -> None:
 
 def test_a_job_the_ci_service_stopped_for_silence_is_a_hang() -> None:
     diagnosis = diagnose_text("ci/console.txt", CI_SILENCE)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Too long with no output" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Too long with no output")
 
 
 def test_an_error_before_the_silence_leads_the_ci_services_stop() -> None:
     diagnosis = diagnose_text("ci/console.txt", CI_SILENCE_AFTER_ERROR)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "illegal memory access" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="illegal memory access")

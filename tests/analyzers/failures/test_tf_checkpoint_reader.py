@@ -11,12 +11,7 @@ failed on their contents is another failure. Values of our own in the real shape
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 NO_MATCH = """\
 Traceback (most recent call last):
@@ -28,11 +23,13 @@ tensorflow.python.framework.errors_impl.NotFoundError: Unsuccessful TensorSliceR
 
 def test_a_checkpoint_prefix_that_matches_nothing_is_the_jobs_path() -> None:
     diagnosis = diagnose_text("worker-0.log", NO_MATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Failed to find any matching files" in diagnosis.first_error.text
-    assert "cfg.tf_checkpoint_prefix_unmatched" in _rules(diagnosis)
-    assert "weight_load" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Failed to find any matching files",
+        rule="cfg.tf_checkpoint_prefix_unmatched",
+        beside=("weight_load",),
+    )
 
 
 CORRUPT = """\
@@ -42,4 +39,4 @@ tensorflow.python.framework.errors_impl.DataLossError: Unable to open table file
 
 def test_a_reader_that_found_the_files_is_not_the_unmatched_prefix() -> None:
     diagnosis = diagnose_text("worker-0.log", CORRUPT)
-    assert "cfg.tf_checkpoint_prefix_unmatched" not in _rules(diagnosis)
+    assert "cfg.tf_checkpoint_prefix_unmatched" not in rules_of(diagnosis)

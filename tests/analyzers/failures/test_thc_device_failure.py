@@ -10,7 +10,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 THC_UNKNOWN = """\
 THCudaCheck FAIL file=/pytorch/aten/src/THC/generic/THCTensorCopy.cpp line=20 error=30 : unknown error
@@ -26,9 +26,7 @@ Traceback (most recent call last):
 
 def test_a_thc_unknown_error_is_a_device_failure() -> None:
     diagnosis = diagnose_text("train.log", THC_UNKNOWN)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "error=30 : unknown error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="error=30 : unknown error")
 
 
 def test_the_same_answer_while_the_thc_state_is_set_up_is_the_machines() -> None:
@@ -37,9 +35,7 @@ def test_the_same_answer_while_the_thc_state_is_set_up_is_the_machines() -> None
         "/pytorch/torch/lib/THC/THCGeneral.c line=70",
     )
     diagnosis = diagnose_text("train.log", set_up)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "error=30 : unknown error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="error=30 : unknown error")
 
 
 def test_a_thc_runtime_error_line_is_a_device_failure() -> None:

@@ -9,11 +9,7 @@ is the job's own failure. Fixtures in torch 1.0's real shapes, with paths and nu
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 
 def test_a_lone_thc_set_up_check_is_the_machine() -> None:
@@ -22,10 +18,9 @@ def test_a_lone_thc_set_up_check_is_the_machine() -> None:
         "THCGeneral.cpp line=383 error=11 : invalid argument\n"
     )
     diagnosis = diagnose_text("stdout.log", text)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "error=11 : invalid argument" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "driver_env", first_error="error=11 : invalid argument", beside=("config",)
+    )
     assert diagnosis.confidence < 0.8
 
 
@@ -42,10 +37,9 @@ RuntimeError: cuda runtime error (30) : unknown error at /pytorch/aten/src/THC/T
 
 def test_the_raised_thc_set_up_error_is_the_jobs_failure() -> None:
     diagnosis = diagnose_text("worker_0.log", RAISED)
-    assert diagnosis.category == "driver_env"
-    assert "env.thc_state_call_raised" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "unknown error" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "driver_env", first_error="unknown error", rule="env.thc_state_call_raised"
+    )
 
 
 WARNED_THEN_OOM = """\
@@ -60,9 +54,7 @@ RuntimeError: CUDA out of memory. Tried to allocate 120.00 MiB (GPU 1; 10.73 GiB
 
 def test_a_later_failure_outranks_the_warning_check() -> None:
     diagnosis = diagnose_text("stdout.log", WARNED_THEN_OOM)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "CUDA out of memory" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
 
 
 def test_a_kernel_files_invalid_argument_is_not_the_set_up() -> None:
@@ -71,4 +63,4 @@ def test_a_kernel_files_invalid_argument_is_not_the_set_up() -> None:
         "error=11 : invalid argument\n"
     )
     diagnosis = diagnose_text("stdout.log", text)
-    assert not {"env.thc_state_check_failed", "env.thc_state_call_raised"} & _rules(diagnosis)
+    assert not {"env.thc_state_check_failed", "env.thc_state_call_raised"} & rules_of(diagnosis)

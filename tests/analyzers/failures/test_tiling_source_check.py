@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Four tensor-parallel workers write into one console; the op's check is on worker 2, the
 # other workers print only the trace and Python frames around it.
@@ -68,9 +68,7 @@ EZ9999[PID: 812] 2026-05-06-07:08:09.010.011 (EZ9999):  expert count is: 96, but
 )
 def test_tiling_source_line(text: str, category: str, first: str) -> None:
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == category
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_tiling_source_line_is_trusted() -> None:
@@ -85,9 +83,7 @@ def test_trace_line_does_not_contest_the_headline() -> None:
         "worker.log", DOCUMENTED_LIMIT_WITH_TRACE.rsplit("        TraceBack", 1)[0]
     )
     with_trace = diagnose_text("worker.log", DOCUMENTED_LIMIT_WITH_TRACE)
-    assert with_trace.category == "op_constraint"
-    assert with_trace.first_error is not None
-    assert "expert count is: 96" in with_trace.first_error.text
+    assert_reads(with_trace, "op_constraint", first_error="expert count is: 96")
     assert with_trace.confidence >= alone.confidence
 
 
@@ -112,10 +108,12 @@ BARE_STEP_FAILED_OVER_LAUNCHER = BARE_DETAIL_OVER_LAUNCHER.replace(
 
 def test_bare_detail_line_is_the_ops_refusal() -> None:
     diagnosis = diagnose_text("launcher.log", BARE_DETAIL_OVER_LAUNCHER)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "the pse input is required, but now is nullptr" in diagnosis.first_error.text
-    assert "op_constraint" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="the pse input is required, but now is nullptr",
+        beside=("op_constraint",),
+    )
 
 
 def test_bare_step_failure_line_is_not_read_as_a_refusal() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A second-node rank builds its tokenizer from a cache the first node has not filled yet.
 VOCABULARY_UNREADABLE = """\
@@ -38,9 +38,7 @@ torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
 )
 def test_tokenizer_files_that_do_not_parse_are_the_jobs_files(text: str, first: str) -> None:
     diagnosis = diagnose_text("issue/log.txt", text)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error=first)
     assert "tokenizer" in diagnosis.root_cause
     assert "config" in {alt.category for alt in diagnosis.alternatives}
 

@@ -14,7 +14,7 @@ docs/labelling.md#a-packages-compiled-core-that-is-not-there
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A check run from inside a source checkout: the package folder is found, its library is not.
 CORE_MISSING = """\
@@ -47,10 +47,7 @@ FREE_TEXT = """\
 
 def test_a_missing_compiled_core_is_the_job_setup() -> None:
     diagnosis = diagnose_text("job/console.log", CORE_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "npu_kernels._C" in diagnosis.first_error.text
-    assert "driver_env" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(diagnosis, "config", first_error="npu_kernels._C", beside=("driver_env",))
 
 
 def test_a_missing_package_is_not_a_missing_core() -> None:

@@ -8,7 +8,7 @@ holds only some backends, and its option setter refuses another in its own log f
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 REFUSED = """\
 root@atlas-01:/work/FastDeploy/examples/vision/ocr/PP-OCRv3/python# python infer.py --device cpu
@@ -24,10 +24,12 @@ Aborted (core dumped)
 
 def test_the_setters_refusal_is_the_first_error_and_not_the_abort() -> None:
     diagnosis = diagnose_text("console.log", REFUSED)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "didn't compile with Paddle Inference" in diagnosis.first_error.text
-    assert "driver_env" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="didn't compile with Paddle Inference",
+        beside=("driver_env",),
+    )
 
 
 def test_a_backend_that_started_is_no_refusal() -> None:

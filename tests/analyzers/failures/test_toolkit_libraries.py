@@ -8,7 +8,7 @@ fit together (`config`). Each names the other as its alternative.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 TOOLKIT_PLOG = (
     "[ERROR] GE(70215,main):2026-01-09-17:20:44.508.331 [host_cpu_engine.cc:288]70390 LoadLib: "
@@ -40,17 +40,17 @@ def test_a_toolkit_library_missing_a_toolkit_symbol_is_the_host_installation():
             "app.log": "aclrtSetDevice: open device 0 failed, runtime result = 507033\n",
         }
     )
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "libops_host_cpu.so: undefined symbol" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="libops_host_cpu.so: undefined symbol",
+        beside=("config",),
+    )
 
 
 def test_a_python_package_missing_a_symbol_stays_a_package_set_mismatch():
     diagnosis = diagnose_text("worker.log", PACKAGE_IMPORT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "libtorch_npu.so: undefined symbol" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="libtorch_npu.so: undefined symbol")
 
 
 def test_a_framework_custom_op_package_inside_the_toolkit_tree_is_still_the_package_set():
@@ -75,15 +75,17 @@ ADAPTER_LOAD = (
 def test_a_package_extension_missing_a_symbol_names_the_host_as_the_alternative():
     diagnosis = diagnose_text("worker.log", PACKAGE_IMPORT)
     assert diagnosis.category == "config", diagnosis.root_cause
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_an_nnal_adapter_missing_a_symbol_is_the_package_set_with_the_host_as_alternative():
     diagnosis = diagnose_text("worker.log", ADAPTER_LOAD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "libtbe_adapter.so: undefined symbol" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="libtbe_adapter.so: undefined symbol",
+        beside=("driver_env",),
+    )
 
 
 def test_a_name_missing_from_a_python_module_does_not_suggest_the_host():
@@ -96,7 +98,7 @@ def test_a_name_missing_from_a_python_module_does_not_suggest_the_host():
     )
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
-    assert "driver_env" not in [alternative.category for alternative in diagnosis.alternatives]
+    assert "driver_env" not in alternative_labels(diagnosis)
 
 
 # The loader's reason pasted on its own, without the ImportError in front of it: a reporter
@@ -110,10 +112,12 @@ BARE_EXTENSION_LINE = (
 
 def test_a_bare_loader_line_for_an_extension_is_read_without_its_exception_class():
     diagnosis = diagnose_text("run.log", BARE_EXTENSION_LINE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "_ext.cpython-310-aarch64-linux-gnu.so: undefined symbol" in diagnosis.first_error.text
-    assert "driver_env" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="_ext.cpython-310-aarch64-linux-gnu.so: undefined symbol",
+        beside=("driver_env",),
+    )
 
 
 def test_talk_about_undefined_symbols_is_no_loader_refusal():

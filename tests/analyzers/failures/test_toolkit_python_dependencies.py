@@ -9,7 +9,7 @@ by the job's own code stays the package-set reading (`config`). Excerpts are our
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TOOLKIT_IMPORT = """\
 [ RUN      ] CannEpTest.Conv
@@ -37,10 +37,7 @@ ModuleNotFoundError: No module named 'sympy'
 
 def test_toolkit_dependency_missing_is_driver_env() -> None:
     diagnosis = diagnose_text("test.log", TOOLKIT_IMPORT)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "No module named 'sympy'" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="No module named 'sympy'", beside=("config",))
 
 
 def test_toolkit_under_a_versioned_cann_folder() -> None:

@@ -10,7 +10,7 @@ Fixtures follow the real formats with numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PJRT_DEVICE_NODE_HELD = """\
 WARNING:root:libtpu.so and TPU device found. Setting PJRT_DEVICE=TPU.
@@ -71,61 +71,56 @@ Compiler status PASS
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_a_tpu_chip_the_runtime_may_not_open_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/train.log", PJRT_DEVICE_NODE_HELD)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "TPU initialization failed: open(/dev/accel0)" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="TPU initialization failed: open(/dev/accel0)",
+        beside=("config",),
+    )
 
 
 def test_a_vm_without_a_tpu_chip_is_the_machine_not_the_abort() -> None:
     diagnosis = diagnose_text("logs/train.log", PJRT_NO_CHIP_ABORT)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "No 7e91c02ab device found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="No 7e91c02ab device found")
 
 
 def test_slice_worker_addresses_that_do_not_fit_are_the_set_up() -> None:
     diagnosis = diagnose_text("logs/notebook.log", PJRT_SLICE_ADDRESSES)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Expected 2 worker addresses, got 1" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Expected 2 worker addresses, got 1",
+        beside=("config",),
+    )
 
 
 def test_the_xrt_start_that_cannot_open_a_device_node_reads_the_same() -> None:
     diagnosis = diagnose_text("logs/xrt.log", XRT_DEVICE_NODE)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Couldn't open device: /dev/accel3" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="Couldn't open device: /dev/accel3")
 
 
 def test_replica_groups_that_do_not_cover_the_replicas_are_the_group_set_up() -> None:
     diagnosis = diagnose_text("logs/infer.log", REPLICA_GROUPS)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "replica groups should contain 4 replicas, but found 2" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="replica groups should contain 4 replicas, but found 2",
+        beside=("config",),
+    )
 
 
 def test_a_graph_neuronx_cc_fails_on_is_the_compile_before_the_abort() -> None:
     diagnosis = diagnose_text("logs/train_trn1.log", NEURON_COMPILE_FAILED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Failed compilation with" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "operator", first_error="Failed compilation with", beside=("driver_env",)
+    )
 
 
 def test_a_cached_failed_compile_is_the_same_failure() -> None:
     diagnosis = diagnose_text("logs/train_trn1.log", NEURON_CACHED_FAILURE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Got a cached failed neff" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="Got a cached failed neff")
 
 
 def test_a_compile_the_wrapper_reports_as_passed_is_no_failure() -> None:

@@ -11,7 +11,7 @@ excerpts follow the real shapes with values and names of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TRACKER_REFUSED = """\
 2026-05-02 17:39:02,410 (worker_0) : building model ...
@@ -33,31 +33,31 @@ TRACKER_TIMED_OUT = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_tracker_service_that_does_not_answer_is_the_first_error() -> None:
     diagnosis = diagnose_text("worker.log", TRACKER_REFUSED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Error communicating with wandb process" in diagnosis.first_error.text
-    assert "other.tracker_service_unreachable" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Error communicating with wandb process",
+        rule="other.tracker_service_unreachable",
+        beside=("config",),
+    )
 
 
 def test_a_tracker_run_that_the_server_never_confirmed_reads_the_same() -> None:
     diagnosis = diagnose_text("rank0.log", TRACKER_TIMED_OUT)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Run initialization has timed out" in diagnosis.first_error.text
-    assert "other.tracker_service_unreachable" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Run initialization has timed out",
+        rule="other.tracker_service_unreachable",
+    )
 
 
 def test_a_tracker_retry_notice_is_no_failure() -> None:
     text = "wandb: Network error (ReadTimeout), entering retry loop.\nstep 10 loss 2.31\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert "other.tracker_service_unreachable" not in _rules(diagnosis)
+    assert "other.tracker_service_unreachable" not in rules_of(diagnosis)
 
 
 OWN_PATH_CHECK = """\
@@ -75,13 +75,15 @@ ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_r
 
 def test_a_scripts_own_missing_file_check_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("stdout.log", OWN_PATH_CHECK)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "File not found: data/coco_subset.yaml" in diagnosis.first_error.text
-    assert "cfg.missing_input_file_own_check" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="File not found: data/coco_subset.yaml",
+        rule="cfg.missing_input_file_own_check",
+    )
 
 
 def test_a_cache_that_was_not_found_and_is_rebuilt_is_no_failure() -> None:
     text = "INFO: File not found: labels.cache, scanning images to build it\nepoch 1 done\n"
     diagnosis = diagnose_text("train.log", text)
-    assert "cfg.missing_input_file_own_check" not in _rules(diagnosis)
+    assert "cfg.missing_input_file_own_check" not in rules_of(diagnosis)

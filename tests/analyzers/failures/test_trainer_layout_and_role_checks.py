@@ -12,7 +12,7 @@ own. Guide sections: docs/labelling.md#an-activation-split-that-does-not-divide-
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 MEGATRON = "/workspace/Megatron-LM/megatron/core"
 
@@ -60,10 +60,9 @@ ROLE_REFUSED = """\
 
 def test_megatron_sequence_parallel_split_reads_as_an_activation_split() -> None:
     diagnosis = diagnose_text("logs/rank1.log", SEQUENCE_PARALLEL_SPLIT)
-    assert diagnosis.category == "shape_mismatch"
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
-    assert diagnosis.first_error is not None
-    assert "First dimension of the tensor" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "shape_mismatch", first_error="First dimension of the tensor", beside=("config",)
+    )
 
 
 def test_a_model_dimension_against_the_same_size_stays_a_layout_check() -> None:

@@ -11,12 +11,7 @@ tee and a rank's traceback print (hosts, paths and numbers are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def rules_of(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # torchrun's failure summary quoting a rank's error file: the trainer builds its data-loading
 # mesh by unflattening the world mesh, and a dimension backed by the fake backend is asked for
@@ -51,11 +46,13 @@ FAKE_BACKEND_NOTE_THEN_OOM = """\
 
 def test_a_backend_without_sequence_numbers_is_config() -> None:
     diagnosis = diagnose_text("job/train.log", FAKE_BACKEND_SUMMARY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Backend fake does not yet support sequence numbers" in diagnosis.first_error.text
-    assert "cfg.backend_sequence_numbers_unsupported" in rules_of(diagnosis)
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Backend fake does not yet support sequence numbers",
+        rule="cfg.backend_sequence_numbers_unsupported",
+        beside=("hccl",),
+    )
 
 
 FAKE_BACKEND_RANK_LINE = """\
@@ -101,10 +98,12 @@ EMPTY_STAGE_PRINT_ONLY = """\
 
 def test_a_pipeline_stage_without_parameters_is_config() -> None:
     diagnosis = diagnose_text("job/launcher.log", EMPTY_PIPELINE_STAGE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "has no gradient. Consider increasing the number of layers" in diagnosis.first_error.text
-    assert "cfg.pipeline_stage_without_parameters" in rules_of(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="has no gradient. Consider increasing the number of layers",
+        rule="cfg.pipeline_stage_without_parameters",
+    )
     assert diagnosis.confidence >= 0.6
 
 
@@ -130,10 +129,9 @@ STACK_SAME_MESH_NOTE = """\
 
 def test_operands_on_two_meshes_are_config() -> None:
     diagnosis = diagnose_text("job/train.log", STACK_OVER_TWO_MESHES)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must have the same mesh" in diagnosis.first_error.text
-    assert "cfg.dtensor_without_mesh" in rules_of(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="must have the same mesh", rule="cfg.dtensor_without_mesh"
+    )
     assert diagnosis.confidence >= 0.6
 
 
@@ -166,9 +164,7 @@ SAMPLER_INDEX_ERROR = """\
 
 def test_a_bare_index_error_in_fsdps_hybrid_setup_is_config() -> None:
     diagnosis = diagnose_text("job/node1.log", HYBRID_SHARD_RANK_OUTSIDE_MESH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "IndexError: list index out of range" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="IndexError: list index out of range")
 
 
 def test_the_same_index_error_in_the_jobs_sampler_stays_other() -> None:

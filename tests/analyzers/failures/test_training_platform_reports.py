@@ -12,12 +12,7 @@ job's request, `config`. Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # The SDK's reason quotes an exception no rule knows; it, not the SDK's headline, is the error.
 SDK_REASON_QUOTES_THE_SCRIPT = """\
@@ -67,7 +62,7 @@ def test_the_sdk_reason_yields_to_the_error_it_quotes() -> None:
     diagnosis = diagnose_text("estimator_fit.log", SDK_REASON_QUOTES_THE_SCRIPT)
     assert diagnosis.first_error is not None
     assert "KeyError: 'label_ids'" in diagnosis.first_error.text
-    assert "tail.platform_job_failed" in _rules(diagnosis)
+    assert "tail.platform_job_failed" in rules_of(diagnosis)
 
 
 def test_the_toolkits_report_follows_the_scripts_error() -> None:
@@ -85,17 +80,19 @@ def test_the_platform_summary_alone_is_the_record_of_the_failure() -> None:
 def test_an_instance_type_the_service_does_not_offer_is_the_request() -> None:
     diagnosis = diagnose_text("notebook_output.txt", INSTANCE_TYPE_NOT_OFFERED)
     assert diagnosis.category == "config"
-    assert "cfg.platform_instance_type_refused" in _rules(diagnosis)
+    assert "cfg.platform_instance_type_refused" in rules_of(diagnosis)
 
 
 def test_a_distribution_feature_refused_on_an_instance_family_is_the_request() -> None:
     diagnosis = diagnose_text("launch.log", FEATURE_NOT_ON_INSTANCE_FAMILY)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "does not support g4dn instances" in diagnosis.first_error.text
-    assert "cfg.platform_instance_type_refused" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not support g4dn instances",
+        rule="cfg.platform_instance_type_refused",
+    )
 
 
 def test_a_type_check_that_says_instance_is_no_machine_refused() -> None:
     diagnosis = diagnose_text("train.log", NOT_A_MACHINE)
-    assert "cfg.platform_instance_type_refused" not in _rules(diagnosis)
+    assert "cfg.platform_instance_type_refused" not in rules_of(diagnosis)

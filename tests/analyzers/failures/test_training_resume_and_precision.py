@@ -11,7 +11,7 @@ state-dict copy ran out of memory explains the collective that times out after i
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Megatron logs one line per interval; the third one has a NaN loss and gradient norm.
 ITERATIONS_NAN = """\
@@ -60,9 +60,7 @@ ZERO_RESUME_OK = """\
 
 def test_a_nan_iteration_line_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/train.log", ITERATIONS_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "iteration      220/" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="iteration      220/")
 
 
 def test_nan_counters_on_finite_lines_are_no_error() -> None:
@@ -72,9 +70,7 @@ def test_nan_counters_on_finite_lines_are_no_error() -> None:
 
 def test_a_scaler_given_half_gradients_is_the_precision_setup() -> None:
     diagnosis = diagnose_text("logs/train.log", HALF_PARAMS)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "unscale FP16 gradients" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="unscale FP16 gradients")
 
 
 def test_an_overflowed_step_that_was_skipped_is_not_the_setup() -> None:
@@ -84,10 +80,7 @@ def test_an_overflowed_step_that_was_skipped_is_not_the_setup() -> None:
 
 def test_a_zero_checkpoint_for_another_dp_size_is_refused_by_the_loader() -> None:
     diagnosis = diagnose_text("logs/rank12.log", ZERO_RESUME)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "DP world size of 16" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "weight_load", first_error="DP world size of 16", beside=("config",))
 
 
 def test_a_zero_checkpoint_read_on_its_own_size_is_fine() -> None:
@@ -111,13 +104,9 @@ ADVICE_THEN_TIMEOUT = """\
 
 def test_a_state_dict_copy_out_of_memory_explains_the_timeout() -> None:
     diagnosis = diagnose_text("logs/train.log", CLONE_OOM_THEN_TIMEOUT)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Failed to clone() tensor" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Failed to clone() tensor")
 
 
 def test_a_memory_advice_warning_leaves_the_timeout_the_answer() -> None:
     diagnosis = diagnose_text("logs/train.log", ADVICE_THEN_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")

@@ -17,7 +17,7 @@ A comparison with a reference that fails its tolerance is a numerical failure to
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # Rank 0 waits on a broadcast; the desync report says rank 2 never joined it.
 DESYNC = """\
@@ -55,9 +55,7 @@ RESUME_MISMATCH = (
 
 def test_the_desync_report_names_the_lagging_rank() -> None:
     diagnosis = diagnose_text("logs/rank0.log", DESYNC)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Watchdog caught collective operation timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Watchdog caught collective operation timeout")
     assert diagnosis.culprit_ranks == [2]
 
 
@@ -70,9 +68,7 @@ def test_a_timeout_without_a_desync_report_blames_no_rank_from_it() -> None:
 
 def test_a_cuda_unknown_error_abort_is_a_device_fault() -> None:
     diagnosis = diagnose_text("job/launcher.log", CUDA_UNKNOWN)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "CUDA error: unknown error" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="CUDA error: unknown error")
 
 
 def test_a_wrapped_frame_tail_is_not_the_exception() -> None:
@@ -85,9 +81,7 @@ def test_a_wrapped_frame_tail_is_not_the_exception() -> None:
 
 def test_a_scheduler_value_changed_on_resume_is_config() -> None:
     diagnosis = diagnose_text("job/train.log", RESUME_MISMATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "do not match" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="do not match")
 
 
 # A transformers-style trainer: the gradient norm turns NaN, then the loss sits at 0.0.
@@ -108,9 +102,7 @@ FINITE_METRICS = """\
 
 def test_a_nan_in_the_trainer_metrics_is_the_failure_not_a_stall() -> None:
     diagnosis = diagnose_text("job/train.log", NAN_METRICS)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "'loss': 2.0871, 'grad_norm': nan" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="'loss': 2.0871, 'grad_norm': nan")
 
 
 def test_finite_metrics_are_not_an_error() -> None:
@@ -139,9 +131,7 @@ RuntimeError:No module named 'te_fusion'
 
 def test_a_lazy_import_rewrapped_as_runtime_error_is_config() -> None:
     diagnosis = diagnose_text("job/train.log", LAZY_IMPORT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "trainkit_npu.comm.device_groups" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="trainkit_npu.comm.device_groups")
 
 
 def test_a_missing_toolkit_module_stays_the_machine() -> None:
@@ -193,10 +183,7 @@ TWO_NPUS = """\
 
 def test_a_tensor_left_on_the_cpu_of_an_npu_job_is_config() -> None:
     diagnosis = diagnose_text("job/rank2.log", NPU_AND_CPU)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "npu:2 and cpu" in diagnosis.first_error.text
-    assert "operator" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "config", first_error="npu:2 and cpu", beside=("operator",))
 
 
 def test_tensors_on_two_npus_stay_the_operator() -> None:
@@ -224,9 +211,7 @@ SCALE_RECOVERED = """\
 
 def test_a_loss_scaler_at_its_floor_is_a_numerical_failure() -> None:
     diagnosis = diagnose_text("job/train.log", SCALE_AT_FLOOR)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "loss scale already at minimum" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="loss scale already at minimum")
     assert diagnosis.confidence >= 0.2
 
 
@@ -263,9 +248,7 @@ def test_anomaly_mode_finding_nan_in_backward_is_a_numerical_failure() -> None:
     # docs/labelling.md#numbers-that-went-non-finite: anomaly mode names the backward
     # function whose output held the NaN; the numbers, not an operator, failed.
     diagnosis = diagnose_text("attempt_0/5/stderr.log", ANOMALY_NAN)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "returned nan values in its 0th output" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="returned nan values in its 0th output")
     assert any(e.rule == "num.anomaly_nan_in_backward" for e in diagnosis.evidence)
     assert diagnosis.confidence >= 0.2
 
@@ -302,9 +285,7 @@ def test_results_beyond_a_tolerance_are_a_numerical_failure() -> None:
     # docs/labelling.md#results-that-fail-a-tolerance-check: the assertion is the failure,
     # the mismatch details under it and the per-rank differences before it are context.
     diagnosis = diagnose_text("attempt_0/2/stderr.log", TOLERANCE_FAILED)
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "Tensor-likes are not close!" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="Tensor-likes are not close!")
     assert any(e.rule == "num.tolerance_check_failed" for e in diagnosis.evidence)
     assert diagnosis.confidence >= 0.2
 

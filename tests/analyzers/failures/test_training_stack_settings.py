@@ -11,12 +11,7 @@ driver, `driver_env`, as for the NPU driver's refusal. Values of our own in real
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 DEEPSPEED_BATCH = """\
 [2025-03-02 11:20:31,402] [INFO] [config.py:988:print]   train_batch_size ............. 96
@@ -29,15 +24,17 @@ AssertionError: Check batch related parameters. train_batch_size is not equal to
 
 def test_deepspeed_batch_arithmetic_that_does_not_add_up_is_config() -> None:
     diagnosis = diagnose_text("rank0.log", DEEPSPEED_BATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Check batch related parameters" in diagnosis.first_error.text
-    assert "cfg.training_stack_settings" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Check batch related parameters",
+        rule="cfg.training_stack_settings",
+    )
 
 
 def test_the_printed_batch_setting_alone_is_no_failure() -> None:
     diagnosis = diagnose_text("rank0.log", DEEPSPEED_BATCH.splitlines()[0] + "\n")
-    assert "cfg.training_stack_settings" not in _rules(diagnosis)
+    assert "cfg.training_stack_settings" not in rules_of(diagnosis)
 
 
 ZERO_MICRO_BATCH = """\
@@ -54,16 +51,18 @@ def test_deepspeed_deriving_a_batch_of_zero_is_config() -> None:
     # A global batch below the world size leaves each GPU a micro batch of 0; DeepSpeed's check
     # that each batch setting is positive comes before the product check above.
     diagnosis = diagnose_text("rank2.log", ZERO_MICRO_BATCH)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Micro batch size per gpu: 0" in diagnosis.first_error.text
-    assert "cfg.training_stack_settings" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Micro batch size per gpu: 0",
+        rule="cfg.training_stack_settings",
+    )
 
 
 def test_a_printed_accumulation_setting_is_no_batch_refusal() -> None:
     text = "INFO gradient accumulation steps: 8 (micro batch size per gpu: 2)\nstep 1 loss 2.1\n"
     diagnosis = diagnose_text("rank0.log", text)
-    assert "cfg.training_stack_settings" not in _rules(diagnosis)
+    assert "cfg.training_stack_settings" not in rules_of(diagnosis)
 
 
 WRAP_CLASS_MISSING = """\
@@ -78,10 +77,12 @@ ValueError: Could not find the transformer layer class MistralDecoderLayer in th
 
 def test_fsdp_told_to_wrap_a_class_the_model_lacks_is_config() -> None:
     diagnosis = diagnose_text("train.log", WRAP_CLASS_MISSING)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "MistralDecoderLayer in the model" in diagnosis.first_error.text
-    assert "cfg.training_stack_settings" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="MistralDecoderLayer in the model",
+        rule="cfg.training_stack_settings",
+    )
 
 
 def test_the_trainers_older_wording_of_the_missing_wrap_class_is_config() -> None:
@@ -106,9 +107,7 @@ def test_lightning_asked_for_devices_the_machine_lacks_is_config() -> None:
 def test_fsdp_refusing_mixed_dtypes_in_one_unit_is_config() -> None:
     text = "[rank3]: ValueError: Must flatten tensors with uniform dtype but got torch.float16 and torch.float32\n"
     diagnosis = diagnose_text("rank3.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "uniform dtype" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="uniform dtype")
 
 
 PEER_ACCESS = """\
@@ -121,9 +120,7 @@ gpu-2:811:870 [3] include/alloc.h:125 NCCL WARN Cuda failure 'peer access is not
 def test_cuda_refusing_peer_access_under_nccl_is_the_host() -> None:
     # docs/labelling.md#config-driver_env-or-weight_load: the peer-to-peer refusal row.
     diagnosis = diagnose_text("rank3.log", PEER_ACCESS)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "peer access is not supported" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="peer access is not supported")
 
 
 def test_cuda_refusing_peer_access_offers_the_setting_not_a_broken_device() -> None:
@@ -133,7 +130,7 @@ def test_cuda_refusing_peer_access_offers_the_setting_not_a_broken_device() -> N
     alternatives = {alt.category for alt in diagnosis.alternatives}
     assert "config" in alternatives
     assert "device_fault" not in alternatives
-    assert "env.gpu_peer_access_unsupported" in _rules(diagnosis)
+    assert "env.gpu_peer_access_unsupported" in rules_of(diagnosis)
 
 
 def test_the_npu_driver_refusing_peer_access_keeps_a_failed_device_beside_it() -> None:
@@ -153,5 +150,5 @@ def test_another_cuda_failure_under_nccl_is_not_a_peer_refusal() -> None:
     )
     diagnosis = diagnose_text("rank3.log", text)
     assert diagnosis.category == "oom"
-    assert "env.peer_access_refused" not in _rules(diagnosis)
-    assert "env.gpu_peer_access_unsupported" not in _rules(diagnosis)
+    assert "env.peer_access_refused" not in rules_of(diagnosis)
+    assert "env.gpu_peer_access_unsupported" not in rules_of(diagnosis)

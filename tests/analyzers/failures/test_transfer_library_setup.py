@@ -12,16 +12,7 @@ Values of our own in the real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 OLD_UCX_THEN_CRASH = """\
 Loaded plugin UCX
@@ -37,18 +28,20 @@ reading 4 blocks from writer-0
 
 def test_an_older_ucx_named_at_start_comes_before_the_crash() -> None:
     diagnosis = diagnose_text("reader.log", OLD_UCX_THEN_CRASH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "UCP version is incompatible" in diagnosis.first_error.text
-    assert "env.ucx_library_version_mismatch" in _rules(diagnosis)
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="UCP version is incompatible",
+        rule="env.ucx_library_version_mismatch",
+        beside=("device_fault",),
+    )
 
 
 def test_the_crash_without_the_warning_stays_a_crash() -> None:
     text = OLD_UCX_THEN_CRASH.replace(OLD_UCX_THEN_CRASH.splitlines()[1] + "\n", "")
     diagnosis = diagnose_text("reader.log", text)
     assert diagnosis.category == "device_fault"
-    assert "env.ucx_library_version_mismatch" not in _rules(diagnosis)
+    assert "env.ucx_library_version_mismatch" not in rules_of(diagnosis)
 
 
 def test_a_transport_left_out_by_the_settings_is_no_version_mismatch() -> None:
@@ -70,10 +63,7 @@ Segmentation fault (core dumped)
 
 def test_a_crash_after_the_bare_status_does_not_take_its_place() -> None:
     diagnosis = diagnose_text("register_kv.log", STATUS_THEN_CRASH)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "NIXL_ERR_BACKEND" in diagnosis.first_error.text
-    assert "device_fault" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "driver_env", first_error="NIXL_ERR_BACKEND", beside=("device_fault",))
 
 
 def test_a_crash_printed_before_the_status_keeps_its_reading() -> None:
@@ -82,9 +72,7 @@ def test_a_crash_printed_before_the_status_keeps_its_reading() -> None:
         "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND\n"
     )
     diagnosis = diagnose_text("shared_console.log", text)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Segmentation fault" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Segmentation fault")
 
 
 HELPER_NOT_STARTED = """\
@@ -98,16 +86,18 @@ HELPER_NOT_STARTED = """\
 
 def test_a_graph_engine_helper_that_does_not_start_is_the_machines_setup() -> None:
     diagnosis = diagnose_text("prefill_0.log", HELPER_NOT_STARTED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "Unsupported process type: queue_schedule" in diagnosis.first_error.text
-    assert "env.ge_helper_process_start_failed" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Unsupported process type: queue_schedule",
+        rule="env.ge_helper_process_start_failed",
+        beside=("config",),
+    )
 
 
 def test_the_client_managers_restatement_alone_is_not_this_rule() -> None:
     diagnosis = diagnose_text("prefill_0.log", HELPER_NOT_STARTED.splitlines()[3] + "\n")
-    assert "env.ge_helper_process_start_failed" not in _rules(diagnosis)
+    assert "env.ge_helper_process_start_failed" not in rules_of(diagnosis)
     assert diagnosis.category != "operator"
 
 
@@ -123,9 +113,7 @@ BUFFER_FULL = "".join(
 
 def test_a_transfer_buffer_retried_without_end_is_its_shortage() -> None:
     diagnosis = diagnose_text("prefiller.log", BUFFER_FULL)
-    assert diagnosis.category == "oom"
-    assert diagnosis.first_error is not None
-    assert "Failed to allocate memory object" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="Failed to allocate memory object")
 
 
 def test_a_retry_without_a_level_field_stays_a_note() -> None:
@@ -154,10 +142,12 @@ PrefillWorker initialized
 def test_the_api_wording_of_an_older_ucx_is_the_same_mismatch() -> None:
     """docs/labelling.md#a-ucx-library-older-than-its-caller"""
     diagnosis = diagnose_text("prefill.log", OLD_UCX_API_NAMED)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "UCP API version is incompatible" in diagnosis.first_error.text
-    assert "env.ucx_library_version_mismatch" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="UCP API version is incompatible",
+        rule="env.ucx_library_version_mismatch",
+    )
 
 
 def test_the_api_version_reported_at_info_is_no_mismatch() -> None:
@@ -166,4 +156,4 @@ def test_the_api_version_reported_at_info_is_no_mismatch() -> None:
         "UCX  INFO  UCP API version is 1.19, loaded from",
     )
     diagnosis = diagnose_text("prefill.log", text)
-    assert "env.ucx_library_version_mismatch" not in _rules(diagnosis)
+    assert "env.ucx_library_version_mismatch" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ backtrace and the MPI abort. Lines of our own in each library's format.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 UCX_MLX5_FATAL = """\
 [gpu-n07:41102:0:41102] ib_mlx5_log.c:177  Transport retry count exceeded on mlx5_2:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)
@@ -120,17 +120,13 @@ libfabric:8812:verbs:ep_ctrl:vrb_create_ep():243<warn> dst addr: fi_sockaddr_in:
 
 def test_a_gloo_pair_that_cannot_reach_its_peer_in_time_is_the_link() -> None:
     diagnosis = diagnose_text("rank1.log", GLOO_PAIR_CONNECT_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Connect timeout [10.20.4.17]:41233" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Connect timeout [10.20.4.17]:41233")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 
 def test_an_rdma_route_to_the_peer_that_does_not_resolve_is_the_link() -> None:
     diagnosis = diagnose_text("client.log", VERBS_ROUTE_NOT_RESOLVED)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "rdma_resolve_addr failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="rdma_resolve_addr failed")
     assert {"config", "driver_env"} <= {alt.category for alt in diagnosis.alternatives}
 
 

@@ -13,7 +13,7 @@ with paths and names of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 CODE_GENERATOR_FAILS = """\
   File "/srv/venvs/serve/lib/python3.9/site-packages/triton/compiler.py", line 861, in visit
@@ -50,9 +50,7 @@ Traceback (most recent call last):
 
 def test_a_plain_error_in_tritons_code_generator_is_the_release_gap() -> None:
     diagnosis = diagnose_text("router.log", CODE_GENERATOR_FAILS)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "has no attribute 'to_ir'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="has no attribute 'to_ir'")
 
 
 def test_a_plain_error_in_the_languages_semantic_checks_is_not() -> None:

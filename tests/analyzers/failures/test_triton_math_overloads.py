@@ -10,13 +10,9 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 RULE = "op.triton_extern_dtype_overload_missing"
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
 
 
 KEYERROR_IN_TP_WORKER = """\
@@ -50,21 +46,20 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 ha
 
 def test_dtype_tuple_keyerror_in_a_worker_is_the_kernels_operator_failure() -> None:
     diagnosis = diagnose_text("vllm_serve.log", KEYERROR_IN_TP_WORKER)
-    assert diagnosis.category == "operator"
-    assert RULE in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "(triton.language.float64, triton.language.bfloat16)" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="(triton.language.float64, triton.language.bfloat16)",
+        rule=RULE,
+    )
 
 
 def test_upstream_wording_is_the_same_failure() -> None:
     diagnosis = diagnose_text("train.log", UPSTREAM_WORDING)
-    assert diagnosis.category == "operator"
-    assert RULE in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "input arg type does not match" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="input arg type does not match", rule=RULE)
 
 
 def test_jit_cache_miss_keyerror_is_not_this_failure() -> None:
     diagnosis = diagnose_text("train.log", CACHE_MISS_THEN_OOM)
-    assert RULE not in _rules(diagnosis)
+    assert RULE not in rules_of(diagnosis)
     assert diagnosis.category == "oom"

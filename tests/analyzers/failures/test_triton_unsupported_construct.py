@@ -9,7 +9,7 @@ follow the real formats with kernels and names of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A kernel library's wrapper caught the error and printed its arguments: the caret block of
 # the call site, then the repr with the source, the AST node and the message.
@@ -41,17 +41,14 @@ class UnsupportedLanguageConstruct(CompilationError):
 
 def test_caught_repr_is_the_kernel_source() -> None:
     diagnosis = diagnose_text("logs/repro.log", CAUGHT_REPR)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "are not supported; use parentheses" in diagnosis.first_error.text
-    assert "config" in [a.category for a in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "operator", first_error="are not supported; use parentheses", beside=("config",)
+    )
 
 
 def test_raised_form_is_read_from_its_headline() -> None:
     diagnosis = diagnose_text("logs/engine.log", RAISED)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "UnsupportedLanguageConstruct: at 9:4" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="UnsupportedLanguageConstruct: at 9:4")
 
 
 def test_source_lines_naming_the_class_are_not_the_refusal() -> None:

@@ -9,7 +9,7 @@ given to the converter or engine is the fix: `config`, with `op_constraint` and
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 OPEN_DIMENSION = """\
 ERROR [mindspore/lite/src/extendrt/delegate/tensorrt/tensorrt_runtime.h:31] log] Parameter check failed at: runtime/common/optimizationProfile.cpp::setDimensions::119, condition: std::all_of(dims.d, dims.d + dims.nbDims, [](int32_t x) noexcept { return x >= 0; })
@@ -19,9 +19,7 @@ ERROR [mindspore/lite/src/extendrt/delegate/tensorrt/tensorrt_subgraph.cc:230] P
 
 def test_a_profile_with_an_open_dimension_is_the_input_shape_setting() -> None:
     diagnosis = diagnose_text("benchmark.log", OPEN_DIMENSION)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "optimizationProfile.cpp::setDimensions" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="optimizationProfile.cpp::setDimensions")
     assert {"op_constraint", "shape_mismatch"} & {alt.category for alt in diagnosis.alternatives}
 
 

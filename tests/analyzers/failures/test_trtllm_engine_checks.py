@@ -11,7 +11,7 @@ programs print (values are ours).
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # Under load a request longer than the engine's window reached the batched decoder.
 DECODER_LIMIT = """\
@@ -57,50 +57,41 @@ PRRTE_REFUSED = """\
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_request_over_the_engines_sequence_limit_is_the_jobs_setting() -> None:
     diagnosis = diagnose_text("tritonserver.log", DECODER_LIMIT)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "must be less than max sequence length" in diagnosis.first_error.text
-    assert "other" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis, "config", first_error="must be less than max sequence length", beside=("other",)
+    )
 
 
 def test_a_plan_from_another_tensorrt_release_is_the_build_not_the_machine() -> None:
     diagnosis = diagnose_text("tritonserver.log", PLAN_FROM_OTHER_RELEASE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Version tag does not match" in diagnosis.first_error.text
-    assert "cfg.engine_plan_from_other_release" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Version tag does not match",
+        rule="cfg.engine_plan_from_other_release",
+    )
 
 
 def test_a_plan_for_another_device_is_read_though_its_line_has_no_error_word() -> None:
     diagnosis = diagnose_text("build.log", PLAN_FOR_OTHER_DEVICE)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "incompatible device" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="incompatible device")
 
 
 def test_a_spawn_the_mpi_runtime_refuses_is_the_machines_mpi() -> None:
     diagnosis = diagnose_text("worker.log", SPAWN_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "MPI_ERR_SPAWN" in diagnosis.first_error.text
-    assert "hccl" in {a.category for a in diagnosis.alternatives}
+    assert_reads(diagnosis, "driver_env", first_error="MPI_ERR_SPAWN", beside=("hccl",))
 
 
 def test_a_truncated_receive_through_mpi4py_is_a_call_between_ranks() -> None:
     diagnosis = diagnose_text("worker.log", RECV_TRUNCATED)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.mpi4py_call_error_class" in _rules(diagnosis)
+    assert "hccl.mpi4py_call_error_class" in rules_of(diagnosis)
 
 
 def test_a_prrte_error_is_read_as_open_mpis_runtime_layer() -> None:
     diagnosis = diagnose_text("bench.log", PRRTE_REFUSED)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "PRTE ERROR" in diagnosis.first_error.text
-    assert "env.mpi_runtime_layer_error" in _rules(diagnosis)
+    assert_reads(
+        diagnosis, "driver_env", first_error="PRTE ERROR", rule="env.mpi_runtime_layer_error"
+    )

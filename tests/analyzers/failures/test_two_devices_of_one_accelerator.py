@@ -9,7 +9,7 @@ with their own values. docs/labelling.md#a-tensor-left-on-the-cpu-of-an-npu-job
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 WORKER_VISION_TOWER = """\
 (VllmWorkerProcess pid=5120) ERROR 03-11 08:02:44 multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess while processing method start_worker_execution_loop: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cuda:1! (when checking argument for argument weight in method wrapper_CUDA__cudnn_convolution), Traceback (most recent call last):
@@ -33,33 +33,27 @@ RuntimeError: Expected all tensors to be on the same device, but found at least 
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [a.category for a in diagnosis.alternatives]
-
-
 def test_two_gpus_in_a_worker_offer_the_placement() -> None:
     diagnosis = diagnose_text("worker.log", WORKER_VISION_TOWER)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "cuda:0 and cuda:1" in diagnosis.first_error.text
-    assert "op.tensors_on_two_accelerators" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:1] == ["config"]
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="cuda:0 and cuda:1",
+        rule="op.tensors_on_two_accelerators",
+    )
+    assert alternative_labels(diagnosis)[:1] == ["config"]
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_two_npus_of_a_split_model_read_the_same() -> None:
     diagnosis = diagnose_text("chat.log", SPLIT_NPU_MODEL)
     assert diagnosis.category == "operator"
-    assert "op.tensors_on_two_accelerators" in _rules(diagnosis)
-    assert "config" in _alternatives(diagnosis)
+    assert "op.tensors_on_two_accelerators" in rules_of(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_card_and_the_host_is_no_split_model() -> None:
     diagnosis = diagnose_text("run.log", HOST_AND_CARD)
     assert diagnosis.category == "operator"
-    assert "op.tensors_on_two_accelerators" not in _rules(diagnosis)
-    assert "op.mixed_device_arguments" in _rules(diagnosis)
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
+    assert "op.mixed_device_arguments" in rules_of(diagnosis)

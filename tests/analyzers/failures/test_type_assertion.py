@@ -8,7 +8,7 @@ Fixtures follow the vLLM worker-prefixed traceback shape with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, diagnose_text
 
 PREFIX = "(Worker_TP0 pid=4410) ERROR 03-02 11:20:05 [multiproc_executor.py:640] "
 
@@ -74,7 +74,7 @@ MODEL_TYPE_CHECK = _traceback(
 def _alternative_labels(text: str) -> list[str]:
     diagnosis = diagnose_text("worker.log", text)
     assert diagnosis.category == "config", diagnosis.root_cause
-    return [alt.category for alt in diagnosis.alternatives]
+    return alternative_labels(diagnosis)
 
 
 def test_a_type_check_in_a_communicators_constructor_offers_the_collective_layer() -> None:

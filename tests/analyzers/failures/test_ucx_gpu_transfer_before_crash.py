@@ -9,16 +9,7 @@ real shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 CONTEXT_THEN_SEGFAULT = """\
 2: [1690011223.104452] [gpu-n07:20411:0]    cuda_ipc_md.c:62   UCX  ERROR cuCtxGetDevice(&cu_device) is failed. ret:invalid device context
@@ -29,11 +20,13 @@ CONTEXT_THEN_SEGFAULT = """\
 
 def test_the_cuda_call_ucx_reports_comes_before_the_segfault() -> None:
     diagnosis = diagnose_text("slurm-7310.out", CONTEXT_THEN_SEGFAULT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "cuCtxGetDevice(&cu_device) is failed" in diagnosis.first_error.text
-    assert "hccl.ucx_gpu_transfer_call_failed" in _rules(diagnosis)
-    assert _alternatives(diagnosis)[:2] == ["device_fault", "driver_env"]
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="cuCtxGetDevice(&cu_device) is failed",
+        rule="hccl.ucx_gpu_transfer_call_failed",
+    )
+    assert alternative_labels(diagnosis)[:2] == ["device_fault", "driver_env"]
 
 
 def test_a_key_that_does_not_unpack_is_read_the_same_way() -> None:
@@ -42,9 +35,7 @@ def test_a_key_that_does_not_unpack_is_read_the_same_way() -> None:
         "[gpu-n12:9155:0:9201] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address 0x7f00c0000000)\n"
     )
     diagnosis = diagnose_text("rank5.log", text)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Failed to unpack remote key" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Failed to unpack remote key")
 
 
 def test_the_segfault_alone_stays_a_crash() -> None:
@@ -59,4 +50,4 @@ def test_a_cuda_transport_that_is_not_available_is_a_note() -> None:
         "'cuda_ipc','cuda_copy' are not available, please use one or more of: posix, self, sysv, tcp\n"
     )
     diagnosis = diagnose_text("slurm-7310.out", text)
-    assert "hccl.ucx_gpu_transfer_call_failed" not in _rules(diagnosis)
+    assert "hccl.ucx_gpu_transfer_call_failed" not in rules_of(diagnosis)

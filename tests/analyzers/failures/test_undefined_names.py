@@ -8,12 +8,7 @@ never checked. No taxonomy row names a code bug: `other`, with `config` beside i
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 HELPER_TRACEBACK = """\
 [2026-02-11 09:30:10 TP0] Load weight begin. avail mem=58.20 GB
@@ -28,11 +23,13 @@ NameError: name 'accel_ops' is not defined
 def test_a_module_used_where_it_was_never_imported_is_a_code_bug() -> None:
     # docs/labelling.md#a-name-that-no-scope-defines
     diagnosis = diagnose_files({"server.log": HELPER_TRACEBACK})
-    assert diagnosis.category == "other"
-    assert diagnosis.first_error is not None
-    assert "name 'accel_ops' is not defined" in diagnosis.first_error.text
-    assert "framework.name_not_defined" in _rules(diagnosis)
-    assert "config" in {a.category for a in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="name 'accel_ops' is not defined",
+        rule="framework.name_not_defined",
+        beside=("config",),
+    )
 
 
 MISSING_PACKAGE_FIRST = """\
@@ -47,14 +44,12 @@ NameError: name 'accel_backend' is not defined
 
 def test_a_missing_package_reported_first_keeps_its_own_reading() -> None:
     diagnosis = diagnose_files({"server.log": MISSING_PACKAGE_FIRST})
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "No module named 'accel_backend'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="No module named 'accel_backend'")
 
 
 def test_a_handler_for_the_exception_is_no_failure() -> None:
     diagnosis = diagnose_text("server.log", "    except NameError:\n        accel_ops = None\n")
-    assert "framework.name_not_defined" not in _rules(diagnosis)
+    assert "framework.name_not_defined" not in rules_of(diagnosis)
 
 
 def test_an_unbound_local_is_not_an_undefined_name() -> None:
@@ -63,5 +58,5 @@ def test_an_unbound_local_is_not_an_undefined_name() -> None:
         "UnboundLocalError: cannot access local variable 'accel_ops' where it is not "
         "associated with a value\n",
     )
-    assert "framework.name_not_defined" not in _rules(diagnosis)
-    assert "framework.local_variable_unbound" in _rules(diagnosis)
+    assert "framework.name_not_defined" not in rules_of(diagnosis)
+    assert "framework.local_variable_unbound" in rules_of(diagnosis)

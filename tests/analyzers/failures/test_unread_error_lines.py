@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 PADDLE_FLAGS = """\
 LAUNCH INFO 2026-03-02 10:14:05,112 -----------  Configuration  ----------------------
@@ -80,8 +80,7 @@ def test_an_unread_error_line_is_cited_when_nothing_better_is(
 ) -> None:
     diagnosis = diagnose_files(files)
     assert diagnosis.first_error is not None, diagnosis.root_cause
-    assert cited in diagnosis.first_error.text
-    assert diagnosis.category == category
+    assert_reads(diagnosis, category, first_error=cited)
     assert diagnosis.confidence < 0.3
 
 

@@ -7,7 +7,7 @@ a CANN function the toolkit lacks. Fixtures are written here in those formats.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # HCCL op-retry link set-up as printed without a log prefix: the ack line has no error word;
 # the advice text below it quotes the same words and must not be taken for the failure.
@@ -56,37 +56,27 @@ RuntimeError: Failed to find function HcclCommSetMemoryRange
 
 def test_an_op_retry_ack_from_a_wrong_server_is_the_hccl_cause() -> None:
     diagnosis = diagnose_text("plog/plog-77_20260211031407.log", OPRETRY_ACK)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Recv unmatched ack  [2790014455]" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Recv unmatched ack  [2790014455]")
 
 
 def test_an_sdma_copy_failure_outranks_the_stream_synchronize_tail() -> None:
     diagnosis = diagnose_text("plog/plog-5120_20260302102031.log", SDMA_COPY)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "ProcessSdmaErrorInfo" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="ProcessSdmaErrorInfo")
 
 
 def test_a_grep_hit_on_a_device_page_fault_is_a_device_fault() -> None:
     diagnosis = diagnose_text("grep_result.txt", VM_FAULT_GREP)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Vm fault failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Vm fault failed")
 
 
 def test_an_ai_core_report_on_overwritten_arguments_names_the_kernel_failure() -> None:
     diagnosis = diagnose_text("aicerror/info.txt", ARGS_REPORT)
-    assert diagnosis.category == "aicore_timeout"
-    assert diagnosis.first_error is not None
-    assert "inconsistent before and after" in diagnosis.first_error.text
+    assert_reads(diagnosis, "aicore_timeout", first_error="inconsistent before and after")
 
 
 def test_a_missing_cann_entry_point_is_a_version_fit_problem() -> None:
     diagnosis = diagnose_text("train.log", SYMBOL_LOOKUP)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "HcclCommSetMemoryRange" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="HcclCommSetMemoryRange")
 
 
 # docs/labelling.md#config-driver_env-or-weight_load: the versions are the answer, the host's

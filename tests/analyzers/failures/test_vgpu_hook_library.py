@@ -13,7 +13,7 @@ our own in the loader's shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SYMBOL = """\
 $ kubectl exec -it trainer-0 -- nvidia-smi
@@ -33,10 +33,9 @@ ImportError: /opt/venv/lib/python3.10/site-packages/fastops/_C.cpython-310-x86_6
 
 def test_the_sharing_plugins_library_the_loader_refuses_is_the_node() -> None:
     diagnosis = diagnose_text("pod/trainer-0.log", SYMBOL)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "libvgpu.so: undefined symbol" in diagnosis.first_error.text
-    assert "config" in [alt.category for alt in diagnosis.alternatives]
+    assert_reads(
+        diagnosis, "driver_env", first_error="libvgpu.so: undefined symbol", beside=("config",)
+    )
 
 
 def test_the_sharing_plugins_library_missing_from_the_preload_is_the_node() -> None:

@@ -9,7 +9,7 @@ loader's message shape with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A client of a vision-language server: the request for a clip fails with the loader's
 # sentence inside the 500 answer.
@@ -33,9 +33,7 @@ SERVER_LOG = """\
 
 def test_a_client_quoting_the_loader_is_the_input_video() -> None:
     diagnosis = diagnose_text("client.log", CLIENT_STATUS)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "only loaded 477 frames" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="only loaded 477 frames")
     assert "video" in diagnosis.root_cause
     assert "config" in {alt.category for alt in diagnosis.alternatives}
     assert diagnosis.confidence > 0.1  # recognised, not the floor
@@ -43,9 +41,7 @@ def test_a_client_quoting_the_loader_is_the_input_video() -> None:
 
 def test_the_servers_own_line_is_the_first_error() -> None:
     diagnosis = diagnose_text("logs/server.log", SERVER_LOG)
-    assert diagnosis.category == "other", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "only loaded 30 frames" in diagnosis.first_error.text
+    assert_reads(diagnosis, "other", first_error="only loaded 30 frames")
     assert "video" in diagnosis.root_cause
 
 

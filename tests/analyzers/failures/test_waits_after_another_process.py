@@ -9,7 +9,7 @@ is not. Fixtures follow the vLLM v0 and torch_npu formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = "(VllmWorkerProcess pid=40218) ERROR 03-05 {time} [multiproc_worker_utils.py:240] "
 DRIVER = "ERROR 03-05 {time} [engine.py:460] "
@@ -40,9 +40,7 @@ def serving_log(worker_time: str, driver_time: str) -> str:
 
 def test_a_driver_wait_after_a_worker_died_is_its_cascade() -> None:
     diagnosis = diagnose_text("serve/vllm.log", serving_log("10:21:10", "10:23:10"))
-    assert diagnosis.first_error is not None
-    assert "UnpicklingError" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="UnpicklingError")
 
 
 def test_a_failure_printed_together_with_the_wait_does_not_demote_it() -> None:
@@ -62,9 +60,7 @@ ONE_PROCESS = """\
 
 def test_lines_under_one_tag_are_one_process() -> None:
     diagnosis = diagnose_text("rl/driver.log", ONE_PROCESS)
-    assert diagnosis.first_error is not None
-    assert "EI0002" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="EI0002")
 
 
 # The unpickling failure alone: the object-collective frame above it names the layer.
@@ -88,9 +84,7 @@ _pickle.UnpicklingError: invalid load key, '\\x00'.
 
 def test_an_object_collective_frame_makes_an_unpickling_error_hccl() -> None:
     diagnosis = diagnose_text("rank_1.log", ALONE)
-    assert diagnosis.first_error is not None
-    assert "UnpicklingError" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="UnpicklingError")
 
 
 def test_an_unpickling_error_under_torch_load_is_not_a_collective() -> None:

@@ -8,7 +8,7 @@ line is the first report of the failure.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ASYNC_SYSTEM_ERROR = """\
 [rank1]:[E0305 21:14:09.551203118 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 1] Collective WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) raised the following async exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5
@@ -28,16 +28,12 @@ FINISHED_QUIETLY = """\
 
 def test_the_watchdog_line_is_the_first_report_of_an_nccl_error() -> None:
     diagnosis = diagnose_text("train/rank1.log", ASYNC_SYSTEM_ERROR)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "raised the following async exception" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="raised the following async exception")
 
 
 def test_a_peer_that_went_away_is_read_from_the_watchdog_line_alone() -> None:
     diagnosis = diagnose_text("train/rank6.log", ASYNC_REMOTE_EXIT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "remote process exited" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="remote process exited")
     assert diagnosis.confidence >= 0.5
 
 

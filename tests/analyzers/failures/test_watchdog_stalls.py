@@ -13,7 +13,7 @@ teardown.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # One rank of a two-node job; the watchdog gives up on work item 57.
 NCCL_WORK_TIMEOUT = """\
@@ -42,16 +42,12 @@ Killed
 
 def test_the_watchdog_timeout_line_is_read_before_the_teardown() -> None:
     diagnosis = diagnose_text("node0/server.log", NCCL_WORK_TIMEOUT)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Timeout at NCCL work: 57" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Timeout at NCCL work: 57")
 
 
 def test_a_serving_scheduler_watchdog_is_a_hang_not_a_kill() -> None:
     diagnosis = diagnose_text("server.log", SCHEDULER_WATCHDOG)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "03:19:21 TP2] Watchdog timeout" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="03:19:21 TP2] Watchdog timeout")
 
 
 def test_a_kill_without_a_watchdog_line_stays_a_kill() -> None:
@@ -69,10 +65,7 @@ ENGINE_CALLBACK_TIMEOUT = """\
 def test_a_server_answer_that_its_engine_missed_its_limit_is_a_stall() -> None:
     # docs/labelling.md#a-serving-scheduler-that-stops-making-progress
     diagnosis = diagnose_text("bench/ais_bench.log", ENGINE_CALLBACK_TIMEOUT)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Engine callback timeout" in diagnosis.first_error.text
-    assert "config" in [alternative.category for alternative in diagnosis.alternatives]
+    assert_reads(diagnosis, "hang", first_error="Engine callback timeout", beside=("config",))
 
 
 def test_the_servers_timeout_settings_are_no_stall() -> None:

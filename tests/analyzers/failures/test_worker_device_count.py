@@ -9,7 +9,7 @@ alternative. docs/labelling.md#workers-for-more-devices-than-the-process-sees
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TRACE = """\
 (EngineCore_DP0 pid=3120) ERROR 08-21 09:14:55 [core.py:708] EngineCore failed to start.
@@ -22,24 +22,18 @@ TRACE = """\
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_no_visible_device_at_all_is_the_machine() -> None:
     diagnosis = diagnose_text("engine.log", TRACE.format(want=8, seen=0))
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "number of visible devices (0)" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "driver_env", first_error="number of visible devices (0)", beside=("config",)
+    )
 
 
 def test_too_few_visible_devices_for_the_layout_is_the_settings() -> None:
     diagnosis = diagnose_text("engine.log", TRACE.format(want=4, seen=2))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "number of visible devices (2)" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="number of visible devices (2)", beside=("driver_env",)
+    )
 
 
 # A data-parallel launcher hands each engine on a node its slice of the visible devices (local
@@ -77,10 +71,7 @@ def test_a_data_parallel_slice_beyond_the_visible_devices_is_the_settings() -> N
         "Exception", "setting", "ASCEND_RT_VISIBLE_DEVICES", 8, 12, "0,1,2,3,4,5,6,7"
     )
     diagnosis = diagnose_text("engine.log", DP_SLICE.format(refusal=refusal))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "local range: [8, 12)" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "config", first_error="local range: [8, 12)", beside=("driver_env",))
 
 
 def test_the_newer_wording_of_the_slice_refusal_reads_the_same() -> None:
@@ -88,9 +79,7 @@ def test_the_newer_wording_of_the_slice_refusal_reads_the_same() -> None:
         "ValueError", "computing device indices for", "CUDA_VISIBLE_DEVICES", 4, 8, "0,1,2,3"
     )
     diagnosis = diagnose_text("engine.log", DP_SLICE.format(refusal=refusal))
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "local range: [4, 8)" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="local range: [4, 8)")
 
 
 def test_the_lookup_error_without_the_refusal_is_not_read_as_a_slice() -> None:

@@ -21,7 +21,7 @@ values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 INIT_TWICE = """\
 Traceback (most recent call last):
@@ -33,10 +33,6 @@ Traceback (most recent call last):
     raise RuntimeError("trying to initialize the default process group "
 RuntimeError: trying to initialize the default process group twice!
 """
-
-
-def _alternatives(diagnosis) -> list[str]:
-    return [alt.category for alt in diagnosis.alternatives]
 
 
 def test_a_second_default_group_is_config_and_the_raise_line_is_not_the_error() -> None:
@@ -60,9 +56,7 @@ MIXED_REQUIRES_GRAD = """\
 
 def test_fsdp_refusing_frozen_and_trainable_weights_in_one_unit_is_config() -> None:
     diagnosis = diagnose_text("rank1.err", MIXED_REQUIRES_GRAD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "uniform requires_grad" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="uniform requires_grad")
 
 
 def test_the_older_flat_parameter_wording_reads_the_same() -> None:
@@ -85,10 +79,9 @@ Traceback (most recent call last):
 def test_ddp_refusing_unmaterialised_parameters_is_config_and_the_bare_line_leads() -> None:
     # docs/labelling.md#ddps-reducer-refuses-a-step
     diagnosis = diagnose_text("train.log", UNMATERIALISED)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Modules with uninitialized parameters" in diagnosis.first_error.text
-    assert "other" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Modules with uninitialized parameters", beside=("other",)
+    )
 
 
 def test_a_dummy_forward_reported_by_the_job_is_no_failure() -> None:
@@ -113,7 +106,7 @@ def test_fsdps_precision_precondition_is_config_and_the_finding_leads() -> None:
     assert diagnosis.category == "config", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("Expects full precision")
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_a_line_reporting_the_mixed_precision_dtypes_is_no_failure() -> None:
@@ -162,5 +155,5 @@ def test_an_fsdp_forward_with_no_autograd_graph_is_the_loop_not_the_wrapper() ->
         assert diagnosis.category == "config", (name, diagnosis.root_cause)
         assert diagnosis.first_error is not None
         assert "register the post-backward hook" in diagnosis.first_error.text, name
-        assert "other" in _alternatives(diagnosis), name
+        assert "other" in alternative_labels(diagnosis), name
         assert any("torch.no_grad()" in action for action in diagnosis.next_actions), name

@@ -15,7 +15,7 @@ Fixtures follow the real formats with numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 XRT_NO_GPU = """\
 2023-05-02 09:14:19.871002: I tensorflow/compiler/xla/xla_client/xrt_local_service.cc:54] Peer localservice 1 {localhost:40934}
@@ -77,10 +77,6 @@ RuntimeError: Failed compilation with ['neuronx-cc', 'compile', '--target=trn1',
 """
 
 
-def _alternatives(diagnosis) -> list[str]:
-    return [alternative.category for alternative in diagnosis.alternatives]
-
-
 def test_an_accelerator_the_xrt_server_did_not_find_is_the_machine() -> None:
     diagnosis = diagnose_text("logs/xla_gpu.log", XRT_NO_GPU)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
@@ -88,7 +84,7 @@ def test_an_accelerator_the_xrt_server_did_not_find_is_the_machine() -> None:
     assert (
         "Cannot assign a device for operation XRTAllocateFromTensor" in diagnosis.first_error.text
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_device_without_a_kernel_for_the_op_is_not_a_missing_device() -> None:
@@ -98,33 +94,29 @@ def test_a_device_without_a_kernel_for_the_op_is_not_a_missing_device() -> None:
 
 def test_an_unknown_pjrt_device_after_its_stack_trace_is_the_setting() -> None:
     diagnosis = diagnose_text("logs/job.log", PJRT_UNKNOWN_AFTER_STACK)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Unknown PJRT_DEVICE 'ROCM'" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis, "config", first_error="Unknown PJRT_DEVICE 'ROCM'", beside=("driver_env",)
+    )
 
 
 def test_xrts_summary_of_a_failed_neuron_compile_is_the_compile() -> None:
     diagnosis = diagnose_text("logs/train_trn1.log", XRT_NEURON_COMPILE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "neuronx-cc compilation failed" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="neuronx-cc compilation failed")
 
 
 def test_a_neuron_communicator_not_built_across_instances_is_the_collective_set_up() -> None:
     diagnosis = diagnose_text("logs/ray_worker.log", NEURON_GLOBAL_COMM)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Nrt::BuildGlobalComm failed" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(diagnosis, "hccl", first_error="Nrt::BuildGlobalComm failed", beside=("config",))
 
 
 def test_xlas_cuinit_not_initialised_in_a_forked_child_is_the_worker_setting() -> None:
     diagnosis = diagnose_text("logs/test_cuda.log", XLA_GPU_FORKED_CHILD)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "failed call to cuInit: CUDA_ERROR_NOT_INITIALIZED" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="failed call to cuInit: CUDA_ERROR_NOT_INITIALIZED",
+        beside=("driver_env",),
+    )
 
 
 def test_a_compiler_that_finds_numpy_of_another_c_api_is_the_package_set() -> None:

@@ -8,7 +8,7 @@ shapes a Lightning or torchrun job prints, with ids of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 UNDER_TORCHRUN = """\
 [rank3]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 331, in fetch_sub_module
@@ -34,30 +34,26 @@ step 40 loss 2.118
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_ranks_about_to_gather_other_parameters_disagree_about_the_collective() -> None:
     diagnosis = diagnose_text("train.log", UNDER_TORCHRUN)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "disagreement between rank0 and rank3" in diagnosis.first_error.text
-    assert "hccl.zero3_param_ids_disagree" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="disagreement between rank0 and rank3",
+        rule="hccl.zero3_param_ids_disagree",
+    )
     alternatives = {alt.category for alt in diagnosis.alternatives}
     assert "other" in alternatives or "config" in alternatives
 
 
 def test_the_bare_exception_reads_the_same() -> None:
     diagnosis = diagnose_text("train.log", BARE)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "disagreement between rank0 and rank6" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="disagreement between rank0 and rank6")
 
 
 def test_a_debug_line_about_the_check_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", DEBUG_NOTE)
-    assert "hccl.zero3_param_ids_disagree" not in _rules(diagnosis)
+    assert "hccl.zero3_param_ids_disagree" not in rules_of(diagnosis)
     assert diagnosis.first_error is None
 
 
@@ -77,12 +73,14 @@ OTHER_DISAGREEMENT = (
 
 def test_the_headline_without_its_lists_reads_the_same() -> None:
     diagnosis = diagnose_text("train.log", HEADLINE_ONLY)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "disagreement between rank0 and rank5" in diagnosis.first_error.text
-    assert "hccl.zero3_param_ids_disagree" in _rules(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="disagreement between rank0 and rank5",
+        rule="hccl.zero3_param_ids_disagree",
+    )
 
 
 def test_a_disagreement_about_something_else_is_not_the_zero3_check() -> None:
     diagnosis = diagnose_text("train.log", OTHER_DISAGREEMENT)
-    assert "hccl.zero3_param_ids_disagree" not in _rules(diagnosis)
+    assert "hccl.zero3_param_ids_disagree" not in rules_of(diagnosis)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 # A training rank whose backward op ran asynchronously: the summary, the launch check with a
 # block count of 0, and in its TraceBack the tiling source refusing the input layout.
@@ -58,9 +58,7 @@ unsupported layout NCL, expect BSH/TND[FUNC:DepthwiseConvTilingFunc][FILE:depthw
 )
 def test_zero_block_launch(text: str, first: str) -> None:
     diagnosis = diagnose_text("worker.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error=first)
 
 
 def test_bare_refusal_read_by_its_tiling_source() -> None:

@@ -7,7 +7,7 @@ docs/labelling.md#config-driver_env-or-weight_load.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 FRAMES = """\
 Processing zero checkpoint './ckpt/global_step1200'
@@ -49,17 +49,12 @@ Saving fp32 state dict to pytorch_model.bin
 
 def test_a_directory_with_shards_of_another_size_is_a_refused_checkpoint() -> None:
     diagnosis = diagnose_text("logs/convert.log", TOO_MANY_SHARDS)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "but found 8 files" in diagnosis.first_error.text
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(diagnosis, "weight_load", first_error="but found 8 files", beside=("config",))
 
 
 def test_partitions_that_do_not_cover_the_parameters_read_the_same() -> None:
     diagnosis = diagnose_text("logs/convert.log", PARTITIONS_SHORT)
-    assert diagnosis.category == "weight_load"
-    assert diagnosis.first_error is not None
-    assert "numels out of" in diagnosis.first_error.text
+    assert_reads(diagnosis, "weight_load", first_error="numels out of")
     assert diagnosis.confidence >= 0.5
 
 

@@ -10,7 +10,7 @@ since MindSpore's CRITICAL records can say only that a value is invalid
 from __future__ import annotations
 
 from analyzers.formats.lines import parse_line
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def test_a_level_glued_to_a_capital_word_is_the_level() -> None:
@@ -46,9 +46,7 @@ def test_a_critical_record_without_an_error_word_is_read() -> None:
         "InitNodeRole] Role name is invalid.\n"
     )
     diagnosis = diagnose_text("train.log", text)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "Role name is invalid" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Role name is invalid")
 
 
 def test_an_info_record_of_the_role_is_no_failure() -> None:

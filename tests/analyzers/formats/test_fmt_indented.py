@@ -8,7 +8,7 @@ import io
 
 from analyzers.core.types import EventKind, FileInfo, FileKind
 from analyzers.scan.member import scan_file
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 
 def scan(text: str):
@@ -78,9 +78,7 @@ def test_the_line_after_nccls_last_error_header_is_its_reason():
 
 def test_the_reason_is_the_first_error_ahead_of_the_exception_that_wraps_it():
     diagnosis = diagnose_text("rank2.log", NCCL_LAST_ERROR)
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "no socket interface found" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="no socket interface found")
 
 
 # torch ends the NCCL error detail with a blank before the `Last error:` header, as it
@@ -104,9 +102,7 @@ def test_a_blank_at_the_end_of_nccls_detail_does_not_swallow_the_last_error_head
 
 def test_the_shm_reason_under_a_detail_ending_in_a_blank_is_the_first_error():
     diagnosis = diagnose_text("rank0.log", NCCL_DETAIL_WITH_BLANK)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "shared memory segment" in diagnosis.first_error.text
+    assert_reads(diagnosis, "driver_env", first_error="shared memory segment")
 
 
 def test_a_pasted_message_cut_at_a_blank_still_goes_on_below_it():
@@ -175,14 +171,12 @@ def test_an_error_objects_message_member_is_its_exception_line():
 
 def test_a_notebook_error_is_read_by_its_message_member():
     diagnosis = diagnose_text("job/cell_output.log", NOTEBOOK_ERROR)
-    assert diagnosis.category == "operator"
-    assert "indices should be either on cpu" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="indices should be either on cpu")
 
 
 def test_a_saved_notebooks_ename_and_evalue_read_the_same_way():
     diagnosis = diagnose_text("job/cell_output.log", SAVED_NOTEBOOK_ERROR)
-    assert diagnosis.category == "config"
-    assert "exceed maximum supported devices" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="exceed maximum supported devices")
 
 
 def test_a_name_member_that_names_no_exception_opens_nothing():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from analyzers.formats.lines import parse_line
 from analyzers.formats.native_frames import cut_native_frames
 from analyzers.formats.severity import load_prefilter
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 PREFILTER = load_prefilter()
 HEAD = "[ERROR] HCCL(30211,):2026-03-04-05:06:07.080.{n:03d} [op_base_v2.cc:1600][30211]"
@@ -47,9 +47,7 @@ def test_a_single_frame_is_too_little() -> None:
 
 def test_a_plog_of_communicator_creation_frames_is_an_hccl_failure() -> None:
     diagnosis = diagnose_text("plog/plog-30211_20260304050601.log", _plog(FRAMES, "[ERROR"))
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "RankInfoDetectClient" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="RankInfoDetectClient")
     assert diagnosis.confidence < 0.8
 
 

@@ -9,7 +9,7 @@ import html
 import pytest
 
 from analyzers.formats.paste import PLAIN, PasteLayout, learn_paste_layout
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 TRACEBACK = """\
 [rank3]: Traceback (most recent call last):
@@ -83,9 +83,7 @@ def test_a_snippet_of_one_or_two_lines_indented_alike_is_read_at_the_margin() ->
         "keyword argument 'device_type'\n"
     )
     diagnosis = diagnose_text("worker.log", indented(snippet))
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "unexpected keyword argument" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="unexpected keyword argument")
 
 
 def test_a_head_of_two_long_lines_says_nothing_about_a_layout() -> None:
@@ -130,8 +128,7 @@ def test_an_error_manager_headline_indented_inside_a_quote_is_the_blocks_headlin
         "issue.md", "\n".join(line.lstrip("> ") for line in QUOTED_CONVERTER_BLOCK.splitlines())
     )
     for diagnosis in (pasted, plain):
-        assert diagnosis.category == "operator"
-        assert "blocks.3/FusedGelu" in diagnosis.first_error.text
+        assert_reads(diagnosis, "operator", first_error="blocks.3/FusedGelu")
 
 
 def test_an_indented_device_block_keeps_its_reason_lines() -> None:

@@ -13,7 +13,7 @@ from analyzers.formats.refusal import last_refusal
 from analyzers.formats.severity import load_prefilter
 from analyzers.ingest.layout import classify_path
 from analyzers.scan.member import scan_file
-from tests.analyzers.excerpts import diagnose_files, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
 
 BARE_ROPE = (
     "`rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
@@ -60,9 +60,7 @@ def test_the_last_refusal_of_the_tail_is_the_one_cited() -> None:
 
 def test_a_bare_config_refusal_that_ends_a_log_is_a_config_error_not_a_hang() -> None:
     diagnosis = diagnose_text("comfy/console.log", BARE_ROPE + "\n")
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "must be a dictionary" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="must be a dictionary")
 
 
 def test_a_log_with_an_error_line_gets_no_extra_event_from_its_tail() -> None:
@@ -93,6 +91,4 @@ def test_a_size_refusal_quoted_alone_beside_a_cut_traceback_is_the_error() -> No
         "    self.run()\n"
     )
     diagnosis = diagnose_files({"logs/convert.log": cut, "logs/error.txt": SIZE_ALONE + "\n"})
-    assert diagnosis.category == "shape_mismatch"
-    assert diagnosis.first_error is not None
-    assert "must match the size of tensor b" in diagnosis.first_error.text
+    assert_reads(diagnosis, "shape_mismatch", first_error="must match the size of tensor b")

@@ -12,7 +12,7 @@ import pytest
 from analyzers.classify.accelerator import switches_for
 from analyzers.core.types import Report
 from analyzers.tree.data import load_tree
-from tests.analyzers.excerpts import diagnose_files
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 from tests.analyzers.job_bundles import ENV as ENV_DUMP
 from tests.analyzers.job_bundles import SPLIT, analyze_job, ranks
 
@@ -653,9 +653,7 @@ EXCERPTS = [
 @pytest.mark.parametrize(("text", "first", "category"), EXCERPTS)
 def test_pasted_excerpt_gets_its_label_and_first_error(text: str, first: str, category: str):
     diagnosis = diagnose_files({"issue/log.txt": text})
-    assert diagnosis.category == category, diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert first in diagnosis.first_error.text
+    assert_reads(diagnosis, category, first_error=first)
 
 
 def test_python_reraise_is_not_the_first_error_of_its_chain() -> None:
@@ -673,8 +671,7 @@ def test_python_reraise_is_not_the_first_error_of_its_chain() -> None:
         "RuntimeError: failed to fetch the shard list from the coordinator\n"
     )
     diagnosis = diagnose_files({"job/log_1.log": text})
-    assert "Connection reset by peer" in diagnosis.first_error.text
-    assert diagnosis.category == "hccl"
+    assert_reads(diagnosis, "hccl", first_error="Connection reset by peer")
 
 
 def test_npus_holding_memory_at_zero_aicore_without_any_error_are_a_hang() -> None:
@@ -775,7 +772,7 @@ PC: @     0x7f31b80c8e1d  (unknown)  pthread_cond_wait
 def test_a_process_that_records_the_sigterm_it_got_was_stopped_from_outside(text: str) -> None:
     diagnosis = diagnose_files({"log/workerlog.0": text})
     assert diagnosis.category == "other"
-    assert "hang" in [alternative.category for alternative in diagnosis.alternatives]
+    assert "hang" in alternative_labels(diagnosis)
     assert diagnosis.first_error is not None
     assert "SIGTERM" in diagnosis.first_error.text or "Termination signal" in (
         diagnosis.first_error.text
@@ -822,9 +819,7 @@ def test_an_interrupt_the_agent_passed_on_is_first_recorded_by_the_agent() -> No
     }
     files.update({f"job/attempt_0/{r}/stderr.log": _interrupted_worker(r) for r in range(2)})
     diagnosis = diagnose_files({"job/launcher.log": AGENT_INTERRUPTED, **files})
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Received 2 death signal" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Received 2 death signal")
 
 
 def test_peers_that_lost_an_interrupted_rank_after_the_stop_are_what_the_stop_did() -> None:
@@ -839,18 +834,14 @@ def test_peers_that_lost_an_interrupted_rank_after_the_stop_are_what_the_stop_di
     worker = "".join(f"[default1]:{line}\n" for line in _interrupted_worker(1).splitlines())
     stdout = [*AGENT_INTERRUPTED.splitlines(True)[:3], worker, closed]
     diagnosis = diagnose_files({"job/stdout.txt": "".join(stdout)})
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "Received 2 death signal" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="Received 2 death signal")
 
 
 def test_a_workers_interrupt_with_no_agent_record_stays_its_own_first_error() -> None:
     files = {f"job/log_{r}.log": stamped(r, [*loading(r), *STEPS[:6]]) for r in range(2)}
     files["job/log_1.log"] += _interrupted_worker(1)
     diagnosis = diagnose_files(files)
-    assert diagnosis.category == "hang"
-    assert diagnosis.first_error is not None
-    assert "KeyboardInterrupt" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hang", first_error="KeyboardInterrupt")
 
 
 # --- the stack the advice and the tree's texts are for ------------------------------------

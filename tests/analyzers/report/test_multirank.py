@@ -9,7 +9,7 @@ from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
 from tests.analyzers.causal.test_culprits_nodes import PARTS, progress
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
@@ -27,7 +27,7 @@ def test_a_store_waiting_for_ranks_never_started_is_a_configuration_error(tmp_pa
     reports the wait, the world size is what has to change."""
     diagnosis = analyze_job(tmp_path, store_never_fills(5, 4)).diagnosis
     assert diagnosis.category == "config"
-    assert [alt.category for alt in diagnosis.alternatives][:1] == ["hccl"]
+    assert alternative_labels(diagnosis)[:1] == ["hccl"]
     assert "only 4 processes were started" in diagnosis.root_cause
 
 
@@ -98,9 +98,7 @@ OWN_INDEX = """\
 
 def test_an_index_error_in_a_dataset_split_step_is_the_data_layout() -> None:
     diagnosis = diagnose_text("logs/rank6.log", EMPTY_SPLIT)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "IndexError: list index out of range" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="IndexError: list index out of range")
     assert diagnosis.confidence < 0.5
 
 
@@ -148,7 +146,7 @@ def test_silent_ranks_blamed_for_stopping_behind_a_lost_peer_died(tmp_path: Path
     diagnosis = analyze(_node_job(tmp_path, CLOSED), AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [2, 3]
-    assert "hccl" in [alt.category for alt in diagnosis.alternatives]
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_silent_ranks_behind_a_timeout_are_waited_for_not_dead(tmp_path: Path) -> None:

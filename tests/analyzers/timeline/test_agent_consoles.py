@@ -14,6 +14,7 @@ from pathlib import Path
 
 from analyzers.core.options import AnalyzeOptions
 from analyzers.pipeline import analyze
+from tests.analyzers.excerpts import assert_reads
 
 TIMEOUT = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
@@ -101,9 +102,7 @@ def _two_nodes(root: Path, console: str) -> Path:
 def test_an_agent_console_named_freely_is_the_launchers(tmp_path: Path) -> None:
     report = analyze(_two_nodes(tmp_path, "agent.log"), AnalyzeOptions(workers=1))
     diagnosis = report.diagnosis
-    assert diagnosis.category == "hccl"
-    assert diagnosis.first_error is not None
-    assert "Timed out waiting 6000ms" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Timed out waiting 6000ms")
     assert diagnosis.culprit_ranks == [2]
 
 
