@@ -39,3 +39,28 @@ def test_the_older_wrapped_spelling_is_read_alike() -> None:
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert "double free or corruption" in diagnosis.first_error.text
+
+
+# The allocator's size checks say `invalid` rather than `corrupted` and carry no error word;
+# the line must still reach the parser, also when a multi-device plugin repeats it per thread.
+INVALID_SIZE_SPELLING = """\
+[ INFO ] Loading the network on MULTI:GPU.1,CPU
+malloc(): invalid next size (unsorted)
+malloc(): invalid next size (unsorted)
+Aborted (core dumped)
+"""
+
+
+def test_an_invalid_size_finding_is_the_first_error_ahead_of_the_abort() -> None:
+    diagnosis = diagnose_text("app/console.txt", INVALID_SIZE_SPELLING)
+    assert diagnosis.category == "device_fault", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "invalid next size (unsorted)" in diagnosis.first_error.text
+    assert "other" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_a_python_argument_check_that_says_invalid_is_no_heap_finding() -> None:
+    diagnosis = diagnose_text(
+        "app/console.txt", "run(): invalid choice for --mode, using default\n"
+    )
+    assert "dev.heap_corruption_abort" not in {e.rule for e in diagnosis.evidence if e.rule}
