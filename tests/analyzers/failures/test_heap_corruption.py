@@ -10,7 +10,7 @@ Fixtures are written in torchrun's and glibc's formats, with hosts and pids of o
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HEAP_ABORT_THEN_LAUNCHER = """\
 step 412 loss 2.3180
@@ -36,3 +36,27 @@ def test_the_allocators_line_explains_the_abort() -> None:
 def test_the_older_wrapped_spelling_is_read_alike() -> None:
     diagnosis = diagnose_text("train/stdout.log", OLD_GLIBC_SPELLING)
     assert_reads(diagnosis, "device_fault", first_error="double free or corruption")
+
+
+# The allocator's size checks say `invalid` rather than `corrupted` and carry no error word;
+# the line must still reach the parser, also when a multi-device plugin repeats it per thread.
+INVALID_SIZE_SPELLING = """\
+[ INFO ] Loading the network on MULTI:GPU.1,CPU
+malloc(): invalid next size (unsorted)
+malloc(): invalid next size (unsorted)
+Aborted (core dumped)
+"""
+
+
+def test_an_invalid_size_finding_is_the_first_error_ahead_of_the_abort() -> None:
+    diagnosis = diagnose_text("app/console.txt", INVALID_SIZE_SPELLING)
+    assert_reads(
+        diagnosis, "device_fault", first_error="invalid next size (unsorted)", beside=("other",)
+    )
+
+
+def test_a_python_argument_check_that_says_invalid_is_no_heap_finding() -> None:
+    diagnosis = diagnose_text(
+        "app/console.txt", "run(): invalid choice for --mode, using default\n"
+    )
+    assert "dev.heap_corruption_abort" not in rules_of(diagnosis)
