@@ -103,16 +103,24 @@ def yield_to_earlier_in_file(items: Sequence[Classified], cascade_tier: float) -
     in the same file, however far above (`yields_to_earlier`): a supervisor's report that a
     process went away, after that process's own account of why it took itself down; an op
     lookup that fails because the library that registers the op did not load at start. A line
-    printed below is not the reason (the process was already gone, the lookup already made)."""
-    first_seen: dict[str, int] = {}
+    printed below is not the reason (the process was already gone, the lookup already made).
+    It goes no higher than the line it yields to either: a launcher's record of a rank's exit
+    under a bare build report, which is only a generic line, ties with it and the earlier wins."""
+    first_seen: dict[str, tuple[int, float]] = {}
     for item in items:
         if item.best is not None:
-            line = item.event.line
-            first_seen[item.best.id] = min(line, first_seen.get(item.best.id, line))
+            seen = first_seen.get(item.best.id)
+            if seen is None or item.event.line < seen[0]:
+                first_seen[item.best.id] = (item.event.line, item.tier)
     for item in items:
         targets = item.best.signature.yields_to_earlier if item.best is not None else ()
-        if any(first_seen.get(target, item.event.line) < item.event.line for target in targets):
-            item.tier, item.demoted = min(item.tier, cascade_tier), True
+        earlier = [
+            first_seen[target][1]
+            for target in targets
+            if target in first_seen and first_seen[target][0] < item.event.line
+        ]
+        if earlier:
+            item.tier, item.demoted = min(item.tier, cascade_tier, max(earlier)), True
 
 
 def yield_to_named_cause(items: Sequence[Classified], cascade_tier: float) -> None:

@@ -9,7 +9,7 @@ library's real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 BACKWARD_ON_A_SMALLER_CARD = """\
 [rank5]:   File "/opt/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 120, in _flash_attn_backward
@@ -42,3 +42,24 @@ def test_a_card_too_old_for_the_library_is_not_a_head_size_limit() -> None:
     text = "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n"
     diagnosis = diagnose_text("train.log", text)
     assert "opc.head_dim_needs_gpu" not in rules_of(diagnosis)
+
+
+def test_a_card_older_than_the_library_supports_is_the_setup() -> None:
+    # docs/labelling.md#a-precision-the-device-does-not-offer: the kernel library names the
+    # oldest GPU generation it runs on; a serving worker re-raises it under its own headline.
+    text = (
+        "ERROR 03-02 10:11:12 engine.py:140] RuntimeError: Error in model execution (input dumped"
+        " to /tmp/in.pkl): FlashAttention only supports Ampere GPUs or newer.\n"
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert "cfg.kernel_library_gpu_generation_too_old" in rules_of(diagnosis)
+    assert {"operator", "driver_env"} & set(alternative_labels(diagnosis))
+
+
+def test_a_library_that_lists_newer_cards_only_as_a_speedup_has_not_failed() -> None:
+    text = (
+        "INFO flash kernels only support Ampere GPUs or newer; using the sdpa path on this card\n"
+    )
+    diagnosis = diagnose_text("engine.log", text)
+    assert "cfg.kernel_library_gpu_generation_too_old" not in rules_of(diagnosis)

@@ -199,3 +199,45 @@ def test_a_build_that_left_only_the_build_tools_exit_status_is_the_setup() -> No
 def test_another_programs_exit_status_is_no_failed_build() -> None:
     diagnosis = diagnose_text("job.log", GIT_EXIT_ONLY)
     assert diagnosis.category != "config"
+
+
+# docs/labelling.md#operator-installation-or-platform-limit: a rank whose paste kept only the
+# extension builder's report, then the launcher's record of the rank it lost.
+BUILD_REPORT_THEN_LAUNCHER = """\
+  File "/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 1909, in _run_ninja_build
+    raise RuntimeError(message) from e
+RuntimeError: Error building extension 'cpu_lion'
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 3301) of binary: /opt/venv/bin/python
+Traceback (most recent call last):
+  File "/opt/venv/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+"""
+
+
+def test_a_bare_build_report_comes_before_the_launchers_record_of_the_rank() -> None:
+    diagnosis = diagnose_text("train.log", BUILD_REPORT_THEN_LAUNCHER)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "Error building extension 'cpu_lion'" in diagnosis.first_error.text
+
+
+def test_the_compiler_line_still_comes_before_the_build_report_under_a_launcher() -> None:
+    text = (
+        NVCC_TOO_OLD_FOR_CARD
+        + "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank:"
+        " 1 (pid: 3302) of binary: /opt/venv/bin/python\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is not None
+    assert "nvcc fatal" in diagnosis.first_error.text
+
+
+def test_another_programs_exit_status_under_a_launcher_is_no_build() -> None:
+    text = (
+        "subprocess.CalledProcessError: Command '['git', 'rev-parse', 'HEAD']' returned non-zero"
+        " exit status 128.\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0"
+        " (pid: 3303) of binary: /opt/venv/bin/python\n"
+    )
+    diagnosis = diagnose_text("train.log", text)
+    assert "cfg.extension_build_report_only" not in rules_of(diagnosis)
