@@ -577,7 +577,14 @@ def _names_rank(prefix: bytes, rank: int) -> bool:
     `rank=3`, `[default3]:`). A shared console whose rank tag follows a prefix the parser does
     not peel (`[   1523.1ms] rank 1 | ...`, an elapsed-time stamp) has its rank in the message:
     every rank's line has the same prefix there, so the prefix cannot say whose line it is."""
-    return re.search(rb"(?<!\d)%d(?!\d)" % rank, prefix) is not None
+    digits = b"%d" % rank  # looked for without a regex: one per rank would be compiled anew
+    at = prefix.find(digits)
+    while at >= 0:
+        end = at + len(digits)
+        if not prefix[at - 1 : at].isdigit() and not prefix[end : end + 1].isdigit():
+            return True
+        at = prefix.find(digits, at + 1)
+    return False
 
 
 def _redrawn(raw: bytes) -> bool:

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import re
 
+from analyzers.formats.literal_gate import holds
+
 MAX_STATEMENTS = 32  # per file: a head that prints a dtype per tensor says nothing more
 KEY_WORDS = 8  # words before the dtype that make its key
 
 _DTYPE = re.compile(
     rb"(?<![\w.])(?:torch\.)?(bfloat16|float16|float32|float64|bf16|fp16|fp32|fp64|half)(?!\w)"
 )
-_GATE = (b"float", b"bf16", b"fp16", b"fp32", b"fp64", b"half")
+# every statement holds one of these: a head holding none is not searched
+GATES = (b"float", b"bf16", b"fp16", b"fp32", b"fp64", b"half")
 _NOT_WORD = re.compile(rb"[^a-z]+")
 _CANONICAL = {
     b"bf16": "bfloat16",
@@ -34,7 +37,7 @@ _CANONICAL = {
 
 def dtype_statements(low: bytes, limit: int = MAX_STATEMENTS) -> list[list[str]]:
     """[key, dtype] for each dtype the lower-cased block names, in order, up to `limit`."""
-    if limit <= 0 or not any(gate in low for gate in _GATE):
+    if limit <= 0 or not any(holds(low, gate) for gate in GATES):
         return []
     said: list[list[str]] = []
     for found in _DTYPE.finditer(low):

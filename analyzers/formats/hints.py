@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from analyzers.core.limits import small_int
-from analyzers.formats.dtype_said import MAX_STATEMENTS, dtype_statements
-from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
+from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
+from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
 from analyzers.formats.outer_prefix import OUTER
 from analyzers.formats.timestamps import year_in_bytes
-from analyzers.formats.worker_tags import TagHints
+from analyzers.formats.worker_tags import TagHints, head_gates
 
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead,
 # and is skipped outright when the block lacks its literal (`literal_gate`).
@@ -65,6 +66,7 @@ _OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
 # file made the hints an eighth of a 1,024-rank job's analysis).
 HINT_BYTES = 64 * 1024
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
+_DEFAULT_TAG = b"[default"  # torchrun's tag on the lines it copies from a local rank
 
 
 class HeadHints:
@@ -106,6 +108,7 @@ class HeadHints:
         self.read(block, block.lower())
 
     def read(self, block: bytes, low: bytes) -> None:
+        _head_literals().learn_from(low)
         if self._year_in_text is None:
             self._year_in_text = year_in_bytes(block)
         self.world_sizes += [small_int(v) for v in _WORLD.findall(low) if small_int(v) > 0]
@@ -139,7 +142,7 @@ class HeadHints:
         """The rank each `[defaultN]:` child states, from the first copied lines that state
         one: children log it as they start, and a launcher log that copies a rank tag onto
         every line would otherwise make each of its lines a match."""
-        if self._local_samples_left <= 0 or b"[default" not in low:
+        if self._local_samples_left <= 0 or not holds(low, _DEFAULT_TAG):
             return  # no samples left: a search would find only a line `zip` then drops
         found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
         found = None
@@ -186,3 +189,12 @@ class HeadHints:
             facts["rank_hint" if path_rank is None else "named_rank"] = rank
             if rank in self.first_named:
                 facts["rank_hint_line"] = self.first_named[rank]
+
+
+@lru_cache(maxsize=1)
+def _head_literals() -> LiteralSet:
+    """The literals the searches of a lower-cased head ask for: its gates, the dtype words
+    and torchrun's tag, looked for in one pass (`LiteralSet`)."""
+    patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
+    gates = [pattern.gate for pattern in patterns if pattern.gate]
+    return LiteralSet([*gates, *head_gates(), *GATES, _DEFAULT_TAG])

@@ -132,6 +132,29 @@ def _peel_engine_relay(line: ParsedLine) -> bool:
 
 
 _order = list(range(len(HEADERS)))  # most recently matched header first: files repeat one
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_GROUP_REFERENCE = re.compile(r"\\[1-9]|\(\?\(|\(\?P=")
+
+
+def header_union(headers: tuple[Header, ...]) -> re.Pattern[str] | None:
+    """One pattern that matches a line's start where any of `headers` does, or None when
+    they cannot be joined (a pattern that refers back to a group).
+
+    Most lines are tried twice: once to peel their header, once more to find none is left,
+    and that second round tried every header in turn, dozens of calls a line; one call of
+    the union tells the same. Group names are dropped: two headers name the same fields.
+    """
+    sources = [head.pattern.pattern for head in headers]
+    if any(_GROUP_REFERENCE.search(source) for source in sources):
+        return None
+    try:
+        return re.compile("|".join(f"(?:{_NAMED_GROUP.sub('(?:', s)})" for s in sources))
+    except re.error:
+        return None
+
+
+# Compiled as the module loads (~10 ms): scanner processes forked later share it.
+_ANY_HEADER = header_union(HEADERS)
 
 
 def _stamped_before(text: str, stamp: str) -> bool:
@@ -145,6 +168,8 @@ def _take_header(line: ParsedLine) -> bool:
 
     Headers never overlap in what they match, so trying the last winner first only saves time.
     """
+    if _ANY_HEADER is not None and _ANY_HEADER.match(line.message) is None:
+        return False
     for position, index in enumerate(tuple(_order)):  # a snapshot: other threads may reorder
         head = HEADERS[index]
         found = head.pattern.match(line.message)

@@ -229,6 +229,14 @@ def rank_of(tag: str, layout: Layout | None) -> int | None:
     return dp * size + tp if size else None
 
 
+def head_gates() -> list[bytes]:
+    """The literals `TagHints.read` gates its searches of a lower-cased head on."""
+    rules = load_rules()
+    patterns = [pattern for patterns in rules.sizes.values() for pattern in patterns]
+    patterns += [f.tp_is_rank for f in rules.frameworks.values() if f.tp_is_rank is not None]
+    return [pattern.gate for pattern in patterns if pattern.gate]
+
+
 @dataclass(slots=True)
 class TagHints:
     """Sizes, DP-attention switches and worker tags found in a file's first blocks."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from analyzers.formats.blockfilter import FOLD, BlockFilter, relay_signs, relays_workers
-from analyzers.formats.severity import load_prefilter
+from analyzers.formats.severity import Prefilter, load_prefilter
 
 LACKING = (b" ok", b"succe", b"waiting for rank", b"world_size")
 SHAPE = b"[default0]:0000-00-00 00:00:00,000 [rank0] "
@@ -92,3 +94,20 @@ def test_a_relaying_logger_is_told_the_same_with_its_signs_settled(relay):
     _, settled = _filter().notable_and_lacking(folded, relay_signs(SHAPE))
     assert relays_workers(folded, SHAPE, settled) is relays_workers(folded, SHAPE)
     assert relays_workers(folded, SHAPE) is (relay != "layer 0 passed")
+
+
+def test_every_file_of_a_bundle_gets_the_one_filter_without_hashing_the_prefilter_again():
+    hashed: list[int] = []
+
+    class Counting(Prefilter):
+        __slots__ = ()
+
+        def __hash__(self) -> int:  # what a cache look-up by value costs
+            hashed.append(1)
+            return super().__hash__()
+
+    prefilter = Counting(*(getattr(load_prefilter(), f.name) for f in fields(Prefilter)))
+    first = BlockFilter.build(prefilter, None)
+    assert all(BlockFilter.build(prefilter, None) is first for _ in range(3))
+    assert len(hashed) == 1
+    assert BlockFilter.build(load_prefilter(), None).keywords == first.keywords

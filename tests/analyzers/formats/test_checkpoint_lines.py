@@ -514,3 +514,20 @@ def test_the_words_of_a_literal_held_but_not_confirmed_are_offered_for_the_next_
     assert found.lacking() == (b" done",)  # ` start` was seen: looking for it again is lost
     found._present(b"layer 0 passed\n")
     assert found.lacking() == (b"step",)  # no `step`: nothing to confirm next time
+
+
+@pytest.mark.parametrize(
+    ("prefix", "rank", "named"),
+    [
+        (b"[default3]:2026-11-29 07:24:00,023 [rank3] INFO ", 3, True),
+        (b"2026-11-29 07:24:00,023 rank=13 INFO ", 13, True),
+        (b"2026-11-29 07:24:00,023 rank=13 INFO ", 3, False),  # a digit of another number
+        (b"2026-11-29 07:24:00,023 rank=31 INFO ", 3, False),
+        (b"3 ", 3, True),  # at the prefix's start
+        (b"node 12 rank 3", 3, True),  # at its end
+        (b"[   1523.1ms] ", 5, False),
+        (b"", 0, False),
+    ],
+)
+def test_a_prefix_names_a_rank_only_as_a_whole_number(prefix, rank, named):
+    assert checkpoint_lines._names_rank(prefix, rank) is named

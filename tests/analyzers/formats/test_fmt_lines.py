@@ -1,10 +1,12 @@
 """Wrappers and headers peel off every real line shape; the message is what rules match."""
 
+import re
 from datetime import datetime
 
 import pytest
 
-from analyzers.formats.lines import parse_line
+from analyzers.formats.base import Header
+from analyzers.formats.lines import HEADERS, header_union, parse_line
 from analyzers.formats.timestamps import PartialTime
 from tests.analyzers.excerpts import diagnose_text
 
@@ -1728,3 +1730,23 @@ def test_a_placeholder_stamp_gives_the_line_no_time():
 def test_a_stamp_that_is_neither_a_time_nor_the_placeholder_is_no_plog_header():
     line = parse_line("[ERROR] RUNTIME(5120,python3):YYYY-MM-DD [stream.cc:1188]5177 GetError:x")
     assert line.source != "plog"
+
+
+UNION_LINES = [
+    *(case[1] for case in CASES),
+    "norm passed",  # what is left of a line once its header is peeled
+    '  File "train.py", line 3, in <module>',
+    "",
+]
+
+
+@pytest.mark.parametrize("text", UNION_LINES)
+def test_the_union_of_the_headers_matches_where_one_of_them_does(text):
+    union = header_union(HEADERS)
+    assert union is not None
+    assert (union.match(text) is not None) == any(head.pattern.match(text) for head in HEADERS)
+
+
+def test_headers_that_refer_back_to_a_group_are_not_joined():
+    doubled = Header("test", re.compile(r"(?P<tag>\w+) (?P=tag) "))
+    assert header_union((*HEADERS[:2], doubled)) is None

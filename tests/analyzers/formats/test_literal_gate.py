@@ -7,7 +7,13 @@ import re
 import pytest
 
 from analyzers.formats.hints import HeadHints
-from analyzers.formats.literal_gate import after_line_end, gated, required_literal
+from analyzers.formats.literal_gate import (
+    LiteralSet,
+    after_line_end,
+    gated,
+    holds,
+    required_literal,
+)
 
 
 @pytest.mark.parametrize(
@@ -97,3 +103,30 @@ def test_a_pattern_led_by_a_line_end_finds_the_lines_a_line_start_anchor_finds(d
     led = re.compile(rb"\n" + body)
     expected = [found.groups() for found in anchored.finditer(data)]
     assert [found.groups() for found in led.finditer(after_line_end(data))] == expected
+
+
+HEAD = b"[default0]:2026-11-29 07:24:00,023 [rank0] info world_size=8 dtype=bf16\n" * 20
+
+
+@pytest.mark.parametrize("data", [*SAMPLES, HEAD, b"[ | ( ) \\ . * + ? \x00\xff bf16"])
+def test_a_literal_set_finds_the_literals_in_finds(data):
+    literals = [b"[rank", b"world_size", b"bf16", b"float", b"\\ .", b"\x00\xff", b"absent"]
+    assert LiteralSet(literals).found_in(data) == {literal: literal in data for literal in literals}
+
+
+def test_gates_of_a_block_a_literal_set_learned_from_take_its_answers():
+    searched: list[bytes] = []
+
+    class Counting(bytes):
+        def __contains__(self, needle):  # a gate's own `in` test
+            searched.append(needle)
+            return super().__contains__(needle)
+
+    block = Counting(b"engine args: tensor_parallel_size=4 world_size=8\n")
+    LiteralSet([b"parallel", b"world_size", b"nnodes="]).learn_from(block)
+    assert gated(rb"tensor[_-]parallel[_-]size=(\d+)").findall(block) == [b"4"]
+    assert gated(rb"nnodes=(\d+)").findall(block) == []
+    assert holds(block, b"world_size")
+    assert searched == []
+    assert holds(block, b"engine")  # a literal the set was not given is looked for as before
+    assert searched == [b"engine"]
