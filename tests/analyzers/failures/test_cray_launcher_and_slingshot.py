@@ -12,7 +12,7 @@ are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 # mpiexec (PALS) on a PBS allocation: a compute node stops answering the launcher's RPCs.
 PALS_PING = """\
@@ -64,73 +64,69 @@ MPICH ERROR [Rank 3] [job id 90211.0] [Tue Apr  1 11:02:09 2025] [nid004410] - A
 GTL_NOTE = "GPU support enabled: GTL library is linked (libmpi_gtl_cuda)\n"
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_node_the_launcher_cannot_ping_is_the_node_going_away() -> None:
     for text in (PALS_PING, PALS_PING_TIMEOUT, PALS_NO_REPLY):
         diagnosis = diagnose_text("job.out", text)
         assert diagnosis.category == "device_fault", text
-        assert "dev.pals_node_unreachable" in _rules(diagnosis)
+        assert "dev.pals_node_unreachable" in rules_of(diagnosis)
         assert diagnosis.first_error is not None
         assert "ping" in diagnosis.first_error.text
-        assert "hccl" in _alternatives(diagnosis)
+        assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_launch_the_launcher_cannot_forward_reads_alike() -> None:
     diagnosis = diagnose_text("job.out", PALS_LAUNCH)
-    assert diagnosis.category == "device_fault"
-    assert diagnosis.first_error is not None
-    assert "Couldn't forward RPC launch" in diagnosis.first_error.text
+    assert_reads(diagnosis, "device_fault", first_error="Couldn't forward RPC launch")
 
 
 def test_a_launch_refused_for_want_of_vnis_is_no_lost_node() -> None:
     diagnosis = diagnose_text("job.out", PALS_NO_VNI)
-    assert "dev.pals_node_unreachable" not in _rules(diagnosis)
+    assert "dev.pals_node_unreachable" not in rules_of(diagnosis)
 
 
 def test_the_slingshot_nics_event_queue_overflow_is_the_network() -> None:
     diagnosis = diagnose_text("job.out", CXI_OVERFLOW)
-    assert diagnosis.category == "hccl"
-    assert "hccl.cxi_event_queue_overflow" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Cassini Event Queue overflow detected" in diagnosis.first_error.text
-    assert "config" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Cassini Event Queue overflow detected",
+        rule="hccl.cxi_event_queue_overflow",
+        beside=("config",),
+    )
 
 
 def test_the_providers_setting_is_no_overflow() -> None:
     diagnosis = diagnose_text("job.sh", CXI_SETTING)
-    assert "hccl.cxi_event_queue_overflow" not in _rules(diagnosis)
+    assert "hccl.cxi_event_queue_overflow" not in rules_of(diagnosis)
 
 
 def test_cray_mpichs_nic_policy_refusal_comes_before_its_init_stack() -> None:
     diagnosis = diagnose_text("job.out", NIC_POLICY)
-    assert diagnosis.category == "config"
-    assert "cfg.cray_mpich_nic_policy" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Unable to use a NIC_POLICY" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unable to use a NIC_POLICY",
+        rule="cfg.cray_mpich_nic_policy",
+        beside=("driver_env",),
+    )
 
 
 def test_the_nic_policy_setting_alone_is_no_refusal() -> None:
     diagnosis = diagnose_text("job.sh", NIC_POLICY_SETTING)
-    assert "cfg.cray_mpich_nic_policy" not in _rules(diagnosis)
+    assert "cfg.cray_mpich_nic_policy" not in rules_of(diagnosis)
 
 
 def test_gpu_support_without_the_gtl_library_is_the_jobs_set_up() -> None:
     diagnosis = diagnose_text("job.out", GTL)
-    assert diagnosis.category == "config"
-    assert "cfg.cray_mpich_gtl_not_linked" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "GTL library is not linked" in diagnosis.first_error.text
-    assert "driver_env" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="GTL library is not linked",
+        rule="cfg.cray_mpich_gtl_not_linked",
+        beside=("driver_env",),
+    )
 
 
 def test_a_note_that_gtl_is_linked_is_no_failure() -> None:
     diagnosis = diagnose_text("job.out", GTL_NOTE)
-    assert "cfg.cray_mpich_gtl_not_linked" not in _rules(diagnosis)
+    assert "cfg.cray_mpich_gtl_not_linked" not in rules_of(diagnosis)

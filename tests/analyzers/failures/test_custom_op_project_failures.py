@@ -13,12 +13,7 @@ Fixtures are written in the formats these tools print; names, paths and numbers 
 from __future__ import annotations
 
 from analyzers.classify.rules import KNOWLEDGE_DIR, load_signatures
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 SIMD_PIPELINE = """\
 [ConvertLinalgRToBinary] encounters error:
@@ -31,9 +26,9 @@ loc("/srv/kernels/chunk_bwd.py":12:0): error: Failed to run buildFinalHIVMPipeli
 
 def test_a_named_pipeline_headline_steps_aside_for_the_located_reason() -> None:
     diagnosis = diagnose_text("run/compile.log", SIMD_PIPELINE)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "failed to legalize operation 'vector.transfer_read'" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis, "operator", first_error="failed to legalize operation 'vector.transfer_read'"
+    )
 
 
 QUEUE_BUFFER_LIMIT = """\
@@ -47,18 +42,18 @@ SIGABRT Signal (Abort Signal from abort) catched, backtrace info:
 
 def test_too_many_queue_buffers_on_one_position_is_a_documented_limit() -> None:
     diagnosis = diagnose_text("run/cpu_debug.log", QUEUE_BUFFER_LIMIT)
-    assert diagnosis.category == "op_constraint"
-    assert diagnosis.first_error is not None
-    assert "max buffer number in same queue position" in diagnosis.first_error.text
-    assert "operator" in _alternatives(diagnosis)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="max buffer number in same queue position",
+        beside=("operator",),
+    )
 
 
 def test_a_kernel_too_large_for_short_jumps_is_the_kernels_build_failure() -> None:
     text = "[ERROR] [ascend910b] ScatterAddCustom_0f1e2d3c error: out of jump/jumpc imm range\n"
     diagnosis = diagnose_text("build/build.log", text)
-    assert diagnosis.category == "operator"
-    assert diagnosis.first_error is not None
-    assert "out of jump/jumpc imm range" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="out of jump/jumpc imm range")
 
 
 LONG_NAME_PACKAGE = """\
@@ -71,9 +66,7 @@ CPack Command error: 1
 
 def test_tar_refusing_a_generated_file_name_is_the_first_error() -> None:
     diagnosis = diagnose_text("build/build.log", LONG_NAME_PACKAGE)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "file name is too long (max 256); not dumped" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="file name is too long (max 256); not dumped")
 
 
 INSTALL_NO_WRITE = """\
@@ -85,9 +78,11 @@ INSTALL_NO_WRITE = """\
 
 def test_an_op_package_installer_that_cannot_create_its_folder_is_set_up() -> None:
     diagnosis = diagnose_text("install/install.log", INSTALL_NO_WRITE)
-    assert diagnosis.category == "driver_env"
-    assert diagnosis.first_error is not None
-    assert "create /opt/cann/latest/opp/vendors/acme/op_impl failed" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="create /opt/cann/latest/opp/vendors/acme/op_impl failed",
+    )
 
 
 SHORT_PACKED_RECORD = """\
@@ -98,9 +93,7 @@ struct.error: unpack_from requires a buffer of at least 40 bytes for unpacking 8
 
 def test_a_packed_record_shorter_than_its_reader_is_a_release_mismatch() -> None:
     diagnosis = diagnose_text("run/graph.log", SHORT_PACKED_RECORD)
-    assert diagnosis.category == "config"
-    assert diagnosis.first_error is not None
-    assert "struct.error: unpack_from requires a buffer" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="struct.error: unpack_from requires a buffer")
 
 
 def test_the_new_rules_leave_their_counterexample_lines_alone() -> None:

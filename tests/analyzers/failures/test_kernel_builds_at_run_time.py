@@ -216,9 +216,7 @@ Traceback (most recent call last):
 
 def test_a_bare_build_report_comes_before_the_launchers_record_of_the_rank() -> None:
     diagnosis = diagnose_text("train.log", BUILD_REPORT_THEN_LAUNCHER)
-    assert diagnosis.category == "config", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Error building extension 'cpu_lion'" in diagnosis.first_error.text
+    assert_reads(diagnosis, "config", first_error="Error building extension 'cpu_lion'")
 
 
 def test_the_compiler_line_still_comes_before_the_build_report_under_a_launcher() -> None:

@@ -9,11 +9,7 @@ its colon. The values below are our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
+from tests.analyzers.excerpts import diagnose_text, rules_of
 
 
 def test_a_legacy_kernel_launch_check_is_the_operator() -> None:
@@ -22,7 +18,7 @@ def test_a_legacy_kernel_launch_check_is_the_operator() -> None:
         "RuntimeError: upsample_nearest2d_out_cuda_frame failed with error code 0\n",
     )
     assert diagnosis.category == "operator"
-    assert "op.legacy_aten_kernel_check" in _rules(diagnosis)
+    assert "op.legacy_aten_kernel_check" in rules_of(diagnosis)
 
 
 def test_a_container_start_code_is_not_a_kernel_check() -> None:
@@ -30,7 +26,7 @@ def test_a_container_start_code_is_not_a_kernel_check() -> None:
         "slurm.log",
         "slurmstepd: error: pyxis: container start failed with error code: 1\n",
     )
-    assert "op.legacy_aten_kernel_check" not in _rules(diagnosis)
+    assert "op.legacy_aten_kernel_check" not in rules_of(diagnosis)
 
 
 def test_a_killed_loader_worker_in_other_capitals_is_still_read() -> None:
@@ -39,7 +35,7 @@ def test_a_killed_loader_worker_in_other_capitals_is_still_read() -> None:
         "Runtimeerror: Dataloader worker (pid 5120) is killed by signal: Killed\n",
     )
     assert diagnosis.category == "device_fault"
-    assert "dev.dataloader_worker_killed" in _rules(diagnosis)
+    assert "dev.dataloader_worker_killed" in rules_of(diagnosis)
 
 
 def test_a_missing_library_without_its_colon_is_the_machine() -> None:
@@ -48,7 +44,7 @@ def test_a_missing_library_without_its_colon_is_the_machine() -> None:
         "libcublas.so.10 cannot open shared object file no such file or directory\n",
     )
     assert diagnosis.category == "driver_env"
-    assert "env.missing_shared_library" in _rules(diagnosis)
+    assert "env.missing_shared_library" in rules_of(diagnosis)
 
 
 def test_a_library_name_in_prose_without_the_loader_reason_is_not_missing() -> None:
@@ -56,4 +52,4 @@ def test_a_library_name_in_prose_without_the_loader_reason_is_not_missing() -> N
         "train.log",
         "ERROR: libcublas.so.10 cannot open the cache file, retrying\n",
     )
-    assert "env.missing_shared_library" not in _rules(diagnosis)
+    assert "env.missing_shared_library" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ ranks failed); the give-up notice and the peer's broken-pipe echoes follow from 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SEND_FAILURES = """\
 [ring] Sending to socket 7 failed with errno 22
@@ -36,44 +36,42 @@ $ mlx.distributed_config --backend jaccl --over thunderbolt --hosts studio-a,stu
 """
 
 
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
-
 def test_a_ring_send_that_keeps_failing_is_the_link() -> None:
     diagnosis = diagnose_text("rank0.log", SEND_FAILURES)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.mlx_ring_socket_error" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "Sending to socket 7 failed with errno 22" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Sending to socket 7 failed with errno 22",
+        rule="hccl.mlx_ring_socket_error",
+    )
 
 
 def test_the_first_failed_receive_leads_the_give_up_and_the_peers_echo() -> None:
     diagnosis = diagnose_text("rank1.log", RECV_RESET_THEN_PEER)
-    assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "Receiving from socket 12 failed with errno 104" in diagnosis.first_error.text
+    assert_reads(diagnosis, "hccl", first_error="Receiving from socket 12 failed with errno 104")
 
 
 def test_the_give_up_notice_alone_still_says_the_ring_failed() -> None:
     diagnosis = diagnose_text("rank0.log", GIVE_UP_ONLY)
     assert diagnosis.category == "hccl", diagnosis.root_cause
-    assert "hccl.mlx_ring_socket_error" in _rules(diagnosis)
+    assert "hccl.mlx_ring_socket_error" in rules_of(diagnosis)
 
 
 def test_a_ring_socket_that_connected_is_no_failure() -> None:
     diagnosis = diagnose_text("rank0.log", "[ring] Connected to socket 7 on 10.0.0.2:5000\n")
-    assert "hccl.mlx_ring_socket_error" not in _rules(diagnosis)
+    assert "hccl.mlx_ring_socket_error" not in rules_of(diagnosis)
 
 
 def test_a_host_without_rdma_is_the_machines_set_up() -> None:
     diagnosis = diagnose_text("config.log", NO_RDMA)
-    assert diagnosis.category == "driver_env", diagnosis.root_cause
-    assert "env.mlx_rdma_not_enabled" in _rules(diagnosis)
-    assert diagnosis.first_error is not None
-    assert "does not seem to have RDMA enabled" in diagnosis.first_error.text
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="does not seem to have RDMA enabled",
+        rule="env.mlx_rdma_not_enabled",
+    )
 
 
 def test_a_host_reported_with_rdma_is_no_failure() -> None:
     diagnosis = diagnose_text("config.log", "  [INFO] studio-b has RDMA enabled on en3\n")
-    assert "env.mlx_rdma_not_enabled" not in _rules(diagnosis)
+    assert "env.mlx_rdma_not_enabled" not in rules_of(diagnosis)

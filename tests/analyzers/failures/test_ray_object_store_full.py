@@ -12,12 +12,7 @@ The excerpts follow Ray's shapes with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
-
-
-def _rules(diagnosis) -> set[str]:
-    return {e.rule for e in diagnosis.evidence if e.rule}
-
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 PUT_REFUSED = """\
   File "/opt/app/rollout.py", line 54, in broadcast_weights
@@ -39,18 +34,18 @@ CORE_WORKER_LINE = (
 
 def test_a_put_the_full_object_store_refused_is_host_memory() -> None:
     diagnosis = diagnose_text("driver.log", PUT_REFUSED)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "ObjectStoreFullError" in diagnosis.first_error.text
-    assert "oom.ray_object_store_full" in _rules(diagnosis)
-    assert "config" in {alt.category for alt in diagnosis.alternatives}
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="ObjectStoreFullError",
+        rule="oom.ray_object_store_full",
+        beside=("config",),
+    )
 
 
 def test_the_core_workers_own_record_of_the_refusal_is_read_the_same() -> None:
     diagnosis = diagnose_text("job.log", CORE_WORKER_LINE)
-    assert diagnosis.category == "oom", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "because it is full" in diagnosis.first_error.text
+    assert_reads(diagnosis, "oom", first_error="because it is full")
 
 
 def test_a_store_that_cannot_spill_to_a_full_disk_stays_the_disk() -> None:
@@ -60,7 +55,7 @@ def test_a_store_that_cannot_spill_to_a_full_disk_stays_the_disk() -> None:
         "disk's utilization is over capacity (95% by default).\n"
     )
     diagnosis = diagnose_text("driver.log", text)
-    assert "oom.ray_object_store_full" not in _rules(diagnosis)
+    assert "oom.ray_object_store_full" not in rules_of(diagnosis)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
 
 
@@ -71,4 +66,4 @@ def test_a_notice_of_where_the_store_lives_is_no_failure() -> None:
         "(raylet) Spilled 4096 MiB, 9 objects, write throughput 1180 MiB/s.\n"
     )
     diagnosis = diagnose_text("driver.log", text)
-    assert "oom.ray_object_store_full" not in _rules(diagnosis)
+    assert "oom.ray_object_store_full" not in rules_of(diagnosis)

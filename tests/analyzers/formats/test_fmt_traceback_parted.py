@@ -10,7 +10,7 @@ console on several GPUs; paths, numbers and wording of our own.
 from __future__ import annotations
 
 from analyzers.core.types import EventKind
-from tests.analyzers.excerpts import diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 PARTED_NO_ENGINE = """\
   File "/opt/env/lib/python3.10/site-packages/torch/nn/modules/conv.py", line 454, in _conv_forward
@@ -47,9 +47,7 @@ def _errors(text: str) -> list[str]:
 
 def test_the_message_below_is_read_with_its_type() -> None:
     diagnosis = diagnose_text("logs/train.log", PARTED_NO_ENGINE)
-    assert diagnosis.category == "operator", diagnosis.root_cause
-    assert diagnosis.first_error is not None
-    assert "unable to find an engine" in diagnosis.first_error.text
+    assert_reads(diagnosis, "operator", first_error="unable to find an engine")
 
 
 def test_the_joined_exception_names_its_type() -> None:
