@@ -11,12 +11,7 @@ shapes with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 SETTINGS_TOKENIZER = """\
 terminate called after throwing an instance of 'c10::Error'
@@ -122,7 +117,7 @@ AttributeError: Can't pickle local object 'Trainer._make_loader.<locals>.collate
 def test_a_settings_string_the_tokenizer_runs_off_is_config() -> None:
     diagnosis = diagnose_text("job/rank_0.log", SETTINGS_TOKENIZER)
     assert_reads(diagnosis, "config", first_error="Index out of bounds in ConfigTokenizer")
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_an_allocator_option_the_release_does_not_know_is_config() -> None:
@@ -138,14 +133,14 @@ def test_the_deprecation_warning_of_the_settings_variable_is_no_refusal() -> Non
 def test_the_nvml_assertion_in_the_out_of_memory_path_is_memory() -> None:
     diagnosis = diagnose_text("job/rank_0.log", NVML_ASSERT)
     assert_reads(diagnosis, "oom", first_error="NVML_SUCCESS == r")
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
 def test_a_shared_tensor_the_child_cannot_open_is_the_machine() -> None:
     diagnosis = diagnose_text("job/tracker.log", IPC_REBUILD)
     assert_reads(diagnosis, "driver_env", first_error="invalid resource handle")
-    assert {"config", "device_fault"} <= _alternatives(diagnosis)
+    assert {"config", "device_fault"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -154,7 +149,7 @@ def test_an_engine_that_cannot_open_a_shared_ipc_handle_is_the_platform() -> Non
     # comes first and names the IPC handle.
     diagnosis = diagnose_text("serve/sglang_tp8.log", ENGINE_IPC_DESERIALIZE)
     assert_reads(diagnosis, "driver_env", first_error="Failed to deserialize from CUDA IPC handle")
-    assert {"config", "device_fault"} <= _alternatives(diagnosis)
+    assert {"config", "device_fault"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -171,7 +166,7 @@ def test_an_expert_parallel_check_with_the_same_answer_keeps_its_own_rule() -> N
 def test_nccl_warns_that_it_cannot_share_memory_between_the_ranks() -> None:
     diagnosis = diagnose_files({"job/rank_0.log": NCCL_IPC_OPEN})
     assert_reads(diagnosis, "driver_env", first_error="failed to open CUDA IPC handle")
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_buffer_the_nic_refuses_to_register_is_the_host_set_up() -> None:
@@ -181,7 +176,7 @@ def test_a_buffer_the_nic_refuses_to_register_is_the_host_set_up() -> None:
     assert "Failed to register memory 0x7f2a10000000: Invalid argument [22]" in (
         diagnosis.first_error.text
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_the_ascend_transport_return_code_is_an_error_line() -> None:

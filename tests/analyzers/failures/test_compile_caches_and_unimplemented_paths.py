@@ -13,7 +13,7 @@ traceback's and a serving container's formats, with paths and values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 CACHE_FILE_GONE = """\
 W1104 02:10:11.500000 8812 torch/distributed/run.py:792] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default
@@ -86,18 +86,14 @@ MESSAGE_GIVEN = """\
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_cache_file_another_rank_moved_away_is_the_shared_cache() -> None:
     """Before, the line read as a missing input with weight loading beside it."""
     diagnosis = diagnose_text("node3.log", CACHE_FILE_GONE)
     assert_reads(
         diagnosis, "config", first_error="torchinductor_svc", rule="cfg.compile_cache_entry_raced"
     )
-    assert {"other", "driver_env"} <= _alternatives(diagnosis)
-    assert "weight_load" not in _alternatives(diagnosis)
+    assert {"other", "driver_env"} <= set(alternative_labels(diagnosis))
+    assert "weight_load" not in alternative_labels(diagnosis)
 
 
 def test_a_missing_input_outside_the_caches_stays_a_missing_input() -> None:
@@ -116,7 +112,7 @@ def test_an_entry_read_while_another_rank_wrote_it_is_the_shared_cache() -> None
         first_error="JSONDecodeError: Expecting value",
         rule="cfg.compile_cache_entry_raced",
     )
-    assert {"other", "driver_env"} <= _alternatives(diagnosis)
+    assert {"other", "driver_env"} <= set(alternative_labels(diagnosis))
 
 
 def test_the_decode_failure_on_its_own_line_under_the_headline_is_the_first_error() -> None:
@@ -127,7 +123,7 @@ def test_the_decode_failure_on_its_own_line_under_the_headline_is_the_first_erro
         "_pickle.UnpicklingError: pickle data was truncated"
     )
     assert "cfg.compile_cache_entry_cut" in rules_of(diagnosis)
-    assert {"other", "driver_env"} <= _alternatives(diagnosis)
+    assert {"other", "driver_env"} <= set(alternative_labels(diagnosis))
 
 
 def test_a_decode_error_with_no_compile_backend_above_it_is_no_cache_race() -> None:
@@ -143,7 +139,7 @@ def test_a_bare_not_implemented_path_leads_the_capture_failure_that_carries_it()
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.rstrip().endswith("| NotImplementedError")
     assert "cfg.unimplemented_path_reached" in rules_of(diagnosis)
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_a_not_implemented_error_with_a_message_is_read_for_its_words() -> None:

@@ -17,7 +17,7 @@ Excerpts in torchrun's and serving engines' formats, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 OVERWRITTEN_OUTPUT = """\
 [rank1]V0611 08:10:02.114000 140233 torch/_inductor/cudagraph_trees.py:2229] [__cudagraphs] dealloc_current_path_weakrefs
@@ -72,10 +72,6 @@ triton.compiler.errors.MLIRCompilationError:
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_cuda_graph_output_read_after_a_later_replay_is_the_compile_mode() -> None:
     """Before, the refusal matched no rule and the log came out `other` at the floor."""
     diagnosis = diagnose_text("rank1.log", OVERWRITTEN_OUTPUT)
@@ -85,7 +81,7 @@ def test_a_cuda_graph_output_read_after_a_later_replay_is_the_compile_mode() -> 
         first_error="overwritten by a subsequent run",
         rule="cfg.cudagraph_output_overwritten",
     )
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_a_note_about_marking_steps_is_no_failure() -> None:
@@ -102,7 +98,7 @@ def test_an_autotuner_without_a_kernel_to_pick_is_the_op() -> None:
         first_error="NoValidChoicesError: No choices to select",
         rule="op.inductor_no_valid_choices",
     )
-    assert {"other", "config"} <= _alternatives(diagnosis)
+    assert {"other", "config"} <= set(alternative_labels(diagnosis))
 
 
 def test_the_autotuner_timing_table_is_no_failure() -> None:
@@ -119,7 +115,7 @@ def test_a_triton_launch_refusing_a_pointer_is_the_placement() -> None:
         first_error="cannot be accessed from Triton",
         rule="cfg.triton_pointer_unreachable",
     )
-    assert "operator" in _alternatives(diagnosis)
+    assert "operator" in alternative_labels(diagnosis)
 
 
 def test_a_launcher_note_naming_the_devices_is_no_failure() -> None:

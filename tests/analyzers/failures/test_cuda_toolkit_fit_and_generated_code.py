@@ -16,12 +16,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 TOOLKIT_TOO_OLD_FOR_CARD = """\
 (APIServer pid=3310) INFO 09-14 10:00:01 [model_runner.py:1210] Loading weights took 14.20 GiB
@@ -116,7 +111,7 @@ def test_a_toolkit_too_old_for_the_card_comes_before_the_librarys_refusal() -> N
         first_error="SM 10.x requires CUDA >= 12.8",
         rule="cfg.cuda_toolkit_too_old_for_arch",
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.8
 
 
@@ -133,7 +128,7 @@ def test_compiler_and_headers_of_two_releases_are_the_packages_resolved() -> Non
         first_error="headers are incompatible",
         rule="cfg.cuda_toolkit_parts_mismatch",
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_an_assembler_older_than_the_ptx_it_is_given_is_the_packages_resolved() -> None:
@@ -160,7 +155,7 @@ def test_a_name_nvcc_made_up_is_the_first_error_ahead_of_makes_lines() -> None:
         first_error="'__T52' was not declared in this scope",
         rule="cfg.cuda_generated_host_code_rejected",
     )
-    assert {"driver_env", "operator"} <= _alternatives(diagnosis)
+    assert {"driver_env", "operator"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -197,7 +192,7 @@ def test_no_wheel_for_the_hosts_platform_tag_is_the_hosts_c_library() -> None:
         first_error="has no wheels with a matching platform tag",
         rule="env.wheel_platform_tag_unmatched",
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_no_wheel_for_the_python_abi_is_not_the_platform_rule() -> None:
@@ -213,7 +208,7 @@ def test_a_refused_managed_memory_hint_is_the_host() -> None:
         first_error="cudaMemAdvise(",
         rule="env.cuda_managed_memory_hint_refused",
     )
-    assert {"operator", "config"} <= _alternatives(diagnosis)
+    assert {"operator", "config"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 

@@ -10,7 +10,7 @@ its own reading. Fixtures follow the real formats with paths and ranks of our ow
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 RANKS_IMPORT_VISION = """\
 [rank1]: Traceback (most recent call last):
@@ -45,17 +45,13 @@ RuntimeError: Tried to register an operator (visionops::nms(Tensor dets, Tensor 
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_an_operator_the_dispatcher_does_not_know_is_the_package_set() -> None:
     diagnosis = diagnose_text("logs/train_ddp_rank1.log", RANKS_IMPORT_VISION)
     assert_reads(diagnosis, "config", first_error="operator torchvision::nms does not exist")
     assert "cfg.dispatcher_operator_not_registered" in {
         e.rule for e in diagnosis.evidence if e.rule
     }
-    assert {"operator", "driver_env"} & _alternatives(diagnosis)
+    assert {"operator", "driver_env"} & set(alternative_labels(diagnosis))
 
 
 def test_the_older_wording_reads_the_same() -> None:

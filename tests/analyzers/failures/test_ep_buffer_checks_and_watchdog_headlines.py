@@ -20,7 +20,7 @@ docs/labelling.md#a-watchdog-headline-without-its-detail
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 # A prefill server's scheduler builds the EP buffer; the peers' handles do not open.
 EP_BUFFER_SETUP = """\
@@ -65,14 +65,10 @@ HEADLINE_THEN_TIMEOUT = """\
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
-
 def test_an_ep_buffer_setup_check_is_the_collective_layer_and_read_first() -> None:
     diagnosis = diagnose_text("prefill_w0.out", EP_BUFFER_SETUP)
     assert_reads(diagnosis, "hccl", first_error="deep_ep.cpp:120 'invalid resource handle'")
-    assert {"driver_env", "device_fault"} & _alternatives(diagnosis)
+    assert {"driver_env", "device_fault"} & set(alternative_labels(diagnosis))
 
 
 def test_an_ep_check_that_ran_out_of_memory_is_memory() -> None:

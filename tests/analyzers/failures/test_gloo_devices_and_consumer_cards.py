@@ -16,12 +16,7 @@ with paths, hosts, ports and pids of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 GLOO_TRANSPORT_MISSING = r"""Process Process-1:
 Traceback (most recent call last):
@@ -45,7 +40,7 @@ def test_a_gloo_transport_missing_from_the_build_is_a_setting() -> None:
         first_error="unsupported gloo device",
         rule="cfg.gloo_transport_not_built",
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_a_named_interface_gives_the_same_refusal() -> None:
@@ -74,7 +69,7 @@ def test_a_gloo_device_with_no_interface_or_host_name_is_read_as_no_local_addres
         first_error="interface or hostname can't be empty",
         rule="hccl.comm_interface_not_found",
     )
-    assert {"config", "driver_env"} & _alternatives(diagnosis)
+    assert {"config", "driver_env"} & set(alternative_labels(diagnosis))
 
 
 def test_the_libuv_transport_naming_an_interface_it_lacks_is_read_alike() -> None:
@@ -112,7 +107,7 @@ def test_accelerates_consumer_card_check_asks_for_settings() -> None:
         first_error="doesn't support faster communication",
         rule="cfg.consumer_gpu_p2p_settings_required",
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
     assert not diagnosis.culprit_ranks
 
 

@@ -16,12 +16,7 @@ paths, ranks and line numbers of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 FAMILY_MISMATCH = r"""Traceback (most recent call last):
   File "/srv/job/train.py", line 41, in <module>
@@ -40,7 +35,7 @@ def test_an_address_family_mismatch_is_a_pair_that_could_not_connect() -> None:
         first_error="address family mismatch",
         rule="hccl.gloo_address_family_mismatch",
     )
-    assert {"config", "driver_env"} <= _alternatives(diagnosis)
+    assert {"config", "driver_env"} <= set(alternative_labels(diagnosis))
 
 
 def test_the_newer_wording_names_the_two_families() -> None:
@@ -80,7 +75,7 @@ def test_a_collective_missing_a_pair_of_the_group_is_the_communication_layer() -
         first_error="missing connection between rank 2",
         rule="hccl.gloo_missing_pair",
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_count_of_connected_peers_is_no_missing_pair() -> None:
@@ -98,7 +93,7 @@ Aborted (core dumped)
 def test_a_transport_socket_call_without_a_reason_is_the_communication_layer() -> None:
     diagnosis = diagnose_text("worker0.log", SOCKET_CALL)
     assert_reads(diagnosis, "hccl", first_error="rv != -1", rule="hccl.gloo_socket_call_failed")
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_the_same_check_with_the_calls_reason_keeps_its_own_reading() -> None:

@@ -12,12 +12,7 @@ with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 RAYLET_SHM_SHORT = """\
 [2026-01-12 03:20:44,871 I 57 57] (raylet) main.cc:180: Setting cluster ID to: 5d3c0a
@@ -107,7 +102,7 @@ Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'invalid argument'
 def test_a_raylet_asking_more_than_dev_shm_holds_is_the_machines() -> None:
     diagnosis = diagnose_text("ray/raylet.out", RAYLET_SHM_SHORT)
     assert_reads(diagnosis, "driver_env", first_error="exceeds memory available in /dev/shm")
-    assert {"config", "oom"} <= _alternatives(diagnosis)
+    assert {"config", "oom"} <= set(alternative_labels(diagnosis))
 
 
 def test_ray_placing_its_store_under_tmp_refuses_nothing() -> None:
@@ -118,13 +113,13 @@ def test_ray_placing_its_store_under_tmp_refuses_nothing() -> None:
 def test_ray_init_refusing_a_store_larger_than_dev_shm_is_the_machines() -> None:
     diagnosis = diagnose_text("serve/asr.log", RAY_INIT_REFUSES)
     assert_reads(diagnosis, "driver_env", first_error="exceeds /dev/shm size")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_shared_tensor_the_kernel_will_not_map_is_the_hosts_limit() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SHARED_TENSOR_MAP_REFUSED)
     assert_reads(diagnosis, "driver_env", first_error="unable to mmap 2048 bytes")
-    assert "oom" in _alternatives(diagnosis)
+    assert "oom" in alternative_labels(diagnosis)
 
 
 def test_an_ordinary_file_that_cannot_be_mapped_keeps_the_memory_reading() -> None:
@@ -145,7 +140,7 @@ def test_a_transport_librarys_input_output_error_is_not_the_storage() -> None:
 def test_a_spawned_worker_handed_a_lock_is_config() -> None:
     diagnosis = diagnose_text("train/rank_0.log", SPAWN_LOCK)
     assert_reads(diagnosis, "config", first_error="cannot pickle '_thread.RLock' object")
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_another_unpicklable_object_is_not_read_as_the_lock() -> None:
@@ -158,7 +153,7 @@ def test_an_engine_process_gone_without_a_word_is_a_dead_process() -> None:
     assert_reads(
         diagnosis, "device_fault", first_error="Engine core proc EngineCore_DP0 died unexpectedly"
     )
-    assert {"oom", "driver_env"} <= _alternatives(diagnosis)
+    assert {"oom", "driver_env"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.5
 
 

@@ -14,12 +14,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 TRITON_SHARED_MEMORY_IN_TP_WORKER = """\
 (Worker_TP1 pid=5120) ERROR 06-11 09:14:02 [multiproc_executor.py:611] Traceback (most recent call last):
@@ -101,7 +96,7 @@ def test_triton_shared_memory_check_in_a_tp_worker_is_the_kernel_for_this_card()
         first_error="Required: 139264, Hardware limit: 101376",
         rule="op.kernel_on_chip_memory_exceeded",
     )
-    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+    assert {"config", "op_constraint"} <= set(alternative_labels(diagnosis))
 
 
 def test_autotuner_shared_memory_check_relayed_at_info_is_still_the_first_error() -> None:
@@ -119,7 +114,7 @@ def test_unified_buffer_overflow_outranks_the_located_pipeline_headline() -> Non
     # the unified buffer is the card's on-chip memory: the same reading as Triton's
     # shared-memory check, with the card (`config`) and the device limit beside it
     assert "op.kernel_on_chip_memory_exceeded" in rules_of(diagnosis)
-    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+    assert {"config", "op_constraint"} <= set(alternative_labels(diagnosis))
 
 
 # A training job's fused loss kernel, its compile block printed without a worker prefix and the
@@ -143,7 +138,7 @@ def test_unified_buffer_overflow_wrapped_over_two_lines_keeps_the_on_chip_readin
         first_error="ub overflow, requires 3146752 bits",
         rule="op.kernel_on_chip_memory_exceeded",
     )
-    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+    assert {"config", "op_constraint"} <= set(alternative_labels(diagnosis))
 
 
 def test_located_pipeline_headline_alone_stays_the_kernels_compile_failure() -> None:
@@ -160,7 +155,7 @@ def test_llvm_that_does_not_know_the_card_is_the_compiler_release() -> None:
         first_error="'sm_121' is not a recognized processor",
         rule="cfg.llvm_unknown_processor",
     )
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_llvm_feature_note_leaves_the_kernel_compile_failure_first() -> None:
@@ -186,7 +181,7 @@ def test_nvcc_refusing_the_host_compiler_is_the_machine() -> None:
         first_error="unsupported GNU version!",
         rule="env.cuda_host_compiler_unsupported",
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_an_error_in_the_extensions_own_source_is_not_the_host_compiler() -> None:
@@ -223,7 +218,7 @@ def test_unified_buffer_overflow_stated_as_a_failed_retry_note_is_the_on_chip_li
         first_error="Due to Ub overflow",
         rule="op.kernel_on_chip_memory_exceeded",
     )
-    assert {"config", "op_constraint"} <= _alternatives(diagnosis)
+    assert {"config", "op_constraint"} <= set(alternative_labels(diagnosis))
 
 
 def test_unified_buffer_retry_note_that_recovered_is_not_the_failure() -> None:

@@ -14,12 +14,7 @@ Values are our own, in the tools' real wordings.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 # An older plugin's log: the event, then the card it withdrew.
 PLUGIN_XID_OLD = """\
@@ -86,7 +81,7 @@ def test_a_card_the_device_plugin_withdrew_after_an_xid_is_a_device_fault() -> N
         assert diagnosis.first_error is not None, name
         assert "XidCriticalError: Xid=" in diagnosis.first_error.text, name
         assert "dev.device_plugin_xid_unhealthy" in rules_of(diagnosis), name
-        assert "driver_env" in _alternatives(diagnosis), name
+        assert "driver_env" in alternative_labels(diagnosis), name
 
 
 def test_a_skipped_event_of_another_type_is_no_xid() -> None:
@@ -103,7 +98,7 @@ def test_an_eviction_for_node_disk_is_a_full_disk() -> None:
         first_error="low on resource: ephemeral-storage",
         rule="env.node_disk_pressure_eviction",
     )
-    assert {"config", "other"} <= _alternatives(diagnosis)
+    assert {"config", "other"} <= set(alternative_labels(diagnosis))
 
 
 def test_a_path_the_process_may_not_write_is_the_deployments_setting() -> None:
@@ -116,7 +111,7 @@ def test_a_path_the_process_may_not_write_is_the_deployments_setting() -> None:
         assert diagnosis.first_error is not None, name
         assert words in diagnosis.first_error.text, name
         assert "cfg.path_permission_denied" in rules_of(diagnosis), name
-        assert "driver_env" in _alternatives(diagnosis), name
+        assert "driver_env" in alternative_labels(diagnosis), name
         assert diagnosis.confidence < 0.8, name
 
 
@@ -131,7 +126,7 @@ def test_a_gated_model_refused_for_want_of_a_granted_token_is_config() -> None:
     assert_reads(
         diagnosis, "config", first_error="is restricted", rule="cfg.hub_gated_model_refused"
     )
-    assert "other" in _alternatives(diagnosis)
+    assert "other" in alternative_labels(diagnosis)
 
 
 def test_a_note_that_a_model_is_gated_refuses_nothing() -> None:

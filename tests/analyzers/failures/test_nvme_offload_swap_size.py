@@ -8,13 +8,9 @@ handle's real shapes with paths and sizes of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 RULE = "cfg.nvme_offload_swap_size_mismatch"
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
 
 
 SWAP_SHORT = """\
@@ -38,7 +34,7 @@ def test_a_short_swap_file_is_the_offload_settings() -> None:
         first_error="buffer nbytes != file bytes 50331648 != 25165824",
         rule=RULE,
     )
-    assert {"other", "driver_env"} <= _alternatives(diagnosis)
+    assert {"other", "driver_env"} <= set(alternative_labels(diagnosis))
 
 
 def test_the_handle_assertion_alone_reads_the_same() -> None:

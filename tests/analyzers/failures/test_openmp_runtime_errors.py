@@ -12,7 +12,7 @@ lines on stderr) and a rank's stdout under torchrun, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 HINT_REPORT = (
     "OMP: Hint Please submit a bug report with this message, compile and run commands used, "
@@ -37,10 +37,6 @@ E1205 21:44:12.004000 811 torch/distributed/elastic/multiprocessing/api.py:874] 
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_the_runtimes_assertion_is_the_first_error_not_its_hint() -> None:
     diagnosis = diagnose_text("exp/asr_train/train.log", RECIPE_LOG)
     assert diagnosis.category == "other", diagnosis.root_cause
@@ -48,14 +44,14 @@ def test_the_runtimes_assertion_is_the_first_error_not_its_hint() -> None:
     assert (
         "OMP: Error #13: Assertion failure at kmp_affinity.cpp(1193)" in diagnosis.first_error.text
     )
-    assert {"device_fault", "driver_env"} <= _alternatives(diagnosis)
+    assert {"device_fault", "driver_env"} <= set(alternative_labels(diagnosis))
     assert "native.openmp_runtime_error" in rules_of(diagnosis)
 
 
 def test_a_second_copy_of_the_runtime_is_the_installation() -> None:
     diagnosis = diagnose_text("job/stdout.log", TWO_RUNTIMES)
     assert_reads(diagnosis, "driver_env", first_error="already initialized")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
     assert "env.openmp_runtime_loaded_twice" in rules_of(diagnosis)
 
 

@@ -12,7 +12,7 @@ docs/labelling.md#a-parameter-server-transport-that-cannot-start. Values are our
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 SCHEDULER_BIND_RETRY = """\
 BytePS launching scheduler
@@ -55,28 +55,24 @@ mxnet.base.MXNetError: [16:02:11] ./ps-lite/include/ps/internal/van.h:56: Check 
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_scheduler_that_cannot_bind_is_the_transports_set_up() -> None:
     diagnosis = diagnose_files(
         {"scheduler.log": SCHEDULER_BIND_RETRY, "worker.log": WORKER_WAITING}
     )
     assert_reads(diagnosis, "hccl", first_error="Reached max retry for bind")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_kvstore_van_bind_check_reads_the_same() -> None:
     diagnosis = diagnose_text("scheduler.log", KVSTORE_BIND)
     assert_reads(diagnosis, "hccl", first_error="bind failed")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_van_with_no_address_of_its_own_is_the_local_network() -> None:
     diagnosis = diagnose_text("worker.log", NO_OWN_ADDRESS)
     assert diagnosis.category == "hccl"
-    assert {"config", "driver_env"} <= _alternatives(diagnosis)
+    assert {"config", "driver_env"} <= set(alternative_labels(diagnosis))
 
 
 def test_a_missing_launcher_variable_is_the_jobs_setting() -> None:

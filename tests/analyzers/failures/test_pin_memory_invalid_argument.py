@@ -9,13 +9,9 @@ the real shapes with paths and sizes of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 RULE = "env.host_pin_refused_invalid_argument"
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
 
 
 OFFLOAD_PIN_REFUSED = """\
@@ -61,7 +57,7 @@ RuntimeError: CUDA error: invalid argument
 def test_an_offload_pin_the_runtime_refused_is_the_host() -> None:
     diagnosis = diagnose_text("rank2.log", OFFLOAD_PIN_REFUSED)
     assert_reads(diagnosis, "driver_env", first_error="CUDA error: invalid argument", rule=RULE)
-    assert {"oom", "config"} <= _alternatives(diagnosis)
+    assert {"oom", "config"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 

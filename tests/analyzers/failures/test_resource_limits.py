@@ -11,7 +11,13 @@ logging) and of a rank run by its own shell script, with values of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 CLOSED = (
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
@@ -54,14 +60,10 @@ WATCHDOG_RANK1 = f"""\
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
-
 def test_a_gloo_socket_refused_for_open_files_is_the_machines_limit() -> None:
     diagnosis = diagnose_text("job/stdout.log", GLOO_SOCKET_FD_LIMIT)
     assert_reads(diagnosis, "driver_env", first_error="socket: Too many open files")
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
     assert "env.comm_socket_fd_limit" in rules_of(diagnosis)
 
 
@@ -69,7 +71,7 @@ def test_nccls_socket_call_refused_for_open_files_reads_the_same() -> None:
     text = "box-2:3171:3171 [0] misc/socket.cc:440 NCCL WARN Call to socket failed : Too many open files\n"
     diagnosis = diagnose_text("node0.log", text)
     assert diagnosis.category == "driver_env"
-    assert "hccl" in _alternatives(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)
 
 
 def test_a_socket_that_fails_for_another_reason_is_not_the_limit() -> None:
@@ -84,7 +86,7 @@ def test_a_socket_that_fails_for_another_reason_is_not_the_limit() -> None:
 def test_a_thread_the_process_may_not_start_is_the_machines_limit() -> None:
     diagnosis = diagnose_text("job/stdout.log", THREAD_LIMIT)
     assert_reads(diagnosis, "driver_env", first_error="can't start new thread")
-    assert {"config", "oom"} & _alternatives(diagnosis)
+    assert {"config", "oom"} & set(alternative_labels(diagnosis))
 
 
 def test_native_thread_pools_that_cannot_start_read_the_same() -> None:
@@ -103,7 +105,7 @@ def test_a_thread_count_that_is_only_logged_is_no_limit() -> None:
 def test_a_memory_watchdogs_kill_is_host_memory() -> None:
     diagnosis = diagnose_files({"job/log_0.log": WATCHDOG_RANK0, "job/log_1.log": WATCHDOG_RANK1})
     assert_reads(diagnosis, "oom", first_error="over limit 450 MiB, sending SIGKILL")
-    assert "device_fault" in _alternatives(diagnosis)
+    assert "device_fault" in alternative_labels(diagnosis)
 
 
 def test_the_shells_killed_line_under_the_watchdog_is_that_kill() -> None:
@@ -121,4 +123,4 @@ def test_a_watchdog_that_only_states_its_limit_leaves_a_kill_unexplained() -> No
     )
     diagnosis = diagnose_text("job/log_0.log", text)
     assert diagnosis.category == "device_fault"
-    assert "oom" in _alternatives(diagnosis)
+    assert "oom" in alternative_labels(diagnosis)

@@ -44,7 +44,7 @@ docs/labelling.md#an-mpi-call-between-an-engines-ranks-that-fails
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 NCCL_MEETS_A_CAPTURE_REFUSAL = """\
 INFO 07-02 11:20:01 model_runner.py:1012] Capturing the model for CUDA graphs.
@@ -183,14 +183,10 @@ Failed: Cuda error /build/csrc/moe/topk_kernels.cu:88 'invalid argument'
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {alternative.category for alternative in diagnosis.alternatives}
-
-
 def test_a_capture_refusal_that_nccl_meets_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/worker.log", NCCL_MEETS_A_CAPTURE_REFUSAL)
     assert_reads(diagnosis, "stream_sync", first_error="dependency created on uncaptured work")
-    assert {"config", "hccl"} <= _alternatives(diagnosis)
+    assert {"config", "hccl"} <= set(alternative_labels(diagnosis))
 
 
 def test_a_failed_cuda_call_in_nccl_that_is_no_capture_refusal_stays_the_collectives() -> None:
@@ -201,7 +197,7 @@ def test_a_failed_cuda_call_in_nccl_that_is_no_capture_refusal_stays_the_collect
 def test_a_capture_invalidated_with_no_reason_before_it_is_the_streams() -> None:
     diagnosis = diagnose_text("serve/worker_tp1.log", CAPTURE_INVALIDATED_ALONE)
     assert_reads(diagnosis, "stream_sync", first_error="previous error during capture")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_capture_end_out_of_device_memory_is_memory() -> None:
@@ -212,7 +208,7 @@ def test_a_capture_end_out_of_device_memory_is_memory() -> None:
 def test_an_engine_run_by_fewer_processes_than_its_ranks_is_the_launch() -> None:
     diagnosis = diagnose_text("run.log", RUNNER_WORLD_SIZE)
     assert_reads(diagnosis, "config", first_error="Runtime world size (1)")
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_the_cpp_runtimes_mpi_size_assertion_is_the_launch() -> None:
@@ -223,13 +219,13 @@ def test_the_cpp_runtimes_mpi_size_assertion_is_the_launch() -> None:
 def test_the_executors_leader_world_size_check_is_the_launch() -> None:
     diagnosis = diagnose_text("tritonserver.log", EXECUTOR_LEADER_WORLD_SIZE)
     assert_reads(diagnosis, "config", first_error="MPI worldSize is expected to be equal to tp*pp")
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_a_failed_mpi_call_between_engine_ranks_is_the_collectives() -> None:
     diagnosis = diagnose_text("run.log", ENGINE_MPI_CALL_FAILS)
     assert_reads(diagnosis, "hccl", first_error="Failed: MPI error")
-    assert "driver_env" in _alternatives(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
 
 
 def test_the_engines_nccl_check_is_read_as_an_nccl_error() -> None:
@@ -253,14 +249,14 @@ def test_the_runtimes_mpi_size_info_line_is_no_error() -> None:
 def test_an_engines_own_allreduce_failing_a_cuda_call_is_the_collectives() -> None:
     diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_FAILS)
     assert_reads(diagnosis, "hccl", first_error="custom_all_reduce.cuh:207")
-    assert {"config", "device_fault"} <= _alternatives(diagnosis)
+    assert {"config", "device_fault"} <= set(alternative_labels(diagnosis))
 
 
 def test_an_illegal_access_in_the_engines_own_allreduce_is_the_collectives() -> None:
     """The all-reduce's own check outranks the plain illegal-memory-access reading."""
     diagnosis = diagnose_text("serve/api_server.log", OWN_ALLREDUCE_ILLEGAL_ACCESS)
     assert_reads(diagnosis, "hccl", first_error="custom_all_reduce.cuh:455")
-    assert "device_fault" in _alternatives(diagnosis)
+    assert "device_fault" in alternative_labels(diagnosis)
 
 
 def test_the_allreduce_check_out_of_memory_is_not_the_collectives() -> None:
@@ -278,7 +274,7 @@ def test_the_allreduce_check_that_throws_with_its_place_below_is_the_collectives
     assert diagnosis.category == "hccl", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("RuntimeError: invalid argument")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_the_allreduce_check_naming_refused_peer_access_is_the_hosts() -> None:
@@ -288,7 +284,7 @@ def test_the_allreduce_check_naming_refused_peer_access_is_the_hosts() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("RuntimeError: peer access is not supported")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
 
 
 def test_a_thrown_check_placed_in_another_kernel_is_not_the_allreduce() -> None:

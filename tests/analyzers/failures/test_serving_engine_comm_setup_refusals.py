@@ -22,12 +22,7 @@ Fixtures follow the engines' log formats; names, numbers and paths are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text
-
-
-def _alternatives(diagnosis) -> set[str]:
-    return {alt.category for alt in diagnosis.alternatives}
-
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
 
 # --- TensorRT-LLM all-reduce kernel assertion -------------------------------------------------
 
@@ -60,7 +55,7 @@ MOE_ASSERT = (
 def test_an_assertion_in_the_user_buffer_all_reduce_is_the_collective_kernel() -> None:
     diagnosis = diagnose_text("rank1.log", UB_ASSERT)
     assert_reads(diagnosis, "hccl", first_error="kernels/userbuffers/userbuffers.cu:977")
-    assert {"config", "operator"} <= _alternatives(diagnosis)
+    assert {"config", "operator"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -86,7 +81,7 @@ UCC_REFUSED = (
 def test_ucc_refusing_the_thread_level_is_a_stack_that_does_not_fit() -> None:
     diagnosis = diagnose_text("trtllm_serve.log", UCC_REFUSED)
     assert_reads(diagnosis, "config", first_error="UCC library doesn't support MPI_THREAD_MULTIPLE")
-    assert {"driver_env", "hccl"} <= _alternatives(diagnosis)
+    assert {"driver_env", "hccl"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -123,7 +118,7 @@ def test_a_driver_refusing_the_rendezvous_mapping_is_the_machine() -> None:
         "driver_env",
         first_error="the operation cannot be performed in the present state",
     )
-    assert {"hccl", "config"} <= _alternatives(diagnosis)
+    assert {"hccl", "config"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 
@@ -159,7 +154,7 @@ PEER_OOM = (
 def test_a_rank_that_only_saw_its_peers_not_load_is_the_loading_phase() -> None:
     diagnosis = diagnose_text("node0/sglang.log", NOT_LOADED)
     assert_reads(diagnosis, "weight_load", first_error="could finish the model loading")
-    assert {"hccl", "hang"} <= _alternatives(diagnosis)
+    assert {"hccl", "hang"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.8
 
 

@@ -12,7 +12,7 @@ cause at all. The fixtures are in the shapes these programs print (values are ou
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 # The cluster's Slurm has no PMIx plugin; the launch script asks for it.
 MPI_PLUGIN_MISSING = """\
@@ -95,16 +95,12 @@ srun: error: nid01207: task 3: Exited with exit code 1
 """
 
 
-def _alternatives(diagnosis) -> set[str]:
-    return {a.category for a in diagnosis.alternatives}
-
-
 def test_a_slurm_without_the_mpi_plugin_asked_for_is_the_clusters_set_up() -> None:
     diagnosis = diagnose_text("run.log", MPI_PLUGIN_MISSING)
     assert_reads(
         diagnosis, "driver_env", first_error="Couldn't find the specified plugin name for mpi/pmix"
     )
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
     assert "env.slurm_plugin_missing" in rules_of(diagnosis)
 
 
@@ -116,7 +112,7 @@ def test_srun_listing_its_mpi_types_is_no_missing_plugin() -> None:
 def test_sruns_own_step_socket_refused_is_the_host_not_a_collective_port() -> None:
     diagnosis = diagnose_text("srun.err", STEP_SOCKET_REFUSED)
     assert_reads(diagnosis, "driver_env", first_error="step context socket")
-    assert "hccl" not in _alternatives(diagnosis)
+    assert "hccl" not in alternative_labels(diagnosis)
     assert "hccl.listen_failed" not in rules_of(diagnosis)
 
 
@@ -139,7 +135,7 @@ def test_a_job_container_plugin_that_cannot_join_the_step_is_the_nodes_set_up() 
 def test_slurms_pmix_servers_that_cannot_agree_are_the_clusters_set_up() -> None:
     diagnosis = diagnose_text("srun.err", PMIX_PLUGIN_FENCE)
     assert_reads(diagnosis, "driver_env", first_error="pmixp_coll_belong_chk")
-    assert {"hccl", "hang"} & _alternatives(diagnosis)
+    assert {"hccl", "hang"} & set(alternative_labels(diagnosis))
     assert "env.slurm_pmix_plugin_error" in rules_of(diagnosis)
 
 
@@ -151,14 +147,14 @@ def test_the_pmix_plugins_debug_lines_are_no_failure() -> None:
 def test_a_pmix_component_the_machine_cannot_load_is_read_from_its_banner() -> None:
     diagnosis = diagnose_text("slurm.out", PMIX_COMPONENT_MISSING)
     assert_reads(diagnosis, "driver_env", first_error="A requested component was not found")
-    assert "config" in _alternatives(diagnosis)
+    assert "config" in alternative_labels(diagnosis)
     assert "env.mpi_component_not_found" in rules_of(diagnosis)
 
 
 def test_a_step_cancelled_with_no_reason_alone_is_a_stop_nothing_explains() -> None:
     diagnosis = diagnose_text("job.log", STEP_CANCELLED_NO_REASON)
     assert_reads(diagnosis, "other", first_error="CANCELLED AT")
-    assert "hang" in _alternatives(diagnosis)
+    assert "hang" in alternative_labels(diagnosis)
     assert diagnosis.confidence < 0.5
 
 
