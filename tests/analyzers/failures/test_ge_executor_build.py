@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HEADLINE = (
     "RuntimeError: InnerRun:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:214 OPS function "
@@ -71,3 +71,30 @@ def test_a_bare_parameter_refusal_is_not_read_as_an_engine_build_failure() -> No
     assert diagnosis.first_error is not None
     assert "does not have peer" not in diagnosis.first_error.text
     assert "model_v2_executor_builder" not in diagnosis.first_error.text
+
+
+# aclnn's second call (the run) handed no executor: the first call that should have built one
+# did not, and the op runtime's own assert says so under torch_npu's summary
+ACLNN_NO_EXECUTOR = (
+    "RuntimeError: The Inner error is reported as above. The process exits for this inner error.\n"
+    "[ERROR] 2026-05-02-11:12:13 (PID:3120, Device:1, RankID:-1) ERR00100 PTA call acl api failed.\n"
+    "EZ1001: (PID:3120) 2026-05-02-11:12:13.400.500 Assert ((executor) != nullptr) failed\n"
+    "Check NnopbaseRunWithWorkspace(executor, stream, workspace, workspaceSize) failed\n"
+)
+
+
+def test_an_aclnn_run_without_its_executor_is_the_op_with_the_installation_beside() -> None:
+    diagnosis = diagnose_text("serve/worker.log", ACLNN_NO_EXECUTOR)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Assert ((executor) != nullptr) failed",
+        rule="op.aclnn_run_without_executor",
+        beside=("config", "driver_env"),
+    )
+
+
+def test_an_executor_that_was_built_is_no_failure() -> None:
+    text = "[INFO] OP(3120,python):2026-05-02-11:12:13.400.100 executor != nullptr, run with workspace 4096\n"
+    diagnosis = diagnose_text("serve/worker.log", text)
+    assert "op.aclnn_run_without_executor" not in rules_of(diagnosis)

@@ -218,3 +218,33 @@ def test_a_matmul_refusing_a_rank_offers_no_dtype_setting() -> None:
     diagnosis = diagnose_text("train.log", MATMUL_RANK_REFUSED)
     assert diagnosis.category == "operator"
     assert "op.not_implemented_dtype" not in {e.rule for e in diagnosis.evidence}
+
+
+# the runtime finds the op's binary but no kernel function under the entry it was asked for:
+# the kernel package was built for another chip or is incomplete, not a wrong argument
+KERNEL_ENTRY_MISSING = (
+    '[ERROR] APP(5120,python3):2026-04-01-10:11:12.131.415 [log_inner.cpp:78]5133 ExecFuncOpApi:445: "[PTA]:'
+    '"Custom hand error: NPU function error: call aclnnGelu failed, error code is 107000 '
+    "[ERROR] 2026-04-01-10:11:12 (PID:5120, Device:0, RankID:-1) ERR00100 PTA call acl api failed "
+    "[Error]: Parameter verification failed. Invalid_Argument(EE1001): The argument is invalid."
+    'Reason: BinaryGetFunctionByEntry failed, funcEntry=3 Solution""\n'
+    '[ERROR] APP(5120,python3):2026-04-01-10:11:12.131.430 [log_inner.cpp:78]5133 ExecFuncOpApi:449: "[PTA]:'
+    '"Custom hand fail! name=aclnnGelu, ret=100000""\n'
+)
+
+
+def test_a_kernel_entry_the_binary_lacks_is_the_installation_not_the_argument() -> None:
+    diagnosis = diagnose_text("plog/plog-5120.log", KERNEL_ENTRY_MISSING)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="BinaryGetFunctionByEntry failed",
+        rule="env.op_kernel_binary_missing",
+        beside=("operator",),
+    )
+
+
+def test_a_kernel_entry_found_is_no_failure() -> None:
+    text = "[INFO] RUNTIME(5120,python3):2026-04-01-10:11:12.131.400 BinaryGetFunctionByEntry ok, funcEntry=3\n"
+    diagnosis = diagnose_text("plog/plog-5120.log", text)
+    assert "env.op_kernel_binary_missing" not in {e.rule for e in diagnosis.evidence}

@@ -126,3 +126,57 @@ def test_a_loader_worker_wrapper_without_the_original_stays_the_first_error() ->
     diagnosis = diagnose_text("logs/rank_2.log", cut)
     assert diagnosis.first_error is not None
     assert "Caught KeyError in DataLoader worker process 3" in diagnosis.first_error.text
+
+
+# the serving engine's own package is not importable where its daemon runs: the machine is
+# not set up for it, unlike a submodule of it that this release lacks
+ENGINE_PACKAGE_MISSING = (
+    "[2026-06-01 09:10:11.100200] [2210] [281470000000001] [llm] [ERROR] [model_deploy_config.cpp:152] "
+    "Failed to get vocab size from tokenizer wrapper with exception: ModuleNotFoundError: "
+    "No module named 'mindie_llm'\n"
+    "LLMInferEngine failed to init LLMInferModels\n"
+)
+
+
+def test_the_serving_engines_own_package_missing_is_the_machines_set_up() -> None:
+    diagnosis = diagnose_text("mindie/stdout.log", ENGINE_PACKAGE_MISSING)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="No module named 'mindie_llm'",
+        rule="env.serving_engine_package_missing",
+        beside=("config",),
+    )
+
+
+def test_a_submodule_of_the_engine_library_keeps_the_package_set_reading() -> None:
+    text = ENGINE_PACKAGE_MISSING.replace("'mindie_llm'", "'atb_llm.models.qwen9.router_qwen9'")
+    diagnosis = diagnose_text("mindie/stdout.log", text)
+    assert diagnosis.category == "config"
+
+
+# the model library's guarded loader refuses the model folder it was pointed at
+TOKENIZER_LOADER_REFUSED = (
+    "[2026-06-01 09:10:15.700500] [2210] [281470000000001] [llm] [ERROR] [model_deploy_config.cpp:159] "
+    "Failed to get vocab size from tokenizer wrapper with exception: ValueError: "
+    "safe_get_tokenizer_from_pretrained failed. Please check the input parameters model_path and kwargs.\n"
+    "At:\n"
+    "/opt/atb-models/atb_llm/models/base/model_utils.py(207): wrapper\n"
+)
+
+
+def test_the_model_librarys_guarded_loader_refusing_the_folder_is_config() -> None:
+    diagnosis = diagnose_text("mindie/stdout.log", TOKENIZER_LOADER_REFUSED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="safe_get_tokenizer_from_pretrained failed",
+        rule="cfg.model_library_loader_refused",
+        beside=("weight_load",),
+    )
+
+
+def test_a_loader_that_succeeded_is_no_failure() -> None:
+    text = "[INFO] model_utils.py:207 safe_get_tokenizer_from_pretrained done for /models/qwen\n"
+    diagnosis = diagnose_text("mindie/stdout.log", text)
+    assert diagnosis.first_error is None or "safe_get" not in diagnosis.first_error.text
