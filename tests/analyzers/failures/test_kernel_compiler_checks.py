@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # a JIT kernel build whose pass met a zero-argument intrinsic; the check's note is TVM's
 # container refusing the index, on the line after the check (the check ends in a colon)
@@ -104,3 +104,72 @@ def test_an_intrinsic_the_compile_target_lacks_is_the_builds_target() -> None:
         "error: no matching function for call to 'copy_gm_to_ubuf_align'",
     )
     assert diagnose_text("build.log", own_code).category == "operator"
+
+
+# A kernel JIT that shells out to the device compiler and, when the compiler exits non-zero,
+# raises its own report quoting the command; the compiler's diagnostics went to the console
+# and a paste often keeps only the traceback.
+JIT_COMPILER_REPORT_ASCEND = """\
+Traceback (most recent call last):
+  File "/work/kernels/rms_norm.py", line 88, in <module>
+    kernel = rms_norm(4096, 128)
+  File "/opt/venv/lib/python3.11/site-packages/tilelang/jit/adapter/libgen.py", line 170, in compile_lib
+    raise RuntimeError(f"Compilation Failed! {command}")
+RuntimeError: Compilation Failed! ['bisheng', '--cce-aicore-arch=dav-c220', '-O2', '-std=gnu++17', '-xcce', '/tmp/tmpq81c.cpp', '-o', '/tmp/tmpq81c.so']
+"""
+
+# the same report from the CUDA backend of the same JIT, the compiler given by its full path
+JIT_COMPILER_REPORT_CUDA = (
+    "RuntimeError: Compilation Failed! ['/usr/local/cuda/bin/nvcc', '-std=c++17', '--shared',"
+    " '/tmp/tmp7u2w.cu', '-gencode', 'arch=compute_90a,code=sm_90a', '-o', '/tmp/tmp7u2w.so']\n"
+)
+
+# the compiler's own located diagnostic kept above the report says why, and comes first
+JIT_COMPILER_REPORT_WITH_REASON = (
+    "/tmp/tmpq81c.cpp:52:9: error: no matching function for call to 'copy_ub_to_gm'\n"
+    "1 error generated.\n" + JIT_COMPILER_REPORT_ASCEND
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (JIT_COMPILER_REPORT_ASCEND, "Compilation Failed! ['bisheng'"),
+        (JIT_COMPILER_REPORT_CUDA, "Compilation Failed! ['/usr/local/cuda/bin/nvcc'"),
+    ],
+    ids=["ascend-report", "cuda-report"],
+)
+def test_a_kernel_jits_compiler_report_is_the_kernels_build(text: str, says: str) -> None:
+    """docs/labelling.md#a-kernel-compiler-that-stops-on-its-own-internal-check: the JIT's report
+    that its compiler command failed is the kernel that did not build, `operator` with `config`
+    beside it."""
+    diagnosis = diagnose_text("build.log", text)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error=says,
+        rule="op.kernel_jit_compiler_failed",
+        beside=("config",),
+    )
+
+
+def test_the_compilers_located_diagnostic_comes_before_the_jits_report() -> None:
+    """A located diagnostic of the compiler printed above the report says why and is the first
+    error; the report stays evidence of the same failure."""
+    diagnosis = diagnose_text("build.log", JIT_COMPILER_REPORT_WITH_REASON)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="no matching function for call to 'copy_ub_to_gm'",
+        rule="op.kernel_jit_compiler_failed",
+    )
+
+
+def test_the_raise_statement_of_the_jit_is_no_report() -> None:
+    """Counterexample: the traceback's source line that builds the message is code, not a
+    failed build."""
+    text = (
+        '  File "/opt/venv/lib/python3.11/site-packages/tilelang/jit/adapter/libgen.py", line 170\n'
+        '    raise RuntimeError(f"Compilation Failed! {command}")\n'
+    )
+    assert "op.kernel_jit_compiler_failed" not in rules_of(diagnose_text("build.log", text))
