@@ -55,3 +55,18 @@ def test_an_assertion_in_a_collective_librarys_source_is_the_communication_layer
 def test_an_assertion_in_other_native_code_keeps_the_generic_reading() -> None:
     diagnosis = diagnose_text("logs/error.txt", OTHER_NATIVE_ASSERT)
     assert diagnosis.category != "hccl", diagnosis.root_cause
+
+
+# The backend's line with its place cut inside the path, as a paste ends: NCCL's own rule reads
+# that form already, and FlagCX's line is the same report.
+FLAGCX_PATH_CUT = """\
+  File "/opt/env/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 1402, in init_process_group
+    backend_class = creator_fn(backend_prefix_store, group_rank, group_size, timeout)
+torch.distributed.DistBackendError: FLAGCX error in: /opt/fl
+"""
+
+
+def test_flagcxs_backend_error_with_its_place_cut_is_still_the_communication_layer() -> None:
+    diagnosis = diagnose_text("logs/rank1.log", FLAGCX_PATH_CUT)
+    assert_reads(diagnosis, "hccl", first_error="FLAGCX error in", rule="hccl.flagcx_call_failed")
+    assert diagnosis.confidence >= 0.5

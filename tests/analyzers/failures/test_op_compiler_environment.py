@@ -246,3 +246,37 @@ def test_an_environment_that_started_is_no_failure() -> None:
         "[INFO] ASCENDCL(51822,python3):2026-08-11-14:02:19.448.310 init env done\n",
     )
     assert diagnosis.category != "driver_env"
+
+
+# The compile-option refusal at a device's first use, the paste cut right after `NPU function
+# error`: no code is left to tell the start-up failure from a refused parameter.
+# docs/labelling.md#the-operator-compilers-environment-does-not-start
+COMPILE_OPTIONS_CODE_CUT = """\
+  File "/opt/venv/lib/python3.11/site-packages/torch_npu/npu/utils.py", line 91, in current_device
+    torch_npu.npu._lazy_init()
+  File "/opt/venv/lib/python3.11/site-packages/torch_npu/npu/__init__.py", line 236, in _lazy_init
+    torch_npu._C._npu_init()
+RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:158 NPU function error
+"""
+
+
+def test_a_compile_option_refusal_cut_before_its_code_is_the_environment_below_the_band() -> None:
+    diagnosis = diagnose_text("ci/host-3.log", COMPILE_OPTIONS_CODE_CUT)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="SetPrecisionMode",
+        rule="env.acl_init_failed_code_cut",
+        beside=("config", "other"),
+    )
+    assert diagnosis.confidence < 0.8
+
+
+def test_the_block_under_a_cut_refusal_still_names_the_step_that_failed() -> None:
+    """Counterexample: a block line saying which start-up step failed stays the first error."""
+    text = COMPILE_OPTIONS_CODE_CUT + (
+        "EH9999: [PID: 5120] 2026-03-02-10:00:01.118.220 [Init][PlatformInfo]init runtime platform"
+        " info failed, SocVersion = Ascend910B2[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+    )
+    diagnosis = diagnose_text("ci/host-3.log", text)
+    assert_reads(diagnosis, "driver_env", first_error="init runtime platform info failed")

@@ -8,7 +8,7 @@ instead of swallowing it as source code.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of, scan_text
 
 CLI_REFUSAL = """\
 usage: vllm serve [model_tag] [options]
@@ -59,3 +59,33 @@ def test_deeper_source_lines_under_a_frame_stay_source():
     )
     errors = [e for e in scan_text("run.log", text).events if e.kind.value == "error"]
     assert [e.line for e in errors] == [4]
+
+
+# A framework's own check of a configured value against the list it knows.
+# docs/labelling.md#an-option-value-outside-the-list-a-framework-accepts
+OPTION_VALUE_NOT_LISTED = """\
+  File "/opt/venv/lib/python3.11/site-packages/serve_engine/config/cache.py", line 74, in _verify_cache_dtype
+    raise AssertionError(msg)
+AssertionError: Invalid cache_dtype: half. Valid values are: ('auto', 'fp8', 'int8')
+"""
+
+# Counterexample: a batch check that lists the values it would take is the batch's own rule.
+BATCH_CHECK_LISTING_VALUES = """\
+ValueError: The global train batch size (4 x 2) must be evenly divisible by the number of generations per prompt (6). Given the current train batch size, the valid values for the number of generations are: [2, 4, 8].
+"""
+
+
+def test_an_option_value_outside_the_listed_ones_is_config() -> None:
+    diagnosis = diagnose_text("serve.log", OPTION_VALUE_NOT_LISTED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Invalid cache_dtype: half",
+        rule="cfg.option_value_not_listed",
+    )
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_batch_check_listing_valid_values_is_not_an_option_refusal() -> None:
+    diagnosis = diagnose_text("train.log", BATCH_CHECK_LISTING_VALUES)
+    assert "cfg.option_value_not_listed" not in rules_of(diagnosis)
