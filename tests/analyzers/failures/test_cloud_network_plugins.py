@@ -268,3 +268,91 @@ def test_a_network_whose_name_has_a_space_is_read_as_the_plugin_not_loaded() -> 
         first_error="network AWS Libfabric not found",
         rule="env.nccl_net_plugin_start_failed",
     )
+
+
+# docs/labelling.md#a-cloud-network-plugin-that-does-not-start: the plugin's own report that
+# libfabric offered it no provider at all (the RDMA protocol's start asking `fi_getinfo` and
+# getting nothing back, as in a container the EFA devices were not passed into) and the
+# Slingshot provider finding no network service for the process (no VNI or resource group the
+# launcher would have granted) are the fabric not set up on this host.
+NO_PROVIDER_FROM_GETINFO = """\
+[2026-03-02 08:41:17] trn-a-0:3120:3131 [0] NCCL INFO NET/OFI Initializing aws-ofi-nccl 1.14.0
+[2026-03-02 08:41:17] trn-a-0:3120:3131 [0] nccl_net_ofi_rdma_init:7978 NCCL WARN NET/OFI OFI fi_getinfo() call failed: No data available
+"""
+
+
+def test_a_plugin_that_libfabric_offered_no_provider_is_the_host() -> None:
+    diagnosis = diagnose_text("nccl-out.txt", NO_PROVIDER_FROM_GETINFO)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="OFI fi_getinfo() call failed",
+        rule="env.nccl_net_plugin_start_failed",
+        beside=("hccl",),
+    )
+
+
+SLINGSHOT_WITHOUT_A_SERVICE = """\
+libfabric:8812:1770012211::cxi:fabric:cxip_nic_get_rgroup_vni():253<warn> : Failed to find valid default rgroup and vni for cxi2
+gh-node-7:8812:8812 [0] NCCL INFO NET/OFI Selected Provider is cxi (found 4 nics)
+gh-node-7:8812:8812 [0] NCCL INFO Using network AWS Libfabric
+"""
+
+
+def test_a_slingshot_nic_with_no_network_service_for_the_process_is_the_host() -> None:
+    diagnosis = diagnose_text("rank0.log", SLINGSHOT_WITHOUT_A_SERVICE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to find valid default rgroup and vni",
+        rule="env.nccl_net_plugin_start_failed",
+    )
+
+
+def test_the_slingshot_providers_service_notes_are_no_failure() -> None:
+    text = (
+        "libfabric:8812:1770012211::cxi:core:cxip_gen_auth_key():402<info> Using default VNI 1024 for cxi2\n"
+        "gh-node-7:8812:8812 [0] NCCL INFO NET/OFI Selected Provider is cxi (found 4 nics)\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "env.nccl_net_plugin_start_failed" not in rules_of(diagnosis)
+
+
+# docs/labelling.md#config-driver_env-or-weight_load: libfabric's EFA provider says in its own
+# `<warn>` lines that it could not register a CUDA buffer (the CUDA attribute it sets first
+# refused, then the registration itself), which is the plugin's registration refusal in the
+# words of the layer under it: `driver_env`, with `config` (the installer, libfabric and NCCL
+# releases an image pairs) and `hccl` beside it, the earliest of the lines first.
+LIBFABRIC_REGISTRATION = """\
+libfabric:40711:1760001234::core:core:cuda_set_sync_memops():207<warn> Failed to perform cuPointerSetAttribute: CUDA_ERROR_NOT_SUPPORTED:operation not supported
+libfabric:40711:1760001234::efa:mr:efa_mr_hmem_setup():254<warn> unable to set memops for cuda ptr
+libfabric:40711:1760001234::efa:mr:efa_mr_regattr():1014<warn> Unable to register MR: Invalid argument
+"""
+
+
+def test_a_cuda_buffer_libfabric_could_not_register_is_the_host() -> None:
+    diagnosis = diagnose_text("rank5.err", LIBFABRIC_REGISTRATION)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Failed to perform cuPointerSetAttribute",
+        rule="env.nccl_ofi_memory_registration",
+        beside=("config",),
+    )
+
+
+def test_the_registration_refusal_alone_is_read_the_same_way() -> None:
+    text = LIBFABRIC_REGISTRATION.splitlines()[2] + "\n"
+    diagnosis = diagnose_text("rank5.err", text)
+    assert_reads(diagnosis, "driver_env", first_error="Unable to register MR")
+
+
+def test_libfabrics_note_of_a_registered_region_is_no_failure() -> None:
+    text = (
+        "libfabric:40711:1760001234::efa:mr:efa_mr_reg_impl():712<info> Registered memory at 0x7f10 len 4096 for iface CUDA\n"
+        "[rank5]: RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 5; 79.15 GiB "
+        "total capacity; 77.02 GiB already allocated)\n"
+    )
+    diagnosis = diagnose_text("rank5.err", text)
+    assert diagnosis.category == "oom"
+    assert "env.nccl_ofi_memory_registration" not in rules_of(diagnosis)

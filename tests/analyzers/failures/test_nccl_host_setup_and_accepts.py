@@ -305,3 +305,32 @@ def test_a_device_id_missing_from_an_inventory_is_not_the_topology() -> None:
     text = "inventory: could not find GPU with id 7 in the reservation list\n"
     diagnosis = diagnose_text("planner.log", text)
     assert "env.nccl_topology_unreadable" not in rules_of(diagnosis)
+
+
+# docs/labelling.md#a-machine-topology-nccl-cannot-read: a channel graph handed to NCCL in an
+# XML file (NCCL_GRAPH_FILE, often set by an image's nccl.conf for another machine size) that
+# names a GPU or NIC this host does not have is the same host-view failure as a topology file
+# that does not fit: `driver_env`, with `config` (the setting that injects the file) beside it.
+GRAPH_FILE_FOR_ANOTHER_SIZE = """\
+vm-a100-2:5110:5230 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /etc/nccl/graph-8gpu.xml
+vm-a100-2:5110:5230 [0] graph/search.cc:703 NCCL WARN XML Import Channel : dev 3 not found.
+vm-a100-2:5110:5230 [0] NCCL INFO graph/search.cc:733 -> 2
+vm-a100-2:5110:5230 [0] NCCL INFO graph/search.cc:840 -> 2
+"""
+
+
+def test_a_channel_graph_naming_a_device_the_host_lacks_is_the_machine() -> None:
+    diagnosis = diagnose_text("worker0.log", GRAPH_FILE_FOR_ANOTHER_SIZE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="XML Import Channel : dev 3 not found",
+        rule="env.nccl_topology_unreadable",
+        beside=("config",),
+    )
+
+
+def test_nccl_naming_its_graph_file_is_no_failure() -> None:
+    text = GRAPH_FILE_FOR_ANOTHER_SIZE.splitlines()[0] + "\n"
+    diagnosis = diagnose_text("worker0.log", text)
+    assert "env.nccl_topology_unreadable" not in rules_of(diagnosis)
