@@ -111,3 +111,85 @@ def test_suppressed_callbacks_and_a_module_option_are_no_fault() -> None:
     diagnosis = diagnose_text("dmesg.txt", VM_FAULT_QUIET)
     assert diagnosis.category != "device_fault"
     assert diagnosis.first_error is None
+
+
+# docs/labelling.md#a-gpu-the-driver-cannot-bring-up: amdgpu reads each board's table of IP
+# blocks while it probes the board; a table it cannot verify stops the probe, and the board is
+# never handed to ROCm. Values are our own.
+DISCOVERY_TABLE_REFUSED = """\
+[   41.118230] [drm] amdgpu kernel modesetting enabled.
+[   44.902117] amdgpu 0000:1b:00.0: amdgpu: get invalid ip discovery binary signature
+[   49.650338] [drm:amdgpu_discovery_set_ip_blocks [amdgpu]] *ERROR* amdgpu_discovery_init failed
+[   49.650702] amdgpu 0000:1b:00.0: amdgpu: Fatal error during GPU init
+[   49.651004] amdgpu: probe of 0000:1b:00.0 failed with error -22
+"""
+
+CHECKSUM_REFUSED = """\
+[   12.772410] amdgpu 0000:02:00.0: amdgpu: invalid ip discovery binary checksum
+[   12.772655] amdgpu 0000:02:00.0: amdgpu: Fatal error during GPU init
+"""
+
+BOARD_CAME_UP = """\
+[   41.210045] [drm] initializing kernel modesetting (IP DISCOVERY 0x1002:0x74A1 0x1002:0x74A5 0x00).
+[   41.290112] amdgpu 0000:1b:00.0: amdgpu: Fetched VBIOS from VFCT
+[   45.002871] [drm] Initialized amdgpu 3.57.0 20150101 for 0000:1b:00.0 on minor 1
+"""
+
+# The management tool's own account of a host where it finds no amdgpu driver to ask.
+SMI_FINDS_NO_DRIVER = """\
+$ amd-smi list
+ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)
+ERROR:root:Unable to detect any GPU devices, check amdgpu version and module status (sudo modprobe amdgpu)
+"""
+
+OLDER_SMI_FINDS_NO_DRIVER = """\
+ERROR:root:Driver not initialized (amdgpu not found in modules)
+"""
+
+SMI_LISTS_BOARDS = """\
+GPU: 0
+    BDF: 0000:1b:00.0
+    UUID: 51ff74a1-0000-1000-8011-aa21c3d70b21
+# if amd-smi prints "driver not initialized", load the module first
+"""
+
+
+def test_a_board_whose_ip_table_the_driver_refuses_cannot_be_brought_up() -> None:
+    diagnosis = diagnose_text("dmesg.txt", DISCOVERY_TABLE_REFUSED)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="get invalid ip discovery binary signature",
+        rule="dev.amdgpu_init_failed",
+        beside=("driver_env",),
+    )
+
+
+def test_a_refused_checksum_reads_the_same() -> None:
+    diagnosis = diagnose_text("dmesg.txt", CHECKSUM_REFUSED)
+    assert_reads(diagnosis, "device_fault", first_error="invalid ip discovery binary checksum")
+
+
+def test_a_board_the_driver_initialised_reports_nothing() -> None:
+    diagnosis = diagnose_text("dmesg.txt", BOARD_CAME_UP)
+    assert diagnosis.first_error is None
+
+
+def test_a_management_tool_that_finds_no_amdgpu_driver_is_the_host_set_up() -> None:
+    diagnosis = diagnose_text("amd-smi.txt", SMI_FINDS_NO_DRIVER)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="driver not initialized (amdgpu not found in modules)",
+        rule="env.amd_smi_no_driver",
+    )
+
+
+def test_the_older_tools_wording_reads_the_same() -> None:
+    diagnosis = diagnose_text("rocm-smi.txt", OLDER_SMI_FINDS_NO_DRIVER)
+    assert_reads(diagnosis, "driver_env", first_error="Driver not initialized (amdgpu not found")
+
+
+def test_a_tool_that_lists_its_boards_reports_nothing() -> None:
+    diagnosis = diagnose_text("amd-smi.txt", SMI_LISTS_BOARDS)
+    assert diagnosis.first_error is None

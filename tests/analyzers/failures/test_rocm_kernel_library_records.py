@@ -14,7 +14,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 CONV_REFUSED = """\
 Epoch 3/40 step 120
@@ -105,3 +105,43 @@ def test_a_loaded_kernel_table_is_no_failure() -> None:
     text = "rocblaslt info: loaded TensileLibrary_lazy_gfx942.dat from /opt/rocm/lib/hipblaslt/library\nstep 1 ok\n"
     diagnosis = diagnose_text("run.log", text)
     assert diagnosis.first_error is None
+
+
+# docs/labelling.md#a-composable-kernel-instance-that-does-not-cover-the-problem: a CK device
+# op checks the problem against what its compiled instance covers before it launches, and
+# refuses with the instance's full name. Values are our own.
+CK_INSTANCE_REFUSES = """\
+  File "/opt/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 51, in _flash_attn_forward
+    out, q, k, v, out_padded, softmax_lse, S_dmask, rng_state = flash_attn_cuda.fwd(
+RuntimeError: DeviceBatchedGemmSoftmaxGemm_Xdl_CShuffle<256, 64, 128, 32, 8, 8, 64, 64, 32, 2, Default, MaskDisabled> does not support this problem
+"""
+
+CK_OLDER_GEMM_WORDING = """\
+terminate called after throwing an instance of 'std::runtime_error'
+  what():  wrong! device_gemm with the specified compilation parameters does not support this GEMM problem
+"""
+
+CK_NOTE = """\
+INFO instance DeviceGemmXdl<128, 64> skipped: does not support this problem size, trying the next one
+"""
+
+
+def test_a_ck_instance_that_does_not_cover_the_problem_is_its_limit() -> None:
+    diagnosis = diagnose_text("train.log", CK_INSTANCE_REFUSES)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="does not support this problem",
+        rule="opc.ck_instance_unsupported_problem",
+        beside=("operator",),
+    )
+
+
+def test_the_older_gemm_wording_reads_the_same() -> None:
+    diagnosis = diagnose_text("run.log", CK_OLDER_GEMM_WORDING)
+    assert_reads(diagnosis, "op_constraint", first_error="does not support this GEMM problem")
+
+
+def test_an_instance_the_library_skipped_for_another_is_no_failure() -> None:
+    diagnosis = diagnose_text("run.log", CK_NOTE)
+    assert "opc.ck_instance_unsupported_problem" not in rules_of(diagnosis)

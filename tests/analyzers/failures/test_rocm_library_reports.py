@@ -133,3 +133,71 @@ def test_another_hip_answer_inside_rccl_keeps_the_collective_reading() -> None:
     text = RCCL_KERNEL_FILE.replace("'invalid kernel file'", "'invalid argument'")
     diagnosis = diagnose_text("job/train.log", text)
     assert diagnosis.category == "hccl", diagnosis.root_cause
+
+
+# docs/labelling.md#a-rocm-sdk-package-set-that-lacks-a-library: torch wheels built on ROCm's
+# Python SDK packages preload ROCm's libraries through the SDK when torch is imported; a library
+# the installed SDK packages do not provide stops the import. Paths and names are our own.
+SDK_LOOKUP_KEYERROR = """\
+Traceback (most recent call last):
+  File "/work/env/lib/python3.12/site-packages/rocm_sdk/__init__.py", line 34, in find_libraries
+    lib_entry = _dist_info.ALL_LIBRARIES[shortname]
+                ~~~~~~~~~~~~~~~~~~~~~~~~^^^^^^^^^^^
+KeyError: 'rocprofiler-sdk'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/work/train.py", line 2, in <module>
+    import torch
+  File "/work/env/lib/python3.12/site-packages/torch/__init__.py", line 151, in <module>
+    _rocm_init.initialize()
+  File "/work/env/lib/python3.12/site-packages/rocm_sdk/__init__.py", line 97, in preload_libraries
+    paths = find_libraries(*shortnames)
+"""
+
+SDK_LOOKUP_NEWER = """\
+  File "/work/env/lib/python3.12/site-packages/rocm_sdk/__init__.py", line 40, in find_libraries
+    raise ModuleNotFoundError(f"Unknown rocm library '{shortname}'")
+ModuleNotFoundError: Unknown rocm library 'hipblaslt'
+"""
+
+SDK_FILE_MISSING = """\
+FileNotFoundError: Could not find rocm library 'amdhip64' at path '/work/env/lib/python3.12/site-packages/_rocm_sdk_core/lib,' no match for pattern 'libamdhip64.so*'
+"""
+
+OTHER_KEYERROR = """\
+Traceback (most recent call last):
+  File "/work/train.py", line 40, in <module>
+    lr = config["learning_rate"]
+KeyError: 'learning_rate'
+"""
+
+
+def test_a_library_the_sdk_packages_do_not_list_is_the_installation() -> None:
+    diagnosis = diagnose_text("stdout.log", SDK_LOOKUP_KEYERROR)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="KeyError: 'rocprofiler-sdk'",
+        rule="env.rocm_sdk_library_unlisted",
+        beside=("config",),
+    )
+
+
+def test_the_sdks_own_wordings_read_the_same() -> None:
+    assert_reads(
+        diagnose_text("stdout.log", SDK_LOOKUP_NEWER),
+        "driver_env",
+        first_error="Unknown rocm library 'hipblaslt'",
+    )
+    assert_reads(
+        diagnose_text("stdout.log", SDK_FILE_MISSING),
+        "driver_env",
+        first_error="Could not find rocm library 'amdhip64'",
+    )
+
+
+def test_a_key_error_of_the_jobs_own_code_is_not_the_sdk() -> None:
+    diagnosis = diagnose_text("stdout.log", OTHER_KEYERROR)
+    assert diagnosis.category != "driver_env"
