@@ -5,13 +5,14 @@ its workspace allocation failure; #gaudi-lazy-mode-bridge-failures reads the laz
 own check failures; #collective-libraries-of-other-accelerators reads HCL's
 failed condition checks and the process group's report of a collective call that failed;
 #gaudi-device-and-host-set-up-failures reads SynapseAI's critical-event and device-acquire lines,
-the habanalabs driver's boards that do not come up and a host with no Gaudi scale-out interfaces.
+the habanalabs driver's boards that do not come up, a host with no Gaudi scale-out interfaces and
+the runtime refusing a HABANA_VISIBLE_MODULES value.
 Fixtures follow the real formats with numbers and paths of our own.
 """
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 BRIDGE_COMPILE_ONLY = """\
 [rank5]:   File "/usr/local/lib/python3.10/dist-packages/torch/_tensor_str.py", line 140, in __init__
@@ -206,3 +207,35 @@ def test_no_gaudi_network_interfaces_is_the_host_set_up() -> None:
     diagnosis = diagnose_text("logs/nics.log", NO_GAUDI_NICS)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert "hccl" in alternative_labels(diagnosis)
+
+
+# The Gaudi runtime refuses a HABANA_VISIBLE_MODULES id outside the modules the process was
+# given; a worker that set it from its local rank inside a one-card container meets it.
+# docs/labelling.md#gaudi-device-and-host-set-up-failures
+VISIBLE_MODULES_REFUSED = """\
+INFO 02-09 10:11:12 [hpu_worker.py:88] HABANA_VISIBLE_MODULES=2 set for local rank 2
+  File "/srv/engine/hpu_worker.py", line 95, in init_device
+    torch.hpu.set_device(self.device)
+RuntimeError: Invalid HABANA_VISIBLE_MODULES=2. Module IDs should be between 0 and 0.
+"""
+
+VISIBLE_MODULES_SET = """\
+export HABANA_VISIBLE_MODULES=0,1,2,3
+INFO 02-09 10:11:12 [hpu_worker.py:88] HABANA_VISIBLE_MODULES=2 set for local rank 2
+"""
+
+
+def test_visible_modules_refusal_is_the_jobs_setting_with_the_host_beside_it() -> None:
+    diagnosis = diagnose_text("logs/worker.log", VISIBLE_MODULES_REFUSED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Invalid HABANA_VISIBLE_MODULES=2",
+        rule="cfg.habana_visible_modules_rejected",
+        beside=("driver_env",),
+    )
+
+
+def test_visible_modules_that_are_only_set_report_no_failure() -> None:
+    diagnosis = diagnose_text("logs/worker.log", VISIBLE_MODULES_SET)
+    assert "cfg.habana_visible_modules_rejected" not in rules_of(diagnosis)

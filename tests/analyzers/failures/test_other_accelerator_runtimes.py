@@ -12,7 +12,13 @@ Unified Runtime's DEVICE_LOST status) is `device_fault` with `oom` beside it
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 ONECCL_DEVICE_MEMORY = """\
 [rank=5]: step=12 memory peak_mem_gib=3.5, current_mem_gib=3.5
@@ -399,3 +405,38 @@ def test_an_xpu_api_wrong_value_is_the_operator() -> None:
     )
     diagnosis = diagnose_text("logs/train.log", text)
     assert diagnosis.category == "operator", diagnosis.root_cause
+
+
+# PSM2 on an Omni-Path node cannot open an adapter context for a rank when Intel MPI starts
+# (contexts used up, a locked-memory limit too low) and Intel MPI finds its fabric unavailable;
+# the host's adapter and limits change, not the collective's protocol.
+# docs/labelling.md#collective-libraries-of-other-accelerators
+PSM2_NO_CONTEXT = """\
+[0] [0] MPI startup(): Multi-threaded optimized library
+[3] cn21.48211hfi_userinit: mmap of rcvhdrq at dabbad0008020000 failed: Resource temporarily unavailable
+[3] cn21.48211hfp_gen1_context_open: hfi_userinit: failed, trying again (1/3)
+[3] cn21.48211hfi_userinit: assign_context command failed: Invalid argument
+[3] cn21.48211PSM2 can't open hfi unit: -1 (err=23)
+[3] [3] MPI startup(): ofi fabric is not available and fallback fabric is not enabled
+"""
+
+PSM2_RETRY_ONLY = """\
+[0] [0] MPI startup(): Multi-threaded optimized library
+[3] cn21.48211hfp_gen1_context_open: hfi_userinit: failed, trying again (1/3)
+"""
+
+
+def test_psm2_that_cannot_open_an_adapter_context_is_the_host_set_up() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", PSM2_NO_CONTEXT)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="hfi_userinit: mmap of rcvhdrq",
+        rule="env.psm2_adapter_context_unavailable",
+        beside=("hccl",),
+    )
+
+
+def test_a_psm2_retry_notice_alone_is_not_read_as_the_adapter_refusal() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", PSM2_RETRY_ONLY)
+    assert "env.psm2_adapter_context_unavailable" not in rules_of(diagnosis)
