@@ -69,6 +69,8 @@ _LAYER_DONE = (
     rb"layer[ _=-]*\d+(?:/\d+)?(?:\]? ?[:|/-]? ?[a-z][\w.+/-]*(?: [a-z0-9][\w.+/-]*){0,2})?"
     rb" " + _LAYER_CLOSING
 )
+# a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`)
+_BLOCK_DONE = rb"block[ _-]?\d+ " + _LAYER_CLOSING
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
@@ -81,6 +83,8 @@ _DEFAULT_PREFILTER = (
     + _ITER_VERB
     + rb"|"
     + _GROUP_LIST
+    + rb"|"
+    + _BLOCK_DONE
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -107,13 +111,16 @@ class Confirmation:
 # on the block as the block search folds it (lower case, digits as 0), so it needs no (?i);
 # RE2 runs it four times faster than `re` here (the literal recurs on every metric line).
 # ` ok` ends many a status line and `成功` many a Chinese one (`连接成功`): only a line that
-# names a layer before its ` ok`, or a model run before its `成功`, can be a checkpoint, and
-# a block without one stays on the hot loop's single literal.
+# names a layer (or a model's block) before its ` ok`, or a model run before its `成功`, can
+# be a checkpoint, and a block without one stays on the hot loop's single literal. `block`
+# is in many a runtime's line (`blockDim`, a memory block): only a numbered block with a
+# verb of completion counts.
 _CONFIRMED_LITERALS = {
     b"step": Confirmation(re2.compile(_TRAIN_STEP_VERB), _VERBS),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
     b"group": Confirmation(re2.compile(_GROUP_LIST)),
-    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l)0+[^\n]* ok")),
+    b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok")),
+    b"block": Confirmation(re2.compile(_BLOCK_DONE), _VERBS[:3]),
     # every `layer 3 passed` holds it; `passed` finds those
     b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),

@@ -968,3 +968,85 @@ def test_each_confirmed_match_holds_one_of_the_words_its_literal_needs(word, lin
     found = confirm.search(folded)
     assert found is not None
     assert any(need in found.group() for need in confirm.needs)
+
+
+# Guide: "A layer called a block" (Checkpoints). A job whose repeated unit is a block prints
+# the block's number and a verb after its rank tag; the line closes that block as a layer
+# line closes its layer, and passes the byte prefilter and its confirmation.
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("[rank3] block 12 ok", "block 12 ok"),
+        ("2026-12-06 16:04:02,118 [rank1] INFO Block 3 passed (1.2 ms)", "block 3 passed"),
+        ("[default5]:[rank5] block_4 done", "block 4 done"),
+    ],
+)
+def test_a_block_line_closes_its_block_like_a_layer(line, text):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role) == (text, "layer")
+    assert CheckpointMatcher().match("[rank3] block 12 failed") is None
+    assert CheckpointMatcher().match("[AIV Block 1/48] ok") is None
+
+
+def test_block_lines_are_every_ranks_checkpoints(tmp_path):
+    """Eight ranks print `[rankN] block K ok` at the end of each block; all stop in block 2,
+    where one rank's collective is refused. Each rank's last checkpoint is `block 1 ok`."""
+    files = {
+        f"log_{r}.log": "".join(f"[rank{r}] block {k} ok\n" for k in range(2))
+        + f"[rank{r}]: RuntimeError: Detected mismatch between collectives on ranks. Rank {r}"
+        " is running collective: CollectiveFingerPrint(SequenceNumber=4, OpType=ALLREDUCE,"
+        " TensorShape=[8, 32], TensorDtypes=Float), but Rank 5 is running collective:"
+        " CollectiveFingerPrint(SequenceNumber=4, OpType=ALLREDUCE, TensorShape=[8, 33],"
+        " TensorDtypes=Float).\n"
+        for r in range(8)
+    }
+    files["env.txt"] = "WORLD_SIZE=8\nMASTER_ADDR=127.0.0.1\nBACKEND=gloo\n"
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-b10c"), AnalyzeOptions(workers=1))
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == dict.fromkeys(
+        range(8), "block 1 ok"
+    )
+    assert report.correlation["last_common_checkpoint_qualified"] == "block 1 ok"
+
+
+# Guide: "Full-width punctuation after the verb" (Checkpoints). A print typed with a Chinese
+# input method puts a full-width comma between the checkpoint and what it measures; the line is
+# read as it is with an ASCII comma, and a sentence that negates it stays out.
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("step 1 done，loss=1.0000", "step 1 done"),
+        ("epoch 1 step 8 done，loss=0.44", "epoch 1 step 8 done"),
+        ("layer 3 passed，耗时 1.2ms", "layer 3 passed"),
+        ("decode step 2 passed（12 tokens）", "decode step 2 passed"),
+        ("step 4 start：8 samples", "step 4 start"),
+    ],
+)
+def test_full_width_punctuation_after_the_verb_keeps_the_checkpoint(line, text):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert hit.text == text
+
+
+def test_full_width_comma_steps_are_every_ranks_checkpoints(tmp_path):
+    """Four ranks print `step N done，loss=...`; rank 3 dies after step 1, the others after
+    step 2."""
+    files = {
+        f"log_{r}.log": "".join(
+            f"step {s} done，loss=0.{s}000\n" for s in range(1, 3 if r != 3 else 2)
+        )
+        for r in range(4)
+    }
+    files["log_3.log"] += (
+        "[rank3]: RuntimeError: DataLoader worker (pid 19000) is killed by signal: "
+        "Segmentation fault. \n"
+    )
+    files["env.txt"] = "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\nBACKEND=gloo\n"
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "logs"), AnalyzeOptions(workers=1))
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == {
+        0: "step 2 done",
+        1: "step 2 done",
+        2: "step 2 done",
+        3: "step 1 done",
+    }
+    assert report.correlation["last_common_checkpoint_qualified"] == "step 1 done"
