@@ -232,3 +232,43 @@ def test_a_parallel_size_named_before_the_grouping_it_must_divide_is_a_configura
 def test_a_kernels_multiple_of_tiling_check_is_no_layout_failure() -> None:
     diagnosis = diagnose_text("job/rank0.log", TILING_MULTIPLE)
     assert diagnosis.category != "config"
+
+
+# Trainers that build a device mesh from named degrees check that the degrees multiply to the
+# processes started, in words of their own: a logged refusal naming the product of the
+# degrees, or an assertion that writes the product out against the world size.
+DEGREES_PRODUCT_LOGGED = """\
+2026-04-11 09:12:03 - [DEBUG] - Parsed parallel backend: ptd
+2026-04-11 09:12:03 - [ERROR] - An error occurred during training: World size 6 must be divisible by the product of all parallel degrees and data parallel shards.
+2026-04-11 09:12:03 - [ERROR] - Traceback (most recent call last):
+  File "/srv/trainers/train.py", line 70, in main
+"""
+
+DEGREES_PRODUCT_ASSERTED = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/srv/titan/train.py", line 88, in __init__
+[rank1]:     parallel_dims = ParallelDims(
+[rank1]: AssertionError: Invalid parallel dims: dp_replicate(1) * dp_shard(4) * cp(1) * tp(2) * pp(1) != WORLD_SIZE(4)
+"""
+
+MESH_BUILT_THEN_OOM = """\
+[rank0]:2026-04-11 09:20:01,112 - root - INFO - Building 2-D device mesh with ['dp_shard', 'tp'], [2, 2]
+[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.20 GiB is free.
+"""
+
+
+def test_degrees_whose_product_is_not_the_world_size_are_the_launch_settings() -> None:
+    for text, words in (
+        (DEGREES_PRODUCT_LOGGED, "must be divisible by the product of all parallel degrees"),
+        (DEGREES_PRODUCT_ASSERTED, "Invalid parallel dims"),
+    ):
+        diagnosis = diagnose_text("job/train.log", text)
+        assert_reads(
+            diagnosis, "config", first_error=words, rule="cfg.parallel_layout_not_divisible"
+        )
+        assert diagnosis.confidence >= 0.5
+
+
+def test_a_mesh_built_from_the_degrees_is_no_layout_failure() -> None:
+    diagnosis = diagnose_text("job/train.log", MESH_BUILT_THEN_OOM)
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
