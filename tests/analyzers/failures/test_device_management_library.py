@@ -8,7 +8,7 @@ the job itself is fine. docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 AGENT_LOG = """\
 2026-03-04 10:11:12.130518+08:00 - fleet_agent.detector.ascend - ERROR - Failed to initialize DCMI
@@ -203,3 +203,47 @@ def test_a_dcmi_that_cannot_be_loaded_keeps_the_missing_library_reading() -> Non
     diagnosis = diagnose_text("worker.log", AGENT_LOG)
     assert diagnosis.root_cause.startswith("The driver's device-management library (DCMI) is")
     assert all("another container or process" not in action for action in diagnosis.next_actions)
+
+
+# The driver's tools and libraries reach the device manager over a local message channel; in a
+# container given the device nodes but not the host daemon's socket, each send fails in turn,
+# logged by the driver's own module. docs/labelling.md#config-driver_env-or-weight_load
+MANAGER_CHANNEL_DOWN = """\
+[ERROR] DRV(412,npu-smi):2026-05-06-09:40:02.118.204 [dm_udp.c:91][dmp] [__dm_send_msg 91] sendmsg fail:111.
+[ERROR] DRV(412,npu-smi):2026-05-06-09:40:02.118.290 [dm_msg_intf.c:757][dmp] [dm_send_req 757] failed call intf->send_msg, ret = 111, send_msg->opcode = 0x3.
+[ERROR] DRV(412,npu-smi):2026-05-06-09:40:02.118.331 [dsmi_common.c:642][dmp] [_dsmi_send_msg_rec_res 642] call dev_mon_send_request error:27.
+"""
+
+
+def test_a_driver_tool_that_cannot_reach_the_device_manager_is_the_machine() -> None:
+    diagnosis = diagnose_text("npu-smi.txt", MANAGER_CHANNEL_DOWN)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="sendmsg fail:111",
+        rule="env.driver_message_channel_unreachable",
+    )
+
+
+def test_the_channel_failure_read_from_a_runtime_process_is_the_same_class() -> None:
+    text = (
+        "[ERROR] DRV(3050,python3):2026-05-06-09:41:10.200.001 [dsmi_common.c:642][dmp] "
+        "[_dsmi_send_msg_rec_res 642] call dev_mon_send_request error:27.\n"
+    )
+    diagnosis = diagnose_text("plog/plog-3050.log", text)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="dev_mon_send_request error:27",
+        rule="env.driver_message_channel_unreachable",
+    )
+
+
+def test_a_channel_that_carried_its_message_is_no_failure() -> None:
+    """Counterexample: the same module logging a send that went through, and a collective's
+    own socket send failing, which is the communication layer's and not the driver's."""
+    ok = "[INFO] DRV(412,npu-smi):2026-05-06-09:40:02.118.100 [dm_msg_intf.c:700][dmp] [dm_send_req 700] send msg ok, opcode = 0x3.\n"
+    gloo = "[E ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed: sendmsg: Broken pipe\n"
+    for text in (ok, gloo):
+        diagnosis = diagnose_text("worker.log", text)
+        assert "env.driver_message_channel_unreachable" not in rules_of(diagnosis)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 # A C test harness prints the failed call with its code, then the runtime's recent message.
 DAEMON_REFUSED = """\
@@ -237,3 +237,38 @@ def test_a_device_start_failure_yields_to_the_reason_in_its_block(
     assert_reads(diagnosis, label, first_error=says)
     if alternative is not None:
         assert alternative in alternative_labels(diagnosis)
+
+
+# ACL's own error headline for a device another process or container already holds: the
+# context it needs cannot be created, and the runtime's lines under it (no visible device,
+# the context refused) are the same refusal seen from below.
+# docs/labelling.md#config-driver_env-or-weight_load
+DEVICE_HELD_ELSEWHERE = """\
+[ACL ERROR] EL0005: The resources are busy.
+        Possible Cause: 1. The resources have been occupied. 2. The device is being reset. 3. Software is not ready.
+        Solution: 1. Close applications not in use. 2. Wait for a while and try again.
+        TraceBack (most recent call last):
+        rtCtxCreateEx execute failed, reason=[device id error][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:50]
+        create context failed, device is 1, runtime errorCode is 107001[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]
+"""
+
+
+def test_a_device_whose_resources_are_held_elsewhere_is_the_machine() -> None:
+    diagnosis = diagnose_text("worker.log", DEVICE_HELD_ELSEWHERE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="EL0005: The resources are busy.",
+        rule="env.device_resources_busy",
+    )
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_device_that_was_free_is_no_failure() -> None:
+    """Counterexample: a notice that the device is free, and a queue that is merely busy."""
+    text = (
+        "[INFO] RUNTIME(3050,python3):2026-05-06-09:41:10.200.001 device 1 resources are free, context created\n"
+        "WARNING scheduler: the request queue is busy, retrying in 5s\n"
+    )
+    diagnosis = diagnose_text("worker.log", text)
+    assert "env.device_resources_busy" not in rules_of(diagnosis)

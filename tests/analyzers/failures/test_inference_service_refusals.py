@@ -21,7 +21,7 @@ Fixtures follow the shapes these stacks print; values are made up.
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 WORKER_ALONE = """\
 [INFO] model runner: loading 61 layers
@@ -128,3 +128,32 @@ def test_the_exception_line_after_a_joined_raise_stays_the_error() -> None:
     diagnosis = diagnose_text("run/worker.log", RAISE_JOINED_THEN_EXCEPTION)
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.startswith("TypeError: the request")
+
+
+# The same family of file checks guards the files a tool writes: a quantisation or conversion
+# script refuses an output folder that already holds the file it would create, and torch_npu's
+# exit wrapper follows. docs/labelling.md#config-driver_env-or-weight_load
+OUTPUT_ALREADY_THERE = """\
+  File "/opt/atb-models/atb_llm/utils/file_utils.py", line 141, in check_file_safety
+FileExistsError: The file is expected not to exist, but it already does. Please check the input path:/data/demo-w8a8/quant_model_description.json.
+[ERROR] 2026-02-03-04:05:06 (PID:812, Device:0, RankID:-1) ERR99999 UNKNOWN application exception
+"""
+
+
+def test_an_output_file_a_check_expected_absent_is_the_job_setup() -> None:
+    diagnosis = diagnose_text("quant.log", OUTPUT_ALREADY_THERE)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="expected not to exist, but it already does",
+        rule="cfg.output_path_exists_refused",
+        beside=("weight_load",),
+    )
+    assert diagnosis.confidence >= 0.5
+
+
+def test_an_output_file_written_is_no_failure() -> None:
+    """Counterexample: a tool saying it wrote or will overwrite the file refuses nothing."""
+    text = "INFO the file /data/demo-w8a8/config.json already exists and will be overwritten\n"
+    diagnosis = diagnose_text("quant.log", text)
+    assert "cfg.output_path_exists_refused" not in rules_of(diagnosis)

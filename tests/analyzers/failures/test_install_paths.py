@@ -10,7 +10,13 @@ docs/labelling.md#config-driver_env-or-weight_load
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 # The loader's reason printed bare (no exception class) before torch's autoload failure.
 PLUGIN_LIBRARY_MISSING = """\
@@ -182,3 +188,49 @@ def test_an_open_refusal_that_is_not_the_loaders_does_not_lead() -> None:
     diagnosis = diagnose_text("issue/serve.log", UNRELATED_OPEN_REFUSAL)
     assert diagnosis.first_error is not None
     assert "Failed to infer device type" in diagnosis.first_error.text
+
+
+# The NPU container runtime's installer checks the host's release file before it installs and
+# refuses a host it does not recognise: the machine's set-up stops, not a job.
+# docs/labelling.md#config-driver_env-or-weight_load
+INSTALLER_REFUSES_HOST = """\
+Uncompressing ascend-docker-runtime  100%
+[INFO] installing ascend docker runtime
+[INFO] platform(x86_64) matched!
+[ERROR] /etc/os-release is invalid
+[ERROR] install failed, a500a2 not support this os
+"""
+
+
+def test_an_installer_that_refuses_the_host_os_is_the_machine() -> None:
+    diagnosis = diagnose_text("install.log", INSTALLER_REFUSES_HOST)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="/etc/os-release is invalid",
+        rule="env.installer_refuses_host_os",
+        beside=("config",),
+    )
+
+
+def test_the_refusal_without_the_release_file_line_is_still_read() -> None:
+    text = "[ERROR] install failed, a300i not support this os\n"
+    diagnosis = diagnose_text("install.log", text)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="not support this os",
+        rule="env.installer_refuses_host_os",
+    )
+
+
+def test_an_installer_that_recognised_the_host_is_no_failure() -> None:
+    """Counterexample: the installer's notices that the platform and OS were matched, and an
+    install step that failed for another reason, say nothing about the host's OS."""
+    text = (
+        "[INFO] platform(aarch64) matched!\n"
+        "[INFO] os is Euler/OpenEuler\n"
+        "[ERROR] install failed, no space left on device\n"
+    )
+    diagnosis = diagnose_text("install.log", text)
+    assert "env.installer_refuses_host_os" not in rules_of(diagnosis)
