@@ -78,3 +78,27 @@ def test_a_timed_out_id_read_stays_the_store_wait() -> None:
     assert diagnosis.category == "hccl"
     assert RULE not in rules_of(diagnosis)
     assert "hccl.store_timeout" in rules_of(diagnosis)
+
+
+# A rollout engine joining a trainer's weight-update group: the store's socket was no longer
+# connected when torch came to describe it, so the read's reason is torch's own complaint that
+# the socket's address has no family.
+ENGINE_UNDESCRIBABLE_STORE_SOCKET = """\
+1: [2026-01-14 09:12:40 TP2] Scheduler hit an exception: Traceback (most recent call last):
+1:   File "/opt/engine/runtime/model_runner.py", line 512, in init_weights_update_group
+1:     dist.barrier(group=self._model_update_group, device_ids=[self.gpu_id])
+1:   File "/usr/local/lib/python3.11/dist-packages/torch/distributed/distributed_c10d.py", line 4159, in barrier
+1:     work = group.barrier(opts=opts)
+1: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: failed to format addr, unknown family=0
+"""
+
+
+def test_a_store_socket_torch_could_not_describe_is_the_same_lost_read() -> None:
+    diagnosis = diagnose_text("engine.log", ENGINE_UNDESCRIBABLE_STORE_SOCKET)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="got error: failed to format addr, unknown family=0",
+        rule=RULE,
+        beside=("device_fault",),
+    )
