@@ -11,7 +11,7 @@ they go on with what the failed call did not give them.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 ATC_NO_PARSER = """\
 ATC start working now, please wait for a moment.
@@ -110,3 +110,43 @@ def test_an_applications_acl_check_comes_before_its_crash() -> None:
     assert diagnosis.first_error is not None
     assert "om_runner.cpp:27 aclError:145000" in diagnosis.first_error.text
     assert diagnosis.category != "device_fault"
+
+
+# onnxruntime parses each execution provider's options before it creates the provider; an
+# option it cannot read (a value that is no number, a key the provider does not have) makes the
+# provider fail, and the session falls back to the CPU. The refusal is `config`.
+EP_OPTION_UNPARSED = """\
+*************** EP Error ***************
+EP Error /src/onnxruntime/core/providers/cann/cann_execution_provider_info.cc:40 static onnxruntime::CANNExecutionProviderInfo onnxruntime::CANNExecutionProviderInfo::FromProviderOptions(const onnxruntime::ProviderOptions&) [ONNXRuntimeError] : 1 : FAIL : provider_options_utils.h:151 Parse Failed to parse provider option "npu_mem_limit": parse_string.h:99 ParseStringWithClassicLocale Failed to parse value: "16 GB"
+Falling back to ['CPUExecutionProvider'] and retrying.
+****************************************
+"""
+
+EP_OPTION_UNKNOWN = """\
+onnxruntime.capi.onnxruntime_pybind11_state.InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : provider_options_utils.h:146 Parse Unknown provider option: "enable_npu_graph".
+"""
+
+EP_OPTIONS_LISTED = """\
+session providers: CANNExecutionProvider, CPUExecutionProvider
+provider option "npu_mem_limit" = 17179869184
+"""
+
+
+def test_a_provider_option_onnxruntime_cannot_read_is_config() -> None:
+    assert_reads(
+        diagnose_text("infer.log", EP_OPTION_UNPARSED),
+        "config",
+        first_error='Failed to parse provider option "npu_mem_limit"',
+        rule="cfg.ep_provider_option_refused",
+    )
+    assert_reads(
+        diagnose_text("infer.log", EP_OPTION_UNKNOWN),
+        "config",
+        first_error='Unknown provider option: "enable_npu_graph"',
+        rule="cfg.ep_provider_option_refused",
+    )
+
+
+def test_a_provider_option_listed_in_the_log_is_no_refusal() -> None:
+    diagnosis = diagnose_text("infer.log", EP_OPTIONS_LISTED)
+    assert "cfg.ep_provider_option_refused" not in rules_of(diagnosis)

@@ -89,3 +89,52 @@ def test_an_option_value_outside_the_listed_ones_is_config() -> None:
 def test_a_batch_check_listing_valid_values_is_not_an_option_refusal() -> None:
     diagnosis = diagnose_text("train.log", BATCH_CHECK_LISTING_VALUES)
     assert "cfg.option_value_not_listed" not in rules_of(diagnosis)
+
+
+# A compiled server's own option parser refuses a flag it does not know, before it loads any
+# backend's work: a controller that starts a helper binary of another release passes an option
+# the binary never had. The refusal is the run's failure and `config`.
+NATIVE_UNKNOWN_FLAG = """\
+[2026-02-03 09:10:11.000101] I load_backend: loaded CANN backend from /opt/box/lib/libggml-cann.so
+[2026-02-03 09:10:11.000102] I load_backend: loaded CPU backend from /opt/box/lib/libggml-cpu.so
+Unknown argument: --rpc-server-cache-dir
+[2026-02-03 09:10:11.000104] I
+"""
+
+GETOPT_UNKNOWN_FLAG = """\
+starting inference server on 0.0.0.0:8080
+./server: unrecognized option '--npu-graph-mode'
+Try './server --help' for more information.
+"""
+
+LLAMA_INVALID_FLAG = """\
+build: 5120 (aa11bb22) with cc 12.3.1 for aarch64-linux-gnu
+error: invalid argument: --n-npu-layers
+"""
+
+NATIVE_FLAG_IGNORED = """\
+warning: unknown option --legacy-cache, ignoring
+server listening on 0.0.0.0:8080
+all slots are idle
+"""
+
+NATIVE_ERROR_WORD_ONLY = """\
+decode: failed to launch kernel: invalid argument
+Unknown argument type in tensor 3
+"""
+
+
+def test_a_native_parsers_unknown_flag_is_config() -> None:
+    for text, phrase in (
+        (NATIVE_UNKNOWN_FLAG, "Unknown argument: --rpc-server-cache-dir"),
+        (GETOPT_UNKNOWN_FLAG, "unrecognized option '--npu-graph-mode'"),
+        (LLAMA_INVALID_FLAG, "invalid argument: --n-npu-layers"),
+    ):
+        diagnosis = diagnose_text("server.log", text)
+        assert_reads(diagnosis, "config", first_error=phrase, rule="cfg.native_cli_option_unknown")
+
+
+def test_an_ignored_flag_or_a_bare_invalid_argument_is_no_option_refusal() -> None:
+    for text in (NATIVE_FLAG_IGNORED, NATIVE_ERROR_WORD_ONLY):
+        diagnosis = diagnose_text("server.log", text)
+        assert "cfg.native_cli_option_unknown" not in rules_of(diagnosis)
