@@ -11,7 +11,7 @@ that only begins like a launcher variable name nothing the launcher sets.
 from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 KNOWLEDGE = load_knowledge()
 
@@ -63,3 +63,39 @@ def test_keys_the_launcher_does_not_set_are_not_read_as_its_absence() -> None:
     assert not pattern.search("KeyError: 'rank'")
     assert not pattern.search("KeyError: 'RANK_TABLE_PATH'")
     assert not pattern.search("INFO launcher: RANK=0 LOCAL_RANK=0 WORLD_SIZE=8")
+
+
+# A framework that finds a variable unset and says which default it took instead is logging a
+# choice, not a failure: the job goes on with the default. The error the job met later is the
+# first error, and the notice must not lend it a configuration reading.
+DEFAULTED_NOTICE = """\
+[WARNING] HCCL_ADPT(4120,ffff9a2b3010,python):2024-05-06-07:08:09.101.112 [mindspore/ccsrc/plugin/device/ascend/hal/hccl_adapter/hccl_adapter.cc:47] GenHcclOptions] The environment variable DEPLOY_MODE is not set. Now set to default value 0
+==> building the evaluation split
+Traceback (most recent call last):
+  File "tools/train.py", line 90, in <module>
+    main(cfg)
+  File "tools/train.py", line 64, in main
+    loader = build_loader(cfg.eval)
+  File "/opt/ocr/data/lmdb_set.py", line 52, in __init__
+    first = self.order[0]
+IndexError: index 0 is out of bounds for axis 0 with size 0
+"""
+
+UNSET_REQUIRED = """\
+Traceback (most recent call last):
+  File "launch.py", line 12, in <module>
+    init()
+RuntimeError: environment variable MASTER_ADDR is not set
+"""
+
+
+def test_a_variable_given_its_default_is_a_notice_and_the_later_error_comes_first() -> None:
+    diagnosis = diagnose_text("train.log", DEFAULTED_NOTICE)
+    line = diagnosis.first_error.text if diagnosis.first_error else ""
+    assert "index 0 is out of bounds" in line, line
+    assert "cfg.env_not_set" not in rules_of(diagnosis)
+
+
+def test_a_variable_the_job_needs_and_lacks_is_still_the_launch_to_change() -> None:
+    diagnosis = diagnose_text("train.log", UNSET_REQUIRED)
+    assert_reads(diagnosis, "config", first_error="MASTER_ADDR is not set", rule="cfg.env_not_set")
