@@ -171,6 +171,9 @@ _STDLIB_PATH = re.compile(
 _PACKAGE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
 _GENERATED_PATH = re.compile(r"^<[^>]*>$")
+# a comprehension's or generator expression's own frame (`in <listcomp>`, before Python 3.12
+# inlined them): code that runs inside the function that wrote it, at that function's place
+_COMPREHENSION_FRAME = re.compile(r",? in <(?:listcomp|dictcomp|setcomp|genexpr)>\s*$")
 # a statement typed at the interactive prompt (python's own, or `code.interact`)
 _INTERACTIVE_FRAME = re.compile(r'\s*File "<(?:stdin|console)>", line \d+')
 _CHAIN = re.compile(
@@ -595,10 +598,14 @@ def _is_source(message: str, state: _Open) -> bool:
 def is_machinery_frame(message: str) -> bool:
     """A frame in the standard library or in generated code: where a call ended up, not which
     layer made it. The frame kept for an exception is the deepest one that is not machinery
-    (`multiprocessing`'s `_recv` says nothing; the compiler worker that read its queue does)."""
+    (`multiprocessing`'s `_recv` says nothing; the compiler worker that read its queue does).
+    A comprehension's own frame is the function that wrote it, one frame up, and counts the
+    same way: that function names the place."""
     found = _FRAME_PATH.match(message)
     return found is not None and (
-        is_stdlib_path(found.group("path")) or is_generated_path(found.group("path"))
+        is_stdlib_path(found.group("path"))
+        or is_generated_path(found.group("path"))
+        or _COMPREHENSION_FRAME.search(message) is not None
     )
 
 
@@ -646,16 +653,22 @@ def _under_warning(lineno: int, key: str, sink: Sink) -> bool:
 
 
 def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
-    """The nearest `File "...", line N` above an exception seen without its header."""
+    """The nearest `File "...", line N` above an exception seen without its header, or, when
+    that one is machinery, the nearest above it that is not (as a traceback with its header
+    keeps the deepest frame outside the machinery)."""
     from analyzers.formats.lines import parse_line  # local: lines imports the header modules
 
+    nearest = None
     for number, text in reversed(sink.lookback(lineno, 6)):
         if 'File "' not in text:  # a full parse costs more than the test; most lines fail it
             continue
         parsed = parse_line(text)
-        if _FRAME.match(parsed.message):
+        if not _FRAME.match(parsed.message):
+            continue
+        if not is_machinery_frame(parsed.message):
             return number, parsed
-    return None
+        nearest = nearest or (number, parsed)
+    return nearest
 
 
 def _raising_statement(lineno: int, sink: Sink) -> str | None:

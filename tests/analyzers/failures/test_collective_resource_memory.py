@@ -12,7 +12,13 @@ code's reading. Fixtures follow the real shapes with ranks, sizes and addresses 
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, diagnose_text
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 HCCL_QP_BLOCK = """\
 [rank4]:[E302 10:15:07.118204551 compiler_depend.ts:444] operator():build/CMakeFiles/torch_npu.dir/compiler_depend.ts:161 NPU function error: call aclnnMoeDistributeCombineV3 failed, error code is 561000
@@ -47,6 +53,22 @@ torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10
 ncclUnhandledCudaError: Call to CUDA function failed.
 Last error:
 Cuda failure 2 'out of memory'
+"""
+
+# The same quote when NCCL's allocator gave the size it could not get: ZeRO's all-to-all on two
+# nodes under the deepspeed launcher, each line behind pdsh's host name.
+NCCL_LAST_ERROR_CALLOC = """\
+trainer-2:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", line 1140, in __reduce_and_partition_ipg_grads
+trainer-2:     work = group.alltoall_base(
+trainer-2: RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, internal error, NCCL version 2.18.1
+trainer-2: ncclInternalError: Internal check failed.
+trainer-2: Last error:
+trainer-2: Failed to CUDA calloc async 3072 bytes
+"""
+
+# Counterexample: the allocator's words inside a sentence of the job's own are no quote.
+CALLOC_IN_A_SENTENCE = """\
+[2026-03-02 10:15:07,118] [INFO] [engine.py:120] retry note: Failed to CUDA calloc 64 bytes once during warm-up, recovered
 """
 
 NCCL_LAST_ERROR_OTHER = """\
@@ -125,3 +147,21 @@ def test_el0004_that_names_no_module_offers_no_collective() -> None:
     diagnosis = diagnose_text("worker_1.log", PLAIN_EL0004)
     assert diagnosis.category == "oom", diagnosis.root_cause
     assert "hccl" not in alternative_labels(diagnosis)
+
+
+def test_a_quoted_calloc_refusal_is_nccl_short_of_device_memory() -> None:
+    """NCCL's allocator quoted under `Last error:` with the size it could not get, behind a
+    launcher's host prefix: the buffer refusal, ahead of the internal error that restates it."""
+    diagnosis = diagnose_text("stdout.log", NCCL_LAST_ERROR_CALLOC)
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="Failed to CUDA calloc async 3072 bytes",
+        rule="oom.nccl_buffer_alloc_failed",
+        beside=("hccl",),
+    )
+
+
+def test_the_allocator_words_inside_a_sentence_are_no_quote() -> None:
+    diagnosis = diagnose_text("train.log", CALLOC_IN_A_SENTENCE)
+    assert "oom.nccl_buffer_alloc_failed" not in rules_of(diagnosis)

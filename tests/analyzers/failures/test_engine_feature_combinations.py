@@ -171,6 +171,57 @@ def test_a_gathered_parameter_no_module_uses_is_not_the_release_check() -> None:
     assert "cfg.zero3_param_released_in_use" not in rules
 
 
+# ZeRO-3's coordinator at the end of a forward still holds prefetched parameters that no module
+# used: a vision tower the model runs only for samples that carry an image. One rank's frames.
+ZERO3_INFLIGHT_AT_STEP_END = """\
+[rank3]:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/parameter_offload.py", line 344, in _end_of_forward_hook
+[rank3]:     self.get_param_coordinator().reset_step()
+[rank3]:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 207, in reset_step
+[rank3]:     raise RuntimeError(f"still have inflight params "
+[rank3]: RuntimeError: still have inflight params [{'id': 412, 'status': 'INFLIGHT', 'numel': 0, 'ds_numel': 2359296, 'shape': (0,), 'ds_shape': (1536, 1536), 'requires_grad': True, 'grad_shape': None, 'persist': False, 'active_sub_modules': set(), 'ds_tensor.shape': torch.Size([294912])}]
+"""
+
+# Older releases print each parameter's bound summary method, and two ranks writing one stderr
+# can leave the exception's class at the end of the source line, the message on the next.
+ZERO3_INFLIGHT_GLUED = """\
+  File "/usr/lib/python3.9/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 190, in reset_step
+    raise RuntimeError(f"still have inflight params "RuntimeError:
+still have inflight params [<bound method Init._convert_to_deepspeed_param.<locals>.ds_summary of Parameter containing:
+"""
+
+# Counterexample: the raising statement alone is source, not the check's message.
+ZERO3_INFLIGHT_SOURCE_ONLY = """\
+  File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 207, in reset_step
+    raise RuntimeError(f"still have inflight params "
+"""
+
+
+def test_zero3_parameters_still_in_flight_at_the_step_end_are_config() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_INFLIGHT_AT_STEP_END)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="still have inflight params [{'id': 412",
+        rule="cfg.zero3_params_inflight_at_step_end",
+        beside=("other",),
+    )
+
+
+def test_the_inflight_message_under_a_glued_source_line_is_the_same_check() -> None:
+    diagnosis = diagnose_text("step3_training.log", ZERO3_INFLIGHT_GLUED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="still have inflight params [<bound method",
+        rule="cfg.zero3_params_inflight_at_step_end",
+    )
+
+
+def test_the_raising_statement_alone_is_not_the_inflight_check() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_INFLIGHT_SOURCE_ONLY)
+    assert "cfg.zero3_params_inflight_at_step_end" not in rules_of(diagnosis)
+
+
 # The same gap seen from the embedding: a prompt encoder run outside the engine under ZeRO-3
 # looks its tokens up in a table each rank holds only a slice of, and torch refuses the table.
 SHARDED_EMBEDDING_WEIGHT = """\

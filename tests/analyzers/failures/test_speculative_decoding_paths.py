@@ -98,6 +98,38 @@ def test_a_local_variable_no_branch_set_is_a_code_bug() -> None:
     )
 
 
+# A nested function reading a name of the function around it that the path taken never set: a
+# launcher's signal handler that uses the command only the multi-node branch builds. Python 3.10
+# words it as a free variable of the enclosing scope.
+SIGNAL_HANDLER_TRACEBACK = """\
+[2026-03-02 08:10:44,101] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 4120
+  File "/opt/venv/lib/python3.10/site-packages/demo_launcher/runner.py", line 612, in sigkill_handler
+    stopper = subprocess.Popen(stop_cmd, env=env)
+NameError: free variable 'stop_cmd' referenced before assignment in enclosing scope
+"""
+
+
+def test_a_free_variable_the_enclosing_scope_never_set_is_the_same_bug() -> None:
+    # docs/labelling.md#a-local-variable-read-before-any-branch-set-it
+    diagnosis = diagnose_text("launcher.log", SIGNAL_HANDLER_TRACEBACK)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="free variable 'stop_cmd' referenced before assignment",
+        rule="framework.local_variable_unbound",
+        beside=("config",),
+    )
+
+
+def test_python_311_words_the_free_variable_its_own_way() -> None:
+    line = (
+        "NameError: cannot access free variable 'stop_cmd' where it is not associated with a "
+        "value in enclosing scope\n"
+    )
+    diagnosis = diagnose_text("launcher.log", line)
+    assert "framework.local_variable_unbound" in rules_of(diagnosis)
+
+
 def test_a_name_that_does_not_exist_is_not_an_unbound_local() -> None:
     diagnosis = diagnose_text("server.log", "NameError: name 'aux_states' is not defined\n")
     assert "framework.local_variable_unbound" not in rules_of(diagnosis)

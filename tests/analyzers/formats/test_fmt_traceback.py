@@ -95,6 +95,38 @@ def test_a_traceback_only_through_the_standard_library_keeps_its_innermost_frame
     assert frames == [3]
 
 
+# Before Python 3.12 a comprehension runs in a frame of its own, named for its kind, in the
+# function that wrote it; the statement printed under both frames is the same.
+COMPREHENSION_RAISE = """\
+Traceback (most recent call last):
+  File "/opt/venv/lib/python3.10/site-packages/demo_launcher/hosts.py", line 88, in parse_slots
+    return [int(x) for x in text.split(",")]
+  File "/opt/venv/lib/python3.10/site-packages/demo_launcher/hosts.py", line 88, in <listcomp>
+    return [int(x) for x in text.split(",")]
+ValueError: invalid literal for int() with base 10: ''
+"""
+
+
+def test_a_comprehension_frame_is_kept_as_the_function_that_wrote_it():
+    frames = [e for e in scan(COMPREHENSION_RAISE).events if e.source == "traceback_frame"]
+    assert [(e.line, e.message) for e in frames] == [
+        (
+            2,
+            'File "/opt/venv/lib/python3.10/site-packages/demo_launcher/hosts.py", line 88, in parse_slots',
+        )
+    ]
+
+
+def test_a_traceback_whose_only_frame_is_a_comprehension_keeps_it():
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/job/prep.py", line 12, in <genexpr>\n'
+        "ValueError: invalid literal for int() with base 10: 'x'\n"
+    )
+    frames = [e.line for e in scan(text).events if e.source == "traceback_frame"]
+    assert frames == [2]
+
+
 def test_source_lines_of_a_logged_traceback_are_not_errors():
     text = (
         "(Worker_TP5 pid=509) ERROR 02-23 03:33:01 [multiproc_executor.py:169] Traceback (most recent call last):\n"
