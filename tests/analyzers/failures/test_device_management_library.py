@@ -247,3 +247,104 @@ def test_a_channel_that_carried_its_message_is_no_failure() -> None:
     for text in (ok, gloo):
         diagnosis = diagnose_text("worker.log", text)
         assert "env.driver_message_channel_unreachable" not in rules_of(diagnosis)
+
+
+# A metrics exporter words the same refusal in its own device manager's log: DCMI loaded and
+# answered with its code, so the card or the driver's state is what has to change.
+EXPORTER_DCMI_REFUSED = """\
+[ERROR]    2026-04-02 09:10:11.120300 7      devmanager/devmanager.go:88    deviceManager init failed, prepare dcmi failed, err: dcmi init failed, error code: -8005
+[ERROR]    2026-04-02 09:10:11.120900 7      collector/npu_collector.go:460    new npu collector failed, error is auto init failed, err: get chip info failed, err: device Manager is nil
+"""
+
+# Counterexample: an exporter whose DCMI came up says nothing about the card.
+EXPORTER_DCMI_READY = """\
+[INFO]     2026-04-02 09:10:11.120300 7      devmanager/devmanager.go:120    the dcmi version is 24.1.rc3, dcmi init success
+"""
+
+
+def test_an_exporter_whose_dcmi_init_returns_a_code_is_the_card_state() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: DCMI's refusal, an agent's words."""
+    diagnosis = diagnose_text("npu-exporter.log", EXPORTER_DCMI_REFUSED)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="dcmi init failed, error code: -8005",
+        rule="env.dcmi_init_refused",
+    )
+
+
+def test_an_exporter_whose_dcmi_started_is_no_refusal() -> None:
+    diagnosis = diagnose_text("npu-exporter.log", EXPORTER_DCMI_READY)
+    assert "env.dcmi_init_refused" not in rules_of(diagnosis)
+
+
+# A job's pod or a cluster agent told that the NPU it was given is held by someone else (another
+# container mounted it, an earlier process still runs on it). Nothing of the job ran.
+NPU_BUSY = """\
+checking npu devices for default-test-pytorch-master-0
+npu is busy, check again
+"""
+
+NPU_BUSY_NUMBERED = """\
+[2026-04-02 09:10:11] preflight: NPU 3 is occupied.
+"""
+
+# Counterexample: a progress line that says the card is busy with the job's own work.
+NPU_BUSY_WORKING = """\
+step 40: the NPU is busy with the previous batch, queueing 2 requests
+step 41 done, loss 1.83
+"""
+
+
+def test_an_npu_reported_busy_is_held_by_another_holder() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a card another holder keeps."""
+    for text, phrase in ((NPU_BUSY, "npu is busy"), (NPU_BUSY_NUMBERED, "NPU 3 is occupied")):
+        diagnosis = diagnose_text("pod.log", text)
+        assert_reads(
+            diagnosis,
+            "driver_env",
+            first_error=phrase,
+            rule="env.npu_held_elsewhere",
+            beside=["config"],
+        )
+
+
+def test_an_npu_busy_with_the_jobs_own_work_is_no_failure() -> None:
+    diagnosis = diagnose_text("pod.log", NPU_BUSY_WORKING)
+    assert "env.npu_held_elsewhere" not in rules_of(diagnosis)
+
+
+# A device plugin or a rank-table tool reads each NPU's network address (set with hccn_tool on
+# the host) and cannot: the address was never configured, or the driver's network side is not
+# reachable from the agent's container. The node is not set up for collectives across servers.
+DEVICE_IP_UNREADABLE = """\
+[INFO]     2026-04-02 09:10:11.100000 1       main.go:190    ascend device plugin starting
+Get device ip failed
+"""
+
+DEVICE_IP_UNREADABLE_WARN = """\
+[WARN]     2026-04-02 09:10:21.195394 1       device/ascendcommon.go:650    get device ip failed, logic id: 3, err: dcmi get device ip failed
+"""
+
+# Counterexample: the address was read.
+DEVICE_IP_READ = """\
+[INFO]     2026-04-02 09:10:21.195394 1       device/ascendcommon.go:660    get device ip success, logic id: 3, ip: 192.168.100.3
+"""
+
+
+def test_an_npu_address_the_agent_cannot_read_is_the_node() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a device IP not set up on the node."""
+    for text in (DEVICE_IP_UNREADABLE, DEVICE_IP_UNREADABLE_WARN):
+        diagnosis = diagnose_text("device-plugin.log", text)
+        assert_reads(
+            diagnosis,
+            "driver_env",
+            first_error="et device ip failed",
+            rule="env.npu_device_ip_unreadable",
+            beside=["config"],
+        )
+
+
+def test_an_npu_address_that_was_read_is_no_failure() -> None:
+    diagnosis = diagnose_text("device-plugin.log", DEVICE_IP_READ)
+    assert "env.npu_device_ip_unreadable" not in rules_of(diagnosis)
