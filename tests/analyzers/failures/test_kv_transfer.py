@@ -13,7 +13,13 @@ stay warnings and never become the first error.
 from __future__ import annotations
 
 from analyzers.core.types import EventKind
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, scan_text
+from tests.analyzers.excerpts import (
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+    scan_text,
+)
 
 CONNECT_FAILED = """\
 E20260302 08:00:41.700100 51200 ascend_direct_transport.cpp:815] Failed to connect to target: 10.0.3.7:26001, status: 103900
@@ -579,3 +585,32 @@ def test_a_datadist_that_started_is_not_the_failure() -> None:
     """Counterexample: the engine's note that the library started says nothing of the OOM."""
     diagnosis = diagnose_text("prefill/xllm.log", DATADIST_INIT_OK_THEN_OOM)
     assert_reads(diagnosis, "oom", first_error="NPU out of memory")
+
+
+# docs/labelling.md#a-transport-list-that-leaves-a-gpu-no-lane
+# UCX's device API (GPU-initiated transfers) looks for a transport lane that serves the local
+# GPU; with the transports that reach GPU memory left out of the list it is given, it finds none.
+NO_LANE_FOR_GPU = """\
+[1785001200.004512] [ep-node-1:40211:0]      ucp_device.c:415  UCX  ERROR failed to select lane for local device GPU2
+[1785001200.004530] [ep-node-1:40211:0]      ucp_device.c:593  UCX  ERROR failed to create handle: No such device
+"""
+
+LANE_NOTE = """\
+[1785001200.004512] [ep-node-1:40211:0]      ucp_device.c:402  UCX  DEBUG selected lane 1 for local device GPU2
+"""
+
+
+def test_a_transport_list_that_leaves_the_gpu_no_lane_is_the_setting() -> None:
+    diagnosis = diagnose_text("ep.log", NO_LANE_FOR_GPU)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="failed to select lane for local device GPU2",
+        rule="cfg.ucx_no_lane_for_device",
+        beside=["hccl", "driver_env"],
+    )
+
+
+def test_a_lane_ucx_selected_is_no_failure() -> None:
+    diagnosis = diagnose_text("ep.log", LANE_NOTE)
+    assert "cfg.ucx_no_lane_for_device" not in rules_of(diagnosis)

@@ -10,7 +10,7 @@ these libraries' formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 HEAP_REFUSED = """\
 /opt/nvshmem/src/host/mem/mem_heap.cpp:1488: non-zero status: 2 cuMemCreate failed
@@ -380,3 +380,96 @@ def test_the_host_side_receive_timeout_in_its_other_word_order_is_a_collective_t
 def test_a_refused_timeout_setting_is_no_timeout() -> None:
     diagnosis = diagnose_text("node0.log", HOST_TIMEOUT_SETTING_REFUSED)
     assert diagnosis.category != "hccl"
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective
+# Several processes of one node print into one paste: one of them prints its failed all-gather
+# and the start giving up before another prints the size mismatch that explains them.
+BOOTSTRAP_TRUNCATED_PRINTED_LAST = """\
+/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:92: non-zero status: -6 /opt/nvshmem/src/host/topo/topo.cpp:481: non-zero status: -6 allgather of ipc handles failed
+
+/opt/nvshmem/src/host/init/init.cu:1002: non-zero status: 7 building transport map failed
+
+/opt/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1084: nvshmem initialization failed, exiting
+
+/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:101: Message truncated : received 40 bytes instead of 4
+"""
+
+BOOTSTRAP_ALLGATHER_ALONE = """\
+/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:92: non-zero status: -6 /opt/nvshmem/src/host/topo/topo.cpp:481: non-zero status: -6 allgather of ipc handles failed
+
+/opt/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1084: nvshmem initialization failed, exiting
+"""
+
+
+def test_a_size_mismatch_printed_after_another_processs_cascade_is_still_first() -> None:
+    diagnosis = diagnose_text("node0.log", BOOTSTRAP_TRUNCATED_PRINTED_LAST)
+    assert_reads(diagnosis, "hccl", first_error="Message truncated", beside=["driver_env"])
+
+
+def test_a_failed_allgather_alone_still_says_the_bootstrap_failed() -> None:
+    diagnosis = diagnose_text("node0.log", BOOTSTRAP_ALLGATHER_ALONE)
+    assert_reads(diagnosis, "hccl", first_error="allgather of ipc handles failed")
+
+
+# docs/labelling.md#network-links-that-fail-under-a-collective
+# IBGDA's connect step for a peer: the address handle to the peer's port, then the shared
+# DC target it could not set up, then the endpoint connect that gave up.
+ADDRESS_HANDLE_REFUSED = """\
+/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:2240: NULL value Unable to create ah.
+
+/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:2971: non-zero status: 7 create DCT share err.
+/opt/nvshmem/src/host/transport/transport.cpp:421: non-zero status: 7 connect EPS failed
+"""
+
+ADDRESS_HANDLE_NOTE = """\
+/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:2240: NVSHMEM INFO created ah for peer 3 on mlx5_1
+"""
+
+
+def test_an_address_handle_ibgda_cannot_create_leads_the_connect_steps() -> None:
+    diagnosis = diagnose_text("node0.log", ADDRESS_HANDLE_REFUSED)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Unable to create ah",
+        rule="hccl.nvshmem_connect_failed",
+        beside=["driver_env"],
+    )
+
+
+def test_an_address_handle_that_was_created_is_no_failure() -> None:
+    diagnosis = diagnose_text("node0.log", ADDRESS_HANDLE_NOTE)
+    assert diagnosis.first_error is None
+
+
+# docs/labelling.md#communication-resources-refused-for-want-of-memory
+# The heap's physical memory refused with a driver answer that is not the out-of-memory one
+# (101: the device the call named is not one the driver will make that memory on).
+HEAP_REFUSED_NOT_MEMORY = """\
+/opt/nvshmem/src/host/mem/mem_heap.cpp:1512: non-zero status: 101 cuMemCreate failed
+
+/opt/nvshmem/src/host/mem/mem_heap.cpp:1593: non-zero status: 7 allocate_physical_memory_to_heap failed
+
+/opt/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1084: nvshmem initialization failed, exiting
+"""
+
+
+def test_a_heap_refused_with_another_driver_answer_is_the_host_not_memory() -> None:
+    diagnosis = diagnose_text("node0.log", HEAP_REFUSED_NOT_MEMORY)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="101 cuMemCreate failed",
+        rule="env.nvshmem_heap_create_refused",
+        beside=["config"],
+    )
+    assert diagnosis.category != "oom"
+
+
+def test_a_heap_refused_for_memory_stays_a_shortage() -> None:
+    text = HEAP_REFUSED_NOT_MEMORY.replace("status: 101 cuMemCreate", "status: 2 cuMemCreate")
+    diagnosis = diagnose_text("node0.log", text)
+    assert_reads(diagnosis, "oom", first_error="2 cuMemCreate failed")
+    assert "env.nvshmem_heap_create_refused" not in rules_of(diagnosis)
+    assert "hccl" in alternative_labels(diagnosis)

@@ -164,3 +164,34 @@ def test_a_note_that_the_library_took_another_handle_type_is_no_failure() -> Non
     diagnosis = diagnose_text("server.log", SHARED_MEMORY_FALLBACK_NOTE)
     assert "env.kernel_library_shared_memory_refused" not in rules_of(diagnosis)
     assert diagnosis.category != "driver_env"
+
+
+# docs/labelling.md#a-cuda-feature-the-host-does-not-offer-nccl
+# A collective library's Python binding raises the driver's answer as a tuple: the number,
+# then the call that failed with its source place and the driver's words.
+BINDING_DRIVER_REFUSAL = """\
+>>> buf = SymmetricBuffer(256)
+Traceback (most recent call last):
+  File "<stdin>", line 1, in <module>
+  File "/opt/venv/lib/python3.11/site-packages/collective_lib/utils.py", line 141, in __new__
+    raw = RawBuffer(count * itemsize)
+collective_lib._core.CuError: ({answer}, 'Call to cuMemCreate(&handle, bytes, &prop, 0 ) failed./src/collective_lib/src/gpu_utils.cc:120 (Cu failure: {words})')
+"""
+
+
+def test_a_bindings_tuple_form_of_a_driver_refusal_is_the_host() -> None:
+    text = BINDING_DRIVER_REFUSAL.format(answer=800, words="operation not permitted")
+    diagnosis = diagnose_text("session.log", text)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Cu failure: operation not permitted",
+        rule="env.kernel_library_shared_memory_refused",
+        beside=["config"],
+    )
+
+
+def test_the_tuple_form_with_an_out_of_memory_answer_is_not_the_hosts_refusal() -> None:
+    text = BINDING_DRIVER_REFUSAL.format(answer=2, words="out of memory")
+    diagnosis = diagnose_text("session.log", text)
+    assert "env.kernel_library_shared_memory_refused" not in rules_of(diagnosis)

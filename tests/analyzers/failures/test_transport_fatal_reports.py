@@ -11,7 +11,7 @@ backtrace and the MPI abort. Lines of our own in each library's format.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 UCX_MLX5_FATAL = """\
 [gpu-n07:41102:0:41102] ib_mlx5_log.c:177  Transport retry count exceeded on mlx5_2:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)
@@ -137,3 +137,37 @@ def test_connections_that_were_made_are_no_failure() -> None:
         "I0302 09:14:05.112233 4410 pair.cc:690] connected, retry=0, remote=[10.20.4.17]:41233\n"
     )
     assert diagnose_text("client.log", text).first_error is None
+
+
+# docs/labelling.md#a-gpu-direct-transport-that-does-not-start
+# A collective library that drives the verbs itself registers each buffer with the NIC before
+# any work is posted; the host refusing the registration ends the process with the verbs call
+# and the errno in brackets.
+LIBRARY_REGISTRATION_REFUSED = """\
+[IbMr] registering 0x7f3a10000000 size 4194304 (device memory)
+dmaBufSupported: 0, nv_peer_mem loaded: yes
+terminate called after throwing an instance of 'mscclpp::IbError'
+  what():  ibv_reg_mr failed (errno 14) (Ib failure: Bad address)
+Aborted (core dumped)
+"""
+
+LIBRARY_REGISTRATION_DONE = """\
+[IbMr] registering 0x7f3a10000000 size 4194304 (device memory)
+[IbMr] ibv_reg_mr done: lkey 0x1f02 rkey 0x1f02
+"""
+
+
+def test_a_collective_librarys_refused_registration_is_the_hosts_setup() -> None:
+    diagnosis = diagnose_text("rank0.log", LIBRARY_REGISTRATION_REFUSED)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="ibv_reg_mr failed (errno 14)",
+        rule="env.collective_lib_ib_registration_refused",
+        beside=["config", "hccl"],
+    )
+
+
+def test_a_registration_that_succeeded_is_no_failure() -> None:
+    diagnosis = diagnose_text("rank0.log", LIBRARY_REGISTRATION_DONE)
+    assert "env.collective_lib_ib_registration_refused" not in rules_of(diagnosis)
