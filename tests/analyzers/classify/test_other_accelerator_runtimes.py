@@ -6,7 +6,7 @@ numbers, hosts and paths of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 _E = "2023-02-14 03:12:44.{:06d}: E tensorflow/compiler/xla/xla_client/xla_util.cc:90] "
 XRT_OOM = "\n".join(
@@ -219,3 +219,70 @@ def test_an_xla_client_with_no_device_configuration_is_the_launch() -> None:
     assert_reads(
         diagnosis, "config", first_error="Missing XLA configuration", beside=("driver_env",)
     )
+
+
+TT_ROUTER_SYNC = """\
+2026-04-02 07:51:19.044 | info     |          Device | Opening user mode device driver (tt_cluster.cpp:189)
+2026-04-02 07:51:31.610 | critical |          Always | TT_THROW: Fabric Router Sync: Timeout after 10000 ms on Device 5: expected status 0xa2b2c2d2. Master chan=3 got 0xa0b0c0d0. (assert.hpp:104)
+Traceback (most recent call last):
+  File "/srv/bringup/open_mesh.py", line 12, in <module>
+    mesh = ttnn.open_mesh_device(
+RuntimeError: TT_THROW @ /srv/tt-metal/tt_metal/impl/device/firmware/fabric_firmware_initializer.cpp:271: tt::exception
+info:
+Fabric Router Sync: Timeout after 10000 ms on Device 5: expected status 0xa2b2c2d2.
+"""
+
+TT_CORES_DOWN = """\
+2026-04-03 11:20:08.118 | critical |          Always | Device 2: Timeout (10000 ms) waiting for physical cores to finish: (x=20,y=25). (assert.hpp:103)
+2026-04-03 11:20:08.119 | critical |          Always | Device 2 init: failed to initialize FW! Try resetting the board. (assert.hpp:103)
+terminate called after throwing an instance of 'std::runtime_error'
+  what():  TT_THROW @ /srv/tt-metal/tt_metal/impl/context/metal_context.cpp:1248: tt::exception
+info:
+Device 2 init: failed to initialize FW! Try resetting the board.
+"""
+
+TT_ETH_CORE_IDLE = """\
+Device 1: Timed out while waiting for active ethernet core (x=20,y=25) to become active again. Try resetting the board. Minimum tt-firmware version is 18.10.0
+"""
+
+TT_ROUTER_SYNC_DONE = """\
+2026-04-02 07:51:21.002 | info     |         Fabric | Fabric Router Sync: all routers on Device 5 reported ready (fabric_firmware_initializer.cpp:240)
+2026-04-02 07:51:24.310 | info     |          Always | Device 2: waiting for physical cores to finish firmware init (metal_context.cpp:1190)
+"""
+
+
+def test_tenstorrent_fabric_routers_that_never_finish_the_handshake_are_the_links() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", TT_ROUTER_SYNC)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Fabric Router Sync: Timeout after 10000 ms",
+        rule="env.tt_fabric_router_sync_timeout",
+        beside=("hccl", "device_fault"),
+    )
+    assert "(assert.hpp:104)" in diagnosis.first_error.text
+
+
+def test_tenstorrent_cores_that_do_not_come_up_are_the_device() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", TT_CORES_DOWN)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="waiting for physical cores to finish",
+        rule="dev.tt_cores_not_up",
+        beside=("driver_env",),
+    )
+    diagnosis = diagnose_text("logs/vllm.log", TT_ETH_CORE_IDLE)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="active ethernet core (x=20,y=25)",
+        rule="dev.tt_cores_not_up",
+        beside=("driver_env",),
+    )
+
+
+def test_tenstorrent_start_up_notes_are_no_failure() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", TT_ROUTER_SYNC_DONE)
+    assert "env.tt_fabric_router_sync_timeout" not in rules_of(diagnosis)
+    assert "dev.tt_cores_not_up" not in rules_of(diagnosis)
