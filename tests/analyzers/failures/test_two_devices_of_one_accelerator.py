@@ -57,3 +57,70 @@ def test_a_card_and_the_host_is_no_split_model() -> None:
     assert diagnosis.category == "operator"
     assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
     assert "op.mixed_device_arguments" in rules_of(diagnosis)
+
+
+# Newer torch releases word the same check around the operand that is off the others' device:
+# `but got <arg> is on <device>, different from other tensors on <device>`. The devices it names
+# decide the reading exactly as in the older `found at least two devices, A and B` form.
+SPLIT_MODEL_NEWER_WORDING = """\
+  File "/srv/train/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py", line 1786, in _call_impl
+    return forward_call(*args, **kwargs)
+  File "/srv/train/adapters/embedding.py", line 88, in forward
+    out = torch.mm(hidden, delta)
+RuntimeError: Expected all tensors to be on the same device, but got mat2 is on cuda:2, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)
+"""
+
+NPU_AND_HOST_NEWER_WORDING = """\
+[rank1]:   File "/work/rl/policy.py", line 203, in gather_logprobs
+[rank1]:     picked = torch.index_select(logits, 0, rows)
+[rank1]: RuntimeError: Expected all tensors to be on the same device, but got index is on cpu, different from other tensors on npu:1 (when checking argument in method wrapper__index_select)
+"""
+
+CUDA_AND_HOST_NEWER_WORDING = """\
+Traceback (most recent call last):
+  File "/workspace/eval.py", line 57, in <module>
+    scores = head(features)
+RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_addmm)
+"""
+
+
+def test_two_gpus_in_the_newer_wording_offer_the_placement() -> None:
+    diagnosis = diagnose_text("train.log", SPLIT_MODEL_NEWER_WORDING)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="but got mat2 is on cuda:2",
+        rule="op.tensors_on_two_accelerators",
+        beside=["config", "other"],
+    )
+
+
+def test_an_npu_and_the_host_in_the_newer_wording_read_as_the_release() -> None:
+    diagnosis = diagnose_text("rank1.log", NPU_AND_HOST_NEWER_WORDING)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="but got index is on cpu",
+        rule="cfg.npu_tensor_left_on_cpu",
+        beside=["operator"],
+    )
+
+
+def test_a_gpu_and_the_host_in_the_newer_wording_keep_the_op_reading() -> None:
+    diagnosis = diagnose_text("eval.log", CUDA_AND_HOST_NEWER_WORDING)
+    assert diagnosis.category == "operator"
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
+    assert "cfg.npu_tensor_left_on_cpu" not in rules_of(diagnosis)
+    assert "op.mixed_device_arguments" in rules_of(diagnosis)
+
+
+LOADER_WRAPPER_NEWER_WORDING = """\
+[rank3]: RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:
+[rank3]: 	While copying the parameter named "base_model.model.lm_head.lora_A.default.weight", whose dimensions in the model are torch.Size([16, 2048]) and whose dimensions in the checkpoint are torch.Size([16, 2048]), an exception occurred : ('Expected all tensors to be on the same device, but got src is on npu:0, different from other tensors on npu:3 (when checking argument in method wrapper__npu_dtype_cast_)',).
+"""
+
+
+def test_the_newer_wording_inside_the_loader_wrapper_keeps_the_loader_reading() -> None:
+    diagnosis = diagnose_text("rank3.log", LOADER_WRAPPER_NEWER_WORDING)
+    assert "op.tensors_on_two_accelerators" not in rules_of(diagnosis)
+    assert "wl.parameter_copy_failed" in rules_of(diagnosis)
