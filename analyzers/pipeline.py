@@ -15,6 +15,7 @@ from pathlib import Path
 from analyzers.checkpoints.restarts import starts_cut
 from analyzers.checkpoints.track import JobBudget
 from analyzers.classify.accelerator import accelerator_of
+from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
@@ -230,8 +231,8 @@ def _environment(scans: Sequence[FileScan], stack: str | None) -> dict[str, obje
 
 
 class _WarmUp:
-    """Reads the knowledge of the last stages (signatures, tree, case library, the report's
-    phrasebook) on a thread while the logs are scanned: the parent process mostly waits on
+    """Reads the knowledge of the last stages (signatures, fallback hints, tree, case library,
+    the report's phrasebook) on a thread while the logs are scanned: the parent process mostly waits on
     its scanners then, and what comes after the scan runs on one core. A broken file is left for the stage that
     reads it to report."""
 
@@ -251,6 +252,7 @@ class _WarmUp:
     def _load() -> None:
         with contextlib.suppress(Exception):
             load_knowledge()
+            load_hints()
             cases.load_cases()
             tree.case_links()
             load_miner()

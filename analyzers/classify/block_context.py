@@ -209,14 +209,15 @@ def yield_to_nccl_debug_file(items: Sequence[Classified], cascade_tier: float) -
     log) is no such file, and a console that holds NCCL's warnings as well keeps its reading.
     A paste that quotes NCCL's warnings apart from the exception, cut down to their source
     place and level word (`graph/topo.h:230 NCCL WARN ...`), is read as such a file too."""
-    by_file: dict[int, list[bool]] = {}
+    by_file: dict[int, list[str]] = {}
     for item in items:
-        by_file.setdefault(item.order, []).append(writes_as_nccl(item.event.text))
-    nccl_only = {order for order, lines in by_file.items() if all(lines)}
-    with_nccl = {order for order, lines in by_file.items() if any(lines)}
+        by_file.setdefault(item.order, []).append(item.event.text)
+    # NCCL's prefix is a costly search: a file is settled by its first line of another writer
+    nccl_only = {order for order, texts in by_file.items() if all(map(writes_as_nccl, texts))}
     found = {item.best.id for item in items if item.best is not None and item.order in nccl_only}
     if not found:
         return
+    with_nccl = {order for order, texts in by_file.items() if any(map(writes_as_nccl, texts))}
     for item in items:
         if item.best is None or item.order in with_nccl:
             continue

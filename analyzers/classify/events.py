@@ -121,6 +121,7 @@ def classify_scans(
     """Every error and warning event of the bundle, classified, in bundle order; `stack` is
     the accelerator the bundle shows, on which some probes' failures are expected."""
     items = []
+    read = LineReadings(knowledge)
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
         # a thread's death is no recovery of a rank that never finished: the progress after it
@@ -137,7 +138,7 @@ def classify_scans(
         seen: set[str] = set()  # the rules this file's lines read so far
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
-                item = classify_event(event, order, knowledge)
+                item = classify_event(event, order, knowledge, read)
                 if any(match.signature.raised_in for match in item.matches):
                     raised = _inner_packages(scan) if raised is None else raised
                     _keep_rules_raised_here(item, raised.get(event.line, ()))
@@ -585,15 +586,37 @@ def _mark_recovered(item: Classified, progress: dict[int | None, int]) -> None:
         item.recovered = True
 
 
-def classify_event(event: Event, order: int, knowledge: Knowledge) -> Classified:
+def classify_event(
+    event: Event, order: int, knowledge: Knowledge, read: LineReadings | None = None
+) -> Classified:
+    """One line's matches and tier; `read`: the bundle's readings of lines met before."""
+    read = read or LineReadings(knowledge)
     message = event.message or event.text
     if _CODE_LINE.match(message):
         statement = _ASSERT_STATEMENT.fullmatch(message)
         quoted = f"AssertionError ({statement['statement']})" if statement else None
-        matches = match_line(quoted, event.codes, knowledge) if quoted else ()
+        matches = read(quoted, event.codes) if quoted else ()
     else:
-        matches = match_line(message, event.codes, knowledge)
+        matches = read(message, event.codes)
     return Classified(event, order, matches, _tier(event, matches, message), rank=event.rank)
+
+
+class LineReadings:
+    """`match_line` with each distinct message and codes read once. A bundle repeats its
+    warnings by the thousand (a CANN device query on every device at every step), and a
+    line's matches depend on its words and codes alone. The matches are frozen and a caller
+    that drops some of them rebinds its own item's tuple, so the lines may share them."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        self._knowledge = knowledge
+        self._read: dict[tuple[str, tuple[str, ...]], tuple[Match, ...]] = {}
+
+    def __call__(self, message: str, codes: Iterable[str]) -> tuple[Match, ...]:
+        key = (message, tuple(codes))
+        found = self._read.get(key)
+        if found is None:
+            found = self._read[key] = match_line(message, key[1], self._knowledge)
+        return found
 
 
 def match_line(message: str, event_codes: Iterable[str], knowledge: Knowledge) -> tuple[Match, ...]:

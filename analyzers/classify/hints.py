@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from analyzers.classify.rules import KNOWLEDGE_DIR
 from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.core.knowledge_cache import LazyPattern, cached
 from analyzers.core.yamlcheck import Entry, KnowledgeError, compile_regex, read_yaml
 
 OWN_LINE_FACTOR = 2  # the line's own words count twice, the lines around it once
@@ -66,6 +67,29 @@ class Hints:
 
 @cache
 def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
+    """The hints, checked once per content of their file and kept with the rest of the
+    knowledge (`core.knowledge_cache`). Their keyword regexes are compiled here, not on
+    first use: every vote reads them all, and the analysis loads the hints on a thread while
+    the logs are scanned, so the compiling is done by the time the first error is voted on."""
+    hints = cached("hints", [path], lambda: _read_hints(path))
+    return replace(
+        hints,
+        keywords=_compiled(hints.keywords),
+        statement_keywords=_compiled(hints.statement_keywords),
+        frame_keywords=_compiled(hints.frame_keywords),
+    )
+
+
+def _compiled(
+    rows: tuple[tuple[str, re.Pattern[str], int], ...],
+) -> tuple[tuple[str, re.Pattern[str], int], ...]:
+    return tuple(
+        (category, pattern.compiled() if isinstance(pattern, LazyPattern) else pattern, weight)
+        for category, pattern, weight in rows
+    )
+
+
+def _read_hints(path: Path) -> Hints:
     data = Entry(read_yaml(path), path.name)
     types = Entry(data.get("exception_types", dict), f"{path.name}: exception_types")
     return Hints(

@@ -379,3 +379,26 @@ def test_the_generic_npu_wrapper_alone_stays_the_first_error() -> None:
     diagnosis = diagnose_text("worker_3.log", WRAPPER_ALONE)
     assert "NPU function error" in first_text(diagnosis)
     assert diagnosis.category != "hccl"
+
+
+def test_a_file_of_another_writers_lines_is_settled_by_its_first_one(monkeypatch) -> None:
+    """NCCL's prefix is looked for only as far as it decides: a rank's log whose first error
+    line is its program's own is no file of NCCL's lines whatever follows, and a bundle with
+    no such file needs no line looked at again."""
+    from analyzers.classify import block_context
+
+    looked: list[str] = []
+
+    def writes_as_nccl(text: str) -> bool:
+        looked.append(text)
+        return bool(block_context._NCCL_WRITER.search(text))
+
+    monkeypatch.setattr(block_context, "writes_as_nccl", writes_as_nccl)
+    text = "\n".join(
+        f"2026-01-02 10:00:0{rank} ERROR [rank{rank}] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE) ran for 600000 milliseconds"
+        for rank in range(4)
+    )
+    items = classify_scans([scan_text("job/rank_0/train.log", text)], load_knowledge())
+    assert len(items) == 4
+    assert looked == [items[0].event.text]

@@ -1032,3 +1032,47 @@ def test_a_bare_exception_without_the_announcement_above_it_stays_unrecognised()
     for scan in (alone, after):
         bare = classify_scans([scan], KNOWLEDGE)[0]
         assert (bare.best, bare.tier) == (None, TIER_UNKNOWN)
+
+
+def test_a_line_repeated_through_the_bundle_is_read_once() -> None:
+    """A CANN device query printed at every step on every device is one reading: the second
+    copy of the line gets the first copy's matches, the very same tuple."""
+    from analyzers.classify.events import LineReadings
+
+    read = LineReadings(KNOWLEDGE)
+    line = "halGetDeviceInfo: device 7 info type 9 not supported, use default"
+    first = read(line, ())
+    assert read(line, ()) is first
+    assert first == match_line(line, (), KNOWLEDGE)
+
+
+def test_the_same_words_with_other_codes_are_read_again() -> None:
+    """The codes a line carries take part in its reading (a code's own category may decide
+    it), so the same words with another code are not the first line's reading."""
+    from analyzers.classify.events import LineReadings
+
+    read = LineReadings(KNOWLEDGE)
+    line = "RuntimeError: npuSynchronizeDevice: NPU function error: aclrtSynchronizeDevice"
+    plain = read(line, ())
+    coded = read(line, ("507015",))
+    assert plain == match_line(line, (), KNOWLEDGE)
+    assert coded == match_line(line, ("507015",), KNOWLEDGE)
+    assert read(line, ("507015",)) is coded
+
+
+def test_the_copies_of_a_repeated_line_keep_their_own_places() -> None:
+    """Read once, a line every rank printed still makes one item per copy, each with its own
+    line and rank, and the matches it would have had read alone."""
+    text = "\n".join(
+        f"2026-01-02 10:00:0{rank} WARNING [rank{rank}] NCCL watchdog: Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE) ran for 600000 "
+        "milliseconds before timing out."
+        for rank in range(4)
+    )
+    items = classify_scans([scan_text("job/rank_0/train.log", text)], KNOWLEDGE)
+    assert [(item.event.line, item.rank) for item in items] == [(1, 0), (2, 1), (3, 2), (4, 3)]
+    alone = [classify_event(item.event, 0, KNOWLEDGE).matches for item in items]
+    assert [item.matches for item in items] == alone
+    assert {match.signature.id for item in items for match in item.matches} == {
+        "hccl.watchdog_timeout"
+    }

@@ -154,3 +154,25 @@ def test_the_class_a_wrapper_names_in_parentheses_votes_as_its_own(text: str) ->
 )
 def test_a_wrapped_class_that_names_no_layer_or_no_wrapper_does_not_vote(text: str) -> None:
     assert vote(text) is None
+
+
+def test_the_hints_are_read_back_from_the_knowledge_cache(tmp_path, monkeypatch) -> None:
+    """Checked once per content of their file: a second process reads them back from the
+    cache and votes as the first did."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(cache))
+    line = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"
+    load_hints.cache_clear()
+    try:
+        fresh, voted = load_hints(), tally(line)
+        assert len(list(cache.glob("hints-*.pickle"))) == 1
+        load_hints.cache_clear()  # as a new process would start
+        again = load_hints()
+        assert again is not fresh
+        assert [row[1].pattern for row in again.keywords] == [
+            row[1].pattern for row in fresh.keywords
+        ]
+        assert tally(line) == voted
+        assert vote(line) == "oom"
+    finally:
+        load_hints.cache_clear()
