@@ -71,8 +71,12 @@ def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classifie
     return None
 
 
-# `(host, port)` as c10d prints an endpoint in its socket messages
+# `(host, port)` as c10d prints an endpoint in its socket messages; its per-address connect
+# warnings write `[host]:port` (an IPv4 address often in its IPv6-mapped form) or `host:port`
 _ENDPOINT = re.compile(r"\(([^\s,()]+), (\d+)\)")
+_BRACKETED_ENDPOINT = re.compile(r"\[([^\]\s]+)\]:(\d+)\b")
+_BARE_ENDPOINT = re.compile(r"(?<![\w.:\[])(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z][\w.-]*):(\d+)\b")
+_MAPPED = "::ffff:"
 
 
 def announced_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
@@ -122,7 +126,13 @@ def reported_before(first: Classified, ordered: Sequence[Classified]) -> Classif
 
 
 def _endpoints(item: Classified) -> set[tuple[str, str]]:
-    return set(_ENDPOINT.findall(item.event.message or item.event.text))
+    text = item.event.message or item.event.text
+    found = [
+        *_ENDPOINT.findall(text),
+        *_BRACKETED_ENDPOINT.findall(text),
+        *_BARE_ENDPOINT.findall(text),
+    ]
+    return {(host.removeprefix(_MAPPED), port) for host, port in found}
 
 
 def skipped_before(

@@ -13,6 +13,10 @@ printed, so it states no size at all. Its wait still says it: gloo's set-up wait
 peer's address under a key ending in that peer's rank, and a key of a rank at or past the
 world size the other ranks state (or the environment dump counts) names a peer that does not
 exist. The few ranks waiting on such keys were started with a larger world size.
+
+Two launches (one per node) can also split the ranks evenly between two sizes, and then no
+size is the odd few. A size that cannot hold a rank that states it (`rank=4 world_size=4`)
+is the wrong one: every rank that states it was started with it.
 """
 
 from __future__ import annotations
@@ -93,6 +97,17 @@ def odd_world_sizes(scans: Sequence[FileScan]) -> tuple[tuple[int, ...], int, in
         return None
     (size, many), (theirs, few) = counts
     if few * 2 >= len(stated) or many == few:
-        return None
+        impossible = _impossible_sizes(stated)
+        if len(impossible) != 1:
+            return None
+        theirs = impossible.pop()
+        size = next(s for s, _ in counts if s != theirs)
     odd = tuple(sorted(rank for rank, s in stated.items() if s == theirs))
     return odd, size, theirs
+
+
+def _impossible_sizes(stated: dict[int, int]) -> set[int]:
+    """The sizes that some rank stating them cannot be part of (rank 4 of a world of four):
+    with the ranks split evenly between two sizes, such a size is the wrong one, and every
+    rank that states it was started with it."""
+    return {size for rank, size in stated.items() if rank >= size}

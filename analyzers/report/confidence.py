@@ -95,7 +95,9 @@ def _tier_read(chain: CausalChain) -> int:
     """The first error's tier, or the tier of a later line of the same rule in the top of the
     chain: a warning cited ahead of the error its rule also reads (causal.warned_first: a store
     that warns per address and then gives up, a scaler that warns and then raises) is the
-    earliest record of that one failure and as telling as the error that restates it."""
+    earliest record of that one failure and as telling as the error that restates it. So is a
+    warning that leads an error of another rule listing it under `warned_by` (a connect with no
+    route ahead of c10d's summary that no address of the store answered)."""
     first = chain.first
     assert first is not None
     if first.best is None:
@@ -104,6 +106,10 @@ def _tier_read(chain: CausalChain) -> int:
     same = [
         item.tier
         for item in chain.top
-        if item is not first and item.best is not None and item.best.signature.id == rule
+        if item is not first
+        and item.best is not None
+        and (
+            item.best.signature.id == rule or rule in getattr(item.best.signature, "warned_by", ())
+        )
     ]
     return max([first.tier, *same])

@@ -365,8 +365,12 @@ def _world_size_disagrees(
     chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
 ) -> Verdict | None:
     """A wait among ranks whose own start lines give different world sizes (labelling guide,
-    "Ranks started with different world sizes"): the few that differ were started wrong."""
-    if chain.first is None or category != "hccl":
+    "Ranks started with different world sizes"): the few that differ were started wrong. A
+    rank that gloo refused for a number past its own size already reads as config; the ranks
+    that state the same size are blamed with it."""
+    if chain.first is None or category not in ("hccl", "config"):
+        return None
+    if category == "config" and not _rule_in(chain, "cfg.rank_past_world_size"):
         return None
     found = odd_world_sizes(scans)
     if found is None:
@@ -427,3 +431,9 @@ def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Patter
         and pattern.search(event.message or event.text)
         for event in scan.events
     )
+
+
+def _rule_in(chain: CausalChain, rule: str) -> bool:
+    """Whether the first error was read by `rule`."""
+    first = chain.first
+    return first is not None and first.best is not None and first.best.signature.id == rule

@@ -181,3 +181,41 @@ ACL_HEADLINE_THEN_RECORD = """\
 def test_the_acl_wording_of_the_headline_leads_as_well() -> None:
     diagnosis = diagnose_text("rank2.log", ACL_HEADLINE_THEN_RECORD)
     assert_reads(diagnosis, "aicore_timeout", first_error="ACL stream synchronize failed")
+
+
+# c10d's per-address warnings with the network's answer, then its summary error and the
+# client's give-up, all for one endpoint (values our own): the host has no route from here,
+# so the first warning says why every later line failed. The warnings write the endpoint as
+# `[host]:port`, IPv4-mapped or bare; the summary as `(host, port)`.
+NO_ROUTE_THEN_SUMMARY = """\
+2026-12-06 10:21:16,669 INFO  [rank 2] train: init process group: backend=gloo rank=2 world_size=4
+[W1206 10:21:19.120715366 socket.cpp:764] [c10d] The client socket has failed to connect to [::ffff:10.9.4.201]:41230 (errno: 113 - No route to host).
+[W1206 10:21:22.192670819 socket.cpp:764] [c10d] The client socket has failed to connect to 10.9.4.201:41230 (errno: 113 - No route to host).
+[E1206 10:21:22.192696727 socket.cpp:818] [c10d] The client socket has failed to connect to any network address of (10.9.4.201, 41230).
+[E1206 10:21:29.948808881 TCPStore.cpp:328] [c10d] TCP client failed to connect/validate to host 10.9.4.201:41230 - timed out (try=1, timeout=10000ms): The client socket has failed to connect to any network address of (10.9.4.201, 41230).
+"""
+
+# The warning is about another endpoint (a metrics push to a host on another network), the
+# summary about the store: the summary keeps its place.
+NO_ROUTE_OF_ANOTHER_ENDPOINT = """\
+[W1206 10:21:19.120715366 socket.cpp:764] [c10d] The client socket has failed to connect to [::ffff:10.77.0.9]:9091 (errno: 113 - No route to host).
+[E1206 10:21:22.192696727 socket.cpp:818] [c10d] The client socket has failed to connect to any network address of (10.9.4.201, 41230).
+"""
+
+
+def test_a_connect_summary_is_led_by_the_no_route_warning_for_its_endpoint() -> None:
+    diagnosis = diagnose_text("log_2.log", NO_ROUTE_THEN_SUMMARY)
+    assert_reads(diagnosis, "hccl", first_error="errno: 113 - No route to host", beside=["config"])
+    assert diagnosis.first_error.line == 2
+
+
+def test_a_no_route_warning_for_another_endpoint_does_not_lead_the_summary() -> None:
+    diagnosis = diagnose_text("log_2.log", NO_ROUTE_OF_ANOTHER_ENDPOINT)
+    assert diagnosis.first_error is not None
+    assert "any network address of (10.9.4.201, 41230)" in diagnosis.first_error.text
+
+
+def test_a_no_route_warning_that_leads_the_summary_keeps_the_summary_s_confidence() -> None:
+    led = diagnose_text("log_2.log", NO_ROUTE_THEN_SUMMARY)
+    summary_only = diagnose_text("log_2.log", NO_ROUTE_THEN_SUMMARY.split("\n", 3)[3])
+    assert led.confidence >= summary_only.confidence

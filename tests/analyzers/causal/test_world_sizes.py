@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers.causal.world_sizes import odd_world_sizes
-from tests.analyzers.job_bundles import RECV_TIMEOUT, RankLog, analyze_job
+from tests.analyzers.excerpts import scan_text
+from tests.analyzers.job_bundles import CLOSED, RECV_TIMEOUT, RankLog, analyze_job
 
 MESH = (
     "Gloo connectFullMesh failed with [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/"
@@ -91,3 +92,52 @@ def test_wait_for_a_rank_past_the_world_blames_the_waiter(tmp_path: Path) -> Non
 def test_wait_for_a_rank_inside_the_world_keeps_the_store_reading(tmp_path: Path) -> None:
     diagnosis = analyze_job(tmp_path, _silent_larger_world(4)).to_dict()["diagnosis"]
     assert diagnosis["category"] == "hccl"
+
+
+# gloo's own check when a rank's number is not below the world size it was handed (values
+# our own): `rank < size. 4 vs 4`.
+RANK_PAST_SIZE = (
+    "[enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/context.cc:23] "
+    "rank < size. {rank} vs {size}"
+)
+
+
+def _two_launches() -> list[RankLog]:
+    """Six ranks started by two launch scripts, the second one still holding an old world size
+    of four: its ranks 4 and 5 stop in gloo's check, its rank 3 gets through the set-up and
+    loses its peers, and the first script's ranks 0-2 wait for rank 4's address."""
+    logs = [RankLog(rank, 6 if rank < 3 else 4) for rank in range(6)]
+    for log in logs[:3]:
+        log.at(10500).log(
+            "ERROR",
+            "model run failed: DistStoreError: wait timeout after 10000ms, keys: "
+            "/default_pg/0//cpu//0/4",
+        )
+    logs[3].layers(0, [" norm passed"]).at(10600).log(
+        "ERROR", f"model run failed: RuntimeError: {CLOSED}"
+    )
+    for log in logs[4:]:
+        error = RANK_PAST_SIZE.format(rank=log.rank, size=4)
+        log.at(400).log("ERROR", f"model run failed: RuntimeError: {error}")
+        log.raw(f"RuntimeError: {error}")
+    return logs
+
+
+def test_a_rank_past_the_size_it_was_given_is_config(tmp_path: Path) -> None:
+    diagnosis = analyze_job(tmp_path, _two_launches()).to_dict()["diagnosis"]
+    assert diagnosis["category"] == "config"
+    assert "rank < size. 4 vs 4" in diagnosis["first_error"]["text"]
+    assert "hccl" in [alt["category"] for alt in diagnosis["alternatives"]]
+
+
+def test_ranks_split_evenly_blame_the_size_that_cannot_hold_its_ranks(tmp_path: Path) -> None:
+    diagnosis = analyze_job(tmp_path, _two_launches()).to_dict()["diagnosis"]
+    assert diagnosis["culprit_ranks"] == [3, 4, 5]
+
+
+def test_an_even_split_with_both_sizes_possible_decides_nothing() -> None:
+    scans = [
+        scan_text(f"log_{rank}.log", RankLog(rank, 8 if rank < 3 else 6).lines[0] + "\n")
+        for rank in range(6)
+    ]
+    assert odd_world_sizes(scans) is None
