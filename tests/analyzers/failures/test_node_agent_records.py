@@ -6,7 +6,8 @@ for a card it withdraws is the driver's own event seen by the node agent, `devic
 docs/labelling.md#config-driver_env-or-weight_load: a pod evicted because the node's disk ran
 low is a full disk (`driver_env`, with `config` and `other` beside it), not a memory shortage;
 a process refused a path it was pointed at (errno 13) is the deployment's setting (`config`,
-with `driver_env` beside it), a device node keeps its own reading.
+with `driver_env` beside it), a device node keeps its own reading; a shell or a file utility
+refusing a path in its own words (no errno, no exception class) is read the same way.
 docs/labelling.md#a-download-host-that-refuses-or-does-not-answer: a hub refusing a gated model
 to a job that has no granted token is `config`, with `other` beside it.
 Values are our own, in the tools' real wordings.
@@ -61,6 +62,28 @@ CACHE_NOT_WRITABLE_PY = """\
 DEVICE_NODE_DENIED = """\
 PermissionError: [Errno 13] Permission denied: '/dev/davinci_manager'
 """
+
+# The errno sentence pasted without its exception class and with the space after the bracket lost.
+ERRNO_SQUASHED = """\
+[Errno 13]Permission denied: '/mnt/efs/train/data.tfrecord'
+"""
+
+# A boot script's shell and the file utilities it runs, refusing paths in their own words.
+SHELL_REFUSALS = (
+    "bash:/home/work/.pip/pip.conf: Permission Denied\n",
+    "tee: /output/logs/train.log: Permission denied\n",
+    "/bin/sh: 1: /job/code/run_train.sh: Permission denied\n",
+    "mkdir: cannot create directory '/cache/ckpt': Permission denied\n",
+    "cp: cannot create regular file '/model/config.json': Permission denied\n",
+)
+
+# Counterexamples: a device node refused to the shell, ssh's refused login, and a command the
+# container engine ran under Slurm's pyxis prefix (the plugin's own rule).
+SHELL_NOT_A_PATH = (
+    "bash: /dev/davinci0: Permission denied\n",
+    "ops@node-7: Permission denied (publickey,password).\n",
+    "pyxis:     mkdir: cannot create directory '/run/enroot/x': Permission denied\n",
+)
 
 GATED_MODEL = """\
 2026-03-02 08:20:11.004 1 kserve INFO [storage.py:download():64] Copying contents of hf://org/chat-70b-instruct to local
@@ -119,6 +142,36 @@ def test_a_device_node_the_user_may_not_open_keeps_the_device_reading() -> None:
     diagnosis = diagnose_text("rank0.log", DEVICE_NODE_DENIED)
     assert "cfg.path_permission_denied" not in rules_of(diagnosis)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
+
+
+def test_the_errno_sentence_with_its_space_lost_is_still_the_refused_path() -> None:
+    diagnosis = diagnose_text("stdout.log", ERRNO_SQUASHED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Permission denied: '/mnt/efs/train/data.tfrecord'",
+        rule="cfg.path_permission_denied",
+        beside=["driver_env"],
+    )
+
+
+def test_a_shell_or_file_utility_refusing_a_path_is_the_deployments_setting() -> None:
+    for text in SHELL_REFUSALS:
+        diagnosis = diagnose_text("stdout.log", text)
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error=text.strip(),
+            rule="cfg.shell_path_permission_denied",
+            beside=["driver_env"],
+        )
+        assert diagnosis.confidence < 0.8, text
+
+
+def test_a_device_node_a_login_or_a_pyxis_command_is_no_shell_path_refusal() -> None:
+    for text in SHELL_NOT_A_PATH:
+        diagnosis = diagnose_text("stdout.log", text)
+        assert "cfg.shell_path_permission_denied" not in rules_of(diagnosis), text
 
 
 def test_a_gated_model_refused_for_want_of_a_granted_token_is_config() -> None:
