@@ -11,6 +11,8 @@ NCCL or RCCL status in its own spelling (`rcclErrror: unhandled cuda error`); th
 library's WARN line before it stays the first error.
 docs/labelling.md#an-executor-that-names-the-part-it-could-not-create: an LLM executor that
 reports which component it could not create for want of device memory is `oom`.
+docs/labelling.md#a-message-socket-whose-port-another-process-holds: a worker whose ZeroMQ
+socket cannot bind because the port is taken is the set-up (`config`), not HCCL's listen rule.
 Values of our own in the real shapes.
 """
 
@@ -20,6 +22,7 @@ from tests.analyzers.excerpts import (
     assert_reads,
     diagnose_files,
     diagnose_text,
+    rules_of,
 )
 
 SHARD_SLICE = """\
@@ -122,3 +125,37 @@ def test_an_executor_memory_summary_without_failure_is_no_error() -> None:
     )
     diagnosis = diagnose_text("serve.log", text)
     assert diagnosis.category != "oom"
+
+
+_MP = "ERROR 01-05 10:11:12 [multiproc_executor.py:700] "
+ZMQ_PORT_TAKEN = "\n".join(
+    [
+        f'(Worker_TP5 pid=2203) {_MP}  File "/opt/venv/vllm/v1/executor/multiproc_executor.py", line 512, in __init__',
+        f"(Worker_TP5 pid=2203) {_MP}zmq.error.ZMQError: Address already in use (addr='tcp://192.0.2.7:51123')",
+        f"(Worker_TP2 pid=2200) {_MP}WorkerProc failed to start.",
+        f"(Worker_TP2 pid=2200) {_MP}Traceback (most recent call last):",
+        "",
+    ]
+)
+
+ZMQ_OTHER_REFUSAL = """\
+(Worker_TP5 pid=2203) DEBUG 01-05 10:11:10 [utils.py:120] binding ZMQ socket to tcp://192.0.2.7:51123
+zmq.error.ZMQError: Operation cannot be accomplished in current state
+"""
+
+
+def test_a_message_socket_whose_port_is_taken_is_the_set_up() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", ZMQ_PORT_TAKEN)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="ZMQError: Address already in use (addr='tcp://192.0.2.7:51123')",
+        rule="cfg.zmq_port_taken",
+        beside=("driver_env", "hccl"),
+    )
+    assert "hccl.listen_failed" not in rules_of(diagnosis)
+
+
+def test_other_zeromq_refusals_are_no_port_taken() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", ZMQ_OTHER_REFUSAL)
+    assert "cfg.zmq_port_taken" not in rules_of(diagnosis)

@@ -12,14 +12,17 @@ running Lightning's DDP launcher tears itself down when a child rank exits, and 
 reports the trial's worker as dead (docs/labelling.md#a-rank-that-exits-without-a-word).
 And an object store that can neither keep nor spill an object because the node's disk is full
 (docs/labelling.md#config-driver_env-or-weight_load). And a process that cannot register with
-its own node's raylet (docs/labelling.md#a-worker-that-cannot-register-with-the-raylet). The
+its own node's raylet (docs/labelling.md#a-worker-that-cannot-register-with-the-raylet). And a
+Ray process that stops on a failed internal check, whose fatal line comes before the peers'
+closed sockets by time though it may be printed after them
+(docs/labelling.md#a-ray-process-that-stops-on-its-own-check). The
 excerpts follow the tools' shapes with values of our own.
 """
 
 from __future__ import annotations
 
 from analyzers.core.types import Diagnosis
-from tests.analyzers.excerpts import diagnose_files, diagnose_text, rules_of
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 
 def first_text(diagnosis: Diagnosis) -> str:
@@ -238,3 +241,50 @@ def test_a_node_that_never_reached_the_head_comes_before_a_failed_registration()
     ) + REGISTER_FAILED
     diagnosis = diagnose_text("serve.log", text)
     assert "Failed to connect to GCS" in first_text(diagnosis)
+
+
+_ENGINE = "(EngineCore_DP0 pid=8100) "
+RAY_CHECK_FAILED = "\n".join(
+    [
+        f"{_ENGINE}(RayWorkerWrapper pid=8230) [2026-03-04 05:06:07,131 E 8230 8291] raylet_client.cc:199: "
+        "Error pushing mutable object: RpcError: RPC Error message: Socket closed; RPC Error details:  rpc_code: 14",
+        f"{_ENGINE}(raylet, ip=192.0.2.44) [2026-03-04 05:06:07,120 C 5150 5150] (raylet) "
+        "object_manager.cc:88:  An unexpected system state has occurred. You have likely discovered a bug "
+        "in Ray. Please report this issue. Check failed: buffer_->Acquire(id, size) Status not OK: "
+        "ChannelError: Channel closed.",
+        "",
+    ]
+)
+
+RAY_SHORT_CHECK = """\
+[2026-03-04 05:06:07,120 C 5150 5177] core_worker.cc:412:  Check failed: task_spec.IsActorTask()
+*** StackTrace Information ***
+"""
+
+OTHER_GLOG_CHECK = """\
+F0304 05:06:07.120000 5150 tensor.cc:99] Check failed: dims_ok
+[2026-03-04 05:06:07,120 I 5150 5150] (raylet) node_manager.cc:610: New job has started. Job id 02000000
+"""
+
+
+def test_a_ray_process_that_fails_its_own_check_comes_before_its_peers_closed_sockets() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", RAY_CHECK_FAILED)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="You have likely discovered a bug in Ray",
+        rule="dev.ray_internal_check_failed",
+        beside=("other", "hccl"),
+    )
+    diagnosis = diagnose_text("logs/worker.log", RAY_SHORT_CHECK)
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Check failed: task_spec.IsActorTask()",
+        rule="dev.ray_internal_check_failed",
+    )
+
+
+def test_another_librarys_check_and_rays_info_lines_are_not_rays_fatal_check() -> None:
+    diagnosis = diagnose_text("logs/stdout.log", OTHER_GLOG_CHECK)
+    assert "dev.ray_internal_check_failed" not in rules_of(diagnosis)
