@@ -5,7 +5,7 @@ built. Fixtures are written here in the frameworks' formats with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # docs/labelling.md#a-framework-package-built-for-another-device
 
@@ -56,3 +56,41 @@ def test_a_logged_device_target_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category != "config"
+
+
+def test_paddle_refusing_a_device_place_its_build_lacks_is_the_package() -> None:
+    # Paddle names the place it was asked for and the build switches it would need
+    text = (
+        '  File "/opt/py/lib/python3.9/site-packages/paddle/fluid/dygraph/tracer.py", line 43, '
+        "in trace_op\n"
+        "    self.trace(type, inputs, outputs, attrs,\n"
+        "NotImplementedError: (Unimplemented) Place CUDAPlace(1) is not supported. Please check "
+        "that your paddle compiles with WITH_GPU, WITH_XPU or WITH_ASCEND_CL\n"
+    )
+    diagnosis = diagnose_text("stderr.log", text)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Place CUDAPlace(1) is not supported",
+        beside=("driver_env",),
+    )
+    assert "cfg.framework_package_other_device" in rules_of(diagnosis)
+
+
+def test_paddle_asked_for_a_gpu_place_in_a_cpu_only_build_reads_the_same() -> None:
+    text = (
+        "RuntimeError: (Unimplemented) Cannot use CUDAPlace in CPU only version, Please "
+        "recompile or reinstall Paddle with CUDA support.\n"
+    )
+    diagnosis = diagnose_text("workerlog.0", text)
+    assert_reads(diagnosis, "config", first_error="Cannot use CUDAPlace in CPU only version")
+
+
+def test_an_op_refusing_a_dtype_names_no_build() -> None:
+    # counterexample: another Unimplemented sentence of Paddle says nothing of the package
+    text = (
+        "NotImplementedError: (Unimplemented) Data type complex64 is not supported by the "
+        "argsort kernel on this place.\n"
+    )
+    diagnosis = diagnose_text("stderr.log", text)
+    assert "cfg.framework_package_other_device" not in rules_of(diagnosis)

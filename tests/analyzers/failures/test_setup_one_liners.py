@@ -6,7 +6,7 @@ those shapes with our own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
 
 
 def test_a_frame_quoted_with_its_exception_cites_that_line() -> None:
@@ -100,3 +100,16 @@ def test_a_note_about_frozen_parameters_is_no_failure() -> None:
     text = "INFO froze 12 parameters: they do not require grad and are left out of the optimizer\n"
     diagnosis = diagnose_text("train.log", text)
     assert diagnosis.category != "config"
+
+
+def test_the_static_tls_refusal_offers_no_memory_reading() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: the loader's words say memory, but
+    # no allocation ran short, so the memory label is not offered beside it either
+    text = (
+        "Error: Can not import paddle core while this file exists: /opt/env/paddle/libpaddle.so\n"
+        "ImportError: /usr/lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static "
+        "TLS block\n"
+    )
+    diagnosis = diagnose_text("stderr.log", text)
+    assert_reads(diagnosis, "driver_env", first_error="static TLS block", beside=("config",))
+    assert "oom" not in alternative_labels(diagnosis)
