@@ -1050,3 +1050,54 @@ def test_full_width_comma_steps_are_every_ranks_checkpoints(tmp_path):
         3: "step 1 done",
     }
     assert report.correlation["last_common_checkpoint_qualified"] == "step 1 done"
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        # a tick mark for the verb, after a short rank tag
+        ("[r2] fwd layer 7 ✓", "layer 7 passed"),
+        ("[r2] fwd layer 7 attention ✓", "layer 7 / attention passed"),
+        ("[default1]:[r1] layer 3 MoE ✔ (0.4 ms)", "layer 3 / MoE passed"),
+        ("layer 12 ✅", "layer 12 passed"),
+        # an epoch and its iteration, split by bars, closed by a verb
+        ("Epoch 1 | iter 40/200 done | loss 0.0001", "epoch 1 iter 40 done"),
+        ("epoch 2, iteration 300 finished, loss=0.31", "epoch 2 iter 300 finished"),
+        # a Chinese training step closed with 完成 / 通过
+        ("第2步完成，loss=23.3008", "第2步 完成"),
+        ("[rank0] INFO 训练 第12步 通过", "第12步 通过"),
+        # counterexamples: a cross, a bare loss print, a step not done, a decode step
+        ("[r2] fwd layer 7 ✗", None),
+        ("layer 7 ✓ skipped", None),
+        ("Epoch 1 | iter 40/200 | loss 0.0001", None),
+        ("第2步 未完成", None),
+        ("第2步完成度 80%", None),
+    ],
+)
+def test_tick_marks_epoch_iterations_and_chinese_steps_are_checkpoints(line, text):
+    assert CheckpointMatcher().match(line) == text
+
+
+def test_a_chinese_step_line_opens_the_next_step_for_the_layers_after_it():
+    texts = ["第0层 通过", "第1步 完成", "第0层 注意力 通过"]
+    assert qualified_names(texts) == ["第0层 通过", "第1步 完成", "step 2 / 第0层 注意力 通过"]
+
+
+def test_tick_mark_and_epoch_iteration_lines_reach_every_rank_in_a_bundle(tmp_path):
+    """Tick-marked layer lines and bar-separated epoch/iteration lines are found in the raw
+    file (the byte prefilter passes them) and read as each rank's last checkpoint."""
+    files = {}
+    for r in range(4):
+        files[f"log_{r}.log"] = (
+            f"[r{r}] fwd layer 0 norm ✓\n[r{r}] fwd layer 0 ✓\n[r{r}] fwd layer 1 attention ✓\n"
+            f"Epoch 1 | iter 10/200 done | loss 0.1234\n"
+            + ("" if r == 3 else f"[r{r}] fwd layer 0 norm ✓\n")
+        )
+    files["log_3.log"] += (
+        "[rank3]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)\n"
+    )
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "logs"), AnalyzeOptions(workers=1))
+    got = {r.rank: r.last_checkpoint_qualified for r in report.ranks}
+    assert got[3] == "epoch 1 iter 10 done"
+    assert got[0] == "step 11 / layer 0 / norm passed"
+    assert report.correlation["last_common_checkpoint_qualified"] == "epoch 1 iter 10 done"
