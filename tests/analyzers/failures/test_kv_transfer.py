@@ -614,3 +614,48 @@ def test_a_transport_list_that_leaves_the_gpu_no_lane_is_the_setting() -> None:
 def test_a_lane_ucx_selected_is_no_failure() -> None:
     diagnosis = diagnose_text("ep.log", LANE_NOTE)
     assert "cfg.ucx_no_lane_for_device" not in rules_of(diagnosis)
+
+
+# SGLang's decode instance records a request it had to give up because the prefill instance
+# it was pulling the KV cache from no longer answers (docs/labelling.md#a-kv-transfer-peer-that-went-away);
+# a client that asked for the request gets the same text back in the abort's message.
+PREFILL_GONE_DECODE = """\
+[2026-03-09 14:02:11 TP0] Decode transfer failed for request rank=0 decode_req.req.rid='7a41c0' decode_req.req.bootstrap_room=90517 with exception KVTransferError(bootstrap_room=90517): Failed to get kvcache from prefill instance, it might be dead
+"""
+
+PREFILL_GONE_CLIENT = (
+    '{"text":"","meta_info":{"id":"7a41c0","finish_reason":{"type":"abort","message":"Decode'
+    " transfer failed for request rank=0 decode_req.req.rid='7a41c0' with exception"
+    " KVTransferError(bootstrap_room=90517): Failed to get kvcache from prefill instance, it"
+    ' might be dead","status_code":500}}\n'
+)
+
+# The prefill instance's own failure, logged before the decode side gave up on it.
+PREFILL_OOM = """\
+[2026-03-09 14:02:09 TP0] Scheduler hit an exception: Traceback (most recent call last):
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.11 GiB of which 1.02 GiB is free.
+"""
+
+
+def test_a_decode_that_lost_its_prefill_instance_is_the_link_with_the_peer_beside_it() -> None:
+    for text in (PREFILL_GONE_DECODE, PREFILL_GONE_CLIENT):
+        diagnosis = diagnose_text("decode/serve.log", text)
+        assert_reads(
+            diagnosis,
+            "hccl",
+            first_error="Failed to get kvcache from prefill instance",
+            rule="hccl.kv_transfer_prefill_gone",
+            beside=("device_fault",),
+        )
+
+
+def test_the_prefill_instances_own_failure_comes_before_the_decode_giving_up() -> None:
+    diagnosis = diagnose_files(
+        {"prefill/serve.log": PREFILL_OOM, "decode/serve.log": PREFILL_GONE_DECODE}
+    )
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
+
+
+def test_a_transfer_failed_for_another_reason_is_not_a_prefill_that_went_away() -> None:
+    diagnosis = diagnose_text("decode/serve.log", SLICE_FAILED_DECODE)
+    assert "hccl.kv_transfer_prefill_gone" not in rules_of(diagnosis)

@@ -13,7 +13,7 @@ with paths and names of our own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 CODE_GENERATOR_FAILS = """\
   File "/srv/venvs/serve/lib/python3.9/site-packages/triton/compiler.py", line 861, in visit
@@ -56,3 +56,44 @@ def test_a_plain_error_in_tritons_code_generator_is_the_release_gap() -> None:
 def test_a_plain_error_in_the_languages_semantic_checks_is_not() -> None:
     diagnosis = diagnose_text("router.log", SEMANTIC_CHECK_FAILS)
     assert diagnosis.category != "config", diagnosis.root_cause
+
+
+# Triton's C++ back end (its MLIR passes, built under the wheel's `lib/` tree) checks its own
+# invariants while it lowers a kernel on the first request, and a failed C assertion stops the
+# server process with the pass's function and condition on one line.
+BACKEND_ASSERTION = """\
+INFO:     Application startup complete.
+python: /src/triton/lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp:212: mlir::LogicalResult lowerDistributedToShared(mlir::triton::gpu::ConvertLayoutOp): Assertion `srcEncoding && "unexpected layout"' failed.
+"""
+
+BACKEND_ASSERTION_ANALYSIS = """\
+  python: /build/lib/Analysis/Utility.cpp:88: unsigned int mlir::triton::getScratchSize(mlir::triton::gpu::ConvertLayoutOp): Assertion `!(srcMma && dstMma) && "layout pair not handled"' failed.
+"""
+
+# Counterexample: a device-side assertion of a CUDA kernel is the device's report, not the
+# compiler's; a C++ standard library assertion names no Triton pass.
+DEVICE_ASSERTION = """\
+/opt/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [3,0,0], thread: [5,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.
+"""
+
+STL_ASSERTION = """\
+python: /usr/include/c++/11/bits/stl_vector.h:1123: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, _Alloc>::operator[](size_type): Assertion `__n < this->size()' failed.
+"""
+
+
+def test_an_assertion_in_tritons_backend_passes_is_the_release_gap() -> None:
+    for text in (BACKEND_ASSERTION, BACKEND_ASSERTION_ANALYSIS):
+        diagnosis = diagnose_text("router.log", text)
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error="Assertion `",
+            rule="cfg.triton_backend_assertion",
+            beside=("operator",),
+        )
+
+
+def test_a_device_or_library_assertion_is_not_tritons_backend() -> None:
+    for text in (DEVICE_ASSERTION, STL_ASSERTION):
+        diagnosis = diagnose_text("router.log", text)
+        assert "cfg.triton_backend_assertion" not in rules_of(diagnosis), diagnosis.root_cause

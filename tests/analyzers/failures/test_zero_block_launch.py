@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A training rank whose backward op ran asynchronously: the summary, the launch check with a
 # block count of 0, and in its TraceBack the tiling source refusing the input layout.
@@ -65,3 +65,30 @@ def test_bare_refusal_read_by_its_tiling_source() -> None:
     """A pasted tiling line that opens with its refusal word is read as the op's check."""
     diagnosis = diagnose_text("worker.log", BARE_REFUSAL)
     assert diagnosis.evidence[0].rule == "op.tiling_source_check_bare"
+
+
+# The same refusal as an issue title keeps it, behind the tracker template's tag; a log line
+# that opens with its level in brackets is still no bare refusal.
+TITLE_WITH_TEMPLATE_TAG = (
+    "[Bug]: 容器内运行报错 When layout is BNSD, the pseShift input is required, but now is"
+    " nullptr![FUNC:CheckPseShift][FILE:fused_attention_tiling.cpp][LINE:640]\n"
+)
+LEVEL_TAGGED_LINE = (
+    "[INFO] the pseShift input is required when enabled[FUNC:CheckPseShift]"
+    "[FILE:fused_attention_tiling.cpp][LINE:640]\n"
+)
+
+
+def test_a_bare_refusal_behind_an_issue_template_tag_is_read_the_same() -> None:
+    diagnosis = diagnose_text("issue_title.txt", TITLE_WITH_TEMPLATE_TAG)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="the pseShift input is required",
+        rule="op.tiling_source_check_bare",
+    )
+
+
+def test_a_level_tag_in_brackets_is_not_an_issue_template_tag() -> None:
+    diagnosis = diagnose_text("worker.log", LEVEL_TAGGED_LINE)
+    assert "op.tiling_source_check_bare" not in rules_of(diagnosis)
