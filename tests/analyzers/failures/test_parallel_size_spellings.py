@@ -1,6 +1,9 @@
 """A model dimension that the chosen parallel size cannot share out, worded with the engine's
 short setting names (`ep_size=3`, `tp_size (6)`), and a block-quantized weight whose per-rank
-slice does not fit the quantization block (docs/labelling.md#a-bare-divisibility-assertion)."""
+slice does not fit the quantization block (docs/labelling.md#a-bare-divisibility-assertion).
+Deployment tools that derive an expert layout from the tensor-parallel size check that two
+short-named sizes multiply to a third (`ep_size * moe_tp_size must equal tp_size`, or the same
+check in Chinese, `... 的乘积必须等于 tp_size`): the same launch settings, `config`."""
 
 from __future__ import annotations
 
@@ -35,3 +38,29 @@ def test_the_vocabulary_check_in_short_spelling_keeps_its_loading_reading() -> N
 def test_a_block_quantized_slice_that_misses_the_block_is_weight_loading() -> None:
     diagnosis = diagnose_text("serve.log", FP8_BLOCK)
     assert_reads(diagnosis, "weight_load", first_error="block_n = 128")
+
+
+PRODUCT_IN_CHINESE = """\
+  File "/opt/deploy/convert/parallel.py", line 48, in check_layout
+    assert moe_ep_size * moe_tp_size == tp_size, msg
+AssertionError: moe_ep_size 与 moe_tp_size 的乘积应等于 tp_size（当前 2 x 2，tp_size 为 8）
+"""
+
+PRODUCT_IN_ENGLISH = (
+    "ValueError: ep_size * moe_tp_size must equal tp_size (got 4 * 1 for tp_size 8)\n"
+)
+
+
+def test_parallel_sizes_whose_product_must_equal_another_are_the_launch_settings() -> None:
+    for text in (PRODUCT_IN_CHINESE, PRODUCT_IN_ENGLISH):
+        diagnosis = diagnose_text("convert.log", text)
+        assert_reads(
+            diagnosis, "config", first_error="moe_tp_size", rule="cfg.parallel_sizes_product"
+        )
+
+
+def test_sizes_that_multiply_out_are_no_failure() -> None:
+    text = (
+        "INFO layout: ep_size=4, moe_tp_size=2, tp_size=8 (ep_size * moe_tp_size equals tp_size)\n"
+    )
+    assert diagnose_text("convert.log", text).first_error is None
