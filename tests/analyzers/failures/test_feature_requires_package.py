@@ -8,7 +8,7 @@ library ...` says the options call for a package the environment lacks: `config`
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text, rules_of
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A video model started with a sequence-parallel degree on four GPUs; the sampler asserts the
 # parallel-attention package is importable before it builds the model.
@@ -49,3 +49,46 @@ def test_a_fallback_warning_is_no_failure() -> None:
     text = "WARNING ring attention requires the flash_attn package; falling back to sdpa\n"
     diagnosis = diagnose_text("train.log", text)
     assert "cfg.feature_requires_package" not in rules_of(diagnosis)
+
+
+# A quantization script loads a checkpoint whose remote modelling code imports two packages
+# the host lacks; transformers checks the imports before it runs that code.
+REMOTE_CODE = """\
+Traceback (most recent call last):
+  File "/srv/quant/run_quant.py", line 40, in <module>
+    model = AutoModelForCausalLM.from_pretrained(args.model, trust_remote_code=True)
+ImportError: This modeling file requires the following packages that were not found in your environment: einops, causal_conv1d. Run `pip install einops causal_conv1d`
+"""
+
+
+def test_the_remote_code_import_check_is_the_package_set() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("quant.log", REMOTE_CODE)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="This modeling file requires the following packages",
+        rule="cfg.feature_requires_package",
+        beside=("driver_env",),
+    )
+
+
+def test_the_remote_code_check_pasted_without_its_class_reads_the_same() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    text = (
+        "This modeling file requires the following packages that were not found in your "
+        "environment: causal_conv1d. Run `pip install causal_conv1d`\n"
+    )
+    diagnosis = diagnose_text("stdout.log", text)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="were not found in your environment",
+        rule="cfg.feature_requires_package",
+    )
+
+
+def test_a_note_that_every_package_was_found_is_no_failure() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    text = "INFO all packages this modeling file requires were found in your environment\n"
+    assert "cfg.feature_requires_package" not in rules_of(diagnose_text("stdout.log", text))

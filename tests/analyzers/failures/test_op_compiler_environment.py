@@ -8,7 +8,7 @@ so config is shown next to it. Fixtures are written in the torch_npu format with
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 COMPILE_OPTIONS_REFUSED = """\
 >>> torch.npu.set_device(0)
@@ -280,3 +280,22 @@ def test_the_block_under_a_cut_refusal_still_names_the_step_that_failed() -> Non
     )
     diagnosis = diagnose_text("ci/host-3.log", text)
     assert_reads(diagnosis, "driver_env", first_error="init runtime platform info failed")
+
+
+def test_a_toolkit_module_named_without_its_exception_class_is_the_environment() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a paste that kept only the message
+    of a failed import of the toolkit's Python API reads as the whole line would."""
+    diagnosis = diagnose_text("stdout.log", "No module named 'acl'\n")
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="No module named 'acl'",
+        rule="env.cann_python_module_missing",
+        beside=("config",),
+    )
+
+
+def test_a_bare_miss_of_another_module_is_not_the_toolkit() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("stdout.log", "No module named 'aclgraph_tools'\n")
+    assert "env.cann_python_module_missing" not in rules_of(diagnosis)
