@@ -17,10 +17,11 @@ from analyzers.checkpoints.track import JobBudget
 from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tail_reading import read_tails
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.phrases import Said, phrasebook, say
-from analyzers.core.types import BundleInfo, Correlation, Diagnosis, FileScan, Report
+from analyzers.core.types import BundleInfo, Correlation, Diagnosis, Event, FileScan, Report
 from analyzers.formats.start_lines import (
     FIRST_REPEATS,
     LAST_REPEATS,
@@ -34,6 +35,7 @@ from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.report.rank_ends import settle_rank_statuses
 from analyzers.scan.parallel import ScanSettings, scan_members
+from analyzers.scan.quiet_tail import TailBudget
 from analyzers.scan.store_budget import StoreBudget
 from analyzers.timeline.agent_consoles import mark_agent_consoles
 from analyzers.timeline.agent_ranks import place_agent_ranks
@@ -66,10 +68,12 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     store = StoreBudget(options.store_dir, limits.store_bytes, limits.store_files)
     placed = JobBudget(MAX_JOB_CHECKPOINTS)
     warm_up = _WarmUp()
+    tails = TailBudget()
 
     def scanned(scan: FileScan) -> None:
         warm_up.start()  # the scanner processes exist by now: no fork sees the thread
         placed.take(scan)
+        tails.take(scan)
         progress(5 + int(60 * bundle.fraction_read()), f"read {scan.info.path}")
 
     scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
@@ -78,6 +82,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     mark_agent_consoles(scans)  # an agent's console kept under any name
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
     place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
+    from_tails = read_tails(scans, load_knowledge())  # only when no line read as an error
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories
     progress(70, "correlating rank timelines")
     world_size = _world_size_hint(scans)
@@ -92,7 +97,8 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     _walk_tree(diagnosis, correlation, scans, stack)
     matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links(), stack=stack)
     progress(98, "writing the report")
-    info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits)
+    notes = _tail_notes(diagnosis, from_tails)
+    info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits, notes)
     return Report(
         bundle=info,
         world_size=correlation.world_size,
@@ -114,6 +120,7 @@ def _bundle_info(
     bundle: Bundle,
     store: StoreBudget,
     limits: Limits,
+    notes: Sequence[Said] = (),
 ) -> BundleInfo:
     """The bundle's part of the report; past `limits.listed_files` files are only counted."""
     hits = bundle.limit_hits()
@@ -123,7 +130,7 @@ def _bundle_info(
         hits.append(store_hit)
     hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
     hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
-    warnings = bundle.all_warnings() + cut + starts
+    warnings = bundle.all_warnings() + cut + starts + list(notes)
     return BundleInfo(
         name=name,
         sha256=sha256,
@@ -134,6 +141,18 @@ def _bundle_info(
         limits=hits,
         files_not_listed=max(0, len(scans) - limits.listed_files),
     )
+
+
+def _tail_notes(diagnosis: Diagnosis, from_tails: Sequence[Event]) -> list[Said]:
+    """The page's note that the first error was read from a file's last lines, because no
+    line of the bundle read as an error (`classify.tail_reading`)."""
+    cited = diagnosis.first_error
+    if cited is None:
+        return []
+    for event in from_tails:
+        if (event.file, event.line) == (cited.file, cited.line):
+            return [say("bundle.read_from_tail", path=event.file, line=event.line)]
+    return []
 
 
 def _place_last_common(diagnosis: Diagnosis, correlation: Correlation) -> None:

@@ -46,6 +46,7 @@ from analyzers.formats.ggml import NAME as GGML_SOURCE
 from analyzers.formats.outer_prefix import match_behind
 from analyzers.formats.severity import JOINED_RAISE, load_prefilter, reads_as_source
 from analyzers.formats.ucxlog import NAME as UCX_SOURCE
+from analyzers.scan.quiet_tail import TAIL_SOURCE
 
 TIER_CAUSE = 6.0
 TIER_WRAPPED_CAUSE = 5.5  # a wrapper whose code is itself a root failure (507014, 561002)
@@ -750,6 +751,8 @@ def _unmatched_tier(event: Event, message: str) -> float:
         return TIER_NOISE  # says the job goes on, or only advises: whatever its words name
     if vote(_WRITER.sub("", message)):
         return TIER_GENERIC  # unknown wording, but its words name a failure kind
+    if event.source == TAIL_SOURCE:
+        return TIER_UNMATCHED  # read from a quiet bundle's tail: the learned words read it
     return _unread_error_tier(_WRITER.sub("", message))
 
 

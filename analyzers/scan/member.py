@@ -57,7 +57,7 @@ from analyzers.formats.native_frames import cut_native_frames
 from analyzers.formats.paste import PLAIN, learn_paste_layout
 from analyzers.formats.pending import pending_at_end
 from analyzers.formats.refusal import last_refusal
-from analyzers.formats.severity import classify, load_prefilter
+from analyzers.formats.severity import ERROR_LEVELS, classify, load_prefilter
 from analyzers.formats.stack_dump import StackDumpTracker
 from analyzers.formats.start_lines import GATE as START_GATE
 from analyzers.formats.start_lines import StartLines, start_lines
@@ -71,6 +71,13 @@ from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.lazy_tail import LazyTail
+from analyzers.scan.quiet_tail import (
+    QUIET_TAIL,
+    TAIL_BYTES,
+    TAIL_SOURCE,
+    last_lines,
+    quiet_header,
+)
 from analyzers.scan.sink import MAX_EVENTS, ScanSink
 from analyzers.scan.stated_rank import stated_rank
 from analyzers.scan.storm import StormCounter
@@ -150,6 +157,7 @@ class _FileScanner(ScanSink):
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
         self.paste = PLAIN  # an indent or double spacing a paste gave every line
         self.starts = StartLines()
+        self.block_before = b""
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
         if self.checkpoints is None or self.info.kind not in CHECKPOINT_KINDS:
@@ -170,6 +178,8 @@ class _FileScanner(ScanSink):
             if index == 0 and not self.structured:
                 self.paste = learn_paste_layout(block)
             block = self.paste.dedent(block)
+            # the end of the block before, for a tail that starts there (`scan.quiet_tail`)
+            self.block_before = self.block[-TAIL_BYTES:]
             self.block, self.block_first_line = block, lines + 1
             count = self._scan_block(block, lines + 1, index < HEAD_BLOCKS)
             lines += count
@@ -378,6 +388,7 @@ class _FileScanner(ScanSink):
             event.timestamp = resolve(partial, year)
         self._drop_cut_prefix_end()
         self._read_quiet_end()
+        self._keep_quiet_tail()
         self.starts.store(self.facts)
         self.events.sort(key=lambda event: event.line)
         if year is None and (self.partial or pending):
@@ -504,6 +515,31 @@ class _FileScanner(ScanSink):
         pending = None if self.kept[EventKind.ERROR] else pending_at_end(tail, self.prefilter)
         if pending is not None:
             self.facts["pending_at_end"] = {"line": pending[0], "text": pending[1].message.strip()}
+
+    def _keep_quiet_tail(self) -> None:
+        """A job log with no error line keeps its last lines as error events, for the bundle
+        to read should no file hold an error line (`scan.quiet_tail`): not the lines logged
+        below error level, checkpoints and the lines above the last one, nor lines the scan
+        already made events of."""
+        if self.info.kind not in CHECKPOINT_KINDS or self.kept[EventKind.ERROR]:
+            return
+        seen = {event.line for event in self.events}
+        track = self.facts.get("checkpoints")
+        progressed = track.line[-1] if track is not None and len(track) else 0
+        tail = []
+        for line_no, raw in last_lines((self.block_before, self.block), self.info.lines):
+            if line_no <= progressed:
+                continue  # the job went on past it: no line that stopped the job
+            line = self._parse(raw)
+            if line_no in seen or not line.message.strip() or quiet_header(line.text):
+                continue
+            if line.level is not None and line.level.upper() not in ERROR_LEVELS:
+                continue  # logged at a level below error: the gate would not make it one
+            if self.checkpoints is not None and self._checkpoint_match(line.message):
+                continue
+            tail.append(self.make_event(line_no, line, EventKind.ERROR, TAIL_SOURCE))
+        if tail:
+            self.facts[QUIET_TAIL] = tail
 
 
 def _rank_from_local(line: ParsedLine) -> ParsedLine:

@@ -58,12 +58,38 @@ class ScanSink:
         message: str | None = None,
         rank: int | None = None,
     ) -> Event:
+        self.kept[kind] += 1
+        keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
+        event = self.make_event(lineno, line, kind, source, message, rank, keep=keep)
+        if isinstance(line.time, datetime):
+            self.hints.saw_year(line.time.year)
+        elif isinstance(line.time, PartialTime) and keep:  # a dropped event needs no year
+            self.partial.append((event, line.time))
+        if line.rank is not None:
+            self.ranks_seen[line.rank] += 1
+        if keep:
+            self.events.append(event)
+        else:
+            dropped = self.facts.setdefault("events_dropped", {})
+            dropped[str(kind)] = dropped.get(str(kind), 0) + 1
+        return event
+
+    def make_event(
+        self,
+        lineno: int,
+        line: ParsedLine,
+        kind: EventKind,
+        source: str | None = None,
+        message: str | None = None,
+        rank: int | None = None,
+        *,
+        keep: bool = True,
+    ) -> Event:
+        """The event for one line, neither kept nor counted (`emit` does both)."""
         message = line.message.strip() if message is None else message
         if rank is None:
             rank = line.rank if line.rank is not None else self.info.rank
-        self.kept[kind] += 1
-        keep = self.kept[kind] <= MAX_EVENTS.get(kind, self.kept[kind])
-        event = Event(
+        return Event(
             file=self.info.path,
             line=lineno,
             text=line.text,
@@ -80,18 +106,6 @@ class ScanSink:
             process=_process_of(line),
             collected=line.collected,
         )
-        if isinstance(line.time, datetime):
-            self.hints.saw_year(line.time.year)
-        elif isinstance(line.time, PartialTime) and keep:  # a dropped event needs no year
-            self.partial.append((event, line.time))
-        if line.rank is not None:
-            self.ranks_seen[line.rank] += 1
-        if keep:
-            self.events.append(event)
-        else:
-            dropped = self.facts.setdefault("events_dropped", {})
-            dropped[str(kind)] = dropped.get(str(kind), 0) + 1
-        return event
 
     def add_fact(self, topic: str, value: Any) -> None:
         items = self.facts.setdefault(topic, [])

@@ -61,6 +61,45 @@ def test_a_serving_engines_gloo_group_alone_does_not_make_a_cpu_job(tmp_path):
     assert "accelerator" not in report["environment"]
 
 
+def test_a_bundle_with_no_error_line_is_read_at_its_files_last_lines(tmp_path):
+    """A job that stopped on a line with no error word: no line passes the scan's gate, so the
+    file's last lines are read as the gate's lines are, and the page says so."""
+    log = tmp_path / "stdout.log"
+    log.write_text("start training job\nbash:/home/ma-user/.pip/pip.conf: Permission Denied\n")
+
+    report = analyze(log, AnalyzeOptions(workers=1))
+
+    first = report.diagnosis.first_error
+    assert first is not None
+    assert (first.line, first.text) == (2, "bash:/home/ma-user/.pip/pip.conf: Permission Denied")
+    assert report.bundle.warnings == [
+        "stdout.log: no line of the bundle read as an error, so the file's last lines were read "
+        "as the scan reads error lines, and its line 2 is cited as the first error"
+    ]
+
+
+def test_ranks_whose_logs_end_on_info_and_progress_lines_still_read_as_a_hang(tmp_path):
+    """Counterexample: a real hang's logs end on progress, INFO lines and a plain print that
+    no rule or word reads, so the job keeps its reading and the page no note."""
+    for rank in range(2):
+        (tmp_path / f"log_{rank}.log").write_text(
+            f"[default{rank}]:2026-11-29 07:24:00,023 [rank{rank}] INFO  loaded the model\n"
+            + "".join(
+                f"[default{rank}]:2026-11-29 07:24:{10 + step},000 [rank{rank}] INFO  "
+                f"step {step} loss 2.{step}\n"
+                for step in range(1 + rank * 3)
+            )
+            + f"[default{rank}]:2026-11-29 07:25:00,000 [rank{rank}] INFO  waiting for peers\n"
+            + f"[default{rank}]:entering all_reduce of the gradients, bucket {rank}\n"
+        )
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert report.diagnosis.category == "hang"
+    assert report.diagnosis.first_error is None
+    assert report.bundle.warnings == []
+
+
 def test_parallel_and_inline_scans_agree():
     bundle = CORPUS / "torch" / "divergent_monitored_barrier.tar.gz"
     inline = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()

@@ -25,6 +25,7 @@ from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.codes import extract_codes
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter
+from analyzers.scan.quiet_tail import TAIL_SOURCE
 from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 KNOWLEDGE = load_knowledge()
@@ -239,6 +240,15 @@ def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -
     )
     assert (unknown.tier, unknown.category) == (TIER_UNKNOWN, None)
     assert noise.tier == TIER_NOISE
+
+
+def test_a_line_read_from_a_quiet_bundles_tail_is_cited_only_when_nothing_else_is() -> None:
+    """No error word, no rule: printed alone it is noise, but read from the tail of a bundle
+    with no error line (`classify.tail_reading`) it is a bare failure the learned words label."""
+    text = "bash:/home/ma-user/.pip/pip.conf: Permission Denied"
+    assert classify_event(event(text), 0, KNOWLEDGE).tier == TIER_NOISE
+    from_tail = classify_event(event(text, source=TAIL_SOURCE), 0, KNOWLEDGE)
+    assert (from_tail.tier, from_tail.matches) == (TIER_UNMATCHED, ())
 
 
 def test_the_exception_line_that_ends_a_traceback_is_a_failure_whatever_its_class_name() -> None:

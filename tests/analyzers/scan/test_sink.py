@@ -3,8 +3,9 @@ boundary with the block before it, whatever order the parsers ask in."""
 
 from __future__ import annotations
 
-from analyzers.core.types import FileInfo, FileKind
+from analyzers.core.types import EventKind, FileInfo, FileKind
 from analyzers.formats.hints import HeadHints
+from analyzers.formats.lines import parse_line
 from analyzers.scan.sink import ScanSink
 
 
@@ -88,3 +89,18 @@ def test_a_block_that_does_not_follow_the_tail_replaces_it() -> None:
     sink.keep_tail(BLOCK, 19)
     sink.keep_tail(b"line 40\n", 40)
     assert sink.previous_tail == [(40, b"line 40")]
+
+
+def test_a_made_event_is_neither_kept_nor_counted() -> None:
+    """The scan makes events of a quiet file's last lines to keep aside (`scan.quiet_tail`):
+    they must not count against the file's caps nor join its events."""
+    sink = _sink_on(BLOCK, 10)
+    made = sink.make_event(19, parse_line("npu is busy, check again"), EventKind.ERROR, "tail")
+    assert (made.line, made.message, made.source, made.rank) == (
+        19,
+        "npu is busy, check again",
+        "tail",
+        0,
+    )
+    assert sink.events == []
+    assert sink.kept[EventKind.ERROR] == 0

@@ -1,0 +1,109 @@
+"""A bundle with no error line at all is read at its files' tails.
+
+The scan keeps, for each job log without an error event, its last lines as the error events
+they would be had the prefilter let them through (`scan.quiet_tail`). When no file of the
+bundle yields an error line, those lines are read as the gate's lines are: a line that a
+signature reads, whose words the hints give a failure kind, or whose words the learned vote
+labels (`classify.word_vote`) becomes an error event of its file, so the first-error choice
+works on it as on any other::
+
+    Unknown argument: --origin-rpc-server-main-gpu     -> a signature reads it
+    npu is busy, check again                            -> its words name the device
+
+A line that reads as code, or that says the job goes on (chatter), is never one, and the words
+alone never read a detail line indented under another, a version banner or a command; a
+file's tail ending on checkpoints or INFO lines holds no line to read (`scan.quiet_tail`), so
+a real hang keeps its reading. Once any error line exists, the tails are dropped unread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from analyzers.classify.events import TIER_GENERIC, classify_event, match_line
+from analyzers.classify.hints import is_chatter, vote
+from analyzers.classify.rules import Knowledge
+from analyzers.classify.word_vote import read_words
+from analyzers.core.types import Event, EventKind, FileScan
+from analyzers.formats.severity import echoed_command, load_prefilter, reads_as_source
+from analyzers.scan.quiet_tail import QUIET_TAIL
+
+RULE, WORDS = "rule", "words"  # what read a tail line: a signature, or only the words
+
+# A shell prompt before a typed command (`(base)$ python launch.py ...`, `user@host:~$ ls`)
+_SHELL_PROMPT = re.compile(r"\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:\S*\s*)?\$\s+\S")
+# An interpreter or launcher named with what it runs, wherever the line quotes it
+_LAUNCH = re.compile(
+    r"(?:^|[\s/])(?:python[\d.]*|torchrun|deepspeed|accelerate|mpirun|mpiexec|srun)"
+    r"\s+(?:-{1,2}\w|\S+\.py\b)"
+)
+# A start-up banner that only names a version (`NCCL version 2.18.6+cuda11.8`)
+_VERSION_BANNER = re.compile(r"\s*(?:[\w.+-]+\s+){1,3}version:?\s+v?\d[\w.+-]*\s*$", re.I)
+
+
+def read_tails(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Event]:
+    """Add to each file the tail lines something reads, when the bundle has no error line;
+    returns the events added. Every kept tail leaves the files' facts either way."""
+    tails = [(scan, scan.facts.pop(QUIET_TAIL, None) or []) for scan in scans]
+    if not any(tail for _, tail in tails) or _holds_error_line(scans, knowledge):
+        return []
+    added: list[Event] = []
+    for scan, tail in tails:
+        read = _read_lines(tail, knowledge)
+        if read:
+            scan.events.extend(read)
+            scan.events.sort(key=lambda event: event.line)
+            added += read
+    return added
+
+
+def _holds_error_line(scans: Sequence[FileScan], knowledge: Knowledge) -> bool:
+    """An error event, or a warning that a rule reads as a failure (a library with no error
+    level, NCCL, warns of its failures): a first error the bundle already offers."""
+    for scan in scans:
+        for event in scan.events:
+            if event.kind == EventKind.ERROR:
+                return True
+            warned = event.kind == EventKind.WARNING
+            if warned and classify_event(event, 0, knowledge).tier >= TIER_GENERIC:
+                return True
+    return False
+
+
+def _read_lines(tail: Sequence[Event], knowledge: Knowledge) -> list[Event]:
+    """The lines of one file's tail that a rule reads, and the last one only the hints or the
+    learned words read: a program's own report of why it stopped is its last word, while the
+    earlier lines a short file keeps are its start-up output."""
+    readings = [(event, reads(event, knowledge)) for event in tail]
+    worded = [event for event, reading in readings if reading == WORDS]
+    last = worded[-1] if worded else None
+    return [event for event, reading in readings if reading == RULE or event is last]
+
+
+def _command(message: str) -> bool:
+    """A command as typed at a shell prompt, echoed by one or quoted by a tool (`Process 41:
+    /srv/venv/bin/python3 -u infer.py --timeout 60`): what was run, whose options name what the
+    job may do, not what failed."""
+    prefilter = load_prefilter()
+    commands = prefilter.command_lines
+    if _SHELL_PROMPT.match(message) or echoed_command(message, prefilter):
+        return True
+    if _LAUNCH.search(message):
+        return True
+    return commands is not None and commands.match(message) is not None
+
+
+def reads(event: Event, knowledge: Knowledge) -> str | None:
+    """`RULE` when a signature reads the line, `WORDS` when only the hints or the learned
+    words read it as a failure, None when nothing does. A line indented under another
+    (a block's detail), that only states a version or that holds a command is read by the
+    rules alone."""
+    message = event.message or event.text
+    if reads_as_source(message) or is_chatter(message):
+        return None
+    if match_line(message, event.codes, knowledge):
+        return RULE
+    if event.text[:1].isspace() or _VERSION_BANNER.match(message) or _command(message):
+        return None
+    return WORDS if vote(message) is not None or read_words(message) is not None else None

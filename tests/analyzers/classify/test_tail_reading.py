@@ -1,0 +1,75 @@
+"""classify.tail_reading: a bundle with no error line is read at its files' tails."""
+
+from __future__ import annotations
+
+from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tail_reading import RULE, WORDS, read_tails, reads
+from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.scan.quiet_tail import QUIET_TAIL, TAIL_SOURCE
+
+KNOWLEDGE = load_knowledge()
+PATH = "job/log_0.log"
+
+
+def line(number: int, text: str) -> Event:
+    return Event(
+        file=PATH, line=number, text=text, kind=EventKind.ERROR, message=text, source=TAIL_SOURCE
+    )
+
+
+def scan_with_tail(*tail: Event, events: tuple[Event, ...] = ()) -> FileScan:
+    info = FileInfo(PATH, FileKind.RANK_LOG, 0)
+    return FileScan(info=info, events=list(events), facts={QUIET_TAIL: list(tail)})
+
+
+def test_a_line_a_rule_reads_becomes_the_files_error_line() -> None:
+    scan = scan_with_tail(line(3, "loading weights"), line(4, "npu is busy, check again"))
+    added = read_tails([scan], KNOWLEDGE)
+    assert [event.message for event in added] == ["npu is busy, check again"]
+    assert scan.events == added
+    assert QUIET_TAIL not in scan.facts
+
+
+def test_a_line_only_the_learned_words_read_is_taken_from_the_files_end() -> None:
+    denied = "bash:/home/ma-user/.pip/pip.conf: Permission Denied"
+    assert reads(line(5, denied), KNOWLEDGE) == WORDS
+    scan = scan_with_tail(line(5, denied))
+    assert [event.line for event in read_tails([scan], KNOWLEDGE)] == [5]
+
+
+def test_nothing_is_read_when_the_bundle_holds_an_error_line() -> None:
+    error = Event(file=PATH, line=1, text="RuntimeError: boom", kind=EventKind.ERROR)
+    scan = scan_with_tail(line(4, "npu is busy, check again"), events=(error,))
+    assert read_tails([scan], KNOWLEDGE) == []
+    assert scan.events == [error]
+    assert QUIET_TAIL not in scan.facts
+
+
+def test_nothing_is_read_when_a_warning_already_reads_as_the_failure() -> None:
+    warned = Event(
+        file=PATH,
+        line=1,
+        text="NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 32631, vendor err 129",
+        message="NET/IB : Got completion with error 12, opcode 0, len 32631, vendor err 129",
+        kind=EventKind.WARNING,
+    )
+    scan = scan_with_tail(line(4, "npu is busy, check again"), events=(warned,))
+    assert read_tails([scan], KNOWLEDGE) == []
+
+
+def test_a_rule_reads_a_line_whatever_its_indent() -> None:
+    assert reads(line(2, "    npu is busy, check again"), KNOWLEDGE) == RULE
+
+
+def test_commands_banners_and_indented_details_are_left_to_the_rules() -> None:
+    for text in (
+        "Process 4100: /srv/venv/bin/python3 -u infer.py --timeout 60 --fault-tolerance",
+        "(base)$ python launch.py --config configs/dreamfusion-if.yaml --train --gpu 0,1",
+        "NCCL version 2.18.6+cuda11.8",
+        "                Node: while/NcclAllReduce_271, function: while_body_135159",
+    ):
+        assert reads(line(1, text), KNOWLEDGE) is None, text
+
+
+def test_chatter_is_never_read() -> None:
+    assert reads(line(1, "upload of the checkpoint failed; retrying in 5 s"), KNOWLEDGE) is None
