@@ -132,3 +132,45 @@ def test_a_watchdog_headline_wrapped_before_its_work_is_the_collective_timeout()
         first_error="[Rank 6] Watchdog caught collective operation timeout:",
         beside=("hang",),
     )
+
+
+# The device's hardware JPEG decoder (DVPP JPEGD) refuses images in its own words, with no level:
+# a stream whose end marker is broken, or an encoding it does not take.
+DEVICE_JPEG_BROKEN = """\
+EOI segment of the stream is invalid
+EOI segment of the stream is invalid, it should be FFD9. Try software decoding
+"""
+
+DEVICE_JPEG_UNSUPPORTED = """\
+Unsupported subsample format, just support jpeg with YUV 444 440 422 420 400
+do not support progressive mode
+"""
+
+
+def test_a_jpeg_the_device_decoder_finds_broken_is_the_input_data() -> None:
+    diagnosis = diagnose_text("stdout.log", DEVICE_JPEG_BROKEN)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="EOI segment of the stream is invalid",
+        rule="other.device_jpeg_undecodable",
+        beside=("driver_env",),
+    )
+
+
+def test_a_jpeg_encoding_the_device_decoder_does_not_take_is_the_input_data() -> None:
+    diagnosis = diagnose_text("stdout.log", DEVICE_JPEG_UNSUPPORTED)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Unsupported subsample format",
+        rule="other.device_jpeg_unsupported",
+        beside=("op_constraint",),
+    )
+
+
+def test_a_decoder_that_falls_back_to_software_is_no_failure() -> None:
+    diagnosis = diagnose_text(
+        "stdout.log", "[INFO] JPEGD: progressive mode image, decoding in software\n"
+    )
+    assert diagnosis.first_error is None

@@ -49,6 +49,19 @@ EL0003: [PID: 60218] 2026-11-02-12:30:01.118.402 The argument is invalid.
         Check param failed, dev can not be NULL![FUNC:DeviceRetain][FILE:runtime.cc][LINE:3600]
 """
 
+# Older runtimes write the driver's refusal with no blank after the comma, and an inference
+# tool prints the block without PIDs, the TraceBack cut to a few lines with `...` between them.
+DRIVER_REFUSED_NO_BLANK = """\
+[INFO] acl init success
+EL003: The argument is invalid.
+       ...
+	   Failed to open device,retCode=0x7020010,deviceId=3.[FUNC:Init][FILE:device.cc][LINE:190]
+	   ...
+	   open device 3 failed,runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:150]
+[ERROR] acl open device 3 failed
+SetDevice failed.ret=507033
+"""
+
 NO_DEVICE_MEMORY = """\
 [ERROR] aclrtSetDevice(dev) failed: 507033 (/srv/ci/run-19/kernels/sub/main.cpp:64)
 [ERROR] RecentErrMsg: [PID: 7781] 2026-11-02-10:00:00.000.200 Memory_Allocation_Failure(EL0004): Failed to allocate memory.
@@ -183,6 +196,13 @@ CASES = [
         DRIVER_REFUSED_UNDER_HEADLINE,
         "driver_env",
         "Failed to open device, retCode=0x7020014",
+        None,
+    ),
+    (
+        "driver refused, no blank after the comma",
+        DRIVER_REFUSED_NO_BLANK,
+        "driver_env",
+        "Failed to open device,retCode=0x7020010",
         None,
     ),
     (

@@ -101,3 +101,56 @@ OTHER_LOAD_CODE = """\
 def test_another_load_code_names_no_capability_group() -> None:
     diagnosis = diagnose_text("stdout.txt", OTHER_LOAD_CODE)
     assert "env.nca_model_load_no_capability_group" not in rules_of(diagnosis)
+
+
+# The offline inference tool (ais_bench) checks each input file's bytes against the size of the
+# model input it feeds before it copies anything to the device.
+INPUT_FILE_SIZE = """\
+python3 -m ais_bench --model ./out/yolo_bs4.om --input ./prep/img_0001.bin
+[INFO] try get model batchsize:4
+[ERROR] arg0 tensorsize: 4915200 filesize: 1228800 not match
+"""
+
+
+def test_an_input_file_of_another_size_than_the_model_input_is_a_shape_mismatch() -> None:
+    diagnosis = diagnose_text("stdout.log", INPUT_FILE_SIZE)
+    assert_reads(
+        diagnosis,
+        "shape_mismatch",
+        first_error="arg0 tensorsize: 4915200 filesize: 1228800 not match",
+        rule="shape.inference_input_file_size",
+        beside=("config",),
+    )
+
+
+def test_an_input_file_of_the_model_input_size_is_no_mismatch() -> None:
+    diagnosis = diagnose_text(
+        "stdout.log", "[DEBUG] arg0 tensorsize: 4915200 filesize: 4915200 match\n"
+    )
+    assert "shape.inference_input_file_size" not in rules_of(diagnosis)
+
+
+# Its outputs are cut back into one file per input along a batch axis; when the axis it cuts
+# along does not hold the number of files (the default axis 0 of size 1), it stops.
+OUTPUT_SPLIT = """\
+[INFO] -----------------Performance Summary------------------
+[ERROR] save out files error array shape:(1, 8400, 85) filesinfo:[['prep/a.bin', 'prep/b.bin', 'prep/c.bin', 'prep/d.bin']]  files_count_perbatch:4 ndata.shape0:1
+"""
+
+
+def test_outputs_the_tool_cannot_cut_per_input_file_are_its_option() -> None:
+    diagnosis = diagnose_text("stdout.log", OUTPUT_SPLIT)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="save out files error array shape:(1, 8400, 85)",
+        rule="cfg.inference_output_split_failed",
+        beside=("shape_mismatch",),
+    )
+
+
+def test_saved_output_files_are_no_failure() -> None:
+    diagnosis = diagnose_text(
+        "stdout.log", "[INFO] save out files to ./result/2026_01_01-10_00_00\n"
+    )
+    assert "cfg.inference_output_split_failed" not in rules_of(diagnosis)
