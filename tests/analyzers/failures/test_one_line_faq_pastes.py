@@ -109,3 +109,44 @@ def test_torch_npus_bare_error_code_sentence_with_a_full_width_comma_reads_its_c
 def test_a_full_width_comma_does_not_turn_a_warning_into_the_sentence() -> None:
     diagnosis = diagnose_text("console.log", "NPU warning，error code is 107002\n")
     assert "op.npu_function_error" not in rules_of(diagnosis)
+
+
+def test_a_missing_module_attribute_restated_with_a_colon_is_the_package_set() -> None:
+    """A FAQ restates Python's `module 'x' has no attribute 'y'` without quotes, the name after
+    a colon: the same finding, a library calling a name the installed release lacks."""
+    for text in (
+        "torch has no attribute: float8_demo\n",
+        "module torch_npu has no attribute: npu_demo\n",
+    ):
+        diagnosis = diagnose_text("train.log", text)
+        assert_reads(diagnosis, "config", first_error="has no attribute:")
+
+
+def test_a_sentence_that_goes_on_after_the_missing_attribute_is_no_failure() -> None:
+    diagnosis = diagnose_text(
+        "train.log", "config has no attribute: rope_scaling, using the default of 1.0\n"
+    )
+    assert diagnosis.category != "config"
+
+
+def test_an_extensions_undefined_symbol_cut_before_the_symbol_is_the_package_set() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a paste that keeps the loader's
+    refusal of a package's extension but cuts the symbol's name (or retypes the word) still
+    names the library, read as the whole line is."""
+    for text in (
+        "ImportError: /srv/env/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol\n",
+        "ImportError：.../fastops/lib/libfastops.so: undefind symbol\n",
+    ):
+        diagnosis = diagnose_text("build.log", text)
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error="so: undef",
+            rule="cfg.extension_symbol_mismatch",
+            beside=("driver_env",),
+        )
+
+
+def test_a_symbol_tool_listing_undefined_symbols_is_no_refusal() -> None:
+    diagnosis = diagnose_text("build.log", "nm -u libfastops.so lists each undefined symbol\n")
+    assert "cfg.extension_symbol_mismatch" not in rules_of(diagnosis)

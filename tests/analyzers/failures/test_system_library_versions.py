@@ -87,3 +87,22 @@ def test_an_unversioned_missing_symbol_keeps_the_package_set_reading() -> None:
     )
     diagnosis = diagnose_text("job/console.txt", text)
     assert diagnosis.category == "config"
+
+
+def test_a_loader_refusal_retyped_without_its_version_or_requiring_binary_is_the_machine() -> None:
+    """A FAQ or a title keeps the refusal cut after `not found`, with the version written as
+    placeholder letters and the quotes made straight; the loader's wording is still whole."""
+    for text in (
+        "libc.so.6: version 'GLIBC_x.yy' not found\n",
+        "ImportError: /lib64/libm.so.6: version `GLIBC_2.29' not found\n",
+        "/usr/lib64/libstdc++.so.6: version 'GLIBCXX_3.4.XX' not found\n",
+    ):
+        diagnosis = diagnose_text("job/train.log", text)
+        assert_reads(diagnosis, "driver_env", first_error="' not found", beside=("config",))
+
+
+def test_a_version_sentence_that_goes_on_after_not_found_is_no_loader_refusal() -> None:
+    diagnosis = diagnose_text(
+        "job/train.log", "release notes: version 'GLIBC_2.34' not found in the table, using 2.28\n"
+    )
+    assert diagnosis.category != "driver_env"
