@@ -131,11 +131,11 @@ def test_a_sentence_that_goes_on_after_the_missing_attribute_is_no_failure() -> 
 
 def test_an_extensions_undefined_symbol_cut_before_the_symbol_is_the_package_set() -> None:
     """docs/labelling.md#config-driver_env-or-weight_load: a paste that keeps the loader's
-    refusal of a package's extension but cuts the symbol's name (or retypes the word) still
-    names the library, read as the whole line is."""
+    refusal of a package's extension but cuts the symbol's name still names the library, read
+    as the whole line is."""
     for text in (
         "ImportError: /srv/env/site-packages/torch_npu/lib/libtorch_npu.so: undefined symbol\n",
-        "ImportError：.../fastops/lib/libfastops.so: undefind symbol\n",
+        "ImportError：.../fastops/lib/libfastops.so: undefined symbol\n",
     ):
         diagnosis = diagnose_text("build.log", text)
         assert_reads(
