@@ -61,17 +61,23 @@ def test_a_serving_engines_gloo_group_alone_does_not_make_a_cpu_job(tmp_path):
     assert "accelerator" not in report["environment"]
 
 
+# no error word and no rule: only the learned words can read it
+STOPPED_WITHOUT_ERROR_WORD = (
+    "npu driver version too old for this toolkit, please upgrade the driver package"
+)
+
+
 def test_a_bundle_with_no_error_line_is_read_at_its_files_last_lines(tmp_path):
     """A job that stopped on a line with no error word: no line passes the scan's gate, so the
     file's last lines are read as the gate's lines are, and the page says so."""
     log = tmp_path / "stdout.log"
-    log.write_text("start training job\nbash:/home/ma-user/.pip/pip.conf: Permission Denied\n")
+    log.write_text("start training job\n" + STOPPED_WITHOUT_ERROR_WORD + "\n")
 
     report = analyze(log, AnalyzeOptions(workers=1))
 
     first = report.diagnosis.first_error
     assert first is not None
-    assert (first.line, first.text) == (2, "bash:/home/ma-user/.pip/pip.conf: Permission Denied")
+    assert (first.line, first.text) == (2, STOPPED_WITHOUT_ERROR_WORD)
     assert report.bundle.warnings == [
         "stdout.log: no line of the bundle read as an error, so the file's last lines were read "
         "as the scan reads error lines, and its line 2 is cited as the first error"

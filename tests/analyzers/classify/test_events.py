@@ -245,7 +245,7 @@ def test_unknown_exception_is_someones_own_failure_and_unknown_text_is_noise() -
 def test_a_line_read_from_a_quiet_bundles_tail_is_cited_only_when_nothing_else_is() -> None:
     """No error word, no rule: printed alone it is noise, but read from the tail of a bundle
     with no error line (`classify.tail_reading`) it is a bare failure the learned words label."""
-    text = "bash:/home/ma-user/.pip/pip.conf: Permission Denied"
+    text = "conda activate refused: /opt/envs/train is owned by another account"
     assert classify_event(event(text), 0, KNOWLEDGE).tier == TIER_NOISE
     from_tail = classify_event(event(text, source=TAIL_SOURCE), 0, KNOWLEDGE)
     assert (from_tail.tier, from_tail.matches) == (TIER_UNMATCHED, ())
