@@ -74,6 +74,7 @@ _BLOCK_DONE = rb"block[ _-]?\d+ " + _LAYER_CLOSING
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
+    rb"'train_runtime'|"  # a Trainer's summary of the whole run, logged once training ended
     + "通过|完成|成功|".encode()  # a Chinese print's "passed" / "done" / "success"
     + "✓|✔|✅|".encode()  # a tick mark a print puts for "passed" (`fwd layer 7 ✓`)
     + rb" ok|"  # `layer 2: norm ok`

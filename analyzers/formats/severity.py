@@ -71,6 +71,7 @@ class Prefilter:
     closing_words: re.Pattern[str] | None = None
     path_folders: re.Pattern[str] | None = None
     state_dumps: re.Pattern[str] | None = None  # state records written when a program fails
+    side_services: re.Pattern[str] | None = None  # a library's optional helper that failed
     echoed_commands: re.Pattern[str] | None = None  # a shell's trace of the commands it ran
     command_lines: re.Pattern[str] | None = None  # a launch command kept as a line of its own
 
@@ -101,6 +102,7 @@ def load_prefilter() -> Prefilter:
         closing_words=_optional(_squash(data.get("closing_words") or ""), re.IGNORECASE),
         path_folders=_optional(str(data.get("path_folders") or "")),
         state_dumps=_optional(str(data.get("state_dumps") or "")),
+        side_services=_optional(str(data.get("side_services") or "")),
         echoed_commands=_optional(str(data.get("echoed_commands") or "")),
         command_lines=_optional(str(data.get("command_lines") or "")),
     )
@@ -125,6 +127,8 @@ def classify(line: ParsedLine, prefilter: Prefilter) -> EventKind | None:
         return None
     if prefilter.state_dumps is not None and prefilter.state_dumps.search(line.message):
         return None  # a record of the state a failing program was in, at whatever level
+    if prefilter.side_services is not None and prefilter.side_services.search(line.message):
+        return None  # an optional helper of a library that the job does not depend on
     if echoed_command(line.message, prefilter):
         return None
     if line.level in ERROR_LEVELS:

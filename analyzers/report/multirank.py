@@ -112,7 +112,7 @@ def _pending_end(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict
 
 def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
     ranks = correlation.ranks
-    if not ranks or not all(finished(r) for r in ranks):
+    if not ranks or not all(finished(r) or _console_finished(r, scans) for r in ranks):
         return None
     checkpoint = correlation.last_common_checkpoint
     if checkpoint:
@@ -120,6 +120,26 @@ def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     else:
         reason = say("verdict.healthy")
     return Verdict("multirank.healthy", "healthy", "none", 0.9, (), reason)
+
+
+def _console_finished(rank: RankSummary, scans: Sequence[FileScan]) -> bool:
+    """A rank named only by a tag that came after the progress began (a teardown warning's
+    `[rank0]:`) has no checkpoint of its own; the console it shares with the untagged lines
+    ends on a success line of no rank (a Trainer's run summary), so the run it belongs to
+    finished (`analyzers.scan.stated_rank`)."""
+    if rank.checkpoints or not rank.files:
+        return False
+    files = set(rank.files)
+    mine = [scan for scan in scans if scan.info.path in files]
+    return bool(mine) and all(_ends_in_unranked_success(scan) for scan in mine)
+
+
+def _ends_in_unranked_success(scan: FileScan) -> bool:
+    track = track_of(scan)
+    if track is None or not track.texts or not len(track.text):
+        return False
+    last = len(track.text) - 1
+    return track.rank[last] < 0 and is_success(track.texts[track.text[last]])
 
 
 def _diverged(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:

@@ -286,3 +286,53 @@ def test_tenstorrent_start_up_notes_are_no_failure() -> None:
     diagnosis = diagnose_text("logs/stdout.log", TT_ROUTER_SYNC_DONE)
     assert "env.tt_fabric_router_sync_timeout" not in rules_of(diagnosis)
     assert "dev.tt_cores_not_up" not in rules_of(diagnosis)
+
+
+# llama.cpp's ggml on an Apple GPU: ggml's line that a command buffer failed, then Metal's
+# reason with its IOGPU code.
+METAL_OUT_OF_MEMORY = """\
+srv  update_slots: decoding batch, n_tokens = 1024
+ggml_metal_graph_compute: command buffer 2 failed with status 5
+error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)
+graph_compute: ggml_backend_sched_graph_compute_async failed with error -1
+llama_decode: failed to decode, ret = -3
+"""
+
+METAL_INTERNAL_ERROR = """\
+ggml_metal_graph_compute: command buffer 1 failed with status 5
+error: Internal Error (0000000e:Internal Error)
+clip_image_batch_encode: ggml_backend_sched_graph_compute failed with error -1
+"""
+
+
+def test_metal_out_of_memory_under_a_failed_command_buffer_is_memory() -> None:
+    """docs/labelling.md#runtimes-of-other-accelerators: Metal's reason decides."""
+    assert_reads(
+        diagnose_text("server.log", METAL_OUT_OF_MEMORY),
+        "oom",
+        first_error="kIOGPUCommandBufferCallbackErrorOutOfMemory",
+        rule="oom.metal_command_buffer_out_of_memory",
+    )
+
+
+def test_metal_internal_error_is_the_device_with_memory_beside_it() -> None:
+    """docs/labelling.md#runtimes-of-other-accelerators"""
+    assert_reads(
+        diagnose_text("server.log", METAL_INTERNAL_ERROR),
+        "device_fault",
+        first_error="Internal Error (0000000e:Internal Error)",
+        rule="dev.metal_command_buffer_error",
+        beside=("oom",),
+    )
+
+
+def test_a_failed_metal_command_buffer_alone_is_the_first_error() -> None:
+    """docs/labelling.md#runtimes-of-other-accelerators: with the reason cut, ggml's line."""
+    text = "ggml_metal_graph_compute: command buffer 4 failed with status 5\n"
+    assert_reads(
+        diagnose_text("server.log", text),
+        "device_fault",
+        first_error="command buffer 4 failed with status 5",
+        rule="dev.metal_command_buffer_failed",
+        beside=("oom",),
+    )

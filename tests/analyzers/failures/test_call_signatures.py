@@ -41,3 +41,32 @@ def test_a_type_error_about_operands_is_not_a_signature_mismatch() -> None:
     assert diagnosis.first_error is not None
     assert "unsupported operand" in diagnosis.first_error.text
     assert "cfg.call_signature_mismatch" not in rules_of(diagnosis)
+
+
+def test_an_unexpected_keyword_quoted_without_its_type_error_is_read() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: a FAQ or an issue title keeps the
+    message and drops `TypeError:`; the refusal is the same."""
+    text = "WorkerPool.spawn_child() got an unexpected keyword argument 'start_mode'\n"
+    assert_reads(
+        diagnose_text("server.log", text),
+        "config",
+        first_error="got an unexpected keyword argument 'start_mode'",
+        rule="cfg.import_mismatch",
+    )
+
+
+def test_a_positional_count_quoted_without_its_type_error_is_an_error_line() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    text = "Scheduler.add_request() takes 3 positional arguments but 4 were given\n"
+    assert_reads(
+        diagnose_text("server.log", text),
+        "config",
+        first_error="takes 3 positional arguments but 4 were given",
+        rule="cfg.call_signature_mismatch",
+        beside=("other",),
+    )
+
+
+def test_an_argument_list_heading_is_no_error_line() -> None:
+    text = "positional arguments:\n  model       the model to serve\n"
+    assert diagnose_text("usage.txt", text).first_error is None

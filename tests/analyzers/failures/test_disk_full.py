@@ -294,3 +294,31 @@ def test_the_jobs_record_of_the_position_check_yields_to_the_stream_failure_belo
     diagnosis = diagnose_text("log_5.log", text)
     assert diagnosis.first_error is not None
     assert "basic_ios::clear: iostream error" in diagnosis.first_error.text
+
+
+# UCX's virtual file system cannot watch its directory: the kernel's inotify watch limit
+# answers ENOSPC. Nothing else of UCX depends on it, and the run goes on.
+UCX_VFS_WATCH = """\
+[1765012345.100200] [node-a:41022:f]        vfs_fuse.c:281  UCX  ERROR inotify_add_watch(/tmp) failed: No space left on device
+{'loss': 0.0102, 'grad_norm': 1.31, 'learning_rate': 2e-06, 'epoch': 1.0}
+"""
+
+
+def test_ucx_failing_to_watch_its_virtual_file_system_is_no_full_disk() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("stdout.log", UCX_VFS_WATCH)
+    assert "env.no_space_left" not in rules_of(diagnosis)
+    assert diagnosis.first_error is None
+
+
+def test_a_full_disk_beside_the_ucx_watch_line_still_decides() -> None:
+    text = (
+        UCX_VFS_WATCH
+        + "OSError: [Errno 28] No space left on device: '/out/ckpt/model.safetensors'\n"
+    )
+    assert_reads(
+        diagnose_text("stdout.log", text),
+        "driver_env",
+        first_error="[Errno 28] No space left on device: '/out/ckpt",
+        rule="env.no_space_left",
+    )

@@ -113,3 +113,15 @@ def test_the_static_tls_refusal_offers_no_memory_reading() -> None:
     diagnosis = diagnose_text("stderr.log", text)
     assert_reads(diagnosis, "driver_env", first_error="static TLS block", beside=("config",))
     assert "oom" not in alternative_labels(diagnosis)
+
+
+def test_a_document_parser_whose_java_server_does_not_start_is_the_machine() -> None:
+    # docs/labelling.md#config-driver_env-or-weight_load: tika-python needs a Java runtime
+    text = "2026-03-02 10:11:12,345 ERROR 2210 parse failed: RuntimeError: Unable to start Tika server.\n"
+    assert_reads(
+        diagnose_text("task_executor.log", text),
+        "driver_env",
+        first_error="Unable to start Tika server",
+        rule="env.tika_server_not_started",
+        beside=("config",),
+    )

@@ -199,3 +199,26 @@ def test_a_node_whose_files_are_empty_went_down_with_its_ranks(tmp_path: Path) -
     diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [2, 3]
+
+
+# A Trainer's fine-tune on two GPUs as its launcher's console keeps it: the last steps, then
+# the summary of the whole run that the Trainer logs once training has ended.
+TRAINER_FINISHED = """\
+{'loss': 0.0031, 'grad_norm': 0.41, 'learning_rate': 1.2e-08, 'epoch': 2.0}
+100%|##########| 840/840 [05:12<00:00,  2.69it/s]
+{'train_runtime': 312.4, 'train_samples_per_second': 21.5, 'train_steps_per_second': 2.69, 'train_loss': 0.0522, 'epoch': 2.0}
+11/02/2026 09:14:03 - INFO - trainer -   Saving model checkpoint to ./out/bge-ft
+[rank0]:[W1102 09:14:05.118 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL.
+"""
+
+
+def test_a_trainer_run_summary_is_the_run_finishing() -> None:
+    """A console that ends with the Trainer's `train_runtime` summary is a finished run."""
+    diagnosis = diagnose_text("stdout.log", TRAINER_FINISHED)
+    assert diagnosis.category == "healthy"
+    assert diagnosis.first_error is None
+
+
+def test_an_evaluation_summary_is_not_the_run_finishing() -> None:
+    text = TRAINER_FINISHED.replace("'train_runtime'", "'eval_runtime'")
+    assert diagnose_text("stdout.log", text).category != "healthy"
