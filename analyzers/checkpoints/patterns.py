@@ -71,6 +71,20 @@ _LAYER_DONE = (
 )
 # a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`)
 _BLOCK_DONE = rb"block[ _-]?\d+ " + _LAYER_CLOSING
+# a structured logger's event named as an identifier, its layer in a field of its own
+# (`event=norm_done layer=1`, `{"event": "layer_done", "layer": 1}`): the record's reader
+# words it as the printed line (`layer 1 norm done`); `_passed` is found by `passed`
+_EVENT_DONE = b"_" + _LAYER_CLOSING
+# a numbered phase closed with its count: `stage 2/5: all-to-all ok`, `phase 3/4 - weights done`
+_NUMBERED_PHASE = (
+    rb"(?:stage|phase) ?\d+ ?/ ?\d+ ?[:|-][^\n]* (?:ok|passed|"
+    + b"|".join(_CLOSING_WORDS[:3])
+    + rb")"
+)
+_EVENT_WITH_LAYER = (
+    rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
+    rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
+)
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
@@ -87,6 +101,10 @@ _DEFAULT_PREFILTER = (
     + _GROUP_LIST
     + rb"|"
     + _BLOCK_DONE
+    + rb"|"
+    + _EVENT_DONE
+    + rb"|"
+    + _NUMBERED_PHASE
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -114,9 +132,9 @@ class Confirmation:
 # RE2 runs it four times faster than `re` here (the literal recurs on every metric line).
 # ` ok` ends many a status line and `成功` many a Chinese one (`连接成功`): only a line that
 # names a layer (or a model's block) before its ` ok`, or a model run before its `成功`, can
-# be a checkpoint, and a block without one stays on the hot loop's single literal. `block`
-# is in many a runtime's line (`blockDim`, a memory block): only a numbered block with a
-# verb of completion counts.
+# be a checkpoint, and a block without one stays on the hot loop's single literal. `block` is in many a runtime's line (`blockDim`, a memory block):
+# only a numbered block with a verb of completion counts. `stage` and `phase` are in many a
+# pipeline's or server's line: only a numbered phase with its count and a verb counts.
 _CONFIRMED_LITERALS = {
     b"step": Confirmation(re2.compile(_TRAIN_STEP_VERB), _VERBS),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
@@ -126,6 +144,9 @@ _CONFIRMED_LITERALS = {
     # every `layer 3 passed` holds it; `passed` finds those
     b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),
+    **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
+    b"stage": Confirmation(re2.compile(_NUMBERED_PHASE)),
+    b"phase": Confirmation(re2.compile(_NUMBERED_PHASE)),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`

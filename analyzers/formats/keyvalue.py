@@ -5,7 +5,9 @@
 
 Every pair's value is its Python repr (strings in quotes, escapes inside), the keys in any
 order (`key_order=` first, the rest as the event dict holds them, or all sorted). The `event`
-value is the line's message, so an error event reads as if printed alone; `level`, the time
+value is the line's message, so an error event reads as if printed alone, and an event named as
+an identifier with its layer in a pair (`event=norm_done layer=1`) reads as the printed line it
+stands for (`layer 1 norm done`, as `formats.jsonlines.event_words` reads a JSON record); `level`, the time
 and the writer's rank and pid are read from their pairs under the key names JSON loggers use
 (`formats.jsonlines`). An exception rendered by `format_exc_info` is one more pair,
 `exception='Traceback (most recent call last):\\n  File ...'`, whose escaped newlines cut the
@@ -44,7 +46,8 @@ def take(line: ParsedLine) -> bool:
     if not isinstance(event, str) or len(fields) < 2:
         return False
     line.source = NAME
-    line.message = event.rstrip("\n")
+    # an identifier-named event (`event=norm_done layer=1`) reads as the JSON record's does
+    line.message = jsonlines.event_words(event.rstrip("\n"), fields)
     jsonlines.read_fields(line, fields)
     return True
 

@@ -1101,3 +1101,59 @@ def test_tick_mark_and_epoch_iteration_lines_reach_every_rank_in_a_bundle(tmp_pa
     assert got[3] == "epoch 1 iter 10 done"
     assert got[0] == "step 11 / layer 0 / norm passed"
     assert report.correlation["last_common_checkpoint_qualified"] == "epoch 1 iter 10 done"
+
+
+# docs/labelling.md#numbered-phases-and-identifier-named-events
+# A set-up split into numbered phases closes each with its number and the count (`stage 2/5: all-to-all ok`);
+# a structured logger names its event as an identifier with the layer in a field of its own
+# (`event=norm_done layer=1`). Both pass the byte prefilter and its confirmation.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "x\n[default5]:stage 2/5: all-to-all ok\n",
+        "x\nphase 3/4 - load weights done (1.2 s)\n",
+        "x\ntimestamp=2026-12-06T17:15:08.362Z level=info event=norm_done layer=1 rank=4\n",
+        'x\n{"ts": "2026-12-06T17:15:08.362", "event": "attention_finished", "layer": 12}\n',
+        "x\nlayer=3 event=layer_done rank=0\n",
+    ],
+)
+def test_the_default_prefilter_keeps_numbered_phases_and_identifier_events(line):
+    matcher = CheckpointMatcher()
+    prefilter = re.compile(matcher.prefilter_bytes_pattern(), re.MULTILINE | re.IGNORECASE)
+    assert prefilter.search(line.encode())
+    folded = line.encode().translate(FOLD)
+    confirms = matcher.prefilter_confirmations()
+    assert any(word in folded and confirm.search(folded) for word, confirm in confirms.items())
+
+
+def test_status_lines_and_identifiers_without_a_layer_are_not_confirmed():
+    """A health check's ` ok` after a phase number with no count, and an identifier that
+    ends in `_done` with no layer field (`event=download_done`), stay unconfirmed."""
+    folded = b"stage 1: recv ok\nevent=download_done file=a.bin\n".translate(FOLD)
+    confirms = CheckpointMatcher().prefilter_confirmations()
+    assert not confirms[b" ok"].search(folded)
+    assert not confirms[b"_done"].search(folded)
+
+
+def test_numbered_phases_place_the_rank_that_stopped_before_the_next_one():
+    """Every rank closes phases 1 and 2; one fails loading its weights and never closes
+    phase 3: the others' last checkpoint is phase 3, the last common one phase 2."""
+    from analyzers.timeline.correlate import correlate
+    from tests.analyzers.excerpts import scan_text
+
+    done = ["stage 1/5: process group ok", "stage 2/5: all-to-all ok", "stage 3/5: load weights ok"]
+    matcher = CheckpointMatcher(())
+    scans = [
+        scan_text(
+            f"run/attempt_0/{r}/stdout.log",
+            "".join(x + "\n" for x in done[: 2 if r else 3]),
+            matcher,
+        )
+        for r in (0, 1)
+    ]
+    correlation = correlate(scans, None)
+    assert [r.last_checkpoint_qualified for r in correlation.ranks] == [
+        "stage 3 load weights ok",
+        "stage 2 all-to-all ok",
+    ]
+    assert correlation.last_common.qualified == "stage 2 all-to-all ok"

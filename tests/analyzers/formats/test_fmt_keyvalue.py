@@ -75,3 +75,53 @@ def test_structlog_key_value_lines(line, message, level, rank, time):
 def test_other_lines_keep_their_text(line):
     parsed = parse_line(line)
     assert parsed.source != "keyvalue"
+
+
+# docs/labelling.md#numbered-phases-and-identifier-named-events
+# An event named as an identifier with its layer in a pair of its own reads as the JSON
+# record's does (formats.jsonlines.event_words): the printed line it stands for.
+EVENT_NAMES = [
+    (
+        "timestamp=2026-12-06T17:15:08.434Z level=info event=norm_done layer=1 rank=4",
+        "layer 1 norm done",
+    ),
+    (
+        "timestamp=2026-12-06T17:15:08.434Z level=info event=layer_done layer=0 rank=4",
+        "layer 0 done",
+    ),
+    ("event='layer_passed' layer=3 rank=1 level='info'", "layer 3 passed"),
+    # counterexamples: a sentence stays as written; a name without a layer pair is its words
+    ("event='layer 0 passed' layer=0 rank=2 level='info'", "layer 0 passed"),
+    (
+        "timestamp=2026-12-06T17:15:08.361Z level=info event=prefill_start tokens=8 rank=4",
+        "prefill start",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), EVENT_NAMES)
+def test_identifier_events_read_with_their_layer_pair(line, message):
+    assert parse_line(line).message == message
+
+
+def test_logfmt_event_names_place_each_rank_at_its_layer_part():
+    """A job logging through structlog's key=value renderer, each rank to its own file:
+    the last event every rank logged is a part of layer 1."""
+    from analyzers.checkpoints.patterns import CheckpointMatcher
+    from analyzers.timeline.correlate import correlate
+    from tests.analyzers.excerpts import scan_text
+
+    lines = [
+        "timestamp=2026-12-06T17:15:08.361Z level=info event=prefill_start tokens=8 rank={r}",
+        "timestamp=2026-12-06T17:15:08.362Z level=info event=norm_done layer=0 rank={r}",
+        "timestamp=2026-12-06T17:15:08.407Z level=info event=attention_done layer=0 rank={r}",
+        "timestamp=2026-12-06T17:15:08.434Z level=info event=layer_done layer=0 rank={r}",
+        "timestamp=2026-12-06T17:15:08.434Z level=info event=norm_done layer=1 rank={r}",
+    ]
+    matcher = CheckpointMatcher(())
+    scans = [
+        scan_text(f"job/logs/worker-{r}.log", "".join(x.format(r=r) + "\n" for x in lines), matcher)
+        for r in (0, 1)
+    ]
+    correlation = correlate(scans, None)
+    assert [r.last_checkpoint_qualified for r in correlation.ranks] == ["layer 1 / norm done"] * 2
