@@ -1,7 +1,8 @@
 """One module per log format; `analyzers.scan.member` drives them.
 
 Line headers (level, time, pid, rank): `plog`, `torch_npu`, `glog`, `pylogging`, `richlog`
-(rich's console handler, whose right-hand path column is dropped from the message), and those
+(rich's console handler, whose right-hand path column is dropped from the message), `d2log`
+(detectron2's and fvcore's logger: a level word only for warnings and errors), and those
 of other accelerators' runtimes: `hiplog` (ROCm's debug levels), `neuron_rt` (AWS Neuron),
 `ttlog` (Tenstorrent), `macalog` (MetaX's MACA runtime and driver), and of the communication
 libraries under them: `ucxlog` (UCX's own levelled lines, as NIXL and MPI print them), of the

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from analyzers.formats import (
+    d2log,
     ggml,
     glog,
     hiplog,
@@ -52,6 +53,7 @@ HEADERS: tuple[Header, ...] = (
     *macalog.HEADERS,
     *ucxlog.HEADERS,
     *trtllm_log.HEADERS,
+    *d2log.HEADERS,
     *pylogging.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,

@@ -24,10 +24,11 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # an option of a command line: `--timeout`, `--max-failures=3`, `-u`
 _OPTION_TOKEN = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
 # Python source shown in a traceback (a logger may print it at ERROR level line by line):
-# frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not.
+# frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not,
+# nor is a keyword a slash follows: a path or a TensorFlow scope (`while/body/_1/AddN: ...`).
 _PYTHON_SOURCE = re.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
-    r"""|import|from|del|not|lambda)\b|[~^]+\s*$"""
+    r"""|import|from|del|not|lambda)\b(?!/)|[~^]+\s*$"""
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
     r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s))"""  # a call, not `what():` nor English `key(s) in`
 )

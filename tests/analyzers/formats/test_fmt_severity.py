@@ -1,0 +1,36 @@
+"""Which lines read as pasted Python source (`formats.severity`): a statement keyword opens
+code only as a word of its own; followed by a slash it is a path or a TensorFlow scope name.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzers.core.types import EventKind
+from analyzers.formats.lines import parse_line
+from analyzers.formats.severity import classify, load_prefilter, reads_as_source
+
+SCOPED = (
+    "while/body/_1/gradients/AddN_12: InvalidArgumentError: Nan in summary histogram for:"
+    " while/body/_1/loss"
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "source"),
+    [
+        ("while not done:", True),
+        ("    for rank in ranks:", True),
+        ("if/else branches of the graph differ", False),
+        (SCOPED, False),
+        ("  " + SCOPED, False),
+        ("from/to addresses differ in the hostfile", False),
+    ],
+    ids=["while", "for", "if-slash", "tf-scope", "indented-tf-scope", "from-slash"],
+)
+def test_a_keyword_then_a_slash_is_no_statement(message: str, source: bool) -> None:
+    assert reads_as_source(message) is source
+
+
+def test_an_indented_scoped_error_is_an_error_not_source() -> None:
+    assert classify(parse_line("  " + SCOPED), load_prefilter()) is EventKind.ERROR
