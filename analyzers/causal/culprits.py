@@ -42,8 +42,16 @@ from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified, teardown_kills
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus, Timeline
+from analyzers.core.types import (
+    Correlation,
+    EventKind,
+    FileKind,
+    FileScan,
+    RankStatus,
+    Timeline,
+)
 from analyzers.formats.elastic import signal_name
+from analyzers.ingest.layout import folder_prefix
 from analyzers.timeline.divergence import microbatch_stages
 
 NOBODY = Blame([])
@@ -90,6 +98,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     ended = _ended_apart(chain)
     if ended is not None:
         return ended
+    lost = _lost_agent(first, correlation, scans)
+    if lost is not None:
+        return lost
     stopped_node = _stopped_node(first, correlation, scans)
     if stopped_node:
         return Blame(stopped_node, say("blame.stopped_node", many=several(stopped_node)))
@@ -157,6 +168,44 @@ def _ended_apart(chain: CausalChain) -> Blame | None:
     if any(match.signature.cause_if_silent for match in first.matches):
         return None  # a launcher's status line: its own reading decides (`_names`)
     return Blame([first.rank], say("blame.ended_apart"))
+
+
+def _lost_agent(
+    first: Classified, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """The ranks of the one node whose launcher agent's console ends with no error at all,
+    when the first error is another agent's own line that the far end of its connection
+    closed (the rendezvous store it shared went down with that agent): an agent that stops its
+    workers, or sees them fail, says so; one killed with its node says nothing. The ranks whose
+    files lie in that agent's node folder are blamed, not the ranks the surviving agent then
+    stopped itself."""
+    if correlation is None or first.rank is not None:
+        return None
+    if not any(match.signature.peer_gone for match in first.matches):
+        return None
+    agents = [scan for scan in scans if scan.info.kind == FileKind.LAUNCHER]
+    if not any(scan.info.path == first.event.file for scan in agents):
+        return None
+    mute = [
+        scan
+        for scan in agents
+        if scan.info.path != first.event.file
+        and not any(event.kind == EventKind.ERROR for event in scan.events)
+    ]
+    if len(mute) != 1 or not (folder := folder_prefix(mute[0].info.path)):
+        return None
+    if folder_prefix(first.event.file) == folder:
+        return None
+    ranks = sorted(
+        r.rank
+        for r in correlation.ranks
+        if r.status != RankStatus.MISSING
+        and r.files
+        and all(path.startswith(folder) for path in r.files)
+    )
+    if not ranks or len(ranks) >= len(correlation.ranks):
+        return None
+    return Blame(ranks, say("blame.lost_agent", folder=folder, many=several(ranks)))
 
 
 def _sender_waited_on(receiver: int | None, correlation: Correlation | None) -> int | None:

@@ -36,6 +36,7 @@ class Layout:
     ranks: tuple[re.Pattern[str], ...]
     default_log_suffixes: tuple[str, ...]
     local_rank_dirs: tuple[re.Pattern[str], ...] = ()
+    node_rank_files: tuple[re.Pattern[str], ...] = ()
     rotations: tuple[re.Pattern[str], ...] = ()
     artifacts: re.Pattern[str] | None = None  # files no rank wrote, whatever their names say
 
@@ -62,13 +63,14 @@ def load_layout() -> Layout:
     )
     ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
     local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
+    node_files = tuple(re.compile(p, re.IGNORECASE) for p in data.get("node_rank_files") or ())
     rotations = tuple(_rotation_pattern(p) for p in data.get("rotations") or ())
     artifacts = data.get("artifacts") or ()
     artifact = (
         re.compile("|".join(f"(?:{p})" for p in artifacts), re.IGNORECASE) if artifacts else None
     )
     suffixes = tuple(data["default_log_suffixes"])
-    return Layout(kinds, ranks, suffixes, local, rotations, artifact)
+    return Layout(kinds, ranks, suffixes, local, node_files, rotations, artifact)
 
 
 def _rotation_pattern(source: str) -> re.Pattern[str]:
@@ -142,6 +144,18 @@ def agent_local_rank(path: str) -> tuple[str, int] | None:
     agent (torchrun's `attempt_0/<local rank>/`): on a second node that number is not the
     global rank, and only the bundle as a whole can tell the offset."""
     for pattern in load_layout().local_rank_dirs:
+        found = pattern.search(logical_path(path))
+        if found:
+            local = plausible_rank(found.group("local"))
+            return (found.group("agent"), local) if local is not None else None
+    return None
+
+
+def node_local_rank(path: str) -> tuple[str, int] | None:
+    """The node's folder and the number a file in it is named by, when a per-host launch
+    script may have numbered its files per node (`node1/log_0.log`): only the file's own
+    statement of its rank can say whether that number is global."""
+    for pattern in load_layout().node_rank_files:
         found = pattern.search(logical_path(path))
         if found:
             local = plausible_rank(found.group("local"))

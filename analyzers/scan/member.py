@@ -66,7 +66,7 @@ from analyzers.formats.traceback import TracebackTracker
 from analyzers.formats.twinned import split_twinned
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.formats.year_less import YEAR_LESS, YearLess
-from analyzers.ingest.layout import agent_local_rank
+from analyzers.ingest.layout import agent_local_rank, node_local_rank
 from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
@@ -127,8 +127,13 @@ class _FileScanner(ScanSink):
     block_size = BLOCK_SIZE  # tests shrink it to put structures across block boundaries
 
     def __init__(self, info: FileInfo, checkpoints: CheckpointMatcher | None) -> None:
-        # A per-agent directory number is a local rank: what the file itself says decides.
-        want_rank = info.rank is None or agent_local_rank(info.path) is not None
+        # A per-agent directory number (or a per-node file number) may be a local rank: what
+        # the file itself says decides.
+        want_rank = (
+            info.rank is None
+            or agent_local_rank(info.path) is not None
+            or node_local_rank(info.path) is not None
+        )
         super().__init__(info, HeadHints(year_from_name(info.path), want_rank=want_rank))
         self.checkpoints = checkpoints
         self.prefilter = load_prefilter()

@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
 from analyzers.formats.outer_prefix import match_behind
-from analyzers.ingest.layout import agent_local_rank, folder_prefix
+from analyzers.ingest.layout import agent_local_rank, folder_prefix, node_local_rank
 
 # A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
 # `[rank3]:` (global) right after it.
@@ -50,7 +50,7 @@ def place_agent_ranks(scans: Sequence[FileScan]) -> None:
     offsets: dict[str, int] = {}
     trees = _agent_trees(scans)
     stacked = _stacked_offsets(trees)
-    for agent, members in trees.items():
+    for agent, members in [*trees.items(), *_node_files(scans, trees).items()]:
         offset = _one_offset(_named(scan, local) for scan, local in members)
         if offset is None:
             offset = stacked.get(agent) or None
@@ -79,6 +79,22 @@ def _agent_trees(scans: Sequence[FileScan]) -> dict[str, list[tuple[FileScan, in
         if found is not None and scan.info.rank == found[1]:
             trees[found[0]].append((scan, found[1]))
     return trees
+
+
+def _node_files(
+    scans: Sequence[FileScan], trees: dict[str, list[tuple[FileScan, int]]]
+) -> dict[str, list[tuple[FileScan, int]]]:
+    """Files a per-host launch script wrote in its node's folder, numbered by a rank that may
+    be local to the node (`node1/log_0.log`), grouped by node folder. They move only by what
+    every one of them that states a rank agrees on, never by stacking: a job that numbers them
+    globally already (`node1/log_4.log`) says rank 4 and keeps it."""
+    inside = {scan.info.path for members in trees.values() for scan, _ in members}
+    nodes: dict[str, list[tuple[FileScan, int]]] = defaultdict(list)
+    for scan in scans:
+        found = node_local_rank(scan.info.path)
+        if found is not None and scan.info.path not in inside and scan.info.rank == found[1]:
+            nodes[found[0]].append((scan, found[1]))
+    return nodes
 
 
 def _stacked_offsets(trees: dict[str, list[tuple[FileScan, int]]]) -> dict[str, int]:

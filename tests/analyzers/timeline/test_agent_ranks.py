@@ -267,3 +267,49 @@ def test_two_runs_under_one_nodes_log_dir_are_not_stacked(tmp_path):
             _local_tagged(tmp_path, tree, local, ["model run success"])
     report = _run(tmp_path)
     assert [r.rank for r in report.ranks] == [0, 1]
+
+
+# A pdsh-style launch: a script on each host starts one process per rank, pdsh puts the host's
+# name in front of every line, and each host keeps its ranks' output as `log_<local rank>.log`
+# in its own folder (labelling guide, "A second launcher agent numbers its ranks from 0").
+GLOO_RANK = "RuntimeError: [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/context.cc:23] rank < size. {rank} vs 4"
+
+
+def _pdsh_rank(root: Path, node: int, local: int, rank: int, world: int, error: str) -> None:
+    lines = [
+        f"starting on node{node}: rank={rank} local_rank={local} world_size={world}",
+        "Traceback (most recent call last):",
+        '  File "/home/user/sft/train.py", line 93, in main',
+        '    dist.init_process_group("gloo")',
+        error,
+    ]
+    write_lines(root, f"sft-2node/node{node}/log_{local}.log", [f"node{node}: {x}" for x in lines])
+
+
+def test_a_second_hosts_files_numbered_per_node_are_read_as_the_ranks_they_state(tmp_path):
+    """node1's `log_0.log` .. `log_3.log` state ranks 4 to 7 in their start lines (node1 was
+    given WORLD_SIZE=4, and gloo refused each of them); node0's four waited in the store. The
+    refusing ranks are 4 to 7, not node0's own 0 to 3."""
+    wait = "torch.distributed.DistStoreError: wait timeout after 15000ms, keys: /default_pg/0//cpu//0/4"
+    for local in range(4):
+        _pdsh_rank(tmp_path, 0, local, local, 8, wait)
+        _pdsh_rank(tmp_path, 1, local, 4 + local, 4, GLOO_RANK.format(rank=4 + local))
+    report = _run(tmp_path)
+    assert report.diagnosis.culprit_ranks == [4, 5, 6, 7]
+    assert [r.rank for r in report.ranks] == list(range(8))
+    assert _files_of(report, 5) == ["sft-2node/node1/log_1.log"]
+
+
+def test_a_hosts_files_numbered_globally_keep_their_numbers(tmp_path):
+    """Counterexample: node1's files are `log_4.log` .. `log_7.log` and state ranks 4 to 7:
+    the file numbers are already global and nothing moves."""
+    for local in range(4):
+        _pdsh_rank(tmp_path, 0, local, local, 8, CLOSED)
+    for rank in range(4, 8):
+        error = CAT if rank == 6 else CLOSED
+        lines = [f"starting on node1: rank={rank} local_rank={rank - 4} world_size=8", error]
+        write_lines(tmp_path, f"sft-2node/node1/log_{rank}.log", [f"node1: {x}" for x in lines])
+    report = _run(tmp_path)
+    assert [r.rank for r in report.ranks] == list(range(8))
+    assert _files_of(report, 6) == ["sft-2node/node1/log_6.log"]
+    assert report.diagnosis.culprit_ranks == [6]
