@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from analyzers.classify.rules import load_knowledge
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # An eight-GPU training container started with `--gpus all` on a host whose docker has no
 # NVIDIA hook.
@@ -168,3 +168,108 @@ def test_a_gpu_runtime_tool_the_engine_cannot_run_is_the_host(text: str, cited: 
 def test_the_jobs_own_missing_command_stays_config() -> None:
     diagnosis = diagnose_text("launch/console.log", JOB_COMMAND_MISSING)
     assert diagnosis.category == "config"
+
+
+# docs/labelling.md#a-container-engine-that-words-its-refusal-another-way: Kubernetes nodes
+# word the same refusals in their own components' words.
+
+# containerd's CRI has no handler for the runtime class the pod names.
+CRI_NO_HANDLER = """\
+Events:
+  Type     Reason                  Age                From     Message
+  ----     ------                  ----               ----     -------
+  Warning  FailedCreatePodSandBox  40s (x9 over 6m)   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "nvidia-cdi" is configured
+"""
+
+# A Kata sandbox cannot cold-plug the node's GPU into the pod's VM.
+KATA_COLD_PLUG = """\
+Events:
+  Warning  FailedCreatePodSandBox  12s (x7 over 50s)  kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to start sandbox "5f0c": failed to create containerd task: failed to create shim task: device cold plug failed: cold plug: GetPodResources failed for pod(llm-train-0) in namespace(research): rpc error: code = Unknown desc = PodResources API Get method disabled
+"""
+
+# CRI-O's monitor, or podman, reporting a container it could not create.
+MONITOR_CREATE_FAILED = """\
+$ podman run --rm --device nvidia.com/gpu=all --userns=auto trainer:2.3 nvidia-smi
+Error: container create failed: read status from sync socket: No such process
+"""
+
+# The GPU Operator's toolkit runs the CLI as `nvidia-container-cli.real`; kubelet wraps the
+# runc headline onto the next line.
+WRAPPED_CLI_REAL = """\
+    Last State:     Terminated
+      Reason:       StartError
+      Message:      failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running
+ hook #0: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli.real: initialization error: nvml error: driver not loaded: unknown
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "cited"),
+    [
+        (CRI_NO_HANDLER, 'no runtime for "nvidia-cdi" is configured'),
+        (KATA_COLD_PLUG, "device cold plug failed"),
+        (MONITOR_CREATE_FAILED, "container create failed: read status from sync socket"),
+        (WRAPPED_CLI_REAL, "nvidia-container-cli.real: initialization error"),
+    ],
+)
+def test_a_nodes_other_components_refusing_a_container_are_the_host(text: str, cited: str) -> None:
+    diagnosis = diagnose_text("pod/describe.txt", text)
+    assert_reads(diagnosis, "driver_env", first_error=cited)
+
+
+def test_a_runtime_handler_the_cri_reports_is_no_refusal() -> None:
+    rules = load_knowledge().signatures
+    rule = next(s for s in rules if s.id == "env.container_gpu_request_refused")
+    assert rule.search('failed to get sandbox runtime: no runtime for "kata-qemu" is configured')
+    assert not rule.search('level=info msg="runtime handler nvidia is configured"')
+    assert not rule.search("kata: device cold plug succeeded for pod(llm-train-0)")
+
+
+# NVIDIA's runtime hook in csv mode, called from docker's --gpus with no NVIDIA runtime.
+HOOK_REFUSES_GPUS_FLAG = """\
+$ docker run --rm --gpus all l4t-trainer:r36 python3 train.py
+docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'csv'
+invoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead.: unknown.
+"""
+
+
+def test_the_hook_refusing_the_gpus_flag_is_the_launch() -> None:
+    diagnosis = diagnose_text("launch/console.log", HOOK_REFUSES_GPUS_FLAG)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="invoking the NVIDIA Container Runtime Hook directly",
+        rule="cfg.container_gpu_flag_without_runtime",
+        beside=("driver_env",),
+    )
+
+
+# A wrapper script may not run docker itself (the host's SELinux policy); the shell names the
+# wrapper's path and line. Counterexample: the job's own script without its execute bit.
+ENGINE_NOT_EXECUTABLE = """\
+$ sudo nvidia-docker run --gpus=all --rm trainer:2.3 torchrun --nproc_per_node 8 train.py
+/usr/local/bin/nvidia-docker: line 34: /usr/bin/docker: Permission denied
+/usr/local/bin/nvidia-docker: line 34: /usr/bin/docker: Success
+"""
+
+JOB_SCRIPT_NOT_EXECUTABLE = """\
+$ bash launch.sh
+launch.sh: line 7: ./train_8gpu.sh: Permission denied
+"""
+
+
+def test_a_shell_refusing_the_container_engine_is_the_host() -> None:
+    diagnosis = diagnose_text("launch/console.log", ENGINE_NOT_EXECUTABLE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="/usr/bin/docker: Permission denied",
+        rule="env.container_engine_not_executable",
+        beside=("config",),
+    )
+
+
+def test_a_shell_refusing_the_jobs_own_script_is_not_the_engine() -> None:
+    diagnosis = diagnose_text("launch/console.log", JOB_SCRIPT_NOT_EXECUTABLE)
+    assert "env.container_engine_not_executable" not in rules_of(diagnosis)
+    assert diagnosis.category != "driver_env"
