@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyzers.classify.events import TIER_GENERIC, classify_event, match_line
+from analyzers.classify.events import TIER_GENERIC, LineReadings, classify_event, match_line
 from analyzers.classify.hints import is_chatter, vote
 from analyzers.classify.rules import Knowledge
 from analyzers.classify.word_vote import read_words
@@ -61,12 +61,13 @@ def read_tails(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Event]:
 def _holds_error_line(scans: Sequence[FileScan], knowledge: Knowledge) -> bool:
     """An error event, or a warning that a rule reads as a failure (a library with no error
     level, NCCL, warns of its failures): a first error the bundle already offers."""
+    read = LineReadings(knowledge)  # a quiet bundle may repeat one warning on every rank
     for scan in scans:
         for event in scan.events:
             if event.kind == EventKind.ERROR:
                 return True
             warned = event.kind == EventKind.WARNING
-            if warned and classify_event(event, 0, knowledge).tier >= TIER_GENERIC:
+            if warned and classify_event(event, 0, knowledge, read).tier >= TIER_GENERIC:
                 return True
     return False
 

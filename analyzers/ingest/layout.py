@@ -143,19 +143,20 @@ def agent_local_rank(path: str) -> tuple[str, int] | None:
     """The launcher agent's log tree and the local rank when the path numbers ranks per
     agent (torchrun's `attempt_0/<local rank>/`): on a second node that number is not the
     global rank, and only the bundle as a whole can tell the offset."""
-    for pattern in load_layout().local_rank_dirs:
-        found = pattern.search(logical_path(path))
-        if found:
-            local = plausible_rank(found.group("local"))
-            return (found.group("agent"), local) if local is not None else None
-    return None
+    return _numbered_within(path, load_layout().local_rank_dirs)
 
 
 def node_local_rank(path: str) -> tuple[str, int] | None:
     """The node's folder and the number a file in it is named by, when a per-host launch
     script may have numbered its files per node (`node1/log_0.log`): only the file's own
     statement of its rank can say whether that number is global."""
-    for pattern in load_layout().node_rank_files:
+    return _numbered_within(path, load_layout().node_rank_files)
+
+
+def _numbered_within(path: str, patterns: tuple[re.Pattern[str], ...]) -> tuple[str, int] | None:
+    """The folder (`agent` group) and the number (`local` group) of the first pattern the path
+    fits: a rank that may count only within that folder."""
+    for pattern in patterns:
         found = pattern.search(logical_path(path))
         if found:
             local = plausible_rank(found.group("local"))
