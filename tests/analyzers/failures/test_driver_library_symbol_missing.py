@@ -43,3 +43,51 @@ def test_the_npu_drivers_hal_library_is_read_the_same() -> None:
 def test_an_extensions_missing_symbol_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("logs/train.log", EXTENSION)
     assert diagnosis.category == "config", diagnosis.root_cause
+
+
+# The loader names the library that asked for the symbol, not the one meant to provide it. A
+# serving engine's own extension that calls a CUDA driver API function (plain C, `cu` and a
+# capital) resolves it from libcuda, so a driver older than the wheel's CUDA leaves it undefined
+# there; the engine only warns that its ops did not load.
+EXTENSION_NEEDS_DRIVER_CALL = (
+    "WARNING 03-14 09:12:40 _custom_ops.py:19] Failed to import from fastserve._C with "
+    "ImportError('/srv/env/lib/python3.10/site-packages/fastserve/_C.abi3.so: undefined symbol: "
+    "cuLaunchKernelEx')\n"
+)
+# the same for an NVML function a monitoring extension calls
+EXTENSION_NEEDS_NVML_CALL = (
+    "OSError: /srv/env/lib/python3.11/site-packages/gpumon/_native.so: undefined symbol: "
+    "nvmlDeviceGetGpuFabricInfo\n"
+)
+# Counterexample: a cuBLAS function (lower case after `cu`) comes from the package set's own
+# libraries, not from the driver.
+EXTENSION_NEEDS_CUBLAS_CALL = (
+    "ImportError: /srv/env/lib/python3.10/site-packages/fastgemm/_C.so: undefined symbol: "
+    "cublasLtMatmulAlgoGetHeuristic\n"
+)
+
+
+def test_an_extension_lacking_a_cuda_driver_function_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/serve.log", EXTENSION_NEEDS_DRIVER_CALL)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="undefined symbol: cuLaunchKernelEx",
+        rule="env.driver_library_symbol_missing",
+        beside=("config",),
+    )
+
+
+def test_an_extension_lacking_an_nvml_function_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/monitor.log", EXTENSION_NEEDS_NVML_CALL)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="nvmlDeviceGetGpuFabricInfo",
+        rule="env.driver_library_symbol_missing",
+    )
+
+
+def test_an_extension_lacking_a_library_function_keeps_the_package_reading() -> None:
+    diagnosis = diagnose_text("logs/train.log", EXTENSION_NEEDS_CUBLAS_CALL)
+    assert diagnosis.category == "config", diagnosis.root_cause

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files
+from tests.analyzers.excerpts import assert_reads, diagnose_files, rules_of
 
 PROGRESS = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(6))
 HALF = "".join(f"2026-03-01 10:00:{i:02d} INFO layer {i} passed\n" for i in range(3))
@@ -172,3 +172,59 @@ def test_a_shell_illegal_instruction_offers_no_container() -> None:
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + SHELL_SIGILL})
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert "driver_env" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# A process ended by SIGILL says so where a segfault would: the shell's line for a command run in
+# the foreground (with the signal's number on macOS and the BSDs), Python's fault handler, the
+# abseil handler of Ray and torch, torchrun's record, a UCX-style handler and gdb. The CPU met an
+# instruction it does not have, most often in a wheel or image built for a newer instruction set
+# than the host's, so the build chosen is offered beside the crash.
+SIGILL_REPORTS = [
+    ("shell", "Illegal instruction (core dumped)\n", "Illegal instruction (core dumped)"),
+    ("bsd shell", "Illegal instruction: 4\n", "Illegal instruction: 4"),
+    (
+        "fault handler",
+        "Fatal Python error: Illegal instruction\n\n"
+        "Current thread 0x00007f2e8c4f1740 (most recent call first):\n"
+        '  File "/srv/env/site-packages/fastmath/__init__.py", line 12 in <module>\n',
+        "Fatal Python error: Illegal instruction",
+    ),
+    (
+        "abseil handler",
+        "*** SIGILL received at time=1760001234 on cpu 7 ***\n"
+        "PC: @     0x7f00aa01b2c3  (unknown)  (unknown)\n",
+        "*** SIGILL received",
+    ),
+    ("torchrun", "  traceback : Signal 4 (SIGILL) received by PID 5120\n", "Signal 4 (SIGILL)"),
+    (
+        "ucx handler",
+        "[node-2:5120 :0:5120] Caught signal 4 (Illegal instruction: illegal operand)\n",
+        "Caught signal 4",
+    ),
+    (
+        "gdb",
+        'Thread 1 "python" received signal SIGILL, Illegal instruction.\n'
+        "0x00007fffa8ec2486 in vec_fill_avx512 () from /srv/env/site-packages/fastmath/libfm.so\n",
+        "received signal SIGILL",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"), [c[1:] for c in SIGILL_REPORTS], ids=[c[0] for c in SIGILL_REPORTS]
+)
+def test_a_process_ended_by_an_illegal_instruction_is_a_crash(text: str, says: str) -> None:
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error=says,
+        rule="dev.illegal_instruction",
+        beside=("config",),
+    )
+
+
+def test_a_kernels_illegal_instruction_on_the_device_is_not_the_hosts() -> None:
+    text = "RuntimeError: CUDA error: an illegal instruction was encountered\n"
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
+    assert "dev.illegal_instruction" not in rules_of(diagnosis)
