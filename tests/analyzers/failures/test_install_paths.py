@@ -143,6 +143,29 @@ def test_a_missing_entry_point_offers_the_toolkit_readings_below_the_confident_b
     assert diagnosis.confidence < 0.8
 
 
+# The same refusal kept only in an issue's title, above the engine's start-up traceback cut
+# before its last frame: the title is the one line that says what failed.
+ENTRY_POINT_MISSING_TITLE = """\
+[Bug]: 部署 'aclnnDemoGatherRows or aclnnDemoGatherRowsGetWorkspaceSize not in libopapi.so, or libopapi.sonot found.', please check the stack trace above for the root cause
+(EngineCore_DP0 pid=412) EngineCore failed to start.
+(EngineCore_DP0 pid=412) Traceback (most recent call last):
+(EngineCore_DP0 pid=412)   File "/srv/venv/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 112, in __init__
+(EngineCore_DP0 pid=412)     blocks = self._initialize_kv_caches(
+(EngineCore_DP0 pid=412)   File "/srv/venv/lib/python3.11/site-packages/vllm/v1/engine/core.py", line 242, in _initialize_kv_caches
+"""
+
+
+def test_a_missing_entry_point_kept_only_in_a_title_is_still_read() -> None:
+    diagnosis = diagnose_text("job/engine.log", ENTRY_POINT_MISSING_TITLE)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="not in libopapi.so",
+        rule="op.missing_from_op_library",
+        beside=("config",),
+    )
+
+
 def test_an_entry_point_that_was_found_is_no_error() -> None:
     diagnosis = diagnose_text("job/rank1.log", ENTRY_POINT_FOUND)
     assert diagnosis.first_error is None

@@ -666,3 +666,21 @@ def test_pythons_attribute_message_without_its_class_is_an_error():
     assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
     assert classify(parse_line(talk), PREFILTER) is None
     assert classify(parse_line(info), PREFILTER) is None
+
+
+def test_a_missing_operator_entry_point_without_its_exception_class_is_an_error():
+    """torch_npu's refusal of an aclnn entry point the operator library does not export, quoted
+    without `RuntimeError:` in front (an issue title, a summary line), holds no error word of
+    its own; the sentence is still the failure. A lookup that found the entry point is not."""
+    bare = (
+        "aclnnDemoGatherRows or aclnnDemoGatherRowsGetWorkspaceSize not in libopapi.so,"
+        " or libopapi.sonot found."
+    )
+    titled = f"[Bug]: 服务启动 '{bare}'"
+    found = "loaded aclnnDemoGatherRows from libopapi.so"
+    block = f"start\n{titled}\n{found}\n".encode()
+    hits = BlockFilter.build(PREFILTER, None).candidates(block.translate(FOLD))
+    assert block.index(titled.encode()) in hits
+    assert classify(parse_line(bare), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(titled), PREFILTER) == EventKind.ERROR
+    assert classify(parse_line(found), PREFILTER) is None
