@@ -101,3 +101,38 @@ def test_a_spawned_child_that_aborted_without_a_word_is_the_culprit_not_the_peer
     assert diagnosis.category == "device_fault"
     assert diagnosis.culprit_ranks == [6]
     assert "hccl" in alternative_labels(diagnosis)
+
+
+# Older torch raised only this sentence in a rank whose watchdog tore the communicator down; an
+# MPI launcher's output tags can be glued into it when the line was written in two pieces.
+ABORT_WITHOUT_REASON = """\
+[1,5]<stderr>:RuntimeError[1,5]<stderr>:: NCCL communicator was aborted on rank 5.
+[1,12]<stderr>:Traceback (most recent call last):
+[1,12]<stderr>:  File "tools/train_net.py", line 88, in <module>
+[1,12]<stderr>:    run_epoch(model, loader)
+[1,12]<stderr>:  File "tools/train_net.py", line 61, in run_epoch
+[1,12]<stderr>:    engine.step()
+"""
+
+OOM_THEN_ABORT = """\
+[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.10 GiB of which 1.02 GiB is free.
+[rank1]: RuntimeError: NCCL communicator was aborted on rank 1.
+"""
+
+
+def test_an_abort_that_kept_no_reason_is_still_a_failed_collective() -> None:
+    # docs/labelling.md#a-watchdog-headline-without-its-detail
+    diagnosis = diagnose_text("job/mpirun.log", ABORT_WITHOUT_REASON)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="communicator was aborted on rank 5",
+        rule="hccl.nccl_communicator_aborted",
+        beside=("hang", "device_fault"),
+    )
+
+
+def test_an_abort_after_a_rank_ran_out_of_memory_is_its_consequence() -> None:
+    # docs/labelling.md#a-watchdog-headline-without-its-detail
+    diagnosis = diagnose_text("job/train.log", OOM_THEN_ABORT)
+    assert_reads(diagnosis, "oom", first_error="CUDA out of memory")
