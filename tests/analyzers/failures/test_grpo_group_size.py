@@ -10,7 +10,7 @@ line that prints the sizes is no failure.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 SIX_TRAINING_RANKS = """\
 [rank0]: Traceback (most recent call last):
@@ -56,3 +56,48 @@ def test_generation_batch_wording_is_read_the_same() -> None:
 def test_printed_sizes_are_no_failure() -> None:
     diagnosis = diagnose_text("grpo.log", SIZES_PRINTED_ONLY)
     assert diagnosis.first_error is None
+
+
+# An RL trainer whose FSDP workers split the rollout batch over their device mesh checks the
+# sizes as it builds the workers: the batch times the samples per prompt must divide by the
+# smallest batch the mesh can take, and the mini-batch divided by the mesh must stay above 0.
+MESH_SPLIT_REFUSED = """\
+(TaskRunner pid=8812) Traceback (most recent call last):
+(TaskRunner pid=8812)   File "/work/rl/verl/trainer/main_ppo.py", line 64, in run
+(TaskRunner pid=8812)     trainer.init_workers()
+(TaskRunner pid=8812) AssertionError: real_train_batch_size (6) must be divisible by minimal possible batch size (16)
+"""
+
+MINI_BATCH_NORMALISED_AWAY = """\
+(WorkerDict pid=9120) AssertionError: ppo_mini_batch_size 0 should be larger than 0 after normalization
+"""
+
+MESH_SIZES_PRINTED = """\
+(TaskRunner pid=8812) real_train_batch_size=32, minimal possible batch size=16, ppo_mini_batch_size=4 after normalization
+"""
+
+
+def test_batch_over_the_worker_mesh_is_a_confident_config() -> None:
+    diagnosis = diagnose_text("train.log", MESH_SPLIT_REFUSED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="must be divisible by minimal possible batch size (16)",
+        rule="cfg.rl_batch_not_divisible_by_worker_mesh",
+    )
+    assert diagnosis.confidence >= 0.8
+
+
+def test_mini_batch_normalised_to_nothing_is_read_the_same() -> None:
+    diagnosis = diagnose_text("train.log", MINI_BATCH_NORMALISED_AWAY)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="ppo_mini_batch_size 0 should be larger than 0",
+        rule="cfg.rl_batch_not_divisible_by_worker_mesh",
+    )
+
+
+def test_mesh_sizes_printed_are_no_failure() -> None:
+    diagnosis = diagnose_text("train.log", MESH_SIZES_PRINTED)
+    assert "cfg.rl_batch_not_divisible_by_worker_mesh" not in rules_of(diagnosis)
