@@ -25,8 +25,6 @@ from analyzers.core.types import EventKind
 if TYPE_CHECKING:
     from analyzers.classify.matches import Classified
 
-# the error manager's record with its [PID: n] or time, and the same record printed bare
-GENERIC_BLOCK_IDS = frozenset({"tail.cann_block_line", "tail.cann_bare_headline"})
 OWN_ROLES = frozenset({"cause", "symptom"})
 CLOCK_TOLERANCE_S = 2.0
 
@@ -49,7 +47,7 @@ def _recognised_failure(item: Classified) -> bool:
         best is not None
         and item.event.kind == EventKind.ERROR
         and best.role in OWN_ROLES
-        and best.id not in GENERIC_BLOCK_IDS
+        and not best.signature.generic_record
         and best.category != "other"
         and not item.recovered
     )
@@ -59,7 +57,7 @@ def _generic_block(item: Classified, wrapper_tier: float) -> bool:
     best = item.best
     return (
         best is not None
-        and best.id in GENERIC_BLOCK_IDS
+        and best.signature.generic_record
         and item.tier > wrapper_tier
         and any(code.endswith("9999") for code in item.event.codes)
     )
