@@ -29,7 +29,6 @@ from analyzers.causal.chain import Blame, CausalChain
 from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC, Classified
 from analyzers.core.phrases import say, several
 
-INTERRUPT = "hang.interrupted"
 _BARE = re.compile(r"^\s*KeyboardInterrupt\b")
 
 
@@ -39,7 +38,7 @@ def _interrupted(items: Sequence[Classified]) -> set[int]:
         for item in items
         if item.rank is not None
         and item.best is not None
-        and item.best.id == INTERRUPT
+        and item.best.signature.interrupted
         and _BARE.match(item.event.message or "")
     }
 
@@ -94,7 +93,7 @@ def _lead_interrupted_outside(
         if (
             item.rank in outside
             and item.best is not None
-            and item.best.id == INTERRUPT
+            and item.best.signature.interrupted
             and _BARE.match(item.event.message or "")
         ):
             item.tier = max(item.tier, TIER_GENERIC + 0.25)
@@ -111,7 +110,7 @@ def lead_ranks_interrupted_alone(items: Sequence[Classified]) -> None:
         return
     for item in items:
         gone = any(m.signature.peer_gone for m in item.matches)
-        if item.rank in interrupted and item.best is not None and item.best.id == INTERRUPT:
+        if item.rank in interrupted and item.best is not None and item.best.signature.interrupted:
             item.tier = max(item.tier, TIER_CASCADE + 0.5)
         elif item.rank in lost and gone and TIER_GENERIC < item.tier <= TIER_CASCADE:
             item.tier, item.demoted = TIER_GENERIC - 0.5, True

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
-from analyzers.core.yamlcheck import Entry, read_yaml
+from analyzers.core.yamlcheck import Entry, compile_regex, read_yaml
 
 CODE_TABLES = ("acl", "hccl", "cann", "pta")
 
@@ -55,6 +55,12 @@ class CodeTable:
     acl_ranges: Mapping[str, CodeInfo] = field(default_factory=dict)
     pta_kinds: Mapping[str, CodeInfo] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
+    # the error manager's internal-error codes (`internal_errors`): a failed call, not a cause
+    internal_errors: re.Pattern[str] | None = None
+
+    def internal(self, code: str) -> bool:
+        """Whether `code` is a module's internal error, which says only that a call failed."""
+        return self.internal_errors is not None and self.internal_errors.fullmatch(code) is not None
 
     def lookup(self, code: str, table: str | None = None) -> CodeInfo | None:
         """Meaning of `code`; without a table, guess it from the code's shape."""
@@ -123,7 +129,13 @@ def load_codes(path: Path) -> CodeTable:
         acl_ranges=section("acl_ranges", "acl"),
         pta_kinds=section("pta_kinds", "pta"),
         sources=sources,
+        internal_errors=_internal_errors(data),
     )
+
+
+def _internal_errors(data: Entry) -> re.Pattern[str] | None:
+    pattern = data.get("internal_errors", str, None)
+    return None if pattern is None else compile_regex(pattern, 0, data, "internal_errors")
 
 
 def _sources(entry: Entry) -> dict[str, str]:

@@ -180,7 +180,7 @@ def classify_scans(
         yield_to_later_in_file(items[first:], TIER_GENERIC)
         lead_restated_runs(items[first:], TIER_GENERIC)
         lead_unread_records(items[first:], (TIER_CASCADE, TIER_GENERIC, TIER_UNMATCHED))
-        demote_late_blocks(items[first:], TIER_WRAPPER)
+        demote_late_blocks(items[first:], TIER_WRAPPER, knowledge.codes)
     yield_to_same_process(items, TIER_CASCADE)
     yield_to_nccl_debug_file(items, TIER_CASCADE)
     yield_to_anywhere_in_bundle(items, TIER_CASCADE)

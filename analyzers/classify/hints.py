@@ -24,7 +24,6 @@ from analyzers.core.knowledge_cache import LazyPattern, cached
 from analyzers.core.yamlcheck import Entry, KnowledgeError, compile_regex, read_yaml
 
 OWN_LINE_FACTOR = 2  # the line's own words count twice, the lines around it once
-_NOT_VOTED = frozenset({"healthy", "hang", "other", "op_constraint"})
 _EXCEPTION = re.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)"
     r"(?::|\s*$)"
@@ -42,6 +41,9 @@ _WRAPPED_EXCEPTION = re.compile(
 class Hints:
     min_score: int
     code_weight: int
+    # labels no word or code votes for (`unvoted` in fallback.yaml); the learned word vote
+    # leaves them to the rules as well (classify.word_vote)
+    unvoted: frozenset[str]
     exception_types: dict[str, tuple[str, int]]
     keywords: tuple[tuple[str, re.Pattern[str], int], ...]
     examples: tuple[tuple[str, str], ...] = ()
@@ -92,21 +94,25 @@ def _compiled(
 def _read_hints(path: Path) -> Hints:
     data = Entry(read_yaml(path), path.name)
     types = Entry(data.get("exception_types", dict), f"{path.name}: exception_types")
+    unvoted = _unvoted(data)
     return Hints(
         min_score=data.get("min_score", int),
         alternative_min_score=data.get("alternative_min_score", int, 1),
         code_weight=data.get("code_weight", int),
+        unvoted=unvoted,
         exception_types={
-            str(name): _type_hint(Entry(item, f"{types.where}: '{name}'"))
+            str(name): _type_hint(Entry(item, f"{types.where}: '{name}'"), unvoted)
             for name, item in types.data.items()
         },
-        keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords")),
+        keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords"), unvoted),
         examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
         statement_keywords=_keywords(
-            Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords")
+            Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords"),
+            unvoted,
         ),
         frame_keywords=_keywords(
-            Entry(data.get("frame_keywords", dict, {}), f"{path.name}: frame_keywords")
+            Entry(data.get("frame_keywords", dict, {}), f"{path.name}: frame_keywords"),
+            unvoted,
         ),
         **_chatter(Entry(data.get("chatter", dict, {"patterns": []}), f"{path.name}: chatter")),
         **_build_reports(
@@ -143,14 +149,24 @@ def _relay_banners(section: Entry) -> dict[str, object]:
     return {key.replace("chatter", "relay_banner"): value for key, value in found.items()}
 
 
-def _type_hint(entry: Entry) -> tuple[str, int]:
-    return _votable(entry, entry.get("category", str)), entry.get("weight", int)
+def _unvoted(data: Entry) -> frozenset[str]:
+    labels = data.strings("unvoted")
+    unknown = [label for label in labels if label not in TAXONOMY]
+    if unknown:
+        raise data.fail(f"field 'unvoted' must list taxonomy labels, got {unknown}")
+    return frozenset(labels)
 
 
-def _keywords(section: Entry) -> tuple[tuple[str, re.Pattern[str], int], ...]:
+def _type_hint(entry: Entry, unvoted: frozenset[str]) -> tuple[str, int]:
+    return _votable(entry, entry.get("category", str), unvoted), entry.get("weight", int)
+
+
+def _keywords(
+    section: Entry, unvoted: frozenset[str]
+) -> tuple[tuple[str, re.Pattern[str], int], ...]:
     found = []
     for category, rows in section.data.items():
-        _votable(section, str(category))
+        _votable(section, str(category), unvoted)
         for row in rows if isinstance(rows, list) else [None]:
             if not (isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)):
                 raise section.fail(f"'{category}': each row must be [regex, weight]")
@@ -164,8 +180,8 @@ def _example(item: object, where: str) -> tuple[str, str]:
     return entry.get("text", str), entry.choice("category", TAXONOMY)
 
 
-def _votable(entry: Entry, category: str) -> str:
-    if category not in TAXONOMY or category in _NOT_VOTED:
+def _votable(entry: Entry, category: str, unvoted: frozenset[str]) -> str:
+    if category not in TAXONOMY or category in unvoted:
         raise KnowledgeError(f"{entry.where}: '{category}' is not a category hints can vote for")
     return category
 
@@ -247,7 +263,7 @@ def tally(
         category, weight = hints.exception_types[found.group("type")]
         scores[category] += weight
     for category in codes:
-        if category and category not in _NOT_VOTED:
+        if category and category not in hints.unvoted:
             scores[category] += hints.code_weight
     return scores
 

@@ -9,7 +9,8 @@ cause, even though its inner code reads as a root failure::
     [rank0]: ... Watchdog caught collective operation timeout: WorkHCCL(...)   <- first error
     [rank0]: EE9999: [PID: 441] ... rtStreamDestroy execution failed, reason=unknown
 
-Only the generic block line yields (its words matched no specific signature); a block line
+Only the generic block line yields (its words matched no specific signature, only one flagged
+`generic_record`, and its code is one `internal_errors` of error_codes.yaml names); a block line
 that a signature reads (an AI Core exception, a tiling check) keeps its tier, and a block
 that follows a wrapper (`NPU function error`) is the wrapper's explanation and keeps it too.
 The labelling guide states the rule: docs/labelling.md#late-device-blocks.
@@ -23,23 +24,23 @@ from typing import TYPE_CHECKING
 from analyzers.core.types import EventKind
 
 if TYPE_CHECKING:
+    from analyzers.classify.errorcodes import CodeTable
     from analyzers.classify.matches import Classified
 
-# the error manager's record with its [PID: n] or time, and the same record printed bare
-GENERIC_BLOCK_IDS = frozenset({"tail.cann_block_line", "tail.cann_bare_headline"})
 OWN_ROLES = frozenset({"cause", "symptom"})
 CLOCK_TOLERANCE_S = 2.0
 
 
-def demote_late_blocks(items: Sequence[Classified], wrapper_tier: float) -> None:
-    """In one file's classified lines, lower generic inner-error block lines that come after
-    a recognised failure of the same writer to `wrapper_tier` (they stay citable)."""
+def demote_late_blocks(items: Sequence[Classified], wrapper_tier: float, codes: CodeTable) -> None:
+    """In one file's classified lines, lower generic inner-error block lines (a code the table
+    calls internal) that come after a recognised failure of the same writer to `wrapper_tier`
+    (they stay citable)."""
     first_own = next((item for item in items if _recognised_failure(item)), None)
     if first_own is None:
         return
     for item in items:
         late = item.event.line > first_own.event.line and not _earlier_in_time(item, first_own)
-        if late and _generic_block(item, wrapper_tier):
+        if late and _generic_block(item, wrapper_tier, codes):
             item.tier = wrapper_tier
 
 
@@ -49,19 +50,19 @@ def _recognised_failure(item: Classified) -> bool:
         best is not None
         and item.event.kind == EventKind.ERROR
         and best.role in OWN_ROLES
-        and best.id not in GENERIC_BLOCK_IDS
+        and not best.signature.generic_record
         and best.category != "other"
         and not item.recovered
     )
 
 
-def _generic_block(item: Classified, wrapper_tier: float) -> bool:
+def _generic_block(item: Classified, wrapper_tier: float, codes: CodeTable) -> bool:
     best = item.best
     return (
         best is not None
-        and best.id in GENERIC_BLOCK_IDS
+        and best.signature.generic_record
         and item.tier > wrapper_tier
-        and any(code.endswith("9999") for code in item.event.codes)
+        and any(codes.internal(code) for code in item.event.codes)
     )
 
 

@@ -151,6 +151,18 @@ class Signature:
     # accelerator stacks on which the line is expected and harmless: software that probes for
     # another vendor's library logs the failed probe loudly and carries on without it
     harmless_on: tuple[str, ...] = ()
+    # the line is a rank refused for a rank number its own world size cannot hold (gloo's
+    # `rank < size`): the ranks were started with different world sizes, so the sizes their
+    # start lines state say which were started wrong (report.multirank)
+    rank_past_world: bool = False
+    # the line records a process interrupted by hand (Ctrl-C, SIGINT): a rank in its own code
+    # raises the interrupt at once, a rank blocked in a collective only once it returns, so who
+    # raised it first says who the others waited for (causal.interrupted)
+    interrupted: bool = False
+    # the line is the error manager's generic record, printed for any runtime call that failed,
+    # the teardown's too: after a failure a rule recognised in the same writer's file it
+    # reports that writer going down, not the cause (classify.late_blocks)
+    generic_record: bool = False
     # two named groups of the regex whose numbers the line must order (`joined` over `size`):
     # a count the line states decides, such as more processes joining than the world holds
     more_than: tuple[str, str] | None = None
@@ -464,6 +476,9 @@ def _signature(
         warns_first=entry.get("warns_first", bool, False),
         skips_step=entry.get("skips_step", bool, False),
         waits_behind=entry.strings("waits_behind", required=False),
+        rank_past_world=entry.get("rank_past_world", bool, False),
+        interrupted=entry.get("interrupted", bool, False),
+        generic_record=entry.get("generic_record", bool, False),
         harmless_on=_harmless_on(entry),
         more_than=_group_pair(entry, regex, "more_than"),
         at_least=_group_pair(entry, regex, "at_least"),

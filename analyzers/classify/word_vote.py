@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from analyzers.classify.events import match_line
+from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import (
     KNOWLEDGE_DIR,
     Knowledge,
@@ -42,11 +43,6 @@ from analyzers.classify.rules import (
 from analyzers.core.knowledge_cache import cached
 from analyzers.formats.lines import parse_line
 
-# Labels the vote never names, as the hints never do: `other` is its silence, a stall is
-# read from the ranks, not from words, and a constraint needs the constraint's rule. Their
-# rules' examples are still learned: a line whose words are most like theirs (a scheduler's
-# time limit, a loss gone to NaN) is one the vote leaves alone.
-NOT_VOTED = frozenset({"healthy", "hang", "other", "op_constraint"})
 SMOOTHING = 0.5  # added to every word's count, so a word one side never used weighs finitely
 SHRINK = 20.0  # lines' worth of the word's overall share each label's share starts from
 COUNTER_WEIGHT = 2.0  # a near miss says more against its rule's label than a random line
@@ -225,7 +221,10 @@ def reading_of(seen: frozenset[str], learned: WordModel) -> WordReading | None:
     }
     ranked = sorted(scores.items(), key=lambda pair: -pair[1])
     (label, top), (_, second) = ranked[0], ranked[1]
-    if label in NOT_VOTED or top < MIN_SCORE or top - second < MIN_LEAD:
+    # the labels the hints never vote for (`unvoted` in fallback.yaml) are still learned: a line
+    # whose words are most like theirs (a scheduler's time limit, a loss gone to NaN) is one
+    # the vote leaves alone
+    if label in load_hints().unvoted or top < MIN_SCORE or top - second < MIN_LEAD:
         return None
     if learned.resembles_near_miss(seen, label):
         return None

@@ -108,8 +108,6 @@ def _tier_read(chain: CausalChain) -> int:
         for item in chain.top
         if item is not first
         and item.best is not None
-        and (
-            item.best.signature.id == rule or rule in getattr(item.best.signature, "warned_by", ())
-        )
+        and (item.best.signature.id == rule or rule in item.best.signature.warned_by)
     ]
     return max([first.tier, *same])

@@ -390,7 +390,7 @@ def _world_size_disagrees(
     that state the same size are blamed with it."""
     if chain.first is None or category not in ("hccl", "config"):
         return None
-    if category == "config" and not _rule_in(chain, "cfg.rank_past_world_size"):
+    if category == "config" and not _rank_past_world(chain):
         return None
     found = odd_world_sizes(scans)
     if found is None:
@@ -453,7 +453,8 @@ def _frame_near(first: Classified, scans: Sequence[FileScan], pattern: re.Patter
     )
 
 
-def _rule_in(chain: CausalChain, rule: str) -> bool:
-    """Whether the first error was read by `rule`."""
+def _rank_past_world(chain: CausalChain) -> bool:
+    """Whether the first error is a rank refused for a number past its own world size
+    (`Signature.rank_past_world`)."""
     first = chain.first
-    return first is not None and first.best is not None and first.best.signature.id == rule
+    return first is not None and first.best is not None and first.best.signature.rank_past_world

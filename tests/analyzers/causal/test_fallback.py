@@ -279,7 +279,7 @@ def test_hints_that_disagree_leave_the_error_unlabelled() -> None:
 def test_a_category_the_hints_cannot_vote_for_is_rejected(tmp_path: Path) -> None:
     bad = tmp_path / "fallback.yaml"
     bad.write_text(
-        "min_score: 3\ncode_weight: 3\nexception_types: {}\n"
+        "min_score: 3\ncode_weight: 3\nunvoted: [other, hang]\nexception_types: {}\n"
         "keywords:\n  hang:\n    - ['stuck', 2]\n"
     )
     with pytest.raises(KnowledgeError, match="'hang' is not a category hints can vote for"):
@@ -289,7 +289,8 @@ def test_a_category_the_hints_cannot_vote_for_is_rejected(tmp_path: Path) -> Non
 def test_a_keyword_row_without_a_weight_is_rejected(tmp_path: Path) -> None:
     bad = tmp_path / "fallback.yaml"
     bad.write_text(
-        "min_score: 3\ncode_weight: 3\nexception_types: {}\nkeywords:\n  oom:\n    - 'memory'\n"
+        "min_score: 3\ncode_weight: 3\nunvoted: [other]\nexception_types: {}\n"
+        "keywords:\n  oom:\n    - 'memory'\n"
     )
     with pytest.raises(KnowledgeError, match="each row must be \\[regex, weight\\]"):
         load_hints.__wrapped__(bad)

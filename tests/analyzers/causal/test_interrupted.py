@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzers.causal.interrupted import lead_ranks_interrupted_alone
+from analyzers.classify.events import TIER_CASCADE, TIER_GENERIC
+from analyzers.classify.matches import Classified
+from analyzers.classify.rules import Signature
+from tests.analyzers.classified import line, signature
 from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import CLOSED, RankLog, analyze_job, ranks
 
@@ -157,3 +162,28 @@ def test_an_interrupted_agents_workers_that_lost_a_peer_first_keep_it(tmp_path: 
     diagnosis = analyze_job(tmp_path, job, {"launcher.log": AGENT_INTERRUPTED}).diagnosis
     assert diagnosis.first_error is not None
     assert "Connection closed by peer" in diagnosis.first_error.text
+
+
+def _interrupt_alone_beside_a_lost_peer(read_by: Signature) -> list[Classified]:
+    """Rank 0's own `KeyboardInterrupt`, read by `read_by`, and rank 1's lost connection."""
+    lost = signature("demo.peer_closed", "hccl", role="cascade", peer_gone=True)
+    return [
+        line(read_by, TIER_GENERIC, rank=0, text="KeyboardInterrupt"),
+        line(lost, TIER_CASCADE, rank=1, text=f"RuntimeError: {CLOSED}"),
+    ]
+
+
+def test_any_rule_flagged_interrupted_reads_a_bare_keyboard_interrupt_as_the_stop() -> None:
+    by_hand = signature("demo.stopped_by_hand", "hang", role="generic", interrupted=True)
+    stop, lost = items = _interrupt_alone_beside_a_lost_peer(by_hand)
+    lead_ranks_interrupted_alone(items)
+    assert stop.tier > lost.tier
+    assert lost.demoted
+
+
+def test_a_rule_not_flagged_interrupted_leaves_the_lost_peer_leading() -> None:
+    other = signature("demo.generic_tail", "hang", role="generic")
+    stop, lost = items = _interrupt_alone_beside_a_lost_peer(other)
+    lead_ranks_interrupted_alone(items)
+    assert (stop.tier, lost.tier) == (TIER_GENERIC, TIER_CASCADE)
+    assert not lost.demoted

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import replace
+from pathlib import Path
 
+import pytest
+import yaml
+
+from analyzers.classify import hints
 from analyzers.classify.hints import (
     is_build_report,
     is_relay_banner,
@@ -12,6 +17,7 @@ from analyzers.classify.hints import (
     tally,
     vote,
 )
+from analyzers.core.yamlcheck import KnowledgeError
 
 HINTS = load_hints()
 
@@ -176,3 +182,45 @@ def test_the_hints_are_read_back_from_the_knowledge_cache(tmp_path, monkeypatch)
         assert vote(line) == "oom"
     finally:
         load_hints.cache_clear()
+
+
+def _hints_file(tmp_path: Path, **sections: object) -> Path:
+    path = tmp_path / "fallback.yaml"
+    data = {"min_score": 3, "code_weight": 3, "exception_types": {}, "keywords": {}, **sections}
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "sections",
+    [
+        {"keywords": {"oom": [["out of memory", 3]]}},
+        {"exception_types": {"MemoryError": {"category": "oom", "weight": 3}}},
+    ],
+    ids=["keyword", "exception_type"],
+)
+def test_a_hint_for_a_label_the_file_leaves_unvoted_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sections: dict
+) -> None:
+    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(tmp_path / "cache"))
+    path = _hints_file(tmp_path, unvoted=["other", "oom"], **sections)
+    with pytest.raises(KnowledgeError, match="'oom' is not a category hints can vote for"):
+        load_hints(path)
+
+
+def test_the_unvoted_labels_are_taxonomy_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(tmp_path / "cache"))
+    with pytest.raises(KnowledgeError, match="cosmic_ray"):
+        load_hints(_hints_file(tmp_path, unvoted=["other", "cosmic_ray"]))
+
+
+def test_a_code_votes_for_its_label_unless_the_file_leaves_the_label_unvoted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a line with no telling words beside a code whose table entry says `oom`
+    assert tally("RuntimeError: step 12 failed", codes=["oom"])["oom"] == HINTS.code_weight
+    unvoted = replace(HINTS, unvoted=HINTS.unvoted | {"oom"})
+    monkeypatch.setattr(hints, "load_hints", lambda: unvoted)
+    assert tally("RuntimeError: step 12 failed", codes=["oom"])["oom"] == 0

@@ -328,6 +328,15 @@ def test_a_signature_reads_the_lines_it_needs_earlier(tmp_path: Path) -> None:
     assert by_id["demo.oom"].needs_earlier == ()
 
 
+@pytest.mark.parametrize("flag", ["rank_past_world", "interrupted", "generic_record"])
+def test_a_signature_reads_a_flag_that_stages_after_it_decide_by(tmp_path: Path, flag: str) -> None:
+    flagged = {**GOOD, "id": "demo.flagged", flag: True}
+    path = write_signatures(tmp_path, GOOD, flagged)
+    by_id = {sig.id: sig for sig in load_signatures(path)}
+    assert getattr(by_id["demo.flagged"], flag) is True
+    assert getattr(by_id["demo.oom"], flag) is False
+
+
 def test_a_conditional_neighbour_is_read_with_its_evidence(tmp_path: Path) -> None:
     path = tmp_path / "signatures.yaml"
     data = {

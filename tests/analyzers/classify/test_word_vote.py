@@ -2,6 +2,10 @@
 
 from dataclasses import replace
 
+import pytest
+
+from analyzers.classify import word_vote
+from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import load_knowledge, signatures_disabled
 from analyzers.classify.word_vote import (
     SignatureWords,
@@ -99,6 +103,19 @@ def test_a_line_most_like_the_examples_of_a_label_it_never_names_gets_none() -> 
     )
     learned = learn((*TOY, stops))
     assert reading_of(words("step cancelled due to the time limit"), learned) is None
+
+
+def test_a_label_the_hints_file_leaves_unvoted_is_one_the_words_never_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    down = words("the ring link to peer 7 went down")
+    reading = reading_of(down, learn(TOY))
+    assert reading is not None
+    assert reading.category == "hccl"
+    hints = load_hints()
+    unvoted = replace(hints, unvoted=hints.unvoted | {"hccl"})
+    monkeypatch.setattr(word_vote, "load_hints", lambda: unvoted)
+    assert reading_of(down, learn(TOY)) is None
 
 
 def test_a_held_back_rules_examples_are_left_out_of_what_is_learned() -> None:

@@ -2,30 +2,45 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.events import TIER_CASCADE, TIER_CAUSE, TIER_SYMPTOM
+from analyzers.classify.matches import Classified
 from analyzers.report.confidence import confidence_of
+from tests.analyzers.classified import line, signature
 
 
 def _line(
-    category: str, weight: int, tier: int = TIER_CASCADE, rule: str = "", exit_record: bool = False
-) -> SimpleNamespace:
-    signature = SimpleNamespace(id=rule or f"{category}.rule", cause_if_silent=exit_record)
-    best = SimpleNamespace(weight=weight, signature=signature)
-    return SimpleNamespace(category=category, best=best, codes=(), tier=tier)
+    category: str,
+    weight: int,
+    tier: float = TIER_CASCADE,
+    rule: str = "",
+    exit_record: bool = False,
+    warned_by: tuple[str, ...] = (),
+) -> Classified:
+    read_by = signature(
+        rule or f"{category}.rule",
+        category,
+        weight=weight,
+        cause_if_silent=exit_record,
+        warned_by=warned_by,
+    )
+    return line(read_by, tier)
+
+
+def _chain(first: Classified, *others: Classified) -> CausalChain:
+    return CausalChain(first=first, top=[first, *others])
 
 
 def test_a_weak_first_error_contested_by_another_label_is_not_below_zero() -> None:
     # a launcher's summary (weight 12, trusted 0.4) beside a line of another label at its tier
     first = _line("other", 12)
-    chain = SimpleNamespace(first=first, supporting=[], top=[first, _line("device_fault", 20)])
+    chain = _chain(first, _line("device_fault", 20))
     assert confidence_of(chain, "other", None) == 0.0
 
 
 def test_an_uncontested_first_error_keeps_its_weighted_figure() -> None:
     first = _line("device_fault", 20)
-    chain = SimpleNamespace(first=first, supporting=[], top=[first])
+    chain = _chain(first)
     assert confidence_of(chain, "device_fault", None) == 0.08
 
 
@@ -33,15 +48,24 @@ def test_a_warning_cited_ahead_of_its_own_error_is_as_sure_as_the_error() -> Non
     # a store's per-address warning put first, the same rule's give-up error after it
     warning = _line("hccl", 81, TIER_SYMPTOM, "hccl.store_port")
     error = _line("hccl", 81, TIER_CAUSE, "hccl.store_port")
-    chain = SimpleNamespace(first=warning, supporting=[], top=[warning, error])
+    chain = _chain(warning, error)
     assert confidence_of(chain, "hccl", None) == 0.81
 
 
 def test_a_warning_of_another_rule_keeps_its_own_tier() -> None:
     warning = _line("hccl", 81, TIER_SYMPTOM, "hccl.store_port")
     other = _line("hccl", 81, TIER_CAUSE, "hccl.other_rule")
-    chain = SimpleNamespace(first=warning, supporting=[], top=[warning, other])
+    chain = _chain(warning, other)
     assert confidence_of(chain, "hccl", None) == round(0.81 * 0.8, 2)
+
+
+def test_a_warning_of_a_rule_the_error_lists_under_warned_by_is_as_sure_as_the_error() -> None:
+    # a connect with no route to the store, then c10d's summary that no address answered
+    warning = _line("hccl", 81, TIER_SYMPTOM, "hccl.store_no_route")
+    error = _line(
+        "hccl", 81, TIER_CAUSE, "hccl.store_unreachable", warned_by=("hccl.store_no_route",)
+    )
+    assert confidence_of(_chain(warning, error), "hccl", None) == 0.81
 
 
 def test_a_launchers_exit_record_of_a_rank_that_logged_its_error_contests_nothing() -> None:
@@ -49,7 +73,7 @@ def test_a_launchers_exit_record_of_a_rank_that_logged_its_error_contests_nothin
     # `failed (exitcode: 1) local_rank: 0` sums up the error rank 0 printed itself
     first = _line("hccl", 30, rule="hccl.peer_connection_closed")
     summary = _line("device_fault", 20, rule="dev.launcher_child_exit_code", exit_record=True)
-    chain = SimpleNamespace(first=first, supporting=[], top=[first, summary])
+    chain = _chain(first, summary)
     assert confidence_of(chain, "hccl", None) == 0.12
 
 
@@ -57,13 +81,13 @@ def test_an_exit_record_read_as_a_silent_ranks_own_failure_still_contests() -> N
     # promoted to a cause: the rank said nothing, so the record is a reading of its own
     first = _line("hccl", 30, rule="hccl.peer_connection_closed")
     death = _line("device_fault", 20, TIER_CAUSE, "dev.launcher_child_exit_code", exit_record=True)
-    chain = SimpleNamespace(first=first, supporting=[], top=[first, death])
+    chain = _chain(first, death)
     assert confidence_of(chain, "hccl", None) == 0.02
 
 
 def test_a_label_only_the_learned_words_gave_stays_below_the_calibrated_band() -> None:
     # a catch-all rule's `other` at full trust, relabelled by the words alone
     first = _line("other", 90, TIER_CAUSE)
-    chain = SimpleNamespace(first=first, supporting=[], top=[first])
+    chain = _chain(first)
     assert confidence_of(chain, "oom", None) == 0.9
     assert confidence_of(chain, "oom", None, by_words=True) == 0.45

@@ -8,11 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
+from analyzers.causal.chain import CausalChain
+from analyzers.classify.events import TIER_CAUSE
+from analyzers.core.types import Correlation, FileScan, Timeline
+from analyzers.report.multirank import correct
 from tests.analyzers.causal.test_culprits_nodes import PARTS, progress
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.classified import line, signature
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, scan_text
 from tests.analyzers.job_bundles import (
     CLOSED,
     RECV_TIMEOUT,
+    RankLog,
     analyze_job,
     bundle,
     pack,
@@ -222,3 +228,38 @@ def test_a_trainer_run_summary_is_the_run_finishing() -> None:
 def test_an_evaluation_summary_is_not_the_run_finishing() -> None:
     text = TRAINER_FINISHED.replace("'train_runtime'", "'eval_runtime'")
     assert diagnose_text("stdout.log", text).category != "healthy"
+
+
+def _started_with(*sizes: int) -> list[FileScan]:
+    """One file per rank, each holding only the rank's start line with its world size."""
+    return [
+        scan_text(f"log_{rank}.log", RankLog(rank, size).lines[0] + "\n")
+        for rank, size in enumerate(sizes)
+    ]
+
+
+def _config_error_of_rank_3(**flags: bool) -> CausalChain:
+    first = line(signature("cfg.launch_check", "config", **flags), TIER_CAUSE, rank=3)
+    return CausalChain(first=first, top=[first])
+
+
+def test_a_rule_flagged_rank_past_world_lets_the_stated_sizes_name_who_was_started_wrong() -> None:
+    """Labelling guide, "Ranks started with different world sizes": whatever rule reads a rank
+    refused for a number past its world size, the start lines say which ranks hold the odd
+    size."""
+    chain = _config_error_of_rank_3(rank_past_world=True)
+    correlation = Correlation(ranks=[], timeline=Timeline(), world_size=4)
+    verdict = correct(chain, "config", correlation, _started_with(4, 4, 4, 5))
+    assert verdict is not None
+    assert (verdict.rule, verdict.category, verdict.culprits) == (
+        "multirank.world_size_differs",
+        "config",
+        (3,),
+    )
+
+
+def test_a_config_error_of_another_kind_leaves_the_stated_sizes_unread() -> None:
+    # a missing config field says nothing of the sizes the ranks were started with
+    chain = _config_error_of_rank_3()
+    correlation = Correlation(ranks=[], timeline=Timeline(), world_size=4)
+    assert correct(chain, "config", correlation, _started_with(4, 4, 4, 5)) is None
