@@ -64,6 +64,20 @@ AGENT_CANNOT_REACH_ROOT = """\
 [ERROR] HCCL(9014,python):2026-09-14-13:11:40.208.790 [topoinfo_exchange_agent.cc:41] [9014][TopoInfoExchangeAgent][Setup]TopoExchangeAgent: connect server[10.3.0.1 : 60000] failed
 """
 
+# An older release's parser of a concise rank table names the device it was given and the
+# device the process holds, under a `[Parse][ClusterInfo]` tag instead of the stage tag.
+TABLE_DEVICE_NOT_LOCAL = """\
+[ERROR] HCCL(20417,python):2026-07-03-09:14:05.118.402 [topoinfo_ranktableConcise.cc:169][20490][Parse][ClusterInfo]ranktable config devId[2], but local devId[6]
+[ERROR] HCCL(20417,python):2026-07-03-09:14:05.118.409 [topoinfo_ranktableConcise.cc:51][20490][Init]call trace: hcclRet -> 7
+[ERROR] HCCL(20417,python):2026-07-03-09:14:05.118.421 [op_base.cc:404][20490][Init][CommClusterInfo]errNo[0x0000000005000007]info error:rank[0]
+[ERROR] HCCL(20417,python):2026-07-03-09:14:05.118.425 [op_base.cc:454][20490][Init][CommClusterInfo]HcclCommInitClusterInfo failed,rankNum[2],
+"""
+
+TABLE_DEVICE_LOCAL_AT_INFO = """\
+[INFO] HCCL(20417,python):2026-07-03-09:14:05.110.020 [topoinfo_ranktableConcise.cc:160][20490][Parse][ClusterInfo]ranktable config devId[6], but local devId[6] is the same device
+[INFO] HCCL(20417,python):2026-07-03-09:14:05.110.031 [op_base.cc:410][20490][Init][CommClusterInfo]rank[0] cluster info parsed
+"""
+
 SETTINGS_READ_AT_INFO = """\
 [INFO] HCCL(51022,python3):2026-09-14-08:12:30.401.100 [externalinput.cc:382] [51022][InitGroupStage][EnvConfig]HCCL_RDMA_TC set by environment to [132]
 [INFO] HCCL(51022,python3):2026-09-14-08:12:30.401.180 [externalinput.cc:382] [51022][InitGroupStage][RanktableCheck]check superDeviceId of 16 devices in superPod[pod_a] success
@@ -130,6 +144,23 @@ def test_a_table_address_that_is_not_the_nic_is_the_table_with_the_machine_besid
     assert_reads(
         diagnosis, "config", first_error="in the ranktable is inconsistent", beside=("driver_env",)
     )
+
+
+def test_a_table_device_that_is_not_the_local_one_is_the_table_before_its_call_traces() -> None:
+    diagnosis = diagnose_text("plog/plog-20417_20260703091405.log", TABLE_DEVICE_NOT_LOCAL)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="but local devId[6]",
+        rule="cfg.hccl_setup_settings_refused",
+        beside=("hccl", "driver_env"),
+    )
+
+
+def test_a_table_device_compared_at_info_is_no_refusal() -> None:
+    diagnosis = diagnose_text("plog/plog-20417_20260703091405.log", TABLE_DEVICE_LOCAL_AT_INFO)
+    assert "cfg.hccl_setup_settings_refused" not in rules_of(diagnosis)
+    assert diagnosis.category != "config"
 
 
 def test_an_agent_that_could_not_reach_the_root_is_a_collective_setup_wait() -> None:

@@ -52,6 +52,16 @@ CASES = [
         "[4644660][HcclSocket][Listen]",
     ),
     (
+        # a paste whose stamps put a colon, not a dot, between the seconds and the milliseconds
+        "plog-stamp-colon-before-milliseconds",
+        "[ERROR] HCCL(20417,python):2026-07-03-09:14:05:118.402 [topoinfo_ranktableConcise.cc:169][20490][Parse][ClusterInfo]ranktable config devId[2], but local devId[6]",
+        "plog",
+        "ERROR",
+        None,
+        20417,
+        "[20490][Parse][ClusterInfo]",
+    ),
+    (
         "plog-level-glued-to-module",
         "[ERROR]HCCL(3021,python3):2026-09-14-08:12:30.441.207 [externalinput.cc:940] [3021][Parse][rdmaTrafficClass]HCCL_RDMA_TC[300] is invalid. except: [0, 255]",
         "plog",
@@ -1750,3 +1760,11 @@ def test_the_union_of_the_headers_matches_where_one_of_them_does(text):
 def test_headers_that_refer_back_to_a_group_are_not_joined():
     doubled = Header("test", re.compile(r"(?P<tag>\w+) (?P=tag) "))
     assert header_union((*HEADERS[:2], doubled)) is None
+
+
+def test_a_plog_stamp_with_a_colon_before_the_milliseconds_keeps_its_time():
+    line = parse_line(
+        "[ERROR] HCCL(20417,python):2026-07-03-09:14:05:118.402 [op_base.cc:454][20490]"
+        "[Init][CommClusterInfo]HcclCommInitClusterInfo failed,rankNum[2],"
+    )
+    assert line.time == datetime(2026, 7, 3, 9, 14, 5, 118402)
