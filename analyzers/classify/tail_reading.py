@@ -35,7 +35,7 @@ RULE, WORDS = "rule", "words"  # what read a tail line: a signature, or only the
 _SHELL_PROMPT = re.compile(r"\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:\S*\s*)?\$\s+\S")
 # An interpreter or launcher named with what it runs, wherever the line quotes it
 _LAUNCH = re.compile(
-    r"(?:^|[\s/])(?:python[\d.]*|torchrun|deepspeed|accelerate|mpirun|mpiexec|srun)"
+    r"(?:^|[\s/])(?:python[\d.]*|torchrun|fleetrun|deepspeed|accelerate|mpirun|mpiexec|srun)"
     r"\s+(?:-{1,2}\w|\S+\.py\b)"
 )
 # A start-up banner that only names a version (`NCCL version 2.18.6+cuda11.8`)

@@ -260,6 +260,9 @@ HEADERS = (
         + r": ",
     ),
     header(NAME, r"[A-Za-z_][\w.]* " + _LEVEL + r" \((?P<ts>" + _DATE + r")\) - "),
+    # a launcher's logger in capitals, its level, then the time unbracketed: Paddle's
+    # `python -m paddle.distributed.launch` ("LAUNCH INFO 2026-03-07 08:54:14,880 ips: ...")
+    header(NAME, r"[A-Z][A-Z0-9_]* " + _LEVEL + r" (?P<ts>" + _DATE + r") "),
     header(NAME, r"\[" + _LEVEL + r"\|[\w./-]+:\d+\] (?P<ts>" + _DATE + r") >> "),
     header(NAME, r"\[" + _LEVEL + r"\|(?P<ts>" + _DATE + r")\] [\w.]+(?::\d+)? >> "),
     header(

@@ -73,3 +73,32 @@ def test_commands_banners_and_indented_details_are_left_to_the_rules() -> None:
 
 def test_chatter_is_never_read() -> None:
     assert reads(line(1, "upload of the checkpoint failed; retrying in 5 s"), KNOWLEDGE) is None
+
+
+def test_a_phase_timer_announcing_a_step_is_never_read() -> None:
+    # An RL trainer's timer says a phase begins or ends (`Timer actor_train start`); a run that
+    # stops after it is a hang with nothing said, though the learned words lean to a device.
+    for text in (
+        "(TrainActor pid=310) [2026-05-02 11:20:14] timer.py:24 - Timer actor_train start",
+        "[2026-05-02 11:31:02] timer.py:31 - Timer update_weights end",
+    ):
+        assert reads(line(1, text), KNOWLEDGE) is None, text
+
+
+def test_a_timer_that_reports_a_failure_is_still_read() -> None:
+    text = "Timer actor_train start failed: npu is busy, check again"
+    assert reads(line(1, text), KNOWLEDGE) == RULE
+
+
+def test_paddles_launcher_command_is_left_to_the_rules() -> None:
+    # Paddle's collective launcher typed at the top of a paste names what was run, not a failure.
+    text = 'fleetrun --ips="10.0.0.1,10.0.0.2" train_with_fleet.py '
+    assert reads(line(1, text), KNOWLEDGE) is None
+
+
+def test_an_op_builders_accepted_minor_mismatch_is_never_read() -> None:
+    text = (
+        "(PolicyRayActor pid=2231) Installed CUDA version 12.8 does not match the version torch"
+        " was compiled with 12.6 but since the APIs are compatible, accepting this combination"
+    )
+    assert reads(line(1, text), KNOWLEDGE) is None

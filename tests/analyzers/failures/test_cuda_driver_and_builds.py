@@ -178,6 +178,21 @@ def test_an_op_builder_refusing_a_toolkit_of_another_release_is_the_package_set(
     )
 
 
+OP_BUILDER_ACCEPTS_A_MINOR_MISMATCH = """\
+(LLMRayActor pid=2210) INFO 05-02 11:20:14 llm_engine.py:431] init engine (profile, create kv cache, warmup model) took 18.40 seconds
+(PolicyRayActor pid=2231) Installed CUDA version 12.8 does not match the version torch was compiled with 12.6 but since the APIs are compatible, accepting this combination
+"""
+
+
+def test_an_op_builder_that_accepts_a_minor_mismatch_reports_no_failure() -> None:
+    # docs/labelling.md#an-extension-built-against-headers-that-do-not-fit: the op builder
+    # goes on when only the minor release differs; its notice is no refusal and no first error.
+    diagnosis = diagnose_text("ray_job.log", OP_BUILDER_ACCEPTS_A_MINOR_MISMATCH)
+    assert "cfg.extension_cuda_toolkit_mismatch" not in rules_of(diagnosis)
+    assert diagnosis.first_error is None
+    assert diagnosis.category == "hang"
+
+
 ROOT_ONLY_TOOL_ON_A_NODE = """\
 10.8.0.21: Using /home/ops/.cache/torch_extensions/py311_cu121 as PyTorch extensions root...
 10.8.0.21: Using /home/ops/.cache/torch_extensions/py311_cu121 as PyTorch extensions root...

@@ -849,6 +849,26 @@ CASES = [
         "error_handling disabled",
     ),
     (
+        # a launcher's logger named before the level and its unbracketed time (Paddle's
+        # `python -m paddle.distributed.launch`): the level is its field
+        "launcher-logger-level-time",
+        "LAUNCH INFO 2026-03-07 08:54:14,880 elastic_timeout: 30",
+        "logging",
+        "INFO",
+        None,
+        None,
+        "elastic_timeout: 30",
+    ),
+    (
+        "launcher-logger-level-time-error",
+        "LAUNCH ERROR 2026-03-07 09:02:41,105 Container failed !!!",
+        "logging",
+        "ERROR",
+        None,
+        None,
+        "Container failed !!!",
+    ),
+    (
         # a bracketed time, then words with no level after them, is no header
         "bracketed-time-then-words",
         "[2026-08-14 03:17:42,508] prefill worker: done",
@@ -1768,3 +1788,20 @@ def test_a_plog_stamp_with_a_colon_before_the_milliseconds_keeps_its_time():
         "[Init][CommClusterInfo]HcclCommInitClusterInfo failed,rankNum[2],"
     )
     assert line.time == datetime(2026, 7, 3, 9, 14, 5, 118402)
+
+
+LAUNCHER_SETTINGS_ONLY = """\
+LAUNCH INFO 2026-03-07 08:54:14,880 -----------  Configuration  ----------------------
+LAUNCH INFO 2026-03-07 08:54:14,880 elastic_level: -1
+LAUNCH INFO 2026-03-07 08:54:14,880 elastic_timeout: 30
+LAUNCH INFO 2026-03-07 08:54:14,880 gloo_port: 6767
+LAUNCH INFO 2026-03-07 08:54:14,880 ips: 10.0.0.1,10.0.0.2
+"""
+
+
+def test_a_launchers_settings_echoed_at_info_are_no_error() -> None:
+    # A setting whose name holds an error word (`elastic_timeout: 30`), echoed at INFO under the
+    # launcher's own header, reports nothing: a job that stops after it is a hang with no error.
+    diagnosis = diagnose_text("node0.log", LAUNCHER_SETTINGS_ONLY)
+    assert diagnosis.first_error is None
+    assert diagnosis.category == "hang"
