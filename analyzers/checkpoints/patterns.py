@@ -81,6 +81,13 @@ _NUMBERED_PHASE = (
     + b"|".join(_CLOSING_WORDS[:3])
     + rb")"
 )
+# a loop's line that it saved its state after a step: `ckpt saved @ step 40`, `checkpoint
+# saved at step 8`, `saved checkpoint for global step 12`
+_SAVED_AT_STEP = (
+    rb"saved (?:@ |at |for |(?:model )?(?:ckpt|checkpoint)s? (?:@|at|for) )(?:global[ _])?step"
+)
+# a layer closed with the verb first: `finished layer 3`, `completed layer 2 (1.1 ms)`
+_LAYER_VERB_FIRST = rb"(?:finished|completed|done with) layer"
 _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
@@ -105,6 +112,10 @@ _DEFAULT_PREFILTER = (
     + _EVENT_DONE
     + rb"|"
     + _NUMBERED_PHASE
+    + rb"|"
+    + _SAVED_AT_STEP
+    + rb"|"
+    + _LAYER_VERB_FIRST
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -147,6 +158,7 @@ _CONFIRMED_LITERALS = {
     **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE)),
     b"phase": Confirmation(re2.compile(_NUMBERED_PHASE)),
+    b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
