@@ -180,6 +180,9 @@ class CheckpointHit:
     opens_decode: bool = False  # a phase line after which the decode loop's first step runs
     request: int | None = None  # the request a server's phase line is tagged with
     in_step: bool = False  # a phase a training step holds (a pipeline stage's microbatch)
+    # a line many jobs print on one rank only (a checkpoint save): kept only when every rank
+    # with progress prints such lines (analyzers/timeline/rank_sequences.py)
+    shared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +197,7 @@ class CheckpointRule:
     user: bool = False
     opens_decode: bool = False
     in_step: bool = False
+    shared: bool = False
 
     def hit(self, message: str) -> CheckpointHit | None:
         found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
@@ -211,6 +215,7 @@ class CheckpointRule:
             self.opens_decode,
             _number(groups.get("request")),
             self.in_step,
+            self.shared,
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -690,6 +695,7 @@ def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
         counterexamples=tuple(entry.get("counterexamples", ())),
         opens_decode=bool(entry.get("opens_decode", False)),
         in_step=bool(entry.get("in_step", False)),
+        shared=bool(entry.get("shared", False)),
     )
 
 
