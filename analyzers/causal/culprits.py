@@ -39,7 +39,7 @@ from analyzers.causal.wait_places import (
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.classify.events import TIER_CAUSE, Classified, teardown_kills
+from analyzers.classify.events import TIER_CAUSE, Classified, own_exit, teardown_kills
 from analyzers.classify.matches import Match
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import (
@@ -133,8 +133,12 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         return reordered
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     spared = teardown_killed(scans)
+    # a peer that closed the connection had ended before the first error: a rank the agent
+    # stopped afterwards was still alive then, and is not the peer that went away
+    gone = any(match.signature.peer_gone for match in first.matches)
+    stopped = agent_stopped(scans) if gone else frozenset()
     found = interrupted_outside(chain) or singled_out(
-        correlation, size_stated, quiet_suspect, spared
+        correlation, size_stated, quiet_suspect, spared, stopped
     )
     if found is not None and len(found.ranks) > 1:
         # ranks that stopped together in a sub-group: the one whose wait is in a collective no
@@ -562,6 +566,45 @@ def teardown_killed(scans: Sequence[FileScan]) -> frozenset[int]:
         records = [(r.get("rank"), _record_time(r), r, _signal_of(r)) for r in _failures(scan)]
         spared.update(rank for rank in teardown_kills(records) if isinstance(rank, int))
     return frozenset(spared)
+
+
+# torchelastic's agent names each child it stops while it tears a failed group down:
+# `Sending process 16463 closing signal SIGTERM`
+_AGENT_STOP = re.compile(r"\bSending process (\d+) closing signal (SIG[A-Z]+)\b")
+
+
+def agent_stopped(scans: Sequence[FileScan]) -> frozenset[int]:
+    """Ranks the agent's own lines say it stopped (`Sending process <pid> closing signal
+    SIGTERM`, or the SIGKILL after the grace period) and its summary records with that
+    signal, beside a child of the same summary that ended by itself (an error status, a
+    crash): the agent was tearing the group down for that child. The summary stamps its
+    records to the second, so a kill and the exit it answers often share one time; the
+    agent's line says which was which. A pid the agent did not name, or a summary whose
+    children were all stopped (the agent itself was signalled), is no such teardown.
+    Such a child was alive when the agent stopped it, after the first failure; whether it
+    was also stuck is not told (docs/labelling.md#a-launchers-own-kill-of-the-survivors)."""
+    found: set[int] = set()
+    for scan in scans:
+        found.update(_agent_stopped(scan))
+    return frozenset(found)
+
+
+def _agent_stopped(scan: FileScan) -> set[int]:
+    records = _failures(scan)
+    if not any(own_exit(r) for r in records):
+        return set()
+    stopped = {
+        int(found.group(1)): found.group(2)
+        for event in scan.events
+        if (found := _AGENT_STOP.search(event.text))
+    }
+    return {
+        rank
+        for r in records
+        if isinstance(rank := r.get("rank"), int)
+        and (name := stopped.get(r.get("pid"))) is not None  # type: ignore[arg-type]
+        and _signal_of(r) == name
+    }
 
 
 def _signal_of(record: Mapping[str, object]) -> str | None:

@@ -39,6 +39,7 @@ def singled_out(
     size_stated: bool,
     quiet_suspect: bool = True,
     spared: Collection[int] = frozenset(),
+    stopped: Collection[int] = frozenset(),
 ) -> Blame | None:
     """Killed or missing ranks (missing only when the world size is stated, else an
     excerpt of one rank would blame all the others), then ranks that left the common
@@ -46,7 +47,9 @@ def singled_out(
     suspects unless the first error says a peer was running when it failed it
     (`quiet_suspect` false: a message that arrived too long was sent by a live peer).
     `spared` ranks were killed by their launcher while it stopped the job after another
-    rank had failed (`causal.culprits.teardown_killed`): that kill is not why they stopped."""
+    rank had failed (`causal.culprits.teardown_killed`): that kill is not why they stopped.
+    `stopped` ranks the launcher stopped after a first error that says a peer process went
+    away (`causal.culprits.agent_stopped`): they were alive then, so no quiet suspect."""
     if correlation is None:
         return None
     everyone = len(correlation.ranks)
@@ -68,6 +71,8 @@ def singled_out(
             continue
         if choose is _killed:
             blame = _killed(correlation, size_stated, spared)
+        elif choose is _silent:
+            blame = _silent(correlation, size_stated, stopped)
         else:
             blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
@@ -201,11 +206,17 @@ def _first_stage_behind(correlation: Correlation, size_stated: bool) -> Blame | 
     return Blame(nxt, say("waited.first_stage_behind", step=closed.pop(), ranks=ranks_said(behind)))
 
 
-def _silent(correlation: Correlation, size_stated: bool) -> Blame | None:
+def _silent(
+    correlation: Correlation, size_stated: bool, spared: Collection[int] = frozenset()
+) -> Blame | None:
     """The few ranks that stopped with no error of their own while every other rank failed:
     the others lost them (a closed connection, a timeout), and they never said why - a
-    process killed from outside, or one stuck where its peers could not follow."""
-    quiet = [r.rank for r in correlation.ranks if r.status == RankStatus.HUNG]
+    process killed from outside, or one stuck where its peers could not follow. Ranks the
+    launcher stopped after the peers had lost a process that went away (`spared`) were alive
+    until then: quiet because it stopped them, not suspects."""
+    quiet = [
+        r.rank for r in correlation.ranks if r.status == RankStatus.HUNG and r.rank not in spared
+    ]
     loud = [r for r in correlation.ranks if r.status not in (RankStatus.HUNG, RankStatus.MISSING)]
     if not quiet or not loud or any(r.status == RankStatus.OK for r in loud):
         return None

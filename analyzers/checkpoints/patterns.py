@@ -81,6 +81,13 @@ _NUMBERED_PHASE = (
     + b"|".join(_CLOSING_WORDS[:3])
     + rb")"
 )
+# a loop's line that it saved its state after a step: `ckpt saved @ step 40`, `checkpoint
+# saved at step 8`, `saved checkpoint for global step 12`
+_SAVED_AT_STEP = (
+    rb"saved (?:@ |at |for |(?:model )?(?:ckpt|checkpoint)s? (?:@|at|for) )(?:global[ _])?step"
+)
+# a layer closed with the verb first: `finished layer 3`, `completed layer 2 (1.1 ms)`
+_LAYER_VERB_FIRST = rb"(?:finished|completed|done with) layer"
 _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
@@ -105,6 +112,10 @@ _DEFAULT_PREFILTER = (
     + _EVENT_DONE
     + rb"|"
     + _NUMBERED_PHASE
+    + rb"|"
+    + _SAVED_AT_STEP
+    + rb"|"
+    + _LAYER_VERB_FIRST
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -147,6 +158,7 @@ _CONFIRMED_LITERALS = {
     **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE)),
     b"phase": Confirmation(re2.compile(_NUMBERED_PHASE)),
+    b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
@@ -168,6 +180,9 @@ class CheckpointHit:
     opens_decode: bool = False  # a phase line after which the decode loop's first step runs
     request: int | None = None  # the request a server's phase line is tagged with
     in_step: bool = False  # a phase a training step holds (a pipeline stage's microbatch)
+    # a line many jobs print on one rank only (a checkpoint save): kept only when every rank
+    # with progress prints such lines (analyzers/timeline/rank_sequences.py)
+    shared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +197,7 @@ class CheckpointRule:
     user: bool = False
     opens_decode: bool = False
     in_step: bool = False
+    shared: bool = False
 
     def hit(self, message: str) -> CheckpointHit | None:
         found = self.regex.search(message) if self.user else self.regex.fullmatch(message)
@@ -199,6 +215,7 @@ class CheckpointRule:
             self.opens_decode,
             _number(groups.get("request")),
             self.in_step,
+            self.shared,
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -678,6 +695,7 @@ def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
         counterexamples=tuple(entry.get("counterexamples", ())),
         opens_decode=bool(entry.get("opens_decode", False)),
         in_step=bool(entry.get("in_step", False)),
+        shared=bool(entry.get("shared", False)),
     )
 
 

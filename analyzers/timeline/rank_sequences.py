@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.checkpoints.patterns import group_members, opened_step, waited_peer
+from analyzers.checkpoints.patterns import classify_text, group_members, opened_step, waited_peer
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
@@ -87,7 +87,34 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
             parts.setdefault(rank, []).append(_Part(priority, scan.info.path, seq))
     for rank in sorted(parts):
         timeline.ranks[rank] = _merged(parts[rank])
+    _drop_unshared(timeline)
     return timeline
+
+
+def _drop_unshared(timeline: Timeline) -> None:
+    """Lines of a kind many jobs print on one rank only (`ckpt saved @ step 40`: rank 0 saves,
+    the others go on) are no checkpoint when one rank alone prints them among ranks that print
+    progress: that rank would look ahead of its peers by its own extra lines. Printed by more
+    ranks, they are the job's own progress (a rank that stopped before the first save simply
+    has none)."""
+    shared = {
+        i for i, text in enumerate(timeline.texts) if (hit := classify_text(text)) and hit.shared
+    }
+    if not shared or len(timeline.ranks) < 2:
+        return
+    printing = [rank for rank, seq in timeline.ranks.items() if shared & set(seq.text)]
+    if len(printing) != 1:
+        return
+    for rank in printing:
+        seq = timeline.ranks[rank]
+        keep = [i for i, text in enumerate(seq.text) if text not in shared]
+        timeline.ranks[rank] = RankSequence(
+            array(seq.text.typecode, (seq.text[i] for i in keep)),
+            array(seq.label.typecode, (seq.label[i] for i in keep if i < len(seq.label))),
+            array(seq.file.typecode, (seq.file[i] for i in keep)),
+            array(seq.line.typecode, (seq.line[i] for i in keep)),
+            array(seq.time.typecode, (seq.time[i] for i in keep)),
+        )
 
 
 def _intern(ids: dict[str, int], texts: list[str], text: str) -> int:

@@ -1157,3 +1157,17 @@ def test_numbered_phases_place_the_rank_that_stopped_before_the_next_one():
         "stage 2 all-to-all ok",
     ]
     assert correlation.last_common.qualified == "stage 2 all-to-all ok"
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "layer"),
+    [
+        ("2026-12-06 18:40:07,791 | INFO     | rank 0 | finished layer 3", "finished layer 3", 3),
+        ("[default2]:completed layer 2 (1.1 ms)", "completed layer 2", 2),
+    ],
+)
+def test_a_layer_closed_with_the_verb_first_closes_that_layer(line, text, layer):
+    """`finished layer 3` says what `layer 3 finished` says: layer 3 is done."""
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role, hit.layer) == (text, "layer", layer)

@@ -184,3 +184,41 @@ def test_a_start_line_is_never_a_rank_s_last_checkpoint_nor_counted(tmp_path: Pa
     assert ranks[1]["last_checkpoint_qualified"] == "step 1 / model forward passed"
     assert report["correlation"]["last_common_checkpoint_qualified"] == "init passed"
     assert all("start" not in (r["last_checkpoint"] or "") for r in ranks.values())
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "step"),
+    [
+        ("2026-12-06 18:40:51,978 INFO [rank0] ckpt saved @ step 8", "ckpt saved @ step 8", 8),
+        (
+            "[2026-12-06 18:41:06,593][INFO][rank3] ckpt saved @ step 6 (0.8 s)",
+            "ckpt saved @ step 6",
+            6,
+        ),
+        (
+            "[default1]:Checkpoint saved at step 40 to /ckpt/step_40.pt",
+            "Checkpoint saved at step 40",
+            40,
+        ),
+        ("saved checkpoint for global step 12", "saved checkpoint for global step 12", 12),
+    ],
+)
+def test_a_checkpoint_saved_after_a_step_closes_that_step(line, text, step):
+    """A loop that saves its state says which step it saved: the step is done, as after
+    `step 8 finished`; the words stay in the text, what follows the step is left out."""
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role, hit.step) == (text, "train_step", step)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ckpt save failed @ step 8",
+        "checkpoint saved @ step 8 failed: disk full",
+        "skipping ckpt saved @ step 8",
+        "no checkpoint saved at step 8",
+    ],
+)
+def test_a_checkpoint_save_that_did_not_happen_is_no_checkpoint(line):
+    assert CheckpointMatcher().classify(line) is None

@@ -81,3 +81,35 @@ def test_every_rank_printing_progress_reads_the_same(tmp_path):
     report = analyze(_job(tmp_path, zero_only=False), AnalyzeOptions(workers=1))
     assert report.correlation["ahead_ranks"] == []
     assert report.diagnosis.culprit_ranks == [3]
+
+
+# --- a save line that rank 0 alone prints ---------------------------------------------------
+
+
+def _stalled_job(tmp_path: Path, savers: tuple[int, ...]) -> Path:
+    """Four ranks close steps 1-4 and then stop without an error (a hang); the `savers` also
+    log that they saved the checkpoint of step 4."""
+    files = {}
+    for rank in range(4):
+        lines = [
+            f"2026-12-06 10:00:0{step},000 INFO [rank{rank}] step {step} finished, loss=1.02"
+            for step in range(1, 5)
+        ]
+        if rank in savers:
+            lines.append(f"2026-12-06 10:00:04,500 INFO [rank{rank}] ckpt saved @ step 4")
+        files[f"log_{rank}.log"] = "\n".join(lines) + "\n"
+    return pack(tmp_path / "job.tar.gz", files, "job-5a2f")
+
+
+def test_a_save_line_rank_0_alone_prints_does_not_put_it_ahead(tmp_path: Path) -> None:
+    """Rank 0 saves and says so; the others go on. Its save line is no progress the others
+    lack: every rank stopped after `step 4 finished`, and none is singled out."""
+    report = analyze(_stalled_job(tmp_path, (0,)), AnalyzeOptions(workers=1))
+    assert report.diagnosis.culprit_ranks == []
+    assert {r.last_checkpoint for r in report.ranks} == {"step 4 finished"}
+
+
+def test_a_save_line_every_rank_prints_is_their_last_checkpoint(tmp_path: Path) -> None:
+    """Counterexample: every rank logs its save, so the save is where they all stopped."""
+    report = analyze(_stalled_job(tmp_path, (0, 1, 2, 3)), AnalyzeOptions(workers=1))
+    assert {r.last_checkpoint for r in report.ranks} == {"ckpt saved @ step 4"}
