@@ -45,6 +45,9 @@ Seen in real reports (outermost first; they nest):
   tag, since a time then a level or a logger is Python logging's own header
 - a Markdown quote around a pasted log: `> [E306 00:03:07.842961975 socket.cpp:1011] ...` (a bare
   `>` is one of its blank lines)
+- a Markdown code span over a whole pasted line, as an issue writer formats a line or two of a
+  terminal: `` `Killed` ``, ``` ``Killed`` ``` - the backticks go; a span inside a line (a name
+  quoted in a sentence), two spans on one line and a code fence stay as written
 - torchrun: `[default3]:...` (local rank) and torch's `[rank3]:...` (global rank)
 - Open MPI's `mpirun --tag-output` (DeepSpeed's and Horovod's MPI launchers):
   `[1,3]<stderr>:...` - the job number, the rank, the stream
@@ -202,6 +205,8 @@ _NONFINITE_POSTFIX = re.compile(
     r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
 _PYTEST_FAILURE = re.compile(r"E {3,}(?=\S)")
+# one code span of one or two backticks that is the whole line, trailing blanks aside
+_CODE_SPAN = re.compile(r"(`{1,2})(?!`)([^`]*[^`\s][^`]*?)\1\s*$")
 _PROGRESS_DOTS = re.compile(r"\.{3,}(?=[^.\s])")
 _MAX_WRAPPERS = 6
 _MODEL_SERVER_RELAY = re.compile(
@@ -254,6 +259,8 @@ def _peel_one(line: ParsedLine) -> bool:
     if first == "|" and text[-1:] != "|" and _peel_ci_bar(line, text):
         return True
     if first == "E" and _peel_pytest_failure(line, text):
+        return True
+    if first == "`" and _peel_code_span(line, text):
         return True
     found = _TORCHRUN.match(text)
     if found:
@@ -319,6 +326,14 @@ def _peel_node_tag(line: ParsedLine, text: str) -> bool:
         line.tags["node_rank"] = node_rank
         line.stream_key += f"({name} {pid})"
         line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_code_span(line: ParsedLine, text: str) -> bool:
+    """A Markdown code span around the whole line: the words inside are the line pasted."""
+    found = _CODE_SPAN.match(text)
+    if found:
+        line.message = found.group(2).strip()
     return found is not None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests.analyzers.excerpts import (
+    alternative_labels,
     assert_reads,
     diagnose_files,
     diagnose_text,
@@ -283,3 +284,81 @@ def test_a_timer_dump_parked_in_the_jit_build_lock_is_a_hang(dump: str) -> None:
 def test_a_timer_dump_standing_elsewhere_gives_no_event() -> None:
     scan = scan_text("rank0.log", OTHER_TIMER_DUMP)
     assert not scan.events
+
+
+# The hub client's summary when the request for a file failed to reach the hub and no copy is
+# cached: the node cannot get the model; nothing in the job's devices or collectives failed.
+HUB_UNREACHABLE_NOT_CACHED = """\
+  File "/opt/venv/lib/python3.10/site-packages/huggingface_hub/file_download.py", line 1857, in _raise_on_head_call_error
+    raise LocalEntryNotFoundError(
+huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache. Please check your connection and try again or make sure your Internet connection is on.
+"""
+
+OLDER_CLIENT_WORDING = """\
+[rank1]: huggingface_hub.utils._errors.LocalEntryNotFoundError: Connection error, and we cannot find the requested files in the disk cache. Please try again or make sure your Internet connection is on.
+"""
+
+# With the cause kept above it, the cause is the first error.
+CAUSE_ABOVE_THE_SUMMARY = """\
+urllib3.exceptions.ConnectTimeoutError: (<urllib3.connection.HTTPSConnection object at 0x7f2a10c3d0>, 'Connection to huggingface.co timed out. (connect timeout=10)')
+
+The above exception was the direct cause of the following exception:
+
+huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache. Please check your connection and try again or make sure your Internet connection is on.
+"""
+
+# Counterexample: offline mode was asked for; the job's setting, not the route.
+OFFLINE_MODE = """\
+huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable hf.co look-ups and downloads online, set 'local_files_only' to False.
+"""
+
+
+@pytest.mark.parametrize("text", [HUB_UNREACHABLE_NOT_CACHED, OLDER_CLIENT_WORDING])
+def test_a_file_the_hub_could_not_be_asked_for_and_no_cache_holds(text: str) -> None:
+    diagnosis = diagnose_text("serve.log", text)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="LocalEntryNotFoundError",
+        rule="env.hub_unreachable_not_cached",
+        beside=("config", "driver_env"),
+    )
+    assert "hccl" not in alternative_labels(diagnosis)
+
+
+def test_the_cause_kept_above_the_summary_comes_first() -> None:
+    diagnosis = diagnose_text("serve.log", CAUSE_ABOVE_THE_SUMMARY)
+    assert_reads(diagnosis, "other", first_error="Connection to huggingface.co timed out")
+
+
+def test_offline_mode_is_not_an_unreachable_hub() -> None:
+    diagnosis = diagnose_text("serve.log", OFFLINE_MODE)
+    assert "env.hub_unreachable_not_cached" not in rules_of(diagnosis)
+
+
+# A local model folder the host does not have: the hub client is handed the path as a repo id.
+LOCAL_PATH_AS_REPO_ID = """\
+vllm serve /models/DeepSeek-V2-Lite --tensor-parallel-size 8
+huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/models/DeepSeek-V2-Lite'. Use `repo_type` argument if needed.
+"""
+
+# Counterexample: an id that is no path, only badly written.
+BAD_REPO_ID = """\
+huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: 'org/model name'.
+"""
+
+
+def test_a_local_path_read_as_a_repo_id_is_a_folder_that_is_not_there() -> None:
+    diagnosis = diagnose_text("serve.log", LOCAL_PATH_AS_REPO_ID)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Repo id must be in the form",
+        rule="cfg.local_model_path_read_as_repo_id",
+        beside=("weight_load",),
+    )
+
+
+def test_a_badly_written_repo_id_is_not_a_missing_folder() -> None:
+    diagnosis = diagnose_text("serve.log", BAD_REPO_ID)
+    assert "cfg.local_model_path_read_as_repo_id" not in rules_of(diagnosis)

@@ -8,6 +8,8 @@ the kernel's real format.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A DeepSpeed launcher killing its ranks, with the kernel log the user grepped beside it.
@@ -54,3 +56,41 @@ def test_oom_settings_record_no_kill() -> None:
     diagnosis = diagnose_text("train.log", OOM_SETTINGS_ONLY)
     assert "oom.host_oom_killer" not in rules_of(diagnosis)
     assert diagnosis.category != "oom"
+
+
+# Kernels before 4.19 open the record's summary with the cgroup whose limit was hit instead of
+# the one-line `oom-kill:` summary: `Task in <cgroup> killed as a result of limit of <cgroup>`.
+OLD_KERNEL_SUMMARY = """\
+[Thu Mar 20 21:01:25 2026]  handle_mm_fault+0xc4/0x200
+[Thu Mar 20 21:01:25 2026]  page_fault+0x3e/0x50
+[Thu Mar 20 21:01:25 2026] Task in /docker/5f0e2a91c7 killed as a result of limit of /docker/5f0e2a91c7
+[Thu Mar 20 21:01:25 2026] memory: usage 67108864kB, limit 67108864kB, failcnt 4410
+[Thu Mar 20 21:01:25 2026] Mem-Info:
+"""
+
+# Counterexample: the cgroup's counters alone record no kill.
+OLD_KERNEL_COUNTERS_ONLY = """\
+[Thu Mar 20 21:01:25 2026] memory: usage 67108864kB, limit 67108864kB, failcnt 4410
+Traceback (most recent call last):
+  File "train.py", line 12, in <module>
+    main()
+ValueError: learning rate must be positive, got -0.001
+"""
+
+
+@pytest.mark.parametrize("limit", ["/docker/5f0e2a91c7", "host"])
+def test_an_older_kernels_summary_names_the_cgroup_it_killed_in(limit: str) -> None:
+    text = OLD_KERNEL_SUMMARY.replace("limit of /docker/5f0e2a91c7", f"limit of {limit}")
+    diagnosis = diagnose_text("dmesg.txt", text)
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="killed as a result of limit of",
+        rule="oom.host_oom_killer",
+        beside=("device_fault",),
+    )
+
+
+def test_the_cgroups_counters_alone_record_no_kill() -> None:
+    diagnosis = diagnose_text("train.log", OLD_KERNEL_COUNTERS_ONLY)
+    assert "oom.host_oom_killer" not in rules_of(diagnosis)

@@ -1805,3 +1805,24 @@ def test_a_launchers_settings_echoed_at_info_are_no_error() -> None:
     diagnosis = diagnose_text("node0.log", LAUNCHER_SETTINGS_ONLY)
     assert diagnosis.first_error is None
     assert diagnosis.category == "hang"
+
+
+def test_a_line_pasted_as_a_markdown_code_span_is_read_inside_it():
+    """An issue writer who formats each pasted line as inline code (one span over the whole
+    line) leaves the backticks around it; the words inside are the line the process wrote."""
+    assert parse_line("`Killed`").message == "Killed"
+    assert parse_line("``Killed``").message == "Killed"
+    assert parse_line("`RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB` ").message == (
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"
+    )
+
+
+def test_code_spans_inside_a_line_or_a_fence_are_left_as_they_are():
+    """Only a span that is the whole line is a wrapper: a line that quotes a name in
+    backticks, two spans on one line and a code fence keep their text."""
+    quoted = "`pydantic.utils:Representation` has been removed."
+    assert parse_line(quoted).message == quoted
+    two = "`a.py` and `b.py` differ"
+    assert parse_line(two).message == two
+    assert parse_line("```").message == "```"
+    assert parse_line("```text").message == "```text"
