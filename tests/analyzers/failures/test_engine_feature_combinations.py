@@ -456,3 +456,47 @@ def test_a_device_after_for_is_not_a_mode() -> None:
     diagnosis = diagnose_text("prefill.log", FEATURE_NOT_ON_DEVICE)
     rules = rules_of(diagnosis)
     assert "cfg.feature_not_yet_supported_for_mode" not in rules
+
+
+# The same coordinator, at the start of the next forward, rebuilds its parameter order from the
+# modules it recorded and pops for each one the step it was fetched in; a module the recorded
+# pass ran that this pass did not fetch (generation or a reference model run through the
+# sharded model outside the engine's forward) leaves that queue empty. One rank's frames.
+ZERO3_TRACE_QUEUE_EMPTY = """\
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/work/rl/train_policy.py", line 88, in <module>
+[rank1]:     trainer.train()
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/parameter_offload.py", line 236, in _start_of_forward_hook
+[rank1]:     self.get_param_coordinator().reset_step()
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 240, in reset_step
+[rank1]:     self.construct_parameter_trace_from_module_trace()
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 224, in construct_parameter_trace_from_module_trace
+[rank1]:     self.record_parameters(sub_module)
+[rank1]:   File "/opt/venv/lib/python3.11/site-packages/deepspeed/runtime/zero/partitioned_param_coordinator.py", line 216, in record_parameters
+[rank1]:     step_id = self.__step_id_module_fetched_for[sub_module.ds_id].popleft()
+[rank1]: IndexError: pop from an empty deque
+"""
+
+# Counterexample: the same Python words from a job's own queue name no ZeRO-3 step.
+OWN_QUEUE_EMPTY = """\
+Traceback (most recent call last):
+  File "/work/rl/rollout_buffer.py", line 57, in next_batch
+    item = self._pending.popleft()
+IndexError: pop from an empty deque
+"""
+
+
+def test_zero3_popping_an_empty_module_trace_is_config() -> None:
+    diagnosis = diagnose_text("train.log", ZERO3_TRACE_QUEUE_EMPTY)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="IndexError: pop from an empty deque",
+        rule="cfg.zero3_module_trace_queue_empty",
+        beside=("other",),
+    )
+
+
+def test_an_empty_deque_in_the_jobs_own_code_is_not_the_zero3_trace() -> None:
+    diagnosis = diagnose_text("train.log", OWN_QUEUE_EMPTY)
+    assert "cfg.zero3_module_trace_queue_empty" not in rules_of(diagnosis)

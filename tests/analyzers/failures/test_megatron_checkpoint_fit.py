@@ -192,3 +192,41 @@ def test_a_checkpoint_state_that_does_not_merge_with_the_load_is_the_checkpoint(
 def test_a_merge_progress_line_is_no_failure() -> None:
     diagnosis = diagnose_text("resume/rank3.log", MERGE_PROGRESS)
     assert diagnosis.category != "weight_load", diagnosis.root_cause
+
+
+# A fine-tune whose model was built with other dimensions than the checkpoint it loads: the
+# loader compares each tensor's global shape with the checkpoint's metadata and stops at the
+# first that differs (a recipe whose model settings lost a field, so the attention projection
+# has another width). One rank shows the frame, another only the exception.
+GLOBAL_SHAPE_DIFFERS = """\
+[rank0]:   File "/opt/mcore/megatron/core/dist_checkpointing/strategies/torch.py", line 612, in _validate_global_shapes
+[rank0]:     raise CheckpointingException(_msg)
+[rank0]: megatron.core.dist_checkpointing.core.CheckpointingException: Global shape mismatch for \
+loaded (torch.Size([28, 3072, 2048])) and expected ((28, 2560, 2048)) tensor for key \
+decoder.layers.self_attention.linear_qkv.weight
+[rank1]: megatron.core.dist_checkpointing.core.CheckpointingException: Global shape mismatch for \
+loaded (torch.Size([28, 3072, 2048])) and expected ((28, 2560, 2048)) tensor for key \
+decoder.layers.self_attention.linear_qkv.weight
+"""
+
+# The same check passing, as a verbose load reports it.
+GLOBAL_SHAPES_CHECKED = """\
+ loading distributed checkpoint from /ckpt/base at iteration 0
+ validated global shapes of 322 sharded tensors against the checkpoint metadata
+"""
+
+
+def test_a_checkpoint_tensor_of_another_global_shape_is_the_checkpoint_that_does_not_fit() -> None:
+    diagnosis = diagnose_text("logs/finetune.log", GLOBAL_SHAPE_DIFFERS)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="Global shape mismatch for loaded (torch.Size([28, 3072, 2048]))",
+        rule="wl.dist_ckpt_global_shape_mismatch",
+        beside=("config", "shape_mismatch"),
+    )
+
+
+def test_validating_global_shapes_is_no_failure() -> None:
+    diagnosis = diagnose_text("logs/finetune.log", GLOBAL_SHAPES_CHECKED)
+    assert diagnosis.first_error is None
