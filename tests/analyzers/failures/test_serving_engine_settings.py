@@ -68,6 +68,49 @@ def test_a_parallel_size_over_the_nodes_gpus_is_config() -> None:
     assert "driver_env" in alternative_labels(diagnosis)
 
 
+TENSOR_PARALLEL_OVER_NODE_GPUS = """\
+(EngineCore pid=7) pydantic_core._pydantic_core.ValidationError: 1 validation error for ParallelConfig
+  Value error, Tensor parallel size (4) cannot be larger than the number of available GPUs (2). [type=value_error]
+"""
+
+
+def test_a_tensor_parallel_size_over_the_nodes_gpus_is_the_same_refusal() -> None:
+    # Newer releases check the tensor-parallel size alone and word the refusal their own way.
+    diagnosis = diagnose_text("engine.log", TENSOR_PARALLEL_OVER_NODE_GPUS)
+    assert diagnosis.category == "config", diagnosis.root_cause
+    assert diagnosis.first_error is not None
+    assert "ParallelConfig" in diagnosis.first_error.text or "Tensor parallel size (4)" in (
+        diagnosis.first_error.text
+    )
+    assert "cfg.engine_world_size_over_node_gpus" in rules_of(diagnosis)
+    assert "driver_env" in alternative_labels(diagnosis)
+
+
+TENSOR_PARALLEL_SENTENCE_ALONE = """\
+ValueError: Tensor parallel size (8) cannot be larger than the number of available GPUs (4).
+"""
+
+
+def test_the_tensor_parallel_refusal_alone_is_the_first_error() -> None:
+    assert_reads(
+        diagnose_text("engine.log", TENSOR_PARALLEL_SENTENCE_ALONE),
+        "config",
+        first_error="Tensor parallel size (8)",
+        rule="cfg.engine_world_size_over_node_gpus",
+        beside=["driver_env"],
+    )
+
+
+TENSOR_PARALLEL_AT_NODE_GPUS = """\
+(EngineCore pid=7) Value error, Tensor parallel size (2) cannot be larger than the number of available GPUs (2).
+"""
+
+
+def test_a_tensor_parallel_size_equal_to_the_gpus_is_no_refusal() -> None:
+    diagnosis = diagnose_text("engine.log", TENSOR_PARALLEL_AT_NODE_GPUS)
+    assert "cfg.engine_world_size_over_node_gpus" not in rules_of(diagnosis)
+
+
 WORLD_FITS_NODE = """\
 INFO 02-03 04:05:06 [parallel.py:400] World size (2) fits the 8 GPUs available in this node
 """
