@@ -5,7 +5,8 @@ collectors write it). A reader that looks at raw line bytes from the line's star
 rank a tagged worker states in a file head, the glued lines of ranks sharing one stdout) puts
 `OUTER` in front of its own pattern, so the same lines read the same behind any of them:
 
-- a collector's own time (GitHub Actions, `kubectl logs --timestamps`);
+- a collector's own time (GitHub Actions, `kubectl logs --timestamps`), also in brackets
+  (Jenkins' Timestamper: `[2025-03-02T08:14:51.120Z] `);
 - a container runtime's log file (CRI: containerd, CRI-O), the time, the stream and whether the
   record is whole (`F`) or a part of a longer line (`P`):
   `2025-03-02T08:14:51.120334567Z stderr F `;
@@ -49,6 +50,10 @@ JOURNAL = syslog.TIME + r" ([A-Za-z0-9][\w.-]*) ((?!\d+[\[:])[\w.@/-]+)(?:\[(\d+
 # Debian and Ubuntu): the host, and the program with its pid, which this form always requires
 # (a time, a level and a logger name, `...Z INFO root: ...`, is a program's own header)
 JOURNAL_PRECISE = r"(" + COLLECTOR_TIME + r") ([A-Za-z0-9][\w.-]*) ([\w.@/-]+)\[(\d+)\]:"
+# Jenkins' Timestamper: the time a line reached the console, in brackets. Only with its zone: a
+# program's own bracketed time has none (DeepSpeed's `[2025-03-02 08:14:51,120] [ERROR] ...`) or
+# shares the brackets with a level (Rust's env_logger: `[2025-03-02T08:14:51Z ERROR trainer] `).
+BRACKETED_TIME = r"\[(" + COLLECTOR_TIME + r")\]"
 # A container runtime's log file (the CRI format of containerd and CRI-O, what
 # `/var/log/pods/.../0.log` holds): the time, the stream, and `F` for a whole line or `P` for
 # a part of one the runtime split.
@@ -97,6 +102,7 @@ OUTER: bytes = (
             CRI + AFTER,
             JOURNAL_PRECISE + " ",
             COLLECTOR_TIME + " ",
+            BRACKETED_TIME + AFTER,
             LOCAL_ISO_TIME + " ",
             KUBECTL + " ",
             CI_STEP + AFTER,

@@ -3,7 +3,8 @@
 Seen in real reports (outermost first; they nest):
 
 - a log collector's own time (`kubectl logs --timestamps`, Loki/Fluentd exports):
-  `2025-07-03T14:20:51.565839352Z (Worker pid=9) ERROR ...` - kept in `tags["collector_time"]`
+  `2025-07-03T14:20:51.565839352Z (Worker pid=9) ERROR ...` - kept in `tags["collector_time"]`;
+  Jenkins' Timestamper writes it in brackets: `[2025-07-03T14:20:51.565Z] [rank3]: ...`
 - a container runtime's log file (the CRI format containerd and CRI-O write under
   `/var/log/pods/`): `2025-07-03T14:20:51.565839352Z stderr F [rank3]: ...` - the time kept like
   a collector's, the stream joins the writer's key; `P` marks a part of a line the runtime split
@@ -139,10 +140,11 @@ _TS_LOCAL_ISO = re.compile(
 )
 _GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
-# (a stack's frames, `  File ...`); `118:  File ...` (grep -n of an indented line, no space of
-# its own after the colon) is a line number
+# (a stack's frames, `  File ...`) or tabs (torch's list of a state dict's mismatches,
+# `\tsize mismatch for ...`); `118:  File ...` (grep -n of an indented line, no space of its
+# own after the colon) is a line number
 # a task's empty line keeps its label (`3: ` or `3:`): it still ends the task's message
-_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S)| ?$)")
+_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S|\t+\S)| ?$)")
 _SRUN_LABEL_ODD_INDENT = re.compile(r" {0,4}(\d{1,5}):  (?=\S)")
 _VIEWER_LINE = re.compile(r" +\d{1,7}\t")
 _COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
@@ -169,6 +171,7 @@ _LOCAL_COLLECTOR_TIME = re.compile(
     r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
+_BRACKETED_TIME = re.compile(outer_prefix.BRACKETED_TIME + outer_prefix.AFTER)
 _JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # what may follow a collector's time: a container runtime's stream and part flag (CRI), or
 # rsyslog's host and program (its time is a collector's)
@@ -252,6 +255,7 @@ def _peel_one(line: ParsedLine) -> bool:
         _peel_mpi_tag(line, text)
         or _peel_bracketed_line_number(line, text)
         or _peel_scheduler_trial(line, text)
+        or _peel_bracketed_time(line, text)
         or _peel_kubectl(line, text)
         or _peel_ci_step(line, text)
     ):
@@ -267,6 +271,7 @@ def _peel_one(line: ParsedLine) -> bool:
         number = int(found.group(2))
         if found.group(1) == "rank":
             line.rank = number
+            line.tags.pop("mpi_rank", None)  # torch's own rank, which a worker's tag keeps
         else:
             line.local_rank = number
         line.stream_key += found.group(0).rstrip()
@@ -291,7 +296,9 @@ def _peel_one(line: ParsedLine) -> bool:
 
 def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
     """A Ray/vLLM process tag: its pid, and the rank its worker indices name alone (the
-    others are settled for the whole bundle by `analyzers.timeline.worker_ranks`)."""
+    others are settled for the whole bundle by `analyzers.timeline.worker_ranks`). Behind
+    Open MPI's tag the worker's own tag decides: mpirun started the process that spawned the
+    worker, so MPI's rank is that process's, not the worker's."""
     name, rank, pid = found.groups()
     line.pid = int(pid)
     line.tags["process"] = name
@@ -301,7 +308,7 @@ def _take_process(line: ParsedLine, found: re.Match[str]) -> None:
     tag = process_tag(name, rank, pid)
     if tag is not None:
         line.tags["worker"] = tag
-        if line.rank is None:
+        if line.rank is None or "mpi_rank" in line.tags:
             line.rank = rank_of(tag, None)
 
 
@@ -351,6 +358,7 @@ def _peel_mpi_tag(line: ParsedLine, text: str) -> bool:
     found = _MPI_TAG.match(text)
     if found:
         line.rank = int(found.group(1))
+        line.tags["mpi_rank"] = found.group(1)
         line.stream_key += found.group(0).rstrip()
         line.message = text[found.end() :]
     return found is not None
@@ -366,6 +374,15 @@ def _peel_scheduler_trial(line: ParsedLine, text: str) -> bool:
         if rank is not None:
             line.rank = int(rank)
         line.stream_key += f"{container or ''}[rank={rank or ''}]"
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_bracketed_time(line: ParsedLine, text: str) -> bool:
+    """A CI console's bracketed time (Jenkins' Timestamper): kept like a collector's."""
+    found = _BRACKETED_TIME.match(text)
+    if found:
+        line.tags.setdefault("collector_time", found.group(1))
         line.message = text[found.end() :]
     return found is not None
 

@@ -7,8 +7,8 @@ None of that may crash a parser or blow up memory, so:
 - `iter_blocks` reads a stream in ~1 MiB blocks that always end at a line end; a line longer
   than `LONG_LINE_BYTES` is cut there, the rest of it is skipped and `CUT_MARKER` appended;
 - `clean_line` decodes with replacement, drops NUL/CR/ANSI escapes, turns a web page's HTML
-  entities and non-breaking spaces back into the text they stand for, and cuts the text to
-  `MAX_LINE_CHARS` with a marker.
+  entities, line breaks (`<br>` at a line's end) and non-breaking spaces back into the text they
+  stand for, and cuts the text to `MAX_LINE_CHARS` with a marker.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 # with its quotes and angle brackets as entities (`File &quot;train.py&quot;, line 3, in
 # &lt;module&gt;`): the markup's escaping, not the program's text.
 _HTML_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|nbsp|#x?[0-9a-fA-F]{1,6});")
+# The same source ends each line with the page's line break; one the program wrote itself
+# reached the source escaped (`&lt;br&gt;`), so the break is looked for before the entities.
+_HTML_BREAK = re.compile(r"<br\s*/?>$", re.I)
 
 
 def _cut_digits(found: re.Match[str]) -> str:
@@ -97,6 +100,8 @@ def clean_text(text: str, cut: bool = False) -> str:
         text = text.replace("\x00", "")
     if "\r" in text:
         text = text.rstrip("\r").replace("\r", " ")
+    if text[-1:] == ">" and (found := _HTML_BREAK.search(text)):
+        text = text[: found.start()]
     if "&" in text and _HTML_ENTITY.search(text):
         text = html.unescape(text)
     if "\xa0" in text:  # a page's non-breaking spaces, kept by a copy from the browser

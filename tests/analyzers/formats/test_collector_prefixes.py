@@ -43,6 +43,9 @@ LINE = "[rank3]: RuntimeError: CUDA error: an illegal memory access was encounte
             "gpu-node-07 python3[4121]",
             "2025-03-02T08:14:51.120334+00:00",
         ),
+        # Jenkins' Timestamper: the time each line reached the console, in brackets, in UTC
+        (f"[2025-03-02T08:14:51.120Z] {LINE}", "", "2025-03-02T08:14:51.120Z"),
+        (f"[2025-03-02T16:14:51+08:00] {LINE}", "", "2025-03-02T16:14:51+08:00"),
     ],
 )
 def test_a_collectors_prefix_is_peeled(prefixed, writer, collected):
@@ -77,6 +80,27 @@ def test_lookalikes_stay_the_programs_own(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Rust's env_logger: the time, the level and the target share the brackets
+        (
+            "[2025-03-02T08:14:51Z ERROR trainer] loading weights failed",
+            "[2025-03-02T08:14:51Z ERROR trainer] loading weights failed",
+        ),
+        # DeepSpeed's logger: a local time with no zone, then its own level and place
+        (
+            "[2025-03-02 08:14:51,120] [ERROR] [engine.py:88:step] loading weights failed",
+            "[engine.py:88:step] loading weights failed",
+        ),
+    ],
+)
+def test_a_programs_own_bracketed_time_is_no_collectors(text, message):
+    line = parse_line(text)
+    assert "collector_time" not in line.tags
+    assert line.message == message
+
+
+@pytest.mark.parametrize(
     "prefix",
     [
         b"2025-03-02T08:14:51.120334567Z stderr F ",
@@ -84,6 +108,7 @@ def test_lookalikes_stay_the_programs_own(text):
         b"[pod/trainer-worker-0/pytorch] ",
         b"[pod/trainer-worker-0/pytorch] 2025-03-02T08:14:51.120334567Z ",
         b"2025-03-02T08:14:51.120334+00:00 gpu-node-07 python3[4121]: ",
+        b"[2025-03-02T08:14:51.120Z] ",
     ],
 )
 def test_raw_readers_see_past_the_prefix(prefix):

@@ -991,6 +991,33 @@ def test_an_srun_labelled_frame_keeps_its_indent_and_its_task():
     assert grepped.message == '  File "/srv/decoder.py", line 169, in main'
 
 
+def test_an_srun_labelled_line_indented_by_a_tab_is_the_tasks():
+    """torch's `load_state_dict` error lists each mismatch on a tab-indented line of its own;
+    behind srun's label the tab stays the line's and the task stays the writer."""
+    header = parse_line("0: RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:")
+    detail = parse_line("0: \tsize mismatch for model.embed_tokens.weight: copying a param")
+    assert detail.stream_key == header.stream_key != ""
+    assert detail.message == "\tsize mismatch for model.embed_tokens.weight: copying a param"
+
+
+def test_a_labelled_state_dict_error_is_cited_by_its_headline():
+    text = "".join(
+        f"0: {line}\n"
+        for line in (
+            "Traceback (most recent call last):",
+            '  File "/srv/train.py", line 41, in <module>',
+            "    model.load_state_dict(state)",
+            "RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:",
+            "\tsize mismatch for model.embed_tokens.weight: copying a param with shape "
+            "torch.Size([32001, 4096]) from checkpoint, the shape in current model is "
+            "torch.Size([32000, 4096]).",
+        )
+    )
+    diagnosis = diagnose_text("slurm-4121.out", text)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 4
+
+
 def test_an_srun_tasks_empty_line_stays_the_tasks():
     """srun labels a task's empty lines too (`0: `): the empty line ends the task's exception
     message, as it does unlabelled, instead of falling to another writer."""
@@ -1085,6 +1112,34 @@ def test_an_open_mpi_output_tag_gives_the_rank_and_the_record():
     assert line.rank == 3
     assert line.message == "RuntimeError: boom"
     assert parse_line("[1,3]<stdout>:x").stream_key != parse_line("[1,3]<stderr>:x").stream_key
+
+
+def test_a_worker_tag_inside_an_open_mpi_tag_names_the_worker_not_mpis_rank():
+    """mpirun started the server, and the server spawned the worker: MPI's rank is the
+    server's, so the worker's own tag decides its rank (settled for the whole bundle)."""
+    line = parse_line("[1,0]<stderr>:(Worker_TP1 pid=88362) ERROR 01-13 23:45:56 [x.py:294] boom")
+    assert line.rank is None
+    assert line.tags["worker"] == "vllm:TP1"
+    assert parse_line("[1,2]<stderr>:[rank3]: boom").rank == 3
+    assert parse_line("[1,2]<stderr>:[rank3]: (Worker_TP1 pid=9) boom").rank == 3
+    assert parse_line("[1,2]<stderr>:ERROR boom").rank == 2
+
+
+def test_a_failing_tensor_parallel_worker_behind_an_open_mpi_tag_is_the_culprit():
+    text = "".join(
+        f"[1,0]<stderr>:({worker} pid={pid}) ERROR 01-13 23:45:56 [multiproc_executor.py:294] "
+        f"{message}\n"
+        for worker, pid, message in (
+            ("Worker_TP0", 36615, "Traceback (most recent call last):"),
+            ("Worker_TP1", 88362, "Traceback (most recent call last):"),
+            ("Worker_TP1", 88362, "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB"),
+            ("Worker_TP0", 36615, "RuntimeError: shm_broadcast: timed out waiting for peers"),
+        )
+    )
+    diagnosis = diagnose_text("serve.log", text)
+    assert diagnosis.first_error is not None
+    assert "NPU out of memory" in diagnosis.first_error.text
+    assert diagnosis.first_error.rank == 1
 
 
 def test_a_bracketed_pair_of_numbers_without_a_stream_is_not_an_mpi_tag():

@@ -61,6 +61,12 @@ def test_a_huge_line_is_cut_and_the_next_line_survives():
         (b"KeyError: &#39;model.layers.3.mlp&#x27;", "KeyError: 'model.layers.3.mlp'"),
         (b"R&D cluster: loss & grad_norm ok", "R&D cluster: loss & grad_norm ok"),
         ("step\u00a0\u00a0 12 passed".encode(), "step   12 passed"),
+        (b"[rank0]: model run success<br>", "[rank0]: model run success"),
+        (
+            b"  File &quot;/workspace/train.py&quot;, line 88, in &lt;module&gt;<br />",
+            '  File "/workspace/train.py", line 88, in <module>',
+        ),
+        (b"joined with &lt;br&gt;", "joined with <br>"),
     ],
     ids=[
         "plain",
@@ -76,6 +82,9 @@ def test_a_huge_line_is_cut_and_the_next_line_survives():
         "html-numeric-entities",
         "bare-ampersand",
         "no-break-space",
+        "html-line-break",
+        "html-line-break-after-entities",
+        "escaped-break-is-text",
     ],
 )
 def test_clean_line(raw, expected):
