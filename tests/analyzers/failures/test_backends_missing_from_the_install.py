@@ -76,3 +76,37 @@ def test_one_operator_run_on_the_cpu_is_not_a_missing_provider() -> None:
     )
     diagnosis = diagnose_text("train.log", log)
     assert diagnosis.category != "config"
+
+
+# docs/labelling.md#a-build-without-its-multi-gpu-path: an engine's sleep-mode allocator is a
+# compiled part of the package; an installation built without it refuses the feature.
+
+
+def test_sleep_mode_allocator_left_out_of_the_build_is_config() -> None:
+    # The traceback's source line carries the refusal; some pastes keep only that frame.
+    log = (
+        '[rank3]:   File "/opt/env/lib/python3.10/site-packages/rollout_engine/device_allocator/'
+        'pool.py", line 151, in get_instance\n'
+        '[rank3]:     assert pool_available, "pool allocator is not available"\n'
+    )
+    frame_only = '[rank5]:     assert camem_available, "camem allocator is not available"\n'
+    raised = "AssertionError: cumem allocator is not available\n"
+    for text in (log, frame_only, raised):
+        diagnosis = diagnose_text("train/rank0.log", text)
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error="allocator is not available",
+            rule="cfg.sleep_allocator_not_built",
+            beside=("driver_env",),
+        )
+
+
+def test_an_allocator_that_says_it_is_available_is_no_failure() -> None:
+    log = (
+        "INFO 04-17 10:11:12 [worker.py:88] camem allocator is available, sleep mode enabled\n"
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.00 GiB total "
+        "capacity; 58.10 GiB already allocated; 0 bytes free)\n"
+    )
+    diagnosis = diagnose_text("train/rank0.log", log)
+    assert diagnosis.category == "oom", diagnosis.root_cause

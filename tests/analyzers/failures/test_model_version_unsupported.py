@@ -37,3 +37,32 @@ def test_the_sentence_alone_in_a_title_is_read_the_same() -> None:
 def test_a_head_dimension_limit_keeps_its_own_reading() -> None:
     diagnosis = diagnose_text("logs/train.log", HEAD_DIM)
     assert diagnosis.category == "op_constraint", diagnosis.root_cause
+
+
+# A bridge between a training framework and a model family keeps a registry of the model types
+# it can convert; a type it has no entry for is a release that does not know the model.
+BRIDGE_REGISTRY = (
+    "ValueError: Unregistered model type: granite_moe, now only support "
+    "dict_keys(['llama', 'qwen2', 'qwen3', 'qwen3_moe'])\n"
+)
+
+# Counterexample: a registry that reports what it registered has not failed.
+BRIDGE_NOTICE = "INFO bridge.py:41 registered model type: qwen3_moe\n"
+
+
+def test_a_model_type_the_bridge_has_not_registered_is_the_release_chosen() -> None:
+    diagnosis = diagnose_text("logs/train.log", BRIDGE_REGISTRY)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Unregistered model type: granite_moe",
+        rule="cfg.model_type_not_registered",
+    )
+    assert diagnosis.confidence >= 0.5
+
+
+def test_a_registry_notice_is_no_failure() -> None:
+    diagnosis = diagnose_text("logs/train.log", BRIDGE_NOTICE)
+    assert diagnosis.first_error is None or "registered model type" not in (
+        diagnosis.first_error.text
+    )
