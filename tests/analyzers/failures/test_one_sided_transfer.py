@@ -9,7 +9,7 @@ and times are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 HANDLER = (
     "[ERROR] HCCL(52110,):2026-08-03-11:20:05.100.200 [exception_handler.cc:23] [52731]HcclBatchPut: "
@@ -66,3 +66,40 @@ def test_a_logic_error_outside_the_one_sided_service_is_not_a_transfer() -> None
     diagnosis = diagnose_text("plog/plog-52110_20260803110000100.log", line)
     assert not any("one-sided" in alt.evidence for alt in diagnosis.alternatives)
     assert diagnosis.confidence < 0.5
+
+
+# HCCL tags a refused argument with its stage and `[InvalidArgument]`, naming the parameter
+# and the value it was handed (a memory handle the one-sided service does not know, when the
+# transfer library deregisters memory); its call trace and the transfer library's GE lines
+# restate the refusal one by one. The stage line is the first error: hccl, with the caller's
+# settings beside it. docs/labelling.md#an-hccl-stage-line-that-refuses-an-argument
+PARAM_REFUSED = (
+    "[ERROR] HCCL(61020,):2026-07-01-09:10:11.200.300 [one_sided_service_adapt.cc:484] [61020]"
+    "[TaskExecStage][InvalidArgument] The parameter memHandle[0xfffd00112233] is invalid.\n"
+    "[ERROR] HCCL(61020,):2026-07-01-09:10:11.200.320 [one_sided_service_adapt.cc:526] [61020]"
+    "[HcclDeregisterGlobalMem]call trace: hcclRet -> 1\n"
+    "[ERROR] GE(61020,):2026-07-01-09:10:11.200.360 [channel_msg_handler.cc:283]61020 DeregisterMem: "
+    "ErrorNo: 103900() [GE][MODULE]Call hccl api failed, ret: 0x1\n"
+)
+
+# Counterexample: a line that only reports a parameter's value refuses nothing.
+PARAM_REPORTED = (
+    "[INFO] HCCL(61020,):2026-07-01-09:10:11.100.300 [one_sided_service_adapt.cc:470] [61020]"
+    "[TaskExecStage] The parameter memHandle[0xfffd00112233] is registered.\n"
+)
+
+
+def test_hccls_refused_argument_leads_its_call_trace() -> None:
+    diagnosis = diagnose_text("plog/plog-61020_20260701091000100.log", PARAM_REFUSED)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="[InvalidArgument] The parameter memHandle[",
+        rule="hccl.stage_invalid_argument",
+        beside=("config",),
+    )
+
+
+def test_a_reported_parameter_is_no_refusal() -> None:
+    diagnosis = diagnose_text("plog/plog-61020_20260701091000100.log", PARAM_REPORTED)
+    assert "hccl.stage_invalid_argument" not in rules_of(diagnosis)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_text, rules_of
 
 RDMA_INIT = """\
 [ERROR] HCCP(7311,python):2026-02-10-08:30:01.100.100 [ra_hdc_rdma.c:1199]tid:7311,ra_hdc_rdev_init(1199) : [init][ra_hdc_rdev]ra hdc message process failed ret(-67) phy_id(5)
@@ -77,3 +77,38 @@ def test_atb_operation_setup_refusal_is_an_operator_failure() -> None:
 def test_llm_datadist_exception_is_a_communication_failure() -> None:
     diagnosis = diagnose_text("prefill/serve.log", DATADIST_LINK)
     assert_reads(diagnosis, "hccl", first_error="LLMStatusCode.LLM_LINK_FAILED")
+
+
+# torch_npu's op-plugin creates an ATB context (the stream and workspace ATB operations run
+# with) the first time a rank calls one; when that fails the plugin raises `Create context
+# failed!` in torch's C++ format, with the op_plugin_atb place on the next line. The op layer
+# could not start on the host: operator, with the job's settings beside it.
+# docs/labelling.md#an-operator-name-decides-nothing
+ATB_CONTEXT_REFUSED = """\
+(Worker_PP1 pid=5120) INFO 03-04 05:06:07 [model_runner_v1.py:2498] Graph capturing finished in 9 secs, took 0.21 GiB
+[rank1]:[E304 05:06:07.123456789 compiler_depend.ts:429] Create context failed!
+Exception raised from operator() at build/third_party/op-plugin/op_plugin/CMakeFiles/op_plugin_atb.dir/compiler_depend.ts:42 (most recent call first):
+frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0xd4 (0xffff80001000 in /opt/py/lib/python3.11/site-packages/torch/lib/libc10.so)
+"""
+
+# Counterexample: a graphics or driver library's own wording goes on after the words.
+OTHER_CONTEXT_FAILURE = """\
+EGL: Create context failed! error 0x3003 while opening the preview window
+"""
+
+
+def test_an_atb_context_the_op_plugin_could_not_create_is_an_operator_failure() -> None:
+    diagnosis = diagnose_text("serve.log", ATB_CONTEXT_REFUSED)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Create context failed!",
+        rule="op.atb_context_create_failed",
+        beside=("config",),
+    )
+    assert diagnosis.confidence < 0.8
+
+
+def test_another_librarys_context_failure_is_not_atbs() -> None:
+    diagnosis = diagnose_text("viewer.log", OTHER_CONTEXT_FAILURE)
+    assert "op.atb_context_create_failed" not in rules_of(diagnosis)
