@@ -21,6 +21,7 @@ from pathlib import Path
 from analyzers.classify.rules import KNOWLEDGE_DIR
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.core.knowledge_cache import LazyPattern, cached
+from analyzers.core.signal_names import SIGNAL_NAMES_FILE, Names, expand, load_signal_names
 from analyzers.core.yamlcheck import Entry, KnowledgeError, compile_regex, read_yaml
 
 OWN_LINE_FACTOR = 2  # the line's own words count twice, the lines around it once
@@ -73,7 +74,8 @@ def load_hints(path: Path = KNOWLEDGE_DIR / "fallback.yaml") -> Hints:
     knowledge (`core.knowledge_cache`). Their keyword regexes are compiled here, not on
     first use: every vote reads them all, and the analysis loads the hints on a thread while
     the logs are scanned, so the compiling is done by the time the first error is voted on."""
-    hints = cached("hints", [path], lambda: _read_hints(path))
+    sources = [path, path.parent / SIGNAL_NAMES_FILE]
+    hints = cached("hints", sources, lambda: _read_hints(path))
     return replace(
         hints,
         keywords=_compiled(hints.keywords),
@@ -104,7 +106,11 @@ def _read_hints(path: Path) -> Hints:
             str(name): _type_hint(Entry(item, f"{types.where}: '{name}'"), unvoted)
             for name, item in types.data.items()
         },
-        keywords=_keywords(Entry(data.get("keywords", dict), f"{path.name}: keywords"), unvoted),
+        keywords=_keywords(
+            Entry(data.get("keywords", dict), f"{path.name}: keywords"),
+            unvoted,
+            load_signal_names(path.parent),
+        ),
         examples=tuple(_example(item, path.name) for item in data.get("examples", list, [])),
         statement_keywords=_keywords(
             Entry(data.get("statement_keywords", dict, {}), f"{path.name}: statement_keywords"),
@@ -162,15 +168,18 @@ def _type_hint(entry: Entry, unvoted: frozenset[str]) -> tuple[str, int]:
 
 
 def _keywords(
-    section: Entry, unvoted: frozenset[str]
+    section: Entry, unvoted: frozenset[str], words: Names | None = None
 ) -> tuple[tuple[str, re.Pattern[str], int], ...]:
+    """Each label's [regex, weight] rows; a `{{name}}` in a regex stands for the shell's words
+    of signal_names.yaml."""
     found = []
     for category, rows in section.data.items():
         _votable(section, str(category), unvoted)
         for row in rows if isinstance(rows, list) else [None]:
             if not (isinstance(row, list) and len(row) == 2 and isinstance(row[1], int)):
                 raise section.fail(f"'{category}': each row must be [regex, weight]")
-            pattern = compile_regex(str(row[0]), re.IGNORECASE, section, str(category))
+            text = expand(str(row[0]), words or {}, section.where)
+            pattern = compile_regex(text, re.IGNORECASE, section, str(category))
             found.append((str(category), pattern, row[1]))
     return tuple(found)
 

@@ -30,6 +30,8 @@ from analyzers.classify.taxonomy import ANY_SUBSYSTEM, ROLES, TAXONOMY
 from analyzers.classify.xid import ORIGINS, UNKNOWN, XID_FILE, load_xids, origins_of
 from analyzers.core.bilingual import zh_text
 from analyzers.core.knowledge_cache import cached
+from analyzers.core.signal_names import SIGNAL_NAMES_FILE, Names, expand, load_signal_names
+from analyzers.core.signal_names import keywords as signal_keywords
 from analyzers.core.yamlcheck import (
     Entry,
     KnowledgeError,
@@ -338,7 +340,7 @@ def _without(directory: Path, disabled: frozenset[str]) -> Knowledge:
 
 @cache
 def _load_all(directory: Path) -> Knowledge:
-    names = ("signatures.yaml", XID_FILE, "error_codes.yaml", "actions.yaml")
+    names = ("signatures.yaml", SIGNAL_NAMES_FILE, XID_FILE, "error_codes.yaml", "actions.yaml")
     sources = [directory / name for name in names]
     sources += sorted((directory / "zh").glob("*.yaml"))
     return cached("knowledge", sources, lambda: _read_knowledge(directory))
@@ -363,8 +365,9 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
     evidence = _neighbour_evidence(Entry(data.get("neighbour_evidence", dict, {}), path.name))
     xid_file = path.parent / XID_FILE
     origins = origins_of(load_xids(xid_file)) if xid_file.exists() else {}
+    words = load_signal_names(path.parent)
     signatures = tuple(
-        _signature(Entry(item, f"{path.name}: signature #{n + 1}"), evidence, origins)
+        _signature(Entry(item, f"{path.name}: signature #{n + 1}"), evidence, origins, words)
         for n, item in enumerate(raw)
     )
     reject_duplicates([sig.id for sig in signatures], path.name, "signature id")
@@ -428,15 +431,16 @@ def _signature(
     entry: Entry,
     evidence: dict[str, NeighbourEvidence] | None = None,
     xid_origins: Mapping[str, str] | None = None,
+    words: Names | None = None,
 ) -> Signature:
     sig_id = entry.get("id", str)
     entry.where = f"{entry.where.split(': ')[0]}: signature '{sig_id}'"
     category = entry.choice("category", TAXONOMY)
     ignore_case = entry.get("ignore_case", bool, False)
-    regex = compile_regex(
-        entry.get("regex", str), re.IGNORECASE if ignore_case else 0, entry, "regex"
-    )
-    keywords = entry.strings("keywords")
+    # a `{{name}}` stands for a list of signal_names.yaml: the shell's words in every language
+    pattern = expand(entry.get("regex", str), words or {}, entry.where)
+    regex = compile_regex(pattern, re.IGNORECASE if ignore_case else 0, entry, "regex")
+    keywords = signal_keywords(entry.strings("keywords"), words or {}, entry.where)
     xid_numbers, xid_known, xid_unknown = _xid_filter(entry, regex, xid_origins or {})
     signature = Signature(
         id=sig_id,

@@ -12,9 +12,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from analyzers.core.signal_names import Names, expand, keywords, load_signal_names
 from analyzers.core.types import EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 
@@ -80,13 +82,16 @@ class Prefilter:
 @lru_cache(maxsize=1)
 def load_prefilter() -> Prefilter:
     data = yaml.load(PREFILTER_FILE.read_text(encoding="utf-8"), Loader=_LOADER)
-    keywords = tuple(str(word).lower().encode() for word in data["keywords"])
-    if any(not word for word in keywords):
+    if any(not word for word in data["keywords"]):
         raise ValueError(f"{PREFILTER_FILE.name}: empty keyword")
+    words = load_signal_names(PREFILTER_FILE.parent)
     return Prefilter(
-        keywords=keywords,
+        keywords=_keywords(data["keywords"], words),
         patterns=tuple(re.compile(str(p).encode()) for p in data.get("patterns", ())),
-        error_words=re.compile(_squash(data["error_words"]), re.IGNORECASE),
+        error_words=re.compile(
+            expand(_squash(data["error_words"]), words, f"{PREFILTER_FILE.name}: error_words"),
+            re.IGNORECASE,
+        ),
         warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
         benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
         notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
@@ -107,6 +112,21 @@ def load_prefilter() -> Prefilter:
         echoed_commands=_optional(str(data.get("echoed_commands") or "")),
         command_lines=_optional(str(data.get("command_lines") or "")),
     )
+
+
+def _keywords(listed: list[Any], words: Names) -> tuple[bytes, ...]:
+    """The keywords as a block is searched: lower-cased, a `{{name}}` standing for the shell's
+    words of signal_names.yaml, whose letters outside ASCII stay as printed because the block's
+    folding leaves them so (`Убито`, not `убито`)."""
+    found: dict[bytes, None] = {}
+    for word in listed:
+        text = str(word)
+        if text.startswith("{{"):
+            where = f"{PREFILTER_FILE.name}: keywords"
+            found.update(dict.fromkeys(w.encode().lower() for w in keywords((text,), words, where)))
+        else:
+            found[text.lower().encode()] = None
+    return tuple(found)
 
 
 def _optional(pattern: str, flags: int = 0) -> re.Pattern[str] | None:

@@ -224,3 +224,17 @@ def test_a_code_votes_for_its_label_unless_the_file_leaves_the_label_unvoted(
     unvoted = replace(HINTS, unvoted=HINTS.unvoted | {"oom"})
     monkeypatch.setattr(hints, "load_hints", lambda: unvoted)
     assert tally("RuntimeError: step 12 failed", codes=["oom"])["oom"] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("已放弃（核心已转储）", "Aborted (core dumped)"),
+        ("浮動小数点例外 (コアダンプ)", "Floating point exception (core dumped)"),
+        ("Abgebrochen (Speicherabzug geschrieben)", "Aborted (core dumped)"),
+    ],
+)
+def test_the_shells_core_dump_in_another_language_votes_as_the_english_one(
+    text: str, english: str
+) -> None:
+    assert vote(text) == vote(english) == "device_fault"

@@ -391,3 +391,20 @@ def test_signatures_held_back_are_unknown_only_inside_the_context() -> None:
 
     assert not inside & held
     assert held <= outside
+
+
+def test_a_signature_names_the_shells_words_for_a_signal_once(tmp_path: Path) -> None:
+    (tmp_path / "signal_names.yaml").write_text(
+        "segfault: [段错误, Speicherzugriffsfehler]\n", encoding="utf-8"
+    )
+    rule = {**GOOD, "keywords": ["{{segfault}}"], "regex": r"^\s*{{segfault}}\s*$"}
+    (signature,) = load_signatures(write_signatures(tmp_path, rule))
+    assert signature.keywords == ("段错误", "Speicherzugriffsfehler")
+    assert signature.search("Speicherzugriffsfehler")
+    assert not signature.search("段错误是越界写导致的")
+
+
+def test_a_signature_naming_a_list_nobody_wrote_is_rejected(tmp_path: Path) -> None:
+    path = write_signatures(tmp_path, {**GOOD, "regex": "{{segfault}}"})
+    with pytest.raises(KnowledgeError, match=r"signature 'demo\.oom': names '\{\{segfault\}\}'"):
+        load_signatures(path)

@@ -34,3 +34,31 @@ def test_a_keyword_then_a_slash_is_no_statement(message: str, source: bool) -> N
 
 def test_an_indented_scoped_error_is_an_error_not_source() -> None:
     assert classify(parse_line("  " + SCOPED), load_prefilter()) is EventKind.ERROR
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "段错误（核心已转储）",
+        "Убито",
+        "Gleitkomma-Ausnahme",
+        "./run.sh: 第 3 行：11210 已放弃               （核心已转储）sleep 5",
+        "[1]+  非法指令            python train.py",
+    ],
+)
+def test_the_shells_report_of_a_signal_death_in_another_language_is_an_error(
+    message: str,
+) -> None:
+    assert classify(parse_line(message), load_prefilter()) is EventKind.ERROR
+
+
+def test_the_shells_word_inside_a_sentence_is_no_error() -> None:
+    line = parse_line("排查发现段错误是自定义算子越界写导致的，已修复")
+    assert classify(line, load_prefilter()) is not EventKind.ERROR
+
+
+def test_the_shells_words_are_keywords_as_the_block_holds_them() -> None:
+    keywords = load_prefilter().keywords
+    assert "段错误".encode() in keywords
+    assert "Убито".encode() in keywords  # the block's folding leaves Cyrillic capitals
+    assert b"processus arr\xc3\xaat\xc3\xa9" in keywords
