@@ -52,6 +52,7 @@ from analyzers.core.types import (
 )
 from analyzers.formats.elastic import signal_name
 from analyzers.ingest.layout import folder_prefix
+from analyzers.timeline.agent_ranks import AGENT_OFFSET
 from analyzers.timeline.divergence import microbatch_stages
 
 NOBODY = Blame([])
@@ -492,12 +493,23 @@ def global_ranks(named: Sequence[int], first: Classified, scans: Sequence[FileSc
     other launchers' reports only when its own says nothing about that local rank."""
     if not any(m.signature.culprit == "local_rank" for m in first.matches):
         return sorted(set(named))
-    own = [r for scan in scans if scan.info.path == first.event.file for r in _failures(scan)]
+    mine = [scan for scan in scans if scan.info.path == first.event.file]
+    own = [r for scan in mine for r in _failures(scan)]
     records = [r for scan in scans for r in _failures(scan)]
     share = _node_share(first, scans)
+    # the child's pid on the line picks its own record out of several agents' reports (two
+    # consoles in one file both number a child 2); an agent with no report of its own is
+    # placed by its log tree's offset (`timeline.agent_ranks`) before another agent's report
+    pids = dict(_LOCAL_PID.findall(first.event.text))
+    offsets = {scan.facts.get(AGENT_OFFSET) for scan in mine} - {None}
     ranks = set()
     for local in named:
-        known = _global_of(local, own) or _global_of(local, records)
+        pid = pids.get(str(local))
+        known = _global_by_pid(local, pid, own) or _global_by_pid(local, pid, records)
+        known = known or _global_of(local, own)
+        if not known and len(offsets) == 1:
+            known = {local + int(next(iter(offsets)))}
+        known = known or _global_of(local, records)
         if len(known) == 1:
             ranks.add(known.pop())
         elif not own and local < len(share):
@@ -636,6 +648,20 @@ def _failures(scan: FileScan) -> Sequence[Mapping[str, object]]:
 
 def _global_of(local: int, records: Sequence[Mapping[str, object]]) -> set[object]:
     return {r.get("rank") for r in records if r.get("local_rank") == local} - {None}
+
+
+# torchrun's line of a failed child: `local_rank: 2 (pid: 28493)`
+_LOCAL_PID = re.compile(r"local_rank: (\d+) \(pid: (\d+)\)")
+
+
+def _global_by_pid(
+    local: int, pid: str | None, records: Sequence[Mapping[str, object]]
+) -> set[object]:
+    if pid is None:
+        return set()
+    return {
+        r.get("rank") for r in records if r.get("local_rank") == local and str(r.get("pid")) == pid
+    } - {None}
 
 
 def stated_world_size(scans: Sequence[FileScan]) -> int | None:

@@ -29,7 +29,11 @@ from analyzers.causal.interrupted import (
     demote_lost_peers_of_interrupted,
     lead_ranks_interrupted_alone,
 )
-from analyzers.causal.later_attempts import demote_later_attempts, judged_in_attempt
+from analyzers.causal.later_attempts import (
+    demote_later_attempts,
+    demote_restart_rendezvous,
+    judged_in_attempt,
+)
 from analyzers.causal.shared_files import NO_WRITER, shared_file_writers
 from analyzers.causal.untimed_bound import untimed_bounds
 from analyzers.causal.warned_first import (
@@ -74,6 +78,7 @@ def find_first_error(
     own_failures_by_place(errors, scans)
     promote_silent_ends(errors, correlation, scans)
     demote_later_attempts(errors, scans)
+    demote_restart_rendezvous(errors, scans)
     demote_explained_waits(errors, offsets, items)
     demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors, placed_before_stop(errors, offsets))

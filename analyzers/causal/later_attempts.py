@@ -20,14 +20,43 @@ word, did not go quiet in the run that failed first:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from analyzers.causal.chain import outwaited
 from analyzers.causal.culprits import global_ranks
 from analyzers.classify.events import TIER_CAUSE, TIER_GENERIC, Classified
-from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
+from analyzers.core.types import Correlation, EventKind, FileScan, RankStatus, RankSummary
 from analyzers.timeline.attempts import Attempts
+
+# torchrun's report of a child that failed: `failed (exitcode: 1) local_rank: 2 (pid: ...)`
+_CHILD_FAILED = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+")
+
+
+def demote_restart_rendezvous(items: Sequence[Classified], scans: Sequence[FileScan]) -> None:
+    """A rendezvous an agent gave up on after it reported a failed child of its own: with
+    restarts left the agent meets the other nodes again, and its wait for a node that went away
+    times out there. The run had failed already, so the line is the restart's, not a start that
+    never happened, and ranks below that run's own lines. Before any such report the rules that
+    read a launcher that never started its workers (`before_workers`) keep their reading."""
+    reported = {scan.info.path: min(lines) for scan in scans if (lines := _child_reports(scan))}
+    for item in items:
+        best = item.best
+        if best is None or not best.signature.before_workers:
+            continue
+        first_report = reported.get(item.event.file)
+        after = first_report is not None and item.event.line > first_report
+        if after and item.tier > TIER_GENERIC:
+            item.tier, item.demoted = TIER_GENERIC, True
+
+
+def _child_reports(scan: FileScan) -> list[int]:
+    return [
+        event.line
+        for event in scan.events
+        if event.kind == EventKind.ERROR and _CHILD_FAILED.search(event.message or event.text)
+    ]
 
 
 def demote_later_attempts(items: Sequence[Classified], scans: Sequence[FileScan]) -> None:

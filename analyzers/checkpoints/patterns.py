@@ -59,9 +59,11 @@ _SPACES = re.compile(r"\s+")
 _CLOSING_WORDS = (b"done", b"finished", b"complete", b"ok", b"start", b"begin")
 _CLOSING = b"(?:" + b"|".join(_CLOSING_WORDS) + b")"
 _LAYER_CLOSING = b"(?:" + b"|".join(_CLOSING_WORDS[:3]) + b")"
-_TRAIN_STEP_VERB = rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,? " + _CLOSING
+# a bar or a colon may stand before the verb: `iter 30 | done`, `step 7: ok`
+_BEFORE_VERB = rb"(?: ?[|:] ?| )"
+_TRAIN_STEP_VERB = rb"step[ _-]?(?:\[ ?)?\d+(?:/\d+)?(?: ?\])?,?" + _BEFORE_VERB + _CLOSING
 # a loop that counts iterations: `iter 3 done loss=...`, `iteration 4 start`
-_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)? " + _CLOSING
+_ITER_VERB = rb"iter(?:ation)?[ _-]?\d+(?:/\d+)?" + _BEFORE_VERB + _CLOSING
 # a process group a rank builds, with its ranks: `creating group [0, 1]`
 _GROUP_LIST = rb"group[^\[\]\n]{0,60}\[\d+(?:, ?\d+)*\]"
 # `layer 7 done`, `layer 2 completed`, and a part that names its layer: `layer 1: attn done`
@@ -88,6 +90,12 @@ _SAVED_AT_STEP = (
 )
 # a layer closed with the verb first: `finished layer 3`, `completed layer 2 (1.1 ms)`
 _LAYER_VERB_FIRST = rb"(?:finished|completed|done with) layer"
+# a stage of a step logged as key=value fields: `stage=fwd step=12 ok`
+_KEYED_STAGE = (
+    rb"(?:stage|phase)=[\w.-]+[ ,]+(?:step|iter(?:ation)?)=\d+[ ,]+(?:passed|"
+    + b"|".join(_CLOSING_WORDS[:4])
+    + rb")"
+)
 _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
@@ -116,6 +124,8 @@ _DEFAULT_PREFILTER = (
     + _SAVED_AT_STEP
     + rb"|"
     + _LAYER_VERB_FIRST
+    + rb"|"
+    + _KEYED_STAGE
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -145,7 +155,8 @@ class Confirmation:
 # names a layer (or a model's block) before its ` ok`, or a model run before its `成功`, can
 # be a checkpoint, and a block without one stays on the hot loop's single literal. `block` is in many a runtime's line (`blockDim`, a memory block):
 # only a numbered block with a verb of completion counts. `stage` and `phase` are in many a
-# pipeline's or server's line: only a numbered phase with its count and a verb counts.
+# pipeline's or server's line: only a numbered phase with its count and a verb counts, or a
+# stage of a step given as key=value fields with a verb.
 _CONFIRMED_LITERALS = {
     b"step": Confirmation(re2.compile(_TRAIN_STEP_VERB), _VERBS),
     b"iter": Confirmation(re2.compile(_ITER_VERB), _VERBS),
@@ -156,8 +167,8 @@ _CONFIRMED_LITERALS = {
     b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),
     **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
-    b"stage": Confirmation(re2.compile(_NUMBERED_PHASE)),
-    b"phase": Confirmation(re2.compile(_NUMBERED_PHASE)),
+    b"stage": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
+    b"phase": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),
     b"saved ": Confirmation(re2.compile(_SAVED_AT_STEP)),
 }
 _MAX_PREFIXES = 12

@@ -32,11 +32,16 @@ from pathlib import PurePosixPath
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
 from analyzers.formats.outer_prefix import match_behind
+from analyzers.formats.worker_tags import SRUN_FRAMEWORK
 from analyzers.ingest.layout import agent_local_rank, folder_prefix, node_local_rank
 
 # A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
 # `[rank3]:` (global) right after it.
 _LOCAL_TAG = re.compile(r"\s*\[default(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
+
+# The fact a launcher's file keeps its agent's first global rank under, for the lines that
+# name a child by its local number alone (`failed (exitcode: -9) local_rank: 0`).
+AGENT_OFFSET = "agent_rank_offset"
 
 
 def _local_tag(text: str) -> re.Match[str] | None:
@@ -63,12 +68,16 @@ def place_agent_ranks(scans: Sequence[FileScan]) -> None:
         if scan.info.kind == FileKind.LAUNCHER:
             offset = _launcher_offset(scan, offsets)
         elif scan.info.rank is None:
+            if _move_labelled_agents(scan):
+                continue
             # a node's combined `--tee` stdout under any name (`node-1.out`): only its own
             # doubly tagged lines can say which agent wrote it
             offset = _one_offset(_tag_offsets(scan))
         else:
             continue
         if offset:
+            if scan.info.kind == FileKind.LAUNCHER:
+                scan.facts[AGENT_OFFSET] = offset
             _move_launcher_copies(scan, offset)
 
 
@@ -187,6 +196,44 @@ def _tag_offsets(scan: FileScan) -> list[int]:
     stated = scan.facts.get("local_named_ranks") or {}
     pairs += [int(rank) - int(local) for local, rank in stated.items()]
     return pairs
+
+
+def _move_labelled_agents(scan: FileScan) -> bool:
+    """One file holding several agents' consoles, each line under the `srun --label` task that
+    ran that node's agent (`1: [default2]:iter 8 done`): the `[defaultN]:` tags of two tasks
+    are the same local numbers, so each task is placed by its own doubly tagged lines
+    (`1: [default1]:[rank5]: ...`). A task whose lines agree on one offset above 0 moves its
+    copies' local ranks below it; a task with none keeps its numbers. Whether the file was
+    read this way (it holds the lines of two tasks or more)."""
+    track = scan.facts.get("checkpoints")
+    tasks = {e.worker for e in scan.events if (e.worker or "").startswith(SRUN_FRAMEWORK + ":")}
+    if isinstance(track, CheckpointTrack):
+        tasks |= {w for w in track.workers if w.startswith(SRUN_FRAMEWORK + ":")}
+    if len(tasks) < 2:
+        return False
+    offsets: dict[str, int] = {}
+    for task in tasks:
+        pairs = []
+        for event in scan.events:
+            found = _local_tag(event.text) if event.worker == task else None
+            if found and found.group(2) is not None:
+                pairs.append(int(found.group(2)) - int(found.group(1)))
+        offset = _one_offset(pairs)
+        if offset is not None:
+            offsets[task] = offset
+    for event in scan.events:
+        offset = offsets.get(event.worker or "")
+        found = _local_tag(event.text) if offset else None
+        if found and found.group(2) is None and event.rank == int(found.group(1)) < offset:
+            event.rank += offset
+    if isinstance(track, CheckpointTrack) and offsets:
+        for index in range(len(track)):
+            worker = track.worker[index] if track.workers else NO_RANK
+            offset = offsets.get(track.workers[worker]) if worker != NO_RANK else None
+            rank = track.rank[index]
+            if offset and rank != NO_RANK and rank < offset:
+                track.set_rank(index, rank + offset)
+    return True
 
 
 def _move_launcher_copies(scan: FileScan, offset: int) -> None:

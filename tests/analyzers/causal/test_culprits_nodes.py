@@ -312,3 +312,95 @@ def test_one_rank_behind_among_files_side_by_side_stays_the_lost_peers_reading(
     diagnosis = uneven_node(tmp_path, nested=False)
     assert diagnosis.culprit_ranks == [2]
     assert diagnosis.category != "device_fault"
+
+
+# --- an agent's line names a local rank; the global one comes from that agent -------------
+
+ELASTIC = "torch/distributed/elastic/multiprocessing/api.py"
+
+
+def _agent_lines(
+    pid: int, failed: tuple[int, int, int], stopped: list[tuple[int, int]], second: int = 11
+) -> list[str]:
+    """One agent's console: the line of its failed child (global rank, local rank, exit code),
+    its SIGTERM of the others (global, local) and its ChildFailedError summary."""
+    rank, local, code = failed
+    lines = [
+        f"E1206 19:20:{second:02d}.625000 {pid} {ELASTIC}:1002] failed (exitcode: {code}) "
+        f"local_rank: {local} (pid: {pid + 10 + local}) of binary: /usr/bin/python3",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "/srv/train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+    ]
+    for i, (other, other_local) in enumerate(stopped, 1):
+        lines += [
+            f"[{i}]:",
+            "  time      : 2026-12-06_19:20:11",
+            "  host      : localhost",
+            f"  rank      : {other} (local_rank: {other_local})",
+            f"  exitcode  : -15 (pid: {pid + 10 + other_local})",
+            "  error_file: <N/A>",
+            f"  traceback : Signal 15 (SIGTERM) received by PID {pid + 10 + other_local}",
+        ]
+    lines += [
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-12-06_19:20:11",
+        "  host      : localhost",
+        f"  rank      : {rank} (local_rank: {local})",
+        f"  exitcode  : {code} (pid: {pid + 10 + local})",
+        "  error_file: <N/A>",
+        f"  traceback : Signal {-code} received by PID {pid + 10 + local}",
+        "============================================================",
+    ]
+    return lines
+
+
+def test_two_agents_in_one_console_keep_their_own_local_ranks(tmp_path: Path) -> None:
+    """Both agents' consoles in one file, each line under its `srun --label` task number: node
+    1's child with local rank 2 (global 6, by its own summary and pid) was killed; node 0's
+    summary also holds a local rank 2 (global 2, stopped by its agent), which names nobody."""
+    lines = []
+    for node in (0, 1):
+        for local in range(4):
+            rank = 4 * node + local
+            lines += [f"{node}: [default{local}]:[rank{rank}] up local_rank={local} world=8"]
+            lines += [f"{node}: [default{local}]:iter {n} done" for n in range(1, 4)]
+    lines += [f"1: [default{local}]:{line}" for local in (1, 3) for line in lost_peer(4 + local)]
+    lines += ["1: " + line for line in _agent_lines(28419, (6, 2, -9), [(5, 1), (7, 3)])]
+    lines += [f"0: [default{local}]:{line}" for local in range(4) for line in lost_peer(local)]
+    lines += ["0: " + line for line in _agent_lines(28417, (3, 3, 1), [(0, 0), (1, 1), (2, 2)], 15)]
+    diagnosis = diagnose(tmp_path, {"output.log": "\n".join(lines) + "\n"})
+    assert diagnosis.first_error is not None
+    assert "exitcode: -9" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [6]
+
+
+def test_an_agent_with_no_summary_maps_its_local_rank_through_its_own_tree(
+    tmp_path: Path,
+) -> None:
+    """node1's agent reported its local rank 0 killed and wrote no summary (it was stopped
+    itself); its `--log-dir` tree shows local rank 0 printing as rank 2. node0's summary has a
+    local rank 0 too (global 0), which is another process."""
+    agent1 = [
+        f"E1206 19:20:57.256000 28983 {ELASTIC}:1002] failed (exitcode: -9) local_rank: 0 "
+        "(pid: 29118) of binary: /usr/bin/python3",
+    ]
+    agent0 = _agent_lines(28977, (1, 1, 1), [(0, 0)], 58)
+    files = {
+        "node0/agent.log": "\n".join(agent0) + "\n",
+        "node1/agent.log": "\n".join(agent1) + "\n",
+    }
+    for node, local, rank in (("node0", 0, 0), ("node0", 1, 1), ("node1", 0, 2), ("node1", 1, 3)):
+        tree = f"{node}/torchrun/job_{node}/attempt_0/{local}"
+        files[f"{tree}/stdout.log"] = (
+            "\n".join(f"[rank{rank}] layer {n} passed" for n in range(4)) + "\n"
+        )
+        files[f"{tree}/stderr.log"] = "\n".join(lost_peer(rank)) + "\n" if rank != 2 else ""
+    diagnosis = diagnose(tmp_path, files)
+    assert diagnosis.first_error is not None
+    assert "exitcode: -9" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]

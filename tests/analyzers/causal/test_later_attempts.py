@@ -10,6 +10,8 @@ before the agent's report).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from analyzers.core.options import AnalyzeOptions
 from analyzers.pipeline import analyze
 from analyzers.timeline.attempts import Attempts
@@ -313,3 +315,74 @@ def test_a_console_every_attempt_wrote_into_keeps_the_restarts_first_error_below
     assert diagnosis.first_error is not None
     assert ROUTER in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [1]
+
+
+_ELASTIC = "/opt/venv/lib/python3.11/site-packages/torch/distributed"
+_RESTART_TRACE = [
+    "Traceback (most recent call last):",
+    '  File "/opt/venv/bin/torchrun", line 8, in <module>',
+    "    sys.exit(main())",
+    f'  File "{_ELASTIC}/run.py", line 1019, in run',
+    "    elastic_launch(",
+    f'  File "{_ELASTIC}/launcher/api.py", line 374, in launch_agent',
+    "    result = agent.run()",
+    "             ^^^^^^^^^^^",
+    f'  File "{_ELASTIC}/elastic/agent/server/api.py", line 952, in _invoke_run',
+    "    self._restart_workers(self._worker_group)",
+    f'  File "{_ELASTIC}/elastic/agent/server/api.py", line 713, in _initialize_workers',
+    "    self._rendezvous(worker_group)",
+    f'  File "{_ELASTIC}/elastic/rendezvous/dynamic_rendezvous.py", line 680, in run',
+    "    raise RendezvousTimeoutError",
+    "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError",
+]
+
+
+def _sigterm(pid: int) -> str:
+    return (
+        f"W1204 20:52:34.980000 32754 torch/distributed/elastic/multiprocessing/api.py:1028] "
+        f"Sending process {pid} closing signal SIGTERM"
+    )
+
+
+def _lost_peer_tree(rank: int) -> dict[str, str]:
+    tree = f"job/node0/torchrun/job_a/attempt_0/{rank}"
+    return {
+        f"{tree}/stdout.log": _text([f"[rank{rank}] layer {n} passed" for n in range(4)]),
+        f"{tree}/stderr.log": _text(
+            [f"[rank{rank}]: Traceback (most recent call last):", f"[rank{rank}]: {CLOSED}"]
+        ),
+    }
+
+
+def _analyzed(tmp_path: Path, files: dict[str, str]):
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return analyze(tmp_path / "job", AnalyzeOptions(workers=1)).diagnosis
+
+
+def test_a_rendezvous_given_up_after_the_agent_reported_a_failed_child_is_the_restarts(
+    tmp_path: Path,
+):
+    """node1 went away (its ranks 3 to 5 stop without a word), node0's ranks lose it and node0's
+    agent restarts its group after a child failed; the rejoin waits for the node that is gone.
+    The run had already failed, so its ranks' own lines come first."""
+    agent = [_sigterm(308), _sigterm(318), _report(35, 1, 2), *_RESTART_TRACE]
+    files = {"job/node0/agent.log": _text(agent)}
+    for rank in range(3):
+        files |= _lost_peer_tree(rank)
+    for local, rank in enumerate(range(3, 6)):
+        lines = [f"[rank{rank}] layer {n} passed" for n in range(4)]
+        files[f"job/node1/torchrun/job_b/attempt_0/{local}/stdout.log"] = _text(lines)
+    diagnosis = _analyzed(tmp_path, files)
+    assert diagnosis.first_error is not None
+    assert "Connection closed by peer" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [3, 4, 5]
+
+
+def test_a_rendezvous_given_up_before_any_child_ran_is_still_the_first_error(tmp_path: Path):
+    """Counterexample: with no report of a failed child the agent never started its workers."""
+    diagnosis = _analyzed(tmp_path, {"job/node0/agent.log": _text(_RESTART_TRACE)})
+    assert diagnosis.first_error is not None
+    assert "RendezvousTimeoutError" in diagnosis.first_error.text

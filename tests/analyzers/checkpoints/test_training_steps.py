@@ -12,6 +12,8 @@ import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.checkpoints.patterns import CheckpointMatcher, SequenceQualifier, qualified_names
+from analyzers.checkpoints.track import track_of
+from tests.analyzers.excerpts import scan_text
 from tests.analyzers.job_bundles import pack
 
 PARTS = ["forward passed", "backward passed", "grad all_reduce passed", "optimizer passed"]
@@ -33,6 +35,8 @@ PARTS = ["forward passed", "backward passed", "grad all_reduce passed", "optimiz
             2,
         ),
         ("12/05/2026 03:52:06 - INFO - trainer - step 1 done", "step 1 done", "train_step", 1),
+        ("[default3]:iter 30 | done", "iter 30 done", "train_step", 30),
+        ("step 7: ok (0.4 s)", "step 7 ok", "train_step", 7),
     ],
 )
 def test_step_lines_are_read_as_training_steps(line, text, role, step):
@@ -222,3 +226,27 @@ def test_a_checkpoint_saved_after_a_step_closes_that_step(line, text, step):
 )
 def test_a_checkpoint_save_that_did_not_happen_is_no_checkpoint(line):
     assert CheckpointMatcher().classify(line) is None
+
+
+def _scanned(lines: list[str]) -> list[str]:
+    """The checkpoint texts a scan of one rank's file reads (the byte-level search first)."""
+    scan = scan_text("job/log_2.log", "".join(line + "\n" for line in lines))
+    track = track_of(scan)
+    return [track.texts[i] for i in track.text] if track is not None else []
+
+
+def test_a_bar_before_the_verb_still_closes_the_step_in_a_scanned_file():
+    lines = ["[default2]:iter 29 | done | loss 0.51", "[default2]:iter 30 | done"]
+    assert _scanned(lines) == ["iter 29 done", "iter 30 done"]
+
+
+def test_key_value_stage_lines_are_checkpoints_with_their_fields():
+    """`stage=fwd step=12 ok`: each stage of each step, kept with its fields; a failed stage
+    and a field list without a verb are none."""
+    lines = [
+        "stage=fwd step=12 ok",
+        "stage=bwd step=12 ok",
+        "stage=fwd step=12 loss=0.31",
+        "stage=opt step=12 failed",
+    ]
+    assert _scanned(lines) == ["stage=fwd step=12 ok", "stage=bwd step=12 ok"]

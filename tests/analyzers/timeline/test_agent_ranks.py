@@ -313,3 +313,44 @@ def test_a_hosts_files_numbered_globally_keep_their_numbers(tmp_path):
     assert [r.rank for r in report.ranks] == list(range(8))
     assert _files_of(report, 6) == ["sft-2node/node1/log_6.log"]
     assert report.diagnosis.culprit_ranks == [6]
+
+
+# --- two agents' consoles in one file, told apart by srun's task label ---------------------
+
+_CLOSED_LINE = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+    "Connection closed by peer [127.0.0.1]:38614. This is typically caused by a remote worker "
+    "crashing. Check the logs of the remote worker before reporting an error."
+)
+
+
+def _srun_console(killed_node: int) -> str:
+    """`srun -l torchrun ...` with one task per node and two ranks per node: every line is
+    `<task>: [default<local>]:...`; the node `killed_node` stops after iteration 5 without a
+    word, the other node's ranks print iteration 6 and lose their peers."""
+    lines = []
+    for it in range(1, 7):
+        for node in (0, 1):
+            if node == killed_node and it == 6:
+                continue
+            lines += [f"{node}: [default{local}]:iter {it} | done" for local in (0, 1)]
+    live = 1 - killed_node
+    for local in (0, 1):
+        rank = 2 * live + local
+        lines += [
+            f"{live}: [default{local}]:[rank{rank}]: Traceback (most recent call last):",
+            f"{live}: [default{local}]:[rank{rank}]: {_CLOSED_LINE}",
+        ]
+    return "".join(line + "\n" for line in lines)
+
+
+def test_each_srun_task_of_one_console_is_placed_by_its_own_lines(tmp_path: Path) -> None:
+    """Task 1's copies name ranks 2 and 3 beside `[default0]`/`[default1]`, so its plain
+    copies are ranks 2 and 3 too; task 0 has no such line and keeps 0 and 1. Node 0 went away."""
+    job = tmp_path / "job-5e1"
+    job.mkdir()
+    (job / "output.log").write_text(_srun_console(killed_node=0), encoding="utf-8")
+    report = analyze(job, AnalyzeOptions(workers=1))
+    last = {r.rank: r.last_checkpoint for r in report.ranks}
+    assert last == {0: "iter 5 done", 1: "iter 5 done", 2: "iter 6 done", 3: "iter 6 done"}
+    assert report.diagnosis.culprit_ranks == [0, 1]
