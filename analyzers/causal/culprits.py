@@ -4,10 +4,10 @@ In order of trust: ranks the first error's own line names (a peer's report, a la
 local ranks mapped to global ones), ranks a report right under it names (a desync report),
 the ranks whose own failure falls in the causal window (`analyzers.causal.window`), and,
 when the first error is only a wait, the ranks the rank comparison singles out (killed,
-missing, divergent, the few ahead or behind; `analyzers.causal.waited_on`), then what the
-waits themselves say (a rank that never reached the store its peers waited in, a rank
-waiting in another collective, a rank that arrived after the others gave up;
-`analyzers.causal.wait_places`).
+missing, divergent, the few ahead or behind, the few whose watchdog gave up on another work;
+`analyzers.causal.waited_on`), then what the waits themselves say (a rank that never reached
+the store its peers waited in, a rank waiting in another collective, a rank that arrived
+after the others gave up; `analyzers.causal.wait_places`).
 
 Each choice comes with a clause saying why, about the culprits (`the first error names
 it`), for the sentence that explains a first error reported on another rank.
@@ -37,6 +37,7 @@ from analyzers.causal.wait_places import (
     unreached_store,
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
+from analyzers.causal.watchdog_works import works_in_chain
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified, own_exit, teardown_kills
@@ -139,7 +140,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     gone = any(match.signature.peer_gone for match in first.matches)
     stopped = agent_stopped(scans) if gone else frozenset()
     found = interrupted_outside(chain) or singled_out(
-        correlation, size_stated, quiet_suspect, spared, stopped
+        correlation, size_stated, quiet_suspect, spared, stopped, works_in_chain(chain)
     )
     if found is not None and len(found.ranks) > 1:
         # ranks that stopped together in a sub-group: the one whose wait is in a collective no

@@ -3,9 +3,10 @@
 The waiting rank's line rarely names whom it waited for, so the rank comparison decides:
 killed or missing ranks, then ranks that left the common checkpoint path, then the few
 ranks ahead of or behind the pack (one skipped a collective, or never reached it), then the
-few that went quiet at the same place while every other rank failed, then the ranks with
-the fewest checkpoints, and as a last resort the first process the launcher saw exit. Each
-answer says why, as a clause about the blamed ranks::
+few that went quiet at the same place while every other rank failed, then the few whose
+process-group watchdog gave up on another work than the others' (`causal.watchdog_works`),
+then the ranks with the fewest checkpoints, and as a last resort the first process the
+launcher saw exit. Each answer says why, as a clause about the blamed ranks::
 
     it stopped at 'layer 3 / norm passed' while the others went on to 'layer 3 / MoE passed'
     it ran on to 'layer 1 / attention passed' while the others stopped at 'layer 1 / norm
@@ -26,6 +27,7 @@ from analyzers.causal.stalled import (
     named_peers,
     waiting_for,
 )
+from analyzers.causal.watchdog_works import TimedOutWork, out_of_step
 from analyzers.checkpoints.patterns import TRAIN_ROLES, classify_text
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
@@ -40,11 +42,13 @@ def singled_out(
     quiet_suspect: bool = True,
     spared: Collection[int] = frozenset(),
     stopped: Collection[int] = frozenset(),
+    works: Sequence[TimedOutWork] = (),
 ) -> Blame | None:
     """Killed or missing ranks (missing only when the world size is stated, else an
     excerpt of one rank would blame all the others), then ranks that left the common
-    path, then the few ranks ahead of or behind the pack. Ranks that only went quiet are
-    suspects unless the first error says a peer was running when it failed it
+    path, then the few ranks ahead of or behind the pack, then the few whose timed-out
+    `works` are not the pack's, before the guesses from counts. Ranks that only went quiet
+    are suspects unless the first error says a peer was running when it failed it
     (`quiet_suspect` false: a message that arrived too long was sent by a live peer).
     `spared` ranks were killed by their launcher while it stopped the job after another
     rank had failed (`causal.culprits.teardown_killed`): that kill is not why they stopped.
@@ -64,6 +68,7 @@ def singled_out(
         _group_hole,
         _apart,
         _silent,
+        out_of_step,
         _first_stopped,
     )
     for choose in choosers:
@@ -73,6 +78,8 @@ def singled_out(
             blame = _killed(correlation, size_stated, spared)
         elif choose is _silent:
             blame = _silent(correlation, size_stated, stopped)
+        elif choose is out_of_step:
+            blame = out_of_step(works)
         else:
             blame = choose(correlation, size_stated)
         if blame and len(blame.ranks) < everyone:
