@@ -38,6 +38,10 @@ _LAUNCH = re.compile(
     r"(?:^|[\s/])(?:python[\d.]*|torchrun|fleetrun|deepspeed|accelerate|mpirun|mpiexec|srun)"
     r"\s+(?:-{1,2}\w|\S+\.py\b)"
 )
+# A name before a colon that starts a line (`encoder.layers.0.attn.qkv.weight:`)
+_LEADING_NAME = re.compile(r"^[\w.\[\]-]+\s*:\s*")
+# A number or a list of numbers (`3072`, `3072, 1024`)
+_NUMBERS = re.compile(r"\d+(?:\s*,\s*\d+)*")
 # A start-up banner that only names a version (`NCCL version 2.18.6+cuda11.8`)
 _VERSION_BANNER = re.compile(r"\s*(?:[\w.+-]+\s+){1,3}version:?\s+v?\d[\w.+-]*\s*$", re.I)
 
@@ -75,11 +79,34 @@ def _holds_error_line(scans: Sequence[FileScan], knowledge: Knowledge) -> bool:
 def _read_lines(tail: Sequence[Event], knowledge: Knowledge) -> list[Event]:
     """The lines of one file's tail that a rule reads, and the last one only the hints or the
     learned words read: a program's own report of why it stopped is its last word, while the
-    earlier lines a short file keeps are its start-up output."""
+    earlier lines a short file keeps are its start-up output. When that last line ends a run
+    of adjacent lines in one shape (a loader listing each parameter it could not fill, one per
+    line: the same sentence after a different name, with other numbers), the report starts at
+    the run's first line, which is cited instead."""
     readings = [(event, reads(event, knowledge)) for event in tail]
     worded = [event for event, reading in readings if reading == WORDS]
-    last = worded[-1] if worded else None
+    last = _run_start(worded) if worded else None
     return [event for event, reading in readings if reading == RULE or event is last]
+
+
+def _run_start(worded: Sequence[Event]) -> Event:
+    """The first of the adjacent worded lines that share the last one's shape."""
+    start = len(worded) - 1
+    shape = _shape(worded[start])
+    while (
+        start > 0
+        and worded[start - 1].line == worded[start].line - 1
+        and _shape(worded[start - 1]) == shape
+    ):
+        start -= 1
+    return worded[start]
+
+
+def _shape(event: Event) -> str:
+    """A line's words with its leading name (`encoder.norm.weight:`) and its numbers (one, or a
+    list of them) taken out."""
+    message = _NUMBERS.sub("0", (event.message or event.text).strip())
+    return _LEADING_NAME.sub("", message, count=1)
 
 
 def _command(message: str) -> bool:

@@ -102,3 +102,25 @@ def test_an_op_builders_accepted_minor_mismatch_is_never_read() -> None:
         " was compiled with 12.6 but since the APIs are compatible, accepting this combination"
     )
     assert reads(line(1, text), KNOWLEDGE) is None
+
+
+def test_a_run_of_alike_worded_lines_is_cited_from_its_first_line() -> None:
+    # a loader listing every parameter it could not fill, one line each, as the job's last
+    # words: the list starts at its first line, whichever parameter comes last
+    listed = [
+        "encoder.layers.7.attn.qkv.weight: checkpoint holds shape [3072, 1024] but the model expects [0]",
+        "encoder.layers.7.attn.qkv.bias: checkpoint holds shape [3072] but the model expects [0]",
+        "encoder.norm.weight: checkpoint holds shape [1024] but the model expects [0]",
+    ]
+    scan = scan_with_tail(*(line(number, text) for number, text in enumerate(listed, start=8)))
+    assert [event.line for event in read_tails([scan], KNOWLEDGE)] == [8]
+
+
+def test_unlike_worded_lines_at_the_end_are_still_cited_from_the_last() -> None:
+    # two different reports, or a list cut by another line, keep the file's last word
+    first = "encoder.norm.weight: checkpoint holds shape [1024] but the model expects [0]"
+    other = "npu driver version too old for this toolkit, please upgrade the driver package"
+    scan = scan_with_tail(line(8, first), line(9, other))
+    assert [event.line for event in read_tails([scan], KNOWLEDGE)] == [9]
+    apart = scan_with_tail(line(8, first), line(11, first.replace("norm", "final_norm")))
+    assert [event.line for event in read_tails([apart], KNOWLEDGE)] == [11]
