@@ -73,6 +73,10 @@ _LAYER_DONE = (
 )
 # a layer a model calls a block: `block 4 done` (`block 12 ok` is found by ` ok`)
 _BLOCK_DONE = rb"block[ _-]?\d+ " + _LAYER_CLOSING
+# the same shortened: `blk 4 done` (`blk 2 ✓` is found by its tick)
+_BLK_DONE = rb"blk[ _-]?\d+ " + _LAYER_CLOSING
+# a microbatch closed with its count: `microbatch 5/8 complete`, `micro-batch 2 done`
+_MICROBATCH_DONE = rb"micro[ _-]?batch[ _-]?#?\d+(?: ?/ ?\d+)? " + _CLOSING
 # a structured logger's event named as an identifier, its layer in a field of its own
 # (`event=norm_done layer=1`, `{"event": "layer_done", "layer": 1}`): the record's reader
 # words it as the printed line (`layer 1 norm done`); `_passed` is found by `passed`
@@ -116,6 +120,10 @@ _DEFAULT_PREFILTER = (
     + _GROUP_LIST
     + rb"|"
     + _BLOCK_DONE
+    + rb"|"
+    + _BLK_DONE
+    + rb"|"
+    + _MICROBATCH_DONE
     + rb"|"
     + _EVENT_DONE
     + rb"|"
@@ -163,6 +171,10 @@ _CONFIRMED_LITERALS = {
     b"group": Confirmation(re2.compile(_GROUP_LIST)),
     b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok")),
     b"block": Confirmation(re2.compile(_BLOCK_DONE), _VERBS[:3]),
+    b"blk": Confirmation(re2.compile(_BLK_DONE), _VERBS[:3]),
+    # per-microbatch metric lines (`micro_batch 23 loss=...`) are many; only a numbered
+    # microbatch with a verb of completion counts
+    b"micro": Confirmation(re2.compile(_MICROBATCH_DONE), _VERBS),
     # every `layer 3 passed` holds it; `passed` finds those
     b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),

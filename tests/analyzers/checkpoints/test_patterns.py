@@ -1171,3 +1171,33 @@ def test_a_layer_closed_with_the_verb_first_closes_that_layer(line, text, layer)
     hit = CheckpointMatcher().classify(line)
     assert hit is not None
     assert (hit.text, hit.role, hit.layer) == (text, "layer", layer)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("[R3] blk 2 ✓", "blk 2 ✓"),
+        ("[default1]:[R1] blk 0 done", "blk 0 done"),
+        ("rank=3 microbatch 5/8 complete", "microbatch 5/8 complete"),
+        ("rank=0 | micro-batch 2 done", "microbatch 2 done"),
+        (
+            "[R1] step 1:  12%|█         | 1/8 [00:00<00:00, 9.1it/s]rank=1 microbatch 1/8 complete",
+            "microbatch 1/8 complete",
+        ),
+    ],
+    ids=["blk-tick", "blk-done", "microbatch-of-total", "micro-batch-done", "behind-a-bar"],
+)
+def test_short_block_and_microbatch_progress_prints(line, expected):
+    """`[R3] blk 2 ✓` closes a block as `block 2 ok` does, and a loop's `rank=3 microbatch 5/8
+    complete` closes a microbatch; a `rank=N` tag in front is the rank's, not the message."""
+    matcher = CheckpointMatcher()
+    assert matcher.match(line) == expected
+    prefilter = re.compile(matcher.prefilter_bytes_pattern(), re.MULTILINE)
+    assert prefilter.search(line.encode())
+
+
+@pytest.mark.parametrize(
+    "line", ["blk 2 ✗", "rank=3 microbatch 5/8 failed", "freed blk 3 ok", "rank=3 microbatch 5/8"]
+)
+def test_short_block_and_microbatch_lines_that_close_nothing(line):
+    assert CheckpointMatcher().match(line) is None

@@ -62,3 +62,21 @@ def test_the_shells_words_are_keywords_as_the_block_holds_them() -> None:
     assert "段错误".encode() in keywords
     assert "Убито".encode() in keywords  # the block's folding leaves Cyrillic capitals
     assert b"processus arr\xc3\xaat\xc3\xa9" in keywords
+
+
+    ("message", "kind"),
+    [
+        ("rank 0/8 ready, pg timeout 1800s", None),
+        ("process group up: backend gloo, timeout 30 s", None),
+        ("init done (timeout: 600s)", None),
+        ("collective timeout 600s exceeded", EventKind.ERROR),
+        ("socket timeout after 30s", EventKind.ERROR),
+        ("gloo timeout", EventKind.ERROR),
+    ],
+    ids=["ready-line", "spaced-unit", "colon-in-parens", "exceeded", "after", "bare"],
+)
+def test_a_timeout_stated_with_its_value_is_a_setting(message: str, kind: EventKind | None) -> None:
+    """A start-up line that states the timeout it was given (`pg timeout 1800s`) says how the
+    job was set up, as `timeout=1800s` does; a timeout that something reached or ran into is
+    still an error."""
+    assert classify(parse_line(message), load_prefilter()) is kind
