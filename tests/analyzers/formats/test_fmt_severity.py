@@ -64,6 +64,7 @@ def test_the_shells_words_are_keywords_as_the_block_holds_them() -> None:
     assert b"processus arr\xc3\xaat\xc3\xa9" in keywords
 
 
+@pytest.mark.parametrize(
     ("message", "kind"),
     [
         ("rank 0/8 ready, pg timeout 1800s", None),
