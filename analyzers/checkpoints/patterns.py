@@ -88,6 +88,9 @@ _SAVED_AT_STEP = (
 )
 # a layer closed with the verb first: `finished layer 3`, `completed layer 2 (1.1 ms)`
 _LAYER_VERB_FIRST = rb"(?:finished|completed|done with) layer"
+# a part closed with its layer in a field after the verb: `fwd done [layer=5]`
+# (`passed` is found by `passed`)
+_DONE_AT_LAYER = rb" " + _LAYER_CLOSING + rb" ?[\[(] ?layer ?[=:] ?\d"
 _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
@@ -116,6 +119,8 @@ _DEFAULT_PREFILTER = (
     + _SAVED_AT_STEP
     + rb"|"
     + _LAYER_VERB_FIRST
+    + rb"|"
+    + _DONE_AT_LAYER
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -153,7 +158,7 @@ _CONFIRMED_LITERALS = {
     b" ok": Confirmation(re2.compile(rb"(?:layer[ _-]?|l|block[ _-]?)0+[^\n]* ok")),
     b"block": Confirmation(re2.compile(_BLOCK_DONE), _VERBS[:3]),
     # every `layer 3 passed` holds it; `passed` finds those
-    b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
+    b"layer": Confirmation(re2.compile(_LAYER_DONE + b"|" + _DONE_AT_LAYER), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),
     **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE)),
