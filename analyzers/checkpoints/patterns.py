@@ -100,6 +100,9 @@ _KEYED_STAGE = (
     + b"|".join(_CLOSING_WORDS[:4])
     + rb")"
 )
+# a part closed with its layer in a field after the verb: `fwd done [layer=5]`
+# (`passed` is found by `passed`)
+_DONE_AT_LAYER = rb" " + _LAYER_CLOSING + rb" ?[\[(] ?layer ?[=:] ?\d"
 _EVENT_WITH_LAYER = (
     rb"[a-z0-9]_" + _LAYER_CLOSING + rb"\b[^\n]*\blayer\W{0,3}[0-9]"
     rb"|\blayer\W{0,3}[0-9][^\n]*[a-z0-9]_" + _LAYER_CLOSING + rb"\b"
@@ -134,6 +137,8 @@ _DEFAULT_PREFILTER = (
     + _LAYER_VERB_FIRST
     + rb"|"
     + _KEYED_STAGE
+    + rb"|"
+    + _DONE_AT_LAYER
     + rb")"
 )
 _VERBS = tuple(b" " + word for word in _CLOSING_WORDS)
@@ -176,7 +181,7 @@ _CONFIRMED_LITERALS = {
     # microbatch with a verb of completion counts
     b"micro": Confirmation(re2.compile(_MICROBATCH_DONE), _VERBS),
     # every `layer 3 passed` holds it; `passed` finds those
-    b"layer": Confirmation(re2.compile(_LAYER_DONE), _VERBS[:3]),
+    b"layer": Confirmation(re2.compile(_LAYER_DONE + b"|" + _DONE_AT_LAYER), _VERBS[:3]),
     "成功".encode(): Confirmation(re2.compile("模型 ?运行 ?成功".encode())),
     **{b"_" + word: Confirmation(re2.compile(_EVENT_WITH_LAYER)) for word in _CLOSING_WORDS[:3]},
     b"stage": Confirmation(re2.compile(_NUMBERED_PHASE + rb"|" + _KEYED_STAGE)),

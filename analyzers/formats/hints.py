@@ -35,6 +35,10 @@ from analyzers.formats.worker_tags import TagHints, head_gates
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead,
 # and is skipped outright when the block lacks its literal (`literal_gate`).
 _WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
+# a script's plain start print of its rank over the world size at a line's start (`rank 1/4
+# pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`); led by the line end before
+# it, searched in `after_line_end(low)`. A rank not below the count is no such statement.
+_RANK_OF_WORLD = gated(rb"\n(?:\[default\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b")
 _NPROC = gated(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _NODES = gated(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _RANKS = (
@@ -112,6 +116,11 @@ class HeadHints:
         if self._year_in_text is None:
             self._year_in_text = year_in_bytes(block)
         self.world_sizes += [small_int(v) for v in _WORLD.findall(low) if small_int(v) > 0]
+        self.world_sizes += [
+            small_int(size)
+            for rank, size in _RANK_OF_WORLD.findall(after_line_end(low))
+            if small_int(rank) < small_int(size)
+        ]
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)

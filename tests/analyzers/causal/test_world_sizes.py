@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.world_sizes import odd_world_sizes
 from tests.analyzers.excerpts import scan_text
-from tests.analyzers.job_bundles import CLOSED, RECV_TIMEOUT, RankLog, analyze_job
+from tests.analyzers.job_bundles import CLOSED, RECV_TIMEOUT, RankLog, analyze_job, pack
 
 MESH = (
     "Gloo connectFullMesh failed with [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/"
@@ -141,3 +142,24 @@ def test_an_even_split_with_both_sizes_possible_decides_nothing() -> None:
         for rank in range(6)
     ]
     assert odd_world_sizes(scans) is None
+
+
+def test_plain_start_prints_give_the_world_a_silent_rank_waited_past(tmp_path: Path) -> None:
+    """Ranks that print `rank R/4` at start, and rank 3, started with a world of five, failing
+    in `init_process_group` on the store key of rank 4 before its own print: config, rank 3."""
+    files = {
+        f"log_{r}.log": f"rank {r}/4 pid {3535 + r} mode=train\nLayer 0 forward OK\n"
+        f"[rank{r}]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:129] Timed out"
+        " waiting 20000ms for send operation to complete\n"
+        for r in (1, 2)
+    }
+    files["log_0.log"] = ""
+    files["log_3.log"] = (
+        "Traceback (most recent call last):\n"
+        "torch.distributed.DistStoreError: wait timeout after 20000ms, keys: "
+        "/default_pg/0//cpu//0/4\n"
+    )
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-w5a1"), AnalyzeOptions(workers=1))
+    diagnosis = report.to_dict()["diagnosis"]
+    assert diagnosis["category"] == "config"
+    assert diagnosis["culprit_ranks"] == [3]

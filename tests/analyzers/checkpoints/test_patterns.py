@@ -1201,3 +1201,45 @@ def test_short_block_and_microbatch_progress_prints(line, expected):
 )
 def test_short_block_and_microbatch_lines_that_close_nothing(line):
     assert CheckpointMatcher().match(line) is None
+
+
+# Guide: "Checkpoints" (patterns). A loop that reports each layer with the verb first and the
+# layer's count after it (`passed layer 3/12`) closes that layer as `finished layer 3` does;
+# a print that names its layer in a bracketed field after the verb (`fwd done [layer=5]`) is
+# a part of that layer, read like `layer 5 fwd done`.
+@pytest.mark.parametrize(
+    ("line", "text", "role"),
+    [
+        ("[rank 2] passed layer 3/12", "passed layer 3", "layer"),
+        ("[default1]:[rank 1] passed layer 5/6", "passed layer 5", "layer"),
+        ("fwd done [layer=5]", "layer 5 / fwd done", "layer_part"),
+        ("[rank3] attention finished (layer: 2)", "layer 2 / attention finished", "layer_part"),
+        ("2026-12-06 19:45:01,112 INFO mlp passed [layer=7]", "layer 7 / mlp passed", "layer_part"),
+    ],
+)
+def test_a_layer_named_after_the_verb_is_read_as_its_layer(line, text, role):
+    hit = CheckpointMatcher().classify(line)
+    assert hit is not None
+    assert (hit.text, hit.role) == (text, role)
+    assert CheckpointMatcher().match("fwd failed [layer=5]") is None
+    assert CheckpointMatcher().match("passed layer 3 to the cache") is None
+    assert CheckpointMatcher().match("not done [layer=5]") is None
+
+
+def test_bracketed_layer_fields_are_every_ranks_checkpoints(tmp_path):
+    """Four ranks print `fwd done [layer=K]` after each layer; rank 3 stops in a strict
+    state-dict load. Every rank's last checkpoint is the last layer's."""
+    files = {
+        f"log_{r}.log": "".join(f"fwd done [layer={k}]\n" for k in range(3))
+        + (
+            f"[rank{r}]: RuntimeError: Error(s) in loading state_dict for Net:\n"
+            if r == 3
+            else f"[rank{r}]: RuntimeError: [../gloo/transport/tcp/pair.cc:553] Connection"
+            " closed by peer [127.0.0.1]:4512\n"
+        )
+        for r in range(4)
+    }
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-fd01"), AnalyzeOptions(workers=1))
+    assert {r.rank: r.last_checkpoint_qualified for r in report.ranks} == dict.fromkeys(
+        range(4), "layer 2 / fwd done"
+    )

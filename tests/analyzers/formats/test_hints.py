@@ -6,6 +6,7 @@ from collections import Counter
 
 from analyzers.formats import hints as hints_module
 from analyzers.formats.hints import HINT_BYTES, HeadHints
+from tests.analyzers.excerpts import scan_text
 
 INIT = (
     b"2026-11-29 07:25:36,861 [rank3] INFO init process group: backend=hccl rank=3 world_size=16\n"
@@ -141,3 +142,14 @@ def test_a_log_of_one_tagged_worker_that_states_its_rank_is_that_ranks():
         line + b"\n" for line in SHARED_SERVER_HEAD.splitlines() if b"pid=3177" not in line
     )
     assert _stored(alone)["rank_hint"] == 1
+
+
+# Guide: "Ranks started with different world sizes". A script's plain start print gives its
+# rank over the world size (`rank 1/4 pid 3536`, `[rank 3/8] starting`); the number after the
+# slash is the world size the rank was started with. Only at a line's start (a torchrun copy's
+# `[defaultN]:` aside): a count later in a sentence states nothing about the world.
+def test_a_start_print_of_rank_over_world_states_the_world_size():
+    assert scan_text("log_1.log", "rank 1/4 pid 3536 mode=train\n").facts.get("world_size") == 4
+    assert scan_text("out.log", "[default3]:[rank 3/8] starting\n").facts.get("world_size") == 8
+    assert scan_text("log_1.log", "scored rank 3/12 candidates\n").facts.get("world_size") is None
+    assert scan_text("log_1.log", "rank 5/4 pid 1\n").facts.get("world_size") is None
