@@ -30,6 +30,7 @@ import re2
 from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.checkpoints.launcher_ends import EndRule, LauncherEnd, match_end, read_end_rule
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
+from analyzers.core.signal_names import Names, expand, load_signal_names
 from analyzers.core.yamlcheck import parse_yaml
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
@@ -678,8 +679,10 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
     prefixes = [_compile(p, path, "prefixes") for p in _entries(data, "prefixes", path)]
     rules = tuple(_rule(entry, path) for entry in _entries(data, "checkpoints", path))
     status = data.get("status") or {}
+    # the shell's words for a death in each language, shared with the rules that read it
+    words = load_signal_names(path.parent)
     killed = tuple(
-        KilledRule(e["id"], _compile(e, path, "killed_lines"), tuple(e.get("examples", ())))
+        KilledRule(e["id"], _compile(e, path, "killed_lines", words), tuple(e.get("examples", ())))
         for e in status.get("killed_lines", ())
     )
     return Knowledge(
@@ -727,9 +730,16 @@ def _rule(entry: Mapping[str, Any], path: Path) -> CheckpointRule:
     )
 
 
-def _compile(entry: Mapping[str, Any], path: Path, section: str) -> re.Pattern[str]:
+def _compile(
+    entry: Mapping[str, Any], path: Path, section: str, words: Names | None = None
+) -> re.Pattern[str]:
+    """The entry's regex, with each `{{name}}` standing for a list of `signal_names.yaml` when
+    `words` are given."""
     try:
-        return re.compile(entry["pattern"])
+        pattern = entry["pattern"]
+        if words is not None:
+            pattern = expand(pattern, words, f"{path.name}: {section} entry {entry['id']}")
+        return re.compile(pattern)
     except (KeyError, TypeError, re.error) as error:
         raise ValueError(f"{path}: {section} entry {entry['id']}: bad pattern: {error}") from None
 

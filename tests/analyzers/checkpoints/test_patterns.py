@@ -19,8 +19,9 @@ from analyzers.checkpoints.patterns import (
     qualified_names,
     strip_prefixes,
 )
+from analyzers.core.types import RankStatus
 from analyzers.formats.blockfilter import FOLD
-from tests.analyzers.job_bundles import pack
+from tests.analyzers.job_bundles import CLOSED, analyze_job, pack, ranks
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "multirank"
 KNOWLEDGE_DATA = load_knowledge()
@@ -296,6 +297,115 @@ def test_not_killed_lines(line):
     assert not is_killed_line(line)
 
 
+# The shell's report of a death under another locale (knowledge/signal_names.yaml) marks the
+# rank as the English report does: bash 5.2 with glibc 2.36's words, alone on the line or in a
+# script's job line, as a rank's log ends with them.
+KILLED_TWINS = [
+    ("段错误", "Segmentation fault"),
+    ("段错误（核心已转储）", "Segmentation fault (core dumped)"),
+    ("段错误 (核心已转储)", "Segmentation fault (core dumped)"),
+    ("[default2]:段错误（核心已转储）", "[default2]:Segmentation fault (core dumped)"),
+    ("程式記憶體區段錯誤 (核心已傾印)", "Segmentation fault (core dumped)"),
+    ("セグメンテーションフォルト (コアダンプ)", "Segmentation fault (core dumped)"),
+    ("세그멘테이션 오류 (코어 덤프됨)", "Segmentation fault (core dumped)"),
+    ("Speicherzugriffsfehler (Speicherabzug geschrieben)", "Segmentation fault (core dumped)"),
+    ("Erreur de segmentation (core dumped)", "Segmentation fault (core dumped)"),
+    ("Violación de segmento (`core' generado)", "Segmentation fault (core dumped)"),
+    ("Ошибка сегментирования", "Segmentation fault"),
+    ("Falha de segmentação (imagem do núcleo gravada)", "Segmentation fault (core dumped)"),
+    ("已杀死", "Killed"),
+    ("強制結束", "Killed"),
+    ("죽었음", "Killed"),
+    ("Getötet", "Killed"),
+    ("Abgebrochen (Killed)", "Killed"),
+    ("Terminado (killed)", "Killed"),
+    ("Убито", "Killed"),
+    ("Morto", "Killed"),
+    (
+        "/srv/jobs/start.sh: 第 19 行：40213 已杀死               python train.py",
+        "/srv/jobs/start.sh: line 19: 40213 Killed                  python train.py",
+    ),
+    (
+        "./run.sh: 3 行: 11261 強制終了            python train.py",
+        "./run.sh: line 3: 11261 Killed                  python train.py",
+    ),
+    (
+        "./run.sh: línea 3: 11456 Terminado (killed)      python train.py",
+        "./run.sh: line 3: 11456 Killed                  python train.py",
+    ),
+    (
+        "./run.sh, linha 3: 11513 Morto                   python train.py",
+        "./run.sh: line 3: 11513 Killed                  python train.py",
+    ),
+]
+
+
+@pytest.mark.parametrize(("translated", "english"), KILLED_TWINS)
+def test_a_translated_death_is_a_killed_line_as_its_english_twin(translated, english):
+    assert (is_killed_line(translated), is_killed_line(english)) == (True, True)
+
+
+# Counterexamples: another signal's word that shares letters with a kill's (`Terminado` is
+# SIGTERM where `Terminado (killed)` is SIGKILL, `Abgebrochen` SIGABRT), a report the English
+# list does not mark either, and the words inside a sentence of the job's own log.
+@pytest.mark.parametrize(
+    ("translated", "english"),
+    [
+        ("Terminado", "Terminated"),
+        ("Abgebrochen", "Aborted"),
+        ("已放弃（核心已转储）", "Aborted (core dumped)"),
+        (
+            "[1]+  已杀死               python train.py",
+            "[1]+  Killed                  python train.py",
+        ),
+        ("cleanup: 已杀死 3 个残留进程，继续启动", "cleanup: Killed 3 stale workers, starting"),
+        ("段错误是自定义算子越界写导致的，已修复", "Segmentation faults came from a custom op"),
+        (
+            "Hinweis: ein Speicherzugriffsfehler im Loader wurde behoben",
+            "note: a Segmentation fault in the loader was fixed",
+        ),
+        ("Getötet wurden 3 alte Prozesse", "Killed were 3 old processes"),
+    ],
+)
+def test_a_translated_word_is_no_killed_line_where_its_english_twin_is_none(translated, english):
+    assert (is_killed_line(translated), is_killed_line(english)) == (False, False)
+
+
+def _segfault_on_rank_2(tmp_path: Path, death: str):
+    """A 4-rank run whose rank 2 dies in layer 1 with the shell's report as its last line, the
+    others losing it in the next exchange."""
+    logs = ranks(4)
+    for log in logs:
+        log.loaded().layers(1)
+    logs[2].raw(death)
+    for log in (logs[0], logs[1], logs[3]):
+        log.at(12_000).log("ERROR", f"model run failed: {CLOSED}")
+    return analyze_job(tmp_path, logs)
+
+
+@pytest.mark.parametrize(
+    ("translated", "english"),
+    [
+        ("段错误（核心已转储）", "Segmentation fault (core dumped)"),
+        ("已杀死", "Killed"),
+        (
+            "/srv/jobs/start.sh: 第 19 行：40213 已杀死               python train.py",
+            "/srv/jobs/start.sh: line 19: 40213 Killed                  python train.py",
+        ),
+    ],
+)
+def test_a_rank_that_died_with_a_translated_report_is_killed_in_the_rank_table(
+    tmp_path, translated, english
+):
+    (tmp_path / "translated").mkdir()
+    (tmp_path / "english").mkdir()
+    read = _segfault_on_rank_2(tmp_path / "translated", translated)
+    twin = _segfault_on_rank_2(tmp_path / "english", english)
+    assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
+    assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
+    assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]
+
+
 @pytest.mark.parametrize(
     ("broken", "complaint"),
     [
@@ -303,6 +413,7 @@ def test_not_killed_lines(line):
         ("bad regex", "bad pattern"),
         ("duplicate id", "duplicate ids"),
         ("text group", "text uses unknown"),
+        ("unknown list", "which signal_names.yaml lacks"),
     ],
 )
 def test_knowledge_file_is_validated_on_load(tmp_path, broken, complaint):
@@ -312,9 +423,12 @@ def test_knowledge_file_is_validated_on_load(tmp_path, broken, complaint):
         "bad regex": ("pattern: '\\[default\\d+\\]:'", "pattern: '[default'"),
         "duplicate id": ("id: prefill_passed", "id: layer_passed"),
         "text group": ("text: 'decode step {step} passed'", "text: 'decode step {n} passed'"),
+        "unknown list": ("{{killed}}", "{{sigkill}}"),
     }
     old, new = edits[broken]
     assert old in text
+    shared = KNOWLEDGE.with_name("signal_names.yaml")
+    (tmp_path / shared.name).write_bytes(shared.read_bytes())
     path = tmp_path / "checkpoints.yaml"
     path.write_text(text.replace(old, new), encoding="utf-8")
     with pytest.raises(ValueError, match=complaint):
