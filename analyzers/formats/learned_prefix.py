@@ -29,17 +29,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from os.path import commonprefix
 
 from analyzers.formats import outer_prefix
 
 PROBE_LINES = 64  # non-empty lines of the file's head the prefix is learned from
 PROBE_BYTES = 32 * 1024  # ... within its first bytes
-MIN_LINES = 4  # fewer lines than this cannot show that a shape is the collector's
+MIN_LINES = 3  # fewer lines than this cannot show that a shape is the collector's
 MAX_PREFIX = 120  # bytes of a line's start looked at
 # "nearly all": a collector's own first line (a banner, a blank stamp) may lack the prefix
 MISSES_PER_LINE = 1 / 16
 
 _TOKEN = re.compile(rb"\d+|[A-Za-z_]+| +|[^\dA-Za-z_ ]")
+_DIGITS, _WORDS, _SPACES = re.compile(rb"\d+"), re.compile(rb"[A-Za-z_]+"), re.compile(rb" +")
 _OUTER = re.compile(outer_prefix.OUTER)
 _COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME.encode() + rb" ")
 _LEVEL = rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL|NOTICE|TRACE|EVENT)"
@@ -62,6 +64,9 @@ _PROGRAM_WORDS = frozenset(
     b"debug info warning warn error err critical fatal notice trace event rank default "
     b"pid tid step steps epoch iter iteration loss batch train eval file traceback".split()
 )
+# a collector's prefix opens with a time, a number, a name or a bracket; an indent, a quote,
+# a brace (a JSON record) or a stray control byte is the program's
+_OPENING = re.compile(rb"[\dA-Za-z_\[(<]")
 _KEY = re.compile(rb"[\"']:")
 _SEPARATORS = frozenset(b":|]>)}")
 
@@ -84,28 +89,32 @@ def learn_prefix(head: bytes) -> LearnedPrefix | None:
     """The prefix the file's first lines share, or None when they share none a collector
     wrote."""
     lines = _probe(head)
-    if len(lines) < MIN_LINES:
-        return None
-    tokenized = [_TOKEN.findall(line[:MAX_PREFIX]) for line in lines]
+    if len(lines) < MIN_LINES or _opens_header(lines, 0):
+        return None  # most logs: a program's own header opens their lines
+    shapes = [_shape(line[:MAX_PREFIX]) for line in lines]
     need = len(lines) - int(len(lines) * MISSES_PER_LINE)
-    best: tuple[int, list[bytes]] = (0, [])
-    for reference in tokenized[:3]:
-        shared = _shared_tokens(reference, tokenized, need)
-        if shared > best[0]:
-            best = (shared, reference)
-    shared, reference = best
-    agreeing = [tokens for tokens in tokenized if _agree(reference, tokens) >= shared]
-    cut = _cut(reference[:shared], lines, agreeing)
-    if cut == 0:
+    shared, reference = 0, 0
+    for index, shape in enumerate(shapes[:3]):
+        agreements = sorted((_agree(shape, other) for other in shapes), reverse=True)
+        if agreements[need - 1] > shared:
+            shared, reference = agreements[need - 1], index
+    if not shared:
         return None
-    return _compile(reference[:cut], agreeing)
+    tokens = _TOKEN.findall(lines[reference][:MAX_PREFIX])
+    agreeing = [
+        _TOKEN.findall(line[:MAX_PREFIX])
+        for line, shape in zip(lines, shapes, strict=True)
+        if _agree(shapes[reference], shape) >= shared
+    ]
+    cut = _cut(tokens[:shared], lines, agreeing)
+    return _compile(tokens[:cut], agreeing) if cut else None
 
 
 def _probe(head: bytes) -> list[bytes]:
     probe = head[:PROBE_BYTES]
-    lines = probe.split(b"\n")
-    if len(probe) < len(head) or not lines[-1]:
-        lines.pop()  # a line the probe cut, or the block's final newline
+    lines = probe.split(b"\n", 2 * PROBE_LINES)  # room for the empty lines among them
+    if len(lines) > 2 * PROBE_LINES or len(probe) < len(head) or not lines[-1]:
+        lines.pop()  # the rest of the probe, a line the probe cut, or the final newline
     filled = [line.rstrip(b"\r") for line in lines if line.strip()]
     return filled[:PROBE_LINES]
 
@@ -119,25 +128,24 @@ def _kind(token: bytes) -> bytes:
     return b" " if first == b" " else token
 
 
-def _agree(reference: list[bytes], tokens: list[bytes]) -> int:
-    count = 0
-    for mine, theirs in zip(reference, tokens, strict=False):
-        if _kind(mine) != _kind(theirs):
-            break
-        count += 1
-    return count
+def _shape(line: bytes) -> bytes:
+    """One byte per token: its kind (`_kind`), made by whole-line substitutions, so a line
+    costs three passes in C rather than a Python step per token."""
+    return _SPACES.sub(b" ", _WORDS.sub(b"a", _DIGITS.sub(b"9", line)))
 
 
-def _shared_tokens(reference: list[bytes], tokenized: list[list[bytes]], need: int) -> int:
-    """How many of `reference`'s first tokens `need` of the lines share in kind."""
-    agreements = sorted((_agree(reference, tokens) for tokens in tokenized), reverse=True)
-    return agreements[need - 1]
+def _agree(shape: bytes, other: bytes) -> int:
+    """How many tokens two lines' shapes share from their start."""
+    if shape[:1] != other[:1]:
+        return 0
+    # byte by byte is the point here: each byte of a shape is one token
+    return len(commonprefix([shape, other]))  # noqa: RUF071
 
 
 def _cut(shared: list[bytes], lines: list[bytes], agreeing: list[list[bytes]]) -> int:
     """The tokens of the prefix: up to the last space of the shared run before a program's
     own header starts, or none when the run is not a collector's."""
-    if not shared or shared[0][:1] in b" '\"{" or _opens_header(lines, 0):
+    if not shared or not _OPENING.match(shared[0]):
         return 0
     cut, offset = 0, 0
     for index, token in enumerate(shared):
@@ -146,7 +154,7 @@ def _cut(shared: list[bytes], lines: list[bytes], agreeing: list[list[bytes]]) -
             continue
         if _is_collectors(shared[: index + 1], agreeing):
             cut = index + 1
-        if _opens_header(lines, offset):
+        if _opens_header(lines, offset) or _opens_known(lines, offset):
             break
     return cut if cut and not _explained(shared[:cut], lines) else 0
 
@@ -156,28 +164,62 @@ def _opens_header(lines: list[bytes], offset: int) -> bool:
     return sum(1 for line in lines if _HEADER.match(line, offset)) * 2 > len(lines)
 
 
+def _opens_known(lines: list[bytes], offset: int) -> bool:
+    """Most lines go on at `offset` with a prefix `formats.outer_prefix` knows (pdsh's host,
+    srun's task): it names the writer, so it stays for `formats.wrappers` to read."""
+    found = (_OUTER.match(line, offset) for line in lines)
+    return sum(1 for match in found if match and match.end() > offset) * 2 > len(lines)
+
+
 def _is_collectors(prefix: list[bytes], agreeing: list[list[bytes]]) -> bool:
     """A run ending at a space that a collector, not the program, wrote: it holds none of the
-    program's own words, and it either ends in a separator or holds a number (a time, an id
-    the collector counts)."""
-    words = {token.lower() for token in prefix if token[:1].isalpha()}
+    program's own words, and past a collector's time it ends in a separator, holds a number
+    (a time, an id the collector counts) or is one name on every line (a stream's)."""
     source = b"".join(prefix)
+    words = {token.lower() for token in prefix if token[:1].isalpha()}
     # a JSON record's or a printed dict's keys are the program's
     if words & _PROGRAM_WORDS or len(source) > MAX_PREFIX - 20 or _KEY.search(source):
         return False
-    before_space = prefix[-2] if len(prefix) > 1 else b""
-    if before_space[:1] and before_space[0] in _SEPARATORS:
+    start = _time_tokens(prefix)
+    rest = prefix[start:]
+    if len(rest) < 2:
+        return False  # the time alone, or nothing: `outer_prefix`'s to peel
+    if rest[-2][0] in _SEPARATORS:
         return True
-    numbers = sum(1 for token in prefix if token[:1].isdigit())
+    if start and _is_name(rest, start, agreeing):
+        return True
+    numbers = sum(1 for token in rest if token[:1].isdigit())
     # a run opening with a word is a collector's only as a time (`Mar 1, 2026 @ 10:22:05 `)
-    return numbers >= (3 if prefix[0][:1].isalpha() else 1)
+    return numbers >= (3 if rest[0][:1].isalpha() else 1)
+
+
+def _time_tokens(prefix: list[bytes]) -> int:
+    """How many tokens a collector's zoned time opening the run takes."""
+    time = _COLLECTOR_TIME.match(b"".join(prefix))
+    length = 0
+    for index, token in enumerate(prefix):
+        length += len(token)
+        if time is not None and length == time.end():
+            return index + 1
+    return 0
+
+
+def _is_name(rest: list[bytes], start: int, agreeing: list[list[bytes]]) -> bool:
+    """The same text on every line, with a digit or punctuation in it (a stream's path, a
+    host's name), not a word the program writes first on each line (`NCCL INFO ...`)."""
+    same = all(tokens[start : start + len(rest)] == rest for tokens in agreeing)
+    return same and any(not token[:1].isalpha() and token != b" " for token in rest)
 
 
 def _explained(prefix: list[bytes], lines: list[bytes]) -> bool:
-    """The known collector prefixes (`formats.outer_prefix`) already peel the run."""
+    """The known collector prefixes (`formats.outer_prefix`) already peel the run, or peel a
+    prefix that names its writer (the journal's host and program, compose's service), after
+    which the line is the program's own. Only a collector's bare time is learned past."""
     length = len(b"".join(prefix))
     found = _OUTER.match(lines[0])
-    return found is not None and found.end() >= length
+    if found is None or not found.end():
+        return False
+    return found.end() >= length or not _COLLECTOR_TIME.fullmatch(found.group(0))
 
 
 def _compile(prefix: list[bytes], agreeing: list[list[bytes]]) -> LearnedPrefix:
@@ -188,16 +230,7 @@ def _compile(prefix: list[bytes], agreeing: list[list[bytes]]) -> LearnedPrefix:
             parts[index] = re.escape(token)
         else:
             parts[index] = {b"9": rb"\d+", b"a": rb"[A-Za-z_]+", b" ": rb" +"}[_kind(token)]
-    source = b"".join(prefix)
-    time = _COLLECTOR_TIME.match(source)
-    kept = 0
-    if time is not None:
-        length = 0
-        for index, token in enumerate(prefix):
-            length += len(token)
-            if length == time.end():
-                kept = index + 1
-                break
+    kept = _time_tokens(prefix)
     if kept and kept < len(prefix):
         body = b"(" + b"".join(parts[:kept]) + b")" + b"".join(parts[kept:])
         return LearnedPrefix(re.compile(rb"(?m)^" + body), keeps_time=True)

@@ -114,9 +114,12 @@ _KEPT_TIME = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) ")
 def _collected(prefix: Callable[[int, int], str]) -> tuple[Callable[..., str], Callable[..., str]]:
     """Only at the line's start: a message holds numbers and times of its own (`3.50 GiB`)."""
     pattern = re.compile("^" + re.sub(r"\d+", r"\\d+", re.escape(prefix(0, 0))))
-    return (lambda line, n, task: prefix(n, task) + line), (
-        lambda text: _KEPT_TIME.sub("", pattern.sub("", text, 1), 1)
-    )
+
+    def unwrap(text: str) -> str:
+        found = pattern.match(text)
+        return text[found.end() :] if found else _KEPT_TIME.sub("", text, 1)
+
+    return (lambda line, n, task: prefix(n, task) + line), unwrap
 
 
 HEROKU = Artifact(

@@ -101,11 +101,30 @@ def test_behind_an_unknown_prefix_the_failure_reads_as_the_plain_log(prefix) -> 
         "2023-05-25 20:34:{s:02d},121541,3865470566,1214,121541",  # a table's rows
         "  'key_{s}': {s},",  # a dict printed across lines
         "run_{s} {{'node0': 1, 'node1': -9}} 57.0 None",  # a dict printed on each line
+        "Aug  1 08:38:{s:02d} localhost kernel: [ 1197.584409] [ascend] ok",  # the journal's
+        "\r[R3] step {s}",  # a program's tag behind a carriage return
     ],
 )
 def test_a_known_header_or_prefix_is_not_learned(line: str) -> None:
     block = "".join(line.format(s=s) + "\n" for s in range(20)).encode()
     assert learn_prefix(block) is None
+
+
+def test_behind_a_known_collector_time_the_programs_own_words_stay() -> None:
+    paste = (
+        "Getting socket times out. Reason: Remote Rank did not send the data in time\n"
+        "Transport init error ... [Create][DestLink]Create Dest error! dst_rank[1]\n"
+        "There appear to be 30 leaked semaphore objects\n"
+    )
+    stamped = "".join("2026-03-01T10:22:05.1203340Z " + line for line in paste.splitlines(True))
+    assert learn_prefix(stamped.encode()) is None
+
+
+def test_a_known_prefix_behind_an_unknown_one_stays_for_its_reader() -> None:
+    relayed = "".join(heroku(n) + f"gpu-q-13: step {n}\n" for n in range(8))
+    learned = learn_prefix(relayed.encode())
+    assert learned is not None
+    assert learned.strip(relayed.encode()).splitlines()[1].endswith(b" gpu-q-13: step 1")
 
 
 def test_lines_that_share_no_prefix_learn_nothing() -> None:
