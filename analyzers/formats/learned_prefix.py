@@ -207,7 +207,9 @@ def _time_tokens(prefix: list[bytes]) -> int:
 def _is_name(rest: list[bytes], start: int, agreeing: list[list[bytes]]) -> bool:
     """The same text on every line, with a digit or punctuation in it (a stream's path, a
     host's name), not a word the program writes first on each line (`NCCL INFO ...`)."""
-    same = all(tokens[start : start + len(rest)] == rest for tokens in agreeing)
+    # the closing space may run on into the program's own indent
+    name = rest[:-1]
+    same = all(tokens[start : start + len(name)] == name for tokens in agreeing)
     return same and any(not token[:1].isalpha() and token != b" " for token in rest)
 
 

@@ -45,12 +45,16 @@ def loki(n: int) -> str:
     return f'2026-12-06T10:11:{n % 60:02d}Z {{app="trainer", pod="trainer-3"}} '
 
 
+def aws_logs(n: int) -> str:  # `aws logs tail`: the stream's name after the time
+    return "2026-12-06T10:11:12.120000+00:00 trainer/pytorch/task-3 "
+
+
 def gitlab(n: int) -> str:
     return f"2026-12-06T10:11:{n % 60:02d}.{n * 31 % 1000000:06d}Z 01E "
 
 
 COLLECTOR_TIME = re.compile(r"^\S+(?:Z|\+00:00) ")
-COLLECTORS = [heroku, epoch, ts_delta, loki, gitlab]
+COLLECTORS = [heroku, epoch, ts_delta, loki, gitlab, aws_logs]
 
 
 def collected(text: str, prefix) -> str:
