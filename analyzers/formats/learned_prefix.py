@@ -152,7 +152,7 @@ def _cut(shared: list[bytes], lines: list[bytes], agreeing: list[list[bytes]]) -
         offset += len(token)
         if token[:1] != b" ":
             continue
-        if _is_collectors(shared[: index + 1], agreeing):
+        if _is_collectors(shared[: index + 1], agreeing, cut):
             cut = index + 1
         if _opens_header(lines, offset) or _opens_known(lines, offset):
             break
@@ -171,7 +171,7 @@ def _opens_known(lines: list[bytes], offset: int) -> bool:
     return sum(1 for match in found if match and match.end() > offset) * 2 > len(lines)
 
 
-def _is_collectors(prefix: list[bytes], agreeing: list[list[bytes]]) -> bool:
+def _is_collectors(prefix: list[bytes], agreeing: list[list[bytes]], done: int = 0) -> bool:
     """A run ending at a space that a collector, not the program, wrote: it holds none of the
     program's own words, and past a collector's time it ends in a separator, holds a number
     (a time, an id the collector counts) or is one name on every line (a stream's)."""
@@ -180,7 +180,8 @@ def _is_collectors(prefix: list[bytes], agreeing: list[list[bytes]]) -> bool:
     # a JSON record's or a printed dict's keys are the program's
     if words & _PROGRAM_WORDS or len(source) > MAX_PREFIX - 20 or _KEY.search(source):
         return False
-    start = _time_tokens(prefix)
+    # past a run already taken (`done` tokens) only what follows it must look like a collector's
+    start = max(_time_tokens(prefix), done)
     rest = prefix[start:]
     if len(rest) < 2:
         return False  # the time alone, or nothing: `outer_prefix`'s to peel

@@ -122,6 +122,11 @@ def test_behind_a_known_collector_time_the_programs_own_words_stay() -> None:
     )
     stamped = "".join("2026-03-01T10:22:05.1203340Z " + line for line in paste.splitlines(True))
     assert learn_prefix(stamped.encode()) is None
+    for prefix in (epoch, loki):
+        learned = learn_prefix(collected(paste, prefix).encode())
+        assert learned is not None
+        stripped = learned.strip(collected(paste, prefix).encode()).decode()
+        assert COLLECTOR_TIME.sub("", stripped.splitlines()[0]) == paste.splitlines()[0]
 
 
 def test_a_known_prefix_behind_an_unknown_one_stays_for_its_reader() -> None:
