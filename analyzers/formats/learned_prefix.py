@@ -59,13 +59,10 @@ _HEADER = re.compile(
     rb"|\d{4}[-/]\d\d[-/]\d\d(?![T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d) )"
     rb"|Traceback \(|File \"|E[A-Z0-9]\d{4}:)"
 )
-# words a program repeats at the start of its own lines; a collector's prefix holds none.
-# The units progress lines count (`stage 2/5: ...`, `blk 3 ok`) open the checkpoints a rank
-# is placed by, so a run of them is never taken for a collector's.
+# words a program repeats at the start of its own lines; a collector's prefix holds none
 _PROGRAM_WORDS = frozenset(
     b"debug info warning warn error err critical fatal notice trace event rank default "
-    b"pid tid step steps epoch iter iteration loss batch train eval file traceback "
-    b"stage phase layer layers block blk microbatch micro_batch mb round".split()
+    b"pid tid step steps epoch iter iteration loss batch train eval file traceback".split()
 )
 # a collector's prefix opens with a time, a number, a name or a bracket; an indent, a quote,
 # a brace (a JSON record) or a stray control byte is the program's

@@ -149,14 +149,6 @@ def test_a_programs_own_repeated_words_are_not_a_prefix() -> None:
     assert learn_prefix(LOG.encode()) is None
 
 
-@pytest.mark.parametrize("unit", ["stage", "phase", "layer", "block", "blk", "microbatch"])
-def test_a_programs_numbered_progress_is_not_a_prefix(unit: str) -> None:
-    """Progress lines that all open with the unit they count (`stage 2/5: ...`) are the
-    program's checkpoints: taking that opening off would leave nothing to place a rank by."""
-    progress = "".join(f"{unit} {n}/5: part {n} ok\n" for n in range(1, 6))
-    assert learn_prefix(progress.encode()) is None
-
-
 def test_a_short_paste_behind_a_prefix_still_names_its_rank() -> None:
     """Four lines all behind one prefix are enough to learn it: a rank's tag behind an
     unknown prefix is not read as the rank's."""
