@@ -50,7 +50,6 @@ from analyzers.formats.flattened import split_flattened
 from analyzers.formats.glued import split_glued
 from analyzers.formats.hints import HeadHints
 from analyzers.formats.indented import IndentedMessageTracker
-from analyzers.formats.learned_prefix import LearnedPrefix, learn_prefix
 from analyzers.formats.lines import parse_line
 from analyzers.formats.memory_checker import MemoryCheckerTracker
 from analyzers.formats.native_frames import SOURCE as NATIVE_SOURCE
@@ -162,7 +161,6 @@ class _FileScanner(ScanSink):
         self.checkpoint_lines = self._checkpoint_lines()
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
         self.paste = PLAIN  # an indent or double spacing a paste gave every line
-        self.prefix: LearnedPrefix | None = None  # an unknown collector's prefix, learned
         self.starts = StartLines()
         self.block_before = b""
 
@@ -183,12 +181,7 @@ class _FileScanner(ScanSink):
         watched = _LastByte(stream)
         for index, block in enumerate(iter_blocks(watched, self.block_size)):
             if index == 0 and not self.structured:
-                self.prefix = learn_prefix(block)
-                if self.prefix is not None:
-                    block = self.prefix.strip(block)
                 self.paste = learn_paste_layout(block)
-            elif self.prefix is not None:
-                block = self.prefix.strip(block)
             block = self.paste.dedent(block)
             # the end of the block before, for a tail that starts there (`scan.quiet_tail`)
             self.block_before = self.block[-TAIL_BYTES:]

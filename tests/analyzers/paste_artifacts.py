@@ -105,54 +105,8 @@ TAB = Artifact("tab_indent", lambda line, n, task: "\t" + line, lambda text: tex
 SHIPPER = Artifact("shipper_time", *_prefixed(_shipper_time))
 CONSOLE = Artifact("ci_console_time", *_prefixed(_console_time))
 
-# Collectors whose prefixes no list names (`analyzers.formats.learned_prefix`). Those that
-# keep a time with its zone stamp every line with one second, as a shipper does; the cited
-# line keeps that time, so taking the artifact off also takes a leading time.
-_KEPT_TIME = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d) ")
-
-
-def _collected(prefix: Callable[[int, int], str]) -> tuple[Callable[..., str], Callable[..., str]]:
-    """Only at the line's start: a message holds numbers and times of its own (`3.50 GiB`)."""
-    pattern = re.compile("^" + re.sub(r"\d+", r"\\d+", re.escape(prefix(0, 0))))
-
-    def unwrap(text: str) -> str:
-        found = pattern.match(text)
-        return text[found.end() :] if found else _KEPT_TIME.sub("", text, 1)
-
-    return (lambda line, n, task: prefix(n, task) + line), unwrap
-
-
-HEROKU = Artifact(
-    "heroku",
-    *_collected(lambda n, task: f"2026-03-01T10:22:05.120334+00:00 app[worker.{task + 1}]: "),
-)
-AWS_LOGS = Artifact(  # `aws logs tail`: the stream's name after the time
-    "aws_logs_tail",
-    *_collected(lambda n, task: f"2026-03-01T10:22:05.120000+00:00 trainer/pytorch/task-{task} "),
-)
-LOKI = Artifact(  # `logcli query`: the stream's labels after the time
-    "loki_logcli",
-    *_collected(lambda n, task: f'2026-03-01T10:22:05Z {{app="trainer", pod="trainer-{task}"}} '),
-)
-GITLAB = Artifact(  # a GitLab runner's raw job log: the time, the stream and its flag
-    "gitlab_runner", *_collected(lambda n, task: "2026-03-01T10:22:05.120334Z 01E ")
-)
-GITHUB_ACTIONS = Artifact(  # also Azure Pipelines: seven digits of a second
-    "github_actions", *_collected(lambda n, task: "2026-03-01T10:22:05.1203340Z ")
-)
-KIBANA = Artifact(
-    "kibana_time", *_collected(lambda n, task: f"Mar 1, 2026 @ 10:22:{n % 60:02d}.{n % 1000:03d} ")
-)
-EPOCH = Artifact("epoch_seconds", *_collected(lambda n, task: f"1772360525.{n % 1000:03d} "))
-TS_DELTA = Artifact("ts_incremental", *_collected(lambda n, task: f"00:00:{n % 60:02d} "))
-JOURNALD = Artifact(
-    "journald", *_collected(lambda n, task: f"Mar 01 10:22:05 node{task} python[{4121 + task}]: ")
-)
-COLLECTORS = (HEROKU, AWS_LOGS, LOKI, GITLAB, GITHUB_ACTIONS, KIBANA, EPOCH, TS_DELTA, JOURNALD)
-
 ARTIFACTS = (
-    QUOTE, HTML, HTML_SOURCE, CRLF, ANSI, SRUN, MPIRUN, COMPOSE, KUBECTL, RAY, TAB, SHIPPER, CONSOLE,
-    *COLLECTORS,
+    QUOTE, HTML, HTML_SOURCE, CRLF, ANSI, SRUN, MPIRUN, COMPOSE, KUBECTL, RAY, TAB, SHIPPER, CONSOLE
 )  # fmt: skip
 
 
@@ -203,14 +157,14 @@ def plain_and_wrapped(sample: Sample, artifact: Artifact) -> Iterator[tuple[Path
         yield bundle, rewrap(bundle, artifact, Path(tmp))
 
 
-def _table(roots: list[Path], only: set[str] | None = None) -> None:
+def _table(roots: list[Path]) -> None:
     found = [(root, sample) for root in roots if is_corpus(root) for sample in samples(root)]
     print(f"{'artifact':<16} {'category':>8} {'first':>6} {'rank':>5}   of {len(found)} samples")
     plain = []
     for _, sample in found:
         with as_bundle(sample) as bundle:
             plain.append(reading(bundle))
-    for artifact in [a for a in ARTIFACTS if not only or a.name in only]:
+    for artifact in ARTIFACTS:
         changed: dict[str, list[str]] = {"category": [], "first_error": [], "ranks": []}
         for (root, sample), before in zip(found, plain, strict=True):
             with plain_and_wrapped(sample, artifact) as (_, wrapped):
