@@ -354,10 +354,6 @@ def test_a_translated_death_is_a_killed_line_as_its_english_twin(translated, eng
         ("Terminado", "Terminated"),
         ("Abgebrochen", "Aborted"),
         ("已放弃（核心已转储）", "Aborted (core dumped)"),
-        (
-            "[1]+  已杀死               python train.py",
-            "[1]+  Killed                  python train.py",
-        ),
         ("cleanup: 已杀死 3 个残留进程，继续启动", "cleanup: Killed 3 stale workers, starting"),
         ("段错误是自定义算子越界写导致的，已修复", "Segmentation faults came from a custom op"),
         (
@@ -369,6 +365,78 @@ def test_a_translated_death_is_a_killed_line_as_its_english_twin(translated, eng
 )
 def test_a_translated_word_is_no_killed_line_where_its_english_twin_is_none(translated, english):
     assert (is_killed_line(translated), is_killed_line(english)) == (False, False)
+
+
+# bash pads a job's pid to five columns (`%5ld`), so a script's report of a short pid has two
+# or more spaces after `line 19:`; an interactive shell reports the same death on its job line,
+# `[1]+  Killed  <cmd>` (`+` the current job, `-` the previous one, a space any other).
+SHELL_JOB_REPORTS = [
+    "./run.sh: line 19:  9779 Killed                  python train.py --rank 3",
+    "./run.sh: line 7:   412 Killed                  python train.py --rank 3",
+    "./run.sh: línea 3:   456 Terminado (killed)      python train.py",
+    "./run.sh: Zeile 19:  9779 Getötet                 python train.py",
+    "[1]+  Killed                  python train.py",
+    "[3]   Killed                  python train.py --rank 3",
+    "[2]-  Segmentation fault (core dumped) python train.py",
+    "[2]-  Segmentation fault      python train.py",
+    "[1]+  已杀死               python train.py",
+    "[2]-  段错误（核心已转储） python train.py",
+    "[2]-  Speicherzugriffsfehler (Speicherabzug geschrieben) python train.py",
+]
+
+
+@pytest.mark.parametrize("line", SHELL_JOB_REPORTS)
+def test_a_shell_job_report_with_a_padded_pid_or_a_job_number_is_a_killed_line(line):
+    assert is_killed_line(line)
+
+
+# Counterexamples: the words mid-line, in the job's own sentences and counts, a job that ended
+# well or was only stopped, and a bracketed number that is no job.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "INFO: 3 workers killed",
+        "INFO:  3 workers Killed by the watchdog were restarted",
+        "the loader was Killed by the OOM killer last night, see the wiki",
+        "[1]+  Done                    python train.py",
+        "[1]+  Stopped                 python train.py",
+        "[1]+  Terminated              python train.py",
+        "[1] Killed is what the note says",
+        "[2]-  Segmentation faults are what this op guards against",
+        "[rank1]:  Killed 3 stale workers before restart",
+    ],
+)
+def test_killed_mid_line_or_another_job_status_is_no_killed_line(line):
+    assert not is_killed_line(line)
+
+
+@pytest.mark.parametrize(
+    ("report", "unpadded"),
+    [
+        (
+            "./run.sh: line 19:  9779 Killed                  python train.py --rank 2",
+            "./run.sh: line 19: 19779 Killed                  python train.py --rank 2",
+        ),
+        (
+            "[1]+  Killed                  python train.py --rank 2",
+            "./run.sh: line 19: 19779 Killed                  python train.py --rank 2",
+        ),
+        (
+            "[2]-  Segmentation fault (core dumped) python train.py --rank 2",
+            "Segmentation fault (core dumped)",
+        ),
+    ],
+)
+def test_a_rank_whose_log_ends_on_a_shell_job_report_is_killed_in_the_rank_table(
+    tmp_path, report, unpadded
+):
+    (tmp_path / "report").mkdir()
+    (tmp_path / "unpadded").mkdir()
+    read = _segfault_on_rank_2(tmp_path / "report", report)
+    twin = _segfault_on_rank_2(tmp_path / "unpadded", unpadded)
+    assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
+    assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
+    assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]
 
 
 def _segfault_on_rank_2(tmp_path: Path, death: str):
