@@ -72,12 +72,19 @@ def load_frames(path: Path = KNOWLEDGE_DIR / "collectives.yaml") -> CollectiveFr
     return CollectiveFrames(frames, frozenset(data.strings("collectives")), works, work_group)
 
 
-def _frame(entry: Entry) -> FramePattern:
+def _pattern_entry(entry: Entry, kind: str, group: str) -> tuple[str, Entry, re.Pattern[str]]:
+    """An entry's id, the entry renamed after it for error messages, and its pattern, which
+    must name `group`: the part of the line the entry exists to read."""
     ident = entry.get("id", str)
-    entry = Entry(entry.data, f"{entry.where.rsplit(':', 1)[0]}: frame '{ident}'")
+    entry = Entry(entry.data, f"{entry.where.rsplit(':', 1)[0]}: {kind} '{ident}'")
     pattern = compile_regex(entry.get("pattern", str), 0, entry, "pattern")
-    if "op" not in pattern.groupindex:
-        raise entry.fail("field 'pattern' must have a named group 'op'")
+    if group not in pattern.groupindex:
+        raise entry.fail(f"field 'pattern' must have a named group '{group}'")
+    return ident, entry, pattern
+
+
+def _frame(entry: Entry) -> FramePattern:
+    ident, entry, pattern = _pattern_entry(entry, "frame", "op")
     examples = []
     for example in entry.get("examples", list, []):
         if not (isinstance(example, list) and len(example) == 2):
@@ -89,11 +96,7 @@ def _frame(entry: Entry) -> FramePattern:
 
 
 def _work(entry: Entry) -> WorkPattern:
-    ident = entry.get("id", str)
-    entry = Entry(entry.data, f"{entry.where.rsplit(':', 1)[0]}: watchdog work '{ident}'")
-    pattern = compile_regex(entry.get("pattern", str), 0, entry, "pattern")
-    if "seq" not in pattern.groupindex:
-        raise entry.fail("field 'pattern' must have a named group 'seq'")
+    ident, entry, pattern = _pattern_entry(entry, "watchdog work", "seq")
     examples = []
     for example in entry.get("examples", list, []):
         if not (isinstance(example, list) and len(example) == 4):

@@ -430,13 +430,20 @@ def test_killed_mid_line_or_another_job_status_is_no_killed_line(line):
 def test_a_rank_whose_log_ends_on_a_shell_job_report_is_killed_in_the_rank_table(
     tmp_path, report, unpadded
 ):
-    (tmp_path / "report").mkdir()
-    (tmp_path / "unpadded").mkdir()
-    read = _segfault_on_rank_2(tmp_path / "report", report)
-    twin = _segfault_on_rank_2(tmp_path / "unpadded", unpadded)
+    read, twin = _read_beside_twin(tmp_path, report, unpadded)
     assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
     assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
     assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]
+
+
+def _read_beside_twin(tmp_path: Path, death: str, twin: str):
+    """The same run read twice, ending once on `death` and once on the form it must read as."""
+    (tmp_path / "read").mkdir()
+    (tmp_path / "twin").mkdir()
+    return (
+        _segfault_on_rank_2(tmp_path / "read", death),
+        _segfault_on_rank_2(tmp_path / "twin", twin),
+    )
 
 
 def _segfault_on_rank_2(tmp_path: Path, death: str):
@@ -465,10 +472,7 @@ def _segfault_on_rank_2(tmp_path: Path, death: str):
 def test_a_rank_that_died_with_a_translated_report_is_killed_in_the_rank_table(
     tmp_path, translated, english
 ):
-    (tmp_path / "translated").mkdir()
-    (tmp_path / "english").mkdir()
-    read = _segfault_on_rank_2(tmp_path / "translated", translated)
-    twin = _segfault_on_rank_2(tmp_path / "english", english)
+    read, twin = _read_beside_twin(tmp_path, translated, english)
     assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
     assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
     assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]

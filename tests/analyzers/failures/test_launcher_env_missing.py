@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
 from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.failures.test_empty_data_indexed import EMPTY_SPLIT
 
 KNOWLEDGE = load_knowledge()
 
@@ -68,18 +69,10 @@ def test_keys_the_launcher_does_not_set_are_not_read_as_its_absence() -> None:
 # A framework that finds a variable unset and says which default it took instead is logging a
 # choice, not a failure: the job goes on with the default. The error the job met later is the
 # first error, and the notice must not lend it a configuration reading.
-DEFAULTED_NOTICE = """\
-[WARNING] HCCL_ADPT(4120,ffff9a2b3010,python):2024-05-06-07:08:09.101.112 [mindspore/ccsrc/plugin/device/ascend/hal/hccl_adapter/hccl_adapter.cc:47] GenHcclOptions] The environment variable DEPLOY_MODE is not set. Now set to default value 0
-==> building the evaluation split
-Traceback (most recent call last):
-  File "tools/train.py", line 90, in <module>
-    main(cfg)
-  File "tools/train.py", line 64, in main
-    loader = build_loader(cfg.eval)
-  File "/opt/ocr/data/lmdb_set.py", line 52, in __init__
-    first = self.order[0]
-IndexError: index 0 is out of bounds for axis 0 with size 0
-"""
+DEFAULTED_NOTICE = (
+    "[WARNING] HCCL_ADPT(4120,ffff9a2b3010,python):2024-05-06-07:08:09.101.112 [mindspore/ccsrc/plugin/device/ascend/hal/hccl_adapter/hccl_adapter.cc:47] GenHcclOptions] The environment variable DEPLOY_MODE is not set. Now set to default value 0\n"
+    + EMPTY_SPLIT
+)
 
 UNSET_REQUIRED = """\
 Traceback (most recent call last):
