@@ -302,3 +302,36 @@ def test_runtime_chatter_without_a_heartbeat_event_is_no_hang() -> None:
     diagnosis = diagnose_text("plog/plog-2210_20260418224911004.log", text)
     assert diagnosis.category != "hang"
     assert diagnosis.first_error is None
+
+
+# A communicator's settings and set-up records as a paste keeps them without their plog
+# header: the group's buffer size, determinism and execution timeout, its entry record and
+# its key information. A job that stops after them stopped without an error line.
+GROUP_SETTINGS_ONLY = """\
+[Load] comm config of [group_name_41]: bufferSize[1048576000], deterministic[1], execTimeOut[1200]
+Entry-HcclCommInitRootInfoConfigInner: ranks[16], rank[3], rootinfo: host ip[10.9.4.2], identifier[group_name_41], deviceLogicId[3]
+[Communicator Key Info] identifier[group_name_41] rankSize[16] serverNum[2] moduleNum[2] superPodNum[1]
+"""
+
+
+def test_a_groups_settings_record_is_no_timeout() -> None:
+    diagnosis = diagnose_text("rank3.log", GROUP_SETTINGS_ONLY)
+    assert diagnosis.category == "hang"
+    assert diagnosis.first_error is None
+
+
+def test_a_plog_of_settings_records_cites_no_line() -> None:
+    diagnosis = diagnose_text("plog-3.log", GROUP_SETTINGS_ONLY)
+    assert diagnosis.first_error is None
+    assert diagnosis.category != "config"
+
+
+def test_a_socket_wait_that_names_its_timeout_setting_is_still_read() -> None:
+    text = GROUP_SETTINGS_ONLY + (
+        "[ERROR] HCCL(8812,python):2026-05-02-10:41:07.221.304 [hccl_socket_manager.cc:816] "
+        "[8870][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[3] timeout[120 s]\n"
+    )
+    diagnosis = diagnose_text("plog-3.log", text)
+    assert diagnosis.category == "hccl"
+    assert diagnosis.first_error is not None
+    assert "wait socket establish timeout" in diagnosis.first_error.text

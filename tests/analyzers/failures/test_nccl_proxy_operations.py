@@ -109,3 +109,32 @@ gpu-node-3: gpu-node-3:30412:30412 [5] NCCL INFO comm 0x55d0c1a2e6b0 rank 13 nra
 def test_the_proxy_poll_trace_reports_nothing() -> None:
     diagnosis = diagnose_text("worker.log", PROXY_POLL_TRACE)
     assert "hccl.nccl_proxy_operation_failed" not in rules_of(diagnosis)
+
+
+# The proxy's service thread says first that the operation it was running failed and that it
+# closes the connection, before the proxy's own line names the rank that asked: the same
+# failure one line earlier, and so the first error.
+SERVICE_THREAD_FIRST = """\
+host-b:7710:7790 [2] NCCL INFO misc/socket.cc:567 -> 2
+host-b:7710:7790 [2] NCCL INFO transport/net.cc:592 -> 2
+
+host-b:7710:7790 [2] proxy.cc:1485 NCCL WARN [Service thread] Error encountered progressing operation=Connect, res=2, closing connection
+
+host-b:7710:7790 [2] proxy.cc:1519 NCCL WARN [Proxy Service 6] Failed to execute operation Connect from rank 6, retcode 2
+"""
+
+
+def test_the_service_threads_failed_operation_is_the_first_error() -> None:
+    diagnosis = diagnose_text("node1.log", SERVICE_THREAD_FIRST)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Error encountered progressing operation=Connect, res=2",
+        rule="hccl.nccl_proxy_operation_failed",
+    )
+
+
+def test_the_service_threads_progress_of_an_operation_reports_nothing() -> None:
+    text = "host-b:7710:7790 [2] NCCL INFO Received and initiated operation=Connect res=0\n"
+    diagnosis = diagnose_text("node1.log", text)
+    assert "hccl.nccl_proxy_operation_failed" not in rules_of(diagnosis)

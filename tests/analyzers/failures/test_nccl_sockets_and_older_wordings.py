@@ -18,7 +18,15 @@ shapes.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
+import pytest
+
+from tests.analyzers.excerpts import (
+    alternative_labels,
+    assert_reads,
+    diagnose_files,
+    diagnose_text,
+    rules_of,
+)
 
 SOCKET_WARNINGS = """\
 gpu-7:5120:5120 [2] NCCL INFO Bootstrap : Using eth0:10.20.0.7<0>
@@ -428,3 +436,58 @@ def test_the_stores_own_poll_timeout_is_not_nccls_connect() -> None:
     )
     diagnosis = diagnose_text("rank11.log", text)
     assert "hccl.nccl_socket_connect_failed" not in rules_of(diagnosis)
+
+
+# A multi-node serving start whose NCCL bootstrap cannot reach its peer: NCCL's poll on the
+# connect gives up with the system's answer and errno in its own words, then returns the
+# system error up its call chain and the engine's process dies with no exception line kept.
+POLL_CONNECT_GAVE_UP = """\
+gpu-n3:4410:4410 [2] misc/socket.cc:541 NCCL WARN socketPollConnect: Connect to 10.8.1.5<41233> returned 113(No route to host) errno 115(Operation now in progress)
+gpu-n3:4410:4410 [2] NCCL INFO misc/socket.cc:578 -> 2
+gpu-n3:4410:4410 [2] NCCL INFO bootstrap.cc:291 -> 2
+gpu-n3:4410:4410 [2] NCCL INFO init.cc:1540 -> 2
+[2026-03-02 08:11:20 TP6] Scheduler hit an exception: Traceback (most recent call last):
+  File "/srv/engine/managers/scheduler.py", line 1802, in run_scheduler_process
+    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)
+"""
+
+
+def test_a_poll_connect_that_gave_up_with_an_errno_is_the_first_error() -> None:
+    diagnosis = diagnose_text("node3.log", POLL_CONNECT_GAVE_UP)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="returned 113(No route to host) errno 115",
+        rule="hccl.nccl_socket_connect_failed",
+    )
+
+
+def test_a_poll_connect_round_that_retries_is_not_the_give_up() -> None:
+    text = (
+        "gpu-n3:4410:4470 [2] NCCL INFO socketPollConnect: connect returned No route to host, "
+        "retrying (4/34) after sleep for 400 msec\n"
+    )
+    diagnosis = diagnose_text("node3.log", text)
+    assert "hccl.nccl_socket_connect_failed" not in rules_of(diagnosis)
+
+
+# Counted retry rounds whose reason holds no error word of its own (the host or the network
+# cannot be reached), as a worker node that cannot reach the master prints them until the
+# paste stops.
+_UNREACHED_ROUND = (
+    "node-w2:8120:8177 [0] NCCL INFO socketPollConnect: connect returned {reason}, "
+    "retrying ({n}/34) after sleep for {n}00 msec\n"
+)
+
+
+@pytest.mark.parametrize("reason", ["No route to host", "Network is unreachable"])
+def test_retry_rounds_to_an_unreachable_peer_are_read_as_the_retries_are(reason: str) -> None:
+    text = "".join(_UNREACHED_ROUND.format(reason=reason, n=n) for n in range(20, 26))
+    diagnosis = diagnose_text("worker.log", text)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error=f"connect returned {reason}, retrying (20/34)",
+        rule="hccl.nccl_connect_retrying",
+    )
+    assert {"hang", "config"} <= set(alternative_labels(diagnosis))

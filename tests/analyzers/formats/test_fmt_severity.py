@@ -81,3 +81,27 @@ def test_a_timeout_stated_with_its_value_is_a_setting(message: str, kind: EventK
     job was set up, as `timeout=1800s` does; a timeout that something reached or ran into is
     still an error."""
     assert classify(parse_line(message), load_prefilter()) is kind
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        (
+            "[Load] comm config of [group_name_7]: bufferSize[209715200], deterministic[0], "
+            "execTimeOut[1836]",
+            None,
+        ),
+        (
+            "[Get][Connection]topo exchange server get socket timeout! timeout[720 s]",
+            EventKind.ERROR,
+        ),
+    ],
+    ids=["settings-record", "timeout-with-its-limit"],
+)
+def test_hccls_settings_record_names_a_timeout_it_was_given(
+    message: str, kind: EventKind | None
+) -> None:
+    """HCCL records each communicator's settings as `Name[value]` (`execTimeOut[1836]`): the
+    execution timeout it was configured with, not one it ran into; a wait that ran out and
+    states its limit in brackets is still an error."""
+    assert classify(parse_line(message), load_prefilter()) is kind
