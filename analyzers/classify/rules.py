@@ -235,6 +235,7 @@ class Action:
     when_text: re.Pattern[str] | None = None
     multi_rank_only: bool = False
     text_zh: str | None = None  # the same advice in Chinese, same placeholders
+    unless_text: re.Pattern[str] | None = None  # skipped when the first error matches
     stack: str | None = None  # advice for one stack only (ascend, cuda, cpu, or unknown)
 
 
@@ -576,6 +577,7 @@ def _action_section(section: Entry) -> dict[str, tuple[Action, ...]]:
 
 def _action(entry: Entry) -> Action:
     when_text = entry.get("when_text", str, None)
+    unless_text = entry.get("unless_text", str, None)
     unless_env = entry.get("unless_env", dict, {})
     text = " ".join(entry.get("text", str).split())
     return Action(
@@ -589,6 +591,9 @@ def _action(entry: Entry) -> Action:
         else None,
         multi_rank_only=entry.get("multi_rank_only", bool, False),
         stack=_action_stack(entry),
+        unless_text=compile_regex(unless_text, re.IGNORECASE, entry, "unless_text")
+        if unless_text
+        else None,
     )
 
 

@@ -5,7 +5,8 @@ codes in the evidence, then the category's general advice. When a verdict over t
 relabelled the first error (ranks started with another world size), what that verdict names
 has to change, so its advice leads. A log switch is only suggested
 when the bundle does not show it already set, and plog collection only when no plog was
-uploaded. Advice written for one accelerator stack (npu-smi and CANN's switches, or
+uploaded. General advice that the first error's own words contradict is left out (`unless_text`:
+the category's advice on device memory, when the host refused the allocation). Advice written for one accelerator stack (npu-smi and CANN's switches, or
 nvidia-smi and CUDA's) goes only to jobs on that stack: the one the bundle shows, else the
 one the first error names. A first error that names another accelerator's runtime (torch_xla
 and TPUs, the Neuron runtime, Tenstorrent's, Graphcore's poptorch) gets neither stack's
@@ -102,6 +103,8 @@ def _applies(action: Action, situation: Situation, stack: str) -> bool:
     if action.unless_file_kind and action.unless_file_kind in situation.file_kinds:
         return False
     if action.when_text and not action.when_text.search(situation.first_error_text):
+        return False
+    if action.unless_text and action.unless_text.search(situation.first_error_text):
         return False
     if action.stack and action.stack != stack:
         return False

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
+
 from analyzers.classify.rules import Action, ActionBook, load_knowledge
 from analyzers.report.advise import MAX_ACTIONS, Situation, next_actions, stack_of
 from tests.analyzers.excerpts import diagnose_files
@@ -588,3 +590,84 @@ def test_a_torch_build_without_nccl_is_told_each_stacks_backend() -> None:
     assert "on GPUs nccl" in first
     assert "on Ascend NPUs the hccl backend" in first
     assert "on CPUs gloo" in first
+
+
+# A rank that the host refused memory: Python's bare exception under an address-space limit,
+# numpy's and torch's CPU allocator's refusals, a native allocation that threw.
+HOST_REFUSALS = [
+    "[rank1]: MemoryError",
+    "numpy._core._exceptions._ArrayMemoryError: Unable to allocate 2.00 GiB for an array with "
+    "shape (8, 8192, 8192) and data type float32",
+    "RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: can't "
+    "allocate memory: you tried to allocate 8589934592 bytes. Error code 12 (Cannot allocate "
+    "memory)",
+    "RuntimeError: std::bad_alloc",
+]
+
+
+def _lost_peer(rank: int) -> str:
+    return (
+        f"[rank{rank}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:553] Connection closed by peer [127.0.0.1]:40412. This is typically caused by "
+        "a remote worker crashing.\n"
+    )
+
+
+@pytest.mark.parametrize("line", HOST_REFUSALS)
+def test_a_host_memory_refusal_gets_host_advice_not_the_devices(line: str) -> None:
+    diagnosis = diagnose_files({"job/log_1.log": line + "\n", "job/log_0.log": _lost_peer(0)})
+    assert diagnosis.category == "oom"
+    assert diagnosis.next_actions, "no advice at all"
+    assert "host" in diagnosis.next_actions[0]
+    assert "ulimit -v" in diagnosis.next_actions[0]
+    assert not any("Reduce what lives on the device" in a for a in diagnosis.next_actions)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+        "total capacity of 79.15 GiB of which 1.2 GiB is free.",
+        "MemoryError: (ResourceExhausted) Out of memory error on XPU 0. Cannot allocate 1.5GB "
+        "memory on XPU 0",
+    ],
+)
+def test_a_device_memory_refusal_keeps_the_device_advice(line: str) -> None:
+    diagnosis = diagnose_files({"job/log_1.log": line + "\n", "job/log_0.log": _lost_peer(0)})
+    assert diagnosis.category == "oom"
+    assert any("Reduce what lives on the device" in a for a in diagnosis.next_actions)
+    assert not any("ulimit -v" in a for a in diagnosis.next_actions)
+
+
+def _silent_exit_job(rank1_error: str | None) -> dict[str, str]:
+    """Rank 1 printed progress and then ended with status 4 (with or without its own error);
+    rank 0 lost it; the agent reports the exit."""
+    rank1 = "2026-12-06 10:02:11,310 [rank1] INFO layer 2 passed\n"
+    if rank1_error:
+        rank1 += f"2026-12-06 10:02:11,320 [rank1] ERROR {rank1_error}\n"
+    return {
+        "job/attempt_0/1/stderr.log": rank1,
+        "job/attempt_0/0/stderr.log": (
+            "2026-12-06 10:02:11,309 [rank0] INFO layer 2 passed\n"
+            "2026-12-06 10:02:11,402 [rank0] ERROR model run failed: " + _lost_peer(0)
+        ),
+        "job/launcher.log": (
+            "E1206 10:02:11.690000 7001 torch/distributed/elastic/multiprocessing/api.py:1002] "
+            "failed (exitcode: 4) local_rank: 1 (pid: 7012) of binary: /opt/venv/bin/python3\n"
+        ),
+    }
+
+
+def test_a_rank_that_exits_without_a_word_is_told_where_to_look() -> None:
+    diagnosis = diagnose_files(_silent_exit_job(None))
+    assert diagnosis.first_error is not None
+    assert "failed (exitcode: 4) local_rank: 1" in diagnosis.first_error.text
+    assert diagnosis.next_actions, "no advice at all"
+    assert "os._exit" in diagnosis.next_actions[0]
+
+
+def test_a_rank_that_logged_its_own_error_gets_no_silent_exit_advice() -> None:
+    diagnosis = diagnose_files(_silent_exit_job("model run failed: KeyError: 'lm_head.weight'"))
+    assert diagnosis.first_error is not None
+    assert "KeyError" in diagnosis.first_error.text
+    assert not any("os._exit" in a for a in diagnosis.next_actions)
