@@ -140,7 +140,9 @@ def classify_scans(
         for event in scan.events:
             if event.kind in (EventKind.ERROR, EventKind.WARNING):
                 item = classify_event(event, order, knowledge, read)
-                if any(match.signature.raised_in for match in item.matches):
+                if any(
+                    match.signature.raised_in or match.signature.unframed for match in item.matches
+                ):
                     raised = _inner_packages(scan) if raised is None else raised
                     _keep_rules_raised_here(item, raised.get(event.line, ()))
                 if any(match.signature.levels for match in item.matches):
@@ -235,12 +237,17 @@ def _keep_rules_raised_here(item: Classified, frames: Sequence[str]) -> None:
     """A rule that holds only where the line was raised (`raised_in`: a model hub's client
     above the HTTP library that lost its connection) is dropped from a line whose traceback
     frames do not name that place: `('Connection aborted.', ConnectionResetError(104, ...))`
-    from a collective's or a local server's socket is not a download host's."""
+    from a collective's or a local server's socket is not a download host's. A rule that holds
+    only where no frame was kept (`unframed`: the HTTP client's own exception pasted alone) is
+    dropped from a line whose traceback names the packages that raised it."""
     _keep_matches(
         item,
         lambda signature: (
-            signature.raised_in is None
-            or any(signature.raised_in.search(frame) for frame in frames)
+            (
+                signature.raised_in is None
+                or any(signature.raised_in.search(frame) for frame in frames)
+            )
+            and not (signature.unframed and frames)
         ),
     )
 

@@ -176,6 +176,11 @@ class Signature:
     # whose dropped connection it raised): the same words from a collective's socket are not
     # the rule's (`classify.events`, formats.traceback's `inner_packages`)
     raised_in: re.Pattern[str] | None = None
+    # the rule holds only on an exception line whose traceback kept no installed-package frame
+    # (a paste cut to the exception itself): with no frame to say where it was raised, the
+    # exception's own type speaks (an HTTP client's, which no collective raises); under frames
+    # the rules that read them decide (`classify.events`)
+    unframed: bool = False
     # the rule holds only on a line its writer logged at one of these levels (the parsed
     # level field): a job's own words that it gives up are its failure at ERROR, a report of
     # its way out at INFO (`classify.events`)
@@ -488,6 +493,7 @@ def _signature(
         more_than=_group_pair(entry, regex, "more_than"),
         at_least=_group_pair(entry, regex, "at_least"),
         raised_in=_raised_in(entry),
+        unframed=entry.get("unframed", bool, False),
         levels=_levels(entry),
         xid_numbers=xid_numbers,
         xid_known=xid_known,

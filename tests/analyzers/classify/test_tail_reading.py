@@ -124,3 +124,21 @@ def test_unlike_worded_lines_at_the_end_are_still_cited_from_the_last() -> None:
     assert [event.line for event in read_tails([scan], KNOWLEDGE)] == [9]
     apart = scan_with_tail(line(8, first), line(11, first.replace("norm", "final_norm")))
     assert [event.line for event in read_tails([apart], KNOWLEDGE)] == [11]
+
+
+# A progress bar that reached its total (`Loading weights: 100%|█████| 9/9 [00:07<00:00,
+# 1.21it/s]`, tqdm's whole line) says the step it counted finished: no line to cite, however the
+# learned words read its description. A failure glued behind the bar on the same line still is.
+def test_a_finished_progress_bar_in_a_quiet_tail_is_no_failure() -> None:
+    bar = "Loading checkpoint shards: 100%|██████████| 9/9 [00:07<00:00,  1.21it/s]"
+    assert reads(line(2, bar), KNOWLEDGE) is None
+    scan = scan_with_tail(line(2, bar), line(3, "USER: hello"), line(4, "ASSISTANT: hi there"))
+    assert read_tails([scan], KNOWLEDGE) == []
+
+
+def test_a_failure_glued_behind_a_finished_bar_is_still_read() -> None:
+    glued = (
+        "Loading checkpoint shards: 100%|██████████| 9/9 [00:07<00:00,  1.21it/s]"
+        "npu is busy, check again"
+    )
+    assert reads(line(2, glued), KNOWLEDGE) is not None

@@ -269,6 +269,36 @@ def test_the_same_reset_under_a_collective_keeps_its_reading() -> None:
     assert "other.download_client_dropped" not in {e.rule for e in diagnosis.evidence}
 
 
+# The same exception pasted alone: no frame says whose request it was, but the type is the HTTP
+# client's own (requests', urllib3's), which a collective never raises.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "requests.exceptions.ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))",
+        "urllib3.exceptions.ProtocolError: ('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))",
+        "requests.exceptions.ConnectionError: (ProtocolError('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))",
+    ],
+    ids=["requests-reset", "urllib3-closed", "requests-protocol-error"],
+)
+def test_an_http_clients_dropped_request_pasted_alone_is_no_collective_failure(line: str) -> None:
+    diagnosis = diagnose_text("notes.log", line + "\n")
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Connection aborted.",
+        rule="env.http_client_dropped_unframed",
+        beside=("config",),
+    )
+
+
+def test_a_bare_peer_reset_without_the_http_clients_type_keeps_its_reading() -> None:
+    diagnosis = diagnose_text(
+        "rank0.log", "ConnectionResetError: [Errno 104] Connection reset by peer\n"
+    )
+    assert "env.http_client_dropped_unframed" not in rules_of(diagnosis)
+    assert diagnosis.category != "other"
+
+
 @pytest.mark.parametrize("dump", [BATON_TIMER_DUMP, BATON_TIMER_DUMP_CUT])
 def test_a_timer_dump_parked_in_the_jit_build_lock_is_a_hang(dump: str) -> None:
     diagnosis = diagnose_files({"rank0.log": dump, "training.log": CUT_OUTPUT})

@@ -9,6 +9,7 @@ import pytest
 from analyzers.core.types import EventKind
 from analyzers.formats.lines import parse_line
 from analyzers.formats.severity import classify, load_prefilter, reads_as_source
+from tests.analyzers.excerpts import diagnose_text
 
 SCOPED = (
     "while/body/_1/gradients/AddN_12: InvalidArgumentError: Nan in summary histogram for:"
@@ -105,3 +106,42 @@ def test_hccls_settings_record_names_a_timeout_it_was_given(
     execution timeout it was configured with, not one it ran into; a wait that ran out and
     states its limit in brackets is still an error."""
     assert classify(parse_line(message), load_prefilter()) is kind
+
+
+# torch's C++ warnings (`TORCH_WARN`: `[W <file>.cpp:<n>] Warning: ... (function <fn>)`, newer
+# releases with glog's date, time and thread in the tag) go to stderr. An interactive program
+# prints its answer marker to stdout without a newline before it generates, so the warning the
+# first kernel raises lands behind the marker on the same line. The tag still says warning,
+# whatever words its text holds (`Check ... failed, result is untrustworthy`).
+GLUED_TORCH_WARNINGS = [
+    "ASSISTANT: [W OpCommand.cpp:96] Warning: [Check][offset] Check input storage_offset[%ld] = 0"
+    " failed, result is untrustworthy1 (function operator())",
+    "答： [W1206 10:12:03.400120 2211 OpParamMaker.cpp:88] Warning: cast of the scalar failed,"
+    " the host value is used (function operator())",
+    "Output> [W NPUStream.cpp:641] Warning: NPU warning, error code is 507046[Error]: ."
+    " (function npuSynchronizeUsedDevices)",
+]
+
+
+@pytest.mark.parametrize("message", GLUED_TORCH_WARNINGS)
+def test_a_torch_warning_behind_a_prompt_marker_is_a_warning(message: str) -> None:
+    assert classify(parse_line(message), load_prefilter()) is EventKind.WARNING
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "RuntimeError: [W OpCommand.cpp:96] Warning: [Check][offset] Check input failed",
+        "the reply of rank 3 failed: [W pair.cc:48] Warning: peer closed the socket",
+    ],
+    ids=["exception-type", "error-sentence"],
+)
+def test_an_error_sentence_before_the_tag_keeps_its_reading(message: str) -> None:
+    assert classify(parse_line(message), load_prefilter()) is EventKind.ERROR
+
+
+def test_a_chat_transcript_with_a_glued_warning_cites_no_error() -> None:
+    transcript = (
+        "USER: name three rivers\n" + GLUED_TORCH_WARNINGS[0] + "\nNile, Amazon, Yangtze.\n"
+    )
+    assert diagnose_text("chat.log", transcript).first_error is None
