@@ -54,9 +54,17 @@ ATOMIC_REPORT_FLAT = (
     "input data and network accuracy.\n"
 )
 
+# The later releases word the same finding as an overflow of the atomic add.
+ATOMIC_REPORT_LATER = """\
+Analysis result: success.
+"**********************Root cause conclusion******************"
+Atomic add has a precision overflow. Check the operator precision.Note that if tasks are concurrently executed on the NPU, a false warning may be reported.
+"""
+
 # Counterexample: the tool's advice and a passing replay are no finding.
 ADVICE_ONLY = """\
 To see whether an atomic add overflowed, grep the device log for "dha status".
+Check whether the atomic add has a precision overflow before replaying the op.
 Single op test passed, the error may come from another op running on the same stream.
 """
 
@@ -82,6 +90,17 @@ def test_an_atomic_accumulation_conclusion_is_a_device_core_exception() -> None:
 def test_the_atomic_conclusion_pasted_on_one_line_reads_the_same() -> None:
     diagnosis = diagnose_text("issue.txt", ATOMIC_REPORT_FLAT)
     assert_reads(diagnosis, "aicore_timeout", first_error="Atomic accumulation exception")
+
+
+def test_the_later_wording_of_the_atomic_conclusion_reads_the_same() -> None:
+    diagnosis = diagnose_text("aicerror/info.txt", ATOMIC_REPORT_LATER)
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="Atomic add has a precision overflow",
+        rule="aicore.atomic_accumulation_conclusion",
+        beside=("operator",),
+    )
 
 
 def test_the_tools_advice_and_a_passing_replay_are_no_finding() -> None:

@@ -47,3 +47,56 @@ def test_without_the_kernels_words_the_exception_keeps_its_reading() -> None:
     )
     assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
     assert "op.aicpu_kernel_input_check" not in rules_of(diagnosis)
+
+
+# Kernels the AI CPU runs through its TensorFlow adapter report a refusal as the adapter's run
+# failure, with TensorFlow's status name in front of the kernel's words; the adapter's tag
+# stands between the thread and the text, and the function bracket may be missing.
+DEVICE_TF_ADAPTER = """\
+[ERROR] CCECPU(9120,aicpu_scheduler):2026-09-02-10:11:12.099.900 [aicpu_tf_kernel.cc:351][tid:9131][TFAdapter] AICPUKernelAndDevice::Run failure, kernel_id=3, op_name=SegmentSum, op_type=SegmentSum, error=Invalid argument: segment_ids should be the same size as dimension 0 of input.
+[ERROR] CCECPU(9120,aicpu_scheduler):2026-09-02-10:11:12.099.930 [tf_adpt_session_mgr.cc:74][tid:9131][TFAdapter] [sessionID:0] Failed to Run kernel, kernel_id=3.
+[ERROR] CCECPU(9120,aicpu_scheduler):2026-09-02-10:11:12.099.990 [aicpusd_event_process.cpp:1325][ExecuteTsKernelTask][tid:9131] Aicpu engine process failed, result[5].
+"""
+
+# The same adapter turning down a broadcast its kernel does not implement, alone in a device log.
+DEVICE_TF_UNIMPLEMENTED = """\
+[ERROR] CCECPU(4402,aicpu_scheduler):2026-10-07-08:30:41.210.118 [aicpu_tf_kernel.cc:363][ProcessKernelRunOutput][tid:4410][TFAdapter]AICPUKernelAndDevice::Run failure, kernel_id=20, op_name=LeftShift, op_type=LeftShift, error=UNIMPLEMENTED: Broadcast between [4,1,6,2,9,3,5] and [2,4,3,6,1,9,1,5] is not supported yet.
+[ERROR] CCECPU(4402,aicpu_scheduler):2026-10-07-08:30:41.210.160 [aicpu_tf_kernel_cache.cc:273][RunKernel][tid:4410][TFAdapter]Failed to Run kernel, kernel_id=20.
+"""
+
+# Counterexample: a run failure whose status is the adapter's own, not a refusal of an input.
+DEVICE_TF_INTERNAL = """\
+[ERROR] CCECPU(9120,aicpu_scheduler):2026-09-02-10:11:12.099.900 [aicpu_tf_kernel.cc:351][tid:9131][TFAdapter] AICPUKernelAndDevice::Run failure, kernel_id=3, op_name=SegmentSum, op_type=SegmentSum, error=Internal: kernel session was reset.
+"""
+
+
+def test_the_tensorflow_adapters_refusal_is_the_first_error() -> None:
+    diagnosis = diagnose_files(
+        {"plog/plog-7310_1.log": PLOG, "device-1/device-9120_1.log": DEVICE_TF_ADAPTER}
+    )
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="segment_ids should be the same size",
+        rule="op.aicpu_kernel_input_check",
+        beside=("aicore_timeout",),
+    )
+
+
+def test_an_unimplemented_broadcast_offers_the_ops_limit() -> None:
+    diagnosis = diagnose_files({"device-0/device-4402_1.log": DEVICE_TF_UNIMPLEMENTED})
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="is not supported yet",
+        rule="op.aicpu_kernel_input_check",
+        beside=("op_constraint",),
+    )
+
+
+def test_an_adapter_failure_that_refuses_nothing_keeps_the_exceptions_reading() -> None:
+    diagnosis = diagnose_files(
+        {"plog/plog-7310_1.log": PLOG, "device-1/device-9120_1.log": DEVICE_TF_INTERNAL}
+    )
+    assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
+    assert "op.aicpu_kernel_input_check" not in rules_of(diagnosis)

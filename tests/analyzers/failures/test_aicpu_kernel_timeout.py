@@ -46,3 +46,33 @@ def test_an_aicpu_exception_is_not_read_as_a_timeout() -> None:
     diagnosis = diagnose_text("job/train.log", text)
     assert diagnosis.category == "aicore_timeout"
     assert "hang" not in {alt.category for alt in diagnosis.alternatives}
+
+
+# The AI CPU scheduler's own monitor records the same timeout in the device log before the
+# task daemon restarts it, naming the op it stopped.
+MONITOR = (
+    "[ERROR] CCECPU(30512,aicpu_scheduler):2026-04-11-22:10:05.118.402 "
+    "[aicpusd_monitor.cpp:437][HandleTaskTimeout][tid:30520] Send timeout to tsdaemon, "
+    "tsdaemon will kill aicpu-sd process, thread index[1], op name[Cumsum], serialNo=88, "
+    "stream_id=4, task_id=310, nowTick:905512330018, startTick:904112330018, "
+    "timeOut:1400000000, tickFreq:50000000.\n"
+)
+
+
+def test_the_schedulers_monitor_record_reads_as_the_kernel_timeout() -> None:
+    diagnosis = diagnose_text("device-0/device-30512_1.log", MONITOR)
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="Send timeout to tsdaemon",
+        rule="aicore.aicpu_timeout",
+    )
+
+
+def test_the_daemon_restarting_the_scheduler_alone_is_no_timeout() -> None:
+    text = (
+        "[WARNING] TSDAEMON(1201,tsdaemon):2026-04-11-22:10:06.002.118 [tsd.cpp:512] "
+        "tsdaemon will kill aicpu-sd process and start it again\n"
+    )
+    diagnosis = diagnose_text("device-0/device-1201_1.log", text)
+    assert diagnosis.category != "aicore_timeout", diagnosis.root_cause
