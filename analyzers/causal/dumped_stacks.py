@@ -14,6 +14,12 @@ taken. Ranks of a hang wait in a collective for the one that did not come, so:
 Only the last main-thread stack of each rank counts (the latest view of where it stood), and
 it takes at least three dumped ranks, most of the ranks that stopped, and a strict minority to
 single anyone out. docs/labelling.md, "Stacks a hung job dumped".
+
+Dumps attached for a few ranks only (an engineer runs py-spy on the rank that looks stuck and
+saves its output beside the logs) leave no pack to compare against, but say as much on their
+own when every one of them is outside any collective: in a job that stopped at one checkpoint,
+a rank in its own code is not waiting for a peer, so the others wait for it
+(`alone_in_dumps`). docs/labelling.md, "A dump attached for the stuck rank alone".
 """
 
 from __future__ import annotations
@@ -54,6 +60,23 @@ def apart_in_dumps(
     theirs = ", ".join(sorted({inside[rank] for rank in odd}))
     values = {"ranks": ranks_said(odd), "call": theirs, "common": common}
     return odd, say("dumps.other_collective", many=several(odd), **values)
+
+
+def alone_in_dumps(
+    scans: Sequence[FileScan], stopped: Sequence[int]
+) -> tuple[list[int], Said] | None:
+    """The stopped ranks dumped outside any collective when only a few ranks were dumped at
+    all, each of those outside: fewer than half of the stopped ranks, and no dumped rank
+    waiting in a collective beside them (a dump in one would make it a comparison, which
+    `apart_in_dumps` reads with a pack of at least three)."""
+    where = _last_main_stacks(scans, set(stopped))
+    if not where or len(where) * 2 >= len(stopped) or len(where) >= MIN_DUMPED:
+        return None
+    if any(_collective(frames) is not None for frames in where.values()):
+        return None
+    alone = sorted(where)
+    frame = _function(where[alone[0]][0])
+    return alone, say("dumps.alone", many=several(alone), ranks=ranks_said(alone), frame=frame)
 
 
 def waiting_in_dumps(scans: Sequence[FileScan], ranks: Sequence[int]) -> set[int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyzers.causal.dumped_stacks import apart_in_dumps, waiting_in_dumps
+from analyzers.causal.dumped_stacks import alone_in_dumps, apart_in_dumps, waiting_in_dumps
 from analyzers.causal.verdict import Verdict
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
@@ -66,7 +66,8 @@ def _blamed(
     scans: Sequence[FileScan] = (),
 ) -> tuple[list[int], Said]:
     """The peers the stopped ranks' last lines wait for, else the ranks behind the pack,
-    else the few ahead of it, else the few whose dumped stacks stand apart, else the ranks
+    else the few ahead of it, else the few whose dumped stacks stand apart (or the few dumped
+    alone, each outside any collective), else the ranks
     that logged the fewest checkpoints, else the stopped ranks when others finished (or the
     job's only rank); nobody when every rank stopped at the same place."""
     everyone = len(correlation.ranks)
@@ -79,7 +80,7 @@ def _blamed(
         return list(behind), _stopped_where(correlation, behind)
     if ahead and len(ahead) * 2 < everyone:
         return ahead, _ran_past(correlation, ahead)
-    dumped = apart_in_dumps(scans, stopped)
+    dumped = apart_in_dumps(scans, stopped) or alone_in_dumps(scans, stopped)
     if dumped:
         return dumped
     if earliest:

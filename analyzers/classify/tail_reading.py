@@ -26,7 +26,12 @@ from analyzers.classify.hints import is_chatter, vote
 from analyzers.classify.rules import Knowledge
 from analyzers.classify.word_vote import read_words
 from analyzers.core.types import Event, EventKind, FileScan
-from analyzers.formats.severity import echoed_command, load_prefilter, reads_as_source
+from analyzers.formats.severity import (
+    echoed_command,
+    launch_command,
+    load_prefilter,
+    reads_as_source,
+)
 from analyzers.scan.quiet_tail import QUIET_TAIL
 
 RULE, WORDS = "rule", "words"  # what read a tail line: a signature, or only the words
@@ -114,12 +119,11 @@ def _command(message: str) -> bool:
     /srv/venv/bin/python3 -u infer.py --timeout 60`): what was run, whose options name what the
     job may do, not what failed."""
     prefilter = load_prefilter()
-    commands = prefilter.command_lines
     if _SHELL_PROMPT.match(message) or echoed_command(message, prefilter):
         return True
     if _LAUNCH.search(message):
         return True
-    return commands is not None and commands.match(message) is not None
+    return launch_command(message, prefilter) is not None
 
 
 def reads(event: Event, knowledge: Knowledge) -> str | None:

@@ -77,6 +77,7 @@ class Prefilter:
     side_services: re.Pattern[str] | None = None  # a library's optional helper that failed
     echoed_commands: re.Pattern[str] | None = None  # a shell's trace of the commands it ran
     command_lines: re.Pattern[str] | None = None  # a launch command kept as a line of its own
+    command_wrappers: re.Pattern[str] | None = None  # `timeout -s TERM 45 ` before a command
 
 
 @lru_cache(maxsize=1)
@@ -111,6 +112,7 @@ def load_prefilter() -> Prefilter:
         side_services=_optional(str(data.get("side_services") or "")),
         echoed_commands=_optional(str(data.get("echoed_commands") or "")),
         command_lines=_optional(str(data.get("command_lines") or "")),
+        command_wrappers=_optional(str(data.get("command_wrappers") or "")),
     )
 
 
@@ -176,14 +178,33 @@ def _without_options(message: str, words: str, prefilter: Prefilter) -> str:
     A bundle often keeps the command that started the job (`/opt/venv/bin/torchrun
     --nproc-per-node=4 train.py --timeout 300 --faulthandler-signal`): its options name what
     the job may do (`--timeout`, `--max-failures`, `--abort-on-nan`), not what failed. Only a
-    line that opens with a launcher or an interpreter, by its path or its name, is read so;
-    the other words of the line still count (`... failed with exit status 1`).
+    line that opens with a launcher or an interpreter, by its path or its name, is read so,
+    also under the commands it was run with (`timeout -s TERM 45 torchrun ...`), whose words
+    go with the options; the other words of the line still count (`... failed with exit
+    status 1`).
     docs/labelling.md, "A job stopped from outside".
     """
-    commands = prefilter.command_lines
-    if commands is None or commands.match(message) is None:
+    wrapped = launch_command(message, prefilter)
+    if wrapped is None:
         return words
+    if wrapped != message and prefilter.command_wrappers is not None:
+        words = prefilter.command_wrappers.sub(" ", words, count=1)
     return _OPTION_TOKEN.sub(" ", words)
+
+
+def launch_command(message: str, prefilter: Prefilter) -> str | None:
+    """The launch command the line holds, without the wrappers it was run under (`timeout -s
+    TERM 45 torchrun ...` gives `torchrun ...`), or None when the line is no such command."""
+    commands = prefilter.command_lines
+    if commands is None:
+        return None
+    wrappers = prefilter.command_wrappers
+    found = wrappers.match(message) if wrappers is not None else None
+    if found is not None:
+        rest = message[found.end() :]
+        if commands.match(rest) is not None:
+            return rest
+    return message if commands.match(message) is not None else None
 
 
 def _notable(message: str, prefilter: Prefilter) -> bool:

@@ -145,3 +145,51 @@ def test_py_spy_dumps_of_a_job_started_with_error_words_in_its_options(tmp_path:
     assert diagnosis.category == "hang"
     assert diagnosis.culprit_ranks == [1]
     assert diagnosis.first_error is None
+
+
+def _spy_file(rank: int, call: str | None) -> str:
+    """py-spy's dump of one rank saved as a file of its own, as an engineer attaches it."""
+    log = spy_dumps(RankLog(rank, 4), call)
+    return "\n".join(log.lines[2:]) + "\n"  # the dump only, without the rank's log lines
+
+
+AGENT_STOPPED = (
+    "W1129 07:25:02.118000 8801 torch/distributed/elastic/agent/server/api.py:753] Received 15 "
+    "death signal, shutting down workers\n"
+    "W1129 07:25:02.119000 8801 torch/distributed/elastic/multiprocessing/api.py:1028] Sending "
+    "process 8812 closing signal SIGTERM\n"
+    "torch.distributed.elastic.multiprocessing.api.SignalException: Process 8801 got signal: 15\n"
+)
+
+
+def test_a_dump_attached_for_one_rank_alone_names_it_when_outside_any_collective(
+    tmp_path: Path,
+) -> None:
+    """Every rank stopped at the same checkpoint and the operator's timeout stopped the agent;
+    the one dump in the bundle is rank 2's, outside any collective: the rank the others wait
+    for, a hang with no first error."""
+    extra = {"py-spy_rank2.txt": _spy_file(2, None), "launcher.log": AGENT_STOPPED}
+    diagnosis = analyze_job(tmp_path, in_step(), extra).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [2]
+    assert diagnosis.first_error is None
+
+
+def test_a_dump_attached_for_one_rank_alone_names_it_in_a_hang_with_no_stop(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze_job(tmp_path, in_step(), {"pyspy/rank1.txt": _spy_file(1, None)}).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_lone_dump_inside_a_collective_names_nobody(tmp_path: Path) -> None:
+    """Counterexample: the dumped rank waits in all_reduce like the others may."""
+    extra = {"py-spy_rank2.txt": _spy_file(2, "all_reduce"), "launcher.log": AGENT_STOPPED}
+    assert analyze_job(tmp_path, in_step(), extra).diagnosis.culprit_ranks == []
+
+
+def test_lone_dumps_of_half_the_ranks_outside_name_nobody(tmp_path: Path) -> None:
+    """Counterexample: two of four ranks outside any collective are no few."""
+    extra = {f"py-spy_rank{r}.txt": _spy_file(r, None) for r in (0, 3)}
+    assert analyze_job(tmp_path, in_step(), extra).diagnosis.culprit_ranks == []

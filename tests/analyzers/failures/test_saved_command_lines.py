@@ -8,6 +8,10 @@ failed. Read as an error, such a line outranks a stop record and hides the stall
 (docs/labelling.md#a-job-stopped-from-outside). Example: a torchrun job of four ranks whose
 rank 2 loops in its own code, dumped with faulthandler on SIGUSR1, then stopped by a scheduler's
 SIGTERM to the agent, with its torchrun command saved beside the logs.
+A command run under a wrapper (`timeout -s TERM 45 torchrun ...`, `nohup`, `nice -n 10`, `env
+VAR=...`, `taskset`, `numactl`) is the same command: the wrapper's name (`timeout`) and its
+arguments say how it was run. Before, such a line was an unread error beside the agent's stop
+record and the stall behind it was lost.
 Counterexamples: an interpreter's own refusal that starts with its path
 (`/opt/venv/bin/python3: can't open file ...`) and a command line that goes on with a failure of
 its own words keep their reading.
@@ -100,7 +104,10 @@ def stopped_job(tmp_path: Path, command: str | None) -> Path:
     return pack(tmp_path / "job.tar.gz", files, top="job-3e077aa8")
 
 
-@pytest.mark.parametrize("command", [COMMAND, None])
+WRAPPED = f"timeout -s TERM 45 {COMMAND}"
+
+
+@pytest.mark.parametrize("command", [COMMAND, WRAPPED, None])
 def test_a_saved_command_does_not_hide_a_stall_the_dumps_name(
     tmp_path: Path, command: str | None
 ) -> None:
@@ -117,6 +124,10 @@ def test_a_saved_command_does_not_hide_a_stall_the_dumps_name(
         "/usr/bin/python3 -u train.py --max-failures 3 --fault-tolerance --timeout 60",
         "python3 -m torch.distributed.run --nproc_per_node 8 pretrain.py --abort-on-nan",
         "$ torchrun --standalone --nproc-per-node=2 train.py --watchdog-timeout 600",
+        WRAPPED,
+        "$ timeout --signal=KILL 2h nice -n 10 python3 train.py --max-failures 3",
+        "nohup env NCCL_DEBUG=INFO TORCH_NCCL_ASYNC_ERROR_HANDLING=1 torchrun --nproc-per-node=8 train.py",
+        "taskset -c 0-15 numactl --membind=0 /opt/venv/bin/python3 infer.py --timeout 30",
     ],
 )
 def test_a_command_line_is_no_event(line: str) -> None:
@@ -129,6 +140,9 @@ def test_a_command_line_is_no_event(line: str) -> None:
         "/opt/venv/bin/python3: can't open file '/srv/train.py': [Errno 2] No such file or directory",
         "/usr/bin/python3 train.py --timeout 60 failed with exit status 1",
         "python3 invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0",
+        "timeout: failed to run command 'torchrun': No such file or directory",
+        "timeout 45 torchrun --nproc-per-node 4 infer.py failed with exit status 124",
+        "nice -n 10 segfault at 0 ip 00007f3a2b1c4d5e sp 00007ffd1c2b3a40 error 4 in python3",
     ],
 )
 def test_a_failure_that_starts_with_a_command_keeps_its_reading(line: str) -> None:
