@@ -11,7 +11,7 @@ addresses and counts are made up.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 LAUNCH_OVER_LIMIT = """\
 [INFO] chunk count 1024, heads 32, batch 4
@@ -82,3 +82,60 @@ def test_a_core_dimension_refused_inside_the_range_names_no_limit() -> None:
     )
     diagnosis = diagnose_text("run/rank5.log", inside)
     assert diagnosis.category == "operator"
+
+
+# Older runtimes word the same check as an EE1001 refused argument that states the count and
+# the bound by name, under the torch_npu line that names the kernel it was running.
+OLDER_RUNTIME_CORE_DIM_OVER_LIMIT = """\
+RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is _rms_gate_fwd_kernel.
+[ERROR] 2026-03-11-10:20:31 (PID:7712, Device:1, RankID:-1) ERR00100 PTA call acl api failed.
+EE1001: [PID: 7712] 2026-03-11-10:20:31.204.118 The argument is invalid.Reason: coreDim=98304 can't be greater than UINT16_MAX.
+        Solution: 1.Check the input parameter range of the function. 2.Check the function invocation relationship.
+        TraceBack (most recent call last):
+        The argument is invalid.Reason: rtKernelLaunch execute failed, reason=[invalid value]
+"""
+
+
+def test_an_older_runtime_refusing_a_core_dimension_over_uint16_is_the_limit() -> None:
+    diagnosis = diagnose_text("run/worker.log", OLDER_RUNTIME_CORE_DIM_OVER_LIMIT)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="coreDim=98304 can't be greater than UINT16_MAX",
+        rule="opc.kernel_launch_block_limit",
+        beside=("operator",),
+    )
+
+
+def test_a_core_dimension_reported_beside_its_bound_is_no_refusal() -> None:
+    text = "[INFO] launch plan: coreDim=48, bound UINT16_MAX, 3 waves\n"
+    diagnosis = diagnose_text("run/worker.log", text)
+    assert "opc.kernel_launch_block_limit" not in rules_of(diagnosis)
+
+
+# Triton-Ascend's launcher reports the same refusal with the kernel's name in front and a
+# colon after the verb, above torch_npu's line that names the kernel again.
+LAUNCHER_CORE_DIM_OVER_LIMIT = """\
+_gated_mix_fwd_kernel launch failed: because value 81920 for parameter coreDim is invalid. Expected value: less than or equal to 65535.
+
+RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current working operator name is _gated_mix_fwd_kernel.
+"""
+
+
+def test_a_kernel_launcher_refusing_a_core_dimension_over_the_limit_is_the_limit() -> None:
+    diagnosis = diagnose_text("run/server.log", LAUNCHER_CORE_DIM_OVER_LIMIT)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="launch failed: because value 81920 for parameter coreDim",
+        beside=("operator",),
+    )
+
+
+def test_a_kernel_launcher_refusing_a_core_dimension_of_zero_names_no_limit() -> None:
+    inside = LAUNCHER_CORE_DIM_OVER_LIMIT.replace("value 81920", "value 0").replace(
+        "less than or equal to 65535", "greater than 0"
+    )
+    diagnosis = diagnose_text("run/server.log", inside)
+    assert "opc.kernel_launch_block_limit" not in rules_of(diagnosis)
+    assert diagnosis.category != "op_constraint"
