@@ -23,11 +23,13 @@ from datetime import datetime
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
+from analyzers.causal.exchanges import unmatched_exchange
 from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.node_settings import odd_node_setting
 from analyzers.causal.rank_dtypes import odd_dtype_rank
+from analyzers.causal.rank_sources import narrowed_to_source
 from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
@@ -133,6 +135,10 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     reordered = built_in_other_order(correlation)
     if reordered is not None:
         return reordered
+    # ranks that logged both ends of a ring exchange: the pairs that did not meet say who
+    unmatched = unmatched_exchange(correlation)
+    if unmatched is not None:
+        return unmatched
     # an interrupt says who was outside the collective; a rank quiet after it was blocked
     spared = teardown_killed(scans)
     # a peer that closed the connection had ended before the first error: a rank the agent
@@ -147,8 +153,8 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         # other rank was in swapped the program order, its partners only waited for it
         narrowed = in_other_collective(chain, scans)
         if narrowed is not None and set(narrowed.ranks) < set(found.ranks):
-            return narrowed
-    return (
+            return narrowed_to_source(narrowed, scans)
+    waited = (
         found
         or unreached_store(chain)
         or keys_waited_for(chain)
@@ -158,6 +164,8 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         or _exited_first(chain, scans)
         or NOBODY
     )
+    # of several ranks left waiting in a broadcast, the one that logged another source
+    return narrowed_to_source(waited, scans)
 
 
 def _ended_apart(chain: CausalChain) -> Blame | None:

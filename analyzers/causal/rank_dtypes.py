@@ -25,25 +25,32 @@ MIN_RANKS = 3  # with two, neither rank is the odd one out
 def odd_dtype_rank(scans: Sequence[FileScan]) -> tuple[int, str, str, str] | None:
     """(rank, its dtype, the others' dtype, the statement's words) for the rank that alone
     stated another dtype, when the statements single out exactly one rank."""
+    return odd_rank_stated(scans, "dtype_said")
+
+
+def odd_rank_stated(scans: Sequence[FileScan], fact: str) -> tuple[int, str, str, str] | None:
+    """(rank, its value, the others' value, the statement's words) for the rank that alone
+    stated another value than its peers in one of the head statements kept under `fact`
+    (`[key, value]` pairs), when the statements single out exactly one rank."""
     stated: dict[str, dict[int, set[str]]] = {}
     for scan in scans:
         rank = scan.info.rank
-        said = scan.facts.get("dtype_said")
+        said = scan.facts.get(fact)
         if rank is None or not said or scan.info.kind == FileKind.LAUNCHER:
             continue
-        for key, dtype in said:
-            stated.setdefault(key, {}).setdefault(rank, set()).add(dtype)
+        for key, value in said:
+            stated.setdefault(key, {}).setdefault(rank, set()).add(value)
     odd: dict[int, tuple[str, str, str]] = {}
     for key, by_rank in stated.items():
-        if len(by_rank) < MIN_RANKS or any(len(dtypes) != 1 for dtypes in by_rank.values()):
+        if len(by_rank) < MIN_RANKS or any(len(values) != 1 for values in by_rank.values()):
             continue
-        counts = Counter(next(iter(dtypes)) for dtypes in by_rank.values())
+        counts = Counter(next(iter(values)) for values in by_rank.values())
         if len(counts) != 2:
             continue
         (common, many), (lone, few) = counts.most_common()
         if few != 1 or many < MIN_RANKS - 1:
             continue
-        rank = next(r for r, dtypes in by_rank.items() if lone in dtypes)
+        rank = next(r for r, values in by_rank.items() if lone in values)
         odd.setdefault(rank, (lone, common, key))
     if len(odd) != 1:
         return None

@@ -7,6 +7,12 @@ failure of the bundle came clearly after T (beyond the clocks' tolerance), none 
 explains that loss, and the untimed rank's own failure did: it happened no later than T.
 That bound is the untimed failure's place in the causal order. When a timed own failure lies
 at or near T, nothing tells the two apart and the untimed line keeps its place after it.
+
+gloo's abort of a receiver on a message longer than it posted (`op.preamble.length <=
+op.nbytes`, a signature that marks what a peer sent) is read as that peer's doing, not as the
+receiver's own failure, but it still ends the receiver's process, and C++ prints it with no
+time: the peers that lost the receiver bound it the same way. A timeout on another rank
+whose wait only began as the job fell apart then no longer sorts ahead of it.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ def untimed_bounds(items: Sequence[Classified], offsets: Mapping[int, float]) ->
     untimed = [
         i
         for i in items
-        if i.tier in OWN_FAILURE_TIERS and i.rank is not None and i.order not in timed_files
+        if (i.tier in OWN_FAILURE_TIERS or _ends_on_what_was_sent(i))
+        and i.rank is not None
+        and i.order not in timed_files
     ]
     if not untimed:
         return {}
@@ -51,3 +59,8 @@ def untimed_bounds(items: Sequence[Classified], offsets: Mapping[int, float]) ->
             continue  # a timed failure at or before the loss may be what the peer lost
         bounds.setdefault(item.order, bound)
     return bounds
+
+
+def _ends_on_what_was_sent(item: Classified) -> bool:
+    """A receiver's abort on a peer's message: no own failure, but the end of its process."""
+    return not item.demoted and any(match.signature.peer_sent for match in item.matches)

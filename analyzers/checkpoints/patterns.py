@@ -214,6 +214,7 @@ class CheckpointHit:
     # a line many jobs print on one rank only (a checkpoint save): kept only when every rank
     # with progress prints such lines (analyzers/timeline/rank_sequences.py)
     shared: bool = False
+    sends_to: int | None = None  # the rank a wait line says it sends to (a ring exchange)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +248,7 @@ class CheckpointRule:
             _number(groups.get("request")),
             self.in_step,
             self.shared,
+            _number(groups.get("to")),
         )
 
     def _text(self, found: re.Match[str]) -> str:
@@ -589,6 +591,13 @@ def waited_peer(text: str) -> int | None:
     """The rank a wait line's normalised text names (`waiting for rank 3`), else None."""
     hit = classify_text(text)
     return hit.peer if hit is not None and hit.role == "wait" else None
+
+
+def sent_peer(text: str) -> int | None:
+    """The rank an exchange's wait line says it sends to (`sending to rank 0, waiting for
+    rank 1`), else None."""
+    hit = classify_text(text)
+    return hit.sends_to if hit is not None and hit.role == "wait" else None
 
 
 def group_members(text: str) -> tuple[int, ...] | None:

@@ -148,6 +148,8 @@ class Timeline:
     ranks: dict[int, RankSequence] = field(default_factory=dict)
     # rank -> the peer its last progress line says it waits for (`waiting for kv from rank 3`)
     waits: dict[int, int] = field(default_factory=dict)
+    # rank -> the peer that same line says it sends to, when it names both (a ring exchange)
+    sends: dict[int, int] = field(default_factory=dict)
     # rank -> the process groups it said it built, in its order (`creating group [0, 1]`)
     groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     # (file id, line) of the first checkpoint after a line that opened a training step (`step
@@ -499,6 +501,8 @@ class Correlation:
     clock_offsets: dict[int, float] = field(default_factory=dict)
     # rank -> the peer it was left waiting for, by its own last progress line
     waiting_on: dict[int, int] = field(default_factory=dict)
+    # rank -> the peer that same line says it sends to (`sending kv to rank 3, waiting ...`)
+    sending_to: dict[int, int] = field(default_factory=dict)
     # False when the launcher gave up before starting any worker (report/not_started.py)
     workers_started: bool = True
 

@@ -1,5 +1,5 @@
 """Facts read from the first blocks of any log: the year, the world size, the rank, and the
-dtypes the head states (`formats.dtype_said`).
+dtypes and broadcast sources the head states (`formats.dtype_said`, `formats.source_said`).
 
     2026-11-29 07:25:36,861 [rank3] INFO init process group: backend=gloo rank=3 world_size=4 ...
     torchrun --nnodes 1 --nproc_per_node 8 train.py   /   nproc_per_node: 8
@@ -29,6 +29,9 @@ from analyzers.core.limits import small_int
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
 from analyzers.formats.outer_prefix import OUTER
+from analyzers.formats.source_said import GATES as SOURCE_GATES
+from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
+from analyzers.formats.source_said import source_statements
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints, head_gates
 
@@ -90,6 +93,7 @@ class HeadHints:
         self._head_lines = 0  # lines of the head read so far
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
         self.dtypes: list[list[str]] = []  # [key, dtype] the head states (`dtype_said`)
+        self.sources: list[list[str]] = []  # [key, rank] a broadcast's source (`source_said`)
 
     @property
     def year(self) -> int | None:
@@ -125,6 +129,7 @@ class HeadHints:
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
         self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
+        self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
         self._read_local_named(low)
         if self.want_rank:
             for pattern in _RANKS:
@@ -189,6 +194,8 @@ class HeadHints:
             facts["year"] = self.year
         if self.dtypes:
             facts["dtype_said"] = self.dtypes
+        if self.sources:
+            facts["source_said"] = self.sources
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks
@@ -202,8 +209,8 @@ class HeadHints:
 
 @lru_cache(maxsize=1)
 def _head_literals() -> LiteralSet:
-    """The literals the searches of a lower-cased head ask for: its gates, the dtype words
-    and torchrun's tag, looked for in one pass (`LiteralSet`)."""
+    """The literals the searches of a lower-cased head ask for: its gates, the dtype and
+    broadcast-source words and torchrun's tag, looked for in one pass (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
-    return LiteralSet([*gates, *head_gates(), *GATES, _DEFAULT_TAG])
+    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _DEFAULT_TAG])

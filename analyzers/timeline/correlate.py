@@ -87,6 +87,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         divergence_at=_divergence_at(timeline, split) if split.rank is not None else None,
         clock_offsets=clock_offsets(timeline),
         waiting_on={r: p for r, p in timeline.waits.items() if r not in missing},
+        sending_to={r: p for r, p in timeline.sends.items() if r not in missing},
     )
 
 

@@ -19,7 +19,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from analyzers.checkpoints.patterns import classify_text, group_members, opened_step, waited_peer
+from analyzers.checkpoints.patterns import (
+    classify_text,
+    group_members,
+    opened_step,
+    sent_peer,
+    waited_peer,
+)
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
 from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
@@ -50,6 +56,7 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
             continue
         cut = scan.info.path in run.spans
         peers = _wait_peers(track)
+        sends = _send_peers(track, peers)
         opens = _step_opens(track)
         groups = _group_lists(track)
         # wait, step start and group lines are dropped below, so their texts never join the
@@ -74,9 +81,12 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
                 if not picked:
                     continue
             if peers:
+                last = track.text[picked[-1]] if len(picked) else None
                 picked, pending = _without_waits(track, picked, peers)
                 if pending is not None:
                     timeline.waits[rank] = pending
+                    if last in sends:  # an exchange: the peer it sends to, beside its wait
+                        timeline.sends[rank] = sends[last]
                 if not picked:
                     continue
             if opens:
@@ -145,6 +155,12 @@ def _split_by_rank(
 def _wait_peers(track: CheckpointTrack) -> dict[int, int]:
     """Local text id -> the peer it names, for the file's wait lines (`waiting for rank 3`)."""
     found = {i: waited_peer(text) for i, text in enumerate(track.texts)}
+    return {i: peer for i, peer in found.items() if peer is not None}
+
+
+def _send_peers(track: CheckpointTrack, peers: dict[int, int]) -> dict[int, int]:
+    """Local text id -> the peer an exchange's wait line says it sends to."""
+    found = {i: sent_peer(track.texts[i]) for i in peers}
     return {i: peer for i, peer in found.items() if peer is not None}
 
 

@@ -59,3 +59,32 @@ def test_an_untimed_traceback_line_in_a_timed_file_is_not_bounded() -> None:
     )
     lost = item(CLOSED, rank=1, order=1, seconds=0)
     assert untimed_bounds([logged, copy, lost], {}) == {}
+
+
+ABORT = (
+    "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+    "pair.cc:456] op.preamble.length <= op.nbytes. 32 vs 16. Received data size doesn't match "
+    "expected size. Is there a distributed collective mismatch in your code?"
+)
+LATE_WAIT = (
+    "2026-12-04 18:13:51,020 [rank2] ERROR model run failed: [/__w/pytorch/pytorch/third_party/"
+    "gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 10000ms for recv operation "
+    "to complete"
+)
+
+
+def test_an_untimed_abort_on_a_peers_message_is_placed_by_the_peers_that_lost_it() -> None:
+    # rank 6 aborts on gloo's size check (C++ stderr, no time); ranks 5 and 7 lose it at 0 s,
+    # rank 2, which entered its receive as the job fell apart, times out 10 s later
+    abort = item(ABORT, rank=6, order=6)
+    lost = [item(CLOSED, rank=5, order=5, seconds=0), item(CLOSED, rank=7, order=7, seconds=0.01)]
+    late = item(LATE_WAIT, rank=2, order=2, seconds=10)
+    assert find_first_error([late, *lost, abort]).first is abort
+
+
+def test_a_wait_that_ran_out_before_any_peer_was_lost_stays_ahead_of_the_abort() -> None:
+    # counterexample: the timeout came 5 s before anyone lost a peer: the abort can be later
+    abort = item(ABORT, rank=6, order=6)
+    lost = item(CLOSED, rank=5, order=5, seconds=15)
+    late = item(LATE_WAIT, rank=2, order=2, seconds=10)
+    assert find_first_error([late, lost, abort]).first is late
