@@ -41,6 +41,7 @@ from analyzers.timeline.agent_consoles import mark_agent_consoles
 from analyzers.timeline.agent_ranks import place_agent_ranks
 from analyzers.timeline.bundle_year import place_year_less_times
 from analyzers.timeline.correlate import correlate
+from analyzers.timeline.rank_hosts import rank_hosts
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 from analyzers.tree import walk as tree
 
@@ -106,7 +107,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         diagnosis=diagnosis,
         cases=matches,
         timeline=correlation.timeline,
-        environment=_environment(scans, stack),
+        environment=_environment(scans, stack, correlation),
         correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
     )
@@ -232,12 +233,16 @@ def _world_size_hint(scans: Sequence[FileScan]) -> int | None:
     return max(sizes) if sizes else None
 
 
-def _environment(scans: Sequence[FileScan], stack: str | None) -> dict[str, object]:
-    """Env vars, versions and npu-smi snapshots, merged across files, and the accelerator
-    stack the bundle shows, for the report."""
+def _environment(
+    scans: Sequence[FileScan], stack: str | None, correlation: Correlation
+) -> dict[str, object]:
+    """Env vars, versions and npu-smi snapshots, merged across files, the accelerator
+    stack the bundle shows and the host each rank ran on, for the report."""
     env: dict[str, object] = {}
     if stack is not None:
         env["accelerator"] = stack
+    if hosts := rank_hosts(scans, correlation.ranks):
+        env["rank_hosts"] = hosts
     for scan in scans:
         for topic in ("env", "versions"):
             if scan.facts.get(topic):

@@ -39,6 +39,11 @@ simply vary in length, are left alone):
   indented line, a table row) and does not begin like the line before it (repeated records
   of one width, e.g. Megatron's iteration lines, are not pieces of each other).
 
+A copy that kept the terminal's colour codes has them around each row (`\x1b[1;31m` ... blanks
+that pad the row ... `\x1b[0m`). They take no column, so every test above reads a row without
+them (`visible`): read with them, a padded row would not end in blanks, a row nothing cut would
+be exactly as wide as the next, and such rows would be joined.
+
 Widths are display columns (`formats.columns`), as the terminal counted them when it cut: a
 Chinese character is 3 bytes in UTF-8 but 2 columns, so pieces of one width differ in bytes;
 and a wide character that no longer fits in a row's last column opens the next row, leaving
@@ -99,6 +104,8 @@ _BARE_HEADER = re.compile(
 # `[i] && ...`), drawn over whatever character the column held. A bare shell prompt ends in it
 # too, which is why one mark alone proves no window (`_recurs` asks for two).
 _CUT_MARK = b"$"
+# A terminal's control sequences (colour and other CSI codes): a row shows none of their bytes.
+_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
 _STARTS = re.compile(
     rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message
     rb"|[|+]"  # a row or border of a table (npu-smi, elastic summaries)
@@ -262,23 +269,23 @@ class WrapJoiner:
         if end - start < MIN_WIDTH:
             return False  # cheap: a line has no fewer bytes than columns
         block = self._block
-        after = block[end + 1 : block.find(b"\n", end + 1)]
+        after = visible(block[end + 1 : block.find(b"\n", end + 1)])
         if _STARTS.match(after.rstrip(b"\r")):
             return False  # the next line opens a record of its own: no widths needed
-        line = block[start:end].rstrip(b"\r")
+        row = visible(block[start:end])
+        line = row.rstrip(b"\r")
         if line.endswith((b"]", b"0", b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9")) and (
             _BARE_HEADER.search(line)
         ):
             return continues(line, after)  # the record's message is the next line, any width
         found = self._width(start // SPAN)  # where all around is ASCII, a byte is a column
         if found is None or (
-            found[0] != end - start if found[2] else not _fills(found[0], block[start:end], after)
+            found[0] != end - start if found[2] else not _fills(found[0], row, after)
         ):
             return False
         window, recurs, _, padded = found
         if not (recurs or padded or window in COMMON_WIDTHS):
             return False  # cheap first: `continues` parses the next line
-        line = block[start:end]
         if not continues(line, after):
             return False
         if recurs or (padded and columns(after.rstrip(b"\r")) == window):
@@ -310,7 +317,7 @@ class WrapJoiner:
         wraps text at a width does not pad, and a log line that happens to end in blanks is
         seldom exactly as wide as the widest line around it."""
         block = self._block
-        rows = sum(block[start:end].rstrip(b"\r").endswith(b"  ") for start, end in probes)
+        rows = sum(visible(block[start:end]).rstrip(b"\r").endswith(b"  ") for start, end in probes)
         return rows >= 2
 
     def _recurs(self, probes: list[tuple[int, int]]) -> bool:
@@ -322,7 +329,7 @@ class WrapJoiner:
         block, cuts, marked = self._block, set(), 0
         for start, end in probes:
             if end + 1 < len(block):
-                line = block[start:end]
+                line = visible(block[start:end])
                 if continues(line, block[end + 1 : block.find(b"\n", end + 1)]):
                     cuts.add(line.translate(FOLD))
                     marked += line.rstrip(b"\r").endswith(_CUT_MARK)
@@ -342,10 +349,10 @@ class WrapJoiner:
             chunk = block[first:stop]
             lines = chunk.split(b"\n")[:-1]
             lengths = list(map(len, lines))
-            if chunk.isascii():
+            if chunk.isascii() and b"\x1b" not in chunk:
                 self._buckets[index] = _Bucket(first, lengths, lengths)
             else:
-                lines.append(block[stop : stop + 4])  # the next line's first character
+                lines = [*map(visible, lines), visible(block[stop : stop + 16])[:4]]
                 gaps = frozenset(at for at, after in enumerate(lines[1:]) if opens_wide(after))
                 self._buckets[index] = _Bucket(first, lengths, [*map(columns, lines[:-1])], gaps)
         return self._buckets[index]
@@ -392,12 +399,18 @@ _NO_LINES = _Bucket(0, [], [])
 
 def continues(line: bytes, after: bytes) -> bool:
     """Whether `after` can be the next piece of `line` by its content alone (no widths)."""
-    line, after = line.rstrip(b"\r"), after.rstrip(b"\r")
+    line, after = visible(line).rstrip(b"\r"), visible(after).rstrip(b"\r")
     if not after.strip() or line.endswith((b"  ", b"|")) or _ruler(line):
         return False
     if _STARTS.match(after) or line[:_HEAD].translate(FOLD) == after[:_HEAD].translate(FOLD):
         return False
     return not _has_prefix(after)
+
+
+def visible(row: bytes) -> bytes:
+    """The row as the screen showed it: without the control sequences (colour codes) a copy
+    kept, which take no column and may stand after the blanks that pad the row."""
+    return _ESCAPES.sub(b"", row) if b"\x1b" in row else row
 
 
 def _has_prefix(raw: bytes) -> bool:

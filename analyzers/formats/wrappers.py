@@ -17,7 +17,9 @@ Seen in real reports (outermost first; they nest):
 - grep over a plog directory: `/root/ascend/log/debug/plog/plog-7905_2024.log:[ERROR] RUNTIME(...)`
   (with `grep -n` also the line number: `plog-7905_2024.log:118:[ERROR] ...`)
 - docker compose: `mineru-npu-model-server   | 2026-02-26 19:18:17.731 | ERROR    | ...`
-- pdsh / deepspeed multi-node: `worker-1: ...`
+- pdsh / clush / deepspeed multi-node: `worker-1: ...`, `10.0.0.3: [rank2]: ...` - the host is
+  the writer and is kept in `tags["host"]` (the innermost label, when a pdsh run on one host
+  relays another's), so the report can say which host each rank ran on
 - Ray and vLLM process tags: `(Worker_DP0_TP5_EP5 pid=270) ...`, `(WorkerDict pid=7435, ip=1.2.3.4) ...`,
   `(VllmWorker rank=2 pid=15632) ...`, Ray's own `(raylet) ...` / `(raylet, ip=1.2.3.4) ...`; pasted
   logs sometimes split a name (`(EngineCore _DP3 pid=274)`). Ray releases before actors were
@@ -191,7 +193,7 @@ _BY_FIRST_CHAR = {
     ">": (_QUOTE,),
     "(": (_RAY_DAEMON,),
 }
-_ANY_START = (_GREP_FILE, _COMPOSE, _PDSH)
+_ANY_START = (_GREP_FILE, _COMPOSE)
 _TABLE_ROW = re.compile(
     r"\s*(?:\|\s*)*(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
     r" +\| (.*?)\s*\|$"
@@ -291,7 +293,18 @@ def _peel_one(line: ParsedLine) -> bool:
             line.stream_key += found.group(0).strip()
             line.message = text[found.end() :]
             return True
-    return False
+    return _peel_host(line, text)
+
+
+def _peel_host(line: ParsedLine, text: str) -> bool:
+    """pdsh's (or clush's) host label: the host is the writer, and the host the line's
+    process ran on (the last label peeled is the innermost, where the line began)."""
+    found = _PDSH.match(text)
+    if found:
+        line.stream_key += found.group(0).strip()
+        line.tags["host"] = found.group(1)
+        line.message = text[found.end() :]
+    return found is not None
 
 
 def _take_process(line: ParsedLine, found: re.Match[str]) -> None:

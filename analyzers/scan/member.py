@@ -70,6 +70,7 @@ from analyzers.ingest.layout import agent_local_rank, node_local_rank
 from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
+from analyzers.scan.host_labels import HostLabels
 from analyzers.scan.lazy_tail import LazyTail
 from analyzers.scan.quiet_tail import (
     QUIET_TAIL,
@@ -162,6 +163,7 @@ class _FileScanner(ScanSink):
         self.shape: bytes | None = None  # folded logging prefix of this file's INFO lines
         self.paste = PLAIN  # an indent or double spacing a paste gave every line
         self.starts = StartLines()
+        self.hosts = HostLabels()
         self.block_before = b""
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
@@ -306,7 +308,13 @@ class _FileScanner(ScanSink):
         text = clean_line(raw)
         if self.structured and len(self.kept_lines) < MAX_KEPT_LINES:
             self.kept_lines.append(text)
-        return _rank_from_local(self.paste.dedent_message(parse_line(text)))
+        return self._placed(self.paste.dedent_message(parse_line(text)))
+
+    def _placed(self, line: ParsedLine) -> ParsedLine:
+        """The line with its host label noted, then filed under its local rank if it names
+        no global one."""
+        self.hosts.note(line)
+        return _rank_from_local(line)
 
     def _line(self, line_no: int, raw: bytes, hit: bool) -> None:
         if self.paste.double_spaced and not raw.strip():
@@ -364,7 +372,7 @@ class _FileScanner(ScanSink):
 
     def _checkpoint_parse(self, raw: bytes) -> ParsedLine:
         """Full parse of one checkpoint candidate (what `CheckpointLines` learns from)."""
-        return _rank_from_local(self.paste.dedent_message(parse_line(clean_line(raw))))
+        return self._placed(self.paste.dedent_message(parse_line(clean_line(raw))))
 
     def _checkpoint_match(self, message: str) -> str | None:
         """The checkpoint text of a message read after the file's learned prefix; a user
@@ -395,6 +403,7 @@ class _FileScanner(ScanSink):
         self._read_quiet_end()
         self._keep_quiet_tail()
         self.starts.store(self.facts)
+        self.hosts.store(self.facts)
         self.events.sort(key=lambda event: event.line)
         if year is None and (self.partial or pending):
             self.facts[YEAR_LESS] = self._year_less(pending)

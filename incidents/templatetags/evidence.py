@@ -6,6 +6,7 @@
 {% for cut in rank|log_cut:report.bundle %}{{ cut.file }}:{{ cut.line }}{% endfor %}
 {% cut_ranks report as cuts %}
 {% rank_attempts report as attempts %}{{ rank|error_attempt:attempts }}
+{{ rank|rank_host:report.environment.rank_hosts }}
 """
 
 from __future__ import annotations
@@ -71,3 +72,12 @@ def error_attempt(summary: Mapping[str, Any] | None, attempts: Any) -> int | Non
     if not summary or not isinstance(attempts, restarts.Attempts):
         return None
     return attempts.of_rank.get(summary.get("rank"))
+
+
+@register.filter
+def rank_host(summary: Mapping[str, Any] | None, hosts: Mapping[str, str] | None) -> str:
+    """The host a rank row's rank ran on (`environment.rank_hosts`, keyed by the rank as JSON
+    keys it), or "" where the report placed it on none."""
+    if not summary or not hosts:
+        return ""
+    return str(hosts.get(str(summary.get("rank")), ""))

@@ -1,9 +1,10 @@
 """What pasting a log or a launcher's relaying does to every line of it, and what survives.
 
-A failure reaches Ranklens pasted into an issue (quoted, entity-escaped, indented), relayed by
-a launcher (srun's task label, Open MPI's tag, a Ray actor's tag, docker compose's service
-column, `kubectl logs --prefix`) or stamped by a log shipper or a CI console (Jenkins'
-Timestamper). Each `Artifact` rewrites every
+A failure reaches Ranklens pasted into an issue (quoted, entity-escaped, indented, copied off a
+terminal that pads its rows and keeps their colour codes), relayed by a launcher (srun's task
+label, pdsh's host, Open MPI's tag, a Ray actor's tag, docker compose's service column, `kubectl
+logs --prefix`) or stamped by a log shipper or a CI console (Jenkins' Timestamper). Each
+`Artifact` rewrites every
 line of a bundle's files one way, and knows how to take its own wrapping off a line the
 report quotes, so a reading of the wrapped bundle can be compared with the plain one's:
 
@@ -32,6 +33,7 @@ from typing import Any
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.eval import Sample, as_bundle, is_corpus, samples
+from analyzers.formats.columns import columns
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
 LAST_NUMBER = re.compile(r"(\d+)\D*$")
@@ -53,6 +55,28 @@ class Artifact:
         last = [lines.pop()] if lines[-1] == "" else []
         wrapped = [self.wrap_line(line, n, task) for n, line in enumerate(lines)]
         return self.line_end.join(wrapped + last)
+
+
+@dataclass(frozen=True)
+class PaddedRows(Artifact):
+    """A terminal's screen copied with its colour codes: every row filled with blanks up to
+    the window, a window wider than the file's widest line (so nothing was cut), and each row
+    between the code that coloured it and the reset."""
+
+    def wrap(self, text: str, task: int) -> str:
+        lines = text.split("\n")
+        last = [lines.pop()] if lines[-1] == "" else []
+        window = max((_columns(line) for line in lines), default=0) + 8
+        rows = [self.wrap_line(_padded(line, window), n, task) for n, line in enumerate(lines)]
+        return "\n".join(rows + last)
+
+
+def _columns(line: str) -> int:
+    return columns(line.encode("utf-8", "surrogateescape"))
+
+
+def _padded(line: str, window: int) -> str:
+    return line + " " * (window - _columns(line))
 
 
 def _prefixed(prefix: Callable[[int, int], str]) -> tuple[Callable[..., str], Callable[..., str]]:
@@ -94,7 +118,21 @@ ANSI = Artifact(
     lambda line, n, task: f"\x1b[1;31m{line}\x1b[0m" if line else line,
     lambda text: ANSI_CODE.sub("", text),
 )
+PADDED_COLOUR = PaddedRows(
+    "colour_padded_rows",
+    lambda line, n, task: f"\x1b[1;31m{line}\x1b[0m",
+    lambda text: ANSI_CODE.sub("", text),
+)
 SRUN = Artifact("srun_label", *_prefixed(lambda n, task: f"{task}: "))
+
+
+# pdsh (and clush) name the host each line came from; eight ranks to a node, as on GPU and NPU
+# servers, by an address as a hostfile often lists them
+def pdsh_host(task: int) -> str:
+    return f"10.0.0.{task // 8 + 1}"
+
+
+PDSH = Artifact("pdsh_host", *_prefixed(lambda n, task: f"{pdsh_host(task)}: "))
 MPIRUN = Artifact("mpirun_tag", *_prefixed(lambda n, task: f"[1,{task}]<stderr>:"))
 COMPOSE = Artifact("compose", *_prefixed(lambda n, task: f"trainer-{task}  | "))
 KUBECTL = Artifact("kubectl", *_prefixed(lambda n, task: f"[pod/trainer-{task}/pytorch] "))
@@ -106,7 +144,8 @@ SHIPPER = Artifact("shipper_time", *_prefixed(_shipper_time))
 CONSOLE = Artifact("ci_console_time", *_prefixed(_console_time))
 
 ARTIFACTS = (
-    QUOTE, HTML, HTML_SOURCE, CRLF, ANSI, SRUN, MPIRUN, COMPOSE, KUBECTL, RAY, TAB, SHIPPER, CONSOLE
+    QUOTE, HTML, HTML_SOURCE, CRLF, ANSI, PADDED_COLOUR, SRUN, PDSH, MPIRUN, COMPOSE, KUBECTL, RAY,
+    TAB, SHIPPER, CONSOLE,
 )  # fmt: skip
 
 
@@ -137,8 +176,10 @@ def rewrap(bundle: Path, artifact: Artifact, where: Path) -> Path:
 def reading(bundle: Path, artifact: Artifact | None = None) -> dict[str, Any]:
     """What a comparison holds equal: the category, the first error's place and its text
     with the artifact taken off; and apart, as a launcher's task prefix may tell them, the
-    first error's rank and the culprits."""
-    diagnosis = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()["diagnosis"]
+    first error's rank and the culprits. Beside them: each rank's files, and the host the
+    report places each rank on."""
+    report = analyze(bundle, AnalyzeOptions(workers=1)).to_dict()
+    diagnosis = report["diagnosis"]
     first = diagnosis["first_error"]
     place = None
     if first is not None:
@@ -148,6 +189,8 @@ def reading(bundle: Path, artifact: Artifact | None = None) -> dict[str, Any]:
         "category": diagnosis["category"],
         "first_error": place,
         "ranks": {"rank": first and first["rank"], "culprits": diagnosis["culprit_ranks"]},
+        "files": {str(row["rank"]): row["files"] for row in report["ranks"] if row["files"]},
+        "hosts": report["environment"].get("rank_hosts", {}),
     }
 
 

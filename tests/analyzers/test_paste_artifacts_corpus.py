@@ -4,10 +4,12 @@ Every corpus case and torch bundle is read again with every line of every file r
 way (`tests.analyzers.paste_artifacts`): quoted in Markdown, entity-escaped or copied from a
 page's source, with CRLF line ends or colour codes, behind srun's, Open MPI's, docker
 compose's, kubectl's or a Ray actor's prefix, tab-indented, or stamped by a log shipper or a
-CI console. The category, the first error's file, line and text (the artifact taken off),
-its rank and the culprits are those of the plain copy. Open MPI's tag is the one artifact
-that may add something: it names the rank of a paste that named none, unless a worker's own
-tag behind it (a process mpirun's process spawned) says whose line it is.
+CI console, or copied off a terminal that pads its rows and keeps their colour codes, or behind
+pdsh's host label. The category, the first error's file, line and text (the artifact taken
+off), its rank and the culprits are those of the plain copy. Open MPI's tag is the one
+artifact that may add something: it names the rank of a paste that named none, unless a
+worker's own tag behind it (a process mpirun's process spawned) says whose line it is; and
+pdsh's label places every rank that wrote a line on the host it names.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from typing import Any
 import pytest
 
 from analyzers.eval import Sample, as_bundle, is_corpus, samples
-from tests.analyzers.paste_artifacts import ARTIFACTS, MPIRUN, plain_and_wrapped, reading, task_of
+from tests.analyzers.paste_artifacts import (
+    ARTIFACTS,
+    MPIRUN,
+    PDSH,
+    pdsh_host,
+    plain_and_wrapped,
+    reading,
+    task_of,
+)
 from tests.corpus_path import CORPUS
 
 SAMPLES = samples(CORPUS) if is_corpus(CORPUS) else []
@@ -43,3 +53,13 @@ def test_a_paste_or_launcher_artifact_changes_no_reading(sample: Sample, artifac
         assert now["ranks"]["rank"] in (None, task_of(plain["first_error"][0]))
     else:
         assert now["ranks"] == plain["ranks"]
+    if artifact is PDSH:
+        assert now["hosts"] == _labelled_hosts(now["files"])
+    else:
+        assert now["hosts"] == plain["hosts"] == {}
+
+
+def _labelled_hosts(files: dict[str, list[str]]) -> dict[str, str]:
+    """Rank -> the host pdsh's label names on its files, where they name one."""
+    hosts = {rank: {pdsh_host(task_of(path)) for path in paths} for rank, paths in files.items()}
+    return {rank: named.pop() for rank, named in hosts.items() if len(named) == 1}

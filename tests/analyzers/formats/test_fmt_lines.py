@@ -1881,3 +1881,28 @@ def test_code_spans_inside_a_line_or_a_fence_are_left_as_they_are():
     assert parse_line(two).message == two
     assert parse_line("```").message == "```"
     assert parse_line("```text").message == "```text"
+
+
+@pytest.mark.parametrize(
+    ("line", "host"),
+    [
+        ("node1: [default0]:RuntimeError: x", "node1"),
+        ("10.0.0.3: [rank2]: RuntimeError: x", "10.0.0.3"),
+        ("gpu-node-07: RuntimeError: x", "gpu-node-07"),
+        # a pdsh run on a host that ran pdsh itself: the inner label names where the line began
+        ("login-1: node7: RuntimeError: x", "node7"),
+    ],
+)
+def test_a_pdsh_host_label_names_the_host_the_line_came_from(line, host):
+    parsed = parse_line(line)
+    assert parsed.tags["host"] == host
+    assert parsed.message == "RuntimeError: x"
+
+
+def test_the_rank_tag_behind_a_host_label_is_still_the_lines_rank():
+    assert parse_line("10.0.0.3: [rank2]: RuntimeError: x").rank == 2
+    assert parse_line("node1: [default3]:RuntimeError: x").local_rank == 3
+
+
+def test_a_word_with_a_number_before_a_colon_names_no_host():
+    assert "host" not in parse_line("layer3: passed").tags

@@ -477,3 +477,38 @@ def test_a_whole_plog_record_ending_in_a_number_keeps_its_next_line():
         "retrying on stream 13\n"
     )
     assert joined(text) == []
+
+
+# A terminal copy that keeps its colour codes: each screen row between the code that coloured it
+# and the reset, the blanks that pad a short row inside them (`\x1b[1;31m...   \x1b[0m`).
+def coloured(text: str) -> str:
+    return "".join(f"\x1b[1;31m{row}\x1b[0m\n" for row in text.splitlines())
+
+
+TRACEBACK = [
+    "epoch 12 | step 4410 | loss 0.0213 | val acc 0.8841 | best 0.8860 | lr 2.5e-05",
+    "Traceback (most recent call last):",
+    '  File "/home/work/llm/train.py", line 214, in <module>',
+    "    trainer.step(batch)",
+    "RuntimeError: The size of tensor a (4096) must match the size of tensor b (2048) at dim 2",
+    "saving an emergency checkpoint to /data/ckpt/run7",
+]
+
+
+def test_colour_codes_around_padded_rows_leave_rows_nothing_cut_apart():
+    padded = cut(TRACEBACK, 120, pad=True)
+    assert joined(padded) == joined(coloured(padded)) == []
+    plain, shown = diagnose_text("train.log", padded), diagnose_text("train.log", coloured(padded))
+    assert shown.first_error is not None
+    assert shown.first_error.line == 5
+    assert shown.first_error.text.startswith("RuntimeError: The size of tensor a (4096)")
+    assert (shown.category, shown.first_error.text) == (plain.category, plain.first_error.text)
+
+
+def test_colour_codes_around_a_padded_copy_still_join_the_rows_it_cut():
+    text = coloured(cut(PADDED, 154, pad=True))
+    assert joined(text) == [(2, 2), (4, 2), (6, 2)]
+    diagnosis = diagnose_text("train.log", text)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+    assert "ran for 1800427 milliseconds" in diagnosis.first_error.text
