@@ -158,6 +158,11 @@ class Term:
         return bool(_CJK_RUN.fullmatch(self.text))
 
     @property
+    def scored(self) -> bool:
+        """False for a stop word typed alone (see STOP_WORDS): it counts for nothing."""
+        return self.phrase or self.text.lower() not in STOP_WORDS
+
+    @property
     def correctable(self) -> bool:
         """A plain latin word long enough that a typo in it can be guessed safely."""
         return not (self.phrase or self.negated) and bool(_CORRECTABLE.match(self.text.lower()))
@@ -193,8 +198,10 @@ class Query:
         return not any(not t.negated for t in self.terms) and not self.keys
 
     def positive_texts(self) -> list[str]:
-        """Words to highlight: positive terms as typed (or corrected) plus the raw tokens."""
-        return list(dict.fromkeys(t.text for t in self.terms if not t.negated))
+        """Words to highlight: positive terms as typed (or corrected) plus the raw tokens,
+        without the stop words the ranking leaves out (a marked `in` would show a match that
+        is none); a quoted phrase is marked whole."""
+        return list(dict.fromkeys(t.text for t in self.terms if not t.negated and t.scored))
 
     def corrected(self, corrections: dict[str, str]) -> Query:
         """The same query with misspelled words replaced (and their keys looked up too)."""
@@ -213,7 +220,7 @@ class Query:
         found = {
             t.indexed_text().lower(): t
             for term in self.terms
-            if not term.negated and (term.phrase or term.text.lower() not in STOP_WORDS)
+            if not term.negated and term.scored
             for t in term.scored_parts()
         }
         return list(found.values())

@@ -7,6 +7,7 @@
 {% cut_ranks report as cuts %}
 {% rank_attempts report as attempts %}{{ rank|error_attempt:attempts }}
 {{ rank|rank_host:report.environment.rank_hosts }}
+{{ rank.status|rank_status }}            the status in the page's language
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.urls import reverse
 
 from incidents.evidence import attempts as restarts
 from incidents.evidence.links import file_url
+from incidents.evidence.rank_status import status_words
 from incidents.timeline import cut_logs
 
 register = template.Library()
@@ -30,6 +32,11 @@ def evidence_url(ref: Mapping[str, Any] | None, incident: Any) -> str:
     if not ref or not ref.get("file") or incident is None:
         return ""
     return file_url(incident.pk, str(ref["file"]), ref.get("line"))
+
+
+@register.filter
+def rank_status(status: str) -> str:
+    return status_words(status)
 
 
 @register.filter

@@ -37,6 +37,10 @@
   const stragglerInput = document.getElementById("timeline-stragglers");
   const COLORS = { point: "#2457c5", culprit: "#d9730d", error: "#b3261e", causal: "#6b0f0a",
     lane: "#c7ced6", common: "#1f7a3f", straggler: "#c2185b", cut: "#5f3dc4" };
+  // A rank's status as the report keys it, in the page's language (the rank table says the
+  // same words: incidents/evidence/rank_status.py); a missing rank is named apart.
+  const STATUS_WORDS = { error: pgettext("rank status", "error"),
+    hung: pgettext("rank status", "hung"), killed: pgettext("rank status", "killed") };
   const MAX_LISTED_STRAGGLERS = 8;
   const MAX_SHADED_STRAGGLER_LANES = 48;  // each shading is an SVG shape: hundreds slow Plotly
   const ZOOM_DELAY_MS = 250;
@@ -366,7 +370,7 @@
       vals.push(i);
       text.push(rankText(lanes.rank[i]) + (lanes.culprit[i] ? " ⚠ " + gettext("culprit") : "") +
         (straggling(payload, i) ? " · " + interpolate(gettext("%(count)s slow"), { count: lanes.stragglers[i] }, true) : "") +
-        (lanes.missing[i] ? " (" + gettext("missing") + ")" : lanes.status[i] !== "ok" ? " · " + lanes.status[i] : "") +
+        (lanes.missing[i] ? " (" + gettext("missing") + ")" : lanes.status[i] !== "ok" ? " · " + (STATUS_WORDS[lanes.status[i]] || lanes.status[i]) : "") +
         (lanes.cut[i] ? " · " + gettext("log cut") : ""));
     }
     return { tickvals: vals, ticktext: text };

@@ -15,6 +15,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 __all__ = ["browser", "crash_incident"]  # fixtures shared with the timeline test
 
 
+# How many lines each matching element's text takes.
+BADGE_LINES_JS = """
+(selector) => [...document.querySelectorAll(selector)].map((el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+})
+"""
+
+
 def _log_in(page, live_server, next_path: str) -> None:
     page.goto(f"{live_server.url}/accounts/login/?next={next_path}")
     page.fill("#id_username", "alice")
@@ -81,4 +91,23 @@ def test_accept_language_zh_cn_alone_gives_chinese(live_server, crash_incident, 
     assert page.locator("#diagnosis dt").first.inner_text() == "类别"
     page.goto(f"{live_server.url}/incidents/")
     assert page.locator("h1").inner_text() == "事件"
+    context.close()
+
+
+def test_a_chinese_page_names_each_rank_status_in_chinese(live_server, crash_incident, browser):
+    """The report keeps a rank's status as an English key; the timeline's lanes (drawn by
+    static JS) and the rank table say it in the page's language."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _log_in(page, live_server, f"/incidents/INC-{crash_incident.pk}/")
+
+    page.locator("#timeline-plot:not([data-ready='0'])").wait_for(timeout=READY_TIMEOUT_MS)
+    lanes = page.locator("#timeline-plot .ytick text").all_text_contents()
+    assert lanes == ["rank 0 · 报错", "rank 1 · 报错", "rank 2 · 报错", "rank 3 ⚠ 故障源 · 报错"]
+    assert page.locator("#ranks .badge").all_text_contents() == ["报错"] * 4
+    # A badge is a pill: Chinese may break between any two characters, never inside one.
+    assert page.evaluate(BADGE_LINES_JS, "#ranks .badge") == [1] * 4
+    assert errors == []
     context.close()

@@ -137,3 +137,15 @@ def test_a_long_chinese_run_is_scored_by_its_character_pairs():
 
 def test_a_short_chinese_word_is_scored_whole():
     assert [t.text for t in parse_query("显存不足").scored_terms()] == ["显存不足"]
+
+
+def test_the_words_to_mark_are_the_words_it_scores():
+    query = parse_query("Rank 2 failed to pass the barrier in 5000 ms")
+
+    assert query.positive_texts() == ["Rank", "2", "failed", "pass", "barrier", "5000", "ms"]
+
+
+def test_a_quoted_phrase_is_marked_whole_even_with_its_stop_words():
+    query = parse_query('"failed to pass" barrier')
+
+    assert query.positive_texts() == ["failed to pass", "barrier"]

@@ -61,6 +61,25 @@ def test_search_page_marks_matched_words(alice_client):
     assert "<mark>fragmentation</mark>" in html
 
 
+def test_search_page_marks_no_word_the_search_left_out(alice_client):
+    """A pasted line's `to` and `in` count for nothing in the ranking (stop words), so
+    marking them would show a match that is not one."""
+    make_case(
+        slug="branch-divergence",
+        title="Ranks take different branches and skip a collective (deadlock)",
+        category="hccl",
+        root_cause="every rank hangs in a collective until a timeout",
+        fix="broadcast the branch decision",
+    )
+
+    html = alice_client.get(
+        "/library/", {"q": "Rank 2 failed to pass monitoredBarrier in 5000 ms"}
+    ).content.decode()
+
+    assert "every <mark>rank</mark> hangs in a collective until a timeout" in html
+    assert "<mark>in</mark>" not in html
+
+
 def test_search_page_escapes_case_text_before_marking(alice_client):
     make_case(
         slug="script-title",

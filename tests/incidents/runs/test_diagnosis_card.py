@@ -16,6 +16,7 @@ from analyzers.report.advise import Situation, next_actions
 from incidents.runs import services
 from incidents.runs.analysis import analyze_run
 from tests.incidents.library_helpers import make_incident, page_in, shape_report
+from tests.incidents.meeting.reports import crash_report
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,27 @@ def test_card_without_a_reason_shows_the_culprit_ranks_alone(alice_client, alice
 
     assert "<dt>Culprit ranks</dt>" in html
     assert 'class="culprit-reason"' not in html
+
+
+def test_card_names_the_last_common_checkpoint_with_its_layer(alice_client, alice):
+    """`attention passed` is printed in every layer: the card names which one, as the
+    timeline's dashed line, the rank table and the meeting screen do."""
+    incident = make_incident(crash_report(), alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    card = html[html.index('id="diagnosis"') : html.index('id="triage"')]
+    assert '<dd class="mono">layer 2 / attention passed</dd>' in card
+
+
+def test_card_of_a_report_without_the_layer_names_the_checkpoint_alone(alice_client, alice):
+    report = crash_report()
+    del report["diagnosis"]["last_common_checkpoint_qualified"]
+    incident = make_incident(report, alice)
+
+    html = alice_client.get(incident.get_absolute_url()).content.decode()
+
+    assert '<dd class="mono">attention passed</dd>' in html
 
 
 def bilingual_report() -> dict:

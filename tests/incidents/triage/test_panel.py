@@ -48,6 +48,16 @@ def test_the_panel_offers_every_field_with_its_choices(alice_client, incident):
         assert f'name="{name}"' in html
 
 
+def test_an_unsettled_root_cause_says_so_before_what_the_analyzer_said(alice_client, incident):
+    html = section(page_of(alice_client, incident), "triage")
+
+    cell = html[html.index('id="triage-root-cause"') :]
+    cell = cell[cell.index(">") + 1 : cell.index("</dd>")]
+    assert " ".join(re.sub(r"<[^>]+>", " ", cell).split()) == (
+        "not set · the analyzer said shape_mismatch"
+    )
+
+
 def test_a_panel_post_round_trips_to_the_page(alice_client, incident):
     form = {
         "triage_status": "root_caused",
