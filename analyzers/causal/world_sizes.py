@@ -17,6 +17,11 @@ exist. The few ranks waiting on such keys were started with a larger world size.
 Two launches (one per node) can also split the ranks evenly between two sizes, and then no
 size is the odd few. A size that cannot hold a rank that states it (`rank=4 world_size=4`)
 is the wrong one: every rank that states it was started with it.
+
+A launch can also hand one rank's number to two processes (a rank list `0 1 1 3`): the store
+counts enough clients, nobody publishes the missing rank's address, and every process waits
+for it. The start lines say who: a file named for one rank whose start line states the number
+of another file's rank, which states it too, belongs to a process given that other number.
 """
 
 from __future__ import annotations
@@ -111,3 +116,25 @@ def _impossible_sizes(stated: dict[int, int]) -> set[int]:
     with the ranks split evenly between two sizes, such a size is the wrong one, and every
     rank that states it was started with it."""
     return {size for rank, size in stated.items() if rank >= size}
+
+
+def ranks_started_twice(scans: Sequence[FileScan]) -> tuple[int, ...] | None:
+    """The ranks (as their files name them) whose start line states another rank's number that
+    the other rank's own file states as well, when at least three ranks' files state one and
+    the repeats are fewer than half of them; None otherwise."""
+    said: dict[int, set[int]] = {}
+    for scan in scans:
+        rank, start = scan.info.rank, scan.facts.get("start_rank")
+        if isinstance(rank, int) and isinstance(start, int):
+            said.setdefault(rank, set()).add(start)
+    stated = {rank: next(iter(s)) for rank, s in said.items() if len(s) == 1}
+    if len(stated) < 3:
+        return None
+    odd = tuple(
+        sorted(
+            rank for rank, start in stated.items() if start != rank and stated.get(start) == start
+        )
+    )
+    if not odd or len(odd) * 2 >= len(stated):
+        return None
+    return odd

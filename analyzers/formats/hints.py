@@ -16,6 +16,10 @@ frameworks' parallel sizes and process tags are read here too (`formats.worker_t
 A rank that only a tagged process states about itself, in a file that holds the lines of
 other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
 that process's rank, not the file's: such a file gives no `rank_hint`.
+`start_rank` is the rank a job's start line states beside its world size (`rank=1
+world_size=4`), read for every file, its path's rank or not: when the head states exactly one,
+a file named for one rank whose start line states another says which number its process was
+really given (`causal.world_sizes.ranks_started_twice`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ _WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
 # pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`); led by the line end before
 # it, searched in `after_line_end(low)`. A rank not below the count is no such statement.
 _RANK_OF_WORLD = gated(rb"\n(?:\[default\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b")
+# a job's start line stating its rank beside the world size (`init process group: backend=gloo
+# rank=1 world_size=4`, `rank=1, world_size=4`); a rank alone may name a peer
+_START_RANK = gated(rb"(?<![\w.\[])rank=(\d{1,6})\b[^\n]{0,40}?world_size\s*[:=]\s*(\d{1,6})\b")
 _NPROC = gated(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _NODES = gated(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _RANKS = (
@@ -83,6 +90,7 @@ class HeadHints:
         self._year_in_text: int | None = None
         self._year_of_events: int | None = None
         self.world_sizes: list[int] = []
+        self.start_ranks: set[int] = set()
         self.nodes: list[int] = []
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
@@ -125,6 +133,11 @@ class HeadHints:
             for rank, size in _RANK_OF_WORLD.findall(after_line_end(low))
             if small_int(rank) < small_int(size)
         ]
+        self.start_ranks.update(
+            small_int(rank)
+            for rank, size in _START_RANK.findall(low)
+            if small_int(rank) < small_int(size)
+        )
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
@@ -192,6 +205,8 @@ class HeadHints:
             facts["local_named_ranks"] = dict(self.local_named)
         if self.year is not None:
             facts["year"] = self.year
+        if len(self.start_ranks) == 1:
+            facts["start_rank"] = next(iter(self.start_ranks))
         if self.dtypes:
             facts["dtype_said"] = self.dtypes
         if self.sources:

@@ -18,7 +18,7 @@ from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
 from analyzers.causal.waited_on import divergence_said, one_node_folder
-from analyzers.causal.world_sizes import odd_world_sizes, waits_past_world
+from analyzers.causal.world_sizes import odd_world_sizes, ranks_started_twice, waits_past_world
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
@@ -252,6 +252,7 @@ def correct(
         _empty_data_split,
         _world_size_disagrees,
         _waits_past_world,
+        _rank_started_twice,
         _diverged_wait,
         _silent_deaths,
         _world_too_large,
@@ -414,6 +415,21 @@ def _waits_past_world(
     odd, world = found
     reason = say("verdict.waits_past_world", ranks=ranks_said(odd), size=world)
     return Verdict("multirank.waits_past_world", "config", "framework", 0.6, odd, reason)
+
+
+def _rank_started_twice(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A wait among processes two of which state the same rank in their start lines (labelling
+    guide, "Ranks started with the same rank"): the one whose file is named for another rank
+    was handed a number already taken, and the rank it should have been is the one waited for."""
+    if chain.first is None or category != "hccl":
+        return None
+    odd = ranks_started_twice(scans)
+    if odd is None:
+        return None
+    reason = say("verdict.rank_started_twice", ranks=ranks_said(odd))
+    return Verdict("multirank.rank_started_twice", "config", "framework", 0.6, odd, reason)
 
 
 def _world_too_large(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.causal.world_sizes import odd_world_sizes
+from analyzers.causal.world_sizes import odd_world_sizes, ranks_started_twice
 from tests.analyzers.excerpts import scan_text
 from tests.analyzers.job_bundles import CLOSED, RECV_TIMEOUT, RankLog, analyze_job, pack
 
@@ -163,3 +163,67 @@ def test_plain_start_prints_give_the_world_a_silent_rank_waited_past(tmp_path: P
     diagnosis = report.to_dict()["diagnosis"]
     assert diagnosis["category"] == "config"
     assert diagnosis["culprit_ranks"] == [3]
+
+
+# --- a rank number handed to two processes ------------------------------------------------
+# docs/labelling.md#ranks-started-with-the-same-rank
+
+
+def _same_rank_twice(stated: tuple[int, ...]) -> dict[str, str]:
+    """Four processes, each writing `log_<slot>.log`, started with the ranks in `stated`: every
+    one waits in the store for the address of the rank nobody was given."""
+    files = {}
+    for slot, rank in enumerate(stated):
+        log = RankLog(rank, len(stated))
+        log.lines = log.lines[:1]
+        log.raw(
+            "[W1206 22:18:48.344587021 socket.cpp:494] [c10d] waitForInput: socket SocketImpl("
+            f"fd=4, addr=[::ffff:127.0.0.1]:3971{slot}, remote=[::ffff:127.0.0.1]:29938) timed "
+            "out after 20000ms"
+        )
+        log.raw("Traceback (most recent call last):")
+        log.raw(
+            "torch.distributed.DistStoreError: wait timeout after 20000ms, keys: "
+            "/default_pg/0//cpu//0/2"
+        )
+        files[f"log_{slot}.log"] = log.text()
+    files["env.txt"] = "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\nMASTER_PORT=29938\n"
+    return files
+
+
+def test_a_process_started_with_another_ranks_number_is_config_and_blamed(
+    tmp_path: Path,
+) -> None:
+    """The launch hands rank 1 to the processes of log_1 and log_2: nobody publishes rank 2's
+    address and all four wait for it. log_2's start line states rank 1: config, its rank."""
+    files = _same_rank_twice((0, 1, 1, 3))
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-d1"), AnalyzeOptions(workers=1))
+    diagnosis = report.to_dict()["diagnosis"]
+    assert diagnosis["category"] == "config"
+    assert diagnosis["culprit_ranks"] == [2]
+    assert "hccl" in [alt["category"] for alt in diagnosis["alternatives"]]
+
+
+def test_ranks_that_each_state_their_own_number_keep_the_store_reading(tmp_path: Path) -> None:
+    """Counterexample: every file states its own rank; the same waits are the store's."""
+    files = _same_rank_twice((0, 1, 2, 3))
+    report = analyze(pack(tmp_path / "job.tar.gz", files, "job-d2"), AnalyzeOptions(workers=1))
+    assert report.to_dict()["diagnosis"]["category"] == "hccl"
+
+
+def test_start_ranks_name_the_file_that_repeats_another_ranks_number() -> None:
+    scans = [
+        scan_text(f"log_{slot}.log", RankLog(rank, 4).lines[0] + "\n")
+        for slot, rank in enumerate((0, 1, 1, 3))
+    ]
+    assert ranks_started_twice(scans) == (2,)
+
+
+def test_a_file_stating_a_number_no_other_file_holds_is_not_a_repeat() -> None:
+    # a file numbered by the launcher's slot that states a rank of its own (log_2 says rank 5
+    # of a job whose files are 0-3) repeats nobody
+    scans = [
+        scan_text(f"log_{slot}.log", RankLog(rank, 8).lines[0] + "\n")
+        for slot, rank in enumerate((0, 1, 5, 3))
+    ]
+    assert ranks_started_twice(scans) is None

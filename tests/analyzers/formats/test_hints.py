@@ -153,3 +153,22 @@ def test_a_start_print_of_rank_over_world_states_the_world_size():
     assert scan_text("out.log", "[default3]:[rank 3/8] starting\n").facts.get("world_size") == 8
     assert scan_text("log_1.log", "scored rank 3/12 candidates\n").facts.get("world_size") is None
     assert scan_text("log_1.log", "rank 5/4 pid 1\n").facts.get("world_size") is None
+
+
+def test_a_start_line_states_its_rank_even_in_a_file_whose_path_names_one():
+    """A start line that gives the rank beside the world size (`rank=1 world_size=4`) is kept
+    as `start_rank`, also for `log_2.log`, whose path already names a rank."""
+    scan = scan_text("log_2.log", INIT.decode().replace("rank=3", "rank=1") + CHATTER.decode())
+    assert scan.info.rank == 2
+    assert scan.facts.get("start_rank") == 1
+
+
+def test_a_file_whose_start_lines_state_two_ranks_gives_none():
+    # a shared stdout with two ranks' start lines states no one rank
+    two = INIT + INIT.replace(b"rank=3", b"rank=5")
+    assert "start_rank" not in scan_text("stdout.log", two.decode()).facts
+
+
+def test_a_rank_mentioned_without_a_size_is_no_start_line():
+    line = "2026-11-29 07:25:37,002 [rank3] INFO waiting for rank=1 to send its shard\n"
+    assert "start_rank" not in scan_text("log_3.log", line).facts
