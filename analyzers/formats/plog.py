@@ -20,6 +20,9 @@ A paste or a guide can lose the space between the level and the module
 (`[ERROR]HCCL(3021,python3):2026-...`); the rest of the header is the same, so it is read alike.
 Some pastes carry the stamp with a colon between the seconds and the milliseconds
 (`...-20:10:17:012.780`); the time reader takes either separator, so the header does too.
+HCCL's guide prints some examples with a space between the date and the time
+(`HCCL(1265,):2025-10-21 07:56:47.198.454`); the time reader takes that too, and so does the
+header.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ HEADERS = (
         NAME,
         r"\[(?P<level>ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] ?"
         r"(?P<module>[A-Za-z][\w-]*)\((?P<pid>-?\d+)[,:][^)]*\):"
-        r"(?:(?P<ts>\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d[.:]\d{3}\.\d{3})|" + DOC_STAMP + r")\s*"
+        r"(?:(?P<ts>\d{4}-\d\d-\d\d[- ]\d\d:\d\d:\d\d[.:]\d{3}\.\d{3})|" + DOC_STAMP + r")\s*"
         r"(?:\[[^\]\s]+:\d+\])?(?:\[tid:\d+\])?(?:\d+ )?\s*",
     ),
 )

@@ -67,3 +67,27 @@ def test_a_single_op_argument_refusal_is_the_operator_layer(
     assert_reads(diagnosis, label, first_error=says)
     if alternative is not None:
         assert alternative in alternative_labels(diagnosis)
+
+
+# The graph executor makes the same check when it hands a node of a loaded model the output
+# buffer the caller gave: the size the model's shape inference expects against the one given.
+OUTPUT_ALLOCATION = """\
+[INFO] GE(51720,infer):2026-04-09-14:02:11.310.004 [task_context.cc:257]51720 AllocateOutput: To allocate output for node: mul3. index = 0, tensor desc = [DataType = 1, Format = 2, Shape = [16, ]
+[ERROR] GE(51720,infer):2026-04-09-14:02:11.310.051 [task_context.cc:257]51720 AllocateOutput: ErrorNo: 50331649() [LOAD][LOAD][Check][Size] mul3(Mul) index[0] mem size out of range! Expected size: 64, but given input size: 8.
+"""
+
+
+def test_an_output_buffer_refused_at_allocation_is_the_same_refusal() -> None:
+    diagnosis = diagnose_text("log/plog/plog-51720.log", OUTPUT_ALLOCATION)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="mem size out of range! Expected size: 64",
+        rule="op.ge_single_op_args_rejected",
+        beside=("shape_mismatch",),
+    )
+
+
+def test_the_allocation_notice_alone_is_no_refusal() -> None:
+    diagnosis = diagnose_text("log/plog/plog-51720.log", OUTPUT_ALLOCATION.splitlines()[0] + "\n")
+    assert diagnosis.first_error is None or "AllocateOutput" not in diagnosis.first_error.text
