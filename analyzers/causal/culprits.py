@@ -41,6 +41,7 @@ from analyzers.causal.wait_places import (
 from analyzers.causal.waited_on import first_to_exit, singled_out
 from analyzers.causal.watchdog_works import works_in_chain
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
+from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified, own_exit, teardown_kills
 from analyzers.classify.matches import Match
@@ -144,6 +145,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     # a peer that closed the connection had ended before the first error: a rank the agent
     # stopped afterwards was still alive then, and is not the peer that went away
     gone = any(match.signature.peer_gone for match in first.matches)
+    past = _ran_past_finished_peers(first, correlation) if gone else None
+    if past is not None:
+        return past
     stopped = agent_stopped(scans) if gone else frozenset()
     found = interrupted_outside(chain) or singled_out(
         correlation, size_stated, quiet_suspect, spared, stopped, works_in_chain(chain)
@@ -574,6 +578,25 @@ def killed_alongside(
     if not killed or not set(ranks) <= killed:
         return list(ranks)
     return sorted({*ranks, *(r for r in killed if isinstance(r, int))})
+
+
+def _ran_past_finished_peers(first: Classified, correlation: Correlation | None) -> Blame | None:
+    """The rank that lost its peers in a collective when every other rank had printed its
+    success line and ended cleanly: the peers did not go away early, they were done; the rank
+    alone called one more collective (a statistic synced on one rank, an extra step) after the
+    sequence they all ran, so it is the one whose behaviour diverged. A peer that ended with an
+    error, or one that never printed its success line, leaves the usual reading in place."""
+    if correlation is None or first.rank is None:
+        return None
+    others = [r for r in correlation.ranks if r.rank != first.rank]
+    if not others or len(others) + 1 != len(correlation.ranks):
+        return None
+    if not all(
+        r.status == RankStatus.OK and r.last_checkpoint and is_success(r.last_checkpoint)
+        for r in others
+    ):
+        return None
+    return Blame([first.rank], say("blame.ran_past_finished_peers", rank=first.rank))
 
 
 def teardown_killed(scans: Sequence[FileScan]) -> frozenset[int]:

@@ -489,6 +489,10 @@ class SequenceQualifier:
     before any step line are in the job's first training step. A phase a step holds (a
     pipeline stage's `microbatch 2 / forward passed`) is placed in its step the same way:
     `step 4 / microbatch 2 / forward passed`.
+    A job that prefills several batches in a row prints `prefill passed` again after layers
+    and before any decode step line (the `prefill start` between is no checkpoint); once a
+    rank's sequence shows that (`learn`), the layers after `prefill passed` are the next
+    batch's prefill on every rank, not the decode loop's first step.
     Each distinct text is classified once, so a sequence costs a tuple and a dict lookup per entry: a big job has millions.
     """
 
@@ -499,6 +503,29 @@ class SequenceQualifier:
         self._first_train: int | None = None  # the lowest training step a text names
         self.labels: list[str] = []
         self._ids: dict[tuple[int | None, int | None, int, int, int | None], int] = {}
+        self._prefills_repeat = False  # the layers after `prefill passed` are another prefill
+
+    def learn(self, sequences: Iterable[Sequence[int]]) -> None:
+        """Read the ranks' sequences (text ids) for a prefill that runs again: a `prefill
+        passed` line, layer or sub-module lines, and `prefill passed` again, with no decode
+        step line between. Call before `qualify`."""
+        self._classify_new()
+        hits = self._hits
+        for text_ids in sequences:
+            opened = layered = False
+            for text_id in text_ids:
+                hit = hits[text_id]
+                if hit is None:
+                    continue
+                if hit.role == "phase" and hit.opens_decode:
+                    if opened and layered:
+                        self._prefills_repeat = True
+                        return
+                    opened, layered = True, False
+                elif hit.role in ("layer", "submodule", "layer_part"):
+                    layered = True
+                elif hit.role in ("phase", "success") or hit.step is not None:
+                    opened = layered = False
 
     def qualify(self, text_ids: Iterable[int], opens: Mapping[int, int] | None = None) -> list[int]:
         """Label ids (into `self.labels`) for one rank's text ids, in order. `opens` maps the
@@ -538,7 +565,7 @@ class SequenceQualifier:
                 key, layer = (None, None, -1, text_id, None), passes.first()
                 request = hit.request  # type: ignore[union-attr]
                 step = hit.step + 1 if hit.step is not None else None  # type: ignore[union-attr]
-                if hit.opens_decode:  # type: ignore[union-attr]
+                if hit.opens_decode and not self._prefills_repeat:  # type: ignore[union-attr]
                     step = self._first if self._first is not None else 0
             elif role in TRAIN_ROLES:
                 key, layer, step = (None, None, -1, text_id, None), passes.first(), None

@@ -454,6 +454,29 @@ def _ended_by_uncaught(scan: FileScan) -> set[int]:
     return ended
 
 
+def ended_on_error(scans: Sequence[FileScan], rank: int | None) -> bool:
+    """The rank's process ended on an error: a launcher's summary records an exit of its own
+    for it (an error status or a crash, not the agent's stop), or torch's distributed hook
+    printed its uncaught exception (`[rankN]: ` before each line), which it does only once the
+    exception has left the program. A rank that printed its success line and then ended this
+    way did not finish: what it ran after the success failed."""
+    if rank is None:
+        return False
+    for scan in scans:
+        records = scan.facts.get("elastic_failures") or ()
+        global_of = {
+            r.get("local_rank"): r.get("rank") for r in records if isinstance(r.get("rank"), int)
+        }
+        for record in records:
+            its = record.get("rank")
+            its = its if its is not None else global_of.get(record.get("local_rank"))
+            if its == rank and own_exit(record):
+                return True
+        if rank in _ended_by_uncaught(scan):
+            return True
+    return False
+
+
 # the exit status in the one-line message `formats.elastic` gives each summary record
 _RECORD_EXIT = re.compile(r"\bexitcode: (?P<code>-?\d+)")
 

@@ -23,6 +23,7 @@ from analyzers.classify.events import (
     TIER_UNKNOWN,
     Classified,
     classify_scans,
+    ended_on_error,
 )
 from analyzers.classify.rules import Knowledge, load_knowledge
 from analyzers.core.phrases import Said, sentence
@@ -87,13 +88,18 @@ def _finished_anyway(
 ) -> bool:
     """Every rank logged success, and the first error is an unknown exception, one its
     rank carried on after, or one of an attempt the launcher replaced by a run that finished
-    (the ranks' checkpoints are read from the last attempt)."""
+    (the ranks' checkpoints are read from the last attempt). An unknown or consequence line
+    does not count as survived when its rank's process then ended on an error (the launcher
+    records its own failing exit, or torch's hook printed its uncaught exception): the rank
+    ran something after its success line, a collective its peers had left, and that failed."""
     ranks = correlation.ranks
     done = bool(ranks) and all(multirank.finished(rank) for rank in ranks)
     first = chain.first
     if not done or first is None:
         return False
-    return first.tier <= TIER_UNKNOWN or first.recovered or _replaced(first, scans)
+    if first.recovered or _replaced(first, scans):
+        return True
+    return first.tier <= TIER_UNKNOWN and not ended_on_error(scans, first.rank)
 
 
 def _replaced(first: Classified, scans: Sequence[FileScan]) -> bool:

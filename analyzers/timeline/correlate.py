@@ -95,6 +95,7 @@ def qualify(timeline: Timeline) -> None:
     """Give every entry its layer-qualified label. Ranks mostly log the same sequence (or a
     prefix of a longer one), so each distinct sequence is qualified once."""
     qualifier = SequenceQualifier(timeline.texts)
+    qualifier.learn(seq.text for seq in timeline.ranks.values())
     done: list[tuple[bytes, dict[int, int], Any]] = []
     for rank in sorted(timeline.ranks, key=lambda r: -len(timeline.ranks[r])):
         seq = timeline.ranks[rank]

@@ -30,6 +30,7 @@ def unranked_workers_common(scans: Sequence[FileScan], world_size: int | None) -
     if not _worker_tags(scans) <= logged:  # a worker that logged no checkpoint
         return None
     qualifier = SequenceQualifier(timeline.texts)
+    qualifier.learn(seq.text for seq in timeline.ranks.values())
     for seq in timeline.ranks.values():
         seq.label = array("I", qualifier.qualify(seq.text))
     timeline.labels = qualifier.labels
