@@ -40,10 +40,17 @@ from typing import TYPE_CHECKING
 
 from analyzers.causal import fallback
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.labels import UNLABELLED, unread_words
+from analyzers.causal.labels import unread_words
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.phrases import say
-from analyzers.core.types import Alternative, Correlation, EventKind, FileScan, RankStatus
+from analyzers.core.types import (
+    UNLABELLED,
+    Alternative,
+    Correlation,
+    EventKind,
+    FileScan,
+    RankStatus,
+)
 
 if TYPE_CHECKING:
     from analyzers.classify.matches import Match
@@ -122,7 +129,7 @@ def alternatives(
     for candidate, named in _candidates(chain, confidence, line_category, shown, scans):
         if candidate.category in (category, "healthy"):
             continue
-        if candidate.category == "other" and not named:
+        if candidate.category == UNLABELLED and not named:
             continue
         candidate.score = round(min(candidate.score, ceiling), 2)
         known = picked.get(candidate.category)
@@ -245,7 +252,7 @@ def _literal_reading(best: Match) -> Iterator[Alternative]:
     `other` (a wrapper or an error-manager line labelled only by its code) names no layer of
     its own, so it has no literal reading to offer."""
     signature = best.signature
-    if signature.category == "other":
+    if signature.category == UNLABELLED:
         return
     if signature.category_from_code and best.category != signature.category:
         yield _by_rule(signature.category, signature, LITERAL_SHARE)

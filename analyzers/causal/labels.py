@@ -28,10 +28,9 @@ from analyzers.classify.hints import is_chatter
 from analyzers.classify.matches import Classified
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.classify.word_vote import WordReading, read_words
-from analyzers.core.types import EventKind, FileScan
+from analyzers.core.types import UNLABELLED, EventKind, FileScan
 from analyzers.formats.base import QUIET_LEVELS
 
-UNLABELLED = "other"
 _QUIET = QUIET_LEVELS | {"WARNING", "WARN", "NOTICE", "TRACE"}
 _QUIET_FIELD = re.compile(r"\b(?:INFO|DEBUG|TRACE|NOTICE|WARN|WARNING)\b")
 _HEADER_SPAN = 48  # where a line's time, writer and level fields stand

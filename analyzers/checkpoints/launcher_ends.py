@@ -4,7 +4,9 @@
 torchrun, `mp.spawn`, srun, Open MPI, PALS and launch scripts each report a child that died or
 was stopped in their own words; the rules turn such a line into the ranks it names, the exit
 code (a signal as -N) and the signal's name, so that report.rank_ends can tell a rank that was
-killed from one that hung or finished.
+killed from one that hung or finished. A launch script's shell says it in the user's language
+(`./run.sh: 第 19 行： 9779 段错误               （核心已转储）python train.py --local_rank 3`),
+so a rule and its keywords may name the lists of `signal_names.yaml` as `{{segfault}}`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from analyzers.core.exits import signal_named
 from analyzers.core.rank_lists import ranks_named
+from analyzers.core.signal_names import Names, keywords
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,8 @@ def _end_of(rule: EndRule, found: re.Match[str]) -> LauncherEnd | None:
         named,
         host=groups.get("host"),
         at=groups.get("at"),
-        local=rule.local_ranks,
+        # a command's `--local_rank 3` numbers the child on its node, its `--rank 3` globally
+        local=rule.local_ranks or groups.get("local") is not None,
         whole_host=rule.whole_host,
     )
 
@@ -100,8 +104,11 @@ def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | Non
     return (-int(known) if known else None), named
 
 
-def read_end_rule(entry: Mapping[str, Any], regex: re.Pattern[str], path: Path) -> EndRule:
-    """One validated `launcher_ends` entry; a broken one fails loudly at load."""
+def read_end_rule(
+    entry: Mapping[str, Any], regex: re.Pattern[str], path: Path, words: Names | None = None
+) -> EndRule:
+    """One validated `launcher_ends` entry, its keywords naming `signal_names.yaml`'s lists
+    (`words`) spelled out; a broken one fails loudly at load."""
     ends = {"exitcode", "status", "signal", "signum"} & set(regex.groupindex)
     named = entry.get("signal")
     whole_host = bool(entry.get("whole_host"))
@@ -113,13 +120,14 @@ def read_end_rule(entry: Mapping[str, Any], regex: re.Pattern[str], path: Path) 
         path,
         f"launcher_ends {entry['id']}: unknown signal {named!r}",
     )
-    keywords = tuple(entry.get("keywords") or ())
-    _require(bool(keywords), path, f"launcher_ends {entry['id']}: no keywords")
+    listed = tuple(entry.get("keywords") or ())
+    _require(bool(listed), path, f"launcher_ends {entry['id']}: no keywords")
+    spelled = keywords(listed, words or {}, f"{path.name}: launcher_ends entry {entry['id']}")
     examples = tuple((e[0], list(e[1]), e[2], e[3]) for e in entry.get("examples", ()))
     return EndRule(
         entry["id"],
         regex,
-        keywords,
+        spelled,
         named,
         examples,
         counterexamples=tuple(entry.get("counterexamples", ())),

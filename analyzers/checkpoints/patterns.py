@@ -730,7 +730,7 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
         killed_lines=killed,
         teardown_signals=frozenset(status.get("teardown_signals", ())),
         launcher_ends=tuple(
-            read_end_rule(e, _compile(e, path, "launcher_ends"), path)
+            read_end_rule(e, _compile(e, path, "launcher_ends", words), path, words)
             for e in status.get("launcher_ends", ())
         ),
     )

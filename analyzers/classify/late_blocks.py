@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from analyzers.core.types import EventKind
+from analyzers.core.types import UNLABELLED, EventKind
 
 if TYPE_CHECKING:
     from analyzers.classify.errorcodes import CodeTable
@@ -51,7 +51,7 @@ def _recognised_failure(item: Classified) -> bool:
         and item.event.kind == EventKind.ERROR
         and best.role in OWN_ROLES
         and not best.signature.generic_record
-        and best.category != "other"
+        and best.category != UNLABELLED
         and not item.recovered
     )
 

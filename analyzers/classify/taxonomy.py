@@ -2,6 +2,8 @@
 against: each category with the subsystems it may belong to, and the roles a line can
 play in a cascade of errors."""
 
+from analyzers.core.types import UNLABELLED
+
 ANY_SUBSYSTEM = (
     "none",
     "operator",
@@ -26,6 +28,6 @@ TAXONOMY: dict[str, tuple[str, ...]] = {
     "device_fault": ("device",),
     "driver_env": ("environment",),
     "hang": ("communication", "framework"),
-    "other": ANY_SUBSYSTEM,
+    UNLABELLED: ANY_SUBSYSTEM,
 }
 ROLES = ("cause", "symptom", "wrapper", "cascade", "generic")

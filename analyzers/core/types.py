@@ -359,9 +359,15 @@ class Alternative:
     evidence_zh: str | None = None  # the same evidence for Chinese pages (log text as logged)
 
 
+# The label of a failure nothing names (the taxonomy's `other`): the diagnosis's default, the
+# answer when no rule, hint or learned word reads the first error, and the label no reading
+# offers as an alternative.
+UNLABELLED = "other"
+
+
 @dataclass(slots=True)
 class Diagnosis:
-    category: str = "other"
+    category: str = UNLABELLED
     subsystem: str = "none"
     confidence: float = 0.0
     first_error: ErrorRef | None = None

@@ -25,6 +25,7 @@ from analyzers.classify.events import (
     TIER_WRAPPER,
     Classified,
 )
+from analyzers.core.types import UNLABELLED
 from analyzers.report.multirank import Verdict
 
 # How far a line's tier lets the rules trust it, before the signature's own weight.
@@ -65,7 +66,7 @@ def confidence_of(
     score += 0.05 * min(len(agreeing), 2)
     if _contested(chain, category):
         score -= CONTESTED_PENALTY
-    if category == "other":
+    if category == UNLABELLED:
         score = min(score, OTHER_CONFIDENCE)
     if by_words:
         score = min(score, WORDS_CEILING)
@@ -79,7 +80,7 @@ def _contested(chain: CausalChain, category: str) -> bool:
     promotes it then); left at its tier, it sums up an error the rank printed itself, which
     speaks for that rank in the chain, so it offers no reading of its own."""
     return any(
-        item.category not in (None, "other", category)
+        item.category not in (None, UNLABELLED, category)
         and item is not chain.first
         and not _exit_summary(item)
         for item in chain.top

@@ -24,6 +24,7 @@ from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.core.phrases import ranks_said, say
 from analyzers.core.types import (
+    UNLABELLED,
     Correlation,
     EventKind,
     FileKind,
@@ -89,7 +90,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
         verdict = rule(correlation, scans)
         if verdict:
             return verdict
-    return Verdict(NOTHING, "other", "none", 0.1, (), say("verdict.nothing"))
+    return Verdict(NOTHING, UNLABELLED, "none", 0.1, (), say("verdict.nothing"))
 
 
 def finished(rank: RankSummary) -> bool:
@@ -271,7 +272,7 @@ def _weight_load(
     through a weight loader: an index, size or generic error there is a weight-loading
     failure."""
     first = chain.first
-    if first is None or category not in ("other", "shape_mismatch"):
+    if first is None or category not in (UNLABELLED, "shape_mismatch"):
         return None
     in_loader = _frame_near(first, scans, LOAD_FRAME)
     if not chain.culprit_ranks:
@@ -297,7 +298,7 @@ def _empty_data_split(
     """An index error raised in a dataset library's split step: the rank was handed no data
     files or shards, which the data layout and the number of ranks decide (`config`)."""
     first = chain.first
-    if first is None or category != "other":
+    if first is None or category != UNLABELLED:
         return None
     if not EMPTY_LIST_INDEX.search(first.event.message or first.event.text):
         return None

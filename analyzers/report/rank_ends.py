@@ -14,6 +14,7 @@ did not hang, and the rank table says so once nothing reads the statuses any mor
       mpirun noticed that process rank 3 with PID 18900 on node gpu-2 exited on signal 9 (Killed).
       x1203c0s5b0n0.hsn.cm.example.org: rank 0 died from signal 15
       torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL
+      ./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py --local_rank 3
 
   A crash signal or SIGKILL is a death whatever the rank was doing. A termination signal
   (SIGTERM, SIGINT, SIGHUP; torchrun's teardown of the survivors) is one when the rank was
@@ -27,12 +28,12 @@ did not hang, and the rank table says so once nothing reads the statuses any mor
   peer failed while it was still shutting down, finished its work.
 
 torchrun's records come from `facts["elastic_failures"]`; other launchers' lines are read
-by `checkpoints.yaml`'s `status.launcher_ends`. spawn numbers its processes on each node, so
-its index names a rank through its file's own block of ranks. A line that names only a node
-(Slurm cancelling a node's step because some node failed) ends the ranks the other records
-place on that node, by their `host` (torchrun's records, srun, Open MPI, PALS); a node no
-record places a rank on changes nothing, since guessing its ranks from file names could
-mark the wrong ranks stopped.
+by `checkpoints.yaml`'s `status.launcher_ends`. spawn numbers its processes on each node, as
+a command's `--local_rank` does, so its index names a rank through its file's own block of
+ranks. A line that names only a node (Slurm cancelling a node's step because some node
+failed) ends the ranks the other records place on that node, by their `host` (torchrun's
+records, srun, Open MPI, PALS); a node no record places a rank on changes nothing, since
+guessing its ranks from file names could mark the wrong ranks stopped.
 """
 
 from __future__ import annotations

@@ -17,7 +17,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzers.core.types import Correlation, Diagnosis, ErrorRef, EventKind, FileScan
+from analyzers.core.types import (
+    UNLABELLED,
+    Correlation,
+    Diagnosis,
+    ErrorRef,
+    EventKind,
+    FileScan,
+)
 from analyzers.library.matching import find_operators, hardware_of, template
 from analyzers.timeline.npu_state import NpuState, cpu_busy, npu_state
 
@@ -51,7 +58,7 @@ class ExitFact:
 class TreeFacts:
     """Everything a tree predicate may look at, for one incident."""
 
-    category: str = "other"
+    category: str = UNLABELLED
     subsystem: str = "none"
     first_error: ErrorRef | None = None
     lines: tuple[FactLine, ...] = ()

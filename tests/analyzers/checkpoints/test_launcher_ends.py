@@ -1,5 +1,6 @@
 """Launcher lines that say how ranks ended: every rule's own examples and counterexamples,
-the node a line names, Slurm's node failure and spawn's per-node numbering."""
+the node a line names, Slurm's node failure, spawn's per-node numbering and a launch script's
+shell naming the rank its command passes."""
 
 from __future__ import annotations
 
@@ -99,3 +100,63 @@ def test_a_broken_launcher_end_entry_fails_at_load(tmp_path, entry, complaint):
     entry["pattern"] = ranks + end
     with pytest.raises(ValueError, match=complaint):
         read_end_rule(entry, re.compile(entry["pattern"]), tmp_path / "checkpoints.yaml")
+
+
+# A launch script's shell reports a child a signal ended with the command as the script wrote
+# it (bash 5.2's job report); the rank is the one that command passes literally.
+@pytest.mark.parametrize(
+    ("line", "ranks", "local", "signal"),
+    [
+        (
+            "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py --local_rank 3",
+            (3,),
+            True,
+            "SIGSEGV",
+        ),
+        (
+            "./run_train.sh: line 10: 19460 Killed                  python train.py --rank=2",
+            (2,),
+            False,
+            "SIGKILL",
+        ),
+        ("[2]+  Floating point exceptionpython train.py --local-rank 4", (4,), True, "SIGFPE"),
+        (
+            "./run_train.sh: 第 10 行：22323 段错误               （核心已转储）python train.py --local_rank 3",
+            (3,),
+            True,
+            "SIGSEGV",
+        ),
+        (
+            "./run_train.sh: Zeile 10: 20908 Abgebrochen             python train.py --rank 0",
+            (0,),
+            False,
+            "SIGABRT",
+        ),
+        (
+            "./run_train.sh: Zeile 10: 20906 Getötet                python train.py --rank 2",
+            (2,),
+            False,
+            "SIGKILL",
+        ),
+    ],
+)
+def test_a_shell_job_report_names_the_rank_its_command_passes(line, ranks, local, signal):
+    end = launcher_end(line)
+    assert end is not None
+    assert (end.ranks, end.local, end.signal) == (ranks, local, signal)
+
+
+# Counterexamples: a command that passes its rank in a shell variable (bash prints the command
+# unexpanded), a node's rank, a report that names no rank, and SIGTERM, which a script's shell
+# does not report.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./run_train.sh: line 10: 19458 Segmentation fault      (core dumped) python train.py --local_rank $i",
+        "run.sh: line 19: 34410 Killed                  python -m sglang.launch_server --nnodes 1 --node-rank 0 --tp-size 8",
+        "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py",
+        "[3]   Terminated              python train.py --rank 3",
+    ],
+)
+def test_a_shell_job_report_without_a_literal_rank_names_none(line):
+    assert launcher_end(line) is None

@@ -385,6 +385,29 @@ SHELL_JOB_REPORTS = [
 ]
 
 
+# The same reports for a process that crashed, as bash 5.2 prints them (`kill -SEGV` and the
+# like of a child it ran, in a script and in an interactive shell): the signal's word padded
+# to 24 bytes, glued to the command when it fills them (`Floating point exception`), then
+# ` (core dumped)` in the shell's words when the process left a core.
+SHELL_CRASH_REPORTS = [
+    "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py --local_rank 3",
+    "./run_train.sh: line 10: 19461 Bus error               (core dumped) python train.py --local_rank 1",
+    "./run_train.sh: line 10: 19464 Illegal instruction     (core dumped) python train.py --local_rank 5",
+    "./run_train.sh: line 10: 19463 Floating point exceptionpython train.py --local_rank 4",
+    "[1]-  Bus error               python train.py --local_rank 1",
+    "[2]+  Floating point exceptionpython train.py --rank 2",
+    "./run_train.sh: 第 10 行：22323 段错误               （核心已转储）python train.py --local_rank 3",
+    "./run_train.sh: 第 10 行：21679 总线错误            （核心已转储）python train.py --local_rank 1",
+    "./run_train.sh: Zeile 10: 20909 Gleitkomma-Ausnahme     (Speicherabzug geschrieben) python train.py --local_rank 4",
+    "./run_train.sh: Zeile 10: 20910 Ungültiger Maschinenbefehl   python train.py --local_rank 5",
+]
+
+
+@pytest.mark.parametrize("line", SHELL_CRASH_REPORTS)
+def test_a_shell_job_report_of_a_crash_is_a_killed_line(line):
+    assert is_killed_line(line)
+
+
 @pytest.mark.parametrize("line", SHELL_JOB_REPORTS)
 def test_a_shell_job_report_with_a_padded_pid_or_a_job_number_is_a_killed_line(line):
     assert is_killed_line(line)
@@ -404,6 +427,10 @@ def test_a_shell_job_report_with_a_padded_pid_or_a_job_number_is_a_killed_line(l
         "[1] Killed is what the note says",
         "[2]-  Segmentation faults are what this op guards against",
         "[rank1]:  Killed 3 stale workers before restart",
+        # SIGABRT is how a process ends itself on an uncaught native exception it reported
+        "./run_train.sh: line 10: 19462 Aborted                 (core dumped) python train.py",
+        "./run_train.sh: Zeile 10: 20908 Abgebrochen             python train.py",
+        "[2]-  Bus errors are what this check guards against",
     ],
 )
 def test_killed_mid_line_or_another_job_status_is_no_killed_line(line):
@@ -424,6 +451,14 @@ def test_killed_mid_line_or_another_job_status_is_no_killed_line(line):
         (
             "[2]-  Segmentation fault (core dumped) python train.py --rank 2",
             "Segmentation fault (core dumped)",
+        ),
+        (
+            "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py",
+            "Segmentation fault (core dumped)",
+        ),
+        (
+            "./run_train.sh: 第 10 行：21679 总线错误            （核心已转储）python train.py",
+            "./run_train.sh: line 10: 21679 Killed                  python train.py",
         ),
     ],
 )

@@ -159,6 +159,36 @@ def test_a_rank_its_launcher_reports_killed_by_sigkill_is_killed(tmp_path: Path,
     assert _plain_job(tmp_path, line)[3] == "killed"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py "
+        "--local_rank 3",
+        "./run_train.sh: line 19:  9779 Killed                  python train.py --rank 3",
+        "./run_train.sh: 第 19 行： 9779 总线错误            （核心已转储）python train.py "
+        "--local_rank 3",
+    ],
+)
+def test_a_rank_its_launch_scripts_shell_reports_crashed_is_killed(
+    tmp_path: Path, line: str
+) -> None:
+    """The script that started the ranks as background jobs (`python train.py --local_rank 3
+    &`, then `wait`) reports the one a signal ended, with the command that names its rank."""
+    assert _plain_job(tmp_path, line)[3] == "killed"
+
+
+def test_a_shell_job_report_whose_command_names_no_rank_leaves_the_ranks_alone(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: bash prints the command as the script wrote it, so a rank passed in a
+    variable (`--local_rank $i`) names no rank, and rank 3 is still only silent."""
+    line = (
+        "./run_train.sh: line 19:  9779 Segmentation fault      (core dumped) python train.py "
+        "--local_rank $i"
+    )
+    assert _plain_job(tmp_path, line)[3] == "hung"
+
+
 def test_a_rank_its_launcher_reports_terminated_without_times_stays_hung(tmp_path: Path) -> None:
     """Counterexample: srun's `Terminated` has no time, so nothing says rank 3 was still
     advancing when it was stopped."""
