@@ -75,3 +75,23 @@ def test_a_create_the_saver_will_retry_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("rollout.log", text)
     assert RULE not in rules_of(diagnosis)
+
+
+def test_the_memory_savers_older_result_spelling_is_memory() -> None:
+    # Older memory-saver builds print the driver's code as `result=N` with no words after it;
+    # 2 is the driver's out-of-memory code, the same refusal as the spelled-out form.
+    text = (
+        "(RolloutServer pid=5530) INFO 11-04 07:12:55 resuming memory occupation\n"
+        "CUresult error result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create line=97\n"
+        "(ActorRolloutWorker pid=5402) WARNING:2026-11-04 07:13:55,002:Async request to "
+        "resume_memory_occupation timed out (attempt 1)\n"
+    )
+    diagnosis = diagnose_text("rollout.log", text)
+    assert_reads(diagnosis, "oom", first_error="result=2", rule=RULE, beside=("config",))
+
+
+def test_the_older_spelling_with_another_code_is_not_memory() -> None:
+    text = "CUresult error result=1 file=csrc/torch_memory_saver.cpp func=resume line=140\n"
+    diagnosis = diagnose_text("rollout.log", text)
+    assert RULE not in rules_of(diagnosis)
+    assert diagnosis.category != "oom", diagnosis.root_cause

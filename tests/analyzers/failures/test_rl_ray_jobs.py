@@ -138,3 +138,33 @@ def test_a_summary_that_counts_no_memory_kill_is_not_one() -> None:
     diagnosis = diagnose_text("trainer.log", text)
     assert "oom.ray_memory_monitor_kill" not in rules_of(diagnosis)
     assert diagnosis.category != "oom", diagnosis.root_cause
+
+
+def test_the_monitors_kill_record_in_the_raylet_log_leads_its_advice() -> None:
+    # raylet.out's own record of a kill: the task, its retry budget, how many workers went and
+    # the node's memory, then the object-store dump, the kill list and the advice.
+    text = (
+        "Task embed_shard failed due to oom. There are 3 oom retries remaining, so the task will "
+        "be retried. Error: 1 worker(s) were killed due to the node running low on memory. "
+        "Memory on the node (IP: 10.7.5.23, ID: 3fd1c08a7b6e) was 60.12GB / 63.90GB (0.940845)\n"
+        "OOM kill reason: user cgroup memory upper bound was met or exceeded\n"
+        "Ray killed 1 worker(s) based on the killing policy\n"
+        "Selected to kill: (Task: job ID=02000000, task name=embed_shard, pid=81230, "
+        "actual memory used=18.40GB)\n"
+        "Refer to the documentation on how to address the out of memory issue: "
+        "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider "
+        "provisioning more memory on this node or reducing task parallelism.\n"
+    )
+    diagnosis = diagnose_text("raylet.out", text)
+    assert_reads(
+        diagnosis,
+        "oom",
+        first_error="worker(s) were killed due to the node running low on memory",
+        rule="oom.ray_memory_monitor_kill",
+    )
+
+
+def test_a_task_that_finished_after_an_oom_retry_is_no_kill() -> None:
+    text = "Task embed_shard finished after 1 oom retry; 0 worker(s) were killed since.\n"
+    diagnosis = diagnose_text("driver.log", text)
+    assert "oom.ray_memory_monitor_kill" not in rules_of(diagnosis)
