@@ -43,7 +43,14 @@ from analyzers.causal.chain import CausalChain
 from analyzers.causal.labels import UNLABELLED, unread_words
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.phrases import say
-from analyzers.core.types import Alternative, Correlation, EventKind, FileScan, RankStatus
+from analyzers.core.types import (
+    Alternative,
+    Correlation,
+    ErrorRef,
+    EventKind,
+    FileScan,
+    RankStatus,
+)
 
 if TYPE_CHECKING:
     from analyzers.classify.matches import Match
@@ -125,6 +132,7 @@ def alternatives(
         if candidate.category == "other" and not named:
             continue
         candidate.score = round(min(candidate.score, ceiling), 2)
+        candidate.ref = candidate.ref or _first_ref(chain)
         known = picked.get(candidate.category)
         if known is None or candidate.score > known.score:
             picked[candidate.category] = candidate  # the strongest evidence per label
@@ -207,6 +215,12 @@ def _candidates(
         yield Alternative(learned.category, said.en, confidence * HINT_SHARE, said.zh), False
 
 
+def _first_ref(chain: CausalChain) -> ErrorRef | None:
+    """Every candidate not read from another line is read from the first error: its rules,
+    its codes, its words and the hints they carry."""
+    return chain.first.event.ref() if chain.first is not None else None
+
+
 def _code_speaks(first: Classified) -> bool:
     """Whether a code the first error carries is listed with neighbours of its own. A rule
     that takes its label from the code it carries (a synchronize that returned N) names the
@@ -278,9 +292,10 @@ def _other_lines(
             continue
         text = item.event.message or item.event.text
         score = best.weight / 100 * LINE_TRUST * 0.8
-        yield Alternative(best.category, _short(text), score, _short(text))
+        ref = item.event.ref()
+        yield Alternative(best.category, _short(text), score, _short(text), ref)
         for label in shown.neighbours(best.signature):  # the guide's for that line's rule
-            yield _by_rule(label, best.signature, score * GUIDE_SHARE)
+            yield replace(_by_rule(label, best.signature, score * GUIDE_SHARE), ref=ref)
         for info in item.codes:  # and for the code that gave that line its label
             if info.category == best.category:
                 for label in info.also:
@@ -289,6 +304,7 @@ def _other_lines(
                         f"code {info.label}: {info.meaning}",
                         score * GUIDE_SHARE,
                         f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
+                        ref,
                     )
 
 
