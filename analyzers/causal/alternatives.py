@@ -47,6 +47,7 @@ from analyzers.core.types import (
     UNLABELLED,
     Alternative,
     Correlation,
+    ErrorRef,
     EventKind,
     FileScan,
     RankStatus,
@@ -132,6 +133,7 @@ def alternatives(
         if candidate.category == UNLABELLED and not named:
             continue
         candidate.score = round(min(candidate.score, ceiling), 2)
+        candidate.ref = candidate.ref or _first_ref(chain)
         known = picked.get(candidate.category)
         if known is None or candidate.score > known.score:
             picked[candidate.category] = candidate  # the strongest evidence per label
@@ -214,6 +216,12 @@ def _candidates(
         yield Alternative(learned.category, said.en, confidence * HINT_SHARE, said.zh), False
 
 
+def _first_ref(chain: CausalChain) -> ErrorRef | None:
+    """Every candidate not read from another line is read from the first error: its rules,
+    its codes, its words and the hints they carry."""
+    return chain.first.event.ref() if chain.first is not None else None
+
+
 def _code_speaks(first: Classified) -> bool:
     """Whether a code the first error carries is listed with neighbours of its own. A rule
     that takes its label from the code it carries (a synchronize that returned N) names the
@@ -285,9 +293,10 @@ def _other_lines(
             continue
         text = item.event.message or item.event.text
         score = best.weight / 100 * LINE_TRUST * 0.8
-        yield Alternative(best.category, _short(text), score, _short(text))
+        ref = item.event.ref()
+        yield Alternative(best.category, _short(text), score, _short(text), ref)
         for label in shown.neighbours(best.signature):  # the guide's for that line's rule
-            yield _by_rule(label, best.signature, score * GUIDE_SHARE)
+            yield replace(_by_rule(label, best.signature, score * GUIDE_SHARE), ref=ref)
         for info in item.codes:  # and for the code that gave that line its label
             if info.category == best.category:
                 for label in info.also:
@@ -296,6 +305,7 @@ def _other_lines(
                         f"code {info.label}: {info.meaning}",
                         score * GUIDE_SHARE,
                         f"错误码 {info.label}：{info.meaning_zh}" if info.meaning_zh else None,
+                        ref,
                     )
 
 

@@ -19,6 +19,7 @@ import re
 import string
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from analyzers.core.yamlcheck import KnowledgeError
@@ -80,9 +81,43 @@ class BilingualError(KnowledgeError):
     """A Chinese sibling field is malformed; the message names the entry and the field."""
 
 
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """The template filled with `values`; a value that is empty (nothing known to name) takes
+    the bracketed clause around its placeholder with it, so a label says nothing rather than a
+    word ('none') that is neither the incident's nor the reader's language."""
+    empty = frozenset(name for name in placeholders(template) if values.get(name) == "")
+    return without_clauses(template, empty).format_map(values)
+
+
+def without_clauses(template: str, names: frozenset[str]) -> str:
+    """The template without the clauses that hold any of `names`: a bracketed one
+    (`(missing: {ranks})`, `（缺失：{ranks}）`) or a closing `: {ranks}`."""
+    for name in names:
+        template = re.sub(_CLAUSE.format(name=re.escape(name)), "", template)
+    return template
+
+
+# a bracketed clause holding the placeholder, or a `: {name}` that ends the text
+_CLAUSE = r"\s*[(（][^(){{}}（）]*\{{{name}\}}[^(){{}}（）]*[)）]|\s*[:：]\s*\{{{name}\}}$"
+
+
 def refill(english_template: str, chinese_template: str, text: str) -> str | None:
     """`text` (the English template filled in) re-filled into the Chinese template, or None
-    when `text` was not made from `english_template`."""
+    when `text` was not made from `english_template` (with or without the clauses `fill`
+    leaves out for an empty value)."""
+    names = sorted(placeholders(english_template))
+    for count in range(len(names) + 1):
+        for dropped in map(frozenset, combinations(names, count)):
+            english = without_clauses(english_template, dropped)
+            if dropped and english == english_template:
+                continue
+            chinese = _refilled(english, without_clauses(chinese_template, dropped), text)
+            if chinese is not None:
+                return chinese
+    return None
+
+
+def _refilled(english_template: str, chinese_template: str, text: str) -> str | None:
     match = _template_pattern(english_template).fullmatch(text)
     if match is None:
         return None

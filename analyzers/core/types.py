@@ -357,6 +357,7 @@ class Alternative:
     evidence: str
     score: float
     evidence_zh: str | None = None  # the same evidence for Chinese pages (log text as logged)
+    ref: ErrorRef | None = None  # the line that supports it, so a page can link to it
 
 
 # The label of a failure nothing names (the taxonomy's `other`): the diagnosis's default, the

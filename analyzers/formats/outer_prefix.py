@@ -61,8 +61,9 @@ CRI = r"(" + COLLECTOR_TIME + r") (stdout|stderr) [FP]"
 # `kubectl logs --prefix`: the pod's and the container's names (DNS labels).
 KUBECTL = r"\[pod/([a-z0-9][a-z0-9.-]{0,252})/([a-z0-9][a-z0-9-]{0,62})\]"
 # nektos/act's lines of a step's output: `[<workflow>/<job>]   | ` (three spaces), coloured on a
-# terminal as the bar alone: ESC[<colour>m|ESC[0m and a space
-CI_STEP = r"\[([^\[\]\n]{1,200})\]   \|"
+# terminal as the bar alone: ESC[<colour>m|ESC[0m and a space. A bare number in the brackets
+# is a writer's thread id (a CANN plog header's `[107626]`, then a table HCCL draws), no job
+CI_STEP = r"\[(?!\d+\])([^\[\]\n]{1,200})\]   \|"
 _CI_STEP_COLOURED = r"\x1b\[\d{1,3}m\|\x1b\[0m "
 # pdsh names the host: a name ending in `-N` (hyphens inside too, as clusters and clouds name
 # them: `gpu-node-07`, `ip-172-31-8-5`), an address, `localhost`, or a host stem with its

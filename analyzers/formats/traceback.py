@@ -556,8 +556,13 @@ def _cut_at_blank(line: ParsedLine) -> bool:
     """The line ends in a blank, as no message a program prints does: a paste broke the text
     there (an editor or a markdown span wrapping a long message at its spaces), so the line
     below at the same depth carries the rest of it (`Fail to open library: ` / `<path> ` /
-    `with error: <lib>: ` / `undefined symbol: <name>`)."""
-    return line.text.endswith((" ", "\t")) and bool(line.message.strip())
+    `with error: <lib>: ` / `undefined symbol: <name>`). A run of blanks is a terminal's
+    padding of a short row up to its width, whatever the row held: the row is whole."""
+    return line.text.endswith((" ", "\t")) and not _padded(line.text) and bool(line.message.strip())
+
+
+def _padded(text: str) -> bool:
+    return text.endswith(("  ", "\t\t", " \t", "\t "))
 
 
 def _stops_at_type(message: str) -> bool:

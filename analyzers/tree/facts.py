@@ -87,14 +87,18 @@ class TreeFacts:
             "code": next(iter(sorted(self.codes)), "?"),
             "last_checkpoint": self.last_checkpoints[0].text if self.last_checkpoints else "?",
             "missing_ranks": _ranks(self.missing_ranks),
-            "diverged_ranks": _ranks(self.diverged_ranks or self.behind_ranks),
+            "diverged_ranks": _ranks(
+                self.culprit_ranks or self.diverged_ranks or self.behind_ranks
+            ),
             "culprit_ranks": _ranks(self.culprit_ranks),
             "exit_code": ", ".join(str(e.exitcode) for e in self.exits) or "?",
         }
 
 
 def _ranks(ranks: Sequence[int]) -> str:
-    return ", ".join(map(str, ranks)) if ranks else "none"
+    """The ranks as a label names them; empty when there are none, so the label's clause
+    about them is left out (`analyzers.core.bilingual.fill`)."""
+    return ", ".join(map(str, ranks))
 
 
 # ------------------------------------------------------------------------------ builder

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from analyzers.core.bilingual import fill
 from analyzers.core.types import ErrorRef, TreeStep
 from analyzers.tree.data import (
     NodeWords,
@@ -102,7 +103,7 @@ def _step(
 
 
 def _label(node: TreeNode, facts: TreeFacts, stack: str | None) -> str:
-    return node.words_for(stack).label.format_map(facts.summary())
+    return fill(node.words_for(stack).label, facts.summary())
 
 
 def path_category(steps: Sequence[TreeStep | str], tree: Tree | None = None) -> str | None:

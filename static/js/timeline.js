@@ -386,6 +386,13 @@
       }) };
   }
 
+  // A job that logged no checkpoint has nothing to order or time its lanes by: the axis says
+  // so instead of numbering the span Plotly pads around its error marks (-2 … 0 in fractions).
+  function noCheckpointsAxis() {
+    return { title: { text: gettext("no checkpoints in these logs: the lanes show their errors only") },
+      showticklabels: false, showgrid: false, fixedrange: true };
+  }
+
   function layout(payload) {
     const count = payload.lanes.rank.length;
     const common = payload.last_common;
@@ -393,6 +400,7 @@
       : gettext("seconds since the first checkpoint (clock skew between ranks corrected)");
     const xaxis = Object.assign({ title: { text: xTitle }, zeroline: false }, checkpointTicks(payload));
     if (state.window) xaxis.range = state.window.slice();
+    if (!payload.total_points) Object.assign(xaxis, noCheckpointsAxis());
     return {
       height: plotHeight(count),
       margin: { l: 150, r: 20, t: 36, b: 50 },

@@ -20,7 +20,7 @@ from incidents.models import AnalysisRun, Bundle, Incident, RunState
 from incidents.runs import blobstore
 from incidents.runs.analysis import analyze_run
 from incidents.timeline.charts import prepare_timeline
-from tests.incidents.timeline_reports import straggler_report
+from tests.incidents.timeline_reports import crash_report, straggler_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -402,3 +402,30 @@ def test_a_bad_filter_after_a_good_one_leaves_no_stale_chart(
     assert page.evaluate(
         "() => document.getElementById('timeline-plot').timelinePayload.lanes.rank"
     ) == [4, 5]
+
+
+@pytest.fixture
+def no_checkpoint_incident(transactional_db, alice) -> Incident:
+    """A crash whose logs hold errors and no checkpoint line."""
+    incident = Incident.objects.create(title="errors only", created_by=alice)
+    report = crash_report(4)
+    report["timeline"] = {rank: [] for rank in report["timeline"]}
+    for summary in report["ranks"]:
+        summary["last_checkpoint"] = None
+    report["diagnosis"]["last_common_checkpoint"] = None
+    AnalysisRun.objects.create(
+        incident=incident, state=RunState.DONE, report=report, finished_at=timezone.now()
+    )
+    return incident
+
+
+def test_a_job_without_checkpoints_says_so_on_an_unnumbered_axis(
+    live_server, no_checkpoint_incident, browser
+):
+    page = logged_in_page(browser, live_server)
+    page.goto(f"{live_server.url}/incidents/INC-{no_checkpoint_incident.pk}/#timeline")
+    wait_for_draw(page)
+
+    assert page.locator("#timeline-plot .xtick text").all_text_contents() == []
+    title = page.locator("#timeline-plot .xtitle").text_content() or ""
+    assert title.startswith("no checkpoints in these logs")

@@ -37,6 +37,12 @@ def test_an_alternatives_evidence_has_its_chinese_twin() -> None:
     assert any("\u4e00" <= ch <= "\u9fff" for ch in operator.evidence_zh)
 
 
+def test_an_alternative_read_from_the_first_error_cites_its_line() -> None:
+    diagnosis = diagnose_text("job/rank0.log", MISSING_BINARY)
+    operator = next(alt for alt in diagnosis.alternatives if alt.category == "operator")
+    assert operator.ref == diagnosis.first_error
+
+
 @pytest.mark.parametrize(
     "text", [case[1] for case in OPERATOR_CASES], ids=[case[0] for case in OPERATOR_CASES]
 )
@@ -350,6 +356,18 @@ def test_a_line_that_steps_aside_but_says_something_of_its_own_still_offers_it()
     diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
     assert diagnosis.category == "hccl"
     assert "aicore_timeout" in {alt.category for alt in diagnosis.alternatives}
+
+
+def test_an_alternative_read_from_another_line_cites_that_line() -> None:
+    from tests.analyzers.classify.test_block_context import HCCL_BLOCK
+
+    diagnosis = diagnose_text("serve/engine.log", HCCL_BLOCK)
+    core = next(alt for alt in diagnosis.alternatives if alt.category == "aicore_timeout")
+    assert core.ref is not None
+    assert core.ref != diagnosis.first_error
+    assert core.ref.file == "serve/engine.log"
+    cited = HCCL_BLOCK.splitlines()[core.ref.line - 1]
+    assert cited == core.ref.text
 
 
 # --- a lost peer that no rank explains (docs/labelling.md#a-node-that-drops-out) -----------

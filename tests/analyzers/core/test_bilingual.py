@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.core.bilingual import BilingualError, placeholders, refill, zh_list, zh_text
+from analyzers.core.bilingual import (
+    BilingualError,
+    fill,
+    placeholders,
+    refill,
+    zh_list,
+    zh_text,
+)
 
 
 def test_zh_text_returns_the_chinese_with_whitespace_folded():
@@ -52,3 +59,23 @@ def test_refill_is_none_for_a_sentence_from_another_template():
 
 def test_placeholders_lists_the_names():
     assert placeholders("{ranks} and {op}, not {{literal}}") == {"ranks", "op"}
+
+
+def test_fill_leaves_out_the_bracketed_clause_of_a_value_not_known():
+    assert fill("ranks missing (missing: {ranks})", {"ranks": "2, 3"}) == (
+        "ranks missing (missing: 2, 3)"
+    )
+    assert fill("ranks missing (missing: {ranks})", {"ranks": ""}) == "ranks missing"
+    assert fill("有 rank 缺失（缺失：{ranks}）", {"ranks": ""}) == "有 rank 缺失"
+
+
+def test_refill_reads_a_sentence_that_left_its_empty_clause_out():
+    english, chinese = "ranks missing (missing: {ranks})", "有 rank 缺失（缺失：{ranks}）"
+    assert refill(english, chinese, "ranks missing") == "有 rank 缺失"
+
+
+def test_fill_leaves_out_a_closing_colon_clause_of_a_value_not_known():
+    assert fill("ranks silent: {ranks}", {"ranks": ""}) == "ranks silent"
+    assert refill("ranks silent: {ranks}", "无声退出的 rank：{ranks}", "ranks silent") == (
+        "无声退出的 rank"
+    )

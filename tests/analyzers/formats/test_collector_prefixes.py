@@ -133,6 +133,18 @@ def test_a_ci_runners_step_prefix_is_peeled(prefixed, writer):
     assert line.stream_key.startswith(writer)
 
 
+def test_a_plog_thread_id_before_a_tables_bar_is_no_ci_step():
+    """act names a step by its workflow and job; HCCL writes its thread id in brackets and
+    may draw a table after it, three blanks on."""
+    line = parse_line(
+        "[ERROR] HCCL(59420,python3):2025-01-24-11:24:07.908.539 [comm_base.cc:969][107626]   "
+        "|  dest_ip(rank_id)  |  src_ip(rank_id)   |   Role   |   Status   |"
+    )
+    assert line.level == "ERROR"
+    assert line.stream_key == ""
+    assert line.message.startswith("[107626]   |  dest_ip(rank_id)")
+
+
 def test_a_tables_row_keeps_its_bar():
     row = "| 0     910B3               | OK            | 93.4        40                0    / 0  |"
     assert parse_line(row).message == row

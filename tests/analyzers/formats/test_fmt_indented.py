@@ -224,3 +224,19 @@ def test_an_error_line_ending_at_a_colon_does_not_take_the_next_line():
     text = "E0308 10:41:07.553019 2201 worker.cc:91] retrying the send:\nattempt 2 of 5\n"
     errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
     assert all("attempt 2" not in e.message for e in errors)
+
+
+def test_a_terminal_padded_exception_row_does_not_take_the_row_below():
+    """A terminal copy pads every row with blanks to its width: the exception's row ends in a
+    run of blanks, not the one blank a paste leaves where it broke a message."""
+    rows = [
+        "Traceback (most recent call last):",
+        '  File "/opt/proj/run_sft.py", line 57, in <module>',
+        "    main()",
+        "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB",
+        "worker 3 shutting down",
+    ]
+    text = "".join(row.ljust(100) + "\n" for row in rows)
+    errors = [e for e in scan(text).events if e.kind == EventKind.ERROR]
+    assert errors[0].message.rstrip().endswith("Tried to allocate 2.00 GiB")
+    assert not [e for e in errors if "shutting down" in e.message]

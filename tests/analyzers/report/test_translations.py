@@ -106,6 +106,12 @@ def test_a_tree_answer_in_a_stacks_words_reads_in_chinese_too():
     )
 
 
+def test_a_tree_answer_that_left_out_its_empty_ranks_reads_in_chinese_without_them():
+    assert tree_answer_zh("hccl_divergent_paths", "ranks took different paths") == (
+        "各 rank 走了不同路径"
+    )
+
+
 @pytest.mark.parametrize(
     "bundle", ["crash_one_rank", "divergent_monitored_barrier", "healthy", "killed_rank"]
 )

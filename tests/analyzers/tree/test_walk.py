@@ -985,6 +985,16 @@ def test_labels_name_the_operator_and_the_ranks():
     assert silent[-1].answer == "ranks silent: 2, 3"
 
 
+def test_diverged_paths_name_the_ranks_the_report_blames():
+    blamed = walk_tree(facts("hccl", "failed to pass monitoredBarrier", culprit_ranks=(3,)))
+    assert blamed[-1].answer == "ranks took different paths (ranks 3)"
+
+
+def test_diverged_paths_with_no_rank_to_name_say_no_ranks():
+    unnamed = walk_tree(facts("hccl", "failed to pass monitoredBarrier"))
+    assert unnamed[-1].answer == "ranks took different paths"
+
+
 # ------------------------------------------------------- the walk in the job's stack's words
 
 ASCEND_WORDS = ("npu-smi", "NPU", "HBM", "CANN", "torch_npu", "HCCL", "davinci")

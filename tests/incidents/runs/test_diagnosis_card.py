@@ -186,3 +186,23 @@ def test_alternatives_read_in_chinese_on_a_chinese_page(alice_client, alice):
     assert "权重切分与并行规模不符" in chinese
     assert "Weight split does not fit the parallel size" not in chinese
     assert "Weight split does not fit the parallel size" in english
+
+
+def test_an_alternatives_evidence_links_to_its_log_line(alice_client, alice):
+    report = bilingual_report()
+    report["diagnosis"]["alternatives"] = [
+        {
+            "category": "weight_load",
+            "evidence": "Weight split does not fit the parallel size",
+            "score": 0.42,
+            "ref": {"file": "logs/rank3.log", "line": 118, "text": "ValueError: split 3 of 2"},
+        }
+    ]
+    incident = make_incident(report, alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "en")
+
+    alternatives = html[html.index('class="alternatives"') :]
+    alternatives = alternatives[: alternatives.index("</ul>")]
+    assert "logs/rank3.log:118" in alternatives
+    assert "line=118" in alternatives
