@@ -331,9 +331,19 @@ def _story(
         quote=quote(first.event.message or first.event.text),
         followers=followers(chain, culprits),
         verdict_reason=verdict.reason if verdict else None,
-        checkpoint=correlation.last_common_checkpoint,
+        checkpoint=_common_checkpoint_named(correlation),
         culprit_note=note,
     )
+
+
+def _common_checkpoint_named(correlation: Correlation) -> str | None:
+    """The last checkpoint every rank reached, as the sentence names it: layer-qualified
+    (`layer 1 / norm passed`), since every layer prints the same sub-module lines and the
+    bare text would not say which layer's; a line that names its own place reads the same."""
+    common = correlation.last_common
+    if common is None:
+        return None
+    return common.qualified or common.text
 
 
 def _line_code(chain: CausalChain) -> CodeInfo | None:

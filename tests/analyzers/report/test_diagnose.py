@@ -916,3 +916,32 @@ def test_an_ascend_job_is_shown_the_trees_own_ascend_steps(tmp_path):
     said, switches = _path_texts(report)
     assert "npu-smi info" in said
     assert "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True" in switches
+
+
+def _peers_lose_one_rank(steps: list[str]) -> str:
+    """Rank 2 raises after `steps`; ranks 0, 1, 3 lose it in their next collective."""
+    files = {}
+    for r in range(4):
+        text = stamped(r, [*loading(r), *steps])
+        if r == 2:
+            text += "[rank2]: RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x16 and 32x32)\n"
+        else:
+            text += (
+                f"[rank{r}]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+                "Connection closed by peer [127.0.0.1]:41022\n"
+            )
+        files[f"job/log_{r}.log"] = text
+    diagnosis = diagnose_files({"job/env.txt": ENV, **files})
+    assert diagnosis.culprit_ranks == [2]
+    return diagnosis.root_cause
+
+
+def test_the_root_cause_names_the_layer_of_a_sub_module_checkpoint_every_rank_reached() -> None:
+    # every layer prints ` norm passed`: the sentence says which layer's
+    said = _peers_lose_one_rank(STEPS[:6])
+    assert "Last checkpoint every rank reached: 'layer 1 / norm passed'." in said
+
+
+def test_the_root_cause_names_a_layer_checkpoint_every_rank_reached_as_printed() -> None:
+    said = _peers_lose_one_rank(STEPS[:5])
+    assert "Last checkpoint every rank reached: 'layer 0 passed'." in said

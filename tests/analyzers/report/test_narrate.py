@@ -176,7 +176,7 @@ def test_a_rank_that_skipped_a_collective_is_explained_in_chinese():
             "crash_one_rank.tar.gz",
             "矩阵形状无法相乘，发生在 rank 3，位置 job-f0dddebb/log_3.log:48："
             "“RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)”。"
-            "rank 0、1、2 随后受其影响而失败。所有 rank 都到达的最后一个检查点：“norm passed”。",
+            "rank 0、1、2 随后受其影响而失败。所有 rank 都到达的最后一个检查点：“layer 1 / norm passed”。",
         ),
         ("healthy.tar.gz", "所有 rank 都到达了“model run success”。"),
     ],
