@@ -22,6 +22,7 @@ from analyzers.formats import (
     keyvalue,
     macalog,
     neuron_rt,
+    outer_prefix,
     plog,
     pylogging,
     richlog,
@@ -79,7 +80,7 @@ _RANK_LABEL = re.compile(
 # The torch rank tag inside the record says the rest is the worker's stream: the record's
 # quiet level is the relay's choice, so the worker's line is read by its words like any
 # untagged stream line. A level the worker's own header gives afterwards still wins.
-_RELAYED = re.compile(r"\[(?:rank|default)\d+\]:")
+_RELAYED = re.compile(r"\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:")
 # A serving frontend that runs an inference engine as its child process can record every line
 # the child prints as a log record of its own, the engine's name in capitals in front
 # (`2026-02-11T08:01:17.204Z  INFO frontend::engine: SGLANG: Traceback (most recent call

@@ -35,6 +35,15 @@ import re
 
 from analyzers.formats import syslog
 
+# The name in torchrun's tag on a line it copies from a local rank, `[<role><local rank>]:`:
+# `default` unless the launch named a role (`--role trainer` tags `[trainer3]:`). A role is a
+# lowercase name; torch's own `[rankN]:` (a global rank) and the counters a program may print
+# in brackets (`[epoch1]:`, `[step20]:`, `[layer3]:`, `[node1]:`) are not roles.
+AGENT_ROLE = (
+    r"(?:default|(?!(?:rank|epoch|step|iter|iteration|layer|batch|node|host|stage|gpu|npu"
+    r"|device)\d)[a-z][a-z0-9_-]{0,31}?)"
+)
+
 # Each of the next three is followed by one space, or by the end of a blank line of the stream
 # (a reader that strips a line's end strips that space with it): `AFTER`.
 AFTER = r"(?: |$)"

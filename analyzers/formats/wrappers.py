@@ -161,7 +161,7 @@ _RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\
 _ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 # keeps the quoted line's own indent; a bare `>` is a blank line of the quote
 _QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
-_TORCHRUN = re.compile(r"\[(default|rank)(\d+)\]:\s?")
+_TORCHRUN = re.compile(r"\[(rank|" + outer_prefix.AGENT_ROLE + r")(\d+)\]:\s?")
 _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # A platform's or collector's local time (seconds optional, no zone; or the time of day alone,
 # with its fraction) before torch's rank tag or Python logging's default record: anywhere else

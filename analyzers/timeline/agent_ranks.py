@@ -31,13 +31,13 @@ from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
-from analyzers.formats.outer_prefix import match_behind
+from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
 from analyzers.formats.worker_tags import SRUN_FRAMEWORK
 from analyzers.ingest.layout import agent_local_rank, folder_prefix, node_local_rank
 
 # A launcher's copy of a rank's line: `[default1]:` (local) and, where torch added it,
 # `[rank3]:` (global) right after it.
-_LOCAL_TAG = re.compile(r"\s*\[default(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
+_LOCAL_TAG = re.compile(r"\s*\[" + AGENT_ROLE + r"(\d+)\]:\s?(?:\[rank(\d+)\]:)?")
 
 # The fact a launcher's file keeps its agent's first global rank under, for the lines that
 # name a child by its local number alone (`failed (exitcode: -9) local_rank: 0`).

@@ -29,7 +29,7 @@ from analyzers.core.types import (
     RankSequence,
     Timeline,
 )
-from analyzers.formats.outer_prefix import match_behind
+from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
 from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
@@ -44,7 +44,9 @@ from analyzers.timeline.worker_sequences import unranked_workers_common
 # task, the agent's own included, and a rank's tag after it is found behind it like behind
 # any collector's prefix.
 _LAUNCHER_SOURCES = frozenset({"elastic", "glog"})
-_RANK_OUTPUT_TAG = re.compile(r"\s*(?:\[default\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:)")
+_RANK_OUTPUT_TAG = re.compile(
+    r"\s*(?:\[" + AGENT_ROLE + r"\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:)"
+)
 # what a tag starts with, for finding it behind a collector's prefix (`formats.outer_prefix`)
 _RANK_OUTPUT_LITERALS = ("[default", "[rank")
 
