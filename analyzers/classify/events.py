@@ -125,6 +125,7 @@ def classify_scans(
     read = LineReadings(knowledge)
     for order, scan in enumerate(scans):
         progress, reraised = _last_progress(scan), _reraised_lines(scan)
+        failed_writes = _handler_write_lines(scan)
         # a thread's death is no recovery of a rank that never finished: the progress after it
         # was the main thread's, which then stopped
         threads = set() if _finished(scan) else _thread_lines(scan)
@@ -160,6 +161,9 @@ def classify_scans(
                     item.tier = TIER_GENERIC  # only carries the exception printed below it
                 elif item.tier == TIER_UNKNOWN and event.line in reraised:
                     item.tier = TIER_CASCADE  # raised while handling an earlier exception
+                elif event.line in failed_writes and item.tier > TIER_CASCADE:
+                    # the handler could not write down the failure it was handling
+                    item.tier = TIER_CASCADE
                 elif event.line in teardown and item.tier >= TIER_CASCADE:
                     # the launcher's own kill of a survivor: below the status records of the
                     # ranks that failed first, and naming no culprit
@@ -369,6 +373,34 @@ def _reraised_lines(scan: FileScan) -> set[int]:
         record["line"]
         for record in scan.facts.get("tracebacks") or ()
         if record.get("chained") and record.get("line") != record.get("root_line")
+    }
+
+
+# an OS error: what a failed open, write or mkdir raises
+_OS_ERROR = re.compile(
+    r"(?:FileNotFound|Permission|IsADirectory|NotADirectory|FileExists|OS|IO)Error$"
+)
+# a statement that opens a file for writing (`open(path, "w")`, `path.open("ab")`) or writes
+# one whole (`json.dump(state, fh)`, `torch.save(obj, path)`, `Path.write_text(...)`)
+_WRITING_STATEMENT = re.compile(
+    r"""\bopen\(.*["'][wax]b?\+?["']|\.(?:write_text|write_bytes|mkdir)\(|"""
+    r"""\b(?:json|pickle|yaml|torch|np|numpy)\.(?:dump|save)\w*\("""
+)
+
+
+def _handler_write_lines(scan: FileScan) -> set[int]:
+    """Lines of OS errors raised while handling an earlier exception by a statement that
+    writes a file: a handler that records the failure (a state dump, a crash report) and
+    could not write it. The exception it was handling is what failed; its failed write
+    stops nothing the first had not. A handler that reads a file instead (a fallback to
+    another copy) needed that file, and its missing file keeps its weight."""
+    return {
+        record["line"]
+        for record in scan.facts.get("tracebacks") or ()
+        if record.get("chained")
+        and record.get("line") != record.get("root_line")
+        and _OS_ERROR.search(str(record.get("type") or "").rsplit(".", 1)[-1])
+        and _WRITING_STATEMENT.search(record.get("statement") or "")
     }
 
 

@@ -1086,3 +1086,56 @@ def test_the_copies_of_a_repeated_line_keep_their_own_places() -> None:
     assert {match.signature.id for item in items for match in item.matches} == {
         "hccl.watchdog_timeout"
     }
+
+
+# A rank's handler writes a dump of what it was doing when the first exception hit, and the
+# write itself fails: Python prints both, the handler's under `During handling ...`.
+HANDLER_DUMP_FAILED = """\
+prefill start: 8 tokens
+  norm passed
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/opt/app/serve/moe_router.py", line 88, in route
+[rank1]:     slot = self.slots[expert_id]
+[rank1]:            ~~~~~~~~~~^^^^^^^^^^^
+[rank1]: IndexError: list index out of range
+
+[rank1]: During handling of the above exception, another exception occurred:
+
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/opt/app/serve/main.py", line 40, in <module>
+[rank1]:     run()
+[rank1]:   File "/opt/app/serve/moe_router.py", line 91, in route
+[rank1]:     with open(os.path.join(self.dump_dir, "route_state.json"), "w") as fh:
+[rank1]: FileNotFoundError: [Errno 2] No such file or directory: '/var/dumps/route_state.json'
+"""
+
+# Counterexample: the handler falls back to reading another file, and that file is missing:
+# the missing file is what the program needed, not a side record of the first failure.
+HANDLER_FALLBACK_READ_FAILED = """\
+Traceback (most recent call last):
+  File "/opt/app/serve/loader.py", line 30, in load
+    return self.cache[name]
+KeyError: 'router.weight'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/opt/app/serve/loader.py", line 33, in load
+    with open(os.path.join(self.root, name + ".bin"), "rb") as fh:
+FileNotFoundError: [Errno 2] No such file or directory: '/models/moe/router.weight.bin'
+"""
+
+
+def test_a_handler_that_fails_to_write_its_dump_yields_to_the_exception_it_handled() -> None:
+    """docs/labelling.md, "A handler that fails to write down the failure": the first
+    exception is the cause, the handler's failed write a cascade."""
+    assert "IndexError: list index out of range" in _first_cause(HANDLER_DUMP_FAILED)
+    items = classify_scans([scan_text("job/log_1.log", HANDLER_DUMP_FAILED)], KNOWLEDGE)
+    write = next(i for i in items if "FileNotFoundError" in i.event.text)
+    assert write.tier <= TIER_CASCADE
+
+
+def test_a_handler_that_fails_to_read_its_fallback_keeps_the_missing_files_weight() -> None:
+    items = classify_scans([scan_text("job/log_0.log", HANDLER_FALLBACK_READ_FAILED)], KNOWLEDGE)
+    read = next(i for i in items if "FileNotFoundError" in i.event.text)
+    assert read.tier > TIER_CASCADE
