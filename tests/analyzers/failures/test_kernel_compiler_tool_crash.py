@@ -13,7 +13,7 @@ Paths, lines and values are our own, in the tools' wording.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 TOOL_DIED = """\
 Traceback (most recent call last):
@@ -73,3 +73,42 @@ def test_a_type_checker_report_on_a_python_file_is_no_kernel_diagnostic() -> Non
     diagnosis = diagnose_text("bench.log", text)
     assert diagnosis.first_error is not None
     assert "Incompatible types" not in diagnosis.first_error.text
+
+
+BISHENG_DRIVER_DIED = """\
+Traceback (most recent call last):
+  File "/opt/triton-ascend/python/triton/backends/huawei/compiler.py", line 190, in linalg_to_bin_enable_npu_compile
+    ret = subprocess.run(cmd_list, capture_output=True, check=True)
+subprocess.CalledProcessError: Command '['/opt/bisheng/compiler/npuc', '/tmp/tmpq7w1/kernel.ttadapter.mlir', '--enable-auto-multi-buffer=True', '-o', '/tmp/tmpq7w1/kernel']' died with <Signals.SIGABRT: 6>.
+
+During handling of the above exception, another exception occurred:
+
+triton.compiler.errors.MLIRCompilationError:
+///------------------[ERROR][Triton][BEG]------------------
+[ConvertLinalgRToBinary] encounters error:
+npuc: /build/llvm/mlir/include/mlir/IR/StorageUniquerSupport.h:181: static ConcreteT mlir::detail::StorageUserBase<mlir::StridedLayoutAttr>::get(mlir::MLIRContext *, Args &&...): Assertion `succeeded(ConcreteT::verify(ctx, args...))' failed.
+PLEASE submit a bug report to https://github.com/llvm/llvm-project/issues/ and include the crash backtrace.
+///------------------[ERROR][Triton][END]------------------
+"""
+
+
+def test_the_bisheng_compiler_driver_dying_is_the_kernel_compile_too() -> None:
+    # BiSheng's compiler driver (`npuc`) turns the lowered kernel into a binary; its death on a
+    # signal is the same crash of a compiler tool, and Python's record of it comes first.
+    diagnosis = diagnose_text("bench.log", BISHENG_DRIVER_DIED)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="died with <Signals.SIGABRT: 6>",
+        rule="op.kernel_compiler_tool_crashed",
+        beside=["config"],
+    )
+
+
+def test_a_program_called_like_the_driver_inside_a_word_is_not_the_driver() -> None:
+    text = (
+        "subprocess.CalledProcessError: Command '['/opt/venv/bin/mynpuc', '--run']' died with "
+        "<Signals.SIGSEGV: 11>.\n"
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert "op.kernel_compiler_tool_crashed" not in rules_of(diagnosis)
