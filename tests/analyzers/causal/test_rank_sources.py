@@ -11,16 +11,9 @@ another, that rank is the culprit. Values are our own, in torch 2.13's and gloo'
 
 from __future__ import annotations
 
+from tests.analyzers.causal.test_exchanges import RECV, SEND
 from tests.analyzers.excerpts import diagnose_files
 
-SEND = (
-    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed "
-    "out waiting 10000ms for send operation to complete"
-)
-RECV = (
-    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out "
-    "waiting 10000ms for recv operation to complete"
-)
 C10D = "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py"
 
 
