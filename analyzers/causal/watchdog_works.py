@@ -22,7 +22,7 @@ one rank's line, or an even split, singles nobody out. The line forms are data
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from analyzers.causal.chain import Blame, CausalChain
@@ -104,22 +104,27 @@ def _apart_in(works: Sequence[TimedOutWork]) -> Blame | None:
     than most at the one number they all share."""
     if len(works) < MIN_PACK:
         return None
-    seq, count = Counter(work.seq for work in works).most_common(1)[0]
-    if count * 2 <= len(works):
+    split = _against_majority(works, lambda work: work.seq)
+    if split is None:
         return None
-    odd = [work for work in works if work.seq != seq]
-    pack = [work for work in works if work.seq == seq]
-    if odd:
-        return _blame(odd, pack, "waited.work_apart")
+    if split[0]:
+        return _blame(*split, "waited.work_apart")
     known = [work for work in works if work.op is not None]
     if len(known) < MIN_PACK:
         return None
-    op, count = Counter(work.op for work in known).most_common(1)[0]
-    if count * 2 <= len(known):
+    split = _against_majority(known, lambda work: work.op)
+    return _blame(*split, "waited.work_desync") if split and split[0] else None
+
+
+def _against_majority(
+    works: Sequence[TimedOutWork], key: Callable[[TimedOutWork], object]
+) -> tuple[list[TimedOutWork], list[TimedOutWork]] | None:
+    """The works whose `key` differs from the one more than half of them share, and those
+    that share it; None when no value holds a majority."""
+    value, count = Counter(key(work) for work in works).most_common(1)[0]
+    if count * 2 <= len(works):
         return None
-    odd = [work for work in known if work.op != op]
-    pack = [work for work in known if work.op == op]
-    return _blame(odd, pack, "waited.work_desync") if odd else None
+    return [w for w in works if key(w) != value], [w for w in works if key(w) == value]
 
 
 def _blame(odd: Sequence[TimedOutWork], pack: Sequence[TimedOutWork], key: str) -> Blame:

@@ -465,7 +465,12 @@ def test_killed_mid_line_or_another_job_status_is_no_killed_line(line):
 def test_a_rank_whose_log_ends_on_a_shell_job_report_is_killed_in_the_rank_table(
     tmp_path, report, unpadded
 ):
-    read, twin = _read_beside_twin(tmp_path, report, unpadded)
+    _assert_killed_like_twin(tmp_path, report, unpadded)
+
+
+def _assert_killed_like_twin(tmp_path: Path, death: str, twin_death: str) -> None:
+    """Rank 2 reads as killed and blamed, exactly as in the run ending on `twin_death`."""
+    read, twin = _read_beside_twin(tmp_path, death, twin_death)
     assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
     assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
     assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]
@@ -507,10 +512,7 @@ def _segfault_on_rank_2(tmp_path: Path, death: str):
 def test_a_rank_that_died_with_a_translated_report_is_killed_in_the_rank_table(
     tmp_path, translated, english
 ):
-    read, twin = _read_beside_twin(tmp_path, translated, english)
-    assert {r.rank: r.status for r in read.ranks}[2] == RankStatus.KILLED
-    assert {r.rank: r.status for r in read.ranks} == {r.rank: r.status for r in twin.ranks}
-    assert read.diagnosis.culprit_ranks == twin.diagnosis.culprit_ranks == [2]
+    _assert_killed_like_twin(tmp_path, translated, english)
 
 
 @pytest.mark.parametrize(
