@@ -34,6 +34,7 @@ from analyzers.report.diagnose import diagnose
 from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.report.rank_ends import settle_rank_statuses
+from analyzers.scan import host_labels
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.quiet_tail import TailBudget
 from analyzers.scan.store_budget import StoreBudget
@@ -127,11 +128,13 @@ def _bundle_info(
     hits = bundle.limit_hits()
     cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
     starts = _dropped_start_lines(scans)
+    hosts = _dropped_host_labels(scans)
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
     hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
     hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
-    warnings = bundle.all_warnings() + cut + starts + list(notes)
+    hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
+    warnings = bundle.all_warnings() + cut + starts + hosts + list(notes)
     return BundleInfo(
         name=name,
         sha256=sha256,
@@ -225,6 +228,20 @@ def _dropped_start_lines(scans: Sequence[FileScan]) -> list[Said]:
                 )
             )
     return warnings
+
+
+def _dropped_host_labels(scans: Sequence[FileScan]) -> list[Said]:
+    """Files whose host labels named more hosts than `scan.host_labels` keeps: the ranks of
+    the later hosts' lines are placed on no host."""
+    return [
+        say(
+            "bundle.host_labels_cut",
+            path=scan.info.path,
+            kept=f"{host_labels.MAX_HOSTS:,}",
+        )
+        for scan in scans
+        if scan.facts.get(host_labels.DROPPED)
+    ]
 
 
 def _world_size_hint(scans: Sequence[FileScan]) -> int | None:

@@ -17,6 +17,7 @@ from typing import Any
 from analyzers.formats.base import ParsedLine
 
 FACT = "host_labels"  # host -> the global ranks its labelled lines name, sorted
+DROPPED = "host_labels_dropped"  # True when a line named a host past MAX_HOSTS
 MAX_HOSTS = 1024  # hosts kept per file: a cluster's console, not an unbounded list
 
 
@@ -26,6 +27,7 @@ class HostLabels:
 
     def __init__(self) -> None:
         self._ranks: dict[str, set[int]] = {}
+        self._dropped = False
 
     def note(self, line: ParsedLine) -> None:
         host = line.tags.get("host")
@@ -34,6 +36,7 @@ class HostLabels:
         ranks = self._ranks.get(host)
         if ranks is None:
             if len(self._ranks) >= MAX_HOSTS:
+                self._dropped = True
                 return
             ranks = self._ranks[host] = set()
         if line.rank is not None:
@@ -42,3 +45,5 @@ class HostLabels:
     def store(self, facts: dict[str, Any]) -> None:
         if self._ranks:
             facts[FACT] = {host: sorted(ranks) for host, ranks in self._ranks.items()}
+        if self._dropped:
+            facts[DROPPED] = True

@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 
 from analyzers import AnalyzeOptions, BundleError, analyze, pipeline
+from analyzers.scan import host_labels
 from analyzers.scan.linestore import LineStoreReader
 from tests.analyzers import hostile
 from tests.corpus_path import CORPUS as SHARED_CORPUS
@@ -231,6 +232,22 @@ def test_start_lines_past_those_kept_are_counted_and_the_report_says_so(tmp_path
     assert "只计数" in report.bundle.limits[0].message_zh
     assert report.bundle.warnings == [report.bundle.limits[0].message]
     assert [rank.checkpoints for rank in report.ranks] == [2]
+
+
+def test_hosts_past_those_kept_are_counted_and_the_report_says_so(tmp_path, monkeypatch):
+    """A pdsh console of three nodes where only two hosts are kept: the third node's rank is
+    placed on no host, and the report says so."""
+    monkeypatch.setattr(host_labels, "MAX_HOSTS", 2)
+    lines = [
+        f"node{rank + 1}: 2026-12-05 19:08:2{rank},103 [rank{rank}] INFO layer 0 passed"
+        for rank in range(3)
+    ]
+    (tmp_path / "pdsh.log").write_text("\n".join(lines) + "\n")
+    report = pipeline.analyze(tmp_path, AnalyzeOptions(workers=1))
+    assert report.environment["rank_hosts"] == {"0": "node1", "1": "node2"}
+    assert [hit.limit for hit in report.bundle.limits] == ["host_labels"]
+    assert "more than 2 hosts; only the first 2 were recorded" in report.bundle.limits[0].message
+    assert "只记录了前 2 个" in report.bundle.limits[0].message_zh
 
 
 def test_a_log_with_carriage_return_line_ends_is_read_line_by_line(tmp_path):
