@@ -248,3 +248,69 @@ def test_a_kernel_entry_found_is_no_failure() -> None:
     text = "[INFO] RUNTIME(5120,python3):2026-04-01-10:11:12.131.400 BinaryGetFunctionByEntry ok, funcEntry=3\n"
     diagnosis = diagnose_text("plog/plog-5120.log", text)
     assert "env.op_kernel_binary_missing" not in {e.rule for e in diagnosis.evidence}
+
+
+# MC2 dispatch's A2 tiling check words its expert bound as "it must no more than N": the
+# documented per-rank limit, whether or not the error manager appends its FUNC/FILE tail
+MC2_LIMIT_MUST_NO_MORE = """\
+[rank5]: RuntimeError: npu_moe_distribute_dispatch:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:63 NPU function error: call aclnnMoeDistributeDispatch failed, error code is 561002
+[rank5]: [ERROR] 2026-05-02-10:11:12 (PID:4410, Device:5, RankID:5) ERR01100 OPS call acl api failed
+[rank5]: EZ9999: Inner Error!
+[rank5]: EZ9999: [PID: 4410] 2026-05-02-10:11:12.301.442 moeExpertNum is 32, in case of unlayered, it must no more than 24.
+"""
+
+MC2_LIMIT_BARE = """\
+call aclnnMoeDistributeDispatch failed, error code is 561002
+moeExpertNum is 40, in case of unlayered, it must no more than 24
+MoeDistributeDispatchA2CheckAttrAndSetTiling
+"""
+
+
+@pytest.mark.parametrize("text", [MC2_LIMIT_MUST_NO_MORE, MC2_LIMIT_BARE])
+def test_an_mc2_expert_bound_worded_must_no_more_than_is_the_ops_limit(text: str) -> None:
+    diagnosis = diagnose_text("rank5.log", text)
+    assert_reads(
+        diagnosis,
+        "op_constraint",
+        first_error="it must no more than 24",
+        rule="opc.mc2_experts_per_rank",
+    )
+
+
+def test_an_expert_count_stated_beside_a_bound_refuses_nothing() -> None:
+    text = (
+        "INFO dispatch plan: moeExpertNum is 16, localMoeExpertNum is 2, no more than 24 a rank\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert "opc.mc2_experts_per_rank" not in {e.rule for e in diagnosis.evidence}
+
+
+# older CANN names the op's kernel config by its bare file name inside the error block; the
+# kernels package is what cannot be read, as with the per-chip path
+KERNEL_CONFIG_BARE_NAME = """\
+[E OpParamMaker.cpp:273] call aclnnMul failed, detail:EZ9999: Inner Error!
+EZ9999  Cannot parse json for config file [mul.json].
+        TraceBack (most recent call last):
+        Failed to parse kernel in mul.json.
+        AclOpKernelInit failed opType
+        launch failed for Mul, errno:561108.
+
+[ERROR] 2026-02-10-12:03:37 (PID:7103, Device:0, RankID:-1) ERR01005 OPS internal error
+"""
+
+
+def test_a_kernel_config_named_by_its_bare_file_is_the_package_not_the_call() -> None:
+    diagnosis = diagnose_text("console.log", KERNEL_CONFIG_BARE_NAME)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Cannot parse json for config file [mul.json]",
+        rule="env.op_kernel_binary_missing",
+        beside=("operator",),
+    )
+
+
+def test_an_application_config_named_by_its_bare_file_is_not_a_kernel_package() -> None:
+    text = "ERROR serving: Cannot parse json for config file [model_config.json].\n"
+    diagnosis = diagnose_text("server.log", text)
+    assert "env.op_kernel_binary_missing" not in {e.rule for e in diagnosis.evidence}
