@@ -37,6 +37,12 @@ begins a line. A paste that lost the breaks keeps the prefixes inline:
 A line that opens with a rank prefix and shows the same prefix again after a space is cut
 before each repeat, whatever its length. A doubled prefix (`[rank0]:[rank0]:`, a worker that
 prefixes its own lines) has no space between the two and is not a cut.
+
+Ray's log monitor does the same for every line it forwards from a worker, with the writer's
+tag (`(TrainerActor pid=5120, ip=10.0.2.15) `, older releases `(pid=5120) `), and Ray's own
+report of a dead worker, which has no tag, runs on into the forwarded lines after it. A line
+holding two or more such tags, one of them after a space, is cut before each tag after a
+space. A message that names a single tagged process is no run of lines and stays whole.
 """
 
 from __future__ import annotations
@@ -66,6 +72,10 @@ _RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},
 # torchrun's per-line worker prefix, `[rank3]:`, at the start of a line (or of a quoted one)
 _RANK_PREFIX = re.compile(rb"(?:\s*>)?\s*(\[rank\d+\]:)")
 _INLINE_RANK_PREFIX = re.compile(rb"(?<=\s)(\[rank\d+\]:)")
+# Ray's tag before a forwarded line, `(Name pid=N, ip=A.B.C.D) ` or `(pid=N) `
+_RAY_TAG = re.compile(
+    rb"(?:(?<=\s)|^)\((?:[A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)? )?pid=\d+(?:, ip=[\w.:]+)?\) "
+)
 _AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
 _STARTS_RE = re.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
@@ -80,6 +90,10 @@ def split_flattened(raw: bytes) -> list[bytes]:
         repeats = [m.start(1) for m in _INLINE_RANK_PREFIX.finditer(raw) if m.group(1) == tag]
         if repeats:
             return _cut(raw, repeats)
+    if raw.count(b"pid=") >= 2:  # cheap gate: every Ray tag holds one
+        tags = [match.start() for match in _RAY_TAG.finditer(raw)]
+        if len(tags) >= 2 and tags[-1] > 0:
+            return _cut(raw, tags)
     if len(raw) < MIN_LENGTH:
         return [raw]
     if raw.count(b"):") >= 2:  # cheap gate: every CANN header holds one

@@ -81,3 +81,25 @@ def test_a_kill_before_the_launchers_line_stays_a_kill() -> None:
     assert diagnosis.category == "device_fault"
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.text.strip() == "Killed"
+
+
+# Children and the launcher write to one terminal: the launcher's notice can land above the
+# child's own report. Here the child's scheduler lost rank 0 in a gloo monitored barrier.
+TEARDOWN_ABOVE_THE_CHILDS_REPORT = """\
+[2026-06-02 11:40:17] Received sigquit from a child process. It usually means the child failed.
+[rank5]:[E602 11:40:17.318204551 ProcessGroupGloo.cpp:143] Rank 5 successfully reached monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.
+[2026-06-02 11:40:17 TP5] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/serve/srt/managers/scheduler.py", line 2056, in run_scheduler_process
+    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)
+  File "/opt/serve/srt/model_executor/model_runner.py", line 182, in __init__
+    self.initialize(min_per_gpu_memory)
+"""
+
+
+def test_the_launchers_notice_above_the_childs_report_yields_to_it() -> None:
+    diagnosis = diagnose_text("serve/server.log", TEARDOWN_ABOVE_THE_CHILDS_REPORT)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="successfully reached monitoredBarrier, but received errors",
+    )

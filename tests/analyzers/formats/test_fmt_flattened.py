@@ -204,3 +204,55 @@ def test_an_unindented_assert_a_log_prints_on_a_line_of_its_own_is_not_a_stateme
 
     assertion = next(event for event in scan.events if event.line == 2)
     assert "assert mode" not in (assertion.message or "")
+
+
+# Ray's log monitor puts the writer's tag, `(ActorName pid=N, ip=A.B.C.D) `, before every line
+# it forwards from a worker; a paste that lost its breaks keeps those tags inline, and Ray's own
+# report of the dead worker (which carries no tag) runs on into the forwarded lines after it.
+FLATTENED_RAY_LINE = (
+    b"pid: 3187 ip: 10.4.7.21 The actor is dead because its worker process has died. Worker "
+    b"exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection "
+    b"error code 2. End of file. There are some potential root causes. (1) The process is "
+    b"killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. "
+    b"(PolicyTrainerActor pid=3190, ip=10.4.7.22) [rank5]:[E903 08:14:51.201337950 "
+    b"ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
+    b"WorkNCCL(SeqNum=4411, OpType=BROADCAST, NumelIn=16, NumelOut=16, Timeout(ms)=600000) ran "
+    b"for 600072 milliseconds before timing out. [repeated 3x across cluster] "
+    b"(PolicyTrainerActor pid=3190, ip=10.4.7.22) [rank5]:[E903 08:14:51.201460011 "
+    b"ProcessGroupNCCL.cpp:1834] [PG ID 1 PG GUID 2 Rank 1] Timeout at NCCL work: 4411, last "
+    b"enqueued NCCL work: 4411, last completed NCCL work: 4410."
+)
+
+
+def test_ray_tags_inside_a_line_are_cut_before_each_forwarded_line() -> None:
+    pieces = split_flattened(FLATTENED_RAY_LINE)
+
+    assert len(pieces) == 3
+    assert pieces[0].startswith(b"pid: 3187 ip: 10.4.7.21 The actor is dead")
+    assert pieces[0].endswith(b"(2) ray stop --force is called.")
+    assert all(
+        piece.startswith(b"(PolicyTrainerActor pid=3190, ip=10.4.7.22) ") for piece in pieces[1:]
+    )
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # one forwarded line: the tag opens it and is not repeated
+        b"(RolloutWorker pid=812, ip=10.0.3.4) ERROR 09-03 08:14:51 worker.py:77] Error executing method",
+        # a message that names one tagged process: a single tag is no run of lines
+        b"ray.exceptions.RayTaskError: see the output of (RolloutWorker pid=812) above for details",
+    ],
+    ids=["one-tag", "quoted-tag"],
+)
+def test_a_line_with_one_ray_tag_stays_whole(raw: bytes) -> None:
+    assert split_flattened(raw) == [raw]
+
+
+def test_a_dead_worker_reported_before_its_peers_time_out_on_one_pasted_line() -> None:
+    diagnosis = diagnose_text("driver.log", FLATTENED_RAY_LINE.decode() + "\n")
+
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.first_error is not None
+    assert "The actor is dead because its worker process has died" in diagnosis.first_error.text
+    assert "Watchdog" not in diagnosis.first_error.text
