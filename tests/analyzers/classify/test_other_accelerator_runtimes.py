@@ -42,6 +42,29 @@ NEURON_START = """\
 2024-Mar-07 08:01:55.402377 7715:7715 ERROR   NRT:nrt_infodump                            Driver version: 2.18.12.0
 """
 
+# No Neuron device at all inside the process (a container started without the device nodes,
+# an instance type without them): the device layer cannot read a device's architecture, the
+# runtime's start says it finds no device, its info dump names the failed call, and
+# torch-neuronx raises its own sentence at the first load.
+NEURON_NO_DEVICE = """\
+2026-Feb-03 11:42:07.114201 8812:8812 ERROR  TDRV:tdrv_get_dev_info                       unable to retrieve device architecture
+2026-Feb-03 11:42:07.114390 8812:8812 ERROR   NRT:nrt_init                                Cannot find Neuron devices. Please run on an instance type that supports Neuron, such as inf2 or trn1.
+2026-Feb-03 11:42:07.114455 8812:8812 ERROR   NRT:nrt_init                                If you are using Neuron Containers, make sure the neuron devices are exposed to the container.
+2026-Feb-03 11:42:07.114900 8812:8812 ERROR   NRT:nrt_infodump                            Driver version: 2.27.4.0
+2026-Feb-03 11:42:07.114960 8812:8812 ERROR   NRT:nrt_infodump                            Failure: NRT_INVALID in nrt_init()
+ERROR 02-03 11:42:07 [core.py:1006] RuntimeError: The PyTorch Neuron Runtime could not be initialized. Neuron Driver issues are logged
+ERROR 02-03 11:42:07 [core.py:1006] to your system logs.
+"""
+
+# torch-neuronx's sentence alone, the runtime's own lines kept in the system log.
+NEURON_NOT_INITIALIZED = """\
+Traceback (most recent call last):
+  File "/srv/serve.py", line 31, in <module>
+    model.load(compiled_path)
+RuntimeError: The PyTorch Neuron Runtime could not be initialized. Neuron Driver issues are logged
+to your system logs. See the Neuron Runtime's troubleshooting guide for help on this
+"""
+
 NEURON_ALLOC = """\
 ERROR 05-21 10:02:44 engine.py:389]     return torch.ops.neuron._parallel_to_neuron(tensors)
 ERROR 05-21 10:02:44 engine.py:389] RuntimeError: nrt_tensor_allocate status=4 message="Allocation Failure"
@@ -148,6 +171,27 @@ def test_pjrt_device_buffer_is_oom() -> None:
 def test_neuron_device_that_does_not_open_outranks_the_report_and_teardown() -> None:
     diagnosis = diagnose_text("logs/train.log", NEURON_START)
     assert_reads(diagnosis, "driver_env", first_error="Could not open the nd6", beside=("config",))
+
+
+def test_no_neuron_device_in_the_process_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/slurm-serve.out", NEURON_NO_DEVICE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="unable to retrieve device architecture",
+        rule="env.neuron_device_not_found",
+        beside=("config",),
+    )
+
+
+def test_torch_neuronx_runtime_not_initialized_alone_is_the_machine() -> None:
+    diagnosis = diagnose_text("logs/serve.log", NEURON_NOT_INITIALIZED)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="could not be initialized",
+        rule="env.neuron_runtime_not_initialized",
+    )
 
 
 def test_neuron_status_four_is_oom() -> None:
