@@ -108,13 +108,18 @@ def _frame_calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict
 def _frames_of(scan: FileScan) -> dict[int, str]:
     """Exception line -> collective named by its innermost frame, for one file."""
     lines = {e.line: e.message for e in scan.events if e.source == FRAME_SOURCE}
-    found = {}
+    found: dict[int, str] = {}
+    introduced: dict[int, str] = {}
     for record in scan.facts.get("tracebacks") or ():
         frame = lines.get(record.get("frame_line"))
         call = frame_call(frame) if frame else None
         if call is not None:
             found[record["line"]] = call
-    return found
+            if record.get("header"):
+                # Python logging's `logger.exception(...)` writes its record, then the
+                # traceback right under it: the record is the same failure, in that frame
+                introduced[record["header"] - 1] = call
+    return {**introduced, **found}
 
 
 # Collectives in which every rank receives every other rank's message directly (gloo sends

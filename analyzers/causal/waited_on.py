@@ -34,6 +34,7 @@ from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary,
 from analyzers.timeline.divergence import microbatch_stages, stage_order
 
 _IN_STEP = re.compile(r"step (\d+) / ")
+_FORWARD = re.compile(r"microbatch \d+ / (?:forward|fwd) passed")
 
 
 def singled_out(
@@ -65,6 +66,7 @@ def singled_out(
         _diverged,
         _upstream_stage,
         _first_stage_behind,
+        _ran_without_input,
         _group_hole,
         _apart,
         _silent,
@@ -211,6 +213,42 @@ def _first_stage_behind(correlation: Correlation, size_stated: bool) -> Blame | 
     if blocked_sending(correlation) & set(nxt):
         return None
     return Blame(nxt, say("waited.first_stage_behind", step=closed.pop(), ranks=ranks_said(behind)))
+
+
+def _ran_without_input(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """Pipeline stages that log each microbatch and no layers, taken in rank order (the place
+    a stage's rank gives it when no layer line says otherwise): a stage receives each
+    microbatch from the stage before it, so it can never have pushed more microbatches forward
+    than that stage did. When one stage did, while the stage before it timed out in a send
+    (its data was ready and nobody took it), that stage skipped a receive and ran on with
+    activations it never got: it is blamed, not the sender left behind. Counterexample: a
+    stage ahead of an upstream that stopped in anything but a send, or several such stages,
+    single out no one this way."""
+    timeline = correlation.timeline
+    if not isinstance(timeline, Timeline) or not microbatch_stages(timeline):
+        return None
+    if stage_order(timeline):
+        return None
+    sending = blocked_sending(correlation)
+    if not sending:
+        return None
+    forward = {tid for tid, text in enumerate(timeline.texts) if _FORWARD.fullmatch(text.strip())}
+    counts = {rank: sum(t in forward for t in seq.text) for rank, seq in timeline.ranks.items()}
+    ahead = [
+        (before, after)
+        for before, after in pairwise(sorted(counts))
+        if after == before + 1 and counts[after] > counts[before]
+    ]
+    if len(ahead) != 1 or ahead[0][0] not in sending:
+        return None
+    before, after = ahead[0]
+    why = say(
+        "waited.ran_without_input",
+        done=counts[after],
+        sent=counts[before],
+        ranks=ranks_said([before]),
+    )
+    return Blame([after], why)
 
 
 def _silent(

@@ -338,3 +338,81 @@ def test_lost_peers_all_well_after_the_timeouts_stay_late(tmp_path: Path) -> Non
         else:
             log.at(start + 6000 + 100 * log.rank).log("ERROR", f"model run failed: {CLOSED}")
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [3, 4]
+
+
+_PROGRESS = (
+    "prefill start: 8 tokens",
+    " norm passed",
+    " attention passed",
+    " MoE passed",
+    "layer 0 passed",
+    " norm passed",
+    " attention passed",
+)
+
+
+def _logged_gather_abort() -> dict[str, str]:
+    """Four ranks logging through Python logging (`[rankN] LEVEL message`): rank 2 aborts on
+    gloo's size check with no record of its own; the others write `logger.exception(...)`'s
+    record with the traceback right under it, then torch's `[rankN]:` copy of the same
+    exception (torch 2.13, gloo; an extra all_gather on rank 2 only)."""
+    c10d = "/opt/venv/lib/python3.11/site-packages/torch/distributed"
+    closed = (
+        "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection "
+        "closed by peer [127.0.0.1]:51381. This is typically caused by a remote worker "
+        "crashing. Check the logs of the remote worker before reporting an error."
+    )
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/home/user/llm-infer/infer.py", line 245, in main',
+        "    run_decoder(world)",
+        '  File "/home/user/llm-infer/infer.py", line 119, in forward',
+        "    m = self.moe(rmsnorm(x))",
+        "        ^^^^^^^^^^^^^^^^^^^^",
+        '  File "/home/user/llm-infer/infer.py", line 101, in moe',
+        "    dist.all_gather(parts, send)",
+        f'  File "{c10d}/c10d_logger.py", line 83, in wrapper',
+        "    return func(*args, **kwargs)",
+        "           ^^^^^^^^^^^^^^^^^^^^^",
+        f'  File "{c10d}/distributed_c10d.py", line 4287, in all_gather',
+        "    work.wait()",
+        f"RuntimeError: {closed}",
+    ]
+
+    def progress(rank: int) -> str:
+        return "".join(
+            f"2026-12-07 00:25:18,{210 + i:03d} [rank{rank}] INFO {text}\n"
+            for i, text in enumerate(_PROGRESS)
+        )
+
+    files = {
+        "job/log_2.log": progress(2)
+        + "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+        "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+        "pair.cc:456] op.preamble.length <= op.nbytes. 64 vs 2. Received data size doesn't "
+        "match expected size. Is there a distributed collective mismatch in your code?\n"
+    }
+    for rank in (0, 1, 3):
+        record = f"2026-12-07 00:25:19,{266 + rank:03d} [rank{rank}] ERROR model run failed: "
+        files[f"job/log_{rank}.log"] = (
+            progress(rank)
+            + record
+            + closed
+            + "\n"
+            + "\n".join(frames)
+            + "\n"
+            + "".join(f"[rank{rank}]: {line}\n" for line in frames)
+        )
+    return files
+
+
+def test_a_logged_failure_takes_the_collective_of_the_traceback_written_under_it() -> None:
+    """Python logging's `logger.exception(...)` writes its record and then the traceback under
+    it: the record is the failure each peer is read by, and the traceback's innermost frame
+    says it was inside the all_gather. The lone receiver is then the culprit as with torch's
+    bare tracebacks. Before, the records carried no frame and no rank was named (a held-out
+    eight-rank gloo run whose rank 5 alone issued an extra all_gather)."""
+    diagnosis = diagnose_files(_logged_gather_abort())
+    assert diagnosis.first_error is not None
+    assert "op.preamble.length <= op.nbytes" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]

@@ -363,3 +363,67 @@ def test_a_stage_waiting_on_its_upstream_is_read_as_any_wait() -> None:
     assert blame.ranks == [2]
     assert blame.why is not None
     assert "not next to it" not in blame.why.en
+
+
+_GLOO = "/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc"
+_TIMED_OUT = {
+    "send": f"[{_GLOO}:129] Timed out waiting 10000ms for send operation to complete",
+    "recv": f"[{_GLOO}:78] Timed out waiting 10000ms for recv operation to complete",
+}
+
+
+def _pipeline_logs(pushed: list[int], waits: list[str]) -> dict[str, str]:
+    """A four-stage forward pipeline, one `log_<rank>.log` per stage (Python logging): stage r
+    logs `stage r microbatch m forward passed` for its first `pushed[r]` microbatches, then the
+    timeout `waits[r]` ('send' or 'recv') with the traceback logging writes under its record
+    and torch's `[rankN]:` copy of the exception (torch 2.13, gloo)."""
+    c10d = "/opt/venv/lib/python3.11/site-packages/torch/distributed"
+    files = {}
+    for rank, (count, wait) in enumerate(zip(pushed, waits, strict=True)):
+        lines = [f"2026-12-07 00:25:36,200 [rank{rank}] INFO load weights passed"]
+        lines += [
+            f"2026-12-07 00:25:36,{231 + m:03d} [rank{rank}] INFO stage {rank} microbatch {m} "
+            "forward passed"
+            for m in range(count)
+        ]
+        error = _TIMED_OUT[wait]
+        frames = [
+            "Traceback (most recent call last):",
+            '  File "/home/user/llm-infer/infer.py", line 186, in run_pipeline',
+            "    dist.send(y, dst=stage + 1)"
+            if wait == "send"
+            else "    dist.recv(x, src=stage - 1)",
+            f'  File "{c10d}/distributed_c10d.py", line 2753, in {wait}',
+            "    work.wait()",
+            f"RuntimeError: {error}",
+        ]
+        lines.append(
+            f"2026-12-07 00:25:46,{272 + rank:03d} [rank{rank}] ERROR model run failed: {error}"
+        )
+        lines += frames + [f"[rank{rank}]: {line}" for line in frames]
+        files[f"job/log_{rank}.log"] = "\n".join(lines) + "\n"
+    return files
+
+
+def test_a_stage_that_pushed_more_microbatches_than_its_sender_passed_on_skipped_a_receive() -> (
+    None
+):
+    """docs/labelling.md#pipeline-stages-that-log-each-microbatch: stage 2 skipped its receive
+    of microbatch 1, so stage 1's last send was never taken. Stage 1 is the stage behind (three
+    microbatches) and timed out in that send; stage 2 pushed all four forward although stage 1
+    passed on only three: stage 2 ran without an input and is blamed. Before, no rank was named
+    (a held-out four-stage gloo run)."""
+    from tests.analyzers.excerpts import diagnose_files
+
+    diagnosis = diagnose_files(_pipeline_logs([4, 3, 4, 4], ["recv", "send", "send", "recv"]))
+    assert diagnosis.culprit_ranks == [2]
+    assert "skipped a receive" in (diagnosis.culprit_reason or "")
+
+
+def test_a_stage_no_further_than_the_sender_behind_it_is_not_read_so() -> None:
+    """Counterexample: stage 1 timed out in a send, but stage 2 pushed no more microbatches
+    than stage 1 passed on: it took every input it got, so nothing says it skipped one."""
+    from tests.analyzers.excerpts import diagnose_files
+
+    diagnosis = diagnose_files(_pipeline_logs([4, 3, 3, 3], ["recv", "send", "recv", "recv"]))
+    assert "skipped a receive" not in (diagnosis.culprit_reason or "")
