@@ -19,7 +19,9 @@ rendezvous when any of them restarts. Only the agent whose child failed counts t
 (`attempt_1/`, ...); the others are restarted by the membership change, keep writing
 `attempt_0/` (each run rewrites its files, so they hold the last run) and copy every run into
 their consoles. So once any agent's tree shows a later attempt, every agent's console is left
-out, not only the restarted one's.
+out, not only the restarted one's. When the run wanted lies further back than such an agent's
+tree goes, its console is read after all, cut where each run began (`progress_restart_lines`):
+that console alone still holds the run (`_consoles_reaching_back`).
 
 A file several attempts wrote into (a launcher's console, a log a retry loop appended to) is
 cut where each later attempt begins (`analyzers.checkpoints.restarts`).
@@ -87,11 +89,38 @@ def stopped_run(scans: Sequence[FileScan]) -> StoppedRun:
         path: lines for path, lines in cuts.items() if path not in spans and path not in left_out
     }
     back = _attempts_back(scans, folders, latest, cut, spans)
+    consoles = _consoles_reaching_back(scans, latest, back, cuts)
+    short = set(consoles.values())  # agents read from their consoles instead of their trees
+    left_out.difference_update(consoles)
     left_out.update(
-        path for path, (agent, number) in folders.items() if number != max(latest[agent] - back, 0)
+        path
+        for path, (agent, number) in folders.items()
+        if agent in short or number != max(latest[agent] - back, 0)
     )
     spans.update((path, _span(lines, max(len(lines) - back, 0))) for path, lines in cut.items())
+    spans.update((path, _span(cuts[path], len(cuts[path]) - back)) for path in consoles)
     return StoppedRun(left_out, spans)
+
+
+def _consoles_reaching_back(
+    scans: Sequence[FileScan], latest: dict[str, int], back: int, cuts: dict[str, list[int]]
+) -> dict[str, str]:
+    """Consoles to read instead of their agent's tree, each with its agent: the run wanted lies
+    `back` runs before the last, further back than the agent's tree goes (an agent restarted
+    only by another node's restart keeps its last run in `attempt_0/`), while its `--tee`
+    console holds every run and is cut where each began (`progress_restart_lines`). A console
+    is taken only when it lies over that one agent's tree and has enough cuts to reach back."""
+    if back == 0:
+        return {}
+    found: dict[str, str] = {}
+    for scan in scans:
+        path = scan.info.path
+        if scan.info.kind != FileKind.LAUNCHER or len(cuts.get(path, ())) < back:
+            continue
+        under = [agent for agent in latest if agent.startswith(folder_prefix(path))]
+        if len(under) == 1 and latest[under[0]] < back:
+            found[path] = under[0]
+    return found
 
 
 def _attempts_back(

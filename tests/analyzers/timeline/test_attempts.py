@@ -169,7 +169,9 @@ def test_an_agent_restarted_by_another_nodes_restart_is_read_from_its_own_tree(
     failed counts the restart (`attempt_1/`); the other agent, restarted by the membership
     change, rewrites `attempt_0/` (its last run) and its `--tee` console keeps every run. The
     last run printed no checkpoint, so the ranks are placed by the run before it: node1's
-    `attempt_0/`; node0 kept that run only in its console, which is left out."""
+    `attempt_0/`; node0 kept that run only in its console, which is left out: its lines state
+    no start to cut its runs apart by (test_attempts_that_printed_nothing.py has the console
+    that does)."""
     node0, node1 = "job-5e1a/node0/torchrun_logs/j_a1", "job-5e1a/node1/torchrun_logs/j_b2"
     for rank in (0, 1):  # node0's last run: its ranks died connecting, before any checkpoint
         write_lines(tmp_path, f"{node0}/attempt_0/{rank}/stdout.log", ["init process group"])

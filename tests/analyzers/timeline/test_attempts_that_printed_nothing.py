@@ -153,3 +153,75 @@ def test_a_ranks_own_log_appended_by_every_attempt_is_read_from_the_attempt_that
 
     assert _ranks(report) == {0: ("layer 0 passed", 4), 1: ("layer 0 passed", 4)}
     assert "corrupted batch header" in _first_error(report)
+
+
+SIGTERM = (
+    "W1207 00:33:14.325000 26987 torch/distributed/elastic/multiprocessing/api.py:1028] "
+    "Sending process {pid} closing signal SIGTERM"
+)
+SEGV = (
+    "E1207 00:33:14.151000 26968 torch/distributed/elastic/multiprocessing/api.py:1002] "
+    "failed (exitcode: -11) local_rank: 1 (pid: 27072) of binary: /srv/venv/bin/python3"
+)
+
+
+def _timed(rank: int, attempt: int, lines: list[str]) -> list[str]:
+    """A rank's Python logging records as torchrun's `--tee` copies them: start line first."""
+    stamp = f"2026-12-07 00:3{3 + attempt}:12"
+    start = START.replace("world_size=2", "world_size=4").format(rank=rank)
+    return [
+        f"{stamp},022 [rank{rank}] INFO {start}",
+        *(f"{stamp},100 [rank{rank}] INFO {text}" for text in lines),
+    ]
+
+
+def _two_node_restart(root: Path, console_path: str) -> None:
+    node0, node1 = "job-29a9/node0/torchrun_logs/j_e5n4", "job-29a9/node1/torchrun_logs/j_iovp"
+    ahead = [*FIRST_RUN, " norm passed"]
+    for rank, run in ((0, ahead), (1, FIRST_RUN[:3])):
+        write_lines(root, f"{node0}/attempt_0/{rank}/stdout.log", _timed(rank, 0, run))
+        write_lines(root, f"{node0}/attempt_1/{rank}/stdout.log", _timed(rank, 1, []))
+        write_lines(root, f"{node0}/attempt_1/{rank}/stderr.log", _traceback(rank, REFUSED))
+    write_lines(root, "job-29a9/node0/launcher.log", [SEGV])
+    console = []
+    for local, rank in ((0, 2), (1, 3)):
+        write_lines(root, f"{node1}/attempt_0/{local}/stdout.log", _timed(rank, 1, []))
+        write_lines(root, f"{node1}/attempt_0/{local}/stderr.log", _traceback(rank, REFUSED))
+        console += [f"[default{local}]:{line}" for line in _timed(rank, 0, ahead)]
+    console += [SIGTERM.format(pid=pid) for pid in (27070, 27073)]
+    for local, rank in ((0, 2), (1, 3)):
+        console += [f"[default{local}]:{line}" for line in _timed(rank, 1, [])]
+        console += [f"[default{local}]:{line}" for line in _traceback(rank, REFUSED)]
+    write_lines(root, console_path, console)
+
+
+def test_an_agent_restarted_by_another_node_is_read_from_its_console_cut_at_the_run_wanted(
+    tmp_path: Path,
+) -> None:
+    """Two nodes on one c10d rendezvous, --max-restarts 1. Node0's rank 1 dies of SIGSEGV in
+    attempt 0, so node0's agent writes `attempt_1/`; node1's agent, restarted by the membership
+    change, rewrites `attempt_0/` with the last run (its ranks only state their start before
+    the refused connection). No rank printed a checkpoint in that last run, so the ranks stopped
+    in the run before it: node1's console still holds it, cut from the last run by the ranks'
+    start lines again, and places ranks 2 and 3 where they were when their agent stopped them."""
+    _two_node_restart(tmp_path, "job-29a9/node1/launcher.log")
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report) == {
+        0: ("norm passed", 5),
+        1: ("attention passed", 3),
+        2: ("norm passed", 5),
+        3: ("norm passed", 5),
+    }
+
+
+def test_a_console_above_both_nodes_trees_is_not_read_for_one_of_them(tmp_path: Path) -> None:
+    """Counterexample: the same console kept at the job's top, above both agents' trees, cannot
+    be told for one agent's: it stays left out and node1's ranks show no checkpoint."""
+    _two_node_restart(tmp_path, "job-29a9/launcher.log")
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report)[2] == (None, 0)
+    assert _ranks(report)[3] == (None, 0)
