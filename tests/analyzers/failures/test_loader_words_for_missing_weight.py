@@ -15,7 +15,7 @@ docs/labelling.md#a-loader-that-says-a-weight-is-not-there
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # A hybrid CPU/GPU runner whose config asks for the FP8 scale of the output head, pointed at
 # a folder that holds another export of the model.
@@ -103,3 +103,54 @@ def test_a_note_and_a_printed_result_are_no_failure() -> None:
 def test_a_setting_named_in_the_sentence_is_no_weight() -> None:
     diagnosis = diagnose_text("job/console.log", CONFIG_KEY)
     assert diagnosis.category != "weight_load"
+
+
+# A sharded serving loader that looks each tensor up in its own index of the safetensors files
+# and, for a name the files do not hold, says the weight does not exist; the launcher then
+# reports that the model could not be initialised.
+DOES_NOT_EXIST = """\
+  File "/srv/venv/lib/python3.10/site-packages/serve/utils/weights.py", line 118, in get_sharded
+    filename, tensor_name = self.get_filename(tensor_name)
+  File "/srv/venv/lib/python3.10/site-packages/serve/utils/weights.py", line 71, in get_filename
+    raise RuntimeError(f"weight {tensor_name} does not exist")
+RuntimeError: weight model.layers.0.mlp.gate_proj.weight does not exist
+
+2026-03-02T08:14:05.102934Z ERROR serve_launcher: Error when initializing model
+Traceback (most recent call last):
+  File "/srv/venv/bin/serve-shard", line 8, in <module>
+    sys.exit(app())
+"""
+
+# The same check for a tied head, as a shard manager forwards a child's stderr.
+DOES_NOT_EXIST_FORWARDED = """\
+2026-03-02T08:14:05.204011Z ERROR shard-manager: serve_launcher: Shard complete standard error output:
+RuntimeError: weight lm_head.weight does not exist
+ rank=1
+2026-03-02T08:14:05.301877Z ERROR serve_launcher: Shard 1 failed to start
+"""
+
+# Counterexample: a model path that is not there names no weight of the checkpoint.
+PATH_DOES_NOT_EXIST = """\
+Traceback (most recent call last):
+  File "/srv/app/start.py", line 20, in main
+    load(args.model)
+OSError: model path /data/models/demo-7b does not exist
+"""
+
+
+def test_a_loader_saying_a_weight_does_not_exist_is_a_missing_weight() -> None:
+    _assert_missing_weight(
+        DOES_NOT_EXIST, "weight model.layers.0.mlp.gate_proj.weight does not exist"
+    )
+    assert "wl.weight_said_not_to_exist" in rules_of(
+        diagnose_text("job/console.log", DOES_NOT_EXIST)
+    )
+
+
+def test_the_same_check_forwarded_by_a_shard_manager_reads_the_same() -> None:
+    _assert_missing_weight(DOES_NOT_EXIST_FORWARDED, "weight lm_head.weight does not exist")
+
+
+def test_a_model_path_that_does_not_exist_is_no_missing_weight() -> None:
+    diagnosis = diagnose_text("job/console.log", PATH_DOES_NOT_EXIST)
+    assert "wl.weight_said_not_to_exist" not in rules_of(diagnosis)
