@@ -32,7 +32,7 @@ from typing import Any
 from analyzers.core.limits import small_int
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
-from analyzers.formats.outer_prefix import OUTER
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, OUTER
 from analyzers.formats.source_said import GATES as SOURCE_GATES
 from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
@@ -43,9 +43,12 @@ from analyzers.formats.worker_tags import TagHints, head_gates
 # and is skipped outright when the block lacks its literal (`literal_gate`).
 _WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
 # a script's plain start print of its rank over the world size at a line's start (`rank 1/4
-# pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`); led by the line end before
-# it, searched in `after_line_end(low)`. A rank not below the count is no such statement.
-_RANK_OF_WORLD = gated(rb"\n(?:\[default\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b")
+# pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`, any role's `[trainer3]:`); led
+# by the line end before it, searched in `after_line_end(low)`. A rank not below the count is no
+# such statement.
+_RANK_OF_WORLD = gated(
+    rb"\n(?:\[" + AGENT_ROLE_BYTES + rb"\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b"
+)
 # a job's start line stating its rank beside the world size (`init process group: backend=gloo
 # rank=1 world_size=4`, `rank=1, world_size=4`); a rank alone may name a peer
 _START_RANK = gated(rb"(?<![\w.\[])rank=(\d{1,6})\b[^\n]{0,40}?world_size\s*[:=]\s*(\d{1,6})\b")
@@ -57,20 +60,18 @@ _RANKS = (
     gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
-# A launcher's copy of a rank's line (`[default1]:`, the local rank) that states the rank's
+# A launcher's copy of a rank's line (`[default1]:` or a named role's `[trainer1]:`, the local
+# rank: `formats.outer_prefix.AGENT_ROLE`) that states the rank's
 # global number, as a job's start line does (`init process group: ... rank=3 world_size=4`,
 # a logging tag `[rank3] INFO`): the first such line per local tag gives that child's rank.
 # Led by the line end before it, searched in `after_line_end(low)`.
-_LOCAL_STATES_RANK = gated(
-    rb"\n\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
-)
+_STATES_RANK = rb"\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
+_LOCAL_STATES_RANK = gated(rb"\n\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES_RANK)
 # The same copy behind a collector's prefix (`trainer-1  | [default1]:...`, `2025-03-02T08:14:51Z
 # stderr F [default1]:...`: `formats.outer_prefix`): searched anywhere in a line, then kept only
 # where what stands before it from the line's start is such a prefix. Only tried in a block
 # where no copied line starts a line, so a plain launcher log pays nothing for it.
-_LOCAL_STATES_RANK_ANYWHERE = gated(
-    rb"\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
-)
+_LOCAL_STATES_RANK_ANYWHERE = gated(rb"\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES_RANK)
 # searched in the lower-cased block; a prefix a terminal coloured keeps its colour codes here
 # (`\x1b[36mtrainer-1  | \x1b[0m[default1]:...`: docker compose, Ray)
 _OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
@@ -80,7 +81,8 @@ _OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
 # file made the hints an eighth of a 1,024-rank job's analysis).
 HINT_BYTES = 64 * 1024
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
-_DEFAULT_TAG = b"[default"  # torchrun's tag on the lines it copies from a local rank
+# what every torchrun tag on a line copied from a local rank holds, whatever its role
+_AGENT_TAG_END = b"]:"
 
 
 class HeadHints:
@@ -166,10 +168,10 @@ class HeadHints:
             self.first_named[rank] = min(self.first_named.get(rank, line), line)
 
     def _read_local_named(self, low: bytes) -> None:
-        """The rank each `[defaultN]:` child states, from the first copied lines that state
+        """The rank each `[defaultN]:` (or `[<role>N]:`) child states, from the first copied lines that state
         one: children log it as they start, and a launcher log that copies a rank tag onto
         every line would otherwise make each of its lines a match."""
-        if self._local_samples_left <= 0 or not holds(low, _DEFAULT_TAG):
+        if self._local_samples_left <= 0 or not holds(low, _AGENT_TAG_END):
             return  # no samples left: a search would find only a line `zip` then drops
         found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
         found = None
@@ -228,4 +230,4 @@ def _head_literals() -> LiteralSet:
     broadcast-source words and torchrun's tag, looked for in one pass (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
-    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _DEFAULT_TAG])
+    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _AGENT_TAG_END])

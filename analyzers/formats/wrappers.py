@@ -169,7 +169,9 @@ _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # (moreutils' `ts` with an ISO time, the `T` form, is `_TS_LOCAL_ISO`'s.)
 _LOCAL_COLLECTOR_TIME = re.compile(
     r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
-    r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
+    r"(?=\[(?:rank|"
+    + outer_prefix.AGENT_ROLE
+    + r")\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
     r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
@@ -186,7 +188,7 @@ _CI_BAR = re.compile(r"\|(?: |$)")
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
-_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|default)\d+\]:)")
+_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:)")
 _BY_FIRST_CHAR = {
     "[": (_ORPHAN_SGR, _STAGE_TAG),
     "^": (_ORPHAN_SGR,),

@@ -31,7 +31,7 @@ from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
-from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
+from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.formats.worker_tags import SRUN_FRAMEWORK
 from analyzers.ingest.layout import agent_local_rank, folder_prefix, node_local_rank
 
@@ -47,7 +47,7 @@ AGENT_OFFSET = "agent_rank_offset"
 def _local_tag(text: str) -> re.Match[str] | None:
     """The launcher's local tag at the line's start, or right after a collector's prefix
     (`formats.outer_prefix`) that stands in front of every line of the file."""
-    return match_behind(_LOCAL_TAG, text, ("[default",))
+    return match_behind(_LOCAL_TAG, text, AGENT_TAG_LITERALS)
 
 
 def place_agent_ranks(scans: Sequence[FileScan]) -> None:
