@@ -160,7 +160,8 @@ def test_a_prefix_in_front_of_a_role_tag_is_peeled(line):
 def test_a_role_tag_is_found_behind_the_journals_prefix():
     text = "Dec  7 00:12:01 node-3 python3[4121]: [trainer2]:RuntimeError: boom"
     found = match_behind(re.compile(AGENT_TAG), text, AGENT_TAG_LITERALS)
-    assert found is not None and found.group(0) == "[trainer2]:"
+    assert found is not None
+    assert found.group(0) == "[trainer2]:"
 
 
 def test_a_storm_of_one_child_does_not_swallow_another_childs_lines():
