@@ -11,7 +11,9 @@ takes the bundle's: `timeline.bundle_year`). `rank_hint` is given only when the 
 rank and the content names exactly one (`rank_hint_line`: the first head line naming it);
 `named_rank` is the same for a file whose directory
 numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
-tag of a launcher's copied lines to the rank its first line stating one names. Serving
+tag of a launcher's copied lines to the rank its first line stating one names;
+`host_agent_offsets` does that per host in a console merging several hosts' agents
+(`formats.agent_nodes`). Serving
 frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 A rank that only a tagged process states about itself, in a file that holds the lines of
 other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
@@ -30,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from analyzers.core.limits import small_int
+from analyzers.formats.agent_nodes import AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
 from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, OUTER
@@ -60,6 +63,9 @@ _RANKS = (
     gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
+# the fact a console merging several hosts' agents keeps its offsets under: host -> the global
+# rank of that host's local rank 0 (`formats.agent_nodes`)
+AGENT_OFFSETS = "host_agent_offsets"
 # A launcher's copy of a rank's line (`[default1]:` or a named role's `[trainer1]:`, the local
 # rank: `formats.outer_prefix.AGENT_ROLE`) that states the rank's
 # global number, as a job's start line does (`init process group: ... rank=3 world_size=4`,
@@ -99,6 +105,8 @@ class HeadHints:
         self.local_named: dict[int, int] = {}
         self._local_samples_left = _RANK_SAMPLES
         self.worker_tags = TagHints()
+        self.agent_nodes = AgentNodes()
+        self._agent_offsets: dict[str, int] | None = None
         self._left = HINT_BYTES
         self._head_lines = 0  # lines of the head read so far
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
@@ -143,6 +151,8 @@ class HeadHints:
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
+        self.agent_nodes.read(block)
+        self._agent_offsets = None
         self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
         self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
         self._read_local_named(low)
@@ -150,6 +160,13 @@ class HeadHints:
             for pattern in _RANKS:
                 self._read_ranks(pattern, low)
         self._head_lines += low.count(b"\n")
+
+    def agent_offsets(self) -> dict[str, int]:
+        """Host -> the global rank of its agent's local rank 0, in a console merging several
+        hosts' agents (`formats.agent_nodes`); asked for every parsed line, so kept."""
+        if self._agent_offsets is None:
+            self._agent_offsets = self.agent_nodes.offsets()
+        return self._agent_offsets
 
     def _read_ranks(self, pattern: GatedPattern, low: bytes) -> None:
         """Count the ranks the first `_RANK_SAMPLES` matches name, and the first line naming
@@ -203,7 +220,9 @@ class HeadHints:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))
         if sizes:
             facts["world_size"] = max(sizes)
-        if self.local_named:
+        if self.agent_offsets():
+            facts[AGENT_OFFSETS] = self.agent_offsets()
+        elif self.local_named:  # with several hosts' agents, a local tag names several ranks
             facts["local_named_ranks"] = dict(self.local_named)
         if self.year is not None:
             facts["year"] = self.year

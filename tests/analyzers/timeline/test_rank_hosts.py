@@ -82,10 +82,11 @@ def test_each_ranks_own_file_behind_a_hosts_address_places_the_rank_there(tmp_pa
 
 
 def test_a_rank_whose_lines_name_two_hosts_is_placed_on_neither(tmp_path):
-    """A launcher that numbers its workers from 0 on each host (`[default0]:`) writes rank 0
-    for both hosts' first worker in a merged console: which one ran there the lines cannot say."""
+    """torch's own rank tag names rank 0 on both hosts (an elastic restart that brought the
+    job up again on another node, both runs' lines in one console): which host the report's
+    rank 0 is the lines cannot say."""
     lines = [
-        f"{host}: [default0]:{x}" for host in ("node1", "node2") for x in ("layer 0 passed", LOST)
+        f"{host}: [rank0]:{x}" for host in ("node1", "node2") for x in ("layer 0 passed", LOST)
     ]
     write_lines(tmp_path, "job-3f7a/launch.log", lines)
 
@@ -93,6 +94,21 @@ def test_a_rank_whose_lines_name_two_hosts_is_placed_on_neither(tmp_path):
 
     assert [summary.rank for summary in report.ranks] == [0]
     assert "0" not in report.environment.get("rank_hosts", {})
+
+
+def test_each_hosts_local_rank_0_is_a_rank_of_its_own_on_its_host(tmp_path):
+    """A launcher that numbers its workers from 0 on each host (`[default0]:`) writes local rank
+    0 for both hosts' first worker in a merged console: two workers, each on its host
+    (`formats.agent_nodes`)."""
+    lines = [
+        f"{host}: [default0]:{x}" for host in ("node1", "node2") for x in ("layer 0 passed", LOST)
+    ]
+    write_lines(tmp_path, "job-3f7a/launch.log", lines)
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert [summary.rank for summary in report.ranks] == [0, 1]
+    assert report.environment["rank_hosts"] == {"0": "node1", "1": "node2"}
 
 
 def test_a_log_without_host_labels_names_no_host(tmp_path):
