@@ -1,8 +1,9 @@
 """Which global ranks a host's launcher agent runs, in a console that merges several hosts'.
 
 pdsh (or clush) running torchrun on every host of a job writes one console of all of them,
-each host's lines behind its label and each worker's behind its agent's local tag, numbered
-from 0 again on every host:
+each host's lines behind its label (a syslog server that every host logs to, behind the
+journal's host) and each worker's behind its agent's local tag, numbered from 0 again on every
+host:
 
     node-1:   group_rank=0
     node-2:   group_rank=1
@@ -30,14 +31,18 @@ from pathlib import Path
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml
 from analyzers.formats.literal_gate import after_line_end
-from analyzers.formats.outer_prefix import AFTER, AGENT_ROLE_BYTES, PDSH_BYTES
+from analyzers.formats.outer_prefix import AFTER, AGENT_ROLE_BYTES, JOURNAL, PDSH_BYTES
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "agent_nodes.yaml"
 FACTS = ("node_rank", "local_ranks", "local_world_size")
 MAX_HOSTS = 1024  # hosts kept per file, as `scan.host_labels` keeps
 _LOOKED_AT = 32  # first lines of a block looked at for a host label
-# a labelled line: the host, then the rest of the line; led by the line end before it
-_LABELLED = re.compile(rb"\n" + PDSH_BYTES + AFTER.encode() + rb"([^\n]*)")
+# a labelled line: the host (group 1), then the rest of the line (the last group), behind pdsh's
+# label or the journal's host (a central syslog that several hosts log to); led by the line end
+_LABELLED = (
+    re.compile(rb"\n" + PDSH_BYTES + AFTER.encode() + rb"([^\n]*)"),
+    re.compile(rb"\n" + JOURNAL.encode() + AFTER.encode() + rb"([^\n]*)"),
+)
 # a worker's copied line under its agent's local tag, and the global rank it may state
 _COPY = re.compile(
     rb"\["
@@ -73,15 +78,20 @@ class AgentNodes:
         """Read a head block's labelled lines. pdsh labels every line it relays, so a block
         whose first lines carry no label (a launcher's own banner may come first) is no such
         console: that look is all it costs."""
-        if not self.hosts and not _LABELLED.search(after_line_end(_first_lines(block))):
-            return
-        for found in _LABELLED.finditer(after_line_end(block)):
-            host = self.hosts.get(found.group(1).decode())
-            if host is None:
-                if len(self.hosts) >= MAX_HOSTS:
-                    continue
-                host = self.hosts[found.group(1).decode()] = _Host()
-            _read_line(host, found.group(2))
+        first = after_line_end(_first_lines(block))
+        for labelled in _LABELLED:
+            if self.hosts or labelled.search(first):
+                for found in labelled.finditer(after_line_end(block)):
+                    self._read_labelled(found)
+
+    def _read_labelled(self, found: re.Match[bytes]) -> None:
+        name = found.group(1).decode()
+        host = self.hosts.get(name)
+        if host is None:
+            if len(self.hosts) >= MAX_HOSTS:
+                return
+            host = self.hosts[name] = _Host()
+        _read_line(host, found.group(found.re.groups))
 
     def offsets(self) -> dict[str, int]:
         """Host -> the global rank of its local rank 0, for two hosts' local tags or more."""

@@ -35,7 +35,7 @@ from analyzers.core.limits import small_int
 from analyzers.formats.agent_nodes import AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
-from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, OUTER
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OUTER
 from analyzers.formats.source_said import GATES as SOURCE_GATES
 from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
@@ -89,6 +89,9 @@ HINT_BYTES = 64 * 1024
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
 # what every torchrun tag on a line copied from a local rank holds, whatever its role
 _AGENT_TAG_END = b"]:"
+_DEFAULT_TAG = b"[default"  # the tag of a launch that named no role
+_AGENT_TAG_LOW = re.compile(AGENT_TAG_BYTES)
+_FIRST_LINES = 4096  # bytes of a block looked at for a named role's tag
 
 
 class HeadHints:
@@ -185,16 +188,16 @@ class HeadHints:
             self.first_named[rank] = min(self.first_named.get(rank, line), line)
 
     def _read_local_named(self, low: bytes) -> None:
-        """The rank each `[defaultN]:` (or `[<role>N]:`) child states, from the first copied lines that state
-        one: children log it as they start, and a launcher log that copies a rank tag onto
-        every line would otherwise make each of its lines a match."""
+        """The rank each `[defaultN]:` (or `[<role>N]:`) child states, from the first copied
+        lines that state one: children log it as they start, and a launcher log that copies a
+        rank tag onto every line would otherwise make each of its lines a match."""
         if self._local_samples_left <= 0 or not holds(low, _AGENT_TAG_END):
             return  # no samples left: a search would find only a line `zip` then drops
         found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
         found = None
         for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
             self._take_local_named(found)
-        if found is None:
+        if found is None and _copies_behind_prefixes(low):
             self._read_local_named_behind_prefix(low)
 
     def _read_local_named_behind_prefix(self, low: bytes) -> None:
@@ -243,10 +246,18 @@ class HeadHints:
                 facts["rank_hint_line"] = self.first_named[rank]
 
 
+def _copies_behind_prefixes(low: bytes) -> bool:
+    """Whether a block may hold copied lines behind a collector's prefix: torchrun's default
+    tag anywhere, or a named role's tag in its first lines (a console of copied lines copies
+    from its start; a search for any role's tag at every bracket of a rank log's head costs
+    1.5 ms, paid by every file of a big job)."""
+    return holds(low, _DEFAULT_TAG) or _AGENT_TAG_LOW.search(low, 0, _FIRST_LINES) is not None
+
+
 @lru_cache(maxsize=1)
 def _head_literals() -> LiteralSet:
     """The literals the searches of a lower-cased head ask for: its gates, the dtype and
     broadcast-source words and torchrun's tag, looked for in one pass (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
-    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _AGENT_TAG_END])
+    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _AGENT_TAG_END, _DEFAULT_TAG])

@@ -189,3 +189,23 @@ def test_one_hosts_console_needs_no_offsets():
 def test_hosts_sort_by_their_numbers():
     lines = [f"gpu-node-{n}: [default0]:layer 0 passed" for n in (10, 9, 2)]
     assert _offsets(lines) == {"gpu-node-2": 0, "gpu-node-9": 1, "gpu-node-10": 2}
+
+
+def test_a_syslog_of_several_hosts_keeps_their_workers_apart(tmp_path):
+    """A syslog server every host's service logs to: the journal's host stands for pdsh's."""
+    lines = [
+        line.replace(f"{host}: ", f"Dec  7 00:12:0{n} {host} torchrun[{4100 + 1000 * n}]: ", 1)
+        for line in rendezvous("node-1", 0) + rendezvous("node-2", 1) + workers(("node-2", 1))
+        for n, host in enumerate(HOSTS)
+        if line.startswith(host + ": ")
+    ]
+    report = analyze(console(tmp_path, lines), AnalyzeOptions(workers=1))
+
+    assert [summary.rank for summary in report.ranks] == [0, 1, 2, 3]
+    assert report.diagnosis.culprit_ranks == [3]
+    assert report.environment["rank_hosts"] == {
+        "0": "node-1",
+        "1": "node-1",
+        "2": "node-2",
+        "3": "node-2",
+    }
