@@ -18,7 +18,9 @@ Read from the file's head, a host's agent gives its node rank and its local worl
 node rank x local world size, where every host's agent said both and no two hosts claim one
 node; else each host a block of its own, in the natural order of the host names, as large as
 the largest size said or local rank seen, so two hosts' workers never fall onto one rank. A
-console with one host's tags needs none of this (its local ranks are read as before).
+console with one host's tags needs none of this (its local ranks are read as before). Only the
+head is read (`formats.hints.HINT_BYTES`): agents print their rendezvous and their workers their
+first lines at the start, and a host first heard from past the head keeps its local numbers.
 """
 
 from __future__ import annotations
