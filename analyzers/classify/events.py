@@ -43,7 +43,7 @@ from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
 from analyzers.formats.elastic import SOURCE as ELASTIC_SOURCE
 from analyzers.formats.elastic import signal_name
 from analyzers.formats.ggml import NAME as GGML_SOURCE
-from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
+from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.formats.severity import JOINED_RAISE, load_prefilter, reads_as_source
 from analyzers.formats.ucxlog import NAME as UCX_SOURCE
 from analyzers.scan.quiet_tail import TAIL_SOURCE
@@ -458,7 +458,7 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
 # torch's distributed excepthook leads every line of an uncaught exception with the rank (behind
 # a launcher's tag, and a collector's prefix: `formats.outer_prefix`)
 _HOOK_PREFIX = re.compile(r"(?:\[" + AGENT_ROLE + r"\d+\]:)?\[rank(?P<rank>\d+)\]: ")
-_HOOK_LITERALS = ("[default", "[rank")
+_HOOK_LITERALS = AGENT_TAG_LITERALS  # the bracket of both tags
 
 
 def _ended_by_uncaught(scan: FileScan) -> set[int]:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from analyzers.core.saferegex import compile_line_filter, compile_literal_union
 from analyzers.formats.base import RELAYED_ENGINES
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES
 from analyzers.formats.severity import Prefilter
 from analyzers.ingest.line_index import LineIndex
 
@@ -213,7 +214,7 @@ def learn_shape(raw: bytes) -> bytes | None:
 
 
 # a worker's torch rank tag right after an INFO level word, folded (`info - [rank0]:`)
-_RANK_TAG_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|default)0+\]:"
+_RANK_TAG_AFTER_INFO = rb"info (?:- |: |\| )?\[(?:rank|" + AGENT_ROLE_BYTES + rb")0+\]:"
 # what every match of it holds after the shape: the level word, a separator and the bracket
 _RANK_TAG_LEADS = (b"info [", b"info - [", b"info : [", b"info | [")
 # an engine's name after a tracing record's INFO and target (`info x::engine: vllm: `)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from analyzers.formats.flattened import MAX_PIECES
-from analyzers.formats.outer_prefix import OUTER
+from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
 # `rank 3: `, `rank3: `, `[rank 3] `, `[Rank 3] ` -- the label a job prints before its lines
 _LABEL = rb"\[[Rr]ank ?\d{1,6}\] |[Rr]ank ?\d{1,6}: "
@@ -37,15 +37,21 @@ def _shape(label: bytes) -> bytes:
     return re.sub(rb"0+", b"0", label.translate(_DIGITS))
 
 
-# torchrun's `--tee` console: the agent copies each child's output after a `[defaultN]:` tag,
+# torchrun's `--tee` console: the agent copies each child's output after a `[defaultN]:` tag
+# (`[<role>N]:` when the launch named a role: `formats.outer_prefix.AGENT_TAG`),
 # a line at a time. A child whose last write had no newline (a progress bar closing itself with
 # a carriage return and a cursor-up escape, a process killed mid-print) leaves that piece open,
 # and the next child's copy is written onto it:
 #     [default0]:<spaces>\x1b[A[default2]:  attention passed
-# Another rank's tag inside such a line starts that rank's line.
-_AGENT_TAG = rb"\[default\d{1,6}\]:"
-_AGENT_OPENING = re.compile(b"(" + OUTER + rb")(" + _AGENT_TAG + rb")")
-_AGENT_INNER = re.compile(_AGENT_TAG)
+# Another rank's tag of the same role inside such a line starts that rank's line (one launch
+# names one role; a bracketed name in a child's own text is not its agent's tag).
+_AGENT_OPENING = re.compile(b"(" + OUTER + rb")(" + AGENT_TAG_BYTES + rb")")
+_AGENT_INNER = re.compile(AGENT_TAG_BYTES)
+
+
+def _role(tag: bytes) -> bytes:
+    """`[trainer12]:` -> `trainer`."""
+    return tag[1:-2].rstrip(b"0123456789")
 
 
 def _split_agent_copies(raw: bytes) -> list[bytes] | None:
@@ -53,10 +59,11 @@ def _split_agent_copies(raw: bytes) -> list[bytes] | None:
     if opening is None:
         return None
     outer, first = opening.group(1), opening.group(2)
+    role = _role(first)
     cuts = [
         found.start()
         for found in _AGENT_INNER.finditer(raw, opening.end())
-        if found.group(0) != first
+        if found.group(0) != first and _role(found.group(0)) == role
     ]
     if not cuts:
         return None
@@ -71,7 +78,7 @@ def _split_agent_copies(raw: bytes) -> list[bytes] | None:
 
 def split_glued(raw: bytes) -> list[bytes]:
     """The lines glued into `raw` (the line itself when nothing was glued to it)."""
-    if raw.count(b"[default") >= 2:
+    if raw.count(b"]:") >= 2:  # two agent tags at least
         copies = _split_agent_copies(raw)
         if copies is not None:
             return copies

@@ -11,7 +11,9 @@ takes the bundle's: `timeline.bundle_year`). `rank_hint` is given only when the 
 rank and the content names exactly one (`rank_hint_line`: the first head line naming it);
 `named_rank` is the same for a file whose directory
 numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
-tag of a launcher's copied lines to the rank its first line stating one names. Serving
+tag of a launcher's copied lines to the rank its first line stating one names;
+`host_agent_offsets` does that per host in a console merging several hosts' agents
+(`formats.agent_nodes`). Serving
 frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
 A rank that only a tagged process states about itself, in a file that holds the lines of
 other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
@@ -30,9 +32,10 @@ from functools import lru_cache
 from typing import Any
 
 from analyzers.core.limits import small_int
+from analyzers.formats.agent_nodes import AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
-from analyzers.formats.outer_prefix import OUTER
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OUTER
 from analyzers.formats.source_said import GATES as SOURCE_GATES
 from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
@@ -43,9 +46,12 @@ from analyzers.formats.worker_tags import TagHints, head_gates
 # and is skipped outright when the block lacks its literal (`literal_gate`).
 _WORLD = gated(rb"world_size[\"']?\s*[:=]\s*(\d{1,6})\b")
 # a script's plain start print of its rank over the world size at a line's start (`rank 1/4
-# pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`); led by the line end before
-# it, searched in `after_line_end(low)`. A rank not below the count is no such statement.
-_RANK_OF_WORLD = gated(rb"\n(?:\[default\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b")
+# pid 3536`, a torchrun copy's `[default3]:[rank 3/8] starting`, any role's `[trainer3]:`); led
+# by the line end before it, searched in `after_line_end(low)`. A rank not below the count is no
+# such statement.
+_RANK_OF_WORLD = gated(
+    rb"\n(?:\[" + AGENT_ROLE_BYTES + rb"\d{1,5}\]:)?\[?rank[ _]?(\d{1,6}) ?/ ?(\d{1,6})\b"
+)
 # a job's start line stating its rank beside the world size (`init process group: backend=gloo
 # rank=1 world_size=4`, `rank=1, world_size=4`); a rank alone may name a peer
 _START_RANK = gated(rb"(?<![\w.\[])rank=(\d{1,6})\b[^\n]{0,40}?world_size\s*[:=]\s*(\d{1,6})\b")
@@ -57,20 +63,21 @@ _RANKS = (
     gated(rb"rankid:(\d{1,6})\b"),
 )
 _RANK_SAMPLES = 200
-# A launcher's copy of a rank's line (`[default1]:`, the local rank) that states the rank's
+# the fact a console merging several hosts' agents keeps its offsets under: host -> the global
+# rank of that host's local rank 0 (`formats.agent_nodes`)
+AGENT_OFFSETS = "host_agent_offsets"
+# A launcher's copy of a rank's line (`[default1]:` or a named role's `[trainer1]:`, the local
+# rank: `formats.outer_prefix.AGENT_ROLE`) that states the rank's
 # global number, as a job's start line does (`init process group: ... rank=3 world_size=4`,
 # a logging tag `[rank3] INFO`): the first such line per local tag gives that child's rank.
 # Led by the line end before it, searched in `after_line_end(low)`.
-_LOCAL_STATES_RANK = gated(
-    rb"\n\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
-)
+_STATES_RANK = rb"\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
+_LOCAL_STATES_RANK = gated(rb"\n\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES_RANK)
 # The same copy behind a collector's prefix (`trainer-1  | [default1]:...`, `2025-03-02T08:14:51Z
 # stderr F [default1]:...`: `formats.outer_prefix`): searched anywhere in a line, then kept only
 # where what stands before it from the line's start is such a prefix. Only tried in a block
 # where no copied line starts a line, so a plain launcher log pays nothing for it.
-_LOCAL_STATES_RANK_ANYWHERE = gated(
-    rb"\[default(\d{1,5})\]:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b)"
-)
+_LOCAL_STATES_RANK_ANYWHERE = gated(rb"\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES_RANK)
 # searched in the lower-cased block; a prefix a terminal coloured keeps its colour codes here
 # (`\x1b[36mtrainer-1  | \x1b[0m[default1]:...`: docker compose, Ray)
 _OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
@@ -80,7 +87,11 @@ _OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
 # file made the hints an eighth of a 1,024-rank job's analysis).
 HINT_BYTES = 64 * 1024
 _LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
-_DEFAULT_TAG = b"[default"  # torchrun's tag on the lines it copies from a local rank
+# what every torchrun tag on a line copied from a local rank holds, whatever its role
+_AGENT_TAG_END = b"]:"
+_DEFAULT_TAG = b"[default"  # the tag of a launch that named no role
+_AGENT_TAG_LOW = re.compile(AGENT_TAG_BYTES)
+_FIRST_LINES = 4096  # bytes of a block looked at for a named role's tag
 
 
 class HeadHints:
@@ -97,6 +108,8 @@ class HeadHints:
         self.local_named: dict[int, int] = {}
         self._local_samples_left = _RANK_SAMPLES
         self.worker_tags = TagHints()
+        self.agent_nodes = AgentNodes()
+        self._agent_offsets: dict[str, int] | None = None
         self._left = HINT_BYTES
         self._head_lines = 0  # lines of the head read so far
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
@@ -141,6 +154,8 @@ class HeadHints:
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
+        self.agent_nodes.read(block)
+        self._agent_offsets = None
         self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
         self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
         self._read_local_named(low)
@@ -148,6 +163,13 @@ class HeadHints:
             for pattern in _RANKS:
                 self._read_ranks(pattern, low)
         self._head_lines += low.count(b"\n")
+
+    def agent_offsets(self) -> dict[str, int]:
+        """Host -> the global rank of its agent's local rank 0, in a console merging several
+        hosts' agents (`formats.agent_nodes`); asked for every parsed line, so kept."""
+        if self._agent_offsets is None:
+            self._agent_offsets = self.agent_nodes.offsets()
+        return self._agent_offsets
 
     def _read_ranks(self, pattern: GatedPattern, low: bytes) -> None:
         """Count the ranks the first `_RANK_SAMPLES` matches name, and the first line naming
@@ -166,16 +188,16 @@ class HeadHints:
             self.first_named[rank] = min(self.first_named.get(rank, line), line)
 
     def _read_local_named(self, low: bytes) -> None:
-        """The rank each `[defaultN]:` child states, from the first copied lines that state
-        one: children log it as they start, and a launcher log that copies a rank tag onto
-        every line would otherwise make each of its lines a match."""
-        if self._local_samples_left <= 0 or not holds(low, _DEFAULT_TAG):
+        """The rank each `[defaultN]:` (or `[<role>N]:`) child states, from the first copied
+        lines that state one: children log it as they start, and a launcher log that copies a
+        rank tag onto every line would otherwise make each of its lines a match."""
+        if self._local_samples_left <= 0 or not holds(low, _AGENT_TAG_END):
             return  # no samples left: a search would find only a line `zip` then drops
         found_any = _LOCAL_STATES_RANK.finditer(after_line_end(low))
         found = None
         for found, _ in zip(found_any, range(self._local_samples_left), strict=False):
             self._take_local_named(found)
-        if found is None:
+        if found is None and _copies_behind_prefixes(low):
             self._read_local_named_behind_prefix(low)
 
     def _read_local_named_behind_prefix(self, low: bytes) -> None:
@@ -201,7 +223,9 @@ class HeadHints:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))
         if sizes:
             facts["world_size"] = max(sizes)
-        if self.local_named:
+        if self.agent_offsets():
+            facts[AGENT_OFFSETS] = self.agent_offsets()
+        elif self.local_named:  # with several hosts' agents, a local tag names several ranks
             facts["local_named_ranks"] = dict(self.local_named)
         if self.year is not None:
             facts["year"] = self.year
@@ -222,10 +246,18 @@ class HeadHints:
                 facts["rank_hint_line"] = self.first_named[rank]
 
 
+def _copies_behind_prefixes(low: bytes) -> bool:
+    """Whether a block may hold copied lines behind a collector's prefix: torchrun's default
+    tag anywhere, or a named role's tag in its first lines (a console of copied lines copies
+    from its start; a search for any role's tag at every bracket of a rank log's head costs
+    1.5 ms, paid by every file of a big job)."""
+    return holds(low, _DEFAULT_TAG) or _AGENT_TAG_LOW.search(low, 0, _FIRST_LINES) is not None
+
+
 @lru_cache(maxsize=1)
 def _head_literals() -> LiteralSet:
     """The literals the searches of a lower-cased head ask for: its gates, the dtype and
     broadcast-source words and torchrun's tag, looked for in one pass (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
-    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _DEFAULT_TAG])
+    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _AGENT_TAG_END, _DEFAULT_TAG])

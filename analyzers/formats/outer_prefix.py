@@ -43,6 +43,13 @@ AGENT_ROLE = (
     r"(?:default|(?!(?:rank|epoch|step|iter|iteration|layer|batch|node|host|stage|gpu|npu"
     r"|device)\d)[a-z][a-z0-9_-]{0,31}?)"
 )
+# The whole tag, and the same over raw bytes for the readers that search a block before it is
+# parsed (a file head's hints, glued copies, an error storm's key).
+AGENT_TAG = r"\[" + AGENT_ROLE + r"\d{1,6}\]:"
+AGENT_ROLE_BYTES = AGENT_ROLE.encode()
+AGENT_TAG_BYTES = AGENT_TAG.encode()
+# What `match_behind` looks for where a tag may start: a role is any name, so only its bracket.
+AGENT_TAG_LITERALS = ("[",)
 
 # Each of the next three is followed by one space, or by the end of a blank line of the stream
 # (a reader that strips a line's end strips that space with it): `AFTER`.
@@ -84,6 +91,7 @@ PDSH = (
     r"([A-Za-z][\w.-]*-\d+|\d{1,3}(?:\.\d{1,3}){3}|localhost"
     r"|(?:node|host|gpu|npu|worker|compute|server|dgx|master|trainer)[-_]?\d+(?:[-.][\w-]+)*):"
 )
+PDSH_BYTES = PDSH.encode()
 _COMPOSE = r"[A-Za-z][\w.-]*[ \t]+\|[ \t]"
 _SRUN_LABEL = r" {0,4}\d{1,5}: "
 _MPI_TAG = r"\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:"
@@ -141,12 +149,22 @@ def match_behind(
 ) -> re.Match[str] | None:
     """`pattern` matched at the start of a decoded line, or else right after the collector's
     prefix in front of it. The prefix is only looked for when the line holds one of `literals`
-    (what `pattern` starts with), after its first character, so a line that matches as it stands,
-    or holds none of them, costs what `pattern.match` costs."""
+    (what `pattern` starts with), after its first character, at the first few places it occurs,
+    so a line that matches as it stands, or holds none of them, costs what `pattern.match`
+    costs."""
     found = pattern.match(text)
     if found is None:
         for literal in literals:
             start = text.find(literal, 1)
-            if start > 0 and _OUTER_TEXT.fullmatch(text, 0, start):
-                return pattern.match(text, start)
+            for _ in range(_PLACES_TRIED):
+                if start <= 0:
+                    break
+                if _OUTER_TEXT.fullmatch(text, 0, start):
+                    return pattern.match(text, start)
+                start = text.find(literal, start + 1)
     return found
+
+
+# How many places of a literal `match_behind` tries: a prefix can itself hold the literal
+# (the journal's `python[4121]: ` before a `[trainer0]:` tag), but a few suffice.
+_PLACES_TRIED = 4

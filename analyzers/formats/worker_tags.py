@@ -34,7 +34,7 @@ from typing import Any
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml
 from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
-from analyzers.formats.outer_prefix import OUTER
+from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "worker_tags.yaml"
 BRACKET_FRAMEWORK = "sglang"  # the time bracket with indices (formats/pylogging.py)
@@ -54,6 +54,7 @@ _SRUN_TASK_LINE = re.compile(
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )? {0,4}(\d{1,5}):  ?([^\n]*)$"
 )
 # a start line's word (`formats.start_lines`), over a lower-cased line
+_AGENT_TAG = re.compile(AGENT_TAG_BYTES)  # torchrun's tag on a child's line it copies
 _START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
 _NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 _INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
@@ -319,14 +320,14 @@ class TagHints:
         group: ... rank=0 world_size=4`). Every start line of the head counts, not only the
         first: a task that runs a launcher for its node states each of its children's ranks,
         which leaves the task with no one rank (`timeline.worker_ranks`). A line behind
-        another writer's tag (torchrun's `[defaultN]:`, a process tag) is a child's that the
+        another writer's tag (torchrun's `[defaultN]:` or `[<role>N]:`, a process tag) is a child's that the
         task relays: such a task is a node's or a driver's, and states no rank of its own."""
         tags: set[str] = set()
         relays: set[str] = set()
         for found in _SRUN_TASK_LINE.finditer(block):
             rest = found.group(2)
             tag = srun_tag(small_int(found.group(1).decode()))
-            if rest.startswith((b"[default", b"(")):
+            if rest.startswith(b"(") or _AGENT_TAG.match(rest):
                 relays.add(tag)
                 continue
             if not _START_WORD.search(rest.lower()):

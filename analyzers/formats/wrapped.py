@@ -67,6 +67,7 @@ from dataclasses import dataclass
 from analyzers.formats.blockfilter import FOLD
 from analyzers.formats.columns import columns, opens_wide
 from analyzers.formats.lines import parse_line
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES
 from analyzers.ingest.textio import clean_line
 
 MIN_WIDTH = 60  # narrower "windows" are too likely to be plain short lines
@@ -113,12 +114,13 @@ _STARTS = re.compile(
     rb"|During handling of the above|The above exception"
     rb"|\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\]"
     rb"|E[0-9A-Z]\d{4}\b"
-    rb"|\[(?:default|rank)\d+\]:"
+    rb"|\[rank\d+\]:"
     rb"|\[?\d{4}-\d\d-\d\d[ T-]\d\d:\d\d"
     rb"|\[?[IWEFVC]\d{4} \d\d:\d\d"
     rb"|[\w.-]+:\d+:\d+ \[\d+\] "  # NCCL's and RCCL's `host:pid:tid [dev] ` line prefix
     rb"|terminate called (?:after|without|recursively)\b"  # the C++ runtime's own message
     rb"|[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)(?::|\s*$)"
+    rb"|" + AGENT_TAG_BYTES  # torchrun's copy of a child's line, any role
 )
 
 
@@ -135,7 +137,9 @@ _RICH_HEAD = re.compile(
 )
 _RICH_PATH = re.compile(rb"\s+[\w.-]+\.py:\d+\Z")
 _RICH_OPENS = re.compile(rb"[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b:? ")
-_RICH_NOT_TEXT = re.compile(rb"Traceback \(|File \"|\"|\^|\[(?:rank|default)\d+\]")
+_RICH_NOT_TEXT = re.compile(
+    rb"Traceback \(|File \"|\"|\^|\[(?:rank|" + AGENT_ROLE_BYTES + rb")\d+\]"
+)
 
 
 _BLANK_TIME = b" " * 20

@@ -56,7 +56,8 @@ Seen in real reports (outermost first; they nest):
   `[1,3]<stderr>:...` - the job number, the rank, the stream
 - the system journal or syslog, for a job run as a service (`journalctl -u serve`, a copy of
   /var/log/syslog): `Mar 01 10:00:05 node3 python[4121]: ...` - month, day, time, host,
-  program and its pid; the time is kept like a collector's (the year comes from the file);
+  program and its pid; the time is kept like a collector's (the year comes from the file), the
+  host in `tags["host"]` like pdsh's;
   rsyslog's high-precision file format writes the time as a collector does, with its zone,
   and always names the pid: `2025-03-02T08:14:51.120334+00:00 node3 python3[4121]: ...`
 - a progress bar (tqdm) that redraws itself with a carriage return and no newline, so the next
@@ -169,7 +170,9 @@ _MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # (moreutils' `ts` with an ISO time, the `T` form, is `_TS_LOCAL_ISO`'s.)
 _LOCAL_COLLECTOR_TIME = re.compile(
     r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
-    r"(?=\[(?:rank|default)\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
+    r"(?=\[(?:rank|"
+    + outer_prefix.AGENT_ROLE
+    + r")\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
     r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
 _SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
@@ -186,7 +189,7 @@ _CI_BAR = re.compile(r"\|(?: |$)")
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
 _STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
-_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|default)\d+\]:)")
+_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:)")
 _BY_FIRST_CHAR = {
     "[": (_ORPHAN_SGR, _STAGE_TAG),
     "^": (_ORPHAN_SGR,),
@@ -412,8 +415,21 @@ def _peel_journal(line: ParsedLine, text: str) -> bool:
         if pid is not None:
             line.pid = int(pid)
         line.stream_key += f"{host} {program}[{pid or ''}]"
+        _note_host(line, host)
         line.message = text[found.end() :]
     return found is not None
+
+
+# What moreutils' `ts` may put before a program's own `LEVEL logger: ...`, read in the journal's
+# shape (`Dec 04 10:00:05 INFO root: ...`): a level word is no host.
+_NOT_HOSTS = frozenset(("DEBUG", "INFO", "WARN", "WARNING", "ERROR", "CRITICAL", "FATAL"))
+
+
+def _note_host(line: ParsedLine, host: str) -> None:
+    """The journal and syslog name the machine that logged the line, as pdsh's label does
+    (`scan.host_labels`); a label peeled after it, inside, is where the line began."""
+    if host.upper() not in _NOT_HOSTS:
+        line.tags["host"] = host
 
 
 def _peel_srun_label(line: ParsedLine, text: str) -> bool:
@@ -536,6 +552,7 @@ def _peel_collector_time(line: ParsedLine, text: str) -> bool:
                 if stream is None:
                     line.pid = int(pid)
                     line.stream_key += f"{host} {program}[{pid}]"
+                    _note_host(line, host)
                 else:
                     line.stream_key += stream
                 end = after.end()

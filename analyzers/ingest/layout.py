@@ -37,6 +37,7 @@ class Layout:
     default_log_suffixes: tuple[str, ...]
     local_rank_dirs: tuple[re.Pattern[str], ...] = ()
     node_rank_files: tuple[re.Pattern[str], ...] = ()
+    host_folders: tuple[re.Pattern[str], ...] = ()
     rotations: tuple[re.Pattern[str], ...] = ()
     artifacts: re.Pattern[str] | None = None  # files no rank wrote, whatever their names say
 
@@ -64,13 +65,14 @@ def load_layout() -> Layout:
     ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
     local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
     node_files = tuple(re.compile(p, re.IGNORECASE) for p in data.get("node_rank_files") or ())
+    hosts = tuple(re.compile(p, re.IGNORECASE) for p in data.get("host_folders") or ())
     rotations = tuple(_rotation_pattern(p) for p in data.get("rotations") or ())
     artifacts = data.get("artifacts") or ()
     artifact = (
         re.compile("|".join(f"(?:{p})" for p in artifacts), re.IGNORECASE) if artifacts else None
     )
     suffixes = tuple(data["default_log_suffixes"])
-    return Layout(kinds, ranks, suffixes, local, node_files, rotations, artifact)
+    return Layout(kinds, ranks, suffixes, local, node_files, hosts, rotations, artifact)
 
 
 def _rotation_pattern(source: str) -> re.Pattern[str]:
@@ -161,6 +163,17 @@ def _numbered_within(path: str, patterns: tuple[re.Pattern[str], ...]) -> tuple[
         if found:
             local = plausible_rank(found.group("local"))
             return (found.group("agent"), local) if local is not None else None
+    return None
+
+
+def host_folder(path: str) -> str | None:
+    """The host whose folder holds the member (`node-3/log_0.log`, `host10.20.0.5/rank_3.log`),
+    from the innermost folder a `host_folders` rule names; None when no folder names one."""
+    for folder in reversed(PurePosixPath(logical_path(path)).parts[:-1]):
+        for pattern in load_layout().host_folders:
+            found = pattern.fullmatch(folder)
+            if found:
+                return found.groupdict().get("host") or folder
     return None
 
 

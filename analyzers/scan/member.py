@@ -312,7 +312,13 @@ class _FileScanner(ScanSink):
 
     def _placed(self, line: ParsedLine) -> ParsedLine:
         """The line with its host label noted, then filed under its local rank if it names
-        no global one."""
+        no global one. In a console merging several hosts' agents, a local rank is first
+        made global by its host's offset (`formats.agent_nodes`), so it is noted as the
+        host's rank."""
+        if line.rank is None and line.local_rank is not None and "host" in line.tags:
+            offset = self.hints.agent_offsets().get(line.tags["host"])
+            if offset is not None:
+                line.rank = offset + line.local_rank
         self.hosts.note(line)
         return _rank_from_local(line)
 

@@ -8,7 +8,8 @@ digits (times, sequence numbers, pids) is counted like that line without being p
 
 Only lines whose earlier twin did nothing but add one dropped event are remembered: a line
 that started or continued a multi-line block, added a fact or kept an event is parsed every
-time. Rank numbers stay in the key, so a rank seen only in the storm is still noticed.
+time. Rank numbers (and the host label a local rank is numbered under) stay in the key, so a
+rank seen only in the storm is still noticed.
 """
 
 from __future__ import annotations
@@ -20,9 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzers.core.types import EventKind
+from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, PDSH_BYTES
 
 _FOLD_DIGITS = bytes.maketrans(b"123456789", b"000000000")
-_RANK_DIGITS = re.compile(rb"(?i)(?:rank|default)\W{0,3}(\d+)")
+# the numbers that say whose line it is: a rank, torchrun's local tag of any role (`[default3]:`,
+# `[trainer3]:`), and pdsh's host label (`node-2: `), under which local tags repeat per host
+_WRITER_DIGITS = re.compile(
+    rb"(?i:rank)\W{0,3}(\d+)|\[" + AGENT_ROLE_BYTES + rb"(\d+)\]:|^(" + PDSH_BYTES + rb")"
+)
 MAX_SHAPES = 10_000  # distinct storm lines remembered per file (bounded memory)
 
 
@@ -68,7 +74,11 @@ class StormCounter:
 
 
 def _key(raw: bytes) -> bytes:
-    return raw.translate(_FOLD_DIGITS) + b"\x00" + b",".join(_RANK_DIGITS.findall(raw))
+    return (
+        raw.translate(_FOLD_DIGITS)
+        + b"\x00"
+        + b",".join(map(b"".join, _WRITER_DIGITS.findall(raw)))
+    )
 
 
 def _fact_items(facts: Mapping[str, Any]) -> int:

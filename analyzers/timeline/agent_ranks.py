@@ -20,6 +20,9 @@ into one rank. Trees in different node folders (`node0/torchrun_logs/<id>/`,
 `node1/torchrun_logs/<id>/`: their folders differ above the run's own folder) are then
 stacked as contiguous blocks in the folders' natural order, beside the blocks the named trees
 hold. Two runs' trees under one node's log dir are not two nodes and are left alone.
+
+A console that merges several hosts' agents behind pdsh's labels had each host's local ranks
+placed as it was scanned (`formats.agent_nodes`) and is left as it is.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from pathlib import PurePosixPath
 
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack
 from analyzers.core.types import FileKind, FileScan
-from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
+from analyzers.formats.hints import AGENT_OFFSETS
+from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.formats.worker_tags import SRUN_FRAMEWORK
 from analyzers.ingest.layout import agent_local_rank, folder_prefix, node_local_rank
 
@@ -47,7 +51,7 @@ AGENT_OFFSET = "agent_rank_offset"
 def _local_tag(text: str) -> re.Match[str] | None:
     """The launcher's local tag at the line's start, or right after a collector's prefix
     (`formats.outer_prefix`) that stands in front of every line of the file."""
-    return match_behind(_LOCAL_TAG, text, ("[default",))
+    return match_behind(_LOCAL_TAG, text, AGENT_TAG_LITERALS)
 
 
 def place_agent_ranks(scans: Sequence[FileScan]) -> None:
@@ -65,6 +69,8 @@ def place_agent_ranks(scans: Sequence[FileScan]) -> None:
         for scan, local in members:
             _move_file(scan, local, local + offset)
     for scan in scans:
+        if scan.facts.get(AGENT_OFFSETS):
+            continue  # several hosts' agents, each placed by its host's offset in the scan
         if scan.info.kind == FileKind.LAUNCHER:
             offset = _launcher_offset(scan, offsets)
         elif scan.info.rank is None:

@@ -29,7 +29,7 @@ from analyzers.core.types import (
     RankSequence,
     Timeline,
 )
-from analyzers.formats.outer_prefix import AGENT_ROLE, match_behind
+from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages
 from analyzers.timeline.rank_sequences import FILE_PRIORITY, rank_sequences
@@ -48,7 +48,7 @@ _RANK_OUTPUT_TAG = re.compile(
     r"\s*(?:\[" + AGENT_ROLE + r"\d+\]:|\[rank\d+\]:|\[\d+,\d+\]<std(?:out|err)>:)"
 )
 # what a tag starts with, for finding it behind a collector's prefix (`formats.outer_prefix`)
-_RANK_OUTPUT_LITERALS = ("[default", "[rank")
+_RANK_OUTPUT_LITERALS = AGENT_TAG_LITERALS  # the bracket of both tags
 
 
 def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correlation:

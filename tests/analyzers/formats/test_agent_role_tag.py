@@ -13,9 +13,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from analyzers.core.options import AnalyzeOptions
-from analyzers.formats.outer_prefix import AGENT_ROLE
+from analyzers.core.types import EventKind
+from analyzers.formats.glued import split_glued
+from analyzers.formats.hints import HeadHints
+from analyzers.formats.lines import parse_line
+from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG, AGENT_TAG_LITERALS, match_behind
+from analyzers.formats.worker_tags import TagHints
 from analyzers.pipeline import analyze
+from analyzers.scan.member import MAX_EVENTS
+from tests.analyzers.excerpts import scan_text
 
 SHAPE = "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x8 and 32x32)"
 LOST = (
@@ -82,3 +91,91 @@ def test_a_role_is_a_name_and_not_a_counter() -> None:
         assert tag.match(line), line
     for line in ("[rank3]: x", "[epoch1]: loss 0.3", "[step20]: ok", "[node1]: up", "[E1206 x"):
         assert not tag.match(line), line
+
+
+# The readers that search a block's raw bytes before its lines are parsed know the role tag too:
+# the console's head, a line two children's copies were written onto, an error storm's twins,
+# an srun task relaying a node's children, and the prefixes peeled in front of the tag.
+
+ROLES = ["default", "trainer", "rl-actor"]
+
+
+def _started(role: str, prefix: str = "") -> bytes:
+    """Four children of a second node's agent stating their global ranks as they start."""
+    return "".join(
+        f"{prefix}[{role}{local}]:2026-12-06 14:02:10,2{local}0 [rank{local + 4}] INFO init "
+        f"process group: backend=gloo rank={local + 4} world_size=8\n"
+        for local in range(4)
+    ).encode()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("prefix", ["", "trainer-1  | ", "2026-12-06T14:02:10.210334Z stderr F "])
+def test_the_head_maps_each_tagged_child_to_the_rank_it_states(role, prefix):
+    hints = HeadHints(None)
+    head = _started(role, prefix)
+    hints.read(head, head.lower())
+    assert hints.local_named == {0: 4, 1: 5, 2: 6, 3: 7}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_head_reads_a_tagged_childs_rank_over_the_world(role):
+    hints = HeadHints(None)
+    head = f"[{role}3]:[rank 3/8] starting\n".encode()
+    hints.read(head, head.lower())
+    assert hints.world_sizes == [8]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_two_childrens_copies_written_onto_one_line_are_split(role):
+    first, second = f"[{role}0]:      \x1b[A", f"[{role}2]:  attention passed"
+    assert split_glued((first + second).encode()) == [first.encode(), second.encode()]
+
+
+def test_a_bracketed_name_in_a_childs_own_text_is_no_second_copy():
+    raw = b"[trainer0]:route table [dpx1]: 4 experts"
+    assert split_glued(raw) == [raw]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_an_srun_task_relaying_tagged_children_states_no_rank_of_its_own(role):
+    hints = TagHints()
+    head = f"1: [{role}1]:init process group: backend=nccl rank=5 world_size=8\n".encode()
+    hints.read(head, head.lower())
+    assert hints.stated == {}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2025-06-11 09:02:44 [trainer3]:RuntimeError: boom",  # a console's local time
+        "[80746] [trainer3]:RuntimeError: boom",  # a viewer's bracketed line number
+    ],
+)
+def test_a_prefix_in_front_of_a_role_tag_is_peeled(line):
+    parsed = parse_line(line)
+    assert (parsed.local_rank, parsed.message) == (3, "RuntimeError: boom")
+
+
+def test_a_role_tag_is_found_behind_the_journals_prefix():
+    text = "Dec  7 00:12:01 node-3 python3[4121]: [trainer2]:RuntimeError: boom"
+    found = match_behind(re.compile(AGENT_TAG), text, AGENT_TAG_LITERALS)
+    assert found is not None
+    assert found.group(0) == "[trainer2]:"
+
+
+def test_a_storm_of_one_child_does_not_swallow_another_childs_lines():
+    """Past the event caps a line is counted like its earlier twin; another child's tag makes
+    another line, so a child that only shows up in the storm is still seen."""
+    cap = MAX_EVENTS[EventKind.ERROR]
+    line = (
+        "[trainer{local}]:[E1206 14:02:{s:02d}.{s:06d} ProcessGroupGloo.cpp:144] Gloo "
+        "connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] "
+        "no error\n"
+    )
+    storm = "".join(line.format(local=1, s=seq % 60) for seq in range(cap + 100))
+    storm += "".join(line.format(local=3, s=seq % 60) for seq in range(50))
+    result = scan_text("serve-job/launcher.log", storm)
+    assert result.facts["events_dropped"] == {"error": 150}
+    assert {event.rank for event in result.events} == {1}
+    assert "rank_hint" not in result.facts  # two children wrote here, not one

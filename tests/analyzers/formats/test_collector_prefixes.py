@@ -274,3 +274,21 @@ def test_a_tag_is_found_behind_a_collectors_prefix(text):
 def test_a_tag_inside_a_programs_own_words_is_not_behind_a_prefix():
     tag = re.compile(r"\[default(\d+)\]:")
     assert match_behind(tag, "copied from [default1]: the launcher", ("[default",)) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        # the journal (`journalctl -u train`) and a copy of /var/log/syslog
+        ("Dec 07 00:12:01 node-3 python3[4121]: [rank5]: RuntimeError: boom", "node-3"),
+        ("Dec  7 00:12:01 gpu-node-07 torchrun[88]: [default1]:layer 0 passed", "gpu-node-07"),
+        # rsyslog's high-precision file format
+        ("2026-12-07T00:12:01.120334+00:00 cn-0418 python3[4121]: [rank5]: boom", "cn-0418"),
+        # pdsh relaying a host's journal: the label inside names where the line began
+        ("Dec 07 00:12:01 login-1 pdsh[900]: node-3: [rank5]: boom", "node-3"),
+        # moreutils' `ts` before a program's own level and logger is no journal's host
+        ("Dec 07 00:12:01 INFO root: layer 0 passed", None),
+    ],
+)
+def test_the_journal_names_the_host_a_line_was_logged_on(text, host):
+    assert parse_line(text).tags.get("host") == host

@@ -9,6 +9,7 @@ from analyzers.ingest.layout import (
     agent_attempt,
     agent_local_rank,
     classify_path,
+    host_folder,
     rotation_of,
 )
 
@@ -193,3 +194,24 @@ def test_a_rotation_rule_that_cannot_order_its_segments_fails_at_load(tmp_path, 
     finally:
         monkeypatch.undo()
         layout.load_layout.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("path", "host"),
+    [
+        ("job-77c0/node-3/log_0.log", "node-3"),
+        ("job-77c0/host10.20.0.5/rank_3.log", "10.20.0.5"),
+        ("logs/10.0.0.4/log_2.log", "10.0.0.4"),
+        ("fault_diag_data/worker-1/plog/plog-1234_20251205.log", "worker-1"),
+        ("sft-5c1d-worker-1/stdout.log", "sft-5c1d-worker-1"),  # a pod's folder
+        ("run/gpu-node-07/torchrun_logs/a1_x/attempt_0/3/stderr.log", "gpu-node-07"),
+        ("run/ip-172-31-8-5/train_1.log", "ip-172-31-8-5"),
+        # folders of a rank, a device, an attempt, a run: no host
+        ("job/rank_3/stdout.log", None),
+        ("job/device-1/device-1382_20251205.log", None),
+        ("job/torchrun_logs/a1_x/attempt_0/0/stderr.log", None),
+        ("node-3.log", None),  # a file's name is no folder
+    ],
+)
+def test_host_folder(path, host):
+    assert host_folder(path) == host
