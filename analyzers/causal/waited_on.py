@@ -68,18 +68,19 @@ def singled_out(
         _first_stage_behind,
         _ran_without_input,
         _group_hole,
+        _quiet_not_apart,
         _apart,
         _silent,
         out_of_step,
         _first_stopped,
     )
     for choose in choosers:
-        if choose is _silent and not quiet_suspect:
+        if choose in (_silent, _quiet_not_apart) and not quiet_suspect:
             continue
         if choose is _killed:
             blame = _killed(correlation, size_stated, spared)
-        elif choose is _silent:
-            blame = _silent(correlation, size_stated, stopped)
+        elif choose in (_silent, _quiet_not_apart):
+            blame = choose(correlation, size_stated, stopped)
         elif choose is out_of_step:
             blame = out_of_step(works)
         else:
@@ -275,6 +276,28 @@ def _silent(
         why = say("waited.quiet_node", folder=node)
     mine = _last_of(correlation.ranks, quiet, inside=True)
     return Blame(quiet, why + say("waited.quiet_at", checkpoint=mine) if mine else why)
+
+
+def _quiet_not_apart(
+    correlation: Correlation, size_stated: bool, spared: Collection[int] = frozenset()
+) -> Blame | None:
+    """The quiet ranks of `_silent` ahead of the few outliers of `_apart`, when none of them is
+    an outlier and every outlier failed with an error of its own. A rank ahead of or behind the
+    pack that then failed reached a collective that could fail; the quiet one never did (it was
+    stuck in its own code: a lock, a queue, a loop) and the others' collective waited for it.
+    Where the pack stopped is then only where that collective met each rank: a broadcast that
+    reached one rank before its root blocked on the quiet one lets that rank run one layer
+    further."""
+    outliers = set(correlation.ahead_ranks) | set(correlation.behind_ranks)
+    if not outliers:
+        return None
+    status = {r.rank: r.status for r in correlation.ranks}
+    if any(status.get(rank) != RankStatus.ERROR for rank in outliers):
+        return None
+    blame = _silent(correlation, size_stated, spared)
+    if blame is None or outliers & set(blame.ranks):
+        return None
+    return blame
 
 
 def one_node_folder(correlation: Correlation, quiet: Sequence[int]) -> str | None:

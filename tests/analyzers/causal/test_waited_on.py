@@ -6,10 +6,13 @@ count and a last checkpoint; then the ranks blamed and why.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from analyzers.causal.waited_on import singled_out
 from analyzers.core.types import Correlation, RankStatus, RankSummary
+from tests.analyzers.job_bundles import RECV_TIMEOUT, analyze_job, ranks
 
 HUNG, ERROR, KILLED, MISSING = (
     RankStatus.HUNG,
@@ -117,6 +120,19 @@ CASES = [
         [1],
         f"it stopped without an error while the others failed, last at '{NORM}'",
         id="one-quiet-among-failed-peers",
+    ),
+    pytest.param(
+        job(
+            (ERROR, 14, NORM),
+            (ERROR, 14, NORM),
+            (ERROR, 15, ATTENTION),
+            (HUNG, 14, NORM),
+            ahead_ranks=[2],
+        ),
+        True,
+        [3],
+        f"it stopped without an error while the others failed, last at '{NORM}'",
+        id="one-quiet-beside-one-ahead-that-failed",
     ),
     pytest.param(
         job((ERROR, 14, NORM), (HUNG, 14, NORM), (HUNG, 14, NORM), (ERROR, 14, NORM)),
@@ -427,3 +443,30 @@ def test_a_stage_no_further_than_the_sender_behind_it_is_not_read_so() -> None:
 
     diagnosis = diagnose_files(_pipeline_logs([4, 3, 3, 3], ["recv", "send", "recv", "recv"]))
     assert "skipped a receive" not in (diagnosis.culprit_reason or "")
+
+
+SEND_TIMEOUT = (
+    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] Timed out "
+    "waiting 10000ms for send operation to complete"
+)
+
+
+def test_a_rank_stuck_outside_the_collective_is_blamed_not_the_one_a_broadcast_let_through(
+    tmp_path: Path,
+) -> None:
+    """Rank 3 blocked in its own code (a lock its loader thread also needs) before the step's
+    first collective, a broadcast from rank 0: rank 2 got its part and ran one layer further
+    before timing out in the next collective, ranks 0 and 1 timed out sending, and rank 3 wrote
+    nothing more until the launch script's timeout ended it. The quiet rank is what the others
+    waited for; the one ahead only met the collective later."""
+    logs = ranks(4)
+    for log in logs:
+        log.loaded().layers(2)
+        if log.rank == 2:
+            log.steps(" norm passed", " attention passed", " MoE passed", "layer 2 passed")
+            log.at(12_000).fails(f"RuntimeError: {RECV_TIMEOUT}", frame="forward")
+        elif log.rank != 3:
+            log.at(11_900).fails(f"RuntimeError: {SEND_TIMEOUT}", frame="forward")
+    report = analyze_job(tmp_path, logs, {"run.log": "rank 3 (pid 23641) exited with status 124\n"})
+    assert report.diagnosis.category == "hccl"
+    assert report.diagnosis.culprit_ranks == [3]
