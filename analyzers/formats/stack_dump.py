@@ -38,6 +38,11 @@ the options a job is started with carry error words of their own (`--timeout 60`
 command line is taken for one: its first word is a path or a Python interpreter, so a log's own
 `Process 12: exited` keeps its reading.
 
+An operator who dumps every rank in one go (a loop over the ranks' pids) often writes all the
+dumps into one file whose path names no rank, each under a line naming the rank it came from
+(`===== rank 1 (pid 21425) =====`). Such a line is swallowed, and the stacks after it, up to
+the next one, are that rank's.
+
 Its stacks are kept the same way (`main` when the thread is named `MainThread` or its outermost
 frame is `<module>`). The frames' words are no failure (a package folder named `errors` is only
 a path), so the frames are swallowed, in both layouts, all but each stack's innermost one: that
@@ -86,6 +91,15 @@ MAX_FRAMES = 12  # the innermost frames kept per stack: enough to see the call i
 # the outermost frame of a program's main thread: the script's own top level
 _MAIN = re.compile(r" in <module>\s*$")
 MAX_DUMP_LINES = 2000  # a dump that never ends is given up
+# a line that heads the dumps of one rank when an operator writes several ranks' dumps into
+# one file (`===== rank 1 (pid 21425) =====`, `--- rank 3 ---`, `rank 2 (pid 5678):`): the
+# rank, perhaps its pid, set off by a rule of signs on either side or ended by a colon
+_RANK_HEADER = re.compile(
+    r"\s*(?P<lead>[=#*~>-]{2,}\s*)?rank[ _=#-]?(?P<rank>\d+)"
+    r"(?:\s*[(,]?\s*pid[ =:]*\d+\)?)?"
+    r"(?(lead)\s*[=#*~<-]*|\s*(?:[=#*~<-]{2,}|:))\s*$",
+    re.IGNORECASE,
+)
 # py-spy's thread header: native id (decimal or hex), state, name
 _SPY_THREAD = re.compile(
     r'\s*Thread (?:0x[0-9a-fA-F]+|\d+) \((?:idle|active|gil)(?:\+gil)?\)(?:: "(?P<name>[^"]*)")?\s*$'
@@ -134,6 +148,7 @@ class StackDumpTracker:
         self._open: dict[str, _Stack | None] = {}  # writer -> stack being read (None: header)
         self._lines: dict[str, int] = {}
         self._timer: set[str] = set()  # writers whose current dump the timer started
+        self._headed: dict[str, int] = {}  # writer -> rank its last dump header named
         self.open_at_end = False  # the file ended inside a dump
 
     def wants_more(self) -> bool:
@@ -152,6 +167,11 @@ class StackDumpTracker:
             self._open_stack(
                 key, lineno, line, sink, _Stack(lineno, None, timer=key in self._timer)
             )
+            return True
+        header = _RANK_HEADER.match(message) if line.rank is None else None
+        if header:
+            self._close(key, sink)  # the dumps of another rank begin
+            self._headed[key] = int(header.group("rank"))
             return True
         if _SPY_PROCESS.match(message) or _SPY_PYTHON.match(message):
             self._close(key, sink)  # a new process's dump begins
@@ -194,7 +214,7 @@ class StackDumpTracker:
         self, key: str, lineno: int, line: ParsedLine, sink: Sink, stack: _Stack
     ) -> None:
         self._close(key, sink)
-        stack.rank = line.rank if line.rank is not None else self._file_rank
+        stack.rank = line.rank if line.rank is not None else self._headed.get(key, self._file_rank)
         stack.worker = line.tags.get("worker") if stack.rank is None else None
         stack.main = stack.named_main
         self._open[key] = stack

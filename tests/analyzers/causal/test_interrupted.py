@@ -187,3 +187,21 @@ def test_a_rule_not_flagged_interrupted_leaves_the_lost_peer_leading() -> None:
     lead_ranks_interrupted_alone(items)
     assert (stop.tier, lost.tier) == (TIER_GENERIC, TIER_CASCADE)
     assert not lost.demoted
+
+
+def test_a_launch_script_that_reports_each_rank_ended_by_the_interrupt_adds_no_crash(
+    tmp_path: Path,
+) -> None:
+    """A Python launch script prints each child's return code; -2 is the SIGINT that ended
+    it, the interrupt every rank got, not a crash of rank 0 (the first line printed)."""
+    job = finished_layers()
+    for log in job:
+        interrupted(log, in_collective=log.rank != 3)
+    summary = "".join(
+        f"2026-12-07 01:08:15 rank {rank} (pid {27312 + rank}) exited with code -2\n"
+        for rank in range(4)
+    )
+    launch = "2026-12-07 01:08:05 interrupted, waiting for the ranks to exit\n" + summary
+    diagnosis = analyze_job(tmp_path, job, {"launch.log": launch}).diagnosis
+    assert_reads(diagnosis, "hang", first_error="KeyboardInterrupt")
+    assert diagnosis.culprit_ranks == [3]

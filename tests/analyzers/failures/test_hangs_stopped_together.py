@@ -176,3 +176,48 @@ def test_a_peer_lost_with_no_dumps_beside_it_keeps_its_reading(tmp_path: Path) -
     diagnosis = analyze(_srun_job(tmp_path, dumps=False), AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category != "hang"
     assert diagnosis.first_error is not None
+
+
+def _killed_job(tmp_path: Path) -> Path:
+    """torchrun killed with SIGKILL (its log just ends), plain prints, and one file holding
+    every rank's py-spy dump under a header naming the rank."""
+    files = {"env.txt": "WORLD_SIZE=4\n"}
+    files["launcher.log"] = (
+        "W1207 00:57:41.102000 21402 torch/distributed/run.py:851] Setting OMP_NUM_THREADS "
+        "environment variable for each process to be 1 in default, to avoid your system being "
+        "overloaded, please further tune the variable for optimal performance in your "
+        "application as needed.\n"
+    )
+    files["command.txt"] = "$ timeout -s KILL 90 torchrun --nproc-per-node=4 infer.py\n"
+    dumps = ""
+    for rank in range(4):
+        plain = [
+            "load weights passed",
+            "prefill start: 8 tokens",
+            " norm passed",
+            " attention passed",
+            " MoE passed",
+            "layer 0 passed",
+            "prefill passed",
+            "decode step 0 passed",
+        ]
+        files[f"{SPY_RUN}/{rank}/stdout.log"] = "\n".join(plain) + "\n"
+        files[f"{SPY_RUN}/{rank}/stderr.log"] = ""
+        inner = (
+            "read_stop_words (infer.py:135)"
+            if rank == 1
+            else "all_reduce (torch/distributed/distributed_c10d.py:3252)"
+        )
+        pid = 21424 + rank
+        dumps += f"===== rank {rank} (pid {pid}) =====\n" + _spy(pid, inner) + "\n"
+    files["py-spy-dumps.txt"] = dumps
+    return pack(tmp_path / "job.tar.gz", files, "job-08634a62")
+
+
+def test_dumps_of_every_rank_in_one_file_name_the_rank_the_others_wait_for(
+    tmp_path: Path,
+) -> None:
+    diagnosis = analyze(_killed_job(tmp_path), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang"
+    assert diagnosis.culprit_ranks == [1]
+    assert diagnosis.first_error is None

@@ -220,3 +220,42 @@ def test_a_python_traceback_is_no_gdb_dump() -> None:
     found = scan(text)
     assert [e for e in found.events if e.kind == EventKind.ERROR]
     assert not found.facts.get(FACT)
+
+
+def _spy_under_header(header: str, pid: int, inner: str) -> str:
+    return (
+        f"{header}\n"
+        f"Process {pid}: /opt/venv/bin/python3 -u infer.py\n"
+        "Python v3.11.7 (/usr/bin/python3.11)\n\n"
+        f'Thread {pid} (idle): "MainThread"\n'
+        f"    {inner}\n"
+        "    run_decoder (infer.py:217)\n"
+        "    <module> (infer.py:260)\n\n"
+    )
+
+
+def test_py_spy_dumps_of_several_ranks_in_one_file_take_the_rank_their_header_names() -> None:
+    """An operator's loop over the ranks' pids writes every dump into one file, each under
+    a line that names the rank; the file's path names none."""
+    text = "".join(
+        _spy_under_header(
+            f"===== rank {rank} (pid {21424 + rank}) =====",
+            21424 + rank,
+            "read_stop_words (infer.py:135)"
+            if rank == 1
+            else "all_reduce (torch/distributed/distributed_c10d.py:3252)",
+        )
+        for rank in range(4)
+    )
+    found = scan(text, "py-spy-dumps.txt", None)
+    assert not [e for e in found.events if e.kind == EventKind.ERROR]
+    stacks = found.facts[FACT]
+    assert [s["rank"] for s in stacks] == [0, 1, 2, 3]
+    assert stacks[1]["frames"][0] == "read_stop_words (infer.py:135)"
+
+
+def test_a_line_that_only_mentions_a_rank_is_no_dump_header() -> None:
+    """Counterexample: a sentence about a rank before a dump names no writer of it."""
+    text = _spy_under_header("rank 1 looks stuck, dumping all ranks", 21425, "f (infer.py:1)")
+    found = scan(text, "py-spy-dumps.txt", None)
+    assert [s["rank"] for s in found.facts[FACT]] == [None]
