@@ -50,7 +50,8 @@ def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classifie
     whole exception line found inside the warning, not the rule's word for it. A Python
     exception that re-raises the reason a C++ layer warned about (torch's RPC agent logs
     `... to ps1: ECONNREFUSED: connection refused`, then `rpc_sync` raises `RuntimeError:
-    ECONNREFUSED: connection refused`) is compared without its exception type."""
+    ECONNREFUSED: connection refused`) is compared without its exception type, and a copy cut
+    short still counts when what is left of it begins that reason."""
     if first.best is None or first.event.kind != EventKind.ERROR:
         return None
     said = first.event.message.strip()
@@ -66,9 +67,19 @@ def restated_from(first: Classified, ordered: Sequence[Classified]) -> Classifie
         if item.event.kind != EventKind.WARNING:
             continue
         warned = item.event.message.rstrip()
-        if warned.endswith(said) or (bare != said and warned.endswith(": " + bare)):
+        if warned.endswith(said) or (bare != said and _quotes_reason(warned, bare)):
             return item
     return None
+
+
+def _quotes_reason(warned: str, bare: str) -> bool:
+    """The exception's message, without its type, is the reason the warning ended on, or the
+    start of it: a traceback pasted into a report is often cut mid-line (`RuntimeError:
+    ETIMEDOUT: conne`), and what is left of the message still restates the warning."""
+    if warned.endswith(": " + bare):
+        return True
+    at = warned.rfind(": " + bare)
+    return at >= 0 and ": " not in warned[at + 2 + len(bare) :]
 
 
 # `(host, port)` as c10d prints an endpoint in its socket messages; its per-address connect

@@ -30,6 +30,35 @@ def test_a_failure_of_another_rule_in_between_keeps_its_place() -> None:
     assert "Grad scale is small" not in diagnosis.first_error.text
 
 
+# torch's RPC agent warns with the peer and the reason, then the call raises the reason; a
+# pasted traceback cut short keeps only the start of that reason (values our own).
+AGENT_WARNED_THEN_CUT_RAISE = """\
+[W tensorpipe_agent.cpp:641] RPC agent for learner encountered error when sending outgoing request #3 to actor2: ETIMEDOUT: connection timed out
+Traceback (most recent call last):
+  File "/srv/rl/learner.py", line 77, in <module>
+    rpc.rpc_sync("actor2", step, args=(k,))
+RuntimeError: ETIMEDOUT: conne
+"""
+
+# Counterexample: the raise names another reason than the warning did, so it is no copy.
+AGENT_WARNED_THEN_OTHER_RAISE = """\
+[W tensorpipe_agent.cpp:641] RPC agent for learner encountered error when sending outgoing request #3 to actor2: ETIMEDOUT: connection timed out
+RuntimeError: ECONNREFUSED: connection refused
+"""
+
+
+def test_a_raise_cut_short_still_restates_the_warning_before_it() -> None:
+    diagnosis = diagnose_text("learner.log", AGENT_WARNED_THEN_CUT_RAISE)
+    assert_reads(diagnosis, "hccl", first_error="RPC agent for learner encountered error")
+    assert diagnosis.first_error.line == 1
+
+
+def test_a_raise_of_another_reason_is_no_copy_of_the_warning() -> None:
+    diagnosis = diagnose_text("learner.log", AGENT_WARNED_THEN_OTHER_RAISE)
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 2
+
+
 # c10d's own lookup warning, then the connect timeout to the same endpoint (values our own):
 # the name never resolved, so the connect had no address to try.
 LOOKUP_THEN_CONNECT = """\

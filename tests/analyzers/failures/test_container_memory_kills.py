@@ -108,3 +108,61 @@ def test_a_wrapped_mpirun_reports_a_killed_rank_like_mpirun() -> None:
     assert diagnosis.category == "device_fault", diagnosis.root_cause
     assert "dev.mpirun_rank_sigkill" in rules_of(diagnosis)
     assert "oom" in {a.category for a in diagnosis.alternatives}
+
+
+# kubectl get pods across namespaces puts the namespace first, and a row copied into a
+# message can stop right after its STATUS column.
+GET_PODS_ALL_NAMESPACES_OOMKILLED = """\
+NAMESPACE   NAME                                READY   STATUS      RESTARTS   AGE
+mlops       trainer-operator-6d9f7c5b8-q2w4x    0/1     OOMKilled   5          9m
+"""
+GET_PODS_ROW_CUT_AT_STATUS = "mlops   trainer-operator-6d9f7c5b8-q2w4x   0/1     OOMKilled\n"
+
+# A container whose first process the cgroup killed while the runtime was still creating it:
+# the runtime says so in the kubelet's event (CRI-O) or docker's refusal (runc directly).
+CREATE_FAILED_INIT_OOM_CRIO = """\
+  Warning  Failed  40s  kubelet  Error: container create failed: time="2026-04-11T06:02:19Z" level=error msg="runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)"
+"""
+CREATE_FAILED_INIT_OOM_DOCKER = (
+    "docker: Error response from daemon: failed to create task for container: failed to create"
+    " shim task: OCI runtime create failed: runc create failed: unable to start container"
+    " process: container init was OOM-killed (memory limit too low?): unknown.\n"
+)
+
+# Counterexample: the runtime's hook failing for another reason stays the runtime's failure.
+CREATE_FAILED_HOOK = (
+    "Error: container create failed: creating container hooks: open"
+    " /usr/share/containers/oci/hooks.d: permission denied\n"
+)
+
+
+def test_a_pod_row_with_its_namespace_or_cut_after_the_status_is_still_a_memory_kill() -> None:
+    for name, text in (
+        ("pods.txt", GET_PODS_ALL_NAMESPACES_OOMKILLED),
+        ("pods-row.txt", GET_PODS_ROW_CUT_AT_STATUS),
+    ):
+        diagnosis = diagnose_text(name, text)
+        assert_reads(
+            diagnosis, "oom", first_error="OOMKilled", rule="oom.container_memory_limit_kill"
+        )
+
+
+def test_a_container_whose_init_was_oom_killed_at_create_ran_out_of_its_memory_limit() -> None:
+    for name, text in (
+        ("events.txt", CREATE_FAILED_INIT_OOM_CRIO),
+        ("docker-run.log", CREATE_FAILED_INIT_OOM_DOCKER),
+    ):
+        diagnosis = diagnose_text(name, text)
+        assert_reads(
+            diagnosis,
+            "oom",
+            first_error="container init was OOM-killed",
+            rule="oom.container_init_killed_at_create",
+            beside=["config"],
+        )
+
+
+def test_a_runtime_hook_that_fails_otherwise_is_no_memory_kill() -> None:
+    diagnosis = diagnose_text("events.txt", CREATE_FAILED_HOOK)
+    assert "oom.container_init_killed_at_create" not in rules_of(diagnosis)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause

@@ -152,3 +152,26 @@ def test_a_brpc_channel_that_never_connects_is_the_peer_link() -> None:
             and diagnosis.first_error.line == 2
         )
         assert {"config", "hang"} <= {a.category for a in diagnosis.alternatives}
+
+
+# The same refusal where the pasted traceback stops right after the error's name: the
+# exception still restates the agent's warning and must not hide it.
+TRAINER_REFUSED_CUT = """\
+[W tensorpipe_agent.cpp:641] RPC agent for worker0 encountered error when sending outgoing request #0 to worker1: ECONNREFUSED: connection refused
+Traceback (most recent call last):
+  File "/home/u/rpc_demo.py", line 41, in <module>
+    rpc.rpc_sync("worker1", ping, args=(t,))
+  File "/opt/env/lib/python3.8/site-packages/torch/distributed/rpc/api.py", line 752, in rpc_sync
+    return fut.wait()
+RuntimeError: ECONNREFUSED:
+"""
+
+
+def test_an_exception_cut_after_the_errors_name_still_leads_back_to_the_agents_warning() -> None:
+    diagnosis = diagnose_text("worker0.log", TRAINER_REFUSED_CUT)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="RPC agent for worker0 encountered error",
+        rule="hccl.rpc_peer_unreachable",
+    )
