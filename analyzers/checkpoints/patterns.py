@@ -112,6 +112,8 @@ _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
     rb"'train_runtime'|"  # a Trainer's summary of the whole run, logged once training ended
+    # an evaluation or test script's closing line (`*****Evaluation done.*****`)
+    rb"(?:eval(?:uation)?|test(?:ing)?|validation) (?:done|finished|complete)|"
     # the same Trainer's step dict whose decaying rate reached 0 (the schedule's last step)
     rb"'learning_rate': ?0(?:\.0+)?,|"
     + "通过|完成|成功|".encode()  # a Chinese print's "passed" / "done" / "success"

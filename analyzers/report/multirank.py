@@ -78,6 +78,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
     rules = (
         _pending_end,
         _healthy,
+        _finished_console,
         _diverged,
         _missing,
         _npu_processes_gone,
@@ -121,6 +122,21 @@ def _healthy(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | N
     else:
         reason = say("verdict.healthy")
     return Verdict("multirank.healthy", "healthy", "none", 0.9, (), reason)
+
+
+def _finished_console(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """The launch states how many ranks it started (`--nproc_per_node=2`), so the ranks are
+    known by number, but no line and no file is any rank's own: every rank reads as missing.
+    Most scripts print from rank 0 alone, untagged, into the console the launcher writes, so
+    that console is the job's log; when it printed the job's success line the run finished
+    (docs/labelling.md#a-launch-whose-only-log-is-its-console)."""
+    ranks = correlation.ranks
+    if not ranks or any(r.files or r.checkpoints for r in ranks):
+        return None
+    if not any(_succeeded(scan) for scan in scans):
+        return None
+    reason = say("verdict.logged_success")
+    return Verdict("multirank.healthy", "healthy", "none", 0.6, (), reason)
 
 
 def _console_finished(rank: RankSummary, scans: Sequence[FileScan]) -> bool:

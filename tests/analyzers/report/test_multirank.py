@@ -263,3 +263,61 @@ def test_a_config_error_of_another_kind_leaves_the_stated_sizes_unread() -> None
     chain = _config_error_of_rank_3()
     correlation = Correlation(ranks=[], timeline=Timeline(), world_size=4)
     assert correct(chain, "config", correlation, _started_with(4, 4, 4, 5)) is None
+
+
+# A detector's evaluation on two GPUs as the terminal kept it: the launch command (so the world
+# size is stated, but no line is tagged with a rank; only rank 0 prints, as most scripts do),
+# the configuration dump and the metrics, then the script's closing banner.
+EVAL_CONSOLE = """\
+$ python -m torch.distributed.launch --nproc_per_node=2 tools/test.py --launcher pytorch --cfg cfgs/pv_rcnn.yaml
+WARNING:torch.distributed.run:
+*****************************************
+Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed.
+*****************************************
+2024-03-05 10:12:40,311   INFO  **********************Start logging**********************
+2024-03-05 10:12:40,312   INFO  CUDA_VISIBLE_DEVICES=0,1
+2024-03-05 10:12:41,902   INFO  ==> Loading parameters from checkpoint ckpt/pv_rcnn_8369.pth to CPU
+2024-03-05 10:12:42,017   INFO  *************** EPOCH 8369 EVALUATION *****************
+eval: 100%|##########| 94/94 [01:58<00:00,  1.26s/it, recall_0.3=(6310, 6315) / 6620]
+2024-03-05 10:14:40,551   INFO  recall_rcnn_0.7: 0.741201
+2024-03-05 10:14:52,118   INFO  Car AP@0.70, 0.70, 0.70:
+bbox AP:90.3051, 88.9104, 88.1202
+2024-03-05 10:14:52,119   INFO  Result is save to output/pv_rcnn/default/eval/epoch_8369/val/default
+2024-03-05 10:14:52,119   INFO  ****************Evaluation done.*****************
+"""
+
+
+def test_a_launch_console_that_ends_its_evaluation_is_the_run_finishing() -> None:
+    """Labelling guide, "A launch whose only log is its console": the launch names two ranks
+    and no line is any rank's own, so both read as missing; the console's closing banner is
+    the job's success line, and the run finished rather than hung."""
+    diagnosis = diagnose_text("test.log", EVAL_CONSOLE)
+    assert diagnosis.category == "healthy"
+    assert diagnosis.first_error is None
+
+
+def test_a_launch_console_with_the_trainer_summary_is_the_run_finishing() -> None:
+    """The same with a Trainer's run summary for the success line."""
+    text = EVAL_CONSOLE.replace(
+        "2024-03-05 10:14:52,119   INFO  ****************Evaluation done.*****************",
+        "{'train_runtime': 118.4, 'train_steps_per_second': 0.79, 'train_loss': 0.311, 'epoch': 1.0}",
+    )
+    assert diagnose_text("test.log", text).category == "healthy"
+
+
+def test_a_launch_console_without_its_closing_line_stays_a_hang() -> None:
+    """Counterexample: the same console cut before its closing banner ended on a metric, with
+    no success line: the ranks stopped, and the quiet end keeps its `hang`."""
+    text = EVAL_CONSOLE.replace(
+        "2024-03-05 10:14:52,119   INFO  ****************Evaluation done.*****************\n", ""
+    )
+    assert diagnose_text("test.log", text).category == "hang"
+
+
+def test_an_evaluation_done_for_one_epoch_is_not_the_run_finishing() -> None:
+    """Counterexample: an evaluation that closes one epoch of a training loop says which and
+    goes on (`Evaluation done for epoch 3`); it is no success line of the job."""
+    text = EVAL_CONSOLE.replace(
+        "****************Evaluation done.*****************", "Evaluation done for epoch 3, resuming"
+    )
+    assert diagnose_text("test.log", text).category != "healthy"
