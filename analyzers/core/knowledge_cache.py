@@ -8,6 +8,9 @@ knowledge file's bytes and of the analyzer's own code (its files' sizes and time
 edited rule, a new release or another Python is read, checked and compiled afresh, and a
 broken file still fails at load exactly as before.
 
+A knowledge file's parsed YAML is kept the same way by `by_content`, keyed by its bytes
+alone: parsing depends on nothing else, so that key needs no walk over the code.
+
 Regexes are stored as their source and compiled on first use (`LazyPattern`): most of them
 are gated by keywords that a given bundle never contains.
 
