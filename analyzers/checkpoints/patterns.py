@@ -31,7 +31,7 @@ from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.checkpoints.launcher_ends import EndRule, LauncherEnd, match_end, read_end_rule
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.core.signal_names import Names, expand, load_signal_names
-from analyzers.core.yamlcheck import parse_yaml
+from analyzers.core.yamlcheck import parse_yaml_file
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge" / "checkpoints.yaml"
 ROLES = frozenset(
@@ -714,7 +714,7 @@ def _collapse(text: str) -> str:
 @cache
 def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
     """Read and validate the checkpoint knowledge; a broken file fails loudly at load."""
-    data = parse_yaml(path.read_text(encoding="utf-8"))
+    data = parse_yaml_file(path)
     _require(isinstance(data, dict), path, "top level must be a mapping")
     prefixes = [_compile(p, path, "prefixes") for p in _entries(data, "prefixes", path)]
     rules = tuple(_rule(entry, path) for entry in _entries(data, "checkpoints", path))

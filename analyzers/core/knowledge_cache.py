@@ -8,6 +8,9 @@ knowledge file's bytes and of the analyzer's own code (its files' sizes and time
 edited rule, a new release or another Python is read, checked and compiled afresh, and a
 broken file still fails at load exactly as before.
 
+A knowledge file's parsed YAML is kept the same way by `by_content`, keyed by its bytes
+alone: parsing depends on nothing else, so that key needs no walk over the code.
+
 Regexes are stored as their source and compiled on first use (`LazyPattern`): most of them
 are gated by keywords that a given bundle never contains.
 
@@ -76,6 +79,24 @@ def cached(name: str, sources: Iterable[Path], build: Callable[[], T]) -> T:
         path = directory / f"{name}-{_key(name, sources)}.pickle"
     except OSError:  # a source is missing or unreadable: reading it says which, and why
         return build()
+    return _read_or_build(path, name, build)
+
+
+def by_content(name: str, content: bytes, build: Callable[[], T]) -> T:
+    """`build()`'s result, from the cache when it was built from the same `content` before.
+
+    For what depends on a file's bytes alone (a YAML file's parsed data): unlike `cached`,
+    the key leaves the analyzer's code out, so it costs no walk over the package."""
+    directory = cache_dir()
+    if directory is None:
+        return build()
+    digest = hashlib.sha256(f"{name}\0{FORMAT}\0{sys.version}\0".encode())
+    digest.update(content)
+    return _read_or_build(directory / f"{name}-{digest.hexdigest()[:32]}.pickle", name, build)
+
+
+def _read_or_build(path: Path, name: str, build: Callable[[], T]) -> T:
+    """The entry at `path`, else `build()` stored there (a failing build stores nothing)."""
     with contextlib.suppress(Exception), path.open("rb") as stream:
         return pickle.load(stream)
     value = build()

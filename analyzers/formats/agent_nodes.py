@@ -31,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from analyzers.core.limits import small_int
-from analyzers.core.yamlcheck import parse_yaml
+from analyzers.core.yamlcheck import parse_yaml_file
 from analyzers.formats.literal_gate import after_line_end
 from analyzers.formats.outer_prefix import AFTER, AGENT_ROLE_BYTES, JOURNAL, PDSH_BYTES
 
@@ -55,7 +55,7 @@ _COPY = re.compile(
 
 @lru_cache(maxsize=1)
 def load_rules() -> dict[str, tuple[re.Pattern[bytes], ...]]:
-    data = parse_yaml(RULES_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml_file(RULES_FILE)
     return {fact: tuple(re.compile(p.encode()) for p in data[fact]) for fact in FACTS}
 
 

@@ -14,15 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzers.core.signal_names import Names, expand, keywords, load_signal_names
 from analyzers.core.types import EventKind
+from analyzers.core.yamlcheck import parse_yaml_file
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 
 PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # an option of a command line: `--timeout`, `--max-failures=3`, `-u`
 _OPTION_TOKEN = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
 # Python source shown in a traceback (a logger may print it at ERROR level line by line):
@@ -82,7 +80,7 @@ class Prefilter:
 
 @lru_cache(maxsize=1)
 def load_prefilter() -> Prefilter:
-    data = yaml.load(PREFILTER_FILE.read_text(encoding="utf-8"), Loader=_LOADER)
+    data = parse_yaml_file(PREFILTER_FILE)
     if any(not word for word in data["keywords"]):
         raise ValueError(f"{PREFILTER_FILE.name}: empty keyword")
     words = load_signal_names(PREFILTER_FILE.parent)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzers.core.limits import small_int
-from analyzers.core.yamlcheck import parse_yaml
+from analyzers.core.yamlcheck import parse_yaml_file
 from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
 from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
@@ -112,7 +112,7 @@ def _head_pattern(source: str) -> GatedPattern:
 
 @lru_cache(maxsize=1)
 def load_rules() -> Rules:
-    data = parse_yaml(RULES_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml_file(RULES_FILE)
     frameworks = {name: _framework(name, spec) for name, spec in data["frameworks"].items()}
     sizes = {
         key: tuple(_head_pattern(p) for p in patterns) for key, patterns in data["sizes"].items()

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import FileKind
-from analyzers.core.yamlcheck import parse_yaml
+from analyzers.core.yamlcheck import parse_yaml_file
 
 LAYOUT_FILE = Path(__file__).parents[1] / "knowledge" / "layout.yaml"
 
@@ -57,7 +57,7 @@ STAMP_DIGITS = 14  # YYYYMMDDHHMMSS: a stamp without its time sorts at the start
 
 @lru_cache(maxsize=1)
 def load_layout() -> Layout:
-    data = parse_yaml(LAYOUT_FILE.read_text(encoding="utf-8"))
+    data = parse_yaml_file(LAYOUT_FILE)
     kinds = tuple(
         KindRule(FileKind(rule["kind"]), re.compile(rule["path"], re.IGNORECASE))
         for rule in data["kinds"]

@@ -22,7 +22,7 @@ from typing import Any
 from analyzers.core.bilingual import BilingualError, zh_key, zh_list, zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
-from analyzers.core.yamlcheck import parse_yaml
+from analyzers.core.yamlcheck import parse_yaml_file
 
 KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
 CASES_DIR = KNOWLEDGE / "cases"
@@ -152,7 +152,7 @@ def _load_dir(directory: Path) -> tuple[Case, ...]:
 
 def read_yaml(path: Path) -> Any:
     """Parse a knowledge file (a `yaml.YAMLError` is the caller's to word)."""
-    return parse_yaml(path.read_text(encoding="utf-8"))
+    return parse_yaml_file(path)
 
 
 def parse_cases(data: Any, source: str = "<string>") -> list[Case]:

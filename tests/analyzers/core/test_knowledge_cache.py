@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analyzers.core import knowledge_cache
-from analyzers.core.knowledge_cache import LazyPattern, cached
+from analyzers.core.knowledge_cache import LazyPattern, by_content, cached
 
 
 @pytest.fixture
@@ -118,3 +118,27 @@ def test_a_user_without_a_home_directory_reads_the_files(monkeypatch, rules) -> 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert knowledge_cache.cache_dir() is None
     assert cached("rules", [rules], Builder("fresh")) == "fresh"
+
+
+def test_content_read_before_is_taken_back_by_its_bytes(cache_dir) -> None:
+    build = Builder({"keywords": ["HCCL"]})
+    content = b"keywords:\n  - HCCL\n"
+    assert by_content("yaml.prefilter", content, build) == {"keywords": ["HCCL"]}
+    assert by_content("yaml.prefilter", content, build) == {"keywords": ["HCCL"]}
+    assert build.calls == 1
+
+
+def test_other_bytes_are_built_afresh(cache_dir) -> None:
+    by_content("yaml.prefilter", b"keywords:\n  - HCCL\n", Builder("before"))
+    build = Builder("after")
+    assert by_content("yaml.prefilter", b"keywords:\n  - HCCL\n  - EZ9999\n", build) == "after"
+    assert build.calls == 1
+
+
+def test_content_that_fails_to_build_is_not_kept(cache_dir) -> None:
+    def broken() -> object:
+        raise ValueError("prefilter.yaml: bad keyword")
+
+    with pytest.raises(ValueError, match="bad keyword"):
+        by_content("yaml.prefilter", b"keywords: [", broken)
+    assert not list(cache_dir.glob("*.pickle"))
