@@ -30,6 +30,10 @@ HCCL_TYPE_TABLE = """\
 [rank5]: RuntimeError: Unsupported data type for HCCL process group
 """
 
+HCCL_BOOL_PREFIXED = """\
+[rank3]: RuntimeError: HCCL AllReduce & Reduce: Unsupported data type at::kBool
+"""
+
 NCCL_TYPE_TABLE = """\
 [rank1]:   File "/opt/venv/lib/python3.10/site-packages/torch/nn/parallel/distributed.py", line 825, in __init__
 [rank1]:     _sync_module_states(
@@ -45,6 +49,16 @@ def test_hccl_refusing_a_byte_flag_is_the_collective_layer() -> None:
         first_error="Unsupported data type at::kByte/at::kBool",
         rule="hccl.collective_dtype_unsupported",
         beside=["operator"],
+    )
+
+
+def test_a_rank_prefixed_refusal_of_a_bool_flag_reads_the_same() -> None:
+    diagnosis = diagnose_text("rank3.log", HCCL_BOOL_PREFIXED)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Unsupported data type at::kBool",
+        rule="hccl.collective_dtype_unsupported",
     )
 
 
@@ -64,5 +78,13 @@ def test_a_cast_before_the_collective_is_no_refusal() -> None:
     diagnosis = diagnose_text(
         "train.log",
         "overflow flag: data type at::kByte is not supported by HCCL all_reduce, casting to int32\n",
+    )
+    assert "hccl.collective_dtype_unsupported" not in rules_of(diagnosis)
+
+
+def test_a_list_of_the_types_a_collective_takes_is_no_refusal() -> None:
+    diagnosis = diagnose_text(
+        "train.log",
+        "INFO HCCL supports data types int8, int32, float16, float32 and bfloat16 for AllReduce\n",
     )
     assert "hccl.collective_dtype_unsupported" not in rules_of(diagnosis)

@@ -54,6 +54,7 @@ def test_a_refused_compiler_worker_is_first_over_the_environment_it_left_unstart
         "config",
         first_error="daemonic processes are not allowed to have children",
         rule="cfg.daemonic_process_children",
+        beside=["driver_env"],
     )
 
 
@@ -72,5 +73,13 @@ def test_a_note_about_daemon_workers_is_no_refusal() -> None:
     diagnosis = diagnose_text(
         "train.log",
         "INFO loader: workers run as daemonic processes; children are not allowed, pool disabled\n",
+    )
+    assert "cfg.daemonic_process_children" not in rules_of(diagnosis)
+
+
+def test_the_rule_stated_in_prose_is_no_refusal() -> None:
+    diagnosis = diagnose_text(
+        "notes.log",
+        "note: a daemonic process is not allowed to create child processes; see the docs\n",
     )
     assert "cfg.daemonic_process_children" not in rules_of(diagnosis)
