@@ -13,13 +13,6 @@ from analyzers.core.knowledge_cache import LazyPattern, by_content, cached
 
 
 @pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(directory))
-    return directory
-
-
-@pytest.fixture
 def rules(tmp_path: Path) -> Path:
     path = tmp_path / "rules.yaml"
     path.write_text("- id: oom.device\n", encoding="utf-8")

@@ -24,13 +24,6 @@ error_words: |
 
 
 @pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch) -> Path:
-    directory = tmp_path / "cache"
-    monkeypatch.setenv("RANKLENS_CACHE_DIR", str(directory))
-    return directory
-
-
-@pytest.fixture
 def prefilter(tmp_path: Path) -> Path:
     path = tmp_path / "prefilter.yaml"
     path.write_text(PREFILTER, encoding="utf-8")
