@@ -92,3 +92,44 @@ def test_the_file_readers_size_assertion_is_a_weight_load_failure() -> None:
     diagnosis = diagnose_text("logs/rank0.log", READER_SIZE_ASSERTION)
     assert_reads(diagnosis, "weight_load", first_error="mismatch sizes torch.Size([2048])")
     assert diagnosis.confidence >= 0.5
+
+
+# Older torch kept the planner under `_shard/checkpoint`; its load planner looks each model key
+# up in the saved metadata and a key the checkpoint never held raises a bare KeyError.
+SHARD_SITE = "/usr/lib/python3.10/site-packages/torch/distributed/_shard/checkpoint"
+PLANNER_KEY_ERROR = f"""\
+Traceback (most recent call last): (RANK 2)
+  File "{SHARD_SITE}/utils.py", line 140, in reduce_scatter
+    local_data = map_fun()
+  File "{SHARD_SITE}/state_dict_loader.py", line 89, in local_step
+    local_plan = planner.create_local_plan()
+  File "{SHARD_SITE}/default_planner.py", line 85, in create_local_plan
+    return create_default_local_load_plan(self.state_dict, self.metadata)
+  File "{SHARD_SITE}/default_planner.py", line 131, in create_default_local_load_plan
+    md = metadata.state_dict_metadata[fqn]
+KeyError: 'cls_token'
+"""
+
+# The same bare KeyError raised by a data set's lookup is no checkpoint's.
+DATASET_KEY_ERROR = """\
+Traceback (most recent call last):
+  File "/usr/lib/python3.10/site-packages/torch/utils/data/_utils/fetch.py", line 51, in fetch
+    data = [self.dataset[idx] for idx in possibly_batched_index]
+  File "/usr/lib/python3.10/site-packages/datasets/arrow_dataset.py", line 2762, in __getitem__
+    return self._getitem(key)
+KeyError: 'cls_token'
+"""
+
+
+def test_a_key_the_load_planner_cannot_find_in_the_saved_metadata_is_weight_load() -> None:
+    diagnosis = diagnose_text("logs/rank2.log", PLANNER_KEY_ERROR)
+    assert_reads(
+        diagnosis,
+        "weight_load",
+        first_error="KeyError: 'cls_token'",
+    )
+
+
+def test_the_same_key_error_from_a_data_set_is_not_the_planners() -> None:
+    diagnosis = diagnose_text("logs/rank2.log", DATASET_KEY_ERROR)
+    assert diagnosis.category != "weight_load"

@@ -380,3 +380,28 @@ def test_a_key_naming_a_kv_cache_of_a_layer_is_the_runner_registry_too() -> None
     registry lookup as an attention module's."""
     diagnosis = diagnose_text("engine.log", CACHE_REGISTRY_LOOKUP)
     assert_reads(diagnosis, "config", first_error="indexer.k_cache'")
+
+
+# An IDE's debugger stops on the exception and prints its class on a header line, then the
+# message alone on the next: the reshape refusal carries no error word of its own there.
+DEBUGGER_RESHAPE = """\
+Exception has occurred: RuntimeError       (note: full exception trace is shown but execution is paused at: <module>)
+shape '[4]' is invalid for input of size 8
+  File "/workspace/trainer/losses.py", line 52, in reduce_across_ranks
+    stacked = torch.cat([value.detach().view(4) for value in values])
+"""
+
+DEBUGGER_VIEW = """\
+Exception has occurred: RuntimeError
+view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+"""
+
+
+def test_a_reshape_refusal_printed_under_a_debugger_header_is_the_error() -> None:
+    diagnosis = diagnose_text("debug.log", DEBUGGER_RESHAPE)
+    assert_reads(diagnosis, "shape_mismatch", first_error="is invalid for input of size 8")
+
+
+def test_a_view_refusal_printed_under_a_debugger_header_is_the_error() -> None:
+    diagnosis = diagnose_text("debug.log", DEBUGGER_VIEW)
+    assert_reads(diagnosis, "shape_mismatch", first_error="view size is not compatible")
