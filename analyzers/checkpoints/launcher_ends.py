@@ -90,7 +90,8 @@ def _code_of(rule: EndRule, groups: Mapping[str, str | None]) -> tuple[int | Non
         groups.get(key) for key in ("exitcode", "status", "signal", "signum")
     )
     if exitcode is not None:
-        return int(exitcode), rule.signal
+        code = int(exitcode)  # negative: Popen's -N for a child that signal N ended
+        return code, rule.signal or (signal_named(-code) if code < 0 else None)
     if status is not None:
         if int(status) > 128:  # the shell's 128 + N for a process ended by signal N
             return 128 - int(status), signal_named(int(status) - 128)

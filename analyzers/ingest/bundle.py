@@ -267,7 +267,7 @@ class Bundle:
         return Member(path, size, opener, self._count_read, self.budget, modified)
 
     def _dir_members(self) -> Iterator[Member]:
-        walker = TarWalker(self, "skip.zip_in_bundle")  # inner tars and gzipped logs
+        walker = TarWalker(self)  # inner tars and zips, gzipped logs
         for root, dirs, files in os.walk(self.path, followlinks=False):
             dirs.sort()
             for name in sorted(files):

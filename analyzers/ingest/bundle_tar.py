@@ -3,14 +3,20 @@
 Jobs often ship one archive per node inside the uploaded one (`node3.tar.gz`); its files are
 read as `node3.tar.gz/rank24.log`, streamed like the rest (no extraction, no seeking). An
 archive nested deeper than `Limits.depth` is not opened (twenty levels of `.tar.gz` is a
-bomb, not a job). A zip inside a tar cannot be read without seeking: it is named in a
-warning and skipped. A zip bundle and a directory hand their files to `TarWalker.file` too,
-so a `node3.tar.gz` or a gzipped `log_3.log.gz` reads the same whatever holds it.
+bomb, not a job). A zip inside the bundle (`node3.zip`, a node's logs zipped on their own)
+keeps its directory at its end, which a stream cannot reach without reading past it: its bytes
+are copied to a spooled file first, then its entries are read as a zip bundle's are
+(`node3.zip/rank24.log`). A zip bundle and a directory hand their files to `TarWalker.file`
+too, so a `node3.tar.gz`, a `node3.zip` or a gzipped `log_3.log.gz` reads the same whatever
+holds it.
 """
 
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
+import zipfile
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -33,15 +39,15 @@ PEEK = 64 * 1024
 _TAR_KINDS = ("tar", "gzip-tar", "bzip2-tar", "xz-tar", "zstd-tar")
 GZIP_ENDING = ".gz"
 GZIP_MAGIC = b"\x1f\x8b"
+SPOOL_IN_MEMORY = 16 * 1024 * 1024  # an inner zip larger than this is spooled to disk
 
 
 class TarWalker:
     """Walks one tar stream (and the tars inside it) on behalf of a `Bundle`."""
 
-    def __init__(self, bundle: Bundle, zip_inside: str = "skip.zip_in_tar") -> None:
+    def __init__(self, bundle: Bundle) -> None:
         self._bundle = bundle
         self._budget = bundle.budget
-        self._zip_inside = zip_inside  # the phrase that says why a zip member is skipped
 
     def members(self, plain: BinaryIO, prefix: str = "", depth: int = 0) -> Iterator[Member]:
         """The regular files of the tar stream `plain`, named under `prefix`."""
@@ -90,13 +96,32 @@ class TarWalker:
         head = io.BufferedReader(opener(), PEEK)  # type: ignore[arg-type]
         kind = kind_from_head(head.peek(PEEK))
         if kind == "zip":
-            why = say(self._zip_inside)
-            self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
+            yield from self._zipped(head, path, depth)
             return
         if kind not in _TAR_KINDS:
             yield self._bundle.member(path, size, lambda: head, mtime)
             return
         yield from self._nested(head, kind, path, depth)
+
+    def _zipped(self, head: BinaryIO, path: str, depth: int) -> Iterator[Member]:
+        """A zip member, read entry by entry from a spooled copy of its bytes (the bytes
+        copied were read from the bundle, so its budget counts them)."""
+        if depth > self._budget.limits.depth:
+            depth_limit = self._budget.limits.depth
+            self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
+            return
+        # imported here: the zip walker hands the zip's own inner archives back to this one
+        from analyzers.ingest.bundle_zip import ZipWalker
+
+        with tempfile.SpooledTemporaryFile(SPOOL_IN_MEMORY) as spool:
+            shutil.copyfileobj(head, spool)
+            spool.seek(0)
+            if not zipfile.is_zipfile(spool):  # a zip's start with no directory at its end
+                why = say("skip.zip_unreadable")
+                self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
+                return
+            spool.seek(0)
+            yield from ZipWalker(self._bundle, spool, path + "/", depth).members()
 
     def _gzipped(
         self,

@@ -1,7 +1,8 @@
 """The files of a zip bundle, each inflated as it is read and counted against the budget.
 
-A tar or a gzipped log inside the zip (`node3.tar.gz`, `log_3.log.gz`) is read as in a tar
-bundle (`bundle_tar.TarWalker.file`).
+A tar, a zip or a gzipped log inside the zip (`node3.tar.gz`, `node3.zip`, `log_3.log.gz`) is
+read as in a tar bundle (`bundle_tar.TarWalker.file`); a zip inside a bundle is walked here too,
+from a spooled copy, its files named under its own path.
 
 A zip is read through its central directory, which `zipfile` holds in memory whole (about
 400 bytes an entry), so a directory listing far more entries than may be read is refused
@@ -17,7 +18,8 @@ import zipfile
 from collections.abc import Iterator
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 from analyzers.core.errors import BundleError
 from analyzers.core.phrases import say
@@ -35,24 +37,37 @@ READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2,
 
 
 class ZipWalker:
-    """Walks one zip file on behalf of a `Bundle`."""
+    """Walks one zip file on behalf of a `Bundle`: the bundle itself, or a zip inside it
+    (`source` a seekable copy, its files named under `prefix`, `depth` archives down)."""
 
-    def __init__(self, bundle: Bundle) -> None:
+    def __init__(
+        self,
+        bundle: Bundle,
+        source: IO[bytes] | None = None,
+        prefix: str = "",
+        depth: int = 0,
+    ) -> None:
         self._bundle = bundle
         self._budget = bundle.budget
+        self._source: Path | IO[bytes] = bundle.path if source is None else source
+        self._prefix = prefix
+        self._depth = depth
 
     def members(self) -> Iterator[Member]:
         self._check_directory()
-        with zipfile.ZipFile(self._bundle.path) as zf:
+        with zipfile.ZipFile(self._source) as zf:
             infos = zf.infolist()
             claimed = sum(info.file_size for info in infos)
-            files = TarWalker(self._bundle, "skip.zip_in_bundle")  # inner tars, gzipped logs
+            files = TarWalker(self._bundle)  # inner tars and zips, gzipped logs
             for number, info in enumerate(infos):
-                self._bundle.done = number / max(1, len(infos))
+                if not self._prefix:
+                    self._bundle.done = number / max(1, len(infos))
                 path = self._path_of(info)
                 if path is not None:
                     opener = partial(self._open, zf, info, claimed)
-                    yield from files.file(path, info.file_size, opener, _modified(info))
+                    yield from files.file(
+                        self._prefix + path, info.file_size, opener, _modified(info), self._depth
+                    )
 
     def _path_of(self, info: zipfile.ZipInfo) -> str | None:
         if info.is_dir():
@@ -70,10 +85,16 @@ class ZipWalker:
         return None
 
     def _check_directory(self) -> None:
-        with self._bundle.path.open("rb") as fh:
-            end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
+        if isinstance(self._source, Path):
+            with self._source.open("rb") as fh:
+                end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
+            name = self._source.name
+        else:
+            end = zipfile._EndRecData(self._source)  # type: ignore[attr-defined]
+            self._source.seek(0)
+            name = self._prefix.rstrip("/")
         entries = end[zipfile._ECD_ENTRIES_TOTAL] if end else 0  # type: ignore[attr-defined]
-        check_entry_count(self._bundle.path.name, entries, self._budget.limits.members)
+        check_entry_count(name, entries, self._budget.limits.members)
 
     def _open(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo, claimed: int) -> Any:
         try:

@@ -107,6 +107,9 @@ _SCOPE = re.compile(
     r"|\[? ?(?:(?i:layer)[ _-]?\d|L\d+ ?[\]/:|])"
 )
 _RUN = re.compile(rf"(?:{_TOKEN_SOURCE})+")
+# a terminal's colour codes, which a coloured logger may put inside a label
+# (`\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - `): the label's text is looked for without them
+_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
 _AFTER = re.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
 
 
@@ -172,6 +175,8 @@ def _lines_led_by(context: bytes, label: str, masked: str) -> int:
     prefix tokens of their message (what `parse_line` leaves, as for the line being learned);
     only the first `_CONTEXT_PROBES` lines holding its text are parsed."""
     needle = label.rstrip(" \t:|->=]").encode("utf-8", "replace")  # colour codes may follow
+    if b"\x1b" in context and needle not in context:
+        context = _ESCAPES.sub(b"", context)
     lines, probes = 0, 0
     at = context.find(needle)
     while at >= 0 and lines < MIN_REPEATS and probes < _CONTEXT_PROBES:

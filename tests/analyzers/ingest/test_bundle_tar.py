@@ -59,15 +59,51 @@ def test_a_member_named_like_an_archive_that_is_none_is_read_as_a_file(tmp_path)
         assert (member.path, stream.read()) == ("notes.tar.gz", hostile.ERROR_LOG)
 
 
-def test_a_zip_inside_a_tar_is_named_in_a_warning(tmp_path):
+def test_a_zip_inside_a_tar_is_read_under_its_name(tmp_path):
+    # a node's logs zipped on their own, the zips packed into one tar.gz
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("node1/log_6.log", hostile.ERROR_LOG)
+        zf.writestr("node1/launch.log", b"node 1: rank 6 (pid 25687) exited with code -9\n")
+    outer = hostile.tar_bytes([("job/node1.zip", buf.getvalue()), ("job/env.txt", b"A=1\n")])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar.gz", gzip.compress(outer)), limits=Limits())
+
+    read = {}
+    for member in bundle.members():
+        with member.open() as stream:
+            read[member.path] = stream.read()
+
+    assert read == {
+        "job/node1.zip/node1/log_6.log": hostile.ERROR_LOG,
+        "job/node1.zip/node1/launch.log": b"node 1: rank 6 (pid 25687) exited with code -9\n",
+        "job/env.txt": b"A=1\n",
+    }
+    assert bundle.warnings == []
+
+
+def test_a_zip_inside_a_tar_counts_against_the_depth_limit(tmp_path):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("rank0.log", hostile.ERROR_LOG)
-    outer = hostile.tar_bytes([("node0.zip", buf.getvalue())])
-    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+    inner = hostile.tar_bytes([("node0.zip", buf.getvalue())])
+    outer = hostile.tar_bytes([("level1.tar", inner)])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits(depth=1))
 
     assert _paths(bundle) == []
-    assert bundle.warnings == ["skipped 'node0.zip': a zip inside a tar cannot be streamed"]
+    (hit,) = bundle.limit_hits()
+    assert hit.limit == "depth"
+
+
+def test_a_zip_inside_a_tar_without_its_directory_is_named_in_a_warning(tmp_path):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("rank0.log", hostile.ERROR_LOG)
+    cut = buf.getvalue()[: len(buf.getvalue()) // 2]  # copied off before the upload ended
+    outer = hostile.tar_bytes([("node0.zip", cut), ("launcher.log", b"ok\n")])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _paths(bundle) == ["launcher.log"]
+    assert bundle.warnings == ["skipped 'node0.zip': its zip directory cannot be read"]
 
 
 def test_a_members_modification_time_comes_with_it(tmp_path):
@@ -201,12 +237,12 @@ def test_a_folder_opens_the_tars_and_gzipped_logs_it_holds(tmp_path):
     }
 
 
-def test_a_zip_inside_a_zip_is_named_in_a_warning_that_says_zip(tmp_path):
+def test_a_zip_inside_a_zip_is_read_under_its_name(tmp_path):
     inner = _zip(tmp_path / "inner.zip", {"rank0.log": hostile.ERROR_LOG}).read_bytes()
     bundle = Bundle(_zip(tmp_path / "job.zip", {"node1.zip": inner}), limits=Limits())
 
-    assert _paths(bundle) == []
-    assert bundle.warnings == ["skipped 'node1.zip': a zip inside the bundle is not opened"]
+    assert _paths(bundle) == ["node1.zip/rank0.log"]
+    assert bundle.warnings == []
 
 
 def test_a_path_the_tar_holds_twice_is_read_twice_under_two_names(tmp_path):

@@ -274,6 +274,25 @@ def test_the_block_around_a_line_counts_for_its_label():
     assert CheckpointPrefix().strip(LABELLED, block) == " norm passed"
 
 
+# a coloured console logger (loguru's default layout): the escapes sit inside the label,
+# between the logger's name and its function, not only after it
+COLOURED = [
+    "\x1b[32m2026-12-07 01:41:06.619\x1b[0m | \x1b[32m\x1b[1mINFO    \x1b[0m | "
+    "\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - \x1b[32mload weights passed\x1b[0m",
+    "\x1b[32m2026-12-07 01:41:06.685\x1b[0m | \x1b[32m\x1b[1mINFO    \x1b[0m | "
+    "\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - \x1b[32mprefill start: 8 tokens\x1b[0m",
+    "\x1b[32m2026-12-07 01:41:06.686\x1b[0m | \x1b[32m\x1b[1mINFO    \x1b[0m | "
+    "\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - \x1b[32m  norm passed\x1b[0m",
+]
+
+
+def test_the_block_around_a_line_counts_for_a_label_coloured_inside():
+    block = "\n".join(COLOURED).encode()
+    assert CheckpointPrefix().strip("rank0:info - load weights passed", block) == (
+        "load weights passed"
+    )
+
+
 def test_a_label_seen_once_is_kept():
     block = b"INFO rank 0 ready\nNote: attention passed\nINFO: weights loaded\n"
     message = "Note: attention passed"
