@@ -13,6 +13,8 @@ docs/labelling.md#a-quantization-librarys-cuda-binary-that-does-not-load: no bin
 CUDA, or none loaded and the first call into it fails on a `None` handle.
 docs/labelling.md#a-quantization-librarys-optimizer-kernel-with-no-launch-shape: the library's
 own launch check under a sharding wrapper.
+docs/labelling.md#a-quantization-librarys-cuda-check-that-the-host-does-not-support: the same
+check answered "operation not supported" (paged memory on a host without it).
 docs/labelling.md#network-links-that-fail-under-a-collective: NVSHMEM that cannot reach a peer
 node.
 """
@@ -269,6 +271,40 @@ def test_the_launch_check_with_a_missing_kernel_image_keeps_its_reading() -> Non
     diagnosis = diagnose_text("train.log", LAUNCH_CHECK_NO_KERNEL_IMAGE)
     assert "cfg.quant_optimizer_kernel_launch_config" not in rules_of(diagnosis)
     assert diagnosis.category == "config"
+
+
+# The same print with the runtime's "not supported" answer: the library's paged (managed)
+# memory on a host that does not offer it. The rank exits 1 and the launcher reports it.
+PAGED_CHECK_NOT_SUPPORTED = """\
+Error operation not supported at line 402 in file /opt/build/bitsandbytes/csrc/pythonInterface.c
+ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 20417) of binary: /opt/envs/ft/bin/python
+Traceback (most recent call last):
+  File "/opt/envs/ft/bin/torchrun", line 8, in <module>
+    sys.exit(main())
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+"""
+
+# Counterexample: torch's own answer names no library's check and keeps its reading.
+TORCH_NOT_SUPPORTED = """\
+RuntimeError: CUDA error: operation not supported
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+"""
+
+
+def test_the_library_check_answered_not_supported_is_the_host() -> None:
+    diagnosis = diagnose_text("train.log", PAGED_CHECK_NOT_SUPPORTED)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="Error operation not supported at line 402",
+        rule="env.quant_library_cuda_check_not_supported",
+        beside=("config",),
+    )
+
+
+def test_torchs_own_not_supported_is_not_the_librarys_check() -> None:
+    diagnosis = diagnose_text("train.log", TORCH_NOT_SUPPORTED)
+    assert "env.quant_library_cuda_check_not_supported" not in rules_of(diagnosis)
 
 
 # A trainer whose bitsandbytes fell back to its CPU-only build: every process that imports it
