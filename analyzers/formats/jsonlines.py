@@ -29,6 +29,14 @@ writes a logger's `extra` fields after `exc_info`,
 
 so the writer of such a record (its rank, local rank, pid) is read from the whole physical
 line afterwards (`complete_writer`), as ranks sharing one file need it.
+
+A benchmark runner's event stream (milabench's `.data` files) writes each line a child printed
+as a record whose `event` names only the kind of record and whose `data` holds the text:
+
+    {"event": "line", "data": ":0:rocdevice.cpp :3586: ... aborting with error : ...\\n", "pipe": "stderr"}
+
+Such a record is read by its `data` string (`_message`); an event whose data is no string
+(a structured payload) keeps the event as its message.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ def take(line: ParsedLine) -> bool:
     fields = _object(line.message)
     if fields is None:
         return False
-    message = _first(fields, MESSAGE_KEYS)
+    message = _message(fields)
     if not isinstance(message, str):
         return False
     line.source = NAME
@@ -68,6 +76,23 @@ def take(line: ParsedLine) -> bool:
 
 
 ERROR_KEYS = ("error", "exception", "err")
+# The kind of record an event stream names in `event` when the text sits in `data`.
+_RECORD_KIND = re.compile(r"[a-z]+")
+
+
+def _message(fields: dict[str, Any]) -> Any:
+    """The record's message: its first message key's value, or the `data` text of an event
+    record that names only its kind (`{"event": "line", "data": "..."}`)."""
+    message = _first(fields, MESSAGE_KEYS)
+    data = fields.get("data")
+    if (
+        isinstance(data, str)
+        and message is fields.get("event")
+        and isinstance(message, str)
+        and _RECORD_KIND.fullmatch(message)
+    ):
+        return data
+    return message
 
 
 def _error_text(fields: dict[str, Any]) -> str:

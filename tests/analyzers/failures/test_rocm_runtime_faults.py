@@ -233,3 +233,19 @@ def test_hip_refusing_to_export_ipc_memory_is_the_hosts_runtime_setup() -> None:
     diagnosis = diagnose_text("repro/ipc_check.log", HIP_IPC_EXPORT_REFUSED)
     assert_reads(diagnosis, "driver_env", first_error="Failed to create memory for IPC")
     assert {"config", "hccl"} <= {alt.category for alt in diagnosis.alternatives}
+
+
+EVENT_STREAM_QUEUE_ABORT = """\
+{"event": "line", "data": "VGPU(0x4c1f2210) Queue(0x7a11c0e00000) is idle\\n", "pipe": "stdout"}
+{"event": "line", "data": ":0:rocdevice.cpp            :3586: 51022310418 us:  Callback: Queue 0x7a0f2e800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016\\n", "pipe": "stderr"}
+{"event": "line", "data": "/bench/train.py:881: UserWarning: HIP warning: unspecified launch failure (Triggered internally at /src/aten/src/ATen/hip/impl/HIPGuardImplMasqueradingAsCUDA.h:83.)\\n", "pipe": "stderr"}
+"""
+
+
+def test_a_queue_abort_inside_a_runners_event_records_is_the_device_fault() -> None:
+    assert_reads(
+        diagnose_text("runs/bench.data", EVENT_STREAM_QUEUE_ABORT),
+        "device_fault",
+        first_error="HSA_STATUS_ERROR_EXCEPTION",
+        rule="dev.rocm_queue_hardware_exception",
+    )

@@ -190,3 +190,26 @@ def test_an_object_inside_a_message_gives_no_writer():
     line = parse_line(whole.split("\\n")[0])
     complete_writer(line, whole)
     assert line.rank is None
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '{"event": "line", "data": "HSA_STATUS_ERROR_EXCEPTION: hardware exception\\n", "pipe": "stderr"}',
+            "HSA_STATUS_ERROR_EXCEPTION: hardware exception",
+        ),
+        # cut at the escaped newline before the object's closing members (formats.escaped)
+        ('{"event": "line", "data": "epoch 3 done', "epoch 3 done"),
+    ],
+)
+def test_an_event_stream_line_record_is_read_by_its_data(line, message):
+    """A benchmark runner's event stream names the record's kind in `event` and carries the
+    printed line in `data`."""
+    parsed = parse_line(line)
+    assert (parsed.message, parsed.source) == (message, "jsonlines")
+
+
+def test_an_event_whose_data_is_no_text_keeps_the_event():
+    parsed = parse_line('{"event": "layer_passed", "layer": 7, "data": {"loss": 1.2}}')
+    assert parsed.message == "layer 7 passed"
