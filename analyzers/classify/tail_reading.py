@@ -11,7 +11,9 @@ works on it as on any other::
     npu is busy, check again                            -> its words name the device
 
 A line that reads as code, or that says the job goes on (chatter), is never one, and the words
-alone never read a detail line indented under another, a version banner or a command; a
+alone never read a detail line indented under another, a version banner or a command, a
+debugger's frame, narration or table heading (a stuck process inspected by hand), a search
+path, a tool's header listing its settings, or a notice the prefilter knows to be benign; a
 file's tail ending on checkpoints or INFO lines holds no line to read (`scan.quiet_tail`), so
 a real hang keeps its reading. Once any error line exists, the tails are dropped unread.
 """
@@ -49,6 +51,27 @@ _LEADING_NAME = re.compile(r"^[\w.\[\]-]+\s*:\s*")
 _NUMBERS = re.compile(r"\d+(?:\s*,\s*\d+)*")
 # A start-up banner that only names a version (`NCCL version 2.18.6+cuda11.8`)
 _VERSION_BANNER = re.compile(r"\s*(?:[\w.+-]+\s+){1,3}version:?\s+v?\d[\w.+-]*\s*$", re.I)
+# A debugger's frame of a native stack, or the position line it prints on attaching
+# (`#3  0x00007f.. in MPIC_Recv () from /usr/lib64/libmpi.so.12`, `#15 doLaunches (head=...) at
+# group.cc:163`, `0x00007f.. in poll () from /lib64/libc.so.6`): where a thread is, not what failed
+_DEBUGGER_FRAME = re.compile(
+    r"\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+\s+in\s+)?|0x[0-9a-fA-F]+\s+in\s+)[^\s(]+\s*\("
+)
+# One word and a number (`Kernel 0`, a debugger's heading over the rows of one kernel)
+_LONE_WORD = re.compile(r"\s*[A-Za-z][\w-]*[\s:#=]+\d+\s*$")
+# Directories joined by colons, as a search-path value is (`/usr/sbin:/opt/x/bin:...`), whole
+# or the piece of an echoed command a terminal wrapped
+_SEARCH_PATH = re.compile(r"(?:[\w.+~-]*/[\w./+~-]*:){2,}")
+# What a debugger says of its own session while it attaches and loads symbols
+_DEBUGGER_NARRATION = re.compile(
+    r"\s*(?:\[Thread debugging using \w+ enabled\]|Using host libthread_db library\b"
+    r"|\[New (?:Thread|LWP)\b|Reading symbols from\b|Attaching to (?:process|program)\b)"
+)
+# A tool's header comment listing its settings, name then number (`# nThread 1 nGpus 4
+# minBytes 8 step: 2(factor) warmup iters: 5`)
+_SETTINGS_COMMENT = re.compile(
+    r"\s*#\s*(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?:?\s+\d[\w.()+-]*\s*){3,}$"
+)
 
 
 def read_tails(scans: Sequence[FileScan], knowledge: Knowledge) -> list[Event]:
@@ -138,4 +161,15 @@ def reads(event: Event, knowledge: Knowledge) -> str | None:
         return RULE
     if event.text[:1].isspace() or _VERSION_BANNER.match(message) or _command(message):
         return None
-    return WORDS if vote(message) is not None or read_words(message) is not None else None
+    if _DEBUGGER_FRAME.match(message) or _DEBUGGER_NARRATION.match(message):
+        return None
+    if (
+        _LONE_WORD.match(message)
+        or _SEARCH_PATH.search(message)
+        or _SETTINGS_COMMENT.match(message)
+    ):
+        return None
+    words = load_prefilter().benign.sub(" ", message)  # a known notice says nothing failed
+    if not words.strip():
+        return None
+    return WORDS if vote(words) is not None or read_words(words) is not None else None

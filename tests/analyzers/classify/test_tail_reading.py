@@ -142,3 +142,65 @@ def test_a_failure_glued_behind_a_finished_bar_is_still_read() -> None:
         "npu is busy, check again"
     )
     assert reads(line(2, glued), KNOWLEDGE) is not None
+
+
+def test_a_debuggers_frames_of_a_stuck_process_are_left_to_the_rules() -> None:
+    # gdb attached to a rank that waits in an MPI broadcast: its position line and frames name
+    # libraries and calls, not a failure
+    for frame in (
+        "0x00007f3c1a2b4c5d in MPIDI_CH3I_Progress () from /usr/lib64/mpich/lib/libmpi.so.12",
+        "#3  0x00007f3c1a2b5e6f in MPIC_Recv () from /usr/lib64/mpich/lib/libmpi.so.12",
+        "#6  0x00007f3c1a2c0102 in PMPI_Bcast_c () from /usr/lib64/mpich/lib/libmpi.so.12",
+        "#15 doLaunches (head=<optimized out>) at group.cc:163",
+    ):
+        assert reads(line(9, frame), KNOWLEDGE) is None, frame
+
+
+def test_a_debuggers_table_heading_is_never_read() -> None:
+    # cuda-gdb's `info cuda threads` groups its rows under one heading per kernel
+    assert reads(line(4, "Kernel 0"), KNOWLEDGE) is None
+    assert reads(line(4, "Kernel 12"), KNOWLEDGE) is None
+
+
+def test_a_wrapped_search_path_of_an_echoed_command_is_never_read() -> None:
+    # a launcher echoes the command it runs on every node; a terminal wraps its PATH value
+    wrapped = (
+        "r/bin:/usr/local/sbin:/usr/sbin:/opt/ibutils/bin:/apps/runtime/bin:"
+        "/opt/singularity/3.1.0/bin:/home/user1/bin;  cd "
+    )
+    assert reads(line(6, wrapped), KNOWLEDGE) is None
+
+
+def test_a_notice_the_prefilter_knows_as_benign_is_never_read() -> None:
+    # NCCL on a host without verbs says it could not load them, then uses sockets
+    notice = "node-7:40112:40112 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]"
+    assert reads(line(12, notice), KNOWLEDGE) is None
+
+
+def test_a_stall_whose_tail_holds_only_such_lines_keeps_no_first_error() -> None:
+    scan = scan_with_tail(
+        line(1, "0x00007f3c1a2b4c5d in MPIDI_CH3I_Progress () from /usr/lib64/libmpi.so.12"),
+        line(2, "#7  0x00007f3c1a2c0102 in PMPI_Bcast_c () from /usr/lib64/libmpi.so.12"),
+        line(3, "Kernel 0"),
+    )
+    assert read_tails([scan], KNOWLEDGE) == []
+
+
+def test_a_failure_stated_on_a_frame_like_line_is_still_read_by_its_rule() -> None:
+    crashed = "#0  0x00007f11a2f00b11 in aclrtMemcpy () from /usr/local/Ascend/lib64/libascendcl.so"
+    assert reads(line(2, crashed), KNOWLEDGE) == RULE
+
+
+def test_a_debuggers_own_narration_is_never_read() -> None:
+    for text in (
+        "[Thread debugging using libthread_db enabled]",
+        'Using host libthread_db library "/lib/x86_64-linux-gnu/libthread_db.so.1".',
+        "[New Thread 0x7f2a11bfe640 (LWP 20417)]",
+        "Reading symbols from /usr/bin/python3.10...",
+    ):
+        assert reads(line(1, text), KNOWLEDGE) is None, text
+
+
+def test_a_benchmarks_settings_header_is_never_read() -> None:
+    header = "# nThread 1 nGpus 8 minBytes 16 maxBytes 1073741824 step: 2(factor) warmup iters: 5"
+    assert reads(line(2, header), KNOWLEDGE) is None
