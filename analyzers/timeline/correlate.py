@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line
+from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line, launcher_end
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import (
     Checkpoint,
@@ -218,10 +218,18 @@ def _add_event(files: RankFiles, event: Event) -> None:
     files.present = True
     if event.kind == EventKind.CHECKPOINT:
         return
-    if event.kind == EventKind.ERROR:
+    if event.kind == EventKind.ERROR and not _ended_cleanly(event):
         files.errors.setdefault(event.file, []).append(event)
     if not files.killed_line and is_killed_line(event.message or event.text):
         files.killed_line = True
+
+
+def _ended_cleanly(event: Event) -> bool:
+    """A launcher's line that the rank's process exited with status 0 (`rank 0 (pid 4449)
+    exited with code 0`): read as an error line for its exit words, it records a clean end,
+    and a rank that left its peers so is no rank that failed."""
+    end = launcher_end(event.message or event.text)
+    return end is not None and end.exitcode == 0 and end.signal is None
 
 
 def _world_size(
