@@ -15,6 +15,7 @@ import re
 
 from analyzers.formats import (
     d2log,
+    epoch_stamp,
     ggml,
     glog,
     hiplog,
@@ -56,6 +57,7 @@ HEADERS: tuple[Header, ...] = (
     *trtllm_log.HEADERS,
     *d2log.HEADERS,
     *pylogging.HEADERS,
+    *epoch_stamp.HEADERS,
     *richlog.HEADERS,
     *syslog.HEADERS,
 )

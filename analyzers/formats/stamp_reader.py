@@ -17,6 +17,10 @@ from analyzers.core.types import epoch
 from analyzers.formats.timestamps import PartialTime, parse_time
 
 _SECONDS = re.compile(rb":(\d\d)(?:[.,](\d{1,9})(?:\.(\d{3}))?|:(\d{3}))?$")
+# Seconds since the epoch (`1796607942.272666`) read alike, their hundreds of seconds taking
+# the minute's place: only the last two digits before the point and the fraction change.
+_EPOCH = re.compile(rb"1\d{9}(?:\.\d{1,9})?")
+_EPOCH_MINUTE_END = 8
 # Seconds `float` reads as they are (a comma made a point): no more than microseconds.
 _PLAIN_SECONDS = re.compile(rb"\d\d(?:[.,]\d{1,6})?")
 _SEPARATORS = b".,:"
@@ -40,8 +44,10 @@ class StampReader:
         found = _SECONDS.search(example)
         self.width = len(example)
         self.minute_end = found.start() + 1 if found else -1
+        if found is None and _EPOCH.fullmatch(example):
+            self.minute_end = _EPOCH_MINUTE_END
         self.minutes: dict[bytes, tuple[float, bool] | None] = {}
-        seconds = example[self.minute_end :] if found else b""
+        seconds = example[self.minute_end :] if self.usable else b""
         # `plain`: the seconds read with one float() call (callers inline that hot path)
         self.plain = _PLAIN_SECONDS.fullmatch(seconds) is not None
         self.comma = b"," in seconds

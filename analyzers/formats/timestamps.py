@@ -13,6 +13,8 @@ Formats (all local wall clock, no zone):
   first field over 12 can only be a day, so such a date is read day first)
 - syslog, the journal and moreutils `ts`: `Mar  1 10:00:05` (month name, no year)
 - the AWS Neuron runtime and its collectives: `2024-May-23 11:42:07.244955` (month name)
+- seconds since the epoch (logging's `%(created)f`): `1796607942.272666 [rank3] INFO ...`,
+  `[1796607942.27] ...`, read as UTC, only where the line's own stamp stands (see `_EPOCH`)
 
 Formats without a year give a `PartialTime`; the scanner fills the year in from other lines
 of the same file (or its name) once it knows one.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 _FULL = re.compile(
     r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[-_ T](\d\d):(\d\d):(\d\d)"
@@ -45,6 +47,15 @@ _YEAR_NAMED_MONTH = re.compile(
     + "|".join(MONTH_NAMES)
     + r")-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
+# Seconds since the epoch, where a formatter puts the record's time: opening the text, or
+# after the rank or level tag it writes first (`ERROR 1796607942.27 ...`, `[rank3] 17966...`).
+# Ten digits, 1000000000 (2001) to 1999999999 (2033); a count, pid or byte total anywhere else
+# in a line is never read. A whole number counts only bracketed, alone, or with a rank or level
+# tag after it: a count before words (`1500000000 bytes written`) is no time.
+_EPOCH_TAG = r"(?:\[[Rr]ank ?\d{1,6}\]:?|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
+_EPOCH = re.compile(r"(?:" + _EPOCH_TAG + r" )?(\[)?(1\d{9})(?:\.(\d{1,9}))?(?(1)\])(?=\s|$)")
+_TAG_AFTER_EPOCH = re.compile(r"\s+" + _EPOCH_TAG + r"(?=\s|$)")
+_UNIX_EPOCH = datetime(1970, 1, 1)
 _YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
 _ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
 
@@ -70,7 +81,11 @@ class PartialTime:
 
 
 def parse_time(text: str) -> datetime | PartialTime | None:
-    """The first timestamp in `text` (full dates win over year-less ones)."""
+    """The line's leading epoch stamp, else the first timestamp in `text` (full dates win
+    over year-less ones)."""
+    found = _epoch_stamp(text)
+    if found:
+        return _UNIX_EPOCH + timedelta(seconds=int(found.group(2)), microseconds=_micro(found[3]))
     found = _FULL.search(text)
     if found:
         return _full(found)
@@ -100,11 +115,24 @@ def parse_time(text: str) -> datetime | PartialTime | None:
 
 def time_span(text: str) -> tuple[int, int] | None:
     """Where `parse_time` would read its timestamp in `text`."""
+    found = _epoch_stamp(text)
+    if found:
+        return found.start(2), found.end(3 if found.group(3) else 2)
     patterns = (_FULL, _GLOG_YEAR, _YEAR_NAMED_MONTH, _SLASHED, _GLOG, _MONTH_DAY, _NAMED_MONTH)
     for pattern in patterns:
         found = pattern.search(text)
         if found:
             return found.span()
+    return None
+
+
+def _epoch_stamp(text: str) -> re.Match[str] | None:
+    """The epoch stamp that opens `text` (after a rank or level tag), if it is one."""
+    found = _EPOCH.match(text)
+    if found is None or found.group(1) or found.group(3):
+        return found  # bracketed or with a fraction: a formatter's stamp
+    if found.end() == len(text) or _TAG_AFTER_EPOCH.match(text, found.end()):
+        return found
     return None
 
 

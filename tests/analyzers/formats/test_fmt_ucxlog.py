@@ -64,3 +64,11 @@ def test_connection_chatter_at_info_is_noise_whatever_it_says() -> None:
 def test_a_bracketed_epoch_line_without_the_library_name_is_not_ucx() -> None:
     line = parse_line("[1790001122.334455] [node-1:55:0] worker.c:12 ERROR lost slot")
     assert line.source != "ucx"
+
+
+def test_the_epoch_time_of_a_ucx_line_is_not_taken() -> None:
+    """The process's other writers log their local wall clock: UCX's lines keep their place
+    in the file instead of a UTC time that would sort them hours away."""
+    for text in (ERROR_NO_WORDS, WARN_TRANSPORTS):
+        assert parse_line(text).time is None
+    assert parse_line("[1790001122.334455] [node-1:55:0] worker.c:12 ERROR lost slot").time is None

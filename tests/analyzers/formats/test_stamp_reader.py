@@ -37,3 +37,14 @@ def test_a_year_less_glog_time_stays_pending():
 @pytest.mark.parametrize("stamp", [b"2026-11-29 07:24:2x,190", b"2026-11-29 07:24:22"])
 def test_a_stamp_of_another_layout_is_refused(stamp):
     assert StampReader(b"2026-11-29 07:24:22,190").read(stamp) is None
+
+
+@pytest.mark.parametrize("example", [b"1796607942.272666", b"1796607942"])
+def test_an_epoch_stamp_reads_with_its_hundreds_of_seconds_as_the_minute(example):
+    reader = StampReader(example)
+    assert reader.usable
+    for stamp in (example, example.replace(b"942", b"999", 1), example.replace(b"7942", b"8001")):
+        expected = time_value(parse_time(stamp.decode()))
+        got = reader.read(stamp)
+        assert got is not None
+        assert (round(got[0], 6), got[1]) == (round(expected[0], 6), False)
