@@ -32,6 +32,18 @@ RECV_TIMEOUT = (
 )
 
 
+def decoder_steps(layers: int, then: Iterable[str] = (), *, loaded: bool = False) -> list[str]:
+    """The toy decoder's bisection prints as its ranks write them: `load weights passed` when
+    `loaded`, `prefill start`, each whole layer's sub-modules and `layer N passed`, then the
+    lines of `then` (where the rank stopped). Tests that write their own line layout (plain
+    prints, an srun prefix, epoch stamps) put these messages in it."""
+    steps = ["load weights passed"] if loaded else []
+    steps.append("prefill start: 8 tokens")
+    for layer in range(layers):
+        steps += [" norm passed", " attention passed", " MoE passed", f"layer {layer} passed"]
+    return steps + list(then)
+
+
 class RankLog:
     """One rank's log, written line by line on the rank's own clock (milliseconds)."""
 
@@ -67,12 +79,7 @@ class RankLog:
 
     def layers(self, count: int, then: Iterable[str] = ()) -> RankLog:
         """`prefill start`, then `count` whole layers, then the given sub-module checkpoints."""
-        self.info("prefill start: 8 tokens")
-        for layer in range(count):
-            for part in (" norm passed", " attention passed", " MoE passed"):
-                self.info(part)
-            self.info(f"layer {layer} passed")
-        return self.steps(*then)
+        return self.steps(*decoder_steps(count, then))
 
     def steps(self, *checkpoints: str) -> RankLog:
         for checkpoint in checkpoints:

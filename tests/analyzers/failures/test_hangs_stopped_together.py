@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from tests.analyzers.job_bundles import CLOSED, RankLog, bundle, pack
+from tests.analyzers.job_bundles import CLOSED, RankLog, bundle, decoder_steps, pack
 
 SPY_RUN = "torchrun_logs/job_x1/attempt_0"
 
@@ -136,14 +136,7 @@ def _srun_job(tmp_path: Path, dumps: bool) -> Path:
             "master=127.0.0.1:29812 timeout=60s"
         )
     for rank in range(4):
-        for part in (
-            "prefill start: 8 tokens",
-            " norm passed",
-            " attention passed",
-            " MoE passed",
-            "layer 0 passed",
-            " norm passed",
-        ):
+        for part in decoder_steps(1, [" norm passed"]):
             lines.append(f"{rank}: {part}")
     lines.append(f"3: [rank3]: RuntimeError: {CLOSED}")
     for rank in range(3) if dumps else ():
@@ -191,16 +184,7 @@ def _killed_job(tmp_path: Path) -> Path:
     files["command.txt"] = "$ timeout -s KILL 90 torchrun --nproc-per-node=4 infer.py\n"
     dumps = ""
     for rank in range(4):
-        plain = [
-            "load weights passed",
-            "prefill start: 8 tokens",
-            " norm passed",
-            " attention passed",
-            " MoE passed",
-            "layer 0 passed",
-            "prefill passed",
-            "decode step 0 passed",
-        ]
+        plain = decoder_steps(1, ["prefill passed", "decode step 0 passed"], loaded=True)
         files[f"{SPY_RUN}/{rank}/stdout.log"] = "\n".join(plain) + "\n"
         files[f"{SPY_RUN}/{rank}/stderr.log"] = ""
         inner = (

@@ -5,27 +5,14 @@ others, so its clock is aligned with theirs and its error takes its place in tim
 from __future__ import annotations
 
 from analyzers import AnalyzeOptions, analyze
-from tests.analyzers.job_bundles import pack
+from tests.analyzers.job_bundles import decoder_steps, pack
 
 CLOSED = (
     "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
     "by peer [127.0.0.1]:{port}. This is typically caused by a remote worker crashing. Check the "
     "logs of the remote worker before reporting an error. GLHF! 🏖️"
 )
-STEPS = (
-    "load weights passed",
-    "prefill start: 8 tokens",
-    "  norm passed",
-    "  attention passed",
-    "  MoE passed",
-    "layer 0 passed",
-    "  norm passed",
-    "  attention passed",
-    "  MoE passed",
-    "layer 1 passed",
-    "  norm passed",
-    "  attention passed",
-)
+STEPS = decoder_steps(2, [" norm passed", " attention passed"], loaded=True)
 OPEN = (
     "init process group: backend=gloo rank={rank} world_size=3 master=127.0.0.1:30133",
     "building toy decoder: layers=4 hidden=32 experts=8 tp=3",
