@@ -10,7 +10,7 @@ own paths and values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 # The operator compiler starts its parallel compile workers from a process that is a daemon;
 # its environment then fails to initialise and the op build is refused with ACL's code.
@@ -83,3 +83,23 @@ def test_the_rule_stated_in_prose_is_no_refusal() -> None:
         "note: a daemonic process is not allowed to create child processes; see the docs\n",
     )
     assert "cfg.daemonic_process_children" not in rules_of(diagnosis)
+
+
+def test_the_refusal_in_another_file_still_explains_the_environment_failure() -> None:
+    # A paste split by stream: the traceback went to one file, the error-manager block of
+    # the compiler's environment to another, and neither carries a time to order them by.
+    traceback, block = COMPILER_WORKERS_REFUSED.split("\n\n")
+    diagnosis = diagnose_files({"stdout.log": traceback + "\n", "stderr.log": block})
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="daemonic processes are not allowed to have children",
+        rule="cfg.daemonic_process_children",
+        beside=["driver_env"],
+    )
+
+
+def test_the_environment_failure_alone_keeps_its_reading() -> None:
+    _, block = COMPILER_WORKERS_REFUSED.split("\n\n")
+    diagnosis = diagnose_files({"stderr.log": block})
+    assert_reads(diagnosis, "driver_env", first_error="init env failed", rule="env.init_env_failed")
