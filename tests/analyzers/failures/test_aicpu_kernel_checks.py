@@ -8,7 +8,7 @@ the kernel's source and function in brackets. That line is the first error and t
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_files, rules_of
+from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files, rules_of
 
 PLOG = """\
 [ERROR] RUNTIME(7310,python3):2026-09-02-10:11:12.100.200 [engine.cc:1103]7344 ReportExceptProc:Task exception! device_id=1, stream_id=3, task_id=18, type=1, retCode=0x2a, [aicpu exception].
@@ -100,3 +100,33 @@ def test_an_adapter_failure_that_refuses_nothing_keeps_the_exceptions_reading() 
     )
     assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
     assert "op.aicpu_kernel_input_check" not in rules_of(diagnosis)
+
+
+# The scheduler looked the kernel's entry point up in the library its registration names and
+# found none; the host's block says only that the library could not be used.
+PLOG_OPEN_SO = """\
+[ERROR] RUNTIME(5102,bench):2026-08-11-09:30:01.100.400 [device_error_proc.cc:1644]5140 ProcessStarsAicpuErrorInfo:The error from device(chipId:0, dieId:0), serial number is 7, an exception occurred during AICPU execution, stream_id:12, task_id:0, errcode:11002, msg:open so failed.
+[ERROR] RUNTIME(5102,bench):2026-08-11-09:30:01.100.500 [davinci_kernel_task.cc:1435]5140 PrintAicpuErrorInfo:Aicpu kernel execute failed, device_id=0, stream_id=12, task_id=0, soName=libflag_kernels.so, funcName=WaitFlag, kernelName=WaitFlag, errorCode=0x2a.
+[ERROR] RUNTIME(5102,bench):2026-08-11-09:30:01.100.900 [api_c_stream.cc:161]5102 rtStreamSynchronize:ErrCode=507018, desc=[aicpu exception], InnerCode=0x715002a
+"""
+
+DEVICE_ENTRY_MISSING = """\
+[ERROR] CCECPU(880,aicpu_scheduler):2026-08-11-09:30:02.000.100 [ae_kernel_lib_aicpu.cc:177][CallKernelApi][tid:893][AICPU_PROCESSER] Get WaitFlag api from libflag_kernels.so failed.
+[ERROR] CCECPU(880,aicpu_scheduler):2026-08-11-09:30:02.000.110 [aicpusd_event_process.cpp:906][PostProcessTsKernelTask][tid:893] Aicpu engine process failed, result[11002], opName[null], streamId[12], taskId[0].
+"""
+
+
+def test_a_kernel_entry_missing_from_its_library_is_the_operators() -> None:
+    diagnosis = diagnose_files(
+        {"plog/plog-5102_1.log": PLOG_OPEN_SO, "device-0/device-880_1.log": DEVICE_ENTRY_MISSING}
+    )
+    assert diagnosis.category == "operator", diagnosis.root_cause
+    assert "op.aicpu_kernel_entry_not_found" in rules_of(diagnosis)
+    assert "aicore_timeout" in alternative_labels(diagnosis)
+    assert diagnosis.confidence < 0.8
+
+
+def test_without_the_device_log_open_so_failed_keeps_the_exceptions_reading() -> None:
+    diagnosis = diagnose_files({"plog/plog-5102_1.log": PLOG_OPEN_SO})
+    assert diagnosis.category == "aicore_timeout", diagnosis.root_cause
+    assert "op.aicpu_kernel_entry_not_found" not in rules_of(diagnosis)

@@ -154,3 +154,33 @@ def test_saved_output_files_are_no_failure() -> None:
         "stdout.log", "[INFO] save out files to ./result/2026_01_01-10_00_00\n"
     )
     assert "cfg.inference_output_split_failed" not in rules_of(diagnosis)
+
+
+# The graph engine's loader meets a memory description of another release in an offline model;
+# the asserts after it only say a call did not return success.
+LOADER_LAYOUT = """\
+[ERROR] GE(4021,python3):2026-05-06-07:08:09.100.100 [model_utils.cc:1313]4021 GetHbmFeatureMapMemInfo: ErrorNo: 4294967295(failed) [LOAD][DEFAULT]Assert (sub_memory_info.size() == 3U) failed, expect 3 actual 5
+[ERROR] GE(4021,python3):2026-05-06-07:08:09.100.200 [davinci_model.cc:686]4021 Init: ErrorNo: 4294967295(failed) [LOAD][DEFAULT]Assert ((InitRuntimeParams()) == ge::SUCCESS) failed
+[ERROR] ASCENDCL(4021,python3):2026-05-06-07:08:09.100.500 [model.cpp:1637]4021 aclmdlLoadFromFile: [LOAD][DEFAULT]Load model from file failed!
+"""
+
+LOADER_RESTATED_ONLY = """\
+[ERROR] GE(4021,python3):2026-05-06-07:08:09.100.200 [davinci_model.cc:686]4021 Init: ErrorNo: 4294967295(failed) [LOAD][DEFAULT]Assert ((InitRuntimeParams()) == ge::SUCCESS) failed
+"""
+
+
+def test_a_loader_assert_on_the_models_memory_layout_is_a_release_mismatch() -> None:
+    diagnosis = diagnose_text("plog/plog-4021_1.log", LOADER_LAYOUT)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Assert (sub_memory_info.size() == 3U) failed",
+        rule="cfg.offline_model_layout_not_known",
+        beside=("driver_env",),
+    )
+    assert diagnosis.confidence < 0.8
+
+
+def test_a_loader_assert_that_a_call_succeeded_is_not_the_layout_reading() -> None:
+    diagnosis = diagnose_text("plog/plog-4021_1.log", LOADER_RESTATED_ONLY)
+    assert "cfg.offline_model_layout_not_known" not in rules_of(diagnosis)
