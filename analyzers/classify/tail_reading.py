@@ -12,7 +12,8 @@ works on it as on any other::
 
 A line that reads as code, or that says the job goes on (chatter), is never one, and the words
 alone never read a detail line indented under another, a version banner or a command, a
-debugger's frame, narration or table heading (a stuck process inspected by hand), a search
+debugger's frame, narration or table heading, a py-spy thread header (a stuck process
+inspected by hand), a search
 path, a tool's header listing its settings, or a notice the prefilter knows to be benign; a
 file's tail ending on checkpoints or INFO lines holds no line to read (`scan.quiet_tail`), so
 a real hang keeps its reading. Once any error line exists, the tails are dropped unread.
@@ -34,6 +35,7 @@ from analyzers.formats.severity import (
     load_prefilter,
     reads_as_source,
 )
+from analyzers.formats.stack_dump import spy_layout
 from analyzers.scan.quiet_tail import QUIET_TAIL
 
 RULE, WORDS = "rule", "words"  # what read a tail line: a signature, or only the words
@@ -162,6 +164,8 @@ def reads(event: Event, knowledge: Knowledge) -> str | None:
     if event.text[:1].isspace() or _VERSION_BANNER.match(message) or _command(message):
         return None
     if _DEBUGGER_FRAME.match(message) or _DEBUGGER_NARRATION.match(message):
+        return None
+    if spy_layout(message):
         return None
     if (
         _LONE_WORD.match(message)

@@ -126,6 +126,14 @@ _GDB_NOTE = re.compile(
 )
 
 
+def spy_layout(message: str) -> bool:
+    """A line of py-spy's own layout outside the frames (a thread's header, the preamble):
+    where a process stood when it was looked at, never what failed. A paste that starts inside
+    a dump (its first thread's frames cut away) leaves such a header as a file's last
+    unindented line, which nothing else marks as part of a dump."""
+    return any(shape.match(message) for shape in (_SPY_THREAD, _SPY_PROCESS, _SPY_PYTHON))
+
+
 @dataclass(slots=True)
 class _Stack:
     line: int

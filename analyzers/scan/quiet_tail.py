@@ -30,11 +30,18 @@ MAX_TAIL_FILES = 256
 # the writers whose header the formats do not parse into a level
 _QUIET_FIELD = re.compile(r"\b(?:INFO|DEBUG|TRACE)\b")
 _HEADER_SPAN = 48
+# NCCL's own debug header, `<host>:<pid>:<tid> [<device>] NCCL INFO`: a container's or pod's
+# host name can push the level word past `_HEADER_SPAN`, so the header is known by its shape
+_NCCL_QUIET = re.compile(r"(?:^|\s)[\w.-]+:\d+:\d+ \[\d+\] NCCL (?:INFO|TRACE)\b")
+_NCCL_SPAN = 256
 
 
 def quiet_header(text: str) -> bool:
     """The line says in its header that it was logged at a quiet level."""
-    return _QUIET_FIELD.search(text[:_HEADER_SPAN]) is not None
+    return (
+        _QUIET_FIELD.search(text[:_HEADER_SPAN]) is not None
+        or _NCCL_QUIET.search(text[:_NCCL_SPAN]) is not None
+    )
 
 
 def last_lines(blocks: Sequence[bytes], last_line: int) -> list[tuple[int, bytes]]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from analyzers import AnalyzeOptions, analyze
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tail_reading import RULE, WORDS, read_tails, reads
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
@@ -204,3 +207,42 @@ def test_a_debuggers_own_narration_is_never_read() -> None:
 def test_a_benchmarks_settings_header_is_never_read() -> None:
     header = "# nThread 1 nGpus 8 minBytes 16 maxBytes 1073741824 step: 2(factor) warmup iters: 5"
     assert reads(line(2, header), KNOWLEDGE) is None
+
+
+def test_a_py_spy_thread_header_is_never_read() -> None:
+    """docs/labelling.md (a quiet end's tails): a paste that starts inside a py-spy dump leaves
+    a thread's header as an unindented line; it says where a thread stood, not what failed."""
+    for header in (
+        'Thread 2210457 (idle): "Thread-3 (forward_loop)"',
+        'Thread 0x7F3A91C2B740 (active+gil): "MainThread"',
+        "Process 2210401: /usr/bin/python3 -m sglang.launch_server --tp 8",
+        "Python v3.12.3 (/usr/bin/python3.12)",
+    ):
+        assert reads(line(7, header), KNOWLEDGE) is None, header
+
+
+def test_a_server_whose_tail_holds_only_nccl_set_up_and_a_dump_keeps_no_first_error(
+    tmp_path: Path,
+) -> None:
+    """The same quiet end in a bundle: NCCL's set-up lines of a long pod name and a py-spy dump
+    of a forward thread inside an NCCL call, and no error anywhere."""
+    pod = "infer-glm-fp8-deepep-worker-0-7c9d"
+    server = (
+        "".join(
+            f"{pod}:3310562:3314470 [5] NCCL INFO {words}\n"
+            for words in ("Channel 30/32 : 0 1", "Channel 31/32 : 0 1", "Trees [0] 1/-1/-1->0->-1")
+        )
+        + "[2026-03-02 11:20:41 DP0 TP0 EP0] running batch of 1 request, 6 input tokens\n"
+    )
+    dump = (
+        "    run_scheduler_process (scheduler.py:2598)\n"
+        '    <module> (<string>:1)\nThread 3314501 (idle): "Thread-2 (forward_thread_func)"\n'
+        "    ncclCommWindowRegister (pynccl_wrapper.py:532)\n"
+        "    register_comm_window_raw (pynccl.py:301)\n"
+        "    forward_batch_generation (tp_worker.py:248)\n"
+    )
+    (tmp_path / "server.log").write_text(server)
+    (tmp_path / "py-spy.txt").write_text(dump)
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is None, diagnosis.first_error

@@ -94,3 +94,16 @@ def test_the_budget_keeps_the_tails_of_only_so_many_files() -> None:
     for scan in scans:
         budget.take(scan)
     assert [QUIET_TAIL in scan.facts for scan in scans] == [True, True, False]
+
+
+def test_nccls_debug_header_after_a_long_host_name_is_quiet() -> None:
+    """docs/labelling.md (a quiet end's tails): NCCL's `<host>:<pid>:<tid> [<dev>] NCCL INFO`
+    header is known by its shape, however long a pod's host name pushes the level word."""
+    pod = "infer-glm-fp8-deepep-worker-0-7c9d"
+    assert quiet_header(f"{pod}:3310562:3314470 [5] NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] -1/-1")
+    assert quiet_header(f"{pod}:3310562:3314470 [5] NCCL INFO Channel 12/32 : 0 1")
+    # counterexamples: NCCL's warnings, and a job's own words naming the library
+    assert not quiet_header(f"{pod}:3310562:3314470 [5] NCCL WARN Call to connect returned Conn")
+    assert not quiet_header(
+        "the serving process stopped after its last set-up line: NCCL INFO Trees, then no batch"
+    )
