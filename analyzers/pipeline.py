@@ -34,7 +34,7 @@ from analyzers.report.diagnose import diagnose
 from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.report.rank_ends import settle_rank_statuses
-from analyzers.scan import host_labels
+from analyzers.scan import host_labels, host_offsets
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.quiet_tail import TailBudget
 from analyzers.scan.store_budget import StoreBudget
@@ -129,12 +129,14 @@ def _bundle_info(
     cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
     starts = _dropped_start_lines(scans)
     hosts = _dropped_host_labels(scans)
+    offsets = [said for scan in scans for said in host_offsets.notes(scan)]
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
     hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
     hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
     hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
-    warnings = bundle.all_warnings() + cut + starts + hosts + list(notes)
+    hits += [LimitHit("host_offsets", message.en, message.zh) for message in offsets]
+    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + list(notes)
     return BundleInfo(
         name=name,
         sha256=sha256,

@@ -21,6 +21,8 @@ the largest size said or local rank seen, so two hosts' workers never fall onto 
 console with one host's tags needs none of this (its local ranks are read as before). Only the
 head is read (`formats.hints.HINT_BYTES`): agents print their rendezvous and their workers their
 first lines at the start, and a host first heard from past the head keeps its local numbers.
+The report says so (`scan.host_offsets`), and says when the head named more hosts with workers
+than are kept (`cut`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from analyzers.formats.outer_prefix import AFTER, AGENT_ROLE_BYTES, JOURNAL, PDS
 RULES_FILE = Path(__file__).parent.parent / "knowledge" / "agent_nodes.yaml"
 FACTS = ("node_rank", "local_ranks", "local_world_size")
 MAX_HOSTS = 1024  # hosts kept per file, as `scan.host_labels` keeps
+CUT = "host_offsets_cut"  # FileScan.facts key: True when a host past MAX_HOSTS had workers
 _LOOKED_AT = 32  # first lines of a block looked at for a host label
 # a labelled line: the host (group 1), then the rest of the line (the last group), behind pdsh's
 # label or the journal's host (a central syslog that several hosts log to); led by the line end
@@ -75,6 +78,7 @@ class AgentNodes:
     """The hosts of a file's head, what their agents said, and the offsets that follow."""
 
     hosts: dict[str, _Host] = field(default_factory=dict)
+    cut: bool = False  # a host past MAX_HOSTS printed a worker's line: it gets no offset
 
     def read(self, block: bytes) -> None:
         """Read a head block's labelled lines. pdsh labels every line it relays, so a block
@@ -91,6 +95,7 @@ class AgentNodes:
         host = self.hosts.get(name)
         if host is None:
             if len(self.hosts) >= MAX_HOSTS:
+                self.cut = self.cut or _COPY.match(found.group(found.re.groups)) is not None
                 return
             host = self.hosts[name] = _Host()
         _read_line(host, found.group(found.re.groups))

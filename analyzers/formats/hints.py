@@ -13,8 +13,9 @@ rank and the content names exactly one (`rank_hint_line`: the first head line na
 numbers ranks per launcher agent (a local rank); `local_named_ranks` maps each `[defaultN]:`
 tag of a launcher's copied lines to the rank its first line stating one names;
 `host_agent_offsets` does that per host in a console merging several hosts' agents
-(`formats.agent_nodes`). Serving
-frameworks' parallel sizes and process tags are read here too (`formats.worker_tags.TagHints`).
+(`formats.agent_nodes`; `host_offsets_cut` when the head named more such hosts than it keeps).
+Serving frameworks' parallel sizes and process tags are read here too
+(`formats.worker_tags.TagHints`).
 A rank that only a tagged process states about itself, in a file that holds the lines of
 other tagged processes too (`(Worker pid=958) ... rank=1` beside `(Worker pid=820) ...`), is
 that process's rank, not the file's: such a file gives no `rank_hint`.
@@ -32,7 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from analyzers.core.limits import small_int
-from analyzers.formats.agent_nodes import AgentNodes
+from analyzers.formats.agent_nodes import CUT, AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
 from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OUTER
@@ -223,6 +224,8 @@ class HeadHints:
             sizes.append(max(self.per_node) * max(self.nodes or [1]))
         if sizes:
             facts["world_size"] = max(sizes)
+        if self.agent_nodes.cut:
+            facts[CUT] = True
         if self.agent_offsets():
             facts[AGENT_OFFSETS] = self.agent_offsets()
         elif self.local_named:  # with several hosts' agents, a local tag names several ranks

@@ -89,6 +89,31 @@ class ReadBudget:
         self.note(limit, message)
 
 
+class Prepaid:
+    """A zip inside the bundle, read from a copy of its bytes: those bytes were charged as
+    they were read from the bundle, and stand for the zip's content until what its entries
+    inflate to outgrows them. So the zip counts once, as the larger of the two (its content,
+    as every other reader counts; its own bytes when its entries are skipped), instead of
+    twice, which stopped a bundle of stored node zips at half the total."""
+
+    def __init__(self, budget: ReadBudget, paid: int) -> None:
+        self.budget = budget
+        self._left = paid
+
+    @property
+    def spent(self) -> bool:
+        return self.budget.spent
+
+    def take(self, size: int, out: int, packed: int, claimed: int | None) -> int:
+        """`ReadBudget.take`, the prepaid bytes handed back first as they are used up."""
+        if self.budget.spent:
+            return 0
+        covered = min(size, self._left)
+        self._left -= covered
+        self.budget.inflated -= covered
+        return self.budget.take(size, out, packed, claimed)
+
+
 class Metered(ReadOnlyStream):
     """A decompressor's output, counted against the budget; it ends when the budget does.
 
@@ -98,7 +123,7 @@ class Metered(ReadOnlyStream):
     def __init__(
         self,
         raw: BinaryIO,
-        budget: ReadBudget,
+        budget: ReadBudget | Prepaid,
         packed: Callable[[], int],
         claimed: int | None = None,
     ) -> None:

@@ -5,10 +5,12 @@ read as `node3.tar.gz/rank24.log`, streamed like the rest (no extraction, no see
 archive nested deeper than `Limits.depth` is not opened (twenty levels of `.tar.gz` is a
 bomb, not a job). A zip inside the bundle (`node3.zip`, a node's logs zipped on their own)
 keeps its directory at its end, which a stream cannot reach without reading past it: its bytes
-are copied to a spooled file first, then its entries are read as a zip bundle's are
-(`node3.zip/rank24.log`). A zip bundle and a directory hand their files to `TarWalker.file`
-too, so a `node3.tar.gz`, a `node3.zip` or a gzipped `log_3.log.gz` reads the same whatever
-holds it.
+are copied to a spooled file first (in memory up to 16 MiB, then on disk), then its entries are
+read as a zip bundle's are (`node3.zip/rank24.log`). The copy is charged to the read budget as
+it is read from the bundle, so it stops at the total like any read; its entries then use up
+that charge before their inflated bytes are charged (`budget.Prepaid`): the zip counts once.
+A zip bundle and a directory hand their files to `TarWalker.file` too, so a `node3.tar.gz`, a
+`node3.zip` or a gzipped `log_3.log.gz` reads the same whatever holds it.
 """
 
 from __future__ import annotations
@@ -104,8 +106,10 @@ class TarWalker:
         yield from self._nested(head, kind, path, depth)
 
     def _zipped(self, head: BinaryIO, path: str, depth: int) -> Iterator[Member]:
-        """A zip member, read entry by entry from a spooled copy of its bytes (the bytes
-        copied were read from the bundle, so its budget counts them)."""
+        """A zip member, read entry by entry from a spooled copy of its bytes. Every stream
+        this walker is handed is metered, so the copy is charged as it is read and ends where
+        the budget does: a zip larger than what may still be read is cut there, and the
+        report's limit says so (its directory, at the end, was never reached)."""
         if depth > self._budget.limits.depth:
             depth_limit = self._budget.limits.depth
             self._budget.note("depth", say("limit.depth", path=repr(path), depth=depth_limit))
@@ -115,13 +119,16 @@ class TarWalker:
 
         with tempfile.SpooledTemporaryFile(SPOOL_IN_MEMORY) as spool:
             shutil.copyfileobj(head, spool)
+            if self._budget.spent:
+                return
+            paid = spool.tell()
             spool.seek(0)
             if not zipfile.is_zipfile(spool):  # a zip's start with no directory at its end
                 why = say("skip.zip_unreadable")
                 self._bundle.warn(say("bundle.skipped", name=repr(path), why=why))
                 return
             spool.seek(0)
-            yield from ZipWalker(self._bundle, spool, path + "/", depth).members()
+            yield from ZipWalker(self._bundle, spool, path + "/", depth, paid).members()
 
     def _gzipped(
         self,

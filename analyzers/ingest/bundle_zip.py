@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from analyzers.core.errors import BundleError
 from analyzers.core.phrases import say
-from analyzers.ingest.budget import Metered
+from analyzers.ingest.budget import Metered, Prepaid
 from analyzers.ingest.bundle_tar import TarWalker
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2,
 
 class ZipWalker:
     """Walks one zip file on behalf of a `Bundle`: the bundle itself, or a zip inside it
-    (`source` a seekable copy, its files named under `prefix`, `depth` archives down)."""
+    (`source` a seekable copy, its files named under `prefix`, `depth` archives down, `paid`
+    the bytes of the copy the budget was charged: its entries' inflated bytes use them up
+    before they are charged, `budget.Prepaid`)."""
 
     def __init__(
         self,
@@ -46,9 +48,11 @@ class ZipWalker:
         source: IO[bytes] | None = None,
         prefix: str = "",
         depth: int = 0,
+        paid: int = 0,
     ) -> None:
         self._bundle = bundle
         self._budget = bundle.budget
+        self._meter = Prepaid(bundle.budget, paid) if paid else bundle.budget
         self._source: Path | IO[bytes] = bundle.path if source is None else source
         self._prefix = prefix
         self._depth = depth
@@ -102,7 +106,7 @@ class ZipWalker:
         except (NotImplementedError, RuntimeError) as exc:  # unknown method, encrypted
             name = repr(info.filename)
             raise BundleError.saying("error.zip_member", name=name, detail=str(exc)) from exc
-        return Metered(stream, self._budget, partial(_packed_so_far, stream, info), claimed)
+        return Metered(stream, self._meter, partial(_packed_so_far, stream, info), claimed)
 
 
 def check_entry_count(name: str, entries: int, members: int) -> None:

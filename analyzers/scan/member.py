@@ -71,6 +71,7 @@ from analyzers.ingest.line_index import LineIndex
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.host_labels import HostLabels
+from analyzers.scan.host_offsets import UnplacedHosts
 from analyzers.scan.lazy_tail import LazyTail
 from analyzers.scan.quiet_tail import (
     QUIET_TAIL,
@@ -164,6 +165,7 @@ class _FileScanner(ScanSink):
         self.paste = PLAIN  # an indent or double spacing a paste gave every line
         self.starts = StartLines()
         self.hosts = HostLabels()
+        self.unplaced = UnplacedHosts()  # hosts whose workers the head gave no offset
         self.block_before = b""
 
     def _checkpoint_lines(self) -> CheckpointLines | None:
@@ -314,11 +316,14 @@ class _FileScanner(ScanSink):
         """The line with its host label noted, then filed under its local rank if it names
         no global one. In a console merging several hosts' agents, a local rank is first
         made global by its host's offset (`formats.agent_nodes`), so it is noted as the
-        host's rank."""
+        host's rank; a host the head gave none is noted for the report (`scan.host_offsets`)."""
         if line.rank is None and line.local_rank is not None and "host" in line.tags:
-            offset = self.hints.agent_offsets().get(line.tags["host"])
+            offsets = self.hints.agent_offsets()
+            offset = offsets.get(line.tags["host"])
             if offset is not None:
                 line.rank = offset + line.local_rank
+            elif offsets:
+                self.unplaced.note(line.tags["host"])
         self.hosts.note(line)
         return _rank_from_local(line)
 
@@ -410,6 +415,7 @@ class _FileScanner(ScanSink):
         self._keep_quiet_tail()
         self.starts.store(self.facts)
         self.hosts.store(self.facts)
+        self.unplaced.store(self.facts)
         self.events.sort(key=lambda event: event.line)
         if year is None and (self.partial or pending):
             self.facts[YEAR_LESS] = self._year_less(pending)

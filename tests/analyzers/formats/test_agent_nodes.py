@@ -209,3 +209,16 @@ def test_a_syslog_of_several_hosts_keeps_their_workers_apart(tmp_path):
         "2": "node-2",
         "3": "node-2",
     }
+
+
+@pytest.mark.parametrize(
+    ("third", "cut"),
+    [("node-3: [default0]:layer 0 passed", True), ("node-3:   group_rank=2", False)],
+    ids=["a worker's line", "its agent's line only"],
+)
+def test_a_host_past_those_kept_is_cut_when_its_workers_print(monkeypatch, third, cut):
+    monkeypatch.setattr("analyzers.formats.agent_nodes.MAX_HOSTS", 2)
+    nodes = AgentNodes()
+    nodes.read(("\n".join([*TAGS, third]) + "\n").encode())
+
+    assert (sorted(nodes.offsets()), nodes.cut) == (["node-1", "node-2"], cut)

@@ -15,6 +15,7 @@ import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.core.limits import Limits
+from analyzers.ingest.budget import Prepaid, ReadBudget
 from tests.analyzers import hostile
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -177,3 +178,14 @@ def test_an_uncompressed_tar_counts_against_the_total_too(tmp_path):
 
     assert [hit.limit for hit in report.bundle.limits] == ["total_bytes"]
     assert len(report.bundle.files) < 4
+
+
+def test_a_zips_charged_copy_stands_for_its_content_until_the_content_outgrows_it():
+    budget = ReadBudget(Limits(total_bytes=100))
+    budget.take(60, 60, 60, None)  # the zip's own bytes, copied out of the bundle
+    entries = Prepaid(budget, 60)
+
+    assert entries.take(80, 80, 60, None) == 80  # 60 of it prepaid, 20 charged now
+    assert (budget.inflated, budget.spent) == (80, False)
+    assert entries.take(30, 110, 60, None) == 20  # the total still holds
+    assert [hit.limit for hit in budget.finish()] == ["total_bytes"]

@@ -280,3 +280,77 @@ def test_a_path_held_20000_times_is_named_in_linear_time(tmp_path):
 
     assert paths[-1] == "rank0.log (copy 20000)"
     assert elapsed < 10  # about 1 s; 58 s when the search started from 2 for every copy
+
+
+def _node_zip(size: int, method: int = zipfile.ZIP_STORED) -> bytes:
+    """A node's logs zipped on their own: two rank logs of `size` bytes in all."""
+    line = b"2026-11-29 07:25:37,216 [rank6] INFO step 1 | loss 0.3 | tokens/s 18233\n"
+    log = line * (size // 2 // len(line))
+    logs = {"node1/log_6.log": log, "node1/log_7.log": log + b"\n" * (size - 2 * len(log))}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        for name, data in logs.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_a_zip_inside_a_tar_whose_content_fits_the_total_is_read_whole(tmp_path):
+    """Stored entries make the zip as large as what it holds: its bytes and its content
+    together are twice the content, which still fits once."""
+    content = hostile.MiB - 32 * 1024
+    outer = hostile.tar_bytes([("job/node1.zip", _node_zip(content))])
+    limits = Limits(total_bytes=hostile.MiB)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    sizes = _read_all(bundle)
+
+    assert sum(sizes.values()) == content
+    assert bundle.limit_hits() == []
+
+
+def test_a_zip_inside_a_tar_larger_than_the_total_is_cut_with_the_limit_stated(tmp_path):
+    outer = hostile.tar_bytes([("job/node1.zip", _node_zip(hostile.MiB + 32 * 1024))])
+    limits = Limits(total_bytes=hostile.MiB)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    assert _read_all(bundle) == {}
+    assert bundle.warnings == []  # its directory was never reached: the limit says why
+    [hit] = bundle.limit_hits()
+    assert (hit.limit, hit.message) == (
+        "total_bytes",
+        "read 1.0 MiB of an archive that holds more: size limit (RANKLENS_LIMIT_TOTAL_BYTES)",
+    )
+
+
+def test_a_small_zip_inside_a_tar_whose_content_is_over_the_total_is_cut(tmp_path):
+    outer = hostile.tar_bytes([("job/node1.zip", _node_zip(2 * hostile.MiB, zipfile.ZIP_DEFLATED))])
+    limits = Limits(total_bytes=hostile.MiB)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    sizes = _read_all(bundle)
+
+    assert hostile.MiB - 64 * 1024 < sum(sizes.values()) < hostile.MiB
+    [hit] = bundle.limit_hits()
+    assert (hit.limit, hit.message) == (
+        "total_bytes",
+        "read 1.0 MiB of an archive that claims 2.0 MiB: size limit (RANKLENS_LIMIT_TOTAL_BYTES)",
+    )
+
+
+def test_a_zip_inside_a_tar_whose_entries_are_not_read_still_counts_its_own_bytes(tmp_path):
+    """A zip of links only: nothing of it is inflated, yet its bytes were read from the
+    bundle, so a bundle of such zips still stops at the total."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        link = zipfile.ZipInfo("node1/latest.log")
+        link.external_attr = 0o120777 << 16
+        zf.writestr(link, b"x" * (700 * 1024))
+    log = b"2026-11-29 07:25:37,216 [rank0] INFO step 1\n" * 12_000  # ~530 KiB
+    outer = hostile.tar_bytes([("job/node1.zip", buf.getvalue()), ("job/log_0.log", log)])
+    limits = Limits(total_bytes=hostile.MiB)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    sizes = _read_all(bundle)
+
+    assert sizes["job/log_0.log"] < len(log)
+    assert [hit.limit for hit in bundle.limit_hits()] == ["total_bytes"]
