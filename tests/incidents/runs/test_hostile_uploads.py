@@ -63,7 +63,7 @@ def test_the_page_says_what_a_budget_cut(alice_client, alice, tmp_path):
 
     html = alice_client.get(incident.get_absolute_url()).content.decode()
 
-    assert "Part of this bundle was not read" in html
+    assert "Limits cut this reading" in html
     assert "nested more than 3 deep: nesting limit (RANKLENS_LIMIT_DEPTH)" in html
 
 
