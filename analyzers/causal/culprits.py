@@ -23,7 +23,7 @@ from datetime import datetime
 
 from analyzers.causal.chain import OWN_FAILURE_TIERS, Blame, CausalChain
 from analyzers.causal.dumped_stacks import apart_in_dumps
-from analyzers.causal.exchanges import unmatched_exchange
+from analyzers.causal.exchanges import unmatched_exchange, unmatched_handoff
 from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
@@ -137,7 +137,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if reordered is not None:
         return reordered
     # ranks that logged both ends of a ring exchange: the pairs that did not meet say who
-    unmatched = unmatched_exchange(correlation)
+    unmatched = unmatched_exchange(correlation) or unmatched_handoff(correlation)
     if unmatched is not None:
         return unmatched
     # an interrupt says who was outside the collective; a rank quiet after it was blocked

@@ -9,6 +9,11 @@ waits for the wrong peer likewise. Everyone then times out and the waits alone r
 cycle that singles no one out (docs/labelling.md, "A wait that names its peer"). The rank
 every unmatched pair holds is the culprit; pairs that share no one rank, or too few ranks
 stating both ends, name no one.
+
+A pipeline hand-off printed one end a line (`recv hidden from rank 0`, then `send hidden to
+rank 2` once the receive returned) is read the same way: a rank's send is the one its last
+such line states, its wait the receive it is still in. No rank states both at once there, so
+the ranks stating either end are counted instead.
 """
 
 from __future__ import annotations
@@ -27,6 +32,21 @@ def unmatched_exchange(correlation: Correlation | None) -> Blame | None:
     sends, waits = correlation.sending_to, correlation.waiting_on
     if len(set(sends) & set(waits)) < MIN_STATED:
         return None
+    return _held_by_all(sends, waits)
+
+
+def unmatched_handoff(correlation: Correlation | None) -> Blame | None:
+    """The same for a hand-off whose ranks print each end on a line of its own: the sends
+    their last such lines state and the receives they are still in."""
+    if correlation is None or not correlation.sent_alone:
+        return None
+    sends, waits = correlation.sent_alone, correlation.waiting_on
+    if len(set(sends) | set(waits)) < MIN_STATED:
+        return None
+    return _held_by_all(sends, waits)
+
+
+def _held_by_all(sends: dict[int, int], waits: dict[int, int]) -> Blame | None:
     unmatched: list[tuple[frozenset[int], int, str, int, int]] = []
     for rank, peer in sends.items():
         if peer != rank and peer in waits and waits[peer] != rank:

@@ -22,6 +22,11 @@ A launch can also hand one rank's number to two processes (a rank list `0 1 1 3`
 counts enough clients, nobody publishes the missing rank's address, and every process waits
 for it. The start lines say who: a file named for one rank whose start line states the number
 of another file's rank, which states it too, belongs to a process given that other number.
+
+The same start line often states the process-group timeout (`timeout=20s`). A rank started
+with a shorter one than the rest times out first in any wait its peers would have sat out (a
+slow peer's first barrier); the few ranks stating a shorter timeout than the one most ranks
+state are read the same way as an odd world size.
 """
 
 from __future__ import annotations
@@ -109,6 +114,27 @@ def odd_world_sizes(scans: Sequence[FileScan]) -> tuple[tuple[int, ...], int, in
         size = next(s for s, _ in counts if s != theirs)
     odd = tuple(sorted(rank for rank, s in stated.items() if s == theirs))
     return odd, size, theirs
+
+
+def odd_timeouts(scans: Sequence[FileScan]) -> tuple[tuple[int, ...], float, float] | None:
+    """(the ranks whose start lines state a shorter timeout than most ranks', that timeout in
+    seconds, theirs), when at least three ranks state one, the ranks stating the most common
+    value are more than half of them and the others all state one shorter value."""
+    said: dict[int, set[float]] = {}
+    for scan in scans:
+        rank, timeout = _rank(scan), scan.facts.get("start_timeout_s")
+        if rank is not None and isinstance(timeout, float) and timeout > 0:
+            said.setdefault(rank, set()).add(timeout)
+    stated = {rank: next(iter(t)) for rank, t in said.items() if len(t) == 1}
+    if len(stated) < 3:
+        return None
+    counts = Counter(stated.values()).most_common()
+    if len(counts) != 2:
+        return None
+    (usual, _), (theirs, few) = counts
+    if few * 2 >= len(stated) or theirs >= usual:
+        return None
+    return tuple(sorted(r for r, t in stated.items() if t == theirs)), usual, theirs
 
 
 def _impossible_sizes(stated: dict[int, int]) -> set[int]:

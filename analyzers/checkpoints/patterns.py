@@ -43,6 +43,7 @@ ROLES = frozenset(
         "phase",
         "success",
         "wait",
+        "send",
         "custom",
         "train_step",
         "train_step_start",
@@ -110,6 +111,7 @@ _EVENT_WITH_LAYER = (
 )
 _DEFAULT_PREFILTER = (
     rb"(?i:passed|succe(?:ss|eded)|from rank|waiting for rank|waiting on rank|blocked on rank|"
+    rb"to rank|"  # a hand-off's send line (`send hidden to rank 2`)
     rb"pipeline stage init|"  # torch.distributed.pipelining's `Finished pipeline stage init`
     rb"'train_runtime'|"  # a Trainer's summary of the whole run, logged once training ended
     # an evaluation or test script's closing line (`*****Evaluation done.*****`)
@@ -627,6 +629,13 @@ def sent_peer(text: str) -> int | None:
     rank 1`), else None."""
     hit = classify_text(text)
     return hit.sends_to if hit is not None and hit.role == "wait" else None
+
+
+def lone_send_peer(text: str) -> int | None:
+    """The rank a hand-off's send line names on its own line (`send hidden to rank 2`), else
+    None."""
+    hit = classify_text(text)
+    return hit.sends_to if hit is not None and hit.role == "send" else None
 
 
 def group_members(text: str) -> tuple[int, ...] | None:

@@ -150,6 +150,9 @@ class Timeline:
     waits: dict[int, int] = field(default_factory=dict)
     # rank -> the peer that same line says it sends to, when it names both (a ring exchange)
     sends: dict[int, int] = field(default_factory=dict)
+    # rank -> the peer its last hand-off line sends to, printed on a line of its own after
+    # any receive (`send hidden to rank 2`)
+    lone_sends: dict[int, int] = field(default_factory=dict)
     # rank -> the process groups it said it built, in its order (`creating group [0, 1]`)
     groups: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     # (file id, line) of the first checkpoint after a line that opened a training step (`step
@@ -510,6 +513,8 @@ class Correlation:
     waiting_on: dict[int, int] = field(default_factory=dict)
     # rank -> the peer that same line says it sends to (`sending kv to rank 3, waiting ...`)
     sending_to: dict[int, int] = field(default_factory=dict)
+    # rank -> the peer its last hand-off line, one of its own after any receive, sends to
+    sent_alone: dict[int, int] = field(default_factory=dict)
     # False when the launcher gave up before starting any worker (report/not_started.py)
     workers_started: bool = True
 

@@ -22,7 +22,10 @@ that process's rank, not the file's: such a file gives no `rank_hint`.
 `start_rank` is the rank a job's start line states beside its world size (`rank=1
 world_size=4`), read for every file, its path's rank or not: when the head states exactly one,
 a file named for one rank whose start line states another says which number its process was
-really given (`causal.world_sizes.ranks_started_twice`).
+really given (`causal.world_sizes.ranks_started_twice`). `start_timeout_s` is the process-group
+timeout the same start line states after the world size (`world_size=4 ... timeout=20s`,
+`timeout=0:30:00`), in seconds, when the head states exactly one
+(`causal.world_sizes.odd_timeouts`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,13 @@ _RANK_OF_WORLD = gated(
 # a job's start line stating its rank beside the world size (`init process group: backend=gloo
 # rank=1 world_size=4`, `rank=1, world_size=4`); a rank alone may name a peer
 _START_RANK = gated(rb"(?<![\w.\[])rank=(\d{1,6})\b[^\n]{0,40}?world_size\s*[:=]\s*(\d{1,6})\b")
+# the timeout a start line states after its world size (`world_size=4 master=... timeout=20s`,
+# `timeout=0:30:00` as a timedelta prints, `timeout=1800` in seconds)
+_START_TIMEOUT = gated(
+    rb"world_size\s*[:=]\s*\d{1,6}\b[^\n]{0,160}?\btimeout\s*[:=]\s*"
+    rb"(?:(\d{1,3}):(\d\d):(\d\d)|(\d{1,7})\s*(ms|s|sec|secs|seconds|min|mins|minutes)?)\b"
+)
+_UNIT_SECONDS = {b"ms": 0.001, b"min": 60.0, b"mins": 60.0, b"minutes": 60.0}
 _NPROC = gated(rb"nproc[-_]per[-_]node[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _NODES = gated(rb"nnodes[\"']?\s*[:= ]\s*(\d{1,5})\b")
 _RANKS = (
@@ -103,6 +113,7 @@ class HeadHints:
         self._year_of_events: int | None = None
         self.world_sizes: list[int] = []
         self.start_ranks: set[int] = set()
+        self.start_timeouts: set[float] = set()
         self.nodes: list[int] = []
         self.per_node: list[int] = []
         self.ranks: Counter[int] = Counter()
@@ -152,6 +163,7 @@ class HeadHints:
             for rank, size in _START_RANK.findall(low)
             if small_int(rank) < small_int(size)
         )
+        self.start_timeouts.update(_seconds(found) for found in _START_TIMEOUT.findall(low))
         self.per_node += [small_int(v) for v in _NPROC.findall(low) if small_int(v) > 0]
         self.nodes += [small_int(v) for v in _NODES.findall(low) if small_int(v) > 0]
         self.worker_tags.read(block, low)
@@ -234,6 +246,8 @@ class HeadHints:
             facts["year"] = self.year
         if len(self.start_ranks) == 1:
             facts["start_rank"] = next(iter(self.start_ranks))
+        if len(self.start_timeouts) == 1:
+            facts["start_timeout_s"] = next(iter(self.start_timeouts))
         if self.dtypes:
             facts["dtype_said"] = self.dtypes
         if self.sources:
@@ -247,6 +261,15 @@ class HeadHints:
             facts["rank_hint" if path_rank is None else "named_rank"] = rank
             if rank in self.first_named:
                 facts["rank_hint_line"] = self.first_named[rank]
+
+
+def _seconds(found: tuple[bytes, ...]) -> float:
+    """A start line's timeout in seconds: `h:mm:ss`, or a number and its unit (seconds when
+    none is given)."""
+    hours, minutes, seconds, number, unit = found
+    if number:
+        return small_int(number) * _UNIT_SECONDS.get(unit, 1.0)
+    return small_int(hours) * 3600.0 + small_int(minutes) * 60.0 + small_int(seconds)
 
 
 def _copies_behind_prefixes(low: bytes) -> bool:

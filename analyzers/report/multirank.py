@@ -18,7 +18,12 @@ from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
 from analyzers.causal.waited_on import divergence_said, one_node_folder
-from analyzers.causal.world_sizes import odd_world_sizes, ranks_started_twice, waits_past_world
+from analyzers.causal.world_sizes import (
+    odd_timeouts,
+    odd_world_sizes,
+    ranks_started_twice,
+    waits_past_world,
+)
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
@@ -36,6 +41,7 @@ from analyzers.tree.facts import npu_state
 
 LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
 # a loading checkpoint that reports the loading over (`load weights passed`, `weights loaded`)
+_TIMED_OUT = re.compile(r"\btimed out\b|\btimeout\b", re.I)
 LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re.I)
 # `from_pretrained` is where the hub-style loaders (transformers, the serving engines built on
 # them) read a checkpoint into the model they build; a size error under it is the checkpoint
@@ -270,6 +276,7 @@ def correct(
         _world_size_disagrees,
         _waits_past_world,
         _rank_started_twice,
+        _timeout_shorter,
         _diverged_wait,
         _silent_deaths,
         _world_too_large,
@@ -447,6 +454,32 @@ def _rank_started_twice(
         return None
     reason = say("verdict.rank_started_twice", ranks=ranks_said(odd))
     return Verdict("multirank.rank_started_twice", "config", "framework", 0.6, odd, reason)
+
+
+def _timeout_shorter(
+    chain: CausalChain, category: str, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """A timeout that ran out first on a rank whose start line states a shorter timeout than
+    most ranks' (labelling guide, "A rank started with a shorter timeout"): the ranks started
+    with it are the culprits, not a peer that was slow within the job's usual timeout. The
+    label is the first error's own."""
+    first = chain.first
+    if first is None or category != "hccl":
+        return None
+    if not _TIMED_OUT.search(first.event.message or first.event.text):
+        return None
+    found = odd_timeouts(scans)
+    if found is None or first.rank not in found[0]:
+        return None
+    odd, usual, theirs = found
+    reason = say(
+        "verdict.timeout_shorter", ranks=ranks_said(odd), theirs=_secs(theirs), usual=_secs(usual)
+    )
+    return Verdict("multirank.timeout_shorter", category, "communication", 0.6, odd, reason)
+
+
+def _secs(seconds: float) -> str:
+    return f"{seconds:g}s"
 
 
 def _world_too_large(

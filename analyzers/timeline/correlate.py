@@ -90,6 +90,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         clock_offsets=clock_offsets(timeline),
         waiting_on={r: p for r, p in timeline.waits.items() if r not in missing},
         sending_to={r: p for r, p in timeline.sends.items() if r not in missing},
+        sent_alone={r: p for r, p in timeline.lone_sends.items() if r not in missing},
     )
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from analyzers.checkpoints.patterns import (
     classify_text,
     group_members,
+    lone_send_peer,
     opened_step,
     sent_peer,
     waited_peer,
@@ -57,12 +58,15 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
         cut = scan.info.path in run.spans
         peers = _wait_peers(track)
         sends = _send_peers(track, peers)
+        outs = _lone_send_peers(track)
         opens = _step_opens(track)
         groups = _group_lists(track)
-        # wait, step start and group lines are dropped below, so their texts never join the
-        # timeline's
+        # wait, send, step start and group lines are dropped below, so their texts never join
+        # the timeline's
         table = [
-            0 if i in peers or i in opens or i in groups else _intern(texts, timeline.texts, text)
+            0
+            if i in peers or i in outs or i in opens or i in groups
+            else _intern(texts, timeline.texts, text)
             for i, text in enumerate(track.texts)
         ]
         file_id = len(timeline.files)
@@ -80,13 +84,16 @@ def rank_sequences(scans: Sequence[FileScan]) -> Timeline:
                 picked = [i for i in picked if track.text[i] not in groups]
                 if not picked:
                     continue
-            if peers:
+            if peers or outs:
                 last = track.text[picked[-1]] if len(picked) else None
-                picked, pending = _without_waits(track, picked, peers)
+                sent = _last_lone_send(track, picked, peers, outs)
+                picked, pending = _without_waits(track, picked, peers, outs)
                 if pending is not None:
                     timeline.waits[rank] = pending
                     if last in sends:  # an exchange: the peer it sends to, beside its wait
                         timeline.sends[rank] = sends[last]
+                if sent is not None:
+                    timeline.lone_sends[rank] = sent
                 if not picked:
                     continue
             if opens:
@@ -170,12 +177,38 @@ def _group_lists(track: CheckpointTrack) -> dict[int, tuple[int, ...]]:
     return {i: ranks for i, ranks in found.items() if ranks is not None}
 
 
+def _lone_send_peers(track: CheckpointTrack) -> dict[int, int]:
+    """Local text id -> the peer a hand-off's send line names on its own (`send hidden to rank
+    2`)."""
+    found = {i: lone_send_peer(text) for i, text in enumerate(track.texts)}
+    return {i: peer for i, peer in found.items() if peer is not None}
+
+
+def _last_lone_send(
+    track: CheckpointTrack, picked: Sequence[int], peers: dict[int, int], outs: dict[int, int]
+) -> int | None:
+    """The peer of the rank's latest send line among the wait and send lines it printed after
+    its last checkpoint, else None."""
+    for i in reversed(picked):
+        text = track.text[i]
+        if text in outs:
+            return outs[text]
+        if text not in peers:
+            return None
+    return None
+
+
 def _without_waits(
-    track: CheckpointTrack, picked: Sequence[int], peers: dict[int, int]
+    track: CheckpointTrack,
+    picked: Sequence[int],
+    peers: dict[int, int],
+    outs: dict[int, int] | None = None,
 ) -> tuple[list[int], int | None]:
-    """The rank's checkpoints without its wait lines, and the peer its last progress line
-    waits for when that line is a wait (nothing came after it: the rank is still waiting)."""
-    kept = [i for i in picked if track.text[i] not in peers]
+    """The rank's checkpoints without its wait and send lines, and the peer its last progress
+    line waits for when that line is a wait (nothing came after it: the rank is still
+    waiting). A send line after a wait says the receive returned."""
+    outs = outs or {}
+    kept = [i for i in picked if track.text[i] not in peers and track.text[i] not in outs]
     pending = peers.get(track.text[picked[-1]]) if len(picked) else None
     return kept, pending
 
