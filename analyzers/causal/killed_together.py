@@ -15,11 +15,15 @@ from __future__ import annotations
 import signal
 from collections.abc import Sequence
 
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.matches import Classified
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.timeline.rank_status import LauncherExit, elastic_exits
 
 MIN_RANKS = 2  # one rank killed is that rank's death, whatever killed it
+# faulthandler's report of a SIGABRT, and the list of extension modules it ends its dump with
+ABORT_RECORDS = frozenset({"dev.python_fatal_abort"})
+_ABORT_DUMP = ABORT_RECORDS | {"dev.fatal_error_module_list"}
 _STOPPED = (RankStatus.KILLED, RankStatus.HUNG)
 
 
@@ -56,6 +60,34 @@ def stopped_together(
         if best is not None and best.signature.signalled_stop:
             stopped.update(best.culprits)
     return all(r.rank in stopped for r in ranks)
+
+
+def aborted_together(chain: CausalChain, correlation: Correlation) -> bool:
+    """Whether every rank ended on faulthandler's `Fatal Python error: Aborted` and no rank
+    logged an error of its own: a process aborts itself after a failed native check, and then
+    alone, with the check's message before the abort. Every rank aborting in the same moment with
+    nothing before it is a SIGABRT sent to the whole group from outside (a hang monitor that
+    aborts the workers so each dumps its stacks and the launcher can restart them), read as the
+    SIGTERM of "A job stopped from outside all at once" (docs/labelling.md): the launcher's
+    `exitcode: -6` names whichever child it noticed first, and the checkpoints or dumps say who
+    stalled. One rank's abort while its peers lost it, or an abort after an error line, keeps
+    the crash's reading."""
+    first = chain.first
+    if first is None or first.best is None or first.best.signature.id not in ABORT_RECORDS:
+        return False
+    ranks = {r.rank for r in correlation.ranks if r.status != RankStatus.MISSING}
+    if len(ranks) < MIN_RANKS:
+        return False
+    aborted: set[int | None] = set()
+    for item in [first, *chain.top]:
+        signature = item.best.signature if item.best is not None else None
+        if signature is None:
+            return False
+        if signature.id in ABORT_RECORDS:
+            aborted.add(item.rank)
+        elif signature.id not in _ABORT_DUMP and not signature.cause_if_silent:
+            return False
+    return ranks <= aborted
 
 
 def _signal(exit_: LauncherExit) -> int | None:

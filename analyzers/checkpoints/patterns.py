@@ -398,6 +398,9 @@ class LayerParts:
     A training loop's own phases (`forward passed`, `backward passed`, `optimizer passed`,
     `grad all_reduce passed`) are never a part of one layer, so after a layer line they are a
     stage even while the layers have shown no parts (a forward that prints only its layers).
+    A phase line (`prefill passed`, `decode step 2 passed`) ends a pass through the layers as
+    a layer line does: a new part straight after it (`save checkpoint passed` once the decode
+    loop is done) is a stage too, while a part the layers printed opens the next pass's layer.
     """
 
     __slots__ = ("_after_layer", "_known")
@@ -415,7 +418,7 @@ class LayerParts:
     def saw(self, role: str, part: object) -> None:
         if role == "submodule":
             self._known.add(part)
-        self._after_layer = role in ("layer", "stage")
+        self._after_layer = role in ("layer", "stage", "phase")
 
 
 class LayerTracker:

@@ -15,7 +15,7 @@ from analyzers.causal.alternatives import alternatives
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
 from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
-from analyzers.causal.killed_together import killed_together, stopped_together
+from analyzers.causal.killed_together import aborted_together, killed_together, stopped_together
 from analyzers.causal.labels import first_error_reading
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
@@ -60,6 +60,7 @@ def diagnose(
         _stalled_before_stop(chain, correlation, scans)
         or _ended_by_dump_timer(chain, correlation, scans)
         or _lost_to_dumped_peers(chain, correlation, scans)
+        or _aborted_before_stop(chain, correlation, scans)
     )
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
@@ -125,6 +126,17 @@ def _stalled_before_stop(
         return None
     verdict = stalled(correlation, scans)
     return verdict if verdict and verdict.culprits else None
+
+
+def _aborted_before_stop(
+    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
+) -> Verdict | None:
+    """The hang verdict when every rank was aborted at once from outside with no error of its
+    own (`causal.killed_together.aborted_together`) and the checkpoints or dumps single out who
+    stalled: the abort only ended a job that had stopped advancing."""
+    if not aborted_together(chain, correlation):
+        return None
+    return stalled_among(correlation, scans, [r.rank for r in correlation.ranks])
 
 
 def _chain_items(chain: CausalChain) -> list[Classified]:

@@ -149,3 +149,27 @@ def test_a_training_phase_after_layers_that_show_no_parts_is_the_steps(texts, ta
     qualifier = SequenceQualifier(texts_of)
     labels = qualifier.qualify([texts_of.index(t) for t in texts])
     assert [qualifier.labels[i] for i in labels][-len(tail) :] == tail
+
+
+DECODED = ["prefill passed", "decode step 0 passed", "decode step 1 passed", "decode step 2 passed"]
+
+
+def _sequence_labels(texts: list[str]) -> list[str]:
+    texts_of = sorted(set(texts))
+    qualifier = SequenceQualifier(texts_of)
+    labels = qualifier.qualify([texts_of.index(t) for t in texts])
+    return [qualifier.labels[i] for i in labels]
+
+
+def test_a_new_part_after_the_decode_steps_is_a_stage():
+    # a rank that saves its shard once the decode loop is done (`save checkpoint passed`)
+    texts = [*LAYERS, *DECODED, "save checkpoint passed"]
+    expected = [*QUALIFIED, *DECODED, "save checkpoint passed"]
+    assert qualified_names(texts) == expected
+    assert _sequence_labels(texts) == expected
+
+
+def test_a_part_the_layers_printed_after_a_decode_step_opens_the_next_steps_layer():
+    # counterexample: a decode step that prints its layers' parts is still in its layers
+    texts = [*LAYERS, "prefill passed", "decode step 0 passed", "norm passed"]
+    assert _sequence_labels(texts)[-1] == "decode step 1 / layer 0 / norm passed"

@@ -124,3 +124,23 @@ def test_a_watchdog_that_only_states_its_limit_leaves_a_kill_unexplained() -> No
     diagnosis = diagnose_text("job/log_0.log", text)
     assert diagnosis.category == "device_fault"
     assert "oom" in alternative_labels(diagnosis)
+
+
+# A watchdog that reads each worker's /proc status names the field it read (`VmRSS`), in its
+# own log beside the launcher's console.
+WATCHDOG_VMRSS = """\
+2026-12-07 03:28:49,850 memwatch[21415] INFO watching job processes under pid 21413, rss limit 1024 MiB, poll 0.1 s
+2026-12-07 03:29:16,360 memwatch[21415] WARNING pid 21533 (/work/torchenv/bin/python3 -u /work/heldout/infer.py) VmRSS 1055 MiB exceeds limit 1024 MiB, sending SIGKILL
+"""
+LAUNCHER_KILLED = """\
+W1207 03:29:16.860000 21413 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 21530 closing signal SIGTERM
+E1207 03:29:17.011000 21413 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -9) local_rank: 3 (pid: 21533) of binary: /work/torchenv/bin/python3
+"""
+
+
+def test_a_watchdog_naming_the_vmrss_field_reads_as_host_memory() -> None:
+    diagnosis = diagnose_files(
+        {"job/memwatch.log": WATCHDOG_VMRSS, "job/launcher.log": LAUNCHER_KILLED}
+    )
+    assert_reads(diagnosis, "oom", first_error="VmRSS 1055 MiB exceeds limit 1024 MiB")
+    assert "device_fault" in alternative_labels(diagnosis)
