@@ -30,7 +30,9 @@ _PYTHON_SOURCE = re.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
     r"""|import|from|del|not|lambda)\b(?!/)|[~^]+\s*$"""
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
-    r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s))"""  # a call, not `what():` nor English `key(s) in`
+    r"""|[A-Za-z_][\w.]*\((?!\)\s*:|s\)\s)(?![^()\n]*\):\s+\S))"""  # a call, not `what():` nor
+    # English `key(s) in`, nor a label with its parameters before a colon and its text
+    # (`  CONCAT(type=f32,dim=0): CANN error: ...`, a backend test's case and its result)
 )
 # IPython and Jupyter print a frame's source with its line numbers, the running line marked by
 # an arrow (`--> 358         raise RuntimeError("...")`), the lines around it indented

@@ -115,3 +115,37 @@ def test_an_untagged_condition_line_is_the_kernel_assertion() -> None:
 def test_a_bare_failed_assert_line_is_not_a_kernel_assertion() -> None:
     diagnosis = diagnose_text("bench/throughput.log", BARE_HOST_ASSERT_LINE)
     assert diagnosis.category != "aicore_timeout"
+
+
+# A paste that wrapped the dump: the tag and the place stand alone, the condition and the
+# kernel's message follow on lines of their own, and the host's synchronize reports after.
+WRAPPED_TAGGED_ASSERT_THEN_SYNCHRONIZE = """\
+[ASSERT] .../ascendc/index_pick/index_pick_base.h:96:
+         Assertion `(0 <= idx && idx < this->rows_)'
+         Index 77312040 out of range[0 128)!
+...
+[ERROR] ... function backend_synchronize at npu_backend.cpp:410
+        aclrtSynchronizeStream(ctx->stream())
+"""
+
+# Counterexamples: the tag before a place that is no source file, and the tag before text.
+TAG_BEFORE_NO_SOURCE_PLACE = """\
+[ASSERT] dump buffer at 0x12c0a0010000:
+[ASSERT] checks enabled:
+"""
+
+
+def test_a_tagged_place_standing_alone_is_the_kernel_assertion() -> None:
+    diagnosis = diagnose_text("infer/run.log", WRAPPED_TAGGED_ASSERT_THEN_SYNCHRONIZE)
+    assert_reads(
+        diagnosis,
+        "aicore_timeout",
+        first_error="index_pick_base.h:96:",
+        rule="aicore.kernel_assertion",
+        beside=("operator",),
+    )
+
+
+def test_the_tag_before_no_source_place_is_no_assertion() -> None:
+    diagnosis = diagnose_text("infer/run.log", TAG_BEFORE_NO_SOURCE_PLACE)
+    assert diagnosis.category != "aicore_timeout"
