@@ -19,14 +19,14 @@ on some, does not say which node is the odd one out and is left alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from analyzers.core import regex_programs
 from analyzers.core.types import FileKind, FileScan
 
 # name parts that say which machine, node or process a dump belongs to, not how the job runs
-_IDENTITY = re.compile(
+_IDENTITY = regex_programs.compile(
     r"(?:^|_)(?:HOST(?:NAME)?|NODE(?:ID|NAME|LIST)?|RANK|ADDR|IP|PID|PPID|PWD|OLDPWD|SHLVL|SSH|"
     r"POD|ID|UID|NAME|TERM|SESSION|TMPDIR|DISPLAY|INDEX|INSTANCE|MACHINE|ZONE|DATE|TIME|SEED)"
     r"(?:_|$)"

@@ -11,15 +11,15 @@ library's warning and its later error can be two different failures that one rul
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
 from analyzers.classify.events import TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 
 # The type a Python exception line starts with (`RuntimeError: `, `torch.distributed.DistError: `).
-_EXCEPTION_TYPE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception): ")
+_EXCEPTION_TYPE = regex_programs.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 
 def warned_before(first: Classified, ordered: Sequence[Classified]) -> Classified | None:
@@ -84,9 +84,11 @@ def _quotes_reason(warned: str, bare: str) -> bool:
 
 # `(host, port)` as c10d prints an endpoint in its socket messages; its per-address connect
 # warnings write `[host]:port` (an IPv4 address often in its IPv6-mapped form) or `host:port`
-_ENDPOINT = re.compile(r"\(([^\s,()]+), (\d+)\)")
-_BRACKETED_ENDPOINT = re.compile(r"\[([^\]\s]+)\]:(\d+)\b")
-_BARE_ENDPOINT = re.compile(r"(?<![\w.:\[])(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z][\w.-]*):(\d+)\b")
+_ENDPOINT = regex_programs.compile(r"\(([^\s,()]+), (\d+)\)")
+_BRACKETED_ENDPOINT = regex_programs.compile(r"\[([^\]\s]+)\]:(\d+)\b")
+_BARE_ENDPOINT = regex_programs.compile(
+    r"(?<![\w.:\[])(\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z][\w.-]*):(\d+)\b"
+)
 _MAPPED = "::ffff:"
 
 

@@ -29,6 +29,7 @@ import re2
 
 from analyzers.checkpoints.byte_patterns import bytes_prefilter
 from analyzers.checkpoints.launcher_ends import EndRule, LauncherEnd, match_end, read_end_rule
+from analyzers.core import regex_programs
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
 from analyzers.core.signal_names import Names, expand, load_signal_names
 from analyzers.core.yamlcheck import parse_yaml_file
@@ -51,8 +52,8 @@ ROLES = frozenset(
     }
 )
 TRAIN_ROLES = frozenset({"train_step", "train_step_start"})
-_SEPARATORS = re.compile(r"[\s:|-]*")
-_SPACES = re.compile(r"\s+")
+_SEPARATORS = regex_programs.compile(r"[\s:|-]*")
+_SPACES = regex_programs.compile(r"\s+")
 # Cheap test for the default patterns in raw bytes; every default checkpoint contains one.
 # (the step may stand in brackets with its total: `Epoch [1/2] Step [4/4] done`)
 # The words a train step's or an iteration's checkpoint closes on (a layer's: the first three).
@@ -197,7 +198,7 @@ _CONFIRMED_LITERALS = {
 }
 _MAX_PREFIXES = 12
 # the tag a server puts on a request's lines: `request 3`, `[req 3]`, `req-3:`, `request_id=3`
-_REQUEST_TAG = re.compile(
+_REQUEST_TAG = regex_programs.compile(
     r"[\[(]?\s*(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d+\s*[\])]?[\s:|,/-]*"
 )
 
@@ -374,7 +375,7 @@ class LayerPasses:
 
 # The phases of a training loop's step, as a `<part> passed` line names them: the whole
 # model's forward and backward, the loss, the optimizer and the gradients' collective.
-_STEP_PHASE = re.compile(
+_STEP_PHASE = regex_programs.compile(
     r"(?i)(?:(?:the |model |full )?(?:forward|fwd|backward|bwd)(?: pass)?|loss|zero[ _]grad"
     r"|optimi[sz]er(?: step)?|optim(?: step)?"
     r"|grad(?:ient)?s? (?:all[ _-]?reduce|allreduce|all[ _-]?gather|reduce[ _-]?scatter|sync|reduce|clip(?:ping)?))"
@@ -738,7 +739,7 @@ def load_knowledge(path: Path = KNOWLEDGE) -> Knowledge:
         for e in status.get("killed_lines", ())
     )
     return Knowledge(
-        prefix=re.compile("|".join(f"(?:{p.pattern})" for p in prefixes)),
+        prefix=regex_programs.compile("|".join(f"(?:{p.pattern})" for p in prefixes)),
         rules=rules,
         termination_signals=frozenset(status.get("termination_signals", ())),
         killed_lines=killed,
@@ -791,7 +792,7 @@ def _compile(
         pattern = entry["pattern"]
         if words is not None:
             pattern = expand(pattern, words, f"{path.name}: {section} entry {entry['id']}")
-        return re.compile(pattern)
+        return regex_programs.compile(pattern)
     except (KeyError, TypeError, re.error) as error:
         raise ValueError(f"{path}: {section} entry {entry['id']}: bad pattern: {error}") from None
 

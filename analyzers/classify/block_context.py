@@ -35,6 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 from analyzers.core.yamlcheck import Entry, compile_regex, read_yaml
 
@@ -188,7 +189,7 @@ def yield_to_same_process(items: Sequence[Classified], cascade_tier: float) -> N
 # NCCL's and RCCL's own line prefix, `host:pid:tid [dev] `, then NCCL's level word, with the
 # source place of a warning between them (`graph/xml.cc:332 NCCL WARN ...`); or, in a paste
 # cut down to NCCL's words, that source place at the start of the line before the level word
-_NCCL_WRITER = re.compile(
+_NCCL_WRITER = regex_programs.compile(
     r"(?:^|\s)[\w.-]+:\d+:\d+ \[\d+\] (?:\S+:\d+ )?NCCL (?:WARN|INFO|TRACE)\b"
     r"|^\s*[\w./-]+\.(?:cc|cpp|cu|h|hpp):\d+ NCCL (?:WARN|INFO|TRACE)\b"
 )

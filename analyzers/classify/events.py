@@ -37,6 +37,7 @@ from analyzers.classify.late_blocks import demote_late_blocks
 from analyzers.classify.matches import Classified, Match
 from analyzers.classify.record_leads import lead_unread_records
 from analyzers.classify.rules import NO_LEVEL, Knowledge, Signature
+from analyzers.core import regex_programs
 from analyzers.core.rank_lists import ranks_named
 from analyzers.core.types import Event, EventKind, FileKind, FileScan
 from analyzers.formats.cut_traceback import SOURCE as CUT_TRACEBACK_SOURCE
@@ -94,16 +95,16 @@ _LEVELLED_SOURCES = frozenset(
 _LOUD_LEVELS = frozenset({"ERROR", "CRITICAL"})
 
 # Source lines quoted in a traceback are code, not errors (`raise RuntimeError("...")`).
-_CODE_LINE = re.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
+_CODE_LINE = regex_programs.compile(r"\s*(?:raise\b|return\b|assert\b|except\b)")
 # An `assert` statement that the scan still kept as an error (a line of its own, not a
 # traceback's indented source) is a report quoting the assertion that failed without the bare
 # `AssertionError` under it: it is read as the traceback reader reads that pair.
-_ASSERT_STATEMENT = re.compile(r"\s*(?P<statement>assert\s\S.*?)\s*$")
+_ASSERT_STATEMENT = regex_programs.compile(r"\s*(?P<statement>assert\s\S.*?)\s*$")
 # A CANN log header names the writer (`[ERROR] HCCL(1,python):`), not what failed.
-_WRITER = re.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
+_WRITER = regex_programs.compile(r"^\s*\[[A-Z]+\]\s*(?:[A-Z_]+\([^)]*\):)?")
 # An exception line quoted into prose where it was pasted (a PR text, a chat) opens with the
 # quote mark or backtick that starts the quotation: `"RuntimeError: ...` at the line's start.
-_EXCEPTION_LINE = re.compile(
+_EXCEPTION_LINE = regex_programs.compile(
     r"(?:^|[\s:\]>)]|(?:^|\s)[\"'`])"
     r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure)"
     r"(?:_\w+)?(?::\s*\S|:?\s*$)"
@@ -113,7 +114,9 @@ _EXCEPTION_LINE = re.compile(
 # `error:` (`die: error: must run as root`, `gcc: error: ...`, argparse's `train.py: error:
 # ...`), or as NVIDIA's compilers word it, the name then `fatal :` (`nvcc fatal   : Unknown
 # option`): the program stopped and says why, whatever the wording.
-_TOOL_ERROR = re.compile(r"^\s*[A-Za-z_][\w.+-]{0,63}(?:: (?:fatal )?error:| fatal\s*:) \S")
+_TOOL_ERROR = regex_programs.compile(
+    r"^\s*[A-Za-z_][\w.+-]{0,63}(?:: (?:fatal )?error:| fatal\s*:) \S"
+)
 
 
 def classify_scans(
@@ -377,12 +380,12 @@ def _reraised_lines(scan: FileScan) -> set[int]:
 
 
 # an OS error: what a failed open, write or mkdir raises
-_OS_ERROR = re.compile(
+_OS_ERROR = regex_programs.compile(
     r"(?:FileNotFound|Permission|IsADirectory|NotADirectory|FileExists|OS|IO)Error$"
 )
 # a statement that opens a file for writing (`open(path, "w")`, `path.open("ab")`) or writes
 # one whole (`json.dump(state, fh)`, `torch.save(obj, path)`, `Path.write_text(...)`)
-_WRITING_STATEMENT = re.compile(
+_WRITING_STATEMENT = regex_programs.compile(
     r"""\bopen\(.*["'][wax]b?\+?["']|\.(?:write_text|write_bytes|mkdir)\(|"""
     r"""\b(?:json|pickle|yaml|torch|np|numpy)\.(?:dump|save)\w*\("""
 )
@@ -457,7 +460,7 @@ def _stdout_copied_late(scan: FileScan) -> set[int]:
 
 # torch's distributed excepthook leads every line of an uncaught exception with the rank (behind
 # a launcher's tag, and a collector's prefix: `formats.outer_prefix`)
-_HOOK_PREFIX = re.compile(r"(?:\[" + AGENT_ROLE + r"\d+\]:)?\[rank(?P<rank>\d+)\]: ")
+_HOOK_PREFIX = regex_programs.compile(r"(?:\[" + AGENT_ROLE + r"\d+\]:)?\[rank(?P<rank>\d+)\]: ")
 _HOOK_LITERALS = AGENT_TAG_LITERALS  # the bracket of both tags
 
 
@@ -510,7 +513,7 @@ def ended_on_error(scans: Sequence[FileScan], rank: int | None) -> bool:
 
 
 # the exit status in the one-line message `formats.elastic` gives each summary record
-_RECORD_EXIT = re.compile(r"\bexitcode: (?P<code>-?\d+)")
+_RECORD_EXIT = regex_programs.compile(r"\bexitcode: (?P<code>-?\d+)")
 
 
 def _teardown_kills(scan: FileScan) -> set[int]:

@@ -20,19 +20,20 @@ from pathlib import Path
 
 from analyzers.classify.rules import KNOWLEDGE_DIR
 from analyzers.classify.taxonomy import TAXONOMY
+from analyzers.core import regex_programs
 from analyzers.core.knowledge_cache import LazyPattern, cached
 from analyzers.core.signal_names import SIGNAL_NAMES_FILE, Names, expand, load_signal_names
 from analyzers.core.yamlcheck import Entry, KnowledgeError, compile_regex, read_yaml
 
 OWN_LINE_FACTOR = 2  # the line's own words count twice, the lines around it once
-_EXCEPTION = re.compile(
+_EXCEPTION = regex_programs.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)"
     r"(?::|\s*$)"
 )
 # A wrapper that re-raises another process's exception and names the inner class in
 # parentheses (Ray's `RayTaskError(DistBackendError): ray::...`): the inner class is what was
 # raised, and it votes as it would on the worker's own line.
-_WRAPPED_EXCEPTION = re.compile(
+_WRAPPED_EXCEPTION = regex_programs.compile(
     r"(?:^|[\s:\]>)])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)"
     r"\((?:[A-Za-z_]\w*\.)*(?P<type>[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\w*)\):"
 )

@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 
 if TYPE_CHECKING:
@@ -40,16 +41,16 @@ BLOCK_GAP = 4  # lines from one line of a block to the next (`Possible Cause:`, 
 # or named by its error class (`Invalid_Argument(EE1001): `, `Device_Absent/Abnormal(EL0001): `,
 # `(E89999): `); glog's level letter and date (`E1106 03:33:04.959`) has a blank and a time
 # after five characters, never these
-_RECORD = re.compile(
+_RECORD = regex_programs.compile(
     r"(?:^|(?<=[\s:\]]))(?:(?:[A-Za-z_/]+)?\((?P<named>E[0-9A-Z]\d{4})\):"
     r"|(?P<code>E[0-9A-Z]\d{4})(?::|(?=\[PID:)|\s{2,}(?=\S)))"
 )
 # what a record says after its code, its PID and its time
-_PREAMBLE = re.compile(r"^[\s:]*(?:\[PID: ?\d+\]\s*)?(?:\d{4}-\d\d-\d\d-[\d:.]+\s*)?")
+_PREAMBLE = regex_programs.compile(r"^[\s:]*(?:\[PID: ?\d+\]\s*)?(?:\d{4}-\d\d-\d\d-[\d:.]+\s*)?")
 # headlines that only announce the block (`EZ9999: Inner Error!`) or an argument dump
-_EMPTY = re.compile(r"^(?:Inner Error|Internal [Ee]rror)\b|^\[AIC_INFO\]|^$")
-_SENTENCE = re.compile(r"[A-Za-z]{2,}\W+[A-Za-z]{2,}")
-_CODE_WORD = re.compile(r"\b(?:ret(?:urn)?|result|errno|code|hcclRet)\b", re.IGNORECASE)
+_EMPTY = regex_programs.compile(r"^(?:Inner Error|Internal [Ee]rror)\b|^\[AIC_INFO\]|^$")
+_SENTENCE = regex_programs.compile(r"[A-Za-z]{2,}\W+[A-Za-z]{2,}")
+_CODE_WORD = regex_programs.compile(r"\b(?:ret(?:urn)?|result|errno|code|hcclRet)\b", re.IGNORECASE)
 
 
 def record_states_reason(message: str) -> bool:
@@ -163,9 +164,9 @@ PLOG_SOURCE = "plog"
 # of the first one, however few its words: the first line may be a caller announcing the step
 # it started (`Task exception! device_id=1, ...`); only wrappers and cascades report on it
 OWN_ROLES = frozenset({"cause", "symptom"})
-_TAGS = re.compile(r"\[[^\]]*\]\s*")
+_TAGS = regex_programs.compile(r"\[[^\]]*\]\s*")
 # possessive tokens: a line of many words that never says `failed` is turned down at once
-_BARE_FAILURE = re.compile(
+_BARE_FAILURE = regex_programs.compile(
     r"^(?:[\w:.<>()-]++\s+){0,8}?(?:is\s+|was\s+)?(?:failed|fails|failure|error)\b[.,;!:]?\s*"
     r"(?:(?:(?:ret(?:urn)?|result|errno|code|runtime result|hcclRet|opType|error code)\b[^,;]*+"
     # identifiers (`module_name=EE1001`, `device_id=2`), never a reason's own words
@@ -182,7 +183,7 @@ def is_bare_failure(message: str) -> bool:
 
 
 # the process a CANN log line names in its header (`[ERROR] RUNTIME(3,python3.10):`)
-_PLOG_PID = re.compile(r"\[[A-Z]+\]\s*[A-Za-z][\w-]*\((?P<pid>-?\d+)[,:)]")
+_PLOG_PID = regex_programs.compile(r"\[[A-Z]+\]\s*[A-Za-z][\w-]*\((?P<pid>-?\d+)[,:)]")
 RUN_WINDOW_S = 0.01  # one call's chain of reports is printed within milliseconds
 
 

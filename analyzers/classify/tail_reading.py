@@ -28,6 +28,7 @@ from analyzers.classify.events import TIER_GENERIC, LineReadings, classify_event
 from analyzers.classify.hints import is_chatter, vote
 from analyzers.classify.rules import Knowledge
 from analyzers.classify.word_vote import read_words
+from analyzers.core import regex_programs
 from analyzers.core.types import Event, EventKind, FileScan
 from analyzers.formats.severity import (
     echoed_command,
@@ -41,37 +42,39 @@ from analyzers.scan.quiet_tail import QUIET_TAIL
 RULE, WORDS = "rule", "words"  # what read a tail line: a signature, or only the words
 
 # A shell prompt before a typed command (`(base)$ python launch.py ...`, `user@host:~$ ls`)
-_SHELL_PROMPT = re.compile(r"\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:\S*\s*)?\$\s+\S")
+_SHELL_PROMPT = regex_programs.compile(r"\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:\S*\s*)?\$\s+\S")
 # An interpreter or launcher named with what it runs, wherever the line quotes it
-_LAUNCH = re.compile(
+_LAUNCH = regex_programs.compile(
     r"(?:^|[\s/])(?:python[\d.]*|torchrun|fleetrun|deepspeed|accelerate|mpirun|mpiexec|srun)"
     r"\s+(?:-{1,2}\w|\S+\.py\b)"
 )
 # A name before a colon that starts a line (`encoder.layers.0.attn.qkv.weight:`)
-_LEADING_NAME = re.compile(r"^[\w.\[\]-]+\s*:\s*")
+_LEADING_NAME = regex_programs.compile(r"^[\w.\[\]-]+\s*:\s*")
 # A number or a list of numbers (`3072`, `3072, 1024`)
-_NUMBERS = re.compile(r"\d+(?:\s*,\s*\d+)*")
+_NUMBERS = regex_programs.compile(r"\d+(?:\s*,\s*\d+)*")
 # A start-up banner that only names a version (`NCCL version 2.18.6+cuda11.8`)
-_VERSION_BANNER = re.compile(r"\s*(?:[\w.+-]+\s+){1,3}version:?\s+v?\d[\w.+-]*\s*$", re.I)
+_VERSION_BANNER = regex_programs.compile(
+    r"\s*(?:[\w.+-]+\s+){1,3}version:?\s+v?\d[\w.+-]*\s*$", re.I
+)
 # A debugger's frame of a native stack, or the position line it prints on attaching
 # (`#3  0x00007f.. in MPIC_Recv () from /usr/lib64/libmpi.so.12`, `#15 doLaunches (head=...) at
 # group.cc:163`, `0x00007f.. in poll () from /lib64/libc.so.6`): where a thread is, not what failed
-_DEBUGGER_FRAME = re.compile(
+_DEBUGGER_FRAME = regex_programs.compile(
     r"\s*(?:#\d+\s+(?:0x[0-9a-fA-F]+\s+in\s+)?|0x[0-9a-fA-F]+\s+in\s+)[^\s(]+\s*\("
 )
 # One word and a number (`Kernel 0`, a debugger's heading over the rows of one kernel)
-_LONE_WORD = re.compile(r"\s*[A-Za-z][\w-]*[\s:#=]+\d+\s*$")
+_LONE_WORD = regex_programs.compile(r"\s*[A-Za-z][\w-]*[\s:#=]+\d+\s*$")
 # Directories joined by colons, as a search-path value is (`/usr/sbin:/opt/x/bin:...`), whole
 # or the piece of an echoed command a terminal wrapped
-_SEARCH_PATH = re.compile(r"(?:[\w.+~-]*/[\w./+~-]*:){2,}")
+_SEARCH_PATH = regex_programs.compile(r"(?:[\w.+~-]*/[\w./+~-]*:){2,}")
 # What a debugger says of its own session while it attaches and loads symbols
-_DEBUGGER_NARRATION = re.compile(
+_DEBUGGER_NARRATION = regex_programs.compile(
     r"\s*(?:\[Thread debugging using \w+ enabled\]|Using host libthread_db library\b"
     r"|\[New (?:Thread|LWP)\b|Reading symbols from\b|Attaching to (?:process|program)\b)"
 )
 # A tool's header comment listing its settings, name then number (`# nThread 1 nGpus 4
 # minBytes 8 step: 2(factor) warmup iters: 5`)
-_SETTINGS_COMMENT = re.compile(
+_SETTINGS_COMMENT = regex_programs.compile(
     r"\s*#\s*(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?:?\s+\d[\w.()+-]*\s*){3,}$"
 )
 

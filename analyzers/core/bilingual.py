@@ -22,10 +22,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.yamlcheck import KnowledgeError
 
 ZH = "_zh"
-CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CJK_CHAR = regex_programs.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FORMATTER = string.Formatter()
 
 
@@ -141,4 +142,4 @@ def _template_pattern(template: str) -> re.Pattern[str]:
         elif name:
             parts.append(f"(?P<{name}>.*?)")
             seen.add(name)
-    return re.compile("".join(parts), re.DOTALL)
+    return regex_programs.compile("".join(parts), re.DOTALL)

@@ -14,10 +14,9 @@ alone: parsing depends on nothing else, so that key needs no walk over the code.
 Regexes are stored as their source and compiled on first use (`LazyPattern`): most of them
 are gated by keywords that a given bundle never contains.
 
-The cache sits in `$RANKLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/ranklens` or
-`~/.cache/ranklens`. It is used only when the directory belongs to this user and nobody else
-may write to it (a pickle runs code when loaded); when it cannot be used or written, the
-knowledge is simply read from its files.
+The cache sits in `core/cache_dir.cache_dir()`; when it cannot be used or written, the
+knowledge is simply read from its files. A pattern that is compiled takes its program from
+`core/regex_programs` when an earlier run compiled it.
 """
 
 from __future__ import annotations
@@ -33,6 +32,9 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+from analyzers.core import regex_programs
+from analyzers.core.cache_dir import cache_dir
 
 T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -51,7 +53,7 @@ class LazyPattern:
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = regex_programs.compile(self.pattern, self.flags)
         return self._compiled
 
     def search(self, string: str, *args: int) -> re.Match[str] | None:
@@ -102,25 +104,6 @@ def _read_or_build(path: Path, name: str, build: Callable[[], T]) -> T:
     value = build()
     _store(path, name, value)
     return value
-
-
-def cache_dir() -> Path | None:
-    """The private cache directory, created if missing; None when it is not safe to use."""
-    configured = os.environ.get("RANKLENS_CACHE_DIR")
-    if configured == "":
-        return None  # set but empty: caching switched off
-    try:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        directory = Path(configured) if configured else Path(base) / "ranklens"
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        status = directory.stat()
-    except (OSError, RuntimeError):  # no home directory for this user, or no room
-        return None
-    if hasattr(os, "getuid") and status.st_uid != os.getuid():
-        return None
-    if status.st_mode & 0o022:
-        return None
-    return directory
 
 
 def _key(name: str, sources: Iterable[Path]) -> str:

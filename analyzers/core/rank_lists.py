@@ -7,9 +7,9 @@ by a collective's timeout compares equal.
 
 from __future__ import annotations
 
-import re
+from analyzers.core import regex_programs
 
-_SPAN = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
+_SPAN = regex_programs.compile(r"(\d+)(?:\s*-\s*(\d+))?")
 MAX_SPAN = 4096  # a range wider than any job is no list of ranks
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 
-_NAME_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-_TEXT_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+from analyzers.core import regex_programs
+
+_NAME_UNSAFE = regex_programs.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_TEXT_UNSAFE = regex_programs.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def clean_name(name: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.knowledge_cache import by_content
 
 
@@ -92,7 +93,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 def compile_regex(pattern: str, flags: int, entry: Entry, key: str) -> re.Pattern[str]:
     try:
-        return re.compile(pattern, flags)
+        return regex_programs.compile(pattern, flags)
     except re.error as error:
         raise entry.fail(f"field '{key}' is not a valid regex: {error}") from error
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from analyzers.core import regex_programs
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml_file
 from analyzers.formats.literal_gate import after_line_end
@@ -45,11 +46,11 @@ _LOOKED_AT = 32  # first lines of a block looked at for a host label
 # a labelled line: the host (group 1), then the rest of the line (the last group), behind pdsh's
 # label or the journal's host (a central syslog that several hosts log to); led by the line end
 _LABELLED = (
-    re.compile(rb"\n" + PDSH_BYTES + AFTER.encode() + rb"([^\n]*)"),
-    re.compile(rb"\n" + JOURNAL.encode() + AFTER.encode() + rb"([^\n]*)"),
+    regex_programs.compile(rb"\n" + PDSH_BYTES + AFTER.encode() + rb"([^\n]*)"),
+    regex_programs.compile(rb"\n" + JOURNAL.encode() + AFTER.encode() + rb"([^\n]*)"),
 )
 # a worker's copied line under its agent's local tag, and the global rank it may state
-_COPY = re.compile(
+_COPY = regex_programs.compile(
     rb"\["
     + AGENT_ROLE_BYTES
     + rb"(\d{1,5})\]:(?:[^\n]*?(?:\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b))?"
@@ -59,7 +60,7 @@ _COPY = re.compile(
 @lru_cache(maxsize=1)
 def load_rules() -> dict[str, tuple[re.Pattern[bytes], ...]]:
     data = parse_yaml_file(RULES_FILE)
-    return {fact: tuple(re.compile(p.encode()) for p in data[fact]) for fact in FACTS}
+    return {fact: tuple(regex_programs.compile(p.encode()) for p in data[fact]) for fact in FACTS}
 
 
 @dataclass(slots=True)

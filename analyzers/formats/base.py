@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from analyzers.core import regex_programs
 from analyzers.formats.timestamps import PartialTime
 
 LEVELS = {
@@ -52,7 +53,7 @@ class Header:
 
 
 def header(source: str, regex: str, levels: tuple[tuple[str, str], ...] = ()) -> Header:
-    return Header(source, re.compile(regex), levels)
+    return Header(source, regex_programs.compile(regex), levels)
 
 
 # The words a structured record's progress event ends with (`layer_passed`, `msg="norm done"`):

@@ -23,27 +23,29 @@ prefilter alone would miss them; each becomes an ERROR event with source "cann".
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
 from analyzers.formats.torch_npu import CANN, headline_has_text, is_open_headline
 
-_TRACE_HEADER = re.compile(r"\s*TraceBack \(most recent call last\):\s*$")
-_BLOCK_END = re.compile(r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:")
+_TRACE_HEADER = regex_programs.compile(r"\s*TraceBack \(most recent call last\):\s*$")
+_BLOCK_END = regex_programs.compile(
+    r"\s*(?:Possible Cause|Solution|TraceBack)\b|E[0-9A-Z]\d{4}\b|\[PID:"
+)
 # c10's C++ backtrace (`frame #7: <unknown function> + 0xd29cc (...)`, `Exception raised from
 # malloc at ...`): printed after an error text, never the rest of its sentence
-_BACKTRACE = re.compile(r"frame #\d+: |Exception raised from \S")
+_BACKTRACE = regex_programs.compile(r"frame #\d+: |Exception raised from \S")
 # a headline whose whole text is that a step failed (`E90003: Compile operator failed`), with
 # no reason after it: the reason follows on the next lines
-_BARE_FAILURE = re.compile(
+_BARE_FAILURE = regex_programs.compile(
     r"^\s*E[0-9A-Z]\d{4}:\s*(?:\[PID: ?\d+\] \S+\s+)?[A-Za-z][A-Za-z ]{0,80}\bfailed\.?\s*$"
 )
 # what starts a record of its own, never a bare headline's reason: a Python traceback, an
 # exception line, a bracketed header (`[ERROR] ...`, `[W ...]`)
-_NEW_RECORD = re.compile(
+_NEW_RECORD = regex_programs.compile(
     r"\s*(?:Traceback \(|File \"|\[|[A-Za-z_][\w.]*(?:Error|Exception|Warning)\b:?)"
 )
 _MAX_CONTINUATION = 6

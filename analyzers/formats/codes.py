@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 
-_CANN = re.compile(r"(?<![A-Za-z0-9])E[0-9A-Z]\d{4}(?![0-9])")
-_PTA = re.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
-_NUMERIC = re.compile(
+from analyzers.core import regex_programs
+
+_CANN = regex_programs.compile(r"(?<![A-Za-z0-9])E[0-9A-Z]\d{4}(?![0-9])")
+_PTA = regex_programs.compile(r"(?<![A-Za-z0-9])ERR\d{5}(?![0-9])")
+_NUMERIC = regex_programs.compile(
     r"(?:error code(?: is)?\s*[:=]?|runtime result =|\bresult =|\berrno[:=[]|\bret(?:urn)? ?code[=:]|\bret (?=\d{6}\b)"
     r"|\bacl error, code:|\baclnnStatus\s*=|\b(?:rt|acl)[A-Z]\w* failed:"
     r"|\bcall (?:rt|acl)\w+\(.*\) failed ?:|\b(?:failed|error) with (?:error )?code[:=]?)"
@@ -33,13 +35,13 @@ _NUMERIC = re.compile(
 )
 # The short forms: the bracketed number must be followed by a bracket of words (MindX's
 # description), not by a one-word tag as a log's pid is (`[114725][HCCL_TRACE]`).
-_ACL_SHORT = re.compile(
+_ACL_SHORT = regex_programs.compile(
     r"\[([1235]\d{5})\]\[(?=[A-Za-z][^\]\s]*\s[^\]]*\])"
     r"|(?<![\w.])(?:error|ret)[:=]([1235]\d{5})(?![\w.])",
     re.IGNORECASE,
 )
-_HEX_RET = re.compile(r"\b(?:retCode|InnerCode|errNo)[=\[](0x[0-9a-fA-F]+)")
-_HCCL_RET = re.compile(
+_HEX_RET = regex_programs.compile(r"\b(?:retCode|InnerCode|errNo)[=\[](0x[0-9a-fA-F]+)")
+_HCCL_RET = regex_programs.compile(
     r"(?:\bret\[|hcclRet -> ?|HCCL function error: .*error code is |"
     r"function error: [Hh]ccl\w*, error code is )(\d+)"
 )

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.exits import signal_named
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import ParsedLine
@@ -56,24 +57,26 @@ from analyzers.formats.timestamps import parse_time
 
 SOURCE = "elastic"
 
-_AGENT_LINE = re.compile(
+_AGENT_LINE = regex_programs.compile(
     r"failed \(exitcode: (?P<exitcode>-?\d+)\) local_rank: (?P<local_rank>\d+) \(pid: (?P<pid>\d+)\)"
 )
-_FIELD = re.compile(r"\s*(?P<key>time|host|rank|exitcode|error_file|traceback)\s*: ?(?P<value>.*)$")
+_FIELD = regex_programs.compile(
+    r"\s*(?P<key>time|host|rank|exitcode|error_file|traceback)\s*: ?(?P<value>.*)$"
+)
 # A paste that lost its line breaks glues the fields of a record into one line:
 # `rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>`.
-_GLUED = re.compile(
+_GLUED = regex_programs.compile(
     r"(?<!\w)(?P<key>time|host|local[_ ]rank|rank|exitcode|error[_ ]file|traceback)"
     r"(?:\s*: ?|(?=\d))"
 )
-_RECORD = re.compile(r"\s*\[\d+\]:\s*$")
+_RECORD = regex_programs.compile(r"\s*\[\d+\]:\s*$")
 _ROOT_CAUSE = "Root Cause (first observed failure)"
-_RANKS = re.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
-_EXIT = re.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
+_RANKS = regex_programs.compile(r"(-?\d+)(?: \(local_rank: (\d+)\))?")
+_EXIT = regex_programs.compile(r"(-?\d+)(?: \(pid: (\d+)\))?")
 _MAX_LINES = 400
 _PY_TRACEBACK = "Traceback (most recent call last)"
 # What ends a record's quoted traceback: the summary's own rules and markers, another field.
-_SUMMARY_MARK = re.compile(r"(?:-{6,}|={6,}|Root Cause\b|Failures:)")
+_SUMMARY_MARK = regex_programs.compile(r"(?:-{6,}|={6,}|Root Cause\b|Failures:)")
 
 
 def signal_name(exitcode: int | None) -> str | None:

@@ -47,8 +47,9 @@ space. A message that names a single tagged process is no run of lines and stays
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from analyzers.core import regex_programs
 
 MIN_LENGTH = 300  # a short line holds one message even when it quotes a code
 MIN_STARTS = 4  # a headline that quotes a code or a frame is not a flattened block
@@ -63,21 +64,25 @@ _STARTS = {
 }
 _MARKS = (b'File "', b"TraceBack", b"(PID:")  # one of them is in every block worth cutting
 # `[LEVEL] MODULE(pid,name):YYYY-MM-DD-hh:mm:ss.mmm.uuu`, the CANN log line header
-_CANN_HEADER = re.compile(
+_CANN_HEADER = regex_programs.compile(
     rb"(?:(?<=\s)|^)\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\] [A-Z][A-Z0-9_]*"
     rb"\(-?\d+,[^)\n]{0,64}\):\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}\.\d{3}"
 )
 # `YYYY-MM-DD hh:mm:ss,mmm - `, the default Python logging record time and separator
-_RECORD_HEADER = re.compile(rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - ")
+_RECORD_HEADER = regex_programs.compile(
+    rb"(?:(?<=\s)|^)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3} - "
+)
 # torchrun's per-line worker prefix, `[rank3]:`, at the start of a line (or of a quoted one)
-_RANK_PREFIX = re.compile(rb"(?:\s*>)?\s*(\[rank\d+\]:)")
-_INLINE_RANK_PREFIX = re.compile(rb"(?<=\s)(\[rank\d+\]:)")
+_RANK_PREFIX = regex_programs.compile(rb"(?:\s*>)?\s*(\[rank\d+\]:)")
+_INLINE_RANK_PREFIX = regex_programs.compile(rb"(?<=\s)(\[rank\d+\]:)")
 # Ray's tag before a forwarded line, `(Name pid=N, ip=A.B.C.D) ` or `(pid=N) `
-_RAY_TAG = re.compile(
+_RAY_TAG = regex_programs.compile(
     rb"(?:(?<=\s)|^)\((?:[A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)? )?pid=\d+(?:, ip=[\w.:]+)?\) "
 )
-_AFTER = re.compile(rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):")
-_STARTS_RE = re.compile(
+_AFTER = regex_programs.compile(
+    rb"\[LINE:\d+\]\.?(?=\s+[^\s\[])|TraceBack \(most recent call last\):"
+)
+_STARTS_RE = regex_programs.compile(
     b"|".join(f"(?P<{name}>".encode() + rx + b")" for name, rx in _STARTS.items())
 )
 

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats.flattened import MAX_PIECES
 from analyzers.formats.outer_prefix import AGENT_TAG_BYTES, OUTER
 
 # `rank 3: `, `rank3: `, `[rank 3] `, `[Rank 3] ` -- the label a job prints before its lines
 _LABEL = rb"\[[Rr]ank ?\d{1,6}\] |[Rr]ank ?\d{1,6}: "
-_OPENING = re.compile(b"(" + OUTER + rb")[ \t]*(" + _LABEL + rb")")
-_INNER = re.compile(rb"(?<=\S)(?:" + _LABEL + rb")")
+_OPENING = regex_programs.compile(b"(" + OUTER + rb")[ \t]*(" + _LABEL + rb")")
+_INNER = regex_programs.compile(rb"(?<=\S)(?:" + _LABEL + rb")")
 _DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
 
 
@@ -45,8 +46,8 @@ def _shape(label: bytes) -> bytes:
 #     [default0]:<spaces>\x1b[A[default2]:  attention passed
 # Another rank's tag of the same role inside such a line starts that rank's line (one launch
 # names one role; a bracketed name in a child's own text is not its agent's tag).
-_AGENT_OPENING = re.compile(b"(" + OUTER + rb")(" + AGENT_TAG_BYTES + rb")")
-_AGENT_INNER = re.compile(AGENT_TAG_BYTES)
+_AGENT_OPENING = regex_programs.compile(b"(" + OUTER + rb")(" + AGENT_TAG_BYTES + rb")")
+_AGENT_INNER = regex_programs.compile(AGENT_TAG_BYTES)
 
 
 def _role(tag: bytes) -> bytes:

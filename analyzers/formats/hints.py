@@ -35,6 +35,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.limits import small_int
 from analyzers.formats.agent_nodes import CUT, AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
@@ -91,17 +92,19 @@ _LOCAL_STATES_RANK = gated(rb"\n\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES
 _LOCAL_STATES_RANK_ANYWHERE = gated(rb"\[" + AGENT_ROLE_BYTES + rb"(\d{1,5})" + _STATES_RANK)
 # searched in the lower-cased block; a prefix a terminal coloured keeps its colour codes here
 # (`\x1b[36mtrainer-1  | \x1b[0m[default1]:...`: docker compose, Ray)
-_OUTER_LOW = re.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
+_OUTER_LOW = regex_programs.compile(rb"(?i:(?:" + OUTER + rb"|\x1b\[[\d;]*m ?)*)")
 # How much of a file's head is read for hints. Launchers and serving frameworks state their
 # sizes and ranks in their first lines (a few hundred, config dumps included); reading further
 # only costs regex passes per file, which add up over a thousand rank logs (a quarter MiB per
 # file made the hints an eighth of a 1,024-rank job's analysis).
 HINT_BYTES = 64 * 1024
-_LOCAL = re.compile(rb"(?:local_|_)$")  # "local_rank=3" and "group_rank=3" are not the rank
+_LOCAL = regex_programs.compile(
+    rb"(?:local_|_)$"
+)  # "local_rank=3" and "group_rank=3" are not the rank
 # what every torchrun tag on a line copied from a local rank holds, whatever its role
 _AGENT_TAG_END = b"]:"
 _DEFAULT_TAG = b"[default"  # the tag of a launch that named no role
-_AGENT_TAG_LOW = re.compile(AGENT_TAG_BYTES)
+_AGENT_TAG_LOW = regex_programs.compile(AGENT_TAG_BYTES)
 _FIRST_LINES = 4096  # bytes of a block looked at for a named role's tag
 
 

@@ -52,23 +52,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzers.core import regex_programs
 from analyzers.core.types import EventKind
 from analyzers.formats import jsonlines
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.sink import Sink
 
-_HEADLINE = re.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
+_HEADLINE = regex_programs.compile(r"\berror\b.*:\s*$", re.IGNORECASE)
 _LAST_ERROR = "Last error:"
 # `"name": "RuntimeError",` / `"ename": "ValueError",`: an exception's class as an object member
-_ERROR_NAME = re.compile(
+_ERROR_NAME = regex_programs.compile(
     r'\s*"e?name"\s*:\s*"(?P<name>[A-Za-z_][\w.]*(?:Error|Exception))"\s*,?\s*$'
 )
 _MAX_LINES = 8
 # a fatal line that stops at a colon: its reason may follow on the next, header-less line
 _FATAL_LEVEL = "CRITICAL"
-_DANGLING = re.compile(r"\S:\s*$")
+_DANGLING = regex_programs.compile(r"\S:\s*$")
 # lines that end a process or open a structure, never a reason continued from the line above
-_NOT_A_REASON = re.compile(
+_NOT_A_REASON = regex_programs.compile(
     r"(?:Aborted|Segmentation fault|Bus error|Killed|Traceback|Fatal Python error|terminate called)\b"
     r"|\*\*\*|[^\w(\[]"
 )

@@ -42,10 +42,10 @@ Such a record is read by its `data` string (`_message`); an event whose data is 
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.formats.base import PROGRESS_WORDS, ParsedLine, normal_level
 from analyzers.formats.timestamps import parse_time
 
@@ -77,7 +77,7 @@ def take(line: ParsedLine) -> bool:
 
 ERROR_KEYS = ("error", "exception", "err")
 # The kind of record an event stream names in `event` when the text sits in `data`.
-_RECORD_KIND = re.compile(r"[a-z]+")
+_RECORD_KIND = regex_programs.compile(r"[a-z]+")
 
 
 def _message(fields: dict[str, Any]) -> Any:
@@ -107,8 +107,8 @@ def _error_text(fields: dict[str, Any]) -> str:
 
 # An event named as an identifier, as structlog advises (`layer_passed`, `model_run_success`),
 # its numbers in fields of their own: `{"event": "layer_passed", "layer": 7}`.
-_EVENT_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
-_PROGRESS_WORD = re.compile(PROGRESS_WORDS)
+_EVENT_NAME = regex_programs.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_PROGRESS_WORD = regex_programs.compile(PROGRESS_WORDS)
 
 
 def event_words(message: str, fields: dict[str, Any]) -> str:
@@ -156,7 +156,7 @@ def complete_writer(line: ParsedLine, whole: str) -> None:
 
 # One member of a pretty-printed object on its own line: `"message": "...",` (the comma
 # optional on the last member). Only the keys error outputs use for the error's text.
-_MEMBER = re.compile(r'\s*"(?:message|evalue)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+_MEMBER = regex_programs.compile(r'\s*"(?:message|evalue)"\s*:\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
 
 
 def take_member(line: ParsedLine) -> bool:

@@ -20,16 +20,16 @@ logfmt (`ts=... level=info msg="..."`) has no `event` key and stays `formats.pyl
 from __future__ import annotations
 
 import ast
-import re
 
+from analyzers.core import regex_programs
 from analyzers.formats import jsonlines
 from analyzers.formats.base import ParsedLine
 
 NAME = "keyvalue"
 _VALUE = r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s'"]\S*"""
 _CUT = r"""'(?:[^'\\]|\\.)*|"(?:[^"\\]|\\.)*"""  # a last value cut before its closing quote
-_PAIR = re.compile(r"([A-Za-z_][\w.]*)=(" + _VALUE + r"|" + _CUT + r"$)")
-_LINE = re.compile(
+_PAIR = regex_programs.compile(r"([A-Za-z_][\w.]*)=(" + _VALUE + r"|" + _CUT + r"$)")
+_LINE = regex_programs.compile(
     r"[A-Za-z_][\w.]*=(?:" + _VALUE + r")(?: [A-Za-z_][\w.]*=(?:" + _VALUE + r"))*"
     r"(?: [A-Za-z_][\w.]*=(?:" + _CUT + r"))?\s*$"
 )

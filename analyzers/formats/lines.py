@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats import (
     d2log,
     epoch_stamp,
@@ -62,7 +63,7 @@ HEADERS: tuple[Header, ...] = (
     *syslog.HEADERS,
 )
 _ROUNDS = 3
-_RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
+_RANK_IN_TEXT = regex_programs.compile(r"\bRank\[(\d+)\]")
 # A job that writes its own rank before each message, as ranks sharing one stdout do
 # (`rank 3:   norm passed`; with a time in front, `formats.pylogging` reads both). The label
 # stays in the message (a signature may quote it); it only says who wrote the line.
@@ -73,7 +74,7 @@ _RANK_IN_TEXT = re.compile(r"\bRank\[(\d+)\]")
 # time since the start may stand before it (logging's `%(relativeCreated)`: `[  2177.1ms]
 # rank 3 | ...`, or seconds `[   3.217] rank 3: ...`): it names no wall-clock time, so no
 # header reads it, and the label after it still says who wrote the line.
-_RANK_LABEL = re.compile(
+_RANK_LABEL = regex_programs.compile(
     r"(?:\[ *\d+(?:\.\d+)? ?(?:ms|s)?\] ?)?"
     r"(?:[Rr]ank ?(\d{1,6})(?::| \|)\s|(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL): )?\[[Rr]ank:? ?(\d{1,6})\]\s)"
 )
@@ -82,7 +83,7 @@ _RANK_LABEL = re.compile(
 # The torch rank tag inside the record says the rest is the worker's stream: the record's
 # quiet level is the relay's choice, so the worker's line is read by its words like any
 # untagged stream line. A level the worker's own header gives afterwards still wins.
-_RELAYED = re.compile(r"\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:")
+_RELAYED = regex_programs.compile(r"\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:")
 # A serving frontend that runs an inference engine as its child process can record every line
 # the child prints as a log record of its own, the engine's name in capitals in front
 # (`2026-02-11T08:01:17.204Z  INFO frontend::engine: SGLANG: Traceback (most recent call
@@ -91,7 +92,7 @@ _RELAYED = re.compile(r"\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:")
 # tag joins the writer's key and the rest is read like the child's own stream line: a level
 # the child's header still carries decides, else its words do. Only a level set by a header
 # before the tag makes it a relay (`VLLM: 0.8.4` alone in a print stays as written).
-_ENGINE_RELAY = re.compile("(?:" + "|".join(RELAYED_ENGINES) + r"): (?=\S)")
+_ENGINE_RELAY = regex_programs.compile("(?:" + "|".join(RELAYED_ENGINES) + r"): (?=\S)")
 
 
 def parse_line(text: str) -> ParsedLine:
@@ -137,8 +138,8 @@ def _peel_engine_relay(line: ParsedLine) -> bool:
 
 
 _order = list(range(len(HEADERS)))  # most recently matched header first: files repeat one
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
-_GROUP_REFERENCE = re.compile(r"\\[1-9]|\(\?\(|\(\?P=")
+_NAMED_GROUP = regex_programs.compile(r"\(\?P<\w+>")
+_GROUP_REFERENCE = regex_programs.compile(r"\\[1-9]|\(\?\(|\(\?P=")
 
 
 def header_union(headers: tuple[Header, ...]) -> re.Pattern[str] | None:
@@ -153,7 +154,9 @@ def header_union(headers: tuple[Header, ...]) -> re.Pattern[str] | None:
     if any(_GROUP_REFERENCE.search(source) for source in sources):
         return None
     try:
-        return re.compile("|".join(f"(?:{_NAMED_GROUP.sub('(?:', s)})" for s in sources))
+        return regex_programs.compile(
+            "|".join(f"(?:{_NAMED_GROUP.sub('(?:', s)})" for s in sources)
+        )
     except re.error:
         return None
 

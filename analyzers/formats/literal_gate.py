@@ -11,6 +11,8 @@ from typing import Any
 
 import re2
 
+from analyzers.core import regex_programs
+
 try:  # the parser behind `re`; only used to read literals, with a safe fallback
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - older/newer Pythons
@@ -131,7 +133,7 @@ class GatedPattern:
 
 
 def gated(source: bytes, flags: int = 0) -> GatedPattern:
-    return GatedPattern(re.compile(source, flags))
+    return GatedPattern(regex_programs.compile(source, flags))
 
 
 def after_line_end(data: bytes) -> bytes:

@@ -21,15 +21,16 @@ facts["npu_smi"] = {"devices": [...], "processes": [...], "no_process_npus": [..
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
-_BUS_ID = re.compile(r"^[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d$")
-_VERSION = re.compile(r"npu-smi\s+(\S+)\s+Version:\s*(\S+)")
-_NO_PROCESS = re.compile(r"No running processes found in NPU (\d+)")
-_USAGE = re.compile(r"(\d+)\s*/\s*(\d+)")
-_HEALTH_CHECK = re.compile(r"^\s*Health Status\s*:\s*(\S+)")
+from analyzers.core import regex_programs
+
+_BUS_ID = regex_programs.compile(r"^[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d$")
+_VERSION = regex_programs.compile(r"npu-smi\s+(\S+)\s+Version:\s*(\S+)")
+_NO_PROCESS = regex_programs.compile(r"No running processes found in NPU (\d+)")
+_USAGE = regex_programs.compile(r"(\d+)\s*/\s*(\d+)")
+_HEALTH_CHECK = regex_programs.compile(r"^\s*Health Status\s*:\s*(\S+)")
 
 
 def parse(lines: Iterable[str]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats import syslog
 
 # The name in torchrun's tag on a line it copies from a local rank, `[<role><local rank>]:`:
@@ -141,7 +142,7 @@ OUTER: bytes = (
 
 # The same prefixes over a decoded line (`Event.text`: colour codes dropped), where a CI runner's
 # coloured bar is left as a bare `| ` in front of them.
-_OUTER_TEXT = re.compile(r"(?:\| )?" + OUTER.decode())
+_OUTER_TEXT = regex_programs.compile(r"(?:\| )?" + OUTER.decode())
 
 
 def match_behind(

@@ -88,6 +88,7 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats.base import (
     CANN_RECORD_AFTER_LEVEL,
     PROGRESS_WORDS,
@@ -114,12 +115,12 @@ LOGFMT_ANY_ORDER = header(
     NAME,
     _LOGFMT_TS + r"(?P<pairs>(?: (?!msg=)[\w.]+=(?:\"[^\"]*\"|[^\s\"]\S*))+) " + LOGFMT_OPEN,
 )
-_LOGFMT_FIELD = re.compile(r"(?:^| )(level|lvl|rank|global_rank)=\"?([\w.]+)\"?(?= |$)")
-_LOGFMT_LAYER = re.compile(r" layer=\"?(\d+)\"?(?= |$)")
-_PROGRESS_END = re.compile(r"\b" + PROGRESS_WORDS + r"\s*$")
-_NAMES_LAYER = re.compile(r"\s*(?i:layer)\b")
+_LOGFMT_FIELD = regex_programs.compile(r"(?:^| )(level|lvl|rank|global_rank)=\"?([\w.]+)\"?(?= |$)")
+_LOGFMT_LAYER = regex_programs.compile(r" layer=\"?(\d+)\"?(?= |$)")
+_PROGRESS_END = regex_programs.compile(r"\b" + PROGRESS_WORDS + r"\s*$")
+_NAMES_LAYER = regex_programs.compile(r"\s*(?i:layer)\b")
 # the pair a logfmt renderer puts the exception's text in, after the message
-_LOGFMT_ERROR = re.compile(r' (?:error|exception|exc_info|err)="((?:[^"\\]|\\.)+)"')
+_LOGFMT_ERROR = regex_programs.compile(r' (?:error|exception|exc_info|err)="((?:[^"\\]|\\.)+)"')
 # a logger named per rank, `getLogger(f"train.rank{rank}")`, shown in brackets after the level
 _RANK_LOGGER = r"\[(?:[A-Za-z_][\w-]*\.)*(?i:rank)[_-]?(?P<rank>\d+)\]\s"
 _NO_RANK_LOGGER = r"(?!\s*" + _RANK_LOGGER.replace("(?P<rank>", "(?:") + ")"
@@ -142,7 +143,7 @@ STRUCTLOG_CONSOLE = header(
         ("exception", "ERROR"),
     ),
 )
-_PAIRS_TAIL = re.compile(
+_PAIRS_TAIL = regex_programs.compile(
     r"(?P<pad> +)(?P<pairs>[A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*)"
     r"(?: [A-Za-z_][\w.]*=(?:'[^']*'|\"[^\"]*\"|[^\s'\"]\S*))*)$"
 )
@@ -153,7 +154,7 @@ _HOST_BEFORE_RANK = r"(?:[A-Za-z][\w.-]*\s+(?=\[(?i:rank)[ _]?\d+\]\s))?"
 # torchrun worker): read past, not taken for the rank; the file's place in its node's tree
 # says which rank wrote it
 _LOCAL_RANK_TAG = r"\[(?i:local[_ ]?rank)[ _=]?\d+\]\s+"
-_RANK_PAIR = re.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
+_RANK_PAIR = regex_programs.compile(r"(?:^| )(?:rank|global_rank)=(\d{1,6})(?= |$)")
 
 # what follows a bracketed level in the other formats that open with one (`formats.plog`,
 # `formats.torch_npu`, a tool's logger naming its module file), and an operator's or plugin's

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.signal_names import Names, expand, keywords, load_signal_names
 from analyzers.core.types import EventKind
 from analyzers.core.yamlcheck import parse_yaml_file
@@ -22,11 +23,11 @@ from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 PREFILTER_FILE = Path(__file__).resolve().parents[1] / "knowledge" / "prefilter.yaml"
 ERROR_LEVELS = frozenset({"ERROR", "CRITICAL"})
 # an option of a command line: `--timeout`, `--max-failures=3`, `-u`
-_OPTION_TOKEN = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
+_OPTION_TOKEN = regex_programs.compile(r"(?<!\S)--?[A-Za-z][\w.-]*(?:=\S*)?")
 # Python source shown in a traceback (a logger may print it at ERROR level line by line):
 # frames, code lines, ^^^^ markers. CANN trace lines (`...[FUNC:x][FILE:y][LINE:n]`) are not,
 # nor is a keyword a slash follows: a path or a TensorFlow scope (`while/body/_1/AddN: ...`).
-_PYTHON_SOURCE = re.compile(
+_PYTHON_SOURCE = regex_programs.compile(
     r"""\s*(?:File "|(?:raise|return|yield|await|assert|if|elif|for|while|with|else|try|except"""
     r"""|import|from|del|not|lambda)\b(?!/)|[~^]+\s*$"""
     r"""|[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=)\s"""
@@ -38,21 +39,25 @@ _PYTHON_SOURCE = re.compile(
 # an arrow (`--> 358         raise RuntimeError("...")`), the lines around it indented
 # (`    357     if not is_initialized():`). The arrow line is always source; a context line
 # is when what follows its number reads as Python.
-_NUMBERED_SOURCE = re.compile(r"(?P<arrow>\s*-+>|\s{2,})\s*\d+(?P<code>\s{2,}\S.*)$")
+_NUMBERED_SOURCE = regex_programs.compile(r"(?P<arrow>\s*-+>|\s{2,})\s*\d+(?P<code>\s{2,}\S.*)$")
 # A paste whose line breaks were lost runs a frame, its source and the exception together on
 # one line (`File "x.py", line 9, in f  work = g()  RuntimeError: ...`): that line is no
 # longer source, it carries the error. A quoted one-liner (an FAQ entry, an issue title) may
 # also have lost the blank after the colon (`in f: KeyError:'x'`); a quote still opens the text.
-_JOINED_EXCEPTION = re.compile(r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|['\"])")
+_JOINED_EXCEPTION = regex_programs.compile(
+    r"\s(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):(?:\s|['\"])"
+)
 # The same paste can end on the frame and its `raise XError("...")` with the exception line
 # itself lost: the raise, joined to its frame, is then the only record of what failed.
-JOINED_RAISE = re.compile(
+JOINED_RAISE = regex_programs.compile(
     r"\s{2,}raise\s+(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\(\s*[rfbu]?[\"']"
 )
 # The same paste can lose only the break between a frame's source line and the exception under
 # it (`    call(coalesced, *args)  RuntimeError: NCCL error in: ...`): two blanks or more then a
 # class and its colon, which a statement does not hold, so the line carries the error.
-SOURCE_THEN_EXCEPTION = re.compile(r"\S\s{2,}(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s")
+SOURCE_THEN_EXCEPTION = regex_programs.compile(
+    r"\S\s{2,}(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +93,13 @@ def load_prefilter() -> Prefilter:
     words = load_signal_names(PREFILTER_FILE.parent)
     return Prefilter(
         keywords=_keywords(data["keywords"], words),
-        patterns=tuple(re.compile(str(p).encode()) for p in data.get("patterns", ())),
-        error_words=re.compile(
+        patterns=tuple(regex_programs.compile(str(p).encode()) for p in data.get("patterns", ())),
+        error_words=regex_programs.compile(
             expand(_squash(data["error_words"]), words, f"{PREFILTER_FILE.name}: error_words"),
             re.IGNORECASE,
         ),
-        warning_words=re.compile(_squash(data["warning_words"]), re.IGNORECASE),
-        benign=re.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
+        warning_words=regex_programs.compile(_squash(data["warning_words"]), re.IGNORECASE),
+        benign=regex_programs.compile("|".join(f"(?:{p})" for p in data["benign"]), re.IGNORECASE),
         notable_info=tuple(str(p).lower().encode() for p in data.get("notable_info", ())),
         notable_in_cann_logs=tuple(
             str(p).lower().encode() for p in data.get("notable_in_cann_logs", ())
@@ -133,7 +138,7 @@ def _keywords(listed: list[Any], words: Names) -> tuple[bytes, ...]:
 
 def _optional(pattern: str, flags: int = 0) -> re.Pattern[str] | None:
     """A pattern the file may leave out (None: the check is skipped)."""
-    return re.compile(pattern, flags) if pattern else None
+    return regex_programs.compile(pattern, flags) if pattern else None
 
 
 def _squash(words: str) -> str:

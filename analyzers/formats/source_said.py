@@ -14,20 +14,19 @@ source) is a peer or a file of that rank's own and is not kept.
 
 from __future__ import annotations
 
-import re
-
+from analyzers.core import regex_programs
 from analyzers.formats.literal_gate import holds
 
 MAX_STATEMENTS = 32  # per file
 KEY_WORDS = 8  # words of the statement that make its key
 
-_SOURCE = re.compile(
+_SOURCE = regex_programs.compile(
     rb"(?<![a-z])(b(?:road)?cast[a-z]*[^\n]{0,200}?)(?<![a-z])(?:src|source)(?:[ _-]?rank)?"
     rb"[ \t]*[=:]?[ \t]*(\d{1,5})(?![\d.])"
 )
 # a statement holds the first and one of the others: a head without them is not searched
 GATES = (b"cast", b"src", b"source")
-_NOT_WORD = re.compile(rb"[^a-z]+")
+_NOT_WORD = regex_programs.compile(rb"[^a-z]+")
 
 
 def source_statements(low: bytes, limit: int = MAX_STATEMENTS) -> list[list[str]]:

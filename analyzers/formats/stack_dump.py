@@ -73,53 +73,54 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from analyzers.core import regex_programs
 from analyzers.formats.base import ParsedLine
 from analyzers.formats.sink import Sink
 
 FACT = "stack_dumps"
 
 # the timer's headline: `Timeout (0:00:05)!`, hours unpadded, optional fraction of a second
-_TIMER = re.compile(r"\s*Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!\s*$")
+_TIMER = regex_programs.compile(r"\s*Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!\s*$")
 # a thread's header (`Thread 0x...`, `Current thread 0x...`), or `Stack` for one thread only
-_THREAD = re.compile(
+_THREAD = regex_programs.compile(
     r"\s*(?:(?:Current thread|Thread) 0x[0-9a-fA-F]+|Stack) \(most recent call first\):\s*$"
 )
 # a frame as faulthandler prints it: no comma before `in`, unlike a traceback's
-_FRAME = re.compile(r'\s+File "[^"]+", line \d+ in \S+\s*$')
-_NO_FRAME = re.compile(r"\s+<no Python frame>\s*$")
+_FRAME = regex_programs.compile(r'\s+File "[^"]+", line \d+ in \S+\s*$')
+_NO_FRAME = regex_programs.compile(r"\s+<no Python frame>\s*$")
 MAX_FRAMES = 12  # the innermost frames kept per stack: enough to see the call it is in
 # the outermost frame of a program's main thread: the script's own top level
-_MAIN = re.compile(r" in <module>\s*$")
+_MAIN = regex_programs.compile(r" in <module>\s*$")
 MAX_DUMP_LINES = 2000  # a dump that never ends is given up
 # a line that heads the dumps of one rank when an operator writes several ranks' dumps into
 # one file (`===== rank 1 (pid 21425) =====`, `--- rank 3 ---`, `rank 2 (pid 5678):`): the
 # rank, perhaps its pid, set off by a rule of signs on either side or ended by a colon
-_RANK_HEADER = re.compile(
+_RANK_HEADER = regex_programs.compile(
     r"\s*(?P<lead>[=#*~>-]{2,}\s*)?rank[ _=#-]?(?P<rank>\d+)"
     r"(?:\s*[(,]?\s*pid[ =:]*\d+\)?)?"
     r"(?(lead)\s*[=#*~<-]*|\s*(?:[=#*~<-]{2,}|:))\s*$",
     re.IGNORECASE,
 )
 # py-spy's thread header: native id (decimal or hex), state, name
-_SPY_THREAD = re.compile(
+_SPY_THREAD = regex_programs.compile(
     r'\s*Thread (?:0x[0-9a-fA-F]+|\d+) \((?:idle|active|gil)(?:\+gil)?\)(?:: "(?P<name>[^"]*)")?\s*$'
 )
 # py-spy's frame, `function (file:line)`; a native frame (`--native`) may name only its library
-_SPY_FRAME = re.compile(r"\s+\S+ \(\S+?(?::\d+)?\)\s*$")
+_SPY_FRAME = regex_programs.compile(r"\s+\S+ \(\S+?(?::\d+)?\)\s*$")
 # what `--locals` prints under a frame: `Arguments:` / `Locals:` and one deeper line per name
-_SPY_DETAIL = re.compile(r"\s{8,}\S")
-_SPY_MAIN = re.compile(r"^\s*<module> \(")
+_SPY_DETAIL = regex_programs.compile(r"\s{8,}\S")
+_SPY_MAIN = regex_programs.compile(r"^\s*<module> \(")
 # py-spy's preamble: `Process 3951: /usr/bin/python3 -u train.py ...` (the first word of the
 # command line a path or an interpreter) and `Python v3.10.12 (/usr/bin/python3.10)`
-_SPY_PROCESS = re.compile(r"\s*Process \d+: (?:\S*/\S+|\S*python[\w.]*)(?:\s|$)")
-_SPY_PYTHON = re.compile(r"\s*Python v\d+\.\d+(?:\.\d+)?\S* \([^()]*\)\s*$")
+_SPY_PROCESS = regex_programs.compile(r"\s*Process \d+: (?:\S*/\S+|\S*python[\w.]*)(?:\s|$)")
+_SPY_PYTHON = regex_programs.compile(r"\s*Python v\d+\.\d+(?:\.\d+)?\S* \([^()]*\)\s*$")
 # gdb's `py-bt`: its headline, its frames (a traceback's, with the comma), the C call on top
 # and the notes it prints where it cannot read a frame
-_GDB_HEAD = re.compile(r"\s*Traceback \(most recent call first\):\s*$")
-_GDB_FRAME = re.compile(
+_GDB_HEAD = regex_programs.compile(r"\s*Traceback \(most recent call first\):\s*$")
+_GDB_FRAME = regex_programs.compile(
     r'(?P<lead>\s*)File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>\S+)\s*$'
 )
-_GDB_NOTE = re.compile(
+_GDB_NOTE = regex_programs.compile(
     r"\s*(?:<(?:built-in (?:method|function)|method-wrapper|wrapper_descriptor) [^>]*>"
     r"|\((?:unable to read python frame information|frame information optimized out)\)"
     r"|Waiting for the GIL|Garbage-collecting)\s*$"

@@ -24,17 +24,17 @@ line and its first `CONSOLE_REPEATS` repeats are kept for up to `CONSOLE_RANKS` 
 
 from __future__ import annotations
 
-import re
 from collections import deque
 
+from analyzers.core import regex_programs
 from analyzers.formats.literal_gate import gated
 
 # a folded line stating the world size (digits are 0 after folding)
 _WORLD_LINE = gated(rb"(?m)^[^\n]*world_size[\"']?\s*[:=]\s*0+\b[^\n]*$")
-_START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
+_START_WORD = regex_programs.compile(rb"\b(?:init|start|launch|join|set ?up)")
 # the rank the line states: `rank=1`, `rank: 1`, a logging tag `[rank1]` (never local_rank=)
-_RANK = re.compile(rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b")
-_NUMBER = re.compile(rb"0+")  # a folded number, whatever its width
+_RANK = regex_programs.compile(rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank[\"']?\s*[:=]\s*(\d{1,6})\b")
+_NUMBER = regex_programs.compile(rb"0+")  # a folded number, whatever its width
 START_LINES = "start_lines"  # FileScan.facts key: [(line, rank, folded text)], in file order
 # FileScan.facts key of a file several ranks' start lines stand in (a launcher's console):
 # {rank: [line of its first start line, lines of its repeats]}, only when a rank's repeats

@@ -26,23 +26,29 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-_FULL = re.compile(
+from analyzers.core import regex_programs
+
+_FULL = regex_programs.compile(
     r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[-_ T](\d\d):(\d\d):(\d\d)"
     r"(?:[.,:](\d{1,9}))?(?:\.(\d{3}))?(?!\d)"
 )
-_GLOG = re.compile(r"(?<![\w])[IWEFVC](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
-_GLOG_YEAR = re.compile(
+_GLOG = regex_programs.compile(
+    r"(?<![\w])[IWEFVC](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
+_GLOG_YEAR = regex_programs.compile(
     r"(?<![\w])[IWEFVC](20\d\d)(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
-_SLASHED = re.compile(
+_SLASHED = regex_programs.compile(
     r"(?<![\d/])(\d\d)/(\d\d)/(\d{4}),? (\d\d):(\d\d):(\d\d)(?:[.,](\d{1,9}))?(?!\d)"
 )
-_MONTH_DAY = re.compile(r"(?<![\d/-])(\d\d)[-/](\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)")
+_MONTH_DAY = regex_programs.compile(
+    r"(?<![\d/-])(\d\d)[-/](\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
+)
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_NAMED_MONTH = re.compile(
+_NAMED_MONTH = regex_programs.compile(
     r"(?<!\w)(" + "|".join(MONTH_NAMES) + r") ([ \d]\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
 )
-_YEAR_NAMED_MONTH = re.compile(
+_YEAR_NAMED_MONTH = regex_programs.compile(
     r"(?<!\d)(\d{4})-("
     + "|".join(MONTH_NAMES)
     + r")-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?!\d)"
@@ -53,11 +59,13 @@ _YEAR_NAMED_MONTH = re.compile(
 # in a line is never read. A whole number counts only bracketed, alone, or with a rank or level
 # tag after it: a count before words (`1500000000 bytes written`) is no time.
 _EPOCH_TAG = r"(?:\[[Rr]ank ?\d{1,6}\]:?|DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)"
-_EPOCH = re.compile(r"(?:" + _EPOCH_TAG + r" )?(\[)?(1\d{9})(?:\.(\d{1,9}))?(?(1)\])(?=\s|$)")
-_TAG_AFTER_EPOCH = re.compile(r"\s+" + _EPOCH_TAG + r"(?=\s|$)")
+_EPOCH = regex_programs.compile(
+    r"(?:" + _EPOCH_TAG + r" )?(\[)?(1\d{9})(?:\.(\d{1,9}))?(?(1)\])(?=\s|$)"
+)
+_TAG_AFTER_EPOCH = regex_programs.compile(r"\s+" + _EPOCH_TAG + r"(?=\s|$)")
 _UNIX_EPOCH = datetime(1970, 1, 1)
-_YEAR_IN_NAME = re.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
-_ANY_YEAR = re.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
+_YEAR_IN_NAME = regex_programs.compile(r"(?<!\d)(20\d\d)(\d\d)(\d\d)(\d{6,})?(?!\d)")
+_ANY_YEAR = regex_programs.compile(rb"(20\d\d)-(?:0[1-9]|1[0-2])-(?:[0-2]\d|3[01])[-_ T]\d\d:")
 
 
 @dataclass(frozen=True, slots=True)

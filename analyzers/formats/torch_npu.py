@@ -16,8 +16,7 @@ does one whose sentence the writer broke after a comma (`(E89999):  op[Rope],` /
 
 from __future__ import annotations
 
-import re
-
+from analyzers.core import regex_programs
 from analyzers.formats.base import header
 
 NAME = "torch_npu"
@@ -41,14 +40,18 @@ HEADERS = (
     header(NAME, r"\[?(?P<level>[IWEF]) [\w.]+:\d+\] "),
 )
 
-_PID = re.compile(r"\[PID: ?(\d+)\]")
-_OPEN_ENDED = re.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
+_PID = regex_programs.compile(r"\[PID: ?(\d+)\]")
+_OPEN_ENDED = regex_programs.compile(r"\((?:E[0-9A-Z]\d{4})\):\s*$|^E[0-9A-Z]\d{4}:\s*$")
 # a headline the writer broke after a comma: its sentence goes on below (`op[Rope],`)
-_CUT_AFTER_COMMA = re.compile(r"(?:\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}(?::|\[PID)).*,\s*$")
+_CUT_AFTER_COMMA = regex_programs.compile(
+    r"(?:\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}(?::|\[PID)).*,\s*$"
+)
 # where a headline's own text starts: after its code (and the PID and time that follow it)
-_AFTER_CODE = re.compile(r"\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}:(?:\s*\[PID: ?\d+\] \S+)?")
+_AFTER_CODE = regex_programs.compile(
+    r"\(E[0-9A-Z]\d{4}\):|^E[0-9A-Z]\d{4}:(?:\s*\[PID: ?\d+\] \S+)?"
+)
 # two words in a row: a clause, not a tag such as `op[Rope]`
-_CLAUSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+_CLAUSE = regex_programs.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
 def headline_pid(message: str) -> int | None:

@@ -123,9 +123,9 @@ between) has that frame read as one.
 from __future__ import annotations
 
 import keyword
-import re
 from dataclasses import dataclass, field, replace
 
+from analyzers.core import regex_programs
 from analyzers.core.types import Event, EventKind
 from analyzers.formats.base import QUIET_LEVELS, ParsedLine
 from analyzers.formats.severity import SOURCE_THEN_EXCEPTION
@@ -137,68 +137,78 @@ FRAME_SOURCE = "traceback_frame"
 # torch's distributed checkpoint quotes each failed rank's traceback inside the one
 # `CheckpointException ranks:dict_keys([...])` every rank raises, its header ending `(RANK n)`:
 # the exception under that header is rank n's, whichever rank's log quotes it
-_HEADER = re.compile(r"\s*Traceback \(most recent call last\):(?:\s*\(RANK (?P<rank>\d+)\))?\s*$")
+_HEADER = regex_programs.compile(
+    r"\s*Traceback \(most recent call last\):(?:\s*\(RANK (?P<rank>\d+)\))?\s*$"
+)
 # the caught exception's traceback that a re-raising wrapper prints under its own exception
-_ORIGINAL = re.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
+_ORIGINAL = regex_programs.compile(r"\s*Original Traceback \(most recent call last\):\s*$")
 # torch's wrapper sentence at the end of a job's own record of the error it caught (`ERROR
 # model run failed: Caught MemoryError in DataLoader worker process 1.`): the record stands
 # where the wrapper's exception line would, above the `Original Traceback` it carries
-_LOGGED_WRAPPER = re.compile(
+_LOGGED_WRAPPER = regex_programs.compile(
     r"\bCaught [\w.]+ in (?:DataLoader worker process \d+|pin memory thread for device \d+)\.\s*$"
 )
 # torch.multiprocessing.spawn's join, above the traceback of the child that raised
-_SPAWN_CHILD = re.compile(r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$")
+_SPAWN_CHILD = regex_programs.compile(
+    r"\s*-- Process (?P<index>\d+) terminated with the following error:\s*$"
+)
 # a scheduler client's exception that carries a task's traceback below it (submitit)
-_TASK_WRAPPER = re.compile(r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:")
+_TASK_WRAPPER = regex_programs.compile(
+    r"\bJob \(task=(?P<index>\d+)\) failed during processing with trace:"
+)
 # threading's excepthook, above the traceback of a thread that died of an uncaught exception
-_THREAD = re.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
+_THREAD = regex_programs.compile(r"\s*Exception in thread (?P<name>.{1,120}?):\s*$")
 # the interpreter's unraisable hook, above the traceback of an exception it could only print
 # (a destructor, a weakref or atexit callback, a finaliser)
-_IGNORED = re.compile(r"\s*Exception ignored (?:in|on|while)\b.{1,240}$")
+_IGNORED = regex_programs.compile(r"\s*Exception ignored (?:in|on|while)\b.{1,240}$")
 # rich's boxed traceback: its top edge, and the rows and bottom edge of the box
-_BOX_HEADER = re.compile(r"\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
-_BOX_ROW = re.compile(r"\s*[│╰]")
-_FRAME = re.compile(r'\s*File "[^"]+", line \d+')
+_BOX_HEADER = regex_programs.compile(r"\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
+_BOX_ROW = regex_programs.compile(r"\s*[│╰]")
+_FRAME = regex_programs.compile(r'\s*File "[^"]+", line \d+')
 # a frame a narrow terminal wrapped after its path: the path line, then `line N, in f` alone
-WRAPPED_HEAD = re.compile(r'\s*File "[^"]+",\s*$')
-WRAPPED_TAIL = re.compile(r"\s*line \d+, in \S")
-_FRAME_PATH = re.compile(r'\s*File "(?P<path>[^"]+)"')
+WRAPPED_HEAD = regex_programs.compile(r'\s*File "[^"]+",\s*$')
+WRAPPED_TAIL = regex_programs.compile(r"\s*line \d+, in \S")
+_FRAME_PATH = regex_programs.compile(r'\s*File "(?P<path>[^"]+)"')
 # Python's own modules: a lib/pythonX.Y directory that is not a package directory, or frozen
-_STDLIB_PATH = re.compile(
+_STDLIB_PATH = regex_programs.compile(
     r"[/\\]lib[/\\]python3(?:\.\d+)?[/\\](?!(?:site|dist)-packages)|^<frozen "
 )
 # an installed package's directory
-_PACKAGE_PATH = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+_PACKAGE_PATH = regex_programs.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # code with no file behind it: `<string>`, `<stdin>`, `<frozen ...>`
-_GENERATED_PATH = re.compile(r"^<[^>]*>$")
+_GENERATED_PATH = regex_programs.compile(r"^<[^>]*>$")
 # a comprehension's or generator expression's own frame (`in <listcomp>`, before Python 3.12
 # inlined them): code that runs inside the function that wrote it, at that function's place
-_COMPREHENSION_FRAME = re.compile(r",? in <(?:listcomp|dictcomp|setcomp|genexpr)>\s*$")
+_COMPREHENSION_FRAME = regex_programs.compile(r",? in <(?:listcomp|dictcomp|setcomp|genexpr)>\s*$")
 # a statement typed at the interactive prompt (python's own, or `code.interact`)
-_INTERACTIVE_FRAME = re.compile(r'\s*File "<(?:stdin|console)>", line \d+')
-_CHAIN = re.compile(
+_INTERACTIVE_FRAME = regex_programs.compile(r'\s*File "<(?:stdin|console)>", line \d+')
+_CHAIN = regex_programs.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
 )
-_EXCEPTION = re.compile(r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?:\s(?P<text>.*))?)?\s*$")
-_EXCEPTION_NAME = re.compile(
+_EXCEPTION = regex_programs.compile(
+    r"(?P<type>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?:\s(?P<text>.*))?)?\s*$"
+)
+_EXCEPTION_NAME = regex_programs.compile(
     r"(?:Error|Exception|Interrupt|Exit|Warning|Failure|Fault|Unsupported|StopIteration)$"
 )
 # the CANN error manager's trace line (`... [FUNC:X][FILE:y.cc][LINE:12]`): its own writer's
 # line, never the text of a Python exception printed above it
-_CANN_TRACE = re.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
-_BARE_ASSERTION = re.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
+_CANN_TRACE = regex_programs.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
+_BARE_ASSERTION = regex_programs.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
 # the source line Python prints indented under the frame; a paste that lost its line breaks
 # (formats.flattened) lost the indent too, so the statement may open its piece
-_ASSERT_STATEMENT = re.compile(r"\s*(?P<statement>assert\b.*?)\s*$")
-_CARETS = re.compile(r"\s*[\^~]+\s*$")
+_ASSERT_STATEMENT = regex_programs.compile(r"\s*(?P<statement>assert\b.*?)\s*$")
+_CARETS = regex_programs.compile(r"\s*[\^~]+\s*$")
 # the source place a native check appends under the message it throws (`.../x.cuh:350`)
-_NATIVE_PLACE = re.compile(r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$")
+_NATIVE_PLACE = regex_programs.compile(
+    r"\s*/?(?:[\w.+-]+/)*[\w.+-]+\.(?:cuh|cu|cc|cpp|cxx|c|hpp|h):\d+\s*$"
+)
 # an exception type with another writer's frame line glued after it; its `: message` follows
-_PARTED_TYPE = re.compile(
+_PARTED_TYPE = regex_programs.compile(
     r'\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))[ \t]+File "[^"]+", line \d+'
 )
-_PARTED_MESSAGE = re.compile(r":[ \t]+(?P<text>\S.*?)\s*$")
+_PARTED_MESSAGE = regex_programs.compile(r":[ \t]+(?P<text>\S.*?)\s*$")
 _PARTED_WINDOW = 4  # lines after the parted type within which its message is looked for
 # NCCL's header for the reason it repeats below an exception: a structure of its own
 # (formats.indented reads the next line as the reason), never the rest of a cut line

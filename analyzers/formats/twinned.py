@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats.outer_prefix import OUTER
 
 # `AttributeErrorAttributeError: : ` or `torch.OutOfMemoryErrortorch.OutOfMemoryError: : `
-_TWINNED = re.compile(
+_TWINNED = regex_programs.compile(
     b"(?P<lead>"
     + OUTER
     + rb"[ \t]*)(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"

@@ -31,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.limits import small_int
 from analyzers.core.yamlcheck import parse_yaml_file
 from analyzers.formats.literal_gate import GatedPattern, after_line_end, gated
@@ -42,28 +43,30 @@ PID_FRAMEWORK = "process"  # logging's `pid=N` field before the level (formats/p
 # a line of such a process, from its time stamp; group 1 its pid, group 2 the rest
 # (`pid=N`, or logging's `%(process)d` bare before the level: group 2 then, the rest group 3).
 # Led by the line end before it, searched in `after_line_end(block)`.
-_PID_FIELD_LINE = re.compile(
+_PID_FIELD_LINE = regex_programs.compile(
     rb"\n\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.:]\d+)?(?:[+-]\d\d:?\d\d|Z)?\]?"
     rb"[ \t]+\[?(?:pid[=:](\d{1,9})|(\d{2,7})(?=\]?[ \t]+\[?"
     rb"(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b))\]?[ \t]([^\n]*)"
 )
 # an `srun --label` task's line, behind an optional collector's time (`ts`, ISO or default):
 # group 1 the task, group 2 the task's line
-_SRUN_TASK_LINE = re.compile(
+_SRUN_TASK_LINE = regex_programs.compile(
     rb"(?m)^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "
     rb"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d )? {0,4}(\d{1,5}):  ?([^\n]*)$"
 )
 # a start line's word (`formats.start_lines`), over a lower-cased line
-_AGENT_TAG = re.compile(AGENT_TAG_BYTES)  # torchrun's tag on a child's line it copies
-_START_WORD = re.compile(rb"\b(?:init|start|launch|join|set ?up)")
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
-_INDEX = re.compile(r"([A-Z][A-Z_]*?)(\d+)")
-_BRACKET = re.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
+_AGENT_TAG = regex_programs.compile(AGENT_TAG_BYTES)  # torchrun's tag on a child's line it copies
+_START_WORD = regex_programs.compile(rb"\b(?:init|start|launch|join|set ?up)")
+_NAMED_GROUP = regex_programs.compile(r"\(\?P<\w+>")
+_INDEX = regex_programs.compile(r"([A-Z][A-Z_]*?)(\d+)")
+_BRACKET = regex_programs.compile(rb"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d((?: [A-Z][A-Z_]*\d+)+)\] ")
 MAX_TAGS = 512  # distinct tags remembered per file
-_LEAD = re.compile(OUTER + rb"(?:\x1b\[[\d;]*m)?")  # what may come before a line's own tag
+_LEAD = regex_programs.compile(
+    OUTER + rb"(?:\x1b\[[\d;]*m)?"
+)  # what may come before a line's own tag
 # What a process says about its own rank on a line it tagged; `local_rank=`/`group_rank=`
 # are not the rank. Matched from the tag's closing parenthesis to the end of the line.
-_STATES_RANK = re.compile(
+_STATES_RANK = regex_programs.compile(
     rb"\[rank(\d{1,6})\]|(?<![\w.\[])rank=(\d{1,6})\b|\brank (\d{1,6}) of \d{1,6}\b"
 )
 
@@ -97,7 +100,7 @@ class Layout:
     tp_is_rank: frozenset[str] = frozenset()  # frameworks whose TP index is the rank here
 
 
-_LITERAL_START = re.compile(r"[\w-]")
+_LITERAL_START = regex_programs.compile(r"[\w-]")
 
 
 def _head_pattern(source: str) -> GatedPattern:
@@ -120,7 +123,7 @@ def load_rules() -> Rules:
     in_bytes = tuple(
         (
             f.name,
-            re.compile(
+            regex_programs.compile(
                 rb"\(("
                 + f.process.pattern.encode()
                 + rb")(?: rank=(?P<rank>\d+))? pid=(?P<pid>\d+)"
@@ -134,7 +137,7 @@ def load_rules() -> Rules:
         for f in frameworks.values()
         if f.process
     )
-    stating = re.compile(
+    stating = regex_programs.compile(
         rb"\((" + names.encode() + rb")(?: rank=\d+)? pid=(\d+)(?:, ip=[^)\n]*)?\)([^\n]*)"
     )
     return Rules(frameworks, sizes, in_bytes, stating)
@@ -145,7 +148,7 @@ def _framework(name: str, spec: dict[str, Any]) -> Framework:
     tp_is_rank = spec.get("tp_is_rank")
     return Framework(
         name=name,
-        process=re.compile(process) if process else None,
+        process=regex_programs.compile(process) if process else None,
         ranked=bool(spec["ranked"]),
         ep_is_rank=bool(spec.get("ep_is_rank", False)),
         tp_is_rank=gated(tp_is_rank.encode()) if tp_is_rank else None,

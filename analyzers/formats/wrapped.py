@@ -61,9 +61,9 @@ crosses a block boundary stays cut there.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from analyzers.core import regex_programs
 from analyzers.formats.blockfilter import FOLD
 from analyzers.formats.columns import columns, opens_wide
 from analyzers.formats.lines import parse_line
@@ -83,21 +83,42 @@ NEAR = 8  # columns under the width that word-wrapped prose fills
 # (a blank then a capital or a digit, a finished word then a plain capitalised one, may be a
 # line of its own: those stay apart).
 _SEAMS = (
-    (re.compile(rb"[A-Za-z0-9]\Z"), re.compile(rb"[a-z0-9]")),  # inside a word or number
+    (
+        regex_programs.compile(rb"[A-Za-z0-9]\Z"),
+        regex_programs.compile(rb"[a-z0-9]"),
+    ),  # inside a word or number
     # a CamelCase name of three parts or more (`aclnn` / `FlashAttentionScore`): a product
     # name of two (`compile` / `PyTorch (12.4) ...`) often opens a writer's own next line
-    (re.compile(rb"[a-z]\Z"), re.compile(rb"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){2}")),
-    (re.compile(rb"[^\s] \Z"), re.compile(rb"[a-z]")),  # after a blank: the sentence goes on
-    (re.compile(rb"[^\s]\Z"), re.compile(rb" [0-9]")),  # before a blank: a value follows
-    (re.compile(rb"[=(\[{/_]\Z"), re.compile(rb"[^\s]")),  # after a joiner: `OpType=` / `ALLREDUCE`
-    (re.compile(rb"\d[.:]\Z"), re.compile(rb"\d")),  # inside a version or a time: `2.7.` / `8`
-    (re.compile(rb"[^\s]\Z"), re.compile(rb"[,;)\]}]")),  # closing marks never open a record
+    (
+        regex_programs.compile(rb"[a-z]\Z"),
+        regex_programs.compile(rb"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){2}"),
+    ),
+    (
+        regex_programs.compile(rb"[^\s] \Z"),
+        regex_programs.compile(rb"[a-z]"),
+    ),  # after a blank: the sentence goes on
+    (
+        regex_programs.compile(rb"[^\s]\Z"),
+        regex_programs.compile(rb" [0-9]"),
+    ),  # before a blank: a value follows
+    (
+        regex_programs.compile(rb"[=(\[{/_]\Z"),
+        regex_programs.compile(rb"[^\s]"),
+    ),  # after a joiner: `OpType=` / `ALLREDUCE`
+    (
+        regex_programs.compile(rb"\d[.:]\Z"),
+        regex_programs.compile(rb"\d"),
+    ),  # inside a version or a time: `2.7.` / `8`
+    (
+        regex_programs.compile(rb"[^\s]\Z"),
+        regex_programs.compile(rb"[,;)\]}]"),
+    ),  # closing marks never open a record
 )
 # A CANN log record whose header stands alone on its line, the message moved to the next one (a
 # manual, a viewer or a copy that broke the record at the blank after the thread id):
 # `[ERROR] RUNTIME(4410,python3):<stamp>  [api_impl.cc:5544]4502` / `CtxGetSysParamOpt:...`.
 # Searched, not matched, so a `grep -n` or file prefix before the header does not hide it.
-_BARE_HEADER = re.compile(
+_BARE_HEADER = regex_programs.compile(
     rb"\[(?:ERROR|WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\] ?[A-Za-z][\w-]*\(-?\d+[,:][^)\n]*\):"
     rb"\S+\s+\[[^\]\s]+:\d+\](?:\[tid:\d+\])?\s*\d*\s*\Z"
 )
@@ -106,8 +127,8 @@ _BARE_HEADER = re.compile(
 # too, which is why one mark alone proves no window (`_recurs` asks for two).
 _CUT_MARK = b"$"
 # A terminal's control sequences (colour and other CSI codes): a row shows none of their bytes.
-_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
-_STARTS = re.compile(
+_ESCAPES = regex_programs.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
+_STARTS = regex_programs.compile(
     rb"\s\s|\t"  # indented: code under a frame, CANN trace lines, continuation of a message
     rb"|[|+]"  # a row or border of a table (npu-smi, elastic summaries)
     rb"|File \"|Traceback \(most recent|frame #\d+:|Exception raised from "
@@ -131,13 +152,15 @@ _STARTS = re.compile(
 # the message column (`RuntimeError: ...`) open such a message; a traceback header, a frame
 # (indented further), a quoted path or a caret row never continues one.
 _RICH_GATE = (b"INFO     ", b"ERROR    ", b"WARNING  ")
-_RICH_HEAD = re.compile(
+_RICH_HEAD = regex_programs.compile(
     rb"(?:\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] | {20}|\[\d\d:\d\d:\d\d\] | {11})"
     rb"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +\S.*\s[\w.-]+\.py:\d+\Z"
 )
-_RICH_PATH = re.compile(rb"\s+[\w.-]+\.py:\d+\Z")
-_RICH_OPENS = re.compile(rb"[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b:? ")
-_RICH_NOT_TEXT = re.compile(
+_RICH_PATH = regex_programs.compile(rb"\s+[\w.-]+\.py:\d+\Z")
+_RICH_OPENS = regex_programs.compile(
+    rb"[A-Za-z_][\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b:? "
+)
+_RICH_NOT_TEXT = regex_programs.compile(
     rb"Traceback \(|File \"|\"|\^|\[(?:rank|" + AGENT_ROLE_BYTES + rb")\d+\]"
 )
 

@@ -120,13 +120,14 @@ from __future__ import annotations
 
 import re
 
+from analyzers.core import regex_programs
 from analyzers.formats import outer_prefix
 from analyzers.formats.base import CANN_RECORD_AFTER_LEVEL, ParsedLine
 from analyzers.formats.timestamps import MONTH_NAMES
 from analyzers.formats.worker_tags import process_tag, rank_of, srun_tag
 
-_GREP_FILE = re.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
-_COLLECTOR_TIME = re.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
+_GREP_FILE = regex_programs.compile(r"[^\s:]+\.(?:log|txt):(?:\d+:)?(?=\[)")
+_COLLECTOR_TIME = regex_programs.compile(outer_prefix.COLLECTOR_TIME + outer_prefix.AFTER)
 # what a program's own logging header writes after its time (`formats.pylogging`): an optional
 # pid, rank tag or logger name, then the level (not basicConfig's `ERROR:root:`, which has no
 # time of its own), unless a time of the program's follows the level (vLLM) or the level in
@@ -138,58 +139,62 @@ _OWN_HEADER_AFTER_TIME = (
     r"(?:" + _LEVEL_WORD + r"(?!:\S|\s+\d\d-\d\d \d\d:)"
     r"|\[" + _LEVEL_WORD + r"\](?!\s+(?=\S)(?:" + CANN_RECORD_AFTER_LEVEL + r")))"
 )
-_TS_LOCAL_ISO = re.compile(
+_TS_LOCAL_ISO = regex_programs.compile(
     outer_prefix.LOCAL_ISO_TIME + r"(?: (?!" + _OWN_HEADER_AFTER_TIME + r")|$)"
 )
-_GREP_LINE = re.compile(r"\d{1,7}:(?!\d)")
+_GREP_LINE = regex_programs.compile(r"\d{1,7}:(?!\d)")
 # the task's line after the label keeps its indent when that indent is whole pairs of spaces
 # (a stack's frames, `  File ...`) or tabs (torch's list of a state dict's mismatches,
 # `\tsize mismatch for ...`); `118:  File ...` (grep -n of an indented line, no space of its
 # own after the colon) is a line number
 # a task's empty line keeps its label (`3: ` or `3:`): it still ends the task's message
-_SRUN_LABEL = re.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S|\t+\S)| ?$)")
-_SRUN_LABEL_ODD_INDENT = re.compile(r" {0,4}(\d{1,5}):  (?=\S)")
-_VIEWER_LINE = re.compile(r" +\d{1,7}\t")
-_COMPOSE = re.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
-_PDSH = re.compile(outer_prefix.PDSH + outer_prefix.AFTER)
-_PROCESS_TAG = re.compile(
+_SRUN_LABEL = regex_programs.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S|\t+\S)| ?$)")
+_SRUN_LABEL_ODD_INDENT = regex_programs.compile(r" {0,4}(\d{1,5}):  (?=\S)")
+_VIEWER_LINE = regex_programs.compile(r" +\d{1,7}\t")
+_COMPOSE = regex_programs.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
+_PDSH = regex_programs.compile(outer_prefix.PDSH + outer_prefix.AFTER)
+_PROCESS_TAG = regex_programs.compile(
     r"\(([A-Za-z_][\w.:-]*(?: [A-Za-z_][\w.:-]*)?)(?: rank=(\d+))? pid=(\d+)(?:, ip=[^)]*)?\)\s?"
 )
-_BARE_PROCESS_TAG = re.compile(r"\(pid=(\d+)(?:, ip=[^)]*)?\) ?")
+_BARE_PROCESS_TAG = regex_programs.compile(r"\(pid=(\d+)(?:, ip=[^)]*)?\) ?")
 # a cloud launcher's node tag: node name, node rank (not a process's rank), pid, optional address
-_NODE_TAG = re.compile(r"\((head|worker\d{1,5}), rank=(\d+), pid=(\d+)(?:, ip=[^)]*)?\) ?")
-_RAY_DAEMON = re.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
-_ORPHAN_SGR = re.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
+_NODE_TAG = regex_programs.compile(
+    r"\((head|worker\d{1,5}), rank=(\d+), pid=(\d+)(?:, ip=[^)]*)?\) ?"
+)
+_RAY_DAEMON = regex_programs.compile(r"\((raylet|gcs_server|dashboard_agent)(?:, ip=[^)]*)?\)\s?")
+_ORPHAN_SGR = regex_programs.compile(r"(?:\^\[)?\[\d{1,3}(?:[;:]\d{1,3})*m\s?")
 # keeps the quoted line's own indent; a bare `>` is a blank line of the quote
-_QUOTE = re.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
-_TORCHRUN = re.compile(r"\[(rank|" + outer_prefix.AGENT_ROLE + r")(\d+)\]:\s?")
-_MPI_TAG = re.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
+_QUOTE = regex_programs.compile(r">[ \t]?(?=[ \t]*\S)|>[ \t]*$")
+_TORCHRUN = regex_programs.compile(r"\[(rank|" + outer_prefix.AGENT_ROLE + r")(\d+)\]:\s?")
+_MPI_TAG = regex_programs.compile(r"\[\d+,(\d+)\]<(?:stdout|stderr|stddiag)>:\s?")
 # A platform's or collector's local time (seconds optional, no zone; or the time of day alone,
 # with its fraction) before torch's rank tag or Python logging's default record: anywhere else
 # such a time is the program's own header.
 # (moreutils' `ts` with an ISO time, the `T` form, is `_TS_LOCAL_ISO`'s.)
-_LOCAL_COLLECTOR_TIME = re.compile(
+_LOCAL_COLLECTOR_TIME = regex_programs.compile(
     r" ?(\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d(?:[.,]\d{1,9})?)?|\d\d:\d\d:\d\d[.,]\d{1,9}) "
     r"(?=\[(?:rank|"
     + outer_prefix.AGENT_ROLE
     + r")\d+\]:|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[A-Za-z_][\w.]*:"
     r"| {0,4}\d{1,5}: (?=\S| \S)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3} )"
 )
-_SCHEDULER_TRIAL = re.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
-_BRACKETED_TIME = re.compile(outer_prefix.BRACKETED_TIME + outer_prefix.AFTER)
-_JOURNAL = re.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
+_SCHEDULER_TRIAL = regex_programs.compile(outer_prefix.SCHEDULER_TRIAL + outer_prefix.AFTER)
+_BRACKETED_TIME = regex_programs.compile(outer_prefix.BRACKETED_TIME + outer_prefix.AFTER)
+_JOURNAL = regex_programs.compile(outer_prefix.JOURNAL + outer_prefix.AFTER)
 # what may follow a collector's time: a container runtime's stream and part flag (CRI), or
 # rsyslog's host and program (its time is a collector's)
-_AFTER_COLLECTOR_TIME = re.compile(
+_AFTER_COLLECTOR_TIME = regex_programs.compile(
     r"(?:(stdout|stderr) [FP]|([A-Za-z0-9][\w.-]*) ([\w.@/-]+)\[(\d+)\]:)" + outer_prefix.AFTER
 )
-_KUBECTL = re.compile(outer_prefix.KUBECTL + r"(?: |$)")
-_CI_STEP = re.compile(outer_prefix.CI_STEP + outer_prefix.AFTER)
-_CI_BAR = re.compile(r"\|(?: |$)")
+_KUBECTL = regex_programs.compile(outer_prefix.KUBECTL + r"(?: |$)")
+_CI_STEP = regex_programs.compile(outer_prefix.CI_STEP + outer_prefix.AFTER)
+_CI_BAR = regex_programs.compile(r"\|(?: |$)")
 # Prefixes that can only start with one character are tried only there (every parsed line
 # goes through this loop).
-_STAGE_TAG = re.compile(r"\[Stage-\d{1,3}\] (?=\S)")
-_BRACKETED_LINE = re.compile(r"\[\d{1,7}\] ?(?=\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:)")
+_STAGE_TAG = regex_programs.compile(r"\[Stage-\d{1,3}\] (?=\S)")
+_BRACKETED_LINE = regex_programs.compile(
+    r"\[\d{1,7}\] ?(?=\[(?:rank|" + outer_prefix.AGENT_ROLE + r")\d+\]:)"
+)
 _BY_FIRST_CHAR = {
     "[": (_ORPHAN_SGR, _STAGE_TAG),
     "^": (_ORPHAN_SGR,),
@@ -197,27 +202,27 @@ _BY_FIRST_CHAR = {
     "(": (_RAY_DAEMON,),
 }
 _ANY_START = (_GREP_FILE, _COMPOSE)
-_TABLE_ROW = re.compile(
+_TABLE_ROW = regex_programs.compile(
     r"\s*(?:\|\s*)*(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)"
     r" +\| (.*?)\s*\|$"
 )
-_REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]$")
+_REPEATED = regex_programs.compile(r"\s*\[repeated \d+x across cluster\]$")
 # a tqdm frame: optional description, percent, bar, counts, [elapsed<left, rate, postfix];
 # a loop that redraws its bar more than once before its next line (an update, then
 # `set_postfix`) leaves several frames, their carriage returns read as blanks, all dropped
 _FRAME = r"[^|\n]{0,120}?\d{1,3}%\|[^|\n]{0,120}\|[^\[\]\n]{0,40}\[[^\[\]\n]{0,300}\]"
-_PROGRESS = re.compile(rf"(?:{_FRAME}\s+){{0,8}}{_FRAME}(?=\S)")
+_PROGRESS = regex_programs.compile(rf"(?:{_FRAME}\s+){{0,8}}{_FRAME}(?=\S)")
 # a frame whose postfix shows a loss or gradient norm that went non-finite (`8.4s/it,
 # step_loss=nan]`): that frame is the news, so it is not dropped as a wrapper of the next line
-_NONFINITE_POSTFIX = re.compile(
+_NONFINITE_POSTFIX = regex_programs.compile(
     r"(?:it/s|s/it),[^\]\n]*?(?<![\w.])(?:\w*loss|grad_?norm)=(?:nan|[-+]?inf)\b", re.I
 )
-_PYTEST_FAILURE = re.compile(r"E {3,}(?=\S)")
+_PYTEST_FAILURE = regex_programs.compile(r"E {3,}(?=\S)")
 # one code span of one or two backticks that is the whole line, trailing blanks aside
-_CODE_SPAN = re.compile(r"(`{1,2})(?!`)([^`]*[^`\s][^`]*?)\1\s*$")
-_PROGRESS_DOTS = re.compile(r"\.{3,}(?=[^.\s])")
+_CODE_SPAN = regex_programs.compile(r"(`{1,2})(?!`)([^`]*[^`\s][^`]*?)\1\s*$")
+_PROGRESS_DOTS = regex_programs.compile(r"\.{3,}(?=[^.\s])")
 _MAX_WRAPPERS = 6
-_MODEL_SERVER_RELAY = re.compile(
+_MODEL_SERVER_RELAY = regex_programs.compile(
     r"(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{3}) \[(?:INFO|WARN|DEBUG) ?\] "
     r"(W-\d+-\S+-std(?:out|err)) (?:MODEL_LOG|org\.pytorch\.serve\.wlm\.WorkerLifeCycle) - "
 )

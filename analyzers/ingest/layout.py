@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from analyzers.core import regex_programs
 from analyzers.core.limits import plausible_rank
 from analyzers.core.types import FileKind
 from analyzers.core.yamlcheck import parse_yaml_file
@@ -58,27 +59,27 @@ STAMP_DIGITS = 14  # YYYYMMDDHHMMSS: a stamp without its time sorts at the start
 @lru_cache(maxsize=1)
 def load_layout() -> Layout:
     data = parse_yaml_file(LAYOUT_FILE)
-    kinds = tuple(
-        KindRule(FileKind(rule["kind"]), re.compile(rule["path"], re.IGNORECASE))
-        for rule in data["kinds"]
-    )
-    ranks = tuple(re.compile(p, re.IGNORECASE) for p in data["ranks"])
-    local = tuple(re.compile(p, re.IGNORECASE) for p in data.get("local_rank_dirs") or ())
-    node_files = tuple(re.compile(p, re.IGNORECASE) for p in data.get("node_rank_files") or ())
-    hosts = tuple(re.compile(p, re.IGNORECASE) for p in data.get("host_folders") or ())
+    kinds = tuple(KindRule(FileKind(rule["kind"]), _folded(rule["path"])) for rule in data["kinds"])
+    ranks = tuple(_folded(p) for p in data["ranks"])
+    local = tuple(_folded(p) for p in data.get("local_rank_dirs") or ())
+    node_files = tuple(_folded(p) for p in data.get("node_rank_files") or ())
+    hosts = tuple(_folded(p) for p in data.get("host_folders") or ())
     rotations = tuple(_rotation_pattern(p) for p in data.get("rotations") or ())
     artifacts = data.get("artifacts") or ()
-    artifact = (
-        re.compile("|".join(f"(?:{p})" for p in artifacts), re.IGNORECASE) if artifacts else None
-    )
+    artifact = _folded("|".join(f"(?:{p})" for p in artifacts)) if artifacts else None
     suffixes = tuple(data["default_log_suffixes"])
     return Layout(kinds, ranks, suffixes, local, node_files, hosts, rotations, artifact)
+
+
+def _folded(source: str) -> re.Pattern[str]:
+    """A layout pattern: it matches a path whatever the path's case."""
+    return regex_programs.compile(source, re.IGNORECASE)
 
 
 def _rotation_pattern(source: str) -> re.Pattern[str]:
     """A rotation rule must say which file was rotated and how its segments are ordered:
     checked at load, so a bad edit fails at start instead of joining segments at random."""
-    pattern = re.compile(source, re.IGNORECASE)
+    pattern = _folded(source)
     groups = set(pattern.groupindex)
     if "live" not in groups or len(groups & {"number", "stamp"}) != 1:
         raise ValueError(

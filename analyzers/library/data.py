@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.bilingual import BilingualError, zh_key, zh_list, zh_text
 from analyzers.core.knowledge_cache import cached
 from analyzers.core.saferegex import UnsafeRegex, compile_user_regex
@@ -42,8 +43,8 @@ STRATEGIES = frozenset(
         "collect_more",
     }
 )
-SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
-CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+SLUG = regex_programs.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+CJK_CHAR = regex_programs.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 MAX_TERM_ZH = 20
 
 _REQUIRED_TEXT = ("id", "title", "category", "root_cause", "fix")

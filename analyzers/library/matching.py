@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzers.classify.accelerator import accelerator_of
+from analyzers.core import regex_programs
 from analyzers.core.types import CaseMatch, Diagnosis, EventKind, FileScan
 from analyzers.library.data import (
     CASES_DIR,
@@ -60,15 +61,15 @@ FROM_SCANS = object()  # `match_cases`: read the accelerator from the scans
 # How operator names look in error text: aclnn entry points, torch_npu functions, the
 # "current working operator" note, tiling and launch failures.
 OPERATOR_PATTERNS = (
-    re.compile(r"\b(aclnn[A-Z]\w+)"),
-    re.compile(r"\b(_?npu_[a-z][a-z0-9_]+)"),
-    re.compile(r"operator name is (\w+)"),
-    re.compile(r"opType: \d+, (\w+)"),
-    re.compile(r"launch failed for (\w+)"),
-    re.compile(r"\b([A-Z][A-Za-z0-9]+) do tiling failed"),
+    regex_programs.compile(r"\b(aclnn[A-Z]\w+)"),
+    regex_programs.compile(r"\b(_?npu_[a-z][a-z0-9_]+)"),
+    regex_programs.compile(r"operator name is (\w+)"),
+    regex_programs.compile(r"opType: \d+, (\w+)"),
+    regex_programs.compile(r"launch failed for (\w+)"),
+    regex_programs.compile(r"\b([A-Z][A-Za-z0-9]+) do tiling failed"),
 )
 # torch_npu helpers that show up in the same text but are not device operators.
-_NOT_OPERATORS = re.compile(r"synchron|^_?npu_smi$|^_?npu_set_device$", re.IGNORECASE)
+_NOT_OPERATORS = regex_programs.compile(r"synchron|^_?npu_smi$|^_?npu_set_device$", re.IGNORECASE)
 
 
 def find_operators(text: str) -> list[str]:
@@ -96,9 +97,9 @@ def normalize_operator(name: str) -> str:
 
 # Chip names as npu-smi prints them (or SOC_VERSION-like settings) -> hardware generation.
 HARDWARE_NAMES = (
-    (re.compile(r"310P", re.IGNORECASE), "310P"),
-    (re.compile(r"910_?93", re.IGNORECASE), "A3"),
-    (re.compile(r"910_?B", re.IGNORECASE), "A2"),
+    (regex_programs.compile(r"310P", re.IGNORECASE), "310P"),
+    (regex_programs.compile(r"910_?93", re.IGNORECASE), "A3"),
+    (regex_programs.compile(r"910_?B", re.IGNORECASE), "A2"),
 )
 
 
@@ -215,7 +216,7 @@ def _unique(lines: Iterable[str]) -> list[str]:
     return list(first.values())
 
 
-_NUMBER = re.compile(r"\d+")
+_NUMBER = regex_programs.compile(r"\d+")
 
 
 def template(line: str) -> str:

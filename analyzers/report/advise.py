@@ -29,17 +29,18 @@ from dataclasses import dataclass, field
 
 from analyzers.classify.accelerator import ASCEND, load_stacks
 from analyzers.classify.rules import UNKNOWN_STACK, Action, ActionBook
+from analyzers.core import regex_programs
 
 MAX_ACTIONS = 6
 _FORMATTER = string.Formatter()
 # CUDA's own words, its runtime's prefix (`CUDART error:`) among them, and a CUDA header as the
 # place of a failed call (`custom_all_reduce.cuh:368`): C++ extensions' checks often name only that.
-_CUDA_WORDS = re.compile(
+_CUDA_WORDS = regex_programs.compile(
     r"\b(?:cuda|cudart|nccl|nvidia|gpu|cublas|cudnn)\b|\w\.cuh\b", re.IGNORECASE
 )
 # Runtimes of other accelerators, as their lines name them (headers included: the Neuron
 # runtime's component column says TDRV or NRT where the message names nothing).
-_OTHER_ACCELERATOR_WORDS = re.compile(
+_OTHER_ACCELERATOR_WORDS = regex_programs.compile(
     r"\btorch_xla\b|\bXLA\b|/xla/|\bTPU|\bXRT\b|\bPJRT\b|\blibtpu\b"
     r"|\bNeuron|\bneuronx|\bnrt_\w+|\bNRT\b|\bTDRV\b"
     r"|\bTenstorrent|\bTT_(?:FATAL|THROW)\b|\btt[-_]metal\b|\bttnn\b"
@@ -48,7 +49,7 @@ _OTHER_ACCELERATOR_WORDS = re.compile(
 OTHER = "other"  # a stack no advice is written for: only stack-free advice applies
 # A build without a device or backend says so by naming it: a CPU-only torch (Ascend's torch
 # under torch_npu is one) asked for CUDA, or a build without NCCL asked for that backend.
-_NOT_BUILT_WITH = re.compile(
+_NOT_BUILT_WITH = regex_programs.compile(
     r"\bTorch not compiled with \w+ enabled\b|\bDistributed package doesn't have \w+ built in\b",
     re.IGNORECASE,
 )

@@ -27,6 +27,7 @@ from analyzers.causal.world_sizes import (
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
+from analyzers.core import regex_programs
 from analyzers.core.phrases import ranks_said, say
 from analyzers.core.types import (
     UNLABELLED,
@@ -39,10 +40,12 @@ from analyzers.core.types import (
 )
 from analyzers.tree.facts import npu_state
 
-LOAD_PHASE = re.compile(r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I)
+LOAD_PHASE = regex_programs.compile(
+    r"\b(?:load(?:ing|ed)?|weights?|checkpoint shards?|safetensors)\b", re.I
+)
 # a loading checkpoint that reports the loading over (`load weights passed`, `weights loaded`)
-_TIMED_OUT = re.compile(r"\btimed out\b|\btimeout\b", re.I)
-LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re.I)
+_TIMED_OUT = regex_programs.compile(r"\btimed out\b|\btimeout\b", re.I)
+LOAD_DONE = regex_programs.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re.I)
 # `from_pretrained` is where the hub-style loaders (transformers, the serving engines built on
 # them) read a checkpoint into the model they build; a size error under it is the checkpoint
 # not fitting the parameters, as under a loader's own frames. Megatron's checkpoint converter
@@ -54,7 +57,7 @@ LOAD_DONE = re.compile(r"\b(?:passed|done|finished|complete(?:d)?|loaded)\b", re
 # converter folder; they reshape each weight by the model's head and group counts, and a reshape
 # that does not fit there is read the same way
 # (docs/labelling.md#a-checkpoint-cut-for-another-number-of-ranks).
-LOAD_FRAME = re.compile(
+LOAD_FRAME = regex_programs.compile(
     r"load_weights|weight_loader|load_state_dict|model_loader|load_checkpoint|from_pretrained"
     r"|[/\\]checkpoint[/\\](?:saver|loader)_\w+\.py"
     r"|[/\\]\w*checkpoints?_conver(?:t|s)or\w*[/\\]"
@@ -66,10 +69,10 @@ _JOB_LOGS = (FileKind.RANK_LOG, FileKind.LAUNCHER, FileKind.OTHER)
 # first of them (to read the features, to open the first tar); a rank handed none, because the
 # files or shards are fewer than the ranks or a pattern matched nothing on that node, raises a
 # bare IndexError there (docs/labelling.md#a-rank-handed-no-data-files).
-DATA_SPLIT_FRAME = re.compile(
+DATA_SPLIT_FRAME = regex_programs.compile(
     r"\bin (?:_split_generators|split_by_node|split_by_worker|split_dataset_by_node)\s*$"
 )
-EMPTY_LIST_INDEX = re.compile(r"\bIndexError: list index out of range\b")
+EMPTY_LIST_INDEX = regex_programs.compile(r"\bIndexError: list index out of range\b")
 
 
 # --- no error line at all ------------------------------------------------------------------

@@ -50,6 +50,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from analyzers.core import regex_programs
 from analyzers.formats.lines import parse_line
 from analyzers.ingest.textio import clean_line
 
@@ -98,19 +99,19 @@ _TOKEN_SOURCE = (
     rf"{_SEPARATOR}(?:(?P<stamp>{_STAMP})|(?P<tag>{_TAG})|(?P<rank>{_RANK})|(?P<level>{_LEVEL})"
     rf"|(?P<field>{_FIELD})|(?P<mark>{_MARK})|(?P<label>{_LABEL}))"
 )
-_TOKEN = re.compile(_TOKEN_SOURCE)
+_TOKEN = regex_programs.compile(_TOKEN_SOURCE)
 # a token that names the request a server's line is about (`[req 3]`, `(request #3)`,
 # `request_id=3`, `req-3:`) or the layer a part line ran in (`[layer 2]`, `[L2]`, `L2:`,
 # `layer2:`; a bare `L2 ` is an L2 norm)
-_SCOPE = re.compile(
+_SCOPE = regex_programs.compile(
     r"[\[(]?(?i:req(?:uest)?)(?:[ _-]?(?i:id))?(?:\s*[=:#-]\s*|\s+|[_-])#?\d"
     r"|\[? ?(?:(?i:layer)[ _-]?\d|L\d+ ?[\]/:|])"
 )
-_RUN = re.compile(rf"(?:{_TOKEN_SOURCE})+")
+_RUN = regex_programs.compile(rf"(?:{_TOKEN_SOURCE})+")
 # a terminal's colour codes, which a coloured logger may put inside a label
 # (`\x1b[36mrank0\x1b[0m:\x1b[36minfo\x1b[0m - `): the label's text is looked for without them
-_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
-_AFTER = re.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
+_ESCAPES = regex_programs.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
+_AFTER = regex_programs.compile(r"(?:[ \t]*(?:[:|]|-(?=\s)))?[ \t]?")
 
 
 class CheckpointPrefix:

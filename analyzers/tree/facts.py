@@ -12,11 +12,11 @@ or chip settings for the hardware generation (`analyzers.library.matching.hardwa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.types import (
     UNLABELLED,
     Correlation,
@@ -32,7 +32,7 @@ MAX_LINES = 4000
 
 # torch_npu's OOM text: "... (NPU 6; 60.97 GiB total capacity; 10.24 GiB already allocated;
 # ... 19.79 MiB free; 10.65 GiB reserved in total by PyTorch)"
-_OOM = re.compile(
+_OOM = regex_programs.compile(
     r"([\d.]+) ([KMGT]i?B) total capacity; ([\d.]+) ([KMGT]i?B) already allocated;"
     r".*?([\d.]+) ([KMGT]i?B) free; ([\d.]+) ([KMGT]i?B) reserved in total"
 )
@@ -200,7 +200,7 @@ def _exits(scans: Sequence[FileScan]) -> Iterable[ExitFact]:
 def _exit_ref(scan: FileScan, code: int, item: Mapping[str, Any]) -> ErrorRef | None:
     if (line := _int(item.get("line"))) is not None:
         return ErrorRef(scan.info.path, line, str(item.get("text") or ""), _int(item.get("rank")))
-    wanted = re.compile(rf"exit ?code:? *{code}\b")
+    wanted = regex_programs.compile(rf"exit ?code:? *{code}\b")
     pid = str(item.get("pid") or "")
     for event in scan.events:
         text = event.message or event.text

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from analyzers.core import regex_programs
 from analyzers.core.types import ErrorRef
 from analyzers.library.matching import normalize_operator, taxonomy
 from analyzers.tree.facts import FactLine, TreeFacts
@@ -175,7 +176,7 @@ def _regexes(arg: Any) -> list[re.Pattern[str]]:
 
 @lru_cache(maxsize=2048)
 def compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+    return regex_programs.compile(pattern, re.IGNORECASE)
 
 
 _NPU_FACTS = (
