@@ -8,6 +8,7 @@ from analyzers import AnalyzeOptions, analyze
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tail_reading import RULE, WORDS, read_tails, reads
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
+from analyzers.formats.severity import load_prefilter
 from analyzers.scan.quiet_tail import QUIET_TAIL, TAIL_SOURCE
 
 KNOWLEDGE = load_knowledge()
@@ -243,6 +244,46 @@ def test_a_server_whose_tail_holds_only_nccl_set_up_and_a_dump_keeps_no_first_er
     )
     (tmp_path / "server.log").write_text(server)
     (tmp_path / "py-spy.txt").write_text(dump)
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hang", diagnosis.root_cause
+    assert diagnosis.first_error is None, diagnosis.first_error
+
+
+def test_a_gloo_count_of_a_complete_mesh_is_never_read() -> None:
+    """docs/labelling.md (a quiet end's tails): each rank of a new gloo group reports how many
+    peers it connected to and how many it expected; when the two agree the group is up, so the
+    line is a set-up notice, also as a stalled server's last worded line."""
+    for text in (
+        "[Gloo] Rank 0 is connected to 0 peer ranks. Expected number of connected peer ranks is : 0",
+        "[Gloo] Rank 5 is connected to 7 peer ranks. Expected number of connected peer ranks is : 7",
+    ):
+        assert reads(line(3, text), KNOWLEDGE) is None, text
+
+
+def test_a_gloo_count_of_a_short_mesh_is_not_a_notice() -> None:
+    # fewer peers than expected is no report of a group that came up: the notice rule leaves it
+    short = (
+        "[Gloo] Rank 5 is connected to 6 peer ranks. Expected number of connected peer ranks is : 7"
+    )
+    assert load_prefilter().benign.sub(" ", short).strip() == short
+
+
+def test_a_server_stalled_after_its_gloo_groups_came_up_keeps_no_first_error(
+    tmp_path: Path,
+) -> None:
+    """A serving engine that set up its CPU groups, announced the model load and printed nothing
+    more: no line of it failed, so the quiet end's `hang` with no first error."""
+    engine = "(EngineCore_DP0 pid=4120) "
+    gloo = (
+        "[Gloo] Rank 0 is connected to 0 peer ranks. Expected number of connected peer ranks is : 0"
+    )
+    log = (
+        f"{engine}INFO 03-02 10:14:07 [parallel_state.py:1208] rank 0 in world size 1 is "
+        "assigned as DP rank 0, PP rank 0, TP rank 0, EP rank 0\n"
+        + f"{gloo}\n" * 3
+        + f"{engine}INFO 03-02 10:14:11 [gpu_model_runner.py:2602] Starting to load model\n"
+    )
+    (tmp_path / "serve.log").write_text(log)
     diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
     assert diagnosis.category == "hang", diagnosis.root_cause
     assert diagnosis.first_error is None, diagnosis.first_error
