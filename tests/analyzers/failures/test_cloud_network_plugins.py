@@ -356,3 +356,37 @@ def test_libfabrics_note_of_a_registered_region_is_no_failure() -> None:
     diagnosis = diagnose_text("rank5.err", text)
     assert diagnosis.category == "oom"
     assert "env.nccl_ofi_memory_registration" not in rules_of(diagnosis)
+
+
+# NCCL 2.28 when no plugin answers to the name NCCL_NET holds; the launch script's `git pull`
+# printed git's own loader failure first, under the library path the job exported.
+NO_NET_PLUGIN_AFTER_GIT = """\
+/usr/libexec/git-core/git-remote-https: symbol lookup error: /lib64/libldap.so.2: undefined symbol: EVP_md2, version OPENSSL_3.0.0
+NCCL version 2.28.9+cuda12.9
+
+[2026-03-04 11:20:05] gpu12:48812:48812 [0] plugin/net.cc:379 NCCL WARN Failed to initialize any NET plugin
+torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9
+ncclInvalidUsage: This usually reflects invalid usage of NCCL library.
+Last error:
+Failed to initialize any NET plugin
+"""
+
+
+def test_no_plugin_for_the_network_nccl_net_names_is_the_host() -> None:
+    """docs/labelling.md#a-cloud-network-plugin-that-does-not-start"""
+    diagnosis = diagnose_text("console.log", NO_NET_PLUGIN_AFTER_GIT)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="NCCL WARN Failed to initialize any NET plugin",
+        rule="env.nccl_net_plugin_start_failed",
+        beside=("config", "hccl"),
+    )
+
+
+def test_gits_own_loader_failure_is_no_extension_of_the_job() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load"""
+    diagnosis = diagnose_text("console.log", NO_NET_PLUGIN_AFTER_GIT)
+    assert "cfg.extension_symbol_mismatch" not in rules_of(diagnosis)
+    text = "ImportError: /srv/venv/lib/python3.11/site-packages/fastops/_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+    assert "cfg.extension_symbol_mismatch" in rules_of(diagnose_text("job.log", text))

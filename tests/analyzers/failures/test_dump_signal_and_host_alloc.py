@@ -76,3 +76,26 @@ def test_a_planned_allocation_is_not_a_failure() -> None:
     diagnosis = diagnose_text("ds/training.log", HOST_ALLOC_PLANNED)
     assert diagnosis.category != "oom", diagnosis.root_cause
     assert diagnosis.first_error is None
+
+
+# Releases that name the rank whose watchdog fired put two spaces before its number; the peers
+# had finished all the work they enqueued.
+DUMP_SIGNAL_TWO_SPACES = """\
+[rank2]:[E412 08:30:05.201177410 ProcessGroupNCCL.cpp:1922] [PG ID 0 PG GUID 0(default_pg) Rank 2] Observed flight recorder dump signal from another rank via TCPStore.
+[rank2]:[E412 08:30:05.201177410 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 2] Received a dump signal due to a collective timeout from  rank 5 and we will try our best to dump the debug info. Last enqueued NCCL work: 9120, last completed NCCL work: 9120.
+[rank3]:[E412 08:30:05.201290016 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 3] Received a dump signal due to a collective timeout from  rank 5 and we will try our best to dump the debug info. Last enqueued NCCL work: 9120, last completed NCCL work: 9120.
+E0412 08:30:09.702000 811 torch/distributed/elastic/multiprocessing/api.py:988] failed (exitcode: 1) local_rank: 2 (pid: 1304) of binary: /srv/venv/bin/python
+  exitcode  : 1 (pid: 1304)
+"""
+
+
+def test_a_dump_signal_naming_the_rank_after_two_spaces_is_the_collective() -> None:
+    """docs/labelling.md#hang-or-hccl-when-a-stall-ends-in-a-notify-timeout"""
+    diagnosis = diagnose_text("server_tail.log", DUMP_SIGNAL_TWO_SPACES)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Received a dump signal due to a collective timeout from  rank 5",
+        rule="hccl.timeout_dump_signal",
+        beside=("hang",),
+    )

@@ -239,3 +239,41 @@ def test_another_programs_exit_status_under_a_launcher_is_no_build() -> None:
     )
     diagnosis = diagnose_text("train.log", text)
     assert "cfg.extension_build_report_only" not in rules_of(diagnosis)
+
+
+# docs/labelling.md#operator-installation-or-platform-limit: one rank builds a just-in-time
+# extension and its ninja run fails; the other rank, which waited for it, finds no module in
+# the extension folder.
+BUILD_FAILED_THEN_MODULE_MISSING = """\
+Building extension module cpu_lion...
+[rank1]: subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.
+[rank1]: RuntimeError: Error building extension 'cpu_lion'
+Loading extension module cpu_lion...
+[rank0]: ImportError: /home/ops/.cache/torch_extensions/py311_cu121/cpu_lion/cpu_lion.so: cannot open shared object file: No such file or directory
+srun: error: node07: task 0: Exited with exit code 1
+"""
+
+
+def test_a_module_the_failed_build_never_wrote_yields_to_the_build() -> None:
+    diagnosis = diagnose_text("slurm-4410.out", BUILD_FAILED_THEN_MODULE_MISSING)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Command '['ninja', '-v']'",
+        rule="cfg.jit_extension_module_missing",
+    )
+
+
+def test_the_missing_module_alone_is_still_the_build() -> None:
+    text = BUILD_FAILED_THEN_MODULE_MISSING.splitlines()[4] + "\n"
+    diagnosis = diagnose_text("rank0.log", text)
+    assert_reads(diagnosis, "config", first_error="cpu_lion.so: cannot open shared object file")
+
+
+def test_a_runtime_library_the_loader_cannot_find_stays_the_machine() -> None:
+    text = (
+        "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+    )
+    diagnosis = diagnose_text("rank0.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "cfg.jit_extension_module_missing" not in rules_of(diagnosis)
