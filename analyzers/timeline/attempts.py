@@ -21,7 +21,10 @@ rendezvous when any of them restarts. Only the agent whose child failed counts t
 their consoles. So once any agent's tree shows a later attempt, every agent's console is left
 out, not only the restarted one's. When the run wanted lies further back than such an agent's
 tree goes, its console is read after all, cut where each run began (`progress_restart_lines`):
-that console alone still holds the run (`_consoles_reaching_back`).
+that console alone still holds the run (`_consoles_reaching_back`). pdsh's console of every
+host's agent (`node-1: [default0]:...`) lies over all their trees; when it is cut into more runs
+than any of them keeps attempt folders, an agent rewrote a folder with a later run, and the run
+that printed checkpoints is read from the console for all of them (`_consoles_with_more_runs`).
 
 A file several attempts wrote into (a launcher's console, a log a retry loop appended to) is
 cut where each later attempt begins (`analyzers.checkpoints.restarts`).
@@ -99,7 +102,41 @@ def stopped_run(scans: Sequence[FileScan]) -> StoppedRun:
     )
     spans.update((path, _span(lines, max(len(lines) - back, 0))) for path, lines in cut.items())
     spans.update((path, _span(cuts[path], len(cuts[path]) - back)) for path in consoles)
+    for path, (runs_back, under) in _consoles_with_more_runs(scans, folders, latest, cuts).items():
+        left_out.discard(path)
+        left_out.update(p for p, (agent, _) in folders.items() if agent in under)
+        spans[path] = _span(cuts[path], len(cuts[path]) - runs_back)
     return StoppedRun(left_out, spans)
+
+
+def _consoles_with_more_runs(
+    scans: Sequence[FileScan],
+    folders: dict[str, tuple[str, int]],
+    latest: dict[str, int],
+    cuts: dict[str, list[int]],
+) -> dict[str, tuple[int, list[str]]]:
+    """Consoles that hold more runs than the agents' trees beneath them keep attempt folders,
+    each with the runs to count back and those agents: pdsh's console of every host's agent
+    (`node-1: [default0]:...`) copies every run, while an agent restarted by another node's
+    restart rewrote its attempt folder with a later run, so its trees lost the run that printed
+    the checkpoints. When the console's last run printed none, the latest run that did is read
+    from the console for all those agents. A console whose last run printed checkpoints leaves
+    the trees to hold it (each agent's last folder is its last run)."""
+    found: dict[str, tuple[int, list[str]]] = {}
+    for scan in scans:
+        path = scan.info.path
+        lines = cuts.get(path)
+        if path in folders or not lines:
+            continue
+        under = [agent for agent in latest if agent.startswith(folder_prefix(path))]
+        if not under or len(lines) <= max(latest[agent] for agent in under):
+            continue
+        printed = [
+            part for part in range(len(lines) + 1) if _progress_between(scan, *_span(lines, part))
+        ]
+        if printed and max(printed) < len(lines):
+            found[path] = (len(lines) - max(printed), under)
+    return found
 
 
 def _consoles_reaching_back(

@@ -218,3 +218,34 @@ def test_a_launcher_missing_in_a_chinese_locale_is_the_nodes_setup() -> None:
     diagnosis = diagnose_text("slurm-4410.out", text)
     assert diagnosis.category == "driver_env", diagnosis.root_cause
     assert "env.step_program_not_found" in rules_of(diagnosis)
+
+
+# A pdsh-style console of three torchrun hosts: the remote shell of node 2 runs a launch line
+# whose launcher path does not exist there, so that node never joins; the others wait in the
+# rendezvous until it times out, and the host of its store then goes away under node 0.
+LAUNCHER_PATH_MISSING_ON_ONE_NODE = """\
+node-2: bash: line 1: /opt/conda/envs/infer/bin/torchrun: No such file or directory
+node-1: W1207 04:12:30.665000 1888 torch/distributed/run.py:865] node_rank is only used for static rdzv_backend. It will be ignored for rdzv_backend=c10d.
+node-1: Traceback (most recent call last):
+node-1:   File "/work/torchenv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/dynamic_rendezvous.py", line 680, in run
+node-1:     raise RendezvousTimeoutError
+node-1: torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError
+node-0: [W1207 04:12:46.695078475 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=3, addr=[::ffff:127.0.0.1]:60318, remote=[::ffff:127.0.0.1]:32511): Broken pipe
+node-0: torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.
+"""
+
+
+def test_a_launcher_path_one_nodes_shell_cannot_find_is_its_setup() -> None:
+    diagnosis = diagnose_text("console.log", LAUNCHER_PATH_MISSING_ON_ONE_NODE)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="/opt/conda/envs/infer/bin/torchrun: No such file or directory",
+        rule="env.step_program_not_found",
+        beside=("config",),
+    )
+
+
+def test_a_missing_file_a_shell_redirects_to_is_no_missing_launcher() -> None:
+    text = "bash: line 1: /scratch/run7/out.log: No such file or directory\n"
+    assert "env.step_program_not_found" not in rules_of(diagnose_text("run.log", text))

@@ -70,3 +70,31 @@ def test_an_error_printed_before_the_socket_warning_wins() -> None:
 def test_a_connected_client_is_no_break() -> None:
     diagnosis = diagnose_text("worker.log", NOT_A_BREAK)
     assert "hccl.store_client_socket_broken" not in rules_of(diagnosis)
+
+
+# An agent polling the rendezvous store whose host went away mid-read: the client states the
+# read that came back empty (`recvValueWithTimeout ...: Failed to recv, got 0 bytes`), then
+# the write after it broke on the closed socket.
+RECV_EMPTY_THEN_SEND_BROKEN = (
+    "[default0]:2026-12-07 04:18:18,557 [rank0] INFO  attention passed\n"
+    "[W1207 04:18:18.840782695 TCPStore.cpp:138] [c10d] recvValueWithTimeout failed on"
+    " SocketImpl(fd=3, addr=[::ffff:127.0.0.1]:45262, remote=[::ffff:127.0.0.1]:32533): Failed"
+    " to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or"
+    " crash?\n"
+    "Exception raised from recvBytes at /__w/pytorch/pytorch/torch/csrc/distributed/c10d/"
+    "Utils.hpp:787 (most recent call first):\n"
+    "W1207 04:18:18.988000 4046 torch/distributed/elastic/multiprocessing/api.py:1028] Sending"
+    " process 4230 closing signal SIGTERM\n"
+    "[W1207 04:18:19.244208694 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=3,"
+    " addr=[::ffff:127.0.0.1]:45262, remote=[::ffff:127.0.0.1]:32533): Broken pipe\n"
+)
+
+
+def test_a_read_that_came_back_empty_is_the_first_break() -> None:
+    diagnosis = diagnose_text("node-0/launcher.log", RECV_EMPTY_THEN_SEND_BROKEN)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="recvValueWithTimeout failed on SocketImpl",
+        rule="hccl.store_client_socket_broken",
+    )

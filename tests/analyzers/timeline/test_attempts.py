@@ -270,3 +270,61 @@ def test_the_line_that_begins_a_later_attempt_is_that_attempts(tmp_path: Path) -
 
     report = lines.index(AGENT_REPORT) + 1
     assert [attempts.of(scan.info.path, line) for line in (report, report + 1)] == [0, 1]
+
+
+def _hosts_run(host: str, ranks: dict[int, int], lines: list[str]) -> list[str]:
+    """One run of a host's workers in pdsh's console: host label, agent's local tag, line."""
+    return [
+        f"{host}: [default{local}]:{text.format(rank=rank, local=local)}"
+        for local, rank in ranks.items()
+        for text in lines
+    ]
+
+
+def test_a_console_of_every_host_that_kept_more_runs_than_the_trees_places_the_ranks(
+    tmp_path: Path,
+) -> None:
+    """docs/labelling.md#a-job-its-launcher-restarted: pdsh's console of two hosts' agents
+    copies three runs; node-0's agent, restarted by node-1's restart, rewrote `attempt_0/` with
+    the second run and `attempt_1/` with the third, neither of which printed a checkpoint. Only
+    the console still holds the first run, where node-0's ranks passed their weight load."""
+    start = (
+        "2026-12-07 04:16:20,123 [rank{rank}] INFO init process group: backend=gloo "
+        "rank={rank} local_rank={local} node=node-0 world_size=4 master=localhost:32557"
+    )
+    passed = "2026-12-07 04:16:20,414 [rank{rank}] INFO load weights passed"
+    closed = (
+        "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:5783."
+    )
+    node0, node1 = {0: 0, 1: 1}, {0: 2, 1: 3}
+    console = _hosts_run("node-0", node0, [start, passed]) + _hosts_run("node-1", node1, [start])
+    console += _hosts_run("node-1", {0: 2}, [passed, f"[rank2]: {closed}"])
+    console += _hosts_run("node-1", {1: 3}, [f"[rank3]: {CORRUPT}"])
+    console += _hosts_run("node-0", node0, ["[rank{rank}]: " + closed])
+    for _ in range(2):  # two more runs, each dying while connecting
+        console += _hosts_run("node-0", node0, [start, "[rank{rank}]: " + REFUSED])
+        console += _hosts_run("node-1", node1, [start])
+    write_lines(tmp_path, "job-abe8/console.log", console)
+    trees = {"node-0": ("j_v8id", node0), "node-1": ("j_hhrz", node1)}
+    for host, (tree, ranks) in trees.items():
+        for number in (0, 1):
+            for local, rank in ranks.items():
+                folder = f"job-abe8/{host}/torchrun_logs/{tree}/attempt_{number}/{local}"
+                text = [start.format(rank=rank, local=local)]
+                if host == "node-1" and number == 0:  # node-1's first run survives in its tree
+                    text += [passed.format(rank=rank)] if rank == 2 else []
+                    text += _traceback(rank, closed if rank == 2 else CORRUPT)
+                elif rank in node0:
+                    text += _traceback(rank, REFUSED)
+                write_lines(tmp_path, f"{folder}/stderr.log", text)
+                write_lines(tmp_path, f"{folder}/stdout.log", [])
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert _ranks(report) == {
+        0: ("load weights passed", 1),
+        1: ("load weights passed", 1),
+        2: ("load weights passed", 1),
+        3: (None, 0),
+    }
