@@ -54,6 +54,27 @@ def test_a_broken_file_fails_each_time_naming_itself(cache_dir, prefilter) -> No
             read_yaml(prefilter)
 
 
+def test_a_key_written_twice_in_one_entry_is_refused(cache_dir, tmp_path) -> None:
+    """Two edits of one rule merged side by side can leave the rule with two `regex:` keys;
+    a YAML parser keeps the last one and drops the other's patterns without a word."""
+    signatures = tmp_path / "signatures.yaml"
+    signatures.write_text(
+        "signatures:\n"
+        "  - id: op.shapes_disagree\n"
+        "    regex: 'k-axis of the two inputs are different'\n"
+        "    regex: 'should be equal to tensor 0'\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(KnowledgeError, match=r"signatures\.yaml: cannot read: .*'regex'.*twice"):
+        read_yaml(signatures)
+
+
+def test_the_same_key_in_different_entries_is_fine(cache_dir, tmp_path) -> None:
+    path = tmp_path / "layout.yaml"
+    path.write_text("a: {regex: x}\nb: {regex: y}\n", encoding="utf-8")
+    assert read_yaml(path) == {"a": {"regex": "x"}, "b": {"regex": "y"}}
+
+
 def test_a_missing_file_fails_naming_itself(cache_dir, tmp_path) -> None:
     with pytest.raises(KnowledgeError, match=r"phrases\.yaml: cannot read"):
         read_yaml(tmp_path / "phrases.yaml")
