@@ -20,11 +20,13 @@ import shutil
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
 from analyzers.core.phrases import say
 from analyzers.ingest.budget import Counting, Metered
 from analyzers.ingest.compression import gunzip_stream
+from analyzers.ingest.gzip_content import GunzipIfPacked
 from analyzers.ingest.sniff import kind_from_head
 from analyzers.ingest.streams import decompressed, drain
 from analyzers.ingest.tarstream import TarEntry, TarStream
@@ -69,14 +71,16 @@ class TarWalker:
         depth: int = 0,
     ) -> Iterator[Member]:
         """One file of the bundle at `depth` archives down: an archive-named or `.gz` one is
-        looked into (`opener` is then called at once), any other is a member as it is."""
+        looked into (`opener` is then called at once), any other is a member as it is (or as
+        what it inflates to, when its bytes are gzip under a plain name)."""
         lowered = path.lower()
         if lowered.endswith(ARCHIVE_ENDINGS):
             yield from self._inner(opener, path, size, mtime, depth + 1)
         elif lowered.endswith(GZIP_ENDING):
             yield from self._gzipped(opener, path, size, mtime, depth + 1)
         else:
-            yield self._bundle.member(path, size, opener, mtime)
+            inflating = partial(self._gunzip_if_packed, opener)
+            yield self._bundle.member(path, size, inflating, mtime)
 
     def _path_of(self, entry: TarEntry) -> str | None:
         if not entry.is_file():
@@ -150,6 +154,9 @@ class TarWalker:
             yield from self._nested(head, "gzip-tar", path, depth)
             return
         yield self._bundle.member(path, 0, lambda: self._metered_gunzip(head), mtime)
+
+    def _gunzip_if_packed(self, opener: Callable[[], BinaryIO]) -> BinaryIO:
+        return GunzipIfPacked(opener(), self._metered_gunzip)  # type: ignore[return-value]
 
     def _metered_gunzip(self, head: BinaryIO) -> BinaryIO:
         """What a `.gz` member inflates to, counted against the budget like an inner tar's

@@ -7,8 +7,10 @@ anything that is no log bundle is refused here with a message that says what is 
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
 import os
 import re
 import zlib
@@ -45,11 +47,13 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
     if head.startswith(b"BZh"):
-        return "bzip2-tar"
+        return _sniff_packed(p, head, "bzip2")
     if head.startswith(b"\xfd7zXZ\x00"):
-        return "xz-tar"
+        return _sniff_packed(p, head, "xz")
     if head.startswith(ZSTD_MAGIC):
         return _sniff_zstd(p, head)
+    if archive := _ARCHIVES_NOT_READ.get(head[:6]):
+        raise BundleError.saying("error.archive_not_read", name=p.name, archive=say(archive))
     if _looks_like_tar(head):
         return "tar"
     if _looks_like_text(head):
@@ -75,6 +79,25 @@ def _sniff_zstd(p: Path, head: bytes) -> str:
     if _looks_like_tar(_zstd_head(head)):
         return "zstd-tar"
     raise BundleError.saying("error.zstd_not_tar", name=p.name)
+
+
+def _sniff_packed(p: Path, head: bytes, packer: str) -> str:
+    """A bzip2 or xz file is read as a tar; one whose start inflates to text (a lone
+    `rank0.log.xz`) is refused saying so, not later as a corrupt archive. A start that
+    inflates to nothing yet (a bzip2 block is up to 900 kB) or to noise (damaged data) is left
+    to the tar reader, which names the damage."""
+    inflater = bz2.BZ2Decompressor() if packer == "bzip2" else lzma.LZMADecompressor()
+    try:
+        inner = inflater.decompress(head, SNIFF_BYTES)  # a bounded window, as for zstd
+    except (OSError, EOFError, lzma.LZMAError):
+        inner = b""  # damaged: the tar reader says so with the archive's own error
+    if inner and not _looks_like_tar(inner) and _looks_like_text(inner):
+        raise BundleError.saying("error.compressed_not_tar", name=p.name, format=packer)
+    return f"{packer}-tar"
+
+
+# Archive formats seen in uploads that are not read here, by their first six bytes.
+_ARCHIVES_NOT_READ = {b"7z\xbc\xaf\x27\x1c": "kind.7z", b"Rar!\x1a\x07": "kind.rar"}
 
 
 def _zstd_head(head: bytes) -> bytes:

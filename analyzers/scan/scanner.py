@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.core.types import FileInfo, FileScan
 from analyzers.ingest.bare_cr import BareCrLines
+from analyzers.ingest.gb18030 import Gb18030Text
 from analyzers.ingest.utf16 import Utf16Text
 from analyzers.scan.lifetime import tie_to_parent
 from analyzers.scan.linestore import LineStoreWriter, TeeReader
@@ -39,8 +40,9 @@ def scan_one(
 ) -> FileScan:
     """Scan one stream, teeing its bytes into the line store when one is wanted. Both see
     the same lines: a file whose line ends are bare carriage returns is read as lines
-    before either splits it, and so is a UTF-16 file (as the UTF-8 text it holds)."""
-    stream = BareCrLines(Utf16Text(stream))  # type: ignore[assignment]
+    before either splits it, and so is a UTF-16, GBK or GB18030 file (as the UTF-8 text it
+    holds)."""
+    stream = BareCrLines(Gb18030Text(Utf16Text(stream)))  # type: ignore[assignment]
     if store_dir is None:
         return scan_file(stream, info, matcher)
     writer = LineStoreWriter(store_dir, info.path)

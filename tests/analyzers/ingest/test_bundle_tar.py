@@ -354,3 +354,39 @@ def test_a_zip_inside_a_tar_whose_entries_are_not_read_still_counts_its_own_byte
 
     assert sizes["job/log_0.log"] < len(log)
     assert [hit.limit for hit in bundle.limit_hits()] == ["total_bytes"]
+
+
+def test_a_rank_log_gzipped_under_its_plain_name_is_read_as_the_log_it_holds(tmp_path):
+    # a collector that ran `gzip -c rank1.log > out/rank1.log`: the name still says text
+    outer = hostile.tar_bytes([("rank1.log", gzip.compress(hostile.ERROR_LOG))])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _contents(bundle) == {"rank1.log": hostile.ERROR_LOG}
+
+
+def test_a_gzip_bomb_under_a_plain_name_meets_the_ratio_limit(tmp_path):
+    bomb = gzip.compress(b"\n" * (4 * 1024 * 1024), 9)
+    outer = hostile.tar_bytes([("rank0.log", bomb), ("rank1.log", b"ok\n")])
+    limits = Limits(ratio=100, ratio_grace=64 * 1024)
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=limits)
+
+    sizes = _read_all(bundle)
+
+    assert sizes["rank0.log"] < 4 * 1024 * 1024
+    assert [hit.limit for hit in bundle.limit_hits()] == ["ratio"]
+
+
+def test_a_plain_file_that_only_starts_like_gzip_is_read_as_it_is(tmp_path):
+    data = b"\x1f\x8b not deflate at all\nRuntimeError: boom\n"
+    outer = hostile.tar_bytes([("rank0.log", data)])
+    bundle = Bundle(hostile.write(tmp_path / "job.tar", outer), limits=Limits())
+
+    assert _contents(bundle) == {"rank0.log": data}
+
+
+def _contents(bundle: Bundle) -> dict[str, bytes]:
+    contents = {}
+    for member in bundle.members():
+        with member.open() as stream:
+            contents[member.path] = stream.read()
+    return contents

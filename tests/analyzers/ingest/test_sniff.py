@@ -1,7 +1,9 @@
 """A bundle is read as what its bytes say; a name that says otherwise earns a warning."""
 
+import bz2
 import gzip
 import io
+import lzma
 import tracemalloc
 import zipfile
 
@@ -120,3 +122,34 @@ def test_sniffing_a_zstd_bomb_inflates_only_the_bytes_it_looks_at(tmp_path):
 
     assert kind == "zstd-tar"
     assert peak < 8 * hostile.MiB
+
+
+@pytest.mark.parametrize(
+    ("name", "packed", "words"),
+    [
+        ("rank0.log.xz", lzma.compress(hostile.ERROR_LOG), "xz data that holds no tar archive"),
+        ("rank0.log.bz2", bz2.compress(hostile.ERROR_LOG), "bzip2 data that holds no tar archive"),
+    ],
+    ids=["xz", "bzip2"],
+)
+def test_a_single_log_compressed_other_than_with_gzip_is_refused_saying_so(
+    tmp_path, name, packed, words
+):
+    """Not "the archive is corrupt": the file is whole, it just holds no tar."""
+    with pytest.raises(BundleError, match=words) as refusal:
+        sniff_kind(hostile.write(tmp_path / name, packed))
+    assert "gzip" in str(refusal.value)  # what to upload instead
+
+
+@pytest.mark.parametrize(
+    ("name", "head", "words"),
+    [
+        ("logs.7z", b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(200), "a 7-Zip archive"),
+        ("logs.rar", b"Rar!\x1a\x07\x01\x00" + bytes(200), "a RAR archive"),
+    ],
+    ids=["7z", "rar"],
+)
+def test_an_archive_format_that_is_not_read_is_named_in_the_refusal(tmp_path, name, head, words):
+    with pytest.raises(BundleError, match=words) as refusal:
+        sniff_kind(hostile.write(tmp_path / name, head))
+    assert ".tar.gz" in str(refusal.value)

@@ -196,3 +196,28 @@ def test_a_zstd_file_holding_one_log_is_refused_with_what_to_send(client, alice_
     assert response.status_code == 400
     assert "holds no tar archive" in str(response.json())
     assert not Incident.objects.exists()
+
+
+def test_api_refuses_an_empty_file_with_400_and_stores_nothing(client, alice_token, media_root):
+    empty = io.BytesIO(b"")
+    empty.name = "rank0.log"
+
+    response = client.post(API_URL, {"bundle": empty}, headers=bearer(alice_token))
+
+    assert response.status_code == 400
+    assert response.json()["errors"]["bundle"][0]["code"] == "empty"
+    assert not Incident.objects.exists()
+    assert not (media_root / "bundles").exists()
+
+
+def test_api_answers_a_json_body_with_400_asking_for_the_bundle_field(client, alice_token):
+    response = client.post(
+        API_URL,
+        {"bundle": "rank0.log"},
+        content_type="application/json",
+        headers=bearer(alice_token),
+    )
+
+    assert response.status_code == 400
+    assert response.json()["errors"]["bundle"][0]["code"] == "required"
+    assert not Incident.objects.exists()

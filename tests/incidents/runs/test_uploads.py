@@ -213,3 +213,28 @@ def test_blob_path_is_content_addressed(settings, tmp_path):
     sha = "ab" + "0" * 62
 
     assert blobstore.path_for(sha) == tmp_path / "bundles" / "ab" / sha
+
+
+def test_upload_refuses_an_empty_file_and_stores_nothing(alice_client, media_root):
+    empty = io.BytesIO(b"")
+    empty.name = "rank0.log"
+
+    response = alice_client.post(UPLOAD_URL, {"bundle": empty})
+
+    assert response.status_code == 400
+    assert "empty" in response.content.decode()
+    assert not Incident.objects.exists()
+    assert stored_blobs(media_root) == []
+
+
+def test_upload_of_a_7z_archive_names_the_format_and_what_to_send(alice_client, media_root):
+    archive = io.BytesIO(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(256)))
+    archive.name = "logs.7z"
+
+    response = alice_client.post(UPLOAD_URL, {"bundle": archive})
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "logs.7z: a 7-Zip archive, which is not read here" in page
+    assert ".tar.gz" in page
+    assert stored_blobs(media_root) == []
