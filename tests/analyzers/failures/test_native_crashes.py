@@ -228,3 +228,88 @@ def test_a_kernels_illegal_instruction_on_the_device_is_not_the_hosts() -> None:
     text = "RuntimeError: CUDA error: an illegal instruction was encountered\n"
     diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
     assert "dev.illegal_instruction" not in rules_of(diagnosis)
+
+
+# A process ended by SIGFPE (an integer division by zero or another arithmetic trap in native
+# code) reports it in the same places as SIGILL, with its own words and number 8: the shell's
+# line for a command run in the foreground, Python's fault handler, abseil, torchrun, a
+# UCX-style handler, Open MPI's signal block and gdb.
+SIGFPE_REPORTS = [
+    ("shell", "Floating point exception (core dumped)\n", "Floating point exception (core dumped)"),
+    ("bsd shell", "Floating point exception: 8\n", "Floating point exception: 8"),
+    (
+        "fault handler",
+        "Fatal Python error: Floating point exception\n\n"
+        "Current thread 0x00007f2e8c4f1740 (most recent call first):\n"
+        '  File "/srv/engine/runtime.py", line 88 in load\n',
+        "Fatal Python error: Floating point exception",
+    ),
+    (
+        "abseil handler",
+        "*** SIGFPE received at time=1760001234 on cpu 3 ***\n"
+        "PC: @     0x7f00aa01b2c3  (unknown)  (unknown)\n",
+        "*** SIGFPE received",
+    ),
+    ("torchrun", "  traceback : Signal 8 (SIGFPE) received by PID 5120\n", "Signal 8 (SIGFPE)"),
+    (
+        "ucx handler",
+        "[node-2:5120 :0:5120] Caught signal 8 (Floating point exception: integer divide by zero)\n",
+        "Caught signal 8",
+    ),
+    (
+        "open mpi handler",
+        "[node-2:05120] *** Process received signal ***\n"
+        "[node-2:05120] Signal: Floating point exception (8)\n"
+        "[node-2:05120] Signal code: Integer divide-by-zero (1)\n",
+        "Signal: Floating point exception (8)",
+    ),
+    (
+        "gdb",
+        'Thread 1 "python" received signal SIGFPE, Arithmetic exception.\n'
+        "0x00007fffa8ec2486 in plan_tiles () from /srv/env/site-packages/engine/libplan.so\n",
+        "received signal SIGFPE",
+    ),
+    ("localised shell", "浮点数例外 (核心已转储)\n", "浮点数例外"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "says"), [c[1:] for c in SIGFPE_REPORTS], ids=[c[0] for c in SIGFPE_REPORTS]
+)
+def test_a_process_ended_by_an_arithmetic_trap_is_a_crash(text: str, says: str) -> None:
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
+    assert_reads(diagnosis, "device_fault", first_error=says, rule="dev.floating_point_exception")
+
+
+def test_a_serving_process_that_dies_of_sigfpe_while_loading_is_a_crash() -> None:
+    """The server's own INFO lines before it and its helpers' notices after are no cause."""
+    text = (
+        'I0301 10:00:01.104876 2817 backend.cc:114] "ModelInitialize: llm (version 1)"\n'
+        "Floating point exception (core dumped)\n"
+        "I0301 10:00:02.049090 2830 stub.cc:2049]  Non-graceful termination detected.\n"
+    )
+    diagnosis = diagnose_files({"server/server.log": text})
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Floating point exception (core dumped)",
+        rule="dev.floating_point_exception",
+    )
+
+
+def test_a_shell_job_ended_by_sigfpe_names_its_rank() -> None:
+    text = "./start_ranks.sh: line 14: 51207 Floating point exception (core dumped) python run.py --rank 1\n"
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/launch.log": HALF + text})
+    assert_reads(
+        diagnosis,
+        "device_fault",
+        first_error="Floating point exception",
+        rule="dev.shell_job_killed",
+    )
+
+
+def test_a_python_floating_point_error_is_no_signal() -> None:
+    """numpy's or Python's FloatingPointError is an exception the program raised and can catch."""
+    text = "FloatingPointError: divide by zero encountered in log\n"
+    diagnosis = diagnose_files({"job/rank0.log": PROGRESS, "job/rank1.log": HALF + text})
+    assert "dev.floating_point_exception" not in rules_of(diagnosis)
