@@ -213,6 +213,15 @@ _PARTED_WINDOW = 4  # lines after the parted type within which its message is lo
 # NCCL's header for the reason it repeats below an exception: a structure of its own
 # (formats.indented reads the next line as the reason), never the rest of a cut line
 _NCCL_REASON_HEADER = "Last error:"
+# a line that is a message of its own, whatever ended the line above: the C++ runtime's
+# `terminate called ...`, Python's `Exception ignored in ...` and a shell's report of the
+# process's end. Some messages end in a blank as printed (torch's report of a data loader
+# worker killed by a signal leaves one after its full stop), so a blank end alone does not
+# make the next line the rest of the message
+_OWN_MESSAGE = regex_programs.compile(
+    r"\s*(?:terminate called (?:after|without|recursively)\b|Exception ignored (?:in|on|while)\b"
+    r"|(?:Aborted|Segmentation fault|Bus error|Killed)(?: \(core dumped\))?\s*$)"
+)
 _MAX_OPEN_LINES = 400  # a traceback that never ends is given up
 _MAX_MORE = 12  # continuation lines joined into one exception message
 # installed-package frames kept nearest the exception: the library layers under the job's call
@@ -519,6 +528,7 @@ class TracebackTracker:
                 and lead == state.indent
                 and not _ends_traceback(message.strip())
                 and message.strip() != _NCCL_REASON_HEADER
+                and _OWN_MESSAGE.match(message) is None
             )
         )
         ordinary = not (
