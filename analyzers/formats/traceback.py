@@ -195,6 +195,11 @@ _EXCEPTION_NAME = regex_programs.compile(
 # the CANN error manager's trace line (`... [FUNC:X][FILE:y.cc][LINE:12]`): its own writer's
 # line, never the text of a Python exception printed above it
 _CANN_TRACE = regex_programs.compile(r"\[FUNC:[^\]]*\]\[FILE:[^\]]*\]\[LINE:\d+\]\s*$")
+# a C/C++ compiler's own diagnostic (`<file>:24:10: fatal error: 'cstdint' file not found`)
+# that a compile step's exception quotes inside its message, under the include chain
+_COMPILER_DIAGNOSTIC = regex_programs.compile(
+    r"\s*/?(?:[\w.+-]+/)*[\w.+-]+:\d+:\d+: (?:fatal error|error):"
+)
 _BARE_ASSERTION = regex_programs.compile(r"(?:[A-Za-z_]\w*\.)*AssertionError\s*$")
 # the source line Python prints indented under the frame; a paste that lost its line breaks
 # (formats.flattened) lost the indent too, so the statement may open its piece
@@ -548,6 +553,10 @@ class TracebackTracker:
                 # console's width; what failed is below
                 cited = state.event.text.strip() if state.wrapped else state.event.text.rstrip()
                 state.event.text = f"{cited} {message.strip()}"
+            elif _COMPILER_DIAGNOSTIC.match(message):
+                # a compile step's exception quoting the compiler's log: the include chain
+                # above says where, this line says why, so the cited line carries it
+                state.event.text = f"{state.event.text.rstrip()} {message.strip()}"
             state.count += 1
             state.soft = _cut_at_blank(line)
             return True
