@@ -63,6 +63,7 @@ def singled_out(
         _missing,
         _wrong_peer,
         _waited_for,
+        _closed_cycle,
         _diverged,
         _upstream_stage,
         _first_stage_behind,
@@ -113,6 +114,39 @@ def _waited_for(correlation: Correlation, size_stated: bool) -> Blame | None:
         return None
     waiters = waiting_for(correlation, peers)
     return Blame(peers, say("waited.named", waiters=ranks_said(waiters), many=several(peers)))
+
+
+def _closed_cycle(correlation: Correlation, size_stated: bool) -> Blame | None:
+    """A cycle of waits among some ranks while the rest wait on no one they name: two ranks
+    that each post their receive before their send wait for each other, and every other rank
+    then waits for them in the next collective. The cycle singles no one out within it, but
+    it is what the rest of the job waits on, so its ranks are the culprits. It holds only when
+    every stopped rank outside the cycle logged no wait and the checkpoints set no one apart;
+    a cycle round every rank (a ring whose waits all fail) names no one."""
+    waits = correlation.waiting_on
+    if not waits or correlation.ahead_ranks or correlation.behind_ranks:
+        return None
+    if correlation.divergent_ranks:
+        return None
+    members = set()
+    for start in waits:
+        seen, rank = [], start
+        while rank in waits and rank not in seen:
+            seen.append(rank)
+            rank = waits[rank]
+        if rank == start and len(seen) >= 2:
+            members.update(seen)
+    present = [r for r in correlation.ranks if r.status != RankStatus.MISSING]
+    stopped = {r.rank for r in present if r.status != RankStatus.OK}
+    others = [r.rank for r in present if r.rank not in members]
+    if not members or not others or not members <= stopped:
+        return None
+    if any(rank in waits or rank not in stopped for rank in others):
+        return None
+    cycle = sorted(members)
+    return Blame(
+        cycle, say("waited.cycle", ranks=ranks_said(cycle), others=ranks_said(sorted(others)))
+    )
 
 
 def _wrong_peer(correlation: Correlation, size_stated: bool) -> Blame | None:

@@ -470,3 +470,42 @@ def test_a_rank_stuck_outside_the_collective_is_blamed_not_the_one_a_broadcast_l
     report = analyze_job(tmp_path, logs, {"run.log": "rank 3 (pid 23641) exited with status 124\n"})
     assert report.diagnosis.category == "hccl"
     assert report.diagnosis.culprit_ranks == [3]
+
+
+SEND_TIMEOUT = RECV_TIMEOUT.replace("unbound_buffer.cc:81", "unbound_buffer.cc:129").replace(
+    "for recv", "for send"
+)
+
+
+def _handoff_job(tmp_path: Path, waits: dict[int, int]) -> object:
+    """Four ranks after prefill: the ranks in `waits` log the receive they are about to block
+    in (`kv handoff: recv from rank 1`), the others go on to the logits all_gather; every rank
+    then times out in gloo."""
+    logs = ranks(4)
+    for log in logs:
+        log.layers(2).info("prefill passed")
+        if log.rank in waits:
+            log.info(f"kv handoff: recv from rank {waits[log.rank]}")
+        frame = "recv" if log.rank in waits else "all_gather"
+        log.at(15_100 + log.rank).fails(
+            "RuntimeError: "
+            + (RECV_TIMEOUT if log.rank in waits or log.rank == 2 else SEND_TIMEOUT),
+            frame,
+        )
+    return analyze_job(tmp_path, logs)
+
+
+def test_two_ranks_that_wait_on_each_other_while_the_rest_wait_in_a_collective(
+    tmp_path: Path,
+) -> None:
+    """docs/labelling.md#a-wait-that-names-its-peer: ranks 0 and 1 each post their receive
+    before their send, so each waits for the other; ranks 2 and 3 wait for both of them in the
+    all_gather. The closed cycle is what the rest of the job waits on."""
+    report = _handoff_job(tmp_path, {0: 1, 1: 0})
+    assert report.diagnosis.category == "hccl"
+    assert report.diagnosis.culprit_ranks == [0, 1]
+
+
+def test_a_cycle_of_waits_round_every_rank_still_names_no_one(tmp_path: Path) -> None:
+    report = _handoff_job(tmp_path, {0: 1, 1: 2, 2: 3, 3: 0})
+    assert report.diagnosis.culprit_ranks == []
