@@ -93,6 +93,18 @@ ENGINE_CORE_GONE = """\
 (APIServer pid=2210) ERROR 11-03 08:41:20 [async_llm.py:480] AsyncLLM output_handler failed.
 """
 
+ENGINE_CORE_EXITED = """\
+(Worker_TP0 pid=3301) INFO 02-11 09:14:52 [multiproc_executor.py:790] Parent process exited, terminating worker queues
+(APIServer pid=7) WARNING 02-11 09:14:52 [core_client.py:699] [shutdown] MPClient: engine core exited unexpectedly; starting cleanup
+(APIServer pid=7) INFO 02-11 09:14:52 [core_client.py:654] [shutdown] MPClient: stopping engine manager
+"""
+
+# Counterexample: the client's orderly shutdown notes alone report no death.
+ENGINE_CLIENT_STOPPING = """\
+(APIServer pid=7) INFO 02-11 09:14:52 [core_client.py:652] [shutdown] MPClient: start timeout=default
+(APIServer pid=7) INFO 02-11 09:14:52 [core_client.py:654] [shutdown] MPClient: stopping engine manager
+"""
+
 ENGINE_WORKER_GONE_AFTER_ITS_ERROR = """\
 Failed: Cuda error /build/csrc/custom_all_reduce.cuh:207 'invalid argument'
 (EngineCore pid=4410) ERROR 07-02 12:00:01 [multiproc_executor.py:320] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.
@@ -155,6 +167,18 @@ def test_an_engine_process_gone_without_a_word_is_a_dead_process() -> None:
     )
     assert {"oom", "driver_env"} <= set(alternative_labels(diagnosis))
     assert diagnosis.confidence < 0.5
+
+
+def test_the_clients_notice_that_the_engine_core_exited_is_a_dead_process() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", ENGINE_CORE_EXITED)
+    assert_reads(diagnosis, "device_fault", first_error="engine core exited unexpectedly")
+    assert {"oom", "driver_env"} <= set(alternative_labels(diagnosis))
+    assert diagnosis.confidence < 0.5
+
+
+def test_the_clients_orderly_shutdown_notes_report_no_death() -> None:
+    diagnosis = diagnose_text("serve/api_server.log", ENGINE_CLIENT_STOPPING)
+    assert diagnosis.category != "device_fault"
 
 
 def test_an_engine_process_gone_after_its_own_error_yields_to_it() -> None:

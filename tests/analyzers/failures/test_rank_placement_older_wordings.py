@@ -142,3 +142,30 @@ def test_a_clash_leads_the_unhandled_system_error_of_the_ranks_left_waiting() ->
     )
     diagnosis = diagnose_text("slurm-7731.out", text)
     assert_reads(diagnosis, "config", first_error="has already checked in")
+
+
+INDEX_CHECK = """\
+Traceback (most recent call last):
+  File "/work/run/offline.py", line 12, in <module>
+    llm = LLM(model="/models/demo-8b", tensor_parallel_size=1)
+  File "/usr/local/lib/python3.11/site-packages/vllm/entrypoints/llm.py", line 242, in __init__
+    self.llm_engine = LLMEngine.from_engine_args(engine_args)
+AssertionError: Invalid device id
+"""
+
+
+def test_torchs_own_device_index_check_is_the_launchs_placement() -> None:
+    diagnosis = diagnose_text("offline.log", INDEX_CHECK)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="AssertionError: Invalid device id",
+        rule="cfg.rank_device_placement",
+        beside=("driver_env",),
+    )
+
+
+def test_the_pta_meaning_of_an_invalid_device_code_is_not_the_index_check() -> None:
+    text = "[Error]: Invalid device ID.\n"
+    diagnosis = diagnose_text("worker_0.log", text)
+    assert "cfg.rank_device_placement" not in rules_of(diagnosis)
