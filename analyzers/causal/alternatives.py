@@ -260,6 +260,11 @@ def _literal_reading(best: Match) -> Iterator[Alternative]:
     `other` (a wrapper or an error-manager line labelled only by its code) names no layer of
     its own, so it has no literal reading to offer."""
     signature = best.signature
+    if signature.label_from_bundle and (signature.settled or signature.category != UNLABELLED):
+        # a line elsewhere in the bundle may have given the label; the rule's own reading of
+        # its line is then the neighbour (skipped by the caller when it is the label itself)
+        yield _by_rule(signature.category, signature, LITERAL_SHARE)
+        return
     if signature.category == UNLABELLED:
         return
     if signature.category_from_code and best.category != signature.category:

@@ -26,6 +26,7 @@ from analyzers.causal.first_error import CausalChain
 from analyzers.classify.events import FRAME_SOURCE, TIER_WRAPPER, TRACEBACK_SOURCE
 from analyzers.classify.hints import is_chatter
 from analyzers.classify.matches import Classified
+from analyzers.classify.rules import Signature
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.classify.word_vote import WordReading, read_words
 from analyzers.core.types import UNLABELLED, EventKind, FileScan
@@ -56,6 +57,8 @@ def first_error_reading(chain: CausalChain, scans: Sequence[FileScan] = ()) -> R
     learned words' (`words` then says which words, so the confidence can stay low)."""
     first = chain.first
     best = first.best if first else None
+    if best is not None and (telling := _telling_from_bundle(chain, best.signature)):
+        return telling
     if best is not None and (best.category != UNLABELLED or best.signature.settled):
         return Reading(best.category, best.subsystem)
     block = [
@@ -75,6 +78,20 @@ def first_error_reading(chain: CausalChain, scans: Sequence[FileScan] = ()) -> R
     if learned := unread_words(chain):
         return Reading(learned.category, TAXONOMY[learned.category][0], learned)
     return Reading(UNLABELLED, best.subsystem if best else "none")
+
+
+def _telling_from_bundle(chain: CausalChain, signature: Signature) -> Reading | None:
+    """The label of a line the first error's rule takes its label from (`label_from_bundle`)
+    when the bundle holds one, earlier or later: the first error stays where it is, and that
+    line says why it failed (a refused checkpoint write, then a full disk reported by another
+    writer of the same output)."""
+    if not signature.label_from_bundle:
+        return None
+    lines = [*chain.top, *chain.supporting, *chain.cascades, *chain.nearby, *chain.own_failures]
+    for item in lines:
+        if item.best is not None and item.best.id in signature.label_from_bundle:
+            return Reading(item.best.category, item.best.subsystem)
+    return None
 
 
 def unread_words(chain: CausalChain) -> WordReading | None:

@@ -95,6 +95,11 @@ class Signature:
     # agent's report of its worker's plain exit, then its finding that another agent had
     # already ended the job (classify.block_context.yield_to_later_in_file)
     yields_to_later: tuple[str, ...] = ()
+    # ids of lines that, anywhere in the bundle and later too, say why this line's failure
+    # happened while this line stays the first error: the label is theirs, this rule's own is
+    # offered beside it (causal.labels.first_error_reading): a checkpoint write the file
+    # system refused, then another writer of the same output finding the disk full
+    label_from_bundle: tuple[str, ...] = ()
     # ids of lines that must have been printed earlier in the same file for this line to be
     # read as the rule at all: a bare exception whose words say nothing alone (a `TimeoutError`
     # with no message) is the end of a wait only after its writer announced that wait
@@ -384,6 +389,7 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
             | set(sig.yields_to_earlier)
             | set(sig.yields_to_bundle)
             | set(sig.yields_to_later)
+            | set(sig.label_from_bundle)
             | set(sig.needs_earlier)
             | set(sig.waits_behind)
             | set(sig.warned_by)
@@ -393,7 +399,8 @@ def load_signatures(path: Path) -> tuple[Signature, ...]:
         if unknown:
             raise KnowledgeError(
                 f"{path.name}: signature '{sig.id}': yields_to, yields_to_earlier, yields_to_bundle, "
-                f"yields_to_later, needs_earlier, waits_behind, warned_by or reported_by names "
+                f"yields_to_later, label_from_bundle, needs_earlier, waits_behind, warned_by or "
+                f"reported_by names "
                 f"{unknown}"
             )
     return signatures
@@ -470,6 +477,7 @@ def _signature(
         yields_to_earlier=entry.strings("yields_to_earlier", required=False),
         yields_to_bundle=entry.strings("yields_to_bundle", required=False),
         yields_to_later=entry.strings("yields_to_later", required=False),
+        label_from_bundle=entry.strings("label_from_bundle", required=False),
         needs_earlier=entry.strings("needs_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),

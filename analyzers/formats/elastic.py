@@ -147,7 +147,12 @@ class ElasticTracker:
                 line.rank = record.get("rank")
             return False  # the rank's own traceback: the other parsers read it
         summary.quoting = False
-        if text.startswith("Root Cause"):
+        if text.startswith("====") and summary.lines_read > 2:
+            # the closing rule, also right under a record's last field: what follows is the
+            # output's next line, not more of the summary
+            self._close_record(sink)
+            self._summary = None
+        elif text.startswith("Root Cause"):
             self._close_record(sink)
             summary.root_cause = True
         elif _RECORD.match(line.message):
@@ -158,9 +163,6 @@ class ElasticTracker:
         elif summary.record is not None:
             for key, value in _glued_fields(line.message):
                 self._field(summary, lineno, line, key, value)
-        elif text.startswith("====") and summary.lines_read > 2:
-            self._close_record(sink)
-            self._summary = None
         if self._summary is not None and lineno - summary.start > _MAX_LINES:
             self._summary = None
         return True

@@ -23,7 +23,9 @@ rank a tagged worker states in a file head, the glued lines of ranks sharing one
 - Open MPI's `--tag-output` (`[1,3]<stderr>:`);
 - a Ray actor's tag (`(RayWorkerWrapper pid=4121, ip=10.0.0.7) `, older releases `(pid=4121) `),
   and a cloud launcher's node tag in the same shape (`(worker1, rank=1, pid=4121, ip=10.0.0.7) `);
-- a cluster scheduler's trial log (Determined: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || `).
+- a cluster scheduler's trial log (Determined: `[2025-03-02T08:14:51.120334Z] 3c9d01ab [rank=1] || `);
+- a notebook platform's kernel log, the seconds since the session began and the output's line
+  number, each closed by a tab (Kaggle: `704.7s\t1344\t`).
 
 The sources stay within one line (no `\\s`), so a pattern built on them can run over a whole
 block with `(?m)^`. `OUTER` matches nothing as well, so it never stops a plain line.
@@ -106,6 +108,12 @@ _PROCESS_TAG = (
 )
 
 
+# A notebook platform's kernel log (Kaggle's): the seconds since the session began, to the
+# tenth, and the output's line number, each closed by a tab (the last tab is the line's end
+# when the notebook printed a blank line).
+KERNEL_LOG = r"\d{1,7}(?:\.\d{1,3})?s\t\d{1,9}(?:\t|$)"
+
+
 def _uncaptured(source: str) -> str:
     """`source` with its groups made non-capturing (a lookahead `(?!` stays one)."""
     kept = source.replace("(?!", "\0")
@@ -134,6 +142,7 @@ OUTER: bytes = (
             _MPI_TAG,
             _PROCESS_TAG,
             SCHEDULER_TRIAL + AFTER,
+            KERNEL_LOG,
         )
     )
     + "))*"

@@ -38,6 +38,11 @@ Seen in real reports (outermost first; they nest):
 - a viewer's line numbers copied with the text (`cat -n`, an editor's gutter):
   `  1145\t[rank3]: RuntimeError: ...` - padded digits and a tab; an unpadded `0\t1\t2`
   is a row of data, not a number in front of a line
+- a notebook platform's kernel log (Kaggle's, as a notebook's run exports it): the seconds since
+  the session began and the output's line number, each closed by a tab, in front of every
+  line the notebook's processes wrote: `704.7s\t1344\t[rank0]: RuntimeError: ...` - both change
+  on every line, so like a gutter number they stay out of the writer's key; a time alone
+  before a tab (`0.5s\tloss 0.31`) is a line of the process's own
 - a log viewer's line numbers in brackets, copied with the text: `[80746] [rank0]:[E321 ...]
   ...` - only in front of torch's own rank tag (`[rankN]:`, `[defaultN]:`), which names the
   writer; a bracketed number before anything else (`[3] NCCL ...`, `[12345] [INFO] ...`)
@@ -151,6 +156,7 @@ _GREP_LINE = regex_programs.compile(r"\d{1,7}:(?!\d)")
 _SRUN_LABEL = regex_programs.compile(r" {0,4}\d{1,5}:(?: (?=\S|(?:  )+\S|\t+\S)| ?$)")
 _SRUN_LABEL_ODD_INDENT = regex_programs.compile(r" {0,4}(\d{1,5}):  (?=\S)")
 _VIEWER_LINE = regex_programs.compile(r" +\d{1,7}\t")
+_KERNEL_LOG_LINE = regex_programs.compile(outer_prefix.KERNEL_LOG)
 _COMPOSE = regex_programs.compile(r"([A-Za-z][\w.-]*)\s+\|(?:\s|$)")
 _PDSH = regex_programs.compile(outer_prefix.PDSH + outer_prefix.AFTER)
 _PROCESS_TAG = regex_programs.compile(
@@ -247,7 +253,8 @@ def _peel_one(line: ParsedLine) -> bool:
     if first == "." and _peel_progress_dots(line, text):
         return True
     if first.isdigit() and (
-        _peel_collector_time(line, text)
+        _peel_kernel_log_line(line, text)
+        or _peel_collector_time(line, text)
         or _peel_ts_local_iso(line, text)
         or _peel_local_collector_time(line, text)
         or _peel_model_server_relay(line, text)
@@ -473,6 +480,15 @@ def _peel_viewer_line_number(line: ParsedLine, text: str) -> bool:
     """A gutter number differs on every line, so unlike a writer's tag it stays out of the
     stream key: the lines it numbers still belong to one writer."""
     found = _VIEWER_LINE.match(text)
+    if found:
+        line.message = text[found.end() :]
+    return found is not None
+
+
+def _peel_kernel_log_line(line: ParsedLine, text: str) -> bool:
+    """A notebook platform's elapsed time and line number: both change on every line, so
+    they stay out of the stream key, like a gutter number."""
+    found = _KERNEL_LOG_LINE.match(text)
     if found:
         line.message = text[found.end() :]
     return found is not None

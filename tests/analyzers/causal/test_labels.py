@@ -44,6 +44,29 @@ def test_a_generic_manager_line_takes_the_label_of_the_wrapper_in_its_block():
     assert first_error_label(chain) == ("hccl", "communication")
 
 
+def test_a_refused_write_takes_its_label_from_a_full_disk_found_later():
+    """`label_from_bundle`: the refused write stays first and the later line gives the label."""
+    chain = find_first_error(
+        items(
+            "RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter "
+            "failed writing file data/31: file write failed",
+            "OSError: [Errno 28] No space left on device",
+        )
+    )
+    assert "PytorchStreamWriter" in chain.first.event.message
+    assert first_error_label(chain) == ("driver_env", "environment")
+
+
+def test_a_refused_write_alone_keeps_its_own_label():
+    chain = find_first_error(
+        items(
+            "RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter "
+            "failed writing file data/31: file write failed"
+        )
+    )
+    assert first_error_label(chain)[0] == "other"
+
+
 def test_nothing_in_the_block_names_a_kind():
     chain = find_first_error(
         items("EE9999: [PID: 1] 2026-01-15-10:20:30.405.506 something went wrong somewhere")

@@ -302,7 +302,15 @@ def test_signature_index_on_every_example_and_counterexample() -> None:
 
 
 @pytest.mark.parametrize(
-    "field", ["yields_to", "yields_to_earlier", "yields_to_later", "needs_earlier", "waits_behind"]
+    "field",
+    [
+        "yields_to",
+        "yields_to_earlier",
+        "yields_to_later",
+        "label_from_bundle",
+        "needs_earlier",
+        "waits_behind",
+    ],
 )
 def test_a_signature_that_names_an_unknown_neighbour_is_rejected(
     tmp_path: Path, field: str
@@ -318,6 +326,14 @@ def test_a_signature_reads_the_neighbours_it_yields_to_earlier(tmp_path: Path) -
     by_id = {sig.id: sig for sig in load_signatures(path)}
     assert by_id["demo.timeout"].yields_to_earlier == ("demo.oom",)
     assert by_id["demo.oom"].yields_to_earlier == ()
+
+
+def test_a_signature_reads_the_lines_it_takes_its_label_from(tmp_path: Path) -> None:
+    other = {**GOOD, "id": "demo.save_refused", "label_from_bundle": ["demo.oom"]}
+    path = write_signatures(tmp_path, GOOD, other)
+    by_id = {sig.id: sig for sig in load_signatures(path)}
+    assert by_id["demo.save_refused"].label_from_bundle == ("demo.oom",)
+    assert by_id["demo.oom"].label_from_bundle == ()
 
 
 def test_a_signature_reads_the_lines_it_needs_earlier(tmp_path: Path) -> None:

@@ -130,6 +130,42 @@ def test_a_full_disk_line_beside_a_refused_write_decides() -> None:
     assert diagnosis.category == "driver_env", diagnosis.root_cause
 
 
+def test_a_full_disk_reported_after_the_refused_write_says_why_it_was_refused() -> None:
+    """docs/labelling.md#config-driver_env-or-weight_load: the refused write stays
+    the first error, and a later line of the same output that finds the disk full (the
+    harness that ran the job writing its own record) gives the label."""
+    text = CHECKPOINT_WRITE_REFUSED + (
+        "W0502 11:40:09.117000 2210 torch/distributed/elastic/multiprocessing/api.py:897] "
+        "Sending process 2231 closing signal SIGTERM\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/nbrunner/io.py", line 88, in write\n'
+        "    handle.write(buf)\n"
+        "OSError: [Errno 28] No space left on device\n"
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert_reads(
+        diagnosis,
+        "driver_env",
+        first_error="failed writing file data/31",
+        rule="env.no_space_left",
+        beside=("other",),
+    )
+
+
+def test_a_later_failure_of_another_kind_leaves_the_refused_write_a_failed_save() -> None:
+    """Counterexample: a later refusal that names no full disk says nothing of this one."""
+    text = CHECKPOINT_WRITE_REFUSED + (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/nbrunner/io.py", line 88, in write\n'
+        "    handle.write(buf)\n"
+        "OSError: [Errno 5] Input/output error\n"
+    )
+    diagnosis = diagnose_text("issue/log.txt", text)
+    assert_reads(
+        diagnosis, "other", first_error="failed writing file data/31", beside=("driver_env",)
+    )
+
+
 def test_a_checkpoint_reader_failure_is_not_a_refused_write() -> None:
     """Reading a damaged archive is not the writer's check and keeps its own reading."""
     text = (

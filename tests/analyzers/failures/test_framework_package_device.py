@@ -94,3 +94,40 @@ def test_an_op_refusing_a_dtype_names_no_build() -> None:
     )
     diagnosis = diagnose_text("stderr.log", text)
     assert "cfg.framework_package_other_device" not in rules_of(diagnosis)
+
+
+# torch's FSDP2 (`fully_shard`) in releases that knew only CUDA streams, run on another
+# accelerator (an Intel XPU here); the trainer's own INFO lines come before it.
+FSDP2_ON_ANOTHER_DEVICE = """\
+[2025-01-28 08:49:53][I][recipes/full_finetune_distributed:632:__main__] Optimizer is initialized.
+[2025-01-28 08:49:55][I][recipes/full_finetune_distributed:685:__main__] Dataset and Sampler are initialized.
+[rank0]:   File "/opt/env/lib/python3.10/site-packages/torch/distributed/_composable/fsdp/_fsdp_state.py", line 183, in _init_shared_state
+[rank0]:     self._comm_ctx.lazy_init()
+[rank0]:   File "/opt/env/lib/python3.10/site-packages/torch/distributed/_composable/fsdp/_fsdp_param_group.py", line 48, in lazy_init
+[rank0]:     raise RuntimeError("FSDP requires CUDA for streams")
+[rank0]: RuntimeError: FSDP requires CUDA for streams
+"""
+
+
+def test_fsdp2_of_a_release_that_knows_only_cuda_streams_is_the_jobs_setup() -> None:
+    """The wrapper's release offers no streams for the job's device: another torch release or
+    another wrapper must be chosen (`config`), the machine's software beside it."""
+    diagnosis = diagnose_text("log_rank0.log", FSDP2_ON_ANOTHER_DEVICE)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="FSDP requires CUDA for streams",
+        rule="cfg.fsdp_streams_device_unsupported",
+        beside=("driver_env",),
+    )
+    assert diagnosis.confidence >= 0.5
+
+
+def test_fsdp_refusing_its_mesh_layout_is_not_a_device_it_lacks() -> None:
+    """Counterexample: FSDP's check of its meshes names no device."""
+    text = (
+        "[rank3]: AssertionError: FSDP requires the DP and TP mesh to have the same parent mesh "
+        "but got: DP's global mesh: DeviceMesh('cuda', [0, 1, 2, 3])\n"
+    )
+    diagnosis = diagnose_text("log_rank3.log", text)
+    assert "cfg.fsdp_streams_device_unsupported" not in rules_of(diagnosis)

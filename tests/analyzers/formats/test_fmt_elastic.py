@@ -257,3 +257,30 @@ def test_a_signal_record_quotes_no_traceback_and_reads_as_before():
         for e in result.events
         if e.kind == EventKind.ERROR and e.source != "elastic" and e.line > 16
     ]
+
+
+# The summary's closing rule ends it: whatever the same output prints next (a wrapper's own
+# traceback, the harness that ran the launcher, the next run typed into the same terminal) is
+# read as usual, not taken for more of the summary.
+AFTER_THE_SUMMARY = (
+    LAUNCHER
+    + """\
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/nbrunner/engine.py", line 153, in save
+    handle.write(buf)
+OSError: [Errno 28] No space left on device
+"""
+)
+
+
+def test_the_lines_after_the_summarys_closing_rule_are_read():
+    result = scan(AFTER_THE_SUMMARY)
+    [error] = [e for e in result.events if "No space left on device" in e.message]
+    assert (error.kind, error.line) == (EventKind.ERROR, 31)
+    assert len(result.facts["elastic_failures"]) == 2
+
+
+def test_a_rule_inside_a_record_still_separates_records():
+    """The dashed rule between the failures and the root cause closes nothing."""
+    failures = scan(LAUNCHER).facts["elastic_failures"]
+    assert sorted(f["rank"] for f in failures) == [0, 1]

@@ -468,6 +468,19 @@ CASES = [
         "    raise",
     ),
     ("unpadded-data-row", "0\t1\t2", None, None, None, None, "0\t1\t2"),
+    # a notebook platform's kernel log: seconds since the session began, the output's line
+    # number, each closed by a tab
+    (
+        "kernel-log-rank",
+        "704.7s\t1344\t[rank0]: RuntimeError: file write failed",
+        None,
+        None,
+        0,
+        None,
+        "RuntimeError: file write",
+    ),
+    ("kernel-log-blank", "704.7s\t1345\t", None, None, None, None, ""),
+    ("elapsed-no-number", "0.5s\tloss 0.31", None, None, None, None, "0.5s\tloss"),
     # a viewer's bracketed line number, in front of torch's rank tag only
     (
         "bracketed-number-rank",
@@ -1051,6 +1064,41 @@ def test_a_viewer_gutter_number_is_not_part_of_the_writer_key():
     first = parse_line("  1144\t[rank3]:     return F.conv3d(")
     second = parse_line("  1145\t[rank3]: RuntimeError: x")
     assert first.stream_key == second.stream_key == "[rank3]:"
+
+
+def test_a_kernel_log_prefix_is_not_part_of_the_writer_key():
+    """The elapsed time and the line number change on every line of one writer's stream."""
+    first = parse_line("704.7s\t1386\t[rank0]:     self.file_like.write_end_of_file()")
+    second = parse_line("704.7s\t1387\t[rank0]: RuntimeError: x")
+    assert first.stream_key == second.stream_key == "[rank0]:"
+
+
+def test_a_launcher_summary_in_a_kernel_log_closes_and_the_lines_after_it_are_read():
+    """The prefix comes off before the launcher's summary is read, so its closing rule ends
+    it, and a full disk the notebook runner meets afterwards is read."""
+    lines = [
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        "  <NO_OTHER_FAILURES>",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2026-03-25_17:13:24",
+        "  rank      : 0 (local_rank: 0)",
+        "  exitcode  : 1 (pid: 1886)",
+        "  error_file: <N/A>",
+        "============================================================",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/dist-packages/nbrunner/io.py", line 88, in write',
+        "    handle.write(buf)",
+        "OSError: [Errno 28] No space left on device",
+    ]
+    text = "".join(f"704.7s\t{1461 + n}\t{line}\n" for n, line in enumerate(lines))
+    diagnosis = diagnose_text("kernel.log", text)
+    assert diagnosis.category == "driver_env", diagnosis.root_cause
 
 
 def test_a_bracketed_line_number_is_not_part_of_the_writer_key():
