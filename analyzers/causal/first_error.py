@@ -43,6 +43,7 @@ from analyzers.causal.warned_first import (
     skipped_before,
     warned_before,
 )
+from analyzers.causal.written_before import agent_ceilings
 from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import (
     CANN_BLOCK_SOURCE,
@@ -83,7 +84,8 @@ def find_first_error(
     demote_cascades_after_stop(errors, offsets, scans)
     demote_lost_peers_of_interrupted(errors, placed_before_stop(errors, offsets))
     lead_ranks_interrupted_alone(errors)
-    ordered = causal_order(errors, offsets, record_times(errors, offsets, scans))
+    recorded = record_times(errors, offsets, scans)
+    ordered = causal_order(errors, offsets, recorded, agent_ceilings(errors, scans))
     if not ordered:
         return CausalChain(first=None)
     best_tier = max(item.tier for item in ordered)
@@ -639,6 +641,7 @@ def causal_order(
     items: Sequence[Classified],
     offsets: Mapping[int, float],
     recorded: Mapping[tuple[int, int], float] | None = None,
+    ceilings: Mapping[tuple[int, int], float] | None = None,
 ) -> list[Classified]:
     """Events ordered file by file (by each file's earliest top-tier line), lines in order; a
     file whose ranks' own times contradict its line order is ordered rank by rank instead
@@ -646,7 +649,9 @@ def causal_order(
 
     Where some top-tier line carries a time the program wrote, a line timed only by a log
     collector's stamp is ordered like an untimed one: the two clocks are not one. An untimed
-    exception printed under a timed log record takes that record's time (`record_times`)."""
+    exception printed under a timed log record takes that record's time (`record_times`), and
+    an agent's C++ line no later than its own Python lines printed after it (`ceilings`,
+    `analyzers.causal.written_before`)."""
     if not items:
         return []
     best_tier = max(item.tier for item in items)
@@ -669,7 +674,10 @@ def causal_order(
                 if own_clock and item.event.collected:
                     file_keys[group] = _file_key(item, offsets, timed=False)
                 else:
-                    file_keys[group] = _file_key(item, offsets, bounds.get(item.order))
+                    ceiling = (ceilings or {}).get((item.order, item.event.line))
+                    file_keys[group] = _file_key(
+                        item, offsets, bounds.get(item.order), ceiling=ceiling
+                    )
     last = (2, 0.0, 0, 0, 0)
     return sorted(
         items,
@@ -687,8 +695,11 @@ def _file_key(
     bound: float | None = None,
     *,
     timed: bool = True,
+    ceiling: float | None = None,
 ) -> tuple[int, float, int, int, int]:
     seconds = epoch(item, offsets) if timed else None
+    if seconds is not None and ceiling is not None:
+        seconds = min(seconds, ceiling)  # printed before a line of its writer stamped earlier
     if seconds is None and item.event.timestamp is None:
         seconds = bound  # an untimed failure that a peer's timed loss places
     weight = item.best.weight if item.best else 0

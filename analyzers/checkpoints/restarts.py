@@ -229,6 +229,23 @@ def agent_attempts(scan: FileScan) -> dict[int, int]:
     Its k-th report of a failed child ends attempt k-1, and its lines up to that report (the
     SIGTERMs it sent the other children) are that attempt's; its lines after the last report
     are the next run's. Empty when the file holds no report, or reports of several agents."""
+    pid, reports = _one_agents_reports(scan)
+    if pid is None:
+        return {}
+    return {
+        e.line: bisect_left(reports, e.line)
+        for e in scan.events
+        if (found := _AGENT_PID.match(e.text)) is not None and found.group(1) == pid
+    }
+
+
+def agent_reports(scan: FileScan) -> list[int]:
+    """The lines of a launcher log where its one agent reports a failed child, in order (empty
+    when it holds none, or reports of several agents)."""
+    return _one_agents_reports(scan)[1]
+
+
+def _one_agents_reports(scan: FileScan) -> tuple[str | None, list[int]]:
     reported = [
         e
         for e in scan.events
@@ -236,14 +253,8 @@ def agent_attempts(scan: FileScan) -> dict[int, int]:
     ]
     pids = {found.group(1) if (found := _AGENT_PID.match(e.text)) else None for e in reported}
     if len(pids) != 1 or None in pids:
-        return {}
-    pid = pids.pop()
-    reports = sorted(e.line for e in reported)
-    return {
-        e.line: bisect_left(reports, e.line)
-        for e in scan.events
-        if (found := _AGENT_PID.match(e.text)) is not None and found.group(1) == pid
-    }
+        return None, []
+    return pids.pop(), sorted(e.line for e in reported)
 
 
 def _repeats(

@@ -46,7 +46,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzers.checkpoints.restarts import agent_attempts, progress_restart_lines, restart_lines
+from analyzers.checkpoints.restarts import (
+    agent_attempts,
+    agent_reports,
+    progress_restart_lines,
+    restart_lines,
+)
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import agent_attempt, folder_prefix
@@ -220,6 +225,19 @@ def _launcher_copies(scans: Sequence[FileScan], restarted: set[str]) -> list[str
     ]
 
 
+def _one_agents_console(reports: dict[str, list[int]], last: int) -> dict[str, list[int]]:
+    """The console of a job's one agent that no cut divides (it holds the agent's own lines
+    alone, the ranks logging into files of their own), when its reports of failed children
+    are one per run: each report ends a run, the last one the job or the run before a clean
+    one. Several agents' consoles are not numbered this way: an agent restarted by another
+    node's restart reports nothing for that run."""
+    consoles = {path: lines for path, lines in reports.items() if lines}
+    if len(consoles) != 1 or last == 0:
+        return {}
+    path, lines = consoles.popitem()
+    return {path: lines} if len(lines) in (last, last + 1) else {}
+
+
 class Attempts:
     """Which attempt of a restarted job wrote each line of a bundle."""
 
@@ -227,6 +245,7 @@ class Attempts:
         self._folder: dict[str, int] = {}
         self._restarts: dict[str, list[int]] = {}
         self._agent: dict[str, dict[int, int]] = {}  # a launcher log's own lines, numbered
+        reports: dict[str, list[int]] = {}  # its one agent's reports of failed children
         for scan in scans:
             found = agent_attempt(scan.info.path)
             if found is not None:
@@ -237,8 +256,12 @@ class Attempts:
                 self._restarts[scan.info.path] = lines
             elif scan.info.kind == FileKind.LAUNCHER:
                 self._agent[scan.info.path] = agent_attempts(scan)
+                reports[scan.info.path] = agent_reports(scan)
         numbers = [*self._folder.values(), *(len(v) for v in self._restarts.values())]
         self.last = max(numbers, default=0)
+        consoles = sum(scan.info.kind == FileKind.LAUNCHER for scan in scans)
+        one_agent = consoles == 1 and not self._folder
+        self._reported = _one_agents_console(reports, self.last) if one_agent else {}
 
     @property
     def restarted(self) -> bool:
@@ -259,6 +282,10 @@ class Attempts:
             # a cut is the first line of the attempt it begins (the line after the agent's
             # report, a rank's start line again), as `StoppedRun.keeps` reads it
             return bisect_right(self._restarts[path], line)
+        if path in self._reported:
+            # the k-th report ends attempt k-1; the final failure record after the last report
+            # describes the run that ended the job
+            return min(bisect_left(self._reported[path], line), self.last)
         return None if self._folder else 0
 
     def placed(self, path: str, line: int) -> int | None:

@@ -386,3 +386,84 @@ def test_a_rendezvous_given_up_before_any_child_ran_is_still_the_first_error(tmp
     diagnosis = _analyzed(tmp_path, {"job/node0/agent.log": _text(_RESTART_TRACE)})
     assert diagnosis.first_error is not None
     assert "RendezvousTimeoutError" in diagnosis.first_error.text
+
+
+# --- ranks' own appended logs beside a console of the agent's lines alone -------------------
+# Shaped like torchrun 2.13 on gloo with `--max-restarts 1` and a job that sends its own stdout
+# and stderr into `log_<rank>.log` in append mode (plain prints, no time on its lines): each
+# rank's file is cut where its start line comes again, and `launcher.log` holds only the
+# agent's SIGTERMs, its two reports and the final failure record, which describes the last run.
+
+GLOO_WAIT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78]"
+    " Timed out waiting 10000ms for recv operation to complete"
+)
+MESH = (
+    "RuntimeError: Gloo connectFullMesh failed with [/__w/pytorch/pytorch/third_party/gloo/gloo/"
+    "transport/tcp/pair.cc:152] timed out connecting: SO_ERROR: Connection refused, "
+    "remote=[127.0.0.1]:45954$0"
+)
+STALL_RUN = ["load weights passed", " norm passed", " attention passed", "layer 0 passed"]
+
+
+def _stalled_then_refused(root: Path) -> None:
+    """Attempt 0: rank 2 stalls and is SIGTERMed without a word while ranks 0, 1 and 3 time out
+    waiting for it. Attempt 1: ranks 0 and 3 cannot connect the mesh, 1 and 2 are stopped."""
+    folder = root / "job-7e"
+    folder.mkdir()
+    for rank in range(4):
+        start = f"init process group: backend=gloo rank={rank} world_size=4 timeout=10s"
+        first = [start, *STALL_RUN]
+        if rank != 2:
+            first += [
+                f"[rank{rank}]: Traceback (most recent call last):",
+                f"[rank{rank}]: {GLOO_WAIT}",
+            ]
+        second = [start]
+        if rank in (0, 3):
+            second += ["Traceback (most recent call last):", MESH]
+        (folder / f"log_{rank}.log").write_text("".join(f"{line}\n" for line in first + second))
+    records = [*_record(3, 1), *_signalled(1), *_signalled(2)]
+    launcher = [*_agent(0, 1, range(26060, 26064)), *_agent(0, 1, range(26090, 26094))]
+    launcher += ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "=" * 60]
+    launcher += ["/srv/infer/run.py FAILED", "-" * 60, "Failures:", *records, "-" * 60]
+    launcher += ["Root Cause (first observed failure):", *_record(0, 1), "=" * 60]
+    (folder / "launcher.log").write_text("".join(f"{line}\n" for line in launcher))
+
+
+def _signalled(rank: int) -> list[str]:
+    """The failure record of a child the agent stopped, as torchrun 2.13 writes it."""
+    return [
+        f"[{rank}]:",
+        "  time      : 2026-12-05_20:48:05",
+        "  host      : localhost",
+        f"  rank      : {rank} (local_rank: {rank})",
+        f"  exitcode  : -15 (pid: 2609{rank})  (SIGTERM)",
+        "  error_file: <N/A>",
+        f"  traceback : Signal 15 (SIGTERM) received by PID 2609{rank}",
+    ]
+
+
+def test_the_final_failure_record_below_the_agents_last_report_is_the_last_runs(tmp_path):
+    """Its `exitcode : -15` entry for rank 2 is how the restarted run stopped it, not a word of
+    rank 2's in attempt 0: there rank 2 went quiet while its peers timed out waiting for it.
+    Before, the record was read as attempt 0's (a file that no cut divides was all attempt 0's),
+    rank 2 had "failed" like the others and no rank was blamed."""
+    _stalled_then_refused(tmp_path)
+
+    diagnosis = analyze(tmp_path, AnalyzeOptions(workers=1)).diagnosis
+
+    assert diagnosis.first_error is not None
+    assert "Timed out waiting 10000ms" in diagnosis.first_error.text
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_the_agents_lines_are_numbered_by_its_reports_when_no_tree_lies_beside_them(tmp_path):
+    _stalled_then_refused(tmp_path)
+    paths = sorted(p for p in tmp_path.rglob("*.log"))
+    scans = [scan_text(p.relative_to(tmp_path).as_posix(), p.read_text()) for p in paths]
+
+    attempts = Attempts(scans)
+
+    launcher = "job-7e/launcher.log"
+    assert [attempts.of(launcher, line) for line in (1, 4, 5, 8, 9, 20)] == [0, 0, 1, 1, 1, 1]
