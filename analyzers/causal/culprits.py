@@ -28,6 +28,7 @@ from analyzers.causal.group_order import built_in_other_order
 from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.node_settings import odd_node_setting
+from analyzers.causal.object_source import unpickled_from_one
 from analyzers.causal.rank_dtypes import odd_dtype_rank
 from analyzers.causal.rank_sources import narrowed_to_source
 from analyzers.causal.source_compared import odd_against_source
@@ -36,6 +37,7 @@ from analyzers.causal.wait_places import (
     in_other_collective,
     keys_waited_for,
     lone_gather_receiver,
+    skipped_group_collective,
     unreached_store,
 )
 from analyzers.causal.waited_on import first_to_exit, singled_out
@@ -92,6 +94,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if first.tier in OWN_FAILURE_TIERS:
         offsets = correlation.clock_offsets if correlation else {}
         own = _own(chain, offsets)
+        source = unpickled_from_one(chain, own.ranks, correlation, scans)
+        if source is not None:
+            return source
         if shared_by_all(chain, own, correlation):
             return NOBODY
         if own.ranks or first.rank is not None:
@@ -127,6 +132,8 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     dtype = None if quiet_suspect else odd_dtype_rank(scans)
     if dtype is not None:
         rank, lone, common, words = dtype
+        if not common:  # it alone warned of its dtype
+            return Blame([rank], say("blame.rank_dtype_warned", dtype=lone, words=words))
         return Blame([rank], say("blame.rank_dtype", dtype=lone, common=common, words=words))
     lone = None if quiet_suspect else lone_gather_receiver(chain, scans)
     if lone is not None:
@@ -164,6 +171,7 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
         or keys_waited_for(chain)
         or in_other_collective(chain, scans)
         or _dumped_apart(correlation, scans)
+        or skipped_group_collective(chain, correlation, scans)
         or arrived_late(chain, correlation)
         or _exited_first(chain, scans)
         or NOBODY

@@ -10,6 +10,14 @@ its words) and all of them but one named the same dtype, the one is the culprit,
 aborted (its narrower buffer received too much) or its neighbour did (its wider one sent too
 much). Statements that split the ranks otherwise, or that single out different ranks, name no
 one.
+
+A rank that runs in another dtype than it was meant to often says so only where it differs:
+a warning that it converts or keeps a tensor in another precision (`warning: layer 1
+attention.o is torch.float64 in the checkpoint; casting qkv to match`), which its peers, all
+in the default dtype, have no reason to print. When no statement is shared, a dtype stated on
+a warning line by exactly one rank, in a job where at least three ranks wrote logs of their
+own, singles that rank out the same way. A warning that two ranks print, or a job whose other
+ranks wrote no log, names no one.
 """
 
 from __future__ import annotations
@@ -22,10 +30,34 @@ from analyzers.core.types import FileKind, FileScan
 MIN_RANKS = 3  # with two, neither rank is the odd one out
 
 
+WARNING_WORDS = ("warning", "warn")  # a key holding one of these was stated as a warning
+
+
 def odd_dtype_rank(scans: Sequence[FileScan]) -> tuple[int, str, str, str] | None:
     """(rank, its dtype, the others' dtype, the statement's words) for the rank that alone
-    stated another dtype, when the statements single out exactly one rank."""
-    return odd_rank_stated(scans, "dtype_said")
+    stated another dtype, when the statements single out exactly one rank; the others' dtype
+    is empty when the rank alone warned of its dtype (`lone_dtype_warning`)."""
+    return odd_rank_stated(scans, "dtype_said") or lone_dtype_warning(scans)
+
+
+def lone_dtype_warning(scans: Sequence[FileScan]) -> tuple[int, str, str, str] | None:
+    """(rank, dtype, "", the warning's words) for the one rank that stated a dtype on a
+    warning line, when at least three ranks wrote logs of their own and no other rank warned
+    of a dtype."""
+    ranks: set[int] = set()
+    warned: dict[int, tuple[str, str]] = {}
+    for scan in scans:
+        rank = scan.info.rank
+        if rank is None or scan.info.kind == FileKind.LAUNCHER:
+            continue
+        ranks.add(rank)
+        for key, value in scan.facts.get("dtype_said") or ():
+            if any(word.endswith(WARNING_WORDS) for word in key.split()):
+                warned.setdefault(rank, (value, key))
+    if len(ranks) < MIN_RANKS or len(warned) != 1:
+        return None
+    rank, (value, key) = next(iter(warned.items()))
+    return rank, value, "", key
 
 
 def odd_rank_stated(scans: Sequence[FileScan], fact: str) -> tuple[int, str, str, str] | None:

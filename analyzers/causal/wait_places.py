@@ -14,7 +14,11 @@ the rank comparison finds no one. Three things still tell the ranks apart:
   were kept elsewhere (a long computation, a stall) while the others waited for them.
   gloo tells a rank of a lost peer only inside a collective, so when some rank printed no
   line of the failure at all, it is the one that never arrived, and the lost-peer ranks
-  were waiting with a longer timeout;
+  were waiting with a longer timeout. When the lost-peer ranks lost them inside another
+  collective than the one the waiters timed out in, they were not late to it but waiting in
+  a collective of their own with a longer timeout (a sub-group's, made with torch's long
+  default): when they are all but one member of a sub-group, and that member is among the
+  waiters, it skipped the group's collective and went on;
 - whether each rank got through to the rendezvous store at all: ranks that reached it wait
   there for keys or for clients to join, while a rank given an address or port where no
   store listens times out connecting. The few that never connected, while the others waited
@@ -35,6 +39,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, Blame, CausalChain, epoch
+from analyzers.causal.waited_on import group_hole
 from analyzers.classify.collective_frames import frame_call
 from analyzers.classify.events import Classified
 from analyzers.classify.matches import Match
@@ -219,6 +224,44 @@ def keys_waited_for(chain: CausalChain) -> Blame | None:
         return None
     ranks = sorted(agreed)
     return Blame(ranks, say("waited.keys", many=several(ranks)))
+
+
+def skipped_group_collective(
+    chain: CausalChain, correlation: Correlation | None, scans: Sequence[FileScan]
+) -> Blame | None:
+    """The one member of a sub-group that went on past the group's collective. The waiters
+    timed out together in one collective; the ranks that only lost their peers did so, after
+    the waits, inside another one, so they were not late to the waiters' collective but
+    waiting in their own, whose longer timeout had not run out (a group made with `new_group`
+    keeps torch's long default). When those ranks are all the members but one of a sub-group
+    (an aligned block or a strided set, `analyzers.causal.waited_on.group_hole`) and the
+    missing member is among the waiters, it never entered the group's collective. Lost peers
+    in the same collective as the waits are late arrivals (`arrived_late`), and lost-peer
+    ranks that fill a whole group, or leave two out, single no one out."""
+    if correlation is None:
+        return None
+    waits = _frame_calls(chain.top, scans)
+    lost = {
+        rank: call
+        for rank, call in _frame_calls(list(chain.peer_gone.values()), scans).items()
+        if rank not in waits
+    }
+    if len(waits) < MIN_WAITERS or len(lost) < MIN_WAITERS:
+        return None
+    if len(set(waits.values())) != 1 or len(set(lost.values())) != 1:
+        return None
+    waited, held = next(iter(waits.values())), next(iter(lost.values()))
+    if waited == held:
+        return None
+    if _lost_before_waits(sorted(lost), chain, correlation.clock_offsets):
+        return None
+    found = group_hole(set(lost), len(correlation.ranks))
+    if found is None or found[0] not in waits:
+        return None
+    hole, group = found
+    members = ", ".join(str(rank) for rank in sorted(lost))
+    why = say("waited.group_skipped", ranks=members, group=group, held=held, waited=waited)
+    return Blame([hole], why)
 
 
 def arrived_late(chain: CausalChain, correlation: Correlation | None) -> Blame | None:

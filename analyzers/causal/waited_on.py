@@ -383,7 +383,7 @@ def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
     if len(stops) != 1:
         return None
     everyone = len(correlation.ranks)
-    found = _aligned_block(behind, everyone) or _strided_set(behind, everyone)
+    found = group_hole(behind, everyone)
     if found is None:
         return None
     hole_rank, block = found
@@ -399,6 +399,13 @@ def _group_hole(correlation: Correlation, size_stated: bool) -> Blame | None:
         block=block,
     )
     return Blame([hole_rank], why)
+
+
+def group_hole(members: set[int], everyone: int) -> tuple[int, str] | None:
+    """(the one rank missing, the group as said) for the smallest sub-group that holds every
+    rank of `members` and lacks exactly one: an aligned power-of-two block, else a strided
+    set. None when no such group lacks exactly one rank."""
+    return _aligned_block(members, everyone) or _strided_set(members, everyone)
 
 
 def _aligned_block(behind: set[int], everyone: int) -> tuple[int, str] | None:

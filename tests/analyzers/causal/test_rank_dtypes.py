@@ -79,3 +79,50 @@ def test_ranks_that_all_logged_one_dtype_single_no_one_out() -> None:
 def test_ranks_split_between_two_dtypes_single_no_one_out() -> None:
     dtypes = {rank: "float32" for rank in range(6)} | {1: "bfloat16", 4: "bfloat16"}
     assert diagnose_files(job(dtypes, aborts=1)).culprit_ranks == []
+
+
+def warned_job(warnings: dict[int, str], aborts: int) -> dict[str, str]:
+    """Four ranks that stated no dtype in their heads; the ranks in `warnings` logged the
+    warning line given, right after loading their weights."""
+    files = {}
+    for rank in range(4):
+        lines = [
+            f"init process group: backend=gloo rank={rank} world_size=4",
+            "load weights passed",
+            *([warnings[rank]] if rank in warnings else []),
+            " norm passed",
+        ]
+        if rank == aborts:
+            lines += ["terminate called after throwing an instance of 'gloo::EnforceNotMet'", SIZE]
+        else:
+            lines += [
+                f"[rank{rank}]: Traceback (most recent call last):",
+                f'[rank{rank}]:   File "/srv/job/infer.py", line 88, in forward',
+                f"[rank{rank}]: RuntimeError: {CLOSED}",
+            ]
+        files[f"job-5e1f/log_{rank}.log"] = "\n".join(lines) + "\n"
+    return files
+
+
+CAST = "warning: layer 1 attention.o is torch.float64 in the checkpoint; casting qkv to match"
+
+
+def test_the_one_rank_that_warned_of_its_dtype_is_the_culprit() -> None:
+    """No rank stated its dtype as it started; rank 2 alone warned that one of its tensors is
+    float64, and rank 3, its ring successor, aborted on the wider message."""
+    diagnosis = diagnose_files(warned_job({2: CAST}, aborts=3))
+    assert_reads(diagnosis, "hccl", first_error="op.preamble.length")
+    assert diagnosis.culprit_ranks == [2]
+    assert "float64" in (diagnosis.culprit_reason or "")
+
+
+def test_two_ranks_that_warned_of_a_dtype_single_no_one_out() -> None:
+    diagnosis = diagnose_files(warned_job({1: CAST, 2: CAST}, aborts=3))
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_dtype_one_rank_logged_without_a_warning_singles_no_one_out() -> None:
+    """Rank 0 alone logs its model dtype at start, as jobs that log from rank 0 only do: an
+    ordinary statement, not a warning, and no peer to compare it with."""
+    diagnosis = diagnose_files(warned_job({0: "model dtype torch.bfloat16"}, aborts=3))
+    assert diagnosis.culprit_ranks == []

@@ -409,3 +409,55 @@ def test_a_logged_failure_takes_the_collective_of_the_traceback_written_under_it
     assert diagnosis.first_error is not None
     assert "op.preamble.length <= op.nbytes" in diagnosis.first_error.text
     assert diagnosis.culprit_ranks == [2]
+
+
+def test_all_but_one_member_of_a_group_lost_in_its_barrier_name_the_member_that_went_on(
+    tmp_path: Path,
+) -> None:
+    """Eight ranks, expert groups [0-3] and [4-7] made with `new_group` (torch's long default
+    timeout). Rank 1 skipped its group's barrier and went on to the world's all_reduce: it and
+    ranks 4-7 time out there, while ranks 0, 2 and 3, still in the group's barrier, only lose
+    their peers when those exit. Every rank stopped at the same checkpoint."""
+    job = in_step(8)
+    for log in job:
+        if log.rank in (0, 2, 3):
+            ends_in(log, "barrier", CLOSED)
+        else:
+            ends_in(log, "all_reduce", RECV_TIMEOUT)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [1]
+
+
+def test_a_whole_group_lost_in_its_barrier_names_no_member_that_went_on(tmp_path: Path) -> None:
+    """Ranks 0-3 are all still in their group's barrier: no member is missing from it."""
+    job = in_step(8)
+    for log in job:
+        ends_in(
+            log,
+            "barrier" if log.rank < 4 else "all_reduce",
+            CLOSED if log.rank < 4 else RECV_TIMEOUT,
+        )
+    assert len(analyze_job(tmp_path, job).diagnosis.culprit_ranks) != 1
+
+
+def test_group_members_lost_in_the_waiters_own_collective_stay_late_arrivals(
+    tmp_path: Path,
+) -> None:
+    """Ranks 0, 2 and 3 lost their peers in the same all_reduce the others timed out in: they
+    came late to it, the reading of a late arrival, and no member of their block is named."""
+    job = in_step(8)
+    for log in job:
+        ends_in(log, "all_reduce", CLOSED if log.rank in (0, 2, 3) else RECV_TIMEOUT)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == [0, 2, 3]
+
+
+def test_two_members_missing_from_the_lost_ranks_group_name_no_one(tmp_path: Path) -> None:
+    """Ranks 0 and 2 in the barrier leave two members of block [0-3] out: neither is named."""
+    job = in_step(8)
+    for log in job:
+        if log.rank in (0, 2):
+            ends_in(log, "barrier", CLOSED)
+        else:
+            ends_in(log, "all_reduce", RECV_TIMEOUT)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks not in ([1], [3])

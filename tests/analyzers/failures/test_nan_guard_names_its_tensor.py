@@ -82,3 +82,24 @@ def test_a_check_for_non_finite_values_that_found_none_is_no_failure() -> None:
     )
     diagnosis = diagnose_text("log_2.log", text)
     assert RULE not in rules_of(diagnosis)
+
+
+def test_a_guard_that_names_the_module_before_the_tensor_is_a_numerical_failure() -> None:
+    """`non-finite attention output in layer 3 on rank 2`: the module's name stands between
+    the word and the tensor; a held-out gloo run's assertion read as unrecognised."""
+    text = _console(
+        "AssertionError: non-finite attention output in layer 3 on rank 2",
+        "assert torch.isfinite(out).all(), (",
+    )
+    diagnosis = diagnose_text("launcher.log", text)
+    assert_reads(diagnosis, "other", first_error="non-finite attention output", rule=RULE)
+    assert diagnosis.culprit_ranks == [2]
+
+
+def test_a_check_for_a_named_modules_non_finite_outputs_is_no_failure() -> None:
+    text = (
+        "2026-12-06 02:43:03,100 [rank2] INFO checking for non-finite attention outputs in every "
+        "layer\n"
+        "2026-12-06 02:43:03,101 [rank2] DEBUG no non-finite attention output in layer 3\n"
+    )
+    assert RULE not in rules_of(diagnose_text("log_2.log", text))
