@@ -18,6 +18,7 @@ from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tail_reading import read_tails
+from analyzers.core import regex_programs
 from analyzers.core.limits import LimitHit, Limits
 from analyzers.core.options import AnalyzeOptions
 from analyzers.core.phrases import Said, phrasebook, say
@@ -35,6 +36,7 @@ from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.report.rank_ends import settle_rank_statuses
 from analyzers.scan import host_labels, host_offsets
+from analyzers.scan.empty_logs import all_rank_logs_empty, empty_logs_said
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.quiet_tail import TailBudget
 from analyzers.scan.store_budget import StoreBudget
@@ -58,6 +60,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     """
     options = options or AnalyzeOptions()
     limits = options.limits or Limits.from_env()
+    regex_programs.analysis_ran()  # the regex programs kept at exit are this run's
     progress = _Progress(options)
     bundle = Bundle(
         path,
@@ -80,6 +83,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
 
     scans = scan_members(bundle.members(), settings, options.workers, scanned, store=store)
     warm_up.join()
+    bundle.check_holds_text()
     place_year_less_times(scans)  # a file that never said its year takes the bundle's
     mark_agent_consoles(scans)  # an agent's console kept under any name
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
@@ -130,13 +134,15 @@ def _bundle_info(
     starts = _dropped_start_lines(scans)
     hosts = _dropped_host_labels(scans)
     offsets = [said for scan in scans for said in host_offsets.notes(scan)]
+    empty = [empty_logs_said(paths)] if (paths := all_rank_logs_empty(scans)) else []
     if (store_hit := store.hit()) is not None:
         hits.append(store_hit)
     hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
     hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
     hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
     hits += [LimitHit("host_offsets", message.en, message.zh) for message in offsets]
-    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + list(notes)
+    hits += [LimitHit("empty_logs", message.en, message.zh) for message in empty]
+    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + list(notes)
     return BundleInfo(
         name=name,
         sha256=sha256,

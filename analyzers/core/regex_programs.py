@@ -13,10 +13,12 @@ the pattern, and the pattern equals the one `re.compile` makes (`==` compares th
 anything unexpected (a damaged file, another Python's internals) falls back to `re.compile`.
 
 Only the analyzer's own patterns go through `compile`; `re` itself is left as it is, so other
-code in the process (the web app, libraries) compiles as before. The programs a process
-compiled afresh are written when it exits, with those it read at its start, up to
-`MAX_PROGRAMS` (past it the file keeps what the last process used), so the file holds what
-the runs on this machine use.
+code in the process (the web app, libraries) compiles as before. A process that analyzed a
+bundle (`analysis_ran`) writes, when it exits, the programs it used and no others, and only
+when that set differs from the one it read: the file is read whole at every start, so a
+pattern that edited knowledge no longer holds is dropped by the next run instead of being
+carried along. A process that only imported the analyzer (the web app) leaves the file alone:
+the few patterns it compiles are not what a run uses.
 """
 
 from __future__ import annotations
@@ -44,11 +46,10 @@ except ImportError:  # another implementation: plain `re.compile`
 if _sre is not None and array("I").itemsize != getattr(_sre, "CODESIZE", 0):
     _sre = None  # type: ignore[assignment]  # code words of another width: plain `re.compile`
 
-MAX_PROGRAMS = 8192
 Program = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 _CODE = "I"  # the engine's code words are unsigned 32-bit ints (`_sre.CODESIZE`)
-_fresh: dict[tuple[str | bytes, int], Program] = {}  # compiled by this process, not yet kept
-_used: set[tuple[str | bytes, int]] = set()
+_used: dict[tuple[str | bytes, int], Program] = {}  # the programs this process used
+_ran: list[bool] = []  # holds True once this process analyzed a bundle
 
 
 def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
@@ -56,7 +57,6 @@ def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     if _sre is None:
         return re.compile(pattern, flags)
     key = (pattern, int(flags))
-    _used.add(key)
     program = _kept().get(key)
     if program is None:
         try:
@@ -65,11 +65,12 @@ def compile(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
             raise
         except Exception:  # another Python's internals: its own compiler
             return re.compile(pattern, flags)
-        _keep(key, program)
     try:
-        return _built(pattern, program)
-    except Exception:  # a program this Python cannot run
+        built = _built(pattern, program)
+    except Exception:  # a program this Python cannot run: not kept either
         return re.compile(pattern, flags)
+    _used[key] = program
+    return built
 
 
 def _built(pattern: AnyStr, program: Program) -> re.Pattern[AnyStr]:
@@ -78,11 +79,12 @@ def _built(pattern: AnyStr, program: Program) -> re.Pattern[AnyStr]:
     return _sre.compile(pattern, final_flags, code_list, groups, groupindex, indexgroup)
 
 
-def _keep(key: tuple[str | bytes, int], program: Program) -> None:
-    """Keep a program compiled by this process, for the next ones (written at exit)."""
-    if not _fresh:
+def analysis_ran() -> None:
+    """Mark this process as one that analyzed a bundle: at its exit the kept programs become
+    the ones it used (`_store`)."""
+    if not _ran:
+        _ran.append(True)
         atexit.register(_store)
-    _fresh[key] = program
 
 
 def _program(pattern: str | bytes, flags: int) -> Program:
@@ -120,15 +122,11 @@ def _path() -> Path | None:
 
 
 def _store() -> None:
-    """Write the kept programs with this run's fresh ones, atomically."""
-    path = _path()
-    if path is None or not _fresh:
+    """Write the programs this run used, atomically, when they are not the set it read."""
+    path = _path() if _ran else None
+    if path is None or _used.keys() == _kept().keys():
         return
-    programs = {**_kept(), **_fresh}
-    if len(programs) > MAX_PROGRAMS:
-        programs = {key: program for key, program in programs.items() if key in _used}
-    _fresh.clear()
-    data = marshal.dumps(programs)
+    data = marshal.dumps(_used)
     try:
         with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as out:
             out.write(data)

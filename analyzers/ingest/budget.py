@@ -90,15 +90,20 @@ class ReadBudget:
 
 
 class Prepaid:
-    """A zip inside the bundle, read from a copy of its bytes: those bytes were charged as
-    they were read from the bundle, and stand for the zip's content until what its entries
-    inflate to outgrows them. So the zip counts once, as the larger of the two (its content,
-    as every other reader counts; its own bytes when its entries are skipped), instead of
-    twice, which stopped a bundle of stored node zips at half the total."""
+    """An archive inside the bundle, read by a reader of its own: its bytes were charged as
+    they were read from the bundle, and stand for its content until what its reader inflates
+    outgrows them. So the archive counts once, as the larger of the two (its content, as
+    every other reader counts; its own bytes when its entries are skipped), instead of
+    twice, which stopped a bundle of stored node zips at half the total and charged a
+    nested `.tar.gz` about a tenth more than it holds.
 
-    def __init__(self, budget: ReadBudget, paid: int) -> None:
+    `paid` is what was charged: a zip's whole copy, read before its entries; or a count that
+    grows as a decompressor pulls a nested tar's compressed bytes through the bundle."""
+
+    def __init__(self, budget: ReadBudget, paid: int | Callable[[], int]) -> None:
         self.budget = budget
-        self._left = paid
+        self._paid = paid if callable(paid) else lambda: paid
+        self._used = 0  # prepaid bytes handed back so far
 
     @property
     def spent(self) -> bool:
@@ -108,8 +113,8 @@ class Prepaid:
         """`ReadBudget.take`, the prepaid bytes handed back first as they are used up."""
         if self.budget.spent:
             return 0
-        covered = min(size, self._left)
-        self._left -= covered
+        covered = min(size, max(0, self._paid() - self._used))
+        self._used += covered
         self.budget.inflated -= covered
         return self.budget.take(size, out, packed, claimed)
 

@@ -32,6 +32,7 @@ from analyzers.ingest.budget import Metered, ReadBudget
 from analyzers.ingest.bundle_tar import TarWalker
 from analyzers.ingest.bundle_zip import ZipWalker
 from analyzers.ingest.compression import INFLATE_ERRORS, gunzip_stream
+from analyzers.ingest.gzip_content import Inflated
 from analyzers.ingest.layout import COPY_MARK
 from analyzers.ingest.sniff import mislabel_warning, sniff_kind
 from analyzers.ingest.streams import (
@@ -89,6 +90,11 @@ class _GuardedStream(ReadOnlyStream):
         self._on_read = on_read
         self._budget = budget
 
+    @property
+    def inflated_size(self) -> int | None:
+        """What the member inflated to so far, when it was read through an inflater."""
+        return getattr(self._raw, "inflated_size", None)
+
     def read(self, size: int = -1) -> bytes:
         try:
             data = self._raw.read(size)
@@ -143,6 +149,7 @@ class Bundle:
         self.done = 0.0  # progress where the file position says nothing (zip entries)
         self._on_progress = on_progress
         self._unreported = 0
+        self._bytes_read = 0
         self._unlisted_warnings = 0
         self._paths_read: set[str] = set()
         self._last_copy: dict[str, int] = {}
@@ -168,10 +175,19 @@ class Bundle:
 
     def _count_read(self, size: int) -> None:
         """Report progress every few MB so a single huge log still moves the bar."""
+        self._bytes_read += size
         self._unreported += size
         if self._on_progress and self._unreported >= PROGRESS_EVERY:
             self._unreported = 0
             self._on_progress(self.fraction_read())
+
+    def check_holds_text(self) -> None:
+        """Refuse, once its members have been read through, a bundle none of whose files held
+        a byte (no files, only folders, only empty files): there is nothing to diagnose, and
+        the report of an empty bundle would read as a job that logged nothing. A bundle a
+        budget cut before its first byte is left to the limit's message."""
+        if self._bytes_read == 0 and not self.budget.hits and not self.budget.members_unread:
+            raise BundleError.saying("error.no_log_text", name=self.path.name)
 
     def fraction_read(self) -> float:
         """How far through the bundle file the reader is (0..1), for progress bars."""
@@ -240,7 +256,10 @@ class Bundle:
             if self.kind == "gzip-log":
                 name = name[:-3] if name.endswith(".gz") else name + ".log"
                 yield self.member(
-                    name, 0, lambda: Metered(gunzip_stream(raw), self.budget, raw.tell), modified
+                    name,
+                    0,
+                    lambda: Inflated(Metered(gunzip_stream(raw), self.budget, raw.tell)),
+                    modified,
                 )
             else:
                 yield self.member(

@@ -24,9 +24,9 @@ from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
 from analyzers.core.phrases import say
-from analyzers.ingest.budget import Counting, Metered
+from analyzers.ingest.budget import Counting, Metered, Prepaid
 from analyzers.ingest.compression import gunzip_stream
-from analyzers.ingest.gzip_content import GunzipIfPacked
+from analyzers.ingest.gzip_content import GunzipIfPacked, Inflated
 from analyzers.ingest.sniff import kind_from_head
 from analyzers.ingest.streams import decompressed, drain
 from analyzers.ingest.tarstream import TarEntry, TarStream
@@ -153,7 +153,7 @@ class TarWalker:
         if kind_from_head(start) == "gzip-tar":
             yield from self._nested(head, "gzip-tar", path, depth)
             return
-        yield self._bundle.member(path, 0, lambda: self._metered_gunzip(head), mtime)
+        yield self._bundle.member(path, 0, lambda: Inflated(self._metered_gunzip(head)), mtime)
 
     def _gunzip_if_packed(self, opener: Callable[[], BinaryIO]) -> BinaryIO:
         return GunzipIfPacked(opener(), self._metered_gunzip)  # type: ignore[return-value]
@@ -163,7 +163,13 @@ class TarWalker:
         bytes: the total and the ratio (against the member's own compressed bytes) hold
         for a gzip bomb shipped as one compressed rank log."""
         packed = Counting(head)
-        return Metered(gunzip_stream(packed), self._budget, lambda: packed.size)  # type: ignore[arg-type,return-value]
+        return Metered(gunzip_stream(packed), self._charged_once(packed), lambda: packed.size)  # type: ignore[arg-type,return-value]
+
+    def _charged_once(self, packed: Counting) -> Prepaid:
+        """The budget of what an archive inside the bundle inflates to: its compressed bytes
+        were charged as the reader around it read them, so they are handed back as they are
+        inflated, and the archive counts once, as the larger of the two."""
+        return Prepaid(self._budget, lambda: packed.size)
 
     def _nested(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         """A tar inside the bundle, opened unless it lies deeper than the limit allows."""
@@ -176,6 +182,9 @@ class TarWalker:
     def _open_inner(self, head: BinaryIO, kind: str, path: str, depth: int) -> Iterator[Member]:
         packed = Counting(head)
         with decompressed(packed, kind) as plain:  # type: ignore[arg-type]
-            inner = plain if kind == "tar" else Metered(plain, self._budget, lambda: packed.size)
+            if kind == "tar":  # its bytes are the bundle's, charged as they are read
+                inner = plain
+            else:
+                inner = Metered(plain, self._charged_once(packed), lambda: packed.size)
             yield from self.members(inner, path + "/", depth)
             drain(inner)

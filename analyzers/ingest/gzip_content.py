@@ -5,7 +5,8 @@ out/rank1.log`, an exporter that always deflates). Read as bytes, such a `rank1.
 compressed noise with no line to search: its error would go unseen. Its first bytes say what
 it is, so a file that starts with a gzip header that inflates is read through the inflater
 the caller gives (metered like any `.gz` member); any other file passes through untouched,
-read for read.
+read for read. An inflated file tells how many bytes it inflated to (`inflated_size`), so the
+report lists the size of the text that was read, not of the compressed bytes.
 """
 
 from __future__ import annotations
@@ -31,6 +32,24 @@ def starts_as_gzip(head: bytes) -> bool:
     return True
 
 
+class Inflated(ReadOnlyStream):
+    """What an inflater put out, counted: the member's size is what it inflated to, which
+    neither its compressed size nor a `.gz` member's unstated one (0) tells."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self._raw = raw
+        self.inflated_size = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        self.inflated_size += len(data)
+        return data
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
 class GunzipIfPacked(ReadOnlyStream):
     """The bytes of `raw`, inflated by `inflate` when its first read shows gzip data."""
 
@@ -39,13 +58,18 @@ class GunzipIfPacked(ReadOnlyStream):
         self._inflate = inflate
         self._source: BinaryIO | None = None  # chosen at the first read
 
+    @property
+    def inflated_size(self) -> int | None:
+        """The bytes read so far when they were inflated; None for a file read as it is."""
+        return self._source.inflated_size if isinstance(self._source, Inflated) else None
+
     def read(self, size: int = -1) -> bytes:
         if self._source is None:
             head = self._raw.read(size)
             if not starts_as_gzip(head):
                 self._source = self._raw
                 return head
-            self._source = self._inflate(_Replayed(head, self._raw))  # type: ignore[arg-type]
+            self._source = Inflated(self._inflate(_Replayed(head, self._raw)))  # type: ignore[arg-type]
         return self._source.read(size)
 
     def close(self) -> None:

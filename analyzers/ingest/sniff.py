@@ -24,6 +24,8 @@ from analyzers.ingest.utf16 import starts_utf16
 
 SNIFF_BYTES = 64 * 1024
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+# A zip that is only its end record, counting no entries: what zipping nothing leaves.
+EMPTY_ZIP = b"PK\x05\x06\0\0\0\0\0\0\0\0"
 
 
 def sniff_kind(path: str | os.PathLike[str]) -> str:
@@ -31,7 +33,9 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
 
     Returns one of "dir", "tar", "zip", "gzip-tar", "gzip-log", "bzip2-tar", "xz-tar",
     "zstd-tar", "log".
-    Raises BundleError for anything else (images, executables, empty files...).
+    Raises BundleError for anything else (images, executables, empty files...); an archive
+    its first bytes show to be empty (a tar of no files, a zip of no entries) is refused as
+    holding no log text, as the analysis refuses one whose files turn out to be empty.
     """
     p = Path(path)
     if p.is_dir():
@@ -44,6 +48,8 @@ def sniff_kind(path: str | os.PathLike[str]) -> str:
         raise BundleError.saying("error.empty", name=p.name)
     if head.startswith(b"\x1f\x8b"):
         return _sniff_gzip(p)
+    if head.startswith(EMPTY_ZIP) or _only_nuls(head, whole=len(head) < SNIFF_BYTES):
+        raise BundleError.saying("error.no_log_text", name=p.name)
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return "zip"
     if head.startswith(b"BZh"):
@@ -67,6 +73,8 @@ def _sniff_gzip(p: Path) -> str:
             inner = fh.read(SNIFF_BYTES)
     except (OSError, EOFError, zlib.error) as exc:
         raise BundleError.saying("error.gzip_corrupt", name=p.name, detail=str(exc)) from exc
+    if _only_nuls(inner, whole=len(inner) < SNIFF_BYTES):  # an empty tar, or nothing
+        raise BundleError.saying("error.no_log_text", name=p.name)
     if _looks_like_tar(inner):
         return "gzip-tar"
     if _looks_like_text(inner):
@@ -107,6 +115,13 @@ def _zstd_head(head: bytes) -> bytes:
         return reader.read(SNIFF_BYTES)  # a bounded window: a few KB of zstd can stand for GBs
     except zstandard.ZstdError:
         return b""
+
+
+def _only_nuls(data: bytes, *, whole: bool) -> bool:
+    """`data` is a whole file of NULs or of nothing: what `tar` writes for no files (two or
+    more zero blocks, padded to its record), or a gzip of an empty file. A longer file may
+    hold text past its first run of NULs (a crashed writer's), so only a whole one counts."""
+    return whole and not data.strip(b"\0")
 
 
 def _looks_like_tar(head: bytes) -> bool:

@@ -38,6 +38,7 @@ from analyzers.core.types import (
     RankStatus,
     RankSummary,
 )
+from analyzers.scan.empty_logs import all_rank_logs_empty
 from analyzers.tree.facts import npu_state
 
 LOAD_PHASE = regex_programs.compile(
@@ -91,6 +92,7 @@ def without_errors(correlation: Correlation, scans: Sequence[FileScan]) -> Verdi
         _diverged,
         _missing,
         _npu_processes_gone,
+        _empty_logs,
         stalled,
         _npus_idle,
         _finished_log,
@@ -213,6 +215,15 @@ def _npu_processes_gone(correlation: Correlation, scans: Sequence[FileScan]) -> 
 
 def _ids(numbers: Iterable[int]) -> str:
     return ", ".join(str(n) for n in sorted(numbers))
+
+
+def _empty_logs(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:
+    """Every rank log is empty: an empty log shows no progress that stopped, so the ranks are
+    not read as hung; nothing is diagnosed and the report says why (`scan.empty_logs`)."""
+    if not all_rank_logs_empty(scans):
+        return None
+    reason = say("verdict.empty_logs")
+    return Verdict("multirank.empty_logs", UNLABELLED, "none", 0.1, (), reason)
 
 
 def _npus_idle(correlation: Correlation, scans: Sequence[FileScan]) -> Verdict | None:

@@ -18,7 +18,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.checkpoints.track import CheckpointTrack
@@ -47,6 +47,15 @@ def member_info(member: Member) -> FileInfo:
     return FileInfo(
         path=member.path, kind=kind, rank=rank, size_bytes=member.size, modified=member.modified
     )
+
+
+def listed_size(info: FileInfo, stream: BinaryIO) -> None:
+    """A member read through an inflater (a `.gz` log, gzip under a plain name) is listed at
+    the size it inflated to: its stated size is that of its compressed bytes, or 0 for a
+    `.gz` member, and says nothing of the text that was read."""
+    inflated = getattr(stream, "inflated_size", None)
+    if inflated is not None:
+        info.size_bytes = inflated
 
 
 def scan_members(
@@ -84,6 +93,7 @@ def _scan_inline(
         store_dir = store.dir_for(member.path)
         with member.open() as stream:
             scan = scan_one(stream, member_info(member), matcher, store_dir)
+            listed_size(scan.info, stream)
         store.add(member.path, store_dir)
         scans.append(scan)
         if on_scanned:
@@ -193,7 +203,7 @@ class _WorkerPool:
         self._matcher = CheckpointMatcher(settings.patterns)
         with _frozen_heap():
             self._workers = [self._start(ctx) for _ in range(size)]
-        self._pending: dict[int, tuple[int, int, str | None]] = {}
+        self._pending: dict[int, tuple[int, int, str | None, int | None]] = {}
 
     def _start(self, ctx: Any) -> _Worker:
         jobs_out, jobs_in = ctx.Pipe(duplex=False)  # (reader, writer): the scanner reads
@@ -232,6 +242,7 @@ class _WorkerPool:
             if 0 < member.size < INLINE_LIMIT:
                 with member.open() as stream:
                     done[order] = scan_one(stream, info, self._matcher, store_dir)
+                    listed_size(done[order].info, stream)
                 self._store.add(member.path, store_dir)
             else:
                 self._send(order, member, info, store_dir)
@@ -255,8 +266,9 @@ class _WorkerPool:
                 worker.put_bytes(chunk)
                 sent += len(chunk)
                 worker.queued += len(chunk)
+            inflated = getattr(stream, "inflated_size", None)
         worker.put_bytes(b"")
-        self._pending[order] = (index, sent, store_dir)
+        self._pending[order] = (index, sent, store_dir, inflated)
 
     def _collect(self, done: dict[int, FileScan], *, block: bool) -> None:
         """Take the results that are ready; with `block`, wait for at least one."""
@@ -276,7 +288,9 @@ class _WorkerPool:
                 if error:
                     raise RuntimeError(f"scanning failed in a worker process: {error}")
                 done[order] = scan
-                index, sent, store_dir = self._pending.pop(order)
+                index, sent, store_dir, inflated = self._pending.pop(order)
+                if inflated is not None:
+                    scan.info.size_bytes = inflated  # as `listed_size` does
                 self._workers[index].queued -= sent
                 self._store.add(scan.info.path, store_dir)
             block = False

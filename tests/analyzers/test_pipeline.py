@@ -1,14 +1,18 @@
 """The whole pipeline on real bundles: the report is valid, complete and the same every run."""
 
+import io
 import json
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from analyzers import AnalyzeOptions, BundleError, analyze, pipeline
+from analyzers.core import phrases
 from analyzers.scan import host_labels
 from analyzers.scan.linestore import LineStoreReader
 from tests.analyzers import hostile
@@ -105,6 +109,91 @@ def test_ranks_whose_logs_end_on_info_and_progress_lines_still_read_as_a_hang(tm
     assert report.diagnosis.category == "hang"
     assert report.diagnosis.first_error is None
     assert report.bundle.warnings == []
+
+
+def _tar_gz(path: Path, members: list[tuple[str, bytes | None]]) -> Path:
+    """A .tar.gz of `members`, a None content making a folder."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            if data is None:
+                info.type = tarfile.DIRTYPE
+            info.size = len(data or b"")
+            tar.addfile(info, io.BytesIO(data or b""))
+    return path
+
+
+def _zip(path: Path, members: list[tuple[str, bytes]]) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members:
+            zf.writestr(name, data)
+    return path
+
+
+EMPTY_BUNDLES = {
+    "empty.tar.gz": lambda path: _tar_gz(path, []),
+    "empty.zip": lambda path: _zip(path, []),
+    "folders.tar.gz": lambda path: _tar_gz(path, [("job", None), ("job/node0", None)]),
+    "empty-files.tar.gz": lambda path: _tar_gz(path, [("notes.txt", b""), ("out/a.txt", b"")]),
+    "empty-logs.tar.gz": lambda path: _tar_gz(path, [("log_0.log", b""), ("log_1.log", b"")]),
+    "folder-and-empty-file.zip": lambda path: _zip(path, [("job/", b""), ("job/log_0.log", b"")]),
+}
+
+
+@pytest.mark.parametrize("name", EMPTY_BUNDLES)
+def test_a_bundle_with_no_log_text_is_refused_in_the_same_words_whatever_holds_it(tmp_path, name):
+    path = EMPTY_BUNDLES[name](tmp_path / name)
+
+    with pytest.raises(BundleError) as refused:
+        analyze(path, AnalyzeOptions(workers=1))
+
+    message = str(refused.value)
+    assert message == (
+        f"{name}: the bundle holds no log text: it lists no files, or only folders and empty files"
+    )
+    assert phrases.refilled(message, "error.") == (
+        f"{name}：日志包里没有日志文本：其中没有文件，或只有文件夹和空文件"
+    )
+
+
+def test_rank_logs_that_are_all_empty_are_said_to_be_empty_not_read_as_a_hang(tmp_path):
+    """An empty log shows no progress that stopped: the report says the logs are empty, in the
+    diagnosis and among the limits the page's banner states, and blames no rank."""
+    (tmp_path / "log_0.log").write_bytes(b"")
+    (tmp_path / "log_1.log").write_bytes(b"")
+    (tmp_path / "env.txt").write_text("WORLD_SIZE=2\nMASTER_ADDR=10.0.0.1\n")
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    diagnosis = report.diagnosis
+    assert (diagnosis.category, diagnosis.culprit_ranks) == ("other", [])
+    assert diagnosis.root_cause.startswith("The rank logs are empty: they show neither progress")
+    assert diagnosis.root_cause_zh.startswith("各 rank 的日志都是空的")
+    [limit] = report.bundle.limits
+    assert (limit.limit, limit.message) == (
+        "empty_logs",
+        "all 2 rank logs are empty (0 bytes: log_0.log, log_1.log); an empty log shows neither "
+        "progress nor where its rank stopped, so no rank was read as hung",
+    )
+    assert report.bundle.warnings == [limit.message]
+    assert (limit.message_zh or "").startswith("全部 2 个 rank 日志都是空的")
+
+
+def test_an_empty_rank_log_beside_one_that_showed_progress_then_stopped_is_no_empty_bundle(
+    tmp_path,
+):
+    """Counterexample: one rank's log shows steps, then nothing: the logs are read as usual."""
+    (tmp_path / "log_0.log").write_text(
+        "".join(
+            f"2026-11-29 07:24:{10 + step},000 [rank0] INFO  step {step}\n" for step in range(3)
+        )
+    )
+    (tmp_path / "log_1.log").write_bytes(b"")
+
+    report = analyze(tmp_path, AnalyzeOptions(workers=1))
+
+    assert report.bundle.limits == []
+    assert "empty" not in report.diagnosis.root_cause
 
 
 def test_parallel_and_inline_scans_agree():

@@ -1,6 +1,6 @@
 """Regex programs kept between runs: a pattern compiled by an earlier run is rebuilt from its
-kept program, equal to what `re.compile` makes, and a missing or damaged file only means
-compiling afresh."""
+kept program, equal to what `re.compile` makes, the file holds what the last run used, and a
+missing or damaged file only means compiling afresh."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ RANK_LINE = r"\[rank(?P<rank>\d+)\] (?P<level>INFO|ERROR) "
 @pytest.fixture(autouse=True)
 def first_run(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test starts as a new process would: nothing read or compiled yet."""
-    monkeypatch.setattr(regex_programs, "_fresh", {})
-    monkeypatch.setattr(regex_programs, "_used", set())
+    monkeypatch.setattr(regex_programs, "_used", {})
+    monkeypatch.setattr(regex_programs, "_ran", [True])  # an analysis runs in this process
     regex_programs._kept.cache_clear()
     yield
     regex_programs._kept.cache_clear()
@@ -91,14 +91,43 @@ def test_a_bad_pattern_fails_as_re_compile_fails() -> None:
         regex_programs.compile(r"rank(\d+")
 
 
-def test_a_full_file_keeps_what_the_last_run_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(regex_programs, "MAX_PROGRAMS", 2)
+def kept_file(cache_dir: Path) -> Path:
+    (kept,) = cache_dir.glob("regex-programs-*.marshal")
+    return kept
+
+
+def test_the_file_keeps_only_what_the_last_run_used(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for source in ("norm passed", "attention passed"):
         regex_programs.compile(source)
     next_run()
-    regex_programs.compile("attention passed")
+    regex_programs.compile("attention passed")  # the knowledge no longer says `norm passed`
     regex_programs.compile("MoE passed")
     next_run()
+    assert regex_programs.cached_count() == 2
     refuse_to_compile(monkeypatch)
     assert regex_programs.compile("MoE passed").search("[rank0] MoE passed")
+    assert regex_programs.compile("attention passed").search("[rank1] attention passed")
+
+
+def test_a_run_that_used_what_it_read_leaves_the_file_unwritten(cache_dir: Path) -> None:
+    regex_programs.compile(RANK_LINE)
+    next_run()
+    written = kept_file(cache_dir).stat()
+    regex_programs.compile(RANK_LINE)
+    next_run()
+    again = kept_file(cache_dir).stat()
+    assert (again.st_ino, again.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+
+
+def test_a_process_that_analyzed_nothing_leaves_the_file_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    regex_programs.compile(RANK_LINE)
+    regex_programs.compile("MoE passed")
+    next_run()
+    monkeypatch.setattr(regex_programs, "_ran", [])  # the web app, importing a few modules
+    regex_programs.compile(RANK_LINE)
+    next_run()
     assert regex_programs.cached_count() == 2

@@ -356,6 +356,54 @@ def test_a_zip_inside_a_tar_whose_entries_are_not_read_still_counts_its_own_byte
     assert [hit.limit for hit in bundle.limit_hits()] == ["total_bytes"]
 
 
+def _rank_log(size: int) -> bytes:
+    """A rank log of `size` bytes that packs about 10:1, as logs do."""
+    lines = (
+        b"2026-11-29 07:25:37,%03d [rank0] INFO step %d | loss 0.3\n" % (n % 1000, n)
+        for n in range(size)
+    )
+    return b"".join(lines)[:size]
+
+
+def test_a_tar_gz_inside_the_bundle_whose_content_fits_the_total_is_read_whole(tmp_path):
+    """Its compressed bytes are charged as the outer tar is read, then handed back as they
+    inflate: the inner archive counts once, not about a tenth more than it holds."""
+    log = _rank_log(hostile.MiB - 32 * 1024)
+    inner = gzip.compress(hostile.tar_bytes([("log_0.log", log)]))
+    outer = hostile.tar_bytes([("job/node0.tar.gz", inner)])
+    bundle = Bundle(
+        hostile.write(tmp_path / "job.tar", outer), limits=Limits(total_bytes=hostile.MiB)
+    )
+
+    assert _read_all(bundle) == {"job/node0.tar.gz/log_0.log": len(log)}
+    assert bundle.limit_hits() == []
+
+
+def test_a_tar_gz_inside_the_bundle_larger_than_the_total_is_cut_at_the_total(tmp_path):
+    log = _rank_log(2 * hostile.MiB)
+    inner = gzip.compress(hostile.tar_bytes([("log_0.log", log)]))
+    outer = hostile.tar_bytes([("job/node0.tar.gz", inner), ("job/log_1.log", log)])
+    bundle = Bundle(
+        hostile.write(tmp_path / "job.tar", outer), limits=Limits(total_bytes=hostile.MiB)
+    )
+
+    sizes = _read_all(bundle)
+
+    assert hostile.MiB - 64 * 1024 < sum(sizes.values()) <= hostile.MiB
+    assert [hit.limit for hit in bundle.limit_hits()] == ["total_bytes"]
+
+
+def test_a_gz_member_whose_content_fits_the_total_is_read_whole(tmp_path):
+    log = _rank_log(hostile.MiB - 32 * 1024)
+    outer = hostile.tar_bytes([("job/log_0.log.gz", gzip.compress(log))])
+    bundle = Bundle(
+        hostile.write(tmp_path / "job.tar", outer), limits=Limits(total_bytes=hostile.MiB)
+    )
+
+    assert _read_all(bundle) == {"job/log_0.log.gz": len(log)}
+    assert bundle.limit_hits() == []
+
+
 def test_a_rank_log_gzipped_under_its_plain_name_is_read_as_the_log_it_holds(tmp_path):
     # a collector that ran `gzip -c rank1.log > out/rank1.log`: the name still says text
     outer = hostile.tar_bytes([("rank1.log", gzip.compress(hostile.ERROR_LOG))])

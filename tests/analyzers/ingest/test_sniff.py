@@ -92,14 +92,35 @@ def test_a_log_with_a_crashed_writers_nul_padding_is_a_log(tmp_path):
     assert sniff_kind(hostile.write(tmp_path / "rank0.log", data)) == "log"
 
 
-@pytest.mark.parametrize(
-    "data",
-    [b"\0" * 10240, b"\x7fELF\x02\x01\x01" + b"\0" * 4000 + bytes(range(256)) * 8],
-    ids=["only NULs", "executable"],
-)
-def test_nuls_with_no_text_or_a_binary_around_them_are_refused(tmp_path, data):
+def test_a_binary_with_runs_of_nuls_is_refused(tmp_path):
+    data = b"\x7fELF\x02\x01\x01" + b"\0" * 4000 + bytes(range(256)) * 8
     with pytest.raises(BundleError, match="not a log bundle"):
         sniff_kind(hostile.write(tmp_path / "upload.bin", data))
+
+
+def _zipped_nothing() -> bytes:
+    buf = io.BytesIO()
+    zipfile.ZipFile(buf, "w").close()
+    return buf.getvalue()
+
+
+NO_LOG_TEXT = ": the bundle holds no log text: it lists no files, or only folders and empty files"
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("job.tar.gz", gzip.compress(hostile.tar_bytes([]))),
+        ("job.tar", b"\0" * 10240),  # `tar -cf job.tar --files-from /dev/null`
+        ("job.zip", _zipped_nothing()),
+        ("rank0.log.gz", gzip.compress(b"")),
+    ],
+    ids=["empty tar.gz", "empty tar", "empty zip", "gzip of nothing"],
+)
+def test_an_empty_archive_is_refused_as_holding_no_log_text(tmp_path, name, data):
+    with pytest.raises(BundleError) as refused:
+        sniff_kind(hostile.write(tmp_path / name, data))
+    assert str(refused.value) == name + NO_LOG_TEXT
 
 
 def test_a_zstd_tar_is_sniffed_from_its_bytes_whatever_its_name(tmp_path):

@@ -1,5 +1,6 @@
 """Scanning on several processes: same answers as one process, and no hang when one dies."""
 
+import gzip
 import io
 import os
 import tarfile
@@ -22,6 +23,32 @@ def _bundle(tmp_path, ranks: int = 4, lines: int = 20_000):
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return path
+
+
+def _packed_bundle(tmp_path, lines: int):
+    """A collector's tar whose rank 0 log was gzipped under its plain name (`gzip -c log_0.log
+    > out/log_0.log`), rank 1's kept as `log_1.log.gz`, rank 2's left as it is."""
+    log = b"".join(LINE % (0, n % 8) for n in range(lines))
+    packed = gzip.compress(log)
+    path = tmp_path / "job.tar"
+    with tarfile.open(path, "w") as tar:
+        for name, data in (("log_0.log", packed), ("log_1.log.gz", packed), ("log_2.log", log)):
+            info = tarfile.TarInfo(f"job/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path, len(log)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("lines", [200, 20_000])  # scanned in the parent, then by a scanner
+def test_a_gzipped_log_is_listed_at_the_size_it_inflated_to(tmp_path, workers, lines):
+    path, size = _packed_bundle(tmp_path, lines)
+    scans = scan_members(Bundle(path).members(), ScanSettings(), workers=workers)
+    assert {s.info.path: s.info.size_bytes for s in scans} == {
+        "job/log_0.log": size,
+        "job/log_1.log.gz": size,
+        "job/log_2.log": size,
+    }
 
 
 def test_workers_return_the_scans_in_bundle_order(tmp_path):

@@ -13,7 +13,7 @@ from incidents.models import AnalysisRun, Incident, RunState
 from incidents.runs import services
 from incidents.runs.analysis import analyze_run
 from tests.analyzers import hostile
-from tests.incidents.library_helpers import make_case
+from tests.incidents.library_helpers import make_case, page_in
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +65,18 @@ def test_the_page_says_what_a_budget_cut(alice_client, alice, tmp_path):
 
     assert "Limits cut this reading" in html
     assert "nested more than 3 deep: nesting limit (RANKLENS_LIMIT_DEPTH)" in html
+
+
+def test_the_page_says_the_rank_logs_are_empty_instead_of_a_hang(alice_client, alice, tmp_path):
+    files = [("job/log_0.log", b""), ("job/log_1.log", b""), ("job/env.txt", b"WORLD_SIZE=2\n")]
+    bundle = hostile.write(tmp_path / "empty-logs.tar", hostile.tar_bytes(files))
+    incident = analyzed_upload(bundle, alice)
+
+    html = page_in(alice_client, incident.get_absolute_url(), "zh-hans")
+
+    assert incident.latest_run().report["diagnosis"]["category"] == "other"
+    limits = html[html.index('id="limits"') :]
+    assert "全部 2 个 rank 日志都是空的（0 字节：job/log_0.log, job/log_1.log）" in limits
 
 
 def test_a_corrupt_upload_fails_its_run_with_a_reason(alice, tmp_path):

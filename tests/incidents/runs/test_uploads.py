@@ -227,6 +227,21 @@ def test_upload_refuses_an_empty_file_and_stores_nothing(alice_client, media_roo
     assert stored_blobs(media_root) == []
 
 
+def test_upload_of_an_empty_archive_is_refused_saying_it_holds_no_log_text(
+    alice_client, media_root
+):
+    archive = io.BytesIO(gzip.compress(b"\0" * 10240))  # `tar -czf logs.tar.gz` of no files
+    archive.name = "logs.tar.gz"
+
+    response = alice_client.post(UPLOAD_URL, {"bundle": archive}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 400
+    assert "logs.tar.gz：日志包里没有日志文本：其中没有文件，或只有文件夹和空文件" in (
+        response.content.decode()
+    )
+    assert stored_blobs(media_root) == []
+
+
 def test_upload_of_a_7z_archive_names_the_format_and_what_to_send(alice_client, media_root):
     archive = io.BytesIO(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(256)))
     archive.name = "logs.7z"
