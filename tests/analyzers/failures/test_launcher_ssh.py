@@ -98,3 +98,33 @@ def test_a_key_the_python_ssh_client_cannot_read_is_the_machines_set_up() -> Non
     diagnosis = diagnose_text("launch.log", PYTHON_SSH_CLIENT_BAD_KEY)
     assert diagnosis.category == "driver_env"
     assert "env.launcher_ssh_unreachable" in rules_of(diagnosis)
+
+
+# A wrapper hands mpirun a host list in `host:slots` form; an Open MPI release that does not
+# split it asks ssh for a host whose name carries the slot count, and the daemon banner follows.
+SLOTS_IN_HOST_NAME = """\
+ssh: Could not resolve hostname localhost:4: Name or service not known
+--------------------------------------------------------------------------
+ORTE was unable to reliably start one or more daemons.
+This usually is caused by:
+"""
+
+
+def test_a_slot_count_that_reached_ssh_is_the_launch_command() -> None:
+    # docs/labelling.md#a-host-list-whose-slot-count-reached-ssh
+    diagnosis = diagnose_text("launch.log", SLOTS_IN_HOST_NAME)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Could not resolve hostname localhost:4",
+        rule="cfg.mpi_host_slots_in_ssh_name",
+        beside=("driver_env",),
+    )
+
+
+def test_a_plain_host_name_ssh_cannot_resolve_stays_the_machines_set_up() -> None:
+    # docs/labelling.md#a-host-list-whose-slot-count-reached-ssh (counterexample)
+    text = "ssh: Could not resolve hostname gpu-b12: Name or service not known\n"
+    diagnosis = diagnose_text("launch.log", text)
+    assert diagnosis.category == "driver_env"
+    assert "cfg.mpi_host_slots_in_ssh_name" not in rules_of(diagnosis)

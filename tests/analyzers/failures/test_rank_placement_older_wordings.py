@@ -8,8 +8,10 @@ invalid device ordinal`. NCCL's bootstrap root refusing a rank that already chec
 rank count that disagrees with its own, means two processes were given one rank or the ranks
 were told different world sizes: the launch numbered its processes wrongly, `config` with
 `hccl` beside it. A rank refused before the bootstrap because its number is at or past the
-communicator's rank count (`Invalid rank requested : 9/8`) is the same numbering. Values of our
-own in the real shapes.
+communicator's rank count (`Invalid rank requested : 9/8`) is the same numbering. Python
+bindings of the CUDA runtime that raise its enum name with the text (CuPy's
+`CUDARuntimeError: cudaErrorInvalidDevice: invalid device ordinal`) word the same refusal of an
+index. Values of our own in the real shapes.
 """
 
 from __future__ import annotations
@@ -168,4 +170,33 @@ def test_torchs_own_device_index_check_is_the_launchs_placement() -> None:
 def test_the_pta_meaning_of_an_invalid_device_code_is_not_the_index_check() -> None:
     text = "[Error]: Invalid device ID.\n"
     diagnosis = diagnose_text("worker_0.log", text)
+    assert "cfg.rank_device_placement" not in rules_of(diagnosis)
+
+
+BINDING_ORDINAL = """\
+Traceback (most recent call last):
+  File "/srv/rec/train.py", line 212, in <module>
+    main()
+  File "/srv/rec/pipeline.py", line 48, in __init__
+    cp.cuda.Device(self.rank).use()
+  File "cupy/cuda/device.pyx", line 141, in cupy.cuda.device.Device.use
+  File "cupy/cuda/runtime.pyx", line 145, in cupy.cuda.runtime.check_status
+cupy.cuda.runtime.CUDARuntimeError: cudaErrorInvalidDevice: invalid device ordinal
+"""
+
+
+def test_a_runtime_bindings_enum_wording_of_the_ordinal_is_the_launchs_placement() -> None:
+    diagnosis = diagnose_text("worker_9.log", BINDING_ORDINAL)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cudaErrorInvalidDevice: invalid device ordinal",
+        rule="cfg.rank_device_placement",
+        beside=("driver_env",),
+    )
+
+
+def test_another_enum_of_the_binding_is_not_a_placement() -> None:
+    text = "cupy.cuda.runtime.CUDARuntimeError: cudaErrorMemoryAllocation: out of memory\n"
+    diagnosis = diagnose_text("worker_9.log", text)
     assert "cfg.rank_device_placement" not in rules_of(diagnosis)
