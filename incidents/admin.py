@@ -29,7 +29,7 @@ class IncidentAdmin(admin.ModelAdmin):
 class AnalysisRunAdmin(admin.ModelAdmin):
     list_display = ("pk", "incident", "state", "progress", "analyzer_version", "finished_at")
     list_filter = ("state",)
-    readonly_fields = ("claimed_by", "report")
+    readonly_fields = ("claimed_by", "timed_out_delivery", "report")
 
 
 @admin.register(ApiToken)

@@ -11,8 +11,11 @@
    survives a database connection lost meanwhile (incidents.runs.dbretry); a report the
    database refuses fails the run with a reason instead of leaving it running.
 4. An analysis past the task's time limit fails with that reason: at the soft limit from
-   here, at the hard limit (the pool child was killed) from the worker's main process
-   (`fail_over_time_limit`, called by the task's failure hook).
+   here, wherever it interrupts the task, at the hard limit (the pool child is killed) from
+   the worker's main process (`fail_over_time_limit`, called by the task's failure hook).
+   The pool starts the clock when its child takes the message, so on a loaded machine the
+   claim may reach the database only after the limit was recorded: the run keeps the
+   delivery that ran out of time, and that delivery's claim is refused.
 """
 
 from __future__ import annotations
@@ -49,7 +52,21 @@ class ClaimLost(Exception):
 
 
 def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
-    """Analyze the bundle of run `run_id` and store the outcome on the run."""
+    """Analyze the bundle of run `run_id` and store the outcome on the run.
+
+    The soft time limit is raised wherever the task is, also between the claim and the
+    analysis or while the claim is on its way to the database: left running, that claim
+    would be analysed again by the sweeper, only to meet the same limit.
+    """
+    try:
+        _claim_and_analyze(run_id, delivery_id)
+    except SoftTimeLimitExceeded:
+        log.warning("run %s: over the time limit; stopped", run_id)
+        dbretry.reconnect()  # a query the limit cut short leaves the connection mid-way
+        fail_over_time_limit(run_id=run_id, delivery_id=delivery_id)
+
+
+def _claim_and_analyze(run_id: int, delivery_id: str) -> None:
     if not _claim(run_id, delivery_id):
         log.info("run %s: not claimable (finished, running elsewhere or gone)", run_id)
         _fail_if_redelivered_past_time_limit(run_id, delivery_id)
@@ -63,8 +80,7 @@ def analyze_run(*, run_id: int, delivery_id: str = "") -> None:
     except ClaimLost:
         log.warning("run %s: taken over by another worker; this attempt stops", run_id)
     except SoftTimeLimitExceeded:
-        log.warning("run %s: over the time limit; stopped", run_id)
-        _finish(run, state=RunState.FAILED, error=_over_time_limit())
+        raise  # not an analysis error: analyze_run records it, wherever it comes
     except BundleError as error:
         # The store names the file by its hash; people know it by the name they uploaded.
         bundle = run.incident.bundle
@@ -90,6 +106,8 @@ def _claim(run_id: int, delivery_id: str) -> bool:
         within_limit = now - timedelta(seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT)
         takeover |= Q(state=RunState.RUNNING, claimed_by=delivery_id, started_at__gt=within_limit)
     claimable = Q(pk=run_id, attempts__lt=MAX_ATTEMPTS) & (Q(state=RunState.QUEUED) | takeover)
+    if delivery_id:  # its time ran out before this claim landed (fail_over_time_limit)
+        claimable &= ~Q(timed_out_delivery=delivery_id)
     updated = AnalysisRun.objects.filter(claimable).update(
         state=RunState.RUNNING,
         claimed_by=delivery_id,
@@ -118,11 +136,11 @@ def _give_up_if_exhausted(run_id: int, delivery_id: str) -> None:
 
 
 def _fail_if_redelivered_past_time_limit(run_id: int, delivery_id: str) -> None:
-    """Its own message, back after its attempt had passed the soft time limit: the pool
-    child was killed at the hard limit, and Celery may requeue the message before the
-    failure hook has written that. Running it again would only meet the same limit.
-    (The soft limit, not the hard one, because the claim is written a moment after the
-    pool starts the clock.)"""
+    """Its own message, back after its attempt had passed the soft time limit: its worker
+    was lost after that (the message is handed back, `reject_on_worker_lost`) before the
+    limit could be recorded. Running it again would only meet the same limit. A stop the
+    pool's clock made is recorded instead (`fail_over_time_limit`); this guess from the
+    claim's time is for a worker lost on its own."""
     if not delivery_id:
         return
     used_up = timezone.now() - timedelta(seconds=settings.CELERY_TASK_SOFT_TIME_LIMIT)
@@ -133,14 +151,23 @@ def _fail_if_redelivered_past_time_limit(run_id: int, delivery_id: str) -> None:
 
 
 def fail_over_time_limit(*, run_id: int, delivery_id: str) -> bool:
-    """Fail a run whose pool child was killed at the hard time limit, if that delivery
-    still holds it; True if it did. Left running, it would be re-analyzed by the sweeper,
-    hit the limit again, and end only after every attempt as a silent worker."""
+    """Record that the time limit of `delivery_id` ran out on run `run_id` and fail the run
+    if that delivery holds it; True if it did. Called in the pool child at the soft limit
+    and in the worker's main process at the hard limit, before the child is killed.
+
+    Either can come before the delivery's claim is in the database: the pool's clock starts
+    when the child takes the message. The record goes first, so a claim landing after it is
+    refused (`_claim`), and one that landed before it is failed here. Left running, a run
+    would be re-analyzed by the sweeper, only to meet the same limit.
+    """
     running = AnalysisRun.objects.filter(pk=run_id, state=RunState.RUNNING, claimed_by=delivery_id)
-    return dbretry.retrying(
-        lambda: _fail_running(run_id, running, _over_time_limit()),
-        what=f"run {run_id}: failing it over the time limit",
-    )
+
+    def record() -> bool:
+        if delivery_id:
+            AnalysisRun.objects.filter(pk=run_id).update(timed_out_delivery=delivery_id)
+        return _fail_running(run_id, running, _over_time_limit())
+
+    return dbretry.retrying(record, what=f"run {run_id}: failing it over the time limit")
 
 
 def _over_time_limit() -> str:

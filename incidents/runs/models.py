@@ -113,6 +113,9 @@ class AnalysisRun(models.Model):
     # The Celery delivery that claimed the run; a redelivery of the same message may
     # take the run over again after its worker died.
     claimed_by = models.CharField(max_length=64, blank=True)
+    # The last delivery whose time limit ran out on this run; it may not claim the run, as
+    # its claim can reach the database after the limit was recorded (incidents.runs.analysis).
+    timed_out_delivery = models.CharField(max_length=64, blank=True)
     # How many times a worker started this run; a run that keeps killing its worker
     # (out of memory, hard time limit) is given up instead of being redelivered forever.
     attempts = models.PositiveSmallIntegerField(default=0)

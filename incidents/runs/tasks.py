@@ -15,8 +15,9 @@ class AnalysisTask(Task):
         return super().apply_async(args, kwargs, **options)
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
-        """At the hard time limit the pool child is killed before it can say so: the
-        worker's main process calls this, and fails the run with that reason."""
+        """At the hard time limit the pool child cannot say so: the worker's main process
+        calls this before it kills the child, and records the limit on the run (which the
+        child, on a loaded machine, may not have claimed yet)."""
         if isinstance(exc, TimeLimitExceeded) and args:
             try:
                 analysis.fail_over_time_limit(run_id=int(args[0]), delivery_id=task_id)

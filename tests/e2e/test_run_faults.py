@@ -173,8 +173,8 @@ def test_an_analysis_over_the_time_limit_fails_with_a_reason(
 
     assert run.state == RunState.FAILED
     assert "longer than its time limit (2 s)" in run.error, (run.error, worker.log_text())
-    # on a loaded machine the hard limit can land before the soft limit's write, and Celery
-    # may hand the message back: that delivery must not analyse the bundle a second time
+    # on a loaded machine the limit can run out while the claim is on its way to the
+    # database: the sweeper must not find that claim running and analyse the bundle again
     assert run.attempts == 1
     assert run.finished_at is not None
 
