@@ -78,6 +78,7 @@ def find_first_error(
     errors = [item for item in items if item.tier >= floor]
     own_failures_by_place(errors, scans)
     promote_silent_ends(errors, correlation, scans)
+    promote_first_own_ends(errors, correlation)
     demote_later_attempts(errors, scans)
     demote_restart_rendezvous(errors, scans)
     demote_explained_waits(errors, offsets, items)
@@ -226,6 +227,24 @@ def promote_silent_ends(
             continue
         named = [summaries.get(rank) for rank in ranks]
         if all(s is not None and _silent(s, item) and s.files for s in named):
+            item.tier = max(item.tier, TIER_CAUSE)
+
+
+def promote_first_own_ends(items: Sequence[Classified], correlation: Correlation | None) -> None:
+    """A process's own record of its end (faulthandler's `Fatal Python error: Aborted`) that
+    is the first error line its rank wrote is that rank's failure: nothing of the rank came
+    before it to be echoed, and the peers' lost connections follow from it. Under an earlier
+    error of the same rank (a timeout, `terminate called after throwing ...`) it stays the
+    echo of that error."""
+    if correlation is None:
+        return
+    firsts = {summary.rank: summary.first_error for summary in correlation.ranks}
+    for item in items:
+        best = item.best
+        if best is None or not best.signature.own_if_first or item.demoted:
+            continue
+        first = firsts.get(item.rank) if item.rank is not None else None
+        if first is not None and (first.file, first.line) == (item.event.file, item.event.line):
             item.tier = max(item.tier, TIER_CAUSE)
 
 

@@ -108,6 +108,10 @@ class Signature:
     # the line reports a rank's end: it is that rank's own failure when the rank it names
     # logged no error line itself (else it only summarises the rank's error)
     cause_if_silent: bool = False
+    # the line is a process's own record of its end (a fault handler's abort dump): it is that
+    # rank's failure when it is the first error line the rank wrote, and echoes an earlier
+    # error of the rank otherwise (causal.first_error.promote_first_own_ends)
+    own_if_first: bool = False
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
     outside_stop: bool = False
@@ -480,6 +484,7 @@ def _signature(
         label_from_bundle=entry.strings("label_from_bundle", required=False),
         needs_earlier=entry.strings("needs_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
+        own_if_first=entry.get("own_if_first", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         failure_warning=entry.get("failure_warning", bool, False),
         before_workers=entry.get("before_workers", bool, False),

@@ -405,7 +405,8 @@ def _went_down_together(
     have left on purpose (it ran out of data, said it was exiting), which is no death, unless
     it went quiet with the rest of its node: the silent ranks, the blamed one among them, are
     exactly the ranks whose files one node's folder holds, so the node went away and the
-    ranks that had printed their last line level with the pack went with it."""
+    ranks that had printed their last line level with the pack went with it, or its log is
+    in the bundle but empty beside full ones (`_emptied_among_full`)."""
     first = chain.first
     if first is None or not any(match.signature.peer_gone for match in first.matches):
         return ()
@@ -417,7 +418,25 @@ def _went_down_together(
         return tuple(chain.culprit_ranks)
     if len(silent) > 1 and one_node_folder(correlation, silent) is not None:
         return tuple(silent)
+    if _emptied_among_full(correlation, blamed):
+        return tuple(chain.culprit_ranks)
     return ()
+
+
+def _emptied_among_full(correlation: Correlation, blamed: set[int]) -> bool:
+    """One blamed rank whose log is in the bundle but holds no line, while every other rank
+    logged its progress. A process that leaves on its own flushes its output as it exits, so
+    an empty file beside full ones is a process that went away at once (killed, crashed,
+    `os._exit`) with its output still in a buffer; a log never collected says nothing."""
+    summaries = {summary.rank: summary for summary in correlation.ranks}
+    if len(blamed) != 1:
+        return False
+    (rank,) = blamed
+    own = summaries.get(rank)
+    if own is None or own.status != RankStatus.MISSING or not own.files:
+        return False
+    others = [summary for summary in correlation.ranks if summary.rank != rank]
+    return bool(others) and all(summary.checkpoints > 0 for summary in others)
 
 
 def _world_size_disagrees(

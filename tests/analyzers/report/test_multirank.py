@@ -321,3 +321,40 @@ def test_an_evaluation_done_for_one_epoch_is_not_the_run_finishing() -> None:
         "****************Evaluation done.*****************", "Evaluation done for epoch 3, resuming"
     )
     assert diagnose_text("test.log", text).category != "healthy"
+
+
+def _lost_peer_job(tmp_path: Path, quiet: int, quiet_file: str | None) -> Path:
+    """Four ranks logging their progress; all but `quiet` lose it in layer 2's attention.
+    `quiet`'s log holds `quiet_file` (empty: its buffered output died with it), or is left
+    out of the bundle when None."""
+    logs = {}
+    for rank in range(4):
+        if rank == quiet:
+            continue
+        log = RankLog(rank, 4).loaded().layers(2, [" norm passed"])
+        logs[f"log_{rank}.log"] = log.fails(f"RuntimeError: {CLOSED}", frame="attention").text()
+    if quiet_file is not None:
+        logs[f"log_{quiet}.log"] = quiet_file
+    files = {"env.txt": "WORLD_SIZE=4\nMASTER_ADDR=127.0.0.1\n", **logs}
+    return pack(tmp_path / "job.tar.gz", files, "job-6e2b")
+
+
+def test_one_rank_whose_log_is_empty_among_full_ones_died(tmp_path: Path) -> None:
+    """A rank that leaves on its own flushes its output as it exits; a file left empty while
+    its peers logged their progress and then lost it is a process that went away at once
+    (killed, crashed, `os._exit`): `device_fault`, that rank the culprit, the lost peer's
+    `hccl` beside it."""
+    diagnosis = analyze(_lost_peer_job(tmp_path, 2, ""), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "device_fault"
+    assert diagnosis.culprit_ranks == [2]
+    assert "hccl" in alternative_labels(diagnosis)
+
+
+def test_one_rank_whose_log_is_not_in_the_bundle_keeps_the_lost_peers_reading(
+    tmp_path: Path,
+) -> None:
+    """Counterexample: a log that was never collected says nothing of how its rank ended; the
+    lost peer's `hccl` stays the answer, the rank the world size misses its culprit."""
+    diagnosis = analyze(_lost_peer_job(tmp_path, 2, None), AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
