@@ -67,7 +67,7 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         rank_summary(r, by_rank.get(r), timeline, r in missing, exits.get(r)) for r in ranks
     ]
     present = [r for r in ranks if r not in missing]
-    common = last_common(timeline, present)
+    common = last_common(timeline, present + _logged_nothing(scans, missing))
     last = timeline.checkpoint(*common) if common else None
     if last is None and not timeline.ranks:  # workers whose ranks are unknown
         last = unranked_workers_common(scans, world_size)
@@ -92,6 +92,14 @@ def correlate(scans: Sequence[FileScan], world_size_hint: int | None) -> Correla
         sending_to={r: p for r, p in timeline.sends.items() if r not in missing},
         sent_alone={r: p for r, p in timeline.lone_sends.items() if r not in missing},
     )
+
+
+def _logged_nothing(scans: Sequence[FileScan], missing: list[int]) -> list[int]:
+    """Ranks whose own log is in the bundle but empty. Such a log shows its rank reached no
+    checkpoint, as a log without checkpoint lines does, so no checkpoint is common to all
+    ranks. A rank with no log at all is only left out: a partial upload says nothing of it."""
+    own = {s.info.rank for s in scans if s.info.kind == FileKind.RANK_LOG}
+    return [r for r in missing if r in own]
 
 
 def qualify(timeline: Timeline) -> None:

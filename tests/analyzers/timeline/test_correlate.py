@@ -302,6 +302,21 @@ def test_rank_with_an_empty_file_is_missing():
     assert correlate(scans, None).missing_ranks == [2]
 
 
+def test_an_empty_rank_log_leaves_no_checkpoint_common_to_all_ranks():
+    # its log shows the rank reached nothing, like a log without checkpoint lines
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(2)]
+    scans.append(FileScan(FileInfo("log_2.log", FileKind.RANK_LOG, 2, lines=0, size_bytes=0)))
+    correlation = correlate(scans, None)
+    assert correlation.last_common_checkpoint is None
+    assert _by_rank(correlation)[0].last_checkpoint == "prefill passed"
+
+
+def test_an_empty_side_file_of_a_rank_leaves_the_common_checkpoint():
+    scans = [_log(f"log_{r}.log", r, PREFILL) for r in range(2)]
+    scans.append(FileScan(FileInfo("device-2.log", FileKind.DEVICE_LOG, 2, lines=0)))
+    assert correlate(scans, None).last_common_checkpoint == "prefill passed"
+
+
 @pytest.mark.parametrize(
     ("hint", "facts", "expected"),
     [
