@@ -222,6 +222,36 @@ def test_a_queue_pair_fatal_event_comes_before_the_completions_it_breaks() -> No
     assert_reads(diagnosis, "hccl", first_error="async fatal event on QP")
 
 
+# Newer NCCL releases print every NIC event under one wording, `Got async error event:`, with
+# the port's name before it; the failed port reads as the older `Got async event`, and a port
+# that came back (`port active`) under the same wording is still no failure.
+PORT_FLAP_NEW_WORDING = """\
+[2026-03-02 09:12:40] prefill-3:411:502 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_12:1 Got async error event: port error
+[2026-03-02 09:12:47] prefill-3:411:502 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_12:1 Got async error event: port active
+ WorkerProc hit an exception.
+"""
+
+
+def test_a_port_error_in_the_newer_event_wording_is_the_network_and_the_first_error() -> None:
+    diagnosis = diagnose_text("prefill-3.log", PORT_FLAP_NEW_WORDING)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="mlx5_12:1 Got async error event: port error",
+        rule="hccl.nccl_ib_async_event",
+        beside=["driver_env"],
+    )
+
+
+def test_a_port_that_came_back_in_the_newer_wording_is_no_failure() -> None:
+    text = (
+        "prefill-3:411:502 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_12:1 Got async "
+        "error event: port active\n"
+    )
+    diagnosis = diagnose_text("prefill-3.log", text)
+    assert "hccl.nccl_ib_async_event" not in rules_of(diagnosis)
+
+
 def test_an_informational_nic_event_is_no_failure() -> None:
     text = (
         "cn-4:8112:8170 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : "
