@@ -271,3 +271,32 @@ def test_the_servers_own_error_comes_before_the_clients_wait() -> None:
     assert diagnosis.category == "oom"
     assert diagnosis.first_error is not None
     assert "out of memory" in diagnosis.first_error.text
+
+
+# docs/labelling.md#a-ray-call-handed-something-that-is-not-an-object-reference
+# A trainer's loop hands ray.get the future of a step it never scheduled (None after the last
+# round); Ray refuses the argument before it waits on anything.
+RAY_GET_NONE = """\
+  File "/opt/rl/train_async.py", line 95, in train
+    data_ref = ray.get(next_rollout_future)
+  File "/opt/venv/lib/python3.12/site-packages/ray/_private/worker.py", line 2877, in get
+    raise ValueError(
+ValueError: Invalid type of object refs, <class 'NoneType'>, is given. 'object_refs' must either be an ObjectRef or a list of ObjectRefs.
+"""
+
+
+def test_ray_get_handed_no_object_reference_is_the_callers_code() -> None:
+    diagnosis = diagnose_text("driver.log", RAY_GET_NONE)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Invalid type of object refs",
+        rule="other.ray_get_not_object_ref",
+        beside=("config",),
+    )
+
+
+def test_a_list_of_object_refs_in_a_log_line_is_no_refusal() -> None:
+    text = "INFO trainer.py:88 -- waiting on 8 object refs of type ObjectRef\n"
+    diagnosis = diagnose_text("driver.log", text)
+    assert "other.ray_get_not_object_ref" not in rules_of(diagnosis)
