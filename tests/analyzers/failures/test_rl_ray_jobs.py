@@ -14,7 +14,7 @@ own.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
+from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 ACTOR_DIED = """\
   File "/opt/rl/trainer/fit.py", line 88, in step
@@ -168,3 +168,135 @@ def test_a_task_that_finished_after_an_oom_retry_is_no_kill() -> None:
     text = "Task embed_shard finished after 1 oom retry; 0 worker(s) were killed since.\n"
     diagnosis = diagnose_text("driver.log", text)
     assert "oom.ray_memory_monitor_kill" not in rules_of(diagnosis)
+
+
+# docs/labelling.md#a-ray-worker-reported-dead
+# The driver's log reports the colocated worker dead; the worker's own stderr, kept in a file
+# of its own, ends on the abort of Triton's back end while it lowered a kernel for an older
+# card. The worker's own record says why it went away, whichever file holds it.
+DRIVER_REPORT = """\
+ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.
+        class_name: create_colocated_worker_cls.<locals>.WorkerDict
+        pid: 52210
+The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.
+"""
+
+WORKER_TRITON_ABORT = """\
+python: /src/triton/lib/Analysis/Allocation.cpp:51: std::pair<unsigned, unsigned> mlir::triton::getCvtOrder(mlir::Attribute, mlir::Attribute): Assertion `!(srcMma && dstMma) && "layout pair needs a newer card"' failed.
+Aborted (core dumped)
+"""
+
+
+def test_a_dead_workers_own_abort_in_another_file_is_the_reason() -> None:
+    diagnosis = diagnose_files(
+        {"driver.log": DRIVER_REPORT, "worker-52210.err": WORKER_TRITON_ABORT}
+    )
+    assert_reads(
+        diagnosis, "config", first_error="Assertion `", rule="cfg.triton_backend_assertion"
+    )
+
+
+def test_the_abort_printed_below_the_report_in_one_log_is_the_reason() -> None:
+    diagnosis = diagnose_text(
+        "driver.log", DRIVER_REPORT + "(WorkerDict pid=52210) " + WORKER_TRITON_ABORT
+    )
+    assert_reads(
+        diagnosis, "config", first_error="Assertion `", rule="cfg.triton_backend_assertion"
+    )
+
+
+def test_a_file_that_says_nothing_of_a_crash_leaves_the_report_first() -> None:
+    worker = "(WorkerDict pid=52210) step 3: loss 0.41\n"
+    diagnosis = diagnose_files({"driver.log": DRIVER_REPORT, "worker-52210.out": worker})
+    assert_reads(diagnosis, "device_fault", first_error="The actor died unexpectedly")
+
+
+# docs/labelling.md#a-ray-actor-class-that-does-not-import-on-its-worker
+# Ray pickles an actor's class by reference and imports it again in the worker process; when
+# that import fails it says so in its own words before the actor dies in its creation task.
+ACTOR_IMPORT = """\
+ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, ray::RefWorker.__init__() (pid=7101, ip=10.2.0.5, actor_id=aa01, repr=<TemporaryActor object at 0x7f00>)
+RuntimeError: The actor with name RefWorker failed to import on the worker. This may be because needed library dependencies are not installed in the worker environment:
+"""
+
+
+def test_an_actor_class_that_does_not_import_on_its_worker_is_the_environment() -> None:
+    for text in (
+        ACTOR_IMPORT,
+        "RuntimeError: This function was not imported properly.\n",
+    ):
+        diagnosis = diagnose_text("driver.log", text)
+        assert_reads(
+            diagnosis,
+            "config",
+            first_error="import",
+            rule="cfg.ray_worker_import_failed",
+            beside=("driver_env",),
+        )
+
+
+def test_a_note_about_imports_on_workers_is_no_failure() -> None:
+    text = "INFO worker.py:1888 -- Imported 12 modules on the worker in 0.4s\n"
+    diagnosis = diagnose_text("driver.log", text)
+    assert "cfg.ray_worker_import_failed" not in rules_of(diagnosis)
+
+
+# docs/labelling.md#a-front-end-that-waits-for-its-engines
+# An RL trainer's client for a remote rollout server polls the server's address until it
+# answers, and gives up with a sentence of its own when its deadline passes first.
+ROLLOUT_WAIT = """\
+  File "/opt/rl/engine/remote_rollout.py", line 67, in _wait_for_server
+    raise RuntimeError("server launch failed")
+RuntimeError: server launch failed
+"""
+
+
+def test_a_rollout_client_that_gives_up_on_its_server_is_a_start_up_stall() -> None:
+    diagnosis = diagnose_text("trainer.log", ROLLOUT_WAIT)
+    assert_reads(
+        diagnosis,
+        "hang",
+        first_error="RuntimeError: server launch failed",
+        rule="hang.rollout_server_launch_wait",
+        beside=("config",),
+    )
+
+
+def test_the_servers_own_error_comes_before_the_clients_wait() -> None:
+    text = (
+        "[2025-08-13 10:01:02] Scheduler hit an exception: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+        + ROLLOUT_WAIT
+    )
+    diagnosis = diagnose_text("trainer.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert "out of memory" in diagnosis.first_error.text
+
+
+# docs/labelling.md#a-ray-call-handed-something-that-is-not-an-object-reference
+# A trainer's loop hands ray.get the future of a step it never scheduled (None after the last
+# round); Ray refuses the argument before it waits on anything.
+RAY_GET_NONE = """\
+  File "/opt/rl/train_async.py", line 95, in train
+    data_ref = ray.get(next_rollout_future)
+  File "/opt/venv/lib/python3.12/site-packages/ray/_private/worker.py", line 2877, in get
+    raise ValueError(
+ValueError: Invalid type of object refs, <class 'NoneType'>, is given. 'object_refs' must either be an ObjectRef or a list of ObjectRefs.
+"""
+
+
+def test_ray_get_handed_no_object_reference_is_the_callers_code() -> None:
+    diagnosis = diagnose_text("driver.log", RAY_GET_NONE)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Invalid type of object refs",
+        rule="other.ray_get_not_object_ref",
+        beside=("config",),
+    )
+
+
+def test_a_list_of_object_refs_in_a_log_line_is_no_refusal() -> None:
+    text = "INFO trainer.py:88 -- waiting on 8 object refs of type ObjectRef\n"
+    diagnosis = diagnose_text("driver.log", text)
+    assert "other.ray_get_not_object_ref" not in rules_of(diagnosis)

@@ -14,7 +14,7 @@ with their own values.
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 PROMPT_RELAYED = """\
   File "/srv/venv/lib/python3.10/site-packages/vllm/engine/llm_engine.py", line 1990, in _validate_model_input
@@ -176,3 +176,31 @@ def test_a_logged_count_of_named_things_is_no_module_list() -> None:
     diagnosis = diagnose_text("server.log", COUNTED_LIST)
     assert diagnosis.first_error is not None
     assert "(total: 3)" not in diagnosis.first_error.text
+
+
+# docs/labelling.md#a-chat-template-that-does-not-render
+# transformers converts the tool definitions a chat carries into JSON schemas before it renders
+# the template, and refuses one it cannot convert; a data set's tools column in another form
+# stops every sample the same way.
+TOOLS_REFUSED = """\
+  File "/opt/venv/lib/python3.10/site-packages/transformers/tokenization_utils_base.py", line 1665, in apply_chat_template
+    raise ValueError(
+ValueError: Tools should either be a JSON schema, or a callable function with type hints and a docstring suitable for auto-conversion to a schema.
+"""
+
+
+def test_tool_definitions_the_template_cannot_take_are_the_jobs_input() -> None:
+    diagnosis = diagnose_text("sft.log", TOOLS_REFUSED)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Tools should either be a JSON schema",
+        rule="cfg.chat_template_render_failed",
+        beside=("other",),
+    )
+
+
+def test_a_note_on_how_tools_are_given_is_no_refusal() -> None:
+    text = "INFO data.py:40 -- tools are given as JSON schemas or callables with docstrings\n"
+    diagnosis = diagnose_text("sft.log", text)
+    assert "cfg.chat_template_render_failed" not in rules_of(diagnosis)

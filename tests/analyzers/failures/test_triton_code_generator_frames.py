@@ -97,3 +97,27 @@ def test_a_device_or_library_assertion_is_not_tritons_backend() -> None:
     for text in (DEVICE_ASSERTION, STL_ASSERTION):
         diagnosis = diagnose_text("router.log", text)
         assert "cfg.triton_backend_assertion" not in rules_of(diagnosis), diagnosis.root_cause
+
+
+# A reporter who quotes the abort in an issue often sets the pass's place in code quotes and
+# drops the program's name before it; the function and condition still name Triton's pass.
+BACKEND_ASSERTION_QUOTED_PLACE = """\
+`Allocation.cpp:51:` std::pair<unsigned, unsigned> mlir::triton::getCvtOrder(mlir::Attribute, mlir::Attribute): Assertion `!(srcMma && dstMma) && "layout pair needs a newer card"' failed. Aborted (core dumped)
+"""
+
+
+def test_a_backend_assertion_whose_place_is_set_in_code_quotes_is_still_tritons() -> None:
+    diagnosis = diagnose_text("worker.err", BACKEND_ASSERTION_QUOTED_PLACE)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="Assertion `",
+        rule="cfg.triton_backend_assertion",
+        beside=("operator",),
+    )
+
+
+def test_a_quoted_place_before_a_library_assertion_is_not_tritons() -> None:
+    text = "`stl_vector.h:1123:` std::vector<int>::operator[](size_type): Assertion `__n < this->size()' failed.\n"
+    diagnosis = diagnose_text("worker.err", text)
+    assert "cfg.triton_backend_assertion" not in rules_of(diagnosis)
