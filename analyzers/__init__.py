@@ -3,13 +3,13 @@
 Pure Python, no web framework. Public API::
 
     from analyzers import analyze, AnalyzeOptions, BundleError
-    report = analyze("job.tar.gz")          # -> analyzers.core.types.Report
+    report = analyze("job.tar.gz")          # -> analyzers.core.report.Report
     report.to_dict()                        # JSON-ready, per analyzers/schema/report.schema.json
 """
 
 from analyzers.core.errors import BundleError
 from analyzers.core.options import AnalyzeOptions, ProgressCallback
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.pipeline import VERSION as __version__
 from analyzers.pipeline import analyze
 

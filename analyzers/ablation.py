@@ -25,8 +25,10 @@ from pathlib import Path
 
 from analyzers.classify.events import match_line
 from analyzers.classify.rules import load_knowledge, signatures_disabled
-from analyzers.eval import CONFIDENT, Outcome, Sample, corpus_root, judge, report_of, samples
+from analyzers.eval import report_of
 from analyzers.formats.lines import parse_line
+from analyzers.labelled_sets import Sample, corpus_root, samples
+from analyzers.scoring import CONFIDENT, Outcome, judge
 
 MISSES_SHOWN = 3  # wrong answers listed per expected label
 

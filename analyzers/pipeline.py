@@ -12,31 +12,24 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from analyzers.checkpoints.restarts import starts_cut
 from analyzers.checkpoints.track import JobBudget
 from analyzers.classify.accelerator import accelerator_of
 from analyzers.classify.hints import load_hints
 from analyzers.classify.rules import load_knowledge
 from analyzers.classify.tail_reading import read_tails
 from analyzers.core import regex_programs
-from analyzers.core.limits import LimitHit, Limits
+from analyzers.core.limits import Limits
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.phrases import Said, phrasebook, say
-from analyzers.core.types import BundleInfo, Correlation, Diagnosis, Event, FileScan, Report
-from analyzers.formats.start_lines import (
-    FIRST_REPEATS,
-    LAST_REPEATS,
-    START_LINES,
-    STARTS_DROPPED,
-)
+from analyzers.core.phrases import phrasebook
+from analyzers.core.report import Diagnosis, Report
+from analyzers.core.types import Correlation, FileScan
 from analyzers.ingest.bundle import Bundle
 from analyzers.library import matching as cases
+from analyzers.report.bundle_info import bundle_info, tail_notes
 from analyzers.report.diagnose import diagnose
 from analyzers.report.fingerprint import load_miner
 from analyzers.report.not_started import mark_workers_not_started
 from analyzers.report.rank_ends import settle_rank_statuses
-from analyzers.scan import host_labels, host_offsets
-from analyzers.scan.empty_logs import all_rank_logs_empty, empty_logs_said
 from analyzers.scan.parallel import ScanSettings, scan_members
 from analyzers.scan.quiet_tail import TailBudget
 from analyzers.scan.store_budget import StoreBudget
@@ -103,8 +96,8 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     _walk_tree(diagnosis, correlation, scans, stack)
     matches = cases.match_cases(diagnosis, scans, tree_links=tree.case_links(), stack=stack)
     progress(98, "writing the report")
-    notes = _tail_notes(diagnosis, from_tails)
-    info = _bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits, notes)
+    notes = tail_notes(diagnosis, from_tails)
+    info = bundle_info(Path(path).name, sha256, size, scans, bundle, store, limits, notes)
     return Report(
         bundle=info,
         world_size=correlation.world_size,
@@ -116,55 +109,6 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
         correlation=_correlation_facts(correlation),
         analyzer_version=VERSION,
     )
-
-
-def _bundle_info(
-    name: str,
-    sha256: str,
-    size: int,
-    scans: Sequence[FileScan],
-    bundle: Bundle,
-    store: StoreBudget,
-    limits: Limits,
-    notes: Sequence[Said] = (),
-) -> BundleInfo:
-    """The bundle's part of the report; past `limits.listed_files` files are only counted."""
-    hits = bundle.limit_hits()
-    cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
-    starts = _dropped_start_lines(scans)
-    hosts = _dropped_host_labels(scans)
-    offsets = [said for scan in scans for said in host_offsets.notes(scan)]
-    empty = [empty_logs_said(paths)] if (paths := all_rank_logs_empty(scans)) else []
-    if (store_hit := store.hit()) is not None:
-        hits.append(store_hit)
-    hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
-    hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
-    hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
-    hits += [LimitHit("host_offsets", message.en, message.zh) for message in offsets]
-    hits += [LimitHit("empty_logs", message.en, message.zh) for message in empty]
-    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + list(notes)
-    return BundleInfo(
-        name=name,
-        sha256=sha256,
-        size_bytes=size,
-        files=[scan.info for scan in scans[: limits.listed_files]],
-        warnings=[warning.en for warning in warnings],
-        warnings_zh=[warning.zh for warning in warnings],
-        limits=hits,
-        files_not_listed=max(0, len(scans) - limits.listed_files),
-    )
-
-
-def _tail_notes(diagnosis: Diagnosis, from_tails: Sequence[Event]) -> list[Said]:
-    """The page's note that the first error was read from a file's last lines, because no
-    line of the bundle read as an error (`classify.tail_reading`)."""
-    cited = diagnosis.first_error
-    if cited is None:
-        return []
-    for event in from_tails:
-        if (event.file, event.line) == (cited.file, cited.line):
-            return [say("bundle.read_from_tail", path=event.file, line=event.line)]
-    return []
 
 
 def _place_last_common(diagnosis: Diagnosis, correlation: Correlation) -> None:
@@ -201,55 +145,6 @@ def _walk_tree(
     steps = tree.walk_tree(tree.facts_from(diagnosis, correlation, scans), stack=stack)
     diagnosis.tree_steps = steps
     diagnosis.tree_path = [step.node for step in steps]
-
-
-def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[Said]:
-    """Files whose checkpoints went past the per-file budget: the report says it was cut."""
-    warnings = []
-    for scan in scans:
-        track = scan.facts.get("checkpoints")
-        if track is not None and track.unplaced:
-            placed, more = f"{len(track):,}", f"{track.unplaced:,}"
-            warnings.append(
-                say("bundle.checkpoints_cut", path=scan.info.path, placed=placed, more=more)
-            )
-    return warnings
-
-
-def _dropped_start_lines(scans: Sequence[FileScan]) -> list[Said]:
-    """Files cut at a rank's start lines (`checkpoints.restarts`) that repeated it more often
-    than `formats.start_lines` keeps: the attempts begun by the repeats between the kept ones
-    read as one."""
-    warnings = []
-    for scan in scans:
-        dropped = scan.facts.get(STARTS_DROPPED)
-        if dropped and starts_cut(scan):
-            kept = len(scan.facts.get(START_LINES, ()))
-            warnings.append(
-                say(
-                    "bundle.start_lines_cut",
-                    path=scan.info.path,
-                    total=f"{kept + dropped:,}",
-                    first=f"{FIRST_REPEATS + 1:,}",
-                    last=f"{LAST_REPEATS:,}",
-                    more=f"{dropped:,}",
-                )
-            )
-    return warnings
-
-
-def _dropped_host_labels(scans: Sequence[FileScan]) -> list[Said]:
-    """Files whose host labels named more hosts than `scan.host_labels` keeps: the ranks of
-    the later hosts' lines are placed on no host."""
-    return [
-        say(
-            "bundle.host_labels_cut",
-            path=scan.info.path,
-            kept=f"{host_labels.MAX_HOSTS:,}",
-        )
-        for scan in scans
-        if scan.facts.get(host_labels.DROPPED)
-    ]
 
 
 def _world_size_hint(scans: Sequence[FileScan]) -> int | None:

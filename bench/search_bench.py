@@ -137,7 +137,7 @@ def _chinese_words(rng: random.Random) -> list[str]:
 def load_cases(corpus: Corpus, count: int, reload: bool) -> float:
     from django.db import transaction
 
-    from incidents.library import search
+    from incidents.library import search_index
     from incidents.library.models import Case
 
     existing = Case.objects.filter(slug__startswith=SLUG_PREFIX)
@@ -150,7 +150,7 @@ def load_cases(corpus: Corpus, count: int, reload: bool) -> float:
         batch = [Case(**corpus.case_values(i)) for i in range(start, min(count, start + BATCH))]
         with transaction.atomic():
             Case.objects.bulk_create(batch)
-            search.index_cases(batch)
+            search_index.index_cases(batch)
         print(f"\rloaded {start + len(batch)} / {count}", end="", flush=True, file=sys.stderr)
     print(file=sys.stderr)
     _analyze_tables()
@@ -170,13 +170,13 @@ def _analyze_tables() -> None:
 
 def drop_cases() -> None:
     """Remove the synthetic cases (their index entries and keys go with them)."""
-    from incidents.library import search
+    from incidents.library import search_index
     from incidents.library.models import Case
 
     ids = list(Case.objects.filter(slug__startswith=SLUG_PREFIX).values_list("pk", flat=True))
     for start in range(0, len(ids), BATCH):
         Case.objects.filter(pk__in=ids[start : start + BATCH]).delete()
-    search.rebuild_index()  # forget the synthetic words (the other cases are few)
+    search_index.rebuild_index()  # forget the synthetic words (the other cases are few)
 
 
 # ----------------------------------------------------------------------------- queries

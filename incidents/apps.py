@@ -7,4 +7,4 @@ class IncidentsConfig(AppConfig):
 
     def ready(self) -> None:
         # The case library's search index follows saves and deletes of cases.
-        from incidents.library import search  # noqa: F401
+        from incidents.library import search_index  # noqa: F401

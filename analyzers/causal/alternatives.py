@@ -43,15 +43,8 @@ from analyzers.causal.chain import CausalChain
 from analyzers.causal.labels import unread_words
 from analyzers.classify.events import TIER_WRAPPER, Classified
 from analyzers.core.phrases import say
-from analyzers.core.types import (
-    UNLABELLED,
-    Alternative,
-    Correlation,
-    ErrorRef,
-    EventKind,
-    FileScan,
-    RankStatus,
-)
+from analyzers.core.report import UNLABELLED, Alternative
+from analyzers.core.types import Correlation, ErrorRef, EventKind, FileScan, RankStatus
 
 if TYPE_CHECKING:
     from analyzers.classify.matches import Match

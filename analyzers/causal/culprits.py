@@ -47,15 +47,9 @@ from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import NO_RANK, track_of
 from analyzers.classify.events import TIER_CAUSE, Classified, own_exit, teardown_kills
 from analyzers.classify.matches import Match
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import (
-    Correlation,
-    EventKind,
-    FileKind,
-    FileScan,
-    RankStatus,
-    Timeline,
-)
+from analyzers.core.types import Correlation, EventKind, FileKind, FileScan, RankStatus
 from analyzers.formats.elastic import signal_name
 from analyzers.ingest.layout import folder_prefix
 from analyzers.timeline.agent_ranks import AGENT_OFFSET

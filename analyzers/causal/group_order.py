@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections import Counter
 
 from analyzers.causal.chain import Blame
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import say, several
-from analyzers.core.types import Correlation, RankStatus, Timeline
+from analyzers.core.types import Correlation, RankStatus
 
 MIN_RANKS = 3  # ranks that said which groups they built: two cannot outvote each other
 

@@ -29,7 +29,8 @@ from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Signature
 from analyzers.classify.taxonomy import TAXONOMY
 from analyzers.classify.word_vote import WordReading, read_words
-from analyzers.core.types import UNLABELLED, EventKind, FileScan
+from analyzers.core.report import UNLABELLED
+from analyzers.core.types import EventKind, FileScan
 from analyzers.formats.base import QUIET_LEVELS
 
 _QUIET = QUIET_LEVELS | {"WARNING", "WARN", "NOTICE", "TRACE"}

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 from analyzers.causal.dumped_stacks import alone_in_dumps, apart_in_dumps, waiting_in_dumps
 from analyzers.causal.verdict import Verdict
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 from analyzers.timeline.divergence import microbatch_stages
 from analyzers.tree.facts import npu_state
 

@@ -29,8 +29,9 @@ from analyzers.causal.stalled import (
 )
 from analyzers.causal.watchdog_works import TimedOutWork, out_of_step
 from analyzers.checkpoints.patterns import TRAIN_ROLES, classify_text
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
-from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary, Timeline
+from analyzers.core.types import Correlation, FileScan, RankStatus, RankSummary
 from analyzers.timeline.divergence import microbatch_stages, stage_order
 
 _IN_STEP = re.compile(r"step (\d+) / ")

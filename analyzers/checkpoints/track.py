@@ -29,7 +29,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from analyzers.core.types import Event, EventKind, FileScan, epoch
+from analyzers.core.checkpoint_timeline import epoch
+from analyzers.core.types import Event, EventKind, FileScan
 from analyzers.ingest.compression import compress_block, decompress_block
 
 NAN = float("nan")

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from analyzers.core.types import UNLABELLED, EventKind
+from analyzers.core.report import UNLABELLED
+from analyzers.core.types import EventKind
 
 if TYPE_CHECKING:
     from analyzers.classify.errorcodes import CodeTable

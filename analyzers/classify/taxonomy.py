@@ -2,7 +2,7 @@
 against: each category with the subsystems it may belong to, and the roles a line can
 play in a cascade of errors."""
 
-from analyzers.core.types import UNLABELLED
+from analyzers.core.report import UNLABELLED
 
 ANY_SUBSYSTEM = (
     "none",

@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 
 from analyzers.checkpoints.track import year_less
-from analyzers.core.types import epoch
+from analyzers.core.checkpoint_timeline import epoch
 from analyzers.formats.timestamps import PartialTime, parse_time
 
 _SECONDS = re.compile(rb":(\d\d)(?:[.,](\d{1,9})(?:\.(\d{3}))?|:(\d{3}))?$")

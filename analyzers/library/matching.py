@@ -18,7 +18,8 @@ from typing import Any
 
 from analyzers.classify.accelerator import accelerator_of
 from analyzers.core import regex_programs
-from analyzers.core.types import CaseMatch, Diagnosis, EventKind, FileScan
+from analyzers.core.report import CaseMatch, Diagnosis
+from analyzers.core.types import EventKind, FileScan
 from analyzers.library.data import (
     CASES_DIR,
     HARDWARE,

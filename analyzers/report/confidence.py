@@ -25,7 +25,7 @@ from analyzers.classify.events import (
     TIER_WRAPPER,
     Classified,
 )
-from analyzers.core.types import UNLABELLED
+from analyzers.core.report import UNLABELLED
 from analyzers.report.multirank import Verdict
 
 # How far a line's tier lets the rules trust it, before the signature's own weight.

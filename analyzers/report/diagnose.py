@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
-from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
-from analyzers.causal.killed_together import aborted_together, killed_together, stopped_together
 from analyzers.causal.labels import first_error_reading
-from analyzers.causal.stalled import STALLED, stalled, stalled_among
+from analyzers.causal.stalled import STALLED
 from analyzers.classify.errorcodes import CodeInfo, normalise_code
 from analyzers.classify.events import (
     TIER_UNKNOWN,
@@ -27,14 +24,18 @@ from analyzers.classify.events import (
 )
 from analyzers.classify.rules import Knowledge, load_knowledge
 from analyzers.core.phrases import Said, sentence
-from analyzers.core.types import Correlation, Diagnosis, Evidence, FileScan, RankStatus
+from analyzers.core.report import Diagnosis
+from analyzers.core.types import Correlation, FileScan
 from analyzers.report import multirank
-from analyzers.report.advise import Situation, next_actions, stack_of
+from analyzers.report.advice_facts import advise, env_of, operator_of, situation_of, values_of
+from analyzers.report.advise import Situation
+from analyzers.report.citations import evidence_codes, evidence_of, unknown_codes
 from analyzers.report.confidence import confidence_of
 from analyzers.report.culprit_note import chain_note, verdict_note
 from analyzers.report.fingerprint import fingerprint
 from analyzers.report.multirank import Verdict
 from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
+from analyzers.report.outside_stops import cut_off_advancing, only_outside_stops, stall_before_stop
 from analyzers.report.rank_ends import mark_dead
 from analyzers.timeline.attempts import Attempts
 
@@ -56,12 +57,7 @@ def diagnose(
         if unread is not None:
             return _from_first_error(unread, correlation, scans, knowledge, world_size, stack)
         return _from_ranks(verdict, chain, correlation, scans, knowledge, stack)
-    stall = (
-        _stalled_before_stop(chain, correlation, scans)
-        or _ended_by_dump_timer(chain, correlation, scans)
-        or _lost_to_dumped_peers(chain, correlation, scans)
-        or _aborted_before_stop(chain, correlation, scans)
-    )
+    stall = stall_before_stop(chain, correlation, scans)
     if stall:
         return _from_ranks(stall, chain, correlation, scans, knowledge, stack)
     return _from_first_error(chain, correlation, scans, knowledge, world_size, stack)
@@ -111,111 +107,6 @@ def _replaced(first: Classified, scans: Sequence[FileScan]) -> bool:
     return number is not None and number < attempts.last
 
 
-def _stalled_before_stop(
-    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
-) -> Verdict | None:
-    """The hang verdict when the job was stopped from outside and the ranks' checkpoints single
-    out who stalled: the stop ended a job that had already stopped advancing, so it is not the
-    cause."""
-    together = not killed_together(correlation, scans) and stopped_together(
-        _chain_items(chain), correlation, scans
-    )
-    if not (_only_outside_stops(chain) or killed_together(correlation, scans) or together):
-        return None
-    if (_only_outside_stops(chain) or together) and _cut_off_advancing(chain, correlation):
-        return None
-    verdict = stalled(correlation, scans)
-    return verdict if verdict and verdict.culprits else None
-
-
-def _aborted_before_stop(
-    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
-) -> Verdict | None:
-    """The hang verdict when every rank was aborted at once from outside with no error of its
-    own (`causal.killed_together.aborted_together`) and the checkpoints or dumps single out who
-    stalled: the abort only ended a job that had stopped advancing."""
-    if not aborted_together(chain, correlation):
-        return None
-    return stalled_among(correlation, scans, [r.rank for r in correlation.ranks])
-
-
-def _chain_items(chain: CausalChain) -> list[Classified]:
-    first = [chain.first] if chain.first is not None else []
-    return first + chain.top + chain.supporting + chain.cascades
-
-
-def _ended_by_dump_timer(
-    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
-) -> Verdict | None:
-    """The hang verdict when the first error is only a launcher's record of a rank's exit
-    status and that rank's own lines are a stack dump its dump timer printed, with no error:
-    `faulthandler.dump_traceback_later(..., exit=True)` ends the process after the dump, so the
-    status is the timer's, set to end a job that stopped advancing. The ranks' checkpoints (or
-    their dumps) then say who stalled, as for a job stopped from outside."""
-    first = chain.first
-    best = first.best if first else None
-    if first is None or best is None or not best.signature.cause_if_silent:
-        return None
-    if first.rank is None or not timer_dump_only(scans, first.rank):
-        return None
-    stopped = [r.rank for r in correlation.ranks if r.status != RankStatus.OK]
-    return stalled_among(correlation, scans, stopped)
-
-
-def _lost_to_dumped_peers(
-    chain: CausalChain, correlation: Correlation, scans: Sequence[FileScan]
-) -> Verdict | None:
-    """The hang verdict when the only errors are a few ranks losing their peers, and every
-    other rank printed nothing but a stack dump: those ranks were ended after the dump (their
-    dump timer's `exit=True`, or the SIGTERM their handler dumped under), and a rank still
-    waiting with them in a collective saw the connection close before its own dump came. The
-    lost connections are the stop's consequence; the ranks' checkpoints or dumps say who
-    stalled. docs/labelling.md, "A peer lost to ranks a dump ended"."""
-    lost = {item.rank for item in chain.peer_gone.values()}
-    top = [chain.first, *chain.top] if chain.first is not None else []
-    for item in top:
-        best = item.best
-        if item in chain.peer_gone.values() or (
-            best is not None and best.signature.cause_if_silent
-        ):
-            continue
-        return None
-    errored = [r.rank for r in correlation.ranks if r.status == RankStatus.ERROR]
-    rest = [r.rank for r in correlation.ranks if r.rank not in errored]
-    if not errored or not set(errored) <= lost or len(errored) * 2 >= len(correlation.ranks):
-        return None
-    if not all(dumped_without_error(scans, rank) for rank in rest):
-        return None
-    return stalled_among(correlation, scans, [r.rank for r in correlation.ranks])
-
-
-def _cut_off_advancing(chain: CausalChain, correlation: Correlation) -> bool:
-    """The stop came while the ranks that went quiet were still advancing: each printed a
-    progress line within the clocks' tolerance before the stop's record (an agent stopped on
-    one node of several ends its ranks mid-step). They did not stall before it; the stop is
-    what ended them. A rank with no timed progress line says nothing and keeps the reading."""
-    assert chain.first is not None
-    stopped_at = epoch(chain.first, correlation.clock_offsets)
-    quiet = [r.rank for r in correlation.ranks if r.status in STALLED]
-    if stopped_at is None or not quiet:
-        return False
-    for rank in quiet:
-        seq = correlation.timeline.ranks.get(rank)
-        last = seq.time[-1] if seq is not None and len(seq.time) else float("nan")
-        if last != last or not 0 <= stopped_at - last <= CLOCK_TOLERANCE_S:
-            return False
-    return True
-
-
-def _only_outside_stops(chain: CausalChain) -> bool:
-    """The only errors say the job was stopped from outside (a scheduler's time limit)."""
-    first = chain.first
-    best = first.best if first else None
-    if best is None or not best.signature.outside_stop:
-        return False
-    return all(item.best is not None and item.best.signature.outside_stop for item in chain.top)
-
-
 # --- with a first error --------------------------------------------------------------------
 
 
@@ -236,7 +127,7 @@ def _from_first_error(
     culprits = list(verdict.culprits) if verdict else chain.culprit_ranks
     if verdict:
         category, subsystem = verdict.category, verdict.subsystem
-    codes = _evidence_codes(chain, knowledge)
+    codes = evidence_codes(chain, knowledge)
     confidence = confidence_of(chain, category, verdict, by_words=reading.words is not None)
     note = chain_note(chain, verdict, culprits)
     diagnosis = Diagnosis(
@@ -244,18 +135,18 @@ def _from_first_error(
         subsystem=subsystem,
         confidence=confidence,
         first_error=first.event.ref(),
-        error_codes=[info.label for info in codes] + _unknown_codes(chain, codes),
+        error_codes=[info.label for info in codes] + unknown_codes(chain, codes),
         culprit_ranks=culprits,
         last_common_checkpoint=correlation.last_common_checkpoint,
-        evidence=_evidence(chain),
+        evidence=evidence_of(chain),
         alternatives=alternatives(chain, category, confidence, line_category, scans, correlation),
     )
     _say_culprit_note(diagnosis, note)
     story = _story(chain, verdict, diagnosis, codes, correlation, note)
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
-    situation = _situation(chain, diagnosis, codes, scans, world_size, stack, verdict)
-    _advise(diagnosis, knowledge, situation)
+    situation = situation_of(chain, diagnosis, codes, scans, world_size, stack, verdict)
+    advise(diagnosis, knowledge, situation)
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
     return diagnosis
@@ -267,59 +158,8 @@ def _mark_dead(chain: CausalChain, verdict: Verdict | None, correlation: Correla
     outside cut off while they were still advancing (an agent stopped on one node)."""
     if verdict is not None and verdict.rule == multirank.SILENT_DEATH:
         mark_dead(correlation, verdict.culprits)
-    elif _only_outside_stops(chain) and _cut_off_advancing(chain, correlation):
+    elif only_outside_stops(chain) and cut_off_advancing(chain, correlation):
         mark_dead(correlation, [r.rank for r in correlation.ranks if r.status in STALLED])
-
-
-def _evidence_codes(chain: CausalChain, knowledge: Knowledge) -> list[CodeInfo]:
-    """Known codes of the first error's block and the cited lines, first error's first."""
-    seen: dict[str, CodeInfo] = {}
-    for item in _cited_and_near(chain):
-        for info in item.codes:
-            seen.setdefault(info.label, info)
-        for raw in item.event.codes:
-            info = knowledge.codes.lookup_label(normalise_code(raw))
-            if info:
-                seen.setdefault(info.label, info)
-    return list(seen.values())
-
-
-def _unknown_codes(chain: CausalChain, known: Sequence[CodeInfo]) -> list[str]:
-    """Codes printed in the cited lines that the table does not know (kept as printed)."""
-    labels = {info.label for info in known}
-    extra: dict[str, None] = {}
-    for item in _cited_and_near(chain):
-        for raw in item.event.codes:
-            code = normalise_code(raw)
-            if code not in labels:
-                extra.setdefault(code)
-    return list(extra)
-
-
-def _cited_and_near(chain: CausalChain) -> list[Classified]:
-    first = chain.first
-    assert first is not None
-    return [first, *chain.nearby, *chain.supporting, *chain.cascades]
-
-
-def _evidence(chain: CausalChain) -> list[Evidence]:
-    first = chain.first
-    assert first is not None
-    cited = [(first, "cause")]
-    cited += [(item, "supporting") for item in chain.supporting]
-    cited += [(item, "cascade") for item in chain.cascades]
-    return [_cite(item, role) for item, role in cited]
-
-
-def _cite(item: Classified, role: str) -> Evidence:
-    best = item.best
-    return Evidence(
-        ref=item.event.ref(),
-        role=role,
-        rule=best.id if best else None,
-        category=best.category if best else None,
-        codes=list(dict.fromkeys([info.label for info in item.codes] or item.event.codes)),
-    )
 
 
 def _story(
@@ -337,7 +177,7 @@ def _story(
         title=title(first.best.signature if first.best else None),
         culprits=culprits,
         rank=first.rank,
-        operator=_operator(chain),
+        operator=operator_of(chain),
         code=_line_code(chain) or main_code(_own_codes(chain, codes), diagnosis.category),
         where=f"{first.event.file}:{first.event.line}",
         quote=quote(first.event.message or first.event.text),
@@ -388,79 +228,6 @@ def _say_culprit_note(diagnosis: Diagnosis, note: Said | None) -> None:
     diagnosis.culprit_reason_zh = note.zh if note else None
 
 
-def _operator(chain: CausalChain) -> str | None:
-    first = chain.first
-    assert first is not None
-    for item in [first, *chain.supporting, *chain.nearby]:
-        if item.operator:
-            return item.operator
-    return None
-
-
-def _advise(diagnosis: Diagnosis, knowledge: Knowledge, situation: Situation) -> None:
-    """The next actions, and the stack they are written for: the diagnosis tree's page shows
-    the texts written for the same stack, so its steps and the advice never disagree."""
-    diagnosis.next_actions = next_actions(knowledge.actions, situation)
-    diagnosis.stack = stack_of(situation)
-
-
-def _situation(
-    chain: CausalChain,
-    diagnosis: Diagnosis,
-    codes: Sequence[CodeInfo],
-    scans: Sequence[FileScan],
-    world_size: int | None,
-    stack: str | None,
-    verdict: Verdict | None = None,
-) -> Situation:
-    first = chain.first
-    assert first is not None
-    signature_ids = [m.id for m in first.matches] + [
-        m.id for item in chain.supporting for m in item.matches[:1]
-    ]
-    return Situation(
-        category=diagnosis.category,
-        signature_ids=signature_ids,
-        codes=[info.code for info in codes],
-        first_error_text=first.event.message or first.event.text,
-        first_error_line=first.event.text,
-        env=_env(scans),
-        file_kinds=frozenset(str(scan.info.kind) for scan in scans),
-        multi_rank=(world_size or 0) > 1 or len(diagnosis.culprit_ranks) > 1,
-        values=_values(diagnosis, _operator(chain)),
-        accelerator=stack,
-        verdict=verdict.rule if verdict else None,
-    )
-
-
-def _values(diagnosis: Diagnosis, operator: str | None) -> dict[str, str]:
-    ranks = ", ".join(str(r) for r in diagnosis.culprit_ranks)
-    values = {"ranks_suffix": f" (rank {ranks})" if ranks else ""}
-    if ranks:
-        values["ranks"] = ranks
-    reporter = diagnosis.first_error.rank if diagnosis.first_error else None
-    if ranks and reporter is not None and reporter not in diagnosis.culprit_ranks:
-        # the first error is a wait or a lost peer on another rank: the culprits did not fail
-        # first, the others waited for them or lost them
-        values["waited_ranks"] = ranks
-    else:
-        values["first_ranks_suffix"] = values["ranks_suffix"]
-    if operator:
-        values["op"] = operator
-    if diagnosis.error_codes:
-        values["code"] = diagnosis.error_codes[0]
-    if diagnosis.last_common_checkpoint:
-        values["checkpoint"] = diagnosis.last_common_checkpoint
-    return values
-
-
-def _env(scans: Sequence[FileScan]) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for scan in scans:
-        env.update({str(k): str(v) for k, v in (scan.facts.get("env") or {}).items()})
-    return env
-
-
 def _fingerprint(diagnosis: Diagnosis, chain: CausalChain) -> None:
     first = chain.first
     assert first is not None
@@ -489,7 +256,7 @@ def _from_ranks(
         confidence=verdict.confidence,
         culprit_ranks=list(verdict.culprits),
         last_common_checkpoint=correlation.last_common_checkpoint,
-        evidence=_evidence(chain) if chain.first and verdict.category != "healthy" else [],
+        evidence=evidence_of(chain) if chain.first and verdict.category != "healthy" else [],
         alternatives=alternatives(
             chain, verdict.category, verdict.confidence, scans=scans, correlation=correlation
         ),
@@ -499,13 +266,13 @@ def _from_ranks(
     _say_culprit_note(diagnosis, verdict_note(verdict))
     situation = Situation(
         category=verdict.category,
-        env=_env(scans),
+        env=env_of(scans),
         file_kinds=frozenset(str(scan.info.kind) for scan in scans),
         multi_rank=(correlation.world_size or 0) > 1,
-        values=_values(diagnosis, None),
+        values=values_of(diagnosis, None),
         accelerator=stack,
     )
-    _advise(diagnosis, knowledge, situation)
+    advise(diagnosis, knowledge, situation)
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis

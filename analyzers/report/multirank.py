@@ -29,15 +29,8 @@ from analyzers.checkpoints.track import track_of
 from analyzers.classify.events import TIER_CASCADE, TIER_SYMPTOM, TIER_WRAPPER, Classified
 from analyzers.core import regex_programs
 from analyzers.core.phrases import ranks_said, say
-from analyzers.core.types import (
-    UNLABELLED,
-    Correlation,
-    EventKind,
-    FileKind,
-    FileScan,
-    RankStatus,
-    RankSummary,
-)
+from analyzers.core.report import UNLABELLED
+from analyzers.core.types import Correlation, EventKind, FileKind, FileScan, RankStatus, RankSummary
 from analyzers.scan.empty_logs import all_rank_logs_empty
 from analyzers.tree.facts import npu_state
 

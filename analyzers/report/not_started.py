@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from analyzers.classify.rules import load_knowledge
 from analyzers.core.phrases import Said, say, sentence, sentences
-from analyzers.core.types import Correlation, Diagnosis, RankStatus
+from analyzers.core.report import Diagnosis
+from analyzers.core.types import Correlation, RankStatus
 
 
 def mark_workers_not_started(diagnosis: Diagnosis, correlation: Correlation) -> bool:

@@ -52,7 +52,8 @@ from analyzers.checkpoints.patterns import (
     termination_signals,
 )
 from analyzers.checkpoints.track import NO_RANK
-from analyzers.core.types import Correlation, EventKind, FileScan, RankStatus, RankSummary, epoch
+from analyzers.core.checkpoint_timeline import epoch
+from analyzers.core.types import Correlation, EventKind, FileScan, RankStatus, RankSummary
 from analyzers.formats.elastic import signal_name
 from analyzers.timeline.rank_status import as_int
 

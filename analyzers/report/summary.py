@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from analyzers.core.types import ErrorRef, Report
+from analyzers.core.report import Report
+from analyzers.core.types import ErrorRef
 
 
 def format_summary(report: Report) -> str:

@@ -24,7 +24,7 @@ from analyzers.classify.chinese import MEANINGS, TITLES, code_sections
 from analyzers.classify.rules import Action, load_knowledge
 from analyzers.core.bilingual import refill, zh_key
 from analyzers.library.data import TRANSLATED_LISTS, TRANSLATED_TEXT, load_cases
-from analyzers.tree.data import load_tree
+from analyzers.tree.loading import load_tree
 
 
 def action_zh(text: str) -> str | None:

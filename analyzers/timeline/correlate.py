@@ -17,18 +17,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analyzers.checkpoints.patterns import SequenceQualifier, is_killed_line, launcher_end
+from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
 from analyzers.core.limits import plausible_rank
-from analyzers.core.types import (
-    Checkpoint,
-    Correlation,
-    Event,
-    EventKind,
-    FileInfo,
-    FileKind,
-    FileScan,
-    RankSequence,
-    Timeline,
-)
+from analyzers.core.types import Correlation, Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.formats.outer_prefix import AGENT_ROLE, AGENT_TAG_LITERALS, match_behind
 from analyzers.ingest.layout import logical_path, rotation_of
 from analyzers.timeline.divergence import divergence, microbatch_stages

@@ -49,8 +49,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from analyzers.checkpoints.patterns import classify_text
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say
-from analyzers.core.types import Timeline
 
 ITEM = 4  # bytes per text id in a sequence's buffer (array "I")
 

@@ -28,7 +28,8 @@ from analyzers.checkpoints.patterns import (
     waited_peer,
 )
 from analyzers.checkpoints.track import NO_RANK, CheckpointTrack, track_of
-from analyzers.core.types import FileKind, FileScan, RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import RankSequence, Timeline
+from analyzers.core.types import FileKind, FileScan
 from analyzers.ingest.layout import LIVE_AGE, logical_path, rotation_of
 from analyzers.timeline.attempts import stopped_run
 

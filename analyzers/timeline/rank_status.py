@@ -16,9 +16,10 @@ from typing import Any
 
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.patterns import termination_signals as _termination_signals
+from analyzers.core.checkpoint_timeline import Checkpoint, Timeline
+from analyzers.core.checkpoint_timeline import epoch as epoch_of
 from analyzers.core.exits import signal_named
-from analyzers.core.types import Checkpoint, Event, FileScan, RankStatus, RankSummary, Timeline
-from analyzers.core.types import epoch as epoch_of
+from analyzers.core.types import Event, FileScan, RankStatus, RankSummary
 
 
 @dataclass(slots=True)
@@ -163,5 +164,5 @@ def as_int(value: Any) -> int | None:
 
 
 def epoch(moment: datetime | None) -> float:
-    """Seconds since the epoch (`core.types.epoch`); no time sorts last."""
+    """Seconds since the epoch (`core.checkpoint_timeline.epoch`); no time sorts last."""
     return float("inf") if moment is None else epoch_of(moment)

@@ -21,7 +21,7 @@ import statistics
 from array import array
 from collections import Counter
 
-from analyzers.core.types import Timeline
+from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.timeline.divergence import first_difference, stage_layers
 
 

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from analyzers.checkpoints.patterns import SequenceQualifier, opened_step
 from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.core.types import Checkpoint, FileScan, RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import Checkpoint, RankSequence, Timeline
+from analyzers.core.types import FileScan
 from analyzers.formats.worker_tags import parse_tag
 from analyzers.timeline.sequence_facts import last_common
 

@@ -17,14 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzers.core import regex_programs
-from analyzers.core.types import (
-    UNLABELLED,
-    Correlation,
-    Diagnosis,
-    ErrorRef,
-    EventKind,
-    FileScan,
-)
+from analyzers.core.report import UNLABELLED, Diagnosis
+from analyzers.core.types import Correlation, ErrorRef, EventKind, FileScan
 from analyzers.library.matching import find_operators, hardware_of, template
 from analyzers.timeline.npu_state import NpuState, cpu_busy, npu_state
 

@@ -1,7 +1,7 @@
 """The diagnosis tree, walked once per incident.
 
 The tree is data (`analyzers/knowledge/tree.yaml`, loaded and validated by
-`analyzers.tree.data`). A node asks a question; its children are the possible answers,
+`analyzers.tree.loading`). A node asks a question; its children are the possible answers,
 each guarded by a predicate over the incident's facts (`analyzers.tree.predicates`), e.g.
 ``{category: [hccl], has_signature: ['HCCL_BUFFSIZE']}``. The walk enters the first child
 whose predicate is true and records, per node, the answer taken and the log lines that
@@ -21,18 +21,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.core.bilingual import fill
-from analyzers.core.types import ErrorRef, TreeStep
+from analyzers.core.report import TreeStep
+from analyzers.core.types import ErrorRef
 from analyzers.tree.data import (
     NodeWords,
     StackTwin,
     Tree,
     TreeNode,
     VerificationItem,
-    load_tree,
-    parse_tree,
     tree_stack,
 )
 from analyzers.tree.facts import TreeFacts, facts_from
+from analyzers.tree.loading import load_tree, parse_tree
 from analyzers.tree.predicates import MAX_EVIDENCE, TreeError, Verdict, evaluate
 
 __all__ = [

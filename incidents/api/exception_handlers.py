@@ -18,7 +18,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from incidents.api.errors import api_error, default_message
 from incidents.triage.listing import FilterInvalid
-from incidents.triage.services import TriageInvalid
+from incidents.triage.validation import TriageInvalid
 
 # Where ninja says a value came from (the first part of an error's `loc`).
 _SOURCES = frozenset({"query", "path", "body", "form", "file", "header", "cookie"})

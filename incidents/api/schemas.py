@@ -12,8 +12,8 @@ from ninja import Field, Schema
 from pydantic import ConfigDict
 
 from incidents.runs.models import RunState
-from incidents.triage.services import MAX_TEXT
 from incidents.triage.states import TriageStatus
+from incidents.triage.validation import MAX_TEXT
 
 # What the triage services accept in a text field, for the schema (they do the checking).
 TEXT_LIMIT = {"maxLength": MAX_TEXT}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from incidents.triage.accuracy import PeriodRow
+from incidents.triage.accuracy_over_time import PeriodRow
 
 WIDTH = 720
 HEIGHT = 220

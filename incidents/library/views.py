@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from incidents.library import promotion
 from incidents.library import selectors as case_selectors
 from incidents.library import services as case_services
 from incidents.library.accuracy_chart import agreement_chart
@@ -19,7 +20,7 @@ from incidents.library.query import CaseFilters, case_search
 from incidents.models import Activity, Incident
 from incidents.runs.views import ACTIVITY_SHOWN
 from incidents.tree.drawing import build_tree_view
-from incidents.triage import accuracy
+from incidents.triage import accuracy, accuracy_over_time
 
 
 def page_number(request: HttpRequest) -> int:
@@ -80,7 +81,7 @@ def library_accuracy(request: HttpRequest) -> HttpResponse:
         filters = accuracy.AccuracyFilters.from_params(request.GET)
     except accuracy.AccuracyInvalid as invalid:
         status, error, filters = 400, invalid, accuracy.AccuracyFilters()
-    over_time = accuracy.agreement_over_time(filters.period)
+    over_time = accuracy_over_time.agreement_over_time(filters.period)
     context = {
         "summary": accuracy.accuracy_summary(),
         "over_time": over_time,
@@ -113,13 +114,13 @@ def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
         messages.info(request, already % {"incident": incident.short_id})
         return redirect(existing)
     try:
-        initial = case_services.promotion_values(incident)
-    except case_services.NotPromotable as error:
+        initial = promotion.promotion_values(incident)
+    except promotion.NotPromotable as error:
         messages.error(request, str(error))
         return redirect(incident)
     form = CaseForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        case = case_services.case_promote(
+        case = promotion.case_promote(
             incident=incident, user=request.user, values=form.cleaned_data
         )
         messages.success(
@@ -133,7 +134,7 @@ def incident_promote(request: HttpRequest, number: int) -> HttpResponse:
 @require_POST
 def case_publish(request: HttpRequest, slug: str) -> HttpResponse:
     case = get_object_or_404(Case, slug=slug)
-    if case_services.case_publish(case=case, user=request.user):
+    if promotion.case_publish(case=case, user=request.user):
         messages.success(request, gettext("Case published: search and matching now include it."))
     else:
         messages.info(request, gettext("This case was already published."))

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 
-from analyzers.core.types import Timeline
+from analyzers.core.checkpoint_timeline import Timeline
 from incidents.timeline.prepare import prepare_timeline
 from incidents.timeline.types import CommonLine, ErrorMark, Lane, LanePoints, PreparedTimeline
 

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from incidents.library import selectors as case_selectors
-from incidents.library.services import promotable_report
+from incidents.library.promotion import promotable_report
 from incidents.models import fingerprint_of
 from incidents.tree.drawing import TreeView, build_tree_view, history_for, marks_for
 

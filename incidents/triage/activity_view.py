@@ -12,9 +12,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext_lazy as _
 
 from incidents.accounts.models import Activity
-from incidents.triage.services import INCIDENT_ID
 from incidents.triage.states import TriageStatus
 from incidents.triage.tickets import ticket_key
+from incidents.triage.validation import INCIDENT_ID
 
 VALUE_CHARS = 300
 

@@ -16,7 +16,8 @@ from incidents.triage import drafts
 from incidents.triage.export_facts import incident_export_text
 from incidents.triage.listing import incident_row
 from incidents.triage.markdown import render_markdown
-from incidents.triage.services import EDITABLE_FIELDS, TriageInvalid, comment_add, triage_update
+from incidents.triage.services import EDITABLE_FIELDS, comment_add, triage_update
+from incidents.triage.validation import TriageInvalid
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 
 from analyzers.checkpoints.patterns import CheckpointMatcher
 from analyzers.classify.accelerator import accelerator_of
-from analyzers.core.types import Diagnosis, FileInfo, FileScan
+from analyzers.core.report import Diagnosis
+from analyzers.core.types import FileInfo, FileScan
 from analyzers.ingest.layout import classify_path
 from analyzers.report.diagnose import diagnose
 from analyzers.scan.member import scan_file

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 
 START = datetime(2026, 11, 29, 7, 24, 21, 535000)
 PREFIX = "job-5c1d2e7a"

@@ -32,8 +32,8 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.eval import Sample, as_bundle, is_corpus, samples
 from analyzers.formats.columns import columns
+from analyzers.labelled_sets import Sample, as_bundle, is_corpus, samples
 
 ANSI_CODE = re.compile(r"\x1b\[[0-9;]*m")
 LAST_NUMBER = re.compile(r"(\d+)\D*$")

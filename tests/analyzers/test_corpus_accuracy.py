@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.eval import (
-    CATEGORY_TARGET,
-    CONFIDENT_TARGET,
-    FIRST_ERROR_TARGET,
-    Score,
-    evaluate,
-    render,
-)
+from analyzers.eval import evaluate, render
+from analyzers.scoring import CATEGORY_TARGET, CONFIDENT_TARGET, FIRST_ERROR_TARGET, Score
 from tests.corpus_path import CORPUS as SHARED_CORPUS
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.eval import Outcome, Score, reliability_table
+from analyzers.eval import reliability_table
+from analyzers.scoring import Outcome, Score
 
 
 def outcome(confidence: float, right: bool, alternatives: tuple[str, ...] = ()) -> Outcome:

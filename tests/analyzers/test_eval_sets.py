@@ -3,22 +3,12 @@ line and reliability table count every case once."""
 
 from __future__ import annotations
 
-import tarfile
 from dataclasses import replace
 
 import pytest
 
-from analyzers.eval import (
-    Outcome,
-    Sample,
-    Score,
-    _checkpoints_ok,
-    as_bundle,
-    main,
-    pooled,
-    render,
-    render_sets,
-)
+from analyzers.eval import main, pooled, render, render_sets
+from analyzers.scoring import Outcome, Score
 
 
 def outcome(name: str, right: bool, confidence: float = 0.9) -> Outcome:
@@ -84,41 +74,3 @@ def test_a_folder_that_is_no_labelled_set_is_refused_with_the_layout_it_needs(
         main(["--corpus", str(tmp_path / "nowhere")])
     assert stopped.value.code == 2
     assert "not a labelled set" in capsys.readouterr().err
-
-
-def test_a_case_packs_logs_in_subfolders_but_never_its_truth(tmp_path) -> None:
-    """Held-out cases keep the posted files under `logs/`; the archive keeps that path and
-    leaves the answer out. A file named like the truth deeper down is a log, not the answer."""
-    case = tmp_path / "cases" / "h01"
-    (case / "logs" / "node1").mkdir(parents=True)
-    (case / "truth.json").write_text('{"category": "hccl"}', encoding="utf-8")
-    (case / "logs" / "train.log").write_text("EI0006 Getting socket times out\n", encoding="utf-8")
-    (case / "logs" / "node1" / "truth.json").write_text("{}", encoding="utf-8")
-    with (
-        as_bundle(Sample("h01", case, {"category": "hccl"})) as archive,
-        tarfile.open(archive) as tar,
-    ):
-        names = sorted(tar.getnames())
-    assert names == ["h01/logs/node1/truth.json", "h01/logs/train.log"]
-
-
-def _report(lasts: dict[int, str | None], common: str | None) -> dict:
-    ranks = [{"rank": r, "last_checkpoint_qualified": last} for r, last in lasts.items()]
-    return {"ranks": ranks, "correlation": {"last_common_checkpoint_qualified": common}}
-
-
-CHECKPOINT_TRUTH = {
-    "per_rank_last_checkpoint_qualified": {"0": "layer 2 / norm passed", "1": None},
-    "last_common_checkpoint_qualified": None,
-}
-
-
-def test_checkpoints_are_right_when_every_rank_and_the_common_one_match() -> None:
-    report = _report({0: "layer 2 / norm passed", 1: None}, None)
-    assert _checkpoints_ok(CHECKPOINT_TRUTH, report) is True
-
-
-def test_checkpoints_are_wrong_when_one_rank_stops_in_another_layer() -> None:
-    report = _report({0: "layer 1 / norm passed", 1: None}, None)
-    assert _checkpoints_ok(CHECKPOINT_TRUTH, report) is False
-    assert _checkpoints_ok({"category": "hccl"}, report) is None

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from analyzers.eval import Sample, as_bundle, is_corpus, samples
+from analyzers.labelled_sets import Sample, as_bundle, is_corpus, samples
 from tests.analyzers.paste_artifacts import (
     ARTIFACTS,
     MPIRUN,

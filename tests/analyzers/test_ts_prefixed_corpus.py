@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.eval import as_bundle, is_corpus, samples
+from analyzers.labelled_sets import as_bundle, is_corpus, samples
 from tests.corpus_path import CORPUS
 
 SAMPLES = samples(CORPUS) if is_corpus(CORPUS) else []

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from analyzers.eval import samples
+from analyzers.labelled_sets import samples
 from bench.excerpt_halves import HALVES, half_of, split
 
 

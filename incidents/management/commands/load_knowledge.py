@@ -8,7 +8,7 @@ index is rebuilt when asked, or when it was built by code that built it differen
 from django.core.management.base import BaseCommand, CommandError
 
 from analyzers.library.matching import CaseError
-from incidents.library import search
+from incidents.library import search_index
 from incidents.library.services import cases_load_knowledge
 
 
@@ -31,7 +31,7 @@ class Command(BaseCommand):
             f"Case library: {len(result.created)} created, {len(result.updated)} updated, "
             f"{result.unchanged} unchanged, {len(result.removed)} removed."
         )
-        if reindex or not search.index_is_current():
-            self.stdout.write(f"Search index rebuilt for {search.rebuild_index()} cases.")
+        if reindex or not search_index.index_is_current():
+            self.stdout.write(f"Search index rebuilt for {search_index.rebuild_index()} cases.")
         for slug in result.skipped:
             self.stderr.write(f"Skipped {slug}: a case promoted from an incident uses that id.")

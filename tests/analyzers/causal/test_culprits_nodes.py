@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.job_bundles import CLOSED, bundle
 
 PARTS = [" norm passed", " attention passed", " MoE passed", "layer 0 passed", " norm passed"]

@@ -13,9 +13,9 @@ from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.first_error import find_first_error
 from analyzers.classify.events import TIER_CASCADE, Classified, classify_event
 from analyzers.classify.rules import load_knowledge
+from analyzers.core.report import Diagnosis
 from analyzers.core.types import (
     Correlation,
-    Diagnosis,
     Event,
     EventKind,
     FileInfo,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.job_bundles import pack
 
 TIMEOUT = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from tests.analyzers.excerpts import assert_reads
 from tests.analyzers.job_bundles import RankLog, analyze_job, pack, ranks
 

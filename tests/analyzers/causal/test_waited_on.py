@@ -170,7 +170,7 @@ def _pipeline(done: list[int]) -> Correlation:
     microbatches, every one failing with a timeout."""
     from array import array
 
-    from analyzers.core.types import RankSequence, Timeline
+    from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 
     texts = ["load weights passed"] + [f"layer {n} passed" for n in range(8)]
     ranks = {}
@@ -217,7 +217,7 @@ def _microbatch_stages(lasts: list[str]) -> Correlation:
     every one failing with a timeout; `lasts` is each rank's last qualified checkpoint."""
     from array import array
 
-    from analyzers.core.types import RankSequence, Timeline
+    from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 
     texts = ["microbatch 0 / fwd passed", "microbatch 0 / bwd passed", "step 1 done"]
     texts.append("step 2 done")

@@ -14,7 +14,7 @@ import pytest
 from analyzers.ablation import rules_reading
 from analyzers.classify.record_leads import is_bare_failure, record_states_reason
 from analyzers.classify.rules import signatures_disabled
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text
 
 WRAPPER = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from analyzers.classify.block_context import BLOCK_LINES
 from analyzers.classify.rules import load_knowledge
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text
 
 PREFIX = "(EngineCore_DP0 pid=5120)"

@@ -11,8 +11,8 @@ from array import array
 import pytest
 
 from analyzers.core import rank_json
+from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 from analyzers.core.rank_json import rank_chunks
-from analyzers.core.types import RankSequence, Timeline
 
 
 def _encode(key: str) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzers.classify.block_context import load_run_rules
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from analyzers.core.yamlcheck import KnowledgeError
 from tests.analyzers.excerpts import diagnose_text
 

@@ -8,7 +8,7 @@ mismatched tensors make `shape_mismatch` the alternative.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GLOG_COPY_REFUSED = """\

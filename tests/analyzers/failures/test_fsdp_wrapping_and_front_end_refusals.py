@@ -18,7 +18,7 @@ library wraps at a fixed width; names, paths and values are ours.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text
 
 

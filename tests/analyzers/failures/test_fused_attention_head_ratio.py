@@ -13,7 +13,7 @@ Fixtures follow the shape of a vLLM engine-core traceback; values and wording ar
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 ENGINE = "ERROR 03-04 05:06:07 [core.py:515] "

@@ -11,7 +11,7 @@ alone would offer (docs/labelling.md#shape-inference-that-finds-the-inputs-disag
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 QUERY_SHAPE_REFUSED = """\

@@ -10,7 +10,7 @@ kernel library that refuses a tensor it was handed").
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GROUPED_WEIGHT_DIM_REFUSED = """\

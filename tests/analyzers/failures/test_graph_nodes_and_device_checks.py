@@ -16,7 +16,7 @@ Fixtures follow the shapes MindIE, vLLM workers and torch_npu print; values are 
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 GRAPH_NODE_REFUSED = """\

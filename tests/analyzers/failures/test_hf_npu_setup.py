@@ -10,7 +10,7 @@ docs/labelling.md#dtensor-parameters-under-a-wrapper-that-does-not-know-them.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import alternative_labels, diagnose_text
 
 LOAD_FRAMES = (

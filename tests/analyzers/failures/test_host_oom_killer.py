@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_files, scan_text
 
 KERNEL_LOG = """\

@@ -20,7 +20,7 @@ Fixtures follow the shapes these stacks print; values are made up.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 WORKER_ALONE = """\

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import alternative_labels, diagnose_text, rules_of
 
 COMMAND = "python train.py --config cfg/base.yaml\n"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = "(Worker_TP1 pid=7301) ERROR 02-03 04:05:06 [multiproc_executor.py:702] "

@@ -21,7 +21,7 @@ excerpts follow the tools' shapes with values of our own.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_files, diagnose_text, rules_of
 
 

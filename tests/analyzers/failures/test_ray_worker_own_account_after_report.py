@@ -11,7 +11,7 @@ values of our own.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text
 
 

@@ -13,7 +13,7 @@ c10d's and the watchdog's lines, a terminal wrapped at a fixed width); the value
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import diagnose_text
 
 

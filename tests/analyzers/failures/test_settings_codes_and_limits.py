@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_text
 
 WORKER = "(VllmWorker rank=1 pid=5150) ERROR 04-05 06:07:08 [multiproc_executor.py:480] "

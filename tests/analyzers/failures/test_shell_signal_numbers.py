@@ -9,7 +9,7 @@ values are our own, in the shells' format.
 
 from __future__ import annotations
 
-from analyzers.core.types import Diagnosis
+from analyzers.core.report import Diagnosis
 from tests.analyzers.excerpts import assert_reads, diagnose_files
 
 HEALTHY = "".join(

@@ -6,15 +6,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from analyzers.core.types import (
-    Diagnosis,
-    Event,
-    EventKind,
-    Evidence,
-    FileInfo,
-    FileKind,
-    FileScan,
-)
+from analyzers.core.report import Diagnosis, Evidence
+from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from analyzers.library.matching import (
     CASES_DIR,
     Case,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from analyzers.classify.accelerator import switches_for
-from analyzers.core.types import Report
-from analyzers.tree.data import load_tree
+from analyzers.core.report import Report
+from analyzers.tree.loading import load_tree
 from tests.analyzers.excerpts import alternative_labels, assert_reads, diagnose_files
 from tests.analyzers.job_bundles import ENV as ENV_DUMP
 from tests.analyzers.job_bundles import SPLIT, analyze_job, ranks

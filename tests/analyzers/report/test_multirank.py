@@ -10,7 +10,8 @@ from pathlib import Path
 from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.chain import CausalChain
 from analyzers.classify.events import TIER_CAUSE
-from analyzers.core.types import Correlation, FileScan, Timeline
+from analyzers.core.checkpoint_timeline import Timeline
+from analyzers.core.types import Correlation, FileScan
 from analyzers.report.multirank import correct
 from tests.analyzers.causal.test_culprits_nodes import PARTS, progress
 from tests.analyzers.classified import line, signature

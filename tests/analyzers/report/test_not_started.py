@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 
 ENV = "NNODES=2\nNPROC_PER_NODE=3\nRDZV_BACKEND=c10d\nRDZV_ENDPOINT=10.1.0.4:31877\n"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.pipeline import analyze
 from analyzers.timeline.attempts import Attempts
 from tests.analyzers.excerpts import scan_text

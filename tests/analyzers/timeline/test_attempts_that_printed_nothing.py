@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.pipeline import analyze
 from tests.analyzers.timeline.log_tree import write_lines
 

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from analyzers.core.types import RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 from analyzers.timeline.divergence import divergence, first_difference, stage_order
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from analyzers.core.types import RankSequence, Timeline
+from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 from analyzers.timeline.sequence_facts import clock_offsets, last_common, occurrence
 
 NAN = float("nan")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.formats.worker_tags import TagHints
 from analyzers.pipeline import analyze
 

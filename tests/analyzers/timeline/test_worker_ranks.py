@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.formats.lines import parse_line
 from analyzers.formats.worker_tags import Layout, rank_of
 from analyzers.pipeline import analyze

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzers.core.options import AnalyzeOptions
-from analyzers.core.types import Report
+from analyzers.core.report import Report
 from analyzers.pipeline import analyze
 
 _PIDS = (5120, 5121, 5122, 5123)

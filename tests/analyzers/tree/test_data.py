@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers.tree.data import load_tree, parse_tree
+from analyzers.tree.loading import load_tree, parse_tree
 from analyzers.tree.predicates import TreeError
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from analyzers.classify.accelerator import ASCEND, load_stacks, switches_for
-from analyzers.tree.data import Tree, TreeNode, load_tree
+from analyzers.tree.data import Tree, TreeNode
+from analyzers.tree.loading import load_tree
 from tests.analyzers.stack_words import ASCEND_ONLY_WORDS, OTHER_STACKS_WORDS
 
 # A walk enters these nodes only on evidence that names the bundle's stack Ascend (the

@@ -14,21 +14,20 @@ from datetime import datetime
 import pytest
 import yaml
 
+from analyzers.core.checkpoint_timeline import Checkpoint, Timeline
+from analyzers.core.report import Diagnosis
 from analyzers.core.types import (
-    Checkpoint,
     Correlation,
-    Diagnosis,
     ErrorRef,
     Event,
     EventKind,
     FileInfo,
     FileKind,
     FileScan,
-    Timeline,
 )
 from analyzers.library.matching import load_cases, taxonomy
-from analyzers.tree.data import TREE_FILE
 from analyzers.tree.facts import ExitFact, FactLine, NpuState, operators_in
+from analyzers.tree.loading import TREE_FILE
 from analyzers.tree.walk import (
     TreeError,
     TreeFacts,

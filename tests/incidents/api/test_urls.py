@@ -252,7 +252,7 @@ def test_comment_and_text_limits_are_documented_as_the_services_apply_them(
     client, schema, triaged, token_headers
 ):
     # A blank or too long comment answers 422; the schema accepted any string.
-    from incidents.triage.services import MAX_TEXT
+    from incidents.triage.validation import MAX_TEXT
 
     body = schema["components"]["schemas"]["CommentIn"]["properties"]["body"]
     assert (body["maxLength"], body["pattern"]) == (MAX_TEXT, r"\S")

@@ -12,7 +12,8 @@ from incidents.library.accuracy_chart import (
     TOP,
     agreement_chart,
 )
-from incidents.triage.accuracy import Agreement, PeriodRow
+from incidents.triage.accuracy import Agreement
+from incidents.triage.accuracy_over_time import PeriodRow
 
 PLOT = HEIGHT - TOP - BOTTOM
 

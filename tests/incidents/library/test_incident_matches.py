@@ -8,12 +8,8 @@ import re
 import pytest
 
 from incidents.library.models import CaseIncident, CaseSource
-from incidents.library.services import (
-    case_promote,
-    case_publish,
-    incident_cases_sync,
-    title_from_root_cause,
-)
+from incidents.library.promotion import case_promote, case_publish, title_from_root_cause
+from incidents.library.services import incident_cases_sync
 from tests.incidents.library_helpers import make_case, make_incident, make_library, shape_report
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from analyzers.library.matching import load_cases, parse_cases
 from incidents.library.models import Case, CaseSource, SearchIndexFormat, SearchTerm
 from incidents.library.query import case_search
-from incidents.library.search import INDEX_FORMAT
+from incidents.library.search_index import INDEX_FORMAT
 from incidents.library.services import cases_load_knowledge
 from tests.incidents.library_helpers import make_case
 

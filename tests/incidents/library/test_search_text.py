@@ -7,7 +7,6 @@ import pytest
 from incidents.library.search_text import (
     Term,
     bigrams,
-    case_document,
     cjk_spaced,
     key_lexeme,
     parse_query,
@@ -83,29 +82,6 @@ def test_corrected_query_searches_the_vocabulary_word():
 
 def test_punctuation_only_tokens_are_dropped():
     assert parse_query("-- ... !!").empty
-
-
-def test_document_weights_title_body_and_detail_apart():
-    doc = case_document(
-        {
-            "title": "显存不足",
-            "symptoms": ["OOM at step 3"],
-            "signatures": [r"HCCL_BUFFSIZE\s+is too small"],
-            "codes": ["507014"],
-            "category": "oom",
-            "category_terms": ["out of memory"],
-            "root_cause": "leak",
-            "fix": "restart",
-        }
-    )
-
-    # What names the failure (title, symptoms, category) outweighs how it is matched.
-    assert doc.title == cjk_spaced("显存不足 \nOOM at step 3 \noom \nout of memory")
-    assert "HCCL_BUFFSIZE is too small" in doc.body
-    assert "507014" in doc.body
-    assert "OOM" not in doc.body
-    assert doc.detail.split()[:2] == ["leak", "restart"]
-    assert doc.keys == key_lexeme("507014")
 
 
 def test_vocabulary_keeps_identifiers_and_their_parts_but_not_short_words():

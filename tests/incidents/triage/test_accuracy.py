@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from incidents.triage.accuracy import (
@@ -12,7 +10,6 @@ from incidents.triage.accuracy import (
     Agreement,
     Confusion,
     accuracy_summary,
-    agreement_over_time,
     disagreements,
     latest_verdicts,
 )
@@ -20,27 +17,6 @@ from incidents.triage.services import triage_update
 from tests.incidents.verdict_helpers import analyzed, at, settle
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def team(alice, bob):
-    """Six settled incidents; one was first settled wrongly and then corrected."""
-    made = {
-        "corrected": analyzed("shape_mismatch", 0.9, "tp8 decode"),
-        "late_jan": analyzed("hang", 0.5, "moe all-to-all stalls"),
-        "early_feb": analyzed("hang", 0.85, "allreduce timeout on rank 5"),
-        "hccl_ok": analyzed("hccl", 0.95, "buffer too small"),
-        "oom_ok": analyzed("oom", None, "prefill out of memory"),
-        "no_run": analyzed(None, title="segfault, never analyzed"),
-    }
-    settle(made["corrected"], alice, "weight_load", at(1, 10))
-    settle(made["corrected"], alice, "shape_mismatch", at(2, 3))
-    settle(made["late_jan"], bob, "hccl", at(1, 31, 23, 30))
-    settle(made["early_feb"], alice, "hccl", at(2, 1, 0, 10))
-    settle(made["hccl_ok"], bob, "hccl", at(4, 2))
-    settle(made["oom_ok"], alice, "oom", at(4, 5))
-    settle(made["no_run"], bob, "device_fault", at(4, 6))
-    return made
 
 
 def test_only_the_latest_verdict_of_each_incident_counts(team):
@@ -122,44 +98,6 @@ def test_exactly_0_8_counts_as_confident(alice):
     assert accuracy_summary().calibration.confident == Agreement(total=1, agreed=1)
 
 
-def test_months_bucket_by_when_the_latest_verdict_was_set(team):
-    over_time = agreement_over_time("month")
-
-    assert [(r.label, r.agreement.total, r.agreement.agreed) for r in over_time.rows] == [
-        ("2026-01", 1, 0),  # the corrected incident's January answer is not counted
-        ("2026-02", 2, 1),
-        ("2026-03", 0, 0),  # a quiet month keeps its place
-        ("2026-04", 3, 2),
-    ]
-    assert over_time.rows[0].start == dt.date(2026, 1, 1)
-    assert not over_time.earlier_left_out
-
-
-def test_weeks_put_a_saturday_and_the_next_sunday_together(team):
-    rows = agreement_over_time("week").rows
-    counts = {r.label: (r.agreement.total, r.agreement.agreed) for r in rows}
-
-    assert rows[0].start == dt.date(2026, 1, 26)  # the Monday before 31 January
-    assert len(rows) == 11
-    assert counts["2026-W05"] == (2, 0)  # 31 Jan 23:30 and 1 Feb 00:10
-    assert counts["2026-W06"] == (1, 1)
-    assert counts["2026-W14"] == (2, 2)
-    assert counts["2026-W15"] == (1, 0)
-    assert counts["2026-W10"] == (0, 0)
-
-
-def test_only_the_newest_periods_are_shown(alice):
-    settle(analyzed("oom", 0.9, "old"), alice, "oom", dt.datetime(2023, 1, 5, tzinfo=dt.UTC))
-    settle(analyzed("oom", 0.9, "new"), alice, "hccl", at(3, 1))
-
-    over_time = agreement_over_time("month")
-
-    assert len(over_time.rows) == 24
-    assert over_time.rows[-1].label == "2026-03"
-    assert over_time.rows[0].label == "2024-04"
-    assert over_time.earlier_left_out
-
-
 def test_disagreements_list_latest_verdicts_newest_first(team):
     page = disagreements(AccuracyFilters())
 
@@ -229,5 +167,4 @@ def test_no_verdicts_is_an_empty_summary():
 
     assert summary.is_empty
     assert summary.overall.percent is None
-    assert agreement_over_time().rows == []
     assert disagreements(AccuracyFilters()).count == 0

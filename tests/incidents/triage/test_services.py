@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from incidents.models import Activity, RootCauseVerdict
-from incidents.triage.services import TriageInvalid, comment_add, triage_update
+from incidents.triage.services import comment_add, triage_update
+from incidents.triage.validation import TriageInvalid
 from tests.incidents.library_helpers import make_incident, shape_report
 
 pytestmark = pytest.mark.django_db

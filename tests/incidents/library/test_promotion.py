@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from incidents.library import search
+from incidents.library import search_index
 from incidents.library.models import Case, CaseIncident
+from incidents.library.promotion import NotPromotable, case_promote, case_publish, promotion_values
 from incidents.library.query import case_search
-from incidents.library.services import (
-    NotPromotable,
-    case_promote,
-    case_publish,
-    incident_cases_sync,
-    promotion_values,
-)
+from incidents.library.services import incident_cases_sync
 from incidents.models import Activity
 from tests.incidents.library_helpers import make_incident, shape_report
 
@@ -71,7 +66,7 @@ def test_a_draft_stays_out_of_the_index_and_the_vocabulary_even_after_a_rebuild(
     values = promotion_values(incident) | {"tags": ["zorbulator"]}
     case = case_promote(incident=incident, user=alice, values=values)
 
-    search.rebuild_index()
+    search_index.rebuild_index()
 
     assert case_search(text="zorbulator").hits == []
     assert case_search(text="zorbulatr").corrections == {}

@@ -1,0 +1,125 @@
+"""The bundle's part of the report: its files, and the warnings and limit hits that say what
+was cut or read another way (checkpoints past the budget, start lines, host labels and offsets,
+empty rank logs, a first error read from a file's last lines).
+
+Gathered in one place so that every budget that cuts the reading is stated twice alike: as a
+warning a person reads and as a `LimitHit` a program can test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzers.checkpoints.restarts import starts_cut
+from analyzers.core.limits import LimitHit, Limits
+from analyzers.core.phrases import Said, say
+from analyzers.core.report import BundleInfo, Diagnosis
+from analyzers.core.types import Event, FileScan
+from analyzers.formats.start_lines import (
+    FIRST_REPEATS,
+    LAST_REPEATS,
+    START_LINES,
+    STARTS_DROPPED,
+)
+from analyzers.ingest.bundle import Bundle
+from analyzers.scan import host_labels, host_offsets
+from analyzers.scan.empty_logs import all_rank_logs_empty, empty_logs_said
+from analyzers.scan.store_budget import StoreBudget
+
+
+def bundle_info(
+    name: str,
+    sha256: str,
+    size: int,
+    scans: Sequence[FileScan],
+    bundle: Bundle,
+    store: StoreBudget,
+    limits: Limits,
+    notes: Sequence[Said] = (),
+) -> BundleInfo:
+    """The bundle's part of the report; past `limits.listed_files` files are only counted."""
+    hits = bundle.limit_hits()
+    cut = _unplaced_checkpoints(scans)  # facts stop early there: the page's banner says so
+    starts = _dropped_start_lines(scans)
+    hosts = _dropped_host_labels(scans)
+    offsets = [said for scan in scans for said in host_offsets.notes(scan)]
+    empty = [empty_logs_said(paths)] if (paths := all_rank_logs_empty(scans)) else []
+    if (store_hit := store.hit()) is not None:
+        hits.append(store_hit)
+    hits += [LimitHit("checkpoints", message.en, message.zh) for message in cut]
+    hits += [LimitHit("start_lines", message.en, message.zh) for message in starts]
+    hits += [LimitHit("host_labels", message.en, message.zh) for message in hosts]
+    hits += [LimitHit("host_offsets", message.en, message.zh) for message in offsets]
+    hits += [LimitHit("empty_logs", message.en, message.zh) for message in empty]
+    warnings = bundle.all_warnings() + cut + starts + hosts + offsets + empty + list(notes)
+    return BundleInfo(
+        name=name,
+        sha256=sha256,
+        size_bytes=size,
+        files=[scan.info for scan in scans[: limits.listed_files]],
+        warnings=[warning.en for warning in warnings],
+        warnings_zh=[warning.zh for warning in warnings],
+        limits=hits,
+        files_not_listed=max(0, len(scans) - limits.listed_files),
+    )
+
+
+def tail_notes(diagnosis: Diagnosis, from_tails: Sequence[Event]) -> list[Said]:
+    """The page's note that the first error was read from a file's last lines, because no
+    line of the bundle read as an error (`classify.tail_reading`)."""
+    cited = diagnosis.first_error
+    if cited is None:
+        return []
+    for event in from_tails:
+        if (event.file, event.line) == (cited.file, cited.line):
+            return [say("bundle.read_from_tail", path=event.file, line=event.line)]
+    return []
+
+
+def _unplaced_checkpoints(scans: Sequence[FileScan]) -> list[Said]:
+    """Files whose checkpoints went past the per-file budget: the report says it was cut."""
+    warnings = []
+    for scan in scans:
+        track = scan.facts.get("checkpoints")
+        if track is not None and track.unplaced:
+            placed, more = f"{len(track):,}", f"{track.unplaced:,}"
+            warnings.append(
+                say("bundle.checkpoints_cut", path=scan.info.path, placed=placed, more=more)
+            )
+    return warnings
+
+
+def _dropped_start_lines(scans: Sequence[FileScan]) -> list[Said]:
+    """Files cut at a rank's start lines (`checkpoints.restarts`) that repeated it more often
+    than `formats.start_lines` keeps: the attempts begun by the repeats between the kept ones
+    read as one."""
+    warnings = []
+    for scan in scans:
+        dropped = scan.facts.get(STARTS_DROPPED)
+        if dropped and starts_cut(scan):
+            kept = len(scan.facts.get(START_LINES, ()))
+            warnings.append(
+                say(
+                    "bundle.start_lines_cut",
+                    path=scan.info.path,
+                    total=f"{kept + dropped:,}",
+                    first=f"{FIRST_REPEATS + 1:,}",
+                    last=f"{LAST_REPEATS:,}",
+                    more=f"{dropped:,}",
+                )
+            )
+    return warnings
+
+
+def _dropped_host_labels(scans: Sequence[FileScan]) -> list[Said]:
+    """Files whose host labels named more hosts than `scan.host_labels` keeps: the ranks of
+    the later hosts' lines are placed on no host."""
+    return [
+        say(
+            "bundle.host_labels_cut",
+            path=scan.info.path,
+            kept=f"{host_labels.MAX_HOSTS:,}",
+        )
+        for scan in scans
+        if scan.facts.get(host_labels.DROPPED)
+    ]
