@@ -5,7 +5,9 @@ communicator was built: NCCL's WARN is the first error ahead of torch's `interna
 `hccl` with `config` and `driver_env` beside it (docs/labelling.md#rings-that-ranks-built-differently).
 NCCL releases before 2.5 checked the collectives' arguments across ranks themselves and
 stopped with `Mismatched collective detected`: ranks in different collectives, `hccl`, and the
-rank the line names is no culprit. An IB plugin's completion error printed without NCCL's
+rank the line names is no culprit. Older releases worded the same check as a warning that the
+program may be hanging through a collective mismatch around a rank: the same reading, with
+`hang` beside it. An IB plugin's completion error printed without NCCL's
 header or an error word is the link failure it reports
 (docs/labelling.md#network-links-that-fail-under-a-collective). Values of our own in the real
 shapes.
@@ -74,6 +76,32 @@ def test_nccls_own_mismatch_check_is_ranks_in_different_collectives() -> None:
         rule="hccl.collective_mismatch",
     )
     assert diagnosis.culprit_ranks == []
+
+
+OLD_MAY_HANG = (
+    "trainer-2:5120:5120 [0] init.cc:1259 NCCL WARN Your program may be hanging, this may be "
+    "caused by a collective mismatch around rank 3. Please check your collective calls at and "
+    "around this rank. You can use NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=COLL to see the "
+    "collective logs\n"
+)
+
+
+def test_nccls_older_may_be_hanging_warning_is_the_same_check() -> None:
+    diagnosis = diagnose_text("train.log", OLD_MAY_HANG)
+    assert_reads(
+        diagnosis,
+        "hccl",
+        first_error="Your program may be hanging, this may be caused by a collective mismatch",
+        rule="hccl.nccl_collective_mismatch_may_hang",
+        beside=("hang",),
+    )
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_hang_warning_that_names_no_collective_mismatch_is_not_this_check() -> None:
+    text = "trainer-2:5120:5120 [0] NCCL WARN Your program may be hanging\n"
+    diagnosis = diagnose_text("train.log", text)
+    assert "hccl.nccl_collective_mismatch_may_hang" not in rules_of(diagnosis)
 
 
 def test_an_ib_plugins_bare_completion_error_is_the_link_failure() -> None:

@@ -64,6 +64,11 @@ REVIEWED = [
         ("hang",),
     ),
     (
+        "hccl.nccl_collective_mismatch_may_hang",
+        "the count only suggests why, so `hang` is offered beside it",
+        ("hang",),
+    ),
+    (
         "oom.implausible_allocation_size",
         "with `operator` (an op's workspace or tiling size) and `shape_mismatch`",
         ("operator", "shape_mismatch"),
