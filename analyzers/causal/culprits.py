@@ -35,6 +35,7 @@ from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
     in_other_collective,
+    joined_early,
     keys_waited_for,
     lone_gather_receiver,
     skipped_group_collective,
@@ -117,6 +118,9 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if any(match.signature.shared_setting for match in first.matches):
         # every rank read the same setting: a rank is singled out only by a line naming it
         return unreached_store(chain) or keys_waited_for(chain) or NOBODY
+    joined = joined_early(chain, scans)
+    if joined is not None:  # ranks that ran out of inputs, shadowing under DDP's join
+        return joined
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     sender = None if quiet_suspect else _sender_waited_on(first.rank, correlation)
