@@ -29,12 +29,13 @@ from analyzers.causal.group_ranks import in_world
 from analyzers.causal.interrupted import interrupted_outside
 from analyzers.causal.node_settings import odd_node_setting
 from analyzers.causal.object_source import unpickled_from_one
-from analyzers.causal.rank_dtypes import odd_dtype_rank
+from analyzers.causal.rank_dtypes import odd_dtype_rank, odd_rank_stated
 from analyzers.causal.rank_sources import narrowed_to_source
 from analyzers.causal.source_compared import odd_against_source
 from analyzers.causal.wait_places import (
     arrived_late,
     in_other_collective,
+    joined_early,
     keys_waited_for,
     lone_gather_receiver,
     skipped_group_collective,
@@ -111,6 +112,13 @@ def blame(chain: CausalChain, correlation: Correlation | None, scans: Sequence[F
     if any(match.signature.shared_setting for match in first.matches):
         # every rank read the same setting: a rank is singled out only by a line naming it
         return unreached_store(chain) or keys_waited_for(chain) or NOBODY
+    joined = joined_early(chain, scans)
+    if joined is not None:  # ranks that ran out of inputs, shadowing under DDP's join
+        return joined
+    schedule = odd_rank_stated(scans, "schedule_said")
+    if schedule is not None:  # a pipeline stage that ran its sends and receives in another order
+        rank, lone, common, _ = schedule
+        return Blame([rank], say("blame.rank_schedule", schedule=lone, common=common))
     size_stated = _size_stated(scans, correlation)
     quiet_suspect = not any(match.signature.peer_sent for match in first.matches)
     sender = None if quiet_suspect else _sender_waited_on(first.rank, correlation)

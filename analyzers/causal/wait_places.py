@@ -112,19 +112,64 @@ def _frame_calls(items: Sequence[Classified], scans: Sequence[FileScan]) -> dict
 
 def _frames_of(scan: FileScan) -> dict[int, str]:
     """Exception line -> collective named by its innermost frame, for one file."""
+    calls = {line: frame_call(frame) for line, frame in _innermost_frames(scan).items()}
+    return {line: call for line, call in calls.items() if call is not None}
+
+
+def _innermost_frames(scan: FileScan) -> dict[int, str]:
+    """Exception line -> the innermost frame of its traceback, for one file."""
     lines = {e.line: e.message for e in scan.events if e.source == FRAME_SOURCE}
     found: dict[int, str] = {}
     introduced: dict[int, str] = {}
     for record in scan.facts.get("tracebacks") or ():
         frame = lines.get(record.get("frame_line"))
-        call = frame_call(frame) if frame else None
-        if call is not None:
-            found[record["line"]] = call
+        if frame:
+            found[record["line"]] = frame
             if record.get("header"):
                 # Python logging's `logger.exception(...)` writes its record, then the
                 # traceback right under it: the record is the same failure, in that frame
-                introduced[record["header"] - 1] = call
+                introduced[record["header"] - 1] = frame
     return {**introduced, **found}
+
+
+# DDP's join hook on a rank that has run out of inputs: it answers the gradient all_reduce of
+# every peer still training with one of its own (zeros), from the Join context's exit.
+_JOIN_SHADOW = re.compile(
+    r'[/\\]torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d+, in '
+    r"_match_(?:all_reduce_for_bwd_pass|unused_params_allreduce)\s*$"
+)
+
+
+def joined_early(chain: CausalChain, scans: Sequence[FileScan]) -> Blame | None:
+    """The few ranks whose failure came inside DDP's join hook while the others still trained.
+
+    Under `model.join()` a rank that has run out of inputs leaves its loop and shadows the
+    gradient all_reduces of the ranks still training. join shadows only DDP's own
+    collectives: any other collective the training ranks still run (a loss or metric
+    all_reduce each step) meets the joined rank's shadow instead, and the job fails with a
+    size abort or a timeout on some rank. The joined ranks are the ones their data gave fewer
+    batches; when they are fewer than the ranks that failed elsewhere, they are the culprits."""
+    by_path = {scan.info.path: scan for scan in scans}
+    frames: dict[str, dict[int, str]] = {}
+    failed: set[int] = set()
+    joined: set[int] = set()
+    items = [*chain.top, *chain.own_failures, *chain.peer_gone.values(), *chain.cascades]
+    for item in items:
+        if item.rank is None:
+            continue
+        failed.add(item.rank)
+        scan = by_path.get(item.event.file)
+        if scan is None:
+            continue
+        if item.event.file not in frames:
+            frames[item.event.file] = _innermost_frames(scan)
+        frame = frames[item.event.file].get(item.event.line)
+        if frame is not None and _JOIN_SHADOW.search(frame):
+            joined.add(item.rank)
+    if not joined or len(joined) * 2 >= len(failed):
+        return None
+    ranks = sorted(joined)
+    return Blame(ranks, say("waited.joined_early", many=several(ranks)))
 
 
 # Collectives in which every rank receives every other rank's message directly (gloo sends

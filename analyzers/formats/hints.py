@@ -1,5 +1,6 @@
 """Facts read from the first blocks of any log: the year, the world size, the rank, and the
-dtypes and broadcast sources the head states (`formats.dtype_said`, `formats.source_said`).
+dtypes, broadcast sources and pipeline schedules the head states (`formats.dtype_said`,
+`formats.source_said`, `formats.schedule_said`).
 
     2026-11-29 07:25:36,861 [rank3] INFO init process group: backend=gloo rank=3 world_size=4 ...
     torchrun --nnodes 1 --nproc_per_node 8 train.py   /   nproc_per_node: 8
@@ -41,6 +42,9 @@ from analyzers.formats.agent_nodes import CUT, AgentNodes
 from analyzers.formats.dtype_said import GATES, MAX_STATEMENTS, dtype_statements
 from analyzers.formats.literal_gate import GatedPattern, LiteralSet, after_line_end, gated, holds
 from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES, AGENT_TAG_BYTES, OUTER
+from analyzers.formats.schedule_said import GATES as SCHEDULE_GATES
+from analyzers.formats.schedule_said import MAX_STATEMENTS as MAX_SCHEDULES
+from analyzers.formats.schedule_said import schedule_statements
 from analyzers.formats.source_said import GATES as SOURCE_GATES
 from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
@@ -130,6 +134,7 @@ class HeadHints:
         self.first_named: dict[int, int] = {}  # rank -> first head line that names it
         self.dtypes: list[list[str]] = []  # [key, dtype] the head states (`dtype_said`)
         self.sources: list[list[str]] = []  # [key, rank] a broadcast's source (`source_said`)
+        self.schedules: list[list[str]] = []  # [key, name] a pipeline schedule (`schedule_said`)
 
     @property
     def year(self) -> int | None:
@@ -174,6 +179,7 @@ class HeadHints:
         self._agent_offsets = None
         self.dtypes += dtype_statements(low, MAX_STATEMENTS - len(self.dtypes))
         self.sources += source_statements(low, MAX_SOURCES - len(self.sources))
+        self.schedules += schedule_statements(low, MAX_SCHEDULES - len(self.schedules))
         self._read_local_named(low)
         if self.want_rank:
             for pattern in _RANKS:
@@ -255,6 +261,8 @@ class HeadHints:
             facts["dtype_said"] = self.dtypes
         if self.sources:
             facts["source_said"] = self.sources
+        if self.schedules:
+            facts["schedule_said"] = self.schedules
         if not self.want_rank:
             return
         ranks = self.ranks + event_ranks
@@ -286,7 +294,18 @@ def _copies_behind_prefixes(low: bytes) -> bool:
 @lru_cache(maxsize=1)
 def _head_literals() -> LiteralSet:
     """The literals the searches of a lower-cased head ask for: its gates, the dtype and
-    broadcast-source words and torchrun's tag, looked for in one pass (`LiteralSet`)."""
+    broadcast-source and pipeline-schedule words and torchrun's tag, looked for in one pass
+    (`LiteralSet`)."""
     patterns = (_WORLD, _NPROC, _NODES, *_RANKS)
     gates = [pattern.gate for pattern in patterns if pattern.gate]
-    return LiteralSet([*gates, *head_gates(), *GATES, *SOURCE_GATES, _AGENT_TAG_END, _DEFAULT_TAG])
+    return LiteralSet(
+        [
+            *gates,
+            *head_gates(),
+            *GATES,
+            *SOURCE_GATES,
+            *SCHEDULE_GATES,
+            _AGENT_TAG_END,
+            _DEFAULT_TAG,
+        ]
+    )

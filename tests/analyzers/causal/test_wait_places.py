@@ -461,3 +461,125 @@ def test_two_members_missing_from_the_lost_ranks_group_name_no_one(tmp_path: Pat
         else:
             ends_in(log, "all_reduce", RECV_TIMEOUT)
     assert analyze_job(tmp_path, job).diagnosis.culprit_ranks not in ([1], [3])
+
+
+def ends_in_backward(log: RankLog, error: str) -> RankLog:
+    """torch's `[rankN]:` traceback of a wait raised inside a DDP backward pass: the reducer
+    all-reduces the gradient buckets from C++, so the innermost Python frame is autograd's."""
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/home/user/trainer/train.py", line 110, in one_epoch',
+        "    loss.backward()",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/_tensor.py", line 623, in backward',
+        "    torch.autograd.backward(",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/autograd/graph.py", line 979, in '
+        "_engine_run_backward",
+        "    return Variable._execution_engine.run_backward(",
+        f"RuntimeError: {error}",
+    ]
+    log.lines += [f"[rank{log.rank}]: {line}" for line in frames]
+    return log
+
+
+def test_a_rank_in_a_barrier_while_the_others_wait_in_backward_left_the_step(
+    tmp_path: Path,
+) -> None:
+    """Rank 2 ran out of batches and waited in the barrier after its loop, while ranks 0, 1
+    and 3 waited in the gradient all_reduce of their next backward: the wait in autograd's
+    backward is the collective they were in."""
+    job = in_step()
+    for log in job:
+        if log.rank == 2:
+            ends_in(log, "barrier", RECV_TIMEOUT)
+        else:
+            ends_in_backward(log, RECV_TIMEOUT)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [2]
+    assert "backward" in (diagnosis.culprit_reason or "")
+
+
+def test_ranks_all_waiting_in_backward_single_nobody_out(tmp_path: Path) -> None:
+    job = in_step()
+    for log in job:
+        ends_in_backward(log, SEND_TIMEOUT if log.rank == 0 else RECV_TIMEOUT)
+    assert analyze_job(tmp_path, job).diagnosis.culprit_ranks == []
+
+
+RESET = (
+    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error "
+    "[127.0.0.1]:45449: Connection reset by peer. This is typically caused by a remote worker "
+    "hanging or bugs in the application."
+)
+SIZE_ABORT = [
+    "terminate called after throwing an instance of 'gloo::EnforceNotMet'",
+    "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+    "pair.cc:456] op.preamble.length <= op.nbytes. 1356 vs 4. Received data size doesn't match "
+    "expected size. Is there a distributed collective mismatch in your code?",
+]
+
+
+def ends_in_join_hook(log: RankLog, error: str) -> RankLog:
+    """torch's `[rankN]:` traceback of a wait raised inside DDP's join hook: the rank has
+    left its loop and answers its peers' gradient all_reduces from the Join context's exit."""
+    frames = [
+        "Traceback (most recent call last):",
+        '  File "/home/user/trainer/train.py", line 127, in train',
+        "    with ddp.join():",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/distributed/algorithms/join.py", '
+        "line 274, in __exit__",
+        "    join_hook.main_hook()",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py", '
+        "line 452, in main_hook",
+        "    ddp._match_all_reduce_for_bwd_pass()",
+        '  File "/srv/venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py", '
+        "line 1982, in _match_all_reduce_for_bwd_pass",
+        "    work.wait()",
+        f"RuntimeError: {error}",
+    ]
+    log.lines += [f"[rank{log.rank}]: {line}" for line in frames]
+    return log
+
+
+def _training(log: RankLog, steps: int) -> RankLog:
+    for step in range(steps):
+        log.steps(f"train step {step} start", "  forward passed", "  backward passed")
+        log.steps("  optimizer passed", f"train step {step} passed loss=4.2")
+    return log
+
+
+def test_the_rank_in_ddps_join_hook_ran_out_of_inputs(tmp_path: Path) -> None:
+    """Rank 3 had four batches, the others six; under `ddp.join()` it shadows their gradient
+    all_reduces, but not the loss all_reduce they also run each step. Rank 2 aborts on the
+    size of a message, rank 1 loses it, rank 0 and rank 3 time out: rank 3 is the one whose
+    data ran out, not the rank that received the odd message."""
+    job = ranks(4)
+    for log in job:
+        log.loaded()
+        _training(log, 4 if log.rank == 3 else 5)
+        if log.rank != 3:
+            log.steps("train step 5 start", "  forward passed")
+    job[2].lines += SIZE_ABORT
+    job[1].log("ERROR", f"training failed: {RESET}")
+    ends_in_backward(job[1], RESET)
+    ends_in_backward(job[0].at(30000), SEND_TIMEOUT)
+    ends_in_join_hook(job[3].at(30000), RECV_TIMEOUT)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert diagnosis.category == "hccl"
+    assert "op.preamble.length" in (diagnosis.first_error.text if diagnosis.first_error else "")
+    assert diagnosis.culprit_ranks == [3]
+    assert "join" in (diagnosis.culprit_reason or "")
+
+
+def test_ranks_all_in_the_join_hook_are_not_singled_out(tmp_path: Path) -> None:
+    """Half the ranks or more in the join hook: the join itself is no odd one out."""
+    job = ranks(4)
+    for log in job:
+        log.loaded()
+        _training(log, 3)
+        if log.rank < 2:
+            ends_in_join_hook(log, RECV_TIMEOUT)
+        else:
+            ends_in_backward(log, RECV_TIMEOUT)
+    diagnosis = analyze_job(tmp_path, job).diagnosis
+    assert "join hook" not in (diagnosis.culprit_reason or "")

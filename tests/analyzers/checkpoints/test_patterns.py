@@ -269,6 +269,12 @@ QUALIFIED_PASS = [
             ["pre-flight checks passed", "dist init passed", "layer 0 / norm passed"],
         ),
         (["sanity check passed"], ["sanity check passed"]),
+        # wrapping the model for data parallelism is set-up before the first step
+        (["load weights passed", "ddp wrap passed"], ["load weights passed", "ddp wrap passed"]),
+        (
+            ["fsdp wrapping passed", "train step 0 start", "forward passed"],
+            ["fsdp wrapping passed", "step 0 start", "step 0 / forward passed"],
+        ),
         # counterexample: a check that is one of a layer's parts keeps its layer
         (["norm passed", "check passed"], ["layer 0 / norm passed", "layer 0 / check passed"]),
     ],
