@@ -10,6 +10,7 @@ diagnosis tree (`tree_path`) is walked afterwards by `analyzers.tree.walk`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from analyzers.causal.alternatives import alternatives
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
@@ -37,6 +38,7 @@ from analyzers.report.multirank import Verdict
 from analyzers.report.narrate import Story, followers, main_code, quote, root_cause, title
 from analyzers.report.rank_ends import mark_dead
 from analyzers.timeline.attempts import Attempts
+from analyzers.timeline.slowdown import seconds, slowdown
 
 
 def diagnose(
@@ -255,6 +257,7 @@ def _from_first_error(
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
     situation = _situation(chain, diagnosis, codes, scans, world_size, stack, verdict)
+    situation = _with_slowdown(situation, correlation)
     _advise(diagnosis, knowledge, situation)
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
@@ -454,6 +457,22 @@ def _values(diagnosis: Diagnosis, operator: str | None) -> dict[str, str]:
     return values
 
 
+def _with_slowdown(situation: Situation, correlation: Correlation) -> Situation:
+    """The situation with the pace the ranks' repeated progress lines fell to, when it fell
+    step by step before the end (`timeline.slowdown`): the advice on a wait that timed out
+    names the slowdown then."""
+    slow = slowdown(correlation.timeline)
+    if slow is None:
+        return situation
+    values = {
+        **situation.values,
+        "slow_line": slow.line,
+        "slow_first": seconds(slow.first_s),
+        "slow_last": seconds(slow.last_s),
+    }
+    return replace(situation, values=values)
+
+
 def _env(scans: Sequence[FileScan]) -> dict[str, str]:
     env: dict[str, str] = {}
     for scan in scans:
@@ -505,6 +524,7 @@ def _from_ranks(
         values=_values(diagnosis, None),
         accelerator=stack,
     )
+    situation = _with_slowdown(situation, correlation)
     _advise(diagnosis, knowledge, situation)
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
