@@ -6,14 +6,16 @@ with (`analyzers.report.advise` does the choosing).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from analyzers.causal.first_error import CausalChain
 from analyzers.classify.errorcodes import CodeInfo
 from analyzers.classify.rules import Knowledge
 from analyzers.core.report import Diagnosis
-from analyzers.core.types import FileScan
+from analyzers.core.types import Correlation, FileScan
 from analyzers.report.advise import Situation, next_actions, stack_of
 from analyzers.report.multirank import Verdict
+from analyzers.timeline.slowdown import seconds, slowdown
 
 
 def operator_of(chain: CausalChain) -> str | None:
@@ -87,3 +89,19 @@ def env_of(scans: Sequence[FileScan]) -> dict[str, str]:
     for scan in scans:
         env.update({str(k): str(v) for k, v in (scan.facts.get("env") or {}).items()})
     return env
+
+
+def with_slowdown(situation: Situation, correlation: Correlation) -> Situation:
+    """The situation with the pace the ranks' repeated progress lines fell to, when it fell
+    step by step before the end (`timeline.slowdown`): the advice on a wait that timed out
+    names the slowdown then."""
+    slow = slowdown(correlation.timeline)
+    if slow is None:
+        return situation
+    values = {
+        **situation.values,
+        "slow_line": slow.line,
+        "slow_first": seconds(slow.first_s),
+        "slow_last": seconds(slow.last_s),
+    }
+    return replace(situation, values=values)

@@ -27,7 +27,14 @@ from analyzers.core.phrases import Said, sentence
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import Correlation, FileScan
 from analyzers.report import multirank
-from analyzers.report.advice_facts import advise, env_of, operator_of, situation_of, values_of
+from analyzers.report.advice_facts import (
+    advise,
+    env_of,
+    operator_of,
+    situation_of,
+    values_of,
+    with_slowdown,
+)
 from analyzers.report.advise import Situation
 from analyzers.report.citations import evidence_codes, evidence_of, unknown_codes
 from analyzers.report.confidence import confidence_of
@@ -146,7 +153,7 @@ def _from_first_error(
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
     situation = situation_of(chain, diagnosis, codes, scans, world_size, stack, verdict)
-    advise(diagnosis, knowledge, situation)
+    advise(diagnosis, knowledge, with_slowdown(situation, correlation))
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
     return diagnosis
@@ -272,7 +279,7 @@ def _from_ranks(
         values=values_of(diagnosis, None),
         accelerator=stack,
     )
-    advise(diagnosis, knowledge, situation)
+    advise(diagnosis, knowledge, with_slowdown(situation, correlation))
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -671,3 +672,44 @@ def test_a_rank_that_logged_its_own_error_gets_no_silent_exit_advice() -> None:
     assert diagnosis.first_error is not None
     assert "KeyError" in diagnosis.first_error.text
     assert not any("os._exit" in a for a in diagnosis.next_actions)
+
+
+def _paced_rank(rank: int, durations: list[float], error: str | None) -> str:
+    """A rank's log: timed `step S done` lines, each step taking its duration, then its error."""
+    now = datetime(2026, 12, 7, 7, 44, 30)
+    lines = [f"{now:%Y-%m-%d %H:%M:%S},000 [rank{rank}] INFO load weights passed"]
+    for step, duration in enumerate(durations):
+        now += timedelta(seconds=duration)
+        stamp = f"{now:%Y-%m-%d %H:%M:%S},{now.microsecond // 1000:03d}"
+        lines.append(f"{stamp} [rank{rank}] INFO step {step} done")
+    if error:
+        lines.append(f"[rank{rank}]: RuntimeError: {error}")
+    return "\n".join(lines) + "\n"
+
+
+_GLOO_TIMEOUT = (
+    "[/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+    "Timed out waiting 10000ms for recv operation to complete"
+)
+
+
+def test_a_timeout_after_steps_that_slowed_down_says_so_first() -> None:
+    growing = [0.1, 0.1, 0.3, 0.9, 2.7, 8.1]
+    files = {
+        f"job/log_{r}.log": _paced_rank(r, growing, None if r == 2 else _GLOO_TIMEOUT)
+        for r in range(4)
+    }
+    actions = diagnose_files(files).next_actions
+    assert actions[0].startswith("The ranks slowed down step by step before this: 'step N done'")
+    assert "0.10 s apart at first and 8.1 s apart at the end" in actions[0]
+
+
+def test_a_timeout_after_a_level_pace_gets_no_slowdown_advice() -> None:
+    # counterexample: the same wait after steps of an even length
+    files = {
+        f"job/log_{r}.log": _paced_rank(r, [2.0] * 6, None if r == 2 else _GLOO_TIMEOUT)
+        for r in range(4)
+    }
+    actions = diagnose_files(files).next_actions
+    assert actions
+    assert not any("slowed down" in a for a in actions)
