@@ -377,3 +377,27 @@ def test_a_sharded_wrappers_bucketer_count_check_is_the_group_layout() -> None:
 def test_a_bucketer_progress_line_is_no_count_check() -> None:
     diagnosis = diagnose_text("job/rank0.log", SHARDED_BUCKETER_PROGRESS)
     assert diagnosis.first_error is None or "received 16 inputs" not in diagnosis.first_error.text
+
+
+# a serving engine's just-in-time kernel refuses a padded index tensor while a piecewise graph
+# runs; the root cause follows on its own line and the engine's advice after it
+JIT_KERNEL_TENSOR_MATCH = """\
+[2026-03-02 10:11:12 TP3] Piecewise CUDA Graph failed with error: Tensor match failed for Tensor<16>[strides=<1>, dtype=int32, device=cuda:3] at /opt/engine/jit_kernel/csrc/cache/store_kv.cuh:88
+- Root cause: Size mismatch for shape#0('num_tokens'): expected 12 but got 16
+To work around this error, add --disable-piecewise-cuda-graph to your launch command.
+[2026-03-02 10:11:12 TP3] Scheduler hit an exception: Traceback (most recent call last):
+  File "/opt/engine/managers/scheduler.py", line 3811, in run_scheduler_process
+    scheduler.run_event_loop()
+"""
+
+
+def test_a_jit_kernel_refusing_a_tensor_is_the_operator_with_the_shape_beside() -> None:
+    """Before, only the root-cause line was read: an unrecognised shape disagreement."""
+    diagnosis = diagnose_text("server.log", JIT_KERNEL_TENSOR_MATCH)
+    assert_reads(
+        diagnosis,
+        "operator",
+        first_error="Tensor match failed for Tensor<16>",
+        rule="op.jit_kernel_tensor_match_failed",
+        beside=["shape_mismatch", "config"],
+    )

@@ -147,3 +147,38 @@ def test_a_not_implemented_error_with_a_message_is_read_for_its_words() -> None:
     assert "cfg.unimplemented_path_reached" not in rules_of(diagnosis)
     assert diagnosis.first_error is not None
     assert "does not support reduce_scatter" in diagnosis.first_error.text
+
+
+# two tensor-parallel workers of a serving engine compiled into one cache; the rank whose
+# graph got no cache key asserts, its peer relays the backend failure
+GRAPH_KEY_MISSING = """\
+(VllmWorker rank=1 pid=7310) ERROR 02-11 09:14:05 [multiproc_executor.py:522] AssertionError: failed to get the hash of the compiled graph
+(VllmWorker rank=1 pid=7310) ERROR 02-11 09:14:05 [multiproc_executor.py:522] 
+(VllmWorker rank=0 pid=7309) ERROR 02-11 09:14:05 [multiproc_executor.py:522] WorkerProc hit an exception.
+(VllmWorker rank=0 pid=7309) ERROR 02-11 09:14:05 [multiproc_executor.py:522] Traceback (most recent call last):
+(VllmWorker rank=0 pid=7309) ERROR 02-11 09:14:05 [multiproc_executor.py:522]   File "/opt/venv/lib/python3.12/site-packages/torch/_dynamo/output_graph.py", line 1544, in _call_user_compiler
+(VllmWorker rank=0 pid=7309) ERROR 02-11 09:14:05 [multiproc_executor.py:522]     raise BackendCompilerFailed(
+"""
+
+GRAPH_KEY_SOURCE_LINE = """\
+  File "/opt/venv/lib/python3.12/site-packages/vllm/compilation/compiler_interface.py", line 301, in compile
+    assert hash_str is not None, "failed to get the hash of the compiled graph"
+INFO 02-11 09:14:05 [backends.py:161] Cache the graph of shape None for later use
+"""
+
+
+def test_a_compiled_graph_with_no_cache_key_is_the_shared_cache() -> None:
+    """Before, the engine's assertion matched no rule: an unrecognised `other`."""
+    diagnosis = diagnose_text("serve.log", GRAPH_KEY_MISSING)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="failed to get the hash of the compiled graph",
+        rule="cfg.compile_cache_graph_key_missing",
+        beside=["other"],
+    )
+
+
+def test_the_assertions_source_line_is_no_cache_failure() -> None:
+    diagnosis = diagnose_text("serve.log", GRAPH_KEY_SOURCE_LINE)
+    assert "cfg.compile_cache_graph_key_missing" not in rules_of(diagnosis)
