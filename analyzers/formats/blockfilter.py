@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from analyzers.core.saferegex import compile_line_filter, compile_literal_union
 from analyzers.formats.base import RELAYED_ENGINES
+from analyzers.formats.line_led import LineLed, line_led
 from analyzers.formats.outer_prefix import AGENT_ROLE_BYTES
 from analyzers.formats.severity import Prefilter
 from analyzers.ingest.line_index import LineIndex
@@ -46,7 +47,7 @@ class _HasPrefilter(Protocol):
 @dataclass(frozen=True, slots=True)
 class BlockFilter:
     keywords: tuple[bytes, ...]
-    patterns: tuple[re.Pattern[bytes], ...]
+    patterns: tuple[re.Pattern[bytes] | LineLed, ...]  # a line-start pattern line by line
     checkpoint_literals: tuple[bytes, ...] = ()
     checkpoint_regex: re.Pattern[bytes] | None = None
     notable: tuple[bytes, ...] = ()
@@ -94,7 +95,7 @@ class BlockFilter:
             )
         return cls(
             keywords,
-            prefilter.patterns,
+            tuple(line_led(pattern) for pattern in prefilter.patterns),
             literals,
             regex,
             notable,
@@ -388,7 +389,7 @@ def _find_any(
         _find_all(low, word, starts)
 
 
-def _search_all(data: bytes, pattern: re.Pattern[bytes], starts: set[int], start: int = 0) -> None:
+def _search_all(data: bytes, pattern: Any, starts: set[int], start: int = 0) -> None:
     found = pattern.search(data, start)
     while found is not None:
         at = found.start()

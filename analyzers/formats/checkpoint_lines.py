@@ -34,6 +34,7 @@ from analyzers.formats.blockfilter import Settled
 from analyzers.formats.glued import split_glued
 from analyzers.formats.stamp_reader import StampReader, time_value
 from analyzers.formats.timestamps import time_span
+from analyzers.ingest.line_index import count_line_ends
 
 CHECKS = 4  # uses of a template verified by a full parse before it is trusted
 MAX_GEOMETRIES = 8
@@ -150,14 +151,14 @@ class CheckpointLines:
         # return inside a line) is read line by line, where such a line gets the full parse
         hot = len(words) == 1 and words[0] not in self._confirm and not _redrawn(block)
         line_no, pos = first_line, 0
-        count = block.count
         for start in self._starts(block, low, words):
             if start < pos:
                 continue
             if hot and self._shortcut and self._trusted():
-                self._scan_hot(block, low, words[0], line_no + count(b"\n", pos, start), start)
+                line_no += count_line_ends(block, pos, start)
+                self._scan_hot(block, low, words[0], line_no, start)
                 return
-            line_no += count(b"\n", pos, start)
+            line_no += count_line_ends(block, pos, start)
             pos = start
             end = block.find(b"\n", start)
             self._line(line_no, block[start:end])
@@ -207,7 +208,7 @@ class CheckpointLines:
         pending = _Pending(track)
         add_text, add_line = track.text.append, track.line.append
         add_time, add_rank = pending.times.append, pending.ranks.append
-        find, rfind, count, starts = low.find, low.rfind, low.count, block.startswith
+        find, rfind, starts, line_ends = low.find, low.rfind, block.startswith, count_line_ends
         end, line_no = pos - 1, line_no - 1  # as if a line ended at pos
         head, rests = b"\n", _NONE_SEEN  # no line starts with a line end: the first misses
         while True:
@@ -223,7 +224,7 @@ class CheckpointLines:
                 if at < 0:
                     break
                 if at > end:  # no literal in this line: go to the next line holding it
-                    line_no += count(b"\n", start, at)
+                    line_no += line_ends(low, start, at)
                     start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
                     if not starts(head, start):
                         head = block[start : start + cut]
@@ -345,12 +346,12 @@ class CheckpointLines:
         the lines as `_scan_timed` does."""
         known, track = geometry.lines, self.track
         add_text, add_line, add_time, add_rank = _appenders(track)
-        find, rfind, count = low.find, low.rfind, low.count
+        find, rfind = low.find, low.rfind
         at, end, line_no = find(word, pos), pos - 1, line_no - 1  # as if a line ended at pos
         while at >= 0:
             start, end, line_no = end + 1, find(b"\n", end + 1), line_no + 1
             if at > end:
-                line_no += count(b"\n", start, at)
+                line_no += count_line_ends(low, start, at)
                 start, end = rfind(b"\n", 0, at) + 1, find(b"\n", at)
             at = find(word, end)
             found = known.get(block[start:end])
@@ -370,11 +371,10 @@ class CheckpointLines:
         self.counted = (line_no + 1, end + 1)  # the line after the last one (blocks end in \n)
 
     def _scan_general(self, block: bytes, low: bytes, line_no: int, pos: int) -> None:
-        count = block.count
         for start in self._starts(block, low):
             if start < pos:
                 continue
-            line_no += count(b"\n", pos, start)
+            line_no += count_line_ends(block, pos, start)
             pos = start
             self._line(line_no, block[start : block.find(b"\n", start)])
         self.counted = (line_no, pos)
@@ -628,7 +628,7 @@ def _dense(block: bytes, low: bytes, word: bytes, pos: int) -> bool:
     then splitting them beats searching for each one, while a training log's few
     checkpoints among its metrics are better found by the literal."""
     stop = pos + DENSE_PROBE
-    return low.count(word, pos, stop) * 8 >= block.count(b"\n", pos, stop) * 7
+    return low.count(word, pos, stop) * 8 >= count_line_ends(block, pos, stop) * 7
 
 
 def _needs(pattern: Any) -> tuple[bytes, ...]:

@@ -50,6 +50,7 @@ from analyzers.formats.source_said import MAX_STATEMENTS as MAX_SOURCES
 from analyzers.formats.source_said import source_statements
 from analyzers.formats.timestamps import year_in_bytes
 from analyzers.formats.worker_tags import TagHints, head_gates
+from analyzers.ingest.line_index import count_line_ends
 
 # All searched in the lower-cased block; each starts with a literal so `re` can skip ahead,
 # and is skipped outright when the block lacks its literal (`literal_gate`).
@@ -184,7 +185,7 @@ class HeadHints:
         if self.want_rank:
             for pattern in _RANKS:
                 self._read_ranks(pattern, low)
-        self._head_lines += low.count(b"\n")
+        self._head_lines += count_line_ends(low)
 
     def agent_offsets(self) -> dict[str, int]:
         """Host -> the global rank of its agent's local rank 0, in a console merging several

@@ -67,7 +67,7 @@ from analyzers.formats.twinned import split_twinned
 from analyzers.formats.wrapped import WrapJoiner
 from analyzers.formats.year_less import YEAR_LESS, YearLess
 from analyzers.ingest.layout import agent_local_rank, node_local_rank
-from analyzers.ingest.line_index import LineIndex
+from analyzers.ingest.line_index import LineIndex, count_line_ends
 from analyzers.ingest.textio import BLOCK_SIZE, clean_line, iter_blocks
 from analyzers.scan.checkpoint_prefix import CheckpointPrefix
 from analyzers.scan.host_labels import HostLabels
@@ -248,7 +248,7 @@ class _FileScanner(ScanSink):
         if self.checkpoint_lines is not None:  # never for CANN logs, counted above
             self.checkpoint_lines.scan(block, folded, first_line, settled)
             line_no, pos = self.checkpoint_lines.counted
-            lines = line_no - first_line + block.count(b"\n", pos)
+            lines = line_no - first_line + count_line_ends(block, pos)
         elif lines < 0:
             lines = index.lines
         if self.shape is None or following:

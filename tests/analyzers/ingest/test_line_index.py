@@ -2,14 +2,14 @@
 
 import pytest
 
-from analyzers.ingest.line_index import STEP, LineIndex
+from analyzers.ingest.line_index import SHORT_RANGE, STEP, LineIndex, count_line_ends
 
 # lines of uneven lengths over several index steps, some empty
 BLOCK = b"".join(b"x" * (n * 37 % 301) + b"\n" for n in range(1200))
 
 
 class _Counted(bytes):
-    """A block that adds up the bytes `bytes.count` reads in it."""
+    """A block that adds up the bytes `bytes.count` reads in it, or copies out to count."""
 
     read = 0
 
@@ -17,6 +17,11 @@ class _Counted(bytes):
         end = len(self) if end is None else min(end, len(self))
         _Counted.read += max(end - start, 0)
         return super().count(sub, start, end)
+
+    def __getitem__(self, key):  # type: ignore[override]
+        piece = super().__getitem__(key)
+        _Counted.read += len(piece) if isinstance(key, slice) else 0
+        return piece
 
 
 @pytest.mark.parametrize(
@@ -48,3 +53,26 @@ def test_many_questions_read_the_block_about_once():
         1 + BLOCK.count(b"\n", 0, at) for at in offsets
     ]
     assert _Counted.read <= len(BLOCK) + len(offsets) * STEP // 2
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [
+        (0, None),
+        (0, 0),
+        (3, 50),
+        (0, SHORT_RANGE - 1),
+        (0, SHORT_RANGE),
+        (17, STEP + 5),
+        (STEP, len(BLOCK) + 99),
+        (len(BLOCK) - 1, None),
+    ],
+)
+def test_counting_line_ends_answers_as_bytes_count(start, end):
+    assert count_line_ends(BLOCK, start, end) == BLOCK.count(b"\n", start, end)
+
+
+def test_a_block_of_blank_lines_or_of_none_is_counted_alike():
+    assert count_line_ends(b"\n" * 5000) == 5000
+    assert count_line_ends(b"x" * 5000) == 0
+    assert count_line_ends(b"x" * 5000 + b"\n", 2000) == 1
