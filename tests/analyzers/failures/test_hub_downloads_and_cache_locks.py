@@ -392,3 +392,39 @@ def test_a_local_path_read_as_a_repo_id_is_a_folder_that_is_not_there() -> None:
 def test_a_badly_written_repo_id_is_not_a_missing_folder() -> None:
     diagnosis = diagnose_text("serve.log", BAD_REPO_ID)
     assert "cfg.local_model_path_read_as_repo_id" not in rules_of(diagnosis)
+
+
+# A loader worker that lost the connection to where its data comes from: torch re-raises the
+# worker's exception in the rank under its own sentence, and the paste may stop inside the
+# worker's traceback before the exception's own line.
+LOADER_WORKER_LOST_HOST = """\
+  File "/srv/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1402, in _process_data
+    data.reraise()
+  File "/srv/venv/lib/python3.11/site-packages/torch/_utils.py", line 733, in reraise
+    raise exception
+ConnectionError: Caught ConnectionError in DataLoader worker process 3.
+Original Traceback (most recent call last):
+  File "/srv/venv/lib/python3.11/site-packages/aiohttp/connector.py", line 1160, in _create_direct_connection
+    hosts = await self._resolve_host(host, port, traces=traces)
+"""
+
+
+@pytest.mark.parametrize(
+    "caught", ["ConnectionError", "ClientConnectorError", "ServerDisconnectedError", "ReadTimeout"]
+)
+def test_a_loader_worker_that_lost_its_data_host_is_no_collective_failure(caught: str) -> None:
+    text = LOADER_WORKER_LOST_HOST.replace("Caught ConnectionError", f"Caught {caught}")
+    diagnosis = diagnose_text("train/rank2.log", text)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error=f"Caught {caught} in DataLoader worker process 3",
+        rule="other.loader_worker_lost_data_host",
+        beside=("driver_env",),
+    )
+
+
+def test_a_loader_worker_that_failed_otherwise_is_not_a_lost_host() -> None:
+    text = LOADER_WORKER_LOST_HOST.replace("ConnectionError", "KeyError")
+    diagnosis = diagnose_text("train/rank2.log", text)
+    assert "other.loader_worker_lost_data_host" not in rules_of(diagnosis)
