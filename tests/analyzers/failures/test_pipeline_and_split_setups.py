@@ -9,6 +9,9 @@ although the check asks for a bug report.
 docs/labelling.md#an-activation-split-that-does-not-divide-over-the-group: a tensor-parallel
 layer that cannot split an activation evenly is `shape_mismatch`, `config` beside it; so is a
 sequence-parallel split or a context-parallel sharding hook that words the same check its own way.
+docs/labelling.md#a-traced-pipeline-stage-missing-an-input: a stage graph from the tracer whose
+input the schedule never feeds is the front end's split of that model (`other`, settled, with
+`config` beside it), not a peer or the device.
 
 Fixtures are written in the shape of the frameworks' output, with paths and numbers of our own.
 """
@@ -63,6 +66,29 @@ MESH_SHARD_HOOK = """\
 [rank2]:     assert tensor.size()[dim] % mesh.size() == 0, (
 [rank2]: AssertionError: Tensor size along dimension to be sharded must be divisible by mesh size
 """
+
+
+TRACED_STAGE_INPUT_MISSING = """\
+[rank1]:   File "/opt/env/lib/python3.12/site-packages/torch/fx/interpreter.py", line 301, in run_node
+[rank1]:     return getattr(self, n.op)(n.target, args, kwargs)
+[rank1]:   File "/opt/env/lib/python3.12/site-packages/torch/fx/interpreter.py", line 337, in placeholder
+[rank1]:     raise RuntimeError(
+[rank1]: RuntimeError: Expected positional argument for parameter rotary_cos, but one was not passed in!
+
+[rank1]: While executing %rotary_cos : [num_users=2] = placeholder[target=rotary_cos]
+[rank0]:[W1203 10:02:11.120044 ProcessGroupNCCL.cpp:1538] Warning: WARNING: destroy_process_group() was not called before program exit
+"""
+
+
+def test_a_traced_stage_input_never_fed_is_the_split() -> None:
+    diagnosis = diagnose_text("pp_rank1.log", TRACED_STAGE_INPUT_MISSING)
+    assert_reads(
+        diagnosis,
+        "other",
+        first_error="Expected positional argument for parameter rotary_cos",
+        rule="other.traced_stage_input_not_passed",
+        beside=("config",),
+    )
 
 
 def test_more_processes_than_pipeline_stages_is_the_launch() -> None:
