@@ -38,6 +38,7 @@ from analyzers.timeline.agent_ranks import place_agent_ranks
 from analyzers.timeline.bundle_year import place_year_less_times
 from analyzers.timeline.correlate import correlate
 from analyzers.timeline.rank_hosts import rank_hosts
+from analyzers.timeline.shared_tags import keep_slots_of_shared_tags
 from analyzers.timeline.worker_ranks import assign_worker_ranks
 from analyzers.tree import walk as tree
 
@@ -80,6 +81,7 @@ def analyze(path: str | os.PathLike[str], options: AnalyzeOptions | None = None)
     place_year_less_times(scans)  # a file that never said its year takes the bundle's
     mark_agent_consoles(scans)  # an agent's console kept under any name
     assign_worker_ranks(scans)  # serving workers' tags that need the bundle's layout
+    keep_slots_of_shared_tags(scans)  # one rank tag in several slots' files names none of them
     place_agent_ranks(scans)  # a second torchrun agent's local ranks, made global
     from_tails = read_tails(scans, load_knowledge())  # only when no line read as an error
     sha256, size = bundle.sha256()  # computed while reading, except for zip and directories

@@ -345,13 +345,36 @@ def never_started(scans: Sequence[FileScan], correlation: Correlation | None) ->
 
 
 def _launched(scans: Sequence[FileScan]) -> int | None:
-    """The process count an environment dump states (`WORLD_SIZE=4`), when dumps agree."""
-    counts = {
-        str((scan.facts.get("env") or {}).get("WORLD_SIZE") or "").strip() for scan in scans
-    } - {""}
+    """The process count an environment dump states (`WORLD_SIZE=4`), when dumps agree; or,
+    when the job has one node, the count that node's launcher started (`NPROC_PER_NODE=4`
+    beside `MASTER_ADDR=127.0.0.1`), whichever is smaller: a dump that exports the world size
+    the job was told repeats the mistake, while the per-node count says what ran."""
+    counts = [n for n in (_env_count(scans, "WORLD_SIZE"), _one_node_count(scans)) if n is not None]
+    return min(counts) if counts else None
+
+
+def _env_count(scans: Sequence[FileScan], name: str) -> int | None:
+    """A number every environment dump that states `name` agrees on."""
+    counts = {str((scan.facts.get("env") or {}).get(name) or "").strip() for scan in scans} - {""}
     if len(counts) != 1 or not (only := counts.pop()).isdigit():
         return None
     return int(only)
+
+
+# A rendezvous host only this machine can reach: no other node could have joined through it.
+_LOOPBACK = re.compile(r"(?:127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])", re.IGNORECASE)
+
+
+def _one_node_count(scans: Sequence[FileScan]) -> int | None:
+    """The processes a one-node job's launcher started: the per-node count, when the dump says
+    the job has one node (`NNODES=1`) or its rendezvous host is a loopback address."""
+    local = _env_count(scans, "NPROC_PER_NODE") or _env_count(scans, "LOCAL_WORLD_SIZE")
+    if local is None:
+        return None
+    hosts = {str((scan.facts.get("env") or {}).get("MASTER_ADDR") or "").strip() for scan in scans}
+    hosts -= {""}
+    loopback = len(hosts) == 1 and _LOOPBACK.fullmatch(next(iter(hosts))) is not None
+    return local if loopback or _env_count(scans, "NNODES") == 1 else None
 
 
 _SAME_REPORT_LINES = 4  # how far below the first error a line of the same report stands

@@ -874,3 +874,37 @@ def test_an_agent_that_reported_its_workers_names_no_lost_node(tmp_path: Path) -
     )
     report = analyze(_lost_node_job(tmp_path, tail), AnalyzeOptions(workers=1))
     assert "ended without a word" not in (report.diagnosis.culprit_reason or "")
+
+
+def _one_node_env(master: str, nodes: str = "") -> dict[str, str]:
+    """An env dump that exports the world size the job was told (8) beside the per-node count
+    its launcher started (4)."""
+    lines = ["WORLD_SIZE=8", "NPROC_PER_NODE=4", f"MASTER_ADDR={master}", "MASTER_PORT=30013"]
+    return {"env.txt": "\n".join([*lines, *([nodes] if nodes else [])]) + "\n"}
+
+
+def test_a_one_node_job_that_started_fewer_processes_than_its_world_size_blames_no_rank(
+    tmp_path: Path,
+) -> None:
+    """Labelling guide, "A world size larger than the job started": WORLD_SIZE=8 exported, four
+    processes started on one machine (`NPROC_PER_NODE=4`, a loopback master no other node could
+    reach): ranks 4-7 never existed, the world size is the fault."""
+    path = bundle(tmp_path, store_never_fills(8, 4), 8, _one_node_env("127.0.0.1"))
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "config"
+    assert diagnosis.culprit_ranks == []
+
+
+def test_a_job_that_says_it_has_one_node_counts_that_node_s_processes(tmp_path: Path) -> None:
+    """`NNODES=1` says the same as a loopback master."""
+    path = bundle(tmp_path, store_never_fills(8, 4), 8, _one_node_env("10.0.0.5", "NNODES=1"))
+    assert analyze(path, AnalyzeOptions(workers=1)).diagnosis.culprit_ranks == []
+
+
+def test_a_per_node_count_with_a_reachable_master_may_have_other_nodes(tmp_path: Path) -> None:
+    """Counterexample: a master other machines can reach and no node count: ranks 4-7 may run on
+    a second node whose logs are not in the bundle, so they stay the ranks waited for."""
+    path = bundle(tmp_path, store_never_fills(8, 4), 8, _one_node_env("10.0.0.5"))
+    diagnosis = analyze(path, AnalyzeOptions(workers=1)).diagnosis
+    assert diagnosis.category == "hccl"
+    assert diagnosis.culprit_ranks == [4, 5, 6, 7]
