@@ -10,10 +10,10 @@ from dataclasses import replace
 
 from analyzers.causal.first_error import CausalChain
 from analyzers.classify.errorcodes import CodeInfo
-from analyzers.classify.rules import Knowledge
+from analyzers.classify.rules import ActionBook, Knowledge
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import Correlation, FileScan
-from analyzers.report.advise import Situation, next_actions, stack_of
+from analyzers.report.advise import Situation, asks_for, next_actions, stack_of
 from analyzers.report.multirank import Verdict
 from analyzers.timeline.slowdown import seconds, slowdown
 
@@ -91,10 +91,13 @@ def env_of(scans: Sequence[FileScan]) -> dict[str, str]:
     return env
 
 
-def with_slowdown(situation: Situation, correlation: Correlation) -> Situation:
+def with_slowdown(situation: Situation, correlation: Correlation, book: ActionBook) -> Situation:
     """The situation with the pace the ranks' repeated progress lines fell to, when it fell
     step by step before the end (`timeline.slowdown`): the advice on a wait that timed out
-    names the slowdown then."""
+    names the slowdown then. Only advice that names it makes the pass over every
+    checkpoint worth its time."""
+    if not asks_for(book, situation, "slow_line"):
+        return situation
     slow = slowdown(correlation.timeline)
     if slow is None:
         return situation

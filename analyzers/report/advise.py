@@ -87,6 +87,13 @@ def next_actions(book: ActionBook, situation: Situation) -> list[str]:
     return list(chosen.values())
 
 
+def asks_for(book: ActionBook, situation: Situation, name: str) -> bool:
+    """Whether any advice this situation can reach fills the value `name`: a value that
+    costs a pass over the timeline is worked out only then."""
+    placeholder = "{" + name + "}"
+    return any(placeholder in action.text for action in _candidates(book, situation))
+
+
 def _candidates(book: ActionBook, situation: Situation) -> Iterable[Action]:
     # a verdict over the ranks relabelled the first error: what has to change is what it names
     if situation.verdict:

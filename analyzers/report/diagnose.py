@@ -153,7 +153,7 @@ def _from_first_error(
     said = root_cause(story)
     diagnosis.root_cause, diagnosis.root_cause_zh = said.en, said.zh
     situation = situation_of(chain, diagnosis, codes, scans, world_size, stack, verdict)
-    advise(diagnosis, knowledge, with_slowdown(situation, correlation))
+    advise(diagnosis, knowledge, with_slowdown(situation, correlation, knowledge.actions))
     _fingerprint(diagnosis, chain)
     _mark_dead(chain, verdict, correlation)
     return diagnosis
@@ -279,7 +279,7 @@ def _from_ranks(
         values=values_of(diagnosis, None),
         accelerator=stack,
     )
-    advise(diagnosis, knowledge, with_slowdown(situation, correlation))
+    advise(diagnosis, knowledge, with_slowdown(situation, correlation, knowledge.actions))
     key = f"{verdict.rule} after {correlation.last_common_checkpoint or 'start'}"
     diagnosis.fingerprint, diagnosis.fingerprint_template = fingerprint(verdict.category, key)
     return diagnosis

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from analyzers.core.types import Timeline
+from analyzers.core.checkpoint_timeline import RankSequence, Timeline
 
 GROWTH = 1.5  # each of the last durations at least this many times the one before
 GROWING = 4  # ... over at least this many durations in a row
 SLOW_S = 1.0  # and the last one at least this long
+WINDOW = GROWING + 1  # the timed repeats that hold the last GROWING durations
 _NUMBER = re.compile(r"\d+")
 
 
@@ -47,23 +49,71 @@ def slowdown(timeline: Timeline) -> Slowdown | None:
         seq = timeline.ranks[rank]
         if not any(math.isfinite(t) for t in seq.time):
             continue
-        by_text: dict[int, list[float]] = {}
-        by_kind: dict[str, list[float]] = {}
-        for text, time in zip(seq.text, seq.time, strict=False):
-            if not math.isfinite(time):
-                continue
-            by_text.setdefault(text, []).append(time)
-            by_kind.setdefault(_kind(timeline.texts[text]), []).append(time)
-        series = [(True, line, times) for line, times in by_kind.items()]
-        series += [(False, _kind(timeline.texts[t]), times) for t, times in by_text.items()]
-        for numbered, line, times in series:
-            durations = _growing(times)
-            if durations:
-                found.append((numbered, Slowdown(line, durations[0], durations[-1], rank)))
+        for numbered, line, head, tail in _series(seq, timeline.texts):
+            durations = _growing(tail)
+            if durations and len(head) == 2:
+                first = head[1] - head[0]
+                found.append((numbered, Slowdown(line, first, durations[-1], rank)))
     if not found:
         return None
     best = max(found, key=lambda f: (f[0], f[1].last_s / max(f[1].first_s, 1e-3), -f[1].rank))
     return best[1]
+
+
+_Key = tuple[bool, str]  # (numbers read past, the line with its numbers as N)
+
+
+def _series(
+    seq: RankSequence, texts: Sequence[str]
+) -> list[tuple[bool, str, list[float], list[float]]]:
+    """Each repeated line's first two and last WINDOW timed repeats, in the order the lines
+    first appear with a time: all the pace test reads. A line repeated with its numbers
+    read past (`step N done`) comes before each line repeated as written. Only lines that
+    repeat WINDOW times take part, and the walks stop once every one of them is filled, so a
+    long sequence is not read whole."""
+    counts = Counter(seq.text)
+    kinds = {t: _kind(texts[t]) for t in counts}
+    per_kind = Counter()
+    for t, n in counts.items():
+        per_kind[kinds[t]] += n
+    feeds: dict[int, list[_Key]] = {}
+    for t, n in counts.items():
+        keys = [(True, kinds[t])] if per_kind[kinds[t]] >= WINDOW else []
+        keys += [(False, str(t))] if n >= WINDOW else []
+        if keys:
+            feeds[t] = keys
+    heads, first_at = _walk(seq, feeds, range(len(seq.text)), 2)
+    tails, _ = _walk(seq, feeds, range(len(seq.text) - 1, -1, -1), WINDOW)
+    order = sorted(first_at, key=lambda key: (not key[0], first_at[key]))
+    lines = {(False, str(t)): kinds[t] for t in feeds}
+    return [
+        (key[0], key[1] if key[0] else lines[key], heads[key], tails[key][::-1]) for key in order
+    ]
+
+
+def _walk(
+    seq: RankSequence, feeds: dict[int, list[_Key]], indices: range, wanted: int
+) -> tuple[dict[_Key, list[float]], dict[_Key, int]]:
+    """Up to `wanted` finite times per line, met in the order of `indices`, and the index
+    where each line was first met with one."""
+    got: dict[_Key, list[float]] = {key: [] for keys in feeds.values() for key in keys}
+    first_at: dict[_Key, int] = {}
+    open_keys = len(got)
+    text, time = seq.text, seq.time
+    for i in indices:
+        keys = feeds.get(text[i])
+        if keys is None or not math.isfinite(time[i]):
+            continue
+        for key in keys:
+            times = got[key]
+            if len(times) < wanted:
+                first_at.setdefault(key, i)
+                times.append(time[i])
+                if len(times) == wanted:
+                    open_keys -= 1
+        if not open_keys:
+            break
+    return got, first_at
 
 
 def _kind(text: str) -> str:

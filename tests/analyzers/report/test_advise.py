@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from analyzers.classify.rules import Action, ActionBook, load_knowledge
-from analyzers.report.advise import MAX_ACTIONS, Situation, next_actions, stack_of
+from analyzers.report.advise import MAX_ACTIONS, Situation, asks_for, next_actions, stack_of
 from tests.analyzers.excerpts import diagnose_files
 
 BOOK = load_knowledge().actions
@@ -713,3 +713,10 @@ def test_a_timeout_after_a_level_pace_gets_no_slowdown_advice() -> None:
     actions = diagnose_files(files).next_actions
     assert actions
     assert not any("slowed down" in a for a in actions)
+
+
+@pytest.mark.parametrize(("category", "asked"), [("hccl", True), ("hang", True), ("oom", False)])
+def test_only_advice_that_names_the_pace_asks_for_the_slowdown(category, asked) -> None:
+    # the pass over every checkpoint is made for the categories whose advice names the pace
+    situation = Situation(category=category, env={}, file_kinds=frozenset(), multi_rank=True)
+    assert asks_for(BOOK, situation, "slow_line") is asked
