@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC
 
 from analyzers.classify.events import TIER_CAUSE, TIER_UNKNOWN, TIER_WRAPPED_CAUSE, Classified
+from analyzers.core.checkpoint_timeline import epoch as epoch_of
 from analyzers.core.phrases import Said
 
 CLOCK_TOLERANCE_S = 2.0  # ranks' clocks and write buffering disagree by about this much
@@ -53,10 +53,8 @@ def epoch(item: Classified, offsets: Mapping[int, float]) -> float | None:
     moment = item.event.timestamp
     if moment is None:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
     offset = offsets.get(item.rank, 0.0) if item.rank is not None else 0.0
-    return moment.timestamp() - offset
+    return epoch_of(moment) - offset
 
 
 def outwaited(items: Sequence[Classified], stopped: Sequence[int]) -> bool:

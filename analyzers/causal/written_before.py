@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 
 from analyzers.classify.events import Classified
+from analyzers.core.checkpoint_timeline import epoch
 from analyzers.core.types import FileKind, FileScan
 
 _CPP_LINE = re.compile(r"^\[[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{9} [\w.]+:\d+\]")
@@ -57,7 +57,7 @@ def agent_ceilings(
             if below is None:
                 continue
             ceiling = later[below][1]
-            if ceiling < _moment(item.event.timestamp):
+            if ceiling < epoch(item.event.timestamp):
                 ceilings[(order, item.event.line)] = ceiling
     return ceilings
 
@@ -65,7 +65,7 @@ def agent_ceilings(
 def _agent_times(scan: FileScan) -> list[tuple[int, float]]:
     """The agent's Python lines, each with the earliest time printed at or after it."""
     timed = [
-        (event.line, _moment(event.timestamp))
+        (event.line, epoch(event.timestamp))
         for event in sorted(scan.events, key=lambda e: e.line)
         if event.timestamp is not None and _AGENT_LINE.match(event.text)
     ]
@@ -81,9 +81,3 @@ def _agent_times(scan: FileScan) -> list[tuple[int, float]]:
 def _first_after(lines: list[int], line: int) -> int | None:
     index = bisect_right(lines, line)
     return index if index < len(lines) else None
-
-
-def _moment(moment: datetime) -> float:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
