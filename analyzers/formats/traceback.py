@@ -68,7 +68,9 @@ also keeps, as `caller`, the text of the last installed-package frame above it: 
 library handed control from, which says what the job's code was doing for it. It keeps as
 `inner_packages` the innermost installed-package frames (at most six, innermost last): the
 library layers under the job's call, such as a model hub's client above the HTTP library whose
-dropped connection it raised.
+dropped connection it raised. An exception seen without its header (a paste that starts
+mid-stack) keeps those of the run of frames pasted right above it: the frame lines with their
+source and caret lines, up to the first line that is neither.
 
 rich's traceback handler (`rich.traceback.install()`, `RichHandler(rich_tracebacks=True)`)
 draws the same traceback in a box, the frames as `│ /path/infer.py:162 in forward │` rows,
@@ -233,6 +235,8 @@ _MAX_MORE = 12  # continuation lines joined into one exception message
 # (a hub client, then the HTTP library it called), read by rules that hold only where a line
 # was raised (`raised_in`)
 _INNER_PACKAGE_FRAMES = 6
+# lines above an exception seen without its header searched for the frames pasted with it
+_HEADLESS_LOOKBACK = 40
 
 
 @dataclass(slots=True)
@@ -383,6 +387,7 @@ class TracebackTracker:
         if found and _EXCEPTION_NAME.search(found.group("type")) and not _leveled_warning(line):
             frame = _frame_before(lineno, sink)
             opened = _Open(lineno, frame, self._chain_root.pop(key, None))
+            opened.packages = _package_frames_above(lineno, sink)
             opened.interactive = frame is not None and bool(
                 _INTERACTIVE_FRAME.match(frame[1].message)
             )
@@ -703,6 +708,26 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
             return number, parsed
         nearest = nearest or (number, parsed)
     return nearest
+
+
+def _package_frames_above(lineno: int, sink: Sink) -> list[str]:
+    """The installed-package frames of the run of frames right above an exception seen without
+    its header (a paste that starts mid-stack), innermost last and no more than a traceback with
+    its header keeps. The run is the frame lines with the source and caret lines printed under
+    them; any other line (a log record, a blank) ends it, so frames of an earlier paste are not
+    taken for this exception's."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    found: list[str] = []
+    for _, text in reversed(sink.lookback(lineno, _HEADLESS_LOOKBACK)):
+        message = parse_line(text).message
+        if _FRAME.match(message):
+            if is_package_frame(message):
+                found.append(message.strip())
+            continue
+        if not (message[:1].isspace() and message.strip()):
+            break
+    return found[:_INNER_PACKAGE_FRAMES][::-1]
 
 
 def _raising_statement(lineno: int, sink: Sink) -> str | None:

@@ -794,3 +794,38 @@ def test_a_traceback_not_right_under_the_hooks_line_is_not_ignored() -> None:
         "cleanup of 3 handles\nTraceback (most recent call last):\n",
     )
     assert not any(r.get("ignored") for r in scan(text).facts["tracebacks"])
+
+
+# A paste that starts mid-stack: the header and the outer frames were left out, the library
+# layers under the job's call are still there.
+HEADERLESS_LIBRARY_STACK = """\
+    booster.save_optimizer(optimizer, ckpt_dir, shard=True)
+  File "/opt/conda/lib/python3.10/site-packages/colossalai/booster/booster.py", line 327, in save_optimizer
+    self.checkpoint_io.save_optimizer(optimizer, checkpoint, shard)
+  File "/opt/conda/lib/python3.10/site-packages/colossalai/zero/low_level/low_level_optim.py", line 902, in state_dict_shard
+    state.view(-1).reshape_as(param)
+RuntimeError: shape '[4096, 1024]' is invalid for input of size 65536
+"""
+
+# Frames of an earlier, finished paste, then a log line, then an exception of its own.
+FRAMES_THEN_A_LOG_LINE = """\
+  File "/opt/conda/lib/python3.10/site-packages/colossalai/booster/booster.py", line 327, in save_optimizer
+2026-12-06 10:14:02 INFO retrying the save with shard=False
+RuntimeError: shape '[4096, 1024]' is invalid for input of size 65536
+"""
+
+
+def test_a_traceback_pasted_without_its_header_keeps_its_library_frames():
+    record = scan(HEADERLESS_LIBRARY_STACK).facts["tracebacks"][0]
+    assert record["header"] is None
+    assert record["inner_packages"] == [
+        'File "/opt/conda/lib/python3.10/site-packages/colossalai/booster/booster.py", '
+        "line 327, in save_optimizer",
+        'File "/opt/conda/lib/python3.10/site-packages/colossalai/zero/low_level/'
+        'low_level_optim.py", line 902, in state_dict_shard',
+    ]
+
+
+def test_frames_cut_off_by_a_log_line_are_not_the_exceptions():
+    record = scan(FRAMES_THEN_A_LOG_LINE).facts["tracebacks"][0]
+    assert record["inner_packages"] == []
