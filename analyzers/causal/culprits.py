@@ -46,8 +46,9 @@ from analyzers.causal.watchdog_works import works_in_chain
 from analyzers.causal.window import Together, failed_together, gap_said, same_failure
 from analyzers.checkpoints.patterns import is_success
 from analyzers.checkpoints.track import NO_RANK, track_of
-from analyzers.classify.events import TIER_CAUSE, Classified, own_exit, teardown_kills
-from analyzers.classify.matches import Match
+from analyzers.classify.matches import Classified, Match
+from analyzers.classify.process_ends import own_exit, teardown_kills
+from analyzers.classify.tiers import TIER_CAUSE
 from analyzers.core.checkpoint_timeline import Timeline
 from analyzers.core.phrases import Said, ranks_said, say, several
 from analyzers.core.types import Correlation, EventKind, FileKind, FileScan, RankStatus

@@ -3,7 +3,7 @@
 A failed job prints a cascade: one root error, then peers time out or lose the connection,
 a later synchronize reports the device error, the launcher summarises, Python re-raises.
 The first causal error is the earliest line of the highest tier present (see
-`analyzers.classify.events`), after timeouts that another rank's own failure explains have been
+`analyzers.classify.tiers`), after timeouts that another rank's own failure explains have been
 demoted. "Earliest" is by line within one file (one writer's order is the truth even when
 its C++ and Python clocks disagree) and by time across files, after the per-rank clock
 offsets from the correlation; files without times come after timed ones (a log collector's
@@ -45,7 +45,8 @@ from analyzers.causal.warned_first import (
 )
 from analyzers.causal.written_before import agent_ceilings
 from analyzers.checkpoints.track import track_of
-from analyzers.classify.events import (
+from analyzers.classify.matches import Classified
+from analyzers.classify.tiers import (
     CANN_BLOCK_SOURCE,
     TIER_CASCADE,
     TIER_CAUSE,
@@ -53,7 +54,6 @@ from analyzers.classify.events import (
     TIER_SYMPTOM,
     TIER_UNMATCHED,
     TIER_WRAPPER,
-    Classified,
 )
 from analyzers.core.types import Correlation, FileKind, FileScan, RankSummary
 

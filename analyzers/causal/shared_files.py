@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, epoch
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 
 NO_WRITER = -1  # a line of a file read as one writer, or before any rank's line
 

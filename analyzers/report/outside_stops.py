@@ -14,7 +14,7 @@ from analyzers.causal.dumped_stacks import dumped_without_error, timer_dump_only
 from analyzers.causal.first_error import CausalChain
 from analyzers.causal.killed_together import aborted_together, killed_together, stopped_together
 from analyzers.causal.stalled import STALLED, stalled, stalled_among
-from analyzers.classify.events import Classified
+from analyzers.classify.matches import Classified
 from analyzers.core.types import Correlation, FileScan, RankStatus
 from analyzers.report.multirank import Verdict
 

@@ -11,8 +11,9 @@ import pytest
 
 from analyzers import AnalyzeOptions, analyze
 from analyzers.causal.first_error import find_first_error
-from analyzers.classify.events import TIER_CASCADE, Classified, classify_event
+from analyzers.classify.matches import Classified
 from analyzers.classify.rules import load_knowledge
+from analyzers.classify.tiers import TIER_CASCADE, classify_event
 from analyzers.core.report import Diagnosis
 from analyzers.core.types import (
     Correlation,
