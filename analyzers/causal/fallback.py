@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.causal.frames import frames_above, traceback_field
 from analyzers.classify.errorcodes import normalise_code
 from analyzers.classify.hints import defensible, vote

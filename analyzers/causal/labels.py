@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzers.causal import fallback
-from analyzers.causal.first_error import CausalChain
+from analyzers.causal.chain import CausalChain
 from analyzers.classify.hints import is_chatter
 from analyzers.classify.matches import Classified
 from analyzers.classify.rules import Signature

@@ -110,7 +110,7 @@ class Signature:
     cause_if_silent: bool = False
     # the line is a process's own record of its end (a fault handler's abort dump): it is that
     # rank's failure when it is the first error line the rank wrote, and echoes an earlier
-    # error of the rank otherwise (causal.first_error.promote_first_own_ends)
+    # error of the rank otherwise (causal.promoted_ends.promote_first_own_ends)
     own_if_first: bool = False
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
@@ -144,7 +144,7 @@ class Signature:
     peer_gone: bool = False
     # the line records a rank ended by a stop signal sent from outside (SIGTERM): while the
     # rank's peers timed out waiting for it, it was alive and stalled, and the stop came after
-    # (first_error.promote_silent_ends)
+    # (promoted_ends.promote_silent_ends)
     signalled_stop: bool = False
     # the line says this rank's client never got through to the rendezvous store (its
     # connect timed out): peers whose store waits did reach it were waiting for this rank

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.alternatives import alternatives
-from analyzers.causal.first_error import CausalChain, find_first_error, unread_errors_chain
+from analyzers.causal.chain import CausalChain
+from analyzers.causal.first_error import find_first_error, unread_errors_chain
 from analyzers.causal.labels import first_error_reading
 from analyzers.causal.stalled import STALLED
 from analyzers.classify.errorcodes import CodeInfo, normalise_code

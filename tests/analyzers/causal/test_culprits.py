@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from analyzers import AnalyzeOptions, analyze
-from analyzers.causal.first_error import CLOCK_TOLERANCE_S
+from analyzers.causal.chain import CLOCK_TOLERANCE_S
 from analyzers.causal.window import CAUSAL_WINDOW_S, gap_said
 from analyzers.core.phrases import plain
 from analyzers.report.culprit_note import culprit_note

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    TIER_CASCADE,
-    TIER_GENERIC,
-)
+from analyzers.classify.tiers import TIER_CASCADE, TIER_GENERIC
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 from tests.analyzers.excerpts import scan_text
 from tests.analyzers.one_line import event

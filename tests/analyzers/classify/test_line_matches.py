@@ -6,9 +6,7 @@ from __future__ import annotations
 from analyzers.classify.events import classify_scans
 from analyzers.classify.line_matches import match_line
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    classify_event,
-)
+from analyzers.classify.tiers import classify_event
 from tests.analyzers.excerpts import scan_text
 from tests.analyzers.one_line import event
 

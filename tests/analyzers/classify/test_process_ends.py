@@ -9,10 +9,7 @@ import pytest
 from analyzers.classify.events import classify_scans
 from analyzers.classify.matches import Classified
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    TIER_CAUSE,
-    TIER_TEARDOWN_KILL,
-)
+from analyzers.classify.tiers import TIER_CAUSE, TIER_TEARDOWN_KILL
 from tests.analyzers.excerpts import assert_reads, diagnose_text, scan_text
 
 KNOWLEDGE = load_knowledge()

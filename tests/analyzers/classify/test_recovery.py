@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    TIER_CAUSE,
-)
+from analyzers.classify.tiers import TIER_CAUSE
 from tests.analyzers.excerpts import scan_text
 
 KNOWLEDGE = load_knowledge()

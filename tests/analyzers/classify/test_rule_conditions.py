@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    TIER_SYMPTOM,
-    TIER_UNKNOWN,
-)
+from analyzers.classify.tiers import TIER_SYMPTOM, TIER_UNKNOWN
 from analyzers.core.types import Event, EventKind, FileInfo, FileKind, FileScan
 
 KNOWLEDGE = load_knowledge()

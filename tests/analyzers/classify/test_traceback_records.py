@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from analyzers.classify.events import classify_scans
 from analyzers.classify.rules import load_knowledge
-from analyzers.classify.tiers import (
-    TIER_CASCADE,
-    TIER_CAUSE,
-    TIER_GENERIC,
-)
+from analyzers.classify.tiers import TIER_CASCADE, TIER_CAUSE, TIER_GENERIC
 from tests.analyzers.excerpts import scan_text
 
 KNOWLEDGE = load_knowledge()
