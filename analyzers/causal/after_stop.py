@@ -5,7 +5,7 @@ before it are what the stop interrupted.
 Placing a line against the stop takes its time on one clock, else its file's order, else the
 launcher's `--tee` copy of it, else the times its file printed before it::
 
-    torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death signal
+    torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ rendezvous store only after the others' waits ran out, a wait behind another ran
 
 The waiting rank is no culprit: it waited for the one that failed, whichever line came first::
 
-    [E socket.cpp:957] [c10d] The client socket has timed out after 1800s while trying to connect
+    [Rank 0] Watchdog caught collective operation timeout: WorkHCCL(SeqNum=42, OpType=ALLREDUCE, ...)
 """
 
 from __future__ import annotations

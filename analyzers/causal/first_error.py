@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from analyzers.causal.after_stop import demote_cascades_after_stop, placed_before_stop
 from analyzers.causal.chain import CLOCK_TOLERANCE_S, OWN_FAILURE_TIERS, CausalChain, epoch
-from analyzers.causal.culprits import blame, global_ranks
+from analyzers.causal.culprits import blame
 from analyzers.causal.explained_waits import demote_explained_waits
 from analyzers.causal.frames import own_failures_by_place
 from analyzers.causal.interrupted import (
@@ -29,6 +29,7 @@ from analyzers.causal.later_attempts import (
     judged_in_attempt,
 )
 from analyzers.causal.line_order import causal_order, record_times
+from analyzers.causal.local_ranks import global_ranks
 from analyzers.causal.promoted_ends import promote_first_own_ends, promote_silent_ends
 from analyzers.causal.supporting_lines import (
     block_rank,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzers.causal.chain import outwaited
-from analyzers.causal.culprits import global_ranks
+from analyzers.causal.local_ranks import global_ranks
 from analyzers.classify.matches import Classified
 from analyzers.classify.tiers import TIER_CAUSE
 from analyzers.core.types import Correlation, FileScan, RankSummary

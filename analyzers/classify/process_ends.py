@@ -2,9 +2,9 @@
 excepthook tell it: an exit of its own (an error status or a crash, not the agent's stop), an
 uncaught exception that left the program, or the launcher's own kill of a survivor.
 
-Both the classifier (no recovery after such an end; a teardown kill ranks low) and the causal
-stages (`analyzers.causal.culprits`, `analyzers.report.diagnose`) ask these questions, so they
-live apart from the tiers::
+Both the classifier (no recovery after such an end; a teardown kill ranks low) and the later
+stages (`analyzers.causal.agent_teardown`, `analyzers.report.diagnose`) ask these questions, so
+they live apart from the tiers::
 
     ... torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -11) local_rank: 3
     [rank3]: RuntimeError: ...

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analyzers.causal.chain import CausalChain
-from analyzers.causal.culprits import never_started, stated_world_size
+from analyzers.causal.launched_ranks import never_started, stated_world_size
 from analyzers.causal.stalled import STALLED as _STALLED
 from analyzers.causal.stalled import stalled
 from analyzers.causal.verdict import Verdict
