@@ -46,7 +46,8 @@ class Action(Enum):
 @dataclass(frozen=True)
 class Decision:
     action: Action
-    reason: str = ""
+    reason: str = ""  # why a run is failed
+    step: str = ""  # what a run sent again shows meanwhile, when not the action's usual step
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,10 @@ def _decide_queued(
         return Decision(Action.LEAVE)  # waiting its turn behind other analyses
     if run.requeues >= MAX_REQUEUES:
         return Decision(Action.FAIL, wording.english(wording.QUEUE_LOST, times=run.requeues))
+    if run.timed_out_delivery and not run.attempts:
+        # Its delivery's time limit ran out before the claim (a busy pool, a database that
+        # did not answer): the message was used, not lost, and the claim is refused.
+        return Decision(Action.RESEND, step=wording.TIMED_OUT_UNCLAIMED_STEP)
     return Decision(Action.RESEND)
 
 
@@ -109,8 +114,9 @@ def candidates(*, now: datetime, limits: Limits) -> list[AnalysisRun]:
         Q(heartbeat_at__lt=stale_before) | Q(heartbeat_at__isnull=True, started_at__lt=stale_before)
     )
     fields = ("pk", "incident_id", "state", "attempts", "requeues", "heartbeat_at")
+    fields += ("timed_out_delivery", "created_at", "started_at")
     runs = AnalysisRun.objects.filter(quiet_queued | quiet_running)
-    return list(runs.only(*fields, "created_at", "started_at").order_by("pk"))
+    return list(runs.only(*fields).order_by("pk"))
 
 
 def queued_run_ids() -> set[int]:
@@ -156,7 +162,7 @@ def _apply(run: AnalysisRun, decision: Decision, *, now: datetime, send) -> bool
     fields = {"state": RunState.QUEUED, "heartbeat_at": now}
     if decision.action is Action.RESEND:
         fields["requeues"] = run.requeues + 1
-        fields["step"] = wording.QUEUE_LOST_STEP
+        fields["step"] = decision.step or wording.QUEUE_LOST_STEP
     else:
         fields |= {"claimed_by": "", "progress": 0}
         fields["step"] = wording.WORKER_LOST_STEP

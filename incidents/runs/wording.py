@@ -27,6 +27,9 @@ from incidents.localized import is_chinese
 STARTING = gettext_noop("starting")
 QUEUE_LOST_STEP = gettext_noop("queued again (the task queue lost the first message)")
 WORKER_LOST_STEP = gettext_noop("queued again (the previous worker stopped answering)")
+TIMED_OUT_UNCLAIMED_STEP = gettext_noop(
+    "queued again (the first delivery ran out of time before it could start)"
+)
 # What analyzers.pipeline reports, word for word (tests/incidents/runs/test_wording.py
 # runs an analysis and checks that each of its steps is one of these).
 ANALYZER_STEPS = (
@@ -38,7 +41,7 @@ ANALYZER_STEPS = (
     gettext_noop("walking the diagnosis tree and matching known cases"),
     gettext_noop("writing the report"),
 )
-STEPS = (STARTING, QUEUE_LOST_STEP, WORKER_LOST_STEP, *ANALYZER_STEPS)
+STEPS = (STARTING, QUEUE_LOST_STEP, WORKER_LOST_STEP, TIMED_OUT_UNCLAIMED_STEP, *ANALYZER_STEPS)
 
 # --- failure reasons -------------------------------------------------------------------------
 QUEUE_LOST = gettext_noop(

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from incidents.models import AnalysisRun, RunState
-from incidents.runs import runstore, services, sweeper
+from incidents.runs import runstore, services, sweeper, wording
 from incidents.runs.analysis import MAX_ATTEMPTS
 from incidents.runs.sweeper import Action, Limits, decide
 
@@ -128,6 +128,40 @@ def test_a_queued_run_whose_message_is_lost_is_sent_again_and_counted(stored_run
     stored_run.refresh_from_db()
     assert sent == [stored_run.pk]
     assert (stored_run.state, stored_run.requeues) == (RunState.QUEUED, 1)
+
+
+@pytest.mark.django_db
+def test_a_queued_run_whose_message_is_lost_says_so_while_it_waits(stored_run):
+    quiet(stored_run, RunState.QUEUED, seconds=300, claimed_by="")
+
+    sweep([], in_flight=set())
+
+    stored_run.refresh_from_db()
+    assert stored_run.step == wording.QUEUE_LOST_STEP
+
+
+@pytest.mark.django_db
+def test_a_delivery_out_of_time_before_its_claim_is_not_called_a_lost_message(stored_run):
+    # The pool's soft limit struck before the claim reached the database: the message was
+    # used up, the run never started, and its late claim will be refused.
+    quiet(stored_run, RunState.QUEUED, seconds=300, claimed_by="", timed_out_delivery="d-1")
+    sent: list[int] = []
+
+    sweep(sent, in_flight=set())
+
+    stored_run.refresh_from_db()
+    assert sent == [stored_run.pk]
+    assert stored_run.step == wording.TIMED_OUT_UNCLAIMED_STEP
+    assert (stored_run.state, stored_run.requeues) == (RunState.QUEUED, 1)
+
+
+def test_an_earlier_timed_out_delivery_does_not_explain_a_later_lost_message():
+    subject = run(RunState.QUEUED, quiet_s=61, attempts=1)  # claimed once since then
+    subject.timed_out_delivery = "d-1"
+
+    decision = decide(subject, now=NOW, limits=LIMITS, in_flight=set())
+
+    assert (decision.action, decision.step) == (Action.RESEND, "")
 
 
 @pytest.mark.django_db
