@@ -112,6 +112,10 @@ class Signature:
     # rank's failure when it is the first error line the rank wrote, and echoes an earlier
     # error of the rank otherwise (causal.first_error.promote_first_own_ends)
     own_if_first: bool = False
+    # the line only echoes that the process it served went away (a helper process finding its
+    # parent gone): it never says why, so it offers no reading against a line that does
+    # (report.confidence)
+    echoes_end: bool = False
     # the line records the job being stopped from outside (a scheduler's time limit, an
     # operator): it explains why the job ended, not why its ranks had stopped advancing
     outside_stop: bool = False
@@ -485,6 +489,7 @@ def _signature(
         needs_earlier=entry.strings("needs_earlier", required=False),
         cause_if_silent=entry.get("cause_if_silent", bool, False),
         own_if_first=entry.get("own_if_first", bool, False),
+        echoes_end=entry.get("echoes_end", bool, False),
         outside_stop=entry.get("outside_stop", bool, False),
         failure_warning=entry.get("failure_warning", bool, False),
         before_workers=entry.get("before_workers", bool, False),

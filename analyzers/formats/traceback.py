@@ -68,7 +68,8 @@ also keeps, as `caller`, the text of the last installed-package frame above it: 
 library handed control from, which says what the job's code was doing for it. It keeps as
 `inner_packages` the innermost installed-package frames (at most six, innermost last): the
 library layers under the job's call, such as a model hub's client above the HTTP library whose
-dropped connection it raised.
+dropped connection it raised. An exception seen without its header (a paste that starts in the
+middle of a traceback) takes them from the run of frame and source lines right above it.
 
 rich's traceback handler (`rich.traceback.install()`, `RichHandler(rich_tracebacks=True)`)
 draws the same traceback in a box, the frames as `│ /path/infer.py:162 in forward │` rows,
@@ -383,6 +384,7 @@ class TracebackTracker:
         if found and _EXCEPTION_NAME.search(found.group("type")) and not _leveled_warning(line):
             frame = _frame_before(lineno, sink)
             opened = _Open(lineno, frame, self._chain_root.pop(key, None))
+            opened.packages = _package_frames_before(lineno, sink)
             opened.interactive = frame is not None and bool(
                 _INTERACTIVE_FRAME.match(frame[1].message)
             )
@@ -703,6 +705,25 @@ def _frame_before(lineno: int, sink: Sink) -> tuple[int, ParsedLine] | None:
             return number, parsed
         nearest = nearest or (number, parsed)
     return nearest
+
+
+def _package_frames_before(lineno: int, sink: Sink) -> list[str]:
+    """The installed-package frames of the frame block right above an exception seen without
+    its header (innermost last, at most six), as a traceback with its header keeps them: a
+    paste that starts in the middle of a traceback still shows which library raised. The block
+    is the run of frame, source and blank lines above the exception; any other line (a log
+    record, another exception) ends it."""
+    from analyzers.formats.lines import parse_line  # local: lines imports the header modules
+
+    found: list[str] = []
+    for _number, text in reversed(sink.lookback(lineno, 4 * _INNER_PACKAGE_FRAMES)):
+        message = parse_line(text).message
+        if _FRAME.match(message):
+            if is_package_frame(message):
+                found.append(message.strip())
+        elif message.strip() and not message[:1].isspace():
+            break
+    return found[:_INNER_PACKAGE_FRAMES][::-1]
 
 
 def _raising_statement(lineno: int, sink: Sink) -> str | None:

@@ -28,7 +28,10 @@ simply vary in length, are left alone):
   name (`aclnn` / `FlashAttentionScore`), after a blank before a lower-case word (`system ` /
   `not yet initialized`), before a blank and a number (`size :` / ` 2048`), after a joiner
   (`OpType=` / `ALLREDUCE`), inside a version (`2.7.` / `8`) or before a comma or a closing
-  bracket (`stream_id:2` / `, task_id:7`) - or the copy pads its rows: a terminal that copies
+  bracket (`stream_id:2` / `, task_id:7`); at a width no usual terminal has, a lone cut that
+  reads on so is joined only when the piece leaves a bracket open and the next one closes a
+  bracket it did not open (`cudaMallocAsync(ptr, n, mCudaSt` / `ream->get()): out of memory`,
+  one call's text) - or the copy pads its rows: a terminal that copies
   its screen rows whole fills each short row with blanks up to the window, so two rows of that
   width ending in blanks show the window whatever the words, even when every cut line is one
   record printed again with other numbers (each rank's watchdog timeout cut in its number);
@@ -114,6 +117,10 @@ _SEAMS = (
         regex_programs.compile(rb"[,;)\]}]"),
     ),  # closing marks never open a record
 )
+# A lone cut at a width no usual terminal has is joined only when the first piece leaves a
+# bracket open (`::cudaMallocAsync(ptr, n, mCudaSt`) and the next piece, read on across the seam,
+# closes one it did not open (`ream->get()): out of memory (...)`): a call's text cut inside.
+_BRACKET = regex_programs.compile(rb"[()\[\]{}]")
 # A CANN log record whose header stands alone on its line, the message moved to the next one (a
 # manual, a viewer or a copy that broke the record at the blank after the thread id):
 # `[ERROR] RUNTIME(4410,python3):<stamp>  [api_impl.cc:5544]4502` / `CtxGetSysParamOpt:...`.
@@ -311,13 +318,16 @@ class WrapJoiner:
         ):
             return False
         window, recurs, _, padded = found
-        if not (recurs or padded or window in COMMON_WIDTHS):
+        usual = window in COMMON_WIDTHS
+        if not (recurs or padded or usual or _opens_more(line)):
             return False  # cheap first: `continues` parses the next line
         if not continues(line, after):
             return False
         if recurs or (padded and columns(after.rstrip(b"\r")) == window):
             return True
-        return window in COMMON_WIDTHS and _reads_on(line, after)
+        if not _reads_on(line, after):
+            return False
+        return usual or _closes_first(after)
 
     def _width(self, bucket: int) -> tuple[int, bool, bool, bool] | None:
         """(window width, whether cuts at it recur, whether all around is ASCII: a byte a
@@ -457,6 +467,28 @@ def _fills(window: int, line: bytes, after: bytes) -> bool:
 def _ruler(line: bytes) -> bool:
     body = line.strip()
     return not body.strip(body[:1])
+
+
+def _opens_more(line: bytes) -> bool:
+    """The line ends with a bracket still open (a call's argument list cut short); a closing
+    bracket nothing opened (a log header's `file.cc:553]`) closes nothing."""
+    if b"(" not in line and b"[" not in line and b"{" not in line:
+        return False  # cheap: most lines
+    depth = 0
+    for mark in _BRACKET.findall(line):
+        depth = depth + 1 if mark in b"([{" else max(depth - 1, 0)
+    return depth > 0
+
+
+def _closes_first(after: bytes) -> bool:
+    """The next line closes a bracket it did not open (`ream->get()): out of memory`): read with
+    a line that left one open, the two are one call's text cut by a window of any width."""
+    depth = 0
+    for mark in _BRACKET.findall(after):
+        depth += 1 if mark in b"([{" else -1
+        if depth < 0:
+            return True
+    return False
 
 
 def _reads_on(line: bytes, after: bytes) -> bool:

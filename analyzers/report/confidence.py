@@ -74,7 +74,8 @@ def confidence_of(
 
 
 def _contested(chain: CausalChain, category: str) -> bool:
-    """Another line as telling as the first error (same tier) names another label. A
+    """Another line as telling as the first error (same tier) names another label. A helper
+    process's echo that its main process went away (`_echo`) names no reading. A
     launcher's record of how a rank ended (`failed (exitcode: 1) local_rank: 0`) reads as
     the rank's own failure only when the rank logged none (`causal.first_error`
     promotes it then); left at its tier, it sums up an error the rank printed itself, which
@@ -83,8 +84,14 @@ def _contested(chain: CausalChain, category: str) -> bool:
         item.category not in (None, UNLABELLED, category)
         and item is not chain.first
         and not _exit_summary(item)
+        and not _echo(item)
         for item in chain.top
     )
+
+
+def _echo(item: Classified) -> bool:
+    """A helper's note that the process it served went away: it says nothing of why."""
+    return item.best is not None and item.best.signature.echoes_end
 
 
 def _exit_summary(item: Classified) -> bool:

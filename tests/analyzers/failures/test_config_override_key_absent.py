@@ -81,3 +81,35 @@ def test_a_data_key_missing_from_a_batch_keeps_its_own_reading() -> None:
     )
     diagnosis = diagnose_text("stdout.log", text)
     assert "cfg.config_override_key_absent" not in rules_of(diagnosis)
+
+
+# A config class that refuses a key of the file it is handed, with its own fix in the sentence
+# (an RL trainer's base config). Values of our own in the real shape.
+CONFIG_CLASS_UNKNOWN_KEY = """\
+  File "/work/rl/rl_trainer/config_cls/base_config.py", line 32, in update
+    raise ValueError(f"The key: {key} is missing, causing the setup to fail. Please check."
+ValueError: The key: rollout_offload_mode is missing, causing the setup to fail. Please check. If necessary, register it in the config file.
+[ERROR] 2026-03-02-10:11:12 (PID:4120, Device:-1, RankID:-1) ERR99999 UNKNOWN applicaiton exception
+"""
+
+
+def test_a_config_class_that_does_not_register_the_files_key_is_config() -> None:
+    diagnosis = diagnose_text("train.log", CONFIG_CLASS_UNKNOWN_KEY)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="The key: rollout_offload_mode is missing",
+        rule="cfg.config_override_key_absent",
+    )
+    assert diagnosis.confidence >= 0.6
+
+
+def test_a_key_missing_from_a_batch_in_the_same_words_is_not_a_config_key() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/data/collate.py", line 12, in collate\n'
+        "    raise KeyError(f'the key: {k} is missing from the sample')\n"
+        "KeyError: 'the key: input_ids is missing from the sample'\n"
+    )
+    diagnosis = diagnose_text("stdout.log", text)
+    assert "cfg.config_override_key_absent" not in rules_of(diagnosis)

@@ -64,3 +64,31 @@ def test_the_refusal_pasted_alone_is_config() -> None:
 def test_a_single_device_notice_is_no_failure() -> None:
     diagnosis = diagnose_text("train.log", SINGLE_DEVICE_NOTICE)
     assert "cfg.single_device_library_refuses_multi_device" not in rules_of(diagnosis)
+
+
+# An issue title quotes the refusal behind the tracker's words and is cut at its length limit
+# inside `multi`, after the raise statement it also quotes. The sentence up to the cut is the
+# library's own.
+TITLE_CUT_IN_MULTI = """\
+QLoRA+FSDP training fails: [rank2]: raise RuntimeError('Fastlib currently does not support multi GPU setups - coming soon!') [rank2]: RuntimeError: Fastlib currently does not support mu
+"""
+
+# Counterexample: a sentence that goes on after the cut-looking word is about something else.
+SUPPORT_SOMETHING_ELSE = """\
+RuntimeError: Fastlib currently does not support mutable buffers in compiled graphs
+"""
+
+
+def test_a_refusal_cut_inside_multi_at_the_end_of_a_title_is_config() -> None:
+    diagnosis = diagnose_text("title.log", TITLE_CUT_IN_MULTI)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="does not support mu",
+        rule="cfg.single_device_library_refuses_multi_device",
+    )
+
+
+def test_a_sentence_that_goes_on_after_mu_is_not_the_refusal() -> None:
+    diagnosis = diagnose_text("train.log", SUPPORT_SOMETHING_ELSE)
+    assert "cfg.single_device_library_refuses_multi_device" not in rules_of(diagnosis)

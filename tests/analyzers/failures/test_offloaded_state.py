@@ -8,7 +8,7 @@ host tensors are `config`. The fixtures are in the shapes the engines print (val
 
 from __future__ import annotations
 
-from tests.analyzers.excerpts import assert_reads, diagnose_text
+from tests.analyzers.excerpts import assert_reads, diagnose_text, rules_of
 
 # An RL rollout worker's engine aborts when its swap space is full; the driver re-raises it.
 SWAP_SPACE_FULL = """\
@@ -120,3 +120,44 @@ def test_offloaded_weights_without_pinned_memory_are_the_setting() -> None:
         first_error="AssertionError: CPU tensor must be pinned",
         beside=("driver_env",),
     )
+
+
+# ZeRO-3 with optimizer offload: the step unscales the fp32 gradient partition kept in host
+# memory by a scale computed on the GPU, and torch refuses the mixed operands. The paste starts
+# in the middle of the traceback, so only the frames above the exception say where it was.
+ZERO3_OFFLOAD_STEP_MIXED_DEVICES = """\
+[rank3]:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/engine.py", line 2075, in _take_model_step
+[rank3]:     self.optimizer.step()
+[rank3]:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", line 2047, in step
+[rank3]:     self.unscale_and_clip_grads(sub_group_id, scaled_global_grad_norm)
+[rank3]:   File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", line 2117, in unscale_and_clip_grads
+[rank3]:     self.fp32_partitioned_groups_flat[sub_group_id].grad.mul_(1. / combined_scale)
+[rank3]: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:3 and cpu!
+"""
+
+# Counterexample: the same words from a model's own forward keep the operator reading.
+MODEL_FORWARD_MIXED_DEVICES = """\
+Traceback (most recent call last):
+  File "/work/tune/train.py", line 61, in <module>
+    logits = model(batch)
+  File "/opt/venv/lib/python3.10/site-packages/torch/nn/modules/linear.py", line 125, in forward
+    return F.linear(input, self.weight, self.bias)
+RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (when checking argument for argument mat1 in method wrapper_CUDA_addmm)
+"""
+
+
+def test_a_device_mismatch_in_the_offloaded_zero_step_is_the_setting() -> None:
+    diagnosis = diagnose_text("logs/train.log", ZERO3_OFFLOAD_STEP_MIXED_DEVICES)
+    assert_reads(
+        diagnosis,
+        "config",
+        first_error="cuda:3 and cpu",
+        rule="cfg.zero_offload_step_mixed_devices",
+        beside=("other",),
+    )
+
+
+def test_a_device_mismatch_in_a_models_forward_is_not_the_offload_step() -> None:
+    diagnosis = diagnose_text("logs/train.log", MODEL_FORWARD_MIXED_DEVICES)
+    assert "cfg.zero_offload_step_mixed_devices" not in rules_of(diagnosis)
+    assert diagnosis.category == "operator", diagnosis.root_cause

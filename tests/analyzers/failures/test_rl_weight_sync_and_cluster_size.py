@@ -258,3 +258,34 @@ def test_a_controller_that_starts_its_worker_group_is_no_error() -> None:
     diagnosis = diagnose_text("controller.log", text)
     assert diagnosis.category == "oom"
     assert "out of memory" in first_text(diagnosis)
+
+
+# A serving engine started by Ray Serve reserves one placement group per data-parallel rank;
+# Ray's helper stops when it could place fewer groups than the engine asked for and prints
+# the cluster's free resources in the same line.
+DP_GROUPS_SHORT = """\
+INFO 2026-02-03 04:05:06,120 controller 812 -- Deploying new version of Deployment(name='LLMServer:demo-7b', app='llms') (initial target replicas: 1).
+ValueError: Not enough resources to allocate 4 placement groups, only created 3 placement groups. Available resources: {'9f1c': {'CPU': 16.0, 'memory': 68719476736.0, 'object_store_memory': 2147483648.0, 'GPU': 1.0, 'accelerator_type:L4': 1.0}, 'a2e7': {'CPU': 2.0, 'memory': 4294967296.0, 'node:__internal_head__': 1.0}}
+INFO 2026-02-03 04:05:07,410 controller 812 -- Stopping Replica(id='k2j4x9', deployment='LLMServer:demo-7b', app='llms') (currently ReplicaState.STARTING).
+"""
+
+
+def test_data_parallel_groups_ray_could_not_place_are_its_size_settings() -> None:
+    """The count of groups placed, not the memory figures of the resource table."""
+    diagnosis = diagnose_text("serve_controller.log", DP_GROUPS_SHORT)
+    assert diagnosis.category == "config"
+    assert "Not enough resources to allocate 4 placement groups" in first_text(diagnosis)
+    assert "driver_env" in alternatives(diagnosis)
+
+
+def test_groups_placed_in_full_are_no_shortage() -> None:
+    text = (
+        "INFO 02-03 04:05:06 [utils.py:420] Created 4 placement groups for the data parallel "
+        "ranks; available resources: {'GPU': 0.0, 'memory': 68719476736.0}\n"
+        "(EngineCore_DP1 pid=3311) ERROR 02-03 04:05:09 [core.py:708] torch.OutOfMemoryError: "
+        "CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 22.05 GiB "
+        "of which 1.12 GiB is free.\n"
+    )
+    diagnosis = diagnose_text("vllm_serve.log", text)
+    assert diagnosis.category == "oom"
+    assert "CUDA out of memory" in first_text(diagnosis)

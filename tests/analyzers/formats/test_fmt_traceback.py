@@ -794,3 +794,41 @@ def test_a_traceback_not_right_under_the_hooks_line_is_not_ignored() -> None:
         "cleanup of 3 handles\nTraceback (most recent call last):\n",
     )
     assert not any(r.get("ignored") for r in scan(text).facts["tracebacks"])
+
+
+# A paste that starts in the middle of a traceback keeps no `Traceback (most recent call
+# last):` header, but the frames above the exception are still the ones that raised it.
+HEADERLESS_IN_A_LIBRARY = """\
+  File "/opt/venv/lib/python3.10/site-packages/accelerate/accelerator.py", line 2001, in backward
+    self.deepspeed_engine_wrapped.backward(loss, **kwargs)
+  File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", line 2049, in step
+    self.unscale_and_clip_grads(sub_group_id, scaled_global_grad_norm)
+              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+RuntimeError: device mismatch in the optimizer step
+"""
+
+# Counterexample: frames of an earlier exception, above a log line that ended it, are not the
+# frames of a later bare exception line.
+FRAMES_OF_AN_EARLIER_RECORD = """\
+  File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", line 2049, in step
+    self.unscale_and_clip_grads(sub_group_id, scaled_global_grad_norm)
+[2026-05-02 10:11:12,001] [INFO] [engine.py:310:step] retrying the step on rank 0
+RuntimeError: device mismatch in the optimizer step
+"""
+
+
+def test_a_traceback_without_its_header_keeps_the_library_frames_above_the_exception():
+    record = scan(HEADERLESS_IN_A_LIBRARY).facts["tracebacks"][0]
+    assert record["line"] == 6
+    assert record["inner_packages"] == [
+        'File "/opt/venv/lib/python3.10/site-packages/accelerate/accelerator.py", '
+        "line 2001, in backward",
+        'File "/opt/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py", '
+        "line 2049, in step",
+    ]
+
+
+def test_frames_cut_off_by_another_log_line_are_not_the_bare_exceptions():
+    record = scan(FRAMES_OF_AN_EARLIER_RECORD).facts["tracebacks"][0]
+    assert record["line"] == 4
+    assert record["inner_packages"] == []

@@ -512,3 +512,50 @@ def test_colour_codes_around_a_padded_copy_still_join_the_rows_it_cut():
     assert diagnosis.first_error is not None
     assert diagnosis.first_error.line == 2
     assert "ran for 1800427 milliseconds" in diagnosis.first_error.text
+
+
+# A serving backend's one-line report of a native call that failed, pasted from a window of a
+# width no usual terminal has: the cut falls inside an argument of the call, so the first piece
+# leaves the call's bracket open and the next piece closes it.
+CALL_FAILED = (
+    "E0304 05:06:09.152656 4410 backend_model.cc:553] ERROR: Failed to create instance:"
+    " unexpected error when creating modelInstanceState: [TensorRT-LLM][ERROR] CUDA runtime"
+    " error in ::cudaMallocAsync(ptr, n, mCudaStream->get()): out of memory"
+    " (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:112)"
+)
+STACK_ROWS = "".join(
+    f"{n}       0x7f5fe68{n}8d85 /opt/tritonserver/backends/tensorrtllm/libtriton_tensorrtllm.so"
+    f"(+0x35d8{n}) [0x7f5fe68{n}8d85]\n"
+    for n in range(1, 5)
+)
+
+
+def test_a_lone_cut_inside_an_open_call_at_an_unusual_width_is_joined():
+    width = 211
+    assert width not in wrapped.COMMON_WIDTHS
+    text = cut([CALL_FAILED], width) + STACK_ROWS
+    assert text.splitlines()[0].endswith("mCudaSt")  # inside a name, the call still open
+    assert joined(text) == [(1, 2)]
+    diagnosis = diagnose_text("tritonserver.log", text)
+    assert diagnosis.category == "oom"
+    assert diagnosis.first_error is not None
+    assert diagnosis.first_error.line == 1
+    assert "out of memory" in diagnosis.first_error.text
+    assert diagnosis.confidence >= 0.7
+
+
+def test_a_lone_cut_with_every_bracket_closed_at_an_unusual_width_stays_apart():
+    """Without a bracket the cut leaves open, a seam inside a word at an unusual width is not
+    enough: a line of its own may end there."""
+    line = CALL_FAILED.replace("(ptr, n, mCudaStream->get())", "<ptr n mCudaStream->get>")
+    text = cut([line], 211) + STACK_ROWS
+    assert "(" not in text.splitlines()[0].split("modelInstanceState")[1]
+    assert joined(text) == []
+
+
+def test_an_open_bracket_before_a_line_that_opens_its_own_record_stays_apart():
+    """The next line opens a record of its own (a time, an exception): no seam, no join."""
+    text = cut([CALL_FAILED], 211).splitlines()[0] + "\n"
+    text += "RuntimeError: the model instance could not be created (see the backend log)\n"
+    text += STACK_ROWS
+    assert joined(text) == []

@@ -16,6 +16,7 @@ def _line(
     rule: str = "",
     exit_record: bool = False,
     warned_by: tuple[str, ...] = (),
+    echo: bool = False,
 ) -> Classified:
     read_by = signature(
         rule or f"{category}.rule",
@@ -23,6 +24,7 @@ def _line(
         weight=weight,
         cause_if_silent=exit_record,
         warned_by=warned_by,
+        echoes_end=echo,
     )
     return line(read_by, tier)
 
@@ -91,3 +93,18 @@ def test_a_label_only_the_learned_words_gave_stays_below_the_calibrated_band() -
     chain = _chain(first)
     assert confidence_of(chain, "oom", None) == 0.9
     assert confidence_of(chain, "oom", None, by_words=True) == 0.45
+
+
+def test_a_helper_echoing_that_its_main_process_went_away_contests_nothing() -> None:
+    # ranks report their collective's inner-error tail (weight 30, trusted 0.4); the operator
+    # compiler's workers then log that their main process disappeared, which says only that
+    # the process ended, not why
+    first = _line("hccl", 30, rule="hccl.inner_error_collective_op")
+    echo = _line("device_fault", 30, rule="dev.compile_worker_parent_gone", echo=True)
+    assert confidence_of(_chain(first, echo), "hccl", None) == 0.12
+
+
+def test_a_line_of_another_label_that_says_what_failed_still_contests() -> None:
+    first = _line("hccl", 30, rule="hccl.inner_error_collective_op")
+    other = _line("device_fault", 30, rule="dev.segfault_record")
+    assert confidence_of(_chain(first, other), "hccl", None) == 0.02
