@@ -239,6 +239,13 @@ HEADERS = (
     ),
     # a library's logger named before the level: `[<time>] LMCache WARNING: ...`
     header(NAME, r"\[(?P<ts>" + _DATE + r")\] [A-Za-z_][\w.-]* " + _LEVEL + r": "),
+    # logging's `%(asctime)s %(name)s %(levelname)s %(message)s`: the logger's name, bare or
+    # in brackets, right before the level; a logger named per rank (`rank3`) gives the rank
+    header(
+        NAME,
+        r"(?P<ts>" + _DATE + r") (?:\[?(?i:rank)[_-]?(?P<rank>\d+)\]?|\[[A-Za-z_][\w.-]*\]"
+        r"|[A-Za-z_][\w.-]*) " + _LEVEL + r"(?::\s+|\s+-\s+|\s+|$)",
+    ),
     header(
         NAME,
         r"\[(?P<ts>" + _ZONED_DATE + r")\] \[(?P<pid>\d+)\] \[\d+\] \[[A-Za-z_][\w.-]*\] "
