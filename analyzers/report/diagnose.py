@@ -160,6 +160,7 @@ def _from_first_error(
             line_category,
             scans,
             correlation,
+            verdict,
             waited_on=reading.thread_stall and not verdict,
         ),
     )
