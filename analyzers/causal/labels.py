@@ -91,13 +91,20 @@ def first_error_reading(chain: CausalChain, scans: Sequence[FileScan] = ()) -> R
 def _ended_a_helper_thread(chain: CausalChain, scans: Sequence[FileScan]) -> bool:
     """The first error is an exception threading's hook printed (`Exception in thread X:`
     above the traceback): it ended a thread other than the main one, which went on until it
-    needed what that thread made and then waited. With nothing else to label the exception,
-    the rank's failure is that stall (docs/labelling.md#a-helper-thread-that-died-while-its-rank-went-on)."""
+    needed what that thread made and then waited. With nothing else to label the exception and
+    other ranks failing after it (their collectives waited for this rank), the rank's failure
+    is that stall (docs/labelling.md#a-helper-thread-that-died-while-its-rank-went-on)."""
     first = chain.first
     if first is None or first.order >= len(scans):
         return False
     records = scans[first.order].facts.get("tracebacks") or ()
-    return any(r["line"] == first.event.line and r.get("thread") for r in records)
+    if not any(r["line"] == first.event.line and r.get("thread") for r in records):
+        return False
+    # the stall is shown only by other ranks that failed while they waited for this one
+    return any(
+        item.best is not None and item.rank is not None and item.rank != first.rank
+        for item in chain.cascades
+    )
 
 
 def _telling_from_bundle(chain: CausalChain, signature: Signature) -> Reading | None:

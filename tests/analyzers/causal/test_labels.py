@@ -195,3 +195,10 @@ def test_a_helper_threads_exception_that_a_rule_reads_keeps_that_label():
     )
     culprit = _logged(3, _STEP[:1]) + shape + _logged(3, _STEP[1:])
     assert diagnose_files(_job(culprit)).category == "shape_mismatch"
+
+
+def test_a_helper_threads_unlabelled_exception_with_no_peer_waiting_stays_unlabelled():
+    """Counterexample: one process's log, no other rank failing after it: nothing shows a
+    stall, so the exception keeps its own silence."""
+    culprit = _logged(3, _STEP[:1]) + _THREAD_DIED + _logged(3, _STEP[1:])
+    assert diagnose_files({"job/log_3.log": culprit}).category == "other"
